@@ -1,3 +1,16 @@
-"""trellax: JAX's array semantics (lattice type promotion, weak types, x64, strict mode) on NumPy."""
+"""trellax: JAX's array semantics (lattice type promotion, weak types, x64, strict mode) on NumPy.
+
+>>> import trellax
+>>> trellax.dtypes.result_type("int8", 1.0)
+dtype('float32')
+>>> with trellax.enable_x64():
+...     trellax.dtypes.result_type("int8", 1.0)
+dtype('float64')
+"""
+
+from trellax import dtypes as dtypes
+from trellax._src.config import config as config
+from trellax._src.config import enable_x64 as enable_x64
+from trellax._src.config import numpy_dtype_promotion as numpy_dtype_promotion
 
 __version__ = "0.1.0.dev0"

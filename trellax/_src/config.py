@@ -1,0 +1,165 @@
+"""Flags that change semantics: ``enable_x64`` and ``numpy_dtype_promotion``.
+
+Each flag has a process-wide value (``config.update``, or an environment variable read at import)
+and a context-local override (the context managers ``enable_x64(...)`` and
+``numpy_dtype_promotion(...)``, which nest, restore on exceptions and are local to a thread or an
+asyncio task). Reading the current state is on the hot path of every operation, so the pair of
+flags is kept as one precomputed, hashable :class:`State` that caches use as part of their key.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from contextvars import ContextVar
+from typing import Any, Literal, NamedTuple
+
+PromotionMode = Literal["standard", "strict"]
+PROMOTION_MODES: tuple[PromotionMode, ...] = ("standard", "strict")
+
+
+class State(NamedTuple):
+    """The semantic configuration in force; part of every promotion and jit cache key."""
+
+    x64: bool
+    mode: PromotionMode
+
+
+_TRUE = ("1", "true", "yes", "on", "t", "y")
+_FALSE = ("0", "false", "no", "off", "f", "n", "")
+
+
+def _parse_bool(name: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+        return value.strip().lower() in _TRUE
+    raise ValueError(
+        f"{name} must be a bool (or one of the strings {', '.join(_TRUE + _FALSE[:-1])}); "
+        f"got {value!r}"
+    )
+
+
+def _parse_mode(value: object) -> PromotionMode:
+    if isinstance(value, str) and value in PROMOTION_MODES:
+        return value  # type: ignore[return-value,unused-ignore]
+    raise ValueError(
+        f"{value!r} is not a valid numpy_dtype_promotion; valid values are "
+        + ", ".join(repr(m) for m in PROMOTION_MODES)
+    )
+
+
+def _from_env() -> State:
+    x64_env = os.environ.get("TRELLAX_ENABLE_X64")
+    mode_env = os.environ.get("TRELLAX_NUMPY_DTYPE_PROMOTION")
+    x64 = False if x64_env is None else _parse_bool("TRELLAX_ENABLE_X64", x64_env)
+    mode = "standard" if mode_env is None else _parse_mode(mode_env.strip().lower())
+    return State(x64, mode)
+
+
+_global_state: list[State] = [_from_env()]
+_local_state: ContextVar[State | None] = ContextVar("trellax_config_state", default=None)
+
+
+def state() -> State:
+    """The configuration in force here (context-local override, else the global value)."""
+    local = _local_state.get()
+    return _global_state[0] if local is None else local
+
+
+class Config:
+    """``trellax.config``: read flags as attributes, set them with :meth:`update`."""
+
+    _FLAGS = ("enable_x64", "numpy_dtype_promotion")
+
+    @property
+    def enable_x64(self) -> bool:
+        return state().x64
+
+    @property
+    def numpy_dtype_promotion(self) -> PromotionMode:
+        return state().mode
+
+    @property
+    def x64_enabled(self) -> bool:
+        return state().x64
+
+    def update(self, name: str, value: object) -> None:
+        """Sets a flag process-wide: ``config.update("enable_x64", True)``.
+
+        Context-local overrides (``with trellax.enable_x64(...)``) still win inside their block.
+        """
+        name = name.removeprefix("trellax_")
+        current = _global_state[0]
+        if name == "enable_x64":
+            _global_state[0] = current._replace(x64=_parse_bool(name, value))
+        elif name == "numpy_dtype_promotion":
+            _global_state[0] = current._replace(mode=_parse_mode(value))
+        else:
+            raise AttributeError(
+                f"Unrecognized config option {name!r}; valid options are "
+                + ", ".join(repr(f) for f in self._FLAGS)
+            )
+
+    def read(self, name: str) -> object:
+        """The current value of a flag, by name."""
+        name = name.removeprefix("trellax_")
+        if name not in self._FLAGS:
+            raise AttributeError(
+                f"Unrecognized config option {name!r}; valid options are "
+                + ", ".join(repr(f) for f in self._FLAGS)
+            )
+        return getattr(self, name)
+
+    def __repr__(self) -> str:
+        s = state()
+        return f"Config(enable_x64={s.x64}, numpy_dtype_promotion={s.mode!r})"
+
+
+config = Config()
+
+
+class _Override(contextlib.ContextDecorator):
+    """A context manager (and decorator) that sets one flag in the current context."""
+
+    def __init__(self, **changes: Any) -> None:
+        self._changes = changes
+        self._tokens: list[Any] = []
+
+    def __enter__(self) -> State:
+        new = state()._replace(**self._changes)
+        self._tokens.append(_local_state.set(new))
+        return new
+
+    def __exit__(self, *exc: object) -> None:
+        _local_state.reset(self._tokens.pop())
+
+    def _recreate_cm(self) -> _Override:
+        return _Override(**self._changes)
+
+
+def enable_x64(new_val: bool = True) -> contextlib.ContextDecorator:
+    """Turns 64-bit types on (or off) inside a ``with`` block or a decorated function.
+
+    >>> import trellax, trellax.numpy as tnp
+    >>> with trellax.enable_x64(True):
+    ...     tnp.asarray(1).dtype
+    dtype('int64')
+    """
+    return _Override(x64=_parse_bool("enable_x64", new_val))
+
+
+def numpy_dtype_promotion(mode: str) -> contextlib.ContextDecorator:
+    """Sets the promotion mode (``"standard"`` or ``"strict"``) inside a block or function."""
+    return _Override(mode=_parse_mode(mode))
+
+
+@contextlib.contextmanager
+def _state(s: State) -> Iterator[State]:
+    """Internal: run a block under an exact state (tests and tools iterate over all four)."""
+    token = _local_state.set(s)
+    try:
+        yield s
+    finally:
+        _local_state.reset(token)
