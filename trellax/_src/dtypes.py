@@ -91,7 +91,7 @@ STANDARD_DTYPES: Final = (
 )
 #: Every dtype that takes part in promotion.
 ALL_DTYPES: Final = (*STANDARD_DTYPES, *LOW_INTS.values(), *SMALL_FLOATS.values())
-_BY_NAME: Final = {d.name: d for d in ALL_DTYPES}
+_BY_NAME: Final[dict[str, DType]] = {d.name: d for d in ALL_DTYPES}
 
 #: Kind of every dtype: "b", "u", "i", "f" or "c" (ml_dtypes' own ``kind`` is "V").
 _KIND: Final[dict[DType, str]] = {
