@@ -1,14 +1,18 @@
 """trellax: JAX's array semantics (lattice type promotion, weak types, x64, strict mode) on NumPy.
 
 >>> import trellax
->>> trellax.dtypes.result_type("int8", 1.0)
-dtype('float32')
+>>> import trellax.numpy as tnp
+>>> tnp.arange(3, dtype="int8") + 1
+Array([1, 2, 3], dtype=int8)
 >>> with trellax.enable_x64():
 ...     trellax.dtypes.result_type("int8", 1.0)
 dtype('float64')
 """
 
 from trellax import dtypes as dtypes
+from trellax import lax as lax
+from trellax import numpy as numpy
+from trellax._src.basearray import Array as Array
 from trellax._src.config import config as config
 from trellax._src.config import enable_x64 as enable_x64
 from trellax._src.config import numpy_dtype_promotion as numpy_dtype_promotion

@@ -403,8 +403,7 @@ def check_user_dtype(dtype: Any, fun_name: str | None = None) -> DType:
         )
     if not x64 and d in _TO_32:
         canonical = _TO_32[d]
-        if not (isinstance(dtype, type) and isinstance(getattr(dtype, "dtype", None), np.dtype)):
-            _x64_warning(d, canonical, fun_name)
+        _x64_warning(d, canonical, fun_name)
         return canonical
     return d
 
@@ -452,7 +451,10 @@ def dtype_and_weak_type(x: Any) -> tuple[DType, bool]:
         d = _to_np_dtype(x)
         if d not in _KIND:
             raise _invalid_value(x, d)
-        return check_user_dtype(d if not isinstance(x, type) else x, "dtype"), False
+        if isinstance(x, type) and isinstance(getattr(x, "dtype", None), np.dtype):
+            # trellax scalar types (tnp.float64) are canonicalized silently, as in JAX
+            return (d if _config.state().x64 else _TO_32.get(d, d)), False
+        return check_user_dtype(d, "dtype"), False
     if isinstance(x, (list, tuple)):
         raise TypeError(f"Cannot determine dtype of {x!r}")
     raise TypeError(

@@ -1,0 +1,223 @@
+"""``ArrayImpl``: a concrete trellax array — an immutable NumPy buffer plus a weak flag.
+
+Operators and most methods (``+``, ``x[i]``, ``.at``, ``.astype``, ``.sum``...) are attached by
+``trellax._src.numpy.array_methods`` when ``trellax.numpy`` is imported, so that promotion stays in
+one place (the numpy layer) while this module only knows about buffers.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.core import ShapedArray
+
+_object_new = object.__new__
+
+
+class ArrayImpl(Array):
+    """A concrete array. Create one with ``trellax.numpy.asarray``; it is immutable."""
+
+    __slots__ = ("_value", "dtype", "shape", "weak_type")
+    _value: np.ndarray[Any, Any]
+    dtype: np.dtype[Any]
+    shape: tuple[int, ...]
+    weak_type: bool
+
+    @staticmethod
+    def _new(value: Any, dtype: np.dtype[Any], weak_type: bool = False) -> ArrayImpl:
+        """Wraps a buffer the library owns (never one a user still holds): no copy, no checks."""
+        if type(value) is not np.ndarray:
+            value = np.asarray(value)
+        if value.dtype != dtype:
+            value = value.astype(dtype)
+        a = _object_new(ArrayImpl)
+        a._value = value
+        a.dtype = dtype
+        a.shape = value.shape
+        a.weak_type = weak_type
+        return a
+
+    # -- attributes ---------------------------------------------------------------------------
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def size(self) -> int:
+        return self._value.size
+
+    @property
+    def nbytes(self) -> int:
+        return self._value.nbytes
+
+    @property
+    def itemsize(self) -> int:
+        return self._value.itemsize
+
+    @property
+    def aval(self) -> ShapedArray:
+        return ShapedArray._fast(self.shape, self.dtype, self.weak_type)
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    def devices(self) -> set[str]:
+        return {"cpu"}
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> ArrayImpl:
+        if device not in ("cpu", None):
+            raise ValueError(f"trellax arrays live on the 'cpu' device only; got {device!r}")
+        return self
+
+    def block_until_ready(self) -> ArrayImpl:
+        """Returns self (trellax computes eagerly); present so JAX code runs unchanged."""
+        return self
+
+    def is_fully_replicated(self) -> bool:
+        return True
+
+    # -- printing -----------------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        prefix = "Array("
+        if self._value.size == 0 and self._value.ndim:
+            body = f"[], shape={self.shape}"
+        else:
+            body = np.array2string(self._value, separator=", ", prefix=prefix)
+        return f"{prefix}{body}, dtype={self.dtype.name}{weak})"
+
+    def __str__(self) -> str:
+        return str(self._value)
+
+    def __format__(self, spec: str) -> str:
+        if self._value.ndim == 0:
+            return format(self._value[()], spec)
+        return format(str(self), spec)
+
+    # -- conversions --------------------------------------------------------------------------
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+        """A read-only view of the buffer (or a copy), so ``np.asarray(x)`` works."""
+        if copy is False and dtype is not None and np.dtype(dtype) != self.dtype:
+            raise ValueError("Unable to avoid a copy while casting in np.asarray(x, copy=False)")
+        if copy:
+            out = np.array(self._value, dtype=dtype, copy=True)
+            return out
+        out = self._value if dtype is None else self._value.astype(dtype, copy=False)
+        if out is self._value:
+            out = out.view()
+            out.flags.writeable = False
+        return out
+
+    def _scalar(self, what: str) -> Any:
+        if self._value.size != 1:
+            raise TypeError(
+                f"Only scalar arrays can be converted to Python scalars (by {what}); got an array "
+                f"with shape {self.shape} (ndim={self.ndim}). Use .item() on a size-1 array, or "
+                "index it first."
+            )
+        return self._value.reshape(())[()]
+
+    def __bool__(self) -> bool:
+        if self._value.size != 1:
+            raise ValueError(
+                f"The truth value of an array with shape {self.shape} is ambiguous; use "
+                "trellax.numpy.any(x) or trellax.numpy.all(x)."
+            )
+        return bool(self._value.reshape(())[()])
+
+    def __int__(self) -> int:
+        return int(self._scalar("int()"))
+
+    def __float__(self) -> float:
+        return float(self._scalar("float()"))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex()"))
+
+    def __index__(self) -> int:
+        if dtypes.kind(self.dtype) not in ("i", "u"):
+            raise TypeError(
+                "Only integer scalar arrays can be converted to a scalar index; got dtype "
+                f"{self.dtype.name}"
+            )
+        return operator.index(int(self._scalar("operator.index()")))
+
+    def __len__(self) -> int:
+        if self._value.ndim == 0:
+            raise TypeError("len() of unsized object (a 0-d array)")
+        return len(self._value)
+
+    def item(self, *args: Any) -> Any:
+        """The element as a Python scalar (bfloat16 and float8 give ``float``)."""
+        return _to_python(self._value.item(*args), self.dtype)
+
+    def tolist(self) -> Any:
+        """Nested Python lists of Python scalars."""
+        if dtypes.kind(self.dtype) in ("f", "i", "u") and self.dtype not in (
+            dtypes.STANDARD_DTYPES
+        ):
+            wide = np.float32 if dtypes.kind(self.dtype) == "f" else np.int32
+            return self._value.astype(wide).tolist()
+        return self._value.tolist()
+
+    # -- immutability, copying, pickling --------------------------------------------------------
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise TypeError(
+            "trellax arrays are immutable and do not support item assignment; instead of "
+            f"x[{_index_str(index)}] = y use x = x.at[{_index_str(index)}].set(y)"
+        )
+
+    def __copy__(self) -> ArrayImpl:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> ArrayImpl:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (_reconstruct, (self._value, self.weak_type))
+
+    # -- DLPack -------------------------------------------------------------------------------
+
+    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._value.__dlpack__(*args, **kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        dev: tuple[int, int] = self._value.__dlpack_device__()
+        return dev
+
+
+def _reconstruct(value: np.ndarray[Any, Any], weak_type: bool) -> ArrayImpl:
+    return ArrayImpl._new(value, value.dtype, weak_type)
+
+
+def _to_python(x: Any, dtype: np.dtype[Any]) -> Any:
+    if isinstance(x, np.generic):  # ml_dtypes scalars: report Python floats/ints
+        k = dtypes.kind(dtype)
+        return float(x) if k == "f" else int(x) if k in ("i", "u") else x.item()
+    return x
+
+
+def _index_str(index: Any) -> str:
+    if isinstance(index, tuple):
+        return ", ".join(_index_str(i) for i in index)
+    if isinstance(index, slice):
+        parts = ["" if p is None else str(p) for p in (index.start, index.stop, index.step)]
+        return ":".join(parts[:2]) + (f":{parts[2]}" if parts[2] else "")
+    if index is Ellipsis:
+        return "..."
+    return repr(index)
+
+
+def from_numpy_owned(value: np.ndarray[Any, Any], weak_type: bool = False) -> ArrayImpl:
+    """Wraps a NumPy array the caller just created and will not keep."""
+    return ArrayImpl._new(value, value.dtype, weak_type)

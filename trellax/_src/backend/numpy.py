@@ -1,0 +1,578 @@
+"""The NumPy backend: the impl rule of every primitive, by primitive name.
+
+This is the only module that computes with NumPy. An impl takes NumPy arrays (already of the
+dtypes the primitive's abstract-eval rule accepted) and keyword parameters, and returns NumPy
+arrays; the evaluation trace wraps the result and casts it to the abstract result dtype when NumPy
+or ml_dtypes chose another (ml_dtypes computes some int4 ops in int8, for instance).
+
+bfloat16, fp8/6/4 values are computed by ml_dtypes' own loops, which evaluate in float32 and
+round once; float16 likewise through NumPy's loops. Integer division and remainder follow the
+C/XLA convention (round toward zero), as ``lax.div``/``lax.rem`` do.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+# NumPy warns about floating-point events (1/0, log(-1), overflow in a cast); JAX doesn't.
+# Filtering warnings attributed to this module costs nothing on the hot path (np.errstate would
+# cost ~1 us per operation).
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"trellax\._src\.")
+
+Impl = Callable[..., Any]
+IMPLS: dict[str, Impl] = {}
+
+
+def impl(name: str) -> Impl:
+    """The impl rule registered for primitive ``name``."""
+    try:
+        return IMPLS[name]
+    except KeyError:
+        raise NotImplementedError(f"the NumPy backend has no impl for primitive {name!r}") from None
+
+
+def _register(name: str) -> Callable[[Impl], Impl]:
+    def deco(f: Impl) -> Impl:
+        IMPLS[name] = f
+        return f
+
+    return deco
+
+
+# -- elementwise: direct NumPy ufuncs ------------------------------------------------------------
+
+IMPLS.update(
+    {
+        "add": np.add,
+        "sub": np.subtract,
+        "mul": np.multiply,
+        "max": np.maximum,
+        "min": np.minimum,
+        "neg": np.negative,
+        "abs": np.abs,
+        "floor": np.floor,
+        "ceil": np.ceil,
+        "exp": np.exp,
+        "exp2": np.exp2,
+        "log": np.log,
+        "log1p": np.log1p,
+        "expm1": np.expm1,
+        "sqrt": np.sqrt,
+        "cbrt": np.cbrt,
+        "sin": np.sin,
+        "cos": np.cos,
+        "tan": np.tan,
+        "asin": np.arcsin,
+        "acos": np.arccos,
+        "atan": np.arctan,
+        "sinh": np.sinh,
+        "cosh": np.cosh,
+        "tanh": np.tanh,
+        "asinh": np.arcsinh,
+        "acosh": np.arccosh,
+        "atanh": np.arctanh,
+        "atan2": np.arctan2,
+        "is_finite": np.isfinite,
+        "nextafter": np.nextafter,
+        "real": np.real,
+        "imag": np.imag,
+        "conj": np.conjugate,
+        "and": np.bitwise_and,
+        "or": np.bitwise_or,
+        "xor": np.bitwise_xor,
+        "not": np.invert,
+        "eq": np.equal,
+        "ne": np.not_equal,
+        "lt": np.less,
+        "le": np.less_equal,
+        "gt": np.greater,
+        "ge": np.greater_equal,
+        "shift_left": np.left_shift,
+    }
+)
+
+
+@_register("sign")
+def _sign(x: np.ndarray) -> Any:
+    if x.dtype.kind == "c":
+        mag = np.abs(x)
+        return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag)).astype(x.dtype)
+    return np.sign(x)
+
+
+@_register("rsqrt")
+def _rsqrt(x: np.ndarray) -> Any:
+    return np.reciprocal(np.sqrt(x))
+
+
+@_register("logistic")
+def _logistic(x: np.ndarray) -> Any:
+    one = np.ones((), x.dtype)
+    return one / (one + np.exp(-x))
+
+
+@_register("round")
+def _round(x: np.ndarray, *, rounding_method: int = 0) -> Any:
+    if rounding_method == 0:  # away from zero
+        return np.copysign(np.floor(np.abs(x) + np.asarray(0.5, x.dtype)), x)
+    return np.rint(x)  # to nearest even
+
+
+@_register("div")
+def _div(x: np.ndarray, y: np.ndarray) -> Any:
+    if _is_int(x.dtype):
+        return _int_div(x, y)
+    return np.true_divide(x, y)
+
+
+@_register("rem")
+def _rem(x: np.ndarray, y: np.ndarray) -> Any:
+    if _is_int(x.dtype):
+        safe = np.where(y == 0, 1, y)
+        r = np.fmod(x, safe)
+        return np.where(y == 0, x, r)
+    return np.fmod(x, y)
+
+
+def _is_int(d: np.dtype) -> bool:
+    return d.kind in "iu" or (d.kind == "V" and "int" in d.name)
+
+
+def _int_div(x: np.ndarray, y: np.ndarray) -> Any:
+    safe = np.where(y == 0, 1, y)
+    q = np.floor_divide(x, safe)
+    # floor -> toward zero: add one where the division was inexact and the signs differ
+    fix = (np.remainder(x, safe) != 0) & ((x < 0) != (safe < 0))
+    q = q + fix.astype(q.dtype)
+    return np.where(y == 0, np.asarray(-1).astype(q.dtype), q)
+
+
+@_register("pow")
+def _pow(x: np.ndarray, y: np.ndarray) -> Any:
+    if _is_int(y.dtype) and x.dtype.kind != "c":
+        return np.power(x, y.astype(x.dtype))
+    return np.power(x, y.astype(x.dtype) if y.dtype != x.dtype else y)
+
+
+@_register("integer_pow")
+def _integer_pow(x: np.ndarray, *, y: int) -> Any:
+    if y == 0:
+        return np.ones_like(x)
+    acc: Any = None
+    base = x
+    n = abs(y)
+    while n:
+        if n & 1:
+            acc = base if acc is None else np.multiply(acc, base)
+        n >>= 1
+        if n:
+            base = np.multiply(base, base)
+    return np.reciprocal(acc) if y < 0 else acc
+
+
+@_register("shift_right_arithmetic")
+def _shift_right_arithmetic(x: np.ndarray, y: np.ndarray) -> Any:
+    bits = x.dtype.itemsize * 8
+    signed = x.view(np.dtype(f"i{x.dtype.itemsize}")) if x.dtype.kind == "u" else x
+    out = np.right_shift(signed, np.minimum(y, bits - 1).astype(signed.dtype))
+    return out.view(x.dtype) if x.dtype.kind == "u" else out
+
+
+@_register("shift_right_logical")
+def _shift_right_logical(x: np.ndarray, y: np.ndarray) -> Any:
+    bits = x.dtype.itemsize * 8
+    unsigned = x.view(np.dtype(f"u{x.dtype.itemsize}")) if x.dtype.kind == "i" else x
+    out = np.right_shift(unsigned, np.minimum(y, bits - 1).astype(unsigned.dtype))
+    out = np.where(y >= bits, 0, out).astype(unsigned.dtype)
+    return out.view(x.dtype) if x.dtype.kind == "i" else out
+
+
+@_register("population_count")
+def _population_count(x: np.ndarray) -> Any:
+    return np.bitwise_count(x).astype(x.dtype)
+
+
+@_register("clz")
+def _clz(x: np.ndarray) -> Any:
+    bits = x.dtype.itemsize * 8
+    u = x.view(np.dtype(f"u{x.dtype.itemsize}")).astype(np.uint64)
+    out = np.full(x.shape, bits, dtype=np.int64)
+    width = np.zeros(x.shape, dtype=np.int64)
+    for b in range(bits):
+        width = np.where((u >> np.uint64(b)) & np.uint64(1), b + 1, width)
+    out = bits - width
+    return out.astype(x.dtype)
+
+
+@_register("erf")
+def _erf(x: np.ndarray) -> Any:
+    return _vectorize_math(math.erf, x)
+
+
+@_register("erfc")
+def _erfc(x: np.ndarray) -> Any:
+    return _vectorize_math(math.erfc, x)
+
+
+@_register("lgamma")
+def _lgamma(x: np.ndarray) -> Any:
+    def lg(v: float) -> float:
+        try:
+            return math.lgamma(v)
+        except ValueError:
+            return math.inf
+
+    return _vectorize_math(lg, x)
+
+
+@_register("digamma")
+def _digamma(x: np.ndarray) -> Any:
+    return _vectorize_math(_digamma_scalar, x)
+
+
+def _digamma_scalar(v: float) -> float:
+    if math.isnan(v) or (v <= 0 and v == math.floor(v)):
+        return math.nan
+    result = 0.0
+    if v < 0:  # reflection
+        return _digamma_scalar(1 - v) - math.pi / math.tan(math.pi * v)
+    while v < 6:
+        result -= 1 / v
+        v += 1
+    f = 1 / (v * v)
+    return (
+        result
+        + math.log(v)
+        - 0.5 / v
+        - f * (1 / 12 - f * (1 / 120 - f * (1 / 252 - f * (1 / 240 - f / 132))))
+    )
+
+
+def _vectorize_math(fn: Callable[[float], float], x: np.ndarray) -> Any:
+    flat = x.astype(np.float64).ravel()
+    out = np.fromiter((fn(float(v)) for v in flat), dtype=np.float64, count=flat.size)
+    return out.reshape(x.shape).astype(x.dtype)
+
+
+@_register("complex")
+def _complex(x: np.ndarray, y: np.ndarray) -> Any:
+    out_dtype = np.complex128 if x.dtype == np.float64 else np.complex64
+    return (
+        (x + 1j * y.astype(np.float64)).astype(out_dtype)
+        if x.size
+        else np.zeros(np.broadcast_shapes(x.shape, y.shape), out_dtype)
+    )
+
+
+@_register("select_n")
+def _select_n(which: np.ndarray, *cases: np.ndarray) -> Any:
+    if which.dtype == np.bool_:
+        return np.where(which, cases[1], cases[0])
+    return np.choose(which.astype(np.intp), cases, mode="clip")
+
+
+@_register("clamp")
+def _clamp(lo: np.ndarray, x: np.ndarray, hi: np.ndarray) -> Any:
+    return np.minimum(np.maximum(x, lo), hi)
+
+
+@_register("convert_element_type")
+def _convert_element_type(x: np.ndarray, *, new_dtype: np.dtype, weak_type: bool) -> Any:
+    if x.dtype.kind == "c" and new_dtype.kind != "c":
+        x = x.real if new_dtype != np.bool_ else (x != 0)
+    if new_dtype == np.bool_ and x.dtype != np.bool_:
+        return x != 0
+    return x.astype(new_dtype)
+
+
+@_register("bitcast_convert_type")
+def _bitcast_convert_type(x: np.ndarray, *, new_dtype: np.dtype) -> Any:
+    old, new = x.dtype.itemsize, new_dtype.itemsize
+    if old == new:
+        return x.view(new_dtype)
+    if old > new:
+        return np.ascontiguousarray(x).view(new_dtype).reshape((*x.shape, old // new))
+    return np.ascontiguousarray(x).view(new_dtype).reshape(x.shape[:-1])
+
+
+# -- structural ----------------------------------------------------------------------------------
+
+
+@_register("broadcast_in_dim")
+def _broadcast_in_dim(
+    x: np.ndarray, *, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...]
+) -> Any:
+    expanded = [1] * len(shape)
+    for src, dst in enumerate(broadcast_dimensions):
+        expanded[dst] = x.shape[src]
+    return np.broadcast_to(x.reshape(expanded), shape)
+
+
+@_register("reshape")
+def _reshape(x: np.ndarray, *, new_sizes: tuple[int, ...], dimensions: Any = None) -> Any:
+    if dimensions is not None:
+        x = np.transpose(x, dimensions)
+    return np.reshape(x, new_sizes)
+
+
+@_register("squeeze")
+def _squeeze(x: np.ndarray, *, dimensions: tuple[int, ...]) -> Any:
+    return np.squeeze(x, axis=dimensions)
+
+
+@_register("expand_dims")
+def _expand_dims(x: np.ndarray, *, dimensions: tuple[int, ...]) -> Any:
+    return np.expand_dims(x, dimensions)
+
+
+@_register("transpose")
+def _transpose(x: np.ndarray, *, permutation: tuple[int, ...]) -> Any:
+    return np.transpose(x, permutation)
+
+
+@_register("rev")
+def _rev(x: np.ndarray, *, dimensions: tuple[int, ...]) -> Any:
+    return np.flip(x, dimensions) if dimensions else x
+
+
+@_register("concatenate")
+def _concatenate(*xs: np.ndarray, dimension: int) -> Any:
+    return np.concatenate(xs, axis=dimension)
+
+
+@_register("pad")
+def _pad(x: np.ndarray, padding_value: np.ndarray, *, padding_config: Any) -> Any:
+    # Interior padding first, then (possibly negative) edge padding.
+    out = x
+    for axis, (_, _, interior) in enumerate(padding_config):
+        if interior and out.shape[axis] > 1:
+            n = out.shape[axis]
+            new_shape = list(out.shape)
+            new_shape[axis] = n + (n - 1) * interior
+            buf = np.full(new_shape, padding_value, dtype=x.dtype)
+            idx = [slice(None)] * out.ndim
+            idx[axis] = slice(None, None, interior + 1)
+            buf[tuple(idx)] = out
+            out = buf
+    pads = [(max(lo, 0), max(hi, 0)) for lo, hi, _ in padding_config]
+    out = np.pad(out, pads, mode="constant", constant_values=padding_value)
+    crop = tuple(
+        slice(-lo if lo < 0 else 0, out.shape[a] + hi if hi < 0 else None)
+        for a, (lo, hi, _) in enumerate(padding_config)
+    )
+    return out[crop]
+
+
+@_register("slice")
+def _slice(
+    x: np.ndarray,
+    *,
+    start_indices: tuple[int, ...],
+    limit_indices: tuple[int, ...],
+    strides: tuple[int, ...] | None,
+) -> Any:
+    steps = strides or (1,) * x.ndim
+    return x[tuple(slice(s, e, st) for s, e, st in zip(start_indices, limit_indices, steps))]
+
+
+def _clamped_starts(shape: tuple[int, ...], starts: Any, sizes: tuple[int, ...]) -> list[int]:
+    return [min(max(int(s), 0), dim - size) for s, dim, size in zip(starts, shape, sizes)]
+
+
+@_register("dynamic_slice")
+def _dynamic_slice(x: np.ndarray, *starts: np.ndarray, slice_sizes: tuple[int, ...]) -> Any:
+    begin = _clamped_starts(x.shape, starts, slice_sizes)
+    return x[tuple(slice(b, b + n) for b, n in zip(begin, slice_sizes))]
+
+
+@_register("dynamic_update_slice")
+def _dynamic_update_slice(x: np.ndarray, update: np.ndarray, *starts: np.ndarray) -> Any:
+    begin = _clamped_starts(x.shape, starts, update.shape)
+    out = x.copy()
+    out[tuple(slice(b, b + n) for b, n in zip(begin, update.shape))] = update
+    return out
+
+
+@_register("iota")
+def _iota(*, dtype: np.dtype, shape: tuple[int, ...], dimension: int) -> Any:
+    ramp = np.arange(shape[dimension], dtype=dtype if dtype.kind != "V" else np.float32)
+    view = [1] * len(shape)
+    view[dimension] = shape[dimension]
+    return np.broadcast_to(ramp.reshape(view).astype(dtype), shape)
+
+
+# -- reductions, cumulative ops, sorting ---------------------------------------------------------
+
+
+@_register("reduce_sum")
+def _reduce_sum(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+    return np.sum(x, axis=axes, dtype=_acc_dtype(x.dtype))
+
+
+@_register("reduce_prod")
+def _reduce_prod(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+    return np.prod(x, axis=axes, dtype=_acc_dtype(x.dtype))
+
+
+def _acc_dtype(d: np.dtype) -> Any:
+    # Sum in the input dtype (wrapping like XLA), except custom floats: accumulate in float32.
+    if d.kind == "V":
+        return np.float32 if "float" in d.name else d
+    return d
+
+
+@_register("reduce_max")
+def _reduce_max(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+    return np.max(x, axis=axes)
+
+
+@_register("reduce_min")
+def _reduce_min(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+    return np.min(x, axis=axes)
+
+
+@_register("reduce_and")
+def _reduce_and(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+    if x.dtype == np.bool_:
+        return np.all(x, axis=axes)
+    return np.bitwise_and.reduce(x, axis=axes)
+
+
+@_register("reduce_or")
+def _reduce_or(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+    if x.dtype == np.bool_:
+        return np.any(x, axis=axes)
+    return np.bitwise_or.reduce(x, axis=axes)
+
+
+@_register("reduce_xor")
+def _reduce_xor(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+    if x.dtype == np.bool_:
+        return np.logical_xor.reduce(x, axis=axes)
+    return np.bitwise_xor.reduce(x, axis=axes)
+
+
+@_register("argmax")
+def _argmax(x: np.ndarray, *, axes: tuple[int, ...], index_dtype: np.dtype) -> Any:
+    return _arg_extreme(np.argmax, np.fmax, x, axes[0], index_dtype)
+
+
+@_register("argmin")
+def _argmin(x: np.ndarray, *, axes: tuple[int, ...], index_dtype: np.dtype) -> Any:
+    return _arg_extreme(np.argmin, np.fmin, x, axes[0], index_dtype)
+
+
+def _arg_extreme(fn: Any, _: Any, x: np.ndarray, axis: int, index_dtype: np.dtype) -> Any:
+    # NaN counts as the extreme (the first NaN wins), as in JAX and NumPy.
+    if x.dtype.kind == "V":
+        x = x.astype(np.float32)
+    return fn(x, axis=axis).astype(index_dtype)
+
+
+@_register("cumsum")
+def _cumsum(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
+    return _cumulative(np.cumsum, x, axis, reverse)
+
+
+@_register("cumprod")
+def _cumprod(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
+    return _cumulative(np.cumprod, x, axis, reverse)
+
+
+@_register("cummax")
+def _cummax(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
+    return _cumulative(np.maximum.accumulate, x, axis, reverse)
+
+
+@_register("cummin")
+def _cummin(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
+    return _cumulative(np.minimum.accumulate, x, axis, reverse)
+
+
+def _cumulative(fn: Any, x: np.ndarray, axis: int, reverse: bool) -> Any:
+    src = np.flip(x, axis) if reverse else x
+    if fn in (np.cumsum, np.cumprod):
+        out = fn(src, axis=axis, dtype=_acc_dtype(x.dtype))
+    else:
+        out = fn(src, axis=axis)
+    out = np.asarray(out).astype(x.dtype)
+    return np.flip(out, axis) if reverse else out
+
+
+@_register("sort")
+def _sort(*operands: np.ndarray, dimension: int, is_stable: bool, num_keys: int) -> Any:
+    if num_keys == 1 and len(operands) == 1:
+        return (np.sort(operands[0], axis=dimension, kind="stable"),)
+    keys = [np.moveaxis(k, dimension, -1) for k in operands[:num_keys]]
+    if any(k.dtype.kind == "V" for k in keys):
+        keys = [k.astype(np.float32) if k.dtype.kind == "V" else k for k in keys]
+    order = np.lexsort(keys[::-1], axis=-1)
+    out = []
+    for op in operands:
+        moved = np.moveaxis(op, dimension, -1)
+        out.append(np.moveaxis(np.take_along_axis(moved, order, axis=-1), -1, dimension))
+    return tuple(out)
+
+
+# -- linear algebra ------------------------------------------------------------------------------
+
+
+@_register("dot_general")
+def _dot_general(
+    x: np.ndarray,
+    y: np.ndarray,
+    *,
+    dimension_numbers: Any,
+    preferred_element_type: np.dtype,
+) -> Any:
+    (lc, rc), (lb, rb) = dimension_numbers
+    out_dtype = preferred_element_type
+    compute = out_dtype
+    if out_dtype.kind == "V" or out_dtype == np.float16:
+        compute = np.dtype(np.float32)
+    elif out_dtype == np.bool_:
+        compute = np.dtype(np.int32)
+    xc, yc = x.astype(compute, copy=False), y.astype(compute, copy=False)
+    lf = [d for d in range(x.ndim) if d not in lc and d not in lb]
+    rf = [d for d in range(y.ndim) if d not in rc and d not in rb]
+    if not lb and not rb and len(lc) == 1 and len(rc) == 1 and x.ndim <= 2 and y.ndim <= 2:
+        # Fast paths straight to BLAS: matrix/vector products in their natural layouts.
+        a = xc if lc[0] == x.ndim - 1 else xc.T
+        b = yc if rc[0] == 0 else yc.T
+        out = np.matmul(a, b) if a.ndim and b.ndim else a * b
+    else:
+        a = np.transpose(xc, (*lb, *lf, *lc))
+        b = np.transpose(yc, (*rb, *rc, *rf))
+        nb = len(lb)
+        batch = a.shape[:nb]
+        m = math.prod(a.shape[nb : nb + len(lf)])
+        k = math.prod(a.shape[nb + len(lf) :])
+        n = math.prod(b.shape[nb + len(rc) :])
+        a2 = a.reshape((*batch, m, k))
+        b2 = b.reshape((*batch, k, n))
+        out = np.matmul(a2, b2).reshape(
+            (*batch, *a.shape[nb : nb + len(lf)], *b.shape[nb + len(rc) :])
+        )
+    if out_dtype == np.bool_:
+        return out != 0
+    return np.asarray(out).astype(out_dtype, copy=False)
+
+
+# -- gather and scatter (the forms indexing needs) -----------------------------------------------
+
+
+@_register("gather")
+def _gather(x: np.ndarray, *indices: np.ndarray, spec: Any, mode: str) -> Any:
+    return spec.gather(x, indices)
+
+
+@_register("scatter")
+def _scatter(
+    x: np.ndarray, updates: np.ndarray, *indices: np.ndarray, spec: Any, combine: str
+) -> Any:
+    return spec.scatter(x, indices, updates, combine)

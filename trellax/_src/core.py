@@ -1,0 +1,270 @@
+"""The primitive core: abstract values, primitives, traces and ``bind``.
+
+An operation in trellax is a :class:`Primitive` applied with :meth:`Primitive.bind`. ``bind`` hands
+the primitive to the *current trace*. The bottom trace, :class:`EvalTrace`, evaluates eagerly: it
+runs the primitive's abstract-evaluation rule (which checks operand dtypes and computes the result's
+shape, dtype and weak flag) and then its impl rule (NumPy, in ``backend/numpy.py``). Tracing
+transformations (``jit``, later ``grad`` and ``vmap``) install their own trace for the extent of a
+function call, so the same ``bind`` records equations or computes tangents instead; nothing here
+changes when they are added.
+
+Rule signatures, fixed once:
+
+* ``impl(*values: np.ndarray, **params) -> np.ndarray | tuple[np.ndarray, ...]``
+* ``abstract_eval(*avals: AbstractValue, **params) -> ShapedArray | tuple[ShapedArray, ...]``
+  where an abstract value is anything with ``shape``, ``dtype`` and ``weak_type`` (a
+  :class:`ShapedArray`, a concrete array, or a tracer).
+
+Arrays are positional arguments; parameters (axes, dtypes, shapes) are keyword arguments and must
+be hashable, because they become parts of jaxpr equations and cache keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextvars import ContextVar
+from typing import Any, Protocol, TypeAlias
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+
+Shape: TypeAlias = tuple[int, ...]
+DType: TypeAlias = np.dtype[Any]
+
+
+class AbstractValue(Protocol):
+    """What abstract evaluation needs of a value: its shape, dtype and weak flag."""
+
+    @property
+    def shape(self) -> Shape: ...
+    @property
+    def dtype(self) -> DType: ...
+    @property
+    def weak_type(self) -> bool: ...
+
+
+_SHORT = {
+    "bool": "bool",
+    "bfloat16": "bf16",
+    **{f"int{b}": f"i{b}" for b in (1, 2, 4, 8, 16, 32, 64)},
+    **{f"uint{b}": f"u{b}" for b in (1, 2, 4, 8, 16, 32, 64)},
+    **{f"float{b}": f"f{b}" for b in (16, 32, 64)},
+    "complex64": "c64",
+    "complex128": "c128",
+}
+
+
+def short_dtype_name(d: DType) -> str:
+    """``f32`` for float32, ``bf16`` for bfloat16; other names unchanged."""
+    name: str = d.name
+    return _SHORT.get(name, name)
+
+
+class ShapedArray:
+    """The abstract value of an array: shape, dtype and weak flag, never data."""
+
+    __slots__ = ("dtype", "shape", "weak_type")
+    shape: Shape
+    dtype: DType
+    weak_type: bool
+
+    def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False) -> None:
+        self.shape = tuple(int(s) for s in shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+
+    @classmethod
+    def _fast(cls, shape: Shape, dtype: DType, weak_type: bool) -> ShapedArray:
+        """Builds without validation (inside abstract-eval rules, where inputs are checked)."""
+        a = object.__new__(cls)
+        a.shape = shape
+        a.dtype = dtype
+        a.weak_type = weak_type
+        return a
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def update(
+        self, shape: Shape | None = None, dtype: DType | None = None, weak_type: bool | None = None
+    ) -> ShapedArray:
+        return ShapedArray._fast(
+            self.shape if shape is None else shape,
+            self.dtype if dtype is None else dtype,
+            self.weak_type if weak_type is None else weak_type,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ShapedArray)
+            and self.shape == other.shape
+            and self.dtype == other.dtype
+            and self.weak_type == other.weak_type
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def str_short(self) -> str:
+        """``f32[3]``, or ``~f32[3]`` when weak: the form jaxprs print."""
+        dims = ",".join(map(str, self.shape))
+        return f"{'~' if self.weak_type else ''}{short_dtype_name(self.dtype)}[{dims}]"
+
+    def __str__(self) -> str:
+        dims = ",".join(map(str, self.shape))
+        return f"{'~' if self.weak_type else ''}{self.dtype.name}[{dims}]"
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.dtype.name}{list(self.shape)}{weak})"
+
+
+def get_aval(x: AbstractValue) -> ShapedArray:
+    """The :class:`ShapedArray` of anything with shape, dtype and weak flag."""
+    if type(x) is ShapedArray:
+        return x
+    return ShapedArray._fast(tuple(x.shape), x.dtype, bool(x.weak_type))
+
+
+# -- primitives ---------------------------------------------------------------------------------
+
+ImplRule: TypeAlias = Callable[..., Any]
+AbstractEvalRule: TypeAlias = Callable[..., Any]
+
+
+class Primitive:
+    """A named operation with rules registered next to its definition.
+
+    >>> neg_p = Primitive("neg")
+    >>> _ = neg_p.def_impl(lambda x: -x)
+    >>> _ = neg_p.def_abstract_eval(lambda x: get_aval(x))
+    """
+
+    __slots__ = (
+        "abstract_eval_rule",
+        "batch_rule",
+        "impl",
+        "jvp_rule",
+        "multiple_results",
+        "name",
+        "transpose_rule",
+    )
+
+    def __init__(self, name: str, *, multiple_results: bool = False) -> None:
+        self.name = name
+        self.multiple_results = multiple_results
+        self.impl: ImplRule | None = None
+        self.abstract_eval_rule: AbstractEvalRule | None = None
+        # Slots for later transformations (autodiff and batching); None until registered.
+        self.jvp_rule: Callable[..., Any] | None = None
+        self.transpose_rule: Callable[..., Any] | None = None
+        self.batch_rule: Callable[..., Any] | None = None
+        _REGISTRY[name] = self
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def def_impl(self, rule: ImplRule) -> ImplRule:
+        self.impl = rule
+        return rule
+
+    def def_abstract_eval(self, rule: AbstractEvalRule) -> AbstractEvalRule:
+        self.abstract_eval_rule = rule
+        return rule
+
+    def abstract_eval(self, *avals: AbstractValue, **params: Any) -> Any:
+        rule = self.abstract_eval_rule
+        if rule is None:
+            raise NotImplementedError(f"primitive {self.name} has no abstract evaluation rule")
+        return rule(*avals, **params)
+
+    def bind(self, *args: Any, **params: Any) -> Array:
+        """Applies the primitive to ``args`` in the current trace (one result)."""
+        out: Array = _current_trace.get().process_primitive(self, args, params)
+        return out
+
+    def bind_multi(self, *args: Any, **params: Any) -> tuple[Array, ...]:
+        """Applies a primitive with ``multiple_results`` (a tuple of results)."""
+        out: tuple[Array, ...] = _current_trace.get().process_primitive(self, args, params)
+        return out
+
+
+_REGISTRY: dict[str, Primitive] = {}
+
+
+def primitives() -> dict[str, Primitive]:
+    """Every primitive defined so far, by name (the coverage test walks this)."""
+    return dict(_REGISTRY)
+
+
+# -- traces -------------------------------------------------------------------------------------
+
+
+class Trace:
+    """Where primitives go. Subclasses decide what applying a primitive means."""
+
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
+        raise NotImplementedError
+
+
+class EvalTrace(Trace):
+    """The bottom of the stack: evaluate eagerly with NumPy."""
+
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
+        from trellax._src.array import ArrayImpl
+
+        out_aval = prim.abstract_eval(*args, **params)
+        impl = prim.impl
+        if impl is None:
+            raise NotImplementedError(f"primitive {prim.name} has no impl rule")
+        out = impl(*[a._value for a in args], **params)
+        new = ArrayImpl._new
+        if prim.multiple_results:
+            return tuple(new(o, a.dtype, a.weak_type) for o, a in zip(out, out_aval))
+        return new(out, out_aval.dtype, out_aval.weak_type)
+
+
+eval_trace = EvalTrace()
+_current_trace: ContextVar[Trace] = ContextVar("trellax_current_trace", default=eval_trace)
+
+
+def current_trace() -> Trace:
+    return _current_trace.get()
+
+
+def set_current_trace(trace: Trace) -> Any:
+    """Installs ``trace``; returns a token for :func:`reset_current_trace`."""
+    return _current_trace.set(trace)
+
+
+def reset_current_trace(token: Any) -> None:
+    _current_trace.reset(token)
+
+
+# -- shared helpers for abstract-eval rules ----------------------------------------------------
+
+
+def broadcast_shapes(*shapes: Shape) -> Shape:
+    """NumPy broadcasting of shapes, with an error that names all of them."""
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ValueError(
+            "Incompatible shapes for broadcasting: " + ", ".join(str(tuple(s)) for s in shapes)
+        ) from None
+
+
+def canonical_dtype_of_value(x: Any) -> tuple[DType, bool]:
+    """(dtype, weak_type) of a lax operand before conversion (Python scalars are weak)."""
+    return dtypes.dtype_and_weak_type(x)

@@ -1,0 +1,1 @@
+"""Private lax implementation; the public names are in ``trellax.lax``."""

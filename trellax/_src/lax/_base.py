@@ -1,0 +1,259 @@
+"""Shared machinery of ``trellax.lax``: operand conversion, dtype checks, n-ary elementwise rules.
+
+``trellax.lax`` never promotes. Python scalars become weakly-typed arrays of their *default* dtype
+(``1.0`` is a weak float32 with x64 off), NumPy values become strong canonical arrays, and then
+operand dtypes must be identical. Errors name the primitive, the dtypes, and the
+``trellax.numpy`` function that does promote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from trellax._src import config as _config
+from trellax._src import dtypes
+from trellax._src.array import ArrayImpl
+from trellax._src.backend import numpy as backend
+from trellax._src.basearray import Array
+from trellax._src.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
+
+DType = np.dtype[Any]
+
+# -- dtype categories, named as the error messages name them ------------------------------------
+
+
+class Category:
+    """A set of accepted dtypes with the words an error uses for it ("integer, floating")."""
+
+    __slots__ = ("dtypes", "words")
+
+    def __init__(self, words: str, kinds: str = "", extra: Iterable[DType] = ()) -> None:
+        self.words = words
+        self.dtypes = frozenset(
+            [d for d in dtypes.ALL_DTYPES if dtypes.kind(d) in kinds] + list(extra)
+        )
+
+    def __contains__(self, d: object) -> bool:
+        return d in self.dtypes
+
+
+any_ = Category("bool, number", "buifc")
+number = Category("number", "uifc")
+num = Category("integer, floating, complexfloating", "uifc")
+bool_or_int = Category("integer, bool", "bui")
+integer = Category("integer", "ui")
+floating = Category("floating", "f")
+inexact = Category("floating, complexfloating", "fc")
+complex_ = Category("complexfloating", "c")
+not_complex = Category("bool, integer, floating", "buif")
+int_or_float = Category("integer, floating", "uif")
+signed_num = Category("signed integer, floating, complexfloating", "ifc")
+float32_64 = Category("float32, float64", "", (dtypes.float32, dtypes.float64))
+
+#: Primitive name -> the trellax.numpy function that promotes (named in dtype errors).
+NUMPY_EQUIVALENTS: dict[str, str] = {
+    "abs": "fabs",
+    "acos": "arccos",
+    "acosh": "arccosh",
+    "add": "add",
+    "asin": "arcsin",
+    "asinh": "arcsinh",
+    "atan": "arctan",
+    "atan2": "arctan2",
+    "atanh": "arctanh",
+    "and": "bitwise_and",
+    "not": "bitwise_not",
+    "or": "bitwise_or",
+    "xor": "bitwise_xor",
+    "cbrt": "cbrt",
+    "ceil": "ceil",
+    "concatenate": "concatenate",
+    "cos": "cos",
+    "cosh": "cosh",
+    "div": "divide",
+    "eq": "equal",
+    "ne": "not_equal",
+    "lt": "less",
+    "le": "less_equal",
+    "gt": "greater",
+    "ge": "greater_equal",
+    "exp": "exp",
+    "expm1": "expm1",
+    "floor": "floor",
+    "log": "log",
+    "log1p": "log1p",
+    "max": "maximum",
+    "min": "minimum",
+    "mul": "multiply",
+    "neg": "negative",
+    "nextafter": "nextafter",
+    "pow": "float_power",
+    "rem": "remainder",
+    "round": "round",
+    "select_n": "where",
+    "shift_left": "left_shift",
+    "shift_right_logical": "right_shift",
+    "shift_right_arithmetic": "right_shift",
+    "sign": "sign",
+    "sin": "sin",
+    "sinh": "sinh",
+    "sqrt": "sqrt",
+    "sub": "subtract",
+    "tan": "tan",
+    "tanh": "tanh",
+    "clamp": "clip",
+    "dynamic_update_slice": "",
+}
+
+
+def check_dtype(name: str, d: DType, cat: Category, position: int | None) -> None:
+    """Raises JAX's "does not accept dtype" TypeError when ``d`` is outside ``cat``."""
+    if d not in cat:
+        if position is None:
+            raise TypeError(
+                f"{name} does not accept dtype {d.name}. Accepted dtypes are subtypes of "
+                f"{cat.words}."
+            )
+        raise TypeError(
+            f"{name} does not accept dtype {d.name} at position {position}. Accepted dtypes at "
+            f"position {position} are subtypes of {cat.words}."
+        )
+
+
+def same_dtypes_error(name: str, ds: Sequence[DType]) -> TypeError:
+    equiv = NUMPY_EQUIVALENTS.get(name)
+    tip = (
+        f" (Tip: trellax.numpy.{equiv} is a similar function that does automatic type "
+        "promotion on inputs)."
+        if equiv
+        else ""
+    )
+    return TypeError(
+        f"lax.{name} requires arguments to have the same dtypes, got "
+        f"{', '.join(d.name for d in ds)}.{tip}"
+    )
+
+
+def check_same_dtypes(name: str, avals: Sequence[AbstractValue]) -> None:
+    first = avals[0].dtype
+    for a in avals[1:]:
+        if a.dtype != first:
+            raise same_dtypes_error(name, [a.dtype for a in avals])
+
+
+# -- operands -----------------------------------------------------------------------------------
+
+_PY_KIND = {int: "i", float: "f", complex: "c"}
+
+
+def scalar_to_array(x: Any, dtype: DType, weak_type: bool) -> ArrayImpl:
+    """A Python scalar as a 0-d array of ``dtype``.
+
+    Python ints are range-checked against the *default* int (JAX's rule: ``2**31`` fails with x64
+    off even when the target could hold it), then converted with wrap-around (``uint8 + -1``).
+    """
+    if type(x) is int:
+        default = dtypes.default_int_dtype()
+        info = _INT_RANGE[default]
+        if not info[0] <= x <= info[1]:
+            raise OverflowError(f"Python int {x} too large to convert to {default.name}")
+        value = np.asarray(x, dtype=default).astype(dtype)
+    else:
+        value = np.asarray(x).astype(dtype)
+    return ArrayImpl._new(value, dtype, weak_type)
+
+
+_INT_RANGE = {
+    dtypes.int32: (-(2**31), 2**31 - 1),
+    dtypes.int64: (-(2**63), 2**63 - 1),
+}
+
+
+def asarray(x: Any) -> Array:
+    """A lax operand: arrays pass through; scalars and NumPy values become arrays, unpromoted."""
+    t = type(x)
+    if t is ArrayImpl or isinstance(x, Array):
+        arr: Array = x
+        return arr
+    if t is int or t is float or t is complex:
+        return scalar_to_array(x, dtypes._DEFAULTS[_config.state().x64][_PY_KIND[t]], True)
+    if t is bool:
+        return ArrayImpl._new(np.asarray(x), dtypes.bool_, False)
+    if isinstance(x, (np.ndarray, np.generic)):
+        d, _ = dtypes.dtype_and_weak_type(x)
+        return ArrayImpl._new(np.array(x, dtype=d), d, False)
+    raise TypeError(
+        f"Value {x!r} of type {type(x).__name__} is not a valid trellax array; lax functions "
+        "take trellax arrays, NumPy arrays and scalars, and Python scalars"
+    )
+
+
+# -- n-ary elementwise primitives ---------------------------------------------------------------
+
+
+def naryop(
+    name: str,
+    accepted: Sequence[Category],
+    *,
+    result_dtype: Callable[[DType], DType] | None = None,
+    same_dtypes: bool = True,
+    weak_rule: Callable[[Sequence[AbstractValue]], bool] | None = None,
+) -> Primitive:
+    """Defines an elementwise primitive: dtype checks, broadcasting, weak flag = all inputs weak.
+
+    ``result_dtype`` maps the (first) operand dtype to the result's (comparisons give bool,
+    ``abs`` of complex gives the real type); default: unchanged.
+    """
+    prim = Primitive(name)
+    prim.def_impl(backend.impl(name))
+    nargs = len(accepted)
+    unary = nargs == 1
+
+    def abstract_eval(*avals: AbstractValue) -> ShapedArray:
+        if len(avals) != nargs:
+            raise TypeError(f"{name} takes {nargs} operand(s), got {len(avals)}")
+        for i, (a, cat) in enumerate(zip(avals, accepted)):
+            if a.dtype not in cat:
+                check_dtype(name, a.dtype, cat, None if unary else i)
+        if same_dtypes and not unary:
+            check_same_dtypes(name, avals)
+        first = avals[0]
+        if unary:
+            shape = first.shape
+            weak = first.weak_type
+        else:
+            shapes = [a.shape for a in avals]
+            shape = shapes[0] if all(s == shapes[0] for s in shapes) else broadcast_shapes(*shapes)
+            weak = all(a.weak_type for a in avals) if weak_rule is None else weak_rule(avals)
+        out_dtype = first.dtype if result_dtype is None else result_dtype(first.dtype)
+        return ShapedArray._fast(tuple(shape), out_dtype, weak)
+
+    prim.def_abstract_eval(abstract_eval)
+    return prim
+
+
+def to_bool(_: DType) -> DType:
+    return dtypes.bool_
+
+
+def complex_to_real(d: DType) -> DType:
+    if d == dtypes.complex64:
+        return dtypes.float32
+    if d == dtypes.complex128:
+        return dtypes.float64
+    return d
+
+
+def canonicalize_axes(name: str, axes: Sequence[int], ndim: int) -> tuple[int, ...]:
+    out = []
+    for a in axes:
+        a = int(a)
+        if not -ndim <= a < max(ndim, 1) or (ndim == 0 and a not in (0, -1)):
+            raise ValueError(f"{name}: axis {a} is out of bounds for an array of rank {ndim}")
+        out.append(a % ndim if ndim else 0)
+    if len(set(out)) != len(out):
+        raise ValueError(f"{name}: repeated axes {tuple(axes)}")
+    return tuple(out)

@@ -1,0 +1,500 @@
+"""Dtype conversion and shape primitives: convert_element_type, reshape, broadcast, slicing, ...
+
+Shape ops keep the operand's weak flag; ``convert_element_type`` sets it explicitly (and the
+``trellax.numpy`` casts always ask for a strong result); ``bitcast_convert_type`` strips it.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.backend import numpy as backend
+from trellax._src.basearray import Array
+from trellax._src.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
+from trellax._src.lax._base import (
+    any_,
+    asarray,
+    canonicalize_axes,
+    check_dtype,
+    check_same_dtypes,
+    integer,
+    num,
+    same_dtypes_error,
+)
+
+Shape = tuple[int, ...]
+
+
+def _prim(name: str, *, multiple_results: bool = False) -> Primitive:
+    p = Primitive(name, multiple_results=multiple_results)
+    p.def_impl(backend.impl(name))
+    return p
+
+
+def _aval(shape: Sequence[int], dtype: Any, weak: bool) -> ShapedArray:
+    return ShapedArray._fast(tuple(shape), dtype, weak)
+
+
+def _shape_tuple(name: str, shape: Any) -> Shape:
+    try:
+        dims = tuple(
+            operator.index(d) for d in (shape if isinstance(shape, Sequence) else (shape,))
+        )
+    except TypeError:
+        raise TypeError(f"{name}: shape must be a sequence of integers, got {shape!r}") from None
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{name}: shape {dims} has negative dimensions")
+    return dims
+
+
+# -- convert_element_type --------------------------------------------------------------------------
+
+convert_element_type_p = _prim("convert_element_type")
+
+
+@convert_element_type_p.def_abstract_eval
+def _convert_abstract_eval(x: AbstractValue, *, new_dtype: Any, weak_type: bool) -> ShapedArray:
+    return _aval(x.shape, new_dtype, weak_type)
+
+
+def convert_element_type(x: Any, new_dtype: Any, *, weak_type: bool = False) -> Array:
+    """Casts to ``new_dtype`` (any pair of dtypes is allowed); the result is strong by default.
+
+    A 64-bit request with x64 off is truncated with a warning.
+    """
+    d = dtypes.check_user_dtype(new_dtype, "convert_element_type")
+    return _convert(asarray(x), d, weak_type)
+
+
+def _convert(x: Array, d: np.dtype[Any], weak_type: bool) -> Array:
+    """Internal cast; a no-op when dtype and flag already match."""
+    if x.dtype == d and x.weak_type == weak_type:
+        return x
+    return convert_element_type_p.bind(x, new_dtype=d, weak_type=weak_type)
+
+
+bitcast_convert_type_p = _prim("bitcast_convert_type")
+
+
+@bitcast_convert_type_p.def_abstract_eval
+def _bitcast_abstract_eval(x: AbstractValue, *, new_dtype: Any) -> ShapedArray:
+    old, new = dtypes.itemsize_bits(x.dtype), dtypes.itemsize_bits(new_dtype)
+    shape = tuple(x.shape)
+    if old == new:
+        return _aval(shape, new_dtype, False)
+    if old > new:
+        if old % new:
+            raise TypeError(f"bitcast_convert_type: {x.dtype.name} -> {new_dtype.name}")
+        return _aval((*shape, old // new), new_dtype, False)
+    if not shape or shape[-1] != new // old:
+        raise TypeError(
+            f"bitcast_convert_type from {x.dtype.name} to {np.dtype(new_dtype).name} needs a "
+            f"trailing dimension of size {new // old}, got shape {shape}"
+        )
+    return _aval(shape[:-1], new_dtype, False)
+
+
+def bitcast_convert_type(x: Any, new_dtype: Any) -> Array:
+    """Reinterprets the bits; a narrower type adds a trailing dimension, a wider one consumes it."""
+    d = dtypes.check_user_dtype(new_dtype, "bitcast_convert_type")
+    return bitcast_convert_type_p.bind(asarray(x), new_dtype=d)
+
+
+# -- broadcasting and reshaping -----------------------------------------------------------------
+
+broadcast_in_dim_p = _prim("broadcast_in_dim")
+
+
+@broadcast_in_dim_p.def_abstract_eval
+def _broadcast_in_dim_abstract_eval(
+    x: AbstractValue, *, shape: Shape, broadcast_dimensions: Shape
+) -> ShapedArray:
+    if len(broadcast_dimensions) != len(x.shape):
+        raise TypeError(
+            f"broadcast_in_dim: broadcast_dimensions {broadcast_dimensions} must have one entry "
+            f"per operand dimension (operand shape {tuple(x.shape)})"
+        )
+    for src, dst in enumerate(broadcast_dimensions):
+        if not 0 <= dst < len(shape) or x.shape[src] not in (1, shape[dst]):
+            raise TypeError(
+                f"broadcast_in_dim: operand shape {tuple(x.shape)} cannot be broadcast to {shape} "
+                f"with broadcast_dimensions {broadcast_dimensions}"
+            )
+    if list(broadcast_dimensions) != sorted(set(broadcast_dimensions)):
+        raise TypeError(
+            f"broadcast_in_dim: broadcast_dimensions must be strictly increasing, got "
+            f"{broadcast_dimensions}"
+        )
+    return _aval(shape, x.dtype, x.weak_type)
+
+
+def broadcast_in_dim(x: Any, shape: Any, broadcast_dimensions: Sequence[int]) -> Array:
+    x = asarray(x)
+    shape = _shape_tuple("broadcast_in_dim", shape)
+    dims = tuple(int(d) for d in broadcast_dimensions)
+    if tuple(x.shape) == shape and dims == tuple(range(len(shape))):
+        same: Array = x
+        return same
+    return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=dims)
+
+
+def broadcast(x: Any, sizes: Sequence[int]) -> Array:
+    """Adds leading dimensions of the given sizes."""
+    x = asarray(x)
+    sizes = _shape_tuple("broadcast", sizes)
+    n = len(sizes)
+    return broadcast_in_dim(x, (*sizes, *x.shape), tuple(range(n, n + x.ndim)))
+
+
+def broadcast_to(x: Any, shape: Any) -> Array:
+    """NumPy-style broadcasting to ``shape`` (used by ``trellax.numpy.broadcast_to``)."""
+    x = asarray(x)
+    shape = _shape_tuple("broadcast_to", shape)
+    if tuple(x.shape) == shape:
+        same: Array = x
+        return same
+    if len(shape) < x.ndim or broadcast_shapes(tuple(x.shape), shape) != shape:
+        raise ValueError(f"Incompatible shapes for broadcasting: {tuple(x.shape)} and {shape}")
+    n = len(shape) - x.ndim
+    return broadcast_in_dim(x, shape, tuple(range(n, len(shape))))
+
+
+reshape_p = _prim("reshape")
+
+
+@reshape_p.def_abstract_eval
+def _reshape_abstract_eval(
+    x: AbstractValue, *, new_sizes: Shape, dimensions: Shape | None = None
+) -> ShapedArray:
+    if math.prod(new_sizes) != math.prod(x.shape):
+        raise TypeError(
+            f"reshape total size must be unchanged, got new_sizes {new_sizes} for shape "
+            f"{tuple(x.shape)}."
+        )
+    return _aval(new_sizes, x.dtype, x.weak_type)
+
+
+def reshape(x: Any, new_sizes: Any, dimensions: Sequence[int] | None = None) -> Array:
+    x = asarray(x)
+    sizes = _shape_tuple("reshape", new_sizes)
+    dims = None if dimensions is None else tuple(int(d) for d in dimensions)
+    if sizes == tuple(x.shape) and (dims is None or dims == tuple(range(x.ndim))):
+        same: Array = x
+        return same
+    return reshape_p.bind(x, new_sizes=sizes, dimensions=dims)
+
+
+squeeze_p = _prim("squeeze")
+
+
+@squeeze_p.def_abstract_eval
+def _squeeze_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> ShapedArray:
+    for d in dimensions:
+        if x.shape[d] != 1:
+            raise ValueError(
+                f"cannot select an axis to squeeze out which has size not equal to one, got "
+                f"shape={tuple(x.shape)} and dimensions={dimensions}"
+            )
+    return _aval([s for i, s in enumerate(x.shape) if i not in dimensions], x.dtype, x.weak_type)
+
+
+def squeeze(x: Any, dimensions: Sequence[int]) -> Array:
+    x = asarray(x)
+    dims = canonicalize_axes("squeeze", dimensions, x.ndim)
+    if not dims:
+        same: Array = x
+        return same
+    return squeeze_p.bind(x, dimensions=dims)
+
+
+expand_dims_p = _prim("expand_dims")
+
+
+@expand_dims_p.def_abstract_eval
+def _expand_dims_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> ShapedArray:
+    shape = list(x.shape)
+    for d in sorted(dimensions):
+        shape.insert(d, 1)
+    return _aval(shape, x.dtype, x.weak_type)
+
+
+def expand_dims(x: Any, dimensions: Sequence[int]) -> Array:
+    x = asarray(x)
+    dims = canonicalize_axes("expand_dims", dimensions, x.ndim + len(dimensions))
+    return expand_dims_p.bind(x, dimensions=dims)
+
+
+transpose_p = _prim("transpose")
+
+
+@transpose_p.def_abstract_eval
+def _transpose_abstract_eval(x: AbstractValue, *, permutation: Shape) -> ShapedArray:
+    if sorted(permutation) != list(range(len(x.shape))):
+        raise ValueError(
+            f"transpose permutation isn't a permutation of operand dimensions, got permutation "
+            f"{permutation} for operand shape {tuple(x.shape)}."
+        )
+    return _aval([x.shape[p] for p in permutation], x.dtype, x.weak_type)
+
+
+def transpose(x: Any, permutation: Sequence[int]) -> Array:
+    x = asarray(x)
+    perm = tuple(int(p) for p in permutation)
+    if perm == tuple(range(x.ndim)):
+        same: Array = x
+        return same
+    return transpose_p.bind(x, permutation=perm)
+
+
+rev_p = _prim("rev")
+
+
+@rev_p.def_abstract_eval
+def _rev_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> ShapedArray:
+    return _aval(x.shape, x.dtype, x.weak_type)
+
+
+def rev(x: Any, dimensions: Sequence[int]) -> Array:
+    x = asarray(x)
+    dims = canonicalize_axes("rev", dimensions, x.ndim)
+    return rev_p.bind(x, dimensions=dims)
+
+
+# -- joining, padding and slicing ----------------------------------------------------------------
+
+concatenate_p = _prim("concatenate")
+
+
+@concatenate_p.def_abstract_eval
+def _concatenate_abstract_eval(*xs: AbstractValue, dimension: int) -> ShapedArray:
+    if not xs:
+        raise ValueError("concatenate requires at least one operand")
+    check_same_dtypes("concatenate", xs)
+    first = tuple(xs[0].shape)
+    if not 0 <= dimension < max(len(first), 1) or not first:
+        raise ValueError(
+            f"concatenate dimension out of bounds: dimension {dimension} for shapes "
+            f"{', '.join(str(tuple(x.shape)) for x in xs)}"
+        )
+    for x in xs[1:]:
+        s = tuple(x.shape)
+        if len(s) != len(first) or any(
+            a != b for i, (a, b) in enumerate(zip(s, first)) if i != dimension
+        ):
+            raise TypeError(
+                "Cannot concatenate arrays with shapes that differ in dimensions other than the "
+                f"one being concatenated: concatenating along dimension {dimension} for shapes "
+                f"{', '.join(str(tuple(x.shape)) for x in xs)}."
+            )
+    shape = list(first)
+    shape[dimension] = sum(x.shape[dimension] for x in xs)
+    return _aval(shape, xs[0].dtype, all(x.weak_type for x in xs))
+
+
+def concatenate(operands: Sequence[Any], dimension: int) -> Array:
+    xs = [asarray(x) for x in operands]
+    if len(xs) == 1:
+        return xs[0]
+    return concatenate_p.bind(*xs, dimension=int(dimension))
+
+
+pad_p = _prim("pad")
+
+
+@pad_p.def_abstract_eval
+def _pad_abstract_eval(
+    x: AbstractValue, padding_value: AbstractValue, *, padding_config: tuple[Shape, ...]
+) -> ShapedArray:
+    if x.dtype != padding_value.dtype:
+        raise TypeError(
+            "pad operand and padding_value must be same dtype: got "
+            f"{x.dtype.name} and {padding_value.dtype.name}."
+        )
+    if tuple(padding_value.shape) != ():
+        raise TypeError(f"pad padding_value must be a scalar, got shape {padding_value.shape}")
+    if len(padding_config) != len(x.shape):
+        raise ValueError(
+            f"pad: padding_config has {len(padding_config)} entries for an operand of rank "
+            f"{len(x.shape)}"
+        )
+    shape = []
+    for n, (lo, hi, interior) in zip(x.shape, padding_config):
+        if interior < 0:
+            raise ValueError(f"pad: interior padding must be >= 0, got {interior}")
+        size = lo + hi + n + max(n - 1, 0) * interior
+        if size < 0:
+            raise ValueError(f"pad: negative padding {padding_config} leaves a negative size")
+        shape.append(size)
+    return _aval(shape, x.dtype, x.weak_type and padding_value.weak_type)
+
+
+def pad(x: Any, padding_value: Any, padding_config: Sequence[Sequence[int]]) -> Array:
+    """Pads with ``padding_value``: one ``(low, high, interior)`` per dimension (may be negative)."""
+    config = tuple((int(lo), int(hi), int(it)) for lo, hi, it in padding_config)
+    return pad_p.bind(asarray(x), asarray(padding_value), padding_config=config)
+
+
+slice_p = _prim("slice")
+
+
+@slice_p.def_abstract_eval
+def _slice_abstract_eval(
+    x: AbstractValue, *, start_indices: Shape, limit_indices: Shape, strides: Shape | None
+) -> ShapedArray:
+    shape = tuple(x.shape)
+    steps = strides or (1,) * len(shape)
+    if not len(start_indices) == len(limit_indices) == len(steps) == len(shape):
+        raise TypeError(
+            f"slice: start_indices {start_indices}, limit_indices {limit_indices} and strides "
+            f"must each have one entry per dimension of shape {shape}"
+        )
+    out = []
+    for s, e, st, n in zip(start_indices, limit_indices, steps, shape):
+        if not 0 <= s <= e <= n or st < 1:
+            raise TypeError(
+                f"slice start_indices {start_indices}, limit_indices {limit_indices} and strides "
+                f"{strides} are invalid for operand shape {shape}"
+            )
+        out.append(-(-(e - s) // st))
+    return _aval(out, x.dtype, x.weak_type)
+
+
+def slice(
+    x: Any,
+    start_indices: Sequence[int],
+    limit_indices: Sequence[int],
+    strides: Sequence[int] | None = None,
+) -> Array:
+    return slice_p.bind(
+        asarray(x),
+        start_indices=tuple(int(i) for i in start_indices),
+        limit_indices=tuple(int(i) for i in limit_indices),
+        strides=None if strides is None else tuple(int(i) for i in strides),
+    )
+
+
+dynamic_slice_p = _prim("dynamic_slice")
+
+
+@dynamic_slice_p.def_abstract_eval
+def _dynamic_slice_abstract_eval(
+    x: AbstractValue, *starts: AbstractValue, slice_sizes: Shape
+) -> ShapedArray:
+    if len(starts) != len(x.shape) or len(slice_sizes) != len(x.shape):
+        raise TypeError(
+            f"dynamic_slice: need one start index and one slice size per dimension of shape "
+            f"{tuple(x.shape)}, got {len(starts)} and {len(slice_sizes)}"
+        )
+    for i, s in enumerate(starts):
+        check_dtype("dynamic_slice", s.dtype, integer, i + 1)
+    for size, n in zip(slice_sizes, x.shape):
+        if not 0 <= size <= n:
+            raise TypeError(f"dynamic_slice: slice_sizes {slice_sizes} exceed shape {x.shape}")
+    return _aval(slice_sizes, x.dtype, x.weak_type)
+
+
+def dynamic_slice(x: Any, start_indices: Sequence[Any], slice_sizes: Sequence[int]) -> Array:
+    """A slice whose start may be a traced value; starts are clamped so the slice fits."""
+    starts = [asarray(s) for s in start_indices]
+    return dynamic_slice_p.bind(asarray(x), *starts, slice_sizes=tuple(int(s) for s in slice_sizes))
+
+
+dynamic_update_slice_p = _prim("dynamic_update_slice")
+
+
+@dynamic_update_slice_p.def_abstract_eval
+def _dynamic_update_slice_abstract_eval(
+    x: AbstractValue, update: AbstractValue, *starts: AbstractValue
+) -> ShapedArray:
+    if x.dtype != update.dtype:
+        raise same_dtypes_error("dynamic_update_slice", [x.dtype, update.dtype])
+    if len(update.shape) != len(x.shape) or any(u > n for u, n in zip(update.shape, x.shape)):
+        raise TypeError(
+            f"dynamic_update_slice update shape {tuple(update.shape)} must fit in operand shape "
+            f"{tuple(x.shape)}"
+        )
+    if len(starts) != len(x.shape):
+        raise TypeError("dynamic_update_slice: need one start index per operand dimension")
+    return _aval(x.shape, x.dtype, x.weak_type)
+
+
+def dynamic_update_slice(x: Any, update: Any, start_indices: Sequence[Any]) -> Array:
+    starts = [asarray(s) for s in start_indices]
+    return dynamic_update_slice_p.bind(asarray(x), asarray(update), *starts)
+
+
+# -- creation, selection, clamping ---------------------------------------------------------------
+
+iota_p = _prim("iota")
+
+
+@iota_p.def_abstract_eval
+def _iota_abstract_eval(*, dtype: Any, shape: Shape, dimension: int) -> ShapedArray:
+    check_dtype("iota", dtype, num, None)
+    return _aval(shape, dtype, False)
+
+
+def iota(dtype: Any, size: int) -> Array:
+    """``[0, 1, ..., size-1]`` in ``dtype``."""
+    d = dtypes.check_user_dtype(dtype, "iota")
+    return iota_p.bind(dtype=d, shape=(int(size),), dimension=0)
+
+
+def broadcasted_iota(dtype: Any, shape: Sequence[int], dimension: int) -> Array:
+    d = dtypes.check_user_dtype(dtype, "broadcasted_iota")
+    dims = _shape_tuple("broadcasted_iota", shape)
+    return iota_p.bind(dtype=d, shape=dims, dimension=int(dimension))
+
+
+select_n_p = _prim("select_n")
+
+
+@select_n_p.def_abstract_eval
+def _select_n_abstract_eval(which: AbstractValue, *cases: AbstractValue) -> ShapedArray:
+    if not cases:
+        raise ValueError("select_n requires at least one case")
+    if which.dtype != dtypes.bool_ and dtypes.kind(which.dtype) not in ("i", "u"):
+        raise TypeError(f"select_n which must be boolean or integer type, got {which.dtype.name}.")
+    if which.dtype == dtypes.bool_ and len(cases) > 2:
+        raise TypeError("select_n with a boolean predicate takes at most two cases")
+    check_same_dtypes("select_n", cases)
+    shapes = [tuple(c.shape) for c in cases]
+    shape = broadcast_shapes(tuple(which.shape), *shapes)
+    return _aval(shape, cases[0].dtype, all(c.weak_type for c in cases))
+
+
+def select_n(which: Any, *cases: Any) -> Array:
+    """``cases[which]`` elementwise; a bool ``which`` picks ``cases[1]`` where True."""
+    return select_n_p.bind(asarray(which), *[asarray(c) for c in cases])
+
+
+def select(pred: Any, on_true: Any, on_false: Any) -> Array:
+    """``on_true`` where ``pred`` else ``on_false`` (``select_n`` with the cases swapped)."""
+    return select_n(pred, on_false, on_true)
+
+
+clamp_p = _prim("clamp")
+
+
+@clamp_p.def_abstract_eval
+def _clamp_abstract_eval(lo: AbstractValue, x: AbstractValue, hi: AbstractValue) -> ShapedArray:
+    check_dtype("clamp", x.dtype, any_, 1)
+    if not lo.dtype == x.dtype == hi.dtype:
+        raise same_dtypes_error("clamp", [lo.dtype, x.dtype, hi.dtype])
+    for b, what in ((lo, "min"), (hi, "max")):
+        if tuple(b.shape) not in ((), tuple(x.shape)):
+            raise TypeError(
+                f"clamp requires {what} to be a scalar or have the operand's shape "
+                f"{tuple(x.shape)}, got {tuple(b.shape)}"
+            )
+    return _aval(x.shape, x.dtype, x.weak_type)
+
+
+def clamp(min: Any, x: Any, max: Any) -> Array:
+    return clamp_p.bind(asarray(min), asarray(x), asarray(max))

@@ -1,0 +1,257 @@
+"""Operators and methods of ``trellax.Array``, all routed through ``trellax.numpy``.
+
+Attached to the :class:`~trellax._src.basearray.Array` base class when ``trellax.numpy`` is
+imported, so concrete arrays and tracers share them and promotion happens in one place.
+
+Binary operators return ``NotImplemented`` for operands that are not array-like (so Python can
+try the reflected operation), except lists and tuples, which raise a TypeError as in JAX
+(``x == [1, 2]`` would otherwise silently compare identities).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from trellax._src import dtypes
+from trellax._src.array import ArrayImpl
+from trellax._src.basearray import Array
+from trellax._src.lax.structural import _convert
+from trellax._src.numpy import indexing, ufuncs
+from trellax._src.numpy.util import _is_arraylike
+
+_SYMBOLS = {
+    "add": "+",
+    "subtract": "-",
+    "multiply": "*",
+    "true_divide": "/",
+    "floor_divide": "//",
+    "remainder": "%",
+    "divmod": "divmod()",
+    "power": "** or pow()",
+    "matmul": "@",
+    "bitwise_and": "&",
+    "bitwise_or": "|",
+    "bitwise_xor": "^",
+    "left_shift": "<<",
+    "right_shift": ">>",
+    "equal": "==",
+    "not_equal": "!=",
+    "less": "<",
+    "less_equal": "<=",
+    "greater": ">",
+    "greater_equal": ">=",
+}
+
+
+def _defer(name: str, self: Any, other: Any) -> bool:
+    """True if the operator should return NotImplemented; raises for lists and tuples."""
+    if type(other) is ArrayImpl or _is_arraylike(other):
+        return False
+    if isinstance(other, (list, tuple)):
+        raise TypeError(
+            f"unsupported operand type(s) for {_SYMBOLS[name]}: '{type(self).__name__}' and "
+            f"'{type(other).__name__}'"
+        )
+    return True
+
+
+def _binop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
+    def op(self: Any, other: Any) -> Any:
+        if type(other) is not ArrayImpl and _defer(name, self, other):
+            return NotImplemented
+        return fn(self, other)
+
+    op.__name__ = f"__{name}__"
+    return op
+
+
+def _rbinop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
+    def op(self: Any, other: Any) -> Any:
+        if type(other) is not ArrayImpl and _defer(name, self, other):
+            return NotImplemented
+        return fn(other, self)
+
+    op.__name__ = f"__r{name}__"
+    return op
+
+
+def _matmul(a: Any, b: Any) -> Any:
+    from trellax._src.numpy.linalg_ops import matmul
+
+    return matmul(a, b)
+
+
+def _astype(self: Array, dtype: Any, copy: bool = False, device: Any = None) -> Array:
+    """A cast to ``dtype``; the result is strong even when the dtype is unchanged."""
+    d = dtypes.check_user_dtype(dtype, "astype")
+    if dtypes.kind(self.dtype) == "c" and dtypes.kind(d) != "c" and d != dtypes.bool_:
+        import warnings
+
+        warnings.warn(
+            "Casting from complex to real dtypes will soon raise a ValueError. Please first use "
+            "trellax.numpy.real or trellax.numpy.imag to take the real/imaginary component of "
+            "your input.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+    return _convert(self, d, False)
+
+
+def _iter(self: Array) -> Iterator[Array]:
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    for i in range(self.shape[0]):
+        yield indexing.getitem(self, i)
+
+
+def _round(self: Array, ndigits: int | None = None) -> Any:
+    out = ufuncs.round(self, 0 if ndigits is None else ndigits)
+    if ndigits is None and self.ndim == 0:
+        return int(out)
+    return out
+
+
+def _view(self: Array, dtype: Any = None) -> Array:
+    if dtype is None:
+        return self
+    from trellax._src.lax.structural import bitcast_convert_type
+
+    d = dtypes.check_user_dtype(dtype, "view")
+    if self.ndim == 0 and d.itemsize != self.dtype.itemsize:
+        raise ValueError("view() of a 0d array is only supported if the itemsize is unchanged.")
+    old, new = self.dtype.itemsize, d.itemsize
+    if old == new:
+        return bitcast_convert_type(self, d)
+    from trellax._src.lax.structural import reshape
+
+    if old > new:
+        out = bitcast_convert_type(self, d)
+        return reshape(out, (*self.shape[:-1], self.shape[-1] * (old // new)))
+    ratio = new // old
+    if self.shape[-1] % ratio:
+        raise ValueError(
+            f"view: the last axis (size {self.shape[-1]}) must be divisible by {ratio} to view "
+            f"{self.dtype.name} as {d.name}"
+        )
+    grouped = reshape(self, (*self.shape[:-1], self.shape[-1] // ratio, ratio))
+    return bitcast_convert_type(grouped, d)
+
+
+def _array_namespace(self: Array, /, *, api_version: str | None = None) -> Any:
+    if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+        raise ValueError(f"Unrecognized array API version {api_version!r}")
+    import trellax.numpy
+
+    return trellax.numpy
+
+
+def _mT(self: Array) -> Array:
+    if self.ndim < 2:
+        raise ValueError(
+            f"x must be at least two-dimensional for matrix_transpose; got {self.ndim=}"
+        )
+    from trellax._src.lax.structural import transpose
+
+    perm = (*range(self.ndim - 2), self.ndim - 1, self.ndim - 2)
+    return transpose(self, perm)
+
+
+def _T(self: Array) -> Array:
+    from trellax._src.lax.structural import transpose
+
+    return transpose(self, tuple(reversed(range(self.ndim))))
+
+
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "add": ufuncs.add,
+    "sub": ufuncs.subtract,
+    "mul": ufuncs.multiply,
+    "truediv": ufuncs.true_divide,
+    "floordiv": ufuncs.floor_divide,
+    "mod": ufuncs.remainder,
+    "divmod": ufuncs.divmod,
+    "pow": ufuncs.power,
+    "matmul": _matmul,
+    "and": ufuncs.bitwise_and,
+    "or": ufuncs.bitwise_or,
+    "xor": ufuncs.bitwise_xor,
+    "lshift": ufuncs.left_shift,
+    "rshift": ufuncs.right_shift,
+}
+_NUMPY_NAME = {
+    "add": "add",
+    "sub": "subtract",
+    "mul": "multiply",
+    "truediv": "true_divide",
+    "floordiv": "floor_divide",
+    "mod": "remainder",
+    "divmod": "divmod",
+    "pow": "power",
+    "matmul": "matmul",
+    "and": "bitwise_and",
+    "or": "bitwise_or",
+    "xor": "bitwise_xor",
+    "lshift": "left_shift",
+    "rshift": "right_shift",
+}
+_COMPARE = {
+    "eq": ufuncs.equal,
+    "ne": ufuncs.not_equal,
+    "lt": ufuncs.less,
+    "le": ufuncs.less_equal,
+    "gt": ufuncs.greater,
+    "ge": ufuncs.greater_equal,
+}
+_COMPARE_NAME = {
+    "eq": "equal",
+    "ne": "not_equal",
+    "lt": "less",
+    "le": "less_equal",
+    "gt": "greater",
+    "ge": "greater_equal",
+}
+
+
+def _fast_add(self: Any, other: Any) -> Any:
+    """``x + y`` with the common cases (same dtype and flag; a Python scalar) kept short."""
+    if type(other) is not ArrayImpl and _defer("add", self, other):
+        return NotImplemented
+    return ufuncs.add(self, other)
+
+
+def attach(cls: type) -> None:
+    """Installs every operator and method on ``cls`` (Array, so arrays and tracers share them)."""
+    for short, fn in _BINARY.items():
+        name = _NUMPY_NAME[short]
+        setattr(cls, f"__{short}__", _binop(fn, name))
+        setattr(cls, f"__r{short}__", _rbinop(fn, name))
+    for short, fn in _COMPARE.items():
+        setattr(cls, f"__{short}__", _binop(fn, _COMPARE_NAME[short]))
+    methods: dict[str, Any] = {
+        "__add__": _fast_add,
+        "__neg__": ufuncs.negative,
+        "__pos__": ufuncs.positive,
+        "__abs__": ufuncs.absolute,
+        "__invert__": ufuncs.invert,
+        "__round__": _round,
+        "__getitem__": indexing.getitem,
+        "__iter__": _iter,
+        "__array_namespace__": _array_namespace,
+        "at": property(indexing._IndexUpdateHelper),
+        "astype": _astype,
+        "view": _view,
+        "T": property(_T),
+        "mT": property(_mT),
+        "real": property(ufuncs.real),
+        "imag": property(ufuncs.imag),
+        "conj": ufuncs.conjugate,
+        "conjugate": ufuncs.conjugate,
+        # defining __eq__ must not make arrays hashable
+        "__hash__": None,
+    }
+    for name, value in methods.items():
+        setattr(cls, name, value)
+
+
+attach(Array)

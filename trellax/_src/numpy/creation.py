@@ -1,0 +1,454 @@
+"""Array creation: ``array``/``asarray``, ``zeros``/``ones``/``full``, ranges, ``eye`` and friends.
+
+Weak types at creation (reference §3.1): a bare Python scalar gives a *weak* array
+(``asarray(2)`` is a weak int32), a list never does, an explicit ``dtype`` never does, and
+``full``/``*_like`` inherit weakness from the fill value or the prototype.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from trellax._src import config as _config
+from trellax._src import dtypes
+from trellax._src.array import ArrayImpl
+from trellax._src.basearray import Array
+from trellax._src.lax._base import scalar_to_array
+from trellax._src.lax.structural import _convert, broadcast_to, concatenate, expand_dims
+from trellax._src.numpy.util import to_inexact_dtype
+
+DType = np.dtype[Any]
+_PY_KIND = {int: "i", float: "f", complex: "c"}
+
+
+def _from_numpy_like(
+    value: Any, like: Array, *, dtype: DType | None = None, weak: bool | None = None
+) -> ArrayImpl:
+    """Wraps a freshly computed NumPy result with ``like``'s dtype and flag (or the given ones)."""
+    d = like.dtype if dtype is None else dtype
+    return ArrayImpl._new(np.asarray(value).astype(d), d, like.weak_type if weak is None else weak)
+
+
+def _is_concrete(x: Any) -> bool:
+    return type(x) is ArrayImpl
+
+
+# -- asarray / array ------------------------------------------------------------------------------
+
+
+def asarray(
+    a: Any, dtype: Any = None, order: str | None = None, *, copy: bool | None = None
+) -> Array:
+    """Converts ``a`` to a trellax array without copying when it already is one.
+
+    >>> asarray(2)
+    Array(2, dtype=int32, weak_type=True)
+    >>> asarray([1, 2.5])
+    Array([1. , 2.5], dtype=float32)
+    """
+    return _array(a, dtype, "asarray", copy=bool(copy))
+
+
+def array(
+    object: Any,
+    dtype: Any = None,
+    copy: bool = True,
+    order: str | None = "K",
+    ndmin: int = 0,
+) -> Array:
+    """Creates an array (see :func:`asarray`; ``ndmin`` adds leading dimensions)."""
+    out = _array(object, dtype, "array", copy=copy)
+    if ndmin > out.ndim:
+        from trellax._src.lax.structural import reshape
+
+        out = reshape(out, (1,) * (ndmin - out.ndim) + tuple(out.shape))
+    return out
+
+
+def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
+    want = None if dtype is None else dtypes.check_user_dtype(dtype, fun_name)
+    t = type(a)
+    if t is ArrayImpl or isinstance(a, Array):
+        if want is None:
+            same: Array = a
+            return same
+        return _convert(a, want, False)
+    if t is int or t is float or t is complex:
+        if want is None:
+            return scalar_to_array(a, dtypes._DEFAULTS[_config.state().x64][_PY_KIND[t]], True)
+        return ArrayImpl._new(_numpy_checked(a, want), want, False)
+    if t is bool:
+        d = dtypes.bool_ if want is None else want
+        return ArrayImpl._new(np.asarray(a).astype(d), d, False)
+    if isinstance(a, (np.ndarray, np.generic)):
+        src = np.asarray(a)
+        if src.dtype not in dtypes._KIND:
+            raise _invalid_value(a, src.dtype)
+        d = want if want is not None else dtypes.canonicalize_dtype(src.dtype)
+        return ArrayImpl._new(np.array(src, dtype=d, copy=True), d, False)
+    if isinstance(a, (list, tuple)):
+        return _from_sequence(a, want, fun_name)
+    if a is None:
+        raise ValueError(f"None is not a valid value for trellax.numpy.{fun_name}")
+    if hasattr(a, "__array__") or hasattr(a, "__array_interface__"):
+        return _array(np.asarray(a), dtype, fun_name, copy=copy)
+    if hasattr(a, "__dlpack__"):
+        return _array(np.from_dlpack(a), dtype, fun_name, copy=copy)
+    raise TypeError(
+        f"Value {a!r} of type {type(a).__name__} is not a valid trellax array; "
+        f"trellax.numpy.{fun_name} takes arrays, scalars and (nested) lists or tuples of them"
+    )
+
+
+def _invalid_value(a: Any, d: DType) -> TypeError:
+    return TypeError(
+        f"Value {a!r} with dtype {d} is not a valid trellax array type. Only arrays of numeric "
+        "types are supported by trellax."
+    )
+
+
+def _numpy_checked(x: Any, d: DType) -> np.ndarray[Any, Any]:
+    """A Python/NumPy value as NumPy ``d`` (NumPy's OverflowError for out-of-range ints)."""
+    if d.kind == "V" and type(x) is int:
+        info = dtypes.iinfo(d) if dtypes.kind(d) in ("i", "u") else None
+        if info is not None and not int(info.min) <= x <= int(info.max):
+            raise OverflowError(f"Python integer {x} out of bounds for {d.name}")
+    if d.kind == "b" or d.kind == "V":
+        return np.asarray(x).astype(d)
+    return np.asarray(x, dtype=d)
+
+
+def _leaves(seq: Any, out: list[Any]) -> None:
+    for item in seq:
+        if isinstance(item, (list, tuple)):
+            _leaves(item, out)
+        else:
+            out.append(item)
+
+
+def _from_sequence(a: Sequence[Any], want: DType | None, fun_name: str) -> Array:
+    leaves: list[Any] = []
+    _leaves(a, leaves)
+    for leaf in leaves:
+        if leaf is None:
+            raise ValueError(f"None is not a valid value for trellax.numpy.{fun_name}")
+        if isinstance(leaf, str) or (
+            not isinstance(leaf, (int, float, complex, np.generic, np.ndarray, Array))
+        ):
+            raise TypeError(
+                f"Value {leaf!r} with dtype {np.asarray(leaf).dtype} is not a valid trellax array "
+                "type. Only arrays of numeric types are supported by trellax."
+            )
+    if want is None:
+        if not leaves:
+            want = dtypes.default_float_dtype()
+        else:
+            want, _ = dtypes.lattice_result_type(*[dtypes.dtype_and_weak_type(x) for x in leaves])
+            want = dtypes.canonicalize_dtype(want)
+    if any(isinstance(leaf, Array) and not _is_concrete(leaf) for leaf in leaves):
+        return _stack_traced(a, want)
+    try:
+        value = np.array(_to_numpy_leaves(a, want), dtype=want if want.kind != "V" else None)
+    except ValueError as e:
+        raise ValueError(
+            f"trellax.numpy.{fun_name}: the nested sequence is ragged or has inconsistent shapes "
+            f"({e})"
+        ) from None
+    return ArrayImpl._new(value.astype(want), want, False)
+
+
+def _to_numpy_leaves(a: Any, want: DType) -> Any:
+    if isinstance(a, (list, tuple)):
+        return [_to_numpy_leaves(x, want) for x in a]
+    if isinstance(a, Array):
+        return np.asarray(a).astype(want)
+    if type(a) is int:
+        return _numpy_checked(a, want)
+    return np.asarray(a).astype(want)
+
+
+def _stack_traced(a: Any, want: DType) -> Array:
+    """Builds an array from a nested sequence holding tracers, with lax ops (works under jit)."""
+    if isinstance(a, (list, tuple)):
+        parts = [expand_dims(_stack_traced(x, want), (0,)) for x in a]
+        return concatenate(parts, 0)
+    return _convert(_array(a, None, "array", copy=False), want, False)
+
+
+# -- filled arrays ----------------------------------------------------------------------------
+
+
+def _shape(shape: Any, fun_name: str) -> tuple[int, ...]:
+    if isinstance(shape, (int, np.integer)) or (isinstance(shape, Array) and shape.ndim == 0):
+        dims: tuple[int, ...] = (operator.index(shape),)
+    else:
+        try:
+            dims = tuple(operator.index(d) for d in shape)
+        except TypeError:
+            raise TypeError(
+                f"{fun_name}: shape must be an integer or a sequence of integers, got {shape!r}"
+            ) from None
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{fun_name}: negative dimensions are not allowed, got shape {dims}")
+    return dims
+
+
+def _filled(fun_name: str, shape: Any, dtype: Any, value: int) -> ArrayImpl:
+    d = dtypes.check_user_dtype(dtype, fun_name)
+    dims = _shape(shape, fun_name)
+    np_d = d if d.kind != "V" else np.float32
+    return ArrayImpl._new(np.full(dims, value, dtype=np_d).astype(d), d, False)
+
+
+def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+    """An array of zeros; the default dtype is the default float (float32 with x64 off)."""
+    return _filled("zeros", shape, dtype, 0)
+
+
+def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+    return _filled("ones", shape, dtype, 1)
+
+
+def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+    """Like :func:`zeros` (trellax arrays are immutable, so 'uninitialized' means zeros)."""
+    return _filled("empty", shape, dtype, 0)
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Array:
+    """An array filled with ``fill_value``; weak when the fill value is weak and no dtype is given.
+
+    >>> full((2,), 2.0)
+    Array([2., 2.], dtype=float32, weak_type=True)
+    """
+    dims = _shape(shape, "full")
+    fill = _array(fill_value, dtype, "full", copy=False)
+    return broadcast_to(fill, dims)
+
+
+def _like_dtype(prototype: Any, dtype: Any, fun_name: str) -> tuple[tuple[int, ...], DType, bool]:
+    proto = _array(prototype, None, fun_name, copy=False)
+    if dtype is None:
+        return tuple(proto.shape), proto.dtype, proto.weak_type
+    return tuple(proto.shape), dtypes.check_user_dtype(dtype, fun_name), False
+
+
+def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
+    s, d, weak = _like_dtype(a, dtype, "zeros_like")
+    out = _filled("zeros_like", s if shape is None else shape, d, 0)
+    out.weak_type = weak
+    return out
+
+
+def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
+    s, d, weak = _like_dtype(a, dtype, "ones_like")
+    out = _filled("ones_like", s if shape is None else shape, d, 1)
+    out.weak_type = weak
+    return out
+
+
+def empty_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
+    return zeros_like(a, dtype, shape)
+
+
+def full_like(
+    a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *, device: Any = None
+) -> Array:
+    """``full`` with ``a``'s shape, dtype and weak flag; the fill value is cast, not promoted."""
+    s, d, weak = _like_dtype(a, dtype, "full_like")
+    fill = _convert(_array(fill_value, None, "full_like", copy=False), d, weak)
+    return broadcast_to(fill, s if shape is None else _shape(shape, "full_like"))
+
+
+# -- ranges -------------------------------------------------------------------------------------
+
+
+def _concrete_scalar(x: Any, fun_name: str, what: str) -> Any:
+    if isinstance(x, Array):
+        if not _is_concrete(x):
+            raise TypeError(
+                f"{fun_name}: {what} must be a concrete value (its value sets the output "
+                "shape), got a traced array"
+            )
+        return x.item()
+    if isinstance(x, (np.ndarray, np.generic)):
+        return x.item()
+    return x
+
+
+def arange(
+    start: Any,
+    stop: Any = None,
+    step: Any = None,
+    dtype: Any = None,
+    *,
+    device: Any = None,
+) -> Array:
+    """Evenly spaced values in ``[start, stop)``; the dtype is the promotion of the arguments.
+
+    >>> arange(5, dtype="int8") * 2
+    Array([0, 2, 4, 6, 8], dtype=int8)
+    """
+    args = [a for a in (start, stop, step) if a is not None]
+    if dtype is None:
+        d = dtypes.result_type(*args)
+    else:
+        d = dtypes.check_user_dtype(dtype, "arange")
+    if d == dtypes.bool_:
+        raise TypeError(
+            "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, "
+            "complexfloating."
+        )
+    values = [_concrete_scalar(a, "arange", "start/stop/step") for a in (start, stop, step)]
+    lo, hi, st = values
+    if hi is None:
+        lo, hi = 0, lo
+    if st is None:
+        st = 1
+    if st == 0:
+        raise ValueError("arange: step must not be zero")
+    size = max(0, math.ceil((hi - lo) / st))
+    if dtypes.kind(d) in ("i", "u") and all(isinstance(v, (int, bool)) for v in (lo, hi, st)):
+        value = lo + st * np.arange(size, dtype=np.int64)
+    else:
+        value = lo + st * np.arange(size, dtype=np.float64)
+    return ArrayImpl._new(value.astype(d), d, False)
+
+
+def linspace(
+    start: Any,
+    stop: Any,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: Any = None,
+    axis: int = 0,
+    *,
+    device: Any = None,
+) -> Any:
+    """``num`` evenly spaced samples; the dtype is the inexact promotion of start and stop."""
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    if dtype is None:
+        d = to_inexact_dtype(dtypes.result_type(start, stop))
+    else:
+        d = dtypes.check_user_dtype(dtype, "linspace")
+    lo = np.asarray(_concrete_scalar(start, "linspace", "start"), dtype=np.float64)
+    hi = np.asarray(_concrete_scalar(stop, "linspace", "stop"), dtype=np.float64)
+    compute = np.complex128 if dtypes.kind(d) == "c" else np.float64
+    value, step = np.linspace(
+        lo.astype(compute), hi.astype(compute), num, endpoint=endpoint, retstep=True, axis=axis
+    )
+    if dtypes.kind(d) in ("i", "u"):
+        value = np.floor(value)
+    out = ArrayImpl._new(value.astype(d), d, False)
+    if retstep:
+        return out, ArrayImpl._new(np.asarray(step).astype(d), d, False)
+    return out
+
+
+def logspace(
+    start: Any,
+    stop: Any,
+    num: int = 50,
+    endpoint: bool = True,
+    base: Any = 10.0,
+    dtype: Any = None,
+    axis: int = 0,
+) -> Array:
+    if dtype is None:
+        d = to_inexact_dtype(dtypes.result_type(start, stop))
+    else:
+        d = dtypes.check_user_dtype(dtype, "logspace")
+    value = np.logspace(
+        float(_concrete_scalar(start, "logspace", "start")),
+        float(_concrete_scalar(stop, "logspace", "stop")),
+        operator.index(num),
+        endpoint=endpoint,
+        base=float(_concrete_scalar(base, "logspace", "base")),
+        axis=axis,
+    )
+    return ArrayImpl._new(value.astype(d), d, False)
+
+
+def geomspace(
+    start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None, axis: int = 0
+) -> Array:
+    if dtype is None:
+        d = to_inexact_dtype(dtypes.result_type(start, stop))
+    else:
+        d = dtypes.check_user_dtype(dtype, "geomspace")
+    value = np.geomspace(
+        _concrete_scalar(start, "geomspace", "start"),
+        _concrete_scalar(stop, "geomspace", "stop"),
+        operator.index(num),
+        endpoint=endpoint,
+        axis=axis,
+    )
+    return ArrayImpl._new(value.astype(d), d, False)
+
+
+# -- matrices -----------------------------------------------------------------------------------
+
+
+def eye(
+    N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: Any = None
+) -> Array:
+    d = dtypes.check_user_dtype(dtype, "eye")
+    n = operator.index(N)
+    m = n if M is None else operator.index(M)
+    if n < 0 or m < 0:
+        raise ValueError(f"eye: negative dimensions are not allowed, got N={n}, M={m}")
+    return ArrayImpl._new(np.eye(n, m, operator.index(k)).astype(d), d, False)
+
+
+def identity(n: int, dtype: Any = None) -> Array:
+    return eye(n, dtype=dtype)
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Array:
+    d = dtypes.check_user_dtype(dtype, "tri")
+    n = operator.index(N)
+    m = n if M is None else operator.index(M)
+    return ArrayImpl._new(np.tri(n, m, operator.index(k)).astype(d), d, False)
+
+
+def diag(v: Any, k: int = 0) -> Array:
+    """The k-th diagonal of a 2-D array, or a 2-D array with ``v`` on its k-th diagonal."""
+    a = _array(v, None, "diag", copy=False)
+    if a.ndim not in (1, 2):
+        raise ValueError(f"diag input must be 1d or 2d, got shape {a.shape}")
+    return _from_numpy_like(np.diag(np.asarray(a), operator.index(k)), a)
+
+
+def meshgrid(
+    *xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy"
+) -> list[Array]:
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing!r}")
+    arrays = [_array(x, None, "meshgrid", copy=False) for x in xi]
+    for a in arrays:
+        if a.ndim != 1:
+            raise ValueError(f"meshgrid arguments must be 1d, got shape {a.shape}")
+    grids = np.meshgrid(*[np.asarray(a) for a in arrays], sparse=sparse, indexing=indexing)  # type: ignore[call-overload]
+    return [_from_numpy_like(np.ascontiguousarray(g), a) for g, a in zip(grids, arrays)]
+
+
+def copy(a: Any, order: str | None = None) -> Array:
+    """A copy (trellax arrays are immutable, so this returns an equal array)."""
+    return _array(a, None, "copy", copy=True)
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
+    return _array(np.from_dlpack(x), None, "from_dlpack", copy=True)
+
+
+def frombuffer(buffer: Any, dtype: Any = float, count: int = -1, offset: int = 0) -> Array:
+    d = dtypes.check_user_dtype(dtype, "frombuffer")
+    value = np.frombuffer(buffer, dtype=d, count=count, offset=offset)
+    return ArrayImpl._new(value.copy(), d, False)

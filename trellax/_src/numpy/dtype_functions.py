@@ -1,0 +1,23 @@
+"""Dtype functions of ``trellax.numpy``: ``result_type``, ``promote_types``, ``can_cast``..."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+
+
+def result_type(*args: Any) -> np.dtype[Any]:
+    """The result dtype of an operation on ``args`` (``trellax.dtypes.result_type`` without the
+    weak-flag option, as ``jax.numpy.result_type``)."""
+    return dtypes.result_type(*args)
+
+
+def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
+    """NumPy's casting rules (not the promotion lattice), accepting trellax arrays and dtypes."""
+    src = getattr(from_, "dtype", from_)
+    if not isinstance(src, np.dtype):
+        src = dtypes._to_np_dtype(src)
+    return bool(np.can_cast(src, dtypes._to_np_dtype(to), casting=casting))  # type: ignore[arg-type]

@@ -1,0 +1,138 @@
+"""``where``, ``clip``, ``isclose``, ``allclose``, ``nan_to_num``: elementwise selection helpers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.lax import elementwise as lax
+from trellax._src.lax.reductions import reduce_and
+from trellax._src.lax.structural import select_n
+from trellax._src.numpy import ufuncs
+from trellax._src.numpy.util import ensure_array, promote_args, promote_args_inexact
+
+ArrayLike = Any
+
+
+def where(
+    condition: ArrayLike,
+    x: ArrayLike | None = None,
+    y: ArrayLike | None = None,
+    /,
+    *,
+    size: int | None = None,
+    fill_value: Any = None,
+) -> Any:
+    """``x`` where ``condition`` else ``y``; ``x`` and ``y`` are promoted together (lattice).
+
+    With only ``condition``, the indices of its nonzero elements (``nonzero``).
+    """
+    if x is None and y is None:
+        from trellax._src.numpy.searching import nonzero
+
+        return nonzero(condition, size=size, fill_value=fill_value)
+    if x is None or y is None:
+        raise ValueError(
+            "Either both or neither of the x and y arguments should be provided to trellax.numpy.where"
+        )
+    c = ensure_array("where", condition)
+    if c.dtype != dtypes.bool_:
+        c = ufuncs.not_equal(c, 0)
+    a, b = promote_args("where", x, y)
+    return select_n(c, b, a)
+
+
+def clip(
+    arr: ArrayLike | None = None,
+    /,
+    min: ArrayLike | None = None,
+    max: ArrayLike | None = None,
+    *,
+    a: ArrayLike | None = None,
+    a_min: ArrayLike | None = None,
+    a_max: ArrayLike | None = None,
+) -> Array:
+    """Limits values to ``[min, max]``; all three are promoted together (``clip(int8, 0.5, 1)``
+    is a weak float32)."""
+    x = arr if arr is not None else a
+    lo = min if min is not None else a_min
+    hi = max if max is not None else a_max
+    if x is None:
+        raise TypeError("clip() missing the array argument")
+    args = [x] + [v for v in (lo, hi) if v is not None]
+    promoted = promote_args("clip", *args)
+    out = promoted[0]
+    rest = iter(promoted[1:])
+    if lo is not None:
+        out = lax.max(out, next(rest))
+    if hi is not None:
+        out = lax.min(out, next(rest))
+    return out
+
+
+def isclose(
+    a: ArrayLike,
+    b: ArrayLike,
+    rtol: ArrayLike = 1e-05,
+    atol: ArrayLike = 1e-08,
+    equal_nan: bool = False,
+) -> Array:
+    """``|a - b| <= atol + rtol * |b|`` elementwise, with infinities equal only to themselves."""
+    x, y = promote_args("isclose", a, b)
+    if dtypes.kind(x.dtype) in ("b", "i", "u"):
+        return ufuncs.equal(x, y)
+    x, y = promote_args_inexact("isclose", x, y)
+    diff = ufuncs.absolute(ufuncs.subtract(x, y))
+    tol = ufuncs.add(
+        _real_like(atol, diff), ufuncs.multiply(_real_like(rtol, diff), ufuncs.absolute(y))
+    )
+    close = ufuncs.less_equal(diff, tol)
+    finite = ufuncs.logical_and(ufuncs.isfinite(x), ufuncs.isfinite(y))
+    out = select_n(finite, ufuncs.equal(x, y), close)
+    if equal_nan:
+        out = ufuncs.logical_or(out, ufuncs.logical_and(ufuncs.isnan(x), ufuncs.isnan(y)))
+    return out
+
+
+def _real_like(v: Any, like: Array) -> Array:
+    from trellax._src.lax.structural import _convert
+
+    return _convert(ensure_array("isclose", v), like.dtype, like.weak_type)
+
+
+def allclose(
+    a: ArrayLike,
+    b: ArrayLike,
+    rtol: ArrayLike = 1e-05,
+    atol: ArrayLike = 1e-08,
+    equal_nan: bool = False,
+) -> Array:
+    close = isclose(a, b, rtol, atol, equal_nan)
+    return reduce_and(close, tuple(range(close.ndim)))
+
+
+def nan_to_num(
+    x: ArrayLike,
+    copy: bool = True,
+    nan: ArrayLike = 0.0,
+    posinf: ArrayLike | None = None,
+    neginf: ArrayLike | None = None,
+) -> Array:
+    """Replaces NaN with ``nan`` and infinities with the largest finite values (or the given)."""
+    a = ensure_array("nan_to_num", x)
+    k = dtypes.kind(a.dtype)
+    if k in ("b", "i", "u"):
+        return a
+    if k == "c":
+        return lax.complex(
+            nan_to_num(lax.real(a), nan=nan, posinf=posinf, neginf=neginf),
+            nan_to_num(lax.imag(a), nan=nan, posinf=posinf, neginf=neginf),
+        )
+    info = dtypes.finfo(a.dtype)
+    hi = float(info.max) if posinf is None else posinf
+    lo = float(info.min) if neginf is None else neginf
+    out = where(ufuncs.isnan(a), _real_like(nan, a), a)
+    out = where(ufuncs.isposinf(out), _real_like(hi, a), out)
+    result: Array = where(ufuncs.isneginf(out), _real_like(lo, a), out)
+    return result

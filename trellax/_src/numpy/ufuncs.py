@@ -1,0 +1,653 @@
+"""Elementwise functions of ``trellax.numpy`` (the Array API's and jax.numpy's ufuncs).
+
+Each is ``promote_args*`` followed by ``lax``. Which promotion a function uses is its dtype rule:
+
+* ``promote_args``: the lattice join (add, multiply, maximum, bitwise ops, comparisons...);
+* ``promote_args_numeric``: then bool -> int32 (floor_divide, remainder, square...);
+* ``promote_args_inexact``: then ints -> floats, x64-independently (sqrt, exp, divide...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.lax import elementwise as lax
+from trellax._src.lax.structural import _convert, select_n
+from trellax._src.numpy.util import (
+    ensure_array,
+    promote_args,
+    promote_args_inexact,
+    promote_args_numeric,
+)
+
+ArrayLike = Any
+
+
+def _kind(x: Array) -> str:
+    return dtypes.kind(x.dtype)
+
+
+def _binary(
+    name: str, lax_fn: Callable[..., Array], promote: Any = promote_args
+) -> Callable[[Any, Any], Array]:
+    def f(x: ArrayLike, y: ArrayLike, /) -> Array:
+        a, b = promote(name, x, y)
+        return lax_fn(a, b)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+def _unary(
+    name: str, lax_fn: Callable[..., Array], promote: Any = promote_args
+) -> Callable[[Any], Array]:
+    def f(x: ArrayLike, /) -> Array:
+        (a,) = promote(name, x)
+        return lax_fn(a)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+# -- arithmetic -----------------------------------------------------------------------------------
+
+
+def add(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x + y`` with JAX's promotion; for bool, logical or."""
+    a, b = promote_args("add", x, y)
+    if a.dtype == dtypes.bool_:
+        return lax.bitwise_or(a, b)
+    return lax.add(a, b)
+
+
+def multiply(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x * y`` with JAX's promotion; for bool, logical and."""
+    a, b = promote_args("multiply", x, y)
+    if a.dtype == dtypes.bool_:
+        return lax.bitwise_and(a, b)
+    return lax.mul(a, b)
+
+
+subtract = _binary("subtract", lax.sub)
+maximum = _binary("maximum", lax.max)
+minimum = _binary("minimum", lax.min)
+
+
+def true_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x / y``: integers and bool divide as floats (float32 unless an operand is 64-bit)."""
+    a, b = promote_args_inexact("true_divide", x, y)
+    return lax.div(a, b)
+
+
+divide = true_divide
+
+
+def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x // y``: rounds toward minus infinity; bool operands become int32."""
+    a, b = promote_args_numeric("floor_divide", x, y)
+    k = _kind(a)
+    if k == "c":
+        raise TypeError("floor_divide does not support complex-valued inputs")
+    if k in ("i", "u"):
+        q = lax.div(a, b)
+        if k == "i":
+            # lax.div rounds toward zero; step down where the signs differ and it was inexact
+            r = lax.rem(a, b)
+            fix = logical_and(not_equal(r, 0), not_equal(lax.lt(a, _zero(a)), lax.lt(b, _zero(b))))
+            q = select_n(fix, q, lax.sub(q, _one(q)))
+        return q
+    return lax.floor(lax.div(a, b))
+
+
+def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x % y`` with the sign of ``y`` (Python's convention); bool operands become int32."""
+    a, b = promote_args_numeric("remainder", x, y)
+    if _kind(a) == "c":
+        raise TypeError("remainder does not support complex-valued inputs")
+    r = lax.rem(a, b)
+    if _kind(a) == "u":
+        return r
+    fix = logical_and(not_equal(r, 0), not_equal(lax.lt(r, _zero(r)), lax.lt(b, _zero(b))))
+    return select_n(fix, r, lax.add(r, b))
+
+
+mod = remainder
+
+
+def fmod(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """C-style remainder (sign of ``x``)."""
+    a, b = promote_args_numeric("fmod", x, y)
+    return lax.rem(a, b)
+
+
+def divmod(x: ArrayLike, y: ArrayLike, /) -> tuple[Array, Array]:
+    return floor_divide(x, y), remainder(x, y)
+
+
+def negative(x: ArrayLike, /) -> Array:
+    (a,) = promote_args("negative", x)
+    return lax.neg(a)
+
+
+def positive(x: ArrayLike, /) -> Array:
+    (a,) = promote_args("positive", x)
+    return a
+
+
+def absolute(x: ArrayLike, /) -> Array:
+    (a,) = promote_args("absolute", x)
+    if _kind(a) in ("u", "b"):
+        return a
+    return lax.abs(a)
+
+
+abs = absolute
+
+
+def fabs(x: ArrayLike, /) -> Array:
+    (a,) = promote_args_inexact("fabs", x)
+    if _kind(a) == "c":
+        raise TypeError("ufunc 'fabs' does not support complex dtypes")
+    return lax.abs(a)
+
+
+def sign(x: ArrayLike, /) -> Array:
+    (a,) = promote_args("sign", x)
+    if _kind(a) == "u":
+        return select_n(lax.eq(a, _zero(a)), _one(a), _zero(a))
+    return lax.sign(a)
+
+
+def square(x: ArrayLike, /) -> Array:
+    (a,) = promote_args_numeric("square", x)
+    return lax.integer_pow(a, 2)
+
+
+def reciprocal(x: ArrayLike, /) -> Array:
+    (a,) = promote_args_inexact("reciprocal", x)
+    return lax.integer_pow(a, -1)
+
+
+def power(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x ** y`` with JAX's rules.
+
+    A concrete integer exponent (a Python int, a NumPy integer, a concrete 0-d integer array) is
+    applied by repeated multiplication and the base is promoted *alone* (``int8 ** np.int64(2)``
+    is int8); a float or complex base with an integer-dtype exponent keeps its dtype; otherwise
+    both are promoted. Integers cannot be raised to negative powers.
+    """
+    exponent = _concrete_int(y)
+    if exponent is not None:
+        (a,) = promote_args_numeric("power", x)
+        return lax.integer_pow(a, exponent)
+    xa, ya = ensure_array("power", x), ensure_array("power", y)
+    if _kind(xa) in ("f", "c") and _kind(ya) in ("i", "u"):
+        (a,) = promote_args_numeric("power", x)
+        return lax.pow(a, ya)
+    a, b = promote_args_numeric("power", x, y)
+    if _kind(a) in ("i", "u"):
+        return _integer_power(a, b)
+    return lax.pow(a, b)
+
+
+pow = power
+
+
+def _concrete_int(y: Any) -> int | None:
+    if type(y) is bool:
+        return int(y)
+    if type(y) is int or isinstance(y, np.integer):
+        return int(y)
+    if isinstance(y, np.ndarray) and y.ndim == 0 and y.dtype.kind in "iu":
+        return int(y)
+    from trellax._src.array import ArrayImpl
+
+    if type(y) is ArrayImpl and y.ndim == 0 and dtypes.kind(y.dtype) in ("i", "u", "b"):
+        return int(y._value)
+    return None
+
+
+def _integer_power(a: Array, b: Array) -> Array:
+    """Integer base and array exponent: exponentiation by squaring over the exponent's bits."""
+    bits = dtypes.itemsize_bits(b.dtype)
+    acc = lax.add(lax.mul(a, _zero(a)), _one(a))
+    base = a
+    e = b
+    for _ in range(bits):
+        odd = lax.ne(lax.bitwise_and(e, _one(e)), _zero(e))
+        acc = select_n(odd, acc, lax.mul(acc, base))
+        base = lax.mul(base, base)
+        e = lax.shift_right_logical(e, _one(e))
+    return acc
+
+
+def float_power(x: ArrayLike, y: ArrayLike, /) -> Array:
+    a, b = promote_args_inexact("float_power", x, y)
+    return lax.pow(a, b)
+
+
+def _zero(x: Array) -> Array:
+    return _full_scalar(0, x)
+
+
+def _one(x: Array) -> Array:
+    return _full_scalar(1, x)
+
+
+def _full_scalar(v: int, x: Array) -> Array:
+    from trellax._src.lax._base import scalar_to_array
+
+    return scalar_to_array(v, x.dtype, x.weak_type)
+
+
+# -- exponentials, logs, trigonometry -------------------------------------------------------------
+
+sqrt = _unary("sqrt", lax.sqrt, promote_args_inexact)
+cbrt = _unary("cbrt", lax.cbrt, promote_args_inexact)
+exp = _unary("exp", lax.exp, promote_args_inexact)
+exp2 = _unary("exp2", lax.exp2, promote_args_inexact)
+expm1 = _unary("expm1", lax.expm1, promote_args_inexact)
+log = _unary("log", lax.log, promote_args_inexact)
+log1p = _unary("log1p", lax.log1p, promote_args_inexact)
+sin = _unary("sin", lax.sin, promote_args_inexact)
+cos = _unary("cos", lax.cos, promote_args_inexact)
+tan = _unary("tan", lax.tan, promote_args_inexact)
+arcsin = _unary("arcsin", lax.asin, promote_args_inexact)
+arccos = _unary("arccos", lax.acos, promote_args_inexact)
+arctan = _unary("arctan", lax.atan, promote_args_inexact)
+sinh = _unary("sinh", lax.sinh, promote_args_inexact)
+cosh = _unary("cosh", lax.cosh, promote_args_inexact)
+tanh = _unary("tanh", lax.tanh, promote_args_inexact)
+arcsinh = _unary("arcsinh", lax.asinh, promote_args_inexact)
+arccosh = _unary("arccosh", lax.acosh, promote_args_inexact)
+arctanh = _unary("arctanh", lax.atanh, promote_args_inexact)
+asin, acos, atan = arcsin, arccos, arctan
+asinh, acosh, atanh = arcsinh, arccosh, arctanh
+arctan2 = _binary("arctan2", lax.atan2, promote_args_inexact)
+atan2 = arctan2
+nextafter = _binary("nextafter", lax.nextafter, promote_args_inexact)
+
+
+def log2(x: ArrayLike, /) -> Array:
+    (a,) = promote_args_inexact("log2", x)
+    return lax.div(lax.log(a), lax.log(_full_scalar(2, a)))
+
+
+def log10(x: ArrayLike, /) -> Array:
+    (a,) = promote_args_inexact("log10", x)
+    return lax.div(lax.log(a), lax.log(_full_scalar(10, a)))
+
+
+def logaddexp(x: ArrayLike, y: ArrayLike, /) -> Array:
+    a, b = promote_args_inexact("logaddexp", x, y)
+    hi = lax.max(a, b)
+    lo = lax.min(a, b)
+    out = lax.add(hi, lax.log1p(lax.exp(lax.sub(lo, hi))))
+    both_inf = lax.eq(a, b)
+    return select_n(both_inf, out, lax.add(a, lax.log(_full_scalar(2, a))))
+
+
+def logaddexp2(x: ArrayLike, y: ArrayLike, /) -> Array:
+    a, b = promote_args_inexact("logaddexp2", x, y)
+    ln2 = lax.log(_full_scalar(2, a))
+    return lax.div(logaddexp(lax.mul(a, ln2), lax.mul(b, ln2)), ln2)
+
+
+def hypot(x: ArrayLike, y: ArrayLike, /) -> Array:
+    a, b = promote_args_inexact("hypot", x, y)
+    return lax.sqrt(lax.add(lax.mul(a, a), lax.mul(b, b)))
+
+
+def deg2rad(x: ArrayLike, /) -> Array:
+    (a,) = promote_args_inexact("deg2rad", x)
+    return lax.mul(a, _scalar_like(np.pi / 180, a))
+
+
+def rad2deg(x: ArrayLike, /) -> Array:
+    (a,) = promote_args_inexact("rad2deg", x)
+    return lax.mul(a, _scalar_like(180 / np.pi, a))
+
+
+radians, degrees = deg2rad, rad2deg
+
+
+def _scalar_like(v: float, x: Array) -> Array:
+    from trellax._src.lax._base import scalar_to_array
+
+    return scalar_to_array(v, x.dtype, x.weak_type)
+
+
+def sinc(x: ArrayLike, /) -> Array:
+    (a,) = promote_args_inexact("sinc", x)
+    pix = lax.mul(a, _scalar_like(np.pi, a))
+    safe = select_n(lax.eq(a, _zero(a)), pix, _one(a))
+    return select_n(lax.eq(a, _zero(a)), lax.div(lax.sin(safe), safe), _one(a))
+
+
+def i0(x: ArrayLike, /) -> Array:
+    """Modified Bessel function of the first kind, order 0 (power series, then asymptotics)."""
+    (a,) = promote_args_inexact("i0", x)
+    from trellax._src.numpy.creation import _from_numpy_like
+
+    return _from_numpy_like(np.i0(np.asarray(a, dtype=np.float64)), a)
+
+
+# -- rounding -------------------------------------------------------------------------------------
+
+
+def _rounding(name: str, lax_fn: Callable[..., Array]) -> Callable[[Any], Array]:
+    def f(x: ArrayLike, /) -> Array:
+        (a,) = promote_args(name, x)
+        if _kind(a) in ("b", "i", "u"):
+            return a
+        if _kind(a) == "c":
+            raise TypeError(f"{name} does not support complex-valued inputs")
+        return lax_fn(a)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+floor = _rounding("floor", lax.floor)
+ceil = _rounding("ceil", lax.ceil)
+
+
+def trunc(x: ArrayLike, /) -> Array:
+    (a,) = promote_args("trunc", x)
+    if _kind(a) in ("b", "i", "u"):
+        return a
+    return select_n(lax.lt(a, _zero(a)), lax.floor(a), lax.ceil(a))
+
+
+fix = trunc
+
+
+def rint(x: ArrayLike, /) -> Array:
+    """Rounds half to even. Integer and bool input gives the default float, strong (JAX)."""
+    a = ensure_array("rint", x)
+    if _kind(a) in ("b", "i", "u"):
+        return _convert(a, dtypes.default_float_dtype(), False)
+    if _kind(a) == "c":
+        return lax.complex(lax.round(lax.real(a), 1), lax.round(lax.imag(a), 1))
+    return lax.round(a, 1)
+
+
+def round(x: ArrayLike, decimals: int = 0, out: None = None) -> Array:
+    """Rounds half to even, to ``decimals`` places. Integers keep their dtype."""
+    a = ensure_array("round", x)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to trellax.numpy.round is not supported.")
+    k = _kind(a)
+    if k == "b":
+        raise ValueError(f"data type {np.bool_!r} not inexact")
+    if k in ("i", "u"):
+        if decimals < 0:
+            raise NotImplementedError("integer np.round not implemented for decimals < 0")
+        return a
+    if k == "c":
+        return lax.complex(round(lax.real(a), decimals), round(lax.imag(a), decimals))
+    if decimals == 0:
+        return lax.round(a, 1)
+    factor = _scalar_like(10.0**decimals, a)
+    return lax.div(lax.round(lax.mul(a, factor), 1), factor)
+
+
+around = round
+
+
+# -- complex numbers -----------------------------------------------------------------------------
+
+
+def real(x: ArrayLike, /) -> Array:
+    a = ensure_array("real", x)
+    return lax.real(a) if _kind(a) == "c" else a
+
+
+def imag(x: ArrayLike, /) -> Array:
+    a = ensure_array("imag", x)
+    if _kind(a) == "c":
+        return lax.imag(a)
+    return lax.mul(a, _zero(a)) if _kind(a) != "b" else logical_and(a, False)
+
+
+def conjugate(x: ArrayLike, /) -> Array:
+    a = ensure_array("conjugate", x)
+    return lax.conj(a) if _kind(a) == "c" else a
+
+
+conj = conjugate
+
+
+def angle(z: ArrayLike, deg: bool = False) -> Array:
+    """The argument of a complex number; real input gives 0 or pi in the default float."""
+    a = ensure_array("angle", z)
+    if _kind(a) != "c" and (_kind(a) not in ("f",) or a.ndim == 0):
+        a = _convert(a, dtypes.default_float_dtype(), False)
+    if _kind(a) == "c":
+        re, im = lax.real(a), lax.imag(a)
+    else:
+        re, im = a, lax.mul(a, _zero(a))
+    out = lax.atan2(im, re)
+    return rad2deg(out) if deg else out
+
+
+# -- bitwise ---------------------------------------------------------------------------------------
+
+bitwise_and = _binary("bitwise_and", lax.bitwise_and)
+bitwise_or = _binary("bitwise_or", lax.bitwise_or)
+bitwise_xor = _binary("bitwise_xor", lax.bitwise_xor)
+bitwise_not = _unary("bitwise_not", lax.bitwise_not)
+invert = bitwise_invert = bitwise_not
+left_shift = _binary("left_shift", lax.shift_left)
+bitwise_left_shift = left_shift
+
+
+def right_shift(x: ArrayLike, y: ArrayLike, /) -> Array:
+    a, b = promote_args("right_shift", x, y)
+    if _kind(a) == "u":
+        return lax.shift_right_logical(a, b)
+    return lax.shift_right_arithmetic(a, b)
+
+
+bitwise_right_shift = right_shift
+
+
+def bitwise_count(x: ArrayLike, /) -> Array:
+    (a,) = promote_args("bitwise_count", x)
+    return _convert(
+        lax.population_count(lax.abs(a) if _kind(a) == "i" else a), dtypes.uint8, a.weak_type
+    )
+
+
+# -- comparisons and logic ------------------------------------------------------------------------
+
+equal = _binary("equal", lax.eq)
+not_equal = _binary("not_equal", lax.ne)
+less = _binary("less", lax.lt)
+less_equal = _binary("less_equal", lax.le)
+greater = _binary("greater", lax.gt)
+greater_equal = _binary("greater_equal", lax.ge)
+
+
+def _logical(name: str, lax_fn: Callable[..., Array]) -> Callable[[Any, Any], Array]:
+    def f(x: ArrayLike, y: ArrayLike, /) -> Array:
+        a, b = promote_args(name, x, y)
+        return lax_fn(_to_bool(a), _to_bool(b))
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+def _to_bool(a: Array) -> Array:
+    if a.dtype == dtypes.bool_:
+        return a
+    return lax.ne(a, _zero(a))
+
+
+logical_and = _logical("logical_and", lax.bitwise_and)
+logical_or = _logical("logical_or", lax.bitwise_or)
+logical_xor = _logical("logical_xor", lax.bitwise_xor)
+
+
+def logical_not(x: ArrayLike, /) -> Array:
+    (a,) = promote_args("logical_not", x)
+    return lax.bitwise_not(_to_bool(a))
+
+
+def isfinite(x: ArrayLike, /) -> Array:
+    a = ensure_array("isfinite", x)
+    k = _kind(a)
+    if k in ("b", "i", "u"):
+        return _true_like(a)
+    if k == "c":
+        return logical_and(lax.is_finite(lax.real(a)), lax.is_finite(lax.imag(a)))
+    return lax.is_finite(a)
+
+
+def isinf(x: ArrayLike, /) -> Array:
+    a = ensure_array("isinf", x)
+    k = _kind(a)
+    if k in ("b", "i", "u"):
+        return logical_not(_true_like(a))
+    if k == "c":
+        return logical_or(isinf(lax.real(a)), isinf(lax.imag(a)))
+    return lax.eq(lax.abs(a), _scalar_like(np.inf, a))
+
+
+def isnan(x: ArrayLike, /) -> Array:
+    a = ensure_array("isnan", x)
+    if _kind(a) in ("b", "i", "u"):
+        return logical_not(_true_like(a))
+    return lax.ne(a, a)
+
+
+def isposinf(x: ArrayLike, /) -> Array:
+    a = ensure_array("isposinf", x)
+    return logical_and(isinf(a), greater(a, 0))
+
+
+def isneginf(x: ArrayLike, /) -> Array:
+    a = ensure_array("isneginf", x)
+    return logical_and(isinf(a), less(a, 0))
+
+
+def signbit(x: ArrayLike, /) -> Array:
+    a = ensure_array("signbit", x)
+    k = _kind(a)
+    if k == "b":
+        return _convert(logical_not(_true_like(a)), dtypes.bool_, False)
+    if k == "u":
+        return _convert(logical_not(_true_like(a)), dtypes.bool_, False)
+    if k == "i":
+        return _convert(lax.lt(a, _zero(a)), dtypes.bool_, False)
+    if k == "c":
+        raise TypeError("signbit does not support complex-valued inputs")
+    wide = a if a.dtype in (dtypes.float32, dtypes.float64) else _convert(a, dtypes.float32, False)
+    from trellax._src.lax.structural import bitcast_convert_type
+
+    as_int = bitcast_convert_type(
+        wide, dtypes.int64 if wide.dtype == dtypes.float64 else dtypes.int32
+    )
+    return _convert(lax.lt(as_int, _zero(as_int)), dtypes.bool_, False)
+
+
+def _true_like(a: Array) -> Array:
+    return lax.eq(a, a)
+
+
+def isreal(x: ArrayLike, /) -> Array:
+    a = ensure_array("isreal", x)
+    if _kind(a) == "c":
+        return lax.eq(lax.imag(a), _zero(lax.imag(a)))
+    return _true_like(a)
+
+
+def iscomplex(x: ArrayLike, /) -> Array:
+    return logical_not(isreal(x))
+
+
+# -- the rest of jax.numpy's ufuncs ---------------------------------------------------------------
+
+
+def copysign(x: ArrayLike, y: ArrayLike, /) -> Array:
+    a, b = promote_args_inexact("copysign", x, y)
+    if _kind(a) == "c":
+        raise TypeError("copysign does not support complex-valued inputs")
+    return select_n(signbit(b), lax.abs(a), lax.neg(lax.abs(a)))
+
+
+def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    a, b = promote_args_inexact("heaviside", x1, x2)
+    zero = _zero(a)
+    return select_n(lax.lt(a, zero), select_n(lax.gt(a, zero), b, _one(a)), zero)
+
+
+def fmax(x: ArrayLike, y: ArrayLike, /) -> Array:
+    a, b = promote_args("fmax", x, y)
+    return select_n(isnan(a), select_n(isnan(b), lax.max(a, b), a), b)
+
+
+def fmin(x: ArrayLike, y: ArrayLike, /) -> Array:
+    a, b = promote_args("fmin", x, y)
+    return select_n(isnan(a), select_n(isnan(b), lax.min(a, b), a), b)
+
+
+def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """``x1 * 2**x2``; ``x2`` must be an integer (its dtype doesn't join the promotion)."""
+    (a,) = promote_args_inexact("ldexp", x1)
+    b = ensure_array("ldexp", x2)
+    if _kind(b) not in ("i", "u", "b"):
+        raise ValueError(f"ldexp: exponent must be an integer array, got {b.dtype.name}")
+    two = _full_scalar(2, a)
+    return lax.mul(a, lax.pow(two, _convert(b, dtypes.int32, False)))
+
+
+def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
+    """Mantissa in [0.5, 1) and an int32 exponent."""
+    (a,) = promote_args_inexact("frexp", x)
+    if _kind(a) == "c":
+        raise TypeError("frexp does not support complex-valued inputs")
+    from trellax._src.numpy.creation import _from_numpy_like
+
+    m, e = np.frexp(np.asarray(a, dtype=np.float64))
+    return _from_numpy_like(m, a), _from_numpy_like(e, a, dtype=dtypes.int32)
+
+
+def modf(x: ArrayLike, /) -> tuple[Array, Array]:
+    (a,) = promote_args_inexact("modf", x)
+    whole = trunc(a)
+    return lax.sub(a, whole), whole
+
+
+def spacing(x: ArrayLike, /) -> Array:
+    (a,) = promote_args_inexact("spacing", x)
+    inf = _scalar_like(np.inf, a)
+    toward = select_n(lax.lt(a, _zero(a)), inf, lax.neg(inf))
+    return lax.sub(lax.nextafter(a, toward), a)
+
+
+def gcd(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    a, b = promote_args_numeric("gcd", x1, x2)
+    if _kind(a) not in ("i", "u"):
+        raise ValueError("Arguments to trellax.numpy.gcd must be integers.")
+    from trellax._src.numpy.creation import _from_numpy_like
+
+    return _from_numpy_like(
+        np.gcd(np.asarray(a), np.asarray(b)), a, weak=a.weak_type and b.weak_type
+    )
+
+
+def lcm(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    a, b = promote_args_numeric("lcm", x1, x2)
+    if _kind(a) not in ("i", "u"):
+        raise ValueError("Arguments to trellax.numpy.lcm must be integers.")
+    from trellax._src.numpy.creation import _from_numpy_like
+
+    return _from_numpy_like(
+        np.lcm(np.asarray(a), np.asarray(b)), a, weak=a.weak_type and b.weak_type
+    )

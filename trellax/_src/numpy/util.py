@@ -1,0 +1,154 @@
+"""The one place where ``trellax.numpy`` promotes: ``promote_args`` and its variants.
+
+Every promoting function passes its array arguments through one of these. They compute
+``(dtype, weak_type)`` of the join on the promotion lattice (``dtypes.lattice_result_type``; strict
+mode raises there), convert every operand to it — Python scalars become arrays of the promoted
+dtype, arrays are cast with ``convert_element_type`` (visible in jaxprs) — and leave shapes to
+broadcast in lax.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from trellax._src import config as _config
+from trellax._src import dtypes
+from trellax._src.array import ArrayImpl
+from trellax._src.basearray import Array
+from trellax._src.lax._base import asarray, scalar_to_array
+from trellax._src.lax.structural import _convert
+
+DType = np.dtype[Any]
+_PY_SCALARS = (int, float, complex)
+_PY_KIND = {int: "i", float: "f", complex: "c"}
+
+
+def check_arraylike(fun_name: str, *args: Any) -> None:
+    """Refuses lists, tuples, strings and other non-arrays with JAX's message."""
+    for i, a in enumerate(args):
+        if not _is_arraylike(a):
+            raise TypeError(
+                f"{fun_name} requires ndarray or scalar arguments, got {type(a)} at position {i}."
+            )
+
+
+def _is_arraylike(a: Any) -> bool:
+    t = type(a)
+    return (
+        t is ArrayImpl
+        or t in _PY_SCALARS
+        or t is bool
+        or isinstance(a, (Array, np.ndarray, np.generic))
+    )
+
+
+def abstract(fun_name: str, i: int, a: Any) -> tuple[DType, bool]:
+    """(dtype, weak_type) of one argument, or the TypeError for non-arrays."""
+    t = type(a)
+    if t is ArrayImpl:
+        return a.dtype, a.weak_type
+    if t is int or t is float or t is complex:
+        return dtypes._DEFAULTS[_config.state().x64][_PY_KIND[t]], True
+    if t is bool:
+        return dtypes.bool_, False
+    if isinstance(a, (Array, np.ndarray, np.generic)):
+        return dtypes.dtype_and_weak_type(a)
+    raise TypeError(
+        f"{fun_name} requires ndarray or scalar arguments, got {type(a)} at position {i}."
+    )
+
+
+def convert(a: Any, dtype: DType, weak_type: bool) -> Array:
+    """One operand as an array of ``(dtype, weak_type)``."""
+    t = type(a)
+    if t is int or t is float or t is complex:
+        return scalar_to_array(a, dtype, weak_type)
+    if t is not ArrayImpl and not isinstance(a, Array):
+        a = asarray(a)
+    if a.dtype == dtype and a.weak_type == weak_type:
+        same: Array = a
+        return same
+    return _convert(a, dtype, weak_type)
+
+
+def promote_dtypes(fun_name: str, *args: Any) -> tuple[DType, bool]:
+    """The promoted ``(dtype, weak_type)`` of the arguments (the lattice join)."""
+    return dtypes.lattice_result_type(*[abstract(fun_name, i, a) for i, a in enumerate(args)])
+
+
+def promote_args(fun_name: str, *args: Any) -> list[Array]:
+    """Converts every argument to the join of their abstract types."""
+    if len(args) == 2:
+        x, y = args
+        if (
+            type(x) is ArrayImpl
+            and type(y) is ArrayImpl
+            and x.dtype == y.dtype
+            and x.weak_type == y.weak_type
+        ):
+            return [x, y]
+    dtype, weak = promote_dtypes(fun_name, *args)
+    return [convert(a, dtype, weak) for a in args]
+
+
+def to_numeric_dtype(d: DType) -> DType:
+    """bool becomes int32 (always int32, even with x64 on, as in JAX)."""
+    return dtypes.int32 if d == dtypes.bool_ else d
+
+
+_TO_INEXACT: dict[DType, DType] = {
+    dtypes.bool_: dtypes.float32,
+    dtypes.int8: dtypes.float32,
+    dtypes.uint8: dtypes.float32,
+    dtypes.int16: dtypes.float32,
+    dtypes.uint16: dtypes.float32,
+    dtypes.int32: dtypes.float32,
+    dtypes.uint32: dtypes.float32,
+    dtypes.int64: dtypes.float64,
+    dtypes.uint64: dtypes.float64,
+    **{d: dtypes.float32 for n, d in dtypes.LOW_INTS.items() if n in ("int4", "uint4")},
+}
+
+
+def to_inexact_dtype(d: DType) -> DType:
+    """JAX's int -> float map, independent of x64: <=32-bit ints give float32, 64-bit float64.
+
+    int1/int2/uint1/uint2 are not in the map (they stay integers, and inexact functions refuse
+    them), as in JAX.
+    """
+    return _TO_INEXACT.get(d, d)
+
+
+def promote_args_numeric(fun_name: str, *args: Any) -> list[Array]:
+    dtype, weak = promote_dtypes(fun_name, *args)
+    return [convert(a, to_numeric_dtype(dtype), weak) for a in args]
+
+
+def promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
+    """Promotes, then maps integers and bool to floats (``sqrt(int8)`` is float32).
+
+    The weak flag is kept: ``sqrt(2)`` is a weak float32 (float64 with x64 on, since the weak int
+    is then int64).
+    """
+    dtype, weak = promote_dtypes(fun_name, *args)
+    target = to_inexact_dtype(dtype)  # int2 & co. stay integers: the primitive refuses them
+    return [convert(a, target, weak) for a in args]
+
+
+def promote_args_complex(fun_name: str, *args: Any) -> list[Array]:
+    dtype, weak = promote_dtypes(fun_name, *args)
+    inexact = to_inexact_dtype(dtype)
+    target = (
+        dtypes.complex128 if inexact in (dtypes.float64, dtypes.complex128) else dtypes.complex64
+    )
+    return [convert(a, target, weak) for a in args]
+
+
+def ensure_array(fun_name: str, x: Any) -> Array:
+    """A single array argument (Python scalars stay weak, NumPy values strong)."""
+    if type(x) is ArrayImpl:
+        return x
+    abstract(fun_name, 0, x)
+    return asarray(x)
