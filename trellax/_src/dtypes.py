@@ -592,7 +592,7 @@ def _promotion_node(x: Any) -> Node:
         return _WEAK_OF_PYTYPE[x]
     if x is None:
         return float64  # np.dtype(None)
-    if not isinstance(x, (str, np.dtype, type)):
+    if not isinstance(x, (str, np.dtype, type, np.generic)):  # np.dtype(np.float64(1)) works
         raise TypeError(
             f"Cannot interpret {x!r} as a data type; promote_types takes dtypes and dtype-likes "
             "(use result_type for values)"
