@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
+from trellax._src import core, dtypes
 from trellax._src.basearray import Array
 from trellax._src.core import ShapedArray
 
@@ -33,7 +33,8 @@ class ArrayImpl(Array):
         """Wraps a buffer the library owns (never one a user still holds): no copy, no checks."""
         if type(value) is not np.ndarray:
             value = np.asarray(value)
-        if value.dtype != dtype:
+        vd = value.dtype
+        if vd is not dtype and vd != dtype:
             value = value.astype(dtype)
         a = _object_new(ArrayImpl)
         a._value = value
@@ -194,6 +195,9 @@ class ArrayImpl(Array):
     def __dlpack_device__(self) -> tuple[int, int]:
         dev: tuple[int, int] = self._value.__dlpack_device__()
         return dev
+
+
+core.new_array = ArrayImpl._new
 
 
 def _reconstruct(value: np.ndarray[Any, Any], weak_type: bool) -> ArrayImpl:

@@ -222,18 +222,31 @@ class EvalTrace(Trace):
     def process_primitive(
         self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
     ) -> Any:
-        from trellax._src.array import ArrayImpl
-
-        out_aval = prim.abstract_eval(*args, **params)
+        rule = prim.abstract_eval_rule
         impl = prim.impl
-        if impl is None:
-            raise NotImplementedError(f"primitive {prim.name} has no impl rule")
-        out = impl(*[a._value for a in args], **params)
-        new = ArrayImpl._new
+        if rule is None or impl is None:
+            raise NotImplementedError(f"primitive {prim.name} lacks an impl or abstract-eval rule")
+        out_aval = rule(*args, **params)
+        n = len(args)  # unrolled for the common arities: this is the eager hot path
+        if n == 2:
+            out = impl(args[0]._value, args[1]._value, **params)
+        elif n == 1:
+            out = impl(args[0]._value, **params)
+        else:
+            out = impl(*[a._value for a in args], **params)
+        new = new_array
         if prim.multiple_results:
             return tuple(new(o, a.dtype, a.weak_type) for o, a in zip(out, out_aval))
         return new(out, out_aval.dtype, out_aval.weak_type)
 
+
+def _no_array_type(value: Any, dtype: DType, weak_type: bool) -> Any:
+    raise RuntimeError("trellax._src.array has not been imported")
+
+
+#: Builds a concrete array from (NumPy value, dtype, weak_type); set by ``trellax._src.array``
+#: (layer 3), which the evaluation trace must not import.
+new_array: Callable[[Any, DType, bool], Any] = _no_array_type
 
 eval_trace = EvalTrace()
 _current_trace: ContextVar[Trace] = ContextVar("trellax_current_trace", default=eval_trace)
@@ -257,6 +270,23 @@ def reset_current_trace(token: Any) -> None:
 
 def broadcast_shapes(*shapes: Shape) -> Shape:
     """NumPy broadcasting of shapes, with an error that names all of them."""
+    if len(shapes) == 2:
+        a, b = shapes
+        if a == b or not b:
+            return tuple(a)
+        if not a:
+            return tuple(b)
+        if len(a) == len(b):
+            out = []
+            for da, db in zip(a, b):
+                if da == db or db == 1:
+                    out.append(da)
+                elif da == 1:
+                    out.append(db)
+                else:
+                    break
+            else:
+                return tuple(out)
     try:
         return tuple(np.broadcast_shapes(*shapes))
     except ValueError:

@@ -156,20 +156,20 @@ def scalar_to_array(x: Any, dtype: DType, weak_type: bool) -> ArrayImpl:
     off even when the target could hold it), then converted with wrap-around (``uint8 + -1``).
     """
     if type(x) is int:
-        default = dtypes.default_int_dtype()
-        info = _INT_RANGE[default]
-        if not info[0] <= x <= info[1]:
+        lo, hi = _INT_RANGE[_config.state().x64]
+        if not lo <= x <= hi:
+            default = dtypes.default_int_dtype()
             raise OverflowError(f"Python int {x} too large to convert to {default.name}")
-        value = np.asarray(x, dtype=default).astype(dtype)
+        try:
+            value = np.array(x, dtype=dtype)
+        except OverflowError:  # fits the default int but not dtype: wrap, as JAX does
+            value = np.array(x, dtype=dtypes.default_int_dtype()).astype(dtype)
     else:
-        value = np.asarray(x).astype(dtype)
+        value = np.array(x, dtype=dtype) if dtype.kind != "V" else np.array(x).astype(dtype)
     return ArrayImpl._new(value, dtype, weak_type)
 
 
-_INT_RANGE = {
-    dtypes.int32: (-(2**31), 2**31 - 1),
-    dtypes.int64: (-(2**63), 2**63 - 1),
-}
+_INT_RANGE = {False: (-(2**31), 2**31 - 1), True: (-(2**63), 2**63 - 1)}
 
 
 def asarray(x: Any) -> Array:
@@ -210,26 +210,53 @@ def naryop(
     prim = Primitive(name)
     prim.def_impl(backend.impl(name))
     nargs = len(accepted)
-    unary = nargs == 1
+    sets = [c.dtypes for c in accepted]
+    new_aval = ShapedArray._fast
 
-    def abstract_eval(*avals: AbstractValue) -> ShapedArray:
+    def check(avals: Sequence[AbstractValue]) -> None:
         if len(avals) != nargs:
             raise TypeError(f"{name} takes {nargs} operand(s), got {len(avals)}")
         for i, (a, cat) in enumerate(zip(avals, accepted)):
             if a.dtype not in cat:
-                check_dtype(name, a.dtype, cat, None if unary else i)
-        if same_dtypes and not unary:
+                check_dtype(name, a.dtype, cat, None if nargs == 1 else i)
+        if same_dtypes and nargs > 1:
             check_same_dtypes(name, avals)
-        first = avals[0]
-        if unary:
-            shape = first.shape
-            weak = first.weak_type
-        else:
-            shapes = [a.shape for a in avals]
-            shape = shapes[0] if all(s == shapes[0] for s in shapes) else broadcast_shapes(*shapes)
-            weak = all(a.weak_type for a in avals) if weak_rule is None else weak_rule(avals)
-        out_dtype = first.dtype if result_dtype is None else result_dtype(first.dtype)
-        return ShapedArray._fast(tuple(shape), out_dtype, weak)
+
+    if nargs == 1:
+        (ok,) = sets
+
+        def abstract_eval_unary(x: AbstractValue) -> ShapedArray:
+            d = x.dtype
+            if d not in ok:
+                check((x,))
+            return new_aval(x.shape, d if result_dtype is None else result_dtype(d), x.weak_type)
+
+        prim.def_abstract_eval(abstract_eval_unary)
+        return prim
+
+    if nargs == 2 and same_dtypes and weak_rule is None:
+        ok0, ok1 = sets
+
+        def abstract_eval_binary(x: AbstractValue, y: AbstractValue) -> ShapedArray:
+            d = x.dtype
+            if d not in ok0 or y.dtype != d or y.dtype not in ok1:
+                check((x, y))
+            sx, sy = x.shape, y.shape
+            shape = sx if sx == sy else broadcast_shapes(sx, sy)
+            out = d if result_dtype is None else result_dtype(d)
+            return new_aval(shape, out, x.weak_type and y.weak_type)
+
+        prim.def_abstract_eval(abstract_eval_binary)
+        return prim
+
+    def abstract_eval(*avals: AbstractValue) -> ShapedArray:
+        check(avals)
+        shapes = [a.shape for a in avals]
+        shape = shapes[0] if all(s == shapes[0] for s in shapes) else broadcast_shapes(*shapes)
+        weak = all(a.weak_type for a in avals) if weak_rule is None else weak_rule(avals)
+        first = avals[0].dtype
+        out_dtype = first if result_dtype is None else result_dtype(first)
+        return new_aval(tuple(shape), out_dtype, weak)
 
     prim.def_abstract_eval(abstract_eval)
     return prim

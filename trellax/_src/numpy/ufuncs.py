@@ -16,6 +16,7 @@ import numpy as np
 
 from trellax._src import dtypes
 from trellax._src.basearray import Array
+from trellax._src.core import Primitive
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax.structural import _convert, select_n
 from trellax._src.numpy.util import (
@@ -32,23 +33,23 @@ def _kind(x: Array) -> str:
     return dtypes.kind(x.dtype)
 
 
-def _binary(
-    name: str, lax_fn: Callable[..., Array], promote: Any = promote_args
-) -> Callable[[Any, Any], Array]:
+def _binary(name: str, prim: Primitive, promote: Any = promote_args) -> Callable[[Any, Any], Array]:
+    bind = prim.bind
+
     def f(x: ArrayLike, y: ArrayLike, /) -> Array:
         a, b = promote(name, x, y)
-        return lax_fn(a, b)
+        return bind(a, b)
 
     f.__name__ = f.__qualname__ = name
     return f
 
 
-def _unary(
-    name: str, lax_fn: Callable[..., Array], promote: Any = promote_args
-) -> Callable[[Any], Array]:
+def _unary(name: str, prim: Primitive, promote: Any = promote_args) -> Callable[[Any], Array]:
+    bind = prim.bind
+
     def f(x: ArrayLike, /) -> Array:
         (a,) = promote(name, x)
-        return lax_fn(a)
+        return bind(a)
 
     f.__name__ = f.__qualname__ = name
     return f
@@ -61,21 +62,21 @@ def add(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x + y`` with JAX's promotion; for bool, logical or."""
     a, b = promote_args("add", x, y)
     if a.dtype == dtypes.bool_:
-        return lax.bitwise_or(a, b)
-    return lax.add(a, b)
+        return lax.or_p.bind(a, b)
+    return lax.add_p.bind(a, b)
 
 
 def multiply(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x * y`` with JAX's promotion; for bool, logical and."""
     a, b = promote_args("multiply", x, y)
     if a.dtype == dtypes.bool_:
-        return lax.bitwise_and(a, b)
-    return lax.mul(a, b)
+        return lax.and_p.bind(a, b)
+    return lax.mul_p.bind(a, b)
 
 
-subtract = _binary("subtract", lax.sub)
-maximum = _binary("maximum", lax.max)
-minimum = _binary("minimum", lax.min)
+subtract = _binary("subtract", lax.sub_p)
+maximum = _binary("maximum", lax.max_p)
+minimum = _binary("minimum", lax.min_p)
 
 
 def true_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -247,30 +248,30 @@ def _full_scalar(v: int, x: Array) -> Array:
 
 # -- exponentials, logs, trigonometry -------------------------------------------------------------
 
-sqrt = _unary("sqrt", lax.sqrt, promote_args_inexact)
-cbrt = _unary("cbrt", lax.cbrt, promote_args_inexact)
-exp = _unary("exp", lax.exp, promote_args_inexact)
-exp2 = _unary("exp2", lax.exp2, promote_args_inexact)
-expm1 = _unary("expm1", lax.expm1, promote_args_inexact)
-log = _unary("log", lax.log, promote_args_inexact)
-log1p = _unary("log1p", lax.log1p, promote_args_inexact)
-sin = _unary("sin", lax.sin, promote_args_inexact)
-cos = _unary("cos", lax.cos, promote_args_inexact)
-tan = _unary("tan", lax.tan, promote_args_inexact)
-arcsin = _unary("arcsin", lax.asin, promote_args_inexact)
-arccos = _unary("arccos", lax.acos, promote_args_inexact)
-arctan = _unary("arctan", lax.atan, promote_args_inexact)
-sinh = _unary("sinh", lax.sinh, promote_args_inexact)
-cosh = _unary("cosh", lax.cosh, promote_args_inexact)
-tanh = _unary("tanh", lax.tanh, promote_args_inexact)
-arcsinh = _unary("arcsinh", lax.asinh, promote_args_inexact)
-arccosh = _unary("arccosh", lax.acosh, promote_args_inexact)
-arctanh = _unary("arctanh", lax.atanh, promote_args_inexact)
+sqrt = _unary("sqrt", lax.sqrt_p, promote_args_inexact)
+cbrt = _unary("cbrt", lax.cbrt_p, promote_args_inexact)
+exp = _unary("exp", lax.exp_p, promote_args_inexact)
+exp2 = _unary("exp2", lax.exp2_p, promote_args_inexact)
+expm1 = _unary("expm1", lax.expm1_p, promote_args_inexact)
+log = _unary("log", lax.log_p, promote_args_inexact)
+log1p = _unary("log1p", lax.log1p_p, promote_args_inexact)
+sin = _unary("sin", lax.sin_p, promote_args_inexact)
+cos = _unary("cos", lax.cos_p, promote_args_inexact)
+tan = _unary("tan", lax.tan_p, promote_args_inexact)
+arcsin = _unary("arcsin", lax.asin_p, promote_args_inexact)
+arccos = _unary("arccos", lax.acos_p, promote_args_inexact)
+arctan = _unary("arctan", lax.atan_p, promote_args_inexact)
+sinh = _unary("sinh", lax.sinh_p, promote_args_inexact)
+cosh = _unary("cosh", lax.cosh_p, promote_args_inexact)
+tanh = _unary("tanh", lax.tanh_p, promote_args_inexact)
+arcsinh = _unary("arcsinh", lax.asinh_p, promote_args_inexact)
+arccosh = _unary("arccosh", lax.acosh_p, promote_args_inexact)
+arctanh = _unary("arctanh", lax.atanh_p, promote_args_inexact)
 asin, acos, atan = arcsin, arccos, arctan
 asinh, acosh, atanh = arcsinh, arccosh, arctanh
-arctan2 = _binary("arctan2", lax.atan2, promote_args_inexact)
+arctan2 = _binary("arctan2", lax.atan2_p, promote_args_inexact)
 atan2 = arctan2
-nextafter = _binary("nextafter", lax.nextafter, promote_args_inexact)
+nextafter = _binary("nextafter", lax.nextafter_p, promote_args_inexact)
 
 
 def log2(x: ArrayLike, /) -> Array:
@@ -438,12 +439,12 @@ def angle(z: ArrayLike, deg: bool = False) -> Array:
 
 # -- bitwise ---------------------------------------------------------------------------------------
 
-bitwise_and = _binary("bitwise_and", lax.bitwise_and)
-bitwise_or = _binary("bitwise_or", lax.bitwise_or)
-bitwise_xor = _binary("bitwise_xor", lax.bitwise_xor)
-bitwise_not = _unary("bitwise_not", lax.bitwise_not)
+bitwise_and = _binary("bitwise_and", lax.and_p)
+bitwise_or = _binary("bitwise_or", lax.or_p)
+bitwise_xor = _binary("bitwise_xor", lax.xor_p)
+bitwise_not = _unary("bitwise_not", lax.not_p)
 invert = bitwise_invert = bitwise_not
-left_shift = _binary("left_shift", lax.shift_left)
+left_shift = _binary("left_shift", lax.shift_left_p)
 bitwise_left_shift = left_shift
 
 
@@ -466,12 +467,12 @@ def bitwise_count(x: ArrayLike, /) -> Array:
 
 # -- comparisons and logic ------------------------------------------------------------------------
 
-equal = _binary("equal", lax.eq)
-not_equal = _binary("not_equal", lax.ne)
-less = _binary("less", lax.lt)
-less_equal = _binary("less_equal", lax.le)
-greater = _binary("greater", lax.gt)
-greater_equal = _binary("greater_equal", lax.ge)
+equal = _binary("equal", lax.eq_p)
+not_equal = _binary("not_equal", lax.ne_p)
+less = _binary("less", lax.lt_p)
+less_equal = _binary("less_equal", lax.le_p)
+greater = _binary("greater", lax.gt_p)
+greater_equal = _binary("greater_equal", lax.ge_p)
 
 
 def _logical(name: str, lax_fn: Callable[..., Array]) -> Callable[[Any, Any], Array]:

@@ -78,19 +78,43 @@ def promote_dtypes(fun_name: str, *args: Any) -> tuple[DType, bool]:
     return dtypes.lattice_result_type(*[abstract(fun_name, i, a) for i, a in enumerate(args)])
 
 
+_SCALAR_JOIN: dict[tuple[Any, ...], tuple[DType, bool]] = {}
+
+
 def promote_args(fun_name: str, *args: Any) -> list[Array]:
     """Converts every argument to the join of their abstract types."""
+    if len(args) == 1 and type(args[0]) is ArrayImpl:
+        return [args[0]]
     if len(args) == 2:
         x, y = args
-        if (
-            type(x) is ArrayImpl
-            and type(y) is ArrayImpl
-            and x.dtype == y.dtype
-            and x.weak_type == y.weak_type
-        ):
-            return [x, y]
+        tx, ty = type(x), type(y)
+        if tx is ArrayImpl:
+            if ty is ArrayImpl:
+                if x.dtype == y.dtype and x.weak_type == y.weak_type:
+                    return [x, y]
+            elif ty is int or ty is float or ty is complex:
+                dtype, weak = _join_scalar(x, ty)
+                return [convert(x, dtype, weak), scalar_to_array(y, dtype, weak)]
+        elif ty is ArrayImpl and (tx is int or tx is float or tx is complex):
+            dtype, weak = _join_scalar(y, tx)
+            return [scalar_to_array(x, dtype, weak), convert(y, dtype, weak)]
     dtype, weak = promote_dtypes(fun_name, *args)
     return [convert(a, dtype, weak) for a in args]
+
+
+def _join_scalar(x: Any, scalar_type: type) -> tuple[DType, bool]:
+    """The join of an array's abstract type and a Python scalar type (cached per config)."""
+    st = _config.state()
+    key = (st, x.dtype, x.weak_type, scalar_type)
+    try:
+        return _SCALAR_JOIN[key]
+    except KeyError:
+        pass
+    out = dtypes.lattice_result_type(
+        (x.dtype, x.weak_type), (dtypes._DEFAULTS[st.x64][_PY_KIND[scalar_type]], True)
+    )
+    _SCALAR_JOIN[key] = out
+    return out
 
 
 def to_numeric_dtype(d: DType) -> DType:
@@ -127,6 +151,14 @@ def promote_args_numeric(fun_name: str, *args: Any) -> list[Array]:
 
 
 def promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
+    if len(args) == 1 and type(args[0]) is ArrayImpl:
+        x = args[0]
+        target = _TO_INEXACT.get(x.dtype, x.dtype)
+        return [x if target is x.dtype else convert(x, target, x.weak_type)]
+    return _promote_args_inexact(fun_name, *args)
+
+
+def _promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
     """Promotes, then maps integers and bool to floats (``sqrt(int8)`` is float32).
 
     The weak flag is kept: ``sqrt(2)`` is a weak float32 (float64 with x64 on, since the weak int

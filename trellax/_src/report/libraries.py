@@ -135,7 +135,8 @@ class Torch(Library):
         tdtype = getattr(self.module, node.name, None)
         if tdtype is None or not isinstance(tdtype, self.module.dtype):
             return None
-        return self.module.zeros((1,), dtype=tdtype)
+        value: object = self.module.zeros((1,), dtype=tdtype)
+        return value
 
     def result(self, a: object, b: object) -> tuple[str, bool]:
         return str(self.module.result_type(a, b)).removeprefix("torch."), False
@@ -152,7 +153,8 @@ class TensorFlow(Library):
             tdtype = self.module.as_dtype(node.name)
         except TypeError:
             return None
-        return self.module.zeros((), dtype=tdtype)
+        value: object = self.module.zeros((), dtype=tdtype)
+        return value
 
     def result(self, a: object, b: object) -> tuple[str, bool]:
         out = self.module.math.add(a, b)
@@ -184,7 +186,8 @@ class Jax(Library):
             return _scalar(node)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # x32 truncation warnings for 64-bit dtypes
-            return self.jnp.zeros((), dtype=node)
+            value: object = self.jnp.zeros((), dtype=node)
+        return value
 
     def result(self, a: object, b: object) -> tuple[str, bool]:
         out = self.jnp.add(a, b)
@@ -223,4 +226,7 @@ def node_of(cell: Cell) -> Node:
     """A result cell as a lattice node, for feeding it back into promotion (raises on errors)."""
     if cell.node is None:
         raise _dt.TypePromotionError(cell.error or cell.missing or "no result")
-    return _dt.to_node(cell.node, True) if cell.weak_type else cell.node
+    node = cell.node
+    if cell.weak_type and not isinstance(node, WeakType):
+        return _dt.to_node(node, True)
+    return node

@@ -69,14 +69,14 @@ def code(node: Node) -> str:
     have no code in the docs, go by their names (``'int4'``, ``'float8_e4m3fn'``)."""
     if isinstance(node, WeakType):
         return node.code
-    return _CODE_OF.get(node, node.name)
+    return _CODE_OF.get(node, str(node.name))
 
 
 def name(node: Node) -> str:
     """The full name: the dtype's name, or ``'weak int'`` for ``i*``."""
     if isinstance(node, WeakType):
         return _WEAK_NAMES[node.kind]
-    return node.name
+    return str(node.name)
 
 
 def describe(node: Node) -> str:
