@@ -374,3 +374,6 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+
+# -- second half of trellax.numpy (reductions, shapes, searching, sets, products) ----------------
+# Each section imports its names and extends __all__ with them (mypy understands `__all__ +=`).
