@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import textwrap
 from collections.abc import Callable
 from typing import Final, Literal
 
@@ -50,16 +51,20 @@ def _text_grid(rows: list[list[str]]) -> list[str]:
 
 def _text(table: Table, comparison: Comparison | None) -> str:
     labels = table.labels()
-    lines = [table.title, table.description, ""]
+    lines = [table.title, *_wrap(table.description + "."), ""]
     lines += _text_grid(_grid("x\\y", table, lambda i, j: labels[i][j]))
-    lines += ["", "codes: " + spec.legend(table.nodes)]
+    lines += ["", *_wrap("codes: " + spec.legend(table.nodes))]
     if comparison is not None:
         lines += ["", f"{comparison.library}, measured live: {comparison.how}"]
         lines.append(f"('{SAME_MARK}' = same result as trellax; otherwise {comparison.library}'s)")
         lines.append("")
         lines += _text_grid(_grid("x\\y", table, lambda i, j: _other(comparison, i, j)))
-        lines += ["", comparison.summary()]
+        lines += ["", *_wrap(comparison.summary())]
     return "\n".join(lines) + "\n"
+
+
+def _wrap(text: str) -> list[str]:
+    return textwrap.wrap(text, width=100, break_on_hyphens=False, subsequent_indent="  ")
 
 
 def _other(comparison: Comparison, i: int, j: int) -> str:
