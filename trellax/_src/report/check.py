@@ -9,6 +9,7 @@ then recovers that order's Hasse diagram.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import Final
 
@@ -61,7 +62,7 @@ def report(title: str, nodes: tuple[Node, ...], promote: Promote, note: str = ""
     k = len(codes)
     lines = [title, f"  {k} types: {' '.join(codes)}"]
     if note:
-        lines.append(f"  {note}")
+        lines += textwrap.wrap(note, 100, initial_indent="  ", subsequent_indent="    ")
     lines.append(f"  checked {k} pairs for idempotence, {k * k} for commutativity, {k**3} triples")
 
     def law(name: str, bad: list[object], shown: list[str]) -> None:

@@ -11,6 +11,7 @@ explain i1 u1  (x32, standard promotion)
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from typing import Final
 
@@ -76,7 +77,7 @@ def explain(nodes: Sequence[Node], st: _config.State) -> str:
             )
 
     cell = op_cell(nodes, st)
-    lines.append(f"result: {_result_line(cell)}")
+    lines += _wrap(f"result: {_result_line(cell)}")
     lat = _dt.lattice(st.x64, st.mode)
     joined = lat.try_join(*canon)
     lattice_name = f"the {st.mode} lattice ({'x64' if st.x64 else 'x32'})"
@@ -86,7 +87,7 @@ def explain(nodes: Sequence[Node], st: _config.State) -> str:
         for c in _dedupe(canon):
             ups = sorted(lat.upper_bounds(c) - {c}, key=lambda m: lat.nodes.index(m))
             reach = ", ".join(spec.code(m) for m in ups) if ups else "nothing but itself"
-            lines.append(f"  {spec.describe(c)}: {reach}")
+            lines += _wrap(f"  {spec.describe(c)}: {reach}")
     else:
         lines += ["", f"join on {lattice_name}: {spec.describe(joined)}"]
         lines += _weak_note(joined, cell, canon, st)
@@ -101,6 +102,12 @@ def explain(nodes: Sequence[Node], st: _config.State) -> str:
         result = _result_line(other_cell, short=True)
         lines.append(f"  {state_name(other):13} {other_cell.label:5} {result}{mark}")
     return "\n".join(lines) + "\n"
+
+
+def _wrap(line: str) -> list[str]:
+    """A long line broken at 100 columns, continued with a deeper indent."""
+    indent = " " * (len(line) - len(line.lstrip()) + 4)
+    return textwrap.wrap(line, 100, subsequent_indent=indent, break_on_hyphens=False) or [""]
 
 
 def _input_text(n: Node) -> str:
