@@ -63,7 +63,10 @@ def report(title: str, nodes: tuple[Node, ...], promote: Promote, note: str = ""
     lines = [title, f"  {k} types: {' '.join(codes)}"]
     if note:
         lines += textwrap.wrap(note, 100, initial_indent="  ", subsequent_indent="    ")
-    lines.append(f"  checked {k} pairs for idempotence, {k * k} for commutativity, {k**3} triples")
+    lines.append(
+        f"  checked: idempotence on {k} types, commutativity on {k * k} pairs, "
+        f"associativity on {k**3} triples"
+    )
 
     def law(name: str, bad: list[object], shown: list[str]) -> None:
         if not bad:

@@ -94,7 +94,7 @@ def _markdown(table: Table, comparison: Comparison | None) -> str:
         s = labels[i][j]
         return f"<b>{s}</b>" if comparison is not None and comparison.differs(i, j) else s
 
-    lines = [f"### {table.title}", "", table.description + ".", ""]
+    lines = [f"### {table.title}", "", _md_cell(table.description) + ".", ""]
     lines += _md_table(_grid("x + y", table, cell))
     lines += ["", "Codes: " + _md_cell(spec.legend(table.nodes)) + "."]
     if comparison is not None:

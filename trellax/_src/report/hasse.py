@@ -192,7 +192,7 @@ def to_text(d: Diagram) -> str:
     width = max(len(spec.describe(n)) for n in d.nodes)
     for n in sorted(d.nodes, key=lambda n: (d.column[n], -d.height[n])):
         ups = [b for a, b in d.edges if _member(a, (n,))]
-        succ = ", ".join(spec.code(b) for b in ups) if ups else "(top: promotes to nothing else)"
+        succ = ", ".join(spec.code(b) for b in ups) if ups else "(nothing above)"
         lines.append(f"  {spec.describe(n).ljust(width)}  -> {succ}")
     return "\n".join(lines) + "\n"
 
