@@ -12,6 +12,10 @@ dtype('float64')
 from trellax import dtypes as dtypes
 from trellax import lax as lax
 from trellax import numpy as numpy
+from trellax._src.api import ShapeDtypeStruct as ShapeDtypeStruct
+from trellax._src.api import eval_shape as eval_shape
+from trellax._src.api import jit as jit
+from trellax._src.api import make_jaxpr as make_jaxpr
 from trellax._src.basearray import Array as Array
 from trellax._src.config import config as config
 from trellax._src.config import enable_x64 as enable_x64

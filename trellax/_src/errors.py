@@ -1,12 +1,18 @@
 """Errors that teach: each says what went wrong and what to do instead.
 
-Tracer errors (concretization, conversion to NumPy, leaked tracers) are raised by the tracing
-machinery; promotion errors (``TypePromotionError``) live in ``trellax.dtypes``.
+Every class documents a failing snippet and its fix. Tracer errors come from values that have no
+data while a function is traced by ``jit``/``eval_shape``/``make_jaxpr``; promotion errors
+(``TypePromotionError``) live in ``trellax.dtypes``.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+
+def _describe(tracer: Any) -> str:
+    aval = getattr(tracer, "aval", None)
+    return f"the traced value {aval}" if aval is not None else "a traced value"
 
 
 class TrellaxTypeError(TypeError):
@@ -20,13 +26,104 @@ class ConcretizationTypeError(TrellaxTypeError):
 
         @trellax.jit
         def f(x):
-            if x > 0:  # the value of x is not known while tracing
+            return float(x) * 2  # x has no value while f is traced
+
+    Fix: keep computing with arrays (``x * 2``), or make the argument static:
+    ``jit(f, static_argnums=0)`` (then every new value retraces).
+    """
+
+    def __init__(self, tracer: Any = None, context: str = "") -> None:
+        if isinstance(tracer, str) and not context:
+            super().__init__(tracer)
+            return
+        where = f" in {context}" if context else ""
+        super().__init__(
+            f"Abstract tracer value encountered where a concrete value is expected{where}: "
+            f"{_describe(tracer)}. Inside jit, arrays have a shape and dtype but no values. "
+            "Keep the computation in trellax operations, or mark the argument static with "
+            "jit(..., static_argnums=...)."
+        )
+
+
+class TracerBoolConversionError(ConcretizationTypeError):
+    """Python control flow on a traced value.
+
+    Failing::
+
+        @trellax.jit
+        def f(x):
+            if x > 0:
                 return x
             return -x
 
-    Fix: branch with ``trellax.numpy.where(x > 0, x, -x)`` or ``trellax.lax.cond``, or mark the
-    argument static with ``jit(f, static_argnums=0)``.
+    Fix: ``trellax.numpy.where(x > 0, x, -x)`` (both branches computed), or
+    ``trellax.lax.cond(x > 0, lambda x: x, lambda x: -x, x)``.
     """
+
+    def __init__(self, tracer: Any) -> None:
+        TypeError.__init__(
+            self,
+            f"Attempted boolean conversion of {_describe(tracer)} (an `if`, `while`, `and`, "
+            "`or`, `not` or bool() on a traced array). Inside jit the value is unknown. Use "
+            "trellax.numpy.where(cond, x, y) to select elementwise, or trellax.lax.cond / "
+            "trellax.lax.while_loop for control flow, or make the argument static.",
+        )
+
+
+class TracerIntegerConversionError(ConcretizationTypeError):
+    """A traced value used as a Python int (``range(x)``, ``int(x)``, an index into a list).
+
+    Failing: ``jit(lambda x, n: x[:int(n)])(x, 3)``. Fix: make ``n`` static
+    (``static_argnums=1``) or use ``trellax.lax.dynamic_slice``.
+    """
+
+    def __init__(self, tracer: Any) -> None:
+        TypeError.__init__(
+            self,
+            f"The __index__()/int() method was called on {_describe(tracer)}. Python ints must "
+            "be known while tracing: make the argument static (static_argnums/static_argnames) "
+            "or use trellax operations that take arrays (e.g. lax.dynamic_slice).",
+        )
+
+
+class TracerArrayConversionError(TrellaxTypeError):
+    """``np.asarray(tracer)``: NumPy functions cannot run on traced values.
+
+    Failing: ``jit(lambda x: np.sin(x))(x)``. Fix: ``trellax.numpy.sin(x)``.
+    """
+
+    def __init__(self, tracer: Any) -> None:
+        super().__init__(
+            f"The numpy.ndarray conversion method __array__() was called on {_describe(tracer)}. "
+            "NumPy functions cannot be applied to traced arrays inside jit: use the "
+            "trellax.numpy function of the same name instead."
+        )
+
+
+class UnexpectedTracerError(TrellaxTypeError):
+    """A tracer escaped the function being traced (stored in a global, a list, ``self``...).
+
+    Failing::
+
+        saved = []
+
+        @trellax.jit
+        def f(x):
+            saved.append(x)
+            return x
+
+        f(1.0)
+        saved[0] + 1  # the trace is over: this tracer has no value
+
+    Fix: return values from the traced function instead of storing them on the side.
+    """
+
+    def __init__(self, tracer: Any) -> None:
+        super().__init__(
+            f"Encountered an unexpected tracer: {_describe(tracer)} was created inside a traced "
+            "function whose trace has ended (it leaked, e.g. through a global, a closure or an "
+            "attribute). Return values from the traced function instead of storing them."
+        )
 
 
 class NonConcreteBooleanIndexError(TrellaxTypeError):
@@ -38,8 +135,15 @@ class NonConcreteBooleanIndexError(TrellaxTypeError):
 
     def __init__(self, tracer: Any) -> None:
         super().__init__(
-            f"Array boolean indices must be concrete; got {tracer!r}. A boolean mask gives a "
-            "result whose shape depends on its values, which is unknown while tracing. Use "
-            "trellax.numpy.where(mask, x, fill) instead, or nonzero(mask, size=...) for a static "
-            "size."
+            f"Array boolean indices must be concrete; got {_describe(tracer)}. A boolean mask "
+            "gives a result whose shape depends on its values, which are unknown while tracing. "
+            "Use trellax.numpy.where(mask, x, fill) instead, or nonzero(mask, size=...) for a "
+            "static size."
         )
+
+
+class NonHashableStaticArgumentError(ValueError):
+    """A static argument of a jitted function must be hashable (it is part of the cache key).
+
+    Failing: ``jit(f, static_argnums=1)(x, [1, 2])``. Fix: pass a tuple, ``(1, 2)``.
+    """

@@ -1,0 +1,438 @@
+"""Transformations users call: ``jit``, ``eval_shape``, ``make_jaxpr`` (and ``ShapeDtypeStruct``).
+
+Each is a thin pytree wrapper around a flat core: arguments are flattened, each leaf becomes an
+abstract value (a Python scalar is *weak*, so ``jit(lambda x: x)(1)`` is a weak int32 exactly as
+eagerly), the flat function is traced once per signature, and results are unflattened.
+
+A signature is: the argument tree structure, every leaf's (shape, dtype, weak_type), the static
+arguments, and the semantic config (x64, promotion mode). Changing any of them retraces.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Generic, ParamSpec, TypeVar, overload
+
+import numpy as np
+
+from trellax._src import config as _config
+from trellax._src import core, dtypes, errors
+from trellax._src.array import ArrayImpl
+from trellax._src.basearray import Array
+from trellax._src.core import ShapedArray
+from trellax._src.interpreters import tracing
+from trellax._src.jaxpr import ClosedJaxpr
+from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_PY_KIND = {int: "i", float: "f", complex: "c"}
+
+
+class ShapeDtypeStruct:
+    """The abstract value of an array, as ``eval_shape`` returns it (and accepts it as input).
+
+    >>> ShapeDtypeStruct((3,), "float32")
+    ShapeDtypeStruct(shape=(3,), dtype=float32)
+    """
+
+    __slots__ = ("dtype", "shape", "weak_type")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False) -> None:
+        self.shape = tuple(int(s) for s in shape)
+        self.dtype = dtypes._to_np_dtype(dtype) if dtype is not None else dtypes.float32
+        self.weak_type = bool(weak_type)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ShapeDtypeStruct) and (
+            self.shape,
+            self.dtype,
+            self.weak_type,
+        ) == (other.shape, other.dtype, other.weak_type)
+
+
+ShapeDtypeStruct.__module__ = "trellax"
+
+
+# -- leaves to abstract values ---------------------------------------------------------------------
+
+
+def _leaf_aval(leaf: Any, path: str) -> ShapedArray:
+    t = type(leaf)
+    if t is ArrayImpl:
+        return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
+    if t is int or t is float or t is complex:
+        st = _config.state()
+        if t is int:
+            lo, hi = (-(2**63), 2**63 - 1) if st.x64 else (-(2**31), 2**31 - 1)
+            if not lo <= leaf <= hi:
+                raise OverflowError(
+                    "An overflow was encountered while parsing an argument to a jitted "
+                    f"computation, whose argument path is {path}. Got {t} with value {leaf}"
+                )
+        return ShapedArray._fast((), dtypes._DEFAULTS[st.x64][_PY_KIND[t]], True)
+    if t is bool or isinstance(leaf, np.bool_):
+        return ShapedArray._fast((), dtypes.bool_, False)
+    if isinstance(leaf, (np.ndarray, np.generic)):
+        d, _ = dtypes.dtype_and_weak_type(leaf)
+        return ShapedArray._fast(tuple(np.shape(leaf)), d, False)
+    if isinstance(leaf, ShapeDtypeStruct):
+        return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
+    if isinstance(leaf, Array):
+        return ShapedArray._fast(tuple(leaf.shape), leaf.dtype, leaf.weak_type)
+    raise TypeError(
+        f"Error interpreting argument to a traced function as an abstract array. The "
+        f"problematic value is of type {type(leaf)} and was passed at path {path}. Arguments "
+        "must be arrays, scalars or pytrees of them; mark other arguments static "
+        "(static_argnums/static_argnames)."
+    )
+
+
+def _leaf_value(leaf: Any, aval: ShapedArray) -> Any:
+    """A leaf as the NumPy value the compiled program takes."""
+    if type(leaf) is ArrayImpl:
+        return leaf._value
+    return np.asarray(leaf, dtype=aval.dtype if aval.dtype.kind != "V" else None).astype(
+        aval.dtype, copy=False
+    )
+
+
+def _path_names(fun: Callable[..., Any], n_args: int) -> list[str]:
+    try:
+        params = list(inspect.signature(fun).parameters)
+    except (TypeError, ValueError):
+        params = []
+    return [params[i] if i < len(params) else f"args[{i}]" for i in range(n_args)]
+
+
+# -- jit ------------------------------------------------------------------------------------------
+
+
+class _CacheEntry:
+    __slots__ = ("closed", "out_avals", "out_tree", "run")
+
+    def __init__(
+        self,
+        closed: ClosedJaxpr,
+        run: Callable[..., tuple[Any, ...]],
+        out_tree: PyTreeDef,
+    ) -> None:
+        self.closed = closed
+        self.run = run
+        self.out_tree = out_tree
+        self.out_avals = [(a.dtype, a.weak_type) for a in closed.out_avals]
+
+
+class Jitted(Generic[P, R]):
+    """A jitted function: traces once per signature, then runs straight-line NumPy code."""
+
+    def __init__(
+        self,
+        fun: Callable[P, R],
+        static_argnums: Sequence[int] = (),
+        static_argnames: Sequence[str] = (),
+    ) -> None:
+        self.fun = fun
+        functools.update_wrapper(self, fun)
+        self._sig = _signature(fun)
+        self.static_argnums, self.static_argnames = _resolve_static(
+            self._sig, tuple(static_argnums), tuple(static_argnames)
+        )
+        self._cache: dict[Hashable, _CacheEntry] = {}
+        self._fast_cache: dict[Hashable, _CacheEntry] = {}
+        self._has_static = bool(self.static_argnums or self.static_argnames)
+        self.trace_count = 0
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        if obj is None:
+            return self
+        return functools.partial(self, obj)
+
+    def __repr__(self) -> str:
+        return f"<trellax.jit of {getattr(self.fun, '__qualname__', self.fun)!r}>"
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        if core._current_trace.get() is not core.eval_trace:
+            return self.fun(*args, **kwargs)  # nested jit: inline into the enclosing trace
+        st = _config.state()
+        if not kwargs and not self._has_static:
+            # Fast path: positional concrete arrays only (the common case of a hot loop).
+            key_parts: list[Any] = [st]
+            values: list[Any] = []
+            for a in args:
+                if type(a) is not ArrayImpl:
+                    break
+                key_parts.append((a.shape, a.dtype, a.weak_type))
+                values.append(a._value)
+            else:
+                entry = self._fast_cache.get(tuple(key_parts))
+                if entry is not None:
+                    return self._finish(entry, entry.run(*values))
+        dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
+        leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
+        avals = self._avals(leaves, len(dyn_args))
+        key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in avals), static_key, st)
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._trace(args, kwargs, in_tree, avals)
+            self._cache[key] = entry
+            if not kwargs and not self._has_static and all(type(a) is ArrayImpl for a in args):
+                fast_key = (st, *[(a.shape, a.dtype, a.weak_type) for a in avals])
+                self._fast_cache[fast_key] = entry
+        outs = entry.run(*[_leaf_value(x, a) for x, a in zip(leaves, avals)])
+        return self._finish(entry, outs)
+
+    def _finish(self, entry: _CacheEntry, outs: tuple[Any, ...]) -> R:
+        new = core.new_array
+        arrays = [new(o, d, w) for o, (d, w) in zip(outs, entry.out_avals)]
+        result: R = tree_unflatten(entry.out_tree, arrays)
+        return result
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _split(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[list[Any], dict[str, Any], tuple[Any, ...]]:
+        if not self.static_argnums and not self.static_argnames:
+            return list(args), kwargs, ()
+        dyn_args: list[Any] = []
+        static: list[tuple[int | str, Any]] = []
+        for i, a in enumerate(args):
+            if i in self.static_argnums or (i - len(args)) in self.static_argnums:
+                static.append((i, _hashable_static(a, f"argument {i}")))
+            else:
+                dyn_args.append(a)
+        dyn_kwargs = {}
+        for k, v in kwargs.items():
+            if k in self.static_argnames:
+                static.append((k, _hashable_static(v, f"argument {k!r}")))
+            else:
+                dyn_kwargs[k] = v
+        return dyn_args, dyn_kwargs, tuple(static)
+
+    def _avals(self, leaves: list[Any], n_pos: int) -> list[ShapedArray]:
+        out = []
+        for i, leaf in enumerate(leaves):
+            if type(leaf) is ArrayImpl:
+                out.append(ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type))
+            else:
+                names = _path_names(self.fun, len(leaves))
+                out.append(_leaf_aval(leaf, names[i] if i < n_pos else f"leaf {i}"))
+        return out
+
+    def _trace(
+        self,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        in_tree: PyTreeDef,
+        avals: list[ShapedArray],
+    ) -> _CacheEntry:
+        self.trace_count += 1
+        out_tree_box: list[PyTreeDef] = []
+
+        def flat_fun(*tracers: Any) -> list[Any]:
+            dyn_args, dyn_kwargs = tree_unflatten(in_tree, list(tracers))
+            full_args, full_kwargs = self._merge(args, kwargs, dyn_args, dyn_kwargs)
+            out = self.fun(*full_args, **full_kwargs)
+            out_leaves, out_tree = tree_flatten(out)
+            out_tree_box.append(out_tree)
+            return out_leaves
+
+        closed = tracing.trace_to_jaxpr(flat_fun, avals, getattr(self.fun, "__name__", "fun"))
+        return _CacheEntry(closed, tracing.compile_jaxpr(closed), out_tree_box[0])
+
+    def _merge(
+        self,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        dyn_args: list[Any],
+        dyn_kwargs: dict[str, Any],
+    ) -> tuple[list[Any], dict[str, Any]]:
+        it = iter(dyn_args)
+        full = [
+            a if (i in self.static_argnums or (i - len(args)) in self.static_argnums) else next(it)
+            for i, a in enumerate(args)
+        ]
+        full_kwargs = {
+            k: (v if k in self.static_argnames else dyn_kwargs[k]) for k, v in kwargs.items()
+        }
+        return full, full_kwargs
+
+    def lower(self, *args: Any, **kwargs: Any) -> ClosedJaxpr:
+        """The jaxpr this function traces to for these arguments (cached like a call)."""
+        dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
+        leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
+        avals = self._avals(leaves, len(dyn_args))
+        key = (
+            in_tree,
+            tuple((a.shape, a.dtype, a.weak_type) for a in avals),
+            static_key,
+            _config.state(),
+        )
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._trace(args, kwargs, in_tree, avals)
+            self._cache[key] = entry
+        return entry.closed
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+        self._fast_cache.clear()
+
+
+def _signature(fun: Callable[..., Any]) -> inspect.Signature | None:
+    try:
+        return inspect.signature(fun)
+    except (TypeError, ValueError):
+        return None
+
+
+def _resolve_static(
+    sig: inspect.Signature | None, argnums: tuple[int, ...], argnames: tuple[str, ...]
+) -> tuple[frozenset[int], frozenset[str]]:
+    """Static arguments may be given by position or name; each implies the other (as in JAX)."""
+    nums, names = set(argnums), set(argnames)
+    if sig is not None:
+        params = list(sig.parameters.values())
+        positional = [
+            p.name
+            for p in params
+            if p.kind
+            in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        ]
+        for n in argnums:
+            if 0 <= n < len(positional) and params[n].kind is not inspect.Parameter.POSITIONAL_ONLY:
+                names.add(positional[n])
+        for name in argnames:
+            if name in positional:
+                nums.add(positional.index(name))
+            elif name not in sig.parameters and not any(
+                p.kind is inspect.Parameter.VAR_KEYWORD for p in params
+            ):
+                raise ValueError(
+                    f"static_argnames {name!r} does not name a parameter of the jitted function "
+                    f"(its parameters are {list(sig.parameters)})"
+                )
+    return frozenset(nums), frozenset(names)
+
+
+def _hashable_static(value: Any, what: str) -> Any:
+    try:
+        hash(value)
+    except TypeError:
+        raise errors.NonHashableStaticArgumentError(
+            f"Non-hashable static arguments are not supported: {what} of the jitted function is "
+            f"{value!r} of type {type(value).__name__}. Static arguments are part of the cache "
+            "key, so they must be hashable: pass a tuple instead of a list, or a frozen "
+            "dataclass."
+        ) from None
+    return (type(value), value)
+
+
+@overload
+def jit(
+    fun: Callable[P, R],
+    *,
+    static_argnums: int | Sequence[int] = (),
+    static_argnames: str | Sequence[str] = (),
+) -> Jitted[P, R]: ...
+
+
+@overload
+def jit(
+    fun: None = None,
+    *,
+    static_argnums: int | Sequence[int] = (),
+    static_argnames: str | Sequence[str] = (),
+) -> Callable[[Callable[P, R]], Jitted[P, R]]: ...
+
+
+def jit(
+    fun: Callable[P, R] | None = None,
+    *,
+    static_argnums: int | Sequence[int] = (),
+    static_argnames: str | Sequence[str] = (),
+) -> Any:
+    """Traces ``fun`` once per input signature and runs the cached program on later calls.
+
+    >>> import trellax, trellax.numpy as tnp
+    >>> f = trellax.jit(lambda x, y: x * 2 + y)
+    >>> f(tnp.arange(3, dtype="int8"), 1)
+    Array([1, 3, 5], dtype=int8)
+
+    Python scalars enter as weak values; results have the same dtypes and weak flags as the eager
+    call. Usable as a decorator, with or without arguments.
+    """
+    nums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    names = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
+    if fun is None:
+        return lambda f: Jitted(f, nums, names)
+    return Jitted(fun, nums, names)
+
+
+# -- eval_shape and make_jaxpr ------------------------------------------------------------------
+
+
+def _trace_pytree(
+    fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[ClosedJaxpr, PyTreeDef]:
+    leaves, in_tree = tree_flatten((list(args), kwargs))
+    names = _path_names(fun, len(leaves))
+    avals = [_leaf_aval(leaf, names[i]) for i, leaf in enumerate(leaves)]
+    out_tree_box: list[PyTreeDef] = []
+
+    def flat_fun(*tracers: Any) -> list[Any]:
+        a, k = tree_unflatten(in_tree, list(tracers))
+        out_leaves, out_tree = tree_flatten(fun(*a, **k))
+        out_tree_box.append(out_tree)
+        return out_leaves
+
+    closed = tracing.trace_to_jaxpr(flat_fun, avals, getattr(fun, "__name__", "fun"))
+    return closed, out_tree_box[0]
+
+
+def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """The shapes, dtypes and weak flags of ``fun(*args)``'s results, without computing them.
+
+    >>> import trellax
+    >>> trellax.eval_shape(lambda x: x + 1, 2.0)
+    ShapeDtypeStruct(shape=(), dtype=float32, weak_type=True)
+    """
+    closed, out_tree = _trace_pytree(fun, args, kwargs)
+    structs = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals]
+    return tree_unflatten(out_tree, structs)
+
+
+def make_jaxpr(fun: Callable[..., Any]) -> Callable[..., ClosedJaxpr]:
+    """A function that traces ``fun`` and returns its printable jaxpr.
+
+    >>> import trellax, trellax.numpy as tnp
+    >>> print(trellax.make_jaxpr(lambda x: x + 1.5)(tnp.zeros(3, "int8")))
+    { lambda ; a:i8[3]. let
+        b:~f32[3] = convert_element_type[new_dtype=float32 weak_type=True] a
+        c:~f32[3] = add b 1.5:~f32[]
+      in (c,) }
+    """
+
+    @functools.wraps(fun)
+    def make(*args: Any, **kwargs: Any) -> ClosedJaxpr:
+        closed, _ = _trace_pytree(fun, args, kwargs)
+        return closed
+
+    return make

@@ -1,0 +1,307 @@
+"""Tracing to jaxprs, and compiling jaxprs to straight-line NumPy code.
+
+:class:`JaxprTrace` is the trace installed while a function is traced: ``bind`` records an
+equation and returns a :class:`Tracer` whose abstract value came from the primitive's
+abstract-eval rule — the same rule eager evaluation runs, so traced and eager results have the
+same dtypes and weak flags by construction.
+
+:func:`compile_jaxpr` turns a jaxpr into a Python function over NumPy values: one line per
+equation, each a direct call of the primitive's impl rule, generated once and cached with the
+jaxpr. Running it pays no promotion decisions, no wrapper objects and no dispatch.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from trellax._src import core, errors
+from trellax._src.array import ArrayImpl
+from trellax._src.basearray import Array
+from trellax._src.core import Primitive, ShapedArray, Trace
+from trellax._src.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Tracer(Array):
+    """An array inside a traced function: an abstract value (shape, dtype, weak flag), no data.
+
+    It is a ``trellax.Array``, so ``isinstance`` and annotations work inside ``jit``, and its
+    operators run the same ``trellax.numpy`` code as concrete arrays do.
+    """
+
+    __slots__ = ("_trace", "aval")
+    _trace: JaxprTrace
+    aval: ShapedArray
+
+    def __init__(self, trace: JaxprTrace, aval: ShapedArray) -> None:
+        self._trace = trace
+        self.aval = aval
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return self.aval.dtype
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.aval.shape
+
+    @property
+    def weak_type(self) -> bool:
+        return self.aval.weak_type
+
+    @property
+    def ndim(self) -> int:
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> int:
+        return self.aval.size
+
+    def __repr__(self) -> str:
+        return f"Traced<{self.aval}>with<{type(self._trace).__name__}>"
+
+    # -- what a value without data cannot do ------------------------------------------------
+
+    @property
+    def _value(self) -> Any:
+        # Reached when a tracer escapes its trace and is used in eager code.
+        raise errors.UnexpectedTracerError(self)
+
+    def __bool__(self) -> bool:
+        raise errors.TracerBoolConversionError(self)
+
+    def __int__(self) -> int:
+        raise errors.TracerIntegerConversionError(self)
+
+    def __index__(self) -> int:
+        raise errors.TracerIntegerConversionError(self)
+
+    def __float__(self) -> float:
+        raise errors.ConcretizationTypeError(self, "float()")
+
+    def __complex__(self) -> complex:
+        raise errors.ConcretizationTypeError(self, "complex()")
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+        raise errors.TracerArrayConversionError(self)
+
+    def item(self, *args: Any) -> Any:
+        raise errors.ConcretizationTypeError(self, ".item()")
+
+    def tolist(self) -> Any:
+        raise errors.ConcretizationTypeError(self, ".tolist()")
+
+    def __len__(self) -> int:
+        if not self.aval.shape:
+            raise TypeError("len() of unsized object (a 0-d array)")
+        return self.aval.shape[0]
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise TypeError(
+            "trellax arrays are immutable and do not support item assignment; use "
+            "x = x.at[idx].set(y) instead of x[idx] = y"
+        )
+
+
+class JaxprTrace(Trace):
+    """Records every primitive applied while it is the current trace."""
+
+    def __init__(self, fun_name: str = "fun") -> None:
+        self.fun_name = fun_name
+        self.active = True
+        self.invars: list[Var] = []
+        self.eqns: list[JaxprEqn] = []
+        self.constvars: list[Var] = []
+        self.consts: list[Any] = []
+        self._vars: dict[int, Var] = {}  # id(tracer) -> its variable
+        self._const_ids: dict[int, Var] = {}  # id(ArrayImpl) -> its constvar
+        self._keepalive: list[Any] = []
+
+    def new_arg(self, aval: ShapedArray) -> Tracer:
+        t = Tracer(self, aval)
+        v = Var(aval)
+        self._vars[id(t)] = v
+        self._keepalive.append(t)
+        self.invars.append(v)
+        return t
+
+    def to_atom(self, x: Any) -> Atom:
+        if type(x) is Tracer:
+            if x._trace is self:
+                return self._vars[id(x)]
+            raise errors.UnexpectedTracerError(x)
+        if type(x) is not ArrayImpl:
+            from trellax._src.lax._base import asarray
+
+            x = asarray(x)
+            if type(x) is not ArrayImpl:
+                raise errors.UnexpectedTracerError(x)
+        if x.ndim == 0:
+            return Literal(x._value, x.aval)
+        v = self._const_ids.get(id(x))
+        if v is None:
+            v = Var(x.aval)
+            self._const_ids[id(x)] = v
+            self._keepalive.append(x)
+            self.constvars.append(v)
+            self.consts.append(x._value)
+        return v
+
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
+        if not self.active:
+            raise errors.UnexpectedTracerError(None)
+        atoms = [self.to_atom(a) for a in args]
+        out = prim.abstract_eval(*args, **params)
+        out_avals = list(out) if prim.multiple_results else [out]
+        tracers = [Tracer(self, core.get_aval(a)) for a in out_avals]
+        outvars = [Var(t.aval) for t in tracers]
+        for t, v in zip(tracers, outvars):
+            self._vars[id(t)] = v
+        self._keepalive.extend(tracers)
+        self.eqns.append(JaxprEqn(prim, atoms, outvars, dict(params), _user_source()))
+        return tuple(tracers) if prim.multiple_results else tracers[0]
+
+    def finish(self, outs: Sequence[Any]) -> ClosedJaxpr:
+        self.active = False
+        out_atoms = [self.to_atom(o) for o in outs]
+        jaxpr = Jaxpr(self.constvars, self.invars, out_atoms, self.eqns)
+        return ClosedJaxpr(jaxpr, self.consts)
+
+
+def _user_source() -> str | None:
+    """``file:line (function)`` of the innermost frame outside the trellax package."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_PACKAGE_DIR) or "/tests/" in filename:
+            return f"{filename}:{frame.f_lineno} ({frame.f_code.co_name})"
+        frame = frame.f_back  # type: ignore[assignment]
+    return None
+
+
+def trace_to_jaxpr(
+    fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray], fun_name: str = "fun"
+) -> ClosedJaxpr:
+    """Traces ``fun`` (flat arrays in, a flat sequence of arrays out) on abstract inputs."""
+    trace = JaxprTrace(fun_name)
+    args = [trace.new_arg(a) for a in in_avals]
+    token = core.set_current_trace(trace)
+    try:
+        outs = fun(*args)
+    except BaseException:
+        trace.active = False
+        raise
+    finally:
+        core.reset_current_trace(token)
+    return trace.finish(outs)
+
+
+def is_tracing() -> bool:
+    return isinstance(core.current_trace(), JaxprTrace)
+
+
+# -- evaluation -----------------------------------------------------------------------------------
+
+
+def eval_jaxpr(closed: ClosedJaxpr, *args: Any) -> list[Any]:
+    """Interprets a jaxpr by binding each equation in the current trace (inlines under tracing)."""
+    jaxpr = closed.jaxpr
+    env: dict[int, Any] = {}
+    for v, c in zip(jaxpr.constvars, closed.consts):
+        env[id(v)] = core.new_array(c, v.aval.dtype, v.aval.weak_type)
+    for v, a in zip(jaxpr.invars, args):
+        env[id(v)] = a
+
+    def read(a: Atom) -> Any:
+        if isinstance(a, Literal):
+            return core.new_array(a.value, a.aval.dtype, a.aval.weak_type)
+        return env[id(a)]
+
+    for eqn in jaxpr.eqns:
+        ins = [read(a) for a in eqn.invars]
+        if eqn.primitive.multiple_results:
+            outs = eqn.primitive.bind_multi(*ins, **eqn.params)
+        else:
+            outs = (eqn.primitive.bind(*ins, **eqn.params),)
+        for v, o in zip(eqn.outvars, outs):
+            env[id(v)] = o
+    return [read(a) for a in jaxpr.outvars]
+
+
+def _fix_scalar(x: Any) -> np.ndarray[Any, Any]:
+    return x if type(x) is np.ndarray else np.asarray(x)
+
+
+def _fix_dtype(x: Any, d: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    arr: np.ndarray[Any, Any] = np.asarray(x)
+    return arr if arr.dtype == d else arr.astype(d)
+
+
+def compile_jaxpr(closed: ClosedJaxpr) -> Callable[..., tuple[Any, ...]]:
+    """Straight-line Python over NumPy values: ``run(*args) -> tuple of outputs``.
+
+    Constants are bound at compile time. Each equation becomes one call of its impl rule;
+    results are re-typed only where NumPy may return another type (0-d results come back as
+    NumPy scalars; ml_dtypes computes some int4 ops in int8).
+    """
+    jaxpr = closed.jaxpr
+    names: dict[int, str] = {}
+    env: dict[str, Any] = {"_fix_scalar": _fix_scalar, "_fix_dtype": _fix_dtype}
+    for i, (v, c) in enumerate(zip(jaxpr.constvars, closed.consts)):
+        env[f"c{i}"] = c
+        names[id(v)] = f"c{i}"
+    args = []
+    for i, v in enumerate(jaxpr.invars):
+        names[id(v)] = f"a{i}"
+        args.append(f"a{i}")
+    lines = [f"def run({', '.join(args)}):"]
+    counter = 0
+
+    def ref(a: Atom) -> str:
+        nonlocal counter
+        if isinstance(a, Literal):
+            counter += 1
+            env[f"k{counter}"] = a.value
+            return f"k{counter}"
+        return names[id(a)]
+
+    for j, eqn in enumerate(jaxpr.eqns):
+        impl = eqn.primitive.impl
+        if impl is None:
+            raise NotImplementedError(f"primitive {eqn.primitive.name} has no impl rule")
+        env[f"f{j}"] = impl
+        call_args = [ref(a) for a in eqn.invars]
+        if eqn.params:
+            env[f"p{j}"] = eqn.params
+            call_args.append(f"**p{j}")
+        outs = []
+        for v in eqn.outvars:
+            counter += 1
+            names[id(v)] = f"v{counter}"
+            outs.append(f"v{counter}")
+        target = ", ".join(outs) + ("," if eqn.primitive.multiple_results else "")
+        lines.append(f"    {target} = f{j}({', '.join(call_args)})  # {eqn.primitive.name}")
+        for v in eqn.outvars:
+            n = names[id(v)]
+            d = v.aval.dtype
+            if d.kind == "V":
+                env[f"d_{n}"] = d
+                lines.append(f"    {n} = _fix_dtype({n}, d_{n})")
+            elif not v.aval.shape:
+                lines.append(f"    {n} = _fix_scalar({n})")
+    outs_src = ", ".join(ref(a) for a in jaxpr.outvars)
+    lines.append(f"    return ({outs_src}{',' if len(jaxpr.outvars) == 1 else ''})")
+    source = "\n".join(lines)
+    code = compile(source, f"<trellax jit: {len(jaxpr.eqns)} equations>", "exec")
+    exec(code, env)
+    run: Callable[..., tuple[Any, ...]] = env["run"]
+    run.__doc__ = source
+    return run
