@@ -62,6 +62,7 @@ class JaxprEqn:
     outvars: list[Var]
     params: dict[str, Any]
     source: str | None = None  # "file:line (function)" of the user code that bound it
+    api: str | None = None  # the trellax.numpy function that was promoting, if any
 
 
 @dataclass

@@ -166,7 +166,8 @@ class JaxprTrace(Trace):
         for t, v in zip(tracers, outvars):
             self._vars[id(t)] = v
         self._keepalive.extend(tracers)
-        self.eqns.append(JaxprEqn(prim, atoms, outvars, dict(params), _user_source()))
+        source, api = _user_source()
+        self.eqns.append(JaxprEqn(prim, atoms, outvars, dict(params), source, api))
         return tuple(tracers) if prim.multiple_results else tracers[0]
 
     def finish(self, outs: Sequence[Any]) -> ClosedJaxpr:
@@ -176,15 +177,19 @@ class JaxprTrace(Trace):
         return ClosedJaxpr(jaxpr, self.consts)
 
 
-def _user_source() -> str | None:
-    """``file:line (function)`` of the innermost frame outside the trellax package."""
+def _user_source() -> tuple[str | None, str | None]:
+    """``file:line (function)`` of the innermost frame outside the trellax package, and the
+    name of the ``trellax.numpy`` function that was promoting (a ``fun_name`` local), if any."""
     frame = sys._getframe(2)
+    api: str | None = None
     while frame is not None:
         filename = frame.f_code.co_filename
         if not filename.startswith(_PACKAGE_DIR) or "/tests/" in filename:
-            return f"{filename}:{frame.f_lineno} ({frame.f_code.co_name})"
+            return f"{filename}:{frame.f_lineno} ({frame.f_code.co_name})", api
+        if api is None and isinstance(frame.f_locals.get("fun_name"), str):
+            api = frame.f_locals["fun_name"]
         frame = frame.f_back  # type: ignore[assignment]
-    return None
+    return None, api
 
 
 def trace_to_jaxpr(
