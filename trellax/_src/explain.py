@@ -63,9 +63,9 @@ def _flags(before: ShapedArray, after: ShapedArray) -> tuple[str, ...]:
     out = []
     a, b = before.dtype, after.dtype
     kb = dtypes.kind(b)
-    if (dtypes.itemsize_bits(b) >= 64 and kb in ("i", "u", "f")) or b == dtypes.complex128:
-        if dtypes.itemsize_bits(a) < dtypes.itemsize_bits(b):
-            out.append("widens to 64 bits")
+    wide = (dtypes.itemsize_bits(b) >= 64 and kb in ("i", "u", "f")) or b == dtypes.complex128
+    if wide and dtypes.itemsize_bits(a) < dtypes.itemsize_bits(b):
+        out.append("widens to 64 bits")
     lossy = _precision_loss(a, b)
     if lossy:
         out.append(lossy)
