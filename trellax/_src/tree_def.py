@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from trellax._src import tree_codegen
-from trellax._src.tree_keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey
+from trellax._src.tree_keys import DictKey, GetAttrKey, SequenceKey
 from trellax._src.tree_registry import (
     CUSTOM,
     DEFAULT_DICT,
@@ -64,7 +64,7 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
     kind = reg.kind
     aux: Any = None
     children: Iterable[Any]
-    if kind == LIST or kind == TUPLE or kind == NAMEDTUPLE:
+    if kind in (LIST, TUPLE, NAMEDTUPLE):
         children = x
     elif kind == DICT:
         aux = sorted_keys(x)
@@ -80,7 +80,7 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
         keys = sorted_keys(x)
         aux = (x.default_factory, keys)
         children = map(x.__getitem__, keys)
-    specs = []
+    specs: list[Spec] = []
     for c in children:
         try:
             r = KIND[type(c)]
@@ -98,7 +98,7 @@ def _flatten_node_is_leaf(x: Any, reg: Registration, leaves: list[Any], is_leaf:
     kind = reg.kind
     aux: Any = None
     children: Iterable[Any]
-    if kind == LIST or kind == TUPLE or kind == NAMEDTUPLE:
+    if kind in (LIST, TUPLE, NAMEDTUPLE):
         children = x
     elif kind == DICT:
         aux = sorted_keys(x)
@@ -114,9 +114,9 @@ def _flatten_node_is_leaf(x: Any, reg: Registration, leaves: list[Any], is_leaf:
         keys = sorted_keys(x)
         aux = (x.default_factory, keys)
         children = map(x.__getitem__, keys)
-    specs = []
+    specs: list[Spec] = []
     for c in children:
-        r = None if is_leaf(c) else (KIND.get(type(c), False) or classify(type(c)))
+        r = None if is_leaf(c) else classify_fast(c)
         if r is None:
             leaves.append(c)
             specs.append(None)
@@ -139,7 +139,7 @@ def flatten(tree: Any, is_leaf: IsLeaf = None) -> tuple[list[Any], PyTreeDef]:
     else:
         if is_leaf(tree):
             return [tree], LEAF_TREEDEF
-        reg = KIND.get(type(tree), False) or classify(type(tree))
+        reg = classify_fast(tree)
         if reg is None:
             return [tree], LEAF_TREEDEF
         leaves = []
@@ -153,7 +153,7 @@ def flatten(tree: Any, is_leaf: IsLeaf = None) -> tuple[list[Any], PyTreeDef]:
 def _leaves_node(x: Any, reg: Registration, leaves: list[Any]) -> None:
     kind = reg.kind
     children: Iterable[Any]
-    if kind == LIST or kind == TUPLE or kind == NAMEDTUPLE:
+    if kind in (LIST, TUPLE, NAMEDTUPLE):
         children = x
     elif kind == DICT:
         children = map(x.__getitem__, sorted_keys(x))
@@ -194,11 +194,11 @@ def leaves(tree: Any, is_leaf: IsLeaf = None) -> list[Any]:
 def node_children(x: Any, reg: Registration) -> tuple[list[Any], list[Any], Any]:
     """Children, key-path entries and aux data of one node."""
     kind = reg.kind
-    if kind == LIST or kind == TUPLE:
+    if kind in (LIST, TUPLE):
         return list(x), [SequenceKey(i) for i in range(len(x))], None
     if kind == NAMEDTUPLE:
         return list(x), [GetAttrKey(name) for name in type(x)._fields], None
-    if kind == DICT or kind == DEFAULT_DICT:
+    if kind in (DICT, DEFAULT_DICT):
         keys = sorted_keys(x)
         aux = keys if kind == DICT else (x.default_factory, keys)
         return [x[k] for k in keys], [DictKey(k) for k in keys], aux
@@ -219,7 +219,7 @@ def _flatten_node_paths(
     if reg.kind == NONE:
         return _NONE_SPEC
     children, keys, aux = node_children(x, reg)
-    specs = []
+    specs: list[Spec] = []
     for key, c in zip(keys, children):
         r = None if is_leaf is not None and is_leaf(c) else classify_fast(c)
         if r is None:
@@ -267,7 +267,7 @@ def build(spec: Spec, it: Any) -> Any:
     if kind == NONE:
         return None
     if kind == CUSTOM:
-        return reg.unflatten(aux, tuple(vals))  # type: ignore[misc]
+        return reg.unflatten(aux, tuple(vals))
     if kind == NAMEDTUPLE:
         return reg.type(*vals)
     if kind == ORDERED_DICT:
@@ -289,10 +289,10 @@ def unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
     """``tree_unflatten``: rebuilds the structure of ``treedef`` around ``leaves``."""
     if type(leaves) is not list:
         leaves = list(leaves)
-    if len(leaves) != treedef._num_leaves:  # type: ignore[arg-type]
+    if len(leaves) != treedef._num_leaves:
         raise ValueError(
             f"tree_unflatten: {treedef!r} has {treedef._num_leaves} leaves, but "
-            f"{len(leaves)} leaves were given."  # type: ignore[arg-type]
+            f"{len(leaves)} leaves were given."
         )
     try:
         fn = treedef._compiled
@@ -300,7 +300,7 @@ def unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
         treedef._compiled = None
         treedef._uses = 1
         spec = treedef._spec
-        return leaves[0] if spec is None else build(spec, iter(leaves))  # type: ignore[index]
+        return leaves[0] if spec is None else build(spec, iter(leaves))
     if fn is None:
         treedef._uses += 1
         if treedef._uses < _COMPILE_AFTER:
@@ -488,9 +488,7 @@ class PyTreeDef:
 
     def compose(self, inner: PyTreeDef) -> PyTreeDef:
         """The structure with ``inner`` in place of each leaf of ``self``."""
-        return make_treedef(
-            _compose(self._spec, inner._spec), self._num_leaves * inner._num_leaves
-        )
+        return make_treedef(_compose(self._spec, inner._spec), self._num_leaves * inner._num_leaves)
 
     def __repr__(self) -> str:
         return f"PyTreeDef({spec_repr(self._spec)})"

@@ -61,17 +61,15 @@ class Registration:
         return (registration_of, (self.type,))
 
 
-_BUILTINS: dict[type, Registration] = {
-    t: Registration(kind, t, "built-in")
-    for t, kind in [
-        (list, LIST),
-        (tuple, TUPLE),
-        (dict, DICT),
-        (type(None), NONE),
-        (OrderedDict, ORDERED_DICT),
-        (defaultdict, DEFAULT_DICT),
-    ]
-}
+_BUILTIN_KINDS: list[tuple[type, int]] = [
+    (list, LIST),
+    (tuple, TUPLE),
+    (dict, DICT),
+    (type(None), NONE),
+    (OrderedDict, ORDERED_DICT),
+    (defaultdict, DEFAULT_DICT),
+]
+_BUILTINS = {t: Registration(kind, t, "built-in") for t, kind in _BUILTIN_KINDS}
 # Every registered (and built-in) node type: the authority.
 _REGISTERED: dict[type, Registration] = dict(_BUILTINS)
 # Namedtuple classes seen so far. Kept for the life of the process so that a namedtuple type always

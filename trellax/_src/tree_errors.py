@@ -1,0 +1,203 @@
+"""Structure checks that explain themselves: the first differing node, by key path, and both
+structures.
+
+>>> tree_map(lambda a, b: a + b, [1, (2, 3)], [1, (2, 3, 4)])
+Traceback (most recent call last):
+ValueError: tree_map: tree #2 does not have the structure of the first tree.
+At tree[1]: the first tree has a tuple of length 2, but tree #2 has a tuple of length 3.
+  first tree: PyTreeDef([*, (*, *)])
+  tree #2:    PyTreeDef([*, (*, *, *)])
+...
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from trellax._src.tree_def import classify_fast, flatten, node_children, sorted_keys
+from trellax._src.tree_keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey, keystr
+from trellax._src.tree_registry import (
+    CUSTOM,
+    DEFAULT_DICT,
+    DICT,
+    LIST,
+    NAMEDTUPLE,
+    NONE,
+    ORDERED_DICT,
+    TUPLE,
+    Registration,
+    custom_keys,
+)
+
+if TYPE_CHECKING:
+    from trellax._src.tree_def import PyTreeDef, Spec
+
+
+class Mismatch(Exception):
+    """Raised inside a structure walk; each level on the way out adds its key."""
+
+    def __init__(self, expected: str, got: str) -> None:
+        super().__init__(expected, got)
+        self.expected = expected
+        self.got = got
+        self.path: list[Any] = []  # innermost key first
+
+
+def _describe(reg: Registration | None, aux: Any, n: int) -> str:
+    if reg is None:
+        return "a leaf"
+    kind = reg.kind
+    if kind == LIST:
+        return f"a list of length {n}"
+    if kind == TUPLE:
+        return f"a tuple of length {n}"
+    if kind == NONE:
+        return "None"
+    if kind == NAMEDTUPLE:
+        return f"a namedtuple {reg.type.__qualname__}"
+    if kind == DICT:
+        return f"a dict with keys {list(aux)!r}"
+    if kind == ORDERED_DICT:
+        return f"an OrderedDict with keys {list(aux)!r}"
+    if kind == DEFAULT_DICT:
+        return f"a defaultdict({aux[0]!r}) with keys {list(aux[1])!r}"
+    return f"a {reg.type.__qualname__} node with aux data {aux!r} and {n} children"
+
+
+def describe_spec(spec: Spec) -> str:
+    if spec is None:
+        return "a leaf"
+    reg, aux, children = spec
+    return _describe(reg, aux, len(children))
+
+
+def describe_value(x: Any) -> str:
+    reg = classify_fast(x)
+    if reg is None:
+        return f"a leaf of type {type(x).__qualname__}"
+    try:
+        children, _, aux = node_children(x, reg)
+    except Exception:
+        return f"a {type(x).__qualname__}"
+    return _describe(reg, aux, len(children))
+
+
+def _spec_keys(spec: Spec) -> list[Any]:
+    reg, aux, children = spec
+    kind = reg.kind
+    if kind in (LIST, TUPLE):
+        return [SequenceKey(i) for i in range(len(children))]
+    if kind == NAMEDTUPLE:
+        return [GetAttrKey(name) for name in reg.type._fields]
+    if kind in (DICT, ORDERED_DICT):
+        return [DictKey(k) for k in aux]
+    if kind == DEFAULT_DICT:
+        return [DictKey(k) for k in aux[1]]
+    return [FlattenedIndexKey(i) for i in range(len(children))]
+
+
+def _up_to(spec: Spec, x: Any, out: list[Any]) -> None:
+    if spec is None:
+        out.append(x)
+        return
+    reg, aux, child_specs = spec
+    if type(x) is not reg.type:
+        raise Mismatch(describe_spec(spec), describe_value(x))
+    kind = reg.kind
+    children: Any
+    if kind in (LIST, TUPLE, NAMEDTUPLE):
+        children, x_aux, same = x, None, True
+    elif kind == NONE:
+        return
+    elif kind == DICT:
+        x_aux = sorted_keys(x)
+        children, same = [x[k] for k in x_aux], x_aux == aux
+    elif kind == CUSTOM:
+        assert reg.flatten is not None
+        flat, x_aux = reg.flatten(x)
+        children = list(flat)
+        try:
+            same = bool(x_aux == aux)
+        except Exception:
+            same = False
+    else:
+        children, _, x_aux = node_children(x, reg)
+        same = x_aux == aux
+    if not same or len(children) != len(child_specs):
+        raise Mismatch(describe_spec(spec), _describe(reg, x_aux, len(children)))
+    for i, (s, c) in enumerate(zip(child_specs, children)):
+        try:
+            _up_to(s, c, out)
+        except Mismatch as m:
+            m.path.append(custom_keys(reg, x)[1][i] if kind == CUSTOM else _spec_keys(spec)[i])
+            raise
+
+
+def _safe_structure(tree: Any) -> str:
+    try:
+        return repr(flatten(tree)[1])
+    except Exception as e:
+        return f"<unavailable: {e}>"
+
+
+def _where(path: list[Any]) -> str:
+    return "tree" + keystr(list(reversed(path))) if path else "the root"
+
+
+def flatten_up_to(treedef: PyTreeDef, tree: Any, caller: str, name: str) -> list[Any]:
+    """``treedef.flatten_up_to(tree)``, with an error naming the first differing node."""
+    out: list[Any] = []
+    try:
+        _up_to(treedef._spec, tree, out)
+    except Mismatch as m:
+        raise ValueError(
+            f"{caller}: {name} does not have the expected structure.\n"
+            f"At {_where(m.path)}: expected {m.expected}, but {name} has {m.got}.\n"
+            f"  expected: {treedef!r}\n"
+            f"  {name}: {_safe_structure(tree)}"
+        ) from None
+    return out
+
+
+def flatten_rest(treedef: PyTreeDef, rest: tuple[Any, ...], caller: str) -> list[list[Any]]:
+    """Flattens each tree of ``rest`` up to ``treedef`` (the first tree's structure)."""
+    out = []
+    for i, tree in enumerate(rest):
+        leaves: list[Any] = []
+        try:
+            _up_to(treedef._spec, tree, leaves)
+        except Mismatch as m:
+            label = f"tree #{i + 2}"
+            raise ValueError(
+                f"{caller}: {label} does not have the structure of the first tree.\n"
+                f"At {_where(m.path)}: the first tree has {m.expected}, but {label} has {m.got}.\n"
+                f"  first tree: {treedef!r}\n"
+                f"  {label}:{' ' * (max(0, 10 - len(label)))} {_safe_structure(tree)}\n"
+                "Every tree after the first must have the first tree's structure (where the "
+                "first tree has a leaf, the others may hold any subtree there)."
+            ) from None
+        out.append(leaves)
+    return out
+
+
+def first_difference(a: Spec, b: Spec) -> tuple[str, str, str] | None:
+    """Where two structures first differ: (location, description in a, description in b)."""
+    if a is None or b is None:
+        if a is None and b is None:
+            return None
+        return "the root", describe_spec(a), describe_spec(b)
+    ra, aux_a, ca = a
+    rb, aux_b, cb = b
+    try:
+        same = ra is rb and bool(aux_a == aux_b) and len(ca) == len(cb)
+    except Exception:
+        same = False
+    if not same:
+        return "the root", describe_spec(a), describe_spec(b)
+    for key, sa, sb in zip(_spec_keys(a), ca, cb):
+        found = first_difference(sa, sb)
+        if found is not None:
+            where, da, db = found
+            inner = "" if where == "the root" else where[len("tree") :]
+            return "tree" + str(key) + inner, da, db
+    return None
