@@ -17,9 +17,9 @@ from trellax._src.api import eval_shape as eval_shape
 from trellax._src.api import jit as jit
 from trellax._src.api import make_jaxpr as make_jaxpr
 from trellax._src.basearray import Array as Array
-from trellax._src.explain import explain_promotions as explain_promotions
 from trellax._src.config import config as config
 from trellax._src.config import enable_x64 as enable_x64
 from trellax._src.config import numpy_dtype_promotion as numpy_dtype_promotion
+from trellax._src.explain import explain_promotions as explain_promotions
 
 __version__ = "0.1.0.dev0"
