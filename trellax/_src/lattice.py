@@ -218,6 +218,14 @@ def _path(
     raise AssertionError(f"no chain from {start!r} to {goal!r}")  # unreachable: goal >= start
 
 
+def _same(a: object, b: object) -> bool:
+    """Equality that never confuses "no result" (None) with a node: NumPy says
+    ``np.dtype('float64') == None`` is True."""
+    if a is None or b is None:
+        return a is b
+    return bool(a == b)
+
+
 def _fmt(nodes: Iterable[object]) -> str:
     return "[" + ", ".join(repr(n) for n in nodes) + "]"
 
@@ -279,15 +287,15 @@ def check_table(
 
     for a in ns:
         r = op(a, a)
-        if r != a and not full(report.idempotence):  # type: ignore[arg-type]
+        if not _same(r, a) and not full(report.idempotence):  # type: ignore[arg-type]
             report.idempotence.append((a, r))
     for a, b in itertools.combinations(ns, 2):
         ab, ba = op(a, b), op(b, a)
-        if ab != ba and not full(report.commutativity):  # type: ignore[arg-type]
+        if not _same(ab, ba) and not full(report.commutativity):  # type: ignore[arg-type]
             report.commutativity.append((a, b, ab, ba))
     for a, b, c in itertools.product(ns, repeat=3):
         left, right = op(op(a, b), c), op(a, op(b, c))
-        if left != right and not full(report.associativity):  # type: ignore[arg-type]
+        if not _same(left, right) and not full(report.associativity):  # type: ignore[arg-type]
             report.associativity.append((a, b, c, left, right))
 
     if report.commutativity or report.idempotence or report.associativity:
@@ -308,14 +316,14 @@ def check_table(
         r = op(a, b)
         if r is not None and r not in domain:
             domain.append(r)
-    succ = {a: [b for b in domain if b != a and op(a, b) == b] for a in domain}
+    succ = {a: [b for b in domain if not _same(b, a) and _same(op(a, b), b)] for a in domain}
     try:
         order = Lattice(succ, name="recovered order")
     except LatticeError as e:
         report.why_not_lattice = f"the derived order is not a lattice: {e}"
         return report
     for a, b in itertools.product(ns, repeat=2):
-        if order.try_join(a, b) != op(a, b):
+        if not _same(order.try_join(a, b), op(a, b)):
             report.why_not_lattice = (
                 f"promote({a!r}, {b!r}) = {op(a, b)!r} but the derived order's join is "
                 f"{order.try_join(a, b)!r}"
