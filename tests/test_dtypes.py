@@ -944,6 +944,25 @@ def test_x32_truncation_warnings(args: tuple[Any, ...], truncated: list[tuple[st
     assert caught == []
 
 
+def test_trellax_scalar_types_are_canonicalized_silently() -> None:
+    """§2.2/§4.3: ``jnp.float64`` as an argument is canonicalized without the warning that
+    ``np.float64`` and ``'float64'`` give."""
+    tnp = pytest.importorskip("trellax.numpy")
+    for x64, want in (
+        (False, ("float32", "int32", "complex64")),
+        (True, ("float64", "int64", "complex128")),
+    ):
+        with config(x64), no_warnings_check() as caught:
+            got = (
+                tdt.result_type(tnp.float64),
+                tdt.result_type(tnp.int64),
+                tdt.result_type(tnp.int64, 1j),
+            )
+            assert tuple(d.name for d in got) == want
+            assert tdt.promote_types(tnp.int64, tnp.float16).name == "float16"
+        assert caught == []
+
+
 # -- categories (§1.1) ----------------------------------------------------------------------------
 
 CATEGORY = {
