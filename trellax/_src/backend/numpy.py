@@ -576,3 +576,161 @@ def _scatter(
     x: np.ndarray, updates: np.ndarray, *indices: np.ndarray, spec: Any, combine: str
 ) -> Any:
     return spec.scatter(x, indices, updates, combine)
+
+
+# -- linear algebra: decompositions and solves (trellax._src.lax.linalg) -------------------------
+# numpy.linalg has no float16/bfloat16 kernels: those compute in float32 and are rounded back.
+
+
+def _linalg_compute(x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "V" or x.dtype == np.float16:
+        return x.astype(np.float32)
+    return x
+
+
+def _per_matrix(fn: Callable[[np.ndarray], Any], x: np.ndarray, fill: Any) -> Any:
+    """Applies ``fn`` to each matrix of a batch, with ``fill`` where numpy.linalg raises."""
+    batch = x.shape[:-2]
+    flat = x.reshape((-1, *x.shape[-2:]))
+    outs = []
+    for m in flat:
+        try:
+            outs.append(fn(m))
+        except np.linalg.LinAlgError:
+            outs.append(np.full(m.shape, fill, dtype=m.dtype))
+    if not outs:
+        return np.zeros(x.shape, x.dtype)
+    return np.stack(outs).reshape((*batch, *outs[0].shape))
+
+
+@_register("cholesky")
+def _cholesky(x: np.ndarray) -> Any:
+    xc = _linalg_compute(x)
+    try:
+        out = np.linalg.cholesky(xc)
+    except np.linalg.LinAlgError:  # not positive definite somewhere: NaNs there, as XLA gives
+        out = _per_matrix(np.linalg.cholesky, xc, np.nan)
+    return out.astype(x.dtype)
+
+
+@_register("eigh")
+def _eigh(x: np.ndarray, *, lower: bool) -> Any:
+    w, v = np.linalg.eigh(_linalg_compute(x), UPLO="L" if lower else "U")
+    return v.astype(x.dtype), w.astype(np.real(np.zeros((), x.dtype)).dtype)
+
+
+@_register("eig")
+def _eig(x: np.ndarray, *, compute_right_eigenvectors: bool) -> Any:
+    out_dtype = x.dtype if x.dtype.kind == "c" else np.result_type(x.dtype, np.complex64)
+    if x.dtype.kind == "V" or x.dtype == np.float16:
+        out_dtype = np.dtype(np.complex64)
+    xc = _linalg_compute(x)
+    if not compute_right_eigenvectors:
+        return (np.linalg.eigvals(xc).astype(out_dtype),)
+    w, v = np.linalg.eig(xc)
+    return w.astype(out_dtype), v.astype(out_dtype)
+
+
+@_register("qr")
+def _qr(x: np.ndarray, *, full_matrices: bool) -> Any:
+    q, r = np.linalg.qr(_linalg_compute(x), mode="complete" if full_matrices else "reduced")
+    return q.astype(x.dtype), r.astype(x.dtype)
+
+
+@_register("svd")
+def _svd(x: np.ndarray, *, full_matrices: bool, compute_uv: bool) -> Any:
+    xc = _linalg_compute(x)
+    real = np.real(np.zeros((), x.dtype)).dtype
+    if not compute_uv:
+        return (np.linalg.svd(xc, compute_uv=False).astype(real),)
+    u, s, vh = np.linalg.svd(xc, full_matrices=full_matrices)
+    return u.astype(x.dtype), s.astype(real), vh.astype(x.dtype)
+
+
+@_register("triangular_solve")
+def _triangular_solve(
+    a: np.ndarray,
+    b: np.ndarray,
+    *,
+    left_side: bool,
+    lower: bool,
+    transpose_a: bool,
+    conjugate_a: bool,
+    unit_diagonal: bool,
+) -> Any:
+    t = np.tril(_linalg_compute(a)) if lower else np.triu(_linalg_compute(a))
+    if unit_diagonal:
+        n = t.shape[-1]
+        t = t.copy()
+        t[..., np.arange(n), np.arange(n)] = 1
+    if transpose_a:
+        t = np.swapaxes(t, -1, -2)
+    if conjugate_a:
+        t = np.conj(t)
+    bc = _linalg_compute(b)
+    if left_side:
+        out = _solve(t, bc)
+    else:  # x @ t = b  <=>  t^T @ x^T = b^T
+        out = np.swapaxes(_solve(np.swapaxes(t, -1, -2), np.swapaxes(bc, -1, -2)), -1, -2)
+    return np.asarray(out).astype(b.dtype)
+
+
+def _solve(a: np.ndarray, b: np.ndarray) -> Any:
+    try:
+        return np.linalg.solve(a, b)
+    except np.linalg.LinAlgError:  # singular somewhere: solve the others, inf/nan there
+        batch = a.shape[:-2]
+        af = a.reshape((-1, *a.shape[-2:]))
+        bf = b.reshape((-1, *b.shape[-2:]))
+        outs = []
+        for am, bm in zip(af, bf):
+            try:
+                outs.append(np.linalg.solve(am, bm))
+            except np.linalg.LinAlgError:
+                outs.append(np.full(bm.shape, np.nan, dtype=np.result_type(am, bm)))
+        return np.stack(outs).reshape((*batch, *b.shape[-2:]))
+
+
+@_register("solve")
+def _solve_impl(a: np.ndarray, b: np.ndarray) -> Any:
+    return np.asarray(_solve(_linalg_compute(a), _linalg_compute(b))).astype(b.dtype)
+
+
+@_register("inv")
+def _inv(x: np.ndarray) -> Any:
+    xc = _linalg_compute(x)
+    try:
+        out = np.linalg.inv(xc)
+    except np.linalg.LinAlgError:
+        out = _per_matrix(np.linalg.inv, xc, np.inf)
+    return out.astype(x.dtype)
+
+
+@_register("det")
+def _det(x: np.ndarray) -> Any:
+    return np.asarray(np.linalg.det(_linalg_compute(x))).astype(x.dtype)
+
+
+@_register("slogdet")
+def _slogdet(x: np.ndarray) -> Any:
+    sign, logabsdet = np.linalg.slogdet(_linalg_compute(x))
+    real = np.real(np.zeros((), x.dtype)).dtype
+    return np.asarray(sign).astype(x.dtype), np.asarray(logabsdet).astype(real)
+
+
+# -- fft (trellax._src.lax.fft) -------------------------------------------------------------------
+
+
+@_register("fft")
+def _fft(x: np.ndarray, *, fft_type: str, fft_lengths: tuple[int, ...]) -> Any:
+    axes = tuple(range(x.ndim - len(fft_lengths), x.ndim))
+    if fft_type == "FFT":
+        out = np.fft.fftn(x, s=fft_lengths, axes=axes)
+        return out.astype(x.dtype)
+    if fft_type == "IFFT":
+        return np.fft.ifftn(x, s=fft_lengths, axes=axes).astype(x.dtype)
+    if fft_type == "RFFT":
+        cdt = np.complex128 if x.dtype == np.float64 else np.complex64
+        return np.fft.rfftn(x, s=fft_lengths, axes=axes).astype(cdt)
+    rdt = np.float64 if x.dtype == np.complex128 else np.float32
+    return np.fft.irfftn(x, s=fft_lengths, axes=axes).astype(rdt)

@@ -1,0 +1,80 @@
+"""The ``fft`` primitive: one primitive, four transforms over the trailing axes.
+
+``fft_type`` is one of
+
+* ``"FFT"`` / ``"IFFT"``: complex -> complex of the same dtype and shape;
+* ``"RFFT"``: float32/float64 -> complex64/complex128, the last axis becoming ``n // 2 + 1``;
+* ``"IRFFT"``: complex64/complex128 -> float32/float64, the last axis becoming ``n``;
+
+over the last ``len(fft_lengths)`` axes (at most 3, as in XLA). The inverse transforms include
+the ``1/n`` scaling (NumPy's ``norm="backward"``); other normalizations and padding/cropping to
+``n`` are done by ``trellax.numpy.fft`` with lax operations around this primitive. Results keep
+the operand's weak flag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from trellax._src import dtypes
+from trellax._src.backend import numpy as backend
+from trellax._src.basearray import Array
+from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.lax._base import Category, asarray, check_dtype
+
+FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
+
+_complex = Category("complex64, complex128", "", (dtypes.complex64, dtypes.complex128))
+_real = Category("float32, float64", "", (dtypes.float32, dtypes.float64))
+
+fft_p = Primitive("fft")
+fft_p.def_impl(backend.impl("fft"))
+
+
+@fft_p.def_abstract_eval
+def _fft_abstract_eval(
+    x: AbstractValue, *, fft_type: str, fft_lengths: tuple[int, ...]
+) -> ShapedArray:
+    if fft_type not in FFT_TYPES:
+        raise ValueError(f"fft: fft_type must be one of {FFT_TYPES}, got {fft_type!r}")
+    k = len(fft_lengths)
+    shape = tuple(x.shape)
+    if not 1 <= k <= 3 or k > len(shape):
+        raise ValueError(
+            f"fft: fft_lengths {fft_lengths} must name 1 to 3 trailing axes of shape {shape}"
+        )
+    if any(n < 1 for n in fft_lengths):
+        raise ValueError(f"fft: fft_lengths must be positive, got {fft_lengths}")
+    lead, tail = shape[:-k], shape[-k:]
+    if fft_type == "RFFT":
+        check_dtype("fft", x.dtype, _real, None)
+        if tail != fft_lengths:
+            raise ValueError(f"RFFT: trailing shape {tail} must equal fft_lengths {fft_lengths}")
+        out_dtype: Any = dtypes.complex128 if x.dtype == dtypes.float64 else dtypes.complex64
+        return ShapedArray._fast(
+            (*lead, *fft_lengths[:-1], fft_lengths[-1] // 2 + 1), out_dtype, x.weak_type
+        )
+    check_dtype("fft", x.dtype, _complex, None)
+    if fft_type == "IRFFT":
+        expected = (*fft_lengths[:-1], fft_lengths[-1] // 2 + 1)
+        if tail != expected:
+            raise ValueError(
+                f"IRFFT: trailing shape {tail} must be {expected} for fft_lengths {fft_lengths}"
+            )
+        out_dtype = dtypes.float64 if x.dtype == dtypes.complex128 else dtypes.float32
+        return ShapedArray._fast((*lead, *fft_lengths), out_dtype, x.weak_type)
+    if tail != fft_lengths:
+        raise ValueError(f"{fft_type}: trailing shape {tail} must equal fft_lengths {fft_lengths}")
+    return ShapedArray._fast(shape, x.dtype, x.weak_type)
+
+
+def fft(x: Any, fft_type: str, fft_lengths: Sequence[int]) -> Array:
+    """The ``fft_type`` transform over the last ``len(fft_lengths)`` axes of ``x``.
+
+    >>> import trellax.numpy as tnp
+    >>> fft(tnp.ones(4, dtype="complex64"), "FFT", (4,))
+    Array([4.+0.j, 0.+0.j, 0.+0.j, 0.+0.j], dtype=complex64)
+    """
+    t = fft_type.upper() if isinstance(fft_type, str) else str(fft_type)
+    return fft_p.bind(asarray(x), fft_type=t, fft_lengths=tuple(int(n) for n in fft_lengths))
