@@ -428,12 +428,28 @@ def _acc_dtype(d: np.dtype) -> Any:
 
 @_register("reduce_max")
 def _reduce_max(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+    if x.size == 0:  # an empty reduction gives the identity (-inf, the smallest int, False)
+        return np.max(x, axis=axes, initial=_extreme(x.dtype, low=True))
     return np.max(x, axis=axes)
 
 
 @_register("reduce_min")
 def _reduce_min(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+    if x.size == 0:
+        return np.min(x, axis=axes, initial=_extreme(x.dtype, low=False))
     return np.min(x, axis=axes)
+
+
+def _extreme(d: np.dtype, *, low: bool) -> Any:
+    """The identity of max (``low``) or min for dtype ``d``: -inf/inf, or the int range's end."""
+    if d == np.bool_:
+        return not low
+    if d.kind in "iu" or (d.kind == "V" and "int" in d.name):
+        import ml_dtypes
+
+        info = ml_dtypes.iinfo(d)
+        return np.array(info.min if low else info.max).astype(d)
+    return np.array(-np.inf if low else np.inf).astype(d)
 
 
 @_register("reduce_and")
