@@ -84,12 +84,14 @@ class Jaxpr:
         return [v.aval for v in self.outvars]
 
 
-@dataclass
+@dataclass(eq=False)
 class ClosedJaxpr:
-    """A jaxpr together with the values of its constants."""
+    """A jaxpr together with its constants (arrays; hashable by identity, so that a jaxpr can
+    be a parameter of a control-flow primitive)."""
 
     jaxpr: Jaxpr
     consts: list[Any]
+    compiled: Any = field(default=None, repr=False)
 
     def __str__(self) -> str:
         return pretty_print(self.jaxpr)
@@ -123,13 +125,16 @@ def _names() -> Any:
         yield s
 
 
-def _param_str(v: Any) -> str:
+def _param_str(v: Any, indent: int) -> str:
     if isinstance(v, np.dtype):
         return str(v.name)
     if isinstance(v, ClosedJaxpr | Jaxpr):
-        return "{ jaxpr }"
+        inner = v.jaxpr if isinstance(v, ClosedJaxpr) else v
+        pad = " " * (indent + 4)
+        return "\n" + "\n".join(pad + line for line in pretty_print(inner).splitlines())
     if isinstance(v, tuple):
-        return "(" + ", ".join(_param_str(x) for x in v) + ("," if len(v) == 1 else "") + ")"
+        parts = [_param_str(x, indent) for x in v]
+        return "(" + ", ".join(parts) + ("," if len(v) == 1 else "") + ")"
     return str(v)
 
 
@@ -150,7 +155,7 @@ def pretty_print(jaxpr: Jaxpr) -> str:
     lines = [f"{{ lambda {consts}; {ins}. let"]
     for eqn in jaxpr.eqns:
         outs = " ".join(name(v, True) for v in eqn.outvars)
-        params = " ".join(f"{k}={_param_str(p)}" for k, p in sorted(eqn.params.items()))
+        params = " ".join(f"{k}={_param_str(p, 4)}" for k, p in sorted(eqn.params.items()))
         head = eqn.primitive.name + (f"[{params}]" if params else "")
         args = " ".join(name(v) for v in eqn.invars)
         lines.append(f"    {outs} = {head} {args}".rstrip())

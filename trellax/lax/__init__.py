@@ -4,6 +4,7 @@ Operands must have identical dtypes; Python scalars become weak arrays of their 
 first. Dtype errors name the ``trellax.numpy`` function that promotes.
 """
 
+from trellax._src.control_flow import cond, fori_loop, map, scan, switch, while_loop
 from trellax._src.lax.elementwise import (
     abs,
     acos,
@@ -136,6 +137,7 @@ __all__ = [
     "clz",
     "complex",
     "concatenate",
+    "cond",
     "conj",
     "convert_element_type",
     "cos",
@@ -158,6 +160,7 @@ __all__ = [
     "expand_dims",
     "expm1",
     "floor",
+    "fori_loop",
     "ge",
     "gt",
     "imag",
@@ -170,6 +173,7 @@ __all__ = [
     "log1p",
     "logistic",
     "lt",
+    "map",
     "max",
     "min",
     "mul",
@@ -193,6 +197,7 @@ __all__ = [
     "rev",
     "round",
     "rsqrt",
+    "scan",
     "select",
     "select_n",
     "shift_left",
@@ -207,7 +212,9 @@ __all__ = [
     "square",
     "squeeze",
     "sub",
+    "switch",
     "tan",
     "tanh",
     "transpose",
+    "while_loop",
 ]

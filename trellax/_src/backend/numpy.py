@@ -750,3 +750,10 @@ def _fft(x: np.ndarray, *, fft_type: str, fft_lengths: tuple[int, ...]) -> Any:
         return np.fft.rfftn(x, s=fft_lengths, axes=axes).astype(cdt)
     rdt = np.float64 if x.dtype == np.complex128 else np.float32
     return np.fft.irfftn(x, s=fft_lengths, axes=axes).astype(rdt)
+
+
+def stack_rows(rows: list[Any], shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    """Stacks per-iteration results of a loop (``scan``) into one array of ``shape``."""
+    if not rows:
+        return np.zeros(shape, dtype)
+    return np.stack([np.asarray(r) for r in rows]).astype(dtype, copy=False)

@@ -135,7 +135,11 @@ class JaxprTrace(Trace):
         if type(x) is Tracer:
             if x._trace is self:
                 return self._vars[id(x)]
-            raise errors.UnexpectedTracerError(x)
+            if not x._trace.active:
+                raise errors.UnexpectedTracerError(x)
+            # A tracer of an enclosing trace (a cond branch closing over a jit argument): it
+            # becomes a constant input of this jaxpr, supplied by the enclosing trace.
+            return self._const_var(x)
         if type(x) is not ArrayImpl:
             from trellax._src.lax._base import asarray
 
@@ -144,13 +148,16 @@ class JaxprTrace(Trace):
                 raise errors.UnexpectedTracerError(x)
         if x.ndim == 0:
             return Literal(x._value, x.aval)
+        return self._const_var(x)
+
+    def _const_var(self, x: Any) -> Var:
         v = self._const_ids.get(id(x))
         if v is None:
-            v = Var(x.aval)
+            v = Var(core.get_aval(x))
             self._const_ids[id(x)] = v
             self._keepalive.append(x)
             self.constvars.append(v)
-            self.consts.append(x._value)
+            self.consts.append(x)
         return v
 
     def process_primitive(
@@ -221,7 +228,7 @@ def eval_jaxpr(closed: ClosedJaxpr, *args: Any) -> list[Any]:
     jaxpr = closed.jaxpr
     env: dict[int, Any] = {}
     for v, c in zip(jaxpr.constvars, closed.consts):
-        env[id(v)] = core.new_array(c, v.aval.dtype, v.aval.weak_type)
+        env[id(v)] = c
     for v, a in zip(jaxpr.invars, args):
         env[id(v)] = a
 
@@ -261,7 +268,7 @@ def compile_jaxpr(closed: ClosedJaxpr) -> Callable[..., tuple[Any, ...]]:
     names: dict[int, str] = {}
     env: dict[str, Any] = {"_fix_scalar": _fix_scalar, "_fix_dtype": _fix_dtype}
     for i, (v, c) in enumerate(zip(jaxpr.constvars, closed.consts)):
-        env[f"c{i}"] = c
+        env[f"c{i}"] = c._value
         names[id(v)] = f"c{i}"
     args = []
     for i, v in enumerate(jaxpr.invars):

@@ -1,0 +1,484 @@
+"""Structured control flow: ``cond``, ``switch``, ``while_loop``, ``fori_loop``, ``scan``, ``map``.
+
+Each branch or loop body is traced once, on abstract values, into a sub-jaxpr that becomes a
+parameter of a call-like primitive (``cond_p``, ``while_p``, ``scan_p``). Eagerly the primitive's
+impl runs the compiled sub-programs; under ``jit`` an equation is recorded and the sub-programs run
+inside the compiled outer program. Values a branch closes over (arrays, or tracers of an enclosing
+``jit``) become explicit constant inputs.
+
+Dtype rules (JAX's): branch outputs must have equal shapes and dtypes (weak flags may differ; the
+result is weak only if every branch's is). A loop carry is traced as an abstract value, so its type
+must be the same after the body: a *weakly typed* initial value whose type the body changes is
+promoted to the body's output type (``fori_loop(0, 3, lambda i, x: x + 1.5, 0)`` carries a
+float32); a strongly typed one raises a TypeError that names the leaf and the fix.
+
+The rule slots for autodiff and batching (``jvp_rule``, ``transpose_rule``, ``batch_rule``) of
+these primitives are left empty for the transformations that will fill them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from trellax._src import core, dtypes
+from trellax._src.backend import numpy as backend
+from trellax._src.basearray import Array
+from trellax._src.core import Primitive, ShapedArray
+from trellax._src.interpreters import tracing
+from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, Var
+from trellax._src.lax._base import asarray
+from trellax._src.lax.structural import _convert
+from trellax._src.tree_keys import keystr
+from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_flatten_with_path, tree_unflatten
+
+# -- tracing sub-functions -------------------------------------------------------------------------
+
+
+def _avals_of(leaves: Sequence[Any]) -> list[ShapedArray]:
+    return [core.get_aval(asarray(x)) for x in leaves]
+
+
+def _trace(
+    fun: Callable[..., Any], in_tree: PyTreeDef, in_avals: Sequence[ShapedArray], name: str
+) -> tuple[ClosedJaxpr, list[Any], PyTreeDef]:
+    """Traces ``fun`` on abstract inputs; returns (jaxpr taking consts then inputs, consts,
+    output tree). The jaxpr has no constvars of its own: its constants lead its inputs."""
+    out_tree_box: list[PyTreeDef] = []
+
+    def flat(*tracers: Any) -> list[Any]:
+        args = tree_unflatten(in_tree, list(tracers))
+        out = fun(*args) if isinstance(args, tuple) else fun(args)
+        leaves, out_tree = tree_flatten(out)
+        out_tree_box.append(out_tree)
+        return [asarray(x) for x in leaves]
+
+    closed = tracing.trace_to_jaxpr(flat, in_avals, name)
+    jaxpr = closed.jaxpr
+    hoisted = Jaxpr([], [*jaxpr.constvars, *jaxpr.invars], jaxpr.outvars, jaxpr.eqns)
+    return ClosedJaxpr(hoisted, []), list(closed.consts), out_tree_box[0]
+
+
+def _run(closed: ClosedJaxpr) -> Callable[..., tuple[Any, ...]]:
+    """The compiled sub-program of a jaxpr (compiled once, kept on the jaxpr)."""
+    if closed.compiled is None:
+        closed.compiled = tracing.compile_jaxpr(closed)
+    run: Callable[..., tuple[Any, ...]] = closed.compiled
+    return run
+
+
+# -- cond / switch -------------------------------------------------------------------------------
+
+cond_p = Primitive("cond", multiple_results=True)
+
+
+@cond_p.def_abstract_eval
+def _cond_abstract_eval(
+    index: Any, *args: Any, branches: tuple[ClosedJaxpr, ...]
+) -> tuple[ShapedArray, ...]:
+    outs = [list(b.out_avals) for b in branches]
+    merged = []
+    for avals in zip(*outs):
+        weak = all(a.weak_type for a in avals)
+        merged.append(ShapedArray._fast(avals[0].shape, avals[0].dtype, weak))
+    return tuple(merged)
+
+
+def _cond_impl(index: Any, *args: Any, branches: tuple[ClosedJaxpr, ...]) -> tuple[Any, ...]:
+    i = min(max(int(index), 0), len(branches) - 1)
+    return _run(branches[i])(*args)
+
+
+cond_p.def_impl(_cond_impl)
+
+
+def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
+    """Applies ``branches[index](*operands)``; ``index`` is clamped to the valid range.
+
+    Every branch must return the same tree of (shape, dtype); weak flags may differ.
+    """
+    return _switch(index, branches, operands, [f"branches[{i}]" for i in range(len(branches))])
+
+
+def _switch(
+    index: Any, branches: Sequence[Callable[..., Any]], operands: Sequence[Any], names: list[str]
+) -> Any:
+    if not branches:
+        raise ValueError("switch requires at least one branch")
+    idx = asarray(index)
+    if idx.shape != ():
+        raise TypeError(f"switch index must be a scalar, got shape {idx.shape}")
+    if dtypes.kind(idx.dtype) not in ("i", "u", "b"):
+        raise TypeError(f"switch index must be an integer scalar, got dtype {idx.dtype.name}")
+    idx = _convert(idx, dtypes.int32, False)
+    if len(branches) == 1:
+        return branches[0](*operands)
+    leaves, in_tree = tree_flatten(tuple(operands))
+    in_avals = _avals_of(leaves)
+    traced = [_trace(b, in_tree, in_avals, f"branch {i}") for i, b in enumerate(branches)]
+    order = list(range(len(traced)))[::-1] if names == ["false_fun", "true_fun"] else None
+    _check_branch_outputs(
+        [traced[i] for i in order] if order else traced,
+        [names[i] for i in order] if order else names,
+    )
+    # Every branch takes all branches' constants (its own used, the others ignored).
+    all_consts: list[Any] = []
+    jaxprs = []
+    const_avals = [[core.get_aval(c) for c in consts] for _, consts, _ in traced]
+    for i, (closed, consts, _) in enumerate(traced):
+        before = [a for avals in const_avals[:i] for a in avals]
+        after = [a for avals in const_avals[i + 1 :] for a in avals]
+        j = closed.jaxpr
+        n_c = len(consts)
+        pre = [Var(a) for a in before]
+        post = [Var(a) for a in after]
+        invars = [*pre, *j.invars[:n_c], *post, *j.invars[n_c:]]
+        jaxprs.append(ClosedJaxpr(Jaxpr([], invars, j.outvars, j.eqns), []))
+        all_consts.extend(consts)
+    out_tree = traced[0][2]
+    outs = cond_p.bind_multi(
+        idx, *all_consts, *[asarray(x) for x in leaves], branches=tuple(jaxprs)
+    )
+    return tree_unflatten(out_tree, list(outs))
+
+
+def _check_branch_outputs(
+    traced: Sequence[tuple[ClosedJaxpr, list[Any], PyTreeDef]], names: Sequence[str]
+) -> None:
+    first_closed, _, first_tree = traced[0]
+    for (closed, _, tree), name in zip(traced[1:], names[1:]):
+        if tree != first_tree:
+            raise TypeError(
+                "cond branches must have equal output types but they differ: the output of "
+                f"{names[0]} has structure {first_tree} but the output of {name} has structure "
+                f"{tree}."
+            )
+        for k, (a, b) in enumerate(zip(first_closed.out_avals, closed.out_avals)):
+            if a.shape != b.shape or a.dtype != b.dtype:
+                what = "shapes" if a.shape != b.shape else "dtypes"
+                raise TypeError(
+                    "cond branches must have equal output types but they differ. The output "
+                    f"{k} of {names[0]} has type {a} but the corresponding output of "
+                    f"{name} has type {b}, so the {what} do not match. Cast one "
+                    "branch's result (e.g. with .astype) so both agree."
+                )
+
+
+def cond(
+    pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any], *operands: Any
+) -> Any:
+    """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, traced both ways.
+
+    ``pred`` must be a scalar bool or number (nonzero is true). Both branches must return the
+    same tree of (shape, dtype).
+    """
+    p = asarray(pred)
+    if p.shape != ():
+        raise TypeError(f"Pred must be a scalar, got {pred!r} of shape {p.shape}.")
+    if dtypes.kind(p.dtype) == "c":
+        raise TypeError(f"Pred type must be either boolean or number, got {p.dtype.name}.")
+    if p.dtype != dtypes.bool_:
+        from trellax._src.lax.elementwise import ne
+
+        p = ne(p, _zero_like(p))
+    return _switch(
+        _convert(p, dtypes.int32, False), (false_fun, true_fun), operands, ["false_fun", "true_fun"]
+    )
+
+
+def _zero_like(x: Array) -> Array:
+    from trellax._src.lax._base import scalar_to_array
+
+    return scalar_to_array(0, x.dtype, x.weak_type)
+
+
+# -- loops ---------------------------------------------------------------------------------------
+
+
+def _stable_carry(
+    body: Callable[..., Any],
+    init_leaves: list[Any],
+    in_tree: PyTreeDef,
+    make_in_avals: Callable[[list[ShapedArray]], list[ShapedArray]],
+    n_extra_out: int,
+    what: str,
+    init: Any,
+) -> tuple[list[Any], ClosedJaxpr, list[Any], PyTreeDef]:
+    """Traces ``body`` until its carry type is stable, promoting weakly typed initial values.
+
+    ``make_in_avals(carry_avals)`` gives the body's full input avals; the body's first outputs
+    (after ``n_extra_out`` leading ones) are the new carry.
+    """
+    carry = [asarray(x) for x in init_leaves]
+    for _ in range(2):
+        carry_avals = [core.get_aval(c) for c in carry]
+        closed, consts, out_tree = _trace(body, in_tree, make_in_avals(carry_avals), what)
+        out_avals = list(closed.out_avals)[n_extra_out : n_extra_out + len(carry)]
+        if len(out_avals) != len(carry):
+            raise TypeError(
+                f"{what} must return a carry with the same structure as its input: the input has "
+                f"{len(carry)} leaves but the output has {len(out_avals)}."
+            )
+        changed = False
+        for i, (c, o) in enumerate(zip(carry_avals, out_avals)):
+            if c.shape == o.shape and c.dtype == o.dtype:
+                continue
+            if c.weak_type and c.shape == o.shape:
+                new = dtypes.lattice_result_type((c.dtype, True), (o.dtype, o.weak_type))[0]
+                carry[i] = _convert(carry[i], new, False)
+                changed = True
+                continue
+            _raise_carry_mismatch(what, init, i, c, o)
+        if not changed:
+            return carry, closed, consts, out_tree
+    _raise_carry_mismatch(what, init, 0, carry_avals[0], out_avals[0])
+    raise AssertionError("unreachable")
+
+
+def _raise_carry_mismatch(what: str, init: Any, i: int, c: ShapedArray, o: ShapedArray) -> None:
+    paths = [keystr(p) for p, _ in tree_flatten_with_path(init)[0]]
+    leaf = f"init{paths[i]}" if i < len(paths) else f"leaf {i}"
+    diff = "shape" if c.shape != o.shape else "dtype"
+    fix = (
+        f"cast the initial value so the carry keeps one type, e.g. {leaf}.astype('{o.dtype.name}')"
+        if diff == "dtype"
+        else "return a carry of the same shape as the initial value"
+    )
+    raise TypeError(
+        f"{what} carry input and carry output must have equal types, but they differ: the carry "
+        f"component {leaf} has type {c.str_short()} on input but {o.str_short()} on output, so "
+        f"the {diff}s do not match. To fix it, {fix}."
+    )
+
+
+while_p = Primitive("while", multiple_results=True)
+
+
+@while_p.def_abstract_eval
+def _while_abstract_eval(
+    *args: Any,
+    cond_jaxpr: ClosedJaxpr,
+    body_jaxpr: ClosedJaxpr,
+    cond_nconsts: int,
+    body_nconsts: int,
+) -> tuple[ShapedArray, ...]:
+    return tuple(body_jaxpr.out_avals)
+
+
+def _while_impl(
+    *args: Any,
+    cond_jaxpr: ClosedJaxpr,
+    body_jaxpr: ClosedJaxpr,
+    cond_nconsts: int,
+    body_nconsts: int,
+) -> tuple[Any, ...]:
+    cconsts = args[:cond_nconsts]
+    bconsts = args[cond_nconsts : cond_nconsts + body_nconsts]
+    carry = tuple(args[cond_nconsts + body_nconsts :])
+    cond_run, body_run = _run(cond_jaxpr), _run(body_jaxpr)
+    while bool(cond_run(*cconsts, *carry)[0]):
+        carry = body_run(*bconsts, *carry)
+    return carry
+
+
+while_p.def_impl(_while_impl)
+
+
+def while_loop(
+    cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any
+) -> Any:
+    """Repeats ``val = body_fun(val)`` while ``cond_fun(val)``; the carry keeps one type."""
+    leaves, in_tree = tree_flatten((init_val,))
+    carry, body_closed, body_consts, out_tree = _stable_carry(
+        body_fun, leaves, in_tree, lambda avals: avals, 0, "while_loop body_fun", init_val
+    )
+    if tree_flatten((tree_unflatten(out_tree, [0] * out_tree.num_leaves),))[1] != in_tree:
+        raise TypeError(
+            "while_loop body_fun must return a value with the same tree structure as its input: "
+            f"input {in_tree}, output {out_tree}."
+        )
+    carry_avals = [core.get_aval(c) for c in carry]
+    cond_closed, cond_consts, _ = _trace(cond_fun, in_tree, carry_avals, "while_loop cond_fun")
+    pred_avals = cond_closed.out_avals
+    if len(pred_avals) != 1 or pred_avals[0].shape != () or pred_avals[0].dtype != dtypes.bool_:
+        raise TypeError(
+            "while_loop cond_fun must return a boolean scalar, but got output type(s) "
+            f"{[a.str_short() for a in cond_closed.out_avals]}."
+        )
+    body_closed = _match_weak(body_closed, carry_avals, len(body_consts))
+    outs = while_p.bind_multi(
+        *cond_consts,
+        *body_consts,
+        *carry,
+        cond_jaxpr=cond_closed,
+        body_jaxpr=body_closed,
+        cond_nconsts=len(cond_consts),
+        body_nconsts=len(body_consts),
+    )
+    return tree_unflatten(in_tree, list(outs))[0]
+
+
+def _match_weak(
+    closed: ClosedJaxpr, carry_avals: Sequence[ShapedArray], n_consts: int, start: int = 0
+) -> ClosedJaxpr:
+    """Makes the body's carry outputs carry the input's weak flags (shape and dtype already match)."""
+    outs = list(closed.out_avals)
+    if all(outs[start + i].weak_type == a.weak_type for i, a in enumerate(carry_avals)):
+        return closed
+
+    def fixed(*args: Any) -> list[Any]:
+        res = tracing.eval_jaxpr(closed, *args)
+        for i, a in enumerate(carry_avals):
+            res[start + i] = _convert(res[start + i], a.dtype, a.weak_type)
+        return res
+
+    in_avals = list(closed.in_avals)
+    new = tracing.trace_to_jaxpr(fixed, in_avals, "carry")
+    j = new.jaxpr
+    consts = new.consts
+    hoisted = Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns)
+    if consts:
+        # Constants can only come from literals' arrays here; keep them closed over.
+        return ClosedJaxpr(Jaxpr(j.constvars, j.invars, j.outvars, j.eqns), consts)
+    return ClosedJaxpr(hoisted, [])
+
+
+def fori_loop(
+    lower: Any,
+    upper: Any,
+    body_fun: Callable[[Any, Any], Any],
+    init_val: Any,
+    *,
+    unroll: int | bool | None = None,
+) -> Any:
+    """``for i in range(lower, upper): val = body_fun(i, val)``; ``i`` has the bounds' promoted
+    integer dtype (int32 for Python ints with x64 off)."""
+    lo, hi = asarray(lower), asarray(upper)
+    for b, name in ((lo, "lower"), (hi, "upper")):
+        if b.shape != () or dtypes.kind(b.dtype) not in ("i", "u"):
+            raise TypeError(
+                f"fori_loop {name} bound must be an integer scalar, got {core.get_aval(b)}"
+            )
+    idx_dtype = dtypes.result_type(lo, hi)
+    lo, hi = _convert(lo, idx_dtype, False), _convert(hi, idx_dtype, False)
+
+    def cond(state: tuple[Any, Any, Any]) -> Any:
+        from trellax._src.lax.elementwise import lt
+
+        return lt(state[0], state[1])
+
+    def body(state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+        from trellax._src.lax.elementwise import add
+
+        i, stop, val = state
+        from trellax._src.lax._base import scalar_to_array
+
+        return add(i, scalar_to_array(1, i.dtype, False)), stop, body_fun(i, val)
+
+    return while_loop(cond, body, (lo, hi, init_val))[2]
+
+
+scan_p = Primitive("scan", multiple_results=True)
+
+
+@scan_p.def_abstract_eval
+def _scan_abstract_eval(
+    *args: Any, jaxpr: ClosedJaxpr, num_consts: int, num_carry: int, length: int, reverse: bool
+) -> tuple[ShapedArray, ...]:
+    outs = list(jaxpr.out_avals)
+    carry = outs[:num_carry]
+    ys = [ShapedArray._fast((length, *a.shape), a.dtype, a.weak_type) for a in outs[num_carry:]]
+    return tuple(carry + ys)
+
+
+def _scan_impl(
+    *args: Any, jaxpr: ClosedJaxpr, num_consts: int, num_carry: int, length: int, reverse: bool
+) -> tuple[Any, ...]:
+    consts = args[:num_consts]
+    carry = tuple(args[num_consts : num_consts + num_carry])
+    xs = args[num_consts + num_carry :]
+    run = _run(jaxpr)
+    n_ys = len(jaxpr.out_avals) - num_carry
+    ys: list[list[Any]] = [[] for _ in range(n_ys)]
+    steps = range(length - 1, -1, -1) if reverse else range(length)
+    for t in steps:
+        out = run(*consts, *carry, *[x[t] for x in xs])
+        carry = tuple(out[:num_carry])
+        for k in range(n_ys):
+            ys[k].append(out[num_carry + k])
+    stacked = []
+    for k, a in enumerate(jaxpr.out_avals[num_carry:]):
+        rows = ys[k][::-1] if reverse else ys[k]
+        stacked.append(backend.stack_rows(rows, (length, *a.shape), a.dtype))
+    return (*carry, *stacked)
+
+
+scan_p.def_impl(_scan_impl)
+
+
+def scan(
+    f: Callable[[Any, Any], tuple[Any, Any]],
+    init: Any,
+    xs: Any = None,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+) -> tuple[Any, Any]:
+    """Loops ``carry, y = f(carry, x)`` over the leading axis of ``xs``; returns the final carry
+    and the stacked ``y``s."""
+    x_leaves, _ = tree_flatten(xs)
+    x_arrays = [asarray(x) for x in x_leaves]
+    lengths = {x.shape[0] for x in x_arrays if x.ndim}
+    if any(x.ndim == 0 for x in x_arrays):
+        raise ValueError(
+            "scan got a scalar in xs; every leaf of xs needs a leading axis to scan over"
+        )
+    if length is not None:
+        lengths.add(int(length))
+    if len(lengths) != 1:
+        raise ValueError(
+            "scan got inconsistent lengths: "
+            + ("no xs and no length" if not lengths else f"leading axis sizes {sorted(lengths)}")
+        )
+    (n,) = lengths
+    x_avals = [ShapedArray._fast(x.shape[1:], x.dtype, x.weak_type) for x in x_arrays]
+    c_leaves, c_tree = tree_flatten(init)
+    in_tree = tree_flatten((init, xs))[1]
+
+    def body(carry: Any, x: Any) -> Any:
+        new_carry, y = f(carry, x)
+        return (new_carry, y)
+
+    def make_in_avals(carry_avals: list[ShapedArray]) -> list[ShapedArray]:
+        return [*carry_avals, *x_avals]
+
+    carry, closed, consts, out_tree = _stable_carry(
+        body, c_leaves, in_tree, make_in_avals, 0, "scan body function", init
+    )
+    carry_out_tree = out_tree.children()[0] if out_tree.num_leaves else out_tree
+    if carry_out_tree != c_tree:
+        raise TypeError(
+            "scan body function carry output must have the same tree structure as the carry "
+            f"input: input {c_tree}, output {carry_out_tree}."
+        )
+    carry_avals = [core.get_aval(c) for c in carry]
+    closed = _match_weak(closed, carry_avals, len(consts), start=0)
+    outs = scan_p.bind_multi(
+        *consts,
+        *carry,
+        *x_arrays,
+        jaxpr=closed,
+        num_consts=len(consts),
+        num_carry=len(carry),
+        length=n,
+        reverse=bool(reverse),
+    )
+    n_c = len(carry)
+    ys_tree = out_tree.children()[1]
+    return tree_unflatten(c_tree, list(outs[:n_c])), tree_unflatten(ys_tree, list(outs[n_c:]))
+
+
+def map(f: Callable[[Any], Any], xs: Any) -> Any:
+    """``stack([f(x) for x in xs])`` along the leading axis, as one traced loop."""
+    _, ys = scan(lambda _, x: ((), f(x)), (), xs)
+    return ys
