@@ -14,6 +14,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 
+_NOT_CONSTRUCTIBLE = (
+    "trellax.Array cannot be constructed directly; use trellax.numpy.asarray(...) or "
+    "trellax.numpy.array(...)"
+)
+
+
 class Array(abc.ABC):
     """The array type of trellax (concrete arrays and tracers alike).
 
@@ -29,11 +35,14 @@ class Array(abc.ABC):
     # __array__ instead, as they do for JAX arrays.
     __array_priority__ = 100
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        # Runs before ABC's abstract-class check, so `Array()` gets the helpful message too.
+        if cls is Array:
+            raise TypeError(_NOT_CONSTRUCTIBLE)
+        return super().__new__(cls)
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError(
-            "trellax.Array cannot be constructed directly; use trellax.numpy.asarray(...) or "
-            "trellax.numpy.array(...)"
-        )
+        raise TypeError(_NOT_CONSTRUCTIBLE)
 
     @property
     @abc.abstractmethod
