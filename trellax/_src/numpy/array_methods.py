@@ -98,6 +98,13 @@ def _astype(self: Array, dtype: Any, copy: bool = False, device: Any = None) -> 
     return _convert(self, d, False)
 
 
+def _copy(self: Array, order: str | None = None) -> Array:
+    """A copy (``x.copy()``); arrays are immutable, so it keeps dtype, weak flag and value."""
+    from trellax._src.numpy.creation import copy
+
+    return copy(self)
+
+
 def _iter(self: Array) -> Iterator[Array]:
     if self.ndim == 0:
         raise TypeError("iteration over a 0-d array")
@@ -240,6 +247,7 @@ def attach(cls: type) -> None:
         "__array_namespace__": _array_namespace,
         "at": property(indexing._IndexUpdateHelper),
         "astype": _astype,
+        "copy": _copy,
         "view": _view,
         "T": property(_T),
         "mT": property(_mT),
