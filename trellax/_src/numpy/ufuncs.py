@@ -18,7 +18,7 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive
 from trellax._src.lax import elementwise as lax
-from trellax._src.lax.structural import _convert, select_n
+from trellax._src.lax.structural import _convert, broadcast_to, select_n
 from trellax._src.numpy.util import (
     ensure_array,
     promote_args,
@@ -413,7 +413,8 @@ def imag(x: ArrayLike, /) -> Array:
     a = ensure_array("imag", x)
     if _kind(a) == "c":
         return lax.imag(a)
-    return lax.mul(a, _zero(a)) if _kind(a) != "b" else logical_and(a, False)
+    # zeros of a's dtype and flag (not a * 0, which is -0. for negatives and nan for inf)
+    return broadcast_to(_zero(a), a.shape)
 
 
 def conjugate(x: ArrayLike, /) -> Array:
@@ -432,7 +433,7 @@ def angle(z: ArrayLike, deg: bool = False) -> Array:
     if _kind(a) == "c":
         re, im = lax.real(a), lax.imag(a)
     else:
-        re, im = a, lax.mul(a, _zero(a))
+        re, im = a, broadcast_to(_zero(a), a.shape)  # +0, so angle(-1.) is pi as in NumPy
     out = lax.atan2(im, re)
     return rad2deg(out) if deg else out
 
