@@ -198,6 +198,7 @@ class ArrayImpl(Array):
 
 
 core.new_array = ArrayImpl._new
+dtypes.ARRAY_TYPES.add(ArrayImpl)
 
 
 def _reconstruct(value: np.ndarray[Any, Any], weak_type: bool) -> ArrayImpl:

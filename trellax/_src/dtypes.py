@@ -572,18 +572,70 @@ def result_type(*args: Any, return_weak_type_flag: bool = False) -> DType | tupl
     >>> result_type("int8", 1, return_weak_type_flag=True)
     (dtype('int8'), False)
     """
+    st = _config.state()
+    # Memo keyed on what promotion can see of each argument: a Python scalar's type (never its
+    # value), an array's (type, dtype, weak flag), a dtype-like itself (with its type, because
+    # np.dtype('int64') == int). Calls that must warn (64-bit requests with x64 off) are never
+    # stored, so a hit never skips a warning.
+    key: list[Any] = [st]
+    add = key.append
+    for a in args:
+        t = type(a)
+        if t in ARRAY_TYPES:
+            add((t, a.dtype, a.weak_type))
+        elif t in _PY_DTYPE_KIND:
+            add(t)
+        elif t is np.ndarray or isinstance(a, np.generic):
+            add((t, a.dtype))
+        else:
+            add((t, a))
+    try:
+        hit = _RESULT_TYPE_CACHE.get(tuple(key))
+    except TypeError:  # an unhashable dtype-like: no memo
+        hit = None
+        key = []
+    if hit is None:
+        hit = _result_type(args, st)
+        if key and _cacheable(args, st):
+            if len(_RESULT_TYPE_CACHE) > 4096:
+                _RESULT_TYPE_CACHE.clear()
+            _RESULT_TYPE_CACHE[tuple(key)] = hit
+    return hit if return_weak_type_flag else hit[0]
+
+
+_RESULT_TYPE_CACHE: dict[tuple[Any, ...], tuple[DType, bool]] = {}
+
+#: Array classes (concrete arrays, tracers) register here so promotion can key them cheaply by
+#: (dtype, weak_type); this module must not import them (they live in higher layers).
+ARRAY_TYPES: set[type] = set()
+
+
+def _cacheable(args: Sequence[Any], st: _config.State) -> bool:
+    """False when evaluating ``args`` again would warn (a 64-bit dtype request, x64 off)."""
+    if st.x64:
+        return True
+    for a in args:
+        if isinstance(a, (str, np.dtype)) or (isinstance(a, type) and issubclass(a, np.generic)):
+            try:
+                if _to_np_dtype(a) in _TO_32:
+                    return False
+            except TypeError:
+                return False
+    return True
+
+
+def _result_type(args: Sequence[Any], st: _config.State) -> tuple[DType, bool]:
     if not args:
         raise ValueError("at least one array or dtype is required")
-    st = _config.state()
     pairs = tuple(
         (_DEFAULTS[st.x64]["f"], False) if a is None else dtype_and_weak_type(a) for a in args
     )
     out, weak = lattice_result_type(*pairs)
     if weak:
-        out = _DEFAULTS[st.x64]["f" if out in _CUSTOM_FLOATS else _KIND[out].replace("u", "i")]
+        out = _DEFAULTS[st.x64]["f" if out in _CUSTOM_FLOATS else _KIND[out]]
     if not st.x64:
         out = _TO_32.get(out, out)
-    return (out, weak) if return_weak_type_flag else out
+    return out, weak
 
 
 def _promotion_node(x: Any) -> Node:
@@ -616,12 +668,27 @@ def promote_types(a: Any, b: Any) -> DType:
     dtype('float32')
     """
     st = _config.state()
+    try:
+        key = (st, type(a), a, type(b), b)
+        hit = _PROMOTE_CACHE.get(key)
+    except TypeError:  # unhashable arguments: no memo
+        key, hit = None, None
+    if hit is not None:
+        return hit
     na, nb = _promotion_node(a), _promotion_node(b)
     try:
         node = _LATTICES[st].join(na, nb)
     except NoJoinError:
         raise _promotion_error(_dedupe((na, nb)), st.mode) from None
-    return node_dtype(node, True)
+    out = node_dtype(node, True)
+    if key is not None:
+        if len(_PROMOTE_CACHE) > 4096:
+            _PROMOTE_CACHE.clear()
+        _PROMOTE_CACHE[key] = out
+    return out
+
+
+_PROMOTE_CACHE: dict[tuple[Any, ...], DType] = {}
 
 
 # -- categories, finfo and iinfo ----------------------------------------------------------------

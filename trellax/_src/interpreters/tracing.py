@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, errors
+from trellax._src import core, dtypes, errors
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive, ShapedArray, Trace
@@ -107,6 +107,9 @@ class Tracer(Array):
             "trellax arrays are immutable and do not support item assignment; use "
             "x = x.at[idx].set(y) instead of x[idx] = y"
         )
+
+
+dtypes.ARRAY_TYPES.add(Tracer)
 
 
 class JaxprTrace(Trace):
