@@ -13,6 +13,8 @@ the tests.
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any, Final, Literal, Protocol, TypeAlias, overload
@@ -330,6 +332,19 @@ def kind(d: DType) -> str:
     return _KIND[d]
 
 
+_PACKAGE_DIR: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning point at the first frame outside trellax."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
+
+
 def _x64_warning(d: DType, canonical: DType, fun_name: str | None) -> None:
     where = f" requested in {fun_name}" if fun_name else ""
     warnings.warn(
@@ -338,7 +353,7 @@ def _x64_warning(d: DType, canonical: DType, fun_name: str | None) -> None:
         "(trellax.config.update('enable_x64', True)) or the TRELLAX_ENABLE_X64 shell environment "
         "variable.",
         UserWarning,
-        stacklevel=4,
+        stacklevel=user_stacklevel(),
     )
 
 

@@ -93,7 +93,7 @@ def _astype(self: Array, dtype: Any, copy: bool = False, device: Any = None) -> 
             "trellax.numpy.real or trellax.numpy.imag to take the real/imaginary component of "
             "your input.",
             DeprecationWarning,
-            stacklevel=2,
+            stacklevel=dtypes.user_stacklevel(),
         )
     return _convert(self, d, False)
 

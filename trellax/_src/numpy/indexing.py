@@ -243,7 +243,7 @@ def _scatter(x: Array, idx: Any, values: Any, combine: str) -> Array:
             f"numpy_dtype_promotion={_config.state().mode}. In future trellax releases this "
             "will result in an error.",
             FutureWarning,
-            stacklevel=4,
+            stacklevel=dtypes.user_stacklevel(),
         )
     y = _convert(y, x.dtype, x.weak_type)
     spec, operands = normalize_index(x, idx)
