@@ -4,8 +4,8 @@ Attached to the :class:`~trellax._src.basearray.Array` base class when ``trellax
 imported, so concrete arrays and tracers share them and promotion happens in one place.
 
 Binary operators return ``NotImplemented`` for operands that are not array-like (so Python can
-try the reflected operation), except lists and tuples, which raise a TypeError as in JAX
-(``x == [1, 2]`` would otherwise silently compare identities).
+try the reflected operation), except lists, tuples, dicts and sets, which raise a TypeError as in
+JAX (``x == [1, 2]`` would otherwise silently compare identities).
 """
 
 from __future__ import annotations
@@ -45,10 +45,10 @@ _SYMBOLS = {
 
 
 def _defer(name: str, self: Any, other: Any) -> bool:
-    """True if the operator should return NotImplemented; raises for lists and tuples."""
+    """True if the operator should return NotImplemented; raises for lists, tuples, dicts, sets."""
     if type(other) is ArrayImpl or _is_arraylike(other):
         return False
-    if isinstance(other, (list, tuple)):
+    if isinstance(other, (list, tuple, dict, set)):
         raise TypeError(
             f"unsupported operand type(s) for {_SYMBOLS[name]}: '{type(self).__name__}' and "
             f"'{type(other).__name__}'"
