@@ -12,6 +12,9 @@ dtype('float64')
 from trellax import dtypes as dtypes
 from trellax import lax as lax
 from trellax import numpy as numpy
+from trellax import tree as tree
+from trellax import tree_util as tree_util
+from trellax import typing as typing
 from trellax._src.api import ShapeDtypeStruct as ShapeDtypeStruct
 from trellax._src.api import eval_shape as eval_shape
 from trellax._src.api import jit as jit
