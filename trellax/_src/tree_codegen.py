@@ -203,3 +203,82 @@ def compile_unflatten(spec: Any) -> Callable[[list[Any]], Any] | None:
     exec(code, gen.ns)
     fn: Callable[[list[Any]], Any] = gen.ns["root"]
     return fn
+
+
+# ---------------------------------------------------------------------------------------------
+# Flattening a structure seen before
+
+
+class _Decline(Exception):
+    pass
+
+
+def compile_flattener(spec: Any, treedef: Any, kind_get: Any) -> Callable[[Any], Any] | None:
+    """A function ``tree -> (leaves, treedef) | None`` that flattens trees of exactly the structure
+    ``spec`` in straight-line code and returns None for any other tree.
+
+    Only lists, tuples, namedtuples, ``None`` and dicts with str keys qualify (their structure
+    can be checked without calling user code, and equal structures are interchangeable); None
+    is returned for other specs. ``kind_get`` is ``KIND.get``: a leaf must be of a type already
+    classified as a leaf, otherwise the guess fails and the normal path classifies it.
+    """
+    lines: list[str] = []
+    leaves: list[str] = []
+    ns: dict[str, Any] = {"TD": treedef, "g": kind_get, "M": _MISSING}
+    count = [0]
+
+    def var() -> str:
+        count[0] += 1
+        if count[0] > 2 * _GUESS_MAX_NODES:
+            raise _Decline
+        return f"v{count[0]}"
+
+    def const(obj: Any) -> str:
+        name = f"c{len(ns)}"
+        ns[name] = obj
+        return name
+
+    def visit(node: Any, v: str) -> None:
+        reg, aux, children = node
+        kind = reg.kind
+        n = len(children)
+        if kind == NONE:
+            lines.append(f"if {v} is not None: return None")
+            return
+        if kind == DICT:
+            if any(type(k) is not str for k in aux):
+                raise _Decline
+            lines.append(f"if type({v}) is not dict or {v}.keys() != {const(frozenset(aux))}:")
+            lines.append("    return None")
+            names = [var() for _ in children]
+            lines.extend(f"{name} = {v}[{k!r}]" for name, k in zip(names, aux))
+        elif kind in (LIST, TUPLE, NAMEDTUPLE):
+            t = "list" if kind == LIST else "tuple" if kind == TUPLE else const(reg.type)
+            lines.append(f"if type({v}) is not {t} or len({v}) != {n}: return None")
+            names = [var() for _ in children]
+            if names:
+                lines.append(", ".join(names) + f", = {v}")
+        else:
+            raise _Decline
+        for child, name in zip(children, names):
+            if child is None:
+                leaves.append(name)
+            else:
+                visit(child, name)
+
+    try:
+        visit(spec, "x")
+    except (_Decline, RecursionError):
+        return None
+    if leaves:
+        checks = " or ".join(f"g(type({name}), M) is not None" for name in leaves)
+        lines.append(f"if {checks}: return None")
+    lines.append(f"return [{', '.join(leaves)}], TD")
+    source = "def guess(x):\n" + "".join(f"    {line}\n" for line in lines)
+    exec(compile(source, "<trellax pytree flatten>", "exec"), ns)
+    fn: Callable[[Any], Any] = ns["guess"]
+    return fn
+
+
+_MISSING = object()
+_GUESS_MAX_NODES = 128

@@ -60,27 +60,63 @@ def sorted_keys(d: dict[Any, Any]) -> tuple[Any, ...]:
 # Flatten
 
 
-def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
+def node_parts(x: Any, reg: Registration) -> tuple[Iterable[Any], Any]:
+    """The children (in flatten order) and the aux data of the node ``x``."""
     kind = reg.kind
-    aux: Any = None
-    children: Iterable[Any]
     if kind in (LIST, TUPLE, NAMEDTUPLE):
-        children = x
-    elif kind == DICT:
-        aux = sorted_keys(x)
-        children = map(x.__getitem__, aux)
-    elif kind == NONE:
-        return _NONE_SPEC
-    elif kind == CUSTOM:
-        children, aux = reg.flatten(x)  # type: ignore[misc]
-    elif kind == ORDERED_DICT:
-        aux = tuple(x)
-        children = x.values()
-    else:  # DEFAULT_DICT
+        return x, None
+    if kind == DICT:
         keys = sorted_keys(x)
-        aux = (x.default_factory, keys)
-        children = map(x.__getitem__, keys)
+        return map(x.__getitem__, keys), keys
+    if kind == NONE:
+        return (), None
+    if kind == CUSTOM:
+        return reg.flatten(x)  # type: ignore[misc]
+    if kind == ORDERED_DICT:
+        return x.values(), tuple(x)
+    keys = sorted_keys(x)
+    return map(x.__getitem__, keys), (x.default_factory, keys)
+
+
+# The hot loops below are written out per container type on purpose: testing ``type(x) is list``
+# and iterating in place is about 30% faster than one generic loop over ``node_parts``.
+
+
+def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
+    t = type(x)
     specs: list[Spec] = []
+    if t is list or t is tuple:
+        for c in x:
+            try:
+                r = KIND[type(c)]
+            except KeyError:
+                r = classify(type(c))
+            if r is None:
+                leaves.append(c)
+                specs.append(None)
+            else:
+                specs.append(_flatten_node(c, r, leaves))
+        return (reg, None, tuple(specs))
+    if t is dict:
+        try:
+            keys = tuple(sorted(x))
+        except TypeError:
+            keys = sorted_keys(x)  # raises the explanatory error
+        for k in keys:
+            c = x[k]
+            try:
+                r = KIND[type(c)]
+            except KeyError:
+                r = classify(type(c))
+            if r is None:
+                leaves.append(c)
+                specs.append(None)
+            else:
+                specs.append(_flatten_node(c, r, leaves))
+        return (reg, keys, tuple(specs))
+    if x is None:
+        return _NONE_SPEC
+    children, aux = node_parts(x, reg)
     for c in children:
         try:
             r = KIND[type(c)]
@@ -95,25 +131,7 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
 
 
 def _flatten_node_is_leaf(x: Any, reg: Registration, leaves: list[Any], is_leaf: Any) -> Spec:
-    kind = reg.kind
-    aux: Any = None
-    children: Iterable[Any]
-    if kind in (LIST, TUPLE, NAMEDTUPLE):
-        children = x
-    elif kind == DICT:
-        aux = sorted_keys(x)
-        children = map(x.__getitem__, aux)
-    elif kind == NONE:
-        return _NONE_SPEC
-    elif kind == CUSTOM:
-        children, aux = reg.flatten(x)  # type: ignore[misc]
-    elif kind == ORDERED_DICT:
-        aux = tuple(x)
-        children = x.values()
-    else:
-        keys = sorted_keys(x)
-        aux = (x.default_factory, keys)
-        children = map(x.__getitem__, keys)
+    children, aux = node_parts(x, reg)
     specs: list[Spec] = []
     for c in children:
         r = None if is_leaf(c) else classify_fast(c)
@@ -125,13 +143,28 @@ def _flatten_node_is_leaf(x: Any, reg: Registration, leaves: list[Any], is_leaf:
     return (reg, aux, tuple(specs))
 
 
-def flatten(tree: Any, is_leaf: IsLeaf = None) -> tuple[list[Any], PyTreeDef]:
-    """``tree_flatten``: the leaves, left to right, and the structure."""
+def tree_flatten(tree: Any, is_leaf: IsLeaf = None) -> tuple[list[Any], PyTreeDef]:
+    """The leaves of ``tree`` (left to right, dict values in sorted key order) and its structure.
+
+    ``is_leaf(x) -> bool`` can stop the descent: a subtree for which it returns True is a leaf.
+
+    >>> tree_flatten((1.0, {"b": 2.0, "a": 3.0}))
+    ([1.0, 3.0, 2.0], PyTreeDef((*, {'a': *, 'b': *})))
+    >>> tree_flatten(None)
+    ([], PyTreeDef(None))
+    """
     if is_leaf is None:
+        t = type(tree)
+        guesses = _GUESSES.get(t)
+        if guesses is not None:
+            for guess in guesses:
+                hit = guess(tree)
+                if hit is not None:
+                    return hit  # type: ignore[no-any-return]
         try:
-            reg = KIND[type(tree)]
+            reg = KIND[t]
         except KeyError:
-            reg = classify(type(tree))
+            reg = classify(t)
         if reg is None:
             return [tree], LEAF_TREEDEF
         leaves: list[Any] = []
@@ -147,25 +180,72 @@ def flatten(tree: Any, is_leaf: IsLeaf = None) -> tuple[list[Any], PyTreeDef]:
     td = _new(PyTreeDef)
     td._spec = spec
     td._num_leaves = len(leaves)
+    td._compiled = None
+    td._uses = 0
+    td._hash = -1
+    if is_leaf is None and len(leaves) <= _GUESS_MAX_LEAVES:
+        _learn(type(tree), td)
     return leaves, td
 
 
-def _leaves_node(x: Any, reg: Registration, leaves: list[Any]) -> None:
-    kind = reg.kind
-    children: Iterable[Any]
-    if kind in (LIST, TUPLE, NAMEDTUPLE):
-        children = x
-    elif kind == DICT:
-        children = map(x.__getitem__, sorted_keys(x))
-    elif kind == NONE:
+# Small structures that recur (the arguments of a jitted function, an optimizer state) are
+# flattened by generated straight-line code that checks the structure and returns a shared
+# treedef (``tree_codegen.compile_flattener``). A structure gets its flattener the second time it
+# is seen; each root type keeps its few most recent flatteners as guesses, tried first.
+_GUESS_MAX_LEAVES = 64
+_GUESSES_PER_TYPE = 4
+_CACHE_LIMIT = 1024
+_GUESSES: dict[type, list[Callable[[Any], Any]]] = {}
+_SEEN: dict[Spec, int] = {}
+_FLATTENERS: dict[Spec, Callable[[Any], Any] | None] = {}
+
+
+def _learn(root_type: type, treedef: PyTreeDef) -> None:
+    spec = treedef._spec
+    try:
+        if spec in _FLATTENERS:
+            fn = _FLATTENERS[spec]
+        else:
+            seen = _SEEN.get(spec, 0)
+            if not seen:
+                if len(_SEEN) >= _CACHE_LIMIT:
+                    _SEEN.clear()
+                _SEEN[spec] = 1
+                return
+            del _SEEN[spec]
+            shared = make_treedef(spec, treedef._num_leaves)
+            fn = tree_codegen.compile_flattener(spec, shared, KIND.get)
+            if len(_FLATTENERS) < _CACHE_LIMIT:
+                _FLATTENERS[spec] = fn
+    except Exception:  # unhashable or incomparable aux data: not worth guessing
         return
-    elif kind == CUSTOM:
-        children = reg.flatten(x)[0]  # type: ignore[misc]
-    elif kind == ORDERED_DICT:
-        children = x.values()
-    else:
-        children = map(x.__getitem__, sorted_keys(x))
-    for c in children:
+    if fn is None:
+        return
+    guesses = _GUESSES.setdefault(root_type, [])
+    if fn not in guesses:
+        guesses.insert(0, fn)
+        del guesses[_GUESSES_PER_TYPE:]
+
+
+def _leaves_node(x: Any, reg: Registration, leaves: list[Any]) -> None:
+    t = type(x)
+    if t is dict:
+        try:
+            keys = sorted(x)
+        except TypeError:
+            keys = list(sorted_keys(x))
+        for k in keys:
+            c = x[k]
+            try:
+                r = KIND[type(c)]
+            except KeyError:
+                r = classify(type(c))
+            if r is None:
+                leaves.append(c)
+            else:
+                _leaves_node(c, r, leaves)
+        return
+    for c in x if t is list or t is tuple else node_parts(x, reg)[0]:
         try:
             r = KIND[type(c)]
         except KeyError:
@@ -176,10 +256,10 @@ def _leaves_node(x: Any, reg: Registration, leaves: list[Any]) -> None:
             _leaves_node(c, r, leaves)
 
 
-def leaves(tree: Any, is_leaf: IsLeaf = None) -> list[Any]:
-    """``tree_leaves``: the leaves only (no treedef is built)."""
+def tree_leaves(tree: Any, is_leaf: IsLeaf = None) -> list[Any]:
+    """The leaves of ``tree``: ``tree_flatten(tree)[0]``, without building the treedef."""
     if is_leaf is not None:
-        return flatten(tree, is_leaf)[0]
+        return tree_flatten(tree, is_leaf)[0]
     try:
         reg = KIND[type(tree)]
     except KeyError:
@@ -253,10 +333,8 @@ def classify_fast(x: Any) -> Registration | None:
 # Unflatten and map
 
 
-def build(spec: Spec, it: Any) -> Any:
-    """Rebuilds the node ``spec`` taking leaves from the iterator ``it`` (the interpreter)."""
-    reg, aux, child_specs = spec
-    vals = [next(it) if s is None else build(s, it) for s in child_specs]
+def rebuild(reg: Registration, aux: Any, vals: list[Any]) -> Any:
+    """A node of type ``reg`` with aux data ``aux`` and children ``vals``."""
     kind = reg.kind
     if kind == LIST:
         return vals
@@ -267,7 +345,7 @@ def build(spec: Spec, it: Any) -> Any:
     if kind == NONE:
         return None
     if kind == CUSTOM:
-        return reg.unflatten(aux, tuple(vals))
+        return reg.unflatten(aux, tuple(vals))  # type: ignore[misc]
     if kind == NAMEDTUPLE:
         return reg.type(*vals)
     if kind == ORDERED_DICT:
@@ -275,18 +353,42 @@ def build(spec: Spec, it: Any) -> Any:
     return defaultdict(aux[0], zip(aux[1], vals))
 
 
+def build(spec: Spec, next_leaf: Callable[[], Any]) -> Any:
+    """Rebuilds the node ``spec``, taking leaves from ``next_leaf()`` (the interpreter)."""
+    reg, aux, child_specs = spec
+    vals = []
+    for s in child_specs:
+        if s is None:
+            vals.append(next_leaf())
+        else:
+            vals.append(build(s, next_leaf))
+    t = reg.type
+    if t is list:
+        return vals
+    if t is tuple:
+        return tuple(vals)
+    if t is dict:
+        return dict(zip(aux, vals))
+    return rebuild(reg, aux, vals)
+
+
 def _interpret(spec: Spec) -> Callable[[list[Any]], Any]:
     if spec is None:
         return _first
-    return lambda leaves: build(spec, iter(leaves))
+    return lambda leaves: build(spec, iter(leaves).__next__)
 
 
 def _first(leaves: list[Any]) -> Any:
     return leaves[0]
 
 
-def unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
-    """``tree_unflatten``: rebuilds the structure of ``treedef`` around ``leaves``."""
+def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
+    """Rebuilds a tree of structure ``treedef`` holding ``leaves`` (exactly ``num_leaves``).
+
+    >>> leaves, treedef = tree_flatten([1.0, (2.0, 3.0)])
+    >>> tree_unflatten(treedef, [2 * x for x in leaves])
+    [2.0, (4.0, 6.0)]
+    """
     if type(leaves) is not list:
         leaves = list(leaves)
     if len(leaves) != treedef._num_leaves:
@@ -294,63 +396,48 @@ def unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
             f"tree_unflatten: {treedef!r} has {treedef._num_leaves} leaves, but "
             f"{len(leaves)} leaves were given."
         )
-    try:
-        fn = treedef._compiled
-    except AttributeError:
-        treedef._compiled = None
-        treedef._uses = 1
-        spec = treedef._spec
-        return leaves[0] if spec is None else build(spec, iter(leaves))
+    fn = treedef._compiled
     if fn is None:
         treedef._uses += 1
         if treedef._uses < _COMPILE_AFTER:
-            return build(treedef._spec, iter(leaves))
+            spec = treedef._spec
+            return leaves[0] if spec is None else build(spec, iter(leaves).__next__)
         fn = tree_codegen.compile_unflatten(treedef._spec) or _interpret(treedef._spec)
         treedef._compiled = fn
     return fn(leaves)
 
 
-def _map_children(f: Callable[[Any], Any], children: Iterable[Any]) -> list[Any]:
-    out = []
+def map_node(f: Callable[[Any], Any], x: Any, reg: Registration) -> Any:
+    t = type(x)
+    if t is dict:
+        try:
+            keys = sorted(x)
+        except TypeError:
+            keys = list(sorted_keys(x))
+        out = {}
+        for k in keys:
+            c = x[k]
+            try:
+                r = KIND[type(c)]
+            except KeyError:
+                r = classify(type(c))
+            out[k] = f(c) if r is None else map_node(f, c, r)
+        return out
+    if x is None:
+        return None
+    children, aux = (x, None) if t is list or t is tuple else node_parts(x, reg)
+    vals = []
     for c in children:
         try:
             r = KIND[type(c)]
         except KeyError:
             r = classify(type(c))
-        out.append(f(c) if r is None else _map_node(f, c, r))
-    return out
-
-
-def _map_node(f: Callable[[Any], Any], x: Any, reg: Registration) -> Any:
-    kind = reg.kind
-    if kind == LIST:
-        return _map_children(f, x)
-    if kind == TUPLE:
-        return tuple(_map_children(f, x))
-    if kind == DICT:
-        keys = sorted_keys(x)
-        return dict(zip(keys, _map_children(f, map(x.__getitem__, keys))))
-    if kind == NONE:
-        return None
-    if kind == CUSTOM:
-        children, aux = reg.flatten(x)  # type: ignore[misc]
-        return reg.unflatten(aux, tuple(_map_children(f, children)))  # type: ignore[misc]
-    if kind == NAMEDTUPLE:
-        return reg.type(*_map_children(f, x))
-    if kind == ORDERED_DICT:
-        return OrderedDict(zip(x, _map_children(f, x.values())))
-    keys = sorted_keys(x)
-    return defaultdict(x.default_factory, zip(keys, _map_children(f, map(x.__getitem__, keys))))
-
-
-def map_single(f: Callable[[Any], Any], tree: Any) -> Any:
-    """``tree_map(f, tree)`` in one pass: same calls of ``f`` in the same (flatten) order, same
-    result as flatten + map + unflatten."""
-    try:
-        reg = KIND[type(tree)]
-    except KeyError:
-        reg = classify(type(tree))
-    return f(tree) if reg is None else _map_node(f, tree, reg)
+        vals.append(f(c) if r is None else map_node(f, c, r))
+    if t is list:
+        return vals
+    if t is tuple:
+        return tuple(vals)
+    return rebuild(reg, aux, vals)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -373,6 +460,9 @@ def make_treedef(spec: Spec, num_leaves: int | None = None) -> PyTreeDef:
     td = _new(PyTreeDef)
     td._spec = spec
     td._num_leaves = count_leaves(spec) if num_leaves is None else num_leaves
+    td._compiled = None
+    td._uses = 0
+    td._hash = -1
     return td
 
 
@@ -473,7 +563,7 @@ class PyTreeDef:
 
     def unflatten(self, leaves: Iterable[Any]) -> Any:
         """Rebuilds this structure around ``leaves`` (same as ``tree_unflatten(self, leaves)``)."""
-        return unflatten(self, leaves)
+        return tree_unflatten(self, leaves)
 
     def flatten_up_to(self, tree: Any) -> list[Any]:
         """Flattens ``tree`` down to this structure: where this treedef has a leaf, ``tree`` may
@@ -512,10 +602,9 @@ class PyTreeDef:
         return eq if eq is NotImplemented else not eq
 
     def __hash__(self) -> int:
-        try:
-            return self._hash
-        except AttributeError:
-            pass
+        h = self._hash
+        if h != -1:
+            return h
         try:
             h = hash(self._spec)
         except TypeError:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trellax._src.tree_def import classify_fast, flatten, node_children, sorted_keys
+from trellax._src.tree_def import classify_fast, node_children, sorted_keys, tree_flatten
 from trellax._src.tree_keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey, keystr
 from trellax._src.tree_registry import (
     CUSTOM,
@@ -101,18 +101,18 @@ def _up_to(spec: Spec, x: Any, out: list[Any]) -> None:
         out.append(x)
         return
     reg, aux, child_specs = spec
-    if type(x) is not reg.type:
+    t = type(x)
+    if t is not reg.type:
         raise Mismatch(describe_spec(spec), describe_value(x))
-    kind = reg.kind
     children: Any
-    if kind in (LIST, TUPLE, NAMEDTUPLE):
+    if t is list or t is tuple:
         children, x_aux, same = x, None, True
-    elif kind == NONE:
-        return
-    elif kind == DICT:
+    elif t is dict:
         x_aux = sorted_keys(x)
         children, same = [x[k] for k in x_aux], x_aux == aux
-    elif kind == CUSTOM:
+    elif reg.kind == NONE:
+        return
+    elif reg.kind == CUSTOM:
         assert reg.flatten is not None
         flat, x_aux = reg.flatten(x)
         children = list(flat)
@@ -125,17 +125,22 @@ def _up_to(spec: Spec, x: Any, out: list[Any]) -> None:
         same = x_aux == aux
     if not same or len(children) != len(child_specs):
         raise Mismatch(describe_spec(spec), _describe(reg, x_aux, len(children)))
-    for i, (s, c) in enumerate(zip(child_specs, children)):
-        try:
-            _up_to(s, c, out)
-        except Mismatch as m:
-            m.path.append(custom_keys(reg, x)[1][i] if kind == CUSTOM else _spec_keys(spec)[i])
-            raise
+    i = 0
+    try:
+        for s, c in zip(child_specs, children):
+            if s is None:
+                out.append(c)
+            else:
+                _up_to(s, c, out)
+            i += 1
+    except Mismatch as m:
+        m.path.append(custom_keys(reg, x)[1][i] if reg.kind == CUSTOM else _spec_keys(spec)[i])
+        raise
 
 
 def _safe_structure(tree: Any) -> str:
     try:
-        return repr(flatten(tree)[1])
+        return repr(tree_flatten(tree)[1])
     except Exception as e:
         return f"<unavailable: {e}>"
 

@@ -22,9 +22,12 @@ from typing import Any, TypeVar
 
 from trellax._src import tree_def
 from trellax._src.tree_def import PyTreeDef as PyTreeDef
-from trellax._src.tree_def import classify_fast, flatten, flatten_with_path, leaves
+from trellax._src.tree_def import classify_fast, flatten_with_path, map_node
+from trellax._src.tree_def import tree_flatten as tree_flatten
+from trellax._src.tree_def import tree_leaves as tree_leaves
+from trellax._src.tree_def import tree_unflatten as tree_unflatten
 from trellax._src.tree_errors import first_difference, flatten_rest, flatten_up_to
-from trellax._src.tree_registry import register_pytree_node
+from trellax._src.tree_registry import KIND, classify, register_pytree_node
 
 T = TypeVar("T")
 IsLeaf = Callable[[Any], bool] | None
@@ -38,36 +41,13 @@ class _Unspecified:
 _NO_INITIALIZER: Any = _Unspecified()
 
 
-def tree_flatten(tree: Any, is_leaf: IsLeaf = None) -> tuple[list[Any], PyTreeDef]:
-    """The leaves of ``tree`` (left to right, dict values in sorted key order) and its structure.
-
-    ``is_leaf(x) -> bool`` can stop the descent: a subtree for which it returns True is a leaf.
-
-    >>> tree_flatten((1.0, {"b": 2.0, "a": 3.0}))
-    ([1.0, 3.0, 2.0], PyTreeDef((*, {'a': *, 'b': *})))
-    >>> tree_flatten(None)
-    ([], PyTreeDef(None))
-    """
-    return flatten(tree, is_leaf)
-
-
-def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
-    """Rebuilds a tree of structure ``treedef`` holding ``leaves`` (exactly ``num_leaves``)."""
-    return tree_def.unflatten(treedef, leaves)
-
-
-def tree_leaves(tree: Any, is_leaf: IsLeaf = None) -> list[Any]:
-    """The leaves of ``tree``: ``tree_flatten(tree)[0]``, without building the treedef."""
-    return leaves(tree, is_leaf)
-
-
 def tree_structure(tree: Any, is_leaf: IsLeaf = None) -> PyTreeDef:
     """The structure of ``tree``: ``tree_flatten(tree)[1]``.
 
     >>> tree_structure([1, {"k1": 2, "k2": (3, 4)}, 5])
     PyTreeDef([*, {'k1': *, 'k2': (*, *)}, *])
     """
-    return flatten(tree, is_leaf)[1]
+    return tree_flatten(tree, is_leaf)[1]
 
 
 def tree_map(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: IsLeaf = None) -> Any:
@@ -83,14 +63,16 @@ def tree_map(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: IsLeaf = Non
     >>> tree_map(lambda x, y: (x, y), [1, 2], [(3, 4), None])
     [(1, (3, 4)), (2, None)]
     """
-    if not rest:
-        if is_leaf is None:
-            return tree_def.map_single(f, tree)
-        flat, treedef = flatten(tree, is_leaf)
-        return tree_def.unflatten(treedef, [f(x) for x in flat])
-    flat, treedef = flatten(tree, is_leaf)
+    if not rest and is_leaf is None:
+        # One pass, no treedef: the same calls of f in the same order as flatten-map-unflatten.
+        try:
+            reg = KIND[type(tree)]
+        except KeyError:
+            reg = classify(type(tree))
+        return f(tree) if reg is None else map_node(f, tree, reg)
+    flat, treedef = tree_flatten(tree, is_leaf)
     others = flatten_rest(treedef, rest, "tree_map")
-    return tree_def.unflatten(treedef, [f(*xs) for xs in zip(flat, *others)])
+    return tree_unflatten(treedef, [f(*xs) for xs in zip(flat, *others)])
 
 
 def tree_flatten_with_path(
@@ -118,7 +100,7 @@ def tree_map_with_path(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: Is
     """
     pairs, treedef = flatten_with_path(tree, is_leaf)
     others = flatten_rest(treedef, rest, "tree_map_with_path")
-    return tree_def.unflatten(treedef, [f(path, x, *xs) for (path, x), *xs in zip(pairs, *others)])
+    return tree_unflatten(treedef, [f(path, x, *xs) for (path, x), *xs in zip(pairs, *others)])
 
 
 def tree_reduce(
@@ -132,7 +114,7 @@ def tree_reduce(
     >>> tree_reduce(lambda a, b: a + b, [1, (2, 3)])
     6
     """
-    flat = leaves(tree, is_leaf)
+    flat = tree_leaves(tree, is_leaf)
     if initializer is _NO_INITIALIZER:
         if not flat:
             raise TypeError(
@@ -145,7 +127,7 @@ def tree_reduce(
 
 def tree_all(tree: Any, *, is_leaf: IsLeaf = None) -> bool:
     """Whether every leaf is truthy (True for a tree without leaves)."""
-    return all(leaves(tree, is_leaf))
+    return all(tree_leaves(tree, is_leaf))
 
 
 def tree_transpose(
@@ -159,7 +141,7 @@ def tree_transpose(
     >>> tree_transpose(outer, inner, [(1, 2, 3), (4, 5, 6)])
     ([1, 4], [2, 5], [3, 6])
     """
-    flat, treedef = flatten(pytree_to_transpose)
+    flat, treedef = tree_flatten(pytree_to_transpose)
     if inner_treedef is None:
         subtrees = flatten_up_to(outer_treedef, pytree_to_transpose, "tree_transpose", "the tree")
         if not subtrees:
@@ -167,7 +149,7 @@ def tree_transpose(
                 f"tree_transpose: cannot infer inner_treedef: outer_treedef {outer_treedef!r} has "
                 "no leaves. Pass inner_treedef explicitly."
             )
-        inner_treedef = flatten(subtrees[0])[1]
+        inner_treedef = tree_flatten(subtrees[0])[1]
     expected = outer_treedef.compose(inner_treedef)
     if treedef != expected:
         diff = first_difference(expected._spec, treedef._spec)
@@ -182,9 +164,7 @@ def tree_transpose(
         )
     n_inner = inner_treedef.num_leaves
     columns = [flat[j::n_inner] for j in range(n_inner)]
-    return tree_def.unflatten(
-        inner_treedef, [tree_def.unflatten(outer_treedef, col) for col in columns]
-    )
+    return tree_unflatten(inner_treedef, [tree_unflatten(outer_treedef, col) for col in columns])
 
 
 def broadcast_prefix(prefix_tree: Any, full_tree: Any, is_leaf: IsLeaf = None) -> list[Any]:
@@ -194,11 +174,11 @@ def broadcast_prefix(prefix_tree: Any, full_tree: Any, is_leaf: IsLeaf = None) -
     >>> broadcast_prefix((None, 0), (1.0, {"k1": 2.0, "k2": 3.0}), is_leaf=lambda x: x is None)
     [None, 0, 0]
     """
-    prefix_leaves, prefix_def = flatten(prefix_tree, is_leaf)
+    prefix_leaves, prefix_def = tree_flatten(prefix_tree, is_leaf)
     subtrees = flatten_up_to(prefix_def, full_tree, "broadcast_prefix", "the full tree")
     out: list[Any] = []
     for x, subtree in zip(prefix_leaves, subtrees):
-        out.extend([x] * len(leaves(subtree)))
+        out.extend([x] * len(tree_leaves(subtree)))
     return out
 
 
@@ -208,8 +188,8 @@ def tree_broadcast(prefix_tree: Any, full_tree: Any, is_leaf: IsLeaf = None) -> 
     >>> tree_broadcast([1, 2], [[3, 4], 5])
     [[1, 1], 2]
     """
-    full_def = flatten(full_tree)[1]
-    return tree_def.unflatten(full_def, broadcast_prefix(prefix_tree, full_tree, is_leaf))
+    full_def = tree_flatten(full_tree)[1]
+    return tree_unflatten(full_def, broadcast_prefix(prefix_tree, full_tree, is_leaf))
 
 
 def all_leaves(iterable: Iterable[Any], is_leaf: IsLeaf = None) -> bool:
