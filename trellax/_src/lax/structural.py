@@ -69,7 +69,27 @@ def convert_element_type(x: Any, new_dtype: Any, *, weak_type: bool = False) -> 
     A 64-bit request with x64 off is truncated with a warning.
     """
     d = dtypes.check_user_dtype(new_dtype, "convert_element_type")
+    if type(x) is int:
+        # A Python int goes straight to the target dtype (JAX): 2**40 -> float32 works with x64
+        # off, and an integer target wraps instead of raising.
+        from trellax._src.array import ArrayImpl
+
+        return _convert(ArrayImpl._new(_python_int_as(x, d), d, False), d, weak_type)
     return _convert(asarray(x), d, weak_type)
+
+
+def _python_int_as(x: int, d: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    if dtypes.kind(d) in ("i", "u", "b"):
+        bits = 64 if dtypes.kind(d) == "b" else dtypes.itemsize_bits(d)
+        wrapped = x % (1 << bits)  # two's complement wrap-around, like a C cast
+        if dtypes.kind(d) == "i" and wrapped >= 1 << (bits - 1):
+            wrapped -= 1 << bits
+        return np.array(wrapped if dtypes.kind(d) != "b" else x != 0).astype(d)
+    try:
+        value = float(x)
+    except OverflowError:  # beyond float64: infinite in every float type
+        value = math.inf if x > 0 else -math.inf
+    return np.array(value).astype(d)
 
 
 def _convert(x: Array, d: np.dtype[Any], weak_type: bool) -> Array:
