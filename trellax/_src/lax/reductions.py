@@ -78,6 +78,8 @@ def _arg_reduction(name: str) -> Primitive:
         if dtypes.kind(index_dtype) not in ("i", "u"):
             raise TypeError(f"{name}: index_dtype must be an integer type, got {index_dtype}")
         (axis,) = axes
+        if not 0 <= axis < len(x.shape):
+            raise ValueError(f"{name}: axis {axis} is out of bounds for operand shape {x.shape}")
         if x.shape[axis] == 0:
             raise ValueError(f"{name} of an empty axis (shape {tuple(x.shape)}, axis {axis})")
         shape = tuple(s for i, s in enumerate(x.shape) if i != axis)
