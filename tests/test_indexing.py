@@ -1,0 +1,366 @@
+"""``x[idx]`` and ``x.at[idx].<op>(v)``: NumPy's index forms with JAX's rules (clamped gathers,
+dropped out-of-bounds updates, dtype and weak flag of the operand kept; reference §3.3.4, §3.3.8)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import trellax
+import trellax.numpy as tnp
+from trellax import lax
+
+X_NP = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+
+
+def X():
+    return lax.reshape(tnp.arange(24, dtype="int16"), (2, 3, 4))
+
+
+def V():
+    return tnp.arange(10, dtype="int8")
+
+
+def arr(v):
+    return tnp.asarray(v, "int32")
+
+
+# -- reading: the forms NumPy supports give NumPy's result --------------------------------------------
+
+NUMPY_INDICES = [
+    0,
+    -1,
+    (1, 2),
+    (1, 2, 3),
+    (-1, -1, -1),
+    slice(None),
+    slice(1, None),
+    slice(None, None, -1),
+    (slice(None), 1),
+    (slice(None), slice(None, None, 2), -1),
+    (Ellipsis, 0),
+    (0, Ellipsis),
+    (Ellipsis,),
+    None,
+    (None, 0),
+    (0, None, Ellipsis, None),
+    (slice(0, 5), None, slice(None)),
+    (slice(10, 20),),
+    (slice(-100, 100),),
+    np.array([0, 1, 1]),
+    [1, 0],
+    (slice(None), [2, 0]),
+    ([0, 1], [2, 0]),
+    ([0, 1], slice(None), [3, 1]),
+    (slice(None), [0, 2], [1, 3]),
+    (0, [2, 0], slice(1, 3)),
+    (Ellipsis, [3, 0]),
+    ([[0], [1]], [0, 2]),
+    (np.array([[1]]), None),
+]
+
+
+@pytest.mark.parametrize("idx", NUMPY_INDICES, ids=repr)
+def test_getitem_matches_numpy(idx):
+    def to_np(i):
+        return np.asarray(i) if isinstance(i, list) else i
+
+    np_idx = tuple(map(to_np, idx)) if isinstance(idx, tuple) else to_np(idx)
+    expected = X_NP[np_idx]
+    out = X()[idx]
+    assert out.dtype == np.int16 and not out.weak_type
+    assert out.shape == expected.shape
+    np.testing.assert_array_equal(np.asarray(out), expected)
+
+
+@pytest.mark.parametrize(
+    "idx",
+    [
+        lambda: tnp.asarray([0, 1, 1]),
+        lambda: (slice(None), tnp.asarray([2, 0], "uint8")),
+        lambda: (tnp.asarray([0, 1]), tnp.asarray([2, 0])),
+        lambda: tnp.asarray(1),
+        lambda: (0, tnp.asarray(2, "int8")),
+    ],
+)
+def test_getitem_with_trellax_integer_arrays(idx):
+    i = idx()
+
+    def to_np(j):
+        return np.asarray(j) if isinstance(j, trellax.Array) else j
+
+    np_i = tuple(map(to_np, i)) if isinstance(i, tuple) else to_np(i)
+    np.testing.assert_array_equal(np.asarray(X()[i]), X_NP[np_i])
+
+
+@pytest.mark.parametrize(
+    "index, expected",
+    [
+        ([0, -1, 20, -20], [0, 9, 9, 0]),  # out of bounds: clamped, negatives count from the end
+        ([-10, -11, 9, 10], [0, 0, 9, 9]),
+        ([100], [9]),
+    ],
+)
+def test_integer_array_gather_clamps_out_of_bounds(index, expected):
+    assert V()[arr(index)].tolist() == expected
+    assert V().at[arr(index)].get().tolist() == expected
+
+
+@pytest.mark.parametrize(
+    "idx, message",
+    [
+        (10, "out of bounds"),
+        (-11, "out of bounds"),
+        ((0, 0), "ndices"),
+        ((Ellipsis, Ellipsis), "single ellipsis"),
+        (1.5, "integer or boolean"),
+        ("a", "ndarray or scalar"),
+    ],
+)
+def test_getitem_errors(idx, message):
+    with pytest.raises((IndexError, TypeError), match=message):
+        V()[idx]
+
+
+def test_float_array_index_is_refused():
+    with pytest.raises(IndexError, match="integer or boolean type, got indexer with type float32"):
+        V()[tnp.asarray([1.0])]
+
+
+def test_zero_step_slice():
+    with pytest.raises(ValueError, match="step"):
+        V()[::0]
+
+
+@pytest.mark.parametrize(
+    "idx",
+    [0, slice(1, 3), None, (Ellipsis, None), lambda: arr([0, 0])],
+    ids=["int", "slice", "None", "ellipsis", "int-array"],
+)
+def test_getitem_keeps_weak_flag(idx):
+    w = tnp.full((3,), 2.0)
+    out = w[idx() if callable(idx) else idx]
+    assert (out.dtype, out.weak_type) == (np.float32, True)
+
+
+def test_basic_getitem_shares_the_buffer_without_exposing_it():
+    x = tnp.arange(6.0)
+    y = x[1:4]
+    with pytest.raises(ValueError, match="read-only"):
+        np.asarray(y)[0] = 100
+    assert x.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+
+
+# -- boolean masks (eager only) ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "mask",
+    [
+        lambda x: x > 4,
+        lambda x: np.asarray(x) % 2 == 0,
+        lambda x: [True, False] * 5,
+        lambda x: tnp.zeros(10, "bool"),
+    ],
+)
+def test_boolean_mask_1d(mask):
+    x = V()
+    m = mask(x)
+    expected = np.asarray(x)[np.asarray(m, dtype=bool)]
+    out = x[m]
+    assert out.dtype == np.int8
+    np.testing.assert_array_equal(np.asarray(out), expected)
+
+
+def test_boolean_mask_nd_and_mixed():
+    x = X()
+    np.testing.assert_array_equal(np.asarray(x[x > 10]), X_NP[X_NP > 10])
+    m = np.array([True, False, True])
+    np.testing.assert_array_equal(np.asarray(x[:, m]), X_NP[:, m])
+    np.testing.assert_array_equal(np.asarray(x[1, tnp.asarray(m)]), X_NP[1, m])
+
+
+def test_boolean_mask_under_jit_is_refused():
+    from trellax._src.errors import NonConcreteBooleanIndexError
+
+    with pytest.raises(NonConcreteBooleanIndexError, match="where"):
+        trellax.jit(lambda x: x[x > 0])(tnp.ones(3))
+
+
+# -- .at[] updates ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "method, index, value, expected",
+    [
+        ("set", 0, 100, [100, 1, 2, 3, 4]),
+        ("set", -1, 7, [0, 1, 2, 3, 7]),
+        ("set", slice(1, 3), 9, [0, 9, 9, 3, 4]),
+        ("set", slice(None, None, 2), [7, 8, 9], [7, 1, 8, 3, 9]),
+        ("set", [0, 2], [5, 6], [5, 1, 6, 3, 4]),
+        ("set", [1, 20], 7, [0, 7, 2, 3, 4]),  # out-of-bounds update dropped
+        ("set", [-1], 7, [0, 1, 2, 3, 7]),
+        ("set", [-6, 5, 99], 7, [0, 1, 2, 3, 4]),
+        ("add", 1, 10, [0, 11, 2, 3, 4]),
+        ("add", [1, 1, 1], 1, [0, 4, 2, 3, 4]),  # duplicates accumulate
+        ("add", [1, 7], 5, [0, 6, 2, 3, 4]),
+        ("subtract", 2, 5, [0, 1, -3, 3, 4]),
+        ("multiply", slice(2, 4), 3, [0, 1, 6, 9, 4]),
+        ("multiply", [4, 4], 2, [0, 1, 2, 3, 16]),
+        ("min", 3, -5, [0, 1, 2, -5, 4]),
+        ("min", 3, 50, [0, 1, 2, 3, 4]),
+        ("max", [0, 1], 2, [2, 2, 2, 3, 4]),
+        ("power", 3, 2, [0, 1, 2, 9, 4]),
+    ],
+)
+def test_at_updates(method, index, value, expected):
+    x = tnp.arange(5, dtype="int16")
+    idx = arr(index) if isinstance(index, list) else index
+    value = tnp.asarray(value, "int16") if isinstance(value, list) else value
+    out = getattr(x.at[idx], method)(value)
+    assert (out.dtype, out.weak_type) == (np.int16, False)
+    assert out.tolist() == expected
+    assert x.tolist() == [0, 1, 2, 3, 4]  # the operand is untouched
+
+
+def test_at_divide_keeps_dtype():
+    x = tnp.asarray([8.0, 6.0], "float16")
+    out = x.at[0].divide(4)
+    assert (out.dtype, out.tolist()) == (np.float16, [2.0, 6.0])
+
+
+def test_at_updates_with_a_boolean_mask():
+    x = V()
+    assert x.at[x > 5].set(0).tolist() == [0, 1, 2, 3, 4, 5, 0, 0, 0, 0]
+    assert x.at[x < 2].add(10).tolist() == [10, 11, 2, 3, 4, 5, 6, 7, 8, 9]
+
+
+def test_at_2d_updates():
+    m = tnp.zeros((2, 3), "float32")
+    out = m.at[:, 0].set(tnp.asarray([1.0, 2.0]))
+    assert out.tolist() == [[1, 0, 0], [2, 0, 0]]
+    out = m.at[1].add(tnp.asarray([1.0, 2.0, 3.0]))
+    assert out.tolist() == [[0, 0, 0], [1, 2, 3]]
+    out = m.at[arr([0, 1]), arr([2, 0])].set(5.0)
+    assert out.tolist() == [[0, 0, 5], [5, 0, 0]]
+
+
+def test_at_update_shape_mismatch():
+    with pytest.raises(ValueError, match=r"(?i)shape"):
+        tnp.zeros((2, 3)).at[:, 0].set(tnp.asarray([1.0, 2.0, 3.0]))
+
+
+@pytest.mark.parametrize(
+    "make, value, dtype, weak",
+    [
+        (lambda: tnp.full((3,), 2.0), lambda: tnp.ones((), "float32"), "float32", True),
+        (lambda: tnp.full((3,), 2.0), lambda: 5, "float32", True),
+        (lambda: tnp.full((3,), 2), lambda: 5, "int32", True),
+        (lambda: tnp.ones(3, "float16"), lambda: tnp.ones((), "float32"), "float16", False),
+        (lambda: tnp.ones(3, "bfloat16"), lambda: 1.5, "bfloat16", False),
+        (lambda: tnp.ones(3, "int8"), lambda: 1000, "int8", False),
+        (lambda: tnp.ones(3, "uint8"), lambda: -1, "uint8", False),
+        (lambda: tnp.ones(3, "bool"), lambda: False, "bool", False),
+    ],
+)
+@pytest.mark.parametrize("method", ["set", "add", "multiply", "min", "max"])
+def test_at_keeps_operand_dtype_and_weak_flag(make, value, dtype, weak, method):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        out = getattr(make().at[0], method)(value())
+    assert (out.dtype, out.weak_type) == (np.dtype(dtype), weak)
+
+
+def test_at_set_wraps_python_ints_like_jax():
+    assert tnp.ones(2, "int8").at[0].set(1000).tolist() == [-24, 1]
+    assert tnp.ones(2, "uint8").at[0].set(-1).tolist() == [255, 1]
+
+
+@pytest.mark.parametrize(
+    "make, value, src, dst",
+    [
+        (lambda: tnp.ones(3, "int8"), lambda: 2.5, "float32", "int8"),
+        (lambda: tnp.ones(3, "int8"), lambda: tnp.asarray(2.0), "float32", "int8"),
+        (lambda: tnp.ones(3, "int8"), lambda: np.float32(2), "float32", "int8"),
+        (lambda: tnp.ones(3, "int8"), lambda: tnp.ones((), "int32"), "int32", "int8"),
+        (lambda: tnp.ones(3, "float32"), lambda: 1j, "complex64", "float32"),
+        (lambda: tnp.ones(3, "float16"), lambda: tnp.ones((), "float32"), "float32", "float16"),
+    ],
+)
+def test_at_set_warns_on_unsafe_cast(make, value, src, dst):
+    with pytest.warns(FutureWarning) as record:
+        make().at[0].set(value())
+    msg = str(record[0].message)
+    assert msg.startswith("scatter inputs have incompatible types: cannot safely cast value from")
+    assert f"dtype={src} to dtype={dst}" in msg
+    assert "numpy_dtype_promotion=standard" in msg and "will result in an error" in msg
+
+
+@pytest.mark.parametrize(
+    "make, value",
+    [
+        (lambda: tnp.ones(3, "int8"), lambda: 2),
+        (lambda: tnp.ones(3, "int8"), lambda: True),
+        (lambda: tnp.ones(3, "float32"), lambda: 2.5),
+        (lambda: tnp.ones(3, "float32"), lambda: tnp.ones((), "float16")),
+        (lambda: tnp.ones(3, "float32"), lambda: np.float64(1)),
+        (lambda: tnp.ones(3, "int32"), lambda: tnp.ones((), "uint8")),
+    ],
+)
+def test_at_set_is_silent_on_safe_cast(make, value):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        make().at[0].set(value())
+
+
+@pytest.mark.parametrize(
+    "make, value",
+    [
+        (lambda: tnp.ones(3, "int8"), lambda: 2.5),
+        (lambda: tnp.ones(3, "float32"), lambda: tnp.ones((), "float16")),
+        (lambda: tnp.ones(3, "int32"), lambda: tnp.ones((), "int8")),
+    ],
+)
+def test_at_set_strict_mode_refuses_implicit_promotion(make, value):
+    with (
+        trellax.numpy_dtype_promotion("strict"),
+        pytest.raises(trellax.dtypes.TypePromotionError, match="strict"),
+    ):
+        make().at[0].set(value())
+
+
+def test_at_set_strict_mode_allows_weak_same_category():
+    with trellax.numpy_dtype_promotion("strict"):
+        assert tnp.ones(3, "int8").at[0].set(2).tolist() == [2, 1, 1]
+
+
+def test_at_repr():
+    assert "_IndexUpdateRef" in repr(tnp.ones(2).at[0])
+
+
+# -- indexing and updates under jit -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x, i: x[i],
+        lambda x, i: x[1:, i],
+        lambda x, i: x.at[i].set(0),
+        lambda x, i: x.at[i].add(1),
+        lambda x, i: x.at[:, i].max(100),
+    ],
+)
+def test_traced_integer_indices(fn):
+    x = lax.reshape(tnp.arange(12, dtype="int32"), (3, 4))
+    i = tnp.asarray([2, -1, 7], "int32")
+    eager = fn(x, i)
+    jitted = trellax.jit(fn)(x, i)
+    assert (jitted.dtype, jitted.weak_type, jitted.shape) == (
+        eager.dtype,
+        eager.weak_type,
+        eager.shape,
+    )
+    np.testing.assert_array_equal(np.asarray(jitted), np.asarray(eager))

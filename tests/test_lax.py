@@ -1,0 +1,576 @@
+"""``trellax.lax``: primitives that never promote (reference §7), their shapes, and a coverage
+test over every registered primitive."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import warnings
+
+import numpy as np
+import pytest
+
+import trellax
+import trellax._src
+import trellax.numpy as tnp
+from trellax import lax
+from trellax._src import core
+from trellax._src.lax import fft as lax_fft
+from trellax.lax import linalg as lax_linalg
+
+# Import every module that may define primitives, so the coverage test sees all of them.
+for _m in pkgutil.walk_packages(trellax._src.__path__, "trellax._src."):
+    importlib.import_module(_m.name)
+
+
+def f32(shape=(3,)):
+    return tnp.ones(shape, "float32")
+
+
+def i8():
+    return tnp.ones(3, "int8")
+
+
+def u8():
+    return tnp.ones(3, "uint8")
+
+
+def i32():
+    return tnp.ones(3, "int32")
+
+
+def f16():
+    return tnp.ones(3, "float16")
+
+
+def c64():
+    return tnp.ones(3, "complex64")
+
+
+def b():
+    return tnp.asarray([True, False, True])
+
+
+def wf():
+    return tnp.asarray(2.0)
+
+
+def wi():
+    return tnp.asarray(2)
+
+
+def wc():
+    return tnp.asarray(2j)
+
+
+def _check(out, dtype, weak, shape=None):
+    assert (out.dtype, out.weak_type) == (np.dtype(dtype), weak)
+    if shape is not None:
+        assert out.shape == shape
+
+
+# -- §7.1: same dtypes, or a TypeError naming the primitive, the dtypes and the promoting function --
+
+
+@pytest.mark.parametrize(
+    "call, got, tip",
+    [
+        (lambda: lax.add(f32(), 1), "float32, int32", "add"),
+        (lambda: lax.add(i8(), 1), "int8, int32", "add"),
+        (lambda: lax.add(1, 1.0), "int32, float32", "add"),
+        (lambda: lax.add(wi(), wf()), "int32, float32", "add"),
+        (lambda: lax.add(f16(), wf()), "float16, float32", "add"),
+        (lambda: lax.sub(f32(), i32()), "float32, int32", "subtract"),
+        (lambda: lax.mul(f32(), i8()), "float32, int8", "multiply"),
+        (lambda: lax.div(f32(), f16()), "float32, float16", "divide"),
+        (lambda: lax.max(i8(), u8()), "int8, uint8", "maximum"),
+        (lambda: lax.eq(f32(), i32()), "float32, int32", "equal"),
+        (lambda: lax.lt(f32(), 1), "float32, int32", "less"),
+        (lambda: lax.bitwise_and(i8(), u8()), "int8, uint8", "bitwise_and"),
+        (lambda: lax.shift_left(i8(), 1), "int8, int32", "left_shift"),
+        (lambda: lax.shift_left(i8(), u8()), "int8, uint8", "left_shift"),
+        (lambda: lax.nextafter(f32(), f16()), "float32, float16", "nextafter"),
+        (lambda: lax.atan2(f32(), f16()), "float32, float16", "arctan2"),
+        (lambda: lax.select_n(False, f32(), f16()), "float32, float16", "where"),
+        (lambda: lax.select(b(), i8(), i32()), "int32, int8", "where"),
+        (lambda: lax.concatenate([i8(), u8()], 0), "int8, uint8", "concatenate"),
+        (lambda: lax.clamp(0, i8(), 1), "int32, int8, int32", "clip"),
+    ],
+)
+def test_mixed_dtypes_raise_with_the_numpy_tip(call, got, tip):
+    with pytest.raises(TypeError, match="requires arguments to have the same dtypes") as info:
+        call()
+    msg = str(info.value)
+    assert f"got {got}." in msg
+    assert f"trellax.numpy.{tip} is a similar function that does automatic type promotion" in msg
+
+
+def test_same_dtype_error_names_the_primitive():
+    with pytest.raises(TypeError, match=r"^lax\.add requires"):
+        lax.add(f32(), 1)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: lax.add(b(), b()), "add does not accept dtype bool at position 0. Accepted dtypes at position 0 are subtypes of integer, floating, complexfloating."),
+        (lambda: lax.add(i32(), True), "add does not accept dtype bool at position 1."),
+        (lambda: lax.sqrt(i32()), "sqrt does not accept dtype int32. Accepted dtypes are subtypes of floating, complexfloating."),
+        (lambda: lax.sin(2), "sin does not accept dtype int32."),
+        (lambda: lax.floor(i32()), "floor does not accept dtype int32. Accepted dtypes are subtypes of floating."),
+        (lambda: lax.round(i32()), "round does not accept dtype int32."),
+        (lambda: lax.population_count(f32()), "population_count does not accept dtype float32. Accepted dtypes are subtypes of integer."),
+        (lambda: lax.neg(b()), "neg does not accept dtype bool."),
+        (lambda: lax.integer_pow(b(), 2), "integer_pow does not accept dtype bool."),
+        (lambda: lax.pow(i8(), i8()), "pow does not accept dtype int8 at position 0. Accepted dtypes at position 0 are subtypes of floating, complexfloating."),
+        (lambda: lax.complex(f32(), f16()), "complex does not accept dtype float16 at position 1. Accepted dtypes at position 1 are subtypes of float32, float64."),
+        (lambda: lax.reduce_sum(b(), (0,)), "reduce_sum does not accept dtype bool. Accepted dtypes are subtypes of number."),
+        (lambda: lax.cumsum(b()), "cumsum does not accept dtype bool."),
+        (lambda: lax.bitwise_not(f32()), "not does not accept dtype float32."),
+        (lambda: lax.shift_right_logical(f32(), f32()), "shift_right_logical does not accept dtype float32 at position 0."),
+        (lambda: lax.erf(i32()), "erf does not accept dtype int32."),
+        (lambda: lax.atan2(i32(), i32()), "atan2 does not accept dtype int32 at position 0."),
+        (lambda: lax.real(f32()), "real does not accept dtype float32."),
+        (lambda: lax.lt(c64(), c64()), "lt does not accept dtype complex64 at position 0."),
+        (lambda: lax.iota("bool", 3), "iota does not accept dtype bool."),
+        (lambda: lax.integer_pow(i32(), -1), "Integers cannot be raised to negative powers, got integer_pow(i32[3], -1)"),
+        (lambda: lax.integer_pow(2, -1), "Integers cannot be raised to negative powers, got integer_pow(~i32[], -1)"),
+        (lambda: lax.pad(f32(), 0, [(1, 1, 0)]), "pad operand and padding_value must be same dtype: got float32 and int32."),
+        (lambda: lax.dynamic_update_slice(f32(), f16()[:1], (0,)), "lax.dynamic_update_slice requires arguments to have the same dtypes, got float32, float16."),
+        (lambda: lax.pow(c64(), f32()), "the first argument to pow must have an inexact dtype (float or complex), and the second argument must have an inexact or integer dtype, and two inexact dtypes must match, but got complex64 and float32 respectively."),
+    ],
+)  # fmt: skip
+def test_dtype_errors(call, message):
+    with pytest.raises(TypeError) as info:
+        call()
+    assert message in str(info.value)
+
+
+def test_lax_refuses_non_arrays():
+    with pytest.raises(TypeError, match="not a valid trellax array"):
+        lax.add(f32(), [1, 2, 3])
+    with pytest.raises(TypeError, match="not a valid trellax array"):
+        lax.sin("a")
+
+
+# -- §7.2: weak types in lax ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, dtype, weak",
+    [
+        (lambda: lax.add(f32(), 1.0), "float32", False),
+        (lambda: lax.add(i32(), 1), "int32", False),
+        (lambda: lax.div(i32(), 2), "int32", False),
+        (lambda: lax.rem(i32(), 2), "int32", False),
+        (lambda: lax.add(1, 1), "int32", True),
+        (lambda: lax.add(1.0, 1.0), "float32", True),
+        (lambda: lax.add(f32(), wf()), "float32", False),
+        (lambda: lax.add(wf(), wf()), "float32", True),
+        (lambda: lax.add(f32(), np.float64(1)), "float32", False),
+        (lambda: lax.add(i32(), np.int64(1)), "int32", False),
+        (lambda: lax.sin(2.0), "float32", True),
+        (lambda: lax.sign(i8()), "int8", False),
+        (lambda: lax.abs(c64()), "float32", False),
+        (lambda: lax.abs(wc()), "float32", True),
+        (lambda: lax.real(c64()), "float32", False),
+        (lambda: lax.imag(2j), "float32", True),
+        (lambda: lax.div(i32(), i32()), "int32", False),
+        (lambda: lax.complex(f32(), f32()), "complex64", False),
+        (lambda: lax.pow(f32(), 2.0), "float32", False),
+        (lambda: lax.pow(f32(), i32()), "float32", False),
+        (lambda: lax.pow(f16(), i8()), "float16", False),
+        (lambda: lax.pow(c64(), i32()), "complex64", False),
+        (lambda: lax.integer_pow(i32(), 2), "int32", False),
+        (lambda: lax.integer_pow(wi(), 2), "int32", True),
+        (lambda: lax.integer_pow(f16(), 3), "float16", False),
+        (lambda: lax.eq(wi(), wi()), "bool", True),
+        (lambda: lax.lt(f32(), wf()), "bool", False),
+        (lambda: lax.convert_element_type(wf(), "float32"), "float32", False),
+        (lambda: lax.convert_element_type(i8(), "float16", weak_type=True), "float16", True),
+        (lambda: lax.bitcast_convert_type(wf(), "int32"), "int32", False),
+        (lambda: lax.reduce_max(wf(), ()), "float32", True),
+        (lambda: lax.reduce_sum(tnp.full((3,), 2.0), (0,)), "float32", True),
+        (lambda: lax.reduce_and(lax.ne(wi(), 0), ()), "bool", False),
+        (lambda: lax.argmax(tnp.full((3,), 2.0), 0, "int32"), "int32", False),
+        (lambda: lax.sort(tnp.full((3,), 2.0)), "float32", True),
+        (lambda: lax.cumsum(tnp.full((3,), 2)), "int32", True),
+        (lambda: lax.reshape(tnp.full((4,), 2.0), (2, 2)), "float32", True),
+        (lambda: lax.broadcast_in_dim(wf(), (2,), ()), "float32", True),
+        (lambda: lax.select_n(True, wf(), wf()), "float32", True),
+        (lambda: lax.select_n(lax.lt(wf(), 1.0), f32(), wf()), "float32", False),
+        (lambda: lax.concatenate([f32(), lax.reshape(wf(), (1,))], 0), "float32", False),
+        (lambda: lax.concatenate([lax.reshape(wf(), (1,))] * 2, 0), "float32", True),
+        (lambda: lax.pad(tnp.full((2,), 1.0), 0.0, [(1, 1, 0)]), "float32", True),
+        (lambda: lax.pad(f32(), 0.0, [(1, 1, 0)]), "float32", False),
+        (lambda: lax.clamp(0.0, tnp.full((3,), 2.0), 1.0), "float32", True),
+        (lambda: lax.dot(i8(), u8()), "int8", False),
+        (lambda: lax.dot(f16(), tnp.ones(3, "bfloat16")), "bfloat16", False),
+        (lambda: lax.dot(i32(), f32()), "float32", False),
+        (lambda: lax.dot(b(), i8()), "int8", False),
+        (lambda: lax.dot(b(), b()), "bool", False),
+        (lambda: lax.dot(i8(), i8(), preferred_element_type="int32"), "int32", False),
+        (lambda: lax.dot(tnp.full((2,), 1.0), tnp.full((2,), 1.0)), "float32", True),
+    ],
+)
+def test_weak_rules_x32(call, dtype, weak):
+    _check(call(), dtype, weak)
+
+
+@pytest.mark.parametrize(
+    "call, got",
+    [
+        (lambda: lax.add(f32(), 1.0), "float32, float64"),
+        (lambda: lax.add(i32(), 1), "int32, int64"),
+        (lambda: lax.add(f32(), np.float64(1)), "float32, float64"),
+        (lambda: lax.add(i32(), np.int64(1)), "int32, int64"),
+        (lambda: lax.div(i32(), 2), "int32, int64"),
+    ],
+)
+def test_weak_scalars_in_lax_need_the_default_dtype_x64(call, got):
+    """x32 accepts ``lax.add(f32, 1.0)`` because 1.0's default is float32; x64 does not."""
+    with trellax.enable_x64(True), pytest.raises(TypeError, match=f"got {got}"):
+        call()
+
+
+def test_pow_x64_mismatch():
+    with trellax.enable_x64(True), pytest.raises(TypeError, match="got float32 and float64"):
+        lax.pow(f32(), 2.0)
+
+
+@pytest.mark.parametrize(
+    "call, dtype, weak",
+    [
+        (lambda: lax.add(1, 1), "int64", True),
+        (lambda: lax.add(1.0, 1.0), "float64", True),
+        (lambda: lax.add(tnp.ones(2, "float64"), 1.0), "float64", False),
+        (lambda: lax.complex(tnp.ones(2, "float64"), tnp.ones(2, "float64")), "complex128", False),
+    ],
+)
+def test_weak_rules_x64(call, dtype, weak):
+    with trellax.enable_x64(True):
+        _check(call(), dtype, weak)
+
+
+def test_dot_general_equal_rank_dtypes_are_refused():
+    with pytest.raises(TypeError, match="dot_general argument type error"):
+        lax.dot(tnp.ones(2, "float8_e4m3"), tnp.ones(2, "float8_e4m3fnuz"))
+
+
+@pytest.mark.parametrize(
+    "value, dtype, expected",
+    [
+        (2**40, "float32", 2.0**40),
+        (2**100, "float32", 2.0**100),
+        (2**40, "int32", 0),  # wraps, as JAX does (no OverflowError here)
+        (-1, "uint8", 255),
+        (1e10, "int32", None),
+    ],
+)
+@pytest.mark.filterwarnings("ignore:invalid value encountered in cast:RuntimeWarning")
+def test_convert_element_type_of_big_python_ints(value, dtype, expected):
+    out = lax.convert_element_type(value, dtype)
+    _check(out, dtype, False, ())
+    if expected is not None:
+        assert out.item() == expected
+
+
+def test_convert_element_type_64_bit_warns_with_x64_off():
+    with pytest.warns(UserWarning, match="requested in convert_element_type"):
+        _check(lax.convert_element_type(i8(), "int64"), "int32", False)
+
+
+def test_convert_element_type_complex_to_real_keeps_real_part():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = lax.convert_element_type(tnp.asarray([1 + 2j]), "float32")
+    assert out.tolist() == [1.0]
+
+
+# -- shapes ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, shape",
+    [
+        (lambda: lax.broadcast_in_dim(f32(), (2, 3), (1,)), (2, 3)),
+        (lambda: lax.broadcast_in_dim(f32((3, 1)), (3, 4), (0, 1)), (3, 4)),
+        (lambda: lax.broadcast_in_dim(f32((3, 1)), (2, 3, 5), (1, 2)), (2, 3, 5)),
+        (lambda: lax.broadcast_in_dim(wf(), (2, 2), ()), (2, 2)),
+        (lambda: lax.broadcast(f32(), (2, 4)), (2, 4, 3)),
+        (lambda: lax.reshape(f32((2, 3)), (3, 2)), (3, 2)),
+        (lambda: lax.reshape(f32((2, 3)), (6,)), (6,)),
+        (lambda: lax.reshape(wf(), (1, 1)), (1, 1)),
+        (lambda: lax.transpose(f32((2, 3, 4)), (2, 0, 1)), (4, 2, 3)),
+        (lambda: lax.squeeze(f32((1, 3, 1)), (0, 2)), (3,)),
+        (lambda: lax.squeeze(f32((1, 3, 1)), (-1,)), (1, 3)),
+        (lambda: lax.expand_dims(f32(), (0, 2)), (1, 3, 1)),
+        (lambda: lax.rev(f32((2, 3)), (0, 1)), (2, 3)),
+        (lambda: lax.pad(f32(), 0.0, [(1, 2, 0)]), (6,)),
+        (lambda: lax.pad(f32(), 0.0, [(1, 2, 1)]), (8,)),
+        (lambda: lax.pad(f32(), 0.0, [(-1, 0, 0)]), (2,)),
+        (lambda: lax.pad(f32((2, 2)), 0.0, [(0, 0, 0), (1, 1, 2)]), (2, 6)),
+        (lambda: lax.slice(f32((10,)), (2,), (8,)), (6,)),
+        (lambda: lax.slice(f32((10,)), (2,), (8,), (3,)), (2,)),
+        (lambda: lax.slice(f32((4, 5)), (1, 0), (3, 5), (1, 2)), (2, 3)),
+        (lambda: lax.dynamic_slice(f32((10,)), (8,), (4,)), (4,)),
+        (lambda: lax.dynamic_update_slice(f32((5,)), f32((2,)), (4,)), (5,)),
+        (lambda: lax.concatenate([f32((2, 3)), f32((1, 3))], 0), (3, 3)),
+        (lambda: lax.concatenate([f32((2, 3)), f32((2, 1))], 1), (2, 4)),
+        (lambda: lax.select_n(b(), f32(), f32()), (3,)),
+        (lambda: lax.select_n(True, f32(), f32()), (3,)),
+        (lambda: lax.clamp(0.0, f32(), 1.0), (3,)),
+        (lambda: lax.clamp(f32(), f32(), f32()), (3,)),
+        (lambda: lax.sort(f32((2, 3))), (2, 3)),
+        (lambda: lax.cumsum(f32((2, 3)), axis=1), (2, 3)),
+        (lambda: lax.argmax(f32((2, 3)), 1, "int32"), (2,)),
+        (lambda: lax.argmin(f32((2, 3)), 0, "int8"), (3,)),
+        (lambda: lax.reduce_sum(f32((2, 3, 4)), (0, 2)), (3,)),
+        (lambda: lax.reduce_max(f32((2, 3)), ()), (2, 3)),
+        (lambda: lax.dot_general(f32((2, 3, 4)), f32((2, 4, 5)), (((2,), (1,)), ((0,), (0,)))), (2, 3, 5)),
+        (lambda: lax.dot_general(f32((3, 4)), f32((4, 5)), (((1,), (0,)), ((), ()))), (3, 5)),
+        (lambda: lax.dot_general(f32((3, 4)), f32((5, 4)), (((1,), (1,)), ((), ()))), (3, 5)),
+        (lambda: lax.dot_general(f32((3,)), f32((4,)), (((), ()), ((), ()))), (3, 4)),
+        (lambda: lax.dot(f32((2, 3)), f32((3,))), (2,)),
+        (lambda: lax.iota("int32", 4), (4,)),
+        (lambda: lax.broadcasted_iota("int8", (2, 3), 1), (2, 3)),
+        (lambda: lax.bitcast_convert_type(f32(), "int8"), (3, 4)),
+        (lambda: lax.bitcast_convert_type(tnp.ones((3, 2), "int16"), "int32"), (3,)),
+    ],
+)  # fmt: skip
+def test_shapes(call, shape):
+    assert call().shape == shape
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        (lambda: lax.broadcasted_iota("int32", (2, 3), 1), [[0, 1, 2], [0, 1, 2]]),
+        (lambda: lax.broadcasted_iota("int32", (2, 3), 0), [[0, 0, 0], [1, 1, 1]]),
+        (lambda: lax.pad(tnp.asarray([1, 2, 3]), 0, [(1, 2, 1)]), [0, 1, 0, 2, 0, 3, 0, 0]),
+        (lambda: lax.pad(tnp.asarray([1, 2, 3]), 9, [(-1, -1, 0)]), [2]),
+        (lambda: lax.slice(tnp.arange(10), (2,), (8,), (3,)), [2, 5]),
+        (lambda: lax.dynamic_slice(tnp.arange(10), (8,), (4,)), [6, 7, 8, 9]),
+        (lambda: lax.dynamic_slice(tnp.arange(10), (-5,), (4,)), [0, 1, 2, 3]),
+        (lambda: lax.dynamic_slice(tnp.arange(10), (tnp.asarray(8),), (4,)), [6, 7, 8, 9]),
+        (lambda: lax.dynamic_update_slice(tnp.arange(5), tnp.asarray([7, 7]), (4,)), [0, 1, 2, 7, 7]),
+        (lambda: lax.dynamic_update_slice(tnp.arange(5), tnp.asarray([7, 7]), (-3,)), [7, 7, 2, 3, 4]),
+        (lambda: lax.select_n(tnp.asarray([0, 1, 2]), tnp.asarray([1, 1, 1]), tnp.asarray([2, 2, 2]), tnp.asarray([3, 3, 3])), [1, 2, 3]),
+        (lambda: lax.select_n(tnp.asarray([True, False]), tnp.asarray([1, 1]), tnp.asarray([2, 2])), [2, 1]),
+        (lambda: lax.select(tnp.asarray([True, False]), tnp.asarray([1, 1]), tnp.asarray([2, 2])), [1, 2]),
+        (lambda: lax.clamp(0.0, tnp.arange(5.0), 2.0), [0, 1, 2, 2, 2]),
+        (lambda: lax.sort(tnp.asarray([3, 1, 2])), [1, 2, 3]),
+        (lambda: lax.sort(tnp.asarray([3.0, np.nan, -1.0])), [-1.0, 3.0, np.nan]),
+        (lambda: lax.sort((tnp.asarray([3, 1, 2]), tnp.asarray([10, 20, 30])), num_keys=1)[1], [20, 30, 10]),
+        (lambda: lax.cumsum(tnp.arange(4)), [0, 1, 3, 6]),
+        (lambda: lax.cumsum(tnp.arange(4), reverse=True), [6, 6, 5, 3]),
+        (lambda: lax.cumprod(tnp.arange(1, 5)), [1, 2, 6, 24]),
+        (lambda: lax.cummax(tnp.asarray([1, 3, 2])), [1, 3, 3]),
+        (lambda: lax.cummin(tnp.asarray([3, 1, 2])), [3, 1, 1]),
+        (lambda: lax.argmax(tnp.asarray([[1, 5], [7, 2]]), 1, "int32"), [1, 0]),
+        (lambda: lax.argmax(tnp.asarray([1.0, np.nan, 3.0]), 0, "int32"), 1),
+        (lambda: lax.argmin(tnp.asarray([[1, 5], [7, 2]]), 0, "int8"), [0, 1]),
+        (lambda: lax.rev(tnp.arange(3), (0,)), [2, 1, 0]),
+        (lambda: lax.div(-7, 2), -3),
+        (lambda: lax.rem(-7, 2), -1),
+        (lambda: lax.round(tnp.asarray([0.5, 1.5, 2.5, -0.5])), [1, 2, 3, -1]),
+        (lambda: lax.round(tnp.asarray([0.5, 1.5, 2.5, -0.5]), 1), [0, 2, 2, 0]),
+        (lambda: lax.shift_right_logical(tnp.asarray([-8], "int8"), tnp.asarray([1], "int8")), [124]),
+        (lambda: lax.shift_right_arithmetic(tnp.asarray([-8], "int8"), tnp.asarray([1], "int8")), [-4]),
+        (lambda: lax.shift_left(tnp.asarray([1], "int8"), tnp.asarray([9], "int8")), [0]),
+        (lambda: lax.clz(tnp.asarray([1, 2], "int32")), [31, 30]),
+        (lambda: lax.population_count(tnp.asarray([7, 255], "uint8")), [3, 8]),
+        (lambda: lax.dot_general(tnp.asarray([1, 2]), tnp.asarray([3, 4]), (((0,), (0,)), ((), ()))), 11),
+    ],
+)  # fmt: skip
+def test_values(call, expected):
+    np.testing.assert_array_equal(np.asarray(call()), expected)
+
+
+@pytest.mark.parametrize(
+    "call, err, message",
+    [
+        (lambda: lax.broadcast_in_dim(f32(), (2, 4), (1,)), TypeError, "cannot be broadcast"),
+        (lambda: lax.broadcast_in_dim(f32((3, 1)), (3, 4), (1, 0)), TypeError, "broadcast_in_dim"),
+        (lambda: lax.reshape(f32(), (2, 2)), TypeError, "total size must be unchanged"),
+        (lambda: lax.transpose(f32(), (1,)), ValueError, "permutation"),
+        (lambda: lax.squeeze(f32((2, 3)), (0,)), ValueError, "size not equal to one"),
+        (lambda: lax.slice(f32((10,)), (2,), (11,)), TypeError, "invalid for operand shape"),
+        (lambda: lax.dynamic_slice(f32((10,)), (0,), (11,)), TypeError, "slice_sizes"),
+        (lambda: lax.dynamic_slice(f32((10,)), (1.0,), (2,)), TypeError, "does not accept dtype float32"),
+        (lambda: lax.concatenate([f32((2, 3)), f32((1, 2))], 0), TypeError, "differ in dimensions other than"),
+        (lambda: lax.clamp(tnp.zeros(2), tnp.arange(5.0), 2.0), TypeError, "scalar or have the operand's shape"),
+        (lambda: lax.dot_general(f32((2, 3)), f32((4, 5)), (((1,), (0,)), ((), ()))), TypeError, "contracting dimensions to have the same shape"),
+        (lambda: lax.select_n(tnp.asarray([0.5]), f32(), f32()), TypeError, "boolean or integer"),
+        (lambda: lax.add(f32((3,)), f32((4,))), ValueError, "Incompatible shapes"),
+        (lambda: lax.reduce_sum(f32((2, 3)), (2,)), ValueError, "out of bounds"),
+        (lambda: lax.pad(f32(), 0.0, [(0, 0, -1)]), ValueError, "interior"),
+        (lambda: lax.sort(f32((2,)), dimension=1), ValueError, "out of bounds"),
+        (lambda: lax.argmax(wf(), 0, "int32"), ValueError, "out of bounds"),
+    ],
+)  # fmt: skip
+def test_shape_errors(call, err, message):
+    with pytest.raises(err, match=message):
+        call()
+
+
+# -- coverage: every primitive has both rules and is evaluated here at least once ---------------------
+
+
+def _sq():
+    return tnp.asarray([[2.0, 1.0], [1.0, 3.0]], "float32")
+
+
+def _cf():
+    return tnp.ones(4, "complex64")
+
+
+CASES = {
+    # arithmetic and math
+    "add": lambda: lax.add(f32(), f32()),
+    "sub": lambda: lax.sub(i8(), i8()),
+    "mul": lambda: lax.mul(c64(), c64()),
+    "div": lambda: lax.div(i32(), i32()),
+    "rem": lambda: lax.rem(f32(), f32()),
+    "pow": lambda: lax.pow(f32(), i32()),
+    "integer_pow": lambda: lax.integer_pow(i8(), 3),
+    "max": lambda: lax.max(b(), b()),
+    "min": lambda: lax.min(u8(), u8()),
+    "neg": lambda: lax.neg(i8()),
+    "sign": lambda: lax.sign(c64()),
+    "floor": lambda: lax.floor(f16()),
+    "ceil": lambda: lax.ceil(f32()),
+    "round": lambda: lax.round(f32(), 1),
+    "abs": lambda: lax.abs(c64()),
+    "exp": lambda: lax.exp(f32()),
+    "exp2": lambda: lax.exp2(f16()),
+    "log": lambda: lax.log(c64()),
+    "log1p": lambda: lax.log1p(f32()),
+    "expm1": lambda: lax.expm1(f32()),
+    "sqrt": lambda: lax.sqrt(tnp.ones(3, "bfloat16")),
+    "rsqrt": lambda: lax.rsqrt(f32()),
+    "cbrt": lambda: lax.cbrt(f32()),
+    "logistic": lambda: lax.logistic(f16()),
+    "sin": lambda: lax.sin(f32()),
+    "cos": lambda: lax.cos(f32()),
+    "tan": lambda: lax.tan(f32()),
+    "asin": lambda: lax.asin(f32()),
+    "acos": lambda: lax.acos(f32()),
+    "atan": lambda: lax.atan(f32()),
+    "sinh": lambda: lax.sinh(f32()),
+    "cosh": lambda: lax.cosh(f32()),
+    "tanh": lambda: lax.tanh(c64()),
+    "asinh": lambda: lax.asinh(f32()),
+    "acosh": lambda: lax.acosh(f32()),
+    "atanh": lambda: lax.atanh(f32() * 0.5),
+    "atan2": lambda: lax.atan2(f32(), f32()),
+    "erf": lambda: lax.erf(f32()),
+    "erfc": lambda: lax.erfc(f32()),
+    "lgamma": lambda: lax.lgamma(f32() * 2.5),
+    "digamma": lambda: lax.digamma(f32() * 2.5),
+    "is_finite": lambda: lax.is_finite(f16()),
+    "nextafter": lambda: lax.nextafter(f32(), f32() * 2),
+    "real": lambda: lax.real(c64()),
+    "imag": lambda: lax.imag(c64()),
+    "conj": lambda: lax.conj(c64()),
+    "complex": lambda: lax.complex(f32(), f32()),
+    # bitwise and comparisons
+    "and": lambda: lax.bitwise_and(i8(), i8()),
+    "or": lambda: lax.bitwise_or(b(), b()),
+    "xor": lambda: lax.bitwise_xor(u8(), u8()),
+    "not": lambda: lax.bitwise_not(i32()),
+    "shift_left": lambda: lax.shift_left(i8(), i8()),
+    "shift_right_arithmetic": lambda: lax.shift_right_arithmetic(i8(), i8()),
+    "shift_right_logical": lambda: lax.shift_right_logical(u8(), u8()),
+    "population_count": lambda: lax.population_count(i32()),
+    "clz": lambda: lax.clz(u8()),
+    "eq": lambda: lax.eq(c64(), c64()),
+    "ne": lambda: lax.ne(b(), b()),
+    "lt": lambda: lax.lt(f32(), f32()),
+    "le": lambda: lax.le(i8(), i8()),
+    "gt": lambda: lax.gt(u8(), u8()),
+    "ge": lambda: lax.ge(b(), b()),
+    # structure
+    "select_n": lambda: lax.select_n(b(), f32(), f32()),
+    "clamp": lambda: lax.clamp(0.0, f32(), 1.0),
+    "convert_element_type": lambda: lax.convert_element_type(f32(), "bfloat16"),
+    "bitcast_convert_type": lambda: lax.bitcast_convert_type(f32(), "uint32"),
+    "iota": lambda: lax.iota("float16", 4),
+    "broadcast_in_dim": lambda: lax.broadcast_in_dim(f32(), (2, 3), (1,)),
+    "reshape": lambda: lax.reshape(f32((2, 3)), (3, 2)),
+    "squeeze": lambda: lax.squeeze(f32((1, 3)), (0,)),
+    "expand_dims": lambda: lax.expand_dims(f32(), (0,)),
+    "transpose": lambda: lax.transpose(f32((2, 3)), (1, 0)),
+    "rev": lambda: lax.rev(f32(), (0,)),
+    "concatenate": lambda: lax.concatenate([f32(), f32()], 0),
+    "pad": lambda: lax.pad(f32(), 0.0, [(1, 1, 1)]),
+    "slice": lambda: lax.slice(f32((5,)), (1,), (4,), (2,)),
+    "dynamic_slice": lambda: lax.dynamic_slice(f32((5,)), (tnp.asarray(3),), (3,)),
+    "dynamic_update_slice": lambda: lax.dynamic_update_slice(f32((5,)), f32((2,)), (1,)),
+    "gather": lambda: tnp.arange(5)[tnp.asarray([4, 0, 9])],
+    "scatter": lambda: tnp.arange(5).at[tnp.asarray([1, 9])].add(3),
+    # reductions, cumulative, sort, products
+    "reduce_sum": lambda: lax.reduce_sum(f32((2, 3)), (1,)),
+    "reduce_prod": lambda: lax.reduce_prod(i8(), (0,)),
+    "reduce_max": lambda: lax.reduce_max(b(), (0,)),
+    "reduce_min": lambda: lax.reduce_min(f16(), (0,)),
+    "reduce_and": lambda: lax.reduce_and(b(), (0,)),
+    "reduce_or": lambda: lax.reduce_or(i8(), (0,)),
+    "reduce_xor": lambda: lax.reduce_xor(u8(), (0,)),
+    "argmax": lambda: lax.argmax(f32((2, 3)), 1, "int32"),
+    "argmin": lambda: lax.argmin(i8(), 0, "uint8"),
+    "cumsum": lambda: lax.cumsum(f32()),
+    "cumprod": lambda: lax.cumprod(i8()),
+    "cummax": lambda: lax.cummax(f32(), reverse=True),
+    "cummin": lambda: lax.cummin(u8()),
+    "sort": lambda: lax.sort((f32(), i8()), num_keys=1),
+    "dot_general": lambda: lax.dot_general(f32((2, 3)), f32((3,)), (((1,), (0,)), ((), ()))),
+    # control flow (trellax.lax.cond & co.)
+    "cond": lambda: lax.cond(True, lambda x: x + 1, lambda x: x - 1, f32()),
+    "while": lambda: lax.while_loop(lambda c: c < 3, lambda c: c + 1, tnp.asarray(0, "int32")),
+    "scan": lambda: lax.scan(lambda c, x: (c + x, c), tnp.asarray(0.0, "float32"), f32()),
+    # linear algebra and FFT
+    "cholesky": lambda: lax_linalg.cholesky(_sq()),
+    "eigh": lambda: lax_linalg.eigh(_sq()),
+    "eig": lambda: lax_linalg.eig(_sq()),
+    "qr": lambda: lax_linalg.qr(_sq()),
+    "svd": lambda: lax_linalg.svd(_sq()),
+    "triangular_solve": lambda: lax_linalg.triangular_solve(_sq(), _sq(), left_side=True),
+    "solve": lambda: lax_linalg.solve(_sq(), _sq()),
+    "inv": lambda: lax_linalg.inv(_sq()),
+    "det": lambda: lax_linalg.det(_sq()),
+    "slogdet": lambda: lax_linalg.slogdet(_sq()),
+    "fft": lambda: lax_fft.fft(_cf(), "FFT", (4,)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(core.primitives()))
+def test_every_primitive_has_rules(name):
+    prim = core.primitives()[name]
+    assert prim.impl is not None, f"primitive {name} has no impl rule"
+    assert prim.abstract_eval_rule is not None, f"primitive {name} has no abstract-eval rule"
+
+
+@pytest.mark.parametrize("name", sorted(core.primitives()))
+def test_every_primitive_is_evaluated(name):
+    """Runs the case eagerly and traced; the abstract values must describe the eager results."""
+    assert name in CASES, f"primitive {name} has no evaluation case in tests/test_lax.py CASES"
+    case = CASES[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        closed = trellax.make_jaxpr(case)()
+        eager = case()
+    assert name in {e.primitive.name for e in closed.eqns}, f"the case for {name} never binds it"
+    leaves = trellax.tree_util.tree_leaves(eager)
+    assert len(leaves) == len(closed.out_avals)
+    for leaf, aval in zip(leaves, closed.out_avals):
+        assert (leaf.shape, leaf.dtype, leaf.weak_type) == (
+            aval.shape,
+            aval.dtype,
+            aval.weak_type,
+        )
+        assert np.asarray(leaf).dtype == aval.dtype  # the buffer really has the abstract dtype
+
+
+def test_cases_only_name_real_primitives():
+    assert set(CASES) <= set(core.primitives())
