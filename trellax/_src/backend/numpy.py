@@ -445,9 +445,9 @@ def _extreme(d: np.dtype, *, low: bool) -> Any:
     if d == np.bool_:
         return not low
     if d.kind in "iu" or (d.kind == "V" and "int" in d.name):
-        import ml_dtypes
+        from trellax._src.dtypes import iinfo
 
-        info = ml_dtypes.iinfo(d)
+        info = iinfo(d)
         return np.array(info.min if low else info.max).astype(d)
     return np.array(-np.inf if low else np.inf).astype(d)
 

@@ -1,0 +1,323 @@
+"""Joining, splitting and replicating: concatenate, stack, split, unstack, tile, repeat.
+
+Joining promotes its inputs with the lattice, like an n-ary ufunc (reference §6.11):
+``concatenate([int8, uint8])`` is int16, and the result is weak exactly when the join is a weak
+node (``stack([1, 2])`` is a weak int32, ``concatenate([full((1,), 1.0), float16])`` is float16).
+Strict mode refuses mixed dtypes. ``dtype=`` casts every input instead of promoting. Splitting
+and replicating keep the dtype and the weak flag.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.array import ArrayImpl
+from trellax._src.basearray import Array
+from trellax._src.errors import ConcretizationTypeError
+from trellax._src.lax import structural as lax_structural
+from trellax._src.lax.reductions import cumsum_p
+from trellax._src.lax.structural import _convert, broadcast_in_dim
+from trellax._src.lax.structural import concatenate as lax_concatenate
+from trellax._src.numpy import indexing
+from trellax._src.numpy.reductions import canonicalize_axis, const
+from trellax._src.numpy.shapes import (
+    _slice_axis,
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    canonical_shape,
+)
+from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args
+
+ArrayLike = Any
+
+
+def _sequence(name: str, arrays: Any) -> list[Any]:
+    """The arrays to join: a sequence, or an array (its sub-arrays along axis 0)."""
+    if isinstance(arrays, (Array, np.ndarray)):
+        x = ensure_array(name, arrays)
+        if x.ndim == 0:
+            raise ValueError(f"{name}: need a sequence of arrays, got a 0-d array")
+        return list(unstack(x))
+    if not isinstance(arrays, Sequence) or isinstance(arrays, str):
+        raise TypeError(f"{name} requires a sequence of arrays, got {type(arrays)}")
+    return list(arrays)
+
+
+def _promoted(name: str, arrays: Sequence[Any], dtype: Any) -> list[Array]:
+    check_arraylike(name, *arrays)
+    if dtype is None:
+        return promote_args(name, *arrays)
+    d = dtypes.check_user_dtype(dtype, name)
+    return [_convert(ensure_array(name, a), d, False) for a in arrays]
+
+
+def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Array:
+    """Joins arrays along an existing axis (of the flattened arrays for ``axis=None``).
+
+    >>> import trellax.numpy as tnp
+    >>> tnp.concatenate([tnp.ones(1, "int8"), tnp.ones(2, "uint8")]).dtype
+    dtype('int16')
+    """
+    seq = _sequence("concatenate", arrays)
+    if not seq:
+        raise ValueError("Need at least one array to concatenate.")
+    xs = _promoted("concatenate", seq, dtype)
+    if axis is None:
+        xs = [lax_structural.reshape(x, (x.size,)) for x in xs]
+        axis = 0
+    if any(x.ndim == 0 for x in xs):
+        raise ValueError("Zero-dimensional arrays cannot be concatenated.")
+    ax = canonicalize_axis(axis, xs[0].ndim)
+    return lax_concatenate(xs, ax)
+
+
+def concat(arrays: Any, /, *, axis: int | None = 0) -> Array:
+    """The Array API's :func:`concatenate`."""
+    return concatenate(arrays, axis)
+
+
+def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> Array:
+    """Joins arrays of the same shape along a new axis."""
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to trellax.numpy.stack is not supported.")
+    seq = _sequence("stack", arrays)
+    if not seq:
+        raise ValueError("Need at least one array to stack.")
+    xs = _promoted("stack", seq, dtype)
+    shape = tuple(xs[0].shape)
+    if any(tuple(x.shape) != shape for x in xs[1:]):
+        raise ValueError(
+            "All input arrays must have the same shape; got "
+            + ", ".join(str(tuple(x.shape)) for x in xs)
+        )
+    ax = canonicalize_axis(axis, len(shape) + 1)
+    return lax_concatenate([lax_structural.expand_dims(x, (ax,)) for x in xs], ax)
+
+
+def hstack(tup: Any, dtype: Any = None) -> Array:
+    """Joins along axis 1 (axis 0 for 1-D inputs); 0-d inputs count as 1-D."""
+    xs = [atleast_1d(x) for x in _sequence("hstack", tup)]
+    if not xs:
+        raise ValueError("Need at least one array to concatenate.")
+    return concatenate(xs, 0 if xs[0].ndim == 1 else 1, dtype)
+
+
+def vstack(tup: Any, dtype: Any = None) -> Array:
+    """Joins along axis 0 after making every input at least 2-D (``(n,)`` becomes ``(1, n)``)."""
+    return concatenate([atleast_2d(x) for x in _sequence("vstack", tup)], 0, dtype)
+
+
+def dstack(tup: Any, dtype: Any = None) -> Array:
+    """Joins along axis 2 after making every input at least 3-D."""
+    return concatenate([atleast_3d(x) for x in _sequence("dstack", tup)], 2, dtype)
+
+
+def column_stack(tup: Any) -> Array:
+    """Joins 1-D arrays as columns (``(n,)`` becomes ``(n, 1)``) and 2-D arrays along axis 1."""
+    cols = []
+    for x in _sequence("column_stack", tup):
+        arr = ensure_array("column_stack", x)
+        if arr.ndim < 2:
+            arr = lax_structural.transpose(atleast_2d(arr), (1, 0))
+        cols.append(arr)
+    return concatenate(cols, 1)
+
+
+# -- splitting -----------------------------------------------------------------------------------
+
+
+def _split(name: str, ary: ArrayLike, indices_or_sections: Any, axis: int) -> list[Array]:
+    x = ensure_array(name, ary)
+    ax = canonicalize_axis(axis, x.ndim)
+    size = x.shape[ax]
+    sections = indices_or_sections
+    if isinstance(sections, (tuple, list)) or (
+        isinstance(sections, (Array, np.ndarray)) and sections.ndim > 0
+    ):
+        points = [_static_index(name, i) for i in sections]
+        bounds = [0, *points, size]
+        pieces = []
+        for lo, hi in itertools.pairwise(bounds):
+            start, stop, _ = slice(lo, hi).indices(size)  # NumPy's slicing semantics
+            pieces.append((start, max(start, stop)))
+    else:
+        n = _static_index(name, sections)
+        if n <= 0:
+            raise ValueError(f"{name}: number of sections must be larger than 0, got {n}")
+        part, rest = divmod(size, n)
+        if rest and name in ("split", "hsplit", "vsplit", "dsplit"):
+            raise ValueError(
+                f"array split does not result in an equal division: {size} elements into {n} "
+                f"sections (rest {rest}); use array_split for unequal parts"
+            )
+        sizes = [part + 1] * rest + [part] * (n - rest)
+        pieces, start = [], 0
+        for s in sizes:
+            pieces.append((start, start + s))
+            start += s
+    return [_slice_axis(x, ax, lo, hi) for lo, hi in pieces]
+
+
+def _static_index(name: str, v: Any) -> int:
+    if isinstance(v, Array) and type(v) is not ArrayImpl:
+        raise ConcretizationTypeError(
+            f"{name}: the split points must be static (they set the output shapes); got a "
+            "traced array"
+        )
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{name}: split points must be integers, got {v!r}") from None
+
+
+def split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list[Array]:
+    """Splits into equal sections, or at the given indices, along ``axis``."""
+    return _split("split", ary, indices_or_sections, axis)
+
+
+def array_split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list[Array]:
+    """Like :func:`split`, but a number of sections need not divide the axis (the first parts
+    get one element more)."""
+    return _split("array_split", ary, indices_or_sections, axis)
+
+
+def hsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
+    """Splits along axis 1 (axis 0 for 1-D input)."""
+    x = ensure_array("hsplit", ary)
+    if x.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return _split("hsplit", x, indices_or_sections, 1 if x.ndim > 1 else 0)
+
+
+def vsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
+    """Splits along axis 0 (the input must be at least 2-D)."""
+    x = ensure_array("vsplit", ary)
+    if x.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return _split("vsplit", x, indices_or_sections, 0)
+
+
+def dsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
+    """Splits along axis 2 (the input must be at least 3-D)."""
+    x = ensure_array("dsplit", ary)
+    if x.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return _split("dsplit", x, indices_or_sections, 2)
+
+
+def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
+    """The sub-arrays along ``axis``, as a tuple (the inverse of :func:`stack`)."""
+    arr = ensure_array("unstack", x)
+    if arr.ndim == 0:
+        raise ValueError(
+            "Unstack requires arrays with rank > 0, however a scalar array was passed."
+        )
+    ax = canonicalize_axis(axis, arr.ndim)
+    return tuple(
+        lax_structural.squeeze(_slice_axis(arr, ax, i, i + 1), (ax,)) for i in range(arr.shape[ax])
+    )
+
+
+# -- replicating ---------------------------------------------------------------------------------
+
+
+def tile(A: ArrayLike, reps: Any) -> Array:
+    """Repeats the whole array ``reps`` times along each axis."""
+    x = ensure_array("tile", A)
+    counts = canonical_shape("tile", reps)
+    if any(r < 0 for r in counts):
+        raise ValueError(f"tile: negative repetitions are not allowed, got {counts}")
+    shape = (1,) * (len(counts) - x.ndim) + tuple(x.shape)
+    counts = (1,) * (len(shape) - len(counts)) + counts
+    x = lax_structural.reshape(x, shape)
+    # (a, b) tiled (r, s): view as (1, a, 1, b), broadcast to (r, a, s, b), merge pairs.
+    paired = lax_structural.reshape(x, tuple(d for n in shape for d in (1, n)))
+    wide = tuple(d for r, n in zip(counts, shape) for d in (r, n))
+    tiled = broadcast_in_dim(paired, wide, tuple(range(len(wide))))
+    return lax_structural.reshape(tiled, tuple(r * n for r, n in zip(counts, shape)))
+
+
+def repeat(
+    a: ArrayLike,
+    repeats: Any,
+    axis: int | None = None,
+    *,
+    total_repeat_length: int | None = None,
+) -> Array:
+    """Repeats each element ``repeats`` times along ``axis`` (of the flattened array for
+    ``None``); ``repeats`` is an int or one count per element.
+
+    The output length depends on the counts: with traced counts (under ``jit``), pass a static
+    ``total_repeat_length`` (the output is padded with the last element or truncated to it).
+    """
+    x = ensure_array("repeat", a)
+    if axis is None:
+        x = lax_structural.reshape(x, (x.size,))
+        axis = 0
+    ax = canonicalize_axis(axis, x.ndim)
+    n = x.shape[ax]
+    scalar = _static_scalar_repeats(repeats)
+    if scalar is not None and total_repeat_length is None:
+        if scalar < 0:
+            raise ValueError(f"repeat: repeats may not be negative, got {scalar}")
+        shape = tuple(x.shape)
+        expanded = lax_structural.expand_dims(x, (ax + 1,))
+        wide = (*shape[: ax + 1], scalar, *shape[ax + 1 :])
+        spread = broadcast_in_dim(expanded, wide, tuple(range(len(wide))))
+        return lax_structural.reshape(spread, (*shape[:ax], n * scalar, *shape[ax + 1 :]))
+    counts = ensure_array("repeat", repeats)
+    if dtypes.kind(counts.dtype) not in ("i", "u", "b"):
+        raise TypeError(f"repeat: repeats must be integers, got dtype {counts.dtype.name}")
+    if counts.ndim > 1:
+        raise ValueError(f"repeat: repeats must be 0-d or 1-d, got shape {tuple(counts.shape)}")
+    counts = lax_structural._convert(counts, dtypes.int32, False)
+    if counts.ndim == 0 or counts.shape[0] == 1:
+        counts = lax_structural.broadcast_to(counts, (n,))
+    if counts.shape[0] != n:
+        raise ValueError(
+            f"repeat: {counts.shape[0]} repeats for an axis of length {n} (need 1 or {n})"
+        )
+    if total_repeat_length is None:
+        if type(counts) is not ArrayImpl:
+            raise ConcretizationTypeError(
+                "trellax.numpy.repeat with traced repeats needs a static total_repeat_length= "
+                "(the output length depends on the values of repeats)"
+            )
+        values = np.asarray(counts)
+        if (values < 0).any():
+            raise ValueError("repeat: repeats may not be negative")
+        total = int(values.sum())
+    else:
+        total = operator.index(total_repeat_length)
+    return _repeat_by_gather(x, counts, ax, total)
+
+
+def _static_scalar_repeats(repeats: Any) -> int | None:
+    if isinstance(repeats, (int, np.integer)) and not isinstance(repeats, bool):
+        return int(repeats)
+    if type(repeats) is ArrayImpl and repeats.ndim == 0:
+        return operator.index(repeats)
+    return None
+
+
+def _repeat_by_gather(x: Array, counts: Array, axis: int, total: int) -> Array:
+    """Output position ``j`` takes element ``i`` where ``i`` = the number of counts' partial
+    sums ``<= j`` (built with a scatter-add of block starts and a cumulative sum)."""
+    if total == 0 or x.shape[axis] == 0:
+        return _slice_axis(x, axis, 0, 0)
+    i32 = dtypes.int32
+    ends = cumsum_p.bind(counts, axis=0, reverse=False)  # block i ends at ends[i]
+    starts = lax_structural.slice(ends, (0,), (counts.shape[0] - 1,))  # blocks 1.. start here
+    marks = lax_structural.broadcast_to(const(0, i32), (total,))
+    marks = indexing._IndexUpdateHelper(marks)[starts].add(
+        lax_structural.broadcast_to(const(1, i32), starts.shape)
+    )
+    index = cumsum_p.bind(marks, axis=0, reverse=False)
+    return indexing.getitem(x, (slice(None),) * axis + (index,))

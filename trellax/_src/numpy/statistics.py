@@ -1,0 +1,270 @@
+"""Order statistics and weighted means: ``quantile``, ``percentile``, ``median``, ``average``.
+
+Integer and bool input is promoted with ``to_inexact_dtype`` (``median(int32)`` is float32, even
+with x64 on); results are strong. A quantile sorts along the reduced axes and gathers the two
+neighbouring order statistics, so the functions trace under ``jit`` (``q`` may be traced too).
+Complex input is refused (the ordering is ill-defined), as in JAX.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.lax import elementwise as lax
+from trellax._src.lax import reductions as lax_reductions
+from trellax._src.lax.indexing import IndexSpec, gather_p
+from trellax._src.lax.structural import (
+    _convert,
+    broadcast_in_dim,
+    broadcast_to,
+    broadcasted_iota,
+    reshape,
+    select_n,
+    transpose,
+)
+from trellax._src.numpy import ufuncs
+from trellax._src.numpy.reductions import (
+    Axis,
+    canonicalize_axis,
+    check_no_out,
+    const,
+    full_like_shape,
+    isnan,
+    mean,
+    reduction_axes,
+    sum,
+)
+from trellax._src.numpy.util import check_arraylike, promote_args_inexact
+
+ArrayLike = Any
+
+_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _take_last(x: Array, index: Array) -> Array:
+    """``x[b..., index[q..., b...]]``: for ``x`` of shape ``batch + (n,)`` and ``index`` of shape
+    ``qshape + batch``, the element of each batch row at the given position (clamped)."""
+    batch = tuple(x.shape[:-1])
+    shape = tuple(index.shape)
+    lead = len(shape) - len(batch)
+    i32 = dtypes.int32
+    operands = [broadcasted_iota(i32, shape, lead + j) for j in range(len(batch))]
+    operands.append(_convert(index, i32, False))
+    spec = IndexSpec([("array",)] * (len(batch) + 1), x.ndim)
+    return gather_p.bind(x, *operands, spec=spec, mode="clip")
+
+
+def _quantile(
+    name: str,
+    a: ArrayLike,
+    q: Array,
+    axis: Axis,
+    method: str,
+    keepdims: bool,
+    squash_nans: bool,
+) -> Array:
+    if method not in _METHODS:
+        raise ValueError(
+            f"{name}: method can only be 'linear', 'lower', 'higher', 'midpoint', or 'nearest'; "
+            f"got {method!r}"
+        )
+    (x,) = promote_args_inexact(name, a)
+    if dtypes.kind(x.dtype) == "c":
+        raise ValueError(
+            f"{name} does not support complex input, as the operation is poorly defined."
+        )
+    if q.ndim > 1:
+        raise ValueError(f"{name}: q must have rank <= 1, got shape {tuple(q.shape)}")
+    out_dtype = x.dtype
+    axes = reduction_axes(x.ndim, axis)
+    keep_shape = tuple(1 if i in axes else s for i, s in enumerate(x.shape))
+    rest = [i for i in range(x.ndim) if i not in axes]
+    batch = tuple(x.shape[i] for i in rest)
+    n = math.prod(x.shape[i] for i in axes)
+    x = reshape(transpose(x, (*rest, *axes)), (*batch, n))
+    qshape = tuple(q.shape)
+    out_shape = qshape + batch
+    qd, one = q.dtype, const(1, q.dtype)
+
+    if squash_nans:
+        x = lax_reductions.sort(x, dimension=x.ndim - 1)  # NaNs sort to the end
+        count = sum(lax.bitwise_not(isnan(x)), axis=-1, dtype=qd)
+        last = broadcast_in_dim(lax.sub(count, one), out_shape, range(len(qshape), len(out_shape)))
+    else:
+        any_nan = lax_reductions.reduce_or(isnan(x), (x.ndim - 1,))
+        nan_rows = broadcast_in_dim(any_nan, x.shape, range(len(batch)))
+        x = select_n(nan_rows, x, full_like_shape(float("nan"), x))  # any NaN -> NaN
+        x = lax_reductions.sort(x, dimension=x.ndim - 1)
+        last = broadcast_to(const(n - 1, qd), out_shape)
+    pos = lax.mul(broadcast_in_dim(q, out_shape, range(len(qshape))), last)
+    low, high = lax.floor(pos), lax.ceil(pos)
+    high_weight = lax.sub(pos, low)
+    low_weight = lax.sub(full_like_shape(1, high_weight), high_weight)
+    zero = full_like_shape(0, pos)
+    low = lax.max(zero, lax.min(low, last))
+    high = lax.max(zero, lax.min(high, last))
+    low_value, high_value = _take_last(x, low), _take_last(x, high)
+
+    if method == "linear":
+        result = lax.add(
+            lax.mul(_convert(low_value, qd, False), low_weight),
+            lax.mul(_convert(high_value, qd, False), high_weight),
+        )
+    elif method == "lower":
+        result = low_value
+    elif method == "higher":
+        result = high_value
+    elif method == "nearest":
+        result = select_n(
+            lax.le(high_weight, full_like_shape(0.5, high_weight)), high_value, low_value
+        )
+    else:
+        result = lax.mul(lax.add(low_value, high_value), full_like_shape(0.5, low_value))
+    if keepdims:
+        result = reshape(result, qshape + keep_shape)
+    return _convert(result, out_dtype, False)
+
+
+def _q_array(name: str, q: ArrayLike) -> Array:
+    (qa,) = promote_args_inexact(name, q)
+    return qa
+
+
+def quantile(
+    a: ArrayLike,
+    q: ArrayLike,
+    axis: Axis = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
+) -> Array:
+    """The ``q``-th quantiles (``q`` in [0, 1], a scalar or a 1-D array) along ``axis``.
+
+    The result has ``q``'s shape in front. A slice holding NaN gives NaN. ``method`` is one of
+    'linear', 'lower', 'higher', 'midpoint', 'nearest' (where 'nearest' rounds a position that
+    lies exactly halfway down, as JAX does).
+    """
+    check_no_out("quantile", out)
+    check_arraylike("quantile", a, q)
+    return _quantile("quantile", a, _q_array("quantile", q), axis, method, keepdims, False)
+
+
+def nanquantile(
+    a: ArrayLike,
+    q: ArrayLike,
+    axis: Axis = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
+) -> Array:
+    """:func:`quantile` of the non-NaN elements (an all-NaN slice gives NaN)."""
+    check_no_out("nanquantile", out)
+    check_arraylike("nanquantile", a, q)
+    return _quantile("nanquantile", a, _q_array("nanquantile", q), axis, method, keepdims, True)
+
+
+def _percent(name: str, q: ArrayLike) -> Array:
+    qa = _q_array(name, q)
+    return lax.div(qa, const(100, qa.dtype, qa.weak_type))
+
+
+def percentile(
+    a: ArrayLike,
+    q: ArrayLike,
+    axis: Axis = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
+) -> Array:
+    """:func:`quantile` with ``q`` in percent (0 to 100)."""
+    check_no_out("percentile", out)
+    check_arraylike("percentile", a, q)
+    return _quantile("percentile", a, _percent("percentile", q), axis, method, keepdims, False)
+
+
+def nanpercentile(
+    a: ArrayLike,
+    q: ArrayLike,
+    axis: Axis = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
+) -> Array:
+    """:func:`nanquantile` with ``q`` in percent (0 to 100)."""
+    check_no_out("nanpercentile", out)
+    check_arraylike("nanpercentile", a, q)
+    qa = _percent("nanpercentile", q)
+    return _quantile("nanpercentile", a, qa, axis, method, keepdims, True)
+
+
+def median(
+    a: ArrayLike,
+    axis: Axis = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    keepdims: bool = False,
+) -> Array:
+    """The median along ``axis`` (the midpoint of the two middle values for an even count)."""
+    check_no_out("median", out)
+    check_arraylike("median", a)
+    return _quantile("median", a, _q_array("median", 0.5), axis, "midpoint", keepdims, False)
+
+
+def nanmedian(
+    a: ArrayLike,
+    axis: Axis = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    keepdims: bool = False,
+) -> Array:
+    """:func:`median` of the non-NaN elements."""
+    check_no_out("nanmedian", out)
+    check_arraylike("nanmedian", a)
+    qa = _q_array("nanmedian", 0.5)
+    return _quantile("nanmedian", a, qa, axis, "midpoint", keepdims, True)
+
+
+def average(
+    a: ArrayLike,
+    axis: Axis = None,
+    weights: ArrayLike | None = None,
+    returned: bool = False,
+    keepdims: bool = False,
+) -> Any:
+    """The weighted mean ``sum(a * w) / sum(w)``; ``a`` and ``weights`` promote together to an
+    inexact dtype (``average(int32, weights=float16)`` is float16).
+
+    1-D ``weights`` may go with an N-D ``a`` along a single ``axis``. With ``returned=True``,
+    also the sum of the weights (broadcast to the result's shape).
+    """
+    if weights is None:
+        check_arraylike("average", a)
+        (x,) = promote_args_inexact("average", a)
+        avg = mean(x, axis=axis, keepdims=keepdims)
+        total = const(math.prod(x.shape[d] for d in reduction_axes(x.ndim, axis)), avg.dtype)
+    else:
+        check_arraylike("average", a, weights)
+        x, w = promote_args_inexact("average", a, weights)
+        if tuple(x.shape) != tuple(w.shape):
+            if w.ndim != 1:
+                raise ValueError("1D weights expected when shapes of a and weights differ.")
+            if axis is None:
+                raise ValueError("Axis must be specified when shapes of a and weights differ.")
+            if isinstance(axis, (tuple, list)):
+                raise ValueError("Single axis expected when shapes of a and weights differ")
+            ax = canonicalize_axis(axis, x.ndim)
+            if w.shape[0] != x.shape[ax]:
+                raise ValueError("Length of weights not compatible with specified axis.")
+            w = broadcast_in_dim(w, x.shape, (ax,))
+        total = sum(w, axis=axis, keepdims=keepdims)
+        avg = ufuncs.true_divide(sum(lax.mul(x, w), axis=axis, keepdims=keepdims), total)
+    if returned:
+        return avg, broadcast_to(_convert(total, avg.dtype, False), avg.shape)
+    return avg
