@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-
 _NOT_CONSTRUCTIBLE = (
     "trellax.Array cannot be constructed directly; use trellax.numpy.asarray(...) or "
     "trellax.numpy.array(...)"
@@ -123,6 +122,111 @@ class Array(abc.ABC):
         def conjugate(self) -> Array: ...
         def item(self, *args: Any) -> Any: ...
         def tolist(self) -> Any: ...
+        # reductions and shapes (trellax._src.numpy.reductions, .shapes, .joining)
+        def all(
+            self, axis: Any = None, out: None = None, keepdims: bool = False, *, where: Any = None
+        ) -> Array: ...
+        def any(
+            self, axis: Any = None, out: None = None, keepdims: bool = False, *, where: Any = None
+        ) -> Array: ...
+        def argmax(
+            self, axis: int | None = None, out: None = None, keepdims: bool | None = None
+        ) -> Array: ...
+        def argmin(
+            self, axis: int | None = None, out: None = None, keepdims: bool | None = None
+        ) -> Array: ...
+        def cumprod(
+            self, axis: int | None = None, dtype: Any = None, out: None = None
+        ) -> Array: ...
+        def cumsum(self, axis: int | None = None, dtype: Any = None, out: None = None) -> Array: ...
+        def max(
+            self,
+            axis: Any = None,
+            out: None = None,
+            keepdims: bool = False,
+            initial: Any = None,
+            where: Any = None,
+        ) -> Array: ...
+        def mean(
+            self,
+            axis: Any = None,
+            dtype: Any = None,
+            out: None = None,
+            keepdims: bool = False,
+            *,
+            where: Any = None,
+        ) -> Array: ...
+        def min(
+            self,
+            axis: Any = None,
+            out: None = None,
+            keepdims: bool = False,
+            initial: Any = None,
+            where: Any = None,
+        ) -> Array: ...
+        def prod(
+            self,
+            axis: Any = None,
+            dtype: Any = None,
+            out: None = None,
+            keepdims: bool = False,
+            initial: Any = None,
+            where: Any = None,
+            promote_integers: bool = True,
+        ) -> Array: ...
+        def ptp(self, axis: Any = None, out: None = None, keepdims: bool = False) -> Array: ...
+        def std(
+            self,
+            axis: Any = None,
+            dtype: Any = None,
+            out: None = None,
+            ddof: int = 0,
+            keepdims: bool = False,
+            *,
+            where: Any = None,
+            correction: int | float | None = None,
+        ) -> Array: ...
+        def sum(
+            self,
+            axis: Any = None,
+            dtype: Any = None,
+            out: None = None,
+            keepdims: bool = False,
+            initial: Any = None,
+            where: Any = None,
+            promote_integers: bool = True,
+        ) -> Array: ...
+        def var(
+            self,
+            axis: Any = None,
+            dtype: Any = None,
+            out: None = None,
+            ddof: int = 0,
+            keepdims: bool = False,
+            *,
+            where: Any = None,
+            correction: int | float | None = None,
+        ) -> Array: ...
+        def clip(self, /, min: Any = None, max: Any = None) -> Array: ...
+        def round(self, decimals: int = 0, out: None = None) -> Array: ...
+        def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array: ...
+        def flatten(self, order: str = "C") -> Array: ...
+        def ravel(self, order: str = "C") -> Array: ...
+        def repeat(
+            self, repeats: Any, axis: int | None = None, *, total_repeat_length: int | None = None
+        ) -> Array: ...
+        def reshape(self, *args: Any, order: str = "C", shape: Any = None) -> Array: ...
+        def squeeze(self, axis: Any = None) -> Array: ...
+        def swapaxes(self, axis1: int, axis2: int) -> Array: ...
+        def trace(
+            self,
+            offset: int = 0,
+            axis1: int = 0,
+            axis2: int = 1,
+            dtype: Any = None,
+            out: None = None,
+        ) -> Array: ...
+        def transpose(self, *axes: Any) -> Array: ...
         @property
         def at(self) -> Any: ...
         @property

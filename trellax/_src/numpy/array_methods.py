@@ -17,7 +17,7 @@ from trellax._src import dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.lax.structural import _convert
-from trellax._src.numpy import indexing, ufuncs
+from trellax._src.numpy import indexing, joining, reductions, selection, shapes, ufuncs
 from trellax._src.numpy.util import _is_arraylike
 
 _SYMBOLS = {
@@ -257,6 +257,32 @@ def attach(cls: type) -> None:
         "conjugate": ufuncs.conjugate,
         # defining __eq__ must not make arrays hashable
         "__hash__": None,
+        # reductions and shapes (the functions take the array first, so they serve as methods)
+        "all": reductions.all,
+        "any": reductions.any,
+        "argmax": reductions.argmax,
+        "argmin": reductions.argmin,
+        "cumprod": reductions.cumprod,
+        "cumsum": reductions.cumsum,
+        "max": reductions.max,
+        "mean": reductions.mean,
+        "min": reductions.min,
+        "prod": reductions.prod,
+        "ptp": reductions.ptp,
+        "std": reductions.std,
+        "sum": reductions.sum,
+        "var": reductions.var,
+        "clip": selection.clip,
+        "round": ufuncs.round,
+        "diagonal": shapes.diagonal,
+        "flatten": shapes._flatten_method,
+        "ravel": shapes.ravel,
+        "repeat": joining.repeat,
+        "reshape": shapes._reshape_method,
+        "squeeze": shapes.squeeze,
+        "swapaxes": shapes.swapaxes,
+        "trace": shapes.trace,
+        "transpose": shapes._transpose_method,
     }
     for name, value in methods.items():
         setattr(cls, name, value)
