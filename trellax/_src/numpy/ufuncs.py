@@ -102,7 +102,13 @@ def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
             fix = logical_and(not_equal(r, 0), not_equal(lax.lt(a, _zero(a)), lax.lt(b, _zero(b))))
             q = select_n(fix, q, lax.sub(q, _one(q)))
         return q
-    return lax.floor(lax.div(a, b))
+    # Floats as JAX (and NumPy) do: from the exact remainder, so that x == q * y + r holds and
+    # a quotient just below an integer is not rounded up to it before flooring.
+    mod = lax.rem(a, b)
+    div = lax.div(lax.sub(a, mod), b)
+    fix = logical_and(not_equal(mod, 0), not_equal(lax.lt(mod, _zero(mod)), lax.lt(b, _zero(b))))
+    div = select_n(fix, div, lax.sub(div, _one(div)))
+    return lax.round(div, 1)
 
 
 def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -301,7 +307,10 @@ def logaddexp2(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 def hypot(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args_inexact("hypot", x, y)
-    return lax.sqrt(lax.add(lax.mul(a, a), lax.mul(b, b)))
+    out = lax.sqrt(lax.add(lax.mul(a, a), lax.mul(b, b)))
+    # an infinite side wins over nan: hypot(inf, nan) is inf (IEEE, NumPy, JAX)
+    either_inf = logical_or(isinf(a), isinf(b))
+    return select_n(either_inf, out, _scalar_like(np.inf, out))
 
 
 def deg2rad(x: ArrayLike, /) -> Array:
