@@ -226,14 +226,26 @@ class EvalTrace(Trace):
         impl = prim.impl
         if rule is None or impl is None:
             raise NotImplementedError(f"primitive {prim.name} lacks an impl or abstract-eval rule")
-        out_aval = rule(*args, **params)
-        n = len(args)  # unrolled for the common arities: this is the eager hot path
-        if n == 2:
-            out = impl(args[0]._value, args[1]._value, **params)
-        elif n == 1:
-            out = impl(args[0]._value, **params)
+        # Unrolled for the common arities and for calls without parameters: the eager hot path.
+        n = len(args)
+        if not params:
+            if n == 2:
+                x, y = args
+                out_aval = rule(x, y)
+                out = impl(x._value, y._value)
+            elif n == 1:
+                (x,) = args
+                out_aval = rule(x)
+                out = impl(x._value)
+            else:
+                out_aval = rule(*args)
+                out = impl(*[a._value for a in args])
         else:
-            out = impl(*[a._value for a in args], **params)
+            out_aval = rule(*args, **params)
+            if n == 1:
+                out = impl(args[0]._value, **params)
+            else:
+                out = impl(*[a._value for a in args], **params)
         new = new_array
         if prim.multiple_results:
             return tuple(new(o, a.dtype, a.weak_type) for o, a in zip(out, out_aval))

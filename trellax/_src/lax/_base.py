@@ -239,7 +239,7 @@ def naryop(
 
         def abstract_eval_binary(x: AbstractValue, y: AbstractValue) -> ShapedArray:
             d = x.dtype
-            if d not in ok0 or y.dtype != d or y.dtype not in ok1:
+            if d not in ok0 or (y.dtype is not d and (y.dtype != d or y.dtype not in ok1)):
                 check((x, y))
             sx, sy = x.shape, y.shape
             shape = sx if sx == sy else broadcast_shapes(sx, sy)

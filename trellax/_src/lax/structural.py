@@ -477,6 +477,12 @@ select_n_p = _prim("select_n")
 
 @select_n_p.def_abstract_eval
 def _select_n_abstract_eval(which: AbstractValue, *cases: AbstractValue) -> ShapedArray:
+    if len(cases) == 2:  # the common case (where): one bool predicate, two cases of one type
+        f, t = cases
+        d = f.dtype
+        s = f.shape
+        if which.dtype is dtypes.bool_ and t.dtype is d and which.shape == s and t.shape == s:
+            return _aval(s, d, f.weak_type and t.weak_type)
     if not cases:
         raise ValueError("select_n requires at least one case")
     if which.dtype != dtypes.bool_ and dtypes.kind(which.dtype) not in ("i", "u"):

@@ -8,7 +8,7 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax.reductions import reduce_and
-from trellax._src.lax.structural import select_n
+from trellax._src.lax.structural import select_n, select_n_p
 from trellax._src.numpy import ufuncs
 from trellax._src.numpy.util import ensure_array, promote_args, promote_args_inexact
 
@@ -37,10 +37,10 @@ def where(
             "Either both or neither of the x and y arguments should be provided to trellax.numpy.where"
         )
     c = ensure_array("where", condition)
-    if c.dtype != dtypes.bool_:
+    if c.dtype is not dtypes.bool_:
         c = ufuncs.not_equal(c, 0)
     a, b = promote_args("where", x, y)
-    return select_n(c, b, a)
+    return select_n_p.bind(c, b, a)
 
 
 def clip(

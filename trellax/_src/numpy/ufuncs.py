@@ -10,7 +10,7 @@ Each is ``promote_args*`` followed by ``lax``. Which promotion a function uses i
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -25,15 +25,32 @@ from trellax._src.numpy.util import (
     promote_args_inexact,
     promote_args_numeric,
 )
+from trellax._src.typing import ArrayLike
 
-ArrayLike = Any
+_Promote = Callable[..., list[Array]]
+
+
+class UnaryUfunc(Protocol):
+    """What type checkers see of the elementwise functions of one array built by factories."""
+
+    __name__: str
+
+    def __call__(self, x: ArrayLike, /) -> Array: ...
+
+
+class BinaryUfunc(Protocol):
+    """What type checkers see of the elementwise functions of two arrays built by factories."""
+
+    __name__: str
+
+    def __call__(self, x: ArrayLike, y: ArrayLike, /) -> Array: ...
 
 
 def _kind(x: Array) -> str:
     return dtypes.kind(x.dtype)
 
 
-def _binary(name: str, prim: Primitive, promote: Any = promote_args) -> Callable[[Any, Any], Array]:
+def _binary(name: str, prim: Primitive, promote: _Promote = promote_args) -> BinaryUfunc:
     bind = prim.bind
 
     def f(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -44,7 +61,7 @@ def _binary(name: str, prim: Primitive, promote: Any = promote_args) -> Callable
     return f
 
 
-def _unary(name: str, prim: Primitive, promote: Any = promote_args) -> Callable[[Any], Array]:
+def _unary(name: str, prim: Primitive, promote: _Promote = promote_args) -> UnaryUfunc:
     bind = prim.bind
 
     def f(x: ArrayLike, /) -> Array:
@@ -61,7 +78,7 @@ def _unary(name: str, prim: Primitive, promote: Any = promote_args) -> Callable[
 def add(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x + y`` with JAX's promotion; for bool, logical or."""
     a, b = promote_args("add", x, y)
-    if a.dtype == dtypes.bool_:
+    if a.dtype is dtypes.bool_:
         return lax.or_p.bind(a, b)
     return lax.add_p.bind(a, b)
 
@@ -69,7 +86,7 @@ def add(x: ArrayLike, y: ArrayLike, /) -> Array:
 def multiply(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x * y`` with JAX's promotion; for bool, logical and."""
     a, b = promote_args("multiply", x, y)
-    if a.dtype == dtypes.bool_:
+    if a.dtype is dtypes.bool_:
         return lax.and_p.bind(a, b)
     return lax.mul_p.bind(a, b)
 
@@ -350,7 +367,7 @@ def i0(x: ArrayLike, /) -> Array:
 # -- rounding -------------------------------------------------------------------------------------
 
 
-def _rounding(name: str, lax_fn: Callable[..., Array]) -> Callable[[Any], Array]:
+def _rounding(name: str, lax_fn: Callable[[Array], Array]) -> UnaryUfunc:
     def f(x: ArrayLike, /) -> Array:
         (a,) = promote_args(name, x)
         if _kind(a) in ("b", "i", "u"):
@@ -485,7 +502,7 @@ greater = _binary("greater", lax.gt_p)
 greater_equal = _binary("greater_equal", lax.ge_p)
 
 
-def _logical(name: str, lax_fn: Callable[..., Array]) -> Callable[[Any, Any], Array]:
+def _logical(name: str, lax_fn: Callable[[Array, Array], Array]) -> BinaryUfunc:
     def f(x: ArrayLike, y: ArrayLike, /) -> Array:
         a, b = promote_args(name, x, y)
         return lax_fn(_to_bool(a), _to_bool(b))
