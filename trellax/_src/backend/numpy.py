@@ -757,3 +757,31 @@ def stack_rows(rows: list[Any], shape: tuple[int, ...], dtype: np.dtype) -> Any:
     if not rows:
         return np.zeros(shape, dtype)
     return np.stack([np.asarray(r) for r in rows]).astype(dtype, copy=False)
+
+
+@_register("bessel_i0e")
+def _bessel_i0e(x: np.ndarray) -> Any:
+    wide = x.astype(np.float64)
+    return (np.i0(wide) * np.exp(-np.abs(wide))).astype(x.dtype)
+
+
+@_register("i0")
+def _i0(x: np.ndarray) -> Any:
+    return np.i0(x.astype(np.float64)).astype(x.dtype)
+
+
+@_register("gcd")
+def _gcd(x: np.ndarray, y: np.ndarray) -> Any:
+    return np.gcd(x, y)
+
+
+@_register("lcm")
+def _lcm(x: np.ndarray, y: np.ndarray) -> Any:
+    return np.lcm(x, y)
+
+
+@_register("frexp")
+def _frexp(x: np.ndarray) -> Any:
+    wide = x.astype(np.float64) if x.dtype.kind == "V" or x.dtype == np.float16 else x
+    m, e = np.frexp(wide)
+    return m.astype(x.dtype), e.astype(np.int32)

@@ -6,8 +6,7 @@ The weak flag of a result is the conjunction of the operands' flags (JAX's stand
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Protocol
 
 from trellax._src import dtypes
 from trellax._src.backend import numpy as backend
@@ -31,6 +30,7 @@ from trellax._src.lax._base import (
     same_dtypes_error,
     to_bool,
 )
+from trellax._src.typing import ArrayLike
 
 # -- arithmetic -----------------------------------------------------------------------------------
 add_p = naryop("add", [num, num])
@@ -75,6 +75,25 @@ erf_p = naryop("erf", [floating])
 erfc_p = naryop("erfc", [floating])
 lgamma_p = naryop("lgamma", [floating])
 digamma_p = naryop("digamma", [floating])
+
+i0_p = naryop("i0", [floating])
+bessel_i0e_p = naryop("bessel_i0e", [floating])
+gcd_p = naryop("gcd", [integer, integer])
+lcm_p = naryop("lcm", [integer, integer])
+
+frexp_p = Primitive("frexp", multiple_results=True)
+frexp_p.def_impl(backend.impl("frexp"))
+
+
+@frexp_p.def_abstract_eval
+def _frexp_abstract_eval(x: AbstractValue) -> tuple[ShapedArray, ShapedArray]:
+    check_dtype("frexp", x.dtype, floating, None)
+    shape = tuple(x.shape)
+    return (
+        ShapedArray._fast(shape, x.dtype, x.weak_type),
+        ShapedArray._fast(shape, dtypes.int32, x.weak_type),
+    )
+
 
 # -- complex parts -------------------------------------------------------------------------------
 real_p = naryop("real", [complex_], result_dtype=complex_to_real)
@@ -165,8 +184,24 @@ def _complex_abstract_eval(x: AbstractValue, y: AbstractValue) -> ShapedArray:
 # -- wrappers -------------------------------------------------------------------------------------
 
 
-def _unary(prim: Primitive) -> Callable[[Any], Array]:
-    def f(x: Any) -> Array:
+class UnaryOp(Protocol):
+    """What type checkers see of the one-operand wrappers below (``lax.sin`` and friends)."""
+
+    __name__: str
+
+    def __call__(self, x: ArrayLike) -> Array: ...
+
+
+class BinaryOp(Protocol):
+    """What type checkers see of the two-operand wrappers below (``lax.add`` and friends)."""
+
+    __name__: str
+
+    def __call__(self, x: ArrayLike, y: ArrayLike) -> Array: ...
+
+
+def _unary(prim: Primitive) -> UnaryOp:
+    def f(x: ArrayLike) -> Array:
         return prim.bind(asarray(x))
 
     f.__name__ = f.__qualname__ = prim.name
@@ -174,8 +209,8 @@ def _unary(prim: Primitive) -> Callable[[Any], Array]:
     return f
 
 
-def _binary(prim: Primitive, name: str | None = None) -> Callable[[Any, Any], Array]:
-    def f(x: Any, y: Any) -> Array:
+def _binary(prim: Primitive, name: str | None = None) -> BinaryOp:
+    def f(x: ArrayLike, y: ArrayLike) -> Array:
         return prim.bind(asarray(x), asarray(y))
 
     f.__name__ = f.__qualname__ = name or prim.name
@@ -238,6 +273,7 @@ erf = _unary(erf_p)
 erfc = _unary(erfc_p)
 lgamma = _unary(lgamma_p)
 digamma = _unary(digamma_p)
+bessel_i0e = _unary(bessel_i0e_p)
 real = _unary(real_p)
 imag = _unary(imag_p)
 conj = _unary(conj_p)
@@ -246,19 +282,19 @@ population_count = _unary(population_count_p)
 clz = _unary(clz_p)
 
 
-def round(x: Any, rounding_method: int = 0) -> Array:
+def round(x: ArrayLike, rounding_method: int = 0) -> Array:
     """Rounds to integral values: ``rounding_method`` 0 rounds half away from zero, 1 to even."""
     return round_p.bind(asarray(x), rounding_method=int(rounding_method))
 
 
-def integer_pow(x: Any, y: int) -> Array:
+def integer_pow(x: ArrayLike, y: int) -> Array:
     """``x ** y`` for a static Python integer ``y`` (repeated multiplication)."""
     return integer_pow_p.bind(asarray(x), y=int(y))
 
 
-def square(x: Any) -> Array:
+def square(x: ArrayLike) -> Array:
     return integer_pow(x, 2)
 
 
-def reciprocal(x: Any) -> Array:
+def reciprocal(x: ArrayLike) -> Array:
     return integer_pow(x, -1)

@@ -357,11 +357,9 @@ def sinc(x: ArrayLike, /) -> Array:
 
 
 def i0(x: ArrayLike, /) -> Array:
-    """Modified Bessel function of the first kind, order 0 (power series, then asymptotics)."""
+    """Modified Bessel function of the first kind, order 0."""
     (a,) = promote_args_inexact("i0", x)
-    from trellax._src.numpy.creation import _from_numpy_like
-
-    return _from_numpy_like(np.i0(np.asarray(a, dtype=np.float64)), a)
+    return lax.i0_p.bind(a)
 
 
 # -- rounding -------------------------------------------------------------------------------------
@@ -640,10 +638,8 @@ def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
     (a,) = promote_args_inexact("frexp", x)
     if _kind(a) == "c":
         raise TypeError("frexp does not support complex-valued inputs")
-    from trellax._src.numpy.creation import _from_numpy_like
-
-    m, e = np.frexp(np.asarray(a, dtype=np.float64))
-    return _from_numpy_like(m, a), _from_numpy_like(e, a, dtype=dtypes.int32)
+    m, e = lax.frexp_p.bind_multi(a)
+    return m, e
 
 
 def modf(x: ArrayLike, /) -> tuple[Array, Array]:
@@ -663,19 +659,11 @@ def gcd(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     a, b = promote_args_numeric("gcd", x1, x2)
     if _kind(a) not in ("i", "u"):
         raise ValueError("Arguments to trellax.numpy.gcd must be integers.")
-    from trellax._src.numpy.creation import _from_numpy_like
-
-    return _from_numpy_like(
-        np.gcd(np.asarray(a), np.asarray(b)), a, weak=a.weak_type and b.weak_type
-    )
+    return lax.gcd_p.bind(a, b)
 
 
 def lcm(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     a, b = promote_args_numeric("lcm", x1, x2)
     if _kind(a) not in ("i", "u"):
         raise ValueError("Arguments to trellax.numpy.lcm must be integers.")
-    from trellax._src.numpy.creation import _from_numpy_like
-
-    return _from_numpy_like(
-        np.lcm(np.asarray(a), np.asarray(b)), a, weak=a.weak_type and b.weak_type
-    )
+    return lax.lcm_p.bind(a, b)

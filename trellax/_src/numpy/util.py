@@ -82,8 +82,12 @@ _SCALAR_JOIN: dict[tuple[Any, ...], tuple[DType, bool]] = {}
 
 
 def promote_args(fun_name: str, *args: Any) -> list[Array]:
-    """Converts every argument to the join of their abstract types."""
-    if len(args) == 1 and type(args[0]) is ArrayImpl:
+    """Converts every argument to the join of their abstract types.
+
+    A single array is returned unchanged (JAX's ``promote_dtypes``), tracers included, so a weak
+    bool or a non-canonical weak type keeps its flag under ``jit`` exactly as it does eagerly.
+    """
+    if len(args) == 1 and isinstance(args[0], Array):
         return [args[0]]
     if len(args) == 2:
         x, y = args
@@ -154,7 +158,10 @@ def promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
     if len(args) == 1 and type(args[0]) is ArrayImpl:
         x = args[0]
         target = _TO_INEXACT.get(x.dtype, x.dtype)
-        return [x if target is x.dtype else convert(x, target, x.weak_type)]
+        if target is x.dtype:
+            return [x]
+        # a weak bool (a comparison of weak values) promotes as a strong bool: float32, strong
+        return [convert(x, target, x.weak_type and x.dtype != dtypes.bool_)]
     return _promote_args_inexact(fun_name, *args)
 
 
