@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trellax._src.tree_def import classify_fast, node_children, sorted_keys, tree_flatten
+from trellax._src.tree_def import classify_fast, node_children, tree_flatten
 from trellax._src.tree_keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey, keystr
 from trellax._src.tree_registry import (
     CUSTOM,
@@ -96,21 +96,50 @@ def _spec_keys(spec: Spec) -> list[Any]:
     return [FlattenedIndexKey(i) for i in range(len(children))]
 
 
+_MISSING = object()
+
+
 def _up_to(spec: Spec, x: Any, out: list[Any]) -> None:
-    if spec is None:
-        out.append(x)
-        return
+    """Appends to ``out`` the subtrees of ``x`` at the leaves of ``spec`` (a node); raises
+    Mismatch at the first node of ``x`` that differs."""
     reg, aux, child_specs = spec
     t = type(x)
     if t is not reg.type:
         raise Mismatch(describe_spec(spec), describe_value(x))
-    children: Any
+    if t is dict:
+        # Same size and every expected key present: the same keys, without sorting.
+        if len(x) != len(aux):
+            raise Mismatch(describe_spec(spec), describe_value(x))
+        for k, s in zip(aux, child_specs):
+            c = x.get(k, _MISSING)
+            if c is _MISSING:
+                raise Mismatch(describe_spec(spec), describe_value(x))
+            if s is None:
+                out.append(c)
+                continue
+            try:
+                _up_to(s, c, out)
+            except Mismatch as m:
+                m.path.append(DictKey(k))
+                raise
+        return
     if t is list or t is tuple:
-        children, x_aux, same = x, None, True
-    elif t is dict:
-        x_aux = sorted_keys(x)
-        children, same = [x[k] for k in x_aux], x_aux == aux
-    elif reg.kind == NONE:
+        if len(x) != len(child_specs):
+            raise Mismatch(describe_spec(spec), describe_value(x))
+        i = 0
+        for s, c in zip(child_specs, x):
+            if s is None:
+                out.append(c)
+            else:
+                try:
+                    _up_to(s, c, out)
+                except Mismatch as m:
+                    m.path.append(SequenceKey(i))
+                    raise
+            i += 1
+        return
+    children: Any
+    if reg.kind == NONE:
         return
     elif reg.kind == CUSTOM:
         assert reg.flatten is not None
@@ -138,6 +167,13 @@ def _up_to(spec: Spec, x: Any, out: list[Any]) -> None:
         raise
 
 
+def _up_to_root(spec: Spec, x: Any, out: list[Any]) -> None:
+    if spec is None:
+        out.append(x)
+    else:
+        _up_to(spec, x, out)
+
+
 def _safe_structure(tree: Any) -> str:
     try:
         return repr(tree_flatten(tree)[1])
@@ -153,7 +189,7 @@ def flatten_up_to(treedef: PyTreeDef, tree: Any, caller: str, name: str) -> list
     """``treedef.flatten_up_to(tree)``, with an error naming the first differing node."""
     out: list[Any] = []
     try:
-        _up_to(treedef._spec, tree, out)
+        _up_to_root(treedef._spec, tree, out)
     except Mismatch as m:
         raise ValueError(
             f"{caller}: {name} does not have the expected structure.\n"
@@ -170,7 +206,7 @@ def flatten_rest(treedef: PyTreeDef, rest: tuple[Any, ...], caller: str) -> list
     for i, tree in enumerate(rest):
         leaves: list[Any] = []
         try:
-            _up_to(treedef._spec, tree, leaves)
+            _up_to_root(treedef._spec, tree, leaves)
         except Mismatch as m:
             label = f"tree #{i + 2}"
             raise ValueError(
