@@ -555,3 +555,89 @@ __all__ += [
 from trellax._src.numpy.padding import pad  # noqa: E402
 
 __all__ += ["pad"]
+
+from trellax._src.numpy.searching import (  # noqa: E402
+    argwhere,
+    bincount,
+    digitize,
+    flatnonzero,
+    histogram,
+    histogram_bin_edges,
+    nonzero,
+    put_along_axis,
+    searchsorted,
+    take,
+    take_along_axis,
+)
+
+__all__ += [
+    "argwhere",
+    "bincount",
+    "digitize",
+    "flatnonzero",
+    "histogram",
+    "histogram_bin_edges",
+    "nonzero",
+    "put_along_axis",
+    "searchsorted",
+    "take",
+    "take_along_axis",
+]
+
+from trellax._src.numpy.sorting import argpartition, argsort, lexsort, partition, sort  # noqa: E402
+
+__all__ += ["argpartition", "argsort", "lexsort", "partition", "sort"]
+
+from trellax._src.numpy.setops import (  # noqa: E402
+    intersect1d,
+    isin,
+    setdiff1d,
+    setxor1d,
+    union1d,
+    unique,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+)
+
+__all__ += [
+    "intersect1d",
+    "isin",
+    "setdiff1d",
+    "setxor1d",
+    "union1d",
+    "unique",
+    "unique_all",
+    "unique_counts",
+    "unique_inverse",
+    "unique_values",
+]
+
+from trellax._src.numpy.einsum import einsum, einsum_path  # noqa: E402
+from trellax._src.numpy.linalg import matrix_transpose  # noqa: E402
+from trellax._src.numpy.linalg_ops import (  # noqa: E402
+    cross,
+    kron,
+    matvec,
+    tensordot,
+    vecdot,
+    vecmat,
+)
+
+__all__ += [
+    "cross",
+    "einsum",
+    "einsum_path",
+    "kron",
+    "matrix_transpose",
+    "matvec",
+    "tensordot",
+    "vecdot",
+    "vecmat",
+]
+
+from trellax._src.numpy.array_api import __array_namespace_info__  # noqa: E402
+from trellax.numpy import fft, linalg  # noqa: E402
+
+__all__ += ["__array_namespace_info__", "fft", "linalg"]

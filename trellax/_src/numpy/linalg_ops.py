@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax.reductions import dot_general
 from trellax._src.lax.structural import broadcast_to, reshape
 from trellax._src.numpy.util import promote_args
+from trellax._src.typing import ArrayLike, DType, DTypeLike
 
-ArrayLike = Any
 
-
-def _preferred(a: Array, preferred_element_type: Any) -> Any:
+def _preferred(a: Array, preferred_element_type: DTypeLike | None) -> DType | None:
     if preferred_element_type is None:
         return None
     d = dtypes.check_user_dtype(preferred_element_type, "matmul")
@@ -22,7 +23,11 @@ def _preferred(a: Array, preferred_element_type: Any) -> Any:
 
 
 def matmul(
-    a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: Any = None
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Matrix product with NumPy's broadcasting of batch dimensions."""
     x, y = promote_args("matmul", a, b)
@@ -64,7 +69,11 @@ def _broadcast_batch(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def dot(
-    a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: Any = None
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """NumPy's ``dot``: scalars multiply, 1-D/2-D are vector/matrix products, N-D contracts the
     last axis of ``a`` with the second-to-last of ``b``."""
@@ -86,7 +95,11 @@ def dot(
 
 
 def vdot(
-    a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: Any = None
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Flattened dot product, conjugating ``a``."""
     from trellax._src.numpy.ufuncs import conjugate
@@ -98,7 +111,11 @@ def vdot(
 
 
 def inner(
-    a: ArrayLike, b: ArrayLike, *, precision: Any = None, preferred_element_type: Any = None
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     x, y = promote_args("inner", a, b)
     if x.ndim == 0 or y.ndim == 0:
@@ -119,3 +136,180 @@ def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
 
     x, y = promote_args("outer", a, b)
     return multiply(reshape(x, (x.size, 1)), reshape(y, (1, y.size)))
+
+
+# -- tensordot, vector/matrix products, kron, cross ------------------------------------------------
+
+
+def tensordot(
+    a: ArrayLike,
+    b: ArrayLike,
+    axes: Any = 2,
+    *,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Array:
+    """Sum of products over ``axes``: an int ``N`` contracts the last ``N`` axes of ``a`` with the
+    first ``N`` of ``b``; a pair ``(axes_a, axes_b)`` names them."""
+    x, y = promote_args("tensordot", a, b)
+    if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
+        n = int(axes)
+        if n < 0 or n > min(x.ndim, y.ndim):
+            raise ValueError(
+                f"tensordot: axes={n} must be between 0 and the smaller rank "
+                f"({min(x.ndim, y.ndim)}) of shapes {x.shape} and {y.shape}"
+            )
+        ca, cb = tuple(range(x.ndim - n, x.ndim)), tuple(range(n))
+    elif isinstance(axes, (list, tuple)) and len(axes) == 2:
+        aa, bb = axes
+        ca = (int(aa),) if isinstance(aa, (int, np.integer)) else tuple(int(i) for i in aa)
+        cb = (int(bb),) if isinstance(bb, (int, np.integer)) else tuple(int(i) for i in bb)
+        if len(ca) != len(cb):
+            raise ValueError(f"tensordot requires axes lists of the same length, got {ca} and {cb}")
+    else:
+        raise TypeError(
+            f"tensordot axes argument must be an int or a pair of sequences, got {axes!r}"
+        )
+    try:
+        return dot_general(
+            x, y, ((ca, cb), ((), ())), precision, _preferred(x, preferred_element_type)
+        )
+    except TypeError as e:
+        raise ValueError(f"tensordot: {e}") from None
+
+
+def _moveaxis_last(x: Array, axis: int, fun_name: str) -> Array:
+    from trellax._src.lax._base import canonicalize_axes
+    from trellax._src.lax.structural import transpose
+
+    (ax,) = canonicalize_axes(fun_name, (axis,), x.ndim)
+    if ax == x.ndim - 1:
+        return x
+    return transpose(x, (*[i for i in range(x.ndim) if i != ax], ax))
+
+
+def vecdot(
+    x1: ArrayLike,
+    x2: ArrayLike,
+    /,
+    *,
+    axis: int = -1,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Array:
+    """``sum(conj(x1) * x2, axis)`` with the other dimensions broadcast (Array API)."""
+    from trellax._src.core import broadcast_shapes
+    from trellax._src.numpy.ufuncs import conjugate
+
+    x, y = promote_args("vecdot", x1, x2)
+    if x.ndim == 0 or y.ndim == 0:
+        raise ValueError("vecdot: operands must have at least one dimension")
+    x, y = _moveaxis_last(x, axis, "vecdot"), _moveaxis_last(y, axis, "vecdot")
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(
+            f"vecdot: axis {axis} has size {x.shape[-1]} in x1 but {y.shape[-1]} in x2"
+        )
+    batch = broadcast_shapes(x.shape[:-1], y.shape[:-1])
+    x = broadcast_to(conjugate(x), (*batch, x.shape[-1]))
+    y = broadcast_to(y, (*batch, y.shape[-1]))
+    nb = len(batch)
+    dn = (((nb,), (nb,)), (tuple(range(nb)), tuple(range(nb))))
+    return dot_general(x, y, dn, precision, _preferred(x, preferred_element_type))
+
+
+def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """Matrix-vector products ``x1 @ x2`` over broadcast batch dimensions: ``(..., m, n)`` and
+    ``(..., n)`` give ``(..., m)``."""
+    x, y = promote_args("matvec", x1, x2)
+    if x.ndim < 2 or y.ndim < 1:
+        raise ValueError(
+            f"matvec: x1 must be at least 2-D and x2 at least 1-D, got shapes {x.shape} and "
+            f"{y.shape}"
+        )
+    out = matmul(x, reshape(y, (*y.shape, 1)))
+    return reshape(out, out.shape[:-1])
+
+
+def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """Vector-matrix products ``conj(x1) @ x2`` over broadcast batch dimensions: ``(..., n)`` and
+    ``(..., n, m)`` give ``(..., m)``."""
+    from trellax._src.numpy.ufuncs import conjugate
+
+    x, y = promote_args("vecmat", x1, x2)
+    if x.ndim < 1 or y.ndim < 2:
+        raise ValueError(
+            f"vecmat: x1 must be at least 1-D and x2 at least 2-D, got shapes {x.shape} and "
+            f"{y.shape}"
+        )
+    out = matmul(reshape(conjugate(x), (*x.shape[:-1], 1, x.shape[-1])), y)
+    return reshape(out, (*out.shape[:-2], out.shape[-1]))
+
+
+def kron(a: ArrayLike, b: ArrayLike) -> Array:
+    """The Kronecker product: blocks ``a[i, j] * b`` (promoted together)."""
+    from trellax._src.numpy.ufuncs import multiply
+
+    x, y = promote_args("kron", a, b)
+    nd = max(x.ndim, y.ndim)
+    x = reshape(x, (1,) * (nd - x.ndim) + tuple(x.shape))
+    y = reshape(y, (1,) * (nd - y.ndim) + tuple(y.shape))
+    xs = tuple(s for d in x.shape for s in (d, 1))
+    ys = tuple(s for d in y.shape for s in (1, d))
+    out = multiply(reshape(x, xs), reshape(y, ys))
+    return reshape(out, tuple(p * q for p, q in zip(x.shape, y.shape)))
+
+
+def cross(
+    a: ArrayLike,
+    b: ArrayLike,
+    axisa: int = -1,
+    axisb: int = -1,
+    axisc: int = -1,
+    axis: int | None = None,
+) -> Array:
+    """Cross products of 3-vectors (2-vectors have a zero z; two 2-vectors give the z component
+    only) along ``axisa``/``axisb``, the result's vectors along ``axisc`` (``axis`` sets all)."""
+    from trellax._src.core import broadcast_shapes
+    from trellax._src.lax import elementwise as lax
+    from trellax._src.lax.structural import concatenate, slice, transpose
+
+    x, y = promote_args("cross", a, b)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    x, y = _moveaxis_last(x, axisa, "cross"), _moveaxis_last(y, axisb, "cross")
+    if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
+        raise ValueError("Dimension must be either 2 or 3 for cross product")
+    batch = broadcast_shapes(x.shape[:-1], y.shape[:-1])
+
+    def comp(v: Array, i: int) -> Array:
+        v = broadcast_to(v, (*batch, v.shape[-1]))
+        part = slice(v, (0,) * len(batch) + (i,), (*batch, i + 1))
+        return reshape(part, batch)
+
+    if x.shape[-1] == 2 and y.shape[-1] == 2:
+        return lax.sub(lax.mul(comp(x, 0), comp(y, 1)), lax.mul(comp(x, 1), comp(y, 0)))
+    xs = [comp(x, i) for i in range(x.shape[-1])]
+    ys = [comp(y, i) for i in range(y.shape[-1])]
+    x0, x1_, x2_ = xs[0], xs[1], xs[2] if len(xs) == 3 else None
+    y0, y1_, y2_ = ys[0], ys[1], ys[2] if len(ys) == 3 else None
+
+    def mul(p: Array | None, q: Array | None) -> Array | None:
+        return None if p is None or q is None else lax.mul(p, q)
+
+    def sub(p: Array | None, q: Array | None) -> Array:
+        if q is None:
+            return p if p is not None else lax.sub(x0, x0)  # both terms vanish: zeros
+        return lax.neg(q) if p is None else lax.sub(p, q)
+
+    cx = sub(mul(x1_, y2_), mul(x2_, y1_))
+    cy = sub(mul(x2_, y0), mul(x0, y2_))
+    cz = sub(mul(x0, y1_), mul(x1_, y0))
+    out = concatenate([reshape(c, (*batch, 1)) for c in (cx, cy, cz)], len(batch))
+    from trellax._src.lax._base import canonicalize_axes
+
+    (axc,) = canonicalize_axes("cross", (axisc,), out.ndim)
+    if axc != out.ndim - 1:
+        perm = list(range(out.ndim - 1))
+        perm.insert(axc, out.ndim - 1)
+        out = transpose(out, tuple(perm))
+    return out

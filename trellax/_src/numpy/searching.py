@@ -1,7 +1,21 @@
-"""Searching: ``nonzero`` (more arrive with the second half of ``trellax.numpy``)."""
+"""Indexing helpers and searching: ``take``, ``take_along_axis``, ``put_along_axis``, ``nonzero``,
+``flatnonzero``, ``argwhere``, ``searchsorted``, ``digitize``, ``bincount``, ``histogram``.
+
+Everything is built from lax primitives (gather, scatter, sort, cumsum, select_n...), so it runs
+unchanged under ``jit``. Functions whose *output shape* depends on the values (``nonzero``,
+``argwhere``, ``bincount`` without ``length``...) take JAX's static ``size=`` (and ``fill_value=``):
+with it the output has exactly ``size`` entries (truncated, or padded with ``fill_value``);
+without it the size is read from the concrete input, which works eagerly and raises
+:class:`~trellax._src.errors.ConcretizationTypeError` (naming ``size=``) under tracing.
+
+Index results use the default int (int32, int64 with x64 on), except ``searchsorted`` and
+``digitize``, which return int32 whatever x64 says, as in JAX.
+"""
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -9,32 +23,624 @@ import numpy as np
 from trellax._src import dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
-from trellax._src.numpy.util import ensure_array
+from trellax._src.errors import ConcretizationTypeError
+from trellax._src.lax import elementwise as lax
+from trellax._src.lax._base import canonicalize_axes
+from trellax._src.lax.indexing import IndexSpec, gather_p, scatter_p
+from trellax._src.lax.reductions import cumsum, reduce_max, reduce_min, reduce_or, reduce_sum
+from trellax._src.lax.structural import (
+    _convert,
+    broadcast_in_dim,
+    broadcast_to,
+    broadcasted_iota,
+    concatenate,
+    iota,
+    reshape,
+    rev,
+    select_n,
+    slice,
+)
+from trellax._src.numpy.util import (
+    ensure_array,
+    promote_args,
+    promote_args_inexact,
+    to_inexact_dtype,
+)
+
+ArrayLike = Any
+DType = np.dtype[Any]
+
+_SPEC1 = IndexSpec([("array",)], 1)
 
 
-def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple[Array, ...]:
+# -- small building blocks (shared with sorting.py and setops.py) ---------------------------------
+
+
+def const(value: Any, dtype: DType, weak_type: bool = False) -> Array:
+    """A 0-d constant of ``dtype`` (a literal, not a computation)."""
+    return ArrayImpl._new(np.asarray(value).astype(dtype), dtype, weak_type)
+
+
+def full(shape: Sequence[int], value: Any, dtype: DType, weak_type: bool = False) -> Array:
+    return broadcast_to(const(value, dtype, weak_type), tuple(shape))
+
+
+def ravel(x: Array) -> Array:
+    return reshape(x, (x.size,))
+
+
+def gather1(x: Array, idx: Array) -> Array:
+    """``x[idx]`` for a 1-D ``x`` (indices clamped into range; zeros when ``x`` is empty)."""
+    if x.shape[0] == 0:
+        return full(idx.shape, 0, x.dtype, x.weak_type)
+    return gather_p.bind(x, idx, spec=_SPEC1, mode="clip")
+
+
+def scatter1(x: Array, idx: Array, updates: Array, combine: str) -> Array:
+    """``x.at[idx].set/add(updates)`` for a 1-D ``x``; out-of-range updates are dropped."""
+    if x.shape[0] == 0:
+        return x
+    return scatter_p.bind(x, updates, idx, spec=_SPEC1, combine=combine)
+
+
+def isnan(x: Array) -> Array:
+    return lax.ne(x, x)
+
+
+def logical_not(x: Array) -> Array:
+    return lax.bitwise_not(x)
+
+
+def lt_total(x: Array, y: Array) -> Array:
+    """``x < y`` in sort order: NaNs after everything, complex numbers lexicographic."""
+    k = dtypes.kind(x.dtype)
+    if k == "c":
+        xr, xi, yr, yi = lax.real(x), lax.imag(x), lax.real(y), lax.imag(y)
+        return lax.bitwise_or(lt_total(xr, yr), lax.bitwise_and(lax.eq(xr, yr), lt_total(xi, yi)))
+    if k == "f":
+        return lax.bitwise_or(lax.lt(x, y), lax.bitwise_and(isnan(y), logical_not(isnan(x))))
+    return lax.lt(x, y)
+
+
+def concrete_int(x: Array, fun_name: str, what: str = "size") -> int:
+    """The value of a 0-d integer result that sets an output shape (eager only)."""
+    if type(x) is not ArrayImpl:
+        raise ConcretizationTypeError(
+            f"trellax.numpy.{fun_name}: the {what} of the result depends on the values of the "
+            f"input, which are not known while tracing. Pass a static {what}= argument (e.g. "
+            f"{fun_name}(x, {what}=n)) to fix the output shape."
+        )
+    return int(x)
+
+
+def static_int(v: Any, fun_name: str, what: str) -> int:
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(
+            f"trellax.numpy.{fun_name}: {what} must be a static Python int, got {v!r}"
+        ) from None
+
+
+def compact(mask: Array, size: int) -> tuple[Array, Array, Array]:
+    """Positions of the True entries of a 1-D ``mask``, as ``size`` default-int indices.
+
+    Returns ``(positions, valid, count)``: entries past the number of True values are 0 and
+    ``valid`` is False there; ``count`` is the number of True values (0-d).
+    """
+    d = dtypes.default_int_dtype()
+    n = mask.shape[0]
+    ones = _convert(mask, d, False)
+    slot = lax.sub(cumsum(ones, 0), const(1, d))
+    target = select_n(mask, full((n,), size, d), slot)
+    positions = scatter1(full((size,), 0, d), target, iota(d, n), "set")
+    count = reduce_sum(ones, (0,))
+    valid = lax.lt(iota(d, size), count)
+    return positions, valid, count
+
+
+def _index_array(fun_name: str, indices: Any) -> Array:
+    idx = _asarray(fun_name, indices)
+    if dtypes.kind(idx.dtype) not in ("i", "u"):
+        raise TypeError(
+            f"trellax.numpy.{fun_name}: indices must have an integer type, got {idx.dtype.name}"
+        )
+    return idx
+
+
+def _asarray(fun_name: str, x: Any) -> Array:
+    if isinstance(x, (list, tuple)):
+        from trellax._src.numpy.creation import asarray
+
+        return asarray(x)
+    return ensure_array(fun_name, x)
+
+
+def _default_fill(d: DType) -> Any:
+    """JAX's fill for out-of-bounds reads: NaN, the most negative int, the largest uint, True."""
+    k = dtypes.kind(d)
+    if k in ("f", "c"):
+        return np.nan
+    if k == "i":
+        return int(dtypes.iinfo(d).min)
+    if k == "u":
+        return int(dtypes.iinfo(d).max)
+    return True
+
+
+def _fill_const(fun_name: str, fill_value: Any, like: Array) -> Array:
+    if fill_value is None:
+        return const(_default_fill(like.dtype), like.dtype, like.weak_type)
+    return _convert(ensure_array(fun_name, fill_value), like.dtype, like.weak_type)
+
+
+def _normalize_indices(idx: Array, n: int, mode: str, fun_name: str) -> tuple[Array, Array | None]:
+    """Indices into an axis of size ``n`` for ``mode``; also the out-of-bounds mask for "fill"."""
+    d = idx.dtype
+    if dtypes.kind(d) == "u":
+        idx, d = _convert(idx, dtypes.default_int_dtype(), False), dtypes.default_int_dtype()
+    if mode == "wrap":
+        if n == 0:
+            raise IndexError(f"{fun_name}: cannot wrap indices into an empty axis")
+        r = lax.rem(idx, const(n, d))
+        return select_n(lax.lt(r, const(0, d)), r, lax.add(r, const(n, d))), None
+    if mode in ("clip", "promise_in_bounds"):
+        return lax.max(lax.min(idx, const(max(n - 1, 0), d)), const(0, d)), None
+    if mode == "fill":
+        wrapped = select_n(lax.lt(idx, const(0, d)), idx, lax.add(idx, const(n, d)))
+        oob = lax.bitwise_or(lax.lt(wrapped, const(0, d)), lax.ge(wrapped, const(n, d)))
+        return wrapped, oob
+    if mode == "raise":
+        raise NotImplementedError(
+            f"The 'raise' mode of trellax.numpy.{fun_name} is not supported (indices are not "
+            "checked against bounds); use mode='fill', 'clip' or 'wrap'."
+        )
+    raise ValueError(f"trellax.numpy.{fun_name}: invalid mode {mode!r}")
+
+
+# -- take, take_along_axis, put_along_axis ------------------------------------------------------------
+
+
+def take(
+    a: ArrayLike,
+    indices: ArrayLike,
+    axis: int | None = None,
+    out: None = None,
+    mode: str | None = None,
+    unique_indices: bool = False,
+    indices_are_sorted: bool = False,
+    fill_value: Any = None,
+) -> Array:
+    """Elements of ``a`` at ``indices`` along ``axis`` (of the flattened array when None).
+
+    Negative indices count from the end. ``mode``: ``"fill"`` (default) returns ``fill_value``
+    for out-of-bounds indices (NaN for inexact dtypes, the most negative int, the largest uint,
+    True); ``"clip"`` clamps; ``"wrap"`` wraps around. Keeps ``a``'s dtype and weak flag.
+    """
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to trellax.numpy.take is not supported.")
+    x = _asarray("take", a)
+    idx = _index_array("take", indices)
+    if axis is None:
+        x, ax = ravel(x), 0
+    else:
+        (ax,) = canonicalize_axes("take", (axis,), x.ndim)
+    n = x.shape[ax]
+    mode = "fill" if mode is None else mode
+    if n == 0 and idx.size:
+        if mode != "fill":
+            raise IndexError("Cannot do a non-empty take from an empty axis.")
+        shape = (*x.shape[:ax], *idx.shape, *x.shape[ax + 1 :])
+        return broadcast_to(_fill_const("take", fill_value, x), shape)
+    idx, oob = _normalize_indices(idx, n, mode, "take")
+    spec = IndexSpec(
+        [("slice", None, None, None)] * ax
+        + [("array",)]
+        + [("slice", None, None, None)] * (x.ndim - ax - 1),
+        x.ndim,
+    )
+    out_ = gather_p.bind(x, idx, spec=spec, mode="clip")
+    if oob is None:
+        return out_
+    mask = reshape(oob, (1,) * ax + tuple(idx.shape) + (1,) * (x.ndim - ax - 1))
+    return select_n(mask, out_, _fill_const("take", fill_value, x))
+
+
+def _along_axis_indices(
+    fun_name: str, arr: Array, idx: Array, ax: int
+) -> tuple[list[Array], tuple[int, ...]]:
+    if idx.ndim != arr.ndim:
+        raise ValueError(
+            f"trellax.numpy.{fun_name}: indices and arr must have the same number of "
+            f"dimensions; got {idx.ndim} and {arr.ndim}"
+        )
+    shape = []
+    for i, (sa, si) in enumerate(zip(arr.shape, idx.shape)):
+        if i == ax:
+            shape.append(si)
+        elif sa == si or sa == 1 or si == 1:
+            shape.append(max(sa, si) if 0 not in (sa, si) else 0)
+        else:
+            raise ValueError(
+                f"trellax.numpy.{fun_name}: indices of shape {idx.shape} cannot be broadcast "
+                f"with arr of shape {arr.shape} outside axis {ax}"
+            )
+    out_shape = tuple(shape)
+    d = idx.dtype
+    arrays = [
+        broadcast_to(idx, out_shape) if i == ax else broadcasted_iota(d, out_shape, i)
+        for i in range(arr.ndim)
+    ]
+    return arrays, out_shape
+
+
+def take_along_axis(
+    arr: ArrayLike,
+    indices: ArrayLike,
+    axis: int | None = -1,
+    mode: str | None = None,
+    fill_value: Any = None,
+) -> Array:
+    """``out[..., i, ...] = arr[..., indices[..., i, ...], ...]`` along ``axis``; the other
+    dimensions broadcast. Out-of-bounds indices give ``fill_value`` (``mode="fill"``, the
+    default) or are clamped (``mode="clip"``)."""
+    x = _asarray("take_along_axis", arr)
+    idx = _index_array("take_along_axis", indices)
+    if axis is None:
+        x, ax = ravel(x), 0
+    else:
+        (ax,) = canonicalize_axes("take_along_axis", (axis,), x.ndim)
+    idx, oob = _normalize_indices(idx, x.shape[ax], mode or "fill", "take_along_axis")
+    arrays, out_shape = _along_axis_indices("take_along_axis", x, idx, ax)
+    spec = IndexSpec([("array",)] * x.ndim, x.ndim)
+    out = gather_p.bind(x, *arrays, spec=spec, mode="clip")
+    if oob is None:
+        return out
+    return select_n(
+        broadcast_to(oob, out_shape), out, _fill_const("take_along_axis", fill_value, x)
+    )
+
+
+def put_along_axis(
+    arr: ArrayLike,
+    indices: ArrayLike,
+    values: ArrayLike,
+    axis: int | None,
+    inplace: bool = True,
+    *,
+    mode: str | None = None,
+) -> Array:
+    """A copy of ``arr`` with ``values`` written at ``indices`` along ``axis`` (the functional
+    form of NumPy's in-place ``put_along_axis``: pass ``inplace=False``). Values are cast to
+    ``arr``'s dtype; out-of-bounds indices are dropped."""
+    if inplace:
+        raise ValueError(
+            "trellax.numpy.put_along_axis cannot modify arrays in-place, because trellax arrays "
+            "are immutable. Pass inplace=False to instead return an updated array."
+        )
+    x = _asarray("put_along_axis", arr)
+    idx = _index_array("put_along_axis", indices)
+    original_shape = x.shape
+    if axis is None:
+        x, ax = ravel(x), 0
+    else:
+        (ax,) = canonicalize_axes("put_along_axis", (axis,), x.ndim)
+    if mode not in (None, "fill", "drop", "promise_in_bounds", "clip"):
+        raise ValueError(f"trellax.numpy.put_along_axis: invalid mode {mode!r}")
+    if mode == "clip":
+        idx, _ = _normalize_indices(idx, x.shape[ax], "clip", "put_along_axis")
+    arrays, out_shape = _along_axis_indices("put_along_axis", x, idx, ax)
+    v = _convert(_asarray("put_along_axis", values), x.dtype, x.weak_type)
+    v = broadcast_to(v, out_shape)
+    spec = IndexSpec([("array",)] * x.ndim, x.ndim)
+    out = scatter_p.bind(x, v, *arrays, spec=spec, combine="set")
+    return reshape(out, original_shape)
+
+
+# -- nonzero and friends --------------------------------------------------------------------
+
+
+def _nonzero_mask(x: Array) -> Array:
+    if x.dtype == dtypes.bool_:
+        return _convert(x, dtypes.bool_, False)
+    return lax.ne(x, const(0, x.dtype))
+
+
+def nonzero(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> tuple[Array, ...]:
     """Indices of the nonzero elements, one default-int array per dimension.
 
-    The output shape depends on the values; pass a static ``size`` (padding with ``fill_value``,
-    default 0, or truncating) to fix it.
-    """
-    x = ensure_array("nonzero", a)
-    if type(x) is not ArrayImpl:
-        from trellax._src.errors import ConcretizationTypeError
+    The number of results depends on the values: pass a static ``size`` to fix it (extra
+    entries are dropped, missing ones filled with ``fill_value``, 0 by default, or one value per
+    dimension).
 
-        raise ConcretizationTypeError(
-            "nonzero of a traced array needs a static size= argument (the number of nonzero "
-            "elements is not known while tracing)"
-        )
+    >>> import trellax.numpy as tnp
+    >>> nonzero(tnp.asarray([0, 3, 0, 4]))
+    (Array([1, 3], dtype=int32),)
+    """
+    x = _asarray("nonzero", a)
     if x.ndim == 0:
-        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use atleast_1d first.")
-    idx = np.nonzero(np.asarray(x))
-    d = dtypes.default_int_dtype()
-    if size is not None:
-        fill = 0 if fill_value is None else fill_value
-        fills = fill if isinstance(fill, (tuple, list)) else (fill,) * len(idx)
-        idx = tuple(
-            np.concatenate([i[:size], np.full(max(0, size - len(i)), f)])
-            for i, f in zip(idx, fills)
+        raise ValueError(
+            "Calling nonzero on 0d arrays is not allowed. Use trellax.numpy.atleast_1d(scalar)"
+            ".nonzero() instead."
         )
-    return tuple(ArrayImpl._new(i.astype(d), d, False) for i in idx)
+    mask = ravel(_nonzero_mask(x))
+    d = dtypes.default_int_dtype()
+    if size is None:
+        n = concrete_int(reduce_sum(_convert(mask, d, False), (0,)), "nonzero")
+    else:
+        n = static_int(size, "nonzero", "size")
+    positions, valid, _ = compact(mask, n)
+    fills = _per_dim_fill(fill_value, x.ndim)
+    out = []
+    stride = 1
+    strides = []
+    for dim in reversed(x.shape):
+        strides.append(stride)
+        stride *= dim
+    strides.reverse()
+    for dim, st, fill in zip(x.shape, strides, fills):
+        idx = lax.rem(lax.div(positions, const(st, d)), const(max(dim, 1), d))
+        if fill is not None:
+            idx = select_n(valid, _convert(ensure_array("nonzero", fill), d, False), idx)
+        out.append(idx)
+    return tuple(out)
+
+
+def _per_dim_fill(fill_value: Any, ndim: int) -> list[Any]:
+    if fill_value is None:
+        return [None] * ndim
+    if isinstance(fill_value, (tuple, list)):
+        if len(fill_value) != ndim:
+            raise ValueError(
+                f"nonzero: fill_value must be a scalar or a tuple of length {ndim}; got "
+                f"{fill_value!r}"
+            )
+        return list(fill_value)
+    return [fill_value] * ndim
+
+
+def flatnonzero(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Array:
+    """Indices of the nonzero elements of the flattened array (``size``/``fill_value`` as in
+    :func:`nonzero`)."""
+    x = _asarray("flatnonzero", a)
+    return nonzero(ravel(x), size=size, fill_value=fill_value)[0]
+
+
+def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Array:
+    """The indices of the nonzero elements as rows of an ``(n, ndim)`` default-int array."""
+    x = _asarray("argwhere", a)
+    d = dtypes.default_int_dtype()
+    if x.ndim == 0:
+        flat = nonzero(reshape(x, (1,)), size=size, fill_value=fill_value)[0]
+        return full((flat.shape[0], 0), 0, d)
+    cols = nonzero(x, size=size, fill_value=fill_value)
+    return concatenate([reshape(c, (c.shape[0], 1)) for c in cols], 1)
+
+
+# -- searchsorted, digitize --------------------------------------------------------------------------
+
+_SEARCH_METHODS = ("scan", "scan_unrolled", "sort", "compare_all")
+
+
+def searchsorted(
+    a: ArrayLike,
+    v: ArrayLike,
+    side: str = "left",
+    sorter: ArrayLike | None = None,
+    *,
+    method: str = "scan",
+) -> Array:
+    """Indices where ``v`` would be inserted into the sorted 1-D ``a`` to keep it sorted.
+
+    ``side="left"`` gives the first such index, ``"right"`` the last. NaNs sort last. ``a`` and
+    ``v`` are promoted together; the result is int32 (also with x64 on, as in JAX). ``method``:
+    ``"scan"`` (a vectorized binary search, the default; ``"scan_unrolled"`` and ``"sort"`` are
+    accepted as synonyms) or ``"compare_all"`` (compares every pair: faster for small ``a``).
+    """
+    if side not in ("left", "right"):
+        raise ValueError(
+            f"{side!r} is an invalid value for keyword 'side'. Expected one of ['left', 'right']."
+        )
+    if method not in _SEARCH_METHODS:
+        raise ValueError(
+            f"searchsorted: invalid method {method!r}; expected one of {_SEARCH_METHODS}"
+        )
+    x, vv = promote_args("searchsorted", a, v)
+    if x.ndim != 1:
+        raise ValueError(f"searchsorted: a should be 1-dimensional, got shape {x.shape}")
+    if sorter is not None:
+        x = take(x, sorter, mode="clip")
+    out: Array
+    if method == "compare_all":
+        out = _search_compare_all(x, vv, side)
+    else:
+        out = _search_scan(x, vv, side)
+    return out
+
+
+def _search_scan(a: Array, v: Array, side: str) -> Array:
+    d = dtypes.int32
+    n = a.shape[0]
+    lo = full(v.shape, 0, d)
+    hi = full(v.shape, n, d)
+    one = const(1, d)
+    for _ in range(n.bit_length()):
+        active = lax.lt(lo, hi)
+        mid = lax.div(lax.add(lo, hi), const(2, d))
+        am = gather1(a, mid)
+        if side == "left":
+            right = lt_total(am, v)
+        else:
+            right = logical_not(lt_total(v, am))
+        go_right = lax.bitwise_and(active, right)
+        go_left = lax.bitwise_and(active, logical_not(right))
+        lo = select_n(go_right, lo, lax.add(mid, one))
+        hi = select_n(go_left, hi, mid)
+    return lo
+
+
+def _search_compare_all(a: Array, v: Array, side: str) -> Array:
+    d = dtypes.int32
+    vb = reshape(v, (*v.shape, 1))
+    if side == "left":
+        hits = lt_total(a, vb)
+    else:
+        hits = logical_not(lt_total(vb, a))
+    return reduce_sum(_convert(hits, d, False), (v.ndim,))
+
+
+def digitize(
+    x: ArrayLike, bins: ArrayLike, right: bool = False, *, method: str | None = None
+) -> Array:
+    """The index of the bin of ``bins`` (1-D, increasing or decreasing) that holds each ``x``:
+    ``bins[i-1] <= x < bins[i]`` (``right=False``) or ``bins[i-1] < x <= bins[i]``."""
+    xx, b = promote_args("digitize", x, bins)
+    if b.ndim != 1:
+        raise ValueError(f"digitize: bins must be a 1-dimensional array, got shape {b.shape}")
+    if b.shape[0] == 0:
+        return full(xx.shape, 0, dtypes.int32)
+    side = "left" if right else "right"
+    m = method or "scan"
+    increasing = searchsorted(b, xx, side=side, method=m)
+    decreasing = lax.sub(
+        const(b.shape[0], dtypes.int32), searchsorted(rev(b, (0,)), xx, side=side, method=m)
+    )
+    first, last = slice(b, (0,), (1,)), slice(b, (b.shape[0] - 1,), (b.shape[0],))
+    is_increasing = reshape(lax.ge(last, first), ())
+    return select_n(is_increasing, decreasing, increasing)
+
+
+# -- bincount, histogram -------------------------------------------------------------------------
+
+
+def bincount(
+    x: ArrayLike,
+    weights: ArrayLike | None = None,
+    minlength: int = 0,
+    *,
+    length: int | None = None,
+) -> Array:
+    """Counts of each non-negative integer in the 1-D ``x`` (negative values count as 0), or
+    sums of ``weights`` (result dtype: the weights' dtype, strong; else the default int).
+
+    The output length is ``max(minlength, x.max() + 1)``, which depends on the values: pass a
+    static ``length`` under ``jit`` (values >= length are dropped).
+    """
+    xx = _asarray("bincount", x)
+    if dtypes.kind(xx.dtype) not in ("i", "u"):
+        raise TypeError(f"x argument to bincount must have an integer type; got {xx.dtype.name}")
+    if xx.ndim != 1:
+        raise ValueError(f"bincount: only 1-dimensional input supported, got shape {xx.shape}")
+    minlength = static_int(minlength, "bincount", "minlength")
+    if minlength < 0:
+        raise ValueError(f"bincount: minlength must be non-negative, got {minlength}")
+    if length is None:
+        top = 0
+        if xx.size:
+            top = concrete_int(reduce_max(xx, (0,)), "bincount", "length") + 1
+        n = max(minlength, top)
+    else:
+        n = static_int(length, "bincount", "length")
+    if weights is None:
+        d = dtypes.default_int_dtype()
+        w = full(xx.shape, 1, d)
+    else:
+        w = _asarray("bincount", weights)
+        if w.dtype == dtypes.bool_:
+            raise TypeError(
+                "bincount does not accept weights of dtype bool; cast them to a number type "
+                "first (weights.astype(int))"
+            )
+        d = w.dtype
+        w = broadcast_to(_convert(w, d, False), xx.shape)
+    idx = lax.max(xx, const(0, xx.dtype))
+    return scatter1(full((n,), 0, d), idx, w, "add")
+
+
+def histogram(
+    a: ArrayLike,
+    bins: ArrayLike = 10,
+    range: Sequence[ArrayLike] | None = None,
+    weights: ArrayLike | None = None,
+    density: bool | None = None,
+) -> tuple[Array, Array]:
+    """``(counts, bin_edges)`` of the flattened ``a``.
+
+    ``bins`` is a number of equal-width bins over ``range`` (default: ``a``'s min and max) or
+    the edges themselves; the last bin includes its right edge; values outside are ignored.
+    Edges and counts have ``a``'s inexact dtype (``histogram(int32)`` gives float32), promoted
+    with the weights' when there are weights (``histogram(int32, weights=float16)``: float16). ``density=True`` normalizes the counts to
+    a probability density.
+    """
+    if weights is None:
+        x = ravel(_asarray("histogram", a))
+        w = None
+    else:
+        x, w = (ravel(v) for v in promote_args_inexact("histogram", a, weights))
+        if tuple(w.shape) != tuple(x.shape):
+            raise ValueError(
+                f"histogram: weights should have the same shape as a, got {w.shape} and {x.shape}"
+            )
+    d = to_inexact_dtype(x.dtype)
+    if dtypes.kind(d) == "c":
+        raise TypeError("histogram does not support complex input")
+    xf = _convert(x, d, False)
+    edges = histogram_bin_edges(xf, bins, range)
+    w = full(x.shape, 1, d) if w is None else _convert(w, d, False)
+    nedges = edges.shape[0]
+    d = dtypes.int32
+    idx = searchsorted(edges, xf, side="right")
+    last = slice(edges, (nedges - 1,), (nedges,))
+    idx = select_n(lax.eq(xf, last), idx, full(idx.shape, nedges - 1, d))
+    counts = scatter1(full((nedges,), 0, d), idx, w, "add")
+    counts = slice(counts, (1,), (nedges,))
+    if density:
+        widths = lax.sub(slice(edges, (1,), (nedges,)), slice(edges, (0,), (nedges - 1,)))
+        total = reduce_sum(counts, (0,))
+        counts = lax.div(counts, lax.mul(total, widths))
+    return counts, edges
+
+
+def histogram_bin_edges(
+    a: ArrayLike, bins: ArrayLike = 10, range: Sequence[ArrayLike] | None = None
+) -> Array:
+    """The bin edges :func:`histogram` uses (``a``'s inexact dtype)."""
+    x = ravel(_asarray("histogram_bin_edges", a))
+    d = to_inexact_dtype(x.dtype)
+    x = _convert(x, d, False)
+    if isinstance(bins, str):
+        raise NotImplementedError(
+            f"histogram: string bins ({bins!r}) are not supported; pass a number of bins or edges"
+        )
+    if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
+        nbins = int(bins)
+        if nbins < 1:
+            raise ValueError(f"histogram: `bins` must be positive, got {nbins}")
+        if range is None:
+            if x.size == 0:
+                lo, hi = const(0, d), const(1, d)
+            else:
+                lo, hi = reduce_min(x, (0,)), reduce_max(x, (0,))
+        else:
+            if len(range) != 2:
+                raise ValueError(f"histogram: range must be a pair (min, max), got {range!r}")
+            lo = _convert(ensure_array("histogram", range[0]), d, False)
+            hi = _convert(ensure_array("histogram", range[1]), d, False)
+        half = const(0.5, d)
+        same = lax.eq(lo, hi)
+        lo = select_n(same, lo, lax.sub(lo, half))
+        hi = select_n(same, hi, lax.add(hi, half))
+        steps = _convert(iota(dtypes.int32, nbins + 1), d, False)
+        frac = lax.div(steps, const(nbins, d))
+        edges = lax.add(lo, lax.mul(lax.sub(hi, lo), frac))
+        is_last = lax.eq(iota(dtypes.int32, nbins + 1), const(nbins, dtypes.int32))
+        return select_n(is_last, edges, broadcast_in_dim(hi, (nbins + 1,), ()))
+    b = _asarray("histogram", bins)
+    if b.ndim != 1:
+        raise ValueError(f"histogram: bins must be an int or a 1-D array, got shape {b.shape}")
+    return _convert(b, d, False)
+
+
+def reduce_any(x: Array, axes: Sequence[int]) -> Array:
+    """``any`` over ``axes`` of a bool array (strong result)."""
+    return reduce_or(x, tuple(axes))

@@ -1,0 +1,235 @@
+"""``einsum`` and ``einsum_path``: Einstein summation as a sequence of ``dot_general`` calls.
+
+The operands are promoted together (``einsum('i,i', int8, float16)`` is float16, weak when all
+operands are weak). A contraction order is chosen on *shapes only* with NumPy's
+``einsum_path`` (``optimize="greedy"`` by default, ``"optimal"``, ``False`` for left to right,
+or an explicit path); then each pairwise contraction is one ``dot_general`` (shared labels that
+are still needed become batch dimensions), labels used by a single operand are summed out first,
+repeated labels within one operand take its diagonal, and a final transpose orders the output.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.lax.indexing import IndexSpec, gather_p
+from trellax._src.lax.reductions import dot_general, reduce_or, reduce_sum
+from trellax._src.lax.structural import _convert, iota, transpose
+from trellax._src.numpy.util import promote_args
+
+ArrayLike = Any
+_LETTERS = set(string.ascii_letters)
+
+
+def _parse(subscripts: str, shapes: Sequence[tuple[int, ...]]) -> tuple[list[str], str]:
+    """Input label strings (ellipses expanded to fresh labels) and the output labels."""
+    s = subscripts.replace(" ", "")
+    if "->" in s:
+        lhs, out = s.split("->")
+        explicit = True
+    else:
+        lhs, out, explicit = s, "", False
+    terms = lhs.split(",")
+    if len(terms) != len(shapes):
+        raise ValueError(
+            f"einsum: {len(terms)} operand subscripts for {len(shapes)} operands in {subscripts!r}"
+        )
+    used = {c for c in s if c in _LETTERS}
+    fresh = iter(c for c in string.ascii_letters if c not in used)
+    ell_len = 0
+    for t, shape in zip(terms, shapes):
+        if "..." in t:
+            ell_len = max(ell_len, len(shape) - (len(t) - 3))
+    ell = "".join(next(fresh) for _ in range(ell_len))
+    labels = []
+    for t, shape in zip(terms, shapes):
+        bad = [c for c in t.replace("...", "") if c not in _LETTERS]
+        if bad:
+            raise ValueError(f"einsum: invalid subscript characters {bad} in {subscripts!r}")
+        if "..." in t:
+            n = len(shape) - (len(t) - 3)
+            t = t.replace("...", ell[ell_len - n :] if n else "")
+        if len(t) != len(shape):
+            raise ValueError(
+                f"einsum: operand with shape {shape} has {len(shape)} dimensions but subscripts "
+                f"{t!r} name {len(t)}"
+            )
+        labels.append(t)
+    if explicit:
+        out = out.replace("...", ell)
+        for c in out:
+            if not any(c in t for t in labels):
+                raise ValueError(f"einsum: output label {c!r} does not appear in the inputs")
+        if len(set(out)) != len(out):
+            raise ValueError(f"einsum: output subscript {out!r} repeats a label")
+    else:
+        counts: dict[str, int] = {}
+        for t in labels:
+            for c in t:
+                counts[c] = counts.get(c, 0) + 1
+        out = ell + "".join(sorted(c for c, k in counts.items() if k == 1 and c not in ell))
+    return labels, out
+
+
+def _check_sizes(labels: Sequence[str], shapes: Sequence[tuple[int, ...]]) -> dict[str, int]:
+    sizes: dict[str, int] = {}
+    for i, (t, shape) in enumerate(zip(labels, shapes)):
+        for c, n in zip(t, shape):
+            if c in sizes and sizes[c] != n and n != 1 and sizes[c] != 1:
+                raise ValueError(
+                    f"Size of label '{c}' for operand {i} ({n}) does not match previous terms "
+                    f"({sizes[c]})."
+                )
+            sizes[c] = max(sizes.get(c, 1), n) if n != 0 else 0
+    return sizes
+
+
+def _path(
+    labels: Sequence[str], out: str, shapes: Sequence[tuple[int, ...]], optimize: Any
+) -> list[tuple[int, ...]]:
+    n = len(labels)
+    if n == 1:
+        return [(0,)]
+    if optimize is False or optimize is None:
+        return [(0, 1)] * (n - 1)
+    if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
+        return [tuple(p) for p in optimize[1:]]
+    if isinstance(optimize, (list, tuple)):
+        return [tuple(p) for p in optimize]
+    strategy = "optimal" if optimize == "optimal" else "greedy"
+    dummies = [
+        np.lib.stride_tricks.as_strided(np.zeros((), np.float64), shape=s, strides=(0,) * len(s))
+        for s in shapes
+    ]
+    path, _ = np.einsum_path(",".join(labels) + "->" + out, *dummies, optimize=strategy)
+    return [tuple(p) for p in path[1:]]
+
+
+def einsum_path(
+    subscripts: str, /, *operands: ArrayLike, optimize: Any = "auto"
+) -> tuple[list[Any], str]:
+    """The contraction order :func:`einsum` would use, and NumPy's description of it (computed
+    from the operands' shapes only)."""
+    shapes = [tuple(np.shape(o)) for o in operands]
+    labels, out = _parse(subscripts, shapes)
+    strategy = "optimal" if optimize == "optimal" else "greedy"
+    dummies = [
+        np.lib.stride_tricks.as_strided(np.zeros((), np.float64), shape=s, strides=(0,) * len(s))
+        for s in shapes
+    ]
+    path, text = np.einsum_path(",".join(labels) + "->" + out, *dummies, optimize=strategy)
+    return list(path), str(text)
+
+
+def _sum_out(x: Array, labels: str, keep: set[str]) -> tuple[Array, str]:
+    axes = tuple(i for i, c in enumerate(labels) if c not in keep)
+    if not axes:
+        return x, labels
+    red = reduce_or if x.dtype == dtypes.bool_ else reduce_sum
+    return red(x, axes), "".join(c for c in labels if c in keep)
+
+
+def _diagonal(x: Array, labels: str) -> tuple[Array, str]:
+    """Takes diagonals until every label occurs once in ``labels``."""
+    while len(set(labels)) != len(labels):
+        c = next(c for c in labels if labels.count(c) > 1)
+        p = labels.index(c)
+        q = labels.index(c, p + 1)
+        rest = [i for i in range(x.ndim) if i not in (p, q)]
+        x = transpose(x, (*rest, p, q))
+        n = min(x.shape[-2], x.shape[-1])
+        idx = iota(dtypes.default_int_dtype(), n)
+        spec = IndexSpec(
+            [("slice", None, None, None)] * len(rest) + [("array",), ("array",)], x.ndim
+        )
+        x = gather_p.bind(x, idx, idx, spec=spec, mode="clip")
+        labels = "".join(labels[i] for i in rest) + c
+    return x, labels
+
+
+def _contract(
+    x: Array, lx: str, y: Array, ly: str, keep: set[str], precision: Any, preferred: Any
+) -> tuple[Array, str]:
+    shared = [c for c in lx if c in ly]
+    batch = [c for c in shared if c in keep]
+    contract = [c for c in shared if c not in keep]
+    dn = (
+        (tuple(lx.index(c) for c in contract), tuple(ly.index(c) for c in contract)),
+        (tuple(lx.index(c) for c in batch), tuple(ly.index(c) for c in batch)),
+    )
+    out = dot_general(x, y, dn, precision, preferred)
+    free_x = [c for c in lx if c not in shared]
+    free_y = [c for c in ly if c not in shared]
+    return out, "".join(batch + free_x + free_y)
+
+
+def einsum(
+    subscripts: str,
+    /,
+    *operands: ArrayLike,
+    out: None = None,
+    optimize: Any = "auto",
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Array:
+    """Einstein summation: ``einsum('ij,jk->ik', a, b)`` is ``a @ b``.
+
+    Operands are promoted together; ``preferred_element_type`` sets the accumulation and result
+    dtype (``einsum('i,i', int8, int8, preferred_element_type='int32')``). ``optimize`` picks
+    the contraction order (see the module docstring).
+
+    >>> import trellax.numpy as tnp
+    >>> einsum("ii", tnp.asarray([[1, 2], [3, 4]]))
+    Array(5, dtype=int32)
+    """
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to trellax.numpy.einsum is not supported.")
+    if not isinstance(subscripts, str):
+        raise TypeError(
+            "einsum: the subscripts must be a string (the sublist form is not supported)"
+        )
+    if not operands:
+        raise ValueError("einsum: at least one operand is required")
+    arrays = promote_args("einsum", *operands)
+    pref = None
+    if preferred_element_type is not None:
+        pref = dtypes.check_user_dtype(preferred_element_type, "einsum")
+    shapes = [tuple(a.shape) for a in arrays]
+    labels, out_labels = _parse(subscripts, shapes)
+    _check_sizes(labels, shapes)
+    ops: list[tuple[Array, str]] = []
+    for a, t in zip(arrays, labels):
+        ops.append(_diagonal(a, t))
+    for pair in _path(labels, out_labels, [tuple(a.shape) for a, _ in ops], optimize):
+        picked = [ops[i] for i in pair]
+        ops = [o for i, o in enumerate(ops) if i not in pair]
+        others = set(out_labels).union(*[set(t) for _, t in ops])
+        if len(picked) == 1:
+            x, lx = picked[0]
+            ops.append(_sum_out(x, lx, others))
+            continue
+        x, lx = picked[0]
+        for k in range(1, len(picked)):  # explicit paths may name more than two operands
+            y, ly = picked[k]
+            later = others.union(*[set(t) for _, t in picked[k + 1 :]])
+            x, lx = _sum_out(x, lx, later | set(ly))
+            y, ly = _sum_out(y, ly, later | set(lx))
+            x, lx = _contract(x, lx, y, ly, later, precision, pref)
+        ops.append((x, lx))
+    (result, labels_left), *rest = ops
+    for z, lz in rest:  # a path that left operands unconsumed: outer products
+        result, labels_left = _contract(
+            result, labels_left, z, lz, set(out_labels), precision, pref
+        )
+    result, labels_left = _sum_out(result, labels_left, set(out_labels))
+    if labels_left != out_labels:
+        result = transpose(result, tuple(labels_left.index(c) for c in out_labels))
+    if pref is not None and result.dtype != pref:
+        result = _convert(result, pref, False)
+    return result

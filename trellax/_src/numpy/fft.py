@@ -1,0 +1,451 @@
+"""``trellax.numpy.fft``: discrete Fourier transforms (the Array API fft extension; mirrors
+``jax.numpy.fft``).
+
+Dtypes (JAX's): real and integer inputs are first made inexact (``to_inexact_dtype``), float16
+and bfloat16 are computed in float32, so ``fft`` of int8/float16/float32 is complex64 and of
+float64 complex128; ``irfft``/``hfft`` return the matching real dtype. Results are strong.
+``rfft``/``ihfft`` refuse complex input.
+
+``n``/``s`` pad with zeros or crop the input along each transformed axis; ``norm`` is
+``"backward"`` (default: no scaling forward, ``1/n`` inverse), ``"ortho"`` (``1/sqrt(n)`` both
+ways) or ``"forward"``. Every transform is one or a few ``lax.fft`` primitives (at most three axes
+each) plus slicing, padding, transposes and a scaling multiply.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.lax import elementwise as lax
+from trellax._src.lax._base import canonicalize_axes
+from trellax._src.lax.fft import fft as lax_fft
+from trellax._src.lax.structural import _convert, concatenate, pad, slice, transpose
+from trellax._src.numpy.searching import const
+from trellax._src.numpy.util import ensure_array, promote_args_inexact
+
+ArrayLike = Any
+DType = np.dtype[Any]
+_NORMS = (None, "backward", "ortho", "forward")
+
+
+def _complex_of(d: DType) -> DType:
+    if dtypes.kind(d) == "c":
+        return d
+    return dtypes.complex128 if d == dtypes.float64 else dtypes.complex64
+
+
+def _real_of(d: DType) -> DType:
+    if d in (dtypes.complex128, dtypes.float64):
+        return dtypes.float64
+    return dtypes.float32
+
+
+def _inexact(fun_name: str, a: Any) -> Array:
+    if isinstance(a, (list, tuple)):
+        from trellax._src.numpy.creation import asarray
+
+        a = asarray(a)
+    (x,) = promote_args_inexact(fun_name, a)
+    if x.dtype in (dtypes.float16, dtypes.bfloat16) or dtypes.kind(x.dtype) not in ("f", "c"):
+        x = _convert(x, dtypes.float32, False)
+    return _convert(x, x.dtype, False)
+
+
+def _check_norm(norm: str | None) -> None:
+    if norm not in _NORMS:
+        raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or "forward".')
+
+
+def _resize(x: Array, axis: int, n: int) -> Array:
+    """Crops or zero-pads ``x`` to length ``n`` along ``axis``."""
+    cur = x.shape[axis]
+    if cur == n:
+        return x
+    if cur > n:
+        start = (0,) * x.ndim
+        limit = tuple(n if i == axis else s for i, s in enumerate(x.shape))
+        return slice(x, start, limit)
+    config = tuple((0, n - cur if i == axis else 0, 0) for i in range(x.ndim))
+    return pad(x, const(0, x.dtype), config)
+
+
+def _scale(x: Array, factor: float) -> Array:
+    if factor == 1.0:
+        return x
+    return lax.mul(x, const(factor, x.dtype))
+
+
+def _norm_factor(norm: str | None, n: int, inverse: bool) -> float:
+    """The extra scaling on top of lax.fft's (which already divides the inverse by ``n``)."""
+    if norm in (None, "backward"):
+        return 1.0
+    if norm == "ortho":
+        return float(np.sqrt(n)) if inverse else 1.0 / float(np.sqrt(n))
+    return float(n) if inverse else 1.0 / n  # "forward"
+
+
+def _axes_and_sizes(
+    fun_name: str, x: Array, s: Sequence[int] | None, axes: Sequence[int] | None
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    if axes is None:
+        if s is None:
+            ax = tuple(range(x.ndim))
+        else:
+            ax = tuple(range(x.ndim - len(s), x.ndim))
+    else:
+        ax = tuple(operator.index(a) for a in axes)
+        ax = tuple(a + x.ndim if a < 0 else a for a in ax)
+        for a in ax:
+            if not 0 <= a < x.ndim:
+                raise ValueError(
+                    f"{fun_name}: axis {a} is out of bounds for array of dimension {x.ndim}"
+                )
+        if len(set(ax)) != len(ax):
+            raise ValueError(f"{fun_name}: repeated axes {tuple(axes)}")
+    if s is None:
+        sizes = tuple(x.shape[a] for a in ax)
+    else:
+        sizes = tuple(operator.index(n) for n in s)
+        if len(sizes) != len(ax):
+            raise ValueError(f"{fun_name}: s and axes must have the same length")
+    for n in sizes:
+        if n < 1:
+            raise ValueError(f"{fun_name}: invalid number of data points ({n}) specified")
+    return ax, sizes
+
+
+def _to_end(x: Array, axes: Sequence[int]) -> tuple[Array, tuple[int, ...]]:
+    rest = [i for i in range(x.ndim) if i not in axes]
+    perm = (*rest, *axes)
+    inv = [0] * x.ndim
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return transpose(x, perm), tuple(inv)
+
+
+def _c2c(
+    x: Array, axes: tuple[int, ...], sizes: tuple[int, ...], inverse: bool, norm: Any
+) -> Array:
+    x = _convert(x, _complex_of(x.dtype), False)
+    for a, n in zip(axes, sizes):
+        x = _resize(x, a, n)
+    kind = "IFFT" if inverse else "FFT"
+    for i in range(0, len(axes), 3):  # lax.fft transforms at most three trailing axes
+        chunk = axes[i : i + 3]
+        moved, inv = _to_end(x, chunk)
+        x = transpose(lax_fft(moved, kind, moved.shape[moved.ndim - len(chunk) :]), inv)
+    return _scale(x, _norm_factor(norm, int(np.prod(sizes)), inverse))
+
+
+# -- complex transforms ------------------------------------------------------------------------------
+
+
+def fft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
+    """The 1-D discrete Fourier transform along ``axis`` (length ``n``: zero-padded or cropped).
+
+    >>> import trellax.numpy as tnp
+    >>> fft(tnp.asarray([1.0, 0.0, 0.0, 0.0]))
+    Array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j], dtype=complex64)
+    """
+    return _fft1("fft", a, n, axis, norm, inverse=False)
+
+
+def ifft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
+    """The 1-D inverse discrete Fourier transform (``1/n`` scaling with ``norm="backward"``)."""
+    return _fft1("ifft", a, n, axis, norm, inverse=True)
+
+
+def _fft1(
+    name: str, a: ArrayLike, n: int | None, axis: int, norm: str | None, *, inverse: bool
+) -> Array:
+    _check_norm(norm)
+    x = _inexact(name, a)
+    if x.ndim == 0:
+        raise ValueError(f"{name}: axis {axis} is out of bounds for array of dimension 0")
+    (ax,) = canonicalize_axes(name, (axis,), x.ndim)
+    size = x.shape[ax] if n is None else operator.index(n)
+    if size < 1:
+        raise ValueError(f"{name}: invalid number of data points ({size}) specified")
+    return _c2c(x, (ax,), (size,), inverse, norm)
+
+
+def fftn(
+    a: ArrayLike,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] | None = None,
+    norm: str | None = None,
+) -> Array:
+    """The N-D discrete Fourier transform over ``axes`` (all by default), sizes ``s``."""
+    _check_norm(norm)
+    x = _inexact("fftn", a)
+    ax, sizes = _axes_and_sizes("fftn", x, s, axes)
+    return _c2c(x, ax, sizes, False, norm) if ax else _convert(x, _complex_of(x.dtype), False)
+
+
+def ifftn(
+    a: ArrayLike,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] | None = None,
+    norm: str | None = None,
+) -> Array:
+    """The N-D inverse discrete Fourier transform."""
+    _check_norm(norm)
+    x = _inexact("ifftn", a)
+    ax, sizes = _axes_and_sizes("ifftn", x, s, axes)
+    return _c2c(x, ax, sizes, True, norm) if ax else _convert(x, _complex_of(x.dtype), False)
+
+
+def fft2(
+    a: ArrayLike,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] = (-2, -1),
+    norm: str | None = None,
+) -> Array:
+    """The 2-D discrete Fourier transform (``fftn`` over the last two axes)."""
+    return fftn(a, s, axes, norm)
+
+
+def ifft2(
+    a: ArrayLike,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] = (-2, -1),
+    norm: str | None = None,
+) -> Array:
+    """The 2-D inverse discrete Fourier transform."""
+    return ifftn(a, s, axes, norm)
+
+
+# -- real transforms ---------------------------------------------------------------------------------
+
+
+def _real_input(fun_name: str, a: ArrayLike) -> Array:
+    x = _inexact(fun_name, a)
+    if dtypes.kind(x.dtype) == "c":
+        raise ValueError(f"only real valued inputs supported for {fun_name}")
+    return x
+
+
+def rfftn(
+    a: ArrayLike,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] | None = None,
+    norm: str | None = None,
+) -> Array:
+    """The N-D transform of real input; the last axis keeps ``n // 2 + 1`` frequencies."""
+    _check_norm(norm)
+    x = _real_input("rfftn", a)
+    ax, sizes = _axes_and_sizes("rfftn", x, s, axes)
+    if not ax:
+        raise ValueError("rfftn: at least one axis is required")
+    for a_, n in zip(ax, sizes):
+        x = _resize(x, a_, n)
+    last = ax[-1]
+    moved, inv = _to_end(x, (last,))
+    out = transpose(lax_fft(moved, "RFFT", (sizes[-1],)), inv)
+    if len(ax) > 1:
+        out = _c2c(out, ax[:-1], sizes[:-1], False, None)
+    return _scale(out, _norm_factor(norm, int(np.prod(sizes)), False))
+
+
+def irfftn(
+    a: ArrayLike,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] | None = None,
+    norm: str | None = None,
+) -> Array:
+    """The inverse of :func:`rfftn`: real output, the last axis of length ``s[-1]`` (default
+    ``2 * (m - 1)`` for ``m`` input frequencies)."""
+    _check_norm(norm)
+    x = _inexact("irfftn", a)
+    x = _convert(x, _complex_of(x.dtype), False)
+    if axes is None:
+        ax = tuple(range(x.ndim)) if s is None else tuple(range(x.ndim - len(s), x.ndim))
+    else:
+        ax = tuple(a_ + x.ndim if a_ < 0 else a_ for a_ in (operator.index(v) for v in axes))
+    if not ax:
+        raise ValueError("irfftn: at least one axis is required")
+    if s is None:
+        sizes = (*(x.shape[a_] for a_ in ax[:-1]), 2 * (x.shape[ax[-1]] - 1))
+    else:
+        sizes = tuple(operator.index(v) for v in s)
+    ax, sizes = _axes_and_sizes("irfftn", x, sizes, ax)
+    if len(ax) > 1:
+        x = _c2c(x, ax[:-1], sizes[:-1], True, None)
+    last = ax[-1]
+    x = _resize(x, last, sizes[-1] // 2 + 1)
+    moved, inv = _to_end(x, (last,))
+    out = transpose(lax_fft(moved, "IRFFT", (sizes[-1],)), inv)
+    return _scale(out, _norm_factor(norm, int(np.prod(sizes)), True))
+
+
+def rfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
+    """The 1-D transform of real input (``n // 2 + 1`` frequencies)."""
+    x = _real_input("rfft", a)
+    if x.ndim == 0:
+        raise ValueError(f"rfft: axis {axis} is out of bounds for array of dimension 0")
+    return rfftn(x, None if n is None else (n,), (axis,), norm)
+
+
+def irfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
+    """The inverse of :func:`rfft`: ``n`` real outputs (default ``2 * (m - 1)``)."""
+    x = _inexact("irfft", a)
+    if x.ndim == 0:
+        raise ValueError(f"irfft: axis {axis} is out of bounds for array of dimension 0")
+    return irfftn(x, None if n is None else (n,), (axis,), norm)
+
+
+def rfft2(
+    a: ArrayLike,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] = (-2, -1),
+    norm: str | None = None,
+) -> Array:
+    return rfftn(a, s, axes, norm)
+
+
+def irfft2(
+    a: ArrayLike,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] = (-2, -1),
+    norm: str | None = None,
+) -> Array:
+    return irfftn(a, s, axes, norm)
+
+
+_SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def hfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
+    """The transform of a Hermitian-symmetric signal given by its first half: real output of
+    length ``n`` (default ``2 * (m - 1)``)."""
+    _check_norm(norm)
+    x = _inexact("hfft", a)
+    x = lax.conj(_convert(x, _complex_of(x.dtype), False))
+    return irfft(x, n, axis, _SWAP[norm])
+
+
+def ihfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
+    """The inverse of :func:`hfft` (real input, ``n // 2 + 1`` complex outputs)."""
+    _check_norm(norm)
+    x = _real_input("ihfft", a)
+    return lax.conj(rfft(x, n, axis, _SWAP[norm]))
+
+
+# -- frequencies and shifts ---------------------------------------------------------------------------
+
+
+def _freq_dtype(dtype: Any) -> DType:
+    return (
+        dtypes.default_float_dtype() if dtype is None else dtypes.check_user_dtype(dtype, "fftfreq")
+    )
+
+
+def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
+    """The sample frequencies of an ``n``-point transform with spacing ``d``:
+    ``[0, 1, ..., n//2 - 1 (or (n-1)//2), -(n//2), ..., -1] / (d * n)`` (default float)."""
+    n = operator.index(n)
+    if n < 1:
+        raise ValueError(f"fftfreq: n must be positive, got {n}")
+    dt = _freq_dtype(dtype)
+    pos = (n - 1) // 2 + 1
+    k = concatenate(
+        [
+            _convert(_arange(0, pos), dt, False),
+            _convert(_arange(-(n // 2), 0), dt, False),
+        ],
+        0,
+    )
+    return lax.div(k, _spacing(d, n, dt))
+
+
+def rfftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
+    """The non-negative sample frequencies ``[0, 1, ..., n//2] / (d * n)``."""
+    n = operator.index(n)
+    if n < 1:
+        raise ValueError(f"rfftfreq: n must be positive, got {n}")
+    dt = _freq_dtype(dtype)
+    k = _convert(_arange(0, n // 2 + 1), dt, False)
+    return lax.div(k, _spacing(d, n, dt))
+
+
+def _arange(start: int, stop: int) -> Array:
+    from trellax._src.lax.structural import iota
+
+    d = dtypes.int32
+    return lax.add(iota(d, stop - start), const(start, d))
+
+
+def _spacing(d: ArrayLike, n: int, dt: DType) -> Array:
+    dd = _convert(ensure_array("fftfreq", d), dt, False)
+    return lax.mul(dd, const(n, dt))
+
+
+def _shift(name: str, x: ArrayLike, axes: int | Sequence[int] | None, inverse: bool) -> Array:
+    a = ensure_array(name, x) if not isinstance(x, (list, tuple)) else _inexact(name, x)
+    if axes is None:
+        ax = tuple(range(a.ndim))
+    elif isinstance(axes, int):
+        ax = (axes,)
+    else:
+        ax = tuple(axes)
+    ax = canonicalize_axes(name, ax, a.ndim)
+    out = a
+    for axis in ax:
+        n = out.shape[axis]
+        k = (n // 2) if not inverse else -(n // 2)
+        out = _roll(out, k, axis)
+    return out
+
+
+def _roll(x: Array, k: int, axis: int) -> Array:
+    n = x.shape[axis]
+    if n == 0:
+        return x
+    k %= n
+    if k == 0:
+        return x
+    lo = tuple(n - k if i == axis else 0 for i in range(x.ndim))
+    hi_full = x.shape
+    first = slice(x, lo, hi_full)
+    second = slice(
+        x, (0,) * x.ndim, tuple(n - k if i == axis else s for i, s in enumerate(x.shape))
+    )
+    return concatenate([first, second], axis)
+
+
+def fftshift(x: ArrayLike, axes: int | Sequence[int] | None = None) -> Array:
+    """Moves the zero frequency to the center (a roll by ``n // 2`` along each axis)."""
+    return _shift("fftshift", x, axes, inverse=False)
+
+
+def ifftshift(x: ArrayLike, axes: int | Sequence[int] | None = None) -> Array:
+    """The inverse of :func:`fftshift`."""
+    return _shift("ifftshift", x, axes, inverse=True)
+
+
+__all__ = [
+    "fft",
+    "fft2",
+    "fftfreq",
+    "fftn",
+    "fftshift",
+    "hfft",
+    "ifft",
+    "ifft2",
+    "ifftn",
+    "ifftshift",
+    "ihfft",
+    "irfft",
+    "irfft2",
+    "irfftn",
+    "rfft",
+    "rfft2",
+    "rfftfreq",
+    "rfftn",
+]

@@ -1,0 +1,369 @@
+"""Set operations: ``unique`` and the Array API's ``unique_*``, ``isin``, ``intersect1d``,
+``union1d``, ``setdiff1d``.
+
+One engine does all of them: sort the values (stably, carrying their original positions), mark
+the first element of each run of equal values, and compact the marked ones with
+:func:`~trellax._src.numpy.searching.compact`. Restricting to a subset (``intersect1d``,
+``setdiff1d``) sorts the excluded elements last and never marks them.
+
+The number of unique values depends on the data: pass a static ``size=`` (and ``fill_value=``) to
+use these under ``jit``. Padding follows JAX: ``unique`` and ``union1d``/``intersect1d`` pad
+with the smallest unique value (their indices with its index, counts with 0); ``setdiff1d``
+pads with 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.lax import elementwise as lax
+from trellax._src.lax._base import canonicalize_axes
+from trellax._src.lax.reductions import reduce_or
+from trellax._src.lax.reductions import sort as lax_sort
+from trellax._src.lax.structural import (
+    _convert,
+    concatenate,
+    iota,
+    reshape,
+    select_n,
+    slice,
+    transpose,
+)
+from trellax._src.numpy.searching import (
+    _asarray,
+    compact,
+    concrete_int,
+    const,
+    full,
+    gather1,
+    isnan,
+    logical_not,
+    ravel,
+    scatter1,
+    searchsorted,
+    static_int,
+    take,
+)
+from trellax._src.numpy.sorting import sort_keys
+from trellax._src.numpy.util import ensure_array, promote_args
+
+ArrayLike = Any
+
+
+class UniqueAllResult(NamedTuple):
+    values: Array
+    indices: Array
+    inverse_indices: Array
+    counts: Array
+
+
+class UniqueCountsResult(NamedTuple):
+    values: Array
+    counts: Array
+
+
+class UniqueInverseResult(NamedTuple):
+    values: Array
+    inverse_indices: Array
+
+
+class _Unique(NamedTuple):
+    values: Array
+    first_index: Array
+    inverse: Array
+    counts: Array
+
+
+def _run_starts(xs: Array, equal_nan: bool) -> Array:
+    """True where a sorted 1-D ``xs`` starts a new run of equal values."""
+    n = xs.shape[0]
+    if n == 0:
+        return full((0,), True, dtypes.bool_)
+    head, tail = slice(xs, (1,), (n,)), slice(xs, (0,), (n - 1,))
+    differs = lax.ne(head, tail)
+    if equal_nan and dtypes.kind(xs.dtype) in ("f", "c"):
+        differs = lax.bitwise_and(differs, logical_not(lax.bitwise_and(isnan(head), isnan(tail))))
+    return concatenate([full((1,), True, dtypes.bool_), differs], 0)
+
+
+def _unique_1d(
+    x: Array,
+    fun_name: str,
+    *,
+    valid: Array | None = None,
+    equal_nan: bool = True,
+    size: int | None = None,
+    fill_value: Any = None,
+) -> _Unique:
+    """The sorted unique values of a 1-D ``x`` (of the entries where ``valid`` holds)."""
+    d = dtypes.default_int_dtype()
+    n = x.shape[0]
+    keys = sort_keys(x)
+    if valid is not None:
+        keys = [logical_not(valid), *keys]  # excluded entries sort last
+    out = lax_sort((*keys, x, iota(d, n)), dimension=0, is_stable=True, num_keys=len(keys))
+    xs, perm = out[-2], out[-1]
+    starts = _run_starts(xs, equal_nan)
+    if valid is not None:
+        starts = lax.bitwise_and(starts, logical_not(out[0]))
+    if size is None:
+        ones = _convert(starts, d, False)
+        from trellax._src.lax.reductions import reduce_sum
+
+        size = concrete_int(reduce_sum(ones, (0,)), fun_name)
+    else:
+        size = static_int(size, fun_name, "size")
+    positions, ok, _ = compact(starts, size)
+    values = gather1(xs, positions) if n else full((size,), 0, x.dtype, x.weak_type)
+    if fill_value is not None:
+        fill = _convert(ensure_array(fun_name, fill_value), x.dtype, x.weak_type)
+        values = select_n(ok, fill, values)
+    index = gather1(perm, positions) if n else full((size,), 0, d)
+    run = lax.sub(
+        _cumsum(_convert(starts, d, False)), const(1, d)
+    )  # which unique value each sorted entry is
+    if valid is not None:  # excluded entries count for nothing
+        run = select_n(logical_not(out[0]), full((n,), size, d), run)
+    counts = scatter1(full((size,), 0, d), run, full((n,), 1, d), "add")
+    inverse = scatter1(full((n,), 0, d), perm, run, "set")
+    return _Unique(values, index, inverse, counts)
+
+
+def _cumsum(x: Array) -> Array:
+    from trellax._src.lax.reductions import cumsum
+
+    return cumsum(x, 0) if x.shape[0] else x
+
+
+def unique(
+    ar: ArrayLike,
+    return_index: bool = False,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    axis: int | None = None,
+    *,
+    equal_nan: bool = True,
+    size: int | None = None,
+    fill_value: Any = None,
+    sorted: bool = True,
+) -> Any:
+    """The sorted unique elements of ``ar`` (of its slices along ``axis``), optionally with the
+    index of each one's first occurrence, the inverse indices that rebuild ``ar`` (shaped like
+    ``ar`` when ``axis`` is None) and the counts. ``equal_nan`` treats NaNs as equal.
+
+    >>> import trellax.numpy as tnp
+    >>> unique(tnp.asarray([3, 1, 3]))
+    Array([1, 3], dtype=int32)
+    """
+    x = _asarray("unique", ar)
+    if axis is None:
+        u = _unique_1d(ravel(x), "unique", equal_nan=equal_nan, size=size, fill_value=fill_value)
+        inverse = reshape(u.inverse, x.shape)
+    else:
+        u = _unique_axis(x, axis, equal_nan, size, fill_value)
+        inverse = u.inverse
+    extra = [
+        v
+        for flag, v in (
+            (return_index, u.first_index),
+            (return_inverse, inverse),
+            (return_counts, u.counts),
+        )
+        if flag
+    ]
+    return (u.values, *extra) if extra else u.values
+
+
+def _unique_axis(
+    x: Array, axis: int, equal_nan: bool, size: int | None, fill_value: Any
+) -> _Unique:
+    """Unique slices along ``axis``: lexicographic sort of the flattened slices."""
+    (ax,) = canonicalize_axes("unique", (axis,), x.ndim)
+    perm_axes = (ax, *[i for i in range(x.ndim) if i != ax])
+    moved = transpose(x, perm_axes)
+    rest = moved.shape[1:]
+    n = moved.shape[0]
+    m = 1
+    for s in rest:
+        m *= s
+    rows = reshape(moved, (n, m))
+    d = dtypes.default_int_dtype()
+    cols = [reshape(slice(rows, (0, j), (n, j + 1)), (n,)) for j in range(m)]
+    keys = [k for c in cols for k in sort_keys(c)]
+    out = lax_sort((*keys, iota(d, n)), dimension=0, is_stable=True, num_keys=len(keys))
+    perm = out[-1]
+    spec_rows = take(rows, perm, axis=0, mode="clip")
+    if n:
+        head = slice(spec_rows, (1, 0), (n, m))
+        tail = slice(spec_rows, (0, 0), (n - 1, m))
+        differs = lax.ne(head, tail)
+        if equal_nan and dtypes.kind(x.dtype) in ("f", "c"):
+            differs = lax.bitwise_and(
+                differs, logical_not(lax.bitwise_and(isnan(head), isnan(tail)))
+            )
+        starts = concatenate([full((1,), True, dtypes.bool_), reduce_or(differs, (1,))], 0)
+    else:
+        starts = full((0,), True, dtypes.bool_)
+    if size is None:
+        from trellax._src.lax.reductions import reduce_sum
+
+        size = concrete_int(reduce_sum(_convert(starts, d, False), (0,)), "unique")
+    positions, ok, _ = compact(starts, size)
+    values = take(spec_rows, positions, axis=0, mode="clip")
+    if fill_value is not None:
+        fill = _convert(ensure_array("unique", fill_value), x.dtype, x.weak_type)
+        values = select_n(reshape(ok, (size, 1)), fill, values)
+    values = reshape(values, (size, *rest))
+    inv_perm = [0] * x.ndim
+    for i, p in enumerate(perm_axes):
+        inv_perm[p] = i
+    values = transpose(values, tuple(inv_perm))
+    run = lax.sub(_cumsum(_convert(starts, d, False)), const(1, d))
+    counts = scatter1(full((size,), 0, d), run, full((n,), 1, d), "add")
+    inverse = scatter1(full((n,), 0, d), perm, run, "set")
+    index = gather1(perm, positions) if n else full((size,), 0, d)
+    return _Unique(values, index, inverse, counts)
+
+
+def unique_values(x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None) -> Array:
+    """The unique elements of ``x``, sorted; NaNs are distinct (Array API)."""
+    a = _asarray("unique_values", x)
+    return _unique_1d(
+        ravel(a), "unique_values", equal_nan=False, size=size, fill_value=fill_value
+    ).values
+
+
+def unique_counts(
+    x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None
+) -> UniqueCountsResult:
+    """``(values, counts)`` of the unique elements of ``x``; NaNs are distinct."""
+    a = _asarray("unique_counts", x)
+    u = _unique_1d(ravel(a), "unique_counts", equal_nan=False, size=size, fill_value=fill_value)
+    return UniqueCountsResult(u.values, u.counts)
+
+
+def unique_inverse(
+    x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None
+) -> UniqueInverseResult:
+    """``(values, inverse_indices)``: ``values[inverse_indices]`` rebuilds ``x`` (same shape)."""
+    a = _asarray("unique_inverse", x)
+    u = _unique_1d(ravel(a), "unique_inverse", equal_nan=False, size=size, fill_value=fill_value)
+    return UniqueInverseResult(u.values, reshape(u.inverse, a.shape))
+
+
+def unique_all(
+    x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None
+) -> UniqueAllResult:
+    """``(values, indices, inverse_indices, counts)`` of the unique elements of ``x``."""
+    a = _asarray("unique_all", x)
+    u = _unique_1d(ravel(a), "unique_all", equal_nan=False, size=size, fill_value=fill_value)
+    return UniqueAllResult(u.values, u.first_index, reshape(u.inverse, a.shape), u.counts)
+
+
+# -- membership and set algebra --------------------------------------------------------------------
+
+_ISIN_METHODS = ("auto", "compare_all", "binary_search", "sort")
+
+
+def isin(
+    element: ArrayLike,
+    test_elements: ArrayLike,
+    assume_unique: bool = False,
+    invert: bool = False,
+    *,
+    method: str = "auto",
+) -> Array:
+    """Whether each element of ``element`` is in ``test_elements`` (promoted together);
+    a strong bool array shaped like ``element``. NaN is in nothing.
+
+    ``method``: ``"compare_all"`` compares every pair; ``"sort"``/``"binary_search"`` sorts
+    ``test_elements`` and binary-searches; ``"auto"`` picks by size.
+    """
+    if method not in _ISIN_METHODS:
+        raise ValueError(f"isin: invalid method {method!r}; expected one of {_ISIN_METHODS}")
+    e, t = promote_args("isin", element, test_elements)
+    t = ravel(t)
+    if method == "auto":
+        method = "compare_all" if e.size * t.size <= 1 << 20 else "sort"
+    if t.size == 0:
+        out = full(e.shape, False, dtypes.bool_)
+    elif method == "compare_all":
+        out = reduce_or(lax.eq(reshape(e, (*e.shape, 1)), t), (e.ndim,))
+    else:
+        from trellax._src.numpy.sorting import sort
+
+        ts = sort(t)
+        pos = searchsorted(ts, e, side="left")
+        out = lax.eq(take(ts, pos, mode="clip"), e)
+    out = _convert(out, dtypes.bool_, False)
+    return logical_not(out) if invert else out
+
+
+def intersect1d(
+    ar1: ArrayLike,
+    ar2: ArrayLike,
+    assume_unique: bool = False,
+    return_indices: bool = False,
+    *,
+    size: int | None = None,
+    fill_value: Any = None,
+) -> Any:
+    """The sorted unique values found in both arrays (promoted together); with
+    ``return_indices``, also the index of each one's first occurrence in ``ar1`` and ``ar2``."""
+    a1, a2 = promote_args("intersect1d", ar1, ar2)
+    a1, a2 = ravel(a1), ravel(a2)
+    u = _unique_1d(a1, "intersect1d", valid=isin(a1, a2), size=size, fill_value=fill_value)
+    if not return_indices:
+        return u.values
+    d = dtypes.default_int_dtype()
+    n2 = a2.shape[0]
+    keys = sort_keys(a2)
+    out = lax_sort((*keys, a2, iota(d, n2)), dimension=0, is_stable=True, num_keys=len(keys))
+    s2, p2 = out[-2], out[-1]
+    pos = searchsorted(s2, u.values, side="left")
+    ind2 = gather1(p2, pos) if n2 else full(u.values.shape, 0, d)
+    return u.values, u.first_index, ind2
+
+
+def union1d(
+    ar1: ArrayLike, ar2: ArrayLike, *, size: int | None = None, fill_value: Any = None
+) -> Array:
+    """The sorted unique values found in either array (promoted together)."""
+    a1, a2 = promote_args("union1d", ar1, ar2)
+    both = concatenate([ravel(a1), ravel(a2)], 0)
+    return _unique_1d(both, "union1d", size=size, fill_value=fill_value).values
+
+
+def setdiff1d(
+    ar1: ArrayLike,
+    ar2: ArrayLike,
+    assume_unique: bool = False,
+    *,
+    size: int | None = None,
+    fill_value: Any = None,
+) -> Array:
+    """The sorted unique values of ``ar1`` that are not in ``ar2``; keeps ``ar1``'s dtype (as
+    JAX does). Padding (with ``size``) uses ``fill_value``, 0 by default."""
+    a1 = ravel(_asarray("setdiff1d", ar1))
+    a2 = _asarray("setdiff1d", ar2)
+    keep = isin(a1, a2, invert=True)
+    fill = 0 if fill_value is None and size is not None else fill_value
+    return _unique_1d(a1, "setdiff1d", valid=keep, size=size, fill_value=fill).values
+
+
+def setxor1d(
+    ar1: ArrayLike,
+    ar2: ArrayLike,
+    assume_unique: bool = False,
+    *,
+    size: int | None = None,
+    fill_value: Any = None,
+) -> Array:
+    """The sorted unique values found in exactly one of the arrays (promoted together)."""
+    a1, a2 = promote_args("setxor1d", ar1, ar2)
+    a1, a2 = ravel(a1), ravel(a2)
+    both = concatenate([a1, a2], 0)
+    in_one = concatenate([isin(a1, a2, invert=True), isin(a2, a1, invert=True)], 0)
+    return _unique_1d(both, "setxor1d", valid=in_one, size=size, fill_value=fill_value).values

@@ -1,0 +1,166 @@
+"""Sorting: ``sort``, ``argsort``, ``lexsort``, ``partition``, ``argpartition``.
+
+All go through ``lax.sort`` (stable). NaNs sort to the end; complex numbers sort
+lexicographically by (real, imag). ``sort`` keeps the dtype and weak flag; index results are
+strong default ints, except ``argpartition``, which returns int32 with the input's weak flag,
+as JAX does (its result comes from ``lax.top_k``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.lax import elementwise as lax
+from trellax._src.lax._base import canonicalize_axes
+from trellax._src.lax.reductions import sort as lax_sort
+from trellax._src.lax.structural import _convert, broadcast_to, broadcasted_iota, rev
+from trellax._src.numpy.searching import _asarray, const, ravel
+from trellax._src.numpy.util import ensure_array
+
+ArrayLike = Any
+
+
+def sort_keys(x: Array) -> list[Array]:
+    """The lax.sort keys that order ``x`` (real and imaginary parts for complex)."""
+    if dtypes.kind(x.dtype) == "c":
+        return [lax.real(x), lax.imag(x)]
+    return [x]
+
+
+def _check_sort_args(fun_name: str, kind: Any, order: Any) -> None:
+    if kind is not None:
+        raise TypeError(
+            f"'kind' argument to {fun_name} is not supported; use stable=True or stable=False"
+        )
+    if order is not None:
+        raise TypeError(f"'order' argument to {fun_name} is not supported.")
+
+
+def _axis(fun_name: str, x: Array, axis: int | None) -> tuple[Array, int]:
+    if axis is None:
+        return ravel(x), 0
+    (ax,) = canonicalize_axes(fun_name, (axis,), x.ndim)
+    return x, ax
+
+
+def sort(
+    a: ArrayLike,
+    axis: int | None = -1,
+    *,
+    kind: None = None,
+    order: None = None,
+    stable: bool = True,
+    descending: bool = False,
+) -> Array:
+    """A sorted copy along ``axis`` (of the flattened array when None); keeps dtype and weak
+    flag. ``descending=True`` reverses the order and keeps equal elements in their original
+    order."""
+    _check_sort_args("sort", kind, order)
+    x, ax = _axis("sort", _asarray("sort", a), axis)
+    if x.ndim == 0:
+        raise ValueError("sort: axis 0 is out of bounds for an array of dimension 0")
+    if descending:
+        x = rev(x, (ax,))
+    keys = sort_keys(x)
+    if len(keys) == 1:
+        out = lax_sort(x, dimension=ax, is_stable=True)
+    else:
+        out = lax_sort((*keys, x), dimension=ax, is_stable=True, num_keys=len(keys))[-1]
+    return rev(out, (ax,)) if descending else out
+
+
+def argsort(
+    a: ArrayLike,
+    axis: int | None = -1,
+    *,
+    kind: None = None,
+    order: None = None,
+    stable: bool = True,
+    descending: bool = False,
+    dtype: Any = None,
+) -> Array:
+    """Indices that sort ``a`` along ``axis`` (stable: ties keep their order, also when
+    ``descending``). Default-int result (``dtype`` overrides)."""
+    _check_sort_args("argsort", kind, order)
+    x, ax = _axis("argsort", _asarray("argsort", a), axis)
+    if x.ndim == 0:
+        raise ValueError("argsort: axis 0 is out of bounds for an array of dimension 0")
+    d = dtypes.default_int_dtype() if dtype is None else dtypes.check_user_dtype(dtype, "argsort")
+    if dtypes.kind(d) not in ("i", "u"):
+        raise TypeError(f"argsort: dtype must be an integer type, got {d.name}")
+    n = x.shape[ax]
+    if descending:
+        x = rev(x, (ax,))
+    keys = sort_keys(x)
+    idx = broadcasted_iota(d, x.shape, ax)
+    out: Array = lax_sort((*keys, idx), dimension=ax, is_stable=True, num_keys=len(keys))[-1]
+    if descending:
+        out = rev(lax.sub(const(n - 1, d), out), (ax,))
+    return out
+
+
+def lexsort(keys: Sequence[ArrayLike] | ArrayLike, axis: int = -1) -> Array:
+    """Indices that sort by several keys: the *last* key is the primary one (NumPy's order).
+
+    >>> import trellax.numpy as tnp
+    >>> lexsort((tnp.asarray([1, 0, 1]), tnp.asarray([0, 0, -1])))
+    Array([2, 1, 0], dtype=int32)
+    """
+    ks: list[Array]
+    if isinstance(keys, (list, tuple)):
+        ks = [_asarray("lexsort", k) for k in keys]
+    else:
+        arr = ensure_array("lexsort", keys)
+        if arr.ndim == 0:
+            raise TypeError("lexsort: keys must be a sequence of arrays or an array of rank >= 1")
+        ks = [arr[i] for i in range(arr.shape[0])]
+    if not ks:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    from trellax._src.core import broadcast_shapes
+
+    shape = broadcast_shapes(*[tuple(k.shape) for k in ks])
+    ks = [broadcast_to(k, shape) for k in ks]
+    if not shape:
+        raise ValueError("lexsort: keys must have at least one dimension")
+    (ax,) = canonicalize_axes("lexsort", (axis,), len(shape))
+    d = dtypes.default_int_dtype()
+    sort_ops = [k2 for k in reversed(ks) for k2 in sort_keys(k)]
+    idx = broadcasted_iota(d, shape, ax)
+    out: Array = lax_sort((*sort_ops, idx), dimension=ax, is_stable=True, num_keys=len(sort_ops))[
+        -1
+    ]
+    return out
+
+
+def _check_kth(fun_name: str, kth: Any, n: int) -> int:
+    import operator
+
+    try:
+        k = operator.index(kth)
+    except TypeError:
+        raise TypeError(f"{fun_name}: kth must be a static integer, got {kth!r}") from None
+    if not -n <= k < n:
+        raise ValueError(f"{fun_name}: kth(={k}) out of bounds for axis of size {n}")
+    return k
+
+
+def partition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
+    """A copy with the element that would be at position ``kth`` in sorted order moved there,
+    smaller ones before it and larger ones after it (trellax returns the fully sorted array,
+    a valid partition)."""
+    x = _asarray("partition", a)
+    (ax,) = canonicalize_axes("partition", (axis,), x.ndim)
+    _check_kth("partition", kth, x.shape[ax])
+    return sort(x, ax)
+
+
+def argpartition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
+    """Indices that partition ``a`` at ``kth`` (see :func:`partition`); int32 with ``a``'s weak
+    flag, as in JAX."""
+    x = _asarray("argpartition", a)
+    (ax,) = canonicalize_axes("argpartition", (axis,), x.ndim)
+    _check_kth("argpartition", kth, x.shape[ax])
+    return _convert(argsort(x, ax, dtype=dtypes.int32), dtypes.int32, x.weak_type)
