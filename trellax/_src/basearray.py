@@ -227,6 +227,53 @@ class Array(abc.ABC):
             out: None = None,
         ) -> Array: ...
         def transpose(self, *axes: Any) -> Array: ...
+        def take(
+            self,
+            indices: Any,
+            axis: int | None = None,
+            out: None = None,
+            mode: str | None = None,
+            unique_indices: bool = False,
+            indices_are_sorted: bool = False,
+            fill_value: Any = None,
+        ) -> Array: ...
+        def nonzero(
+            self, *, size: int | None = None, fill_value: Any = None
+        ) -> tuple[Array, ...]: ...
+        def searchsorted(
+            self,
+            v: Any,
+            side: str = "left",
+            sorter: Any = None,
+            *,
+            method: str = "scan",
+        ) -> Array: ...
+        def sort(
+            self,
+            axis: int | None = -1,
+            *,
+            kind: None = None,
+            order: None = None,
+            stable: bool = True,
+            descending: bool = False,
+        ) -> Array: ...
+        def argsort(
+            self,
+            axis: int | None = -1,
+            *,
+            kind: None = None,
+            order: None = None,
+            stable: bool = True,
+            descending: bool = False,
+            dtype: Any = None,
+        ) -> Array: ...
+        def dot(
+            self,
+            b: Any,
+            *,
+            precision: Any = None,
+            preferred_element_type: Any = None,
+        ) -> Array: ...
         @property
         def at(self) -> Any: ...
         @property

@@ -17,7 +17,17 @@ from trellax._src import dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.lax.structural import _convert
-from trellax._src.numpy import indexing, joining, reductions, selection, shapes, ufuncs
+from trellax._src.numpy import (
+    indexing,
+    joining,
+    linalg_ops,
+    reductions,
+    searching,
+    selection,
+    shapes,
+    sorting,
+    ufuncs,
+)
 from trellax._src.numpy.util import _is_arraylike
 
 _SYMBOLS = {
@@ -283,6 +293,13 @@ def attach(cls: type) -> None:
         "swapaxes": shapes.swapaxes,
         "trace": shapes.trace,
         "transpose": shapes._transpose_method,
+        # searching, sorting and products
+        "take": searching.take,
+        "nonzero": searching.nonzero,
+        "searchsorted": searching.searchsorted,
+        "sort": sorting.sort,
+        "argsort": sorting.argsort,
+        "dot": linalg_ops.dot,
     }
     for name, value in methods.items():
         setattr(cls, name, value)

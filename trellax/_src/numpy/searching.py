@@ -588,10 +588,9 @@ def histogram(
     edges = histogram_bin_edges(xf, bins, range)
     w = full(x.shape, 1, d) if w is None else _convert(w, d, False)
     nedges = edges.shape[0]
-    d = dtypes.int32
     idx = searchsorted(edges, xf, side="right")
     last = slice(edges, (nedges - 1,), (nedges,))
-    idx = select_n(lax.eq(xf, last), idx, full(idx.shape, nedges - 1, d))
+    idx = select_n(lax.eq(xf, last), idx, full(idx.shape, nedges - 1, dtypes.int32))
     counts = scatter1(full((nedges,), 0, d), idx, w, "add")
     counts = slice(counts, (1,), (nedges,))
     if density:
