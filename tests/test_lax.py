@@ -15,6 +15,7 @@ import trellax._src
 import trellax.numpy as tnp
 from trellax import lax
 from trellax._src import core
+from trellax._src.lax import elementwise as lax_elementwise
 from trellax._src.lax import fft as lax_fft
 from trellax.lax import linalg as lax_linalg
 
@@ -469,6 +470,11 @@ CASES = {
     "lgamma": lambda: lax.lgamma(f32() * 2.5),
     "digamma": lambda: lax.digamma(f32() * 2.5),
     "is_finite": lambda: lax.is_finite(f16()),
+    "i0": lambda: tnp.i0(f32()),
+    "bessel_i0e": lambda: lax_elementwise.bessel_i0e(f32()),
+    "frexp": lambda: tnp.frexp(f16()),
+    "gcd": lambda: tnp.gcd(i8(), i8()),
+    "lcm": lambda: tnp.lcm(u8(), u8()),
     "nextafter": lambda: lax.nextafter(f32(), f32() * 2),
     "real": lambda: lax.real(c64()),
     "imag": lambda: lax.imag(c64()),
