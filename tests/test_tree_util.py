@@ -4,7 +4,9 @@ equality; the API one function at a time; and the errors."""
 from __future__ import annotations
 
 import dataclasses
+import doctest
 import functools
+import importlib
 import pickle
 import re
 from collections import OrderedDict, defaultdict
@@ -700,6 +702,19 @@ def test_incomparable_aux_data_is_named_when_comparing() -> None:
     a, b = tu.tree_structure(Holder(1)), tu.tree_structure(Holder(2))
     with pytest.raises(TypeError, match="comparing their aux data raised ValueError"):
         _ = a == b
+
+
+@pytest.mark.parametrize(
+    "module", ["tree_keys", "tree_registry", "tree_def", "tree_util", "tree_errors"]
+)
+def test_docstring_examples(module: str) -> None:
+    names = {name: getattr(tu, name) for name in dir(tu) if not name.startswith("_")}
+    result = doctest.testmod(
+        importlib.import_module(f"trellax._src.{module}"),
+        extraglobs={**names, "dataclasses": dataclasses},
+        optionflags=doctest.ELLIPSIS | doctest.IGNORE_EXCEPTION_DETAIL,
+    )
+    assert result.attempted > 0 and result.failed == 0
 
 
 # ---------------------------------------------------------------------------------------------
