@@ -93,7 +93,19 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explain", help="why types promote to what they do")
     _add_config(p)
-    p.add_argument("types", nargs="+", metavar="T", help="i1, u1, bf16, f*, int8, float, ...")
+    p.add_argument(
+        "types",
+        nargs="*",
+        metavar="T",
+        help="i1, u1, bf16, f*, int8, float, ... (with --function: example arguments in the "
+        "notation make_jaxpr prints, e.g. f32[3] i8[] ~f32[] bf16[2,2], or int/float/complex "
+        "for Python scalars)",
+    )
+    p.add_argument(
+        "--function",
+        metavar="MODULE:FUNC",
+        help="trace FUNC on example arguments and list every implicit promotion inside it",
+    )
 
     p = sub.add_parser("check", help="lattice laws of trellax's (or a library's) promotion")
     _add_config(p)
@@ -164,11 +176,47 @@ def _lattice(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _explain(args: argparse.Namespace, out: TextIO) -> None:
+    if args.function:
+        out.write(_explain_function(args))
+        return
+    if not args.types:
+        raise UsageError("give at least one type (e.g. trellax explain int8 uint8), or --function")
     try:
         nodes = [spec.parse(t) for t in args.types]
     except spec.DTypeSpecError as e:
         raise UsageError(str(e)) from None
     out.write(explain.explain(nodes, _state(args)))
+
+
+def _explain_function(args: argparse.Namespace) -> str:
+    import importlib
+
+    from trellax._src import config
+    from trellax._src.explain import explain_promotions
+
+    module_name, _, func_name = args.function.partition(":")
+    if not module_name or not func_name:
+        raise UsageError(
+            f"--function takes MODULE:FUNC (e.g. mypkg.model:loss), got {args.function!r}"
+        )
+    if "" not in sys.path:
+        sys.path.insert(0, "")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise UsageError(f"cannot import {module_name!r}: {e}") from None
+    fun = module
+    for part in func_name.split("."):
+        fun = getattr(fun, part, None)  # type: ignore[assignment]
+        if fun is None:
+            raise UsageError(f"{module_name!r} has no attribute {func_name!r}")
+    try:
+        examples = [spec.parse_example(t) for t in args.types]
+    except spec.DTypeSpecError as e:
+        raise UsageError(str(e)) from None
+    with config._state(_state(args)):
+        report = explain_promotions(fun, *examples)  # type: ignore[arg-type]
+    return str(report) + "\n"
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> None:

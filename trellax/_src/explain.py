@@ -66,7 +66,9 @@ def _flags(before: ShapedArray, after: ShapedArray) -> tuple[str, ...]:
     wide = (dtypes.itemsize_bits(b) >= 64 and kb in ("i", "u", "f")) or b == dtypes.complex128
     if wide and dtypes.itemsize_bits(a) < dtypes.itemsize_bits(b):
         out.append("widens to 64 bits")
-    lossy = _precision_loss(a, b)
+    # A weak value (a Python scalar) adopting the other operand's dtype is the point of weak
+    # typing, not a loss worth flagging.
+    lossy = None if before.weak_type else _precision_loss(a, b)
     if lossy:
         out.append(lossy)
     return tuple(out)

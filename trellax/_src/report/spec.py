@@ -133,3 +133,47 @@ def _unknown_message(text: str) -> str:
         if close:
             hint = " Did you mean " + " or ".join(close) + "?"
     return f"unknown dtype {text!r}.{hint} Accepted spellings:\n{accepted_spellings()}"
+
+
+_EXAMPLE = re.compile(r"^(~?)([A-Za-z0-9_]+)(?:\[([0-9, ]*)\])?$")
+_JAXPR_NAMES: Final[dict[str, str]] = {
+    "bool": "bool",
+    "bf16": "bfloat16",
+    **{f"i{b}": f"int{b}" for b in (1, 2, 4, 8, 16, 32, 64)},
+    **{f"u{b}": f"uint{b}" for b in (1, 2, 4, 8, 16, 32, 64)},
+    **{f"f{b}": f"float{b}" for b in (16, 32, 64)},
+    "c64": "complex64",
+    "c128": "complex128",
+}
+_PY_EXAMPLES: Final[dict[str, object]] = {"int": 1, "float": 1.0, "complex": 1j, "bool": True}
+
+
+def parse_example(text: str) -> object:
+    """An example argument for ``explain --function``, in the notation jaxprs print.
+
+    ``f32[3]`` is a strong float32 array of shape (3,), ``~f32[]`` a weak float32 scalar,
+    ``i8[2,2]`` an int8 matrix (bit widths, as in jaxprs — not the byte codes of the table),
+    full names work too (``bfloat16[4]``); ``int``, ``float``, ``complex`` and ``bool`` stand for
+    Python scalars.
+    """
+    from trellax._src.api import ShapeDtypeStruct
+
+    t = text.strip()
+    if t in _PY_EXAMPLES:
+        return _PY_EXAMPLES[t]
+    m = _EXAMPLE.match(t)
+    if m is None:
+        raise DTypeSpecError(
+            f"cannot read {text!r} as an example argument; write a dtype and a shape as jaxprs "
+            "print them, e.g. f32[3], ~f32[] (weak), i8[2,2], bfloat16[4], or int/float for a "
+            "Python scalar"
+        )
+    weak, dname, dims = m.groups()
+    full = _JAXPR_NAMES.get(dname, dname)
+    if full not in _NAMES:
+        raise DTypeSpecError(
+            f"unknown dtype {dname!r} in {text!r}; use jaxpr names (f32, i8, u8, bf16, c64, "
+            f"bool) or full names ({', '.join(sorted(_NAMES))})"
+        )
+    shape = tuple(int(d) for d in dims.replace(" ", "").split(",") if d) if dims else ()
+    return ShapeDtypeStruct(shape, _NAMES[full], weak_type=bool(weak))
