@@ -283,10 +283,50 @@ def _demo(args: argparse.Namespace, out: TextIO) -> None:
         out.write(text)
         if code:
             out.write(f"(exit status {code})\n")
+    _demo_arrays(out, len(_DEMO) + 1)
     out.write(
         "\nMore: trellax table --help, trellax lattice --format svg -o lattice.svg, "
-        "trellax table --format html --vs numpy -o table.html\n"
+        "trellax table --format html --vs numpy -o table.html, "
+        "trellax explain --function MODULE:FUNC f32[3] ...\n"
     )
+
+
+_DEMO_CODE: Final = """\
+import trellax, trellax.numpy as tnp
+x = tnp.arange(4, dtype="int8")
+print(repr(x * 2))                       # a Python int takes the array's dtype
+print(repr(x + 1.5))                     # a Python float of a higher kind: default float, weak
+print(repr(tnp.asarray(2)))              # a bare Python scalar is weakly typed
+f = trellax.jit(lambda x, y: (x * y).sum())
+print(repr(f(x, 0.5)))                   # jit gives the eager dtypes (0.5 enters as a weak value)
+print(trellax.make_jaxpr(lambda x, y: x * y)(x, tnp.float16(2)))
+def step(w, x):
+    return w - 0.1 * (x @ w)
+print(trellax.explain_promotions(step, tnp.ones(3, "float16"), tnp.ones((3, 3), "int32")))"""
+
+
+def _demo_arrays(out: TextIO, k: int) -> None:
+    rule = "=" * 100
+    out.write(
+        f"\n{rule}\n{k}. The same rules on arrays, eagerly and under jit, and where a "
+        f"promotion happens.\n{rule}\n\n"
+    )
+    import ast
+
+    namespace: dict[str, object] = {}
+    for node in ast.parse(_DEMO_CODE).body:
+        source = ast.get_source_segment(_DEMO_CODE, node) or ""
+        lines = source.splitlines()
+        out.write(f">>> {lines[0]}\n" + "".join(f"... {line}\n" for line in lines[1:]))
+        buf = io.StringIO()
+        saved = sys.stdout
+        sys.stdout = buf
+        try:
+            code = compile(ast.Module(body=[node], type_ignores=[]), "<demo>", "exec")
+            exec(code, namespace)
+        finally:
+            sys.stdout = saved
+        out.write(buf.getvalue())
 
 
 def _trim_hasse(text: str) -> str:
