@@ -188,6 +188,17 @@ def tree_flatten(tree: Any, is_leaf: IsLeaf = None) -> tuple[list[Any], PyTreeDe
     return leaves, td
 
 
+def guess_flatten(tree: Any) -> tuple[list[Any], PyTreeDef] | None:
+    """``tree_flatten(tree)`` if a generated flattener recognizes the structure, else None."""
+    guesses = _GUESSES.get(type(tree))
+    if guesses is not None:
+        for guess in guesses:
+            hit = guess(tree)
+            if hit is not None:
+                return hit  # type: ignore[no-any-return]
+    return None
+
+
 # Small structures that recur (the arguments of a jitted function, an optimizer state) are
 # flattened by generated straight-line code that checks the structure and returns a shared
 # treedef (``tree_codegen.compile_flattener``). A structure gets its flattener the second time it

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trellax._src.tree_def import classify_fast, node_children, tree_flatten
+from trellax._src.tree_def import classify_fast, guess_flatten, node_children, tree_flatten
 from trellax._src.tree_keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey, keystr
 from trellax._src.tree_registry import (
     CUSTOM,
@@ -204,6 +204,10 @@ def flatten_rest(treedef: PyTreeDef, rest: tuple[Any, ...], caller: str) -> list
     """Flattens each tree of ``rest`` up to ``treedef`` (the first tree's structure)."""
     out = []
     for i, tree in enumerate(rest):
+        hit = guess_flatten(tree)  # the common case: a recurring structure, the same as the first
+        if hit is not None and (hit[1] is treedef or hit[1] == treedef):
+            out.append(hit[0])
+            continue
         leaves: list[Any] = []
         try:
             _up_to_root(treedef._spec, tree, leaves)
