@@ -288,6 +288,24 @@ def compile_jaxpr(closed: ClosedJaxpr) -> Callable[..., tuple[Any, ...]]:
             return f"k{counter}"
         return names[id(a)]
 
+    # Free each intermediate right after its last use: keeping every temporary alive until the
+    # return makes NumPy allocate fresh memory for each one (page faults), which made a jitted
+    # function on 1e6 elements ~10x slower than the same code run eagerly.
+    last_use: dict[int, int] = {}
+    for j, eqn in enumerate(jaxpr.eqns):
+        for v in eqn.outvars:
+            last_use[id(v)] = j
+        for a in eqn.invars:
+            if id(a) in last_use:
+                last_use[id(a)] = j
+    for a in jaxpr.outvars:
+        last_use.pop(id(a), None)
+    dead_after: dict[int, list[Var]] = {}
+    for j, eqn in enumerate(jaxpr.eqns):
+        for v in eqn.outvars:
+            if id(v) in last_use:
+                dead_after.setdefault(last_use[id(v)], []).append(v)
+
     for j, eqn in enumerate(jaxpr.eqns):
         impl = eqn.primitive.impl
         if impl is None:
@@ -312,6 +330,8 @@ def compile_jaxpr(closed: ClosedJaxpr) -> Callable[..., tuple[Any, ...]]:
                 lines.append(f"    {n} = _fix_dtype({n}, d_{n})")
             elif not v.aval.shape:
                 lines.append(f"    {n} = _fix_scalar({n})")
+        if j in dead_after:
+            lines.append(f"    del {', '.join(names[id(v)] for v in dead_after[j])}")
     outs_src = ", ".join(ref(a) for a in jaxpr.outvars)
     lines.append(f"    return ({outs_src}{',' if len(jaxpr.outvars) == 1 else ''})")
     source = "\n".join(lines)
