@@ -553,6 +553,12 @@ def var(
     x = _convert(x, compute, False)
     centered = _abs2(lax.sub(x, mean(x, axes, dtype=compute, keepdims=True, where=where)))
     total = sum(centered, axes, dtype=real, keepdims=keepdims, where=where)
+    floating = dtypes.kind(real) == "f"
+    if where is None and isinstance(corr, (int, float)):  # a static normalizer
+        dof = _count(x, axes) - corr
+        if dof <= 0 and floating:  # no degrees of freedom left: NaN (not inf or a sign)
+            return _convert(full_like_shape(np.nan, total), result_dtype, False)
+        return _convert(lax.div(total, const(dof, real)), result_dtype, False)
     if where is None:
         n: Array = const(_count(x, axes), real)
     else:
@@ -560,7 +566,7 @@ def var(
         n = sum(mask, axes, dtype=real, keepdims=keepdims)
     normalizer = lax.sub(n, _convert(ensure_array("var", corr), real, False))
     result = lax.div(total, normalizer)
-    if dtypes.kind(real) == "f":  # no degrees of freedom left: NaN (not inf or a sign)
+    if floating:
         positive = lax.gt(normalizer, full_like_shape(0, normalizer))
         result = select_n(positive, full_like_shape(np.nan, result), result)
     return _convert(result, result_dtype, False)
