@@ -218,3 +218,7 @@ __all__ = [
     "transpose",
     "while_loop",
 ]
+
+from trellax.lax import linalg  # the submodule, as jax.lax.linalg
+
+__all__ += ["linalg"]
