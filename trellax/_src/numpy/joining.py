@@ -272,6 +272,10 @@ def repeat(
         wide = (*shape[: ax + 1], scalar, *shape[ax + 1 :])
         spread = broadcast_in_dim(expanded, wide, tuple(range(len(wide))))
         return lax_structural.reshape(spread, (*shape[:ax], n * scalar, *shape[ax + 1 :]))
+    if isinstance(repeats, (list, tuple)):  # static counts, as NumPy accepts them
+        from trellax._src.numpy.creation import asarray
+
+        repeats = asarray(repeats)
     counts = ensure_array("repeat", repeats)
     if dtypes.kind(counts.dtype) not in ("i", "u", "b"):
         raise TypeError(f"repeat: repeats must be integers, got dtype {counts.dtype.name}")
