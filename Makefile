@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench golden clean format
+.PHONY: demo test lint typecheck bench golden clean format
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -20,7 +20,24 @@ lint: $(STAMP)
 	$(PY) -m ruff format --check trellax tests benchmarks tools
 	$(PY) -m mypy --strict trellax
 
-test: lint
+# User-style snippets in tests/typing, checked by mypy and pyright: every assert_type must hold and
+# every `# type: ignore[...]` must be needed (an expected error that stops being one fails too).
+# Pyright's wheel ships pyright itself but runs it with Node.js; without a working Node the pyright
+# half is skipped with a message rather than failing (mypy still runs).
+PYRIGHT := $(VENV)/bin/pyright
+export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
+
+typecheck: $(STAMP)
+	$(PY) -m mypy --strict --warn-unused-ignores --follow-imports=silent tests/typing
+	@if timeout 60 $(PYRIGHT) --version >/dev/null 2>&1; then \
+		echo "$(PYRIGHT) -p tests/typing/pyrightconfig.json --pythonpath $(PY)"; \
+		$(PYRIGHT) -p tests/typing/pyrightconfig.json --pythonpath $(PY); \
+	else \
+		echo "typecheck: SKIPPING pyright: '$(PYRIGHT) --version' failed or took over 60 s" \
+			"(pyright needs Node.js on PATH); mypy checked tests/typing."; \
+	fi
+
+test: lint typecheck
 	$(PY) -m pytest
 
 bench: $(STAMP)

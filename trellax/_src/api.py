@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, Generic, ParamSpec, TypeVar, overload
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 import numpy as np
 
@@ -27,7 +27,9 @@ from trellax._src.jaxpr import ClosedJaxpr
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 P = ParamSpec("P")
+Q = ParamSpec("Q")
 R = TypeVar("R")
+S = TypeVar("S")
 
 _PY_KIND = {int: "i", float: "f", complex: "c"}
 
@@ -159,7 +161,16 @@ class Jitted(Generic[P, R]):
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self.trace_count = 0
 
-    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+    @overload
+    def __get__(self, obj: None, objtype: type | None = None) -> Jitted[P, R]: ...
+    @overload
+    def __get__(
+        self: Jitted[Concatenate[S, Q], R], obj: S, objtype: type | None = None
+    ) -> Callable[Q, R]: ...
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        """A jitted function stored on a class binds like a method (``self`` must then be static,
+        as in JAX: ``jit(static_argnums=0)``); type checkers see the method without ``self``."""
         if obj is None:
             return self
         return functools.partial(self, obj)

@@ -8,7 +8,7 @@ and *outputs* with the strict ``Array`` (concrete arrays and tracers alike).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, TypeAlias, runtime_checkable
+from typing import Any, Protocol, SupportsIndex, TypeAlias, runtime_checkable
 
 import numpy as np
 
@@ -16,7 +16,9 @@ from trellax._src.basearray import Array
 
 DType: TypeAlias = np.dtype[Any]
 Shape: TypeAlias = tuple[int, ...]
-ShapeLike: TypeAlias = int | Sequence[int]
+ShapeLike: TypeAlias = SupportsIndex | Sequence[SupportsIndex]
+"""A shape: an int or a sequence of ints (anything with ``__index__``, so NumPy integers
+and 0-d integer arrays too)."""
 
 
 @runtime_checkable

@@ -7,8 +7,8 @@ accumulation dtypes (``sum`` of int8 is the default int) by casting *before* red
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeAlias, overload
 
 from trellax._src import dtypes
 from trellax._src.backend import numpy as backend
@@ -23,8 +23,13 @@ from trellax._src.lax._base import (
     not_complex,
     number,
 )
+from trellax._src.typing import ArrayLike, DTypeLike
 
 Shape = tuple[int, ...]
+DotDimensionNumbers: TypeAlias = tuple[
+    tuple[Sequence[int], Sequence[int]], tuple[Sequence[int], Sequence[int]]
+]
+"""``((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))``."""
 
 
 def _reduction(name: str, accepted: Any, *, keep_weak: bool = True) -> Primitive:
@@ -49,8 +54,16 @@ reduce_or_p = _reduction("reduce_or", bool_or_int, keep_weak=False)
 reduce_xor_p = _reduction("reduce_xor", bool_or_int, keep_weak=False)
 
 
-def _reducer(prim: Primitive) -> Callable[[Any, Sequence[int]], Array]:
-    def f(operand: Any, axes: Sequence[int]) -> Array:
+class Reducer(Protocol):
+    """What type checkers see of ``lax.reduce_sum`` and the other reductions built below."""
+
+    __name__: str
+
+    def __call__(self, operand: ArrayLike, axes: Sequence[int]) -> Array: ...
+
+
+def _reducer(prim: Primitive) -> Reducer:
+    def f(operand: ArrayLike, axes: Sequence[int]) -> Array:
         x = asarray(operand)
         return prim.bind(x, axes=canonicalize_axes(prim.name, axes, x.ndim))
 
@@ -92,14 +105,14 @@ argmax_p = _arg_reduction("argmax")
 argmin_p = _arg_reduction("argmin")
 
 
-def argmax(operand: Any, axis: int, index_dtype: Any) -> Array:
+def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
     x = asarray(operand)
     (ax,) = canonicalize_axes("argmax", (axis,), x.ndim)
     d = dtypes.check_user_dtype(index_dtype, "argmax")
     return argmax_p.bind(x, axes=(ax,), index_dtype=d)
 
 
-def argmin(operand: Any, axis: int, index_dtype: Any) -> Array:
+def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
     x = asarray(operand)
     (ax,) = canonicalize_axes("argmin", (axis,), x.ndim)
     d = dtypes.check_user_dtype(index_dtype, "argmin")
@@ -127,8 +140,16 @@ cummax_p = _cumulative("cummax", not_complex)
 cummin_p = _cumulative("cummin", not_complex)
 
 
-def _cumulator(prim: Primitive) -> Callable[..., Array]:
-    def f(operand: Any, axis: int = 0, reverse: bool = False) -> Array:
+class Cumulative(Protocol):
+    """What type checkers see of ``lax.cumsum`` and the other cumulative ops built below."""
+
+    __name__: str
+
+    def __call__(self, operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array: ...
+
+
+def _cumulator(prim: Primitive) -> Cumulative:
+    def f(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
         x = asarray(operand)
         (ax,) = canonicalize_axes(prim.name, (axis,), x.ndim)
         return prim.bind(x, axis=ax, reverse=bool(reverse))
@@ -166,10 +187,27 @@ def _sort_abstract_eval(
     return tuple(ShapedArray._fast(shape, o.dtype, o.weak_type) for o in operands)
 
 
-def sort(operand: Any, dimension: int = -1, is_stable: bool = True, num_keys: int = 1) -> Any:
+@overload
+def sort(
+    operand: ArrayLike, dimension: int = -1, is_stable: bool = True, num_keys: int = 1
+) -> Array: ...
+@overload
+def sort(
+    operand: Sequence[ArrayLike], dimension: int = -1, is_stable: bool = True, num_keys: int = 1
+) -> tuple[Array, ...]: ...
+
+
+def sort(
+    operand: ArrayLike | Sequence[ArrayLike],
+    dimension: int = -1,
+    is_stable: bool = True,
+    num_keys: int = 1,
+) -> Array | tuple[Array, ...]:
     """Sorts along ``dimension``; a tuple of operands is sorted by its first ``num_keys``."""
     single = not isinstance(operand, (tuple, list))
-    ops = [asarray(operand)] if single else [asarray(o) for o in operand]
+    ops = (
+        [asarray(o) for o in operand] if isinstance(operand, (tuple, list)) else [asarray(operand)]
+    )
     (dim,) = canonicalize_axes("sort", (dimension,), ops[0].ndim)
     out = sort_p.bind_multi(*ops, dimension=dim, is_stable=bool(is_stable), num_keys=int(num_keys))
     return out[0] if single else tuple(out)
@@ -223,11 +261,11 @@ def _dot_general_abstract_eval(
 
 
 def dot_general(
-    lhs: Any,
-    rhs: Any,
-    dimension_numbers: Any,
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    dimension_numbers: DotDimensionNumbers,
     precision: Any = None,
-    preferred_element_type: Any = None,
+    preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Generalized dot product: ``((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))``.
 
@@ -262,7 +300,12 @@ def dot_result_dtype(a: Any, b: Any) -> Any:
     return a if ka > kb else b
 
 
-def dot(lhs: Any, rhs: Any, precision: Any = None, preferred_element_type: Any = None) -> Array:
+def dot(
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
+) -> Array:
     """Vector/matrix products of rank <= 2 operands."""
     x, y = asarray(lhs), asarray(rhs)
     if x.ndim not in (1, 2) or y.ndim not in (1, 2):

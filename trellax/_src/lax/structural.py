@@ -27,6 +27,7 @@ from trellax._src.lax._base import (
     num,
     same_dtypes_error,
 )
+from trellax._src.typing import ArrayLike, DTypeLike, ShapeLike
 
 Shape = tuple[int, ...]
 
@@ -63,7 +64,7 @@ def _convert_abstract_eval(x: AbstractValue, *, new_dtype: Any, weak_type: bool)
     return _aval(x.shape, new_dtype, weak_type)
 
 
-def convert_element_type(x: Any, new_dtype: Any, *, weak_type: bool = False) -> Array:
+def convert_element_type(x: ArrayLike, new_dtype: DTypeLike, *, weak_type: bool = False) -> Array:
     """Casts to ``new_dtype`` (any pair of dtypes is allowed); the result is strong by default.
 
     A 64-bit request with x64 off is truncated with a warning.
@@ -120,7 +121,7 @@ def _bitcast_abstract_eval(x: AbstractValue, *, new_dtype: Any) -> ShapedArray:
     return _aval(shape[:-1], new_dtype, False)
 
 
-def bitcast_convert_type(x: Any, new_dtype: Any) -> Array:
+def bitcast_convert_type(x: ArrayLike, new_dtype: DTypeLike) -> Array:
     """Reinterprets the bits; a narrower type adds a trailing dimension, a wider one consumes it."""
     d = dtypes.check_user_dtype(new_dtype, "bitcast_convert_type")
     return bitcast_convert_type_p.bind(asarray(x), new_dtype=d)
@@ -154,7 +155,7 @@ def _broadcast_in_dim_abstract_eval(
     return _aval(shape, x.dtype, x.weak_type)
 
 
-def broadcast_in_dim(x: Any, shape: Any, broadcast_dimensions: Sequence[int]) -> Array:
+def broadcast_in_dim(x: ArrayLike, shape: ShapeLike, broadcast_dimensions: Sequence[int]) -> Array:
     x = asarray(x)
     shape = _shape_tuple("broadcast_in_dim", shape)
     dims = tuple(int(d) for d in broadcast_dimensions)
@@ -164,7 +165,7 @@ def broadcast_in_dim(x: Any, shape: Any, broadcast_dimensions: Sequence[int]) ->
     return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=dims)
 
 
-def broadcast(x: Any, sizes: Sequence[int]) -> Array:
+def broadcast(x: ArrayLike, sizes: Sequence[int]) -> Array:
     """Adds leading dimensions of the given sizes."""
     x = asarray(x)
     sizes = _shape_tuple("broadcast", sizes)
@@ -172,7 +173,7 @@ def broadcast(x: Any, sizes: Sequence[int]) -> Array:
     return broadcast_in_dim(x, (*sizes, *x.shape), tuple(range(n, n + x.ndim)))
 
 
-def broadcast_to(x: Any, shape: Any) -> Array:
+def broadcast_to(x: ArrayLike, shape: ShapeLike) -> Array:
     """NumPy-style broadcasting to ``shape`` (used by ``trellax.numpy.broadcast_to``)."""
     x = asarray(x)
     shape = _shape_tuple("broadcast_to", shape)
@@ -200,7 +201,7 @@ def _reshape_abstract_eval(
     return _aval(new_sizes, x.dtype, x.weak_type)
 
 
-def reshape(x: Any, new_sizes: Any, dimensions: Sequence[int] | None = None) -> Array:
+def reshape(x: ArrayLike, new_sizes: ShapeLike, dimensions: Sequence[int] | None = None) -> Array:
     x = asarray(x)
     sizes = _shape_tuple("reshape", new_sizes)
     dims = None if dimensions is None else tuple(int(d) for d in dimensions)
@@ -224,7 +225,7 @@ def _squeeze_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> ShapedArra
     return _aval([s for i, s in enumerate(x.shape) if i not in dimensions], x.dtype, x.weak_type)
 
 
-def squeeze(x: Any, dimensions: Sequence[int]) -> Array:
+def squeeze(x: ArrayLike, dimensions: Sequence[int]) -> Array:
     x = asarray(x)
     dims = canonicalize_axes("squeeze", dimensions, x.ndim)
     if not dims:
@@ -244,7 +245,7 @@ def _expand_dims_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> Shaped
     return _aval(shape, x.dtype, x.weak_type)
 
 
-def expand_dims(x: Any, dimensions: Sequence[int]) -> Array:
+def expand_dims(x: ArrayLike, dimensions: Sequence[int]) -> Array:
     x = asarray(x)
     dims = canonicalize_axes("expand_dims", dimensions, x.ndim + len(dimensions))
     return expand_dims_p.bind(x, dimensions=dims)
@@ -263,7 +264,7 @@ def _transpose_abstract_eval(x: AbstractValue, *, permutation: Shape) -> ShapedA
     return _aval([x.shape[p] for p in permutation], x.dtype, x.weak_type)
 
 
-def transpose(x: Any, permutation: Sequence[int]) -> Array:
+def transpose(x: ArrayLike, permutation: Sequence[int]) -> Array:
     x = asarray(x)
     perm = tuple(int(p) for p in permutation)
     if perm == tuple(range(x.ndim)):
@@ -280,7 +281,7 @@ def _rev_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> ShapedArray:
     return _aval(x.shape, x.dtype, x.weak_type)
 
 
-def rev(x: Any, dimensions: Sequence[int]) -> Array:
+def rev(x: ArrayLike, dimensions: Sequence[int]) -> Array:
     x = asarray(x)
     dims = canonicalize_axes("rev", dimensions, x.ndim)
     return rev_p.bind(x, dimensions=dims)
@@ -317,7 +318,7 @@ def _concatenate_abstract_eval(*xs: AbstractValue, dimension: int) -> ShapedArra
     return _aval(shape, xs[0].dtype, all(x.weak_type for x in xs))
 
 
-def concatenate(operands: Sequence[Any], dimension: int) -> Array:
+def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Array:
     xs = [asarray(x) for x in operands]
     if len(xs) == 1:
         return xs[0]
@@ -354,7 +355,7 @@ def _pad_abstract_eval(
     return _aval(shape, x.dtype, x.weak_type and padding_value.weak_type)
 
 
-def pad(x: Any, padding_value: Any, padding_config: Sequence[Sequence[int]]) -> Array:
+def pad(x: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[Sequence[int]]) -> Array:
     """Pads with ``padding_value``: one ``(low, high, interior)`` per dimension (may be negative)."""
     config = tuple((int(lo), int(hi), int(it)) for lo, hi, it in padding_config)
     return pad_p.bind(asarray(x), asarray(padding_value), padding_config=config)
@@ -386,7 +387,7 @@ def _slice_abstract_eval(
 
 
 def slice(
-    x: Any,
+    x: ArrayLike,
     start_indices: Sequence[int],
     limit_indices: Sequence[int],
     strides: Sequence[int] | None = None,
@@ -419,7 +420,9 @@ def _dynamic_slice_abstract_eval(
     return _aval(slice_sizes, x.dtype, x.weak_type)
 
 
-def dynamic_slice(x: Any, start_indices: Sequence[Any], slice_sizes: Sequence[int]) -> Array:
+def dynamic_slice(
+    x: ArrayLike, start_indices: Sequence[ArrayLike], slice_sizes: Sequence[int]
+) -> Array:
     """A slice whose start may be a traced value; starts are clamped so the slice fits."""
     starts = [asarray(s) for s in start_indices]
     return dynamic_slice_p.bind(asarray(x), *starts, slice_sizes=tuple(int(s) for s in slice_sizes))
@@ -444,7 +447,9 @@ def _dynamic_update_slice_abstract_eval(
     return _aval(x.shape, x.dtype, x.weak_type)
 
 
-def dynamic_update_slice(x: Any, update: Any, start_indices: Sequence[Any]) -> Array:
+def dynamic_update_slice(
+    x: ArrayLike, update: ArrayLike, start_indices: Sequence[ArrayLike]
+) -> Array:
     starts = [asarray(s) for s in start_indices]
     return dynamic_update_slice_p.bind(asarray(x), asarray(update), *starts)
 
@@ -460,13 +465,13 @@ def _iota_abstract_eval(*, dtype: Any, shape: Shape, dimension: int) -> ShapedAr
     return _aval(shape, dtype, False)
 
 
-def iota(dtype: Any, size: int) -> Array:
+def iota(dtype: DTypeLike, size: int) -> Array:
     """``[0, 1, ..., size-1]`` in ``dtype``."""
     d = dtypes.check_user_dtype(dtype, "iota")
     return iota_p.bind(dtype=d, shape=(int(size),), dimension=0)
 
 
-def broadcasted_iota(dtype: Any, shape: Sequence[int], dimension: int) -> Array:
+def broadcasted_iota(dtype: DTypeLike, shape: Sequence[int], dimension: int) -> Array:
     d = dtypes.check_user_dtype(dtype, "broadcasted_iota")
     dims = _shape_tuple("broadcasted_iota", shape)
     return iota_p.bind(dtype=d, shape=dims, dimension=int(dimension))
@@ -495,12 +500,12 @@ def _select_n_abstract_eval(which: AbstractValue, *cases: AbstractValue) -> Shap
     return _aval(shape, cases[0].dtype, all(c.weak_type for c in cases))
 
 
-def select_n(which: Any, *cases: Any) -> Array:
+def select_n(which: ArrayLike, *cases: ArrayLike) -> Array:
     """``cases[which]`` elementwise; a bool ``which`` picks ``cases[1]`` where True."""
     return select_n_p.bind(asarray(which), *[asarray(c) for c in cases])
 
 
-def select(pred: Any, on_true: Any, on_false: Any) -> Array:
+def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Array:
     """``on_true`` where ``pred`` else ``on_false`` (``select_n`` with the cases swapped)."""
     return select_n(pred, on_false, on_true)
 
@@ -522,5 +527,5 @@ def _clamp_abstract_eval(lo: AbstractValue, x: AbstractValue, hi: AbstractValue)
     return _aval(x.shape, x.dtype, x.weak_type)
 
 
-def clamp(min: Any, x: Any, max: Any) -> Array:
+def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Array:
     return clamp_p.bind(asarray(min), asarray(x), asarray(max))

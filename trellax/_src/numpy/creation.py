@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from trellax._src.basearray import Array
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert, broadcast_to, concatenate, expand_dims
 from trellax._src.numpy.util import to_inexact_dtype
+from trellax._src.typing import ArrayLike, DTypeLike, ShapeLike
 
 DType = np.dtype[Any]
 _PY_KIND = {int: "i", float: "f", complex: "c"}
@@ -42,7 +43,7 @@ def _is_concrete(x: Any) -> bool:
 
 
 def asarray(
-    a: Any, dtype: Any = None, order: str | None = None, *, copy: bool | None = None
+    a: Any, dtype: DTypeLike | None = None, order: str | None = None, *, copy: bool | None = None
 ) -> Array:
     """Converts ``a`` to a trellax array without copying when it already is one.
 
@@ -56,7 +57,7 @@ def asarray(
 
 def array(
     object: Any,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     copy: bool = True,
     order: str | None = "K",
     ndmin: int = 0,
@@ -205,21 +206,23 @@ def _filled(fun_name: str, shape: Any, dtype: Any, value: int) -> ArrayImpl:
     return ArrayImpl._new(np.full(dims, value, dtype=np_d).astype(d), d, False)
 
 
-def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
     """An array of zeros; the default dtype is the default float (float32 with x64 off)."""
     return _filled("zeros", shape, dtype, 0)
 
 
-def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def ones(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
     return _filled("ones", shape, dtype, 1)
 
 
-def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def empty(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
     """Like :func:`zeros` (trellax arrays are immutable, so 'uninitialized' means zeros)."""
     return _filled("empty", shape, dtype, 0)
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def full(
+    shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None, *, device: Any = None
+) -> Array:
     """An array filled with ``fill_value``; weak when the fill value is weak and no dtype is given.
 
     >>> full((2,), 2.0)
@@ -237,26 +240,49 @@ def _like_dtype(prototype: Any, dtype: Any, fun_name: str) -> tuple[tuple[int, .
     return tuple(proto.shape), dtypes.check_user_dtype(dtype, fun_name), False
 
 
-def zeros_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
+def zeros_like(
+    a: ArrayLike,
+    dtype: DTypeLike | None = None,
+    shape: ShapeLike | None = None,
+    *,
+    device: Any = None,
+) -> Array:
     s, d, weak = _like_dtype(a, dtype, "zeros_like")
     out = _filled("zeros_like", s if shape is None else shape, d, 0)
     out.weak_type = weak
     return out
 
 
-def ones_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
+def ones_like(
+    a: ArrayLike,
+    dtype: DTypeLike | None = None,
+    shape: ShapeLike | None = None,
+    *,
+    device: Any = None,
+) -> Array:
     s, d, weak = _like_dtype(a, dtype, "ones_like")
     out = _filled("ones_like", s if shape is None else shape, d, 1)
     out.weak_type = weak
     return out
 
 
-def empty_like(a: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Array:
+def empty_like(
+    a: ArrayLike,
+    dtype: DTypeLike | None = None,
+    shape: ShapeLike | None = None,
+    *,
+    device: Any = None,
+) -> Array:
     return zeros_like(a, dtype, shape)
 
 
 def full_like(
-    a: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *, device: Any = None
+    a: ArrayLike,
+    fill_value: ArrayLike,
+    dtype: DTypeLike | None = None,
+    shape: ShapeLike | None = None,
+    *,
+    device: Any = None,
 ) -> Array:
     """``full`` with ``a``'s shape, dtype and weak flag; the fill value is cast, not promoted."""
     s, d, weak = _like_dtype(a, dtype, "full_like")
@@ -281,10 +307,10 @@ def _concrete_scalar(x: Any, fun_name: str, what: str) -> Any:
 
 
 def arange(
-    start: Any,
-    stop: Any = None,
-    step: Any = None,
-    dtype: Any = None,
+    start: ArrayLike,
+    stop: ArrayLike | None = None,
+    step: ArrayLike | None = None,
+    dtype: DTypeLike | None = None,
     *,
     device: Any = None,
 ) -> Array:
@@ -319,17 +345,67 @@ def arange(
     return ArrayImpl._new(value.astype(d), d, False)
 
 
+@overload
 def linspace(
-    start: Any,
-    stop: Any,
+    start: ArrayLike,
+    stop: ArrayLike,
     num: int = 50,
     endpoint: bool = True,
-    retstep: bool = False,
-    dtype: Any = None,
+    retstep: Literal[False] = False,
+    dtype: DTypeLike | None = None,
     axis: int = 0,
     *,
     device: Any = None,
-) -> Any:
+) -> Array: ...
+@overload
+def linspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int,
+    endpoint: bool,
+    retstep: Literal[True],
+    dtype: DTypeLike | None = None,
+    axis: int = 0,
+    *,
+    device: Any = None,
+) -> tuple[Array, Array]: ...
+@overload
+def linspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    *,
+    retstep: Literal[True],
+    dtype: DTypeLike | None = None,
+    axis: int = 0,
+    device: Any = None,
+) -> tuple[Array, Array]: ...
+@overload
+def linspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: DTypeLike | None = None,
+    axis: int = 0,
+    *,
+    device: Any = None,
+) -> Array | tuple[Array, Array]: ...
+
+
+def linspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: DTypeLike | None = None,
+    axis: int = 0,
+    *,
+    device: Any = None,
+) -> Array | tuple[Array, Array]:
     """``num`` evenly spaced samples; the dtype is the inexact promotion of start and stop."""
     num = operator.index(num)
     if num < 0:
@@ -353,12 +429,12 @@ def linspace(
 
 
 def logspace(
-    start: Any,
-    stop: Any,
+    start: ArrayLike,
+    stop: ArrayLike,
     num: int = 50,
     endpoint: bool = True,
-    base: Any = 10.0,
-    dtype: Any = None,
+    base: ArrayLike = 10.0,
+    dtype: DTypeLike | None = None,
     axis: int = 0,
 ) -> Array:
     if dtype is None:
@@ -377,7 +453,12 @@ def logspace(
 
 
 def geomspace(
-    start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None, axis: int = 0
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    dtype: DTypeLike | None = None,
+    axis: int = 0,
 ) -> Array:
     if dtype is None:
         d = to_inexact_dtype(dtypes.result_type(start, stop))
@@ -397,7 +478,7 @@ def geomspace(
 
 
 def eye(
-    N: int, M: int | None = None, k: int = 0, dtype: Any = None, *, device: Any = None
+    N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *, device: Any = None
 ) -> Array:
     d = dtypes.check_user_dtype(dtype, "eye")
     n = operator.index(N)
@@ -407,18 +488,18 @@ def eye(
     return ArrayImpl._new(np.eye(n, m, operator.index(k)).astype(d), d, False)
 
 
-def identity(n: int, dtype: Any = None) -> Array:
+def identity(n: int, dtype: DTypeLike | None = None) -> Array:
     return eye(n, dtype=dtype)
 
 
-def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Array:
+def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None) -> Array:
     d = dtypes.check_user_dtype(dtype, "tri")
     n = operator.index(N)
     m = n if M is None else operator.index(M)
     return ArrayImpl._new(np.tri(n, m, operator.index(k)).astype(d), d, False)
 
 
-def diag(v: Any, k: int = 0) -> Array:
+def diag(v: ArrayLike, k: int = 0) -> Array:
     """The k-th diagonal of a 2-D array, or a 2-D array with ``v`` on its k-th diagonal."""
     a = _array(v, None, "diag", copy=False)
     if a.ndim not in (1, 2):
@@ -427,7 +508,7 @@ def diag(v: Any, k: int = 0) -> Array:
 
 
 def meshgrid(
-    *xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy"
+    *xi: ArrayLike, copy: bool = True, sparse: bool = False, indexing: str = "xy"
 ) -> list[Array]:
     if indexing not in ("xy", "ij"):
         raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing!r}")
@@ -439,7 +520,7 @@ def meshgrid(
     return [_from_numpy_like(np.ascontiguousarray(g), a) for g, a in zip(grids, arrays)]
 
 
-def copy(a: Any, order: str | None = None) -> Array:
+def copy(a: ArrayLike, order: str | None = None) -> Array:
     """A copy (trellax arrays are immutable, so this returns an equal array)."""
     return _array(a, None, "copy", copy=True)
 
@@ -448,7 +529,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     return _array(np.from_dlpack(x), None, "from_dlpack", copy=True)
 
 
-def frombuffer(buffer: Any, dtype: Any = float, count: int = -1, offset: int = 0) -> Array:
+def frombuffer(buffer: Any, dtype: DTypeLike = float, count: int = -1, offset: int = 0) -> Array:
     d = dtypes.check_user_dtype(dtype, "frombuffer")
     value = np.frombuffer(buffer, dtype=d, count=count, offset=offset)
     return ArrayImpl._new(value.copy(), d, False)

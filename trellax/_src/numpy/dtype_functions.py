@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src import dtypes
+from trellax._src.typing import ArrayLike, DTypeLike
 
 
 def result_type(*args: Any) -> np.dtype[Any]:
@@ -15,7 +16,7 @@ def result_type(*args: Any) -> np.dtype[Any]:
     return dtypes.result_type(*args)
 
 
-def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
+def can_cast(from_: ArrayLike | DTypeLike, to: DTypeLike, casting: str = "safe") -> bool:
     """NumPy's casting rules (not the promotion lattice), accepting trellax arrays and dtypes."""
     src = getattr(from_, "dtype", from_)
     if not isinstance(src, np.dtype):

@@ -22,6 +22,7 @@ from trellax._src.lax._base import asarray
 from trellax._src.lax.indexing import IndexSpec, gather_p, scatter_p
 from trellax._src.lax.structural import _convert, broadcast_to
 from trellax._src.numpy.util import ensure_array
+from trellax._src.typing import ArrayLike
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
@@ -189,39 +190,39 @@ class _IndexUpdateRef:
     def __repr__(self) -> str:
         return f"_IndexUpdateRef({self.array!r}, {self.index!r})"
 
-    def get(self, *, mode: str | None = None, fill_value: Any = None) -> Array:
+    def get(self, *, mode: str | None = None, fill_value: ArrayLike | None = None) -> Array:
         return getitem(self.array, self.index)
 
-    def set(self, values: Any, *, mode: str | None = None) -> Array:
+    def set(self, values: ArrayLike, *, mode: str | None = None) -> Array:
         return _scatter(self.array, self.index, values, "set")
 
-    def add(self, values: Any, *, mode: str | None = None) -> Array:
+    def add(self, values: ArrayLike, *, mode: str | None = None) -> Array:
         return _scatter(self.array, self.index, values, "add")
 
-    def subtract(self, values: Any, *, mode: str | None = None) -> Array:
+    def subtract(self, values: ArrayLike, *, mode: str | None = None) -> Array:
         from trellax._src.numpy.ufuncs import negative
 
         return _scatter(self.array, self.index, negative(values), "add")
 
-    def multiply(self, values: Any, *, mode: str | None = None) -> Array:
+    def multiply(self, values: ArrayLike, *, mode: str | None = None) -> Array:
         return _scatter(self.array, self.index, values, "mul")
 
     mul = multiply
 
-    def divide(self, values: Any, *, mode: str | None = None) -> Array:
+    def divide(self, values: ArrayLike, *, mode: str | None = None) -> Array:
         from trellax._src.numpy.ufuncs import divide
 
         return _convert_like(divide(getitem(self.array, self.index), values), self)
 
-    def power(self, values: Any, *, mode: str | None = None) -> Array:
+    def power(self, values: ArrayLike, *, mode: str | None = None) -> Array:
         from trellax._src.numpy.ufuncs import power
 
         return _convert_like(power(getitem(self.array, self.index), values), self)
 
-    def min(self, values: Any, *, mode: str | None = None) -> Array:
+    def min(self, values: ArrayLike, *, mode: str | None = None) -> Array:
         return _scatter(self.array, self.index, values, "min")
 
-    def max(self, values: Any, *, mode: str | None = None) -> Array:
+    def max(self, values: ArrayLike, *, mode: str | None = None) -> Array:
         return _scatter(self.array, self.index, values, "max")
 
 

@@ -11,12 +11,16 @@ from typing import Any
 import numpy as np
 
 from trellax._src import dtypes
+from trellax._src.basearray import Array
 
 
 class _ScalarMeta(type):
+    """The type of ``tnp.float32`` and friends: a dtype-like (it has ``.dtype``) that, called,
+    makes a strong 0-d array (or converts an array, list or scalar to its dtype)."""
+
     dtype: np.dtype[Any]
 
-    def __call__(cls, x: Any = 0) -> Any:
+    def __call__(cls, x: Any = 0) -> Array:
         from trellax._src.numpy.creation import asarray
 
         return asarray(x, dtype=cls)
@@ -28,7 +32,7 @@ class _ScalarMeta(type):
         return f"<class 'trellax.numpy.{cls.__name__}'>"
 
 
-def _scalar_type(name: str, dtype: np.dtype[Any]) -> Any:
+def _scalar_type(name: str, dtype: np.dtype[Any]) -> _ScalarMeta:
     return _ScalarMeta(name, (), {"dtype": dtype, "__module__": "trellax.numpy"})
 
 
@@ -48,7 +52,7 @@ float64 = _scalar_type("float64", dtypes.float64)
 complex64 = _scalar_type("complex64", dtypes.complex64)
 complex128 = _scalar_type("complex128", dtypes.complex128)
 
-LOW_PRECISION: dict[str, Any] = {
+LOW_PRECISION: dict[str, _ScalarMeta] = {
     name: _scalar_type(name, d) for name, d in {**dtypes.LOW_INTS, **dtypes.SMALL_FLOATS}.items()
 }
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 from trellax._src import dtypes
 from trellax._src.basearray import Array
@@ -11,8 +11,29 @@ from trellax._src.lax.reductions import reduce_and
 from trellax._src.lax.structural import select_n, select_n_p
 from trellax._src.numpy import ufuncs
 from trellax._src.numpy.util import ensure_array, promote_args, promote_args_inexact
+from trellax._src.typing import ArrayLike
 
-ArrayLike = Any
+
+@overload
+def where(
+    condition: ArrayLike,
+    x: None = None,
+    y: None = None,
+    /,
+    *,
+    size: int | None = None,
+    fill_value: Any = None,
+) -> tuple[Array, ...]: ...
+@overload
+def where(
+    condition: ArrayLike,
+    x: ArrayLike,
+    y: ArrayLike,
+    /,
+    *,
+    size: int | None = None,
+    fill_value: Any = None,
+) -> Array: ...
 
 
 def where(
@@ -23,7 +44,7 @@ def where(
     *,
     size: int | None = None,
     fill_value: Any = None,
-) -> Any:
+) -> Array | tuple[Array, ...]:
     """``x`` where ``condition`` else ``y``; ``x`` and ``y`` are promoted together (lattice).
 
     With only ``condition``, the indices of its nonzero elements (``nonzero``).
