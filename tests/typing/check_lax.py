@@ -43,6 +43,14 @@ assert_type(lax.concatenate([x, x], 0), Array)
 assert_type(lax.select(x > 1, x, -x), Array)
 assert_type(lax.iota("int32", 4), Array)
 
+# linear algebra
+m = tnp.eye(3)
+assert_type(lax.linalg.cholesky(m), Array)
+assert_type(lax.linalg.qr(m), tuple[Array, Array])
+assert_type(lax.linalg.svd(m), tuple[Array, Array, Array])
+assert_type(lax.linalg.svd(m, compute_uv=False), Array)
+assert_type(lax.linalg.triangular_solve(m, m, lower=True), Array)
+
 
 # control flow: functions in, Any out (the pytree structure is the branch's)
 def inc(v: Array) -> Array:
@@ -78,5 +86,6 @@ def errors(x: Array) -> None:
     lax.reduce_sum(x, 0)  # type: ignore[arg-type]
     lax.integer_pow(x, 2.5)  # type: ignore[arg-type]
     lax.convert_element_type(x, 3)  # type: ignore[arg-type]
+    lax.linalg.inv("m")  # type: ignore[arg-type]
     lax.cond(True, 1, dec, x)  # type: ignore[arg-type]
     lax.fori_loop(0, 3, inc, x)  # type: ignore[arg-type]

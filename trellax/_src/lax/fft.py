@@ -22,6 +22,7 @@ from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.lax._base import Category, asarray, check_dtype
+from trellax._src.typing import ArrayLike
 
 FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
 
@@ -69,7 +70,7 @@ def _fft_abstract_eval(
     return ShapedArray._fast(shape, x.dtype, x.weak_type)
 
 
-def fft(x: Any, fft_type: str, fft_lengths: Sequence[int]) -> Array:
+def fft(x: ArrayLike, fft_type: str, fft_lengths: Sequence[int]) -> Array:
     """The ``fft_type`` transform over the last ``len(fft_lengths)`` axes of ``x``.
 
     >>> import trellax.numpy as tnp

@@ -13,7 +13,7 @@ exceptions, so the same code can run under ``jit``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.lax._base import asarray, check_dtype, inexact, same_dtypes_error
+from trellax._src.typing import ArrayLike
 
 Shape = tuple[int, ...]
 DType = np.dtype[Any]
@@ -78,7 +79,7 @@ def _cholesky_abstract_eval(x: AbstractValue) -> ShapedArray:
     return _aval(x.shape, x.dtype)
 
 
-def cholesky(x: Any, *, symmetrize_input: bool = True) -> Array:
+def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Array:
     """The lower Cholesky factor ``L`` with ``x = L @ L^H``; NaNs where ``x`` is not positive
     definite. ``symmetrize_input`` first replaces ``x`` by ``(x + x^H) / 2``."""
     a = asarray(x)
@@ -111,7 +112,7 @@ def _eigh_abstract_eval(x: AbstractValue, *, lower: bool) -> tuple[ShapedArray, 
     return _aval(x.shape, x.dtype), _aval((*batch, n), _real_dtype(x.dtype))
 
 
-def eigh(x: Any, *, lower: bool = True, symmetrize_input: bool = True) -> tuple[Array, Array]:
+def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True) -> tuple[Array, Array]:
     """Eigenvectors ``v`` and ascending real eigenvalues ``w`` of Hermitian matrices:
     ``x @ v = v * w``. Returns ``(v, w)`` as ``jax.lax.linalg.eigh`` does; ``lower`` picks the
     triangle read when ``symmetrize_input`` is False."""
@@ -135,7 +136,7 @@ def _eig_abstract_eval(x: AbstractValue, *, compute_right_eigenvectors: bool) ->
     return (w,)
 
 
-def eig(x: Any, *, compute_right_eigenvectors: bool = True) -> tuple[Array, ...]:
+def eig(x: ArrayLike, *, compute_right_eigenvectors: bool = True) -> tuple[Array, ...]:
     """Eigenvalues ``w`` (and right eigenvectors ``v``, unit norm) of general square matrices,
     always complex: ``(w, v)``, or ``(w,)`` without eigenvectors."""
     return eig_p.bind_multi(asarray(x), compute_right_eigenvectors=bool(compute_right_eigenvectors))
@@ -153,7 +154,7 @@ def _qr_abstract_eval(x: AbstractValue, *, full_matrices: bool) -> tuple[ShapedA
     return _aval((*batch, m, k), x.dtype), _aval((*batch, k, n), x.dtype)
 
 
-def qr(x: Any, *, full_matrices: bool = True) -> tuple[Array, Array]:
+def qr(x: ArrayLike, *, full_matrices: bool = True) -> tuple[Array, Array]:
     """``q, r`` with ``x = q @ r``, ``q`` orthonormal columns and ``r`` upper triangular.
     ``full_matrices=False`` gives the reduced factors (``k = min(m, n)``)."""
     q, r = qr_p.bind_multi(asarray(x), full_matrices=bool(full_matrices))
@@ -174,7 +175,21 @@ def _svd_abstract_eval(x: AbstractValue, *, full_matrices: bool, compute_uv: boo
     return _aval((*batch, m, um), x.dtype), s, _aval((*batch, vn, n), x.dtype)
 
 
-def svd(x: Any, *, full_matrices: bool = True, compute_uv: bool = True) -> Any:
+@overload
+def svd(
+    x: ArrayLike, *, full_matrices: bool = True, compute_uv: Literal[True] = True
+) -> tuple[Array, Array, Array]: ...
+@overload
+def svd(x: ArrayLike, *, full_matrices: bool = True, compute_uv: Literal[False]) -> Array: ...
+@overload
+def svd(
+    x: ArrayLike, *, full_matrices: bool = True, compute_uv: bool = True
+) -> Array | tuple[Array, Array, Array]: ...
+
+
+def svd(
+    x: ArrayLike, *, full_matrices: bool = True, compute_uv: bool = True
+) -> Array | tuple[Array, ...]:
     """``u, s, vh`` with ``x = u @ diag(s) @ vh`` and ``s`` descending and real; with
     ``compute_uv=False`` only ``s``."""
     out = svd_p.bind_multi(
@@ -213,8 +228,8 @@ def _triangular_solve_abstract_eval(
 
 
 def triangular_solve(
-    a: Any,
-    b: Any,
+    a: ArrayLike,
+    b: ArrayLike,
     *,
     left_side: bool = False,
     lower: bool = False,
@@ -251,7 +266,7 @@ def _solve_abstract_eval(a: AbstractValue, b: AbstractValue) -> ShapedArray:
     return _aval(bs, b.dtype)
 
 
-def solve(a: Any, b: Any) -> Array:
+def solve(a: ArrayLike, b: ArrayLike) -> Array:
     """``x`` with ``a @ x = b`` for square ``a`` ([..., n, n]) and ``b`` ([..., n, k], same batch
     shape); infinities or NaNs where ``a`` is singular."""
     return solve_p.bind(asarray(a), asarray(b))
@@ -266,7 +281,7 @@ def _inv_abstract_eval(x: AbstractValue) -> ShapedArray:
     return _aval(x.shape, x.dtype)
 
 
-def inv(x: Any) -> Array:
+def inv(x: ArrayLike) -> Array:
     """The inverse of each square matrix; infinities or NaNs where it is singular."""
     return inv_p.bind(asarray(x))
 
@@ -280,7 +295,7 @@ def _det_abstract_eval(x: AbstractValue) -> ShapedArray:
     return _aval(batch, x.dtype)
 
 
-def det(x: Any) -> Array:
+def det(x: ArrayLike) -> Array:
     """The determinant of each square matrix."""
     return det_p.bind(asarray(x))
 
@@ -294,7 +309,7 @@ def _slogdet_abstract_eval(x: AbstractValue) -> tuple[ShapedArray, ShapedArray]:
     return _aval(batch, x.dtype), _aval(batch, _real_dtype(x.dtype))
 
 
-def slogdet(x: Any) -> tuple[Array, Array]:
+def slogdet(x: ArrayLike) -> tuple[Array, Array]:
     """``(sign, log|det|)`` of each square matrix; sign is 0 and log|det| is -inf when singular
     (the sign is a unit complex number for complex matrices)."""
     sign, logabsdet = slogdet_p.bind_multi(asarray(x))
