@@ -186,23 +186,9 @@ def test_other_ops_jit_invariance(fn, args):
         (tnp.frexp, (f32(),)),
         (tnp.gcd, (i8(), 2)),
         (tnp.lcm, (i8(), 4)),
-        *[
-            pytest.param(
-                fn,
-                args,
-                marks=pytest.mark.xfail(
-                    raises=errors.TracerArrayConversionError,
-                    strict=False,
-                    reason="diag/meshgrid call NumPy on np.asarray(x) in creation.py at this "
-                    "commit (a lax version is in progress); remove this mark when it lands",
-                ),
-            )
-            for fn, args in [
-                (tnp.diag, (f32(),)),
-                (tnp.diag, (tnp.ones((3, 3), "int8"),)),
-                (tnp.meshgrid, (f32(), f32())),
-            ]
-        ],
+        (tnp.diag, (f32(),)),
+        (tnp.diag, (tnp.ones((3, 3), "int8"),)),
+        (tnp.meshgrid, (f32(), f32())),
     ],
     ids=["i0", "frexp", "gcd", "lcm", "diag1", "diag2", "meshgrid"],
 )

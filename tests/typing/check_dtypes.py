@@ -32,9 +32,7 @@ assert_type(tdt.issubdtype(x.dtype, np.floating), bool)
 assert_type(tdt.isdtype(x.dtype, "integral"), bool)
 assert_type(tdt.default_float_dtype(), np.dtype[Any])
 
-# KNOWN BUG (trellax/_src/config.py): enable_x64 is annotated as returning ContextDecorator,
-# which type checkers don't know as a context manager. Drop this ignore once it is fixed.
-with trellax.enable_x64():  # type: ignore[attr-defined]
+with trellax.enable_x64():
     assert_type(tdt.result_type(1.0), np.dtype[Any])
 
 

@@ -139,7 +139,7 @@ class _Override(contextlib.ContextDecorator):
         return _Override(**self._changes)
 
 
-def enable_x64(new_val: bool = True) -> contextlib.ContextDecorator:
+def enable_x64(new_val: bool = True) -> _Override:
     """Turns 64-bit types on (or off) inside a ``with`` block or a decorated function.
 
     >>> import trellax, trellax.numpy as tnp
@@ -150,7 +150,7 @@ def enable_x64(new_val: bool = True) -> contextlib.ContextDecorator:
     return _Override(x64=_parse_bool("enable_x64", new_val))
 
 
-def numpy_dtype_promotion(mode: str) -> contextlib.ContextDecorator:
+def numpy_dtype_promotion(mode: str) -> _Override:
     """Sets the promotion mode (``"standard"`` or ``"strict"``) inside a block or function."""
     return _Override(mode=_parse_mode(mode))
 

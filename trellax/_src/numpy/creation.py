@@ -501,10 +501,25 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None
 
 def diag(v: ArrayLike, k: int = 0) -> Array:
     """The k-th diagonal of a 2-D array, or a 2-D array with ``v`` on its k-th diagonal."""
+    from trellax._src.numpy.indexing import _scatter, getitem
+
     a = _array(v, None, "diag", copy=False)
-    if a.ndim not in (1, 2):
-        raise ValueError(f"diag input must be 1d or 2d, got shape {a.shape}")
-    return _from_numpy_like(np.diag(np.asarray(a), operator.index(k)), a)
+    k = operator.index(k)
+    if a.ndim == 1:
+        n = a.shape[0] + abs(k)
+        rows = np.arange(a.shape[0]) + max(-k, 0)
+        cols = np.arange(a.shape[0]) + max(k, 0)
+        base = zeros((n, n), a.dtype)
+        out = _scatter(base, (asarray(rows), asarray(cols)), a, "set")
+        return out if out.weak_type == a.weak_type else _convert(out, out.dtype, a.weak_type)
+    if a.ndim == 2:
+        r, c = a.shape
+        start_r, start_c = max(-k, 0), max(k, 0)
+        size = max(0, min(r - start_r, c - start_c))
+        rows = np.arange(size) + start_r
+        cols = np.arange(size) + start_c
+        return getitem(a, (asarray(rows), asarray(cols)))
+    raise ValueError(f"diag input must be 1d or 2d, got shape {a.shape}")
 
 
 def meshgrid(
@@ -516,8 +531,22 @@ def meshgrid(
     for a in arrays:
         if a.ndim != 1:
             raise ValueError(f"meshgrid arguments must be 1d, got shape {a.shape}")
-    grids = np.meshgrid(*[np.asarray(a) for a in arrays], sparse=sparse, indexing=indexing)  # type: ignore[call-overload]
-    return [_from_numpy_like(np.ascontiguousarray(g), a) for g, a in zip(grids, arrays)]
+    from trellax._src.lax.structural import broadcast_in_dim
+
+    swap = indexing == "xy" and len(arrays) >= 2
+    sizes = [a.shape[0] for a in arrays]
+    if swap:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    out = []
+    for i, a in enumerate(arrays):
+        axis = 1 - i if swap and i < 2 else i
+        dims = (
+            tuple(sizes)
+            if not sparse
+            else tuple(s if j == axis else 1 for j, s in enumerate(sizes))
+        )
+        out.append(broadcast_in_dim(a, dims, (axis,)))
+    return out
 
 
 def copy(a: ArrayLike, order: str | None = None) -> Array:
