@@ -527,7 +527,10 @@ def _sort(*operands: np.ndarray, dimension: int, is_stable: bool, num_keys: int)
     keys = [np.moveaxis(k, dimension, -1) for k in operands[:num_keys]]
     if any(k.dtype.kind == "V" for k in keys):
         keys = [k.astype(np.float32) if k.dtype.kind == "V" else k for k in keys]
-    order = np.lexsort(keys[::-1], axis=-1)
+    if len(keys) == 1:  # argsort is several times faster than a one-key lexsort
+        order = np.argsort(keys[0], axis=-1, kind="stable")
+    else:
+        order = np.lexsort(keys[::-1], axis=-1)
     out = []
     for op in operands:
         moved = np.moveaxis(op, dimension, -1)

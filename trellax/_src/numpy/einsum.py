@@ -10,6 +10,7 @@ repeated labels within one operand take its diagonal, and a final transpose orde
 
 from __future__ import annotations
 
+import functools
 import string
 from collections.abc import Sequence
 from typing import Any
@@ -18,9 +19,8 @@ import numpy as np
 
 from trellax._src import dtypes
 from trellax._src.basearray import Array
-from trellax._src.lax.indexing import IndexSpec, gather_p
 from trellax._src.lax.reductions import dot_general, reduce_or, reduce_sum
-from trellax._src.lax.structural import _convert, iota, transpose
+from trellax._src.lax.structural import _convert, reshape, slice, transpose
 from trellax._src.numpy.util import promote_args
 
 ArrayLike = Any
@@ -29,6 +29,14 @@ _LETTERS = set(string.ascii_letters)
 
 def _parse(subscripts: str, shapes: Sequence[tuple[int, ...]]) -> tuple[list[str], str]:
     """Input label strings (ellipses expanded to fresh labels) and the output labels."""
+    labels, out = _parse_cached(subscripts, tuple(tuple(s) for s in shapes))
+    return list(labels), out
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_cached(
+    subscripts: str, shapes: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[str, ...], str]:
     s = subscripts.replace(" ", "")
     if "->" in s:
         lhs, out = s.split("->")
@@ -74,7 +82,7 @@ def _parse(subscripts: str, shapes: Sequence[tuple[int, ...]]) -> tuple[list[str
             for c in t:
                 counts[c] = counts.get(c, 0) + 1
         out = ell + "".join(sorted(c for c, k in counts.items() if k == 1 and c not in ell))
-    return labels, out
+    return tuple(labels), out
 
 
 def _check_sizes(labels: Sequence[str], shapes: Sequence[tuple[int, ...]]) -> dict[str, int]:
@@ -96,19 +104,27 @@ def _path(
     n = len(labels)
     if n == 1:
         return [(0,)]
-    if optimize is False or optimize is None:
+    if optimize is False or optimize is None or n == 2:
         return [(0, 1)] * (n - 1)
     if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
         return [tuple(p) for p in optimize[1:]]
     if isinstance(optimize, (list, tuple)):
         return [tuple(p) for p in optimize]
     strategy = "optimal" if optimize == "optimal" else "greedy"
+    return list(_cached_path(",".join(labels) + "->" + out, tuple(map(tuple, shapes)), strategy))
+
+
+@functools.lru_cache(maxsize=512)
+def _cached_path(
+    expression: str, shapes: tuple[tuple[int, ...], ...], strategy: str
+) -> tuple[tuple[int, ...], ...]:
+    """NumPy's contraction order for these shapes (computed on zero-strided dummies, cached)."""
     dummies = [
         np.lib.stride_tricks.as_strided(np.zeros((), np.float64), shape=s, strides=(0,) * len(s))
         for s in shapes
     ]
-    path, _ = np.einsum_path(",".join(labels) + "->" + out, *dummies, optimize=strategy)
-    return [tuple(p) for p in path[1:]]
+    path, _ = np.einsum_path(expression, *dummies, optimize=strategy)
+    return tuple(tuple(p) for p in path[1:])
 
 
 def einsum_path(
@@ -143,12 +159,11 @@ def _diagonal(x: Array, labels: str) -> tuple[Array, str]:
         q = labels.index(c, p + 1)
         rest = [i for i in range(x.ndim) if i not in (p, q)]
         x = transpose(x, (*rest, p, q))
-        n = min(x.shape[-2], x.shape[-1])
-        idx = iota(dtypes.default_int_dtype(), n)
-        spec = IndexSpec(
-            [("slice", None, None, None)] * len(rest) + [("array",), ("array",)], x.ndim
-        )
-        x = gather_p.bind(x, idx, idx, spec=spec, mode="clip")
+        n = x.shape[-1]
+        lead = x.shape[:-2]
+        # the diagonal of an (n, n) block is every (n+1)-th element of its flattening
+        flat = reshape(x, (*lead, n * n))
+        x = slice(flat, (0,) * (len(lead) + 1), (*lead, n * n), (1,) * len(lead) + (n + 1,))
         labels = "".join(labels[i] for i in rest) + c
     return x, labels
 
