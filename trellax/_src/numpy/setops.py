@@ -71,9 +71,14 @@ class UniqueInverseResult(NamedTuple):
 
 class _Unique(NamedTuple):
     values: Array
-    first_index: Array
-    inverse: Array
-    counts: Array
+    first_index: Array | None  # each None unless asked for (``want``)
+    inverse: Array | None
+    counts: Array | None
+
+
+def _get(x: Array | None) -> Array:
+    assert x is not None
+    return x
 
 
 def _run_starts(xs: Array, equal_nan: bool) -> Array:
@@ -96,15 +101,27 @@ def _unique_1d(
     equal_nan: bool = True,
     size: int | None = None,
     fill_value: Any = None,
+    want: str = "",
 ) -> _Unique:
-    """The sorted unique values of a 1-D ``x`` (of the entries where ``valid`` holds)."""
+    """The sorted unique values of a 1-D ``x`` (of the entries where ``valid`` holds), and
+    those of the first-occurrence indices (``"i"`` in ``want``), inverse indices (``"v"``)
+    and counts (``"c"``) asked for."""
     d = dtypes.default_int_dtype()
     n = x.shape[0]
     keys = sort_keys(x)
     if valid is not None:
         keys = [logical_not(valid), *keys]  # excluded entries sort last
-    out = lax_sort((*keys, x, iota(d, n)), dimension=0, is_stable=True, num_keys=len(keys))
-    xs, perm = out[-2], out[-1]
+    carry_x = len(keys) > 1  # complex keys or a validity key: x rides along as a payload
+    payload = [x] if carry_x else []
+    track = "i" in want or "v" in want
+    if track:
+        payload.append(iota(d, n))
+    if payload:
+        out = lax_sort((*keys, *payload), dimension=0, is_stable=True, num_keys=len(keys))
+    else:
+        out = (lax_sort(x, dimension=0, is_stable=True),)
+    xs = out[len(keys)] if carry_x else out[0]
+    perm = out[-1] if track else None
     starts = _run_starts(xs, equal_nan)
     if valid is not None:
         starts = lax.bitwise_and(starts, logical_not(out[0]))
@@ -120,14 +137,18 @@ def _unique_1d(
     if fill_value is not None:
         fill = _convert(ensure_array(fun_name, fill_value), x.dtype, x.weak_type)
         values = select_n(ok, fill, values)
-    index = gather1(perm, positions) if n else full((size,), 0, d)
-    run = lax.sub(
-        _cumsum(_convert(starts, d, False)), const(1, d)
-    )  # which unique value each sorted entry is
-    if valid is not None:  # excluded entries count for nothing
-        run = select_n(logical_not(out[0]), full((n,), size, d), run)
-    counts = scatter1(full((size,), 0, d), run, full((n,), 1, d), "add")
-    inverse = scatter1(full((n,), 0, d), perm, run, "set")
+    index = inverse = counts = None
+    if "i" in want:
+        index = gather1(_get(perm), positions) if n else full((size,), 0, d)
+    if "v" in want or "c" in want:
+        # which unique value each sorted entry is; excluded entries count for nothing
+        run = lax.sub(_cumsum(_convert(starts, d, False)), const(1, d))
+        if valid is not None:
+            run = select_n(logical_not(out[0]), full((n,), size, d), run)
+        if "c" in want:
+            counts = scatter1(full((size,), 0, d), run, full((n,), 1, d), "add")
+        if "v" in want:
+            inverse = scatter1(full((n,), 0, d), _get(perm), run, "set")
     return _Unique(values, index, inverse, counts)
 
 
@@ -159,8 +180,11 @@ def unique(
     """
     x = _asarray("unique", ar)
     if axis is None:
-        u = _unique_1d(ravel(x), "unique", equal_nan=equal_nan, size=size, fill_value=fill_value)
-        inverse = reshape(u.inverse, x.shape)
+        want = "i" * return_index + "v" * return_inverse + "c" * return_counts
+        u = _unique_1d(
+            ravel(x), "unique", equal_nan=equal_nan, size=size, fill_value=fill_value, want=want
+        )
+        inverse = reshape(_get(u.inverse), x.shape) if return_inverse else None
     else:
         u = _unique_axis(x, axis, equal_nan, size, fill_value)
         inverse = u.inverse
@@ -240,8 +264,10 @@ def unique_counts(
 ) -> UniqueCountsResult:
     """``(values, counts)`` of the unique elements of ``x``; NaNs are distinct."""
     a = _asarray("unique_counts", x)
-    u = _unique_1d(ravel(a), "unique_counts", equal_nan=False, size=size, fill_value=fill_value)
-    return UniqueCountsResult(u.values, u.counts)
+    u = _unique_1d(
+        ravel(a), "unique_counts", equal_nan=False, size=size, fill_value=fill_value, want="c"
+    )
+    return UniqueCountsResult(u.values, _get(u.counts))
 
 
 def unique_inverse(
@@ -249,8 +275,10 @@ def unique_inverse(
 ) -> UniqueInverseResult:
     """``(values, inverse_indices)``: ``values[inverse_indices]`` rebuilds ``x`` (same shape)."""
     a = _asarray("unique_inverse", x)
-    u = _unique_1d(ravel(a), "unique_inverse", equal_nan=False, size=size, fill_value=fill_value)
-    return UniqueInverseResult(u.values, reshape(u.inverse, a.shape))
+    u = _unique_1d(
+        ravel(a), "unique_inverse", equal_nan=False, size=size, fill_value=fill_value, want="v"
+    )
+    return UniqueInverseResult(u.values, reshape(_get(u.inverse), a.shape))
 
 
 def unique_all(
@@ -258,8 +286,12 @@ def unique_all(
 ) -> UniqueAllResult:
     """``(values, indices, inverse_indices, counts)`` of the unique elements of ``x``."""
     a = _asarray("unique_all", x)
-    u = _unique_1d(ravel(a), "unique_all", equal_nan=False, size=size, fill_value=fill_value)
-    return UniqueAllResult(u.values, u.first_index, reshape(u.inverse, a.shape), u.counts)
+    u = _unique_1d(
+        ravel(a), "unique_all", equal_nan=False, size=size, fill_value=fill_value, want="ivc"
+    )
+    return UniqueAllResult(
+        u.values, _get(u.first_index), reshape(_get(u.inverse), a.shape), _get(u.counts)
+    )
 
 
 # -- membership and set algebra --------------------------------------------------------------------
@@ -314,7 +346,9 @@ def intersect1d(
     ``return_indices``, also the index of each one's first occurrence in ``ar1`` and ``ar2``."""
     a1, a2 = promote_args("intersect1d", ar1, ar2)
     a1, a2 = ravel(a1), ravel(a2)
-    u = _unique_1d(a1, "intersect1d", valid=isin(a1, a2), size=size, fill_value=fill_value)
+    u = _unique_1d(
+        a1, "intersect1d", valid=isin(a1, a2), size=size, fill_value=fill_value, want="i"
+    )
     if not return_indices:
         return u.values
     d = dtypes.default_int_dtype()
@@ -324,7 +358,7 @@ def intersect1d(
     s2, p2 = out[-2], out[-1]
     pos = searchsorted(s2, u.values, side="left")
     ind2 = gather1(p2, pos) if n2 else full(u.values.shape, 0, d)
-    return u.values, u.first_index, ind2
+    return u.values, _get(u.first_index), ind2
 
 
 def union1d(
