@@ -176,9 +176,8 @@ def _fill_const(fun_name: str, fill_value: Any, like: Array) -> Array:
 
 def _normalize_indices(idx: Array, n: int, mode: str, fun_name: str) -> tuple[Array, Array | None]:
     """Indices into an axis of size ``n`` for ``mode``; also the out-of-bounds mask for "fill"."""
-    d = idx.dtype
-    if dtypes.kind(d) == "u":
-        idx, d = _convert(idx, dtypes.default_int_dtype(), False), dtypes.default_int_dtype()
+    d = dtypes.default_int_dtype()  # wide enough for idx + n (int8 indices into 200 elements)
+    idx = _convert(idx, d, False)
     if mode == "wrap":
         if n == 0:
             raise IndexError(f"{fun_name}: cannot wrap indices into an empty axis")
@@ -266,7 +265,7 @@ def _along_axis_indices(
                 f"with arr of shape {arr.shape} outside axis {ax}"
             )
     out_shape = tuple(shape)
-    d = idx.dtype
+    d = dtypes.default_int_dtype()
     arrays = [
         broadcast_to(idx, out_shape) if i == ax else broadcasted_iota(d, out_shape, i)
         for i in range(arr.ndim)
