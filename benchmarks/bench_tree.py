@@ -33,17 +33,31 @@ def large_tree() -> Any:
     return [{"w": float(i), "b": i + 1, "c": (i, i)} for i in range(2500)]
 
 
+class _Forgetful(dict[Any, Any]):
+    """A cache that never keeps anything."""
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass
+
+
+class _ForgetfulSet(set[Any]):
+    def add(self, item: Any) -> None:
+        pass
+
+
 @contextmanager
 def new_structures() -> Iterator[None]:
-    """Turns off trellax's generated flatteners: every structure looks new."""
-    saved_limit, saved = tree_def._GUESS_MAX_LEAVES, dict(tree_def._GUESSES)
-    tree_def._GUESS_MAX_LEAVES = -1
+    """Makes every structure look new to trellax: no generated flattener is learned or used (the
+    bookkeeping of learning still runs, as it does for a structure seen for the first time)."""
+    saved = tree_def._SEEN_SHAPES, tree_def._SEEN, tree_def._FLATTENERS, dict(tree_def._GUESSES)
+    tree_def._SEEN_SHAPES = _ForgetfulSet()
+    tree_def._SEEN, tree_def._FLATTENERS = _Forgetful(), _Forgetful()
     tree_def._GUESSES.clear()
     try:
         yield
     finally:
-        tree_def._GUESS_MAX_LEAVES = saved_limit
-        tree_def._GUESSES.update(saved)
+        tree_def._SEEN_SHAPES, tree_def._SEEN, tree_def._FLATTENERS = saved[:3]
+        tree_def._GUESSES.update(saved[3])
 
 
 class _Lib:

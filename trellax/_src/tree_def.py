@@ -201,33 +201,48 @@ def guess_flatten(tree: Any) -> tuple[list[Any], PyTreeDef] | None:
 
 # Small structures that recur (the arguments of a jitted function, an optimizer state) are
 # flattened by generated straight-line code that checks the structure and returns a shared
-# treedef (``tree_codegen.compile_flattener``). A structure gets its flattener the second time it
-# is seen; each root type keeps its few most recent flatteners as guesses, tried first.
+# treedef (``tree_codegen.compile_flattener``). A structure gets its flattener the third time it
+# is seen (first its root type and leaf count are noted, then its hash); each root type keeps its
+# few most recent flatteners as guesses, tried first.
 _GUESS_MAX_LEAVES = 64
 _GUESSES_PER_TYPE = 4
 _CACHE_LIMIT = 1024
 _GUESSES: dict[type, list[Callable[[Any], Any]]] = {}
-_SEEN: dict[Spec, int] = {}
-_FLATTENERS: dict[Spec, Callable[[Any], Any] | None] = {}
+_SEEN_SHAPES: set[tuple[type, int]] = set()
+_SEEN: dict[int, Spec] = {}
+_FLATTENERS: dict[int, tuple[Spec, Callable[[Any], Any] | None]] = {}
 
 
 def _learn(root_type: type, treedef: PyTreeDef) -> None:
+    # The caches are keyed by the spec's hash (computed once, and kept by the treedef, which
+    # jit hashes next), and hold the spec to rule out collisions.
+    # A cheap first filter: only a (root type, leaf count) seen before is worth hashing.
+    fingerprint = (root_type, treedef._num_leaves)
+    if fingerprint not in _SEEN_SHAPES:
+        if len(_SEEN_SHAPES) >= _CACHE_LIMIT:
+            _SEEN_SHAPES.clear()
+        _SEEN_SHAPES.add(fingerprint)
+        return
     spec = treedef._spec
     try:
-        if spec in _FLATTENERS:
-            fn = _FLATTENERS[spec]
+        h = treedef._hash = hash(spec)
+        known = _FLATTENERS.get(h)
+        if known is not None:
+            if known[0] != spec:
+                return
+            fn = known[1]
         else:
-            seen = _SEEN.get(spec, 0)
-            if not seen:
+            seen = _SEEN.get(h)
+            if seen is None or seen != spec:
                 if len(_SEEN) >= _CACHE_LIMIT:
                     _SEEN.clear()
-                _SEEN[spec] = 1
+                _SEEN[h] = spec
                 return
-            del _SEEN[spec]
+            del _SEEN[h]
             shared = make_treedef(spec, treedef._num_leaves)
             fn = tree_codegen.compile_flattener(spec, shared, KIND.get)
             if len(_FLATTENERS) < _CACHE_LIMIT:
-                _FLATTENERS[spec] = fn
+                _FLATTENERS[h] = (spec, fn)
     except Exception:  # unhashable or incomparable aux data: not worth guessing
         return
     if fn is None:
