@@ -76,12 +76,10 @@ cond_p = Primitive("cond", multiple_results=True)
 def _cond_abstract_eval(
     index: Any, *args: Any, branches: tuple[ClosedJaxpr, ...]
 ) -> tuple[ShapedArray, ...]:
-    outs = [list(b.out_avals) for b in branches]
-    merged = []
-    for avals in zip(*outs):
-        weak = all(a.weak_type for a in avals)
-        merged.append(ShapedArray._fast(avals[0].shape, avals[0].dtype, weak))
-    return tuple(merged)
+    # JAX's rule: the branches agree on shapes and dtypes (checked when tracing) and the result
+    # has branch 0's types, weak flags included -- false_fun's for cond: ``cond(p, lambda: f32,
+    # lambda: 1.0)`` is a weak float32, ``cond(p, lambda: 1.0, lambda: f32)`` a strong one.
+    return tuple(branches[0].out_avals)
 
 
 def _cond_impl(index: Any, *args: Any, branches: tuple[ClosedJaxpr, ...]) -> tuple[Any, ...]:
@@ -95,7 +93,8 @@ cond_p.def_impl(_cond_impl)
 def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
     """Applies ``branches[index](*operands)``; ``index`` is clamped to the valid range.
 
-    Every branch must return the same tree of (shape, dtype); weak flags may differ.
+    Every branch must return the same tree of (shape, dtype); weak flags may differ, and the
+    result has ``branches[0]``'s.
     """
     return _switch(index, branches, operands, [f"branches[{i}]" for i in range(len(branches))])
 
@@ -107,9 +106,12 @@ def _switch(
         raise ValueError("switch requires at least one branch")
     idx = asarray(index)
     if idx.shape != ():
-        raise TypeError(f"switch index must be a scalar, got shape {idx.shape}")
-    if dtypes.kind(idx.dtype) not in ("i", "u", "b"):
-        raise TypeError(f"switch index must be an integer scalar, got dtype {idx.dtype.name}")
+        raise TypeError(f"Branch index must be scalar, got {index!r} of shape {idx.shape}.")
+    if dtypes.kind(idx.dtype) not in ("i", "u"):
+        raise TypeError(
+            f"Index type must be an integer, got {index!r} as {idx.dtype.name}. Use an integer "
+            "index (or lax.cond for a boolean predicate)."
+        )
     idx = _convert(idx, dtypes.int32, False)
     if len(branches) == 1:
         return branches[0](*operands)
@@ -146,19 +148,24 @@ def _check_branch_outputs(
     traced: Sequence[tuple[ClosedJaxpr, list[Any], PyTreeDef]], names: Sequence[str]
 ) -> None:
     first_closed, _, first_tree = traced[0]
+    kind = "cond" if "true_fun" in names else "switch"
     for (closed, _, tree), name in zip(traced[1:], names[1:]):
         if tree != first_tree:
             raise TypeError(
-                "cond branches must have equal output types but they differ: the output of "
+                f"{kind} branches must have equal output types but they differ: the output of "
                 f"{names[0]} has structure {first_tree} but the output of {name} has structure "
                 f"{tree}."
             )
         for k, (a, b) in enumerate(zip(first_closed.out_avals, closed.out_avals)):
             if a.shape != b.shape or a.dtype != b.dtype:
                 what = "shapes" if a.shape != b.shape else "dtypes"
+                paths = tree_flatten_with_path(
+                    tree_unflatten(first_tree, [0] * first_tree.num_leaves)
+                )
+                leaf = "output" + keystr(paths[0][k][0]) if k < len(paths[0]) else f"output {k}"
                 raise TypeError(
-                    "cond branches must have equal output types but they differ. The output "
-                    f"{k} of {names[0]} has type {a} but the corresponding output of "
+                    f"{kind} branches must have equal output types but they differ. The "
+                    f"{leaf} of {names[0]} has type {a} but the corresponding {leaf} of "
                     f"{name} has type {b}, so the {what} do not match. Cast one "
                     "branch's result (e.g. with .astype) so both agree."
                 )
@@ -195,55 +202,78 @@ def _zero_like(x: Array) -> Array:
 # -- loops ---------------------------------------------------------------------------------------
 
 
+class _CarryNames:
+    """How carry leaves are named in errors: ``init_val['a']`` rather than the flat leaf number.
+
+    ``skip`` leading carry leaves are the loop's own (``fori_loop``'s index and bound)."""
+
+    def __init__(self, init: Any, name: str, skip: int = 0) -> None:
+        self.init, self.name, self.skip = init, name, skip
+
+    def leaf(self, i: int) -> str:
+        if i < self.skip:
+            return "the loop index"
+        paths = [keystr(p) for p, _ in tree_flatten_with_path(self.init)[0]]
+        j = i - self.skip
+        return f"{self.name}{paths[j]}" if j < len(paths) else f"carry leaf {i}"
+
+
 def _stable_carry(
     body: Callable[..., Any],
     init_leaves: list[Any],
     in_tree: PyTreeDef,
     make_in_avals: Callable[[list[ShapedArray]], list[ShapedArray]],
-    n_extra_out: int,
     what: str,
-    init: Any,
+    names: _CarryNames,
+    carry_tree: PyTreeDef,
+    carry_out_tree: Callable[[PyTreeDef], PyTreeDef],
 ) -> tuple[list[Any], ClosedJaxpr, list[Any], PyTreeDef]:
-    """Traces ``body`` until its carry type is stable, promoting weakly typed initial values.
+    """Traces ``body`` (its first outputs are the new carry) with JAX's two passes.
 
-    ``make_in_avals(carry_avals)`` gives the body's full input avals; the body's first outputs
-    (after ``n_extra_out`` leading ones) are the new carry.
+    The carry output must have the input's tree structure (``carry_out_tree(out_tree)`` is
+    compared with ``carry_tree``), shapes and dtypes; weak flags may differ. A *weakly typed*
+    initial leaf whose type the body changes is promoted to the join of the two types, as a
+    strong value (``fori_loop(0, 3, lambda i, x: x + 1.5, 0)`` carries a strong float32), and
+    the body is traced again; any mismatch left after that raises.
     """
     carry = [asarray(x) for x in init_leaves]
-    for _ in range(2):
+    for attempt in range(2):
         carry_avals = [core.get_aval(c) for c in carry]
         closed, consts, out_tree = _trace(body, in_tree, make_in_avals(carry_avals), what)
-        out_avals = list(closed.out_avals)[n_extra_out : n_extra_out + len(carry)]
-        if len(out_avals) != len(carry):
+        out_carry_tree = carry_out_tree(out_tree)
+        if out_carry_tree != carry_tree:
             raise TypeError(
-                f"{what} must return a carry with the same structure as its input: the input has "
-                f"{len(carry)} leaves but the output has {len(out_avals)}."
+                f"{what} carry output must have the same tree structure as the carry input "
+                f"{names.name}, but they differ: input {carry_tree}, output {out_carry_tree}."
             )
+        out_avals = list(closed.out_avals)[: len(carry)]
         changed = False
         for i, (c, o) in enumerate(zip(carry_avals, out_avals)):
             if c.shape == o.shape and c.dtype == o.dtype:
                 continue
-            if c.weak_type and c.shape == o.shape:
+            if attempt == 0 and c.weak_type and c.shape == o.shape:
                 new = dtypes.lattice_result_type((c.dtype, True), (o.dtype, o.weak_type))[0]
                 carry[i] = _convert(carry[i], new, False)
                 changed = True
                 continue
-            _raise_carry_mismatch(what, init, i, c, o)
+            _raise_carry_mismatch(what, names.leaf(i), c, o)
         if not changed:
-            return carry, closed, consts, out_tree
-    _raise_carry_mismatch(what, init, 0, carry_avals[0], out_avals[0])
-    raise AssertionError("unreachable")
+            break
+    return carry, closed, consts, out_tree
 
 
-def _raise_carry_mismatch(what: str, init: Any, i: int, c: ShapedArray, o: ShapedArray) -> None:
-    paths = [keystr(p) for p, _ in tree_flatten_with_path(init)[0]]
-    leaf = f"init{paths[i]}" if i < len(paths) else f"leaf {i}"
+def _raise_carry_mismatch(what: str, leaf: str, c: ShapedArray, o: ShapedArray) -> None:
     diff = "shape" if c.shape != o.shape else "dtype"
-    fix = (
-        f"cast the initial value so the carry keeps one type, e.g. {leaf}.astype('{o.dtype.name}')"
-        if diff == "dtype"
-        else "return a carry of the same shape as the initial value"
-    )
+    if diff == "shape":
+        fix = "return a carry of the same shape as the initial value"
+    elif leaf.startswith("the loop"):
+        fix = "give lower and upper the same integer dtype"
+    else:
+        fix = (
+            f"cast the initial value so the carry keeps one type, e.g. pass "
+            f"{leaf}.astype('{o.dtype.name}') (or cast the body's result back to "
+            f"{c.dtype.name})"
+        )
     raise TypeError(
         f"{what} carry input and carry output must have equal types, but they differ: the carry "
         f"component {leaf} has type {c.str_short()} on input but {o.str_short()} on output, so "
@@ -262,6 +292,8 @@ def _while_abstract_eval(
     cond_nconsts: int,
     body_nconsts: int,
 ) -> tuple[ShapedArray, ...]:
+    # The body's output types, weak flags included (JAX's rule): a weak initial carry that the
+    # body makes strong comes out strong.
     return tuple(body_jaxpr.out_avals)
 
 
@@ -288,24 +320,38 @@ def while_loop(
     cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any
 ) -> Any:
     """Repeats ``val = body_fun(val)`` while ``cond_fun(val)``; the carry keeps one type."""
-    leaves, in_tree = tree_flatten((init_val,))
-    carry, body_closed, body_consts, out_tree = _stable_carry(
-        body_fun, leaves, in_tree, lambda avals: avals, 0, "while_loop body_fun", init_val
+    return _while_loop(
+        cond_fun, body_fun, init_val, "while_loop body_fun", _CarryNames(init_val, "init_val")
     )
-    if tree_flatten((tree_unflatten(out_tree, [0] * out_tree.num_leaves),))[1] != in_tree:
-        raise TypeError(
-            "while_loop body_fun must return a value with the same tree structure as its input: "
-            f"input {in_tree}, output {out_tree}."
-        )
+
+
+def _while_loop(
+    cond_fun: Callable[[Any], Any],
+    body_fun: Callable[[Any], Any],
+    init_val: Any,
+    what: str,
+    names: _CarryNames,
+) -> Any:
+    leaves, in_tree = tree_flatten((init_val,))
+    carry, body_closed, body_consts, _ = _stable_carry(
+        body_fun,
+        leaves,
+        in_tree,
+        lambda avals: avals,
+        what,
+        names,
+        in_tree.children()[0],
+        lambda out_tree: out_tree,
+    )
     carry_avals = [core.get_aval(c) for c in carry]
     cond_closed, cond_consts, _ = _trace(cond_fun, in_tree, carry_avals, "while_loop cond_fun")
     pred_avals = cond_closed.out_avals
     if len(pred_avals) != 1 or pred_avals[0].shape != () or pred_avals[0].dtype != dtypes.bool_:
         raise TypeError(
             "while_loop cond_fun must return a boolean scalar, but got output type(s) "
-            f"{[a.str_short() for a in cond_closed.out_avals]}."
+            f"{[a.str_short() for a in cond_closed.out_avals]}. Compare with < or ==, or "
+            "reduce an array predicate with .all() or .any()."
         )
-    body_closed = _match_weak(body_closed, carry_avals, len(body_consts))
     outs = while_p.bind_multi(
         *cond_consts,
         *body_consts,
@@ -318,29 +364,20 @@ def while_loop(
     return tree_unflatten(in_tree, list(outs))[0]
 
 
-def _match_weak(
-    closed: ClosedJaxpr, carry_avals: Sequence[ShapedArray], n_consts: int, start: int = 0
-) -> ClosedJaxpr:
-    """Makes the body's carry outputs carry the input's weak flags (shape and dtype already match)."""
-    outs = list(closed.out_avals)
-    if all(outs[start + i].weak_type == a.weak_type for i, a in enumerate(carry_avals)):
-        return closed
-
-    def fixed(*args: Any) -> list[Any]:
-        res = tracing.eval_jaxpr(closed, *args)
-        for i, a in enumerate(carry_avals):
-            res[start + i] = _convert(res[start + i], a.dtype, a.weak_type)
-        return res
-
-    in_avals = list(closed.in_avals)
-    new = tracing.trace_to_jaxpr(fixed, in_avals, "carry")
-    j = new.jaxpr
-    consts = new.consts
-    hoisted = Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns)
-    if consts:
-        # Constants can only come from literals' arrays here; keep them closed over.
-        return ClosedJaxpr(Jaxpr(j.constvars, j.invars, j.outvars, j.eqns), consts)
-    return ClosedJaxpr(hoisted, [])
+def _fori_index_dtype(lo: Array, hi: Array) -> Any:
+    """JAX's rule: equal bound dtypes, except that a weak signed-int bound (a Python int) takes
+    the other, strong signed-int bound's dtype."""
+    if lo.dtype == hi.dtype:
+        return lo.dtype
+    if dtypes.kind(lo.dtype) == "i" and dtypes.kind(hi.dtype) == "i":
+        if lo.weak_type and not hi.weak_type:
+            return hi.dtype
+        if hi.weak_type and not lo.weak_type:
+            return lo.dtype
+    raise TypeError(
+        "lower and upper arguments to fori_loop must have equal types, got "
+        f"{lo.dtype.name} and {hi.dtype.name}. Cast one bound (e.g. with .astype) so both agree."
+    )
 
 
 def fori_loop(
@@ -351,31 +388,60 @@ def fori_loop(
     *,
     unroll: int | bool | None = None,
 ) -> Any:
-    """``for i in range(lower, upper): val = body_fun(i, val)``; ``i`` has the bounds' promoted
-    integer dtype (int32 for Python ints with x64 off)."""
+    """``for i in range(lower, upper): val = body_fun(i, val)``.
+
+    The index type follows JAX: with concrete bounds (Python ints, or arrays outside ``jit``) the
+    loop runs a fixed number of steps and ``i`` is a *weak* default int (int32; int64 with x64),
+    whatever the bounds' dtype; with traced bounds ``i`` has the bounds' dtype. The bounds must
+    have equal dtypes, except that a Python int bound takes the other bound's signed int dtype.
+    ``unroll`` is accepted with concrete bounds only (it does not change results).
+    """
+    if not callable(body_fun):
+        raise TypeError("lax.fori_loop: body_fun argument should be callable.")
     lo, hi = asarray(lower), asarray(upper)
     for b, name in ((lo, "lower"), (hi, "upper")):
-        if b.shape != () or dtypes.kind(b.dtype) not in ("i", "u"):
+        if b.shape != ():
             raise TypeError(
-                f"fori_loop {name} bound must be an integer scalar, got {core.get_aval(b)}"
+                f"fori_loop {name} bound must be a scalar, got {core.get_aval(b).str_short()}"
             )
-    idx_dtype = dtypes.result_type(lo, hi)
-    lo, hi = _convert(lo, idx_dtype, False), _convert(hi, idx_dtype, False)
+    idx_dtype = _fori_index_dtype(lo, hi)
+    names = _CarryNames(init_val, "init_val", skip=1)
+    if not isinstance(lo, tracing.Tracer) and not isinstance(hi, tracing.Tracer):
+        start, stop = int(lo), int(hi)
+
+        def scan_body(carry: tuple[Any, Any], _: Any) -> tuple[tuple[Any, Any], None]:
+            i, val = carry
+            return (i + 1, body_fun(i, val)), None
+
+        (_, result), _ = _scan(
+            scan_body,
+            (start, init_val),
+            None,
+            max(stop - start, 0),
+            False,
+            "fori_loop body_fun",
+            names,
+        )
+        return result
+    if unroll is not None and unroll is not False and unroll != 1:
+        raise ValueError(
+            "Can only use `unroll` in `fori_loop` if the loop bounds are statically known."
+        )
+    lo = lo if lo.dtype == idx_dtype else _convert(lo, idx_dtype, False)
+    hi = hi if hi.dtype == idx_dtype else _convert(hi, idx_dtype, False)
+
+    from trellax._src.lax._base import scalar_to_array
+    from trellax._src.lax.elementwise import add, lt
 
     def cond(state: tuple[Any, Any, Any]) -> Any:
-        from trellax._src.lax.elementwise import lt
-
         return lt(state[0], state[1])
 
     def body(state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
-        from trellax._src.lax.elementwise import add
-
         i, stop, val = state
-        from trellax._src.lax._base import scalar_to_array
+        return add(i, scalar_to_array(1, i.dtype, i.weak_type)), stop, body_fun(i, val)
 
-        return add(i, scalar_to_array(1, i.dtype, False)), stop, body_fun(i, val)
-
-    return while_loop(cond, body, (lo, hi, init_val))[2]
+    names.skip = 2
+    return _while_loop(cond, body, (lo, hi, init_val), "fori_loop body_fun", names)[2]
 
 
 scan_p = Primitive("scan", multiple_results=True)
@@ -385,6 +451,7 @@ scan_p = Primitive("scan", multiple_results=True)
 def _scan_abstract_eval(
     *args: Any, jaxpr: ClosedJaxpr, num_consts: int, num_carry: int, length: int, reverse: bool
 ) -> tuple[ShapedArray, ...]:
+    # The body's output types, weak flags included (JAX's rule), with ys stacked.
     outs = list(jaxpr.out_avals)
     carry = outs[:num_carry]
     ys = [ShapedArray._fast((length, *a.shape), a.dtype, a.weak_type) for a in outs[num_carry:]]
@@ -426,43 +493,65 @@ def scan(
 ) -> tuple[Any, Any]:
     """Loops ``carry, y = f(carry, x)`` over the leading axis of ``xs``; returns the final carry
     and the stacked ``y``s."""
+    return _scan(f, init, xs, length, reverse, "scan body function", _CarryNames(init, "init"))
+
+
+def _scan(
+    f: Callable[[Any, Any], tuple[Any, Any]],
+    init: Any,
+    xs: Any,
+    length: int | None,
+    reverse: bool,
+    what: str,
+    names: _CarryNames,
+) -> tuple[Any, Any]:
     x_leaves, _ = tree_flatten(xs)
     x_arrays = [asarray(x) for x in x_leaves]
-    lengths = {x.shape[0] for x in x_arrays if x.ndim}
     if any(x.ndim == 0 for x in x_arrays):
         raise ValueError(
             "scan got a scalar in xs; every leaf of xs needs a leading axis to scan over"
         )
-    if length is not None:
-        lengths.add(int(length))
-    if len(lengths) != 1:
+    sizes = sorted({x.shape[0] for x in x_arrays})
+    if len(sizes) > 1:
         raise ValueError(
-            "scan got inconsistent lengths: "
-            + ("no xs and no length" if not lengths else f"leading axis sizes {sorted(lengths)}")
+            "scan got values with different leading axis sizes: "
+            + ", ".join(str(x.shape[0]) for x in x_arrays)
+            + "."
         )
-    (n,) = lengths
+    if length is not None:
+        n = int(length)
+        if sizes and sizes[0] != n:
+            raise ValueError(
+                f"scan got `length` argument of {n} which disagrees with leading axis sizes "
+                f"{sizes}."
+            )
+    elif sizes:
+        n = sizes[0]
+    else:
+        raise ValueError("scan got no values to scan over and `length` not provided.")
     x_avals = [ShapedArray._fast(x.shape[1:], x.dtype, x.weak_type) for x in x_arrays]
     c_leaves, c_tree = tree_flatten(init)
     in_tree = tree_flatten((init, xs))[1]
 
     def body(carry: Any, x: Any) -> Any:
-        new_carry, y = f(carry, x)
-        return (new_carry, y)
+        out = f(carry, x)
+        if not isinstance(out, tuple) or len(out) != 2:
+            raise TypeError(f"scan body output must be a pair, got {out!r}.")
+        return out
 
     def make_in_avals(carry_avals: list[ShapedArray]) -> list[ShapedArray]:
         return [*carry_avals, *x_avals]
 
     carry, closed, consts, out_tree = _stable_carry(
-        body, c_leaves, in_tree, make_in_avals, 0, "scan body function", init
+        body,
+        c_leaves,
+        in_tree,
+        make_in_avals,
+        what,
+        names,
+        c_tree,
+        lambda out_tree: out_tree.children()[0],
     )
-    carry_out_tree = out_tree.children()[0] if out_tree.num_leaves else out_tree
-    if carry_out_tree != c_tree:
-        raise TypeError(
-            "scan body function carry output must have the same tree structure as the carry "
-            f"input: input {c_tree}, output {carry_out_tree}."
-        )
-    carry_avals = [core.get_aval(c) for c in carry]
-    closed = _match_weak(closed, carry_avals, len(consts), start=0)
     outs = scan_p.bind_multi(
         *consts,
         *carry,
