@@ -74,7 +74,8 @@ class TracerIntegerConversionError(ConcretizationTypeError):
     """A traced value used as a Python int (``range(x)``, ``int(x)``, an index into a list).
 
     Failing: ``jit(lambda x, n: x[:int(n)])(x, 3)``. Fix: make ``n`` static
-    (``static_argnums=1``) or use ``trellax.lax.dynamic_slice``.
+    (``static_argnums=1``) or use ``trellax.lax.dynamic_slice`` (``trellax.lax.fori_loop`` for
+    ``for i in range(n)``).
     """
 
     def __init__(self, tracer: Any) -> None:
@@ -82,7 +83,8 @@ class TracerIntegerConversionError(ConcretizationTypeError):
             self,
             f"The __index__()/int() method was called on {_describe(tracer)}. Python ints must "
             "be known while tracing: make the argument static (static_argnums/static_argnames) "
-            "or use trellax operations that take arrays (e.g. lax.dynamic_slice).",
+            "or use trellax operations that take arrays (e.g. lax.dynamic_slice; for a loop "
+            "whose trip count is traced, `for i in range(n)`, use lax.fori_loop).",
         )
 
 
