@@ -269,7 +269,13 @@ def compile_jaxpr(closed: ClosedJaxpr) -> Callable[..., tuple[Any, ...]]:
     """
     jaxpr = closed.jaxpr
     names: dict[int, str] = {}
-    env: dict[str, Any] = {"_fix_scalar": _fix_scalar, "_fix_dtype": _fix_dtype}
+    env: dict[str, Any] = {
+        # Warnings raised by the generated code are attributed to a trellax module, so the
+        # backend's filter of NumPy's floating-point RuntimeWarnings applies as it does eagerly.
+        "__name__": "trellax._src.interpreters.generated",
+        "_fix_scalar": _fix_scalar,
+        "_fix_dtype": _fix_dtype,
+    }
     for i, (v, c) in enumerate(zip(jaxpr.constvars, closed.consts)):
         env[f"c{i}"] = c._value
         names[id(v)] = f"c{i}"
