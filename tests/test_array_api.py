@@ -282,11 +282,7 @@ DTYPE_NAMES = [
 ]  # fmt: skip
 
 #: Names the other parts of trellax.numpy still owe (owner in the reason).
-OWED = {
-    "asarray": "creation (asarray has no device= keyword yet)",
-    "astype": "dtype functions (no top-level trellax.numpy.astype yet; the method exists)",
-    "diff": "reductions/statistics (trellax.numpy.diff is missing)",
-}
+OWED: dict[str, str] = {}
 
 _KIND = {
     "P": inspect.Parameter.POSITIONAL_ONLY,

@@ -36,7 +36,7 @@ from trellax._src.numpy.creation import (
     zeros,
     zeros_like,
 )
-from trellax._src.numpy.dtype_functions import can_cast, result_type
+from trellax._src.numpy.dtype_functions import astype, can_cast, result_type
 from trellax._src.numpy.linalg_ops import dot, inner, matmul, outer, vdot
 from trellax._src.numpy.scalar_types import (
     LOW_PRECISION as _LOW_PRECISION,
@@ -213,6 +213,7 @@ __all__ = [
     "asarray",
     "asin",
     "asinh",
+    "astype",
     "atan",
     "atan2",
     "atanh",
@@ -641,3 +642,7 @@ from trellax._src.numpy.array_api import __array_namespace_info__  # noqa: E402
 from trellax.numpy import fft, linalg  # noqa: E402
 
 __all__ += ["__array_namespace_info__", "fft", "linalg"]
+
+from trellax._src.numpy.differences import diff, ediff1d  # noqa: E402
+
+__all__ += ["diff", "ediff1d"]

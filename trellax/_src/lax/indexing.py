@@ -137,8 +137,12 @@ class IndexSpec:
         self, shape: Sequence[int], index_shapes: Sequence[Sequence[int]]
     ) -> tuple[int, ...]:
         """The gathered shape, by NumPy's rules, computed on a zero-strided dummy (no memory)."""
+        # An axis indexed by an array contributes the index's shape, not its own size, so a
+        # size-0 axis may stand in as size 1 (NumPy would refuse the dummy index 0 into it).
+        array_axes = self._array_axes()
+        shape = tuple(max(n, 1) if a in array_axes else n for a, n in enumerate(shape))
         dummy = np.lib.stride_tricks.as_strided(
-            np.zeros((), dtype=np.bool_), shape=tuple(shape), strides=(0,) * len(shape)
+            np.zeros((), dtype=np.bool_), shape=shape, strides=(0,) * len(shape)
         )
         fake = [np.zeros(tuple(s), dtype=np.intp) for s in index_shapes]
         idx = self._numpy_index(shape, fake, pad=False)

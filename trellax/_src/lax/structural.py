@@ -529,3 +529,31 @@ def _clamp_abstract_eval(lo: AbstractValue, x: AbstractValue, hi: AbstractValue)
 
 def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Array:
     return clamp_p.bind(asarray(min), asarray(x), asarray(max))
+
+
+def slice_in_dim_static(x: ArrayLike, start: int, limit: int, axis: int) -> Array:
+    """``x[..., start:limit, ...]`` along one axis (static bounds)."""
+    arr = asarray(x)
+    starts = [0] * arr.ndim
+    limits = list(arr.shape)
+    starts[axis], limits[axis] = start, limit
+    return slice(arr, starts, limits)
+
+
+def slice_in_dim(
+    operand: ArrayLike,
+    start_index: int | None,
+    limit_index: int | None,
+    stride: int = 1,
+    axis: int = 0,
+) -> Array:
+    """``lax.slice`` along one axis (``None`` bounds mean the ends)."""
+    arr = asarray(operand)
+    n = arr.shape[axis]
+    lo = 0 if start_index is None else (start_index + n if start_index < 0 else start_index)
+    hi = n if limit_index is None else (limit_index + n if limit_index < 0 else limit_index)
+    starts = [0] * arr.ndim
+    limits = list(arr.shape)
+    strides = [1] * arr.ndim
+    starts[axis], limits[axis], strides[axis] = lo, hi, stride
+    return slice(arr, starts, limits, strides)

@@ -43,7 +43,12 @@ def _is_concrete(x: Any) -> bool:
 
 
 def asarray(
-    a: Any, dtype: DTypeLike | None = None, order: str | None = None, *, copy: bool | None = None
+    a: Any,
+    dtype: DTypeLike | None = None,
+    order: str | None = None,
+    *,
+    copy: bool | None = None,
+    device: Any = None,
 ) -> Array:
     """Converts ``a`` to a trellax array without copying when it already is one.
 
@@ -52,6 +57,8 @@ def asarray(
     >>> asarray([1, 2.5])
     Array([1. , 2.5], dtype=float32)
     """
+    if device not in (None, "cpu"):
+        raise ValueError(f"trellax arrays live on the 'cpu' device only; got device={device!r}")
     return _array(a, dtype, "asarray", copy=bool(copy))
 
 

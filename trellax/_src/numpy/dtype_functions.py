@@ -22,3 +22,12 @@ def can_cast(from_: ArrayLike | DTypeLike, to: DTypeLike, casting: str = "safe")
     if not isinstance(src, np.dtype):
         src = dtypes._to_np_dtype(src)
     return bool(np.can_cast(src, dtypes._to_np_dtype(to), casting=casting))  # type: ignore[arg-type]
+
+
+def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
+    """``x.astype(dtype)`` as a function (the Array API's ``astype``); the result is strong."""
+    from trellax._src.numpy.util import ensure_array
+
+    if device not in (None, "cpu"):
+        raise ValueError(f"trellax arrays live on the 'cpu' device only; got device={device!r}")
+    return ensure_array("astype", x).astype(dtype)
