@@ -287,6 +287,23 @@ def test_generated_unflatten_uses_the_treedefs_own_keys() -> None:
         assert [repr(next(iter(d))) for d in out] == ["True", "1", "1", "1", "True", "1.0"]
 
 
+def test_new_equal_treedefs_borrow_generated_code_only_when_interchangeable() -> None:
+    def fresh(tree_: Any) -> tu.PyTreeDef:
+        return tree_def.make_treedef(tu.tree_structure(tree_)._spec)
+
+    big = {"layers": [{"w": i, "b": (i, None)} for i in range(40)]}
+    for i in range(5):
+        leaves = [f"x{i}"] * 80
+        assert tu.tree_leaves(fresh(big).unflatten(leaves)) == leaves
+    assert tree_codegen.interchangeable(tu.tree_structure(big)._spec)
+    for keys in ([True] * 5, [1] * 5, [1.0] * 5, [True, 1, 1.0, True, 1]):
+        for _ in range(4):
+            rebuilt = fresh([{k: 0} for k in keys]).unflatten(list(range(5)))
+            assert [repr(next(iter(d))) for d in rebuilt] == [repr(k) for k in keys]
+    assert not tree_codegen.interchangeable(tu.tree_structure({1: 0})._spec)
+    assert not tree_codegen.interchangeable(tu.tree_structure([Special(1, 2)])._spec)
+
+
 def test_generated_code_for_large_and_odd_structures() -> None:
     big = {
         "layers": [{"w": i, "b": (i, i), "tag": None} for i in range(300)],

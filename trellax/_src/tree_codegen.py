@@ -185,6 +185,23 @@ class _Generator:
         return f"{self.const(defaultdict)}({self.const(aux[0])}, {display})"
 
 
+def interchangeable(spec: Any) -> bool:
+    """Whether any spec equal to ``spec`` (``==``) describes the very same structure: only lists,
+    tuples, ``None``, namedtuples and dicts or OrderedDicts with str keys (aux data of other nodes
+    may be equal without being the same, like ``{1: x}`` and ``{True: x}``)."""
+    stack = [spec]
+    while stack:
+        reg, aux, children = stack.pop()
+        kind = reg.kind
+        if kind in (DICT, ORDERED_DICT):
+            if any(type(k) is not str for k in aux):
+                return False
+        elif kind not in (LIST, TUPLE, NONE, NAMEDTUPLE):
+            return False
+        stack.extend(c for c in children if c is not None)
+    return True
+
+
 def compile_unflatten(spec: Any) -> Callable[[list[Any]], Any] | None:
     """A function ``leaves -> tree`` for the node ``spec``; None if the tree is too big (or too
     deep) to be worth generating."""

@@ -424,13 +424,52 @@ def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
         )
     fn = treedef._compiled
     if fn is None:
+        spec = treedef._spec
+        if spec is None:
+            return leaves[0]
         treedef._uses += 1
         if treedef._uses < _COMPILE_AFTER:
-            spec = treedef._spec
-            return leaves[0] if spec is None else build(spec, iter(leaves).__next__)
-        fn = tree_codegen.compile_unflatten(treedef._spec) or _interpret(treedef._spec)
+            fn = _shared_unflattener(treedef)
+            if fn is None:
+                return build(spec, iter(leaves).__next__)
+        else:
+            fn = tree_codegen.compile_unflatten(spec) or _interpret(spec)
         treedef._compiled = fn
     return fn(leaves)
+
+
+# A new treedef equal to one unflattened before (the optimizer loop: flatten, update the leaves,
+# unflatten, with a new treedef every step) borrows that one's generated code, when equality
+# means the structures are interchangeable (``tree_codegen.interchangeable``). Keyed by the spec's
+# hash; the spec is kept to rule out collisions. Few entries: a spec can be large.
+_UNFLATTEN_CACHE_LIMIT = 64
+_SEEN_UNFLATTEN: dict[int, Spec] = {}
+_UNFLATTENERS: dict[int, tuple[Spec, Callable[[list[Any]], Any] | None]] = {}
+
+
+def _shared_unflattener(treedef: PyTreeDef) -> Callable[[list[Any]], Any] | None:
+    spec = treedef._spec
+    try:
+        h = treedef._hash
+        if h == -1:
+            h = treedef._hash = hash(spec)
+        known = _UNFLATTENERS.get(h)
+        if known is not None:
+            return known[1] if known[0] == spec else None
+        seen = _SEEN_UNFLATTEN.get(h)
+        if seen is None or seen != spec:
+            if len(_SEEN_UNFLATTEN) >= _UNFLATTEN_CACHE_LIMIT:
+                _SEEN_UNFLATTEN.clear()
+            _SEEN_UNFLATTEN[h] = spec
+            return None
+    except Exception:  # unhashable or incomparable aux data
+        return None
+    del _SEEN_UNFLATTEN[h]
+    fn = tree_codegen.compile_unflatten(spec) if tree_codegen.interchangeable(spec) else None
+    if len(_UNFLATTENERS) >= _UNFLATTEN_CACHE_LIMIT:
+        _UNFLATTENERS.clear()
+    _UNFLATTENERS[h] = (spec, fn)
+    return fn
 
 
 def map_node(f: Callable[[Any], Any], x: Any, reg: Registration) -> Any:
