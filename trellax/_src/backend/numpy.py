@@ -541,6 +541,9 @@ def _sort(*operands: np.ndarray, dimension: int, is_stable: bool, num_keys: int)
 # -- linear algebra ------------------------------------------------------------------------------
 
 
+_MATMUL_2D = (((1,), (0,)), ((), ()))
+
+
 @_register("dot_general")
 def _dot_general(
     x: np.ndarray,
@@ -549,8 +552,18 @@ def _dot_general(
     dimension_numbers: Any,
     preferred_element_type: np.dtype,
 ) -> Any:
-    (lc, rc), (lb, rb) = dimension_numbers
     out_dtype = preferred_element_type
+    if (
+        dimension_numbers == _MATMUL_2D
+        and x.ndim == 2
+        and y.ndim == 2
+        and x.dtype is out_dtype
+        and y.dtype is out_dtype
+        and out_dtype.kind in "fciu"
+        and out_dtype != np.float16
+    ):
+        return np.matmul(x, y)  # the plain matrix product: straight to BLAS
+    (lc, rc), (lb, rb) = dimension_numbers
     compute = out_dtype
     if out_dtype.kind == "V" or out_dtype == np.float16:
         compute = np.dtype(np.float32)

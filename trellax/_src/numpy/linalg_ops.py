@@ -9,10 +9,12 @@ import numpy as np
 
 from trellax._src import dtypes
 from trellax._src.basearray import Array
-from trellax._src.lax.reductions import dot_general
+from trellax._src.lax.reductions import dot_general, dot_general_p
 from trellax._src.lax.structural import broadcast_to, reshape
 from trellax._src.numpy.util import promote_args
 from trellax._src.typing import ArrayLike, DType, DTypeLike
+
+_MATMUL_2D = (((1,), (0,)), ((), ()))
 
 
 def _preferred(a: Array, preferred_element_type: DTypeLike | None) -> DType | None:
@@ -31,6 +33,15 @@ def matmul(
 ) -> Array:
     """Matrix product with NumPy's broadcasting of batch dimensions."""
     x, y = promote_args("matmul", a, b)
+    if (
+        len(x.shape) == 2
+        and len(y.shape) == 2
+        and preferred_element_type is None
+        and x.shape[1] == y.shape[0]
+    ):  # the common case, without the general batching and checks below
+        return dot_general_p.bind(
+            x, y, dimension_numbers=_MATMUL_2D, preferred_element_type=x.dtype
+        )
     if x.ndim == 0 or y.ndim == 0:
         raise ValueError(
             f"matmul: operands must have at least one dimension, got shapes {x.shape} and {y.shape}"
