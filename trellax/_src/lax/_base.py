@@ -111,7 +111,7 @@ NUMPY_EQUIVALENTS: dict[str, str] = {
 
 def check_dtype(name: str, d: DType, cat: Category, position: int | None) -> None:
     """Raises JAX's "does not accept dtype" TypeError when ``d`` is outside ``cat``."""
-    if d not in cat:
+    if d not in cat.dtypes:
         if position is None:
             raise TypeError(
                 f"{name} does not accept dtype {d.name}. Accepted dtypes are subtypes of "

@@ -36,10 +36,13 @@ def _reduction(name: str, accepted: Any, *, keep_weak: bool = True) -> Primitive
     prim = Primitive(name)
     prim.def_impl(backend.impl(name))
 
+    ok = accepted.dtypes
+
     @prim.def_abstract_eval
     def abstract_eval(x: AbstractValue, *, axes: Shape) -> ShapedArray:
-        check_dtype(name, x.dtype, accepted, None)
-        shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
+        if x.dtype not in ok:
+            check_dtype(name, x.dtype, accepted, None)
+        shape = tuple(s for i, s in enumerate(x.shape) if i not in axes) if axes else x.shape
         return ShapedArray._fast(shape, x.dtype, x.weak_type and keep_weak)
 
     return prim
