@@ -21,12 +21,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from trellax._src import core, dtypes
-from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive, ShapedArray
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, Var
+from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.lax._base import asarray
 from trellax._src.lax.structural import _convert
 from trellax._src.tree_keys import keystr
@@ -59,12 +60,20 @@ def _trace(
     return ClosedJaxpr(hoisted, []), list(closed.consts), out_tree_box[0]
 
 
-def _run(closed: ClosedJaxpr) -> Callable[..., tuple[Any, ...]]:
-    """The compiled sub-program of a jaxpr (compiled once, kept on the jaxpr)."""
-    if closed.compiled is None:
-        closed.compiled = tracing.compile_jaxpr(closed)
-    run: Callable[..., tuple[Any, ...]] = closed.compiled
-    return run
+def _run_eagerly(prim: Primitive) -> Callable[..., tuple[Any, ...]]:
+    """The eager impl of a control-flow primitive: its equation compiled and run, so the loop is
+    generated code (its codegen rule below) exactly as under ``jit``."""
+
+    def impl(*args: Any, **params: Any) -> tuple[Any, ...]:
+        return tracing.run_equation(prim, args, params)
+
+    return impl
+
+
+def _block(em: tracing.Emitter, indent: str, start: int) -> None:
+    """Closes a block that emitted nothing since line ``start`` with ``pass``."""
+    if len(em.lines) == start:
+        em.emit(f"{indent}pass")
 
 
 # -- cond / switch -------------------------------------------------------------------------------
@@ -82,12 +91,28 @@ def _cond_abstract_eval(
     return tuple(branches[0].out_avals)
 
 
-def _cond_impl(index: Any, *args: Any, branches: tuple[ClosedJaxpr, ...]) -> tuple[Any, ...]:
-    i = min(max(int(index), 0), len(branches) - 1)
-    return _run(branches[i])(*args)
+def _cond_codegen(
+    em: tracing.Emitter, eqn: JaxprEqn, args: list[str], outs: list[str], indent: str
+) -> None:
+    """``if i <= 0: <branch 0> elif i == 1: <branch 1> ... else: <last branch>`` inline."""
+    branches: tuple[ClosedJaxpr, ...] = eqn.params["branches"]
+    index, ops = args[0], args[1:]
+    inner = indent + "    "
+    i = em.fresh("i")
+    em.emit(f"{indent}{i} = int({index})")
+    last = len(branches) - 1
+    for k, branch in enumerate(branches):
+        if k == last:
+            em.emit(f"{indent}else:" if k else f"{indent}if True:")
+        else:
+            em.emit(f"{indent}{'if' if k == 0 else 'elif'} {i} {'<=' if k == 0 else '=='} {k}:")
+        start = len(em.lines)
+        em.assign(outs, em.jaxpr(branch.jaxpr, branch.consts, ops, inner), inner)
+        _block(em, inner, start)
 
 
-cond_p.def_impl(_cond_impl)
+cond_p.def_impl(_run_eagerly(cond_p))
+tracing.codegen_rules[cond_p] = _cond_codegen
 
 
 def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
@@ -297,23 +322,31 @@ def _while_abstract_eval(
     return tuple(body_jaxpr.out_avals)
 
 
-def _while_impl(
-    *args: Any,
-    cond_jaxpr: ClosedJaxpr,
-    body_jaxpr: ClosedJaxpr,
-    cond_nconsts: int,
-    body_nconsts: int,
-) -> tuple[Any, ...]:
-    cconsts = args[:cond_nconsts]
-    bconsts = args[cond_nconsts : cond_nconsts + body_nconsts]
-    carry = tuple(args[cond_nconsts + body_nconsts :])
-    cond_run, body_run = _run(cond_jaxpr), _run(body_jaxpr)
-    while bool(cond_run(*cconsts, *carry)[0]):
-        carry = body_run(*bconsts, *carry)
-    return carry
+def _while_codegen(
+    em: tracing.Emitter, eqn: JaxprEqn, args: list[str], outs: list[str], indent: str
+) -> None:
+    """``while True: <cond_fun>; if not pred: break; <body_fun>`` inline, carries in locals."""
+    p = eqn.params
+    cond_jaxpr: ClosedJaxpr = p["cond_jaxpr"]
+    body_jaxpr: ClosedJaxpr = p["body_jaxpr"]
+    n_c, n_b = p["cond_nconsts"], p["body_nconsts"]
+    cconsts, bconsts, init = args[:n_c], args[n_c : n_c + n_b], args[n_c + n_b :]
+    carry = [em.fresh("c") for _ in init]
+    em.maybe_scalar.update(carry)
+    em.assign(carry, init, indent)
+    inner = indent + "    "
+    em.emit(f"{indent}while True:")
+    (pred,) = em.jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, [*cconsts, *carry], inner)
+    em.emit(f"{inner}if not {pred}:")
+    em.emit(f"{inner}    break")
+    em.assign(
+        carry, em.jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, [*bconsts, *carry], inner), inner
+    )
+    em.assign(outs, carry, indent)
 
 
-while_p.def_impl(_while_impl)
+while_p.def_impl(_run_eagerly(while_p))
+tracing.codegen_rules[while_p] = _while_codegen
 
 
 def while_loop(
@@ -458,29 +491,44 @@ def _scan_abstract_eval(
     return tuple(carry + ys)
 
 
-def _scan_impl(
-    *args: Any, jaxpr: ClosedJaxpr, num_consts: int, num_carry: int, length: int, reverse: bool
-) -> tuple[Any, ...]:
-    consts = args[:num_consts]
-    carry = tuple(args[num_consts : num_consts + num_carry])
-    xs = args[num_consts + num_carry :]
-    run = _run(jaxpr)
-    n_ys = len(jaxpr.out_avals) - num_carry
-    ys: list[list[Any]] = [[] for _ in range(n_ys)]
-    steps = range(length - 1, -1, -1) if reverse else range(length)
-    for t in steps:
-        out = run(*consts, *carry, *[x[t] for x in xs])
-        carry = tuple(out[:num_carry])
-        for k in range(n_ys):
-            ys[k].append(out[num_carry + k])
-    stacked = []
-    for k, a in enumerate(jaxpr.out_avals[num_carry:]):
-        rows = ys[k][::-1] if reverse else ys[k]
-        stacked.append(backend.stack_rows(rows, (length, *a.shape), a.dtype))
-    return (*carry, *stacked)
+def _scan_codegen(
+    em: tracing.Emitter, eqn: JaxprEqn, args: list[str], outs: list[str], indent: str
+) -> None:
+    """``for t in range(length): <body>`` inline: carries in locals, each ``y`` written into a
+    preallocated ``(length, ...)`` buffer."""
+    p = eqn.params
+    closed: ClosedJaxpr = p["jaxpr"]
+    n_consts, n_carry, length = p["num_consts"], p["num_carry"], p["length"]
+    consts, init = args[:n_consts], args[n_consts : n_consts + n_carry]
+    xs = args[n_consts + n_carry :]
+    carry = [em.fresh("c") for _ in init]
+    em.maybe_scalar.update(carry)
+    em.assign(carry, init, indent)
+    empty = em.bind(np.empty, "f")
+    bufs = []
+    for a in closed.out_avals[n_carry:]:
+        bufs.append(em.fresh("b"))
+        shape, dtype = em.bind((length, *a.shape), "s"), em.bind(a.dtype, "d")
+        em.emit(f"{indent}{bufs[-1]} = {empty}({shape}, {dtype})")
+    t = em.fresh("t")
+    steps = f"range({length - 1}, -1, -1)" if p["reverse"] else f"range({length})"
+    em.emit(f"{indent}for {t} in {steps}:")
+    inner = indent + "    "
+    start = len(em.lines)
+    x_names = [em.fresh("x") for _ in xs]
+    em.maybe_scalar.update(x_names)
+    for name, x in zip(x_names, xs):
+        em.emit(f"{inner}{name} = {x}[{t}]")
+    body_outs = em.jaxpr(closed.jaxpr, closed.consts, [*consts, *carry, *x_names], inner)
+    for buf, y in zip(bufs, body_outs[n_carry:]):  # before the carries move on: y may be one
+        em.emit(f"{inner}{buf}[{t}] = {y}")
+    em.assign(carry, body_outs[:n_carry], inner)
+    _block(em, inner, start)
+    em.assign(outs, [*carry, *bufs], indent)
 
 
-scan_p.def_impl(_scan_impl)
+scan_p.def_impl(_run_eagerly(scan_p))
+tracing.codegen_rules[scan_p] = _scan_codegen
 
 
 def scan(
