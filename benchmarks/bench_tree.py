@@ -16,7 +16,7 @@ from typing import Any
 from _harness import Row, best_time, optional_import, print_table
 
 from trellax import tree_util as tu
-from trellax._src import tree_def
+from trellax._src import tree_flatten
 
 
 def small_tree() -> Any:
@@ -49,15 +49,20 @@ class _ForgetfulSet(set[Any]):
 def new_structures() -> Iterator[None]:
     """Makes every structure look new to trellax: no generated flattener is learned or used (the
     bookkeeping of learning still runs, as it does for a structure seen for the first time)."""
-    saved = tree_def._SEEN_SHAPES, tree_def._SEEN, tree_def._FLATTENERS, dict(tree_def._GUESSES)
-    tree_def._SEEN_SHAPES = _ForgetfulSet()
-    tree_def._SEEN, tree_def._FLATTENERS = _Forgetful(), _Forgetful()
-    tree_def._GUESSES.clear()
+    saved = (
+        tree_flatten._SEEN_SHAPES,
+        tree_flatten._SEEN,
+        tree_flatten._FLATTENERS,
+        dict(tree_flatten._GUESSES),
+    )
+    tree_flatten._SEEN_SHAPES = _ForgetfulSet()
+    tree_flatten._SEEN, tree_flatten._FLATTENERS = _Forgetful(), _Forgetful()
+    tree_flatten._GUESSES.clear()
     try:
         yield
     finally:
-        tree_def._SEEN_SHAPES, tree_def._SEEN, tree_def._FLATTENERS = saved[:3]
-        tree_def._GUESSES.update(saved[3])
+        tree_flatten._SEEN_SHAPES, tree_flatten._SEEN, tree_flatten._FLATTENERS = saved[:3]
+        tree_flatten._GUESSES.update(saved[3])
 
 
 class _Lib:

@@ -722,7 +722,7 @@ def test_incomparable_aux_data_is_named_when_comparing() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", ["tree_keys", "tree_registry", "tree_def", "tree_util", "tree_errors"]
+    "module", ["tree_keys", "tree_registry", "tree_def", "tree_flatten", "tree_util", "tree_errors"]
 )
 def test_docstring_examples(module: str) -> None:
     names = {name: getattr(tu, name) for name in dir(tu) if not name.startswith("_")}

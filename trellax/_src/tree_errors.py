@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trellax._src.tree_def import classify_fast, guess_flatten, node_children, tree_flatten
+from trellax._src.tree_flatten import classify_fast, guess_flatten, node_children, tree_flatten
 from trellax._src.tree_keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey, keystr
 from trellax._src.tree_registry import (
     CUSTOM,

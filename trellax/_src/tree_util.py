@@ -20,13 +20,12 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from trellax._src import tree_def
 from trellax._src.tree_def import PyTreeDef as PyTreeDef
-from trellax._src.tree_def import classify_fast, flatten_with_path, map_node
-from trellax._src.tree_def import tree_flatten as tree_flatten
-from trellax._src.tree_def import tree_leaves as tree_leaves
 from trellax._src.tree_def import tree_unflatten as tree_unflatten
 from trellax._src.tree_errors import first_difference, flatten_rest, flatten_up_to
+from trellax._src.tree_flatten import classify_fast, flatten_with_path, map_node, node_children
+from trellax._src.tree_flatten import tree_flatten as tree_flatten
+from trellax._src.tree_flatten import tree_leaves as tree_leaves
 from trellax._src.tree_registry import KIND, classify, register_pytree_node
 
 T = TypeVar("T")
@@ -214,7 +213,7 @@ def flatten_one_level(tree: Any) -> tuple[list[Any], Any]:
     reg = classify_fast(tree)
     if reg is None:
         raise ValueError(f"flatten_one_level: {tree!r} is a leaf, not a pytree node.")
-    children, _, aux = tree_def.node_children(tree, reg)
+    children, _, aux = node_children(tree, reg)
     return children, aux
 
 
