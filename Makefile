@@ -52,6 +52,7 @@ golden:
 	$(PYTHON) -m venv /tmp/trellax-golden-venv
 	/tmp/trellax-golden-venv/bin/pip install -q jax numpy ml_dtypes
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden.py
+	/tmp/trellax-golden-venv/bin/python tools/gen_golden_control.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache
