@@ -48,7 +48,11 @@ def print_table(title: str, rows: Sequence[Row], *, baseline: str = "numpy") -> 
             if lib not in libs:
                 libs.append(lib)
     print(f"\n## {title}")
-    head = ["case", *[f"{lib} (us)" for lib in libs], *[f"{lib}/{baseline}" for lib in libs if lib != baseline]]
+    head = [
+        "case",
+        *[f"{lib} (us)" for lib in libs],
+        *[f"{lib}/{baseline}" for lib in libs if lib != baseline],
+    ]
     print(" | ".join(head))
     for row in rows:
         base = row.times.get(baseline)
