@@ -247,6 +247,16 @@ def _like_dtype(prototype: Any, dtype: Any, fun_name: str) -> tuple[tuple[int, .
     return tuple(proto.shape), dtypes.check_user_dtype(dtype, fun_name), False
 
 
+def _filled_like(
+    fun_name: str, a: ArrayLike, dtype: DTypeLike | None, shape: ShapeLike | None, value: int
+) -> Array:
+    """``value`` everywhere, with ``a``'s shape, dtype and weak flag unless given."""
+    s, d, weak = _like_dtype(a, dtype, fun_name)
+    out = _filled(fun_name, s if shape is None else shape, d, value)
+    out.weak_type = weak
+    return out
+
+
 def zeros_like(
     a: ArrayLike,
     dtype: DTypeLike | None = None,
@@ -254,10 +264,7 @@ def zeros_like(
     *,
     device: Any = None,
 ) -> Array:
-    s, d, weak = _like_dtype(a, dtype, "zeros_like")
-    out = _filled("zeros_like", s if shape is None else shape, d, 0)
-    out.weak_type = weak
-    return out
+    return _filled_like("zeros_like", a, dtype, shape, 0)
 
 
 def ones_like(
@@ -267,10 +274,7 @@ def ones_like(
     *,
     device: Any = None,
 ) -> Array:
-    s, d, weak = _like_dtype(a, dtype, "ones_like")
-    out = _filled("ones_like", s if shape is None else shape, d, 1)
-    out.weak_type = weak
-    return out
+    return _filled_like("ones_like", a, dtype, shape, 1)
 
 
 def empty_like(
