@@ -447,3 +447,48 @@ def make_jaxpr(fun: Callable[..., Any]) -> Callable[..., ClosedJaxpr]:
         return closed
 
     return make
+
+
+# -- cached eager programs ------------------------------------------------------------------------
+
+_PROGRAMS: dict[Hashable, _CacheEntry] = {}
+
+
+def run_cached(key: Hashable, fun: Callable[..., Any], arrays: Sequence[Any]) -> Any:
+    """Runs ``fun(*arrays)`` (arrays in, a pytree of arrays out) as a cached compiled program.
+
+    For composite ``trellax.numpy`` functions whose Python-level planning costs more than their
+    arithmetic on small inputs (``einsum``): eagerly, the first call with a given ``key`` and
+    input avals traces ``fun`` once; later calls run the straight-line NumPy program. Under a
+    trace, ``fun`` is simply called. ``key`` must capture every static parameter ``fun`` closes
+    over.
+    """
+    if core._current_trace.get() is not core.eval_trace or any(
+        type(a) is not ArrayImpl for a in arrays
+    ):
+        return fun(*arrays)
+    full_key = (
+        key,
+        _config.state(),
+        *[(a.shape, a.dtype, a.weak_type) for a in arrays],
+    )
+    entry = _PROGRAMS.get(full_key)
+    if entry is None:
+        avals = [ShapedArray._fast(a.shape, a.dtype, a.weak_type) for a in arrays]
+        box: list[PyTreeDef] = []
+
+        def flat(*tracers: Any) -> list[Any]:
+            leaves, tree = tree_flatten(fun(*tracers))
+            box.append(tree)
+            return leaves
+
+        closed = tracing.trace_to_jaxpr(flat, avals, "cached")
+        entry = _CacheEntry(closed, tracing.compile_jaxpr(closed), box[0])
+        if len(_PROGRAMS) > 512:
+            _PROGRAMS.clear()
+        _PROGRAMS[full_key] = entry
+    outs = entry.run(*[a._value for a in arrays])
+    new = core.new_array
+    return tree_unflatten(
+        entry.out_tree, [new(o, d, w) for o, (d, w) in zip(outs, entry.out_avals)]
+    )

@@ -215,6 +215,22 @@ def einsum(
     pref = None
     if preferred_element_type is not None:
         pref = dtypes.check_user_dtype(preferred_element_type, "einsum")
+    if not isinstance(optimize, (str, bool)):
+        return _einsum(subscripts, arrays, optimize, precision, pref)
+
+    def program(*xs: Array) -> Array:
+        return _einsum(subscripts, xs, optimize, precision, pref)
+
+    # Planning (parsing, the contraction path) dominates small einsums: run it once per signature.
+    from trellax._src.api import run_cached
+
+    result: Array = run_cached(("einsum", subscripts, optimize, pref), program, arrays)
+    return result
+
+
+def _einsum(
+    subscripts: str, arrays: Sequence[Array], optimize: Any, precision: Any, pref: Any
+) -> Array:
     shapes = [tuple(a.shape) for a in arrays]
     labels, out_labels = _parse(subscripts, shapes)
     _check_sizes(labels, shapes)
