@@ -324,6 +324,11 @@ def logaddexp2(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 def hypot(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args_inexact("hypot", x, y)
+    if _kind(a) == "c":
+        raise ValueError(
+            "trellax.numpy.hypot is not well defined for complex-valued inputs. Please convert "
+            "to real values first, such as by using abs(x)"
+        )
     out = lax.sqrt(lax.add(lax.mul(a, a), lax.mul(b, b)))
     # an infinite side wins over nan: hypot(inf, nan) is inf (IEEE, NumPy, JAX)
     either_inf = logical_or(isinf(a), isinf(b))
@@ -359,6 +364,8 @@ def sinc(x: ArrayLike, /) -> Array:
 def i0(x: ArrayLike, /) -> Array:
     """Modified Bessel function of the first kind, order 0."""
     (a,) = promote_args_inexact("i0", x)
+    if _kind(a) == "c":
+        raise ValueError(f"Unsupported input type to trellax.numpy.i0: {a.dtype.name}")
     return lax.i0_p.bind(a)
 
 
@@ -469,12 +476,12 @@ bitwise_or = _binary("bitwise_or", lax.or_p)
 bitwise_xor = _binary("bitwise_xor", lax.xor_p)
 bitwise_not = _unary("bitwise_not", lax.not_p)
 invert = bitwise_invert = bitwise_not
-left_shift = _binary("left_shift", lax.shift_left_p)
+left_shift = _binary("left_shift", lax.shift_left_p, promote_args_numeric)  # bool -> int32
 bitwise_left_shift = left_shift
 
 
 def right_shift(x: ArrayLike, y: ArrayLike, /) -> Array:
-    a, b = promote_args("right_shift", x, y)
+    a, b = promote_args_numeric("right_shift", x, y)  # bool -> int32
     if _kind(a) == "u":
         return lax.shift_right_logical(a, b)
     return lax.shift_right_arithmetic(a, b)
@@ -572,7 +579,7 @@ def signbit(x: ArrayLike, /) -> Array:
     if k == "i":
         return _convert(lax.lt(a, _zero(a)), dtypes.bool_, False)
     if k == "c":
-        raise TypeError("signbit does not support complex-valued inputs")
+        raise ValueError(f"trellax.numpy.signbit is not well defined for {a.dtype.name}")
     wide = a if a.dtype in (dtypes.float32, dtypes.float64) else _convert(a, dtypes.float32, False)
     from trellax._src.lax.structural import bitcast_convert_type
 
@@ -627,6 +634,8 @@ def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """``x1 * 2**x2``; ``x2`` must be an integer (its dtype doesn't join the promotion)."""
     (a,) = promote_args_inexact("ldexp", x1)
     b = ensure_array("ldexp", x2)
+    if _kind(a) == "c":
+        raise ValueError(f"ldexp not supported for input types ({a.dtype.name}, {b.dtype.name})")
     if _kind(b) not in ("i", "u", "b"):
         raise ValueError(f"ldexp: exponent must be an integer array, got {b.dtype.name}")
     two = _full_scalar(2, a)
@@ -656,14 +665,14 @@ def spacing(x: ArrayLike, /) -> Array:
 
 
 def gcd(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    a, b = promote_args_numeric("gcd", x1, x2)
+    a, b = promote_args("gcd", x1, x2)  # not _numeric: bool with bool is an error, as in JAX
     if _kind(a) not in ("i", "u"):
         raise ValueError("Arguments to trellax.numpy.gcd must be integers.")
     return lax.gcd_p.bind(a, b)
 
 
 def lcm(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    a, b = promote_args_numeric("lcm", x1, x2)
+    a, b = promote_args("lcm", x1, x2)  # not _numeric: bool with bool is an error, as in JAX
     if _kind(a) not in ("i", "u"):
         raise ValueError("Arguments to trellax.numpy.lcm must be integers.")
     return lax.lcm_p.bind(a, b)
