@@ -442,12 +442,6 @@ KNOWN_BUGS: list[Difference] = [
         lambda c, p: c["fn"] == "isinf" and c["args"] == ["py:2j"] and p == "eager",
     ),
     Difference(
-        "lax.abs-unsigned",
-        "JAX's lax.abs accepts 'floating, complexfloating, signedinteger'; trellax also accepts "
-        "unsigned ints (and names 'integer, floating, complexfloating' in its error)",
-        lambda c, p: c["fn"] == "lax.abs" and c["args"][0] in UNSIGNED | BOOL,
-    ),
-    Difference(
         "convert_element_type-python-complex",
         "eager lax.convert_element_type(2j, real or integer dtype) raises TypeError in JAX "
         "(NumPy's float()/int() of a Python complex); trellax converts (under jit both convert)",
@@ -456,21 +450,6 @@ KNOWN_BUGS: list[Difference] = [
             and c["args"] == ["py:2j"]
             and jax_error(c, p, "TypeError")
         ),
-    ),
-    Difference(
-        "lax-compare-category-words",
-        "lax.lt/le/gt/ge errors name the accepted dtypes 'integer, floating, bool' in JAX; "
-        "trellax writes 'bool, integer, floating'",
-        lambda c, p: (
-            c["fn"] == "lax.lt"
-            and jax_error(c, p, "TypeError", "subtypes of integer, floating, bool")
-        ),
-    ),
-    Difference(
-        "lax.select_n-message-name",
-        "JAX's same-dtype error for select_n says 'lax.select requires arguments ...'; trellax "
-        "says 'lax.select_n requires ...'",
-        lambda c, p: c["fn"] == "lax.select_n" and jax_error(c, p, "TypeError", "lax.select "),
     ),
     Difference(
         "strong-constants",

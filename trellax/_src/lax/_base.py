@@ -49,8 +49,10 @@ floating = Category("floating", "f")
 inexact = Category("floating, complexfloating", "fc")
 complex_ = Category("complexfloating", "c")
 not_complex = Category("bool, integer, floating", "buif")
+#: lax.lt/le/gt/ge (JAX names the same set in this order).
+ordered = Category("integer, floating, bool", "buif")
 int_or_float = Category("integer, floating", "uif")
-signed_num = Category("signed integer, floating, complexfloating", "ifc")
+signed_num = Category("floating, complexfloating, signedinteger", "ifc")
 float32_64 = Category("float32, float64", "", (dtypes.float32, dtypes.float64))
 
 #: Primitive name -> the trellax.numpy function that promotes (named in dtype errors).
@@ -93,6 +95,7 @@ NUMPY_EQUIVALENTS: dict[str, str] = {
     "pow": "float_power",
     "rem": "remainder",
     "round": "round",
+    "select": "where",
     "select_n": "where",
     "shift_left": "left_shift",
     "shift_right_logical": "right_shift",

@@ -25,9 +25,10 @@ from trellax._src.lax._base import (
     int_or_float,
     integer,
     naryop,
-    not_complex,
     num,
+    ordered,
     same_dtypes_error,
+    signed_num,
     to_bool,
 )
 from trellax._src.typing import ArrayLike
@@ -44,7 +45,7 @@ nextafter_p = naryop("nextafter", [floating, floating])
 atan2_p = naryop("atan2", [floating, floating])
 neg_p = naryop("neg", [num])
 sign_p = naryop("sign", [num])
-abs_p = naryop("abs", [num], result_dtype=complex_to_real)
+abs_p = naryop("abs", [signed_num], result_dtype=complex_to_real)
 floor_p = naryop("floor", [floating])
 ceil_p = naryop("ceil", [floating])
 is_finite_p = naryop("is_finite", [floating], result_dtype=to_bool)
@@ -114,10 +115,10 @@ clz_p = naryop("clz", [integer])
 # -- comparisons ---------------------------------------------------------------------------------
 eq_p = naryop("eq", [any_, any_], result_dtype=to_bool)
 ne_p = naryop("ne", [any_, any_], result_dtype=to_bool)
-lt_p = naryop("lt", [not_complex, not_complex], result_dtype=to_bool)
-le_p = naryop("le", [not_complex, not_complex], result_dtype=to_bool)
-gt_p = naryop("gt", [not_complex, not_complex], result_dtype=to_bool)
-ge_p = naryop("ge", [not_complex, not_complex], result_dtype=to_bool)
+lt_p = naryop("lt", [ordered, ordered], result_dtype=to_bool)
+le_p = naryop("le", [ordered, ordered], result_dtype=to_bool)
+gt_p = naryop("gt", [ordered, ordered], result_dtype=to_bool)
+ge_p = naryop("ge", [ordered, ordered], result_dtype=to_bool)
 
 
 # -- primitives with their own rules ------------------------------------------------------------

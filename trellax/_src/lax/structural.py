@@ -494,7 +494,7 @@ def _select_n_abstract_eval(which: AbstractValue, *cases: AbstractValue) -> Shap
         raise TypeError(f"select_n which must be boolean or integer type, got {which.dtype.name}.")
     if which.dtype == dtypes.bool_ and len(cases) > 2:
         raise TypeError("select_n with a boolean predicate takes at most two cases")
-    check_same_dtypes("select_n", cases)
+    check_same_dtypes("select", cases)  # JAX's message names lax.select
     shapes = [tuple(c.shape) for c in cases]
     shape = broadcast_shapes(tuple(which.shape), *shapes)
     return _aval(shape, cases[0].dtype, all(c.weak_type for c in cases))
