@@ -385,24 +385,6 @@ class Difference:
 #: Confirmed trellax bugs (JAX 0.10.2 source read for each): strict xfails until fixed.
 KNOWN_BUGS: list[Difference] = [
     Difference(
-        "atan2-complex",
-        "lax.atan2 accepts only floating dtypes; JAX's atan2 accepts floating and "
-        "complexfloating, so tnp.arctan2 with a complex operand is complex in JAX but a TypeError "
-        "in trellax; lax.atan2's error lists 'floating' instead of 'floating, complexfloating', "
-        "and lax.atan2(complex, float) is a same-dtypes error in JAX, a bad-dtype one in trellax",
-        lambda c, p: (
-            (c["fn"] == "arctan2" and jax_value(c, p, "complex"))
-            or (
-                c["fn"] == "lax.atan2"
-                and jax_error(c, p, "TypeError")
-                and (
-                    "floating, complexfloating" in expected(c, p)[0]["message"]
-                    or bool(COMPLEX & set(c["args"]))
-                )
-            )
-        ),
-    ),
-    Difference(
         "bitwise_count-bool-weak",
         "tnp.bitwise_count must be promote_args_numeric (bool -> int32), abs, population_count, "
         "then astype(uint8): bool input gives uint8 (trellax: TypeError) and the result is never "

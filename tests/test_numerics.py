@@ -365,6 +365,38 @@ def test_special_values_binary(name):
     np.testing.assert_allclose(np.asarray(out), expected, rtol=2e-7, atol=0, equal_nan=True)
 
 
+#: (y, x, atan2(y, x)): XLA's definition -i * log((x + i*y) / sqrt(x*x + y*y)), evaluated with
+#: mpmath at 200 bits.
+COMPLEX_ATAN2 = [
+    (1 + 2j, 3 - 1j, 0.19025318855618245 + 0.8418239574966185j),
+    (2.5 - 0.5j, 0.001 + 4j, 2.9425550210445683 - 0.7084091441453455j),
+    (-3 + 0.25j, -0.5 - 2j, -1.7677306321630772 - 0.7951254529966464j),
+    (1e-8 + 1e-8j, 1 + 0j, 1e-8 + 1e-8j),  # |w| - 1 ~ 1e-8: the naive formula loses 8 digits
+    (0.001j, 1 - 0.001j, -9.999999999986667e-07 + 0.0009999993333325333j),
+    (0.5j, 2j, 0.24497866312686414 + 0j),
+]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_arctan2(dtype):
+    y, x, want = (np.array(v, dtype) for v in zip(*COMPLEX_ATAN2))
+    with trellax.enable_x64(True):
+        for f in (tnp.arctan2, trellax.jit(tnp.arctan2)):
+            got = np.asarray(f(tnp.asarray(y), tnp.asarray(x)))
+            assert got.dtype == dtype
+            eps = np.finfo(got.real.dtype).eps
+            err = np.abs(got.astype(np.complex128) - want) / np.abs(want)
+            assert np.all(err <= 8 * eps), err / eps
+        # real values give the real atan2 exactly (+ 0j); where x*x + y*y is 0, nan (as in XLA)
+        reals = np.array([-1.5, 0.0, 2.0, 0.5, 1.0])
+        got = np.asarray(tnp.arctan2(tnp.asarray(reals[::-1], dtype), tnp.asarray(reals, dtype)))
+        ref = np.arctan2(reals[::-1], reals).astype(got.real.dtype)
+        np.testing.assert_array_equal(got.real, ref)
+        np.testing.assert_array_equal(got.imag, np.zeros_like(ref))
+        zero_sum = tnp.arctan2(tnp.asarray([0j, 1j], dtype), tnp.asarray([0j, 1 + 0j], dtype))
+        assert np.isnan(np.asarray(zero_sum)).all()
+
+
 def test_nan_to_num_options():
     x = tnp.asarray([np.nan, np.inf, -np.inf, 1.0], "float16")
     out = tnp.nan_to_num(x, nan=-1.0, posinf=9.0, neginf=-9.0)

@@ -76,7 +76,6 @@ IMPLS.update(
         "asinh": np.arcsinh,
         "acosh": np.arccosh,
         "atanh": np.arctanh,
-        "atan2": np.arctan2,
         "is_finite": np.isfinite,
         "nextafter": np.nextafter,
         "real": np.real,
@@ -103,6 +102,51 @@ def _sign(x: np.ndarray) -> Any:
         mag = np.abs(x)
         return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag)).astype(x.dtype)
     return np.sign(x)
+
+
+@_register("atan2")
+def _atan2(y: np.ndarray, x: np.ndarray) -> Any:
+    if y.dtype.kind == "c":
+        return _complex_atan2(y, x)
+    return np.arctan2(y, x)
+
+
+def _complex_atan2(y: np.ndarray, x: np.ndarray) -> Any:
+    """NumPy has no complex arctan2. XLA's definition (MLIR's complex.atan2 too) is
+    ``-i * log((x + i*y) / sqrt(x*x + y*y))``; it is evaluated here on float64 components
+    without the formula's cancellations (real operands give exactly the real atan2, + 0j).
+
+    With ``a = x + i*y`` and ``c = x - i*y``, ``x*x + y*y = a*c``, so the log's argument is
+    ``w = a / sqrt(a*c)`` and ``w*w = a / c``:
+
+    * ``log|w| = log(|a| / |c|) / 2``, where ``|a|^2 - |c|^2 = 4*(Im x Re y - Re x Im y)``;
+    * ``Arg(w)`` is ``Arg(a * conj(c)) / 2``, where ``Im(a * conj(c)) = 2*(Re x Re y + Im x Im y)``,
+      or that plus or minus pi: the one nearest ``Arg(a) - Arg(a*c) / 2`` (principal sqrt).
+
+    Where ``x*x + y*y`` is 0 the result is nan, as in XLA.
+    """
+    p, q = x.real.astype(np.float64), x.imag.astype(np.float64)
+    r, s = y.real.astype(np.float64), y.imag.astype(np.float64)
+    a_re, a_im, c_re, c_im = p - s, q + r, p + s, q - r
+    abs_a, abs_c = np.hypot(a_re, a_im), np.hypot(c_re, c_im)
+    log_abs_w = 0.5 * np.log1p(4 * (q * r - p * s) / (abs_c * (abs_a + abs_c)))
+    half = 0.5 * np.arctan2(2 * (p * r + q * s), a_re * c_re + a_im * c_im)
+    arg_a = np.arctan2(a_im, a_re)
+    coarse = arg_a - 0.5 * _wrap_angle(arg_a + np.arctan2(c_im, c_re))
+    turn = np.where(
+        coarse - half > np.pi / 2, np.pi, np.where(coarse - half < -np.pi / 2, -np.pi, 0)
+    )
+    arg_w = _wrap_angle(half + turn)
+    singular = (abs_a == 0) | (abs_c == 0)
+    out = np.empty(arg_w.shape, np.complex128)
+    out.real = np.where(singular, np.nan, arg_w)  # -i * (log|w| + i Arg(w))
+    out.imag = np.where(singular, np.nan, -log_abs_w)
+    return out.astype(y.dtype)
+
+
+def _wrap_angle(t: np.ndarray) -> Any:
+    """An angle in (-2 pi, 2 pi) wrapped into (-pi, pi]."""
+    return np.where(t > np.pi, t - 2 * np.pi, np.where(t <= -np.pi, t + 2 * np.pi, t))
 
 
 @_register("rsqrt")
