@@ -460,9 +460,10 @@ def test_astype_wraps_and_converts_complex_to_bool():
 
 
 def test_astype_complex_to_real_warns():
-    with pytest.warns(DeprecationWarning, match=r"complex to real.*real or .*imag"):
+    with pytest.warns(DeprecationWarning, match=r"complex to real.*real or .*imag") as w:
         out = tnp.asarray([1 + 2j]).astype("float32")
     assert out.tolist() == [1.0]
+    assert [type(x.message) for x in w] == [DeprecationWarning]  # not lax's ComplexWarning too
 
 
 @pytest.mark.parametrize(

@@ -424,16 +424,6 @@ KNOWN_BUGS: list[Difference] = [
         lambda c, p: c["fn"] == "isinf" and c["args"] == ["py:2j"] and p == "eager",
     ),
     Difference(
-        "convert_element_type-python-complex",
-        "eager lax.convert_element_type(2j, real or integer dtype) raises TypeError in JAX "
-        "(NumPy's float()/int() of a Python complex); trellax converts (under jit both convert)",
-        lambda c, p: (
-            c["fn"] == "lax.convert_element_type"
-            and c["args"] == ["py:2j"]
-            and jax_error(c, p, "TypeError")
-        ),
-    ),
-    Difference(
         "strong-constants",
         "these JAX functions compute with strong constants (_lax_const, _constant_like, "
         "np.array, lax.full_like(..., dtype=bool), a while_loop carry, astype), so their result "
@@ -501,17 +491,6 @@ KNOWN_BUGS: list[Difference] = [
             and (p == "jit" or category(c["args"][1]) != (1, True))
         ),
     ),
-    Difference(
-        "convert_element_type-complex-warning",
-        "lax.convert_element_type from complex to a real or integer dtype emits "
-        "np.exceptions.ComplexWarning ('Casting complex values to real discards the imaginary "
-        "part') in JAX; trellax emits nothing",
-        lambda c, p: (
-            c["fn"] == "lax.convert_element_type"
-            and any("Casting complex values" in w for w in expected(c, p)[1])
-        ),
-        kind="warnings",
-    ),
 ]
 
 #: Deliberate differences, documented in docs/semantics.md: skipped, and checked to be precise.
@@ -523,6 +502,17 @@ DELIBERATE: list[Difference] = [
         "array and for float32 with a weak complex under x64",
         lambda c, p: (
             c["fn"] in ("dot", "matmul") and jax_error(c, p, "TypeError", "preferred_element_type")
+        ),
+    ),
+    Difference(
+        "convert_element_type-python-complex",
+        "docs/semantics.md: eager lax.convert_element_type(2j, a real or integer dtype) raises "
+        "TypeError in JAX (NumPy's float()/int() of a Python complex) but converts under jit; "
+        "trellax converts on both paths (with JAX's ComplexWarning)",
+        lambda c, p: (
+            c["fn"] == "lax.convert_element_type"
+            and c["args"] == ["py:2j"]
+            and jax_error(c, p, "TypeError")
         ),
     ),
 ]

@@ -281,11 +281,18 @@ def test_convert_element_type_64_bit_warns_with_x64_off():
         _check(lax.convert_element_type(i8(), "int64"), "int32", False)
 
 
-def test_convert_element_type_complex_to_real_keeps_real_part():
+@pytest.mark.parametrize("dtype", ["float32", "int32", "bool"])
+def test_convert_element_type_complex_to_real_warns_and_keeps_real_part(dtype):
+    # JAX warns ComplexWarning for every non-complex target (bool included), eagerly and traced
+    for f in (lax.convert_element_type, trellax.jit(lax.convert_element_type, static_argnums=1)):
+        with pytest.warns(np.exceptions.ComplexWarning, match="discards the imaginary part") as w:
+            out = f(tnp.asarray([3 + 2j]), dtype)
+        assert [type(x.message) for x in w] == [np.exceptions.ComplexWarning]
+        assert w[0].filename == __file__
+        assert out.tolist() == [{"float32": 3.0, "int32": 3, "bool": True}[dtype]]
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        out = lax.convert_element_type(tnp.asarray([1 + 2j]), "float32")
-    assert out.tolist() == [1.0]
+        warnings.simplefilter("error")
+        assert lax.convert_element_type(tnp.asarray([3 + 2j]), "complex64").dtype == "complex64"
 
 
 # -- shapes ---------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -67,7 +68,8 @@ def _convert_abstract_eval(x: AbstractValue, *, new_dtype: Any, weak_type: bool)
 def convert_element_type(x: ArrayLike, new_dtype: DTypeLike, *, weak_type: bool = False) -> Array:
     """Casts to ``new_dtype`` (any pair of dtypes is allowed); the result is strong by default.
 
-    A 64-bit request with x64 off is truncated with a warning.
+    A 64-bit request with x64 off is truncated with a warning; a complex operand cast to a real,
+    integer or bool dtype warns ``ComplexWarning`` (its imaginary part is discarded), as in JAX.
     """
     d = dtypes.check_user_dtype(new_dtype, "convert_element_type")
     if type(x) is int:
@@ -76,7 +78,14 @@ def convert_element_type(x: ArrayLike, new_dtype: DTypeLike, *, weak_type: bool 
         from trellax._src.array import ArrayImpl
 
         return _convert(ArrayImpl._new(_python_int_as(x, d), d, False), d, weak_type)
-    return _convert(asarray(x), d, weak_type)
+    a = asarray(x)
+    if dtypes.kind(a.dtype) == "c" and dtypes.kind(d) != "c":
+        warnings.warn(
+            "Casting complex values to real discards the imaginary part",
+            np.exceptions.ComplexWarning,
+            stacklevel=dtypes.user_stacklevel(),
+        )
+    return _convert(a, d, weak_type)
 
 
 def _python_int_as(x: int, d: np.dtype[Any]) -> np.ndarray[Any, Any]:
