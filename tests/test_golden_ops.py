@@ -408,56 +408,6 @@ KNOWN_BUGS: list[Difference] = [
         ),
     ),
     Difference(
-        "isfinite-complex-weak",
-        "JAX's isfinite of a complex is lax.bitwise_and(is_finite(real), is_finite(imag)): no "
-        "promotion, so a weak complex gives a weak bool. trellax calls tnp.logical_and, whose "
-        "promotion makes it strong under jit (and weak eagerly only through the fast-path bug "
-        "below)",
-        lambda c, p: c["fn"] == "isfinite" and c["args"] == ["py:2j"] and p == "jit",
-    ),
-    Difference(
-        "eager-weak-bool-fast-path",
-        "trellax/_src/numpy/util.py promote_args: the eager fast path returns two ArrayImpls of "
-        "equal dtype and weak flag unchanged, but the join of two weak bools is a strong bool "
-        "(tnp.logical_or(w, w) with w = lax.is_finite(tnp.asarray(2.0)) is weak eagerly, strong "
-        "under jit and in JAX); here isinf(2j) = logical_or of two weak bools",
-        lambda c, p: c["fn"] == "isinf" and c["args"] == ["py:2j"] and p == "eager",
-    ),
-    Difference(
-        "strong-constants",
-        "these JAX functions compute with strong constants (_lax_const, _constant_like, "
-        "np.array, lax.full_like(..., dtype=bool), a while_loop carry, astype), so their result "
-        "is strong even when the promoted operands are weak; trellax keeps the weak flag: "
-        "frexp, gcd, lcm, heaviside, hypot, isclose, isfinite (weak int), isinf (weak int, "
-        "float or complex), log2, log10, logaddexp, logaddexp2, logical_and/or/xor, nan_to_num",
-        lambda c, p: (
-            c["fn"]
-            in (
-                "frexp",
-                "gcd",
-                "lcm",
-                "heaviside",
-                "hypot",
-                "isclose",
-                "isfinite",
-                "isinf",
-                "log2",
-                "log10",
-                "logaddexp",
-                "logaddexp2",
-                "logical_and",
-                "logical_or",
-                "logical_xor",
-                "nan_to_num",
-            )
-            and (
-                strong_where_join_is_weak(c, p)
-                or ("outputs" in expected(c, p)[0] and join_is_weak(c["args"]))
-            )
-            and not (c["fn"] == "isinf" and c["args"] == ["py:2j"] and p == "jit")
-        ),
-    ),
-    Difference(
         "matmul-ndim-first",
         "JAX's matmul checks ndim >= 1 before promoting: a scalar operand is a ValueError even "
         "when strict promotion would fail; trellax raises TypePromotionError first",
@@ -477,18 +427,6 @@ KNOWN_BUGS: list[Difference] = [
             and jax_error(c, p, "TypePromotionError")
             and category(c["args"][0])[0] >= 2
             and category(c["args"][1])[0] == 1
-        ),
-    ),
-    Difference(
-        "power-int-weak",
-        "JAX's integer power by squaring (_pow_int_int, used for traced exponents and for "
-        "integer arrays as exponents) builds its result from strong constants, so it is a strong "
-        "int even when the promoted operands are weak; trellax returns a weak int",
-        lambda c, p: (
-            c["fn"] == "power"
-            and strong_where_join_is_weak(c, p)
-            and jax_value(c, p, "int")
-            and (p == "jit" or category(c["args"][1]) != (1, True))
         ),
     ),
 ]

@@ -249,6 +249,17 @@ def test_python_scalar_with_int8_stays_as_eager():
     assert (out.dtype, out.weak_type) == (np.float16, False)
 
 
+def test_join_of_two_weak_bools_is_strong_eagerly_and_under_jit():
+    # The lattice has no weak bool: promote_args' eager fast path (two arrays of one abstract
+    # type) must not pass two weak bools through unchanged.
+    w = lax.is_finite(tnp.asarray(2.0))
+    assert (w.dtype, w.weak_type) == (np.bool_, True)
+    for f in (tnp.logical_or, tnp.equal, tnp.bitwise_and):
+        for g in (f, trellax.jit(f)):
+            out = g(w, w)
+            assert (out.dtype, out.weak_type) == (np.bool_, False), f.__name__
+
+
 def test_tracers_are_arrays():
     seen = {}
 

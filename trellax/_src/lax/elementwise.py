@@ -6,6 +6,7 @@ The weak flag of a result is the conjunction of the operands' flags (JAX's stand
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from trellax._src import dtypes
@@ -79,8 +80,15 @@ digamma_p = naryop("digamma", [floating])
 
 i0_p = naryop("i0", [floating])
 bessel_i0e_p = naryop("bessel_i0e", [floating])
-gcd_p = naryop("gcd", [integer, integer])
-lcm_p = naryop("lcm", [integer, integer])
+
+
+def _weak_if_weak_scalars(avals: Sequence[AbstractValue]) -> bool:
+    """JAX computes gcd and lcm with ``lax._const`` zeros: weak only for weak 0-d operands."""
+    return all(a.weak_type and not a.shape for a in avals)
+
+
+gcd_p = naryop("gcd", [integer, integer], weak_rule=_weak_if_weak_scalars)
+lcm_p = naryop("lcm", [integer, integer], weak_rule=_weak_if_weak_scalars)
 
 frexp_p = Primitive("frexp", multiple_results=True)
 frexp_p.def_impl(backend.impl("frexp"))
@@ -90,10 +98,8 @@ frexp_p.def_impl(backend.impl("frexp"))
 def _frexp_abstract_eval(x: AbstractValue) -> tuple[ShapedArray, ShapedArray]:
     check_dtype("frexp", x.dtype, floating, None)
     shape = tuple(x.shape)
-    return (
-        ShapedArray._fast(shape, x.dtype, x.weak_type),
-        ShapedArray._fast(shape, dtypes.int32, x.weak_type),
-    )
+    # strong: JAX's frexp computes with strong constants
+    return ShapedArray._fast(shape, x.dtype, False), ShapedArray._fast(shape, dtypes.int32, False)
 
 
 # -- complex parts -------------------------------------------------------------------------------

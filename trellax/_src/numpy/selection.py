@@ -8,7 +8,7 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax.reductions import reduce_and
-from trellax._src.lax.structural import select_n, select_n_p
+from trellax._src.lax.structural import _convert, select_n, select_n_p
 from trellax._src.numpy import ufuncs
 from trellax._src.numpy.util import ensure_array, promote_args, promote_args_inexact
 from trellax._src.typing import ArrayLike
@@ -99,14 +99,18 @@ def isclose(
     atol: ArrayLike = 1e-08,
     equal_nan: bool = False,
 ) -> Array:
-    """``|a - b| <= atol + rtol * |b|`` elementwise, with infinities equal only to themselves."""
+    """``|a - b| <= atol + rtol * |b|`` elementwise, with infinities equal only to themselves.
+
+    The result is strong even for weak operands: JAX casts the tolerances to strong arrays.
+    """
     x, y = promote_args("isclose", a, b)
     if dtypes.kind(x.dtype) in ("b", "i", "u"):
-        return ufuncs.equal(x, y)
+        return _strong(ufuncs.equal(x, y))
     x, y = promote_args_inexact("isclose", x, y)
     diff = ufuncs.absolute(ufuncs.subtract(x, y))
     tol = ufuncs.add(
-        _real_like(atol, diff), ufuncs.multiply(_real_like(rtol, diff), ufuncs.absolute(y))
+        _real_like(atol, diff, False),
+        ufuncs.multiply(_real_like(rtol, diff, False), ufuncs.absolute(y)),
     )
     close = ufuncs.less_equal(diff, tol)
     finite = ufuncs.logical_and(ufuncs.isfinite(x), ufuncs.isfinite(y))
@@ -116,10 +120,12 @@ def isclose(
     return out
 
 
-def _real_like(v: Any, like: Array) -> Array:
-    from trellax._src.lax.structural import _convert
+def _real_like(v: Any, like: Array, weak_type: bool) -> Array:
+    return _convert(ensure_array("isclose", v), like.dtype, weak_type)
 
-    return _convert(ensure_array("isclose", v), like.dtype, like.weak_type)
+
+def _strong(x: Array) -> Array:
+    return _convert(x, x.dtype, False)
 
 
 def allclose(
@@ -153,7 +159,8 @@ def nan_to_num(
     info = dtypes.finfo(a.dtype)
     hi = float(info.max) if posinf is None else posinf
     lo = float(info.min) if neginf is None else neginf
-    out = where(ufuncs.isnan(a), _real_like(nan, a), a)
-    out = where(ufuncs.isposinf(out), _real_like(hi, a), out)
-    result: Array = where(ufuncs.isneginf(out), _real_like(lo, a), out)
+    # strong replacement values (JAX's asarray(nan, dtype=...)): the result is strong
+    out = where(ufuncs.isnan(a), _real_like(nan, a, False), a)
+    out = where(ufuncs.isposinf(out), _real_like(hi, a, False), out)
+    result: Array = where(ufuncs.isneginf(out), _real_like(lo, a, False), out)
     return result

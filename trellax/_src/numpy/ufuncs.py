@@ -238,8 +238,10 @@ def _concrete_int(y: Any) -> int | None:
 
 def _integer_power(a: Array, b: Array) -> Array:
     """Integer base and array exponent: exponentiation by squaring over the exponent's bits."""
+    # JAX's _pow_int_int: its accumulator starts from strong constants, so the result is strong
+    # even when both operands are weak
     bits = dtypes.itemsize_bits(b.dtype)
-    acc = lax.add(lax.mul(a, _zero(a)), _one(a))
+    acc = lax.add(lax.mul(a, _strong_const(0, a)), _strong_const(1, a))
     base = a
     e = b
     for _ in range(bits):
@@ -267,6 +269,37 @@ def _full_scalar(v: int, x: Array) -> Array:
     from trellax._src.lax._base import scalar_to_array
 
     return scalar_to_array(v, x.dtype, x.weak_type)
+
+
+# Constants as JAX builds them. Where a function's constant is strong, its result is strong even
+# when the promoted operands are weak (JAX's log2(2.5) is a strong float32); the helpers above
+# (``_zero``, ``_one``, ``_full_scalar``, ``_scalar_like``) keep the operand's flag, which is what
+# the other functions need.
+
+
+def _strong_const(v: Any, x: Array) -> Array:
+    """``v`` as a strong 0-d array of ``x``'s dtype: JAX's ``_constant_like(x, v)``,
+    ``np.array(v, dtype)`` or ``asarray(v, dtype=...)`` constants."""
+    from trellax._src.lax._base import scalar_to_array
+
+    return scalar_to_array(v, x.dtype, False)
+
+
+def _lax_const(v: Any, x: Array) -> Array:
+    """JAX's ``lax._const(x, v)``: a weak scalar when ``x`` is a weak 0-d value, else a strong
+    constant; so ``heaviside(2, 2)`` stays weak while a weak array with dimensions (or a weak
+    scalar broadcast against an array) gives a strong result."""
+    from trellax._src.lax._base import scalar_to_array
+
+    return scalar_to_array(v, x.dtype, x.weak_type and x.ndim == 0)
+
+
+def _full_bool(v: bool, x: Array) -> Array:
+    """A strong bool array of ``x``'s shape filled with ``v`` (JAX's
+    ``lax.full_like(x, v, dtype=bool)``)."""
+    from trellax._src.lax._base import scalar_to_array
+
+    return broadcast_to(scalar_to_array(v, dtypes.bool_, False), x.shape)
 
 
 # -- exponentials, logs, trigonometry -------------------------------------------------------------
@@ -299,16 +332,18 @@ nextafter = _binary("nextafter", lax.nextafter_p, promote_args_inexact)
 
 def log2(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("log2", x)
-    return lax.div(lax.log(a), lax.log(_full_scalar(2, a)))
+    return lax.div(lax.log(a), lax.log(_strong_const(2, a)))
 
 
 def log10(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("log10", x)
-    return lax.div(lax.log(a), lax.log(_full_scalar(10, a)))
+    return lax.div(lax.log(a), lax.log(_strong_const(10, a)))
 
 
 def logaddexp(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args_inexact("logaddexp", x, y)
+    if _kind(a) == "c":
+        return _complex_logaddexp(a, b, 1.0)
     hi = lax.max(a, b)
     lo = lax.min(a, b)
     out = lax.add(hi, lax.log1p(lax.exp(lax.sub(lo, hi))))
@@ -317,9 +352,36 @@ def logaddexp(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 
 def logaddexp2(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``log2(2**x + 2**y)``, as JAX computes it (its ``log(2)`` is ``lax._const`` of the
+    broadcast maximum: weak only for weak 0-d operands)."""
     a, b = promote_args_inexact("logaddexp2", x, y)
-    ln2 = lax.log(_full_scalar(2, a))
-    return lax.div(logaddexp(lax.mul(a, ln2), lax.mul(b, ln2)), ln2)
+    if _kind(a) == "c":
+        return _complex_logaddexp(a, b, float(np.log(2)))
+    amax = lax.max(a, b)
+    delta = lax.sub(a, b)
+    ln2 = _lax_const(float(np.log(2)), amax)
+    out = lax.add(amax, lax.div(lax.log1p(lax.exp2(lax.neg(lax.abs(delta)))), ln2))
+    # delta is nan for nans and for infinities of one sign, where a + b is the answer
+    return select_n(lax.ne(delta, delta), out, lax.add(a, b))
+
+
+def _complex_logaddexp(a: Array, b: Array, ln_base: float) -> Array:
+    """JAX's complex logaddexp (``ln_base`` 1) and logaddexp2 (``ln_base`` log(2)), adapted from
+    NumPy's: ``amax + log1p(base**(a + b - 2 amax)) / ln(base)``, the imaginary part wrapped into
+    [-pi, pi] / ln(base). Its constants are ``lax._const``s (weak only for weak 0-d operands)."""
+    amax = lax.max(a, b)
+    delta = lax.sub(lax.add(a, b), lax.mul(amax, _lax_const(2, amax)))
+    if ln_base == 1.0:
+        out = lax.add(amax, lax.log1p(lax.exp(delta)))
+    else:
+        out = lax.add(amax, lax.div(lax.log1p(lax.exp2(delta)), _lax_const(ln_base, amax)))
+    im = lax.imag(out)
+    bound = _lax_const(np.pi / ln_base, im)
+    rem = lax.rem(lax.add(im, bound), _lax_const(2 * np.pi / ln_base, im))
+    rem = select_n(
+        lax.lt(rem, _lax_const(0, im)), rem, lax.add(rem, _lax_const(2 * np.pi / ln_base, im))
+    )
+    return lax.complex(lax.real(out), lax.sub(rem, bound))
 
 
 def hypot(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -331,8 +393,8 @@ def hypot(x: ArrayLike, y: ArrayLike, /) -> Array:
         )
     out = lax.sqrt(lax.add(lax.mul(a, a), lax.mul(b, b)))
     # an infinite side wins over nan: hypot(inf, nan) is inf (IEEE, NumPy, JAX)
-    either_inf = logical_or(isinf(a), isinf(b))
-    return select_n(either_inf, out, _scalar_like(np.inf, out))
+    either_inf = lax.bitwise_or(isinf(a), isinf(b))
+    return select_n(either_inf, out, _lax_const(np.inf, out))
 
 
 def deg2rad(x: ArrayLike, /) -> Array:
@@ -517,9 +579,10 @@ def _logical(name: str, lax_fn: Callable[[Array, Array], Array]) -> BinaryUfunc:
 
 
 def _to_bool(a: Array) -> Array:
+    """``a != 0`` with JAX's ``lax._const`` zero: strong unless ``a`` is a weak 0-d value."""
     if a.dtype == dtypes.bool_:
         return a
-    return lax.ne(a, _zero(a))
+    return lax.ne(a, _lax_const(0, a))
 
 
 logical_and = _logical("logical_and", lax.bitwise_and)
@@ -536,9 +599,9 @@ def isfinite(x: ArrayLike, /) -> Array:
     a = ensure_array("isfinite", x)
     k = _kind(a)
     if k in ("b", "i", "u"):
-        return _true_like(a)
-    if k == "c":
-        return logical_and(lax.is_finite(lax.real(a)), lax.is_finite(lax.imag(a)))
+        return _full_bool(True, a)
+    if k == "c":  # no promotion: a weak complex gives a weak bool
+        return lax.bitwise_and(lax.is_finite(lax.real(a)), lax.is_finite(lax.imag(a)))
     return lax.is_finite(a)
 
 
@@ -546,10 +609,10 @@ def isinf(x: ArrayLike, /) -> Array:
     a = ensure_array("isinf", x)
     k = _kind(a)
     if k in ("b", "i", "u"):
-        return logical_not(_true_like(a))
+        return _full_bool(False, a)
     if k == "c":
-        return logical_or(isinf(lax.real(a)), isinf(lax.imag(a)))
-    return lax.eq(lax.abs(a), _scalar_like(np.inf, a))
+        return lax.bitwise_or(isinf(lax.real(a)), isinf(lax.imag(a)))
+    return lax.eq(lax.abs(a), _strong_const(np.inf, a))
 
 
 def isnan(x: ArrayLike, /) -> Array:
@@ -616,8 +679,8 @@ def copysign(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     a, b = promote_args_inexact("heaviside", x1, x2)
-    zero = _zero(a)
-    return select_n(lax.lt(a, zero), select_n(lax.gt(a, zero), b, _one(a)), zero)
+    zero = _lax_const(0, a)
+    return select_n(lax.lt(a, zero), select_n(lax.gt(a, zero), b, _lax_const(1, a)), zero)
 
 
 def fmax(x: ArrayLike, y: ArrayLike, /) -> Array:

@@ -94,7 +94,13 @@ def promote_args(fun_name: str, *args: Any) -> list[Array]:
         tx, ty = type(x), type(y)
         if tx is ArrayImpl:
             if ty is ArrayImpl:
-                if x.dtype == y.dtype and x.weak_type == y.weak_type:
+                # equal abstract types join to themselves, except two weak bools: their join is
+                # a strong bool (the lattice has no weak bool), left to the general path
+                if (
+                    x.dtype == y.dtype
+                    and x.weak_type == y.weak_type
+                    and (not x.weak_type or x.dtype is not dtypes.bool_)
+                ):
                     return [x, y]
             elif ty is int or ty is float or ty is complex:
                 dtype, weak = _join_scalar(x, ty)
