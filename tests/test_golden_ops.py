@@ -383,53 +383,7 @@ class Difference:
 
 
 #: Confirmed trellax bugs (JAX 0.10.2 source read for each): strict xfails until fixed.
-KNOWN_BUGS: list[Difference] = [
-    Difference(
-        "bitwise_count-bool-weak",
-        "tnp.bitwise_count must be promote_args_numeric (bool -> int32), abs, population_count, "
-        "then astype(uint8): bool input gives uint8 (trellax: TypeError) and the result is never "
-        "weak (trellax keeps a weak int's flag)",
-        lambda c, p: c["fn"] == "bitwise_count" and c["args"][0] in BOOL | WEAK_INT,
-    ),
-    Difference(
-        "clip-complex",
-        "tnp.clip raises ValueError ('Clip received a complex value ...') when any operand is "
-        "complex in JAX; trellax clips (or raises TypePromotionError first in strict mode)",
-        lambda c, p: c["fn"] == "clip" and jax_error(c, p, "ValueError", "Clip received a complex"),
-    ),
-    Difference(
-        "ordering-complex",
-        "JAX's less/less_equal/greater/greater_equal order complex values lexicographically "
-        "(real part, then imaginary); trellax raises TypeError from lt/le/gt/ge",
-        lambda c, p: (
-            c["fn"] in ("less", "less_equal", "greater", "greater_equal")
-            and jax_value(c, p)
-            and bool(COMPLEX & set(c["args"]))
-        ),
-    ),
-    Difference(
-        "matmul-ndim-first",
-        "JAX's matmul checks ndim >= 1 before promoting: a scalar operand is a ValueError even "
-        "when strict promotion would fail; trellax raises TypePromotionError first",
-        lambda c, p: (
-            c["fn"] == "matmul"
-            and jax_error(c, p, "ValueError", "must have ndim at least 1")
-            and promotion_fails(c)
-        ),
-    ),
-    Difference(
-        "power-strict",
-        "JAX's power computes promote_args_numeric(x1, x2) before its float-base/int-exponent "
-        "shortcut, so in strict mode float/complex ** int array (or traced int) raises "
-        "TypePromotionError; trellax returns the base dtype",
-        lambda c, p: (
-            c["fn"] == "power"
-            and jax_error(c, p, "TypePromotionError")
-            and category(c["args"][0])[0] >= 2
-            and category(c["args"][1])[0] == 1
-        ),
-    ),
-]
+KNOWN_BUGS: list[Difference] = []
 
 #: Deliberate differences, documented in docs/semantics.md: skipped, and checked to be precise.
 DELIBERATE: list[Difference] = [

@@ -397,6 +397,16 @@ def test_complex_arctan2(dtype):
         assert np.isnan(np.asarray(zero_sum)).all()
 
 
+@pytest.mark.parametrize("name", ["isposinf", "isneginf"])
+def test_isposinf_isneginf(name):
+    with pytest.raises(ValueError, match="not well defined for complex types"):
+        getattr(tnp, name)(tnp.asarray([1j]))
+    out = getattr(tnp, name)(tnp.asarray([1, 2], "int8"))
+    assert (out.dtype, out.weak_type, out.tolist()) == (np.bool_, False, [False, False])
+    out = getattr(tnp, name)(2.5)  # JAX compares with a strong infinity: strong
+    assert (out.dtype, out.weak_type, bool(out)) == (np.bool_, False, False)
+
+
 def test_nan_to_num_options():
     x = tnp.asarray([np.nan, np.inf, -np.inf, 1.0], "float16")
     out = tnp.nan_to_num(x, nan=-1.0, posinf=9.0, neginf=-9.0)

@@ -32,6 +32,12 @@ def matmul(
     preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Matrix product with NumPy's broadcasting of batch dimensions."""
+    for i, v in enumerate((a, b)):  # before promoting, as JAX does
+        nd = getattr(v, "ndim", None)
+        if nd == 0 or (nd is None and type(v) in (int, float, complex, bool)):
+            raise ValueError(
+                f"matmul input operand {i} must have ndim at least 1, but it has ndim 0"
+            )
     x, y = promote_args("matmul", a, b)
     if (
         len(x.shape) == 2
@@ -41,10 +47,6 @@ def matmul(
     ):  # the common case, without the general batching and checks below
         return dot_general_p.bind(
             x, y, dimension_numbers=_MATMUL_2D, preferred_element_type=x.dtype
-        )
-    if x.ndim == 0 or y.ndim == 0:
-        raise ValueError(
-            f"matmul: operands must have at least one dimension, got shapes {x.shape} and {y.shape}"
         )
     x_vec, y_vec = x.ndim == 1, y.ndim == 1
     if x_vec:

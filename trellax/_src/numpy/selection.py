@@ -10,7 +10,7 @@ from trellax._src.lax import elementwise as lax
 from trellax._src.lax.reductions import reduce_and
 from trellax._src.lax.structural import _convert, select_n, select_n_p
 from trellax._src.numpy import ufuncs
-from trellax._src.numpy.util import ensure_array, promote_args, promote_args_inexact
+from trellax._src.numpy.util import abstract, ensure_array, promote_args, promote_args_inexact
 from trellax._src.typing import ArrayLike
 
 
@@ -82,6 +82,13 @@ def clip(
     if x is None:
         raise TypeError("clip() missing the array argument")
     args = [x] + [v for v in (lo, hi) if v is not None]
+    if any(dtypes.kind(abstract("clip", i, v)[0]) == "c" for i, v in enumerate(args)):
+        raise ValueError(
+            "Clip received a complex value either through the input or the min/max keywords. "
+            "Complex values have no ordering and cannot be clipped. Please convert to a real "
+            "value or array by taking the real or imaginary components via "
+            "trellax.numpy.real/imag respectively."
+        )
     promoted = promote_args("clip", *args)
     out = promoted[0]
     rest = iter(promoted[1:])

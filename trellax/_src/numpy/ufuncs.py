@@ -24,6 +24,7 @@ from trellax._src.numpy.util import (
     promote_args,
     promote_args_inexact,
     promote_args_numeric,
+    promote_dtypes,
 )
 from trellax._src.typing import ArrayLike
 
@@ -211,6 +212,7 @@ def power(x: ArrayLike, y: ArrayLike, /) -> Array:
         return lax.integer_pow(a, exponent)
     xa, ya = ensure_array("power", x), ensure_array("power", y)
     if _kind(xa) in ("f", "c") and _kind(ya) in ("i", "u"):
+        promote_dtypes("power", xa, ya)  # JAX promotes first: strict mode refuses float ** int
         (a,) = promote_args_numeric("power", x)
         return lax.pow(a, ya)
     a, b = promote_args_numeric("power", x, y)
@@ -553,20 +555,38 @@ bitwise_right_shift = right_shift
 
 
 def bitwise_count(x: ArrayLike, /) -> Array:
-    (a,) = promote_args("bitwise_count", x)
-    return _convert(
-        lax.population_count(lax.abs(a) if _kind(a) == "i" else a), dtypes.uint8, a.weak_type
-    )
+    """The number of 1 bits in ``|x|``, as uint8 (never weak: JAX ends with ``astype``); bool
+    input counts as int32."""
+    (a,) = promote_args_numeric("bitwise_count", x)
+    return _convert(lax.population_count(lax.abs(a) if _kind(a) == "i" else a), dtypes.uint8, False)
 
 
 # -- comparisons and logic ------------------------------------------------------------------------
 
 equal = _binary("equal", lax.eq_p)
 not_equal = _binary("not_equal", lax.ne_p)
-less = _binary("less", lax.lt_p)
-less_equal = _binary("less_equal", lax.le_p)
-greater = _binary("greater", lax.gt_p)
-greater_equal = _binary("greater_equal", lax.ge_p)
+
+
+def _ordering(name: str, prim: Primitive) -> BinaryUfunc:
+    """An order comparison; complex values are ordered lexicographically (real part, then
+    imaginary part), as in JAX and NumPy. ``lax.lt`` and friends refuse complex operands."""
+    bind = prim.bind
+
+    def f(x: ArrayLike, y: ArrayLike, /) -> Array:
+        a, b = promote_args(name, x, y)
+        if a.dtype.kind == "c":
+            re_a, re_b = lax.real(a), lax.real(b)
+            return select_n(lax.eq(re_a, re_b), bind(re_a, re_b), bind(lax.imag(a), lax.imag(b)))
+        return bind(a, b)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+less = _ordering("less", lax.lt_p)
+less_equal = _ordering("less_equal", lax.le_p)
+greater = _ordering("greater", lax.gt_p)
+greater_equal = _ordering("greater_equal", lax.ge_p)
 
 
 def _logical(name: str, lax_fn: Callable[[Array, Array], Array]) -> BinaryUfunc:
@@ -623,13 +643,21 @@ def isnan(x: ArrayLike, /) -> Array:
 
 
 def isposinf(x: ArrayLike, /) -> Array:
-    a = ensure_array("isposinf", x)
-    return logical_and(isinf(a), greater(a, 0))
+    return _isposneginf("isposinf", x, np.inf)
 
 
 def isneginf(x: ArrayLike, /) -> Array:
-    a = ensure_array("isneginf", x)
-    return logical_and(isinf(a), less(a, 0))
+    return _isposneginf("isneginf", x, -np.inf)
+
+
+def _isposneginf(name: str, x: ArrayLike, infinity: float) -> Array:
+    a = ensure_array(name, x)
+    k = _kind(a)
+    if k == "c":  # JAX's error (complex values are ordered, but have no signed infinity)
+        raise ValueError("isposinf/isneginf are not well defined for complex types")
+    if k in ("b", "i", "u"):
+        return _full_bool(False, a)
+    return lax.eq(a, _strong_const(infinity, a))
 
 
 def signbit(x: ArrayLike, /) -> Array:
