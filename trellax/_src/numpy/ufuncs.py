@@ -567,6 +567,9 @@ equal = _binary("equal", lax.eq_p)
 not_equal = _binary("not_equal", lax.ne_p)
 
 
+_COMPLEX = frozenset([dtypes.complex64, dtypes.complex128])
+
+
 def _ordering(name: str, prim: Primitive) -> BinaryUfunc:
     """An order comparison; complex values are ordered lexicographically (real part, then
     imaginary part), as in JAX and NumPy. ``lax.lt`` and friends refuse complex operands."""
@@ -574,7 +577,7 @@ def _ordering(name: str, prim: Primitive) -> BinaryUfunc:
 
     def f(x: ArrayLike, y: ArrayLike, /) -> Array:
         a, b = promote_args(name, x, y)
-        if a.dtype.kind == "c":
+        if a.dtype in _COMPLEX:
             re_a, re_b = lax.real(a), lax.real(b)
             return select_n(lax.eq(re_a, re_b), bind(re_a, re_b), bind(lax.imag(a), lax.imag(b)))
         return bind(a, b)
