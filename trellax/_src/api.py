@@ -127,7 +127,7 @@ def _path_names(fun: Callable[..., Any], n_args: int) -> list[str]:
 
 
 class _CacheEntry:
-    __slots__ = ("closed", "out_avals", "out_tree", "run")
+    __slots__ = ("closed", "out_avals", "out_tree", "run", "single")
 
     def __init__(
         self,
@@ -139,6 +139,8 @@ class _CacheEntry:
         self.run = run
         self.out_tree = out_tree
         self.out_avals = [(a.dtype, a.weak_type) for a in closed.out_avals]
+        # A function returning one array (the common case) needs no unflattening.
+        self.single = out_tree.num_leaves == 1 and out_tree == tree_flatten(0)[1]
 
 
 class Jitted(Generic[P, R]):
@@ -211,6 +213,10 @@ class Jitted(Generic[P, R]):
 
     def _finish(self, entry: _CacheEntry, outs: tuple[Any, ...]) -> R:
         new = core.new_array
+        if entry.single:
+            d, w = entry.out_avals[0]
+            single: R = new(outs[0], d, w)
+            return single
         arrays = [new(o, d, w) for o, (d, w) in zip(outs, entry.out_avals)]
         result: R = tree_unflatten(entry.out_tree, arrays)
         return result

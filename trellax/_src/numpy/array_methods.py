@@ -16,6 +16,8 @@ from typing import Any
 from trellax._src import dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
+from trellax._src.core import Primitive
+from trellax._src.lax.elementwise import add_p, mul_p, sub_p
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import (
     indexing,
@@ -230,11 +232,29 @@ _COMPARE_NAME = {
 }
 
 
-def _fast_add(self: Any, other: Any) -> Any:
-    """``x + y`` with the common cases (same dtype and flag; a Python scalar) kept short."""
-    if type(other) is not ArrayImpl and _defer("add", self, other):
-        return NotImplemented
-    return ufuncs.add(self, other)
+def _same_type_fast_path(prim: Primitive, name: str) -> Callable[[Any, Any], Any]:
+    """``x op y`` for +, - and *: two concrete arrays of one non-bool dtype and weak flag need no
+    promotion at all (the join of a type with itself), so they go straight to the primitive."""
+    fn = _BINARY[{"add": "add", "subtract": "sub", "multiply": "mul"}[name]]
+
+    def op(self: Any, other: Any) -> Any:
+        if (
+            type(other) is ArrayImpl
+            and type(self) is ArrayImpl
+            and other.dtype is self.dtype
+            and other.weak_type is self.weak_type
+            and self.dtype is not _BOOL
+        ):
+            return prim.bind(self, other)
+        if type(other) is not ArrayImpl and _defer(name, self, other):
+            return NotImplemented
+        return fn(self, other)
+
+    op.__name__ = f"__{name}__"
+    return op
+
+
+_BOOL = dtypes.bool_
 
 
 def attach(cls: type) -> None:
@@ -246,7 +266,9 @@ def attach(cls: type) -> None:
     for short, fn in _COMPARE.items():
         setattr(cls, f"__{short}__", _binop(fn, _COMPARE_NAME[short]))
     methods: dict[str, Any] = {
-        "__add__": _fast_add,
+        "__add__": _same_type_fast_path(add_p, "add"),
+        "__sub__": _same_type_fast_path(sub_p, "subtract"),
+        "__mul__": _same_type_fast_path(mul_p, "multiply"),
         "__neg__": ufuncs.negative,
         "__pos__": ufuncs.positive,
         "__abs__": ufuncs.absolute,
