@@ -40,12 +40,6 @@ def _complex_of(d: DType) -> DType:
     return dtypes.complex128 if d == dtypes.float64 else dtypes.complex64
 
 
-def _real_of(d: DType) -> DType:
-    if d in (dtypes.complex128, dtypes.float64):
-        return dtypes.float64
-    return dtypes.float32
-
-
 def _inexact(fun_name: str, a: Any) -> Array:
     if isinstance(a, (list, tuple)):
         from trellax._src.numpy.creation import asarray
@@ -161,13 +155,17 @@ def ifft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = 
     return _fft1("ifft", a, n, axis, norm, inverse=True)
 
 
+def _check_not_0d(name: str, x: Array, axis: int) -> None:
+    if x.ndim == 0:
+        raise ValueError(f"{name}: axis {axis} is out of bounds for array of dimension 0")
+
+
 def _fft1(
     name: str, a: ArrayLike, n: int | None, axis: int, norm: str | None, *, inverse: bool
 ) -> Array:
     _check_norm(norm)
     x = _inexact(name, a)
-    if x.ndim == 0:
-        raise ValueError(f"{name}: axis {axis} is out of bounds for array of dimension 0")
+    _check_not_0d(name, x, axis)
     (ax,) = canonicalize_axes(name, (axis,), x.ndim)
     size = x.shape[ax] if n is None else operator.index(n)
     if size < 1:
@@ -182,10 +180,7 @@ def fftn(
     norm: str | None = None,
 ) -> Array:
     """The N-D discrete Fourier transform over ``axes`` (all by default), sizes ``s``."""
-    _check_norm(norm)
-    x = _inexact("fftn", a)
-    ax, sizes = _axes_and_sizes("fftn", x, s, axes)
-    return _c2c(x, ax, sizes, False, norm) if ax else _convert(x, _complex_of(x.dtype), False)
+    return _fftn("fftn", a, s, axes, norm, inverse=False)
 
 
 def ifftn(
@@ -195,10 +190,22 @@ def ifftn(
     norm: str | None = None,
 ) -> Array:
     """The N-D inverse discrete Fourier transform."""
+    return _fftn("ifftn", a, s, axes, norm, inverse=True)
+
+
+def _fftn(
+    name: str,
+    a: ArrayLike,
+    s: Sequence[int] | None,
+    axes: Sequence[int] | None,
+    norm: str | None,
+    *,
+    inverse: bool,
+) -> Array:
     _check_norm(norm)
-    x = _inexact("ifftn", a)
-    ax, sizes = _axes_and_sizes("ifftn", x, s, axes)
-    return _c2c(x, ax, sizes, True, norm) if ax else _convert(x, _complex_of(x.dtype), False)
+    x = _inexact(name, a)
+    ax, sizes = _axes_and_sizes(name, x, s, axes)
+    return _c2c(x, ax, sizes, inverse, norm) if ax else _convert(x, _complex_of(x.dtype), False)
 
 
 def fft2(
@@ -287,16 +294,14 @@ def irfftn(
 def rfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The 1-D transform of real input (``n // 2 + 1`` frequencies)."""
     x = _real_input("rfft", a)
-    if x.ndim == 0:
-        raise ValueError(f"rfft: axis {axis} is out of bounds for array of dimension 0")
+    _check_not_0d("rfft", x, axis)
     return rfftn(x, None if n is None else (n,), (axis,), norm)
 
 
 def irfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The inverse of :func:`rfft`: ``n`` real outputs (default ``2 * (m - 1)``)."""
     x = _inexact("irfft", a)
-    if x.ndim == 0:
-        raise ValueError(f"irfft: axis {axis} is out of bounds for array of dimension 0")
+    _check_not_0d("irfft", x, axis)
     return irfftn(x, None if n is None else (n,), (axis,), norm)
 
 
@@ -349,28 +354,28 @@ def _freq_dtype(dtype: Any) -> DType:
 def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
     """The sample frequencies of an ``n``-point transform with spacing ``d``:
     ``[0, 1, ..., n//2 - 1 (or (n-1)//2), -(n//2), ..., -1] / (d * n)`` (default float)."""
-    n = operator.index(n)
-    if n < 1:
-        raise ValueError(f"fftfreq: n must be positive, got {n}")
-    dt = _freq_dtype(dtype)
-    pos = (n - 1) // 2 + 1
-    k = concatenate(
-        [
-            _convert(_arange(0, pos), dt, False),
-            _convert(_arange(-(n // 2), 0), dt, False),
-        ],
-        0,
-    )
-    return lax.div(k, _spacing(d, n, dt))
+    n = _num_points("fftfreq", n)
+    return _freqs(((0, (n - 1) // 2 + 1), (-(n // 2), 0)), n, d, dtype)
 
 
 def rfftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
     """The non-negative sample frequencies ``[0, 1, ..., n//2] / (d * n)``."""
+    n = _num_points("rfftfreq", n)
+    return _freqs(((0, n // 2 + 1),), n, d, dtype)
+
+
+def _num_points(fun_name: str, n: int) -> int:
     n = operator.index(n)
     if n < 1:
-        raise ValueError(f"rfftfreq: n must be positive, got {n}")
+        raise ValueError(f"{fun_name}: n must be positive, got {n}")
+    return n
+
+
+def _freqs(ranges: Sequence[tuple[int, int]], n: int, d: ArrayLike, dtype: Any) -> Array:
+    """The integer ``ranges`` (joined) as ``dtype`` (default float), divided by ``d * n``."""
     dt = _freq_dtype(dtype)
-    k = _convert(_arange(0, n // 2 + 1), dt, False)
+    parts = [_convert(_arange(lo, hi), dt, False) for lo, hi in ranges]
+    k = parts[0] if len(parts) == 1 else concatenate(parts, 0)
     return lax.div(k, _spacing(d, n, dt))
 
 
@@ -427,25 +432,3 @@ def fftshift(x: ArrayLike, axes: int | Sequence[int] | None = None) -> Array:
 def ifftshift(x: ArrayLike, axes: int | Sequence[int] | None = None) -> Array:
     """The inverse of :func:`fftshift`."""
     return _shift("ifftshift", x, axes, inverse=True)
-
-
-__all__ = [
-    "fft",
-    "fft2",
-    "fftfreq",
-    "fftn",
-    "fftshift",
-    "hfft",
-    "ifft",
-    "ifft2",
-    "ifftn",
-    "ifftshift",
-    "ihfft",
-    "irfft",
-    "irfft2",
-    "irfftn",
-    "rfft",
-    "rfft2",
-    "rfftfreq",
-    "rfftn",
-]
