@@ -21,7 +21,13 @@ from trellax._src import dtypes
 from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
-from trellax._src.lax._base import asarray, check_dtype, inexact, same_dtypes_error
+from trellax._src.lax._base import (
+    asarray,
+    check_dtype,
+    complex_to_real,
+    inexact,
+    same_dtypes_error,
+)
 from trellax._src.typing import ArrayLike
 
 Shape = tuple[int, ...]
@@ -36,14 +42,6 @@ def _prim(name: str, *, multiple_results: bool = False) -> Primitive:
 
 def _aval(shape: Shape, dtype: DType) -> ShapedArray:
     return ShapedArray._fast(tuple(shape), dtype, False)
-
-
-def _real_dtype(d: DType) -> DType:
-    if d == dtypes.complex64:
-        return dtypes.float32
-    if d == dtypes.complex128:
-        return dtypes.float64
-    return d
 
 
 def _complex_dtype(d: DType) -> DType:
@@ -109,7 +107,7 @@ eigh_p = _prim("eigh", multiple_results=True)
 @eigh_p.def_abstract_eval
 def _eigh_abstract_eval(x: AbstractValue, *, lower: bool) -> tuple[ShapedArray, ShapedArray]:
     batch, n, _ = _check_matrix("eigh", x)
-    return _aval(x.shape, x.dtype), _aval((*batch, n), _real_dtype(x.dtype))
+    return _aval(x.shape, x.dtype), _aval((*batch, n), complex_to_real(x.dtype))
 
 
 def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True) -> tuple[Array, Array]:
@@ -168,7 +166,7 @@ svd_p = _prim("svd", multiple_results=True)
 def _svd_abstract_eval(x: AbstractValue, *, full_matrices: bool, compute_uv: bool) -> Any:
     batch, m, n = _check_matrix("svd", x, square=False)
     k = min(m, n)
-    s = _aval((*batch, k), _real_dtype(x.dtype))
+    s = _aval((*batch, k), complex_to_real(x.dtype))
     if not compute_uv:
         return (s,)
     um, vn = (m, n) if full_matrices else (k, k)
@@ -306,7 +304,7 @@ slogdet_p = _prim("slogdet", multiple_results=True)
 @slogdet_p.def_abstract_eval
 def _slogdet_abstract_eval(x: AbstractValue) -> tuple[ShapedArray, ShapedArray]:
     batch, _, _ = _check_matrix("slogdet", x)
-    return _aval(batch, x.dtype), _aval(batch, _real_dtype(x.dtype))
+    return _aval(batch, x.dtype), _aval(batch, complex_to_real(x.dtype))
 
 
 def slogdet(x: ArrayLike) -> tuple[Array, Array]:

@@ -26,7 +26,7 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import linalg as lax_linalg
-from trellax._src.lax._base import canonicalize_axes
+from trellax._src.lax._base import canonicalize_axes, complex_to_real
 from trellax._src.lax.indexing import IndexSpec, gather_p
 from trellax._src.lax.reductions import reduce_max, reduce_min, reduce_sum
 from trellax._src.lax.structural import (
@@ -99,20 +99,12 @@ def _mH(x: Array) -> Array:
     return lax.conj(t) if dtypes.kind(x.dtype) == "c" else t
 
 
-def _real_dtype(d: DType) -> DType:
-    if d == dtypes.complex64:
-        return dtypes.float32
-    if d == dtypes.complex128:
-        return dtypes.float64
-    return d
-
-
 def _abs(x: Array) -> Array:
     return lax.abs(x)
 
 
 def _eps(d: DType) -> float:
-    return float(dtypes.finfo(_real_dtype(d)).eps)
+    return float(dtypes.finfo(complex_to_real(d)).eps)
 
 
 def _keepdims(x: Array, axes: Sequence[int], ndim: int, keepdims: bool) -> Array:
@@ -268,7 +260,7 @@ def lstsq(
     if vector:
         y = reshape(y, (m, 1))
     u, s, vh = lax_linalg.svd(x, full_matrices=False)
-    real = _real_dtype(x.dtype)
+    real = complex_to_real(x.dtype)
     eps = _eps(x.dtype)
     rc = eps * max(m, n) if rcond is None else (eps if rcond < 0 else float(rcond))
     k = min(m, n)
@@ -309,7 +301,7 @@ def pinv(
     ``rtol * max(s)`` (default ``10 * max(m, n) * eps``) are treated as zero."""
     x = _matrix("pinv", a, square=False)
     m, n = x.shape[-2:]
-    real = _real_dtype(x.dtype)
+    real = complex_to_real(x.dtype)
     if rcond is not None:
         rtol = rcond
     if min(m, n) == 0:
@@ -345,7 +337,7 @@ def matrix_rank(
         nz = lax.ne(x, full(x.shape, 0, x.dtype))
         return _convert(reduce_max(nz, tuple(range(x.ndim))) if x.ndim else nz, d, False)
     s = svdvals(x)
-    real = _real_dtype(x.dtype)
+    real = complex_to_real(x.dtype)
     m, n = x.shape[-2:]
     if min(m, n) == 0:
         return full(x.shape[:-2], 0, d)
@@ -429,7 +421,7 @@ def vector_norm(
 
 
 def _vector_norm(a: Array, axes: tuple[int, ...], ord: Any) -> Array:
-    real = _real_dtype(a.dtype)
+    real = complex_to_real(a.dtype)
     if isinstance(ord, str):
         raise ValueError(f"Invalid order '{ord}' for vector norm.")
     absx = _abs(a)
