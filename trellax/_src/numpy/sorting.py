@@ -40,9 +40,12 @@ def _check_sort_args(fun_name: str, kind: Any, order: Any) -> None:
 
 
 def _axis(fun_name: str, x: Array, axis: int | None) -> tuple[Array, int]:
+    """``x`` (flattened when ``axis`` is None) and the axis to sort along; refuses 0-d input."""
     if axis is None:
         return ravel(x), 0
     (ax,) = canonicalize_axes(fun_name, (axis,), x.ndim)
+    if x.ndim == 0:
+        raise ValueError(f"{fun_name}: axis 0 is out of bounds for an array of dimension 0")
     return x, ax
 
 
@@ -60,8 +63,6 @@ def sort(
     order."""
     _check_sort_args("sort", kind, order)
     x, ax = _axis("sort", _asarray("sort", a), axis)
-    if x.ndim == 0:
-        raise ValueError("sort: axis 0 is out of bounds for an array of dimension 0")
     if descending:
         x = rev(x, (ax,))
     keys = sort_keys(x)
@@ -86,8 +87,6 @@ def argsort(
     ``descending``). Default-int result (``dtype`` overrides)."""
     _check_sort_args("argsort", kind, order)
     x, ax = _axis("argsort", _asarray("argsort", a), axis)
-    if x.ndim == 0:
-        raise ValueError("argsort: axis 0 is out of bounds for an array of dimension 0")
     d = dtypes.default_int_dtype() if dtype is None else dtypes.check_user_dtype(dtype, "argsort")
     if dtypes.kind(d) not in ("i", "u"):
         raise TypeError(f"argsort: dtype must be an integer type, got {d.name}")
