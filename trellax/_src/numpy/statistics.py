@@ -60,12 +60,21 @@ def _take_last(x: Array, index: Array) -> Array:
 def _quantile(
     name: str,
     a: ArrayLike,
-    q: Array,
+    q: ArrayLike,
+    out: None,
     axis: Axis,
     method: str,
     keepdims: bool,
+    *,
     squash_nans: bool,
+    percent: bool = False,
 ) -> Array:
+    """What all the public functions compute (``q`` in percent when ``percent``)."""
+    check_no_out(name, out)
+    check_arraylike(name, a, q)
+    (qa,) = promote_args_inexact(name, q)
+    if percent:
+        qa = lax.div(qa, const(100, qa.dtype, qa.weak_type))
     if method not in _METHODS:
         raise ValueError(
             f"{name}: method can only be 'linear', 'lower', 'higher', 'midpoint', or 'nearest'; "
@@ -76,8 +85,8 @@ def _quantile(
         raise ValueError(
             f"{name} does not support complex input, as the operation is poorly defined."
         )
-    if q.ndim > 1:
-        raise ValueError(f"{name}: q must have rank <= 1, got shape {tuple(q.shape)}")
+    if qa.ndim > 1:
+        raise ValueError(f"{name}: q must have rank <= 1, got shape {tuple(qa.shape)}")
     out_dtype = x.dtype
     axes = reduction_axes(x.ndim, axis)
     keep_shape = tuple(1 if i in axes else s for i, s in enumerate(x.shape))
@@ -85,9 +94,9 @@ def _quantile(
     batch = tuple(x.shape[i] for i in rest)
     n = math.prod(x.shape[i] for i in axes)
     x = reshape(transpose(x, (*rest, *axes)), (*batch, n))
-    qshape = tuple(q.shape)
+    qshape = tuple(qa.shape)
     out_shape = qshape + batch
-    qd, one = q.dtype, const(1, q.dtype)
+    qd, one = qa.dtype, const(1, qa.dtype)
 
     if squash_nans:
         x = lax_reductions.sort(x, dimension=x.ndim - 1)  # NaNs sort to the end
@@ -99,7 +108,7 @@ def _quantile(
         x = select_n(nan_rows, x, full_like_shape(float("nan"), x))  # any NaN -> NaN
         x = lax_reductions.sort(x, dimension=x.ndim - 1)
         last = broadcast_to(const(n - 1, qd), out_shape)
-    pos = lax.mul(broadcast_in_dim(q, out_shape, range(len(qshape))), last)
+    pos = lax.mul(broadcast_in_dim(qa, out_shape, range(len(qshape))), last)
     low, high = lax.floor(pos), lax.ceil(pos)
     high_weight = lax.sub(pos, low)
     low_weight = lax.sub(full_like_shape(1, high_weight), high_weight)
@@ -128,11 +137,6 @@ def _quantile(
     return _convert(result, out_dtype, False)
 
 
-def _q_array(name: str, q: ArrayLike) -> Array:
-    (qa,) = promote_args_inexact(name, q)
-    return qa
-
-
 def quantile(
     a: ArrayLike,
     q: ArrayLike,
@@ -148,9 +152,7 @@ def quantile(
     'linear', 'lower', 'higher', 'midpoint', 'nearest' (where 'nearest' rounds a position that
     lies exactly halfway down, as JAX does).
     """
-    check_no_out("quantile", out)
-    check_arraylike("quantile", a, q)
-    return _quantile("quantile", a, _q_array("quantile", q), axis, method, keepdims, False)
+    return _quantile("quantile", a, q, out, axis, method, keepdims, squash_nans=False)
 
 
 def nanquantile(
@@ -163,14 +165,7 @@ def nanquantile(
     keepdims: bool = False,
 ) -> Array:
     """:func:`quantile` of the non-NaN elements (an all-NaN slice gives NaN)."""
-    check_no_out("nanquantile", out)
-    check_arraylike("nanquantile", a, q)
-    return _quantile("nanquantile", a, _q_array("nanquantile", q), axis, method, keepdims, True)
-
-
-def _percent(name: str, q: ArrayLike) -> Array:
-    qa = _q_array(name, q)
-    return lax.div(qa, const(100, qa.dtype, qa.weak_type))
+    return _quantile("nanquantile", a, q, out, axis, method, keepdims, squash_nans=True)
 
 
 def percentile(
@@ -183,9 +178,9 @@ def percentile(
     keepdims: bool = False,
 ) -> Array:
     """:func:`quantile` with ``q`` in percent (0 to 100)."""
-    check_no_out("percentile", out)
-    check_arraylike("percentile", a, q)
-    return _quantile("percentile", a, _percent("percentile", q), axis, method, keepdims, False)
+    return _quantile(
+        "percentile", a, q, out, axis, method, keepdims, squash_nans=False, percent=True
+    )
 
 
 def nanpercentile(
@@ -198,10 +193,9 @@ def nanpercentile(
     keepdims: bool = False,
 ) -> Array:
     """:func:`nanquantile` with ``q`` in percent (0 to 100)."""
-    check_no_out("nanpercentile", out)
-    check_arraylike("nanpercentile", a, q)
-    qa = _percent("nanpercentile", q)
-    return _quantile("nanpercentile", a, qa, axis, method, keepdims, True)
+    return _quantile(
+        "nanpercentile", a, q, out, axis, method, keepdims, squash_nans=True, percent=True
+    )
 
 
 def median(
@@ -212,9 +206,7 @@ def median(
     keepdims: bool = False,
 ) -> Array:
     """The median along ``axis`` (the midpoint of the two middle values for an even count)."""
-    check_no_out("median", out)
-    check_arraylike("median", a)
-    return _quantile("median", a, _q_array("median", 0.5), axis, "midpoint", keepdims, False)
+    return _quantile("median", a, 0.5, out, axis, "midpoint", keepdims, squash_nans=False)
 
 
 def nanmedian(
@@ -225,10 +217,7 @@ def nanmedian(
     keepdims: bool = False,
 ) -> Array:
     """:func:`median` of the non-NaN elements."""
-    check_no_out("nanmedian", out)
-    check_arraylike("nanmedian", a)
-    qa = _q_array("nanmedian", 0.5)
-    return _quantile("nanmedian", a, qa, axis, "midpoint", keepdims, True)
+    return _quantile("nanmedian", a, 0.5, out, axis, "midpoint", keepdims, squash_nans=True)
 
 
 def average(
