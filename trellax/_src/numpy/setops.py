@@ -86,11 +86,16 @@ def _run_starts(xs: Array, equal_nan: bool) -> Array:
     n = xs.shape[0]
     if n == 0:
         return full((0,), True, dtypes.bool_)
-    head, tail = slice(xs, (1,), (n,)), slice(xs, (0,), (n - 1,))
-    differs = lax.ne(head, tail)
-    if equal_nan and dtypes.kind(xs.dtype) in ("f", "c"):
-        differs = lax.bitwise_and(differs, logical_not(lax.bitwise_and(isnan(head), isnan(tail))))
+    differs = _differs(slice(xs, (1,), (n,)), slice(xs, (0,), (n - 1,)), equal_nan)
     return concatenate([full((1,), True, dtypes.bool_), differs], 0)
+
+
+def _differs(head: Array, tail: Array, equal_nan: bool) -> Array:
+    """``head != tail`` elementwise, where two NaNs are equal when ``equal_nan``."""
+    differs = lax.ne(head, tail)
+    if equal_nan and dtypes.kind(head.dtype) in ("f", "c"):
+        differs = lax.bitwise_and(differs, logical_not(lax.bitwise_and(isnan(head), isnan(tail))))
+    return differs
 
 
 def _unique_1d(
@@ -222,11 +227,7 @@ def _unique_axis(
     if n:
         head = slice(spec_rows, (1, 0), (n, m))
         tail = slice(spec_rows, (0, 0), (n - 1, m))
-        differs = lax.ne(head, tail)
-        if equal_nan and dtypes.kind(x.dtype) in ("f", "c"):
-            differs = lax.bitwise_and(
-                differs, logical_not(lax.bitwise_and(isnan(head), isnan(tail)))
-            )
+        differs = _differs(head, tail, equal_nan)
         starts = concatenate([full((1,), True, dtypes.bool_), reduce_or(differs, (1,))], 0)
     else:
         starts = full((0,), True, dtypes.bool_)
@@ -251,22 +252,25 @@ def _unique_axis(
     return _Unique(values, index, inverse, counts)
 
 
+def _unique_api(
+    fun_name: str, x: ArrayLike, size: int | None, fill_value: Any, want: str
+) -> tuple[Array, _Unique]:
+    """``x`` as an array and the Array API's unique of its elements (NaNs distinct)."""
+    a = _asarray(fun_name, x)
+    u = _unique_1d(ravel(a), fun_name, equal_nan=False, size=size, fill_value=fill_value, want=want)
+    return a, u
+
+
 def unique_values(x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None) -> Array:
     """The unique elements of ``x``, sorted; NaNs are distinct (Array API)."""
-    a = _asarray("unique_values", x)
-    return _unique_1d(
-        ravel(a), "unique_values", equal_nan=False, size=size, fill_value=fill_value
-    ).values
+    return _unique_api("unique_values", x, size, fill_value, "")[1].values
 
 
 def unique_counts(
     x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None
 ) -> UniqueCountsResult:
     """``(values, counts)`` of the unique elements of ``x``; NaNs are distinct."""
-    a = _asarray("unique_counts", x)
-    u = _unique_1d(
-        ravel(a), "unique_counts", equal_nan=False, size=size, fill_value=fill_value, want="c"
-    )
+    _, u = _unique_api("unique_counts", x, size, fill_value, "c")
     return UniqueCountsResult(u.values, _get(u.counts))
 
 
@@ -274,10 +278,7 @@ def unique_inverse(
     x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None
 ) -> UniqueInverseResult:
     """``(values, inverse_indices)``: ``values[inverse_indices]`` rebuilds ``x`` (same shape)."""
-    a = _asarray("unique_inverse", x)
-    u = _unique_1d(
-        ravel(a), "unique_inverse", equal_nan=False, size=size, fill_value=fill_value, want="v"
-    )
+    a, u = _unique_api("unique_inverse", x, size, fill_value, "v")
     return UniqueInverseResult(u.values, reshape(_get(u.inverse), a.shape))
 
 
@@ -285,10 +286,7 @@ def unique_all(
     x: ArrayLike, /, *, size: int | None = None, fill_value: Any = None
 ) -> UniqueAllResult:
     """``(values, indices, inverse_indices, counts)`` of the unique elements of ``x``."""
-    a = _asarray("unique_all", x)
-    u = _unique_1d(
-        ravel(a), "unique_all", equal_nan=False, size=size, fill_value=fill_value, want="ivc"
-    )
+    a, u = _unique_api("unique_all", x, size, fill_value, "ivc")
     return UniqueAllResult(
         u.values, _get(u.first_index), reshape(_get(u.inverse), a.shape), _get(u.counts)
     )
