@@ -364,3 +364,20 @@ def test_traced_integer_indices(fn):
         eager.shape,
     )
     np.testing.assert_array_equal(np.asarray(jitted), np.asarray(eager))
+
+
+@pytest.mark.parametrize("idx", [True, False, (True, 0), (0, True), (Ellipsis, True), (False, 1)])
+def test_scalar_bool_index_matches_numpy(idx: object) -> None:
+    """x[True] adds an axis of size 1 and x[False] one of size 0, as in NumPy and JAX."""
+    x = tnp.arange(6).reshape(2, 3)
+    expected = np.asarray(x)[idx]
+    got = x[idx]
+    assert got.shape == expected.shape
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+def test_scalar_bool_index_under_jit() -> None:
+    x = tnp.arange(6).reshape(2, 3)
+    assert trellax.jit(lambda v: v[True])(x).shape == (1, 2, 3)
+    with pytest.raises(IndexError, match=r"x\[False\] selects nothing"):
+        trellax.jit(lambda v: v[False])(x)

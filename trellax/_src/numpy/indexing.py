@@ -24,7 +24,7 @@ from trellax._src.lax.structural import _convert, broadcast_to
 from trellax._src.numpy.util import ensure_array
 from trellax._src.typing import ArrayLike
 
-_BASIC = (int, slice, type(None), type(Ellipsis))
+_BASIC = (int, slice, type(None), type(Ellipsis), bool)
 
 
 def _is_basic(idx: Any) -> bool:
@@ -58,10 +58,13 @@ def normalize_index(x: Array, idx: Any) -> tuple[IndexSpec, list[Array]]:
         if _is_bool_mask(item):
             mask = _concrete_mask(item)
             if mask.ndim == 0:
-                raise IndexError(
-                    "trellax does not support 0-d boolean indices (x[True]); use "
-                    "trellax.numpy.where or an expand_dims instead"
-                )
+                if not bool(mask):
+                    raise IndexError(
+                        "x[False] selects nothing along a new axis; trellax supports it on "
+                        "concrete arrays only (write x[None][:0] to get the empty result)"
+                    )
+                expanded.append(None)  # x[True] is x[None]: a new axis of size 1
+                continue
             expanded.extend(asarray(np.asarray(i, dtype=np.int64)) for i in np.nonzero(mask))
         else:
             expanded.append(item)
