@@ -82,7 +82,7 @@ def _leaf_aval(leaf: Any, path: str) -> ShapedArray:
     if t is int or t is float or t is complex:
         st = _config.state()
         if t is int:
-            lo, hi = (-(2**63), 2**63 - 1) if st.x64 else (-(2**31), 2**31 - 1)
+            lo, hi = dtypes.DEFAULT_INT_RANGE[st.x64]
             if not lo <= leaf <= hi:
                 raise OverflowError(
                     "An overflow was encountered while parsing an argument to a jitted "

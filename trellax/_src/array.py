@@ -221,8 +221,3 @@ def _index_str(index: Any) -> str:
     if index is Ellipsis:
         return "..."
     return repr(index)
-
-
-def from_numpy_owned(value: np.ndarray[Any, Any], weak_type: bool = False) -> ArrayImpl:
-    """Wraps a NumPy array the caller just created and will not keep."""
-    return ArrayImpl._new(value, value.dtype, weak_type)

@@ -27,7 +27,6 @@ from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 
-from trellax._src import dtypes
 from trellax._src.basearray import Array
 
 Shape: TypeAlias = tuple[int, ...]
@@ -305,8 +304,3 @@ def broadcast_shapes(*shapes: Shape) -> Shape:
         raise ValueError(
             "Incompatible shapes for broadcasting: " + ", ".join(str(tuple(s)) for s in shapes)
         ) from None
-
-
-def canonical_dtype_of_value(x: Any) -> tuple[DType, bool]:
-    """(dtype, weak_type) of a lax operand before conversion (Python scalars are weak)."""
-    return dtypes.dtype_and_weak_type(x)

@@ -302,6 +302,11 @@ _DEFAULTS: Final[dict[bool, dict[str, DType]]] = {
     False: {"b": bool_, "i": int32, "u": uint32, "f": float32, "c": complex64},
     True: {"b": bool_, "i": int64, "u": uint64, "f": float64, "c": complex128},
 }
+#: The range of the default int, by x64 setting: Python ints outside it raise OverflowError.
+DEFAULT_INT_RANGE: Final[dict[bool, tuple[int, int]]] = {
+    False: (-(2**31), 2**31 - 1),
+    True: (-(2**63), 2**63 - 1),
+}
 _TO_32: Final[dict[DType, DType]] = {
     int64: int32,
     uint64: uint32,

@@ -16,7 +16,6 @@ equations.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -162,7 +161,3 @@ def pretty_print(jaxpr: Jaxpr) -> str:
     outs = ", ".join(name(v) for v in jaxpr.outvars)
     lines.append(f"  in ({outs}{',' if len(jaxpr.outvars) == 1 else ''}) }}")
     return "\n".join(lines)
-
-
-def atoms_avals(atoms: Sequence[Atom]) -> list[ShapedArray]:
-    return [a.aval for a in atoms]

@@ -586,7 +586,8 @@ def _sort(*operands: np.ndarray, dimension: int, is_stable: bool, num_keys: int)
 # -- linear algebra ------------------------------------------------------------------------------
 
 
-_MATMUL_2D = (((1,), (0,)), ((), ()))
+#: dot_general dimension numbers of the plain 2-D matrix product (the common case).
+MATMUL_2D = (((1,), (0,)), ((), ()))
 
 
 @_register("dot_general")
@@ -599,7 +600,7 @@ def _dot_general(
 ) -> Any:
     out_dtype = preferred_element_type
     if (
-        dimension_numbers == _MATMUL_2D
+        dimension_numbers == MATMUL_2D
         and x.ndim == 2
         and y.ndim == 2
         and x.dtype is out_dtype

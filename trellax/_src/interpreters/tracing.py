@@ -220,10 +220,6 @@ def trace_to_jaxpr(
     return trace.finish(outs)
 
 
-def is_tracing() -> bool:
-    return isinstance(core.current_trace(), JaxprTrace)
-
-
 # -- evaluation -----------------------------------------------------------------------------------
 
 

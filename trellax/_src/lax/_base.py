@@ -159,7 +159,7 @@ def scalar_to_array(x: Any, dtype: DType, weak_type: bool) -> ArrayImpl:
     off even when the target could hold it), then converted with wrap-around (``uint8 + -1``).
     """
     if type(x) is int:
-        lo, hi = _INT_RANGE[_config.state().x64]
+        lo, hi = dtypes.DEFAULT_INT_RANGE[_config.state().x64]
         if not lo <= x <= hi:
             default = dtypes.default_int_dtype()
             raise OverflowError(f"Python int {x} too large to convert to {default.name}")
@@ -170,9 +170,6 @@ def scalar_to_array(x: Any, dtype: DType, weak_type: bool) -> ArrayImpl:
     else:
         value = np.array(x, dtype=dtype) if dtype.kind != "V" else np.array(x).astype(dtype)
     return ArrayImpl._new(value, dtype, weak_type)
-
-
-_INT_RANGE = {False: (-(2**31), 2**31 - 1), True: (-(2**63), 2**63 - 1)}
 
 
 def asarray(x: Any) -> Array:

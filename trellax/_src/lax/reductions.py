@@ -233,15 +233,12 @@ def _dot_rank(d: Any) -> tuple[int, int, int, int, int]:
     return (int(k == "c"), maxexp, nmant, dtypes.itemsize_bits(d), int(k in ("i", "f", "c")))
 
 
-_MATMUL_2D = (((1,), (0,)), ((), ()))
-
-
 @dot_general_p.def_abstract_eval
 def _dot_general_abstract_eval(
     x: AbstractValue, y: AbstractValue, *, dimension_numbers: Any, preferred_element_type: Any
 ) -> ShapedArray:
     xs, ys = tuple(x.shape), tuple(y.shape)
-    if dimension_numbers == _MATMUL_2D and len(xs) == 2 and len(ys) == 2 and xs[1] == ys[0]:
+    if dimension_numbers == backend.MATMUL_2D and len(xs) == 2 and len(ys) == 2 and xs[1] == ys[0]:
         weak = x.weak_type and y.weak_type  # the plain matrix product, checked in one line
         return ShapedArray._fast((xs[0], ys[1]), preferred_element_type, weak)
     (lc, rc), (lb, rb) = dimension_numbers

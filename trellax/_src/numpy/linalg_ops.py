@@ -8,13 +8,12 @@ from typing import Any
 import numpy as np
 
 from trellax._src import dtypes
+from trellax._src.backend.numpy import MATMUL_2D
 from trellax._src.basearray import Array
 from trellax._src.lax.reductions import dot_general, dot_general_p
 from trellax._src.lax.structural import broadcast_to, reshape
 from trellax._src.numpy.util import promote_args
 from trellax._src.typing import ArrayLike, DType, DTypeLike
-
-_MATMUL_2D = (((1,), (0,)), ((), ()))
 
 
 def _preferred(a: Array, preferred_element_type: DTypeLike | None) -> DType | None:
@@ -45,9 +44,7 @@ def matmul(
         and preferred_element_type is None
         and x.shape[1] == y.shape[0]
     ):  # the common case, without the general batching and checks below
-        return dot_general_p.bind(
-            x, y, dimension_numbers=_MATMUL_2D, preferred_element_type=x.dtype
-        )
+        return dot_general_p.bind(x, y, dimension_numbers=MATMUL_2D, preferred_element_type=x.dtype)
     x_vec, y_vec = x.ndim == 1, y.ndim == 1
     if x_vec:
         x = reshape(x, (1, x.shape[0]))

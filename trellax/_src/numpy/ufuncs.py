@@ -18,6 +18,7 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive
 from trellax._src.lax import elementwise as lax
+from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert, broadcast_to, select_n
 from trellax._src.numpy.util import (
     ensure_array,
@@ -267,23 +268,20 @@ def _one(x: Array) -> Array:
     return _full_scalar(1, x)
 
 
-def _full_scalar(v: int, x: Array) -> Array:
-    from trellax._src.lax._base import scalar_to_array
-
+def _full_scalar(v: Any, x: Array) -> Array:
+    """``v`` as a 0-d array of ``x``'s dtype and weak flag."""
     return scalar_to_array(v, x.dtype, x.weak_type)
 
 
 # Constants as JAX builds them. Where a function's constant is strong, its result is strong even
 # when the promoted operands are weak (JAX's log2(2.5) is a strong float32); the helpers above
-# (``_zero``, ``_one``, ``_full_scalar``, ``_scalar_like``) keep the operand's flag, which is what
+# (``_zero``, ``_one``, ``_full_scalar``) keep the operand's flag, which is what
 # the other functions need.
 
 
 def _strong_const(v: Any, x: Array) -> Array:
     """``v`` as a strong 0-d array of ``x``'s dtype: JAX's ``_constant_like(x, v)``,
     ``np.array(v, dtype)`` or ``asarray(v, dtype=...)`` constants."""
-    from trellax._src.lax._base import scalar_to_array
-
     return scalar_to_array(v, x.dtype, False)
 
 
@@ -291,16 +289,12 @@ def _lax_const(v: Any, x: Array) -> Array:
     """JAX's ``lax._const(x, v)``: a weak scalar when ``x`` is a weak 0-d value, else a strong
     constant; so ``heaviside(2, 2)`` stays weak while a weak array with dimensions (or a weak
     scalar broadcast against an array) gives a strong result."""
-    from trellax._src.lax._base import scalar_to_array
-
     return scalar_to_array(v, x.dtype, x.weak_type and x.ndim == 0)
 
 
 def _full_bool(v: bool, x: Array) -> Array:
     """A strong bool array of ``x``'s shape filled with ``v`` (JAX's
     ``lax.full_like(x, v, dtype=bool)``)."""
-    from trellax._src.lax._base import scalar_to_array
-
     return broadcast_to(scalar_to_array(v, dtypes.bool_, False), x.shape)
 
 
@@ -401,26 +395,20 @@ def hypot(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 def deg2rad(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("deg2rad", x)
-    return lax.mul(a, _scalar_like(np.pi / 180, a))
+    return lax.mul(a, _full_scalar(np.pi / 180, a))
 
 
 def rad2deg(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("rad2deg", x)
-    return lax.mul(a, _scalar_like(180 / np.pi, a))
+    return lax.mul(a, _full_scalar(180 / np.pi, a))
 
 
 radians, degrees = deg2rad, rad2deg
 
 
-def _scalar_like(v: float, x: Array) -> Array:
-    from trellax._src.lax._base import scalar_to_array
-
-    return scalar_to_array(v, x.dtype, x.weak_type)
-
-
 def sinc(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("sinc", x)
-    pix = lax.mul(a, _scalar_like(np.pi, a))
+    pix = lax.mul(a, _full_scalar(np.pi, a))
     safe = select_n(lax.eq(a, _zero(a)), pix, _one(a))
     return select_n(lax.eq(a, _zero(a)), lax.div(lax.sin(safe), safe), _one(a))
 
@@ -489,7 +477,7 @@ def round(x: ArrayLike, decimals: int = 0, out: None = None) -> Array:
         return lax.complex(round(lax.real(a), decimals), round(lax.imag(a), decimals))
     if decimals == 0:
         return lax.round(a, 1)
-    factor = _scalar_like(10.0**decimals, a)
+    factor = _full_scalar(10.0**decimals, a)
     return lax.div(lax.round(lax.mul(a, factor), 1), factor)
 
 
@@ -753,7 +741,7 @@ def modf(x: ArrayLike, /) -> tuple[Array, Array]:
 
 def spacing(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("spacing", x)
-    inf = _scalar_like(np.inf, a)
+    inf = _full_scalar(np.inf, a)
     toward = select_n(lax.lt(a, _zero(a)), inf, lax.neg(inf))
     return lax.sub(lax.nextafter(a, toward), a)
 
