@@ -55,8 +55,8 @@ def _float_to_int(x: np.ndarray[Any, Any], d: np.dtype[Any]) -> Any:
     lo, hi = _bounds(d)
     if x.size:
         # Fast path: every value in range (a NaN fails both comparisons).
-        first, last = np.min(x), np.max(x)
-        if first > lo - 1 and last < hi + 1:
+        first, last = float(np.min(x)), float(np.max(x))
+        if first > float(lo - 1) and last < float(hi + 1):
             return x.astype(d)
     wide = x.astype(np.float64)
     top = float(hi)

@@ -201,6 +201,8 @@ def _to_numpy_leaves(a: Any, want: DType) -> Any:
         return [_to_numpy_leaves(x, want) for x in a]
     if isinstance(a, Array):
         return _host_convert(np.asarray(a), want)
+    if isinstance(a, np.signedinteger):  # range-checked like a Python int, as JAX does
+        return _numpy_checked(int(a), want)
     if type(a) is int or isinstance(a, (float, np.floating)):
         return _numpy_checked(a, want)
     return _host_convert(np.asarray(a), want)

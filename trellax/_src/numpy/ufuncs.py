@@ -641,7 +641,7 @@ def isinf(x: ArrayLike, /) -> Array:
 def isnan(x: ArrayLike, /) -> Array:
     a = ensure_array("isnan", x)
     if _kind(a) in ("b", "i", "u"):
-        return _full_bool(False, a)
+        return _true_like(a, False)
     return lax.ne(a, a)
 
 
@@ -683,8 +683,10 @@ def signbit(x: ArrayLike, /) -> Array:
     return _convert(lax.lt(as_int, _zero(as_int)), dtypes.bool_, False)
 
 
-def _true_like(a: Array) -> Array:
-    return _full_bool(True, a)  # not eq(a, a): that is False at NaN
+def _true_like(a: Array, value: bool = True) -> Array:
+    """JAX's ``full_like(a, True, dtype=bool)``: keeps ``a``'s weak flag (not ``eq(a, a)``,
+    which is False at NaN)."""
+    return broadcast_to(scalar_to_array(value, dtypes.bool_, a.weak_type), a.shape)
 
 
 def isreal(x: ArrayLike, /) -> Array:
@@ -699,7 +701,7 @@ def iscomplex(x: ArrayLike, /) -> Array:
     a = ensure_array("iscomplex", x)
     if _kind(a) == "c":
         return lax.ne(lax.imag(a), _zero(lax.imag(a)))
-    return _full_bool(False, a)
+    return _true_like(a, False)
 
 
 # -- the rest of jax.numpy's ufuncs ---------------------------------------------------------------
