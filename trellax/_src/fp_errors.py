@@ -12,6 +12,7 @@ only the fallback for NumPy versions without the variable.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -21,10 +22,10 @@ import numpy as np
 T = TypeVar("T")
 
 try:  # NumPy >= 2.0 keeps the error state in a context variable.
-    from numpy._core._multiarray_umath import _extobj_contextvar as _STATE
-    from numpy._core._ufunc_config import _make_extobj
-
-    _IGNORE_ALL: Any = _make_extobj(all="ignore")
+    _STATE: Any = importlib.import_module("numpy._core._multiarray_umath")._extobj_contextvar
+    _IGNORE_ALL: Any = importlib.import_module("numpy._core._ufunc_config")._make_extobj(
+        all="ignore"
+    )
 
     def enter() -> Any:
         """Silences NumPy's floating-point errors; returns the token for :func:`leave`."""
@@ -34,7 +35,7 @@ try:  # NumPy >= 2.0 keeps the error state in a context variable.
         """Restores the error state that :func:`enter` replaced."""
         _STATE.reset(token)
 
-except ImportError:  # pragma: no cover - older NumPy
+except (ImportError, AttributeError):  # pragma: no cover - older NumPy
 
     def enter() -> Any:
         state = np.errstate(all="ignore")
