@@ -104,7 +104,8 @@ def test_creation_functions_saturate_float_values() -> None:
     assert _values(tnp.full((2,), 300.0, dtype="int8")) == [127, 127]
     assert _values(tnp.full((2,), NAN, dtype="int32")) == [0, 0]
     assert _values(tnp.full((2,), tnp.asarray(300.0), dtype="int8")) == [127, 127]
-    assert _values(tnp.full((2,), 300, dtype="int8")) == [44, 44]  # an int wraps, as in JAX
+    with pytest.raises(OverflowError):  # JAX wraps a Python int; see docs/semantics.md
+        tnp.full((2,), 300, dtype="int8")
     assert _values(tnp.full_like(tnp.zeros(2, "int8"), 300.0)) == [127, 127]
     assert _values(tnp.linspace(0, 300, 4, dtype="int8")) == [0, 100, 127, 127]
     assert _values(tnp.linspace(-5, 300, 4, dtype="uint8")) == [0, 96, 198, 255]

@@ -263,8 +263,10 @@ def full(
     Array([2., 2.], dtype=float32, weak_type=True)
     """
     dims = _shape(shape, "full")
-    fill = _array(fill_value, None, "full", copy=False)
-    if dtype is not None:  # converted as astype converts (a float fill saturates), as in JAX
+    if dtype is None or isinstance(fill_value, int):  # Python ints: range-checked
+        fill = _array(fill_value, dtype, "full", copy=False)
+    else:  # converted as astype converts (a float fill saturates, NaN gives 0), as in JAX
+        fill = _array(fill_value, None, "full", copy=False)
         fill = _convert(fill, dtypes.check_user_dtype(dtype, "full"), False)
     return broadcast_to(fill, dims)
 
