@@ -115,6 +115,29 @@ def _leaf_value(leaf: Any, aval: ShapedArray) -> Any:
     )
 
 
+def _unalias(outs: tuple[Any, ...], leaves: list[Any], values: list[Any]) -> tuple[Any, ...]:
+    """``outs`` with a copy of every output that shares memory with a caller's buffer.
+
+    A compiled program returns views where NumPy does (``x``, ``x.T``, ``x[1:]``, a reshape, a
+    same-dtype ``astype``), so an output can alias an argument. That is harmless for a trellax
+    array (its buffer is immutable), but a NumPy argument stays the caller's to mutate: an output
+    viewing it is copied, as JAX copies arguments to the device. Only those outputs pay.
+    """
+    foreign = [
+        v
+        for x, v in zip(leaves, values)
+        if type(x) is not ArrayImpl and isinstance(x, np.ndarray) and np.may_share_memory(v, x)
+    ]
+    if not foreign:
+        return outs
+    return tuple(
+        o.copy()
+        if isinstance(o, np.ndarray) and any(np.may_share_memory(o, v) for v in foreign)
+        else o
+        for o in outs
+    )
+
+
 def _path_names(fun: Callable[..., Any], n_args: int) -> list[str]:
     try:
         params = list(inspect.signature(fun).parameters)
@@ -208,8 +231,9 @@ class Jitted(Generic[P, R]):
             if not kwargs and not self._has_static and all(type(a) is ArrayImpl for a in args):
                 fast_key = (st, *[(a.shape, a.dtype, a.weak_type) for a in avals])
                 self._fast_cache[fast_key] = entry
-        outs = entry.run(*[_leaf_value(x, a) for x, a in zip(leaves, avals)])
-        return self._finish(entry, outs)
+        values = [_leaf_value(x, a) for x, a in zip(leaves, avals)]
+        outs = entry.run(*values)
+        return self._finish(entry, _unalias(outs, leaves, values))
 
     def _finish(self, entry: _CacheEntry, outs: tuple[Any, ...]) -> R:
         new = core.new_array
