@@ -248,6 +248,9 @@ def _broadcast_fill(fun_name: str, fill: Array, dims: tuple[int, ...]) -> Array:
     """``fill`` broadcast to ``dims``: a ``broadcast_in_dim`` under a trace; eagerly a
     materialized buffer, after a size check (a stride-0 view of a huge shape would make every
     later operation walk all of its elements)."""
+    if type(fill) is ArrayImpl and fill.ndim == 0 and not traced.tracing():
+        traced.check_size(fun_name, dims, fill.dtype)
+        return ArrayImpl._new(np.full(dims, fill._value, fill.dtype), fill.dtype, fill.weak_type)
     out = broadcast_to(fill, dims)
     if type(out) is not ArrayImpl or out is fill:
         return out
