@@ -271,6 +271,95 @@ def test_asyncio_tasks_have_their_own_overrides() -> None:
     assert b == [(False, "strict")] * 3
 
 
+# One context-manager object shared by several threads or tasks at once, and re-entered (JAX's
+# context managers allow both).
+SHARED = [
+    (lambda: trellax.enable_x64(True), (True, "standard", "int64")),
+    (lambda: trellax.numpy_dtype_promotion("strict"), (False, "strict", "ERR")),
+]
+
+
+@pytest.mark.parametrize(("make", "inside"), SHARED)
+def test_one_override_object_shared_by_threads(make: Any, inside: Any) -> None:
+    cm = make()
+    n = 4
+    barrier = threading.Barrier(n, timeout=10)
+    seen: list[list[Any]] = [[] for _ in range(n)]
+    errors: list[BaseException] = []
+
+    def worker(i: int) -> None:
+        try:
+            barrier.wait()
+            with cm:
+                barrier.wait()  # every thread is inside the same object's block
+                seen[i].append(probe())
+                with cm:  # re-entered
+                    seen[i].append(probe())
+                barrier.wait()
+            seen[i].append(probe())
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+            barrier.abort()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert seen == [[inside, inside, (False, "standard", "int32")]] * n
+
+
+@pytest.mark.parametrize(("make", "inside"), SHARED)
+def test_one_override_object_shared_by_asyncio_tasks(make: Any, inside: Any) -> None:
+    cm = make()
+
+    async def task(delay: int) -> list[Any]:
+        log = []
+        for _ in range(delay):
+            await asyncio.sleep(0)
+        with cm:
+            await asyncio.sleep(0)  # other tasks enter and leave meanwhile
+            log.append(probe())
+            with cm:
+                await asyncio.sleep(0)
+                log.append(probe())
+        log.append(probe())
+        return log
+
+    async def main() -> list[list[Any]]:
+        return list(await asyncio.gather(*(task(d) for d in (0, 1, 0, 2, 3))))
+
+    logs = asyncio.run(main())
+    assert logs == [[inside, inside, (False, "standard", "int32")]] * 5
+
+
+def test_reentered_override_restores_each_level() -> None:
+    x64 = trellax.enable_x64(True)
+    off = trellax.enable_x64(False)
+    with x64:
+        with off:
+            with x64:
+                assert current() == (True, "standard")
+            assert current() == (False, "standard")
+        assert current() == (True, "standard")
+    assert current() == (False, "standard")
+
+
+def test_shared_override_as_a_decorator_in_threads() -> None:
+    @trellax.numpy_dtype_promotion("strict")
+    def strict_answer() -> Any:
+        return probe()
+
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(strict_answer())) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [(False, "strict", "ERR")] * 4
+
+
 # -- environment variables, read at import --------------------------------------------------------
 
 

@@ -120,23 +120,35 @@ class Config:
 config = Config()
 
 
+#: The overrides each context (thread, asyncio task) is inside, innermost last: the state each
+#: one replaced. Kept per context rather than on the context-manager object, so that one
+#: ``enable_x64(True)`` object can be entered from several threads or tasks at once, and
+#: re-entered, each ``with`` restoring exactly what its own context had.
+_saved: ContextVar[tuple[State | None, ...]] = ContextVar("trellax_config_saved", default=())
+
+
 class _Override(contextlib.ContextDecorator):
     """A context manager (and decorator) that sets one flag in the current context."""
 
     def __init__(self, **changes: Any) -> None:
         self._changes = changes
-        self._tokens: list[Any] = []
 
     def __enter__(self) -> State:
-        new = state()._replace(**self._changes)
-        self._tokens.append(_local_state.set(new))
+        previous = _local_state.get()
+        new = (_global_state[0] if previous is None else previous)._replace(**self._changes)
+        _saved.set((*_saved.get(), previous))
+        _local_state.set(new)
         return new
 
     def __exit__(self, *exc: object) -> None:
-        _local_state.reset(self._tokens.pop())
-
-    def _recreate_cm(self) -> _Override:
-        return _Override(**self._changes)
+        stack = _saved.get()
+        if not stack:
+            raise RuntimeError(
+                "trellax config override exited in a context it was not entered in (a `with "
+                "enable_x64(...)` block must be left in the thread or task that entered it)"
+            )
+        _saved.set(stack[:-1])
+        _local_state.set(stack[-1])
 
 
 def enable_x64(new_val: bool = True) -> _Override:
