@@ -391,7 +391,7 @@ def test_environment_variables(env: dict[str, str], printed: str) -> None:
 def test_bad_environment_variable_is_refused_at_import() -> None:
     proc = import_with_env(TRELLAX_NUMPY_DTYPE_PROMOTION="loose")
     assert proc.returncode != 0
-    assert "'loose' is not a valid numpy_dtype_promotion" in proc.stderr
+    assert "'loose' is not a valid TRELLAX_NUMPY_DTYPE_PROMOTION" in proc.stderr
     assert "'standard', 'strict'" in proc.stderr
 
 

@@ -175,6 +175,8 @@ class Jitted(Generic[P, R]):
         static_argnums: Sequence[int] = (),
         static_argnames: Sequence[str] = (),
     ) -> None:
+        if not callable(fun):
+            raise TypeError(f"Expected a callable value, got {fun!r}")
         self.fun = fun
         functools.update_wrapper(self, fun)
         self._sig = _signature(fun)

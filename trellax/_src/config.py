@@ -10,7 +10,9 @@ flags is kept as one precomputed, hashable :class:`State` that caches use as par
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
+import sys
 from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any, Literal, NamedTuple
@@ -41,11 +43,11 @@ def _parse_bool(name: str, value: object) -> bool:
     )
 
 
-def _parse_mode(value: object) -> PromotionMode:
+def _parse_mode(value: object, name: str = "numpy_dtype_promotion") -> PromotionMode:
     if isinstance(value, str) and value in PROMOTION_MODES:
         return value  # type: ignore[return-value,unused-ignore]
     raise ValueError(
-        f"{value!r} is not a valid numpy_dtype_promotion; valid values are "
+        f"{value!r} is not a valid {name}; valid values are "
         + ", ".join(repr(m) for m in PROMOTION_MODES)
     )
 
@@ -54,11 +56,34 @@ def _from_env() -> State:
     x64_env = os.environ.get("TRELLAX_ENABLE_X64")
     mode_env = os.environ.get("TRELLAX_NUMPY_DTYPE_PROMOTION")
     x64 = False if x64_env is None else _parse_bool("TRELLAX_ENABLE_X64", x64_env)
-    mode = "standard" if mode_env is None else _parse_mode(mode_env.strip().lower())
+    mode = (
+        "standard"
+        if mode_env is None
+        else _parse_mode(mode_env.strip().lower(), "TRELLAX_NUMPY_DTYPE_PROMOTION")
+    )
     return State(x64, mode)
 
 
-_global_state: list[State] = [_from_env()]
+def _running_cli() -> bool:
+    """Whether this process is the ``trellax`` command (the console script or ``python -m
+    trellax``), which reports a bad environment variable in one line instead of a traceback."""
+    argv = getattr(sys, "argv", None) or [""]
+    orig = list(getattr(sys, "orig_argv", []))
+    as_module = any(a == "-m" and b == "trellax" for a, b in itertools.pairwise(orig))
+    return as_module or os.path.basename(argv[0]) == "trellax"
+
+
+def _initial_state() -> State:
+    try:
+        return _from_env()
+    except ValueError as e:
+        if not _running_cli():
+            raise
+        sys.stderr.write(f"trellax: error: {e}\n")
+        raise SystemExit(2) from None
+
+
+_global_state: list[State] = [_initial_state()]
 _local_state: ContextVar[State | None] = ContextVar("trellax_config_state", default=None)
 
 
