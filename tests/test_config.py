@@ -11,9 +11,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import trellax
+import trellax.numpy as tnp
 from trellax import config
 from trellax._src import config as config_lib
 from trellax._src import dtypes as dtypes_lib
@@ -432,3 +434,24 @@ def test_op_level_cache_follows_the_config() -> None:
             assert lrt(w16, w16) == (dtypes_lib.int32, True)
             with trellax.enable_x64(True):
                 assert lrt(w16, w16) == (dtypes_lib.int64, True)
+
+
+def test_one_jitted_function_called_from_many_threads() -> None:
+    f = trellax.jit(lambda x, y: tnp.sum(x * y) + tnp.arange(x.shape[0]).sum())
+    barrier = threading.Barrier(6, timeout=10)
+    results: dict[int, Any] = {}
+
+    def worker(n: int) -> None:
+        barrier.wait()  # all threads trace and run at once
+        with trellax.enable_x64(n % 2 == 0):
+            results[n] = (f(tnp.ones(n), tnp.full(n, 2.0)), config.enable_x64)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(1, 7)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for n, (out, x64) in results.items():
+        assert x64 == (n % 2 == 0)
+        assert float(out) == 2 * n + n * (n - 1) // 2
+        assert out.dtype == (np.float64 if x64 else np.float32)
