@@ -68,19 +68,6 @@ def test_bad_environment_variable_in_the_cli(env: dict[str, str], name: str) -> 
         assert proc.stdout == ""
 
 
-@pytest.mark.parametrize(("env", "name"), BAD_ENV)
-def test_bad_environment_variable_in_a_program_names_it(env: dict[str, str], name: str) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-c", "import trellax"],
-        env=env_without_trellax(**env),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 1
-    assert f"ValueError: {name}" in proc.stderr or f"valid {name};" in proc.stderr
-
-
 @pytest.mark.parametrize("fun", [3, "f", 2.5])
 def test_jit_of_a_non_callable_fails_at_once(fun: Any) -> None:
     with pytest.raises(TypeError, match="Expected a callable value, got"):
