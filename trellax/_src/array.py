@@ -32,20 +32,16 @@ class ArrayImpl(Array):
     def _new(value: Any, dtype: np.dtype[Any], weak_type: bool = False) -> ArrayImpl:
         """Wraps a buffer the library owns (never one a user still holds), without copying.
 
-        The buffer is made read-only at its root (the buffer itself and, for a view, the array
-        owning the memory), so no view of it can ever be made writable again. ``value`` must
-        already have ``dtype``: an impl rule returning another dtype is a bug, reported here
-        rather than hidden by a cast.
+        ``value`` must already have ``dtype``: an impl rule returning another dtype is a bug,
+        reported here rather than hidden by a cast. The buffer is made read-only at its root
+        when a view of it first leaves trellax (:meth:`_exported`), not here: that costs nothing
+        on the eager hot path, and no one outside trellax can reach the buffer before.
         """
         if type(value) is not np.ndarray:
             value = np.asarray(value)
         vd = value.dtype
         if vd is not dtype and vd != dtype:
             value = _narrow(value, dtype)
-        value.setflags(write=False)
-        base = value.base
-        if type(base) is np.ndarray and base.flags.writeable:
-            base.setflags(write=False)  # a view of an impl's temporary: freeze the root too
         a = _object_new(ArrayImpl)
         a._value = value
         a.dtype = dtype
@@ -122,11 +118,24 @@ class ArrayImpl(Array):
         if copy:
             out = np.array(self._value, dtype=dtype, copy=True)
             return out
-        out = self._value if dtype is None else self._value.astype(dtype, copy=False)
-        if out is self._value:
+        value = self._exported()
+        out = value if dtype is None else value.astype(dtype, copy=False)
+        if out is value:
             out = out.view()
-            out.flags.writeable = False
         return out
+
+    def _exported(self) -> np.ndarray[Any, Any]:
+        """The buffer, read-only at its root: the buffer itself and, for a view, the array owning
+        the memory (NumPy makes a view's ``base`` that owner). A view of it can then never be
+        made writable again (NumPy refuses when the owner is read-only). Called before any view
+        of the buffer leaves trellax."""
+        value = self._value
+        if value.flags.writeable:
+            value.setflags(write=False)
+        base = value.base
+        if type(base) is np.ndarray and base.flags.writeable:
+            base.setflags(write=False)  # a view of an impl's temporary
+        return value
 
     def _scalar(self, what: str) -> Any:
         if self._value.size != 1:
@@ -205,7 +214,7 @@ class ArrayImpl(Array):
         gets a copy, so nothing it writes reaches this array."""
         max_version = kwargs.get("max_version")
         if max_version is not None and tuple(max_version) >= (1, 0):
-            return self._value.__dlpack__(*args, **kwargs)
+            return self._exported().__dlpack__(*args, **kwargs)
         kwargs.pop("copy", None)
         return self._value.copy().__dlpack__(*args, **kwargs)
 
