@@ -35,6 +35,8 @@ IMPLICIT: dict[str, Case] = {
     "var": (tnp.var, (U8,), [("var", "uint8", "float32")]),
     "std": (tnp.std, (I8,), [("std", "int8", "float32")]),
     "sum": (tnp.sum, (I8,), [("sum", "int8", "int32")]),
+    "sum of bools": (tnp.sum, (tnp.ones(3, bool),), [("sum", "bool", "int32")]),
+    "prod of bools": (tnp.prod, (tnp.ones(3, bool),), [("prod", "bool", "int32")]),
     "where": (lambda x, y: tnp.where(x > 0, x, y), (I8, F16), [("where", "int8", "float16")]),
     "cond": (
         lambda x, y: lax.cond(True, lambda a: a * y, lambda a: y, x),
@@ -67,6 +69,8 @@ EXPLICIT: dict[str, Case] = {
     "lax.convert_element_type": (lambda x: lax.convert_element_type(x, "int32"), (I8,), []),
     "mean with dtype": (lambda x: tnp.mean(x, dtype="float32"), (I8,), []),
     "sum with dtype": (lambda x: tnp.sum(x, dtype="int8"), (I8,), []),
+    "sum of bools with dtype": (lambda x: tnp.sum(x, dtype="int32"), (tnp.ones(3, bool),), []),
+    "any": (tnp.any, (I8,), []),  # a truth test, not a promotion
     "same dtypes": (lambda x, y: x * y - x, (F16, F16), []),
     "mean of floats": (tnp.mean, (F16,), []),  # the float32 accumulator is not a promotion
     "explicit cast in cond": (

@@ -39,7 +39,7 @@ from trellax._src.lax.structural import (
     reshape,
     select_n,
 )
-from trellax._src.numpy.util import ensure_array, promote_to, to_inexact_dtype
+from trellax._src.numpy.util import ensure_array, mark_promotion, promote_to, to_inexact_dtype
 
 ArrayLike = Any
 DTypeLike = Any
@@ -224,7 +224,9 @@ def _reduction(
             "has to specify 'initial'"
         )
     if preproc is not None:
-        x = preproc(x)
+        before, x = x, preproc(x)
+        if want is None and x.dtype != dtypes.bool_:
+            mark_promotion(name, before, x)  # sum(bool) counts in the default int
     axes = reduction_axes(x.ndim, axis)
     if initial is None and not op.has_identity and 0 in (x.shape[d] for d in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")

@@ -83,11 +83,17 @@ def promote_to(fun_name: str, x: Array, dtype: DType, weak_type: bool = False) -
     ``lax.convert_element_type`` directly and are never marked. Eagerly this costs nothing.
     """
     out = _convert(x, dtype, weak_type)
+    mark_promotion(fun_name, x, out)
+    return out
+
+
+def mark_promotion(fun_name: str, x: Array, out: Array) -> None:
+    """Records ``fun_name`` as the provenance of the cast that just made ``out`` from ``x``
+    (under a trace; eagerly, and when nothing was cast, it does nothing)."""
     if out is not x and type(out) is not ArrayImpl:
         eqns = getattr(core.current_trace(), "eqns", None)
         if eqns and eqns[-1].primitive.name == "convert_element_type":
             eqns[-1].api = fun_name
-    return out
 
 
 def promote_dtypes(fun_name: str, *args: Any) -> tuple[DType, bool]:
