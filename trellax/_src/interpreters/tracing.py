@@ -189,18 +189,15 @@ class JaxprTrace(Trace):
 
 
 def _user_source() -> tuple[str | None, str | None]:
-    """``file:line (function)`` of the innermost frame outside the trellax package, and the
-    name of the ``trellax.numpy`` function that was promoting (a ``fun_name`` local), if any."""
+    """``file:line (function)`` of the innermost frame outside the trellax package, and no
+    provenance: ``numpy.util.promote_to`` records it explicitly on the casts it makes."""
     frame = sys._getframe(2)
-    api: str | None = None
     while frame is not None:
         filename = frame.f_code.co_filename
         if not filename.startswith(_PACKAGE_DIR) or "/tests/" in filename:
-            return f"{filename}:{frame.f_lineno} ({frame.f_code.co_name})", api
-        if api is None and isinstance(frame.f_locals.get("fun_name"), str):
-            api = frame.f_locals["fun_name"]
+            return f"{filename}:{frame.f_lineno} ({frame.f_code.co_name})", None
         frame = frame.f_back  # type: ignore[assignment]
-    return None, api
+    return None, None
 
 
 def trace_to_jaxpr(
