@@ -46,6 +46,10 @@ dtypes.ARRAY_TYPES.add(Tracer)
 class JaxprTrace(Trace):
     """Records every primitive applied while it is the current trace."""
 
+    #: Whether equations note the user's source line (off for internal traces, e.g. the linear
+    #: part of a function being differentiated, where walking the stack costs more than the op).
+    record_source = True
+
     def __init__(self, fun_name: str = "fun", parent: Trace | None = None) -> None:
         self.fun_name = fun_name
         self.parent = parent if parent is not None else core.current_trace()
@@ -109,7 +113,7 @@ class JaxprTrace(Trace):
         for t, v in zip(tracers, outvars):
             self._vars[id(t)] = v
         self._keepalive.extend(tracers)
-        source, api = _user_source()
+        source, api = _user_source() if self.record_source else (None, None)
         self.eqns.append(JaxprEqn(prim, atoms, outvars, dict(params), source, api))
         return tuple(tracers) if prim.multiple_results else tracers[0]
 
