@@ -78,7 +78,11 @@ def tangent_aval(aval: AbstractValue) -> ShapedArray:
 
 
 def zero_of(x: Any) -> Zero:
-    """The symbolic zero tangent of the value ``x``."""
+    """The symbolic zero tangent of the value ``x`` (an array, or a Python/NumPy scalar)."""
+    if not hasattr(x, "weak_type"):
+        from trellax._src.lax._base import asarray
+
+        x = asarray(x)
     return Zero(tangent_aval(x))
 
 

@@ -236,7 +236,7 @@ def linearize_flat(
         zero = type(t) is Zero
         out_zero.append(zero)
         out_tangents.append(None if zero else t)
-    out_avals = [tangent_aval(core.get_aval(p)) for p in out_primals]
+    out_avals = [zero_of(p).aval for p in out_primals]
     closed = _finish_linear(tt, out_tangents, out_avals)
     return out_primals, Linearized(closed, in_avals, out_avals, out_zero)
 
