@@ -536,3 +536,14 @@ def test_stop_gradient() -> None:
     out = lax.stop_gradient({"a": 1.0, "i": tnp.arange(2)})
     assert out["i"].dtype == tnp.int32 and out["a"].weak_type
     assert "stop_gradient" in str(trellax.make_jaxpr(lax.stop_gradient)(1.0))
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    from trellax._src import ad_api, custom_derivatives, test_util
+
+    for mod in (ad_api, custom_derivatives, test_util):
+        result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+        assert result.failed == 0, mod.__name__
+        assert result.attempted > 0
