@@ -174,7 +174,10 @@ VALUES = {
 def _dw(x: Any) -> dict[str, Any]:
     d = np.asarray(x).dtype if not hasattr(x, "dtype") else x.dtype
     weak = bool(getattr(x, "weak_type", False))
-    return {"dtype": str(np.dtype(d).name) if d != jax.dtypes.float0 else "float0", "weak_type": weak}
+    return {
+        "dtype": str(np.dtype(d).name) if d != jax.dtypes.float0 else "float0",
+        "weak_type": weak,
+    }
 
 
 def _describe(out: Any) -> Any:
@@ -236,7 +239,7 @@ def main() -> None:
                     env["x"] = eval(isrc, env)
                     env["f"] = eval(fsrc, env)
                     case["result"] = _describe(eval(tsrc, env))
-                except Exception as e:  # noqa: BLE001
+                except Exception as e:
                     case["result"] = {"error": type(e).__name__}
                 dtype_cases.append(case)
     jax.config.update("jax_enable_x64", False)
@@ -245,7 +248,7 @@ def main() -> None:
         try:
             eval(src, _env())
             errors[name] = {"error": None}
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:
             errors[name] = _error(e)
     values = {name: _values(eval(src, _env())) for name, src in VALUES.items()}
     out = {
@@ -270,7 +273,9 @@ def main() -> None:
     # one case per line keeps diffs readable
     text = text.replace('},{"fn"', '},\n{"fn"')
     path.write_text(text + "\n")
-    print(f"wrote {path}: {len(dtype_cases)} dtype cases, {len(errors)} errors, {len(values)} values")
+    print(
+        f"wrote {path}: {len(dtype_cases)} dtype cases, {len(errors)} errors, {len(values)} values"
+    )
 
 
 if __name__ == "__main__":
