@@ -35,6 +35,13 @@ def _as_array(x: Any, what: str = "Argument") -> Any:
     raise TypeError(f"{what} {x!r} of type {type(x)} is not a valid JAX type.")
 
 
+def _primal(x: Any) -> Any:
+    """A primal leaf: inexact values become arrays; integer and bool values stay as given (they
+    are not differentiated, so a Python int stays a Python int, as in JAX)."""
+    a = _as_array(x)
+    return a if differentiable(a.dtype) else x
+
+
 def _aval(x: Any) -> ShapedArray:
     if isinstance(x, np.ndarray) and x.dtype == float0:
         return ShapedArray._fast(x.shape, float0, False)
@@ -206,7 +213,7 @@ def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> 
     Array(3., dtype=float32, weak_type=True)
     """
     leaves, in_tree = tree_flatten(primals)
-    xs = [_as_array(x) for x in leaves]
+    xs = [_primal(x) for x in leaves]
     flat = _Flat(fun, in_tree, has_aux)
     outs, lin = ad.linearize_flat(flat, xs)
     assert flat.out_tree is not None
@@ -316,12 +323,12 @@ def _vjp(
     fun: Callable[..., Any], primals: tuple[Any, ...], has_aux: bool
 ) -> tuple[Any, VJP, Any, list[Any]]:
     leaves, in_tree = tree_flatten(primals)
-    xs = [_as_array(x) for x in leaves]
+    xs = [_primal(x) for x in leaves]
     flat = _Flat(fun, in_tree, has_aux)
     outs, lin = ad.linearize_flat(flat, xs)
     assert flat.out_tree is not None
     n = flat.n_out
-    in_avals = [core.get_aval(x) for x in xs]
+    in_avals = [_aval(x) for x in xs]
     vjp_fn = VJP(_fun_name(fun), lin, in_tree, flat.out_tree, n, in_avals)
     aux = flat.aux(outs) if has_aux else None
     return tree_unflatten(flat.out_tree, outs[:n]), vjp_fn, aux, outs[:n]
@@ -404,9 +411,9 @@ def value_and_grad(
         nums = _argnums(argnums, len(args))
         f_partial, dyn = _partial_argnums(fun, args, kwargs, nums)
         leaves, in_tree = tree_flatten(dyn)
-        xs = [_as_array(x) for x in leaves]
+        xs = [_primal(x) for x in leaves]
         for x in xs:
-            _check_input(name, core.get_aval(x), holomorphic, allow_int)
+            _check_input(name, _aval(x), holomorphic, allow_int)
         flat = _Flat(f_partial, in_tree, has_aux)
         outs, lin = ad.linearize_flat(flat, xs)
         assert flat.out_tree is not None
@@ -426,8 +433,7 @@ def value_and_grad(
         seed = core.new_array(np.ones((), out_aval.dtype), out_aval.dtype, out_aval.weak_type)
         cts = lin.transpose([seed] + [Zero(a) for a in lin.out_avals[1:]])
         g_leaves = [
-            _zeros_out(tangent_aval(core.get_aval(x))) if type(c) is Zero else c
-            for c, x in zip(cts, xs)
+            _zeros_out(tangent_aval(_aval(x))) if type(c) is Zero else c for c, x in zip(cts, xs)
         ]
         g = tree_unflatten(in_tree, g_leaves)
         if isinstance(argnums, int):
@@ -466,6 +472,19 @@ def grad(
 # -- jacobians --------------------------------------------------------------------------------------
 
 
+def _downcast(x: Any, example: ShapedArray) -> Any:
+    """A Jacobian block cast to the dtype and weak flag of ``example`` (the output for jacfwd,
+    the input for jacrev), taking the real part for a real example, as JAX does."""
+    if isinstance(x, np.ndarray) or example.dtype == float0:
+        return x
+    from trellax._src.ad_util import convert
+    from trellax._src.lax.elementwise import real_p
+
+    if x.dtype.kind == "c" and example.dtype.kind != "c":
+        x = real_p.bind(x)
+    return convert(x, example.dtype, example.weak_type)
+
+
 def _stack_basis(rows: list[Any], out_shape: tuple[int, ...], in_shape: tuple[int, ...]) -> Any:
     """Results for each basis vector of the input, stacked to ``out_shape + in_shape``."""
     import trellax.numpy as tnp
@@ -499,11 +518,11 @@ def jacfwd(
         nums = _argnums(argnums, len(args))
         f_partial, dyn = _partial_argnums(fun, args, kwargs, nums)
         leaves, in_tree = tree_flatten(dyn)
-        xs = [_as_array(x) for x in leaves]
+        xs = [_primal(x) for x in leaves]
         for x in xs:
-            d = x.dtype
+            d = _aval(x).dtype
             if holomorphic:
-                _check_input("jacfwd", core.get_aval(x), True, False)
+                _check_input("jacfwd", _aval(x), True, False)
             elif d.kind != "f" and d.name != "bfloat16":
                 raise TypeError(
                     "jacfwd requires real-valued inputs (input dtype that is a sub-dtype of "
@@ -512,7 +531,7 @@ def jacfwd(
                     "complex inputs or integer inputs, use jax.jvp directly."
                 )
         flat = _Flat(f_partial, in_tree, has_aux)
-        in_avals = [core.get_aval(x) for x in xs]
+        in_avals = [_aval(x) for x in xs]
         columns: list[list[list[Any]]] = []  # [input leaf][basis k] -> output tangents
         outs: list[Any] = []
         for i, a in enumerate(in_avals):
@@ -537,7 +556,7 @@ def jacfwd(
                         _zeros_out(ShapedArray._fast(oa.shape + a.shape, oa.dtype, oa.weak_type))
                     )
                 else:
-                    per_in.append(_stack_basis(rows, oa.shape, a.shape))
+                    per_in.append(_downcast(_stack_basis(rows, oa.shape, a.shape), oa))
             per_out.append(_jac_tree(in_tree, per_in, argnums))
         jac = tree_unflatten(flat.out_tree, per_out)
         return (jac, flat.aux(_primals(outs))) if has_aux else jac
@@ -589,14 +608,14 @@ def _jacrev(
         nums = _argnums(argnums, len(args))
         f_partial, dyn = _partial_argnums(fun, args, kwargs, nums)
         leaves, in_tree = tree_flatten(dyn)
-        xs = [_as_array(x) for x in leaves]
+        xs = [_primal(x) for x in leaves]
         for x in xs:
-            _check_input(name, core.get_aval(x), holomorphic, allow_int)
+            _check_input(name, _aval(x), holomorphic, allow_int)
         flat = _Flat(f_partial, in_tree, has_aux)
         outs, lin = ad.linearize_flat(flat, xs)
         assert flat.out_tree is not None
         n = flat.n_out
-        in_avals = [core.get_aval(x) for x in xs]
+        in_avals = [_aval(x) for x in xs]
         out_avals = [_aval(o) for o in outs[:n]]
         for oa in out_avals:
             _check_output(name, oa, holomorphic)
@@ -612,7 +631,7 @@ def _jacrev(
             per_in = []
             for i, a in enumerate(in_avals):
                 if rows_per_in[i]:
-                    per_in.append(_stack_rows(rows_per_in[i], oa.shape, a.shape))
+                    per_in.append(_downcast(_stack_rows(rows_per_in[i], oa.shape, a.shape), a))
                 else:
                     per_in.append(
                         _zeros_out(ShapedArray._fast(oa.shape + a.shape, a.dtype, a.weak_type))

@@ -400,7 +400,7 @@ def stop_gradient(x: Any) -> Any:
     def stop(leaf: Any) -> Any:
         a = _arr(leaf)
         if not differentiable(a.dtype):
-            return a
+            return leaf  # integers and bools pass through unchanged
         return stop_gradient_p.bind(a)
 
     return tree_map(stop, x)

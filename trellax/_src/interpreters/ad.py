@@ -124,7 +124,6 @@ class JVPTrace(Trace):
             return parent.process_primitive(prim, primals, params)
         if not self.active:
             raise errors.UnexpectedTracerError(None)
-        tangents = [zero_of(p) if t is None else t for p, t in zip(primals, tangents)]
         rule = prim.jvp_rule
         if rule is None:
             raise NotImplementedError(
@@ -133,6 +132,9 @@ class JVPTrace(Trace):
             )
         token = core.set_current_trace(self.rule_trace)
         try:
+            tangents = [
+                zero_of(p) if t is None else _match_weak(t, p) for p, t in zip(primals, tangents)
+            ]
             primal_out, tangent_out = rule(primals, tangents, **params)
             if prim.multiple_results:
                 return tuple(self._wrap(p, t) for p, t in zip(primal_out, tangent_out))
@@ -141,19 +143,28 @@ class JVPTrace(Trace):
             core.reset_current_trace(token)
 
     def _wrap(self, p: Any, t: Any) -> Any:
-        """Pairs a rule's outputs; the tangent takes the primal output's dtype and weak flag."""
+        """Pairs a rule's outputs (an integer output's tangent is a float0 zero)."""
         if type(t) is Zero:
             return p
-        d, w = p.dtype, p.weak_type
-        if t.dtype != d or t.weak_type != w:
+        d = p.dtype
+        if t.dtype != d:
             if not (d.kind in "fc" or d.name == "bfloat16"):
-                return p  # an integer output: its tangent is float0 zeros
-            t = convert_element_type_p.bind(t, new_dtype=d, weak_type=w)
+                return p
+            t = convert_element_type_p.bind(t, new_dtype=d, weak_type=t.weak_type)
         if t.shape != p.shape:
             from trellax._src.lax.structural import broadcast_in_dim
 
             t = broadcast_in_dim(t, p.shape, tuple(range(len(p.shape) - t.ndim, len(p.shape))))
         return JVPTracer(self, p, t)
+
+
+def _match_weak(t: Any, p: Any) -> Any:
+    """A tangent as a primitive sees it: with its primal's weak flag (as in JAX, where
+    ``jvp(lambda x: x * 2, (1.0,), (S,))`` has a weak tangent although ``S`` is strong, while the
+    identity returns ``S`` untouched)."""
+    if type(t) is Zero or t.weak_type == p.weak_type:
+        return t
+    return convert_element_type_p.bind(t, new_dtype=t.dtype, weak_type=p.weak_type)
 
 
 # -- flat transformations ------------------------------------------------------------------------
@@ -213,7 +224,7 @@ def linearize_flat(
     tt = JaxprTrace("linearized", parent=parent)
     tt.record_source = False
     trace = JVPTrace(parent, tt)
-    in_avals = [tangent_aval(core.get_aval(p)) for p in primals]
+    in_avals = [zero_of(p).aval for p in primals]
     ins = []
     for p, a in zip(primals, in_avals):
         t = tt.new_arg(a)

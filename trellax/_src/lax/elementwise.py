@@ -385,14 +385,12 @@ ad_util.defjvp(
 
 
 def _abs_jvp(t: Array, ans: Array, x: Array) -> Array:
+    from trellax._src.lax.structural import convert_element_type, select
+
     if dtypes.kind(x.dtype) == "c":
-        safe = _replace_zero(ans)
-        from trellax._src.lax.structural import select
-
-        r = div(real(mul(conj(x), t)), safe)
-        return select(eq(ans, _c(ans, 0)), mul(r, _c(r, 0)), r)
-    from trellax._src.lax.structural import select
-
+        # Re(t * conj(x) / |x|), with |x| cast (strong) to the complex dtype; 0 at x = 0.
+        safe = _replace_zero(convert_element_type(ans, x.dtype))
+        return real(mul(t, div(conj(x), safe)))
     return select(ge(x, _c(x, 0)), t, neg(t))
 
 
