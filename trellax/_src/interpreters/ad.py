@@ -25,7 +25,6 @@ from trellax._src.ad_util import (
     UndefinedPrimal,
     Zero,
     add_any_p,
-    tangent_aval,
     zero_of,
 )
 from trellax._src.core import Primitive, ShapedArray, Trace
