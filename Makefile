@@ -65,6 +65,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_ops.py
 	$(GOLDEN_PY) tools/gen_golden_values.py
 	$(GOLDEN_PY) tools/gen_golden_values.py --x64
+	$(GOLDEN_PY) tools/gen_golden_ad.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 
 clean:

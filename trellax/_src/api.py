@@ -183,8 +183,8 @@ class Jitted(Generic[P, R]):
     ) -> None:
         if not callable(fun):
             raise TypeError(f"Expected a callable value, got {fun!r}")
-        self.fun = fun
         functools.update_wrapper(self, fun)
+        self.fun = fun  # after update_wrapper, which copies the wrapped object's __dict__
         self._sig = _signature(fun)
         self.static_argnums, self.static_argnames = _resolve_static(
             self._sig, tuple(static_argnums), tuple(static_argnames)
