@@ -126,7 +126,7 @@ def randint_data(
     lo_s = np.asarray(
         lo.astype(object), dtype=np.int64 if nbits == 32 or sd.kind == "i" else np.uint64
     )
-    out = (lo_s.astype(sd).view(ud) + off.astype(ud)).view(sd)
+    out: np.ndarray[Any, Any] = (lo_s.astype(sd).view(ud) + off.astype(ud)).view(sd)
     return out.astype(dtype)
 
 
