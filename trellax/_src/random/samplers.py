@@ -43,9 +43,13 @@ def bits(key: Any, shape: Any = (), dtype: Any = None) -> Array:
 
 
 def _uniform(data: Array, shape: tuple[int, ...], d: np.dtype[Any], lo: Any, hi: Any) -> Array:
-    lo_a = tnp.broadcast_to(as_param(lo, d), shape)
-    hi_a = tnp.broadcast_to(as_param(hi, d), shape)
-    return random_uniform_p.bind(data, lo_a, hi_a, shape=shape, dtype=d)
+    return random_uniform_p.bind(data, _bound(lo, d), _bound(hi, d), shape=shape, dtype=d)
+
+
+def _bound(x: Any, d: np.dtype[Any]) -> Array:
+    if type(x) in (float, int) or isinstance(x, np.generic):
+        return tnp.asarray(np.array(x, d))  # a Python/NumPy scalar: no conversion primitive
+    return as_param(x, d)
 
 
 def uniform(
@@ -271,9 +275,7 @@ def truncated_normal(
     r2 = np.array(math.sqrt(2), d)
     a = lax.erf(lo / r2)
     b = lax.erf(hi / r2)
-    u = random_uniform_p.bind(
-        data, tnp.broadcast_to(a, s), tnp.broadcast_to(b, s), shape=s, dtype=d
-    )
+    u = random_uniform_p.bind(data, a, b, shape=s, dtype=d)
     out = r2 * random_erf_inv_p.bind(u)
     inf = np.array(np.inf, d)
     return tnp.clip(

@@ -74,6 +74,12 @@ def _hash_counters(key: U32, hi: U32 | None, lo: U32) -> tuple[U32, U32]:
     results of shape ``K + C``. ``hi=None`` means zero high words."""
     kshape = key.shape[:-1]
     cshape = lo.shape
+    if not kshape:  # one key: scalar key words, no broadcasting
+        x1 = lo.reshape(-1).copy()
+        x0 = np.zeros_like(x1) if hi is None else hi.reshape(-1).copy()
+        k0, k1 = key[0], key[1]
+        _rounds((k0, k1, k0 ^ k1 ^ _PARITY), x0, x1)
+        return x0.reshape(cshape), x1.reshape(cshape)
     ext = (...,) + (None,) * len(cshape)
     k0 = np.broadcast_to(key[..., 0][ext], kshape + cshape)
     k1 = np.broadcast_to(key[..., 1][ext], kshape + cshape)
