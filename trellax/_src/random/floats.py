@@ -25,16 +25,26 @@ _UINT = {64: np.uint64, 32: np.uint32, 16: np.uint16, 8: np.uint8}
 
 def unit_floats(key: np.ndarray[Any, Any], shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
     """Floats in ``[0, 1)`` on the grid ``2**-nmant``, from the key's bits (JAX's layout)."""
-    nbits = dtype.itemsize * 8
-    nmant = NMANT[dtype.name]
+    nbits, nmant, uint, shift, one_bits, one = _LAYOUT[dtype]
     draw = 8 if nmant < 8 else nbits
-    b = threefry.bits_data(key, draw, shape).astype(_UINT[nbits], copy=False)  # a fresh array
-    one = np.array(1, dtype).view(_UINT[nbits])
-    b >>= _UINT[nbits](draw - nmant)
-    b |= one
+    b = np.asarray(threefry.bits_data(key, draw, shape), uint)  # fresh (0-d results too)
+    b >>= shift
+    b |= one_bits
     f = b.view(dtype)
-    f -= np.array(1, dtype)
+    f -= one
     return f
+
+
+def _layout(d: np.dtype[Any]) -> tuple[int, int, Any, Any, Any, Any]:
+    nbits, nmant = d.itemsize * 8, NMANT[d.name]
+    uint = _UINT[nbits]
+    draw = 8 if nmant < 8 else nbits
+    return nbits, nmant, uint, uint(draw - nmant), np.array(1, d).view(uint)[()], d.type(1)
+
+
+_LAYOUT = {
+    np.dtype(n): _layout(np.dtype(n)) for n in ("float64", "float32", "float16", ml_dtypes.bfloat16)
+}
 
 
 def _uniform_impl(
@@ -44,6 +54,13 @@ def _uniform_impl(
     lo = np.asarray(minval, dtype)
     hi = np.asarray(maxval, dtype)
     span_d = hi - lo
+    if not span_d.ndim and math.frexp(float(span_d))[0] == 0.5:  # scalar bounds: the usual case
+        if span_d != 1:
+            f *= span_d
+        if lo != 0:
+            f += lo
+        np.maximum(lo, f, out=f)
+        return f
     if np.all(np.frexp(span_d)[0] == 0.5):
         # f * span is exact for a power-of-two span (the defaults [0, 1) and normal's (-1, 1)),
         # so the fused multiply-add is one rounding of the add, in the dtype itself.

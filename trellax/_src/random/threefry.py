@@ -11,6 +11,7 @@ of shape ``S`` (flat C-order index) hashes the 64-bit counter ``i`` split into `
 
 from __future__ import annotations
 
+import math
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -121,8 +122,8 @@ def _hash_counters(key: U32, hi: U32 | None, lo: U32) -> tuple[U32, U32]:
 
 def _counters(shape: tuple[int, ...]) -> tuple[U32 | None, U32]:
     """The partitionable layout's 64-bit counters of ``shape`` as (high, low) uint32 words."""
-    n = int(np.prod(shape, dtype=np.int64)) if shape else 1
-    if n > np.iinfo(np.uint64).max:
+    n = math.prod(shape)
+    if n > 1 << 64:
         raise NotImplementedError("random bits for more than 2**64 elements")
     if n <= 1 << 32:
         return None, np.arange(n, dtype=np.uint32).reshape(shape)
