@@ -53,6 +53,8 @@ golden:
 	/tmp/trellax-golden-venv/bin/pip install -q jax numpy ml_dtypes
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden.py
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden_control.py
+	/tmp/trellax-golden-venv/bin/python tools/gen_golden_values.py
+	/tmp/trellax-golden-venv/bin/python tools/gen_golden_values.py --x64
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden_random.py > tests/golden/random.json
 
 clean:
