@@ -66,6 +66,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_values.py
 	$(GOLDEN_PY) tools/gen_golden_values.py --x64
 	$(GOLDEN_PY) tools/gen_golden_ad.py
+	$(GOLDEN_PY) tools/gen_golden_random.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 
 clean:
