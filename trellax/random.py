@@ -6,6 +6,7 @@
 Array([0.947667 , 0.9785799], dtype=float32)
 """
 
+import trellax._src.random.ad_rules  # noqa: F401  (registers the random primitives' JVP rules)
 from trellax._src.random.distributions import ball as ball
 from trellax._src.random.distributions import beta as beta
 from trellax._src.random.distributions import binomial as binomial

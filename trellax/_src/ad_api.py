@@ -675,7 +675,9 @@ def linear_transpose(
     from trellax._src.interpreters.tracing import trace_to_jaxpr
 
     leaves, in_tree = tree_flatten(primals)
-    in_avals = [_leaf_aval(x, f"primals[{i}]") for i, x in enumerate(leaves)]
+    in_avals = [
+        _leaf_aval(x, functools.partial("primals[{}]".format, i)) for i, x in enumerate(leaves)
+    ]
     for a in in_avals:
         if not differentiable(a.dtype):
             raise TypeError(
