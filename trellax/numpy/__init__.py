@@ -646,3 +646,147 @@ __all__ += ["__array_namespace_info__", "fft", "linalg"]
 from trellax._src.numpy.differences import diff, ediff1d  # noqa: E402
 
 __all__ += ["diff", "ediff1d"]
+
+# -- issue 14 (drop-in completeness): one block per private module, names sorted ----------------
+
+from trellax._src.numpy.editing import (  # noqa: E402
+    append,
+    block,
+    choose,
+    compress,
+    delete,
+    extract,
+    insert,
+    piecewise,
+    place,
+    put,
+    resize,
+    rollaxis,
+    select,
+    sort_complex,
+    trim_zeros,
+)
+
+__all__ += [
+    "append",
+    "block",
+    "choose",
+    "compress",
+    "delete",
+    "extract",
+    "insert",
+    "piecewise",
+    "place",
+    "put",
+    "resize",
+    "rollaxis",
+    "select",
+    "sort_complex",
+    "trim_zeros",
+]
+
+from trellax._src.numpy.index_tricks import (  # noqa: E402
+    c_,
+    diag_indices,
+    diag_indices_from,
+    diagflat,
+    fill_diagonal,
+    index_exp,
+    indices,
+    ix_,
+    mask_indices,
+    mgrid,
+    ogrid,
+    r_,
+    ravel_multi_index,
+    s_,
+    tril_indices,
+    tril_indices_from,
+    triu_indices,
+    triu_indices_from,
+    unravel_index,
+)
+
+__all__ += [
+    "c_",
+    "diag_indices",
+    "diag_indices_from",
+    "diagflat",
+    "fill_diagonal",
+    "index_exp",
+    "indices",
+    "ix_",
+    "mask_indices",
+    "mgrid",
+    "ogrid",
+    "r_",
+    "ravel_multi_index",
+    "s_",
+    "tril_indices",
+    "tril_indices_from",
+    "triu_indices",
+    "triu_indices_from",
+    "unravel_index",
+]
+
+from trellax._src.numpy.inspection import (  # noqa: E402
+    array_equal,
+    array_equiv,
+    iscomplexobj,
+    isrealobj,
+    isscalar,
+    iterable,
+    ndim,
+    shape,
+    size,
+)
+
+__all__ += [
+    "array_equal",
+    "array_equiv",
+    "iscomplexobj",
+    "isrealobj",
+    "isscalar",
+    "iterable",
+    "ndim",
+    "shape",
+    "size",
+]
+
+from trellax._src.numpy.type_hierarchy import (  # noqa: E402
+    ComplexWarning,
+    cdouble,
+    character,
+    complexfloating,
+    csingle,
+    double,
+    flexible,
+    floating,
+    generic,
+    inexact,
+    integer,
+    number,
+    object_,
+    signedinteger,
+    single,
+    unsignedinteger,
+)
+
+__all__ += [
+    "ComplexWarning",
+    "cdouble",
+    "character",
+    "complexfloating",
+    "csingle",
+    "double",
+    "flexible",
+    "floating",
+    "generic",
+    "inexact",
+    "integer",
+    "number",
+    "object_",
+    "signedinteger",
+    "single",
+    "unsignedinteger",
+]
