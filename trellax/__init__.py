@@ -10,8 +10,11 @@ dtype('float64')
 """
 
 from trellax import dtypes as dtypes
+from trellax import errors as errors
 from trellax import lax as lax
 from trellax import numpy as numpy
+from trellax import ops as ops
+from trellax import scipy as scipy
 from trellax import tree as tree
 from trellax import tree_util as tree_util
 from trellax import typing as typing

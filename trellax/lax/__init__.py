@@ -222,3 +222,61 @@ __all__ = [
 from trellax.lax import linalg  # the submodule, as jax.lax.linalg
 
 __all__ += ["linalg"]
+
+# -- issue 14 (drop-in completeness): one block per private module, names sorted ----------------
+
+from trellax._src.lax.convenience import (  # noqa: E402
+    GatherScatterMode,
+    Precision,
+    RoundingMethod,
+    batch_matmul,
+    broadcast_shapes,
+    broadcast_to_rank,
+    collapse,
+    cumlogsumexp,
+    dtype,
+    dynamic_index_in_dim,
+    dynamic_slice_in_dim,
+    dynamic_update_index_in_dim,
+    dynamic_update_slice_in_dim,
+    empty,
+    full,
+    full_like,
+    index_in_dim,
+    slice_in_dim,
+    sort_key_val,
+    split,
+    stack,
+    tile,
+    top_k,
+    unstack,
+)
+from trellax._src.lax.special import erf_inv  # noqa: E402
+
+__all__ += [
+    "GatherScatterMode",
+    "Precision",
+    "RoundingMethod",
+    "batch_matmul",
+    "broadcast_shapes",
+    "broadcast_to_rank",
+    "collapse",
+    "cumlogsumexp",
+    "dtype",
+    "dynamic_index_in_dim",
+    "dynamic_slice_in_dim",
+    "dynamic_update_index_in_dim",
+    "dynamic_update_slice_in_dim",
+    "empty",
+    "erf_inv",
+    "full",
+    "full_like",
+    "index_in_dim",
+    "slice_in_dim",
+    "sort_key_val",
+    "split",
+    "stack",
+    "tile",
+    "top_k",
+    "unstack",
+]
