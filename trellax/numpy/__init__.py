@@ -685,6 +685,42 @@ __all__ += [
     "trim_zeros",
 ]
 
+from trellax._src.numpy.functional import (  # noqa: E402
+    apply_along_axis,
+    apply_over_axes,
+    array_repr,
+    array_str,
+    fromfile,
+    fromfunction,
+    fromiter,
+    fromstring,
+    get_printoptions,
+    load,
+    printoptions,
+    save,
+    savez,
+    set_printoptions,
+    vectorize,
+)
+
+__all__ += [
+    "apply_along_axis",
+    "apply_over_axes",
+    "array_repr",
+    "array_str",
+    "fromfile",
+    "fromfunction",
+    "fromiter",
+    "fromstring",
+    "get_printoptions",
+    "load",
+    "printoptions",
+    "save",
+    "savez",
+    "set_printoptions",
+    "vectorize",
+]
+
 from trellax._src.numpy.index_tricks import (  # noqa: E402
     c_,
     diag_indices,
@@ -751,6 +787,52 @@ __all__ += [
     "ndim",
     "shape",
     "size",
+]
+
+from trellax._src.numpy.numerical import (  # noqa: E402
+    bartlett,
+    blackman,
+    convolve,
+    corrcoef,
+    correlate,
+    cov,
+    gradient,
+    hamming,
+    hanning,
+    interp,
+    kaiser,
+    polyadd,
+    polyder,
+    polyint,
+    polymul,
+    polysub,
+    polyval,
+    trapezoid,
+    unwrap,
+    vander,
+)
+
+__all__ += [
+    "bartlett",
+    "blackman",
+    "convolve",
+    "corrcoef",
+    "correlate",
+    "cov",
+    "gradient",
+    "hamming",
+    "hanning",
+    "interp",
+    "kaiser",
+    "polyadd",
+    "polyder",
+    "polyint",
+    "polymul",
+    "polysub",
+    "polyval",
+    "trapezoid",
+    "unwrap",
+    "vander",
 ]
 
 from trellax._src.numpy.type_hierarchy import (  # noqa: E402
