@@ -242,12 +242,14 @@ def unstack(x: ArrayLike, axis: int = 0) -> tuple[Array, ...]:
 
 
 def tile(operand: ArrayLike, reps: Sequence[int]) -> Array:
-    """``operand`` repeated ``reps[i]`` times along axis ``i`` (``reps`` may add leading axes)."""
+    """``operand`` repeated ``reps[i]`` times along axis ``i`` (one entry per axis)."""
     a = asarray(operand)
     reps_t = tuple(operator.index(r) for r in reps)
-    if len(reps_t) > a.ndim:
-        a = broadcast_to_rank(a, len(reps_t))
-    reps_t = (1,) * (a.ndim - len(reps_t)) + reps_t
+    if len(reps_t) != a.ndim:
+        raise TypeError(
+            f"reps length must be equal to the ndim of x, got len(reps)={len(reps_t)} and "
+            f"x.ndim={a.ndim}."
+        )
     shape = tuple(a.shape)
     tiled = structural.broadcast_in_dim(
         a,

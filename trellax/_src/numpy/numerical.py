@@ -25,6 +25,7 @@ from trellax._src.numpy.util import (
     ensure_array,
     promote_args,
     promote_args_inexact,
+    promote_dtypes,
 )
 
 ArrayLike = Any
@@ -65,7 +66,9 @@ def interp(
     """Piecewise-linear interpolation of the points ``(xp, fp)`` at ``x`` (``xp`` increasing);
     ``left``/``right`` (default ``fp[0]``/``fp[-1]``) outside, or ``"extrapolate"``."""
     check_arraylike("interp", x, xp, fp)
-    xa, xpa, fpa = promote_args_inexact("interp", x, xp, fp)
+    # x and xp promote together, fp on its own; the result joins the two (JAX's order)
+    xa, xpa = promote_args_inexact("interp", x, xp)
+    (fpa,) = promote_args_inexact("interp", fp)
     if xpa.ndim != 1 or fpa.ndim != 1 or xpa.shape[0] != fpa.shape[0] or xpa.shape[0] == 0:
         raise ValueError("xp and fp must be one-dimensional arrays of equal, nonzero size")
     if period is not None:
@@ -238,11 +241,11 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Arra
     n = xa.shape[0] if N is None else operator.index(N)
     if n < 0:
         raise ValueError("N must be nonnegative")
-    powers = arange(n, dtype=dtypes.int32)
-    if not increasing:
-        powers = shapes.flip(powers, 0)
-    (xp,) = promote_args("vander", xa)
-    return ufuncs.power(xp[:, None], powers[None, :])
+    exponents = range(n - 1, -1, -1) if not increasing else range(n)
+    if n == 0:
+        return zeros((xa.shape[0], 0), dtype=xa.dtype)
+    # Python-int exponents keep x's dtype (vander(int8) is int8, as in JAX)
+    return joining.stack([ufuncs.power(xa, k) for k in exponents], axis=1)
 
 
 def unwrap(
@@ -252,18 +255,26 @@ def unwrap(
     period: ArrayLike = 2 * np.pi,
 ) -> Array:
     """``p`` with jumps larger than ``discont`` (default ``period / 2``) along ``axis`` replaced
-    by their complement modulo ``period``."""
-    check_arraylike("unwrap", p)
-    (x,) = promote_args_inexact("unwrap", p)
-    if dtypes.kind(x.dtype) == "c":
+    by their complement modulo ``period``.
+
+    The computation runs in the join of ``p`` and ``period`` (bool becomes the default float):
+    integer input with an integer period stays integer, with the default period it becomes float.
+    """
+    check_arraylike("unwrap", p, period)
+    d, _ = promote_dtypes("unwrap", p, period)
+    if d == dtypes.bool_:
+        d = dtypes.default_float_dtype()
+    if dtypes.kind(d) == "c":
         raise ValueError("jnp.unwrap does not support complex inputs.")
+    x = _convert(ensure_array("unwrap", p), d, False)
+    per = _convert(ensure_array("unwrap", period), d, False)
     x = shapes.moveaxis(x, axis, -1)
     if x.shape[-1] == 0:
         return shapes.moveaxis(x, -1, axis)
     dd = ufuncs.subtract(x[..., 1:], x[..., :-1])
-    half = ufuncs.divide(period, 2)
+    half = ufuncs.floor_divide(per, 2) if dtypes.kind(d) in "iu" else ufuncs.divide(per, 2)
     disc = half if discont is None else discont
-    ddmod = ufuncs.subtract(ufuncs.remainder(ufuncs.add(dd, half), period), half)
+    ddmod = ufuncs.subtract(ufuncs.remainder(ufuncs.add(dd, half), per), half)
     ddmod = where(
         ufuncs.logical_and(ufuncs.equal(ddmod, ufuncs.negative(half)), ufuncs.greater(dd, 0)),
         half,
@@ -271,10 +282,8 @@ def unwrap(
     )
     correction = ufuncs.subtract(ddmod, dd)
     correction = where(ufuncs.less(ufuncs.abs(dd), disc), 0, correction)
-    cumulative = reductions.cumsum(correction, axis=-1)
-    out = joining.concatenate(
-        [x[..., :1], ufuncs.add(x[..., 1:], cumulative.astype(x.dtype))], axis=-1
-    )
+    cumulative = _convert(reductions.cumsum(correction, axis=-1), d, False)
+    out = joining.concatenate([x[..., :1], ufuncs.add(x[..., 1:], cumulative)], axis=-1)
     return shapes.moveaxis(out, -1, axis)
 
 
@@ -291,10 +300,12 @@ def gradient(
             "The 'edge_order' argument to trellax.numpy.gradient is not supported."
         )
     check_arraylike("gradient", f)
-    (y,) = promote_args_inexact("gradient", f)
+    # differences are taken in f's own dtype and divided by the spacing (a Python 1 by default),
+    # so gradient(int8, 2.0) is a weak float32, as in JAX
+    y = ensure_array("gradient", f)
     axes = reductions.reduction_axes(y.ndim, axis)
     if not varargs:
-        spacings: list[Any] = [1.0] * len(axes)
+        spacings: list[Any] = [1] * len(axes)
     elif len(varargs) == 1:
         spacings = list(varargs) * len(axes)
     elif len(varargs) == len(axes):
@@ -311,10 +322,11 @@ def gradient(
         if np.ndim(h) != 0:
             raise NotImplementedError("gradient with coordinate arrays as spacing is not supported")
         m = shapes.moveaxis(y, ax, -1)
-        inner = ufuncs.divide(ufuncs.subtract(m[..., 2:], m[..., :-2]), ufuncs.multiply(2, h))
+        two_h = 2 * h if isinstance(h, (int, float)) else ufuncs.multiply(2, h)
+        inner = ufuncs.divide(ufuncs.subtract(m[..., 2:], m[..., :-2]), two_h)
         first = ufuncs.divide(ufuncs.subtract(m[..., 1:2], m[..., :1]), h)
         last = ufuncs.divide(ufuncs.subtract(m[..., -1:], m[..., -2:-1]), h)
-        g = joining.concatenate([first, inner, last], axis=-1).astype(y.dtype)
+        g = joining.concatenate([first, inner, last], axis=-1)
         out.append(shapes.moveaxis(g, -1, ax))
     return out[0] if len(out) == 1 else out
 
@@ -426,7 +438,7 @@ def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -
 
 def polyder(p: ArrayLike, m: int = 1) -> Array:
     """The ``m``-th derivative of a polynomial."""
-    a = _poly1d("polyder", p)
+    (a,) = promote_args_inexact("polyder", _poly1d("polyder", p))
     m = operator.index(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive")
@@ -434,8 +446,7 @@ def polyder(p: ArrayLike, m: int = 1) -> Array:
         n = a.shape[0]
         if n <= 1:
             return zeros((0,) if n == 0 else (1,), dtype=a.dtype) if n else a[:0]
-        coefficients = arange(n - 1, 0, -1)
-        a = ufuncs.multiply(a[:-1], coefficients)
+        a = ufuncs.multiply(a[:-1], arange(n - 1, 0, -1, dtype=a.dtype))
     return a
 
 

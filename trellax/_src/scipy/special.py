@@ -18,6 +18,7 @@ from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import special as lax_special
 from trellax._src.lax._base import scalar_to_array
+from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, ufuncs
 from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.selection import where
@@ -64,9 +65,22 @@ def erfinv(x: ArrayLike) -> Array:
     return lax_special.erf_inv(a)
 
 
+def _float32_64(name: str, x: ArrayLike) -> Array:
+    """JAX's ndtr family takes float32 and float64 only (no promotion of integers); the result is
+    strong even for a Python float."""
+    check_arraylike(name, x)
+    a = asarray(x)
+    if a.dtype not in (dtypes.float32, dtypes.float64):
+        raise TypeError(f"x.dtype={a.dtype} is not supported, see docstring for supported types.")
+    return _convert(a, a.dtype, False)
+
+
 def ndtr(x: ArrayLike) -> Array:
-    """The standard normal CDF ``(1 + erf(x / sqrt(2))) / 2`` (via ``erfc`` in the tails)."""
-    (a,) = _real_inexact("ndtr", x)
+    """The standard normal CDF ``(1 + erf(x / sqrt(2))) / 2`` (via ``erfc`` in the tails).
+
+    Only float32 and float64 are accepted (a TypeError otherwise, as in JAX).
+    """
+    a = _float32_64("ndtr", x)
     z = lax.mul(a, _c(1 / math.sqrt(2), a))
     abs_z = lax.abs(z)
     half = _c(0.5, a)
@@ -89,7 +103,7 @@ def ndtri(p: ArrayLike) -> Array:
     ``1e-3``, Abramowitz and Stegun's rational tail estimate) and takes three Newton steps on
     ``log_ndtr(z) = log(q)``, which keep the relative accuracy of tiny probabilities.
     """
-    (a,) = _real_inexact("ndtri", p)
+    a = _float32_64("ndtri", p)
     lower = ufuncs.less(a, _c(0.5, a))
     q = where(lower, a, lax.sub(_c(1, a), a))
     central = lax.mul(
@@ -131,7 +145,7 @@ def log_ndtr(x: ArrayLike, series_order: int = 3) -> Array:
         raise ValueError(f"series_order must be a non-negative int, got {series_order!r}")
     if series_order > 30:
         raise ValueError(f"series_order must be <= 30, got {series_order}")
-    (a,) = _real_inexact("log_ndtr", x)
+    a = _float32_64("log_ndtr", x)
     lower, upper = (-20.0, 8.0) if a.dtype == dtypes.float64 else (-10.0, 5.0)
     # upper tail: log(1 - q) ~ -q with q = ndtr(-x)
     upper_value = lax.neg(ndtr(lax.neg(a)))
@@ -166,27 +180,37 @@ def _log_ndtr_lower(x: Array, series_order: int) -> Array:
 
 
 def gammaln(x: ArrayLike) -> Array:
-    """``log(|gamma(x)|)``."""
+    """``log(|gamma(x)|)`` (``inf`` at the poles)."""
     (a,) = _real_inexact("gammaln", x)
     return lax.lgamma(a)
 
 
-loggamma = gammaln
+def loggamma(x: ArrayLike) -> Array:
+    """The principal branch of ``log(gamma(x))`` for real ``x``: ``gammaln`` for ``x > 0``, NaN
+    for ``x <= 0`` (as JAX; SciPy gives ``inf`` at 0)."""
+    (a,) = _real_inexact("loggamma", x)
+    return where(ufuncs.greater(a, _c(0, a)), lax.lgamma(a), _c(float("nan"), a))
 
 
 def gammasgn(x: ArrayLike) -> Array:
-    """The sign of ``gamma(x)`` (NaN at the poles and for NaN, as SciPy)."""
+    """The sign of ``gamma(x)``: ``copysign(1, x)`` at ``±0``, NaN at the negative integers, at
+    ``-inf`` and for NaN; -1 where ``floor(x)`` is an odd negative number. Strong, as in JAX."""
     (a,) = _real_inexact("gammasgn", x)
+    a = _convert(a, a.dtype, False)
     floor_x = lax.floor(a)
-    is_pole = ufuncs.logical_and(ufuncs.less_equal(a, _c(0, a)), ufuncs.equal(a, floor_x))
-    odd = ufuncs.equal(ufuncs.fmod(floor_x, _c(2, a)), _c(-1, a))
-    sign = where(ufuncs.logical_and(ufuncs.less(a, _c(0, a)), odd), _c(-1, a), _c(1, a))
-    return where(ufuncs.logical_or(is_pole, ufuncs.isnan(a)), _c(float("nan"), a), sign)
+    negative = ufuncs.less(a, _c(0, a))
+    odd = ufuncs.not_equal(ufuncs.fmod(floor_x, _c(2, a)), _c(0, a))
+    sign = where(ufuncs.logical_and(negative, odd), _c(-1, a), _c(1, a))
+    pole = ufuncs.logical_and(negative, ufuncs.equal(a, floor_x))  # includes -inf
+    sign = where(ufuncs.equal(a, _c(0, a)), ufuncs.copysign(_c(1, a), a), sign)
+    return where(ufuncs.logical_or(pole, ufuncs.isnan(a)), _c(float("nan"), a), sign)
 
 
 def gamma(x: ArrayLike) -> Array:
-    """The gamma function ``gammasgn(x) * exp(gammaln(x))``."""
+    """The gamma function ``gammasgn(x) * exp(gammaln(x))`` (``±inf`` at ``±0``, NaN at the
+    negative integers). Strong, as in JAX."""
     (a,) = _real_inexact("gamma", x)
+    a = _convert(a, a.dtype, False)
     return lax.mul(gammasgn(a), lax.exp(lax.lgamma(a)))
 
 
@@ -205,6 +229,7 @@ def betaln(a: ArrayLike, b: ArrayLike) -> Array:
 def beta(a: ArrayLike, b: ArrayLike) -> Array:
     """The beta function ``gamma(a) gamma(b) / gamma(a + b)``."""
     x, y = _real_inexact("beta", a, b)
+    x, y = _convert(x, x.dtype, False), _convert(y, y.dtype, False)  # strong, as JAX's
     sign = lax.mul(lax.mul(gammasgn(x), gammasgn(y)), gammasgn(lax.add(x, y)))
     return lax.mul(sign, lax.exp(betaln(x, y)))
 
@@ -231,11 +256,10 @@ def factorial(n: ArrayLike, exact: bool = False) -> Array:
 
 
 def poch(z: ArrayLike, m: ArrayLike) -> Array:
-    """The rising factorial ``gamma(z + m) / gamma(z)``."""
+    """The rising factorial ``gamma(z + m) / gamma(z)`` (1 for ``m == 0``; strong)."""
     x, y = _real_inexact("poch", z, m)
-    s = lax.add(x, y)
-    sign = lax.mul(gammasgn(s), gammasgn(x))
-    return lax.mul(sign, lax.exp(lax.sub(lax.lgamma(s), lax.lgamma(x))))
+    x, y = _convert(x, x.dtype, False), _convert(y, y.dtype, False)
+    return where(ufuncs.equal(y, _c(0, y)), _c(1, x), lax.div(gamma(lax.add(x, y)), gamma(x)))
 
 
 # -- logs and logistic ---------------------------------------------------------------------------

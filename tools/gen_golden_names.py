@@ -1,0 +1,370 @@
+"""Golden results from real JAX for the names added by issue 14 (tests/test_golden_names.py).
+
+Run from the repository root with a Python that has jax 0.10.2 (``make golden`` builds one)::
+
+    python tools/gen_golden_names.py     # writes tests/golden/names.json
+
+Each case is a Python expression over ``jnp``, ``lax``, ``special``, ``ops`` and arguments
+``a0, a1, ...`` made from SPEC strings, recorded with x64 off and on: the dtype, weak flag, shape
+and values (NaN/inf as strings) of every output leaf, or the exception class. SPECs:
+
+* ``py:LITERAL`` -- a Python literal (``py:2``, ``py:2.5``, ``py:[1, 2]``);
+* ``arr:DTYPE:LITERAL`` -- a strong array ``jnp.asarray(np.asarray(LITERAL, DTYPE))``;
+* ``weak:LITERAL`` -- ``jnp.asarray(LITERAL)``, a weakly typed 0-d array;
+* ``full3:LITERAL`` -- ``jnp.full(3, LITERAL)``, a weakly typed array with a shape.
+
+The script must not import trellax. Its output is deterministic.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import jax
+import numpy as np
+
+OUT_PATH = Path(__file__).resolve().parent.parent / "tests" / "golden" / "names.json"
+
+_V = "[-2.5, -0.5, 0.0, 0.5, 1.0, 3.0]"
+_P = "[0.0, 1e-07, 0.25, 0.5, 0.9, 1.0]"
+_UNIT = "[-1.0, -0.999, -0.5, 0.0, 0.3, 1.0]"
+_KINDS_REAL = [
+    f"arr:float32:{_V}",
+    f"arr:int8:[-2, 0, 1, 3]",
+    "arr:bool:[True, False]",
+    f"arr:float16:{_V}",
+    "py:2",
+    "py:2.5",
+    "weak:2.0",
+    "full3:1.5",
+]
+
+CASES: list[tuple[str, list[str]]] = []
+for fn in [
+    "erf",
+    "erfc",
+    "gammaln",
+    "digamma",
+    "expit",
+    "entr",
+    "gamma",
+    "gammasgn",
+    "ndtr",
+    "log_ndtr",
+    "i0e",
+    "i0",
+    "factorial",
+    "loggamma",
+]:
+    CASES += [(f"special.{fn}(a0)", [k]) for k in _KINDS_REAL]
+CASES += [("special.log_ndtr(a0)", ["arr:float32:[-40.0, -12.0, -6.0, 0.0, 6.0, 12.0]"])]
+CASES += [("special.log_ndtr(a0)", ["arr:float64:[-40.0, -12.0, -6.0, 0.0, 6.0, 12.0]"])]
+for fn in ["erfinv"]:
+    CASES += [
+        (f"special.{fn}(a0)", [k])
+        for k in [
+            f"arr:float32:{_UNIT}",
+            "py:0.5",
+            "weak:0.5",
+            f"arr:float64:{_UNIT}",
+            "arr:int8:[0, 1]",
+        ]
+    ]
+for fn in ["ndtri", "logit"]:
+    CASES += [
+        (f"special.{fn}(a0)", [k])
+        for k in [f"arr:float32:{_P}", f"arr:float64:{_P}", "py:0.25", "weak:0.25"]
+    ]
+for fn in [
+    "xlogy",
+    "xlog1py",
+    "betaln",
+    "beta",
+    "rel_entr",
+    "kl_div",
+    "poch",
+    "boxcox",
+    "boxcox1p",
+]:
+    for a, b in [
+        ("arr:float32:[0.0, 0.5, 2.0, -1.0]", "arr:float32:[0.0, 2.0, 0.5, 3.0]"),
+        ("arr:int8:[0, 1, 2, 3]", "py:2"),
+        ("py:2", "py:3.0"),
+        ("weak:2.0", "arr:float16:[1.0, 2.0]"),
+        ("arr:bfloat16:[1.0]", "arr:int32:[2]"),
+    ]:
+        CASES.append((f"special.{fn}(a0, a1)", [a, b]))
+CASES += [
+    ("special.logsumexp(a0)", ["arr:float32:[1.0, 2.0, 3.0]"]),
+    ("special.logsumexp(a0)", ["arr:int8:[1, 2]"]),
+    ("special.logsumexp(a0)", ["weak:2.0"]),
+    ("special.logsumexp(a0, axis=1, keepdims=True)", ["arr:float32:[[1.0, 2.0], [3.0, -1e30]]"]),
+    ("special.logsumexp(a0)", ["arr:float32:[-inf, -inf]"]),
+    ("special.logsumexp(a0, b=a1)", ["arr:float32:[1.0, 2.0]", "arr:int32:[1, -1]"]),
+    (
+        "special.logsumexp(a0, b=a1, return_sign=True)",
+        ["arr:float32:[1.0, 2.0]", "arr:int32:[1, -1]"],
+    ),
+    ("special.softmax(a0)", ["arr:float32:[1.0, 2.0, 3.0]"]),
+    ("special.softmax(a0, axis=0)", ["arr:int32:[[1, 2], [3, 4]]"]),
+    ("special.log_softmax(a0, axis=-1)", ["arr:float16:[[1.0, 2.0], [3.0, 4.0]]"]),
+    ("special.multigammaln(a0, 3)", ["arr:float32:[2.0, 3.5]"]),
+    ("special.comb(a0, a1)", ["arr:float32:[5.0, 4.0, 2.0]", "arr:float32:[2.0, 5.0, -1.0]"]),
+    ("special.comb(a0, a1, repetition=True)", ["py:5", "py:2"]),
+    ("special.bernoulli(6)", []),
+    ("ops.segment_sum(a0, a1, 3)", ["arr:int8:[1, 2, 3, 4]", "arr:int32:[0, 0, 2, 5]"]),
+    ("ops.segment_sum(a0, a1, 2)", ["full3:2.0", "arr:int32:[0, 1, 1]"]),
+    ("ops.segment_max(a0, a1, 3)", ["arr:float32:[1.0, 2.0, 3.0]", "arr:int32:[0, 0, 2]"]),
+    ("ops.segment_min(a0, a1, 3)", ["arr:int8:[1, 2, 3]", "arr:int32:[0, 0, 2]"]),
+    ("ops.segment_prod(a0, a1)", ["arr:float32:[1.0, 2.0, 3.0]", "arr:int32:[0, 0, 2]"]),
+    ("lax.full((2,), a0)", ["py:1.5"]),
+    ("lax.full((2,), a0, 'int8')", ["py:3"]),
+    ("lax.full_like(a0, 2)", ["full3:1.5"]),
+    ("lax.full_like(a0, 2.5, shape=(2,))", ["arr:int8:[1, 2, 3]"]),
+    ("lax.top_k(a0, 2)", ["arr:float32:[3.0, 1.0, 3.0, -inf]"]),
+    ("lax.top_k(a0, 3)", ["arr:int8:[-128, 5, 5, 127]"]),
+    ("lax.sort_key_val(a0, a1)", ["arr:int32:[3, 1, 2]", "arr:float32:[0.0, 1.0, 2.0]"]),
+    ("lax.cumlogsumexp(a0)", ["arr:float32:[0.0, 1.0, -inf, 2.0]"]),
+    ("lax.cumlogsumexp(a0, reverse=True)", ["arr:float32:[0.0, 1.0, 2.0]"]),
+    ("lax.erf_inv(a0)", [f"arr:float32:{_UNIT}"]),
+    ("lax.dynamic_slice_in_dim(a0, -2, 2)", ["arr:int32:[0, 1, 2, 3, 4]"]),
+    (
+        "lax.dynamic_index_in_dim(a0, 1, 1, keepdims=False)",
+        ["arr:float32:[[1.0, 2.0], [3.0, 4.0]]"],
+    ),
+    (
+        "lax.dynamic_update_index_in_dim(a0, a1, 0, 0)",
+        ["arr:float32:[[1.0, 2.0], [3.0, 4.0]]", "arr:float32:[9.0, 9.0]"],
+    ),
+    ("lax.index_in_dim(a0, -1, 0)", ["arr:int8:[1, 2, 3]"]),
+    ("lax.slice_in_dim(a0, 1, None, 2)", ["arr:int8:[1, 2, 3, 4]"]),
+    ("lax.collapse(a0, 0, 2)", ["arr:int8:[[[1], [2]], [[3], [4]]]"]),
+    ("lax.broadcast_to_rank(a0, 3)", ["weak:2.0"]),
+    ("lax.split(a0, (1, 2))", ["arr:int8:[1, 2, 3]"]),
+    ("lax.tile(a0, (2, 2))", ["arr:int8:[1, 2]"]),
+    ("lax.stack([a0, a1], 1)", ["arr:int8:[1, 2]", "arr:int8:[3, 4]"]),
+    ("lax.batch_matmul(a0, a1)", ["arr:float32:[[[1.0, 2.0]]]", "arr:float32:[[[3.0], [4.0]]]"]),
+]
+_NP = [
+    ("jnp.append(a0, a1)", ["arr:int8:[1, 2]", "py:1000"]),
+    ("jnp.append(a0, a1, axis=0)", ["arr:float32:[[1.0]]", "arr:int8:[[2]]"]),
+    ("jnp.insert(a0, 1, a1)", ["arr:int8:[1, 2, 3]", "py:9"]),
+    (
+        "jnp.insert(a0, a1, 7.0, axis=0)",
+        ["arr:float32:[[1.0, 2.0], [3.0, 4.0]]", "arr:int32:[0, 2]"],
+    ),
+    ("jnp.delete(a0, a1)", ["arr:int8:[1, 2, 3, 4]", "arr:int32:[0, 2]"]),
+    ("jnp.delete(a0, 1, axis=1)", ["arr:float32:[[1.0, 2.0], [3.0, 4.0]]"]),
+    ("jnp.resize(a0, (2, 3))", ["arr:int8:[1, 2]"]),
+    ("jnp.rollaxis(a0, 2)", ["arr:int8:[[[1, 2, 3]]]"]),
+    (
+        "jnp.compress(a0, a1, axis=0)",
+        ["arr:bool:[True, False, True]", "arr:float32:[1.0, 2.0, 3.0]"],
+    ),
+    (
+        "jnp.extract(a0, a1)",
+        ["arr:bool:[[True, False], [False, True]]", "arr:int8:[[1, 2], [3, 4]]"],
+    ),
+    ("jnp.choose(a0, [a1, a2])", ["arr:int32:[0, 1, 1]", "arr:int8:[1, 2, 3]", "py:5"]),
+    ("jnp.select([a0], [a1], 0)", ["arr:bool:[True, False]", "arr:int8:[1, 2]"]),
+    ("jnp.select([a0], [a1], a2)", ["arr:bool:[True, False]", "py:1", "py:2.5"]),
+    (
+        "jnp.piecewise(a0, [a1], [7, 3])",
+        ["arr:float32:[0.0, 1.0, 2.0]", "arr:bool:[True, False, True]"],
+    ),
+    ("jnp.block([[a0, a1]])", ["arr:float32:[[1.0]]", "arr:int8:[[2]]"]),
+    ("jnp.block([a0, a1])", ["py:1", "py:2.0"]),
+    ("jnp.trim_zeros(a0)", ["arr:int8:[0, 1, 0, 2, 0]"]),
+    ("jnp.sort_complex(a0)", ["arr:int8:[3, 1, 2]"]),
+    ("jnp.sort_complex(a0)", ["arr:float64:[3.0, 1.0]"]),
+    ("jnp.array_equal(a0, a1)", ["arr:float32:[1.0, nan]", "arr:int8:[1, 2]"]),
+    (
+        "jnp.array_equal(a0, a1, equal_nan=True)",
+        ["arr:float32:[1.0, nan]", "arr:float32:[1.0, nan]"],
+    ),
+    ("jnp.array_equiv(a0, a1)", ["arr:float32:[1.0, 1.0]", "py:1"]),
+    ("jnp.ix_(a0, a1)", ["arr:int8:[0, 1]", "arr:int32:[2]"]),
+    ("jnp.indices((2, 3))", []),
+    ("jnp.indices((2,), dtype='int8')", []),
+    ("jnp.tril_indices(3, 1)", []),
+    ("jnp.triu_indices_from(a0, -1)", ["arr:float32:[[1.0, 2.0], [3.0, 4.0]]"]),
+    ("jnp.diag_indices(3)", []),
+    ("jnp.unravel_index(a0, (2, 3))", ["arr:int32:[-7, -1, 0, 5, 6, 100]"]),
+    ("jnp.unravel_index(a0, (2, 3))", ["py:4"]),
+    ("jnp.unravel_index(a0, (200, 3))", ["arr:int8:[-128, 127]"]),
+    (
+        "jnp.ravel_multi_index((a0, a1), (2, 3), mode='clip')",
+        ["arr:int32:[1, 5]", "arr:int8:[2, -1]"],
+    ),
+    ("jnp.ravel_multi_index((a0, a1), (2, 3))", ["py:1", "py:2"]),
+    (
+        "jnp.ravel_multi_index((a0, a1), (2, 3), mode='wrap')",
+        ["arr:int8:[1, 5]", "arr:int8:[2, -1]"],
+    ),
+    ("jnp.mgrid[0:2, 0:3:2]", []),
+    ("jnp.mgrid[0:1:3j]", []),
+    ("jnp.ogrid[0:2.0, 0:2]", []),
+    ("jnp.r_[a0, 0:2, a1]", ["arr:int8:[5]", "py:2.5"]),
+    ("jnp.r_['0,2,0', a0, a1]", ["arr:float32:[1.0, 2.0]", "arr:float32:[3.0, 4.0]"]),
+    ("jnp.c_[a0, a1]", ["arr:int8:[1, 2]", "arr:int32:[3, 4]"]),
+    ("jnp.fill_diagonal(a0, a1, inplace=False)", ["arr:int8:[[0, 0], [0, 0]]", "py:3"]),
+    ("jnp.diagflat(a0, -1)", ["arr:float32:[[1.0, 2.0]]"]),
+    ("jnp.trapezoid(a0)", ["arr:int8:[1, 2, 4]"]),
+    ("jnp.trapezoid(a0, a1)", ["arr:float32:[1.0, 2.0, 4.0]", "arr:float32:[0.0, 1.0, 3.0]"]),
+    ("jnp.trapezoid(a0, dx=2)", ["full3:2.0"]),
+    (
+        "jnp.interp(a0, a1, a2)",
+        [
+            "arr:float32:[-1.0, 0.5, 1.0, 5.0]",
+            "arr:float32:[0.0, 1.0, 2.0]",
+            "arr:float32:[1.0, 3.0, 2.0]",
+        ],
+    ),
+    ("jnp.interp(a0, a1, a2)", ["py:1.5", "arr:int32:[0, 1, 2]", "arr:int32:[0, 2, 4]"]),
+    (
+        "jnp.interp(a0, a1, a2, left=-1, right=9)",
+        ["arr:float32:[-1.0, 5.0]", "arr:float32:[0.0, 1.0]", "arr:float32:[1.0, 3.0]"],
+    ),
+    (
+        "jnp.interp(a0, a1, a2, period=4)",
+        ["arr:float32:[-1.0, 5.0]", "arr:float32:[0.0, 1.0, 3.0]", "arr:float32:[1.0, 3.0, 0.0]"],
+    ),
+    ("jnp.convolve(a0, a1)", ["arr:int8:[1, 2, 3]", "arr:int8:[0, 1]"]),
+    (
+        "jnp.convolve(a0, a1, mode='same')",
+        ["arr:float32:[1.0, 2.0, 3.0, 4.0]", "arr:float32:[1.0, -1.0, 2.0]"],
+    ),
+    (
+        "jnp.convolve(a0, a1, mode='valid')",
+        ["arr:float32:[1.0, 2.0]", "arr:float32:[1.0, -1.0, 2.0]"],
+    ),
+    (
+        "jnp.correlate(a0, a1, mode='full')",
+        ["arr:float32:[1.0, 2.0]", "arr:float32:[1.0, -1.0, 2.0]"],
+    ),
+    ("jnp.correlate(a0, a1)", ["arr:complex64:[1j, 2.0, 3.0]", "arr:complex64:[1.0, 1j]"]),
+    ("jnp.cov(a0)", ["arr:int8:[1, 2, 4]"]),
+    (
+        "jnp.cov(a0, a1, rowvar=False, ddof=0)",
+        ["arr:float32:[[1.0, 2.0], [3.0, 5.0], [0.0, 1.0]]", "arr:float32:[[1.0], [2.0], [0.0]]"],
+    ),
+    (
+        "jnp.cov(a0, fweights=a1, aweights=a2)",
+        [
+            "arr:float32:[[1.0, 2.0, 4.0], [0.0, 1.0, 0.0]]",
+            "arr:int32:[1, 2, 1]",
+            "arr:float32:[0.5, 1.0, 2.0]",
+        ],
+    ),
+    ("jnp.corrcoef(a0)", ["arr:float32:[[1.0, 2.0, 4.0], [3.0, 1.0, 0.0]]"]),
+    ("jnp.vander(a0)", ["arr:int8:[1, 2, 3]"]),
+    ("jnp.vander(a0, 2, increasing=True)", ["arr:float32:[1.5, 2.0]"]),
+    ("jnp.unwrap(a0)", ["arr:float32:[0.0, 3.0, 6.5, 0.1, -3.2]"]),
+    ("jnp.unwrap(a0, period=4)", ["arr:int32:[0, 3, 7, 1]"]),
+    ("jnp.gradient(a0)", ["arr:float32:[1.0, 2.0, 4.0, 8.0]"]),
+    ("jnp.gradient(a0, 2.0)", ["arr:int8:[[1, 2, 4], [0, 1, 1]]"]),
+    ("jnp.bartlett(5)", []),
+    ("jnp.blackman(4)", []),
+    ("jnp.hamming(3)", []),
+    ("jnp.hanning(4)", []),
+    ("jnp.kaiser(4, 3.0)", []),
+    ("jnp.hanning(1)", []),
+    ("jnp.polyval(a0, a1)", ["arr:int8:[1, 2, 3]", "py:2"]),
+    ("jnp.polyval(a0, a1)", ["arr:float32:[1.0, -2.0]", "arr:float32:[0.5, 3.0]"]),
+    ("jnp.polyadd(a0, a1)", ["arr:int8:[1, 2]", "arr:float32:[1.0, 3.0, 1.0]"]),
+    ("jnp.polysub(a0, a1)", ["arr:int8:[1, 2]", "arr:int8:[1, 3, 1]"]),
+    ("jnp.polymul(a0, a1)", ["arr:int8:[1, 2]", "arr:int8:[1, 3, 1]"]),
+    ("jnp.polyder(a0, 2)", ["arr:int8:[1, 2, 3, 4]"]),
+    ("jnp.polyint(a0)", ["arr:int8:[3, 2, 1]"]),
+    ("jnp.polyint(a0, 2, 1.0)", ["arr:float32:[3.0, 2.0, 1.0]"]),
+    ("jnp.apply_along_axis(jnp.sum, 1, a0)", ["arr:int8:[[1, 2], [3, 4]]"]),
+    ("jnp.apply_along_axis(lambda v: v * 2, 0, a0)", ["arr:float32:[[1.0, 2.0], [3.0, 4.0]]"]),
+    ("jnp.apply_over_axes(jnp.sum, a0, [0, 1])", ["arr:int8:[[1, 2], [3, 4]]"]),
+    ("jnp.vectorize(lambda a, b: a + b)(a0, a1)", ["arr:int8:[1, 2]", "py:1"]),
+    ("jnp.vectorize(jnp.sum, signature='(n)->()')(a0)", ["arr:float32:[[1.0, 2.0], [3.0, 4.0]]"]),
+    ("jnp.fromfunction(lambda i, j: i * 10 + j, (2, 3), dtype=int)", []),
+    ("jnp.iscomplexobj(a0)", ["arr:complex64:[1.0]"]),
+    ("jnp.isscalar(a0)", ["weak:2.0"]),
+    ("jnp.size(a0, 1)", ["arr:int8:[[1, 2, 3]]"]),
+]
+CASES += _NP
+
+
+def make_arg(spec: str) -> Any:
+    import jax.numpy as jnp
+
+    kind, _, rest = spec.partition(":")
+    if kind == "py":
+        return ast.literal_eval(rest)
+    if kind == "arr":
+        dtype, _, literal = rest.partition(":")
+        value = eval(literal, {"nan": np.nan, "inf": np.inf})  # noqa: S307 - our own literals
+        return jnp.asarray(np.asarray(value, dtype=dtype))
+    if kind == "weak":
+        return jnp.asarray(ast.literal_eval(rest))
+    if kind == "full3":
+        return jnp.full(3, ast.literal_eval(rest))
+    raise ValueError(spec)
+
+
+def encode(v: Any) -> Any:
+    if isinstance(v, complex):
+        return [encode(v.real), encode(v.imag)]
+    if isinstance(v, float) and not math.isfinite(v):
+        return str(v)
+    return v
+
+
+def leaf(x: Any) -> dict[str, Any]:
+    if isinstance(x, (bool, int, float)) and not hasattr(x, "dtype"):
+        return {"python": type(x).__name__, "value": encode(x)}
+    a = np.asarray(x)
+    values = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64).ravel().tolist()
+    return {
+        "dtype": str(a.dtype),
+        "weak_type": bool(getattr(x, "weak_type", False)),
+        "shape": list(a.shape),
+        "values": [encode(v) for v in values],
+    }
+
+
+def run(expr: str, specs: list[str]) -> dict[str, Any]:
+    import jax.numpy as jnp
+    import jax.ops as ops
+    import jax.scipy.special as special
+    from jax import lax
+
+    try:
+        args = {f"a{i}": make_arg(s) for i, s in enumerate(specs)}
+        out = eval(expr, {"jnp": jnp, "lax": lax, "special": special, "ops": ops, **args})  # noqa: S307
+    except Exception as e:  # noqa: BLE001 - the class is the golden result
+        return {"error": type(e).__name__}
+    leaves = jax.tree_util.tree_leaves(out) if not isinstance(out, (bool, int)) else [out]
+    return {"outputs": [leaf(x) for x in leaves], "tuple": isinstance(out, (tuple, list))}
+
+
+def main() -> None:
+    cases = []
+    for x64 in (False, True):
+        jax.config.update("jax_enable_x64", x64)
+        for expr, specs in CASES:
+            cases.append({"expr": expr, "args": specs, "x64": x64, "result": run(expr, specs)})
+    meta = {"jax": importlib.metadata.version("jax"), "numpy": np.__version__}
+    lines = [json.dumps(c, sort_keys=True) for c in cases]
+    OUT_PATH.write_text(
+        '{"meta": '
+        + json.dumps(meta, sort_keys=True)
+        + ',\n"cases": [\n'
+        + ",\n".join(lines)
+        + "\n]}\n"
+    )
+    print(f"wrote {OUT_PATH} ({len(cases)} cases)")
+
+
+if __name__ == "__main__":
+    main()
