@@ -1,7 +1,7 @@
 """The names added by issue 14 against golden results from JAX (tests/golden/names.json).
 
 Each case (written by ``tools/gen_golden_names.py``) is an expression over ``jnp``, ``lax``,
-``special`` and ``ops``; trellax must give the same dtype, weak flag, shape and values (within a
+``special``, ``ops``, ``stats`` and ``linalg`` (``trellax.scipy.linalg``); trellax must give the same dtype, weak flag, shape and values (within a
 tolerance for the dtype), or the same exception class. ``DELIBERATE`` lists the cases where
 trellax differs on purpose, each with its reason (also in docs/jax_coverage.md); they run as
 xfails.
@@ -22,7 +22,9 @@ import trellax
 import trellax.lax as lax
 import trellax.numpy as jnp
 import trellax.ops as ops
+import trellax.scipy.linalg as linalg
 import trellax.scipy.special as special
+import trellax.scipy.stats as stats
 
 DATA = json.loads((Path(__file__).parent / "golden" / "names.json").read_text())
 CASES = DATA["cases"]
@@ -90,9 +92,8 @@ def test_golden(case: dict[str, Any]) -> None:
     with trellax.enable_x64(case["x64"]):
         try:
             args = {f"a{i}": make_arg(s) for i, s in enumerate(case["args"])}
-            out = eval(  # the expressions are the golden file's own
-                case["expr"], {"jnp": jnp, "lax": lax, "special": special, "ops": ops, **args}
-            )
+            names = {"jnp": jnp, "lax": lax, "special": special, "ops": ops, "stats": stats}
+            out = eval(case["expr"], {**names, "linalg": linalg, **args})  # the file's own
         except Exception as e:
             assert "error" in want, f"raised {type(e).__name__}: {e}"
             assert type(e).__name__ == want["error"] or (

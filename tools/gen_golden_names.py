@@ -4,7 +4,8 @@ Run from the repository root with a Python that has jax 0.10.2 (``make golden`` 
 
     python tools/gen_golden_names.py     # writes tests/golden/names.json
 
-Each case is a Python expression over ``jnp``, ``lax``, ``special``, ``ops`` and arguments
+Each case is a Python expression over ``jnp``, ``lax``, ``special``, ``ops``, ``stats``,
+``linalg`` (``jax.scipy.linalg``) and arguments
 ``a0, a1, ...`` made from SPEC strings, recorded with x64 off and on: the dtype, weak flag, shape
 and values (NaN/inf as strings) of every output leaf, or the exception class. SPECs:
 
@@ -293,6 +294,81 @@ _NP = [
     ("jnp.size(a0, 1)", ["arr:int8:[[1, 2, 3]]"]),
 ]
 CASES += _NP
+_X = "arr:float32:[-1.5, 0.0, 0.5, 2.0]"
+_Q = "arr:float32:[0.0, 0.1, 0.5, 0.9, 1.0]"
+for dist, fns in [
+    ("norm", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "sf"]),
+    ("expon", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "sf"]),
+    ("uniform", ["cdf", "logpdf", "pdf"]),
+    ("logistic", ["cdf", "logpdf", "pdf", "sf"]),
+    ("laplace", ["cdf", "logpdf", "pdf"]),
+    ("cauchy", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "sf"]),
+]:
+    for fn in fns:
+        CASES.append((f"stats.{dist}.{fn}(a0)", [_X]))
+        CASES.append((f"stats.{dist}.{fn}(a0, 1, 2.0)", ["arr:int8:[-1, 0, 3]"]))
+        CASES.append((f"stats.{dist}.{fn}(a0, a1)", ["py:0.5", "weak:1.0"]))
+for dist in ["norm", "expon", "uniform", "logistic", "cauchy"]:
+    for fn in ["ppf", "isf"] if dist in ("norm", "logistic", "cauchy") else ["ppf"]:
+        CASES.append((f"stats.{dist}.{fn}(a0)", [_Q]))
+        CASES.append((f"stats.{dist}.{fn}(a0, 1.0, 2)", ["py:0.25"]))
+_M = "arr:float32:[[4.0, 2.0, 1.0], [2.0, 5.0, 3.0], [1.0, 3.0, 6.0]]"
+_G = "arr:float32:[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]]"
+_B = "arr:float32:[1.0, 2.0, 3.0]"
+CASES += [
+    ("linalg.cho_solve(linalg.cho_factor(a0), a1)", [_M, _B]),
+    ("linalg.cho_solve(linalg.cho_factor(a0, lower=True), a1)", [_M, _B]),
+    ("linalg.cholesky(a0)", [_M]),
+    ("linalg.cholesky(a0, lower=True)", ["arr:int32:[[4, 2], [2, 5]]"]),
+    ("linalg.lu_factor(a0)", [_G]),
+    ("linalg.lu(a0)", [_G]),
+    ("linalg.lu(a0, permute_l=True)", ["arr:float32:[[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]]"]),
+    ("linalg.lu_solve(linalg.lu_factor(a0), a1)", [_G, _B]),
+    ("linalg.lu_solve(linalg.lu_factor(a0), a1, trans=1)", [_G, _B]),
+    ("linalg.solve_triangular(a0, a1)", [_G, _B]),
+    ("linalg.solve_triangular(a0, a1, lower=True, trans='T')", [_G, _B]),
+    (
+        "linalg.solve_triangular(a0, a1, unit_diagonal=True)",
+        ["arr:int8:[[1, 2], [0, 3]]", "arr:int8:[1, 1]"],
+    ),
+    ("linalg.expm(a0)", ["arr:float32:[[0.0, 1.0], [-1.0, 0.0]]"]),
+    ("linalg.expm(a0)", [_G]),
+    ("linalg.expm(a0)", ["arr:int32:[[1, 0], [0, 2]]"]),
+    ("linalg.block_diag(a0, a1)", ["arr:int8:[[1, 2]]", "py:3.0"]),
+    ("linalg.toeplitz(a0, a1)", ["arr:int8:[1, 2, 3]", "arr:float32:[1.0, 4.0]"]),
+    ("linalg.toeplitz(a0)", ["arr:complex64:[1.0, 2j]"]),
+    ("linalg.hankel(a0)", ["arr:int8:[1, 2, 3]"]),
+    ("linalg.hankel(a0, a1)", ["arr:int8:[1, 2]", "arr:int8:[2, 5, 6]"]),
+    ("linalg.circulant(a0)", ["arr:float32:[1.0, 2.0, 3.0]"]),
+    ("linalg.companion(a0)", ["arr:int8:[1, 2, 3]"]),
+    ("linalg.hilbert(3)", []),
+    ("linalg.invhilbert(3)", []),
+    ("linalg.dft(3)", []),
+    ("linalg.dft(2, scale='sqrtn')", []),
+    ("linalg.hadamard(4)", []),
+    ("linalg.helmert(3)", []),
+    ("linalg.helmert(3, full=True)", []),
+    ("linalg.leslie(a0, a1)", ["arr:float32:[0.1, 2.0, 1.0]", "arr:float32:[0.2, 0.8]"]),
+    ("linalg.pascal(3)", []),
+    ("linalg.pascal(3, 'lower')", []),
+    ("linalg.invpascal(3)", []),
+    ("linalg.fiedler(a0)", ["arr:int8:[1, 4, 2]"]),
+    ("linalg.convolution_matrix(a0, 3)", ["arr:float32:[1.0, 2.0]"]),
+    ("linalg.convolution_matrix(a0, 4, 'same')", ["arr:int8:[1, 2, 3]"]),
+    ("linalg.convolution_matrix(a0, 2, 'valid')", ["arr:int8:[1, 2, 3]"]),
+    ("linalg.det(a0)", [_G]),
+    ("linalg.inv(a0)", ["arr:int32:[[2, 1], [1, 3]]"]),
+    ("linalg.solve(a0, a1, assume_a='pos')", [_M, _B]),
+    ("linalg.eigh(a0, eigvals_only=True)", [_M]),
+    ("linalg.polar(a0)[0]", [_G]),
+    ("linalg.polar(a0, side='left')[1]", [_M]),
+    (
+        "linalg.eigh_tridiagonal(a0, a1, eigvals_only=True)",
+        ["arr:float32:[1.0, 2.0, 3.0]", "arr:float32:[0.5, 0.25]"],
+    ),
+    ("linalg.qr(a0, mode='economic')[1]", ["arr:float32:[[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]]"]),
+    ("linalg.svd(a0, compute_uv=False)", [_G]),
+]
 
 
 def make_arg(spec: str) -> Any:
@@ -336,12 +412,15 @@ def leaf(x: Any) -> dict[str, Any]:
 def run(expr: str, specs: list[str]) -> dict[str, Any]:
     import jax.numpy as jnp
     import jax.ops as ops
+    import jax.scipy.linalg as linalg
     import jax.scipy.special as special
+    import jax.scipy.stats as stats
     from jax import lax
 
     try:
         args = {f"a{i}": make_arg(s) for i, s in enumerate(specs)}
-        out = eval(expr, {"jnp": jnp, "lax": lax, "special": special, "ops": ops, **args})
+        names = {"jnp": jnp, "lax": lax, "special": special, "ops": ops, "stats": stats}
+        out = eval(expr, {**names, "linalg": linalg, **args})
     except Exception as e:
         return {"error": type(e).__name__}
     leaves = jax.tree_util.tree_leaves(out) if not isinstance(out, (bool, int)) else [out]

@@ -1,0 +1,26 @@
+"""Shared helpers of the distributions: promotion and constants in the promoted dtype."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.lax._base import scalar_to_array
+from trellax._src.numpy.util import check_arraylike, promote_args_inexact
+
+ArrayLike = Any
+
+
+def promote(name: str, *args: ArrayLike) -> list[Array]:
+    """The arguments promoted together to an inexact dtype (complex refused)."""
+    check_arraylike(name, *args)
+    out = promote_args_inexact(name, *args)
+    if dtypes.kind(out[0].dtype) == "c":
+        raise TypeError(f"{name} does not support complex-valued inputs")
+    return out
+
+
+def c(v: float, like: Array) -> Array:
+    """``v`` in ``like``'s dtype and weak flag."""
+    return scalar_to_array(v, like.dtype, like.weak_type)
