@@ -11,6 +11,7 @@ dtype('float64')
 
 from trellax import dtypes as dtypes
 from trellax import errors as errors
+from trellax import image as image
 from trellax import lax as lax
 from trellax import numpy as numpy
 from trellax import ops as ops
