@@ -649,6 +649,16 @@ __all__ += ["diff", "ediff1d"]
 
 # -- issue 14 (drop-in completeness): one block per private module, names sorted ----------------
 
+from trellax._src.numpy.bits import (  # noqa: E402
+    packbits,
+    unpackbits,
+)
+
+__all__ += [
+    "packbits",
+    "unpackbits",
+]
+
 from trellax._src.numpy.editing import (  # noqa: E402
     append,
     block,
@@ -719,6 +729,16 @@ __all__ += [
     "savez",
     "set_printoptions",
     "vectorize",
+]
+
+from trellax._src.numpy.histograms import (  # noqa: E402
+    histogram2d,
+    histogramdd,
+)
+
+__all__ += [
+    "histogram2d",
+    "histogramdd",
 ]
 
 from trellax._src.numpy.index_tricks import (  # noqa: E402
@@ -835,6 +855,20 @@ __all__ += [
     "vander",
 ]
 
+from trellax._src.numpy.polynomial import (  # noqa: E402
+    poly,
+    polydiv,
+    polyfit,
+    roots,
+)
+
+__all__ += [
+    "poly",
+    "polydiv",
+    "polyfit",
+    "roots",
+]
+
 from trellax._src.numpy.type_hierarchy import (  # noqa: E402
     ComplexWarning,
     cdouble,
@@ -871,4 +905,14 @@ __all__ += [
     "signedinteger",
     "single",
     "unsignedinteger",
+]
+
+from trellax._src.numpy.ufunc_class import (  # noqa: E402
+    frompyfunc,
+    ufunc,
+)
+
+__all__ += [
+    "frompyfunc",
+    "ufunc",
 ]
