@@ -2,7 +2,8 @@
 
 The result has ``num_segments`` rows, each starting from the reduction's identity (0, 1, the
 dtype's lowest or highest value, or ``±inf``), and takes every row of ``data`` whose id is in
-range; ids outside ``[0, num_segments)`` are dropped, as in JAX. ``num_segments`` must be static
+range; ids outside ``[0, num_segments)`` (negative ones too) are dropped, as in JAX, or clamped
+with ``mode='clip'``. ``num_segments`` must be static
 for ``jit``; without it, it is ``max(segment_ids) + 1`` of concrete ids. The result keeps
 ``data``'s dtype and is strong.
 """
@@ -17,7 +18,9 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.errors import ConcretizationTypeError
 from trellax._src.lax.structural import _convert
+from trellax._src.numpy import ufuncs
 from trellax._src.numpy.creation import full
+from trellax._src.numpy.selection import clip, where
 from trellax._src.numpy.util import check_arraylike, ensure_array
 
 ArrayLike = Any
@@ -72,6 +75,13 @@ def _segment(
     d = x.dtype
     out = full((n, *x.shape[1:]), _identity(kind, d), dtype=d)
     out = _convert(out, d, False)
+    if ids.dtype.itemsize < 4:
+        ids = _convert(ids, dtypes.int32, False)
+    if mode == "clip":
+        ids = clip(ids, 0, max(n - 1, 0))
+    else:
+        # negative ids are out of range too (no wrap-around from the end, as in JAX)
+        ids = where(ufuncs.less(ids, 0), n, ids)
     at = out.at[ids]
     at_mode = "clip" if mode == "clip" else "drop"
     if kind == "sum":
