@@ -5,7 +5,7 @@ Run from the repository root with a Python that has jax 0.10.2 (``make golden`` 
     python tools/gen_golden_names.py     # writes tests/golden/names.json
 
 Each case is a Python expression over ``jnp``, ``lax``, ``special``, ``ops``, ``stats``,
-``linalg`` (``jax.scipy.linalg``) and arguments
+``linalg`` (``jax.scipy.linalg``), ``image`` and arguments
 ``a0, a1, ...`` made from SPEC strings, recorded with x64 off and on: the dtype, weak flag, shape
 and values (NaN/inf as strings) of every output leaf, or the exception class. SPECs:
 
@@ -369,6 +369,143 @@ CASES += [
     ("linalg.qr(a0, mode='economic')[1]", ["arr:float32:[[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]]"]),
     ("linalg.svd(a0, compute_uv=False)", [_G]),
 ]
+_IMG = "arr:float32:[[0.0, 5.0, 1.0, 7.0], [3.0, 2.0, 9.0, 4.0], [1.0, 1.0, 0.0, 8.0]]"
+for method in ["nearest", "linear", "cubic", "lanczos3", "lanczos5", "area"]:
+    CASES.append((f"image.resize(a0, (5, 7), '{method}')", [_IMG]))
+    CASES.append((f"image.resize(a0, (2, 3), '{method}')", [_IMG]))
+    CASES.append((f"image.resize(a0, (2, 3), '{method}', antialias=False)", [_IMG]))
+CASES += [
+    ("image.resize(a0, (5,), 'linear')", ["arr:int8:[1, 5, 2]"]),
+    ("image.resize(a0, (5,), 'nearest')", ["arr:int8:[1, 5, 2]"]),
+    ("image.resize(a0, (2,), 'cubic')", ["arr:float16:[1.0, 5.0, 2.0, 4.0]"]),
+    ("image.resize(a0, (4,), 'linear')", ["full3:1.5"]),
+    (
+        "image.resize(a0, (2,), image.ResizeMethod.CUBIC_PYTORCH, antialias=False)",
+        ["arr:float32:[0.0, 5.0, 1.0, 7.0, 3.0]"],
+    ),
+    (
+        "image.resize(a0, (8,), image.ResizeMethod.CUBIC_PYTORCH)",
+        ["arr:float32:[0.0, 5.0, 1.0, 7.0, 3.0]"],
+    ),
+    (
+        "image.scale_and_translate(a0, (6,), (0,), a1, a2, 'linear')",
+        ["arr:float32:[0.0, 5.0, 1.0, 7.0]", "arr:float32:[1.5]", "arr:float32:[0.5]"],
+    ),
+    (
+        "image.scale_and_translate(a0, (3, 5), (1,), a1, a2, 'area')",
+        [_IMG, "arr:float32:[0.7]", "arr:float32:[0.3]"],
+    ),
+    (
+        "image.scale_and_translate(a0, (2, 4), (0,), a1, a2, 'lanczos3', antialias=False)",
+        [_IMG, "arr:float32:[0.5]", "arr:float32:[-0.25]"],
+    ),
+    (
+        "jnp.histogram2d(a0, a1, bins=2)",
+        ["arr:float32:[1.0, 2.0, 2.5, 4.0]", "arr:float32:[0.0, 1.0, 1.0, 3.0]"],
+    ),
+    (
+        "jnp.histogram2d(a0, a1, bins=[2, 3], density=True)",
+        ["arr:int8:[1, 2, 2, 4]", "arr:int8:[0, 1, 1, 3]"],
+    ),
+    (
+        "jnp.histogram2d(a0, a1, bins=2, weights=a2)",
+        [
+            "arr:float32:[1.0, 2.0, 2.5, 4.0]",
+            "arr:float32:[0.0, 1.0, 1.0, 3.0]",
+            "arr:float16:[1.0, 2.0, 0.5, 1.0]",
+        ],
+    ),
+    (
+        "jnp.histogram2d(a0, a1, bins=2, range=[[0, 2], [0, 2]])",
+        ["arr:float32:[1.0, 2.0, 2.5, 4.0]", "arr:float32:[0.0, 1.0, 1.0, 3.0]"],
+    ),
+    (
+        "jnp.histogramdd(a0, bins=(2, 3))",
+        ["arr:float32:[[1.0, 0.0], [2.0, 1.0], [2.5, 1.0], [4.0, 3.0]]"],
+    ),
+    (
+        "jnp.histogramdd(a0, bins=[a1, a2])",
+        [
+            "arr:float32:[[1.0, 0.0], [2.0, 1.0], [2.5, 1.0], [4.0, 3.0]]",
+            "arr:float32:[0.0, 2.0, 4.0]",
+            "arr:float32:[0.0, 0.5, 5.0]",
+        ],
+    ),
+    ("jnp.packbits(a0)", ["arr:int32:[1, 0, 1, 1, 0, 0, 0, 0, 1]"]),
+    ("jnp.packbits(a0, axis=1, bitorder='little')", ["arr:bool:[[True, False], [True, True]]"]),
+    ("jnp.unpackbits(a0)", ["arr:uint8:[5, 255]"]),
+    ("jnp.unpackbits(a0, axis=0, count=-3, bitorder='little')", ["arr:uint8:[[5], [3]]"]),
+    ("jnp.unpackbits(a0, count=10)", ["arr:uint8:[5]"]),
+    ("jnp.poly(a0)", ["arr:float32:[1.0, 2.0]"]),
+    ("jnp.poly(a0)", ["arr:int8:[1, 2, -1]"]),
+    ("jnp.poly(a0)", ["arr:float32:[[1.0, 2.0], [3.0, 4.0]]"]),
+    ("jnp.poly(a0)", ["arr:float32:[[0.0, -1.0], [1.0, 0.0]]"]),
+    ("jnp.roots(a0)", ["arr:float32:[1.0, -3.0, 2.0]"]),
+    ("jnp.roots(a0)", ["arr:int32:[0, 0, 1, -6, 11, -6]"]),
+    ("jnp.roots(a0, strip_zeros=False)", ["arr:float32:[1.0, 0.0, 1.0]"]),
+    (
+        "jnp.polyfit(a0, a1, 1)",
+        ["arr:float32:[0.0, 1.0, 2.0, 3.0]", "arr:float32:[1.0, 3.0, 5.0, 7.5]"],
+    ),
+    (
+        "jnp.polyfit(a0, a1, 2, full=True)",
+        ["arr:float32:[0.0, 1.0, 2.0, 3.0, 4.0]", "arr:float32:[1.0, 2.0, 5.0, 10.0, 17.5]"],
+    ),
+    (
+        "jnp.polyfit(a0, a1, 1, w=a2)",
+        ["arr:int32:[0, 1, 2, 3]", "arr:int32:[1, 3, 5, 8]", "arr:float32:[1.0, 1.0, 2.0, 0.5]"],
+    ),
+    (
+        "jnp.polyfit(a0, a1, 1, cov=True)",
+        ["arr:float32:[0.0, 1.0, 2.0, 3.0, 4.0]", "arr:float32:[1.0, 3.0, 5.5, 7.0, 9.5]"],
+    ),
+    ("jnp.polydiv(a0, a1)", ["arr:float32:[1.0, -3.0, 2.0]", "arr:float32:[1.0, -1.0]"]),
+    ("jnp.polydiv(a0, a1)", ["arr:int8:[2, 0, 1, 5]", "arr:int8:[2, 1]"]),
+    (
+        "jnp.polydiv(a0, a1, trim_leading_zeros=True)",
+        ["arr:float32:[1.0, -3.0, 2.0]", "arr:float32:[1.0, -1.0]"],
+    ),
+    ("jnp.frompyfunc(lambda a, b: a * 2 + b, 2, 1, identity=0)(a0, 1)", ["arr:int8:[0, 1, 2]"]),
+    ("jnp.frompyfunc(lambda a, b: a * 2 + b, 2, 1).reduce(a0)", ["arr:int32:[0, 1, 2, 3]"]),
+    (
+        "jnp.frompyfunc(lambda a, b: a * 2 + b, 2, 1).reduce(a0, axis=1, keepdims=True, initial=1.5)",
+        ["arr:float32:[[1.0, 2.0], [3.0, 4.0]]"],
+    ),
+    ("jnp.frompyfunc(lambda a, b: a - b, 2, 1).accumulate(a0)", ["arr:int32:[5, 1, 2, 3]"]),
+    (
+        "jnp.frompyfunc(lambda a, b: a * b, 2, 1).outer(a0, a1)",
+        ["arr:int8:[1, 2]", "arr:float32:[1.0, 2.0, 3.0]"],
+    ),
+    (
+        "jnp.frompyfunc(lambda a, b: a * 2 + b, 2, 1).at(a0, a1, 5, inplace=False)",
+        ["arr:int32:[0, 1, 2, 3]", "arr:int32:[0, 0, 2]"],
+    ),
+    (
+        "jnp.frompyfunc(lambda a, b: a + b, 2, 1).reduceat(a0, a1)",
+        ["arr:int32:[0, 1, 2, 3, 4]", "arr:int32:[0, 3, 1]"],
+    ),
+    (
+        "jnp.linalg.tensorinv(a0, 1)",
+        [
+            "arr:float32:[[[2.0, 0.0], [0.0, 0.0]], [[0.0, 2.0], [0.0, 0.0]], [[0.0, 0.0], [2.0, 0.0]], [[0.0, 0.0], [0.0, 2.0]]]"
+        ],
+    ),
+    ("jnp.linalg.tensorinv(a0, 1)", ["arr:int32:[[1, 2], [3, 4]]"]),
+    (
+        "jnp.linalg.tensorsolve(a0, a1)",
+        [
+            "arr:float32:[[[2.0, 0.0], [1.0, 0.0]], [[0.0, 2.0], [0.0, 1.0]]]",
+            "arr:float32:[1.0, 2.0]",
+        ],
+    ),
+    (
+        "jnp.linalg.tensorsolve(a0, a1, axes=(0,))",
+        [
+            "arr:float32:[[[2.0, 0.0], [1.0, 0.0]], [[0.0, 2.0], [0.0, 1.0]]]",
+            "arr:float32:[1.0, 2.0]",
+        ],
+    ),
+]
 
 
 def make_arg(spec: str) -> Any:
@@ -410,6 +547,7 @@ def leaf(x: Any) -> dict[str, Any]:
 
 
 def run(expr: str, specs: list[str]) -> dict[str, Any]:
+    import jax.image as image
     import jax.numpy as jnp
     import jax.ops as ops
     import jax.scipy.linalg as linalg
@@ -420,7 +558,7 @@ def run(expr: str, specs: list[str]) -> dict[str, Any]:
     try:
         args = {f"a{i}": make_arg(s) for i, s in enumerate(specs)}
         names = {"jnp": jnp, "lax": lax, "special": special, "ops": ops, "stats": stats}
-        out = eval(expr, {**names, "linalg": linalg, **args})
+        out = eval(expr, {**names, "linalg": linalg, "image": image, **args})
     except Exception as e:
         return {"error": type(e).__name__}
     leaves = jax.tree_util.tree_leaves(out) if not isinstance(out, (bool, int)) else [out]

@@ -18,6 +18,7 @@ import numpy as np
 from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import linalg as lax_linalg
+from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, linalg, linalg_ops, reductions, shapes, ufuncs
 from trellax._src.numpy.creation import arange, asarray, eye, zeros
 from trellax._src.numpy.searching import take
@@ -338,16 +339,16 @@ def polar(
     eps: float | None = None,
     max_iterations: int | None = None,
 ) -> tuple[Array, Array]:
-    """``(u, p)`` with ``a = u @ p`` (right) or ``a = p @ u`` (left), via the SVD."""
-    if side not in ("right", "left"):
+    """``(u, p)`` with ``a = u @ p``, via the SVD (``side='left'`` is not supported, as in
+    JAX)."""
+    if side == "left":
+        raise NotImplementedError("polar: only side='right' is supported, as in JAX")
+    if side != "right":
         raise ValueError(f"side={side!r} is not 'right' or 'left'")
     w, s, vh = linalg.svd(a, full_matrices=False)
     u = linalg_ops.matmul(w, vh)
     sd = s.astype(w.dtype)
-    if side == "right":
-        p = linalg_ops.matmul(ufuncs.multiply(_mH(vh), sd[..., None, :]), vh)
-    else:
-        p = linalg_ops.matmul(ufuncs.multiply(w, sd[..., None, :]), _mH(w))
+    p = linalg_ops.matmul(ufuncs.multiply(_mH(vh), sd[..., None, :]), vh)
     return u, p
 
 
@@ -455,7 +456,8 @@ def block_diag(*arrs: ArrayLike) -> Array:
 
         rows.append(pad(b, ((0, 0), (col, total_cols - col - b.shape[1]))))
         col += b.shape[1]
-    return joining.concatenate(rows, axis=0)
+    out = joining.concatenate(rows, axis=0)
+    return _convert(out, out.dtype, False)  # strong, as JAX's
 
 
 def toeplitz(c: ArrayLike, r: ArrayLike | None = None) -> Array:
@@ -564,7 +566,8 @@ def leslie(f: ArrayLike, s: ArrayLike) -> Array:
 
 
 def pascal(n: int, kind: str | None = None) -> Array:
-    """The Pascal matrix (``kind``: 'symmetric' (default), 'lower' or 'upper')."""
+    """The Pascal matrix (``kind``: 'symmetric' (default), 'lower' or 'upper'); float32 even
+    with x64 on, as in JAX, but computed exactly."""
     n = operator.index(n)
     kind = "symmetric" if kind is None else kind
     lower = np.array([[math.comb(i, j) for j in range(n)] for i in range(n)], dtype=np.float64)
@@ -576,7 +579,7 @@ def pascal(n: int, kind: str | None = None) -> Array:
         out = lower @ lower.T
     else:
         raise ValueError("Expected kind to be one of 'symmetric', 'lower', or 'upper'")
-    return asarray(out, dtype=dtypes.default_float_dtype())
+    return asarray(out, dtype=dtypes.float32)  # float32 even with x64 on, as JAX's
 
 
 def invpascal(n: int, kind: str | None = None) -> Array:

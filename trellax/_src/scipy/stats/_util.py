@@ -24,3 +24,10 @@ def promote(name: str, *args: ArrayLike) -> list[Array]:
 def c(v: float, like: Array) -> Array:
     """``v`` in ``like``'s dtype and weak flag."""
     return scalar_to_array(v, like.dtype, like.weak_type)
+
+
+def k(v: float, like: Array) -> Array:
+    """JAX's ``lax._const(like, v)``: weak only for a weak 0-d ``like``. Where JAX's formula uses
+    such a constant, a weak input with dimensions gives a strong result, so the distributions
+    use this helper exactly where JAX does."""
+    return scalar_to_array(v, like.dtype, like.weak_type and like.ndim == 0)

@@ -6,7 +6,7 @@ import math
 
 from trellax._src.basearray import Array
 from trellax._src.numpy import ufuncs as u
-from trellax._src.scipy.stats._util import ArrayLike, c, promote
+from trellax._src.scipy.stats._util import ArrayLike, k, promote
 
 
 def _y(name: str, x: ArrayLike, loc: ArrayLike, scale: ArrayLike) -> tuple[Array, Array]:
@@ -17,7 +17,7 @@ def _y(name: str, x: ArrayLike, loc: ArrayLike, scale: ArrayLike) -> tuple[Array
 def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``-log(pi) - log(scale) - log1p(y**2)``."""
     y, scale = _y("cauchy.logpdf", x, loc, scale)
-    return u.subtract(u.subtract(c(-math.log(math.pi), y), u.log(scale)), u.log1p(u.multiply(y, y)))
+    return u.subtract(u.subtract(k(-math.log(math.pi), y), u.log(scale)), u.log1p(u.multiply(y, y)))
 
 
 def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -28,7 +28,7 @@ def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
 def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``1/2 + atan(y) / pi``."""
     y, _ = _y("cauchy.cdf", x, loc, scale)
-    return u.add(c(0.5, y), u.divide(u.arctan(y), c(math.pi, y)))
+    return u.add(k(0.5, y), u.divide(u.arctan(y), k(math.pi, y)))
 
 
 def logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -39,7 +39,7 @@ def logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
 def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``cdf`` of the reflected point: ``1/2 - atan(y) / pi``."""
     y, _ = _y("cauchy.sf", x, loc, scale)
-    return u.subtract(c(0.5, y), u.divide(u.arctan(y), c(math.pi, y)))
+    return u.subtract(k(0.5, y), u.divide(u.arctan(y), k(math.pi, y)))
 
 
 def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -50,10 +50,10 @@ def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
 def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``loc + scale * tan(pi (q - 1/2))``."""
     q, loc, scale = promote("cauchy.ppf", q, loc, scale)
-    return u.add(loc, u.multiply(scale, u.tan(u.multiply(c(math.pi, q), u.subtract(q, c(0.5, q))))))
+    return u.add(loc, u.multiply(scale, u.tan(u.multiply(k(math.pi, q), u.subtract(q, k(0.5, q))))))
 
 
 def isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``loc + scale * tan(pi (1/2 - q))``."""
     q, loc, scale = promote("cauchy.isf", q, loc, scale)
-    return u.add(loc, u.multiply(scale, u.tan(u.multiply(c(math.pi, q), u.subtract(c(0.5, q), q)))))
+    return u.add(loc, u.multiply(scale, u.tan(u.multiply(k(math.pi, q), u.subtract(k(0.5, q), q)))))

@@ -7,14 +7,14 @@ import math
 from trellax._src.basearray import Array
 from trellax._src.numpy import ufuncs as u
 from trellax._src.numpy.selection import where
-from trellax._src.scipy.stats._util import ArrayLike, c, promote
+from trellax._src.scipy.stats._util import ArrayLike, k, promote
 
 
 def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``-|x - loc| / scale - log(2 scale)``."""
     x, loc, scale = promote("laplace.logpdf", x, loc, scale)
     y = u.abs(u.divide(u.subtract(x, loc), scale))
-    return u.subtract(u.subtract(u.negative(y), u.log(scale)), c(math.log(2), y))
+    return u.subtract(u.subtract(u.negative(y), u.log(scale)), k(math.log(2), y))
 
 
 def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -26,9 +26,9 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``exp(y) / 2`` below ``loc``, ``1 - exp(-y) / 2`` above."""
     x, loc, scale = promote("laplace.cdf", x, loc, scale)
     y = u.divide(u.subtract(x, loc), scale)
-    half = c(0.5, y)
+    half = k(0.5, y)
     return where(
         u.less(y, 0),
         u.multiply(half, u.exp(y)),
-        u.subtract(c(1, y), u.multiply(half, u.exp(u.negative(y)))),
+        u.subtract(k(1, y), u.multiply(half, u.exp(u.negative(y)))),
     )

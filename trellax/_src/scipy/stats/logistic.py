@@ -5,7 +5,7 @@ from __future__ import annotations
 from trellax._src.basearray import Array
 from trellax._src.numpy import ufuncs as u
 from trellax._src.scipy import special
-from trellax._src.scipy.stats._util import ArrayLike, c, promote
+from trellax._src.scipy.stats._util import ArrayLike, k, promote
 
 
 def _y(name: str, x: ArrayLike, loc: ArrayLike, scale: ArrayLike) -> tuple[Array, Array]:
@@ -18,7 +18,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     y, scale = _y("logistic.logpdf", x, loc, scale)
     a = u.abs(y)
     return u.subtract(
-        u.subtract(u.negative(a), u.multiply(c(2, a), u.log1p(u.exp(u.negative(a))))),
+        u.subtract(u.negative(a), u.multiply(k(2, a), u.log1p(u.exp(u.negative(a))))),
         u.log(scale),
     )
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import math
 
+from trellax._src import dtypes
 from trellax._src.basearray import Array
+from trellax._src.lax.structural import _convert
 from trellax._src.numpy import ufuncs as u
+from trellax._src.numpy.util import check_arraylike
 from trellax._src.scipy import special
-from trellax._src.scipy.stats._util import ArrayLike, c, promote
+from trellax._src.scipy.stats._util import ArrayLike, k, promote
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
@@ -17,7 +20,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = promote("norm.logpdf", x, loc, scale)
     z = u.divide(u.subtract(x, loc), scale)
     return u.subtract(
-        u.subtract(u.multiply(c(-0.5, z), u.multiply(z, z)), u.log(scale)), c(_HALF_LOG_2PI, z)
+        u.subtract(u.multiply(k(-0.5, z), u.multiply(z, z)), u.log(scale)), k(_HALF_LOG_2PI, z)
     )
 
 
@@ -52,12 +55,16 @@ def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
 
 
 def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    """The quantile function, the inverse of ``cdf``."""
-    q, loc, scale = promote("norm.ppf", q, loc, scale)
-    return u.add(u.multiply(special.ndtri(q), scale), loc)
+    """The quantile function, the inverse of ``cdf``. As in JAX, ``q`` must be float32 or
+    float64 (``ndtri``'s rule) and the result is cast to the default float dtype (float64 with
+    x64 on, even for float32 input)."""
+    check_arraylike("norm.ppf", q, loc, scale)
+    value = u.add(u.multiply(special.ndtri(q), scale), loc)
+    return _convert(value, dtypes.default_float_dtype(), False)
 
 
 def isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    """The inverse of ``sf``."""
-    q, loc, scale = promote("norm.isf", q, loc, scale)
-    return u.add(u.multiply(u.negative(special.ndtri(q)), scale), loc)
+    """The inverse of ``sf`` (``ppf``'s dtype rule)."""
+    check_arraylike("norm.isf", q, loc, scale)
+    value = u.add(u.multiply(u.negative(special.ndtri(q)), scale), loc)
+    return _convert(value, dtypes.default_float_dtype(), False)

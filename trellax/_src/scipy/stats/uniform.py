@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from trellax._src.basearray import Array
+from trellax._src.lax._base import scalar_to_array
+from trellax._src.lax.structural import _convert
 from trellax._src.numpy import ufuncs as u
 from trellax._src.numpy.selection import where
 from trellax._src.scipy.stats._util import ArrayLike, c, promote
@@ -25,7 +27,9 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``(x - loc) / scale`` clipped to ``[0, 1]``."""
     x, loc, scale = promote("uniform.cdf", x, loc, scale)
     y = u.divide(u.subtract(x, loc), scale)
-    return u.minimum(u.maximum(y, c(0, y)), c(1, y))
+    # JAX selects among strong constants (jnp.array(0, dtype)): the result is always strong
+    zero, one = scalar_to_array(0, y.dtype, False), scalar_to_array(1, y.dtype, False)
+    return where(u.less(y, 0), zero, where(u.greater(y, 1), one, _convert(y, y.dtype, False)))
 
 
 def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
