@@ -322,3 +322,55 @@ def batch_matmul(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None) -> Array
     return reductions.dot_general(
         a, b, (((a.ndim - 1,), (b.ndim - 2,)), (batch, batch)), precision=precision
     )
+
+
+def broadcast_like(arr: ArrayLike, like_arr: ArrayLike) -> Array:
+    """``arr`` broadcast (trailing axes aligned) to the shape of ``like_arr``; dtype kept."""
+    a, like = asarray(arr), asarray(like_arr)
+    rank = like.ndim
+    return structural.broadcast_in_dim(a, tuple(like.shape), tuple(range(rank - a.ndim, rank)))
+
+
+def mulhi(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """The high half of the double-width product of two integers of the same dtype."""
+    a, b = asarray(x), asarray(y)
+    if a.dtype != b.dtype:
+        raise TypeError(
+            f"mulhi requires arguments to have the same dtypes, got {a.dtype.name}, "
+            f"{b.dtype.name} (trellax.numpy promotes; convert explicitly)"
+        )
+    kind, bits = dtypes.kind(a.dtype), a.dtype.itemsize * 8
+    if kind not in "iu":
+        raise TypeError(f"mulhi does not accept dtype {a.dtype.name}. Accepted dtypes are integer.")
+    if bits <= 32:
+        wide = np.dtype(f"{kind}{2 * a.dtype.itemsize}")
+        product = ew.mul(structural._convert(a, wide, False), structural._convert(b, wide, False))
+        shift = scalar_to_array(bits, wide, False)
+        high = (
+            ew.shift_right_arithmetic(product, shift)
+            if kind == "i"
+            else (ew.shift_right_logical(product, shift))
+        )
+        return structural._convert(high, a.dtype, a.weak_type and b.weak_type)
+    # 64 bits: schoolbook multiplication of unsigned 32-bit halves
+    u64 = dtypes.uint64
+    ua, ub = structural.bitcast_convert_type(a, u64), structural.bitcast_convert_type(b, u64)
+    mask = scalar_to_array(0xFFFFFFFF, u64, False)
+    s32 = scalar_to_array(32, u64, False)
+    a0, a1 = ew.bitwise_and(ua, mask), ew.shift_right_logical(ua, s32)
+    b0, b1 = ew.bitwise_and(ub, mask), ew.shift_right_logical(ub, s32)
+    p00, p01, p10, p11 = ew.mul(a0, b0), ew.mul(a0, b1), ew.mul(a1, b0), ew.mul(a1, b1)
+    mid = ew.add(
+        ew.add(ew.shift_right_logical(p00, s32), ew.bitwise_and(p01, mask)),
+        ew.bitwise_and(p10, mask),
+    )
+    high = ew.add(
+        ew.add(p11, ew.shift_right_logical(p01, s32)),
+        ew.add(ew.shift_right_logical(p10, s32), ew.shift_right_logical(mid, s32)),
+    )
+    if kind == "i":
+        # signed: subtract b where a < 0 and a where b < 0 (mod 2**64)
+        zero, zero_u = scalar_to_array(0, a.dtype, False), scalar_to_array(0, u64, False)
+        high = ew.sub(high, structural.select_n(ew.lt(a, zero), zero_u, ub))
+        high = ew.sub(high, structural.select_n(ew.lt(b, zero), zero_u, ua))
+    return structural.bitcast_convert_type(high, a.dtype)
