@@ -508,6 +508,112 @@ CASES += [
 ]
 
 
+_X4 = "arr:float32:[[[[0.5, -1.0, 2.0, 0.0], [1.5, 3.0, -0.5, 1.0], [0.0, 2.0, 1.0, -2.0]]]]"
+_K4 = "arr:float32:[[[[1.0, -1.0], [0.5, 2.0]]], [[[0.0, 1.0], [1.0, 0.0]]]]"
+_X3 = "arr:float32:[[[1.0, 2.0, 3.0, 4.0, 5.0], [0.0, -1.0, 2.0, 1.0, 3.0]]]"
+_K3 = "arr:float32:[[[1.0, 0.5]], [[-1.0, 2.0]]]"
+CASES += [
+    ("lax.conv(a0, a1, (1, 1), 'VALID')", [_X4, _K4]),
+    ("lax.conv(a0, a1, (1, 2), 'SAME')", [_X4, _K4]),
+    (
+        "lax.conv_general_dilated(a0, a1, (1,), [(1, 2)], (2,), (2,))",
+        [_X3, "arr:float32:[[[1.0, 0.5], [2.0, -1.0]]]"],
+    ),
+    ("lax.conv_general_dilated(a0, a1, (2,), 'SAME_LOWER', feature_group_count=2)", [_X3, _K3]),
+    (
+        "lax.conv_general_dilated(a0, a1, (1,), 'VALID', batch_group_count=1, "
+        "dimension_numbers=('NWC', 'WIO', 'NWC'))",
+        [
+            "arr:float32:[[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]]",
+            "arr:float32:[[[1.0, 0.0, 2.0]], [[0.5, 1.0, -1.0]]]",
+        ],
+    ),
+    (
+        "lax.conv_general_dilated(a0, a1, (1, 1), 'VALID', preferred_element_type='float32')",
+        ["arr:float16:[[[[1.0, 2.0], [3.0, 4.0]]]]", "arr:float16:[[[[1.0]]]]"],
+    ),
+    (
+        "lax.conv(a0, a1, (1, 1), 'VALID')",
+        ["arr:int32:[[[[1, 2], [3, 4]]]]", "arr:int32:[[[[2]]]]"],
+    ),
+    (
+        "lax.conv(a0, a1, (1, 1), 'VALID')",
+        ["arr:float32:[[[[1.0, 2.0], [3.0, 4.0]]]]", "arr:int32:[[[[2]]]]"],
+    ),
+    (
+        "lax.conv_transpose(a0, a1, (2,), 'SAME')",
+        ["arr:float32:[[[1.0], [2.0], [3.0]]]", "arr:float32:[[[1.0]], [[0.5]], [[-1.0]]]"],
+    ),
+    (
+        "lax.conv_transpose(a0, a1, (2,), 'VALID', transpose_kernel=True)",
+        ["arr:float32:[[[1.0], [2.0], [3.0]]]", "arr:float32:[[[1.0]], [[0.5]], [[-1.0]]]"],
+    ),
+    (
+        "lax.conv_transpose(a0, a1, (1, 2), [(0, 1), (1, 1)], rhs_dilation=(1, 1))",
+        [
+            "arr:float32:[[[[1.0], [2.0]], [[3.0], [4.0]]]]",
+            "arr:float32:[[[[1.0]], [[2.0]]], [[[0.5]], [[-1.0]]]]",
+        ],
+    ),
+    ("lax.conv_dimension_numbers((1, 3, 5, 5), (2, 3, 3, 3), ('NHWC', 'HWIO', 'NHWC'))", []),
+    (
+        "lax.conv_general_shape_tuple((1, 5, 5, 3), (3, 3, 3, 4), (2, 2), 'SAME', ('NHWC', 'HWIO', 'NHWC'))",
+        [],
+    ),
+    ("lax.padtype_to_pads((5, 6), (3, 2), (2, 2), 'SAME')", []),
+    ("lax.reduce(a0, 0.0, lax.add, (1,))", ["arr:float32:[[3.0, 1.0, 4.0], [1.0, 5.0, 9.0]]"]),
+    ("lax.reduce(a0, -128, lax.max, (0,))", ["arr:int32:[[3, 1, 4], [1, 5, 9]]"]),
+    (
+        "lax.reduce(a0, 1.0, lambda a, b: a * b + 1, (0, 1))",
+        ["arr:float32:[[3.0, 1.0], [4.0, 1.0]]"],
+    ),
+    (
+        "lax.reduce((a0, a1), (0.0, 1), lambda a, b: (a[0] + b[0], a[1] * b[1]), (1,))",
+        ["arr:float32:[[3.0, 1.0], [4.0, 1.0]]", "arr:int32:[[3, 1], [4, 2]]"],
+    ),
+    (
+        "lax.reduce_window(a0, -inf, lax.max, (1, 2), (1, 2), 'VALID')",
+        ["arr:float32:[[3.0, 1.0, 4.0, 1.0], [5.0, 9.0, 2.0, 6.0]]"],
+    ),
+    (
+        "lax.reduce_window(a0, 0.0, lax.add, (2, 2), (1, 1), 'SAME')",
+        ["arr:float32:[[3.0, 1.0, 4.0, 1.0], [5.0, 9.0, 2.0, 6.0]]"],
+    ),
+    (
+        "lax.reduce_window(a0, 0, lax.add, (1, 2), (1, 1), ((0, 0), (1, 1)), (1, 2), (1, 1))",
+        ["arr:int32:[[3, 1, 4], [5, 9, 2]]"],
+    ),
+    (
+        "lax.reduce_window(a0, 1.0, lax.mul, (2,), (1,), 'VALID', None, (2,))",
+        ["arr:float32:[1.0, 2.0, 3.0, 4.0, 5.0]"],
+    ),
+    ("lax.reduce_window_shape_tuple((5, 6), (2, 3), (2, 1), ((1, 0), (0, 2)), (1, 2), (2, 1))", []),
+    ("lax.associative_scan(lax.add, a0)", ["arr:float32:[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]"]),
+    ("lax.associative_scan(lax.mul, a0, reverse=True)", ["arr:int32:[1, 2, 3, 4, 5]"]),
+    (
+        "lax.associative_scan(lambda a, b: (a[0] * b[0], a[1] + b[1]), (a0, a1), axis=1)",
+        ["arr:float32:[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]", "arr:int32:[[1, 2, 3], [4, 5, 6]]"],
+    ),
+    ("lax.approx_max_k(a0, 2)", ["arr:float32:[[3.0, 1.0, 4.0, 1.0], [5.0, 9.0, 2.0, 6.0]]"]),
+    ("lax.approx_min_k(a0, 2, reduction_dimension=0)", ["arr:int32:[[3, 1, 4], [5, 0, 2]]"]),
+    ("lax.optimization_barrier((a0, a1))", ["arr:int8:[1, 2]", "py:1.5"]),
+    (
+        "lax.mulhi(a0, a1)",
+        ["arr:int32:[1073741824, -5, -2147483648]", "arr:int32:[8, 2147483647, -2147483648]"],
+    ),
+    ("lax.mulhi(a0, a1)", ["arr:uint8:[200, 3]", "arr:uint8:[200, 100]"]),
+    (
+        "lax.mulhi(a0, a1)",
+        [
+            "arr:int64:[-9223372036854775807, 123456789012345]",
+            "arr:int64:[9223372036854775807, -987654321098765]",
+        ],
+    ),
+    ("lax.broadcast_like(a0, a1)", ["arr:int8:[1, 2]", "arr:float32:[[0.0, 0.0], [0.0, 0.0]]"]),
+    ("lax.broadcast_like(a0, a1)", ["weak:1.5", "arr:float32:[0.0, 0.0]"]),
+]
+
+
 def make_arg(spec: str) -> Any:
     import jax.numpy as jnp
 
@@ -557,7 +663,14 @@ def run(expr: str, specs: list[str]) -> dict[str, Any]:
 
     try:
         args = {f"a{i}": make_arg(s) for i, s in enumerate(specs)}
-        names = {"jnp": jnp, "lax": lax, "special": special, "ops": ops, "stats": stats}
+        names = {
+            "jnp": jnp,
+            "lax": lax,
+            "special": special,
+            "ops": ops,
+            "stats": stats,
+            "inf": np.inf,
+        }
         out = eval(expr, {**names, "linalg": linalg, "image": image, **args})
     except Exception as e:
         return {"error": type(e).__name__}
