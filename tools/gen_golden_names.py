@@ -613,6 +613,78 @@ CASES += [
     ("lax.broadcast_like(a0, a1)", ["weak:1.5", "arr:float32:[0.0, 0.0]"]),
 ]
 
+for expr in ["special.gammainc(a0, a1)", "special.gammaincc(a0, a1)"]:
+    CASES.append(
+        (
+            expr,
+            [
+                "arr:float32:[0.5, 1.0, 3.0, 10.0, 0.1, 2.0, 0.0, -1.0, 2.0]",
+                "arr:float32:[0.2, 1.0, 2.5, 30.0, 5.0, 0.0, 1.0, 1.0, inf]",
+            ],
+        )
+    )
+    CASES.append(
+        (expr, ["arr:float64:[0.5, 3.0, 50.0, 100.0]", "arr:float64:[0.2, 2.5, 45.0, 120.0]"])
+    )
+    CASES.append((expr, ["py:2", "py:3"]))
+    CASES.append((expr, ["arr:int8:[2]", "py:3"]))
+_XS = "arr:float32:[-1.0, 0.0, 0.5, 2.0]"
+for dist, fns, extra in [
+    ("gamma", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "sf"], "2.0"),
+    ("chi2", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "sf"], "3"),
+    ("t", ["logpdf", "pdf"], "3"),
+    ("pareto", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "sf"], "2.0"),
+]:
+    for fn in fns:
+        CASES.append((f"stats.{dist}.{fn}(a0, {extra})", [_XS]))
+        CASES.append((f"stats.{dist}.{fn}(a0, {extra}, 1, 2.0)", ["arr:int8:[-1, 0, 3, 5]"]))
+        CASES.append((f"stats.{dist}.{fn}(a0, a1)", ["py:1.5", "weak:2.0"]))
+for dist in ["gumbel_r", "gumbel_l"]:
+    for fn in ["cdf", "logcdf", "logpdf", "logsf", "pdf", "sf"]:
+        CASES.append((f"stats.{dist}.{fn}(a0)", [_XS]))
+        CASES.append((f"stats.{dist}.{fn}(a0, 1, 2.0)", ["arr:int8:[-1, 0, 3]"]))
+        CASES.append((f"stats.{dist}.{fn}(a0, a1)", ["py:0.5", "weak:1.0"]))
+    CASES.append((f"stats.{dist}.ppf(a0)", ["arr:float32:[0.0, 0.1, 0.5, 0.9, 1.0]"]))
+CASES.append(("stats.pareto.ppf(a0, 2.0)", ["arr:float32:[0.0, 0.1, 0.5, 0.9, 1.0]"]))
+for fn in ["logpmf", "pmf", "cdf"]:
+    CASES.append((f"stats.poisson.{fn}(a0, 2.0)", ["arr:float32:[0.0, 3.0, -1.0, 2.5]"]))
+    CASES.append((f"stats.poisson.{fn}(a0, a1)", ["arr:int32:[0, 1, 4]", "py:1.5"]))
+    CASES.append((f"stats.poisson.{fn}(a0, a1, 1)", ["py:2", "weak:1.5"]))
+for fn in ["logpmf", "pmf"]:
+    CASES.append((f"stats.bernoulli.{fn}(a0, 0.3)", ["arr:int32:[0, 1, 2, -1]"]))
+    CASES.append((f"stats.bernoulli.{fn}(a0, a1)", ["py:1", "weak:0.25"]))
+    CASES.append((f"stats.geom.{fn}(a0, 0.3)", ["arr:int32:[0, 1, 3]"]))
+    CASES.append((f"stats.geom.{fn}(a0, a1, 1)", ["py:2", "weak:0.25"]))
+CASES += [
+    ("stats.bernoulli.cdf(a0, 0.3)", ["arr:float32:[-1.0, 0.0, 0.5, 1.0, 2.0]"]),
+    ("stats.bernoulli.cdf(a0, a1)", ["py:0", "arr:float32:[0.3, 1.5, -0.1]"]),
+    ("stats.bernoulli.ppf(a0, 0.3)", ["arr:float32:[0.0, 0.5, 0.7, 0.8, 1.0, 1.5]"]),
+    (
+        "stats.multivariate_normal.logpdf(a0, a1, a2)",
+        [
+            "arr:float32:[0.5, 1.0]",
+            "arr:float32:[0.0, 0.0]",
+            "arr:float32:[[2.0, 0.5], [0.5, 1.0]]",
+        ],
+    ),
+    (
+        "stats.multivariate_normal.logpdf(a0, a1, a2)",
+        [
+            "arr:float32:[[0.5, 1.0], [1.0, -1.0], [0.0, 0.0]]",
+            "arr:float32:[0.1, 0.0]",
+            "arr:float32:[[2.0, 0.5], [0.5, 1.0]]",
+        ],
+    ),
+    (
+        "stats.multivariate_normal.pdf(a0, a1, a2)",
+        ["arr:int32:[1, 2]", "arr:float32:[0.0, 1.0]", "arr:float32:[[1.0, 0.0], [0.0, 2.0]]"],
+    ),
+    (
+        "stats.multivariate_normal.logpdf(a0, a1, a2)",
+        ["arr:float32:[0.5, 1.0]", "arr:float32:[0.0, 0.0]", "py:2.0"],
+    ),
+]
+
 
 def make_arg(spec: str) -> Any:
     import jax.numpy as jnp

@@ -266,7 +266,7 @@ from trellax._src.lax.convolution import (  # noqa: E402
     conv_with_general_padding,
     padtype_to_pads,
 )
-from trellax._src.lax.special import erf_inv  # noqa: E402
+from trellax._src.lax.special import erf_inv, igamma, igammac  # noqa: E402
 from trellax._src.lax_tree_ops import (  # noqa: E402
     approx_max_k,
     approx_min_k,
@@ -309,6 +309,8 @@ __all__ += [
     "erf_inv",
     "full",
     "full_like",
+    "igamma",
+    "igammac",
     "index_in_dim",
     "mulhi",
     "optimization_barrier",

@@ -262,6 +262,18 @@ def poch(z: ArrayLike, m: ArrayLike) -> Array:
     return where(ufuncs.equal(y, _c(0, y)), _c(1, x), lax.div(gamma(lax.add(x, y)), gamma(x)))
 
 
+def gammainc(a: ArrayLike, x: ArrayLike) -> Array:
+    """The regularized lower incomplete gamma function ``P(a, x)`` (``lax.igamma``)."""
+    aa, xx = _real_inexact("gammainc", a, x)
+    return lax_special.igamma(aa, xx)
+
+
+def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
+    """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``."""
+    aa, xx = _real_inexact("gammaincc", a, x)
+    return lax_special.igammac(aa, xx)
+
+
 # -- logs and logistic ---------------------------------------------------------------------------
 
 
