@@ -153,6 +153,9 @@ def _slice_values(s: slice) -> Array:
 
 
 class _Grid:
+    """``mgrid`` (dense, one stacked array) and ``ogrid`` (sparse, a list of open-mesh arrays):
+    each slice is an ``arange``, or a ``linspace`` when its step is imaginary (``0:1:5j``)."""
+
     def __init__(self, *, sparse: bool, name: str) -> None:
         self.sparse = sparse
         self.name = name
@@ -223,9 +226,6 @@ class _Concatenator:
         if not pieces:
             return asarray(np.zeros((0,), dtypes.float32))
         return joining.concatenate(pieces, axis=axis)
-
-    def __len__(self) -> int:
-        return 0
 
     def __repr__(self) -> str:
         return f"trellax.numpy.{self.name}"
