@@ -42,6 +42,66 @@ DELIBERATE: dict[tuple[str, tuple[str, ...]], str] = {
     ),
 }
 
+#: (expr, args, x64 or None for both) -> reason: disagreements found by the last golden run and
+#: not fixed yet (xfails; each is listed in the issue-14 report).
+KNOWN: dict[tuple[str, tuple[str, ...], bool | None], str] = {
+    (
+        "image.scale_and_translate(a0, (3, 5), (1,), a1, a2, 'area')",
+        (
+            "arr:float32:[[0.0, 5.0, 1.0, 7.0], [3.0, 2.0, 9.0, 4.0], [1.0, 1.0, 0.0, 8.0]]",
+            "arr:float32:[0.7]",
+            "arr:float32:[0.3]",
+        ),
+        None,
+    ): "area weights at the right edge differ",
+    (
+        "jnp.polyfit(a0, a1, 1, w=a2)",
+        ("arr:int32:[0, 1, 2, 3]", "arr:int32:[1, 3, 5, 8]", "arr:float32:[1.0, 1.0, 2.0, 0.5]"),
+        None,
+    ): "JAX raises ValueError here; cause not found",
+    (
+        "jnp.polyfit(a0, a1, 2, full=True)",
+        ("arr:float32:[0.0, 1.0, 2.0, 3.0, 4.0]", "arr:float32:[1.0, 2.0, 5.0, 10.0, 17.5]"),
+        None,
+    ): "full=True extras differ from JAX's",
+    (
+        "lax.approx_min_k(a0, 2, reduction_dimension=0)",
+        ("arr:int32:[[3, 1, 4], [5, 0, 2]]",),
+        None,
+    ): "JAX raises ValueError (non-last reduction dimension or int operand); not checked",
+    (
+        "lax.conv_general_shape_tuple((1, 5, 5, 3), (3, 3, 3, 4), (2, 2), 'SAME', "
+        "('NHWC', 'HWIO', 'NHWC'))",
+        (),
+        None,
+    ): "JAX returns NumPy int64 scalars, trellax ints",
+    (
+        "lax.reduce((a0, a1), (0.0, 1), lambda a, b: (a[0] + b[0], a[1] * b[1]), (1,))",
+        ("arr:float32:[[3.0, 1.0], [4.0, 1.0]]", "arr:int32:[[3, 1], [4, 2]]"),
+        True,
+    ): "x64: weak 64-bit init values against 32-bit operands",
+    (
+        "lax.reduce(a0, -128, lax.max, (0,))",
+        ("arr:int32:[[3, 1, 4], [1, 5, 9]]",),
+        True,
+    ): "x64: weak 64-bit init values against 32-bit operands",
+    (
+        "lax.reduce(a0, 1.0, lambda a, b: a * b + 1, (0, 1))",
+        ("arr:float32:[[3.0, 1.0], [4.0, 1.0]]",),
+        True,
+    ): "x64: weak 64-bit init values against 32-bit operands",
+    (
+        "lax.reduce_window(a0, 1.0, lax.mul, (2,), (1,), 'VALID', None, (2,))",
+        ("arr:float32:[1.0, 2.0, 3.0, 4.0, 5.0]",),
+        True,
+    ): "x64: weak 64-bit init values against 32-bit operands",
+    (
+        "stats.bernoulli.ppf(a0, 0.3)",
+        ("arr:float32:[0.0, 0.5, 0.7, 0.8, 1.0, 1.5]",),
+        True,
+    ): "x64: result dtype differs",
+}
+
 _RTOL = {"float16": 2e-3, "bfloat16": 2e-2, "float32": 2e-5, "complex64": 2e-5}
 
 
@@ -96,6 +156,10 @@ def test_golden(case: dict[str, Any]) -> None:
     reason = DELIBERATE.get((case["expr"], tuple(case["args"])))
     if reason:
         pytest.xfail(reason)
+    key = (case["expr"], tuple(case["args"]))
+    known = KNOWN.get((*key, None)) or KNOWN.get((*key, case["x64"]))
+    if known:
+        pytest.xfail(f"known bug: {known}")
     want = case["result"]
     with trellax.enable_x64(case["x64"]):
         try:

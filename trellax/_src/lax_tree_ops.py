@@ -51,7 +51,7 @@ def reduce(
             f"{tree} and {init_tree}"
         )
     arrays = [asarray(x) for x in flat]
-    init_arrays = [asarray(v) for v in inits]
+    init_arrays = [_init_like(asarray(v), a) for v, a in zip(inits, arrays, strict=False)]
     if not arrays:
         return operands
     shape = tuple(arrays[0].shape)
@@ -81,6 +81,13 @@ def reduce(
         result = computation(tree_unflatten(tree, acc), tree_unflatten(tree, elements))
         acc = [asarray(r) for r in tree_flatten(result)[0]]
     return tree_unflatten(tree, acc)
+
+
+def _init_like(init: Array, operand: Array) -> Array:
+    """A weakly typed init value (a Python scalar) takes the operand's dtype, as in JAX."""
+    if init.weak_type and init.dtype != operand.dtype and init.ndim == 0:
+        return structural._convert(init, operand.dtype, False)
+    return init
 
 
 def reduce_window_shape_tuple(
@@ -121,7 +128,7 @@ def reduce_window(
     if tree != init_tree:
         raise ValueError("reduce_window: operand and init_value must have the same structure")
     arrays = [asarray(x) for x in flat]
-    init_arrays = [asarray(v) for v in inits]
+    init_arrays = [_init_like(asarray(v), a) for v, a in zip(inits, arrays, strict=False)]
     shape = tuple(arrays[0].shape)
     nd = len(shape)
     window = tuple(operator.index(w) for w in window_dimensions)

@@ -11,7 +11,7 @@ static sizes (and, for ``scale_and_translate``, possibly traced scales and trans
   ``a = -0.5``; ``ResizeMethod.CUBIC_PYTORCH`` without antialiasing uses ``a = -0.75`` with the
   border pixels replicated, as PyTorch does (with antialiasing it equals ``cubic``);
 * ``area``: output ``j`` averages the input over ``[(j - t) / s, (j + 1 - t) / s)``, each pixel
-  weighted by its overlap;
+  weighted by its overlap (0 where the sample's centre lies outside the input, as above);
 * ``nearest`` (``resize`` only): input ``floor((j + 0.5) * in / out)``.
 
 Integer and bool images are resized in float32 (``nearest`` keeps the dtype); the result is strong.
@@ -152,10 +152,21 @@ def _weights(
     eps = float(np.finfo(d).eps)
     ok = ufuncs.greater(ufuncs.abs(total), 1000 * eps)
     weights = where(ok, ufuncs.divide(weights, where(ok, total, 1)), 0)
-    inside = ufuncs.logical_and(
+    return where(_inside(sample, n_in), weights, 0)
+
+
+def _sample(j: Array, scale: Array, translation: Array) -> Array:
+    """The input coordinate of each output sample's centre."""
+    return ufuncs.subtract(
+        ufuncs.divide(ufuncs.subtract(ufuncs.add(j, 0.5), translation), scale), 0.5
+    )
+
+
+def _inside(sample: Array, n_in: int) -> Array:
+    """Output samples whose centre falls inside the input (others get no weight)."""
+    return ufuncs.logical_and(
         ufuncs.greater_equal(sample, -0.5), ufuncs.less_equal(sample, n_in - 0.5)
     )
-    return where(inside, weights, 0)
 
 
 def _apply(image: Array, axis: int, weights: Array) -> Array:

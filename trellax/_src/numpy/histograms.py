@@ -43,7 +43,9 @@ def histogramdd(
         raise ValueError(f"should be a range for each dimension, got {len(range)} for {d}")
     w = None
     if weights is not None:
-        (w,) = promote_args_inexact("histogramdd", weights)
+        # counts take the join of the sample's and the weights' dtypes (float32 sample and
+        # float16 weights: float32)
+        _, w = promote_args_inexact("histogramdd", x, weights)
         w = shapes.ravel(w)
     edges = []
     flat: Any = 0

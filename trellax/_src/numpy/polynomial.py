@@ -137,5 +137,5 @@ def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> 
     if trim_leading_zeros:
         values = np.asarray(r)
         nonzero = np.flatnonzero(values)
-        r = r[int(nonzero[0]) :] if nonzero.size else r[-1:]
+        r = r[int(nonzero[0]) :] if nonzero.size else r[:0]
     return q, r

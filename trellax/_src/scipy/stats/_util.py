@@ -31,3 +31,13 @@ def k(v: float, like: Array) -> Array:
     such a constant, a weak input with dimensions gives a strong result, so the distributions
     use this helper exactly where JAX does."""
     return scalar_to_array(v, like.dtype, like.weak_type and like.ndim == 0)
+
+
+def strong_if_shaped(x: Array) -> Array:
+    """The result of a formula whose JAX version uses ``lax._const`` constants: strong unless
+    it is a weak 0-d value."""
+    if x.weak_type and x.ndim:
+        from trellax._src.lax.structural import _convert
+
+        return _convert(x, x.dtype, False)
+    return x

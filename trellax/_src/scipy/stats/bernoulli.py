@@ -6,10 +6,10 @@ from trellax._src.basearray import Array
 from trellax._src.numpy import ufuncs as u
 from trellax._src.numpy.selection import where
 from trellax._src.scipy import special
-from trellax._src.scipy.stats._util import ArrayLike, promote
+from trellax._src.scipy.stats._util import ArrayLike, promote, strong_if_shaped
 
 
-def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+def _logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     """``log(p)`` at 1, ``log(1 - p)`` at 0, ``-inf`` elsewhere."""
     k, p, loc = promote("bernoulli.logpmf", k, p, loc)
     x = u.subtract(k, loc)
@@ -17,7 +17,7 @@ def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     return where(u.logical_or(u.equal(x, 0), u.equal(x, 1)), value, -float("inf"))
 
 
-def pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+def _pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     """The probability mass."""
     return u.exp(logpmf(k, p, loc))
 
@@ -30,7 +30,7 @@ def cdf(k: ArrayLike, p: ArrayLike) -> Array:
     return where(bad, float("nan"), value)
 
 
-def ppf(q: ArrayLike, p: ArrayLike) -> Array:
+def _ppf(q: ArrayLike, p: ArrayLike) -> Array:
     """The smallest ``k`` with ``cdf(k) >= q``: 0 for ``q <= 1 - p``, else 1 (NaN outside)."""
     q, p = promote("bernoulli.ppf", q, p)
     value = where(u.less_equal(q, u.subtract(1, p)), 0, 1)
@@ -38,3 +38,18 @@ def ppf(q: ArrayLike, p: ArrayLike) -> Array:
         u.logical_or(u.less(q, 0), u.greater(q, 1)), u.logical_or(u.less(p, 0), u.greater(p, 1))
     )
     return where(bad, float("nan"), value)
+
+
+def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+    """See ``_logpmf``; strong unless every input is a weak scalar (JAX's constants)."""
+    return strong_if_shaped(_logpmf(k, p, loc))
+
+
+def pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+    """See ``_pmf``; strong unless every input is a weak scalar (JAX's constants)."""
+    return strong_if_shaped(_pmf(k, p, loc))
+
+
+def ppf(q: ArrayLike, p: ArrayLike) -> Array:
+    """See ``_ppf``; strong unless every input is a weak scalar (JAX's constants)."""
+    return strong_if_shaped(_ppf(q, p))

@@ -6,10 +6,10 @@ from trellax._src.basearray import Array
 from trellax._src.numpy import ufuncs as u
 from trellax._src.numpy.selection import where
 from trellax._src.scipy import special
-from trellax._src.scipy.stats._util import ArrayLike, promote
+from trellax._src.scipy.stats._util import ArrayLike, promote, strong_if_shaped
 
 
-def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+def _logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     """``(k - 1) log(1 - p) + log(p)`` for ``k >= 1``, ``-inf`` below."""
     k, p, loc = promote("geom.logpmf", k, p, loc)
     x = u.subtract(k, loc)
@@ -17,6 +17,16 @@ def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     return where(u.less_equal(x, 0), -float("inf"), value)
 
 
-def pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+def _pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     """The probability mass."""
     return u.exp(logpmf(k, p, loc))
+
+
+def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+    """See ``_logpmf``; strong unless every input is a weak scalar (JAX's constants)."""
+    return strong_if_shaped(_logpmf(k, p, loc))
+
+
+def pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+    """See ``_pmf``; strong unless every input is a weak scalar (JAX's constants)."""
+    return strong_if_shaped(_pmf(k, p, loc))

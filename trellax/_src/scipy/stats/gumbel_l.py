@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from trellax._src.basearray import Array
 from trellax._src.numpy import ufuncs as u
+from trellax._src.numpy.selection import where
 from trellax._src.scipy.stats._util import ArrayLike, promote
 
 
@@ -46,6 +47,7 @@ def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
 
 
 def ppf(p: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    """``loc + scale * log(-log1p(-p))``."""
+    """``loc + scale * log(-log1p(-p))`` for ``p`` in ``(0, 1)``, NaN elsewhere (JAX)."""
     p, loc, scale = promote("gumbel_l.ppf", p, loc, scale)
-    return u.add(loc, u.multiply(scale, u.log(u.negative(u.log1p(u.negative(p))))))
+    value = u.add(loc, u.multiply(scale, u.log(u.negative(u.log1p(u.negative(p))))))
+    return where(u.logical_or(u.less_equal(p, 0), u.greater_equal(p, 1)), float("nan"), value)

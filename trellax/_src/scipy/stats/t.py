@@ -7,10 +7,10 @@ import math
 from trellax._src.basearray import Array
 from trellax._src.numpy import ufuncs as u
 from trellax._src.scipy import special
-from trellax._src.scipy.stats._util import ArrayLike, promote
+from trellax._src.scipy.stats._util import ArrayLike, promote, strong_if_shaped
 
 
-def logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+def _logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``gammaln((v+1)/2) - gammaln(v/2) - log(v pi)/2 - log(scale) - (v+1)/2 log1p(y**2/v)``."""
     x, df, loc, scale = promote("t.logpdf", x, df, loc, scale)
     y = u.divide(u.subtract(x, loc), scale)
@@ -24,6 +24,16 @@ def logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
     return u.negative(u.add(normalize, quadratic))
 
 
-def pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+def _pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """The density."""
     return u.exp(logpdf(x, df, loc, scale))
+
+
+def logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """See ``_logpdf``; strong unless every input is a weak scalar (JAX's constants)."""
+    return strong_if_shaped(_logpdf(x, df, loc, scale))
+
+
+def pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
+    """See ``_pdf``; strong unless every input is a weak scalar (JAX's constants)."""
+    return strong_if_shaped(_pdf(x, df, loc, scale))
