@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, dtypes, errors
+from trellax._src import core, dtypes, errors, fp_errors
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive, ShapedArray, Trace
@@ -189,18 +189,15 @@ class JaxprTrace(Trace):
 
 
 def _user_source() -> tuple[str | None, str | None]:
-    """``file:line (function)`` of the innermost frame outside the trellax package, and the
-    name of the ``trellax.numpy`` function that was promoting (a ``fun_name`` local), if any."""
+    """``file:line (function)`` of the innermost frame outside the trellax package, and no
+    provenance: ``numpy.util.promote_to`` records it explicitly on the casts it makes."""
     frame = sys._getframe(2)
-    api: str | None = None
     while frame is not None:
         filename = frame.f_code.co_filename
         if not filename.startswith(_PACKAGE_DIR) or "/tests/" in filename:
-            return f"{filename}:{frame.f_lineno} ({frame.f_code.co_name})", api
-        if api is None and isinstance(frame.f_locals.get("fun_name"), str):
-            api = frame.f_locals["fun_name"]
+            return f"{filename}:{frame.f_lineno} ({frame.f_code.co_name})", None
         frame = frame.f_back  # type: ignore[assignment]
-    return None, api
+    return None, None
 
 
 def trace_to_jaxpr(
@@ -290,8 +287,6 @@ class Emitter:
 
     def __init__(self) -> None:
         self.env: dict[str, Any] = {
-            # Warnings raised by the generated code are attributed to a trellax module, so the
-            # backend's filter of NumPy's floating-point RuntimeWarnings applies as it does eagerly.
             "__name__": "trellax._src.interpreters.generated",
             "_fix_dtype": _fix_dtype,
             "_asarray": np.asarray,
@@ -436,7 +431,7 @@ def compile_jaxpr(closed: ClosedJaxpr) -> Callable[..., tuple[Any, ...]]:
     code = compile(source, f"<trellax jit: {len(closed.jaxpr.eqns)} equations>", "exec")
     env = em.env
     exec(code, env)
-    run: Callable[..., tuple[Any, ...]] = env["run"]
+    run: Callable[..., tuple[Any, ...]] = fp_errors.quietly(env["run"])
     run.__doc__ = source
     return run
 

@@ -15,11 +15,13 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from trellax._src import config as _config
-from trellax._src import dtypes
+from trellax._src import dtypes, fp_errors
 from trellax._src.array import ArrayImpl
+from trellax._src.backend.convert import convert
 from trellax._src.basearray import Array
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert, broadcast_to, concatenate, expand_dims
+from trellax._src.numpy import creation_traced as traced
 from trellax._src.numpy.util import to_inexact_dtype
 from trellax._src.typing import ArrayLike, DTypeLike, ShapeLike
 
@@ -98,7 +100,7 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
         if src.dtype not in dtypes._KIND:
             raise _invalid_value(a, src.dtype)
         d = want if want is not None else dtypes.canonicalize_dtype(src.dtype)
-        return ArrayImpl._new(np.array(src, dtype=d, copy=True), d, False)
+        return ArrayImpl._new(_host_convert(src, d), d, False)
     if isinstance(a, (list, tuple)):
         return _from_sequence(a, want, fun_name)
     if a is None:
@@ -120,8 +122,20 @@ def _invalid_value(a: Any, d: DType) -> TypeError:
     )
 
 
+def _host_convert(src: np.ndarray[Any, Any], d: DType) -> np.ndarray[Any, Any]:
+    """A NumPy array as a new NumPy array of ``d``, converted as ``astype`` converts (floats
+    saturate into an integer range, NaN becomes 0; JAX leaves NumPy inputs to NumPy's cast, which
+    is undefined out of range), with NumPy's floating-point warnings silenced."""
+    with fp_errors.quiet():
+        out: np.ndarray[Any, Any] = np.array(convert(src, d), dtype=d, copy=True)
+    return out
+
+
 def _numpy_checked(x: Any, d: DType) -> np.ndarray[Any, Any]:
-    """A Python/NumPy value as NumPy ``d`` (NumPy's OverflowError for out-of-range ints)."""
+    """A Python/NumPy value as NumPy ``d`` (NumPy's OverflowError for out-of-range ints, and a
+    float that is not an integer of ``d``'s range raises as it does in NumPy and JAX)."""
+    if isinstance(x, (float, np.floating)) and dtypes.kind(d) in ("i", "u"):
+        x = _float_as_int(float(x), d)
     if d.kind == "V" and type(x) is int:
         info = dtypes.iinfo(d) if dtypes.kind(d) in ("i", "u") else None
         if info is not None and not int(info.min) <= x <= int(info.max):
@@ -129,6 +143,17 @@ def _numpy_checked(x: Any, d: DType) -> np.ndarray[Any, Any]:
     if d.kind == "b" or d.kind == "V":
         return np.asarray(x).astype(d)
     return np.asarray(x, dtype=d)
+
+
+def _float_as_int(x: float, d: DType) -> int:
+    if math.isnan(x):
+        raise ValueError("cannot convert float NaN to integer")
+    if math.isinf(x):
+        raise OverflowError("cannot convert float infinity to integer")
+    info = dtypes.iinfo(d)
+    if not int(info.min) <= int(x) <= int(info.max):
+        raise OverflowError(f"Python integer {int(x)} out of bounds for {d.name}")
+    return int(x)
 
 
 def _leaves(seq: Any, out: list[Any]) -> None:
@@ -160,8 +185,9 @@ def _from_sequence(a: Sequence[Any], want: DType | None, fun_name: str) -> Array
             want = dtypes.canonicalize_dtype(want)
     if any(isinstance(leaf, Array) and not _is_concrete(leaf) for leaf in leaves):
         return _stack_traced(a, want)
+    parts = _to_numpy_leaves(a, want)
     try:
-        value = np.array(_to_numpy_leaves(a, want), dtype=want if want.kind != "V" else None)
+        value = np.array(parts, dtype=want if want.kind != "V" else None)
     except ValueError as e:
         raise ValueError(
             f"trellax.numpy.{fun_name}: the nested sequence is ragged or has inconsistent shapes "
@@ -174,10 +200,12 @@ def _to_numpy_leaves(a: Any, want: DType) -> Any:
     if isinstance(a, (list, tuple)):
         return [_to_numpy_leaves(x, want) for x in a]
     if isinstance(a, Array):
-        return np.asarray(a).astype(want)
-    if type(a) is int:
+        return _host_convert(np.asarray(a), want)
+    if isinstance(a, np.signedinteger):  # range-checked like a Python int, as JAX does
+        return _numpy_checked(int(a), want)
+    if type(a) is int or isinstance(a, (float, np.floating)):
         return _numpy_checked(a, want)
-    return np.asarray(a).astype(want)
+    return _host_convert(np.asarray(a), want)
 
 
 def _stack_traced(a: Any, want: DType) -> Array:
@@ -206,11 +234,14 @@ def _shape(shape: Any, fun_name: str) -> tuple[int, ...]:
     return dims
 
 
-def _filled(fun_name: str, shape: Any, dtype: Any, value: int) -> ArrayImpl:
+def _filled(fun_name: str, shape: Any, dtype: Any, value: int, weak_type: bool = False) -> Array:
     d = dtypes.check_user_dtype(dtype, fun_name)
     dims = _shape(shape, fun_name)
+    if traced.tracing():
+        return traced.filled(dims, d, value, weak_type)
+    traced.check_size(fun_name, dims, d)
     np_d = d if d.kind != "V" else np.float32
-    return ArrayImpl._new(np.full(dims, value, dtype=np_d).astype(d), d, False)
+    return ArrayImpl._new(np.full(dims, value, dtype=np_d).astype(d), d, weak_type)
 
 
 def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
@@ -236,8 +267,26 @@ def full(
     Array([2., 2.], dtype=float32, weak_type=True)
     """
     dims = _shape(shape, "full")
-    fill = _array(fill_value, dtype, "full", copy=False)
-    return broadcast_to(fill, dims)
+    if dtype is None or isinstance(fill_value, int):  # Python ints: range-checked
+        fill = _array(fill_value, dtype, "full", copy=False)
+    else:  # converted as astype converts (a float fill saturates, NaN gives 0), as in JAX
+        fill = _array(fill_value, None, "full", copy=False)
+        fill = _convert(fill, dtypes.check_user_dtype(dtype, "full"), False)
+    return _broadcast_fill("full", fill, dims)
+
+
+def _broadcast_fill(fun_name: str, fill: Array, dims: tuple[int, ...]) -> Array:
+    """``fill`` broadcast to ``dims``: a ``broadcast_in_dim`` under a trace; eagerly a
+    materialized buffer, after a size check (a stride-0 view of a huge shape would make every
+    later operation walk all of its elements)."""
+    if type(fill) is ArrayImpl and fill.ndim == 0 and not traced.tracing():
+        traced.check_size(fun_name, dims, fill.dtype)
+        return ArrayImpl._new(np.full(dims, fill._value, fill.dtype), fill.dtype, fill.weak_type)
+    out = broadcast_to(fill, dims)
+    if type(out) is not ArrayImpl or out is fill:
+        return out
+    traced.check_size(fun_name, dims, out.dtype)
+    return ArrayImpl._new(np.array(out._value), out.dtype, out.weak_type)
 
 
 def _like_dtype(prototype: Any, dtype: Any, fun_name: str) -> tuple[tuple[int, ...], DType, bool]:
@@ -252,9 +301,7 @@ def _filled_like(
 ) -> Array:
     """``value`` everywhere, with ``a``'s shape, dtype and weak flag unless given."""
     s, d, weak = _like_dtype(a, dtype, fun_name)
-    out = _filled(fun_name, s if shape is None else shape, d, value)
-    out.weak_type = weak
-    return out
+    return _filled(fun_name, s if shape is None else shape, d, value, weak)
 
 
 def zeros_like(
@@ -298,7 +345,7 @@ def full_like(
     """``full`` with ``a``'s shape, dtype and weak flag; the fill value is cast, not promoted."""
     s, d, weak = _like_dtype(a, dtype, "full_like")
     fill = _convert(_array(fill_value, None, "full_like", copy=False), d, weak)
-    return broadcast_to(fill, s if shape is None else _shape(shape, "full_like"))
+    return _broadcast_fill("full_like", fill, s if shape is None else _shape(shape, "full_like"))
 
 
 # -- ranges -------------------------------------------------------------------------------------
@@ -349,8 +396,15 @@ def arange(
     if st == 0:
         raise ValueError("arange: step must not be zero")
     size = max(0, math.ceil((hi - lo) / st))
-    if dtypes.kind(d) in ("i", "u") and all(isinstance(v, (int, bool)) for v in (lo, hi, st)):
-        value = lo + st * np.arange(size, dtype=np.int64)
+    ints = all(isinstance(v, (int, bool)) for v in (lo, hi, st))
+    if traced.tracing() and (ints or dtypes.kind(d) in ("f", "c")):
+        return traced.arange(lo, st, size, d)
+    traced.check_size("arange", (size,), d)
+    if dtypes.kind(d) in ("i", "u"):
+        # As in JAX: start and step converted to d (a float saturates toward zero), then
+        # start + step * i with d's wrapping arithmetic.
+        first, stride = (_host_convert(np.asarray(v), d).astype(np.int64) for v in (lo, st))
+        value = first + stride * np.arange(size, dtype=np.int64)
     else:
         value = lo + st * np.arange(size, dtype=np.float64)
     return ArrayImpl._new(value.astype(d), d, False)
@@ -425,15 +479,20 @@ def linspace(
         d = to_inexact_dtype(dtypes.result_type(start, stop))
     else:
         d = dtypes.check_user_dtype(dtype, "linspace")
+    if traced.tracing():
+        out, step_ = traced.linspace(start, stop, num, endpoint, d, retstep)
+        return (out, step_) if step_ is not None else out
+    traced.check_size("linspace", (num,), d)
     lo = np.asarray(_concrete_scalar(start, "linspace", "start"), dtype=np.float64)
     hi = np.asarray(_concrete_scalar(stop, "linspace", "stop"), dtype=np.float64)
     compute = np.complex128 if dtypes.kind(d) == "c" else np.float64
-    value, step = np.linspace(
-        lo.astype(compute), hi.astype(compute), num, endpoint=endpoint, retstep=True, axis=axis
-    )
+    with fp_errors.quiet():  # an infinite end gives inf * 0 in NumPy's step arithmetic
+        value, step = np.linspace(
+            lo.astype(compute), hi.astype(compute), num, endpoint=endpoint, retstep=True, axis=axis
+        )
     if dtypes.kind(d) in ("i", "u"):
         value = np.floor(value)
-    out = ArrayImpl._new(value.astype(d), d, False)
+    out = ArrayImpl._new(_host_convert(value, d), d, False)
     if retstep:
         return out, ArrayImpl._new(np.asarray(step).astype(d), d, False)
     return out
@@ -452,6 +511,10 @@ def logspace(
         d = to_inexact_dtype(dtypes.result_type(start, stop))
     else:
         d = dtypes.check_user_dtype(dtype, "logspace")
+    num = operator.index(num)
+    if traced.tracing() and not isinstance(base, Array):
+        return traced.logspace(start, stop, num, endpoint, base, d)
+    traced.check_size("logspace", (num,), d)
     value = np.logspace(
         float(_concrete_scalar(start, "logspace", "start")),
         float(_concrete_scalar(stop, "logspace", "stop")),
@@ -475,6 +538,12 @@ def geomspace(
         d = to_inexact_dtype(dtypes.result_type(start, stop))
     else:
         d = dtypes.check_user_dtype(dtype, "geomspace")
+    num = operator.index(num)
+    lo, hi = (_concrete_scalar(v, "geomspace", "start/stop") for v in (start, stop))
+    real = all(isinstance(v, (int, float)) for v in (lo, hi)) and dtypes.kind(d) != "c"
+    if traced.tracing() and real and lo * hi > 0:
+        return traced.geomspace(lo, hi, num, endpoint, d)
+    traced.check_size("geomspace", (num,), d)
     value = np.geomspace(
         _concrete_scalar(start, "geomspace", "start"),
         _concrete_scalar(stop, "geomspace", "stop"),
@@ -496,6 +565,9 @@ def eye(
     m = n if M is None else operator.index(M)
     if n < 0 or m < 0:
         raise ValueError(f"eye: negative dimensions are not allowed, got N={n}, M={m}")
+    if traced.tracing():
+        return traced.eye(n, m, operator.index(k), d)
+    traced.check_size("eye", (n, m), d)
     return ArrayImpl._new(np.eye(n, m, operator.index(k)).astype(d), d, False)
 
 
@@ -507,6 +579,9 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None
     d = dtypes.check_user_dtype(dtype, "tri")
     n = operator.index(N)
     m = n if M is None else operator.index(M)
+    if traced.tracing():
+        return traced.tri(n, m, operator.index(k), d)
+    traced.check_size("tri", (n, m), d)
     return ArrayImpl._new(np.tri(n, m, operator.index(k)).astype(d), d, False)
 
 
