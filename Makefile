@@ -67,6 +67,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_values.py --x64
 	$(GOLDEN_PY) tools/gen_golden_ad.py
 	$(GOLDEN_PY) tools/gen_golden_random.py
+	$(GOLDEN_PY) tools/gen_jax_names.py
+	$(GOLDEN_PY) tools/gen_golden_names.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 
 clean:
