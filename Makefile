@@ -53,6 +53,7 @@ golden:
 	/tmp/trellax-golden-venv/bin/pip install -q jax numpy ml_dtypes
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden.py
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden_control.py
+	/tmp/trellax-golden-venv/bin/python tools/gen_golden_core.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache
