@@ -34,5 +34,6 @@ from trellax._src.config import config as config
 from trellax._src.config import enable_x64 as enable_x64
 from trellax._src.config import numpy_dtype_promotion as numpy_dtype_promotion
 from trellax._src.explain import explain_promotions as explain_promotions
+from trellax._src.vmap_api import vmap as vmap
 
 __version__ = "0.1.0.dev0"

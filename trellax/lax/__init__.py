@@ -110,6 +110,15 @@ from trellax._src.lax.structural import (
     squeeze,
     transpose,
 )
+from trellax._src.parallel import (
+    all_gather,
+    axis_index,
+    axis_size,
+    pmax,
+    pmean,
+    pmin,
+    psum,
+)
 
 __all__ = [
     "abs",
@@ -222,3 +231,4 @@ __all__ = [
 from trellax.lax import linalg  # the submodule, as jax.lax.linalg
 
 __all__ += ["linalg"]
+__all__ += ["all_gather", "axis_index", "axis_size", "pmax", "pmean", "pmin", "psum"]
