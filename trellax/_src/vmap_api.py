@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+import trellax._src.control_flow_batch
 import trellax._src.lax.batch_rules
 import trellax._src.parallel  # noqa: F401  (the collectives and their rules)
 from trellax._src.basearray import Array
