@@ -40,14 +40,41 @@ def _batched_spec(spec: IndexSpec) -> IndexSpec:
     return IndexSpec((("array",), *spec.entries), spec.ndim + 1)
 
 
+def _reorder(spec: IndexSpec, rank: int, out_ndim: int) -> tuple[int, ...] | None:
+    """The permutation from the batched result ``(B, advanced..., basic...)`` to the
+    per-element layout with the batch in front, or ``None`` when they agree.
+
+    NumPy puts the advanced-index dimensions where the first advanced index is when the advanced
+    indices are adjacent, and in front otherwise. The batch iota always leads, so the batched
+    result has them in front; a per-element index whose adjacent advanced indices come after
+    some slices (``x[:, idx]``) needs those slices' dimensions moved back in front of them.
+    """
+    kinds = [e[0] for e in spec.entries]
+    if "array" not in kinds:
+        return None
+    adv = [i for i, k in enumerate(kinds) if k in ("array", "int")]
+    first = adv[0]
+    if first == 0 or adv != list(range(first, adv[-1] + 1)):
+        return None
+    before = sum(1 for k in kinds[:first] if k in ("slice", "newaxis"))
+    if before == 0:
+        return None
+    adv_dims = list(range(1, 1 + rank))
+    before_dims = list(range(1 + rank, 1 + rank + before))
+    rest = list(range(1 + rank + before, out_ndim))
+    return (0, *before_dims, *adv_dims, *rest)
+
+
 @gather_p.def_batch
 def _gather_batch(
     args: Sequence[Any], dims: Dims, *, spec: IndexSpec, mode: str
 ) -> tuple[Any, int]:
     size = axis_size(args, dims)
     x = bdim_at_front(args[0], dims[0], size)
-    indices, _ = _batch_indices(args[1:], dims[1:], size)
-    return gather_p.bind(x, *indices, spec=_batched_spec(spec), mode=mode), 0
+    indices, rank = _batch_indices(args[1:], dims[1:], size)
+    out = gather_p.bind(x, *indices, spec=_batched_spec(spec), mode=mode)
+    perm = _reorder(spec, rank, out.ndim)
+    return (out if perm is None else _s.transpose_p.bind(out, permutation=perm)), 0
 
 
 @scatter_p.def_batch
@@ -57,8 +84,11 @@ def _scatter_batch(
     size = axis_size(args, dims)
     x = bdim_at_front(args[0], dims[0], size)
     new_spec = _batched_spec(spec)
-    indices, _ = _batch_indices(args[2:], dims[2:], size)
+    indices, rank = _batch_indices(args[2:], dims[2:], size)
     target = new_spec.result_shape(tuple(x.shape), [tuple(i.shape) for i in indices])
+    perm = _reorder(spec, rank, len(target))
+    if perm is not None:  # build the updates in the per-element layout, then permute back
+        target = tuple(target[p] for p in perm)
     updates, du = args[1], dims[1]
     if du is not None:
         updates = moveaxis(updates, du, 0)
@@ -73,6 +103,9 @@ def _scatter_batch(
         updates = _s.broadcast_in_dim_p.bind(
             updates, shape=target, broadcast_dimensions=tuple(range(len(target) - n, len(target)))
         )
+    if perm is not None:
+        inverse = tuple(sorted(range(len(perm)), key=lambda i: perm[i]))
+        updates = _s.transpose_p.bind(updates, permutation=inverse)
     return scatter_p.bind(x, updates, *indices, spec=new_spec, combine=combine), 0
 
 
