@@ -38,7 +38,7 @@ def test_every_primitive_has_a_batch_rule(name):
 rng = np.random.default_rng(0)
 X = tnp.asarray(rng.normal(size=(4, 3, 5)).astype(np.float32))
 M = tnp.asarray(rng.normal(size=(4, 5, 5)).astype(np.float32))
-I = tnp.asarray(np.array([[2, 0], [1, 1], [4, 3], [0, 4]], np.int32))
+IDX = tnp.asarray(np.array([[2, 0], [1, 1], [4, 3], [0, 4]], np.int32))
 
 OPS = {
     "sin*x": lambda x: tnp.sin(x) * x,
@@ -99,21 +99,21 @@ def test_linalg_and_gather_batches():
         out = trellax.vmap(f)(spd)
         want = np.stack([np.asarray(f(spd[i])) for i in range(4)])
         np.testing.assert_allclose(np.asarray(out), want, rtol=1e-4, atol=1e-5)
-    out = trellax.vmap(lambda x, i: x[:, i])(X, I)
-    want = np.stack([np.asarray(X[b][:, I[b]]) for b in range(4)])
+    out = trellax.vmap(lambda x, i: x[:, i])(X, IDX)
+    want = np.stack([np.asarray(X[b][:, IDX[b]]) for b in range(4)])
     np.testing.assert_array_equal(np.asarray(out), want)
-    out = trellax.vmap(lambda x, i: x.at[0, i].set(-1.0))(X, I)
-    want = np.stack([np.asarray(X[b].at[0, I[b]].set(-1.0)) for b in range(4)])
+    out = trellax.vmap(lambda x, i: x.at[0, i].set(-1.0))(X, IDX)
+    want = np.stack([np.asarray(X[b].at[0, IDX[b]].set(-1.0)) for b in range(4)])
     np.testing.assert_array_equal(np.asarray(out), want)
-    out = trellax.vmap(lambda x, i: lax.dynamic_slice(x, (i, i), (2, 2)))(X, I[:, 0])
+    out = trellax.vmap(lambda x, i: lax.dynamic_slice(x, (i, i), (2, 2)))(X, IDX[:, 0])
     want = np.stack(
-        [np.asarray(lax.dynamic_slice(X[b], (I[b, 0], I[b, 0]), (2, 2))) for b in range(4)]
+        [np.asarray(lax.dynamic_slice(X[b], (IDX[b, 0], IDX[b, 0]), (2, 2))) for b in range(4)]
     )
     np.testing.assert_array_equal(np.asarray(out), want)
     upd = tnp.ones((4, 2, 2))
-    out = trellax.vmap(lambda x, u, i: lax.dynamic_update_slice(x, u, (i, i)))(X, upd, I[:, 0])
+    out = trellax.vmap(lambda x, u, i: lax.dynamic_update_slice(x, u, (i, i)))(X, upd, IDX[:, 0])
     want = np.stack(
-        [np.asarray(lax.dynamic_update_slice(X[b], upd[b], (I[b, 0], I[b, 0]))) for b in range(4)]
+        [np.asarray(lax.dynamic_update_slice(X[b], upd[b], (IDX[b, 0], IDX[b, 0]))) for b in range(4)]
     )
     np.testing.assert_array_equal(np.asarray(out), want)
 
