@@ -33,6 +33,8 @@ from trellax._src.basearray import Array as Array
 from trellax._src.config import config as config
 from trellax._src.config import enable_x64 as enable_x64
 from trellax._src.config import numpy_dtype_promotion as numpy_dtype_promotion
+from trellax._src.custom_derivatives import custom_jvp as custom_jvp
+from trellax._src.custom_derivatives import custom_vjp as custom_vjp
 from trellax._src.explain import explain_promotions as explain_promotions
 from trellax._src.vmap_api import vmap as vmap
 
