@@ -565,9 +565,14 @@ def test_every_primitive_has_rules(name):
     assert prim.abstract_eval_rule is not None, f"primitive {name} has no abstract-eval rule"
 
 
+COLLECTIVES = {"psum", "pmax", "pmin", "all_gather", "axis_index"}
+
+
 @pytest.mark.parametrize("name", sorted(core.primitives()))
 def test_every_primitive_is_evaluated(name):
     """Runs the case eagerly and traced; the abstract values must describe the eager results."""
+    if name in COLLECTIVES:  # only meaningful inside vmap(axis_name=...): tests/test_vmap.py
+        return
     assert name in CASES, f"primitive {name} has no evaluation case in tests/test_lax.py CASES"
     case = CASES[name]
     with warnings.catch_warnings():

@@ -22,14 +22,18 @@ from typing import Any
 from trellax._src import core, dtypes
 from trellax._src.control_flow import cond_p, scan_p, while_p
 from trellax._src.core import ShapedArray
+from trellax._src.custom_derivatives import stop_gradient_p
 from trellax._src.interpreters import batching, tracing
 from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.lax import reductions as _r
 from trellax._src.lax import structural as _s
 from trellax._src.lax._base import asarray
-from trellax._src.lax._batch import Dims, axis_size, bdim_at_front, moveaxis
+from trellax._src.lax._batch import Dims, axis_size, bdim_at_front, elementwise_rule, moveaxis
 
 Batched = Sequence[bool]
+
+# stop_gradient (layer 6, custom_derivatives) is elementwise.
+stop_gradient_p.def_batch(elementwise_rule(stop_gradient_p))
 
 
 def _batched_aval(a: ShapedArray, batched: bool, size: int) -> ShapedArray:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trellax._src import dtypes
+from trellax._src import ad_util, dtypes
 from trellax._src.config import state as _config_state
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.interpreters import batching
@@ -242,3 +242,22 @@ def axis_size(axis_name: Any) -> int:
             raise _unbound(n, "axis_size")
         size *= sizes[n]
     return size
+
+
+# -- differentiation rules ----------------------------------------------------------------------------
+# psum and all_gather are linear (psum transposes to psum); pmax/pmin pass the tangent of the
+# elements that attain the extreme (averaged over ties); axis_index has a zero tangent.
+
+ad_util.deflinear(psum_p, lambda ct, x, *, axes: [psum_p.bind(ct, axes=axes)])
+ad_util.defjvp(all_gather_p, lambda t, ans, x, **params: all_gather_p.bind(t, **params))
+
+
+def _extreme_jvp(t: Any, ans: Any, x: Any, *, axes: AxisNames) -> Any:
+    hit = _s.convert_element_type_p.bind(ew.eq_p.bind(x, ans), new_dtype=t.dtype, weak_type=False)
+    picked = psum_p.bind(ew.mul_p.bind(t, hit), axes=axes)
+    return ew.div_p.bind(picked, psum_p.bind(hit, axes=axes))
+
+
+ad_util.defjvp(pmax_p, _extreme_jvp)
+ad_util.defjvp(pmin_p, _extreme_jvp)
+ad_util.defzeros("an integer position", axis_index_p)

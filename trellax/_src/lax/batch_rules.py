@@ -40,6 +40,7 @@ for _p in [p for p in vars(ew).values() if isinstance(p, Primitive)]:
     _p.def_batch(elementwise_rule(_p))
 _s.select_n_p.def_batch(elementwise_rule(_s.select_n_p))
 
+
 # -- conversions: the batch stays where it is (bitcast may change the trailing axis) ------------
 
 _s.convert_element_type_p.def_batch(elementwise_rule(_s.convert_element_type_p))
