@@ -69,6 +69,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_random.py
 	$(GOLDEN_PY) tools/gen_jax_names.py
 	$(GOLDEN_PY) tools/gen_golden_names.py
+	$(GOLDEN_PY) tools/gen_golden_core.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 
 clean:

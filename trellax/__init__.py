@@ -58,5 +58,6 @@ from trellax._src.runtime import print_environment_info as print_environment_inf
 from trellax._src.runtime import process_count as process_count
 from trellax._src.runtime import process_index as process_index
 from trellax._src.runtime import typeof as typeof
+from trellax._src.vmap_api import vmap as vmap
 
 __version__ = "0.1.0.dev0"

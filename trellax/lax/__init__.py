@@ -111,6 +111,15 @@ from trellax._src.lax.structural import (
     squeeze,
     transpose,
 )
+from trellax._src.parallel import (
+    all_gather,
+    axis_index,
+    axis_size,
+    pmax,
+    pmean,
+    pmin,
+    psum,
+)
 
 __all__ = [
     "abs",
@@ -328,3 +337,5 @@ __all__ += [
     "top_k",
     "unstack",
 ]
+
+__all__ += ["all_gather", "axis_index", "axis_size", "pmax", "pmean", "pmin", "psum"]

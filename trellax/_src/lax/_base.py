@@ -18,7 +18,7 @@ from trellax._src import dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
+from trellax._src.core import AbstractValue, Primitive, Shape, ShapedArray
 
 DType = np.dtype[Any]
 
@@ -194,6 +194,40 @@ def asarray(x: Any) -> Array:
 # -- n-ary elementwise primitives ---------------------------------------------------------------
 
 
+def elementwise_shape(name: str, *shapes: Shape) -> Shape:
+    """The result shape of an elementwise primitive, by JAX's rule (not NumPy's).
+
+    Operands have equal ranks, except that 0-d operands broadcast to any shape; along each axis
+    the sizes are equal or 1. Rank changes are explicit (``broadcast_in_dim``, inserted by
+    ``trellax.numpy``), so transpose and batching rules never undo NumPy's right-aligned rank
+    broadcasting.
+    """
+    ranked = [s for s in shapes if s]
+    if not ranked:
+        return ()
+    first = ranked[0]
+    rank = len(first)
+    for s in ranked:
+        if len(s) != rank:
+            ranks = {len(s) for s in ranked}
+            raise TypeError(f"{name}: arrays must have the same number of dimensions, got {ranks}")
+    out = list(first)
+    for s in ranked[1:]:
+        if s == first:
+            continue
+        for i, d in enumerate(s):
+            o = out[i]
+            if d != o:
+                if o == 1:
+                    out[i] = d
+                elif d != 1:
+                    raise TypeError(
+                        f"{name} got incompatible shapes for broadcasting: "
+                        f"{', '.join(str(tuple(s)) for s in shapes)}."
+                    )
+    return tuple(out)
+
+
 def naryop(
     name: str,
     accepted: Sequence[Category],
@@ -202,7 +236,8 @@ def naryop(
     same_dtypes: bool = True,
     weak_rule: Callable[[Sequence[AbstractValue]], bool] | None = None,
 ) -> Primitive:
-    """Defines an elementwise primitive: dtype checks, broadcasting, weak flag = all inputs weak.
+    """Defines an elementwise primitive: dtype checks, shapes by :func:`elementwise_shape`, weak
+    flag = all inputs weak.
 
     ``result_dtype`` maps the (first) operand dtype to the result's (comparisons give bool,
     ``abs`` of complex gives the real type); default: unchanged.
@@ -242,7 +277,7 @@ def naryop(
             if d not in ok0 or (y.dtype is not d and (y.dtype != d or y.dtype not in ok1)):
                 check((x, y))
             sx, sy = x.shape, y.shape
-            shape = sx if sx == sy else broadcast_shapes(sx, sy)
+            shape = sx if sx == sy else elementwise_shape(name, sx, sy)
             out = d if result_dtype is None else result_dtype(d)
             return new_aval(shape, out, x.weak_type and y.weak_type)
 
@@ -252,7 +287,7 @@ def naryop(
     def abstract_eval(*avals: AbstractValue) -> ShapedArray:
         check(avals)
         shapes = [a.shape for a in avals]
-        shape = shapes[0] if all(s == shapes[0] for s in shapes) else broadcast_shapes(*shapes)
+        shape = elementwise_shape(name, *shapes)
         weak = all(a.weak_type for a in avals) if weak_rule is None else weak_rule(avals)
         first = avals[0].dtype
         out_dtype = first if result_dtype is None else result_dtype(first)

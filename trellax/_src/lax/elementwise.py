@@ -6,7 +6,6 @@ The weak flag of a result is the conjunction of the operands' flags (JAX's stand
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -14,7 +13,7 @@ import numpy as np
 from trellax._src import ad_util, dtypes
 from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
+from trellax._src.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.lax._base import (
     any_,
     asarray,
@@ -22,6 +21,7 @@ from trellax._src.lax._base import (
     check_dtype,
     complex_,
     complex_to_real,
+    elementwise_shape,
     float32_64,
     floating,
     inexact,
@@ -84,13 +84,8 @@ i0_p = naryop("i0", [floating])
 bessel_i0e_p = naryop("bessel_i0e", [floating])
 
 
-def _weak_if_weak_scalars(avals: Sequence[AbstractValue]) -> bool:
-    """JAX computes gcd and lcm with ``lax._const`` zeros: weak only for weak 0-d operands."""
-    return all(a.weak_type and not a.shape for a in avals)
-
-
-gcd_p = naryop("gcd", [integer, integer], weak_rule=_weak_if_weak_scalars)
-lcm_p = naryop("lcm", [integer, integer], weak_rule=_weak_if_weak_scalars)
+gcd_p = naryop("gcd", [integer, integer])
+lcm_p = naryop("lcm", [integer, integer])
 
 frexp_p = Primitive("frexp", multiple_results=True)
 frexp_p.def_impl(backend.impl("frexp"))
@@ -156,7 +151,7 @@ def _pow_abstract_eval(x: AbstractValue, y: AbstractValue) -> ShapedArray:
             "second argument must have an inexact or integer dtype, and two inexact dtypes must "
             f"match, but got {x.dtype.name} and {y.dtype.name} respectively."
         )
-    shape = broadcast_shapes(tuple(x.shape), tuple(y.shape))
+    shape = elementwise_shape("pow", tuple(x.shape), tuple(y.shape))
     return ShapedArray._fast(shape, x.dtype, x.weak_type and y.weak_type)
 
 
@@ -186,7 +181,7 @@ def _complex_abstract_eval(x: AbstractValue, y: AbstractValue) -> ShapedArray:
     if x.dtype != y.dtype:
         raise same_dtypes_error("complex", [x.dtype, y.dtype])
     out = dtypes.complex128 if x.dtype == dtypes.float64 else dtypes.complex64
-    shape = broadcast_shapes(tuple(x.shape), tuple(y.shape))
+    shape = elementwise_shape("complex", tuple(x.shape), tuple(y.shape))
     return ShapedArray._fast(shape, out, x.weak_type and y.weak_type)
 
 

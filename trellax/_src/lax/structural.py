@@ -24,6 +24,7 @@ from trellax._src.lax._base import (
     canonicalize_axes,
     check_dtype,
     check_same_dtypes,
+    elementwise_shape,
     integer,
     num,
     same_dtypes_error,
@@ -505,7 +506,7 @@ def _select_n_abstract_eval(which: AbstractValue, *cases: AbstractValue) -> Shap
         raise TypeError("select_n with a boolean predicate takes at most two cases")
     check_same_dtypes("select", cases)  # JAX's message names lax.select
     shapes = [tuple(c.shape) for c in cases]
-    shape = broadcast_shapes(tuple(which.shape), *shapes)
+    shape = elementwise_shape("select_n", tuple(which.shape), *shapes)
     return _aval(shape, cases[0].dtype, all(c.weak_type for c in cases))
 
 

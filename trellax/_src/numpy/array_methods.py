@@ -244,6 +244,7 @@ def _same_type_fast_path(prim: Primitive, name: str) -> Callable[[Any, Any], Any
             and other.dtype is self.dtype
             and other.weak_type is self.weak_type
             and self.dtype is not _BOOL
+            and len(self.shape) == len(other.shape)  # lax needs equal ranks
         ):
             return prim.bind(self, other)
         if type(other) is not ArrayImpl and _defer(name, self, other):

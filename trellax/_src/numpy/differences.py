@@ -16,7 +16,7 @@ from trellax._src.numpy import ufuncs
 from trellax._src.numpy.joining import concatenate
 from trellax._src.numpy.reductions import canonicalize_axis
 from trellax._src.numpy.shapes import ravel
-from trellax._src.numpy.util import ensure_array, promote_args
+from trellax._src.numpy.util import ensure_array, promote_args_keep_shapes
 from trellax._src.typing import ArrayLike
 
 
@@ -50,7 +50,7 @@ def diff(
         parts.append(e)
     if parts[0] is not None or parts[1] is not None:
         seq = [p for p in (parts[0], x, parts[1]) if p is not None]
-        x = concatenate(promote_args("diff", *seq), axis=ax)
+        x = concatenate(promote_args_keep_shapes("diff", *seq), axis=ax)
     for _ in range(n):
         size = x.shape[ax]
         if size == 0:

@@ -21,7 +21,7 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax.reductions import dot_general, reduce_or, reduce_sum
 from trellax._src.lax.structural import _convert, reshape, slice, transpose
-from trellax._src.numpy.util import promote_args
+from trellax._src.numpy.util import promote_args_keep_shapes
 
 ArrayLike = Any
 _LETTERS = set(string.ascii_letters)
@@ -211,7 +211,7 @@ def einsum(
         )
     if not operands:
         raise ValueError("einsum: at least one operand is required")
-    arrays = promote_args("einsum", *operands)
+    arrays = promote_args_keep_shapes("einsum", *operands)
     pref = None
     if preferred_element_type is not None:
         pref = dtypes.check_user_dtype(preferred_element_type, "einsum")

@@ -33,7 +33,7 @@ from trellax._src.numpy.shapes import (
     atleast_3d,
     canonical_shape,
 )
-from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args
+from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args_keep_shapes
 
 ArrayLike = Any
 
@@ -53,7 +53,7 @@ def _sequence(name: str, arrays: Any) -> list[Any]:
 def _promoted(name: str, arrays: Sequence[Any], dtype: Any) -> list[Array]:
     check_arraylike(name, *arrays)
     if dtype is None:
-        return promote_args(name, *arrays)
+        return promote_args_keep_shapes(name, *arrays)
     d = dtypes.check_user_dtype(dtype, name)
     return [_convert(ensure_array(name, a), d, False) for a in arrays]
 

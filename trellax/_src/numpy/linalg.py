@@ -41,7 +41,7 @@ from trellax._src.lax.structural import (
 )
 from trellax._src.numpy import linalg_ops
 from trellax._src.numpy.searching import const, full
-from trellax._src.numpy.util import ensure_array, promote_args_inexact
+from trellax._src.numpy.util import ensure_array, promote_args_inexact_keep_shapes
 
 ArrayLike = Any
 DType = np.dtype[Any]
@@ -78,7 +78,7 @@ class SlogdetResult(NamedTuple):
 
 def _inexact(fun_name: str, *args: Any) -> list[Array]:
     """Promotes to an inexact dtype (ints -> float32) and drops the weak flag."""
-    out = promote_args_inexact(fun_name, *args)
+    out = promote_args_inexact_keep_shapes(fun_name, *args)
     return [_convert(a, a.dtype, False) for a in out]
 
 

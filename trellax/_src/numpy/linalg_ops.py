@@ -12,7 +12,7 @@ from trellax._src.backend.numpy import MATMUL_2D
 from trellax._src.basearray import Array
 from trellax._src.lax.reductions import dot_general, dot_general_p
 from trellax._src.lax.structural import broadcast_to, reshape
-from trellax._src.numpy.util import promote_args
+from trellax._src.numpy.util import promote_args_keep_shapes
 from trellax._src.typing import ArrayLike, DType, DTypeLike
 
 
@@ -37,7 +37,7 @@ def matmul(
             raise ValueError(
                 f"matmul input operand {i} must have ndim at least 1, but it has ndim 0"
             )
-    x, y = promote_args("matmul", a, b)
+    x, y = promote_args_keep_shapes("matmul", a, b)
     if (
         len(x.shape) == 2
         and len(y.shape) == 2
@@ -87,7 +87,7 @@ def dot(
 ) -> Array:
     """NumPy's ``dot``: scalars multiply, 1-D/2-D are vector/matrix products, N-D contracts the
     last axis of ``a`` with the second-to-last of ``b``."""
-    x, y = promote_args("dot", a, b)
+    x, y = promote_args_keep_shapes("dot", a, b)
     pref = _preferred(x, preferred_element_type)
     if x.ndim == 0 or y.ndim == 0:
         from trellax._src.numpy.ufuncs import multiply
@@ -114,7 +114,7 @@ def vdot(
     """Flattened dot product, conjugating ``a``."""
     from trellax._src.numpy.ufuncs import conjugate
 
-    x, y = promote_args("vdot", a, b)
+    x, y = promote_args_keep_shapes("vdot", a, b)
     x = conjugate(reshape(x, (x.size,)))
     y = reshape(y, (y.size,))
     return dot(x, y, precision=precision, preferred_element_type=preferred_element_type)
@@ -127,7 +127,7 @@ def inner(
     precision: Any = None,
     preferred_element_type: DTypeLike | None = None,
 ) -> Array:
-    x, y = promote_args("inner", a, b)
+    x, y = promote_args_keep_shapes("inner", a, b)
     if x.ndim == 0 or y.ndim == 0:
         return dot(x, y, precision=precision, preferred_element_type=preferred_element_type)
     if x.shape[-1] != y.shape[-1]:
@@ -144,7 +144,7 @@ def inner(
 def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
     from trellax._src.numpy.ufuncs import multiply
 
-    x, y = promote_args("outer", a, b)
+    x, y = promote_args_keep_shapes("outer", a, b)
     return multiply(reshape(x, (x.size, 1)), reshape(y, (1, y.size)))
 
 
@@ -161,7 +161,7 @@ def tensordot(
 ) -> Array:
     """Sum of products over ``axes``: an int ``N`` contracts the last ``N`` axes of ``a`` with the
     first ``N`` of ``b``; a pair ``(axes_a, axes_b)`` names them."""
-    x, y = promote_args("tensordot", a, b)
+    x, y = promote_args_keep_shapes("tensordot", a, b)
     if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
         n = int(axes)
         if n < 0 or n > min(x.ndim, y.ndim):
@@ -211,7 +211,7 @@ def vecdot(
     from trellax._src.core import broadcast_shapes
     from trellax._src.numpy.ufuncs import conjugate
 
-    x, y = promote_args("vecdot", x1, x2)
+    x, y = promote_args_keep_shapes("vecdot", x1, x2)
     if x.ndim == 0 or y.ndim == 0:
         raise ValueError("vecdot: operands must have at least one dimension")
     x, y = _moveaxis_last(x, axis, "vecdot"), _moveaxis_last(y, axis, "vecdot")
@@ -230,7 +230,7 @@ def vecdot(
 def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Matrix-vector products ``x1 @ x2`` over broadcast batch dimensions: ``(..., m, n)`` and
     ``(..., n)`` give ``(..., m)``."""
-    x, y = promote_args("matvec", x1, x2)
+    x, y = promote_args_keep_shapes("matvec", x1, x2)
     if x.ndim < 2 or y.ndim < 1:
         raise ValueError(
             f"matvec: x1 must be at least 2-D and x2 at least 1-D, got shapes {x.shape} and "
@@ -245,7 +245,7 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     ``(..., n, m)`` give ``(..., m)``."""
     from trellax._src.numpy.ufuncs import conjugate
 
-    x, y = promote_args("vecmat", x1, x2)
+    x, y = promote_args_keep_shapes("vecmat", x1, x2)
     if x.ndim < 1 or y.ndim < 2:
         raise ValueError(
             f"vecmat: x1 must be at least 1-D and x2 at least 2-D, got shapes {x.shape} and "
@@ -259,7 +259,7 @@ def kron(a: ArrayLike, b: ArrayLike) -> Array:
     """The Kronecker product: blocks ``a[i, j] * b`` (promoted together)."""
     from trellax._src.numpy.ufuncs import multiply
 
-    x, y = promote_args("kron", a, b)
+    x, y = promote_args_keep_shapes("kron", a, b)
     nd = max(x.ndim, y.ndim)
     x = reshape(x, (1,) * (nd - x.ndim) + tuple(x.shape))
     y = reshape(y, (1,) * (nd - y.ndim) + tuple(y.shape))
@@ -283,7 +283,7 @@ def cross(
     from trellax._src.lax import elementwise as lax
     from trellax._src.lax.structural import concatenate, slice, transpose
 
-    x, y = promote_args("cross", a, b)
+    x, y = promote_args_keep_shapes("cross", a, b)
     if axis is not None:
         axisa = axisb = axisc = axis
     x, y = _moveaxis_last(x, axisa, "cross"), _moveaxis_last(y, axisb, "cross")

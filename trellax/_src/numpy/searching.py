@@ -42,8 +42,9 @@ from trellax._src.lax.structural import (
 )
 from trellax._src.numpy.util import (
     ensure_array,
-    promote_args,
-    promote_args_inexact,
+    promote_args_inexact_keep_shapes,
+    promote_args_keep_shapes,
+    promote_shapes,
     to_inexact_dtype,
 )
 
@@ -444,7 +445,7 @@ def searchsorted(
         raise ValueError(
             f"searchsorted: invalid method {method!r}; expected one of {_SEARCH_METHODS}"
         )
-    x, vv = promote_args("searchsorted", a, v)
+    x, vv = promote_args_keep_shapes("searchsorted", a, v)
     if x.ndim != 1:
         raise ValueError(f"searchsorted: a should be 1-dimensional, got shape {x.shape}")
     if sorter is not None:
@@ -481,6 +482,7 @@ def _search_scan(a: Array, v: Array, side: str) -> Array:
 def _search_compare_all(a: Array, v: Array, side: str) -> Array:
     d = dtypes.int32
     vb = reshape(v, (*v.shape, 1))
+    a, vb = promote_shapes([a, vb])
     if side == "left":
         hits = lt_total(a, vb)
     else:
@@ -493,7 +495,7 @@ def digitize(
 ) -> Array:
     """The index of the bin of ``bins`` (1-D, increasing or decreasing) that holds each ``x``:
     ``bins[i-1] <= x < bins[i]`` (``right=False``) or ``bins[i-1] < x <= bins[i]``."""
-    xx, b = promote_args("digitize", x, bins)
+    xx, b = promote_args_keep_shapes("digitize", x, bins)
     if b.ndim != 1:
         raise ValueError(f"digitize: bins must be a 1-dimensional array, got shape {b.shape}")
     if b.shape[0] == 0:
@@ -575,7 +577,7 @@ def histogram(
         x = ravel(_asarray("histogram", a))
         w = None
     else:
-        x, w = (ravel(v) for v in promote_args_inexact("histogram", a, weights))
+        x, w = (ravel(v) for v in promote_args_inexact_keep_shapes("histogram", a, weights))
         if tuple(w.shape) != tuple(x.shape):
             raise ValueError(
                 f"histogram: weights should have the same shape as a, got {w.shape} and {x.shape}"

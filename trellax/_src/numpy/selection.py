@@ -10,7 +10,13 @@ from trellax._src.lax import elementwise as lax
 from trellax._src.lax.reductions import reduce_and
 from trellax._src.lax.structural import _convert, select_n, select_n_p
 from trellax._src.numpy import ufuncs
-from trellax._src.numpy.util import abstract, ensure_array, promote_args, promote_args_inexact
+from trellax._src.numpy.util import (
+    abstract,
+    ensure_array,
+    promote_args,
+    promote_args_inexact,
+    promote_shapes,
+)
 from trellax._src.typing import ArrayLike
 
 
@@ -61,6 +67,7 @@ def where(
     if c.dtype is not dtypes.bool_:
         c = ufuncs.not_equal(c, 0)
     a, b = promote_args("where", x, y)
+    c, b, a = promote_shapes([c, b, a])
     return select_n_p.bind(c, b, a)
 
 

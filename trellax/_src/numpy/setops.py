@@ -47,7 +47,7 @@ from trellax._src.numpy.searching import (
     take,
 )
 from trellax._src.numpy.sorting import sort_keys
-from trellax._src.numpy.util import ensure_array, promote_args
+from trellax._src.numpy.util import ensure_array, promote_args_keep_shapes, promote_shapes
 
 ArrayLike = Any
 
@@ -313,14 +313,15 @@ def isin(
     """
     if method not in _ISIN_METHODS:
         raise ValueError(f"isin: invalid method {method!r}; expected one of {_ISIN_METHODS}")
-    e, t = promote_args("isin", element, test_elements)
+    e, t = promote_args_keep_shapes("isin", element, test_elements)
     t = ravel(t)
     if method == "auto":
         method = "compare_all" if e.size * t.size <= 1 << 20 else "sort"
     if t.size == 0:
         out = full(e.shape, False, dtypes.bool_)
     elif method == "compare_all":
-        out = reduce_or(lax.eq(reshape(e, (*e.shape, 1)), t), (e.ndim,))
+        column = reshape(e, (*e.shape, 1))
+        out = reduce_or(lax.eq(*promote_shapes([column, ravel(t)])), (e.ndim,))
     else:
         from trellax._src.numpy.sorting import sort
 
@@ -342,7 +343,7 @@ def intersect1d(
 ) -> Any:
     """The sorted unique values found in both arrays (promoted together); with
     ``return_indices``, also the index of each one's first occurrence in ``ar1`` and ``ar2``."""
-    a1, a2 = promote_args("intersect1d", ar1, ar2)
+    a1, a2 = promote_args_keep_shapes("intersect1d", ar1, ar2)
     a1, a2 = ravel(a1), ravel(a2)
     u = _unique_1d(
         a1, "intersect1d", valid=isin(a1, a2), size=size, fill_value=fill_value, want="i"
@@ -363,7 +364,7 @@ def union1d(
     ar1: ArrayLike, ar2: ArrayLike, *, size: int | None = None, fill_value: Any = None
 ) -> Array:
     """The sorted unique values found in either array (promoted together)."""
-    a1, a2 = promote_args("union1d", ar1, ar2)
+    a1, a2 = promote_args_keep_shapes("union1d", ar1, ar2)
     both = concatenate([ravel(a1), ravel(a2)], 0)
     return _unique_1d(both, "union1d", size=size, fill_value=fill_value).values
 
@@ -394,7 +395,7 @@ def setxor1d(
     fill_value: Any = None,
 ) -> Array:
     """The sorted unique values found in exactly one of the arrays (promoted together)."""
-    a1, a2 = promote_args("setxor1d", ar1, ar2)
+    a1, a2 = promote_args_keep_shapes("setxor1d", ar1, ar2)
     a1, a2 = ravel(a1), ravel(a2)
     both = concatenate([a1, a2], 0)
     in_one = concatenate([isin(a1, a2, invert=True), isin(a2, a1, invert=True)], 0)

@@ -37,7 +37,11 @@ from trellax._src.numpy.reductions import (
     reduction_axes,
     sum,
 )
-from trellax._src.numpy.util import check_arraylike, promote_args_inexact
+from trellax._src.numpy.util import (
+    check_arraylike,
+    promote_args_inexact,
+    promote_args_inexact_keep_shapes,
+)
 
 ArrayLike = Any
 
@@ -240,7 +244,7 @@ def average(
         total = const(math.prod(x.shape[d] for d in reduction_axes(x.ndim, axis)), avg.dtype)
     else:
         check_arraylike("average", a, weights)
-        x, w = promote_args_inexact("average", a, weights)
+        x, w = promote_args_inexact_keep_shapes("average", a, weights)
         if tuple(x.shape) != tuple(w.shape):
             if w.ndim != 1:
                 raise ValueError("1D weights expected when shapes of a and weights differ.")

@@ -793,11 +793,21 @@ def gcd(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     a, b = promote_args("gcd", x1, x2)  # not _numeric: bool with bool is an error, as in JAX
     if _kind(a) not in ("i", "u"):
         raise ValueError("Arguments to trellax.numpy.gcd must be integers.")
-    return lax.gcd_p.bind(a, b)
+    return _weak_only_if_scalar(lax.gcd_p.bind(a, b))
 
 
 def lcm(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     a, b = promote_args("lcm", x1, x2)  # not _numeric: bool with bool is an error, as in JAX
     if _kind(a) not in ("i", "u"):
         raise ValueError("Arguments to trellax.numpy.lcm must be integers.")
-    return lax.lcm_p.bind(a, b)
+    return _weak_only_if_scalar(lax.lcm_p.bind(a, b))
+
+
+def _weak_only_if_scalar(out: Array) -> Array:
+    """JAX computes gcd and lcm with ``lax._const`` zeros, so a weak result stays weak only when
+    it is 0-d (a weak array with dimensions gives a strong result). Decided here, from the
+    result's shape, rather than in the primitive's rule: abstract evaluation never derives a
+    weak flag from shapes (under ``vmap`` shapes change)."""
+    if out.weak_type and out.ndim:
+        return _convert(out, out.dtype, False)
+    return out

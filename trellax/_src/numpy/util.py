@@ -3,8 +3,9 @@
 Every promoting function passes its array arguments through one of these. They compute
 ``(dtype, weak_type)`` of the join on the promotion lattice (``dtypes.lattice_result_type``; strict
 mode raises there), convert every operand to it — Python scalars become arrays of the promoted
-dtype, arrays are cast with ``convert_element_type`` (visible in jaxprs) — and leave shapes to
-broadcast in lax.
+dtype, arrays are cast with ``convert_element_type`` (visible in jaxprs) — and then give the
+operands equal ranks (:func:`promote_shapes`), because ``trellax.lax`` broadcasts only size-1 axes
+and 0-d operands, as JAX does.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from trellax._src import core, dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.lax._base import asarray, scalar_to_array
-from trellax._src.lax.structural import _convert
+from trellax._src.lax.structural import _convert, broadcast_in_dim
 
 DType = np.dtype[Any]
 _PY_SCALARS = (int, float, complex)
@@ -96,6 +97,32 @@ def mark_promotion(fun_name: str, x: Array, out: Array) -> None:
             eqns[-1].api = fun_name
 
 
+def promote_shapes(args: list[Array]) -> list[Array]:
+    """Gives array operands of different ranks equal ranks by adding leading axes of size 1
+    (``broadcast_in_dim``), as NumPy's broadcasting would align them. 0-d operands stay 0-d: lax
+    broadcasts them."""
+    rank = 0
+    uneven = False
+    for a in args:
+        n = len(a.shape)
+        if n:
+            if rank and n != rank:
+                uneven = True
+            if n > rank:
+                rank = n
+    if not uneven:
+        return args
+    return [_to_rank(a, rank) for a in args]
+
+
+def _to_rank(a: Array, rank: int) -> Array:
+    n = len(a.shape)
+    if n == 0 or n == rank:
+        return a
+    lead = rank - n
+    return broadcast_in_dim(a, (1,) * lead + tuple(a.shape), tuple(range(lead, rank)))
+
+
 def promote_dtypes(fun_name: str, *args: Any) -> tuple[DType, bool]:
     """The promoted ``(dtype, weak_type)`` of the arguments (the lattice join)."""
     return dtypes.lattice_result_type(*[abstract(fun_name, i, a) for i, a in enumerate(args)])
@@ -124,13 +151,22 @@ def promote_args(fun_name: str, *args: Any) -> list[Array]:
                     and x.weak_type == y.weak_type
                     and (not x.weak_type or x.dtype is not dtypes.bool_)
                 ):
-                    return [x, y]
+                    if x.shape == y.shape:
+                        return [x, y]
+                    return promote_shapes([x, y])
             elif ty is int or ty is float or ty is complex:
                 dtype, weak = _join_scalar(x, ty)
                 return [convert(fun_name, x, dtype, weak), scalar_to_array(y, dtype, weak)]
         elif ty is ArrayImpl and (tx is int or tx is float or tx is complex):
             dtype, weak = _join_scalar(y, tx)
             return [scalar_to_array(x, dtype, weak), convert(fun_name, y, dtype, weak)]
+    dtype, weak = promote_dtypes(fun_name, *args)
+    return promote_shapes([convert(fun_name, a, dtype, weak) for a in args])
+
+
+def promote_args_keep_shapes(fun_name: str, *args: Any) -> list[Array]:
+    """:func:`promote_args` without the rank change, for functions that are not elementwise
+    (``matmul``, ``concatenate``, set operations...): only dtypes are promoted."""
     dtype, weak = promote_dtypes(fun_name, *args)
     return [convert(fun_name, a, dtype, weak) for a in args]
 
@@ -180,7 +216,7 @@ def to_inexact_dtype(d: DType) -> DType:
 
 def promote_args_numeric(fun_name: str, *args: Any) -> list[Array]:
     dtype, weak = promote_dtypes(fun_name, *args)
-    return [convert(fun_name, a, to_numeric_dtype(dtype), weak) for a in args]
+    return promote_shapes([convert(fun_name, a, to_numeric_dtype(dtype), weak) for a in args])
 
 
 def promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
@@ -194,6 +230,12 @@ def promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
     return _promote_args_inexact(fun_name, *args)
 
 
+def promote_args_inexact_keep_shapes(fun_name: str, *args: Any) -> list[Array]:
+    """:func:`promote_args_inexact` without the rank change (for non-elementwise functions)."""
+    dtype, weak = promote_dtypes(fun_name, *args)
+    return [convert(fun_name, a, to_inexact_dtype(dtype), weak) for a in args]
+
+
 def _promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
     """Promotes, then maps integers and bool to floats (``sqrt(int8)`` is float32).
 
@@ -202,7 +244,7 @@ def _promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
     """
     dtype, weak = promote_dtypes(fun_name, *args)
     target = to_inexact_dtype(dtype)  # int2 & co. stay integers: the primitive refuses them
-    return [convert(fun_name, a, target, weak) for a in args]
+    return promote_shapes([convert(fun_name, a, target, weak) for a in args])
 
 
 def promote_args_complex(fun_name: str, *args: Any) -> list[Array]:
@@ -211,7 +253,7 @@ def promote_args_complex(fun_name: str, *args: Any) -> list[Array]:
     target = (
         dtypes.complex128 if inexact in (dtypes.float64, dtypes.complex128) else dtypes.complex64
     )
-    return [convert(fun_name, a, target, weak) for a in args]
+    return promote_shapes([convert(fun_name, a, target, weak) for a in args])
 
 
 def ensure_array(fun_name: str, x: Any) -> Array:

@@ -1,0 +1,190 @@
+"""Vectorization: the batching trace behind ``vmap``.
+
+A :class:`BatchTracer` stands for a whole batch of values: ``val`` holds all of them at once,
+with the batch along axis ``batch_dim`` (``None`` never appears on a tracer: an unbatched value
+is simply not wrapped). :class:`BatchTrace` processes a primitive by running its batch rule with
+the *parent* trace current, so the batched computation is one call of the primitive over the
+whole batch, computed (or recorded, under ``jit``) where the unbatched one would have been.
+Values of other traces (constants, tracers of enclosing transformations) are unbatched; trace
+identity, never a level number, decides what is ours, so nested ``vmap`` and ``vmap`` inside or
+around ``grad``/``jit`` compose.
+
+Batch rules have the fixed signature ``rule(args, dims, **params) -> (out, out_dim)``: ``args``
+are values of the parent trace, ``dims`` their batch axes (``None`` for an unbatched operand, at
+least one is not ``None``). ``multiple_results`` primitives return sequences of both. Rules that
+need the batch size or the axis name (control flow, collectives) read :func:`current_axis`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextvars import ContextVar
+from typing import Any
+
+from trellax._src import core, dtypes, errors
+from trellax._src.core import Primitive, ShapedArray, Trace
+
+
+class BatchTracer(core.Tracer):
+    """A batch of values: ``val`` holds them all, stacked along axis ``batch_dim``."""
+
+    __slots__ = ("batch_dim", "val")
+
+    def __init__(self, trace: BatchTrace, val: Any, batch_dim: int) -> None:
+        self._trace = trace
+        self.val = val
+        self.batch_dim = batch_dim
+        shape = val.shape
+        self.aval = ShapedArray._fast(
+            shape[:batch_dim] + shape[batch_dim + 1 :], val.dtype, val.weak_type
+        )
+
+    def __repr__(self) -> str:
+        return f"BatchTracer(val={self.val!r}, batch_dim={self.batch_dim})"
+
+
+dtypes.ARRAY_TYPES.add(BatchTracer)
+
+
+class AxisInfo:
+    """The batch axis a rule is working on: its size and its name (``None`` if unnamed)."""
+
+    __slots__ = ("name", "size", "trace")
+
+    def __init__(self, size: int, name: Any, trace: BatchTrace) -> None:
+        self.size = size
+        self.name = name
+        self.trace = trace
+
+
+_current_axis: ContextVar[AxisInfo | None] = ContextVar("trellax_batch_axis", default=None)
+
+#: (name, size) of the axes bound by the ``vmap`` calls in progress, innermost last.
+_axis_env: ContextVar[tuple[tuple[Any, int], ...]] = ContextVar("trellax_axis_env", default=())
+
+
+def current_axis() -> AxisInfo:
+    """The batch axis of the batch rule that is running."""
+    info = _current_axis.get()
+    if info is None:
+        raise RuntimeError("current_axis() is only available inside a batch rule")
+    return info
+
+
+def axis_env() -> tuple[Any, ...]:
+    """The axis names bound by the ``vmap`` calls in progress."""
+    return tuple(n for n, _ in _axis_env.get())
+
+
+def axis_sizes() -> dict[Any, int]:
+    """Size of each bound axis name (an inner ``vmap`` shadows an outer one of the same name)."""
+    return dict(_axis_env.get())
+
+
+#: Rules for primitives whose batching depends on the axis name (collectives):
+#: ``rule(trace, args, dims, **params) -> (out, out_dim)``, run even when nothing is batched.
+collective_rules: dict[Primitive, Callable[..., Any]] = {}
+
+#: Primitives holding sub-jaxprs: ``uses_axis(params, name) -> bool`` says whether a collective
+#: inside them names the axis, in which case they are batched even with unbatched operands.
+axis_users: dict[Primitive, Callable[[dict[str, Any], Any], bool]] = {}
+
+
+class BatchTrace(Trace):
+    """``vmap``'s trace: one batch axis of size ``axis_size``, optionally named."""
+
+    def __init__(self, parent: Trace, axis_size: int, axis_name: Any = None) -> None:
+        self.parent = parent
+        self.axis_size = axis_size
+        self.axis_name = axis_name
+        self.active = True
+        self.axis = AxisInfo(axis_size, axis_name, self)
+
+    def __repr__(self) -> str:
+        return f"BatchTrace(size={self.axis_size}, name={self.axis_name!r})"
+
+    def unpack(self, x: Any) -> tuple[Any, int | None]:
+        """(value, batch dim) of ``x``: a value of another trace is unbatched."""
+        if type(x) is BatchTracer and x._trace is self:
+            return x.val, x.batch_dim
+        return x, None
+
+    def wrap(self, val: Any, dim: int | None) -> Any:
+        return val if dim is None else BatchTracer(self, val, dim)
+
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
+        parent = self.parent
+        assert parent is not None
+        vals: list[Any] = []
+        dims: list[int | None] = []
+        batched = False
+        for a in args:
+            if type(a) is BatchTracer and a._trace is self:
+                vals.append(a.val)
+                dims.append(a.batch_dim)
+                batched = True
+            else:
+                vals.append(a)
+                dims.append(None)
+        collective = collective_rules.get(prim)
+        if collective is not None:
+            return self._run(prim, collective, (self, vals, dims), params)
+        if not batched:
+            uses = axis_users.get(prim)
+            if uses is None or self.axis_name is None or not uses(params, self.axis_name):
+                return parent.process_primitive(prim, vals, params)
+        if not self.active:
+            raise errors.UnexpectedTracerError(None)
+        rule = prim.batch_rule
+        if rule is None:
+            raise NotImplementedError(
+                f"Batching rule for '{prim.name}' not implemented (trellax.vmap); see "
+                "docs/vmap.md for the primitives that cannot be batched"
+            )
+        return self._run(prim, rule, (vals, dims), params)
+
+    def _run(
+        self, prim: Primitive, rule: Callable[..., Any], args: tuple[Any, ...], params: Any
+    ) -> Any:
+        token = core.set_current_trace(self.parent)  # type: ignore[arg-type]
+        axis_token = _current_axis.set(self.axis)
+        try:
+            out, out_dim = rule(*args, **params)
+        finally:
+            _current_axis.reset(axis_token)
+            core.reset_current_trace(token)
+        if prim.multiple_results:
+            return tuple(self.wrap(o, d) for o, d in zip(out, out_dim))
+        return self.wrap(out, out_dim)
+
+
+# -- the flat transformation ----------------------------------------------------------------------
+
+
+def batch_flat(
+    fun: Callable[..., Sequence[Any]],
+    args: Sequence[Any],
+    in_dims: Sequence[int | None],
+    axis_size: int,
+    axis_name: Any,
+) -> tuple[list[Any], list[int | None]]:
+    """Runs ``fun`` on the batched ``args`` (batch axes ``in_dims``, ``None`` for unbatched):
+    the flat outputs (values of the enclosing trace) and their batch axes."""
+    parent = core.current_trace()
+    trace = BatchTrace(parent, axis_size, axis_name)
+    ins = [trace.wrap(a, d) for a, d in zip(args, in_dims)]
+    token = core.set_current_trace(trace)
+    env_token = (
+        _axis_env.set((*_axis_env.get(), (axis_name, axis_size))) if axis_name is not None else None
+    )
+    try:
+        outs = fun(*ins)
+    finally:
+        if env_token is not None:
+            _axis_env.reset(env_token)
+        core.reset_current_trace(token)
+        trace.active = False
+    pairs = [trace.unpack(o) for o in outs]
+    return [v for v, _ in pairs], [d for _, d in pairs]
