@@ -18,7 +18,11 @@ from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, shapes, ufuncs
 from trellax._src.numpy.searching import histogram_bin_edges, searchsorted
 from trellax._src.numpy.selection import where
-from trellax._src.numpy.util import check_arraylike, promote_args_inexact
+from trellax._src.numpy.util import (
+    check_arraylike,
+    promote_args_inexact,
+    promote_args_inexact_keep_shapes,
+)
 
 ArrayLike = Any
 
@@ -32,7 +36,7 @@ def histogramdd(
 ) -> tuple[Array, list[Array]]:
     """``(counts, edges)`` of ``N`` points in ``D`` dimensions (``sample`` of shape ``(N, D)``)."""
     check_arraylike("histogramdd", sample)
-    (x,) = promote_args_inexact("histogramdd", sample)
+    (x,) = promote_args_inexact_keep_shapes("histogramdd", sample)
     if x.ndim != 2:
         raise ValueError(f"histogramdd: sample must be 2-D (points, dims), got shape {x.shape}")
     d = x.shape[1]
@@ -45,7 +49,7 @@ def histogramdd(
     if weights is not None:
         # counts take the join of the sample's and the weights' dtypes (float32 sample and
         # float16 weights: float32)
-        _, w = promote_args_inexact("histogramdd", x, weights)
+        _, w = promote_args_inexact_keep_shapes("histogramdd", x, weights)
         w = shapes.ravel(w)
     edges = []
     flat: Any = 0

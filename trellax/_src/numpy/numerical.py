@@ -25,6 +25,8 @@ from trellax._src.numpy.util import (
     ensure_array,
     promote_args,
     promote_args_inexact,
+    promote_args_inexact_keep_shapes,
+    promote_args_keep_shapes,
     promote_dtypes,
 )
 
@@ -38,12 +40,12 @@ def trapezoid(
     ``dx`` apart)."""
     if x is None:
         check_arraylike("trapezoid", y, dx)
-        (ya,) = promote_args_inexact("trapezoid", y)
+        (ya,) = promote_args_inexact_keep_shapes("trapezoid", y)
         ya = shapes.moveaxis(ya, axis, -1)
         total = ufuncs.multiply(dx, reductions.sum(ufuncs.add(ya[..., 1:], ya[..., :-1]), axis=-1))
         return ufuncs.multiply(total, 0.5)
     check_arraylike("trapezoid", y, x)
-    ya, xa = promote_args_inexact("trapezoid", y, x)
+    ya, xa = promote_args_inexact_keep_shapes("trapezoid", y, x)
     ya = shapes.moveaxis(ya, axis, -1)
     if xa.ndim == 1:
         d = ufuncs.subtract(xa[1:], xa[:-1])
@@ -67,7 +69,7 @@ def interp(
     ``left``/``right`` (default ``fp[0]``/``fp[-1]``) outside, or ``"extrapolate"``."""
     check_arraylike("interp", x, xp, fp)
     # x and xp promote together, fp on its own; the result joins the two (JAX's order)
-    xa, xpa = promote_args_inexact("interp", x, xp)
+    xa, xpa = promote_args_inexact_keep_shapes("interp", x, xp)
     (fpa,) = promote_args_inexact("interp", fp)
     if xpa.ndim != 1 or fpa.ndim != 1 or xpa.shape[0] != fpa.shape[0] or xpa.shape[0] == 0:
         raise ValueError("xp and fp must be one-dimensional arrays of equal, nonzero size")
@@ -401,7 +403,7 @@ def _poly1d(name: str, p: ArrayLike) -> Array:
 def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int = 16) -> Array:
     """The polynomial with coefficients ``p`` (highest power first) at ``x`` (Horner's rule)."""
     check_arraylike("polyval", p, x)
-    pa, xa = promote_args("polyval", p, x)
+    pa, xa = promote_args_keep_shapes("polyval", p, x)
     out = ufuncs.multiply(xa, 0)
     for i in range(pa.shape[0] if pa.ndim else 1):
         out = ufuncs.add(ufuncs.multiply(out, xa), pa[i] if pa.ndim else pa)

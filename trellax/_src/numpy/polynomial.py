@@ -18,7 +18,11 @@ from trellax._src.errors import ConcretizationTypeError
 from trellax._src.numpy import joining, linalg, reductions, shapes, ufuncs
 from trellax._src.numpy.creation import asarray, eye, zeros
 from trellax._src.numpy.numerical import polymul, vander
-from trellax._src.numpy.util import check_arraylike, promote_args_inexact
+from trellax._src.numpy.util import (
+    check_arraylike,
+    promote_args_inexact,
+    promote_args_inexact_keep_shapes,
+)
 
 ArrayLike = Any
 
@@ -81,7 +85,7 @@ def polyfit(
     deg = operator.index(deg)
     if deg < 0:
         raise ValueError("expected deg >= 0")
-    xa, ya = promote_args_inexact("polyfit", x, y)
+    xa, ya = promote_args_inexact_keep_shapes("polyfit", x, y)
     if xa.ndim != 1 or xa.shape[0] == 0:
         raise TypeError("expected 1D vector for x")
     if ya.ndim not in (1, 2) or ya.shape[0] != xa.shape[0]:
@@ -91,7 +95,7 @@ def polyfit(
     lhs = vander(xa, order)
     rhs = ya
     if w is not None:
-        (wa,) = promote_args_inexact("polyfit", w)
+        (wa,) = promote_args_inexact_keep_shapes("polyfit", w)
         lhs = ufuncs.multiply(lhs, wa[:, None])
         rhs = ufuncs.multiply(rhs, wa if rhs.ndim == 1 else wa[:, None])
     scale = ufuncs.sqrt(reductions.sum(ufuncs.multiply(lhs, lhs), axis=0))

@@ -7,15 +7,23 @@ from typing import Any
 from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax._base import scalar_to_array
-from trellax._src.numpy.util import check_arraylike, promote_args_inexact
+from trellax._src.numpy.util import (
+    check_arraylike,
+    promote_args_inexact,
+    promote_args_inexact_keep_shapes,
+)
 
 ArrayLike = Any
 
 
-def promote(name: str, *args: ArrayLike) -> list[Array]:
-    """The arguments promoted together to an inexact dtype (complex refused)."""
+def promote(name: str, *args: ArrayLike, keep_shapes: bool = False) -> list[Array]:
+    """The arguments promoted together to an inexact dtype (complex refused); broadcast to
+    equal ranks unless ``keep_shapes`` (for functions that are not elementwise)."""
     check_arraylike(name, *args)
-    out = promote_args_inexact(name, *args)
+    if keep_shapes:
+        out = promote_args_inexact_keep_shapes(name, *args)
+    else:
+        out = promote_args_inexact(name, *args)
     if dtypes.kind(out[0].dtype) == "c":
         raise TypeError(f"{name} does not support complex-valued inputs")
     return out

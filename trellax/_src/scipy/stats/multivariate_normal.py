@@ -16,7 +16,7 @@ def logpdf(x: ArrayLike, mean: ArrayLike, cov: ArrayLike, allow_singular: None =
     (via the Cholesky factor; ``x`` may have leading batch axes)."""
     if allow_singular is not None:
         raise NotImplementedError("allow_singular argument of multivariate_normal.logpdf")
-    x, mean, cov = promote("multivariate_normal.logpdf", x, mean, cov)
+    x, mean, cov = promote("multivariate_normal.logpdf", x, mean, cov, keep_shapes=True)
     if mean.ndim == 0:
         raise ValueError("multivariate_normal.logpdf: mean must have at least one dimension")
     n = mean.shape[-1]
