@@ -5,6 +5,7 @@ first. Dtype errors name the ``trellax.numpy`` function that promotes.
 """
 
 from trellax._src.control_flow import cond, fori_loop, map, scan, switch, while_loop
+from trellax._src.custom_derivatives import stop_gradient as stop_gradient
 from trellax._src.lax.elementwise import (
     abs,
     acos,
@@ -211,6 +212,7 @@ __all__ = [
     "sqrt",
     "square",
     "squeeze",
+    "stop_gradient",
     "sub",
     "switch",
     "tan",
@@ -222,3 +224,107 @@ __all__ = [
 from trellax.lax import linalg  # the submodule, as jax.lax.linalg
 
 __all__ += ["linalg"]
+
+# -- issue 14 (drop-in completeness): one block per private module, names sorted ----------------
+
+from trellax._src.lax.convenience import (  # noqa: E402
+    GatherScatterMode,
+    Precision,
+    RoundingMethod,
+    batch_matmul,
+    broadcast_like,
+    broadcast_shapes,
+    broadcast_to_rank,
+    collapse,
+    cumlogsumexp,
+    dtype,
+    dynamic_index_in_dim,
+    dynamic_slice_in_dim,
+    dynamic_update_index_in_dim,
+    dynamic_update_slice_in_dim,
+    empty,
+    full,
+    full_like,
+    index_in_dim,
+    mulhi,
+    slice_in_dim,
+    sort_key_val,
+    split,
+    stack,
+    tile,
+    top_k,
+    unstack,
+)
+from trellax._src.lax.convolution import (  # noqa: E402
+    ConvDimensionNumbers,
+    ConvGeneralDilatedDimensionNumbers,
+    conv,
+    conv_dimension_numbers,
+    conv_general_dilated,
+    conv_general_permutations,
+    conv_general_shape_tuple,
+    conv_shape_tuple,
+    conv_transpose,
+    conv_with_general_padding,
+    padtype_to_pads,
+)
+from trellax._src.lax.special import erf_inv, igamma, igammac  # noqa: E402
+from trellax._src.lax_tree_ops import (  # noqa: E402
+    approx_max_k,
+    approx_min_k,
+    associative_scan,
+    optimization_barrier,
+    reduce,
+    reduce_window,
+    reduce_window_shape_tuple,
+)
+
+__all__ += [
+    "ConvDimensionNumbers",
+    "ConvGeneralDilatedDimensionNumbers",
+    "GatherScatterMode",
+    "Precision",
+    "RoundingMethod",
+    "approx_max_k",
+    "approx_min_k",
+    "associative_scan",
+    "batch_matmul",
+    "broadcast_like",
+    "broadcast_shapes",
+    "broadcast_to_rank",
+    "collapse",
+    "conv",
+    "conv_dimension_numbers",
+    "conv_general_dilated",
+    "conv_general_permutations",
+    "conv_general_shape_tuple",
+    "conv_shape_tuple",
+    "conv_transpose",
+    "conv_with_general_padding",
+    "cumlogsumexp",
+    "dtype",
+    "dynamic_index_in_dim",
+    "dynamic_slice_in_dim",
+    "dynamic_update_index_in_dim",
+    "dynamic_update_slice_in_dim",
+    "empty",
+    "erf_inv",
+    "full",
+    "full_like",
+    "igamma",
+    "igammac",
+    "index_in_dim",
+    "mulhi",
+    "optimization_barrier",
+    "padtype_to_pads",
+    "reduce",
+    "reduce_window",
+    "reduce_window_shape_tuple",
+    "slice_in_dim",
+    "sort_key_val",
+    "split",
+    "stack",
+    "tile",
+    "top_k",
+    "unstack",
+]

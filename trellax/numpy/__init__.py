@@ -646,3 +646,273 @@ __all__ += ["__array_namespace_info__", "fft", "linalg"]
 from trellax._src.numpy.differences import diff, ediff1d  # noqa: E402
 
 __all__ += ["diff", "ediff1d"]
+
+# -- issue 14 (drop-in completeness): one block per private module, names sorted ----------------
+
+from trellax._src.numpy.bits import (  # noqa: E402
+    packbits,
+    unpackbits,
+)
+
+__all__ += [
+    "packbits",
+    "unpackbits",
+]
+
+from trellax._src.numpy.editing import (  # noqa: E402
+    append,
+    block,
+    choose,
+    compress,
+    delete,
+    extract,
+    insert,
+    piecewise,
+    place,
+    put,
+    resize,
+    rollaxis,
+    select,
+    sort_complex,
+    trim_zeros,
+)
+
+__all__ += [
+    "append",
+    "block",
+    "choose",
+    "compress",
+    "delete",
+    "extract",
+    "insert",
+    "piecewise",
+    "place",
+    "put",
+    "resize",
+    "rollaxis",
+    "select",
+    "sort_complex",
+    "trim_zeros",
+]
+
+from trellax._src.numpy.functional import (  # noqa: E402
+    apply_along_axis,
+    apply_over_axes,
+    array_repr,
+    array_str,
+    fromfile,
+    fromfunction,
+    fromiter,
+    fromstring,
+    get_printoptions,
+    load,
+    printoptions,
+    save,
+    savez,
+    set_printoptions,
+    vectorize,
+)
+
+__all__ += [
+    "apply_along_axis",
+    "apply_over_axes",
+    "array_repr",
+    "array_str",
+    "fromfile",
+    "fromfunction",
+    "fromiter",
+    "fromstring",
+    "get_printoptions",
+    "load",
+    "printoptions",
+    "save",
+    "savez",
+    "set_printoptions",
+    "vectorize",
+]
+
+from trellax._src.numpy.histograms import (  # noqa: E402
+    histogram2d,
+    histogramdd,
+)
+
+__all__ += [
+    "histogram2d",
+    "histogramdd",
+]
+
+from trellax._src.numpy.index_tricks import (  # noqa: E402
+    c_,
+    diag_indices,
+    diag_indices_from,
+    diagflat,
+    fill_diagonal,
+    index_exp,
+    indices,
+    ix_,
+    mask_indices,
+    mgrid,
+    ogrid,
+    r_,
+    ravel_multi_index,
+    s_,
+    tril_indices,
+    tril_indices_from,
+    triu_indices,
+    triu_indices_from,
+    unravel_index,
+)
+
+__all__ += [
+    "c_",
+    "diag_indices",
+    "diag_indices_from",
+    "diagflat",
+    "fill_diagonal",
+    "index_exp",
+    "indices",
+    "ix_",
+    "mask_indices",
+    "mgrid",
+    "ogrid",
+    "r_",
+    "ravel_multi_index",
+    "s_",
+    "tril_indices",
+    "tril_indices_from",
+    "triu_indices",
+    "triu_indices_from",
+    "unravel_index",
+]
+
+from trellax._src.numpy.inspection import (  # noqa: E402
+    array_equal,
+    array_equiv,
+    iscomplexobj,
+    isrealobj,
+    isscalar,
+    iterable,
+    ndim,
+    shape,
+    size,
+)
+
+__all__ += [
+    "array_equal",
+    "array_equiv",
+    "iscomplexobj",
+    "isrealobj",
+    "isscalar",
+    "iterable",
+    "ndim",
+    "shape",
+    "size",
+]
+
+from trellax._src.numpy.numerical import (  # noqa: E402
+    bartlett,
+    blackman,
+    convolve,
+    corrcoef,
+    correlate,
+    cov,
+    gradient,
+    hamming,
+    hanning,
+    interp,
+    kaiser,
+    polyadd,
+    polyder,
+    polyint,
+    polymul,
+    polysub,
+    polyval,
+    trapezoid,
+    unwrap,
+    vander,
+)
+
+__all__ += [
+    "bartlett",
+    "blackman",
+    "convolve",
+    "corrcoef",
+    "correlate",
+    "cov",
+    "gradient",
+    "hamming",
+    "hanning",
+    "interp",
+    "kaiser",
+    "polyadd",
+    "polyder",
+    "polyint",
+    "polymul",
+    "polysub",
+    "polyval",
+    "trapezoid",
+    "unwrap",
+    "vander",
+]
+
+from trellax._src.numpy.polynomial import (  # noqa: E402
+    poly,
+    polydiv,
+    polyfit,
+    roots,
+)
+
+__all__ += [
+    "poly",
+    "polydiv",
+    "polyfit",
+    "roots",
+]
+
+from trellax._src.numpy.type_hierarchy import (  # noqa: E402
+    ComplexWarning,
+    cdouble,
+    character,
+    complexfloating,
+    csingle,
+    double,
+    flexible,
+    floating,
+    generic,
+    inexact,
+    integer,
+    number,
+    object_,
+    signedinteger,
+    single,
+    unsignedinteger,
+)
+
+__all__ += [
+    "ComplexWarning",
+    "cdouble",
+    "character",
+    "complexfloating",
+    "csingle",
+    "double",
+    "flexible",
+    "floating",
+    "generic",
+    "inexact",
+    "integer",
+    "number",
+    "object_",
+    "signedinteger",
+    "single",
+    "unsignedinteger",
+]
+
+from trellax._src.numpy.ufunc_class import (  # noqa: E402
+    frompyfunc,
+    ufunc,
+)
+
+__all__ += [
+    "frompyfunc",
+    "ufunc",
+]

@@ -79,3 +79,9 @@ __all__ = [
     "vecdot",
     "vector_norm",
 ]
+
+# -- issue 14 (drop-in completeness) ----------------------------------------------------------------
+
+from trellax._src.numpy.linalg_tensor import tensorinv, tensorsolve
+
+__all__ += ["tensorinv", "tensorsolve"]

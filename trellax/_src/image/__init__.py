@@ -1,0 +1,1 @@
+"""Private code of ``trellax.image``."""

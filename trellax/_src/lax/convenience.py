@@ -1,0 +1,376 @@
+"""``jax.lax``'s convenience functions, written with existing primitives.
+
+``full``/``full_like`` (a weak result exactly when the fill value is a weak scalar and no dtype is
+given), the ``*_in_dim`` slicing helpers (negative dynamic indices count from the end, as in JAX),
+``collapse``, ``broadcast_to_rank``, ``split``, ``stack``/``unstack``, ``tile``, ``top_k``,
+``sort_key_val``, ``cumlogsumexp``, ``batch_matmul``, and the enum-like option classes
+``Precision``, ``RoundingMethod`` and ``GatherScatterMode``.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.core import broadcast_shapes as _broadcast_shapes
+from trellax._src.lax import elementwise as ew
+from trellax._src.lax import reductions, structural
+from trellax._src.lax._base import asarray, scalar_to_array
+from trellax._src.typing import ArrayLike, DTypeLike
+
+
+class Precision(enum.Enum):
+    """Matmul precision hints (accepted and ignored: NumPy computes at the operands' precision)."""
+
+    DEFAULT = 0
+    HIGH = 1
+    HIGHEST = 2
+
+
+class RoundingMethod(enum.IntEnum):
+    """``lax.round``'s rounding of halves."""
+
+    AWAY_FROM_ZERO = 0
+    TO_NEAREST_EVEN = 1
+
+
+class GatherScatterMode(enum.Enum):
+    """How gathers and scatters treat out-of-bounds indices."""
+
+    CLIP = 1
+    FILL_OR_DROP = 2
+    PROMISE_IN_BOUNDS = 3
+    ONE_HOT = 4
+
+
+def dtype(x: Any) -> np.dtype[Any]:
+    """The canonical dtype of ``x`` (Python scalars give the default dtypes)."""
+    return asarray(x).dtype if not isinstance(x, np.dtype) else dtypes.canonicalize_dtype(x)
+
+
+def full(shape: Sequence[int], fill_value: ArrayLike, dtype: DTypeLike | None = None) -> Array:
+    """An array of ``shape`` filled with ``fill_value`` (cast to ``dtype`` when given)."""
+    value = asarray(fill_value)
+    if value.ndim:
+        raise TypeError(
+            f"full must be called with scalar fill_value, got fill_value.shape {value.shape}."
+        )
+    if dtype is not None:
+        value = structural._convert(value, dtypes.check_user_dtype(dtype, "full"), False)
+    return structural.broadcast(value, tuple(operator.index(s) for s in shape))
+
+
+def full_like(
+    x: ArrayLike,
+    fill_value: ArrayLike,
+    dtype: DTypeLike | None = None,
+    shape: Sequence[int] | None = None,
+) -> Array:
+    """An array like ``x`` (its shape and dtype unless given) filled with ``fill_value``; weak
+    when ``x`` is weak and no dtype is given."""
+    a = asarray(x)
+    d = a.dtype if dtype is None else dtypes.check_user_dtype(dtype, "full_like")
+    weak = dtype is None and a.weak_type
+    value = asarray(fill_value)
+    value = structural._convert(value, d, weak)
+    return structural.broadcast(value, tuple(a.shape if shape is None else shape))
+
+
+def empty(shape: Sequence[int], dtype: DTypeLike) -> Array:
+    """An array of ``shape`` and ``dtype`` (filled with zeros)."""
+    return full(shape, 0, dtype)
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
+    """The shape the given shapes broadcast to (ValueError when they do not)."""
+    return tuple(_broadcast_shapes(*[tuple(s) for s in shapes]))
+
+
+def broadcast_to_rank(x: ArrayLike, rank: int) -> Array:
+    """``x`` with leading axes of size 1 added up to ``rank``."""
+    a = asarray(x)
+    if a.ndim >= rank:
+        return a
+    return structural.broadcast(a, (1,) * (rank - a.ndim))
+
+
+def collapse(operand: ArrayLike, start_dimension: int, stop_dimension: int | None = None) -> Array:
+    """The axes ``start_dimension:stop_dimension`` merged into one."""
+    a = asarray(operand)
+    lo = start_dimension % a.ndim if a.ndim else 0
+    hi = a.ndim if stop_dimension is None else (stop_dimension % (a.ndim + 1))
+    shape = tuple(a.shape)
+    return structural.reshape(a, (*shape[:lo], math.prod(shape[lo:hi]), *shape[hi:]))
+
+
+def _dynamic_index(index: ArrayLike, size: int, allow_negative: bool) -> Array:
+    i = asarray(index)
+    if allow_negative and dtypes.kind(i.dtype) == "i":
+        zero = scalar_to_array(0, i.dtype, i.weak_type)
+        n = scalar_to_array(size, i.dtype, i.weak_type)
+        i = structural.select_n(ew.lt(i, zero), i, ew.add(i, n))
+    return i
+
+
+def _starts(a: Array, axis: int, index: Array) -> list[Array]:
+    zero = scalar_to_array(0, index.dtype, False)
+    return [index if d == axis else zero for d in range(a.ndim)]
+
+
+def dynamic_slice_in_dim(
+    operand: ArrayLike,
+    start_index: ArrayLike,
+    slice_size: int,
+    axis: int = 0,
+    *,
+    allow_negative_indices: bool = True,
+) -> Array:
+    """``dynamic_slice`` along one axis (the start may be traced)."""
+    a = asarray(operand)
+    i = _dynamic_index(start_index, a.shape[axis], allow_negative_indices)
+    sizes = list(a.shape)
+    sizes[axis] = slice_size
+    return structural.dynamic_slice(a, _starts(a, axis, i), sizes)
+
+
+def dynamic_index_in_dim(
+    operand: ArrayLike,
+    index: ArrayLike,
+    axis: int = 0,
+    keepdims: bool = True,
+    *,
+    allow_negative_indices: bool = True,
+) -> Array:
+    """The slab at ``index`` along ``axis`` (kept as size 1 with ``keepdims``)."""
+    out = dynamic_slice_in_dim(
+        operand, index, 1, axis, allow_negative_indices=allow_negative_indices
+    )
+    return out if keepdims else structural.squeeze(out, (axis,))
+
+
+def dynamic_update_slice_in_dim(
+    operand: ArrayLike,
+    update: ArrayLike,
+    start_index: ArrayLike,
+    axis: int,
+    *,
+    allow_negative_indices: bool = True,
+) -> Array:
+    """``dynamic_update_slice`` along one axis."""
+    a = asarray(operand)
+    i = _dynamic_index(start_index, a.shape[axis], allow_negative_indices)
+    return structural.dynamic_update_slice(a, update, _starts(a, axis, i))
+
+
+def dynamic_update_index_in_dim(
+    operand: ArrayLike,
+    update: ArrayLike,
+    index: ArrayLike,
+    axis: int,
+    *,
+    allow_negative_indices: bool = True,
+) -> Array:
+    """Replaces the slab at ``index`` along ``axis`` (``update`` may lack that axis)."""
+    a, u = asarray(operand), asarray(update)
+    if u.ndim == a.ndim - 1:
+        u = structural.expand_dims(u, (axis,))
+    return dynamic_update_slice_in_dim(
+        a, u, index, axis, allow_negative_indices=allow_negative_indices
+    )
+
+
+def index_in_dim(operand: ArrayLike, index: int, axis: int = 0, keepdims: bool = True) -> Array:
+    """The slab at the static ``index`` along ``axis``."""
+    a = asarray(operand)
+    n = a.shape[axis]
+    i = operator.index(index)
+    if not -n <= i < n:
+        raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+    i %= n
+    out = structural.slice_in_dim(a, i, i + 1, 1, axis)
+    return out if keepdims else structural.squeeze(out, (axis,))
+
+
+def slice_in_dim(
+    operand: ArrayLike,
+    start_index: int | None,
+    limit_index: int | None,
+    stride: int = 1,
+    axis: int = 0,
+) -> Array:
+    """``lax.slice`` along one axis (``None`` bounds are the ends; negative ones count back)."""
+    return structural.slice_in_dim(operand, start_index, limit_index, stride, axis)
+
+
+def split(operand: ArrayLike, sizes: Sequence[int], axis: int = 0) -> list[Array]:
+    """``operand`` cut along ``axis`` into pieces of the given sizes (they must add up)."""
+    a = asarray(operand)
+    n = a.shape[axis]
+    if sum(sizes) != n:
+        raise ValueError(
+            f"Sum of sizes {sum(sizes)} must be equal to dimension {n} of the operand shape "
+            f"{tuple(a.shape)}"
+        )
+    out = []
+    start = 0
+    for s in sizes:
+        out.append(structural.slice_in_dim(a, start, start + s, 1, axis))
+        start += s
+    return out
+
+
+def stack(operands: Sequence[ArrayLike], axis: int = 0) -> Array:
+    """Same-dtype operands joined along a new axis (no promotion)."""
+    arrays = [asarray(o) for o in operands]
+    if not arrays:
+        raise ValueError("lax.stack requires at least one operand")
+    ax = axis % (arrays[0].ndim + 1)
+    return structural.concatenate([structural.expand_dims(x, (ax,)) for x in arrays], ax)
+
+
+def unstack(x: ArrayLike, axis: int = 0) -> tuple[Array, ...]:
+    """The slabs of ``x`` along ``axis``."""
+    a = asarray(x)
+    return tuple(index_in_dim(a, i, axis, keepdims=False) for i in range(a.shape[axis]))
+
+
+def tile(operand: ArrayLike, reps: Sequence[int]) -> Array:
+    """``operand`` repeated ``reps[i]`` times along axis ``i`` (one entry per axis)."""
+    a = asarray(operand)
+    reps_t = tuple(operator.index(r) for r in reps)
+    if len(reps_t) != a.ndim:
+        raise TypeError(
+            f"reps length must be equal to the ndim of x, got len(reps)={len(reps_t)} and "
+            f"x.ndim={a.ndim}."
+        )
+    shape = tuple(a.shape)
+    tiled = structural.broadcast_in_dim(
+        a,
+        tuple(v for r, s in zip(reps_t, shape, strict=True) for v in (r, s)),
+        tuple(range(1, 2 * a.ndim, 2)),
+    )
+    return structural.reshape(tiled, tuple(r * s for r, s in zip(reps_t, shape, strict=True)))
+
+
+def sort_key_val(
+    keys: ArrayLike, values: ArrayLike, dimension: int = -1, is_stable: bool = True
+) -> tuple[Array, Array]:
+    """``keys`` sorted along ``dimension`` and ``values`` permuted alike."""
+    k, v = reductions.sort((keys, values), dimension, is_stable, num_keys=1)
+    return k, v
+
+
+def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
+    """The ``k`` largest entries along ``axis`` in descending order, and their int32 indices
+    (ties keep the lower index first)."""
+    a = asarray(operand)
+    k = operator.index(k)
+    ax = axis % a.ndim if a.ndim else 0
+    n = a.shape[ax] if a.ndim else 0
+    if a.ndim == 0:
+        raise TypeError("top_k operand must have >= 1 dimension, got ()")
+    if not 0 <= k <= n:
+        raise ValueError(f"k argument to top_k must be in [0, {n}], got {k}")
+    if dtypes.kind(a.dtype) == "c":
+        raise TypeError("top_k does not accept complex operands")
+    index = structural.broadcasted_iota(dtypes.int32, tuple(a.shape), ax)
+    # descending by value, ascending by index: sort the negated order keys
+    if dtypes.kind(a.dtype) == "b":
+        key: Array = ew.bitwise_not(a)
+    elif dtypes.kind(a.dtype) == "u":
+        key = ew.bitwise_not(a)
+    elif dtypes.kind(a.dtype) == "i":
+        key = ew.bitwise_not(a)  # ~v = -v - 1 reverses the order without overflow
+    else:
+        key = ew.neg(a)
+    _, values, indices = reductions.sort((key, a, index), ax, True, num_keys=1)
+    return (
+        structural.slice_in_dim(values, 0, k, 1, ax),
+        structural.slice_in_dim(indices, 0, k, 1, ax),
+    )
+
+
+def cumlogsumexp(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
+    """``log(cumsum(exp(operand)))`` along ``axis``, computed stably."""
+    a = asarray(operand)
+    if dtypes.kind(a.dtype) not in "fc":
+        raise TypeError(f"cumlogsumexp does not accept dtype {a.dtype.name}")
+    if reverse:
+        a = structural.rev(a, (axis % a.ndim,))
+    m = reductions.reduce_max(a, (axis % a.ndim,))
+    m = structural.select_n(ew.is_finite(m), scalar_to_array(0, m.dtype, False), m)
+    shift = structural.expand_dims(m, (axis % a.ndim,))
+    out = ew.add(ew.log(reductions.cumsum(ew.exp(ew.sub(a, shift)), axis % a.ndim)), shift)
+    return structural.rev(out, (axis % a.ndim,)) if reverse else out
+
+
+def batch_matmul(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None) -> Array:
+    """Matrix products over matching leading batch axes (same dtypes, equal ranks >= 2)."""
+    a, b = asarray(lhs), asarray(rhs)
+    if a.ndim < 2 or a.ndim != b.ndim:
+        raise ValueError(
+            f"batch_matmul requires arguments of equal rank >= 2, got {a.ndim} and {b.ndim}"
+        )
+    batch = tuple(range(a.ndim - 2))
+    return reductions.dot_general(
+        a, b, (((a.ndim - 1,), (b.ndim - 2,)), (batch, batch)), precision=precision
+    )
+
+
+def broadcast_like(arr: ArrayLike, like_arr: ArrayLike) -> Array:
+    """``arr`` broadcast (trailing axes aligned) to the shape of ``like_arr``; dtype kept."""
+    a, like = asarray(arr), asarray(like_arr)
+    rank = like.ndim
+    return structural.broadcast_in_dim(a, tuple(like.shape), tuple(range(rank - a.ndim, rank)))
+
+
+def mulhi(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """The high half of the double-width product of two integers of the same dtype."""
+    a, b = asarray(x), asarray(y)
+    if a.dtype != b.dtype:
+        raise TypeError(
+            f"mulhi requires arguments to have the same dtypes, got {a.dtype.name}, "
+            f"{b.dtype.name} (trellax.numpy promotes; convert explicitly)"
+        )
+    kind, bits = dtypes.kind(a.dtype), a.dtype.itemsize * 8
+    if kind not in "iu":
+        raise TypeError(f"mulhi does not accept dtype {a.dtype.name}. Accepted dtypes are integer.")
+    if bits <= 32:
+        wide = np.dtype(f"{kind}{2 * a.dtype.itemsize}")
+        product = ew.mul(structural._convert(a, wide, False), structural._convert(b, wide, False))
+        shift = scalar_to_array(bits, wide, False)
+        high = (
+            ew.shift_right_arithmetic(product, shift)
+            if kind == "i"
+            else (ew.shift_right_logical(product, shift))
+        )
+        return structural._convert(high, a.dtype, a.weak_type and b.weak_type)
+    # 64 bits: schoolbook multiplication of unsigned 32-bit halves
+    u64 = dtypes.uint64
+    ua, ub = structural.bitcast_convert_type(a, u64), structural.bitcast_convert_type(b, u64)
+    mask = scalar_to_array(0xFFFFFFFF, u64, False)
+    s32 = scalar_to_array(32, u64, False)
+    a0, a1 = ew.bitwise_and(ua, mask), ew.shift_right_logical(ua, s32)
+    b0, b1 = ew.bitwise_and(ub, mask), ew.shift_right_logical(ub, s32)
+    p00, p01, p10, p11 = ew.mul(a0, b0), ew.mul(a0, b1), ew.mul(a1, b0), ew.mul(a1, b1)
+    mid = ew.add(
+        ew.add(ew.shift_right_logical(p00, s32), ew.bitwise_and(p01, mask)),
+        ew.bitwise_and(p10, mask),
+    )
+    high = ew.add(
+        ew.add(p11, ew.shift_right_logical(p01, s32)),
+        ew.add(ew.shift_right_logical(p10, s32), ew.shift_right_logical(mid, s32)),
+    )
+    if kind == "i":
+        # signed: subtract b where a < 0 and a where b < 0 (mod 2**64)
+        zero, zero_u = scalar_to_array(0, a.dtype, False), scalar_to_array(0, u64, False)
+        high = ew.sub(high, structural.select_n(ew.lt(a, zero), zero_u, ub))
+        high = ew.sub(high, structural.select_n(ew.lt(b, zero), zero_u, ua))
+    return structural.bitcast_convert_type(high, a.dtype)

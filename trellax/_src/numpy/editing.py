@@ -1,0 +1,403 @@
+"""Building new arrays from parts of old ones: ``append``, ``insert``, ``delete``, ``resize``,
+``rollaxis``, ``compress``, ``extract``, ``place``, ``put``, ``choose``, ``select``,
+``piecewise``, ``block``, ``trim_zeros`` and ``sort_complex``.
+
+Positions given as indices, slices or masks (``delete``'s ``obj``, ``compress``'s condition,
+``trim_zeros``'s values) must be concrete, since they decide the result's shape; a traced one
+raises ``ConcretizationTypeError``. ``place`` and ``put`` need ``inplace=False`` (arrays are
+immutable; the default raises, as in JAX).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.errors import ConcretizationTypeError
+from trellax._src.lax.structural import _convert
+from trellax._src.numpy import joining, shapes, sorting, ufuncs
+from trellax._src.numpy.creation import asarray, zeros_like
+from trellax._src.numpy.reductions import canonicalize_axis
+from trellax._src.numpy.searching import take
+from trellax._src.numpy.selection import where
+from trellax._src.numpy.util import (
+    check_arraylike,
+    ensure_array,
+    promote_args,
+    promote_args_complex,
+)
+
+ArrayLike = Any
+
+
+def _concrete(name: str, x: Any, what: str) -> np.ndarray[Any, Any]:
+    try:
+        return np.asarray(x)
+    except TypeError:
+        raise ConcretizationTypeError(
+            f"{name}: {what} must be concrete (it decides the shape of the result), got a "
+            "traced value"
+        ) from None
+
+
+def _flat_or_axis(name: str, arr: ArrayLike, axis: int | None) -> tuple[Array, int]:
+    x = ensure_array(name, arr)
+    if axis is None:
+        return shapes.ravel(x), 0
+    return x, canonicalize_axis(axis, x.ndim)
+
+
+def _take_static(x: Array, index: np.ndarray[Any, Any], axis: int) -> Array:
+    return take(x, asarray(index.astype(np.int32)), axis=axis)
+
+
+def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
+    """``values`` joined to the end of ``arr`` (both flattened when ``axis`` is None)."""
+    check_arraylike("append", arr, values)
+    if axis is None:
+        return joining.concatenate([shapes.ravel(arr), shapes.ravel(values)], axis=0)
+    return joining.concatenate([arr, values], axis=axis)
+
+
+def delete(
+    arr: ArrayLike, obj: Any, axis: int | None = None, *, assume_unique_indices: bool = False
+) -> Array:
+    """``arr`` without the entries ``obj`` (an int, a slice, indices or a mask) along ``axis``."""
+    x, ax = _flat_or_axis("delete", arr, axis)
+    n = x.shape[ax]
+    if isinstance(obj, slice):
+        keep = np.delete(np.arange(n), obj)
+    else:
+        index = _concrete("delete", obj, "obj")
+        if index.dtype == np.bool_:
+            if index.shape != (n,):
+                raise ValueError(
+                    f"boolean array argument obj to delete must be one dimensional and match "
+                    f"the axis length of {n}"
+                )
+            keep = np.nonzero(~index)[0]
+        else:
+            if not np.issubdtype(index.dtype, np.integer) and index.size:
+                raise TypeError(f"delete: obj must be integers, got dtype {index.dtype}")
+            index = index.astype(np.int64).ravel()
+            if index.size and (index.min() < -n or index.max() >= n):
+                raise IndexError(f"delete: index out of bounds for axis {ax} with size {n}")
+            keep = np.delete(np.arange(n), index)
+    return _take_static(x, keep, ax)
+
+
+def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None) -> Array:
+    """``values`` inserted before the positions ``obj`` along ``axis`` (in ``arr``'s dtype)."""
+    check_arraylike("insert", arr, values)
+    x, ax = _flat_or_axis("insert", arr, axis)
+    n = x.shape[ax]
+    v = ensure_array("insert", values)
+    v = _convert(v, x.dtype, x.weak_type) if v.dtype != x.dtype else v
+    if isinstance(obj, slice):
+        index = np.arange(*obj.indices(n))
+    else:
+        index = _concrete("insert", obj, "obj")
+        if index.dtype == np.bool_ or not np.issubdtype(index.dtype, np.integer):
+            raise TypeError(f"insert: obj must be integers or a slice, got dtype {index.dtype}")
+    scalar = index.ndim == 0
+    index = index.astype(np.int64).ravel()
+    if index.size and (index.min() < -n or index.max() > n):
+        raise IndexError(f"insert: index out of bounds for axis {ax} with size {n}")
+    index = np.where(index < 0, index + n, index)
+    if scalar:
+        # NumPy's rule: the values' leading axis becomes the inserted slab along ``axis``
+        v = shapes.reshape(v, (1,) * (x.ndim - v.ndim) + tuple(v.shape)) if v.ndim < x.ndim else v
+        v = shapes.moveaxis(v, 0, ax)
+        count = v.shape[ax]
+        index = np.repeat(index, count)
+    else:
+        count = index.size
+    slab_shape = list(x.shape)
+    slab_shape[ax] = count
+    v = shapes.broadcast_to(v, tuple(slab_shape))
+    order = np.argsort(index, kind="stable")
+    positions = index.copy()
+    positions[order] += np.arange(count)
+    perm = np.empty(n + count, np.int64)
+    old = np.ones(n + count, bool)
+    old[positions] = False
+    perm[positions] = n + np.arange(count)
+    perm[old] = np.arange(n)
+    return _take_static(joining.concatenate([x, v], axis=ax), perm, ax)
+
+
+def resize(a: ArrayLike, new_shape: Any) -> Array:
+    """``a``'s elements repeated cyclically to fill ``new_shape``."""
+    x = shapes.ravel(ensure_array("resize", a))
+    shape = shapes.canonical_shape("resize", new_shape)
+    if any(s < 0 for s in shape):
+        raise ValueError("All elements of `new_shape` must be non-negative")
+    size = int(np.prod(shape))
+    if x.size == 0 or size == 0:
+        return zeros_like(x, shape=shape)
+    repeats = -(-size // x.size)
+    return shapes.reshape(joining.tile(x, repeats)[:size], shape)
+
+
+def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Array:
+    """``axis`` moved to lie before position ``start`` (prefer ``moveaxis``)."""
+    x = ensure_array("rollaxis", a)
+    ax = canonicalize_axis(axis, x.ndim)
+    start = operator.index(start)
+    if not -x.ndim <= start <= x.ndim:
+        raise ValueError(f"rollaxis: start={start} must satisfy {-x.ndim} <= start <= {x.ndim}")
+    start = start % (x.ndim + 1) if start < 0 else start
+    if ax < start:
+        start -= 1
+    return shapes.moveaxis(x, ax, start)
+
+
+def _bool_positions(name: str, condition: Any) -> np.ndarray[Any, Any]:
+    c = _concrete(name, condition, "condition")
+    if c.ndim != 1:
+        raise ValueError(f"{name}: condition must be a 1-D array, got shape {c.shape}")
+    return np.nonzero(c.astype(bool))[0]
+
+
+def compress(
+    condition: ArrayLike,
+    a: ArrayLike,
+    axis: int | None = None,
+    *,
+    size: int | None = None,
+    fill_value: ArrayLike = 0,
+    out: None = None,
+) -> Array:
+    """The slices of ``a`` along ``axis`` where ``condition`` is true."""
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to trellax.numpy.compress is not supported.")
+    x, ax = _flat_or_axis("compress", a, axis)
+    keep = _bool_positions("compress", condition)
+    if keep.size and keep.max() >= x.shape[ax]:
+        raise ValueError(
+            f"compress: condition has {keep.max() + 1}+ entries but axis {ax} has length "
+            f"{x.shape[ax]}"
+        )
+    result = _take_static(x, keep, ax)
+    if size is None:
+        return result
+    return _fit(result, ax, size, fill_value)
+
+
+def _fit(x: Array, axis: int, size: int, fill_value: ArrayLike) -> Array:
+    """``x`` cut or padded (with ``fill_value``) to ``size`` along ``axis``."""
+    n = x.shape[axis]
+    if n >= size:
+        return _take_static(x, np.arange(size), axis)
+    pad_shape = list(x.shape)
+    pad_shape[axis] = size - n
+    filler = shapes.broadcast_to(
+        _convert(ensure_array("compress", fill_value), x.dtype, False), tuple(pad_shape)
+    )
+    return joining.concatenate([x, filler], axis=axis)
+
+
+def extract(
+    condition: ArrayLike, arr: ArrayLike, *, size: int | None = None, fill_value: ArrayLike = 0
+) -> Array:
+    """The elements of ``arr`` where ``condition`` is true (both flattened)."""
+    c = _concrete("extract", condition, "condition").ravel()
+    return compress(c, shapes.ravel(arr), size=size, fill_value=fill_value)
+
+
+def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike, *, inplace: bool = True) -> Array:
+    """A copy of ``arr`` whose masked elements take ``vals`` in turn (cycled); needs
+    ``inplace=False``."""
+    if inplace:
+        raise ValueError(
+            "trellax.numpy.place cannot modify arrays in-place, because trellax arrays are "
+            "immutable. Pass inplace=False to instead return an updated array."
+        )
+    x = ensure_array("place", arr)
+    m = _concrete("place", mask, "mask").astype(bool)
+    if m.shape != tuple(x.shape):
+        m = np.broadcast_to(m, x.shape)
+    positions = np.nonzero(m.ravel())[0]
+    v = shapes.ravel(ensure_array("place", vals))
+    if positions.size == 0:
+        return x
+    if v.size == 0:
+        raise ValueError("Cannot place values from an empty array")
+    v = _take_static(v, np.arange(positions.size) % v.size, 0)
+    flat = shapes.ravel(x).at[asarray(positions.astype(np.int32))].set(v)
+    return shapes.reshape(flat, tuple(x.shape))
+
+
+def put(
+    a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode: str | None = None, *, inplace: bool = True
+) -> Array:
+    """A copy of ``a`` with the flat positions ``ind`` set to ``v`` (cycled); needs
+    ``inplace=False``. ``mode``: None or 'clip' clamps out-of-range indices, 'wrap' wraps."""
+    if inplace:
+        raise ValueError(
+            "trellax.numpy.put cannot modify arrays in-place, because trellax arrays are "
+            "immutable. Pass inplace=False to instead return an updated array."
+        )
+    check_arraylike("put", a, ind, v)
+    x = ensure_array("put", a)
+    i = shapes.ravel(ensure_array("put", ind))
+    values = shapes.ravel(ensure_array("put", v))
+    if i.size == 0 or values.size == 0:
+        return x
+    if mode == "raise":
+        raise NotImplementedError("The 'raise' mode to trellax.numpy.put is not supported.")
+    if mode not in (None, "clip", "wrap"):
+        raise ValueError(f"mode should be one of 'wrap' or 'clip'; got {mode=}")
+    if mode == "wrap":
+        i = ufuncs.remainder(i, x.size)
+    else:
+        i = ufuncs.minimum(ufuncs.maximum(i, -x.size), x.size - 1)
+        i = where(ufuncs.less(i, 0), ufuncs.add(i, x.size), i)
+    values = _take_static(values, np.arange(i.size) % values.size, 0)
+    flat = shapes.ravel(x).at[i].set(values)
+    return shapes.reshape(flat, tuple(x.shape))
+
+
+def choose(
+    a: ArrayLike, choices: Sequence[ArrayLike], out: None = None, mode: str = "raise"
+) -> Array:
+    """``choices[a[i]][i]`` for every ``i`` (all broadcast together; ``mode``: 'raise', 'wrap',
+    'clip')."""
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to trellax.numpy.choose is not supported.")
+    check_arraylike("choose", a, *choices)
+    index = ensure_array("choose", a)
+    if not dtypes.issubdtype(index.dtype, np.integer):
+        raise ValueError("`a` array must be integer typed")
+    n = len(choices)
+    if mode == "raise":
+        values = _concrete("choose", index, "a (with mode='raise'; use 'wrap' or 'clip')")
+        if values.size and (values.min() < 0 or values.max() >= n):
+            raise ValueError("invalid entry in choice array")
+    elif mode == "wrap":
+        index = ufuncs.remainder(index, n)
+    elif mode == "clip":
+        index = ufuncs.minimum(ufuncs.maximum(index, 0), n - 1)
+    else:
+        raise ValueError(f"mode={mode!r} not understood. Must be 'raise', 'wrap', or 'clip'")
+    arrays = shapes.broadcast_arrays(index, *promote_args("choose", *choices))
+    index, picked = arrays[0], joining.stack(arrays[1:])
+    from trellax._src.numpy.searching import take_along_axis
+
+    return take_along_axis(picked, shapes.expand_dims(index, 0), axis=0)[0]
+
+
+def select(
+    condlist: Sequence[ArrayLike], choicelist: Sequence[ArrayLike], default: ArrayLike = 0
+) -> Array:
+    """The choice of the first true condition, element by element (``default`` where none is)."""
+    if len(condlist) != len(choicelist):
+        raise ValueError(
+            f"condlist must have length equal to choicelist ({len(condlist)} vs {len(choicelist)})"
+        )
+    if not condlist:
+        raise ValueError("condlist must be non-empty")
+    check_arraylike("select", *condlist, *choicelist, default)
+    conds = [ensure_array("select", c) for c in condlist]
+    for c in conds:
+        if c.dtype != dtypes.bool_:
+            raise TypeError(f"select condlist entries must be boolean, got dtype {c.dtype}")
+    *choices, fallback = promote_args("select", *choicelist, default)
+    result = fallback
+    for c, choice in zip(reversed(conds), reversed(choices), strict=True):
+        result = where(c, choice, result)
+    return result
+
+
+def piecewise(
+    x: ArrayLike,
+    condlist: Array | Sequence[ArrayLike],
+    funclist: Sequence[ArrayLike | Callable[..., Array]],
+    *args: Any,
+    **kw: Any,
+) -> Array:
+    """Each ``funclist[i]`` (a function of ``x`` or a constant) where ``condlist[i]`` holds; one
+    extra entry gives the value where no condition does. Every function is evaluated on all of
+    ``x`` and the results selected (no Python branching, so it traces under ``jit``)."""
+    check_arraylike("piecewise", x)
+    xa = ensure_array("piecewise", x)
+    conds = (
+        list(condlist) if not isinstance(condlist, Array) or condlist.ndim > xa.ndim else [condlist]
+    )
+    n = len(conds)
+    funcs = list(funclist)
+    if len(funcs) == n + 1:
+        otherwise = funcs.pop()
+    elif len(funcs) == n:
+        otherwise = 0
+    else:
+        raise ValueError(
+            f"with {n} condition(s), either {n} or {n + 1} functions are expected; got {len(funcs)}"
+        )
+
+    def value(f: Any) -> Array:
+        out = f(xa, *args, **kw) if callable(f) else f
+        return shapes.broadcast_to(
+            _convert(ensure_array("piecewise", out), xa.dtype, False), tuple(xa.shape)
+        )
+
+    result = value(otherwise)
+    for c, f in zip(conds, funcs, strict=True):
+        result = where(ensure_array("piecewise", c), value(f), result)
+    return result
+
+
+def _block_depth(arrays: Any) -> tuple[int, int]:
+    """(list depth, max array rank) of a nested ``block`` argument; the depth must be uniform."""
+    if isinstance(arrays, tuple):
+        raise TypeError("trellax.numpy.block does not allow tuples; use lists")
+    if isinstance(arrays, list):
+        if not arrays:
+            raise ValueError("Lists cannot be empty")
+        results = [_block_depth(a) for a in arrays]
+        depths = {d for d, _ in results}
+        if len(depths) != 1:
+            raise ValueError("List depths are mismatched in trellax.numpy.block")
+        return depths.pop() + 1, max(r for _, r in results)
+    return 0, ensure_array("block", arrays).ndim
+
+
+def block(arrays: Any) -> Array:
+    """An array assembled from nested lists of blocks (the innermost lists join along the last
+    axis, the next ones along the axis before, ...)."""
+    depth, rank = _block_depth(arrays)
+    ndim = max(depth, rank)
+
+    def build(a: Any, level: int) -> Array:
+        if level == depth:
+            x = ensure_array("block", a)
+            return shapes.reshape(x, (1,) * (ndim - x.ndim) + tuple(x.shape))
+        return joining.concatenate([build(b, level + 1) for b in a], axis=level - depth)
+
+    if depth == 0:
+        return ensure_array("block", arrays)
+    return build(arrays, 0)
+
+
+def trim_zeros(filt: ArrayLike, trim: str = "fb") -> Array:
+    """The 1-D ``filt`` without its leading ('f') and/or trailing ('b') zeros."""
+    x = ensure_array("trim_zeros", filt)
+    if x.ndim != 1:
+        raise ValueError(f"trim_zeros requires a 1-D array, got shape {tuple(x.shape)}")
+    nonzero = np.nonzero(_concrete("trim_zeros", x, "filt"))[0]
+    if nonzero.size == 0:
+        return x[:0]
+    start = int(nonzero[0]) if "f" in trim.lower() else 0
+    stop = int(nonzero[-1]) + 1 if "b" in trim.lower() else x.shape[0]
+    return x[start:stop]
+
+
+def sort_complex(a: ArrayLike) -> Array:
+    """``a`` sorted along its last axis (by real, then imaginary part), as a complex array."""
+    (x,) = promote_args_complex("sort_complex", a)
+    return sorting.sort(x, axis=-1)

@@ -1,0 +1,174 @@
+"""Function-applying helpers, printing and file I/O of ``trellax.numpy``.
+
+``vectorize``, ``apply_along_axis`` and ``apply_over_axes`` run the Python function eagerly, once
+per slice, and stack the results (JAX maps them with ``vmap``; trellax has no ``vmap`` yet, so
+these loop in Python and do not trace under ``jit`` unless the loop bounds are static, which they
+are: shapes are static). Printing goes through NumPy's printoptions (the repr of arrays uses
+them); ``save``/``savez``/``load``/``fromfile``/``fromstring`` go through NumPy, as in JAX.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from trellax._src.basearray import Array
+from trellax._src.numpy import joining, shapes
+from trellax._src.numpy.creation import asarray
+from trellax._src.numpy.reductions import canonicalize_axis
+from trellax._src.numpy.util import ensure_array
+
+ArrayLike = Any
+
+printoptions = np.printoptions
+get_printoptions = np.get_printoptions
+set_printoptions = np.set_printoptions
+save = np.save
+savez = np.savez
+
+
+def array_repr(
+    arr: ArrayLike,
+    max_line_width: int | None = None,
+    precision: int | None = None,
+    suppress_small: bool | None = None,
+) -> str:
+    """The repr of ``arr`` (``Array([...], dtype=...)``)."""
+    return repr(ensure_array("array_repr", arr))
+
+
+def array_str(
+    a: ArrayLike,
+    max_line_width: int | None = None,
+    precision: int | None = None,
+    suppress_small: bool | None = None,
+) -> str:
+    """The data of ``a`` as NumPy prints it."""
+    return np.array_str(np.asarray(a), max_line_width, precision, suppress_small)
+
+
+def load(file: Any, *args: Any, **kwargs: Any) -> Any:
+    """``np.load``, with arrays converted to trellax arrays (``.npz`` archives stay lazy)."""
+    out = np.load(file, *args, **kwargs)
+    return asarray(out) if isinstance(out, np.ndarray) else out
+
+
+def fromfile(*args: Any, **kwargs: Any) -> Array:
+    """``np.fromfile`` as a trellax array."""
+    return asarray(np.fromfile(*args, **kwargs))
+
+
+def fromstring(string: str, dtype: Any = float, count: int = -1, *, sep: str) -> Array:
+    """The numbers in a text ``string`` separated by ``sep`` (``np.fromstring``)."""
+    return asarray(np.fromstring(string, dtype=dtype, count=count, sep=sep))
+
+
+def fromiter(iterable: Iterable[Any], dtype: Any, count: int = -1) -> Array:
+    """An array from the values of an iterable (``np.fromiter``)."""
+    return asarray(np.fromiter(iterable, dtype=dtype, count=count))
+
+
+def fromfunction(
+    function: Callable[..., Any], shape: Sequence[int], *, dtype: Any = float, **kwargs: Any
+) -> Any:
+    """``function`` called once with one index array per axis (as ``np.fromfunction``)."""
+    from trellax._src.numpy.index_tricks import indices
+
+    grids = indices(tuple(shape), dtype=dtype)
+    return function(*[grids[i] for i in range(len(shape))], **kwargs)
+
+
+def apply_along_axis(
+    func1d: Callable[..., Any], axis: int, arr: ArrayLike, *args: Any, **kwargs: Any
+) -> Array:
+    """``func1d`` applied to each 1-D slice of ``arr`` along ``axis`` (results stacked where the
+    slice was; a scalar result removes the axis)."""
+    x = ensure_array("apply_along_axis", arr)
+    ax = canonicalize_axis(axis, x.ndim)
+    moved = shapes.moveaxis(x, ax, -1)
+    batch = tuple(moved.shape[:-1])
+    results = [
+        ensure_array("apply_along_axis", func1d(moved[index], *args, **kwargs))
+        for index in itertools.product(*map(range, batch))
+    ]
+    if not results:
+        raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
+    stacked = joining.stack(results)
+    out = shapes.reshape(stacked, batch + tuple(results[0].shape))
+    # the result's own axes take the place of ``axis`` (NumPy's rule)
+    n = results[0].ndim
+    order = list(range(len(batch)))
+    own = list(range(len(batch), len(batch) + n))
+    return shapes.transpose(out, tuple(order[:ax] + own + order[ax:]))
+
+
+def apply_over_axes(func: Callable[[Array, int], Any], a: ArrayLike, axes: Sequence[int]) -> Array:
+    """``func(a, axis)`` applied repeatedly over ``axes``, keeping the rank (NumPy's rule)."""
+    x = ensure_array("apply_over_axes", a)
+    for axis in axes:
+        ax = canonicalize_axis(axis, x.ndim)
+        y = ensure_array("apply_over_axes", func(x, ax))
+        if y.ndim == x.ndim - 1:
+            y = shapes.expand_dims(y, ax)
+        elif y.ndim != x.ndim:
+            raise ValueError("function is not returning an array of the correct shape")
+        x = y
+    return x
+
+
+class vectorize:
+    """A function of scalars (or of core shapes given by ``signature``) made to map over the
+    leading broadcast axes of its array arguments: called once per element, eagerly, with the
+    results stacked (see the module docstring)."""
+
+    def __init__(
+        self,
+        pyfunc: Callable[..., Any],
+        *,
+        excluded: Iterable[int | str] = frozenset(),
+        signature: str | None = None,
+    ) -> None:
+        self.pyfunc = pyfunc
+        self.excluded = frozenset(excluded)
+        self.signature = signature
+        functools.update_wrapper(self, pyfunc)
+
+    def _core_ranks(self, n: int) -> tuple[list[int], int | None]:
+        if self.signature is None:
+            return [0] * n, None
+        inputs, _, output = self.signature.replace(" ", "").partition("->")
+        ins = [g.count(",") + 1 if g else 0 for g in _groups(inputs)]
+        outs = _groups(output)
+        if len(outs) != 1:
+            raise NotImplementedError("vectorize with several outputs in the signature")
+        return ins, (outs[0].count(",") + 1 if outs[0] else 0)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        mapped = [i for i in range(len(args)) if i not in self.excluded]
+        arrays = [ensure_array("vectorize", args[i]) for i in mapped]
+        core, _ = self._core_ranks(len(arrays))
+        batch_shapes = [tuple(a.shape[: a.ndim - c]) for a, c in zip(arrays, core, strict=True)]
+        batch = np.broadcast_shapes(*batch_shapes) if batch_shapes else ()
+        arrays = [
+            shapes.broadcast_to(a, batch + tuple(a.shape[a.ndim - c :]))
+            for a, c in zip(arrays, core, strict=True)
+        ]
+        results = []
+        for index in itertools.product(*map(range, batch)):
+            call = list(args)
+            for i, a in zip(mapped, arrays, strict=True):
+                call[i] = a[index]
+            results.append(ensure_array("vectorize", self.pyfunc(*call, **kwargs)))
+        if not results:
+            raise ValueError("vectorize over an empty batch is not supported")
+        stacked = joining.stack(results)
+        return shapes.reshape(stacked, tuple(batch) + tuple(results[0].shape))
+
+
+def _groups(spec: str) -> list[str]:
+    """The parenthesized groups of one side of a gufunc signature."""
+    return [g.strip("()") for g in spec.split("),(")] if spec else []

@@ -1,0 +1,110 @@
+"""Multidimensional histograms: ``histogramdd`` and ``histogram2d``.
+
+Each dimension is binned like :func:`histogram` (equal-width bins over the data's range or the
+given ``range``, or explicit edges; the last bin includes its right edge; values outside are
+ignored). Counts are default ints without weights or density (as in JAX), otherwise floats.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.lax.structural import _convert
+from trellax._src.numpy import reductions, shapes, ufuncs
+from trellax._src.numpy.searching import histogram_bin_edges, searchsorted
+from trellax._src.numpy.selection import where
+from trellax._src.numpy.util import check_arraylike, promote_args_inexact
+
+ArrayLike = Any
+
+
+def histogramdd(
+    sample: ArrayLike,
+    bins: ArrayLike | list[ArrayLike] = 10,
+    range: Sequence[Any] | None = None,
+    weights: ArrayLike | None = None,
+    density: bool | None = None,
+) -> tuple[Array, list[Array]]:
+    """``(counts, edges)`` of ``N`` points in ``D`` dimensions (``sample`` of shape ``(N, D)``)."""
+    check_arraylike("histogramdd", sample)
+    (x,) = promote_args_inexact("histogramdd", sample)
+    if x.ndim != 2:
+        raise ValueError(f"histogramdd: sample must be 2-D (points, dims), got shape {x.shape}")
+    d = x.shape[1]
+    bins_list = list(bins) if isinstance(bins, (list, tuple)) else [bins] * d
+    if len(bins_list) != d:
+        raise ValueError(f"should be a bin for each dimension, got {len(bins_list)} for {d}")
+    if range is not None and len(range) != d:
+        raise ValueError(f"should be a range for each dimension, got {len(range)} for {d}")
+    w = None
+    if weights is not None:
+        # counts take the join of the sample's and the weights' dtypes (float32 sample and
+        # float16 weights: float32)
+        _, w = promote_args_inexact("histogramdd", x, weights)
+        w = shapes.ravel(w)
+    edges = []
+    flat: Any = 0
+    valid: Any = True
+    sizes = []
+    for k in builtins.range(d):
+        column = x[:, k]
+        e = histogram_bin_edges(column, bins_list[k], None if range is None else range[k])
+        m = e.shape[0]
+        index = ufuncs.subtract(searchsorted(e, column, side="right"), 1)
+        index = where(ufuncs.equal(column, e[-1]), m - 2, index)
+        valid = ufuncs.logical_and(
+            valid, ufuncs.logical_and(ufuncs.greater_equal(index, 0), ufuncs.less(index, m - 1))
+        )
+        flat = ufuncs.add(ufuncs.multiply(flat, m - 1), index)
+        edges.append(e)
+        sizes.append(m - 1)
+    from trellax._src.ops.segment import segment_sum
+
+    total_bins = math.prod(sizes)
+    flat = where(valid, flat, total_bins)  # out-of-range points are dropped
+    if w is None and not density:
+        ones = ufuncs.equal(flat, flat).astype(dtypes.default_int_dtype())
+        counts = segment_sum(ones, flat, num_segments=total_bins)
+    else:
+        values = _convert(ufuncs.equal(flat, flat), x.dtype, False) if w is None else w
+        counts = segment_sum(values, flat, num_segments=total_bins)
+    counts = shapes.reshape(counts, tuple(sizes))
+    if density:
+        counts = ufuncs.divide(counts, reductions.sum(counts))
+        for k, e in enumerate(edges):
+            widths = ufuncs.subtract(e[1:], e[:-1])
+            shape = [1] * d
+            shape[k] = sizes[k]
+            counts = ufuncs.divide(counts, shapes.reshape(widths, tuple(shape)))
+    return counts, edges
+
+
+def histogram2d(
+    x: ArrayLike,
+    y: ArrayLike,
+    bins: ArrayLike | list[ArrayLike] = 10,
+    range: Sequence[Any] | None = None,
+    weights: ArrayLike | None = None,
+    density: bool | None = None,
+) -> tuple[Array, Array, Array]:
+    """``(counts, x_edges, y_edges)`` of the points ``(x[i], y[i])``."""
+    check_arraylike("histogram2d", x, y)
+    xa, ya = promote_args_inexact("histogram2d", x, y)
+    if xa.shape != ya.shape or xa.ndim != 1:
+        raise ValueError("histogram2d: x and y must be 1-D arrays of the same length")
+    sample = shapes.transpose(_stack(xa, ya))
+    if not (isinstance(bins, (list, tuple)) and len(bins) == 2):
+        bins = [bins, bins]
+    counts, edges = histogramdd(sample, bins, range, weights, density)
+    return counts, edges[0], edges[1]
+
+
+def _stack(a: Array, b: Array) -> Array:
+    from trellax._src.numpy.joining import stack
+
+    return stack([a, b])

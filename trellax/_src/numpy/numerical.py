@@ -1,0 +1,468 @@
+"""Numerical helpers of ``trellax.numpy``: ``trapezoid``, ``interp``, ``convolve``/``correlate``,
+``cov``/``corrcoef``, ``vander``, ``unwrap``, ``gradient``, the window functions, and
+``polyval``/``polyadd``/``polysub``/``polymul``/``polyder``/``polyint``.
+
+All are compositions of ``trellax.numpy`` operations (so they trace under ``jit``); integer and
+bool inputs are promoted to floats where the result is inexact, as JAX does.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.lax.structural import _convert
+from trellax._src.numpy import joining, linalg_ops, reductions, shapes, ufuncs
+from trellax._src.numpy.creation import arange, asarray, zeros
+from trellax._src.numpy.searching import searchsorted, take
+from trellax._src.numpy.selection import clip, where
+from trellax._src.numpy.util import (
+    check_arraylike,
+    ensure_array,
+    promote_args,
+    promote_args_inexact,
+    promote_dtypes,
+)
+
+ArrayLike = Any
+
+
+def trapezoid(
+    y: ArrayLike, x: ArrayLike | None = None, dx: ArrayLike = 1.0, axis: int = -1
+) -> Array:
+    """The integral of ``y`` along ``axis`` by the trapezoidal rule (samples at ``x``, or spaced
+    ``dx`` apart)."""
+    if x is None:
+        check_arraylike("trapezoid", y, dx)
+        (ya,) = promote_args_inexact("trapezoid", y)
+        ya = shapes.moveaxis(ya, axis, -1)
+        total = ufuncs.multiply(dx, reductions.sum(ufuncs.add(ya[..., 1:], ya[..., :-1]), axis=-1))
+        return ufuncs.multiply(total, 0.5)
+    check_arraylike("trapezoid", y, x)
+    ya, xa = promote_args_inexact("trapezoid", y, x)
+    ya = shapes.moveaxis(ya, axis, -1)
+    if xa.ndim == 1:
+        d = ufuncs.subtract(xa[1:], xa[:-1])
+    else:
+        xa = shapes.moveaxis(xa, axis, -1)
+        d = ufuncs.subtract(xa[..., 1:], xa[..., :-1])
+    return ufuncs.multiply(
+        0.5, reductions.sum(ufuncs.multiply(d, ufuncs.add(ya[..., 1:], ya[..., :-1])), axis=-1)
+    )
+
+
+def interp(
+    x: ArrayLike,
+    xp: ArrayLike,
+    fp: ArrayLike,
+    left: ArrayLike | str | None = None,
+    right: ArrayLike | str | None = None,
+    period: ArrayLike | None = None,
+) -> Array:
+    """Piecewise-linear interpolation of the points ``(xp, fp)`` at ``x`` (``xp`` increasing);
+    ``left``/``right`` (default ``fp[0]``/``fp[-1]``) outside, or ``"extrapolate"``."""
+    check_arraylike("interp", x, xp, fp)
+    # x and xp promote together, fp on its own; the result joins the two (JAX's order)
+    xa, xpa = promote_args_inexact("interp", x, xp)
+    (fpa,) = promote_args_inexact("interp", fp)
+    if xpa.ndim != 1 or fpa.ndim != 1 or xpa.shape[0] != fpa.shape[0] or xpa.shape[0] == 0:
+        raise ValueError("xp and fp must be one-dimensional arrays of equal, nonzero size")
+    if period is not None:
+        if left is not None or right is not None:
+            raise ValueError("left and right are not used with period")
+        p = ufuncs.abs(ensure_array("interp", period))
+        xa = ufuncs.remainder(xa, p)
+        xpa = ufuncs.remainder(xpa, p)
+        from trellax._src.numpy.sorting import argsort
+
+        idx = argsort(xpa)
+        xpa, fpa = take(xpa, idx), take(fpa, idx)
+        xpa = joining.concatenate([ufuncs.subtract(xpa[-1:], p), xpa, ufuncs.add(xpa[:1], p)])
+        fpa = joining.concatenate([fpa[-1:], fpa, fpa[:1]])
+    i = clip(searchsorted(xpa, xa, side="right"), 1, max(xpa.shape[0] - 1, 1))
+    x0, x1 = take(xpa, ufuncs.subtract(i, 1)), take(xpa, i)
+    f0, f1 = take(fpa, ufuncs.subtract(i, 1)), take(fpa, i)
+    dx = ufuncs.subtract(x1, x0)
+    t = ufuncs.divide(ufuncs.subtract(xa, x0), dx)
+    df = ufuncs.subtract(f1, f0)
+    value = ufuncs.add(f0, ufuncs.multiply(t, df))
+    value = where(ufuncs.equal(dx, 0), f0, value)
+    if period is None:
+        lo = fpa[0] if left is None or isinstance(left, str) else left
+        hi = fpa[-1] if right is None or isinstance(right, str) else right
+        if not (isinstance(left, str) and left == "extrapolate"):
+            value = where(ufuncs.less(xa, xpa[0]), lo, value)
+        if not (isinstance(right, str) and right == "extrapolate"):
+            value = where(ufuncs.greater(xa, xpa[-1]), hi, value)
+    return _convert(value, value.dtype, False)  # strong, as JAX's
+
+
+def _correlate1d(name: str, a: ArrayLike, v: ArrayLike, mode: str, flip: bool) -> Array:
+    check_arraylike(name, a, v)
+    x, y = promote_args_inexact(name, a, v)
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError(f"{name}() only support 1-dimensional inputs.")
+    if x.shape[0] == 0 or y.shape[0] == 0:
+        raise ValueError(f"{name}: inputs cannot be empty, got shapes {x.shape} and {y.shape}.")
+    if mode not in ("full", "same", "valid"):
+        raise ValueError("mode must be one of ['full', 'same', 'valid']")
+    swapped = False
+    if y.shape[0] > x.shape[0]:
+        x, y, swapped = y, x, True
+    if flip:
+        y = shapes.flip(y, 0)
+    elif dtypes.kind(y.dtype) == "c":
+        y = ufuncs.conjugate(y)
+    n, m = x.shape[0], y.shape[0]
+    if mode == "full":
+        lo, hi = m - 1, m - 1
+    elif mode == "same":
+        lo, hi = m // 2, m - m // 2 - 1
+    else:
+        lo, hi = 0, 0
+    from trellax._src.numpy.padding import pad
+
+    xp = pad(x, (lo, hi))
+    length = n + lo + hi - m + 1
+    # a sliding-window matrix (length, m) times y
+    rows = ufuncs.add(arange(length)[:, None], arange(m)[None, :])
+    out = linalg_ops.matmul(take(xp, rows), y)
+    if swapped and not flip:
+        out = shapes.flip(out, 0)
+        if dtypes.kind(out.dtype) == "c":
+            out = ufuncs.conjugate(out)
+    return out
+
+
+def convolve(
+    a: ArrayLike,
+    v: ArrayLike,
+    mode: str = "full",
+    *,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Array:
+    """The discrete linear convolution of two 1-D arrays (``mode``: full, same, valid)."""
+    return _correlate1d("convolve", a, v, mode, flip=True)
+
+
+def correlate(
+    a: ArrayLike,
+    v: ArrayLike,
+    mode: str = "valid",
+    *,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Array:
+    """The cross-correlation of two 1-D arrays (``mode``: valid, same, full)."""
+    return _correlate1d("correlate", a, v, mode, flip=False)
+
+
+def cov(
+    m: ArrayLike,
+    y: ArrayLike | None = None,
+    rowvar: bool = True,
+    bias: bool = False,
+    ddof: int | None = None,
+    fweights: ArrayLike | None = None,
+    aweights: ArrayLike | None = None,
+) -> Array:
+    """The covariance matrix of the variables in the rows (``rowvar``) or columns of ``m``."""
+    check_arraylike("cov", m)
+    x = shapes.atleast_2d(ensure_array("cov", m))
+    if ensure_array("cov", m).ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    if not rowvar and x.shape[0] != 1:
+        x = shapes.transpose(x)
+    if y is not None:
+        ya = shapes.atleast_2d(ensure_array("cov", y))
+        if not rowvar and ya.shape[0] != 1:
+            ya = shapes.transpose(ya)
+        x = joining.concatenate([x, ya], axis=0)
+    (x,) = promote_args_inexact("cov", x)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    n = x.shape[1]
+    w: Array | None = None
+    if fweights is not None:
+        w = ensure_array("cov", fweights)
+    if aweights is not None:
+        aw = ensure_array("cov", aweights)
+        w = aw if w is None else ufuncs.multiply(w, aw)
+    if w is None:
+        avg = reductions.mean(x, axis=1)
+        w_sum: Any = n
+        factor: Any = max(n - ddof, 0)
+    else:
+        (w,) = promote_args_inexact("cov", w)
+        w_sum = reductions.sum(w)
+        avg = ufuncs.divide(reductions.sum(ufuncs.multiply(x, w), axis=1), w_sum)
+        if ddof == 0:
+            factor = w_sum
+        elif aweights is None:
+            factor = ufuncs.subtract(w_sum, ddof)
+        else:
+            aw = ensure_array("cov", aweights)
+            factor = ufuncs.subtract(
+                w_sum,
+                ufuncs.divide(ufuncs.multiply(ddof, reductions.sum(ufuncs.multiply(w, aw))), w_sum),
+            )
+    xc = ufuncs.subtract(x, avg[:, None])
+    xw = xc if w is None else ufuncs.multiply(xc, w)
+    c = linalg_ops.matmul(xw, ufuncs.conjugate(shapes.transpose(xc)))
+    return shapes.squeeze(ufuncs.true_divide(c, factor))
+
+
+def corrcoef(x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True) -> Array:
+    """Pearson correlation coefficients (``cov`` normalized by the standard deviations)."""
+    c = cov(x, y, rowvar)
+    if c.ndim == 0:
+        return ufuncs.divide(c, c)
+    d = shapes.diagonal(c)
+    stddev = ufuncs.sqrt(ufuncs.real(d))
+    c = ufuncs.divide(ufuncs.divide(c, stddev[:, None]), stddev[None, :])
+    if dtypes.kind(c.dtype) == "c":
+        return ufuncs.add(
+            clip(ufuncs.real(c), -1, 1), ufuncs.multiply(1j, clip(ufuncs.imag(c), -1, 1))
+        )
+    return clip(c, -1, 1)
+
+
+def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Array:
+    """The Vandermonde matrix of the 1-D ``x``: columns ``x**(N-1), ..., x, 1``."""
+    check_arraylike("vander", x)
+    xa = ensure_array("vander", x)
+    if xa.ndim != 1:
+        raise ValueError("x must be a one-dimensional array")
+    n = xa.shape[0] if N is None else operator.index(N)
+    if n < 0:
+        raise ValueError("N must be nonnegative")
+    exponents = range(n - 1, -1, -1) if not increasing else range(n)
+    if n == 0:
+        return zeros((xa.shape[0], 0), dtype=xa.dtype)
+    # Python-int exponents keep x's dtype (vander(int8) is int8, as in JAX)
+    return joining.stack([ufuncs.power(xa, k) for k in exponents], axis=1)
+
+
+def unwrap(
+    p: ArrayLike,
+    discont: ArrayLike | None = None,
+    axis: int = -1,
+    period: ArrayLike = 2 * np.pi,
+) -> Array:
+    """``p`` with jumps larger than ``discont`` (default ``period / 2``) along ``axis`` replaced
+    by their complement modulo ``period``.
+
+    The computation runs in the join of ``p`` and ``period`` (bool becomes the default float):
+    integer input with an integer period stays integer, with the default period it becomes float.
+    """
+    check_arraylike("unwrap", p, period)
+    d, _ = promote_dtypes("unwrap", p, period)
+    if d == dtypes.bool_:
+        d = dtypes.default_float_dtype()
+    if dtypes.kind(d) == "c":
+        raise ValueError("jnp.unwrap does not support complex inputs.")
+    x = _convert(ensure_array("unwrap", p), d, False)
+    per = _convert(ensure_array("unwrap", period), d, False)
+    x = shapes.moveaxis(x, axis, -1)
+    if x.shape[-1] == 0:
+        return shapes.moveaxis(x, -1, axis)
+    dd = ufuncs.subtract(x[..., 1:], x[..., :-1])
+    half = ufuncs.floor_divide(per, 2) if dtypes.kind(d) in "iu" else ufuncs.divide(per, 2)
+    disc = half if discont is None else discont
+    ddmod = ufuncs.subtract(ufuncs.remainder(ufuncs.add(dd, half), per), half)
+    ddmod = where(
+        ufuncs.logical_and(ufuncs.equal(ddmod, ufuncs.negative(half)), ufuncs.greater(dd, 0)),
+        half,
+        ddmod,
+    )
+    correction = ufuncs.subtract(ddmod, dd)
+    correction = where(ufuncs.less(ufuncs.abs(dd), disc), 0, correction)
+    cumulative = _convert(reductions.cumsum(correction, axis=-1), d, False)
+    out = joining.concatenate([x[..., :1], ufuncs.add(x[..., 1:], cumulative)], axis=-1)
+    return shapes.moveaxis(out, -1, axis)
+
+
+def gradient(
+    f: ArrayLike,
+    *varargs: ArrayLike,
+    axis: int | tuple[int, ...] | None = None,
+    edge_order: int | None = None,
+) -> Array | list[Array]:
+    """Second-order central differences inside, first-order one-sided at the edges (unit or
+    scalar spacing per axis)."""
+    if edge_order is not None:
+        raise NotImplementedError(
+            "The 'edge_order' argument to trellax.numpy.gradient is not supported."
+        )
+    check_arraylike("gradient", f)
+    # differences are taken in f's own dtype and divided by the spacing (a Python 1 by default),
+    # so gradient(int8, 2.0) is a weak float32, as in JAX
+    y = ensure_array("gradient", f)
+    axes = reductions.reduction_axes(y.ndim, axis)
+    if not varargs:
+        spacings: list[Any] = [1] * len(axes)
+    elif len(varargs) == 1:
+        spacings = list(varargs) * len(axes)
+    elif len(varargs) == len(axes):
+        spacings = list(varargs)
+    else:
+        raise TypeError("Invalid number of spacing arguments")
+    out = []
+    for ax, h in zip(axes, spacings, strict=True):
+        if y.shape[ax] < 2:
+            raise ValueError(
+                "Shape of array too small to calculate a numerical gradient, at least 2 "
+                "elements are required."
+            )
+        if np.ndim(h) != 0:
+            raise NotImplementedError("gradient with coordinate arrays as spacing is not supported")
+        m = shapes.moveaxis(y, ax, -1)
+        two_h = 2 * h if isinstance(h, (int, float)) else ufuncs.multiply(2, h)
+        inner = ufuncs.divide(ufuncs.subtract(m[..., 2:], m[..., :-2]), two_h)
+        first = ufuncs.divide(ufuncs.subtract(m[..., 1:2], m[..., :1]), h)
+        last = ufuncs.divide(ufuncs.subtract(m[..., -1:], m[..., -2:-1]), h)
+        g = joining.concatenate([first, inner, last], axis=-1)
+        out.append(shapes.moveaxis(g, -1, ax))
+    return out[0] if len(out) == 1 else out
+
+
+# -- windows --------------------------------------------------------------------------------------
+
+
+def _window_points(name: str, M: int) -> tuple[int, Array]:
+    m = operator.index(M)
+    dt = dtypes.default_float_dtype()
+    return m, arange(m, dtype=dt)
+
+
+def bartlett(M: int) -> Array:
+    """The Bartlett (triangular) window of ``M`` points."""
+    m, n = _window_points("bartlett", M)
+    if m <= 1:
+        return asarray(np.ones(max(m, 0), dtypes.default_float_dtype()))
+    return ufuncs.subtract(
+        1, ufuncs.abs(ufuncs.divide(ufuncs.subtract(ufuncs.multiply(2, n), m - 1), m - 1))
+    )
+
+
+def _cosine_window(name: str, M: int, coefficients: tuple[float, ...]) -> Array:
+    m, n = _window_points(name, M)
+    if m <= 1:
+        return asarray(np.ones(max(m, 0), dtypes.default_float_dtype()))
+    out: Any = 0.0
+    for k, c in enumerate(coefficients):
+        term = ufuncs.multiply(c, ufuncs.cos(ufuncs.multiply(2 * np.pi * k / (m - 1), n)))
+        out = ufuncs.add(out, term)
+    return ensure_array(name, out)
+
+
+def blackman(M: int) -> Array:
+    """The Blackman window of ``M`` points."""
+    return _cosine_window("blackman", M, (0.42, -0.5, 0.08))
+
+
+def hamming(M: int) -> Array:
+    """The Hamming window of ``M`` points."""
+    return _cosine_window("hamming", M, (0.54, -0.46))
+
+
+def hanning(M: int) -> Array:
+    """The Hann window of ``M`` points."""
+    return _cosine_window("hanning", M, (0.5, -0.5))
+
+
+def kaiser(M: int, beta: ArrayLike) -> Array:
+    """The Kaiser window of ``M`` points with shape parameter ``beta``."""
+    m, n = _window_points("kaiser", M)
+    if m <= 1:
+        return asarray(np.ones(max(m, 0), dtypes.default_float_dtype()))
+    alpha = (m - 1) / 2.0
+    r = ufuncs.divide(ufuncs.subtract(n, alpha), alpha)
+    arg = ufuncs.multiply(beta, ufuncs.sqrt(ufuncs.subtract(1, ufuncs.multiply(r, r))))
+    return ufuncs.divide(ufuncs.i0(arg), ufuncs.i0(ensure_array("kaiser", beta).astype(n.dtype)))
+
+
+# -- polynomials ----------------------------------------------------------------------------------
+
+
+def _poly1d(name: str, p: ArrayLike) -> Array:
+    check_arraylike(name, p)
+    a = ensure_array(name, p)
+    if a.ndim != 1:
+        raise ValueError(f"{name}: input must be 1-D, got shape {tuple(a.shape)}")
+    return a
+
+
+def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int = 16) -> Array:
+    """The polynomial with coefficients ``p`` (highest power first) at ``x`` (Horner's rule)."""
+    check_arraylike("polyval", p, x)
+    pa, xa = promote_args("polyval", p, x)
+    out = ufuncs.multiply(xa, 0)
+    for i in range(pa.shape[0] if pa.ndim else 1):
+        out = ufuncs.add(ufuncs.multiply(out, xa), pa[i] if pa.ndim else pa)
+    return out
+
+
+def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:
+    """The sum of two polynomials (coefficient arrays, highest power first)."""
+    x, y = promote_args("polyadd", _poly1d("polyadd", a1), _poly1d("polyadd", a2))
+    from trellax._src.numpy.padding import pad
+
+    n = max(x.shape[0], y.shape[0])
+    return ufuncs.add(pad(x, (n - x.shape[0], 0)), pad(y, (n - y.shape[0], 0)))
+
+
+def polysub(a1: ArrayLike, a2: ArrayLike) -> Array:
+    """The difference of two polynomials."""
+    return polyadd(a1, ufuncs.negative(_poly1d("polysub", a2)))
+
+
+def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -> Array:
+    """The product of two polynomials (a full convolution of the coefficients)."""
+    x, y = promote_args_inexact("polymul", _poly1d("polymul", a1), _poly1d("polymul", a2))
+    if x.shape[0] == 0 or y.shape[0] == 0:
+        return zeros((1,), dtype=x.dtype)
+    n, m = x.shape[0], y.shape[0]
+    # out[k] = sum_i x[i] y[k - i], as an outer product summed along anti-diagonals
+    outer = ufuncs.multiply(x[:, None], y[None, :])
+    k = ufuncs.add(arange(n)[:, None], arange(m)[None, :])
+    from trellax._src.ops.segment import segment_sum
+
+    return segment_sum(shapes.ravel(outer), shapes.ravel(k), num_segments=n + m - 1)
+
+
+def polyder(p: ArrayLike, m: int = 1) -> Array:
+    """The ``m``-th derivative of a polynomial."""
+    (a,) = promote_args_inexact("polyder", _poly1d("polyder", p))
+    m = operator.index(m)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive")
+    for _ in range(m):
+        n = a.shape[0]
+        if n <= 1:
+            return zeros((0,) if n == 0 else (1,), dtype=a.dtype) if n else a[:0]
+        a = ufuncs.multiply(a[:-1], arange(n - 1, 0, -1, dtype=a.dtype))
+    return a
+
+
+def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> Array:
+    """The ``m``-th antiderivative of a polynomial (integration constants ``k``, default 0)."""
+    m = operator.index(m)
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    (a,) = promote_args_inexact("polyint", _poly1d("polyint", p))
+    ks = shapes.ravel(ensure_array("polyint", 0 if k is None else k))
+    if ks.shape[0] == 1 and m > 1:
+        ks = joining.tile(ks, m)
+    if ks.shape[0] != m and m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    for i in range(m):
+        n = a.shape[0]
+        a = ufuncs.divide(a, arange(n, 0, -1))
+        a = joining.concatenate([a, ks[i : i + 1].astype(a.dtype)])
+    return a

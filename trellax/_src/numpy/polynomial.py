@@ -1,0 +1,141 @@
+"""Polynomials that need linear algebra: ``poly``, ``roots``, ``polyfit``, and ``polydiv``.
+
+Coefficients run from the highest power down, as in NumPy. ``roots`` takes the eigenvalues of the
+companion matrix (complex results, as in JAX); stripping leading zeros needs concrete
+coefficients (``strip_zeros=False`` keeps them, and a zero leading coefficient then gives NaNs).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.errors import ConcretizationTypeError
+from trellax._src.numpy import joining, linalg, reductions, shapes, ufuncs
+from trellax._src.numpy.creation import asarray, eye, zeros
+from trellax._src.numpy.numerical import polymul, vander
+from trellax._src.numpy.util import check_arraylike, promote_args_inexact
+
+ArrayLike = Any
+
+
+def poly(seq_of_zeros: ArrayLike) -> Array:
+    """The coefficients of the monic polynomial with the given roots (or the characteristic
+    polynomial of a square matrix)."""
+    check_arraylike("poly", seq_of_zeros)
+    (z,) = promote_args_inexact("poly", seq_of_zeros)
+    if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] > 0:
+        z = linalg.eigvals(z)
+    elif z.ndim != 1:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    out = asarray(np.ones(1, z.dtype))
+    for k in range(z.shape[0]):
+        out = polymul(out, joining.stack([asarray(np.ones((), z.dtype)), ufuncs.negative(z[k])]))
+    return out
+
+
+def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
+    """The roots of the polynomial with coefficients ``p`` (complex)."""
+    check_arraylike("roots", p)
+    (a,) = promote_args_inexact("roots", p)
+    if a.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    if strip_zeros:
+        try:
+            values = np.asarray(a)
+        except TypeError:
+            raise ConcretizationTypeError(
+                "roots: strip_zeros=True needs concrete coefficients; pass strip_zeros=False "
+                "under jit"
+            ) from None
+        nonzero = np.flatnonzero(values)
+        a = a[int(nonzero[0]) :] if nonzero.size else a[:0]
+    complex_dtype = (
+        dtypes.complex128 if a.dtype in (dtypes.float64, dtypes.complex128) else (dtypes.complex64)
+    )
+    if a.shape[0] < 2:
+        return asarray(np.zeros(0, complex_dtype))
+    n = a.shape[0] - 1
+    first = ufuncs.divide(ufuncs.negative(a[1:]), a[0])
+    below = eye(n - 1, n, dtype=a.dtype) if n > 1 else zeros((0, n), dtype=a.dtype)
+    companion = joining.concatenate([first[None, :], below], axis=0)
+    return linalg.eigvals(companion).astype(complex_dtype)
+
+
+def polyfit(
+    x: ArrayLike,
+    y: ArrayLike,
+    deg: int,
+    rcond: float | None = None,
+    full: bool = False,
+    w: ArrayLike | None = None,
+    cov: bool = False,
+) -> Array | tuple[Array, ...]:
+    """The least-squares polynomial of degree ``deg`` through ``(x, y)`` (columns of ``y`` are
+    separate fits); ``full`` adds ``(residuals, rank, singular_values, rcond)``."""
+    check_arraylike("polyfit", x, y)
+    deg = operator.index(deg)
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    xa, ya = promote_args_inexact("polyfit", x, y)
+    if xa.ndim != 1 or xa.shape[0] == 0:
+        raise TypeError("expected 1D vector for x")
+    if ya.ndim not in (1, 2) or ya.shape[0] != xa.shape[0]:
+        raise TypeError("expected 1D or 2D array for y with as many rows as x")
+    order = deg + 1
+    rc = xa.shape[0] * float(np.finfo(xa.dtype).eps) if rcond is None else rcond
+    lhs = vander(xa, order)
+    rhs = ya
+    if w is not None:
+        (wa,) = promote_args_inexact("polyfit", w)
+        lhs = ufuncs.multiply(lhs, wa[:, None])
+        rhs = ufuncs.multiply(rhs, wa if rhs.ndim == 1 else wa[:, None])
+    scale = ufuncs.sqrt(reductions.sum(ufuncs.multiply(lhs, lhs), axis=0))
+    lhs = ufuncs.divide(lhs, scale)
+    c, resids, rank, s = linalg.lstsq(lhs, rhs, rcond=rc)
+    c = ufuncs.divide(c, scale if c.ndim == 1 else scale[:, None])
+    if full:
+        return c, resids, rank, s, asarray(np.asarray(rc, xa.dtype))
+    if cov:
+        inverse = linalg.inv(_matmul(shapes.transpose(lhs), lhs))
+        inverse = ufuncs.divide(inverse, ufuncs.multiply(scale[:, None], scale[None, :]))
+        dof = xa.shape[0] - order
+        if dof <= 0:
+            raise ValueError("the number of data points must exceed order to scale the covariance")
+        factor = ufuncs.divide(resids, dof)
+        if ya.ndim == 1:
+            return c, ufuncs.multiply(inverse, factor)
+        return c, ufuncs.multiply(inverse[:, :, None], factor)
+    return c
+
+
+def _matmul(a: Array, b: Array) -> Array:
+    from trellax._src.numpy.linalg_ops import matmul
+
+    return matmul(a, b)
+
+
+def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> tuple[Array, Array]:
+    """``(q, r)`` with ``u = q * v + r`` (polynomial long division; ``r`` keeps ``u``'s length
+    unless ``trim_leading_zeros``)."""
+    check_arraylike("polydiv", u, v)
+    a, b = promote_args_inexact("polydiv", u, v)
+    if a.ndim != 1 or b.ndim != 1 or b.shape[0] == 0:
+        raise ValueError("polydiv: u and v must be 1-D and v non-empty")
+    m, n = a.shape[0] - 1, b.shape[0] - 1
+    scale = ufuncs.divide(1, b[0])
+    q = zeros((max(m - n + 1, 1),), dtype=a.dtype)
+    r = a
+    for k in range(m - n + 1):
+        d = ufuncs.multiply(scale, r[k])
+        q = q.at[k].set(d)
+        r = r.at[k : k + n + 1].add(ufuncs.negative(ufuncs.multiply(d, b)))
+    if trim_leading_zeros:
+        values = np.asarray(r)
+        nonzero = np.flatnonzero(values)
+        r = r[int(nonzero[0]) :] if nonzero.size else r[:0]
+    return q, r

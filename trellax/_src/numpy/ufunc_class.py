@@ -1,0 +1,218 @@
+"""``ufunc`` and ``frompyfunc``: a Python function of scalars with NumPy's ufunc methods.
+
+JAX maps the function with ``vmap``; trellax has no ``vmap`` yet, so ``__call__`` calls it once
+per element (``vectorize``) unless a vectorized ``call`` is given, and ``reduce``,
+``accumulate``, ``reduceat`` and ``at`` fold with Python loops over the reduced axis (each step
+calls the ufunc on whole slices). Everything is static-shaped, so it also traces under ``jit``,
+unrolled. ``at`` applies repeated indices in order, as NumPy's and JAX's do.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.errors import ConcretizationTypeError
+from trellax._src.lax.structural import _convert
+from trellax._src.numpy import joining, shapes
+from trellax._src.numpy.functional import vectorize
+from trellax._src.numpy.reductions import canonicalize_axis
+from trellax._src.numpy.selection import where as _where
+from trellax._src.numpy.util import ensure_array
+
+ArrayLike = Any
+
+
+class ufunc:
+    """A universal function of ``nin`` inputs and ``nout`` outputs built from ``func``."""
+
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        /,
+        nin: int,
+        nout: int,
+        *,
+        name: str | None = None,
+        nargs: int | None = None,
+        identity: Any = None,
+        call: Callable[..., Any] | None = None,
+        reduce: Callable[..., Any] | None = None,
+        accumulate: Callable[..., Any] | None = None,
+        at: Callable[..., Any] | None = None,
+        reduceat: Callable[..., Any] | None = None,
+    ) -> None:
+        self._func = func
+        self.nin = operator.index(nin)
+        self.nout = operator.index(nout)
+        self.nargs = self.nin if nargs is None else operator.index(nargs)
+        self.identity = identity
+        self.__name__ = name or getattr(func, "__name__", "ufunc")
+        self._call = call
+        self._reduce = reduce
+        self._accumulate = accumulate
+        self._at = at
+        self._reduceat = reduceat
+
+    def __repr__(self) -> str:
+        return f"<trellax.numpy.ufunc '{self.__name__}'>"
+
+    def __call__(self, *args: ArrayLike, out: None = None, where: None = None) -> Any:
+        if out is not None:
+            raise NotImplementedError(f"out argument of {self}")
+        if where is not None:
+            raise NotImplementedError(f"where argument of {self}")
+        if len(args) != self.nin:
+            raise TypeError(f"{self.__name__}() takes {self.nin} positional arguments")
+        if self._call is not None:
+            return self._call(*args)
+        if self.nout != 1:
+            raise NotImplementedError(f"{self}: element-by-element calls with nout > 1")
+        return vectorize(self._func)(*args)
+
+    def _check_binary(self, method: str) -> None:
+        if self.nin != 2 or self.nout != 1:
+            raise ValueError(f"{method} only supported for binary ufuncs with one output; {self}")
+
+    def reduce(
+        self,
+        a: ArrayLike,
+        axis: int | None = 0,
+        dtype: Any = None,
+        out: None = None,
+        keepdims: bool = False,
+        initial: ArrayLike | None = None,
+        where: ArrayLike | None = None,
+    ) -> Array:
+        """Folds the ufunc over ``axis`` from the left (``initial`` first, if given)."""
+        self._check_binary("reduce")
+        if self._reduce is not None:
+            return ensure_array(
+                "reduce", self._reduce(a, axis, dtype, out, keepdims, initial, where)
+            )
+        x = ensure_array("reduce", a)
+        if dtype is not None:
+            x = _convert(x, dtypes.check_user_dtype(dtype, "reduce"), False)
+        if axis is None:
+            x, ax, keep_shape = shapes.ravel(x), 0, (1,) * x.ndim
+        else:
+            ax = canonicalize_axis(axis, x.ndim)
+            keep_shape = tuple(1 if i == ax else s for i, s in enumerate(x.shape))
+        moved = shapes.moveaxis(x, ax, 0)
+        mask: Array | None = None
+        if where is not None:
+            if initial is None and self.identity is None:
+                raise ValueError("reduction with where requires an initial value or identity")
+            full_mask = shapes.broadcast_to(
+                ensure_array("reduce", where), tuple(ensure_array("reduce", a).shape)
+            )
+            mask = shapes.ravel(full_mask) if axis is None else shapes.moveaxis(full_mask, ax, 0)
+        acc: Any = (
+            None
+            if initial is None
+            else shapes.broadcast_to(
+                _convert(ensure_array("reduce", initial), moved.dtype, False),
+                tuple(moved.shape[1:]),
+            )
+        )
+        if acc is None and where is not None:
+            acc = shapes.broadcast_to(
+                _convert(ensure_array("reduce", self.identity), moved.dtype, False),
+                tuple(moved.shape[1:]),
+            )
+        for i in range(moved.shape[0]):
+            if acc is None:
+                acc = moved[i]
+                continue
+            step = ensure_array("reduce", self(acc, moved[i]))
+            acc = step if mask is None else _where(mask[i], step, acc)
+        if acc is None:
+            if self.identity is None:
+                raise ValueError(f"zero-size reduction of {self} without an identity")
+            acc = shapes.broadcast_to(
+                _convert(ensure_array("reduce", self.identity), moved.dtype, False),
+                tuple(moved.shape[1:]),
+            )
+        result = ensure_array("reduce", acc)
+        return shapes.reshape(result, keep_shape) if keepdims else result
+
+    def accumulate(self, a: ArrayLike, axis: int = 0, dtype: Any = None, out: None = None) -> Array:
+        """The running fold along ``axis``."""
+        self._check_binary("accumulate")
+        if self._accumulate is not None:
+            return ensure_array("accumulate", self._accumulate(a, axis, dtype, out))
+        x = ensure_array("accumulate", a)
+        if dtype is not None:
+            x = _convert(x, dtypes.check_user_dtype(dtype, "accumulate"), False)
+        ax = canonicalize_axis(axis, x.ndim)
+        moved = shapes.moveaxis(x, ax, 0)
+        if moved.shape[0] == 0:
+            return x
+        steps = [moved[0]]
+        for i in range(1, moved.shape[0]):
+            steps.append(ensure_array("accumulate", self(steps[-1], moved[i])))
+        return shapes.moveaxis(joining.stack(steps), 0, ax)
+
+    def outer(self, A: ArrayLike, B: ArrayLike, /) -> Array:
+        """``self(A[i..., None...], B[None..., j...])`` for every pair of elements."""
+        self._check_binary("outer")
+        a, b = ensure_array("outer", A), ensure_array("outer", B)
+        a2 = shapes.reshape(a, tuple(a.shape) + (1,) * b.ndim)
+        return ensure_array("outer", self(a2, b))
+
+    def at(
+        self, a: ArrayLike, indices: Any, b: ArrayLike | None = None, /, *, inplace: bool = True
+    ) -> Array:
+        """A copy of ``a`` with ``a[i] = self(a[i], b)`` applied for each index in turn (needs
+        ``inplace=False``; concrete integer indices)."""
+        if inplace:
+            raise NotImplementedError("trellax arrays are immutable: use inplace=False")
+        if self._at is not None:
+            return ensure_array("at", self._at(a, indices, b))
+        x = ensure_array("at", a)
+        try:
+            index = np.asarray(indices)
+        except TypeError:
+            raise ConcretizationTypeError(f"{self}.at needs concrete indices") from None
+        flat_index = index.reshape(-1)
+        if b is None:
+            if self.nin != 1:
+                raise ValueError(f"{self}.at of a binary ufunc needs b")
+            for i in flat_index:
+                x = x.at[int(i)].set(ensure_array("at", self(x[int(i)])))
+            return x
+        values = shapes.ravel(shapes.broadcast_to(ensure_array("at", b), index.shape))
+        for k, i in enumerate(flat_index):
+            x = x.at[int(i)].set(ensure_array("at", self(x[int(i)], values[k])))
+        return x
+
+    def reduceat(
+        self, a: ArrayLike, indices: Any, axis: int = 0, dtype: Any = None, out: None = None
+    ) -> Array:
+        """``reduce`` over the slices ``[indices[i], indices[i + 1])`` along ``axis`` (a single
+        element where the next index is not larger, as NumPy)."""
+        self._check_binary("reduceat")
+        if self._reduceat is not None:
+            return ensure_array("reduceat", self._reduceat(a, indices, axis, dtype, out))
+        x = ensure_array("reduceat", a)
+        ax = canonicalize_axis(axis, x.ndim)
+        starts = np.asarray(indices).reshape(-1)
+        n = x.shape[ax]
+        moved = shapes.moveaxis(x, ax, 0)
+        parts = []
+        for k, s in enumerate(starts):
+            stop = int(starts[k + 1]) if k + 1 < len(starts) else n
+            s = int(s)
+            piece = moved[s:stop] if stop > s else moved[s : s + 1]
+            parts.append(self.reduce(piece, axis=0, dtype=dtype))
+        return shapes.moveaxis(joining.stack(parts), 0, ax)
+
+
+def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: Any = None) -> ufunc:
+    """A :class:`ufunc` calling ``func`` on scalars."""
+    return ufunc(func, nin, nout, identity=identity)

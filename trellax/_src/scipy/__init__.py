@@ -1,0 +1,1 @@
+"""Private code of ``trellax.scipy`` (special functions, linear algebra, statistics)."""

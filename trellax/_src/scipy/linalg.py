@@ -1,0 +1,650 @@
+"""``trellax.scipy.linalg``: SciPy's linear-algebra API on ``trellax.numpy.linalg`` and lax.
+
+Decompositions reuse the existing primitives (Cholesky, QR, SVD, eigh, triangular solve); LU with
+partial pivoting and ``expm`` (Padé 13 with scaling and squaring, the squarings selected with
+``where`` so that they trace) are compositions of numpy operations over static loops. Inputs are
+promoted to an inexact dtype and results are strong, as in JAX. SciPy's ``overwrite_*`` and
+``check_finite`` flags are accepted and ignored.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.lax import linalg as lax_linalg
+from trellax._src.lax.structural import _convert
+from trellax._src.numpy import joining, linalg, linalg_ops, reductions, shapes, ufuncs
+from trellax._src.numpy.creation import arange, asarray, eye, zeros
+from trellax._src.numpy.searching import take
+from trellax._src.numpy.selection import where
+from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args
+
+ArrayLike = Any
+
+
+def _matrix(name: str, a: ArrayLike) -> Array:
+    return linalg._matrix(name, a)
+
+
+def _mH(x: Array) -> Array:
+    return linalg._mH(x)
+
+
+# -- decompositions and solves -------------------------------------------------------------------
+
+
+def cholesky(
+    a: ArrayLike, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> Array:
+    """The Cholesky factor: upper ``U`` with ``a = U^H U`` by default (SciPy's convention), lower
+    with ``lower=True``."""
+    return linalg.cholesky(a, upper=not lower)
+
+
+def cho_factor(
+    a: ArrayLike, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Array, bool]:
+    """``(c, lower)`` for ``cho_solve``: the Cholesky factor and which triangle it is."""
+    return cholesky(a, lower=lower), lower
+
+
+def cho_solve(
+    c_and_lower: tuple[ArrayLike, bool],
+    b: ArrayLike,
+    overwrite_b: bool = False,
+    check_finite: bool = True,
+) -> Array:
+    """``x`` with ``a @ x = b`` from ``cho_factor(a)``."""
+    c, lower = c_and_lower
+    cm, bm = linalg._inexact("cho_solve", c, b)
+    vector = bm.ndim == 1
+    if vector:
+        bm = shapes.reshape(bm, (bm.shape[0], 1))
+    if lower:
+        y = lax_linalg.triangular_solve(cm, bm, left_side=True, lower=True)
+        x = lax_linalg.triangular_solve(
+            cm,
+            y,
+            left_side=True,
+            lower=True,
+            transpose_a=True,
+            conjugate_a=dtypes.kind(cm.dtype) == "c",
+        )
+    else:
+        y = lax_linalg.triangular_solve(
+            cm,
+            bm,
+            left_side=True,
+            lower=False,
+            transpose_a=True,
+            conjugate_a=dtypes.kind(cm.dtype) == "c",
+        )
+        x = lax_linalg.triangular_solve(cm, y, left_side=True, lower=False)
+    return shapes.reshape(x, (x.shape[0],)) if vector else x
+
+
+def solve_triangular(
+    a: ArrayLike,
+    b: ArrayLike,
+    trans: int | str = 0,
+    lower: bool = False,
+    unit_diagonal: bool = False,
+    overwrite_b: bool = False,
+    debug: Any = None,
+    check_finite: bool = True,
+) -> Array:
+    """``x`` with ``op(a) @ x = b`` for a triangular ``a`` (``trans``: 0/'N', 1/'T', 2/'C')."""
+    am, bm = linalg._inexact("solve_triangular", a, b)
+    modes = {
+        0: (False, False),
+        "N": (False, False),
+        1: (True, False),
+        "T": (True, False),
+        2: (True, True),
+        "C": (True, True),
+    }
+    if trans not in modes:
+        raise ValueError(f"Invalid 'trans' value {trans!r}")
+    transpose_a, conjugate_a = modes[trans]
+    vector = bm.ndim == am.ndim - 1
+    if vector:
+        bm = shapes.expand_dims(bm, -1)
+    x = lax_linalg.triangular_solve(
+        am,
+        bm,
+        left_side=True,
+        lower=lower,
+        transpose_a=transpose_a,
+        conjugate_a=conjugate_a,
+        unit_diagonal=unit_diagonal,
+    )
+    return shapes.squeeze(x, -1) if vector else x
+
+
+def _lu_2d(a: Array) -> tuple[Array, Array, Array]:
+    """``(lu, pivots, permutation)`` of one ``(m, n)`` matrix by Gaussian elimination with partial
+    pivoting (a static loop over the columns; pivots are traced values)."""
+    m, n = a.shape
+    rows = arange(m, dtype=dtypes.int32)
+    perm = rows
+    pivots = []
+    for k in range(min(m, n)):
+        column = ufuncs.abs(a[k:, k])
+        p = ufuncs.add(reductions.argmax(column).astype(dtypes.int32), k)
+        pivots.append(p)
+        swap = where(ufuncs.equal(rows, k), p, where(ufuncs.equal(rows, p), k, rows))
+        a = take(a, swap, axis=0)
+        perm = take(perm, swap)
+        pivot = a[k, k]
+        safe = where(ufuncs.equal(pivot, 0), 1, pivot)
+        below = ufuncs.divide(a[k + 1 :, k], safe)
+        below = where(ufuncs.equal(pivot, 0), a[k + 1 :, k], below)
+        a = a.at[k + 1 :, k].set(below)
+        update = ufuncs.multiply(below[:, None], a[k, k + 1 :][None, :])
+        a = a.at[k + 1 :, k + 1 :].add(ufuncs.negative(update))
+    piv = joining.stack(pivots) if pivots else zeros((0,), dtype=dtypes.int32)
+    return a, piv, perm
+
+
+def _batched(fn: Any, a: Array) -> tuple[Array, ...]:
+    if a.ndim == 2:
+        out: tuple[Array, ...] = fn(a)
+        return out
+    batch = tuple(a.shape[:-2])
+    flat = shapes.reshape(a, (-1, *a.shape[-2:]))
+    results = [fn(flat[i]) for i in range(flat.shape[0])]
+    return tuple(
+        shapes.reshape(joining.stack([r[j] for r in results]), batch + tuple(results[0][j].shape))
+        for j in range(len(results[0]))
+    )
+
+
+def lu_factor(
+    a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Array, Array]:
+    """``(lu, piv)``: ``L`` (unit diagonal, below) and ``U`` packed in one matrix, and the row
+    interchanges (row ``i`` was swapped with row ``piv[i]``), as LAPACK's getrf."""
+    x = _matrix("lu_factor", a)
+    lu_, piv, _ = _batched(_lu_2d, x)
+    return lu_, piv
+
+
+def lu(
+    a: ArrayLike, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Array, Array] | tuple[Array, Array, Array]:
+    """``(p, l, u)`` with ``a = p @ l @ u`` (``(p @ l, u)`` with ``permute_l``)."""
+    (x,) = linalg._inexact("lu", a)
+    if x.ndim < 2:
+        raise ValueError(f"Argument to lu must have shape [..., m, n], got {x.shape}.")
+    lu_, _, perm = _batched(_lu_2d, x)
+    m, n = x.shape[-2:]
+    k = min(m, n)
+    lower = ufuncs.add(shapes.tril(lu_[..., :, :k], -1), eye(m, k, dtype=x.dtype))
+    upper = shapes.triu(lu_[..., :k, :])
+    p = _permutation_matrix(perm, m, x.dtype)
+    if permute_l:
+        return linalg_ops.matmul(p, lower), upper
+    return p, lower, upper
+
+
+def _permutation_matrix(perm: Array, m: int, d: Any) -> Array:
+    """``P`` with ``P[perm[i], i] = 1``, so that ``a = P @ (a[perm])``."""
+    cols = arange(m, dtype=dtypes.int32)
+    return ufuncs.equal(perm[..., None, :], cols[:, None]).astype(d)
+
+
+def lu_solve(
+    lu_and_piv: tuple[Array, ArrayLike],
+    b: ArrayLike,
+    trans: int = 0,
+    overwrite_b: bool = False,
+    check_finite: bool = True,
+) -> Array:
+    """``x`` with ``op(a) @ x = b`` from ``lu_factor(a)`` (``trans`` 0, 1 (transpose), 2
+    (conjugate transpose))."""
+    lu_, piv = lu_and_piv
+    lm, bm = linalg._inexact("lu_solve", lu_, b)
+    pv = ensure_array("lu_solve", piv)
+    if lm.ndim != 2:
+        raise NotImplementedError("lu_solve of batched matrices is not supported yet")
+    n = lm.shape[0]
+    rows = arange(n, dtype=dtypes.int32)
+    perm = rows
+    for k in range(pv.shape[0]):
+        p = pv[k]
+        swap = where(ufuncs.equal(rows, k), p, where(ufuncs.equal(rows, p), k, rows))
+        perm = take(perm, swap)
+    vector = bm.ndim == 1
+    if vector:
+        bm = shapes.reshape(bm, (n, 1))
+    if trans == 0:
+        y = lax_linalg.triangular_solve(
+            lm, take(bm, perm, axis=0), left_side=True, lower=True, unit_diagonal=True
+        )
+        x = lax_linalg.triangular_solve(lm, y, left_side=True, lower=False)
+    elif trans in (1, 2):
+        conj = trans == 2 and dtypes.kind(lm.dtype) == "c"
+        y = lax_linalg.triangular_solve(
+            lm, bm, left_side=True, lower=False, transpose_a=True, conjugate_a=conj
+        )
+        z = lax_linalg.triangular_solve(
+            lm,
+            y,
+            left_side=True,
+            lower=True,
+            transpose_a=True,
+            conjugate_a=conj,
+            unit_diagonal=True,
+        )
+        inverse = reductions.argmax(ufuncs.equal(perm[None, :], rows[:, None]), axis=1)
+        x = take(z, inverse, axis=0)
+    else:
+        raise ValueError(f"'trans' value must be 0, 1, or 2, got {trans}")
+    return shapes.reshape(x, (n,)) if vector else x
+
+
+def det(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> Array:
+    """The determinant."""
+    return linalg.det(a)
+
+
+def inv(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> Array:
+    """The inverse."""
+    return linalg.inv(a)
+
+
+def solve(
+    a: ArrayLike,
+    b: ArrayLike,
+    lower: bool = False,
+    overwrite_a: bool = False,
+    overwrite_b: bool = False,
+    debug: bool = False,
+    check_finite: bool = True,
+    assume_a: str = "gen",
+) -> Array:
+    """``x`` with ``a @ x = b`` (``assume_a``: 'gen', 'sym', 'her' or 'pos'; all solved by the
+    general method here)."""
+    if assume_a not in ("gen", "sym", "her", "pos"):
+        raise ValueError(
+            f"Expected assume_a to be one of 'gen', 'sym', 'her', 'pos'; got {assume_a!r}"
+        )
+    return linalg.solve(a, b)
+
+
+def qr(
+    a: ArrayLike,
+    overwrite_a: bool = False,
+    lwork: Any = None,
+    mode: str = "full",
+    pivoting: bool = False,
+    check_finite: bool = True,
+) -> tuple[Array, ...]:
+    """``(q, r)`` (``mode``: 'full', 'economic'), ``(r,)`` for 'r'; no pivoting."""
+    if pivoting:
+        raise NotImplementedError("qr with pivoting=True is not supported")
+    if mode not in ("full", "economic", "r"):
+        raise ValueError(f"Unsupported QR decomposition mode {mode!r}")
+    x = linalg._matrix("qr", a, square=False)
+    q, r = lax_linalg.qr(x, full_matrices=mode == "full")
+    return (r,) if mode == "r" else (q, r)
+
+
+def svd(
+    a: ArrayLike,
+    full_matrices: bool = True,
+    compute_uv: bool = True,
+    overwrite_a: bool = False,
+    check_finite: bool = True,
+    lapack_driver: str = "gesdd",
+) -> Any:
+    """``(u, s, vh)``, or ``s`` alone with ``compute_uv=False``."""
+    return linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
+
+
+def eigh(
+    a: ArrayLike,
+    b: ArrayLike | None = None,
+    lower: bool = True,
+    eigvals_only: bool = False,
+    overwrite_a: bool = False,
+    overwrite_b: bool = False,
+    turbo: bool = True,
+    eigvals: None = None,
+    type: int = 1,
+    check_finite: bool = True,
+) -> Any:
+    """``(w, v)`` of a Hermitian matrix (``w`` alone with ``eigvals_only``)."""
+    if b is not None:
+        raise NotImplementedError("Only the b=None case of eigh is implemented")
+    if type != 1:
+        raise NotImplementedError("Only the type=1 case of eigh is implemented.")
+    if eigvals is not None:
+        raise NotImplementedError("Only the eigvals=None case of eigh is implemented.")
+    w, v = linalg.eigh(a, UPLO="L" if lower else "U", symmetrize_input=False)
+    return w if eigvals_only else (w, v)
+
+
+def polar(
+    a: ArrayLike,
+    side: str = "right",
+    *,
+    method: str = "svd",
+    eps: float | None = None,
+    max_iterations: int | None = None,
+) -> tuple[Array, Array]:
+    """``(u, p)`` with ``a = u @ p``, via the SVD (``side='left'`` is not supported, as in
+    JAX)."""
+    if side == "left":
+        raise NotImplementedError("polar: only side='right' is supported, as in JAX")
+    if side != "right":
+        raise ValueError(f"side={side!r} is not 'right' or 'left'")
+    w, s, vh = linalg.svd(a, full_matrices=False)
+    u = linalg_ops.matmul(w, vh)
+    sd = s.astype(w.dtype)
+    p = linalg_ops.matmul(ufuncs.multiply(_mH(vh), sd[..., None, :]), vh)
+    return u, p
+
+
+_PADE13 = (
+    64764752532480000.0,
+    32382376266240000.0,
+    7771770303897600.0,
+    1187353796428800.0,
+    129060195264000.0,
+    10559470521600.0,
+    670442572800.0,
+    33522128640.0,
+    1323241920.0,
+    40840800.0,
+    960960.0,
+    16380.0,
+    182.0,
+    1.0,
+)
+_THETA13 = 5.371920351148152
+
+
+def expm(A: ArrayLike, *, upper_triangular: bool = False, max_squarings: int = 16) -> Array:
+    """The matrix exponential: the [13/13] Padé approximant of ``A / 2**s``, squared ``s`` times
+    (``s`` from the 1-norm, at most ``max_squarings``; traced, so this works under ``jit``)."""
+    x = _matrix("expm", A)
+    n = x.shape[-1]
+    norm1 = reductions.max(reductions.sum(ufuncs.abs(x), axis=-2), axis=-1)
+    s = ufuncs.maximum(0, ufuncs.ceil(ufuncs.log2(ufuncs.divide(norm1, _THETA13))))
+    s = ufuncs.minimum(s, max_squarings)
+    s = where(ufuncs.isfinite(s), s, 0)
+    scale = ufuncs.exp2(ufuncs.negative(s)).astype(x.dtype)
+    a = ufuncs.multiply(x, scale[..., None, None])
+    b = _PADE13
+    ident = shapes.broadcast_to(eye(n, dtype=x.dtype), tuple(x.shape))
+    a2 = linalg_ops.matmul(a, a)
+    a4 = linalg_ops.matmul(a2, a2)
+    a6 = linalg_ops.matmul(a4, a2)
+
+    def comb(*terms: tuple[float, Array]) -> Array:
+        out: Any = 0
+        for coefficient, m in terms:
+            out = ufuncs.add(out, ufuncs.multiply(m, coefficient))
+        return ensure_array("expm", out).astype(x.dtype)
+
+    u_inner = linalg_ops.matmul(a6, comb((b[13], a6), (b[11], a4), (b[9], a2)))
+    u = linalg_ops.matmul(
+        a, ufuncs.add(u_inner, comb((b[7], a6), (b[5], a4), (b[3], a2), (b[1], ident)))
+    )
+    v_inner = linalg_ops.matmul(a6, comb((b[12], a6), (b[10], a4), (b[8], a2)))
+    v = ufuncs.add(v_inner, comb((b[6], a6), (b[4], a4), (b[2], a2), (b[0], ident)))
+    r = linalg.solve(ufuncs.subtract(v, u), ufuncs.add(v, u))
+    for i in range(max_squarings):
+        r = where(ufuncs.less(i, s)[..., None, None], linalg_ops.matmul(r, r), r)
+    return r
+
+
+def eigh_tridiagonal(
+    d: ArrayLike,
+    e: ArrayLike,
+    *,
+    eigvals_only: bool = False,
+    select: str = "a",
+    select_range: tuple[float, float] | None = None,
+    tol: float | None = None,
+    key: Any = None,
+) -> Any:
+    """Eigenvalues (ascending) of the symmetric tridiagonal matrix with diagonal ``d`` and
+    off-diagonal ``e`` (the eigenvectors too unless ``eigvals_only``)."""
+    if select != "a":
+        raise NotImplementedError("eigh_tridiagonal: only select='a' is supported")
+    dm, em = linalg._inexact("eigh_tridiagonal", d, e)
+    n = dm.shape[0]
+    matrix = _diag(dm)
+    if n > 1:
+        off = ufuncs.add(_diag(em, 1), _diag(ufuncs.conjugate(em), -1))
+        matrix = ufuncs.add(matrix, off)
+    w, v = linalg.eigh(matrix)
+    return w if eigvals_only else (w, v)
+
+
+def _diag(v: Array, k: int = 0) -> Array:
+    from trellax._src.numpy.creation import diag
+
+    return diag(v, k)
+
+
+# -- special matrices -----------------------------------------------------------------------------
+
+
+def block_diag(*arrs: ArrayLike) -> Array:
+    """The block-diagonal matrix of the given (at most 2-D) arrays, promoted together."""
+    if not arrs:
+        return zeros((1, 0))
+    check_arraylike("block_diag", *arrs)
+    blocks = [shapes.atleast_2d(a) for a in promote_args("block_diag", *arrs)]
+    for b in blocks:
+        if b.ndim > 2:
+            raise ValueError("Arguments to block_diag must have at most 2 dimensions")
+    total_cols = sum(b.shape[1] for b in blocks)
+    rows = []
+    col = 0
+    for b in blocks:
+        from trellax._src.numpy.padding import pad
+
+        rows.append(pad(b, ((0, 0), (col, total_cols - col - b.shape[1]))))
+        col += b.shape[1]
+    out = joining.concatenate(rows, axis=0)
+    return _convert(out, out.dtype, False)  # strong, as JAX's
+
+
+def toeplitz(c: ArrayLike, r: ArrayLike | None = None) -> Array:
+    """The Toeplitz matrix with first column ``c`` and first row ``r`` (default ``conj(c)``)."""
+    check_arraylike("toeplitz", c)
+    cv = shapes.ravel(ensure_array("toeplitz", c))
+    if r is None:
+        rv = ufuncs.conjugate(cv)
+    else:
+        rv = shapes.ravel(ensure_array("toeplitz", r))
+    cv, rv = promote_args("toeplitz", cv, rv)
+    m, n = cv.shape[0], rv.shape[0]
+    values = joining.concatenate([shapes.flip(cv, 0), rv[1:]])
+    index = ufuncs.add(ufuncs.subtract(arange(n)[None, :], arange(m)[:, None]), m - 1)
+    return take(values, index)
+
+
+def hankel(c: ArrayLike, r: ArrayLike | None = None) -> Array:
+    """The Hankel matrix with first column ``c`` and last row ``r`` (default zeros)."""
+    check_arraylike("hankel", c)
+    cv = shapes.ravel(ensure_array("hankel", c))
+    rv = zeros(cv.shape, dtype=cv.dtype) if r is None else shapes.ravel(ensure_array("hankel", r))
+    cv, rv = promote_args("hankel", cv, rv)
+    m, n = cv.shape[0], rv.shape[0]
+    values = joining.concatenate([cv, rv[1:]])
+    index = ufuncs.add(arange(m)[:, None], arange(n)[None, :])
+    return take(values, index)
+
+
+def circulant(c: ArrayLike) -> Array:
+    """The circulant matrix whose first column is ``c``."""
+    cv = shapes.ravel(ensure_array("circulant", c))
+    n = cv.shape[0]
+    index = ufuncs.remainder(ufuncs.subtract(arange(n)[:, None], arange(n)[None, :]), n)
+    return take(cv, index)
+
+
+def companion(a: ArrayLike) -> Array:
+    """The companion matrix of the polynomial with coefficients ``a`` (highest power first)."""
+    av = ensure_array("companion", a)
+    if av.ndim != 1 or av.shape[0] < 2:
+        raise ValueError("Incorrect shape for `a`. `a` must be one-dimensional with length >= 2.")
+    n = av.shape[0] - 1
+    first = ufuncs.divide(ufuncs.negative(av[1:]), av[0])
+    below = eye(n - 1, n, dtype=first.dtype) if n > 1 else zeros((0, n), dtype=first.dtype)
+    return joining.concatenate([first[None, :], below], axis=0)
+
+
+def hilbert(n: int) -> Array:
+    """The Hilbert matrix ``1 / (i + j + 1)``."""
+    n = operator.index(n)
+    i = arange(n, dtype=dtypes.default_float_dtype())
+    return ufuncs.divide(1.0, ufuncs.add(ufuncs.add(i[:, None], i[None, :]), 1.0))
+
+
+def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Array:
+    """The discrete Fourier transform matrix ``exp(-2 pi i jk / n)`` (``scale``: None, 'n' or
+    'sqrtn')."""
+    n = operator.index(n)
+    if scale not in (None, "n", "sqrtn"):
+        raise ValueError(f"scale must be None, 'n' or 'sqrtn', got {scale!r}")
+    k = np.arange(n)
+    m = np.exp(-2j * np.pi * np.outer(k, k) / n)
+    if scale == "n":
+        m = m / n
+    elif scale == "sqrtn":
+        m = m / math.sqrt(n)
+    d = dtypes.default_complex_dtype() if dtype is None else dtypes.check_user_dtype(dtype, "dft")
+    return asarray(m.astype(d))
+
+
+def hadamard(n: int, dtype: Any = int) -> Array:
+    """The Hadamard matrix of order ``n`` (a power of 2), by Sylvester's construction."""
+    n = operator.index(n)
+    if n < 1 or n & (n - 1):
+        raise ValueError("n must be an positive a power of 2 integer")
+    h = np.ones((1, 1))
+    while h.shape[0] < n:
+        h = np.block([[h, h], [h, -h]])
+    return asarray(h, dtype=dtype)
+
+
+def helmert(n: int, full: bool = False) -> Array:
+    """The Helmert matrix of order ``n`` (without its first row unless ``full``)."""
+    n = operator.index(n)
+    h = np.tril(np.ones((n, n)), -1) - np.diag(np.arange(n))
+    d = np.arange(n) * np.arange(1, n + 1)
+    h[0] = 1
+    d[0] = n
+    out = h / np.sqrt(d)[:, None]
+    return asarray(out if full else out[1:], dtype=dtypes.default_float_dtype())
+
+
+def leslie(f: ArrayLike, s: ArrayLike) -> Array:
+    """The Leslie matrix of fecundities ``f`` and survival rates ``s`` (``len(f) = len(s) + 1``)."""
+    fv, sv = promote_args("leslie", f, s)
+    if fv.ndim != 1 or sv.ndim != 1 or fv.shape[0] != sv.shape[0] + 1:
+        raise ValueError("f must be 1-D with one more element than the 1-D s")
+    n = fv.shape[0]
+    below = (
+        joining.concatenate([_diag(sv), zeros((n - 1, 1), dtype=sv.dtype)], axis=1)
+        if n > 1
+        else zeros((0, 1), dtype=fv.dtype)
+    )
+    return joining.concatenate([fv[None, :], below], axis=0)
+
+
+def pascal(n: int, kind: str | None = None) -> Array:
+    """The Pascal matrix (``kind``: 'symmetric' (default), 'lower' or 'upper'); float32 even
+    with x64 on, as in JAX, but computed exactly."""
+    n = operator.index(n)
+    kind = "symmetric" if kind is None else kind
+    lower = np.array([[math.comb(i, j) for j in range(n)] for i in range(n)], dtype=np.float64)
+    if kind == "lower":
+        out = lower
+    elif kind == "upper":
+        out = lower.T
+    elif kind == "symmetric":
+        out = lower @ lower.T
+    else:
+        raise ValueError("Expected kind to be one of 'symmetric', 'lower', or 'upper'")
+    return asarray(out, dtype=dtypes.float32)  # float32 even with x64 on, as JAX's
+
+
+def invpascal(n: int, kind: str | None = None) -> Array:
+    """The inverse of ``pascal(n, kind)``."""
+    n = operator.index(n)
+    kind = "symmetric" if kind is None else kind
+    signs = np.array(
+        [[(-1) ** (i - j) * math.comb(i, j) for j in range(n)] for i in range(n)], dtype=np.float64
+    )
+    if kind == "lower":
+        out = signs
+    elif kind == "upper":
+        out = signs.T
+    elif kind == "symmetric":
+        out = signs.T @ signs
+    else:
+        raise ValueError("Expected kind to be one of 'symmetric', 'lower', or 'upper'")
+    return asarray(out, dtype=dtypes.default_float_dtype())
+
+
+def invhilbert(n: int) -> Array:
+    """The exact inverse of the Hilbert matrix of order ``n``."""
+    n = operator.index(n)
+    out = np.empty((n, n))
+    for i in range(n):
+        for j in range(n):
+            s = i + j
+            out[i, j] = (
+                (-1) ** s
+                * (s + 1)
+                * math.comb(n + i, n - j - 1)
+                * math.comb(n + j, n - i - 1)
+                * math.comb(s, i) ** 2
+            )
+    return asarray(out, dtype=dtypes.default_float_dtype())
+
+
+def fiedler(a: ArrayLike) -> Array:
+    """The Fiedler matrix ``|a[i] - a[j]|``."""
+    av = shapes.ravel(ensure_array("fiedler", a))
+    return ufuncs.abs(ufuncs.subtract(av[:, None], av[None, :]))
+
+
+def convolution_matrix(a: ArrayLike, n: int, mode: str = "full") -> Array:
+    """The matrix ``A`` with ``A @ v == convolve(a, v, mode)`` for vectors ``v`` of length ``n``."""
+    av = ensure_array("convolution_matrix", a)
+    if av.ndim != 1 or av.shape[0] == 0:
+        raise ValueError("convolution_matrix: a must be a non-empty 1-D array")
+    n = operator.index(n)
+    if n <= 0:
+        raise ValueError(f"n must be a positive integer, got {n}")
+    m = av.shape[0]
+    full = m + n - 1
+    if mode == "full":
+        start, rows = 0, full
+    elif mode == "same":
+        rows = max(m, n)
+        start = (full - rows) // 2
+    elif mode == "valid":
+        rows = max(m, n) - min(m, n) + 1
+        start = min(m, n) - 1
+    else:
+        raise ValueError(f"mode must be 'full', 'same' or 'valid', got {mode!r}")
+    i = ufuncs.add(arange(rows)[:, None], start)
+    k = ufuncs.subtract(i, arange(n)[None, :])
+    inside = ufuncs.logical_and(ufuncs.greater_equal(k, 0), ufuncs.less(k, m))
+    values = take(av, ufuncs.minimum(ufuncs.maximum(k, 0), m - 1))
+    return where(inside, values, zeros((), dtype=av.dtype))

@@ -1,0 +1,470 @@
+"""``trellax.scipy.special``: special functions written with ``trellax.numpy`` and ``lax``.
+
+Every function promotes its arguments with ``promote_args_inexact`` (integers and bool become
+floats; Python scalars stay weak) and then composes existing operations, so all of them trace under
+``jit``. Values at the edges follow SciPy and JAX: ``xlogy(0, 0)`` is 0, ``entr(0)`` is 0 and
+``entr(x < 0)`` is ``-inf``, ``logit(0)`` is ``-inf``, ``ndtri(0)`` is ``-inf``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.lax import elementwise as lax
+from trellax._src.lax import special as lax_special
+from trellax._src.lax._base import scalar_to_array
+from trellax._src.lax.structural import _convert
+from trellax._src.numpy import reductions, ufuncs
+from trellax._src.numpy.creation import asarray
+from trellax._src.numpy.selection import where
+from trellax._src.numpy.shapes import squeeze
+from trellax._src.numpy.util import check_arraylike, promote_args_inexact
+
+ArrayLike = Any
+Axis = Any
+
+
+def _real_inexact(name: str, *args: ArrayLike) -> list[Array]:
+    check_arraylike(name, *args)
+    out = promote_args_inexact(name, *args)
+    if dtypes.kind(out[0].dtype) == "c":
+        raise TypeError(f"{name} does not support complex-valued inputs")
+    if dtypes.kind(out[0].dtype) != "f":
+        raise TypeError(f"{name} requires floating-point or integer inputs, got {out[0].dtype}")
+    return out
+
+
+def _c(v: float, x: Array) -> Array:
+    """``v`` in ``x``'s dtype and weak flag."""
+    return scalar_to_array(v, x.dtype, x.weak_type)
+
+
+# -- error function and normal distribution ------------------------------------------------------
+
+
+def erf(x: ArrayLike) -> Array:
+    """The error function."""
+    (a,) = _real_inexact("erf", x)
+    return lax.erf(a)
+
+
+def erfc(x: ArrayLike) -> Array:
+    """The complementary error function ``1 - erf(x)``, accurate for large ``x``."""
+    (a,) = _real_inexact("erfc", x)
+    return lax.erfc(a)
+
+
+def erfinv(x: ArrayLike) -> Array:
+    """The inverse error function (``±inf`` at ``±1``, NaN outside ``[-1, 1]``)."""
+    (a,) = _real_inexact("erfinv", x)
+    return lax_special.erf_inv(a)
+
+
+def _float32_64(name: str, x: ArrayLike) -> Array:
+    """JAX's ndtr family takes float32 and float64 only (no promotion of integers); the result is
+    strong even for a Python float."""
+    check_arraylike(name, x)
+    a = asarray(x)
+    if a.dtype not in (dtypes.float32, dtypes.float64):
+        raise TypeError(f"x.dtype={a.dtype} is not supported, see docstring for supported types.")
+    return _convert(a, a.dtype, False)
+
+
+def ndtr(x: ArrayLike) -> Array:
+    """The standard normal CDF ``(1 + erf(x / sqrt(2))) / 2`` (via ``erfc`` in the tails).
+
+    Only float32 and float64 are accepted (a TypeError otherwise, as in JAX).
+    """
+    a = _float32_64("ndtr", x)
+    z = lax.mul(a, _c(1 / math.sqrt(2), a))
+    abs_z = lax.abs(z)
+    half = _c(0.5, a)
+    y = where(
+        ufuncs.less(abs_z, _c(1 / math.sqrt(2), a)),
+        lax.add(half, lax.mul(half, lax.erf(z))),
+        where(
+            ufuncs.greater(z, _c(0, a)),
+            lax.sub(_c(1, a), lax.mul(half, lax.erfc(z))),
+            lax.mul(half, lax.erfc(abs_z)),
+        ),
+    )
+    return y
+
+
+def ndtri(p: ArrayLike) -> Array:
+    """The inverse of ``ndtr`` (``-inf`` at 0, ``inf`` at 1, NaN outside ``[0, 1]``).
+
+    The lower tail ``q = min(p, 1 - p)`` starts from ``sqrt(2) * erfinv(2q - 1)`` (or, below
+    ``1e-3``, Abramowitz and Stegun's rational tail estimate) and takes three Newton steps on
+    ``log_ndtr(z) = log(q)``, which keep the relative accuracy of tiny probabilities.
+    """
+    a = _float32_64("ndtri", p)
+    lower = ufuncs.less(a, _c(0.5, a))
+    q = where(lower, a, lax.sub(_c(1, a), a))
+    central = lax.mul(
+        _c(-math.sqrt(2), a), lax_special.erf_inv(lax.sub(_c(1, a), lax.mul(_c(2, a), q)))
+    )
+    safe_q = where(ufuncs.greater(q, _c(0, a)), q, _c(0.5, a))
+    t = lax.sqrt(lax.mul(_c(-2, a), lax.log(safe_q)))
+    numerator = lax.add(
+        _c(2.515517, a), lax.mul(t, lax.add(_c(0.802853, a), lax.mul(t, _c(0.010328, a))))
+    )
+    denominator = lax.add(
+        _c(1, a),
+        lax.mul(
+            t,
+            lax.add(
+                _c(1.432788, a), lax.mul(t, lax.add(_c(0.189269, a), lax.mul(t, _c(0.001308, a))))
+            ),
+        ),
+    )
+    tail = lax.neg(lax.sub(t, lax.div(numerator, denominator)))
+    z = where(ufuncs.less(q, _c(1e-3, a)), tail, central)
+    for _ in range(3):
+        log_phi = lax.sub(lax.mul(_c(-0.5, z), lax.mul(z, z)), _c(0.5 * math.log(2 * math.pi), z))
+        lz = log_ndtr(z)
+        step = lax.mul(lax.sub(lz, lax.log(safe_q)), lax.exp(lax.sub(lz, log_phi)))
+        z = where(lax.is_finite(step), lax.sub(z, step), z)
+    z = where(ufuncs.equal(q, _c(0, a)), _c(float("-inf"), a), z)
+    z = where(
+        ufuncs.logical_or(ufuncs.less(a, _c(0, a)), ufuncs.greater(a, _c(1, a))),
+        _c(float("nan"), a),
+        z,
+    )
+    return where(ufuncs.equal(a, _c(0.5, a)), _c(0, a), where(lower, z, lax.neg(z)))
+
+
+def log_ndtr(x: ArrayLike, series_order: int = 3) -> Array:
+    """``log(ndtr(x))``, accurate far into the lower tail (an asymptotic series there)."""
+    if not isinstance(series_order, int) or series_order < 0:
+        raise ValueError(f"series_order must be a non-negative int, got {series_order!r}")
+    if series_order > 30:
+        raise ValueError(f"series_order must be <= 30, got {series_order}")
+    a = _float32_64("log_ndtr", x)
+    lower, upper = (-20.0, 8.0) if a.dtype == dtypes.float64 else (-10.0, 5.0)
+    # upper tail: log(1 - q) ~ -q with q = ndtr(-x)
+    upper_value = lax.neg(ndtr(lax.neg(a)))
+    middle = lax.log(ndtr(a))
+    safe = ufuncs.minimum(a, _c(lower, a))
+    return where(
+        ufuncs.greater(a, _c(upper, a)),
+        upper_value,
+        where(ufuncs.greater(a, _c(lower, a)), middle, _log_ndtr_lower(safe, series_order)),
+    )
+
+
+def _log_ndtr_lower(x: Array, series_order: int) -> Array:
+    """The asymptotic series of ``log(ndtr(x))`` for very negative ``x``."""
+    x2 = lax.mul(x, x)
+    log_phi_over_x = lax.sub(
+        lax.sub(lax.mul(_c(-0.5, x), x2), lax.log(lax.neg(x))),
+        _c(0.5 * math.log(2 * math.pi), x),
+    )
+    total = _c(1, x)
+    term = _c(1, x)
+    inv = lax.div(_c(1, x), x2)
+    coefficient = 1.0
+    for n in range(1, series_order + 1):
+        coefficient *= -(2 * n - 1)
+        term = lax.mul(term, inv)
+        total = lax.add(total, lax.mul(_c(coefficient, x), term))
+    return lax.add(log_phi_over_x, lax.log(total))
+
+
+# -- gamma family -------------------------------------------------------------------------------
+
+
+def gammaln(x: ArrayLike) -> Array:
+    """``log(|gamma(x)|)`` (``inf`` at the poles)."""
+    (a,) = _real_inexact("gammaln", x)
+    return lax.lgamma(a)
+
+
+def loggamma(x: ArrayLike) -> Array:
+    """The principal branch of ``log(gamma(x))`` for real ``x``: ``gammaln`` for ``x > 0``, NaN
+    for ``x <= 0`` (as JAX; SciPy gives ``inf`` at 0)."""
+    (a,) = _real_inexact("loggamma", x)
+    return where(ufuncs.greater(a, _c(0, a)), lax.lgamma(a), _c(float("nan"), a))
+
+
+def gammasgn(x: ArrayLike) -> Array:
+    """The sign of ``gamma(x)``: ``copysign(1, x)`` at ``±0``, NaN at the negative integers, at
+    ``-inf`` and for NaN; -1 where ``floor(x)`` is an odd negative number. Strong, as in JAX."""
+    (a,) = _real_inexact("gammasgn", x)
+    a = _convert(a, a.dtype, False)
+    floor_x = lax.floor(a)
+    negative = ufuncs.less(a, _c(0, a))
+    odd = ufuncs.not_equal(ufuncs.fmod(floor_x, _c(2, a)), _c(0, a))
+    sign = where(ufuncs.logical_and(negative, odd), _c(-1, a), _c(1, a))
+    pole = ufuncs.logical_and(negative, ufuncs.equal(a, floor_x))  # includes -inf
+    sign = where(ufuncs.equal(a, _c(0, a)), ufuncs.copysign(_c(1, a), a), sign)
+    return where(ufuncs.logical_or(pole, ufuncs.isnan(a)), _c(float("nan"), a), sign)
+
+
+def gamma(x: ArrayLike) -> Array:
+    """The gamma function ``gammasgn(x) * exp(gammaln(x))`` (``±inf`` at ``±0``, NaN at the
+    negative integers). Strong, as in JAX."""
+    (a,) = _real_inexact("gamma", x)
+    a = _convert(a, a.dtype, False)
+    return lax.mul(gammasgn(a), lax.exp(lax.lgamma(a)))
+
+
+def digamma(x: ArrayLike) -> Array:
+    """The logarithmic derivative of the gamma function."""
+    (a,) = _real_inexact("digamma", x)
+    return lax.digamma(a)
+
+
+def betaln(a: ArrayLike, b: ArrayLike) -> Array:
+    """``log(|beta(a, b)|)``."""
+    x, y = _real_inexact("betaln", a, b)
+    return lax.sub(lax.add(lax.lgamma(x), lax.lgamma(y)), lax.lgamma(lax.add(x, y)))
+
+
+def beta(a: ArrayLike, b: ArrayLike) -> Array:
+    """The beta function ``gamma(a) gamma(b) / gamma(a + b)``."""
+    x, y = _real_inexact("beta", a, b)
+    x, y = _convert(x, x.dtype, False), _convert(y, y.dtype, False)  # strong, as JAX's
+    sign = lax.mul(lax.mul(gammasgn(x), gammasgn(y)), gammasgn(lax.add(x, y)))
+    return lax.mul(sign, lax.exp(betaln(x, y)))
+
+
+def multigammaln(a: ArrayLike, d: ArrayLike) -> Array:
+    """The log of the multivariate gamma function of dimension ``d`` (a static int)."""
+    d_int = int(d)
+    if d_int < 1:
+        raise ValueError(f"d must be a positive integer, got {d}")
+    (x,) = _real_inexact("multigammaln", a)
+    constant = d_int * (d_int - 1) / 4 * math.log(math.pi)
+    total = _c(constant, x)
+    for j in range(d_int):
+        total = lax.add(total, lax.lgamma(lax.sub(x, _c(j / 2, x))))
+    return total
+
+
+def factorial(n: ArrayLike, exact: bool = False) -> Array:
+    """``gamma(n + 1)``, 0 for negative ``n`` (``exact=True`` is not supported, as in JAX)."""
+    if exact:
+        raise NotImplementedError("factorial with exact=True")
+    (a,) = _real_inexact("factorial", n)
+    return where(ufuncs.less(a, _c(0, a)), _c(0, a), lax.exp(lax.lgamma(lax.add(a, _c(1, a)))))
+
+
+def poch(z: ArrayLike, m: ArrayLike) -> Array:
+    """The rising factorial ``gamma(z + m) / gamma(z)`` (1 for ``m == 0``; strong)."""
+    x, y = _real_inexact("poch", z, m)
+    x, y = _convert(x, x.dtype, False), _convert(y, y.dtype, False)
+    return where(ufuncs.equal(y, _c(0, y)), _c(1, x), lax.div(gamma(lax.add(x, y)), gamma(x)))
+
+
+def gammainc(a: ArrayLike, x: ArrayLike) -> Array:
+    """The regularized lower incomplete gamma function ``P(a, x)`` (``lax.igamma``)."""
+    aa, xx = _real_inexact("gammainc", a, x)
+    return lax_special.igamma(aa, xx)
+
+
+def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
+    """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``."""
+    aa, xx = _real_inexact("gammaincc", a, x)
+    return lax_special.igammac(aa, xx)
+
+
+# -- logs and logistic ---------------------------------------------------------------------------
+
+
+def expit(x: ArrayLike) -> Array:
+    """The logistic sigmoid ``1 / (1 + exp(-x))``."""
+    (a,) = _real_inexact("expit", x)
+    return lax.logistic(a)
+
+
+def logit(x: ArrayLike) -> Array:
+    """The inverse of ``expit``: ``log(x / (1 - x))``."""
+    (a,) = _real_inexact("logit", x)
+    return lax.log(lax.div(a, lax.sub(_c(1, a), a)))
+
+
+def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
+    """``x * log(y)``, 0 where ``x == 0`` (even for ``y == 0``)."""
+    a, b = _real_inexact("xlogy", x, y)
+    return where(ufuncs.equal(a, _c(0, a)), _c(0, a), lax.mul(a, lax.log(b)))
+
+
+def xlog1py(x: ArrayLike, y: ArrayLike) -> Array:
+    """``x * log1p(y)``, 0 where ``x == 0``."""
+    a, b = _real_inexact("xlog1py", x, y)
+    return where(ufuncs.equal(a, _c(0, a)), _c(0, a), lax.mul(a, lax.log1p(b)))
+
+
+def entr(x: ArrayLike) -> Array:
+    """``-x log(x)`` for ``x > 0``, 0 at 0, ``-inf`` for ``x < 0``."""
+    (a,) = _real_inexact("entr", x)
+    zero = _c(0, a)
+    positive = lax.neg(lax.mul(a, lax.log(where(ufuncs.greater(a, zero), a, _c(1, a)))))
+    return where(
+        ufuncs.greater(a, zero),
+        positive,
+        where(ufuncs.equal(a, zero), zero, _c(float("-inf"), a)),
+    )
+
+
+def rel_entr(p: ArrayLike, q: ArrayLike) -> Array:
+    """``p log(p / q)`` for ``p, q > 0``, 0 for ``p == 0 <= q``, ``inf`` otherwise."""
+    a, b = _real_inexact("rel_entr", p, q)
+    zero = _c(0, a)
+    both = ufuncs.logical_and(ufuncs.greater(a, zero), ufuncs.greater(b, zero))
+    value = lax.mul(a, lax.log(lax.div(a, b)))
+    edge = where(
+        ufuncs.logical_and(ufuncs.equal(a, zero), ufuncs.greater_equal(b, zero)),
+        zero,
+        _c(float("inf"), a),
+    )
+    return where(both, value, edge)
+
+
+def kl_div(p: ArrayLike, q: ArrayLike) -> Array:
+    """``p log(p / q) - p + q`` for ``p, q > 0``, ``q`` for ``p == 0 <= q``, ``inf`` otherwise."""
+    a, b = _real_inexact("kl_div", p, q)
+    zero = _c(0, a)
+    both = ufuncs.logical_and(ufuncs.greater(a, zero), ufuncs.greater(b, zero))
+    value = lax.add(lax.sub(lax.mul(a, lax.log(lax.div(a, b))), a), b)
+    edge = where(
+        ufuncs.logical_and(ufuncs.equal(a, zero), ufuncs.greater_equal(b, zero)),
+        b,
+        _c(float("inf"), a),
+    )
+    return where(both, value, edge)
+
+
+def boxcox(x: ArrayLike, lmbda: ArrayLike) -> Array:
+    """The Box-Cox transform: ``(x**lmbda - 1) / lmbda``, ``log(x)`` for ``lmbda == 0``."""
+    a, lam = _real_inexact("boxcox", x, lmbda)
+    safe = where(ufuncs.equal(lam, _c(0, lam)), _c(1, lam), lam)
+    value = lax.div(lax.expm1(lax.mul(safe, lax.log(a))), safe)
+    return where(ufuncs.equal(lam, _c(0, lam)), lax.log(a), value)
+
+
+def boxcox1p(x: ArrayLike, lmbda: ArrayLike) -> Array:
+    """The Box-Cox transform of ``1 + x``."""
+    a, lam = _real_inexact("boxcox1p", x, lmbda)
+    safe = where(ufuncs.equal(lam, _c(0, lam)), _c(1, lam), lam)
+    value = lax.div(lax.expm1(lax.mul(safe, lax.log1p(a))), safe)
+    return where(ufuncs.equal(lam, _c(0, lam)), lax.log1p(a), value)
+
+
+# -- reductions ----------------------------------------------------------------------------------
+
+
+def logsumexp(
+    a: ArrayLike,
+    axis: Axis = None,
+    b: ArrayLike | None = None,
+    keepdims: bool = False,
+    return_sign: bool = False,
+    where: ArrayLike | None = None,
+) -> Array | tuple[Array, Array]:
+    """``log(sum(b * exp(a)))`` over ``axis``, computed stably (the maximum is factored out).
+
+    With ``b`` the sum may be negative: ``return_sign=True`` returns ``(log|sum|, sign)``;
+    otherwise a negative sum gives NaN.
+    """
+    if b is not None:
+        x, weights = promote_args_inexact("logsumexp", a, b)
+    else:
+        (x,) = promote_args_inexact("logsumexp", a)
+        weights = None
+    check_arraylike("logsumexp", x)
+    amax = reductions.max(x, axis=axis, keepdims=True, where=where, initial=float("-inf"))
+    amax = _where(ufuncs.isfinite(amax), amax, _c(0, amax))
+    exp_a = ufuncs.exp(ufuncs.subtract(x, amax))
+    if weights is not None:
+        exp_a = ufuncs.multiply(exp_a, weights)
+    sumexp = reductions.sum(exp_a, axis=axis, where=where, keepdims=keepdims)
+    sign = ufuncs.sign(sumexp)
+    if return_sign or dtypes.kind(sumexp.dtype) != "c":
+        sumexp = ufuncs.abs(sumexp)
+    shift = amax if keepdims else squeeze(amax, reductions.reduction_axes(amax.ndim, axis))
+    out = ufuncs.add(ufuncs.log(sumexp), shift)
+    if return_sign:
+        return out, sign
+    if weights is not None and dtypes.kind(out.dtype) != "c":
+        out = _where(ufuncs.less(sign, _c(0, sign)), _c(float("nan"), out), out)
+    return out
+
+
+_where = where
+
+
+def softmax(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
+    """``exp(x) / sum(exp(x), axis)``, computed after subtracting the maximum."""
+    check_arraylike("softmax", x)
+    a = asarray(x)
+    unnormalized = ufuncs.exp(ufuncs.subtract(a, reductions.max(a, axis=axis, keepdims=True)))
+    return ufuncs.divide(unnormalized, reductions.sum(unnormalized, axis=axis, keepdims=True))
+
+
+def log_softmax(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
+    """``x - logsumexp(x, axis)``, computed after subtracting the maximum."""
+    check_arraylike("log_softmax", x)
+    a = asarray(x)
+    shifted = ufuncs.subtract(a, reductions.max(a, axis=axis, keepdims=True))
+    total = reductions.sum(ufuncs.exp(shifted), axis=axis, keepdims=True)
+    return ufuncs.subtract(shifted, ufuncs.log(total))
+
+
+# -- Bessel functions ----------------------------------------------------------------------------
+
+
+def i0(x: ArrayLike) -> Array:
+    """The modified Bessel function of the first kind, order 0."""
+    (a,) = _real_inexact("i0", x)
+    return ufuncs.i0(a)
+
+
+def i0e(x: ArrayLike) -> Array:
+    """``exp(-|x|) * i0(x)``."""
+    (a,) = _real_inexact("i0e", x)
+    return lax.bessel_i0e(a)
+
+
+# -- combinatorics -------------------------------------------------------------------------------
+
+
+def comb(N: ArrayLike, k: ArrayLike, *, repetition: bool = False) -> Array:
+    """The binomial coefficient ``N choose k`` via ``gammaln`` (0 where ``k > N`` or negative)."""
+    n, kk = _real_inexact("comb", N, k)
+    if repetition:
+        n = lax.sub(lax.add(n, kk), _c(1, n))
+    one = _c(1, n)
+    value = lax.exp(
+        lax.sub(
+            lax.lgamma(lax.add(n, one)),
+            lax.add(lax.lgamma(lax.add(kk, one)), lax.lgamma(lax.add(lax.sub(n, kk), one))),
+        )
+    )
+    valid = ufuncs.logical_and(ufuncs.greater_equal(kk, _c(0, kk)), ufuncs.less_equal(kk, n))
+    return where(ufuncs.logical_and(valid, ufuncs.greater_equal(n, _c(0, n))), value, _c(0, n))
+
+
+def bernoulli(n: int) -> Array:
+    """The first ``n + 1`` Bernoulli numbers ``B_0 .. B_n`` (``B_1 = -1/2``), a float array."""
+    if not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    from fractions import Fraction
+
+    # the Akiyama-Tanigawa algorithm: B_m^+ (B_1 = +1/2) at index 0 after pass m
+    numbers = []
+    a = [Fraction(0)] * (n + 1)
+    for m in range(n + 1):
+        a[m] = Fraction(1, m + 1)
+        for j in range(m, 0, -1):
+            a[j - 1] = j * (a[j - 1] - a[j])
+        numbers.append(a[0])
+    if n >= 1:
+        numbers[1] = -numbers[1]
+    return asarray(np.array([float(v) for v in numbers], dtype=dtypes.default_float_dtype()))

@@ -1,0 +1,1 @@
+"""Private code of ``trellax.scipy.stats``: one module per distribution family."""

@@ -1,0 +1,20 @@
+"""``trellax.errors``: the error classes a user can catch, under JAX's names (mirrors
+``jax.errors``). ``JAXTypeError`` is the base of the tracer errors, as in JAX."""
+
+from trellax._src.errors import ConcretizationTypeError as ConcretizationTypeError
+from trellax._src.errors import NonConcreteBooleanIndexError as NonConcreteBooleanIndexError
+from trellax._src.errors import TracerArrayConversionError as TracerArrayConversionError
+from trellax._src.errors import TracerBoolConversionError as TracerBoolConversionError
+from trellax._src.errors import TracerIntegerConversionError as TracerIntegerConversionError
+from trellax._src.errors import TrellaxTypeError as JAXTypeError
+from trellax._src.errors import UnexpectedTracerError as UnexpectedTracerError
+
+__all__ = [
+    "ConcretizationTypeError",
+    "JAXTypeError",
+    "NonConcreteBooleanIndexError",
+    "TracerArrayConversionError",
+    "TracerBoolConversionError",
+    "TracerIntegerConversionError",
+    "UnexpectedTracerError",
+]
