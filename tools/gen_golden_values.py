@@ -114,8 +114,7 @@ BINARY = [
     "bitwise_xor",
     "left_shift",
     "right_shift",
-    "gcd",
-    "lcm",
+    # gcd and lcm are left out: JAX's gcd loops forever on int8 -128 (abs(-128) is -128).
 ]
 REDUCTIONS = [
     "sum",
@@ -245,7 +244,11 @@ def record(fn: Any, args: tuple[Any, ...]) -> dict[str, Any] | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--x64", action="store_true", help="64-bit mode (values_x64.json)")
-    x64 = parser.parse_args().x64
+    parser.add_argument("--dtypes", help="comma-separated subset of the dtypes (default: all)")
+    parser.add_argument("--out", help="output file (default: tests/golden/values[_x64].json)")
+    args = parser.parse_args()
+    x64 = args.x64
+    chosen = dtypes_for(x64) if not args.dtypes else args.dtypes.split(",")
     import jax
 
     jax.config.update("jax_enable_x64", x64)
@@ -253,7 +256,8 @@ def main() -> None:
     import jax.numpy as jnp
 
     cases: list[dict[str, Any]] = []
-    for dt in dtypes_for(x64):
+    for dt in chosen:
+        print(f"{dt}...", file=sys.stderr, flush=True)
         full = special_values(dt, short=False)
         x = jnp.asarray(full)
         for name in UNARY:
@@ -287,11 +291,11 @@ def main() -> None:
                 "full": to_hex(special_values(dt, short=False)),
                 "short": to_hex(special_values(dt, short=True)),
             }
-            for dt in dtypes_for(x64)
+            for dt in chosen
         },
         "cases": cases,
     }
-    path = OUT / ("values_x64.json" if x64 else "values.json")
+    path = Path(args.out) if args.out else OUT / ("values_x64.json" if x64 else "values.json")
     path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
     print(f"wrote {len(cases)} cases to {path}", file=sys.stderr)
 
