@@ -161,9 +161,7 @@ _add(
 )
 
 # -- lax.gather / lax.scatter with dimension numbers ---------------------------------------------
-_GDN = (
-    "lax.GatherDimensionNumbers(offset_dims={}, collapsed_slice_dims={}, start_index_map={})"
-)
+_GDN = "lax.GatherDimensionNumbers(offset_dims={}, collapsed_slice_dims={}, start_index_map={})"
 _add(
     "lax_gather",
     "lax.gather(m, np.array([[1], [0]]), "

@@ -71,6 +71,17 @@ from trellax._src.lax.elementwise import (
     tan,
     tanh,
 )
+from trellax._src.lax.indexing import (
+    GatherDimensionNumbers,
+    GatherScatterMode,
+    ScatterDimensionNumbers,
+    gather,
+    scatter,
+    scatter_add,
+    scatter_max,
+    scatter_min,
+    scatter_mul,
+)
 from trellax._src.lax.reductions import (
     argmax,
     argmin,
@@ -112,6 +123,9 @@ from trellax._src.lax.structural import (
 )
 
 __all__ = [
+    "GatherDimensionNumbers",
+    "GatherScatterMode",
+    "ScatterDimensionNumbers",
     "abs",
     "acos",
     "acosh",
@@ -161,6 +175,7 @@ __all__ = [
     "expm1",
     "floor",
     "fori_loop",
+    "gather",
     "ge",
     "gt",
     "imag",
@@ -198,6 +213,11 @@ __all__ = [
     "round",
     "rsqrt",
     "scan",
+    "scatter",
+    "scatter_add",
+    "scatter_max",
+    "scatter_min",
+    "scatter_mul",
     "select",
     "select_n",
     "shift_left",
