@@ -248,6 +248,14 @@ def _scatter_abstract_eval(name: str) -> Any:
                 f"{tuple(indices.shape)} and update_window_dims {dn.update_window_dims} for an "
                 f"operand of shape {shape}"
             )
+        scatter_dims = [p for p in range(len(ushape)) if p not in dn.update_window_dims]
+        for k, (p, b) in enumerate(zip(scatter_dims, batch_shape)):
+            if ushape[p] != b:
+                raise TypeError(
+                    "Bounds of the scatter dimensions of updates must be the same as the bounds "
+                    "of the corresponding dimensions of scatter indices. For scatter dimension "
+                    f"{k}, updates bound is {ushape[p]}, indices bound is {b}."
+                )
         windows = [ushape[p] for p in dn.update_window_dims]
         expected = _layout(batch_shape, windows, dn.update_window_dims)
         if expected != ushape or any(w > shape[d] for w, d in zip(windows, window_axes)):
