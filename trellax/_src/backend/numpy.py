@@ -361,7 +361,7 @@ def _broadcast_in_dim(
 def _reshape(x: np.ndarray, *, new_sizes: tuple[int, ...], dimensions: Any = None) -> Any:
     if dimensions is not None:
         x = np.transpose(x, dimensions)
-    return np.reshape(x, new_sizes)
+    return x.reshape(new_sizes)
 
 
 @_register("squeeze")
@@ -420,8 +420,9 @@ def _slice(
     limit_indices: tuple[int, ...],
     strides: tuple[int, ...] | None,
 ) -> Any:
-    steps = strides or (1,) * x.ndim
-    return x[tuple(slice(s, e, st) for s, e, st in zip(start_indices, limit_indices, steps))]
+    if strides is None:
+        return x[tuple(map(slice, start_indices, limit_indices))]
+    return x[tuple(map(slice, start_indices, limit_indices, strides))]
 
 
 def _clamped_starts(shape: tuple[int, ...], starts: Any, sizes: tuple[int, ...]) -> list[int]:
