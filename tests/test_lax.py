@@ -605,6 +605,10 @@ def test_numpy_layer_changes_ranks_explicitly() -> None:
     assert "broadcast_in_dim" not in str(
         trellax.make_jaxpr(tnp.add)(tnp.ones((2, 1)), tnp.ones((1, 3)))
     )
+    v, m = tnp.arange(3.0), tnp.ones((2, 3))
+    for out in (v + m, m - v, v * m, trellax.jit(lambda a, b: a + b)(v, m)):  # operator fast path
+        assert out.shape == (2, 3)
+    assert tnp.ldexp(v, tnp.ones((2, 3), "int32")).tolist() == [[0.0, 2.0, 4.0]] * 2
     out = tnp.add(tnp.ones((2, 1), "int8"), tnp.arange(3, dtype="int8"))
     assert out.shape == (2, 3) and out.dtype == tnp.int8
     with pytest.raises(TypeError, match=r"same number of dimensions, got \{1, 2\}"):

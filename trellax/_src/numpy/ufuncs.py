@@ -26,6 +26,7 @@ from trellax._src.numpy.util import (
     promote_args_inexact,
     promote_args_numeric,
     promote_dtypes,
+    promote_shapes,
 )
 from trellax._src.typing import ArrayLike
 
@@ -721,7 +722,7 @@ def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     if _kind(b) not in ("i", "u", "b"):
         raise ValueError(f"ldexp: exponent must be an integer array, got {b.dtype.name}")
     two = _full_scalar(2, a)
-    return lax.mul(a, lax.pow(two, _convert(b, dtypes.int32, False)))
+    return lax.mul(*promote_shapes([a, lax.pow(two, _convert(b, dtypes.int32, False))]))
 
 
 def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
