@@ -125,6 +125,10 @@ _add(
         for mode in ("clip", "drop", "fill", "promise_in_bounds", None)
     ],
     "x.at[np.array([1, 7])].set(9, mode='bogus')",
+    "x.at[np.array([1, 7])].set(9, fill_value=3)",
+    "x.at[np.array([1, 7])].divide(2, mode='bogus')",
+    "x.at[np.array([1, 7, 7])].divide(2, mode='clip')",
+    "x.at[1:9].get(mode='fill')",
     "m.at[np.array([0, 3]), 1].set(9.0, mode='clip')",
     "m.at[1, np.array([0, 3])].add(9.0)",
 )

@@ -455,46 +455,102 @@ class _IndexUpdateRef:
     ) -> Array:
         return getitem(self.array, self.index, mode=mode, fill_value=fill_value)
 
-    def set(self, values: ArrayLike, **kwargs: Any) -> Array:
-        return _scatter(self.array, self.index, values, "set", **kwargs)
+    def set(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
+        return _scatter(self.array, self.index, values, "set", mode=mode)
 
-    def add(self, values: ArrayLike, **kwargs: Any) -> Array:
-        return _scatter(self.array, self.index, values, "add", **kwargs)
+    def add(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
+        return _scatter(self.array, self.index, values, "add", mode=mode)
 
-    def subtract(self, values: ArrayLike, **kwargs: Any) -> Array:
+    def subtract(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
         from trellax._src.numpy.ufuncs import negative
 
-        return _scatter(self.array, self.index, negative(values), "add", **kwargs)
+        return _scatter(self.array, self.index, negative(values), "add", mode=mode)
 
-    def multiply(self, values: ArrayLike, **kwargs: Any) -> Array:
-        return _scatter(self.array, self.index, values, "mul", **kwargs)
+    def multiply(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
+        return _scatter(self.array, self.index, values, "mul", mode=mode)
 
     mul = multiply
 
-    def divide(self, values: ArrayLike, **kwargs: Any) -> Array:
+    def divide(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
         """``x / d`` where ``d`` is ones with the values multiplied in at the index (JAX's
         definition): integers give floats, repeated indices divide repeatedly."""
         from trellax._src.numpy.ufuncs import divide
 
-        return divide(self.array, self._multiplied_ones(values, **kwargs))
+        return divide(self.array, self._multiplied_ones(values, mode=mode))
 
-    def power(self, values: ArrayLike, **kwargs: Any) -> Array:
+    def power(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
         """``x ** e`` where ``e`` is ones with the values multiplied in at the index (JAX's
         definition): repeated indices raise repeatedly."""
         from trellax._src.numpy.ufuncs import power
 
-        return power(self.array, self._multiplied_ones(values, **kwargs))
+        return power(self.array, self._multiplied_ones(values, mode=mode))
 
-    def _multiplied_ones(self, values: ArrayLike, **kwargs: Any) -> Array:
-        ones = broadcast_to(_convert(asarray(1), self.array.dtype, self.array.weak_type), ())
-        ones = broadcast_to(ones, tuple(self.array.shape))
-        return _scatter(ones, self.index, values, "mul", **kwargs)
+    def _multiplied_ones(self, values: ArrayLike, mode: str | None) -> Array:
+        one = _convert(asarray(1), self.array.dtype, self.array.weak_type)
+        ones = broadcast_to(one, tuple(self.array.shape))
+        return _scatter(ones, self.index, values, "mul", mode=mode)
 
-    def min(self, values: ArrayLike, **kwargs: Any) -> Array:
-        return _scatter(self.array, self.index, values, "min", **kwargs)
+    def min(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
+        return _scatter(self.array, self.index, values, "min", mode=mode)
 
-    def max(self, values: ArrayLike, **kwargs: Any) -> Array:
-        return _scatter(self.array, self.index, values, "max", **kwargs)
+    def max(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
+        return _scatter(self.array, self.index, values, "max", mode=mode)
 
 
 def _scatter(
