@@ -54,6 +54,8 @@ golden:
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden.py
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden_control.py
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden_core.py
+	/tmp/trellax-golden-venv/bin/python tools/gen_golden_values.py
+	/tmp/trellax-golden-venv/bin/python tools/gen_golden_values.py --x64
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache

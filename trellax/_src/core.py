@@ -27,6 +27,7 @@ from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 
+from trellax._src import fp_errors
 from trellax._src.basearray import Array
 
 Shape: TypeAlias = tuple[int, ...]
@@ -216,11 +217,19 @@ class Trace:
 
 
 class EvalTrace(Trace):
-    """The bottom of the stack: evaluate eagerly with NumPy."""
+    """The bottom of the stack: evaluate eagerly with NumPy (its floating-point errors silenced
+    for the call only, see :mod:`trellax._src.fp_errors`)."""
 
     def process_primitive(
         self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
     ) -> Any:
+        token = fp_errors.enter()
+        try:
+            return self._evaluate(prim, args, params)
+        finally:
+            fp_errors.leave(token)
+
+    def _evaluate(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
         rule = prim.abstract_eval_rule
         impl = prim.impl
         if rule is None or impl is None:
