@@ -418,3 +418,13 @@ def test_scalar_bool_index_under_jit() -> None:
     assert trellax.jit(lambda v: v[True])(x).shape == (1, 2, 3)
     with pytest.raises(IndexError, match=r"x\[False\] selects nothing"):
         trellax.jit(lambda v: v[False])(x)
+
+
+def test_traced_scalar_index_gives_a_0d_result_inside_compiled_loops() -> None:
+    """The gather impl may receive NumPy scalars inside generated loops; a 0-d result stays 0-d."""
+    table = tnp.asarray([1.0, 10.0, 100.0])
+    out = lax.fori_loop(0, 3, lambda i, acc: acc + table[i], 0.0)
+    assert out.shape == () and float(out) == 111.0
+    assert trellax.jit(lambda t, i: t[i])(table, 2).shape == ()
+    _, ys = lax.scan(lambda c, i: (c, table.at[i].get(mode="fill")), 0, tnp.asarray([0, 5]))
+    assert ys.shape == (2,) and ys.tolist()[0] == 1.0 and np.isnan(ys.tolist()[1])

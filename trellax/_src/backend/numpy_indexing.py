@@ -120,7 +120,8 @@ def _gather(
             perm.append(next(batch_axes))
     if perm != list(range(res.ndim)):
         res = np.transpose(res, perm)
-    return np.ascontiguousarray(res)
+    return np.asarray(res)  # (a 0-d result may be a NumPy scalar; never np.ascontiguousarray,
+    # which would make it 1-d)
 
 
 IMPLS["gather"] = _gather
