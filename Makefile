@@ -47,15 +47,28 @@ format: $(STAMP)
 	$(PY) -m ruff format trellax tests benchmarks tools
 	$(PY) -m ruff check --fix trellax tests benchmarks tools
 
-# Regenerates the golden JAX data in tests/golden/ (needs network; uses a throwaway venv).
-golden:
-	$(PYTHON) -m venv /tmp/trellax-golden-venv
-	/tmp/trellax-golden-venv/bin/pip install -q jax numpy ml_dtypes
-	/tmp/trellax-golden-venv/bin/python tools/gen_golden.py
-	/tmp/trellax-golden-venv/bin/python tools/gen_golden_control.py
-	/tmp/trellax-golden-venv/bin/python tools/gen_golden_core.py
-	/tmp/trellax-golden-venv/bin/python tools/gen_golden_values.py
-	/tmp/trellax-golden-venv/bin/python tools/gen_golden_values.py --x64
+# Regenerates every generated golden file in tests/golden/: the JAX data (one script per file in
+# tools/, run in a throwaway venv with the pinned JAX; needs network the first time; ~30 min on two
+# cores, mostly gen_golden_ops.py), then trellax's own CLI texts in tests/golden/cli/. The two
+# transcribed reference files there (jax_reference_tables.md, jax_docs_lattice_table.txt) are
+# copied from JAX's docs and specification, not generated. tests/test_golden_files.py checks that
+# every tools/gen_golden*.py script is listed here.
+GOLDEN_VENV ?= /tmp/trellax-golden-venv
+JAX_VERSION ?= 0.10.2
+GOLDEN_PY   := $(GOLDEN_VENV)/bin/python
+
+golden: $(STAMP)
+	test -x $(GOLDEN_PY) || $(PYTHON) -m venv $(GOLDEN_VENV)
+	$(GOLDEN_PY) -m pip install -q jax==$(JAX_VERSION) jaxlib==$(JAX_VERSION) numpy ml_dtypes
+	$(GOLDEN_PY) tools/gen_golden.py
+	$(GOLDEN_PY) tools/gen_golden_control.py
+	$(GOLDEN_PY) tools/gen_golden_core.py
+	$(GOLDEN_PY) tools/gen_golden_ops.py
+	$(GOLDEN_PY) tools/gen_golden_values.py
+	$(GOLDEN_PY) tools/gen_golden_values.py --x64
+	$(GOLDEN_PY) tools/gen_golden_ad.py
+	$(GOLDEN_PY) tools/gen_golden_random.py
+	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache

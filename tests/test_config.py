@@ -11,9 +11,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import trellax
+import trellax.numpy as tnp
 from trellax import config
 from trellax._src import config as config_lib
 from trellax._src import dtypes as dtypes_lib
@@ -271,6 +273,95 @@ def test_asyncio_tasks_have_their_own_overrides() -> None:
     assert b == [(False, "strict")] * 3
 
 
+# One context-manager object shared by several threads or tasks at once, and re-entered (JAX's
+# context managers allow both).
+SHARED = [
+    (lambda: trellax.enable_x64(True), (True, "standard", "int64")),
+    (lambda: trellax.numpy_dtype_promotion("strict"), (False, "strict", "ERR")),
+]
+
+
+@pytest.mark.parametrize(("make", "inside"), SHARED)
+def test_one_override_object_shared_by_threads(make: Any, inside: Any) -> None:
+    cm = make()
+    n = 4
+    barrier = threading.Barrier(n, timeout=10)
+    seen: list[list[Any]] = [[] for _ in range(n)]
+    errors: list[BaseException] = []
+
+    def worker(i: int) -> None:
+        try:
+            barrier.wait()
+            with cm:
+                barrier.wait()  # every thread is inside the same object's block
+                seen[i].append(probe())
+                with cm:  # re-entered
+                    seen[i].append(probe())
+                barrier.wait()
+            seen[i].append(probe())
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+            barrier.abort()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert seen == [[inside, inside, (False, "standard", "int32")]] * n
+
+
+@pytest.mark.parametrize(("make", "inside"), SHARED)
+def test_one_override_object_shared_by_asyncio_tasks(make: Any, inside: Any) -> None:
+    cm = make()
+
+    async def task(delay: int) -> list[Any]:
+        log = []
+        for _ in range(delay):
+            await asyncio.sleep(0)
+        with cm:
+            await asyncio.sleep(0)  # other tasks enter and leave meanwhile
+            log.append(probe())
+            with cm:
+                await asyncio.sleep(0)
+                log.append(probe())
+        log.append(probe())
+        return log
+
+    async def main() -> list[list[Any]]:
+        return list(await asyncio.gather(*(task(d) for d in (0, 1, 0, 2, 3))))
+
+    logs = asyncio.run(main())
+    assert logs == [[inside, inside, (False, "standard", "int32")]] * 5
+
+
+def test_reentered_override_restores_each_level() -> None:
+    x64 = trellax.enable_x64(True)
+    off = trellax.enable_x64(False)
+    with x64:
+        with off:
+            with x64:
+                assert current() == (True, "standard")
+            assert current() == (False, "standard")
+        assert current() == (True, "standard")
+    assert current() == (False, "standard")
+
+
+def test_shared_override_as_a_decorator_in_threads() -> None:
+    @trellax.numpy_dtype_promotion("strict")
+    def strict_answer() -> Any:
+        return probe()
+
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(strict_answer())) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [(False, "strict", "ERR")] * 4
+
+
 # -- environment variables, read at import --------------------------------------------------------
 
 
@@ -302,7 +393,7 @@ def test_environment_variables(env: dict[str, str], printed: str) -> None:
 def test_bad_environment_variable_is_refused_at_import() -> None:
     proc = import_with_env(TRELLAX_NUMPY_DTYPE_PROMOTION="loose")
     assert proc.returncode != 0
-    assert "'loose' is not a valid numpy_dtype_promotion" in proc.stderr
+    assert "'loose' is not a valid TRELLAX_NUMPY_DTYPE_PROMOTION" in proc.stderr
     assert "'standard', 'strict'" in proc.stderr
 
 
@@ -343,3 +434,24 @@ def test_op_level_cache_follows_the_config() -> None:
             assert lrt(w16, w16) == (dtypes_lib.int32, True)
             with trellax.enable_x64(True):
                 assert lrt(w16, w16) == (dtypes_lib.int64, True)
+
+
+def test_one_jitted_function_called_from_many_threads() -> None:
+    f = trellax.jit(lambda x, y: tnp.sum(x * y) + tnp.arange(x.shape[0]).sum())
+    barrier = threading.Barrier(6, timeout=10)
+    results: dict[int, Any] = {}
+
+    def worker(n: int) -> None:
+        barrier.wait()  # all threads trace and run at once
+        with trellax.enable_x64(n % 2 == 0):
+            results[n] = (f(tnp.ones(n), tnp.full(n, 2.0)), config.enable_x64)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(1, 7)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for n, (out, x64) in results.items():
+        assert x64 == (n % 2 == 0)
+        assert float(out) == 2 * n + n * (n - 1) // 2
+        assert out.dtype == (np.float64 if x64 else np.float32)

@@ -134,7 +134,10 @@ def _format(args: argparse.Namespace) -> str:
 
 def _emit(text: str, args: argparse.Namespace, out: TextIO) -> None:
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"cannot write {args.output}: {e.strerror or e}") from None
         out.write(f"trellax: wrote {args.output}\n")
     else:
         out.write(text)

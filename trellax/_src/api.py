@@ -75,7 +75,9 @@ ShapeDtypeStruct.__module__ = "trellax"
 # -- leaves to abstract values ---------------------------------------------------------------------
 
 
-def _leaf_aval(leaf: Any, path: str) -> ShapedArray:
+def _leaf_aval(leaf: Any, path: Callable[[], str]) -> ShapedArray:
+    """``leaf``'s abstract value; ``path()`` names the argument in errors (only computed then:
+    it inspects the function's signature)."""
     t = type(leaf)
     if t is ArrayImpl:
         return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
@@ -86,7 +88,7 @@ def _leaf_aval(leaf: Any, path: str) -> ShapedArray:
             if not lo <= leaf <= hi:
                 raise OverflowError(
                     "An overflow was encountered while parsing an argument to a jitted "
-                    f"computation, whose argument path is {path}. Got {t} with value {leaf}"
+                    f"computation, whose argument path is {path()}. Got {t} with value {leaf}"
                 )
         return ShapedArray._fast((), dtypes._DEFAULTS[st.x64][_PY_KIND[t]], True)
     if t is bool or isinstance(leaf, np.bool_):
@@ -100,7 +102,7 @@ def _leaf_aval(leaf: Any, path: str) -> ShapedArray:
         return ShapedArray._fast(tuple(leaf.shape), leaf.dtype, leaf.weak_type)
     raise TypeError(
         f"Error interpreting argument to a traced function as an abstract array. The "
-        f"problematic value is of type {type(leaf)} and was passed at path {path}. Arguments "
+        f"problematic value is of type {type(leaf)} and was passed at path {path()}. Arguments "
         "must be arrays, scalars or pytrees of them; mark other arguments static "
         "(static_argnums/static_argnames)."
     )
@@ -113,6 +115,33 @@ def _leaf_value(leaf: Any, aval: ShapedArray) -> Any:
     return np.asarray(leaf, dtype=aval.dtype if aval.dtype.kind != "V" else None).astype(
         aval.dtype, copy=False
     )
+
+
+def _unalias(outs: tuple[Any, ...], leaves: list[Any], values: list[Any]) -> tuple[Any, ...]:
+    """``outs`` with a copy of every output that shares memory with a caller's buffer.
+
+    A compiled program returns views where NumPy does (``x``, ``x.T``, ``x[1:]``, a reshape, a
+    same-dtype ``astype``), so an output can alias an argument. That is harmless for a trellax
+    array (its buffer is immutable), but a NumPy argument stays the caller's to mutate: an output
+    viewing it is copied, as JAX copies arguments to the device. Only those outputs pay.
+    """
+    foreign = [
+        v
+        for x, v in zip(leaves, values)
+        if type(x) is not ArrayImpl and isinstance(x, np.ndarray) and np.may_share_memory(v, x)
+    ]
+    if not foreign:
+        return outs
+    return tuple(
+        o.copy()
+        if isinstance(o, np.ndarray) and any(np.may_share_memory(o, v) for v in foreign)
+        else o
+        for o in outs
+    )
+
+
+def _nth_path(fun: Callable[..., Any], n_leaves: int, i: int) -> str:
+    return _path_names(fun, n_leaves)[i]
 
 
 def _path_names(fun: Callable[..., Any], n_args: int) -> list[str]:
@@ -152,8 +181,10 @@ class Jitted(Generic[P, R]):
         static_argnums: Sequence[int] = (),
         static_argnames: Sequence[str] = (),
     ) -> None:
-        self.fun = fun
+        if not callable(fun):
+            raise TypeError(f"Expected a callable value, got {fun!r}")
         functools.update_wrapper(self, fun)
+        self.fun = fun  # after update_wrapper, which copies the wrapped object's __dict__
         self._sig = _signature(fun)
         self.static_argnums, self.static_argnames = _resolve_static(
             self._sig, tuple(static_argnums), tuple(static_argnames)
@@ -208,8 +239,9 @@ class Jitted(Generic[P, R]):
             if not kwargs and not self._has_static and all(type(a) is ArrayImpl for a in args):
                 fast_key = (st, *[(a.shape, a.dtype, a.weak_type) for a in avals])
                 self._fast_cache[fast_key] = entry
-        outs = entry.run(*[_leaf_value(x, a) for x, a in zip(leaves, avals)])
-        return self._finish(entry, outs)
+        values = [_leaf_value(x, a) for x, a in zip(leaves, avals)]
+        outs = entry.run(*values)
+        return self._finish(entry, _unalias(outs, leaves, values))
 
     def _finish(self, entry: _CacheEntry, outs: tuple[Any, ...]) -> R:
         new = core.new_array
@@ -249,9 +281,11 @@ class Jitted(Generic[P, R]):
             if type(leaf) is ArrayImpl:
                 out.append(ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type))
             else:
-                names = _path_names(self.fun, len(leaves))
-                out.append(_leaf_aval(leaf, names[i] if i < n_pos else f"leaf {i}"))
+                out.append(_leaf_aval(leaf, functools.partial(self._path, len(leaves), n_pos, i)))
         return out
+
+    def _path(self, n_leaves: int, n_pos: int, i: int) -> str:
+        return _path_names(self.fun, n_leaves)[i] if i < n_pos else f"leaf {i}"
 
     def _trace(
         self,
@@ -410,8 +444,10 @@ def _trace_pytree(
     fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> tuple[ClosedJaxpr, PyTreeDef]:
     leaves, in_tree = tree_flatten((list(args), kwargs))
-    names = _path_names(fun, len(leaves))
-    avals = [_leaf_aval(leaf, names[i]) for i, leaf in enumerate(leaves)]
+    avals = [
+        _leaf_aval(leaf, functools.partial(_nth_path, fun, len(leaves), i))
+        for i, leaf in enumerate(leaves)
+    ]
     out_tree_box: list[PyTreeDef] = []
 
     def flat_fun(*tracers: Any) -> list[Any]:

@@ -30,12 +30,18 @@ class ArrayImpl(Array):
 
     @staticmethod
     def _new(value: Any, dtype: np.dtype[Any], weak_type: bool = False) -> ArrayImpl:
-        """Wraps a buffer the library owns (never one a user still holds): no copy, no checks."""
+        """Wraps a buffer the library owns (never one a user still holds), without copying.
+
+        ``value`` must already have ``dtype``: an impl rule returning another dtype is a bug,
+        reported here rather than hidden by a cast. The buffer is made read-only at its root
+        when a view of it first leaves trellax (:meth:`_exported`), not here: that costs nothing
+        on the eager hot path, and no one outside trellax can reach the buffer before.
+        """
         if type(value) is not np.ndarray:
             value = np.asarray(value)
         vd = value.dtype
         if vd is not dtype and vd != dtype:
-            value = value.astype(dtype)
+            value = _narrow(value, dtype)
         a = _object_new(ArrayImpl)
         a._value = value
         a.dtype = dtype
@@ -112,11 +118,24 @@ class ArrayImpl(Array):
         if copy:
             out = np.array(self._value, dtype=dtype, copy=True)
             return out
-        out = self._value if dtype is None else self._value.astype(dtype, copy=False)
-        if out is self._value:
+        value = self._exported()
+        out = value if dtype is None else value.astype(dtype, copy=False)
+        if out is value:
             out = out.view()
-            out.flags.writeable = False
         return out
+
+    def _exported(self) -> np.ndarray[Any, Any]:
+        """The buffer, read-only at its root: the buffer itself and, for a view, the array owning
+        the memory (NumPy makes a view's ``base`` that owner). A view of it can then never be
+        made writable again (NumPy refuses when the owner is read-only). Called before any view
+        of the buffer leaves trellax."""
+        value = self._value
+        if value.flags.writeable:
+            value.setflags(write=False)
+        base = value.base
+        if type(base) is np.ndarray and base.flags.writeable:
+            base.setflags(write=False)  # a view of an impl's temporary
+        return value
 
     def _scalar(self, what: str) -> Any:
         if self._value.ndim:  # even with one element, as in JAX
@@ -196,7 +215,14 @@ class ArrayImpl(Array):
     # -- DLPack -------------------------------------------------------------------------------
 
     def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._value.__dlpack__(*args, **kwargs)
+        """Exports the buffer read-only to a consumer that speaks DLPack 1.0 or later (which can
+        mark a tensor read-only, as ``np.from_dlpack`` does); an older consumer, which cannot,
+        gets a copy, so nothing it writes reaches this array."""
+        max_version = kwargs.get("max_version")
+        if max_version is not None and tuple(max_version) >= (1, 0):
+            return self._exported().__dlpack__(*args, **kwargs)
+        kwargs.pop("copy", None)
+        return self._value.copy().__dlpack__(*args, **kwargs)
 
     def __dlpack_device__(self) -> tuple[int, int]:
         dev: tuple[int, int] = self._value.__dlpack_device__()
@@ -205,6 +231,28 @@ class ArrayImpl(Array):
 
 core.new_array = ArrayImpl._new
 dtypes.ARRAY_TYPES.add(ArrayImpl)
+
+
+#: The types NumPy computes ml_dtypes' narrow types in, where ml_dtypes has no loop of its own
+#: (int4 bitwise ops and max/min come back as int8; a float8 sum accumulates in float32).
+_COMPUTE_TYPES = frozenset(np.dtype(d) for d in ("int8", "uint8", "float32"))
+
+
+def _narrow(value: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """``value`` rounded once to the ml_dtypes type it was computed for; any other mismatch
+    between an impl's result and the abstract dtype is a bug, reported instead of cast away."""
+    vd = value.dtype
+    # NumPy numbers user-defined dtypes (all of ml_dtypes') from 256 up.
+    if (
+        dtype.num >= 256
+        and vd in _COMPUTE_TYPES
+        and (vd.kind == "f") == (dtypes.kind(dtype) == "f")
+    ):
+        return value.astype(dtype)
+    raise AssertionError(
+        f"trellax internal error: a {vd.name} buffer was wrapped as a {dtype.name} array "
+        "(an impl rule returned the wrong dtype); please report this"
+    )
 
 
 def _reconstruct(value: np.ndarray[Any, Any], weak_type: bool) -> ArrayImpl:

@@ -10,7 +10,9 @@ flags is kept as one precomputed, hashable :class:`State` that caches use as par
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
+import sys
 from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any, Literal, NamedTuple
@@ -41,11 +43,11 @@ def _parse_bool(name: str, value: object) -> bool:
     )
 
 
-def _parse_mode(value: object) -> PromotionMode:
+def _parse_mode(value: object, name: str = "numpy_dtype_promotion") -> PromotionMode:
     if isinstance(value, str) and value in PROMOTION_MODES:
         return value  # type: ignore[return-value,unused-ignore]
     raise ValueError(
-        f"{value!r} is not a valid numpy_dtype_promotion; valid values are "
+        f"{value!r} is not a valid {name}; valid values are "
         + ", ".join(repr(m) for m in PROMOTION_MODES)
     )
 
@@ -54,11 +56,34 @@ def _from_env() -> State:
     x64_env = os.environ.get("TRELLAX_ENABLE_X64")
     mode_env = os.environ.get("TRELLAX_NUMPY_DTYPE_PROMOTION")
     x64 = False if x64_env is None else _parse_bool("TRELLAX_ENABLE_X64", x64_env)
-    mode = "standard" if mode_env is None else _parse_mode(mode_env.strip().lower())
+    mode = (
+        "standard"
+        if mode_env is None
+        else _parse_mode(mode_env.strip().lower(), "TRELLAX_NUMPY_DTYPE_PROMOTION")
+    )
     return State(x64, mode)
 
 
-_global_state: list[State] = [_from_env()]
+def _running_cli() -> bool:
+    """Whether this process is the ``trellax`` command (the console script or ``python -m
+    trellax``), which reports a bad environment variable in one line instead of a traceback."""
+    argv = getattr(sys, "argv", None) or [""]
+    orig = list(getattr(sys, "orig_argv", []))
+    as_module = any(a == "-m" and b == "trellax" for a, b in itertools.pairwise(orig))
+    return as_module or os.path.basename(argv[0]) == "trellax"
+
+
+def _initial_state() -> State:
+    try:
+        return _from_env()
+    except ValueError as e:
+        if not _running_cli():
+            raise
+        sys.stderr.write(f"trellax: error: {e}\n")
+        raise SystemExit(2) from None
+
+
+_global_state: list[State] = [_initial_state()]
 _local_state: ContextVar[State | None] = ContextVar("trellax_config_state", default=None)
 
 
@@ -120,23 +145,35 @@ class Config:
 config = Config()
 
 
+#: The overrides each context (thread, asyncio task) is inside, innermost last: the state each
+#: one replaced. Kept per context rather than on the context-manager object, so that one
+#: ``enable_x64(True)`` object can be entered from several threads or tasks at once, and
+#: re-entered, each ``with`` restoring exactly what its own context had.
+_saved: ContextVar[tuple[State | None, ...]] = ContextVar("trellax_config_saved", default=())
+
+
 class _Override(contextlib.ContextDecorator):
     """A context manager (and decorator) that sets one flag in the current context."""
 
     def __init__(self, **changes: Any) -> None:
         self._changes = changes
-        self._tokens: list[Any] = []
 
     def __enter__(self) -> State:
-        new = state()._replace(**self._changes)
-        self._tokens.append(_local_state.set(new))
+        previous = _local_state.get()
+        new = (_global_state[0] if previous is None else previous)._replace(**self._changes)
+        _saved.set((*_saved.get(), previous))
+        _local_state.set(new)
         return new
 
     def __exit__(self, *exc: object) -> None:
-        _local_state.reset(self._tokens.pop())
-
-    def _recreate_cm(self) -> _Override:
-        return _Override(**self._changes)
+        stack = _saved.get()
+        if not stack:
+            raise RuntimeError(
+                "trellax config override exited in a context it was not entered in (a `with "
+                "enable_x64(...)` block must be left in the thread or task that entered it)"
+            )
+        _saved.set(stack[:-1])
+        _local_state.set(stack[-1])
 
 
 def enable_x64(new_val: bool = True) -> _Override:

@@ -1,14 +1,15 @@
 """``explain_promotions``: where did this float64 come from?
 
 Traces a function and lists every implicit promotion inside it — the ``convert_element_type``
-equations that ``trellax.numpy`` inserted — with the user source line, the ``trellax.numpy``
+equations that ``trellax.numpy`` inserted and marked with their provenance (``numpy.util.
+promote_to``), in the function and in the bodies of its ``cond``/``scan``/``while_loop`` — with the user source line, the ``trellax.numpy``
 function that promoted, the dtypes before and after, and flags for the ones that widen to 64 bits
 or lose precision.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,7 @@ import numpy as np
 from trellax._src import dtypes
 from trellax._src.api import _trace_pytree
 from trellax._src.core import ShapedArray
-from trellax._src.jaxpr import ClosedJaxpr
+from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
 
 
 @dataclass(frozen=True)
@@ -103,11 +104,24 @@ def explain_promotions(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Pr
       ...  multiply: int32[3] -> float16[3]  [loses precision: int32 values above 2**11 ...]
     """
     closed, _ = _trace_pytree(fun, args, kwargs)
-    found = []
-    for eqn in closed.eqns:
-        if eqn.primitive.name != "convert_element_type" or eqn.api is None:
-            continue
-        before, after = eqn.invars[0].aval, eqn.outvars[0].aval
-        found.append(Promotion(eqn.source, eqn.api, before, after, _flags(before, after)))
+    found = [
+        Promotion(eqn.source, eqn.api, before, after, _flags(before, after))
+        for eqn in _equations(closed.jaxpr)
+        if eqn.primitive.name == "convert_element_type" and eqn.api is not None
+        for before, after in [(eqn.invars[0].aval, eqn.outvars[0].aval)]
+    ]
     name = getattr(fun, "__name__", "fun")
     return PromotionReport(name, tuple(closed.in_avals), tuple(found), closed)
+
+
+def _equations(jaxpr: Jaxpr) -> Iterator[JaxprEqn]:
+    """Every equation of ``jaxpr`` and, in order, of the sub-jaxprs its equations carry as
+    parameters (``cond`` branches, ``scan``/``while_loop`` bodies)."""
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for param in eqn.params.values():
+            for sub in param if isinstance(param, (tuple, list)) else (param,):
+                if isinstance(sub, ClosedJaxpr):
+                    yield from _equations(sub.jaxpr)
+                elif isinstance(sub, Jaxpr):
+                    yield from _equations(sub)

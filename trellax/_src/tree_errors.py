@@ -142,8 +142,7 @@ def _up_to(spec: Spec, x: Any, out: list[Any]) -> None:
     if reg.kind == NONE:
         return
     elif reg.kind == CUSTOM:
-        assert reg.flatten is not None
-        flat, x_aux = reg.flatten(x)
+        flat, x_aux = reg.parts(x)
         children = list(flat)
         try:
             same = bool(x_aux == aux)

@@ -67,7 +67,7 @@ def node_parts(x: Any, reg: Registration) -> tuple[Iterable[Any], Any]:
     if kind == NONE:
         return (), None
     if kind == CUSTOM:
-        return reg.flatten(x)  # type: ignore[misc]
+        return reg.parts(x)
     if kind == ORDERED_DICT:
         return x.values(), tuple(x)
     keys = sorted_keys(x)

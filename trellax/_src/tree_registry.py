@@ -56,6 +56,28 @@ class Registration:
     def __repr__(self) -> str:
         return f"<pytree registration of {self.type.__qualname__} by {self.origin}>"
 
+    def parts(self, node: Any, with_keys: bool = False) -> tuple[Iterable[Any], Any]:
+        """``(children, aux_data)`` of a custom node (``((key, child), ...)`` pairs for
+        children when ``with_keys``), checked: a registered function returning anything else
+        is named in the error, with the type it was registered for."""
+        fn = self.flatten_with_keys if with_keys else self.flatten
+        assert fn is not None
+        out = fn(node)
+        what = "flatten_with_keys" if with_keys else "flatten"
+        if type(out) is not tuple or len(out) != 2:
+            raise ValueError(
+                f"The {what} function registered for the custom pytree node type "
+                f"{self.type.__qualname__} must return a (children, aux_data) tuple, got "
+                f"{out!r} of type {type(out).__name__}"
+            )
+        if not isinstance(out[0], Iterable):
+            raise ValueError(
+                f"The {what} function registered for the custom pytree node type "
+                f"{self.type.__qualname__} must return a (children, aux_data) tuple whose "
+                f"children are iterable, got {out!r}"
+            )
+        return out
+
     def __reduce__(self) -> tuple[Callable[[type], Registration], tuple[type]]:
         # A PyTreeDef pickles its node types by reference; unpickling looks the type up again.
         return (registration_of, (self.type,))
@@ -177,21 +199,23 @@ def register_pytree_with_keys(
     key paths (``tree_flatten_with_path``). ``flatten_func`` is optional, a faster equivalent
     without keys.
     """
+    reg = Registration(
+        CUSTOM,
+        nodetype,
+        "register_pytree_with_keys",
+        flatten_func,
+        unflatten_func,
+        flatten_with_keys,
+    )
     if flatten_func is None:
 
-        def flatten_func(node: T) -> tuple[Iterable[Any], Any]:
-            pairs, aux = flatten_with_keys(node)
+        def children_and_aux(node: T) -> tuple[Iterable[Any], Any]:
+            pairs, aux = reg.parts(node, with_keys=True)
             return [child for _, child in pairs], aux
 
+        reg.flatten = children_and_aux
     _add(
-        Registration(
-            CUSTOM,
-            nodetype,
-            "register_pytree_with_keys",
-            flatten_func,
-            unflatten_func,
-            flatten_with_keys,
-        ),
+        reg,
         "register_pytree_with_keys",
     )
 
@@ -343,10 +367,9 @@ def _unflatten_static(aux: Any, children: Iterable[Any]) -> Any:
 def custom_keys(reg: Registration, node: Any) -> tuple[list[Any], list[Any], Any]:
     """Children, their keys and the aux data of a CUSTOM node."""
     if reg.flatten_with_keys is not None:
-        pairs, aux = reg.flatten_with_keys(node)
+        pairs, aux = reg.parts(node, with_keys=True)
         pairs = list(pairs)
         return [c for _, c in pairs], [k for k, _ in pairs], aux
-    assert reg.flatten is not None
-    children, aux = reg.flatten(node)
+    children, aux = reg.parts(node)
     children = list(children)
     return children, [FlattenedIndexKey(i) for i in range(len(children))], aux

@@ -5,6 +5,7 @@ first. Dtype errors name the ``trellax.numpy`` function that promotes.
 """
 
 from trellax._src.control_flow import cond, fori_loop, map, scan, switch, while_loop
+from trellax._src.custom_derivatives import stop_gradient as stop_gradient
 from trellax._src.lax.elementwise import (
     abs,
     acos,
@@ -231,6 +232,7 @@ __all__ = [
     "sqrt",
     "square",
     "squeeze",
+    "stop_gradient",
     "sub",
     "switch",
     "tan",

@@ -495,12 +495,21 @@ def _iota(*, dtype: np.dtype, shape: tuple[int, ...], dimension: int) -> Any:
 @_register("reduce_sum")
 def _reduce_sum(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
     # The ufunc's own reduce: np.sum's Python wrapper costs more than summing 8 numbers.
-    return np.add.reduce(x, axis=axes, dtype=_acc_dtype(x.dtype))
+    return _accumulated(np.add, x, axes)
 
 
 @_register("reduce_prod")
 def _reduce_prod(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
-    return np.multiply.reduce(x, axis=axes, dtype=_acc_dtype(x.dtype))
+    return _accumulated(np.multiply, x, axes)
+
+
+def _accumulated(ufunc: np.ufunc, x: np.ndarray, axes: tuple[int, ...]) -> Any:
+    """``ufunc.reduce`` in the accumulation dtype, rounded once back to ``x``'s dtype."""
+    acc = _acc_dtype(x.dtype)
+    out = ufunc.reduce(x, axis=axes, dtype=acc)
+    if acc is x.dtype:
+        return out
+    return np.asarray(out).astype(x.dtype)
 
 
 def _acc_dtype(d: np.dtype) -> Any:
@@ -649,6 +658,7 @@ def _dot_general(
         and x.dtype is out_dtype
         and y.dtype is out_dtype
         and out_dtype.kind in "fciu"
+        and out_dtype.num < 256  # not ml_dtypes' (float8_e5m2 has kind "f"; matmul gives f32)
         and out_dtype != np.float16
     ):
         return np.matmul(x, y)  # the plain matrix product: straight to BLAS

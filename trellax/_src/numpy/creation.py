@@ -15,12 +15,13 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from trellax._src import config as _config
-from trellax._src import dtypes, fp_errors
+from trellax._src import core, dtypes, fp_errors
 from trellax._src.array import ArrayImpl
 from trellax._src.backend.convert import convert
 from trellax._src.basearray import Array
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert, broadcast_to, concatenate, expand_dims
+from trellax._src.numpy import creation_traced as traced
 from trellax._src.numpy.util import to_inexact_dtype
 from trellax._src.typing import ArrayLike, DTypeLike, ShapeLike
 
@@ -34,10 +35,6 @@ def _from_numpy_like(
     """Wraps a freshly computed NumPy result with ``like``'s dtype and flag (or the given ones)."""
     d = like.dtype if dtype is None else dtype
     return ArrayImpl._new(np.asarray(value).astype(d), d, like.weak_type if weak is None else weak)
-
-
-def _is_concrete(x: Any) -> bool:
-    return type(x) is ArrayImpl
 
 
 # -- asarray / array ------------------------------------------------------------------------------
@@ -182,7 +179,7 @@ def _from_sequence(a: Sequence[Any], want: DType | None, fun_name: str) -> Array
         else:
             want, _ = dtypes.lattice_result_type(*[dtypes.dtype_and_weak_type(x) for x in leaves])
             want = dtypes.canonicalize_dtype(want)
-    if any(isinstance(leaf, Array) and not _is_concrete(leaf) for leaf in leaves):
+    if any(isinstance(leaf, Array) and not core.is_concrete(leaf) for leaf in leaves):
         return _stack_traced(a, want)
     parts = _to_numpy_leaves(a, want)
     try:
@@ -233,11 +230,14 @@ def _shape(shape: Any, fun_name: str) -> tuple[int, ...]:
     return dims
 
 
-def _filled(fun_name: str, shape: Any, dtype: Any, value: int) -> ArrayImpl:
+def _filled(fun_name: str, shape: Any, dtype: Any, value: int, weak_type: bool = False) -> Array:
     d = dtypes.check_user_dtype(dtype, fun_name)
     dims = _shape(shape, fun_name)
+    if traced.tracing():
+        return traced.filled(dims, d, value, weak_type)
+    traced.check_size(fun_name, dims, d)
     np_d = d if d.kind != "V" else np.float32
-    return ArrayImpl._new(np.full(dims, value, dtype=np_d).astype(d), d, False)
+    return ArrayImpl._new(np.full(dims, value, dtype=np_d).astype(d), d, weak_type)
 
 
 def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
@@ -268,7 +268,21 @@ def full(
     else:  # converted as astype converts (a float fill saturates, NaN gives 0), as in JAX
         fill = _array(fill_value, None, "full", copy=False)
         fill = _convert(fill, dtypes.check_user_dtype(dtype, "full"), False)
-    return broadcast_to(fill, dims)
+    return _broadcast_fill("full", fill, dims)
+
+
+def _broadcast_fill(fun_name: str, fill: Array, dims: tuple[int, ...]) -> Array:
+    """``fill`` broadcast to ``dims``: a ``broadcast_in_dim`` under a trace; eagerly a
+    materialized buffer, after a size check (a stride-0 view of a huge shape would make every
+    later operation walk all of its elements)."""
+    if type(fill) is ArrayImpl and fill.ndim == 0 and not traced.tracing():
+        traced.check_size(fun_name, dims, fill.dtype)
+        return ArrayImpl._new(np.full(dims, fill._value, fill.dtype), fill.dtype, fill.weak_type)
+    out = broadcast_to(fill, dims)
+    if type(out) is not ArrayImpl or out is fill:
+        return out
+    traced.check_size(fun_name, dims, out.dtype)
+    return ArrayImpl._new(np.array(out._value), out.dtype, out.weak_type)
 
 
 def _like_dtype(prototype: Any, dtype: Any, fun_name: str) -> tuple[tuple[int, ...], DType, bool]:
@@ -283,9 +297,7 @@ def _filled_like(
 ) -> Array:
     """``value`` everywhere, with ``a``'s shape, dtype and weak flag unless given."""
     s, d, weak = _like_dtype(a, dtype, fun_name)
-    out = _filled(fun_name, s if shape is None else shape, d, value)
-    out.weak_type = weak
-    return out
+    return _filled(fun_name, s if shape is None else shape, d, value, weak)
 
 
 def zeros_like(
@@ -329,7 +341,7 @@ def full_like(
     """``full`` with ``a``'s shape, dtype and weak flag; the fill value is cast, not promoted."""
     s, d, weak = _like_dtype(a, dtype, "full_like")
     fill = _convert(_array(fill_value, None, "full_like", copy=False), d, weak)
-    return broadcast_to(fill, s if shape is None else _shape(shape, "full_like"))
+    return _broadcast_fill("full_like", fill, s if shape is None else _shape(shape, "full_like"))
 
 
 # -- ranges -------------------------------------------------------------------------------------
@@ -337,7 +349,7 @@ def full_like(
 
 def _concrete_scalar(x: Any, fun_name: str, what: str) -> Any:
     if isinstance(x, Array):
-        if not _is_concrete(x):
+        if not core.is_concrete(x):
             raise TypeError(
                 f"{fun_name}: {what} must be a concrete value (its value sets the output "
                 "shape), got a traced array"
@@ -380,6 +392,10 @@ def arange(
     if st == 0:
         raise ValueError("arange: step must not be zero")
     size = max(0, math.ceil((hi - lo) / st))
+    ints = all(isinstance(v, (int, bool)) for v in (lo, hi, st))
+    if traced.tracing() and (ints or dtypes.kind(d) in ("f", "c")):
+        return traced.arange(lo, st, size, d)
+    traced.check_size("arange", (size,), d)
     if dtypes.kind(d) in ("i", "u"):
         # As in JAX: start and step converted to d (a float saturates toward zero), then
         # start + step * i with d's wrapping arithmetic.
@@ -459,6 +475,10 @@ def linspace(
         d = to_inexact_dtype(dtypes.result_type(start, stop))
     else:
         d = dtypes.check_user_dtype(dtype, "linspace")
+    if traced.tracing():
+        out, step_ = traced.linspace(start, stop, num, endpoint, d, retstep)
+        return (out, step_) if step_ is not None else out
+    traced.check_size("linspace", (num,), d)
     lo = np.asarray(_concrete_scalar(start, "linspace", "start"), dtype=np.float64)
     hi = np.asarray(_concrete_scalar(stop, "linspace", "stop"), dtype=np.float64)
     compute = np.complex128 if dtypes.kind(d) == "c" else np.float64
@@ -487,6 +507,10 @@ def logspace(
         d = to_inexact_dtype(dtypes.result_type(start, stop))
     else:
         d = dtypes.check_user_dtype(dtype, "logspace")
+    num = operator.index(num)
+    if traced.tracing() and not isinstance(base, Array):
+        return traced.logspace(start, stop, num, endpoint, base, d)
+    traced.check_size("logspace", (num,), d)
     value = np.logspace(
         float(_concrete_scalar(start, "logspace", "start")),
         float(_concrete_scalar(stop, "logspace", "stop")),
@@ -510,6 +534,12 @@ def geomspace(
         d = to_inexact_dtype(dtypes.result_type(start, stop))
     else:
         d = dtypes.check_user_dtype(dtype, "geomspace")
+    num = operator.index(num)
+    lo, hi = (_concrete_scalar(v, "geomspace", "start/stop") for v in (start, stop))
+    real = all(isinstance(v, (int, float)) for v in (lo, hi)) and dtypes.kind(d) != "c"
+    if traced.tracing() and real and lo * hi > 0:
+        return traced.geomspace(lo, hi, num, endpoint, d)
+    traced.check_size("geomspace", (num,), d)
     value = np.geomspace(
         _concrete_scalar(start, "geomspace", "start"),
         _concrete_scalar(stop, "geomspace", "stop"),
@@ -531,6 +561,9 @@ def eye(
     m = n if M is None else operator.index(M)
     if n < 0 or m < 0:
         raise ValueError(f"eye: negative dimensions are not allowed, got N={n}, M={m}")
+    if traced.tracing():
+        return traced.eye(n, m, operator.index(k), d)
+    traced.check_size("eye", (n, m), d)
     return ArrayImpl._new(np.eye(n, m, operator.index(k)).astype(d), d, False)
 
 
@@ -542,6 +575,9 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None
     d = dtypes.check_user_dtype(dtype, "tri")
     n = operator.index(N)
     m = n if M is None else operator.index(M)
+    if traced.tracing():
+        return traced.tri(n, m, operator.index(k), d)
+    traced.check_size("tri", (n, m), d)
     return ArrayImpl._new(np.tri(n, m, operator.index(k)).astype(d), d, False)
 
 

@@ -39,7 +39,7 @@ from trellax._src.lax.structural import (
     reshape,
     select_n,
 )
-from trellax._src.numpy.util import ensure_array, to_inexact_dtype
+from trellax._src.numpy.util import ensure_array, mark_promotion, promote_to, to_inexact_dtype
 
 ArrayLike = Any
 DTypeLike = Any
@@ -224,7 +224,9 @@ def _reduction(
             "has to specify 'initial'"
         )
     if preproc is not None:
-        x = preproc(x)
+        before, x = x, preproc(x)
+        if want is None and x.dtype != dtypes.bool_:
+            mark_promotion(name, before, x)  # sum(bool) counts in the default int
     axes = reduction_axes(x.ndim, axis)
     if initial is None and not op.has_identity and 0 in (x.shape[d] for d in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
@@ -232,6 +234,8 @@ def _reduction(
     if want is None and promote_integers:
         result_dtype = promote_integer_dtype(result_dtype)
     compute = upcast_f16(result_dtype) if upcast else result_dtype
+    if want is None and result_dtype != x.dtype:
+        x = promote_to(name, x, result_dtype)  # sum(int8) accumulates in the default int
     x = _convert(x, compute, False)
     is_bool = compute == dtypes.bool_
     if where is not None:
@@ -486,6 +490,8 @@ def mean(
     else:
         result_dtype = dtypes.check_user_dtype(dtype, "mean")
     compute = upcast_f16(result_dtype)
+    if dtype is None and result_dtype != x.dtype:
+        x = promote_to("mean", x, result_dtype)  # mean(int8) is float32
     total = sum(x, axes, dtype=compute, keepdims=keepdims, where=where)
     if where is None:
         normalizer = const(_count(x, axes), compute)
@@ -550,6 +556,8 @@ def var(
     axes = reduction_axes(x.ndim, axis)
     compute, result_dtype = _var_dtypes("var", x.dtype, dtype)
     real = complex_to_real(compute)
+    if dtype is None and dtypes.kind(x.dtype) in ("b", "i", "u"):
+        x = promote_to("var", x, result_dtype)  # var(int8) is float32
     x = _convert(x, compute, False)
     centered = _abs2(lax.sub(x, mean(x, axes, dtype=compute, keepdims=True, where=where)))
     total = sum(centered, axes, dtype=real, keepdims=keepdims, where=where)
@@ -586,7 +594,10 @@ def std(
     """Standard deviation, the square root of :func:`var` (same dtypes)."""
     check_no_out("std", out)
     corr = _correction("std", ddof, correction)
-    v = var(a, axis, dtype, None, 0, keepdims, where=where, correction=corr)
+    x = ensure_array("std", a)
+    if dtype is None and dtypes.kind(x.dtype) in ("b", "i", "u"):
+        x = promote_to("std", x, to_inexact_dtype(x.dtype))  # reported as std's, not var's
+    v = var(x, axis, dtype, None, 0, keepdims, where=where, correction=corr)
     return lax.sqrt(v)
 
 

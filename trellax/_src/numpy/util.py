@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src import config as _config
-from trellax._src import dtypes
+from trellax._src import core, dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.lax._base import asarray, scalar_to_array
@@ -61,8 +61,9 @@ def abstract(fun_name: str, i: int, a: Any) -> tuple[DType, bool]:
     )
 
 
-def convert(a: Any, dtype: DType, weak_type: bool) -> Array:
-    """One operand as an array of ``(dtype, weak_type)``."""
+def convert(fun_name: str, a: Any, dtype: DType, weak_type: bool) -> Array:
+    """One operand of ``fun_name`` as an array of ``(dtype, weak_type)``: an implicit promotion
+    when it casts an array."""
     t = type(a)
     if t is int or t is float or t is complex:
         return scalar_to_array(a, dtype, weak_type)
@@ -71,7 +72,29 @@ def convert(a: Any, dtype: DType, weak_type: bool) -> Array:
     if a.dtype == dtype and a.weak_type == weak_type:
         same: Array = a
         return same
-    return _convert(a, dtype, weak_type)
+    return promote_to(fun_name, a, dtype, weak_type)
+
+
+def promote_to(fun_name: str, x: Array, dtype: DType, weak_type: bool = False) -> Array:
+    """``x`` cast to ``(dtype, weak_type)`` as an *implicit* promotion made by ``fun_name``.
+
+    Under a trace the cast's equation records ``fun_name`` as its provenance, which is how
+    ``explain_promotions`` tells the casts a function chose (``mean(int8)`` -> float32) from the
+    ones a user asked for (``asarray(x, dtype=...)``, ``x.astype(...)``), which go through
+    ``lax.convert_element_type`` directly and are never marked. Eagerly this costs nothing.
+    """
+    out = _convert(x, dtype, weak_type)
+    mark_promotion(fun_name, x, out)
+    return out
+
+
+def mark_promotion(fun_name: str, x: Array, out: Array) -> None:
+    """Records ``fun_name`` as the provenance of the cast that just made ``out`` from ``x``
+    (under a trace; eagerly, and when nothing was cast, it does nothing)."""
+    if out is not x and type(out) is not ArrayImpl:
+        eqns = getattr(core.current_trace(), "eqns", None)
+        if eqns and eqns[-1].primitive.name == "convert_element_type":
+            eqns[-1].api = fun_name
 
 
 def promote_shapes(args: list[Array]) -> list[Array]:
@@ -136,19 +159,19 @@ def promote_args(fun_name: str, *args: Any) -> list[Array]:
                     return promote_shapes([x, y])
             elif ty is int or ty is float or ty is complex:
                 dtype, weak = _join_scalar(x, ty)
-                return [convert(x, dtype, weak), scalar_to_array(y, dtype, weak)]
+                return [convert(fun_name, x, dtype, weak), scalar_to_array(y, dtype, weak)]
         elif ty is ArrayImpl and (tx is int or tx is float or tx is complex):
             dtype, weak = _join_scalar(y, tx)
-            return [scalar_to_array(x, dtype, weak), convert(y, dtype, weak)]
+            return [scalar_to_array(x, dtype, weak), convert(fun_name, y, dtype, weak)]
     dtype, weak = promote_dtypes(fun_name, *args)
-    return promote_shapes([convert(a, dtype, weak) for a in args])
+    return promote_shapes([convert(fun_name, a, dtype, weak) for a in args])
 
 
 def promote_args_keep_shapes(fun_name: str, *args: Any) -> list[Array]:
     """:func:`promote_args` without the rank change, for functions that are not elementwise
     (``matmul``, ``concatenate``, set operations...): only dtypes are promoted."""
     dtype, weak = promote_dtypes(fun_name, *args)
-    return [convert(a, dtype, weak) for a in args]
+    return [convert(fun_name, a, dtype, weak) for a in args]
 
 
 def _join_scalar(x: Any, scalar_type: type) -> tuple[DType, bool]:
@@ -196,7 +219,7 @@ def to_inexact_dtype(d: DType) -> DType:
 
 def promote_args_numeric(fun_name: str, *args: Any) -> list[Array]:
     dtype, weak = promote_dtypes(fun_name, *args)
-    return promote_shapes([convert(a, to_numeric_dtype(dtype), weak) for a in args])
+    return promote_shapes([convert(fun_name, a, to_numeric_dtype(dtype), weak) for a in args])
 
 
 def promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
@@ -206,14 +229,14 @@ def promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
         if target is x.dtype:
             return [x]
         # a weak bool (a comparison of weak values) promotes as a strong bool: float32, strong
-        return [convert(x, target, x.weak_type and x.dtype != dtypes.bool_)]
+        return [convert(fun_name, x, target, x.weak_type and x.dtype != dtypes.bool_)]
     return _promote_args_inexact(fun_name, *args)
 
 
 def promote_args_inexact_keep_shapes(fun_name: str, *args: Any) -> list[Array]:
     """:func:`promote_args_inexact` without the rank change (for non-elementwise functions)."""
     dtype, weak = promote_dtypes(fun_name, *args)
-    return [convert(a, to_inexact_dtype(dtype), weak) for a in args]
+    return [convert(fun_name, a, to_inexact_dtype(dtype), weak) for a in args]
 
 
 def _promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
@@ -224,7 +247,7 @@ def _promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
     """
     dtype, weak = promote_dtypes(fun_name, *args)
     target = to_inexact_dtype(dtype)  # int2 & co. stay integers: the primitive refuses them
-    return promote_shapes([convert(a, target, weak) for a in args])
+    return promote_shapes([convert(fun_name, a, target, weak) for a in args])
 
 
 def promote_args_complex(fun_name: str, *args: Any) -> list[Array]:
@@ -233,7 +256,7 @@ def promote_args_complex(fun_name: str, *args: Any) -> list[Array]:
     target = (
         dtypes.complex128 if inexact in (dtypes.float64, dtypes.complex128) else dtypes.complex64
     )
-    return promote_shapes([convert(a, target, weak) for a in args])
+    return promote_shapes([convert(fun_name, a, target, weak) for a in args])
 
 
 def ensure_array(fun_name: str, x: Any) -> Array:
