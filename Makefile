@@ -62,6 +62,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) -m pip install -q jax==$(JAX_VERSION) jaxlib==$(JAX_VERSION) numpy ml_dtypes
 	$(GOLDEN_PY) tools/gen_golden.py
 	$(GOLDEN_PY) tools/gen_golden_control.py
+	$(GOLDEN_PY) tools/gen_golden_core.py
 	$(GOLDEN_PY) tools/gen_golden_ops.py
 	$(GOLDEN_PY) tools/gen_golden_values.py
 	$(GOLDEN_PY) tools/gen_golden_values.py --x64

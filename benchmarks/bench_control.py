@@ -5,10 +5,12 @@ runs without per-op dispatch (``scan``/``while`` are generated into the compiled
 loops over the body's NumPy calls). Cases:
 
 * ``fori_loop``: 1,000 small steps ``x = x * 0.999 + 0.001`` on a float32[8];
-* ``scan``: over 10,000 float32 elements, ``c = 0.9 * c + x`` with every ``c`` stacked.
+* ``scan``: over 10,000 float32 elements, ``c = 0.9 * c + x`` with every ``c`` stacked;
+* ``cond``: one ``cond`` on a float32[8] (the cost of a call, not of a loop).
 
 Columns: ``numpy`` (the loop in Python over NumPy, the baseline), ``trellax`` (``trellax.jit``),
-``trellax-eager`` (the ``lax`` call without ``jit``: traced and compiled on every call), ``jax``
+``trellax-eager`` (the ``lax`` call without ``jit``: traced and compiled at the first call, then
+the cached program runs), ``jax``
 (``jax.jit``, results blocked on; absent when JAX is not installed -- run with a JAX venv's
 Python and ``PYTHONPATH`` at the repository to include it). Run alone with
 ``python benchmarks/run.py control``.
@@ -74,6 +76,25 @@ def lax_scan(lax: Any) -> Callable[[Any], Any]:
     return f
 
 
+def numpy_cond(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    return x + np.float32(1) if x[0] < 1 else x - np.float32(1)
+
+
+def _up(x: Any) -> Any:
+    return x + 1.0
+
+
+def _down(x: Any) -> Any:
+    return x - 1.0
+
+
+def lax_cond(lax: Any) -> Callable[[Any], Any]:
+    def f(x: Any) -> Any:
+        return lax.cond(x[0] < 1, _up, _down, x)
+
+    return f
+
+
 def main() -> None:
     jax = optional_import("jax")
     x_np = np.linspace(0, 1, 8, dtype=np.float32)
@@ -81,13 +102,16 @@ def main() -> None:
     x_t, xs_t = tnp.asarray(x_np), tnp.asarray(xs_np)
 
     t_fori, t_scan = trellax.jit(lax_fori(tlax)), trellax.jit(lax_scan(tlax))
+    t_cond = trellax.jit(lax_cond(tlax))
     np.testing.assert_allclose(np.asarray(t_fori(x_t)), numpy_fori(x_np), rtol=1e-5)
     np.testing.assert_allclose(np.asarray(t_scan(xs_t)[1]), numpy_scan(xs_np)[1], rtol=1e-5)
 
     j_fori: Callable[[], object] | None = None
     j_scan: Callable[[], object] | None = None
+    j_cond: Callable[[], object] | None = None
     if jax is not None:
         jf, js = jax.jit(lax_fori(jax.lax)), jax.jit(lax_scan(jax.lax))
+        jc = jax.jit(lax_cond(jax.lax))
         x_j, xs_j = jax.numpy.asarray(x_np), jax.numpy.asarray(xs_np)
 
         def j_fori() -> object:
@@ -95,6 +119,9 @@ def main() -> None:
 
         def j_scan() -> object:
             return js(xs_j)[1].block_until_ready()
+
+        def j_cond() -> object:
+            return jc(x_j).block_until_ready()
 
     rows = [
         Row(
@@ -113,6 +140,15 @@ def main() -> None:
                 "trellax": _time(lambda: t_scan(xs_t)),
                 "trellax-eager": _time(lambda: lax_scan(tlax)(xs_t)),
                 "jax": _time(j_scan),
+            },
+        ),
+        Row(
+            "cond on f32[8]",
+            {
+                "numpy": _time(lambda: numpy_cond(x_np)),
+                "trellax": _time(lambda: t_cond(x_t)),
+                "trellax-eager": _time(lambda: lax_cond(tlax)(x_t)),
+                "jax": _time(j_cond),
             },
         ),
     ]

@@ -81,7 +81,7 @@ _JITTABLE = [
     c
     for c in CASES
     if "error" not in c["result"]
-    and c["group"] in ("lax_shapes", "gcd_lcm", "modes", "updates")
+    and c["group"] in ("lax_shapes", "gcd_lcm", "modes", "updates", "lax_gather")
     and "np.ones(" not in c["call"]
 ]
 

@@ -59,7 +59,44 @@ NUMPY_INDICES = [
     (Ellipsis, [3, 0]),
     ([[0], [1]], [0, 2]),
     (np.array([[1]]), None),
+    (slice(None, None, -1), [0, 2]),
+    ([1, 0], None, [0, 2]),
+    (slice(None), [0, 1], None, [1, 2]),
+    ([0, 1], slice(None, None, -1), 2),
+    (slice(1, None, 2), [[0], [1]], slice(3, 0, -2)),
+    (1, slice(None), [[0, 3], [1, 2]]),
+    (Ellipsis, None, [-1, -4]),
 ]
+
+
+def _np_index(idx):
+    def to_np(i):
+        return np.asarray(i) if isinstance(i, list) else i
+
+    return tuple(map(to_np, idx)) if isinstance(idx, tuple) else to_np(idx)
+
+
+@pytest.mark.parametrize("idx", NUMPY_INDICES, ids=repr)
+def test_getitem_and_updates_match_numpy_eagerly_and_under_jit(idx):
+    """Reads (one gather, or rev/slice/reshape for basic indices) and ``.at[]`` writes (one
+    scatter) agree with NumPy, including repeated indices for ``add``, under ``jit`` too."""
+    np_idx = _np_index(idx)
+    expected = X_NP[np_idx]
+    traced = trellax.jit(lambda x: x[idx])(X())
+    np.testing.assert_array_equal(np.asarray(traced), expected)
+    assert traced.shape == expected.shape
+    values = np.arange(expected.size, dtype=np.int16).reshape(expected.shape) + 100
+    want_set = X_NP.copy()
+    want_set[np_idx] = values
+    want_add = X_NP.copy()
+    np.add.at(want_add, np_idx, values)
+    for fn in (lambda x, v: x.at[idx].add(v), trellax.jit(lambda x, v: x.at[idx].add(v))):
+        np.testing.assert_array_equal(np.asarray(fn(X(), tnp.asarray(values))), want_add)
+    items = idx if isinstance(idx, tuple) else (idx,)
+    arrays = [np.asarray(i) for i in items if isinstance(i, (list, np.ndarray))]
+    if all(len(np.unique(a)) == a.size for a in arrays):  # set with repeats: any write may win
+        out = X().at[idx].set(tnp.asarray(values))
+        np.testing.assert_array_equal(np.asarray(out), want_set)
 
 
 @pytest.mark.parametrize("idx", NUMPY_INDICES, ids=repr)
@@ -381,3 +418,13 @@ def test_scalar_bool_index_under_jit() -> None:
     assert trellax.jit(lambda v: v[True])(x).shape == (1, 2, 3)
     with pytest.raises(IndexError, match=r"x\[False\] selects nothing"):
         trellax.jit(lambda v: v[False])(x)
+
+
+def test_traced_scalar_index_gives_a_0d_result_inside_compiled_loops() -> None:
+    """The gather impl may receive NumPy scalars inside generated loops; a 0-d result stays 0-d."""
+    table = tnp.asarray([1.0, 10.0, 100.0])
+    out = lax.fori_loop(0, 3, lambda i, acc: acc + table[i], 0.0)
+    assert out.shape == () and float(out) == 111.0
+    assert trellax.jit(lambda t, i: t[i])(table, 2).shape == ()
+    _, ys = lax.scan(lambda c, i: (c, table.at[i].get(mode="fill")), 0, tnp.asarray([0, 5]))
+    assert ys.shape == (2,) and ys.tolist()[0] == 1.0 and np.isnan(ys.tolist()[1])

@@ -522,7 +522,11 @@ CASES = {
     "dynamic_slice": lambda: lax.dynamic_slice(f32((5,)), (tnp.asarray(3),), (3,)),
     "dynamic_update_slice": lambda: lax.dynamic_update_slice(f32((5,)), f32((2,)), (1,)),
     "gather": lambda: tnp.arange(5)[tnp.asarray([4, 0, 9])],
-    "scatter": lambda: tnp.arange(5).at[tnp.asarray([1, 9])].add(3),
+    "scatter": lambda: tnp.arange(5).at[tnp.asarray([1, 9])].set(3),
+    "scatter-add": lambda: tnp.arange(5).at[tnp.asarray([1, 9])].add(3),
+    "scatter-mul": lambda: tnp.arange(5.0).at[tnp.asarray([1, 1])].multiply(3.0),
+    "scatter-min": lambda: tnp.arange(5).at[tnp.asarray([1, 9])].min(0, mode="clip"),
+    "scatter-max": lambda: tnp.arange(5.0).at[2].max(7.0),
     # reductions, cumulative, sort, products
     "reduce_sum": lambda: lax.reduce_sum(f32((2, 3)), (1,)),
     "reduce_prod": lambda: lax.reduce_prod(i8(), (0,)),
@@ -632,6 +636,10 @@ def test_numpy_layer_changes_ranks_explicitly() -> None:
     assert "broadcast_in_dim" not in str(
         trellax.make_jaxpr(tnp.add)(tnp.ones((2, 1)), tnp.ones((1, 3)))
     )
+    v, m = tnp.arange(3.0), tnp.ones((2, 3))
+    for out in (v + m, m - v, v * m, trellax.jit(lambda a, b: a + b)(v, m)):  # operator fast path
+        assert out.shape == (2, 3)
+    assert tnp.ldexp(v, tnp.ones((2, 3), "int32")).tolist() == [[0.0, 2.0, 4.0]] * 2
     out = tnp.add(tnp.ones((2, 1), "int8"), tnp.arange(3, dtype="int8"))
     assert out.shape == (2, 3) and out.dtype == tnp.int8
     with pytest.raises(TypeError, match=r"same number of dimensions, got \{1, 2\}"):

@@ -125,6 +125,10 @@ _add(
         for mode in ("clip", "drop", "fill", "promise_in_bounds", None)
     ],
     "x.at[np.array([1, 7])].set(9, mode='bogus')",
+    "x.at[np.array([1, 7])].set(9, fill_value=3)",
+    "x.at[np.array([1, 7])].divide(2, mode='bogus')",
+    "x.at[np.array([1, 7, 7])].divide(2, mode='clip')",
+    "x.at[1:9].get(mode='fill')",
     "m.at[np.array([0, 3]), 1].set(9.0, mode='clip')",
     "m.at[1, np.array([0, 3])].add(9.0)",
 )
@@ -206,6 +210,22 @@ _add(
     "lax.scatter_min(m, np.array([[0], [7]]), xnp.full((2, 3), -9.0), "
     "lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,), "
     "scatter_dims_to_operand_dims=(0,)), mode='clip')",
+    "lax.gather(m, np.array([[2], [0]]), lax.GatherDimensionNumbers(offset_dims=(), "
+    "collapsed_slice_dims=(1,), start_index_map=(1,), operand_batching_dims=(0,), "
+    "start_indices_batching_dims=(0,)), slice_sizes=(1, 1))",
+    "lax.gather(x.reshape(5, 1), np.array([[7], [-1]]), lax.GatherDimensionNumbers("
+    "offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,)), slice_sizes=(1, 1), "
+    "mode='fill')",
+    "lax.gather(x, np.array([[7], [1]]), lax.GatherDimensionNumbers(offset_dims=(), "
+    "collapsed_slice_dims=(0,), start_index_map=(0,)), slice_sizes=(1,), mode='fill', "
+    "fill_value=-5)",
+    "lax.scatter_add(m, np.array([[2], [0]]), xnp.array([10.0, 20.0]), "
+    "lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(1,), "
+    "scatter_dims_to_operand_dims=(1,), operand_batching_dims=(0,), "
+    "scatter_indices_batching_dims=(0,)))",
+    "lax.scatter_add(m, np.array([[1], [1]]), ones((3, 3)), "
+    "lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,), "
+    "scatter_dims_to_operand_dims=(0,)))",
     "lax.scatter_add(m, np.array([[1], [1]]), ones((2, 3), 'int32'), "
     "lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,), "
     "scatter_dims_to_operand_dims=(0,)))",

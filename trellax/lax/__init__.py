@@ -72,6 +72,17 @@ from trellax._src.lax.elementwise import (
     tan,
     tanh,
 )
+from trellax._src.lax.indexing import (
+    GatherDimensionNumbers,
+    GatherScatterMode,
+    ScatterDimensionNumbers,
+    gather,
+    scatter,
+    scatter_add,
+    scatter_max,
+    scatter_min,
+    scatter_mul,
+)
 from trellax._src.lax.reductions import (
     argmax,
     argmin,
@@ -122,6 +133,9 @@ from trellax._src.parallel import (
 )
 
 __all__ = [
+    "GatherDimensionNumbers",
+    "GatherScatterMode",
+    "ScatterDimensionNumbers",
     "abs",
     "acos",
     "acosh",
@@ -171,6 +185,7 @@ __all__ = [
     "expm1",
     "floor",
     "fori_loop",
+    "gather",
     "ge",
     "gt",
     "imag",
@@ -208,6 +223,11 @@ __all__ = [
     "round",
     "rsqrt",
     "scan",
+    "scatter",
+    "scatter_add",
+    "scatter_max",
+    "scatter_min",
+    "scatter_mul",
     "select",
     "select_n",
     "shift_left",
@@ -237,7 +257,6 @@ __all__ += ["linalg"]
 # -- issue 14 (drop-in completeness): one block per private module, names sorted ----------------
 
 from trellax._src.lax.convenience import (  # noqa: E402
-    GatherScatterMode,
     Precision,
     RoundingMethod,
     batch_matmul,
@@ -291,7 +310,6 @@ from trellax._src.lax_tree_ops import (  # noqa: E402
 __all__ += [
     "ConvDimensionNumbers",
     "ConvGeneralDilatedDimensionNumbers",
-    "GatherScatterMode",
     "Precision",
     "RoundingMethod",
     "approx_max_k",

@@ -399,7 +399,7 @@ def _broadcast_in_dim(
 def _reshape(x: np.ndarray, *, new_sizes: tuple[int, ...], dimensions: Any = None) -> Any:
     if dimensions is not None:
         x = np.transpose(x, dimensions)
-    return np.reshape(x, new_sizes)
+    return x.reshape(new_sizes)
 
 
 @_register("squeeze")
@@ -458,8 +458,9 @@ def _slice(
     limit_indices: tuple[int, ...],
     strides: tuple[int, ...] | None,
 ) -> Any:
-    steps = strides or (1,) * x.ndim
-    return x[tuple(slice(s, e, st) for s, e, st in zip(start_indices, limit_indices, steps))]
+    if strides is None:
+        return x[tuple(map(slice, start_indices, limit_indices))]
+    return x[tuple(map(slice, start_indices, limit_indices, strides))]
 
 
 def _clamped_starts(shape: tuple[int, ...], starts: Any, sizes: tuple[int, ...]) -> list[int]:
@@ -693,21 +694,6 @@ def _dot_general(
     return np.asarray(out).astype(out_dtype, copy=False)
 
 
-# -- gather and scatter (the forms indexing needs) -----------------------------------------------
-
-
-@_register("gather")
-def _gather(x: np.ndarray, *indices: np.ndarray, spec: Any, mode: str) -> Any:
-    return spec.gather(x, indices)
-
-
-@_register("scatter")
-def _scatter(
-    x: np.ndarray, updates: np.ndarray, *indices: np.ndarray, spec: Any, combine: str
-) -> Any:
-    return spec.scatter(x, indices, updates, combine)
-
-
 # -- linear algebra: decompositions and solves (trellax._src.lax.linalg) -------------------------
 # numpy.linalg has no float16/bfloat16 kernels: those compute in float32 and are rounded back.
 
@@ -899,3 +885,9 @@ def _frexp(x: np.ndarray) -> Any:
     wide = x.astype(np.float64) if x.dtype.kind == "V" or x.dtype == np.float16 else x
     m, e = np.frexp(wide)
     return m.astype(x.dtype), e.astype(np.int32)
+
+
+# gather and the scatter family register themselves into IMPLS
+from trellax._src.backend import numpy_indexing as _numpy_indexing  # noqa: E402
+
+del _numpy_indexing

@@ -4,7 +4,7 @@
 given), the ``*_in_dim`` slicing helpers (negative dynamic indices count from the end, as in JAX),
 ``collapse``, ``broadcast_to_rank``, ``split``, ``stack``/``unstack``, ``tile``, ``top_k``,
 ``sort_key_val``, ``cumlogsumexp``, ``batch_matmul``, and the enum-like option classes
-``Precision``, ``RoundingMethod`` and ``GatherScatterMode``.
+``Precision``, ``RoundingMethod`` (``GatherScatterMode`` lives with gather in ``indexing``).
 """
 
 from __future__ import annotations
@@ -39,15 +39,6 @@ class RoundingMethod(enum.IntEnum):
 
     AWAY_FROM_ZERO = 0
     TO_NEAREST_EVEN = 1
-
-
-class GatherScatterMode(enum.Enum):
-    """How gathers and scatters treat out-of-bounds indices."""
-
-    CLIP = 1
-    FILL_OR_DROP = 2
-    PROMISE_IN_BOUNDS = 3
-    ONE_HOT = 4
 
 
 def dtype(x: Any) -> np.dtype[Any]:

@@ -233,8 +233,9 @@ _COMPARE_NAME = {
 
 
 def _same_type_fast_path(prim: Primitive, name: str) -> Callable[[Any, Any], Any]:
-    """``x op y`` for +, - and *: two concrete arrays of one non-bool dtype and weak flag need no
-    promotion at all (the join of a type with itself), so they go straight to the primitive."""
+    """``x op y`` for +, - and *: two concrete arrays of one non-bool dtype, weak flag and rank
+    need no promotion at all (the join of a type with itself, and lax broadcasts size-1 axes), so
+    they go straight to the primitive."""
     fn = _BINARY[{"add": "add", "subtract": "sub", "multiply": "mul"}[name]]
 
     def op(self: Any, other: Any) -> Any:

@@ -2,15 +2,20 @@
 
 Integers, slices, ``None``, ``Ellipsis``, integer arrays and boolean masks are accepted. Results
 keep the operand's dtype and weak flag. Integer-array indices out of bounds are clamped when
-reading and their updates dropped when writing (JAX's rules; NumPy would raise). A boolean mask
-has a value-dependent shape, so it works eagerly and is refused under ``jit``.
+reading and their updates dropped when writing (JAX's rules; NumPy would raise); ``.at[]``'s
+``mode`` changes that. A boolean mask has a value-dependent shape, so it works eagerly and is
+refused under ``jit``; its shape must match the axes it covers (IndexError otherwise).
+
+Lowering: ints, slices and new axes alone become ``rev``/``slice``/``reshape``; anything with an
+integer array becomes one ``gather`` (``.at[]`` updates one scatter) with XLA's dimension numbers
+(:func:`plan_index`), whose NumPy evaluation lives in the backend.
 """
 
 from __future__ import annotations
 
 import operator
 import warnings
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -18,9 +23,26 @@ from trellax._src import config as _config
 from trellax._src import dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
+from trellax._src.core import broadcast_shapes
 from trellax._src.lax._base import asarray
-from trellax._src.lax.indexing import IndexSpec, gather_p, scatter_p
-from trellax._src.lax.structural import _convert, broadcast_to
+from trellax._src.lax.indexing import (
+    SCATTER_PRIMITIVES,
+    GatherDimensionNumbers,
+    GatherScatterMode,
+    ScatterDimensionNumbers,
+    gather_p,
+)
+from trellax._src.lax.structural import (
+    _convert,
+    broadcast_in_dim,
+    broadcast_to,
+    clamp,
+    concatenate,
+    reshape,
+    rev,
+    select_n,
+)
+from trellax._src.lax.structural import slice as lax_slice
 from trellax._src.numpy.util import ensure_array
 from trellax._src.typing import ArrayLike
 
@@ -36,26 +58,74 @@ def _is_basic(idx: Any) -> bool:
     return False
 
 
-def getitem(x: Array, idx: Any) -> Array:
-    """``x[idx]``."""
-    if type(x) is ArrayImpl and _is_basic(idx):
+def getitem(x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None) -> Array:
+    """``x[idx]`` (and ``x.at[idx].get(mode=..., fill_value=...)``)."""
+    if type(x) is ArrayImpl and mode is None and _is_basic(idx):
         # Basic indexing of a concrete array is a view of an immutable buffer: no copy needed.
         try:
             value = x._value[idx]
         except IndexError as e:
             raise IndexError(f"{e} (indexing an array of shape {x.shape})") from None
         return ArrayImpl._new(value, x.dtype, x.weak_type)
-    spec, operands = normalize_index(x, idx)
-    return gather_p.bind(x, *operands, spec=spec, mode="clip")
+    gather_mode = GatherScatterMode.from_any(mode, GatherScatterMode.CLIP)
+    entries = normalize_index(x, idx)
+    if not any(e[0] == "array" for e in entries):
+        return _static_getitem(x, entries)
+    plan = plan_index(tuple(x.shape), entries)
+    fill = None
+    if fill_value is not None and gather_mode is GatherScatterMode.FILL_OR_DROP:
+        fill = _fill_scalar(fill_value, x.dtype)
+    out = gather_p.bind(
+        x,
+        plan.indices,
+        dimension_numbers=plan.dnums,
+        slice_sizes=plan.slice_sizes,
+        mode=gather_mode,
+        fill_value=fill,
+    )
+    return reshape(out, plan.final_shape)
 
 
-def normalize_index(x: Array, idx: Any) -> tuple[IndexSpec, list[Array]]:
-    """Turns a user index into an :class:`IndexSpec` and its integer-array operands."""
+def _fill_scalar(v: Any, d: np.dtype[Any]) -> Any:
+    """A fill value cast to the operand's dtype (``2.5`` fills an int32 gather with 2, as in
+    JAX), as a hashable Python scalar."""
+    return np.asarray(v).astype(d).item()
+
+
+Entry = tuple[Any, ...]
+
+
+def normalize_index(x: Array, idx: Any) -> list[Entry]:
+    """A user index as entries over ``x``'s axes, Ellipsis expanded and boolean masks turned into
+    integer arrays: ``("new",)``, ``("int", i)`` (normalized, in bounds), ``("slice", start, size,
+    step)`` (normalized as ``range`` would) and ``("array", Array)``."""
     items = list(idx) if type(idx) is tuple else [idx]
-    # Boolean masks expand to one integer array per masked axis (value-dependent: eager only).
-    expanded: list[Any] = []
+    consumed = 0
+    n_ellipsis = 0
     for item in items:
-        if _is_bool_mask(item):
+        if item is None:
+            continue
+        if item is Ellipsis:
+            n_ellipsis += 1
+        elif _is_bool_mask(item):
+            consumed += int(np.ndim(item))
+        else:
+            consumed += 1
+    if n_ellipsis > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if consumed > x.ndim:
+        raise IndexError(
+            f"Too many indices: array is {x.ndim}-dimensional, but {consumed} were indexed"
+        )
+    entries: list[Entry] = []
+    axis = 0
+    for pos, item in enumerate(items):
+        if item is Ellipsis:
+            entries.extend(("slice", 0, x.shape[axis + k], 1) for k in range(x.ndim - consumed))
+            axis += x.ndim - consumed
+        elif item is None:
+            entries.append(("new",))
+        elif _is_bool_mask(item):
             mask = _concrete_mask(item)
             if mask.ndim == 0:
                 if not bool(mask):
@@ -63,57 +133,233 @@ def normalize_index(x: Array, idx: Any) -> tuple[IndexSpec, list[Array]]:
                         "x[False] selects nothing along a new axis; trellax supports it on "
                         "concrete arrays only (write x[None][:0] to get the empty result)"
                     )
-                expanded.append(None)  # x[True] is x[None]: a new axis of size 1
+                entries.append(("new",))  # x[True] is x[None]: a new axis of size 1
                 continue
-            expanded.extend(asarray(np.asarray(i, dtype=np.int64)) for i in np.nonzero(mask))
-        else:
-            expanded.append(item)
-    n_ellipsis = sum(1 for i in expanded if i is Ellipsis)
-    if n_ellipsis > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    consumed = sum(1 for i in expanded if i is not None and i is not Ellipsis)
-    if consumed > x.ndim:
-        raise IndexError(
-            f"Too many indices: array is {x.ndim}-dimensional, but {consumed} were indexed"
-        )
-    entries: list[tuple[Any, ...]] = []
-    operands: list[Array] = []
-    axis = 0
-    for item in expanded:
-        if item is Ellipsis:
-            for _ in range(x.ndim - consumed):
-                entries.append(("slice", None, None, None))
-                axis += 1
-            continue
-        if item is None:
-            entries.append(("newaxis",))
-            continue
-        dim = x.shape[axis]
-        if isinstance(item, slice):
-            entries.append(("slice", *_static_slice(item, dim)))
-        elif _is_static_int(item):
-            i = operator.index(item)
-            if not -dim <= i < dim:
-                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {dim}")
-            entries.append(("int", i + dim if i < 0 else i))
-        else:
-            arr = ensure_array("indexing", item) if not isinstance(item, (list, tuple)) else None
-            if arr is None:
-                from trellax._src.numpy.creation import asarray as tnp_asarray
-
-                arr = tnp_asarray(item)
-            if dtypes.kind(arr.dtype) not in ("i", "u"):
+            covered = tuple(x.shape[axis : axis + mask.ndim])
+            if mask.shape != covered:
                 raise IndexError(
-                    "Indexer must have integer or boolean type, got indexer with type "
-                    f"{arr.dtype.name} at position {axis}, indexer value {item!r}"
+                    "boolean index did not match shape of indexed array in index "
+                    f"{pos}: got {mask.shape}, expected {list(covered)}"
                 )
-            entries.append(("array",))
-            operands.append(arr)
+            for i in np.nonzero(mask):
+                entries.append(("array", asarray(np.asarray(i, dtype=np.int64))))
+            axis += mask.ndim
+        else:
+            entries.append(_entry(item, axis, x.shape[axis]))
+            axis += 1
+    entries.extend(("slice", 0, x.shape[a], 1) for a in range(axis, x.ndim))
+    return entries
+
+
+def _entry(item: Any, axis: int, dim: int) -> Entry:
+    if isinstance(item, slice):
+        start, stop, step = _static_slice(item, dim)
+        r = range(*slice(start, stop, step).indices(dim))
+        return ("slice", r.start, len(r), r.step)
+    if _is_static_int(item):
+        i = operator.index(item)
+        if not -dim <= i < dim:
+            raise IndexError(f"index {i} is out of bounds for axis {axis} with size {dim}")
+        return ("int", i + dim if i < 0 else i)
+    arr = ensure_array("indexing", item) if not isinstance(item, (list, tuple)) else None
+    if arr is None:
+        from trellax._src.numpy.creation import asarray as tnp_asarray
+
+        arr = tnp_asarray(item)
+    if dtypes.kind(arr.dtype) not in ("i", "u"):
+        raise IndexError(
+            "Indexer must have integer or boolean type, got indexer with type "
+            f"{arr.dtype.name} at position {axis}, indexer value {item!r}"
+        )
+    return ("array", arr)
+
+
+def _static_getitem(x: Array, entries: list[Entry]) -> Array:
+    """Ints, slices and new axes only: ``rev`` + ``slice`` + ``reshape`` (no gather)."""
+    starts, limits, strides, flips, shape = [], [], [], [], []
+    axis = 0
+    for e in entries:
+        if e[0] == "new":
+            shape.append(1)
+            continue
+        n = x.shape[axis]
+        if e[0] == "int":
+            starts.append(e[1])
+            limits.append(e[1] + 1)
+            strides.append(1)
+        else:
+            _, start, size, step = e
+            if step < 0:  # read the reversed axis forwards
+                flips.append(axis)
+                start, step = n - 1 - start, -step
+            starts.append(start)
+            limits.append(start + (size - 1) * step + 1 if size else start)
+            strides.append(step)
+            shape.append(size)
         axis += 1
-    while axis < x.ndim:
-        entries.append(("slice", None, None, None))
+    out = rev(x, flips) if flips else x
+    if starts != [0] * len(starts) or limits != list(out.shape) or any(s != 1 for s in strides):
+        out = lax_slice(out, starts, limits, strides if any(s != 1 for s in strides) else None)
+    return reshape(out, tuple(shape))
+
+
+class IndexPlan(NamedTuple):
+    """An index as one gather/scatter: its int32 ``indices`` (batch axes, then the index
+    vector), dimension numbers, slice sizes, the gather's result shape and the final shape
+    (with the index's new axes)."""
+
+    indices: Array
+    dnums: GatherDimensionNumbers
+    slice_sizes: tuple[int, ...]
+    gather_shape: tuple[int, ...]
+    final_shape: tuple[int, ...]
+
+
+def plan_index(shape: tuple[int, ...], entries: list[Entry]) -> IndexPlan:
+    """Lowers normalized entries to XLA gather dimension numbers.
+
+    Slices of step 1 become windows (offset dims); other slices become an iota of starts on a
+    batch axis of their own; integer arrays (and integers, when arrays are present) are
+    broadcast together to one block of batch axes, placed where NumPy places them: at the first
+    of them when they are adjacent in the index, else in front.
+    """
+    has_array = any(e[0] == "array" for e in entries)
+    adv = [i for i, e in enumerate(entries) if e[0] == "array" or (has_array and e[0] == "int")]
+    adjacent = adv == list(range(adv[0], adv[-1] + 1)) if adv else True
+    try:
+        block = broadcast_shapes(*[tuple(e[1].shape) for e in entries if e[0] == "array"])
+    except ValueError:
+        shapes = " ".join(str(tuple(e[1].shape)) for e in entries if e[0] == "array")
+        raise IndexError(
+            f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}"
+        ) from None
+    # the result's axes, in order: ("block",), ("window", axis), ("iota", axis), ("new",)
+    layout: list[tuple[Any, ...]] = [("block",)] if adv and not adjacent else []
+    axis = 0
+    for i, e in enumerate(entries):
+        if e[0] == "new":
+            layout.append(("new",))
+            continue
+        if e[0] == "slice":
+            layout.append(("window" if e[3] == 1 else "iota", axis))
+        elif adv and adjacent and i == adv[0]:
+            layout.append(("block",))
         axis += 1
-    return IndexSpec(entries, x.ndim), operands
+    batch: list[int] = []
+    offset_dims: list[int] = []
+    block_at = 0
+    iota_at: dict[int, int] = {}
+    final: list[int] = []
+    pos = 0
+    by_axis = [e for e in entries if e[0] != "new"]
+    new_at: list[int] = []
+    for item in layout:
+        if item[0] == "new":
+            new_at.append(len(final))
+            final.append(1)
+            continue
+        if item[0] == "block":
+            block_at = len(batch)
+            batch.extend(block)
+            final.extend(block)
+            pos += len(block)
+        elif item[0] == "iota":
+            iota_at[item[1]] = len(batch)
+            size = by_axis[item[1]][2]
+            batch.append(size)
+            final.append(size)
+            pos += 1
+        else:
+            offset_dims.append(pos)
+            final.append(by_axis[item[1]][2])
+            pos += 1
+    nb = len(batch)
+    columns: list[Any] = []
+    start_map: list[int] = []
+    collapsed: list[int] = []
+    sizes: list[int] = []
+    for a, e in enumerate(by_axis):
+        n = shape[a]
+        if e[0] == "slice" and e[3] == 1:
+            sizes.append(e[2])
+            if e[1]:
+                start_map.append(a)
+                columns.append(np.int32(e[1]))
+            continue
+        sizes.append(1)
+        collapsed.append(a)
+        start_map.append(a)
+        if e[0] == "slice":
+            col = e[1] + e[3] * np.arange(e[2], dtype=np.int32)
+            at = iota_at[a]
+            columns.append(col.reshape(tuple(-1 if j == at else 1 for j in range(nb))))
+        elif e[0] == "int":
+            columns.append(np.int32(e[1]))
+        else:
+            col = _index_column(e[1], n)
+            lead = (1,) * block_at
+            trail = (1,) * (nb - block_at - len(block))
+            columns.append(_place(col, block, lead, trail))
+    indices = _stack_columns(columns, tuple(batch))
+    dnums = GatherDimensionNumbers(
+        offset_dims=tuple(offset_dims),
+        collapsed_slice_dims=tuple(collapsed),
+        start_index_map=tuple(start_map),
+    )
+    gather_shape = [s for s in final]
+    for p in reversed(new_at):
+        del gather_shape[p]
+    return IndexPlan(indices, dnums, tuple(sizes), tuple(gather_shape), tuple(final))
+
+
+def _index_column(arr: Array, n: int) -> Any:
+    """Integer indices as int32 with negative ones counted from the end (once); values beyond
+    int32 saturate, so they stay out of bounds."""
+    if type(arr) is ArrayImpl:
+        v = arr._value
+        if v.dtype.itemsize >= 4 and v.dtype != np.int32:  # saturate what int32 cannot hold
+            v = np.minimum(np.maximum(v, max(np.iinfo(v.dtype).min, -(2**31))), 2**31 - 1)
+        v = v.astype(np.int32)
+        if arr.dtype.kind == "i":
+            v = np.where(v < 0, v + np.int32(n), v)
+        return v
+    from trellax._src.numpy import ufuncs
+
+    a = arr
+    info = np.iinfo(a.dtype) if a.dtype.kind in "iu" else None
+    if info is not None and (info.max > 2**31 - 1 or info.min < -(2**31)):
+        lo, hi = max(info.min, -(2**31)), 2**31 - 1
+        a = clamp(_convert(asarray(lo), a.dtype, False), a, _convert(asarray(hi), a.dtype, False))
+    a = _convert(a, dtypes.int32, False)
+    if info is not None and info.min < 0:
+        a = select_n(ufuncs.less(a, 0), a, ufuncs.add(a, np.int32(n)))
+    return a
+
+
+def _place(col: Any, block: tuple[int, ...], lead: tuple[int, ...], trail: tuple[int, ...]) -> Any:
+    """Broadcasts an index array to the block's shape, with size-1 axes around it."""
+    if isinstance(col, np.ndarray):
+        if col.shape != block:
+            col = np.broadcast_to(col, block)
+        return col.reshape(lead + block + trail) if lead or trail else col
+    nd = len(col.shape)
+    full = broadcast_in_dim(col, block, tuple(range(len(block) - nd, len(block))))
+    return reshape(full, lead + block + trail)
+
+
+def _stack_columns(columns: list[Any], batch: tuple[int, ...]) -> Array:
+    """The index vectors: every column broadcast to ``batch``, stacked on a last axis."""
+    if all(isinstance(c, (np.ndarray, np.generic)) for c in columns):
+        stacked = np.empty((*batch, len(columns)), dtype=np.int32)
+        for k, c in enumerate(columns):
+            stacked[..., k] = c
+        return ArrayImpl._new(stacked, dtypes.int32, False)
+    parts = []
+    for c in columns:
+        arr = c if isinstance(c, Array) else ArrayImpl._new(np.asarray(c), dtypes.int32, False)
+        nd = len(arr.shape)
+        parts.append(broadcast_in_dim(arr, (*batch, 1), tuple(range(nd))))
+    return concatenate(parts, len(batch))
 
 
 def _is_static_int(item: Any) -> bool:
@@ -182,7 +428,13 @@ class _IndexUpdateHelper:
 
 class _IndexUpdateRef:
     """``x.at[idx]``: ``get``, ``set``, ``add``, ``subtract``, ``multiply``, ``divide``, ``power``,
-    ``min``, ``max`` — each returns a new array with ``x``'s dtype and weak flag."""
+    ``min``, ``max`` — each returns a new array (``divide`` of integers gives floats, as in JAX).
+
+    ``mode``: ``"clip"`` clamps out-of-bounds indices, ``"fill"``/``"drop"`` fill reads with
+    ``fill_value`` (default NaN, or the dtype's minimum/maximum for integers) and drop writes,
+    ``"promise_in_bounds"`` clamps reads and drops writes; the default clamps reads and drops
+    writes. Repeated indices combine repeatedly (``x.at[[0, 0]].multiply(3)`` multiplies by 9).
+    """
 
     __slots__ = ("array", "index")
 
@@ -193,48 +445,126 @@ class _IndexUpdateRef:
     def __repr__(self) -> str:
         return f"_IndexUpdateRef({self.array!r}, {self.index!r})"
 
-    def get(self, *, mode: str | None = None, fill_value: ArrayLike | None = None) -> Array:
-        return getitem(self.array, self.index)
+    def get(
+        self,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+        fill_value: ArrayLike | None = None,
+    ) -> Array:
+        return getitem(self.array, self.index, mode=mode, fill_value=fill_value)
 
-    def set(self, values: ArrayLike, *, mode: str | None = None) -> Array:
-        return _scatter(self.array, self.index, values, "set")
+    def set(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
+        return _scatter(self.array, self.index, values, "set", mode=mode)
 
-    def add(self, values: ArrayLike, *, mode: str | None = None) -> Array:
-        return _scatter(self.array, self.index, values, "add")
+    def add(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
+        return _scatter(self.array, self.index, values, "add", mode=mode)
 
-    def subtract(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+    def subtract(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
         from trellax._src.numpy.ufuncs import negative
 
-        return _scatter(self.array, self.index, negative(values), "add")
+        return _scatter(self.array, self.index, negative(values), "add", mode=mode)
 
-    def multiply(self, values: ArrayLike, *, mode: str | None = None) -> Array:
-        return _scatter(self.array, self.index, values, "mul")
+    def multiply(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
+        return _scatter(self.array, self.index, values, "mul", mode=mode)
 
     mul = multiply
 
-    def divide(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+    def divide(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
+        """``x / d`` where ``d`` is ones with the values multiplied in at the index (JAX's
+        definition): integers give floats, repeated indices divide repeatedly."""
         from trellax._src.numpy.ufuncs import divide
 
-        return _convert_like(divide(getitem(self.array, self.index), values), self)
+        return divide(self.array, self._multiplied_ones(values, mode=mode))
 
-    def power(self, values: ArrayLike, *, mode: str | None = None) -> Array:
+    def power(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
+        """``x ** e`` where ``e`` is ones with the values multiplied in at the index (JAX's
+        definition): repeated indices raise repeatedly."""
         from trellax._src.numpy.ufuncs import power
 
-        return _convert_like(power(getitem(self.array, self.index), values), self)
+        return power(self.array, self._multiplied_ones(values, mode=mode))
 
-    def min(self, values: ArrayLike, *, mode: str | None = None) -> Array:
-        return _scatter(self.array, self.index, values, "min")
+    def _multiplied_ones(self, values: ArrayLike, mode: str | None) -> Array:
+        one = _convert(asarray(1), self.array.dtype, self.array.weak_type)
+        ones = broadcast_to(one, tuple(self.array.shape))
+        return _scatter(ones, self.index, values, "mul", mode=mode)
 
-    def max(self, values: ArrayLike, *, mode: str | None = None) -> Array:
-        return _scatter(self.array, self.index, values, "max")
+    def min(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
+        return _scatter(self.array, self.index, values, "min", mode=mode)
+
+    def max(
+        self,
+        values: ArrayLike,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
+        return _scatter(self.array, self.index, values, "max", mode=mode)
 
 
-def _convert_like(new_values: Array, ref: _IndexUpdateRef) -> Array:
-    return _scatter(ref.array, ref.index, new_values, "set")
-
-
-def _scatter(x: Array, idx: Any, values: Any, combine: str) -> Array:
+def _scatter(
+    x: Array,
+    idx: Any,
+    values: Any,
+    combine: str,
+    *,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    mode: str | None = None,
+) -> Array:
     """The update keeps ``x``'s dtype and weak flag; an unsafe cast of ``values`` warns."""
+    scatter_mode = GatherScatterMode.from_any(mode, GatherScatterMode.FILL_OR_DROP)
     y = ensure_array(f"at[].{combine}", values) if not isinstance(values, (list, tuple)) else None
     if y is None:
         from trellax._src.numpy.creation import asarray as tnp_asarray
@@ -250,11 +580,33 @@ def _scatter(x: Array, idx: Any, values: Any, combine: str) -> Array:
             stacklevel=dtypes.user_stacklevel(),
         )
     y = _convert(y, x.dtype, x.weak_type)
-    spec, operands = normalize_index(x, idx)
-    target = spec.result_shape(tuple(x.shape), [tuple(o.shape) for o in operands])
+    plan = plan_index(tuple(x.shape), normalize_index(x, idx))
+    target = plan.final_shape
     if tuple(y.shape) != target:
-        y = broadcast_to(y, target) if len(y.shape) <= len(target) else y
-    return scatter_p.bind(x, y, *operands, spec=spec, combine=combine)
+        if len(y.shape) > len(target):  # leading size-1 axes may go (NumPy allows them)
+            extra = len(y.shape) - len(target)
+            if any(s != 1 for s in y.shape[:extra]):
+                raise ValueError(
+                    f"Incompatible shapes for scatter: updates of shape {tuple(y.shape)} "
+                    f"cannot be broadcast to the indexed shape {target}"
+                )
+            y = reshape(y, tuple(y.shape[extra:]))
+        try:
+            y = broadcast_to(y, target)
+        except ValueError:
+            raise ValueError(
+                f"Incompatible shapes for scatter: updates of shape {tuple(y.shape)} cannot be "
+                f"broadcast to the indexed shape {target}"
+            ) from None
+    y = reshape(y, plan.gather_shape)
+    dn = plan.dnums
+    sdn = ScatterDimensionNumbers(
+        update_window_dims=dn.offset_dims,
+        inserted_window_dims=dn.collapsed_slice_dims,
+        scatter_dims_to_operand_dims=dn.start_index_map,
+    )
+    prim = SCATTER_PRIMITIVES[combine]
+    return prim.bind(x, plan.indices, y, dimension_numbers=sdn, mode=scatter_mode)
 
 
 def _safe_to_cast(y: Array, d: np.dtype[Any]) -> bool:

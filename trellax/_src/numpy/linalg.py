@@ -27,7 +27,6 @@ from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import linalg as lax_linalg
 from trellax._src.lax._base import canonicalize_axes, complex_to_real
-from trellax._src.lax.indexing import IndexSpec, gather_p
 from trellax._src.lax.reductions import reduce_max, reduce_min, reduce_sum
 from trellax._src.lax.structural import (
     _convert,
@@ -528,10 +527,9 @@ def diagonal(x: ArrayLike, /, *, offset: int = 0) -> Array:
     cols = lax.add(iota(d, k), const(max(off, 0), d))
     if k == 0:
         return full((*a.shape[:-2], 0), 0, a.dtype)
-    spec = IndexSpec(
-        [("slice", None, None, None)] * (a.ndim - 2) + [("array",), ("array",)], a.ndim
-    )
-    out = gather_p.bind(a, rows, cols, spec=spec, mode="clip")
+    from trellax._src.numpy.indexing import getitem
+
+    out = getitem(a, (Ellipsis, rows, cols))
     return _convert(out, out.dtype, False)
 
 

@@ -14,6 +14,7 @@ Index results use the default int (int32, int64 with x64 on), except ``searchsor
 
 from __future__ import annotations
 
+import builtins
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -26,7 +27,6 @@ from trellax._src.basearray import Array
 from trellax._src.errors import ConcretizationTypeError
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
-from trellax._src.lax.indexing import IndexSpec, gather_p, scatter_p
 from trellax._src.lax.reductions import cumsum, reduce_max, reduce_min, reduce_or, reduce_sum
 from trellax._src.lax.structural import (
     _convert,
@@ -40,6 +40,7 @@ from trellax._src.lax.structural import (
     select_n,
     slice,
 )
+from trellax._src.numpy.indexing import _scatter, getitem
 from trellax._src.numpy.util import (
     ensure_array,
     promote_args_inexact_keep_shapes,
@@ -50,9 +51,6 @@ from trellax._src.numpy.util import (
 
 ArrayLike = Any
 DType = np.dtype[Any]
-
-_SPEC1 = IndexSpec([("array",)], 1)
-
 
 # -- small building blocks (shared with sorting.py and setops.py) ---------------------------------
 
@@ -74,14 +72,14 @@ def gather1(x: Array, idx: Array) -> Array:
     """``x[idx]`` for a 1-D ``x`` (indices clamped into range; zeros when ``x`` is empty)."""
     if x.shape[0] == 0:
         return full(idx.shape, 0, x.dtype, x.weak_type)
-    return gather_p.bind(x, idx, spec=_SPEC1, mode="clip")
+    return getitem(x, (idx,))
 
 
 def scatter1(x: Array, idx: Array, updates: Array, combine: str) -> Array:
     """``x.at[idx].set/add(updates)`` for a 1-D ``x``; out-of-range updates are dropped."""
     if x.shape[0] == 0:
         return x
-    return scatter_p.bind(x, updates, idx, spec=_SPEC1, combine=combine)
+    return _scatter(x, (idx,), updates, combine)
 
 
 def isnan(x: Array) -> Array:
@@ -233,13 +231,7 @@ def take(
         shape = (*x.shape[:ax], *idx.shape, *x.shape[ax + 1 :])
         return broadcast_to(_fill_const("take", fill_value, x), shape)
     idx, oob = _normalize_indices(idx, n, mode, "take")
-    spec = IndexSpec(
-        [("slice", None, None, None)] * ax
-        + [("array",)]
-        + [("slice", None, None, None)] * (x.ndim - ax - 1),
-        x.ndim,
-    )
-    out_ = gather_p.bind(x, idx, spec=spec, mode="clip")
+    out_ = getitem(x, (builtins.slice(None),) * ax + (idx,))
     if oob is None:
         return out_
     mask = reshape(oob, (1,) * ax + tuple(idx.shape) + (1,) * (x.ndim - ax - 1))
@@ -292,8 +284,7 @@ def take_along_axis(
         (ax,) = canonicalize_axes("take_along_axis", (axis,), x.ndim)
     idx, oob = _normalize_indices(idx, x.shape[ax], mode or "fill", "take_along_axis")
     arrays, out_shape = _along_axis_indices("take_along_axis", x, idx, ax)
-    spec = IndexSpec([("array",)] * x.ndim, x.ndim)
-    out = gather_p.bind(x, *arrays, spec=spec, mode="clip")
+    out = getitem(x, tuple(arrays))
     if oob is None:
         return out
     return select_n(
@@ -332,8 +323,7 @@ def put_along_axis(
     arrays, out_shape = _along_axis_indices("put_along_axis", x, idx, ax)
     v = _convert(_asarray("put_along_axis", values), x.dtype, x.weak_type)
     v = broadcast_to(v, out_shape)
-    spec = IndexSpec([("array",)] * x.ndim, x.ndim)
-    out = scatter_p.bind(x, v, *arrays, spec=spec, combine="set")
+    out = _scatter(x, tuple(arrays), v, "set")
     return reshape(out, original_shape)
 
 

@@ -15,7 +15,6 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import reductions as lax_reductions
-from trellax._src.lax.indexing import IndexSpec, gather_p
 from trellax._src.lax.structural import (
     _convert,
     broadcast_in_dim,
@@ -57,8 +56,9 @@ def _take_last(x: Array, index: Array) -> Array:
     i32 = dtypes.int32
     operands = [broadcasted_iota(i32, shape, lead + j) for j in range(len(batch))]
     operands.append(_convert(index, i32, False))
-    spec = IndexSpec([("array",)] * (len(batch) + 1), x.ndim)
-    return gather_p.bind(x, *operands, spec=spec, mode="clip")
+    from trellax._src.numpy.indexing import getitem
+
+    return getitem(x, tuple(operands))
 
 
 def _quantile(

@@ -26,6 +26,7 @@ from trellax._src.numpy.util import (
     promote_args_inexact,
     promote_args_numeric,
     promote_dtypes,
+    promote_shapes,
 )
 from trellax._src.typing import ArrayLike
 
@@ -738,7 +739,8 @@ def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
         raise ValueError(f"ldexp not supported for input types ({a.dtype.name}, {b.dtype.name})")
     if _kind(b) not in ("i", "u", "b"):
         raise ValueError(f"ldexp: exponent must be an integer array, got {b.dtype.name}")
-    return _scale_by_power_of_two(a, _convert(b, dtypes.int32, False))
+    # equal ranks first: lax broadcasts only size-1 axes and 0-d operands
+    return _scale_by_power_of_two(*promote_shapes([a, _convert(b, dtypes.int32, False)]))
 
 
 def _scale_by_power_of_two(a: Array, e: Array) -> Array:

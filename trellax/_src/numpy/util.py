@@ -120,7 +120,10 @@ def _to_rank(a: Array, rank: int) -> Array:
     if n == 0 or n == rank:
         return a
     lead = rank - n
-    return broadcast_in_dim(a, (1,) * lead + tuple(a.shape), tuple(range(lead, rank)))
+    shape = (1,) * lead + tuple(a.shape)
+    if type(a) is ArrayImpl:  # eagerly a view of the immutable buffer (as basic indexing is)
+        return ArrayImpl._new(a._value.reshape(shape), a.dtype, a.weak_type)
+    return broadcast_in_dim(a, shape, tuple(range(lead, rank)))
 
 
 def promote_dtypes(fun_name: str, *args: Any) -> tuple[DType, bool]:

@@ -1,0 +1,206 @@
+"""``while_loop`` and ``fori_loop`` (a ``fori_loop`` with concrete bounds is a ``scan``).
+
+A loop carry is traced as an abstract value, so its type must be the same after the body: a
+*weakly typed* initial value whose type the body changes is promoted to the body's output type
+(``fori_loop(0, 3, lambda i, x: x + 1.5, 0)`` carries a float32); a strongly typed one raises a
+TypeError that names the leaf and the fix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from trellax._src import core, dtypes
+from trellax._src.basearray import Array
+from trellax._src.control_flow.common import (
+    _CarryNames,
+    _run_eagerly,
+    _stable_carry,
+    _trace,
+    eager_cached,
+    fun_key,
+)
+from trellax._src.control_flow.scan import _scan
+from trellax._src.core import Primitive, ShapedArray
+from trellax._src.interpreters import tracing
+from trellax._src.jaxpr import ClosedJaxpr, JaxprEqn
+from trellax._src.lax._base import asarray
+from trellax._src.lax.structural import _convert
+from trellax._src.tree_util import tree_flatten, tree_unflatten
+
+while_p = Primitive("while", multiple_results=True)
+
+
+@while_p.def_abstract_eval
+def _while_abstract_eval(
+    *args: Any,
+    cond_jaxpr: ClosedJaxpr,
+    body_jaxpr: ClosedJaxpr,
+    cond_nconsts: int,
+    body_nconsts: int,
+) -> tuple[ShapedArray, ...]:
+    # The body's output types, weak flags included (JAX's rule): a weak initial carry that the
+    # body makes strong comes out strong.
+    return tuple(body_jaxpr.out_avals)
+
+
+def _while_codegen(
+    em: tracing.Emitter, eqn: JaxprEqn, args: list[str], outs: list[str], indent: str
+) -> None:
+    """``while True: <cond_fun>; if not pred: break; <body_fun>`` inline, carries in locals."""
+    p = eqn.params
+    cond_jaxpr: ClosedJaxpr = p["cond_jaxpr"]
+    body_jaxpr: ClosedJaxpr = p["body_jaxpr"]
+    n_c, n_b = p["cond_nconsts"], p["body_nconsts"]
+    cconsts, bconsts, init = args[:n_c], args[n_c : n_c + n_b], args[n_c + n_b :]
+    carry = [em.fresh("c") for _ in init]
+    em.maybe_scalar.update(carry)
+    em.assign(carry, init, indent)
+    inner = indent + "    "
+    em.emit(f"{indent}while True:")
+    (pred,) = em.jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, [*cconsts, *carry], inner)
+    em.emit(f"{inner}if not {pred}:")
+    em.emit(f"{inner}    break")
+    em.assign(
+        carry, em.jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, [*bconsts, *carry], inner), inner
+    )
+    em.assign(outs, carry, indent)
+
+
+while_p.def_impl(_run_eagerly(while_p))
+tracing.codegen_rules[while_p] = _while_codegen
+
+
+def while_loop(
+    cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any
+) -> Any:
+    """Repeats ``val = body_fun(val)`` while ``cond_fun(val)``; the carry keeps one type."""
+
+    def run(init: Any) -> Any:
+        names = _CarryNames(init, "init_val")
+        return _while_loop(cond_fun, body_fun, init, "while_loop body_fun", names)
+
+    return eager_cached(("while_loop", fun_key(cond_fun), fun_key(body_fun)), run, (init_val,))
+
+
+def _while_loop(
+    cond_fun: Callable[[Any], Any],
+    body_fun: Callable[[Any], Any],
+    init_val: Any,
+    what: str,
+    names: _CarryNames,
+) -> Any:
+    leaves, in_tree = tree_flatten((init_val,))
+    carry, body_closed, body_consts, _ = _stable_carry(
+        body_fun,
+        leaves,
+        in_tree,
+        lambda avals: avals,
+        what,
+        names,
+        in_tree.children()[0],
+        lambda out_tree: out_tree,
+    )
+    carry_avals = [core.get_aval(c) for c in carry]
+    cond_closed, cond_consts, _ = _trace(cond_fun, in_tree, carry_avals, "while_loop cond_fun")
+    pred_avals = cond_closed.out_avals
+    if len(pred_avals) != 1 or pred_avals[0].shape != () or pred_avals[0].dtype != dtypes.bool_:
+        raise TypeError(
+            "while_loop cond_fun must return a boolean scalar, but got output type(s) "
+            f"{[a.str_short() for a in cond_closed.out_avals]}. Compare with < or ==, or "
+            "reduce an array predicate with .all() or .any()."
+        )
+    outs = while_p.bind_multi(
+        *cond_consts,
+        *body_consts,
+        *carry,
+        cond_jaxpr=cond_closed,
+        body_jaxpr=body_closed,
+        cond_nconsts=len(cond_consts),
+        body_nconsts=len(body_consts),
+    )
+    return tree_unflatten(in_tree, list(outs))[0]
+
+
+def _fori_index_dtype(lo: Array, hi: Array) -> Any:
+    """JAX's rule: equal bound dtypes, except that a weak signed-int bound (a Python int) takes
+    the other, strong signed-int bound's dtype."""
+    if lo.dtype == hi.dtype:
+        return lo.dtype
+    if dtypes.kind(lo.dtype) == "i" and dtypes.kind(hi.dtype) == "i":
+        if lo.weak_type and not hi.weak_type:
+            return hi.dtype
+        if hi.weak_type and not lo.weak_type:
+            return lo.dtype
+    raise TypeError(
+        "lower and upper arguments to fori_loop must have equal types, got "
+        f"{lo.dtype.name} and {hi.dtype.name}. Cast one bound (e.g. with .astype) so both agree."
+    )
+
+
+def fori_loop(
+    lower: Any,
+    upper: Any,
+    body_fun: Callable[[Any, Any], Any],
+    init_val: Any,
+    *,
+    unroll: int | bool | None = None,
+) -> Any:
+    """``for i in range(lower, upper): val = body_fun(i, val)``.
+
+    The index type follows JAX: with concrete bounds (Python ints, or arrays outside ``jit``) the
+    loop runs a fixed number of steps and ``i`` is a *weak* default int (int32; int64 with x64),
+    whatever the bounds' dtype; with traced bounds ``i`` has the bounds' dtype. The bounds must
+    have equal dtypes, except that a Python int bound takes the other bound's signed int dtype.
+    ``unroll`` is accepted with concrete bounds only (it does not change results).
+    """
+    if not callable(body_fun):
+        raise TypeError("lax.fori_loop: body_fun argument should be callable.")
+    lo, hi = asarray(lower), asarray(upper)
+    for b, name in ((lo, "lower"), (hi, "upper")):
+        if b.shape != ():
+            raise TypeError(
+                f"fori_loop {name} bound must be a scalar, got {core.get_aval(b).str_short()}"
+            )
+    idx_dtype = _fori_index_dtype(lo, hi)
+    names = _CarryNames(init_val, "init_val", skip=1)
+    if core.is_concrete(lo) and core.is_concrete(hi):
+        start, stop = int(lo), int(hi)
+
+        def run(init: Any) -> Any:
+            def scan_body(carry: tuple[Any, Any], _: Any) -> tuple[tuple[Any, Any], None]:
+                i, val = carry
+                return (i + 1, body_fun(i, val)), None
+
+            (_, result), _ = _scan(
+                scan_body,
+                (start, init),
+                None,
+                max(stop - start, 0),
+                False,
+                "fori_loop body_fun",
+                _CarryNames(init, "init_val", skip=1),
+            )
+            return result
+
+        return eager_cached(("fori_loop", fun_key(body_fun), start, stop), run, (init_val,))
+    if unroll is not None and unroll is not False and unroll != 1:
+        raise ValueError(
+            "Can only use `unroll` in `fori_loop` if the loop bounds are statically known."
+        )
+    lo = lo if lo.dtype == idx_dtype else _convert(lo, idx_dtype, False)
+    hi = hi if hi.dtype == idx_dtype else _convert(hi, idx_dtype, False)
+
+    from trellax._src.lax._base import scalar_to_array
+    from trellax._src.lax.elementwise import add, lt
+
+    def cond(state: tuple[Any, Any, Any]) -> Any:
+        return lt(state[0], state[1])
+
+    def body(state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+        i, stop, val = state
+        return add(i, scalar_to_array(1, i.dtype, i.weak_type)), stop, body_fun(i, val)
+
+    names.skip = 2
+    return _while_loop(cond, body, (lo, hi, init_val), "fori_loop body_fun", names)[2]

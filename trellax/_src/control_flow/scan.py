@@ -1,0 +1,178 @@
+"""``scan`` and ``map``: the body is traced once into the sub-jaxpr of one ``scan`` primitive,
+generated into the compiled program as a Python loop over preallocated ``ys`` buffers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from trellax._src.control_flow.common import (
+    _block,
+    _CarryNames,
+    _run_eagerly,
+    _stable_carry,
+    eager_cached,
+    fun_key,
+)
+from trellax._src.core import Primitive, ShapedArray
+from trellax._src.interpreters import tracing
+from trellax._src.jaxpr import ClosedJaxpr, JaxprEqn
+from trellax._src.lax._base import asarray
+from trellax._src.tree_util import tree_flatten, tree_unflatten
+
+scan_p = Primitive("scan", multiple_results=True)
+
+
+@scan_p.def_abstract_eval
+def _scan_abstract_eval(
+    *args: Any, jaxpr: ClosedJaxpr, num_consts: int, num_carry: int, length: int, reverse: bool
+) -> tuple[ShapedArray, ...]:
+    # The body's output types, weak flags included (JAX's rule), with ys stacked.
+    outs = list(jaxpr.out_avals)
+    carry = outs[:num_carry]
+    ys = [ShapedArray._fast((length, *a.shape), a.dtype, a.weak_type) for a in outs[num_carry:]]
+    return tuple(carry + ys)
+
+
+def _scan_codegen(
+    em: tracing.Emitter, eqn: JaxprEqn, args: list[str], outs: list[str], indent: str
+) -> None:
+    """``for t in range(length): <body>`` inline: carries in locals, each ``y`` written into a
+    preallocated ``(length, ...)`` buffer."""
+    p = eqn.params
+    closed: ClosedJaxpr = p["jaxpr"]
+    n_consts, n_carry, length = p["num_consts"], p["num_carry"], p["length"]
+    consts, init = args[:n_consts], args[n_consts : n_consts + n_carry]
+    xs = args[n_consts + n_carry :]
+    carry = [em.fresh("c") for _ in init]
+    em.maybe_scalar.update(carry)
+    em.assign(carry, init, indent)
+    empty = em.bind(np.empty, "f")
+    bufs = []
+    for a in closed.out_avals[n_carry:]:
+        bufs.append(em.fresh("b"))
+        shape, dtype = em.bind((length, *a.shape), "s"), em.bind(a.dtype, "d")
+        em.emit(f"{indent}{bufs[-1]} = {empty}({shape}, {dtype})")
+    t = em.fresh("t")
+    steps = f"range({length - 1}, -1, -1)" if p["reverse"] else f"range({length})"
+    em.emit(f"{indent}for {t} in {steps}:")
+    inner = indent + "    "
+    start = len(em.lines)
+    x_names = [em.fresh("x") for _ in xs]
+    em.maybe_scalar.update(x_names)
+    for name, x in zip(x_names, xs):
+        em.emit(f"{inner}{name} = {x}[{t}]")
+    body_outs = em.jaxpr(closed.jaxpr, closed.consts, [*consts, *carry, *x_names], inner)
+    for buf, y in zip(bufs, body_outs[n_carry:]):  # before the carries move on: y may be one
+        em.emit(f"{inner}{buf}[{t}] = {y}")
+    em.assign(carry, body_outs[:n_carry], inner)
+    _block(em, inner, start)
+    em.assign(outs, [*carry, *bufs], indent)
+
+
+scan_p.def_impl(_run_eagerly(scan_p))
+tracing.codegen_rules[scan_p] = _scan_codegen
+
+
+def scan(
+    f: Callable[[Any, Any], tuple[Any, Any]],
+    init: Any,
+    xs: Any = None,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+) -> tuple[Any, Any]:
+    """Loops ``carry, y = f(carry, x)`` over the leading axis of ``xs``; returns the final carry
+    and the stacked ``y``s."""
+
+    def run(init: Any, xs: Any) -> tuple[Any, Any]:
+        names = _CarryNames(init, "init")
+        return _scan(f, init, xs, length, reverse, "scan body function", names)
+
+    n = None if length is None else int(length)
+    carry, ys = eager_cached(("scan", fun_key(f), n, bool(reverse)), run, (init, xs))
+    return carry, ys
+
+
+def _scan(
+    f: Callable[[Any, Any], tuple[Any, Any]],
+    init: Any,
+    xs: Any,
+    length: int | None,
+    reverse: bool,
+    what: str,
+    names: _CarryNames,
+) -> tuple[Any, Any]:
+    x_leaves, _ = tree_flatten(xs)
+    x_arrays = [asarray(x) for x in x_leaves]
+    if any(x.ndim == 0 for x in x_arrays):
+        raise ValueError(
+            "scan got a scalar in xs; every leaf of xs needs a leading axis to scan over"
+        )
+    sizes = sorted({x.shape[0] for x in x_arrays})
+    if len(sizes) > 1:
+        raise ValueError(
+            "scan got values with different leading axis sizes: "
+            + ", ".join(str(x.shape[0]) for x in x_arrays)
+            + "."
+        )
+    if length is not None:
+        n = int(length)
+        if sizes and sizes[0] != n:
+            raise ValueError(
+                f"scan got `length` argument of {n} which disagrees with leading axis sizes "
+                f"{sizes}."
+            )
+    elif sizes:
+        n = sizes[0]
+    else:
+        raise ValueError("scan got no values to scan over and `length` not provided.")
+    x_avals = [ShapedArray._fast(x.shape[1:], x.dtype, x.weak_type) for x in x_arrays]
+    c_leaves, c_tree = tree_flatten(init)
+    in_tree = tree_flatten((init, xs))[1]
+
+    def body(carry: Any, x: Any) -> Any:
+        out = f(carry, x)
+        if not isinstance(out, tuple) or len(out) != 2:
+            raise TypeError(f"scan body output must be a pair, got {out!r}.")
+        return out
+
+    def make_in_avals(carry_avals: list[ShapedArray]) -> list[ShapedArray]:
+        return [*carry_avals, *x_avals]
+
+    carry, closed, consts, out_tree = _stable_carry(
+        body,
+        c_leaves,
+        in_tree,
+        make_in_avals,
+        what,
+        names,
+        c_tree,
+        lambda out_tree: out_tree.children()[0],
+    )
+    outs = scan_p.bind_multi(
+        *consts,
+        *carry,
+        *x_arrays,
+        jaxpr=closed,
+        num_consts=len(consts),
+        num_carry=len(carry),
+        length=n,
+        reverse=bool(reverse),
+    )
+    n_c = len(carry)
+    ys_tree = out_tree.children()[1]
+    return tree_unflatten(c_tree, list(outs[:n_c])), tree_unflatten(ys_tree, list(outs[n_c:]))
+
+
+def map(f: Callable[[Any], Any], xs: Any) -> Any:
+    """``stack([f(x) for x in xs])`` along the leading axis, as one traced loop."""
+
+    def run(xs: Any) -> Any:
+        _, ys = _scan(lambda _, x: ((), f(x)), (), xs, None, False, "map", _CarryNames((), "()"))
+        return ys
+
+    return eager_cached(("map", fun_key(f)), run, (xs,))
