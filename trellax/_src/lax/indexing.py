@@ -327,3 +327,271 @@ scatter_add = _scatter_fn(scatter_add_p)
 scatter_mul = _scatter_fn(scatter_mul_p)
 scatter_min = _scatter_fn(scatter_min_p)
 scatter_max = _scatter_fn(scatter_max_p)
+
+
+# -- differentiation rules --------------------------------------------------------------------------
+#
+# gather is linear in its operand and transposes to a scatter-add with the mirrored dimension
+# numbers (and the same mode: a filled window drops its cotangent, a clipped one adds it to the
+# clamped window). scatter-add is linear in operand and updates; scatter (set) is made linear by
+# masking, as JAX does: every update is tagged with the id of its scatter position, the ids are
+# scattered with the same op and gathered back, and only the update that actually landed (and the
+# operand elements nobody overwrote) keep their tangent.
+
+
+def _gather_dnums_of(dn: ScatterDimensionNumbers) -> GatherDimensionNumbers:
+    return GatherDimensionNumbers(
+        offset_dims=dn.update_window_dims,
+        collapsed_slice_dims=dn.inserted_window_dims,
+        start_index_map=dn.scatter_dims_to_operand_dims,
+        operand_batching_dims=dn.operand_batching_dims,
+        start_indices_batching_dims=dn.scatter_indices_batching_dims,
+    )
+
+
+def _scatter_dnums_of(dn: GatherDimensionNumbers) -> ScatterDimensionNumbers:
+    return ScatterDimensionNumbers(
+        update_window_dims=dn.offset_dims,
+        inserted_window_dims=dn.collapsed_slice_dims,
+        scatter_dims_to_operand_dims=dn.start_index_map,
+        operand_batching_dims=dn.operand_batching_dims,
+        scatter_indices_batching_dims=dn.start_indices_batching_dims,
+    )
+
+
+def _inverse_slice_sizes(
+    rank: int, dn: ScatterDimensionNumbers, updates_shape: tuple[int, ...]
+) -> tuple[int, ...]:
+    """The slice sizes of the gather that reads back the windows a scatter writes."""
+    skip = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
+    wins = iter(updates_shape[p] for p in dn.update_window_dims)
+    return tuple(1 if d in skip else next(wins) for d in range(rank))
+
+
+def _zeros_like(x: Any) -> Any:
+    from trellax._src import ad_util
+
+    return ad_util.zeros(ShapedArray._fast(tuple(x.shape), x.dtype, x.weak_type))
+
+
+def _full(shape: tuple[int, ...], like: Any, value: Any) -> Any:
+    from trellax._src import ad_util
+
+    return ad_util.broadcast_to_shape(ad_util.const(like, value, like.weak_type), shape)
+
+
+def _gather_jvp(
+    primals: Any, tangents: Any, *, dimension_numbers: Any, slice_sizes: Any, mode: Any, **kw: Any
+) -> tuple[Any, Any]:
+    operand, indices = primals
+    params = dict(dimension_numbers=dimension_numbers, slice_sizes=slice_sizes, mode=mode)
+    ans = gather_p.bind(operand, indices, **params, **kw)
+    # A filled (out-of-bounds) window does not depend on the operand: its tangent is 0.
+    return ans, gather_p.bind(tangents[0], indices, **params, fill_value=0)
+
+
+def _gather_transpose(
+    ct: Any,
+    operand: Any,
+    indices: Any,
+    *,
+    dimension_numbers: GatherDimensionNumbers,
+    slice_sizes: Any,
+    mode: GatherScatterMode,
+    fill_value: Any,
+) -> list[Any]:
+    from trellax._src import ad_util
+
+    if ad_util.is_undefined(indices):
+        raise TypeError("gather is not linear in its indices")
+    if not ad_util.is_undefined(operand):
+        return [None, None]
+    aval = operand.aval
+    zeros = ad_util.zeros(ShapedArray._fast(tuple(aval.shape), ct.dtype, ct.weak_type))
+    out = scatter_add_p.bind(
+        zeros, indices, ct, dimension_numbers=_scatter_dnums_of(dimension_numbers), mode=mode
+    )
+    return [ad_util.unbroadcast(out, aval), None]
+
+
+gather_p.def_jvp(_gather_jvp)
+gather_p.def_transpose(_gather_transpose)
+
+
+def _scatter_add_jvp(primals: Any, tangents: Any, **params: Any) -> tuple[Any, Any]:
+    from trellax._src import ad_util
+
+    operand, indices, updates = primals
+    ans = scatter_add_p.bind(operand, indices, updates, **params)
+    t_op = ad_util.instantiate(tangents[0])
+    t_up = ad_util.convert(ad_util.instantiate(tangents[2]), t_op.dtype, t_op.weak_type)
+    return ans, scatter_add_p.bind(t_op, indices, t_up, **params)
+
+
+def _scatter_add_transpose(
+    ct: Any,
+    operand: Any,
+    indices: Any,
+    updates: Any,
+    *,
+    dimension_numbers: ScatterDimensionNumbers,
+    mode: GatherScatterMode,
+) -> list[Any]:
+    from trellax._src import ad_util
+
+    if ad_util.is_undefined(indices):
+        raise TypeError("scatter-add is not linear in its indices")
+    ct_op = ad_util.unbroadcast(ct, operand.aval) if ad_util.is_undefined(operand) else None
+    ct_up = None
+    if ad_util.is_undefined(updates):
+        ushape = tuple(updates.aval.shape)
+        g = gather_p.bind(
+            ct,
+            indices,
+            dimension_numbers=_gather_dnums_of(dimension_numbers),
+            slice_sizes=_inverse_slice_sizes(len(ct.shape), dimension_numbers, ushape),
+            mode=mode,
+            fill_value=0,
+        )
+        ct_up = ad_util.unbroadcast(g, updates.aval)
+    return [ct_op, None, ct_up]
+
+
+scatter_add_p.def_jvp(_scatter_add_jvp)
+scatter_add_p.def_transpose(_scatter_add_transpose)
+
+
+def _update_ids(indices: Any, updates: Any, dn: ScatterDimensionNumbers) -> Any:
+    """Per update element, 1 + the flat number of its scatter position (int32 constants)."""
+    import numpy as np
+
+    from trellax._src import core
+
+    ushape = tuple(updates.shape)
+    scatter_axes = [p for p in range(len(ushape)) if p not in dn.update_window_dims]
+    batch = [ushape[p] for p in scatter_axes]
+    ids = np.arange(1, int(np.prod(batch, dtype=np.int64)) + 1, dtype=np.int32).reshape(batch)
+    view = [ushape[p] if p in scatter_axes else 1 for p in range(len(ushape))]
+    ids = np.broadcast_to(ids.reshape(view), ushape)
+    return core.new_array(np.ascontiguousarray(ids), np.dtype(np.int32), False)
+
+
+def _landed_masks(
+    prim: Primitive,
+    operand: Any,
+    indices: Any,
+    updates: Any,
+    dn: ScatterDimensionNumbers,
+    mode: Any,
+) -> tuple[Any, Any]:
+    """(operand elements nobody overwrote, update elements that landed), both bool."""
+    from trellax._src import ad_util
+    from trellax._src.lax.elementwise import eq_p
+
+    ids = _update_ids(indices, updates, dn)
+    zeros = ad_util.zeros(ShapedArray._fast(tuple(operand.shape), ids.dtype, False))
+    scattered = prim.bind(zeros, indices, ids, dimension_numbers=dn, mode=mode)
+    back = gather_p.bind(
+        scattered,
+        indices,
+        dimension_numbers=_gather_dnums_of(dn),
+        slice_sizes=_inverse_slice_sizes(len(operand.shape), dn, tuple(updates.shape)),
+        mode=mode,
+        fill_value=0,
+    )
+    kept = eq_p.bind(scattered, zeros)
+    landed = eq_p.bind(back, ids)
+    return kept, landed
+
+
+def _scatter_jvp(
+    primals: Any, tangents: Any, *, dimension_numbers: ScatterDimensionNumbers, mode: Any
+) -> tuple[Any, Any]:
+    from trellax._src import ad_util
+    from trellax._src.lax.structural import select_n_p
+
+    operand, indices, updates = primals
+    ans = scatter_p.bind(operand, indices, updates, dimension_numbers=dimension_numbers, mode=mode)
+    kept, landed = _landed_masks(scatter_p, operand, indices, updates, dimension_numbers, mode)
+    t_op = ad_util.instantiate(tangents[0])
+    t_up = ad_util.convert(ad_util.instantiate(tangents[2]), t_op.dtype, t_op.weak_type)
+    t_op = select_n_p.bind(kept, _zeros_like(t_op), t_op)
+    t_up = select_n_p.bind(landed, _zeros_like(t_up), t_up)
+    t = scatter_add_p.bind(t_op, indices, t_up, dimension_numbers=dimension_numbers, mode=mode)
+    return ans, t
+
+
+scatter_p.def_jvp(_scatter_jvp)
+
+
+def _scatter_mul_jvp(
+    primals: Any, tangents: Any, *, dimension_numbers: ScatterDimensionNumbers, mode: Any
+) -> tuple[Any, Any]:
+    from trellax._src.lax.elementwise import mul_p
+
+    operand, indices, updates = primals
+    params = dict(dimension_numbers=dimension_numbers, mode=mode)
+    ans = scatter_mul_p.bind(operand, indices, updates, **params)
+    t_op, _, t_up = tangents
+    if type(t_up).__name__ != "Zero":
+        raise NotImplementedError(
+            "scatter_mul gradients are only implemented if `unique_indices=True`"
+        )
+    ones = _full(tuple(operand.shape), operand, 1)
+    factor = scatter_mul_p.bind(ones, indices, updates, **params)
+    return ans, mul_p.bind(t_op, factor)
+
+
+scatter_mul_p.def_jvp(_scatter_mul_jvp)
+
+
+def _scatter_extremal_jvp(prim: Primitive) -> Any:
+    def rule(
+        primals: Any, tangents: Any, *, dimension_numbers: ScatterDimensionNumbers, mode: Any
+    ) -> tuple[Any, Any]:
+        """Ties share the tangent equally (operand included), like JAX's max rules."""
+        from trellax._src import ad_util
+        from trellax._src.lax.elementwise import add_p, div_p, eq_p, mul_p
+        from trellax._src.lax.structural import convert_element_type_p, select_n_p
+
+        operand, indices, updates = primals
+        dn = dimension_numbers
+        params = dict(dimension_numbers=dn, mode=mode)
+        ans = prim.bind(operand, indices, updates, **params)
+        t_op = ad_util.instantiate(tangents[0])
+        t_up = ad_util.convert(ad_util.instantiate(tangents[2]), t_op.dtype, t_op.weak_type)
+        back = gather_p.bind(
+            ans,
+            indices,
+            dimension_numbers=_gather_dnums_of(dn),
+            slice_sizes=_inverse_slice_sizes(len(operand.shape), dn, tuple(updates.shape)),
+            mode=mode,
+            fill_value=None,
+        )
+        won = eq_p.bind(updates, back)
+        retained = eq_p.bind(operand, ans)
+        ones_u = _full(tuple(updates.shape), t_op, 1)
+        zeros_u = _zeros_like(ones_u)
+        n_won = scatter_add_p.bind(
+            _zeros_like(t_op), indices, select_n_p.bind(won, zeros_u, ones_u), **params
+        )
+        one = _full(tuple(operand.shape), t_op, 1)
+        zero = _zeros_like(one)
+        share = div_p.bind(
+            one,
+            add_p.bind(
+                n_won,
+                convert_element_type_p.bind(retained, new_dtype=one.dtype, weak_type=one.weak_type),
+            ),
+        )
+        share = select_n_p.bind(eq_p.bind(share, share), zero, share)  # 1/0 where nobody wins
+        op_part = mul_p.bind(t_op, select_n_p.bind(retained, zero, share))
+        t_won = select_n_p.bind(won, zeros_u, t_up)
+        up_part = mul_p.bind(scatter_add_p.bind(zero, indices, t_won, **params), share)
+        return ans, add_p.bind(op_part, up_part)
+
+    return rule
+
+
+scatter_min_p.def_jvp(_scatter_extremal_jvp(scatter_min_p))
+scatter_max_p.def_jvp(_scatter_extremal_jvp(scatter_max_p))
