@@ -104,6 +104,8 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], np.ndarray]] = {
     "broadcast_to": (lambda a: tnp.broadcast_to(a, (4, 2, 3)), _X),
     "expand_squeeze": (lambda a: tnp.squeeze(tnp.expand_dims(a * a, 0), 0), _X),
     "sort": (lambda a: tnp.sort(a * a, axis=1), _X),
+    "take": (lambda a: tnp.take(a, tnp.array([2, 0, 2]), axis=1) ** 2, _X),
+    "at_set": (lambda a: a.at[0, tnp.array([1, 1])].set(a[1, :2] * a[1, :2]), _X),
     "convert": (lambda a: a.astype(tnp.float32).astype(tnp.float64) * 1.0, _X),
     "norm": (lambda a: tnp.linalg.norm(a), _X),
 }
@@ -212,6 +214,9 @@ LINEAR: dict[str, tuple[Callable[[Any], Any], Any]] = {
     "fft_ifft": (lambda t: _lax_fft(t, "IFFT", (3,)), _r(2, 3) + 1j * _r(2, 3)),
     "fft_rfft": (lambda t: _lax_fft(t, "RFFT", (5,)), _r(2, 5)),
     "fft_irfft": (lambda t: _lax_fft(t, "IRFFT", (6,)), _r(4) + 1j * _r(4)),
+    "gather": (lambda t: t.at[tnp.array([2, 0, 2, 7])].get(mode="fill"), _r(3, 2)),
+    "scatter-add": (lambda t: t.at[tnp.array([1, 1, 5])].add(_C3), _r(4)),
+    "scatter-add_rhs": (lambda t: tnp.asarray(_C3).at[tnp.array([1, 1, 0, 3])].add(t), _r(4)),
     "solve": (lambda t: lax.linalg.solve(_C33 + 3.0 * np.eye(3), t), _r(3, 2)),
     "triangular_solve": (
         lambda t: lax.linalg.triangular_solve(_C33 + 3.0 * np.eye(3), t, lower=True),
@@ -241,12 +246,6 @@ def test_adjoint_identity(name: str) -> None:
 
 #: Primitives without a JVP rule, and why (the coverage test fails when a rule appears or goes).
 NO_JVP_YET = {
-    "gather": "pending the gather/scatter dimension-numbers refactor (issue 10, helper core)",
-    "scatter": "pending the gather/scatter dimension-numbers refactor (issue 10, helper core)",
-    **{
-        f"scatter-{kind}": "scatter rules next, on the new dimension numbers (issue 10)"
-        for kind in ("add", "mul", "min", "max")
-    },
     "cond": "pending the control_flow package split (issue 10, helper core)",
     "while": "pending the control_flow package split (issue 10, helper core)",
     "scan": "pending the control_flow package split (issue 10, helper core)",
