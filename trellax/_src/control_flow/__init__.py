@@ -15,10 +15,10 @@ float32); a strongly typed one raises a TypeError that names the leaf and the fi
 Eager calls (no enclosing trace, concrete arguments) are traced and compiled once per functions,
 static parameters and argument types, then run the cached program (``common.eager_cached``).
 
-The rule slots for autodiff and batching (``jvp_rule``, ``transpose_rule``, ``batch_rule``) of
-these primitives are left empty for the transformations that will fill them.
+Forward-mode differentiation rules live in ``control_flow.ad`` (reverse mode: see there).
 """
 
+from trellax._src.control_flow import ad as _ad  # noqa: F401  (registers the JVP rules)
 from trellax._src.control_flow.conditionals import cond, cond_p, switch
 from trellax._src.control_flow.loops import fori_loop, while_loop, while_p
 from trellax._src.control_flow.scan import map, scan, scan_p
