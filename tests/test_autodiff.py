@@ -245,11 +245,7 @@ def test_adjoint_identity(name: str) -> None:
 # -- rule coverage --------------------------------------------------------------------------------
 
 #: Primitives without a JVP rule, and why (the coverage test fails when a rule appears or goes).
-NO_JVP_YET = {
-    "cond": "pending the control_flow package split (issue 10, helper core)",
-    "while": "pending the control_flow package split (issue 10, helper core)",
-    "scan": "pending the control_flow package split (issue 10, helper core)",
-}
+NO_JVP_YET: dict[str, str] = {}
 
 
 def test_every_primitive_has_a_jvp_rule_or_a_reason() -> None:
