@@ -335,22 +335,7 @@ def backward_pass(
 #: Primitives that have no JVP rule yet, with the reason (read by the coverage test and by
 #: docs/autodiff.md). Differentiating through one raises NotImplementedError naming it.
 NOT_DIFFERENTIABLE_YET: dict[str, str] = {
-    **dict.fromkeys(
-        (
-            "cholesky",
-            "eigh",
-            "eig",
-            "qr",
-            "svd",
-            "triangular_solve",
-            "solve",
-            "inv",
-            "det",
-            "slogdet",
-        ),
-        "linear algebra rules not written yet (issue 10, remaining work)",
-    ),
-    "fft": "fft rules not written yet (issue 10, remaining work)",
+    "eig": "the general (non-symmetric) eigendecomposition rule is not written yet",
     "digamma": "needs polygamma, which trellax does not have yet",
     "i0": "needs the Bessel function i1, which trellax does not have yet",
     "bessel_i0e": "needs the Bessel function i1e, which trellax does not have yet",
