@@ -226,3 +226,12 @@ def test_batched_dimension_numbers() -> None:
     for r, c in enumerate([3, 0, 1]):
         expected[r, c] = 2 * _M[r, c]
     np.testing.assert_allclose(g, expected)
+
+
+def test_vmap_of_grad_and_grad_of_vmap() -> None:
+    # JAX's value; the cotangents of ``r`` meet in an add_any, which vmap batches too
+    x = tnp.arange(12.0).reshape(3, 4)
+    g = lambda r: tnp.sum(r.at[tnp.array([1, 1])].set(r[:2] * 3) ** 2)  # noqa: E731
+    expected = [[0, 18, 4, 6], [8, 90, 12, 14], [16, 162, 20, 22]]
+    assert np.asarray(trellax.vmap(trellax.grad(g))(x)).tolist() == expected
+    assert np.asarray(trellax.grad(lambda x: trellax.vmap(g)(x).sum())(x)).tolist() == expected

@@ -16,7 +16,6 @@ from trellax._src.vmap_api import vmap  # noqa: F401  (registers every batch rul
 
 EXEMPT = {
     "iota": "takes no operands, so it is never batched",
-    "add_any": "only appears in linear jaxprs built by autodiff; batched as add",
     "psum": "collective: batched by the trace that owns the axis name (collective_rules)",
     "pmax": "collective (collective_rules)",
     "pmin": "collective (collective_rules)",

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core
+from trellax._src import ad_util, core
 from trellax._src.core import Primitive
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax import fft as _fft
@@ -39,6 +39,14 @@ from trellax._src.lax._batch import (
 for _p in [p for p in vars(ew).values() if isinstance(p, Primitive)]:
     _p.def_batch(elementwise_rule(_p))
 _s.select_n_p.def_batch(elementwise_rule(_s.select_n_p))
+
+
+def _add_any_batch(args: Sequence[Any], dims: Dims) -> tuple[Any, int]:
+    # add_any takes equal shapes: both operands get the batch at axis 0 (an unbatched one copied)
+    return ad_util.add_any_p.bind(*all_at_front(args, dims)), 0
+
+
+ad_util.add_any_p.def_batch(_add_any_batch)
 
 
 # -- conversions: the batch stays where it is (bitcast may change the trailing axis) ------------
