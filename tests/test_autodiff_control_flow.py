@@ -128,11 +128,28 @@ def test_reverse_mode_of_while_raises_jax_error_when_the_vjp_is_called() -> None
         trellax.grad(lambda x: _while(x).sum())(tnp.asarray(_X))
 
 
-@pytest.mark.parametrize("name", ["cond", "scan"])
-def test_reverse_mode_of_cond_and_scan_is_not_implemented_yet(name: str) -> None:
+def test_reverse_mode_of_scan_is_not_implemented_yet() -> None:
+    with pytest.raises(NotImplementedError, match="'scan'"):
+        trellax.grad(lambda x: _scan(x).sum())(tnp.asarray(_X))
+
+
+@pytest.mark.parametrize("name", ["cond", "switch", "closure_cond"])
+@pytest.mark.parametrize("jit", [False, True])
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_reverse_mode_of_cond(name: str, jit: bool, sign: float) -> None:
     f = FUNCTIONS[name]
-    with pytest.raises(NotImplementedError, match=f"'{name}'"):
-        trellax.grad(lambda x: f(x).sum())(tnp.asarray(_X))
+    with trellax.enable_x64():
+        check_grads(trellax.jit(f) if jit else f, [tnp.asarray(_X * sign)], order=2, modes=["rev"])
+
+
+def test_grad_of_grad_through_cond() -> None:
+    def c(x: Any) -> Any:
+        return lax.cond(x > 0, lambda x: tnp.sin(x) * x, lambda x: tnp.cos(x), x)
+
+    assert float(trellax.grad(c)(1.0)) == pytest.approx(1.3817732, rel=1e-6)
+    g2 = trellax.grad(trellax.grad(c))(1.0)
+    assert float(g2) == pytest.approx(2 * np.cos(1.0) - np.sin(1.0), rel=1e-6)
+    assert g2.dtype == np.float32 and g2.weak_type
 
 
 def test_integer_outputs_have_no_tangent() -> None:

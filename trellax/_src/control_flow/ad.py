@@ -1,4 +1,4 @@
-"""Forward-mode differentiation of ``cond``, ``while`` and ``scan``.
+"""Differentiation of ``cond``, ``while`` and ``scan`` (forward mode; reverse mode for ``cond``).
 
 Each sub-jaxpr is differentiated into a jaxpr over (primals, tangents) -> (primal outputs, output
 tangents), and the primitive is bound again with it. Every differentiable carry of a loop gets a
@@ -8,9 +8,10 @@ integer or bool value never gets one.
 Reverse mode: under ``grad``/``vjp``/``linearize`` the primal outputs are computed by the plain
 primitive and the output tangents by the differentiated one, which is recorded in the linear
 program (recomputing the primal part, like JAX's rematerializing partial evaluation of a while).
-So ``linearize`` works; transposing that equation -- calling a VJP -- raises: JAX's ValueError for
-``while``, and a NotImplementedError naming ``cond``/``scan`` (their transposes, which need partial
-evaluation of the sub-jaxpr, are not written yet). Never a wrong value.
+So ``linearize`` works. ``cond`` transposes: each branch is transposed in its linear arguments
+(the primal operands are residuals) and one ``cond`` of the transposed branches is bound.
+Transposing a ``while`` raises JAX's ValueError, and a ``scan`` a NotImplementedError naming it
+(its transpose, a reversed scan over residuals, is not written yet). Never a wrong value.
 """
 
 from __future__ import annotations
@@ -98,7 +99,64 @@ def _cond_jvp(
     return tuple(prim), tuple(tans)
 
 
+def _cond_transpose(cts: Sequence[Any], index: Any, *args: Any, branches: Any) -> list[Any]:
+    """Each branch transposed in its linear arguments (the others are residuals) and one ``cond``
+    of the transposed branches bound: the cotangents of the linear arguments."""
+    from trellax._src.interpreters.ad import linearize_flat
+
+    if ad_util.is_undefined(index):
+        raise TypeError("cond is not linear in its branch index")
+    lin_pos = [i for i, a in enumerate(args) if ad_util.is_undefined(a)]
+    res = [a for a in args if not ad_util.is_undefined(a)]
+    lin_avals = [args[i].aval for i in lin_pos]
+    ct_pos = [i for i, c in enumerate(cts) if type(c) is not Zero]
+    out_avals = list(branches[0].out_avals)
+
+    def transposed(branch: ClosedJaxpr) -> ClosedJaxpr:
+        def tb(*xs: Any) -> list[Any]:
+            rs, cs = list(xs[: len(res)]), list(xs[len(res) :])
+
+            def lin_fun(*ls: Any) -> list[Any]:
+                it_r, it_l = iter(rs), iter(ls)
+                full = [next(it_l) if i in lin_pos else next(it_r) for i in range(len(args))]
+                return tracing.eval_jaxpr(branch, *full)
+
+            _, lin = linearize_flat(lin_fun, [ad_util.zeros(a) for a in lin_avals])
+            it_c = iter(cs)
+            full_cts = [
+                next(it_c) if i in ct_pos else Zero(ad_util.tangent_aval(a))
+                for i, a in enumerate(out_avals)
+            ]
+            return [ad_util.instantiate(c) for c in lin.transpose(full_cts)]
+
+        ct_avals = [core.get_aval(cts[i]) for i in ct_pos]
+        closed = tracing.trace_to_jaxpr(
+            tb, [*[core.get_aval(r) for r in res], *ct_avals], "transposed branch"
+        )
+        j = closed.jaxpr
+        return ClosedJaxpr(Jaxpr(j.constvars, j.invars, j.outvars, j.eqns), closed.consts)
+
+    new = tuple(transposed(b) for b in branches)
+    # branches may have closed over different constants: give each one all of them
+    all_consts = [c for b in new for c in b.consts]
+    fixed = []
+    for i, b in enumerate(new):
+        before = [Var(core.get_aval(c)) for nb in new[:i] for c in nb.consts]
+        after = [Var(core.get_aval(c)) for nb in new[i + 1 :] for c in nb.consts]
+        j = b.jaxpr
+        invars = [*before, *j.constvars, *after, *j.invars]
+        fixed.append(ClosedJaxpr(Jaxpr([], invars, j.outvars, j.eqns), []))
+    outs = cond_p.bind_multi(
+        index, *all_consts, *res, *[cts[i] for i in ct_pos], branches=tuple(fixed)
+    )
+    out: list[Any] = [None] * len(args)
+    for i, o in zip(lin_pos, outs):
+        out[i] = o
+    return [None, *out]
+
+
 cond_p.def_jvp(_cond_jvp)
+cond_p.def_transpose(_cond_transpose)
 
 
 # -- while ----------------------------------------------------------------------------------------
