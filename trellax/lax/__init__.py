@@ -5,6 +5,14 @@ first. Dtype errors name the ``trellax.numpy`` function that promotes.
 """
 
 from trellax._src.control_flow import cond, fori_loop, map, scan, switch, while_loop
+from trellax._src.lax.conv import (
+    ConvDimensionNumbers,
+    conv_dimension_numbers,
+    conv_general_dilated,
+    conv_transpose,
+    padtype_to_pads,
+    reduce_window,
+)
 from trellax._src.lax.elementwise import (
     abs,
     acos,
@@ -222,3 +230,12 @@ __all__ = [
 from trellax.lax import linalg  # the submodule, as jax.lax.linalg
 
 __all__ += ["linalg"]
+
+__all__ += [
+    "ConvDimensionNumbers",
+    "conv_dimension_numbers",
+    "conv_general_dilated",
+    "conv_transpose",
+    "padtype_to_pads",
+    "reduce_window",
+]

@@ -1,0 +1,146 @@
+"""NumPy impls of the window primitives: ``conv_general_dilated`` and ``reduce_window``.
+
+Both walk the *kernel/window offsets* (a handful) and never the output pixels: the convolution
+gathers one strided slice per kernel offset into an im2col buffer and makes one BLAS matrix
+product (one per feature group); ``reduce_window`` folds one strided slice per window offset.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from trellax._src.backend.numpy import _register
+
+Pads = tuple[tuple[int, int], ...]
+
+
+def _dilate(x: np.ndarray, axes_dilation: tuple[int, ...], first: int, fill: Any) -> np.ndarray:
+    """Inserts ``d - 1`` copies of ``fill`` between elements along axes ``first, first+1, ...``."""
+    if all(d == 1 for d in axes_dilation):
+        return x
+    shape = list(x.shape)
+    index: list[slice] = [slice(None)] * x.ndim
+    for i, d in enumerate(axes_dilation):
+        ax = first + i
+        shape[ax] = (shape[ax] - 1) * d + 1 if shape[ax] else 0
+        index[ax] = slice(None, None, d)
+    out = np.full(shape, fill, x.dtype)
+    out[tuple(index)] = x
+    return out
+
+
+def _pad(x: np.ndarray, padding: Pads, first: int, fill: Any) -> np.ndarray:
+    """Pads (or, for negative amounts, crops) axes ``first, first+1, ...``."""
+    pads = [(0, 0)] * x.ndim
+    crop: list[slice] = [slice(None)] * x.ndim
+    for i, (lo, hi) in enumerate(padding):
+        ax = first + i
+        pads[ax] = (max(lo, 0), max(hi, 0))
+        n = x.shape[ax] + max(lo, 0) + max(hi, 0)
+        crop[ax] = slice(max(-lo, 0), n - max(-hi, 0))
+    if any(p != (0, 0) for p in pads):
+        x = np.pad(x, pads, constant_values=fill)
+    return x[tuple(crop)]
+
+
+def _windows(
+    x: np.ndarray,
+    window: tuple[int, ...],
+    strides: tuple[int, ...],
+    dilation: tuple[int, ...],
+    first: int,
+) -> tuple[tuple[int, ...], list[tuple[slice, ...]]]:
+    """The output spatial shape and, per window offset, the index of its strided slice."""
+    out_shape = tuple(
+        max(0, (x.shape[first + i] - ((k - 1) * d + 1)) // s + 1)
+        for i, (k, s, d) in enumerate(zip(window, strides, dilation))
+    )
+    lead = (slice(None),) * first
+    tail = (slice(None),) * (x.ndim - first - len(window))
+    slices = []
+    for offs in np.ndindex(*window):
+        sp = tuple(
+            slice(o * d, o * d + (n - 1) * s + 1, s)
+            for o, d, n, s in zip(offs, dilation, out_shape, strides)
+        )
+        slices.append((*lead, *sp, *tail))
+    return out_shape, slices
+
+
+def _compute_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
+    if d.kind == "V" or d == np.float16 or (d.kind == "f" and d.itemsize < 2):
+        return np.dtype(np.float32)
+    return d
+
+
+@_register("conv_general_dilated")
+def _conv_general_dilated(
+    lhs: np.ndarray,
+    rhs: np.ndarray,
+    *,
+    window_strides: tuple[int, ...],
+    padding: Pads,
+    lhs_dilation: tuple[int, ...],
+    rhs_dilation: tuple[int, ...],
+    dimension_numbers: Any,
+    feature_group_count: int,
+    preferred_element_type: np.dtype[Any],
+) -> np.ndarray:
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    compute = _compute_dtype(preferred_element_type)
+    if compute.kind == "b":
+        compute = np.dtype(np.int32)
+    # channels-last working layouts: x (N, *spatial, C), w (*spatial, I, O)
+    x = np.transpose(lhs, (lhs_spec[0], *lhs_spec[2:], lhs_spec[1])).astype(compute, copy=False)
+    w = np.transpose(rhs, (*rhs_spec[2:], rhs_spec[1], rhs_spec[0])).astype(compute, copy=False)
+    x = _pad(_dilate(x, lhs_dilation, 1, 0), padding, 1, 0)
+    nsp = len(window_strides)
+    ksp = w.shape[:nsp]
+    out_sp, slices = _windows(x, ksp, window_strides, rhs_dilation, 1)
+    n, c, o = x.shape[0], x.shape[-1], w.shape[-1]
+    k = math.prod(ksp)
+    m = n * math.prod(out_sp)
+    patches = np.empty((n, *out_sp, k, c), compute)
+    for i, sl in enumerate(slices):
+        patches[..., i, :] = x[sl]
+    g = feature_group_count
+    if g == 1:
+        out = patches.reshape(m, k * c) @ w.reshape(k * c, o)
+    else:
+        cg, og = c // g, o // g
+        p = patches.reshape(m, k, g, cg).transpose(2, 0, 1, 3).reshape(g, m, k * cg)
+        ww = w.reshape(k, cg, g, og).transpose(2, 0, 1, 3).reshape(g, k * cg, og)
+        out = np.matmul(p, ww).transpose(1, 0, 2).reshape(m, o)
+    logical = np.moveaxis(out.reshape((n, *out_sp, o)), -1, 1)  # (N, C, *spatial)
+    res = np.transpose(logical, np.argsort(out_spec))
+    if preferred_element_type.kind == "b":
+        return np.asarray(res != 0)
+    return np.asarray(res, preferred_element_type)
+
+
+_WINDOW_UFUNCS = {"add": np.add, "max": np.maximum, "min": np.minimum, "mul": np.multiply}
+
+
+@_register("reduce_window")
+def _reduce_window(
+    x: np.ndarray,
+    init: np.ndarray,
+    *,
+    computation: str,
+    window_dimensions: tuple[int, ...],
+    window_strides: tuple[int, ...],
+    padding: Pads,
+    base_dilation: tuple[int, ...],
+    window_dilation: tuple[int, ...],
+) -> np.ndarray:
+    op = _WINDOW_UFUNCS[computation]
+    fill = init[()]
+    x = _pad(_dilate(x, base_dilation, 0, fill), padding, 0, fill)
+    out_shape, slices = _windows(x, window_dimensions, window_strides, window_dilation, 0)
+    acc = np.full(out_shape, fill, x.dtype)
+    for sl in slices:
+        op(acc, x[sl], out=acc)
+    return acc
