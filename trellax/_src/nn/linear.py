@@ -7,6 +7,7 @@ parameters' dtypes (float32 floor for integer inputs), or ``dtype`` when given.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Sequence
@@ -71,6 +72,28 @@ class Dense(Module):
         return y
 
 
+@dataclasses.dataclass(frozen=True)
+class _FlatInit:
+    """Calls ``init`` on the 2-d (kernel) or 1-d (bias) flattening of the requested shape, so
+    fans are computed as for the equivalent matrix, then reshapes (hashable, so the parameter
+    shape check is cached)."""
+
+    init: Any
+    n_batch: int
+    n_in_end: int
+    n_features: int
+    flat_bias: bool = False
+
+    def __call__(self, rng: Any, shape: Sequence[int], dtype: Any = jnp.float32) -> Any:
+        batch = math.prod(shape[: self.n_batch])
+        out = math.prod(shape[len(shape) - self.n_features :])
+        if self.flat_bias:
+            flat: tuple[int, ...] = (batch * out,)
+        else:
+            flat = (batch * math.prod(shape[self.n_batch : self.n_in_end]), out)
+        return jnp.reshape(self.init(rng, flat, dtype), tuple(shape))
+
+
 class DenseGeneral(Module):
     """A linear map contracting ``axis`` of the input to ``features`` (int or tuple);
     ``batch_dims`` (leading axes) are kept and get their own kernels."""
@@ -100,24 +123,12 @@ class DenseGeneral(Module):
         batch_shape = tuple(inputs.shape[d] for d in batch_dims)
         kernel_shape = tuple(inputs.shape[a] for a in axis) + features
 
-        def kernel_init_wrap(rng: Any, shape: Sequence[int], dtype: Any = jnp.float32) -> Any:
-            flat = (
-                math.prod(shape[:n_batch]) * math.prod(shape[n_batch : n_batch + n_axis]),
-                math.prod(shape[-n_features:]),
-            )
-            return jnp.reshape(self.kernel_init(rng, flat, dtype), shape)
-
-        kernel = self.param(
-            "kernel", kernel_init_wrap, batch_shape + kernel_shape, self.param_dtype
-        )
+        kernel_init = _FlatInit(self.kernel_init, n_batch, n_batch + n_axis, n_features)
+        kernel = self.param("kernel", kernel_init, batch_shape + kernel_shape, self.param_dtype)
         bias = None
         if self.use_bias:
-
-            def bias_init_wrap(rng: Any, shape: Sequence[int], dtype: Any = jnp.float32) -> Any:
-                flat = (math.prod(shape[:n_batch]) * math.prod(shape[-n_features:]),)
-                return jnp.reshape(self.bias_init(rng, flat, dtype), shape)
-
-            bias = self.param("bias", bias_init_wrap, batch_shape + features, self.param_dtype)
+            bias_init = _FlatInit(self.bias_init, n_batch, n_batch, n_features, flat_bias=True)
+            bias = self.param("bias", bias_init, batch_shape + features, self.param_dtype)
         inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         batch_ind = tuple(range(n_batch))
         contract_ind = tuple(range(n_batch, n_axis + n_batch))

@@ -126,6 +126,7 @@ def _wrap_method(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @dataclass_transform(field_specifiers=(dataclasses.field,))
+@dataclasses.dataclass(repr=False, eq=True, unsafe_hash=True)
 class Module:
     """Base class of layers: subclasses are dataclasses; see the module docstring.
 
@@ -477,9 +478,6 @@ class Module:
         return self.clone(parent=Scope(_Root(variables, rngs or {}, mutable, False), ()))
 
 
-dataclasses.dataclass(Module, repr=False, eq=True, unsafe_hash=True)
-
-
 class Variable:
     """A handle on one variable; ``.value`` reads and (for a mutable collection) writes it."""
 
@@ -531,6 +529,8 @@ def _check_param_shape(
         out = eval_shape(lambda k: init_fn(k, *init_args, **init_kwargs), abstract_key)
         expected = [tuple(leaf.shape) for leaf in tree_util.tree_leaves(out)]
         if cache_key is not None:
+            if len(_SHAPE_CACHE) >= 4096:  # initializers made per call would grow it forever
+                _SHAPE_CACHE.clear()
             _SHAPE_CACHE[cache_key] = expected
     got = [tuple(getattr(leaf, "shape", ())) for leaf in tree_util.tree_leaves(value)]
     if got != expected:
