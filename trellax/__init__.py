@@ -12,6 +12,7 @@ dtype('float64')
 from trellax import dtypes as dtypes
 from trellax import lax as lax
 from trellax import numpy as numpy
+from trellax import random as random
 from trellax import tree as tree
 from trellax import tree_util as tree_util
 from trellax import typing as typing

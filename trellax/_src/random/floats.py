@@ -1,0 +1,129 @@
+"""Bits to floats: JAX's uniform (mantissa trick plus XLA:CPU's fused multiply-add) and the
+inverse error function behind ``normal``, as primitives with NumPy impls.
+
+``random_uniform`` is bit-identical to JAX for every float dtype and any bounds: f32 emulates the
+fused ``f * (max - min) + min`` by computing it in float64 and rounding once, f64 in extended
+precision, and f16/bf16 round after the multiply and after the add as XLA does.
+``random_erf_inv`` follows XLA's lowering (Giles' single-precision polynomial for f32, f16 and
+bf16 computed in f32) and refines to full precision for f64.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from trellax._src.core import Primitive, ShapedArray
+from trellax._src.random import threefry
+
+NMANT = {"float64": 52, "float32": 23, "float16": 10, "bfloat16": 7}
+_UINT = {64: np.uint64, 32: np.uint32, 16: np.uint16, 8: np.uint8}
+
+
+def unit_floats(key: np.ndarray[Any, Any], shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
+    """Floats in ``[0, 1)`` on the grid ``2**-nmant``, from the key's bits (JAX's layout)."""
+    nbits = dtype.itemsize * 8
+    nmant = NMANT[dtype.name]
+    draw = 8 if nmant < 8 else nbits
+    b = threefry.bits_data(key, draw, shape).astype(_UINT[nbits])
+    one = np.array(1, dtype).view(_UINT[nbits])
+    b >>= _UINT[nbits](draw - nmant)
+    b |= one
+    f = b.view(dtype)
+    return f - np.array(1, dtype)
+
+
+def _uniform_impl(
+    key: Any, minval: Any, maxval: Any, *, shape: tuple[int, ...], dtype: np.dtype[Any]
+) -> Any:
+    f = unit_floats(key, shape, dtype)
+    lo = np.asarray(minval, dtype)
+    hi = np.asarray(maxval, dtype)
+    if dtype == np.float32:
+        span = (hi - lo).astype(np.float64)
+        out = (f.astype(np.float64) * span + lo.astype(np.float64)).astype(np.float32)
+    elif dtype == np.float64:
+        span = (hi - lo).astype(np.longdouble)
+        out = (f.astype(np.longdouble) * span + lo.astype(np.longdouble)).astype(np.float64)
+    else:
+        out = (f * (hi - lo)).astype(dtype) + lo
+        out = out.astype(dtype)
+    return np.maximum(lo, out).astype(dtype)
+
+
+def _uniform_abstract(
+    key: Any, minval: Any, maxval: Any, *, shape: tuple[int, ...], dtype: np.dtype[Any]
+) -> ShapedArray:
+    return ShapedArray._fast(shape, dtype, False)
+
+
+random_uniform_p = Primitive("random_uniform")
+random_uniform_p.def_impl(_uniform_impl)
+random_uniform_p.def_abstract_eval(_uniform_abstract)
+
+
+# -- erfinv ----------------------------------------------------------------------------------------
+
+_SMALL = [2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+          -0.00125372503, -0.00417768164, 0.246640727, 1.50140941]  # fmt: skip
+_LARGE = [-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+          -0.0076224613, 0.00943887047, 1.00167406, 2.83297682]  # fmt: skip
+
+
+def _horner_f32(coeffs: list[float], w: Any) -> Any:
+    """Horner's rule in float32 with each step a fused multiply-add (rounded once)."""
+    w64 = w.astype(np.float64)
+    p = np.full(w.shape, np.float32(coeffs[0]), np.float32)
+    for c in coeffs[1:]:
+        p = (p.astype(np.float64) * w64 + np.float64(np.float32(c))).astype(np.float32)
+    return p
+
+
+def erfinv_f32(x: Any) -> Any:
+    x = np.asarray(x, np.float32)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        w = -np.log1p(-x * x)
+        small = w < np.float32(5)
+        ws = w - np.float32(2.5)
+        wl = np.sqrt(w) - np.float32(3)
+        p = np.where(small, _horner_f32(_SMALL, ws), _horner_f32(_LARGE, wl))
+        out = p * x
+        out = np.where(np.abs(x) == 1, x * np.float32(np.inf), out)
+    return out.astype(np.float32)
+
+
+_ERF = np.frompyfunc(math.erf, 1, 1)
+
+
+def erfinv_f64(x: Any) -> Any:
+    """Float64 erfinv: the f32 polynomial as a start, then Newton steps on math.erf."""
+    x = np.asarray(x, np.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        y = erfinv_f32(x.astype(np.float32)).astype(np.float64)
+        finite = np.isfinite(y)
+        y0 = np.where(finite, y, 0.0)
+        for _ in range(3):
+            err = _ERF(y0).astype(np.float64) - x
+            y0 = y0 - err / (2 / math.sqrt(math.pi) * np.exp(-y0 * y0))
+        out = np.where(finite, y0, np.where(np.abs(x) == 1, x * np.inf, np.nan))
+    return out
+
+
+def _erf_inv_impl(x: Any) -> Any:
+    d = x.dtype
+    if d == np.float64:
+        return erfinv_f64(x)
+    out = erfinv_f32(x)
+    return out if d == np.float32 else out.astype(d)
+
+
+random_erf_inv_p = Primitive("random_erf_inv")
+random_erf_inv_p.def_impl(_erf_inv_impl)
+random_erf_inv_p.def_abstract_eval(
+    lambda x: ShapedArray._fast(tuple(x.shape), x.dtype, x.weak_type)
+)
+
+BFLOAT16 = np.dtype(ml_dtypes.bfloat16)

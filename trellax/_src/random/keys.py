@@ -1,0 +1,380 @@
+"""Typed PRNG keys (``key<fry>``), legacy uint32 keys, and the key functions of ``jax.random``.
+
+A typed key array is a :class:`PRNGKeyArray`: a ``trellax.Array`` whose dtype is the key dtype
+``key<fry>`` and whose shape is the key batch shape. It wraps the uint32 key data (shape
+``shape + (2,)``), a concrete array or a tracer, so the same class serves eagerly and under
+``jit``. It is registered as a pytree node whose one child is that data: every transformation
+(``jit`` today; ``grad`` and ``vmap`` when they arrive) then carries keys as uint32 arrays and
+rebuilds them, with no change to the core. The price is one visible difference from JAX:
+``tree_leaves(key)`` is ``[key_data(key)]`` instead of ``[key]``.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+import trellax.numpy as tnp
+from trellax import lax
+from trellax._src import config as _config
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.random.primitives import random_fold_in_p, random_seed_p, random_split_p
+from trellax._src.tree_registry import register_pytree_node
+
+_U32 = np.dtype(np.uint32)
+
+
+class PRNGKeyDType:
+    """The dtype of typed threefry keys; prints as ``key<fry>``."""
+
+    name = "key<fry>"
+    itemsize = 8
+    kind = "V"
+    impl = "threefry2x32"
+
+    def __repr__(self) -> str:
+        return self.name
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PRNGKeyDType) or other == "key<fry>"
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+KEY_DTYPE = PRNGKeyDType()
+
+
+def _refuse(op: str) -> Any:
+    def method(self: PRNGKeyArray, *args: Any, **kwargs: Any) -> Any:
+        others = ", ".join(str(getattr(a, "dtype", type(a).__name__)) for a in args)
+        raise TypeError(f"{op} does not accept dtypes key<fry>{', ' if others else ''}{others}.")
+
+    return method
+
+
+class PRNGKeyArray(Array):
+    """An array of typed threefry keys (``trellax.random.key``); dtype ``key<fry>``.
+
+    >>> import trellax.random as tr
+    >>> tr.split(tr.key(0), 3).shape
+    (3,)
+    """
+
+    __slots__ = ("_base",)
+    _base: Array
+
+    @staticmethod
+    def _wrap(base: Any) -> PRNGKeyArray:
+        k = object.__new__(PRNGKeyArray)
+        k._base = base
+        return k
+
+    # -- attributes ---------------------------------------------------------------------------
+
+    @property
+    def dtype(self) -> Any:
+        return KEY_DTYPE
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self._base.shape[:-1])
+
+    @property
+    def weak_type(self) -> bool:
+        return False
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def itemsize(self) -> int:
+        return 8
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object (a 0-d key array)")
+        return self.shape[0]
+
+    def __iter__(self) -> Iterator[PRNGKeyArray]:
+        if not self.shape:
+            raise TypeError("iteration over a 0-d key array")
+        return (self[i] for i in range(self.shape[0]))
+
+    # -- structure ----------------------------------------------------------------------------
+
+    def __getitem__(self, index: Any) -> PRNGKeyArray:
+        idx = index if isinstance(index, tuple) else (index,)
+        if any(i is Ellipsis for i in idx):
+            full = (*idx, slice(None))
+        else:
+            full = (*idx, Ellipsis, slice(None))
+        return PRNGKeyArray._wrap(self._base[full])
+
+    def reshape(self, *shape: Any, order: str = "C") -> PRNGKeyArray:
+        if len(shape) == 1 and not isinstance(shape[0], int):
+            shape = tuple(shape[0])
+        new = tuple(operator.index(s) for s in shape)
+        if -1 in new:
+            known = int(np.prod([s for s in new if s != -1], dtype=np.int64))
+            new = tuple(self.size // max(known, 1) if s == -1 else s for s in new)
+        return PRNGKeyArray._wrap(tnp.reshape(self._base, (*new, 2), order=order))
+
+    def ravel(self) -> PRNGKeyArray:
+        return self.reshape(-1)
+
+    flatten = ravel
+
+    def transpose(self, *axes: Any) -> PRNGKeyArray:
+        if not axes or axes == (None,):
+            perm = tuple(range(self.ndim))[::-1]
+        else:
+            perm = tuple(axes[0]) if len(axes) == 1 and not isinstance(axes[0], int) else axes
+        return PRNGKeyArray._wrap(tnp.transpose(self._base, (*perm, self.ndim)))
+
+    @property
+    def T(self) -> PRNGKeyArray:
+        return self.transpose()
+
+    def squeeze(self, axis: Any = None) -> PRNGKeyArray:
+        if axis is None:
+            axis = tuple(i for i, s in enumerate(self.shape) if s == 1)
+        return PRNGKeyArray._wrap(tnp.squeeze(self._base, axis))
+
+    # -- comparison, printing, conversion -------------------------------------------------------
+
+    def __eq__(self, other: object) -> Any:  # type: ignore[override]
+        if not isinstance(other, PRNGKeyArray):
+            raise TypeError(f"eq does not accept dtypes key<fry>, {getattr(other, 'dtype', '')}.")
+        return tnp.all(self._base == other._base, axis=-1)
+
+    def __ne__(self, other: object) -> Any:  # type: ignore[override]
+        if not isinstance(other, PRNGKeyArray):
+            raise TypeError(f"ne does not accept dtypes key<fry>, {getattr(other, 'dtype', '')}.")
+        return tnp.any(self._base != other._base, axis=-1)
+
+    def __repr__(self) -> str:
+        return f"Array({self.shape}, dtype=key<fry>) overlaying:\n{self._base}"
+
+    def __str__(self) -> str:
+        return repr(self)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        raise TypeError(
+            "trellax array with PRNGKey dtype cannot be converted to a NumPy array. Use "
+            "trellax.random.key_data(arr) if you wish to extract the underlying integer array."
+        )
+
+    def astype(self, dtype: Any, copy: bool = False) -> Any:
+        raise NotImplementedError(
+            "Key arrays cannot be cast with astype; use trellax.random.key_data(key) for the "
+            "uint32 key data."
+        )
+
+    def block_until_ready(self) -> PRNGKeyArray:
+        return self
+
+    def __copy__(self) -> PRNGKeyArray:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> PRNGKeyArray:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (PRNGKeyArray._wrap, (self._base,))
+
+
+for _name, _op in [
+    ("__add__", "add"), ("__radd__", "add"), ("__sub__", "sub"), ("__rsub__", "sub"),
+    ("__mul__", "mul"), ("__rmul__", "mul"), ("__truediv__", "div"), ("__rtruediv__", "div"),
+    ("__floordiv__", "floor_divide"), ("__mod__", "rem"), ("__pow__", "pow"),
+    ("__neg__", "neg"), ("__abs__", "abs"), ("__invert__", "not"), ("__and__", "and"),
+    ("__or__", "or"), ("__xor__", "xor"), ("__lt__", "lt"), ("__le__", "le"), ("__gt__", "gt"),
+    ("__ge__", "ge"), ("__matmul__", "dot_general"), ("__lshift__", "shift_left"),
+    ("__rshift__", "shift_right_arithmetic"),
+]:  # fmt: skip
+    setattr(PRNGKeyArray, _name, _refuse(_op))
+
+register_pytree_node(
+    PRNGKeyArray, lambda k: ((k._base,), None), lambda _, children: PRNGKeyArray._wrap(*children)
+)
+
+
+def key_dtype() -> PRNGKeyDType:
+    """The dtype of typed keys, ``key<fry>``."""
+    return KEY_DTYPE
+
+
+# -- seeds ---------------------------------------------------------------------------------------
+
+
+def _seed_array(seed: Any, name: str) -> Array:
+    if isinstance(seed, PRNGKeyArray):
+        raise TypeError(f"{name} accepts a scalar seed, but was given a PRNG key.")
+    if isinstance(seed, bool):
+        seed = int(seed)
+    if isinstance(seed, int):
+        as64 = int(np.int64(seed))  # OverflowError beyond int64, as in JAX
+        if not _config.state().x64:
+            value: Any = np.array(as64, np.int64).astype(np.int32)
+        else:
+            value = np.array(as64, np.int64)
+        arr = tnp.asarray(value)
+    else:
+        arr = tnp.asarray(seed)
+    if arr.shape:
+        raise TypeError(
+            f"{name} accepts a scalar seed, but was given an array of shape {arr.shape} != (). "
+            "Use jax.vmap for batching"
+        )
+    if dtypes.kind(arr.dtype) not in ("i", "u", "b"):
+        raise TypeError(f"PRNG key seed must be an integer; got {arr!r}")
+    return arr
+
+
+def PRNGKey(seed: Any) -> Array:
+    """A legacy key: uint32 data ``[hi, lo]`` of the seed.
+
+    >>> PRNGKey(42)
+    Array([ 0, 42], dtype=uint32)
+    """
+    return random_seed_p.bind(_seed_array(seed, "PRNGKey"))
+
+
+def key(seed: Any, *, impl: Any = None) -> PRNGKeyArray:
+    """A typed key array of shape ``()`` and dtype ``key<fry>`` from an integer seed.
+
+    >>> key(0)
+    Array((), dtype=key<fry>) overlaying:
+    [0 0]
+    """
+    _check_impl(impl)
+    return PRNGKeyArray._wrap(random_seed_p.bind(_seed_array(seed, "key")))
+
+
+def _check_impl(impl: Any) -> None:
+    if impl not in (None, "threefry2x32", "threefry"):
+        raise ValueError(
+            f"trellax.random supports only the threefry2x32 implementation, got {impl!r}"
+        )
+
+
+# -- key data --------------------------------------------------------------------------------------
+
+
+def key_data_of(keys: Any, name: str) -> tuple[Array, bool]:
+    """The uint32 data of a typed or legacy key (any batch shape) and whether it was typed."""
+    if isinstance(keys, PRNGKeyArray):
+        return keys._base, True
+    if isinstance(keys, (Array, np.ndarray, np.generic)) or (
+        isinstance(keys, (int, float, complex))
+    ):
+        if not all(hasattr(keys, a) for a in ("ndim", "shape", "dtype")):
+            raise TypeError(
+                "JAX encountered invalid PRNG key data: expected key_data to have ndim, shape, "
+                f"and dtype attributes. Got {keys}"
+            )
+        data = tnp.asarray(keys)
+        _check_data(data)
+        return data, False
+    raise TypeError(f"unexpected PRNG key type {type(keys)}")
+
+
+def _check_data(data: Any) -> None:
+    if not data.shape or data.shape[-1] != 2:
+        raise TypeError(
+            "JAX encountered invalid PRNG key data: expected key_data.shape to end with (2,); "
+            f"got shape={tuple(data.shape)} for impl=threefry2x32"
+        )
+    if data.dtype != _U32:
+        raise TypeError(
+            "JAX encountered invalid PRNG key data: expected key_data.dtype = uint32; got "
+            f"dtype={data.dtype}"
+        )
+
+
+def single_key(keys: Any, name: str) -> tuple[Array, bool]:
+    """Key data of one key (shape ``(2,)``); a batch raises JAX's error naming ``name``."""
+    data, typed = key_data_of(keys, name)
+    if data.ndim != 1:
+        raise ValueError(
+            f"{name} accepts a single key, but was given a key array of shape "
+            f"{tuple(data.shape[:-1])} != (). Use jax.vmap for batching."
+        )
+    return data, typed
+
+
+def rewrap(data: Any, typed: bool) -> Any:
+    return PRNGKeyArray._wrap(data) if typed else data
+
+
+def key_data(keys: Any) -> Array:
+    """The uint32 data of keys, shape ``keys.shape + (2,)``; a legacy key is returned as is."""
+    return key_data_of(keys, "key_data")[0]
+
+
+def wrap_key_data(key_bits_array: Any, *, impl: Any = None) -> PRNGKeyArray:
+    """Typed keys from uint32 data of shape ``(..., 2)`` (NumPy input accepted)."""
+    _check_impl(impl)
+    data = tnp.asarray(key_bits_array)
+    _check_data(data)
+    return PRNGKeyArray._wrap(data)
+
+
+def key_impl(keys: Any) -> str:
+    key_data_of(keys, "key_impl")
+    return "threefry2x32"
+
+
+# -- derivation ------------------------------------------------------------------------------------
+
+
+def split(key: Any, num: int | Sequence[int] = 2) -> Any:
+    """``num`` new keys (an int or a shape) from one key, as JAX's default partitionable scheme.
+
+    >>> split(PRNGKey(0))
+    Array([[1797259609, 2579123966],
+           [ 928981903, 3453687069]], dtype=uint32)
+    """
+    data, typed = single_key(key, "split")
+    shape = (operator.index(num),) if not isinstance(num, Sequence) else tuple(map(int, num))
+    if any(s < 0 for s in shape):
+        raise ValueError(f"split: invalid tensor dimension size in shape {shape}")
+    return rewrap(random_split_p.bind(data, shape=shape), typed)
+
+
+def fold_in(key: Any, data: Any) -> Any:
+    """A new key from ``key`` and an integer: ``threefry2x32(key, (0, data))``."""
+    kd, typed = single_key(key, "fold_in")
+    if isinstance(data, int) and not isinstance(data, bool):
+        if not 0 <= data < 1 << 32:
+            raise OverflowError(f"Python integer {data} out of bounds for uint32")
+        d: Any = tnp.asarray(np.uint32(data))
+    else:
+        arr = tnp.asarray(data)
+        if arr.shape:
+            raise TypeError(
+                f"fold_in accepts a scalar, but was given an array ofshape {arr.shape} != (). "
+                "Use jax.vmap for batching."
+            )
+        if dtypes.kind(arr.dtype) == "f":
+            arr = lax.convert_element_type(arr, np.int64 if _config.state().x64 else np.int32)
+        d = lax.convert_element_type(arr, _U32)
+    return rewrap(random_fold_in_p.bind(kd, d), typed)
+
+
+def clone(key: Any) -> Any:
+    """The same key (JAX's key-reuse checker is not modelled)."""
+    key_data_of(key, "clone")
+    return key

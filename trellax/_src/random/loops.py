@@ -1,0 +1,233 @@
+"""Rejection and counting samplers as primitives with NumPy impls: ``random_gamma``
+(Marsaglia–Tsang, one key per element, as JAX), ``random_poisson`` (Knuth below 10, PTRS above)
+and ``random_binomial`` (inversion for small means, BTRS otherwise).
+
+JAX runs these as ``while`` loops batched over elements; here every element advances in one
+vectorized NumPy pass per iteration and finished elements drop out, so the loop count is that of
+the slowest element, not the number of elements.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from trellax._src.core import Primitive, ShapedArray
+from trellax._src.random import threefry
+from trellax._src.random.floats import erfinv_f32, erfinv_f64, unit_floats
+
+def _lgamma1(v: float) -> float:
+    try:
+        return math.lgamma(v)
+    except (ValueError, OverflowError):  # poles at 0, -1, -2, ...
+        return math.inf
+
+
+_LGAMMA = np.frompyfunc(_lgamma1, 1, 1)
+
+
+def lgamma(x: Any) -> Any:
+    return np.asarray(_LGAMMA(np.asarray(x, np.float64)), np.float64)
+
+
+def _split(keys: Any, n: int) -> list[Any]:
+    out = threefry.split_data(keys, (n,))
+    return [out[..., i, :] for i in range(n)]
+
+
+def _uniform0(keys: Any, d: np.dtype[Any]) -> Any:
+    """One uniform in [0, 1) per key (shape ``()`` draws)."""
+    return unit_floats(keys, (), d)
+
+
+def _normal0(keys: Any, d: np.dtype[Any]) -> Any:
+    lo = np.nextafter(np.array(-1, d), np.array(0, d))
+    f = unit_floats(keys, (), d)
+    u = np.maximum(lo, (f.astype(np.float64) * (1 - lo.astype(np.float64)) + lo).astype(d))
+    e = erfinv_f64(u) if d == np.float64 else erfinv_f32(u)
+    return (np.array(math.sqrt(2), d) * e).astype(d)
+
+
+def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
+    """Marsaglia–Tsang with one key per element (``keys``: ``alpha.shape + (2,)``)."""
+    d = alpha.dtype
+    cd = np.dtype(np.float64) if d == np.float64 else np.dtype(np.float32)
+    a = alpha.astype(cd).reshape(-1)
+    keys = np.asarray(keys).reshape(-1, 2)
+    one = cd.type(1)
+    third = cd.type(1 / 3)
+    keys, sub = _split(keys, 2)
+    boost_mask = a >= one
+    a_used = np.where(boost_mask, a, a + one)
+    with np.errstate(all="ignore"):
+        dd = a_used - third
+        c = third / np.sqrt(dd)
+        u_boost = _uniform0(sub, cd)
+        if log_space:
+            log_u = np.log1p(-u_boost).astype(cd)  # -exponential
+            log_boost = np.where(boost_mask | (log_u == 0), cd.type(0), log_u * (one / a))
+        else:
+            boost = np.where(boost_mask, one, np.power(one - u_boost, one / a))
+        n = a.size
+        x_sq = np.zeros(n, cd)
+        v = np.ones(n, cd)
+        u = np.full(n, cd.type(2))
+        active = np.arange(n)
+        while active.size:
+            xa, va, ua, da = x_sq[active], v[active], u[active], dd[active]
+            going = (ua >= one - cd.type(0.0331) * (xa * xa)) & (
+                np.log(ua) >= xa * cd.type(0.5) + da * (one - va + np.log(va))
+            )
+            active = active[going]
+            if not active.size:
+                break
+            k_next, kx, ku = _split(keys[active], 3)
+            keys[active] = k_next
+            ca = c[active]
+            xs = np.zeros(active.size, cd)
+            vs = np.full(active.size, cd.type(-1))
+            redo = np.arange(active.size)
+            while redo.size:
+                kx_next, kx_sub = _split(kx[redo], 2)
+                kx[redo] = kx_next
+                xr = _normal0(kx_sub, cd)
+                xs[redo] = xr
+                vs[redo] = one + ca[redo] * xr
+                redo = redo[vs[redo] <= 0]
+            x_sq[active] = xs * xs
+            v[active] = vs * vs * vs
+            u[active] = _uniform0(ku, cd)
+        if log_space:
+            out = np.log(dd) + np.log(v) + log_boost
+        else:
+            out = dd * v * boost
+        out = np.where(a == 0, cd.type(-np.inf) if log_space else cd.type(0), out)
+        out = np.where(a < 0, cd.type(np.nan), out)
+    return out.astype(d).reshape(alpha.shape)
+
+
+random_gamma_p = Primitive("random_gamma")
+random_gamma_p.def_impl(lambda keys, a, *, log_space: gamma_data(keys, a, log_space))
+random_gamma_p.def_abstract_eval(
+    lambda keys, a, *, log_space: ShapedArray._fast(tuple(a.shape), a.dtype, False)
+)
+
+
+def poisson_data(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
+    """Knuth's method for ``lam < 10``, PTRS for larger rates; both on the same key."""
+    f32 = np.dtype(np.float32)
+    lam = np.broadcast_to(np.asarray(lam, f32), shape)
+    small = lam < 10
+    with np.errstate(all="ignore"):
+        lam_k = np.where(small, lam, f32.type(0))
+        k = np.zeros(shape, np.int64)
+        log_prod = np.zeros(shape, f32)
+        rng = np.asarray(key)
+        while np.any(log_prod > -lam_k):
+            rng, sub = _split(rng, 2)
+            k = np.where(log_prod > -lam_k, k + 1, k)
+            log_prod = (log_prod + np.log(unit_floats(sub, shape, f32))).astype(f32)
+        knuth = k - 1
+        lam_r = np.where(small, f32.type(1e5), lam).astype(f32)
+        log_lam = np.log(lam_r)
+        b = f32.type(0.931) + f32.type(2.53) * np.sqrt(lam_r)
+        a = f32.type(-0.059) + f32.type(0.02483) * b
+        inv_alpha = f32.type(1.1239) + f32.type(1.1328) / (b - f32.type(3.4))
+        v_r = f32.type(0.9277) - f32.type(3.6224) / (b - f32.type(2))
+        k_out = np.full(shape, -1.0, f32)
+        accepted = np.zeros(shape, bool)
+        rng = np.asarray(key)
+        while not np.all(accepted):
+            rng, k0, k1 = _split(rng, 3)
+            u = unit_floats(k0, shape, f32) - f32.type(0.5)
+            v = unit_floats(k1, shape, f32)
+            us = f32.type(0.5) - np.abs(u)
+            kk = np.floor((f32.type(2) * a / us + b) * u + lam_r + f32.type(0.43)).astype(f32)
+            s = np.log(v * inv_alpha / (a / (us * us) + b))
+            t = -lam_r + kk * log_lam - lgamma(kk + 1).astype(f32)
+            accept1 = (us >= f32.type(0.07)) & (v <= v_r)
+            reject = (kk < 0) | ((us < f32.type(0.013)) & (v > us))
+            accept = accept1 | (~reject & (s <= t))
+            k_out = np.where(accept, kk, k_out)
+            accepted |= accept
+        out = np.where(small, knuth, k_out.astype(np.int64))
+        out = np.where(lam == 0, 0, out)
+        out = np.where(np.isnan(lam) | (lam < 0), -1, out)
+    return out.astype(dtype)
+
+
+random_poisson_p = Primitive("random_poisson")
+random_poisson_p.def_impl(
+    lambda key, lam, *, shape, dtype: poisson_data(key, lam, shape, dtype)
+)
+random_poisson_p.def_abstract_eval(
+    lambda key, lam, *, shape, dtype: ShapedArray._fast(shape, dtype, False)
+)
+
+
+def binomial_data(key: Any, n: Any, p: Any, dtype: np.dtype[Any]) -> Any:
+    """Binomial counts: inversion when ``n*min(p, 1-p) <= 10``, otherwise BTRS (Hörmann)."""
+    with np.errstate(all="ignore"):
+        n = np.asarray(n, np.float64)
+        p = np.asarray(p, np.float64)
+        shape = n.shape
+        bad = np.isnan(n) | (n < 0) | np.isnan(p) | (p < 0) | (p > 1)
+        n_i = np.where(bad | np.isinf(n), 0, np.floor(n))
+        flip = p > 0.5
+        q = np.where(flip, 1 - p, p)
+        small = n_i * q <= 10
+        k_inv, k_btrs = _split(np.asarray(key), 2)
+        # inversion: count geometric waiting times until they exceed n
+        count = np.zeros(shape)
+        total = np.zeros(shape)
+        lq = np.log1p(-q)
+        rng = k_inv
+        live = small & (q > 0) & (n_i > 0)
+        while np.any(live):
+            rng, sub = _split(rng, 2)
+            u = unit_floats(sub, shape, np.dtype(np.float64))
+            total = total + np.where(live, np.ceil(np.log1p(-u) / lq), 0)
+            grow = live & (total <= n_i)
+            count = count + grow
+            live = grow
+        out = count
+        # BTRS
+        spq = np.sqrt(n_i * q * (1 - q))
+        b = 1.15 + 2.53 * spq
+        a = -0.0873 + 0.0248 * b + 0.01 * q
+        c = n_i * q + 0.5
+        v_r = 0.92 - 4.2 / b
+        alpha = (2.83 + 5.1 / b) * spq
+        lpq = np.log(q / (1 - q))
+        m = np.floor((n_i + 1) * q)
+        h = lgamma(m + 1) + lgamma(n_i - m + 1)
+        res = np.zeros(shape)
+        todo = ~small
+        rng = k_btrs
+        while np.any(todo):
+            rng, k0, k1 = _split(rng, 3)
+            u = unit_floats(k0, shape, np.dtype(np.float64)) - 0.5
+            v = unit_floats(k1, shape, np.dtype(np.float64))
+            us = 0.5 - np.abs(u)
+            k = np.floor((2 * a / us + b) * u + c)
+            fast = (us >= 0.07) & (v <= v_r)
+            lv = np.log(v * alpha / (a / (us * us) + b))
+            kc = np.clip(k, 0, np.maximum(n_i, 0))
+            ok = (k >= 0) & (k <= n_i)
+            slow = ok & (lv <= h - lgamma(kc + 1) - lgamma(n_i - kc + 1) + (kc - m) * lpq)
+            take = todo & (fast | slow)
+            res = np.where(take, k, res)
+            todo = todo & ~take
+        out = np.where(small, out, res)
+        out = np.where(flip, n_i - out, out)
+        out = np.where(bad, np.nan, out)
+    return out.astype(dtype)
+
+
+random_binomial_p = Primitive("random_binomial")
+random_binomial_p.def_impl(lambda key, n, p, *, dtype: binomial_data(key, n, p, dtype))
+random_binomial_p.def_abstract_eval(
+    lambda key, n, p, *, dtype: ShapedArray._fast(tuple(n.shape), dtype, False)
+)

@@ -1,0 +1,386 @@
+"""``bits``, ``uniform``, ``normal``, ``randint``, ``bernoulli``, ``rademacher`` and the samplers
+that are one transformation of a uniform or normal draw (exponential, gumbel, laplace...)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+import trellax.numpy as tnp
+from trellax import lax
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.core import Primitive, ShapedArray
+from trellax._src.random import threefry
+from trellax._src.random.floats import NMANT, random_erf_inv_p, random_uniform_p
+from trellax._src.random.keys import single_key
+from trellax._src.random.primitives import random_bits_p, random_split_p
+from trellax._src.random.util import (
+    as_param,
+    canonical_shape,
+    default_int,
+    float_dtype,
+    int_dtype,
+    resolve_shape,
+)
+
+
+def split_data(data: Array, n: int) -> list[Array]:
+    """``n`` single-key data arrays split from one."""
+    keys = random_split_p.bind(data, shape=(n,))
+    return [keys[i] for i in range(n)]
+
+
+def bits(key: Any, shape: Any = (), dtype: Any = None) -> Array:
+    """Raw random bits as unsigned integers (uint32 by default, uint64 under x64)."""
+    data, _ = single_key(key, "bits")
+    d = dtypes.check_user_dtype(dtypes.default_uint_dtype() if dtype is None else dtype)
+    if dtypes.kind(d) != "u" or d.itemsize * 8 not in (8, 16, 32, 64):
+        raise ValueError(f"dtype argument to `bits` must be an unsigned int dtype, got {d.name}")
+    return random_bits_p.bind(data, bit_width=d.itemsize * 8, shape=canonical_shape(shape))
+
+
+def _uniform(data: Array, shape: tuple[int, ...], d: np.dtype[Any], lo: Any, hi: Any) -> Array:
+    lo_a = tnp.broadcast_to(as_param(lo, d), shape)
+    hi_a = tnp.broadcast_to(as_param(hi, d), shape)
+    return random_uniform_p.bind(data, lo_a, hi_a, shape=shape, dtype=d)
+
+
+def uniform(
+    key: Any, shape: Any = (), dtype: Any = float, minval: Any = 0.0, maxval: Any = 1.0
+) -> Array:
+    """Uniform floats in ``[minval, maxval)``, bit-identical to JAX (XLA:CPU's FMA emulated)."""
+    data, _ = single_key(key, "uniform")
+    return _uniform(data, canonical_shape(shape), float_dtype("uniform", dtype), minval, maxval)
+
+
+def _normal_real(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
+    lo = np.nextafter(np.array(-1, d), np.array(0, d))
+    u = _uniform(data, shape, d, lo, 1.0)
+    return tnp.multiply(np.array(math.sqrt(2), d), random_erf_inv_p.bind(u))
+
+
+def normal(key: Any, shape: Any = (), dtype: Any = float) -> Array:
+    """Standard normal samples: ``sqrt(2) * erfinv(u)`` with ``u`` uniform in ``(-1, 1)``."""
+    data, _ = single_key(key, "normal")
+    d = float_dtype("normal", dtype, complex_ok=True)
+    return _normal(data, canonical_shape(shape), d)
+
+
+def _normal(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
+    if dtypes.kind(d) == "c":
+        real = np.dtype(np.float64) if d == np.complex128 else np.dtype(np.float32)
+        kr, ki = split_data(data, 2)
+        s = np.array(math.sqrt(2), real)
+        re = tnp.divide(_normal_real(kr, shape, real), s)
+        im = tnp.divide(_normal_real(ki, shape, real), s)
+        return lax.complex(re, im)
+    return _normal_real(data, shape, d)
+
+
+# -- randint ---------------------------------------------------------------------------------------
+
+
+def _umod(x: Any, m: Any) -> Any:
+    """Unsigned ``x % m`` with XLA's ``x % 0 == x``."""
+    zero = m == 0
+    return np.where(zero, x, x % np.where(zero, 1, m))
+
+
+def randint_data(
+    key: Any, lo: Any, hi: Any, shape: tuple[int, ...], dtype: np.dtype[Any]
+) -> np.ndarray[Any, Any]:
+    """JAX's randint (two draws combined with a modulus) in NumPy; bounds are Python-int-valued
+    object or int64 arrays already broadcast to ``shape``."""
+    small = dtype.itemsize < 4
+    info = np.iinfo(dtype)
+    lo = np.asarray(lo, object)
+    hi = np.asarray(hi, object)
+    if small:
+        lo = np.clip(lo, info.min, info.max)
+        hi = np.clip(hi, info.min, info.max + 1)
+        sd = np.dtype(np.int32)
+    else:
+        sd = dtype
+    sinfo = np.iinfo(sd)
+    nbits = sd.itemsize * 8
+    ud = np.dtype(f"uint{nbits}")
+    out_of_range = hi > sinfo.max
+    lo = np.clip(lo, sinfo.min, sinfo.max)
+    hi = np.clip(hi, sinfo.min, sinfo.max)
+    mask = (1 << nbits) - 1
+    span_obj = (hi - lo) & mask
+    span_obj = np.where(hi <= lo, 1, span_obj)
+    span_obj = np.where(out_of_range & (hi > lo), (span_obj + 1) & mask, span_obj)
+    span = np.asarray(span_obj.astype(object), dtype=np.uint64).astype(ud)
+    keys = threefry.split_data(np.asarray(key), (2,))
+    hi_bits = threefry.bits_data(keys[0], nbits, shape)
+    lo_bits = threefry.bits_data(keys[1], nbits, shape)
+    mult = _umod(np.asarray(1 << (nbits // 2), np.uint64).astype(ud), span)
+    mult = _umod(mult * mult, span)
+    off = _umod(hi_bits, span) * mult
+    off = off + _umod(lo_bits, span)
+    off = _umod(off, span)
+    lo_s = np.asarray(
+        lo.astype(object), dtype=np.int64 if nbits == 32 or sd.kind == "i" else np.uint64
+    )
+    out = (lo_s.astype(sd).view(ud) + off.astype(ud)).view(sd)
+    return out.astype(dtype)
+
+
+def _randint_impl(key: Any, lo: Any, hi: Any, *, shape: Any, dtype: Any) -> Any:
+    lo_o = np.broadcast_to(np.asarray(lo).astype(object), shape)
+    hi_o = np.broadcast_to(np.asarray(hi).astype(object), shape)
+    return randint_data(key, lo_o, hi_o, shape, dtype)
+
+
+random_randint_p = Primitive("random_randint")
+random_randint_p.def_impl(_randint_impl)
+random_randint_p.def_abstract_eval(
+    lambda key, lo, hi, *, shape, dtype: ShapedArray._fast(shape, dtype, False)
+)
+
+
+def _int_bound(x: Any) -> Array:
+    a = tnp.asarray(x)
+    if dtypes.kind(a.dtype) not in ("i", "u"):
+        a = lax.convert_element_type(a, default_int())
+    return a
+
+
+def randint(key: Any, shape: Any, minval: Any, maxval: Any, dtype: Any = int) -> Array:
+    """Integers in ``[minval, maxval)``; bounds are clipped to the dtype's range as in JAX."""
+    data, _ = single_key(key, "randint")
+    d = int_dtype(dtype)
+    if dtypes.kind(d) not in ("i", "u"):
+        raise TypeError(f"randint only accepts integer dtypes, got {d.name}")
+    lo, hi = _int_bound(minval), _int_bound(maxval)
+    s = resolve_shape("randint", shape, lo, hi)
+    return random_randint_p.bind(data, lo, hi, shape=s, dtype=d)
+
+
+# -- bernoulli and friends -------------------------------------------------------------------------
+
+
+def bernoulli(key: Any, p: Any = 0.5, shape: Any = None, mode: str = "low") -> Array:
+    """Booleans that are True with probability ``p`` (``uniform < p``)."""
+    data, _ = single_key(key, "bernoulli")
+    pa = tnp.asarray(p)
+    if dtypes.kind(pa.dtype) != "f":
+        raise TypeError(
+            f"bernoulli probability `p` must have a floating dtype, got {pa.dtype.name}."
+        )
+    d = pa.dtype
+    pa = lax.convert_element_type(pa, d)
+    s = resolve_shape("bernoulli", shape, pa)
+    if mode == "low":
+        return tnp.less(_uniform(data, s, d, 0.0, 1.0), pa)
+    if mode == "high":
+        u = _uniform(data, (2, *s), d, 0.0, 1.0)
+        u2 = tnp.multiply(u[1], np.array(2.0 ** -NMANT[d.name], d))
+        return tnp.less(u2, tnp.subtract(pa, u[0]))
+    raise ValueError(f"mode must be 'low' or 'high', got {mode!r}")
+
+
+def rademacher(key: Any, shape: Any = (), dtype: Any = int) -> Array:
+    """-1 or +1 with equal probability, in any dtype (bool gives all True)."""
+    d = dtypes.check_user_dtype(dtype)
+    b = bernoulli(key, 0.5, canonical_shape(shape))
+    two_b = lax.convert_element_type(b, np.int32) * 2 - 1
+    return lax.convert_element_type(two_b, d)
+
+
+# -- one-line transformations ------------------------------------------------------------------------
+
+
+def _tiny(d: np.dtype[Any]) -> Any:
+    return dtypes.finfo(d).tiny
+
+
+def gumbel(key: Any, shape: Any = (), dtype: Any = float, mode: str | None = None) -> Array:
+    """Standard Gumbel samples: ``-log(-log(u))``."""
+    data, _ = single_key(key, "gumbel")
+    d = float_dtype("gumbel", dtype)
+    return _gumbel(data, canonical_shape(shape), d, mode)
+
+
+def _gumbel(data: Array, shape: tuple[int, ...], d: np.dtype[Any], mode: str | None) -> Array:
+    if mode in (None, "low"):
+        u = _uniform(data, shape, d, _tiny(d), 1.0)
+        return -tnp.log(-tnp.log(u))
+    if mode == "high":
+        u = _uniform(data, (2, *shape), d, 0.0, 1.0)
+        hi, lo = u[0], u[1]
+        x = tnp.where(
+            hi >= np.array(0.5, d),
+            hi,
+            hi + lo * np.array(2.0 ** -NMANT[d.name], d) + np.array(_tiny(d), d),
+        )
+        return -tnp.log(-tnp.log1p(-x))
+    raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
+
+
+def exponential(key: Any, shape: Any = (), dtype: Any = float) -> Array:
+    """Exponential(1) samples: ``-log1p(-u)``."""
+    data, _ = single_key(key, "exponential")
+    d = float_dtype("exponential", dtype)
+    return _exponential(data, canonical_shape(shape), d)
+
+
+def _exponential(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
+    return -tnp.log1p(-_uniform(data, shape, d, 0.0, 1.0))
+
+
+def laplace(key: Any, shape: Any = (), dtype: Any = float) -> Array:
+    data, _ = single_key(key, "laplace")
+    d = float_dtype("laplace", dtype)
+    lo = np.nextafter(np.array(-1, d), np.array(0, d))
+    u = _uniform(data, canonical_shape(shape), d, lo, 1.0)
+    return tnp.sign(u) * tnp.log1p(-tnp.abs(u))
+
+
+def logistic(key: Any, shape: Any = (), dtype: Any = float) -> Array:
+    data, _ = single_key(key, "logistic")
+    d = float_dtype("logistic", dtype)
+    u = _uniform(data, canonical_shape(shape), d, _tiny(d), 1.0)
+    return tnp.log(u) - tnp.log1p(-u)
+
+
+def cauchy(key: Any, shape: Any = (), dtype: Any = float) -> Array:
+    data, _ = single_key(key, "cauchy")
+    d = float_dtype("cauchy", dtype)
+    u = _uniform(data, canonical_shape(shape), d, dtypes.finfo(d).eps, 1.0)
+    return tnp.tan(np.array(math.pi, d) * (u - np.array(0.5, d)))
+
+
+def truncated_normal(
+    key: Any, lower: Any, upper: Any, shape: Any = None, dtype: Any = float
+) -> Array:
+    """Normal samples restricted to ``(lower, upper)`` by inverting the CDF."""
+    data, _ = single_key(key, "truncated_normal")
+    d = float_dtype("truncated_normal", dtype)
+    lo, hi = as_param(lower, d), as_param(upper, d)
+    s = resolve_shape("truncated_normal", shape, lo, hi)
+    r2 = np.array(math.sqrt(2), d)
+    a = lax.erf(lo / r2)
+    b = lax.erf(hi / r2)
+    u = random_uniform_p.bind(
+        data, tnp.broadcast_to(a, s), tnp.broadcast_to(b, s), shape=s, dtype=d
+    )
+    out = r2 * random_erf_inv_p.bind(u)
+    inf = np.array(np.inf, d)
+    return tnp.clip(
+        out, lax.nextafter(lo, tnp.full_like(lo, inf)), lax.nextafter(hi, tnp.full_like(hi, -inf))
+    )
+
+
+def lognormal(key: Any, sigma: Any = 1.0, shape: Any = None, dtype: Any = float) -> Array:
+    data, _ = single_key(key, "lognormal")
+    d = float_dtype("lognormal", dtype)
+    sg = as_param(sigma, d)
+    s = resolve_shape("lognormal", shape, sg)
+    return tnp.exp(_normal_real(data, s, d) * sg)
+
+
+def pareto(key: Any, b: Any, shape: Any = None, dtype: Any = float) -> Array:
+    data, _ = single_key(key, "pareto")
+    d = float_dtype("pareto", dtype)
+    ba = as_param(b, d)
+    s = resolve_shape("pareto", shape, ba)
+    return tnp.exp(_exponential(data, s, d) / ba)
+
+
+def weibull_min(
+    key: Any, scale: Any, concentration: Any, shape: Any = (), dtype: Any = float
+) -> Array:
+    data, _ = single_key(key, "weibull_min")
+    d = float_dtype("weibull_min", dtype)
+    u = _uniform(data, canonical_shape(shape), d, 0.0, 1.0)
+    one = np.array(1.0, d)
+    return tnp.power(-tnp.log1p(-u), as_param(one / as_param(concentration, d), d)) * as_param(
+        scale, d
+    )
+
+
+def rayleigh(key: Any, scale: Any = 1.0, shape: Any = None, dtype: Any = float) -> Array:
+    data, _ = single_key(key, "rayleigh")
+    d = float_dtype("rayleigh", dtype)
+    sc = as_param(scale, d)
+    s = resolve_shape("rayleigh", shape, sc)
+    u = _uniform(data, s, d, 0.0, 1.0)
+    return sc * tnp.sqrt(tnp.log(u) * np.array(-2.0, d))
+
+
+def maxwell(key: Any, shape: Any = (), dtype: Any = float) -> Array:
+    data, _ = single_key(key, "maxwell")
+    d = float_dtype("maxwell", dtype)
+    return _maxwell(data, canonical_shape(shape), d)
+
+
+def _maxwell(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
+    x = _normal_real(data, (*shape, 3), d)
+    return tnp.sqrt(tnp.sum(x * x, axis=-1))
+
+
+def double_sided_maxwell(
+    key: Any, loc: Any, scale: Any, shape: Any = (), dtype: Any = float
+) -> Array:
+    data, _ = single_key(key, "double_sided_maxwell")
+    d = float_dtype("double_sided_maxwell", dtype)
+    s = canonical_shape(shape)
+    k1, k2 = split_data(data, 2)
+    m = _maxwell(k1, s, d)
+    sign = lax.convert_element_type(
+        tnp.less(_uniform(k2, s, d, 0.0, 1.0), np.array(0.5, d)), d
+    ) * np.array(2.0, d) - np.array(1.0, d)
+    return sign * m * as_param(scale, d) + as_param(loc, d)
+
+
+def geometric(key: Any, p: Any, shape: Any = None, dtype: Any = int) -> Array:
+    """Trials until the first success (``>= 1``), by inversion."""
+    data, _ = single_key(key, "geometric")
+    d = int_dtype(dtype)
+    if dtypes.kind(d) not in ("i", "u"):
+        raise TypeError(f"geometric only accepts integer dtypes, got {d.name}")
+    fd = dtypes.default_float_dtype()
+    pa = as_param(p, fd)
+    s = resolve_shape("geometric", shape, pa)
+    u = _uniform(data, s, fd, 0.0, 1.0)
+    u = tnp.where(u == np.array(0, fd), np.array(1, fd), u)
+    g = tnp.floor(tnp.log(u) / tnp.log1p(-pa)) + np.array(1, fd)
+    return lax.convert_element_type(g, d)
+
+
+def triangular(
+    key: Any, left: Any, mode: Any, right: Any, shape: Any = None, dtype: Any = float
+) -> Array:
+    data, _ = single_key(key, "triangular")
+    d = float_dtype("triangular", dtype)
+    lf, md, rt = as_param(left, d), as_param(mode, d), as_param(right, d)
+    s = resolve_shape("triangular", shape, lf, md, rt)
+    lf, md, rt = (tnp.broadcast_to(v, s) for v in (lf, md, rt))
+    fc = (md - lf) / (rt - lf)
+    u = _uniform(data, s, d, 0.0, 1.0)
+    below = lf + tnp.sqrt(u * (rt - lf) * (md - lf))
+    above = rt - tnp.sqrt((np.array(1, d) - u) * (rt - lf) * (rt - md))
+    return tnp.where(u < fc, below, above)
+
+
+def wald(key: Any, mean: Any, shape: Any = None, dtype: Any = float) -> Array:
+    """Inverse Gaussian samples with scale 1 (Michael, Schucany and Haas)."""
+    data, _ = single_key(key, "wald")
+    d = float_dtype("wald", dtype)
+    mu = as_param(mean, d)
+    s = resolve_shape("wald", shape, mu)
+    mu = tnp.broadcast_to(mu, s)
+    k1, k2 = split_data(data, 2)
+    v = _normal_real(k1, s, d)
+    z = _uniform(k2, s, d, 0.0, 1.0)
+    y = v * v
+    y2 = y * y
+    mu2 = mu * mu
+    sq = tnp.sqrt(np.array(4, d) * mu * y + mu2 * y2)
+    x = mu + mu2 * y / np.array(2, d) - mu / np.array(2, d) * sq
+    return tnp.where(z <= mu / (mu + x), x, mu2 / x)
