@@ -16,6 +16,16 @@ from trellax import random as random
 from trellax import tree as tree
 from trellax import tree_util as tree_util
 from trellax import typing as typing
+from trellax._src.ad_api import grad as grad
+from trellax._src.ad_api import hessian as hessian
+from trellax._src.ad_api import jacfwd as jacfwd
+from trellax._src.ad_api import jacobian as jacobian
+from trellax._src.ad_api import jacrev as jacrev
+from trellax._src.ad_api import jvp as jvp
+from trellax._src.ad_api import linear_transpose as linear_transpose
+from trellax._src.ad_api import linearize as linearize
+from trellax._src.ad_api import value_and_grad as value_and_grad
+from trellax._src.ad_api import vjp as vjp
 from trellax._src.api import ShapeDtypeStruct as ShapeDtypeStruct
 from trellax._src.api import eval_shape as eval_shape
 from trellax._src.api import jit as jit
@@ -24,6 +34,8 @@ from trellax._src.basearray import Array as Array
 from trellax._src.config import config as config
 from trellax._src.config import enable_x64 as enable_x64
 from trellax._src.config import numpy_dtype_promotion as numpy_dtype_promotion
+from trellax._src.custom_derivatives import custom_jvp as custom_jvp
+from trellax._src.custom_derivatives import custom_vjp as custom_vjp
 from trellax._src.explain import explain_promotions as explain_promotions
 
 __version__ = "0.1.0.dev0"

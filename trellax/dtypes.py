@@ -7,6 +7,7 @@ dtype('int16')
 (dtype('float16'), False)
 """
 
+from trellax._src.ad_util import float0
 from trellax._src.dtypes import (
     ALL_DTYPES,
     FLOAT4S,
@@ -66,6 +67,7 @@ __all__ = [
     "default_int_dtype",
     "default_uint_dtype",
     "finfo",
+    "float0",
     "float4_e2m1fn",
     "float6_e2m3fn",
     "float6_e3m2fn",

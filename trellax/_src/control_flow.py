@@ -439,7 +439,7 @@ def fori_loop(
             )
     idx_dtype = _fori_index_dtype(lo, hi)
     names = _CarryNames(init_val, "init_val", skip=1)
-    if not isinstance(lo, tracing.Tracer) and not isinstance(hi, tracing.Tracer):
+    if core.is_concrete(lo) and core.is_concrete(hi):
         start, stop = int(lo), int(hi)
 
         def scan_body(carry: tuple[Any, Any], _: Any) -> tuple[tuple[Any, Any], None]:

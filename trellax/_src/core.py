@@ -17,16 +17,30 @@ Rule signatures, fixed once:
 
 Arrays are positional arguments; parameters (axes, dtypes, shapes) are keyword arguments and must
 be hashable, because they become parts of jaxpr equations and cache keys.
+
+Transformation rules (registered with ``def_jvp`` / ``def_transpose`` / ``def_batch``):
+
+* ``jvp(primals, tangents, **params) -> (primal_out, tangent_out)``: ``primals`` are values of
+  the parent trace, ``tangents`` values of the tangent space or ``ad.Zero`` (symbolic zeros);
+  see ``trellax._src.interpreters.ad`` for the helpers most rules are built from.
+* ``transpose(ct, *args, **params) -> list of cotangents``, one per operand (``None`` for a
+  zero cotangent or a non-linear operand); linear operands arrive as ``ad.UndefinedPrimal``.
+* ``batch(args, dims, **params) -> (out, out_dim)`` (for ``vmap``).
+
+Traces nest: every trace but the bottom :class:`EvalTrace` has a ``parent`` to which it hands
+the underlying (primal) work, and :func:`using_trace` installs one for the extent of a call.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 
+from trellax._src import errors
 from trellax._src.basearray import Array
 
 Shape: TypeAlias = tuple[int, ...]
@@ -178,6 +192,21 @@ class Primitive:
         self.abstract_eval_rule = rule
         return rule
 
+    def def_jvp(self, rule: Callable[..., Any]) -> Callable[..., Any]:
+        """Registers ``rule(primals, tangents, **params) -> (primal_out, tangent_out)``."""
+        self.jvp_rule = rule
+        return rule
+
+    def def_transpose(self, rule: Callable[..., Any]) -> Callable[..., Any]:
+        """Registers ``rule(ct, *args, **params) -> [ct_arg or None, ...]`` (linear only)."""
+        self.transpose_rule = rule
+        return rule
+
+    def def_batch(self, rule: Callable[..., Any]) -> Callable[..., Any]:
+        """Registers ``rule(args, dims, **params) -> (out, out_dim)``."""
+        self.batch_rule = rule
+        return rule
+
     def abstract_eval(self, *avals: AbstractValue, **params: Any) -> Any:
         rule = self.abstract_eval_rule
         if rule is None:
@@ -207,7 +236,15 @@ def primitives() -> dict[str, Primitive]:
 
 
 class Trace:
-    """Where primitives go. Subclasses decide what applying a primitive means."""
+    """Where primitives go. Subclasses decide what applying a primitive means.
+
+    ``parent`` is the trace this one hands its underlying work to (``None`` only for the
+    evaluation trace); ``active`` turns False when the transformation that owns it returns, after
+    which its tracers are leaked values.
+    """
+
+    parent: Trace | None = None
+    active: bool = True
 
     def process_primitive(
         self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
@@ -217,6 +254,9 @@ class Trace:
 
 class EvalTrace(Trace):
     """The bottom of the stack: evaluate eagerly with NumPy."""
+
+    def __repr__(self) -> str:
+        return "EvalTrace"
 
     def process_primitive(
         self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
@@ -274,6 +314,140 @@ def set_current_trace(trace: Trace) -> Any:
 
 def reset_current_trace(token: Any) -> None:
     _current_trace.reset(token)
+
+
+@contextmanager
+def using_trace(trace: Trace) -> Iterator[Trace]:
+    """Installs ``trace`` as the current trace for the extent of a ``with`` block."""
+    token = _current_trace.set(trace)
+    try:
+        yield trace
+    finally:
+        _current_trace.reset(token)
+
+
+# -- tracers --------------------------------------------------------------------------------------
+
+
+class Tracer(Array):
+    """An array that belongs to a trace: its abstract value, and whatever the trace keeps.
+
+    Every transformation's tracer subclasses this. It is a ``trellax.Array``, so ``isinstance``
+    and annotations work inside transformations, and its operators run the same
+    ``trellax.numpy`` code as concrete arrays do. A tracer has no NumPy buffer: ``_value`` raises
+    (reached when a tracer leaked out of its transformation into eager code). Python conversions
+    (``bool``, ``int``) work when :meth:`to_concrete_value` knows the value (a JVP tracer of a
+    concrete primal), as in JAX.
+    """
+
+    __slots__ = ("_trace", "aval")
+    _trace: Trace
+    aval: ShapedArray
+
+    @property
+    def dtype(self) -> DType:
+        return self.aval.dtype
+
+    @property
+    def shape(self) -> Shape:
+        return self.aval.shape
+
+    @property
+    def weak_type(self) -> bool:
+        return self.aval.weak_type
+
+    @property
+    def ndim(self) -> int:
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> int:
+        return self.aval.size
+
+    def __repr__(self) -> str:
+        return f"Traced<{self.aval}>with<{type(self._trace).__name__}>"
+
+    def to_concrete_value(self) -> np.ndarray[Any, Any] | None:
+        """The value, when this tracer's trace knows it without computing; else ``None``."""
+        return None
+
+    # -- what a value without data cannot do ------------------------------------------------
+
+    @property
+    def _value(self) -> Any:
+        raise errors.UnexpectedTracerError(self)
+
+    def __bool__(self) -> bool:
+        v = self.to_concrete_value()
+        if v is None:
+            raise errors.TracerBoolConversionError(self)
+        return bool(v)
+
+    def __int__(self) -> int:
+        v = self.to_concrete_value()
+        if v is None:
+            raise errors.TracerIntegerConversionError(self)
+        return int(v)
+
+    def __index__(self) -> int:
+        v = self.to_concrete_value()
+        if v is None or v.dtype.kind not in "biu":
+            raise errors.TracerIntegerConversionError(self)
+        return int(v)
+
+    def __float__(self) -> float:
+        raise errors.ConcretizationTypeError(self, "float()")
+
+    def __complex__(self) -> complex:
+        raise errors.ConcretizationTypeError(self, "complex()")
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+        raise errors.TracerArrayConversionError(self)
+
+    def item(self, *args: Any) -> Any:
+        raise errors.ConcretizationTypeError(self, ".item()")
+
+    def tolist(self) -> Any:
+        raise errors.ConcretizationTypeError(self, ".tolist()")
+
+    def __len__(self) -> int:
+        if not self.aval.shape:
+            raise TypeError("len() of unsized object (a 0-d array)")
+        return self.aval.shape[0]
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise TypeError(
+            "trellax arrays are immutable and do not support item assignment; use "
+            "x = x.at[idx].set(y) instead of x[idx] = y"
+        )
+
+    # Arrays are immutable, so a copy may be the same value (as for concrete arrays); a tracer
+    # cannot be serialized: it stands for a value that does not exist yet.
+    def __copy__(self) -> Tracer:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Tracer:
+        return self
+
+    def __reduce__(self) -> Any:
+        raise errors.ConcretizationTypeError(
+            self, "__reduce__ (an attempt to pickle or serialize a traced value)"
+        )
+
+
+def is_concrete(x: Any) -> bool:
+    """True for a value with data now (a concrete array, NumPy value or Python scalar); False for
+    a tracer of any transformation."""
+    return not isinstance(x, Tracer)
+
+
+def to_concrete_value(x: Any) -> Any:
+    """The NumPy value of ``x`` when it is known now (concrete, or a tracer that knows its
+    value), else ``None``."""
+    if isinstance(x, Tracer):
+        return x.to_concrete_value()
+    value = getattr(x, "_value", None)  # a concrete trellax array's buffer
+    return value if value is not None else np.asarray(x)
 
 
 # -- shared helpers for abstract-eval rules ----------------------------------------------------

@@ -13,6 +13,7 @@ from trellax._src.lax.conv import (
     padtype_to_pads,
     reduce_window,
 )
+from trellax._src.custom_derivatives import stop_gradient as stop_gradient
 from trellax._src.lax.elementwise import (
     abs,
     acos,
@@ -219,6 +220,7 @@ __all__ = [
     "sqrt",
     "square",
     "squeeze",
+    "stop_gradient",
     "sub",
     "switch",
     "tan",

@@ -22,102 +22,37 @@ import numpy as np
 
 from trellax._src import core, dtypes, errors
 from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
 from trellax._src.core import Primitive, ShapedArray, Trace
 from trellax._src.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-class Tracer(Array):
-    """An array inside a traced function: an abstract value (shape, dtype, weak flag), no data.
+class Tracer(core.Tracer):
+    """A value inside a function being traced to a jaxpr: an abstract value, no data."""
 
-    It is a ``trellax.Array``, so ``isinstance`` and annotations work inside ``jit``, and its
-    operators run the same ``trellax.numpy`` code as concrete arrays do.
-    """
-
-    __slots__ = ("_trace", "aval")
+    __slots__ = ()
     _trace: JaxprTrace
-    aval: ShapedArray
 
     def __init__(self, trace: JaxprTrace, aval: ShapedArray) -> None:
         self._trace = trace
         self.aval = aval
 
-    @property
-    def dtype(self) -> np.dtype[Any]:
-        return self.aval.dtype
 
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self.aval.shape
-
-    @property
-    def weak_type(self) -> bool:
-        return self.aval.weak_type
-
-    @property
-    def ndim(self) -> int:
-        return len(self.aval.shape)
-
-    @property
-    def size(self) -> int:
-        return self.aval.size
-
-    def __repr__(self) -> str:
-        return f"Traced<{self.aval}>with<{type(self._trace).__name__}>"
-
-    # -- what a value without data cannot do ------------------------------------------------
-
-    @property
-    def _value(self) -> Any:
-        # Reached when a tracer escapes its trace and is used in eager code.
-        raise errors.UnexpectedTracerError(self)
-
-    def __bool__(self) -> bool:
-        raise errors.TracerBoolConversionError(self)
-
-    def __int__(self) -> int:
-        raise errors.TracerIntegerConversionError(self)
-
-    def __index__(self) -> int:
-        raise errors.TracerIntegerConversionError(self)
-
-    def __float__(self) -> float:
-        raise errors.ConcretizationTypeError(self, "float()")
-
-    def __complex__(self) -> complex:
-        raise errors.ConcretizationTypeError(self, "complex()")
-
-    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
-        raise errors.TracerArrayConversionError(self)
-
-    def item(self, *args: Any) -> Any:
-        raise errors.ConcretizationTypeError(self, ".item()")
-
-    def tolist(self) -> Any:
-        raise errors.ConcretizationTypeError(self, ".tolist()")
-
-    def __len__(self) -> int:
-        if not self.aval.shape:
-            raise TypeError("len() of unsized object (a 0-d array)")
-        return self.aval.shape[0]
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        raise TypeError(
-            "trellax arrays are immutable and do not support item assignment; use "
-            "x = x.at[idx].set(y) instead of x[idx] = y"
-        )
-
-
+JaxprTracer = Tracer
 dtypes.ARRAY_TYPES.add(Tracer)
 
 
 class JaxprTrace(Trace):
     """Records every primitive applied while it is the current trace."""
 
-    def __init__(self, fun_name: str = "fun") -> None:
+    #: Whether equations note the user's source line (off for internal traces, e.g. the linear
+    #: part of a function being differentiated, where walking the stack costs more than the op).
+    record_source = True
+
+    def __init__(self, fun_name: str = "fun", parent: Trace | None = None) -> None:
         self.fun_name = fun_name
+        self.parent = parent if parent is not None else core.current_trace()
         self.active = True
         self.invars: list[Var] = []
         self.eqns: list[JaxprEqn] = []
@@ -136,20 +71,21 @@ class JaxprTrace(Trace):
         return t
 
     def to_atom(self, x: Any) -> Atom:
-        if type(x) is Tracer:
+        if isinstance(x, core.Tracer):
             if x._trace is self:
                 return self._vars[id(x)]
             if not x._trace.active:
                 raise errors.UnexpectedTracerError(x)
-            # A tracer of an enclosing trace (a cond branch closing over a jit argument): it
-            # becomes a constant input of this jaxpr, supplied by the enclosing trace.
+            # A tracer of another, still active trace (a cond branch closing over a jit
+            # argument, a residual of the function being differentiated): it becomes a constant
+            # input of this jaxpr, supplied by the trace that owns it.
             return self._const_var(x)
         if type(x) is not ArrayImpl:
             from trellax._src.lax._base import asarray
 
             x = asarray(x)
             if type(x) is not ArrayImpl:
-                raise errors.UnexpectedTracerError(x)
+                return self.to_atom(x)
         if x.ndim == 0:
             return Literal(x._value, x.aval)
         return self._const_var(x)
@@ -177,7 +113,7 @@ class JaxprTrace(Trace):
         for t, v in zip(tracers, outvars):
             self._vars[id(t)] = v
         self._keepalive.extend(tracers)
-        source, api = _user_source()
+        source, api = _user_source() if self.record_source else (None, None)
         self.eqns.append(JaxprEqn(prim, atoms, outvars, dict(params), source, api))
         return tuple(tracers) if prim.multiple_results else tracers[0]
 

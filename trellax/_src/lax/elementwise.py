@@ -7,9 +7,11 @@ The weak flag of a result is the conjunction of the operands' flags (JAX's stand
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
-from trellax._src import dtypes
+import numpy as np
+
+from trellax._src import ad_util, dtypes
 from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
@@ -305,3 +307,215 @@ def square(x: ArrayLike) -> Array:
 
 def reciprocal(x: ArrayLike) -> Array:
     return integer_pow(x, -1)
+
+
+# -- differentiation rules ------------------------------------------------------------------------
+# Registered here, after every primitive of the module is defined, because the rules are written
+# with the wrappers above. Per-operand rules: ``rule(t, ans, *primals)`` (see ``ad_util.defjvp``).
+
+_c = ad_util.const
+
+
+def _lin_add(ct: Array, x: Any, y: Any) -> list[Any]:
+    return [
+        ad_util.unbroadcast(ct, x.aval) if ad_util.is_undefined(x) else None,
+        ad_util.unbroadcast(ct, y.aval) if ad_util.is_undefined(y) else None,
+    ]
+
+
+def _lin_sub(ct: Array, x: Any, y: Any) -> list[Any]:
+    return [
+        ad_util.unbroadcast(ct, x.aval) if ad_util.is_undefined(x) else None,
+        ad_util.unbroadcast(neg(ct), y.aval) if ad_util.is_undefined(y) else None,
+    ]
+
+
+def _lin_mul(ct: Array, x: Any, y: Any) -> list[Any]:
+    if ad_util.is_undefined(x) and ad_util.is_undefined(y):
+        raise TypeError("mul is not linear in both operands at once (a non-linear function?)")
+    if ad_util.is_undefined(x):
+        return [ad_util.unbroadcast(mul(ct, y), x.aval), None]
+    return [None, ad_util.unbroadcast(mul(x, ct), y.aval)]
+
+
+def _lin_div(ct: Array, x: Any, y: Any) -> list[Any]:
+    if ad_util.is_undefined(y):
+        raise TypeError("div is linear in its numerator only")
+    return [ad_util.unbroadcast(div(ct, y), x.aval), None]
+
+
+ad_util.deflinear(add_p, _lin_add)
+ad_util.deflinear(sub_p, _lin_sub)
+ad_util.defjvp(mul_p, lambda t, ans, x, y: mul(t, y), lambda t, ans, x, y: mul(x, t))
+mul_p.def_transpose(_lin_mul)
+ad_util.defjvp(
+    div_p,
+    lambda t, ans, x, y: div(t, y),
+    lambda t, ans, x, y: div(mul(neg(t), x), integer_pow(y, 2)),
+)
+div_p.def_transpose(_lin_div)
+ad_util.deflinear(neg_p, lambda ct, x: [neg(ct)])
+ad_util.defjvp(
+    rem_p,
+    lambda t, ans, x, y: t,
+    lambda t, ans, x, y: mul(neg(t), mul(sign(div(x, y)), floor(abs(div(x, y))))),
+)
+
+
+def _balanced_eq(x: Array, z: Array, y: Array) -> Array:
+    """1 where x is the result and y is not, 1/2 where both are (ties share the gradient)."""
+    from trellax._src.lax.structural import select
+
+    shape = tuple(z.shape)
+    one, zero, two = (ad_util.broadcast_to_shape(_c(z, v), shape) for v in (1, 0, 2))
+
+    return div(select(eq(x, z), one, zero), select(eq(y, z), two, one))
+
+
+ad_util.defjvp(
+    max_p,
+    lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
+    lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x)),
+)
+ad_util.defjvp(
+    min_p,
+    lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
+    lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x)),
+)
+
+
+def _abs_jvp(t: Array, ans: Array, x: Array) -> Array:
+    if dtypes.kind(x.dtype) == "c":
+        safe = _replace_zero(ans)
+        from trellax._src.lax.structural import select
+
+        r = div(real(mul(conj(x), t)), safe)
+        return select(eq(ans, _c(ans, 0)), mul(r, _c(r, 0)), r)
+    from trellax._src.lax.structural import select
+
+    return select(ge(x, _c(x, 0)), t, neg(t))
+
+
+def _replace_zero(x: Array) -> Array:
+    from trellax._src.lax.structural import select
+
+    return select(eq(x, _c(x, 0)), ad_util.broadcast_to_shape(_c(x, 1), tuple(x.shape)), x)
+
+
+ad_util.defjvp(abs_p, _abs_jvp)
+ad_util.defjvp(exp_p, lambda t, ans, x: mul(t, ans))
+ad_util.defjvp(exp2_p, lambda t, ans, x: mul(t, mul(ans, _c(x, np.log(2)))))
+ad_util.defjvp(log_p, lambda t, ans, x: div(t, x))
+ad_util.defjvp(log1p_p, lambda t, ans, x: div(t, add(x, _c(x, 1))))
+ad_util.defjvp(expm1_p, lambda t, ans, x: mul(t, add(ans, _c(ans, 1))))
+ad_util.defjvp(sqrt_p, lambda t, ans, x: div(t, mul(_c(x, 2), ans)))
+ad_util.defjvp(rsqrt_p, lambda t, ans, x: mul(t, mul(_c(x, -0.5), div(ans, x))))
+ad_util.defjvp(cbrt_p, lambda t, ans, x: mul(t, mul(_c(x, 1 / 3), integer_pow(ans, -2))))
+ad_util.defjvp(logistic_p, lambda t, ans, x: mul(t, mul(ans, sub(_c(ans, 1), ans))))
+ad_util.defjvp(sin_p, lambda t, ans, x: mul(t, cos(x)))
+ad_util.defjvp(cos_p, lambda t, ans, x: neg(mul(t, sin(x))))
+ad_util.defjvp(tan_p, lambda t, ans, x: mul(t, add(_c(x, 1), integer_pow(ans, 2))))
+ad_util.defjvp(asin_p, lambda t, ans, x: mul(t, rsqrt(sub(_c(x, 1), integer_pow(x, 2)))))
+ad_util.defjvp(acos_p, lambda t, ans, x: neg(mul(t, rsqrt(sub(_c(x, 1), integer_pow(x, 2))))))
+ad_util.defjvp(atan_p, lambda t, ans, x: div(t, add(_c(x, 1), integer_pow(x, 2))))
+ad_util.defjvp(sinh_p, lambda t, ans, x: mul(t, cosh(x)))
+ad_util.defjvp(cosh_p, lambda t, ans, x: mul(t, sinh(x)))
+ad_util.defjvp(tanh_p, lambda t, ans, x: mul(t, sub(_c(x, 1), integer_pow(ans, 2))))
+ad_util.defjvp(asinh_p, lambda t, ans, x: mul(t, rsqrt(add(integer_pow(x, 2), _c(x, 1)))))
+ad_util.defjvp(acosh_p, lambda t, ans, x: mul(t, rsqrt(mul(sub(x, _c(x, 1)), add(x, _c(x, 1))))))
+ad_util.defjvp(
+    atanh_p,
+    lambda t, ans, x: mul(div(t, sub(_c(x, 1), x)), div(_c(x, 1), add(_c(x, 1), x))),
+)
+ad_util.defjvp(
+    erf_p,
+    lambda t, ans, x: mul(t, mul(_c(x, 2 / np.sqrt(np.pi)), exp(neg(integer_pow(x, 2))))),
+)
+ad_util.defjvp(
+    erfc_p,
+    lambda t, ans, x: mul(t, mul(_c(x, -2 / np.sqrt(np.pi)), exp(neg(integer_pow(x, 2))))),
+)
+ad_util.defjvp(lgamma_p, lambda t, ans, x: mul(t, digamma(x)))
+ad_util.defjvp(
+    atan2_p,
+    lambda t, ans, x, y: mul(t, div(y, add(integer_pow(x, 2), integer_pow(y, 2)))),
+    lambda t, ans, x, y: mul(t, div(neg(x), add(integer_pow(x, 2), integer_pow(y, 2)))),
+)
+
+
+def _integer_pow_jvp(t: Array, ans: Array, x: Array, *, y: int) -> Array:
+    if y == 0:
+        return mul(t, _c(t, 0))
+    return mul(t, mul(_c(x, y), integer_pow(x, y - 1)))
+
+
+ad_util.defjvp(integer_pow_p, _integer_pow_jvp)
+
+
+def _pow_jvp_x(t: Array, ans: Array, x: Array, y: Array) -> Array:
+    from trellax._src.lax.structural import convert_element_type, select
+
+    if dtypes.kind(y.dtype) in ("i", "u"):
+        yf = convert_element_type(y, x.dtype)
+        one = ad_util.const(yf, 1, weak_type=False)
+        jac = select(eq(yf, _c(yf, 0)), mul(yf, _c(yf, 0)), mul(yf, pow(x, sub(yf, one))))
+    else:
+        one = ad_util.const(y, 1, weak_type=False)  # strong, as in JAX (so x**1.5's grad is strong)
+        jac = mul(y, pow(x, sub(y, one)))
+    return mul(t, jac)
+
+
+ad_util.defjvp(
+    pow_p,
+    _pow_jvp_x,
+    lambda t, ans, x, y: mul(t, mul(log(_replace_zero(x)), ans)),
+)
+
+# Linear maps between real and complex numbers (cotangents are never conjugated, as in JAX).
+ad_util.deflinear(real_p, lambda ct, x: [complex(ct, mul(ct, _c(ct, 0)))])
+ad_util.deflinear(imag_p, lambda ct, x: [complex(mul(ct, _c(ct, 0)), neg(ct))])
+ad_util.deflinear(conj_p, lambda ct, x: [conj(ct)])
+
+
+def _complex_transpose(ct: Array, x: Any, y: Any) -> list[Any]:
+    return [
+        ad_util.unbroadcast(real(ct), x.aval) if ad_util.is_undefined(x) else None,
+        ad_util.unbroadcast(neg(imag(ct)), y.aval) if ad_util.is_undefined(y) else None,
+    ]
+
+
+ad_util.deflinear(complex_p, _complex_transpose)
+
+ad_util.defzeros(
+    "comparison: a bool result",
+    eq_p,
+    ne_p,
+    lt_p,
+    le_p,
+    gt_p,
+    ge_p,
+    is_finite_p,
+)
+ad_util.defzeros(
+    "integer or bool operation: float0 tangents",
+    and_p,
+    or_p,
+    xor_p,
+    not_p,
+    shift_left_p,
+    shift_right_arithmetic_p,
+    shift_right_logical_p,
+    population_count_p,
+    clz_p,
+    gcd_p,
+    lcm_p,
+)
+ad_util.defzeros(
+    "piecewise constant: the derivative is zero wherever it exists",
+    sign_p,
+    floor_p,
+    ceil_p,
+    round_p,
+    nextafter_p,
+)
+ad_util.defzeros("the mantissa/exponent split is not differentiated (as in JAX)", frexp_p)

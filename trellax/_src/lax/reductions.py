@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeAlias, overload
 
-from trellax._src import dtypes
+import numpy as np
+
+from trellax._src import ad_util, dtypes
 from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
@@ -320,3 +322,292 @@ def dot(
         )
     dn = (((x.ndim - 1,), (0,)), ((), ()))
     return dot_general(x, y, dn, precision, preferred_element_type)
+
+
+# -- differentiation rules ------------------------------------------------------------------------
+
+
+def _keep_axes_broadcast(x: Any, shape: Shape, axes: Shape) -> Any:
+    """A reduction's result broadcast back over the reduced ``axes`` to ``shape``."""
+    from trellax._src.lax.structural import broadcast_in_dim_p
+
+    kept = tuple(i for i in range(len(shape)) if i not in axes)
+    return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=kept)
+
+
+def _reduce_sum_transpose(ct: Any, x: Any, *, axes: Shape) -> list[Any]:
+    return [_keep_axes_broadcast(ct, tuple(x.aval.shape), axes)]
+
+
+ad_util.deflinear(reduce_sum_p, _reduce_sum_transpose)
+
+
+def _chooser_jvp(prim: Primitive) -> Any:
+    """max/min reductions: the tangent is the mean of the tangents of the tied maxima (a NaN
+    result gives NaN: no element equals it)."""
+
+    def rule(t: Any, ans: Any, x: Any, *, axes: Shape) -> Any:
+        from trellax._src.lax import elementwise as ew
+        from trellax._src.lax.structural import convert_element_type_p
+
+        shape = tuple(x.shape)
+        where = ew.eq(x, _keep_axes_broadcast(ans, shape, axes))
+        ind = convert_element_type_p.bind(where, new_dtype=t.dtype, weak_type=False)
+        counts = reduce_sum_p.bind(ind, axes=axes)
+        return ew.div(reduce_sum_p.bind(ew.mul(t, ind), axes=axes), counts)
+
+    return rule
+
+
+ad_util.defjvp(reduce_max_p, _chooser_jvp(reduce_max_p))
+ad_util.defjvp(reduce_min_p, _chooser_jvp(reduce_min_p))
+
+
+def _prod_of_others(x: Any, axis: int) -> Any:
+    """``prod_{j != i} x_j`` along ``axis`` without dividing (exact at zeros)."""
+    from trellax._src.lax import elementwise as ew
+    from trellax._src.lax.structural import pad_p, rev_p
+
+    n = x.ndim
+    one = ad_util.const(x, 1)
+    shift = tuple((1, -1, 0) if i == axis else (0, 0, 0) for i in range(n))
+    left = pad_p.bind(cumprod_p.bind(x, axis=axis, reverse=False), one, padding_config=shift)
+    rshift = tuple((-1, 1, 0) if i == axis else (0, 0, 0) for i in range(n))
+    right = pad_p.bind(cumprod_p.bind(x, axis=axis, reverse=True), one, padding_config=rshift)
+    del rev_p
+    return ew.mul(left, right)
+
+
+def _reduce_prod_jvp(t: Any, ans: Any, x: Any, *, axes: Shape) -> Any:
+    from trellax._src.lax import elementwise as ew
+    from trellax._src.lax.structural import reshape_p, transpose_p
+
+    if not axes:
+        return t
+    n = x.ndim
+    kept = [i for i in range(n) if i not in axes]
+    perm = (*kept, *axes)
+    size = 1
+    for a in axes:
+        size *= x.shape[a]
+    moved_shape = (*[x.shape[i] for i in kept], size)
+    xm = reshape_p.bind(
+        transpose_p.bind(x, permutation=perm), new_sizes=moved_shape, dimensions=None
+    )
+    tm = reshape_p.bind(
+        transpose_p.bind(t, permutation=perm), new_sizes=moved_shape, dimensions=None
+    )
+    others = _prod_of_others(xm, len(kept))
+    return reduce_sum_p.bind(ew.mul(tm, others), axes=(len(kept),))
+
+
+ad_util.defjvp(reduce_prod_p, _reduce_prod_jvp)
+ad_util.defzeros(
+    "a logical reduction of integers or bools", reduce_and_p, reduce_or_p, reduce_xor_p
+)
+ad_util.defzeros("an index result: float0 tangent", argmax_p, argmin_p)
+
+
+def _cumsum_transpose(ct: Any, x: Any, *, axis: int, reverse: bool) -> list[Any]:
+    return [cumsum_p.bind(ct, axis=axis, reverse=not reverse)]
+
+
+ad_util.deflinear(cumsum_p, _cumsum_transpose)
+
+
+def _cumulative_select_jvp(prim: Primitive) -> Any:
+    """cummax/cummin: each output's tangent is the tangent of the element it came from (the
+    last position where the running extreme was attained)."""
+
+    def rule(t: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> Any:
+        from trellax._src.lax import elementwise as ew
+        from trellax._src.lax.structural import broadcasted_iota, select_n_p
+
+        shape = tuple(x.shape)
+        idx = broadcasted_iota(dtypes.int32, shape, axis)
+        hit = ew.eq(x, ans)
+        fill = ad_util.broadcast_to_shape(
+            ad_util.const(idx, -1 if not reverse else shape[axis]), shape
+        )
+        src = select_n_p.bind(hit, fill, idx)
+        src = (cummin_p if reverse else cummax_p).bind(src, axis=axis, reverse=reverse)
+        return _take_along(t, src, axis)
+
+    return rule
+
+
+def _take_along(t: Any, idx: Any, axis: int) -> Any:
+    """``t`` gathered along ``axis`` at ``idx`` via a one-hot contraction (no gather)."""
+    from trellax._src.lax import elementwise as ew
+    from trellax._src.lax.structural import (
+        broadcast_in_dim_p,
+        broadcasted_iota,
+        convert_element_type_p,
+    )
+
+    n = t.ndim
+    size = t.shape[axis]
+    shape = tuple(t.shape)
+    big = (*shape, size)
+    dims = tuple(range(n))
+    ii = broadcast_in_dim_p.bind(idx, shape=big, broadcast_dimensions=dims)
+    jj = broadcasted_iota(dtypes.int32, big, n)
+    onehot = convert_element_type_p.bind(ew.eq(ii, jj), new_dtype=t.dtype, weak_type=False)
+    tdims = tuple(i if i != axis else n for i in range(n))
+    tb = broadcast_in_dim_p.bind(t, shape=big, broadcast_dimensions=tdims)
+    return reduce_sum_p.bind(ew.mul(tb, onehot), axes=(n,))
+
+
+ad_util.defjvp(cummax_p, _cumulative_select_jvp(cummax_p))
+ad_util.defjvp(cummin_p, _cumulative_select_jvp(cummin_p))
+
+
+def _cumprod_jvp(t: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> Any:
+    """d y_i = sum_{j<=i} t_j prod_{k<=i, k!=j} x_k, computed without dividing by x."""
+    from trellax._src.lax import elementwise as ew
+    from trellax._src.lax.structural import (
+        broadcast_in_dim_p,
+        broadcasted_iota,
+        pad_p,
+        select_n_p,
+    )
+
+    n = x.ndim
+    size = x.shape[axis]
+    shape = tuple(x.shape)
+    big = (*shape[:axis], size, *shape[axis:])  # axis j (source), then axis i (target)
+    one = ad_util.const(x, 1)
+    jdim = axis
+    idim = axis + 1
+    xdims = tuple(i if i < axis else i + 1 for i in range(n))
+    xb = broadcast_in_dim_p.bind(x, shape=big, broadcast_dimensions=xdims)
+    jj = broadcasted_iota(dtypes.int32, big, jdim)
+    kk = broadcasted_iota(dtypes.int32, big, idim)
+    after = ew.lt(kk, jj) if reverse else ew.gt(kk, jj)
+    masked = select_n_p.bind(after, ad_util.broadcast_to_shape(one, big), xb)
+    c = cumprod_p.bind(masked, axis=idim, reverse=reverse)  # prod of x_k strictly after j, to i
+    shift = tuple((1, -1, 0) if i == axis else (0, 0, 0) for i in range(n))
+    if reverse:
+        shift = tuple((-1, 1, 0) if i == axis else (0, 0, 0) for i in range(n))
+    left = pad_p.bind(cumprod_p.bind(x, axis=axis, reverse=reverse), one, padding_config=shift)
+    coef_dims = tuple(i if i <= axis else i + 1 for i in range(n))
+    coef = broadcast_in_dim_p.bind(ew.mul(t, left), shape=big, broadcast_dimensions=coef_dims)
+    valid = ew.ge(kk, jj) if not reverse else ew.le(kk, jj)
+    zero = ad_util.broadcast_to_shape(ad_util.const(x, 0), big)
+    terms = select_n_p.bind(valid, zero, ew.mul(coef, c))
+    return reduce_sum_p.bind(terms, axes=(jdim,))
+
+
+ad_util.defjvp(cumprod_p, _cumprod_jvp)
+
+
+def _sort_jvp(
+    primals: Sequence[Any],
+    tangents: Sequence[Any],
+    *,
+    dimension: int,
+    is_stable: bool,
+    num_keys: int,
+) -> tuple[Any, Any]:
+    outs = sort_p.bind_multi(*primals, dimension=dimension, is_stable=is_stable, num_keys=num_keys)
+    keys = primals[:num_keys]
+    t_outs: list[Any] = []
+    for t in tangents:
+        if type(t) is ad_util.Zero:
+            t_outs.append(t)
+            continue
+        # The tangent rides along with the keys: sorted by the same permutation.
+        t_outs.append(
+            sort_p.bind_multi(
+                *keys, t, dimension=dimension, is_stable=is_stable, num_keys=num_keys
+            )[-1]
+        )
+    return outs, tuple(t_outs)
+
+
+def _sort_transpose(
+    cts: Any, *operands: Any, dimension: int, is_stable: bool, num_keys: int
+) -> list[Any]:
+    from trellax._src.lax.structural import broadcasted_iota
+
+    keys = operands[:num_keys]
+    if any(ad_util.is_undefined(k) for k in keys) or len(operands) != num_keys + 1:
+        raise TypeError("sort is linear only in a single non-key operand")
+    ct = cts[-1]
+    if type(ct) is ad_util.Zero:
+        return [None] * len(operands)
+    iota = broadcasted_iota(dtypes.int32, tuple(ct.shape), dimension)
+    perm = sort_p.bind_multi(
+        *keys, iota, dimension=dimension, is_stable=is_stable, num_keys=num_keys
+    )[-1]
+    back = sort_p.bind_multi(perm, ct, dimension=dimension, is_stable=True, num_keys=1)[-1]
+    return [*[None] * num_keys, back]
+
+
+sort_p.def_jvp(_sort_jvp)
+sort_p.def_transpose(_sort_transpose)
+
+
+def _ranges_like(*xs: Sequence[int]) -> list[tuple[int, ...]]:
+    out, start = [], 0
+    for x in xs:
+        out.append(tuple(range(start, start + len(x))))
+        start += len(x)
+    return out
+
+
+def _remaining(n: int, *removed: Sequence[int]) -> list[int]:
+    gone = {i for r in removed for i in r}
+    return [i for i in range(n) if i not in gone]
+
+
+def _dot_transpose_lhs(
+    ct: Any, x_aval: ShapedArray, y: Any, dimension_numbers: Any, swap_ans: bool = False
+) -> Any:
+    from trellax._src.lax.structural import transpose_p
+
+    (x_contract, y_contract), (x_batch, y_batch) = dimension_numbers
+    x_kept = _remaining(len(x_aval.shape), x_contract, x_batch)
+    y_kept = _remaining(y.ndim, y_contract, y_batch)
+    if swap_ans:
+        ans_batch, ans_y, _ = _ranges_like(x_batch, y_kept, x_kept)
+    else:
+        ans_batch, _, ans_y = _ranges_like(x_batch, x_kept, y_kept)
+    dims = ((ans_y, tuple(y_kept)), (ans_batch, tuple(y_batch)))
+    order = np.argsort(y_contract) if len(y_contract) else np.array([], int)
+    x_contract_sorted = [x_contract[int(i)] for i in order]
+    out_axes = tuple(int(i) for i in np.argsort([*x_batch, *x_kept, *x_contract_sorted]))
+    if ct.dtype != y.dtype:
+        y = ad_util.convert(y, ct.dtype, y.weak_type)
+    res = dot_general_p.bind(ct, y, dimension_numbers=dims, preferred_element_type=ct.dtype)
+    if out_axes != tuple(range(len(out_axes))):
+        res = transpose_p.bind(res, permutation=out_axes)
+    return ad_util.unbroadcast(res, x_aval)
+
+
+def _dot_general_transpose(
+    ct: Any, x: Any, y: Any, *, dimension_numbers: Any, preferred_element_type: Any
+) -> list[Any]:
+    (xc, yc), (xb, yb) = dimension_numbers
+    if ad_util.is_undefined(x) and ad_util.is_undefined(y):
+        raise TypeError("dot_general is not linear in both operands at once")
+    if ad_util.is_undefined(x):
+        return [_dot_transpose_lhs(ct, x.aval, y, dimension_numbers), None]
+    swapped = ((yc, xc), (yb, xb))
+    return [None, _dot_transpose_lhs(ct, y.aval, x, swapped, swap_ans=True)]
+
+
+def _dot_jvp_rule(which: int) -> Any:
+    def rule(
+        t: Any, ans: Any, x: Any, y: Any, *, dimension_numbers: Any, preferred_element_type: Any
+    ) -> Any:
+        a, b = (t, y) if which == 0 else (x, t)
+        return dot_general_p.bind(
+            a, b, dimension_numbers=dimension_numbers, preferred_element_type=preferred_element_type
+        )
+
+    return rule
+
+
+ad_util.defjvp(dot_general_p, _dot_jvp_rule(0), _dot_jvp_rule(1))
+dot_general_p.def_transpose(_dot_general_transpose)

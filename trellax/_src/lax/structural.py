@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
+from trellax._src import ad_util, dtypes
 from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
@@ -566,3 +566,247 @@ def slice_in_dim(
     strides = [1] * arr.ndim
     starts[axis], limits[axis], strides[axis] = lo, hi, stride
     return slice(arr, starts, limits, strides)
+
+
+# -- differentiation rules ------------------------------------------------------------------------
+# Registered after every primitive of the module is defined (the rules use the wrappers above).
+
+
+def _convert_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, new_dtype: Any, weak_type: bool
+) -> tuple[Any, Any]:
+    (x,), (t,) = primals, tangents
+    ans = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
+    if not ad_util.differentiable(np.dtype(new_dtype)):
+        return ans, ad_util.zero_of(ans)
+    if dtypes.kind(t.dtype) == "c" and dtypes.kind(new_dtype) != "c":
+        from trellax._src.lax.elementwise import real_p
+
+        t = real_p.bind(t)
+    return ans, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=weak_type)
+
+
+def _convert_transpose(ct: Any, x: Any, *, new_dtype: Any, weak_type: bool) -> list[Any]:
+    # The cast back to the operand's dtype and weak flag: an f16 parameter used with f32 data
+    # gets an f16 gradient, a weak one a weak gradient.
+    return [ad_util.unbroadcast(ct, x.aval)]
+
+
+convert_element_type_p.def_jvp(_convert_jvp)
+convert_element_type_p.def_transpose(_convert_transpose)
+ad_util.defzeros("reinterprets bits: no derivative", bitcast_convert_type_p)
+ad_util.defzeros("an index computation: no operands to differentiate", iota_p)
+
+
+def _broadcast_in_dim_transpose(
+    ct: Any, x: Any, *, shape: Shape, broadcast_dimensions: Shape
+) -> list[Any]:
+    in_shape = tuple(x.aval.shape)
+    axes = tuple(
+        i
+        for i in range(len(shape))
+        if i not in broadcast_dimensions
+        or (in_shape[broadcast_dimensions.index(i)] == 1 and shape[i] != 1)
+    )
+    summed = _reduce_sum(ct, axes) if axes else ct
+    if tuple(summed.shape) != in_shape:
+        summed = reshape_p.bind(summed, new_sizes=in_shape, dimensions=None)
+    return [summed]
+
+
+def _reduce_sum(x: Any, axes: Shape) -> Any:
+    from trellax._src.lax.reductions import reduce_sum_p
+
+    return reduce_sum_p.bind(x, axes=tuple(axes))
+
+
+def _reshape_back(ct: Any, x: Any, **params: Any) -> list[Any]:
+    return [reshape_p.bind(ct, new_sizes=tuple(x.aval.shape), dimensions=None)]
+
+
+def _transpose_transpose(ct: Any, x: Any, *, permutation: Shape) -> list[Any]:
+    return [transpose_p.bind(ct, permutation=tuple(int(i) for i in np.argsort(permutation)))]
+
+
+ad_util.deflinear(broadcast_in_dim_p, _broadcast_in_dim_transpose)
+ad_util.deflinear(reshape_p, _reshape_back)
+ad_util.deflinear(squeeze_p, _reshape_back)
+ad_util.deflinear(expand_dims_p, _reshape_back)
+ad_util.deflinear(transpose_p, _transpose_transpose)
+ad_util.deflinear(rev_p, lambda ct, x, *, dimensions: [rev_p.bind(ct, dimensions=dimensions)])
+
+
+def _concatenate_transpose(ct: Any, *xs: Any, dimension: int) -> list[Any]:
+    out: list[Any] = []
+    start = 0
+    for x in xs:
+        shape = tuple(x.aval.shape) if ad_util.is_undefined(x) else tuple(x.shape)
+        size = shape[dimension]
+        if ad_util.is_undefined(x):
+            starts = [0] * len(shape)
+            limits = list(ct.shape)
+            starts[dimension], limits[dimension] = start, start + size
+            out.append(
+                slice_p.bind(
+                    ct, start_indices=tuple(starts), limit_indices=tuple(limits), strides=None
+                )
+            )
+        else:
+            out.append(None)
+        start += size
+    return out
+
+
+ad_util.deflinear(concatenate_p, _concatenate_transpose)
+
+
+def _pad_transpose(
+    ct: Any, x: Any, padding_value: Any, *, padding_config: tuple[Shape, ...]
+) -> list[Any]:
+    lo, hi, interior = zip(*padding_config) if padding_config else ((), (), ())
+    t_x = None
+    if ad_util.is_undefined(x):
+        unpad = tuple((-a, -b, 0) for a, b in zip(lo, hi))
+        unpadded = pad_p.bind(ct, ad_util.const(ct, 0), padding_config=unpad)
+        t_x = slice_p.bind(
+            unpadded,
+            start_indices=(0,) * len(lo),
+            limit_indices=tuple(unpadded.shape),
+            strides=tuple(i + 1 for i in interior),
+        )
+    t_pv = None
+    if ad_util.is_undefined(padding_value):
+        every = tuple(range(len(ct.shape)))
+        total = _reduce_sum(ct, every)
+        if t_x is not None:
+            from trellax._src.lax.elementwise import sub_p
+
+            total = sub_p.bind(total, _reduce_sum(t_x, every))
+        t_pv = total
+    return [t_x, t_pv]
+
+
+ad_util.deflinear(pad_p, _pad_transpose)
+
+
+def _slice_transpose(
+    ct: Any, x: Any, *, start_indices: Shape, limit_indices: Shape, strides: Shape | None
+) -> list[Any]:
+    shape = tuple(x.aval.shape)
+    if strides is None or all(s == 1 for s in strides):
+        config = tuple((s, n - e, 0) for s, e, n in zip(start_indices, limit_indices, shape))
+    else:
+        real_limits = [
+            s + (0 if c == 0 else 1 + (c - 1) * st)
+            for s, c, st in zip(start_indices, ct.shape, strides)
+        ]
+        config = tuple(
+            (s, n - e, st - 1) for s, e, n, st in zip(start_indices, real_limits, shape, strides)
+        )
+    return [pad_p.bind(ct, ad_util.const(ct, 0), padding_config=config)]
+
+
+ad_util.deflinear(slice_p, _slice_transpose)
+
+
+def _dynamic_slice_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, slice_sizes: Shape
+) -> tuple[Any, Any]:
+    x, *starts = primals
+    ans = dynamic_slice_p.bind(x, *starts, slice_sizes=slice_sizes)
+    t = ad_util.instantiate(tangents[0])
+    return ans, dynamic_slice_p.bind(t, *starts, slice_sizes=slice_sizes)
+
+
+def _dynamic_slice_transpose(ct: Any, x: Any, *starts: Any, slice_sizes: Shape) -> list[Any]:
+    zeros = ad_util.zeros(x.aval)
+    return [dynamic_update_slice_p.bind(zeros, ct, *starts), *[None] * len(starts)]
+
+
+dynamic_slice_p.def_jvp(_dynamic_slice_jvp)
+dynamic_slice_p.def_transpose(_dynamic_slice_transpose)
+
+
+def _dynamic_update_slice_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+    x, update, *starts = primals
+    ans = dynamic_update_slice_p.bind(x, update, *starts)
+    t_x = ad_util.instantiate(tangents[0])
+    t_u = ad_util.instantiate(tangents[1])
+    if t_u.dtype != t_x.dtype:
+        t_u = ad_util.convert(t_u, t_x.dtype, t_u.weak_type)
+    return ans, dynamic_update_slice_p.bind(t_x, t_u, *starts)
+
+
+def _dynamic_update_slice_transpose(ct: Any, x: Any, update: Any, *starts: Any) -> list[Any]:
+    u_aval = update.aval if ad_util.is_undefined(update) else core_get_aval(update)
+    ct_x = (
+        dynamic_update_slice_p.bind(ct, ad_util.zeros(u_aval.update(dtype=ct.dtype)), *starts)
+        if ad_util.is_undefined(x)
+        else None
+    )
+    ct_u = (
+        dynamic_slice_p.bind(ct, *starts, slice_sizes=tuple(u_aval.shape))
+        if ad_util.is_undefined(update)
+        else None
+    )
+    return [ct_x, ct_u, *[None] * len(starts)]
+
+
+dynamic_update_slice_p.def_jvp(_dynamic_update_slice_jvp)
+dynamic_update_slice_p.def_transpose(_dynamic_update_slice_transpose)
+
+
+def _select_n_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+    which, *cases = primals
+    ans = select_n_p.bind(which, *cases)
+    ts = [ad_util.instantiate(t) for t in tangents[1:]]
+    shape = tuple(ans.shape)
+    ts = [ad_util.broadcast_to_shape(t, shape) for t in ts]
+    return ans, select_n_p.bind(which, *ts)
+
+
+def _select_n_transpose(ct: Any, which: Any, *cases: Any) -> list[Any]:
+    if ad_util.is_undefined(which):
+        raise TypeError("select_n is not linear in its predicate")
+    zeros = ad_util.zeros(core_get_aval(ct))
+    out: list[Any] = [None]
+    for i, c in enumerate(cases):
+        if ad_util.is_undefined(c):
+            picked = select_n_p.bind(which, *[ct if j == i else zeros for j in range(len(cases))])
+            out.append(ad_util.unbroadcast(picked, c.aval))
+        else:
+            out.append(None)
+    return out
+
+
+select_n_p.def_jvp(_select_n_jvp)
+select_n_p.def_transpose(_select_n_transpose)
+
+
+def _clamp_jvp_factor(cond: Any, like: Any) -> Any:
+    shape = tuple(cond.shape)
+    one = ad_util.broadcast_to_shape(ad_util.const(like, 1), shape)
+    zero = ad_util.broadcast_to_shape(ad_util.const(like, 0), shape)
+    return select_n_p.bind(cond, zero, one)
+
+
+def _clamp_rule(which: int) -> Any:
+    def rule(t: Any, ans: Any, lo: Any, x: Any, hi: Any) -> Any:
+        from trellax._src.lax import elementwise as ew
+
+        if which == 0:  # lo gets the gradient where it is the result (strictly above x, lo < hi)
+            cond = ew.bitwise_and(ew.gt(lo, x), ew.lt(lo, hi))
+        elif which == 1:  # x strictly inside the bounds: ties at a bound give nobody anything
+            cond = ew.bitwise_and(ew.gt(x, lo), ew.lt(x, hi))
+        else:
+            cond = ew.lt(hi, x)
+        return ew.mul(t, _clamp_jvp_factor(cond, ans))
+
+    return rule
+
+
+ad_util.defjvp(clamp_p, _clamp_rule(0), _clamp_rule(1), _clamp_rule(2))
+
+
+def core_get_aval(x: Any) -> ShapedArray:
+    return ShapedArray._fast(tuple(x.shape), x.dtype, x.weak_type)

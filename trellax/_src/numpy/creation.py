@@ -15,7 +15,7 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from trellax._src import config as _config
-from trellax._src import dtypes
+from trellax._src import core, dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.lax._base import scalar_to_array
@@ -33,10 +33,6 @@ def _from_numpy_like(
     """Wraps a freshly computed NumPy result with ``like``'s dtype and flag (or the given ones)."""
     d = like.dtype if dtype is None else dtype
     return ArrayImpl._new(np.asarray(value).astype(d), d, like.weak_type if weak is None else weak)
-
-
-def _is_concrete(x: Any) -> bool:
-    return type(x) is ArrayImpl
 
 
 # -- asarray / array ------------------------------------------------------------------------------
@@ -158,7 +154,7 @@ def _from_sequence(a: Sequence[Any], want: DType | None, fun_name: str) -> Array
         else:
             want, _ = dtypes.lattice_result_type(*[dtypes.dtype_and_weak_type(x) for x in leaves])
             want = dtypes.canonicalize_dtype(want)
-    if any(isinstance(leaf, Array) and not _is_concrete(leaf) for leaf in leaves):
+    if any(isinstance(leaf, Array) and not core.is_concrete(leaf) for leaf in leaves):
         return _stack_traced(a, want)
     try:
         value = np.array(_to_numpy_leaves(a, want), dtype=want if want.kind != "V" else None)
@@ -306,7 +302,7 @@ def full_like(
 
 def _concrete_scalar(x: Any, fun_name: str, what: str) -> Any:
     if isinstance(x, Array):
-        if not _is_concrete(x):
+        if not core.is_concrete(x):
             raise TypeError(
                 f"{fun_name}: {what} must be a concrete value (its value sets the output "
                 "shape), got a traced array"

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
+from trellax._src import core, dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.errors import ConcretizationTypeError
@@ -166,7 +166,7 @@ def _split(name: str, ary: ArrayLike, indices_or_sections: Any, axis: int) -> li
 
 
 def _static_index(name: str, v: Any) -> int:
-    if isinstance(v, Array) and type(v) is not ArrayImpl:
+    if not core.is_concrete(v):
         raise ConcretizationTypeError(
             f"{name}: the split points must be static (they set the output shapes); got a "
             "traced array"
@@ -289,7 +289,7 @@ def repeat(
             f"repeat: {counts.shape[0]} repeats for an axis of length {n} (need 1 or {n})"
         )
     if total_repeat_length is None:
-        if type(counts) is not ArrayImpl:
+        if not core.is_concrete(counts):
             raise ConcretizationTypeError(
                 "trellax.numpy.repeat with traced repeats needs a static total_repeat_length= "
                 "(the output length depends on the values of repeats)"

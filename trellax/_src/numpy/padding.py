@@ -18,8 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
-from trellax._src.array import ArrayImpl
+from trellax._src import core, dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import structural as lax_structural
@@ -51,7 +50,7 @@ def _pairs(
     value: Any, ndim: int, name: str, *, integral: bool = True
 ) -> tuple[tuple[Any, Any], ...]:
     """``value`` broadcast to one ``(before, after)`` pair per axis (NumPy's accepted shapes)."""
-    if isinstance(value, Array) and type(value) is not ArrayImpl:
+    if not core.is_concrete(value):
         raise TypeError(f"pad: {name} must be static, got a traced array")
     arr = np.asarray(value, dtype=object if not integral else None)
     if arr.dtype == object and integral:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
+from trellax._src import core, dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.errors import ConcretizationTypeError
@@ -104,7 +104,7 @@ def lt_total(x: Array, y: Array) -> Array:
 
 def concrete_int(x: Array, fun_name: str, what: str = "size") -> int:
     """The value of a 0-d integer result that sets an output shape (eager only)."""
-    if type(x) is not ArrayImpl:
+    if not core.is_concrete(x):
         raise ConcretizationTypeError(
             f"trellax.numpy.{fun_name}: the {what} of the result depends on the values of the "
             f"input, which are not known while tracing. Pass a static {what}= argument (e.g. "

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from trellax._src import core, dtypes
-from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import structural as lax_structural
@@ -328,7 +327,7 @@ def flipud(m: ArrayLike) -> Array:
 def _static_ints(value: Any) -> tuple[int, ...] | None:
     """``value`` as a tuple of Python ints, or None when it is not static (a traced array)."""
     if isinstance(value, Array):
-        if type(value) is not ArrayImpl:
+        if not core.is_concrete(value):
             return None
         if dtypes.kind(value.dtype) not in ("i", "u", "b"):
             raise TypeError(f"roll: shift must be integer, got dtype {value.dtype.name}")

@@ -1,0 +1,268 @@
+"""Automatic differentiation: values, dtypes and weak flags, errors, nesting, custom rules.
+
+Expected values, dtypes, weak flags and error texts are JAX 0.10.2's
+(shared/reference/jax_transforms_spec.md §1); derivatives are checked against finite differences
+in float64.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import trellax
+import trellax.numpy as tnp
+from trellax import lax
+from trellax._src import ad_util, core
+from trellax.test_util import check_grads
+
+F = tnp.float32
+
+
+def _v(x: Any) -> Any:
+    return np.asarray(x)
+
+
+# -- finite differences (float64, x64 on) ---------------------------------------------------------
+
+_X = np.array([[0.3, -1.2, 2.0], [1.5, 0.7, -0.4]])
+_POS = np.abs(_X) + 0.5
+
+FUNCTIONS: dict[str, tuple[Callable[..., Any], np.ndarray]] = {
+    "sin*x": (lambda a: tnp.sin(a) * a, _X),
+    "cos": (tnp.cos, _X),
+    "tan": (lambda a: tnp.tan(a * 0.3), _X),
+    "exp": (tnp.exp, _X),
+    "exp2": (tnp.exp2, _X),
+    "expm1": (tnp.expm1, _X),
+    "log": (tnp.log, _POS),
+    "log1p": (tnp.log1p, _POS),
+    "sqrt": (tnp.sqrt, _POS),
+    "rsqrt": (lambda a: lax.rsqrt(a), _POS),
+    "cbrt": (tnp.cbrt, _POS),
+    "tanh": (tnp.tanh, _X),
+    "logistic": (lambda a: lax.logistic(a), _X),
+    "arcsin": (lambda a: tnp.arcsin(a * 0.3), _X),
+    "arccos": (lambda a: tnp.arccos(a * 0.3), _X),
+    "arctan": (tnp.arctan, _X),
+    "sinh": (tnp.sinh, _X),
+    "cosh": (tnp.cosh, _X),
+    "arcsinh": (tnp.arcsinh, _X),
+    "arccosh": (lambda a: tnp.arccosh(a + 1.5), _POS),
+    "arctanh": (lambda a: tnp.arctanh(a * 0.3), _X),
+    "erf": (lambda a: lax.erf(a), _X),
+    "erfc": (lambda a: lax.erfc(a), _X),
+    "lgamma": (lambda a: lax.lgamma(a), _POS),
+    "abs": (tnp.abs, _X),
+    "square": (tnp.square, _X),
+    "integer_pow3": (lambda a: a**3, _X),
+    "pow": (lambda a: a**1.7, _POS),
+    "pow_xy": (lambda a: tnp.power(a, a), _POS),
+    "arctan2": (lambda a: tnp.arctan2(a, a * a + 1), _X),
+    "div": (lambda a: 1.0 / (1.0 + a * a), _X),
+    "sub": (lambda a: a - 2 * a * a, _X),
+    "maximum": (lambda a: tnp.maximum(a, 0.5), _X),
+    "minimum": (lambda a: tnp.minimum(a, a * a), _X),
+    "remainder": (lambda a: tnp.fmod(a, 0.65), _X),
+    "where": (lambda a: tnp.where(a > 0, a, 2 * a), _X),
+    "clip": (lambda a: tnp.clip(a, -1.0, 1.0), _X),
+    "clamp": (lambda a: lax.clamp(-1.0, a, 1.0), _X),
+    "sum": (lambda a: tnp.sum(a * a, axis=0), _X),
+    "mean": (lambda a: tnp.mean(a, axis=1), _X),
+    "prod": (lambda a: tnp.prod(a, axis=1), _X),
+    "max": (lambda a: tnp.max(a, axis=0), _X),
+    "min": (lambda a: tnp.min(a), _X),
+    "var": (tnp.var, _X),
+    "std": (tnp.std, _X),
+    "logsumexp": (lambda a: tnp.log(tnp.sum(tnp.exp(a))), _X),
+    "cumsum": (lambda a: tnp.cumsum(a, axis=1), _X),
+    "cumprod": (lambda a: tnp.cumprod(a, axis=1), _X),
+    "cummax": (lambda a: lax.cummax(a, axis=1), _X),
+    "cummin_rev": (lambda a: lax.cummin(a, axis=1, reverse=True), _X),
+    "matmul": (lambda a: a @ a.T, _X),
+    "einsum": (lambda a: tnp.einsum("ij,kj->ik", a, a * a), _X),
+    "dot_general_batch": (
+        lambda a: lax.dot_general(a, a, (((1,), (1,)), ((0,), (0,)))),
+        _X,
+    ),
+    "transpose": (lambda a: a.T * tnp.arange(2.0), _X),
+    "reshape": (lambda a: tnp.reshape(a, (3, 2)) * tnp.arange(2.0), _X),
+    "concatenate": (lambda a: tnp.concatenate([a, a * a], axis=0), _X),
+    "pad": (lambda a: tnp.pad(a * a, ((1, 0), (0, 2))), _X),
+    "lax_pad_interior": (lambda a: lax.pad(a, 0.5, ((1, -1, 1), (0, 1, 0))), _X),
+    "lax_slice": (lambda a: lax.slice(a * a, (0, 0), (2, 3), (1, 2)), _X),
+    "dynamic_slice": (lambda a: lax.dynamic_slice(a * a, (1, 1), (1, 2)), _X),
+    "dynamic_update_slice": (
+        lambda a: lax.dynamic_update_slice(a, lax.slice(a, (0, 0), (1, 2)) * 3.0, (1, 0)),
+        _X,
+    ),
+    "flip": (lambda a: tnp.flip(a * a, 1), _X),
+    "broadcast_to": (lambda a: tnp.broadcast_to(a, (4, 2, 3)), _X),
+    "expand_squeeze": (lambda a: tnp.squeeze(tnp.expand_dims(a * a, 0), 0), _X),
+    "sort": (lambda a: tnp.sort(a * a, axis=1), _X),
+    "convert": (lambda a: a.astype(tnp.float32).astype(tnp.float64) * 1.0, _X),
+    "norm": (lambda a: tnp.linalg.norm(a), _X),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_check_grads_against_finite_differences(name: str) -> None:
+    f, x = FUNCTIONS[name]
+    with trellax.enable_x64():
+        tol = 1e-2 if name == "convert" else None
+        order = 1 if name == "lgamma" else 2  # digamma has no derivative yet
+        check_grads(f, (tnp.asarray(x),), order=order, atol=tol, rtol=tol)
+
+
+@pytest.mark.parametrize("name", ["sin*x", "prod", "matmul", "sort", "pad", "cumprod", "max"])
+def test_jit_of_grad_equals_grad(name: str) -> None:
+    f, x = FUNCTIONS[name]
+    with trellax.enable_x64():
+
+        def loss(a: Any) -> Any:
+            return tnp.sum(f(a) * tnp.arange(1.0, 1.0 + f(a).size).reshape(f(a).shape))
+
+        g = trellax.grad(loss)(tnp.asarray(x))
+        gj = trellax.jit(trellax.grad(loss))(tnp.asarray(x))
+        np.testing.assert_allclose(_v(gj), _v(g), rtol=1e-12)
+        gg = trellax.grad(trellax.jit(loss))(tnp.asarray(x))
+        np.testing.assert_allclose(_v(gg), _v(g), rtol=1e-12)
+
+
+def test_hessian_equals_jacfwd_of_jacrev() -> None:
+    with trellax.enable_x64():
+
+        def f(a: Any) -> Any:
+            return tnp.sum(tnp.sin(a) * tnp.flip(a) ** 2)
+
+        x = tnp.asarray([0.3, -1.2, 2.0])
+        h = trellax.hessian(f)(x)
+        assert h.shape == (3, 3)
+        np.testing.assert_allclose(_v(h), _v(trellax.jacfwd(trellax.jacrev(f))(x)), rtol=1e-12)
+        np.testing.assert_allclose(_v(h), _v(trellax.jacrev(trellax.jacfwd(f))(x)), rtol=1e-12)
+        np.testing.assert_allclose(_v(h), _v(h).T, rtol=1e-12)
+
+
+def test_jacobian_shapes_and_pytrees() -> None:
+    def f(d: Any) -> Any:
+        return {"y": d["a"] * lax.reshape(lax.slice(d["b"], (0,), (1,)), ()), "z": d["a"].sum()}
+
+    x = {"a": tnp.ones(3), "b": tnp.ones(2) * 2}
+    for jac in (trellax.jacfwd, trellax.jacrev, trellax.jacobian):
+        j = jac(f)(x)
+        assert j["y"]["a"].shape == (3, 3) and j["y"]["b"].shape == (3, 2)
+        assert j["z"]["a"].shape == (3,) and j["z"]["b"].shape == (2,)
+        np.testing.assert_allclose(_v(j["y"]["a"]), 2 * np.eye(3))
+        np.testing.assert_allclose(_v(j["y"]["b"]), [[1, 0]] * 3)
+    assert trellax.jacobian is not trellax.jacrev
+    assert trellax.hessian(lambda x: x**3)(tnp.ones(2)).shape == (2, 2, 2)
+
+
+# -- the adjoint identity for every linear primitive's transpose ---------------------------------
+
+_RNG = np.random.RandomState(0)
+
+
+def _r(*shape: int) -> Any:
+    return _RNG.randn(*shape)  # NumPy float64: becomes float64 under enable_x64
+
+
+_C23, _C3, _C34, _C523, _C25 = _r(2, 3), _r(3), _r(3, 4), _r(5, 2, 3), _r(2, 5)
+
+LINEAR: dict[str, tuple[Callable[[Any], Any], Any]] = {
+    "add": (lambda t: lax.add(t, t), _r(2, 3)),
+    "sub": (lambda t: lax.sub(_C23, t), _r(2, 3)),
+    "neg": (lax.neg, _r(3)),
+    "mul": (lambda t: lax.mul(t, _C23), _r(2, 3)),
+    "div": (lambda t: lax.div(t, _C3 + 3.0), _r(3)),
+    "add_any": (lambda t: ad_util.add_any_p.bind(t, t), _r(3)),
+    "convert_element_type": (lambda t: lax.convert_element_type(t, tnp.float32), _r(3)),
+    "reduce_sum": (lambda t: lax.reduce_sum(t, (0, 2)), _r(2, 3, 4)),
+    "cumsum": (lambda t: lax.cumsum(t, axis=1, reverse=True), _r(2, 3)),
+    "broadcast_in_dim": (lambda t: lax.broadcast_in_dim(t, (4, 2, 3), (1, 2)), _r(1, 3)),
+    "reshape": (lambda t: lax.reshape(t, (3, 2)), _r(2, 3)),
+    "squeeze": (lambda t: lax.squeeze(t, (1,)), _r(2, 1, 3)),
+    "expand_dims": (lambda t: lax.expand_dims(t, (0, 2)), _r(2, 3)),
+    "transpose": (lambda t: lax.transpose(t, (2, 0, 1)), _r(2, 3, 4)),
+    "rev": (lambda t: lax.rev(t, (0,)), _r(2, 3)),
+    "concatenate": (lambda t: lax.concatenate([t, t * 2.0], 1), _r(2, 3)),
+    "pad": (lambda t: lax.pad(t, 0.0, ((1, -1, 2), (0, 2, 0))), _r(3, 2)),
+    "slice": (lambda t: lax.slice(t, (0, 1), (3, 5), (2, 2)), _r(3, 5)),
+    "dynamic_slice": (lambda t: lax.dynamic_slice(t, (1, 2), (2, 2)), _r(3, 4)),
+    "dynamic_update_slice": (
+        lambda t: lax.dynamic_update_slice(t, lax.slice(t, (0, 0), (1, 2)) * 2.0, (1, 0)),
+        _r(3, 2),
+    ),
+    "select_n": (lambda t: lax.select_n(tnp.asarray(_C23 > 0), t, t * 3.0), _r(2, 3)),
+    "dot_general": (lambda t: lax.dot_general(t, _C34, (((1,), (0,)), ((), ()))), _r(2, 3)),
+    "dot_general_rhs": (
+        lambda t: lax.dot_general(_C523, t, (((2,), (1,)), ((0,), (0,)))),
+        _r(5, 3, 4),
+    ),
+    "sort": (lambda t: lax.sort((_C25, t), num_keys=1)[1], _r(2, 5)),
+    "real": (lax.real, _RNG.randn(3) + 1j * _RNG.randn(3)),
+    "imag": (lax.imag, _RNG.randn(3) + 1j * _RNG.randn(3)),
+    "conj": (lax.conj, _RNG.randn(3) + 1j * _RNG.randn(3)),
+    "complex": (lambda t: lax.complex(t, t * 2.0), _r(3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINEAR))
+def test_adjoint_identity(name: str) -> None:
+    f, x = LINEAR[name]
+    with trellax.enable_x64():
+        x = tnp.asarray(x)
+        y, f_vjp = trellax.vjp(f, x)
+        rng = np.random.RandomState(1)
+        t = tnp.asarray(rng.randn(*x.shape).astype(x.dtype))
+        ct = tnp.asarray(rng.randn(*y.shape).astype(y.dtype))
+        _, jt = trellax.jvp(f, (x,), (t,))
+        (vct,) = f_vjp(ct)
+        lhs = np.real(np.sum(_v(vct) * _v(t)))
+        rhs = np.real(np.sum(_v(ct) * _v(jt)))
+        np.testing.assert_allclose(lhs, rhs, rtol=1e-5, atol=1e-5)
+        assert vct.shape == x.shape and vct.dtype == x.dtype
+
+
+# -- rule coverage --------------------------------------------------------------------------------
+
+#: Primitives without a JVP rule, and why (the coverage test fails when a rule appears or goes).
+NO_JVP_YET = {
+    "gather": "pending the gather/scatter dimension-numbers refactor (issue 10, helper core)",
+    "scatter": "pending the gather/scatter dimension-numbers refactor (issue 10, helper core)",
+    "cond": "pending the control_flow package split (issue 10, helper core)",
+    "while": "pending the control_flow package split (issue 10, helper core)",
+    "scan": "pending the control_flow package split (issue 10, helper core)",
+}
+
+
+def test_every_primitive_has_a_jvp_rule_or_a_reason() -> None:
+    missing = []
+    for name, p in sorted(core.primitives().items()):
+        if name.startswith("test_only"):
+            continue
+        if p.jvp_rule is None and name not in NO_JVP_YET and name not in _no_jvp_documented():
+            missing.append(name)
+    assert missing == []
+    for name in NO_JVP_YET:
+        assert core.primitives()[name].jvp_rule is None, f"{name} has a rule now: drop it here"
+
+
+def _no_jvp_documented() -> dict[str, str]:
+    from trellax._src.interpreters.ad import NOT_DIFFERENTIABLE_YET
+
+    return NOT_DIFFERENTIABLE_YET
+
+
+def test_linear_primitives_have_transposes() -> None:
+    for name in LINEAR:
+        prim = name.removesuffix("_rhs")
+        assert core.primitives()[prim].transpose_rule is not None, prim
+
+
+def test_zero_tangent_primitives_are_listed_with_reasons() -> None:
+    assert {"eq", "sign", "floor", "argmax", "and", "iota"} <= set(ad_util.ZERO_TANGENT)
+    assert all(ad_util.ZERO_TANGENT.values())

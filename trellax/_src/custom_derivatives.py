@@ -1,0 +1,406 @@
+"""``custom_jvp``, ``custom_vjp`` and ``stop_gradient``: user-defined derivatives.
+
+A ``custom_jvp`` function called under a JVP trace with a differentiated argument runs its rule
+instead of differentiating its body: the rule's primal work happens in the parent trace and its
+tangent work in the tangent space (so under ``grad`` the rule is linearized and transposed like
+any other code). A ``custom_vjp`` function under ``grad``/``vjp`` runs ``fwd`` in the parent
+trace and records one linear equation, ``custom_lin``, whose transpose calls ``bwd``. Outside
+differentiation (eagerly, under ``jit``) both simply call the function.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from trellax._src import core
+from trellax._src.ad_util import Zero, differentiable, float0, tangent_aval, zeros
+from trellax._src.core import Primitive, ShapedArray
+from trellax._src.interpreters.ad import JVPTrace, JVPTracer
+from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
+
+
+def _name(f: Any) -> str:
+    return getattr(f, "__name__", type(f).__name__)
+
+
+def _resolve_args(
+    fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[Any, ...]:
+    if not kwargs:
+        return args
+    bound = inspect.signature(fun).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return tuple(bound.args) + tuple(bound.kwargs.values())
+
+
+def _our_trace(args: Sequence[Any]) -> JVPTrace | None:
+    """The current trace if it is a JVP trace and some argument leaf is its tracer."""
+    trace = core.current_trace()
+    if type(trace) is not JVPTrace:
+        return None
+    for leaf in tree_flatten(list(args))[0]:
+        if type(leaf) is JVPTracer and leaf._trace is trace:
+            return trace
+    return None
+
+
+def _aval_str(a: ShapedArray) -> str:
+    return f"{a.dtype.name}[{','.join(map(str, a.shape))}]"
+
+
+def _materialize(t: Any) -> Any:
+    if type(t) is not Zero:
+        return t
+    if t.aval.dtype == float0:
+        return np.zeros(t.aval.shape, float0)
+    return zeros(t.aval)
+
+
+class custom_jvp:
+    """A function with a user-defined JVP rule.
+
+    >>> import trellax, trellax.numpy as tnp
+    >>> @trellax.custom_jvp
+    ... def f(x):
+    ...     return tnp.sin(x)
+    >>> @f.defjvp
+    ... def f_jvp(primals, tangents):
+    ...     (x,), (t,) = primals, tangents
+    ...     return f(x), 2.0 * t
+    >>> trellax.grad(f)(0.0)
+    Array(2., dtype=float32, weak_type=True)
+    """
+
+    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
+        functools.update_wrapper(self, fun)
+        self._fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self._jvp_rule: Callable[..., Any] | None = None
+
+    def defjvp(self, jvp: Callable[..., Any], symbolic_zeros: bool = False) -> Callable[..., Any]:
+        self._jvp_rule = jvp
+        return jvp
+
+    def defjvps(self, *jvps: Callable[..., Any] | None) -> None:
+        """One rule per argument, ``rule(t, primal_out, *primals)``; ``None`` means a zero."""
+
+        def jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+            out = self(*primals)
+            total: Any = None
+            for rule, t in zip(jvps, tangents):
+                if rule is None:
+                    continue
+                term = rule(t, out, *primals)
+                total = term if total is None else _tree_add(total, term)
+            if total is None:
+                total = _tree_zeros_like(out)
+            return out, total
+
+        self.defjvp(jvp)
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self if obj is None else functools.partial(self, obj)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        name = _name(self._fun)
+        if self._jvp_rule is None:
+            raise AttributeError(f"No JVP defined for custom_jvp function {name} using defjvp.")
+        args = _resolve_args(self._fun, args, kwargs)
+        trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
+        if trace is None:
+            outer = core.current_trace()
+            if type(outer) is JVPTrace:  # differentiated, but not with respect to these args
+                assert outer.parent is not None
+                with core.using_trace(outer.parent):
+                    return self(*args)
+            return self._fun(*args)
+        nondiff = [args[i] for i in self.nondiff_argnums]
+        diff_idx = [i for i in range(len(args)) if i not in self.nondiff_argnums]
+        primals: list[Any] = []
+        tangents: list[Any] = []
+        for i in diff_idx:
+            leaves, tree = tree_flatten(args[i])
+            pairs = [trace.unpack(x) for x in leaves]
+            primals.append(tree_unflatten(tree, [p for p, _ in pairs]))
+            tangents.append(tree_unflatten(tree, [_materialize(t) for _, t in pairs]))
+        with core.using_trace(trace.rule_trace):
+            out = self._jvp_rule(*nondiff, tuple(primals), tuple(tangents))
+        rule = _name(self._jvp_rule)
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise TypeError(
+                f"Custom JVP rule {rule} for function {name} must produce a pair (list or tuple "
+                "of length two) representing primal and tangent outputs, but got "
+                f"{_show(out)}."
+            )
+        p_leaves, p_tree = tree_flatten(out[0])
+        t_leaves, t_tree = tree_flatten(out[1])
+        if p_tree != t_tree:
+            raise TypeError(
+                f"Custom JVP rule {rule} for function {name} must produce primal and tangent "
+                "outputs with equal container (pytree) structures, but got "
+                f"{p_tree} and {t_tree} respectively."
+            )
+        wrapped = []
+        for p, t in zip(p_leaves, t_leaves):
+            pa = core.get_aval(_arr(p))
+            expected = tangent_aval(pa)
+            if isinstance(t, np.ndarray) and t.dtype == float0:
+                wrapped.append(p)
+                continue
+            ta = core.get_aval(_arr(t))
+            if ta.shape != expected.shape or ta.dtype != expected.dtype:
+                raise TypeError(
+                    "Custom JVP rule must produce primal and tangent outputs with corresponding "
+                    f"shapes and dtypes. Expected {_aval_str(expected)} (tangent type of "
+                    f"{_aval_str(pa)}) but got {_aval_str(ta)}."
+                )
+            wrapped.append(JVPTracer(trace, _arr(p), _arr(t)) if differentiable(pa.dtype) else p)
+        return tree_unflatten(p_tree, wrapped)
+
+
+def _show(x: Any) -> str:
+    try:
+        return str(float(x))
+    except (TypeError, ValueError):
+        return repr(x)
+
+
+def _arr(x: Any) -> Any:
+    from trellax._src.lax._base import asarray
+
+    return asarray(x)
+
+
+def _tree_add(a: Any, b: Any) -> Any:
+    from trellax._src.tree_util import tree_map
+
+    return tree_map(lambda x, y: x + y, a, b)
+
+
+def _tree_zeros_like(a: Any) -> Any:
+    from trellax._src.tree_util import tree_map
+
+    return tree_map(lambda x: _materialize(Zero(tangent_aval(core.get_aval(_arr(x))))), a)
+
+
+# -- custom_vjp -----------------------------------------------------------------------------------
+
+
+class _Static:
+    """A parameter value compared by identity (functions, trees of residual metadata)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return _name(self.value) if callable(self.value) else "..."
+
+
+custom_lin_p = Primitive("custom_lin", multiple_results=True)
+
+
+@custom_lin_p.def_abstract_eval
+def _custom_lin_abstract_eval(*args: Any, num_res: int, info: _Static) -> tuple[ShapedArray, ...]:
+    out_avals: tuple[ShapedArray, ...] = info.value["out_avals"]
+    return out_avals
+
+
+@custom_lin_p.def_impl
+def _custom_lin_impl(*args: Any, num_res: int, info: _Static) -> Any:
+    raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
+
+
+def _custom_lin_transpose(cts: Any, *args: Any, num_res: int, info: _Static) -> list[Any]:
+    meta = info.value
+    res = tree_unflatten(meta["res_tree"], list(args[:num_res]))
+    ct_leaves = [_materialize(c) for c in cts]
+    ct = tree_unflatten(meta["out_tree"], ct_leaves)
+    bwd = meta["bwd"]
+    got = bwd(*meta["nondiff"], res, ct)
+    in_avals: list[list[ShapedArray]] = meta["in_avals"]
+    in_trees: list[PyTreeDef] = meta["in_trees"]
+    if not isinstance(got, (tuple, list)) or len(got) != len(in_avals):
+        primal_tree = tree_structure(tuple(0 for _ in in_avals))
+        got_tree = tree_structure(got if isinstance(got, (tuple, list)) else 0)
+        if isinstance(got, (tuple, list)):
+            got_tree = tree_structure(tuple(0 for _ in got))
+        raise TypeError(
+            "Custom VJP bwd rule must produce an output with the same container (pytree) "
+            "structure as the args tuple of the primal function, and in particular must produce "
+            "a tuple of length equal to the number of arguments to the primal function, but got "
+            f"bwd output structure {got_tree} for primal input structure {primal_tree}."
+        )
+    out: list[Any] = [None] * num_res
+    k = 0
+    for i, (g, avals, tree) in enumerate(zip(got, in_avals, in_trees)):
+        if g is None:
+            leaves: list[Any] = [None] * len(avals)
+        else:
+            leaves = tree_flatten(g, is_leaf=lambda x: x is None)[0]
+            if len(leaves) != len(avals):
+                raise TypeError(
+                    f"Custom VJP bwd rule output[{i}] has {len(leaves)} leaves, but the "
+                    f"corresponding argument has {len(avals)} (structure {tree})"
+                )
+        for leaf, a in zip(leaves, avals):
+            value = None
+            if leaf is not None and differentiable(a.dtype):
+                la = core.get_aval(_arr(leaf))
+                if la.shape != a.shape:
+                    raise ValueError(
+                        "Custom VJP bwd rule must produce an output with the same type as the "
+                        f"args tuple of the primal function, but at output[{i}] the bwd rule "
+                        f"produced an output of type {_aval_str(la)} corresponding to an input "
+                        f"of type {_aval_str(a)}, so the shapes do not match"
+                    )
+                value = _arr(leaf)
+            if meta["mask"][k]:
+                out.append(value)
+            k += 1
+    return out
+
+
+custom_lin_p.def_transpose(_custom_lin_transpose)
+
+
+class custom_vjp:
+    """A function with user-defined forward and backward passes for reverse mode.
+
+    >>> import trellax, trellax.numpy as tnp
+    >>> @trellax.custom_vjp
+    ... def f(x):
+    ...     return tnp.sin(x)
+    >>> f.defvjp(lambda x: (f(x), x), lambda res, g: (3.0 * g,))
+    >>> trellax.grad(f)(0.0)
+    Array(3., dtype=float32, weak_type=True)
+    """
+
+    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
+        functools.update_wrapper(self, fun)
+        self._fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self._fwd: Callable[..., Any] | None = None
+        self._bwd: Callable[..., Any] | None = None
+
+    def defvjp(
+        self, fwd: Callable[..., Any], bwd: Callable[..., Any], symbolic_zeros: bool = False
+    ) -> None:
+        self._fwd = fwd
+        self._bwd = bwd
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self if obj is None else functools.partial(self, obj)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        name = _name(self._fun)
+        if self._fwd is None or self._bwd is None:
+            raise AttributeError(f"No VJP defined for custom_vjp function {name} using defvjp.")
+        args = _resolve_args(self._fun, args, kwargs)
+        trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
+        if trace is None:
+            outer = core.current_trace()
+            if type(outer) is JVPTrace:
+                assert outer.parent is not None
+                with core.using_trace(outer.parent):
+                    return self(*args)
+            return self._fun(*args)
+        if trace.tangent_trace is None:
+            raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
+        nondiff = [args[i] for i in self.nondiff_argnums]
+        diff_idx = [i for i in range(len(args)) if i not in self.nondiff_argnums]
+        primal_args = list(args)
+        tangent_leaves: list[Any] = []
+        mask: list[bool] = []
+        in_avals: list[list[ShapedArray]] = []
+        in_trees: list[PyTreeDef] = []
+        for i in diff_idx:
+            leaves, tree = tree_flatten(args[i])
+            pairs = [trace.unpack(x) for x in leaves]
+            primal_args[i] = tree_unflatten(tree, [p for p, _ in pairs])
+            in_trees.append(tree)
+            in_avals.append([core.get_aval(_arr(p)) for p, _ in pairs])
+            for _, t in pairs:
+                live = type(t) is not Zero
+                mask.append(live)
+                if live:
+                    tangent_leaves.append(t)
+        assert trace.parent is not None
+        with core.using_trace(trace.parent):
+            pair = self._fwd(*primal_args)
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise TypeError(
+                f"Custom VJP fwd rule {_name(self._fwd)} for function {name} must produce a pair "
+                "(list or tuple of length two) where the first element represents the primal "
+                f"output (equal to those of the custom_vjp-decorated function {name}) and the "
+                "second element represents residuals (i.e. values stored from the forward pass "
+                "for use on the backward pass), but instead of a pair the fwd rule "
+                f"{_name(self._fwd)} produced {_show(pair)}."
+            )
+        primal_out, res = pair
+        out_leaves, out_tree = tree_flatten(primal_out)
+        out_arrays = [_arr(o) for o in out_leaves]
+        res_leaves, res_tree = tree_flatten(res)
+        res_arrays = [_arr(r) for r in res_leaves]
+        out_avals = tuple(tangent_aval(core.get_aval(o)) for o in out_arrays)
+        info = _Static(
+            {
+                "bwd": self._bwd,
+                "nondiff": nondiff,
+                "res_tree": res_tree,
+                "out_tree": out_tree,
+                "out_avals": out_avals,
+                "in_avals": in_avals,
+                "in_trees": in_trees,
+                "mask": mask,
+            }
+        )
+        with core.using_trace(trace.rule_trace):
+            t_outs = custom_lin_p.bind_multi(
+                *res_arrays, *tangent_leaves, num_res=len(res_arrays), info=info
+            )
+        wrapped = [
+            JVPTracer(trace, o, t) if differentiable(o.dtype) else o
+            for o, t in zip(out_arrays, t_outs)
+        ]
+        return tree_unflatten(out_tree, wrapped)
+
+
+# -- stop_gradient --------------------------------------------------------------------------------
+
+stop_gradient_p = Primitive("stop_gradient")
+stop_gradient_p.def_impl(lambda x: x)
+stop_gradient_p.def_abstract_eval(lambda x: core.get_aval(x))
+
+
+def _stop_gradient_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+    (x,) = primals
+    ans = stop_gradient_p.bind(x)
+    return ans, Zero(tangent_aval(core.get_aval(ans)))
+
+
+stop_gradient_p.def_jvp(_stop_gradient_jvp)
+
+
+def stop_gradient(x: Any) -> Any:
+    """The identity, with a zero derivative; maps over pytrees. Integer arrays pass through.
+
+    >>> import trellax
+    >>> trellax.grad(lambda x: trellax.lax.stop_gradient(x) * x)(3.0)
+    Array(3., dtype=float32, weak_type=True)
+    """
+    from trellax._src.tree_util import tree_map
+
+    def stop(leaf: Any) -> Any:
+        a = _arr(leaf)
+        if not differentiable(a.dtype):
+            return a
+        return stop_gradient_p.bind(a)
+
+    return tree_map(stop, x)

@@ -1,0 +1,348 @@
+"""Forward and reverse mode: the JVP trace, linearization into a linear jaxpr, and transposition.
+
+A :class:`JVPTrace` carries (primal, tangent) pairs. It processes a primitive by running the
+primitive's JVP rule with its *parent* trace current, so primals are computed where they would
+have been without differentiation (eagerly, or recorded by an enclosing ``jit``), and nesting in
+any order works: a value of another trace (a constant, or a tracer of an enclosing
+transformation) is lifted with a symbolic :class:`Zero` tangent, and trace identity (never a
+level number) decides what is ours, so perturbations of nested JVPs never mix.
+
+Reverse mode is linearize + transpose. :func:`linearize_flat` runs the JVP with tangents that
+are inputs of a separate :class:`~trellax._src.interpreters.tracing.JaxprTrace` (the *tangent
+trace*); while a rule runs, a dispatching trace sends every operation that touches a tangent to
+that trace and everything else to the parent. What the tangent trace records is therefore linear
+in the tangent inputs, with the primal values it needs (residuals) as constants.
+:func:`backward_pass` walks that linear jaxpr backwards applying each primitive's transpose rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from trellax._src import core, dtypes, errors
+from trellax._src.ad_util import (
+    UndefinedPrimal,
+    Zero,
+    add_any_p,
+    tangent_aval,
+    zero_of,
+)
+from trellax._src.core import Primitive, ShapedArray, Trace
+from trellax._src.interpreters.tracing import JaxprTrace, JaxprTracer
+from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
+from trellax._src.lax.structural import convert_element_type_p
+
+
+class JVPTracer(core.Tracer):
+    """A value being differentiated in forward mode: its primal and its tangent."""
+
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, trace: JVPTrace, primal: Any, tangent: Any) -> None:
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+        self.aval = core.get_aval(primal)
+
+    def to_concrete_value(self) -> Any:
+        return (
+            core.to_concrete_value(self.primal)
+            if core.is_concrete(self.primal)
+            else (self.primal.to_concrete_value())
+        )
+
+    def __repr__(self) -> str:
+        return f"JVPTracer(primal={self.primal!r}, tangent={self.tangent!r})"
+
+
+dtypes.ARRAY_TYPES.add(JVPTracer)
+
+
+class _LinearDispatch(Trace):
+    """Current while a JVP rule runs in reverse mode: operations on a tangent go to the tangent
+    trace, everything else to the parent."""
+
+    def __init__(self, parent: Trace, tangent_trace: JaxprTrace) -> None:
+        self.parent = parent
+        self.tangent_trace = tangent_trace
+
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
+        tt = self.tangent_trace
+        for a in args:
+            if type(a) is JaxprTracer and a._trace is tt:
+                return tt.process_primitive(prim, args, params)
+        parent = self.parent
+        assert parent is not None
+        return parent.process_primitive(prim, args, params)
+
+
+class JVPTrace(Trace):
+    """Forward-mode differentiation; in reverse mode its tangents live in ``tangent_trace``."""
+
+    def __init__(self, parent: Trace, tangent_trace: JaxprTrace | None = None) -> None:
+        self.parent = parent
+        self.tangent_trace = tangent_trace
+        self.active = True
+        self.rule_trace: Trace = (
+            parent if tangent_trace is None else _LinearDispatch(parent, tangent_trace)
+        )
+
+    def __repr__(self) -> str:
+        mode = "linearize" if self.tangent_trace is not None else "jvp"
+        return f"JVPTrace({mode})"
+
+    def new(self, primal: Any, tangent: Any) -> Any:
+        return JVPTracer(self, primal, tangent)
+
+    def unpack(self, x: Any) -> tuple[Any, Any]:
+        """(primal, tangent) of ``x``: a value of another trace has a zero tangent."""
+        if type(x) is JVPTracer and x._trace is self:
+            return x.primal, x.tangent
+        return x, zero_of(x)
+
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
+        parent = self.parent
+        assert parent is not None
+        primals: list[Any] = []
+        tangents: list[Any] = []
+        nonzero = False
+        for a in args:
+            if type(a) is JVPTracer and a._trace is self:
+                primals.append(a.primal)
+                tangents.append(a.tangent)
+                if type(a.tangent) is not Zero:
+                    nonzero = True
+            else:
+                primals.append(a)
+                tangents.append(None)
+        if not nonzero:
+            return parent.process_primitive(prim, primals, params)
+        if not self.active:
+            raise errors.UnexpectedTracerError(None)
+        tangents = [zero_of(p) if t is None else t for p, t in zip(primals, tangents)]
+        rule = prim.jvp_rule
+        if rule is None:
+            raise NotImplementedError(
+                f"Differentiation rule for '{prim.name}' not implemented (trellax.grad/jvp); "
+                "see docs/autodiff.md for the primitives that are not differentiable yet"
+            )
+        token = core.set_current_trace(self.rule_trace)
+        try:
+            primal_out, tangent_out = rule(primals, tangents, **params)
+            if prim.multiple_results:
+                return tuple(self._wrap(p, t) for p, t in zip(primal_out, tangent_out))
+            return self._wrap(primal_out, tangent_out)
+        finally:
+            core.reset_current_trace(token)
+
+    def _wrap(self, p: Any, t: Any) -> Any:
+        """Pairs a rule's outputs; the tangent takes the primal output's dtype and weak flag."""
+        if type(t) is Zero:
+            return p
+        d, w = p.dtype, p.weak_type
+        if t.dtype != d or t.weak_type != w:
+            if not (d.kind in "fc" or d.name == "bfloat16"):
+                return p  # an integer output: its tangent is float0 zeros
+            t = convert_element_type_p.bind(t, new_dtype=d, weak_type=w)
+        if t.shape != p.shape:
+            from trellax._src.lax.structural import broadcast_in_dim
+
+            t = broadcast_in_dim(t, p.shape, tuple(range(len(p.shape) - t.ndim, len(p.shape))))
+        return JVPTracer(self, p, t)
+
+
+# -- flat transformations ------------------------------------------------------------------------
+
+
+def jvp_flat(
+    fun: Callable[..., Sequence[Any]], primals: Sequence[Any], tangents: Sequence[Any]
+) -> tuple[list[Any], list[Any]]:
+    """Forward mode on flat lists; ``tangents`` entries may be :class:`Zero`."""
+    parent = core.current_trace()
+    trace = JVPTrace(parent)
+    ins = [p if type(t) is Zero else JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
+    token = core.set_current_trace(trace)
+    try:
+        outs = fun(*ins)
+    finally:
+        core.reset_current_trace(token)
+        trace.active = False
+    pairs = [trace.unpack(o) for o in outs]
+    return [p for p, _ in pairs], [t for _, t in pairs]
+
+
+class Linearized:
+    """The linear part of a function at a point: a jaxpr over tangents (residuals as consts)."""
+
+    __slots__ = ("closed", "in_avals", "out_avals", "out_zero")
+
+    def __init__(
+        self,
+        closed: ClosedJaxpr,
+        in_avals: list[ShapedArray],
+        out_avals: list[ShapedArray],
+        out_zero: list[bool],
+    ) -> None:
+        self.closed = closed
+        self.in_avals = in_avals
+        self.out_avals = out_avals
+        self.out_zero = out_zero
+
+    def apply(self, tangents: Sequence[Any]) -> list[Any]:
+        """The tangents of the outputs for the given input tangents (forward evaluation)."""
+        from trellax._src.interpreters.tracing import eval_jaxpr
+
+        outs = eval_jaxpr(self.closed, *tangents)
+        return [Zero(a) if z else o for o, a, z in zip(outs, self.out_avals, self.out_zero)]
+
+    def transpose(self, cts: Sequence[Any]) -> list[Any]:
+        """Cotangents of the inputs for the given output cotangents (``Zero`` where none)."""
+        return backward_pass(self.closed, self.in_avals, cts, self.out_zero)
+
+
+def linearize_flat(
+    fun: Callable[..., Sequence[Any]], primals: Sequence[Any]
+) -> tuple[list[Any], Linearized]:
+    """Runs ``fun`` once: its primal outputs and its linearization at ``primals``."""
+    parent = core.current_trace()
+    tt = JaxprTrace("linearized", parent=parent)
+    tt.record_source = False
+    trace = JVPTrace(parent, tt)
+    in_avals = [tangent_aval(core.get_aval(p)) for p in primals]
+    ins = []
+    for p, a in zip(primals, in_avals):
+        t = tt.new_arg(a)
+        ins.append(JVPTracer(trace, p, t) if a.dtype.kind != "V" else p)
+    token = core.set_current_trace(trace)
+    try:
+        outs = fun(*ins)
+    except BaseException:
+        tt.active = False
+        raise
+    finally:
+        core.reset_current_trace(token)
+        trace.active = False
+    out_primals: list[Any] = []
+    out_tangents: list[Any] = []
+    out_zero: list[bool] = []
+    for o in outs:
+        p, t = trace.unpack(o)
+        out_primals.append(p)
+        zero = type(t) is Zero
+        out_zero.append(zero)
+        out_tangents.append(None if zero else t)
+    out_avals = [zero_of(p).aval for p in out_primals]
+    closed = _finish_linear(tt, out_tangents, out_avals)
+    return out_primals, Linearized(closed, in_avals, out_avals, out_zero)
+
+
+def _finish_linear(tt: JaxprTrace, outs: list[Any], out_avals: list[ShapedArray]) -> ClosedJaxpr:
+    from trellax._src.ad_util import zeros
+
+    tt.active = False
+    atoms = [tt.to_atom(zeros(a) if o is None else o) for o, a in zip(outs, out_avals)]
+    return ClosedJaxpr(Jaxpr(tt.constvars, tt.invars, atoms, tt.eqns), tt.consts)
+
+
+def backward_pass(
+    closed: ClosedJaxpr,
+    in_avals: Sequence[ShapedArray],
+    cts_out: Sequence[Any],
+    skip_out: Sequence[bool] = (),
+) -> list[Any]:
+    """Transposes the linear jaxpr ``closed`` (linear in its invars): cotangents of the invars
+    for the cotangents ``cts_out`` of its outputs, as arrays of the current trace or ``Zero``."""
+    jaxpr = closed.jaxpr
+    consts: dict[int, Any] = {id(v): c for v, c in zip(jaxpr.constvars, closed.consts)}
+    linear: set[int] = {id(v) for v in jaxpr.invars}
+    for eqn in jaxpr.eqns:
+        if any(type(a) is Var and id(a) in linear for a in eqn.invars):
+            linear.update(id(v) for v in eqn.outvars)
+    ct_env: dict[int, Any] = {}
+
+    def write(v: Any, ct: Any) -> None:
+        if ct is None or type(ct) is Zero or type(v) is not Var or id(v) not in linear:
+            return
+        prev = ct_env.get(id(v))
+        if prev is None:
+            ct_env[id(v)] = ct
+        else:
+            ct_env[id(v)] = add_any_p.bind(prev, ct)
+
+    for i, (v, seed) in enumerate(zip(jaxpr.outvars, cts_out)):
+        if skip_out and skip_out[i]:
+            continue
+        write(v, seed)
+
+    def read(a: Any) -> Any:
+        if type(a) is Literal:
+            return core.new_array(a.value, a.aval.dtype, a.aval.weak_type)
+        if id(a) in linear:
+            return UndefinedPrimal(a.aval)
+        return consts[id(a)]
+
+    # Equations without a linear input (constants computed inside a linear function) run forward.
+    for eqn in jaxpr.eqns:
+        if id(eqn.outvars[0]) not in linear:
+            ins = [read(a) for a in eqn.invars]
+            if eqn.primitive.multiple_results:
+                outs = eqn.primitive.bind_multi(*ins, **eqn.params)
+            else:
+                outs = (eqn.primitive.bind(*ins, **eqn.params),)
+            for v, o in zip(eqn.outvars, outs):
+                consts[id(v)] = o
+
+    for eqn in reversed(jaxpr.eqns):
+        prim = eqn.primitive
+        if id(eqn.outvars[0]) not in linear:
+            continue
+        if prim.multiple_results:
+            cts = [ct_env.pop(id(v), None) for v in eqn.outvars]
+            if all(c is None for c in cts):
+                continue
+            ct: Any = [Zero(v.aval) if c is None else c for v, c in zip(eqn.outvars, cts)]
+        else:
+            ct = ct_env.pop(id(eqn.outvars[0]), None)
+            if ct is None:
+                continue
+        rule = prim.transpose_rule
+        if rule is None:
+            raise NotImplementedError(
+                f"Transpose rule (for reverse-mode differentiation) for '{prim.name}' not "
+                "implemented"
+            )
+        cts_in = rule(ct, *[read(a) for a in eqn.invars], **eqn.params)
+        for a, c in zip(eqn.invars, cts_in):
+            write(a, c)
+    return [ct_env.get(id(v), Zero(a)) for v, a in zip(jaxpr.invars, in_avals)]
+
+
+#: Primitives that have no JVP rule yet, with the reason (read by the coverage test and by
+#: docs/autodiff.md). Differentiating through one raises NotImplementedError naming it.
+NOT_DIFFERENTIABLE_YET: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "cholesky",
+            "eigh",
+            "eig",
+            "qr",
+            "svd",
+            "triangular_solve",
+            "solve",
+            "inv",
+            "det",
+            "slogdet",
+        ),
+        "linear algebra rules not written yet (issue 10, remaining work)",
+    ),
+    "fft": "fft rules not written yet (issue 10, remaining work)",
+    "digamma": "needs polygamma, which trellax does not have yet",
+    "i0": "needs the Bessel function i1, which trellax does not have yet",
+    "bessel_i0e": "needs the Bessel function i1e, which trellax does not have yet",
+    "custom_lin": "the linear equation of a custom_vjp function: transposed, never differentiated",
+}
