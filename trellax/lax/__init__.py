@@ -5,6 +5,7 @@ first. Dtype errors name the ``trellax.numpy`` function that promotes.
 """
 
 from trellax._src.control_flow import cond, fori_loop, map, scan, switch, while_loop
+from trellax._src.custom_derivatives import stop_gradient as stop_gradient
 from trellax._src.lax.conv import (
     ConvDimensionNumbers,
     conv_dimension_numbers,
@@ -13,7 +14,6 @@ from trellax._src.lax.conv import (
     padtype_to_pads,
     reduce_window,
 )
-from trellax._src.custom_derivatives import stop_gradient as stop_gradient
 from trellax._src.lax.elementwise import (
     abs,
     acos,
