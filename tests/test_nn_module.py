@@ -177,7 +177,7 @@ def test_variables_mutability_and_sow() -> None:
         nn.errors.ModifyScopeVariableError, match='"count" in "/" because collection "stats"'
     ):
         m.apply(v, tnp.ones(2))
-    out, upd = m.apply(v, tnp.ones(2), mutable=["stats"])
+    _, upd = m.apply(v, tnp.ones(2), mutable=["stats"])
     assert list(upd) == ["stats"] and int(upd["stats"]["count"]) == 1
     assert int(v["stats"]["count"]) == 0  # the caller's dict is not changed
     _, upd = m.apply(v, tnp.ones(2), mutable=True)
