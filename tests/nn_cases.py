@@ -319,7 +319,7 @@ for nm, call in {
         x, (3, 3), padding="SAME", count_include_pad=False
     ),
     "avg_pool explicit": lambda nn, x: nn.avg_pool(x, (2, 2), padding=((1, 0), (0, 1))),
-    "min_pool 1d": lambda nn, x: nn.min_pool(x[0], (2,), strides=(1,)),
+    "max_pool unbatched 1d": lambda nn, x: nn.max_pool(x[0], (2,), strides=(1,)),
 }.items():
     case(f"pool {nm}", kind="fn")(
         lambda ns, call=call: (lambda x: call(ns.nn, x), [ns.x((2, 5, 6, 3), F32)])

@@ -231,6 +231,11 @@ def conv_general_dilated(
     g = operator.index(feature_group_count)
     if g < 1:
         raise ValueError(f"{name}: feature_group_count must be positive, got {g}")
+    if isinstance(padding, str) and any(d != 1 for d in ld):
+        raise ValueError(
+            "String padding is not implemented for transposed convolution using this op. Please "
+            "either exactly specify the required padding or use conv_transpose."
+        )
     in_sp = [(x.shape[dn.lhs_spec[2 + j]] - 1) * ld[j] + 1 for j in range(nsp)]
     k_sp = [(y.shape[dn.rhs_spec[2 + j]] - 1) * rd[j] + 1 for j in range(nsp)]
     pads = _pads(name, padding, in_sp, k_sp, strides)

@@ -37,7 +37,7 @@ def relu6(x: Array) -> Array:
 
 def sigmoid(x: Array) -> Array:
     """The logistic function ``1 / (1 + exp(-x))``."""
-    return lax.logistic(_float(x))
+    return lax.logistic(_arr(x))
 
 
 def _float(x: Any) -> Any:
@@ -69,13 +69,13 @@ swish = silu
 
 def gelu(x: Array, approximate: bool = True) -> Array:
     """The Gaussian error linear unit; ``approximate`` uses the tanh formula."""
-    x = _arr(x)
+    x = _float(x)
     if approximate:
         c = np.asarray(np.sqrt(2 / np.pi)).astype(x.dtype)
         cdf = 0.5 * (1.0 + jnp.tanh(c * (x + 0.044715 * (x**3))))
         return x * cdf
     half = np.asarray(np.sqrt(0.5)).astype(x.dtype)
-    return jnp.array(x * (lax.erfc(-_float(x * half)) / 2), dtype=x.dtype)
+    return x * (lax.erfc(-x * half) / 2)
 
 
 def leaky_relu(x: Array, negative_slope: Any = 1e-2) -> Array:

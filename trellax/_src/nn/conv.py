@@ -74,12 +74,8 @@ class Conv(Module):
 
     @compact
     def __call__(self, inputs: Any) -> Any:
-        if isinstance(self.kernel_size, int):
-            raise TypeError(
-                "Expected Conv kernel_size to be a tuple/list of integers (eg.: [3, 3]) but got "
-                f"{self.kernel_size}."
-            )
-        kernel_size = tuple(self.kernel_size)
+        ks = self.kernel_size
+        kernel_size = (ks,) if isinstance(ks, int) else tuple(ks)
 
         def bcast(x: Any) -> tuple[int, ...]:
             if x is None:

@@ -161,9 +161,7 @@ class Einsum(Module):
     def __call__(self, inputs: Any, einsum_str: str | None = None) -> Any:
         spec = merge_param("einsum_str", self.einsum_str, einsum_str).replace(" ", "")
         if "->" not in spec:
-            raise ValueError(
-                'The einsum_str argument must contain an explicit output specification ("->").'
-            )
+            raise ValueError('`einsum_str` equation must be explicit and include "->".')
         if spec.count(",") != 1:
             raise ValueError(
                 "The einsum_str argument must contain exactly two operands separated by a "
@@ -174,12 +172,19 @@ class Einsum(Module):
         if self.use_bias:
             _, rhs, out_labels = re.split(",|->", spec)
             bias_shape = tuple(kernel.shape[rhs.index(c)] for c in out_labels if c in rhs)
-            full = tuple(kernel.shape[rhs.index(c)] if c in rhs else 1 for c in out_labels)
             bias = self.param("bias", self.bias_init, bias_shape, self.param_dtype)
         inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         y = jnp.einsum(spec, inputs, kernel, precision=self.precision)
         if bias is not None:
-            y = y + jnp.reshape(bias, full)
+            # the bias broadcast over y: kernel sizes at its labels, 1 elsewhere (an ellipsis
+            # stands for y's remaining axes)
+            _, rhs, out_labels = re.split(",|->", spec)
+            i = out_labels.find("...")
+            labels = out_labels.replace("...", "")
+            dims = [kernel.shape[rhs.index(c)] if c in rhs else 1 for c in labels]
+            if i >= 0:
+                dims[i:i] = [1] * (y.ndim - len(labels))
+            y = y + jnp.reshape(bias, tuple(dims))
         return y
 
 

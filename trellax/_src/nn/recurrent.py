@@ -154,16 +154,16 @@ class SimpleCell(RNNCellBase):
         hidden = carry.shape[-1]
         new = Dense(
             hidden,
-            use_bias=False,
+            use_bias=True,
             kernel_init=self.kernel_init,
+            bias_init=self.bias_init,
             dtype=self.dtype,
             param_dtype=self.param_dtype,
             name="i",
         )(inputs) + Dense(
             hidden,
-            use_bias=True,
+            use_bias=False,
             kernel_init=self.recurrent_kernel_init,
-            bias_init=self.bias_init,
             dtype=self.dtype,
             param_dtype=self.param_dtype,
             name="h",
@@ -229,27 +229,21 @@ class RNN(Module):
             inputs = _flip_sequences(inputs, seq_lengths, time_axis)
         step_shape = inputs.shape[:time_axis] + inputs.shape[time_axis + 1 :]
         if initial_carry is None:
-            key = init_key if init_key is not None else self.make_rng("params")
+            key = init_key if init_key is not None else random().PRNGKey(0)
             initial_carry = self.cell.initialize_carry(key, step_shape)
         xs = jnp.moveaxis(inputs, time_axis, 0)
         if self.is_initializing():
             self.cell(initial_carry, xs[0])  # creates the parameters outside the loop
-        lengths = None if seq_lengths is None else jnp.asarray(seq_lengths)
 
-        def step(state: Any, x: Any) -> tuple[Any, Any]:
-            carry, t = state
+        def step(carry: Any, x: Any) -> tuple[Any, Any]:
             new_carry, y = self.cell(carry, x)
-            if lengths is not None:
-                live = t < lengths
+            return new_carry, (new_carry if seq_lengths is not None else None, y)
 
-                def keep(new: Any, old: Any) -> Any:
-                    m = jnp.reshape(live, live.shape + (1,) * (new.ndim - live.ndim))
-                    return jnp.where(m, new, old)
-
-                new_carry = tree_util.tree_map(keep, new_carry, carry)
-            return (new_carry, t + 1), y
-
-        (carry, _), ys = lax.scan(step, (initial_carry, jnp.array(0, jnp.int32)), xs)
+        carry, (carries, ys) = lax.scan(step, initial_carry, xs)
+        if seq_lengths is not None:
+            # each row's carry after its last valid step (later steps still run, as in Flax)
+            last = jnp.asarray(seq_lengths) - 1
+            carry = tree_util.tree_map(lambda cs: cs[last, jnp.arange(cs.shape[1])], carries)
         outputs = jnp.moveaxis(ys, 0, time_axis) if not time_major else ys
         if reverse and keep_order:
             outputs = _flip_sequences(outputs, seq_lengths, time_axis)
