@@ -144,3 +144,93 @@ def _reduce_window(
     for sl in slices:
         op(acc, x[sl], out=acc)
     return acc
+
+
+def _to_working_out(ct: np.ndarray, out_spec: tuple[int, ...], compute: Any) -> np.ndarray:
+    """An output-shaped array in the working layout ``(N, *spatial, O)``."""
+    return np.transpose(ct, (out_spec[0], *out_spec[2:], out_spec[1])).astype(compute, copy=False)
+
+
+@_register("conv_lhs_transpose")
+def _conv_lhs_transpose(
+    ct: np.ndarray,
+    rhs: np.ndarray,
+    *,
+    lhs_shape: tuple[int, ...],
+    window_strides: tuple[int, ...],
+    padding: Pads,
+    lhs_dilation: tuple[int, ...],
+    rhs_dilation: tuple[int, ...],
+    dimension_numbers: Any,
+    feature_group_count: int,
+    preferred_element_type: np.dtype[Any],
+) -> np.ndarray:
+    """The cotangent of the convolution's input: each kernel offset's window slice receives
+    ``ct @ w[offset].T`` (col2im), then padding and dilation are undone."""
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    compute = _compute_dtype(preferred_element_type)
+    c = _to_working_out(ct, out_spec, compute)
+    w = np.transpose(rhs, (*rhs_spec[2:], rhs_spec[1], rhs_spec[0])).astype(compute, copy=False)
+    n, ch = lhs_shape[lhs_spec[0]], lhs_shape[lhs_spec[1]]
+    sp = [lhs_shape[a] for a in lhs_spec[2:]]
+    dil = [(s - 1) * d + 1 if s else 0 for s, d in zip(sp, lhs_dilation)]
+    eff = [d + lo + hi for d, (lo, hi) in zip(dil, padding)]
+    nsp = len(sp)
+    ksp = w.shape[:nsp]
+    grad = np.zeros((n, *eff, ch), compute)
+    _, slices = _windows(grad, ksp, window_strides, rhs_dilation, 1)
+    g = feature_group_count
+    o = w.shape[-1]
+    cg, og = ch // g, o // g
+    cm = c.reshape(-1, g, og)
+    for sl, offs in zip(slices, np.ndindex(*ksp)):
+        wk = w[offs].reshape(cg, g, og)
+        contrib = np.einsum("mgo,cgo->mgc", cm, wk).reshape((*c.shape[:-1], ch))
+        grad[sl] += contrib
+    # undo the crop of negative pads, then the positive pads, then the dilation
+    pads = [(0, 0)] + [(max(-lo, 0), max(-hi, 0)) for lo, hi in padding] + [(0, 0)]
+    grad = np.pad(grad, pads)
+    keep = tuple(
+        slice(max(lo, 0), max(lo, 0) + d, ld) for (lo, _), d, ld in zip(padding, dil, lhs_dilation)
+    )
+    index = (slice(None), *keep, slice(None))
+    grad = grad[index]
+    logical = np.moveaxis(grad, -1, 1)
+    return np.asarray(np.transpose(logical, np.argsort(lhs_spec)), preferred_element_type)
+
+
+@_register("conv_rhs_transpose")
+def _conv_rhs_transpose(
+    lhs: np.ndarray,
+    ct: np.ndarray,
+    *,
+    rhs_shape: tuple[int, ...],
+    window_strides: tuple[int, ...],
+    padding: Pads,
+    lhs_dilation: tuple[int, ...],
+    rhs_dilation: tuple[int, ...],
+    dimension_numbers: Any,
+    feature_group_count: int,
+    preferred_element_type: np.dtype[Any],
+) -> np.ndarray:
+    """The cotangent of the kernel: im2col patches (as in the forward pass) times ``ct``."""
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    compute = _compute_dtype(preferred_element_type)
+    x = np.transpose(lhs, (lhs_spec[0], *lhs_spec[2:], lhs_spec[1])).astype(compute, copy=False)
+    x = _pad(_dilate(x, lhs_dilation, 1, 0), padding, 1, 0)
+    ksp = tuple(rhs_shape[a] for a in rhs_spec[2:])
+    out_sp, slices = _windows(x, ksp, window_strides, rhs_dilation, 1)
+    n, ch = x.shape[0], x.shape[-1]
+    k = math.prod(ksp)
+    patches = np.empty((n, *out_sp, k, ch), compute)
+    for i, sl in enumerate(slices):
+        patches[..., i, :] = x[sl]
+    c = _to_working_out(ct, out_spec, compute)
+    m = n * math.prod(out_sp)
+    o = c.shape[-1]
+    g = feature_group_count
+    cg, og = ch // g, o // g
+    p = patches.reshape(m, k, g, cg)
+    dw = np.einsum("mkgc,mgo->kcgo", p, c.reshape(m, g, og)).reshape((*ksp, cg, o))
+    logical = np.moveaxis(np.moveaxis(dw, -1, 0), -1, 1)  # (O, I, *spatial)
+    return np.asarray(np.transpose(logical, np.argsort(rhs_spec)), preferred_element_type)

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from trellax._src import dtypes
+from trellax._src import ad_util, dtypes
 from trellax._src.backend import conv as _conv_impls  # noqa: F401  (registers the impls)
 from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
@@ -255,6 +255,106 @@ def conv_general_dilated(
     )
 
 
+# The cotangents of the convolution's two operands are primitives of their own, so the three
+# form a closed family under differentiation: F(x, w), Lt(ct, w) (input-shaped) and Rt(x, ct)
+# (kernel-shaped) are all bilinear, and each one's transposes are the other two.
+
+conv_lhs_transpose_p = Primitive("conv_lhs_transpose")
+conv_lhs_transpose_p.def_impl(backend.impl("conv_lhs_transpose"))
+conv_rhs_transpose_p = Primitive("conv_rhs_transpose")
+conv_rhs_transpose_p.def_impl(backend.impl("conv_rhs_transpose"))
+
+
+@conv_lhs_transpose_p.def_abstract_eval
+def _lhs_t_abstract_eval(
+    ct: AbstractValue, w: AbstractValue, *, lhs_shape: Any, preferred_element_type: Any, **_: Any
+) -> ShapedArray:
+    return ShapedArray._fast(tuple(lhs_shape), preferred_element_type, False)
+
+
+@conv_rhs_transpose_p.def_abstract_eval
+def _rhs_t_abstract_eval(
+    x: AbstractValue, ct: AbstractValue, *, rhs_shape: Any, preferred_element_type: Any, **_: Any
+) -> ShapedArray:
+    return ShapedArray._fast(tuple(rhs_shape), preferred_element_type, False)
+
+
+def _common(params: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: params[k]
+        for k in (
+            "window_strides",
+            "padding",
+            "lhs_dilation",
+            "rhs_dilation",
+            "dimension_numbers",
+            "feature_group_count",
+        )
+    }
+
+
+def _conv(x: Any, w: Any, out_dtype: Any, params: dict[str, Any]) -> Any:
+    return conv_general_dilated_p.bind(x, w, preferred_element_type=out_dtype, **_common(params))
+
+
+def _lhs_t(ct: Any, w: Any, x_aval: Any, params: dict[str, Any]) -> Any:
+    return conv_lhs_transpose_p.bind(
+        ct, w, lhs_shape=tuple(x_aval.shape), preferred_element_type=x_aval.dtype,
+        **_common(params),
+    )  # fmt: skip
+
+
+def _rhs_t(x: Any, ct: Any, w_aval: Any, params: dict[str, Any]) -> Any:
+    return conv_rhs_transpose_p.bind(
+        x, ct, rhs_shape=tuple(w_aval.shape), preferred_element_type=w_aval.dtype,
+        **_common(params),
+    )  # fmt: skip
+
+
+def _aval(x: Any) -> Any:
+    return x.aval if ad_util.is_undefined(x) else ShapedArray._fast(x.shape, x.dtype, False)
+
+
+def _conv_transpose_rule(ct: Any, x: Any, w: Any, **params: Any) -> list[Any]:
+    if ad_util.is_undefined(x) and ad_util.is_undefined(w):
+        raise TypeError("conv_general_dilated is not linear in both operands at once")
+    if ad_util.is_undefined(x):
+        return [_lhs_t(ct, w, x.aval, params), None]
+    return [None, _rhs_t(x, ct, w.aval, params)]
+
+
+def _lhs_t_transpose_rule(g: Any, c: Any, w: Any, **params: Any) -> list[Any]:
+    if ad_util.is_undefined(c):
+        return [_conv(g, w, c.aval.dtype, params), None]
+    return [None, _rhs_t(g, c, w.aval, params)]
+
+
+def _rhs_t_transpose_rule(h: Any, x: Any, c: Any, **params: Any) -> list[Any]:
+    if ad_util.is_undefined(x):
+        return [_lhs_t(c, h, x.aval, params), None]
+    return [None, _conv(x, h, c.aval.dtype, params)]
+
+
+ad_util.defjvp(
+    conv_general_dilated_p,
+    lambda t, ans, x, w, **p: _conv(t, w, ans.dtype, p),
+    lambda t, ans, x, w, **p: _conv(x, t, ans.dtype, p),
+)
+conv_general_dilated_p.def_transpose(_conv_transpose_rule)
+ad_util.defjvp(
+    conv_lhs_transpose_p,
+    lambda t, ans, c, w, **p: _lhs_t(t, w, _aval(ans), p),
+    lambda t, ans, c, w, **p: _lhs_t(c, t, _aval(ans), p),
+)
+conv_lhs_transpose_p.def_transpose(_lhs_t_transpose_rule)
+ad_util.defjvp(
+    conv_rhs_transpose_p,
+    lambda t, ans, x, c, **p: _rhs_t(t, c, _aval(ans), p),
+    lambda t, ans, x, c, **p: _rhs_t(x, t, _aval(ans), p),
+)
+conv_rhs_transpose_p.def_transpose(_rhs_t_transpose_rule)
+
+
 def _conv_transpose_padding(k: int, s: int, padding: Any) -> tuple[int, int]:
     if padding == "SAME":
         pad_len = k + s - 2
@@ -425,3 +525,81 @@ def reduce_window(
         base_dilation=bd,
         window_dilation=wd,
     )
+
+
+# -- differentiation rules of reduce_window ------------------------------------------------------
+
+
+def _window_offsets(params: dict[str, Any], ndim: int) -> list[tuple[list[int], list[int]]]:
+    """Per window offset, the (start, limit) of its strided slice of the padded operand."""
+    out = []
+    for offs in np.ndindex(*params["window_dimensions"]):
+        starts = [o * d for o, d in zip(offs, params["window_dilation"])]
+        out.append((list(offs), starts))
+    return out
+
+
+def _padded(x: Any, fill: Any, params: dict[str, Any]) -> Any:
+    from trellax._src.lax.structural import pad
+
+    cfg = [(lo, hi, bd - 1) for (lo, hi), bd in zip(params["padding"], params["base_dilation"])]
+    return pad(x, fill, cfg)
+
+
+def _reduce_window_jvp(t: Any, ans: Any, x: Any, init: Any, **params: Any) -> Any:
+    from trellax._src.lax.elementwise import bitwise_and, bitwise_not, bitwise_or, eq
+    from trellax._src.lax.structural import select, slice
+
+    comp = params["computation"]
+    if comp == "add":
+        zero = ad_util.const(t, 0, weak_type=False)
+        return reduce_window_p.bind(t, zero.reshape(()), **params)
+    if comp not in ("max", "min"):
+        raise NotImplementedError(f"reduce_window: no derivative for computation {comp!r}")
+    # the tangent of the first element in each window that equals the result
+    xp = _padded(x, init, params)
+    tp = _padded(t, ad_util.const(t, 0, weak_type=False).reshape(()), params)
+    shape, strides = tuple(ans.shape), params["window_strides"]
+    out: Any = None
+    found: Any = None
+    for _, starts in _window_offsets(params, x.ndim):
+        limits = [s + (n - 1) * st + 1 for s, n, st in zip(starts, shape, strides)]
+        xs = slice(xp, starts, limits, strides)
+        ts = slice(tp, starts, limits, strides)
+        hit = eq(xs, ans)
+        if found is None:
+            out, found = select(hit, ts, ad_util.zeros(_aval(ts))), hit
+        else:
+            take = bitwise_and(hit, bitwise_not(found))
+            out, found = select(take, ts, out), bitwise_or(found, hit)
+    return out
+
+
+def _reduce_window_transpose(ct: Any, x: Any, init: Any, **params: Any) -> list[Any]:
+    """The window sum's transpose: each offset scatters ``ct`` back (an interior-padded copy),
+    then padding and base dilation are undone."""
+    from trellax._src.lax.structural import pad, slice
+
+    if params["computation"] != "add":
+        raise NotImplementedError("only the window sum is linear")
+    aval = x.aval
+    zero = ad_util.const(ct, 0, weak_type=False).reshape(())
+    dil = [(n - 1) * bd + 1 if n else 0 for n, bd in zip(aval.shape, params["base_dilation"])]
+    size = [d + lo + hi for d, (lo, hi) in zip(dil, params["padding"])]
+    shape, strides = tuple(ct.shape), params["window_strides"]
+    total = None
+    for _, starts in _window_offsets(params, aval.ndim):
+        cfg = []
+        for s, n, st, p in zip(starts, shape, strides, size):
+            span = (n - 1) * st + 1 if n else 0
+            cfg.append((s, p - s - span, st - 1))
+        term = pad(ct, zero, cfg)
+        total = term if total is None else ad_util.add_tangents(total, term)
+    assert total is not None
+    g = pad(total, zero, [(-lo, -hi, 0) for lo, hi in params["padding"]])
+    g = slice(g, [0] * aval.ndim, dil, params["base_dilation"])
+    return [g, None]
+
+
+ad_util.defjvp(reduce_window_p, _reduce_window_jvp, None)
+reduce_window_p.def_transpose(_reduce_window_transpose)
