@@ -14,6 +14,8 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(PY) -m trellax demo
+	$(PY) -m pip install -q -e '.[demo]'
+	$(PY) examples/train_digits.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check trellax tests benchmarks tools
@@ -53,6 +55,8 @@ golden:
 	/tmp/trellax-golden-venv/bin/pip install -q jax numpy ml_dtypes
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden.py
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden_control.py
+	/tmp/trellax-golden-venv/bin/pip install -q flax
+	/tmp/trellax-golden-venv/bin/python tools/gen_golden_nn.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache
