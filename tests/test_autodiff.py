@@ -17,6 +17,7 @@ import trellax
 import trellax.numpy as tnp
 from trellax import lax
 from trellax._src import ad_util, core
+from trellax._src.lax.fft import fft as _lax_fft
 from trellax.test_util import check_grads
 
 F = tnp.float32
@@ -170,7 +171,7 @@ def _r(*shape: int) -> Any:
     return _RNG.randn(*shape)  # NumPy float64: becomes float64 under enable_x64
 
 
-_C23, _C3, _C34, _C523, _C25 = _r(2, 3), _r(3), _r(3, 4), _r(5, 2, 3), _r(2, 5)
+_C23, _C3, _C34, _C523, _C25, _C33 = _r(2, 3), _r(3), _r(3, 4), _r(5, 2, 3), _r(2, 5), _r(3, 3)
 
 LINEAR: dict[str, tuple[Callable[[Any], Any], Any]] = {
     "add": (lambda t: lax.add(t, t), _r(2, 3)),
@@ -207,6 +208,15 @@ LINEAR: dict[str, tuple[Callable[[Any], Any], Any]] = {
     "imag": (lax.imag, _RNG.randn(3) + 1j * _RNG.randn(3)),
     "conj": (lax.conj, _RNG.randn(3) + 1j * _RNG.randn(3)),
     "complex": (lambda t: lax.complex(t, t * 2.0), _r(3)),
+    "fft": (lambda t: _lax_fft(t, "FFT", (2, 3)), _r(2, 3) + 1j * _r(2, 3)),
+    "fft_ifft": (lambda t: _lax_fft(t, "IFFT", (3,)), _r(2, 3) + 1j * _r(2, 3)),
+    "fft_rfft": (lambda t: _lax_fft(t, "RFFT", (5,)), _r(2, 5)),
+    "fft_irfft": (lambda t: _lax_fft(t, "IRFFT", (6,)), _r(4) + 1j * _r(4)),
+    "solve": (lambda t: lax.linalg.solve(_C33 + 3.0 * np.eye(3), t), _r(3, 2)),
+    "triangular_solve": (
+        lambda t: lax.linalg.triangular_solve(_C33 + 3.0 * np.eye(3), t, lower=True),
+        _r(2, 3),
+    ),
 }
 
 
@@ -259,10 +269,69 @@ def _no_jvp_documented() -> dict[str, str]:
 
 def test_linear_primitives_have_transposes() -> None:
     for name in LINEAR:
-        prim = name.removesuffix("_rhs")
+        prim = name.removesuffix("_rhs").split("_")[0] if name.startswith("fft") else name
+        prim = prim.removesuffix("_rhs")
         assert core.primitives()[prim].transpose_rule is not None, prim
 
 
 def test_zero_tangent_primitives_are_listed_with_reasons() -> None:
     assert {"eq", "sign", "floor", "argmax", "and", "iota"} <= set(ad_util.ZERO_TANGENT)
     assert all(ad_util.ZERO_TANGENT.values())
+
+
+# -- linear algebra and FFT -----------------------------------------------------------------------
+
+_LRNG = np.random.RandomState(3)
+_A = _LRNG.randn(3, 3) + 3 * np.eye(3)
+_SPD = (lambda m: m @ m.T + 3 * np.eye(3))(_LRNG.randn(3, 3))
+_B = _LRNG.randn(3, 2)
+_C = _LRNG.randn(4, 3)
+_Z = _LRNG.randn(4) + 1j * _LRNG.randn(4)
+
+
+def _abs_uv(out: Any) -> Any:
+    u, s, vt = out
+    return tnp.abs(u), s, tnp.abs(vt)  # singular vectors are defined up to sign
+
+
+LINALG: dict[str, tuple[Callable[..., Any], tuple[Any, ...]]] = {
+    "inv": (tnp.linalg.inv, (_A,)),
+    "det": (tnp.linalg.det, (_A,)),
+    "slogdet": (lambda a: tnp.linalg.slogdet(a)[1], (_A,)),
+    "solve": (tnp.linalg.solve, (_A, _B)),
+    "triangular_solve": (
+        lambda a, b: lax.linalg.triangular_solve(a, b, left_side=True, lower=True),
+        (_A, _B),
+    ),
+    "cholesky": (tnp.linalg.cholesky, (_SPD,)),
+    "eigh_w": (lambda s: tnp.linalg.eigh(s)[0], (_SPD,)),
+    "eigh_v": (lambda s: tnp.abs(tnp.linalg.eigh(s)[1]), (_SPD,)),
+    "svd_s": (lambda a: tnp.linalg.svd(a, compute_uv=False), (_C,)),
+    "svd_uv_tall": (lambda a: _abs_uv(tnp.linalg.svd(a, full_matrices=False)), (_C,)),
+    "svd_uv_wide": (lambda a: _abs_uv(tnp.linalg.svd(a, full_matrices=False)), (_C.T,)),
+    "qr": (lambda a: tnp.linalg.qr(a, mode="reduced"), (_C,)),
+    "norm_2": (lambda a: tnp.linalg.norm(a, 2), (_A,)),
+    "pinv": (tnp.linalg.pinv, (_A,)),
+    "lstsq": (lambda a, b: tnp.linalg.lstsq(a, b)[0], (_A, _B)),
+    "fft": (tnp.fft.fft, (_Z,)),
+    "ifft2": (tnp.fft.ifft2, (_Z.reshape(2, 2),)),
+    "rfft": (tnp.fft.rfft, (_Z.real,)),
+    "rfft2": (tnp.fft.rfft2, (_C,)),
+    "irfft": (tnp.fft.irfft, (_Z,)),
+    "irfft_odd": (lambda x: tnp.fft.irfft(x, n=7), (_Z,)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINALG))
+def test_linalg_and_fft_grads(name: str) -> None:
+    f, args = LINALG[name]
+    with trellax.enable_x64():
+        order = 2 if name in ("inv", "solve", "fft", "rfft") else 1
+        check_grads(f, tuple(tnp.asarray(a) for a in args), order=order)
+
+
+def test_linalg_rules_refuse_unimplemented_cases() -> None:
+    with pytest.raises(NotImplementedError, match="full matrices"):
+        trellax.jvp(lambda a: tnp.linalg.svd(a)[0], (tnp.ones((3, 2)),), (tnp.ones((3, 2)),))
+    with pytest.raises(NotImplementedError, match="'eig'"):
+        trellax.grad(lambda a: tnp.real(tnp.linalg.eigvals(a)).sum())(tnp.eye(2))

@@ -80,30 +80,35 @@ def _split_aux(out: Any) -> tuple[Any, Any]:
 
 
 class _Flat:
-    """``fun`` as a flat function of the leaves of ``args`` (outputs: leaves, then aux leaves)."""
+    """``fun`` as a flat function of the leaves of ``args``; an aux output is kept aside."""
 
     def __init__(self, fun: Callable[..., Any], in_tree: PyTreeDef, has_aux: bool) -> None:
         self.fun = fun
         self.in_tree = in_tree
         self.has_aux = has_aux
         self.out_tree: PyTreeDef | None = None
-        self.aux_tree: PyTreeDef | None = None
+        self.aux_value: Any = None
         self.n_out = 0
 
     def __call__(self, *leaves: Any) -> list[Any]:
         args = tree_unflatten(self.in_tree, list(leaves))
         out = self.fun(*args)
-        aux_leaves: list[Any] = []
         if self.has_aux:
-            out, aux = _split_aux(out)
-            aux_leaves, self.aux_tree = tree_flatten(aux)
+            out, self.aux_value = _split_aux(out)
         out_leaves, self.out_tree = tree_flatten(out)
         self.n_out = len(out_leaves)
-        return [*out_leaves, *aux_leaves]
+        return out_leaves
 
-    def aux(self, outs: Sequence[Any]) -> Any:
-        assert self.aux_tree is not None
-        return tree_unflatten(self.aux_tree, list(outs[self.n_out :]))
+    def aux(self, outs: Sequence[Any] = ()) -> Any:
+        """The aux output, its values of the finished differentiation unwrapped to primals."""
+
+        def unwrap(x: Any) -> Any:
+            while type(x) is ad.JVPTracer and not x._trace.active:
+                x = x.primal
+            return x
+
+        leaves, tree = tree_flatten(self.aux_value)
+        return tree_unflatten(tree, [unwrap(x) for x in leaves])
 
 
 def _partial_argnums(
@@ -394,7 +399,7 @@ def value_and_grad(
         raise NotImplementedError("reduce_axes argument to grad is deprecated")
     name = "grad"
 
-    @functools.wraps(fun)
+    @functools.wraps(fun, updated=())
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
         nums = _argnums(argnums, len(args))
         f_partial, dyn = _partial_argnums(fun, args, kwargs, nums)
@@ -450,7 +455,7 @@ def grad(
     """
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, reduce_axes)
 
-    @functools.wraps(fun)
+    @functools.wraps(fun, updated=())
     def grad_f(*args: Any, **kwargs: Any) -> Any:
         (value_aux, g) = vg(*args, **kwargs)
         return (g, value_aux[1]) if has_aux else g
@@ -489,7 +494,7 @@ def jacfwd(
 ) -> Callable[..., Any]:
     """The Jacobian by forward mode: one JVP per input element; shape ``out + in``."""
 
-    @functools.wraps(fun)
+    @functools.wraps(fun, updated=())
     def jacfun(*args: Any, **kwargs: Any) -> Any:
         nums = _argnums(argnums, len(args))
         f_partial, dyn = _partial_argnums(fun, args, kwargs, nums)
@@ -579,7 +584,7 @@ def _jacrev(
     allow_int: bool,
     name: str,
 ) -> Callable[..., Any]:
-    @functools.wraps(fun)
+    @functools.wraps(fun, updated=())
     def jacfun(*args: Any, **kwargs: Any) -> Any:
         nums = _argnums(argnums, len(args))
         f_partial, dyn = _partial_argnums(fun, args, kwargs, nums)

@@ -211,8 +211,8 @@ def broadcast_to_shape(x: Any, shape: tuple[int, ...]) -> Any:
 
 
 def unbroadcast(ct: Any, aval: Any) -> Any:
-    """The transpose of implicit broadcasting: ``ct`` summed down to ``aval``'s shape, and cast
-    to its dtype and weak flag."""
+    """The transpose of implicit broadcasting: ``ct`` summed down to ``aval``'s shape (and cast
+    to its dtype if that differs; the weak flag is the cotangent's own)."""
     from trellax._src.lax.reductions import reduce_sum_p
     from trellax._src.lax.structural import reshape_p
 

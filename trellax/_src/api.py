@@ -152,8 +152,8 @@ class Jitted(Generic[P, R]):
         static_argnums: Sequence[int] = (),
         static_argnames: Sequence[str] = (),
     ) -> None:
-        self.fun = fun
         functools.update_wrapper(self, fun)
+        self.fun = fun  # after update_wrapper, which copies the wrapped object's __dict__
         self._sig = _signature(fun)
         self.static_argnums, self.static_argnames = _resolve_static(
             self._sig, tuple(static_argnums), tuple(static_argnames)

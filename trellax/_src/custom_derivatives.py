@@ -77,7 +77,7 @@ class custom_jvp:
     """
 
     def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
-        functools.update_wrapper(self, fun)
+        functools.update_wrapper(self, fun, updated=())
         self._fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
         self._jvp_rule: Callable[..., Any] | None = None
@@ -283,7 +283,7 @@ class custom_vjp:
     """
 
     def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
-        functools.update_wrapper(self, fun)
+        functools.update_wrapper(self, fun, updated=())
         self._fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
         self._fwd: Callable[..., Any] | None = None

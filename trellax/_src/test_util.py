@@ -29,7 +29,13 @@ EPS = 1e-4
 def _tol(x: Any, given: float | None) -> float:
     if given is not None:
         return given
-    return _TOL.get(np.asarray(x).dtype.name, 1e-5)
+    from trellax._src.ad_api import _as_array
+
+    try:
+        name = _as_array(x).dtype.name  # a Python float is float32 (x64 off), as in JAX
+    except TypeError:
+        name = np.asarray(x).dtype.name
+    return _TOL.get(name, 1e-5)
 
 
 def _rand_like(rng: np.random.RandomState, x: Any) -> Any:

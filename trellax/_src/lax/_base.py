@@ -175,7 +175,7 @@ def scalar_to_array(x: Any, dtype: DType, weak_type: bool) -> ArrayImpl:
 def asarray(x: Any) -> Array:
     """A lax operand: arrays pass through; scalars and NumPy values become arrays, unpromoted."""
     t = type(x)
-    if t is ArrayImpl or isinstance(x, Array):
+    if t is ArrayImpl or t in dtypes.ARRAY_TYPES or isinstance(x, Array):
         arr: Array = x
         return arr
     if t is int or t is float or t is complex:

@@ -14,10 +14,13 @@ the operand's weak flag.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
-from trellax._src import dtypes
+import numpy as np
+
+from trellax._src import ad_util, core, dtypes
 from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
@@ -79,3 +82,34 @@ def fft(x: ArrayLike, fft_type: str, fft_lengths: Sequence[int]) -> Array:
     """
     t = fft_type.upper() if isinstance(fft_type, str) else str(fft_type)
     return fft_p.bind(asarray(x), fft_type=t, fft_lengths=tuple(int(n) for n in fft_lengths))
+
+
+# -- differentiation rules (fft is linear) ------------------------------------------------------------
+
+
+def _fft_transpose(ct: Any, x: Any, *, fft_type: str, fft_lengths: tuple[int, ...]) -> list[Any]:
+    from trellax._src.lax import elementwise as ew
+    from trellax._src.lax.structural import pad_p
+
+    if fft_type in ("FFT", "IFFT"):
+        # The DFT matrix is symmetric: FFT and IFFT are their own transposes.
+        return [fft_p.bind(ct, fft_type=fft_type, fft_lengths=fft_lengths)]
+    if fft_type == "RFFT":
+        # RFFT = (complex cast, FFT, keep the first n//2+1 bins): transpose each step.
+        n = fft_lengths[-1]
+        config = (*tuple((0, 0, 0) for _ in ct.shape[:-1]), (0, n - ct.shape[-1], 0))
+        full = pad_p.bind(ct, ad_util.const(ct, 0), padding_config=config)
+        return [ew.real(fft_p.bind(full, fft_type="FFT", fft_lengths=fft_lengths))]
+    # IRFFT: RFFT of the cotangent, doubled where a bin stands for a conjugate pair, scaled.
+    y = fft_p.bind(ct, fft_type="RFFT", fft_lengths=fft_lengths)
+    m = y.shape[-1]
+    odd = fft_lengths[-1] % 2
+    mask = np.concatenate([[1.0], np.full(m - 2 + odd, 2.0), np.ones(1 - odd)])
+    scale = mask / math.prod(fft_lengths)
+    factor = core.new_array(
+        np.broadcast_to(scale.astype(y.dtype), tuple(y.shape)).copy(), y.dtype, False
+    )
+    return [ew.conj(ew.mul(y, factor))]
+
+
+ad_util.deflinear(fft_p, _fft_transpose)

@@ -17,7 +17,7 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-from trellax._src import dtypes
+from trellax._src import ad_util, core, dtypes
 from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
@@ -312,3 +312,314 @@ def slogdet(x: ArrayLike) -> tuple[Array, Array]:
     (the sign is a unit complex number for complex matrices)."""
     sign, logabsdet = slogdet_p.bind_multi(asarray(x))
     return sign, logabsdet
+
+
+# -- differentiation rules ------------------------------------------------------------------------
+
+
+def _mm(a: Any, b: Any) -> Any:
+    """Batched matrix product over the last two axes (equal batch shapes)."""
+    from trellax._src.lax.reductions import dot_general_p
+
+    nd = a.ndim
+    batch = tuple(range(nd - 2))
+    return dot_general_p.bind(
+        a,
+        b,
+        dimension_numbers=(((nd - 1,), (nd - 2,)), (batch, batch)),
+        preferred_element_type=a.dtype,
+    )
+
+
+def _mT(x: Any) -> Any:
+    from trellax._src.lax.structural import transpose_p
+
+    nd = x.ndim
+    return transpose_p.bind(x, permutation=(*range(nd - 2), nd - 1, nd - 2))
+
+
+def _H(x: Any) -> Any:
+    from trellax._src.lax.elementwise import conj_p
+
+    xt = _mT(x)
+    return conj_p.bind(xt) if dtypes.kind(x.dtype) == "c" else xt
+
+
+def _eye_like(x: Any) -> Any:
+    n = x.shape[-1]
+    e = np.broadcast_to(np.eye(n, dtype=x.dtype), tuple(x.shape)).copy()
+    return core.new_array(e, x.dtype, False)
+
+
+def _tri_mask(x: Any, lower: bool, unit_diagonal: bool = False) -> Any:
+    n, m = x.shape[-2:]
+    keep = np.tril(np.ones((n, m), bool), -1 if unit_diagonal else 0)
+    if not lower:
+        keep = np.triu(np.ones((n, m), bool), 1 if unit_diagonal else 0)
+    mask = np.broadcast_to(keep.astype(x.dtype), tuple(x.shape)).copy()
+    return core.new_array(mask, x.dtype, False)
+
+
+def _trace(x: Any) -> Any:
+    from trellax._src.lax import elementwise as ew
+    from trellax._src.lax.reductions import reduce_sum_p
+
+    nd = x.ndim
+    return reduce_sum_p.bind(ew.mul(x, _eye_like(x)), axes=(nd - 2, nd - 1))
+
+
+def _neg(x: Any) -> Any:
+    from trellax._src.lax.elementwise import neg_p
+
+    return neg_p.bind(x)
+
+
+ad_util.defjvp(inv_p, lambda t, ans, x: _neg(_mm(_mm(ans, t), ans)))
+
+
+def _det_jvp(t: Any, ans: Any, x: Any) -> Any:
+    from trellax._src.lax import elementwise as ew
+
+    return ew.mul(ans, _trace(solve_p.bind(x, t)))
+
+
+ad_util.defjvp(det_p, _det_jvp)
+
+
+def _slogdet_jvp(primals: Any, tangents: Any) -> tuple[Any, Any]:
+    from trellax._src.lax import elementwise as ew
+
+    (x,), (t,) = primals, tangents
+    sign, logabsdet = slogdet_p.bind_multi(x)
+    tr = _trace(solve_p.bind(x, t))
+    if dtypes.kind(x.dtype) != "c":
+        return (sign, logabsdet), (ad_util.Zero(ad_util.tangent_aval(sign)), tr)
+    im = ew.imag(tr)
+    sign_dot = ew.mul(sign, ew.complex(ew.mul(im, ad_util.const(im, 0)), im))
+    return (sign, logabsdet), (sign_dot, ew.real(tr))
+
+
+slogdet_p.def_jvp(_slogdet_jvp)
+
+
+def _solve_transpose(ct: Any, a: Any, b: Any) -> list[Any]:
+    if ad_util.is_undefined(a):
+        raise TypeError("solve is linear in its right-hand side only")
+    return [None, solve_p.bind(_mT(a), ct)]
+
+
+ad_util.defjvp(
+    solve_p,
+    lambda t, ans, a, b: solve_p.bind(a, _neg(_mm(t, ans))),
+    lambda t, ans, a, b: solve_p.bind(a, t),
+)
+solve_p.def_transpose(_solve_transpose)
+
+
+def _op(x: Any, transpose_a: bool, conjugate_a: bool) -> Any:
+    from trellax._src.lax.elementwise import conj_p
+
+    if transpose_a:
+        x = _mT(x)
+    if conjugate_a and dtypes.kind(x.dtype) == "c":
+        x = conj_p.bind(x)
+    return x
+
+
+def _triangular_solve_jvp_a(
+    t: Any,
+    ans: Any,
+    a: Any,
+    b: Any,
+    *,
+    left_side: bool,
+    lower: bool,
+    transpose_a: bool,
+    conjugate_a: bool,
+    unit_diagonal: bool,
+) -> Any:
+    from trellax._src.lax import elementwise as ew
+
+    t = ew.mul(t, _tri_mask(t, lower, unit_diagonal))
+    op_t = _op(t, transpose_a, conjugate_a)
+    rhs = _mm(op_t, ans) if left_side else _mm(ans, op_t)
+    params = dict(
+        left_side=left_side,
+        lower=lower,
+        transpose_a=transpose_a,
+        conjugate_a=conjugate_a,
+        unit_diagonal=unit_diagonal,
+    )
+    return _neg(triangular_solve_p.bind(a, rhs, **params))
+
+
+def _triangular_solve_jvp_b(t: Any, ans: Any, a: Any, b: Any, **params: Any) -> Any:
+    return triangular_solve_p.bind(a, t, **params)
+
+
+def _triangular_solve_transpose(ct: Any, a: Any, b: Any, **params: Any) -> list[Any]:
+    if ad_util.is_undefined(a):
+        raise TypeError("triangular_solve is linear in its right-hand side only")
+    flipped = {**params, "transpose_a": not params["transpose_a"]}
+    return [None, triangular_solve_p.bind(a, ct, **flipped)]
+
+
+ad_util.defjvp(triangular_solve_p, _triangular_solve_jvp_a, _triangular_solve_jvp_b)
+triangular_solve_p.def_transpose(_triangular_solve_transpose)
+
+
+def _cholesky_jvp(primals: Any, tangents: Any) -> tuple[Any, Any]:
+    from trellax._src.lax import elementwise as ew
+
+    (x,), (sigma_dot,) = primals, tangents
+    lo = cholesky_p.bind(x)
+    lo = ew.mul(lo, _tri_mask(lo, True))
+    tmp = triangular_solve_p.bind(
+        lo,
+        sigma_dot,
+        left_side=False,
+        lower=True,
+        transpose_a=True,
+        conjugate_a=True,
+        unit_diagonal=False,
+    )
+    inner = triangular_solve_p.bind(
+        lo,
+        tmp,
+        left_side=True,
+        lower=True,
+        transpose_a=False,
+        conjugate_a=False,
+        unit_diagonal=False,
+    )
+    half_diag = core.new_array(
+        np.broadcast_to(
+            np.tril(np.ones(x.shape[-2:])) - 0.5 * np.eye(x.shape[-1]), tuple(x.shape)
+        ).astype(x.dtype),
+        x.dtype,
+        False,
+    )
+    return lo, _mm(lo, ew.mul(inner, half_diag))
+
+
+cholesky_p.def_jvp(_cholesky_jvp)
+
+
+def _eigh_jvp(primals: Any, tangents: Any, *, lower: bool) -> tuple[Any, Any]:
+    from trellax._src.lax import elementwise as ew
+    from trellax._src.lax.reductions import reduce_sum_p
+    from trellax._src.lax.structural import broadcast_in_dim_p, convert_element_type_p
+
+    (a,), (a_dot,) = primals, tangents
+    v, w_real = eigh_p.bind_multi(a, lower=lower)
+    w = convert_element_type_p.bind(w_real, new_dtype=a.dtype, weak_type=False)
+    nd = a.ndim
+    shape = tuple(a.shape)
+    wi = broadcast_in_dim_p.bind(w, shape=shape, broadcast_dimensions=(*range(nd - 2), nd - 1))
+    wj = broadcast_in_dim_p.bind(w, shape=shape, broadcast_dimensions=(*range(nd - 2), nd - 2))
+    eye = _eye_like(a)
+    fmat = ew.sub(ew.integer_pow(ew.add(eye, ew.sub(wi, wj)), -1), eye)
+    vdag_adot_v = _mm(_mm(_H(v), a_dot), v)
+    dv = _mm(v, ew.mul(fmat, vdag_adot_v))
+    diag = reduce_sum_p.bind(ew.mul(vdag_adot_v, eye), axes=(nd - 1,))
+    dw = ew.real(diag) if dtypes.kind(diag.dtype) == "c" else diag
+    return (v, w_real), (dv, dw)
+
+
+eigh_p.def_jvp(_eigh_jvp)
+
+
+def _cast(x: Any, d: Any) -> Any:
+    return ad_util.convert(x, d, False)
+
+
+def _row(s: Any, shape: Shape) -> Any:
+    """``s[..., None, :]`` broadcast to ``shape``."""
+    from trellax._src.lax.structural import broadcast_in_dim_p
+
+    nd = len(shape)
+    return broadcast_in_dim_p.bind(s, shape=shape, broadcast_dimensions=(*range(nd - 2), nd - 1))
+
+
+def _svd_jvp(
+    primals: Any, tangents: Any, *, full_matrices: bool, compute_uv: bool
+) -> tuple[Any, Any]:
+    from trellax._src.lax import elementwise as ew
+    from trellax._src.lax.reductions import reduce_sum_p
+
+    (a,), (da,) = primals, tangents
+    if compute_uv and full_matrices and a.shape[-1] != a.shape[-2]:
+        raise NotImplementedError(
+            "Singular value decomposition JVP not implemented for full matrices"
+        )
+    u, s, vt = svd_p.bind_multi(a, full_matrices=False, compute_uv=True)
+    ut, v = _H(u), _H(vt)
+    ds_mat = _mm(_mm(ut, da), v)
+    nd = a.ndim
+    k = s.shape[-1]
+    kk = (*s.shape[:-1], k, k)
+    eye_s = _eye_like(ad_util.zeros(ShapedArray._fast(kk, s.dtype, False)))
+    diag = reduce_sum_p.bind(ew.mul(ds_mat, _cast(eye_s, ds_mat.dtype)), axes=(nd - 1,))
+    ds = ew.real(diag) if dtypes.kind(diag.dtype) == "c" else diag
+    if not compute_uv:
+        return (s,), (ds,)
+    s_row = _row(s, kk)
+    s_col = _mT(s_row)
+    s_diffs = ew.mul(ew.add(s_row, s_col), ew.sub(s_row, s_col))
+    f = ew.sub(ew.div(ad_util.const(s, 1), ew.add(s_diffs, eye_s)), eye_s)
+    s_row_c = _cast(s_row, a.dtype)
+    dss = ew.mul(s_row_c, ds_mat)
+    sds = ew.mul(_mT(s_row_c), ds_mat)
+    s_zero = _cast(ew.eq(s, ad_util.const(s, 0)), s.dtype)
+    s_inv = ew.sub(ew.div(ad_util.const(s, 1), ew.add(s, s_zero)), s_zero)
+    s_inv_mat = ew.mul(_row(s_inv, kk), eye_s)
+    half = ad_util.const(ds_mat, 0.5)
+    dudv_diag = ew.mul(ew.mul(half, ew.sub(ds_mat, _H(ds_mat))), _cast(s_inv_mat, a.dtype))
+    fc = _cast(f, a.dtype)
+    du = _mm(u, ew.add(ew.mul(fc, ew.add(dss, _H(dss))), dudv_diag))
+    dv = _mm(v, ew.mul(fc, ew.add(sds, _H(sds))))
+    m, n = a.shape[-2:]
+    if m > n:
+        dav = _mm(da, v)
+        scale = _cast(_row(s, tuple(dav.shape)), a.dtype)
+        du = ew.add(du, ew.div(ew.sub(dav, _mm(u, _mm(ut, dav))), scale))
+    if n > m:
+        dahu = _mm(_H(da), u)
+        scale = _cast(_row(s, tuple(dahu.shape)), a.dtype)
+        dv = ew.add(dv, ew.div(ew.sub(dahu, _mm(v, _mm(vt, dahu))), scale))
+    return (u, s, vt), (du, ds, _H(dv))
+
+
+svd_p.def_jvp(_svd_jvp)
+
+
+def _qr_jvp(primals: Any, tangents: Any, *, full_matrices: bool) -> tuple[Any, Any]:
+    from trellax._src.lax import elementwise as ew
+
+    (x,), (dx,) = primals, tangents
+    m, n = x.shape[-2:]
+    if m < n or (full_matrices and m != n):
+        raise NotImplementedError("Unimplemented case of QR decomposition derivative")
+    q, r = qr_p.bind_multi(x, full_matrices=False)
+    dx_rinv = triangular_solve_p.bind(
+        r,
+        dx,
+        left_side=False,
+        lower=False,
+        transpose_a=False,
+        conjugate_a=False,
+        unit_diagonal=False,
+    )
+    qt_dx_rinv = _mm(_H(q), dx_rinv)
+    low = ew.mul(qt_dx_rinv, _tri_mask(qt_dx_rinv, True, unit_diagonal=True))
+    do = ew.sub(low, _H(low))
+    if dtypes.kind(x.dtype) == "c":
+        eye = _eye_like(qt_dx_rinv)
+        im_part = ew.sub(qt_dx_rinv, _cast(ew.real(qt_dx_rinv), qt_dx_rinv.dtype))
+        do = ew.add(do, ew.mul(eye, im_part))
+    dq = ew.add(_mm(q, ew.sub(do, qt_dx_rinv)), dx_rinv)
+    dr = _mm(ew.sub(qt_dx_rinv, do), r)
+    return (q, r), (dq, dr)
+
+
+qr_p.def_jvp(_qr_jvp)

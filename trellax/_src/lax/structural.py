@@ -589,7 +589,12 @@ def _convert_jvp(
 def _convert_transpose(ct: Any, x: Any, *, new_dtype: Any, weak_type: bool) -> list[Any]:
     # The cast back to the operand's dtype and weak flag: an f16 parameter used with f32 data
     # gets an f16 gradient, a weak one a weak gradient.
-    return [ad_util.unbroadcast(ct, x.aval)]
+    aval = x.aval
+    if dtypes.kind(ct.dtype) == "c" and dtypes.kind(aval.dtype) != "c":
+        from trellax._src.lax.elementwise import real_p
+
+        ct = real_p.bind(ct)
+    return [ad_util.convert(ct, aval.dtype, aval.weak_type)]
 
 
 convert_element_type_p.def_jvp(_convert_jvp)
