@@ -55,6 +55,7 @@ golden:
 	/tmp/trellax-golden-venv/bin/pip install -q jax numpy ml_dtypes
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden.py
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden_control.py
+	/tmp/trellax-golden-venv/bin/python tools/gen_golden_random.py > tests/golden/random.json
 	/tmp/trellax-golden-venv/bin/pip install -q flax
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden_nn.py
 

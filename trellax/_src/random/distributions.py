@@ -118,11 +118,9 @@ def _generalized_normal(data: Array, pa: Array, s: tuple[int, ...], d: np.dtype[
     kg, kr = split_data(data, 2)
     inv = np.array(1, d) / pa
     g = _gamma(kg, inv, s, False)
-    sign = (
-        lax.convert_element_type(tnp.less(_uniform(kr, s, d, 0.0, 1.0), np.array(0.5, d)), d)
-        * np.array(2, d)
-        - np.array(1, d)
-    )
+    sign = lax.convert_element_type(
+        tnp.less(_uniform(kr, s, d, 0.0, 1.0), np.array(0.5, d)), d
+    ) * np.array(2, d) - np.array(1, d)
     return sign * tnp.power(g, inv)
 
 
@@ -170,9 +168,7 @@ def binomial(key: Any, n: Any, p: Any, shape: Any = None, dtype: Any = float) ->
     d = float_dtype("binomial", dtype)
     na, pa = as_param(n, d), as_param(p, d)
     s = resolve_shape("binomial", shape, na, pa)
-    return random_binomial_p.bind(
-        data, tnp.broadcast_to(na, s), tnp.broadcast_to(pa, s), dtype=d
-    )
+    return random_binomial_p.bind(data, tnp.broadcast_to(na, s), tnp.broadcast_to(pa, s), dtype=d)
 
 
 def multinomial(
@@ -184,7 +180,9 @@ def multinomial(
     pa = as_param(p, d)
     na = as_param(n, d)
     ncat = pa.shape[-1]
-    batch = resolve_shape("multinomial", None if shape is None else tuple(shape)[:-1], na, pa[..., 0])
+    batch = resolve_shape(
+        "multinomial", None if shape is None else tuple(shape)[:-1], na, pa[..., 0]
+    )
     keys = split_data(data, max(ncat, 1))
     remaining = tnp.broadcast_to(na, batch)
     p_left = tnp.broadcast_to(np.array(1, d), batch)
@@ -246,7 +244,9 @@ def multivariate_normal(
     return mu + tnp.einsum("...ij,...j->...i", factor, z)
 
 
-def orthogonal(key: Any, n: int, shape: Any = (), dtype: Any = float, m: int | None = None) -> Array:
+def orthogonal(
+    key: Any, n: int, shape: Any = (), dtype: Any = float, m: int | None = None
+) -> Array:
     """Random orthogonal (or unitary) matrices, Haar-distributed, via QR of a normal matrix."""
     data, _ = single_key(key, "orthogonal")
     d = float_dtype("normal", dtype, complex_ok=True)

@@ -106,7 +106,7 @@ def erfinv_f64(x: Any) -> Any:
         finite = np.isfinite(y)
         y0 = np.where(finite, y, 0.0)
         for _ in range(3):
-            err = _ERF(y0).astype(np.float64) - x
+            err = np.asarray(_ERF(y0), np.float64) - x
             y0 = y0 - err / (2 / math.sqrt(math.pi) * np.exp(-y0 * y0))
         out = np.where(finite, y0, np.where(np.abs(x) == 1, x * np.inf, np.nan))
     return out

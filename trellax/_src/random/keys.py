@@ -122,16 +122,18 @@ class PRNGKeyArray(Array):
             full = (*idx, Ellipsis, slice(None))
         return PRNGKeyArray._wrap(self._base[full])
 
-    def reshape(self, *shape: Any, order: str = "C") -> PRNGKeyArray:
-        if len(shape) == 1 and not isinstance(shape[0], int):
-            shape = tuple(shape[0])
-        new = tuple(operator.index(s) for s in shape)
+    def reshape(self, *args: Any, order: str = "C", shape: Any = None) -> PRNGKeyArray:
+        if shape is not None:
+            args = (shape,)
+        if len(args) == 1 and not isinstance(args[0], int):
+            args = tuple(args[0])
+        new = tuple(operator.index(s) for s in args)
         if -1 in new:
             known = int(np.prod([s for s in new if s != -1], dtype=np.int64))
             new = tuple(self.size // max(known, 1) if s == -1 else s for s in new)
         return PRNGKeyArray._wrap(tnp.reshape(self._base, (*new, 2), order=order))
 
-    def ravel(self) -> PRNGKeyArray:
+    def ravel(self, order: str = "C") -> PRNGKeyArray:
         return self.reshape(-1)
 
     flatten = ravel
@@ -154,12 +156,12 @@ class PRNGKeyArray(Array):
 
     # -- comparison, printing, conversion -------------------------------------------------------
 
-    def __eq__(self, other: object) -> Any:  # type: ignore[override]
+    def __eq__(self, other: object) -> Any:
         if not isinstance(other, PRNGKeyArray):
             raise TypeError(f"eq does not accept dtypes key<fry>, {getattr(other, 'dtype', '')}.")
         return tnp.all(self._base == other._base, axis=-1)
 
-    def __ne__(self, other: object) -> Any:  # type: ignore[override]
+    def __ne__(self, other: object) -> Any:
         if not isinstance(other, PRNGKeyArray):
             raise TypeError(f"ne does not accept dtypes key<fry>, {getattr(other, 'dtype', '')}.")
         return tnp.any(self._base != other._base, axis=-1)
@@ -176,7 +178,7 @@ class PRNGKeyArray(Array):
             "trellax.random.key_data(arr) if you wish to extract the underlying integer array."
         )
 
-    def astype(self, dtype: Any, copy: bool = False) -> Any:
+    def astype(self, dtype: Any, copy: bool = False, device: Any = None) -> Any:
         raise NotImplementedError(
             "Key arrays cannot be cast with astype; use trellax.random.key_data(key) for the "
             "uint32 key data."
@@ -277,9 +279,7 @@ def key_data_of(keys: Any, name: str) -> tuple[Array, bool]:
     """The uint32 data of a typed or legacy key (any batch shape) and whether it was typed."""
     if isinstance(keys, PRNGKeyArray):
         return keys._base, True
-    if isinstance(keys, (Array, np.ndarray, np.generic)) or (
-        isinstance(keys, (int, float, complex))
-    ):
+    if isinstance(keys, (Array, np.ndarray, np.generic, int, float, complex)):
         if not all(hasattr(keys, a) for a in ("ndim", "shape", "dtype")):
             raise TypeError(
                 "JAX encountered invalid PRNG key data: expected key_data to have ndim, shape, "

@@ -18,6 +18,9 @@ from trellax._src.core import Primitive, ShapedArray
 from trellax._src.random import threefry
 from trellax._src.random.floats import erfinv_f32, erfinv_f64, unit_floats
 
+_MAX_ITERS = 100_000  # a guard against parameters that never let a rejection loop finish
+
+
 def _lgamma1(v: float) -> float:
     try:
         return math.lgamma(v)
@@ -119,13 +122,15 @@ def poisson_data(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dtype[Any
     """Knuth's method for ``lam < 10``, PTRS for larger rates; both on the same key."""
     f32 = np.dtype(np.float32)
     lam = np.broadcast_to(np.asarray(lam, f32), shape)
-    small = lam < 10
+    small = ~(lam >= 10)  # NaN takes Knuth's branch (and ends at -1)
     with np.errstate(all="ignore"):
         lam_k = np.where(small, lam, f32.type(0))
         k = np.zeros(shape, np.int64)
         log_prod = np.zeros(shape, f32)
         rng = np.asarray(key)
-        while np.any(log_prod > -lam_k):
+        for _ in range(_MAX_ITERS):
+            if not np.any(log_prod > -lam_k):
+                break
             rng, sub = _split(rng, 2)
             k = np.where(log_prod > -lam_k, k + 1, k)
             log_prod = (log_prod + np.log(unit_floats(sub, shape, f32))).astype(f32)
@@ -139,7 +144,9 @@ def poisson_data(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dtype[Any
         k_out = np.full(shape, -1.0, f32)
         accepted = np.zeros(shape, bool)
         rng = np.asarray(key)
-        while not np.all(accepted):
+        for _ in range(_MAX_ITERS):
+            if np.all(accepted):
+                break
             rng, k0, k1 = _split(rng, 3)
             u = unit_floats(k0, shape, f32) - f32.type(0.5)
             v = unit_floats(k1, shape, f32)
@@ -159,9 +166,7 @@ def poisson_data(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dtype[Any
 
 
 random_poisson_p = Primitive("random_poisson")
-random_poisson_p.def_impl(
-    lambda key, lam, *, shape, dtype: poisson_data(key, lam, shape, dtype)
-)
+random_poisson_p.def_impl(lambda key, lam, *, shape, dtype: poisson_data(key, lam, shape, dtype))
 random_poisson_p.def_abstract_eval(
     lambda key, lam, *, shape, dtype: ShapedArray._fast(shape, dtype, False)
 )

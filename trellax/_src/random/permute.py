@@ -96,7 +96,7 @@ def choice(
             perm = permutation(data, n_inputs if is_int else arr, axis if not is_int else 0)
             if not is_int:
                 assert arr is not None
-                taken = lax.slice_in_dim(perm, 0, n_draws, axis=axis)
+                taken = tnp.take(perm, tnp.arange(n_draws), axis=axis)
                 return tnp.reshape(taken, _sample_shape(arr, axis, s))
             return tnp.reshape(perm[:n_draws], s)
     else:
@@ -164,6 +164,6 @@ def categorical(
         )
     noise = _gumbel(data, tuple(lg.shape), lg.dtype, mode) + lg
     order = tnp.argsort(-noise, axis=a, stable=True)
-    top = lax.slice_in_dim(order, 0, k, axis=a)
+    top = tnp.take(order, tnp.arange(k), axis=a)
     top = tnp.moveaxis(top, a, 0)
     return lax.convert_element_type(tnp.reshape(top, s), default_int())

@@ -108,13 +108,15 @@ def randint_data(
     nbits = sd.itemsize * 8
     ud = np.dtype(f"uint{nbits}")
     out_of_range = hi > sinfo.max
-    lo = np.clip(lo, sinfo.min, sinfo.max)
-    hi = np.clip(hi, sinfo.min, sinfo.max)
+    lo = np.asarray(np.clip(lo, sinfo.min, sinfo.max), object)
+    hi = np.asarray(np.clip(hi, sinfo.min, sinfo.max), object)
     mask = (1 << nbits) - 1
-    span_obj = (hi - lo) & mask
-    span_obj = np.where(hi <= lo, 1, span_obj)
-    span_obj = np.where(out_of_range & (hi > lo), (span_obj + 1) & mask, span_obj)
-    span = np.asarray(span_obj.astype(object), dtype=np.uint64).astype(ud)
+    span_obj = np.asarray((hi - lo) & mask, object)
+    span_obj = np.asarray(np.where(hi <= lo, 1, span_obj), object)
+    span_obj = np.where(
+        out_of_range & (hi > lo), np.asarray((span_obj + 1) & mask, object), span_obj
+    )
+    span = np.asarray(np.asarray(span_obj, object), dtype=np.uint64).astype(ud)
     keys = threefry.split_data(np.asarray(key), (2,))
     hi_bits = threefry.bits_data(keys[0], nbits, shape)
     lo_bits = threefry.bits_data(keys[1], nbits, shape)
@@ -124,16 +126,19 @@ def randint_data(
     off = off + _umod(lo_bits, span)
     off = _umod(off, span)
     lo_s = np.asarray(
-        lo.astype(object), dtype=np.int64 if nbits == 32 or sd.kind == "i" else np.uint64
+        np.asarray(lo, object), dtype=np.int64 if nbits == 32 or sd.kind == "i" else np.uint64
     )
-    out = (lo_s.astype(sd).view(ud) + off.astype(ud)).view(sd)
+    out: np.ndarray[Any, Any] = (lo_s.astype(sd).view(ud) + off.astype(ud)).view(sd)
     return out.astype(dtype)
 
 
 def _randint_impl(key: Any, lo: Any, hi: Any, *, shape: Any, dtype: Any) -> Any:
-    lo_o = np.broadcast_to(np.asarray(lo).astype(object), shape)
-    hi_o = np.broadcast_to(np.asarray(hi).astype(object), shape)
-    return randint_data(key, lo_o, hi_o, shape, dtype)
+    # The bounds keep their own (small) shapes: the object-int arithmetic on them is cheap, and
+    # they broadcast against the bits.
+    out = randint_data(
+        key, np.asarray(lo).astype(object), np.asarray(hi).astype(object), shape, dtype
+    )
+    return np.broadcast_to(out, shape).copy() if out.shape != shape else out
 
 
 random_randint_p = Primitive("random_randint")

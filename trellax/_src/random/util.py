@@ -21,7 +21,7 @@ def canonical_shape(shape: Any) -> Shape:
     """A shape argument (int, sequence, concrete 1-element array) as a tuple of ints."""
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         return (int(shape),)
-    if isinstance(shape, Array) or isinstance(shape, np.ndarray):
+    if isinstance(shape, (Array, np.ndarray)):
         shape = np.asarray(shape).reshape(-1).tolist()
     items = tuple(shape)  # None → TypeError: 'NoneType' object is not iterable
     try:
