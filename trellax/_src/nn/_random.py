@@ -1,11 +1,12 @@
-"""Access to ``trellax.random`` (layer 8, built alongside ``trellax.nn``), resolved at call time."""
+"""``trellax.random`` as the layers use it (keys, ``normal``, ``uniform``, ``split``, ...)."""
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
+
+import trellax.random as _random_module
 
 
 def random() -> Any:
-    """The ``trellax.random`` module (keys, ``normal``, ``uniform``, ``split``, ``fold_in``...)."""
-    return importlib.import_module("trellax.random")
+    """The ``trellax.random`` module (typed ``Any``: the layers call it with JAX's signatures)."""
+    return _random_module

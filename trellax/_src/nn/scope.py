@@ -8,12 +8,12 @@ never changed; an immutable one is read in place.
 
 from __future__ import annotations
 
-import importlib
 import zlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from trellax._src.nn import errors
+from trellax._src.nn._random import random as _random
 
 
 class DenyList:
@@ -131,7 +131,7 @@ class Scope:
         """A fresh key per call: the stream's key folded with this path, then a call counter."""
         if stream not in self.root.rngs:
             raise errors.InvalidRngError(f'{module_name} needs PRNG for "{stream}"')
-        random: Any = importlib.import_module("trellax.random")
+        random = _random()
         key = self.root.rngs[stream]
         for p in self.path:
             key = random.fold_in(key, zlib.crc32(p.encode()) & 0x7FFFFFFF)
