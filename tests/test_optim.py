@@ -282,3 +282,35 @@ def test_float16_overflow_recovers_with_loss_scale() -> None:
     scaled = s.scale({"g": tnp.asarray(tiny, "float32")})["g"].astype("float16")
     assert float(scaled) != 0.0
     assert math.isclose(float(scaled) / 2**10, tiny, rel_tol=0.05)
+
+
+def test_small_mlp_training_reaches_a_fixed_loss() -> None:
+    import trellax.nn as nn
+    import trellax.random as random
+
+    class MLP(nn.Module):
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            return nn.Dense(1)(nn.tanh(nn.Dense(16)(x)))
+
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-1, 1, (64, 2)).astype(np.float32)
+    y = (np.sin(3 * x[:, :1]) * x[:, 1:]).astype(np.float32)
+    model = MLP()
+    params = model.init(random.PRNGKey(0), tnp.asarray(x))["params"]
+    opt = optim.chain(optim.clip_by_global_norm(10.0), optim.adam(0.03))
+    state = opt.init(params)
+
+    @trellax.jit
+    def step(params: Any, state: Any, x: Any, y: Any) -> Any:
+        loss, g = trellax.value_and_grad(
+            lambda p: tnp.mean((model.apply({"params": p}, x) - y) ** 2)
+        )(params)
+        updates, state = opt.update(g, state, params)
+        return optim.apply_updates(params, updates), state, loss
+
+    first = None
+    for _ in range(150):
+        params, state, loss = step(params, state, tnp.asarray(x), tnp.asarray(y))
+        first = float(loss) if first is None else first
+    assert first > 0.05 and float(loss) < 0.01
