@@ -70,6 +70,27 @@ def _windows(
     return out_shape, slices
 
 
+def _im2col(
+    lhs: np.ndarray,
+    lhs_spec: tuple[int, ...],
+    ksp: tuple[int, ...],
+    strides: tuple[int, ...],
+    padding: Pads,
+    lhs_dilation: tuple[int, ...],
+    rhs_dilation: tuple[int, ...],
+    compute: np.dtype[Any],
+) -> np.ndarray:
+    """``(N, *out_spatial, K, C)``: for each output position the ``K`` input vectors its kernel
+    offsets see (the input dilated, padded, in channels-last layout)."""
+    x = np.transpose(lhs, (lhs_spec[0], *lhs_spec[2:], lhs_spec[1])).astype(compute, copy=False)
+    x = _pad(_dilate(x, lhs_dilation, 1, 0), padding, 1, 0)
+    out_sp, slices = _windows(x, ksp, strides, rhs_dilation, 1)
+    patches = np.empty((x.shape[0], *out_sp, len(slices), x.shape[-1]), compute)
+    for i, sl in enumerate(slices):
+        patches[..., i, :] = x[sl]
+    return patches
+
+
 def _compute_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
     if d.kind == "V" or d == np.float16 or (d.kind == "f" and d.itemsize < 2):
         return np.dtype(np.float32)
@@ -93,19 +114,13 @@ def _conv_general_dilated(
     compute = _compute_dtype(preferred_element_type)
     if compute.kind == "b":
         compute = np.dtype(np.int32)
-    # channels-last working layouts: x (N, *spatial, C), w (*spatial, I, O)
-    x = np.transpose(lhs, (lhs_spec[0], *lhs_spec[2:], lhs_spec[1])).astype(compute, copy=False)
     w = np.transpose(rhs, (*rhs_spec[2:], rhs_spec[1], rhs_spec[0])).astype(compute, copy=False)
-    x = _pad(_dilate(x, lhs_dilation, 1, 0), padding, 1, 0)
     nsp = len(window_strides)
-    ksp = w.shape[:nsp]
-    out_sp, slices = _windows(x, ksp, window_strides, rhs_dilation, 1)
-    n, c, o = x.shape[0], x.shape[-1], w.shape[-1]
-    k = math.prod(ksp)
+    patches = _im2col(lhs, lhs_spec, w.shape[:nsp], window_strides, padding, lhs_dilation,
+                      rhs_dilation, compute)  # fmt: skip
+    n, out_sp, k, c = patches.shape[0], patches.shape[1:-2], patches.shape[-2], patches.shape[-1]
+    o = w.shape[-1]
     m = n * math.prod(out_sp)
-    patches = np.empty((n, *out_sp, k, c), compute)
-    for i, sl in enumerate(slices):
-        patches[..., i, :] = x[sl]
     g = feature_group_count
     if g == 1:
         out = patches.reshape(m, k * c) @ w.reshape(k * c, o)
@@ -216,15 +231,10 @@ def _conv_rhs_transpose(
     """The cotangent of the kernel: im2col patches (as in the forward pass) times ``ct``."""
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     compute = _compute_dtype(preferred_element_type)
-    x = np.transpose(lhs, (lhs_spec[0], *lhs_spec[2:], lhs_spec[1])).astype(compute, copy=False)
-    x = _pad(_dilate(x, lhs_dilation, 1, 0), padding, 1, 0)
     ksp = tuple(rhs_shape[a] for a in rhs_spec[2:])
-    out_sp, slices = _windows(x, ksp, window_strides, rhs_dilation, 1)
-    n, ch = x.shape[0], x.shape[-1]
-    k = math.prod(ksp)
-    patches = np.empty((n, *out_sp, k, ch), compute)
-    for i, sl in enumerate(slices):
-        patches[..., i, :] = x[sl]
+    patches = _im2col(lhs, lhs_spec, ksp, window_strides, padding, lhs_dilation, rhs_dilation,
+                      compute)  # fmt: skip
+    n, out_sp, k, ch = patches.shape[0], patches.shape[1:-2], patches.shape[-2], patches.shape[-1]
     c = _to_working_out(ct, out_spec, compute)
     m = n * math.prod(out_sp)
     o = c.shape[-1]
