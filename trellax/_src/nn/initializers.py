@@ -88,6 +88,9 @@ def truncated_normal(
 
 def _axes(shape: tuple[int, ...], axes: int | Sequence[int]) -> tuple[int, ...]:
     axes = (axes,) if isinstance(axes, int) else tuple(axes)
+    for a in axes:
+        if not -len(shape) <= a < len(shape):
+            raise IndexError(f"axis {a} is out of range for a weights shape {shape}")
     return tuple(a % len(shape) for a in axes)
 
 
@@ -99,8 +102,8 @@ def _compute_fans(
 ) -> tuple[float, float]:
     if len(shape) <= 1:
         raise ValueError(
-            f"Can't compute input and output sizes of a {len(shape)}-dimensional weights tensor. "
-            "Must be at least 2D."
+            f"Can't compute input and output sizes of a {len(shape)}-dimensional weights tensor "
+            "with default in_axis. Must be at least 2D or specify in_axis explicitly."
         )
     ins, outs, batch = _axes(shape, in_axis), _axes(shape, out_axis), _axes(shape, batch_axis)
     in_size = math.prod(shape[i] for i in ins)
@@ -157,7 +160,7 @@ def variance_scaling(
         rnd = random()
         if distribution == "truncated_normal":
             if is_complex:
-                stddev = jnp.sqrt(variance) * jnp.array(0.95311164380491208, d)
+                stddev = jnp.sqrt(variance) / jnp.array(0.95311164380491208, d)
                 return _complex_truncated_normal(key, 2, shp, d) * stddev
             stddev = jnp.sqrt(variance) / jnp.array(0.87962566103423978, d)
             return rnd.truncated_normal(key, -2, 2, shp, d) * stddev
