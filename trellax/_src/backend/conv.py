@@ -152,13 +152,16 @@ def _reduce_window(
     window_dilation: tuple[int, ...],
 ) -> np.ndarray:
     op = _WINDOW_UFUNCS[computation]
+    out_dtype = x.dtype
+    if _compute_dtype(x.dtype) != x.dtype:  # bf16/f16/fp8: fold in float32, round once
+        x, init = x.astype(np.float32), init.astype(np.float32)
     fill = init[()]
     x = _pad(_dilate(x, base_dilation, 0, fill), padding, 0, fill)
     out_shape, slices = _windows(x, window_dimensions, window_strides, window_dilation, 0)
     acc = np.full(out_shape, fill, x.dtype)
     for sl in slices:
         op(acc, x[sl], out=acc)
-    return acc
+    return acc.astype(out_dtype, copy=False)
 
 
 def _to_working_out(ct: np.ndarray, out_spec: tuple[int, ...], compute: Any) -> np.ndarray:
@@ -196,12 +199,15 @@ def _conv_lhs_transpose(
     _, slices = _windows(grad, ksp, window_strides, rhs_dilation, 1)
     g = feature_group_count
     o = w.shape[-1]
+    k = len(slices)
     cg, og = ch // g, o // g
-    cm = c.reshape(-1, g, og)
-    for sl, offs in zip(slices, np.ndindex(*ksp)):
-        wk = w[offs].reshape(cg, g, og)
-        contrib = np.einsum("mgo,cgo->mgc", cm, wk).reshape((*c.shape[:-1], ch))
-        grad[sl] += contrib
+    # every offset's contribution in one product per group: (g, M, og) @ (g, og, K*cg)
+    cm = c.reshape(-1, g, og).transpose(1, 0, 2)
+    wg = w.reshape(k, cg, g, og).transpose(2, 3, 0, 1).reshape(g, og, k * cg)
+    contrib = np.matmul(cm, wg).reshape(g, -1, k, cg).transpose(1, 2, 0, 3)  # (M, K, g, cg)
+    contrib = contrib.reshape((*c.shape[:-1], k, ch))
+    for i, sl in enumerate(slices):
+        grad[sl] += contrib[..., i, :]
     # undo the crop of negative pads, then the positive pads, then the dilation
     pads = [(0, 0)] + [(max(-lo, 0), max(-hi, 0)) for lo, hi in padding] + [(0, 0)]
     grad = np.pad(grad, pads)
@@ -240,7 +246,8 @@ def _conv_rhs_transpose(
     o = c.shape[-1]
     g = feature_group_count
     cg, og = ch // g, o // g
-    p = patches.reshape(m, k, g, cg)
-    dw = np.einsum("mkgc,mgo->kcgo", p, c.reshape(m, g, og)).reshape((*ksp, cg, o))
+    p = patches.reshape(m, k, g, cg).transpose(2, 1, 3, 0).reshape(g, k * cg, m)
+    dw = np.matmul(p, c.reshape(m, g, og).transpose(1, 0, 2))  # (g, K*cg, og)
+    dw = dw.reshape(g, k, cg, og).transpose(1, 2, 0, 3).reshape((*ksp, cg, o))
     logical = np.moveaxis(np.moveaxis(dw, -1, 0), -1, 1)  # (O, I, *spatial)
     return np.asarray(np.transpose(logical, np.argsort(rhs_spec)), preferred_element_type)
