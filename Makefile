@@ -58,6 +58,7 @@ golden:
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden_random.py > tests/golden/random.json
 	/tmp/trellax-golden-venv/bin/pip install -q flax
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden_nn.py
+	/tmp/trellax-golden-venv/bin/python tools/gen_golden_ad.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache

@@ -131,7 +131,7 @@ def main() -> None:
         def torch_step() -> object:
             for p in tp:
                 p.grad = None
-            loss = _mlp_loss(torch)(tp, txt, tyt) if False else _torch_loss(torch, tp, txt, tyt)
+            loss = _torch_loss(torch, tp, txt, tyt)
             loss.backward()
             return loss
 

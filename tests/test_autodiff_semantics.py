@@ -126,6 +126,18 @@ M = tnp.maximum
             [0, 1, 2],
         ),
         (lambda: g(lambda x: (tnp.cumsum(x) * tnp.arange(3.0)).sum())(tnp.ones(3)), [3, 3, 2]),
+        (lambda: g(lambda x: lax.cummax(x).sum())(tnp.array([1.0, 1, 0])), [2, 1, 0]),
+        (lambda: g(lambda x: lax.cummax(x).sum())(tnp.ones(5)), [2.125, 1.125, 0.875, 0.375, 0.5]),
+        (
+            lambda: g(lambda x: lax.cummin(x, reverse=True).sum())(tnp.array([0.0, 1, 1, 2, 0])),
+            [0.5, 0, 0, 0, 4.5],
+        ),
+        (
+            lambda: g(lambda x: lax.cummax(x, axis=1).sum())(
+                tnp.array([[1.0, 3, 3, 2, 5, 5], [0, 0, 1, 1, 1, 0]])
+            ),
+            [[1, 2, 1, 0, 1.5, 0.5], [1.5, 0.5, 2, 1, 1, 0]],
+        ),
         (lambda: g(lambda x: tnp.where(x > 0, x, 2 * x).sum())(tnp.array([-1.0, 0, 1])), [2, 2, 1]),
         (lambda: g(tnp.sqrt)(0.0), math.inf),
         (lambda: g(lambda x: tnp.sqrt(x**2))(0.0), np.nan),

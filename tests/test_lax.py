@@ -14,7 +14,7 @@ import trellax
 import trellax._src
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src import core
+from trellax._src import ad_util, core
 from trellax._src.lax import elementwise as lax_elementwise
 from trellax._src.lax import fft as lax_fft
 from trellax.lax import linalg as lax_linalg
@@ -554,6 +554,13 @@ CASES = {
     "det": lambda: lax_linalg.det(_sq()),
     "slogdet": lambda: lax_linalg.slogdet(_sq()),
     "fft": lambda: lax_fft.fft(_cf(), "FFT", (4,)),
+    "add_any": lambda: ad_util.add_any_p.bind(f32(), f32()),
+    "stop_gradient": lambda: lax.stop_gradient(f32()),
+}
+
+#: Primitives that never run forward, with the reason.
+NOT_EVALUATED = {
+    "custom_lin": "the linear equation of a custom_vjp function: only ever transposed (autodiff)",
 }
 
 
@@ -567,6 +574,8 @@ def test_every_primitive_has_rules(name):
 @pytest.mark.parametrize("name", sorted(core.primitives()))
 def test_every_primitive_is_evaluated(name):
     """Runs the case eagerly and traced; the abstract values must describe the eager results."""
+    if name in NOT_EVALUATED:
+        pytest.skip(NOT_EVALUATED[name])
     assert name in CASES, f"primitive {name} has no evaluation case in tests/test_lax.py CASES"
     case = CASES[name]
     with warnings.catch_warnings():

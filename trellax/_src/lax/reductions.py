@@ -415,47 +415,85 @@ def _cumsum_transpose(ct: Any, x: Any, *, axis: int, reverse: bool) -> list[Any]
 ad_util.deflinear(cumsum_p, _cumsum_transpose)
 
 
+def _slice_axis(x: Any, start: int, stop: int | None, stride: int, axis: int) -> Any:
+    from trellax._src.lax.structural import slice_p
+
+    n = x.shape[axis]
+    stop = n if stop is None else (stop if stop >= 0 else n + stop)
+    starts = [0] * x.ndim
+    limits = list(x.shape)
+    strides = [1] * x.ndim
+    starts[axis], limits[axis], strides[axis] = start, max(stop, start), stride
+    return slice_p.bind(
+        x, start_indices=tuple(starts), limit_indices=tuple(limits), strides=tuple(strides)
+    )
+
+
+def _interleave(a: Any, b: Any, axis: int) -> Any:
+    """``[a0, b0, a1, b1, ...]`` along ``axis`` (``a`` has as many or one more elements)."""
+    from trellax._src.lax import elementwise as ew
+    from trellax._src.lax.structural import pad_p
+
+    extra = 1 if a.shape[axis] == b.shape[axis] else 0
+    cfg_a = tuple((0, extra, 1) if i == axis else (0, 0, 0) for i in range(a.ndim))
+    cfg_b = tuple((1, 0 if extra else 1, 1) if i == axis else (0, 0, 0) for i in range(b.ndim))
+    zero = ad_util.const(a, 0)
+    return ew.add(
+        pad_p.bind(a, zero, padding_config=cfg_a), pad_p.bind(b, zero, padding_config=cfg_b)
+    )
+
+
+def _pair_scan(combine: Any, x: Any, t: Any, axis: int) -> tuple[Any, Any]:
+    """The prefix scan of (value, tangent) pairs in the recursive odd/even order JAX's
+    ``associative_scan`` uses, so ties are shared exactly as JAX's derivatives share them."""
+    from trellax._src.lax.structural import concatenate_p
+
+    n = x.shape[axis]
+    if n < 2:
+        return x, t
+    rx, rt = combine(
+        _slice_axis(x, 0, -1, 2, axis),
+        _slice_axis(t, 0, -1, 2, axis),
+        _slice_axis(x, 1, None, 2, axis),
+        _slice_axis(t, 1, None, 2, axis),
+    )
+    ox, ot = _pair_scan(combine, rx, rt, axis)
+    if n % 2 == 0:
+        ex, et = combine(
+            _slice_axis(ox, 0, -1, 1, axis),
+            _slice_axis(ot, 0, -1, 1, axis),
+            _slice_axis(x, 2, None, 2, axis),
+            _slice_axis(t, 2, None, 2, axis),
+        )
+    else:
+        ex, et = combine(ox, ot, _slice_axis(x, 2, None, 2, axis), _slice_axis(t, 2, None, 2, axis))
+    ex = concatenate_p.bind(_slice_axis(x, 0, 1, 1, axis), ex, dimension=axis)
+    et = concatenate_p.bind(_slice_axis(t, 0, 1, 1, axis), et, dimension=axis)
+    return _interleave(ex, ox, axis), _interleave(et, ot, axis)
+
+
 def _cumulative_select_jvp(prim: Primitive) -> Any:
-    """cummax/cummin: each output's tangent is the tangent of the element it came from (the
-    last position where the running extreme was attained)."""
+    """cummax/cummin: the JVP of the associative scan of ``max``/``min``, whose own rule shares
+    a tie equally (so ``cummax([1, 1, 0]).sum()`` has gradient ``[2, 1, 0]``, as in JAX)."""
 
     def rule(t: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> Any:
         from trellax._src.lax import elementwise as ew
-        from trellax._src.lax.structural import broadcasted_iota, select_n_p
+        from trellax._src.lax.structural import rev_p
 
-        shape = tuple(x.shape)
-        idx = broadcasted_iota(dtypes.int32, shape, axis)
-        hit = ew.eq(x, ans)
-        fill = ad_util.broadcast_to_shape(
-            ad_util.const(idx, -1 if not reverse else shape[axis]), shape
-        )
-        src = select_n_p.bind(hit, fill, idx)
-        src = (cummin_p if reverse else cummax_p).bind(src, axis=axis, reverse=reverse)
-        return _take_along(t, src, axis)
+        chooser = ew.max_p if prim is cummax_p else ew.min_p
+
+        def combine(a: Any, ta: Any, b: Any, tb: Any) -> tuple[Any, Any]:
+            out = chooser.bind(a, b)
+            wa = ew._balanced_eq(a, out, b)
+            wb = ew._balanced_eq(b, out, a)
+            return out, ew.add(ew.mul(ta, wa), ew.mul(tb, wb))
+
+        if reverse:
+            x, t = rev_p.bind(x, dimensions=(axis,)), rev_p.bind(t, dimensions=(axis,))
+        _, out = _pair_scan(combine, x, t, axis)
+        return rev_p.bind(out, dimensions=(axis,)) if reverse else out
 
     return rule
-
-
-def _take_along(t: Any, idx: Any, axis: int) -> Any:
-    """``t`` gathered along ``axis`` at ``idx`` via a one-hot contraction (no gather)."""
-    from trellax._src.lax import elementwise as ew
-    from trellax._src.lax.structural import (
-        broadcast_in_dim_p,
-        broadcasted_iota,
-        convert_element_type_p,
-    )
-
-    n = t.ndim
-    size = t.shape[axis]
-    shape = tuple(t.shape)
-    big = (*shape, size)
-    dims = tuple(range(n))
-    ii = broadcast_in_dim_p.bind(idx, shape=big, broadcast_dimensions=dims)
-    jj = broadcasted_iota(dtypes.int32, big, n)
-    onehot = convert_element_type_p.bind(ew.eq(ii, jj), new_dtype=t.dtype, weak_type=False)
-    tdims = tuple(i if i != axis else n for i in range(n))
-    tb = broadcast_in_dim_p.bind(t, shape=big, broadcast_dimensions=tdims)
-    return reduce_sum_p.bind(ew.mul(tb, onehot), axes=(n,))
 
 
 ad_util.defjvp(cummax_p, _cumulative_select_jvp(cummax_p))
