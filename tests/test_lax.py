@@ -563,6 +563,23 @@ NOT_EVALUATED = {
     "custom_lin": "the linear equation of a custom_vjp function: only ever transposed (autodiff)",
 }
 
+# trellax.random's primitives (key data in, NumPy impls; tests/test_random.py has the details)
+_K = lambda: trellax.random.PRNGKey(3)  # noqa: E731
+CASES.update(
+    {
+        "random_seed": lambda: trellax.random.PRNGKey(3),
+        "random_split": lambda: trellax.random.split(_K(), (2, 3)),
+        "random_fold_in": lambda: trellax.random.fold_in(_K(), 5),
+        "random_bits": lambda: trellax.random.bits(_K(), (3,), "uint8"),
+        "random_uniform": lambda: trellax.random.uniform(_K(), (3,), "float16"),
+        "random_erf_inv": lambda: trellax.random.normal(_K(), (3,)),
+        "random_randint": lambda: trellax.random.randint(_K(), (3,), 0, 9, "int8"),
+        "random_gamma": lambda: trellax.random.gamma(_K(), 0.5, (3,)),
+        "random_poisson": lambda: trellax.random.poisson(_K(), 12.0, (3,)),
+        "random_binomial": lambda: trellax.random.binomial(_K(), 20.0, 0.4, (3,)),
+    }
+)
+
 
 @pytest.mark.parametrize("name", sorted(core.primitives()))
 def test_every_primitive_has_rules(name):

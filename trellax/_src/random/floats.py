@@ -25,15 +25,26 @@ _UINT = {64: np.uint64, 32: np.uint32, 16: np.uint16, 8: np.uint8}
 
 def unit_floats(key: np.ndarray[Any, Any], shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
     """Floats in ``[0, 1)`` on the grid ``2**-nmant``, from the key's bits (JAX's layout)."""
-    nbits = dtype.itemsize * 8
-    nmant = NMANT[dtype.name]
+    nbits, nmant, uint, shift, one_bits, one = _LAYOUT[dtype]
     draw = 8 if nmant < 8 else nbits
-    b = threefry.bits_data(key, draw, shape).astype(_UINT[nbits])
-    one = np.array(1, dtype).view(_UINT[nbits])
-    b >>= _UINT[nbits](draw - nmant)
-    b |= one
+    b = np.asarray(threefry.bits_data(key, draw, shape), uint)  # fresh (0-d results too)
+    b >>= shift
+    b |= one_bits
     f = b.view(dtype)
-    return f - np.array(1, dtype)
+    f -= one
+    return f
+
+
+def _layout(d: np.dtype[Any]) -> tuple[int, int, Any, Any, Any, Any]:
+    nbits, nmant = d.itemsize * 8, NMANT[d.name]
+    uint = _UINT[nbits]
+    draw = 8 if nmant < 8 else nbits
+    return nbits, nmant, uint, uint(draw - nmant), np.array(1, d).view(uint)[()], d.type(1)
+
+
+_LAYOUT = {
+    np.dtype(n): _layout(np.dtype(n)) for n in ("float64", "float32", "float16", ml_dtypes.bfloat16)
+}
 
 
 def _uniform_impl(
@@ -42,8 +53,24 @@ def _uniform_impl(
     f = unit_floats(key, shape, dtype)
     lo = np.asarray(minval, dtype)
     hi = np.asarray(maxval, dtype)
-    if dtype == np.float32:
-        span = (hi - lo).astype(np.float64)
+    span_d = hi - lo
+    if not span_d.ndim and math.frexp(float(span_d))[0] == 0.5:  # scalar bounds: the usual case
+        if span_d != 1:
+            f *= span_d
+        if lo != 0:
+            f += lo
+        np.maximum(lo, f, out=f)
+        return f
+    if np.all(np.frexp(span_d)[0] == 0.5):
+        # f * span is exact for a power-of-two span (the defaults [0, 1) and normal's (-1, 1)),
+        # so the fused multiply-add is one rounding of the add, in the dtype itself.
+        out = f
+        if np.any(span_d != 1):
+            out *= span_d
+        if np.any(lo != 0):
+            out += lo
+    elif dtype == np.float32:
+        span = span_d.astype(np.float64)
         out = (f.astype(np.float64) * span + lo.astype(np.float64)).astype(np.float32)
     elif dtype == np.float64:
         span = (hi - lo).astype(np.longdouble)
@@ -51,12 +78,21 @@ def _uniform_impl(
     else:
         out = (f * (hi - lo)).astype(dtype) + lo
         out = out.astype(dtype)
-    return np.maximum(lo, out).astype(dtype)
+    out = np.asarray(out, dtype)  # a writable array (0-d results come back as scalars)
+    return np.maximum(lo, out, out=out)
 
 
 def _uniform_abstract(
     key: Any, minval: Any, maxval: Any, *, shape: tuple[int, ...], dtype: np.dtype[Any]
 ) -> ShapedArray:
+    """The bounds are arrays of ``dtype`` whose shapes broadcast to ``shape``."""
+    for bound in (minval, maxval):
+        if bound.dtype != dtype or len(bound.shape) > len(shape):
+            raise TypeError(f"random_uniform bounds must be {dtype} of rank <= {len(shape)}")
+        if np.broadcast_shapes(tuple(bound.shape), shape) != shape:
+            raise TypeError(
+                f"mul got incompatible shapes for broadcasting: {shape}, {tuple(bound.shape)}."
+            )
     return ShapedArray._fast(shape, dtype, False)
 
 
@@ -77,22 +113,44 @@ def _horner_f32(coeffs: list[float], w: Any) -> Any:
     """Horner's rule in float32 with each step a fused multiply-add (rounded once)."""
     w64 = w.astype(np.float64)
     p = np.full(w.shape, np.float32(coeffs[0]), np.float32)
+    acc = np.empty(w.shape, np.float64)
     for c in coeffs[1:]:
-        p = (p.astype(np.float64) * w64 + np.float64(np.float32(c))).astype(np.float32)
+        np.multiply(p, w64, out=acc)  # exact: a product of two floats in float64
+        acc += np.float64(np.float32(c))
+        np.copyto(p, acc, casting="unsafe")  # the one rounding of the fused step
     return p
 
 
 def erfinv_f32(x: Any) -> Any:
+    """XLA's float32 erfinv, in cache-sized chunks for large arrays."""
     x = np.asarray(x, np.float32)
+    flat = x.reshape(-1)
+    out = np.empty_like(flat)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        w = -np.log1p(-x * x)
-        small = w < np.float32(5)
-        ws = w - np.float32(2.5)
-        wl = np.sqrt(w) - np.float32(3)
-        p = np.where(small, _horner_f32(_SMALL, ws), _horner_f32(_LARGE, wl))
-        out = p * x
-        out = np.where(np.abs(x) == 1, x * np.float32(np.inf), out)
-    return out.astype(np.float32)
+        for start in range(0, flat.size, _CHUNK):
+            out[start : start + _CHUNK] = _erfinv_f32_chunk(flat[start : start + _CHUNK])
+    return out.reshape(x.shape)
+
+
+_CHUNK = 1 << 16
+
+
+def _erfinv_f32_chunk(x: Any) -> Any:
+    w = np.multiply(x, x)
+    np.negative(w, out=w)
+    np.log1p(w, out=w)
+    np.negative(w, out=w)  # w = -log1p(-x*x)
+    tail = np.nonzero(~(w < np.float32(5)))  # |x| > 0.9966 (and NaN): the second polynomial
+    w_tail = w[tail]
+    w -= np.float32(2.5)
+    p = _horner_f32(_SMALL, w)
+    if w_tail.size:
+        p[tail] = _horner_f32(_LARGE, np.sqrt(w_tail) - np.float32(3))
+    p *= x
+    if w_tail.size:
+        x_tail = x[tail]
+        p[tail] = np.where(np.abs(x_tail) == 1, x_tail * np.float32(np.inf), p[tail])
+    return p
 
 
 _ERF = np.frompyfunc(math.erf, 1, 1)

@@ -43,9 +43,13 @@ def bits(key: Any, shape: Any = (), dtype: Any = None) -> Array:
 
 
 def _uniform(data: Array, shape: tuple[int, ...], d: np.dtype[Any], lo: Any, hi: Any) -> Array:
-    lo_a = tnp.broadcast_to(as_param(lo, d), shape)
-    hi_a = tnp.broadcast_to(as_param(hi, d), shape)
-    return random_uniform_p.bind(data, lo_a, hi_a, shape=shape, dtype=d)
+    return random_uniform_p.bind(data, _bound(lo, d), _bound(hi, d), shape=shape, dtype=d)
+
+
+def _bound(x: Any, d: np.dtype[Any]) -> Array:
+    if type(x) in (float, int) or isinstance(x, np.generic):
+        return tnp.asarray(np.array(x, d))  # a Python/NumPy scalar: no conversion primitive
+    return as_param(x, d)
 
 
 def uniform(
@@ -85,59 +89,63 @@ def _normal(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
 
 def _umod(x: Any, m: Any) -> Any:
     """Unsigned ``x % m`` with XLA's ``x % 0 == x``."""
+    if not np.ndim(m):
+        return x if m == 0 else x % m
     zero = m == 0
     return np.where(zero, x, x % np.where(zero, 1, m))
+
+
+def _randint_bounds(lo: int, hi: int, dtype: np.dtype[Any]) -> tuple[int, int]:
+    """JAX's clipping of one pair of bounds: (span as an unsigned word, low bound)."""
+    info = np.iinfo(dtype)
+    if dtype.itemsize < 4:  # small types sample as int32 with bounds clipped to their range
+        lo = min(max(lo, int(info.min)), int(info.max))
+        hi = min(max(hi, int(info.min)), int(info.max) + 1)
+        info = np.iinfo(np.int32)
+    nbits = max(dtype.itemsize, 4) * 8
+    mask = (1 << nbits) - 1
+    out_of_range = hi > info.max
+    lo = min(max(lo, int(info.min)), int(info.max))
+    hi = min(max(hi, int(info.min)), int(info.max))
+    span = 1 if hi <= lo else (hi - lo) & mask
+    if out_of_range and hi > lo:
+        span = (span + 1) & mask  # may wrap to 0: the full range (x % 0 == x below)
+    return span, lo
 
 
 def randint_data(
     key: Any, lo: Any, hi: Any, shape: tuple[int, ...], dtype: np.dtype[Any]
 ) -> np.ndarray[Any, Any]:
-    """JAX's randint (two draws combined with a modulus) in NumPy; bounds are Python-int-valued
-    object or int64 arrays already broadcast to ``shape``."""
-    small = dtype.itemsize < 4
-    info = np.iinfo(dtype)
-    lo = np.asarray(lo, object)
-    hi = np.asarray(hi, object)
-    if small:
-        lo = np.clip(lo, info.min, info.max)
-        hi = np.clip(hi, info.min, info.max + 1)
-        sd = np.dtype(np.int32)
-    else:
-        sd = dtype
-    sinfo = np.iinfo(sd)
+    """JAX's randint (two draws combined with a modulus) in NumPy; the bounds are integer arrays
+    of any shape that broadcasts to ``shape``."""
+    sd = np.dtype(np.int32) if dtype.itemsize < 4 else dtype
     nbits = sd.itemsize * 8
     ud = np.dtype(f"uint{nbits}")
-    out_of_range = hi > sinfo.max
-    lo = np.asarray(np.clip(lo, sinfo.min, sinfo.max), object)
-    hi = np.asarray(np.clip(hi, sinfo.min, sinfo.max), object)
-    mask = (1 << nbits) - 1
-    span_obj = np.asarray((hi - lo) & mask, object)
-    span_obj = np.asarray(np.where(hi <= lo, 1, span_obj), object)
-    span_obj = np.where(
-        out_of_range & (hi > lo), np.asarray((span_obj + 1) & mask, object), span_obj
-    )
-    span = np.asarray(np.asarray(span_obj, object), dtype=np.uint64).astype(ud)
+    lo, hi = np.asarray(lo), np.asarray(hi)
+    if not lo.ndim and not hi.ndim:
+        span_i, low_i = _randint_bounds(int(lo), int(hi), dtype)
+        span: Any = ud.type(span_i)
+        low: Any = np.array(low_i, object)
+    else:
+        pairs = np.frompyfunc(lambda a, b: _randint_bounds(int(a), int(b), dtype), 2, 2)
+        span_o, low = pairs(lo.astype(object), hi.astype(object))
+        span = np.asarray(span_o, np.uint64).astype(ud)
     keys = threefry.split_data(np.asarray(key), (2,))
     hi_bits = threefry.bits_data(keys[0], nbits, shape)
     lo_bits = threefry.bits_data(keys[1], nbits, shape)
-    mult = _umod(np.asarray(1 << (nbits // 2), np.uint64).astype(ud), span)
+    mult = _umod(ud.type(1 << (nbits // 2)), span)
     mult = _umod(mult * mult, span)
     off = _umod(hi_bits, span) * mult
     off = off + _umod(lo_bits, span)
     off = _umod(off, span)
-    lo_s = np.asarray(
-        np.asarray(lo, object), dtype=np.int64 if nbits == 32 or sd.kind == "i" else np.uint64
-    )
-    out: np.ndarray[Any, Any] = (lo_s.astype(sd).view(ud) + off.astype(ud)).view(sd)
+    low_s = np.asarray(low, np.uint64 if sd == np.uint64 else np.int64).astype(sd).view(ud)
+    out: np.ndarray[Any, Any] = (low_s + off.astype(ud)).view(sd)
     return out.astype(dtype)
 
 
 def _randint_impl(key: Any, lo: Any, hi: Any, *, shape: Any, dtype: Any) -> Any:
-    # The bounds keep their own (small) shapes: the object-int arithmetic on them is cheap, and
-    # they broadcast against the bits.
-    out = randint_data(
-        key, np.asarray(lo).astype(object), np.asarray(hi).astype(object), shape, dtype
-    )
+    # The bounds keep their own (small) shapes and broadcast against the bits.
+    out = randint_data(key, lo, hi, shape, dtype)
     return np.broadcast_to(out, shape).copy() if out.shape != shape else out
 
 
@@ -271,9 +279,7 @@ def truncated_normal(
     r2 = np.array(math.sqrt(2), d)
     a = lax.erf(lo / r2)
     b = lax.erf(hi / r2)
-    u = random_uniform_p.bind(
-        data, tnp.broadcast_to(a, s), tnp.broadcast_to(b, s), shape=s, dtype=d
-    )
+    u = random_uniform_p.bind(data, a, b, shape=s, dtype=d)
     out = r2 * random_erf_inv_p.bind(u)
     inf = np.array(np.inf, d)
     return tnp.clip(
