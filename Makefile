@@ -59,6 +59,8 @@ golden:
 	/tmp/trellax-golden-venv/bin/pip install -q flax
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden_nn.py
 	/tmp/trellax-golden-venv/bin/python tools/gen_golden_ad.py
+	/tmp/trellax-golden-venv/bin/python tools/gen_golden_values.py
+	/tmp/trellax-golden-venv/bin/python tools/gen_golden_values.py --x64
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache

@@ -250,8 +250,6 @@ def test_np_asarray_keeps_ml_dtypes(dtype):
         (bool, lambda: tnp.asarray(2.0), True),
         (bool, lambda: tnp.asarray(0), False),
         (bool, lambda: tnp.asarray([0.0]), False),
-        (float, lambda: tnp.asarray([2.5]), 2.5),
-        (int, lambda: tnp.asarray([[7]], "uint8"), 7),
         (operator.index, lambda: tnp.asarray(2), 2),
         (operator.index, lambda: tnp.asarray(3, "uint16"), 3),
         (float, lambda: tnp.asarray(1.5, "bfloat16"), 1.5),
@@ -263,11 +261,26 @@ def test_scalar_conversions(conv, make, expected):
     assert out == expected and type(out) is type(expected)
 
 
-@pytest.mark.parametrize("conv", [float, int, complex])
-@pytest.mark.parametrize("shape", [(2,), (0,), (2, 2)])
+@pytest.mark.parametrize("conv", [float, int, complex, operator.index])
+@pytest.mark.parametrize("shape", [(2,), (0,), (2, 2), (1,), (1, 1)])
 def test_scalar_conversions_of_non_size_1_arrays(conv, shape):
+    """Only 0-d arrays convert, even with one element (JAX's TypeError; bool() is the
+    exception, below)."""
     with pytest.raises(TypeError, match="Only scalar arrays can be converted"):
-        conv(tnp.zeros(shape))
+        conv(tnp.zeros(shape, "int32"))
+
+
+@pytest.mark.parametrize("conv", [float, int])
+@pytest.mark.parametrize("value", [1 + 2j, 1 + 0j, complex(np.nan, 1)])
+def test_float_and_int_of_a_complex_array_raise(conv, value):
+    """JAX raises Python's TypeError; NumPy would drop the imaginary part with a warning."""
+    with pytest.raises(TypeError, match="complex"):
+        conv(tnp.asarray(value))
+    assert complex(tnp.asarray(value)) == value or np.isnan(value.real)
+
+
+def test_bool_of_a_one_element_array_is_allowed():
+    assert bool(tnp.asarray([2.0])) is True and bool(tnp.asarray([[0]])) is False
 
 
 @pytest.mark.parametrize("shape", [(2,), (0,)])

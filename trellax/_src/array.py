@@ -119,7 +119,7 @@ class ArrayImpl(Array):
         return out
 
     def _scalar(self, what: str) -> Any:
-        if self._value.size != 1:
+        if self._value.ndim:  # even with one element, as in JAX
             raise TypeError(
                 f"Only scalar arrays can be converted to Python scalars (by {what}); got an array "
                 f"with shape {self.shape} (ndim={self.ndim}). Use .item() on a size-1 array, or "
@@ -136,10 +136,16 @@ class ArrayImpl(Array):
         return bool(self._value.reshape(())[()])
 
     def __int__(self) -> int:
-        return int(self._scalar("int()"))
+        value = self._scalar("int()")
+        if self.dtype.kind == "c":  # Python's own error, as in JAX (NumPy would drop .imag)
+            return int(complex(value))  # type: ignore[call-overload,no-any-return]
+        return int(value)
 
     def __float__(self) -> float:
-        return float(self._scalar("float()"))
+        value = self._scalar("float()")
+        if self.dtype.kind == "c":
+            return float(complex(value))  # type: ignore[arg-type]
+        return float(value)
 
     def __complex__(self) -> complex:
         return complex(self._scalar("complex()"))

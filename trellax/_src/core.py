@@ -40,7 +40,7 @@ from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 
-from trellax._src import errors
+from trellax._src import errors, fp_errors
 from trellax._src.basearray import Array
 
 Shape: TypeAlias = tuple[int, ...]
@@ -253,7 +253,8 @@ class Trace:
 
 
 class EvalTrace(Trace):
-    """The bottom of the stack: evaluate eagerly with NumPy."""
+    """The bottom of the stack: evaluate eagerly with NumPy (its floating-point errors silenced
+    for the call only, see :mod:`trellax._src.fp_errors`)."""
 
     def __repr__(self) -> str:
         return "EvalTrace"
@@ -261,6 +262,13 @@ class EvalTrace(Trace):
     def process_primitive(
         self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
     ) -> Any:
+        token = fp_errors.enter()
+        try:
+            return self._evaluate(prim, args, params)
+        finally:
+            fp_errors.leave(token)
+
+    def _evaluate(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
         rule = prim.abstract_eval_rule
         impl = prim.impl
         if rule is None or impl is None:

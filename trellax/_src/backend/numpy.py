@@ -13,16 +13,13 @@ C/XLA convention (round toward zero), as ``lax.div``/``lax.rem`` do.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
-# NumPy warns about floating-point events (1/0, log(-1), overflow in a cast); JAX doesn't.
-# Filtering warnings attributed to this module costs nothing on the hot path (np.errstate would
-# cost ~1 us per operation).
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"trellax\._src\.")
+from trellax._src.backend.convert import convert
 
 Impl = Callable[..., Any]
 IMPLS: dict[str, Impl] = {}
@@ -183,6 +180,12 @@ def _rem(x: np.ndarray, y: np.ndarray) -> Any:
     return np.fmod(x, y)
 
 
+def _is_custom(d: np.dtype) -> bool:
+    """An ml_dtypes type (bfloat16, float8/6/4, int2/int4; NumPy numbers user types from 256;
+    float8_e5m2 has kind "f", the others "V")."""
+    return d.num >= 256
+
+
 def _is_int(d: np.dtype) -> bool:
     return d.kind in "iu" or (d.kind == "V" and "int" in d.name)
 
@@ -238,7 +241,9 @@ def _shift_right_logical(x: np.ndarray, y: np.ndarray) -> Any:
 
 @_register("population_count")
 def _population_count(x: np.ndarray) -> Any:
-    return np.bitwise_count(x).astype(x.dtype)
+    # The bits of the two's complement pattern (np.bitwise_count of a signed int counts |x|).
+    bits = x.view(np.dtype(f"u{x.dtype.itemsize}")) if x.dtype.kind == "i" else x
+    return np.bitwise_count(bits).astype(x.dtype)
 
 
 @_register("clz")
@@ -327,21 +332,54 @@ def _clamp(lo: np.ndarray, x: np.ndarray, hi: np.ndarray) -> Any:
 
 @_register("convert_element_type")
 def _convert_element_type(x: np.ndarray, *, new_dtype: np.dtype, weak_type: bool) -> Any:
-    if x.dtype.kind == "c" and new_dtype.kind != "c":
-        x = x.real if new_dtype != np.bool_ else (x != 0)
-    if new_dtype == np.bool_ and x.dtype != np.bool_:
-        return x != 0
-    return x.astype(new_dtype)
+    return convert(x, new_dtype)  # JAX's rules: float -> int saturates, NaN -> 0
 
 
 @_register("bitcast_convert_type")
 def _bitcast_convert_type(x: np.ndarray, *, new_dtype: np.dtype) -> Any:
-    old, new = x.dtype.itemsize, new_dtype.itemsize
+    old, new = _bit_width(x.dtype), _bit_width(new_dtype)
+    if old % 8 == 0 and new % 8 == 0:  # whole bytes: NumPy's view
+        if old == new:
+            return x.view(new_dtype)
+        if old > new:
+            return np.ascontiguousarray(x).view(new_dtype).reshape((*x.shape, old // new))
+        return np.ascontiguousarray(x).view(new_dtype).reshape(x.shape[:-1])
+    # Sub-byte types (int4, int2, float4): through the bit patterns, least significant first.
+    bits = _bit_pattern(x, old)
     if old == new:
-        return x.view(new_dtype)
+        return _from_bit_pattern(bits, new_dtype, new)
     if old > new:
-        return np.ascontiguousarray(x).view(new_dtype).reshape((*x.shape, old // new))
-    return np.ascontiguousarray(x).view(new_dtype).reshape(x.shape[:-1])
+        shifts = np.arange(0, old, new, dtype=np.uint64)
+        parts = (bits[..., None] >> shifts) & np.uint64((1 << new) - 1)
+        return _from_bit_pattern(parts, new_dtype, new)
+    shifts = np.arange(0, new, old, dtype=np.uint64)
+    return _from_bit_pattern(np.bitwise_or.reduce(bits << shifts, axis=-1), new_dtype, new)
+
+
+def _bit_width(d: np.dtype) -> int:
+    if _is_custom(d) and d.itemsize == 1:
+        info = ml_dtypes.iinfo(d) if _is_int(d) else ml_dtypes.finfo(d)  # type: ignore[no-untyped-call]
+        return int(info.bits)
+    return d.itemsize * 8
+
+
+def _bit_pattern(x: np.ndarray, width: int) -> Any:
+    """The ``width``-bit patterns of ``x`` as uint64."""
+    if width % 8 == 0:
+        return x.view(np.dtype(f"u{x.dtype.itemsize}")).astype(np.uint64)
+    raw = x.astype(np.int64) if _is_int(x.dtype) else x.view(np.uint8)
+    return raw.astype(np.uint64) & np.uint64((1 << width) - 1)
+
+
+def _from_bit_pattern(bits: np.ndarray, d: np.dtype, width: int) -> Any:
+    if width % 8 == 0:
+        return bits.astype(np.dtype(f"u{d.itemsize}")).view(d)
+    if not _is_int(d):
+        return bits.astype(np.uint8).view(d)
+    value = bits.astype(np.int64)
+    if ml_dtypes.iinfo(d).min < 0:  # type: ignore[no-untyped-call]
+        value = np.where(value >= 1 << (width - 1), value - (1 << width), value)
+    return value.astype(d)
 
 
 # -- structural ----------------------------------------------------------------------------------
@@ -465,9 +503,11 @@ def _reduce_prod(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
 
 
 def _acc_dtype(d: np.dtype) -> Any:
-    # Sum in the input dtype (wrapping like XLA), except custom floats: accumulate in float32.
-    if d.kind == "V":
-        return np.float32 if "float" in d.name else d
+    # Sum in the input dtype (wrapping like XLA), except float16 and the ml_dtypes floats:
+    # accumulate in float32 and round once, as JAX does (a float16 running sum of ones would
+    # stop at 2048).
+    if d == np.float16 or (_is_custom(d) and "float" in d.name):
+        return np.float32
     return d
 
 
@@ -567,11 +607,13 @@ def _cumulative(fn: Any, x: np.ndarray, axis: int, reverse: bool) -> Any:
 
 @_register("sort")
 def _sort(*operands: np.ndarray, dimension: int, is_stable: bool, num_keys: int) -> Any:
-    if num_keys == 1 and len(operands) == 1:
+    if num_keys == 1 and len(operands) == 1 and not _is_custom(operands[0].dtype):
         return (np.sort(operands[0], axis=dimension, kind="stable"),)
     keys = [np.moveaxis(k, dimension, -1) for k in operands[:num_keys]]
-    if any(k.dtype.kind == "V" for k in keys):
-        keys = [k.astype(np.float32) if k.dtype.kind == "V" else k for k in keys]
+    if any(_is_custom(k.dtype) for k in keys):
+        # ml_dtypes' own sort orders bfloat16/float8 NaNs first; their values are exact in float32,
+        # where NaN sorts last and -0.0 equals 0.0 (a stable order), as in JAX.
+        keys = [k.astype(np.float32) if _is_custom(k.dtype) else k for k in keys]
     if len(keys) == 1:  # argsort is several times faster than a one-key lexsort
         order = np.argsort(keys[0], axis=-1, kind="stable")
     else:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, dtypes, errors
+from trellax._src import core, dtypes, errors, fp_errors
 from trellax._src.array import ArrayImpl
 from trellax._src.core import Primitive, ShapedArray, Trace
 from trellax._src.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
@@ -226,8 +226,6 @@ class Emitter:
 
     def __init__(self) -> None:
         self.env: dict[str, Any] = {
-            # Warnings raised by the generated code are attributed to a trellax module, so the
-            # backend's filter of NumPy's floating-point RuntimeWarnings applies as it does eagerly.
             "__name__": "trellax._src.interpreters.generated",
             "_fix_dtype": _fix_dtype,
             "_asarray": np.asarray,
@@ -372,7 +370,7 @@ def compile_jaxpr(closed: ClosedJaxpr) -> Callable[..., tuple[Any, ...]]:
     code = compile(source, f"<trellax jit: {len(closed.jaxpr.eqns)} equations>", "exec")
     env = em.env
     exec(code, env)
-    run: Callable[..., tuple[Any, ...]] = env["run"]
+    run: Callable[..., tuple[Any, ...]] = fp_errors.quietly(env["run"])
     run.__doc__ = source
     return run
 

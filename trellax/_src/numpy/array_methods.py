@@ -137,9 +137,9 @@ def _view(self: Array, dtype: Any = None) -> Array:
     from trellax._src.lax.structural import bitcast_convert_type
 
     d = dtypes.check_user_dtype(dtype, "view")
-    if self.ndim == 0 and d.itemsize != self.dtype.itemsize:
+    old, new = dtypes.itemsize_bits(self.dtype), dtypes.itemsize_bits(d)  # int4 is 4 bits wide
+    if self.ndim == 0 and old != new:
         raise ValueError("view() of a 0d array is only supported if the itemsize is unchanged.")
-    old, new = self.dtype.itemsize, d.itemsize
     if old == new:
         return bitcast_convert_type(self, d)
     from trellax._src.lax.structural import reshape

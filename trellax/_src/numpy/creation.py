@@ -15,8 +15,9 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from trellax._src import config as _config
-from trellax._src import core, dtypes
+from trellax._src import core, dtypes, fp_errors
 from trellax._src.array import ArrayImpl
+from trellax._src.backend.convert import convert
 from trellax._src.basearray import Array
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert, broadcast_to, concatenate, expand_dims
@@ -94,7 +95,7 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
         if src.dtype not in dtypes._KIND:
             raise _invalid_value(a, src.dtype)
         d = want if want is not None else dtypes.canonicalize_dtype(src.dtype)
-        return ArrayImpl._new(np.array(src, dtype=d, copy=True), d, False)
+        return ArrayImpl._new(_host_convert(src, d), d, False)
     if isinstance(a, (list, tuple)):
         return _from_sequence(a, want, fun_name)
     if a is None:
@@ -116,8 +117,20 @@ def _invalid_value(a: Any, d: DType) -> TypeError:
     )
 
 
+def _host_convert(src: np.ndarray[Any, Any], d: DType) -> np.ndarray[Any, Any]:
+    """A NumPy array as a new NumPy array of ``d``, converted as ``astype`` converts (floats
+    saturate into an integer range, NaN becomes 0; JAX leaves NumPy inputs to NumPy's cast, which
+    is undefined out of range), with NumPy's floating-point warnings silenced."""
+    with fp_errors.quiet():
+        out: np.ndarray[Any, Any] = np.array(convert(src, d), dtype=d, copy=True)
+    return out
+
+
 def _numpy_checked(x: Any, d: DType) -> np.ndarray[Any, Any]:
-    """A Python/NumPy value as NumPy ``d`` (NumPy's OverflowError for out-of-range ints)."""
+    """A Python/NumPy value as NumPy ``d`` (NumPy's OverflowError for out-of-range ints, and a
+    float that is not an integer of ``d``'s range raises as it does in NumPy and JAX)."""
+    if isinstance(x, (float, np.floating)) and dtypes.kind(d) in ("i", "u"):
+        x = _float_as_int(float(x), d)
     if d.kind == "V" and type(x) is int:
         info = dtypes.iinfo(d) if dtypes.kind(d) in ("i", "u") else None
         if info is not None and not int(info.min) <= x <= int(info.max):
@@ -125,6 +138,17 @@ def _numpy_checked(x: Any, d: DType) -> np.ndarray[Any, Any]:
     if d.kind == "b" or d.kind == "V":
         return np.asarray(x).astype(d)
     return np.asarray(x, dtype=d)
+
+
+def _float_as_int(x: float, d: DType) -> int:
+    if math.isnan(x):
+        raise ValueError("cannot convert float NaN to integer")
+    if math.isinf(x):
+        raise OverflowError("cannot convert float infinity to integer")
+    info = dtypes.iinfo(d)
+    if not int(info.min) <= int(x) <= int(info.max):
+        raise OverflowError(f"Python integer {int(x)} out of bounds for {d.name}")
+    return int(x)
 
 
 def _leaves(seq: Any, out: list[Any]) -> None:
@@ -156,8 +180,9 @@ def _from_sequence(a: Sequence[Any], want: DType | None, fun_name: str) -> Array
             want = dtypes.canonicalize_dtype(want)
     if any(isinstance(leaf, Array) and not core.is_concrete(leaf) for leaf in leaves):
         return _stack_traced(a, want)
+    parts = _to_numpy_leaves(a, want)
     try:
-        value = np.array(_to_numpy_leaves(a, want), dtype=want if want.kind != "V" else None)
+        value = np.array(parts, dtype=want if want.kind != "V" else None)
     except ValueError as e:
         raise ValueError(
             f"trellax.numpy.{fun_name}: the nested sequence is ragged or has inconsistent shapes "
@@ -170,10 +195,12 @@ def _to_numpy_leaves(a: Any, want: DType) -> Any:
     if isinstance(a, (list, tuple)):
         return [_to_numpy_leaves(x, want) for x in a]
     if isinstance(a, Array):
-        return np.asarray(a).astype(want)
-    if type(a) is int:
+        return _host_convert(np.asarray(a), want)
+    if isinstance(a, np.signedinteger):  # range-checked like a Python int, as JAX does
+        return _numpy_checked(int(a), want)
+    if type(a) is int or isinstance(a, (float, np.floating)):
         return _numpy_checked(a, want)
-    return np.asarray(a).astype(want)
+    return _host_convert(np.asarray(a), want)
 
 
 def _stack_traced(a: Any, want: DType) -> Array:
@@ -232,7 +259,11 @@ def full(
     Array([2., 2.], dtype=float32, weak_type=True)
     """
     dims = _shape(shape, "full")
-    fill = _array(fill_value, dtype, "full", copy=False)
+    if dtype is None or isinstance(fill_value, int):  # Python ints: range-checked
+        fill = _array(fill_value, dtype, "full", copy=False)
+    else:  # converted as astype converts (a float fill saturates, NaN gives 0), as in JAX
+        fill = _array(fill_value, None, "full", copy=False)
+        fill = _convert(fill, dtypes.check_user_dtype(dtype, "full"), False)
     return broadcast_to(fill, dims)
 
 
@@ -345,8 +376,11 @@ def arange(
     if st == 0:
         raise ValueError("arange: step must not be zero")
     size = max(0, math.ceil((hi - lo) / st))
-    if dtypes.kind(d) in ("i", "u") and all(isinstance(v, (int, bool)) for v in (lo, hi, st)):
-        value = lo + st * np.arange(size, dtype=np.int64)
+    if dtypes.kind(d) in ("i", "u"):
+        # As in JAX: start and step converted to d (a float saturates toward zero), then
+        # start + step * i with d's wrapping arithmetic.
+        first, stride = (_host_convert(np.asarray(v), d).astype(np.int64) for v in (lo, st))
+        value = first + stride * np.arange(size, dtype=np.int64)
     else:
         value = lo + st * np.arange(size, dtype=np.float64)
     return ArrayImpl._new(value.astype(d), d, False)
@@ -424,12 +458,13 @@ def linspace(
     lo = np.asarray(_concrete_scalar(start, "linspace", "start"), dtype=np.float64)
     hi = np.asarray(_concrete_scalar(stop, "linspace", "stop"), dtype=np.float64)
     compute = np.complex128 if dtypes.kind(d) == "c" else np.float64
-    value, step = np.linspace(
-        lo.astype(compute), hi.astype(compute), num, endpoint=endpoint, retstep=True, axis=axis
-    )
+    with fp_errors.quiet():  # an infinite end gives inf * 0 in NumPy's step arithmetic
+        value, step = np.linspace(
+            lo.astype(compute), hi.astype(compute), num, endpoint=endpoint, retstep=True, axis=axis
+        )
     if dtypes.kind(d) in ("i", "u"):
         value = np.floor(value)
-    out = ArrayImpl._new(value.astype(d), d, False)
+    out = ArrayImpl._new(_host_convert(value, d), d, False)
     if retstep:
         return out, ArrayImpl._new(np.asarray(step).astype(d), d, False)
     return out

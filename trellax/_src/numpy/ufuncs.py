@@ -19,7 +19,7 @@ from trellax._src.basearray import Array
 from trellax._src.core import Primitive
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import scalar_to_array
-from trellax._src.lax.structural import _convert, broadcast_to, select_n
+from trellax._src.lax.structural import _convert, broadcast_to, clamp, select_n
 from trellax._src.numpy.util import (
     ensure_array,
     promote_args,
@@ -116,18 +116,21 @@ def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
     if k in ("i", "u"):
         q = lax.div(a, b)
         if k == "i":
-            # lax.div rounds toward zero; step down where the signs differ and it was inexact
+            # lax.div rounds toward zero; step down where the signs differ and it was inexact.
+            # As in JAX, x // 0 is lax.div's -1 stepped down to -2 unless x is 0 (lax.rem(x, 0)
+            # is x, and sign(0) is 0).
             r = lax.rem(a, b)
-            fix = logical_and(not_equal(r, 0), not_equal(lax.lt(a, _zero(a)), lax.lt(b, _zero(b))))
+            fix = logical_and(not_equal(r, 0), not_equal(lax.sign(a), lax.sign(b)))
             q = select_n(fix, q, lax.sub(q, _one(q)))
         return q
     # Floats as JAX (and NumPy) do: from the exact remainder, so that x == q * y + r holds and
-    # a quotient just below an integer is not rounded up to it before flooring.
+    # a quotient just below an integer is not rounded up to it before flooring; x // 0 is
+    # x / 0 (+-inf, or nan for 0 // 0 and nan // 0).
     mod = lax.rem(a, b)
     div = lax.div(lax.sub(a, mod), b)
     fix = logical_and(not_equal(mod, 0), not_equal(lax.lt(mod, _zero(mod)), lax.lt(b, _zero(b))))
     div = select_n(fix, div, lax.sub(div, _one(div)))
-    return lax.round(div, 1)
+    return select_n(lax.eq(b, _zero(b)), lax.round(div, 1), lax.div(a, b))
 
 
 def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -135,7 +138,7 @@ def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args_numeric("remainder", x, y)
     if _kind(a) == "c":
         raise TypeError("remainder does not support complex-valued inputs")
-    r = lax.rem(a, b)
+    r = _int_rem(a, b)
     if _kind(a) == "u":
         return r
     fix = logical_and(not_equal(r, 0), not_equal(lax.lt(r, _zero(r)), lax.lt(b, _zero(b))))
@@ -148,7 +151,16 @@ mod = remainder
 def fmod(x: ArrayLike, y: ArrayLike, /) -> Array:
     """C-style remainder (sign of ``x``)."""
     a, b = promote_args_numeric("fmod", x, y)
-    return lax.rem(a, b)
+    return _int_rem(a, b)
+
+
+def _int_rem(a: Array, b: Array) -> Array:
+    """``lax.rem``, except that an integer remainder by 0 is 0, as in JAX's numpy functions
+    (``lax.rem(x, 0)`` itself is ``x``)."""
+    if _kind(a) not in ("i", "u"):
+        return lax.rem(a, b)
+    zero = lax.eq(b, _zero(b))
+    return lax.rem(a, select_n(zero, b, _one(b)))
 
 
 def divmod(x: ArrayLike, y: ArrayLike, /) -> tuple[Array, Array]:
@@ -629,7 +641,7 @@ def isinf(x: ArrayLike, /) -> Array:
 def isnan(x: ArrayLike, /) -> Array:
     a = ensure_array("isnan", x)
     if _kind(a) in ("b", "i", "u"):
-        return logical_not(_true_like(a))
+        return _true_like(a, False)
     return lax.ne(a, a)
 
 
@@ -671,8 +683,10 @@ def signbit(x: ArrayLike, /) -> Array:
     return _convert(lax.lt(as_int, _zero(as_int)), dtypes.bool_, False)
 
 
-def _true_like(a: Array) -> Array:
-    return lax.eq(a, a)
+def _true_like(a: Array, value: bool = True) -> Array:
+    """JAX's ``full_like(a, True, dtype=bool)``: keeps ``a``'s weak flag (not ``eq(a, a)``,
+    which is False at NaN)."""
+    return broadcast_to(scalar_to_array(value, dtypes.bool_, a.weak_type), a.shape)
 
 
 def isreal(x: ArrayLike, /) -> Array:
@@ -683,7 +697,11 @@ def isreal(x: ArrayLike, /) -> Array:
 
 
 def iscomplex(x: ArrayLike, /) -> Array:
-    return logical_not(isreal(x))
+    """Where the imaginary part is nonzero (so a NaN imaginary part counts; real inputs never)."""
+    a = ensure_array("iscomplex", x)
+    if _kind(a) == "c":
+        return lax.ne(lax.imag(a), _zero(lax.imag(a)))
+    return _true_like(a, False)
 
 
 # -- the rest of jax.numpy's ufuncs ---------------------------------------------------------------
@@ -720,8 +738,33 @@ def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
         raise ValueError(f"ldexp not supported for input types ({a.dtype.name}, {b.dtype.name})")
     if _kind(b) not in ("i", "u", "b"):
         raise ValueError(f"ldexp: exponent must be an integer array, got {b.dtype.name}")
+    return _scale_by_power_of_two(a, _convert(b, dtypes.int32, False))
+
+
+def _scale_by_power_of_two(a: Array, e: Array) -> Array:
+    """``a * 2**e`` rounded once, with no intermediate ``2**e`` that overflows or underflows.
+
+    With ``a = m * 2**k`` (frexp, ``m`` in [0.5, 1)), the result is ``m * 2**(k + e)``, built in
+    two multiplications by representable powers of two: the first keeps the value normal (so it
+    is exact), the second is the only one that can round (into the subnormals) or overflow.
+    Exponents far out of range are clamped first; they give 0 or inf all the same.
+    """
+    info = dtypes.finfo(a.dtype)
+    lo, hi, nmant = int(info.minexp), int(info.maxexp) - 1, int(info.nmant)
+    m, k = lax.frexp_p.bind_multi(a)
+    i32 = dtypes.int32
+    low, high = 2 * lo - nmant - 4, 2 * hi  # beyond these, 0 and inf all the same
+    span = scalar_to_array(high - low, i32, False)
+    e = clamp(lax.neg(span), e, span)  # so that adding k cannot overflow int32
+    n = clamp(scalar_to_array(low, i32, False), lax.add(e, k), scalar_to_array(high, i32, False))
+    # n > 0: two positive halves; n <= 0: first to the smallest normal exponent, then down.
+    down = lax.le(n, scalar_to_array(0, i32, False))
+    half = lax.div(n, scalar_to_array(2, i32, False))
+    first = select_n(down, half, lax.max(n, scalar_to_array(lo + 1, i32, False)))
+    second = lax.max(lax.sub(n, first), scalar_to_array(lo - nmant, i32, False))
     two = _full_scalar(2, a)
-    return lax.mul(a, lax.pow(two, _convert(b, dtypes.int32, False)))
+    step = lax.mul(m, lax.pow(two, first))
+    return lax.mul(step, lax.pow(two, second))
 
 
 def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
