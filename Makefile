@@ -14,6 +14,8 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(PY) -m trellax demo
+	$(PY) -m pip install -q -e '.[demo]'
+	$(PY) examples/train_digits.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check trellax tests benchmarks tools
@@ -67,10 +69,11 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_values.py
 	$(GOLDEN_PY) tools/gen_golden_values.py --x64
 	$(GOLDEN_PY) tools/gen_golden_ad.py
-	$(GOLDEN_PY) tools/gen_golden_random.py
+	$(GOLDEN_PY) tools/gen_golden_random.py > tests/golden/random.json
 	$(GOLDEN_PY) tools/gen_jax_names.py
 	$(GOLDEN_PY) tools/gen_golden_names.py
-	$(GOLDEN_PY) tools/gen_golden_core.py
+	$(GOLDEN_PY) -m pip install -q flax
+	$(GOLDEN_PY) tools/gen_golden_nn.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 
 clean:

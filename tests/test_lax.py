@@ -559,6 +559,19 @@ CASES = {
     "det": lambda: lax_linalg.det(_sq()),
     "slogdet": lambda: lax_linalg.slogdet(_sq()),
     "fft": lambda: lax_fft.fft(_cf(), "FFT", (4,)),
+    # window primitives (trellax._src.lax.conv); the two cotangent primitives of a convolution
+    "conv_general_dilated": lambda: lax.conv_general_dilated(
+        f32((1, 2, 4, 4)), f32((3, 2, 2, 2)), (1, 1), "SAME"
+    ),
+    "conv_lhs_transpose": lambda: trellax.grad(
+        lambda x: lax.conv_general_dilated(x, f32((3, 2, 2, 2)), (2, 1), "VALID").sum()
+    )(f32((1, 2, 4, 4))),
+    "conv_rhs_transpose": lambda: trellax.grad(
+        lambda w: lax.conv_general_dilated(f32((1, 2, 4, 4)), w, (1, 2), "SAME").sum()
+    )(f32((3, 2, 2, 2))),
+    "reduce_window": lambda: lax.reduce_window(
+        f32((4, 5)), -tnp.inf, lax.max, (2, 2), (1, 2), "SAME"
+    ),
     "add_any": lambda: ad_util.add_any_p.bind(f32(), f32()),
     "stop_gradient": lambda: lax.stop_gradient(f32()),
 }

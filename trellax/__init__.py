@@ -13,6 +13,7 @@ from trellax import dtypes as dtypes
 from trellax import errors as errors
 from trellax import image as image
 from trellax import lax as lax
+from trellax import nn as nn
 from trellax import numpy as numpy
 from trellax import ops as ops
 from trellax import random as random

@@ -6,6 +6,14 @@ first. Dtype errors name the ``trellax.numpy`` function that promotes.
 
 from trellax._src.control_flow import cond, fori_loop, map, scan, switch, while_loop
 from trellax._src.custom_derivatives import stop_gradient as stop_gradient
+from trellax._src.lax.conv import (
+    ConvDimensionNumbers,
+    conv_dimension_numbers,
+    conv_general_dilated,
+    conv_transpose,
+    padtype_to_pads,
+    reduce_window,
+)
 from trellax._src.lax.elementwise import (
     abs,
     acos,
@@ -284,17 +292,12 @@ from trellax._src.lax.convenience import (  # noqa: E402
     unstack,
 )
 from trellax._src.lax.convolution import (  # noqa: E402
-    ConvDimensionNumbers,
     ConvGeneralDilatedDimensionNumbers,
     conv,
-    conv_dimension_numbers,
-    conv_general_dilated,
     conv_general_permutations,
     conv_general_shape_tuple,
     conv_shape_tuple,
-    conv_transpose,
     conv_with_general_padding,
-    padtype_to_pads,
 )
 from trellax._src.lax.special import erf_inv, igamma, igammac  # noqa: E402
 from trellax._src.lax_tree_ops import (  # noqa: E402
@@ -303,7 +306,6 @@ from trellax._src.lax_tree_ops import (  # noqa: E402
     associative_scan,
     optimization_barrier,
     reduce,
-    reduce_window,
     reduce_window_shape_tuple,
 )
 

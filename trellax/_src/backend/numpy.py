@@ -98,7 +98,11 @@ def _sign(x: np.ndarray) -> Any:
     if x.dtype.kind == "c":
         mag = np.abs(x)
         return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag)).astype(x.dtype)
-    return np.sign(x)
+    out = np.sign(x)
+    if x.dtype.kind == "f" or _is_custom(x.dtype):
+        # XLA keeps the sign of a zero (sign(-0.0) is -0.0); NumPy's sign gives +0.0.
+        out = np.where(x == 0, x, out)
+    return out
 
 
 @_register("atan2")

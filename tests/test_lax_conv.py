@@ -1,0 +1,127 @@
+"""``lax.conv_general_dilated``, ``conv_transpose`` and ``reduce_window``: derivatives (forward
+and reverse, second order, in float64), dtype rules, and bad input. Values against JAX are in
+``tests/test_nn_golden.py`` (the ``lax ...`` cases)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import trellax
+import trellax.lax as lax
+import trellax.numpy as tnp
+from trellax.test_util import check_grads
+
+RNG = np.random.default_rng(0)
+
+
+def arr(*shape: int) -> Any:
+    return tnp.asarray(RNG.standard_normal(shape))
+
+
+CONVS = [
+    ("pads dilations", lambda x, w: lax.conv_general_dilated(
+        x, w, (2, 1), ((1, 0), (-1, 2)), lhs_dilation=(1, 2), rhs_dilation=(2, 1)),
+     (2, 3, 5, 4), (4, 3, 2, 3)),
+    ("groups mixed specs", lambda x, w: lax.conv_general_dilated(
+        x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "OIHW", "NCHW"), feature_group_count=2),
+     (2, 5, 4, 4), (4, 2, 3, 2)),
+    ("1d VALID", lambda x, w: lax.conv_general_dilated(x, w, (2,), "VALID"), (1, 2, 7), (3, 2, 3)),
+    ("conv_transpose", lambda x, w: lax.conv_transpose(x, w, (2, 2), "SAME"),
+     (1, 3, 3, 2), (3, 3, 2, 2)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "f", "xs", "ws"), CONVS, ids=[c[0] for c in CONVS])
+def test_conv_derivatives(name: str, f: Any, xs: Any, ws: Any) -> None:
+    with trellax.enable_x64(True):
+        check_grads(f, (arr(*xs), arr(*ws)), order=2)
+
+
+WINDOWS = [
+    ("max SAME", lambda x: lax.reduce_window(x, -tnp.inf, lax.max, (1, 1, 2, 3), (1, 1, 2, 1), "SAME")),
+    ("min", lambda x: lax.reduce_window(x, tnp.inf, lax.min, (1, 2, 2, 1), (1, 1, 1, 1), "VALID")),
+    ("sum dilated", lambda x: lax.reduce_window(
+        x, 0.0, lax.add, (1, 2, 2, 1), (1, 1, 1, 2), ((0, 0), (1, 0), (0, 2), (0, 0)),
+        base_dilation=(1, 1, 2, 1), window_dilation=(1, 1, 1, 2))),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "f"), WINDOWS, ids=[w[0] for w in WINDOWS])
+def test_reduce_window_derivatives(name: str, f: Any) -> None:
+    with trellax.enable_x64(True):
+        check_grads(f, (arr(2, 3, 5, 4),), order=2)
+
+
+def test_max_window_gradient_goes_to_first_maximum() -> None:
+    x = tnp.asarray([[1.0, 3.0, 3.0, 0.0]])
+    g = trellax.grad(
+        lambda x: lax.reduce_window(x, -tnp.inf, lax.max, (1, 2), (1, 2), "VALID").sum()
+    )(x)
+    np.testing.assert_array_equal(np.asarray(g), [[0.0, 1.0, 1.0, 0.0]])
+
+
+def test_jit_of_grad_matches_grad() -> None:
+    f = CONVS[0][1]
+    x, w = arr(2, 3, 5, 4).astype("float32"), arr(4, 3, 2, 3).astype("float32")
+    loss = lambda x, w: tnp.sum(f(x, w) ** 2)  # noqa: E731
+    eager = trellax.grad(loss, argnums=(0, 1))(x, w)
+    jitted = trellax.jit(trellax.grad(loss, argnums=(0, 1)))(x, w)
+    for a, b in zip(eager, jitted):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16", "int32", "complex64"])
+def test_conv_dtype_and_weak_type(dtype: str) -> None:
+    x, w = tnp.ones((1, 2, 4, 4), dtype), tnp.ones((3, 2, 2, 2), dtype)
+    y = lax.conv_general_dilated(x, w, (1, 1), "VALID")
+    assert y.dtype == np.dtype(tnp.dtype(dtype)) and not y.weak_type
+    assert float(np.asarray(y, np.complex128).real.ravel()[0]) == 8.0
+    assert trellax.eval_shape(
+        lambda a, b: lax.conv_general_dilated(a, b, (1, 1), "VALID"), x, w
+    ).shape == (1, 3, 3, 3)
+    z = (
+        lax.conv_general_dilated(x, w, (1, 1), "VALID", preferred_element_type="float32")
+        if dtype != "complex64"
+        else y
+    )
+    assert z.dtype in (np.float32, np.complex64)
+
+
+def test_conv_bad_input() -> None:
+    x, w = tnp.ones((1, 2, 4, 4)), tnp.ones((3, 2, 2, 2))
+    with pytest.raises(TypeError, match="same dtypes"):
+        lax.conv_general_dilated(x, w.astype("bfloat16"), (1, 1), "VALID")
+    with pytest.raises(ValueError, match="feature_group_count"):
+        lax.conv_general_dilated(x, tnp.ones((3, 3, 2, 2)), (1, 1), "VALID")
+    with pytest.raises(TypeError, match="exactly once"):
+        lax.conv_general_dilated(x, w, (1, 1), "VALID", dimension_numbers=("NNHW", "OIHW", "NCHW"))
+    with pytest.raises(ValueError, match="window_strides"):
+        lax.conv_general_dilated(x, w, (1,), "VALID")
+    with pytest.raises(ValueError, match="Unknown padding"):
+        lax.conv_general_dilated(x, w, (1, 1), "FULL")
+    with pytest.raises(ValueError, match="String padding"):
+        lax.conv_general_dilated(x, w, (1, 1), "SAME", lhs_dilation=(2, 1))
+    with pytest.raises(TypeError, match="bool"):
+        lax.conv_general_dilated(x.astype(bool), w.astype(bool), (1, 1), "VALID")
+    with pytest.raises(NotImplementedError, match="batch_group_count"):
+        lax.conv_general_dilated(x, w, (1, 1), "VALID", batch_group_count=2)
+
+
+def test_reduce_window_rules() -> None:
+    x = tnp.asarray([[1, 5, -2], [7, 0, 3]], "int8")
+    m = lax.reduce_window(x, -tnp.inf, lax.max, (2, 2), (1, 1), "SAME")  # identity init on ints
+    assert m.dtype == np.int8
+    np.testing.assert_array_equal(np.asarray(m), [[7, 5, 3], [7, 3, 3]])
+    nanx = tnp.asarray([1.0, tnp.nan, 2.0])
+    assert np.isnan(
+        np.asarray(lax.reduce_window(nanx, -tnp.inf, lax.max, (2,), (1,), "VALID"))
+    ).all()
+    with pytest.raises(TypeError, match="init_value dtype"):
+        lax.reduce_window(tnp.ones(3), tnp.asarray(1, "int32"), lax.add, (2,), (1,), "VALID")
+    with pytest.raises(NotImplementedError, match="computation"):
+        lax.reduce_window(tnp.ones(3), 0.0, lambda a, b: a, (2,), (1,), "VALID")
+    s = lax.reduce_window(tnp.ones(3), 1.0, lax.add, (2,), (1,), ((1, 0),))  # non-identity init
+    np.testing.assert_array_equal(np.asarray(s), [3.0, 3.0, 3.0])

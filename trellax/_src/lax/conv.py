@@ -1,0 +1,605 @@
+"""Window primitives: ``conv_general_dilated`` (with ``conv_transpose`` built on it) and
+``reduce_window`` (with its sum/max/min forms).
+
+Like every lax function they never promote: operands must share a dtype. Dimension numbers
+follow JAX: ``None`` (``NCHW``/``OIHW``/``NCHW``), a tuple of spec strings such as
+``("NHWC", "HWIO", "NHWC")``, or ``ConvDimensionNumbers`` of axis permutations. Padding is
+``"SAME"``, ``"SAME_LOWER"``, ``"VALID"`` or a ``(low, high)`` pair per spatial axis (negative
+amounts crop).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from trellax._src import ad_util, dtypes
+from trellax._src.backend import conv as _conv_impls  # noqa: F401  (registers the impls)
+from trellax._src.backend import numpy as backend
+from trellax._src.basearray import Array
+from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.lax._base import asarray, check_dtype, num, same_dtypes_error
+from trellax._src.typing import ArrayLike, DTypeLike
+
+Pads = tuple[tuple[int, int], ...]
+
+
+class ConvDimensionNumbers(NamedTuple):
+    """Axis permutations: ``lhs_spec = (batch, feature, *spatial)``, ``rhs_spec = (out feature,
+    in feature, *spatial)``, ``out_spec = (batch, feature, *spatial)``."""
+
+    lhs_spec: tuple[int, ...]
+    rhs_spec: tuple[int, ...]
+    out_spec: tuple[int, ...]
+
+
+def _ints(name: str, what: str, xs: Any, n: int) -> tuple[int, ...]:
+    try:
+        t = tuple(operator.index(x) for x in xs)
+    except TypeError:
+        raise TypeError(f"{name}: {what} must be a sequence of integers, got {xs!r}") from None
+    if len(t) != n:
+        raise ValueError(f"{name}: {what} must have {n} entries (one per spatial axis), got {t}")
+    if any(v < 1 for v in t):
+        raise ValueError(f"{name}: {what} must be positive, got {t}")
+    return t
+
+
+def padtype_to_pads(
+    in_shape: Sequence[int],
+    window_shape: Sequence[int],
+    window_strides: Sequence[int],
+    padding: str,
+) -> list[tuple[int, int]]:
+    """``(low, high)`` pads of ``"SAME"`` (output ``ceil(in / stride)``, extra pad at the end),
+    ``"SAME_LOWER"`` (extra pad at the start) or ``"VALID"`` (none)."""
+    p = padding.upper()
+    if p == "VALID":
+        return [(0, 0)] * len(in_shape)
+    if p not in ("SAME", "SAME_LOWER"):
+        raise ValueError(f"Unknown padding type: {padding}.")
+    pads = []
+    for n, k, s in zip(in_shape, window_shape, window_strides):
+        out = -(-n // s)
+        total = max((out - 1) * s + k - n, 0)
+        lo = total // 2 if p == "SAME" else total - total // 2
+        pads.append((lo, total - lo))
+    return pads
+
+
+def _pads(name: str, padding: Any, in_shape: Any, window: Any, strides: Any) -> Pads:
+    if isinstance(padding, str):
+        return tuple(padtype_to_pads(in_shape, window, strides, padding))
+    try:
+        pads = tuple((operator.index(lo), operator.index(hi)) for lo, hi in padding)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{name}: padding must be 'SAME', 'SAME_LOWER', 'VALID' or a sequence of (low, high) "
+            f"integer pairs, got {padding!r}"
+        ) from None
+    if len(pads) != len(in_shape):
+        raise ValueError(
+            f"{name}: padding needs {len(in_shape)} (low, high) pairs, got {len(pads)}"
+        )
+    return pads
+
+
+def _spec_permutations(
+    specs: tuple[str, str, str],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    lhs, rhs, out = specs
+    for i, (spec, (a, b)) in enumerate(zip(specs, (("N", "C"), ("O", "I"), ("N", "C")))):
+        if not spec.count(a) == spec.count(b) == 1:
+            raise TypeError(
+                f"convolution dimension_numbers[{i}] must contain the characters '{a}' and "
+                f"'{b}' exactly once, got {spec}."
+            )
+        if len(spec) != len(set(spec)):
+            raise TypeError(
+                f"convolution dimension_numbers[{i}] cannot have duplicate characters, got {spec}."
+            )
+    spatial = [c for c in rhs if c not in "OI"]
+    if not set(lhs) - {"N", "C"} == set(spatial) == set(out) - {"N", "C"}:
+        raise TypeError(
+            "convolution dimension_numbers elements must each have the same set of spatial "
+            f"characters, got {specs}."
+        )
+
+    def perm(spec: str, a: str, b: str) -> tuple[int, ...]:
+        return (spec.index(a), spec.index(b), *(spec.index(c) for c in spatial))
+
+    return perm(lhs, "N", "C"), perm(rhs, "O", "I"), perm(out, "N", "C")
+
+
+def conv_dimension_numbers(
+    lhs_shape: Sequence[int], rhs_shape: Sequence[int], dimension_numbers: Any
+) -> ConvDimensionNumbers:
+    """Normalizes ``dimension_numbers`` (None, spec strings, or permutations)."""
+    nd = len(lhs_shape)
+    if len(rhs_shape) != nd:
+        raise TypeError(
+            "convolution requires lhs and rhs ndim to be equal, got "
+            f"{len(lhs_shape)} and {len(rhs_shape)}."
+        )
+    if nd < 2:
+        raise TypeError(f"convolution requires operands of rank >= 2, got shape {tuple(lhs_shape)}")
+    if dimension_numbers is None:
+        iota = tuple(range(nd))
+        return ConvDimensionNumbers(iota, iota, iota)
+    if isinstance(dimension_numbers, ConvDimensionNumbers):
+        return dimension_numbers
+    if isinstance(dimension_numbers, tuple | list) and len(dimension_numbers) == 3:
+        if all(isinstance(s, str) for s in dimension_numbers):
+            for i, s in enumerate(dimension_numbers):
+                if len(s) != nd:
+                    raise TypeError(
+                        f"convolution dimension_numbers[{i}] must have len equal to the ndim of "
+                        f"lhs and rhs, got {len(s)} for lhs and rhs shapes {tuple(lhs_shape)} "
+                        f"and {tuple(rhs_shape)}."
+                    )
+            return ConvDimensionNumbers(*_spec_permutations(tuple(dimension_numbers)))
+        return ConvDimensionNumbers(*(tuple(int(i) for i in p) for p in dimension_numbers))
+    raise TypeError(
+        f"convolution dimension_numbers must be tuple/list or None, got {type(dimension_numbers)}."
+    )
+
+
+# -- conv_general_dilated -----------------------------------------------------------------------
+
+conv_general_dilated_p = Primitive("conv_general_dilated")
+conv_general_dilated_p.def_impl(backend.impl("conv_general_dilated"))
+
+
+@conv_general_dilated_p.def_abstract_eval
+def _conv_abstract_eval(
+    lhs: AbstractValue,
+    rhs: AbstractValue,
+    *,
+    window_strides: tuple[int, ...],
+    padding: Pads,
+    lhs_dilation: tuple[int, ...],
+    rhs_dilation: tuple[int, ...],
+    dimension_numbers: ConvDimensionNumbers,
+    feature_group_count: int,
+    preferred_element_type: Any,
+) -> ShapedArray:
+    lspec, rspec, ospec = dimension_numbers
+    ls, rs = tuple(lhs.shape), tuple(rhs.shape)
+    n, c = ls[lspec[0]], ls[lspec[1]]
+    o, i = rs[rspec[0]], rs[rspec[1]]
+    g = feature_group_count
+    if c != i * g:
+        raise ValueError(
+            "conv_general_dilated lhs feature dimension size divided by feature_group_count "
+            f"must equal the rhs input feature dimension size, but {c} // {g} != {i}."
+        )
+    if o % g:
+        raise ValueError(
+            "conv_general_dilated rhs output feature dimension size must be a multiple of "
+            f"feature_group_count, but {o} is not a multiple of {g}."
+        )
+    spatial = []
+    for j, (s, p, ld, rd) in enumerate(zip(window_strides, padding, lhs_dilation, rhs_dilation)):
+        x = ls[lspec[2 + j]]
+        x = ((x - 1) * ld + 1 if x else 0) + p[0] + p[1]
+        k = (rs[rspec[2 + j]] - 1) * rd + 1
+        spatial.append(max(0, (x - k) // s + 1))
+    logical = (n, o, *spatial)
+    shape = [0] * len(logical)
+    for j, ax in enumerate(ospec):
+        shape[ax] = logical[j]
+    return ShapedArray._fast(tuple(shape), preferred_element_type, lhs.weak_type and rhs.weak_type)
+
+
+def conv_general_dilated(
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    window_strides: Sequence[int],
+    padding: str | Sequence[tuple[int, int]],
+    lhs_dilation: Sequence[int] | None = None,
+    rhs_dilation: Sequence[int] | None = None,
+    dimension_numbers: Any = None,
+    feature_group_count: int = 1,
+    batch_group_count: int = 1,
+    precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
+) -> Array:
+    """General n-d convolution (cross-correlation, as in XLA) with strides, padding, input
+    (``lhs_dilation``) and kernel (``rhs_dilation``) dilation and feature groups.
+
+    >>> import trellax.numpy as tnp, trellax.lax as lax
+    >>> x = tnp.ones((1, 5, 5, 2)); w = tnp.ones((3, 3, 2, 4))
+    >>> lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")).shape
+    (1, 5, 5, 4)
+    """
+    name = "conv_general_dilated"
+    x, y = asarray(lhs), asarray(rhs)
+    if x.dtype != y.dtype:
+        raise same_dtypes_error(name, [x.dtype, y.dtype])
+    check_dtype(name, x.dtype, num, None)
+    if batch_group_count != 1:
+        raise NotImplementedError(f"{name}: batch_group_count other than 1 is not supported")
+    dn = conv_dimension_numbers(x.shape, y.shape, dimension_numbers)
+    nsp = x.ndim - 2
+    strides = _ints(name, "window_strides", window_strides, nsp)
+    ld = _ints(name, "lhs_dilation", lhs_dilation or (1,) * nsp, nsp)
+    rd = _ints(name, "rhs_dilation", rhs_dilation or (1,) * nsp, nsp)
+    g = operator.index(feature_group_count)
+    if g < 1:
+        raise ValueError(f"{name}: feature_group_count must be positive, got {g}")
+    if isinstance(padding, str) and any(d != 1 for d in ld):
+        raise ValueError(
+            "String padding is not implemented for transposed convolution using this op. Please "
+            "either exactly specify the required padding or use conv_transpose."
+        )
+    in_sp = [(x.shape[dn.lhs_spec[2 + j]] - 1) * ld[j] + 1 for j in range(nsp)]
+    k_sp = [(y.shape[dn.rhs_spec[2 + j]] - 1) * rd[j] + 1 for j in range(nsp)]
+    pads = _pads(name, padding, in_sp, k_sp, strides)
+    out = x.dtype
+    if preferred_element_type is not None:
+        out = dtypes.check_user_dtype(preferred_element_type, name)
+    return conv_general_dilated_p.bind(
+        x,
+        y,
+        window_strides=strides,
+        padding=pads,
+        lhs_dilation=ld,
+        rhs_dilation=rd,
+        dimension_numbers=dn,
+        feature_group_count=g,
+        preferred_element_type=out,
+    )
+
+
+# The cotangents of the convolution's two operands are primitives of their own, so the three
+# form a closed family under differentiation: F(x, w), Lt(ct, w) (input-shaped) and Rt(x, ct)
+# (kernel-shaped) are all bilinear, and each one's transposes are the other two.
+
+conv_lhs_transpose_p = Primitive("conv_lhs_transpose")
+conv_lhs_transpose_p.def_impl(backend.impl("conv_lhs_transpose"))
+conv_rhs_transpose_p = Primitive("conv_rhs_transpose")
+conv_rhs_transpose_p.def_impl(backend.impl("conv_rhs_transpose"))
+
+
+@conv_lhs_transpose_p.def_abstract_eval
+def _lhs_t_abstract_eval(
+    ct: AbstractValue, w: AbstractValue, *, lhs_shape: Any, preferred_element_type: Any, **_: Any
+) -> ShapedArray:
+    return ShapedArray._fast(tuple(lhs_shape), preferred_element_type, False)
+
+
+@conv_rhs_transpose_p.def_abstract_eval
+def _rhs_t_abstract_eval(
+    x: AbstractValue, ct: AbstractValue, *, rhs_shape: Any, preferred_element_type: Any, **_: Any
+) -> ShapedArray:
+    return ShapedArray._fast(tuple(rhs_shape), preferred_element_type, False)
+
+
+def _common(params: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: params[k]
+        for k in (
+            "window_strides",
+            "padding",
+            "lhs_dilation",
+            "rhs_dilation",
+            "dimension_numbers",
+            "feature_group_count",
+        )
+    }
+
+
+def _conv(x: Any, w: Any, out_dtype: Any, params: dict[str, Any]) -> Any:
+    return conv_general_dilated_p.bind(x, w, preferred_element_type=out_dtype, **_common(params))
+
+
+def _lhs_t(ct: Any, w: Any, x_aval: Any, params: dict[str, Any]) -> Any:
+    return conv_lhs_transpose_p.bind(
+        ct, w, lhs_shape=tuple(x_aval.shape), preferred_element_type=x_aval.dtype,
+        **_common(params),
+    )  # fmt: skip
+
+
+def _rhs_t(x: Any, ct: Any, w_aval: Any, params: dict[str, Any]) -> Any:
+    return conv_rhs_transpose_p.bind(
+        x, ct, rhs_shape=tuple(w_aval.shape), preferred_element_type=w_aval.dtype,
+        **_common(params),
+    )  # fmt: skip
+
+
+def _aval(x: Any) -> Any:
+    return x.aval if ad_util.is_undefined(x) else ShapedArray._fast(x.shape, x.dtype, False)
+
+
+def _conv_transpose_rule(ct: Any, x: Any, w: Any, **params: Any) -> list[Any]:
+    if ad_util.is_undefined(x) and ad_util.is_undefined(w):
+        raise TypeError("conv_general_dilated is not linear in both operands at once")
+    if ad_util.is_undefined(x):
+        return [_lhs_t(ct, w, x.aval, params), None]
+    return [None, _rhs_t(x, ct, w.aval, params)]
+
+
+def _lhs_t_transpose_rule(g: Any, c: Any, w: Any, **params: Any) -> list[Any]:
+    if ad_util.is_undefined(c):
+        return [_conv(g, w, c.aval.dtype, params), None]
+    return [None, _rhs_t(g, c, w.aval, params)]
+
+
+def _rhs_t_transpose_rule(h: Any, x: Any, c: Any, **params: Any) -> list[Any]:
+    if ad_util.is_undefined(x):
+        return [_lhs_t(c, h, x.aval, params), None]
+    return [None, _conv(x, h, c.aval.dtype, params)]
+
+
+ad_util.defjvp(
+    conv_general_dilated_p,
+    lambda t, ans, x, w, **p: _conv(t, w, ans.dtype, p),
+    lambda t, ans, x, w, **p: _conv(x, t, ans.dtype, p),
+)
+conv_general_dilated_p.def_transpose(_conv_transpose_rule)
+ad_util.defjvp(
+    conv_lhs_transpose_p,
+    lambda t, ans, c, w, **p: _lhs_t(t, w, _aval(ans), p),
+    lambda t, ans, c, w, **p: _lhs_t(c, t, _aval(ans), p),
+)
+conv_lhs_transpose_p.def_transpose(_lhs_t_transpose_rule)
+ad_util.defjvp(
+    conv_rhs_transpose_p,
+    lambda t, ans, x, c, **p: _rhs_t(t, c, _aval(ans), p),
+    lambda t, ans, x, c, **p: _rhs_t(x, t, _aval(ans), p),
+)
+conv_rhs_transpose_p.def_transpose(_rhs_t_transpose_rule)
+
+
+def _conv_transpose_padding(k: int, s: int, padding: Any) -> tuple[int, int]:
+    if padding == "SAME":
+        pad_len = k + s - 2
+        pad_a = k - 1 if s > k - 1 else math.ceil(pad_len / 2)
+    elif padding == "VALID":
+        pad_len = k + s - 2 + max(k - s, 0)
+        pad_a = k - 1
+    else:
+        raise ValueError(f"Invalid padding mode: {padding}")
+    return pad_a, pad_len - pad_a
+
+
+_TRANSPOSE_DEFAULT_DN = {
+    2: ("NC", "IO", "NC"),
+    3: ("NHC", "HIO", "NHC"),
+    4: ("NHWC", "HWIO", "NHWC"),
+    5: ("NHWDC", "HWDIO", "NHWDC"),
+}
+
+
+def conv_transpose(
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    strides: Sequence[int],
+    padding: str | Sequence[tuple[int, int]],
+    rhs_dilation: Sequence[int] | None = None,
+    dimension_numbers: Any = None,
+    transpose_kernel: bool = False,
+    precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
+) -> Array:
+    """The "deconvolution": a convolution of the ``strides``-dilated input, so the spatial
+    size grows by ``strides``; ``transpose_kernel`` flips the kernel's spatial axes and swaps
+    its in/out features (the gradient of a forward convolution)."""
+    x, y = asarray(lhs), asarray(rhs)
+    if dimension_numbers is None:
+        if x.ndim not in _TRANSPOSE_DEFAULT_DN:
+            raise ValueError("No 4+ dimensional dimension_number defaults.")
+        dimension_numbers = _TRANSPOSE_DEFAULT_DN[x.ndim]
+    dn = conv_dimension_numbers(x.shape, y.shape, dimension_numbers)
+    nsp = x.ndim - 2
+    k_sdims = [y.shape[a] for a in dn.rhs_spec[2:]]
+    rd = tuple(rhs_dilation) if rhs_dilation is not None else (1,) * nsp
+    eff_k = [(k - 1) * r + 1 for k, r in zip(k_sdims, rd)]
+    if isinstance(padding, str):
+        if padding.upper() not in ("SAME", "VALID"):
+            raise ValueError(f"Invalid padding mode: {padding}")
+        pads: Any = [_conv_transpose_padding(k, s, padding.upper()) for k, s in zip(eff_k, strides)]
+    else:
+        pads = padding
+    if transpose_kernel:
+        from trellax._src.lax.structural import rev, transpose
+
+        y = rev(y, tuple(dn.rhs_spec[2:]))
+        perm = list(range(y.ndim))
+        perm[dn.rhs_spec[0]], perm[dn.rhs_spec[1]] = perm[dn.rhs_spec[1]], perm[dn.rhs_spec[0]]
+        y = transpose(y, tuple(perm))
+    return conv_general_dilated(
+        x,
+        y,
+        (1,) * nsp,
+        pads,
+        lhs_dilation=tuple(strides),
+        rhs_dilation=rd,
+        dimension_numbers=dn,
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )
+
+
+# -- reduce_window ------------------------------------------------------------------------------
+
+reduce_window_p = Primitive("reduce_window")
+reduce_window_p.def_impl(backend.impl("reduce_window"))
+
+
+@reduce_window_p.def_abstract_eval
+def _reduce_window_abstract_eval(
+    x: AbstractValue,
+    init: AbstractValue,
+    *,
+    computation: str,
+    window_dimensions: tuple[int, ...],
+    window_strides: tuple[int, ...],
+    padding: Pads,
+    base_dilation: tuple[int, ...],
+    window_dilation: tuple[int, ...],
+) -> ShapedArray:
+    shape = []
+    for n, k, s, p, bd, wd in zip(
+        x.shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
+    ):
+        size = ((n - 1) * bd + 1 if n else 0) + p[0] + p[1]
+        shape.append(max(0, (size - ((k - 1) * wd + 1)) // s + 1))
+    return ShapedArray._fast(tuple(shape), x.dtype, x.weak_type)
+
+
+_COMPUTATIONS = {"add": "add", "max": "max", "min": "min", "mul": "mul",
+                 "maximum": "max", "minimum": "min", "multiply": "mul"}  # fmt: skip
+
+
+def _identity(computation: str, d: Any) -> Any:
+    if computation == "add":
+        return np.zeros((), d)
+    if computation == "mul":
+        return np.ones((), d)
+    big = computation == "min"
+    if dtypes.kind(d) == "b":
+        return np.array(big, d)
+    if dtypes.kind(d) in "iu":
+        info = dtypes.iinfo(d)
+        return np.array(info.max if big else info.min, d)
+    return np.array(np.inf if big else -np.inf).astype(d)
+
+
+def reduce_window(
+    operand: ArrayLike,
+    init_value: ArrayLike,
+    computation: Callable[..., Any],
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int],
+    padding: str | Sequence[tuple[int, int]],
+    base_dilation: Sequence[int] | None = None,
+    window_dilation: Sequence[int] | None = None,
+) -> Array:
+    """Folds every window of ``operand`` with ``computation`` (``lax.add``/``max``/``min``/
+    ``mul`` or their ``trellax.numpy`` equivalents), starting from ``init_value``; padding
+    elements equal ``init_value``.
+
+    A scalar ``init_value`` equal to the computation's identity (``0.0`` for add, ``-inf`` for
+    max) is used in the operand's own dtype, as in JAX, so ``reduce_window(int_x, -inf, lax.max,
+    ...)`` works on integers.
+    """
+    name = "reduce_window"
+    x = asarray(operand)
+    comp = _COMPUTATIONS.get(getattr(computation, "__name__", ""))
+    if comp is None:
+        raise NotImplementedError(
+            f"{name}: computation must be lax.add, lax.max, lax.min or lax.mul, got {computation!r}"
+        )
+    init = asarray(init_value)
+    if init.ndim != 0:
+        raise TypeError(f"{name}: init_value must be a scalar, got shape {init.shape}")
+    from trellax._src.array import ArrayImpl
+
+    concrete = isinstance(init, ArrayImpl)
+    if concrete and bool(np.asarray(init) == _identity(comp, init.dtype)):
+        init = ArrayImpl._new(_identity(comp, x.dtype), x.dtype, False)
+    elif init.dtype != x.dtype:
+        raise TypeError(
+            f"{name}: init_value dtype {init.dtype} must equal the operand dtype {x.dtype}"
+        )
+    nd = x.ndim
+    dims = _ints(name, "window_dimensions", window_dimensions, nd)
+    strides = _ints(name, "window_strides", window_strides, nd)
+    bd = _ints(name, "base_dilation", base_dilation or (1,) * nd, nd)
+    wd = _ints(name, "window_dilation", window_dilation or (1,) * nd, nd)
+    in_shape = [(n - 1) * b + 1 if n else 0 for n, b in zip(x.shape, bd)]
+    win = [(k - 1) * w + 1 for k, w in zip(dims, wd)]
+    pads = _pads(name, padding, in_shape, win, strides)
+    return reduce_window_p.bind(
+        x,
+        init,
+        computation=comp,
+        window_dimensions=dims,
+        window_strides=strides,
+        padding=pads,
+        base_dilation=bd,
+        window_dilation=wd,
+    )
+
+
+# -- differentiation rules of reduce_window ------------------------------------------------------
+
+
+def _window_offsets(params: dict[str, Any], ndim: int) -> list[tuple[list[int], list[int]]]:
+    """Per window offset, the (start, limit) of its strided slice of the padded operand."""
+    out = []
+    for offs in np.ndindex(*params["window_dimensions"]):
+        starts = [o * d for o, d in zip(offs, params["window_dilation"])]
+        out.append((list(offs), starts))
+    return out
+
+
+def _padded(x: Any, fill: Any, params: dict[str, Any]) -> Any:
+    from trellax._src.lax.structural import pad
+
+    cfg = [(lo, hi, bd - 1) for (lo, hi), bd in zip(params["padding"], params["base_dilation"])]
+    return pad(x, fill, cfg)
+
+
+def _reduce_window_jvp(t: Any, ans: Any, x: Any, init: Any, **params: Any) -> Any:
+    from trellax._src.lax.elementwise import bitwise_and, bitwise_not, bitwise_or, eq
+    from trellax._src.lax.structural import select, slice
+
+    comp = params["computation"]
+    if comp == "add":
+        zero = ad_util.const(t, 0, weak_type=False)
+        return reduce_window_p.bind(t, zero.reshape(()), **params)
+    if comp not in ("max", "min"):
+        raise NotImplementedError(f"reduce_window: no derivative for computation {comp!r}")
+    # the tangent of the first element in each window that equals the result
+    xp = _padded(x, init, params)
+    tp = _padded(t, ad_util.const(t, 0, weak_type=False).reshape(()), params)
+    shape, strides = tuple(ans.shape), params["window_strides"]
+    out: Any = None
+    found: Any = None
+    for _, starts in _window_offsets(params, x.ndim):
+        limits = [s + (n - 1) * st + 1 for s, n, st in zip(starts, shape, strides)]
+        xs = slice(xp, starts, limits, strides)
+        ts = slice(tp, starts, limits, strides)
+        hit = eq(xs, ans)
+        if found is None:
+            out, found = select(hit, ts, ad_util.zeros(_aval(ts))), hit
+        else:
+            take = bitwise_and(hit, bitwise_not(found))
+            out, found = select(take, ts, out), bitwise_or(found, hit)
+    return out
+
+
+def _reduce_window_transpose(ct: Any, x: Any, init: Any, **params: Any) -> list[Any]:
+    """The window sum's transpose: each offset scatters ``ct`` back (an interior-padded copy),
+    then padding and base dilation are undone."""
+    from trellax._src.lax.structural import pad, slice
+
+    if params["computation"] != "add":
+        raise NotImplementedError("only the window sum is linear")
+    aval = x.aval
+    zero = ad_util.const(ct, 0, weak_type=False).reshape(())
+    dil = [(n - 1) * bd + 1 if n else 0 for n, bd in zip(aval.shape, params["base_dilation"])]
+    size = [d + lo + hi for d, (lo, hi) in zip(dil, params["padding"])]
+    shape, strides = tuple(ct.shape), params["window_strides"]
+    total = None
+    for _, starts in _window_offsets(params, aval.ndim):
+        cfg = []
+        for s, n, st, p in zip(starts, shape, strides, size):
+            span = (n - 1) * st + 1 if n else 0
+            cfg.append((s, p - s - span, st - 1))
+        term = pad(ct, zero, cfg)
+        total = term if total is None else ad_util.add_tangents(total, term)
+    assert total is not None
+    g = pad(total, zero, [(-lo, -hi, 0) for lo, hi in params["padding"]])
+    g = slice(g, [0] * aval.ndim, dil, params["base_dilation"])
+    return [g, None]
+
+
+ad_util.defjvp(reduce_window_p, _reduce_window_jvp, None)
+reduce_window_p.def_transpose(_reduce_window_transpose)

@@ -1,0 +1,273 @@
+"""Activation functions and friends with ``jax.nn``'s names, formulas and dtype rules.
+
+Elementwise functions keep a floating input's dtype (bf16 in, bf16 out); constants are Python
+scalars (weak) or cast to the input's dtype, so they never widen it.
+
+>>> import trellax.numpy as tnp, trellax.nn as nn
+>>> nn.relu(tnp.array([-1.0, 2.0], "bfloat16"))
+Array([0, 2], dtype=bfloat16)
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+import trellax.numpy as jnp
+from trellax import dtypes, lax
+
+Array = Any
+
+
+def _arr(x: Any) -> Any:
+    return jnp.asarray(x)
+
+
+def relu(x: Array) -> Array:
+    """``max(x, 0)``."""
+    return jnp.maximum(x, 0)
+
+
+def relu6(x: Array) -> Array:
+    """``min(max(x, 0), 6)``."""
+    return jnp.minimum(jnp.maximum(x, 0), 6.0)
+
+
+def sigmoid(x: Array) -> Array:
+    """The logistic function ``1 / (1 + exp(-x))``."""
+    return lax.logistic(_arr(x))
+
+
+def _float(x: Any) -> Any:
+    """``x`` as an array of its inexact dtype (ints become the default float), as lax needs."""
+    x = _arr(x)
+    if not dtypes.issubdtype(x.dtype, np.inexact):
+        x = x.astype(dtypes.default_float_dtype())
+    return x
+
+
+def softplus(x: Array) -> Array:
+    """``log(1 + exp(x))``, computed without overflow."""
+    return jnp.logaddexp(x, 0)
+
+
+def log_sigmoid(x: Array) -> Array:
+    """``log(sigmoid(x)) = -softplus(-x)``."""
+    return -softplus(-_arr(x))
+
+
+def silu(x: Array) -> Array:
+    """``x * sigmoid(x)`` (also named ``swish``)."""
+    x = _arr(x)
+    return x * sigmoid(x)
+
+
+swish = silu
+
+
+def gelu(x: Array, approximate: bool = True) -> Array:
+    """The Gaussian error linear unit; ``approximate`` uses the tanh formula."""
+    x = _float(x)
+    if approximate:
+        c = np.asarray(np.sqrt(2 / np.pi)).astype(x.dtype)
+        cdf = 0.5 * (1.0 + jnp.tanh(c * (x + 0.044715 * (x**3))))
+        return x * cdf
+    half = np.asarray(np.sqrt(0.5)).astype(x.dtype)
+    return x * (lax.erfc(-x * half) / 2)
+
+
+def leaky_relu(x: Array, negative_slope: Any = 1e-2) -> Array:
+    """``x`` where ``x >= 0``, else ``negative_slope * x``."""
+    x = _arr(x)
+    return jnp.where(x >= 0, x, negative_slope * x)
+
+
+def elu(x: Array, alpha: Any = 1.0) -> Array:
+    """``x`` where ``x > 0``, else ``alpha * (exp(x) - 1)``."""
+    x = _arr(x)
+    safe = jnp.where(x > 0, 0.0, x)
+    return jnp.where(x > 0, x, alpha * jnp.expm1(safe))
+
+
+def celu(x: Array, alpha: Any = 1.0) -> Array:
+    """``max(x, 0) + alpha * expm1(min(x, 0) / alpha)``."""
+    return jnp.maximum(x, 0.0) + alpha * jnp.expm1(jnp.minimum(x, 0.0) / alpha)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(x: Array) -> Array:
+    """``scale * elu(x, alpha)`` with the self-normalising constants."""
+    return _SELU_SCALE * elu(x, _SELU_ALPHA)
+
+
+def glu(x: Array, axis: int = -1) -> Array:
+    """First half of ``x`` along ``axis`` times the sigmoid of the second half."""
+    x = _arr(x)
+    size = x.shape[axis]
+    if size % 2:
+        raise ValueError(f"axis size must be divisible by 2, got {size}")
+    x1, x2 = jnp.split(x, 2, axis)
+    return x1 * sigmoid(x2)
+
+
+def hard_tanh(x: Array) -> Array:
+    """``x`` clipped to ``[-1, 1]``."""
+    x = _arr(x)
+    return jnp.where(x > 1, 1, jnp.where(x < -1, -1, x))
+
+
+def hard_sigmoid(x: Array) -> Array:
+    """``relu6(x + 3) / 6``."""
+    return relu6(_arr(x) + 3.0) / 6.0
+
+
+def hard_silu(x: Array) -> Array:
+    """``x * hard_sigmoid(x)`` (also named ``hard_swish``)."""
+    x = _arr(x)
+    return x * hard_sigmoid(x)
+
+
+hard_swish = hard_silu
+
+
+def mish(x: Array) -> Array:
+    """``x * tanh(softplus(x))``."""
+    x = _arr(x)
+    return x * jnp.tanh(softplus(x))
+
+
+def tanh(x: Array) -> Array:
+    """The hyperbolic tangent."""
+    return jnp.tanh(x)
+
+
+def _stop(x: Any) -> Any:
+    stop = getattr(lax, "stop_gradient", None)
+    return x if stop is None else stop(x)
+
+
+def _max_keepdims(x: Any, axis: Any, where: Any) -> Any:
+    if where is None:
+        return jnp.max(x, axis, keepdims=True)
+    return jnp.max(x, axis, keepdims=True, initial=-jnp.inf, where=where)
+
+
+def softmax(x: Array, axis: int | tuple[int, ...] | None = -1, where: Array | None = None) -> Array:
+    """``exp(x) / sum(exp(x))`` along ``axis`` (shifted by the maximum for stability)."""
+    x = _arr(x)
+    unnormalized = jnp.exp(x - _stop(_max_keepdims(x, axis, where)))
+    result = unnormalized / jnp.sum(unnormalized, axis, where=where, keepdims=True)
+    if where is not None:
+        result = jnp.where(where, result, 0)
+    return result
+
+
+def log_softmax(
+    x: Array, axis: int | tuple[int, ...] | None = -1, where: Array | None = None
+) -> Array:
+    """``x - logsumexp(x)`` along ``axis``."""
+    x = _arr(x)
+    shifted = x - _stop(_max_keepdims(x, axis, where))
+    total = jnp.sum(jnp.exp(shifted), axis, where=where, keepdims=True)
+    result = shifted - jnp.log(total)
+    if where is not None:
+        result = jnp.where(where, result, -jnp.inf)
+    return result
+
+
+def logsumexp(
+    a: Array,
+    axis: int | tuple[int, ...] | None = None,
+    b: Array | None = None,
+    keepdims: bool = False,
+    return_sign: bool = False,
+    where: Array | None = None,
+) -> Any:
+    """``log(sum(b * exp(a)))`` along ``axis``, computed without overflow.
+
+    With ``return_sign`` returns ``(log|s|, sign(s))`` so that negative ``b`` terms work.
+    """
+    a = _float(a)
+    if b is not None:
+        b = jnp.asarray(b)
+        d = dtypes.result_type(a, b)
+        a = a.astype(d)
+        b = jnp.broadcast_to(b.astype(d), jnp.broadcast_shapes(a.shape, b.shape))
+        a = jnp.broadcast_to(a, b.shape)
+    is_complex = dtypes.issubdtype(a.dtype, np.complexfloating)
+    amax = _max_keepdims(jnp.real(a), axis, where)
+    amax = _stop(jnp.where(jnp.isfinite(amax), amax, 0))
+    e = jnp.exp(a - amax)
+    if b is not None:
+        e = e * b
+    s = jnp.sum(e, axis, where=where, keepdims=True)
+    sign = jnp.sign(s)
+    if return_sign or not is_complex:
+        s = jnp.abs(s)
+    out = jnp.log(s) + amax
+    if not keepdims:
+        axes = _norm_axes(axis, a.ndim)
+        out, sign = jnp.squeeze(out, axes), jnp.squeeze(sign, axes)
+    if return_sign:
+        return out, sign
+    if b is not None and not is_complex:
+        out = jnp.where(sign < 0, jnp.nan, out)
+    return out
+
+
+def _norm_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return tuple(operator.index(a) % ndim for a in axes)
+
+
+def standardize(
+    x: Array,
+    axis: int | tuple[int, ...] | None = -1,
+    mean: Array | None = None,
+    variance: Array | None = None,
+    epsilon: Any = 1e-5,
+    where: Array | None = None,
+    algorithm: str = "fast",
+) -> Array:
+    """``(x - mean) / sqrt(variance + epsilon)`` along ``axis``; ``algorithm="fast"`` uses
+    ``mean(x**2) - mean(x)**2`` clipped at 0, ``"stable"`` uses ``mean((x - mean)**2)``."""
+    x = _arr(x)
+    if mean is None:
+        mean = jnp.mean(x, axis, keepdims=True, where=where)
+    if variance is None:
+        if algorithm == "stable":
+            variance = jnp.mean(jnp.square(x - mean), axis, keepdims=True, where=where)
+        elif algorithm == "fast":
+            variance = jnp.mean(jnp.square(x), axis, keepdims=True, where=where) - jnp.square(mean)
+            variance = jnp.clip(variance, 0)
+        else:
+            raise ValueError(f"Unknown algorithm '{algorithm}'. Expected 'fast' or 'stable'.")
+    return jnp.subtract(x, mean) * lax.rsqrt(variance + epsilon)
+
+
+def one_hot(x: Array, num_classes: int, *, dtype: Any = None, axis: int = -1) -> Array:
+    """``x[..., None] == arange(num_classes)`` as ``dtype`` (default float), the new axis at
+    ``axis``; out-of-range and negative classes give all-zero rows."""
+    try:
+        n = operator.index(num_classes)
+    except TypeError:
+        raise TypeError(
+            f"one_hot: num_classes must be a concrete integer, got {num_classes!r}"
+        ) from None
+    x = _arr(x)
+    d = dtypes.default_float_dtype() if dtype is None else dtype
+    out_axis = axis % (x.ndim + 1) if -(x.ndim + 1) <= axis <= x.ndim else None
+    if out_axis is None:
+        raise ValueError(f"axis {axis} is out of bounds for an output of rank {x.ndim + 1}")
+    lhs = jnp.expand_dims(x, out_axis)
+    shape = [1] * (x.ndim + 1)
+    shape[out_axis] = n
+    rhs = jnp.arange(n, dtype=x.dtype).reshape(shape)
+    return (lhs == rhs).astype(d)

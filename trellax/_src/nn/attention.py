@@ -1,0 +1,315 @@
+"""Dot-product attention, masks, and ``MultiHeadDotProductAttention``/``SelfAttention``.
+
+``q, k, v`` are promoted together (FLIP rule; ``bias`` and ``mask`` are not promoted); the
+softmax runs in the computation dtype, or in float32 with ``force_fp32_for_softmax`` (and then
+the output is float32). Complex inputs raise ``ValueError``: dot-product attention and its
+softmax are not defined for complex numbers (the FLIP's rule; Flax itself returns complex64).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import trellax.numpy as jnp
+from trellax import dtypes, lax
+from trellax._src.nn import initializers
+from trellax._src.nn._random import random
+from trellax._src.nn.activations import softmax
+from trellax._src.nn.dtypes import promote_dtype
+from trellax._src.nn.linear import DenseGeneral, default_kernel_init
+from trellax._src.nn.module import Module, compact, merge_param
+from trellax._src.nn.normalization import LayerNorm
+
+Dtype = Any
+
+
+def _check(cond: bool, msg: str) -> None:
+    if not cond:
+        raise ValueError(msg)
+
+
+def dot_product_attention_weights(
+    query: Any,
+    key: Any,
+    bias: Any = None,
+    mask: Any = None,
+    broadcast_dropout: bool = True,
+    dropout_rng: Any = None,
+    dropout_rate: float = 0.0,
+    deterministic: bool = False,
+    dtype: Dtype | None = None,
+    precision: Any = None,
+    module: Module | None = None,
+    force_fp32_for_softmax: bool = False,
+) -> Any:
+    """``softmax(q·k / sqrt(depth) + bias, masked)`` over the key axis: ``[..., heads, q, kv]``
+    from ``q [..., q, heads, depth]`` and ``k [..., kv, heads, depth]``."""
+    query, key = promote_dtype(query, key, dtype=dtype)
+    dtype = query.dtype
+    if dtypes.issubdtype(dtype, np.complexfloating):
+        raise ValueError(
+            f"dot_product_attention does not support complex inputs (computation dtype {dtype}): "
+            "the dot product and softmax are not well defined for complex numbers."
+        )
+    _check(query.ndim == key.ndim, "q, k must have same rank.")
+    _check(query.shape[:-3] == key.shape[:-3], "q, k batch dims must match.")
+    _check(query.shape[-2] == key.shape[-2], "q, k num_heads must match.")
+    _check(query.shape[-1] == key.shape[-1], "q, k depths must match.")
+    depth = query.shape[-1]
+    query = query / jnp.asarray(math.sqrt(depth), dtype)
+    weights = jnp.einsum("...qhd,...khd->...hqk", query, key, precision=precision)
+    if bias is not None:
+        weights = weights + bias
+    if mask is not None:
+        weights = jnp.where(mask, weights, jnp.finfo(dtype).min)
+    if force_fp32_for_softmax and dtype != np.float32:
+        weights = softmax(weights.astype(np.float32))
+    else:
+        weights = softmax(weights).astype(dtype)
+    if module is not None:
+        module.sow("intermediates", "attention_weights", weights)
+    if not deterministic and dropout_rate > 0.0:
+        keep_prob = 1.0 - dropout_rate
+        if broadcast_dropout:
+            shape = (1,) * (key.ndim - 2) + weights.shape[-2:]
+        else:
+            shape = weights.shape
+        keep = random().bernoulli(dropout_rng, keep_prob, shape)
+        weights = weights * (keep.astype(dtype) / jnp.asarray(keep_prob, dtype))
+    return weights
+
+
+def dot_product_attention(
+    query: Any,
+    key: Any,
+    value: Any,
+    bias: Any = None,
+    mask: Any = None,
+    broadcast_dropout: bool = True,
+    dropout_rng: Any = None,
+    dropout_rate: float = 0.0,
+    deterministic: bool = False,
+    dtype: Dtype | None = None,
+    precision: Any = None,
+    module: Module | None = None,
+    force_fp32_for_softmax: bool = False,
+) -> Any:
+    """Attention output ``[..., q, heads, depth]``: the weights applied to ``value``."""
+    query, key, value = promote_dtype(query, key, value, dtype=dtype)
+    dtype = query.dtype
+    _check(key.ndim == query.ndim == value.ndim, "q, k, v must have same rank.")
+    _check(query.shape[:-3] == key.shape[:-3] == value.shape[:-3], "q, k, v batch dims must match.")
+    _check(query.shape[-2] == key.shape[-2] == value.shape[-2], "q, k, v num_heads must match.")
+    _check(key.shape[-3] == value.shape[-3], "k, v lengths must match.")
+    weights = dot_product_attention_weights(
+        query, key, bias, mask, broadcast_dropout, dropout_rng, dropout_rate, deterministic,
+        dtype, precision, module, force_fp32_for_softmax,
+    )  # fmt: skip
+    return jnp.einsum("...hqk,...khd->...qhd", weights, value, precision=precision)
+
+
+def make_attention_mask(
+    query_input: Any,
+    key_input: Any,
+    pairwise_fn: Callable[[Any, Any], Any] = jnp.multiply,
+    extra_batch_dims: int = 0,
+    dtype: Dtype = jnp.float32,
+) -> Any:
+    """``[batch..., 1, len_q, len_kv]`` mask from ``pairwise_fn(query_input, key_input)``."""
+    mask = pairwise_fn(jnp.expand_dims(query_input, -1), jnp.expand_dims(key_input, -2))
+    mask = jnp.expand_dims(mask, -3)
+    mask = jnp.expand_dims(mask, tuple(range(extra_batch_dims)))
+    return mask.astype(dtype)
+
+
+def make_causal_mask(x: Any, extra_batch_dims: int = 0, dtype: Dtype = jnp.float32) -> Any:
+    """The mask letting position ``i`` attend to positions ``<= i`` (from ``x``'s last axis)."""
+    x = jnp.asarray(x)
+    idxs = jnp.broadcast_to(jnp.arange(x.shape[-1], dtype=jnp.int32), x.shape)
+    return make_attention_mask(idxs, idxs, jnp.greater_equal, extra_batch_dims, dtype)
+
+
+def combine_masks(*masks: Any, dtype: Dtype = jnp.float32) -> Any:
+    """The logical AND of the non-None masks (None if all are None)."""
+    ms = [m for m in masks if m is not None]
+    if not ms:
+        return None
+    _check(
+        all(m.ndim == ms[0].ndim for m in ms), f"masks must have same rank: {[m.ndim for m in ms]}"
+    )
+    out = ms[0]
+    for m in ms[1:]:
+        out = jnp.logical_and(out, m)
+    return out.astype(dtype)
+
+
+class MultiHeadDotProductAttention(Module):
+    """Multi-head attention with ``query``/``key``/``value``/``out`` projections.
+
+    With ``decode=True`` the ``cache`` collection keeps the projected keys and values (in the
+    projections' computation dtype) and ``cache_index``; each call then takes one position.
+    """
+
+    num_heads: int
+    dtype: Dtype | None = None
+    param_dtype: Dtype = jnp.float32
+    qkv_features: int | None = None
+    out_features: int | None = None
+    broadcast_dropout: bool = True
+    dropout_rate: float = 0.0
+    deterministic: bool | None = None
+    precision: Any = None
+    kernel_init: Any = default_kernel_init
+    out_kernel_init: Any = None
+    bias_init: Any = initializers.zeros
+    out_bias_init: Any = None
+    use_bias: bool = True
+    attention_fn: Callable[..., Any] = dot_product_attention
+    decode: bool = False
+    normalize_qk: bool = False
+    force_fp32_for_softmax: bool = False
+
+    @compact
+    def __call__(
+        self,
+        inputs_q: Any,
+        inputs_k: Any = None,
+        inputs_v: Any = None,
+        *,
+        inputs_kv: Any = None,
+        mask: Any = None,
+        deterministic: bool | None = None,
+        dropout_rng: Any = None,
+        sow_weights: bool = False,
+    ) -> Any:
+        inputs_q = jnp.asarray(inputs_q)
+        if inputs_kv is not None:
+            if inputs_k is not None or inputs_v is not None:
+                raise ValueError(
+                    "If either `inputs_k` or `inputs_v` is not None, `inputs_kv` must be None."
+                )
+            inputs_k = inputs_v = inputs_kv
+        else:
+            if inputs_k is None:
+                if inputs_v is not None:
+                    raise ValueError(
+                        "`inputs_k` cannot be None if `inputs_v` is not None. To have both "
+                        "`inputs_k` and `inputs_v` be the same value, pass in the value to "
+                        "`inputs_k` and leave `inputs_v` as None."
+                    )
+                inputs_k = inputs_q
+            if inputs_v is None:
+                inputs_v = inputs_k
+        features = self.out_features or inputs_q.shape[-1]
+        qkv_features = self.qkv_features or inputs_q.shape[-1]
+        if qkv_features % self.num_heads:
+            raise ValueError(
+                f"Memory dimension ({qkv_features}) must be divisible by number of heads "
+                f"({self.num_heads})."
+            )
+        head_dim = qkv_features // self.num_heads
+        dense = functools.partial(
+            DenseGeneral,
+            axis=-1,
+            dtype=self.dtype,
+            param_dtype=self.param_dtype,
+            features=(self.num_heads, head_dim),
+            kernel_init=self.kernel_init,
+            bias_init=self.bias_init,
+            use_bias=self.use_bias,
+            precision=self.precision,
+        )
+        query = dense(name="query")(inputs_q)
+        key = dense(name="key")(inputs_k)
+        value = dense(name="value")(inputs_v)
+        if self.normalize_qk:
+            query = LayerNorm(name="query_ln", use_bias=False)(query)
+            key = LayerNorm(name="key_ln", use_bias=False)(key)
+        if self.decode:
+            is_initialized = self.has_variable("cache", "cached_key")
+            cached_key = self.variable("cache", "cached_key", jnp.zeros, key.shape, key.dtype)
+            cached_value = self.variable(
+                "cache", "cached_value", jnp.zeros, value.shape, value.dtype
+            )
+            cache_index = self.variable("cache", "cache_index", jnp.zeros, (), jnp.int32)
+            if is_initialized:
+                *batch_dims, max_length, num_heads, depth = cached_key.value.shape
+                expected = (*batch_dims, 1, num_heads, depth)
+                if expected != query.shape:
+                    raise ValueError(
+                        "Autoregressive cache shape error, expected query shape "
+                        f"{expected} instead got {query.shape}."
+                    )
+                cur = cache_index.value
+                zero = jnp.array(0, dtype=cur.dtype)
+                indices = (zero,) * len(batch_dims) + (cur, zero, zero)
+                key = lax.dynamic_update_slice(cached_key.value, key, indices)
+                value = lax.dynamic_update_slice(cached_value.value, value, indices)
+                cached_key.value = key
+                cached_value.value = value
+                cache_index.value = cache_index.value + 1
+                step_mask = jnp.broadcast_to(
+                    jnp.arange(max_length) <= cur, (*batch_dims, 1, 1, max_length)
+                )
+                mask = combine_masks(mask, step_mask)
+        if self.dropout_rate > 0.0:
+            m_det = merge_param("deterministic", self.deterministic, deterministic)
+            if not m_det and dropout_rng is None:
+                dropout_rng = self.make_rng("dropout")
+        else:
+            m_det = True
+        x = self.attention_fn(
+            query,
+            key,
+            value,
+            mask=mask,
+            dropout_rng=dropout_rng,
+            dropout_rate=self.dropout_rate,
+            broadcast_dropout=self.broadcast_dropout,
+            deterministic=m_det,
+            dtype=self.dtype,
+            precision=self.precision,
+            module=self if sow_weights else None,
+            force_fp32_for_softmax=self.force_fp32_for_softmax,
+        )
+        return DenseGeneral(
+            features=features,
+            axis=(-2, -1),
+            kernel_init=self.out_kernel_init or self.kernel_init,
+            bias_init=self.out_bias_init or self.bias_init,
+            use_bias=self.use_bias,
+            dtype=self.dtype,
+            param_dtype=self.param_dtype,
+            precision=self.precision,
+            name="out",
+        )(x)
+
+
+class MultiHeadAttention(MultiHeadDotProductAttention):
+    """The same layer under Flax's alias."""
+
+
+class SelfAttention(MultiHeadDotProductAttention):
+    """Multi-head attention of a sequence on itself."""
+
+    @compact
+    def __call__(  # type: ignore[override]
+        self,
+        inputs_q: Any,
+        mask: Any = None,
+        deterministic: bool | None = None,
+        dropout_rng: Any = None,
+        sow_weights: bool = False,
+    ) -> Any:
+        return super().__call__(
+            inputs_q,
+            mask=mask,
+            deterministic=deterministic,
+            dropout_rng=dropout_rng,
+            sow_weights=sow_weights,
+        )

@@ -1,0 +1,212 @@
+"""Convolution layers ``Conv`` and ``ConvTranspose`` (channels-last: ``[batch..., *spatial,
+features]``), with the FLIP dtype rule of the linear layers."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import trellax.numpy as jnp
+from trellax import lax
+from trellax._src.nn import initializers
+from trellax._src.nn.dtypes import promote_dtype
+from trellax._src.nn.linear import default_kernel_init
+from trellax._src.nn.module import Module, compact
+
+Dtype = Any
+PaddingLike = str | int | Sequence[int | tuple[int, int]]
+
+
+def canonicalize_padding(padding: PaddingLike, rank: int) -> Any:
+    """A padding string, or ``rank`` ``(low, high)`` pairs from an int or a sequence."""
+    if isinstance(padding, str):
+        return padding
+    if isinstance(padding, int):
+        return [(padding, padding)] * rank
+    pads = [(p, p) if isinstance(p, int) else tuple(p) for p in padding]
+    if len(pads) == 1 and rank > 1:
+        pads = pads * rank
+    if len(pads) != rank or any(len(p) != 2 for p in pads):
+        raise ValueError(
+            f"Invalid padding format: {padding}, should be str, int, or a sequence of len {rank} "
+            "where each element is an int or pair of ints."
+        )
+    return [(int(lo), int(hi)) for lo, hi in pads]
+
+
+def _conv_dimension_numbers(ndim: int) -> lax.ConvDimensionNumbers:
+    lhs = (0, ndim - 1, *range(1, ndim - 1))
+    rhs = (ndim - 1, ndim - 2, *range(ndim - 2))
+    return lax.ConvDimensionNumbers(lhs, rhs, lhs)
+
+
+def _flatten_batch(inputs: Any, n_spatial: int) -> tuple[Any, tuple[int, ...] | None]:
+    nb = inputs.ndim - (n_spatial + 1)
+    if nb == 1:
+        return inputs, None
+    if nb < 0:
+        raise ValueError(
+            f"inputs of shape {inputs.shape} have too few axes for a {n_spatial}-d kernel"
+        )
+    batch = tuple(inputs.shape[:nb])
+    return jnp.reshape(inputs, (math.prod(batch), *inputs.shape[nb:])), batch
+
+
+class Conv(Module):
+    """An n-d convolution (``len(kernel_size)`` spatial axes); padding ``"SAME"``, ``"VALID"``,
+    ``"CIRCULAR"``, ``"CAUSAL"`` (1-d), an int, or ``(low, high)`` pairs."""
+
+    features: int
+    kernel_size: int | Sequence[int]
+    strides: int | Sequence[int] | None = 1
+    padding: PaddingLike = "SAME"
+    input_dilation: int | Sequence[int] | None = 1
+    kernel_dilation: int | Sequence[int] | None = 1
+    feature_group_count: int = 1
+    use_bias: bool = True
+    mask: Any = None
+    dtype: Dtype | None = None
+    param_dtype: Dtype = jnp.float32
+    precision: Any = None
+    kernel_init: Any = default_kernel_init
+    bias_init: Any = initializers.zeros
+
+    @compact
+    def __call__(self, inputs: Any) -> Any:
+        ks = self.kernel_size
+        kernel_size = (ks,) if isinstance(ks, int) else tuple(ks)
+
+        def bcast(x: Any) -> tuple[int, ...]:
+            if x is None:
+                x = 1
+            return (x,) * len(kernel_size) if isinstance(x, int) else tuple(x)
+
+        inputs, batch = _flatten_batch(jnp.asarray(inputs), len(kernel_size))
+        strides, in_dil, k_dil = (
+            bcast(self.strides),
+            bcast(self.input_dilation),
+            bcast(self.kernel_dilation),
+        )
+        padding = canonicalize_padding(self.padding, len(kernel_size))
+        if padding == "CIRCULAR":
+            dilated = [(k - 1) * d + 1 for k, d in zip(kernel_size, k_dil)]
+            pads = [(0, 0), *(((k - 1) // 2, k // 2) for k in dilated), (0, 0)]
+            inputs = jnp.pad(inputs, pads, mode="wrap")
+            padding = "VALID"
+        elif padding == "CAUSAL":
+            if len(kernel_size) != 1:
+                raise ValueError("Causal padding is only implemented for 1D convolutions.")
+            left = k_dil[0] * (kernel_size[0] - 1)
+            inputs = jnp.pad(inputs, [(0, 0), (left, 0), (0, 0)])
+            padding = "VALID"
+        in_features = inputs.shape[-1]
+        if in_features % self.feature_group_count:
+            raise ValueError(
+                f"Input features ({in_features}) must be a multiple of feature_group_count "
+                f"({self.feature_group_count})."
+            )
+        kernel_shape = (*kernel_size, in_features // self.feature_group_count, self.features)
+        if self.mask is not None and tuple(self.mask.shape) != kernel_shape:
+            raise ValueError(
+                "Mask needs to have the same shape as weights. "
+                f"Shapes are: {self.mask.shape}, {kernel_shape}"
+            )
+        kernel = self.param("kernel", self.kernel_init, kernel_shape, self.param_dtype)
+        if self.mask is not None:
+            kernel = kernel * self.mask
+        bias = (
+            self.param("bias", self.bias_init, (self.features,), self.param_dtype)
+            if self.use_bias
+            else None
+        )
+        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        y = lax.conv_general_dilated(
+            inputs,
+            kernel,
+            strides,
+            padding,
+            lhs_dilation=in_dil,
+            rhs_dilation=k_dil,
+            dimension_numbers=_conv_dimension_numbers(inputs.ndim),
+            feature_group_count=self.feature_group_count,
+            precision=self.precision,
+        )
+        if bias is not None:
+            y = y + jnp.reshape(bias, (1,) * (y.ndim - 1) + (-1,))
+        if batch is not None:
+            y = jnp.reshape(y, batch + y.shape[1:])
+        return y
+
+
+class ConvTranspose(Module):
+    """The transposed convolution (output spatial size grows by ``strides``)."""
+
+    features: int
+    kernel_size: int | Sequence[int]
+    strides: Sequence[int] | None = None
+    padding: PaddingLike = "SAME"
+    kernel_dilation: Sequence[int] | None = None
+    use_bias: bool = True
+    mask: Any = None
+    dtype: Dtype | None = None
+    param_dtype: Dtype = jnp.float32
+    precision: Any = None
+    kernel_init: Any = default_kernel_init
+    bias_init: Any = initializers.zeros
+    transpose_kernel: bool = False
+
+    @compact
+    def __call__(self, inputs: Any) -> Any:
+        ks = self.kernel_size
+        kernel_size = (ks,) if isinstance(ks, int) else tuple(ks)
+        inputs, batch = _flatten_batch(jnp.asarray(inputs), len(kernel_size))
+        strides = tuple(self.strides) if self.strides is not None else (1,) * (inputs.ndim - 2)
+        in_features = inputs.shape[-1]
+        if self.transpose_kernel:
+            kernel_shape = (*kernel_size, self.features, in_features)
+        else:
+            kernel_shape = (*kernel_size, in_features, self.features)
+        if self.mask is not None and tuple(self.mask.shape) != kernel_shape:
+            raise ValueError(
+                "Mask needs to have the same shape as weights. "
+                f"Shapes are: {self.mask.shape}, {kernel_shape}"
+            )
+        kernel = self.param("kernel", self.kernel_init, kernel_shape, self.param_dtype)
+        if self.mask is not None:
+            kernel = kernel * self.mask
+        padding = canonicalize_padding(self.padding, len(kernel_size))
+        if padding == "CIRCULAR":
+            padding = "VALID"
+        bias = (
+            self.param("bias", self.bias_init, (self.features,), self.param_dtype)
+            if self.use_bias
+            else None
+        )
+        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        y = lax.conv_transpose(
+            inputs,
+            kernel,
+            strides,
+            padding,
+            rhs_dilation=self.kernel_dilation,
+            transpose_kernel=self.transpose_kernel,
+            precision=self.precision,
+        )
+        if self.padding == "CIRCULAR":
+            # Wrap the full output periodically onto the period ``input size * stride``.
+            scaled = [n * s for n, s in zip(inputs.shape[1:-1], strides)]
+            diffs = [-(yd - xd) % (2 * xd) for yd, xd in zip(y.shape[1:-1], scaled)]
+            if self.transpose_kernel:
+                total = [(d // 2, (d + 1) // 2) for d in diffs]
+            else:
+                total = [((d + 1) // 2, d // 2) for d in diffs]
+            y = jnp.pad(y, [(0, 0), *total, (0, 0)])
+            for i in range(1, y.ndim - 1):
+                y = y.reshape((*y.shape[:i], -1, scaled[i - 1], *y.shape[i + 1 :]))
+                y = y.sum(axis=i)
+        if bias is not None:
+            y = y + jnp.reshape(bias, (1,) * (y.ndim - 1) + (-1,))
+        if batch is not None:
+            y = jnp.reshape(y, batch + y.shape[1:])
+        return y

@@ -1,0 +1,572 @@
+"""``Module``: Flax linen's dataclass modules on top of :mod:`trellax._src.nn.scope`.
+
+A module is a dataclass of hyper-parameters. ``init``/``apply`` clone it *bound* to a fresh
+scope; a bound module creates submodules and variables at paths below its own:
+
+- inside an ``@compact`` method a submodule is named when it is constructed: ``name=`` or
+  ``ClassName_k`` (``Dense_0``, ``Dense_1``; the counters restart on every call, so calling a
+  compact module twice shares its parameters);
+- inside ``setup`` it is named when it is assigned to an attribute (``self.dense``; lists give
+  ``layers_0``, ``layers_1``; dicts ``name_key``);
+- a module created outside any module and passed as a dataclass field (``Sequential``'s
+  ``layers``) is adopted under the field's name.
+
+Methods a subclass defines are wrapped so that a bound module runs ``setup`` lazily (once, on
+first use) and is the parent of modules created while it runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from trellax._src.nn import errors
+from trellax._src.nn.scope import DenyList, Scope, _Root
+
+if TYPE_CHECKING:
+    from typing_extensions import dataclass_transform
+else:
+
+    def dataclass_transform(**kwargs: Any) -> Callable[[Any], Any]:
+        return lambda cls: cls
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+M = TypeVar("M", bound="Module")
+
+
+class _Unspecified:
+    def __repr__(self) -> str:
+        return "_UNSPECIFIED"
+
+
+_UNSPECIFIED: Any = _Unspecified()
+_LOCAL = threading.local()
+_INIT_MUTABLE = DenyList("intermediates")
+
+
+def _stack() -> list[Module]:
+    s: list[Module] | None = getattr(_LOCAL, "stack", None)
+    if s is None:
+        s = _LOCAL.stack = []
+    return s
+
+
+def compact(fn: F) -> F:
+    """Marks the one method of a module that may create submodules and variables inline."""
+    fn.compact = True  # type: ignore[attr-defined]
+    return fn
+
+
+def nowrap(fn: F) -> F:
+    """Marks a helper method that must not be wrapped (it runs no setup and names nothing)."""
+    fn.nowrap = True  # type: ignore[attr-defined]
+    return fn
+
+
+def _fields(m: Any) -> tuple[dataclasses.Field[Any], ...]:
+    return dataclasses.fields(m)
+
+
+class _State:
+    __slots__ = (
+        "autoname",
+        "in_compact",
+        "in_setup",
+        "reserved",
+        "scope",
+        "setup_called",
+        "setup_names",
+    )
+
+    def __init__(self) -> None:
+        self.scope: Scope | None = None
+        self.setup_called = False
+        self.in_setup = False
+        self.in_compact = False
+        self.autoname: dict[str, int] = {}
+        self.reserved: set[str] = set()
+        self.setup_names: set[str] = set()
+
+
+_NOT_WRAPPED = frozenset({"setup", "__post_init__"})
+
+
+def _wrap_method(fn: Callable[..., Any]) -> Callable[..., Any]:
+    is_compact = getattr(fn, "compact", False)
+
+    @functools.wraps(fn)
+    def wrapped(self: Module, *args: Any, **kwargs: Any) -> Any:
+        st: _State | None = self.__dict__.get("_state")
+        if st is None or st.scope is None:
+            if is_compact:
+                raise errors.CallCompactUnboundModuleError()
+            return fn(self, *args, **kwargs)
+        self._try_setup()
+        reset = is_compact and not st.in_compact
+        if reset:
+            st.in_compact = True
+            st.autoname.clear()
+            st.reserved = set(st.setup_names)
+        stack = _stack()
+        stack.append(self)
+        try:
+            return fn(self, *args, **kwargs)
+        finally:
+            stack.pop()
+            if reset:
+                st.in_compact = False
+
+    wrapped.__wrapped_method__ = True  # type: ignore[attr-defined]
+    return wrapped
+
+
+@dataclass_transform(field_specifiers=(dataclasses.field,))
+@dataclasses.dataclass(repr=False, eq=True, unsafe_hash=True)
+class Module:
+    """Base class of layers: subclasses are dataclasses; see the module docstring.
+
+    >>> import trellax.numpy as tnp, trellax.nn as nn
+    >>> class MLP(nn.Module):
+    ...     features: int
+    ...     @nn.compact
+    ...     def __call__(self, x):
+    ...         return nn.Dense(self.features)(nn.relu(nn.Dense(8)(x)))
+    """
+
+    parent: Any = dataclasses.field(default=_UNSPECIFIED, kw_only=True, repr=False, compare=False)
+    name: str | None = dataclasses.field(default=None, kw_only=True)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        fields = inspect.get_annotations(cls)
+        own = {
+            k: v
+            for k, v in cls.__dict__.items()
+            if inspect.isfunction(v) and k not in fields  # a field's default is no method
+        }
+        if sum(bool(getattr(v, "compact", False)) for v in own.values()) > 1:
+            raise errors.MultipleMethodsCompactError()
+        for k, v in own.items():
+            if (
+                k in _NOT_WRAPPED
+                or (k.startswith("_") and k != "__call__")
+                or getattr(v, "nowrap", False)
+                or getattr(v, "__wrapped_method__", False)
+            ):
+                continue
+            setattr(cls, k, _wrap_method(v))
+        dataclasses.dataclass(cls, repr=False, eq=True, unsafe_hash=True)
+
+    # -- construction and naming ------------------------------------------------------------------
+
+    def __post_init__(self) -> None:
+        st = _State()
+        object.__setattr__(self, "_state", st)
+        parent = self.parent
+        if parent is _UNSPECIFIED:
+            stack = _stack()
+            parent = stack[-1] if stack else None
+            object.__setattr__(self, "parent", parent)
+        if isinstance(parent, Scope):
+            st.scope = parent
+        elif (
+            isinstance(parent, Module)
+            and parent._state.scope is not None
+            and not (parent._state.in_setup and self.name is None)  # else named by setup
+        ):
+            self._register(parent)
+
+    def _register(self, parent: Module) -> None:
+        pst = parent._state
+        assert pst.scope is not None
+        name = self.name
+        if name is None:
+            cls = type(self).__name__
+            k = pst.autoname.get(cls, 0)
+            while f"{cls}_{k}" in pst.reserved:
+                k += 1
+            pst.autoname[cls] = k + 1
+            name = f"{cls}_{k}"
+            object.__setattr__(self, "name", name)
+        elif name in pst.reserved:
+            raise errors.NameInUseError("submodule", name, type(parent).__name__)
+        pst.reserved.add(name)
+        self._state.scope = pst.scope.push(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        st: _State | None = self.__dict__.get("_state")
+        if st is None:  # the dataclass __init__
+            object.__setattr__(self, name, value)
+        elif st.in_setup:
+            self._name_setup_children(value, name)
+            object.__setattr__(self, name, value)
+        else:
+            raise errors.SetAttributeFrozenModuleError(type(self).__name__, name, value)
+
+    def _name_setup_children(self, value: Any, prefix: str) -> None:
+        if isinstance(value, Module):
+            if value.parent is self and value._state.scope is None:
+                object.__setattr__(value, "name", prefix)
+                value._register(self)
+        elif isinstance(value, list | tuple):
+            for i, v in enumerate(value):
+                self._name_setup_children(v, f"{prefix}_{i}")
+        elif isinstance(value, Mapping):
+            for k, v in value.items():
+                self._name_setup_children(v, f"{prefix}_{k}")
+
+    def _adopt(self, value: Any, prefix: str) -> Any:
+        """Clones the unbound, parentless modules found in a field value as children of self."""
+        if isinstance(value, Module):
+            if value.parent is None and value._state.scope is None:
+                return value.clone(parent=self, name=prefix)
+            return value
+        if isinstance(value, list | tuple):
+            items = [self._adopt(v, f"{prefix}_{i}") for i, v in enumerate(value)]
+            if all(a is b for a, b in zip(items, value)):
+                return value
+            return type(value)(items) if isinstance(value, list) else tuple(items)
+        if isinstance(value, dict):
+            new = {k: self._adopt(v, f"{prefix}_{k}") for k, v in value.items()}
+            return value if all(new[k] is value[k] for k in value) else new
+        return value
+
+    def _try_setup(self) -> None:
+        st = self._state
+        if st.setup_called or st.scope is None:
+            return
+        st.setup_called = True
+        for f in _fields(self):
+            if f.name not in ("parent", "name"):
+                old = getattr(self, f.name)
+                new = self._adopt(old, f.name)
+                if new is not old:
+                    object.__setattr__(self, f.name, new)
+        st.in_setup = True
+        stack = _stack()
+        stack.append(self)
+        try:
+            self.setup()
+        finally:
+            stack.pop()
+            st.in_setup = False
+            st.setup_names = set(st.reserved)
+
+    def __getattr__(self, name: str) -> Any:
+        st: _State | None = self.__dict__.get("_state")
+        if (
+            st is not None
+            and not st.setup_called
+            and st.scope is not None
+            and not name.startswith("__")
+        ):
+            self._try_setup()
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __repr__(self) -> str:
+        fields = [
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in _fields(self)
+            if f.name not in ("parent", "name") and f.repr
+        ]
+        if self.name is not None:
+            fields.append(f"name={self.name!r}")
+        return f"{type(self).__name__}({', '.join(fields)})"
+
+    def setup(self) -> None:
+        """Defines submodules and variables as attributes; runs lazily on a bound module."""
+
+    def clone(self: M, **overrides: Any) -> M:
+        """A copy with some fields replaced; ``parent`` defaults to unbound (``None``)."""
+        values = {f.name: getattr(self, f.name) for f in _fields(self) if f.init}
+        values["parent"] = None
+        values.update(overrides)
+        return type(self)(**values)
+
+    # -- the bound module's API -------------------------------------------------------------------
+
+    @property
+    def scope(self) -> Scope | None:
+        st: _State = self._state
+        return st.scope
+
+    def _bound_scope(self) -> Scope:
+        st: _State = self._state
+        s = st.scope
+        if s is None:
+            raise errors.CallCompactUnboundModuleError()
+        return s
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return self._bound_scope().path
+
+    @property
+    def variables(self) -> dict[str, Any]:
+        """This module's variables, by collection (a read-only view)."""
+        s = self._bound_scope()
+        return {col: dict(s.collection_view(col)) for col in s.root.variables}
+
+    def _reserve(self, kind: str, name: str) -> None:
+        st = self._state
+        if st.in_compact or st.in_setup:
+            if name in st.reserved:
+                raise errors.NameInUseError(kind, name, type(self).__name__)
+            st.reserved.add(name)
+
+    def is_initializing(self) -> bool:
+        """True inside ``init``/``init_with_output``, False inside ``apply``."""
+        return self._bound_scope().root.initializing
+
+    def is_mutable_collection(self, col: str) -> bool:
+        return self._bound_scope().root.is_mutable(col)
+
+    def has_variable(self, col: str, name: str) -> bool:
+        return self._bound_scope().has_variable(col, name)
+
+    def get_variable(self, col: str, name: str, default: Any = None) -> Any:
+        s = self._bound_scope()
+        return s.get_variable(col, name) if s.has_variable(col, name) else default
+
+    def put_variable(self, col: str, name: str, value: Any) -> None:
+        self._bound_scope().put_variable(col, name, value)
+
+    def make_rng(self, name: str = "params") -> Any:
+        """A fresh key of stream ``name``, distinct per module path and per call."""
+        return self._bound_scope().make_rng(name, self.name)
+
+    def param(
+        self, name: str, init_fn: Callable[..., Any], *init_args: Any, **init_kwargs: Any
+    ) -> Any:
+        """The parameter ``name``: created by ``init_fn(self.make_rng('params'), *init_args)``
+        during ``init``, else the stored value as it is (never cast to ``param_dtype``)."""
+        s = self._bound_scope()
+        self._reserve("param", name)
+        if s.has_variable("params", name):
+            value = s.get_variable("params", name)
+            _check_param_shape(name, s.path_text, value, init_fn, init_args, init_kwargs)
+            return value
+        if not s.root.is_mutable("params"):
+            if s.is_collection_empty("params"):
+                raise errors.ScopeCollectionNotFound("params", name, s.path_text)
+            raise errors.ScopeParamNotFoundError(name, s.path_text)
+        value = init_fn(self.make_rng("params"), *init_args, **init_kwargs)
+        s.put_variable("params", name, value)
+        return value
+
+    def variable(
+        self, col: str, name: str, init_fn: Callable[..., Any] | None = None, *init_args: Any
+    ) -> Variable:
+        """A handle on variable ``col/name``, created by ``init_fn(*init_args)`` when absent
+        and ``col`` is mutable; writing ``.value`` needs ``col`` to be mutable."""
+        s = self._bound_scope()
+        self._reserve("variable", name)
+        if not s.has_variable(col, name):
+            if not s.root.is_mutable(col) or init_fn is None:
+                if s.is_collection_empty(col):
+                    raise errors.ScopeCollectionNotFound(col, name, s.path_text)
+                raise errors.ScopeVariableNotFoundError(name, col, s.path_text)
+            s.put_variable(col, name, init_fn(*init_args))
+        return Variable(s, col, name)
+
+    def sow(
+        self,
+        col: str,
+        name: str,
+        value: Any,
+        reduce_fn: Callable[[Any, Any], Any] = lambda xs, x: (*xs, x),
+        init_fn: Callable[[], Any] = tuple,
+    ) -> bool:
+        """Appends ``value`` to ``col/name`` (a tuple) when ``col`` is mutable; returns whether
+        it stored anything."""
+        s = self._bound_scope()
+        if not s.root.is_mutable(col):
+            return False
+        xs = s.get_variable(col, name) if s.has_variable(col, name) else init_fn()
+        s.put_variable(col, name, reduce_fn(xs, value))
+        return True
+
+    # -- init / apply -----------------------------------------------------------------------------
+
+    def _run(
+        self,
+        variables: Mapping[str, Any],
+        rngs: Mapping[str, Any],
+        method: Any,
+        mutable: Any,
+        initializing: bool,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> tuple[Any, dict[str, Any]]:
+        for stream, key in rngs.items():
+            if not hasattr(key, "shape"):
+                raise errors.InvalidRngError(
+                    f"RNGs should be of shape (2,) or PRNGKey in Module {type(self).__name__}, "
+                    f"but rngs are: {dict(rngs)} (stream {stream!r})"
+                )
+        root = _Root(variables, rngs, mutable, initializing)
+        bound = self.clone(parent=Scope(root, ()))
+        if method is None:
+            method = next(
+                (c.__dict__["__call__"] for c in type(self).__mro__ if "__call__" in c.__dict__),
+                None,
+            )
+        if isinstance(method, str):
+            attr = getattr(type(bound), method, None)
+            if not callable(attr):
+                raise errors.ApplyModuleInvalidMethodError(method)
+            method = attr
+        if not callable(method):
+            raise errors.ApplyModuleInvalidMethodError(method)
+        out = method(bound, *args, **kwargs)
+        return out, root.mutable_variables()
+
+    def init_with_output(
+        self,
+        rngs: Any,
+        *args: Any,
+        method: Any = None,
+        mutable: Any = _INIT_MUTABLE,
+        **kwargs: Any,
+    ) -> tuple[Any, dict[str, Any]]:
+        """Runs the module to create its variables; returns ``(output, variables)``.
+
+        ``rngs`` is a key (the ``params`` stream) or a dict of streams."""
+        if not isinstance(rngs, Mapping):
+            rngs = {"params": rngs}
+        return self._run({}, rngs, method, mutable, True, args, kwargs)
+
+    def init(
+        self,
+        rngs: Any,
+        *args: Any,
+        method: Any = None,
+        mutable: Any = _INIT_MUTABLE,
+        **kwargs: Any,
+    ) -> dict[str, Any]:
+        """The variables (a plain dict of collections) made by running the module once."""
+        return self.init_with_output(rngs, *args, method=method, mutable=mutable, **kwargs)[1]
+
+    def apply(
+        self,
+        variables: Mapping[str, Any],
+        *args: Any,
+        rngs: Mapping[str, Any] | None = None,
+        method: Any = None,
+        mutable: Any = False,
+        **kwargs: Any,
+    ) -> Any:
+        """Runs the module with ``variables``; with ``mutable`` (a collection name, a list of
+        them, or True) returns ``(output, updated_mutable_collections)``."""
+        out, updated = self._run(variables, rngs or {}, method, mutable, False, args, kwargs)
+        return out if mutable is False else (out, updated)
+
+    def bind(
+        self: M,
+        variables: Mapping[str, Any],
+        *,
+        rngs: Mapping[str, Any] | None = None,
+        mutable: Any = False,
+    ) -> M:
+        """A bound copy for interactive use: ``model.bind(variables).dense(x)``."""
+        return self.clone(parent=Scope(_Root(variables, rngs or {}, mutable, False), ()))
+
+
+class Variable:
+    """A handle on one variable; ``.value`` reads and (for a mutable collection) writes it."""
+
+    def __init__(self, scope: Scope, collection: str, name: str) -> None:
+        self.scope = scope
+        self.collection = collection
+        self.name = name
+
+    @property
+    def value(self) -> Any:
+        return self.scope.get_variable(self.collection, self.name)
+
+    @value.setter
+    def value(self, v: Any) -> None:
+        self.scope.put_variable(self.collection, self.name, v)
+
+    def is_mutable(self) -> bool:
+        return self.scope.root.is_mutable(self.collection)
+
+    def __repr__(self) -> str:
+        return f"Variable({self.collection}/{self.name} in {self.scope.path_text})"
+
+
+_SHAPE_CACHE: dict[Any, Any] = {}
+
+
+def _check_param_shape(
+    name: str,
+    path: str,
+    value: Any,
+    init_fn: Callable[..., Any],
+    init_args: tuple[Any, ...],
+    init_kwargs: dict[str, Any],
+) -> None:
+    """Raises ScopeParamShapeError when ``value``'s shapes differ from the initializer's."""
+    from trellax._src import tree_util
+    from trellax._src.api import ShapeDtypeStruct, eval_shape
+
+    try:
+        cache_key: Any = (init_fn, init_args, tuple(sorted(init_kwargs.items())))
+        hash(cache_key)
+    except TypeError:
+        cache_key = None
+    expected = _SHAPE_CACHE.get(cache_key) if cache_key is not None else None
+    if expected is None:
+        import numpy as np
+
+        abstract_key = ShapeDtypeStruct((2,), np.dtype(np.uint32))
+        out = eval_shape(lambda k: init_fn(k, *init_args, **init_kwargs), abstract_key)
+        expected = [tuple(leaf.shape) for leaf in tree_util.tree_leaves(out)]
+        if cache_key is not None:
+            if len(_SHAPE_CACHE) >= 4096:  # initializers made per call would grow it forever
+                _SHAPE_CACHE.clear()
+            _SHAPE_CACHE[cache_key] = expected
+    got = [tuple(getattr(leaf, "shape", ())) for leaf in tree_util.tree_leaves(value)]
+    if got != expected:
+        raise errors.ScopeParamShapeError(name, path, _one(got), _one(expected))
+
+
+def _one(shapes: list[Any]) -> Any:
+    return shapes[0] if len(shapes) == 1 else shapes
+
+
+def merge_param(name: str, a: Any, b: Any) -> Any:
+    """The one of ``a`` (constructor attribute) and ``b`` (call argument) that is not None."""
+    if a is None and b is None:
+        raise ValueError(f'Parameter "{name}" must be passed to the constructor or at call time.')
+    if a is not None and b is not None:
+        raise ValueError(
+            f'Parameter "{name}" was passed to the constructor and at call time. '
+            "Should be passed just once."
+        )
+    return a if b is None else b
+
+
+class Sequential(Module):
+    """Calls its layers in turn; a tuple output is splatted, a dict output passed as keywords."""
+
+    layers: Sequence[Callable[..., Any]]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self.layers:
+            raise ValueError(f"Empty Sequential module {self.name}.")
+        out = self.layers[0](*args, **kwargs)
+        for layer in self.layers[1:]:
+            if isinstance(out, tuple):
+                out = layer(*out)
+            elif isinstance(out, dict):
+                out = layer(**out)
+            else:
+                out = layer(out)
+        return out

@@ -1,0 +1,141 @@
+"""Variable storage behind bound modules: one ``_Root`` per ``init``/``apply`` call, one
+``Scope`` per module path.
+
+Variables are plain nested dicts ``{collection: {submodule: {...: leaf}}}``. A mutable
+collection is copied (its dicts, not its arrays) when the call starts, so the caller's dicts are
+never changed; an immutable one is read in place.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from trellax._src.nn import errors
+from trellax._src.nn._random import random as _random
+
+
+class DenyList:
+    """Every collection except the listed ones (``init``'s default excludes ``intermediates``)."""
+
+    def __init__(self, deny: str | Iterable[str]) -> None:
+        self.deny = frozenset([deny] if isinstance(deny, str) else deny)
+
+    def __repr__(self) -> str:
+        return f"DenyList({sorted(self.deny)})"
+
+
+def _predicate(spec: Any) -> Callable[[str], bool]:
+    if spec is True:
+        return lambda col: True
+    if spec is False or spec is None:
+        return lambda col: False
+    if isinstance(spec, DenyList):
+        deny = spec.deny
+        return lambda col: col not in deny
+    if isinstance(spec, str):
+        return lambda col: col == spec
+    try:
+        allowed = frozenset(spec)
+    except TypeError:
+        raise TypeError(
+            f"mutable must be a bool, a collection name, a list of names or a DenyList, got {spec!r}"
+        ) from None
+    return lambda col: col in allowed
+
+
+def _copy_dicts(tree: Any) -> Any:
+    if isinstance(tree, Mapping):
+        return {k: _copy_dicts(v) for k, v in tree.items()}
+    return tree
+
+
+class _Root:
+    """The state of one ``init``/``apply`` call, shared by all scopes of that call."""
+
+    def __init__(
+        self,
+        variables: Mapping[str, Any],
+        rngs: Mapping[str, Any],
+        mutable: Any,
+        initializing: bool,
+    ) -> None:
+        if not isinstance(variables, Mapping):
+            raise TypeError(
+                "Expected the first argument passed to an apply function to be a dictionary "
+                f"containing a 'params' key, got {type(variables).__name__}."
+            )
+        self.is_mutable = _predicate(mutable)
+        self.variables: dict[str, Any] = {
+            col: (_copy_dicts(tree) if self.is_mutable(col) else tree)
+            for col, tree in variables.items()
+        }
+        self.rngs = dict(rngs)
+        self.rng_counters: dict[tuple[tuple[str, ...], str], int] = {}
+        self.initializing = initializing
+
+    def mutable_variables(self) -> dict[str, Any]:
+        return {col: tree for col, tree in self.variables.items() if self.is_mutable(col)}
+
+
+class Scope:
+    """A module's window on the variables: ``root.variables[col][*path]``."""
+
+    def __init__(self, root: _Root, path: tuple[str, ...]) -> None:
+        self.root = root
+        self.path = path
+
+    @property
+    def path_text(self) -> str:
+        return "/" + "/".join(self.path)
+
+    def push(self, name: str) -> Scope:
+        return Scope(self.root, (*self.path, name))
+
+    def _node(self, col: str) -> Mapping[str, Any] | None:
+        node = self.root.variables.get(col)
+        for p in self.path:
+            if not isinstance(node, Mapping):
+                return None
+            node = node.get(p)
+        return node if isinstance(node, Mapping) else None
+
+    def collection_view(self, col: str) -> Mapping[str, Any]:
+        return self._node(col) or {}
+
+    def is_collection_empty(self, col: str) -> bool:
+        return not self.root.variables.get(col)
+
+    def has_variable(self, col: str, name: str) -> bool:
+        node = self._node(col)
+        return node is not None and name in node
+
+    def get_variable(self, col: str, name: str) -> Any:
+        node = self._node(col)
+        if node is None or name not in node:
+            if self.is_collection_empty(col):
+                raise errors.ScopeCollectionNotFound(col, name, self.path_text)
+            raise errors.ScopeVariableNotFoundError(name, col, self.path_text)
+        return node[name]
+
+    def put_variable(self, col: str, name: str, value: Any) -> None:
+        if not self.root.is_mutable(col):
+            raise errors.ModifyScopeVariableError(col, name, self.path_text)
+        node = self.root.variables.setdefault(col, {})
+        for p in self.path:
+            node = node.setdefault(p, {})
+        node[name] = value
+
+    def make_rng(self, stream: str, module_name: str | None) -> Any:
+        """A fresh key per call: the stream's key folded with this path, then a call counter."""
+        if stream not in self.root.rngs:
+            raise errors.InvalidRngError(f'{module_name} needs PRNG for "{stream}"')
+        random = _random()
+        key = self.root.rngs[stream]
+        for p in self.path:
+            key = random.fold_in(key, zlib.crc32(p.encode()) & 0x7FFFFFFF)
+        slot = (self.path, stream)
+        count = self.root.rng_counters.get(slot, 0)
+        self.root.rng_counters[slot] = count + 1
+        return random.fold_in(key, count)

@@ -1,0 +1,49 @@
+"""``trellax.optim``: optax-style gradient transformations, schedules and loss scaling.
+
+>>> import trellax.numpy as tnp, trellax.optim as optim
+>>> opt = optim.adam(1e-3)
+>>> params = {"w": tnp.ones(3)}
+>>> state = opt.init(params)
+>>> updates, state = opt.update({"w": tnp.ones(3)}, state, params)
+>>> params = optim.apply_updates(params, updates)
+
+Moments of float16/bfloat16 parameters are kept in float32, and updates come back in each
+parameter's dtype (optax keeps moments in the parameter's dtype).
+"""
+
+from trellax._src.optim.aliases import adagrad as adagrad
+from trellax._src.optim.aliases import adam as adam
+from trellax._src.optim.aliases import adamw as adamw
+from trellax._src.optim.aliases import lion as lion
+from trellax._src.optim.aliases import rmsprop as rmsprop
+from trellax._src.optim.aliases import sgd as sgd
+from trellax._src.optim.base import EmptyState as EmptyState
+from trellax._src.optim.base import GradientTransformation as GradientTransformation
+from trellax._src.optim.base import apply_updates as apply_updates
+from trellax._src.optim.base import chain as chain
+from trellax._src.optim.base import global_norm as global_norm
+from trellax._src.optim.loss_scale import DynamicLossScale as DynamicLossScale
+from trellax._src.optim.loss_scale import all_finite as all_finite
+from trellax._src.optim.loss_scale import select_tree as select_tree
+from trellax._src.optim.schedules import constant as constant
+from trellax._src.optim.schedules import constant_schedule as constant_schedule
+from trellax._src.optim.schedules import cosine_decay as cosine_decay
+from trellax._src.optim.schedules import cosine_decay_schedule as cosine_decay_schedule
+from trellax._src.optim.schedules import exponential_decay as exponential_decay
+from trellax._src.optim.schedules import linear as linear
+from trellax._src.optim.schedules import linear_schedule as linear_schedule
+from trellax._src.optim.schedules import warmup_cosine_decay as warmup_cosine_decay
+from trellax._src.optim.schedules import (
+    warmup_cosine_decay_schedule as warmup_cosine_decay_schedule,
+)
+from trellax._src.optim.transforms import add_decayed_weights as add_decayed_weights
+from trellax._src.optim.transforms import clip_by_global_norm as clip_by_global_norm
+from trellax._src.optim.transforms import scale as scale
+from trellax._src.optim.transforms import scale_by_adam as scale_by_adam
+from trellax._src.optim.transforms import scale_by_learning_rate as scale_by_learning_rate
+from trellax._src.optim.transforms import scale_by_lion as scale_by_lion
+from trellax._src.optim.transforms import scale_by_rms as scale_by_rms
+from trellax._src.optim.transforms import scale_by_rss as scale_by_rss
+from trellax._src.optim.transforms import scale_by_schedule as scale_by_schedule
+from trellax._src.optim.transforms import scale_by_stddev as scale_by_stddev
+from trellax._src.optim.transforms import trace as trace
