@@ -84,10 +84,10 @@ VALID_OPTIONS = "valid options are 'enable_x64', 'numpy_dtype_promotion'"
     ("call", "error", "words"),
     [
         (lambda: config.update("enable_x32", True), AttributeError,
-         f"Unrecognized config option 'enable_x32'; {VALID_OPTIONS}"),
-        (lambda: config.update("jax_enable_x64", True), AttributeError, VALID_OPTIONS),
+         f"Unrecognized config option: enable_x32; {VALID_OPTIONS}"),
+        (lambda: config.update("jax_enable_x32", True), AttributeError, VALID_OPTIONS),
         (lambda: config.read("x64"), AttributeError,
-         f"Unrecognized config option 'x64'; {VALID_OPTIONS}"),
+         f"Unrecognized config option: x64; {VALID_OPTIONS}"),
         (lambda: config.update("numpy_dtype_promotion", "loose"), ValueError,
          "'loose' is not a valid numpy_dtype_promotion; valid values are 'standard', 'strict'"),
         (lambda: config.update("numpy_dtype_promotion", "STRICT"), ValueError,

@@ -1,7 +1,9 @@
 """``trellax.errors``: the error classes a user can catch, under JAX's names (mirrors
-``jax.errors``). ``JAXTypeError`` is the base of the tracer errors, as in JAX."""
+``jax.errors``). ``JAXTypeError`` is the base of the tracer errors and ``JAXIndexError`` (an
+``IndexError``) that of ``NonConcreteBooleanIndexError``, as in JAX."""
 
 from trellax._src.errors import ConcretizationTypeError as ConcretizationTypeError
+from trellax._src.errors import JAXIndexError as JAXIndexError
 from trellax._src.errors import NonConcreteBooleanIndexError as NonConcreteBooleanIndexError
 from trellax._src.errors import TracerArrayConversionError as TracerArrayConversionError
 from trellax._src.errors import TracerBoolConversionError as TracerBoolConversionError
@@ -11,6 +13,7 @@ from trellax._src.errors import UnexpectedTracerError as UnexpectedTracerError
 
 __all__ = [
     "ConcretizationTypeError",
+    "JAXIndexError",
     "JAXTypeError",
     "NonConcreteBooleanIndexError",
     "TracerArrayConversionError",

@@ -107,7 +107,9 @@ class ArrayImpl(Array):
     def __format__(self, spec: str) -> str:
         if self._value.ndim == 0:
             return format(self._value[()], spec)
-        return format(str(self), spec)
+        if spec:  # NumPy's rule for arrays with dimensions (and JAX's)
+            raise TypeError(f"unsupported format string passed to {type(self).__name__}.__format__")
+        return str(self)
 
     # -- conversions --------------------------------------------------------------------------
 
@@ -140,8 +142,8 @@ class ArrayImpl(Array):
     def _scalar(self, what: str) -> Any:
         if self._value.ndim:  # even with one element, as in JAX
             raise TypeError(
-                f"Only scalar arrays can be converted to Python scalars (by {what}); got an array "
-                f"with shape {self.shape} (ndim={self.ndim}). Use .item() on a size-1 array, or "
+                f"Only scalar arrays can be converted to Python scalars; got arr.ndim={self.ndim} "
+                f"(by {what}: an array of shape {self.shape}). Use .item() on a size-1 array, or "
                 "index it first."
             )
         return self._value.reshape(())[()]

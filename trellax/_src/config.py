@@ -110,32 +110,42 @@ class Config:
     def x64_enabled(self) -> bool:
         return state().x64
 
+    # JAX's flag names, so that ported configuration lines work unchanged
+    @property
+    def jax_enable_x64(self) -> bool:
+        return state().x64
+
+    @property
+    def jax_numpy_dtype_promotion(self) -> PromotionMode:
+        return state().mode
+
+    def _flag(self, name: str) -> str:
+        """The flag a name means: ``enable_x64``, ``jax_enable_x64`` and ``trellax_enable_x64``
+        are one flag."""
+        flag = name.removeprefix("trellax_").removeprefix("jax_")
+        if flag not in self._FLAGS:
+            raise AttributeError(
+                f"Unrecognized config option: {name}; valid options are "
+                + ", ".join(repr(f) for f in self._FLAGS)
+                + " (JAX's names with a jax_ prefix are accepted too)"
+            )
+        return flag
+
     def update(self, name: str, value: object) -> None:
         """Sets a flag process-wide: ``config.update("enable_x64", True)``.
 
         Context-local overrides (``with trellax.enable_x64(...)``) still win inside their block.
         """
-        name = name.removeprefix("trellax_")
+        name = self._flag(name)
         current = _global_state[0]
         if name == "enable_x64":
             _global_state[0] = current._replace(x64=_parse_bool(name, value))
-        elif name == "numpy_dtype_promotion":
-            _global_state[0] = current._replace(mode=_parse_mode(value))
         else:
-            raise AttributeError(
-                f"Unrecognized config option {name!r}; valid options are "
-                + ", ".join(repr(f) for f in self._FLAGS)
-            )
+            _global_state[0] = current._replace(mode=_parse_mode(value))
 
     def read(self, name: str) -> object:
         """The current value of a flag, by name."""
-        name = name.removeprefix("trellax_")
-        if name not in self._FLAGS:
-            raise AttributeError(
-                f"Unrecognized config option {name!r}; valid options are "
-                + ", ".join(repr(f) for f in self._FLAGS)
-            )
-        return getattr(self, name)
+        return getattr(self, self._flag(name))
 
     def __repr__(self) -> str:
         s = state()

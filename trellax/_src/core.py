@@ -484,5 +484,7 @@ def broadcast_shapes(*shapes: Shape) -> Shape:
         return tuple(np.broadcast_shapes(*shapes))
     except ValueError:
         raise ValueError(
-            "Incompatible shapes for broadcasting: " + ", ".join(str(tuple(s)) for s in shapes)
+            "Incompatible shapes for broadcasting: shapes=["
+            + ", ".join(str(tuple(s)) for s in shapes)
+            + "]"
         ) from None

@@ -128,7 +128,11 @@ class UnexpectedTracerError(TrellaxTypeError):
         )
 
 
-class NonConcreteBooleanIndexError(TrellaxTypeError):
+class JAXIndexError(IndexError):
+    """The base of trellax's index errors (JAX's name), an :class:`IndexError`."""
+
+
+class NonConcreteBooleanIndexError(JAXIndexError):
     """A boolean mask with a traced value was used as an index (its result shape is unknown).
 
     Failing: ``jit(lambda x: x[x > 0])(x)``. Fix: ``trellax.numpy.where(x > 0, x, 0)``, or

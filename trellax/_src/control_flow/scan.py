@@ -4,6 +4,7 @@ generated into the compiled program as a Python loop over preallocated ``ys`` bu
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -168,11 +169,40 @@ def _scan(
     return tree_unflatten(c_tree, list(outs[:n_c])), tree_unflatten(ys_tree, list(outs[n_c:]))
 
 
-def map(f: Callable[[Any], Any], xs: Any) -> Any:
-    """``stack([f(x) for x in xs])`` along the leading axis, as one traced loop."""
+def map(f: Callable[[Any], Any], xs: Any, *, batch_size: int | None = None) -> Any:
+    """``stack([f(x) for x in xs])`` along the leading axis, as one traced loop.
+
+    With ``batch_size`` (as in JAX), the loop runs over blocks of ``batch_size`` elements, ``f``
+    mapped over each block with ``vmap``; a remainder that does not fill a block is mapped
+    once more after the loop. The results are those of the unbatched map.
+    """
+    if batch_size is not None:
+        return _batched_map(f, xs, operator.index(batch_size))
 
     def run(xs: Any) -> Any:
         _, ys = _scan(lambda _, x: ((), f(x)), (), xs, None, False, "map", _CarryNames((), "()"))
         return ys
 
     return eager_cached(("map", fun_key(f)), run, (xs,))
+
+
+def _batched_map(f: Callable[[Any], Any], xs: Any, batch_size: int) -> Any:
+    from trellax._src.lax.structural import concatenate, reshape
+    from trellax._src.vmap_api import vmap
+
+    leaves, tree = tree_flatten(xs)
+    if not leaves:
+        raise ValueError("lax.map: xs must have at least one array leaf")
+    n = leaves[0].shape[0] if np.ndim(leaves[0]) else 0
+    if batch_size <= 1 or batch_size >= n:  # JAX maps these without blocking
+        return map(f, xs) if batch_size <= 1 else vmap(f)(xs)
+    blocks, rest = divmod(n, batch_size)
+    arrays = [asarray(leaf) for leaf in leaves]
+    head = [reshape(a[: blocks * batch_size], (blocks, batch_size, *a.shape[1:])) for a in arrays]
+    ys = map(vmap(f), tree_unflatten(tree, head))
+    ys_leaves, ys_tree = tree_flatten(ys)
+    out = [reshape(y, (blocks * batch_size, *y.shape[2:])) for y in ys_leaves]
+    if rest:
+        tail = vmap(f)(tree_unflatten(tree, [a[blocks * batch_size :] for a in arrays]))
+        out = [concatenate([o, t], 0) for o, t in zip(out, tree_flatten(tail)[0], strict=True)]
+    return tree_unflatten(ys_tree, out)

@@ -252,7 +252,7 @@ def _dot_general_abstract_eval(
         if xs[a] != ys[b]:
             raise TypeError(
                 f"dot_general requires contracting dimensions to have the same shape, got "
-                f"{[xs[i] for i in lc]} and {[ys[i] for i in rc]}."
+                f"{tuple(xs[i] for i in lc)} and {tuple(ys[i] for i in rc)}."
             )
     for a, b in zip(lb, rb):
         if xs[a] != ys[b]:

@@ -52,7 +52,7 @@ def _shape_tuple(name: str, shape: Any) -> Shape:
     except TypeError:
         raise TypeError(f"{name}: shape must be a sequence of integers, got {shape!r}") from None
     if any(d < 0 for d in dims):
-        raise ValueError(f"{name}: shape {dims} has negative dimensions")
+        raise TypeError(f"{name}: shape {dims} has negative dimensions")
     return dims
 
 
@@ -267,7 +267,7 @@ transpose_p = _prim("transpose")
 @transpose_p.def_abstract_eval
 def _transpose_abstract_eval(x: AbstractValue, *, permutation: Shape) -> ShapedArray:
     if sorted(permutation) != list(range(len(x.shape))):
-        raise ValueError(
+        raise TypeError(
             f"transpose permutation isn't a permutation of operand dimensions, got permutation "
             f"{permutation} for operand shape {tuple(x.shape)}."
         )
@@ -312,6 +312,11 @@ def _concatenate_abstract_eval(*xs: AbstractValue, dimension: int) -> ShapedArra
         raise ValueError(
             f"concatenate dimension out of bounds: dimension {dimension} for shapes "
             f"{', '.join(str(tuple(x.shape)) for x in xs)}"
+        )
+    if any(len(x.shape) != len(first) for x in xs[1:]):
+        raise TypeError(
+            "Cannot concatenate arrays with different numbers of dimensions: got "
+            f"{', '.join(str(tuple(x.shape)) for x in xs)}."
         )
     for x in xs[1:]:
         s = tuple(x.shape)

@@ -99,6 +99,13 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
         return ArrayImpl._new(_host_convert(src, d), d, False)
     if isinstance(a, (list, tuple)):
         return _from_sequence(a, want, fun_name)
+    if t is range:  # a sequence of Python ints, refused before it is built if too large
+        traced.check_size(fun_name, (len(a),), want or dtypes.default_int_dtype())
+        return _from_sequence(list(a), want, fun_name)
+    if t is memoryview or t is bytearray:  # a buffer: its NumPy view (bytes are uint8)
+        return _array(
+            np.asarray(a if t is memoryview else memoryview(a)), dtype, fun_name, copy=copy
+        )
     if a is None:
         raise ValueError(f"None is not a valid value for trellax.numpy.{fun_name}")
     if hasattr(a, "__array__") or hasattr(a, "__array_interface__"):
@@ -154,7 +161,7 @@ def _float_as_int(x: float, d: DType) -> int:
 
 def _leaves(seq: Any, out: list[Any]) -> None:
     for item in seq:
-        if isinstance(item, (list, tuple)):
+        if isinstance(item, (list, tuple, range)):
             _leaves(item, out)
         else:
             out.append(item)
@@ -193,7 +200,7 @@ def _from_sequence(a: Sequence[Any], want: DType | None, fun_name: str) -> Array
 
 
 def _to_numpy_leaves(a: Any, want: DType) -> Any:
-    if isinstance(a, (list, tuple)):
+    if isinstance(a, (list, tuple, range)):
         return [_to_numpy_leaves(x, want) for x in a]
     if isinstance(a, Array):
         return _host_convert(np.asarray(a), want)
@@ -226,7 +233,7 @@ def _shape(shape: Any, fun_name: str) -> tuple[int, ...]:
                 f"{fun_name}: shape must be an integer or a sequence of integers, got {shape!r}"
             ) from None
     if any(d < 0 for d in dims):
-        raise ValueError(f"{fun_name}: negative dimensions are not allowed, got shape {dims}")
+        raise TypeError(f"{fun_name}: negative dimensions are not allowed, got shape {dims}")
     return dims
 
 
@@ -390,7 +397,11 @@ def arange(
     if st is None:
         st = 1
     if st == 0:
-        raise ValueError("arange: step must not be zero")
+        raise ZeroDivisionError(
+            "division by zero"
+            if isinstance(st, int) and isinstance(hi - lo, int)
+            else "float division by zero"
+        )
     size = max(0, math.ceil((hi - lo) / st))
     ints = all(isinstance(v, (int, bool)) for v in (lo, hi, st))
     if traced.tracing() and (ints or dtypes.kind(d) in ("f", "c")):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import operator
 import warnings
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -64,11 +65,14 @@ def getitem(x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None) -> 
         # Basic indexing of a concrete array is a view of an immutable buffer: no copy needed.
         try:
             value = x._value[idx]
-        except IndexError as e:
-            raise IndexError(f"{e} (indexing an array of shape {x.shape})") from None
-        return ArrayImpl._new(value, x.dtype, x.weak_type)
+        except IndexError:  # out of bounds (clamped below, as in JAX), or a bad index
+            pass
+        else:
+            return ArrayImpl._new(value, x.dtype, x.weak_type)
+    if isinstance(idx, str):
+        raise TypeError(f"trellax does not support string indexing; got idx={idx!r}")
     gather_mode = GatherScatterMode.from_any(mode, GatherScatterMode.CLIP)
-    entries = normalize_index(x, idx)
+    entries = normalize_index(x, idx, clamp_ints=gather_mode is GatherScatterMode.CLIP)
     if not any(e[0] == "array" for e in entries):
         return _static_getitem(x, entries)
     plan = plan_index(tuple(x.shape), entries)
@@ -95,10 +99,14 @@ def _fill_scalar(v: Any, d: np.dtype[Any]) -> Any:
 Entry = tuple[Any, ...]
 
 
-def normalize_index(x: Array, idx: Any) -> list[Entry]:
+def normalize_index(x: Array, idx: Any, clamp_ints: bool = False) -> list[Entry]:
     """A user index as entries over ``x``'s axes, Ellipsis expanded and boolean masks turned into
     integer arrays: ``("new",)``, ``("int", i)`` (normalized, in bounds), ``("slice", start, size,
-    step)`` (normalized as ``range`` would) and ``("array", Array)``."""
+    step)`` (normalized as ``range`` would) and ``("array", Array)``.
+
+    A static integer out of bounds is clamped into the axis with ``clamp_ints`` (reads in
+    ``"clip"`` mode, JAX's default), and otherwise becomes a 0-d index array, which a scatter
+    drops and a ``"fill"`` read fills, as in JAX; on an empty axis it is an IndexError."""
     items = list(idx) if type(idx) is tuple else [idx]
     consumed = 0
     n_ellipsis = 0
@@ -145,13 +153,13 @@ def normalize_index(x: Array, idx: Any) -> list[Entry]:
                 entries.append(("array", asarray(np.asarray(i, dtype=np.int64))))
             axis += mask.ndim
         else:
-            entries.append(_entry(item, axis, x.shape[axis]))
+            entries.append(_entry(item, axis, x.shape[axis], clamp_ints))
             axis += 1
     entries.extend(("slice", 0, x.shape[a], 1) for a in range(axis, x.ndim))
     return entries
 
 
-def _entry(item: Any, axis: int, dim: int) -> Entry:
+def _entry(item: Any, axis: int, dim: int, clamp_ints: bool = False) -> Entry:
     if isinstance(item, slice):
         start, stop, step = _static_slice(item, dim)
         r = range(*slice(start, stop, step).indices(dim))
@@ -159,7 +167,12 @@ def _entry(item: Any, axis: int, dim: int) -> Entry:
     if _is_static_int(item):
         i = operator.index(item)
         if not -dim <= i < dim:
-            raise IndexError(f"index {i} is out of bounds for axis {axis} with size {dim}")
+            if dim == 0:
+                raise IndexError(f"index is out of bounds for axis {axis} with size 0")
+            if clamp_ints:
+                return ("int", 0 if i < 0 else dim - 1)
+            i = i + dim if i < 0 else i
+            return ("array", asarray(np.int32(max(min(i, 2**31 - 1), -(2**31)))))
         return ("int", i + dim if i < 0 else i)
     arr = ensure_array("indexing", item) if not isinstance(item, (list, tuple)) else None
     if arr is None:
@@ -167,11 +180,18 @@ def _entry(item: Any, axis: int, dim: int) -> Entry:
 
         arr = tnp_asarray(item)
     if dtypes.kind(arr.dtype) not in ("i", "u"):
-        raise IndexError(
+        raise TypeError(
             "Indexer must have integer or boolean type, got indexer with type "
-            f"{arr.dtype.name} at position {axis}, indexer value {item!r}"
+            f"{_indexer_dtype(item, arr)} at position {axis}, indexer value {item!r}"
         )
     return ("array", arr)
+
+
+def _indexer_dtype(item: Any, arr: Array) -> str:
+    """The dtype JAX names for a bad indexer: NumPy's for a Python float (float64)."""
+    if isinstance(item, (float, complex)):
+        return str(np.asarray(item).dtype.name)
+    return str(arr.dtype.name)
 
 
 def _static_getitem(x: Array, entries: list[Entry]) -> Array:
@@ -531,6 +551,39 @@ class _IndexUpdateRef:
         one = _convert(asarray(1), self.array.dtype, self.array.weak_type)
         ones = broadcast_to(one, tuple(self.array.shape))
         return _scatter(ones, self.index, values, "mul", mode=mode)
+
+    def apply(
+        self,
+        func: Callable[[Array], Array],
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: str | None = None,
+    ) -> Array:
+        """``x`` with the elementwise ``func`` applied at the index, once per occurrence of an
+        element (``x.at[[1, 1]].apply(f)`` gives ``f(f(x[1]))``, as in JAX); out-of-bounds
+        indices are dropped unless ``mode="clip"``. ``func`` must keep the dtype."""
+        from trellax._src.control_flow.loops import while_loop
+        from trellax._src.numpy.reductions import max as tmax
+        from trellax._src.numpy.selection import where
+
+        x = self.array
+        zeros = broadcast_to(asarray(np.int32(0)), tuple(x.shape))
+        counts = _scatter(zeros, self.index, np.int32(1), "add", mode=mode)
+
+        def body(state: tuple[Array, Array]) -> tuple[Array, Array]:
+            i, y = state
+            fy = func(y)
+            if fy.dtype != y.dtype or tuple(fy.shape) != tuple(y.shape):
+                raise TypeError(
+                    f"at[].apply: func must be elementwise and keep the dtype; it turned "
+                    f"{y.dtype}{list(y.shape)} into {fy.dtype}{list(fy.shape)}"
+                )
+            return i + 1, where(counts > i, _convert(fy, y.dtype, y.weak_type), y)
+
+        last = tmax(counts, initial=np.int32(0))
+        out: Array = while_loop(lambda s: s[0] < last, body, (asarray(np.int32(0)), x))[1]
+        return out
 
     def min(
         self,

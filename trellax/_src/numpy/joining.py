@@ -94,8 +94,9 @@ def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> Ar
     shape = tuple(xs[0].shape)
     if any(tuple(x.shape) != shape for x in xs[1:]):
         raise ValueError(
-            "All input arrays must have the same shape; got "
+            "All input arrays must have the same shape. Got "
             + ", ".join(str(tuple(x.shape)) for x in xs)
+            + "."
         )
     ax = canonicalize_axis(axis, len(shape) + 1)
     return lax_concatenate([lax_structural.expand_dims(x, (ax,)) for x in xs], ax)
@@ -154,8 +155,8 @@ def _split(name: str, ary: ArrayLike, indices_or_sections: Any, axis: int) -> li
         part, rest = divmod(size, n)
         if rest and name in ("split", "hsplit", "vsplit", "dsplit"):
             raise ValueError(
-                f"array split does not result in an equal division: {size} elements into {n} "
-                f"sections (rest {rest}); use array_split for unequal parts"
+                f"array split does not result in an equal division: rest is {rest} ({size} "
+                f"elements into {n} sections); use array_split for unequal parts"
             )
         sizes = [part + 1] * rest + [part] * (n - rest)
         pieces, start = [], 0
@@ -266,7 +267,7 @@ def repeat(
     scalar = _static_scalar_repeats(repeats)
     if scalar is not None and total_repeat_length is None:
         if scalar < 0:
-            raise ValueError(f"repeat: repeats may not be negative, got {scalar}")
+            raise TypeError(f"repeat: repeats may not be negative, got {scalar}")
         shape = tuple(x.shape)
         expanded = lax_structural.expand_dims(x, (ax + 1,))
         wide = (*shape[: ax + 1], scalar, *shape[ax + 1 :])
@@ -296,7 +297,7 @@ def repeat(
             )
         values = np.asarray(counts)
         if (values < 0).any():
-            raise ValueError("repeat: repeats may not be negative")
+            raise TypeError("repeat: repeats may not be negative")
         total = int(values.sum())
     else:
         total = operator.index(total_repeat_length)

@@ -16,6 +16,14 @@ from trellax._src.numpy.util import promote_args_keep_shapes
 from trellax._src.typing import ArrayLike, DType, DTypeLike
 
 
+def _contraction_error(x_dims: tuple[int, ...], y_dims: tuple[int, ...]) -> TypeError:
+    """JAX's error (a TypeError) for contracted axes of different sizes."""
+    return TypeError(
+        "dot_general requires contracting dimensions to have the same shape, got "
+        f"{x_dims} and {y_dims}."
+    )
+
+
 def _preferred(a: Array, preferred_element_type: DTypeLike | None) -> DType | None:
     if preferred_element_type is None:
         return None
@@ -51,10 +59,7 @@ def matmul(
     if y_vec:
         y = reshape(y, (y.shape[0], 1))
     if x.shape[-1] != y.shape[-2]:
-        raise ValueError(
-            f"matmul: contracting dimensions differ: {x.shape} @ {y.shape} "
-            f"({x.shape[-1]} != {y.shape[-2]})"
-        )
+        raise _contraction_error((x.shape[-1],), (y.shape[-2],))
     batch = _broadcast_batch(x.shape[:-2], y.shape[:-2])
     if x.shape[:-2] != batch:
         x = broadcast_to(x, (*batch, *x.shape[-2:]))
@@ -100,7 +105,7 @@ def dot(
         return out
     yc = 0 if y.ndim == 1 else y.ndim - 2
     if x.shape[-1] != y.shape[yc]:
-        raise ValueError(f"dot: shapes {x.shape} and {y.shape} not aligned")
+        raise _contraction_error((x.shape[-1],), (y.shape[yc],))
     return dot_general(x, y, (((x.ndim - 1,), (yc,)), ((), ())), precision, pref)
 
 
@@ -131,7 +136,7 @@ def inner(
     if x.ndim == 0 or y.ndim == 0:
         return dot(x, y, precision=precision, preferred_element_type=preferred_element_type)
     if x.shape[-1] != y.shape[-1]:
-        raise ValueError(f"inner: last dimensions differ: {x.shape} and {y.shape}")
+        raise _contraction_error((x.shape[-1],), (y.shape[-1],))
     return dot_general(
         x,
         y,
@@ -185,7 +190,7 @@ def tensordot(
             x, y, ((ca, cb), ((), ())), precision, _preferred(x, preferred_element_type)
         )
     except TypeError as e:
-        raise ValueError(f"tensordot: {e}") from None
+        raise TypeError(f"tensordot: {e}") from None
 
 
 def _moveaxis_last(x: Array, axis: int, fun_name: str) -> Array:

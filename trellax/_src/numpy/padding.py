@@ -46,12 +46,20 @@ _ALLOWED_KWARGS = {
 }
 
 
+def _all_concrete(value: Any) -> bool:
+    if isinstance(value, (list, tuple)):
+        return all(_all_concrete(v) for v in value)
+    return core.is_concrete(value)
+
+
 def _pairs(
     value: Any, ndim: int, name: str, *, integral: bool = True
 ) -> tuple[tuple[Any, Any], ...]:
     """``value`` broadcast to one ``(before, after)`` pair per axis (NumPy's accepted shapes)."""
-    if not core.is_concrete(value):
-        raise TypeError(f"pad: {name} must be static, got a traced array")
+    if not _all_concrete(value):
+        from trellax._src.errors import ConcretizationTypeError
+
+        raise ConcretizationTypeError(value, f"the {name} argument of trellax.numpy.pad")
     arr = np.asarray(value, dtype=object if not integral else None)
     if arr.dtype == object and integral:
         raise TypeError(f"`{name}` entries must be the same shape: {value!r}")
@@ -65,7 +73,8 @@ def _pairs(
         rows = np.broadcast_to(arr.reshape(1, 1), (ndim, 2))
     else:
         raise ValueError(
-            f"pad: {name} with ndim={ndim} has unsupported shape {arr.shape}. Valid shapes are "
+            f"trellax.numpy.pad: {name} with nd={ndim} has unsupported shape {arr.shape}. Valid "
+            "shapes are "
             f"({ndim}, 2), (1, 2), (2,), (1,), or ()."
         )
     if integral:

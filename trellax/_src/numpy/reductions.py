@@ -39,7 +39,13 @@ from trellax._src.lax.structural import (
     reshape,
     select_n,
 )
-from trellax._src.numpy.util import ensure_array, mark_promotion, promote_to, to_inexact_dtype
+from trellax._src.numpy.util import (
+    canonical_operand,
+    ensure_array,
+    mark_promotion,
+    promote_to,
+    to_inexact_dtype,
+)
 
 ArrayLike = Any
 DTypeLike = Any
@@ -216,7 +222,7 @@ def _reduction(
     preproc: Callable[[Array], Array] | None = None,
 ) -> Array:
     check_no_out(name, out)
-    x = ensure_array(name, a)
+    x = canonical_operand(name, ensure_array(name, a))
     want = None if dtype is None else dtypes.check_user_dtype(dtype, name)
     if initial is None and not op.has_identity and where is not None:
         raise ValueError(
@@ -483,7 +489,7 @@ def mean(
     Array(1.5, dtype=float32)
     """
     check_no_out("mean", out)
-    x = ensure_array("mean", a)
+    x = canonical_operand("mean", ensure_array("mean", a))
     axes = reduction_axes(x.ndim, axis)
     if dtype is None:
         result_dtype = to_inexact_dtype(x.dtype)
@@ -555,6 +561,11 @@ def var(
     corr = _correction("var", ddof, correction)
     axes = reduction_axes(x.ndim, axis)
     compute, result_dtype = _var_dtypes("var", x.dtype, dtype)
+    weak_result = False
+    if dtype is not None and dtypes.kind(result_dtype) in ("i", "u"):
+        # JAX's quirk: an integer dtype= computes in that dtype (integer division included)
+        # and returns a weak default float
+        result_dtype, weak_result = dtypes.default_float_dtype(), True
     real = complex_to_real(compute)
     if dtype is None and dtypes.kind(x.dtype) in ("b", "i", "u"):
         x = promote_to("var", x, result_dtype)  # var(int8) is float32
@@ -564,9 +575,13 @@ def var(
     floating = dtypes.kind(real) == "f"
     if where is None and isinstance(corr, (int, float)):  # a static normalizer
         dof = _count(x, axes) - corr
-        if dof <= 0 and floating:  # no degrees of freedom left: NaN (not inf or a sign)
-            return _convert(full_like_shape(np.nan, total), result_dtype, False)
-        return _convert(lax.div(total, const(dof, real)), result_dtype, False)
+        if dof <= 0 and (floating or weak_result):  # no degrees of freedom left: NaN
+            return _convert(
+                full_like_shape(np.nan, _convert(total, result_dtype, False)),
+                result_dtype,
+                weak_result,
+            )
+        return _convert(lax.div(total, const(dof, real)), result_dtype, weak_result)
     if where is None:
         n: Array = const(_count(x, axes), real)
     else:
@@ -577,7 +592,7 @@ def var(
     if floating:
         positive = lax.gt(normalizer, full_like_shape(0, normalizer))
         result = select_n(positive, full_like_shape(np.nan, result), result)
-    return _convert(result, result_dtype, False)
+    return _convert(result, result_dtype, weak_result)
 
 
 def std(
@@ -593,6 +608,11 @@ def std(
 ) -> Array:
     """Standard deviation, the square root of :func:`var` (same dtypes)."""
     check_no_out("std", out)
+    if dtype is not None and dtypes.kind(dtypes.check_user_dtype(dtype, "std")) not in ("f", "c"):
+        raise ValueError(
+            "dtype argument to trellax.numpy.std must be inexact; got "
+            f"{dtypes.check_user_dtype(dtype, 'std').name}"
+        )
     corr = _correction("std", ddof, correction)
     x = ensure_array("std", a)
     if dtype is None and dtypes.kind(x.dtype) in ("b", "i", "u"):

@@ -141,8 +141,8 @@ def compact(mask: Array, size: int) -> tuple[Array, Array, Array]:
 def _index_array(fun_name: str, indices: Any) -> Array:
     idx = _asarray(fun_name, indices)
     if dtypes.kind(idx.dtype) not in ("i", "u"):
-        raise TypeError(
-            f"trellax.numpy.{fun_name}: indices must have an integer type, got {idx.dtype.name}"
+        raise ValueError(
+            f"indices must have an integer type (trellax.numpy.{fun_name}), got {idx.dtype.name}"
         )
     return idx
 

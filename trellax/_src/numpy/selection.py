@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, overload
 
-from trellax._src import dtypes
+from trellax._src import core, dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax.reductions import reduce_and
@@ -67,6 +67,8 @@ def where(
     if c.dtype is not dtypes.bool_:
         c = ufuncs.not_equal(c, 0)
     a, b = promote_args("where", x, y)
+    if not (c.shape == a.shape == b.shape):  # JAX's ValueError for shapes that cannot broadcast
+        core.broadcast_shapes(tuple(c.shape), tuple(a.shape), tuple(b.shape))
     c, b, a = promote_shapes([c, b, a])
     return select_n_p.bind(c, b, a)
 

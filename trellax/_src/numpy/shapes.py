@@ -73,9 +73,9 @@ def _resolve_shape(x: Array, shape: Shape) -> Shape:
     """Fills in a ``-1`` dimension and checks that the size is unchanged."""
     unknown = [i for i, d in enumerate(shape) if d == -1]
     if len(unknown) > 1:
-        raise ValueError(f"can only specify one unknown dimension, got shape {shape}")
+        raise TypeError(f"can only specify one unknown axis size with a `-1` value, got {shape}")
     if any(d < -1 for d in shape):
-        raise ValueError(f"reshape: negative dimensions are not allowed, got shape {shape}")
+        raise TypeError(f"reshape: negative dimensions are not allowed, got shape {shape}")
     size = x.size
     if unknown:
         known = math.prod(d for d in shape if d != -1)
@@ -157,9 +157,9 @@ def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
     else:
         perm = tuple(canonicalize_axis(i, x.ndim) for i in axes)
         if len(perm) != x.ndim or sorted(perm) != list(range(x.ndim)):
-            raise ValueError(
-                f"transpose: axes {tuple(axes)} are not a permutation of the {x.ndim} axes of "
-                f"an array of shape {tuple(x.shape)}"
+            raise TypeError(
+                "transpose permutation isn't a permutation of operand dimensions, got "
+                f"permutation {tuple(axes)} for operand shape {tuple(x.shape)}."
             )
     return lax_structural.transpose(x, perm)
 
@@ -285,7 +285,9 @@ def broadcast_to(array: ArrayLike, shape: Any) -> Array:
     lead = len(dims) - x.ndim
     if any(d not in (1, s) for d, s in zip(x.shape, dims[lead:])):
         raise ValueError(
-            f"Incompatible shapes for broadcasting: {tuple(x.shape)} and requested shape {dims}"
+            "Incompatible types for broadcasting: input type="
+            f"{x.dtype.name}[{','.join(map(str, x.shape))}] and requested type="
+            f"{x.dtype.name}[{','.join(map(str, dims))}]"
         )
     return broadcast_in_dim(x, dims, tuple(range(lead, len(dims))))
 

@@ -247,7 +247,7 @@ def _concrete_int(y: Any) -> int | None:
         return int(y)
     from trellax._src.array import ArrayImpl
 
-    if type(y) is ArrayImpl and y.ndim == 0 and dtypes.kind(y.dtype) in ("i", "u", "b"):
+    if type(y) is ArrayImpl and y.ndim == 0 and dtypes.kind(y.dtype) in ("i", "u"):
         return int(y._value)
     return None
 
@@ -408,12 +408,12 @@ def hypot(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 def deg2rad(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("deg2rad", x)
-    return lax.mul(a, _full_scalar(np.pi / 180, a))
+    return lax.mul(a, _lax_const(np.pi / 180, a))
 
 
 def rad2deg(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("rad2deg", x)
-    return lax.mul(a, _full_scalar(180 / np.pi, a))
+    return lax.mul(a, _lax_const(180 / np.pi, a))
 
 
 radians, degrees = deg2rad, rad2deg
@@ -421,9 +421,10 @@ radians, degrees = deg2rad, rad2deg
 
 def sinc(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("sinc", x)
-    pix = lax.mul(a, _full_scalar(np.pi, a))
-    safe = select_n(lax.eq(a, _zero(a)), pix, _one(a))
-    return select_n(lax.eq(a, _zero(a)), lax.div(lax.sin(safe), safe), _one(a))
+    zero, one = _lax_const(0, a), _lax_const(1, a)
+    pix = lax.mul(a, _lax_const(np.pi, a))
+    safe = select_n(lax.eq(a, zero), pix, one)
+    return select_n(lax.eq(a, zero), lax.div(lax.sin(safe), safe), one)
 
 
 def i0(x: ArrayLike, /) -> Array:
@@ -685,9 +686,9 @@ def signbit(x: ArrayLike, /) -> Array:
 
 
 def _true_like(a: Array, value: bool = True) -> Array:
-    """JAX's ``full_like(a, True, dtype=bool)``: keeps ``a``'s weak flag (not ``eq(a, a)``,
-    which is False at NaN)."""
-    return broadcast_to(scalar_to_array(value, dtypes.bool_, a.weak_type), a.shape)
+    """JAX's comparison of the real input's zero imaginary part with a ``lax._const``: weak only
+    for a weak 0-d ``a`` (not ``eq(a, a)``, which is False at NaN)."""
+    return broadcast_to(scalar_to_array(value, dtypes.bool_, a.weak_type and a.ndim == 0), a.shape)
 
 
 def isreal(x: ArrayLike, /) -> Array:
@@ -786,7 +787,7 @@ def modf(x: ArrayLike, /) -> tuple[Array, Array]:
 
 def spacing(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("spacing", x)
-    inf = _full_scalar(np.inf, a)
+    inf = _strong_const(np.inf, a)  # JAX's strong constant: the result is strong
     toward = select_n(lax.lt(a, _zero(a)), inf, lax.neg(inf))
     return lax.sub(lax.nextafter(a, toward), a)
 

@@ -127,8 +127,17 @@ def _to_rank(a: Array, rank: int) -> Array:
 
 
 def promote_dtypes(fun_name: str, *args: Any) -> tuple[DType, bool]:
-    """The promoted ``(dtype, weak_type)`` of the arguments (the lattice join)."""
-    return dtypes.lattice_result_type(*[abstract(fun_name, i, a) for i, a in enumerate(args)])
+    """The promoted ``(dtype, weak_type)`` of the arguments (the lattice join), canonicalized:
+    with x64 off, a 64-bit array made while x64 was on computes in 32 bits (as in JAX)."""
+    dtype, weak = dtypes.lattice_result_type(
+        *[abstract(fun_name, i, a) for i, a in enumerate(args)]
+    )
+    if dtype in _WIDE and not _config.state().x64:
+        dtype = dtypes.canonicalize_dtype(dtype)
+    return dtype, weak
+
+
+_WIDE = frozenset([dtypes.int64, dtypes.uint64, dtypes.float64, dtypes.complex128])
 
 
 _SCALAR_JOIN: dict[tuple[Any, ...], tuple[DType, bool]] = {}
@@ -185,6 +194,8 @@ def _join_scalar(x: Any, scalar_type: type) -> tuple[DType, bool]:
     out = dtypes.lattice_result_type(
         (x.dtype, x.weak_type), (dtypes._DEFAULTS[st.x64][_PY_KIND[scalar_type]], True)
     )
+    if out[0] in _WIDE and not st.x64:
+        out = (dtypes.canonicalize_dtype(out[0]), out[1])
     _SCALAR_JOIN[key] = out
     return out
 
@@ -265,3 +276,11 @@ def ensure_array(fun_name: str, x: Any) -> Array:
         return x
     abstract(fun_name, 0, x)
     return asarray(x)
+
+
+def canonical_operand(fun_name: str, x: Array) -> Array:
+    """``x``, or, with x64 off, a 64-bit ``x`` (made while x64 was on, or unpickled) cast to
+    32 bits: reductions compute in canonical dtypes, as in JAX."""
+    if x.dtype in _WIDE and not _config.state().x64:
+        return promote_to(fun_name, x, dtypes.canonicalize_dtype(x.dtype), x.weak_type)
+    return x
