@@ -245,3 +245,53 @@ def test_type_hierarchy() -> None:
     assert jnp.single is jnp.float32 and jnp.cdouble is jnp.complex128
     assert issubclass(jnp.ComplexWarning, Warning)
     assert issubclass(JAXTypeError, TypeError)
+
+
+def test_scatter_sub_index_take_fft_under_transformations() -> None:
+    dn = lax.ScatterDimensionNumbers((), (0,), (0,))
+    idx = jnp.array([[1], [1], [7]])
+
+    def f(u: object) -> object:
+        return lax.scatter_sub(jnp.zeros(3), idx, u, dn).sum()
+
+    # repeated windows subtract repeatedly; the out-of-bounds one is dropped (no gradient)
+    _same(trellax.grad(f)(jnp.array([2.0, 3.0, 4.0])), [-1.0, -1.0, 0.0])
+    x = jnp.arange(12.0).reshape(3, 4)
+    take = trellax.jit(lambda v: lax.index_take(v, (jnp.array([2, 0]),), (1,)))
+    _same(take(x), np.arange(12.0, dtype=np.float32).reshape(3, 4)[:, [2, 0]].T)
+    g = trellax.grad(lambda v: lax.index_take(v, (jnp.array([0, 0]),), (0,)).sum())(x)
+    _same(g, np.array([[2.0] * 4, [0.0] * 4, [0.0] * 4], np.float32))
+    with pytest.raises(ValueError, match="repeated axes"):
+        lax.index_take(x, (jnp.array([0]), jnp.array([0])), (1, -1))
+    with pytest.raises(TypeError, match="integers"):
+        lax.index_take(x, (jnp.array([0.5]),), (0,))
+    assert lax.fft(jnp.ones(4, jnp.complex64), lax.FftType.FFT, (4,)).dtype == jnp.complex64
+    with pytest.raises(ValueError, match="fft_type"):
+        lax.fft(jnp.ones(4, jnp.complex64), "DCT", (4,))
+
+
+def test_lax_map_batch_size_matches_unbatched() -> None:
+    xs = (jnp.arange(7.0), jnp.arange(7) * 2)
+
+    def f(t: tuple[object, object]) -> object:
+        a, b = t
+        return jnp.sin(a) * b, a + 1  # type: ignore[operator]
+
+    want = lax.map(f, xs)
+    for size in (1, 2, 3, 7, 100):
+        got = lax.map(f, xs, batch_size=size)
+        for g, w in zip(got, want, strict=True):
+            _same(g, w)
+    jitted = trellax.jit(lambda v: lax.map(f, v, batch_size=3))(xs)
+    _same(jitted[0], want[0])
+
+
+def test_at_apply_and_config_names() -> None:
+    x = jnp.array([1.0, -2.0, 3.0])
+    _same(x.at[jnp.array([0, 0, 2])].apply(jnp.negative), [1.0, -2.0, -3.0])
+    _same(x.at[5].apply(jnp.negative), x)  # dropped
+    _same(x.at[5].apply(jnp.negative, mode="clip"), [1.0, -2.0, -3.0])
+    assert trellax.config.jax_enable_x64 is trellax.config.enable_x64
+    assert trellax.config.read("jax_numpy_dtype_promotion") == "standard"
+    with pytest.raises(AttributeError, match="Unrecognized config option: jax_nope"):
+        trellax.config.update("jax_nope", True)

@@ -503,7 +503,7 @@ ERRORS = [
     ("squeeze non-unit", lambda: tnp.squeeze(tnp.ones((2, 1)), 0), ValueError, "size not equal to one"),
     ("expand_dims bad axis", lambda: tnp.expand_dims(tnp.ones(2), 3), ValueError, "out of bounds"),
     ("expand_dims repeated", lambda: tnp.expand_dims(tnp.ones(2), (0, 0)), ValueError, "duplicate"),
-    ("broadcast_to incompatible", lambda: tnp.broadcast_to(tnp.ones(3), (4,)), ValueError, "Incompatible shapes"),
+    ("broadcast_to incompatible", lambda: tnp.broadcast_to(tnp.ones(3), (4,)), ValueError, "Incompatible types for broadcasting"),
     ("broadcast_to fewer dims", lambda: tnp.broadcast_to(tnp.ones((2, 3)), (3,)), ValueError, "fewer dimensions"),
     ("broadcast_arrays incompatible", lambda: tnp.broadcast_arrays(tnp.ones(3), tnp.ones(4)), ValueError, "Incompatible shapes"),
     ("broadcast_shapes incompatible", lambda: tnp.broadcast_shapes((2,), (3,)), ValueError, "Incompatible shapes"),

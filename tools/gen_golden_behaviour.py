@@ -380,6 +380,27 @@ _add(
     "jnp.fft.fft(jnp.full(4, 1.5))",
     "jnp.fft.fft(jnp.array([1e-30, 1.0, 3e38, -3e38], jnp.float32))",
 )
+_add(
+    "lax_names",
+    "lax.index_take(jnp.arange(12.0).reshape(3, 4), (jnp.array([0, 2]), jnp.array([1, 3])), (0, 1))",
+    "lax.index_take(jnp.arange(12).reshape(3, 4), (jnp.array([3, 1]),), (1,))",
+    "lax.index_take(jnp.arange(12).reshape(3, 4), (jnp.array([[5, -1]]),), (0,))",
+    "lax.index_take(jnp.full((2, 3), 1.5), (jnp.array([1]),), (-1,))",
+    "lax.fft(jnp.arange(4, dtype=jnp.complex64), lax.FftType.FFT, (4,))",
+    "lax.fft(jnp.arange(4, dtype=jnp.complex64), 'IFFT', (4,))",
+    "lax.fft(jnp.arange(6.0).reshape(2, 3), lax.FftType.RFFT, (3,))",
+    "lax.fft(jnp.ones((2, 3), jnp.complex64), lax.FftType.IRFFT, (4,))",
+    "lax.bessel_i0e(jnp.array([0.0, 1.0, -2.5, 30.0, float('inf'), float('nan')]))",
+    "lax.bessel_i0e(jnp.array([0.5, 3.0], jnp.float16))",
+    "lax.bessel_i0e(jnp.full(2, 1.5))",
+    "lax.bessel_i0e(jnp.array([1, 2]))",
+    "lax.scatter_sub(jnp.zeros(3), jnp.array([[1], [1]]), jnp.array([2.0, 3.0]), "
+    "lax.ScatterDimensionNumbers((), (0,), (0,)))",
+    "lax.scatter_sub(jnp.arange(4), jnp.array([[0], [9]]), jnp.array([5, 6]), "
+    "lax.ScatterDimensionNumbers((), (0,), (0,)))",
+    "lax.scatter_sub(jnp.ones((2, 3), jnp.int8), jnp.array([[1]]), jnp.ones((1, 3), jnp.int8), "
+    "lax.ScatterDimensionNumbers((1,), (0,), (0,)))",
+)
 
 
 def x64(fn: Callable[[], Any]) -> Any:

@@ -24,6 +24,7 @@ from trellax._src.lax.elementwise import (
     atan,
     atan2,
     atanh,
+    bessel_i0e,
     bitwise_and,
     bitwise_not,
     bitwise_or,
@@ -80,6 +81,7 @@ from trellax._src.lax.elementwise import (
     tan,
     tanh,
 )
+from trellax._src.lax.fft import FftType, fft
 from trellax._src.lax.indexing import (
     GatherDimensionNumbers,
     GatherScatterMode,
@@ -90,6 +92,7 @@ from trellax._src.lax.indexing import (
     scatter_max,
     scatter_min,
     scatter_mul,
+    scatter_sub,
 )
 from trellax._src.lax.reductions import (
     argmax,
@@ -141,6 +144,7 @@ from trellax._src.parallel import (
 )
 
 __all__ = [
+    "FftType",
     "GatherDimensionNumbers",
     "GatherScatterMode",
     "ScatterDimensionNumbers",
@@ -155,6 +159,7 @@ __all__ = [
     "atan",
     "atan2",
     "atanh",
+    "bessel_i0e",
     "bitcast_convert_type",
     "bitwise_and",
     "bitwise_not",
@@ -191,12 +196,14 @@ __all__ = [
     "exp2",
     "expand_dims",
     "expm1",
+    "fft",
     "floor",
     "fori_loop",
     "gather",
     "ge",
     "gt",
     "imag",
+    "index_take",
     "integer_pow",
     "iota",
     "is_finite",
@@ -236,6 +243,7 @@ __all__ = [
     "scatter_max",
     "scatter_min",
     "scatter_mul",
+    "scatter_sub",
     "select",
     "select_n",
     "shift_left",
@@ -282,6 +290,7 @@ from trellax._src.lax.convenience import (  # noqa: E402
     full,
     full_like,
     index_in_dim,
+    index_take,
     mulhi,
     slice_in_dim,
     sort_key_val,

@@ -846,14 +846,14 @@ def _fft(x: np.ndarray, *, fft_type: str, fft_lengths: tuple[int, ...]) -> Any:
     axes = tuple(range(x.ndim - len(fft_lengths), x.ndim))
     if fft_type == "FFT":
         out = np.fft.fftn(x, s=fft_lengths, axes=axes)
-        return out.astype(x.dtype)
+        return out.astype(x.dtype, copy=False)
     if fft_type == "IFFT":
-        return np.fft.ifftn(x, s=fft_lengths, axes=axes).astype(x.dtype)
+        return np.fft.ifftn(x, s=fft_lengths, axes=axes).astype(x.dtype, copy=False)
     if fft_type == "RFFT":
         cdt = np.complex128 if x.dtype == np.float64 else np.complex64
-        return np.fft.rfftn(x, s=fft_lengths, axes=axes).astype(cdt)
+        return np.fft.rfftn(x, s=fft_lengths, axes=axes).astype(cdt, copy=False)
     rdt = np.float64 if x.dtype == np.complex128 else np.float32
-    return np.fft.irfftn(x, s=fft_lengths, axes=axes).astype(rdt)
+    return np.fft.irfftn(x, s=fft_lengths, axes=axes).astype(rdt, copy=False)
 
 
 def stack_rows(rows: list[Any], shape: tuple[int, ...], dtype: np.dtype) -> Any:

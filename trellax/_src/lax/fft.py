@@ -14,6 +14,7 @@ the operand's weak flag.
 
 from __future__ import annotations
 
+import enum
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -28,6 +29,16 @@ from trellax._src.lax._base import Category, asarray, check_dtype
 from trellax._src.typing import ArrayLike
 
 FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
+
+
+class FftType(enum.IntEnum):
+    """The four transforms of :func:`fft` (JAX's ``lax.FftType``); strings work too."""
+
+    FFT = 0
+    IFFT = 1
+    RFFT = 2
+    IRFFT = 3
+
 
 _complex = Category("complex64, complex128", "", (dtypes.complex64, dtypes.complex128))
 _real = Category("float32, float64", "", (dtypes.float32, dtypes.float64))
@@ -73,14 +84,14 @@ def _fft_abstract_eval(
     return ShapedArray._fast(shape, x.dtype, x.weak_type)
 
 
-def fft(x: ArrayLike, fft_type: str, fft_lengths: Sequence[int]) -> Array:
+def fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Array:
     """The ``fft_type`` transform over the last ``len(fft_lengths)`` axes of ``x``.
 
     >>> import trellax.numpy as tnp
     >>> fft(tnp.ones(4, dtype="complex64"), "FFT", (4,))
     Array([4.+0.j, 0.+0.j, 0.+0.j, 0.+0.j], dtype=complex64)
     """
-    t = fft_type.upper() if isinstance(fft_type, str) else str(fft_type)
+    t = fft_type.name if isinstance(fft_type, FftType) else str(fft_type).upper()
     return fft_p.bind(asarray(x), fft_type=t, fft_lengths=tuple(int(n) for n in fft_lengths))
 
 

@@ -329,6 +329,32 @@ scatter_min = _scatter_fn(scatter_min_p)
 scatter_max = _scatter_fn(scatter_max_p)
 
 
+def scatter_sub(
+    operand: ArrayLike,
+    scatter_indices: ArrayLike,
+    updates: ArrayLike,
+    dimension_numbers: ScatterDimensionNumbers,
+    *,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    mode: str | GatherScatterMode | None = None,
+) -> Array:
+    """XLA's scatter with subtraction: ``scatter_add`` of the negated ``updates`` (repeated
+    windows subtract repeatedly; differentiable through ``scatter_add`` and ``neg``)."""
+    from trellax._src.lax.elementwise import neg
+
+    out: Array = scatter_add(
+        operand,
+        scatter_indices,
+        neg(asarray(updates)),
+        dimension_numbers,
+        indices_are_sorted=indices_are_sorted,
+        unique_indices=unique_indices,
+        mode=mode,
+    )
+    return out
+
+
 # -- differentiation rules --------------------------------------------------------------------------
 #
 # gather is linear in its operand and transposes to a scatter-add with the mirrored dimension

@@ -347,6 +347,8 @@ def full_like(
 ) -> Array:
     """``full`` with ``a``'s shape, dtype and weak flag; the fill value is cast, not promoted."""
     s, d, weak = _like_dtype(a, dtype, "full_like")
+    # a fill value with dimensions is broadcast, which gives a strong result in JAX
+    weak = weak and len(getattr(fill_value, "shape", ())) == 0
     fill = _convert(_array(fill_value, None, "full_like", copy=False), d, weak)
     return _broadcast_fill("full_like", fill, s if shape is None else _shape(shape, "full_like"))
 
@@ -487,12 +489,11 @@ def linspace(
     else:
         d = dtypes.check_user_dtype(dtype, "linspace")
     if traced.tracing():
-        out, step_ = traced.linspace(start, stop, num, endpoint, d, retstep)
+        out, step_ = traced.linspace(start, stop, num, endpoint, d, retstep, axis)
         return (out, step_) if step_ is not None else out
-    traced.check_size("linspace", (num,), d)
-    lo = np.asarray(_concrete_scalar(start, "linspace", "start"), dtype=np.float64)
-    hi = np.asarray(_concrete_scalar(stop, "linspace", "stop"), dtype=np.float64)
-    compute = np.complex128 if dtypes.kind(d) == "c" else np.float64
+    lo, hi = _concrete_ends("linspace", start, stop)
+    traced.check_size("linspace", (num, *np.broadcast_shapes(lo.shape, hi.shape)), d)
+    compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
     with fp_errors.quiet():  # an infinite end gives inf * 0 in NumPy's step arithmetic
         value, step = np.linspace(
             lo.astype(compute), hi.astype(compute), num, endpoint=endpoint, retstep=True, axis=axis
@@ -519,18 +520,17 @@ def logspace(
     else:
         d = dtypes.check_user_dtype(dtype, "logspace")
     num = operator.index(num)
-    if traced.tracing() and not isinstance(base, Array):
-        return traced.logspace(start, stop, num, endpoint, base, d)
-    traced.check_size("logspace", (num,), d)
-    value = np.logspace(
-        float(_concrete_scalar(start, "logspace", "start")),
-        float(_concrete_scalar(stop, "logspace", "stop")),
-        operator.index(num),
-        endpoint=endpoint,
-        base=float(_concrete_scalar(base, "logspace", "base")),
-        axis=axis,
-    )
-    return ArrayImpl._new(value.astype(d), d, False)
+    if traced.tracing():
+        return traced.logspace(start, stop, num, endpoint, base, d, axis)
+    lo, hi = _concrete_ends("logspace", start, stop)
+    (b,) = _concrete_ends("logspace", base)
+    traced.check_size("logspace", (num, *np.broadcast_shapes(lo.shape, hi.shape, b.shape)), d)
+    compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
+    with fp_errors.quiet():
+        value = np.logspace(
+            lo.astype(compute), hi.astype(compute), num, endpoint=endpoint, base=b, axis=axis
+        )
+    return ArrayImpl._new(_host_convert(value, d), d, False)
 
 
 def geomspace(
@@ -546,19 +546,30 @@ def geomspace(
     else:
         d = dtypes.check_user_dtype(dtype, "geomspace")
     num = operator.index(num)
-    lo, hi = (_concrete_scalar(v, "geomspace", "start/stop") for v in (start, stop))
-    real = all(isinstance(v, (int, float)) for v in (lo, hi)) and dtypes.kind(d) != "c"
-    if traced.tracing() and real and lo * hi > 0:
-        return traced.geomspace(lo, hi, num, endpoint, d)
-    traced.check_size("geomspace", (num,), d)
-    value = np.geomspace(
-        _concrete_scalar(start, "geomspace", "start"),
-        _concrete_scalar(stop, "geomspace", "stop"),
-        operator.index(num),
-        endpoint=endpoint,
-        axis=axis,
-    )
-    return ArrayImpl._new(value.astype(d), d, False)
+    if traced.tracing():
+        return traced.geomspace(start, stop, num, endpoint, d, axis)
+    lo, hi = _concrete_ends("geomspace", start, stop)
+    if not (np.all(lo != 0) and np.all(hi != 0)):
+        raise ValueError("Geometric sequence cannot include zero")
+    traced.check_size("geomspace", (num, *np.broadcast_shapes(lo.shape, hi.shape)), d)
+    compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
+    with fp_errors.quiet():
+        value = np.geomspace(lo.astype(compute), hi.astype(compute), num, endpoint, axis=axis)
+    return ArrayImpl._new(_host_convert(value, d), d, False)
+
+
+def _concrete_ends(fun_name: str, *ends: Any) -> list[np.ndarray[Any, Any]]:
+    """The end points (or base) of ``linspace``/``logspace``/``geomspace`` as NumPy arrays (of
+    any shape: they broadcast together)."""
+    out = []
+    for x in ends:
+        if isinstance(x, Array) and not core.is_concrete(x):
+            raise TypeError(f"{fun_name}: expected a concrete value, got a traced array")
+        a = np.asarray(x)
+        if a.dtype.kind not in "biufc":
+            a = a.astype(np.float64)  # bfloat16 and the other ml_dtypes types
+        out.append(a)
+    return out
 
 
 # -- matrices -----------------------------------------------------------------------------------

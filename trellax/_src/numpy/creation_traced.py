@@ -96,34 +96,58 @@ def tri(n: int, m: int, k: int, dtype: DType) -> Array:
     return _convert(lax.ge(rows, broadcasted_iota(i32, (n, m), 1)), dtype, False)
 
 
-def _scalar(x: Any, dtype: DType) -> Array:
-    """A Python scalar or a 0-d (possibly traced) array as a 0-d array of ``dtype``."""
+def _endpoint(x: Any, dtype: DType) -> Array:
+    """A start/stop value (a Python scalar or a possibly traced array) as an array of ``dtype``."""
     if isinstance(x, Array):
-        if x.ndim != 0:
-            raise ValueError(f"expected a scalar start/stop value, got shape {tuple(x.shape)}")
         return _convert(x, dtype, False)
-    return const(x, dtype)
+    if np.ndim(x) == 0:
+        return const(np.asarray(x).item(), dtype)
+    value = np.asarray(x).astype(dtype)
+    out: Array = core.new_array(value, dtype, False)
+    return out
+
+
+def _along(x: Array, shape: tuple[int, ...], axis: int) -> Array:
+    """``x`` (of the bounds' shape) broadcast to ``shape``, the sample axis ``axis`` inserted."""
+    bounds = tuple(shape[:axis] + shape[axis + 1 :])
+    lead = len(bounds) - x.ndim
+    dims = tuple(d if d < axis else d + 1 for d in range(lead, len(bounds)))
+    return broadcast_in_dim(x, shape, dims)
 
 
 def linspace(
-    start: Any, stop: Any, num: int, endpoint: bool, dtype: DType, retstep: bool = False
+    start: Any,
+    stop: Any,
+    num: int,
+    endpoint: bool,
+    dtype: DType,
+    retstep: bool = False,
+    axis: int = 0,
 ) -> tuple[Array, Array | None]:
-    """``num`` samples from ``start`` to ``stop`` (and the step when asked), computed in the
-    inexact type of ``dtype`` (integer results are floored, as eagerly)."""
+    """``num`` samples from ``start`` to ``stop`` along a new axis ``axis`` (and the step when
+    asked), computed in the inexact type of ``dtype`` (integer results are floored, as eagerly).
+    ``start`` and ``stop`` may be arrays (broadcast together) and complex."""
     kind = dtypes.kind(dtype)
     compute = dtype if kind in ("f", "c") else dtypes.default_float_dtype()
-    lo, hi = _scalar(start, compute), _scalar(stop, compute)
+    lo, hi = _endpoint(start, compute), _endpoint(stop, compute)
+    bounds = core.broadcast_shapes(tuple(lo.shape), tuple(hi.shape))
+    ax = axis + len(bounds) + 1 if axis < 0 else axis
+    if not 0 <= ax <= len(bounds):
+        raise ValueError(f"axis {axis} is out of bounds for the {len(bounds) + 1}-d result")
+    shape = (*bounds[:ax], num, *bounds[ax:])
     div = (num - 1) if endpoint else num
     if num == 0:
-        out = filled((0,), compute, 0)
+        out = filled(shape, compute, 0)
     elif num == 1 or div == 0:
-        out = broadcast_in_dim(lo, (num,), ())
+        out = _along(lo, shape, ax)
     else:
         n = num - 1 if endpoint else num
-        frac = lax.div(broadcasted_iota(compute, (n,), 0), const(div, compute))
-        out = lax.add(lax.mul(lo, lax.sub(const(1, compute), frac)), lax.mul(hi, frac))
+        part = (*bounds[:ax], n, *bounds[ax:])
+        frac = lax.div(broadcasted_iota(compute, part, ax), const(div, compute))
+        one_minus = lax.sub(const(1, compute), frac)
+        out = lax.add(lax.mul(_along(lo, part, ax), one_minus), lax.mul(_along(hi, part, ax), frac))
         if endpoint:
-            out = concatenate([out, broadcast_in_dim(hi, (1,), ())], 0)
+            out = concatenate([out, _along(hi, (*bounds[:ax], 1, *bounds[ax:]), ax)], ax)
     if kind in ("i", "u"):
         out = lax.floor(out)
     if not retstep:
@@ -132,22 +156,50 @@ def linspace(
     return _convert(out, dtype, False), _convert(step, dtype, False)
 
 
-def logspace(start: Any, stop: Any, num: int, endpoint: bool, base: Any, dtype: DType) -> Array:
-    """``base ** linspace(start, stop)``."""
+def _to_shape(x: Array, shape: tuple[int, ...]) -> Array:
+    """``x`` broadcast (right-aligned, as NumPy does) to ``shape``."""
+    if tuple(x.shape) == shape:
+        return x
+    return broadcast_in_dim(x, shape, tuple(range(len(shape) - x.ndim, len(shape))))
+
+
+def logspace(
+    start: Any, stop: Any, num: int, endpoint: bool, base: Any, dtype: DType, axis: int = 0
+) -> Array:
+    """``base ** linspace(start, stop)``; ``base`` may be an array, broadcast with the ends."""
     compute = dtype if dtypes.kind(dtype) in ("f", "c") else dtypes.default_float_dtype()
-    exponents, _ = linspace(start, stop, num, endpoint, compute)
-    out = lax.pow(broadcast_in_dim(const(base, compute), (num,), ()), exponents)
+    lo, hi, b = (_endpoint(v, compute) for v in (start, stop, base))
+    bounds = core.broadcast_shapes(tuple(lo.shape), tuple(hi.shape), tuple(b.shape))
+    lo, hi, b = (_to_shape(v, bounds) for v in (lo, hi, b))
+    exponents, _ = linspace(lo, hi, num, endpoint, compute, axis=axis)
+    ax = axis + exponents.ndim if axis < 0 else axis
+    out = lax.pow(_along(b, tuple(exponents.shape), ax), exponents)
     return _convert(out, dtype, False)
 
 
-def geomspace(start: Any, stop: Any, num: int, endpoint: bool, dtype: DType) -> Array:
-    """``sign * 10 ** linspace(log10 |start|, log10 |stop|)``, with exact end points."""
-    if start == 0 or stop == 0:
-        raise ValueError("Geometric sequence cannot include zero")
-    sign = -1.0 if (start < 0 and stop < 0) else 1.0
-    lo, hi = math.log10(abs(start)), math.log10(abs(stop))
+def geomspace(
+    start: Any, stop: Any, num: int, endpoint: bool, dtype: DType, axis: int = 0
+) -> Array:
+    """``sign * 10 ** linspace(log10(start / sign), log10(stop / sign))`` with the end points
+    set exactly (``sign`` is ``start``'s), for array, complex and traced ends."""
     compute = dtype if dtypes.kind(dtype) in ("f", "c") else dtypes.default_float_dtype()
-    out = logspace(lo, hi, num, endpoint, 10.0, compute)
-    if sign != 1.0:
-        out = lax.mul(const(sign, compute), out)
+    lo, hi = _endpoint(start, compute), _endpoint(stop, compute)
+    sign = lax.sign(lo)
+    ten = const(10.0, compute)
+    log_lo = lax.div(lax.log(lax.div(lo, sign)), lax.log(ten))
+    log_hi = lax.div(lax.log(lax.div(hi, sign)), lax.log(ten))
+    out = logspace(log_lo, log_hi, num, endpoint, 10.0, compute, axis)
+    ax = axis + out.ndim if axis < 0 else axis
+    out = lax.mul(_along(sign, tuple(out.shape), ax), out)
+    if num > 0:  # exact end points
+        from trellax._src.lax.structural import slice_in_dim_static
+
+        first_shape = tuple(1 if i == ax else s for i, s in enumerate(out.shape))
+        parts = [_along(lo, first_shape, ax)]
+        inner = slice_in_dim_static(out, 1, num - 1 if endpoint else num, ax)
+        if num > 1:
+            parts.append(inner)
+            if endpoint:
+                parts.append(_along(hi, first_shape, ax))
+        out = concatenate(parts, ax) if len(parts) > 1 else parts[0]
     return _convert(out, dtype, False)

@@ -11,7 +11,7 @@ from typing import Any
 
 from trellax._src import dtypes
 from trellax._src.basearray import Array
-from trellax._src.lax.structural import broadcast_to, slice_in_dim_static
+from trellax._src.lax.structural import _convert, broadcast_to, slice_in_dim_static
 from trellax._src.numpy import ufuncs
 from trellax._src.numpy.joining import concatenate
 from trellax._src.numpy.reductions import canonicalize_axis
@@ -75,4 +75,5 @@ def ediff1d(
         seq.append(ravel(ensure_array("ediff1d", to_end)))
     if len(seq) == 1:
         return out
-    return concatenate(seq)
+    joined = concatenate(seq)
+    return _convert(joined, joined.dtype, False)  # JAX's ends are strong: a strong result

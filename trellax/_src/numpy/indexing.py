@@ -171,7 +171,7 @@ def _entry(item: Any, axis: int, dim: int, clamp_ints: bool = False) -> Entry:
                 raise IndexError(f"index is out of bounds for axis {axis} with size 0")
             if clamp_ints:
                 return ("int", 0 if i < 0 else dim - 1)
-            i = i + dim if i < 0 else i
+            # the index array path normalizes a negative index once more, as JAX does
             return ("array", asarray(np.int32(max(min(i, 2**31 - 1), -(2**31)))))
         return ("int", i + dim if i < 0 else i)
     arr = ensure_array("indexing", item) if not isinstance(item, (list, tuple)) else None

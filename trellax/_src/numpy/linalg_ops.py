@@ -11,7 +11,7 @@ from trellax._src import dtypes
 from trellax._src.backend.numpy import MATMUL_2D
 from trellax._src.basearray import Array
 from trellax._src.lax.reductions import dot_general, dot_general_p
-from trellax._src.lax.structural import broadcast_to, reshape
+from trellax._src.lax.structural import _convert, broadcast_to, reshape
 from trellax._src.numpy.util import promote_args_keep_shapes
 from trellax._src.typing import ArrayLike, DType, DTypeLike
 
@@ -99,8 +99,6 @@ def dot(
 
         out = multiply(x, y)
         if pref is not None:
-            from trellax._src.lax.structural import _convert
-
             out = _convert(out, pref, False)
         return out
     yc = 0 if y.ndim == 1 else y.ndim - 2
@@ -289,6 +287,7 @@ def cross(
     from trellax._src.lax.structural import concatenate, slice, transpose
 
     x, y = promote_args_keep_shapes("cross", a, b)
+    x, y = _convert(x, x.dtype, False), _convert(y, y.dtype, False)  # JAX's result is strong
     if axis is not None:
         axisa = axisb = axisc = axis
     x, y = _moveaxis_last(x, axisa, "cross"), _moveaxis_last(y, axisb, "cross")

@@ -491,7 +491,7 @@ def round(x: ArrayLike, decimals: int = 0, out: None = None) -> Array:
         return lax.complex(round(lax.real(a), decimals), round(lax.imag(a), decimals))
     if decimals == 0:
         return lax.round(a, 1)
-    factor = _full_scalar(10.0**decimals, a)
+    factor = _lax_const(10.0**decimals, a)
     return lax.div(lax.round(lax.mul(a, factor), 1), factor)
 
 
@@ -685,25 +685,27 @@ def signbit(x: ArrayLike, /) -> Array:
     return _convert(lax.lt(as_int, _zero(as_int)), dtypes.bool_, False)
 
 
-def _true_like(a: Array, value: bool = True) -> Array:
-    """JAX's comparison of the real input's zero imaginary part with a ``lax._const``: weak only
-    for a weak 0-d ``a`` (not ``eq(a, a)``, which is False at NaN)."""
-    return broadcast_to(scalar_to_array(value, dtypes.bool_, a.weak_type and a.ndim == 0), a.shape)
+def _true_like(a: Array, value: bool = True, weak_type: bool | None = None) -> Array:
+    """JAX's ``full_like(a, True, dtype=bool)``: keeps ``a``'s weak flag unless told (not
+    ``eq(a, a)``, which is False at NaN)."""
+    weak = a.weak_type if weak_type is None else weak_type
+    return broadcast_to(scalar_to_array(value, dtypes.bool_, weak), a.shape)
 
 
 def isreal(x: ArrayLike, /) -> Array:
     a = ensure_array("isreal", x)
     if _kind(a) == "c":
-        return lax.eq(lax.imag(a), _zero(lax.imag(a)))
-    return _true_like(a)
+        return lax.eq(lax.imag(a), _lax_const(0, lax.imag(a)))
+    # JAX compares the zero imaginary part with a lax._const: weak only for a weak 0-d input
+    return _true_like(a, weak_type=a.weak_type and a.ndim == 0)
 
 
 def iscomplex(x: ArrayLike, /) -> Array:
     """Where the imaginary part is nonzero (so a NaN imaginary part counts; real inputs never)."""
     a = ensure_array("iscomplex", x)
     if _kind(a) == "c":
-        return lax.ne(lax.imag(a), _zero(lax.imag(a)))
-    return _true_like(a, False)
+        return lax.ne(lax.imag(a), _lax_const(0, lax.imag(a)))
+    return _true_like(a, False, weak_type=a.weak_type and a.ndim == 0)
 
 
 # -- the rest of jax.numpy's ufuncs ---------------------------------------------------------------
