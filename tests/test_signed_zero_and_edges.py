@@ -150,3 +150,16 @@ def test_fmod_of_booleans_keeps_the_dividend_on_zero() -> None:
     assert out.dtype == np.int32
     np.testing.assert_array_equal(out, [0, 0, 1, 0])
     np.testing.assert_array_equal(tnp.fmod(tnp.array([3, -3]), 0), [0, 0])
+
+
+def test_scatter_max_min_signs() -> None:
+    zeros, mixed = tnp.array([0.0, 0.0]), tnp.array([-0.0, 0.0])
+    assert bits(zeros.at[0].max(-0.0)) == z("+", "+")
+    assert bits(mixed.at[0].max(0.0)) == z("+", "+")
+    assert bits(mixed.at[0].max(-0.0)) == z("-", "+")
+    assert bits(zeros.at[0].min(-0.0)) == z("-", "+")
+    assert bits(mixed.at[0].min(0.0)) == z("-", "+")
+    dup = tnp.array([0, 0])
+    assert bits(mixed.at[dup].max(tnp.array([-0.0, 0.0]))) == z("+", "+")
+    assert bits(zeros.at[dup].min(tnp.array([0.0, -0.0]))) == z("-", "+")
+    np.testing.assert_array_equal(tnp.array([1.0, 0.0]).at[0].max(-0.0), [1.0, 0.0])
