@@ -92,6 +92,12 @@ TEXT: dict[str, str] = {
     "lax.broadcast_in_dim(jnp.ones(3), (2,), (0,))": "a shorter text with the same facts",
     "format(jnp.ones(2), '.2f')": "trellax names its own array class",
     "jax.jit(lambda n: jnp.linspace(0.0, 1.0, n))(3)": _TRACER_TEXT,
+    "lax.index_take(jnp.arange(12).reshape(3, 4), (jnp.array([[5, -1]]),), (0,))": (
+        "trellax says the index arrays must be 1-D; JAX's text is its internal gather's"
+    ),
+    "lax.index_take(jnp.full((2, 3), 1.5), (jnp.array([1]),), (-1,))": (
+        "trellax names the axis; JAX's text is its internal gather's start_index_map"
+    ),
     "jnp.asarray(bytes(b'ab'))": "trellax names the Python type (JAX the NumPy dtype |S2)",
 }
 

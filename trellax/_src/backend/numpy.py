@@ -929,8 +929,15 @@ def stack_rows(rows: list[Any], shape: tuple[int, ...], dtype: np.dtype) -> Any:
 
 @_register("bessel_i0e")
 def _bessel_i0e(x: np.ndarray) -> Any:
-    wide = x.astype(np.float64)
-    return (np.i0(wide) * np.exp(-np.abs(wide))).astype(x.dtype)
+    wide = np.abs(x.astype(np.float64))
+    big = wide > 500.0  # i0 overflows there: the asymptotic series (exact to double precision)
+    small = np.where(big, 0.0, wide)
+    out = np.i0(small) * np.exp(-small)
+    if big.any():
+        z = np.where(big, wide, 1.0)
+        series = 1 + 1 / (8 * z) + 9 / (128 * z**2) + 225 / (3072 * z**3)
+        out = np.where(big, series / np.sqrt(2 * np.pi * z), out)  # 0 at inf
+    return np.where(np.isnan(wide), np.nan, out).astype(x.dtype)
 
 
 @_register("i0")

@@ -378,10 +378,9 @@ def index_take(src: ArrayLike, idxs: Sequence[ArrayLike], axes: Sequence[int]) -
     ax = [operator.index(a) for a in axes]
     if len(ax) != len(idxs):
         raise ValueError(f"index_take: {len(idxs)} index arrays for {len(ax)} axes")
-    for a in ax:
-        if not -x.ndim <= a < x.ndim:
-            raise ValueError(f"index_take: axis {a} is out of bounds for rank {x.ndim}")
-    ax = [a % x.ndim for a in ax]
+    for a in ax:  # JAX's gather refuses negative axes too
+        if not 0 <= a < x.ndim:
+            raise TypeError(f"index_take: axis {a} is out of bounds for rank {x.ndim}")
     if len(set(ax)) != len(ax):
         raise ValueError(f"index_take: repeated axes {tuple(axes)}")
     indices = []
@@ -389,6 +388,8 @@ def index_take(src: ArrayLike, idxs: Sequence[ArrayLike], axes: Sequence[int]) -
         arr = asarray(i)
         if dtypes.kind(arr.dtype) not in ("i", "u"):
             raise TypeError(f"index_take: indices must be integers, got {arr.dtype.name}")
+        if arr.ndim != 1:
+            raise TypeError(f"index_take: index arrays must be 1-D, got shape {arr.shape}")
         indices.append(arr)
     moved = moveaxis(x, ax, list(range(len(ax)))) if ax else x
     return getitem(moved, tuple(indices))
