@@ -1,17 +1,18 @@
-"""Differentiation of ``cond``, ``while`` and ``scan`` (forward mode; reverse mode for ``cond``).
+"""Differentiation of ``cond``, ``while`` and ``scan`` (forward mode; reverse mode for ``cond``;
+``scan``'s reverse mode is in ``scan_ad``).
 
 Each sub-jaxpr is differentiated into a jaxpr over (primals, tangents) -> (primal outputs, output
 tangents), and the primitive is bound again with it. Every differentiable carry of a loop gets a
 tangent (zeros where the input had none), so the carry types stay fixed without a fixpoint; an
 integer or bool value never gets one.
 
-Reverse mode: under ``grad``/``vjp``/``linearize`` the primal outputs are computed by the plain
-primitive and the output tangents by the differentiated one, which is recorded in the linear
-program (recomputing the primal part, like JAX's rematerializing partial evaluation of a while).
-So ``linearize`` works. ``cond`` transposes: each branch is transposed in its linear arguments
+Reverse mode: under ``grad``/``vjp``/``linearize`` the primal outputs of ``cond`` and ``while``
+are computed by the plain primitive and the output tangents by the differentiated one, which is
+recorded in the linear program (recomputing the primal part, like JAX's rematerializing partial
+evaluation of a while). ``cond`` transposes: each branch is transposed in its linear arguments
 (the primal operands are residuals) and one ``cond`` of the transposed branches is bound.
-Transposing a ``while`` raises JAX's ValueError, and a ``scan`` a NotImplementedError naming it
-(its transpose, a reversed scan over residuals, is not written yet). Never a wrong value.
+Transposing a ``while`` raises JAX's ValueError. ``scan`` is split into a residual scan and a
+linear scan and transposed into a reversed scan (``control_flow.scan_ad``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from trellax._src.ad_util import Zero
 from trellax._src.control_flow.conditionals import cond_p
 from trellax._src.control_flow.loops import while_p
 from trellax._src.control_flow.scan import scan_p
+from trellax._src.control_flow.scan_ad import scan_linearize
 from trellax._src.interpreters import tracing
 from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, Var
 
@@ -238,6 +240,16 @@ def _scan_jvp(
     length: int,
     reverse: bool,
 ) -> tuple[Any, Any]:
+    if _reverse_mode():
+        return scan_linearize(
+            primals,
+            tangents,
+            jaxpr=jaxpr,
+            num_consts=num_consts,
+            num_carry=num_carry,
+            length=length,
+            reverse=reverse,
+        )
     nk, nc = num_consts, num_carry
     consts, carry, xs = primals[:nk], primals[nk : nk + nc], primals[nk + nc :]
     kts, cts, xts = tangents[:nk], tangents[nk : nk + nc], tangents[nk + nc :]
@@ -286,17 +298,6 @@ def _scan_jvp(
     prim = [*c_prim, *ys]
     tans_iter = iter([*c_tan, *y_tan])
     tans = [next(tans_iter) if d else ad_util.zero_of(p) for p, d in zip(prim, out_diff)]
-    if _reverse_mode():
-        prim = list(
-            scan_p.bind_multi(
-                *primals,
-                jaxpr=jaxpr,
-                num_consts=nk,
-                num_carry=nc,
-                length=length,
-                reverse=reverse,
-            )
-        )
     return tuple(prim), tuple(tans)
 
 
