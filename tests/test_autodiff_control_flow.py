@@ -264,3 +264,67 @@ def test_integer_outputs_have_no_tangent() -> None:
     assert float(y) == 3.0
     assert float(t) == 2.0 and int(i) == 1
     assert ti.dtype == trellax.dtypes.float0
+
+
+@trellax.custom_vjp
+def _sin_vjp(x: Any) -> Any:
+    return tnp.sin(x)
+
+
+_sin_vjp.defvjp(lambda x: (tnp.sin(x), tnp.cos(x)), lambda r, g: (g * r * 2,))
+
+
+@trellax.custom_jvp
+def _sin_jvp(x: Any) -> Any:
+    return tnp.sin(x)
+
+
+_sin_jvp.defjvp(lambda p, t: (tnp.sin(p[0]), t[0] * 3.0))
+
+
+def test_custom_rules_inside_loop_bodies_and_jit_are_used() -> None:
+    """A custom function traced into a loop body (or a jit) is one ``custom_jvp_call`` /
+    ``custom_vjp_call`` equation, so differentiating the loop later still uses its rule (JAX's
+    values: 8 cos(x) cos(f(x)) cos(f(f(x))) and 3**3)."""
+
+    def vjp_loop(x: Any) -> Any:
+        return lax.scan(lambda c, a: (_sin_vjp(c) * a, c), x, tnp.ones(3))[0]
+
+    def jvp_loop(x: Any) -> Any:
+        return lax.scan(lambda c, a: (_sin_jvp(c) * a, c), x, tnp.ones(3))[0]
+
+    assert float(trellax.grad(vjp_loop)(0.5)) == pytest.approx(5.578131, rel=1e-6)
+    assert float(trellax.jit(trellax.grad(vjp_loop))(0.5)) == pytest.approx(5.578131, rel=1e-6)
+    assert float(trellax.grad(jvp_loop)(0.5)) == 27.0
+    assert float(trellax.jvp(jvp_loop, (0.5,), (1.0,))[1]) == 27.0
+    assert float(trellax.grad(lambda x: lax.cond(x > 0, _sin_jvp, tnp.cos, x))(0.5)) == 3.0
+    assert (
+        float(trellax.jacfwd(lambda x: lax.fori_loop(0, 2, lambda i, c: _sin_jvp(c), x))(1.0))
+        == 9.0
+    )
+    np.testing.assert_array_equal(
+        np.asarray(trellax.vmap(trellax.grad(jvp_loop))(tnp.ones(2))), [27.0, 27.0]
+    )
+    text = str(trellax.make_jaxpr(vjp_loop)(0.5))
+    assert "custom_vjp_call" in text and "name=_sin_vjp" in text
+    assert "custom_jvp_call" in str(trellax.make_jaxpr(_sin_jvp)(0.5))
+    np.testing.assert_allclose(float(trellax.jit(_sin_vjp)(0.5)), np.sin(0.5), rtol=1e-6)
+    # the value of the loop is unchanged, eagerly and batched
+    np.testing.assert_allclose(
+        np.asarray(trellax.vmap(jvp_loop)(tnp.full(2, 0.5))), [float(jvp_loop(0.5))] * 2, rtol=1e-6
+    )
+    with pytest.raises(TypeError, match="can't apply forward-mode autodiff"):
+        trellax.jvp(vjp_loop, (0.5,), (1.0,))
+
+
+def test_custom_jvp_closing_over_a_differentiated_value_raises() -> None:
+    def g(y: Any) -> Any:
+        @trellax.custom_jvp
+        def k(x: Any) -> Any:
+            return x * y
+
+        k.defjvp(lambda p, t: (k(p[0]), t[0] * 3.0))
+        return lax.scan(lambda c, a: (k(c), c), 1.0, tnp.ones(2))[0]
+
+    with pytest.raises(trellax.errors.UnexpectedTracerError):
+        trellax.grad(g)(2.0)
