@@ -246,6 +246,14 @@ def test_reverse_mode_of_cond(name: str, jit: bool, sign: float) -> None:
         check_grads(trellax.jit(f) if jit else f, [tnp.asarray(_X * sign)], order=2, modes=["rev"])
 
 
+def test_grad_of_cond_computes_the_primal_once() -> None:
+    """A residual cond (primal outputs + residuals of the branch taken) and a linear cond."""
+    text = str(trellax.make_jaxpr(trellax.grad(lambda x: _cond(x).sum()))(tnp.asarray(_X)))
+    assert text.count("cond[") == 2
+    # sin and cos once per branch, all in the residual cond; the linear cond only multiplies
+    assert text.count("= sin ") == 2 and text.count("= cos ") == 2
+
+
 def test_grad_of_grad_through_cond() -> None:
     def c(x: Any) -> Any:
         return lax.cond(x > 0, lambda x: tnp.sin(x) * x, lambda x: tnp.cos(x), x)
@@ -298,6 +306,8 @@ def test_custom_rules_inside_loop_bodies_and_jit_are_used() -> None:
     assert float(trellax.grad(jvp_loop)(0.5)) == 27.0
     assert float(trellax.jvp(jvp_loop, (0.5,), (1.0,))[1]) == 27.0
     assert float(trellax.grad(lambda x: lax.cond(x > 0, _sin_jvp, tnp.cos, x))(0.5)) == 3.0
+    g = trellax.grad(lambda x: lax.cond(x > 0, _sin_vjp, tnp.cos, x))(0.5)
+    assert float(g) == pytest.approx(1.7551651, rel=1e-6)  # JAX's value, 2 cos(0.5)
     assert (
         float(trellax.jacfwd(lambda x: lax.fori_loop(0, 2, lambda i, c: _sin_jvp(c), x))(1.0))
         == 9.0
