@@ -36,6 +36,9 @@ import numpy as np
 #: name -> (function source, input source, transformations)
 _SCALAR = ("grad", "jit_grad", "hessian", "vmap_grad", "value_and_grad")
 _VECTOR = ("grad", "jit_grad", "hessian")
+_RULE = ("grad", "jit_grad")
+_V3 = "ns.array([0.3, 1.7, 4.5])"
+_TIES = "ns.array([1.0, 3.0, 3.0, 2.0])"
 
 CASES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     # reverse mode through loops
@@ -137,6 +140,63 @@ CASES: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "ns.array([0.3, -0.8, 1.1])",
         _VECTOR,
     ),
+    # rules added with the loops (special functions, linalg, cumulative and window ops)
+    "digamma": ("lambda x: lax.digamma(x).sum()", _V3, _RULE),
+    "digamma at poles": ("lambda x: lax.digamma(x).sum()", "ns.array([0.0, -1.0, -2.5])", _RULE),
+    "polygamma 1": ("lambda x: lax.polygamma(ns.ones_like(x), x).sum()", _V3, _RULE),
+    "polygamma 3": ("lambda x: lax.polygamma(ns.full_like(x, 3.0), x).sum()", _V3, _RULE),
+    "i0": ("lambda x: ns.i0(x).sum()", "ns.array([-1.5, 0.0, 0.7, 100.0])", _RULE),
+    "i0e": ("lambda x: lax.bessel_i0e(x).sum()", "ns.array([-2.0, -0.0, 0.0, 0.7, 40.0])", _RULE),
+    "i1e": ("lambda x: lax.bessel_i1e(x).sum()", "ns.array([-2.0, 0.0, 1e-30, 0.7, 40.0])", _RULE),
+    "sp.i0e": ("lambda x: sp.i0e(x).sum()", _V3, _RULE),
+    "sp.digamma": ("lambda x: sp.digamma(x).sum()", _V3, _RULE),
+    "gammaln": ("lambda x: sp.gammaln(x).sum()", _V3, _RULE),
+    "erfinv": ("lambda x: sp.erfinv(x * 0.3).sum()", _V3, _RULE),
+    "gammainc x": ("lambda x: sp.gammainc(2.5, x).sum()", _V3, _RULE),
+    "eigvals": (
+        "lambda a: ns.abs(ns.linalg.eigvals(a)).sum()",
+        "ns.array([[2.0, 1.0], [-1.0, 2.0]])",
+        _RULE,
+    ),
+    "eigvals real": (
+        "lambda a: ns.real(ns.linalg.eigvals(a) ** 2).sum()",
+        "ns.array([[1.0, 2.0], [3.0, 4.0]])",
+        _RULE,
+    ),
+    "cumsum": ("lambda x: (ns.cumsum(x * x) * ns.arange(3.0)).sum()", _V3, _RULE),
+    "cumprod": ("lambda x: (ns.cumprod(x) * ns.arange(1.0, 4.0)).sum()", _V3, _RULE),
+    "cumprod zero": ("lambda x: ns.cumprod(x).sum()", "ns.array([2.0, 0.0, 3.0, 0.0])", _RULE),
+    "cummax": ("lambda x: (lax.cummax(x) * ns.arange(1.0, 5.0)).sum()", _TIES, _RULE),
+    "cummin": ("lambda x: (lax.cummin(x) * ns.arange(1.0, 5.0)).sum()", _TIES, _RULE),
+    "cumlogsumexp": ("lambda x: (lax.cumlogsumexp(x) * ns.arange(1.0, 5.0)).sum()", _TIES, _RULE),
+    "cummax reverse": (
+        "lambda x: (lax.cummax(x, reverse=True) * ns.arange(1.0, 5.0)).sum()",
+        _TIES,
+        _RULE,
+    ),
+    "top_k": ("lambda x: (lax.top_k(x, 2)[0] * ns.array([1.0, 3.0])).sum()", _TIES, _RULE),
+    "max_pool": (
+        "lambda x: (lax.reduce_window(x, -ns.inf, lax.max, (2,), (1,), 'VALID')"
+        " * ns.arange(1.0, 4.0)).sum()",
+        _TIES,
+        _RULE,
+    ),
+    "sum_pool": (
+        "lambda x: (lax.reduce_window(x, 0.0, lax.add, (2,), (2,), 'VALID') ** 2).sum()",
+        _TIES,
+        _RULE,
+    ),
+    "conv": (
+        "lambda x: (lax.conv_general_dilated(x.reshape(1, 1, 4), ns.array([[[1.0, -2.0]]]),"
+        " (1,), 'SAME') ** 2).sum()",
+        _TIES,
+        _RULE,
+    ),
+    "associative_scan add": (
+        "lambda x: (lax.associative_scan(ns.add, x) ** 2).sum()",
+        _TIES,
+        _RULE,
+    ),
 }
 
 TRANSFORMS = {
@@ -149,6 +209,7 @@ TRANSFORMS = {
 
 ERRORS = {
     "grad while_loop": "ad.grad(lambda x: lax.while_loop(lambda c: c < 10.0, lambda c: c * 2.0, x))(1.0)",
+    "polygamma grad m": "ad.grad(lambda m: lax.polygamma(m, 2.0))(1.0)",
     "grad fori traced bounds": (
         "ad.jit(ad.grad(lambda x, n: lax.fori_loop(0, n, lambda i, c: c * x, x)))(1.0, 3)"
     ),
