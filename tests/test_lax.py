@@ -499,6 +499,7 @@ CASES = {
     "bessel_i1e": lambda: lax.bessel_i1e(f32()),
     "polygamma": lambda: lax.polygamma(f32() * 0 + 1, f32() * 2.5),
     "zeta": lambda: lax.zeta(f32() * 0 + 2, f32() * 2.5),
+    "random_gamma_grad": lambda: lax.random_gamma_grad(f32() * 0 + 2.5, f32() * 0 + 2.0),
     "frexp": lambda: tnp.frexp(f16()),
     "gcd": lambda: tnp.gcd(i8(), i8()),
     "lcm": lambda: tnp.lcm(u8(), u8()),

@@ -163,7 +163,7 @@ CASES: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "ns.array([[1.0, 2.0], [3.0, 4.0]])",
         _RULE,
     ),
-    "cumsum": ("lambda x: (ns.cumsum(x * x) * ns.arange(3.0)).sum()", _V3, _RULE),
+    "cumsum rule": ("lambda x: (ns.cumsum(x) * ns.arange(3.0) ** 2).sum()", _V3, _RULE),
     "cumprod": ("lambda x: (ns.cumprod(x) * ns.arange(1.0, 4.0)).sum()", _V3, _RULE),
     "cumprod zero": ("lambda x: ns.cumprod(x).sum()", "ns.array([2.0, 0.0, 3.0, 0.0])", _RULE),
     "cummax": ("lambda x: (lax.cummax(x) * ns.arange(1.0, 5.0)).sum()", _TIES, _RULE),
@@ -192,6 +192,28 @@ CASES: dict[str, tuple[str, str, tuple[str, ...]]] = {
         _TIES,
         _RULE,
     ),
+    "random gamma": ("lambda a: ad.random.gamma(ad.random.key(0), a)", "2.5", _RULE),
+    "random gamma small a": (
+        "lambda a: ad.random.gamma(ad.random.key(1), a, (4,)).sum()",
+        "ns.float32(0.3)",
+        _RULE,
+    ),
+    "random loggamma": ("lambda a: ad.random.loggamma(ad.random.key(2), a)", "1.5", _RULE),
+    "random beta": (
+        "lambda a: ad.random.beta(ad.random.key(3), a, 2.0, (3,)).sum()",
+        "ns.float32(2.5)",
+        _RULE,
+    ),
+    "random dirichlet": (
+        "lambda a: (ad.random.dirichlet(ad.random.key(4), a) * ns.arange(3.0)).sum()",
+        "ns.array([0.5, 1.5, 4.0])",
+        _RULE,
+    ),
+    "random_gamma_grad": (
+        "lambda a: lax.random_gamma_grad(a, ns.array([0.001, 0.3, 1.2, 2.0, 11.0])).sum()",
+        "ns.array([0.05, 0.5, 1.0, 2.5, 10.0])",
+        ("value",),
+    ),
     "associative_scan add": (
         "lambda x: (lax.associative_scan(ns.add, x) ** 2).sum()",
         _TIES,
@@ -205,6 +227,7 @@ TRANSFORMS = {
     "hessian": "ad.hessian(f)(x)",
     "vmap_grad": "ad.vmap(ad.grad(f))(ns.stack([ns.asarray(x), ns.asarray(x) * 0.5]))",
     "value_and_grad": "ad.value_and_grad(f)(x)",
+    "value": "f(x)",
 }
 
 ERRORS = {

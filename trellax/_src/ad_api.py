@@ -485,20 +485,6 @@ def _downcast(x: Any, example: ShapedArray) -> Any:
     return convert(x, example.dtype, example.weak_type)
 
 
-def _stack_basis(rows: list[Any], out_shape: tuple[int, ...], in_shape: tuple[int, ...]) -> Any:
-    """Results for each basis vector of the input, stacked to ``out_shape + in_shape``."""
-    import trellax.numpy as tnp
-
-    return tnp.reshape(tnp.stack(rows, axis=-1), out_shape + in_shape)
-
-
-def _stack_rows(rows: list[Any], out_shape: tuple[int, ...], in_shape: tuple[int, ...]) -> Any:
-    """Results for each basis vector of the output, stacked to ``out_shape + in_shape``."""
-    import trellax.numpy as tnp
-
-    return tnp.reshape(tnp.stack(rows, axis=0), out_shape + in_shape)
-
-
 def _basis(aval: ShapedArray, k: int) -> Any:
     e = np.zeros(aval.size, aval.dtype)
     e[k] = 1
@@ -532,36 +518,125 @@ def jacfwd(
                 )
         flat = _Flat(f_partial, in_tree, has_aux)
         in_avals = [_aval(x) for x in xs]
-        columns: list[list[list[Any]]] = []  # [input leaf][basis k] -> output tangents
-        outs: list[Any] = []
-        for i, a in enumerate(in_avals):
-            per_k = []
-            for k in range(a.size):
-                ts = [_basis(a, k) if j == i else Zero(b) for j, b in enumerate(in_avals)]
-                outs, out_t = ad.jvp_flat(flat, xs, ts)
-                per_k.append(out_t)
-            columns.append(per_k)
-        if not columns or not any(a.size for a in in_avals):
+        n_basis = sum(a.size for a in in_avals)
+        out_t: list[Any] = []
+        dims: list[int | None] = []
+        aux: Any = None
+        if n_basis == 0:
             outs = flat(*xs)
+        else:
+            outs, out_t, dims, aux = _pushforward(flat, xs, in_avals, n_basis)
         assert flat.out_tree is not None
         n = flat.n_out
         out_avals = [_aval(o) for o in outs[:n]]
         per_out = []
         for o, oa in enumerate(out_avals):
             per_in = []
-            for i, a in enumerate(in_avals):
-                rows = [_zeros_out(oa) if type(ts[o]) is Zero else ts[o] for ts in columns[i]]
-                if not rows:
+            off = 0
+            for a in in_avals:
+                if a.size == 0 or n_basis == 0:
                     per_in.append(
                         _zeros_out(ShapedArray._fast(oa.shape + a.shape, oa.dtype, oa.weak_type))
                     )
-                else:
-                    per_in.append(_downcast(_stack_basis(rows, oa.shape, a.shape), oa))
+                    continue
+                block = _rows(out_t[o], dims[o], n_basis, off, a.size, oa.shape)
+                off += a.size
+                per_in.append(_downcast(_columns_last(block, oa.shape, a.shape), oa))
             per_out.append(_jac_tree(in_tree, per_in, argnums))
         jac = tree_unflatten(flat.out_tree, per_out)
-        return (jac, flat.aux(_primals(outs))) if has_aux else jac
+        if not has_aux:
+            return jac
+        return jac, (flat.aux(_primals(outs)) if aux is None else aux)
 
     return jacfun
+
+
+def _pushforward(
+    flat: _Flat, xs: list[Any], in_avals: list[ShapedArray], n_basis: int
+) -> tuple[list[Any], list[Any], list[int | None], Any]:
+    """``vmap`` of the JVP over the standard basis of all inputs (one row per input element):
+    the primal outputs, the batched output tangents with their batch axes, and the aux output."""
+    from trellax._src.interpreters.batching import batch_flat
+
+    basis = []
+    off = 0
+    for a in in_avals:
+        e = np.zeros((n_basis, a.size), a.dtype)
+        e[off : off + a.size] = np.eye(a.size, dtype=a.dtype)
+        off += a.size
+        basis.append(core.new_array(e.reshape((n_basis, *a.shape)), a.dtype, a.weak_type))
+    box: dict[str, Any] = {}
+
+    def push(*ts: Any) -> list[Any]:
+        outs, out_t = ad.jvp_flat(flat, xs, list(ts))
+        box["n"] = len(outs)
+        tangents = [_zeros_out(t.aval) if type(t) is Zero else t for t in out_t]
+        aux_leaves, box["aux_tree"] = tree_flatten(flat.aux(outs) if flat.has_aux else None)
+        box["n_aux"] = len(aux_leaves)
+        return [*outs, *tangents, *aux_leaves]
+
+    res, dims = batch_flat(push, basis, [0] * len(basis), n_basis, None)
+    n, n_aux = box["n"], box["n_aux"]
+    outs = res[:n]
+    aux = tree_unflatten(box["aux_tree"], res[2 * n : 2 * n + n_aux]) if flat.has_aux else None
+    return outs, res[n : 2 * n], dims[n : 2 * n], aux
+
+
+def _rows(
+    t: Any, dim: int | None, n: int, start: int, size: int, out_shape: tuple[int, ...]
+) -> Any:
+    """Rows ``start:start+size`` of the batched tangent ``t`` (batch axis ``dim``, broadcast if
+    unbatched), batch axis first."""
+    import trellax.numpy as tnp
+
+    if dim is None:
+        return tnp.broadcast_to(t, (size, *out_shape))
+    t = tnp.moveaxis(t, dim, 0)
+    return t if (start, size) == (0, n) else t[start : start + size]
+
+
+def _pullback(
+    lin: ad.Linearized, out_avals: list[ShapedArray], n_basis: int
+) -> tuple[list[Any], list[int | None]]:
+    """``vmap`` of the transposed linearization over the standard basis of all outputs: the
+    batched input cotangents (``Zero`` where an input gets none) and their batch axes."""
+    from trellax._src.interpreters.batching import batch_flat
+
+    basis = []
+    off = 0
+    for oa in out_avals:
+        e = np.zeros((n_basis, oa.size), oa.dtype)
+        e[off : off + oa.size] = np.eye(oa.size, dtype=oa.dtype)
+        off += oa.size
+        basis.append(core.new_array(e.reshape((n_basis, *oa.shape)), oa.dtype, oa.weak_type))
+    extra = [Zero(a) for a in lin.out_avals[len(out_avals) :]]
+    zero: list[bool] = []
+
+    def pull(*cts: Any) -> list[Any]:
+        res = lin.transpose([*cts, *extra])
+        zero[:] = [type(c) is Zero for c in res]
+        return [c for c in res if type(c) is not Zero]
+
+    res, dims = batch_flat(pull, basis, [0] * len(basis), n_basis, None)
+    it, it_d = iter(res), iter(dims)
+    cts: list[Any] = []
+    out_dims: list[int | None] = []
+    for z, a in zip(zero, lin.in_avals):
+        cts.append(Zero(a) if z else next(it))
+        out_dims.append(None if z else next(it_d))
+    return cts, out_dims
+
+
+def _stack_block(block: Any, out_shape: tuple[int, ...], in_shape: tuple[int, ...]) -> Any:
+    import trellax.numpy as tnp
+
+    return tnp.reshape(block, out_shape + in_shape)
+
+
+def _columns_last(block: Any, out_shape: tuple[int, ...], in_shape: tuple[int, ...]) -> Any:
+    import trellax.numpy as tnp
+
+    return tnp.reshape(tnp.moveaxis(block, 0, -1), out_shape + in_shape)
 
 
 def _primals(outs: list[Any]) -> list[Any]:
@@ -619,23 +694,21 @@ def _jacrev(
         out_avals = [_aval(o) for o in outs[:n]]
         for oa in out_avals:
             _check_output(name, oa, holomorphic)
+        n_basis = sum(oa.size for oa in out_avals)
+        cts, dims = _pullback(lin, out_avals, n_basis) if n_basis else ([], [])
         per_out = []
-        for o, oa in enumerate(out_avals):
-            rows_per_in: list[list[Any]] = [[] for _ in in_avals]
-            for k in range(oa.size):
-                cts: list[Any] = [Zero(a) for a in lin.out_avals]
-                cts[o] = _basis(oa, k)
-                res = lin.transpose(cts)
-                for i, (c, a) in enumerate(zip(res, in_avals)):
-                    rows_per_in[i].append(_zeros_out(a) if type(c) is Zero else c)
+        off = 0
+        for oa in out_avals:
             per_in = []
             for i, a in enumerate(in_avals):
-                if rows_per_in[i]:
-                    per_in.append(_downcast(_stack_rows(rows_per_in[i], oa.shape, a.shape), a))
-                else:
+                if oa.size == 0 or type(cts[i]) is Zero:
                     per_in.append(
                         _zeros_out(ShapedArray._fast(oa.shape + a.shape, a.dtype, a.weak_type))
                     )
+                    continue
+                block = _rows(cts[i], dims[i], n_basis, off, oa.size, a.shape)
+                per_in.append(_downcast(_stack_block(block, oa.shape, a.shape), a))
+            off += oa.size
             per_out.append(_jac_tree(in_tree, per_in, argnums))
         jac = tree_unflatten(flat.out_tree, per_out)
         return (jac, flat.aux(outs)) if has_aux else jac

@@ -117,7 +117,8 @@ def _i1e64(x: np.ndarray) -> np.ndarray:
         series = series + coef
     out[big] = series / np.sqrt(2 * np.pi * xb)
     out[np.isnan(x)] = np.nan
-    return np.copysign(out, x)
+    signed: np.ndarray = np.copysign(out, x)
+    return signed
 
 
 @_register("bessel_i1e")

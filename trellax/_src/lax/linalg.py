@@ -625,9 +625,7 @@ def _qr_jvp(primals: Any, tangents: Any, *, full_matrices: bool) -> tuple[Any, A
 qr_p.def_jvp(_qr_jvp)
 
 
-def _eig_jvp(
-    primals: Any, tangents: Any, *, compute_right_eigenvectors: bool
-) -> tuple[Any, Any]:
+def _eig_jvp(primals: Any, tangents: Any, *, compute_right_eigenvectors: bool) -> tuple[Any, Any]:
     """Eigenvalues only, as JAX: ``dw = diag(V^-1 dA V)`` (a diagonalizable input). The
     derivatives of non-symmetric eigenvectors need assumptions on the input (distinct eigenvalues,
     a normalization) that cannot be checked, so JAX refuses them, and so does trellax."""

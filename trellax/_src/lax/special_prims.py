@@ -76,9 +76,7 @@ def _i1e_jvp(t: Array, ans: Array, x: Array) -> Array:
 
 
 ad_util.defjvp(bessel_i1e_p, _i1e_jvp)
-ad_util.defjvp(
-    bessel_i0e_p, lambda t, ans, x: mul(t, sub(bessel_i1e(x), mul(sign(x), ans)))
-)
+ad_util.defjvp(bessel_i0e_p, lambda t, ans, x: mul(t, sub(bessel_i1e(x), mul(sign(x), ans))))
 
 
 def _i0_jvp(t: Array, ans: Array, x: Array) -> Array:
