@@ -25,7 +25,7 @@ from trellax._src.ad_api import (
     _primal,
     _zeros_out,
 )
-from trellax._src.ad_util import Zero, float0
+from trellax._src.ad_util import Zero, differentiable, float0
 from trellax._src.core import ShapedArray
 from trellax._src.interpreters import ad
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
@@ -69,7 +69,7 @@ def jacfwd(
             d = _aval(x).dtype
             if holomorphic:
                 _check_input("jacfwd", _aval(x), True, False)
-            elif d.kind != "f" and d.name != "bfloat16":
+            elif not (differentiable(d) and d.kind != "c"):
                 raise TypeError(
                     "jacfwd requires real-valued inputs (input dtype that is a sub-dtype of "
                     f"np.floating), but got {d.name}. For holomorphic differentiation, pass "
