@@ -131,6 +131,15 @@ def _partial_argnums(
     return f_partial, tuple(args[i] for i in nums)
 
 
+def _flat_args(
+    fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], argnums: Any
+) -> tuple[Callable[..., Any], PyTreeDef, list[Any]]:
+    """``fun`` of the ``argnums`` arguments only, their tree, and their leaves as primals."""
+    f_partial, dyn = _partial_argnums(fun, args, kwargs, _argnums(argnums, len(args)))
+    leaves, in_tree = tree_flatten(dyn)
+    return f_partial, in_tree, [_primal(x) for x in leaves]
+
+
 # -- jvp and linearize ------------------------------------------------------------------------------
 
 
@@ -409,10 +418,7 @@ def value_and_grad(
 
     @functools.wraps(fun, updated=())
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
-        nums = _argnums(argnums, len(args))
-        f_partial, dyn = _partial_argnums(fun, args, kwargs, nums)
-        leaves, in_tree = tree_flatten(dyn)
-        xs = [_primal(x) for x in leaves]
+        f_partial, in_tree, xs = _flat_args(fun, args, kwargs, argnums)
         for x in xs:
             _check_input(name, _aval(x), holomorphic, allow_int)
         flat = _Flat(f_partial, in_tree, has_aux)

@@ -16,13 +16,11 @@ import numpy as np
 
 from trellax._src import core
 from trellax._src.ad_api import (
-    _argnums,
     _aval,
     _check_input,
     _check_output,
     _Flat,
-    _partial_argnums,
-    _primal,
+    _flat_args,
     _zeros_out,
 )
 from trellax._src.ad_util import Zero, differentiable, float0
@@ -61,10 +59,7 @@ def jacfwd(
 
     @functools.wraps(fun, updated=())
     def jacfun(*args: Any, **kwargs: Any) -> Any:
-        nums = _argnums(argnums, len(args))
-        f_partial, dyn = _partial_argnums(fun, args, kwargs, nums)
-        leaves, in_tree = tree_flatten(dyn)
-        xs = [_primal(x) for x in leaves]
+        f_partial, in_tree, xs = _flat_args(fun, args, kwargs, argnums)
         for x in xs:
             d = _aval(x).dtype
             if holomorphic:
@@ -243,10 +238,7 @@ def _jacrev(
 ) -> Callable[..., Any]:
     @functools.wraps(fun, updated=())
     def jacfun(*args: Any, **kwargs: Any) -> Any:
-        nums = _argnums(argnums, len(args))
-        f_partial, dyn = _partial_argnums(fun, args, kwargs, nums)
-        leaves, in_tree = tree_flatten(dyn)
-        xs = [_primal(x) for x in leaves]
+        f_partial, in_tree, xs = _flat_args(fun, args, kwargs, argnums)
         for x in xs:
             _check_input(name, _aval(x), holomorphic, allow_int)
         flat = _Flat(f_partial, in_tree, has_aux)

@@ -34,12 +34,9 @@ def _has_tangent(p: Any, t: Any) -> bool:
     return type(t) is not Zero and _diff(p)
 
 
-def _jvp_jaxpr(
-    closed: ClosedJaxpr, nz: Sequence[bool], name: str
-) -> tuple[Jaxpr, list[Any], list[bool]]:
-    """``closed`` (no consts) differentiated: a jaxpr over (hoisted consts, inputs, tangents of
-    the ``nz`` inputs) returning (outputs, tangents of the differentiable outputs); also the
-    hoisted consts and which outputs are differentiable."""
+def jvp_closed(closed: ClosedJaxpr, nz: Sequence[bool], name: str) -> ClosedJaxpr:
+    """``closed`` differentiated: (inputs, tangents of the ``nz`` inputs) -> (outputs, tangents
+    of the differentiable outputs), with its constants."""
     from trellax._src.interpreters.ad import jvp_flat
 
     in_avals = list(closed.in_avals)
@@ -53,8 +50,16 @@ def _jvp_jaxpr(
         outs, touts = jvp_flat(lambda *x: tracing.eval_jaxpr(closed, *x), ps, ts)
         return [*outs, *[ad_util.instantiate(t) for t, d in zip(touts, out_diff) if d]]
 
-    res = tracing.trace_to_jaxpr(g, [*in_avals, *t_avals], name)
-    j = res.jaxpr
+    return tracing.trace_to_jaxpr(g, [*in_avals, *t_avals], name)
+
+
+def _jvp_jaxpr(
+    closed: ClosedJaxpr, nz: Sequence[bool], name: str
+) -> tuple[Jaxpr, list[Any], list[bool]]:
+    """:func:`jvp_closed` with its constants hoisted to leading inputs; also the constants and
+    which outputs are differentiable."""
+    j = (res := jvp_closed(closed, nz, name)).jaxpr
+    out_diff = [_diff(a) for a in closed.out_avals]
     return Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), list(res.consts), out_diff
 
 

@@ -21,19 +21,11 @@ from typing import Any
 
 from trellax._src import ad_util, core
 from trellax._src.ad_util import Zero
+from trellax._src.control_flow.ad import _diff, _reverse_mode, jvp_closed
 from trellax._src.control_flow.conditionals import cond_p
+from trellax._src.control_flow.scan_ad import linearize_in
 from trellax._src.interpreters import tracing
 from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, Var
-
-
-def _diff(a: Any) -> bool:
-    return ad_util.differentiable(a.dtype)
-
-
-def _reverse_mode() -> bool:
-    from trellax._src.interpreters.ad import _LinearDispatch
-
-    return isinstance(core.current_trace(), _LinearDispatch)
 
 
 def hoist_consts(branches: Sequence[ClosedJaxpr]) -> tuple[list[Any], tuple[ClosedJaxpr, ...]]:
@@ -50,25 +42,6 @@ def hoist_consts(branches: Sequence[ClosedJaxpr]) -> tuple[list[Any], tuple[Clos
     return consts, tuple(fixed)
 
 
-def _jvp_branch(closed: ClosedJaxpr, nz: Sequence[bool], name: str) -> ClosedJaxpr:
-    """``closed`` differentiated: (inputs, tangents of the ``nz`` inputs) -> (outputs, tangents
-    of the differentiable outputs), with its constants."""
-    from trellax._src.interpreters.ad import jvp_flat
-
-    in_avals = list(closed.in_avals)
-    out_diff = [_diff(a) for a in closed.out_avals]
-    n = len(in_avals)
-    t_avals = [ad_util.tangent_aval(a) for a, z in zip(in_avals, nz) if z]
-
-    def g(*args: Any) -> list[Any]:
-        ps, ts_nz = list(args[:n]), iter(args[n:])
-        ts = [next(ts_nz) if z else Zero(ad_util.tangent_aval(a)) for a, z in zip(in_avals, nz)]
-        outs, touts = jvp_flat(lambda *x: tracing.eval_jaxpr(closed, *x), ps, ts)
-        return [*outs, *[ad_util.instantiate(t) for t, d in zip(touts, out_diff) if d]]
-
-    return tracing.trace_to_jaxpr(g, [*in_avals, *t_avals], name)
-
-
 def _cond_jvp(
     primals: Sequence[Any], tangents: Sequence[Any], *, branches: tuple[ClosedJaxpr, ...]
 ) -> tuple[Any, Any]:
@@ -77,7 +50,7 @@ def _cond_jvp(
     index, *ops = primals
     ts = tangents[1:]
     nz = [type(t) is not Zero and _diff(p) for p, t in zip(ops, ts)]
-    jvps = [_jvp_branch(b, nz, f"jvp of branch {i}") for i, b in enumerate(branches)]
+    jvps = [jvp_closed(b, nz, f"jvp of branch {i}") for i, b in enumerate(branches)]
     consts, new = hoist_consts(jvps)
     t_in = [t for t, z in zip(ts, nz) if z]
     outs = cond_p.bind_multi(index, *consts, *ops, *t_in, branches=new)
@@ -92,7 +65,7 @@ def _cond_linearize(
     primals: Sequence[Any], tangents: Sequence[Any], *, branches: tuple[ClosedJaxpr, ...]
 ) -> tuple[Any, Any]:
     """The residual cond and the linear cond (see the module doc)."""
-    from trellax._src.interpreters.ad import Linearized, linearize_flat
+    from trellax._src.interpreters.ad import Linearized
 
     index, *ops = primals
     ts = tangents[1:]
@@ -104,13 +77,7 @@ def _cond_linearize(
     for k, b in enumerate(branches):
 
         def fwd(*args: Any, b: ClosedJaxpr = b) -> list[Any]:
-            def f(*lin: Any) -> list[Any]:
-                full = list(args)
-                for i, v in zip(lin_pos, lin):
-                    full[i] = v
-                return tracing.eval_jaxpr(b, *full)
-
-            outs, lin = linearize_flat(f, [args[i] for i in lin_pos])
+            outs, lin = linearize_in(b, args, lin_pos)
             lins.append(lin)
             return [*outs, *lin.closed.consts]
 

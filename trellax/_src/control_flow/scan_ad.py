@@ -18,7 +18,7 @@ constants accumulate in the carry, and those of the linear ``xs`` are the stacke
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trellax._src import ad_util, core
 from trellax._src.ad_util import Zero
@@ -26,6 +26,9 @@ from trellax._src.control_flow.scan import scan_p
 from trellax._src.core import ShapedArray
 from trellax._src.interpreters import tracing
 from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, Var
+
+if TYPE_CHECKING:
+    from trellax._src.interpreters.ad import Linearized
 
 
 def _hoisted(closed: ClosedJaxpr) -> tuple[Jaxpr, list[Any]]:
@@ -44,6 +47,22 @@ def _as_aval(x: Any, aval: ShapedArray) -> Any:
 # -- partial evaluation (the JVP rule in reverse mode) ----------------------------------------
 
 
+def linearize_in(
+    closed: ClosedJaxpr, args: Sequence[Any], lin_pos: Sequence[int]
+) -> tuple[list[Any], Linearized]:
+    """Evaluates ``closed`` on ``args`` linearized in the arguments at ``lin_pos``: its outputs
+    (values of the current trace) and the linear part (residuals as its constants)."""
+    from trellax._src.interpreters.ad import linearize_flat
+
+    def f(*lin: Any) -> list[Any]:
+        full = list(args)
+        for i, v in zip(lin_pos, lin):
+            full[i] = v
+        return tracing.eval_jaxpr(closed, *full)
+
+    return linearize_flat(f, [args[i] for i in lin_pos])
+
+
 def scan_linearize(
     primals: Sequence[Any],
     tangents: Sequence[Any],
@@ -55,8 +74,6 @@ def scan_linearize(
     reverse: bool,
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """The residual scan (primal outputs) and the linear scan (tangents), see the module doc."""
-    from trellax._src.interpreters.ad import linearize_flat
-
     nk, nc = num_consts, num_carry
     n_in = len(primals)
     diff = [ad_util.differentiable(core.get_aval(p).dtype) for p in primals]
@@ -77,13 +94,7 @@ def scan_linearize(
     def fwd_body(*args: Any) -> list[Any]:
         trace = core.current_trace()
 
-        def f(*lin: Any) -> list[Any]:
-            full = list(args)
-            for i, v in zip(lin_pos, lin):
-                full[i] = v
-            return tracing.eval_jaxpr(jaxpr, *full)
-
-        outs, lin = linearize_flat(f, [args[i] for i in lin_pos])
+        outs, lin = linearize_in(jaxpr, args, lin_pos)
         # where each residual comes from: ("const", i) an input constant, ("outer", value) a
         # value made outside the loop, ("stacked", j) the j-th stacked output
         kinds: list[tuple[str, Any]] = []
