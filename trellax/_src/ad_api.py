@@ -140,6 +140,27 @@ def _flat_args(
     return f_partial, in_tree, [_primal(x) for x in leaves]
 
 
+def _linearize_args(
+    fun: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    argnums: Any,
+    name: str,
+    holomorphic: bool,
+    allow_int: bool,
+    has_aux: bool,
+) -> tuple[_Flat, PyTreeDef, list[Any], list[Any], ad.Linearized]:
+    """Reverse mode's start (``grad``, ``jacrev``): the ``argnums`` arguments checked, and ``fun``
+    linearized in them: the flat function, the input tree, the inputs, the outputs and the
+    linearization."""
+    f_partial, in_tree, xs = _flat_args(fun, args, kwargs, argnums)
+    for x in xs:
+        _check_input(name, _aval(x), holomorphic, allow_int)
+    flat = _Flat(f_partial, in_tree, has_aux)
+    outs, lin = ad.linearize_flat(flat, xs)
+    return flat, in_tree, xs, outs, lin
+
+
 # -- jvp and linearize ------------------------------------------------------------------------------
 
 
@@ -418,11 +439,9 @@ def value_and_grad(
 
     @functools.wraps(fun, updated=())
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
-        f_partial, in_tree, xs = _flat_args(fun, args, kwargs, argnums)
-        for x in xs:
-            _check_input(name, _aval(x), holomorphic, allow_int)
-        flat = _Flat(f_partial, in_tree, has_aux)
-        outs, lin = ad.linearize_flat(flat, xs)
+        flat, in_tree, xs, outs, lin = _linearize_args(
+            fun, args, kwargs, argnums, name, holomorphic, allow_int, has_aux
+        )
         assert flat.out_tree is not None
         n = flat.n_out
         value = tree_unflatten(flat.out_tree, outs[:n])

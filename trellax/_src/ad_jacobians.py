@@ -21,6 +21,7 @@ from trellax._src.ad_api import (
     _check_output,
     _Flat,
     _flat_args,
+    _linearize_args,
     _zeros_out,
 )
 from trellax._src.ad_util import Zero, differentiable, float0
@@ -224,7 +225,7 @@ def jacobian(
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[..., Any]:
-    """The Jacobian (reverse mode, as ``jacrev``)."""
+    """The Jacobian (reverse mode, as ``jacrev``; a function of its own, as in JAX)."""
     return _jacrev(fun, argnums, has_aux, holomorphic, allow_int, "jacrev")
 
 
@@ -238,11 +239,9 @@ def _jacrev(
 ) -> Callable[..., Any]:
     @functools.wraps(fun, updated=())
     def jacfun(*args: Any, **kwargs: Any) -> Any:
-        f_partial, in_tree, xs = _flat_args(fun, args, kwargs, argnums)
-        for x in xs:
-            _check_input(name, _aval(x), holomorphic, allow_int)
-        flat = _Flat(f_partial, in_tree, has_aux)
-        outs, lin = ad.linearize_flat(flat, xs)
+        flat, in_tree, xs, outs, lin = _linearize_args(
+            fun, args, kwargs, argnums, name, holomorphic, allow_int, has_aux
+        )
         assert flat.out_tree is not None
         n = flat.n_out
         in_avals = [_aval(x) for x in xs]
