@@ -21,7 +21,6 @@ EXEMPT = {
     "pmin": "collective (collective_rules)",
     "all_gather": "collective (collective_rules)",
     "axis_index": "collective (collective_rules)",
-    "custom_lin": "only appears in linear jaxprs built by autodiff (custom_vjp); not batched yet",
     **dict.fromkeys(
         (
             "random_seed",
@@ -36,10 +35,6 @@ EXEMPT = {
             "random_binomial",
         ),
         "random primitives: batch rules (vmap over keys) not written yet (issue 12/11 follow-up)",
-    ),
-    **dict.fromkeys(
-        ("conv_general_dilated", "conv_lhs_transpose", "conv_rhs_transpose", "reduce_window"),
-        "window primitives (issue 13): batch rules not written yet",
     ),
 }
 
@@ -317,6 +312,28 @@ def test_cond_batched_predicate_selects():
     idx = tnp.array([0, 2, 5, -1])
     out = trellax.vmap(lambda i: lax.switch(i, [lambda: 0, lambda: 1, lambda: 2]))(idx)
     np.testing.assert_array_equal(np.asarray(out), [0, 2, 2, 0])
+
+
+def test_cond_batched_predicate_masks_gradients_of_untaken_branches():
+    """As JAX: each branch sees select(taken, x, stop_gradient(x)), so sqrt'(0) = inf or
+    log'(-1) in a branch an example does not take gives no NaN; values never see it either."""
+    x = tnp.array([0.0, 1.0, -1.0, 4.0])
+    f = lambda x: lax.cond(x > 0, tnp.sqrt, lambda x: x, x)  # noqa: E731
+    g = lambda x: lax.cond(x > 0, tnp.log, lambda x: x * 2, x)  # noqa: E731
+    for fun, want in ((f, [1.0, 0.5, 1.0, 0.25]), (g, [2.0, 1.0, 2.0, 0.25])):
+        total = lambda x, fun=fun: trellax.vmap(fun)(x).sum()  # noqa: E731
+        for grad in (trellax.grad(total), trellax.jit(trellax.grad(total))):
+            np.testing.assert_array_equal(np.asarray(grad(x)), want)
+        np.testing.assert_array_equal(np.asarray(trellax.vmap(trellax.grad(fun))(x)), want)
+        _, t = trellax.jvp(trellax.vmap(fun), (x,), (tnp.ones(4),))
+        np.testing.assert_array_equal(np.asarray(t), want)
+    np.testing.assert_array_equal(np.asarray(trellax.vmap(g)(x)), np.float32([0, 0, -2, np.log(4)]))
+    # a taken branch's infinite derivative is kept (sqrt'(0) where x > 0 picks sqrt)
+    h = lambda x, y: lax.cond(x > 0, lambda: tnp.sqrt(y), lambda: y * 2)  # noqa: E731
+    got = trellax.grad(lambda y: trellax.vmap(h)(x, y).sum())(tnp.zeros(4))
+    assert np.asarray(got).tolist() == [2.0, np.inf, 2.0, np.inf]
+    text = str(trellax.make_jaxpr(trellax.vmap(f))(x))
+    assert text.count("stop_gradient") == 2 and text.count("select_n") == 3
 
 
 def test_cond_unbatched_predicate_stays_cond():

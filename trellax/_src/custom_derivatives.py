@@ -268,6 +268,8 @@ def _custom_lin_transpose(cts: Any, *args: Any, num_res: int, info: _Static) -> 
 
 
 custom_lin_p.def_transpose(_custom_lin_transpose)
+# As in JAX, batching a custom_vjp's linear equation means forward mode reached it.
+custom_lin_p.def_batch(lambda args, dims, **params: _custom_lin_impl(*args, **params))
 
 
 class custom_vjp:

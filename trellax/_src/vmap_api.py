@@ -15,6 +15,7 @@ import numpy as np
 
 import trellax._src.control_flow_batch
 import trellax._src.lax.batch_rules
+import trellax._src.lax.conv_batch
 import trellax._src.parallel  # noqa: F401  (the collectives and their rules)
 from trellax._src.basearray import Array
 from trellax._src.interpreters import batching
