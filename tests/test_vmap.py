@@ -249,7 +249,7 @@ def a_b(a, b):
         (
             lambda: trellax.vmap(lambda x: x)("s"),
             TypeError,
-            "Argument 'x' of type <class 'str'> is not a valid JAX type",
+            "Argument 's' of type <class 'str'> is not a valid JAX type",
         ),
         (
             lambda: trellax.vmap(lambda x: lax.psum(x, "j"), axis_name="i")(tnp.ones(2)),

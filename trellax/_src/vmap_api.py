@@ -85,12 +85,12 @@ def _names(fun: Callable[..., Any]) -> list[str]:
         return []
 
 
-def _as_mapped_array(leaf: Any, name: str) -> Any:
+def _as_mapped_array(leaf: Any) -> Any:
     if isinstance(leaf, Array):
         return leaf
     if isinstance(leaf, (int, float, complex, bool, np.ndarray, np.generic)):
         return asarray(leaf)
-    raise TypeError(f"Argument '{name}' of type {type(leaf)} is not a valid JAX type")
+    raise TypeError(f"Argument '{leaf}' of type {type(leaf)} is not a valid JAX type")
 
 
 def vmap(
@@ -146,7 +146,7 @@ def vmap(
                 dims.append(None)
                 continue
             name = _arg_name(path, names)
-            x = _as_mapped_array(leaf, name)
+            x = _as_mapped_array(leaf)
             nd = x.ndim
             if not -nd <= axis < nd:
                 raise ValueError(
