@@ -40,7 +40,6 @@ MESSAGE_PREFIX_ONLY: dict[str, tuple[str, str]] = {
 #: Output leaves whose zeros may differ in sign from JAX's, with the reason. None comes from
 #: batching: each case gives the same sign without vmap.
 SIGN_OF_ZERO_DIFFERS: dict[str, str] = {
-    "dot_general_batch": "a one-term dot product -0.0 * x: XLA adds it to a +0.0 accumulator",
     "grad_vmap": "prod's derivative at a zero factor: XLA and NumPy multiply in another order",
     "nan_reductions": "min of [-0.0, 0.0]: XLA orders -0.0 below 0.0, NumPy's min does not",
 }
@@ -53,6 +52,8 @@ def _env() -> dict[str, Any]:
         "grad": trellax.grad,
         "value_and_grad": trellax.value_and_grad,
         "jvp": trellax.jvp,
+        "custom_jvp": trellax.custom_jvp,
+        "custom_vjp": trellax.custom_vjp,
         "lax": lax,
         "xnp": tnp,
         "np": np,
@@ -119,5 +120,5 @@ def test_vmap_golden(name: str) -> None:
 
 def test_golden_covers_the_issue_catalogue() -> None:
     groups = {c["group"] for c in GOLDEN["cases"]}
-    assert groups == {"axes", "dtypes", "ops", "nest", "control", "collective", "errors"}
+    assert groups == {"axes", "dtypes", "ops", "nest", "custom", "control", "collective", "errors"}
     assert GOLDEN["meta"]["jax"] == "0.10.2"

@@ -14,7 +14,7 @@ Layout: ``{"meta": {...versions...}, "arrays": {NAME: array}, "cases": [case, ..
 * ``arrays``: the named inputs the sources use, each ``{"dtype", "shape", "values"}`` (values as
   nested lists; NaN and infinities as JSON's ``NaN``/``Infinity``). Every one is a strong array.
 * A case is ``{"name", "group", "src", "result"}``: ``src`` is a Python expression evaluated with
-  the arrays bound by name and with ``vmap``, ``jit``, ``grad``, ``value_and_grad``, ``jvp``,
+  the arrays bound by name and with ``vmap``, ``jit``, ``grad``, ``value_and_grad``, ``jvp``, ``custom_jvp``, ``custom_vjp``,
   ``lax`` (``jax.lax``), ``xnp`` (``jax.numpy``) and ``np`` (NumPy); the trellax side binds the
   same names to its own functions. ``result`` is either ``{"outputs": [leaf, ...]}`` -- the
   output pytree's leaves in flattening order, each ``{"dtype", "weak_type", "shape", "values"}``
@@ -67,6 +67,16 @@ ARRAYS: dict[str, tuple[str, tuple[int, ...], Any]] = {
     "IMG": ("float32", (2, 1, 5, 5), None),
     "KER": ("float32", (2, 3, 1, 2, 2), None),
 }
+
+#: custom_vjp / custom_jvp functions of (x, y), written as expressions so both sides share them.
+CV = (
+    "(lambda f: (f.defvjp(lambda x, y: (f(x, y), (x, y)), lambda r, g: (3.0 * g * r[1], g * r[0])),"
+    " f)[1])(custom_vjp(lambda x, y: xnp.sin(x) * y))"
+)
+CJ = (
+    "(lambda f: (f.defjvp(lambda p, t: (f(*p), 5.0 * t[0] + t[1] * p[0])), f)[1])"
+    "(custom_jvp(lambda x, y: xnp.sin(x) * y))"
+)
 
 #: (group, name, source). Sources use only the names the module docstring lists.
 CASES: list[tuple[str, str, str]] = [
@@ -256,6 +266,38 @@ CASES: list[tuple[str, str, str]] = [
         "grad_grad_vmap",
         "grad(lambda v: grad(lambda v: vmap(lambda a: a ** 3)(v).sum())(v).sum())(V)",
     ),
+    # -- custom_jvp / custom_vjp under vmap: the custom rule is used, batched ---------------------
+    (
+        "custom",
+        "vjp_grad_vmap",
+        f"grad(lambda x, y: vmap({CV})(x, y).sum(), argnums=(0, 1))(X, X * 2)",
+    ),
+    (
+        "custom",
+        "vjp_grad_vmap_shared",
+        f"grad(lambda y: vmap({CV}, in_axes=(0, None))(X, y).sum())(X[0])",
+    ),
+    ("custom", "vjp_vmap_grad", f"vmap(grad({CV}, argnums=(0, 1)))(V, V)"),
+    ("custom", "vjp_values", f"vmap({CV}, in_axes=(1, None))(X, V)"),
+    (
+        "custom",
+        "vjp_jit_grad_vmap",
+        f"jit(grad(lambda x: vmap({CV}, in_axes=(0, None))(x, X[0]).sum()))(X)",
+    ),
+    ("custom", "vjp_nested_vmap", f"grad(lambda z: vmap(vmap({CV}))(z, z).sum())(Z)"),
+    (
+        "custom",
+        "jvp_grad_vmap",
+        f"grad(lambda x, y: vmap({CJ})(x, y).sum(), argnums=(0, 1))(X, X * 2)",
+    ),
+    (
+        "custom",
+        "jvp_grad_vmap_shared",
+        f"grad(lambda y: vmap({CJ}, in_axes=(0, None))(X, y).sum())(X[0])",
+    ),
+    ("custom", "jvp_jvp_vmap", f"jvp(vmap({CJ}), (V, V), (xnp.ones(4), V))"),
+    ("custom", "jvp_vmap_grad", f"vmap(grad({CJ}))(V, V)"),
+    ("custom", "vjp_jvp_vmap_error", f"jvp(vmap({CV}), (V, V), (V, V))"),
     # -- control flow --------------------------------------------------------------------------------
     (
         "control",
@@ -469,6 +511,8 @@ def main() -> None:
         "grad": jax.grad,
         "value_and_grad": jax.value_and_grad,
         "jvp": jax.jvp,
+        "custom_jvp": jax.custom_jvp,
+        "custom_vjp": jax.custom_vjp,
         "lax": jax.lax,
         "xnp": jnp,
         "np": np,

@@ -21,6 +21,7 @@ from trellax._src import core
 from trellax._src.ad_util import Zero, differentiable, float0, tangent_aval, zeros
 from trellax._src.core import Primitive, ShapedArray
 from trellax._src.interpreters.ad import JVPTrace, JVPTracer
+from trellax._src.interpreters.batching import BatchTrace
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
 
 
@@ -47,6 +48,15 @@ def _our_trace(args: Sequence[Any]) -> JVPTrace | None:
         if type(leaf) is JVPTracer and leaf._trace is trace:
             return trace
     return None
+
+
+def _differentiated(trace: Any) -> bool:
+    """Whether a JVP trace encloses ``trace`` (only then does a custom rule matter)."""
+    while trace is not None:
+        if type(trace) is JVPTrace:
+            return True
+        trace = getattr(trace, "parent", None)
+    return False
 
 
 def _aval_str(a: ShapedArray) -> str:
@@ -114,6 +124,11 @@ class custom_jvp:
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             outer = core.current_trace()
+            if type(outer) is BatchTrace and _differentiated(outer):
+                from trellax._src.custom_batching import batch_trace_of, call_custom_jvp
+
+                if batch_trace_of(args) is outer:
+                    return call_custom_jvp(self, outer, args)
             if type(outer) is JVPTrace:  # differentiated, but not with respect to these args
                 assert outer.parent is not None
                 with core.using_trace(outer.parent):
@@ -308,6 +323,11 @@ class custom_vjp:
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             outer = core.current_trace()
+            if type(outer) is BatchTrace and _differentiated(outer):
+                from trellax._src.custom_batching import batch_trace_of, call_custom_vjp
+
+                if batch_trace_of(args) is outer:
+                    return call_custom_vjp(self, outer, args)
             if type(outer) is JVPTrace:
                 assert outer.parent is not None
                 with core.using_trace(outer.parent):
