@@ -41,7 +41,6 @@ MESSAGE_PREFIX_ONLY: dict[str, tuple[str, str]] = {
 #: batching: each case gives the same sign without vmap.
 SIGN_OF_ZERO_DIFFERS: dict[str, str] = {
     "grad_vmap": "prod's derivative at a zero factor: XLA and NumPy multiply in another order",
-    "nan_reductions": "min of [-0.0, 0.0]: XLA orders -0.0 below 0.0, NumPy's min does not",
 }
 
 
