@@ -24,7 +24,14 @@ GOLDEN = json.loads((Path(__file__).parent / "golden" / "vmap.json").read_text()
 CASES = {c["name"]: c for c in GOLDEN["cases"]}
 
 #: Error texts of which only the start is compared, with the reason (docs/vmap.md lists them).
+_PROMOTION = (
+    "Input dtypes (",
+    "the promotion layer orders the dtypes and names the option its own way (as without vmap)",
+)
 MESSAGE_PREFIX_ONLY: dict[str, tuple[str, str]] = {
+    "strict_mixed_error": _PROMOTION,
+    "strict_f16_error": _PROMOTION,
+    "strict_unbatched_mixed": _PROMOTION,
     "unbound_name": (
         "Found an unbound axis name: j.",
         "JAX's hint names jax.shard_map, which trellax does not have",
@@ -96,6 +103,12 @@ def test_vmap_golden(name: str) -> None:
     case = CASES[name]
     want = case["result"]
     src = case["src"]
+    config = case.get("config", {"x64": False, "promotion": "standard"})
+    with trellax.enable_x64(config["x64"]), trellax.numpy_dtype_promotion(config["promotion"]):
+        _check_case(name, src, want)
+
+
+def _check_case(name: str, src: str, want: dict[str, Any]) -> None:
     if "error" in want:
         with pytest.raises(Exception) as info:
             eval(src, _env())
@@ -119,5 +132,16 @@ def test_vmap_golden(name: str) -> None:
 
 def test_golden_covers_the_issue_catalogue() -> None:
     groups = {c["group"] for c in GOLDEN["cases"]}
-    assert groups == {"axes", "dtypes", "ops", "nest", "custom", "control", "collective", "errors"}
+    assert groups == {
+        "axes",
+        "dtypes",
+        "ops",
+        "nest",
+        "custom",
+        "control",
+        "collective",
+        "errors",
+        "x64",
+        "strict",
+    }
     assert GOLDEN["meta"]["jax"] == "0.10.2"

@@ -13,7 +13,8 @@ Layout: ``{"meta": {...versions...}, "arrays": {NAME: array}, "cases": [case, ..
 
 * ``arrays``: the named inputs the sources use, each ``{"dtype", "shape", "values"}`` (values as
   nested lists; NaN and infinities as JSON's ``NaN``/``Infinity``). Every one is a strong array.
-* A case is ``{"name", "group", "src", "result"}``: ``src`` is a Python expression evaluated with
+* A case is ``{"name", "group", "src", "result"}`` (plus ``"config": {"x64", "promotion"}`` for
+  cases run with ``jax_enable_x64`` or another promotion mode; the arrays stay as listed): ``src`` is a Python expression evaluated with
   the arrays bound by name and with ``vmap``, ``jit``, ``grad``, ``value_and_grad``, ``jvp``, ``custom_jvp``, ``custom_vjp``,
   ``lax`` (``jax.lax``), ``xnp`` (``jax.numpy``) and ``np`` (NumPy); the trellax side binds the
   same names to its own functions. ``result`` is either ``{"outputs": [leaf, ...]}`` -- the
@@ -470,6 +471,50 @@ CASES: list[tuple[str, str, str]] = [
 ]
 
 
+#: (group, name, source, x64, promotion mode): batching under the other configurations, where
+#: dtypes and weak flags must be those of the unbatched computation.
+CONFIG_CASES: list[tuple[str, str, str, bool, str]] = [
+    ("x64", "x64_weak_scalar", "vmap(lambda x: x + 1.0)(X)", True, "standard"),
+    ("x64", "x64_arange", "vmap(lambda x: x * xnp.arange(3))(X)", True, "standard"),
+    ("x64", "x64_sum_dtype", "vmap(lambda x: x.sum(dtype=xnp.float64))(X)", True, "standard"),
+    ("x64", "x64_int", "vmap(lambda i: (i + 1, i * 2.5))(I)", True, "standard"),
+    ("x64", "x64_unbatched_out", "vmap(lambda x: (1.0, 2))(X)", True, "standard"),
+    (
+        "x64",
+        "x64_psum_const",
+        "vmap(lambda x: lax.psum(1, 'i'), axis_name='i')(X)",
+        True,
+        "standard",
+    ),
+    (
+        "x64",
+        "x64_fori",
+        "vmap(lambda x: lax.fori_loop(0, 3, lambda i, c: c * 2, x))(V)",
+        True,
+        "standard",
+    ),
+    (
+        "x64",
+        "x64_while_index",
+        "vmap(lambda n: lax.while_loop(lambda c: c < n, lambda c: c + 1, 0))(N)",
+        True,
+        "standard",
+    ),
+    ("x64", "x64_grad", "vmap(grad(lambda x: (x * 2.0) ** 2))(V)", True, "standard"),
+    (
+        "x64",
+        "x64_cond_weak",
+        "vmap(lambda x: lax.cond(x > 0, lambda: 1.0, lambda: 2.0))(V)",
+        True,
+        "standard",
+    ),
+    ("strict", "strict_same", "vmap(lambda x: x * 2.0)(X)", False, "strict"),
+    ("strict", "strict_mixed_error", "vmap(lambda x, k: x * k)(X, K)", False, "strict"),
+    ("strict", "strict_f16_error", "vmap(lambda x, h: x + h)(X, H)", False, "strict"),
+    ("strict", "strict_unbatched_mixed", "vmap(lambda x: x + H[0], in_axes=0)(X)", False, "strict"),
+]
+
+
 def _leaf(x: Any) -> dict[str, Any]:
     a = np.asarray(x)
     values = (
@@ -529,12 +574,21 @@ def main() -> None:
             if dtype != "bfloat16"
             else np.asarray(a, np.float64).tolist(),
         }
-    names = [n for _, n, _ in CASES]
+    names = [n for _, n, _ in CASES] + [c[1] for c in CONFIG_CASES]
     assert len(names) == len(set(names)), "case names must be unique"
     cases = [
         {"name": name, "group": group, "src": src, "result": run(src, env)}
         for group, name, src in CASES
     ]
+    for group, name, src, x64, mode in CONFIG_CASES:
+        jax.config.update("jax_enable_x64", x64)
+        try:
+            with jax.numpy_dtype_promotion(mode):
+                result = run(src, env)
+        finally:
+            jax.config.update("jax_enable_x64", False)
+        config = {"x64": x64, "promotion": mode}
+        cases.append({"name": name, "group": group, "src": src, "config": config, "result": result})
     versions = {n: importlib.metadata.version(n) for n in ("jax", "jaxlib", "numpy", "ml_dtypes")}
     doc = {
         "meta": {**versions, "python": platform.python_version(), "x64": False},
