@@ -750,9 +750,9 @@ def _dot_general(
         n = math.prod(b.shape[nb + len(rc) :])
         a2 = a.reshape((*batch, m, k))
         b2 = b.reshape((*batch, k, n))
-        if k == 1 and nb:
-            # per-example outer products (vmap): one broadcast multiply, several times faster
-            # than a stack of tiny BLAS calls (and a -0.0 product keeps its sign, as in XLA)
+        if k == 1:
+            # outer products (per example under vmap): one broadcast multiply, several times
+            # faster than (a stack of) BLAS calls; a -0.0 product keeps its sign, as in XLA
             prod = np.multiply(a2, b2)
         else:
             prod = np.matmul(a2, b2)
