@@ -21,17 +21,6 @@ from trellax._src.lax._batch import moveaxis
 from trellax._src.tree_util import tree_flatten, tree_map, tree_unflatten
 
 
-def batch_trace_of(args: tuple[Any, ...]) -> BatchTrace | None:
-    """The current trace if it is a batching trace and some argument leaf is its tracer."""
-    trace = core.current_trace()
-    if type(trace) is not BatchTrace:
-        return None
-    for leaf in tree_flatten(list(args))[0]:
-        if type(leaf) is BatchTracer and leaf._trace is trace:
-            return trace
-    return None
-
-
 def _unbatch(trace: BatchTrace, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """The arguments' values (batch moved to axis 0) in the parent trace, and their in_axes."""
     values, axes = [], []
@@ -58,7 +47,9 @@ def _rewrap(trace: BatchTrace, out: Any) -> Any:
 
 
 def _nondiff_batched(trace: BatchTrace, args: tuple[Any, ...], nondiff: tuple[int, ...]) -> bool:
-    return batch_trace_of(tuple(args[i] for i in nondiff)) is trace
+    from trellax._src.custom_derivatives import _owns
+
+    return _owns(trace, BatchTracer, [args[i] for i in nondiff])
 
 
 def call_custom_jvp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:

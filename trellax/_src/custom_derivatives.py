@@ -21,7 +21,7 @@ from trellax._src import core
 from trellax._src.ad_util import Zero, differentiable, float0, tangent_aval, zeros
 from trellax._src.core import Primitive, ShapedArray
 from trellax._src.interpreters.ad import JVPTrace, JVPTracer
-from trellax._src.interpreters.batching import BatchTrace
+from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
 
 
@@ -39,15 +39,18 @@ def _resolve_args(
     return tuple(bound.args) + tuple(bound.kwargs.values())
 
 
+def _owns(trace: Any, tracer_type: type[core.Tracer], args: Sequence[Any]) -> bool:
+    """Whether some argument leaf is a ``tracer_type`` tracer of ``trace``."""
+    leaves = tree_flatten(list(args))[0]
+    return any(type(leaf) is tracer_type and leaf._trace is trace for leaf in leaves)
+
+
 def _our_trace(args: Sequence[Any]) -> JVPTrace | None:
     """The current trace if it is a JVP trace and some argument leaf is its tracer."""
     trace = core.current_trace()
     if type(trace) is not JVPTrace:
         return None
-    for leaf in tree_flatten(list(args))[0]:
-        if type(leaf) is JVPTracer and leaf._trace is trace:
-            return trace
-    return None
+    return trace if _owns(trace, JVPTracer, args) else None
 
 
 def _differentiated(trace: Any) -> bool:
@@ -124,11 +127,14 @@ class custom_jvp:
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             outer = core.current_trace()
-            if type(outer) is BatchTrace and _differentiated(outer):
-                from trellax._src.custom_batching import batch_trace_of, call_custom_jvp
+            if (
+                type(outer) is BatchTrace
+                and _owns(outer, BatchTracer, args)
+                and _differentiated(outer)
+            ):
+                from trellax._src.custom_batching import call_custom_jvp
 
-                if batch_trace_of(args) is outer:
-                    return call_custom_jvp(self, outer, args)
+                return call_custom_jvp(self, outer, args)
             if type(outer) is JVPTrace:  # differentiated, but not with respect to these args
                 assert outer.parent is not None
                 with core.using_trace(outer.parent):
@@ -323,11 +329,14 @@ class custom_vjp:
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             outer = core.current_trace()
-            if type(outer) is BatchTrace and _differentiated(outer):
-                from trellax._src.custom_batching import batch_trace_of, call_custom_vjp
+            if (
+                type(outer) is BatchTrace
+                and _owns(outer, BatchTracer, args)
+                and _differentiated(outer)
+            ):
+                from trellax._src.custom_batching import call_custom_vjp
 
-                if batch_trace_of(args) is outer:
-                    return call_custom_vjp(self, outer, args)
+                return call_custom_vjp(self, outer, args)
             if type(outer) is JVPTrace:
                 assert outer.parent is not None
                 with core.using_trace(outer.parent):
