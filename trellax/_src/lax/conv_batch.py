@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from trellax._src.core import Primitive
 from trellax._src.lax import conv as _c
 from trellax._src.lax import elementwise as _ew
 from trellax._src.lax import structural as _s
@@ -70,79 +71,76 @@ def _with_size(shape: Sequence[int], axis: int, factor: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-# -- conv_general_dilated(x, w): output (N, O, ...) --------------------------------------------------
+# -- the convolution and its two cotangent primitives ------------------------------------------------
+
+#: Where a batch axis goes: (which spec of the dimension numbers: 0 lhs, 1 rhs, 2 out; position in
+#: it: 0 the batch/out-feature axis, 1 the feature/in-feature axis; whether group-major).
+Fold = tuple[int, int, bool]
+_L, _R, _O = 0, 1, 2
 
 
-@_c.conv_general_dilated_p.def_batch
-def _conv_batch(args: Sequence[Any], dims: Dims, **params: Any) -> tuple[Any, int]:
-    (x, w), (dx, dw) = args, dims
-    size = axis_size(args, dims)
-    lspec, rspec, ospec = params["dimension_numbers"]
-    g = params["feature_group_count"]
-    if dw is None:  # the batch joins the input's batch dimension
-        assert dx is not None
-        out = _c.conv_general_dilated_p.bind(_fold(x, dx, lspec[0]), w, **params)
-        return _unfold(out, ospec[0], size), ospec[0]
-    if dx is None:  # the batch joins each group's output features
-        out = _c.conv_general_dilated_p.bind(x, _fold(w, dw, rspec[0], g), **params)
-        return _unfold(out, ospec[1], size, g), ospec[1]
-    # both: every example is a feature group of its own (per original group)
-    new = dict(params, feature_group_count=g * size)
-    out = _c.conv_general_dilated_p.bind(_fold(x, dx, lspec[1]), _fold(w, dw, rspec[0]), **new)
-    return _unfold(out, ospec[1], size), ospec[1]
+def _fold_rule(
+    prim: Primitive,
+    shape_param: str | None,
+    only_first: tuple[Fold, Fold],
+    only_second: tuple[Fold, Fold],
+    both: tuple[Fold, Fold, Fold],
+) -> None:
+    """Registers the batch rule of a two-operand window primitive: per case (which operand is
+    batched), where each batched operand's batch is folded and where the result's is split off.
+    With both batched, every example becomes a feature group of its own."""
+
+    def rule(args: Sequence[Any], dims: Dims, **params: Any) -> tuple[Any, int]:
+        (a, b), (da, db) = args, dims
+        size = axis_size(args, dims)
+        specs = params["dimension_numbers"]
+        g = params["feature_group_count"]
+        new = dict(params)
+
+        def fold(x: Any, d: Any, where: Fold) -> Any:
+            return _fold(x, d, specs[where[0]][where[1]], g if where[2] else 1)
+
+        if db is None:
+            a, out = fold(a, da, only_first[0]), only_first[1]
+        elif da is None:
+            b, out = fold(b, db, only_second[0]), only_second[1]
+        else:
+            a, b, out = fold(a, da, both[0]), fold(b, db, both[1]), both[2]
+            new["feature_group_count"] = g * size
+        axis = specs[out[0]][out[1]]
+        if shape_param is not None:
+            new[shape_param] = _with_size(params[shape_param], axis, size)
+        res = prim.bind(a, b, **new)
+        return _unfold(res, axis, size, g if out[2] else 1), axis
+
+    prim.def_batch(rule)
 
 
-# -- conv_lhs_transpose(ct, w): input-shaped (N, C, ...) -----------------------------------------------
-
-
-@_c.conv_lhs_transpose_p.def_batch
-def _lhs_t_batch(args: Sequence[Any], dims: Dims, **params: Any) -> tuple[Any, int]:
-    (ct, w), (dc, dw) = args, dims
-    size = axis_size(args, dims)
-    lspec, rspec, ospec = params["dimension_numbers"]
-    g = params["feature_group_count"]
-    lhs_shape = params["lhs_shape"]
-    prim = _c.conv_lhs_transpose_p
-    if dw is None:  # transpose of the input-batched fold (N)
-        assert dc is not None
-        new = dict(params, lhs_shape=_with_size(lhs_shape, lspec[0], size))
-        return _unfold(prim.bind(_fold(ct, dc, ospec[0]), w, **new), lspec[0], size), lspec[0]
-    if dc is None:  # kernel batched: its input features carry the batch, as do the input's
-        new = dict(params, lhs_shape=_with_size(lhs_shape, lspec[1], size))
-        out = prim.bind(ct, _fold(w, dw, rspec[1]), **new)
-        return _unfold(out, lspec[1], size, g), lspec[1]
-    new = dict(
-        params, feature_group_count=g * size, lhs_shape=_with_size(lhs_shape, lspec[1], size)
-    )
-    out = prim.bind(_fold(ct, dc, ospec[1]), _fold(w, dw, rspec[0]), **new)
-    return _unfold(out, lspec[1], size), lspec[1]
-
-
-# -- conv_rhs_transpose(x, ct): kernel-shaped (O, I, ...) ----------------------------------------------
-
-
-@_c.conv_rhs_transpose_p.def_batch
-def _rhs_t_batch(args: Sequence[Any], dims: Dims, **params: Any) -> tuple[Any, int]:
-    (x, ct), (dx, dc) = args, dims
-    size = axis_size(args, dims)
-    lspec, rspec, ospec = params["dimension_numbers"]
-    g = params["feature_group_count"]
-    rhs_shape = params["rhs_shape"]
-    prim = _c.conv_rhs_transpose_p
-    if dc is None:  # input batched: its features (per group) and the kernel's inputs carry it
-        assert dx is not None
-        new = dict(params, rhs_shape=_with_size(rhs_shape, rspec[1], size))
-        out = prim.bind(_fold(x, dx, lspec[1], g), ct, **new)
-        return _unfold(out, rspec[1], size), rspec[1]
-    if dx is None:  # cotangent batched: the kernel's output features (per group) carry it
-        new = dict(params, rhs_shape=_with_size(rhs_shape, rspec[0], size))
-        out = prim.bind(x, _fold(ct, dc, ospec[1], g), **new)
-        return _unfold(out, rspec[0], size, g), rspec[0]
-    new = dict(
-        params, feature_group_count=g * size, rhs_shape=_with_size(rhs_shape, rspec[0], size)
-    )
-    out = prim.bind(_fold(x, dx, lspec[1]), _fold(ct, dc, ospec[1]), **new)
-    return _unfold(out, rspec[0], size), rspec[0]
+# conv(x, w) -> (N, O, ...): x alone joins N; w alone joins each group's O; both: x's C and w's O.
+_fold_rule(
+    _c.conv_general_dilated_p,
+    None,
+    only_first=((_L, 0, False), (_O, 0, False)),
+    only_second=((_R, 0, True), (_O, 1, True)),
+    both=((_L, 1, False), (_R, 0, False), (_O, 1, False)),
+)
+# conv_lhs_transpose(ct, w) -> input-shaped (N, C, ...): the transposes of the folds above (w
+# alone: its input features carry the batch, as do the result's features within each group).
+_fold_rule(
+    _c.conv_lhs_transpose_p,
+    "lhs_shape",
+    only_first=((_O, 0, False), (_L, 0, False)),
+    only_second=((_R, 1, False), (_L, 1, True)),
+    both=((_O, 1, False), (_R, 0, False), (_L, 1, False)),
+)
+# conv_rhs_transpose(x, ct) -> kernel-shaped (O, I, ...).
+_fold_rule(
+    _c.conv_rhs_transpose_p,
+    "rhs_shape",
+    only_first=((_L, 1, True), (_R, 1, False)),
+    only_second=((_O, 1, True), (_R, 0, True)),
+    both=((_L, 1, False), (_O, 1, False), (_R, 0, False)),
+)
 
 
 # -- reduce_window ---------------------------------------------------------------------------------
