@@ -102,22 +102,23 @@ def _is_real_float(d: np.dtype) -> bool:
 
 @_register("max")
 def signed_maximum(a: Any, b: Any) -> Any:
-    r = np.maximum(a, b)
-    if _is_real_float(r.dtype):
-        zero = (r == 0) & (a == b)  # two zeros, of either sign
-        if zero.any():
-            r = np.asarray(r)
-            np.add(a, b, out=r, where=zero)
-    return r
+    return _order_zeros(np.maximum(a, b), a, b, for_max=True)
 
 
 @_register("min")
 def signed_minimum(a: Any, b: Any) -> Any:
-    r = np.minimum(a, b)
-    if _is_real_float(r.dtype):
-        zero = (r == 0) & (a == b)  # two zeros, of either sign
-        if zero.any():
-            r = np.asarray(r)
+    return _order_zeros(np.minimum(a, b), a, b, for_max=False)
+
+
+def _order_zeros(r: Any, a: Any, b: Any, *, for_max: bool) -> Any:
+    if not _is_real_float(r.dtype):
+        return r
+    zero = (r == 0) & (a == b)  # two zeros, of either sign
+    if zero.any():
+        r = np.asarray(r)
+        if for_max:
+            np.add(a, b, out=r, where=zero)
+        else:
             np.negative(np.add(np.negative(a), np.negative(b)), out=r, where=zero)
     return r
 
