@@ -22,6 +22,7 @@ from trellax._src.ad_util import Zero, differentiable, float0, tangent_aval, zer
 from trellax._src.core import Primitive, ShapedArray
 from trellax._src.errors import UnexpectedTracerError
 from trellax._src.interpreters.ad import JVPTrace, JVPTracer
+from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.interpreters.tracing import JaxprTrace
 from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
@@ -41,15 +42,27 @@ def _resolve_args(
     return tuple(bound.args) + tuple(bound.kwargs.values())
 
 
+def _owns(trace: Any, tracer_type: type[core.Tracer], args: Sequence[Any]) -> bool:
+    """Whether some argument leaf is a ``tracer_type`` tracer of ``trace``."""
+    leaves = tree_flatten(list(args))[0]
+    return any(type(leaf) is tracer_type and leaf._trace is trace for leaf in leaves)
+
+
 def _our_trace(args: Sequence[Any]) -> JVPTrace | None:
     """The current trace if it is a JVP trace and some argument leaf is its tracer."""
     trace = core.current_trace()
     if type(trace) is not JVPTrace:
         return None
-    for leaf in tree_flatten(list(args))[0]:
-        if type(leaf) is JVPTracer and leaf._trace is trace:
-            return trace
-    return None
+    return trace if _owns(trace, JVPTracer, args) else None
+
+
+def _differentiated(trace: Any) -> bool:
+    """Whether a JVP trace encloses ``trace`` (only then does a custom rule matter)."""
+    while trace is not None:
+        if type(trace) is JVPTrace:
+            return True
+        trace = getattr(trace, "parent", None)
+    return False
 
 
 def _aval_str(a: ShapedArray) -> str:
@@ -117,6 +130,14 @@ class custom_jvp:
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             outer = core.current_trace()
+            if (
+                type(outer) is BatchTrace
+                and _owns(outer, BatchTracer, args)
+                and _differentiated(outer)
+            ):
+                from trellax._src.custom_batching import call_custom_jvp
+
+                return call_custom_jvp(self, outer, args)
             if type(outer) is JVPTrace:  # differentiated, but not with respect to these args
                 assert outer.parent is not None
                 with core.using_trace(outer.parent):
@@ -299,6 +320,8 @@ def _custom_lin_transpose(cts: Any, *args: Any, num_res: int, info: _Static) -> 
 
 
 custom_lin_p.def_transpose(_custom_lin_transpose)
+# As in JAX, batching a custom_vjp's linear equation means forward mode reached it.
+custom_lin_p.def_batch(lambda args, dims, **params: _custom_lin_impl(*args, **params))
 
 
 class custom_vjp:
@@ -337,6 +360,14 @@ class custom_vjp:
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             outer = core.current_trace()
+            if (
+                type(outer) is BatchTrace
+                and _owns(outer, BatchTracer, args)
+                and _differentiated(outer)
+            ):
+                from trellax._src.custom_batching import call_custom_vjp
+
+                return call_custom_vjp(self, outer, args)
             if type(outer) is JVPTrace:
                 assert outer.parent is not None
                 with core.using_trace(outer.parent):
