@@ -32,6 +32,7 @@ R = TypeVar("R")
 S = TypeVar("S")
 
 _PY_KIND = {int: "i", float: "f", complex: "c"}
+_object_new = object.__new__
 
 
 class ShapeDtypeStruct:
@@ -180,15 +181,19 @@ class Jitted(Generic[P, R]):
         fun: Callable[P, R],
         static_argnums: Sequence[int] = (),
         static_argnames: Sequence[str] = (),
+        options: JitOptions | None = None,
     ) -> None:
         if not callable(fun):
             raise TypeError(f"Expected a callable value, got {fun!r}")
         functools.update_wrapper(self, fun)
         self.fun = fun  # after update_wrapper, which copies the wrapped object's __dict__
         self._sig = _signature(fun)
+        check_argnums(self._sig, "static_argnums", tuple(static_argnums))
         self.static_argnums, self.static_argnames = _resolve_static(
             self._sig, tuple(static_argnums), tuple(static_argnames)
         )
+        self.options = JitOptions() if options is None else options
+        self.options.check(self._sig, self.static_argnames)
         self._cache: dict[Hashable, _CacheEntry] = {}
         self._fast_cache: dict[Hashable, _CacheEntry] = {}
         self._has_static = bool(self.static_argnums or self.static_argnames)
@@ -212,22 +217,34 @@ class Jitted(Generic[P, R]):
         return f"<trellax.jit of {getattr(self.fun, '__qualname__', self.fun)!r}>"
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
-        if core._current_trace.get() is not core.eval_trace:
-            return self.fun(*args, **kwargs)  # nested jit: inline into the enclosing trace
-        st = _config.state()
+        st = _config._local_state.get() or _config._global_state[0]  # config.state(), inlined
         if not kwargs and not self._has_static:
-            # Fast path: positional concrete arrays only (the common case of a hot loop).
+            # Fast path: positional concrete arrays only (the common case of a hot loop): one
+            # flat key of the config and each argument's (shape, dtype, weak_type), no pytree.
             key_parts: list[Any] = [st]
             values: list[Any] = []
             for a in args:
                 if type(a) is not ArrayImpl:
                     break
-                key_parts.append((a.shape, a.dtype, a.weak_type))
+                key_parts += (a.shape, a.dtype, a.weak_type)
                 values.append(a._value)
             else:
                 entry = self._fast_cache.get(tuple(key_parts))
-                if entry is not None:
-                    return self._finish(entry, entry.run(*values))
+                if entry is not None and core._current_trace.get() is core.eval_trace:
+                    outs = entry.run(*values)
+                    if entry.single:  # one array out: core.new_array, inlined
+                        out = outs[0]
+                        d, w = entry.out_avals[0]
+                        if type(out) is np.ndarray and out.dtype is d:
+                            a = _object_new(ArrayImpl)
+                            a._value = out
+                            a.dtype = d
+                            a.shape = out.shape
+                            a.weak_type = w
+                            return a  # type: ignore[return-value]
+                    return self._finish(entry, outs)
+        if core._current_trace.get() is not core.eval_trace:
+            return self.fun(*args, **kwargs)  # nested jit: inline into the enclosing trace
         dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
         leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
         avals = self._avals(leaves, len(dyn_args))
@@ -237,8 +254,10 @@ class Jitted(Generic[P, R]):
             entry = self._trace(args, kwargs, in_tree, avals)
             self._cache[key] = entry
             if not kwargs and not self._has_static and all(type(a) is ArrayImpl for a in args):
-                fast_key = (st, *[(a.shape, a.dtype, a.weak_type) for a in avals])
-                self._fast_cache[fast_key] = entry
+                fast_key: list[Any] = [st]
+                for a in avals:
+                    fast_key += (a.shape, a.dtype, a.weak_type)
+                self._fast_cache[tuple(fast_key)] = entry
         values = [_leaf_value(x, a) for x, a in zip(leaves, avals)]
         outs = entry.run(*values)
         return self._finish(entry, _unalias(outs, leaves, values))
@@ -346,6 +365,27 @@ class Jitted(Generic[P, R]):
         self._cache.clear()
         self._fast_cache.clear()
 
+    # -- staged views (JAX's ``jit(f).trace(...)`` and ``jit(f).eval_shape(...)``) -------------
+
+    def trace(self, *args: Any, **kwargs: Any) -> Traced:
+        """The function traced for these arguments (cached like a call): a :class:`Traced` with
+        its ``jaxpr``, input and output abstract values and trees."""
+        dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
+        leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
+        avals = self._avals(leaves, len(dyn_args))
+        sig = tuple((a.shape, a.dtype, a.weak_type) for a in avals)
+        key = (in_tree, sig, static_key, _config.state())
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._trace(args, kwargs, in_tree, avals)
+            self._cache[key] = entry
+        return Traced(self, entry, args, kwargs, (tuple(dyn_args), dyn_kwargs), avals)
+
+    def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
+        """The shapes, dtypes and weak flags of this function's results for these arguments
+        (a pytree of :class:`ShapeDtypeStruct`), without computing them."""
+        return self.trace(*args, **kwargs).out_info
+
 
 def _signature(fun: Callable[..., Any]) -> inspect.Signature | None:
     try:
@@ -396,12 +436,121 @@ def _hashable_static(value: Any, what: str) -> Any:
     return (type(value), value)
 
 
+def _as_tuple(value: Any, kind: type) -> tuple[Any, ...]:
+    """An ``int``/``str`` or a sequence of them (or None) as a tuple, as jit's options take."""
+    if value is None:
+        return ()
+    if isinstance(value, kind):
+        return (value,)
+    return tuple(value)
+
+
+def _positional_count(sig: inspect.Signature | None) -> int | None:
+    """How many positional arguments a function with ``sig`` takes (None: any number)."""
+    if sig is None:
+        return None
+    kinds = [p.kind for p in sig.parameters.values()]
+    if inspect.Parameter.VAR_POSITIONAL in kinds:
+        return None
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(k in positional for k in kinds)
+
+
+def check_argnums(sig: inspect.Signature | None, what: str, nums: tuple[int, ...]) -> None:
+    """JAX's ValueError for argument numbers beyond the function's positional parameters."""
+    n = _positional_count(sig)
+    if n is not None and any(not -n <= i < n for i in nums):
+        raise ValueError(
+            f"Jitted function has {what}={nums}, but only accepts {n} positional arguments."
+        )
+
+
+class JitOptions:
+    """``jit``'s options that JAX has and that change nothing here, checked as JAX checks them.
+
+    * ``donate_argnums``/``donate_argnames``: JAX may reuse a donated argument's device buffer
+      for an output. trellax arrays are immutable NumPy buffers and a compiled program never
+      writes into its inputs, so there is nothing to donate: a documented no-op (JAX on CPU
+      warns that the donated buffers were not usable; trellax does not warn).
+    * ``keep_unused``: JAX prunes unused arguments from the compiled program unless it is set;
+      pruning is invisible here (a compiled program ignores arguments it does not read).
+    * ``inline``: a jitted function called inside another trace is always inlined here.
+    """
+
+    __slots__ = ("donate_argnames", "donate_argnums", "inline", "keep_unused")
+
+    def __init__(
+        self,
+        donate_argnums: tuple[int, ...] = (),
+        donate_argnames: tuple[str, ...] = (),
+        keep_unused: bool = False,
+        inline: bool = False,
+    ) -> None:
+        self.donate_argnums = donate_argnums
+        self.donate_argnames = donate_argnames
+        self.keep_unused = bool(keep_unused)
+        self.inline = bool(inline)
+
+    def check(self, sig: inspect.Signature | None, static_argnames: frozenset[str]) -> None:
+        """JAX's errors: donated numbers beyond the signature, and an argument both static and
+        donated."""
+        check_argnums(sig, "donate_argnums", self.donate_argnums)
+        _, names = _resolve_static(sig, self.donate_argnums, ())
+        both = (names | set(self.donate_argnames)) & static_argnames
+        if both:
+            raise ValueError(
+                "static_argnames and donate_argnames cannot intersect. Argument names "
+                f"{set(sorted(both))} appear in both static_argnames and donate_argnames"
+            )
+
+
+class Traced:
+    """A function traced for particular arguments (``jit(f).trace(*args)``, as JAX's
+    ``Traced``): ``jaxpr`` (a :class:`ClosedJaxpr`), ``in_avals``/``in_tree`` (the traced, not
+    static, arguments as ``(args, kwargs)``), ``out_avals``/``out_info``/``out_tree`` (the
+    results as abstract values and as :class:`ShapeDtypeStruct`), ``fun_name``."""
+
+    def __init__(
+        self,
+        jitted: Jitted[Any, Any],
+        entry: _CacheEntry,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        dynamic: tuple[tuple[Any, ...], dict[str, Any]],
+        avals: list[ShapedArray],
+    ) -> None:
+        self._jitted = jitted
+        self._args, self._kwargs = args, kwargs
+        self.jaxpr: ClosedJaxpr = entry.closed
+        self.fun_name: str = getattr(jitted.fun, "__name__", "fun")
+        self.in_tree: PyTreeDef = tree_flatten(dynamic)[1]
+        self.in_avals: Any = tree_unflatten(self.in_tree, avals)
+        self.out_tree: PyTreeDef = entry.out_tree
+        outs = entry.closed.out_avals
+        self.out_avals: Any = tree_unflatten(self.out_tree, list(outs))
+        self.out_info: Any = tree_unflatten(
+            self.out_tree, [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in outs]
+        )
+        self.donate_argnums: tuple[int, ...] = jitted.options.donate_argnums
+
+    def lower(self) -> Any:
+        """``jit(f).lower`` of the arguments this was traced with."""
+        return self._jitted.lower(*self._args, **self._kwargs)
+
+    def __repr__(self) -> str:
+        return f"Traced<{self.fun_name}>"
+
+
 @overload
 def jit(
     fun: Callable[P, R],
     *,
-    static_argnums: int | Sequence[int] = (),
-    static_argnames: str | Sequence[str] = (),
+    static_argnums: int | Sequence[int] | None = (),
+    static_argnames: str | Sequence[str] | None = (),
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Sequence[str] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
 ) -> Jitted[P, R]: ...
 
 
@@ -409,16 +558,24 @@ def jit(
 def jit(
     fun: None = None,
     *,
-    static_argnums: int | Sequence[int] = (),
-    static_argnames: str | Sequence[str] = (),
+    static_argnums: int | Sequence[int] | None = (),
+    static_argnames: str | Sequence[str] | None = (),
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Sequence[str] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
 ) -> Callable[[Callable[P, R]], Jitted[P, R]]: ...
 
 
 def jit(
     fun: Callable[P, R] | None = None,
     *,
-    static_argnums: int | Sequence[int] = (),
-    static_argnames: str | Sequence[str] = (),
+    static_argnums: int | Sequence[int] | None = (),
+    static_argnames: str | Sequence[str] | None = (),
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Sequence[str] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
 ) -> Any:
     """Traces ``fun`` once per input signature and runs the cached program on later calls.
 
@@ -429,12 +586,19 @@ def jit(
 
     Python scalars enter as weak values; results have the same dtypes and weak flags as the eager
     call. Usable as a decorator, with or without arguments.
+
+    ``donate_argnums``/``donate_argnames``, ``keep_unused`` and ``inline`` are accepted for
+    JAX compatibility and checked as JAX checks them, but change nothing here (see
+    :class:`JitOptions`).
     """
-    nums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
-    names = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
+    nums = _as_tuple(static_argnums, int)
+    names = _as_tuple(static_argnames, str)
+    options = JitOptions(
+        _as_tuple(donate_argnums, int), _as_tuple(donate_argnames, str), keep_unused, inline
+    )
     if fun is None:
-        return lambda f: Jitted(f, nums, names)
-    return Jitted(fun, nums, names)
+        return lambda f: Jitted(f, nums, names, options)
+    return Jitted(fun, nums, names, options)
 
 
 # -- eval_shape and make_jaxpr ------------------------------------------------------------------
@@ -472,8 +636,11 @@ def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     return tree_unflatten(out_tree, structs)
 
 
-def make_jaxpr(fun: Callable[..., Any]) -> Callable[..., ClosedJaxpr]:
-    """A function that traces ``fun`` and returns its printable jaxpr.
+def make_jaxpr(
+    fun: Callable[..., Any], static_argnums: int | Sequence[int] = ()
+) -> Callable[..., ClosedJaxpr]:
+    """A function that traces ``fun`` and returns its printable jaxpr; arguments at
+    ``static_argnums`` are passed to ``fun`` as Python values (not traced), as with ``jit``.
 
     >>> import trellax, trellax.numpy as tnp
     >>> print(trellax.make_jaxpr(lambda x: x + 1.5)(tnp.zeros(3, "int8")))
@@ -483,12 +650,35 @@ def make_jaxpr(fun: Callable[..., Any]) -> Callable[..., ClosedJaxpr]:
       in (c,) }
     """
 
+    nums = _as_tuple(static_argnums, int)
+
     @functools.wraps(fun)
     def make(*args: Any, **kwargs: Any) -> ClosedJaxpr:
+        if nums:
+            return _make_jaxpr_static(fun, nums, args, kwargs)
         closed, _ = _trace_pytree(fun, args, kwargs)
         return closed
 
     return make
+
+
+def _make_jaxpr_static(
+    fun: Callable[..., Any], nums: tuple[int, ...], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> ClosedJaxpr:
+    """``make_jaxpr`` with static positional arguments: checked as ``jit`` checks them (at
+    call time, as JAX does), hashable, and closed over instead of traced."""
+    check_argnums(_signature(fun), "static_argnums", nums)
+    static = {i % len(args) for i in nums if -len(args) <= i < len(args)}
+    for i in static:
+        _hashable_static(args[i], f"argument {i}")
+    dynamic = [a for i, a in enumerate(args) if i not in static]
+
+    def with_static(*dyn: Any, **kw: Any) -> Any:
+        it = iter(dyn)
+        return fun(*[a if i in static else next(it) for i, a in enumerate(args)], **kw)
+
+    closed, _ = _trace_pytree(with_static, tuple(dynamic), kwargs)
+    return closed
 
 
 # -- cached eager programs ------------------------------------------------------------------------

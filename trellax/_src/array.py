@@ -230,6 +230,7 @@ class ArrayImpl(Array):
 
 
 core.new_array = ArrayImpl._new
+core.array_class = ArrayImpl
 dtypes.ARRAY_TYPES.add(ArrayImpl)
 
 

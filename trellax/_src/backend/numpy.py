@@ -324,7 +324,7 @@ def _complex(x: np.ndarray, y: np.ndarray) -> Any:
 
 @_register("select_n")
 def _select_n(which: np.ndarray, *cases: np.ndarray) -> Any:
-    if which.dtype == np.bool_:
+    if which.dtype.kind == "b":  # (a dtype == type comparison costs ~0.3 us)
         return np.where(which, cases[1], cases[0])
     return np.choose(which.astype(np.intp), cases, mode="clip")
 

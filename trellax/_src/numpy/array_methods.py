@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from trellax._src import dtypes
+from trellax._src import core, dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive
@@ -237,6 +237,7 @@ def _same_type_fast_path(prim: Primitive, name: str) -> Callable[[Any, Any], Any
     need no promotion at all (the join of a type with itself, and lax broadcasts size-1 axes), so
     they go straight to the primitive."""
     fn = _BINARY[{"add": "add", "subtract": "sub", "multiply": "mul"}[name]]
+    bind = core.fast_bind(prim)
 
     def op(self: Any, other: Any) -> Any:
         if (
@@ -247,8 +248,11 @@ def _same_type_fast_path(prim: Primitive, name: str) -> Callable[[Any, Any], Any
             and self.dtype is not _BOOL
             and len(self.shape) == len(other.shape)  # lax needs equal ranks
         ):
-            return prim.bind(self, other)
-        if type(other) is not ArrayImpl and _defer(name, self, other):
+            return bind(self, other)
+        t = type(other)
+        if t is float or t is int:  # a Python scalar operand: promotion, never deferring
+            return fn(self, other)
+        if t is not ArrayImpl and _defer(name, self, other):
             return NotImplemented
         return fn(self, other)
 

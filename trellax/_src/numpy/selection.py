@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, overload
 
 from trellax._src import dtypes
+from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax.reductions import reduce_and
@@ -63,6 +64,17 @@ def where(
         raise ValueError(
             "Either both or neither of the x and y arguments should be provided to trellax.numpy.where"
         )
+    if (  # the common eager case: a bool mask and two arrays of one type and shape
+        type(condition) is ArrayImpl
+        and type(x) is ArrayImpl
+        and type(y) is ArrayImpl
+        and condition.dtype is dtypes.bool_
+        and x.dtype is y.dtype
+        and x.weak_type is y.weak_type
+        and not (x.weak_type and x.dtype is dtypes.bool_)  # two weak bools join to a strong one
+        and x.shape == y.shape == condition.shape
+    ):
+        return select_n_p.bind(condition, y, x)
     c = ensure_array("where", condition)
     if c.dtype is not dtypes.bool_:
         c = ufuncs.not_equal(c, 0)

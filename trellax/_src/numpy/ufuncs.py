@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from trellax._src import dtypes
+from trellax._src import core, dtypes
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive
 from trellax._src.lax import elementwise as lax
@@ -54,7 +54,7 @@ def _kind(x: Array) -> str:
 
 
 def _binary(name: str, prim: Primitive, promote: _Promote = promote_args) -> BinaryUfunc:
-    bind = prim.bind
+    bind = core.fast_bind(prim)
 
     def f(x: ArrayLike, y: ArrayLike, /) -> Array:
         a, b = promote(name, x, y)
@@ -65,7 +65,7 @@ def _binary(name: str, prim: Primitive, promote: _Promote = promote_args) -> Bin
 
 
 def _unary(name: str, prim: Primitive, promote: _Promote = promote_args) -> UnaryUfunc:
-    bind = prim.bind
+    bind = core.fast_bind(prim)
 
     def f(x: ArrayLike, /) -> Array:
         (a,) = promote(name, x)
@@ -83,7 +83,7 @@ def add(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args("add", x, y)
     if a.dtype is dtypes.bool_:
         return lax.or_p.bind(a, b)
-    return lax.add_p.bind(a, b)
+    return _add(a, b)
 
 
 def multiply(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -91,7 +91,11 @@ def multiply(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args("multiply", x, y)
     if a.dtype is dtypes.bool_:
         return lax.and_p.bind(a, b)
-    return lax.mul_p.bind(a, b)
+    return _mul(a, b)
+
+
+_add = core.fast_bind(lax.add_p)
+_mul = core.fast_bind(lax.mul_p)
 
 
 subtract = _binary("subtract", lax.sub_p)
