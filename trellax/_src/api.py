@@ -18,7 +18,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 import numpy as np
 
 from trellax._src import config as _config
-from trellax._src import core, dtypes, errors
+from trellax._src import core, dtypes, errors, fp_errors
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import ShapedArray
@@ -33,6 +33,8 @@ S = TypeVar("S")
 
 _PY_KIND = {int: "i", float: "f", complex: "c"}
 _object_new = object.__new__
+_ERRSTATE = fp_errors.STATE
+_IGNORE_FP_ERRORS = fp_errors.IGNORE_ALL
 
 
 class ShapeDtypeStruct:
@@ -156,8 +158,13 @@ def _path_names(fun: Callable[..., Any], n_args: int) -> list[str]:
 # -- jit ------------------------------------------------------------------------------------------
 
 
+#: The code of the wrapper ``fp_errors.quietly`` puts around a compiled program: a cached call
+#: recognizes it and sets NumPy's error state itself around the bare program (one call less).
+_QUIET_CODE = fp_errors.quietly(lambda: None).__code__
+
+
 class _CacheEntry:
-    __slots__ = ("closed", "out_avals", "out_tree", "run", "single")
+    __slots__ = ("bare", "closed", "out_avals", "out_tree", "run", "single")
 
     def __init__(
         self,
@@ -167,6 +174,12 @@ class _CacheEntry:
     ) -> None:
         self.closed = closed
         self.run = run
+        #: the program without its error-state wrapper, when ``run`` is that wrapper
+        self.bare: Callable[..., tuple[Any, ...]] | None = (
+            getattr(run, "__wrapped__", None)
+            if getattr(run, "__code__", None) is _QUIET_CODE
+            else None
+        )
         self.out_tree = out_tree
         self.out_avals = [(a.dtype, a.weak_type) for a in closed.out_avals]
         # A function returning one array (the common case) needs no unflattening.
@@ -221,27 +234,43 @@ class Jitted(Generic[P, R]):
         if not kwargs and not self._has_static:
             # Fast path: positional concrete arrays only (the common case of a hot loop): one
             # flat key of the config and each argument's (shape, dtype, weak_type), no pytree.
-            key_parts: list[Any] = [st]
-            values: list[Any] = []
-            for a in args:
-                if type(a) is not ArrayImpl:
-                    break
-                key_parts += (a.shape, a.dtype, a.weak_type)
-                values.append(a._value)
-            else:
-                entry = self._fast_cache.get(tuple(key_parts))
+            key: tuple[Any, ...] | None = None
+            if len(args) == 2:  # unrolled for the common arities
+                x, y = args
+                if type(x) is ArrayImpl and type(y) is ArrayImpl:
+                    key = (st, x.shape, x.dtype, x.weak_type, y.shape, y.dtype, y.weak_type)
+                    values: Sequence[Any] = (x._value, y._value)
+            elif len(args) == 1:
+                (x,) = args
+                if type(x) is ArrayImpl:
+                    key = (st, x.shape, x.dtype, x.weak_type)
+                    values = (x._value,)
+            elif all(type(a) is ArrayImpl for a in args):
+                arrays: tuple[Any, ...] = args
+                key = (st, *[p for a in arrays for p in (a.shape, a.dtype, a.weak_type)])
+                values = [a._value for a in arrays]
+            if key is not None:
+                entry = self._fast_cache.get(key)
                 if entry is not None and core._current_trace.get() is core.eval_trace:
-                    outs = entry.run(*values)
+                    bare = entry.bare
+                    if bare is None:
+                        outs = entry.run(*values)
+                    else:
+                        token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
+                        try:
+                            outs = bare(*values)
+                        finally:
+                            _ERRSTATE.reset(token)
                     if entry.single:  # one array out: core.new_array, inlined
                         out = outs[0]
                         d, w = entry.out_avals[0]
                         if type(out) is np.ndarray and out.dtype is d:
-                            a = _object_new(ArrayImpl)
-                            a._value = out
-                            a.dtype = d
-                            a.shape = out.shape
-                            a.weak_type = w
-                            return a  # type: ignore[return-value]
+                            result: Any = _object_new(ArrayImpl)
+                            result._value = out
+                            result.dtype = d
+                            result.shape = out.shape
+                            result.weak_type = w
+                            return result  # type: ignore[no-any-return]
                     return self._finish(entry, outs)
         if core._current_trace.get() is not core.eval_trace:
             return self.fun(*args, **kwargs)  # nested jit: inline into the enclosing trace

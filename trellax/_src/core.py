@@ -326,9 +326,10 @@ def eval_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any])
     else:
         # a rule with parameters (reductions, shapes, casts) costs more than the memo's key
         out_aval = cached_abstract_eval(prim, args, params) if params else rule(*args)
+        values = [a._value for a in args]
         token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
         try:
-            out = impl(*[a._value for a in args], **params)
+            out = impl(*values, **params) if params else impl(*values)
         finally:
             _ERRSTATE.reset(token)
         if prim.multiple_results:
@@ -344,9 +345,9 @@ def eval_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any])
     return new_array(out, out_dtype, weak_type)
 
 
-def fast_bind(prim: Primitive) -> Callable[..., Array]:
-    """``prim.bind`` for positional operands only, with an eager shortcut for elementwise
-    primitives (those with ``elementwise_dtypes``): one or two concrete operands of one dtype,
+def fast_bind(prim: Primitive, nargs: int) -> Callable[..., Array]:
+    """``prim.bind`` for ``nargs`` (1 or 2) positional operands, with an eager shortcut for
+    elementwise primitives (those with ``elementwise_dtypes``): concrete operands of one dtype,
     of equal shapes or one of them 0-d, whose dtype the rule has accepted before, go straight to
     the impl; anything else (a trace, a new dtype, mixed dtypes, broadcasting) is ``bind``.
 
@@ -358,27 +359,45 @@ def fast_bind(prim: Primitive) -> Callable[..., Array]:
     if memo is None:
         return bind
 
-    def unary_or_binary(x: Any, y: Any = _NO_OPERAND) -> Any:
-        out_dtype = memo.get(x.dtype)
-        if out_dtype is None or _current_trace.get() is not eval_trace:
-            return bind(x) if y is _NO_OPERAND else bind(x, y)
-        if y is _NO_OPERAND:
-            weak_type = x.weak_type
+    if nargs == 1:
+
+        def unary(x: Any) -> Any:
+            out_dtype = memo.get(x.dtype)
+            if out_dtype is None or _current_trace.get() is not eval_trace:
+                return bind(x)
             token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
             try:
                 out = prim.impl(x._value)  # type: ignore[misc]
             finally:
                 _ERRSTATE.reset(token)
-        else:
-            sx, sy = x.shape, y.shape
-            if y.dtype is not x.dtype or not (sx == sy or not sy or not sx):
-                return bind(x, y)
-            weak_type = x.weak_type and y.weak_type
-            token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
-            try:
-                out = prim.impl(x._value, y._value)  # type: ignore[misc]
-            finally:
-                _ERRSTATE.reset(token)
+            if type(out) is _ndarray and out.dtype is out_dtype:  # new_array, inlined
+                a: Any = _object_new(array_class)
+                a._value = out
+                a.dtype = out_dtype
+                a.shape = out.shape
+                a.weak_type = x.weak_type
+                return a
+            return new_array(out, out_dtype, x.weak_type)
+
+        unary.__name__ = f"{prim.name}_fast_bind"
+        return unary
+
+    def binary(x: Any, y: Any) -> Any:
+        out_dtype = memo.get(x.dtype)
+        sx, sy = x.shape, y.shape
+        if (
+            out_dtype is None
+            or y.dtype is not x.dtype
+            or not (sx == sy or not sy or not sx)
+            or _current_trace.get() is not eval_trace
+        ):
+            return bind(x, y)
+        weak_type = x.weak_type and y.weak_type
+        token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
+        try:
+            out = prim.impl(x._value, y._value)  # type: ignore[misc]
+        finally:
+            _ERRSTATE.reset(token)
         if type(out) is _ndarray and out.dtype is out_dtype:  # new_array, inlined
             a: Any = _object_new(array_class)
             a._value = out
@@ -388,11 +407,10 @@ def fast_bind(prim: Primitive) -> Callable[..., Array]:
             return a
         return new_array(out, out_dtype, weak_type)
 
-    unary_or_binary.__name__ = f"{prim.name}_fast_bind"
-    return unary_or_binary
+    binary.__name__ = f"{prim.name}_fast_bind"
+    return binary
 
 
-_NO_OPERAND: Any = object()
 
 
 def cached_abstract_eval(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:

@@ -519,10 +519,15 @@ def _accumulated(ufunc: np.ufunc, x: np.ndarray, axes: tuple[int, ...]) -> Any:
 def _acc_dtype(d: np.dtype) -> Any:
     # Sum in the input dtype (wrapping like XLA), except float16 and the ml_dtypes floats:
     # accumulate in float32 and round once, as JAX does (a float16 running sum of ones would
-    # stop at 2048).
-    if d == np.float16 or (_is_custom(d) and "float" in d.name):
-        return np.float32
-    return d
+    # stop at 2048). Memoized: `d == np.float16` alone costs ~0.3 us, a dict lookup ~0.03.
+    acc = _ACC_DTYPES.get(d)
+    if acc is None:
+        acc = np.float32 if d == np.float16 or (_is_custom(d) and "float" in d.name) else d
+        _ACC_DTYPES[d] = acc
+    return acc
+
+
+_ACC_DTYPES: dict[np.dtype, Any] = {}
 
 
 @_register("reduce_max")

@@ -237,7 +237,7 @@ def _same_type_fast_path(prim: Primitive, name: str) -> Callable[[Any, Any], Any
     need no promotion at all (the join of a type with itself, and lax broadcasts size-1 axes), so
     they go straight to the primitive."""
     fn = _BINARY[{"add": "add", "subtract": "sub", "multiply": "mul"}[name]]
-    bind = core.fast_bind(prim)
+    bind = core.fast_bind(prim, 2)
 
     def op(self: Any, other: Any) -> Any:
         if (

@@ -70,6 +70,7 @@ def where(
         and type(y) is ArrayImpl
         and condition.dtype is dtypes.bool_
         and x.dtype is y.dtype
+        and x.dtype in _SAME_UNDER_X64  # (what promotion might canonicalize goes the long way)
         and x.weak_type is y.weak_type
         and not (x.weak_type and x.dtype is dtypes.bool_)  # two weak bools join to a strong one
         and x.shape == y.shape == condition.shape
@@ -81,6 +82,12 @@ def where(
     a, b = promote_args("where", x, y)
     c, b, a = promote_shapes([c, b, a])
     return select_n_p.bind(c, b, a)
+
+
+#: Dtypes that mean the same with x64 on and off.
+_SAME_UNDER_X64 = frozenset(
+    d for d in dtypes.ALL_DTYPES if dtypes.canonicalize_dtype(d, x64=False) == d
+)
 
 
 def clip(
