@@ -453,3 +453,38 @@ def test_transformations_after_eager_warmup() -> None:
     assert np.allclose(g._value, [1.0, 2.0, 2 * np.cos(2.0) + 1], rtol=1e-6)
     v = trellax.vmap(lambda r: r * 2 + r)(arr(np.ones((2, 3)), np.dtype("float32")))
     assert v._value.tolist() == [[3.0] * 3] * 2
+
+
+def test_data_movement_impls_raise_no_fp_errors() -> None:
+    """Primitives run without switching NumPy's error state really cannot raise one: under the
+    strictest user setting, NaN/inf data passes through them and the setting is untouched."""
+    flagged = {p.name for p in core.primitives().values() if p.impl_fp_free}
+    assert flagged == {
+        "select_n",
+        "broadcast_in_dim",
+        "reshape",
+        "squeeze",
+        "expand_dims",
+        "transpose",
+        "rev",
+        "concatenate",
+        "slice",
+    }
+    x = arr([[np.nan, np.inf], [-np.inf, -0.0]], np.dtype("float16"))
+    i = arr([[0, 1], [1, 0]], np.dtype("int32"))
+    with np.errstate(all="raise"):
+        outs = [
+            tnp.where(x > 0, x, x * 0),
+            lax.select_n(i, x, x),
+            lax.broadcast_in_dim(x, (3, 2, 2), (1, 2)),
+            lax.reshape(x, (4,)),
+            lax.squeeze(x[:1], (0,)),
+            lax.expand_dims(x, (0,)),
+            lax.transpose(x, (1, 0)),
+            lax.rev(x, (0,)),
+            lax.concatenate([x, x], 0),
+            lax.slice(x, (0, 0), (2, 1)),
+        ]
+        assert np.geterr()["invalid"] == "raise"
+    assert all(o.dtype == np.dtype("float16") for o in outs)
+    assert np.isnan(outs[3]._value[0]) and np.signbit(outs[3]._value[3])

@@ -33,6 +33,24 @@ def impl(name: str) -> Impl:
         raise NotImplementedError(f"the NumPy backend has no impl for primitive {name!r}") from None
 
 
+#: Primitives whose impls only move or select data (no arithmetic, no casts, no integer index
+#: arithmetic on NumPy scalars): they can never raise a NumPy floating-point error, so the
+#: evaluation trace runs them without switching NumPy's error state (``core.Primitive.def_impl``).
+DATA_MOVEMENT = frozenset(
+    {
+        "select_n",
+        "broadcast_in_dim",
+        "reshape",
+        "squeeze",
+        "expand_dims",
+        "transpose",
+        "rev",
+        "concatenate",
+        "slice",
+    }
+)
+
+
 def _register(name: str) -> Callable[[Impl], Impl]:
     def deco(f: Impl) -> Impl:
         IMPLS[name] = f

@@ -36,7 +36,7 @@ Shape = tuple[int, ...]
 
 def _prim(name: str, *, multiple_results: bool = False) -> Primitive:
     p = Primitive(name, multiple_results=multiple_results)
-    p.def_impl(backend.impl(name))
+    p.def_impl(backend.impl(name), fp_free=name in backend.DATA_MOVEMENT)
     return p
 
 
