@@ -391,31 +391,9 @@ def fast_bind(prim: Primitive, nargs: int) -> Callable[..., Array]:
         unary.__name__ = f"{prim.name}_fast_bind"
         return unary
 
-    def binary(x: Any, y: Any) -> Any:
-        out_dtype = memo.get(x.dtype)
-        sx, sy = x.shape, y.shape
-        if (
-            out_dtype is None
-            or y.dtype is not x.dtype
-            or not (sx == sy or not sy or not sx)
-            or _current_trace.get() is not eval_trace
-        ):
-            return bind(x, y)
-        weak_type = x.weak_type and y.weak_type
-        token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
-        try:
-            out = prim.impl(x._value, y._value)  # type: ignore[misc]
-        finally:
-            _ERRSTATE.reset(token)
-        if type(out) is _ndarray and out.dtype is out_dtype:  # new_array, inlined
-            a: Any = _object_new(array_class)
-            a._value = out
-            a.dtype = out_dtype
-            a.shape = out.shape
-            a.weak_type = weak_type
-            return a
-        return new_array(out, out_dtype, weak_type)
-
+    # two operands: the operator's shortcut, with bind as the fallback (operands of one weak
+    # flag; mixed flags are rare and take bind)
+    binary = fast_operator(prim, bind)
     binary.__name__ = f"{prim.name}_fast_bind"
     return binary
 
