@@ -479,3 +479,35 @@ def test_data_movement_impls_raise_no_fp_errors() -> None:
         assert np.geterr()["invalid"] == "raise"
     assert all(o.dtype == np.dtype("float16") for o in outs)
     assert np.isnan(outs[3]._value[0]) and np.signbit(outs[3]._value[3])
+
+
+@pytest.mark.parametrize("scalar", [2.0, -0.0, np.nan, 3, True, 1 + 2j, -(2**31)])
+def test_cached_jit_call_with_python_scalars(scalar: Any) -> None:
+    """Python scalars take the fast path too, keyed by their type: the value of each call is
+    used (never the first call's), and the weak default dtype follows x64."""
+    f = trellax.jit(lambda x, s: x * s)
+    x = arr([1.0, -2.0], np.dtype("float32"))
+    first = outcome(f, x, scalar)
+    assert outcome(f, x, scalar) == first
+    assert first == outcome(f.fun, x, scalar)
+    g = trellax.jit(lambda s: s)
+    for _ in range(2):
+        out = g(scalar)
+        assert out.weak_type is (type(scalar) is not bool)
+        assert np.array_equal(out._value, np.asarray(scalar), equal_nan=True)
+        assert np.signbit(np.real(out._value)) == np.signbit(np.real(scalar))
+    with trellax.enable_x64(True):
+        wide = g(scalar)
+        assert wide.dtype == dtypes.result_type(scalar)
+    assert f.trace_count == 1 and g.trace_count == 2
+
+
+def test_cached_jit_int_range_check_every_call() -> None:
+    g = trellax.jit(lambda s: s + 1)
+    assert g(5)._value == 6
+    for _ in range(2):
+        with pytest.raises(OverflowError, match="overflow"):
+            g(2**31)
+    with trellax.enable_x64(True):
+        assert g(2**31).dtype == np.dtype("int64")
+    assert g(-(2**31))._value == -(2**31) + 1

@@ -232,23 +232,23 @@ class Jitted(Generic[P, R]):
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         st = _config._local_state.get() or _config._global_state[0]  # config.state(), inlined
         if not kwargs and not self._has_static:
-            # Fast path: positional concrete arrays only (the common case of a hot loop): one
-            # flat key of the config and each argument's (shape, dtype, weak_type), no pytree.
-            key: tuple[Any, ...] | None = None
-            if len(args) == 2:  # unrolled for the common arities
-                x, y = args
-                if type(x) is ArrayImpl and type(y) is ArrayImpl:
-                    key = (st, x.shape, x.dtype, x.weak_type, y.shape, y.dtype, y.weak_type)
-                    values: Sequence[Any] = (x._value, y._value)
-            elif len(args) == 1:
-                (x,) = args
-                if type(x) is ArrayImpl:
-                    key = (st, x.shape, x.dtype, x.weak_type)
-                    values = (x._value,)
-            elif all(type(a) is ArrayImpl for a in args):
-                arrays: tuple[Any, ...] = args
-                key = (st, *[p for a in arrays for p in (a.shape, a.dtype, a.weak_type)])
-                values = [a._value for a in arrays]
+            # Fast path: positional concrete arrays and Python scalars (the common case of a hot
+            # loop): one flat key of the config and each argument's (shape, dtype, weak_type) or
+            # scalar type (see _fast_key), no pytree.
+            key: tuple[Any, ...] | None
+            values: Sequence[Any]
+            a: tuple[Any, ...] = args
+            n = len(a)
+            if n == 2 and type(a[0]) is ArrayImpl and type(a[1]) is ArrayImpl:
+                x, y = a  # unrolled for the common arities: _fast_key's result
+                key = (st, x.shape, x.dtype, x.weak_type, y.shape, y.dtype, y.weak_type)
+                values = (x._value, y._value)
+            elif n == 1 and type(a[0]) is ArrayImpl:
+                (x,) = a
+                key = (st, x.shape, x.dtype, x.weak_type)
+                values = (x._value,)
+            else:
+                key, values = _fast_key(st, a)
             if key is not None:
                 entry = self._fast_cache.get(key)
                 if entry is not None and core._current_trace.get() is core.eval_trace:
@@ -282,11 +282,10 @@ class Jitted(Generic[P, R]):
         if entry is None:
             entry = self._trace(args, kwargs, in_tree, avals)
             self._cache[key] = entry
-            if not kwargs and not self._has_static and all(type(a) is ArrayImpl for a in args):
-                fast_key: list[Any] = [st]
-                for a in avals:
-                    fast_key += (a.shape, a.dtype, a.weak_type)
-                self._fast_cache[tuple(fast_key)] = entry
+            if not kwargs and not self._has_static:
+                fast_key = _fast_key(st, args)[0]
+                if fast_key is not None:
+                    self._fast_cache[fast_key] = entry
         values = [_leaf_value(x, a) for x, a in zip(leaves, avals)]
         outs = entry.run(*values)
         return self._finish(entry, _unalias(outs, leaves, values))
@@ -414,6 +413,37 @@ class Jitted(Generic[P, R]):
         """The shapes, dtypes and weak flags of this function's results for these arguments
         (a pytree of :class:`ShapeDtypeStruct`), without computing them."""
         return self.trace(*args, **kwargs).out_info
+
+
+def _fast_key(st: _config.State, args: Sequence[Any]) -> tuple[tuple[Any, ...] | None, list[Any]]:
+    """The key of a cached jit call on positional concrete arrays and Python scalars, and the
+    values its program takes; ``(None, ...)`` for anything else (pytrees, NumPy values, tracers,
+    an int out of the default int's range), which takes the general path.
+
+    The key is flat: the config state, then each array's (shape, dtype, weak_type) or each
+    scalar's type (a scalar's abstract value is the weak default of its kind under ``st``).
+    """
+    key: list[Any] = [st]
+    values: list[Any] = []
+    for a in args:
+        t = type(a)
+        if t is ArrayImpl:
+            key += (a.shape, a.dtype, a.weak_type)
+            values.append(a._value)
+        elif t is float or t is int or t is complex or t is bool:
+            if t is bool:
+                d = dtypes.bool_
+            else:
+                d = dtypes._DEFAULTS[st.x64][_PY_KIND[t]]
+                if t is int:
+                    lo, hi = dtypes.DEFAULT_INT_RANGE[st.x64]
+                    if not lo <= a <= hi:  # the general path raises JAX's OverflowError
+                        return None, values
+            key.append(t)
+            values.append(np.asarray(a, dtype=d))
+        else:
+            return None, values
+    return tuple(key), values
 
 
 def _signature(fun: Callable[..., Any]) -> inspect.Signature | None:

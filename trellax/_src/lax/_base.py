@@ -279,7 +279,9 @@ def naryop(
     flag = all inputs weak.
 
     ``result_dtype`` maps the (first) operand dtype to the result's (comparisons give bool,
-    ``abs`` of complex gives the real type); default: unchanged.
+    ``abs`` of complex gives the real type); default: unchanged. It must be a pure function of
+    the dtype (never read the configuration): the evaluation trace memoizes its answer per dtype
+    (``Primitive.elementwise_dtypes``).
     """
     prim = Primitive(name)
     prim.def_impl(backend.impl(name))
