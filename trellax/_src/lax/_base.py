@@ -300,7 +300,7 @@ def naryop(
 
     if weak_rule is None and (same_dtypes or nargs == 1):
         # the rule below is "one dtype in, result dtype a function of it, weak iff all operands
-        # are": the evaluation trace may memoize its dtype verdict (core.eval_primitive)
+        # are": the evaluation trace may memoize its dtype verdict (eager.eval_primitive)
         prim.elementwise_dtypes = {}
 
     if nargs == 1:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from trellax._src import core, dtypes
+from trellax._src import dtypes, eager
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive
@@ -236,10 +236,10 @@ _COMPARE_NAME = {
 def _same_type_fast_path(prim: Primitive, name: str) -> Callable[[Any, Any], Any]:
     """``x op y`` for +, - and *: two concrete arrays of one dtype and weak flag, of equal shapes
     (or one 0-d), need no promotion at all (the join of a type with itself; lax broadcasts 0-d
-    operands), so they go straight to the primitive's evaluation (``core.fast_operator``; bool,
+    operands), so they go straight to the primitive's evaluation (``eager.fast_operator``; bool,
     which the numpy layer maps to logical ops, is never in the primitive's memo)."""
     fn = _BINARY[{"add": "add", "subtract": "sub", "multiply": "mul"}[name]]
-    bind = core.fast_bind(prim, 2)
+    bind = eager.fast_bind(prim, 2)
 
     def promoting_op(self: Any, other: Any) -> Any:
         t = type(other)
@@ -255,7 +255,7 @@ def _same_type_fast_path(prim: Primitive, name: str) -> Callable[[Any, Any], Any
             return NotImplemented
         return fn(self, other)
 
-    op = core.fast_operator(prim, promoting_op)
+    op = eager.fast_operator(prim, promoting_op)
     op.__name__ = f"__{name}__"
     return op
 

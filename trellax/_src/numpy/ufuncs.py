@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from trellax._src import core, dtypes
+from trellax._src import dtypes, eager
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive
@@ -56,7 +56,7 @@ def _kind(x: Array) -> str:
 
 
 def _binary(name: str, prim: Primitive, promote: _Promote = promote_args) -> BinaryUfunc:
-    bind = core.fast_bind(prim, 2)
+    bind = eager.fast_bind(prim, 2)
 
     def f(x: ArrayLike, y: ArrayLike, /) -> Array:
         a, b = promote(name, x, y)
@@ -67,7 +67,7 @@ def _binary(name: str, prim: Primitive, promote: _Promote = promote_args) -> Bin
 
 
 def _unary(name: str, prim: Primitive, promote: _Promote = promote_args) -> UnaryUfunc:
-    bind = core.fast_bind(prim, 1)
+    bind = eager.fast_bind(prim, 1)
 
     if promote is promote_args_inexact:
 
@@ -106,8 +106,8 @@ def multiply(x: ArrayLike, y: ArrayLike, /) -> Array:
     return _mul(a, b)
 
 
-_add = core.fast_bind(lax.add_p, 2)
-_mul = core.fast_bind(lax.mul_p, 2)
+_add = eager.fast_bind(lax.add_p, 2)
+_mul = eager.fast_bind(lax.mul_p, 2)
 
 
 subtract = _binary("subtract", lax.sub_p)
