@@ -24,6 +24,7 @@ from trellax._src.basearray import Array
 from trellax._src.core import ShapedArray
 from trellax._src.interpreters import tracing
 from trellax._src.jaxpr import ClosedJaxpr
+from trellax._src.jit_options import JitOptions, Traced, as_tuple, check_argnums
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 P = ParamSpec("P")
@@ -407,7 +408,21 @@ class Jitted(Generic[P, R]):
         if entry is None:
             entry = self._trace(args, kwargs, in_tree, avals)
             self._cache[key] = entry
-        return Traced(self, entry, args, kwargs, (tuple(dyn_args), dyn_kwargs), avals)
+        in_tree = tree_flatten((tuple(dyn_args), dyn_kwargs))[1]
+        outs = entry.closed.out_avals
+        return Traced(
+            jaxpr=entry.closed,
+            fun_name=getattr(self.fun, "__name__", "fun"),
+            in_tree=in_tree,
+            in_avals=tree_unflatten(in_tree, avals),
+            out_tree=entry.out_tree,
+            out_avals=tree_unflatten(entry.out_tree, list(outs)),
+            out_info=tree_unflatten(
+                entry.out_tree, [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in outs]
+            ),
+            donate_argnums=self.options.donate_argnums,
+            lower=functools.partial(self.lower, *args, **kwargs),
+        )
 
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
         """The shapes, dtypes and weak flags of this function's results for these arguments
@@ -495,111 +510,6 @@ def _hashable_static(value: Any, what: str) -> Any:
     return (type(value), value)
 
 
-def _as_tuple(value: Any, kind: type) -> tuple[Any, ...]:
-    """An ``int``/``str`` or a sequence of them (or None) as a tuple, as jit's options take."""
-    if value is None:
-        return ()
-    if isinstance(value, kind):
-        return (value,)
-    return tuple(value)
-
-
-def _positional_count(sig: inspect.Signature | None) -> int | None:
-    """How many positional arguments a function with ``sig`` takes (None: any number)."""
-    if sig is None:
-        return None
-    kinds = [p.kind for p in sig.parameters.values()]
-    if inspect.Parameter.VAR_POSITIONAL in kinds:
-        return None
-    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return sum(k in positional for k in kinds)
-
-
-def check_argnums(sig: inspect.Signature | None, what: str, nums: tuple[int, ...]) -> None:
-    """JAX's ValueError for argument numbers beyond the function's positional parameters."""
-    n = _positional_count(sig)
-    if n is not None and any(not -n <= i < n for i in nums):
-        raise ValueError(
-            f"Jitted function has {what}={nums}, but only accepts {n} positional arguments."
-        )
-
-
-class JitOptions:
-    """``jit``'s options that JAX has and that change nothing here, checked as JAX checks them.
-
-    * ``donate_argnums``/``donate_argnames``: JAX may reuse a donated argument's device buffer
-      for an output. trellax arrays are immutable NumPy buffers and a compiled program never
-      writes into its inputs, so there is nothing to donate: a documented no-op (JAX on CPU
-      warns that the donated buffers were not usable; trellax does not warn).
-    * ``keep_unused``: JAX prunes unused arguments from the compiled program unless it is set;
-      pruning is invisible here (a compiled program ignores arguments it does not read).
-    * ``inline``: a jitted function called inside another trace is always inlined here.
-    """
-
-    __slots__ = ("donate_argnames", "donate_argnums", "inline", "keep_unused")
-
-    def __init__(
-        self,
-        donate_argnums: tuple[int, ...] = (),
-        donate_argnames: tuple[str, ...] = (),
-        keep_unused: bool = False,
-        inline: bool = False,
-    ) -> None:
-        self.donate_argnums = donate_argnums
-        self.donate_argnames = donate_argnames
-        self.keep_unused = bool(keep_unused)
-        self.inline = bool(inline)
-
-    def check(self, sig: inspect.Signature | None, static_argnames: frozenset[str]) -> None:
-        """JAX's errors: donated numbers beyond the signature, and an argument both static and
-        donated."""
-        check_argnums(sig, "donate_argnums", self.donate_argnums)
-        _, names = _resolve_static(sig, self.donate_argnums, ())
-        both = (names | set(self.donate_argnames)) & static_argnames
-        if both:
-            raise ValueError(
-                "static_argnames and donate_argnames cannot intersect. Argument names "
-                f"{set(sorted(both))} appear in both static_argnames and donate_argnames"
-            )
-
-
-class Traced:
-    """A function traced for particular arguments (``jit(f).trace(*args)``, as JAX's
-    ``Traced``): ``jaxpr`` (a :class:`ClosedJaxpr`), ``in_avals``/``in_tree`` (the traced, not
-    static, arguments as ``(args, kwargs)``), ``out_avals``/``out_info``/``out_tree`` (the
-    results as abstract values and as :class:`ShapeDtypeStruct`), ``fun_name``."""
-
-    def __init__(
-        self,
-        jitted: Jitted[Any, Any],
-        entry: _CacheEntry,
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-        dynamic: tuple[tuple[Any, ...], dict[str, Any]],
-        avals: list[ShapedArray],
-    ) -> None:
-        self._jitted = jitted
-        self._args, self._kwargs = args, kwargs
-        self.jaxpr: ClosedJaxpr = entry.closed
-        self.fun_name: str = getattr(jitted.fun, "__name__", "fun")
-        self.in_tree: PyTreeDef = tree_flatten(dynamic)[1]
-        self.in_avals: Any = tree_unflatten(self.in_tree, avals)
-        self.out_tree: PyTreeDef = entry.out_tree
-        outs = entry.closed.out_avals
-        self.out_avals: Any = tree_unflatten(self.out_tree, list(outs))
-        self.out_info: Any = tree_unflatten(
-            self.out_tree, [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in outs]
-        )
-        self.donate_argnums: tuple[int, ...] = jitted.options.donate_argnums
-
-    def lower(self) -> Any:
-        """``jit(f).lower`` of the arguments this was traced with."""
-        return self._jitted.lower(*self._args, **self._kwargs)
-
-    def __repr__(self) -> str:
-        return f"Traced<{self.fun_name}>"
-
-
 @overload
 def jit(
     fun: Callable[P, R],
@@ -650,10 +560,10 @@ def jit(
     JAX compatibility and checked as JAX checks them, but change nothing here (see
     :class:`JitOptions`).
     """
-    nums = _as_tuple(static_argnums, int)
-    names = _as_tuple(static_argnames, str)
+    nums = as_tuple(static_argnums, int)
+    names = as_tuple(static_argnames, str)
     options = JitOptions(
-        _as_tuple(donate_argnums, int), _as_tuple(donate_argnames, str), keep_unused, inline
+        as_tuple(donate_argnums, int), as_tuple(donate_argnames, str), keep_unused, inline
     )
     if fun is None:
         return lambda f: Jitted(f, nums, names, options)
@@ -709,7 +619,7 @@ def make_jaxpr(
       in (c,) }
     """
 
-    nums = _as_tuple(static_argnums, int)
+    nums = as_tuple(static_argnums, int)
 
     @functools.wraps(fun)
     def make(*args: Any, **kwargs: Any) -> ClosedJaxpr:
