@@ -176,3 +176,20 @@ def test_incomplete_gamma_of_narrow_floats_rounds_once(dt: str) -> None:
     np.testing.assert_array_equal(
         np.asarray(lax.igammac(a, x)), np.asarray(wide_c).astype(got.dtype)
     )
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_narrow_float_formulas_round_once(dt: str) -> None:
+    """rsqrt, log2 and log10 of float16/bfloat16 are correctly rounded (computed in float32)."""
+    x = np.linspace(0.01, 9, 501).astype(tnp.dtype(dt))
+    wide = x.astype(np.float64)
+    cases = [
+        (lax.rsqrt, 1 / np.sqrt(wide)),
+        (tnp.log2, np.log2(wide)),
+        (tnp.log10, np.log10(wide)),
+    ]
+    for f, want in cases:
+        got = f(tnp.asarray(x))
+        assert got.dtype == x.dtype
+        np.testing.assert_array_equal(np.asarray(got), want.astype(x.dtype))
+    assert tnp.log2(tnp.asarray(8.0, dt)).weak_type is False
