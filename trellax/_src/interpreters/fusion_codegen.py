@@ -211,12 +211,14 @@ class _RegionWriter:
         if kind == "late":
             axes = (0,) if region.flat else tuple(params["axes"])
             which = REDUCTIONS[name]
+            q = self.fresh("q")
             if which in ("sum", "prod"):
                 f = em.bind(rt.partial_sum if which == "sum" else rt.partial_prod)
-                partials.append(f"{f}({ins[0]}, {axes})")
+                self.body.append(f"    {q} = {f}({ins[0]}, {axes}){comment}")
             else:
                 f = em.bind(functools.partial(_impl(eqn), **{**params, "axes": axes}))
-                partials.append(f"{f}({ins[0]})")
+                self.body.append(f"    {q} = {f}({ins[0]}){comment}")
+            partials.append(q)
             return
         if kind in ("reduce", "row_reduce", "view"):
             expr = self.view_or_row_reduce(eqn, ins)
@@ -239,7 +241,8 @@ class _RegionWriter:
             t = self.target(v, j, list(eqn.invars))
             for k, (uf, args) in enumerate(steps):
                 operands = [
-                    ins[a] if isinstance(a, int) else t if a == "t" else em.bind(a) for a in args
+                    ins[a] if isinstance(a, int) else t if isinstance(a, str) else em.bind(a)
+                    for a in args
                 ]
                 c = comment if k == 0 else ""
                 self.body.append(f"    {em.bind(uf, 'f')}({', '.join(operands)}, out={t}){c}")
