@@ -108,8 +108,9 @@ def main() -> None:
         t_jit = trellax.jit(t_f)
         with fusion_runtime.fusion_options(enabled=False):
             unfused = trellax.jit(make(tnp)).lower(*targs).compile()
+        np_f = make(np)
         fns: dict[str, Callable[[], object] | None] = {
-            "numpy": lambda f=make(np), a=arrays: f(*a),
+            "numpy": lambda f=np_f, a=arrays: f(*a),
             "trellax.jit": lambda f=t_jit, a=targs: f(*a),
             "jit unfused": lambda f=unfused, a=targs: f(*a),
             "trellax eager": lambda f=t_f, a=targs: f(*a),

@@ -15,6 +15,7 @@ Array(35., dtype=float32)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -103,11 +104,12 @@ class Compiled:
                 "arguments are fixed by lower() and not passed to the compiled function)"
             )
         names = self.lowered._arg_names
+        names = names + [f"leaf {i}" for i in range(len(names), len(leaves))]
         mismatches = []
         for i, (leaf, want) in enumerate(zip(leaves, self.in_avals)):
-            got = api._leaf_aval(leaf, lambda i=i: names[i] if i < len(names) else f"leaf {i}")
+            got = api._leaf_aval(leaf, functools.partial(names.__getitem__, i))
             if got.shape != want.shape or got.dtype != want.dtype:
-                name = names[i] if i < len(names) else f"leaf {i}"
+                name = names[i]
                 mismatches.append(
                     f"Argument {name!r} compiled with {_short(want)} and called with {_short(got)}"
                 )
