@@ -375,3 +375,58 @@ def test_fusion_options_are_validated() -> None:
     with pytest.raises(TypeError, match="enabled must be a bool"), fusion_options(enabled=1):
         pass
     assert fusion_runtime.options().enabled in (True, False)
+
+
+# -- bfloat16 held in float32 ---------------------------------------------------------------------
+
+
+def test_bf16_rounding_is_ml_dtypes_cast() -> None:
+    """Every bfloat16 (high half) with the low halves that decide rounding: ties, NaN payloads,
+    infinities, subnormals, overflow to inf."""
+    high = np.arange(1 << 16, dtype=np.uint32) << np.uint32(16)
+    lows = np.array([0, 1, 0x7FFF, 0x8000, 0x8001, 0xFFFF, 0x1234, 0xC000], np.uint32)
+    bits = (high[:, None] | lows[None, :]).ravel()
+    f = bits.view(np.float32)
+    with np.errstate(all="ignore"):
+        want = f.astype(ml_dtypes.bfloat16).astype(np.float32)
+    got = f.copy()
+    fusion_runtime.round_bf16(got, np.empty(got.shape, np.uint32), np.empty(got.shape, bool))
+    assert got.view(np.uint32).tobytes() == want.view(np.uint32).tobytes()
+
+
+ALL_BF16 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(ml_dtypes.bfloat16)
+
+WIDE_PROGRAMS: dict[str, Callable[..., Any]] = {
+    "add": lambda x, y: x + y,
+    "sub": lambda x, y: x - y,
+    "mul": lambda x, y: x * y,
+    "div": lambda x, y: x / y,
+    "neg_abs": lambda x, y: -x * tnp.abs(y),
+    "sqrt_rsqrt": lambda x, y: tnp.sqrt(x) + lax.rsqrt(y),
+    "pow": lambda x, y: x**3 - y**-2,
+    "compare": lambda x, y: ((x < y) | (x == y)) & (x != 0) & tnp.isfinite(y),
+    "select": lambda x, y: tnp.where(x > y, x, y),
+    "casts": lambda x, y: (x.astype("float32") * 3).astype("bfloat16") + y,
+    "row_sums": lambda x, y: x - (x * y).reshape(256, 256).sum(axis=1).repeat(256),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WIDE_PROGRAMS))
+def test_bf16_programs_computed_in_float32_match_ml_dtypes(name: str) -> None:
+    """Every bfloat16 value (NaNs with payloads and both signs, infinities, subnormals) against
+    a permutation of them, fused with the float32 path vs unfused with ml_dtypes' loops."""
+    x = tnp.asarray(ALL_BF16)
+    y = tnp.asarray(np.random.default_rng(0).permutation(ALL_BF16))
+    got, want, text = fused_and_unfused(WIDE_PROGRAMS[name], x, y, chunk=4096)
+    assert_identical(got, want)
+    assert "_round_bf16" in text or name in ("compare", "select", "neg_abs")
+
+
+def test_bf16_nan_signs_of_nan_plus_nan() -> None:
+    """ml_dtypes' scalar loops return the second NaN of ``nan + nan`` (NumPy's float32 loops the
+    first): the widened add and mul swap their operands."""
+    neg, pos = np.uint16(0xFFC4), np.uint16(0x7FC6)
+    a = np.array([neg, pos] * 20, np.uint16).view(ml_dtypes.bfloat16)
+    b = np.array([pos, neg] * 20, np.uint16).view(ml_dtypes.bfloat16)
+    got, want, _ = fused_and_unfused(lambda a, b: (a + b, a * b, b + a), tnp.asarray(a), b)
+    assert_identical(got, want)

@@ -32,9 +32,11 @@ Only cross-chunk sums and products associate differently (see ``docs/performance
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from trellax._src import fp_errors
@@ -126,6 +128,8 @@ REDUCTIONS = {
 #: Reductions computed per chunk only (over axes other than the leading one).
 ROW_ONLY = frozenset({"argmax", "argmin"})
 
+_BF16 = np.dtype(ml_dtypes.bfloat16)
+
 _VIEWS = frozenset({"broadcast_in_dim", "expand_dims", "stop_gradient"})
 
 
@@ -196,6 +200,8 @@ class Region:
     row_elements: int = 1
     # Decided when the region closes (:meth:`finish`):
     flat: bool = False
+    #: bfloat16 values held in float32 (every equation :func:`widens`).
+    wide: bool = False
     rows: int = 1
     externals: list[Var] = field(default_factory=list)
     outputs: list[Var] = field(default_factory=list)
@@ -262,7 +268,13 @@ class Region:
         """Decides the externals, outputs, flat mode and rows per chunk; False when the region
         is not worth a chunk loop (then its equations run unfused)."""
         computes = sum(k in ("elementwise", "late", "reduce", "row_reduce") for k in self.kinds)
-        if len(self.eqns) < 2 or computes < 1 or self.size == 0 or self.size < opts.min_elements:
+        self.wide = any(
+            a.aval.dtype == _BF16 for e in self.eqns for a in (*e.invars, *e.outvars)
+        ) and all(widens(e, k) for e, k in zip(self.eqns, self.kinds))
+        # One equation is worth a loop only when it runs in float32 instead of bfloat16.
+        if (len(self.eqns) < 2 and not self.wide) or computes < 1:
+            return False
+        if self.size == 0 or self.size < opts.min_elements:
             return False
         mine = set(self.values) | set(self.late)
         seen: set[int] = set()
@@ -315,6 +327,44 @@ class Region:
             + ", ".join(ops)
             + f"; {len(self.outputs)} array outputs, {len(self.late)} cross-chunk reductions"
         )
+
+
+#: bfloat16 operations computed in float32 and rounded once, exactly as ml_dtypes' loops do
+#: (checked against them on every bfloat16 value, and every float32 bit pattern for the
+#: rounding, in tests/test_fusion.py).
+_WIDE_OPS = frozenset(
+    {"add", "sub", "mul", "div", "sqrt", "rsqrt", "neg", "abs", "integer_pow", "is_finite"}
+    | {"eq", "ne", "lt", "le", "gt", "ge"}
+)
+
+#: NumPy's sums of bfloat16 in float32 cast through buffers of this many elements; a row sum of
+#: at most this many elements is the same sum of the widened values.
+_CAST_BUFFER = 8192
+
+
+def widens(eqn: JaxprEqn, kind: str) -> bool:
+    """Whether ``eqn`` computes the same bits with its bfloat16 values held in float32 (with a
+    rounding after each operation). A region runs widened only if every equation does:
+    ml_dtypes' bfloat16 loops cost ~10-20 ns an element, float32 ufuncs and the rounding ~2."""
+    dts = {a.aval.dtype for a in (*eqn.invars, *eqn.outvars)}
+    if _BF16 not in dts:
+        return True
+    name = eqn.primitive.name
+    if kind == "view":
+        return True
+    if name in _WIDE_OPS:
+        return dts <= {_BF16, np.dtype(np.bool_)}
+    if name == "select_n":
+        return eqn.invars[0].aval.dtype == np.bool_ and len(eqn.invars) == 3
+    if name == "convert_element_type":
+        return dts == {_BF16, np.dtype(np.float32)}
+    if name == "reduce_sum":
+        if kind == "late":
+            return True
+        x, axes = eqn.invars[0].aval, tuple(eqn.params["axes"])
+        trailing = axes == tuple(range(x.ndim - len(axes), x.ndim))
+        return trailing and math.prod(x.shape[a] for a in axes) <= _CAST_BUFFER
+    return False
 
 
 Step = JaxprEqn | Region

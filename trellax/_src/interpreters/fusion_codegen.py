@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from trellax._src.backend.convert import convert
+from trellax._src.core import Primitive
 from trellax._src.interpreters import fusion_runtime as rt
-from trellax._src.interpreters.fusion import REDUCTIONS, Region
+from trellax._src.interpreters.fusion import _BF16, REDUCTIONS, Region
 from trellax._src.jaxpr import Atom, JaxprEqn, Literal, Var
 
 if TYPE_CHECKING:
@@ -59,6 +60,8 @@ class _RegionWriter:
         self.buffers: list[tuple[np.dtype[Any], tuple[int, ...]]] = []  # (dtype, row shape)
         self.free: list[int] = []
         self.count = 0
+        self.wide = False
+        self.round_scratch: dict[tuple[int, ...], tuple[str, str]] = {}
 
     def fresh(self, prefix: str) -> str:
         self.count += 1
@@ -69,8 +72,15 @@ class _RegionWriter:
 
     # -- buffers --------------------------------------------------------------------------------
 
+    def is_wide(self, v: Atom) -> bool:
+        """Whether ``v`` is a bfloat16 value held in float32 (see :func:`_widens`)."""
+        return self.wide and v.aval.dtype == _BF16
+
+    def storage(self, v: Var) -> np.dtype[Any]:
+        return np.dtype(np.float32) if self.is_wide(v) else v.aval.dtype
+
     def new_buffer(self, v: Var) -> str:
-        key = (v.aval.dtype, self.chunk_shape(v))
+        key = (self.storage(v), self.chunk_shape(v))
         for i, b in enumerate(self.free):
             if self.buffers[b] == key:
                 del self.free[i]
@@ -81,10 +91,8 @@ class _RegionWriter:
     def target(self, v: Var, j: int, inplace: list[Atom]) -> str:
         """Where member ``j`` writes ``v``: its output slice, an operand's buffer that dies
         here (``inplace``: operands it may overwrite), or a scratch buffer."""
-        if id(v) in self.out_index:
-            name = self.fresh("t")
-            self.body.append(f"    {name} = o{self.out_index[id(v)]}[i0:i1]")
-            return name
+        if id(v) in self.out_index and not self.is_wide(v):
+            return self.out_slice(v)
         for a in inplace:
             if (
                 isinstance(a, Var)
@@ -101,13 +109,35 @@ class _RegionWriter:
         self.buffer[id(v)] = int(name[1:])
         return name
 
+    def out_slice(self, v: Var) -> str:
+        name = self.fresh("t")
+        self.body.append(f"    {name} = o{self.out_index[id(v)]}[i0:i1]")
+        return name
+
+    def store(self, v: Var, expr: str) -> None:
+        """Writes a wide bfloat16 output into its output slice (its float32 bits' top half)."""
+        if id(v) in self.out_index and self.is_wide(v):
+            self.body.append(f"    _narrow_bf16({expr}, {self.out_slice(v)})")
+
+    def round_bf16(self, t: str, v: Var) -> None:
+        """Rounds the float32 values in ``t`` (shaped like ``v``'s chunk) to bfloat16."""
+        key = self.chunk_shape(v)
+        if key not in self.round_scratch:
+            self.buffers.append((np.dtype(np.uint32), key))
+            u = len(self.buffers) - 1
+            self.buffers.append((np.dtype(np.bool_), key))
+            self.round_scratch[key] = (f"b{u}", f"b{u + 1}")
+        u_name, m_name = self.round_scratch[key]
+        self.body.append(f"    _round_bf16({t}, {u_name}, {m_name})")
+
     # -- the chunk function -----------------------------------------------------------------
 
     def write(self) -> None:
         region, em = self.region, self.em
         self.out_index = {id(v): i for i, v in enumerate(region.outputs)}
-        mine = set(region.values)
-        # Last use of each region value inside the region; a view keeps its source alive.
+        self.wide = region.wide
+        mine = set(region.values) | {id(v) for v in region.externals}
+        # Last use of each value inside the region; a view keeps its source alive.
         self.last_use: dict[int, int] = {}
         for j, eqn in enumerate(region.eqns):
             for a in eqn.invars:
@@ -115,7 +145,7 @@ class _RegionWriter:
                     self.last_use[id(a)] = j
         for j in reversed(range(len(region.eqns))):
             eqn = region.eqns[j]
-            if region.kinds[j] == "view" and isinstance(eqn.invars[0], Var):
+            if self.aliases(eqn, region.kinds[j]) and isinstance(eqn.invars[0], Var):
                 src, dst = id(eqn.invars[0]), id(eqn.outvars[0])
                 if src in mine:
                     self.last_use[src] = max(self.last_use.get(src, j), self.last_use.get(dst, j))
@@ -127,12 +157,19 @@ class _RegionWriter:
             if region.flat:
                 chunked = v.aval.size == region.size
                 outer = f"{outer}.reshape({'-1' if chunked else '()'})"
+            if self.is_wide(v) and not chunked:
+                outer = f"{outer}.astype({em.bind(np.dtype(np.float32), 'd')})"
             values_in.append(outer)
             self.expr[id(v)] = f"x{i}"
             if chunked:  # slice once per chunk
                 name = self.fresh("e")
                 self.body.append(f"    {name} = x{i}[i0:i1]")
                 self.expr[id(v)] = name
+                if self.is_wide(v):
+                    buf = self.new_buffer(v)
+                    self.buffer[id(v)] = int(buf[1:])
+                    self.body.append(f"    _copyto({buf}, {name}, casting='unsafe')")
+                    self.expr[id(v)] = buf
 
         partials: list[str] = []
         for j, (eqn, kind) in enumerate(zip(region.eqns, region.kinds)):
@@ -196,8 +233,20 @@ class _RegionWriter:
             self.results[id(v)] = name
             k += 1
 
+    def aliases(self, eqn: JaxprEqn, kind: str) -> bool:
+        """Whether ``eqn``'s result is a view of its operand inside the chunk function."""
+        if kind == "view":
+            return True
+        return (
+            self.wide
+            and eqn.primitive.name == "convert_element_type"
+            and eqn.invars[0].aval.dtype == _BF16
+        )
+
     def operand(self, a: Atom) -> str:
         if isinstance(a, Literal):
+            if self.is_wide(a):
+                return self.em.bind(np.asarray(a.value).astype(np.float32))
             return self.em.bind(a.value)
         return self.expr[id(a)]
 
@@ -220,9 +269,18 @@ class _RegionWriter:
                 self.body.append(f"    {q} = {f}({ins[0]}){comment}")
             partials.append(q)
             return
+        if self.aliases(eqn, kind) and kind != "view":  # bfloat16 -> float32, widened
+            kind, eqn = "view", JaxprEqn(_STOP_GRADIENT, eqn.invars, eqn.outvars, {})
         if kind in ("reduce", "row_reduce", "view"):
             expr = self.view_or_row_reduce(eqn, ins)
-            if id(v) in self.out_index:
+            if self.is_wide(v) and name == "reduce_sum":
+                expr = f"_round_bf16_new(_partial_sum({ins[0]}, {tuple(params['axes'])}))"
+            if id(v) in self.out_index and self.is_wide(v):
+                local = self.fresh("w")
+                self.body.append(f"    {local} = {expr}{comment}")
+                self.store(v, local)
+                self.expr[id(v)] = local
+            elif id(v) in self.out_index:
                 t = self.target(v, j, [])
                 self.body.append(f"    _copyto({t}, {expr}, casting='unsafe'){comment}")
                 self.expr[id(v)] = t
@@ -237,6 +295,10 @@ class _RegionWriter:
             return
         impl = _impl(eqn)
         steps = _ufunc_steps(eqn)
+        # A bfloat16 result held in float32 is rounded after each float32 operation, as
+        # ml_dtypes' loops round each result (sign changes are exact; NaN operands propagate as
+        # in ml_dtypes when add and mul see them swapped, see _widens).
+        rounds = self.is_wide(v) and name not in ("neg", "abs")
         if steps is not None:
             t = self.target(v, j, list(eqn.invars))
             for k, (uf, args) in enumerate(steps):
@@ -244,8 +306,16 @@ class _RegionWriter:
                     ins[a] if isinstance(a, int) else t if isinstance(a, str) else em.bind(a)
                     for a in args
                 ]
+                if self.is_wide(v) and name in ("add", "mul"):
+                    operands.reverse()
                 c = comment if k == 0 else ""
                 self.body.append(f"    {em.bind(uf, 'f')}({', '.join(operands)}, out={t}){c}")
+                if rounds:
+                    self.round_bf16(t, v)
+        elif self.is_wide(v) and name == "convert_element_type":  # float32 -> bfloat16
+            t = self.target(v, j, [])
+            self.body.append(f"    _copyto({t}, {ins[0]}){comment}")
+            self.round_bf16(t, v)
         elif name == "integer_pow":
             t = self.target(v, j, list(eqn.invars) if _pow_inplace(params["y"]) else [])
             self.integer_pow(eqn, ins[0], t, comment)
@@ -263,6 +333,7 @@ class _RegionWriter:
             f = em.bind(functools.partial(impl, **params) if params else impl, "f")
             self.body.append(f"    _copyto({t}, {f}({', '.join(ins)}), casting='unsafe'){comment}")
         self.expr[id(v)] = t
+        self.store(v, t)
 
     def view_or_row_reduce(self, eqn: JaxprEqn, ins: list[str]) -> str:
         em, region = self.em, self.region
@@ -286,8 +357,8 @@ class _RegionWriter:
         y = eqn.params["y"]
         plan = rt.integer_pow_plan(y)
         names = {"x": x, "out": out}
+        v = eqn.outvars[0]
         if any("tmp" in op for op in plan):
-            v = eqn.outvars[0]
             tmp = self.new_buffer(v)
             self.free.append(int(tmp[1:]))  # free again after this member
             names["tmp"] = tmp
@@ -303,7 +374,13 @@ class _RegionWriter:
                 rec = self.em.bind(np.reciprocal, "f")
                 self.body.append(f"    {rec}({names[a]}, out={names[dst]}){c}")
             else:
-                self.body.append(f"    {mul}({names[a]}, {names[b]}, out={names[dst]}){c}")
+                x_, y_ = (names[b], names[a]) if self.is_wide(v) else (names[a], names[b])
+                self.body.append(f"    {mul}({x_}, {y_}, out={names[dst]}){c}")
+            if self.is_wide(v) and b != "":
+                self.round_bf16(names[dst], v)
+
+
+_STOP_GRADIENT = Primitive("stop_gradient")  # only its name is read: an alias in the chunk code
 
 
 def _impl(eqn: JaxprEqn) -> Callable[..., Any]:
@@ -377,4 +454,8 @@ _GLOBALS: dict[str, Any] = {
     "_run_region": rt.run_region,
     "_combine": rt.combine,
     "_convert": convert,
+    "_partial_sum": rt.partial_sum,
+    "_round_bf16": rt.round_bf16,
+    "_round_bf16_new": rt.round_bf16_new,
+    "_narrow_bf16": rt.narrow_bf16,
 }

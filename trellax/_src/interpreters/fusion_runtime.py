@@ -245,3 +245,39 @@ def integer_pow_plan(y: int) -> list[tuple[str, str, str]]:
     elif acc != "out":
         ops.append(("out", acc, ""))
     return ops
+
+
+# -- bfloat16 held in float32 ---------------------------------------------------------------------
+
+_QNAN32 = np.float32(np.nan)
+_U16 = np.uint32(16)
+_ONE = np.uint32(1)
+_HALF = np.uint32(0x7FFF)
+_HIGH = np.uint32(0xFFFF0000)
+
+
+def round_bf16(t: np.ndarray[Any, Any], u: np.ndarray[Any, Any], nan: np.ndarray[Any, Any]) -> None:
+    """Rounds float32 ``t`` in place to the nearest bfloat16 (ties to even), NaN to the quiet
+    NaN of its sign: bit for bit ml_dtypes' float32 -> bfloat16 cast, on float32 bits (``u``, a
+    uint32 buffer, and ``nan``, a bool buffer, are scratch of ``t``'s shape)."""
+    bits = t.view(np.uint32)
+    np.isnan(t, out=nan)
+    np.copysign(_QNAN32, t, out=t, where=nan)
+    np.right_shift(bits, _U16, out=u)
+    np.bitwise_and(u, _ONE, out=u)
+    np.add(bits, u, out=bits)
+    np.add(bits, _HALF, out=bits)
+    np.bitwise_and(bits, _HIGH, out=bits)
+
+
+def round_bf16_new(x: Any) -> Any:
+    """:func:`round_bf16` of a new float32 array (small results: per-row sums)."""
+    t = np.array(x, dtype=np.float32)
+    round_bf16(t, np.empty(t.shape, np.uint32), np.empty(t.shape, np.bool_))
+    return t
+
+
+def narrow_bf16(wide: np.ndarray[Any, Any], out: np.ndarray[Any, Any]) -> None:
+    """Stores float32 values that are bfloat16 values (low 16 bits zero) into bfloat16 ``out``:
+    their top 16 bits, so NaN payloads survive as they do in ml_dtypes' sign operations."""
+    np.right_shift(wide.view(np.uint32), _U16, out=out.view(np.uint16), casting="unsafe")
