@@ -168,7 +168,7 @@ class _RegionWriter:
                 if self.is_wide(v):
                     buf = self.new_buffer(v)
                     self.buffer[id(v)] = int(buf[1:])
-                    self.body.append(f"    _copyto({buf}, {name}, casting='unsafe')")
+                    self.body.append(f"    _widen_bf16({name}, {buf})")
                     self.expr[id(v)] = buf
 
         partials: list[str] = []
@@ -458,4 +458,5 @@ _GLOBALS: dict[str, Any] = {
     "_round_bf16": rt.round_bf16,
     "_round_bf16_new": rt.round_bf16_new,
     "_narrow_bf16": rt.narrow_bf16,
+    "_widen_bf16": rt.widen_bf16,
 }

@@ -262,11 +262,12 @@ def round_bf16(t: np.ndarray[Any, Any], u: np.ndarray[Any, Any], nan: np.ndarray
     uint32 buffer, and ``nan``, a bool buffer, are scratch of ``t``'s shape)."""
     bits = t.view(np.uint32)
     np.isnan(t, out=nan)
-    np.copysign(_QNAN32, t, out=t, where=nan)
-    np.right_shift(bits, _U16, out=u)
+    if nan.any():
+        np.copysign(_QNAN32, t, out=t, where=nan)
+    np.right_shift(bits, _U16, out=u)  # u = lowest kept bit + 0x7FFF: ties go to even
     np.bitwise_and(u, _ONE, out=u)
+    np.add(u, _HALF, out=u)
     np.add(bits, u, out=bits)
-    np.add(bits, _HALF, out=bits)
     np.bitwise_and(bits, _HIGH, out=bits)
 
 
@@ -281,3 +282,9 @@ def narrow_bf16(wide: np.ndarray[Any, Any], out: np.ndarray[Any, Any]) -> None:
     """Stores float32 values that are bfloat16 values (low 16 bits zero) into bfloat16 ``out``:
     their top 16 bits, so NaN payloads survive as they do in ml_dtypes' sign operations."""
     np.right_shift(wide.view(np.uint32), _U16, out=out.view(np.uint16), casting="unsafe")
+
+
+def widen_bf16(x: np.ndarray[Any, Any], out: np.ndarray[Any, Any]) -> None:
+    """bfloat16 ``x`` into float32 ``out``: its bits in the top half, as ml_dtypes' cast (NaN
+    payloads included)."""
+    np.left_shift(x.view(np.uint16), _U16, out=out.view(np.uint32), casting="unsafe")
