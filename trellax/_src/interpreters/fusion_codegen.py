@@ -128,7 +128,7 @@ class _RegionWriter:
             self.buffers.append((np.dtype(np.bool_), key))
             self.round_scratch[key] = (f"b{u}", f"b{u + 1}")
         u_name, m_name = self.round_scratch[key]
-        self.body.append(f"    _round_bf16({t}, {u_name}, {m_name})")
+        self.body.append(f"    _round_bf16({t}, {u_name}, {m_name}, nanfix)")
 
     # -- the chunk function -----------------------------------------------------------------
 
@@ -170,6 +170,18 @@ class _RegionWriter:
                     self.buffer[id(v)] = int(buf[1:])
                     self.body.append(f"    _widen_bf16({name}, {buf})")
                     self.expr[id(v)] = buf
+
+        if self.wide:
+            # The rounding fixes NaNs up only if one comes in (see fusion_runtime.round_bf16).
+            checks = [f"_has_nan({self.expr[id(v)]})" for v in region.externals if self.is_wide(v)]
+            literal_nan = any(
+                isinstance(a, Literal) and a.aval.dtype == _BF16 and bool(np.isnan(a.value))
+                for e in region.eqns
+                for a in e.invars
+            )
+            if literal_nan or not checks:
+                checks = [str(literal_nan)]
+            self.body.append(f"    nanfix = {' or '.join(checks)}")
 
         partials: list[str] = []
         for j, (eqn, kind) in enumerate(zip(region.eqns, region.kinds)):
@@ -459,4 +471,5 @@ _GLOBALS: dict[str, Any] = {
     "_round_bf16_new": rt.round_bf16_new,
     "_narrow_bf16": rt.narrow_bf16,
     "_widen_bf16": rt.widen_bf16,
+    "_has_nan": rt.has_nan,
 }

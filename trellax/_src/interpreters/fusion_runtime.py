@@ -256,14 +256,21 @@ _HALF = np.uint32(0x7FFF)
 _HIGH = np.uint32(0xFFFF0000)
 
 
-def round_bf16(t: np.ndarray[Any, Any], u: np.ndarray[Any, Any], nan: np.ndarray[Any, Any]) -> None:
+def round_bf16(
+    t: np.ndarray[Any, Any], u: np.ndarray[Any, Any], nan: np.ndarray[Any, Any], check: bool
+) -> None:
     """Rounds float32 ``t`` in place to the nearest bfloat16 (ties to even), NaN to the quiet
     NaN of its sign: bit for bit ml_dtypes' float32 -> bfloat16 cast, on float32 bits (``u``, a
-    uint32 buffer, and ``nan``, a bool buffer, are scratch of ``t``'s shape)."""
+    uint32 buffer, and ``nan``, a bool buffer, are scratch of ``t``'s shape).
+
+    Without ``check`` NaNs are assumed to be quiet NaNs already (0x7FC00000 with either sign):
+    float32 operations on such inputs produce only those (a propagated NaN, or x86's default
+    NaN), and the rounding below keeps them; the chunk function checks its inputs for NaNs."""
     bits = t.view(np.uint32)
-    np.isnan(t, out=nan)
-    if nan.any():
-        np.copysign(_QNAN32, t, out=t, where=nan)
+    if check:
+        np.isnan(t, out=nan)
+        if nan.any():
+            np.copysign(_QNAN32, t, out=t, where=nan)
     np.right_shift(bits, _U16, out=u)  # u = lowest kept bit + 0x7FFF: ties go to even
     np.bitwise_and(u, _ONE, out=u)
     np.add(u, _HALF, out=u)
@@ -274,8 +281,13 @@ def round_bf16(t: np.ndarray[Any, Any], u: np.ndarray[Any, Any], nan: np.ndarray
 def round_bf16_new(x: Any) -> Any:
     """:func:`round_bf16` of a new float32 array (small results: per-row sums)."""
     t = np.array(x, dtype=np.float32)
-    round_bf16(t, np.empty(t.shape, np.uint32), np.empty(t.shape, np.bool_))
+    round_bf16(t, np.empty(t.shape, np.uint32), np.empty(t.shape, np.bool_), True)
     return t
+
+
+def has_nan(x: np.ndarray[Any, Any]) -> bool:
+    """Whether float32 ``x`` holds a NaN (one SIMD max, which propagates NaN)."""
+    return x.size > 0 and bool(np.isnan(np.max(x)))
 
 
 def narrow_bf16(wide: np.ndarray[Any, Any], out: np.ndarray[Any, Any]) -> None:
