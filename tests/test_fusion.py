@@ -352,6 +352,7 @@ def test_lower_as_text_shows_the_fused_program() -> None:
     assert "def _region" in text and "def run(" in text
     assert "4 equations over 5000 rows, 1000 per chunk" in text
     assert "reduce_sum (across chunks)" in text
+    assert "#   f2 = numpy.multiply" in text and "k1 = array(2., dtype=float32)" in text
 
 
 def test_compile_runs_and_checks_its_arguments() -> None:

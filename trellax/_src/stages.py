@@ -16,8 +16,11 @@ Array(35., dtype=float32)
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
+
+import numpy as np
 
 from trellax._src import core
 from trellax._src.core import ShapedArray
@@ -44,8 +47,39 @@ def _describe(closed: ClosedJaxpr, run: Callable[..., Any], name: str) -> str:
             f"# fusion: {fused}",
             "# generated program (fused regions are the functions before run):",
             run.__doc__ or "",
+            "# where:",
+            *_bindings(run),
         ]
     )
+
+
+def _bindings(run: Callable[..., Any]) -> list[str]:
+    """``name = value`` for the values the generated source refers to by name."""
+    env: dict[str, Any] = getattr(getattr(run, "__wrapped__", run), "__globals__", {})
+    used = set(re.findall(r"\b([a-z]+\d+)\b", run.__doc__ or ""))
+    lines = []
+    for name in sorted(used & set(env), key=lambda n: (n[0], int(re.sub(r"\D", "", n)))):
+        value = env[name]
+        if isinstance(value, functools.partial):
+            parts = [repr(a) for a in value.args]
+            parts += [f"{k}={v!r}" for k, v in value.keywords.items()]
+            text = f"partial({_callable_name(value.func)}, {', '.join(parts)})"
+        elif callable(value):
+            text = _callable_name(value)
+        elif isinstance(value, np.ndarray) and value.size > 8:
+            text = f"<{value.dtype}{list(value.shape)} array>"
+        else:
+            text = repr(value)
+        lines.append(f"#   {name} = {text}")
+    return lines
+
+
+def _callable_name(f: Any) -> str:
+    module = getattr(f, "__module__", None) or ""
+    name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or repr(f)
+    if type(f).__name__ == "ufunc":
+        return f"numpy.{f.__name__}"
+    return f"{module}.{name}" if module else name
 
 
 class Lowered:
