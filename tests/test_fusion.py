@@ -273,7 +273,9 @@ def test_threads_keep_floating_point_errors_silent() -> None:
 
 
 def test_small_regions_stay_unfused_by_default() -> None:
-    text = trellax.jit(lambda x: (x * 2 + 1).sum()).lower(tnp.ones(100)).as_text()
+    defaults = fusion_runtime.FusionOptions()  # whatever the environment says
+    with fusion_options(chunk=defaults.chunk, min_elements=defaults.min_elements):
+        text = trellax.jit(lambda x: (x * 2 + 1).sum()).lower(tnp.ones(100)).as_text()
     assert "def _region" not in text
     with fusion_options(chunk=16, min_elements=32):
         text = trellax.jit(lambda x: (x * 2 + 1).sum()).lower(tnp.ones(100)).as_text()
