@@ -450,3 +450,26 @@ def test_bf16_nans_made_inside_a_region_match_ml_dtypes(name: str) -> None:
     got, want, _ = fused_and_unfused(WIDE_PROGRAMS[name], x, y, chunk=4096)
     assert_identical(got, want)
     assert np.isnan(np.asarray(got[0], np.float32)).any() or name in ("compare", "select")
+
+
+ROW_PROGRAMS: dict[str, Callable[[Any], Any]] = {
+    "broadcast_of_a_row_sum": lambda x: (
+        x * lax.broadcast_in_dim((x * 2).sum(axis=1), (13, 6), (0,))
+    ),
+    "broadcast_of_a_row_max": lambda x: (
+        lax.broadcast_in_dim(tnp.exp(x).max(axis=1), (13, 6), (0,)) - x
+    ),
+    "argmax_per_row": lambda x: (x * 2 - 1).argmax(axis=1),
+    "keepdims_mean": lambda x: x - tnp.mean(x * x, axis=1, keepdims=True),
+    "rank_3": lambda x: (x.reshape(13, 2, 3) * 2 + 1).sum(axis=(1, 2)),
+    "stop_gradient": lambda x: lax.stop_gradient(x * 2) + x,
+    "clamp": lambda x: lax.clamp(-0.5, x * 3, 0.5) * 2,
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROW_PROGRAMS))
+def test_row_programs_are_one_bit_identical_region(name: str) -> None:
+    x = tnp.asarray(np.random.default_rng(0).standard_normal((13, 6)).astype(np.float32))
+    got, want, text = fused_and_unfused(ROW_PROGRAMS[name], x)
+    assert_identical(got, want)
+    assert text.count("# fused region") == 1
