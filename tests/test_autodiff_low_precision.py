@@ -70,3 +70,41 @@ def test_mixed_precision_grad_reaches_both_params() -> None:
     ga, gb = trellax.grad(loss)((w32, w16), tnp.ones((3, 2)))
     assert ga.dtype == np.float32 and gb.dtype == np.dtype(w16.dtype)
     assert np.all(np.asarray(ga) != 0) and np.all(np.asarray(gb).astype(np.float32) != 0)
+
+
+# Gradients in bfloat16 that JAX 0.10.2 computes (CPU), for x below and weights 1..7: the tangent
+# formulas use JAX's operations in JAX's order, so the roundings agree bit for bit.
+X_BF16 = [0.3, 0.5, 1.0, 1.7, 2.0, -0.7, 3.3]
+JAX_BF16_GRADS = {
+    "tanh": (tnp.tanh, [0.9140625, 1.578125, 1.2578125, 0.484375, 0.345703125, 3.8125, 0.0546875]),
+    "erf": (
+        trellax.lax.erf,
+        [1.03125, 1.75, 1.2421875, 0.24609375, 0.10302734375, 4.125, 0.00014972686767578125],
+    ),
+    "reciprocal": (lambda v: 1 / v, [-11.0625, -8.0, -3.0, -1.375, -1.25, -12.25, -0.640625]),
+    "gelu": (
+        trellax.nn.gelu,
+        [0.73046875, 1.7265625, 3.25, 4.46875, 5.4375, 0.146484375, 7.0],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", JAX_BF16_GRADS)
+def test_bfloat16_gradients_round_as_jax(name: str) -> None:
+    f, want = JAX_BF16_GRADS[name]
+    x = tnp.asarray(X_BF16, "bfloat16")
+    w = tnp.arange(1, 8).astype("bfloat16")
+    g = trellax.grad(lambda v: (f(v) * w).sum())(x)
+    assert g.dtype == np.dtype(x.dtype)
+    np.testing.assert_array_equal(np.asarray(g).astype(np.float32), np.float32(want))
+
+
+def test_logaddexp_derivative_is_jax_rule_at_infinities() -> None:
+    inf, nan = np.inf, np.nan
+    a = tnp.array([1.0, inf, -inf, inf, -inf, 0.0, nan])
+    b = tnp.array([1.0, inf, -inf, 1.0, 2.0, -inf, 1.0])
+    ga, gb = trellax.vmap(trellax.grad(tnp.logaddexp, argnums=(0, 1)))(a, b)
+    np.testing.assert_allclose(ga, [0.5, 1.0, nan, 1.0, 0.0, 1.0, nan])
+    np.testing.assert_allclose(gb, [0.5, 1.0, nan, np.e, 1.0, 0.0, nan], rtol=1e-6)
+    g2a, _ = trellax.vmap(trellax.grad(tnp.logaddexp2, argnums=(0, 1)))(a, b)
+    np.testing.assert_allclose(g2a, [0.5, 1.0, nan, 1.0, 0.0, 1.0, nan])

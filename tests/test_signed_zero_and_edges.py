@@ -163,3 +163,33 @@ def test_scatter_max_min_signs() -> None:
     assert bits(mixed.at[dup].max(tnp.array([-0.0, 0.0]))) == z("+", "+")
     assert bits(zeros.at[dup].min(tnp.array([0.0, -0.0]))) == z("-", "+")
     np.testing.assert_array_equal(tnp.array([1.0, 0.0]).at[0].max(-0.0), [1.0, 0.0])
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_incomplete_gamma_of_narrow_floats_rounds_once(dt: str) -> None:
+    a, x = tnp.array([0.5, 1.0, 2.0], dt), tnp.array([1.0, 1.0, 2.0], dt)
+    wide = lax.igamma(a.astype("float32"), x.astype("float32"))
+    got = lax.igamma(a, x)
+    assert got.dtype == np.dtype(a.dtype)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(wide).astype(got.dtype))
+    wide_c = lax.igammac(a.astype("float32"), x.astype("float32"))
+    np.testing.assert_array_equal(
+        np.asarray(lax.igammac(a, x)), np.asarray(wide_c).astype(got.dtype)
+    )
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_narrow_float_formulas_round_once(dt: str) -> None:
+    """rsqrt, log2 and log10 of float16/bfloat16 are correctly rounded (computed in float32)."""
+    x = np.linspace(0.01, 9, 501).astype(tnp.dtype(dt))
+    wide = x.astype(np.float64)
+    cases = [
+        (lax.rsqrt, 1 / np.sqrt(wide)),
+        (tnp.log2, np.log2(wide)),
+        (tnp.log10, np.log10(wide)),
+    ]
+    for f, want in cases:
+        got = f(tnp.asarray(x))
+        assert got.dtype == x.dtype
+        np.testing.assert_array_equal(np.asarray(got), want.astype(x.dtype))
+    assert tnp.log2(tnp.asarray(8.0, dt)).weak_type is False

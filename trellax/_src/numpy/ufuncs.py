@@ -349,23 +349,67 @@ nextafter = _binary("nextafter", lax.nextafter_p, promote_args_inexact)
 
 def log2(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("log2", x)
-    return lax.div(lax.log(a), lax.log(_strong_const(2, a)))
+    return _rounded_once(lambda v: lax.div(lax.log(v), lax.log(_strong_const(2, v))), a)
 
 
 def log10(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("log10", x)
-    return lax.div(lax.log(a), lax.log(_strong_const(10, a)))
+    return _rounded_once(lambda v: lax.div(lax.log(v), lax.log(_strong_const(10, v))), a)
+
+
+def _rounded_once(fn: Callable[[Array], Array], a: Array) -> Array:
+    """``fn(a)``, computed in float32 when ``a`` is a narrower float (float16, bfloat16, float8)
+    and rounded once: a formula of several operations would round after each in the narrow type
+    (``log2`` of float16 was off by one ulp for a third of its inputs)."""
+    if _kind(a) != "f" or a.dtype.itemsize >= 4:
+        return fn(a)
+    out = fn(_convert(a, dtypes.float32, a.weak_type))
+    return _convert(out, a.dtype, out.weak_type)
 
 
 def logaddexp(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args_inexact("logaddexp", x, y)
     if _kind(a) == "c":
         return _complex_logaddexp(a, b, 1.0)
+    out: Array = _real_logaddexp(a, b)
+    return out
+
+
+def _logaddexp_real(a: Array, b: Array) -> Array:
     hi = lax.max(a, b)
     lo = lax.min(a, b)
     out = lax.add(hi, lax.log1p(lax.exp(lax.sub(lo, hi))))
     both_inf = lax.eq(a, b)
     return select_n(both_inf, out, lax.add(a, lax.log(_full_scalar(2, a))))
+
+
+def _logaddexp_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> Any:
+    """JAX's rule: ``t_a * exp(a - out) + t_b * exp(b - out)`` with +inf read as 0 (so the
+    derivative at ``a = b = inf`` is finite); not the derivative of the max/log1p formula."""
+    a, b = primals
+    ta, tb = tangents
+    out = _real_logaddexp(a, b)
+    return out, _weighted_tangents(ta, tb, a, b, out, lax.exp)
+
+
+def _weighted_tangents(ta: Array, tb: Array, a: Array, b: Array, out: Array, exp: Any) -> Array:
+    def finite(v: Array) -> Array:  # +inf read as 0 (-inf is kept: its weight is 0 or NaN)
+        return select_n(lax.eq(v, _full_scalar(np.inf, v)), v, _zero(v))
+
+    wa = exp(lax.sub(finite(a), finite(out)))
+    wb = exp(lax.sub(finite(b), finite(out)))
+    return lax.add(lax.mul(ta, wa), lax.mul(tb, wb))
+
+
+def _custom_jvp(fun: Any, rule: Any) -> Any:
+    from trellax._src.custom_derivatives import custom_jvp
+
+    wrapped = custom_jvp(fun)
+    wrapped.defjvp(rule)
+    return wrapped
+
+
+_real_logaddexp = _custom_jvp(_logaddexp_real, _logaddexp_jvp)
 
 
 def logaddexp2(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -374,12 +418,28 @@ def logaddexp2(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args_inexact("logaddexp2", x, y)
     if _kind(a) == "c":
         return _complex_logaddexp(a, b, float(np.log(2)))
+    out: Array = _real_logaddexp2(a, b)
+    return out
+
+
+def _logaddexp2_real(a: Array, b: Array) -> Array:
     amax = lax.max(a, b)
     delta = lax.sub(a, b)
     ln2 = _lax_const(float(np.log(2)), amax)
     out = lax.add(amax, lax.div(lax.log1p(lax.exp2(lax.neg(lax.abs(delta)))), ln2))
     # delta is nan for nans and for infinities of one sign, where a + b is the answer
     return select_n(lax.ne(delta, delta), out, lax.add(a, b))
+
+
+def _logaddexp2_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> Any:
+    """``t_a * 2**(a - out) + t_b * 2**(b - out)``, +inf read as 0, as JAX's rule."""
+    a, b = primals
+    ta, tb = tangents
+    out = _real_logaddexp2(a, b)
+    return out, _weighted_tangents(ta, tb, a, b, out, lax.exp2)
+
+
+_real_logaddexp2 = _custom_jvp(_logaddexp2_real, _logaddexp2_jvp)
 
 
 def _complex_logaddexp(a: Array, b: Array, ln_base: float) -> Array:
