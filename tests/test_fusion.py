@@ -473,3 +473,16 @@ def test_row_programs_are_one_bit_identical_region(name: str) -> None:
     got, want, text = fused_and_unfused(ROW_PROGRAMS[name], x)
     assert_identical(got, want)
     assert text.count("# fused region") == 1
+
+
+def test_decompositions_are_checked_against_the_impl() -> None:
+    """A ufunc sequence standing for an impl is used only where it gives the impl's bits:
+    rsqrt of float32 is sqrt then reciprocal; of float16 the impl rounds once (in float32), so
+    the two-rounding sequence is refused and the impl itself runs on the chunk."""
+    from trellax._src.interpreters.fusion_codegen import _ufunc_steps
+
+    def rsqrt_eqn(dtype: str) -> Any:
+        return trellax.make_jaxpr(lax.rsqrt)(tnp.ones(3, dtype)).jaxpr.eqns[0]
+
+    assert _ufunc_steps(rsqrt_eqn("float32")) == [(np.sqrt, (0,)), (np.reciprocal, ("t",))]
+    assert _ufunc_steps(rsqrt_eqn("float16")) is None

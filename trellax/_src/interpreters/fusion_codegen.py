@@ -26,8 +26,10 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import ml_dtypes
 import numpy as np
 
+from trellax._src import fp_errors
 from trellax._src.backend.convert import convert
 from trellax._src.core import Primitive
 from trellax._src.interpreters import fusion_runtime as rt
@@ -306,7 +308,7 @@ class _RegionWriter:
                     self.buffer[id(v)] = self.buffer[id(src)]
             return
         impl = _impl(eqn)
-        steps = _ufunc_steps(eqn)
+        steps = _ufunc_steps(eqn, wide=self.is_wide(v))
         # A bfloat16 result held in float32 is rounded after each float32 operation, as
         # ml_dtypes' loops round each result (sign changes are exact; NaN operands propagate as
         # in ml_dtypes when add and mul see them swapped, see _widens).
@@ -322,8 +324,8 @@ class _RegionWriter:
                     operands.reverse()
                 c = comment if k == 0 else ""
                 self.body.append(f"    {em.bind(uf, 'f')}({', '.join(operands)}, out={t}){c}")
-                if rounds:
-                    self.round_bf16(t, v)
+            if rounds:  # once, as ml_dtypes rounds each operation's float32 result
+                self.round_bf16(t, v)
         elif self.is_wide(v) and name == "convert_element_type":  # float32 -> bfloat16
             t = self.target(v, j, [])
             self.body.append(f"    _copyto({t}, {ins[0]}){comment}")
@@ -405,16 +407,37 @@ def _is_int(d: np.dtype[Any]) -> bool:
     return d.kind in "iu" or (d.kind == "V" and "int" in d.name)
 
 
-def _ufunc_steps(eqn: JaxprEqn) -> list[tuple[np.ufunc, tuple[Any, ...]]] | None:
+Steps = list[tuple[np.ufunc, tuple[Any, ...]]]
+
+
+def _ufunc_steps(eqn: JaxprEqn, wide: bool = False) -> Steps | None:
     """``eqn``'s impl as a sequence of ufunc calls into the result buffer, when it is exactly
-    that for these dtypes (the impl's own calls, in its order): ``(ufunc, operands)`` with
-    operands an input index, ``"t"`` (the result so far) or a constant. Only the first call
-    reads the inputs, so the result may overwrite a dead operand."""
-    impl, name = _impl(eqn), eqn.primitive.name
+    that for these dtypes: ``(ufunc, operands)`` with operands an input index, ``"t"`` (the
+    result so far) or a constant. Only the first call reads the inputs, so the result may
+    overwrite a dead operand. A sequence that is not the impl's single ufunc is checked against
+    the impl on probe values of the dtype (special values included) before it is used, so a
+    changed impl falls back to being called on the chunk. ``wide``: the float32 calls of a
+    widened bfloat16 operation (rounded once at the end; see ``fusion.widens``)."""
+    impl = _impl(eqn)
     if isinstance(impl, np.ufunc):
         ok = not eqn.params and impl.nout == 1 and impl.nin == len(eqn.invars)
         return [(impl, tuple(range(impl.nin)))] if ok else None
-    d = eqn.invars[0].aval.dtype
+    steps = _candidate_steps(eqn, np.dtype(np.float32) if wide else eqn.invars[0].aval.dtype)
+    if steps is None or wide:
+        return steps
+    key = (eqn.primitive, tuple(a.aval.dtype for a in eqn.invars))
+    if key not in _VERIFIED:
+        _VERIFIED[key] = _agrees(eqn, steps)
+    return steps if _VERIFIED[key] else None
+
+
+_VERIFIED: dict[Any, bool] = {}
+
+
+def _candidate_steps(eqn: JaxprEqn, d: np.dtype[Any]) -> Steps | None:
+    name = eqn.primitive.name
+    if eqn.params:
+        return None
     if name == "div" and not _is_int(d):
         return [(np.true_divide, (0, 1))]
     if name == "rem" and not _is_int(d):
@@ -432,6 +455,36 @@ def _ufunc_steps(eqn: JaxprEqn) -> list[tuple[np.ufunc, tuple[Any, ...]]] | None
             (np.divide, (one, "t")),
         ]
     return None
+
+
+def _probe(d: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """Values of float or complex dtype ``d`` that tell implementations apart: NaN, +-inf,
+    +-0, the extremes, subnormals and a spread of ordinary values (every value for 16 bits)."""
+    if d.itemsize == 2 and d.kind in "fV":
+        return np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(d)
+    finfo = ml_dtypes.finfo(d.name if d.kind != "c" else np.float64)  # type: ignore[no-untyped-call]
+    special = [np.nan, np.inf, -np.inf, 0.0, -0.0, float(finfo.tiny) / 3, float(finfo.max)]
+    special += [float(finfo.min), -float(finfo.tiny), 1.0, -1.0, 0.5, 2.0]
+    spread = np.random.default_rng(0).standard_normal(4000) * np.logspace(-30, 30, 4000)
+    values = np.concatenate([special, spread])
+    if d.kind == "c":
+        return (values + 1j * values[::-1]).astype(d)
+    return values.astype(d)
+
+
+def _agrees(eqn: JaxprEqn, steps: Steps) -> bool:
+    """Whether ``steps`` give the impl's bits on probe values of the equation's dtypes."""
+    with fp_errors.quiet():
+        ins = [_probe(a.aval.dtype) for a in eqn.invars]
+        ins = [x if i % 2 == 0 else x[::-1].copy() for i, x in enumerate(ins)]
+        want = np.asarray(_impl(eqn)(*ins))
+        t = np.empty(want.shape, eqn.outvars[0].aval.dtype)
+        for uf, args in steps:
+            operands = [
+                ins[a] if isinstance(a, int) else t if isinstance(a, str) else a for a in args
+            ]
+            uf(*operands, out=t)
+    return want.dtype == t.dtype and want.tobytes() == t.tobytes()
 
 
 def _pow_inplace(y: int) -> bool:
