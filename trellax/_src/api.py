@@ -18,7 +18,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 import numpy as np
 
 from trellax._src import config as _config
-from trellax._src import core, dtypes, errors, fp_errors
+from trellax._src import core, dtypes, errors, fp_errors, stages
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import ShapedArray
@@ -373,8 +373,9 @@ class Jitted(Generic[P, R]):
         }
         return full, full_kwargs
 
-    def lower(self, *args: Any, **kwargs: Any) -> ClosedJaxpr:
-        """The jaxpr this function traces to for these arguments (cached like a call)."""
+    def lower(self, *args: Any, **kwargs: Any) -> stages.Lowered:
+        """This function traced for these arguments (cached like a call): ``.as_text()`` shows
+        the jaxpr and the generated (fused) program, ``.compile()`` returns a callable."""
         dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
         leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
         avals = self._avals(leaves, len(dyn_args))
@@ -388,7 +389,9 @@ class Jitted(Generic[P, R]):
         if entry is None:
             entry = self._trace(args, kwargs, in_tree, avals)
             self._cache[key] = entry
-        return entry.closed
+        names = [self._path(len(leaves), len(dyn_args), i) for i in range(len(leaves))]
+        name = getattr(self.fun, "__name__", "fun")
+        return stages.Lowered(entry.closed, in_tree, entry.out_tree, name, names)
 
     def clear_cache(self) -> None:
         self._cache.clear()
