@@ -3,7 +3,8 @@
 Mixed precision the Flax way: parameters are stored in float32 (``param_dtype``), every layer
 computes in bfloat16 (``dtype=bfloat16``), the loss is taken in float32, and Adam keeps its
 moments in float32. The jitted training step is then searched for implicit promotions
-(``trellax.explain_promotions``): there are none, as every layer casts explicitly.
+(``trellax.explain_promotions``): there are none, as every layer casts explicitly; the explicit
+casts of the step's program are counted instead.
 
 Run with ``make demo`` (installs the ``demo`` extra: scikit-learn, tqdm, matplotlib)::
 
@@ -57,6 +58,21 @@ def load_digits(seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
 def cross_entropy(logits: Any, labels: Any) -> Any:
     logp = nn.log_softmax(logits.astype(jnp.float32))  # the loss in float32
     return -jnp.mean(jnp.sum(nn.one_hot(labels, 10) * logp, axis=-1))
+
+
+def explicit_casts(jaxpr: Any) -> dict[tuple[str, str], int]:
+    """``convert_element_type`` equations of a jaxpr and its sub-jaxprs, by (from, to) dtype."""
+    counts: dict[tuple[str, str], int] = {}
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == "convert_element_type":
+            key = (str(eqn.invars[0].aval.dtype), str(eqn.params["new_dtype"]))
+            counts[key] = counts.get(key, 0) + 1
+        for value in eqn.params.values():
+            inner = getattr(value, "jaxpr", value)
+            if hasattr(inner, "eqns"):
+                for key, n in explicit_casts(inner).items():
+                    counts[key] = counts.get(key, 0) + n
+    return counts
 
 
 def main() -> None:
@@ -125,6 +141,14 @@ def main() -> None:
         # Flax's rule: each layer casts its inputs and float32 parameters to its ``dtype`` with
         # an explicit promote_dtype, and the loss casts the logits up explicitly.
         print("  none: every place bfloat16 meets float32 is an explicit cast")
+    casts = explicit_casts(
+        trellax.make_jaxpr(train_step)(
+            params, opt_state, jnp.asarray(x_train[:8]), jnp.asarray(y_train[:8])
+        ).jaxpr
+    )
+    print("Explicit casts in the step's program (forward and backward):")
+    for (src, dst), n in sorted(casts.items()):
+        print(f"  {n:3d} x {src} -> {dst}")
 
     try:
         import matplotlib
