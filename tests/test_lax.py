@@ -595,6 +595,7 @@ CASES.update(
         "random_gamma": lambda: trellax.random.gamma(_K(), 0.5, (3,)),
         "random_poisson": lambda: trellax.random.poisson(_K(), 12.0, (3,)),
         "random_binomial": lambda: trellax.random.binomial(_K(), 20.0, 0.4, (3,)),
+        "random_gamma_grad": lambda: trellax.grad(lambda a: trellax.random.gamma(_K(), a))(0.5),
     }
 )
 

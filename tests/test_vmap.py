@@ -23,21 +23,6 @@ EXEMPT = {
     "axis_index": "collective (collective_rules)",
     "custom_lin": "only appears in linear jaxprs built by autodiff (custom_vjp); not batched yet",
     **dict.fromkeys(
-        (
-            "random_seed",
-            "random_split",
-            "random_fold_in",
-            "random_bits",
-            "random_uniform",
-            "random_erf_inv",
-            "random_randint",
-            "random_gamma",
-            "random_poisson",
-            "random_binomial",
-        ),
-        "random primitives: batch rules (vmap over keys) not written yet (issue 12/11 follow-up)",
-    ),
-    **dict.fromkeys(
         ("conv_general_dilated", "conv_lhs_transpose", "conv_rhs_transpose", "reduce_window"),
         "window primitives (issue 13): batch rules not written yet",
     ),

@@ -339,6 +339,7 @@ NOT_DIFFERENTIABLE_YET: dict[str, str] = {
     "digamma": "needs polygamma, which trellax does not have yet",
     "i0": "needs the Bessel function i1, which trellax does not have yet",
     "bessel_i0e": "needs the Bessel function i1e, which trellax does not have yet",
-    "random_gamma": "the implicit-reparameterization gradient of gamma samples is not written yet",
+    "random_gamma_grad": "the derivative of a gamma sample w.r.t. its shape has no derivative "
+    "(as in JAX)",
     "custom_lin": "the linear equation of a custom_vjp function: transposed, never differentiated",
 }

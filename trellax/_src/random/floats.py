@@ -85,15 +85,17 @@ def _uniform_impl(
 def _uniform_abstract(
     key: Any, minval: Any, maxval: Any, *, shape: tuple[int, ...], dtype: np.dtype[Any]
 ) -> ShapedArray:
-    """The bounds are arrays of ``dtype`` whose shapes broadcast to ``shape``."""
+    """The bounds are arrays of ``dtype`` whose shapes broadcast to ``shape``; a batch of keys
+    (key data ``K + (2,)``, under ``vmap``) gives ``K + shape`` (the bounds broadcast to that)."""
+    full = (*key.shape[:-1], *shape)
     for bound in (minval, maxval):
-        if bound.dtype != dtype or len(bound.shape) > len(shape):
-            raise TypeError(f"random_uniform bounds must be {dtype} of rank <= {len(shape)}")
-        if np.broadcast_shapes(tuple(bound.shape), shape) != shape:
+        if bound.dtype != dtype or len(bound.shape) > len(full):
+            raise TypeError(f"random_uniform bounds must be {dtype} of rank <= {len(full)}")
+        if np.broadcast_shapes(tuple(bound.shape), full) != full:
             raise TypeError(
                 f"mul got incompatible shapes for broadcasting: {shape}, {tuple(bound.shape)}."
             )
-    return ShapedArray._fast(shape, dtype, False)
+    return ShapedArray._fast(full, dtype, False)
 
 
 random_uniform_p = Primitive("random_uniform")

@@ -131,8 +131,8 @@ def randint_data(
         span_o, low = pairs(lo.astype(object), hi.astype(object))
         span = np.asarray(span_o, np.uint64).astype(ud)
     keys = threefry.split_data(np.asarray(key), (2,))
-    hi_bits = threefry.bits_data(keys[0], nbits, shape)
-    lo_bits = threefry.bits_data(keys[1], nbits, shape)
+    hi_bits = threefry.bits_data(keys[..., 0, :], nbits, shape)
+    lo_bits = threefry.bits_data(keys[..., 1, :], nbits, shape)
     mult = _umod(ud.type(1 << (nbits // 2)), span)
     mult = _umod(mult * mult, span)
     off = _umod(hi_bits, span) * mult
@@ -144,15 +144,17 @@ def randint_data(
 
 
 def _randint_impl(key: Any, lo: Any, hi: Any, *, shape: Any, dtype: Any) -> Any:
-    # The bounds keep their own (small) shapes and broadcast against the bits.
+    # The bounds keep their own (small) shapes and broadcast against the bits; a batch of keys
+    # (under vmap) adds its shape in front.
+    full = (*key.shape[:-1], *shape)
     out = randint_data(key, lo, hi, shape, dtype)
-    return np.broadcast_to(out, shape).copy() if out.shape != shape else out
+    return np.broadcast_to(out, full).copy() if out.shape != full else out
 
 
 random_randint_p = Primitive("random_randint")
 random_randint_p.def_impl(_randint_impl)
 random_randint_p.def_abstract_eval(
-    lambda key, lo, hi, *, shape, dtype: ShapedArray._fast(shape, dtype, False)
+    lambda key, lo, hi, *, shape, dtype: ShapedArray._fast((*key.shape[:-1], *shape), dtype, False)
 )
 
 
