@@ -10,6 +10,7 @@ bf16 computed in f32) and refines to full precision for f64.
 
 from __future__ import annotations
 
+import array
 import math
 from typing import Any
 
@@ -127,11 +128,48 @@ def erfinv_f32(x: Any) -> Any:
     """XLA's float32 erfinv, in cache-sized chunks for large arrays."""
     x = np.asarray(x, np.float32)
     flat = x.reshape(-1)
+    if flat.size <= _SMALL_SIZE:
+        return _erfinv_f32_small(flat).reshape(x.shape)
     out = np.empty_like(flat)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         for start in range(0, flat.size, _CHUNK):
             out[start : start + _CHUNK] = _erfinv_f32_chunk(flat[start : start + _CHUNK])
     return out.reshape(x.shape)
+
+
+_SMALL_SIZE = 32  # up to this many values, the polynomials run on Python floats
+_F32_SMALL = [float(np.float32(v)) for v in _SMALL]
+_F32_LARGE = [float(np.float32(v)) for v in _LARGE]
+
+
+def _round32(v: float) -> float:
+    return array.array("f", (v,))[0]
+
+
+def _erfinv_f32_small(x: Any) -> Any:
+    """The arithmetic of :func:`_erfinv_f32_chunk` on Python floats, bit for bit: a sum or
+    product of two float32 values is exact in float64 (or rounded once, for the fused steps),
+    ``array('f')`` rounds to float32, and sqrt rounded twice is still correctly rounded. No NumPy
+    call per Horner step, so small draws are cheap."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        w = np.multiply(x, x)
+        np.negative(w, out=w)
+        np.log1p(w, out=w)
+        np.negative(w, out=w)
+    out = array.array("f")
+    for xv, wv in zip(x.tolist(), w.tolist()):
+        if wv < 5:
+            cs, t = _F32_SMALL, _round32(wv - 2.5)
+        elif abs(xv) == 1:
+            out.append(xv * math.inf)
+            continue
+        else:  # NaN (and |x| > 1) stay NaN through the polynomial
+            cs, t = _F32_LARGE, _round32(_round32(math.sqrt(wv)) - 3.0)
+        p = cs[0]
+        for c in cs[1:]:
+            p = _round32(p * t + c)
+        out.append(p * xv)
+    return np.frombuffer(out, np.float32).copy()
 
 
 _CHUNK = 1 << 16
