@@ -134,7 +134,12 @@ def _cases(calls: list[str], kind: str, x64: bool, seeds: list[int]) -> list[dic
                 except Exception as e:  # the error is the golden datum
                     case["error"] = [type(e).__name__, str(e)]
                 else:
-                    case.update(dtype=str(x.dtype), shape=list(x.shape), values=_value(x))
+                    case.update(
+                        dtype=str(x.dtype),
+                        shape=list(x.shape),
+                        weak_type=bool(getattr(x, "weak_type", False)),
+                        values=_value(x),
+                    )
             case["warnings"] = [str(w.message) for w in caught]
             out.append(case)
             print(kind, seed, call, file=sys.stderr, flush=True)

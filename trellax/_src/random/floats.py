@@ -90,6 +90,8 @@ def _uniform_abstract(
     (key data ``K + (2,)``, under ``vmap``) gives ``K + shape`` (the bounds broadcast to that)."""
     full = (*key.shape[:-1], *shape)
     for bound in (minval, maxval):
+        if bound.dtype == dtype and not bound.shape:
+            continue  # scalar bounds (the usual case) broadcast to anything
         if bound.dtype != dtype or len(bound.shape) > len(full):
             raise TypeError(f"random_uniform bounds must be {dtype} of rank <= {len(full)}")
         if np.broadcast_shapes(tuple(bound.shape), full) != full:
@@ -142,8 +144,12 @@ _F32_SMALL = [float(np.float32(v)) for v in _SMALL]
 _F32_LARGE = [float(np.float32(v)) for v in _LARGE]
 
 
-def _round32(v: float) -> float:
-    return array.array("f", (v,))[0]
+def _horner_small(coeffs: list[float], ts: list[float]) -> list[float]:
+    """Horner's rule on Python floats, each step rounded once to float32 (``array('f')``)."""
+    ps: Any = [coeffs[0]] * len(ts)
+    for c in coeffs[1:]:
+        ps = array.array("f", [p * t + c for p, t in zip(ps, ts)])
+    return list(ps)
 
 
 def _erfinv_f32_small(x: Any) -> Any:
@@ -156,20 +162,20 @@ def _erfinv_f32_small(x: Any) -> Any:
         np.negative(w, out=w)
         np.log1p(w, out=w)
         np.negative(w, out=w)
-    out = array.array("f")
-    for xv, wv in zip(x.tolist(), w.tolist()):
-        if wv < 5:
-            cs, t = _F32_SMALL, _round32(wv - 2.5)
-        elif abs(xv) == 1:
-            out.append(xv * math.inf)
-            continue
-        else:  # NaN (and |x| > 1) stay NaN through the polynomial
-            cs, t = _F32_LARGE, _round32(_round32(math.sqrt(wv)) - 3.0)
-        p = cs[0]
-        for c in cs[1:]:
-            p = _round32(p * t + c)
-        out.append(p * xv)
-    return np.frombuffer(out, np.float32).copy()
+    xs, ws = x.tolist(), w.tolist()
+    central = [i for i, wv in enumerate(ws) if wv < 5]
+    tail = [i for i, wv in enumerate(ws) if not wv < 5]  # |x| > 0.9966 and NaN
+    out = [0.0] * len(xs)
+    if central:
+        ts = array.array("f", [ws[i] - 2.5 for i in central])
+        for i, p in zip(central, _horner_small(_F32_SMALL, list(ts))):
+            out[i] = p * xs[i]
+    if tail:
+        roots = array.array("f", [math.sqrt(ws[i]) for i in tail])
+        ts = array.array("f", [r - 3.0 for r in roots])
+        for i, p in zip(tail, _horner_small(_F32_LARGE, list(ts))):
+            out[i] = xs[i] * math.inf if abs(xs[i]) == 1 else p * xs[i]
+    return np.array(out, np.float32)
 
 
 _CHUNK = 1 << 16

@@ -26,10 +26,8 @@ from trellax._src.backend.numpy import _digamma
 from trellax._src.core import Primitive, ShapedArray
 from trellax._src.random.loops import lgamma
 
-_EPS = float(np.finfo(np.float64).eps)
-
-
 def _series(a: Any, x: Any, enabled: Any) -> Any:
+    eps = np.finfo(a.dtype).eps
     r = a.copy()
     c = np.ones_like(a)
     ans = np.ones_like(a)
@@ -45,12 +43,15 @@ def _series(a: Any, x: Any, enabled: Any) -> Any:
         cl = cl * (xl / rl)
         r[live], dc_da[live], dans_da[live], c[live] = rl, dcl, dansl, cl
         ans[live] += cl
-        live = live[np.abs(dcl / dansl) > _EPS]
-    dlogax_da = np.log(x) - _digamma(a + 1)
+        live = live[np.abs(dcl / dansl) > eps]
+    dlogax_da = np.log(x) - _digamma(a + 1).astype(a.dtype)
     return -(dans_da + ans * dlogax_da) * x / a
 
 
 def _continued_fraction(a: Any, x: Any, enabled: Any) -> Any:
+    d = a.dtype
+    eps = d.type(np.finfo(d).eps)
+    one = d.type(1)
     y = 1 - a
     z = x + y + 1
     pkm2 = np.ones_like(x)
@@ -69,50 +70,51 @@ def _continued_fraction(a: Any, x: Any, enabled: Any) -> Any:
             break
         y[live] += 1
         z[live] += 2
-        yc = y[live] * c
+        yc = y[live] * d.type(c)
         zl = z[live]
         p1, q1, p2, q2 = pkm1[live], qkm1[live], pkm2[live], qkm2[live]
         dp1, dq1, dp2, dq2 = dpkm1[live], dqkm1[live], dpkm2[live], dqkm2[live]
         pk = p1 * zl - p2 * yc
         qk = q1 * zl - q2 * yc
         nz = qk != 0
-        ansl = np.where(nz, pk / np.where(nz, qk, 1), ans[live])
-        dpk = dp1 * zl - p1 - dp2 * yc + p2 * c
-        dqk = dq1 * zl - q1 - dq2 * yc + q2 * c
+        ansl = np.where(nz, pk / np.where(nz, qk, one), ans[live])
+        dpk = dp1 * zl - p1 - dp2 * yc + p2 * d.type(c)
+        dqk = dq1 * zl - q1 - dq2 * yc + q2 * d.type(c)
         old = dans_da[live]
-        new = np.where(nz, (dpk - ansl * dqk) / np.where(nz, qk, 1), old)
-        change = np.where(nz, np.abs(new - old), 1.0)
-        scale = np.where(np.abs(pk) > 1 / _EPS, _EPS, 1.0)
+        new = np.where(nz, (dpk - ansl * dqk) / np.where(nz, qk, one), old)
+        change = np.where(nz, np.abs(new - old), one)
+        scale = np.where(np.abs(pk) > one / eps, eps, one)
         pkm2[live], pkm1[live] = p1 * scale, pk * scale
         qkm2[live], qkm1[live] = q1 * scale, qk * scale
         dpkm2[live], dpkm1[live] = dp1 * scale, dpk * scale
         dqkm2[live], dqkm1[live] = dq1 * scale, dqk * scale
         ans[live], dans_da[live] = ansl, new
-        live = live[change > _EPS]
-    dlogax_da = np.log(x) - _digamma(a)
+        live = live[change > eps]
+    dlogax_da = np.log(x) - _digamma(a).astype(d)
     return (dans_da + ans * dlogax_da) * x
 
 
 def gamma_grad_data(a: Any, x: Any) -> Any:
     """``d sample / d a`` for gamma samples ``x`` of shape parameters ``a`` (same shape/dtype)."""
     d = np.result_type(a, x)
+    cd = np.dtype(np.float64) if d == np.float64 else np.dtype(np.float32)
     shape = np.broadcast_shapes(np.shape(a), np.shape(x))
-    a64 = np.broadcast_to(np.asarray(a, np.float64), shape).reshape(-1)
-    x64 = np.broadcast_to(np.asarray(x, np.float64), shape).reshape(-1)
+    a64 = np.broadcast_to(np.asarray(a, cd), shape).reshape(-1)
+    x64 = np.broadcast_to(np.asarray(x, cd), shape).reshape(-1)
     with np.errstate(all="ignore"):
         is_nan = np.isnan(a64) | np.isnan(x64)
         x_is_zero = x64 == 0
         domain_error = (x64 < 0) | (a64 <= 0)
         use_cf = (x64 > 1) & (x64 > a64)
-        log_ax = a64 * np.log(x64) - x64 - lgamma(a64)
+        log_ax = a64 * np.log(x64) - x64 - lgamma(a64).astype(cd)
         underflow = log_ax < -math.log(float(np.finfo(d).max))
         enabled = ~(x_is_zero | domain_error | underflow | is_nan)
         out = np.empty_like(a64)
         ser = ~use_cf
         out[ser] = _series(a64[ser], x64[ser], enabled[ser])
         out[use_cf] = _continued_fraction(a64[use_cf], x64[use_cf], enabled[use_cf])
-        out = np.where(x_is_zero, 0.0, out)
-        out = np.where(domain_error | is_nan, np.nan, out)
+        out = np.where(x_is_zero, cd.type(0), out)
+        out = np.where(domain_error | is_nan, cd.type(np.nan), out)
     return out.astype(d).reshape(shape)
 
 

@@ -46,9 +46,21 @@ def _uniform(data: Array, shape: tuple[int, ...], d: np.dtype[Any], lo: Any, hi:
     return random_uniform_p.bind(data, _bound(lo, d), _bound(hi, d), shape=shape, dtype=d)
 
 
+_SCALARS: dict[tuple[np.dtype[Any], bytes], Array] = {}
+
+
 def _bound(x: Any, d: np.dtype[Any]) -> Array:
     if type(x) in (float, int) or isinstance(x, np.generic):
-        return tnp.asarray(np.array(x, d))  # a Python/NumPy scalar: no conversion primitive
+        # A Python/NumPy scalar: no conversion primitive. The arrays are immutable, so each
+        # value (by its bits: -0.0 and NaNs stay distinct) is made once.
+        v = np.array(x, d)
+        key = (d, v.tobytes())
+        out = _SCALARS.get(key)
+        if out is None:
+            if len(_SCALARS) > 4096:
+                _SCALARS.clear()
+            out = _SCALARS[key] = tnp.asarray(v)
+        return out
     return as_param(x, d)
 
 
@@ -63,7 +75,7 @@ def uniform(
 def _normal_real(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
     lo = np.nextafter(np.array(-1, d), np.array(0, d))
     u = _uniform(data, shape, d, lo, 1.0)
-    return tnp.multiply(np.array(math.sqrt(2), d), random_erf_inv_p.bind(u))
+    return lax.mul(_bound(math.sqrt(2), d), random_erf_inv_p.bind(u))
 
 
 def normal(key: Any, shape: Any = (), dtype: Any = float) -> Array:

@@ -101,14 +101,16 @@ def _threefry_swar(k0: int, k1: int, hi: U32 | None, lo: U32) -> tuple[U32, U32]
 
 def _hash_counters(key: U32, hi: U32 | None, lo: U32) -> tuple[U32, U32]:
     """``threefry2x32(key, (hi, lo))`` for keys of shape ``K + (2,)`` and counters ``C``:
-    results of shape ``K + C``. ``hi=None`` means zero high words."""
+    results of shape ``K + C``. ``hi=None`` means zero high words. The counter arrays are
+    consumed (the rounds may run in place on them)."""
     kshape = key.shape[:-1]
     cshape = lo.shape
     if not kshape and lo.size <= _SWAR_MAX:
         return _threefry_swar(int(key[0]), int(key[1]), hi, lo)
     if not kshape:  # one key: scalar key words, no broadcasting
-        x1 = lo.reshape(-1).copy()
-        x0 = np.zeros_like(x1) if hi is None else hi.reshape(-1).copy()
+        # the counters are fresh arrays (see _counters): the rounds may overwrite them
+        x1 = lo.reshape(-1)
+        x0 = np.zeros_like(x1) if hi is None else hi.reshape(-1)
         k0, k1 = key[0], key[1]
         _rounds((k0, k1, k0 ^ k1 ^ _PARITY), x0, x1)
         return x0.reshape(cshape), x1.reshape(cshape)
