@@ -10,9 +10,10 @@ same enabling rules as JAX: ``x == 0`` gives 0, ``x < 0``, ``a <= 0`` or NaN giv
 ``x^a e^-x / Γ(a)`` underflows in the sample dtype the iterations are skipped (JAX's value from
 the initial state).
 
-trellax iterates in float64 to float64 precision and rounds once to the sample dtype, where JAX
-iterates in the sample dtype to its precision, so the two agree to a few ulps of float32 (f16 and
-bf16: JAX's own rounding dominates).
+Like JAX, the iterations run in the sample dtype (float32 for float16/bfloat16 samples, where JAX
+iterates in the half type itself) and stop at that dtype's epsilon; ``lgamma`` and ``digamma``
+come from float64 libm and are rounded, so the results agree with JAX's to a few ulps (up to ~60
+ulps for large ``a``, where the continued fraction's rounding errors add up).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import numpy as np
 from trellax._src.backend.numpy import _digamma
 from trellax._src.core import Primitive, ShapedArray
 from trellax._src.random.loops import lgamma
+
 
 def _series(a: Any, x: Any, enabled: Any) -> Any:
     eps = np.finfo(a.dtype).eps
