@@ -96,3 +96,19 @@ def test_scalar_bounds_keep_the_sign_of_zero() -> None:
     assert np.signbit(np.asarray(samplers._bound(-0.0, f32)))
     assert not np.signbit(np.asarray(samplers._bound(0.0, f32)))
     assert samplers._bound(0.5, f32) is samplers._bound(np.float32(0.5), f32)
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        lambda k: tr.binomial(k, tnp.array([30.0, 500.0, 1e4, 3.0]), 0.4),
+        lambda k: tr.poisson(k, tnp.array([12.0, 300.0, 3.0])),
+    ],
+    ids=["binomial", "poisson"],
+)
+def test_rejection_loops_stop_per_key(f: Any) -> None:
+    """Each key's rejection loop runs until its own elements are accepted (JAX overwrites an
+    accepted value while the loop goes on), so a batch of many keys, whose loops end at different
+    iterations, still equals the per-key draws."""
+    keys = tr.split(tr.key(5), 24)
+    np.testing.assert_array_equal(np.asarray(trellax.vmap(f)(keys)), _per_key(f, keys))
