@@ -1,5 +1,5 @@
 """Rejection and counting samplers as primitives with NumPy impls: ``random_gamma``
-(Marsaglia–Tsang, one key per element, as JAX), and ``random_poisson`` (Knuth below 10, PTRS above);
+(Marsaglia–Tsang, one key per element, as JAX) and ``random_poisson`` (Knuth below 10, PTRS above);
 ``random_binomial`` is in :mod:`binomial`.
 
 JAX runs these as ``while`` loops batched over elements; here every element advances in one
