@@ -112,3 +112,24 @@ def test_rejection_loops_stop_per_key(f: Any) -> None:
     iterations, still equals the per-key draws."""
     keys = tr.split(tr.key(5), 24)
     np.testing.assert_array_equal(np.asarray(trellax.vmap(f)(keys)), _per_key(f, keys))
+
+
+@pytest.mark.parametrize(
+    ("kshape", "cshape"), [((3,), (4,)), ((2, 5), (3,)), ((1,), (500,)), ((2,), ()), ((40,), (20,))]
+)
+def test_key_batches_hash_like_single_keys(
+    kshape: tuple[int, ...], cshape: tuple[int, ...]
+) -> None:
+    """A batch of keys (one Python int per word for small batches, NumPy arrays for large ones)
+    gives the same split keys and bits as each key alone."""
+    from trellax._src.random import threefry
+
+    rng = np.random.default_rng(1)
+    key = rng.integers(0, 2**32, (*kshape, 2), dtype=np.uint64).astype(np.uint32)
+    for fn in (
+        lambda k: threefry.split_data(k, cshape),
+        lambda k: threefry.bits_data(k, 32, cshape),
+    ):
+        batched = fn(key)
+        single = np.stack([fn(key[i]) for i in np.ndindex(kshape)])
+        np.testing.assert_array_equal(batched, single.reshape(batched.shape))

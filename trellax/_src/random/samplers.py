@@ -143,8 +143,9 @@ def randint_data(
         span_o, low = pairs(lo.astype(object), hi.astype(object))
         span = np.asarray(span_o, np.uint64).astype(ud)
     keys = threefry.split_data(np.asarray(key), (2,))
-    hi_bits = threefry.bits_data(keys[..., 0, :], nbits, shape)
-    lo_bits = threefry.bits_data(keys[..., 1, :], nbits, shape)
+    both = threefry.bits_data(keys, nbits, shape)  # one hash for the two keys: K + (2,) + shape
+    axis = both.ndim - len(shape) - 1
+    hi_bits, lo_bits = np.take(both, 0, axis=axis), np.take(both, 1, axis=axis)
     mult = _umod(ud.type(1 << (nbits // 2)), span)
     mult = _umod(mult * mult, span)
     off = _umod(hi_bits, span) * mult
