@@ -120,8 +120,23 @@ def gamma_grad_data(a: Any, x: Any) -> Any:
     return out.astype(d).reshape(shape)
 
 
+def random_gamma_grad(a: Any, x: Any) -> Any:
+    """``dx/da`` of a Gamma(a, 1) sample ``x`` (``lax.random_gamma_grad``; operands of one
+    floating dtype and shape)."""
+    from trellax._src.lax._base import asarray
+
+    return random_gamma_grad_p.bind(asarray(a), asarray(x))
+
+
 random_gamma_grad_p = Primitive("random_gamma_grad")
 random_gamma_grad_p.def_impl(gamma_grad_data)
-random_gamma_grad_p.def_abstract_eval(
-    lambda a, x: ShapedArray._fast(tuple(a.shape), a.dtype, a.weak_type and x.weak_type)
-)
+
+
+@random_gamma_grad_p.def_abstract_eval
+def _abstract_eval(a: Any, x: Any) -> ShapedArray:
+    if tuple(a.shape) != tuple(x.shape) or a.dtype != x.dtype:
+        raise TypeError(
+            "random_gamma_grad takes operands of equal shapes and dtypes, got "
+            f"{a.str_short()} and {x.str_short()}"
+        )
+    return ShapedArray._fast(tuple(a.shape), a.dtype, bool(a.weak_type and x.weak_type))
