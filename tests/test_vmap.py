@@ -21,21 +21,6 @@ EXEMPT = {
     "pmin": "collective (collective_rules)",
     "all_gather": "collective (collective_rules)",
     "axis_index": "collective (collective_rules)",
-    **dict.fromkeys(
-        (
-            "random_seed",
-            "random_split",
-            "random_fold_in",
-            "random_bits",
-            "random_uniform",
-            "random_erf_inv",
-            "random_randint",
-            "random_gamma",
-            "random_poisson",
-            "random_binomial",
-        ),
-        "random primitives: batch rules (vmap over keys) not written yet (issue 12/11 follow-up)",
-    ),
 }
 
 
