@@ -17,6 +17,7 @@ import numpy as np
 
 import trellax.numpy as jnp
 from trellax import dtypes, lax
+from trellax._src.custom_derivatives import custom_jvp
 
 Array = Any
 
@@ -25,14 +26,22 @@ def _arr(x: Any) -> Any:
     return jnp.asarray(x)
 
 
+@custom_jvp
 def relu(x: Array) -> Array:
-    """``max(x, 0)``."""
+    """``max(x, 0)``; its derivative is 0 at ``x == 0`` (JAX's choice, not ``max``'s 1/2)."""
     return jnp.maximum(x, 0)
 
 
+relu.defjvps(lambda g, ans, x: lax.select(x > 0, g, lax.full_like(g, 0)))
+
+
+@custom_jvp
 def relu6(x: Array) -> Array:
-    """``min(max(x, 0), 6)``."""
+    """``min(max(x, 0), 6)``; its derivative is 0 at both kinks (0 and 6), as in JAX."""
     return jnp.minimum(jnp.maximum(x, 0), 6.0)
+
+
+relu6.defjvps(lambda g, ans, x: lax.select((x > 0) & (x < 6), g, lax.full_like(g, 0)))
 
 
 def sigmoid(x: Array) -> Array:
