@@ -523,7 +523,7 @@ def jacfwd(
             d = _aval(x).dtype
             if holomorphic:
                 _check_input("jacfwd", _aval(x), True, False)
-            elif d.kind != "f" and d.name != "bfloat16":
+            elif not (differentiable(d) and d.kind != "c"):
                 raise TypeError(
                     "jacfwd requires real-valued inputs (input dtype that is a sub-dtype of "
                     f"np.floating), but got {d.name}. For holomorphic differentiation, pass "

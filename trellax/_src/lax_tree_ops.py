@@ -20,6 +20,7 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import conv, convenience, elementwise, reductions, structural
 from trellax._src.lax._base import asarray
@@ -258,7 +259,7 @@ def approx_min_k(
 ) -> tuple[Array, Array]:
     """The ``k`` smallest values along ``reduction_dimension`` (ascending) and their indices."""
     x = asarray(operand)
-    key = elementwise.neg(x) if x.dtype.kind == "f" else elementwise.bitwise_not(x)
+    key = elementwise.neg(x) if dtypes.kind(x.dtype) == "f" else elementwise.bitwise_not(x)
     _, indices = convenience.top_k(key, k, axis=reduction_dimension)
     values = _take_along(x, indices, reduction_dimension % x.ndim)
     return values, indices

@@ -16,7 +16,6 @@ from trellax._src.nn.activations import hard_tanh as hard_tanh
 from trellax._src.nn.activations import leaky_relu as leaky_relu
 from trellax._src.nn.activations import log_sigmoid as log_sigmoid
 from trellax._src.nn.activations import log_softmax as log_softmax
-from trellax._src.nn.activations import logsumexp as logsumexp
 from trellax._src.nn.activations import mish as mish
 from trellax._src.nn.activations import one_hot as one_hot
 from trellax._src.nn.activations import relu as relu
@@ -67,6 +66,7 @@ from trellax._src.nn.recurrent import SimpleCell as SimpleCell
 from trellax._src.nn.scope import DenyList as DenyList
 from trellax._src.nn.stochastic import Dropout as Dropout
 from trellax._src.nn.stochastic import PReLU as PReLU
+from trellax._src.scipy.special import logsumexp as logsumexp
 from trellax.nn import dtypes as dtypes
 from trellax.nn import errors as errors
 from trellax.nn import initializers as initializers

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _register
+from trellax._src.backend.numpy import _register, signed_maximum, signed_minimum
 
 Pads = tuple[tuple[int, int], ...]
 
@@ -136,7 +136,12 @@ def _conv_general_dilated(
     return np.asarray(res, preferred_element_type)
 
 
-_WINDOW_UFUNCS = {"add": np.add, "max": np.maximum, "min": np.minimum, "mul": np.multiply}
+_WINDOW_UFUNCS: dict[str, Any] = {
+    "add": np.add,
+    "max": signed_maximum,
+    "min": signed_minimum,
+    "mul": np.multiply,
+}
 
 
 @_register("reduce_window")
@@ -160,7 +165,10 @@ def _reduce_window(
     out_shape, slices = _windows(x, window_dimensions, window_strides, window_dilation, 0)
     acc = np.full(out_shape, fill, x.dtype)
     for sl in slices:
-        op(acc, x[sl], out=acc)
+        if op is np.add or op is np.multiply:
+            op(acc, x[sl], out=acc)
+        else:  # max/min give zeros their sign from both operands, so they can't work in place
+            acc = op(acc, x[sl])
     return acc.astype(out_dtype, copy=False)
 
 

@@ -48,8 +48,6 @@ IMPLS.update(
         "add": np.add,
         "sub": np.subtract,
         "mul": np.multiply,
-        "max": np.maximum,
-        "min": np.minimum,
         "neg": np.negative,
         "abs": np.abs,
         "floor": np.floor,
@@ -74,7 +72,6 @@ IMPLS.update(
         "acosh": np.arccosh,
         "atanh": np.arctanh,
         "is_finite": np.isfinite,
-        "nextafter": np.nextafter,
         "real": np.real,
         "imag": np.imag,
         "conj": np.conjugate,
@@ -91,6 +88,64 @@ IMPLS.update(
         "shift_left": np.left_shift,
     }
 )
+
+
+def _is_real_float(d: np.dtype) -> bool:
+    return d.kind == "f" or (_is_custom(d) and "float" in d.name)
+
+
+# XLA orders -0.0 below +0.0 in max and min (max(-0.0, 0.0) is +0.0 in either order, min gives
+# -0.0), in elementwise, reduced, cumulative and windowed form; NumPy returns one operand or the
+# other depending on their order. Among zeros, max's sign bit is the AND of the operands' (what
+# ``a + b`` gives) and min's the OR (what ``-(-a + -b)`` gives).
+
+
+@_register("max")
+def signed_maximum(a: Any, b: Any) -> Any:
+    return _order_zeros(np.maximum(a, b), a, b, for_max=True)
+
+
+@_register("min")
+def signed_minimum(a: Any, b: Any) -> Any:
+    return _order_zeros(np.minimum(a, b), a, b, for_max=False)
+
+
+def _order_zeros(r: Any, a: Any, b: Any, *, for_max: bool) -> Any:
+    if not _is_real_float(r.dtype):
+        return r
+    zero = (r == 0) & (a == b)  # two zeros, of either sign
+    if zero.any():
+        r = np.asarray(r)
+        if for_max:
+            np.add(a, b, out=r, where=zero)
+        else:
+            np.negative(np.add(np.negative(a), np.negative(b)), out=r, where=zero)
+    return r
+
+
+def _fix_zero_signs(r: Any, x: np.ndarray, axes: Any, *, for_max: bool, cumulative: bool) -> Any:
+    """Give reduced (or accumulated) zeros of ``r`` XLA's sign: max is -0.0 only when every zero
+    it saw was -0.0, min is -0.0 when any was."""
+    if not _is_real_float(x.dtype):
+        return r
+    zero = r == 0
+    if not zero.any():
+        return r
+    wanted = (x == 0) & (np.signbit(x) != for_max)  # +0.0 for max, -0.0 for min
+    seen = np.logical_or.accumulate(wanted, axis=axes) if cumulative else wanted.any(axis=axes)
+    neg = ~seen if for_max else seen
+    signed = np.where(neg, x.dtype.type(-0.0), x.dtype.type(0.0))
+    return np.where(zero, signed, r).astype(x.dtype, copy=False)
+
+
+@_register("nextafter")
+def _nextafter(a: np.ndarray, b: np.ndarray) -> Any:
+    r = np.nextafter(a, b)
+    if a.dtype == np.float16 or _is_custom(a.dtype):
+        # C's nextafter(x, y) is y when x == y (so nextafter(0.0, -0.0) is -0.0), as XLA's;
+        # NumPy's float16 loop and ml_dtypes' return x
+        r = np.where(a == b, b, r)
+    return r
 
 
 @_register("sign")
@@ -152,6 +207,9 @@ def _wrap_angle(t: np.ndarray) -> Any:
 
 @_register("rsqrt")
 def _rsqrt(x: np.ndarray) -> Any:
+    if x.dtype.itemsize < 4 and _is_real_float(x.dtype):
+        # one rounding, as XLA's: 1 / sqrt(x) in float16 rounds twice (off for ~30% of inputs)
+        return np.reciprocal(np.sqrt(x.astype(np.float32))).astype(x.dtype)
     return np.reciprocal(np.sqrt(x))
 
 
@@ -331,7 +389,7 @@ def _select_n(which: np.ndarray, *cases: np.ndarray) -> Any:
 
 @_register("clamp")
 def _clamp(lo: np.ndarray, x: np.ndarray, hi: np.ndarray) -> Any:
-    return np.minimum(np.maximum(x, lo), hi)
+    return signed_minimum(signed_maximum(x, lo), hi)
 
 
 @_register("convert_element_type")
@@ -529,14 +587,16 @@ def _acc_dtype(d: np.dtype) -> Any:
 def _reduce_max(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
     if x.size == 0:  # an empty reduction gives the identity (-inf, the smallest int, False)
         return np.max(x, axis=axes, initial=_extreme(x.dtype, low=True))
-    return np.maximum.reduce(x, axis=axes)
+    r = np.maximum.reduce(x, axis=axes)
+    return _fix_zero_signs(r, x, axes, for_max=True, cumulative=False)
 
 
 @_register("reduce_min")
 def _reduce_min(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
     if x.size == 0:
         return np.min(x, axis=axes, initial=_extreme(x.dtype, low=False))
-    return np.minimum.reduce(x, axis=axes)
+    r = np.minimum.reduce(x, axis=axes)
+    return _fix_zero_signs(r, x, axes, for_max=False, cumulative=False)
 
 
 def _extreme(d: np.dtype, *, low: bool) -> Any:
@@ -601,20 +661,24 @@ def _cumprod(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
 
 @_register("cummax")
 def _cummax(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
-    return _cumulative(np.maximum.accumulate, x, axis, reverse)
+    return _cumulative(np.maximum.accumulate, x, axis, reverse, zero_signs="max")
 
 
 @_register("cummin")
 def _cummin(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
-    return _cumulative(np.minimum.accumulate, x, axis, reverse)
+    return _cumulative(np.minimum.accumulate, x, axis, reverse, zero_signs="min")
 
 
-def _cumulative(fn: Any, x: np.ndarray, axis: int, reverse: bool) -> Any:
+def _cumulative(
+    fn: Any, x: np.ndarray, axis: int, reverse: bool, zero_signs: str | None = None
+) -> Any:
     src = np.flip(x, axis) if reverse else x
     if fn in (np.cumsum, np.cumprod):
         out = fn(src, axis=axis, dtype=_acc_dtype(x.dtype))
     else:
         out = fn(src, axis=axis)
+    if zero_signs is not None:
+        out = _fix_zero_signs(out, src, axis, for_max=zero_signs == "max", cumulative=True)
     out = np.asarray(out).astype(x.dtype)
     return np.flip(out, axis) if reverse else out
 

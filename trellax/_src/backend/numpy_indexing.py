@@ -170,9 +170,33 @@ def _scatter_impl(combine: Any) -> Any:
         else:
             with np.errstate(all="ignore"):  # NaN in min/max, inf * 0: JAX doesn't warn
                 combine.at(out, target, upd)
+            if combine is np.maximum or combine is np.minimum:
+                out = _zero_signs_after_scatter(out, operand, target, upd, combine is np.maximum)
         return out
 
     return impl
+
+
+def _zero_signs_after_scatter(
+    out: np.ndarray[Any, Any],
+    operand: np.ndarray[Any, Any],
+    target: tuple[Any, ...],
+    upd: np.ndarray[Any, Any],
+    for_max: bool,
+) -> np.ndarray[Any, Any]:
+    """XLA's max/min order -0.0 below 0.0 (see ``signed_maximum``): a scattered max that ends at
+    zero is -0.0 only if every zero among the operand and its updates was -0.0; a min is -0.0 if
+    any was."""
+    d = out.dtype
+    if not (d.kind == "f" or (d.num >= 256 and "float" in d.name)):
+        return out
+    zero = out == 0
+    if not zero.any():
+        return out
+    wanted = (operand == 0) & (np.signbit(operand) != for_max)  # +0.0 for max, -0.0 for min
+    np.logical_or.at(wanted, target, (upd == 0) & (np.signbit(upd) != for_max))
+    neg = ~wanted if for_max else wanted
+    return np.where(zero, np.where(neg, d.type(-0.0), d.type(0.0)), out).astype(d, copy=False)
 
 
 IMPLS["scatter"] = _scatter_impl(None)

@@ -149,7 +149,7 @@ def _weights(
     x = ufuncs.divide(ufuncs.abs(ufuncs.subtract(sample, i)), kernel_scale)
     weights = _kernel(method, x)
     total = reductions.sum(weights, axis=0, keepdims=True)
-    eps = float(np.finfo(d).eps)
+    eps = float(dtypes.finfo(d).eps)
     ok = ufuncs.greater(ufuncs.abs(total), 1000 * eps)
     weights = where(ok, ufuncs.divide(weights, where(ok, total, 1)), 0)
     return where(_inside(sample, n_in), weights, 0)

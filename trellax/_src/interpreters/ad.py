@@ -25,6 +25,8 @@ from trellax._src.ad_util import (
     UndefinedPrimal,
     Zero,
     add_any_p,
+    differentiable,
+    is_float0,
     zero_of,
 )
 from trellax._src.core import Primitive, ShapedArray, Trace
@@ -147,7 +149,7 @@ class JVPTrace(Trace):
             return p
         d = p.dtype
         if t.dtype != d:
-            if not (d.kind in "fc" or d.name == "bfloat16"):
+            if not differentiable(d):
                 return p
             t = convert_element_type_p.bind(t, new_dtype=d, weak_type=t.weak_type)
         if t.shape != p.shape:
@@ -227,7 +229,7 @@ def linearize_flat(
     ins = []
     for p, a in zip(primals, in_avals):
         t = tt.new_arg(a)
-        ins.append(JVPTracer(trace, p, t) if a.dtype.kind != "V" else p)
+        ins.append(JVPTracer(trace, p, t) if not is_float0(a.dtype) else p)
     token = core.set_current_trace(trace)
     try:
         outs = fun(*ins)

@@ -346,7 +346,7 @@ mul_p.def_transpose(_lin_mul)
 ad_util.defjvp(
     div_p,
     lambda t, ans, x, y: div(t, y),
-    lambda t, ans, x, y: div(mul(neg(t), x), integer_pow(y, 2)),
+    lambda t, ans, x, y: mul(mul(neg(t), x), integer_pow(y, -2)),
 )
 div_p.def_transpose(_lin_div)
 ad_util.deflinear(neg_p, lambda ct, x: [neg(ct)])
@@ -397,11 +397,13 @@ def _replace_zero(x: Array) -> Array:
 
 ad_util.defjvp(abs_p, _abs_jvp)
 ad_util.defjvp(exp_p, lambda t, ans, x: mul(t, ans))
-ad_util.defjvp(exp2_p, lambda t, ans, x: mul(t, mul(ans, _c(x, np.log(2)))))
+# The tangent formulas below use JAX's operations in JAX's order, so that gradients in float16 and
+# bfloat16 round exactly as JAX's do (tanh's (t + t*ans) * (1 - ans), not t * (1 - ans**2)).
+ad_util.defjvp(exp2_p, lambda t, ans, x: mul(_c(x, np.log(2)), mul(t, ans)))
 ad_util.defjvp(log_p, lambda t, ans, x: div(t, x))
 ad_util.defjvp(log1p_p, lambda t, ans, x: div(t, add(x, _c(x, 1))))
 ad_util.defjvp(expm1_p, lambda t, ans, x: mul(t, add(ans, _c(ans, 1))))
-ad_util.defjvp(sqrt_p, lambda t, ans, x: div(t, mul(_c(x, 2), ans)))
+ad_util.defjvp(sqrt_p, lambda t, ans, x: mul(t, div(_c(x, 0.5), ans)))
 ad_util.defjvp(rsqrt_p, lambda t, ans, x: mul(t, mul(_c(x, -0.5), div(ans, x))))
 ad_util.defjvp(cbrt_p, lambda t, ans, x: mul(t, mul(_c(x, 1 / 3), integer_pow(ans, -2))))
 ad_util.defjvp(logistic_p, lambda t, ans, x: mul(t, mul(ans, sub(_c(ans, 1), ans))))
@@ -413,20 +415,20 @@ ad_util.defjvp(acos_p, lambda t, ans, x: neg(mul(t, rsqrt(sub(_c(x, 1), integer_
 ad_util.defjvp(atan_p, lambda t, ans, x: div(t, add(_c(x, 1), integer_pow(x, 2))))
 ad_util.defjvp(sinh_p, lambda t, ans, x: mul(t, cosh(x)))
 ad_util.defjvp(cosh_p, lambda t, ans, x: mul(t, sinh(x)))
-ad_util.defjvp(tanh_p, lambda t, ans, x: mul(t, sub(_c(x, 1), integer_pow(ans, 2))))
+ad_util.defjvp(tanh_p, lambda t, ans, x: mul(add(t, mul(t, ans)), sub(_c(x, 1), ans)))
 ad_util.defjvp(asinh_p, lambda t, ans, x: mul(t, rsqrt(add(integer_pow(x, 2), _c(x, 1)))))
-ad_util.defjvp(acosh_p, lambda t, ans, x: mul(t, rsqrt(mul(sub(x, _c(x, 1)), add(x, _c(x, 1))))))
+ad_util.defjvp(acosh_p, lambda t, ans, x: mul(t, rsqrt(sub(integer_pow(x, 2), _c(x, 1)))))
 ad_util.defjvp(
     atanh_p,
     lambda t, ans, x: mul(div(t, sub(_c(x, 1), x)), div(_c(x, 1), add(_c(x, 1), x))),
 )
 ad_util.defjvp(
     erf_p,
-    lambda t, ans, x: mul(t, mul(_c(x, 2 / np.sqrt(np.pi)), exp(neg(integer_pow(x, 2))))),
+    lambda t, ans, x: mul(_c(x, 2 / np.sqrt(np.pi)), mul(t, exp(neg(integer_pow(x, 2))))),
 )
 ad_util.defjvp(
     erfc_p,
-    lambda t, ans, x: mul(t, mul(_c(x, -2 / np.sqrt(np.pi)), exp(neg(integer_pow(x, 2))))),
+    lambda t, ans, x: mul(_c(x, -2 / np.sqrt(np.pi)), mul(t, exp(neg(integer_pow(x, 2))))),
 )
 ad_util.defjvp(lgamma_p, lambda t, ans, x: mul(t, digamma(x)))
 ad_util.defjvp(

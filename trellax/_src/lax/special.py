@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import asarray, check_dtype, floating, scalar_to_array
-from trellax._src.lax.structural import select_n
+from trellax._src.lax.structural import convert_element_type, select_n
 from trellax._src.typing import ArrayLike
 
 _CENTRAL = (
@@ -83,7 +84,7 @@ def _igamma_parts(a: Array, x: Array) -> tuple[Array, Array, Array]:
     steps, so the computation traces.
     """
     one = _const(1.0, a)
-    tiny = _const(float(np.finfo(a.dtype).tiny) * 16, a)
+    tiny = _const(float(dtypes.finfo(a.dtype).tiny) * 16, a)
     safe_x = select_n(lax.gt(x, _const(0.0, a)), one, x)
     log_front = lax.sub(lax.sub(lax.mul(a, lax.log(safe_x)), safe_x), lax.lgamma(a))
     front = lax.exp(log_front)
@@ -142,9 +143,30 @@ def _check_igamma(name: str, a: ArrayLike, x: ArrayLike) -> tuple[Array, Array]:
     return aa, xx
 
 
+def _widened(aa: Array, xx: Array) -> tuple[Array, Array, Array | None]:
+    """float16, bfloat16 and float8 operands computed in float32 and rounded once at the end
+    (as XLA does): the iterations would otherwise round at every step. The third item is the
+    original operand, to narrow back to (``None`` when nothing was widened)."""
+    if aa.dtype.itemsize >= 4:
+        return aa, xx, None
+    f32 = np.dtype(np.float32)
+    wide_a = convert_element_type(aa, f32, weak_type=aa.weak_type)
+    return wide_a, convert_element_type(xx, f32, weak_type=xx.weak_type), aa
+
+
+def _narrowed(value: Array, like: Array | None) -> Array:
+    if like is None:
+        return value
+    return convert_element_type(value, like.dtype, weak_type=value.weak_type)
+
+
 def igamma(a: ArrayLike, x: ArrayLike) -> Array:
     """The regularized lower incomplete gamma function ``P(a, x)``."""
-    aa, xx = _check_igamma("igamma", a, x)
+    aa, xx, d = _widened(*_check_igamma("igamma", a, x))
+    return _narrowed(_igamma(aa, xx), d)
+
+
+def _igamma(aa: Array, xx: Array) -> Array:
     p, q, use_series = _igamma_parts(aa, xx)
     one = _const(1.0, aa)
     value = select_n(use_series, lax.sub(one, q), p)
@@ -153,7 +175,11 @@ def igamma(a: ArrayLike, x: ArrayLike) -> Array:
 
 def igammac(a: ArrayLike, x: ArrayLike) -> Array:
     """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``."""
-    aa, xx = _check_igamma("igammac", a, x)
+    aa, xx, d = _widened(*_check_igamma("igammac", a, x))
+    return _narrowed(_igammac(aa, xx), d)
+
+
+def _igammac(aa: Array, xx: Array) -> Array:
     p, q, use_series = _igamma_parts(aa, xx)
     one = _const(1.0, aa)
     value = select_n(use_series, q, lax.sub(one, p))

@@ -189,53 +189,6 @@ def log_softmax(
     return result
 
 
-def logsumexp(
-    a: Array,
-    axis: int | tuple[int, ...] | None = None,
-    b: Array | None = None,
-    keepdims: bool = False,
-    return_sign: bool = False,
-    where: Array | None = None,
-) -> Any:
-    """``log(sum(b * exp(a)))`` along ``axis``, computed without overflow.
-
-    With ``return_sign`` returns ``(log|s|, sign(s))`` so that negative ``b`` terms work.
-    """
-    a = _float(a)
-    if b is not None:
-        b = jnp.asarray(b)
-        d = dtypes.result_type(a, b)
-        a = a.astype(d)
-        b = jnp.broadcast_to(b.astype(d), jnp.broadcast_shapes(a.shape, b.shape))
-        a = jnp.broadcast_to(a, b.shape)
-    is_complex = dtypes.issubdtype(a.dtype, np.complexfloating)
-    amax = _max_keepdims(jnp.real(a), axis, where)
-    amax = _stop(jnp.where(jnp.isfinite(amax), amax, 0))
-    e = jnp.exp(a - amax)
-    if b is not None:
-        e = e * b
-    s = jnp.sum(e, axis, where=where, keepdims=True)
-    sign = jnp.sign(s)
-    if return_sign or not is_complex:
-        s = jnp.abs(s)
-    out = jnp.log(s) + amax
-    if not keepdims:
-        axes = _norm_axes(axis, a.ndim)
-        out, sign = jnp.squeeze(out, axes), jnp.squeeze(sign, axes)
-    if return_sign:
-        return out, sign
-    if b is not None and not is_complex:
-        out = jnp.where(sign < 0, jnp.nan, out)
-    return out
-
-
-def _norm_axes(axis: Any, ndim: int) -> tuple[int, ...]:
-    if axis is None:
-        return tuple(range(ndim))
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    return tuple(operator.index(a) % ndim for a in axes)
-
-
 def standardize(
     x: Array,
     axis: int | tuple[int, ...] | None = -1,

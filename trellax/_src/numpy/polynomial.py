@@ -91,7 +91,7 @@ def polyfit(
     if ya.ndim not in (1, 2) or ya.shape[0] != xa.shape[0]:
         raise TypeError("expected 1D or 2D array for y with as many rows as x")
     order = deg + 1
-    rc = xa.shape[0] * float(np.finfo(xa.dtype).eps) if rcond is None else rcond
+    rc = xa.shape[0] * float(dtypes.finfo(xa.dtype).eps) if rcond is None else rcond
     lhs = vander(xa, order)
     rhs = ya
     if w is not None:

@@ -152,6 +152,10 @@ mod = remainder
 def fmod(x: ArrayLike, y: ArrayLike, /) -> Array:
     """C-style remainder (sign of ``x``)."""
     a, b = promote_args_numeric("fmod", x, y)
+    if _kind(ensure_array("fmod", x)) == "b" and _kind(ensure_array("fmod", y)) == "b":
+        # JAX guards only integer inputs against a zero divisor; booleans (computed as int32)
+        # get XLA's remainder by zero, the dividend: fmod(True, False) is 1
+        return lax.rem(a, b)
     return _int_rem(a, b)
 
 
@@ -253,11 +257,15 @@ def _concrete_int(y: Any) -> int | None:
 
 
 def _integer_power(a: Array, b: Array) -> Array:
-    """Integer base and array exponent: exponentiation by squaring over the exponent's bits."""
+    """Integer base and array exponent: exponentiation by squaring over the exponent's six low
+    bits, as JAX does (an exponent of 64 or more, or a negative one read as unsigned, is taken
+    modulo 64: ``power(3, -1)`` is ``3**63`` wrapped, ``power(2, 70)`` is 64), and
+    ``power(0, e)`` is 0 for every nonzero ``e``."""
     # JAX's _pow_int_int: its accumulator starts from strong constants, so the result is strong
     # even when both operands are weak
-    bits = dtypes.itemsize_bits(b.dtype)
-    acc = lax.add(lax.mul(a, _strong_const(0, a)), _strong_const(1, a))
+    bits = 6
+    zero_base = lax.bitwise_and(lax.eq(a, _zero(a)), lax.ne(b, _zero(b)))
+    acc = select_n(zero_base, _strong_const(1, a), _strong_const(0, a))
     base = a
     e = b
     for _ in range(bits):
@@ -341,23 +349,67 @@ nextafter = _binary("nextafter", lax.nextafter_p, promote_args_inexact)
 
 def log2(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("log2", x)
-    return lax.div(lax.log(a), lax.log(_strong_const(2, a)))
+    return _rounded_once(lambda v: lax.div(lax.log(v), lax.log(_strong_const(2, v))), a)
 
 
 def log10(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("log10", x)
-    return lax.div(lax.log(a), lax.log(_strong_const(10, a)))
+    return _rounded_once(lambda v: lax.div(lax.log(v), lax.log(_strong_const(10, v))), a)
+
+
+def _rounded_once(fn: Callable[[Array], Array], a: Array) -> Array:
+    """``fn(a)``, computed in float32 when ``a`` is a narrower float (float16, bfloat16, float8)
+    and rounded once: a formula of several operations would round after each in the narrow type
+    (``log2`` of float16 was off by one ulp for a third of its inputs)."""
+    if _kind(a) != "f" or a.dtype.itemsize >= 4:
+        return fn(a)
+    out = fn(_convert(a, dtypes.float32, a.weak_type))
+    return _convert(out, a.dtype, out.weak_type)
 
 
 def logaddexp(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args_inexact("logaddexp", x, y)
     if _kind(a) == "c":
         return _complex_logaddexp(a, b, 1.0)
+    out: Array = _real_logaddexp(a, b)
+    return out
+
+
+def _logaddexp_real(a: Array, b: Array) -> Array:
     hi = lax.max(a, b)
     lo = lax.min(a, b)
     out = lax.add(hi, lax.log1p(lax.exp(lax.sub(lo, hi))))
     both_inf = lax.eq(a, b)
     return select_n(both_inf, out, lax.add(a, lax.log(_full_scalar(2, a))))
+
+
+def _logaddexp_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> Any:
+    """JAX's rule: ``t_a * exp(a - out) + t_b * exp(b - out)`` with +inf read as 0 (so the
+    derivative at ``a = b = inf`` is finite); not the derivative of the max/log1p formula."""
+    a, b = primals
+    ta, tb = tangents
+    out = _real_logaddexp(a, b)
+    return out, _weighted_tangents(ta, tb, a, b, out, lax.exp)
+
+
+def _weighted_tangents(ta: Array, tb: Array, a: Array, b: Array, out: Array, exp: Any) -> Array:
+    def finite(v: Array) -> Array:  # +inf read as 0 (-inf is kept: its weight is 0 or NaN)
+        return select_n(lax.eq(v, _full_scalar(np.inf, v)), v, _zero(v))
+
+    wa = exp(lax.sub(finite(a), finite(out)))
+    wb = exp(lax.sub(finite(b), finite(out)))
+    return lax.add(lax.mul(ta, wa), lax.mul(tb, wb))
+
+
+def _custom_jvp(fun: Any, rule: Any) -> Any:
+    from trellax._src.custom_derivatives import custom_jvp
+
+    wrapped = custom_jvp(fun)
+    wrapped.defjvp(rule)
+    return wrapped
+
+
+_real_logaddexp = _custom_jvp(_logaddexp_real, _logaddexp_jvp)
 
 
 def logaddexp2(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -366,12 +418,28 @@ def logaddexp2(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args_inexact("logaddexp2", x, y)
     if _kind(a) == "c":
         return _complex_logaddexp(a, b, float(np.log(2)))
+    out: Array = _real_logaddexp2(a, b)
+    return out
+
+
+def _logaddexp2_real(a: Array, b: Array) -> Array:
     amax = lax.max(a, b)
     delta = lax.sub(a, b)
     ln2 = _lax_const(float(np.log(2)), amax)
     out = lax.add(amax, lax.div(lax.log1p(lax.exp2(lax.neg(lax.abs(delta)))), ln2))
     # delta is nan for nans and for infinities of one sign, where a + b is the answer
     return select_n(lax.ne(delta, delta), out, lax.add(a, b))
+
+
+def _logaddexp2_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> Any:
+    """``t_a * 2**(a - out) + t_b * 2**(b - out)``, +inf read as 0, as JAX's rule."""
+    a, b = primals
+    ta, tb = tangents
+    out = _real_logaddexp2(a, b)
+    return out, _weighted_tangents(ta, tb, a, b, out, lax.exp2)
+
+
+_real_logaddexp2 = _custom_jvp(_logaddexp2_real, _logaddexp2_jvp)
 
 
 def _complex_logaddexp(a: Array, b: Array, ln_base: float) -> Array:
@@ -400,7 +468,14 @@ def hypot(x: ArrayLike, y: ArrayLike, /) -> Array:
             "trellax.numpy.hypot is not well defined for complex-valued inputs. Please convert "
             "to real values first, such as by using abs(x)"
         )
-    out = lax.sqrt(lax.add(lax.mul(a, a), lax.mul(b, b)))
+    # scaled by the larger side, so that hypot(0, max) is max rather than inf and hypot(0, tiny)
+    # is tiny rather than 0: big * sqrt(1 + (small / big)**2)
+    a, b = lax.abs(a), lax.abs(b)
+    big, small = maximum(a, b), minimum(a, b)
+    big_is_zero = lax.eq(big, _zero(big))
+    ratio = lax.div(small, select_n(big_is_zero, big, _one(big)))
+    scaled = lax.mul(big, lax.sqrt(lax.add(_one(big), lax.mul(ratio, ratio))))
+    out = select_n(big_is_zero, scaled, big)
     # an infinite side wins over nan: hypot(inf, nan) is inf (IEEE, NumPy, JAX)
     either_inf = lax.bitwise_or(isinf(a), isinf(b))
     return select_n(either_inf, out, _lax_const(np.inf, out))
@@ -718,17 +793,22 @@ def copysign(x: ArrayLike, y: ArrayLike, /) -> Array:
 def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     a, b = promote_args_inexact("heaviside", x1, x2)
     zero = _lax_const(0, a)
-    return select_n(lax.lt(a, zero), select_n(lax.gt(a, zero), b, _lax_const(1, a)), zero)
+    at_zero_or_nan = select_n(isnan(a), b, a)  # a NaN step input gives NaN, as in JAX
+    return select_n(
+        lax.lt(a, zero), select_n(lax.gt(a, zero), at_zero_or_nan, _lax_const(1, a)), zero
+    )
 
 
 def fmax(x: ArrayLike, y: ArrayLike, /) -> Array:
+    # JAX's rule: x where x > y or y is NaN, else y (so fmax(0.0, -0.0) is -0.0, the second)
     a, b = promote_args("fmax", x, y)
-    return select_n(isnan(a), select_n(isnan(b), lax.max(a, b), a), b)
+    return select_n(lax.bitwise_or(greater(a, b), isnan(b)), b, a)
 
 
 def fmin(x: ArrayLike, y: ArrayLike, /) -> Array:
+    # JAX's rule: x where x < y or y is NaN, else y
     a, b = promote_args("fmin", x, y)
-    return select_n(isnan(a), select_n(isnan(b), lax.min(a, b), a), b)
+    return select_n(lax.bitwise_or(less(a, b), isnan(b)), b, a)
 
 
 def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
@@ -787,6 +867,8 @@ def modf(x: ArrayLike, /) -> tuple[Array, Array]:
 def spacing(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("spacing", x)
     inf = _full_scalar(np.inf, a)
+    if a.dtype == dtypes.float16:  # NumPy's and JAX's float16 spacing steps toward +inf
+        return lax.sub(lax.nextafter(a, inf), a)
     toward = select_n(lax.lt(a, _zero(a)), inf, lax.neg(inf))
     return lax.sub(lax.nextafter(a, toward), a)
 

@@ -373,15 +373,24 @@ def logsumexp(
     With ``b`` the sum may be negative: ``return_sign=True`` returns ``(log|sum|, sign)``;
     otherwise a negative sum gives NaN.
     """
+    from trellax._src.custom_derivatives import stop_gradient
+
+    if where is not None:  # masked-out entries can't make NaNs, in values or gradients
+        a = _where(where, a, _c(0, asarray(a)))
     if b is not None:
         x, weights = promote_args_inexact("logsumexp", a, b)
+        x = _where(ufuncs.not_equal(weights, _c(0, weights)), x, _c(float("-inf"), x))
     else:
         (x,) = promote_args_inexact("logsumexp", a)
         weights = None
     check_arraylike("logsumexp", x)
-    amax = reductions.max(x, axis=axis, keepdims=True, where=where, initial=float("-inf"))
-    amax = _where(ufuncs.isfinite(amax), amax, _c(0, amax))
-    exp_a = ufuncs.exp(ufuncs.subtract(x, amax))
+    # The shift is a constant for differentiation (as in JAX): its gradient cancels exactly in
+    # real arithmetic, and in float16/bfloat16 would leave rounding noise behind.
+    amax = reductions.max(
+        ufuncs.real(x), axis=axis, keepdims=True, where=where, initial=float("-inf")
+    )
+    amax = stop_gradient(_where(ufuncs.isfinite(amax), amax, _c(0, amax)))
+    exp_a = ufuncs.exp(ufuncs.subtract(x, amax.astype(x.dtype)))
     if weights is not None:
         exp_a = ufuncs.multiply(exp_a, weights)
     sumexp = reductions.sum(exp_a, axis=axis, where=where, keepdims=keepdims)
@@ -389,7 +398,7 @@ def logsumexp(
     if return_sign or dtypes.kind(sumexp.dtype) != "c":
         sumexp = ufuncs.abs(sumexp)
     shift = amax if keepdims else squeeze(amax, reductions.reduction_axes(amax.ndim, axis))
-    out = ufuncs.add(ufuncs.log(sumexp), shift)
+    out = ufuncs.add(ufuncs.log(sumexp), shift.astype(sumexp.dtype))
     if return_sign:
         return out, sign
     if weights is not None and dtypes.kind(out.dtype) != "c":
