@@ -502,6 +502,8 @@ ACTIVATIONS = [
     "relu", "relu6", "sigmoid", "softplus", "log_sigmoid", "silu", "swish", "gelu",
     "leaky_relu", "elu", "celu", "selu", "glu", "hard_tanh", "hard_sigmoid", "hard_silu",
     "mish", "tanh", "softmax", "log_softmax", "standardize", "logsumexp",
+    "soft_sign", "squareplus", "sparse_plus", "sparse_sigmoid", "identity", "log1mexp",
+    "logmeanexp",
 ]  # fmt: skip
 SPECIALS = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-30, -5.5, 3.25, 40.0, -40.0])
 for fn in ACTIVATIONS:
@@ -513,11 +515,11 @@ for fn in ACTIVATIONS:
         lambda ns, fn=fn: (getattr(ns.jnn, fn), [ns.jnp.asarray(SPECIALS, F32)])
     )
 # derivatives at the kinks and specials (relu/relu6 are custom_jvp in JAX: 0 at their kinks).
-# softplus and log_sigmoid are left out: trellax's jnp.logaddexp gives 1 instead of JAX's 1/2
-# at ties (x == 0), a trellax.numpy matter.
 GRAD_ACTIVATIONS = [
     "relu", "relu6", "sigmoid", "silu", "gelu", "leaky_relu", "elu", "celu", "selu",
+    "softplus", "log_sigmoid",
     "hard_tanh", "hard_sigmoid", "hard_silu", "mish", "tanh",
+    "soft_sign", "squareplus", "sparse_plus", "sparse_sigmoid", "log1mexp",
 ]  # fmt: skip
 KINKS = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-30, -1.0, 1.0, -3.0, 3.0, 6.0, 40.0])
 for fn in GRAD_ACTIVATIONS:
@@ -549,6 +551,15 @@ case("act logsumexp b negative total", kind="fn")(
         lambda x: ns.jnn.logsumexp(x, b=ns.jnp.asarray([1.0, -2.0])),
         [ns.jnp.asarray([0.0, 0.0], F32)],
     )
+)
+case("act logmeanexp axis where keepdims", kind="fn")(
+    lambda ns: (
+        lambda x: ns.jnn.logmeanexp(x, axis=1, where=x > -0.5, keepdims=True),
+        [ns.x((3, 4), F32)],
+    )
+)
+case("act squareplus b", kind="fn")(
+    lambda ns: (lambda x: ns.jnn.squareplus(x, 0.5), [ns.x((3, 4), BF16)])
 )
 case("act one_hot", kind="fn")(
     lambda ns: (lambda x: ns.jnn.one_hot(x, 4), [ns.jnp.asarray([0, 3, -1, 4, 2], I32)])
