@@ -138,7 +138,9 @@ def main() -> None:
     # Where bfloat16 meets float32: implicit promotions (none: every layer casts its float32
     # parameters to its bfloat16 dtype explicitly, Flax's rule) and the explicit casts.
     sample = (params, opt_state, jnp.asarray(x_train[:8]), jnp.asarray(y_train[:8]))
-    print("\n" + str(trellax.explain_promotions(train_step, *sample)).split(" in train_step(")[0])
+    report = trellax.explain_promotions(train_step, *sample)
+    text = str(report)  # "No implicit promotions in train_step(<26 argument types>)." or a list
+    print("\n" + (text if len(report) else text.split(" in train_step(")[0]))
     print("Explicit casts between bfloat16 and float32 in the jitted training step:")
     for line in bf16_casts(trellax.make_jaxpr(train_step)(*sample).jaxpr):
         print("  " + line)

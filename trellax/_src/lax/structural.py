@@ -608,11 +608,12 @@ def _broadcast_in_dim_transpose(
     ct: Any, x: Any, *, shape: Shape, broadcast_dimensions: Shape
 ) -> list[Any]:
     in_shape = tuple(x.aval.shape)
+    # summing a size-1 axis is a reshape: only axes that were really broadcast are reduced
     axes = tuple(
         i
         for i in range(len(shape))
-        if i not in broadcast_dimensions
-        or (in_shape[broadcast_dimensions.index(i)] == 1 and shape[i] != 1)
+        if shape[i] != 1
+        and (i not in broadcast_dimensions or in_shape[broadcast_dimensions.index(i)] == 1)
     )
     summed = _reduce_sum(ct, axes) if axes else ct
     if tuple(summed.shape) != in_shape:

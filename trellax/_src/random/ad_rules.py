@@ -58,3 +58,35 @@ def _erf_inv_rule(t: Any, ans: Any, x: Any) -> Any:
 
 
 ad_util.defjvp(random_erf_inv_p, _erf_inv_rule)
+
+
+# -- gamma: implicit reparameterization (JAX's rule) --------------------------------------------
+
+
+def _gamma_jvp(primals: Any, tangents: Any, *, log_space: bool) -> tuple[Any, Any]:
+    """``dx/da = random_gamma_grad(a, x)``; in log space ``d log(x)/da = (dx/da) / x``."""
+    from trellax._src.random.gamma_grad import random_gamma_grad_p
+    from trellax._src.random.loops import random_gamma_p
+
+    keys, a = primals
+    ans = random_gamma_p.bind(keys, a, log_space=log_space)
+    t = tangents[1]
+    if type(t) is ad_util.Zero:
+        return ans, ad_util.zero_of(ans)
+    x = tnp.exp(ans) if log_space else ans
+    g = random_gamma_grad_p.bind(tnp.asarray(a, ans.dtype), x)
+    if log_space:
+        g = tnp.divide(g, x)
+    return ans, tnp.multiply(t, g)
+
+
+def _register_gamma() -> None:
+    from trellax._src.lax._batch import elementwise_rule
+    from trellax._src.random.gamma_grad import random_gamma_grad_p
+    from trellax._src.random.loops import random_gamma_p
+
+    random_gamma_p.def_jvp(_gamma_jvp)
+    random_gamma_grad_p.def_batch(elementwise_rule(random_gamma_grad_p))
+
+
+_register_gamma()
