@@ -36,7 +36,7 @@ Shape = tuple[int, ...]
 
 def _prim(name: str, *, multiple_results: bool = False) -> Primitive:
     p = Primitive(name, multiple_results=multiple_results)
-    p.def_impl(backend.impl(name))
+    p.def_impl(backend.impl(name), fp_free=name in backend.DATA_MOVEMENT)
     return p
 
 
@@ -497,7 +497,7 @@ def _select_n_abstract_eval(which: AbstractValue, *cases: AbstractValue) -> Shap
         d = f.dtype
         s = f.shape
         if which.dtype is dtypes.bool_ and t.dtype is d and which.shape == s and t.shape == s:
-            return _aval(s, d, f.weak_type and t.weak_type)
+            return ShapedArray._fast(tuple(s), d, f.weak_type and t.weak_type)
     if not cases:
         raise ValueError("select_n requires at least one case")
     if which.dtype != dtypes.bool_ and dtypes.kind(which.dtype) not in ("i", "u"):
