@@ -12,7 +12,6 @@ from trellax._src.lax.conv import (
     conv_general_dilated,
     conv_transpose,
     padtype_to_pads,
-    reduce_window,
 )
 from trellax._src.lax.elementwise import (
     abs,
@@ -306,6 +305,7 @@ from trellax._src.lax_tree_ops import (  # noqa: E402
     associative_scan,
     optimization_barrier,
     reduce,
+    reduce_window,
     reduce_window_shape_tuple,
 )
 
