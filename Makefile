@@ -69,7 +69,10 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_values.py
 	$(GOLDEN_PY) tools/gen_golden_values.py --x64
 	$(GOLDEN_PY) tools/gen_golden_ad.py
+	$(GOLDEN_PY) tools/gen_golden_ad_rules.py
+	$(GOLDEN_PY) tools/gen_golden_vmap.py
 	$(GOLDEN_PY) tools/gen_golden_random.py > tests/golden/random.json
+	$(GOLDEN_PY) tools/gen_golden_random_extra.py > tests/golden/random_extra.json
 	$(GOLDEN_PY) tools/gen_jax_names.py
 	$(GOLDEN_PY) tools/gen_golden_names.py
 	$(GOLDEN_PY) tools/gen_golden_behaviour.py

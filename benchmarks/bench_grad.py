@@ -4,6 +4,8 @@ Cases (issue 10):
 
 * eager ``grad`` of a scalar function of a scalar, ``sin(x) * x + x ** 2`` (target: at least 5x
   faster than JAX's eager ``grad``, which traces and compiles on every call);
+* reverse mode through a 100-step ``scan`` (eager and jitted) and the ``vmap``-based
+  ``jacfwd``/``jacrev`` of a 32-element function (no target; compared with JAX);
 * a 2-layer MLP loss (batch 128, 784 -> 256 -> 10, tanh, softmax cross-entropy, float32):
   ``jit(value_and_grad(loss))`` against the same backprop written by hand in NumPy (target:
   within 1.3x), against ``jax.jit(jax.value_and_grad)`` and PyTorch autograd (target: within 2x).
@@ -161,6 +163,55 @@ def main() -> None:
         print(f"  MLP: trellax/torch {t_m / p_m:.2f}x (target <= 2x)")
     if torch is None:
         print("torch: not installed (its column is n/a)")
+    _loops_and_jacobians(jax, jnp)
+
+
+def _rnn(ns: Any, lax: Any) -> Callable[..., Any]:
+    """A 100-step tanh recurrence over a (100, 16) sequence with a 16x16 weight: a scan."""
+
+    def loss(w: Any, xs: Any) -> Any:
+        def step(h: Any, x: Any) -> Any:
+            h = ns.tanh(h @ w + x)
+            return h, h.sum()
+
+        _, ys = lax.scan(step, ns.zeros(16, "float32"), xs)
+        return ys.sum()
+
+    return loss
+
+
+def _loops_and_jacobians(jax: Any, jnp: Any) -> None:
+    """Reverse mode through ``scan`` and the vectorized Jacobians (issue 10, rest)."""
+    rng = np.random.default_rng(1)
+    w = (rng.standard_normal((16, 16)) * 0.3).astype(np.float32)
+    xs = rng.standard_normal((100, 16)).astype(np.float32)
+    v = rng.standard_normal(32).astype(np.float32)
+    rows: list[Row] = []
+    tg = trellax.grad(_rnn(tnp, trellax.lax))
+    tjg = trellax.jit(tg)
+    tw, txs, tv = tnp.asarray(w), tnp.asarray(xs), tnp.asarray(v)
+    cases: dict[str, dict[str, Callable[[], object] | None]] = {
+        "grad of a 100-step scan, eager": {"trellax": lambda: tg(tw, txs)},
+        "jit(grad) of a 100-step scan": {"trellax": lambda: tjg(tw, txs)},
+    }
+    tjf = trellax.jacfwd(lambda x: tnp.sin(x) * x.sum())
+    tjr = trellax.jacrev(lambda x: tnp.sin(x) * x.sum())
+    cases["jacfwd 32x32, eager"] = {"trellax": lambda: tjf(tv)}
+    cases["jacrev 32x32, eager"] = {"trellax": lambda: tjr(tv)}
+    if jax is not None and jnp is not None:
+        jg = jax.grad(_rnn(jnp, jax.lax))
+        jjg = jax.jit(jg)
+        jw, jxs, jv = jnp.asarray(w), jnp.asarray(xs), jnp.asarray(v)
+        cases["grad of a 100-step scan, eager"]["jax"] = lambda: jax.block_until_ready(jg(jw, jxs))
+        cases["jit(grad) of a 100-step scan"]["jax"] = lambda: jax.block_until_ready(jjg(jw, jxs))
+        jjf = jax.jacfwd(lambda x: jnp.sin(x) * x.sum())
+        jjr = jax.jacrev(lambda x: jnp.sin(x) * x.sum())
+        cases["jacfwd 32x32, eager"]["jax"] = lambda: jax.block_until_ready(jjf(jv))
+        cases["jacrev 32x32, eager"]["jax"] = lambda: jax.block_until_ready(jjr(jv))
+        np.testing.assert_allclose(np.asarray(tg(tw, txs)), np.asarray(jg(jw, jxs)), rtol=1e-3)
+    for name, fns in cases.items():
+        rows.append(Row(name, {"numpy": None, **{k: _time(f) for k, f in fns.items()}}))
+    print_table("reverse mode through scan, Jacobians (float32)", rows)
 
 
 def _torch_loss(torch: Any, params: Any, x: Any, y: Any) -> Any:

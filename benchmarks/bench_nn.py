@@ -5,7 +5,13 @@ Cases:
 * ``CNN step``: the demo's network (examples/train_digits.py: two 3x3 convolutions, max-pool,
   two dense layers; bf16 compute, f32 params) plus Adam, on a batch of 64 8x8 images;
 * ``MLP step``: Dense(256)-relu-Dense(256)-relu-Dense(10) in float32 with Adam, batch 128 of 784;
-* ``Conv forward``: ``nn.Conv(16, (3, 3))`` on a float32 batch of 32x32x16 (8 images).
+* ``Conv forward``: ``nn.Conv(16, (3, 3))`` on a float32 batch of 32x32x16 (8 images);
+* ``CNN init``, ``CNN apply``, ``Adam update`` (eager, no jit): the module system's and the
+  optimizer's own cost around the same operations.
+
+NumPy's OpenBLAS threads matter here: the products are small, and on a busy machine two BLAS
+threads made the CNN step about ten times slower than one (docs/nn.md, "Performance"); set
+``OPENBLAS_NUM_THREADS=1`` to compare single-threaded.
 
 Columns: ``trellax`` (``trellax.jit``, the baseline), ``flax`` (the same model in Flax + optax
 under ``jax.jit``, results blocked on) and ``torch`` (PyTorch eager on CPU: forward, backward and
@@ -101,6 +107,14 @@ def _library(
     cvars = conv.init(key, cx)
     fwd = jit(conv.apply)
     out["Conv forward 32x32x16"] = lambda: block(fwd(cvars, cx))
+    # the module machinery and the optimizer without jit (every op dispatched eagerly)
+    xa = jnp.asarray(CNN_X)
+    params = cnn.init(key, xa)["params"]
+    opt = optim.adam(1e-3)
+    state = opt.init(params)
+    out["CNN init (eager)"] = lambda: block(cnn.init(key, xa))
+    out["CNN apply (eager)"] = lambda: block(cnn.apply({"params": params}, xa))
+    out["Adam update (eager, CNN params)"] = lambda: block(opt.update(params, state, params))
     return out
 
 

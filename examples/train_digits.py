@@ -3,7 +3,8 @@
 Mixed precision the Flax way: parameters are stored in float32 (``param_dtype``), every layer
 computes in bfloat16 (``dtype=bfloat16``), the loss is taken in float32, and Adam keeps its
 moments in float32. The jitted training step is then searched for implicit promotions
-(``trellax.explain_promotions``): there are none, as every layer casts explicitly.
+(``trellax.explain_promotions``; there are none, as every layer casts explicitly) and its explicit
+casts between bfloat16 and float32 are listed by source line: where the two precisions meet.
 
 Run with ``make demo`` (installs the ``demo`` extra: scikit-learn, tqdm, matplotlib)::
 
@@ -13,8 +14,15 @@ Run with ``make demo`` (installs the ``demo`` extra: scikit-learn, tqdm, matplot
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from typing import Any
+
+# The network's matrix products are small (at most 4096 x 144): OpenBLAS's threads cost more than
+# they save, and on a busy machine they make a training step about ten times slower
+# (docs/nn.md, "Performance"). One BLAS thread, unless the environment says otherwise; this must
+# be set before NumPy loads OpenBLAS.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 
@@ -57,6 +65,22 @@ def load_digits(seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
 def cross_entropy(logits: Any, labels: Any) -> Any:
     logp = nn.log_softmax(logits.astype(jnp.float32))  # the loss in float32
     return -jnp.mean(jnp.sum(nn.one_hot(labels, 10) * logp, axis=-1))
+
+
+def bf16_casts(jaxpr: Any) -> list[str]:
+    """``convert_element_type`` equations between bfloat16 and float32, counted per source line
+    (the layers' explicit casts of parameters and inputs, the loss's cast back, the gradients)."""
+    counts: dict[tuple[str, str], int] = {}
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name != "convert_element_type":
+            continue
+        pair = {str(eqn.invars[0].aval.dtype), str(eqn.outvars[0].aval.dtype)}
+        if pair != {"bfloat16", "float32"}:
+            continue
+        where = (eqn.source or "?").rsplit("/", 1)[-1]
+        arrow = f"{eqn.invars[0].aval.dtype} -> {eqn.outvars[0].aval.dtype}"
+        counts[(where, arrow)] = counts.get((where, arrow), 0) + 1
+    return [f"{where:36s} {n:2d} x {arrow}" for (where, arrow), n in counts.items()]
 
 
 def main() -> None:
@@ -111,20 +135,15 @@ def main() -> None:
     elapsed = time.perf_counter() - start
     print(f"\nheld-out accuracy {history[-1][1]:.2%} after {elapsed:.1f} s of training")
 
-    print("\nImplicit promotions inside the jitted training step (where bfloat16 meets float32):")
-    report = trellax.explain_promotions(
-        train_step, params, opt_state, jnp.asarray(x_train[:8]), jnp.asarray(y_train[:8])
-    )
-    seen = set()
-    for p in report:
-        line = str(p)
-        if line not in seen:
-            seen.add(line)
-            print("  " + line)
-    if not seen:
-        # Flax's rule: each layer casts its inputs and float32 parameters to its ``dtype`` with
-        # an explicit promote_dtype, and the loss casts the logits up explicitly.
-        print("  none: every place bfloat16 meets float32 is an explicit cast")
+    # Where bfloat16 meets float32: implicit promotions (none: every layer casts its float32
+    # parameters to its bfloat16 dtype explicitly, Flax's rule) and the explicit casts.
+    sample = (params, opt_state, jnp.asarray(x_train[:8]), jnp.asarray(y_train[:8]))
+    report = trellax.explain_promotions(train_step, *sample)
+    text = str(report)  # "No implicit promotions in train_step(<26 argument types>)." or a list
+    print("\n" + (text if len(report) else text.split(" in train_step(")[0]))
+    print("Explicit casts between bfloat16 and float32 in the jitted training step:")
+    for line in bf16_casts(trellax.make_jaxpr(train_step)(*sample).jaxpr):
+        print("  " + line)
 
     try:
         import matplotlib

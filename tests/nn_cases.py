@@ -4,9 +4,9 @@
 ``tests/golden/nn.json``; ``tests/test_nn_golden.py`` runs it with ``trellax.nn``/
 ``trellax.numpy``. A case's ``build(ns)`` receives a namespace ``ns`` whose attributes name the
 library's pieces (``ns.nn``, ``ns.jnn`` (``jax.nn``), ``ns.jnp``, ``ns.lax``, ``ns.norm`` the
-private normalization module with
-``_compute_stats``) and ``ns.x(shape, dtype)``, deterministic data from NumPy (identical on both
-sides). This module imports only NumPy.
+private normalization module with ``_compute_stats``, ``ns.vmap``, ``ns.grad``) and
+``ns.x(shape, dtype)``, deterministic data from NumPy (identical on both sides). This module
+imports only NumPy.
 
 Kinds of case:
 
@@ -398,12 +398,112 @@ case("DenseGeneral batch_dims")(
 )
 case("Einsum bad string")(lambda ns: (ns.nn.Einsum((3, 4), "ab,bc"), [ns.x((2, 3), F32)]))
 
+# -- cross-device statistics: axis_name under vmap (each mapped element is a "device") ---------
+
+
+def _mapped_norm(ns: Any, module: Any, train: bool, x: Any, mask: Any = None) -> Any:
+    """``(y, updated, variables)`` of ``module`` inited and applied on every element of ``x``'s
+    leading axis under ``vmap(axis_name="batch")`` (BatchNorm's stats updated when ``train``)."""
+
+    def one(x: Any, mask: Any) -> Any:
+        kw = {} if mask is None else {"mask": mask}
+        variables = module.init(ns.key, x, **kw)
+        if train:
+            y, upd = module.apply(variables, x, mutable=["batch_stats"], **kw)
+            return y, upd, variables
+        return module.apply(variables, x, **kw), variables
+
+    return ns.vmap(one, axis_name="batch")(x, mask)
+
+
+AXIS_NAME = {
+    "BatchNorm train": (lambda nn: nn.BatchNorm(False, momentum=0.9, axis_name="batch"), True),
+    "BatchNorm train slow variance": (
+        lambda nn: nn.BatchNorm(False, axis_name="batch", use_fast_variance=False),
+        True,
+    ),
+    "BatchNorm train axis=1 dtype=bf16": (
+        lambda nn: nn.BatchNorm(False, axis=1, dtype=BF16, axis_name="batch"),
+        True,
+    ),
+    "BatchNorm eval": (lambda nn: nn.BatchNorm(True, axis_name="batch"), False),
+    "LayerNorm": (lambda nn: nn.LayerNorm(axis_name="batch"), False),
+    "LayerNorm reduction_axes=(1,2)": (
+        lambda nn: nn.LayerNorm(reduction_axes=(1, 2), axis_name="batch"),
+        False,
+    ),
+    "RMSNorm": (lambda nn: nn.RMSNorm(axis_name="batch"), False),
+    "GroupNorm": (lambda nn: nn.GroupNorm(num_groups=2, axis_name="batch"), False),
+    "InstanceNorm": (lambda nn: nn.InstanceNorm(axis_name="batch"), False),
+}
+for nm, (make, train) in AXIS_NAME.items():
+    for dt in (F32, BF16):
+        case(f"axis_name {nm} {dt}", kind="fn")(
+            lambda ns, make=make, train=train, dt=dt: (
+                lambda x: _mapped_norm(ns, make(ns.nn), train, x),
+                [ns.x((3, 4, 2, 4), dt)],
+            )
+        )
+case("axis_name BatchNorm train mask", kind="fn")(
+    lambda ns: (
+        lambda x, m: _mapped_norm(ns, ns.nn.BatchNorm(False, axis_name="batch"), True, x, m),
+        [ns.x((3, 5, 2), F32), ns.x((3, 5, 2), F32, seed=4) > -0.5],
+    )
+)
+case("axis_name _compute_stats", kind="fn")(
+    lambda ns: (
+        ns.vmap(lambda x: ns.norm._compute_stats(x, (0,), None, "batch"), axis_name="batch"),
+        [ns.x((3, 4, 2), BF16)],
+    )
+)
+case("axis_name BatchNorm grad", kind="fn")(
+    lambda ns: (
+        ns.vmap(
+            ns.grad(
+                lambda x: (
+                    ns.jnp.sum(
+                        ns.nn.BatchNorm(True, axis_name="batch").apply(
+                            {
+                                "params": {"scale": ns.jnp.arange(2.0) + 1, "bias": ns.jnp.ones(2)},
+                                "batch_stats": {"mean": ns.jnp.ones(2), "var": ns.jnp.ones(2)},
+                            },
+                            x,
+                        )
+                        ** 2
+                    )
+                    + ns.jnp.sum(
+                        ns.nn.LayerNorm(axis_name="batch", use_scale=False, use_bias=False).apply(
+                            {}, x
+                        )
+                        * x
+                    )
+                )
+            ),
+            axis_name="batch",
+        ),
+        [ns.x((3, 4, 2), F32)],
+    )
+)
+case("axis_name axis_index_groups", kind="fn")(
+    lambda ns: (
+        ns.vmap(
+            lambda x: ns.nn.LayerNorm(axis_name="b", axis_index_groups=[[0, 1], [2]]).init(
+                ns.key, x
+            ),
+            axis_name="b",
+        ),
+        [ns.x((3, 4, 2), F32)],
+    )
+)
+
 # -- functions -----------------------------------------------------------------------------------
 
 ACTIVATIONS = [
     "relu", "relu6", "sigmoid", "softplus", "log_sigmoid", "silu", "swish", "gelu",
     "leaky_relu", "elu", "celu", "selu", "glu", "hard_tanh", "hard_sigmoid", "hard_silu",
     "mish", "tanh", "softmax", "log_softmax", "standardize", "logsumexp",
+    "soft_sign", "squareplus", "sparse_plus", "sparse_sigmoid", "identity", "log1mexp",
+    "logmeanexp",
 ]  # fmt: skip
 SPECIALS = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-30, -5.5, 3.25, 40.0, -40.0])
 for fn in ACTIVATIONS:
@@ -413,6 +513,21 @@ for fn in ACTIVATIONS:
         )
     case(f"act {fn} specials", kind="fn")(
         lambda ns, fn=fn: (getattr(ns.jnn, fn), [ns.jnp.asarray(SPECIALS, F32)])
+    )
+# derivatives at the kinks and specials (relu/relu6 are custom_jvp in JAX: 0 at their kinks).
+GRAD_ACTIVATIONS = [
+    "relu", "relu6", "sigmoid", "silu", "gelu", "leaky_relu", "elu", "celu", "selu",
+    "softplus", "log_sigmoid",
+    "hard_tanh", "hard_sigmoid", "hard_silu", "mish", "tanh",
+    "soft_sign", "squareplus", "sparse_plus", "sparse_sigmoid", "log1mexp",
+]  # fmt: skip
+KINKS = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-30, -1.0, 1.0, -3.0, 3.0, 6.0, 40.0])
+for fn in GRAD_ACTIVATIONS:
+    case(f"act grad {fn} kinks", kind="fn")(
+        lambda ns, fn=fn: (
+            ns.vmap(ns.grad(getattr(ns.jnn, fn))),
+            [ns.jnp.asarray(KINKS, F32)],
+        )
     )
 case("act gelu exact", kind="fn")(
     lambda ns: (lambda x: ns.jnn.gelu(x, approximate=False), [ns.x((3, 4), F32)])
@@ -436,6 +551,15 @@ case("act logsumexp b negative total", kind="fn")(
         lambda x: ns.jnn.logsumexp(x, b=ns.jnp.asarray([1.0, -2.0])),
         [ns.jnp.asarray([0.0, 0.0], F32)],
     )
+)
+case("act logmeanexp axis where keepdims", kind="fn")(
+    lambda ns: (
+        lambda x: ns.jnn.logmeanexp(x, axis=1, where=x > -0.5, keepdims=True),
+        [ns.x((3, 4), F32)],
+    )
+)
+case("act squareplus b", kind="fn")(
+    lambda ns: (lambda x: ns.jnn.squareplus(x, 0.5), [ns.x((3, 4), BF16)])
 )
 case("act one_hot", kind="fn")(
     lambda ns: (lambda x: ns.jnn.one_hot(x, 4), [ns.jnp.asarray([0, 3, -1, 4, 2], I32)])

@@ -553,9 +553,9 @@ def test_stop_gradient() -> None:
 def test_docstring_examples() -> None:
     import doctest
 
-    from trellax._src import ad_api, custom_derivatives, test_util
+    from trellax._src import ad_api, ad_jacobians, ad_linear, custom_derivatives, test_util
 
-    for mod in (ad_api, custom_derivatives, test_util):
+    for mod in (ad_api, ad_jacobians, ad_linear, custom_derivatives, test_util):
         result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
         assert result.failed == 0, mod.__name__
         assert result.attempted > 0

@@ -581,7 +581,7 @@ def test_jitted_loops_are_generated_inline() -> None:
         return lax.while_loop(lambda v: v < 100.0, lambda v: v * 2.0 + 1.0, c), ys
 
     xs = tnp.arange(5.0, dtype="float32")
-    source = tracing.compile_jaxpr(trellax.jit(f).lower(xs, True)).__doc__
+    source = tracing.compile_jaxpr(trellax.jit(f).lower(xs, True).jaxpr).__doc__
     assert source is not None
     assert "for t" in source and "while True:" in source and "if i" in source
     assert "# scan" not in source and "# while" not in source and "# cond" not in source

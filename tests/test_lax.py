@@ -434,6 +434,22 @@ def _cf():
     return tnp.ones(4, "complex64")
 
 
+@trellax.custom_jvp
+def _custom_jvp_sin(x):
+    return tnp.sin(x)
+
+
+_custom_jvp_sin.defjvp(lambda p, t: (tnp.sin(p[0]), t[0] * 2.0))
+
+
+@trellax.custom_vjp
+def _custom_vjp_sin(x):
+    return tnp.sin(x)
+
+
+_custom_vjp_sin.defvjp(lambda x: (tnp.sin(x), x), lambda r, g: (g * 2.0,))
+
+
 CASES = {
     # arithmetic and math
     "add": lambda: lax.add(f32(), f32()),
@@ -480,6 +496,10 @@ CASES = {
     "is_finite": lambda: lax.is_finite(f16()),
     "i0": lambda: tnp.i0(f32()),
     "bessel_i0e": lambda: lax_elementwise.bessel_i0e(f32()),
+    "bessel_i1e": lambda: lax.bessel_i1e(f32()),
+    "polygamma": lambda: lax.polygamma(f32() * 0 + 1, f32() * 2.5),
+    "zeta": lambda: lax.zeta(f32() * 0 + 2, f32() * 2.5),
+    "random_gamma_grad": lambda: lax.random_gamma_grad(f32() * 0 + 2.5, f32() * 0 + 2.0),
     "frexp": lambda: tnp.frexp(f16()),
     "gcd": lambda: tnp.gcd(i8(), i8()),
     "lcm": lambda: tnp.lcm(u8(), u8()),
@@ -547,6 +567,8 @@ CASES = {
     "cond": lambda: lax.cond(True, lambda x: x + 1, lambda x: x - 1, f32()),
     "while": lambda: lax.while_loop(lambda c: c < 3, lambda c: c + 1, tnp.asarray(0, "int32")),
     "scan": lambda: lax.scan(lambda c, x: (c + x, c), tnp.asarray(0.0, "float32"), f32()),
+    "custom_jvp_call": lambda: _custom_jvp_sin(f32()),
+    "custom_vjp_call": lambda: _custom_vjp_sin(f32()),
     # linear algebra and FFT
     "cholesky": lambda: lax_linalg.cholesky(_sq()),
     "eigh": lambda: lax_linalg.eigh(_sq()),

@@ -100,14 +100,54 @@ def test_conv_bad_input() -> None:
         lax.conv_general_dilated(x, w, (1, 1), "VALID", dimension_numbers=("NNHW", "OIHW", "NCHW"))
     with pytest.raises(ValueError, match="window_strides"):
         lax.conv_general_dilated(x, w, (1,), "VALID")
-    with pytest.raises(ValueError, match="Unknown padding"):
-        lax.conv_general_dilated(x, w, (1, 1), "FULL")
+    with pytest.raises(RuntimeError, match="Unrecognized padding type: expected 'VALID'"):
+        lax.conv_general_dilated(x, w, (1, 1), "FULL")  # JAX's padtype_to_pads error
     with pytest.raises(ValueError, match="String padding"):
         lax.conv_general_dilated(x, w, (1, 1), "SAME", lhs_dilation=(2, 1))
     with pytest.raises(TypeError, match="bool"):
         lax.conv_general_dilated(x.astype(bool), w.astype(bool), (1, 1), "VALID")
-    with pytest.raises(NotImplementedError, match="batch_group_count"):
-        lax.conv_general_dilated(x, w, (1, 1), "VALID", batch_group_count=2)
+    with pytest.raises(ValueError, match=r"batch_group_count=3 must .* divide"):
+        lax.conv_general_dilated(x, w, (1, 1), "VALID", batch_group_count=3)
+
+
+def test_conv_batch_group_count() -> None:
+    # output feature group k convolves lhs batch group k (values from JAX 0.10.2)
+    x = tnp.arange(24.0).reshape(4, 2, 3)
+    w = tnp.arange(24.0).reshape(4, 2, 3) * 0.5
+    out = lax.conv_general_dilated(x, w, (1,), "SAME", batch_group_count=2)
+    assert out.shape == (2, 4, 3) and out.dtype == np.float32 and not out.weak_type
+    np.testing.assert_array_equal(
+        np.asarray(out),
+        [
+            [[17.0, 27.5, 17.0], [41.0, 72.5, 53.0], [425.0, 639.5, 425.0], [593.0, 900.5, 605.0]],
+            [
+                [53.0, 72.5, 41.0],
+                [149.0, 225.5, 149.0],
+                [605.0, 900.5, 593.0],
+                [845.0, 1269.5, 845.0],
+            ],
+        ],
+    )
+    # the same convolution in NWC/WIO layouts, and its gradient (the kernel's is the products of
+    # each batch group with the output cotangent)
+    nwc = lax.conv_general_dilated(
+        x.transpose(0, 2, 1), w.transpose(2, 1, 0), (1,), "SAME",
+        dimension_numbers=("NWC", "WIO", "NWC"), batch_group_count=2,
+    )  # fmt: skip
+    np.testing.assert_array_equal(np.asarray(nwc), np.asarray(out).transpose(0, 2, 1))
+    gx, gw = trellax.grad(
+        lambda x, w: lax.conv_general_dilated(x, w, (1,), "SAME", batch_group_count=2).sum(),
+        (0, 1),
+    )(x, w)
+    assert gx.shape == x.shape and gw.shape == w.shape
+    dense = trellax.grad(lambda w: sum(
+        lax.conv_general_dilated(x[2 * k : 2 * k + 2], w[2 * k : 2 * k + 2], (1,), "SAME").sum()
+        for k in range(2)
+    ))(w)  # fmt: skip
+    np.testing.assert_allclose(np.asarray(gw), np.asarray(dense))
+    with pytest.raises(ValueError, match="at most one of feature_group_count"):
+        lax.conv_general_dilated(x, w[:, :1], (1,), "SAME", feature_group_count=2,
+                                 batch_group_count=2)  # fmt: skip
 
 
 def test_reduce_window_rules() -> None:
@@ -121,7 +161,39 @@ def test_reduce_window_rules() -> None:
     ).all()
     with pytest.raises(TypeError, match="init_value dtype"):
         lax.reduce_window(tnp.ones(3), tnp.asarray(1, "int32"), lax.add, (2,), (1,), "VALID")
-    with pytest.raises(NotImplementedError, match="computation"):
-        lax.reduce_window(tnp.ones(3), 0.0, lambda a, b: a, (2,), (1,), "VALID")
+    # any other computation is folded (JAX: the first element of each window)
+    first = lax.reduce_window(tnp.arange(3.0), 0.0, lambda a, b: a, (2,), (1,), "VALID")
+    np.testing.assert_array_equal(np.asarray(first), [0.0, 0.0])
     s = lax.reduce_window(tnp.ones(3), 1.0, lax.add, (2,), (1,), ((1, 0),))  # non-identity init
     np.testing.assert_array_equal(np.asarray(s), [3.0, 3.0, 3.0])
+
+
+def test_reduce_window_general_computations_and_pytrees() -> None:
+    # one public reduce_window: the primitive for lax.add/max/min/mul on one array, a fold of
+    # the computation itself otherwise (values from JAX 0.10.2)
+    x = tnp.arange(6.0).reshape(2, 3)
+    i = tnp.arange(6).reshape(2, 3)
+    out = lax.reduce_window(x, 0.0, lambda a, b: a + b, (1, 2), (1, 1), "VALID")
+    assert out.dtype == np.float32 and not out.weak_type
+    np.testing.assert_array_equal(np.asarray(out), [[1.0, 3.0], [7.0, 9.0]])
+    m, s = lax.reduce_window(
+        (x, i), (-np.inf, 0), lambda a, b: (tnp.maximum(a[0], b[0]), a[1] + b[1]),
+        (1, 2), (1, 1), "SAME",
+    )  # fmt: skip
+    assert m.dtype == np.float32 and s.dtype == np.int32
+    np.testing.assert_array_equal(np.asarray(m), [[1.0, 2.0, 2.0], [4.0, 5.0, 5.0]])
+    np.testing.assert_array_equal(np.asarray(s), [[1, 3, 2], [7, 9, 5]])
+    # a known computation goes to the primitive, which keeps JAX's dtype check on init values
+    np.testing.assert_array_equal(
+        np.asarray(lax.reduce_window(x, 1.0, lax.add, (1, 2), (1, 1), "VALID")),
+        [[2.0, 4.0], [8.0, 10.0]],
+    )
+    with pytest.raises(TypeError, match="init_value dtype"):
+        lax.reduce_window(i, 1.0, lax.add, (1, 2), (1, 1), "VALID")
+    jaxpr = trellax.make_jaxpr(lambda x: lax.reduce_window(x, 0.0, lax.add, (2,), (1,), "SAME"))
+    assert "reduce_window" in str(jaxpr(tnp.ones(4)))
+    # the fold is differentiable through its slices
+    g = trellax.grad(
+        lambda x: lax.reduce_window(x, 0.0, lambda a, b: a + b, (1, 2), (1, 1), "VALID").sum()
+    )(x)
+    np.testing.assert_array_equal(np.asarray(g), [[1.0, 2.0, 1.0], [1.0, 2.0, 1.0]])

@@ -55,6 +55,8 @@ def make_ns() -> SimpleNamespace:
         lax=trellax.lax,
         norm=normalization,
         key=key,
+        vmap=trellax.vmap,
+        grad=trellax.grad,
         x=lambda shape, dtype, seed=0: tnp.asarray(nn_cases.data(shape, dtype, seed), dtype),
     )
 

@@ -61,14 +61,19 @@ def ref_sgd(lr: float, momentum: float | None = None, nesterov: bool = False) ->
 
 
 def ref_adam(
-    lr: float, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8, wd: float = 0.0
+    lr: float,
+    b1: float = 0.9,
+    b2: float = 0.999,
+    eps: float = 1e-8,
+    wd: float = 0.0,
+    eps_root: float = 0.0,
 ) -> list[np.ndarray]:
     p, m, v, out = P0.copy(), np.zeros(4), np.zeros(4), []
     for k in range(1, STEPS + 1):
         g = grad(p)
         m = b1 * m + (1 - b1) * g
         v = b2 * v + (1 - b2) * g * g
-        u = (m / (1 - b1**k)) / (np.sqrt(v / (1 - b2**k)) + eps)
+        u = (m / (1 - b1**k)) / (np.sqrt(v / (1 - b2**k) + eps_root) + eps)
         p = p - lr * (u + wd * p)
         out.append(p)
     return out
@@ -123,6 +128,7 @@ TRAJECTORIES: list[tuple[str, Callable[[], Any], Callable[[], list[np.ndarray]]]
     ("sgd nesterov", lambda: optim.sgd(0.05, 0.9, True), lambda: ref_sgd(0.05, 0.9, True)),
     ("adam", lambda: optim.adam(0.1), lambda: ref_adam(0.1)),
     ("adamw", lambda: optim.adamw(0.1, weight_decay=0.05), lambda: ref_adam(0.1, wd=0.05)),
+    ("adam eps_root", lambda: optim.adam(0.1, eps_root=0.5), lambda: ref_adam(0.1, eps_root=0.5)),
     ("rmsprop", lambda: optim.rmsprop(0.01), lambda: ref_rmsprop(0.01)),
     ("rmsprop centered momentum", lambda: optim.rmsprop(0.01, centered=True, momentum=0.5),
      lambda: ref_rmsprop(0.01, centered=True, momentum=0.5)),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 import pickle
 import warnings
 from typing import Any
@@ -318,6 +319,70 @@ def test_normal_ks() -> None:
     cdf = np.array([0.5 * (1 + math.erf(v / math.sqrt(2))) for v in x])
     d = np.max(np.abs(cdf - np.arange(1, N + 1) / N))
     assert d < 1.36 / np.sqrt(N)
+
+
+KS = [
+    ("uniform", lambda k: tr.uniform(k, (N,), minval=-1.0, maxval=3.0), lambda x: (x + 1) / 4),
+    ("exponential", lambda k: tr.exponential(k, (N,)), lambda x: 1 - np.exp(-x)),
+    ("gumbel", lambda k: tr.gumbel(k, (N,)), lambda x: np.exp(-np.exp(-x))),
+    ("laplace", lambda k: tr.laplace(k, (N,)), lambda x: np.where(x < 0, np.exp(x) / 2, 1 - np.exp(-x) / 2)),
+    ("logistic", lambda k: tr.logistic(k, (N,)), lambda x: 1 / (1 + np.exp(-x))),
+    ("cauchy", lambda k: tr.cauchy(k, (N,)), lambda x: 0.5 + np.arctan(x) / np.pi),
+    ("rayleigh", lambda k: tr.rayleigh(k, 2.0, (N,)), lambda x: 1 - np.exp(-(x**2) / 8)),
+    ("pareto", lambda k: tr.pareto(k, 3.0, (N,)), lambda x: 1 - x**-3.0),
+    ("weibull", lambda k: tr.weibull_min(k, 2.0, 1.5, (N,)), lambda x: 1 - np.exp(-((x / 2) ** 1.5))),
+    ("triangular", lambda k: tr.triangular(k, 0.0, 1.0, 3.0, (N,)),
+     lambda x: np.where(x < 1, x**2 / 3, 1 - (3 - x) ** 2 / 6)),
+    ("gamma2", lambda k: tr.gamma(k, 2.0, (N,)), lambda x: 1 - np.exp(-x) * (1 + x)),
+    ("loggamma1", lambda k: tr.loggamma(k, 1.0, (N,)), lambda x: 1 - np.exp(-np.exp(x))),
+    ("beta23", lambda k: tr.beta(k, 2.0, 3.0, (N,)), lambda x: x**2 * (6 - 8 * x + 3 * x**2)),
+    ("chisquare2", lambda k: tr.chisquare(k, 2.0, (N,)), lambda x: 1 - np.exp(-x / 2)),
+    ("maxwell", lambda k: tr.maxwell(k, (N,)),
+     lambda x: np.vectorize(math.erf)(x / np.sqrt(2)) - np.sqrt(2 / np.pi) * x * np.exp(-(x**2) / 2)),
+    ("t1", lambda k: tr.t(k, 1.0, (N,)), lambda x: 0.5 + np.arctan(x) / np.pi),
+    ("truncated_normal", lambda k: tr.truncated_normal(k, 0.0, 10.0, (N,)),
+     lambda x: np.vectorize(math.erf)(x / np.sqrt(2))),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "draw", "cdf"), KS, ids=[c[0] for c in KS])
+def test_ks(name: str, draw: Any, cdf: Any) -> None:
+    """Kolmogorov–Smirnov against the exact CDF, at the 0.1% level."""
+    x = np.sort(np.asarray(draw(tr.key(13)), np.float64))
+    with np.errstate(all="ignore"):
+        c = cdf(x)
+    d = max(np.max(np.arange(1, x.size + 1) / x.size - c), np.max(c - np.arange(x.size) / x.size))
+    assert d < 1.95 / np.sqrt(x.size), d
+
+
+@pytest.mark.parametrize(("n", "p"), [(20.0, 0.3), (500.0, 0.4), (9.0, 0.95), (60.0, 0.5)])
+def test_binomial_pmf(n: float, p: float) -> None:
+    """Chi-square of the binomial counts (both algorithms) against the exact pmf."""
+    x = np.asarray(tr.binomial(tr.key(17), n, p, (N,)), np.int64)
+    k = np.arange(int(n) + 1)
+    pmf = np.exp(
+        [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) for i in k]
+        + k * math.log(p)
+        + (n - k) * math.log1p(-p)
+    )
+    keep = pmf * N >= 5
+    obs = np.bincount(x, minlength=k.size)[keep]
+    exp = pmf[keep] * N
+    chi2 = np.sum((obs - exp) ** 2 / exp)
+    dof = keep.sum()
+    assert chi2 < dof + 5 * np.sqrt(2 * dof), (chi2, dof)
+
+
+def test_multivariate_normal_and_multinomial_moments() -> None:
+    cov = np.array([[2.0, 0.6], [0.6, 1.0]])
+    x = np.asarray(tr.multivariate_normal(tr.key(2), tnp.array([1.0, -1.0]), tnp.array(cov), (N,)))
+    np.testing.assert_allclose(x.mean(0), [1.0, -1.0], atol=0.05)
+    np.testing.assert_allclose(np.cov(x.T), cov, atol=0.08)
+    p = np.array([0.2, 0.3, 0.5])
+    m = np.asarray(tr.multinomial(tr.key(2), 40.0, tnp.array(p), shape=(N, 3)), np.float64)
+    assert (m.sum(-1) == 40).all()
+    np.testing.assert_allclose(m.mean(0), 40 * p, rtol=0.02)
+    np.testing.assert_allclose(np.cov(m.T), 40 * (np.diag(p) - np.outer(p, p)), atol=0.25)
 
 
 def test_ball_and_orthogonal_geometry() -> None:

@@ -193,3 +193,41 @@ def test_narrow_float_formulas_round_once(dt: str) -> None:
         assert got.dtype == x.dtype
         np.testing.assert_array_equal(np.asarray(got), want.astype(x.dtype))
     assert tnp.log2(tnp.asarray(8.0, dt)).weak_type is False
+
+
+def test_complex_expm1_on_the_real_axis_as_xla() -> None:
+    inf, nan = np.inf, np.nan
+    z = tnp.array([complex(inf, 0), complex(inf, -0.0), complex(nan, 0), complex(-0.0, -0.0)])
+    out = np.asarray(tnp.expm1(z))
+    np.testing.assert_array_equal(out.real, [inf, inf, nan, 0.0])
+    np.testing.assert_array_equal(out.imag, [0.0, 0.0, 0.0, 0.0])
+    assert not np.signbit(out.imag).any() and not np.signbit(out.real[3])
+    # off the axis NumPy's values stand (JAX agrees)
+    w = np.asarray(tnp.expm1(tnp.array([complex(inf, 1.0), complex(-inf, 1.0), complex(2.0, 0.5)])))
+    np.testing.assert_allclose(w[2], np.expm1(np.complex64(2 + 0.5j)), rtol=1e-6)
+    assert w[0] == complex(inf, inf) and w[1] == complex(-1.0, 0.0)
+
+
+def test_empty_index_arrays_on_empty_axes() -> None:
+    """JAX returns the empty result; a gather of size-1 slices there would be invalid."""
+    e = tnp.zeros(0, bool)
+    assert tnp.zeros(0, bool)[e].shape == (0,)
+    assert tnp.zeros((0, 3))[e].shape == (0, 3)
+    assert tnp.zeros((0, 3))[tnp.array([], "int32")].shape == (0, 3)
+    assert tnp.zeros((2, 0))[tnp.zeros((2, 0), bool)].shape == (0,)
+    assert trellax.jit(lambda x: x[tnp.array([], "int32")])(tnp.zeros((0, 2), "int8")).shape == (
+        0,
+        2,
+    )
+    out = tnp.zeros((0, 3)).at[e].set(1.0)
+    assert out.shape == (0, 3) and out.dtype == np.float32
+    with pytest.raises(TypeError, match="gather"):  # a non-empty index there: JAX's error
+        tnp.zeros((0, 3))[tnp.array([0, 1])]
+
+
+def test_zero_d_boolean_array_index_is_a_python_bool() -> None:
+    x = tnp.arange(6.0).reshape(2, 3)
+    assert x[tnp.asarray(False)].shape == (0, 2, 3)
+    assert x[tnp.asarray(True)].shape == (1, 2, 3)
+    assert x[0, tnp.asarray(False)].shape == (0, 3)
+    assert tnp.asarray(3)[tnp.asarray(False)].shape == (0,)

@@ -21,26 +21,6 @@ EXEMPT = {
     "pmin": "collective (collective_rules)",
     "all_gather": "collective (collective_rules)",
     "axis_index": "collective (collective_rules)",
-    "custom_lin": "only appears in linear jaxprs built by autodiff (custom_vjp); not batched yet",
-    **dict.fromkeys(
-        (
-            "random_seed",
-            "random_split",
-            "random_fold_in",
-            "random_bits",
-            "random_uniform",
-            "random_erf_inv",
-            "random_randint",
-            "random_gamma",
-            "random_poisson",
-            "random_binomial",
-        ),
-        "random primitives: batch rules (vmap over keys) not written yet (issue 12/11 follow-up)",
-    ),
-    **dict.fromkeys(
-        ("conv_general_dilated", "conv_lhs_transpose", "conv_rhs_transpose", "reduce_window"),
-        "window primitives (issue 13): batch rules not written yet",
-    ),
 }
 
 
@@ -254,7 +234,7 @@ def a_b(a, b):
         (
             lambda: trellax.vmap(lambda x: x)("s"),
             TypeError,
-            "Argument 'x' of type <class 'str'> is not a valid JAX type",
+            "Argument 's' of type <class 'str'> is not a valid JAX type",
         ),
         (
             lambda: trellax.vmap(lambda x: lax.psum(x, "j"), axis_name="i")(tnp.ones(2)),
@@ -319,6 +299,28 @@ def test_cond_batched_predicate_selects():
     np.testing.assert_array_equal(np.asarray(out), [0, 2, 2, 0])
 
 
+def test_cond_batched_predicate_masks_gradients_of_untaken_branches():
+    """As JAX: each branch sees select(taken, x, stop_gradient(x)), so sqrt'(0) = inf or
+    log'(-1) in a branch an example does not take gives no NaN; values never see it either."""
+    x = tnp.array([0.0, 1.0, -1.0, 4.0])
+    f = lambda x: lax.cond(x > 0, tnp.sqrt, lambda x: x, x)  # noqa: E731
+    g = lambda x: lax.cond(x > 0, tnp.log, lambda x: x * 2, x)  # noqa: E731
+    for fun, want in ((f, [1.0, 0.5, 1.0, 0.25]), (g, [2.0, 1.0, 2.0, 0.25])):
+        total = lambda x, fun=fun: trellax.vmap(fun)(x).sum()  # noqa: E731
+        for grad in (trellax.grad(total), trellax.jit(trellax.grad(total))):
+            np.testing.assert_array_equal(np.asarray(grad(x)), want)
+        np.testing.assert_array_equal(np.asarray(trellax.vmap(trellax.grad(fun))(x)), want)
+        _, t = trellax.jvp(trellax.vmap(fun), (x,), (tnp.ones(4),))
+        np.testing.assert_array_equal(np.asarray(t), want)
+    np.testing.assert_array_equal(np.asarray(trellax.vmap(g)(x)), np.float32([0, 0, -2, np.log(4)]))
+    # a taken branch's infinite derivative is kept (sqrt'(0) where x > 0 picks sqrt)
+    h = lambda x, y: lax.cond(x > 0, lambda: tnp.sqrt(y), lambda: y * 2)  # noqa: E731
+    got = trellax.grad(lambda y: trellax.vmap(h)(x, y).sum())(tnp.zeros(4))
+    assert np.asarray(got).tolist() == [2.0, np.inf, 2.0, np.inf]
+    text = str(trellax.make_jaxpr(trellax.vmap(f))(x))
+    assert text.count("stop_gradient") == 2 and text.count("select_n") == 3
+
+
 def test_cond_unbatched_predicate_stays_cond():
     jaxpr = trellax.make_jaxpr(
         trellax.vmap(lambda x: lax.cond(True, lambda x: x * 2.0, lambda x: -x, x))
@@ -374,3 +376,63 @@ def test_make_jaxpr_has_no_loop():
         trellax.make_jaxpr(trellax.vmap(lambda a, b: a @ b))(tnp.ones((5, 3)), tnp.ones((5, 3)))
     )
     assert text.count("dot_general") == 1
+
+
+# -- custom_jvp / custom_vjp under vmap -------------------------------------------------------------
+
+
+def _scaled_sin_vjp():
+    @trellax.custom_vjp
+    def f(p, k):
+        return tnp.sin(p["a"]) * p["b"] * k
+
+    def fwd(p, k):
+        return f(p, k), (p, k)
+
+    def bwd(res, g):
+        p, k = res
+        return {"a": 3.0 * g * p["b"] * k, "b": None}, 2.0 * g
+
+    f.defvjp(fwd, bwd)
+    return f
+
+
+def test_custom_vjp_rule_is_batched_over_pytrees_and_shared_arguments():
+    f = _scaled_sin_vjp()
+    a, b, k = tnp.arange(3.0), tnp.array([1.0, 2.0, 3.0]), tnp.asarray(0.5)
+
+    def total(a, b, k):
+        return trellax.vmap(f, in_axes=({"a": 0, "b": None}, 0))({"a": a, "b": b[0]}, k * b).sum()
+
+    ga, gb, gk = trellax.grad(total, argnums=(0, 1, 2))(a, b, k)
+    np.testing.assert_allclose(np.asarray(ga), 3.0 * 1.0 * 0.5 * np.array([1, 2, 3]))
+    # b reaches f twice: p["b"] (bwd gives None: no cotangent) and k = 0.5 * b (2 per example)
+    np.testing.assert_allclose(np.asarray(gb), [1.0, 1.0, 1.0])
+    np.testing.assert_allclose(np.asarray(gk), 2.0 * (1 + 2 + 3))
+
+
+def test_custom_jvp_nondiff_argnums_and_collectives_under_vmap():
+    def power(n, x):
+        return x**n
+
+    g2 = trellax.custom_jvp(power, nondiff_argnums=(0,))
+    g2.defjvp(lambda n, p, t: (g2(n, p[0]), n * 7.0 * t[0]))
+    x = tnp.arange(4.0)
+    out = trellax.grad(lambda x: trellax.vmap(lambda x: g2(2, x))(x).sum())(x)
+    np.testing.assert_array_equal(np.asarray(out), [14.0] * 4)
+
+    @trellax.custom_jvp
+    def centred(x):
+        return x - lax.pmean(x, "i")
+
+    centred.defjvp(lambda p, t: (centred(p[0]), t[0] - lax.pmean(t[0], "i")))
+    out = trellax.grad(lambda x: (trellax.vmap(centred, axis_name="i")(x) * x).sum())(x)
+    np.testing.assert_allclose(np.asarray(out), 2 * (np.arange(4.0) - 1.5))
+
+
+def test_custom_vjp_under_vmap_without_differentiation_runs_the_function():
+    f = _scaled_sin_vjp()
+    out = trellax.vmap(f, in_axes=({"a": 0, "b": None}, None))(
+        {"a": tnp.arange(3.0), "b": tnp.asarray(2.0)}, 1.0
+    )
+    np.testing.assert_allclose(np.asarray(out), 2 * np.sin(np.arange(3.0)), rtol=1e-6)

@@ -71,6 +71,8 @@ def run(case: nn_cases.Case) -> dict[str, Any]:
         lax=jax.lax,
         norm=norm,
         key=key,
+        vmap=jax.vmap,
+        grad=jax.grad,
         x=lambda shape, dtype, seed=0: jnp.asarray(nn_cases.data(shape, dtype, seed), dtype),
     )
     try:

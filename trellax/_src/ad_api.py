@@ -1,5 +1,6 @@
-"""Differentiation users call: ``jvp``, ``linearize``, ``vjp``, ``grad``, ``value_and_grad``,
-``jacfwd``, ``jacrev``, ``jacobian``, ``hessian`` and ``linear_transpose``.
+"""The transformation entry points: ``jvp``, ``linearize``, ``vjp``, ``grad`` and
+``value_and_grad`` (the Jacobians are in ``ad_jacobians``, ``linear_transpose`` in ``ad_linear``,
+``custom_jvp``/``custom_vjp`` in ``custom_derivatives``, ``check_grads`` in ``test_util``).
 
 Each is a pytree wrapper around the flat cores of ``interpreters/ad.py``: arguments are
 flattened, leaves become arrays (a Python scalar is a weak array, as everywhere), the flat
@@ -128,6 +129,36 @@ def _partial_argnums(
         return fun(*full, **kwargs)
 
     return f_partial, tuple(args[i] for i in nums)
+
+
+def _flat_args(
+    fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], argnums: Any
+) -> tuple[Callable[..., Any], PyTreeDef, list[Any]]:
+    """``fun`` of the ``argnums`` arguments only, their tree, and their leaves as primals."""
+    f_partial, dyn = _partial_argnums(fun, args, kwargs, _argnums(argnums, len(args)))
+    leaves, in_tree = tree_flatten(dyn)
+    return f_partial, in_tree, [_primal(x) for x in leaves]
+
+
+def _linearize_args(
+    fun: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    argnums: Any,
+    name: str,
+    holomorphic: bool,
+    allow_int: bool,
+    has_aux: bool,
+) -> tuple[_Flat, PyTreeDef, list[Any], list[Any], ad.Linearized]:
+    """Reverse mode's start (``grad``, ``jacrev``): the ``argnums`` arguments checked, and ``fun``
+    linearized in them: the flat function, the input tree, the inputs, the outputs and the
+    linearization."""
+    f_partial, in_tree, xs = _flat_args(fun, args, kwargs, argnums)
+    for x in xs:
+        _check_input(name, _aval(x), holomorphic, allow_int)
+    flat = _Flat(f_partial, in_tree, has_aux)
+    outs, lin = ad.linearize_flat(flat, xs)
+    return flat, in_tree, xs, outs, lin
 
 
 # -- jvp and linearize ------------------------------------------------------------------------------
@@ -408,14 +439,9 @@ def value_and_grad(
 
     @functools.wraps(fun, updated=())
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
-        nums = _argnums(argnums, len(args))
-        f_partial, dyn = _partial_argnums(fun, args, kwargs, nums)
-        leaves, in_tree = tree_flatten(dyn)
-        xs = [_primal(x) for x in leaves]
-        for x in xs:
-            _check_input(name, _aval(x), holomorphic, allow_int)
-        flat = _Flat(f_partial, in_tree, has_aux)
-        outs, lin = ad.linearize_flat(flat, xs)
+        flat, in_tree, xs, outs, lin = _linearize_args(
+            fun, args, kwargs, argnums, name, holomorphic, allow_int, has_aux
+        )
         assert flat.out_tree is not None
         n = flat.n_out
         value = tree_unflatten(flat.out_tree, outs[:n])
@@ -467,243 +493,3 @@ def grad(
         return (g, value_aux[1]) if has_aux else g
 
     return grad_f
-
-
-# -- jacobians --------------------------------------------------------------------------------------
-
-
-def _downcast(x: Any, example: ShapedArray) -> Any:
-    """A Jacobian block cast to the dtype and weak flag of ``example`` (the output for jacfwd,
-    the input for jacrev), taking the real part for a real example, as JAX does."""
-    if isinstance(x, np.ndarray) or example.dtype == float0:
-        return x
-    from trellax._src.ad_util import convert
-    from trellax._src.lax.elementwise import real_p
-
-    if x.dtype.kind == "c" and example.dtype.kind != "c":
-        x = real_p.bind(x)
-    return convert(x, example.dtype, example.weak_type)
-
-
-def _stack_basis(rows: list[Any], out_shape: tuple[int, ...], in_shape: tuple[int, ...]) -> Any:
-    """Results for each basis vector of the input, stacked to ``out_shape + in_shape``."""
-    import trellax.numpy as tnp
-
-    return tnp.reshape(tnp.stack(rows, axis=-1), out_shape + in_shape)
-
-
-def _stack_rows(rows: list[Any], out_shape: tuple[int, ...], in_shape: tuple[int, ...]) -> Any:
-    """Results for each basis vector of the output, stacked to ``out_shape + in_shape``."""
-    import trellax.numpy as tnp
-
-    return tnp.reshape(tnp.stack(rows, axis=0), out_shape + in_shape)
-
-
-def _basis(aval: ShapedArray, k: int) -> Any:
-    e = np.zeros(aval.size, aval.dtype)
-    e[k] = 1
-    return core.new_array(e.reshape(aval.shape), aval.dtype, aval.weak_type)
-
-
-def jacfwd(
-    fun: Callable[..., Any],
-    argnums: int | Sequence[int] = 0,
-    has_aux: bool = False,
-    holomorphic: bool = False,
-) -> Callable[..., Any]:
-    """The Jacobian by forward mode: one JVP per input element; shape ``out + in``."""
-
-    @functools.wraps(fun, updated=())
-    def jacfun(*args: Any, **kwargs: Any) -> Any:
-        nums = _argnums(argnums, len(args))
-        f_partial, dyn = _partial_argnums(fun, args, kwargs, nums)
-        leaves, in_tree = tree_flatten(dyn)
-        xs = [_primal(x) for x in leaves]
-        for x in xs:
-            d = _aval(x).dtype
-            if holomorphic:
-                _check_input("jacfwd", _aval(x), True, False)
-            elif not (differentiable(d) and d.kind != "c"):
-                raise TypeError(
-                    "jacfwd requires real-valued inputs (input dtype that is a sub-dtype of "
-                    f"np.floating), but got {d.name}. For holomorphic differentiation, pass "
-                    "holomorphic=True. For differentiation of non-holomorphic functions involving "
-                    "complex inputs or integer inputs, use jax.jvp directly."
-                )
-        flat = _Flat(f_partial, in_tree, has_aux)
-        in_avals = [_aval(x) for x in xs]
-        columns: list[list[list[Any]]] = []  # [input leaf][basis k] -> output tangents
-        outs: list[Any] = []
-        for i, a in enumerate(in_avals):
-            per_k = []
-            for k in range(a.size):
-                ts = [_basis(a, k) if j == i else Zero(b) for j, b in enumerate(in_avals)]
-                outs, out_t = ad.jvp_flat(flat, xs, ts)
-                per_k.append(out_t)
-            columns.append(per_k)
-        if not columns or not any(a.size for a in in_avals):
-            outs = flat(*xs)
-        assert flat.out_tree is not None
-        n = flat.n_out
-        out_avals = [_aval(o) for o in outs[:n]]
-        per_out = []
-        for o, oa in enumerate(out_avals):
-            per_in = []
-            for i, a in enumerate(in_avals):
-                rows = [_zeros_out(oa) if type(ts[o]) is Zero else ts[o] for ts in columns[i]]
-                if not rows:
-                    per_in.append(
-                        _zeros_out(ShapedArray._fast(oa.shape + a.shape, oa.dtype, oa.weak_type))
-                    )
-                else:
-                    per_in.append(_downcast(_stack_basis(rows, oa.shape, a.shape), oa))
-            per_out.append(_jac_tree(in_tree, per_in, argnums))
-        jac = tree_unflatten(flat.out_tree, per_out)
-        return (jac, flat.aux(_primals(outs))) if has_aux else jac
-
-    return jacfun
-
-
-def _primals(outs: list[Any]) -> list[Any]:
-    return outs
-
-
-def _jac_tree(in_tree: PyTreeDef, per_in: list[Any], argnums: int | Sequence[int]) -> Any:
-    t = tree_unflatten(in_tree, per_in)
-    return t[0] if isinstance(argnums, int) else t
-
-
-def jacrev(
-    fun: Callable[..., Any],
-    argnums: int | Sequence[int] = 0,
-    has_aux: bool = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[..., Any]:
-    """The Jacobian by reverse mode: one VJP per output element; shape ``out + in``."""
-    return _jacrev(fun, argnums, has_aux, holomorphic, allow_int, "jacrev")
-
-
-def jacobian(
-    fun: Callable[..., Any],
-    argnums: int | Sequence[int] = 0,
-    has_aux: bool = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[..., Any]:
-    """The Jacobian (reverse mode, as ``jacrev``)."""
-    return _jacrev(fun, argnums, has_aux, holomorphic, allow_int, "jacrev")
-
-
-def _jacrev(
-    fun: Callable[..., Any],
-    argnums: int | Sequence[int],
-    has_aux: bool,
-    holomorphic: bool,
-    allow_int: bool,
-    name: str,
-) -> Callable[..., Any]:
-    @functools.wraps(fun, updated=())
-    def jacfun(*args: Any, **kwargs: Any) -> Any:
-        nums = _argnums(argnums, len(args))
-        f_partial, dyn = _partial_argnums(fun, args, kwargs, nums)
-        leaves, in_tree = tree_flatten(dyn)
-        xs = [_primal(x) for x in leaves]
-        for x in xs:
-            _check_input(name, _aval(x), holomorphic, allow_int)
-        flat = _Flat(f_partial, in_tree, has_aux)
-        outs, lin = ad.linearize_flat(flat, xs)
-        assert flat.out_tree is not None
-        n = flat.n_out
-        in_avals = [_aval(x) for x in xs]
-        out_avals = [_aval(o) for o in outs[:n]]
-        for oa in out_avals:
-            _check_output(name, oa, holomorphic)
-        per_out = []
-        for o, oa in enumerate(out_avals):
-            rows_per_in: list[list[Any]] = [[] for _ in in_avals]
-            for k in range(oa.size):
-                cts: list[Any] = [Zero(a) for a in lin.out_avals]
-                cts[o] = _basis(oa, k)
-                res = lin.transpose(cts)
-                for i, (c, a) in enumerate(zip(res, in_avals)):
-                    rows_per_in[i].append(_zeros_out(a) if type(c) is Zero else c)
-            per_in = []
-            for i, a in enumerate(in_avals):
-                if rows_per_in[i]:
-                    per_in.append(_downcast(_stack_rows(rows_per_in[i], oa.shape, a.shape), a))
-                else:
-                    per_in.append(
-                        _zeros_out(ShapedArray._fast(oa.shape + a.shape, a.dtype, a.weak_type))
-                    )
-            per_out.append(_jac_tree(in_tree, per_in, argnums))
-        jac = tree_unflatten(flat.out_tree, per_out)
-        return (jac, flat.aux(outs)) if has_aux else jac
-
-    return jacfun
-
-
-def hessian(
-    fun: Callable[..., Any],
-    argnums: int | Sequence[int] = 0,
-    has_aux: bool = False,
-    holomorphic: bool = False,
-) -> Callable[..., Any]:
-    """``jacfwd(jacrev(fun))``: second derivatives, shape ``out + in + in``."""
-    return jacfwd(
-        jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic),
-        argnums,
-        has_aux=has_aux,
-        holomorphic=holomorphic,
-    )
-
-
-# -- linear_transpose -------------------------------------------------------------------------------
-
-
-def linear_transpose(
-    fun: Callable[..., Any], *primals: Any, reduce_axes: Sequence[Any] = ()
-) -> Callable[..., tuple[Any, ...]]:
-    """The transpose of the linear function ``fun`` at inputs shaped like ``primals``.
-
-    >>> import trellax, trellax.numpy as tnp
-    >>> t = trellax.linear_transpose(lambda x: 2 * x, 1.0)
-    >>> t(3.0)
-    (Array(6., dtype=float32, weak_type=True),)
-    """
-    from trellax._src.api import _leaf_aval
-    from trellax._src.interpreters.tracing import trace_to_jaxpr
-
-    leaves, in_tree = tree_flatten(primals)
-    in_avals = [
-        _leaf_aval(x, functools.partial("primals[{}]".format, i)) for i, x in enumerate(leaves)
-    ]
-    for a in in_avals:
-        if not differentiable(a.dtype):
-            raise TypeError(
-                f"linear_transpose only supports float and complex inputs, but got {a.dtype.name}"
-            )
-    flat = _Flat(fun, in_tree, False)
-    closed = trace_to_jaxpr(flat, in_avals, _fun_name(fun))
-    assert flat.out_tree is not None
-    out_tree = flat.out_tree
-    out_avals = closed.out_avals
-
-    def transposed(*cts: Any) -> tuple[Any, ...]:
-        ct_tree_arg = cts[0] if len(cts) == 1 else cts
-        ct_leaves, ct_tree = tree_flatten(ct_tree_arg)
-        if ct_tree != out_tree:
-            raise TypeError(
-                f"cotangent tree does not match function output, got {ct_tree} and {out_tree}"
-            )
-        for c, a in zip(ct_leaves, out_avals):
-            ca = _aval(c)
-            if ca.shape != a.shape or ca.dtype != a.dtype:
-                raise TypeError(f"cotangent type does not match function output, got {ca} and {a}")
-        res = ad.backward_pass(closed, in_avals, [_as_array(c) for c in ct_leaves])
-        out: tuple[Any, ...] = tree_unflatten(
-            in_tree, [_zeros_out(a) if type(c) is Zero else c for c, a in zip(res, in_avals)]
-        )
-        return out
-
-    return transposed

@@ -18,12 +18,13 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 import numpy as np
 
 from trellax._src import config as _config
-from trellax._src import core, dtypes, errors
+from trellax._src import core, dtypes, errors, fp_errors, stages
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import ShapedArray
 from trellax._src.interpreters import tracing
 from trellax._src.jaxpr import ClosedJaxpr
+from trellax._src.jit_options import JitOptions, Traced, as_tuple, check_argnums
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 P = ParamSpec("P")
@@ -32,6 +33,9 @@ R = TypeVar("R")
 S = TypeVar("S")
 
 _PY_KIND = {int: "i", float: "f", complex: "c"}
+_object_new = object.__new__
+_ERRSTATE = fp_errors.STATE
+_IGNORE_FP_ERRORS = fp_errors.IGNORE_ALL
 
 
 class ShapeDtypeStruct:
@@ -155,8 +159,13 @@ def _path_names(fun: Callable[..., Any], n_args: int) -> list[str]:
 # -- jit ------------------------------------------------------------------------------------------
 
 
+#: The code of the wrapper ``fp_errors.quietly`` puts around a compiled program: a cached call
+#: recognizes it and sets NumPy's error state itself around the bare program (one call less).
+_QUIET_CODE = fp_errors.quietly(lambda: None).__code__
+
+
 class _CacheEntry:
-    __slots__ = ("closed", "out_avals", "out_tree", "run", "single")
+    __slots__ = ("bare", "closed", "out_avals", "out_tree", "run", "single")
 
     def __init__(
         self,
@@ -166,6 +175,12 @@ class _CacheEntry:
     ) -> None:
         self.closed = closed
         self.run = run
+        #: the program without its error-state wrapper, when ``run`` is that wrapper
+        self.bare: Callable[..., tuple[Any, ...]] | None = (
+            getattr(run, "__wrapped__", None)
+            if getattr(run, "__code__", None) is _QUIET_CODE
+            else None
+        )
         self.out_tree = out_tree
         self.out_avals = [(a.dtype, a.weak_type) for a in closed.out_avals]
         # A function returning one array (the common case) needs no unflattening.
@@ -180,15 +195,19 @@ class Jitted(Generic[P, R]):
         fun: Callable[P, R],
         static_argnums: Sequence[int] = (),
         static_argnames: Sequence[str] = (),
+        options: JitOptions | None = None,
     ) -> None:
         if not callable(fun):
             raise TypeError(f"Expected a callable value, got {fun!r}")
         functools.update_wrapper(self, fun)
         self.fun = fun  # after update_wrapper, which copies the wrapped object's __dict__
         self._sig = _signature(fun)
+        check_argnums(self._sig, "static_argnums", tuple(static_argnums))
         self.static_argnums, self.static_argnames = _resolve_static(
             self._sig, tuple(static_argnums), tuple(static_argnames)
         )
+        self.options = JitOptions() if options is None else options
+        self.options.check(self._sig, self.static_argnames)
         self._cache: dict[Hashable, _CacheEntry] = {}
         self._fast_cache: dict[Hashable, _CacheEntry] = {}
         self._has_static = bool(self.static_argnums or self.static_argnames)
@@ -212,22 +231,50 @@ class Jitted(Generic[P, R]):
         return f"<trellax.jit of {getattr(self.fun, '__qualname__', self.fun)!r}>"
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        st = _config._local_state.get() or _config._global_state[0]  # config.state(), inlined
+        if not kwargs and not self._has_static:
+            # Fast path: positional concrete arrays and Python scalars (the common case of a hot
+            # loop): one flat key of the config and each argument's (shape, dtype, weak_type) or
+            # scalar type (see _fast_key), no pytree.
+            key: tuple[Any, ...] | None
+            values: Sequence[Any]
+            a: tuple[Any, ...] = args
+            n = len(a)
+            if n == 2 and type(a[0]) is ArrayImpl and type(a[1]) is ArrayImpl:
+                x, y = a  # unrolled for the common arities: _fast_key's result
+                key = (st, x.shape, x.dtype, x.weak_type, y.shape, y.dtype, y.weak_type)
+                values = (x._value, y._value)
+            elif n == 1 and type(a[0]) is ArrayImpl:
+                (x,) = a
+                key = (st, x.shape, x.dtype, x.weak_type)
+                values = (x._value,)
+            else:
+                key, values = _fast_key(st, a)
+            if key is not None:
+                entry = self._fast_cache.get(key)
+                if entry is not None and core._current_trace.get() is core.eval_trace:
+                    bare = entry.bare
+                    if bare is None:
+                        outs = entry.run(*values)
+                    else:
+                        token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
+                        try:
+                            outs = bare(*values)
+                        finally:
+                            _ERRSTATE.reset(token)
+                    if entry.single:  # one array out: core.new_array, inlined
+                        out = outs[0]
+                        d, w = entry.out_avals[0]
+                        if type(out) is np.ndarray and out.dtype is d:
+                            result: Any = _object_new(ArrayImpl)
+                            result._value = out
+                            result.dtype = d
+                            result.shape = out.shape
+                            result.weak_type = w
+                            return result  # type: ignore[no-any-return]
+                    return self._finish(entry, outs)
         if core._current_trace.get() is not core.eval_trace:
             return self.fun(*args, **kwargs)  # nested jit: inline into the enclosing trace
-        st = _config.state()
-        if not kwargs and not self._has_static:
-            # Fast path: positional concrete arrays only (the common case of a hot loop).
-            key_parts: list[Any] = [st]
-            values: list[Any] = []
-            for a in args:
-                if type(a) is not ArrayImpl:
-                    break
-                key_parts.append((a.shape, a.dtype, a.weak_type))
-                values.append(a._value)
-            else:
-                entry = self._fast_cache.get(tuple(key_parts))
-                if entry is not None:
-                    return self._finish(entry, entry.run(*values))
         dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
         leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
         avals = self._avals(leaves, len(dyn_args))
@@ -236,9 +283,10 @@ class Jitted(Generic[P, R]):
         if entry is None:
             entry = self._trace(args, kwargs, in_tree, avals)
             self._cache[key] = entry
-            if not kwargs and not self._has_static and all(type(a) is ArrayImpl for a in args):
-                fast_key = (st, *[(a.shape, a.dtype, a.weak_type) for a in avals])
-                self._fast_cache[fast_key] = entry
+            if not kwargs and not self._has_static:
+                fast_key = _fast_key(st, args)[0]
+                if fast_key is not None:
+                    self._fast_cache[fast_key] = entry
         values = [_leaf_value(x, a) for x, a in zip(leaves, avals)]
         outs = entry.run(*values)
         return self._finish(entry, _unalias(outs, leaves, values))
@@ -325,8 +373,9 @@ class Jitted(Generic[P, R]):
         }
         return full, full_kwargs
 
-    def lower(self, *args: Any, **kwargs: Any) -> ClosedJaxpr:
-        """The jaxpr this function traces to for these arguments (cached like a call)."""
+    def lower(self, *args: Any, **kwargs: Any) -> stages.Lowered:
+        """This function traced for these arguments (cached like a call): ``.as_text()`` shows
+        the jaxpr and the generated (fused) program, ``.compile()`` returns a callable."""
         dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
         leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
         avals = self._avals(leaves, len(dyn_args))
@@ -340,11 +389,79 @@ class Jitted(Generic[P, R]):
         if entry is None:
             entry = self._trace(args, kwargs, in_tree, avals)
             self._cache[key] = entry
-        return entry.closed
+        names = [self._path(len(leaves), len(dyn_args), i) for i in range(len(leaves))]
+        name = getattr(self.fun, "__name__", "fun")
+        return stages.Lowered(entry.closed, in_tree, entry.out_tree, name, names)
 
     def clear_cache(self) -> None:
         self._cache.clear()
         self._fast_cache.clear()
+
+    # -- staged views (JAX's ``jit(f).trace(...)`` and ``jit(f).eval_shape(...)``) -------------
+
+    def trace(self, *args: Any, **kwargs: Any) -> Traced:
+        """The function traced for these arguments (cached like a call): a :class:`Traced` with
+        its ``jaxpr``, input and output abstract values and trees."""
+        dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
+        leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
+        avals = self._avals(leaves, len(dyn_args))
+        sig = tuple((a.shape, a.dtype, a.weak_type) for a in avals)
+        key = (in_tree, sig, static_key, _config.state())
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._trace(args, kwargs, in_tree, avals)
+            self._cache[key] = entry
+        in_tree = tree_flatten((tuple(dyn_args), dyn_kwargs))[1]
+        outs = entry.closed.out_avals
+        return Traced(
+            jaxpr=entry.closed,
+            fun_name=getattr(self.fun, "__name__", "fun"),
+            in_tree=in_tree,
+            in_avals=tree_unflatten(in_tree, avals),
+            out_tree=entry.out_tree,
+            out_avals=tree_unflatten(entry.out_tree, list(outs)),
+            out_info=tree_unflatten(
+                entry.out_tree, [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in outs]
+            ),
+            donate_argnums=self.options.donate_argnums,
+            lower=functools.partial(self.lower, *args, **kwargs),
+        )
+
+    def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
+        """The shapes, dtypes and weak flags of this function's results for these arguments
+        (a pytree of :class:`ShapeDtypeStruct`), without computing them."""
+        return self.trace(*args, **kwargs).out_info
+
+
+def _fast_key(st: _config.State, args: Sequence[Any]) -> tuple[tuple[Any, ...] | None, list[Any]]:
+    """The key of a cached jit call on positional concrete arrays and Python scalars, and the
+    values its program takes; ``(None, ...)`` for anything else (pytrees, NumPy values, tracers,
+    an int out of the default int's range), which takes the general path.
+
+    The key is flat: the config state, then each array's (shape, dtype, weak_type) or each
+    scalar's type (a scalar's abstract value is the weak default of its kind under ``st``).
+    """
+    key: list[Any] = [st]
+    values: list[Any] = []
+    for a in args:
+        t = type(a)
+        if t is ArrayImpl:
+            key += (a.shape, a.dtype, a.weak_type)
+            values.append(a._value)
+        elif t is float or t is int or t is complex or t is bool:
+            if t is bool:
+                d = dtypes.bool_
+            else:
+                d = dtypes._DEFAULTS[st.x64][_PY_KIND[t]]
+                if t is int:
+                    lo, hi = dtypes.DEFAULT_INT_RANGE[st.x64]
+                    if not lo <= a <= hi:  # the general path raises JAX's OverflowError
+                        return None, values
+            key.append(t)
+            values.append(np.asarray(a, dtype=d))
+        else:
+            return None, values
+    return tuple(key), values
 
 
 def _signature(fun: Callable[..., Any]) -> inspect.Signature | None:
@@ -400,8 +517,12 @@ def _hashable_static(value: Any, what: str) -> Any:
 def jit(
     fun: Callable[P, R],
     *,
-    static_argnums: int | Sequence[int] = (),
-    static_argnames: str | Sequence[str] = (),
+    static_argnums: int | Sequence[int] | None = (),
+    static_argnames: str | Sequence[str] | None = (),
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Sequence[str] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
 ) -> Jitted[P, R]: ...
 
 
@@ -409,16 +530,24 @@ def jit(
 def jit(
     fun: None = None,
     *,
-    static_argnums: int | Sequence[int] = (),
-    static_argnames: str | Sequence[str] = (),
+    static_argnums: int | Sequence[int] | None = (),
+    static_argnames: str | Sequence[str] | None = (),
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Sequence[str] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
 ) -> Callable[[Callable[P, R]], Jitted[P, R]]: ...
 
 
 def jit(
     fun: Callable[P, R] | None = None,
     *,
-    static_argnums: int | Sequence[int] = (),
-    static_argnames: str | Sequence[str] = (),
+    static_argnums: int | Sequence[int] | None = (),
+    static_argnames: str | Sequence[str] | None = (),
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Sequence[str] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
 ) -> Any:
     """Traces ``fun`` once per input signature and runs the cached program on later calls.
 
@@ -429,12 +558,19 @@ def jit(
 
     Python scalars enter as weak values; results have the same dtypes and weak flags as the eager
     call. Usable as a decorator, with or without arguments.
+
+    ``donate_argnums``/``donate_argnames``, ``keep_unused`` and ``inline`` are accepted for
+    JAX compatibility and checked as JAX checks them, but change nothing here (see
+    :class:`JitOptions`).
     """
-    nums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
-    names = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
+    nums = as_tuple(static_argnums, int)
+    names = as_tuple(static_argnames, str)
+    options = JitOptions(
+        as_tuple(donate_argnums, int), as_tuple(donate_argnames, str), keep_unused, inline
+    )
     if fun is None:
-        return lambda f: Jitted(f, nums, names)
-    return Jitted(fun, nums, names)
+        return lambda f: Jitted(f, nums, names, options)
+    return Jitted(fun, nums, names, options)
 
 
 # -- eval_shape and make_jaxpr ------------------------------------------------------------------
@@ -472,8 +608,11 @@ def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     return tree_unflatten(out_tree, structs)
 
 
-def make_jaxpr(fun: Callable[..., Any]) -> Callable[..., ClosedJaxpr]:
-    """A function that traces ``fun`` and returns its printable jaxpr.
+def make_jaxpr(
+    fun: Callable[..., Any], static_argnums: int | Sequence[int] = ()
+) -> Callable[..., ClosedJaxpr]:
+    """A function that traces ``fun`` and returns its printable jaxpr; arguments at
+    ``static_argnums`` are passed to ``fun`` as Python values (not traced), as with ``jit``.
 
     >>> import trellax, trellax.numpy as tnp
     >>> print(trellax.make_jaxpr(lambda x: x + 1.5)(tnp.zeros(3, "int8")))
@@ -483,12 +622,35 @@ def make_jaxpr(fun: Callable[..., Any]) -> Callable[..., ClosedJaxpr]:
       in (c,) }
     """
 
+    nums = as_tuple(static_argnums, int)
+
     @functools.wraps(fun)
     def make(*args: Any, **kwargs: Any) -> ClosedJaxpr:
+        if nums:
+            return _make_jaxpr_static(fun, nums, args, kwargs)
         closed, _ = _trace_pytree(fun, args, kwargs)
         return closed
 
     return make
+
+
+def _make_jaxpr_static(
+    fun: Callable[..., Any], nums: tuple[int, ...], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> ClosedJaxpr:
+    """``make_jaxpr`` with static positional arguments: checked as ``jit`` checks them (at
+    call time, as JAX does), hashable, and closed over instead of traced."""
+    check_argnums(_signature(fun), "static_argnums", nums)
+    static = {i % len(args) for i in nums if -len(args) <= i < len(args)}
+    for i in static:
+        _hashable_static(args[i], f"argument {i}")
+    dynamic = [a for i, a in enumerate(args) if i not in static]
+
+    def with_static(*dyn: Any, **kw: Any) -> Any:
+        it = iter(dyn)
+        return fun(*[a if i in static else next(it) for i, a in enumerate(args)], **kw)
+
+    closed, _ = _trace_pytree(with_static, tuple(dynamic), kwargs)
+    return closed
 
 
 # -- cached eager programs ------------------------------------------------------------------------

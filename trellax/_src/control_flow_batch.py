@@ -19,12 +19,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from trellax._src import core, dtypes
+from trellax._src.ad_util import differentiable
 from trellax._src.control_flow import cond_p, scan_p, while_p
 from trellax._src.core import ShapedArray
 from trellax._src.custom_derivatives import stop_gradient_p
 from trellax._src.interpreters import batching, tracing
 from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
+from trellax._src.lax import elementwise as _el
 from trellax._src.lax import reductions as _r
 from trellax._src.lax import structural as _s
 from trellax._src.lax._base import asarray
@@ -93,6 +97,8 @@ def _out_batched(closed: ClosedJaxpr, batched: Batched, size: int) -> list[bool]
 
 
 def _int32(x: Any) -> Any:
+    if x.dtype == dtypes.int32 and not x.weak_type:
+        return x
     return _s.convert_element_type_p.bind(x, new_dtype=dtypes.int32, weak_type=False)
 
 
@@ -126,24 +132,39 @@ def _cond_batch(
             padded.append(_pad_invars(j, before, len(consts[i]), after))
         res = cond_p.bind_multi(index, *flat_consts, *ops, branches=tuple(padded))
         return list(res), [0 if b else None for b in out_b]
-    # A batched index: run every branch on the whole batch, then select per element.
+    # A batched index: run every branch on the whole batch, then select per element. As in
+    # JAX, branch i sees its inexact operands through select(index == i, x, stop_gradient(x)),
+    # so the derivative of a branch an element does not take (inf * 0 = NaN) cannot reach it.
     idx = moveaxis(_int32(index), dims[0], 0)
     n = len(branches)
-    idx = _s.clamp_p.bind(_int32(asarray(0)), idx, _int32(asarray(n - 1)))
+    idx = _s.clamp_p.bind(asarray(np.int32(0)), idx, asarray(np.int32(n - 1)))
+    ops = [bdim_at_front(o, 0 if b else None, size) for o, b in zip(ops, ops_b)]
     results = []
-    for br in branches:
-        outs, ob = _run_batched(br, ops, ops_b, size)
+    for i, br in enumerate(branches):
+        taken = _el.eq_p.bind(idx, asarray(np.int32(i))) if n > 1 else None
+        masked = [_mask_untaken(taken, o) for o in ops]
+        outs, ob = _run_batched(br, masked, [True] * len(ops), size)
         results.append([bdim_at_front(o, 0 if b else None, size) for o, b in zip(outs, ob)])
-    selected = []
-    for k in range(len(results[0])):
-        cases = [r[k] for r in results]
-        which = idx
-        if cases[0].ndim > 1:
-            which = _s.broadcast_in_dim_p.bind(
-                idx, shape=tuple(cases[0].shape), broadcast_dimensions=(0,)
-            )
-        selected.append(_s.select_n_p.bind(which, *cases) if n > 1 else cases[0])
+    selected = [_select_per_example(idx, list(cases)) for cases in zip(*results)]
     return selected, [0] * len(selected)
+
+
+def _per_example(which: Any, like: Any) -> Any:
+    """``which`` (one entry per example, batch at axis 0) broadcast to the shape of ``like``."""
+    if like.ndim > 1:
+        return _s.broadcast_in_dim_p.bind(which, shape=tuple(like.shape), broadcast_dimensions=(0,))
+    return which
+
+
+def _mask_untaken(taken: Any, x: Any) -> Any:
+    """``x`` where ``taken``, ``stop_gradient(x)`` elsewhere (inexact ``x`` only)."""
+    if taken is None or not differentiable(x.dtype):
+        return x
+    return _s.select_n_p.bind(_per_example(taken, x), stop_gradient_p.bind(x), x)
+
+
+def _select_per_example(idx: Any, cases: list[Any]) -> Any:
+    return _s.select_n_p.bind(_per_example(idx, cases[0]), *cases) if len(cases) > 1 else cases[0]
 
 
 def _pad_invars(

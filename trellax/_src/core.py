@@ -40,7 +40,7 @@ from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 
-from trellax._src import errors, fp_errors
+from trellax._src import errors
 from trellax._src.basearray import Array
 
 Shape: TypeAlias = tuple[int, ...]
@@ -163,7 +163,9 @@ class Primitive:
     __slots__ = (
         "abstract_eval_rule",
         "batch_rule",
+        "elementwise_dtypes",
         "impl",
+        "impl_fp_free",
         "jvp_rule",
         "multiple_results",
         "name",
@@ -174,18 +176,27 @@ class Primitive:
         self.name = name
         self.multiple_results = multiple_results
         self.impl: ImplRule | None = None
+        #: the impl only moves or selects data, so NumPy's error state need not be switched
+        self.impl_fp_free = False
         self.abstract_eval_rule: AbstractEvalRule | None = None
         # Slots for later transformations (autodiff and batching); None until registered.
         self.jvp_rule: Callable[..., Any] | None = None
         self.transpose_rule: Callable[..., Any] | None = None
         self.batch_rule: Callable[..., Any] | None = None
+        # A memo {operand dtype: result dtype} for elementwise primitives whose rule is "operands
+        # of one dtype; result dtype a function of it; weak iff all operands are weak" (set to a
+        # dict by ``lax._base.naryop``; None for every other primitive). See eval_primitive.
+        self.elementwise_dtypes: dict[DType, DType] | None = None
         _REGISTRY[name] = self
 
     def __repr__(self) -> str:
         return self.name
 
-    def def_impl(self, rule: ImplRule) -> ImplRule:
+    def def_impl(self, rule: ImplRule, *, fp_free: bool = False) -> ImplRule:
+        """Registers the NumPy impl; ``fp_free`` says it can never raise a NumPy floating-point
+        error (it only moves or selects data), so it may run without switching the error state."""
         self.impl = rule
+        self.impl_fp_free = fp_free
         return rule
 
     def def_abstract_eval(self, rule: AbstractEvalRule) -> AbstractEvalRule:
@@ -215,7 +226,11 @@ class Primitive:
 
     def bind(self, *args: Any, **params: Any) -> Array:
         """Applies the primitive to ``args`` in the current trace (one result)."""
-        out: Array = _current_trace.get().process_primitive(self, args, params)
+        trace = _current_trace.get()
+        if trace is eval_trace:  # eager: straight to the evaluation, one call less
+            out: Array = eval_primitive(self, args, params)
+            return out
+        out = trace.process_primitive(self, args, params)
         return out
 
     def bind_multi(self, *args: Any, **params: Any) -> tuple[Array, ...]:
@@ -253,8 +268,7 @@ class Trace:
 
 
 class EvalTrace(Trace):
-    """The bottom of the stack: evaluate eagerly with NumPy (its floating-point errors silenced
-    for the call only, see :mod:`trellax._src.fp_errors`)."""
+    """The bottom of the stack: evaluate eagerly with NumPy (``trellax._src.eager``)."""
 
     def __repr__(self) -> str:
         return "EvalTrace"
@@ -262,41 +276,16 @@ class EvalTrace(Trace):
     def process_primitive(
         self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
     ) -> Any:
-        token = fp_errors.enter()
-        try:
-            return self._evaluate(prim, args, params)
-        finally:
-            fp_errors.leave(token)
+        return eval_primitive(prim, args, params)
 
-    def _evaluate(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
-        rule = prim.abstract_eval_rule
-        impl = prim.impl
-        if rule is None or impl is None:
-            raise NotImplementedError(f"primitive {prim.name} lacks an impl or abstract-eval rule")
-        # Unrolled for the common arities and for calls without parameters: the eager hot path.
-        n = len(args)
-        if not params:
-            if n == 2:
-                x, y = args
-                out_aval = rule(x, y)
-                out = impl(x._value, y._value)
-            elif n == 1:
-                (x,) = args
-                out_aval = rule(x)
-                out = impl(x._value)
-            else:
-                out_aval = rule(*args)
-                out = impl(*[a._value for a in args])
-        else:
-            out_aval = rule(*args, **params)
-            if n == 1:
-                out = impl(args[0]._value, **params)
-            else:
-                out = impl(*[a._value for a in args], **params)
-        new = new_array
-        if prim.multiple_results:
-            return tuple(new(o, a.dtype, a.weak_type) for o, a in zip(out, out_aval))
-        return new(out, out_aval.dtype, out_aval.weak_type)
+
+def _no_eval(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    raise RuntimeError("trellax._src.eager has not been imported")
+
+
+#: Evaluates a primitive on concrete arrays: ``trellax._src.eager.eval_primitive``, installed
+#: when that module is imported (with ``trellax._src.array``).
+eval_primitive: Callable[[Primitive, Sequence[Any], dict[str, Any]], Any] = _no_eval
 
 
 def _no_array_type(value: Any, dtype: DType, weak_type: bool) -> Any:

@@ -20,7 +20,11 @@ import numpy as np
 from trellax._src import core
 from trellax._src.ad_util import Zero, differentiable, float0, tangent_aval, zeros
 from trellax._src.core import Primitive, ShapedArray
+from trellax._src.errors import UnexpectedTracerError
 from trellax._src.interpreters.ad import JVPTrace, JVPTracer
+from trellax._src.interpreters.batching import BatchTrace, BatchTracer
+from trellax._src.interpreters.tracing import JaxprTrace
+from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
 
 
@@ -38,15 +42,27 @@ def _resolve_args(
     return tuple(bound.args) + tuple(bound.kwargs.values())
 
 
+def _owns(trace: Any, tracer_type: type[core.Tracer], args: Sequence[Any]) -> bool:
+    """Whether some argument leaf is a ``tracer_type`` tracer of ``trace``."""
+    leaves = tree_flatten(list(args))[0]
+    return any(type(leaf) is tracer_type and leaf._trace is trace for leaf in leaves)
+
+
 def _our_trace(args: Sequence[Any]) -> JVPTrace | None:
     """The current trace if it is a JVP trace and some argument leaf is its tracer."""
     trace = core.current_trace()
     if type(trace) is not JVPTrace:
         return None
-    for leaf in tree_flatten(list(args))[0]:
-        if type(leaf) is JVPTracer and leaf._trace is trace:
-            return trace
-    return None
+    return trace if _owns(trace, JVPTracer, args) else None
+
+
+def _differentiated(trace: Any) -> bool:
+    """Whether a JVP trace encloses ``trace`` (only then does a custom rule matter)."""
+    while trace is not None:
+        if type(trace) is JVPTrace:
+            return True
+        trace = getattr(trace, "parent", None)
+    return False
 
 
 def _aval_str(a: ShapedArray) -> str:
@@ -114,10 +130,20 @@ class custom_jvp:
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             outer = core.current_trace()
+            if (
+                type(outer) is BatchTrace
+                and _owns(outer, BatchTracer, args)
+                and _differentiated(outer)
+            ):
+                from trellax._src.custom_batching import call_custom_jvp
+
+                return call_custom_jvp(self, outer, args)
             if type(outer) is JVPTrace:  # differentiated, but not with respect to these args
                 assert outer.parent is not None
                 with core.using_trace(outer.parent):
                     return self(*args)
+            if type(outer) is JaxprTrace and _static_nondiff(args, self.nondiff_argnums):
+                return _bind_call(custom_jvp_call_p, self, args, self._jvp_outputs)
             return self._fun(*args)
         nondiff = [args[i] for i in self.nondiff_argnums]
         diff_idx = [i for i in range(len(args)) if i not in self.nondiff_argnums]
@@ -127,9 +153,25 @@ class custom_jvp:
             leaves, tree = tree_flatten(args[i])
             pairs = [trace.unpack(x) for x in leaves]
             primals.append(tree_unflatten(tree, [p for p, _ in pairs]))
-            tangents.append(tree_unflatten(tree, [_materialize(t) for _, t in pairs]))
+            tangents.append(tree_unflatten(tree, [t for _, t in pairs]))
         with core.using_trace(trace.rule_trace):
-            out = self._jvp_rule(*nondiff, tuple(primals), tuple(tangents))
+            p_leaves, p_tree, t_leaves = self._jvp_outputs(nondiff, primals, tangents)
+        wrapped = []
+        for p, t in zip(p_leaves, t_leaves):
+            wrapped.append(JVPTracer(trace, p, t) if t is not None else p)
+        return tree_unflatten(p_tree, wrapped)
+
+    def _jvp_outputs(
+        self, nondiff: Sequence[Any], primals: Sequence[Any], tangents: Sequence[Any]
+    ) -> tuple[list[Any], PyTreeDef, list[Any]]:
+        """Runs the rule (in the current trace) and checks its output: the primal output
+        leaves, their tree, and the tangent leaves (``None`` for a non-differentiable output)."""
+        from trellax._src.tree_util import tree_map
+
+        assert self._jvp_rule is not None
+        name = _name(self._fun)
+        tangents = [tree_map(_materialize, t, is_leaf=lambda x: type(x) is Zero) for t in tangents]
+        out = self._jvp_rule(*nondiff, tuple(primals), tuple(tangents))
         rule = _name(self._jvp_rule)
         if not isinstance(out, (tuple, list)) or len(out) != 2:
             raise TypeError(
@@ -145,12 +187,14 @@ class custom_jvp:
                 "outputs with equal container (pytree) structures, but got "
                 f"{p_tree} and {t_tree} respectively."
             )
-        wrapped = []
+        primals_out: list[Any] = []
+        tangents_out: list[Any] = []
         for p, t in zip(p_leaves, t_leaves):
             pa = core.get_aval(_arr(p))
             expected = tangent_aval(pa)
             if isinstance(t, np.ndarray) and t.dtype == float0:
-                wrapped.append(p)
+                primals_out.append(p)
+                tangents_out.append(None)
                 continue
             ta = core.get_aval(_arr(t))
             if ta.shape != expected.shape or ta.dtype != expected.dtype:
@@ -159,8 +203,13 @@ class custom_jvp:
                     f"shapes and dtypes. Expected {_aval_str(expected)} (tangent type of "
                     f"{_aval_str(pa)}) but got {_aval_str(ta)}."
                 )
-            wrapped.append(JVPTracer(trace, _arr(p), _arr(t)) if differentiable(pa.dtype) else p)
-        return tree_unflatten(p_tree, wrapped)
+            if differentiable(pa.dtype):
+                primals_out.append(_arr(p))
+                tangents_out.append(_arr(t))
+            else:
+                primals_out.append(p)
+                tangents_out.append(None)
+        return primals_out, p_tree, tangents_out
 
 
 def _show(x: Any) -> str:
@@ -194,12 +243,15 @@ def _tree_zeros_like(a: Any) -> Any:
 class _Static:
     """A parameter value compared by identity (functions, trees of residual metadata)."""
 
-    __slots__ = ("value",)
+    __slots__ = ("label", "value")
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: Any, label: str | None = None) -> None:
         self.value = value
+        self.label = label
 
     def __repr__(self) -> str:
+        if self.label is not None:
+            return self.label
         return _name(self.value) if callable(self.value) else "..."
 
 
@@ -268,6 +320,8 @@ def _custom_lin_transpose(cts: Any, *args: Any, num_res: int, info: _Static) -> 
 
 
 custom_lin_p.def_transpose(_custom_lin_transpose)
+# As in JAX, batching a custom_vjp's linear equation means forward mode reached it.
+custom_lin_p.def_batch(lambda args, dims, **params: _custom_lin_impl(*args, **params))
 
 
 class custom_vjp:
@@ -306,34 +360,67 @@ class custom_vjp:
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             outer = core.current_trace()
+            if (
+                type(outer) is BatchTrace
+                and _owns(outer, BatchTracer, args)
+                and _differentiated(outer)
+            ):
+                from trellax._src.custom_batching import call_custom_vjp
+
+                return call_custom_vjp(self, outer, args)
             if type(outer) is JVPTrace:
                 assert outer.parent is not None
                 with core.using_trace(outer.parent):
                     return self(*args)
+            if type(outer) is JaxprTrace and _static_nondiff(args, self.nondiff_argnums):
+                return _bind_call(custom_vjp_call_p, self, args, None)
             return self._fun(*args)
         if trace.tangent_trace is None:
             raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
-        nondiff = [args[i] for i in self.nondiff_argnums]
         diff_idx = [i for i in range(len(args)) if i not in self.nondiff_argnums]
         primal_args = list(args)
-        tangent_leaves: list[Any] = []
-        mask: list[bool] = []
-        in_avals: list[list[ShapedArray]] = []
-        in_trees: list[PyTreeDef] = []
+        tangents: list[Any] = []
         for i in diff_idx:
             leaves, tree = tree_flatten(args[i])
             pairs = [trace.unpack(x) for x in leaves]
             primal_args[i] = tree_unflatten(tree, [p for p, _ in pairs])
-            in_trees.append(tree)
-            in_avals.append([core.get_aval(_arr(p)) for p, _ in pairs])
-            for _, t in pairs:
-                live = type(t) is not Zero
-                mask.append(live)
-                if live:
-                    tangent_leaves.append(t)
+            tangents.extend(t for _, t in pairs)
         assert trace.parent is not None
-        with core.using_trace(trace.parent):
-            pair = self._fwd(*primal_args)
+        out_tree, out_arrays, t_outs = self._linear(
+            primal_args, tangents, trace.parent, trace.rule_trace
+        )
+        wrapped = [
+            JVPTracer(trace, o, t) if differentiable(o.dtype) else o
+            for o, t in zip(out_arrays, t_outs)
+        ]
+        return tree_unflatten(out_tree, wrapped)
+
+    def _linear(
+        self, args: list[Any], tangents: list[Any], parent: core.Trace, rule_trace: core.Trace
+    ) -> tuple[PyTreeDef, list[Any], Sequence[Any]]:
+        """Reverse mode: ``fwd`` run in ``parent`` on the primal ``args`` and one ``custom_lin``
+        equation over the (flat, per differentiable leaf) ``tangents`` bound in ``rule_trace``;
+        returns the output tree, the primal output leaves and their tangents."""
+        assert self._fwd is not None and self._bwd is not None
+        name = _name(self._fun)
+        nondiff = [args[i] for i in self.nondiff_argnums]
+        diff_idx = [i for i in range(len(args)) if i not in self.nondiff_argnums]
+        mask: list[bool] = []
+        live: list[Any] = []
+        in_avals: list[list[ShapedArray]] = []
+        in_trees: list[PyTreeDef] = []
+        it = iter(tangents)
+        for i in diff_idx:
+            leaves, tree = tree_flatten(args[i])
+            in_trees.append(tree)
+            in_avals.append([core.get_aval(_arr(p)) for p in leaves])
+            for _ in leaves:
+                t = next(it)
+                mask.append(type(t) is not Zero)
+                if type(t) is not Zero:
+                    live.append(t)
+        with core.using_trace(parent):
+            pair = self._fwd(*args)
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
             raise TypeError(
                 f"Custom VJP fwd rule {_name(self._fwd)} for function {name} must produce a pair "
@@ -361,15 +448,151 @@ class custom_vjp:
                 "mask": mask,
             }
         )
-        with core.using_trace(trace.rule_trace):
-            t_outs = custom_lin_p.bind_multi(
-                *res_arrays, *tangent_leaves, num_res=len(res_arrays), info=info
-            )
-        wrapped = [
-            JVPTracer(trace, o, t) if differentiable(o.dtype) else o
-            for o, t in zip(out_arrays, t_outs)
-        ]
-        return tree_unflatten(out_tree, wrapped)
+        with core.using_trace(rule_trace):
+            t_outs = custom_lin_p.bind_multi(*res_arrays, *live, num_res=len(res_arrays), info=info)
+        return out_tree, out_arrays, t_outs
+
+
+# -- custom_jvp_call / custom_vjp_call: a custom function inside a traced jaxpr ------------------
+#
+# Under ``jit`` and in the bodies of ``cond``/``scan``/``while`` (traced before they are
+# differentiated) a custom function becomes one equation holding its traced body and its rules,
+# as in JAX, so that differentiating the jaxpr later still uses the rules.
+
+
+def _static_nondiff(args: Sequence[Any], nondiff_argnums: Sequence[int]) -> bool:
+    """Whether the non-differentiable arguments hold no tracers (they become parameters)."""
+    leaves = tree_flatten([args[i] for i in nondiff_argnums])[0]
+    return not any(isinstance(x, core.Tracer) for x in leaves)
+
+
+def _bind_call(prim: Primitive, f: Any, args: tuple[Any, ...], jvp_outputs: Any) -> Any:
+    from trellax._src.interpreters import tracing
+
+    nondiff_argnums = f.nondiff_argnums
+    nondiff = [args[i] for i in nondiff_argnums]
+    diff_idx = [i for i in range(len(args)) if i not in nondiff_argnums]
+    diff_args = [args[i] for i in diff_idx]
+    leaves, in_tree = tree_flatten(diff_args)
+    arrays = [_arr(x) for x in leaves]
+    out_box: list[PyTreeDef] = []
+
+    def full_args(flat: Sequence[Any]) -> list[Any]:
+        full = list(args)
+        for i, a in zip(diff_idx, tree_unflatten(in_tree, list(flat))):
+            full[i] = a
+        return full
+
+    def flat_fun(*xs: Any) -> list[Any]:
+        out_leaves, out_tree = tree_flatten(f._fun(*full_args(xs)))
+        out_box.append(out_tree)
+        return [_arr(o) for o in out_leaves]
+
+    closed = tracing.trace_to_jaxpr(
+        flat_fun, [core.get_aval(a) for a in arrays], f"custom function {_name(f._fun)}"
+    )
+    j = closed.jaxpr
+    call = ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), [])
+    info = _Static(
+        {
+            "f": f,
+            "nondiff": nondiff,
+            "full_args": full_args,
+            "in_tree": in_tree,
+            "out_tree": out_box[0],
+            "jvp_outputs": jvp_outputs,
+        },
+        _name(f._fun),
+    )
+    outs = prim.bind_multi(
+        *closed.consts, *arrays, call_jaxpr=call, num_consts=len(closed.consts), name=info
+    )
+    return tree_unflatten(out_box[0], list(outs))
+
+
+def _call_abstract_eval(*args: Any, call_jaxpr: ClosedJaxpr, **params: Any) -> Any:
+    return tuple(call_jaxpr.out_avals)
+
+
+def _call_codegen(em: Any, eqn: Any, args: list[str], outs: list[str], indent: str) -> None:
+    closed: ClosedJaxpr = eqn.params["call_jaxpr"]
+    em.assign(outs, em.jaxpr(closed.jaxpr, closed.consts, args, indent), indent)
+
+
+def _closed_over_tangents(tangents: Sequence[Any], num_consts: int) -> None:
+    if any(type(t) is not Zero for t in tangents[:num_consts]):
+        raise UnexpectedTracerError(None)
+
+
+def _custom_jvp_call_jvp(
+    primals: Sequence[Any],
+    tangents: Sequence[Any],
+    *,
+    call_jaxpr: ClosedJaxpr,
+    num_consts: int,
+    name: _Static,
+) -> tuple[Any, Any]:
+    _closed_over_tangents(tangents, num_consts)
+    info = name.value
+    in_tree = info["in_tree"]
+    ps = tree_unflatten(in_tree, list(primals[num_consts:]))
+    ts = tree_unflatten(in_tree, list(tangents[num_consts:]))
+    p_out, _, t_out = info["jvp_outputs"](info["nondiff"], ps, ts)
+    return tuple(_arr(p) for p in p_out), tuple(
+        Zero(tangent_aval(core.get_aval(_arr(p)))) if t is None else t for p, t in zip(p_out, t_out)
+    )
+
+
+def _custom_vjp_call_jvp(
+    primals: Sequence[Any],
+    tangents: Sequence[Any],
+    *,
+    call_jaxpr: ClosedJaxpr,
+    num_consts: int,
+    name: _Static,
+) -> tuple[Any, Any]:
+    from trellax._src.interpreters.ad import _LinearDispatch
+
+    rule_trace = core.current_trace()
+    if not isinstance(rule_trace, _LinearDispatch):
+        raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
+    _closed_over_tangents(tangents, num_consts)
+    info = name.value
+    args = info["full_args"](primals[num_consts:])
+    assert rule_trace.parent is not None
+    _, out_arrays, t_outs = info["f"]._linear(
+        args, list(tangents[num_consts:]), rule_trace.parent, rule_trace
+    )
+    return tuple(out_arrays), tuple(t_outs)
+
+
+def _define_call(prim_name: str, jvp: Any) -> Primitive:
+    from trellax._src.interpreters import tracing
+
+    prim = Primitive(prim_name, multiple_results=True)
+    prim.def_abstract_eval(_call_abstract_eval)
+    prim.def_impl(lambda *args, **params: tracing.run_equation(prim, args, params))
+    tracing.codegen_rules[prim] = _call_codegen
+    prim.def_jvp(jvp)
+    prim.def_batch(_call_batch)
+    return prim
+
+
+def _call_batch(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    """Under ``vmap`` the call is inlined (its body batched); differentiating the batched
+    jaxpr afterwards uses the body's own derivative."""
+    from trellax._src.control_flow_batch import _run_batched
+    from trellax._src.interpreters import batching
+    from trellax._src.lax._batch import moveaxis
+
+    size = batching.current_axis().size
+    moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
+    outs, batched = _run_batched(params["call_jaxpr"], moved, [d is not None for d in dims], size)
+    return outs, [0 if b else None for b in batched]
+
+
+custom_jvp_call_p = _define_call("custom_jvp_call", _custom_jvp_call_jvp)
+custom_vjp_call_p = _define_call("custom_vjp_call", _custom_vjp_call_jvp)
 
 
 # -- stop_gradient --------------------------------------------------------------------------------

@@ -592,6 +592,15 @@ def result_type(*args: Any, return_weak_type_flag: bool = False) -> DType | tupl
     >>> result_type("int8", 1, return_weak_type_flag=True)
     (dtype('int8'), False)
     """
+    if len(args) == 2:  # two dtypes: the fast memo (see _pair_memo)
+        try:
+            pair = _PAIR_RESULT[_config._local_state.get() or _config._global_state[0]][args[0]][
+                args[1]
+            ]
+        except (KeyError, TypeError):  # a miss, or an unhashable argument (an array)
+            pass
+        else:
+            return pair if return_weak_type_flag else pair[0]
     st = _config.state()
     # Memo keyed on what promotion can see of each argument: a Python scalar's type (never its
     # value), an array's (type, dtype, weak flag), a dtype-like itself (with its type, because
@@ -620,6 +629,8 @@ def result_type(*args: Any, return_weak_type_flag: bool = False) -> DType | tupl
             if len(_RESULT_TYPE_CACHE) > 4096:
                 _RESULT_TYPE_CACHE.clear()
             _RESULT_TYPE_CACHE[tuple(key)] = hit
+            if len(args) == 2:
+                _pair_memo(_PAIR_RESULT, st, args[0], args[1], hit)
     return hit if return_weak_type_flag else hit[0]
 
 
@@ -687,6 +698,10 @@ def promote_types(a: Any, b: Any) -> DType:
     >>> promote_types("bfloat16", "float16")
     dtype('float32')
     """
+    try:  # the fast memo (see _pair_memo)
+        return _PAIR_PROMOTE[_config._local_state.get() or _config._global_state[0]][a][b]
+    except (KeyError, TypeError):  # a miss, or an unhashable argument
+        pass
     st = _config.state()
     try:
         key = (st, type(a), a, type(b), b)
@@ -705,10 +720,41 @@ def promote_types(a: Any, b: Any) -> DType:
         if len(_PROMOTE_CACHE) > 4096:
             _PROMOTE_CACHE.clear()
         _PROMOTE_CACHE[key] = out
+        _pair_memo(_PAIR_PROMOTE, st, a, b, out)
     return out
 
 
 _PROMOTE_CACHE: dict[tuple[Any, ...], DType] = {}
+
+# -- the two-argument fast memos ----------------------------------------------------------------
+#
+# ``promote_types(a, b)`` and ``result_type(a, b)`` of two dtype-likes are looked up in nested
+# dicts ``memo[state][a][b]``: no key tuple to build and hash, and the state (a tuple of a bool and
+# a str) is read without a function call. Nested dicts compare keys by equality, which for dtypes
+# is loose: ``np.dtype('int8') == 'int8' == np.int8`` (harmless: these mean the same dtype) but
+# also ``np.dtype('int64') == int`` (not harmless: ``int`` is the *weak* int). So only dtypes,
+# strings and types are stored (never values, where ``1 == 1.0 == True``), every stored call is
+# one that cannot warn (``_cacheable``), and the memo is off altogether in the (astronomically
+# unlikely) process where the hash of ``int``, ``float`` or ``complex`` equals that of its NumPy
+# dtype, the one way such a pair could meet in a dict.
+
+_PAIR_PROMOTE: dict[_config.State, dict[Any, dict[Any, DType]]] = {}
+_PAIR_RESULT: dict[_config.State, dict[Any, dict[Any, tuple[DType, bool]]]] = {}
+_PAIR_KEY_TYPES: Final = (np.dtype, str, type)
+_PAIR_MEMO_SAFE: Final = all(hash(t) != hash(np.dtype(t)) for t in (int, float, complex))
+
+
+def _pair_memo(
+    memo: dict[Any, dict[Any, dict[Any, Any]]], st: Any, a: Any, b: Any, out: Any
+) -> None:
+    """Stores ``out`` for the pair ``(a, b)`` under ``st`` when both are dtype-likes that are safe
+    to key by equality (see above)."""
+    if not (_PAIR_MEMO_SAFE and isinstance(a, _PAIR_KEY_TYPES) and isinstance(b, _PAIR_KEY_TYPES)):
+        return
+    by_state = memo.setdefault(st, {})
+    if len(by_state) > 256:
+        by_state.clear()
+    by_state.setdefault(a, {})[b] = out
 
 
 # -- categories, finfo and iinfo ----------------------------------------------------------------

@@ -27,6 +27,11 @@ try:  # NumPy >= 2.0 keeps the error state in a context variable.
         all="ignore"
     )
 
+    #: For hot paths that inline :func:`enter`/:func:`leave`: ``STATE.set(IGNORE_ALL)`` returns
+    #: the token that ``STATE.reset`` takes.
+    STATE: Any = _STATE
+    IGNORE_ALL: Any = _IGNORE_ALL
+
     def enter() -> Any:
         """Silences NumPy's floating-point errors; returns the token for :func:`leave`."""
         return _STATE.set(_IGNORE_ALL)
@@ -44,6 +49,18 @@ except (ImportError, AttributeError):  # pragma: no cover - older NumPy
 
     def leave(token: Any) -> None:
         token.__exit__(None, None, None)
+
+    class _ErrstateVar:
+        """``STATE`` for NumPy without the context variable: ``set`` enters an errstate."""
+
+        def set(self, value: Any) -> Any:
+            return enter()
+
+        def reset(self, token: Any) -> None:
+            leave(token)
+
+    STATE = _ErrstateVar()
+    IGNORE_ALL = None
 
 
 @contextmanager

@@ -6,8 +6,10 @@ whole arrays, never per element: ``reduce`` with one of ``lax.add``/``mul``/``ma
 ``bitwise_*`` and an operand of one array uses the matching reduction primitive (then folds in
 ``init_values``); any other computation is folded from the left along the reduced axes, one
 call per position (exactly JAX's result for associative computations, and the sequential result
-otherwise). ``reduce_window`` pads with the init value (``base_dilation`` as interior padding)
-and folds the computation over the window's positions, each a strided slice.
+otherwise). ``reduce_window`` of one array by one of ``lax.add``/``mul``/``max``/``min`` is the
+``reduce_window`` primitive; any other computation or a pytree of operands pads with the init
+value (``base_dilation`` as interior padding) and folds the computation over the window's
+positions, each a strided slice.
 ``associative_scan`` is the odd/even recursion of Blelloch's scan (``O(log n)`` levels).
 """
 
@@ -20,9 +22,9 @@ from typing import Any
 
 from trellax._src import dtypes
 from trellax._src.basearray import Array
-from trellax._src.lax import convenience, elementwise, reductions, structural
+from trellax._src.lax import conv, convenience, elementwise, reductions, structural
 from trellax._src.lax._base import asarray
-from trellax._src.lax.convolution import padtype_to_pads
+from trellax._src.lax.conv import padtype_to_pads
 from trellax._src.tree_util import tree_flatten, tree_unflatten
 
 _MONOIDS: dict[Any, Callable[[Array, tuple[int, ...]], Array]] = {
@@ -123,8 +125,21 @@ def reduce_window(
     base_dilation: Sequence[int] | None = None,
     window_dilation: Sequence[int] | None = None,
 ) -> Any:
-    """``computation`` folded over every window of ``operand`` (a pytree of same-shape arrays)."""
+    """``computation`` folded over every window of ``operand`` (a pytree of same-shape arrays).
+
+    One array reduced by ``lax.add``/``max``/``min``/``mul`` (or the ``trellax.numpy`` ufuncs of
+    those names) is the differentiable ``reduce_window`` primitive of
+    :mod:`trellax._src.lax.conv`; any other computation, or a pytree of operands, folds one
+    strided slice per window offset with ``computation`` itself."""
     flat, tree = tree_flatten(operand)
+    if len(flat) == 1 and conv.reduce_window_computation(computation) is not None:
+        (init,) = tree_flatten(init_value)[0] or [init_value]
+        out = conv.reduce_window(
+            flat[0], init, computation, window_dimensions,
+            window_strides if window_strides is not None else (1,) * asarray(flat[0]).ndim,
+            padding, base_dilation, window_dilation,
+        )  # fmt: skip
+        return tree_unflatten(tree, [out])
     inits, init_tree = tree_flatten(init_value)
     if tree != init_tree:
         raise ValueError("reduce_window: operand and init_value must have the same structure")

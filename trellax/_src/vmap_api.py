@@ -15,6 +15,7 @@ import numpy as np
 
 import trellax._src.control_flow_batch
 import trellax._src.lax.batch_rules
+import trellax._src.lax.conv_batch
 import trellax._src.parallel  # noqa: F401  (the collectives and their rules)
 from trellax._src.basearray import Array
 from trellax._src.interpreters import batching
@@ -84,12 +85,12 @@ def _names(fun: Callable[..., Any]) -> list[str]:
         return []
 
 
-def _as_mapped_array(leaf: Any, name: str) -> Any:
+def _as_mapped_array(leaf: Any) -> Any:
     if isinstance(leaf, Array):
         return leaf
     if isinstance(leaf, (int, float, complex, bool, np.ndarray, np.generic)):
         return asarray(leaf)
-    raise TypeError(f"Argument '{name}' of type {type(leaf)} is not a valid JAX type")
+    raise TypeError(f"Argument '{leaf}' of type {type(leaf)} is not a valid JAX type")
 
 
 def vmap(
@@ -135,17 +136,15 @@ def vmap(
                 "vmap must have at least one non-None value in in_axes or axis_size must be "
                 "specified"
             )
-        names = _names(fun)
         leaves: list[Any] = []
         dims: list[int | None] = []
-        sizes: list[tuple[int, str]] = []
+        sizes: list[tuple[int, Any, int, Any]] = []  # (size, key path, axis, array)
         for (path, leaf), axis in zip(with_path, axes):
             if axis is None:
                 leaves.append(leaf)
                 dims.append(None)
                 continue
-            name = _arg_name(path, names)
-            x = _as_mapped_array(leaf, name)
+            x = _as_mapped_array(leaf)
             nd = x.ndim
             if not -nd <= axis < nd:
                 raise ValueError(
@@ -156,10 +155,8 @@ def vmap(
             axis %= nd
             leaves.append(x)
             dims.append(axis)
-            sizes.append(
-                (int(x.shape[axis]), f"axis {axis} of argument {name} of type {_type_str(x)}")
-            )
-        size = _batch_size(sizes, axis_size)
+            sizes.append((int(x.shape[axis]), path, axis, x))
+        size = _batch_size(sizes, axis_size, fun)
         out_tree: list[Any] = []
 
         def flat_fun(*flat: Any) -> list[Any]:
@@ -172,32 +169,38 @@ def vmap(
         outs, out_dims = batching.batch_flat(flat_fun, leaves, dims, size, axis_name)
         out_value, tree = out_tree[0]
         out_axes_flat = _prefix_leaves(out_axes, out_value, "out_axes")
-        _, out_paths = _out_paths(out_axes, out_value)
+
+        def out_path(k: int) -> str:  # for the error only
+            return _out_paths(out_axes, out_value)[k]
+
         results = [
-            _move_out(o, d, a, size, p)
-            for o, d, a, p in zip(outs, out_dims, out_axes_flat, out_paths)
+            _move_out(o, d, a, size, functools.partial(out_path, k))
+            for k, (o, d, a) in enumerate(zip(outs, out_dims, out_axes_flat))
         ]
         return tree_unflatten(tree, results)
 
     return vmap_f
 
 
-def _out_paths(out_axes: Any, out_value: Any) -> tuple[None, list[str]]:
+def _out_paths(out_axes: Any, out_value: Any) -> list[str]:
     """The key path (into ``out_axes``) of the prefix leaf each output leaf falls under."""
     with_path, prefix_def = tree_flatten_with_path(out_axes, is_leaf=_is_none)
     subtrees = prefix_def.flatten_up_to(out_value)
     paths: list[str] = []
     for (path, _), sub in zip(with_path, subtrees):
         paths.extend([keystr(list(path))] * len(tree_flatten(sub)[0]))
-    return None, paths
+    return paths
 
 
-def _batch_size(sizes: list[tuple[int, str]], axis_size: int | None) -> int:
-    distinct = {s for s, _ in sizes}
+def _batch_size(
+    sizes: list[tuple[int, Any, int, Any]], axis_size: int | None, fun: Callable[..., Any]
+) -> int:
+    """The batch size; the error names each mapped argument (its words built only then)."""
+    distinct = {s[0] for s in sizes}
     if axis_size is not None:
         if distinct and distinct != {axis_size}:
             bullets = [f"  * the `axis_size` argument was {axis_size}"]
-            bullets += _size_bullets(sizes)
+            bullets += _size_bullets(sizes, fun)
             raise ValueError(
                 "vmap got inconsistent sizes for array axes to be mapped:\n" + ";\n".join(bullets)
             )
@@ -205,14 +208,16 @@ def _batch_size(sizes: list[tuple[int, str]], axis_size: int | None) -> int:
     if len(distinct) > 1:
         raise ValueError(
             "vmap got inconsistent sizes for array axes to be mapped:\n"
-            + ";\n".join(_size_bullets(sizes))
+            + ";\n".join(_size_bullets(sizes, fun))
         )
     return sizes[0][0]
 
 
-def _size_bullets(sizes: list[tuple[int, str]]) -> list[str]:
+def _size_bullets(sizes: list[tuple[int, Any, int, Any]], fun: Callable[..., Any]) -> list[str]:
+    names = _names(fun)
     by_size: dict[int, list[str]] = {}
-    for s, where in sizes:
+    for s, path, axis, x in sizes:
+        where = f"axis {axis} of argument {_arg_name(path, names)} of type {_type_str(x)}"
         by_size.setdefault(s, []).append(where)
     bullets = []
     for s, wheres in by_size.items():
@@ -223,11 +228,11 @@ def _size_bullets(sizes: list[tuple[int, str]]) -> list[str]:
     return bullets
 
 
-def _move_out(x: Any, dim: int | None, axis: int | None, size: int, path: str) -> Any:
+def _move_out(x: Any, dim: int | None, axis: int | None, size: int, path: Callable[[], str]) -> Any:
     if axis is None:
         if dim is not None:
             raise ValueError(
-                f"at vmap out_axes{path}, got axis spec None but output was batched on axis {dim}"
+                f"at vmap out_axes{path()}, got axis spec None but output was batched on axis {dim}"
             )
         return x
     if x is None:

@@ -12,7 +12,6 @@ from trellax._src.lax.conv import (
     conv_general_dilated,
     conv_transpose,
     padtype_to_pads,
-    reduce_window,
 )
 from trellax._src.lax.elementwise import (
     abs,
@@ -315,6 +314,7 @@ from trellax._src.lax_tree_ops import (  # noqa: E402
     associative_scan,
     optimization_barrier,
     reduce,
+    reduce_window,
     reduce_window_shape_tuple,
 )
 
@@ -368,3 +368,10 @@ __all__ += [
 ]
 
 __all__ += ["all_gather", "axis_index", "axis_size", "pmax", "pmean", "pmin", "psum"]
+
+# -- special functions that make digamma, i0 and bessel_i0e differentiable (issue 10) ------------
+from trellax._src.lax.elementwise import bessel_i0e  # noqa: E402
+from trellax._src.lax.special_prims import bessel_i1e, polygamma, zeta  # noqa: E402
+from trellax._src.random.gamma_grad import random_gamma_grad  # noqa: E402
+
+__all__ += ["bessel_i0e", "bessel_i1e", "polygamma", "random_gamma_grad", "zeta"]

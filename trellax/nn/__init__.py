@@ -13,9 +13,12 @@ from trellax._src.nn.activations import hard_sigmoid as hard_sigmoid
 from trellax._src.nn.activations import hard_silu as hard_silu
 from trellax._src.nn.activations import hard_swish as hard_swish
 from trellax._src.nn.activations import hard_tanh as hard_tanh
+from trellax._src.nn.activations import identity as identity
 from trellax._src.nn.activations import leaky_relu as leaky_relu
+from trellax._src.nn.activations import log1mexp as log1mexp
 from trellax._src.nn.activations import log_sigmoid as log_sigmoid
 from trellax._src.nn.activations import log_softmax as log_softmax
+from trellax._src.nn.activations import logmeanexp as logmeanexp
 from trellax._src.nn.activations import mish as mish
 from trellax._src.nn.activations import one_hot as one_hot
 from trellax._src.nn.activations import relu as relu
@@ -23,8 +26,12 @@ from trellax._src.nn.activations import relu6 as relu6
 from trellax._src.nn.activations import selu as selu
 from trellax._src.nn.activations import sigmoid as sigmoid
 from trellax._src.nn.activations import silu as silu
+from trellax._src.nn.activations import soft_sign as soft_sign
 from trellax._src.nn.activations import softmax as softmax
 from trellax._src.nn.activations import softplus as softplus
+from trellax._src.nn.activations import sparse_plus as sparse_plus
+from trellax._src.nn.activations import sparse_sigmoid as sparse_sigmoid
+from trellax._src.nn.activations import squareplus as squareplus
 from trellax._src.nn.activations import standardize as standardize
 from trellax._src.nn.activations import swish as swish
 from trellax._src.nn.activations import tanh as tanh

@@ -15,10 +15,12 @@ float32); a strongly typed one raises a TypeError that names the leaf and the fi
 Eager calls (no enclosing trace, concrete arguments) are traced and compiled once per functions,
 static parameters and argument types, then run the cached program (``common.eager_cached``).
 
-Forward-mode differentiation rules live in ``control_flow.ad`` (reverse mode: see there).
+Differentiation rules live in ``control_flow.ad`` (while, scan's forward mode),
+``control_flow.scan_ad`` (scan's reverse mode) and ``control_flow.cond_ad``.
 """
 
 from trellax._src.control_flow import ad as _ad  # noqa: F401  (registers the JVP rules)
+from trellax._src.control_flow import cond_ad as _cond_ad  # noqa: F401
 from trellax._src.control_flow.conditionals import cond, cond_p, switch
 from trellax._src.control_flow.loops import fori_loop, while_loop, while_p
 from trellax._src.control_flow.scan import map, scan, scan_p

@@ -337,10 +337,7 @@ def backward_pass(
 #: Primitives that have no JVP rule yet, with the reason (read by the coverage test and by
 #: docs/autodiff.md). Differentiating through one raises NotImplementedError naming it.
 NOT_DIFFERENTIABLE_YET: dict[str, str] = {
-    "eig": "the general (non-symmetric) eigendecomposition rule is not written yet",
-    "digamma": "needs polygamma, which trellax does not have yet",
-    "i0": "needs the Bessel function i1, which trellax does not have yet",
-    "bessel_i0e": "needs the Bessel function i1e, which trellax does not have yet",
-    "random_gamma": "the implicit-reparameterization gradient of gamma samples is not written yet",
+    "zeta": "not differentiable in JAX either (no rule for either argument)",
+    "random_gamma_grad": "second derivatives of gamma samples: JAX raises too (its rule is a loop)",
     "custom_lin": "the linear equation of a custom_vjp function: transposed, never differentiated",
 }

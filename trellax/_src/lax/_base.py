@@ -8,6 +8,7 @@ operand dtypes must be identical. Errors name the primitive, the dtypes, and the
 
 from __future__ import annotations
 
+import cmath
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -158,6 +159,44 @@ def scalar_to_array(x: Any, dtype: DType, weak_type: bool) -> ArrayImpl:
     Python ints are range-checked against the *default* int (JAX's rule: ``2**31`` fails with x64
     off even when the target could hold it), then converted with wrap-around (``uint8 + -1``).
     """
+    key = (type(x), x, dtype, weak_type)
+    try:
+        hit = _SCALAR_ARRAYS.get(key)
+    except TypeError:  # a dtype-like that cannot be hashed: no memo
+        hit = None
+    if hit is not None:
+        return hit
+    out = _scalar_to_array(x, dtype, weak_type)
+    if _memoizable(x, out._value) and len(_SCALAR_ARRAYS) < 4096:
+        _SCALAR_ARRAYS[key] = out
+    return out
+
+
+def _memoizable(x: Any, value: np.ndarray[Any, Any]) -> bool:
+    """Whether the 0-d array made from the Python scalar ``x`` may serve every later use.
+
+    Scalars such as 2, 0.5 or 1.0 recur in every program, and arrays are immutable, so one 0-d
+    array can serve them all. Kept: nonzero ints that fit every default int and convert exactly
+    (so a hit never skips the x64-dependent range check or a wrap-around), and nonzero floats
+    whose value is finite and nonzero (no overflow warning skipped, and 0.0 and -0.0, which share
+    a dict key, are never stored). Complex scalars are not kept (``0j`` and ``-0.0+0j`` again).
+    """
+    t = type(x)
+    if (t is not int and t is not float) or not x:
+        return False
+    try:  # compared as Python numbers: NumPy would compare in the narrow dtype (inf == 2**31-1)
+        v = complex(value) if value.dtype.kind == "c" else float(value)
+    except (TypeError, ValueError):
+        return False
+    if t is int:
+        return bool(-(2**31) <= x < 2**31 and v == x)
+    return cmath.isfinite(v) and v != 0
+
+
+_SCALAR_ARRAYS: dict[tuple[Any, ...], ArrayImpl] = {}
+
+
+def _scalar_to_array(x: Any, dtype: DType, weak_type: bool) -> ArrayImpl:
     if type(x) is int:
         lo, hi = dtypes.DEFAULT_INT_RANGE[_config.state().x64]
         if not lo <= x <= hi:
@@ -240,7 +279,9 @@ def naryop(
     flag = all inputs weak.
 
     ``result_dtype`` maps the (first) operand dtype to the result's (comparisons give bool,
-    ``abs`` of complex gives the real type); default: unchanged.
+    ``abs`` of complex gives the real type); default: unchanged. It must be a pure function of
+    the dtype (never read the configuration): the evaluation trace memoizes its answer per dtype
+    (``Primitive.elementwise_dtypes``).
     """
     prim = Primitive(name)
     prim.def_impl(backend.impl(name))
@@ -256,6 +297,11 @@ def naryop(
                 check_dtype(name, a.dtype, cat, None if nargs == 1 else i)
         if same_dtypes and nargs > 1:
             check_same_dtypes(name, avals)
+
+    if weak_rule is None and (same_dtypes or nargs == 1):
+        # the rule below is "one dtype in, result dtype a function of it, weak iff all operands
+        # are": the evaluation trace may memoize its dtype verdict (eager.eval_primitive)
+        prim.elementwise_dtypes = {}
 
     if nargs == 1:
         (ok,) = sets

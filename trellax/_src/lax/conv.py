@@ -61,7 +61,9 @@ def padtype_to_pads(
     if p == "VALID":
         return [(0, 0)] * len(in_shape)
     if p not in ("SAME", "SAME_LOWER"):
-        raise ValueError(f"Unknown padding type: {padding}.")
+        raise RuntimeError(
+            f"Unrecognized padding type: expected 'VALID', 'SAME', or 'SAME_LOWER', got {padding}."
+        )
     pads = []
     for n, k, s in zip(in_shape, window_shape, window_strides):
         out = -(-n // s)
@@ -88,9 +90,11 @@ def _pads(name: str, padding: Any, in_shape: Any, window: Any, strides: Any) -> 
     return pads
 
 
-def _spec_permutations(
+def conv_general_permutations(
     specs: tuple[str, str, str],
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The axis permutations named by layout strings such as ``("NHWC", "HWIO", "NHWC")``
+    (spatial axes in the kernel string's order)."""
     lhs, rhs, out = specs
     for i, (spec, (a, b)) in enumerate(zip(specs, (("N", "C"), ("O", "I"), ("N", "C")))):
         if not spec.count(a) == spec.count(b) == 1:
@@ -141,7 +145,7 @@ def conv_dimension_numbers(
                         f"lhs and rhs, got {len(s)} for lhs and rhs shapes {tuple(lhs_shape)} "
                         f"and {tuple(rhs_shape)}."
                     )
-            return ConvDimensionNumbers(*_spec_permutations(tuple(dimension_numbers)))
+            return ConvDimensionNumbers(*conv_general_permutations(tuple(dimension_numbers)))
         return ConvDimensionNumbers(*(tuple(int(i) for i in p) for p in dimension_numbers))
     raise TypeError(
         f"convolution dimension_numbers must be tuple/list or None, got {type(dimension_numbers)}."
@@ -221,9 +225,13 @@ def conv_general_dilated(
     if x.dtype != y.dtype:
         raise same_dtypes_error(name, [x.dtype, y.dtype])
     check_dtype(name, x.dtype, num, None)
-    if batch_group_count != 1:
-        raise NotImplementedError(f"{name}: batch_group_count other than 1 is not supported")
     dn = conv_dimension_numbers(x.shape, y.shape, dimension_numbers)
+    b = operator.index(batch_group_count)
+    if b != 1:
+        return _batch_grouped(
+            x, y, b, dn, window_strides, padding, lhs_dilation, rhs_dilation,
+            feature_group_count, preferred_element_type,
+        )  # fmt: skip
     nsp = x.ndim - 2
     strides = _ints(name, "window_strides", window_strides, nsp)
     ld = _ints(name, "lhs_dilation", lhs_dilation or (1,) * nsp, nsp)
@@ -253,6 +261,52 @@ def conv_general_dilated(
         feature_group_count=g,
         preferred_element_type=out,
     )
+
+
+def _batch_grouped(
+    x: Array,
+    y: Array,
+    b: int,
+    dn: ConvDimensionNumbers,
+    window_strides: Sequence[int],
+    padding: Any,
+    lhs_dilation: Sequence[int] | None,
+    rhs_dilation: Sequence[int] | None,
+    feature_group_count: int,
+    preferred_element_type: DTypeLike | None,
+) -> Array:
+    """``batch_group_count=b``: the lhs batch and the rhs output features are split into ``b``
+    groups, group ``k`` of the output features convolving batch group ``k`` (XLA's definition);
+    one primitive convolution per group, concatenated along the output feature axis."""
+    from trellax._src.lax import structural
+
+    name = "conv_general_dilated"
+    n, o = x.shape[dn.lhs_spec[0]], y.shape[dn.rhs_spec[0]]
+    if b < 1 or n % b or o % b:
+        raise ValueError(
+            f"{name}: batch_group_count={b} must be positive and divide the lhs batch size {n} "
+            f"and the rhs output feature size {o}"
+        )
+    if feature_group_count != 1:
+        raise ValueError(
+            f"{name}: at most one of feature_group_count and batch_group_count may be > 1, got "
+            f"{feature_group_count} and {b}"
+        )
+    nb, ob = n // b, o // b
+    parts = [
+        conv_general_dilated(
+            structural.slice_in_dim(x, k * nb, (k + 1) * nb, 1, dn.lhs_spec[0]),
+            structural.slice_in_dim(y, k * ob, (k + 1) * ob, 1, dn.rhs_spec[0]),
+            window_strides,
+            padding,
+            lhs_dilation,
+            rhs_dilation,
+            dn,
+            preferred_element_type=preferred_element_type,
+        )
+        for k in range(b)
+    ]
+    return structural.concatenate(parts, dn.out_spec[1])
 
 
 # The cotangents of the convolution's two operands are primitives of their own, so the three
@@ -456,6 +510,11 @@ _COMPUTATIONS = {"add": "add", "max": "max", "min": "min", "mul": "mul",
                  "maximum": "max", "minimum": "min", "multiply": "mul"}  # fmt: skip
 
 
+def reduce_window_computation(computation: Any) -> str | None:
+    """The primitive's name for ``computation`` (``"add"``, ``"max"``, ...) or None."""
+    return _COMPUTATIONS.get(getattr(computation, "__name__", ""))
+
+
 def _identity(computation: str, d: Any) -> Any:
     if computation == "add":
         return np.zeros((), d)
@@ -490,7 +549,7 @@ def reduce_window(
     """
     name = "reduce_window"
     x = asarray(operand)
-    comp = _COMPUTATIONS.get(getattr(computation, "__name__", ""))
+    comp = reduce_window_computation(computation)
     if comp is None:
         raise NotImplementedError(
             f"{name}: computation must be lax.add, lax.max, lax.min or lax.mul, got {computation!r}"

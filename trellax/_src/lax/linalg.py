@@ -623,3 +623,27 @@ def _qr_jvp(primals: Any, tangents: Any, *, full_matrices: bool) -> tuple[Any, A
 
 
 qr_p.def_jvp(_qr_jvp)
+
+
+def _eig_jvp(primals: Any, tangents: Any, *, compute_right_eigenvectors: bool) -> tuple[Any, Any]:
+    """Eigenvalues only, as JAX: ``dw = diag(V^-1 dA V)`` (a diagonalizable input). The
+    derivatives of non-symmetric eigenvectors need assumptions on the input (distinct eigenvalues,
+    a normalization) that cannot be checked, so JAX refuses them, and so does trellax."""
+    from trellax._src.lax import elementwise as ew
+    from trellax._src.lax.reductions import reduce_sum_p
+
+    if compute_right_eigenvectors:
+        raise NotImplementedError(
+            "Derivatives of non-symmetric eigenvectors are only valid under assumptions on the "
+            "input that trellax cannot check, so they are not implemented (JAX has an opt-in, "
+            "enable_eigvec_derivs; see https://github.com/jax-ml/jax/issues/2748). Use "
+            "eigvals (or eig with compute_right_eigenvectors=False) for eigenvalue derivatives."
+        )
+    (a,), (a_dot,) = primals, tangents
+    w, v = eig_p.bind_multi(a, compute_right_eigenvectors=True)
+    vinv_adot_v = solve_p.bind(v, _mm(_cast(a_dot, v.dtype), v))
+    dw = reduce_sum_p.bind(ew.mul(vinv_adot_v, _eye_like(v)), axes=(a.ndim - 1,))
+    return (w,), (dw,)
+
+
+eig_p.def_jvp(_eig_jvp)

@@ -70,7 +70,9 @@ def erf_inv(x: ArrayLike) -> Array:
             y = select_n(lax.is_finite(step), y, lax.sub(y, step))
     inf = _const(float("inf"), a)
     at_one = lax.eq(lax.abs(a), one)
-    return select_n(at_one, y, lax.mul(inf, a))
+    # inf * sign(a), not inf * a: sign has a zero derivative, so the unselected branch sends
+    # no 0 * inf = NaN cotangent to a
+    return select_n(at_one, y, lax.mul(inf, lax.sign(a)))
 
 
 _ITERATIONS = 200

@@ -36,7 +36,7 @@ Shape = tuple[int, ...]
 
 def _prim(name: str, *, multiple_results: bool = False) -> Primitive:
     p = Primitive(name, multiple_results=multiple_results)
-    p.def_impl(backend.impl(name))
+    p.def_impl(backend.impl(name), fp_free=name in backend.DATA_MOVEMENT)
     return p
 
 
@@ -502,7 +502,7 @@ def _select_n_abstract_eval(which: AbstractValue, *cases: AbstractValue) -> Shap
         d = f.dtype
         s = f.shape
         if which.dtype is dtypes.bool_ and t.dtype is d and which.shape == s and t.shape == s:
-            return _aval(s, d, f.weak_type and t.weak_type)
+            return ShapedArray._fast(tuple(s), d, f.weak_type and t.weak_type)
     if not cases:
         raise ValueError("select_n requires at least one case")
     if which.dtype != dtypes.bool_ and dtypes.kind(which.dtype) not in ("i", "u"):
@@ -613,11 +613,12 @@ def _broadcast_in_dim_transpose(
     ct: Any, x: Any, *, shape: Shape, broadcast_dimensions: Shape
 ) -> list[Any]:
     in_shape = tuple(x.aval.shape)
+    # summing a size-1 axis is a reshape: only axes that were really broadcast are reduced
     axes = tuple(
         i
         for i in range(len(shape))
-        if i not in broadcast_dimensions
-        or (in_shape[broadcast_dimensions.index(i)] == 1 and shape[i] != 1)
+        if shape[i] != 1
+        and (i not in broadcast_dimensions or in_shape[broadcast_dimensions.index(i)] == 1)
     )
     summed = _reduce_sum(ct, axes) if axes else ct
     if tuple(summed.shape) != in_shape:

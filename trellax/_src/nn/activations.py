@@ -10,6 +10,7 @@ Array([0, 2], dtype=bfloat16)
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 
@@ -17,6 +18,9 @@ import numpy as np
 
 import trellax.numpy as jnp
 from trellax import dtypes, lax
+from trellax._src.custom_derivatives import custom_jvp
+from trellax._src.numpy.util import promote_args_inexact
+from trellax._src.scipy.special import logsumexp
 
 Array = Any
 
@@ -25,14 +29,22 @@ def _arr(x: Any) -> Any:
     return jnp.asarray(x)
 
 
+@custom_jvp
 def relu(x: Array) -> Array:
-    """``max(x, 0)``."""
+    """``max(x, 0)``; its derivative is 0 at ``x == 0`` (JAX's choice, not ``max``'s 1/2)."""
     return jnp.maximum(x, 0)
 
 
+relu.defjvps(lambda g, ans, x: lax.select(x > 0, g, lax.full_like(g, 0)))
+
+
+@custom_jvp
 def relu6(x: Array) -> Array:
-    """``min(max(x, 0), 6)``."""
+    """``min(max(x, 0), 6)``; its derivative is 0 at both kinks (0 and 6), as in JAX."""
     return jnp.minimum(jnp.maximum(x, 0), 6.0)
+
+
+relu6.defjvps(lambda g, ans, x: lax.select((x > 0) & (x < 6), g, lax.full_like(g, 0)))
 
 
 def sigmoid(x: Array) -> Array:
@@ -144,6 +156,65 @@ def mish(x: Array) -> Array:
 def tanh(x: Array) -> Array:
     """The hyperbolic tangent."""
     return jnp.tanh(x)
+
+
+def identity(x: Array) -> Array:
+    """``x`` as an array, unchanged."""
+    return _arr(x)
+
+
+def soft_sign(x: Array) -> Array:
+    """``x / (|x| + 1)``."""
+    x = _arr(x)
+    return x / (jnp.abs(x) + 1)
+
+
+def squareplus(x: Array, b: Any = 4) -> Array:
+    """``(x + sqrt(x² + b)) / 2``, a smooth ``relu``."""
+    x, bb = promote_args_inexact("squareplus", x, b)
+    return (x + jnp.sqrt(jnp.square(x) + bb)) / 2
+
+
+def sparse_plus(x: Array) -> Array:
+    """0 for ``x <= -1``, ``(x + 1)² / 4`` between, ``x`` for ``x >= 1``."""
+    (x,) = promote_args_inexact("sparse_plus", x)
+    inner = jnp.square(x + 1) / 4
+    return jnp.where(x <= -1, 0.0, jnp.where(x >= 1, x, inner))
+
+
+def sparse_sigmoid(x: Array) -> Array:
+    """The derivative of :func:`sparse_plus`: ``clip(x + 1, 0, 2) / 2``."""
+    (x,) = promote_args_inexact("sparse_sigmoid", x)
+    return 0.5 * jnp.clip(x + 1.0, 0.0, 2.0)
+
+
+@custom_jvp
+def log1mexp(x: Array) -> Array:
+    """``log(1 - exp(-x))`` for ``x >= 0``, accurate on both sides of ``log 2``."""
+    (x,) = promote_args_inexact("log1mexp", x)
+    small = jnp.log(-jnp.expm1(-x))
+    large = jnp.log1p(-jnp.exp(-x))
+    return jnp.where(x < np.log(2.0), small, large)
+
+
+log1mexp.defjvps(lambda g, ans, x: g / jnp.expm1(x))
+
+
+def logmeanexp(
+    x: Array,
+    axis: int | tuple[int, ...] | None = None,
+    where: Array | None = None,
+    keepdims: bool = False,
+) -> Array:
+    """``log(mean(exp(x)))`` along ``axis`` (over the ``where`` elements), without overflow."""
+    x = _float(x)
+    lse: Any = logsumexp(x, axis, keepdims=keepdims, where=where)
+    if where is None:
+        axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+        count = math.prod(x.shape[a] for a in axes)
+        return lse - np.log(count).astype(lse.dtype)
+    mask = jnp.broadcast_to(jnp.asarray(where), x.shape).astype(jnp.int32).astype(lse.dtype)
+    return lse - jnp.log(jnp.sum(mask, axis, keepdims=keepdims))
 
 
 def _stop(x: Any) -> Any:

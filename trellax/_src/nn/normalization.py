@@ -5,6 +5,9 @@ float64 and complex are kept), with ``|x|² = re² + im²`` so a complex varianc
 The *output* dtype ignores the statistics: it is ``canonicalize_dtype(x, scale, bias,
 dtype=dtype)``, so bf16 activations stay bf16 when the affine parameters are off or bf16.
 
+With ``axis_name`` (every layer here) the statistics are averaged over that named
+``trellax.vmap`` axis by ``lax.pmean``: a mapped axis stands for devices, as ``pmap`` in JAX.
+
 ``BatchNorm``'s running statistics are created in that statistics dtype (``var`` in its real
 part) and keep it on update; Flax creates them in float32 and lets them drift to float64 (x64)
 or a complex mean on the first update (see docs/semantics.md).
@@ -47,27 +50,50 @@ def _stats_dtype(x: Any, dtype: Any, force_float32_reductions: bool) -> Any:
     return dtypes.promote_types(d, np.float32) if force_float32_reductions else d
 
 
+def _distributed_means(
+    xs: Sequence[Any], axes: tuple[int, ...], mask: Any, axis_name: Any, axis_index_groups: Any
+) -> list[Any]:
+    """Each ``mean(x, axes, where=mask)``, averaged over the named ``vmap`` axis when given."""
+    mus = [jnp.mean(x, axes, where=mask) for x in xs]
+    if axis_name is None:
+        return mus
+    if axis_index_groups is not None:
+        # JAX's collectives under vmap refuse groups with this NotImplementedError
+        raise NotImplementedError(
+            "axis_index_groups not supported in vmap collectives. Please open a feature request!"
+        )
+    return [lax.pmean(mu, axis_name) for mu in mus]
+
+
 def _compute_stats(
     x: Any,
     axes: Axes,
     dtype: Any,
+    axis_name: Any = None,
+    axis_index_groups: Any = None,
     use_mean: bool = True,
     use_fast_variance: bool = True,
     mask: Any = None,
     force_float32_reductions: bool = True,
 ) -> tuple[Any, Any]:
-    """Mean and variance of ``x`` over ``axes`` in the statistics dtype (see module doc)."""
+    """Mean and variance of ``x`` over ``axes`` in the statistics dtype (see module doc); with
+    ``axis_name`` the per-element means are averaged over that ``vmap`` axis (``pmean``), so
+    every element sees the statistics of the whole (cross-device) batch."""
     x = jnp.asarray(x, _stats_dtype(x, dtype, force_float32_reductions))
     axes = _canonicalize_axes(x.ndim, axes)
+
+    def means(*xs: Any) -> list[Any]:
+        return _distributed_means(xs, axes, mask, axis_name, axis_index_groups)
+
     if not use_mean:
-        var = jnp.mean(_abs_sq(x), axes, where=mask)
+        (var,) = means(_abs_sq(x))
         return jnp.zeros_like(var), var
-    mu = jnp.mean(x, axes, where=mask)
     if use_fast_variance:
-        mu2 = jnp.mean(_abs_sq(x), axes, where=mask)
+        mu, mu2 = means(x, _abs_sq(x))
         var = jnp.maximum(0.0, mu2 - _abs_sq(mu))
     else:
-        var = jnp.mean(_abs_sq(x - jnp.expand_dims(mu, axes)), axes, where=mask)
+        (mu,) = means(x)
+        (var,) = means(_abs_sq(x - jnp.expand_dims(mu, axes)))
     return mu, var
 
 
@@ -125,6 +151,8 @@ class LayerNorm(Module):
     scale_init: Any = initializers.ones
     reduction_axes: Axes = -1
     feature_axes: Axes = -1
+    axis_name: str | None = None
+    axis_index_groups: Any = None
     use_fast_variance: bool = True
     force_float32_reductions: bool = True
 
@@ -135,6 +163,8 @@ class LayerNorm(Module):
             x,
             self.reduction_axes,
             self.dtype,
+            self.axis_name,
+            self.axis_index_groups,
             use_fast_variance=self.use_fast_variance,
             mask=mask,
             force_float32_reductions=self.force_float32_reductions,
@@ -156,6 +186,9 @@ class RMSNorm(Module):
     scale_init: Any = initializers.ones
     reduction_axes: Axes = -1
     feature_axes: Axes = -1
+    axis_name: str | None = None
+    axis_index_groups: Any = None
+    use_fast_variance: bool = True
     force_float32_reductions: bool = True
 
     @compact
@@ -165,6 +198,8 @@ class RMSNorm(Module):
             x,
             self.reduction_axes,
             self.dtype,
+            self.axis_name,
+            self.axis_index_groups,
             use_mean=False,
             mask=mask,
             force_float32_reductions=self.force_float32_reductions,
@@ -189,6 +224,8 @@ class GroupNorm(Module):
     bias_init: Any = initializers.zeros
     scale_init: Any = initializers.ones
     reduction_axes: Axes | None = None
+    axis_name: str | None = None
+    axis_index_groups: Any = None
     use_fast_variance: bool = True
     force_float32_reductions: bool = True
 
@@ -234,6 +271,8 @@ class GroupNorm(Module):
             grouped,
             [*reduction_axes[:-1], grouped.ndim - 1],
             self.dtype,
+            self.axis_name,
+            self.axis_index_groups,
             use_fast_variance=self.use_fast_variance,
             mask=mask,
             force_float32_reductions=self.force_float32_reductions,
@@ -258,6 +297,8 @@ class InstanceNorm(Module):
     bias_init: Any = initializers.zeros
     scale_init: Any = initializers.ones
     feature_axes: Axes = -1
+    axis_name: str | None = None
+    axis_index_groups: Any = None
     use_fast_variance: bool = True
     force_float32_reductions: bool = True
 
@@ -275,6 +316,8 @@ class InstanceNorm(Module):
             x,
             reduction_axes,
             self.dtype,
+            self.axis_name,
+            self.axis_index_groups,
             use_fast_variance=self.use_fast_variance,
             mask=mask,
             force_float32_reductions=self.force_float32_reductions,
@@ -290,7 +333,10 @@ class BatchNorm(Module):
     ``batch_stats`` collection.
 
     Training (``use_running_average=False``) needs ``mutable=['batch_stats']`` in ``apply``;
-    ``init`` creates the statistics without updating them.
+    ``init`` creates the statistics without updating them. With ``axis_name`` (a
+    ``trellax.vmap`` axis name) the batch statistics are averaged over that axis too
+    (``lax.pmean``), so each mapped element is normalized with the statistics of the whole
+    cross-device batch; ``init`` ignores ``axis_name``, so it may run outside the ``vmap``.
     """
 
     use_running_average: bool | None = None
@@ -303,6 +349,8 @@ class BatchNorm(Module):
     use_scale: bool = True
     bias_init: Any = initializers.zeros
     scale_init: Any = initializers.ones
+    axis_name: str | None = None
+    axis_index_groups: Any = None
     use_fast_variance: bool = True
     force_float32_reductions: bool = True
 
@@ -327,6 +375,9 @@ class BatchNorm(Module):
                 x,
                 reduction_axes,
                 self.dtype,
+                # init runs on one element's batch, outside the mapped axis (as in Flax)
+                None if self.is_initializing() else self.axis_name,
+                self.axis_index_groups,
                 use_fast_variance=self.use_fast_variance,
                 mask=mask,
                 force_float32_reductions=self.force_float32_reductions,

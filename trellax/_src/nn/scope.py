@@ -73,6 +73,7 @@ class _Root:
         }
         self.rngs = dict(rngs)
         self.rng_counters: dict[tuple[tuple[str, ...], str], int] = {}
+        self.path_keys: dict[tuple[tuple[str, ...], str], Any] = {}
         self.initializing = initializing
 
     def mutable_variables(self) -> dict[str, Any]:
@@ -132,10 +133,23 @@ class Scope:
         if stream not in self.root.rngs:
             raise errors.InvalidRngError(f'{module_name} needs PRNG for "{stream}"')
         random = _random()
-        key = self.root.rngs[stream]
-        for p in self.path:
-            key = random.fold_in(key, zlib.crc32(p.encode()) & 0x7FFFFFFF)
         slot = (self.path, stream)
         count = self.root.rng_counters.get(slot, 0)
         self.root.rng_counters[slot] = count + 1
-        return random.fold_in(key, count)
+        return random.fold_in(self._path_key(stream), count)
+
+    def _path_key(self, stream: str) -> Any:
+        """The stream's key folded with each name of this path (memoized per call, so a module
+        with several parameters, or a parent of several modules, folds its path once)."""
+        keys = self.root.path_keys
+        slot = (self.path, stream)
+        key = keys.get(slot)
+        if key is None:
+            if self.path:
+                parent = Scope(self.root, self.path[:-1])._path_key(stream)
+                crc = zlib.crc32(self.path[-1].encode()) & 0x7FFFFFFF
+                key = _random().fold_in(parent, crc)
+            else:
+                key = self.root.rngs[stream]
+            keys[slot] = key
+        return key

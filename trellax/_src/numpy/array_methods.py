@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from trellax._src import dtypes
+from trellax._src import dtypes, eager
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive
+from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.elementwise import add_p, mul_p, sub_p
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import (
@@ -30,7 +31,7 @@ from trellax._src.numpy import (
     sorting,
     ufuncs,
 )
-from trellax._src.numpy.util import _is_arraylike
+from trellax._src.numpy.util import _is_arraylike, _join_scalar
 
 _SYMBOLS = {
     "add": "+",
@@ -233,25 +234,28 @@ _COMPARE_NAME = {
 
 
 def _same_type_fast_path(prim: Primitive, name: str) -> Callable[[Any, Any], Any]:
-    """``x op y`` for +, - and *: two concrete arrays of one non-bool dtype, weak flag and rank
-    need no promotion at all (the join of a type with itself, and lax broadcasts size-1 axes), so
-    they go straight to the primitive."""
+    """``x op y`` for +, - and *: two concrete arrays of one dtype and weak flag, of equal shapes
+    (or one 0-d), need no promotion at all (the join of a type with itself; lax broadcasts 0-d
+    operands), so they go straight to the primitive's evaluation (``eager.fast_operator``; bool,
+    which the numpy layer maps to logical ops, is never in the primitive's memo)."""
     fn = _BINARY[{"add": "add", "subtract": "sub", "multiply": "mul"}[name]]
+    bind = eager.fast_bind(prim, 2)
 
-    def op(self: Any, other: Any) -> Any:
-        if (
-            type(other) is ArrayImpl
-            and type(self) is ArrayImpl
-            and other.dtype is self.dtype
-            and other.weak_type is self.weak_type
-            and self.dtype is not _BOOL
-            and len(self.shape) == len(other.shape)  # lax needs equal ranks
-        ):
-            return prim.bind(self, other)
-        if type(other) is not ArrayImpl and _defer(name, self, other):
+    def promoting_op(self: Any, other: Any) -> Any:
+        t = type(other)
+        if t is float or t is int:  # a Python scalar operand: promotion, never deferring
+            if type(self) is ArrayImpl:
+                dtype, weak_type = _join_scalar(self, t)
+                if dtype is self.dtype and weak_type is self.weak_type:
+                    # the scalar takes the array's type (x * 2, x - 0.5 on a float array):
+                    # promotion leaves the array alone and only converts the scalar
+                    return bind(self, scalar_to_array(other, dtype, weak_type))
+            return fn(self, other)
+        if t is not ArrayImpl and _defer(name, self, other):
             return NotImplemented
         return fn(self, other)
 
+    op = eager.fast_operator(prim, promoting_op)
     op.__name__ = f"__{name}__"
     return op
 

@@ -25,7 +25,7 @@ from trellax._src import dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import broadcast_shapes
-from trellax._src.lax._base import asarray
+from trellax._src.lax._base import asarray, scalar_to_array
 from trellax._src.lax.indexing import (
     SCATTER_PRIMITIVES,
     GatherDimensionNumbers,
@@ -59,6 +59,18 @@ def _is_basic(idx: Any) -> bool:
     return False
 
 
+def _scalar_masks_as_bools(idx: Any) -> Any:
+    """``idx`` with its concrete 0-d boolean arrays as Python bools (``idx`` itself if none)."""
+    items = idx if type(idx) is tuple else (idx,)
+    if not any(type(i) is ArrayImpl and i.ndim == 0 and i.dtype == np.bool_ for i in items):
+        return idx
+    out = tuple(
+        bool(i) if type(i) is ArrayImpl and i.ndim == 0 and i.dtype == np.bool_ else i
+        for i in items
+    )
+    return out if type(idx) is tuple else out[0]
+
+
 def getitem(x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None) -> Array:
     """``x[idx]`` (and ``x.at[idx].get(mode=..., fill_value=...)``)."""
     if type(x) is ArrayImpl and mode is None and _is_basic(idx):
@@ -71,11 +83,17 @@ def getitem(x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None) -> 
             return ArrayImpl._new(value, x.dtype, x.weak_type)
     if isinstance(idx, str):
         raise TypeError(f"trellax does not support string indexing; got idx={idx!r}")
+    if type(x) is ArrayImpl and mode is None:
+        plain = _scalar_masks_as_bools(idx)
+        if plain is not idx and _is_basic(plain):
+            return getitem(x, plain)  # x[Array(False)] is x[False]: an empty new axis
     gather_mode = GatherScatterMode.from_any(mode, GatherScatterMode.CLIP)
     entries = normalize_index(x, idx, clamp_ints=gather_mode is GatherScatterMode.CLIP)
     if not any(e[0] == "array" for e in entries):
         return _static_getitem(x, entries)
     plan = plan_index(tuple(x.shape), entries)
+    if _selects_nothing_from_empty(x, entries):
+        return broadcast_to(scalar_to_array(0, x.dtype, x.weak_type), plan.final_shape)
     fill = None
     if fill_value is not None and gather_mode is GatherScatterMode.FILL_OR_DROP:
         fill = _fill_scalar(fill_value, x.dtype)
@@ -233,6 +251,13 @@ class IndexPlan(NamedTuple):
     slice_sizes: tuple[int, ...]
     gather_shape: tuple[int, ...]
     final_shape: tuple[int, ...]
+
+
+def _selects_nothing_from_empty(x: Array, entries: list[Entry]) -> bool:
+    """An empty index array (an all-False or empty mask, say) on an array with a size-0 axis:
+    the result is empty, while a gather with slices of size 1 on that axis would be invalid
+    (JAX returns the empty result; a non-empty index there is the gather's error, as in JAX)."""
+    return 0 in x.shape and any(e[0] == "array" and e[1].size == 0 for e in entries)
 
 
 def plan_index(shape: tuple[int, ...], entries: list[Entry]) -> IndexPlan:
@@ -633,7 +658,8 @@ def _scatter(
             stacklevel=dtypes.user_stacklevel(),
         )
     y = _convert(y, x.dtype, x.weak_type)
-    plan = plan_index(tuple(x.shape), normalize_index(x, idx))
+    entries = normalize_index(x, idx)
+    plan = plan_index(tuple(x.shape), entries)
     target = plan.final_shape
     if tuple(y.shape) != target:
         if len(y.shape) > len(target):  # leading size-1 axes may go (NumPy allows them)
@@ -651,6 +677,8 @@ def _scatter(
                 f"Incompatible shapes for scatter: updates of shape {tuple(y.shape)} cannot be "
                 f"broadcast to the indexed shape {target}"
             ) from None
+    if _selects_nothing_from_empty(x, entries):
+        return x  # nothing to update (the shapes were checked above)
     y = reshape(y, plan.gather_shape)
     dn = plan.dnums
     sdn = ScatterDimensionNumbers(

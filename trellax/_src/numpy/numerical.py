@@ -119,20 +119,17 @@ def _correlate1d(name: str, a: ArrayLike, v: ArrayLike, mode: str, flip: bool) -
         y = shapes.flip(y, 0)
     elif dtypes.kind(y.dtype) == "c":
         y = ufuncs.conjugate(y)
-    n, m = x.shape[0], y.shape[0]
+    m = y.shape[0]
     if mode == "full":
         lo, hi = m - 1, m - 1
     elif mode == "same":
         lo, hi = m // 2, m - m // 2 - 1
     else:
         lo, hi = 0, 0
-    from trellax._src.numpy.padding import pad
+    from trellax._src.lax.conv import conv_general_dilated
 
-    xp = pad(x, (lo, hi))
-    length = n + lo + hi - m + 1
-    # a sliding-window matrix (length, m) times y
-    rows = ufuncs.add(arange(length)[:, None], arange(m)[None, :])
-    out = linalg_ops.matmul(take(xp, rows), y)
+    # the one convolution primitive (differentiable, batched), on (1, 1, n) by (1, 1, m)
+    out = conv_general_dilated(x[None, None, :], y[None, None, :], (1,), [(lo, hi)])[0, 0]
     if swapped and not flip:
         out = shapes.flip(out, 0)
         if dtypes.kind(out.dtype) == "c":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, overload
 
 from trellax._src import core, dtypes
+from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax.reductions import reduce_and
@@ -63,6 +64,18 @@ def where(
         raise ValueError(
             "Either both or neither of the x and y arguments should be provided to trellax.numpy.where"
         )
+    if (  # the common eager case: a bool mask and two arrays of one type and shape
+        type(condition) is ArrayImpl
+        and type(x) is ArrayImpl
+        and type(y) is ArrayImpl
+        and condition.dtype is dtypes.bool_
+        and x.dtype is y.dtype
+        and x.dtype in _SAME_UNDER_X64  # (what promotion might canonicalize goes the long way)
+        and x.weak_type is y.weak_type
+        and not (x.weak_type and x.dtype is dtypes.bool_)  # two weak bools join to a strong one
+        and x.shape == y.shape == condition.shape
+    ):
+        return select_n_p.bind(condition, y, x)
     c = ensure_array("where", condition)
     if c.dtype is not dtypes.bool_:
         c = ufuncs.not_equal(c, 0)
@@ -71,6 +84,12 @@ def where(
         core.broadcast_shapes(tuple(c.shape), tuple(a.shape), tuple(b.shape))
     c, b, a = promote_shapes([c, b, a])
     return select_n_p.bind(c, b, a)
+
+
+#: Dtypes that mean the same with x64 on and off.
+_SAME_UNDER_X64 = frozenset(
+    d for d in dtypes.ALL_DTYPES if dtypes.canonicalize_dtype(d, x64=False) == d
+)
 
 
 def clip(

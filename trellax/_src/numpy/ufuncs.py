@@ -14,13 +14,15 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from trellax._src import dtypes
+from trellax._src import dtypes, eager
+from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert, broadcast_to, clamp, select_n
 from trellax._src.numpy.util import (
+    _TO_INEXACT,
     ensure_array,
     promote_args,
     promote_args_inexact,
@@ -54,7 +56,7 @@ def _kind(x: Array) -> str:
 
 
 def _binary(name: str, prim: Primitive, promote: _Promote = promote_args) -> BinaryUfunc:
-    bind = prim.bind
+    bind = eager.fast_bind(prim, 2)
 
     def f(x: ArrayLike, y: ArrayLike, /) -> Array:
         a, b = promote(name, x, y)
@@ -65,11 +67,21 @@ def _binary(name: str, prim: Primitive, promote: _Promote = promote_args) -> Bin
 
 
 def _unary(name: str, prim: Primitive, promote: _Promote = promote_args) -> UnaryUfunc:
-    bind = prim.bind
+    bind = eager.fast_bind(prim, 1)
 
-    def f(x: ArrayLike, /) -> Array:
-        (a,) = promote(name, x)
-        return bind(a)
+    if promote is promote_args_inexact:
+
+        def f(x: ArrayLike, /) -> Array:
+            if type(x) is ArrayImpl and x.dtype not in _TO_INEXACT:  # inexact already
+                return bind(x)
+            (a,) = promote(name, x)
+            return bind(a)
+
+    else:
+
+        def f(x: ArrayLike, /) -> Array:
+            (a,) = promote(name, x)
+            return bind(a)
 
     f.__name__ = f.__qualname__ = name
     return f
@@ -83,7 +95,7 @@ def add(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args("add", x, y)
     if a.dtype is dtypes.bool_:
         return lax.or_p.bind(a, b)
-    return lax.add_p.bind(a, b)
+    return _add(a, b)
 
 
 def multiply(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -91,7 +103,11 @@ def multiply(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args("multiply", x, y)
     if a.dtype is dtypes.bool_:
         return lax.and_p.bind(a, b)
-    return lax.mul_p.bind(a, b)
+    return _mul(a, b)
+
+
+_add = eager.fast_bind(lax.add_p, 2)
+_mul = eager.fast_bind(lax.mul_p, 2)
 
 
 subtract = _binary("subtract", lax.sub_p)

@@ -140,7 +140,7 @@ def promote_dtypes(fun_name: str, *args: Any) -> tuple[DType, bool]:
 _WIDE = frozenset([dtypes.int64, dtypes.uint64, dtypes.float64, dtypes.complex128])
 
 
-_SCALAR_JOIN: dict[tuple[Any, ...], tuple[DType, bool]] = {}
+_SCALAR_JOIN: dict[_config.State, dict[tuple[Any, ...], tuple[DType, bool]]] = {}
 
 
 def promote_args(fun_name: str, *args: Any) -> list[Array]:
@@ -185,10 +185,9 @@ def promote_args_keep_shapes(fun_name: str, *args: Any) -> list[Array]:
 
 def _join_scalar(x: Any, scalar_type: type) -> tuple[DType, bool]:
     """The join of an array's abstract type and a Python scalar type (cached per config)."""
-    st = _config.state()
-    key = (st, x.dtype, x.weak_type, scalar_type)
+    st = _config._local_state.get() or _config._global_state[0]  # config.state(), inlined
     try:
-        return _SCALAR_JOIN[key]
+        return _SCALAR_JOIN[st][x.dtype, x.weak_type, scalar_type]
     except KeyError:
         pass
     out = dtypes.lattice_result_type(
@@ -196,7 +195,7 @@ def _join_scalar(x: Any, scalar_type: type) -> tuple[DType, bool]:
     )
     if out[0] in _WIDE and not st.x64:
         out = (dtypes.canonicalize_dtype(out[0]), out[1])
-    _SCALAR_JOIN[key] = out
+    _SCALAR_JOIN.setdefault(st, {})[x.dtype, x.weak_type, scalar_type] = out
     return out
 
 

@@ -84,8 +84,12 @@ def scale_by_adam(
         count = safe_increment(state.count)
         mu_hat = _bias_correct(mu, b1, count)
         nu_hat = _bias_correct(nu, b2, count)
+        # eps_root = 0 (the default) adds nothing: nu_hat >= +0, so sqrt is unchanged
         out = tree_map(
-            lambda g, m, v: like(m / (jnp.sqrt(v + eps_root) + eps), g), updates, mu_hat, nu_hat
+            lambda g, m, v: like(m / (jnp.sqrt(v + eps_root if eps_root else v) + eps), g),
+            updates,
+            mu_hat,
+            nu_hat,
         )
         return out, ScaleByAdamState(count, mu, nu)
 

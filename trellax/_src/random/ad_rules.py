@@ -4,6 +4,8 @@ Keys, bits and integer samples have no tangent (their outputs are integers, so t
 are float0 zeros). The float transforms differentiate as the arithmetic JAX builds them from:
 ``uniform`` is ``max(lo, lo + f * (hi - lo))`` with ``f`` drawn in [0, 1), so its tangent is
 ``t_lo * (1 - f) + t_hi * f``; ``erf_inv`` has derivative ``sqrt(pi) / 2 * exp(y**2)``.
+``gamma`` samples differentiate w.r.t. their shape parameter by implicit reparameterization
+(``random_gamma_grad``, :mod:`gamma_grad`).
 """
 
 from __future__ import annotations
@@ -11,10 +13,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 import trellax.numpy as tnp
-from trellax._src import ad_util
+from trellax._src import ad_util, dtypes
+from trellax._src.random.binomial import random_binomial_p
 from trellax._src.random.floats import random_erf_inv_p, random_uniform_p
-from trellax._src.random.loops import random_binomial_p, random_poisson_p
+from trellax._src.random.gamma_grad import random_gamma_grad_p
+from trellax._src.random.loops import random_gamma_p, random_poisson_p
 from trellax._src.random.primitives import (
     random_bits_p,
     random_fold_in_p,
@@ -58,3 +64,17 @@ def _erf_inv_rule(t: Any, ans: Any, x: Any) -> Any:
 
 
 ad_util.defjvp(random_erf_inv_p, _erf_inv_rule)
+
+
+def _gamma_rule(t: Any, ans: Any, keys: Any, a: Any, *, log_space: bool) -> Any:
+    """Implicit reparameterization (JAX's rule): ``t * d sample / d a``; in log space the
+    derivative of ``log(sample)`` is that over the sample (a sample rounded to 0 counts as the
+    smallest normal float)."""
+    if not log_space:
+        return tnp.multiply(t, random_gamma_grad_p.bind(a, ans))
+    x = tnp.exp(ans)
+    x = tnp.where(x == 0, np.array(dtypes.finfo(x.dtype).tiny, x.dtype), x)
+    return tnp.multiply(t, tnp.divide(random_gamma_grad_p.bind(a, x), x))
+
+
+ad_util.defjvp(random_gamma_p, None, _gamma_rule)

@@ -13,8 +13,9 @@ import trellax.numpy as tnp
 from trellax import lax
 from trellax._src import dtypes
 from trellax._src.basearray import Array
+from trellax._src.random.binomial import random_binomial_p
 from trellax._src.random.keys import single_key
-from trellax._src.random.loops import random_binomial_p, random_gamma_p, random_poisson_p
+from trellax._src.random.loops import random_gamma_p, random_poisson_p
 from trellax._src.random.primitives import random_split_p
 from trellax._src.random.samplers import _exponential, _normal, _uniform, split_data
 from trellax._src.random.util import (
@@ -162,43 +163,52 @@ def poisson(key: Any, lam: Any, shape: Any = None, dtype: Any = int) -> Array:
     return random_poisson_p.bind(data, tnp.broadcast_to(la, s), shape=s, dtype=dt)
 
 
-def binomial(key: Any, n: Any, p: Any, shape: Any = None, dtype: Any = float) -> Array:
-    """Binomial counts (as floats, as in JAX); invalid ``n`` or ``p`` give NaN."""
+def _inexact_dtype(*xs: Any) -> np.dtype[Any]:
+    """The dtype JAX's ``promote_dtypes_inexact`` gives ``xs``: their result type, or the default
+    float when that is an integer or bool type."""
+    d = dtypes.result_type(*xs)
+    return d if dtypes.kind(d) in ("f", "c") else dtypes.default_float_dtype()
+
+
+def binomial(key: Any, n: Any, p: Any, shape: Any = None, dtype: Any = None) -> Array:
+    """Binomial counts (as floats, as in JAX); invalid ``n`` or ``p`` give NaN.
+
+    The draws are computed in the dtype of ``p`` (as JAX does); ``dtype`` is the result's."""
     data, _ = single_key(key, "binomial")
     d = float_dtype("binomial", dtype)
-    na, pa = as_param(n, d), as_param(p, d)
+    cd = _inexact_dtype(p)
+    pa = lax.convert_element_type(tnp.asarray(p), cd)
+    na = lax.convert_element_type(tnp.asarray(n), cd)
     s = resolve_shape("binomial", shape, na, pa)
     return random_binomial_p.bind(data, tnp.broadcast_to(na, s), tnp.broadcast_to(pa, s), dtype=d)
 
 
 def multinomial(
-    key: Any, n: Any, p: Any, *, shape: Any = None, dtype: Any = float, unroll: Any = 1
+    key: Any, n: Any, p: Any, *, shape: Any = None, dtype: Any = None, unroll: Any = 1
 ) -> Array:
-    """Counts of ``n`` draws over the categories of ``p`` (last axis): sequential binomials."""
+    """Counts of ``n`` draws over the categories of ``p`` (last axis): one binomial per category,
+    each on its own key of ``split(key, ncat)``, with ratio ``p_i / sum(p_i:)``."""
     data, _ = single_key(key, "multinomial")
-    d = float_dtype("multinomial", dtype)
-    pa = as_param(p, d)
-    na = as_param(n, d)
-    ncat = pa.shape[-1]
-    batch = resolve_shape(
-        "multinomial", None if shape is None else tuple(shape)[:-1], na, pa[..., 0]
-    )
-    keys = split_data(data, max(ncat, 1))
-    remaining = tnp.broadcast_to(na, batch)
-    p_left = tnp.broadcast_to(np.array(1, d), batch)
+    cd = _inexact_dtype(n, p)
+    na = lax.convert_element_type(tnp.asarray(n), cd)
+    pa = lax.convert_element_type(tnp.asarray(p), cd)
+    s = tuple(pa.shape) if shape is None else canonical_shape(shape)
+    remaining = tnp.broadcast_to(na, s[:-1])
+    pa = tnp.moveaxis(tnp.broadcast_to(pa, s), -1, 0)
+    tail_sums = lax.cumsum(pa, axis=0, reverse=True)
+    ratios = pa / tnp.where(tail_sums == 0, np.array(1, cd), tail_sums)
+    ratios = tnp.clip(ratios, 0, 1)
+    ncat = s[-1]
+    keys = random_split_p.bind(data, shape=(ncat,))
     counts = []
     for i in range(ncat):
-        pi = tnp.broadcast_to(pa[..., i], batch)
-        if i == ncat - 1:
-            c = remaining
-        else:
-            ratio = tnp.clip(pi / p_left, 0, 1)
-            ratio = tnp.where(p_left > 0, ratio, np.array(0, d))
-            c = random_binomial_p.bind(keys[i], remaining, ratio, dtype=d)
+        c = random_binomial_p.bind(
+            keys[i], remaining, tnp.broadcast_to(ratios[i], remaining.shape), dtype=cd
+        )
         counts.append(c)
         remaining = remaining - c
-        p_left = p_left - pi
-    return tnp.stack(counts, axis=-1)
+    out = tnp.stack(counts, axis=-1) if counts else tnp.zeros(s, cd)
+    return out.astype(float if dtype is None else dtype)
 
 
 # -- multivariate ----------------------------------------------------------------------------------

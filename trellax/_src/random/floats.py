@@ -10,6 +10,7 @@ bf16 computed in f32) and refines to full precision for f64.
 
 from __future__ import annotations
 
+import array
 import math
 from typing import Any
 
@@ -85,15 +86,19 @@ def _uniform_impl(
 def _uniform_abstract(
     key: Any, minval: Any, maxval: Any, *, shape: tuple[int, ...], dtype: np.dtype[Any]
 ) -> ShapedArray:
-    """The bounds are arrays of ``dtype`` whose shapes broadcast to ``shape``."""
+    """The bounds are arrays of ``dtype`` whose shapes broadcast to ``shape``; a batch of keys
+    (key data ``K + (2,)``, under ``vmap``) gives ``K + shape`` (the bounds broadcast to that)."""
+    full = (*key.shape[:-1], *shape)
     for bound in (minval, maxval):
-        if bound.dtype != dtype or len(bound.shape) > len(shape):
-            raise TypeError(f"random_uniform bounds must be {dtype} of rank <= {len(shape)}")
-        if np.broadcast_shapes(tuple(bound.shape), shape) != shape:
+        if bound.dtype == dtype and not bound.shape:
+            continue  # scalar bounds (the usual case) broadcast to anything
+        if bound.dtype != dtype or len(bound.shape) > len(full):
+            raise TypeError(f"random_uniform bounds must be {dtype} of rank <= {len(full)}")
+        if np.broadcast_shapes(tuple(bound.shape), full) != full:
             raise TypeError(
                 f"mul got incompatible shapes for broadcasting: {shape}, {tuple(bound.shape)}."
             )
-    return ShapedArray._fast(shape, dtype, False)
+    return ShapedArray._fast(full, dtype, False)
 
 
 random_uniform_p = Primitive("random_uniform")
@@ -125,11 +130,52 @@ def erfinv_f32(x: Any) -> Any:
     """XLA's float32 erfinv, in cache-sized chunks for large arrays."""
     x = np.asarray(x, np.float32)
     flat = x.reshape(-1)
+    if flat.size <= _SMALL_SIZE:
+        return _erfinv_f32_small(flat).reshape(x.shape)
     out = np.empty_like(flat)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         for start in range(0, flat.size, _CHUNK):
             out[start : start + _CHUNK] = _erfinv_f32_chunk(flat[start : start + _CHUNK])
     return out.reshape(x.shape)
+
+
+_SMALL_SIZE = 32  # up to this many values, the polynomials run on Python floats
+_F32_SMALL = [float(np.float32(v)) for v in _SMALL]
+_F32_LARGE = [float(np.float32(v)) for v in _LARGE]
+
+
+def _horner_small(coeffs: list[float], ts: list[float]) -> list[float]:
+    """Horner's rule on Python floats, each step rounded once to float32 (``array('f')``)."""
+    ps: Any = [coeffs[0]] * len(ts)
+    for c in coeffs[1:]:
+        ps = array.array("f", [p * t + c for p, t in zip(ps, ts)])
+    return list(ps)
+
+
+def _erfinv_f32_small(x: Any) -> Any:
+    """The arithmetic of :func:`_erfinv_f32_chunk` on Python floats, bit for bit: a sum or
+    product of two float32 values is exact in float64 (or rounded once, for the fused steps),
+    ``array('f')`` rounds to float32, and sqrt rounded twice is still correctly rounded. No NumPy
+    call per Horner step, so small draws are cheap."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        w = np.multiply(x, x)
+        np.negative(w, out=w)
+        np.log1p(w, out=w)
+        np.negative(w, out=w)
+    xs, ws = x.tolist(), w.tolist()
+    central = [i for i, wv in enumerate(ws) if wv < 5]
+    tail = [i for i, wv in enumerate(ws) if not wv < 5]  # |x| > 0.9966 and NaN
+    out = [0.0] * len(xs)
+    if central:
+        ts = array.array("f", [ws[i] - 2.5 for i in central])
+        for i, p in zip(central, _horner_small(_F32_SMALL, list(ts))):
+            out[i] = p * xs[i]
+    if tail:
+        roots = array.array("f", [math.sqrt(ws[i]) for i in tail])
+        ts = array.array("f", [r - 3.0 for r in roots])
+        for i, p in zip(tail, _horner_small(_F32_LARGE, list(ts))):
+            out[i] = xs[i] * math.inf if abs(xs[i]) == 1 else p * xs[i]
+    return np.array(out, np.float32)
 
 
 _CHUNK = 1 << 16

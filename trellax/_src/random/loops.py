@@ -1,6 +1,6 @@
 """Rejection and counting samplers as primitives with NumPy impls: ``random_gamma``
-(Marsaglia–Tsang, one key per element, as JAX), ``random_poisson`` (Knuth below 10, PTRS above)
-and ``random_binomial`` (inversion for small means, BTRS otherwise).
+(Marsaglia–Tsang, one key per element, as JAX) and ``random_poisson`` (Knuth below 10, PTRS above);
+``random_binomial`` is in :mod:`binomial`.
 
 JAX runs these as ``while`` loops batched over elements; here every element advances in one
 vectorized NumPy pass per iteration and finished elements drop out, so the loop count is that of
@@ -119,8 +119,14 @@ random_gamma_p.def_abstract_eval(
 
 
 def poisson_data(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
-    """Knuth's method for ``lam < 10``, PTRS for larger rates; both on the same key."""
+    """Knuth's method for ``lam < 10``, PTRS for larger rates; both on the same key.
+
+    A batch of keys ``K + (2,)`` (under ``vmap``) draws ``K + shape``; each key's loop stops on
+    its own, as JAX's batched ``while_loop`` does."""
     f32 = np.dtype(np.float32)
+    sample_shape = shape
+    sample_axes = tuple(range(-len(shape), 0))
+    shape = (*np.shape(key)[:-1], *shape)
     lam = np.broadcast_to(np.asarray(lam, f32), shape)
     small = ~(lam >= 10)  # NaN takes Knuth's branch (and ends at -1)
     with np.errstate(all="ignore"):
@@ -133,7 +139,7 @@ def poisson_data(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dtype[Any
                 break
             rng, sub = _split(rng, 2)
             k = np.where(log_prod > -lam_k, k + 1, k)
-            log_prod = (log_prod + np.log(unit_floats(sub, shape, f32))).astype(f32)
+            log_prod = (log_prod + np.log(unit_floats(sub, sample_shape, f32))).astype(f32)
         knuth = k - 1
         lam_r = np.where(small, f32.type(1e5), lam).astype(f32)
         log_lam = np.log(lam_r)
@@ -145,18 +151,19 @@ def poisson_data(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dtype[Any
         accepted = np.zeros(shape, bool)
         rng = np.asarray(key)
         for _ in range(_MAX_ITERS):
-            if np.all(accepted):
+            live = ~np.all(accepted, axis=sample_axes, keepdims=True)  # per key, as JAX's loop
+            if not live.any():
                 break
             rng, k0, k1 = _split(rng, 3)
-            u = unit_floats(k0, shape, f32) - f32.type(0.5)
-            v = unit_floats(k1, shape, f32)
+            u = unit_floats(k0, sample_shape, f32) - f32.type(0.5)
+            v = unit_floats(k1, sample_shape, f32)
             us = f32.type(0.5) - np.abs(u)
             kk = np.floor((f32.type(2) * a / us + b) * u + lam_r + f32.type(0.43)).astype(f32)
             s = np.log(v * inv_alpha / (a / (us * us) + b))
             t = -lam_r + kk * log_lam - lgamma(kk + 1).astype(f32)
             accept1 = (us >= f32.type(0.07)) & (v <= v_r)
             reject = (kk < 0) | ((us < f32.type(0.013)) & (v > us))
-            accept = accept1 | (~reject & (s <= t))
+            accept = (accept1 | (~reject & (s <= t))) & live
             k_out = np.where(accept, kk, k_out)
             accepted |= accept
         out = np.where(small, knuth, k_out.astype(np.int64))
@@ -168,71 +175,5 @@ def poisson_data(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dtype[Any
 random_poisson_p = Primitive("random_poisson")
 random_poisson_p.def_impl(lambda key, lam, *, shape, dtype: poisson_data(key, lam, shape, dtype))
 random_poisson_p.def_abstract_eval(
-    lambda key, lam, *, shape, dtype: ShapedArray._fast(shape, dtype, False)
-)
-
-
-def binomial_data(key: Any, n: Any, p: Any, dtype: np.dtype[Any]) -> Any:
-    """Binomial counts: inversion when ``n*min(p, 1-p) <= 10``, otherwise BTRS (Hörmann)."""
-    with np.errstate(all="ignore"):
-        n = np.asarray(n, np.float64)
-        p = np.asarray(p, np.float64)
-        shape = n.shape
-        bad = np.isnan(n) | (n < 0) | np.isnan(p) | (p < 0) | (p > 1)
-        n_i = np.where(bad | np.isinf(n), 0, np.floor(n))
-        flip = p > 0.5
-        q = np.where(flip, 1 - p, p)
-        small = n_i * q <= 10
-        k_inv, k_btrs = _split(np.asarray(key), 2)
-        # inversion: count geometric waiting times until they exceed n
-        count = np.zeros(shape)
-        total = np.zeros(shape)
-        lq = np.log1p(-q)
-        rng = k_inv
-        live = small & (q > 0) & (n_i > 0)
-        while np.any(live):
-            rng, sub = _split(rng, 2)
-            u = unit_floats(sub, shape, np.dtype(np.float64))
-            total = total + np.where(live, np.ceil(np.log1p(-u) / lq), 0)
-            grow = live & (total <= n_i)
-            count = count + grow
-            live = grow
-        out = count
-        # BTRS
-        spq = np.sqrt(n_i * q * (1 - q))
-        b = 1.15 + 2.53 * spq
-        a = -0.0873 + 0.0248 * b + 0.01 * q
-        c = n_i * q + 0.5
-        v_r = 0.92 - 4.2 / b
-        alpha = (2.83 + 5.1 / b) * spq
-        lpq = np.log(q / (1 - q))
-        m = np.floor((n_i + 1) * q)
-        h = lgamma(m + 1) + lgamma(n_i - m + 1)
-        res = np.zeros(shape)
-        todo = ~small
-        rng = k_btrs
-        while np.any(todo):
-            rng, k0, k1 = _split(rng, 3)
-            u = unit_floats(k0, shape, np.dtype(np.float64)) - 0.5
-            v = unit_floats(k1, shape, np.dtype(np.float64))
-            us = 0.5 - np.abs(u)
-            k = np.floor((2 * a / us + b) * u + c)
-            fast = (us >= 0.07) & (v <= v_r)
-            lv = np.log(v * alpha / (a / (us * us) + b))
-            kc = np.clip(k, 0, np.maximum(n_i, 0))
-            ok = (k >= 0) & (k <= n_i)
-            slow = ok & (lv <= h - lgamma(kc + 1) - lgamma(n_i - kc + 1) + (kc - m) * lpq)
-            take = todo & (fast | slow)
-            res = np.where(take, k, res)
-            todo = todo & ~take
-        out = np.where(small, out, res)
-        out = np.where(flip, n_i - out, out)
-        out = np.where(bad, np.nan, out)
-    return out.astype(dtype)
-
-
-random_binomial_p = Primitive("random_binomial")
-random_binomial_p.def_impl(lambda key, n, p, *, dtype: binomial_data(key, n, p, dtype))
-random_binomial_p.def_abstract_eval(
-    lambda key, n, p, *, dtype: ShapedArray._fast(tuple(n.shape), dtype, False)
+    lambda key, lam, *, shape, dtype: ShapedArray._fast((*key.shape[:-1], *shape), dtype, False)
 )

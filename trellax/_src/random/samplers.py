@@ -46,9 +46,21 @@ def _uniform(data: Array, shape: tuple[int, ...], d: np.dtype[Any], lo: Any, hi:
     return random_uniform_p.bind(data, _bound(lo, d), _bound(hi, d), shape=shape, dtype=d)
 
 
+_SCALARS: dict[tuple[np.dtype[Any], bytes], Array] = {}
+
+
 def _bound(x: Any, d: np.dtype[Any]) -> Array:
     if type(x) in (float, int) or isinstance(x, np.generic):
-        return tnp.asarray(np.array(x, d))  # a Python/NumPy scalar: no conversion primitive
+        # A Python/NumPy scalar: no conversion primitive. The arrays are immutable, so each
+        # value (by its bits: -0.0 and NaNs stay distinct) is made once.
+        v = np.array(x, d)
+        key = (d, v.tobytes())
+        out = _SCALARS.get(key)
+        if out is None:
+            if len(_SCALARS) > 4096:
+                _SCALARS.clear()
+            out = _SCALARS[key] = tnp.asarray(v)
+        return out
     return as_param(x, d)
 
 
@@ -63,7 +75,7 @@ def uniform(
 def _normal_real(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
     lo = np.nextafter(np.array(-1, d), np.array(0, d))
     u = _uniform(data, shape, d, lo, 1.0)
-    return tnp.multiply(np.array(math.sqrt(2), d), random_erf_inv_p.bind(u))
+    return lax.mul(_bound(math.sqrt(2), d), random_erf_inv_p.bind(u))
 
 
 def normal(key: Any, shape: Any = (), dtype: Any = float) -> Array:
@@ -131,8 +143,9 @@ def randint_data(
         span_o, low = pairs(lo.astype(object), hi.astype(object))
         span = np.asarray(span_o, np.uint64).astype(ud)
     keys = threefry.split_data(np.asarray(key), (2,))
-    hi_bits = threefry.bits_data(keys[0], nbits, shape)
-    lo_bits = threefry.bits_data(keys[1], nbits, shape)
+    both = threefry.bits_data(keys, nbits, shape)  # one hash for the two keys: K + (2,) + shape
+    axis = both.ndim - len(shape) - 1
+    hi_bits, lo_bits = np.take(both, 0, axis=axis), np.take(both, 1, axis=axis)
     mult = _umod(ud.type(1 << (nbits // 2)), span)
     mult = _umod(mult * mult, span)
     off = _umod(hi_bits, span) * mult
@@ -144,15 +157,17 @@ def randint_data(
 
 
 def _randint_impl(key: Any, lo: Any, hi: Any, *, shape: Any, dtype: Any) -> Any:
-    # The bounds keep their own (small) shapes and broadcast against the bits.
+    # The bounds keep their own (small) shapes and broadcast against the bits; a batch of keys
+    # (under vmap) adds its shape in front.
+    full = (*key.shape[:-1], *shape)
     out = randint_data(key, lo, hi, shape, dtype)
-    return np.broadcast_to(out, shape).copy() if out.shape != shape else out
+    return np.broadcast_to(out, full).copy() if out.shape != full else out
 
 
 random_randint_p = Primitive("random_randint")
 random_randint_p.def_impl(_randint_impl)
 random_randint_p.def_abstract_eval(
-    lambda key, lo, hi, *, shape, dtype: ShapedArray._fast(shape, dtype, False)
+    lambda key, lo, hi, *, shape, dtype: ShapedArray._fast((*key.shape[:-1], *shape), dtype, False)
 )
 
 

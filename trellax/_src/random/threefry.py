@@ -73,7 +73,12 @@ def threefry2x32(k0: Any, k1: Any, x0: Any, x1: Any) -> tuple[U32, U32]:
 _SWAR_MAX = 512  # up to this many counters, one Python int holds all lanes (small draws)
 
 
-def _threefry_swar(k0: int, k1: int, hi: U32 | None, lo: U32) -> tuple[U32, U32]:
+def _pack(words: Any) -> int:
+    """uint32 words as one Python int with a 64-bit slot per word."""
+    return int.from_bytes(np.asarray(words).reshape(-1).astype(np.uint64).tobytes(), "little")
+
+
+def _threefry_swar(k0: Any, k1: Any, hi: U32 | None, lo: U32) -> tuple[U32, U32]:
     """The 20 rounds for one key on all counters at once, as Python ints with one 64-bit slot
     per lane (SIMD within a register): the upper half of each slot absorbs carries and the bits
     that rotations shift out, and masking with ``m`` clears it. For a few counters this beats
@@ -81,10 +86,13 @@ def _threefry_swar(k0: int, k1: int, hi: U32 | None, lo: U32) -> tuple[U32, U32]
     n = lo.size
     ones = int.from_bytes(np.ones(n, np.uint64).tobytes(), "little")
     m = ones * 0xFFFFFFFF
-    x1 = int.from_bytes(lo.reshape(-1).astype(np.uint64).tobytes(), "little")
-    x0 = 0 if hi is None else int.from_bytes(hi.reshape(-1).astype(np.uint64).tobytes(), "little")
-    k2 = k0 ^ k1 ^ 0x1BD11BDA
-    ks = (k0 * ones, k1 * ones, k2 * ones)
+    x1 = _pack(lo)
+    x0 = 0 if hi is None else _pack(hi)
+    if isinstance(k0, int):  # one key for every lane
+        k2 = k0 ^ k1 ^ 0x1BD11BDA
+        ks = (k0 * ones, k1 * ones, k2 * ones)
+    else:  # a key per lane (arrays of the lanes' shape)
+        ks = (_pack(k0), _pack(k1), _pack(k0 ^ k1 ^ _PARITY))
     x0 = (x0 + ks[0]) & m
     x1 = (x1 + ks[1]) & m
     for g in range(5):
@@ -101,14 +109,23 @@ def _threefry_swar(k0: int, k1: int, hi: U32 | None, lo: U32) -> tuple[U32, U32]
 
 def _hash_counters(key: U32, hi: U32 | None, lo: U32) -> tuple[U32, U32]:
     """``threefry2x32(key, (hi, lo))`` for keys of shape ``K + (2,)`` and counters ``C``:
-    results of shape ``K + C``. ``hi=None`` means zero high words."""
+    results of shape ``K + C``. ``hi=None`` means zero high words. The counter arrays are
+    consumed (the rounds may run in place on them)."""
     kshape = key.shape[:-1]
     cshape = lo.shape
     if not kshape and lo.size <= _SWAR_MAX:
         return _threefry_swar(int(key[0]), int(key[1]), hi, lo)
+    if kshape and math.prod(kshape) * lo.size <= _SWAR_MAX:  # a few keys (vmap, randint)
+        full = kshape + cshape
+        ext = (...,) + (None,) * len(cshape)
+        k0 = np.broadcast_to(key[..., 0][ext], full)
+        k1 = np.broadcast_to(key[..., 1][ext], full)
+        lanes_hi = None if hi is None else np.broadcast_to(hi, full)
+        return _threefry_swar(k0, k1, lanes_hi, np.broadcast_to(lo, full))
     if not kshape:  # one key: scalar key words, no broadcasting
-        x1 = lo.reshape(-1).copy()
-        x0 = np.zeros_like(x1) if hi is None else hi.reshape(-1).copy()
+        # the counters are fresh arrays (see _counters): the rounds may overwrite them
+        x1 = lo.reshape(-1)
+        x0 = np.zeros_like(x1) if hi is None else hi.reshape(-1)
         k0, k1 = key[0], key[1]
         _rounds((k0, k1, k0 ^ k1 ^ _PARITY), x0, x1)
         return x0.reshape(cshape), x1.reshape(cshape)

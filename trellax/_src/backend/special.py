@@ -1,0 +1,126 @@
+"""NumPy impls of ``zeta`` (Hurwitz), ``polygamma`` and ``bessel_i1e``, computed in float64.
+
+* ``zeta(s, q) = sum_k (q + k)**-s``: the first terms summed until ``q + k >= 10``, the rest by
+  the Euler-Maclaurin formula (ten Bernoulli terms). Domain as XLA's: NaN for ``s < 1``, ``inf``
+  at ``s == 1``; for ``q < 0`` only integer ``s`` is defined, and at a non-positive integer
+  ``q`` the value is ``inf`` for even ``s`` and NaN otherwise.
+* ``polygamma(m, x) = (-1)**(m+1) m! zeta(m+1, x)`` for integer ``m >= 1``, ``digamma`` for
+  ``m == 0``, NaN for any other ``m``.
+* ``bessel_i1e(x) = exp(-|x|) I1(x)``: the power series up to ``|x| = 30``, the asymptotic
+  expansion beyond.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from trellax._src.backend.numpy import _digamma, _register
+
+#: B_2j / (2j)!, j = 1..10
+_BERNOULLI = [
+    b / math.factorial(2 * j)
+    for j, b in enumerate(
+        [
+            1 / 6,
+            -1 / 30,
+            1 / 42,
+            -1 / 30,
+            5 / 66,
+            -691 / 2730,
+            7 / 6,
+            -3617 / 510,
+            43867 / 798,
+            -174611 / 330,
+        ],
+        start=1,
+    )
+]
+_SHIFT = 10.0
+_MAX_TERMS = 4096  # q below -4086 is not summed (NaN)
+
+
+def zeta64(s: np.ndarray, q: np.ndarray) -> np.ndarray:
+    s, q = np.broadcast_arrays(np.asarray(s, np.float64), np.asarray(q, np.float64))
+    out = np.full(s.shape, np.nan)
+    s_int = s == np.floor(s)
+    negative = s_int & (q != np.floor(q)) & (q > -(_MAX_TERMS - _SHIFT))
+    ok = (s > 1) & ((q > 0) | negative)
+    with np.errstate(all="ignore"):
+        ss, qq = s[ok], q[ok]
+        total = np.zeros(ss.shape)
+        a = qq.copy()
+        steps = int(np.clip(np.ceil(_SHIFT - qq), 0, None).max(initial=0))
+        for _ in range(steps):
+            low = a < _SHIFT
+            total = total + np.where(low, np.power(a, -ss), 0.0)
+            a = np.where(low, a + 1, a)
+        tail = np.power(a, 1 - ss) / (ss - 1) + 0.5 * np.power(a, -ss)
+        rising = ss.copy()  # s (s+1) ... (s+2j-2)
+        power = np.power(a, -ss - 1)  # a**(-s-2j+1)
+        inv_a2 = 1 / (a * a)
+        for j, c in enumerate(_BERNOULLI):
+            tail = tail + c * rising * power
+            rising = rising * (ss + 2 * j + 1) * (ss + 2 * j + 2)
+            power = power * inv_a2
+        out[ok] = total + tail
+    out[s == 1] = np.inf
+    pole = (s > 1) & (q <= 0) & (q == np.floor(q))
+    even = s_int & (np.mod(s, 2) == 0)
+    out[pole & even] = np.inf
+    out[pole & ~even] = np.nan
+    return out
+
+
+@_register("zeta")
+def _zeta(s: np.ndarray, q: np.ndarray) -> Any:
+    return zeta64(s, q).astype(np.result_type(s, q))
+
+
+@_register("polygamma")
+def _polygamma(m: np.ndarray, x: np.ndarray) -> Any:
+    dtype = np.result_type(m, x)
+    m64, x64 = np.broadcast_arrays(np.asarray(m, np.float64), np.asarray(x, np.float64))
+    out = np.full(m64.shape, np.nan)
+    valid = (m64 >= 0) & (m64 == np.floor(m64))
+    with np.errstate(all="ignore"):
+        higher = valid & (m64 > 0)
+        mh = m64[higher]
+        sign = np.where(np.mod(mh, 2) == 1, 1.0, -1.0)
+        fact = np.exp(np.array([math.lgamma(v + 1) for v in mh.ravel()]).reshape(mh.shape))
+        out[higher] = sign * fact * zeta64(mh + 1, x64[higher])
+    digamma = valid & (m64 == 0)
+    out[digamma] = _digamma(x64[digamma])
+    return out.astype(dtype)
+
+
+def _i1e64(x: np.ndarray) -> np.ndarray:
+    ax = np.abs(x)
+    out = np.zeros(x.shape)
+    small = ax <= 30
+    xs = ax[small]
+    term = xs / 2
+    total = term.copy()
+    q = (xs / 2) ** 2
+    for k in range(1, 90):
+        term = term * q / (k * (k + 1))
+        total = total + term
+    out[small] = total * np.exp(-xs)
+    big = (ax > 30) & np.isfinite(ax)
+    xb = ax[big]
+    coef = np.ones(xb.shape)
+    series = np.ones(xb.shape)
+    for k in range(1, 25):
+        coef = coef * -(4 - (2 * k - 1) ** 2) / (k * 8 * xb)
+        series = series + coef
+    out[big] = series / np.sqrt(2 * np.pi * xb)
+    out[np.isnan(x)] = np.nan
+    signed: np.ndarray = np.copysign(out, x)
+    return signed
+
+
+@_register("bessel_i1e")
+def _bessel_i1e(x: np.ndarray) -> Any:
+    return _i1e64(x.astype(np.float64)).astype(x.dtype)

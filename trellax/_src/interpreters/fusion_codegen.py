@@ -1,0 +1,528 @@
+"""Cache-blocked fusion: the generated code of a region (see :mod:`.fusion` for the plan).
+
+A region becomes a top-level *chunk function* of the generated module::
+
+    def _region1(i0, i1, s, x):          # rows i0:i1; s: this worker's scratch; x: operands
+        x0, o0 = x
+        b0, = s
+        r = i1 - i0
+        if r != 65536:
+            b0 = b0[:r]
+        e0 = x0[i0:i1]
+        _mul(e0, k2, out=b0)             # mul
+        _add(b0, k3, out=b0)             # add
+        _mul(b0, b0, out=b0)             # integer_pow[y=2]
+        return (_partial_sum(b0, (0,)),)  # reduce_sum, across chunks
+
+and, at the region's place in ``run``, a call of :func:`~.fusion_runtime.run_region` followed by
+the combination of each cross-chunk reduction's partials. Array outputs are allocated once and
+written chunk by chunk (``out=`` their slice); values used only inside the region live in scratch
+buffers of one chunk, reused as soon as a value is dead.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import ml_dtypes
+import numpy as np
+
+from trellax._src import fp_errors
+from trellax._src.backend.convert import convert
+from trellax._src.core import Primitive
+from trellax._src.interpreters import fusion_runtime as rt
+from trellax._src.interpreters.fusion import _BF16, REDUCTIONS, Region
+from trellax._src.jaxpr import Atom, JaxprEqn, Literal, Var
+
+if TYPE_CHECKING:
+    from trellax._src.interpreters.tracing import Emitter
+
+
+def _astype_kind(src: np.dtype[Any], dst: np.dtype[Any]) -> bool:
+    """Whether ``convert(x, dst)`` is plain ``x.astype(dst)`` for every value (so a cast into a
+    buffer, which runs the same cast loop, is identical): no complex source losing its imaginary
+    part, no float -> integer saturation, no ``!= 0`` test for bool."""
+    if dst == np.bool_ or (src.kind == "c" and dst.kind != "c"):
+        return False
+    return not (src.kind in "fV" and dst.kind in "iu")
+
+
+class _RegionWriter:
+    """Writes one region's chunk function and its call (see the module docstring)."""
+
+    def __init__(self, em: Emitter, region: Region, ref: Callable[[Atom], str]) -> None:
+        self.em = em
+        self.region = region
+        self.ref = ref
+        self.body: list[str] = []
+        self.expr: dict[int, str] = {}  # var id -> its expression inside the chunk function
+        self.buffer: dict[int, int] = {}  # var id -> scratch buffer holding it
+        self.buffers: list[tuple[np.dtype[Any], tuple[int, ...]]] = []  # (dtype, row shape)
+        self.free: list[int] = []
+        self.count = 0
+        self.wide = False
+        self.round_scratch: dict[tuple[int, ...], tuple[str, str]] = {}
+
+    def fresh(self, prefix: str) -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def chunk_shape(self, v: Var) -> tuple[int, ...]:
+        return () if self.region.flat else tuple(v.aval.shape[1:])
+
+    # -- buffers --------------------------------------------------------------------------------
+
+    def is_wide(self, v: Atom) -> bool:
+        """Whether ``v`` is a bfloat16 value held in float32 (see :func:`_widens`)."""
+        return self.wide and v.aval.dtype == _BF16
+
+    def storage(self, v: Var) -> np.dtype[Any]:
+        return np.dtype(np.float32) if self.is_wide(v) else v.aval.dtype
+
+    def new_buffer(self, v: Var) -> str:
+        key = (self.storage(v), self.chunk_shape(v))
+        for i, b in enumerate(self.free):
+            if self.buffers[b] == key:
+                del self.free[i]
+                return f"b{b}"
+        self.buffers.append(key)
+        return f"b{len(self.buffers) - 1}"
+
+    def target(self, v: Var, j: int, inplace: list[Atom]) -> str:
+        """Where member ``j`` writes ``v``: its output slice, an operand's buffer that dies
+        here (``inplace``: operands it may overwrite), or a scratch buffer."""
+        if id(v) in self.out_index and not self.is_wide(v):
+            return self.out_slice(v)
+        for a in inplace:
+            if (
+                isinstance(a, Var)
+                and id(a) in self.buffer
+                and self.last_use.get(id(a)) == j
+                and a.aval.shape == v.aval.shape
+                and a.aval.dtype == v.aval.dtype
+                and self.buffer[id(a)] not in self.free
+            ):
+                b = self.buffer[id(a)]
+                self.buffer[id(v)] = b
+                return f"b{b}"
+        name = self.new_buffer(v)
+        self.buffer[id(v)] = int(name[1:])
+        return name
+
+    def out_slice(self, v: Var) -> str:
+        name = self.fresh("t")
+        self.body.append(f"    {name} = o{self.out_index[id(v)]}[i0:i1]")
+        return name
+
+    def store(self, v: Var, expr: str) -> None:
+        """Writes a wide bfloat16 output into its output slice (its float32 bits' top half)."""
+        if id(v) in self.out_index and self.is_wide(v):
+            self.body.append(f"    _narrow_bf16({expr}, {self.out_slice(v)})")
+
+    def round_bf16(self, t: str, v: Var) -> None:
+        """Rounds the float32 values in ``t`` (shaped like ``v``'s chunk) to bfloat16."""
+        key = self.chunk_shape(v)
+        if key not in self.round_scratch:
+            self.buffers.append((np.dtype(np.uint32), key))
+            u = len(self.buffers) - 1
+            self.buffers.append((np.dtype(np.bool_), key))
+            self.round_scratch[key] = (f"b{u}", f"b{u + 1}")
+        u_name, m_name = self.round_scratch[key]
+        self.body.append(f"    _round_bf16({t}, {u_name}, {m_name}, nanfix)")
+
+    # -- the chunk function -----------------------------------------------------------------
+
+    def write(self) -> None:
+        region, em = self.region, self.em
+        self.out_index = {id(v): i for i, v in enumerate(region.outputs)}
+        self.wide = region.wide
+        mine = set(region.values) | {id(v) for v in region.externals}
+        # Last use of each value inside the region; a view keeps its source alive.
+        self.last_use: dict[int, int] = {}
+        for j, eqn in enumerate(region.eqns):
+            for a in eqn.invars:
+                if isinstance(a, Var) and id(a) in mine:
+                    self.last_use[id(a)] = j
+        for j in reversed(range(len(region.eqns))):
+            eqn = region.eqns[j]
+            if self.aliases(eqn, region.kinds[j]) and isinstance(eqn.invars[0], Var):
+                src, dst = id(eqn.invars[0]), id(eqn.outvars[0])
+                if src in mine:
+                    self.last_use[src] = max(self.last_use.get(src, j), self.last_use.get(dst, j))
+
+        values_in: list[str] = []
+        for i, v in enumerate(region.externals):
+            outer = self.ref(v)
+            chunked = v.aval.ndim > 0 and v.aval.shape[0] == region.n
+            if region.flat:
+                chunked = v.aval.size == region.size
+                outer = f"{outer}.reshape({'-1' if chunked else '()'})"
+            if self.is_wide(v) and not chunked:
+                outer = f"{outer}.astype({em.bind(np.dtype(np.float32), 'd')})"
+            values_in.append(outer)
+            self.expr[id(v)] = f"x{i}"
+            if chunked:  # slice once per chunk
+                name = self.fresh("e")
+                self.body.append(f"    {name} = x{i}[i0:i1]")
+                self.expr[id(v)] = name
+                if self.is_wide(v):
+                    buf = self.new_buffer(v)
+                    self.buffer[id(v)] = int(buf[1:])
+                    self.body.append(f"    _widen_bf16({name}, {buf})")
+                    self.expr[id(v)] = buf
+
+        if self.wide:
+            # The rounding fixes NaNs up only if one comes in (see fusion_runtime.round_bf16).
+            checks = [f"_has_nan({self.expr[id(v)]})" for v in region.externals if self.is_wide(v)]
+            literal_nan = any(
+                isinstance(a, Literal) and a.aval.dtype == _BF16 and bool(np.isnan(a.value))
+                for e in region.eqns
+                for a in e.invars
+            )
+            if literal_nan or not checks:
+                checks = [str(literal_nan)]
+            self.body.append(f"    nanfix = {' or '.join(checks)}")
+
+        partials: list[str] = []
+        for j, (eqn, kind) in enumerate(zip(region.eqns, region.kinds)):
+            self.member(j, eqn, kind, partials)
+            for b in set(self.buffer.values()) - set(self.free):
+                if all(self.last_use.get(k, j) <= j for k, bb in self.buffer.items() if bb == b):
+                    self.free.append(b)
+
+        fn = em.fresh("_region")
+        n_x, n_o = len(region.externals), len(region.outputs)
+        names_x = [f"x{i}" for i in range(n_x)] + [f"o{i}" for i in range(n_o)]
+        head = [f"def {fn}(i0, i1, s, x):"]
+        if names_x:
+            head.append(f"    {', '.join(names_x)}, = x")
+        if self.buffers:
+            bnames = [f"b{i}" for i in range(len(self.buffers))]
+            head.append(f"    {', '.join(bnames)}, = s")
+            head.append(f"    if i1 - i0 != {region.rows}:")
+            head.append(f"        {', '.join(bnames)}, = [b[: i1 - i0] for b in s]")
+        head.append("    r = i1 - i0")
+        ret = f"    return ({', '.join(partials)}{',' if len(partials) == 1 else ''})"
+        em.preamble.extend([*head, *self.body, ret, ""])
+
+        # The call, at the region's place in ``run``.
+        indent = "    "
+        em.emit(f"{indent}# fused region {fn}: {region.describe()}")
+        outs: list[str] = []
+        for v in region.outputs:
+            o = em.fresh("o")
+            shape = (region.size,) if region.flat else v.aval.shape
+            em.emit(f"{indent}{o} = _empty({shape}, {em.bind(v.aval.dtype, 'd')})")
+            outs.append(o)
+        scratch = em.bind(
+            functools.partial(_allocate, [(d, (region.rows, *s)) for d, s in self.buffers]),
+            "s",
+        )
+        n_rows = region.size if region.flat else region.n
+        row_elements = 1 if region.flat else region.row_elements
+        parts = em.fresh("p")
+        vals = ", ".join([*values_in, *outs])
+        em.emit(
+            f"{indent}{parts} = _run_region({fn}, {n_rows}, {region.rows}, {scratch}, "
+            f"({vals}{',' if len(values_in) + len(outs) == 1 else ''}), {row_elements})"
+        )
+        self.results: dict[int, str] = {}
+        for v, o in zip(region.outputs, outs):
+            self.results[id(v)] = f"{o}.reshape({v.aval.shape})" if region.flat else o
+        k = 0
+        for eqn, kind in zip(region.eqns, region.kinds):
+            if kind != "late":
+                continue
+            v = eqn.outvars[0]
+            name = em.fresh()
+            f = em.bind(_impl(eqn))
+            em.emit(
+                f"{indent}{name} = _combine({f}, {REDUCTIONS[eqn.primitive.name]!r}, "
+                f"[q[{k}] for q in {parts}], {em.bind(v.aval.dtype, 'd')})"
+                f"  # {eqn.primitive.name}, across chunks"
+            )
+            em.fix(name, v.aval, indent)
+            self.results[id(v)] = name
+            k += 1
+
+    def aliases(self, eqn: JaxprEqn, kind: str) -> bool:
+        """Whether ``eqn``'s result is a view of its operand inside the chunk function."""
+        if kind == "view":
+            return True
+        return (
+            self.wide
+            and eqn.primitive.name == "convert_element_type"
+            and eqn.invars[0].aval.dtype == _BF16
+        )
+
+    def operand(self, a: Atom) -> str:
+        if isinstance(a, Literal):
+            if self.is_wide(a):
+                return self.em.bind(np.asarray(a.value).astype(np.float32))
+            return self.em.bind(a.value)
+        return self.expr[id(a)]
+
+    def member(self, j: int, eqn: JaxprEqn, kind: str, partials: list[str]) -> None:
+        em, region = self.em, self.region
+        v = eqn.outvars[0]
+        ins = [self.operand(a) for a in eqn.invars]
+        name = eqn.primitive.name
+        params = eqn.params
+        comment = f"  # {name}"
+        if kind == "late":
+            axes = (0,) if region.flat else tuple(params["axes"])
+            which = REDUCTIONS[name]
+            q = self.fresh("q")
+            if which in ("sum", "prod"):
+                f = em.bind(rt.partial_sum if which == "sum" else rt.partial_prod)
+                self.body.append(f"    {q} = {f}({ins[0]}, {axes}){comment}")
+            else:
+                f = em.bind(functools.partial(_impl(eqn), **{**params, "axes": axes}))
+                self.body.append(f"    {q} = {f}({ins[0]}){comment}")
+            partials.append(q)
+            return
+        if self.aliases(eqn, kind) and kind != "view":  # bfloat16 -> float32, widened
+            kind, eqn = "view", JaxprEqn(_STOP_GRADIENT, eqn.invars, eqn.outvars, {})
+        if kind in ("reduce", "row_reduce", "view"):
+            expr = self.view_or_row_reduce(eqn, ins)
+            if self.is_wide(v) and name == "reduce_sum":
+                expr = f"_round_bf16_new(_partial_sum({ins[0]}, {tuple(params['axes'])}))"
+            if id(v) in self.out_index and self.is_wide(v):
+                local = self.fresh("w")
+                self.body.append(f"    {local} = {expr}{comment}")
+                self.store(v, local)
+                self.expr[id(v)] = local
+            elif id(v) in self.out_index:
+                t = self.target(v, j, [])
+                self.body.append(f"    _copyto({t}, {expr}, casting='unsafe'){comment}")
+                self.expr[id(v)] = t
+            else:
+                local = self.fresh("w")
+                self.body.append(f"    {local} = {expr}{comment}")
+                self.expr[id(v)] = local
+                # A view of a scratch buffer shares that buffer.
+                src = eqn.invars[0]
+                if kind == "view" and isinstance(src, Var) and id(src) in self.buffer:
+                    self.buffer[id(v)] = self.buffer[id(src)]
+            return
+        impl = _impl(eqn)
+        steps = _ufunc_steps(eqn, wide=self.is_wide(v))
+        # A bfloat16 result held in float32 is rounded after each float32 operation, as
+        # ml_dtypes' loops round each result (sign changes are exact; NaN operands propagate as
+        # in ml_dtypes when add and mul see them swapped, see _widens).
+        rounds = self.is_wide(v) and name not in ("neg", "abs")
+        if steps is not None:
+            t = self.target(v, j, list(eqn.invars))
+            for k, (uf, args) in enumerate(steps):
+                operands = [
+                    ins[a] if isinstance(a, int) else t if isinstance(a, str) else em.bind(a)
+                    for a in args
+                ]
+                if self.is_wide(v) and name in ("add", "mul"):
+                    operands.reverse()
+                c = comment if k == 0 else ""
+                self.body.append(f"    {em.bind(uf, 'f')}({', '.join(operands)}, out={t}){c}")
+            if rounds:  # once, as ml_dtypes rounds each operation's float32 result
+                self.round_bf16(t, v)
+        elif self.is_wide(v) and name == "convert_element_type":  # float32 -> bfloat16
+            t = self.target(v, j, [])
+            self.body.append(f"    _copyto({t}, {ins[0]}){comment}")
+            self.round_bf16(t, v)
+        elif name == "integer_pow":
+            t = self.target(v, j, list(eqn.invars) if _pow_inplace(params["y"]) else [])
+            self.integer_pow(eqn, ins[0], t, comment)
+        elif name == "convert_element_type" and _astype_kind(
+            eqn.invars[0].aval.dtype, v.aval.dtype
+        ):
+            t = self.target(v, j, [])
+            self.body.append(f"    _copyto({t}, {ins[0]}, casting='unsafe'){comment}")
+        elif name == "select_n" and len(ins) == 3 and eqn.invars[0].aval.dtype == np.bool_:
+            t = self.target(v, j, [])
+            self.body.append(f"    _copyto({t}, {ins[1]}){comment}")
+            self.body.append(f"    _copyto({t}, {ins[2]}, where={ins[0]})")
+        else:  # the impl itself on the chunk (allocates a chunk-sized result)
+            t = self.target(v, j, [])
+            f = em.bind(functools.partial(impl, **params) if params else impl, "f")
+            self.body.append(f"    _copyto({t}, {f}({', '.join(ins)}), casting='unsafe'){comment}")
+        self.expr[id(v)] = t
+        self.store(v, t)
+
+    def view_or_row_reduce(self, eqn: JaxprEqn, ins: list[str]) -> str:
+        em, region = self.em, self.region
+        name, params = eqn.primitive.name, eqn.params
+        if name == "stop_gradient":
+            return ins[0]
+        if name == "broadcast_in_dim":
+            if region.flat:
+                return f"_broadcast_to({ins[0]}, (r,))"
+            shape = "(r, " + "".join(f"{d}, " for d in params["shape"][1:]) + ")"
+            f = em.bind(
+                functools.partial(_impl(eqn), broadcast_dimensions=params["broadcast_dimensions"]),
+                "f",
+            )
+            return f"{f}({ins[0]}, shape={shape})"
+        impl = _impl(eqn)
+        f = em.bind(functools.partial(impl, **params) if params else impl, "f")
+        return f"{f}({ins[0]})"
+
+    def integer_pow(self, eqn: JaxprEqn, x: str, out: str, comment: str) -> None:
+        y = eqn.params["y"]
+        plan = rt.integer_pow_plan(y)
+        names = {"x": x, "out": out}
+        v = eqn.outvars[0]
+        if any("tmp" in op for op in plan):
+            tmp = self.new_buffer(v)
+            self.free.append(int(tmp[1:]))  # free again after this member
+            names["tmp"] = tmp
+        mul, first = self.em.bind(np.multiply, "f"), True
+        for dst, a, b in plan:
+            c = comment if first else ""
+            first = False
+            if a == "1":
+                self.body.append(f"    {names[dst]}[...] = 1{c}")
+            elif b == "":
+                self.body.append(f"    _copyto({names[dst]}, {names[a]}){c}")
+            elif b == "1/":
+                rec = self.em.bind(np.reciprocal, "f")
+                self.body.append(f"    {rec}({names[a]}, out={names[dst]}){c}")
+            else:
+                x_, y_ = (names[b], names[a]) if self.is_wide(v) else (names[a], names[b])
+                self.body.append(f"    {mul}({x_}, {y_}, out={names[dst]}){c}")
+            if self.is_wide(v) and b != "":
+                self.round_bf16(names[dst], v)
+
+
+_STOP_GRADIENT = Primitive("stop_gradient")  # only its name is read: an alias in the chunk code
+
+
+def _impl(eqn: JaxprEqn) -> Callable[..., Any]:
+    impl = eqn.primitive.impl
+    assert impl is not None  # fusion.classify admits only primitives with an impl
+    return impl
+
+
+def _is_int(d: np.dtype[Any]) -> bool:
+    return d.kind in "iu" or (d.kind == "V" and "int" in d.name)
+
+
+Steps = list[tuple[np.ufunc, tuple[Any, ...]]]
+
+
+def _ufunc_steps(eqn: JaxprEqn, wide: bool = False) -> Steps | None:
+    """``eqn``'s impl as a sequence of ufunc calls into the result buffer, when it is exactly
+    that for these dtypes: ``(ufunc, operands)`` with operands an input index, ``"t"`` (the
+    result so far) or a constant. Only the first call reads the inputs, so the result may
+    overwrite a dead operand. A sequence that is not the impl's single ufunc is checked against
+    the impl on probe values of the dtype (special values included) before it is used, so a
+    changed impl falls back to being called on the chunk. ``wide``: the float32 calls of a
+    widened bfloat16 operation (rounded once at the end; see ``fusion.widens``)."""
+    impl = _impl(eqn)
+    if isinstance(impl, np.ufunc):
+        ok = not eqn.params and impl.nout == 1 and impl.nin == len(eqn.invars)
+        return [(impl, tuple(range(impl.nin)))] if ok else None
+    steps = _candidate_steps(eqn, np.dtype(np.float32) if wide else eqn.invars[0].aval.dtype)
+    if steps is None or wide:
+        return steps
+    key = (eqn.primitive, tuple(a.aval.dtype for a in eqn.invars))
+    if key not in _VERIFIED:
+        _VERIFIED[key] = _agrees(eqn, steps)
+    return steps if _VERIFIED[key] else None
+
+
+_VERIFIED: dict[Any, bool] = {}
+
+
+def _candidate_steps(eqn: JaxprEqn, d: np.dtype[Any]) -> Steps | None:
+    name = eqn.primitive.name
+    if eqn.params:
+        return None
+    if name == "div" and not _is_int(d):
+        return [(np.true_divide, (0, 1))]
+    if name == "rem" and not _is_int(d):
+        return [(np.fmod, (0, 1))]
+    if name == "atan2" and d.kind != "c":
+        return [(np.arctan2, (0, 1))]
+    if name == "rsqrt":
+        return [(np.sqrt, (0,)), (np.reciprocal, ("t",))]
+    if name == "logistic":  # one / (one + exp(-x))
+        one = np.ones((), d)
+        return [
+            (np.negative, (0,)),
+            (np.exp, ("t",)),
+            (np.add, (one, "t")),
+            (np.divide, (one, "t")),
+        ]
+    return None
+
+
+def _probe(d: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """Values of float or complex dtype ``d`` that tell implementations apart: NaN, +-inf,
+    +-0, the extremes, subnormals and a spread of ordinary values (every value for 16 bits)."""
+    if d.itemsize == 2 and d.kind in "fV":
+        return np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(d)
+    finfo = ml_dtypes.finfo(d.name if d.kind != "c" else np.float64)  # type: ignore[no-untyped-call]
+    special = [np.nan, np.inf, -np.inf, 0.0, -0.0, float(finfo.tiny) / 3, float(finfo.max)]
+    special += [float(finfo.min), -float(finfo.tiny), 1.0, -1.0, 0.5, 2.0]
+    spread = np.random.default_rng(0).standard_normal(4000) * np.logspace(-30, 30, 4000)
+    values = np.concatenate([special, spread])
+    if d.kind == "c":
+        return (values + 1j * values[::-1]).astype(d)
+    return values.astype(d)
+
+
+def _agrees(eqn: JaxprEqn, steps: Steps) -> bool:
+    """Whether ``steps`` give the impl's bits on probe values of the equation's dtypes."""
+    with fp_errors.quiet():
+        ins = [_probe(a.aval.dtype) for a in eqn.invars]
+        ins = [x if i % 2 == 0 else x[::-1].copy() for i, x in enumerate(ins)]
+        want = np.asarray(_impl(eqn)(*ins))
+        t = np.empty(want.shape, eqn.outvars[0].aval.dtype)
+        for uf, args in steps:
+            operands = [
+                ins[a] if isinstance(a, int) else t if isinstance(a, str) else a for a in args
+            ]
+            uf(*operands, out=t)
+    return want.dtype == t.dtype and want.tobytes() == t.tobytes()
+
+
+def _pow_inplace(y: int) -> bool:
+    """Whether ``integer_pow``'s multiplications may overwrite their operand: it is never read
+    after the first write to the result."""
+    written = False
+    for dst, a, b in rt.integer_pow_plan(y):
+        if written and "x" in (a, b):
+            return False
+        written = written or dst == "out"
+    return True
+
+
+def _allocate(specs: list[tuple[np.dtype[Any], tuple[int, ...]]]) -> tuple[Any, ...]:
+    return tuple(np.empty(shape, dtype) for dtype, shape in specs)
+
+
+def emit_region(em: Emitter, region: Region, ref: Callable[[Atom], str]) -> dict[int, str]:
+    """Writes ``region`` into ``em`` (its chunk function into the preamble, its call into the
+    current body of ``run``); returns the expressions of its results outside, by var id."""
+    for name, value in _GLOBALS.items():
+        em.env.setdefault(name, value)
+    w = _RegionWriter(em, region, ref)
+    w.write()
+    return w.results
+
+
+_GLOBALS: dict[str, Any] = {
+    "_copyto": np.copyto,
+    "_empty": np.empty,
+    "_broadcast_to": np.broadcast_to,
+    "_run_region": rt.run_region,
+    "_combine": rt.combine,
+    "_convert": convert,
+    "_partial_sum": rt.partial_sum,
+    "_round_bf16": rt.round_bf16,
+    "_round_bf16_new": rt.round_bf16_new,
+    "_narrow_bf16": rt.narrow_bf16,
+    "_widen_bf16": rt.widen_bf16,
+    "_has_nan": rt.has_nan,
+}

@@ -1,0 +1,302 @@
+"""What a fused region of a compiled ``jit`` program calls while it runs.
+
+The generated code of a region (:mod:`trellax._src.interpreters.fusion`) is a *chunk function*
+``chunk(i0, i1, scratch, values) -> partials``: it evaluates the region's equations on rows
+``i0:i1`` of its operands into per-worker scratch buffers and returns the partial results of the
+region's cross-chunk reductions. :func:`run_region` runs it over all chunks, on a small thread
+pool when the region is large (NumPy's loops release the GIL), and keeps one partial per chunk so
+that the combined reduction does not depend on the thread count. :func:`combine` then reduces the
+partials in chunk order.
+
+Settings (read when a program is compiled, except ``threads``, read at every call) come from
+the environment (``TRELLAX_FUSION=0`` turns fusion off, ``TRELLAX_FUSION_CHUNK`` sets the chunk
+size in elements, ``TRELLAX_FUSION_THREADS`` the thread count) and can be changed in code with
+:func:`fusion_options` (a context manager, used by the tests).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import itertools
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from trellax._src.backend.numpy import _acc_dtype
+
+#: Elements per chunk. Measured on the 25M-element chain and the (4096, 4096) softmax: 32K-256K
+#: elements run within a few percent of each other; 64K float32 elements (256 KiB per scratch
+#: buffer) keep a region's few live buffers inside a typical L2 cache.
+DEFAULT_CHUNK = 65536
+
+
+@dataclass(frozen=True)
+class FusionOptions:
+    """How ``compile_jaxpr`` fuses: on or off, the chunk size (elements), and the smallest
+    region (elements) worth a chunk loop; ``threads`` (0: ``os.cpu_count()``) and
+    ``min_threaded`` (the fewest elements worth the thread pool) are read at every call."""
+
+    enabled: bool = True
+    chunk: int = DEFAULT_CHUNK
+    min_elements: int = 2 * DEFAULT_CHUNK
+    threads: int = 0
+    min_threaded: int = 8 * DEFAULT_CHUNK
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        n = int(value)
+    except ValueError:
+        raise ValueError(f"{name} must be an integer, got {value!r}") from None
+    if n < 0:
+        raise ValueError(f"{name} must be >= 0, got {n}")
+    return n
+
+
+def _from_env() -> FusionOptions:
+    enabled = os.environ.get("TRELLAX_FUSION", "1").strip().lower() not in ("0", "false", "off")
+    chunk = _env_int("TRELLAX_FUSION_CHUNK", DEFAULT_CHUNK) or DEFAULT_CHUNK
+    return FusionOptions(
+        enabled=enabled,
+        chunk=chunk,
+        min_elements=2 * chunk,
+        threads=_env_int("TRELLAX_FUSION_THREADS", 0),
+        min_threaded=8 * chunk,
+    )
+
+
+_OPTIONS: contextvars.ContextVar[FusionOptions] = contextvars.ContextVar(
+    "trellax_fusion_options",
+    default=_from_env(),  # noqa: B039 (a frozen dataclass)
+)
+
+
+def options() -> FusionOptions:
+    """The fusion settings in force."""
+    return _OPTIONS.get()
+
+
+@contextlib.contextmanager
+def fusion_options(**changes: Any) -> Iterator[FusionOptions]:
+    """``with fusion_options(chunk=7, min_elements=0):`` compiles and runs with other settings.
+
+    Programs already compiled keep their chunk size; ``jit`` caches compiled programs, so tests
+    that change the chunk size compile with ``trellax.jit(f).lower(...).compile()`` or
+    :func:`~trellax._src.interpreters.tracing.compile_jaxpr`.
+    """
+    for key, value in changes.items():
+        if key == "enabled":
+            if not isinstance(value, bool):
+                raise TypeError(f"fusion option enabled must be a bool, got {value!r}")
+        elif key in ("chunk", "min_elements", "threads", "min_threaded"):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"fusion option {key} must be an int >= 0, got {value!r}")
+            if key == "chunk" and value == 0:
+                raise ValueError("fusion option chunk must be at least 1")
+        else:
+            raise TypeError(f"unknown fusion option {key!r}")
+    token = _OPTIONS.set(replace(_OPTIONS.get(), **changes))
+    try:
+        yield _OPTIONS.get()
+    finally:
+        _OPTIONS.reset(token)
+
+
+# -- the thread pool ------------------------------------------------------------------------------
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def thread_count() -> int:
+    """Workers a large region runs on (the calling thread included)."""
+    n = options().threads
+    return n if n > 0 else max(1, os.cpu_count() or 1)
+
+
+def _pool(workers: int) -> ThreadPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None or _POOL._max_workers < workers:
+            _POOL = ThreadPoolExecutor(workers, thread_name_prefix="trellax-fusion")
+        return _POOL
+
+
+Chunk = Callable[[int, int, Any, Any], Any]
+
+
+def run_region(
+    chunk: Chunk,
+    n_rows: int,
+    rows: int,
+    scratch: Callable[[], Any],
+    values: tuple[Any, ...],
+    row_elements: int,
+) -> list[Any]:
+    """Runs ``chunk`` over rows ``[0, n_rows)`` in steps of ``rows``; returns each chunk's
+    partials, in chunk order (so the combined result is the same with or without threads)."""
+    n_chunks = -(-n_rows // rows)
+    parts: list[Any] = [None] * n_chunks
+    opts = options()
+    workers = min(thread_count(), n_chunks)
+    if workers < 2 or n_rows * row_elements < opts.min_threaded:
+        buffers = scratch()
+        for k in range(n_chunks):
+            i0 = k * rows
+            parts[k] = chunk(i0, min(i0 + rows, n_rows), buffers, values)
+        return parts
+    counter = itertools.count()
+
+    def work() -> None:
+        buffers = scratch()
+        while True:
+            k = next(counter)  # atomic under the GIL
+            if k >= n_chunks:
+                return
+            i0 = k * rows
+            parts[k] = chunk(i0, min(i0 + rows, n_rows), buffers, values)
+
+    # Each worker runs in a copy of the caller's context: NumPy's floating-point error state
+    # (silenced by the compiled program) is a context variable.
+    pool = _pool(workers - 1)
+    futures: list[Future[None]] = [
+        pool.submit(contextvars.copy_context().run, work) for _ in range(workers - 1)
+    ]
+    try:
+        work()
+    finally:
+        for f in futures:
+            f.result()
+    return parts
+
+
+# -- cross-chunk reductions -----------------------------------------------------------------------
+
+
+def partial_sum(x: np.ndarray[Any, Any], axes: tuple[int, ...]) -> Any:
+    """One chunk's sum over ``axes``, kept in the accumulation dtype."""
+    return np.add.reduce(x, axis=axes, dtype=_acc_dtype(x.dtype))
+
+
+def partial_prod(x: np.ndarray[Any, Any], axes: tuple[int, ...]) -> Any:
+    return np.multiply.reduce(x, axis=axes, dtype=_acc_dtype(x.dtype))
+
+
+def combine(impl: Callable[..., Any], kind: str, parts: Sequence[Any], dtype: np.dtype[Any]) -> Any:
+    """The reduction of the per-chunk ``parts``: sums and products in the accumulation dtype,
+    rounded once to ``dtype`` (as the unfused impl does); max/min/and/or/xor by the impl itself
+    (exact: they do not round)."""
+    stacked = np.stack([np.asarray(p) for p in parts])
+    if kind == "sum":
+        out = np.add.reduce(stacked, axis=0, dtype=stacked.dtype)
+    elif kind == "prod":
+        out = np.multiply.reduce(stacked, axis=0, dtype=stacked.dtype)
+    else:
+        out = impl(stacked, axes=(0,))
+    return np.asarray(out).astype(dtype, copy=False)
+
+
+def integer_pow_plan(y: int) -> list[tuple[str, str, str]]:
+    """``integer_pow`` with exponent ``y`` as multiplications into buffers: ``(dst, a, b)`` means
+    ``np.multiply(a, b, out=dst)`` over the storages ``"x"`` (the operand), ``"out"`` and
+    ``"tmp"`` (a second buffer, only when both the accumulator and the base must be kept). The
+    products are the backend impl's, in its order (square-and-multiply from the low bit), so the
+    result is bit-identical; the last step leaves the result in ``"out"`` (``("out", acc, "")``
+    is a copy, ``("out", acc, "1/")`` a reciprocal). ``y == 0`` gives ``[("out", "1", "")]``."""
+    if y == 0:
+        return [("out", "1", "")]
+    ops: list[tuple[str, str, str]] = []
+    acc: str | None = None
+    base, n = "x", abs(y)
+
+    def other(*busy: str | None) -> str:
+        return "out" if "out" not in busy else "tmp"
+
+    while n:
+        if n & 1:
+            if acc is None:
+                acc = base
+            else:
+                if acc != "x":
+                    dst = acc
+                elif base != "x" and n >> 1 == 0:  # the base is not needed again
+                    dst = base
+                else:
+                    dst = other(base)
+                ops.append((dst, acc, base))
+                acc = dst
+        n >>= 1
+        if n:
+            dst = base if base != "x" and base != acc else other(acc)
+            ops.append((dst, base, base))
+            base = dst
+    assert acc is not None
+    if y < 0:
+        ops.append(("out", acc, "1/"))
+    elif acc != "out":
+        ops.append(("out", acc, ""))
+    return ops
+
+
+# -- bfloat16 held in float32 ---------------------------------------------------------------------
+
+_QNAN32 = np.float32(np.nan)
+_U16 = np.uint32(16)
+_ONE = np.uint32(1)
+_HALF = np.uint32(0x7FFF)
+_HIGH = np.uint32(0xFFFF0000)
+
+
+def round_bf16(
+    t: np.ndarray[Any, Any], u: np.ndarray[Any, Any], nan: np.ndarray[Any, Any], check: bool
+) -> None:
+    """Rounds float32 ``t`` in place to the nearest bfloat16 (ties to even), NaN to the quiet
+    NaN of its sign: bit for bit ml_dtypes' float32 -> bfloat16 cast, on float32 bits (``u``, a
+    uint32 buffer, and ``nan``, a bool buffer, are scratch of ``t``'s shape).
+
+    Without ``check`` NaNs are assumed to be quiet NaNs already (0x7FC00000 with either sign):
+    float32 operations on such inputs produce only those (a propagated NaN, or x86's default
+    NaN), and the rounding below keeps them; the chunk function checks its inputs for NaNs."""
+    bits = t.view(np.uint32)
+    if check:
+        np.isnan(t, out=nan)
+        if nan.any():
+            np.copysign(_QNAN32, t, out=t, where=nan)
+    np.right_shift(bits, _U16, out=u)  # u = lowest kept bit + 0x7FFF: ties go to even
+    np.bitwise_and(u, _ONE, out=u)
+    np.add(u, _HALF, out=u)
+    np.add(bits, u, out=bits)
+    np.bitwise_and(bits, _HIGH, out=bits)
+
+
+def round_bf16_new(x: Any) -> Any:
+    """:func:`round_bf16` of a new float32 array (small results: per-row sums)."""
+    t = np.array(x, dtype=np.float32)
+    round_bf16(t, np.empty(t.shape, np.uint32), np.empty(t.shape, np.bool_), True)
+    return t
+
+
+def has_nan(x: np.ndarray[Any, Any]) -> bool:
+    """Whether float32 ``x`` holds a NaN (one SIMD max, which propagates NaN)."""
+    return x.size > 0 and bool(np.isnan(np.max(x)))
+
+
+def narrow_bf16(wide: np.ndarray[Any, Any], out: np.ndarray[Any, Any]) -> None:
+    """Stores float32 values that are bfloat16 values (low 16 bits zero) into bfloat16 ``out``:
+    their top 16 bits, so NaN payloads survive as they do in ml_dtypes' sign operations."""
+    np.right_shift(wide.view(np.uint32), _U16, out=out.view(np.uint16), casting="unsafe")
+
+
+def widen_bf16(x: np.ndarray[Any, Any], out: np.ndarray[Any, Any]) -> None:
+    """bfloat16 ``x`` into float32 ``out``: its bits in the top half, as ml_dtypes' cast (NaN
+    payloads included)."""
+    np.left_shift(x.view(np.uint16), _U16, out=out.view(np.uint32), casting="unsafe")
