@@ -613,7 +613,8 @@ def diag(v: ArrayLike, k: int = 0) -> Array:
         n = a.shape[0] + abs(k)
         rows = np.arange(a.shape[0]) + max(-k, 0)
         cols = np.arange(a.shape[0]) + max(k, 0)
-        base = zeros((n, n), a.dtype)
+        # a's own dtype, not the canonical one: a 64-bit v made under x64 stays 64-bit (JAX)
+        base = broadcast_to(scalar_to_array(0, a.dtype, False), (n, n))
         out = _scatter(base, (asarray(rows), asarray(cols)), a, "set")
         return out if out.weak_type == a.weak_type else _convert(out, out.dtype, a.weak_type)
     if a.ndim == 2:

@@ -634,7 +634,7 @@ def _cumulative(
     promote_integers: bool = False,
     fill_nan: float | None = None,
 ) -> Array:
-    x = ensure_array(name, a)
+    x = canonical_operand(name, ensure_array(name, a))  # cumulative reductions too, as in JAX
     want = None if dtype is None else dtypes.check_user_dtype(dtype, name)
     if fill_nan is not None and is_inexact(x):
         x = select_n(isnan(x), x, full_like_shape(fill_nan, x))

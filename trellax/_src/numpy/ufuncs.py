@@ -138,7 +138,12 @@ def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
             # is x, and sign(0) is 0).
             r = lax.rem(a, b)
             fix = logical_and(not_equal(r, 0), not_equal(lax.sign(a), lax.sign(b)))
-            q = select_n(fix, q, lax.sub(q, _one(q)))
+            # ``q - 1`` with a Python 1, as JAX writes it: a 64-bit q made under x64 meets a
+            # weak int and computes in 32 bits when x64 is off (so does JAX's result)
+            stepped = subtract(q, 1)
+            if stepped.dtype != q.dtype:
+                q = _convert(q, stepped.dtype, q.weak_type)
+            q = select_n(fix, q, stepped)
         return q
     # Floats as JAX (and NumPy) do: from the exact remainder, so that x == q * y + r holds and
     # a quotient just below an integer is not rounded up to it before flooring; x // 0 is

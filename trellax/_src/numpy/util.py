@@ -128,11 +128,11 @@ def _to_rank(a: Array, rank: int) -> Array:
 
 def promote_dtypes(fun_name: str, *args: Any) -> tuple[DType, bool]:
     """The promoted ``(dtype, weak_type)`` of the arguments (the lattice join), canonicalized:
-    with x64 off, a 64-bit array made while x64 was on computes in 32 bits (as in JAX)."""
-    dtype, weak = dtypes.lattice_result_type(
-        *[abstract(fun_name, i, a) for i, a in enumerate(args)]
-    )
-    if dtype in _WIDE and not _config.state().x64:
+    with x64 off, a 64-bit array made while x64 was on computes in 32 bits when it meets another
+    type (as in JAX: ``a64 + a64`` and ``a64 @ a64`` stay 64-bit, ``a64 * 2`` is 32-bit)."""
+    avals = [abstract(fun_name, i, a) for i, a in enumerate(args)]
+    dtype, weak = dtypes.lattice_result_type(*avals)
+    if dtype in _WIDE and not _config.state().x64 and any(d != dtype for d, _ in avals):
         dtype = dtypes.canonicalize_dtype(dtype)
     return dtype, weak
 
