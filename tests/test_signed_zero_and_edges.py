@@ -8,6 +8,8 @@ rounds of squaring. The expected values below were observed with real JAX on CPU
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -231,3 +233,20 @@ def test_zero_d_boolean_array_index_is_a_python_bool() -> None:
     assert x[tnp.asarray(True)].shape == (1, 2, 3)
     assert x[0, tnp.asarray(False)].shape == (0, 3)
     assert tnp.asarray(3)[tnp.asarray(False)].shape == (0,)
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_linspace_step_has_the_computation_dtype(jit: bool) -> None:
+    def f(dtype: str | None) -> Any:
+        g = lambda s: tnp.linspace(s, 10, 5, retstep=True, dtype=dtype)  # noqa: E731
+        return trellax.jit(g)(0) if jit else g(0)
+
+    for dtype, want_out, want_step in [
+        ("int32", "int32", "float32"),
+        ("int8", "int8", "float32"),
+        ("float16", "float16", "float16"),
+        (None, "float32", "float32"),
+    ]:
+        out, step = f(dtype)
+        assert (out.dtype, step.dtype) == (np.dtype(want_out), np.dtype(want_step)), dtype
+        assert float(step) == 2.5

@@ -501,8 +501,9 @@ def linspace(
     if dtypes.kind(d) in ("i", "u"):
         value = np.floor(value)
     out = ArrayImpl._new(_host_convert(value, d), d, False)
-    if retstep:
-        return out, ArrayImpl._new(np.asarray(step).astype(d), d, False)
+    if retstep:  # the step keeps the computation dtype (a float for an integer dtype), as JAX's
+        sd = d if dtypes.kind(d) in ("f", "c") else dtypes.default_float_dtype()
+        return out, ArrayImpl._new(np.asarray(step).astype(sd), sd, False)
     return out
 
 

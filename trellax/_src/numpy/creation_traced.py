@@ -153,7 +153,7 @@ def linspace(
     if not retstep:
         return _convert(out, dtype, False), None
     step = lax.div(lax.sub(hi, lo), const(max(div, 1), compute))
-    return _convert(out, dtype, False), _convert(step, dtype, False)
+    return _convert(out, dtype, False), _convert(step, compute, False)  # JAX's step dtype
 
 
 def _to_shape(x: Array, shape: tuple[int, ...]) -> Array:
