@@ -216,15 +216,22 @@ class ArrayImpl(Array):
 
     # -- DLPack -------------------------------------------------------------------------------
 
-    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
+    def __dlpack__(
+        self,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
         """Exports the buffer read-only to a consumer that speaks DLPack 1.0 or later (which can
         mark a tensor read-only, as ``np.from_dlpack`` does); an older consumer, which cannot,
-        gets a copy, so nothing it writes reaches this array."""
-        max_version = kwargs.get("max_version")
+        gets a copy, so nothing it writes reaches this array. The keywords are the Array API's
+        (``stream`` must be ``None`` on the CPU)."""
+        kw: dict[str, Any] = {"stream": stream, "dl_device": dl_device}
         if max_version is not None and tuple(max_version) >= (1, 0):
-            return self._exported().__dlpack__(*args, **kwargs)
-        kwargs.pop("copy", None)
-        return self._value.copy().__dlpack__(*args, **kwargs)
+            return self._exported().__dlpack__(max_version=max_version, copy=copy, **kw)
+        return self._value.copy().__dlpack__(**kw)
 
     def __dlpack_device__(self) -> tuple[int, int]:
         dev: tuple[int, int] = self._value.__dlpack_device__()
