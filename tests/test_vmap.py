@@ -436,3 +436,11 @@ def test_custom_vjp_under_vmap_without_differentiation_runs_the_function():
         {"a": tnp.arange(3.0), "b": tnp.asarray(2.0)}, 1.0
     )
     np.testing.assert_allclose(np.asarray(out), 2 * np.sin(np.arange(3.0)), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["psum", "pmean", "pmax", "pmin", "all_gather"])
+def test_collectives_refuse_axis_index_groups(name: str) -> None:
+    """JAX's vmap raises rather than reducing over the whole axis, ignoring the groups."""
+    fn = getattr(trellax.lax, name)
+    with pytest.raises(NotImplementedError, match="axis_index_groups not supported in vmap"):
+        trellax.vmap(lambda x: fn(x, "i", axis_index_groups=[[0, 1]]), axis_name="i")(tnp.ones(2))

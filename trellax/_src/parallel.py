@@ -104,6 +104,15 @@ for _p in (psum_p, pmax_p, pmin_p):
     _reduce_collective(_p)
 
 
+def _no_groups(
+    axis_index_groups: Any, what: str = " collectives. Please open a feature request!"
+) -> None:
+    """JAX's vmap refuses index groups (rather than ignoring them, which would reduce over the
+    whole axis silently)."""
+    if axis_index_groups is not None:
+        raise NotImplementedError(f"axis_index_groups not supported in vmap{what}")
+
+
 def _collective(prim: Primitive, fun: str, x: Any, axis_name: Any) -> Any:
     names = _names(axis_name)
     _check_bound(names, fun)
@@ -112,19 +121,23 @@ def _collective(prim: Primitive, fun: str, x: Any, axis_name: Any) -> Any:
 
 def psum(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     """The sum of ``x`` over the named axis (or axes), the same on every element."""
+    _no_groups(axis_index_groups)
     return _collective(psum_p, "psum", x, axis_name)
 
 
 def pmax(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
+    _no_groups(axis_index_groups)
     return _collective(pmax_p, "pmax", x, axis_name)
 
 
 def pmin(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
+    _no_groups(axis_index_groups)
     return _collective(pmin_p, "pmin", x, axis_name)
 
 
 def pmean(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     """The mean over the named axis; integer and bool inputs give the default float dtype."""
+    _no_groups(axis_index_groups)
     names = _names(axis_name)
     _check_bound(names, "pmean")
     n = psum_p.bind(asarray(1), axes=names)
@@ -191,6 +204,7 @@ def all_gather(
     x: Any, axis_name: Any, *, axis_index_groups: Any = None, axis: int = 0, tiled: bool = False
 ) -> Any:
     """Every element's ``x``, stacked along a new axis ``axis`` (concatenated if ``tiled``)."""
+    _no_groups(axis_index_groups, "")
     names = _names(axis_name)
     if len(names) != 1:
         raise NotImplementedError("all_gather over several axis names at once")
