@@ -17,6 +17,7 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import special as lax_special
+from trellax._src.lax import special_prims
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, ufuncs
@@ -439,6 +440,41 @@ def i0e(x: ArrayLike) -> Array:
     """``exp(-|x|) * i0(x)``."""
     (a,) = _real_inexact("i0e", x)
     return lax.bessel_i0e(a)
+
+
+def i1e(x: ArrayLike) -> Array:
+    """``exp(-|x|) * i1(x)``, the exponentially scaled modified Bessel function of order 1."""
+    (a,) = _real_inexact("i1e", x)
+    return special_prims.bessel_i1e(a)
+
+
+def i1(x: ArrayLike) -> Array:
+    """The modified Bessel function of the first kind, order 1 (``exp(|x|) * i1e(x)``)."""
+    (a,) = _real_inexact("i1", x)
+    return lax.mul(lax.exp(lax.abs(a)), special_prims.bessel_i1e(a))
+
+
+def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
+    """The ``n``-th derivative of ``digamma``; ``n`` must have an integer dtype (as in JAX)."""
+    check_arraylike("polygamma", n, x)
+    n_dtype = dtypes.dtype_and_weak_type(n)[0]
+    if dtypes.kind(n_dtype) not in ("i", "u"):
+        raise ValueError(
+            f"Argument `n` to polygamma must be of integer type. Got dtype {n_dtype.name}."
+        )
+    m, a = _real_inexact("polygamma", n, x)
+    return special_prims.polygamma(m, a)
+
+
+def zeta(x: ArrayLike, q: ArrayLike | None = None) -> Array:
+    """The Hurwitz zeta function ``sum((k + q) ** -x for k >= 0)``; ``q`` is required."""
+    if q is None:
+        raise NotImplementedError(
+            "Riemann zeta function not implemented; pass q != None to compute the Hurwitz Zeta "
+            "function."
+        )
+    a, b = _real_inexact("zeta", x, q)
+    return special_prims.zeta(a, b)
 
 
 # -- combinatorics -------------------------------------------------------------------------------

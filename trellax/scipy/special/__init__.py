@@ -21,6 +21,8 @@ from trellax._src.scipy.special import (
     gammasgn,
     i0,
     i0e,
+    i1,
+    i1e,
     kl_div,
     log_ndtr,
     log_softmax,
@@ -31,10 +33,12 @@ from trellax._src.scipy.special import (
     ndtr,
     ndtri,
     poch,
+    polygamma,
     rel_entr,
     softmax,
     xlog1py,
     xlogy,
+    zeta,
 )
 
 __all__ = [
@@ -58,6 +62,8 @@ __all__ = [
     "gammasgn",
     "i0",
     "i0e",
+    "i1",
+    "i1e",
     "kl_div",
     "log_ndtr",
     "log_softmax",
@@ -68,8 +74,10 @@ __all__ = [
     "ndtr",
     "ndtri",
     "poch",
+    "polygamma",
     "rel_entr",
     "softmax",
     "xlog1py",
     "xlogy",
+    "zeta",
 ]
