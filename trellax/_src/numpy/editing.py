@@ -289,7 +289,8 @@ def choose(
     index, picked = arrays[0], joining.stack(arrays[1:])
     from trellax._src.numpy.searching import take_along_axis
 
-    return take_along_axis(picked, shapes.expand_dims(index, 0), axis=0)[0]
+    chosen = take_along_axis(picked, shapes.expand_dims(index, 0), axis=0)[0]
+    return _convert(chosen, chosen.dtype, False)  # JAX's choose gives a strong result
 
 
 def select(

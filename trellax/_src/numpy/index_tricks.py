@@ -361,4 +361,5 @@ def diagflat(v: ArrayLike, k: int = 0) -> Array:
     """A 2-D array with the flattened ``v`` on its ``k``-th diagonal."""
     from trellax._src.numpy.creation import diag
 
-    return diag(shapes.ravel(ensure_array("diagflat", v)), k)
+    out = diag(shapes.ravel(ensure_array("diagflat", v)), k)
+    return _convert(out, out.dtype, False)  # JAX builds it on a strong zeros array
