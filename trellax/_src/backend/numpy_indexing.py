@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import IMPLS
+from trellax._src.backend.numpy import IMPLS, _is_real_float
 
 _CLIP, _FILL, _PROMISE = "clip", "fill", "promise_in_bounds"
 
@@ -188,7 +188,7 @@ def _zero_signs_after_scatter(
     zero is -0.0 only if every zero among the operand and its updates was -0.0; a min is -0.0 if
     any was."""
     d = out.dtype
-    if not (d.kind == "f" or (d.num >= 256 and "float" in d.name)):
+    if not _is_real_float(d):
         return out
     zero = out == 0
     if not zero.any():
