@@ -130,8 +130,9 @@ def signed_minimum(a: Any, b: Any) -> Any:
 def _order_zeros(r: Any, a: Any, b: Any, *, for_max: bool) -> Any:
     if not _is_real_float(r.dtype):
         return r
-    zero = (r == 0) & (a == b)  # two zeros, of either sign
-    if zero.any():
+    zero = r == 0
+    if zero.any():  # one comparison on the common path; the operand test only when zeros exist
+        zero &= a == b  # two zeros, of either sign
         r = np.asarray(r)
         if for_max:
             np.add(a, b, out=r, where=zero)
