@@ -12,6 +12,7 @@ jaxpr. Running it pays no promotion decisions, no wrapper objects and no dispatc
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import sys
@@ -20,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src import config as _config
 from trellax._src import core, dtypes, errors, fp_errors
 from trellax._src.array import ArrayImpl
 from trellax._src.core import Primitive, ShapedArray, Trace
@@ -394,6 +396,8 @@ def compile_jaxpr(
     """
     em = Emitter()
     em.fusion = fusion_options if fusion_options is not None else fusion_runtime.options()
+    if _config.state().excess and not em.fusion.excess_precision:
+        em.fusion = dataclasses.replace(em.fusion, excess_precision=True)
     args = [f"a{i}" for i in range(len(closed.jaxpr.invars))]
     em.emit(f"def run({', '.join(args)}):")
     outs = em.jaxpr(closed.jaxpr, closed.consts, args, "    ")
