@@ -1,8 +1,9 @@
 """Large arrays under ``jit``: fused chunk loops vs eager NumPy vs jax.jit vs eager PyTorch.
 
 Cases (issue 15): the 25M-element chain ``((x * 2 + 1) ** 2).sum()`` (float32), a softmax over the
-last axis of a (4096, 4096) float32 array, and a bfloat16 layer-norm-like chain over
-(8192, 1024); then the peak memory of the 25M chain (each variant in a fresh subprocess: the
+last axis of a (4096, 4096) float32 array, and a bfloat16 (and a float16) layer-norm-like chain
+over (8192, 1024), the narrow ones also under ``trellax.fused_excess_precision`` (column "jit
+excess"); then the peak memory of the 25M chain (each variant in a fresh subprocess: the
 growth of the peak RSS over the process's RSS with the input allocated). Targets: the chain and
 softmax >= 2x faster than eager NumPy and within 2x of jax.jit; the bf16 chain >= 2x faster than
 eager. Run alone with ``python benchmarks/run.py fusion``; with JAX installed (e.g.
@@ -84,16 +85,19 @@ def cases() -> list[tuple[str, str, Callable[[Any], Callable[..., Any]], list[np
             softmax,
             [rng.standard_normal((4096, 4096), np.float32)],
         ),
-        (
-            "layer_norm",
-            "layer-norm chain [bf16, 8192x1024]",
-            layer_norm,
-            [
-                rng.standard_normal((8192, 1024), np.float32).astype(bf16),
-                rng.standard_normal(1024, np.float32).astype(bf16),
-                rng.standard_normal(1024, np.float32).astype(bf16),
-            ],
-        ),
+        *[
+            (
+                "layer_norm",
+                f"layer-norm chain [{np.dtype(d).name}, 8192x1024]",
+                layer_norm,
+                [
+                    rng.standard_normal((8192, 1024), np.float32).astype(d),
+                    rng.standard_normal(1024, np.float32).astype(d),
+                    rng.standard_normal(1024, np.float32).astype(d),
+                ],
+            )
+            for d in (bf16, np.float16)
+        ],
     ]
 
 
@@ -108,11 +112,16 @@ def main() -> None:
         t_jit = trellax.jit(t_f)
         with fusion_runtime.fusion_options(enabled=False):
             unfused = trellax.jit(make(tnp)).lower(*targs).compile()
+        excess = None
+        if arrays[0].dtype in (ml_dtypes.bfloat16, np.float16):
+            with trellax.fused_excess_precision():
+                excess = trellax.jit(make(tnp)).lower(*targs).compile()
         np_f = make(np)
         fns: dict[str, Callable[[], object] | None] = {
             "numpy": lambda f=np_f, a=arrays: f(*a),
             "trellax.jit": lambda f=t_jit, a=targs: f(*a),
             "jit unfused": lambda f=unfused, a=targs: f(*a),
+            "jit excess": None if excess is None else lambda f=excess, a=targs: f(*a),
             "trellax eager": lambda f=t_f, a=targs: f(*a),
             "jax.jit": None,
             "torch": None,
@@ -142,6 +151,7 @@ def main() -> None:
     if torch is None:
         print("torch: not installed (its column is n/a)")
     print("\ntargets: chain, softmax: trellax.jit/numpy <= 0.5x and <= 2x jax.jit; bf16: <= 0.5x")
+    print("(jit excess: compiled under trellax.fused_excess_precision(), see docs/performance.md)")
     print("\n## peak memory of the 25M chain (growth of the peak RSS over the input, MiB)")
     for variant in ("numpy", "trellax.jit", "jit unfused"):
         print(f"{variant}: {_peak_rss(variant):.1f} MiB")

@@ -52,8 +52,11 @@ def _astype_kind(src: np.dtype[Any], dst: np.dtype[Any]) -> bool:
 class _RegionWriter:
     """Writes one region's chunk function and its call (see the module docstring)."""
 
-    def __init__(self, em: Emitter, region: Region, ref: Callable[[Atom], str]) -> None:
+    def __init__(
+        self, em: Emitter, region: Region, ref: Callable[[Atom], str], indent: str
+    ) -> None:
         self.em = em
+        self.indent = indent
         self.region = region
         self.ref = ref
         self.body: list[str] = []
@@ -237,8 +240,8 @@ class _RegionWriter:
         ret = f"    return ({', '.join(partials)}{',' if len(partials) == 1 else ''})"
         em.preamble.extend([*head, *self.body, ret, ""])
 
-        # The call, at the region's place in ``run``.
-        indent = "    "
+        # The call, at the region's place in ``run`` (or in a control-flow body inside it).
+        indent = self.indent
         em.emit(f"{indent}# fused region {fn}: {region.describe()}")
         outs: list[str] = []
         for v in region.outputs:
@@ -559,12 +562,15 @@ def _allocate(specs: list[tuple[np.dtype[Any], tuple[int, ...]]]) -> tuple[Any, 
     return tuple(np.empty(shape, dtype) for dtype, shape in specs)
 
 
-def emit_region(em: Emitter, region: Region, ref: Callable[[Atom], str]) -> dict[int, str]:
+def emit_region(
+    em: Emitter, region: Region, ref: Callable[[Atom], str], indent: str = "    "
+) -> dict[int, str]:
     """Writes ``region`` into ``em`` (its chunk function into the preamble, its call into the
-    current body of ``run``); returns the expressions of its results outside, by var id."""
+    current body of ``run`` at ``indent``); returns the expressions of its results outside, by
+    var id."""
     for name, value in _GLOBALS.items():
         em.env.setdefault(name, value)
-    w = _RegionWriter(em, region, ref)
+    w = _RegionWriter(em, region, ref, indent)
     w.write()
     return w.results
 

@@ -279,8 +279,10 @@ class Emitter:
                 return self.bind(a.value)
             return names[id(a)]
 
+        # Control-flow bodies (``depth > 0``) are planned too: a region's chunk function is a
+        # top-level definition whatever the nesting, and is called from inside the loop.
         steps: list[Any] = list(jaxpr.eqns)
-        if self.depth == 0 and self.fusion is not None and self.fusion.enabled:
+        if self.fusion is not None and self.fusion.enabled:
             steps = fusion.plan(jaxpr, self.fusion)
 
         # Free each intermediate right after its last use: keeping every temporary alive until
@@ -304,7 +306,7 @@ class Emitter:
 
         for j, step in enumerate(steps):
             if isinstance(step, fusion.Region):
-                results = fusion_codegen.emit_region(self, step, ref)
+                results = fusion_codegen.emit_region(self, step, ref, indent)
                 for v in _step_io(step)[1]:
                     name = self.fresh()
                     self.emit(f"{indent}{name} = {results[id(v)]}")
