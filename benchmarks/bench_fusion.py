@@ -52,6 +52,26 @@ def layer_norm(ns: Any) -> Callable[[Any, Any, Any], Any]:
     return f
 
 
+def fori_chain(ns: Any) -> Callable[[Any], Any]:
+    """20 iterations of an elementwise chain in a ``fori_loop`` body (a Python loop for NumPy):
+    the body's region is fused inside the loop."""
+
+    def body(i: Any, x: Any) -> Any:
+        return ((x * 0.999 + 0.001) ** 2 - x * 0.5) * 0.75
+
+    if ns is np:
+
+        def f(x: Any) -> Any:
+            for i in range(20):
+                x = body(i, x)
+            return x
+
+        return f
+    lax = optional_import("jax.lax") if ns.__name__.startswith("jax") else trellax.lax
+    assert lax is not None
+    return lambda x: lax.fori_loop(0, 20, body, x)
+
+
 def _time(fn: Callable[[], object] | None) -> float | None:
     if fn is None:
         return None
@@ -64,6 +84,8 @@ def _torch_fn(torch: Any, name: str) -> Callable[..., Any]:
         return lambda x: ((x * 2 + 1) ** 2).sum()
     if name == "softmax":
         return lambda x: torch.softmax(x, dim=-1)
+    if name == "fori":
+        return fori_chain(np)
 
     def ln(x: Any, g: Any, b: Any) -> Any:
         mu = x.float().mean(-1, keepdim=True).to(x.dtype)
@@ -79,6 +101,12 @@ def cases() -> list[tuple[str, str, Callable[[Any], Callable[..., Any]], list[np
     bf16 = ml_dtypes.bfloat16
     return [
         ("chain", "((x*2+1)**2).sum() [f32, 25M]", chain, [rng.random(25_000_000, np.float32)]),
+        (
+            "fori",
+            "fori_loop(0, 20, chain) [f32, 1M]",
+            fori_chain,
+            [rng.random(1_000_000, np.float32)],
+        ),
         (
             "softmax",
             "softmax(x, axis=-1) [f32, 4096x4096]",
