@@ -306,6 +306,8 @@ def _check_data(data: Any) -> None:
 
 def single_key(keys: Any, name: str) -> tuple[Array, bool]:
     """Key data of one key (shape ``(2,)``); a batch raises JAX's error naming ``name``."""
+    if type(keys) is PRNGKeyArray and len(keys._base.shape) == 1:  # the usual argument
+        return keys._base, True
     data, typed = key_data_of(keys, name)
     if data.ndim != 1:
         raise ValueError(

@@ -14,8 +14,10 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive, ShapedArray
 from trellax._src.random import threefry
+from trellax._src.random.dispatch import draw
 from trellax._src.random.floats import NMANT, random_erf_inv_p, random_uniform_p
 from trellax._src.random.keys import single_key
+from trellax._src.random.normal import random_normal_p
 from trellax._src.random.primitives import random_bits_p, random_split_p
 from trellax._src.random.util import (
     as_param,
@@ -43,7 +45,10 @@ def bits(key: Any, shape: Any = (), dtype: Any = None) -> Array:
 
 
 def _uniform(data: Array, shape: tuple[int, ...], d: np.dtype[Any], lo: Any, hi: Any) -> Array:
-    return random_uniform_p.bind(data, _bound(lo, d), _bound(hi, d), shape=shape, dtype=d)
+    lo_a, hi_a = _bound(lo, d), _bound(hi, d)
+    if lo_a.shape or hi_a.shape:  # array bounds: the abstract-eval rule checks their shapes
+        return random_uniform_p.bind(data, lo_a, hi_a, shape=shape, dtype=d)
+    return draw(random_uniform_p, data, lo_a, hi_a, shape=shape, dtype=d)
 
 
 _SCALARS: dict[tuple[np.dtype[Any], bytes], Array] = {}
@@ -73,9 +78,7 @@ def uniform(
 
 
 def _normal_real(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
-    lo = np.nextafter(np.array(-1, d), np.array(0, d))
-    u = _uniform(data, shape, d, lo, 1.0)
-    return lax.mul(_bound(math.sqrt(2), d), random_erf_inv_p.bind(u))
+    return draw(random_normal_p, data, shape=shape, dtype=d)
 
 
 def normal(key: Any, shape: Any = (), dtype: Any = float) -> Array:
