@@ -150,14 +150,6 @@ def erfinv_f32(x: Any) -> F32:
     return result
 
 
-def _horner_small(coeffs: list[float], ts: list[float]) -> list[float]:
-    """Horner's rule on Python floats, each step rounded once to float32 (``array('f')``)."""
-    ps: Any = [coeffs[0]] * len(ts)
-    for c in coeffs[1:]:
-        ps = array.array("f", [p * t + c for p, t in zip(ps, ts)])
-    return list(ps)
-
-
 def erfinv_f32_small(x: F32) -> F32:
     """The arithmetic of :func:`erfinv_f32_into` on Python floats, bit for bit: a sum or
     product of two float32 values is exact in float64 (or rounded once, for the fused steps),
@@ -176,19 +168,27 @@ def erfinv_f32_small(x: F32) -> F32:
 
 def erfinv_values(xs: list[float], ws: list[float]) -> array.array[float]:
     """erfinv of the float32 values ``xs`` given their ``w = -log1p(-x * x)`` (float32, from
-    NumPy's ``log1p``), as float32 values."""
-    out = array.array("f", bytes(4 * len(xs)))
-    central = [i for i, wv in enumerate(ws) if wv < 5]
-    if central:
-        ts = array.array("f", [ws[i] - 2.5 for i in central])
-        for i, p in zip(central, _horner_small(P32, list(ts))):
-            out[i] = p * xs[i]
-    if len(central) < len(xs):
-        tail = [i for i, wv in enumerate(ws) if not wv < 5]  # |x| > 0.9966 and NaN
-        roots = array.array("f", [math.sqrt(ws[i]) for i in tail])
-        ts = array.array("f", [r - 3.0 for r in roots])
-        for i, p in zip(tail, _horner_small(Q32, list(ts))):
-            out[i] = xs[i] * math.inf if abs(xs[i]) == 1 else p * xs[i]
+    NumPy's ``log1p``), as float32 values: each rounding to float32 is a store into an
+    ``array('f')`` (no NumPy call, no list per Horner step)."""
+    out = array.array("f", xs)
+    r = array.array("f", [0.0])
+    for i, (x, w) in enumerate(zip(xs, ws)):
+        if w < 5:
+            r[0] = w - 2.5
+            coeffs = P32
+        elif abs(x) == 1:
+            out[i] = x * math.inf
+            continue
+        else:  # |x| > 0.9966, or NaN
+            r[0] = math.sqrt(w)
+            r[0] = r[0] - 3.0
+            coeffs = Q32
+        t = r[0]
+        p = coeffs[0]
+        for c in coeffs[1:]:
+            r[0] = p * t + c  # one fused multiply-add, rounded once
+            p = r[0]
+        out[i] = p * x
     return out
 
 

@@ -151,6 +151,21 @@ def swar_one_key(k0: int, k1: int, n: int) -> tuple[int, int]:
     return _swar_rounds((k0 * ones, k1 * ones, k2 * ones), 0, ramp, ones, m)
 
 
+def swar_keys(keys: list[list[int]], n: int) -> tuple[int, int]:
+    """The counters ``(0, i)``, ``i < n``, under each of the keys ``[k0, k1]``: the packed words,
+    key after key (lane ``j * n + i`` for key ``j``)."""
+    ones_n, _, ramp_n = _lanes(n)
+    ones, m, _ = _lanes(n * len(keys))
+    ks = [0, 0, 0]
+    ramp = 0
+    for j, (k0, k1) in enumerate(keys):
+        shift = 64 * n * j
+        for i, k in enumerate((k0, k1, k0 ^ k1 ^ 0x1BD11BDA)):
+            ks[i] |= (k * ones_n) << shift
+        ramp |= ramp_n << shift
+    return _swar_rounds((ks[0], ks[1], ks[2]), 0, ramp, ones, m)
+
+
 def _swar_rounds(ks: tuple[int, int, int], x0: int, x1: int, ones: int, m: int) -> tuple[int, int]:
     """The 20 rounds on all lanes at once, as Python ints with one 64-bit slot per lane (SIMD
     within a register). For a few counters this beats ~100 NumPy calls on tiny arrays by an
@@ -303,13 +318,18 @@ def fold_in_data(key: U32, data: U32) -> U32:
 def bits_data(key: U32, bit_width: int, shape: tuple[int, ...]) -> np.ndarray[Any, Any]:
     """Raw unsigned bits of ``bit_width`` (8, 16, 32, 64) and shape ``K + shape``."""
     n = math.prod(shape)
-    if key.shape == (2,) and n <= _SWAR_MAX:
-        p0, p1 = swar_one_key(int(key[0]), int(key[1]), n)
-        if bit_width == 64:
-            words: np.ndarray[Any, Any] = (unpack(p0, n) << np.uint64(32)) | unpack(p1, n)
+    kshape = key.shape[:-1]
+    lanes = math.prod(kshape) * n
+    if lanes <= _SWAR_MAX:  # one key, or a few (randint's two, small vmapped draws)
+        if kshape:
+            p0, p1 = swar_keys(key.reshape(-1, 2).tolist(), n)
         else:
-            words = unpack(p0 ^ p1, n).astype(f"uint{bit_width}")
-        return words.reshape(shape)
+            p0, p1 = swar_one_key(int(key[0]), int(key[1]), n)
+        if bit_width == 64:
+            words: np.ndarray[Any, Any] = (unpack(p0, lanes) << np.uint64(32)) | unpack(p1, lanes)
+        else:
+            words = unpack(p0 ^ p1, lanes).astype(f"uint{bit_width}")
+        return words.reshape((*kshape, *shape))
     if _one_key_chunked(key, shape):
         out = np.empty(math.prod(shape), np.dtype(f"uint{bit_width}"))
 
