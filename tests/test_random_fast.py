@@ -20,7 +20,7 @@ import pytest
 import trellax
 import trellax.random as tr
 from trellax._src.interpreters.fusion_runtime import fusion_options
-from trellax._src.random import chunks, erfinv, normal, threefry
+from trellax._src.random import chunks, erfinv, normal, randint, threefry
 from trellax._src.random.util import canonical_shape
 
 C = chunks.CHUNK
@@ -210,3 +210,24 @@ def test_shape_arguments() -> None:
         tr.uniform(tr.key(0), (2, -3))
     with pytest.raises(TypeError, match="Shapes must be 1D sequences"):
         tr.normal(tr.key(0), (2.0,))
+
+
+BOUNDS = [(0, 100), (-5, 1000), (7, 7), (9, 2), (-(2**31), 2**31 - 1), (0, 2**31 - 1), (-300, 300)]
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_randint_small_path_matches_the_array_path(x64: bool) -> None:
+    names = ["int8", "uint8", "int16", "uint16", "int32", "uint32"]
+    names += ["int64", "uint64"] if x64 else []
+    key = np.asarray(tr.key_data(tr.key(21)))
+    with trellax.enable_x64(x64):
+        for name in names:
+            d = np.dtype(name)
+            for lo, hi in BOUNDS:
+                for n in (0, 1, 3, 64):
+                    with np.errstate(all="ignore"):  # uint wrap-around, as in the impl
+                        want = randint.randint_data(key, np.array(lo), np.array(hi), (n,), d)
+                    _same(randint.randint_small(key, lo, hi, n, d), want)
+                _same(tr.randint(tr.key(21), (2, 3), lo, hi, d), want[:6].reshape(2, 3))
+                jitted = trellax.jit(lambda k, lo=lo, hi=hi, d=d: tr.randint(k, (64,), lo, hi, d))
+                _same(jitted(tr.key(21)), want)

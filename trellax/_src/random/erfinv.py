@@ -166,10 +166,11 @@ def erfinv_f32_small(x: F32) -> F32:
     return np.array(erfinv_values(x.tolist(), w.tolist()), np.float32)
 
 
-def erfinv_values(xs: list[float], ws: list[float]) -> array.array[float]:
+def erfinv_values(xs: list[float], ws: list[float], scale: float = 1.0) -> array.array[float]:
     """erfinv of the float32 values ``xs`` given their ``w = -log1p(-x * x)`` (float32, from
-    NumPy's ``log1p``), as float32 values: each rounding to float32 is a store into an
-    ``array('f')`` (no NumPy call, no list per Horner step)."""
+    NumPy's ``log1p``), times the float32 ``scale`` (a second rounding, unless ``scale`` is 1),
+    as float32 values: each rounding to float32 is a store into an ``array('f')`` (no NumPy
+    call, no list per Horner step)."""
     out = array.array("f", xs)
     r = array.array("f", [0.0])
     for i, (x, w) in enumerate(zip(xs, ws)):
@@ -189,6 +190,9 @@ def erfinv_values(xs: list[float], ws: list[float]) -> array.array[float]:
             r[0] = p * t + c  # one fused multiply-add, rounded once
             p = r[0]
         out[i] = p * x
+    if scale != 1.0:
+        for i, v in enumerate(out):
+            out[i] = v * scale
     return out
 
 

@@ -23,7 +23,6 @@ The uniform draw: the bits' top mantissa bits under the exponent of 2.0 give a f
 
 from __future__ import annotations
 
-import array
 import math
 from typing import Any
 
@@ -59,8 +58,7 @@ def normal_small_f32(k0: int, k1: int, n: int) -> np.ndarray[Any, np.dtype[np.fl
     xs = [(b >> 9) * _TWO_POW_M22 + _LO32 for b in threefry.lanes(y0 ^ y1, n)]
     w = np.array([-(x * x) for x in xs], np.float32)  # rounded once, as float32's x * x
     np.log1p(w, out=w)  # |x| < 1: no floating-point errors
-    e = erfinv.erfinv_values(xs, [-v for v in w.tolist()])
-    return np.frombuffer(array.array("f", [v * _SQRT2_32 for v in e]), np.float32)
+    return np.frombuffer(erfinv.erfinv_values(xs, [-v for v in w.tolist()], _SQRT2_32), np.float32)
 
 
 class _Scratch:
@@ -141,8 +139,9 @@ def normal_data(key: U32, *, shape: tuple[int, ...], dtype: np.dtype[Any]) -> An
     d = dtype
     n = math.prod(shape)
     kshape = key.shape[:-1]
-    if not kshape and d == _F32 and n <= erfinv.SMALL_SIZE:
-        return normal_small_f32(int(key[0]), int(key[1]), n).reshape(shape)
+    if not kshape and n <= erfinv.SMALL_SIZE and (d is _F32 or d == _F32):
+        k0, k1 = key.tolist()
+        return normal_small_f32(k0, k1, n).reshape(shape)
     if d in _FUSED and threefry._SWAR_MAX < n <= 1 << 32:
         keys = key.reshape(-1, 2)
         out = np.empty((len(keys), n), d)
