@@ -304,6 +304,13 @@ def split_data(key: U32, shape: tuple[int, ...]) -> U32:
     return np.stack([y0, y1], axis=-1)
 
 
+def fold_in_one(key: list[int], datum: int) -> U32:
+    """:func:`fold_in_data` of one key ``[k0, k1]`` and one datum, on Python ints."""
+    k0, k1 = key
+    y0, y1 = _swar_rounds((k0, k1, k0 ^ k1 ^ 0x1BD11BDA), 0, datum, 1, _M)
+    return np.array([y0, y1], np.uint32)
+
+
 def fold_in_data(key: U32, data: U32) -> U32:
     """The key ``threefry2x32(key, (0, data))`` (``data`` broadcasts against the key batch)."""
     k0, k1 = key[..., 0], key[..., 1]
