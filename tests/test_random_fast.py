@@ -231,3 +231,19 @@ def test_randint_small_path_matches_the_array_path(x64: bool) -> None:
                 _same(tr.randint(tr.key(21), (2, 3), lo, hi, d), want[:6].reshape(2, 3))
                 jitted = trellax.jit(lambda k, lo=lo, hi=hi, d=d: tr.randint(k, (64,), lo, hi, d))
                 _same(jitted(tr.key(21)), want)
+
+
+@pytest.mark.parametrize("x64", [False, True])
+def test_bernoulli_eager_path_matches_jit(x64: bool) -> None:
+    with trellax.enable_x64(x64):
+        k = tr.key(8)
+        for p in (0.0, 1e-8, 0.3, 0.5, 1.0):
+            for shape in (None, (), (0,), (3,), (4, 5), (700,)):
+                got = tr.bernoulli(k, p, shape)
+                want = trellax.jit(lambda key, p=p, shape=shape: tr.bernoulli(key, p, shape))(k)
+                _same(got, want)
+                assert got.weak_type is False
+                n = math.prod(() if shape is None else shape)
+                d = np.dtype(np.float64 if x64 else np.float32)
+                u = ref_uniform(np.asarray(tr.key_data(k)), n, d, 0.0, 1.0)
+                _same(np.asarray(got).reshape(-1), u < d.type(p))

@@ -14,7 +14,7 @@ from trellax._src import dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.random.dispatch import draw, eager_value
-from trellax._src.random.floats import NMANT, random_erf_inv_p, random_uniform_p
+from trellax._src.random.floats import NMANT, _uniform_impl, random_erf_inv_p, random_uniform_p
 from trellax._src.random.keys import single_key
 from trellax._src.random.normal import normal_data, random_normal_p
 from trellax._src.random.primitives import random_bits_p, random_split_p
@@ -109,6 +109,13 @@ def _normal(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
 def bernoulli(key: Any, p: Any = 0.5, shape: Any = None, mode: str = "low") -> Array:
     """Booleans that are True with probability ``p`` (``uniform < p``)."""
     data, _ = single_key(key, "bernoulli")
+    if type(p) is float and 0 <= p <= 1 and mode == "low":
+        kv = eager_value(data)
+        if kv is not None:  # eagerly: uniform's impl and a comparison (see dispatch.draw)
+            d = dtypes.default_float_dtype()
+            s = () if shape is None else canonical_shape(shape)  # a scalar p broadcasts
+            u = _uniform_impl(kv, _ZERO[d], _ONE[d], shape=s, dtype=d)
+            return ArrayImpl._new(np.less(u, d.type(p)), _BOOL, False)
     pa = tnp.asarray(p)
     if dtypes.kind(pa.dtype) != "f":
         raise TypeError(
@@ -124,6 +131,11 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Any = None, mode: str = "low") -> A
         u2 = tnp.multiply(u[1], np.array(2.0 ** -NMANT[d.name], d))
         return tnp.less(u2, tnp.subtract(pa, u[0]))
     raise ValueError(f"mode must be 'low' or 'high', got {mode!r}")
+
+
+_BOOL = np.dtype(bool)
+_ZERO = {np.dtype(n): np.array(0, n) for n in ("float32", "float64")}
+_ONE = {np.dtype(n): np.array(1, n) for n in ("float32", "float64")}
 
 
 def rademacher(key: Any, shape: Any = (), dtype: Any = int) -> Array:
