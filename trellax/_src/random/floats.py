@@ -26,7 +26,7 @@ _UINT = {64: np.uint64, 32: np.uint32, 16: np.uint16, 8: np.uint8}
 
 def unit_floats(key: np.ndarray[Any, Any], shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
     """Floats in ``[0, 1)`` on the grid ``2**-nmant``, from the key's bits (JAX's layout)."""
-    nbits, nmant, uint, shift, one_bits, one = _LAYOUT[dtype]
+    nbits, nmant, uint, shift, one_bits, one = LAYOUT[dtype]
     draw = 8 if nmant < 8 else nbits
     b = np.asarray(threefry.bits_data(key, draw, shape), uint)  # fresh (0-d results too)
     b >>= shift
@@ -43,7 +43,7 @@ def _layout(d: np.dtype[Any]) -> tuple[int, int, Any, Any, Any, Any]:
     return nbits, nmant, uint, uint(draw - nmant), np.array(1, d).view(uint)[()], d.type(1)
 
 
-_LAYOUT = {
+LAYOUT = {
     np.dtype(n): _layout(np.dtype(n)) for n in ("float64", "float32", "float16", ml_dtypes.bfloat16)
 }
 
@@ -70,9 +70,11 @@ def _default_bounds(minval: Any, maxval: Any) -> bool:
     )
 
 
-def _uniform_impl(
+def uniform_values(
     key: Any, minval: Any, maxval: Any, *, shape: tuple[int, ...], dtype: np.dtype[Any]
 ) -> Any:
+    """``random_uniform``'s impl: NumPy key data and bounds (arrays of ``dtype``) in, floats in
+    ``[minval, maxval)`` of shape ``K + shape`` out."""
     if (
         dtype == _F32
         and key.shape == (2,)
@@ -131,14 +133,15 @@ def _uniform_abstract(
 
 
 random_uniform_p = Primitive("random_uniform")
-random_uniform_p.def_impl(_uniform_impl)
+random_uniform_p.def_impl(uniform_values)
 random_uniform_p.def_abstract_eval(_uniform_abstract)
 
 
 # -- erfinv ----------------------------------------------------------------------------------------
 
 
-def _erf_inv_impl(x: Any) -> Any:
+def erf_inv_values(x: Any) -> Any:
+    """``random_erf_inv``'s impl: XLA's erfinv of a float array, in its dtype."""
     d = x.dtype
     if d == np.float64:
         return erfinv_f64(x)
@@ -147,7 +150,7 @@ def _erf_inv_impl(x: Any) -> Any:
 
 
 random_erf_inv_p = Primitive("random_erf_inv")
-random_erf_inv_p.def_impl(_erf_inv_impl)
+random_erf_inv_p.def_impl(erf_inv_values)
 random_erf_inv_p.def_abstract_eval(
     lambda x: ShapedArray._fast(tuple(x.shape), x.dtype, x.weak_type)
 )

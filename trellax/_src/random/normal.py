@@ -31,8 +31,8 @@ import numpy as np
 
 from trellax._src.core import Primitive, ShapedArray
 from trellax._src.random import chunks, erfinv, threefry
-from trellax._src.random.floats import _LAYOUT, _erf_inv_impl, _uniform_impl
-from trellax._src.random.primitives import _key_batch
+from trellax._src.random.floats import LAYOUT, erf_inv_values, uniform_values
+from trellax._src.random.primitives import key_batch
 
 U32 = threefry.U32
 _F32 = np.dtype(np.float32)
@@ -85,7 +85,7 @@ def _uniform_chunk(x0: U32, d: np.dtype[Any], s: _Scratch) -> Any:
         u -= np.float32(2)  # exact: 2 * f
         u += np.float32(_LO32)  # uniform's one rounding
         return u
-    _, _, _, shift, one_bits, one = _LAYOUT[d]
+    _, _, _, shift, one_bits, one = LAYOUT[d]
     draw = 8 if d != np.float16 else 16  # bfloat16 draws 8 bits
     x0 &= np.uint32((1 << draw) - 1)
     x0 >>= np.uint32(shift)
@@ -149,12 +149,12 @@ def normal_data(key: U32, *, shape: tuple[int, ...], dtype: np.dtype[Any]) -> An
             _fused(k, n, d, out[kb])
         return out.reshape(*kshape, *shape)
     lo = np.array(lower_bound(d))
-    u = _uniform_impl(key, lo, np.array(1, d), shape=shape, dtype=d)
-    return np.multiply(np.array(math.sqrt(2), d), _erf_inv_impl(u))
+    u = uniform_values(key, lo, np.array(1, d), shape=shape, dtype=d)
+    return np.multiply(np.array(math.sqrt(2), d), erf_inv_values(u))
 
 
 def _normal_abstract(key: Any, *, shape: tuple[int, ...], dtype: np.dtype[Any]) -> ShapedArray:
-    return ShapedArray._fast((*_key_batch(key, "random_normal"), *shape), dtype, False)
+    return ShapedArray._fast((*key_batch(key, "random_normal"), *shape), dtype, False)
 
 
 random_normal_p = Primitive("random_normal")

@@ -14,7 +14,7 @@ from trellax._src import dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.random.dispatch import draw, eager_value
-from trellax._src.random.floats import NMANT, _uniform_impl, random_erf_inv_p, random_uniform_p
+from trellax._src.random.floats import NMANT, random_erf_inv_p, random_uniform_p, uniform_values
 from trellax._src.random.keys import single_key
 from trellax._src.random.normal import normal_data, random_normal_p
 from trellax._src.random.primitives import random_bits_p, random_split_p
@@ -114,7 +114,7 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Any = None, mode: str = "low") -> A
         if kv is not None:  # eagerly: uniform's impl and a comparison (see dispatch.draw)
             d = dtypes.default_float_dtype()
             s = () if shape is None else canonical_shape(shape)  # a scalar p broadcasts
-            u = _uniform_impl(kv, _ZERO[d], _ONE[d], shape=s, dtype=d)
+            u = uniform_values(kv, _ZERO[d], _ONE[d], shape=s, dtype=d)
             return ArrayImpl._new(np.less(u, d.type(p)), _BOOL, False)
     pa = tnp.asarray(p)
     if dtypes.kind(pa.dtype) != "f":
