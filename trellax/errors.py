@@ -3,7 +3,11 @@
 ``IndexError``) that of ``NonConcreteBooleanIndexError``, as in JAX."""
 
 from trellax._src.errors import ConcretizationTypeError as ConcretizationTypeError
+from trellax._src.errors import InconclusiveDimensionOperation as InconclusiveDimensionOperation
 from trellax._src.errors import JAXIndexError as JAXIndexError
+from trellax._src.errors import JaxprTypeError as JaxprTypeError
+from trellax._src.errors import JaxRuntimeError as JaxRuntimeError
+from trellax._src.errors import KeyReuseError as KeyReuseError
 from trellax._src.errors import NonConcreteBooleanIndexError as NonConcreteBooleanIndexError
 from trellax._src.errors import TracerArrayConversionError as TracerArrayConversionError
 from trellax._src.errors import TracerBoolConversionError as TracerBoolConversionError
@@ -13,8 +17,12 @@ from trellax._src.errors import UnexpectedTracerError as UnexpectedTracerError
 
 __all__ = [
     "ConcretizationTypeError",
+    "InconclusiveDimensionOperation",
     "JAXIndexError",
     "JAXTypeError",
+    "JaxRuntimeError",
+    "JaxprTypeError",
+    "KeyReuseError",
     "NonConcreteBooleanIndexError",
     "TracerArrayConversionError",
     "TracerBoolConversionError",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
@@ -187,6 +188,10 @@ class _CacheEntry:
         self.single = out_tree.num_leaves == 1 and out_tree == tree_flatten(0)[1]
 
 
+#: Every jitted function alive (``trellax.clear_caches`` empties their caches).
+ALL_JITTED: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
 class Jitted(Generic[P, R]):
     """A jitted function: traces once per signature, then runs straight-line NumPy code."""
 
@@ -212,6 +217,7 @@ class Jitted(Generic[P, R]):
         self._fast_cache: dict[Hashable, _CacheEntry] = {}
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self.trace_count = 0
+        ALL_JITTED.add(self)  # for trellax.clear_caches
 
     @overload
     def __get__(self, obj: None, objtype: type | None = None) -> Jitted[P, R]: ...

@@ -204,8 +204,9 @@ def _build_lattices() -> None:
         std = Lattice(
             standard_successors(x64), name=f"standard lattice ({'x64' if x64 else 'x32'})"
         )
-        _LATTICES[_config.State(x64, "standard")] = std
-        _LATTICES[_config.State(x64, "strict")] = strict
+        for rank in ("allow", "warn", "raise"):  # numpy_rank_promotion: same lattices
+            _LATTICES[_config.State(x64, "standard", rank)] = std
+            _LATTICES[_config.State(x64, "strict", rank)] = strict
 
 
 _build_lattices()

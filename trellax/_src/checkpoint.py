@@ -1,0 +1,164 @@
+"""``checkpoint`` / ``remat``: a function whose residuals are recomputed in the backward pass.
+
+trellax computes the same values and derivatives as JAX. Traced into a jaxpr (``jit``,
+``make_jaxpr``, a loop body), a checkpointed function is one ``remat2`` equation holding its
+jaxpr, as in JAX (``prevent_cse``, ``policy`` and ``differentiated`` are its parameters).
+Differentiating or batching it inlines its body: the derivative is the body's, and reverse mode
+stores the residuals instead of recomputing them (NumPy's memory is the host's; trellax does not
+trade compute for memory), so ``policy`` changes nothing either. Eagerly the function is just
+called.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from trellax._src import core
+from trellax._src.core import Primitive
+from trellax._src.interpreters import tracing
+from trellax._src.interpreters.tracing import JaxprTrace
+from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
+from trellax._src.lax._base import asarray
+from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+
+remat_p = Primitive("remat2", multiple_results=True)
+
+
+@remat_p.def_abstract_eval
+def _remat_abstract_eval(*args: Any, jaxpr: ClosedJaxpr, **params: Any) -> Any:
+    return tuple(jaxpr.out_avals)
+
+
+remat_p.def_impl(lambda *args, **params: tracing.run_equation(remat_p, args, params))
+
+
+def _remat_codegen(em: Any, eqn: Any, args: list[str], outs: list[str], indent: str) -> None:
+    closed: ClosedJaxpr = eqn.params["jaxpr"]
+    em.assign(outs, em.jaxpr(closed.jaxpr, closed.consts, args, indent), indent)
+
+
+tracing.codegen_rules[remat_p] = _remat_codegen
+
+
+@remat_p.def_jvp
+def _remat_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, jaxpr: ClosedJaxpr, **params: Any
+) -> tuple[Any, Any]:
+    from trellax._src.interpreters.ad import jvp_flat
+
+    outs, t_outs = jvp_flat(lambda *xs: tracing.eval_jaxpr(jaxpr, *xs), primals, tangents)
+    return tuple(outs), tuple(t_outs)
+
+
+@remat_p.def_batch
+def _remat_batch(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    from trellax._src.control_flow_batch import _run_batched
+    from trellax._src.interpreters import batching
+    from trellax._src.lax._batch import moveaxis
+
+    size = batching.current_axis().size
+    moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
+    outs, batched = _run_batched(params["jaxpr"], moved, [d is not None for d in dims], size)
+    return outs, [0 if b else None for b in batched]
+
+
+def _static_positions(static_argnums: int | Iterable[int], n: int) -> frozenset[int]:
+    nums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    if any(not -n <= i < n for i in nums):
+        raise ValueError(
+            "the `static_argnums` argument to `trellax.checkpoint` / `trellax.remat` can only "
+            "take integer values greater than or equal to `-len(args)` and less than "
+            f"`len(args)`, but got {nums}, while `len(args)` = {n}"
+        )
+    return frozenset(i % n for i in nums)
+
+
+def checkpoint(
+    fun: Callable[..., Any],
+    *,
+    prevent_cse: bool | Sequence[bool] = True,
+    policy: Callable[..., bool] | None = None,
+    static_argnums: int | tuple[int, ...] = (),
+    static_argnames: str | Iterable[str] = (),
+    concrete: Any = None,
+) -> Callable[..., Any]:
+    """``fun`` marked for rematerialization (same values and derivatives).
+
+    >>> import trellax, trellax.numpy as tnp
+    >>> f = trellax.checkpoint(lambda x: tnp.sin(tnp.sin(x)))
+    >>> trellax.grad(f)(1.0)
+    Array(0.36003548, dtype=float32, weak_type=True)
+    """
+    if concrete is not None:
+        raise TypeError(
+            "The `concrete` option to trellax.checkpoint has been removed (as in JAX); use "
+            "`static_argnums` instead."
+        )
+    names = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
+
+    @functools.wraps(fun)
+    def checkpointed(*args: Any, **kwargs: Any) -> Any:
+        static = _static_positions(static_argnums, len(args)) if static_argnums != () else set()
+        if names and kwargs:
+            bound = inspect.signature(fun).bind(*args, **kwargs)
+            args, kwargs = tuple(bound.args), dict(bound.kwargs)
+        if not isinstance(core.current_trace(), JaxprTrace):
+            # eagerly, differentiated or batched: the body itself, on arrays (as JAX binds it)
+            args = tuple(a if i in static else _arrays(a) for i, a in enumerate(args))
+            kwargs = {k: (v if k in names else _arrays(v)) for k, v in kwargs.items()}
+            return fun(*args, **kwargs)
+        return _bind(fun, args, kwargs, static, names, prevent_cse, policy)
+
+    return checkpointed
+
+
+remat = checkpoint
+
+
+def _arrays(tree: Any) -> Any:
+    leaves, treedef = tree_flatten(tree)
+    return tree_unflatten(treedef, [asarray(x) for x in leaves])
+
+
+def _bind(
+    fun: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    static: Iterable[int],
+    static_names: Sequence[str],
+    prevent_cse: bool | Sequence[bool],
+    policy: Callable[..., bool] | None,
+) -> Any:
+    """One ``remat2`` equation for ``fun(*args, **kwargs)`` in the current jaxpr trace."""
+    dyn = [a for i, a in enumerate(args) if i not in static]
+    dyn_kwargs = {k: v for k, v in kwargs.items() if k not in static_names}
+    leaves, in_tree = tree_flatten((dyn, dyn_kwargs))
+    arrays = [asarray(x) for x in leaves]
+    out_box: list[PyTreeDef] = []
+
+    def flat_fun(*xs: Any) -> list[Any]:
+        d, dk = tree_unflatten(in_tree, list(xs))
+        it = iter(d)
+        full = [a if i in static else next(it) for i, a in enumerate(args)]
+        full_kwargs = {k: (v if k in static_names else dk[k]) for k, v in kwargs.items()}
+        out_leaves, out_tree = tree_flatten(fun(*full, **full_kwargs))
+        out_box.append(out_tree)
+        return [asarray(o) for o in out_leaves]
+
+    closed = tracing.trace_to_jaxpr(
+        flat_fun, [core.get_aval(a) for a in arrays], getattr(fun, "__name__", "fun")
+    )
+    j = closed.jaxpr
+    body = ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), [])
+    outs = remat_p.bind_multi(
+        *closed.consts,
+        *arrays,
+        jaxpr=body,
+        prevent_cse=prevent_cse if isinstance(prevent_cse, bool) else tuple(prevent_cse),
+        differentiated=False,
+        policy=policy,
+    )
+    return tree_unflatten(out_box[0], list(outs))
