@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import math
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -228,15 +229,30 @@ def copy_to_host_async(x: Any) -> None:
     return None
 
 
+def _renamed(old: str, new: str) -> None:
+    """JAX's warning for its ``host_*`` aliases (its text, which names the new function)."""
+    warnings.warn(
+        f"trellax.{old} has been renamed to trellax.{new}. This alias will eventually be "
+        "removed; please update your code.",
+        stacklevel=3,
+    )
+
+
 def host_count(backend: Any = None) -> int:
+    """Deprecated alias of ``process_count``: 1."""
+    _renamed("process_count", "process_count")
     return 1
 
 
 def host_id(backend: Any = None) -> int:
+    """Deprecated alias of ``process_index``: 0."""
+    _renamed("process_index", "process_index")
     return 0
 
 
 def host_ids(backend: Any = None) -> list[int]:
+    """Deprecated alias of ``process_indices``: ``[0]``."""
+    _renamed("process_indexs", "process_indices")
     return [0]
 
 

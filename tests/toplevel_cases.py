@@ -1,0 +1,167 @@
+"""One-line cases for tools/gen_golden_toplevel.py and tests/test_golden_toplevel.py: ``X`` is
+``jax`` when the golden data are made and ``trellax`` in the test; ``np`` is NumPy and
+``W(ctx, f)`` runs ``f()`` inside the context manager ``ctx``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any
+
+
+def W(ctx: AbstractContextManager[Any], f: Callable[[], Any]) -> Any:
+    with ctx:
+        return f()
+
+
+_F = "(lambda x: X.numpy.sin(X.numpy.sin(x) * x))"
+_CK = f"X.checkpoint({_F})"
+_CG = "X.custom_gradient(lambda x: (X.numpy.sin(x), lambda g: (3.0 * g * X.numpy.cos(x),)))"
+_S0 = "X.ShapeDtypeStruct((), np.float32)"
+_S3 = "X.ShapeDtypeStruct((3,), np.float32)"
+_AR = "X.numpy.arange(3.0, dtype=np.float32)"
+
+CASES: dict[str, str] = {
+    # checkpoint / remat: values and derivatives as without it, eager, jit, vmap, scan
+    "ck_value": f"{_CK}(1.5)",
+    "ck_grad": f"(X.grad({_CK})(1.5), X.grad({_F})(1.5))",
+    "ck_jit_grad": f"X.jit(X.grad({_CK}))(np.float32(0.5))",
+    "ck_grad_jit": f"X.grad(X.jit({_CK}))(0.5)",
+    "ck_vmap_grad": f"X.vmap(X.grad({_CK}))({_AR})",
+    "ck_hessian": f"X.hessian({_CK})(0.7)",
+    "ck_scan_grad": (
+        f"X.grad(lambda x: X.lax.scan(lambda c, _: ({_CK}(c), None), x, None, length=3)[0])(1.0)"
+    ),
+    "remat_policy": (
+        f"X.grad(X.remat({_F}, policy=X.checkpoint_policies.dots_saveable))(np.float32(2.0))"
+    ),
+    "ck_static": "X.checkpoint(lambda x, n: x ** n, static_argnums=1)(2.0, 3)",
+    "ck_static_grad": "X.grad(X.checkpoint(lambda x, n: x ** n, static_argnums=(1,)))(2.0, 3)",
+    "ck_static_bad": "X.checkpoint(lambda x, n: x ** n, static_argnums=5)(2.0, 3)",
+    "policy_everything": "X.checkpoint_policies.everything_saveable(None)",
+    "policy_nothing": "X.checkpoint_policies.nothing_saveable(None)",
+    # custom_gradient
+    "cg_value": f"{_CG}(1.0)",
+    "cg_grad": f"X.grad({_CG})(1.0)",
+    "cg_jit_grad": f"X.jit(X.grad({_CG}))(np.float32(1.0))",
+    "cg_vmap_grad": f"X.vmap(X.grad({_CG}))({_AR})",
+    "cg_jvp": f"X.jvp({_CG}, (1.0,), (1.0,))",
+    "cg_bare": "X.grad(X.custom_gradient(lambda x: (x * x, lambda g: 5.0 * g)))(2.0)",
+    "cg_two": (
+        "X.grad(X.custom_gradient(lambda x, y: (x * y, lambda g: (g * y, 2 * g * x))), "
+        "argnums=(0, 1))(2.0, 3.0)"
+    ),
+    # closure_convert
+    "cc_jit": (
+        "X.jit(lambda y: (lambda fc: fc[0](3.0, *fc[1]))"
+        "(X.closure_convert(lambda x: x * y, 1.0)))(2.0)"
+    ),
+    "cc_eager_consts": "len(X.closure_convert(lambda x: x * 2.0, 1.0)[1])",
+    # pure_callback
+    "pc_eager": f"X.pure_callback(np.sin, {_S3}, {_AR})",
+    "pc_jit": f"X.jit(lambda x: X.pure_callback(np.sin, {_S3}, x))({_AR})",
+    "pc_type": f"X.pure_callback(lambda x: np.float32(type(x).__name__ == 'ArrayImpl'), {_S0}, 1.0)",
+    "pc_kwargs": f"X.pure_callback(lambda x, k: x * k, {_S0}, np.float32(2), k=np.float32(3))",
+    "pc_tree": (
+        "X.pure_callback(lambda d: {'a': d['a'] * 2}, "
+        "{'a': X.ShapeDtypeStruct((), np.int32)}, {'a': np.int32(2)})"
+    ),
+    "pc_weak_input": f"X.pure_callback(lambda x: x, {_S0}, 1.0)",
+    "pc_wrong_dtype": f"X.pure_callback(lambda x: np.zeros(3, np.float64), {_S3}, {_AR})",
+    "pc_vmap_none": f"X.vmap(lambda x: X.pure_callback(np.sin, {_S0}, x))({_AR})",
+    "pc_vmap_seq": (
+        f"X.vmap(lambda x: X.pure_callback(np.sin, {_S0}, x, vmap_method='sequential'))({_AR})"
+    ),
+    "pc_jit_vmap_seq": (
+        f"X.jit(X.vmap(lambda x: X.pure_callback(np.sin, {_S0}, x, "
+        f"vmap_method='sequential_unrolled')))({_AR})"
+    ),
+    "pc_vmap_expand": (
+        f"X.vmap(lambda x, y: X.pure_callback(lambda a, b: (print(a.shape, b.shape), a + b)[1], "
+        f"{_S0}, x, y, vmap_method='expand_dims'), in_axes=(0, None))({_AR}, np.float32(1))"
+    ),
+    "pc_vmap_bcast": (
+        f"X.vmap(lambda x, y: X.pure_callback(lambda a, b: (print(a.shape, b.shape), a + b)[1], "
+        f"{_S0}, x, y, vmap_method='broadcast_all'), in_axes=(0, None))({_AR}, np.float32(1))"
+    ),
+    "pc_bad_method": f"X.pure_callback(np.sin, {_S0}, 1.0, vmap_method='foo')",
+    "pc_grad": f"X.grad(lambda x: X.pure_callback(np.sin, {_S0}, x))(1.0)",
+    # debug.print / debug.callback
+    "dp_eager": "X.debug.print('x={x} y={}', 1.5, x=X.numpy.arange(3))",
+    "dp_jit": f"X.jit(lambda x: X.debug.print('jit x={{}}', x))({_AR})",
+    "dp_vmap": f"X.vmap(lambda x: X.debug.print('vmap x={{x}}', x=x))({_AR})",
+    "dp_grad": "X.grad(lambda x: (X.debug.print('grad x={}', x), x * x)[1])(2.0)",
+    "dcb_jit": (
+        "X.jit(lambda x: X.debug.callback(lambda v: print('cb', type(v).__name__, v), x))"
+        "(X.numpy.arange(2))"
+    ),
+    # disable_jit, ensure_compile_time_eval
+    "dj_print": (
+        "W(X.disable_jit(), "
+        "lambda: X.jit(lambda x: (print('inside', type(x).__name__), x * 2)[1])(1.0))"
+    ),
+    "ecte": (
+        "X.jit(lambda x: W(X.ensure_compile_time_eval(), lambda: "
+        "(print(type(X.numpy.sin(2.0)).__name__ == 'ArrayImpl'), x)[1]))(1.0)"
+    ),
+    # debug_nans / debug_infs
+    "dn_eager": "W(X.debug_nans(True), lambda: X.numpy.log(-1.0))",
+    "dn_div": "W(X.debug_nans(True), lambda: X.numpy.float32(0) / X.numpy.float32(0))",
+    "dn_inf_allowed": "W(X.debug_nans(True), lambda: X.numpy.float32(1) / X.numpy.float32(0))",
+    "dn_jit": "W(X.debug_nans(True), lambda: X.jit(lambda x: X.numpy.log(x) + 1)(-1.0))",
+    "dn_int": "W(X.debug_nans(True), lambda: X.numpy.int32(1) // 0)",
+    "dn_grad_inf": "W(X.debug_nans(True), lambda: X.grad(X.numpy.sqrt)(0.0))",
+    "di_eager": "W(X.debug_infs(True), lambda: X.numpy.float32(1) / X.numpy.float32(0))",
+    "di_nan_allowed": "W(X.debug_infs(True), lambda: X.numpy.log(-1.0))",
+    "di_jit_python": "W(X.debug_infs(True), lambda: X.jit(lambda x: 1 / x)(0.0))",
+    # numpy_rank_promotion
+    "rp_raise": (
+        "W(X.numpy_rank_promotion('raise'), lambda: X.numpy.ones(3) + X.numpy.ones((2, 3)))"
+    ),
+    "rp_raise_jit": (
+        "W(X.numpy_rank_promotion('raise'), lambda: "
+        "X.jit(lambda a, b: a * b)(X.numpy.ones(3), X.numpy.ones((2, 3))))"
+    ),
+    "rp_scalar": "W(X.numpy_rank_promotion('raise'), lambda: X.numpy.ones(3) + 1)",
+    "rp_0d": "W(X.numpy_rank_promotion('raise'), lambda: X.numpy.ones(3) + np.float32(1))",
+    "rp_where": (
+        "W(X.numpy_rank_promotion('raise'), lambda: "
+        "X.numpy.where(X.numpy.ones(3) > 0, X.numpy.ones((2, 3)), 0.0))"
+    ),
+    "rp_warn": (
+        "W(X.numpy_rank_promotion('warn'), lambda: X.numpy.ones(3) - X.numpy.ones((2, 3)))"
+    ),
+    "rp_bad": "X.numpy_rank_promotion('foo')",
+    "dmp_bad": "X.default_matmul_precision('foo')",
+    "tg_bad": "X.transfer_guard('foo').__enter__()",
+    "cfg_read": (
+        "(X.config.jax_debug_nans, X.config.jax_debug_infs, X.config.jax_numpy_rank_promotion, "
+        "X.config.jax_default_matmul_precision, X.config.jax_enable_checks, "
+        "X.config.jax_log_compiles, X.config.jax_threefry_partitionable, "
+        "X.config.jax_transfer_guard_host_to_device, X.config.jax_default_prng_impl)"
+    ),
+    "flag_values": (
+        "(X.debug_nans.value, X.numpy_rank_promotion.value, X.allow_f16_reductions.value, "
+        "X.softmax_custom_jvp.value, X.threefry_partitionable.value)"
+    ),
+    # jax.errors
+    "errors_bases": (
+        "[[b.__name__ for b in getattr(X.errors, n).__mro__[1:] "
+        "if b.__module__ == 'builtins'] for n in ('InconclusiveDimensionOperation', "
+        "'JaxRuntimeError', 'JaxprTypeError', 'KeyReuseError')]"
+    ),
+    "key_reuse_is_jax_type_error": "issubclass(X.errors.KeyReuseError, X.errors.JAXTypeError)",
+    # one device
+    "pmap_one": "X.pmap(lambda x: X.lax.psum(x, 'i'), axis_name='i')(X.numpy.ones((1, 3)))",
+    "mesh_too_big": "X.make_mesh((2,), ('x',))",
+    "from_callback": (
+        "X.make_array_from_callback((2, 3), X.sharding.SingleDeviceSharding(X.devices()[0]), "
+        "lambda idx: (print(idx), np.ones((2, 3), np.float32))[1])"
+    ),
+    "pspec": "repr(X.P('x', None))",
+    "host_count": "(X.host_count(), X.host_id(), X.host_ids(), X.process_indices())",
+    "fwd_and_bwd": (
+        "(lambda fb: fb[1](fb[0](1.0, 2.0)[1], 1.0))"
+        "(X.fwd_and_bwd(lambda x, y: X.numpy.sin(x) * y, argnums=(0, 1)))"
+    ),
+}
