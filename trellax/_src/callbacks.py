@@ -18,8 +18,8 @@ import numpy as np
 
 from trellax._src import core, dtypes
 from trellax._src.core import Primitive, ShapedArray
-from trellax._src.errors import JaxRuntimeError
 from trellax._src.interpreters import tracing
+from trellax._src.jax_errors import JaxRuntimeError
 from trellax._src.lax._base import asarray
 from trellax._src.lax._batch import moveaxis
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten

@@ -153,24 +153,3 @@ class NonHashableStaticArgumentError(ValueError):
 
     Failing: ``jit(f, static_argnums=1)(x, [1, 2])``. Fix: pass a tuple, ``(1, 2)``.
     """
-
-
-# -- JAX's remaining public error classes (issue 14) ----------------------------------------------
-
-
-class InconclusiveDimensionOperation(Exception):
-    """A comparison or arithmetic on symbolic dimensions that cannot be decided (JAX's shape
-    polymorphism; trellax's shapes are always concrete, so it never raises this itself)."""
-
-
-class JaxRuntimeError(RuntimeError):
-    """An error while a computation runs (JAX's XLA runtime errors; trellax raises it when a
-    ``pure_callback`` returns a value of the wrong shape)."""
-
-
-class JaxprTypeError(TypeError):
-    """A jaxpr that does not type-check (JAX's ``enable_checks``)."""
-
-
-class KeyReuseError(TrellaxTypeError):
-    """A PRNG key used twice (JAX's ``debug_key_reuse`` checker; not run by trellax)."""
