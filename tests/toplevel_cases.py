@@ -91,6 +91,19 @@ CASES: dict[str, str] = {
     "dp_jit": f"X.jit(lambda x: X.debug.print('jit x={{}}', x))({_AR})",
     "dp_vmap": f"X.vmap(lambda x: X.debug.print('vmap x={{x}}', x=x))({_AR})",
     "dp_grad": "X.grad(lambda x: (X.debug.print('grad x={}', x), x * x)[1])(2.0)",
+    "dp_format": "X.debug.print('{:.3f} {x:>6.1f}', X.numpy.float32(1 / 3), x=2.5)",
+    "dp_scan_jit": (
+        "X.jit(lambda xs: X.lax.scan(lambda c, x: (X.debug.print('c={} x={}', c, x), "
+        "(c + x, None))[1], 0.0, xs))(X.numpy.arange(3.0))"
+    ),
+    "dp_cond_grad": (
+        "X.grad(lambda y: X.lax.cond(y > 0, lambda x: (X.debug.print('T {}', x), x * x)[1], "
+        "lambda x: x, y))(3.0)"
+    ),
+    "pc_scan_jit": (
+        f"X.jit(lambda xs: X.lax.scan(lambda c, x: (c + X.pure_callback(np.sin, {_S0}, x), "
+        f"None), 0.0, xs))({_AR})"
+    ),
     "dcb_jit": (
         "X.jit(lambda x: X.debug.callback(lambda v: print('cb', type(v).__name__, v), x))"
         "(X.numpy.arange(2))"
@@ -99,6 +112,27 @@ CASES: dict[str, str] = {
     "dj_print": (
         "W(X.disable_jit(), "
         "lambda: X.jit(lambda x: (print('inside', type(x).__name__), x * 2)[1])(1.0))"
+    ),
+    "dj_cond": (
+        "W(X.disable_jit(), lambda: X.lax.cond(True, "
+        "lambda x: (print('branch', type(x).__name__), x)[1], lambda x: x, 1.0))"
+    ),
+    "dj_scan": (
+        "W(X.disable_jit(), lambda: X.lax.scan(lambda c, x: "
+        "(print('body', type(c).__name__), (c + x, c * x))[1], 0.0, X.numpy.arange(3.0), "
+        "reverse=True))"
+    ),
+    "dj_while": (
+        "W(X.disable_jit(), lambda: X.lax.while_loop(lambda c: "
+        "(print('cond', type(c).__name__), c < 2)[1], lambda c: c + 1, 0))"
+    ),
+    "dj_fori": (
+        "W(X.disable_jit(), lambda: X.lax.fori_loop(0, 2, lambda i, c: "
+        "(print('fori', type(i).__name__, type(c).__name__), c + i)[1], 0))"
+    ),
+    "dj_switch": "W(X.disable_jit(), lambda: X.lax.switch(5, [lambda x: x, lambda x: x * 2], 1.0))",
+    "dj_make_jaxpr": (
+        "W(X.disable_jit(), lambda: len(X.make_jaxpr(X.jit(lambda x: x * 2))(1.0).eqns))"
     ),
     "ecte": (
         "X.jit(lambda x: W(X.ensure_compile_time_eval(), lambda: "
