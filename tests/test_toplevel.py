@@ -210,3 +210,31 @@ def test_clear_caches_retraces() -> None:
     trellax.effects_barrier()
     y = tnp.arange(5)
     assert any(a is y for a in trellax.live_arrays())
+
+
+def test_log_compiles(caplog: pytest.LogCaptureFixture) -> None:
+    def mul(x: trellax.Array, y: trellax.Array) -> trellax.Array:
+        return x * y
+
+    g = trellax.jit(mul)
+    with trellax.log_compiles():
+        g(1.0, tnp.ones(3))
+        g(2.0, tnp.ones(3))  # cached: no second message
+    g(1.0, tnp.ones(2))
+    assert [r.getMessage() for r in caplog.records if r.name == "trellax"] == [
+        "Compiling jit(mul) with global shapes and types "
+        "(ShapedArray(float32[], weak_type=True), ShapedArray(float32[3]))."
+    ]
+
+
+def test_disable_jit_through_config() -> None:
+    seen: list[str] = []
+    g = trellax.jit(lambda x: (seen.append(type(x).__name__), x + 1)[1])
+    trellax.config.update("jax_disable_jit", True)
+    try:
+        assert trellax.config.jax_disable_jit
+        g(1)
+        g(1)
+    finally:
+        trellax.config.update("jax_disable_jit", False)
+    assert seen == ["int", "int"] and core.current_trace() is core.eval_trace

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
@@ -19,7 +20,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 import numpy as np
 
 from trellax._src import config as _config
-from trellax._src import core, dtypes, errors, fp_errors, stages
+from trellax._src import core, dtypes, errors, fp_errors, jax_flags, stages
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import ShapedArray
@@ -34,6 +35,7 @@ R = TypeVar("R")
 S = TypeVar("S")
 
 _PY_KIND = {int: "i", float: "f", complex: "c"}
+_LOG = logging.getLogger("trellax")
 _object_new = object.__new__
 _ERRSTATE = fp_errors.STATE
 _IGNORE_FP_ERRORS = fp_errors.IGNORE_ALL
@@ -360,6 +362,12 @@ class Jitted(Generic[P, R]):
             return out_leaves
 
         closed = tracing.trace_to_jaxpr(flat_fun, avals, getattr(self.fun, "__name__", "fun"))
+        if jax_flags.log_compiles.value:
+            _LOG.warning(
+                "Compiling jit(%s) with global shapes and types %s.",
+                getattr(self.fun, "__name__", "fun"),
+                tuple(avals),
+            )
         return _CacheEntry(closed, tracing.compile_jaxpr(closed), out_tree_box[0])
 
     def _merge(

@@ -1,7 +1,7 @@
 """JAX's flags as trellax flag objects (``trellax.debug_nans``, ``trellax.transfer_guard``, ...).
 
-Flags with an effect: ``debug_nans``, ``debug_infs``, ``disable_jit`` (``_src/op_by_op.py``) and
-``numpy_rank_promotion`` (``_src/numpy/util.py``). The others are accepted with JAX's values and
+Flags with an effect: ``debug_nans``, ``debug_infs``, ``disable_jit`` (``_src/op_by_op.py``),
+``numpy_rank_promotion`` (``_src/numpy/util.py``) and ``log_compiles`` (``_src/api.py``). The others are accepted with JAX's values and
 change nothing, each for the reason in its doc (``docs/config.md`` lists them); a value asking
 for behaviour trellax does not have raises ``NotImplementedError``.
 """
@@ -134,7 +134,11 @@ legacy_prng_key = FlagState(
     "trellax accepts legacy uint32 keys (only 'allow' is implemented)",
     lambda v: None if v == "allow" else "only 'allow' is implemented in trellax",
 )
-log_compiles = _bool_flag("log_compiles", False, _NOTHING + "compilations are not logged")
+log_compiles = _bool_flag(
+    "log_compiles",
+    False,
+    "log a WARNING on the 'trellax' logger each time a jitted function is traced and compiled",
+)
 no_execution = _bool_flag(
     "no_execution", False, "refusing to execute is not implemented in trellax", only=False
 )
