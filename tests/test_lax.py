@@ -628,6 +628,7 @@ CASES.update(
             np.negative, trellax.ShapeDtypeStruct((3,), "int8"), tnp.ones(3, "int8")
         ),
         "debug_callback": lambda: trellax.debug.callback(lambda x: None, tnp.ones(3)),
+        "remat_lin": lambda: trellax.linearize(trellax.checkpoint(tnp.sin), 1.0)[1](2.0),
     }
 )
 

@@ -238,3 +238,19 @@ def test_disable_jit_through_config() -> None:
     finally:
         trellax.config.update("jax_disable_jit", False)
     assert seen == ["int", "int"] and core.current_trace() is core.eval_trace
+
+
+def test_checkpoint_keeps_only_its_inputs_as_residuals() -> None:
+    from trellax._src.interpreters.ad import linearize_flat
+
+    def g(x: trellax.Array) -> trellax.Array:
+        return tnp.tanh(tnp.sin(x) * tnp.exp(x))
+
+    x = tnp.linspace(-1, 1, 4)
+    _, plain = linearize_flat(lambda v: [g(v)], [x])
+    _, remat = linearize_flat(lambda v: [trellax.checkpoint(g)(v)], [x])
+    assert len(plain.closed.consts) > 1 and len(remat.closed.consts) == 1
+    (ct,) = remat.transpose([tnp.ones(4)])
+    assert np.allclose(ct, plain.transpose([tnp.ones(4)])[0])
+    text = str(trellax.make_jaxpr(trellax.grad(lambda v: trellax.checkpoint(g)(v).sum()))(x))
+    assert "differentiated=True" in text and text.count("tanh") == 2  # forward, recomputation

@@ -32,6 +32,20 @@ CASES: dict[str, str] = {
     "ck_scan_grad": (
         f"X.grad(lambda x: X.lax.scan(lambda c, _: ({_CK}(c), None), x, None, length=3)[0])(1.0)"
     ),
+    "ck_grad_jaxpr": (
+        f"[(e.primitive.name, e.params.get('differentiated')) "
+        f"for e in X.make_jaxpr(X.grad({_CK}))(1.0).eqns]"
+    ),
+    "ck_jacrev": f"X.jacrev({_CK})({_AR})",
+    "ck_jacfwd": f"X.jacfwd({_CK})({_AR})",
+    "ck_linearize": f"X.linearize({_CK}, 1.0)[1](2.0)",
+    "ck_vjp_pytree": (
+        "X.vjp(X.checkpoint(lambda d: (d['a'] * d['b']).sum()), "
+        "{'a': X.numpy.ones(2), 'b': X.numpy.arange(2.0)})[1](np.float32(2))"
+    ),
+    "ck_int_arg": "X.grad(X.checkpoint(lambda x, n: x * n))(2.0, 3)",
+    "ck_closure": "X.grad(lambda y: X.checkpoint(lambda x: x * y)(2.0))(3.0)",
+    "ck_nested": f"X.grad(X.checkpoint(lambda x: {_CK}(x) * 2))(1.0)",
     "remat_policy": (
         f"X.grad(X.remat({_F}, policy=X.checkpoint_policies.dots_saveable))(np.float32(2.0))"
     ),

@@ -1,12 +1,13 @@
 """``checkpoint`` / ``remat``: a function whose residuals are recomputed in the backward pass.
 
-trellax computes the same values and derivatives as JAX. Traced into a jaxpr (``jit``,
-``make_jaxpr``, a loop body), a checkpointed function is one ``remat2`` equation holding its
-jaxpr, as in JAX (``prevent_cse``, ``policy`` and ``differentiated`` are its parameters).
-Differentiating or batching it inlines its body: the derivative is the body's, and reverse mode
-stores the residuals instead of recomputing them (NumPy's memory is the host's; trellax does not
-trade compute for memory), so ``policy`` changes nothing either. Eagerly the function is just
-called.
+trellax computes the same values and derivatives as JAX. Under any transformation a
+checkpointed function is one ``remat2`` equation holding its jaxpr, as in JAX (``prevent_cse``,
+``policy`` and ``differentiated`` are its parameters); eagerly it is just called. In reverse
+mode (``grad``, ``vjp``, ``jacrev``) the equation's inputs are its only residuals and the body's
+forward pass runs again in the backward pass (``_src/checkpoint_ad.py``): under ``jit`` or
+``make_jaxpr`` that is a ``remat2[differentiated=True]`` equation, as in JAX. ``policy`` is
+recorded but nothing is saved selectively: every intermediate of the body is recomputed.
+Forward mode and batching inline the body.
 """
 
 from __future__ import annotations
@@ -17,9 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from trellax._src import core
-from trellax._src.core import Primitive
+from trellax._src.core import EvalTrace, Primitive
 from trellax._src.interpreters import tracing
-from trellax._src.interpreters.tracing import JaxprTrace
 from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.lax._base import asarray
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
@@ -47,8 +47,11 @@ tracing.codegen_rules[remat_p] = _remat_codegen
 def _remat_jvp(
     primals: Sequence[Any], tangents: Sequence[Any], *, jaxpr: ClosedJaxpr, **params: Any
 ) -> tuple[Any, Any]:
-    from trellax._src.interpreters.ad import jvp_flat
+    from trellax._src.checkpoint_ad import remat_jvp_reverse
+    from trellax._src.interpreters.ad import _LinearDispatch, jvp_flat
 
+    if isinstance(core.current_trace(), _LinearDispatch):  # reverse mode: rematerialize
+        return remat_jvp_reverse(primals, tangents, {"jaxpr": jaxpr, **params})
     outs, t_outs = jvp_flat(lambda *xs: tracing.eval_jaxpr(jaxpr, *xs), primals, tangents)
     return tuple(outs), tuple(t_outs)
 
@@ -105,7 +108,7 @@ def checkpoint(
         if names and kwargs:
             bound = inspect.signature(fun).bind(*args, **kwargs)
             args, kwargs = tuple(bound.args), dict(bound.kwargs)
-        if not isinstance(core.current_trace(), JaxprTrace):
+        if isinstance(core.current_trace(), EvalTrace):
             # eagerly, differentiated or batched: the body itself, on arrays (as JAX binds it)
             args = tuple(a if i in static else _arrays(a) for i, a in enumerate(args))
             kwargs = {k: (v if k in names else _arrays(v)) for k, v in kwargs.items()}
