@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from toplevel_cases import CASES, W
+from toplevel_cases import CASES, CV, W
 
 import trellax
 
@@ -51,7 +51,7 @@ def run(code: str) -> dict[str, Any]:
         warnings.simplefilter("always")
         try:
             with contextlib.redirect_stdout(out):
-                value = eval(code, {"X": trellax, "np": np, "W": W})
+                value = eval(code, {"X": trellax, "np": np, "W": W, "CV": CV})
             result: dict[str, Any] = {"result": encode(value)}
         except Exception as e:
             result = {"error": type(e).__name__, "message": str(e).split("\n")[0]}

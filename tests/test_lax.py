@@ -628,6 +628,9 @@ CASES.update(
             np.negative, trellax.ShapeDtypeStruct((3,), "int8"), tnp.ones(3, "int8")
         ),
         "debug_callback": lambda: trellax.debug.callback(lambda x: None, tnp.ones(3)),
+        "custom_vmap_call": lambda: trellax.jit(trellax.custom_batching.sequential_vmap(tnp.sin))(
+            tnp.ones(2)
+        ),
         "remat_lin": lambda: trellax.linearize(trellax.checkpoint(tnp.sin), 1.0)[1](2.0),
     }
 )

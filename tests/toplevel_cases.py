@@ -14,9 +14,17 @@ def W(ctx: AbstractContextManager[Any], f: Callable[[], Any]) -> Any:
         return f()
 
 
+def CV(X: Any) -> Any:
+    """A custom_vmap function (``sin``) whose vmap rule computes ``cos``."""
+    f = X.custom_batching.custom_vmap(lambda x: X.numpy.sin(x))
+    f.def_vmap(lambda n, in_batched, x: (X.numpy.cos(x), in_batched[0]))
+    return f
+
+
 _F = "(lambda x: X.numpy.sin(X.numpy.sin(x) * x))"
 _CK = f"X.checkpoint({_F})"
 _CG = "X.custom_gradient(lambda x: (X.numpy.sin(x), lambda g: (3.0 * g * X.numpy.cos(x),)))"
+_CV = "CV(X)"
 _S0 = "X.ShapeDtypeStruct((), np.float32)"
 _S3 = "X.ShapeDtypeStruct((3,), np.float32)"
 _AR = "X.numpy.arange(3.0, dtype=np.float32)"
@@ -71,6 +79,20 @@ CASES: dict[str, str] = {
         "(X.closure_convert(lambda x: x * y, 1.0)))(2.0)"
     ),
     "cc_eager_consts": "len(X.closure_convert(lambda x: x * 2.0, 1.0)[1])",
+    # custom_vmap
+    "cv_grad_vmap": f"X.grad(lambda x: X.vmap({_CV})(x).sum())(X.numpy.ones(2) * 0.5)",
+    "cv_vmap_jit": f"X.vmap(X.jit({_CV}))(X.numpy.ones(2) * 0.5)",
+    "cv_vmap_scan": (
+        f"X.vmap(lambda x: X.lax.scan(lambda c, _: ({_CV}(c), None), x, None, length=1)[0])"
+        "(X.numpy.ones(2) * 0.5)"
+    ),
+    "cv_unbatched": f"X.vmap({_CV}, in_axes=None, axis_size=2)(0.5)",
+    "cv_kwargs": f"{_CV}(x=1.0)",
+    "cv_plain_jit": f"X.jit({_CV})(1.0)",
+    "cv_sequential": (
+        "X.vmap(X.custom_batching.sequential_vmap(lambda x, y: x * y), in_axes=(0, None))"
+        f"({_AR}, np.float32(2))"
+    ),
     # pure_callback
     "pc_eager": f"X.pure_callback(np.sin, {_S3}, {_AR})",
     "pc_jit": f"X.jit(lambda x: X.pure_callback(np.sin, {_S3}, x))({_AR})",

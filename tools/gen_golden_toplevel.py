@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from toplevel_cases import CASES, W
+from toplevel_cases import CASES, CV, W
 
 
 def encode(x: Any) -> Any:
@@ -45,7 +45,7 @@ def run(code: str, X: Any) -> dict[str, Any]:
         warnings.simplefilter("always")
         try:
             with contextlib.redirect_stdout(out):
-                value = eval(code, {"X": X, "np": np, "W": W})
+                value = eval(code, {"X": X, "np": np, "W": W, "CV": CV})
             result: dict[str, Any] = {"result": encode(value)}
         except Exception as e:
             result = {"error": type(e).__name__, "message": str(e).split("\n")[0]}

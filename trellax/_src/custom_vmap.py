@@ -4,23 +4,29 @@ A ``custom_vmap`` function called with arguments batched by the current ``vmap``
 ``rule(axis_size, in_batched, *args) -> (out, out_batched)`` in the trace below the batching
 trace: batched arguments arrive with their batch at axis 0, ``in_batched`` mirrors the
 arguments with a bool per leaf, and ``out_batched`` says which output leaves carry the batch (at
-axis 0). Called any other way (eagerly, under ``jit`` or ``grad`` with nothing batched) it calls
-the function itself. Unlike JAX, it is not recorded as an equation: a jitted function that is
-batched later (``vmap(jit(f))``) inlines under ``vmap`` and so still uses the rule, but a
-``custom_vmap`` function inside a traced loop body batched afterwards is batched through its body.
+axis 0). Traced into a jaxpr (``jit``, a loop body) it is one ``custom_vmap_call`` equation
+holding the function's jaxpr and the rule, as in JAX, so batching the jaxpr later still uses the
+rule. Called any other way (eagerly, or with nothing batched) it calls the function itself.
+Differentiating it differentiates the function (JAX refuses reverse mode there).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from trellax._src import core
+from trellax._src.core import EvalTrace, Primitive
 from trellax._src.custom_batching import _unbatch
 from trellax._src.custom_derivatives import _owns
+from trellax._src.interpreters import tracing
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
-from trellax._src.tree_util import tree_flatten, tree_map, tree_unflatten
+from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
+from trellax._src.lax._base import asarray
+from trellax._src.lax._batch import moveaxis
+from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_map, tree_unflatten
 
 
 class custom_vmap:
@@ -50,23 +56,37 @@ class custom_vmap:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if kwargs:
-            raise TypeError(
-                "custom_vmap-decorated functions take positional arguments only (as in JAX)"
-            )
+            bound = inspect.signature(self.fun).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = tuple(bound.arguments.values())
         if self.vmap_rule is None:
             raise AttributeError(
                 f"No batching rule defined for custom_vmap function {self._name} using def_vmap."
             )
         trace = core.current_trace()
-        if type(trace) is not BatchTrace or not _owns(trace, BatchTracer, args):
+        if type(trace) is BatchTrace and _owns(trace, BatchTracer, args):
+            return self._batched(trace, args)
+        if isinstance(trace, EvalTrace):
             return self.fun(*args)
+        return self._bind(args)
+
+    def _batched(self, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
         values, axes = _unbatch(trace, args)
         in_batched = [
             tree_map(lambda d: d is not None, a, is_leaf=lambda x: x is None) for a in axes
         ]
         assert trace.parent is not None
         with core.using_trace(trace.parent):
-            result = self.vmap_rule(trace.axis_size, in_batched, *values)
+            leaves, flags, tree = self._run_rule(trace.axis_size, in_batched, values)
+        wrapped = [BatchTracer(trace, o, 0) if b else o for o, b in zip(leaves, flags)]
+        return tree_unflatten(tree, wrapped)
+
+    def _run_rule(
+        self, size: int, in_batched: Any, values: Sequence[Any]
+    ) -> tuple[list[Any], list[bool], PyTreeDef]:
+        """The rule's output leaves, which of them are batched, and the output tree."""
+        assert self.vmap_rule is not None
+        result = self.vmap_rule(size, in_batched, *values)
         if not isinstance(result, tuple | list) or len(result) != 2:
             raise ValueError(
                 f"the vmap rule of custom_vmap function {self._name} must return a pair "
@@ -82,8 +102,87 @@ class custom_vmap:
                 f"the vmap rule of custom_vmap function {self._name} returned out_batched "
                 f"with structure {flag_tree}, which does not match the output's {tree}"
             )
-        wrapped = [BatchTracer(trace, o, 0) if b else o for o, b in zip(leaves, flags)]
-        return tree_unflatten(tree, wrapped)
+        return [asarray(o) for o in leaves], [bool(b) for b in flags], tree
+
+    def _bind(self, args: tuple[Any, ...]) -> Any:
+        """One ``custom_vmap_call`` equation in the current (non-eager) trace."""
+        leaves, in_tree = tree_flatten(list(args))
+        arrays = [asarray(x) for x in leaves]
+        box: list[PyTreeDef] = []
+
+        def flat_fun(*xs: Any) -> list[Any]:
+            out_leaves, out_tree = tree_flatten(self.fun(*tree_unflatten(in_tree, list(xs))))
+            box.append(out_tree)
+            return [asarray(o) for o in out_leaves]
+
+        closed = tracing.trace_to_jaxpr(flat_fun, [core.get_aval(a) for a in arrays], self._name)
+        j = closed.jaxpr
+        call = ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), [])
+        outs = custom_vmap_call_p.bind_multi(
+            *closed.consts,
+            *arrays,
+            call=call,
+            num_consts=len(closed.consts),
+            rule=_Rule(self, in_tree, box[0]),
+        )
+        return tree_unflatten(box[0], list(outs))
+
+
+class _Rule:
+    """The function (with its rule) and its trees, as one hashable equation parameter."""
+
+    __slots__ = ("f", "in_tree", "out_tree")
+
+    def __init__(self, f: custom_vmap, in_tree: PyTreeDef, out_tree: PyTreeDef) -> None:
+        self.f, self.in_tree, self.out_tree = f, in_tree, out_tree
+
+    def __repr__(self) -> str:
+        return f"<vmap rule of {self.f._name}>"
+
+
+custom_vmap_call_p = Primitive("custom_vmap_call", multiple_results=True)
+custom_vmap_call_p.def_abstract_eval(lambda *args, call, **params: tuple(call.out_avals))
+custom_vmap_call_p.def_impl(
+    lambda *args, **params: tracing.run_equation(custom_vmap_call_p, args, params)
+)
+
+
+def _call_codegen(em: Any, eqn: Any, args: list[str], outs: list[str], indent: str) -> None:
+    closed: ClosedJaxpr = eqn.params["call"]
+    em.assign(outs, em.jaxpr(closed.jaxpr, closed.consts, args, indent), indent)
+
+
+tracing.codegen_rules[custom_vmap_call_p] = _call_codegen
+
+
+@custom_vmap_call_p.def_jvp
+def _custom_vmap_call_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, call: ClosedJaxpr, **params: Any
+) -> tuple[Any, Any]:
+    from trellax._src.interpreters.ad import jvp_flat
+
+    outs, t_outs = jvp_flat(lambda *xs: tracing.eval_jaxpr(call, *xs), primals, tangents)
+    return tuple(outs), tuple(t_outs)
+
+
+@custom_vmap_call_p.def_batch
+def _custom_vmap_call_batch(
+    args: Sequence[Any], dims: Sequence[Any], *, call: ClosedJaxpr, num_consts: int, rule: _Rule
+) -> tuple[Any, Any]:
+    from trellax._src.interpreters import batching
+
+    size = batching.current_axis().size
+    moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
+    if any(d is not None for d in dims[:num_consts]):
+        # a closed-over batched value: the rule cannot see it, so the body is batched
+        from trellax._src.control_flow_batch import _run_batched
+
+        outs, batched = _run_batched(call, moved, [d is not None for d in dims], size)
+        return outs, [0 if b else None for b in batched]
+    values = tree_unflatten(rule.in_tree, moved[num_consts:])
+    in_batched = tree_unflatten(rule.in_tree, [d is not None for d in dims[num_consts:]])
+    leaves, flags, _ = rule.f._run_rule(size, in_batched, values)
+    return leaves, [0 if b else None for b in flags]
 
 
 def sequential_vmap(f: Callable[..., Any]) -> custom_vmap:

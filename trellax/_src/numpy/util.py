@@ -121,12 +121,14 @@ def promote_shapes(args: list[Array], fun_name: str | None = None) -> list[Array
 
 
 _RANK_DOC = "https://docs.jax.dev/en/latest/rank_promotion_warning.html"
+#: Functions that JAX broadcasts explicitly, so the rank-promotion flag never stops them.
+_BROADCAST_EXPLICITLY = frozenset({"where", "heaviside"})
 
 
 def _check_rank_promotion(fun_name: str, args: list[Array]) -> None:
     """JAX's ``jax_numpy_rank_promotion`` check, with its texts."""
     mode = _config.state().rank_promotion
-    if mode == "allow":
+    if mode == "allow" or fun_name in _BROADCAST_EXPLICITLY:
         return
     shapes = " ".join(str(tuple(a.shape)) for a in args)
     if mode == "raise":
