@@ -254,3 +254,42 @@ def test_checkpoint_keeps_only_its_inputs_as_residuals() -> None:
     assert np.allclose(ct, plain.transpose([tnp.ones(4)])[0])
     text = str(trellax.make_jaxpr(trellax.grad(lambda v: trellax.checkpoint(g)(v).sum()))(x))
     assert "differentiated=True" in text and text.count("tanh") == 2  # forward, recomputation
+
+
+def test_debug_breakpoint_calls_the_hook_at_run_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    hits: list[int] = []
+    monkeypatch.setattr(sys, "breakpointhook", lambda *a, **k: hits.append(1))
+    g = trellax.jit(lambda x: (trellax.debug.breakpoint(), x + 1)[1])
+    g(1.0)
+    g(2.0)
+    assert hits == [1, 1]
+
+
+def test_pure_callback_sharding_and_extremes() -> None:
+    spec = trellax.ShapeDtypeStruct((4,), "float16")
+    x = tnp.array([np.nan, -np.inf, -0.0, 65504], dtype="float16")
+    sharding = trellax.sharding.SingleDeviceSharding()
+    out = trellax.pure_callback(lambda v: np.asarray(v) * 2, spec, x, sharding=sharding)
+    assert out.dtype == np.float16 and not out.weak_type
+    assert np.array_equal(np.asarray(out), [np.nan, -np.inf, -0.0, np.inf], equal_nan=True)
+    assert np.signbit(np.asarray(out)[2])
+    with pytest.raises(TypeError, match="sharding"):
+        trellax.pure_callback(np.sin, spec, x, sharding="cpu")
+
+
+def test_flags_are_local_to_a_thread() -> None:
+    import threading
+
+    seen: list[object] = []
+    with trellax.numpy_rank_promotion("raise"), trellax.debug_infs(True):
+        t = threading.Thread(
+            target=lambda: seen.extend(
+                [trellax.numpy_rank_promotion.value, trellax.debug_infs.value]
+            )
+        )
+        t.start()
+        t.join()
+        assert trellax.config.jax_numpy_rank_promotion == "raise" and trellax.debug_infs.value
+    assert seen == ["allow", False]
