@@ -34,6 +34,7 @@ from trellax._src.ad_api import jvp as jvp
 from trellax._src.ad_api import linearize as linearize
 from trellax._src.ad_api import value_and_grad as value_and_grad
 from trellax._src.ad_api import vjp as vjp
+from trellax._src.ad_fwd_bwd import fwd_and_bwd as fwd_and_bwd
 from trellax._src.ad_jacobians import hessian as hessian
 from trellax._src.ad_jacobians import jacfwd as jacfwd
 from trellax._src.ad_jacobians import jacobian as jacobian
@@ -115,7 +116,6 @@ from trellax._src.sharding import NamedSharding as NamedSharding
 from trellax._src.sharding import P as P
 from trellax._src.sharding import Shard as Shard
 from trellax._src.sharding import copy_to_host_async as copy_to_host_async
-from trellax._src.sharding import fwd_and_bwd as fwd_and_bwd
 from trellax._src.sharding import host_count as host_count
 from trellax._src.sharding import host_id as host_id
 from trellax._src.sharding import host_ids as host_ids

@@ -10,11 +10,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import math
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from trellax._src.runtime import CPU, Device
@@ -140,16 +139,6 @@ def make_mesh(
 _mesh: list[Mesh | None] = [None]
 
 
-@contextlib.contextmanager
-def _use_mesh(mesh: Mesh | None) -> Iterator[None]:
-    previous = _mesh[0]
-    _mesh[0] = mesh
-    try:
-        yield
-    finally:
-        _mesh[0] = previous
-
-
 class set_mesh:
     """Sets the mesh in force (usable as a context manager, as in JAX)."""
 
@@ -180,8 +169,10 @@ class Shard:
     """One device's piece of an array (here the whole array)."""
 
     def __init__(self, device: Device, sharding: Sharding, global_shape: Any, data: Any) -> None:
-        self.device, self.sharding, self.global_shape, self.data = (
-            device, sharding, global_shape, data)  # fmt: skip
+        self.device = device
+        self.sharding = sharding
+        self.global_shape = global_shape
+        self.data = data
         self.index = tuple(slice(None) for _ in global_shape)
 
 
@@ -314,38 +305,3 @@ def smap(f: Any = None, /, **kwargs: Any) -> Any:
     raise NotImplementedError(
         f"smap maps a function over mesh devices; {_ONE}: use trellax.vmap with axis_name"
     )
-
-
-def fwd_and_bwd(
-    fun: Callable[..., Any],
-    argnums: int | Sequence[int],
-    has_aux: bool = False,
-    jitted: bool = True,
-) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """``fwd(*args) -> (out, residuals)`` and ``bwd(residuals, ct)``: the cotangents of the
-    ``argnums`` arguments (``residuals`` is the VJP function, as in JAX)."""
-    from trellax._src.ad_api import vjp
-
-    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
-
-    def fwd(*args: Any) -> Any:
-        def partial_fun(*dyn: Any) -> Any:
-            full = list(args)
-            for i, d in zip(nums, dyn):
-                full[i] = d
-            return fun(*full)
-
-        return vjp(partial_fun, *[args[i] for i in nums], has_aux=has_aux)
-
-    def bwd(residuals: Any, ct: Any) -> Any:
-        cts = residuals(ct)
-        return cts[0] if isinstance(argnums, int) else cts
-
-    def fwd_out(*args: Any) -> Any:
-        res = fwd(*args)
-        if has_aux:
-            out, vjp_fun, aux = res
-            return (out, aux), vjp_fun
-        return res
-
-    return fwd_out, bwd
