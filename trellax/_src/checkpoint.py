@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from trellax._src import core
+from trellax._src.call_jaxpr import batch_body, inline_codegen, trace_call
 from trellax._src.core import EvalTrace, Primitive
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
+from trellax._src.jaxpr import ClosedJaxpr
 from trellax._src.lax._base import asarray
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
@@ -35,12 +36,7 @@ def _remat_abstract_eval(*args: Any, jaxpr: ClosedJaxpr, **params: Any) -> Any:
 remat_p.def_impl(lambda *args, **params: tracing.run_equation(remat_p, args, params))
 
 
-def _remat_codegen(em: Any, eqn: Any, args: list[str], outs: list[str], indent: str) -> None:
-    closed: ClosedJaxpr = eqn.params["jaxpr"]
-    em.assign(outs, em.jaxpr(closed.jaxpr, closed.consts, args, indent), indent)
-
-
-tracing.codegen_rules[remat_p] = _remat_codegen
+tracing.codegen_rules[remat_p] = inline_codegen("jaxpr")
 
 
 @remat_p.def_jvp
@@ -58,14 +54,7 @@ def _remat_jvp(
 
 @remat_p.def_batch
 def _remat_batch(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
-    from trellax._src.control_flow_batch import _run_batched
-    from trellax._src.interpreters import batching
-    from trellax._src.lax._batch import moveaxis
-
-    size = batching.current_axis().size
-    moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
-    outs, batched = _run_batched(params["jaxpr"], moved, [d is not None for d in dims], size)
-    return outs, [0 if b else None for b in batched]
+    return batch_body(params["jaxpr"], args, dims)
 
 
 def _static_positions(static_argnums: int | Iterable[int], n: int) -> frozenset[int]:
@@ -151,13 +140,9 @@ def _bind(
         out_box.append(out_tree)
         return [asarray(o) for o in out_leaves]
 
-    closed = tracing.trace_to_jaxpr(
-        flat_fun, [core.get_aval(a) for a in arrays], getattr(fun, "__name__", "fun")
-    )
-    j = closed.jaxpr
-    body = ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), [])
+    body, consts = trace_call(flat_fun, arrays, getattr(fun, "__name__", "fun"))
     outs = remat_p.bind_multi(
-        *closed.consts,
+        *consts,
         *arrays,
         jaxpr=body,
         prevent_cse=prevent_cse if isinstance(prevent_cse, bool) else tuple(prevent_cse),

@@ -18,12 +18,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from trellax._src import core
+from trellax._src.call_jaxpr import batch_body, inline_codegen, trace_call
 from trellax._src.core import EvalTrace, Primitive
 from trellax._src.custom_batching import _unbatch
 from trellax._src.custom_derivatives import _owns
 from trellax._src.interpreters import tracing
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
+from trellax._src.jaxpr import ClosedJaxpr
 from trellax._src.lax._base import asarray
 from trellax._src.lax._batch import moveaxis
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_map, tree_unflatten
@@ -115,14 +116,12 @@ class custom_vmap:
             box.append(out_tree)
             return [asarray(o) for o in out_leaves]
 
-        closed = tracing.trace_to_jaxpr(flat_fun, [core.get_aval(a) for a in arrays], self._name)
-        j = closed.jaxpr
-        call = ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), [])
+        call, consts = trace_call(flat_fun, arrays, self._name)
         outs = custom_vmap_call_p.bind_multi(
-            *closed.consts,
+            *consts,
             *arrays,
             call=call,
-            num_consts=len(closed.consts),
+            num_consts=len(consts),
             rule=_Rule(self, in_tree, box[0]),
         )
         return tree_unflatten(box[0], list(outs))
@@ -147,12 +146,7 @@ custom_vmap_call_p.def_impl(
 )
 
 
-def _call_codegen(em: Any, eqn: Any, args: list[str], outs: list[str], indent: str) -> None:
-    closed: ClosedJaxpr = eqn.params["call"]
-    em.assign(outs, em.jaxpr(closed.jaxpr, closed.consts, args, indent), indent)
-
-
-tracing.codegen_rules[custom_vmap_call_p] = _call_codegen
+tracing.codegen_rules[custom_vmap_call_p] = inline_codegen("call")
 
 
 @custom_vmap_call_p.def_jvp
@@ -174,11 +168,7 @@ def _custom_vmap_call_batch(
     size = batching.current_axis().size
     moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
     if any(d is not None for d in dims[:num_consts]):
-        # a closed-over batched value: the rule cannot see it, so the body is batched
-        from trellax._src.control_flow_batch import _run_batched
-
-        outs, batched = _run_batched(call, moved, [d is not None for d in dims], size)
-        return outs, [0 if b else None for b in batched]
+        return batch_body(call, args, dims)  # a batched closed-over value: the rule cannot see it
     values = tree_unflatten(rule.in_tree, moved[num_consts:])
     in_batched = tree_unflatten(rule.in_tree, [d is not None for d in dims[num_consts:]])
     leaves, flags, _ = rule.f._run_rule(size, in_batched, values)
