@@ -293,3 +293,17 @@ def test_flags_are_local_to_a_thread() -> None:
         t.join()
         assert trellax.config.jax_numpy_rank_promotion == "raise" and trellax.debug_infs.value
     assert seen == ["allow", False]
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["checkpoint", "custom_gradient", "custom_vmap", "callbacks", "debugging", "op_by_op",
+     "jax_flags"],
+)  # fmt: skip
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(f"trellax._src.{module}")
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
