@@ -307,3 +307,22 @@ def test_docstring_examples(module: str) -> None:
     mod = importlib.import_module(f"trellax._src.{module}")
     result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_debug_nans_checks_jit_outputs_then_reruns(capsys: pytest.CaptureFixture[str]) -> None:
+    safe_log = trellax.jit(lambda x: tnp.where(x > 0, tnp.log(x), 0.0))
+    with trellax.debug_nans(True):
+        assert float(safe_log(-1.0)) == 0.0  # the NaN inside never reaches an output
+        assert capsys.readouterr().out == ""
+        with pytest.raises(FloatingPointError, match=r"nan\) encountered in log"):
+            trellax.jit(lambda x: tnp.log(x) * 2)(tnp.float32(-1))
+    assert "de-optimized version" in capsys.readouterr().out
+    # a NaN the compiled program makes but the op-by-op run does not: JAX's second error
+    calls: list[int] = []
+
+    def flaky(x: trellax.Array) -> trellax.Array:
+        calls.append(1)
+        return x * (np.nan if len(calls) == 1 else 1.0)
+
+    with trellax.debug_nans(True), pytest.raises(FloatingPointError, match=r"jit\(flaky\)"):
+        trellax.jit(flaky)(tnp.float32(1))

@@ -181,6 +181,22 @@ CASES: dict[str, str] = {
     "dn_jit": "W(X.debug_nans(True), lambda: X.jit(lambda x: X.numpy.log(x) + 1)(-1.0))",
     "dn_int": "W(X.debug_nans(True), lambda: X.numpy.int32(1) // 0)",
     "dn_grad_inf": "W(X.debug_nans(True), lambda: X.grad(X.numpy.sqrt)(0.0))",
+    "dn_jit_where": (
+        "W(X.debug_nans(True), lambda: "
+        "X.jit(lambda x: X.numpy.where(x > 0, X.numpy.log(x), 0.0))(-1.0))"
+    ),
+    "dn_eager_where": (
+        "W(X.debug_nans(True), lambda: X.numpy.where(-1.0 > 0, X.numpy.log(-1.0), 0.0))"
+    ),
+    "dn_jit_cond": (
+        "W(X.debug_nans(True), lambda: X.jit(lambda x: X.lax.cond(x > 0, "
+        "lambda y: X.numpy.log(-y), lambda y: y, x))(1.0))"
+    ),
+    "dn_eager_cond": (
+        "W(X.debug_nans(True), lambda: X.lax.cond(True, lambda y: X.numpy.log(-y), "
+        "lambda y: y, 1.0))"
+    ),
+    "dn_jit_clean": "W(X.debug_nans(True), lambda: X.jit(lambda x: x * 2)(np.float32(1)))",
     "di_eager": "W(X.debug_infs(True), lambda: X.numpy.float32(1) / X.numpy.float32(0))",
     "di_nan_allowed": "W(X.debug_infs(True), lambda: X.numpy.log(-1.0))",
     "di_jit_python": "W(X.debug_infs(True), lambda: X.jit(lambda x: 1 / x)(0.0))",

@@ -49,9 +49,7 @@ def run(code: str, X: Any) -> dict[str, Any]:
             result: dict[str, Any] = {"result": encode(value)}
         except Exception as e:
             result = {"error": type(e).__name__, "message": str(e).split("\n")[0]}
-    result["stdout"] = [
-        line for line in out.getvalue().splitlines() if not line.startswith("Invalid nan value")
-    ]
+    result["stdout"] = out.getvalue().splitlines()
     result["warnings"] = [f"{w.category.__name__}: {w.message}" for w in caught]
     return result
 

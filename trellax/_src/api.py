@@ -20,7 +20,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 import numpy as np
 
 from trellax._src import config as _config
-from trellax._src import core, dtypes, errors, fp_errors, jax_flags, stages
+from trellax._src import core, dtypes, errors, fp_errors, jax_flags, op_by_op, stages
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import ShapedArray
@@ -281,7 +281,10 @@ class Jitted(Generic[P, R]):
                             result.weak_type = w
                             return result  # type: ignore[no-any-return]
                     return self._finish(entry, outs)
-        if core._current_trace.get() is not core.eval_trace:
+        trace = core._current_trace.get()
+        if trace is not core.eval_trace:
+            if isinstance(trace, core.EvalTrace):  # debug_nans/disable_jit: _src/op_by_op.py
+                return op_by_op.call_jitted(self, args, kwargs)  # type: ignore[no-any-return]
             return self.fun(*args, **kwargs)  # nested jit: inline into the enclosing trace
         dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
         leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))

@@ -4,11 +4,11 @@
 While ``disable_jit``, ``debug_nans`` or ``debug_infs`` is on, the bottom trace of the context
 is :data:`op_by_op_trace` instead of the evaluation trace. It evaluates each primitive as the
 evaluation trace does, then checks its floating-point results for NaNs / infinities. Because it
-is not *the* evaluation trace, every shortcut that is only taken eagerly steps aside: a ``jit``
-function called under it runs its Python body with the arguments as passed (as ``jit`` inlines
-into any enclosing trace), the eager operator shortcuts go through ``bind``, and control flow
-runs as one primitive evaluated here. So under ``debug_nans`` a jitted function reports the very
-operation that made the NaN, as JAX does after re-running the function "de-optimized".
+is not *the* evaluation trace, every shortcut that is only taken eagerly steps aside (the eager
+operator shortcuts go through ``bind``, control flow runs as one primitive evaluated here), and
+a ``jit`` function called under it goes to :func:`call_jitted`: under ``disable_jit`` its Python
+body runs op by op; under ``debug_nans`` it runs compiled, and only when an output is invalid
+is the body re-run op by op to name the operation, as JAX does.
 
 ``ensure_compile_time_eval`` installs, inside a trace, a :class:`CompileTimeEvalTrace` that
 evaluates operations whose operands are all concrete at once and hands the others to the trace
@@ -45,18 +45,52 @@ class OpByOpTrace(EvalTrace):
 
 
 def _check(name: str, out: Any, nans: bool, infs: bool) -> None:
+    bad = _invalid(out, nans, infs)
+    if bad is not None:
+        raise FloatingPointError(f"invalid value ({bad}) encountered in {name}")
+
+
+def _invalid(out: Any, nans: bool, infs: bool) -> str | None:
+    """``"nan"`` or ``"inf"`` when the concrete array ``out`` holds one that is checked for."""
     value = getattr(out, "_value", None)
-    if not isinstance(value, np.ndarray) and not isinstance(value, np.generic):
-        return
-    if value.dtype.kind not in "fcV":
-        return
+    if not isinstance(value, np.ndarray | np.generic) or value.dtype.kind not in "fcV":
+        return None
     try:
         if nans and np.isnan(value).any():
-            raise FloatingPointError(f"invalid value (nan) encountered in {name}")
+            return "nan"
         if infs and np.isinf(value).any():
-            raise FloatingPointError(f"invalid value (inf) encountered in {name}")
+            return "inf"
     except TypeError:  # a structured dtype with no isnan (float0, PRNG keys)
-        return
+        return None
+    return None
+
+
+def call_jitted(jitted: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """A ``jit`` function called under the op-by-op trace. Under ``disable_jit`` its Python body
+    runs op by op. Under ``debug_nans``/``debug_infs`` (as in JAX) the compiled program runs and
+    only its outputs are checked; if one holds an invalid value, the body runs again op by op
+    ("de-optimized") to name the operation that made it."""
+    if jit_disabled():
+        return jitted.fun(*args, **kwargs)
+    with core.using_trace(core.eval_trace):
+        out = jitted(*args, **kwargs)
+    from trellax._src.tree_util import tree_leaves
+
+    nans, infs = jax_flags.debug_nans.value, jax_flags.debug_infs.value
+    bad = next((b for b in (_invalid(o, nans, infs) for o in tree_leaves(out)) if b), None)
+    if bad is None:
+        return out
+    print(
+        "Invalid nan value encountered in the output of a trellax.jit function. Calling the "
+        "de-optimized version."
+    )
+    jitted.fun(*args, **kwargs)  # raises FloatingPointError at the operation, op by op
+    name = getattr(jitted.fun, "__name__", "fun")
+    raise FloatingPointError(
+        f"invalid value ({bad}) encountered in jit({name}). Running the function without "
+        "jit, op by op, produced no invalid value: the compiled program computed differently "
+        "(or a nan/inf constant is an input or output)."
+    )
 
 
 op_by_op_trace = OpByOpTrace()
