@@ -29,7 +29,9 @@ def logpdf(x: ArrayLike, alpha: ArrayLike) -> Array:
     x, alpha = promote_args_inexact_keep_shapes("dirichlet.logpdf", x, alpha)
     if alpha.ndim != 1:
         raise ValueError(f"`alpha` must be one-dimensional; got alpha.shape={alpha.shape}")
-    if x.ndim == 0 or x.shape[0] not in (alpha.shape[0], alpha.shape[0] - 1):
+    if x.ndim == 0:  # JAX fails indexing the shape, an IndexError
+        raise IndexError(f"`x` must have at least one dimension; got x.shape={x.shape}")
+    if x.shape[0] not in (alpha.shape[0], alpha.shape[0] - 1):
         raise ValueError(
             "`x` must have either the same number of entries as `alpha` or one entry fewer; "
             f"got x.shape={x.shape}, alpha.shape={alpha.shape}"
