@@ -27,6 +27,24 @@ CASES = json.loads((Path(__file__).parent / "golden" / "stats_more.json").read_t
 #: Expression prefixes whose values are compared more loosely, with the reason.
 _LOOSE: dict[str, tuple[float, str]] = {}
 
+#: (expr, args) -> reason: differences from JAX that lie outside these modules (xfails, for
+#: both x64 settings; each is in the issue-14 report).
+KNOWN: dict[tuple[str, tuple[str, ...]], str] = {
+    ("jax.grad(stats.gennorm.logpdf, argnums=(0, 1))(a0, a1)", ("py:0.7", "py:1.5")): (
+        "autodiff: the gradient in beta is strong (JAX: weak). The JVP casts a strong tangent "
+        "of a weak primal to weak before each primitive (interpreters/ad.py _match_weak); "
+        "transposing that cast makes the cotangent strong. Same for grad(lambda x, b: "
+        "-abs(x)**b, argnums=1)"
+    ),
+    (
+        "stats.gaussian_kde(a0).evaluate(a1)",
+        ("arr:float16:[1.0, 2.0, 4.0, 7.0]", "arr:float32:[0.0, 3.0]"),
+    ): (
+        "linalg: trellax inverts float16 matrices; JAX's linalg raises "
+        "NotImplementedError for float16"
+    ),
+}
+
 
 def _id(case: dict[str, Any]) -> str:
     return f"{case['expr']}|{','.join(case['args'])}|x64={case['x64']}"
@@ -40,6 +58,9 @@ def evaluate(case: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
 def test_golden(case: dict[str, Any]) -> None:
+    known = KNOWN.get((case["expr"], tuple(case["args"])))
+    if known:
+        pytest.xfail(known)
     want = case["result"]
     rtol = input_rtol(case["args"])
     for prefix, (loose, _why) in _LOOSE.items():

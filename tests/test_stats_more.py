@@ -75,7 +75,7 @@ def test_densities_against_float64_formulas() -> None:
         gn = np.asarray(stats.gennorm.pdf(jnp.asarray(x), 1.5))
         wc = np.asarray(stats.wrapcauchy.pdf(jnp.asarray(x + 3), 0.3))
     np.testing.assert_allclose(vm, np.exp(2.0 * np.cos(x)) / (2 * np.pi * np.i0(2.0)), rtol=1e-12)
-    np.testing.assert_allclose(gn, 1.5 / (2 * math.gamma(1 / 1.5)) * np.exp(-np.abs(x) ** 1.5))
+    np.testing.assert_allclose(gn, 1.5 / (2 * math.gamma(1 / 1.5)) * np.exp(-(np.abs(x) ** 1.5)))
     c, y = 0.3, x + 3
     want = (1 - c * c) / (2 * np.pi * (1 + c * c - 2 * c * np.cos(y)))
     np.testing.assert_allclose(wc, want, rtol=1e-12)

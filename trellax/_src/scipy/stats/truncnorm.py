@@ -12,6 +12,7 @@ import math
 
 import trellax.numpy as jnp
 from trellax._src.basearray import Array
+from trellax._src.lax import elementwise as lax
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact
 from trellax._src.scipy import special
 from trellax._src.scipy.stats import norm
@@ -52,7 +53,9 @@ def logpdf(
     """``norm.logpdf(x, loc, scale) - log(Phi(b) - Phi(a))`` inside the truncation,
     ``-inf`` outside, NaN for ``a >= b``."""
     x, a, b, loc, scale = _promote("truncnorm.logpdf", x, a, b, loc, scale)
-    value = norm.logpdf(x, loc, scale) - _log_gauss_mass(a, b)
+    # lax.sub, as JAX: the strong mass meets a weak density without a cast, so gradients
+    # with respect to weak inputs come back strong, as JAX's do.
+    value = lax.sub(norm.logpdf(x, loc, scale), _log_gauss_mass(a, b))
     z = (x - loc) / scale
     value = jnp.where((z < a) | (z > b), -math.inf, value)
     return jnp.where(a >= b, math.nan, value)
