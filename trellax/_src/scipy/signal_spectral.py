@@ -221,8 +221,9 @@ def csd(
     detrend_fn = _detrend_segments(detrend)
     win, win64 = _window(window, nperseg, real)
     onesided = _onesided(xa if same else jnp.concatenate([xa, ya], -1), return_onesided)
+    scale: Array | float
     if scaling == "density":
-        scale = 1.0 / (float(jnp.asarray(fs)) * float((win64 * win64).sum()))
+        scale = 1.0 / (jnp.asarray(fs) * float((win64 * win64).sum()))
     else:
         scale = 1.0 / float(win64.sum()) ** 2
     fx = _fft_segments(xa, win, nperseg, noverlap, nfft, detrend_fn, onesided)
