@@ -86,7 +86,8 @@ class RegularGridInterpolator:
         if isinstance(xi, tuple):
             check_arraylike("RegularGridInterpolator", *xi)
             parts = jnp.broadcast_arrays(*(jnp.asarray(p) for p in xi))
-            x = jnp.stack(parts, axis=-1)
+            # as in JAX, a tuple of coordinates is gathered into an array of the default float
+            x = jnp.stack(parts, axis=-1).astype(jnp.result_type(float))
         else:
             check_arraylike("RegularGridInterpolator", xi)
             x = jnp.asarray(xi)
@@ -124,9 +125,8 @@ class RegularGridInterpolator:
         """The weighted sum over the ``2**ndim`` corners of each query point's cell."""
         terms = []
         for corner in itertools.product((0, 1), repeat=len(indices)):
-            weight = jnp.ones((), self.values.dtype)
-            for upper, d in zip(corner, distances):
-                weight = weight * (d if upper else 1 - d)
+            factors = [d if upper else 1 - d for upper, d in zip(corner, distances)]
+            weight = functools.reduce(jnp.multiply, factors)
             idx = tuple(i + u for i, u in zip(indices, corner))
             terms.append(self.values[idx] * weight.reshape(-1, *trailing))
         return functools.reduce(jnp.add, terms)

@@ -7,7 +7,8 @@ weights ``1 - frac`` and ``frac`` (order 1) or the single index ``c`` rounded ha
 contributes ``cval``), ``"nearest"`` (clamped), ``"wrap"`` (modulo ``n``), ``"mirror"``
 (reflected about the end samples, period ``2n - 2``) and ``"reflect"`` (reflected about the
 edges, period ``2n``). The result has the input's dtype (integer results are rounded half away
-from zero) and the broadcast shape of the coordinates; it is never weakly typed. It is a gather
+from zero, bool results are nonzero tests) and the broadcast shape of the coordinates; it is
+never weakly typed. It is a gather
 plus elementwise arithmetic, so it differentiates with respect to both the input and the
 coordinates and traces under ``jit``. ``cval`` is a Python scalar (JAX treats it as static).
 """
@@ -79,8 +80,6 @@ def map_coordinates(
         )
     if isinstance(cval, (Array, np.ndarray)):
         raise ValueError("map_coordinates: cval must be a Python scalar (a static argument)")
-    if x.dtype == dtypes.bool_:
-        raise TypeError("map_coordinates does not interpolate bool arrays")
     if any(dtypes.kind(c.dtype) == "c" for c in coords):
         raise TypeError("map_coordinates: coordinates must be real")
     _check_range(cval, x.dtype)
@@ -117,7 +116,7 @@ def map_coordinates(
     assert total is not None
     if dtypes.kind(x.dtype) in "iu":
         total = _round_half_away(total)
-    return _convert(total, x.dtype, False)
+    return _convert(total, x.dtype, False)  # a bool result is the nonzero test, as in JAX
 
 
 def _check_range(cval: Any, dtype: Any) -> None:

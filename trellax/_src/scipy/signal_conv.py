@@ -188,6 +188,12 @@ def fftconvolve(
                 "dimension."
             )
     sizes = [a.shape[i] + b.shape[i] - 1 for i in ax]
+    if 0 in sizes:  # an empty input: an empty (or all-zero) result, no transform
+        shape = list(a.shape)
+        for i, n in zip(ax, sizes):
+            shape[i] = max(n, 0)
+        empty = jnp.zeros(shape, a.dtype)
+        return _crop(empty, a.shape, [b.shape[i] if i in ax else 1 for i in range(a.ndim)], mode)
     if dtypes.kind(a.dtype) == "c":
         full = jnp.fft.ifftn(jnp.fft.fftn(a, sizes, ax) * jnp.fft.fftn(b, sizes, ax), sizes, ax)
     else:
