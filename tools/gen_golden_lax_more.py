@@ -171,6 +171,73 @@ CASES: list[tuple[str, list[str]]] = [
         "precision=lax.DotAlgorithm(jnp.float32, jnp.float32, jnp.float32))",
         ["arr:float32:[1.0, 2.0]"],
     ),
+    # lax.linalg
+    ("lax_linalg.lu(a0)", [_G]),
+    ("lax_linalg.lu(a0)", [_G64]),
+    ("lax_linalg.lu(a0)", [_R]),
+    ("lax_linalg.lu(a0)", ["arr:complex64:[[1.0, 2j], [3.0, 4.0]]"]),
+    ("lax_linalg.lu(a0)", ["arr:float32:[[[0.0, 1.0], [2.0, 3.0]], [[4.0, 1.0], [1.0, 0.0]]]"]),
+    ("lax_linalg.lu(a0)", ["arr:float32:[[0.0, 0.0], [0.0, 0.0]]"]),
+    ("lax_linalg.lu(a0)", ["arr:float32:[1.0, 2.0]"]),
+    ("lax_linalg.lu(a0)", ["arr:int32:[[1, 2], [3, 4]]"]),
+    ("jax.jit(lax_linalg.lu)(a0)", [_G]),
+    ("jax.grad(lambda a: lax_linalg.lu(a)[0].sum())(a0)", [_G]),
+    ("lax_linalg.lu_pivots_to_permutation(a0, 4)", ["arr:int32:[2, 2, 2]"]),
+    ("lax_linalg.lu_pivots_to_permutation(a0, 3)", ["arr:int32:[5, 1]"]),
+    ("lax_linalg.lu_pivots_to_permutation(a0, 3)", ["arr:int32:[[1, 2], [0, 0]]"]),
+    ("lax_linalg.lu_pivots_to_permutation(a0, 2)", ["arr:int32:[0, 1, 2]"]),
+    ("lax_linalg.lu_pivots_to_permutation(a0, 3)", ["arr:float32:[0.0]"]),
+    ("lax_linalg.lu_pivots_to_permutation(a0, 3)", ["arr:int64:[0]"]),
+    (
+        "lax_linalg.householder_product(a0, a1)",
+        [
+            "arr:float32:[[-5.9, -7.4], [0.5, 0.8], [0.8, -0.4]]",
+            "arr:float32:[1.17, 1.3]",
+        ],
+    ),
+    (
+        "lax_linalg.householder_product(a0, a1)",
+        ["arr:float64:[[1.0, 2.0], [0.5, 3.0], [0.25, 0.5]]", "arr:float64:[1.5]"],
+    ),
+    ("lax_linalg.householder_product(a0, a1)", [_R, "arr:float32:[1.0, 1.0, 1.0]"]),
+    ("lax_linalg.symmetric_product(a0, a1, alpha=2.0, beta=0.5)", [_R, _G]),
+    ("lax_linalg.symmetric_product(a0, a1)", [_R, "arr:float32:[[1.0, 2.0], [3.0, 4.0]]"]),
+    (
+        "lax_linalg.symmetric_product(a0, a1, alpha=1.0, beta=1.0, symmetrize_output=True)",
+        [_R, _G],
+    ),
+    (
+        "[lax_linalg.SvdAlgorithm(v) is m for v, m in [('default', lax_linalg.SvdAlgorithm.DEFAULT), "
+        "('QR', lax_linalg.SvdAlgorithm.QR), ('Jacobi', lax_linalg.SvdAlgorithm.JACOBI), "
+        "('polar', lax_linalg.SvdAlgorithm.POLAR), "
+        "('divide_and_conquer', lax_linalg.SvdAlgorithm.DIVIDE_AND_CONQUER)]]",
+        [],
+    ),
+    (
+        "[lax_linalg.EighImplementation(v).name for v in ('qr', 'jacobi', 'qdwh')] == "
+        "['QR', 'JACOBI', 'QDWH']",
+        [],
+    ),
+    (
+        "[lax_linalg.EigImplementation(v).name for v in ('cusolver', 'magma', 'lapack')] == "
+        "['CUSOLVER', 'MAGMA', 'LAPACK']",
+        [],
+    ),
+    (
+        "[int(d) for d in lax.conv_transpose_shape_tuple((1, 5, 5, 3), (3, 3, 4, 3), (2, 2), "
+        "'SAME', ('NHWC', 'HWIO', 'NHWC'))]",
+        [],
+    ),
+    (
+        "[int(d) for d in lax.conv_transpose_shape_tuple((1, 3, 5, 5), (4, 3, 3, 3), (1, 2), "
+        "'VALID', ('NCHW', 'OIHW', 'NCHW'))]",
+        [],
+    ),
+    (
+        "[int(d) for d in lax.conv_transpose_shape_tuple((1, 3, 5, 5), (4, 3, 3, 3), (1, 2), "
+        "[(1, 1), (0, 2)], ('NCHW', 'OIHW', 'NCHW'))]",
+        [],
+    ),
 ]
 
 # -- reduce_precision over bit patterns ----------------------------------------------------------

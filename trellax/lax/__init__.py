@@ -303,6 +303,7 @@ from trellax._src.lax.convolution import (  # noqa: E402
     conv_general_permutations,
     conv_general_shape_tuple,
     conv_shape_tuple,
+    conv_transpose_shape_tuple,
     conv_with_general_padding,
 )
 from trellax._src.lax.special import erf_inv, igamma, igammac  # noqa: E402
@@ -408,6 +409,7 @@ __all__ += [
     "Tolerance",
     "after_all",
     "composite",
+    "conv_transpose_shape_tuple",
     "create_token",
     "custom_linear_solve",
     "custom_root",

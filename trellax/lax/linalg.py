@@ -29,3 +29,24 @@ __all__ = [
     "svd",
     "triangular_solve",
 ]
+
+# -- issue 14: the remaining jax.lax.linalg names ---------------------------------------------------
+from trellax._src.lax_linalg_more import (
+    EighImplementation,
+    EigImplementation,
+    SvdAlgorithm,
+    householder_product,
+    lu,
+    lu_pivots_to_permutation,
+    symmetric_product,
+)
+
+__all__ += [
+    "EigImplementation",
+    "EighImplementation",
+    "SvdAlgorithm",
+    "householder_product",
+    "lu",
+    "lu_pivots_to_permutation",
+    "symmetric_product",
+]

@@ -1,0 +1,186 @@
+"""``jax.lax.linalg``'s ``lu``, ``lu_pivots_to_permutation``, ``householder_product``,
+``symmetric_product`` and its enum classes, written with trellax operations (so ``jit``, ``vmap``
+and autodiff apply without rules of their own).
+
+``lu`` is Gaussian elimination with partial pivoting (``scipy.linalg.lu_factor``'s loop): the
+packed factors, LAPACK-style pivots (row ``i`` swapped with ``pivots[i]``) and the permutation
+(``a[perm] = L @ U``), all int32 as in JAX. Batches are mapped with ``vmap``.
+"""
+
+from __future__ import annotations
+
+import enum
+import operator
+from typing import Any
+
+from trellax._src import dtypes
+from trellax._src.basearray import Array
+from trellax._src.lax import elementwise as ew
+from trellax._src.lax import reductions, structural
+from trellax._src.lax._base import Category, asarray, check_dtype, inexact
+from trellax._src.typing import ArrayLike
+
+
+class EigImplementation(enum.Enum):
+    """``eig``'s backend choice (trellax always uses NumPy's LAPACK)."""
+
+    CUSOLVER = "cusolver"
+    MAGMA = "magma"
+    LAPACK = "lapack"
+
+
+class EighImplementation(enum.Enum):
+    """``eigh``'s algorithm choice (trellax always uses NumPy's LAPACK)."""
+
+    QR = "qr"
+    JACOBI = "jacobi"
+    QDWH = "qdwh"
+
+
+class SvdAlgorithm(enum.Enum):
+    """``svd``'s algorithm choice (trellax always uses NumPy's LAPACK)."""
+
+    DEFAULT = "default"
+    QR = "QR"
+    JACOBI = "Jacobi"
+    POLAR = "polar"
+    DIVIDE_AND_CONQUER = "divide_and_conquer"
+
+
+def _map_batch(fn: Any, x: Array, core_rank: int) -> Any:
+    from trellax._src.vmap_api import vmap
+
+    for _ in range(x.ndim - core_rank):
+        fn = vmap(fn)
+    return fn(x)
+
+
+def lu(x: ArrayLike) -> tuple[Array, Array, Array]:
+    """``(lu, pivots, permutation)`` of ``[..., m, n]`` matrices with partial pivoting: ``lu``
+    packs the unit-lower ``L`` and upper ``U``; ``x[..., permutation, :] = L @ U``."""
+    from trellax._src.scipy.linalg import _lu_2d
+
+    a = asarray(x)
+    if a.ndim < 2:
+        raise TypeError(f"Input 0 to lu must have rank at least 2, but got shape={a.shape}")
+    check_dtype("lu", a.dtype, inexact, 0)
+    out: tuple[Array, Array, Array] = _map_batch(_lu_2d, a, 2)
+    return out
+
+
+def lu_pivots_to_permutation(pivots: ArrayLike, permutation_size: int) -> Array:
+    """The permutation that the row swaps ``pivots`` (``i`` with ``pivots[i]``, in order) apply
+    to ``arange(permutation_size)``. Out-of-range pivots read a clamped row and write nothing,
+    as XLA's gather and scatter do."""
+    p = asarray(pivots)
+    check_dtype("lu_pivots_to_permutation", p.dtype, _INT32, 0)
+    size = operator.index(permutation_size)
+    k = p.shape[-1] if p.ndim else 0
+    if p.ndim < 1:
+        raise ValueError(f"Argument to lu_pivots_to_permutation must have rank >= 1, got {p.shape}")
+    if size < k:
+        raise ValueError(
+            f"Output permutation size {size} has to exceed the trailing dimension of the "
+            f"pivots. Got pivots size {k}"
+        )
+
+    def one(piv: Array) -> Array:
+        rows = structural.iota(dtypes.int32, size)
+        perm = rows
+        for i in range(k):
+            pi = structural.squeeze(structural.slice(piv, (i,), (i + 1,)), (0,))
+            clamped = ew.max(ew.min(pi, _i32(size - 1)), _i32(0))
+            at_p = _take(perm, clamped)
+            at_i = structural.squeeze(structural.slice(perm, (i,), (i + 1,)), (0,))
+            in_range = ew.bitwise_and(ew.ge(pi, _i32(0)), ew.lt(pi, _i32(size)))
+            is_p = ew.bitwise_and(ew.eq(rows, pi), in_range)
+            perm = structural.select(is_p, _bcast(at_i, size), perm)
+            perm = structural.select(ew.eq(rows, _i32(i)), _bcast(at_p, size), perm)
+        return perm
+
+    result: Array = _map_batch(one, p, 1)
+    return result
+
+
+def _i32(v: int) -> Array:
+    import numpy as np
+
+    return asarray(np.int32(v))
+
+
+def _bcast(x: Array, n: int) -> Array:
+    return structural.broadcast(x, (n,))
+
+
+def _take(v: Array, i: Array) -> Array:
+    return structural.squeeze(structural.dynamic_slice(v, (i,), (1,)), (0,))
+
+
+_INT32 = Category("int32", extra=[dtypes.int32])
+
+
+def householder_product(a: ArrayLike, taus: ArrayLike) -> Array:
+    """The ``[..., m, n]`` matrix ``Q = H_0 H_1 ... H_{k-1}`` (first ``n`` columns) of the
+    Householder reflectors ``H_i = I - taus[i] v_i v_i^H`` stored below the diagonal of ``a``
+    (``v_i[i] = 1``), as LAPACK's orgqr/ungqr."""
+    import trellax.numpy as tnp
+
+    x, t = asarray(a), asarray(taus)
+    check_dtype("householder_product", x.dtype, inexact, 0)
+    if x.ndim < 2 or t.ndim < 1 or x.shape[:-2] != t.shape[:-1]:
+        raise ValueError(
+            "householder_product: a must have shape [..., m, n] and taus [..., k] with the same "
+            f"batch dimensions, got {x.shape} and {t.shape}"
+        )
+    m, n = x.shape[-2:]
+    k = t.shape[-1]
+    if m < n or k > n:
+        raise ValueError(
+            f"householder_product requires m >= n >= k, got a of shape {x.shape} and {k} taus"
+        )
+    if t.dtype != x.dtype:
+        raise TypeError(
+            f"householder_product: a and taus must have one dtype, got {x.dtype}, {t.dtype}"
+        )
+    eye = tnp.eye(m, n, dtype=x.dtype)
+    below = tnp.tril(x, -1)
+    q = tnp.broadcast_to(eye, x.shape)
+    rows = tnp.arange(m)
+    for i in reversed(range(k)):
+        v = tnp.where(rows == i, tnp.asarray(1, x.dtype), below[..., :, i])  # [..., m]
+        vh_q = tnp.einsum("...m,...mn->...n", tnp.conj(v), q)
+        q = q - t[..., i, None, None] * v[..., :, None] * vh_q[..., None, :]
+    out: Array = q
+    return out
+
+
+def symmetric_product(
+    a_matrix: ArrayLike,
+    c_matrix: ArrayLike,
+    *,
+    alpha: float = 1.0,
+    beta: float = 0.0,
+    symmetrize_output: bool = False,
+) -> Array:
+    """``alpha * a @ a^T + beta * c`` (a symmetric rank-k update); ``symmetrize_output`` copies
+    the lower triangle of the result onto the upper one."""
+    from trellax._src.lax.linalg import _mT
+
+    a, c = asarray(a_matrix), asarray(c_matrix)
+    check_dtype("symmetric_product", a.dtype, inexact, 0)
+    if a.ndim < 2 or c.ndim < 2 or c.shape[-1] != c.shape[-2] or c.shape[-1] != a.shape[-2]:
+        raise ValueError(
+            "symmetric_product: a_matrix must be [..., n, k] and c_matrix [..., n, n], got "
+            f"{a.shape} and {c.shape}"
+        )
+    nd = a.ndim
+    batch = tuple(range(nd - 2))
+    aat = reductions.dot_general(a, a, (((nd - 1,), (nd - 1,)), (batch, batch)))
+    alpha_a = asarray(alpha).astype(a.dtype)
+    beta_c = asarray(beta).astype(c.dtype)
+    out = ew.add(ew.mul(alpha_a, aat), ew.mul(beta_c, c))
+    if symmetrize_output:
+        import trellax.numpy as tnp
+
+        out = ew.add(tnp.tril(out), _mT(tnp.tril(out, -1)))
+    return out
