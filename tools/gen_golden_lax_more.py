@@ -238,6 +238,144 @@ CASES: list[tuple[str, list[str]]] = [
         "[(1, 1), (0, 2)], ('NCHW', 'OIHW', 'NCHW'))]",
         [],
     ),
+    # Schur and Hessenberg. Schur vectors are unique only up to a sign (a phase for complex
+    # ones), which depends on the iteration's rounding: Schur results are compared through
+    # ``jnp.abs`` (which still pins the eigenvalue order and LAPACK's 2x2 block conventions)
+    ("[jnp.abs(r) for r in lax_linalg.schur(a0)]", [_G]),
+    ("[jnp.abs(r) for r in lax_linalg.schur(a0)]", [_G64]),
+    ("lax_linalg.schur(a0, compute_schur_vectors=False)", [_G]),
+    ("[jnp.abs(r) for r in lax_linalg.schur(a0)]", ["arr:float32:[[2.0, 1.0], [1.0, 2.0]]"]),
+    ("[jnp.abs(r) for r in lax_linalg.schur(a0)]", ["arr:float32:[[0.0, -2.0], [1.0, 0.0]]"]),
+    (
+        "[jnp.abs(r) for r in lax_linalg.schur(a0)]",
+        [
+            "arr:float64:[[1.0, 2.0, 0.5, 3.0], [-4.0, -5.0, 6.0, 1.0], [7.0, 8.0, 10.0, -2.0], [0.5, 1.5, 2.5, 3.5]]"
+        ],
+    ),
+    (
+        "[jnp.abs(r) for r in lax_linalg.schur(a0)]",
+        ["arr:complex64:[[1.0, 2j, 3.0], [4j, 5.0, 6.0], [7.0, 8.0, 1j]]"],
+    ),
+    (
+        "[jnp.abs(r) for r in lax_linalg.schur(a0)]",
+        ["arr:float32:[[[2.0, 1.0], [1.0, 2.0]], [[3.0, 0.0], [1.0, 1.0]]]"],
+    ),
+    ("lax_linalg.schur(a0)", ["arr:float32:[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]"]),
+    ("lax_linalg.schur(a0)", ["arr:int32:[[1, 2], [3, 4]]"]),
+    ("jax.grad(lambda x: lax_linalg.schur(x)[0].sum())(a0)", [_G]),
+    ("lax_linalg.hessenberg(a0)", [_G]),
+    ("lax_linalg.hessenberg(a0)", [_G64]),
+    (
+        "lax_linalg.hessenberg(a0)",
+        [
+            "arr:float64:[[1.0, 2.0, 0.5, 3.0], [4.0, -5.0, 6.0, 1.0], [7.0, 8.0, 10.0, -2.0], "
+            "[0.5, 1.5, 2.5, 3.5]]"
+        ],
+    ),
+    (
+        "lax_linalg.hessenberg(a0)",
+        ["arr:complex64:[[1.0, 2j, 3.0], [4j, 5.0, 6.0], [7.0, 8.0, 1j]]"],
+    ),
+    ("lax_linalg.hessenberg(a0)", ["arr:float32:[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]"]),
+    ("lax_linalg.hessenberg(a0)", ["arr:int32:[[1, 2], [3, 4]]"]),
+    (
+        "jax.vmap(lax_linalg.hessenberg)(a0)",
+        [
+            "arr:float32:[[[2.0, 1.0, 0.0], [1.0, 2.0, 3.0], [1.0, 1.0, 1.0]], [[3.0, 0.0, 1.0], [1.0, 1.0, 2.0], [5.0, 4.0, 1.0]]]"
+        ],
+    ),
+    ("lax_linalg.tridiagonal(a0)", [_F]),
+    ("lax_linalg.tridiagonal(a0, lower=False)", [_F]),
+    ("lax_linalg.tridiagonal(a0)", [_G64]),
+    (
+        "lax_linalg.tridiagonal(a0)",
+        ["arr:complex64:[[4.0, 1j, 2.0], [-1j, 5.0, 0.5], [2.0, 0.5, 6.0]]"],
+    ),
+    (
+        "lax_linalg.tridiagonal(a0, lower=False)",
+        ["arr:complex64:[[4.0, 1j, 2.0], [-1j, 5.0, 0.5j], [2.0, -0.5j, 6.0]]"],
+    ),
+    ("[jnp.abs(r) for r in linalg.schur(a0)]", [_G]),
+    ("[jnp.abs(r) for r in linalg.schur(a0, output='complex')]", [_G]),
+    ("linalg.schur(a0, output='foo')", [_G]),
+    ("linalg.schur(a0)", ["arr:int32:[[1, 2], [3, 4]]"]),
+    ("linalg.hessenberg(a0)", [_G]),
+    ("linalg.hessenberg(a0, calc_q=True)", [_G]),
+    ("linalg.hessenberg(a0, calc_q=True)", [_G64]),
+    ("linalg.hessenberg(a0)", ["arr:int32:[[1, 2], [3, 4]]"]),
+    ("linalg.sqrtm(a0)", [_G]),
+    ("linalg.sqrtm(a0)", [_F]),
+    ("linalg.sqrtm(a0)", [_G64]),
+    ("linalg.sqrtm(a0)", ["arr:float32:[[0.0, -1.0], [1.0, 0.0]]"]),
+    ("linalg.sqrtm(a0)", ["arr:int32:[[4, 0], [0, 9]]"]),
+    ("linalg.sqrtm(a0)", ["arr:complex64:[[1.0, 2j], [0.5, 3.0]]"]),
+    ("linalg.sqrtm(a0, blocksize=2)", [_G]),
+    ("linalg.sqrtm(a0)", ["arr:float32:[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]"]),
+    ("jax.jit(linalg.sqrtm)(a0)", [_F]),
+    (
+        "linalg.funm(a0, jnp.exp)",
+        ["arr:float32:[[0.5, 0.2, 0.1], [0.0, -0.3, 0.4], [0.2, 0.1, 0.0]]"],
+    ),
+    ("linalg.funm(a0, jnp.sin)", [_F]),
+    ("linalg.funm(a0, lambda x: x * x)", ["arr:float64:[[1.0, 2.0], [3.0, 4.0]]"]),
+    ("linalg.funm(a0, jnp.exp, disp=False)[0]", ["arr:float32:[[1.0, 2.0], [3.0, 4.0]]"]),
+    ("linalg.rsf2csf(*linalg.schur(a0))", ["arr:float32:[[0.0, -2.0], [1.0, 0.0]]"]),
+    ("linalg.rsf2csf(a0, a1)", [_G, "arr:float32:[[1.0, 2.0], [3.0, 4.0]]"]),
+    ("linalg.solve_sylvester(a0, a1, a2)", [_G, _F, _R.replace("[5.0, 7.0]]", "[5.0, 7.0]]")]),
+    ("linalg.solve_sylvester(a0, a1, a2)", [_G, "arr:float32:[[1.0, 2.0], [0.5, 3.0]]", _R]),
+    (
+        "linalg.solve_sylvester(a0, a1, a2)",
+        [
+            _G64,
+            "arr:float64:[[1.0, 2.0], [0.5, 3.0]]",
+            "arr:float64:[[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]]",
+        ],
+    ),
+    ("linalg.solve_sylvester(a0, a0, a0)", ["arr:int32:[[2, 1], [0, 3]]"]),
+    ("linalg.solve_sylvester(a0, a1, a0)", [_G, "arr:float32:[[1.0, 2.0], [0.5, 3.0]]"]),
+    ("linalg.solve_sylvester(a0, a0, a0, method='foo')", [_G]),
+    (
+        "linalg.solve_sylvester(a0, a1, a2)",
+        [
+            "arr:complex64:[[1.0, 2j], [0.5, 3.0]]",
+            "arr:float32:[[2.0, 0.0], [1.0, 1.0]]",
+            "arr:float32:[[1.0, 0.0], [0.0, 1.0]]",
+        ],
+    ),
+    (
+        "linalg.expm_frechet(a0, a1)",
+        ["arr:float32:[[0.1, 0.2], [0.3, -0.4]]", "arr:float32:[[1.0, 0.0], [2.0, 1.0]]"],
+    ),
+    ("linalg.expm_frechet(a0 * 0.1, a1, compute_expm=False)", [_G64, _G64]),
+    ("linalg.expm_frechet(a0, a1)", ["arr:int32:[[1, 0], [0, 1]]", "arr:int32:[[1, 0], [0, 1]]"]),
+    ("linalg.expm_frechet(a0, a1)", [_G, "arr:float32:[[1.0, 2.0], [3.0, 4.0]]"]),
+    ("linalg.fiedler_companion(a0)", ["arr:float32:[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]"]),
+    ("linalg.fiedler_companion(a0)", ["arr:float32:[2.0, -3.0, 0.5, 1.0, 5.0, 6.0, 7.0]"]),
+    ("linalg.fiedler_companion(a0)", ["arr:int32:[1, 2, 3]"]),
+    ("linalg.fiedler_companion(a0)", ["arr:float32:[2.0]"]),
+    ("linalg.fiedler_companion(a0)", ["arr:float32:[2.0, 3.0]"]),
+    ("linalg.fiedler_companion(a0)", ["arr:complex64:[1.0, 2j, 3.0]"]),
+    ("linalg.qr_multiply(a0, a1)", [_G, "arr:float32:[1.0, 1.0, 1.0]"]),
+    (
+        "linalg.qr_multiply(a0, a1)",
+        [
+            "arr:float32:[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0]]",
+            "arr:float32:[[1.0, 2.0, 0.0, 1.0], [0.0, 1.0, 1.0, 1.0]]",
+        ],
+    ),
+    (
+        "linalg.qr_multiply(a0, a1, mode='left')",
+        [
+            "arr:float32:[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0]]",
+            "arr:float32:[[1.0, 2.0, 3.0], [0.0, 1.0, 1.0]]",
+        ],
+    ),
+    (
+        "linalg.qr_multiply(a0, a1, conjugate=True)",
+        ["arr:complex64:[[1.0, 2j], [3.0, 4.0]]", "arr:complex64:[1.0, 1j]"],
+    ),
+    ("linalg.qr_multiply(a0, a1)", ["arr:int32:[[1, 2], [3, 4]]", "arr:int32:[1, 1]"]),
+    ("linalg.qr_multiply(a0, a1, mode='foo')", [_G, "arr:float32:[1.0, 1.0, 1.0]"]),
 ]
 
 # -- reduce_precision over bit patterns ----------------------------------------------------------

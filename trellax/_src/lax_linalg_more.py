@@ -184,3 +184,30 @@ def symmetric_product(
 
         out = ew.add(tnp.tril(out), _mT(tnp.tril(out, -1)))
     return out
+
+
+def tridiagonal(a: ArrayLike, *, lower: bool = True) -> tuple[Array, Array, Array, Array]:
+    """``(packed, d, e, taus)``: the Householder reduction of a Hermitian matrix (read from its
+    ``lower`` or upper triangle) to real symmetric tridiagonal form ``T = Q^H a Q`` with
+    diagonal ``d`` and off-diagonal ``e`` (LAPACK's sytrd/hetrd: the reflectors are stored in
+    the triangle read, the other triangle is returned unchanged)."""
+    import trellax.numpy as tnp
+    from trellax._src.lax.linalg import _H
+    from trellax._src.lax.schur import hessenberg
+
+    x = asarray(a)
+    check_dtype("tridiagonal", x.dtype, inexact, 0)
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"tridiagonal requires the input to be square matrices, got {x.shape}")
+    flip = tnp.flip(x, (-2, -1)) if not lower else x  # the upper triangle, read as a lower one
+    n = x.shape[-1]
+    below = tnp.tri(n, dtype=bool)  # where, not a sum: keeps the sign of zeros LAPACK reads
+    full = tnp.where(below, flip, _H(flip))
+    packed, taus = hessenberg(full)
+    d = tnp.real(tnp.diagonal(packed, axis1=-2, axis2=-1))
+    e = tnp.real(tnp.diagonal(packed, -1, axis1=-2, axis2=-1))
+    if lower:
+        return ew.add(tnp.tril(packed), tnp.triu(x, 1)), d, e, taus
+    packed = tnp.flip(packed, (-2, -1))
+    out = ew.add(tnp.triu(packed), tnp.tril(x, -1))
+    return out, tnp.flip(d, -1), tnp.flip(e, -1), tnp.flip(taus, -1)

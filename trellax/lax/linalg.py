@@ -31,6 +31,7 @@ __all__ = [
 ]
 
 # -- issue 14: the remaining jax.lax.linalg names ---------------------------------------------------
+from trellax._src.lax.schur import hessenberg, schur
 from trellax._src.lax_linalg_more import (
     EighImplementation,
     EigImplementation,
@@ -39,14 +40,18 @@ from trellax._src.lax_linalg_more import (
     lu,
     lu_pivots_to_permutation,
     symmetric_product,
+    tridiagonal,
 )
 
 __all__ += [
     "EigImplementation",
     "EighImplementation",
     "SvdAlgorithm",
+    "hessenberg",
     "householder_product",
     "lu",
     "lu_pivots_to_permutation",
+    "schur",
     "symmetric_product",
+    "tridiagonal",
 ]
