@@ -376,6 +376,118 @@ CASES: list[tuple[str, list[str]]] = [
     ),
     ("linalg.qr_multiply(a0, a1)", ["arr:int32:[[1, 2], [3, 4]]", "arr:int32:[1, 1]"]),
     ("linalg.qr_multiply(a0, a1, mode='foo')", [_G, "arr:float32:[1.0, 1.0, 1.0]"]),
+    # tridiagonal_solve, cholesky_update, ormqr
+    (
+        "lax_linalg.tridiagonal_solve(a0, a1, a2, a3)",
+        [
+            "arr:float32:[0.0, 1.0, 2.0]",
+            "arr:float32:[4.0, 5.0, 6.0]",
+            "arr:float32:[1.0, 1.0, 0.0]",
+            "arr:float32:[[1.0], [2.0], [3.0]]",
+        ],
+    ),
+    (
+        "lax_linalg.tridiagonal_solve(a0, a1, a2, a3)",
+        [
+            "arr:float64:[0.0, 1.0, 1.0, 3.0]",
+            "arr:float64:[0.0, 0.0, 1.0, 1e-3]",
+            "arr:float64:[1.0, 1.0, 2.0, 0.0]",
+            "arr:float64:[[1.0, 0.0], [2.0, 1.0], [3.0, 5.0], [4.0, -1.0]]",
+        ],
+    ),
+    (
+        "lax_linalg.tridiagonal_solve(a0, a1, a2, a3)",
+        [
+            "arr:float32:[0.0, 1.0, 2.0]",
+            "arr:float32:[0.0, 0.0, 0.0]",
+            "arr:float32:[1.0, 1.0, 0.0]",
+            "arr:float32:[[1.0], [2.0], [3.0]]",
+        ],
+    ),
+    (
+        "lax_linalg.tridiagonal_solve(a0, a1, a2, a3)",
+        [
+            "arr:complex64:[0.0, 1j, 2.0]",
+            "arr:complex64:[4.0, 5.0, 6j]",
+            "arr:complex64:[1.0, 1.0, 0.0]",
+            "arr:complex64:[[1.0], [2j], [3.0]]",
+        ],
+    ),
+    (
+        "lax_linalg.tridiagonal_solve(a0, a0 * 4, a0, a1)",
+        [
+            "arr:float32:[[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]]",
+            "arr:float32:[[[1.0], [2.0], [3.0]], [[1.0], [0.0], [1.0]]]",
+        ],
+    ),
+    (
+        "lax_linalg.tridiagonal_solve(a0, a0, a0, a1)",
+        ["arr:float32:[1.0, 2.0, 3.0]", "arr:float32:[1.0, 2.0, 3.0]"],
+    ),
+    (
+        "lax_linalg.tridiagonal_solve(a0, a0, a0, a1)",
+        ["arr:int32:[1, 2, 3]", "arr:int32:[[1], [2], [3]]"],
+    ),
+    (
+        "lax_linalg.tridiagonal_solve(a0[:2], a0, a0, a1)",
+        ["arr:float32:[1.0, 2.0, 3.0]", "arr:float32:[[1.0], [2.0], [3.0]]"],
+    ),
+    (
+        "jax.grad(lambda d: lax_linalg.tridiagonal_solve(a0, d, a2, a3).sum())(a1)",
+        [
+            "arr:float32:[0.0, 1.0, 2.0]",
+            "arr:float32:[4.0, 5.0, 6.0]",
+            "arr:float32:[1.0, 1.0, 0.0]",
+            "arr:float32:[[1.0], [2.0], [3.0]]",
+        ],
+    ),
+    (
+        "lax_linalg.cholesky_update(a0, a1)",
+        ["arr:float32:[[2.0, 0.5], [0.0, 1.6583124]]", "arr:float32:[1.0, 2.0]"],
+    ),
+    (
+        "lax_linalg.cholesky_update(a0, a1)",
+        [
+            "arr:float64:[[3.0, 1.0, 0.5], [0.0, 2.0, -1.0], [0.0, 0.0, 1.5]]",
+            "arr:float64:[0.5, -1.0, 2.0]",
+        ],
+    ),
+    (
+        "lax_linalg.cholesky_update(a0, a1)",
+        ["arr:float32:[[[2.0, 0.5], [0.0, 1.6]]]", "arr:float32:[1.0, 2.0]"],
+    ),
+    (
+        "lax_linalg.ormqr(a0, a1, a2)",
+        [
+            "arr:float32:[[-5.9, -7.4], [0.5, 0.8], [0.8, -0.4]]",
+            "arr:float32:[1.17, 1.3]",
+            "arr:float32:[[1.0, 2.0], [0.0, 1.0], [3.0, -1.0]]",
+        ],
+    ),
+    (
+        "lax_linalg.ormqr(a0, a1, a2, transpose=True)",
+        [
+            "arr:float32:[[-5.9, -7.4], [0.5, 0.8], [0.8, -0.4]]",
+            "arr:float32:[1.17, 1.3]",
+            "arr:float32:[[1.0, 2.0], [0.0, 1.0], [3.0, -1.0]]",
+        ],
+    ),
+    (
+        "lax_linalg.ormqr(a0, a1, a2, left=False)",
+        [
+            "arr:float32:[[-5.9, -7.4], [0.5, 0.8], [0.8, -0.4]]",
+            "arr:float32:[1.17, 1.3]",
+            "arr:float32:[[1.0, 2.0, 0.5], [0.0, 1.0, 1.0]]",
+        ],
+    ),
+    (
+        "lax_linalg.ormqr(a0, a1, a2, left=False, transpose=True)",
+        [
+            "arr:complex64:[[2.0, 1j], [0.5j, 0.8], [0.8, -0.4]]",
+            "arr:complex64:[1.2, 1.5j]",
+            "arr:complex64:[[1.0, 2j, 0.5], [0.0, 1.0, 1.0]]",
+        ],
+    ),
 ]
 
 # -- reduce_precision over bit patterns ----------------------------------------------------------

@@ -13,6 +13,8 @@ import enum
 import operator
 from typing import Any
 
+import numpy as np
+
 from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as ew
@@ -211,3 +213,138 @@ def tridiagonal(a: ArrayLike, *, lower: bool = True) -> tuple[Array, Array, Arra
     packed = tnp.flip(packed, (-2, -1))
     out = ew.add(tnp.triu(packed), tnp.tril(x, -1))
     return out, tnp.flip(d, -1), tnp.flip(e, -1), tnp.flip(taus, -1)
+
+
+def ormqr(
+    a: ArrayLike, taus: ArrayLike, c: ArrayLike, *, left: bool = True, transpose: bool = False
+) -> Array:
+    """``op(Q) @ c`` (``left``) or ``c @ op(Q)`` with ``Q`` the product of the Householder
+    reflectors stored in ``a`` and ``taus`` (as ``householder_product``) and ``op`` the
+    conjugate transpose when ``transpose``, as LAPACK's ormqr/unmqr."""
+    import trellax.numpy as tnp
+
+    x, t, cm = asarray(a), asarray(taus), asarray(c)
+    check_dtype("ormqr", x.dtype, inexact, 0)
+    if x.ndim < 2 or cm.ndim < 2 or t.ndim < 1:
+        raise ValueError(
+            f"ormqr: a and c must be matrices and taus a vector, got {x.shape}, {t.shape}, "
+            f"{cm.shape}"
+        )
+    m = x.shape[-2]
+    k = t.shape[-1]
+    rows = tnp.arange(m)
+    below = tnp.tril(x, -1)
+    order = range(k) if left == transpose else reversed(range(k))
+    out = cm
+    for i in order:
+        v = tnp.where(rows == i, tnp.asarray(1, x.dtype), below[..., :, i])
+        tau = t[..., i, None, None]
+        tau = tnp.conj(tau) if transpose else tau
+        if left:  # H c = c - tau v (v^H c)
+            vh_c = tnp.einsum("...m,...mn->...n", tnp.conj(v), out)
+            out = out - tau * v[..., :, None] * vh_c[..., None, :]
+        else:  # c H = c - tau (c v) v^H
+            c_v = tnp.einsum("...nm,...m->...n", out, v)
+            out = out - tau * c_v[..., :, None] * tnp.conj(v)[..., None, :]
+    result: Array = out
+    return result
+
+
+def cholesky_update(r_matrix: ArrayLike, w_vector: ArrayLike) -> Array:
+    """The upper Cholesky factor of ``R^H R + w w^H`` from the upper factor ``R`` (a rank-one
+    update by Givens rotations; real matrices)."""
+    import trellax.numpy as tnp
+
+    r, w = asarray(r_matrix), asarray(w_vector)
+    if r.ndim != 2:
+        raise TypeError(
+            f"Input 0 to cholesky_update must have a rank of exactly 2, but got shape={r.shape}"
+        )
+    if w.ndim != 1 or w.shape[0] != r.shape[0] or r.shape[0] != r.shape[1]:
+        raise TypeError(
+            "cholesky_update: r_matrix must be square [n, n] and w_vector [n], got "
+            f"{r.shape} and {w.shape}"
+        )
+    check_dtype("cholesky_update", r.dtype, inexact, 0)
+    n = r.shape[0]
+    for k in range(n):
+        rkk, wk = r[k, k], w[k]
+        rad = tnp.sqrt(rkk * rkk + wk * wk)
+        cos, sin = rad / rkk, wk / rkk
+        row = (r[k, :] + sin * w) / cos
+        mask = tnp.arange(n) >= k
+        new_row = tnp.where(mask, row, r[k, :])
+        new_row = new_row.at[k].set(rad)
+        w = tnp.where(mask, cos * w - sin * new_row, w)
+        r = r.at[k, :].set(new_row)
+    return r
+
+
+def tridiagonal_solve(
+    dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike, *, perturb_singular: bool = False
+) -> Array:
+    """``x`` with ``A x = b`` for the tridiagonal ``A`` with sub-, main and superdiagonals
+    ``dl`` (``dl[0]`` unused), ``d`` and ``du`` (``du[-1]`` unused), ``b`` of shape
+    ``[..., n, k]``: Gaussian elimination with partial pivoting (LAPACK's gtsv); a singular
+    matrix gives NaN, as JAX's."""
+    import trellax.numpy as tnp
+
+    if perturb_singular:
+        raise NotImplementedError("tridiagonal_solve: perturb_singular=True is not supported")
+    lo, dg, up, rhs = (asarray(v) for v in (dl, d, du, b))
+    for i, v in enumerate((lo, dg, up, rhs)):
+        check_dtype("tridiagonal_solve", v.dtype, inexact, i)
+    if rhs.ndim < 2:
+        raise TypeError(
+            f"Input 3 to tridiagonal_solve must have rank at least 2, but got shape={rhs.shape}"
+        )
+    if not (lo.shape == dg.shape == up.shape):
+        raise TypeError(
+            "tridiagonal_solve requires that all diagonal arguments have the same shape."
+        )
+    if lo.shape != rhs.shape[:-1] or len({lo.dtype, dg.dtype, up.dtype, rhs.dtype}) != 1:
+        raise TypeError(
+            "tridiagonal_solve requires that the leading ndim-1 dimensions of b equal the "
+            f"dimensions of the diagonal arguments and one dtype, got {lo.shape} and {rhs.shape}"
+        )
+    n = dg.shape[-1]
+    zero = tnp.zeros_like(dg[..., 0])
+    # row i: sub[i] x[i-1] + diag[i] x[i] + sup1[i] x[i+1] + sup2[i] x[i+2] = rhs[i]
+    diag = [dg[..., i] for i in range(n)]
+    sup1 = [up[..., i] for i in range(n)]
+    sup2 = [zero] * n
+    sub = [lo[..., i] for i in range(n)]
+    rows = [rhs[..., i, :] for i in range(n)]
+    for i in range(n - 1):
+        swap = tnp.abs(sub[i + 1]) > tnp.abs(diag[i])
+        # pivot row p, other row q (after an optional swap of rows i and i + 1)
+        p_d, p_1, p_2, p_b = (
+            tnp.where(swap, sub[i + 1], diag[i]),
+            tnp.where(swap, diag[i + 1], sup1[i]),
+            tnp.where(swap, sup1[i + 1], sup2[i]),
+            tnp.where(swap[..., None], rows[i + 1], rows[i]),
+        )
+        q_s, q_d, q_1, q_b = (
+            tnp.where(swap, diag[i], sub[i + 1]),
+            tnp.where(swap, sup1[i], diag[i + 1]),
+            tnp.where(swap, sup2[i], sup1[i + 1]),
+            tnp.where(swap[..., None], rows[i], rows[i + 1]),
+        )
+        f = q_s / p_d
+        diag[i], sup1[i], sup2[i], rows[i] = p_d, p_1, p_2, p_b
+        diag[i + 1] = q_d - f * p_1
+        sup1[i + 1] = q_1 - f * p_2
+        rows[i + 1] = q_b - f[..., None] * p_b
+    singular = tnp.zeros(dg.shape[:-1], dtype=bool)
+    for i in range(n):
+        singular = singular | (diag[i] == 0)
+    x: list[Array] = [rows[0]] * n
+    for i in reversed(range(n)):
+        acc = rows[i]
+        if i + 1 < n:
+            acc = acc - sup1[i][..., None] * x[i + 1]
+        if i + 2 < n:
+            acc = acc - sup2[i][..., None] * x[i + 2]
+        x[i] = acc / diag[i][..., None]
+    out = tnp.stack(x, axis=-2)
+    return tnp.where(singular[..., None, None], tnp.asarray(np.nan, out.dtype), out)
