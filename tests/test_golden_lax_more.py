@@ -39,6 +39,10 @@ DELIBERATE: dict[tuple[str, tuple[str, ...]], str] = {
         "precision=lax.DotAlgorithm(jnp.float32, jnp.float32, jnp.float32))",
         ("arr:float32:[1.0, 2.0]",),
     ): "JAX's CPU backend refuses most dot algorithms; trellax accepts every one and ignores it",
+    ("lax.pshuffle(a0, 'i', [0])", ("arr:float32:[1.0]",)): (
+        "an unbound axis name: JAX fails with NotImplementedError (no evaluation rule); trellax "
+        "raises the NameError that psum and the other collectives raise in JAX"
+    ),
 }
 
 

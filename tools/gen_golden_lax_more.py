@@ -488,6 +488,65 @@ CASES: list[tuple[str, list[str]]] = [
             "arr:complex64:[[1.0, 2j, 0.5], [0.0, 1.0, 1.0]]",
         ],
     ),
+    # collectives under vmap's named axes
+    (
+        "jax.vmap(lambda v: lax.ppermute(v, 'i', [(0, 1), (1, 2), (2, 0)]), axis_name='i')(a0)",
+        ["arr:float32:[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]"],
+    ),
+    (
+        "jax.vmap(lambda v: lax.pshuffle(v, 'i', [2, 0, 1]), axis_name='i')(a0)",
+        ["arr:float32:[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]"],
+    ),
+    (
+        "jax.vmap(lambda v: lax.pshuffle(v, 'i', [1, 2, 0]), axis_name='i')(a0)",
+        ["arr:int8:[1, 2, 3]"],
+    ),
+    (
+        "jax.vmap(lambda v: lax.pshuffle(v, 'i', [2, 0]), axis_name='i')(a0)",
+        ["arr:float32:[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]"],
+    ),
+    (
+        "jax.vmap(lambda v: lax.psum_scatter(v, 'i'), axis_name='i')(a0)",
+        ["arr:float32:[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]"],
+    ),
+    (
+        "jax.vmap(lambda v: lax.psum_scatter(v, 'i', scatter_dimension=1), axis_name='i')(a0)",
+        ["arr:int32:[[[0, 1, 2]], [[3, 4, 5]], [[6, 7, 8]]]"],
+    ),
+    (
+        "jax.vmap(lambda v: lax.psum_scatter(v, 'i', tiled=True), axis_name='i')(a0)",
+        [
+            "arr:float32:[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0], [6.0, 7.0, 8.0, 9.0, 10.0, 11.0], [12.0, 13.0, 14.0, 15.0, 16.0, 17.0]]"
+        ],
+    ),
+    (
+        "jax.vmap(lambda v: lax.all_to_all(v, 'i', 0, 0), axis_name='i')(a0)",
+        ["arr:float32:[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]"],
+    ),
+    (
+        "jax.vmap(lambda v: lax.all_to_all(v, 'i', 0, 1), axis_name='i')(a0.reshape(3, 3, 1) * a1)",
+        [
+            "arr:float32:[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]",
+            "arr:float32:[1.0, -1.0]",
+        ],
+    ),
+    (
+        "jax.vmap(lambda v: lax.all_to_all(v, 'i', 1, 0, tiled=True), axis_name='i')(a0.reshape(3, 2, 6))",
+        ["arr:float32:" + str([float(i) for i in range(36)])],
+    ),
+    (
+        "jax.vmap(lambda v: lax.pswapaxes(v, 'i', 0), axis_name='i')(a0.reshape(3, 3, 2))",
+        ["arr:float32:" + str([float(i) for i in range(18)])],
+    ),
+    (
+        "jax.jit(jax.vmap(lambda v: lax.pshuffle(v, 'i', [2, 0, 1]), axis_name='i'))(a0)",
+        ["arr:float32:[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]"],
+    ),
+    (
+        "jax.vmap(lambda v: lax.pcast(v, 'i', to='varying'), axis_name='i')(a0)",
+        ["arr:float32:[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]"],
+    ),
+    ("lax.pshuffle(a0, 'i', [0])", ["arr:float32:[1.0]"]),
 ]
 
 # -- reduce_precision over bit patterns ----------------------------------------------------------

@@ -420,3 +420,24 @@ __all__ += [
     "stage",
     "with_sharding_constraint",
 ]
+
+# -- issue 14: more collectives over named vmap axes ------------------------------------------------
+from trellax._src.parallel_more import (  # noqa: E402
+    all_to_all,
+    pbroadcast,
+    pcast,
+    ppermute,
+    pshuffle,
+    psum_scatter,
+    pswapaxes,
+)
+
+__all__ += [
+    "all_to_all",
+    "pbroadcast",
+    "pcast",
+    "ppermute",
+    "pshuffle",
+    "psum_scatter",
+    "pswapaxes",
+]
