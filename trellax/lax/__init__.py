@@ -441,3 +441,19 @@ __all__ += [
     "psum_scatter",
     "pswapaxes",
 ]
+
+from trellax._src.lax_more_ops import (  # noqa: E402
+    RaggedDotDimensionNumbers,
+    conv_general_dilated_patches,
+    ragged_dot,
+    ragged_dot_general,
+    scatter_apply,
+)
+
+__all__ += [
+    "RaggedDotDimensionNumbers",
+    "conv_general_dilated_patches",
+    "ragged_dot",
+    "ragged_dot_general",
+    "scatter_apply",
+]
