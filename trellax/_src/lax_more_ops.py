@@ -189,3 +189,41 @@ def ragged_dot_general(
     picked = tnp.where(member[:, :, None], products, tnp.zeros((), products.dtype))
     out: Array = tnp.sum(picked, axis=1, dtype=products.dtype)
     return out
+
+
+def conv_general_dilated_local(
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    window_strides: Sequence[int],
+    padding: str | Sequence[tuple[int, int]],
+    filter_shape: Sequence[int],
+    lhs_dilation: Sequence[int] | None = None,
+    rhs_dilation: Sequence[int] | None = None,
+    dimension_numbers: Any = None,
+    precision: Any = None,
+) -> Array:
+    """A convolution with unshared weights: every output position has its own kernel.
+    ``rhs`` holds, in the ``rhs`` layout of ``dimension_numbers``, ``O`` output features by
+    ``C * prod(filter_shape)`` inputs (ordered as ``conv_general_dilated_patches``'s features)
+    by the output's spatial sizes."""
+    import trellax.numpy as tnp
+    from trellax._src.lax.conv import conv_dimension_numbers
+
+    x, w = asarray(lhs), asarray(rhs)
+    dn = conv_dimension_numbers(x.shape, w.shape, dimension_numbers)
+    x_logical = tnp.transpose(x, dn.lhs_spec)  # N C spatial...
+    w_logical = tnp.transpose(w, dn.rhs_spec)  # O I spatial...
+    patches = conv_general_dilated_patches(
+        x_logical, filter_shape, window_strides, padding, lhs_dilation, rhs_dilation
+    )  # N (C * F) out-spatial...
+    if tuple(patches.shape[2:]) != tuple(w_logical.shape[2:]) or (
+        patches.shape[1] != w_logical.shape[1]
+    ):
+        raise TypeError(
+            "conv_general_dilated_local: rhs must have (in the rhs layout) O x "
+            f"{patches.shape[1]} x {tuple(patches.shape[2:])} (output features x "
+            "C * prod(filter_shape) x output spatial sizes), got "
+            f"{tuple(w_logical.shape)}"
+        )
+    out = tnp.einsum("ni...,oi...->no...", patches, w_logical, precision=precision)
+    return tnp.transpose(out, tuple(int(i) for i in np.argsort(dn.out_spec)))

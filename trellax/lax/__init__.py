@@ -444,6 +444,7 @@ __all__ += [
 
 from trellax._src.lax_more_ops import (  # noqa: E402
     RaggedDotDimensionNumbers,
+    conv_general_dilated_local,
     conv_general_dilated_patches,
     ragged_dot,
     ragged_dot_general,
@@ -452,6 +453,7 @@ from trellax._src.lax_more_ops import (  # noqa: E402
 
 __all__ += [
     "RaggedDotDimensionNumbers",
+    "conv_general_dilated_local",
     "conv_general_dilated_patches",
     "ragged_dot",
     "ragged_dot_general",
