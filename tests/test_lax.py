@@ -621,6 +621,21 @@ CASES.update(
     }
 )
 
+# the top level's primitives (tests/test_toplevel.py has the details)
+CASES.update(
+    {
+        "remat2": lambda: trellax.checkpoint(lambda x: x * 2)(tnp.ones(3, "float16")),
+        "pure_callback": lambda: trellax.pure_callback(
+            np.negative, trellax.ShapeDtypeStruct((3,), "int8"), tnp.ones(3, "int8")
+        ),
+        "debug_callback": lambda: trellax.debug.callback(lambda x: None, tnp.ones(3)),
+        "custom_vmap_call": lambda: trellax.jit(trellax.custom_batching.sequential_vmap(tnp.sin))(
+            tnp.ones(2)
+        ),
+        "remat_lin": lambda: trellax.linearize(trellax.checkpoint(tnp.sin), 1.0)[1](2.0),
+    }
+)
+
 
 # issue 14, the remaining lax names (tests/test_golden_lax_more.py has their golden data)
 CASES["reduce_precision"] = lambda: lax.reduce_precision(f32(), 5, 10)

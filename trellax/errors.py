@@ -10,11 +10,19 @@ from trellax._src.errors import TracerBoolConversionError as TracerBoolConversio
 from trellax._src.errors import TracerIntegerConversionError as TracerIntegerConversionError
 from trellax._src.errors import TrellaxTypeError as JAXTypeError
 from trellax._src.errors import UnexpectedTracerError as UnexpectedTracerError
+from trellax._src.jax_errors import InconclusiveDimensionOperation as InconclusiveDimensionOperation
+from trellax._src.jax_errors import JaxprTypeError as JaxprTypeError
+from trellax._src.jax_errors import JaxRuntimeError as JaxRuntimeError
+from trellax._src.jax_errors import KeyReuseError as KeyReuseError
 
 __all__ = [
     "ConcretizationTypeError",
+    "InconclusiveDimensionOperation",
     "JAXIndexError",
     "JAXTypeError",
+    "JaxRuntimeError",
+    "JaxprTypeError",
+    "KeyReuseError",
     "NonConcreteBooleanIndexError",
     "TracerArrayConversionError",
     "TracerBoolConversionError",

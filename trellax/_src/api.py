@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
+import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 import numpy as np
 
 from trellax._src import config as _config
-from trellax._src import core, dtypes, errors, fp_errors, stages
+from trellax._src import core, dtypes, errors, fp_errors, jax_flags, op_by_op, stages
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import ShapedArray
@@ -33,6 +35,7 @@ R = TypeVar("R")
 S = TypeVar("S")
 
 _PY_KIND = {int: "i", float: "f", complex: "c"}
+_LOG = logging.getLogger("trellax")
 _object_new = object.__new__
 _ERRSTATE = fp_errors.STATE
 _IGNORE_FP_ERRORS = fp_errors.IGNORE_ALL
@@ -187,6 +190,10 @@ class _CacheEntry:
         self.single = out_tree.num_leaves == 1 and out_tree == tree_flatten(0)[1]
 
 
+#: Every jitted function alive (``trellax.clear_caches`` empties their caches).
+ALL_JITTED: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
 class Jitted(Generic[P, R]):
     """A jitted function: traces once per signature, then runs straight-line NumPy code."""
 
@@ -212,6 +219,7 @@ class Jitted(Generic[P, R]):
         self._fast_cache: dict[Hashable, _CacheEntry] = {}
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self.trace_count = 0
+        ALL_JITTED.add(self)  # for trellax.clear_caches
 
     @overload
     def __get__(self, obj: None, objtype: type | None = None) -> Jitted[P, R]: ...
@@ -273,7 +281,10 @@ class Jitted(Generic[P, R]):
                             result.weak_type = w
                             return result  # type: ignore[no-any-return]
                     return self._finish(entry, outs)
-        if core._current_trace.get() is not core.eval_trace:
+        trace = core._current_trace.get()
+        if trace is not core.eval_trace:
+            if isinstance(trace, core.EvalTrace):  # debug_nans/disable_jit: _src/op_by_op.py
+                return op_by_op.call_jitted(self, args, kwargs)  # type: ignore[no-any-return]
             return self.fun(*args, **kwargs)  # nested jit: inline into the enclosing trace
         dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
         leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
@@ -354,6 +365,12 @@ class Jitted(Generic[P, R]):
             return out_leaves
 
         closed = tracing.trace_to_jaxpr(flat_fun, avals, getattr(self.fun, "__name__", "fun"))
+        if jax_flags.log_compiles.value:
+            _LOG.warning(
+                "Compiling jit(%s) with global shapes and types %s.",
+                getattr(self.fun, "__name__", "fun"),
+                tuple(avals),
+            )
         return _CacheEntry(closed, tracing.compile_jaxpr(closed), out_tree_box[0])
 
     def _merge(

@@ -30,6 +30,8 @@ class State(NamedTuple):
     #: Fused regions of ``jit`` programs may hold bfloat16/float16 values in float32 and round
     #: only at the region's outputs (see ``docs/performance.md``). Off: bit-identical results.
     excess: bool = False
+    #: ``numpy_rank_promotion``: "allow", "warn" or "raise" (``_src/config_flags.py``)
+    rank_promotion: str = "allow"
 
 
 _TRUE = ("1", "true", "yes", "on", "t", "y")
@@ -135,11 +137,21 @@ class Config:
     def jax_numpy_dtype_promotion(self) -> PromotionMode:
         return state().mode
 
+    def __getattr__(self, name: str) -> Any:
+        """JAX's other flags (``config.jax_debug_nans``), from ``_src/config_flags.py``."""
+        from trellax._src import config_flags
+
+        if name.startswith(("jax_", "trellax_")) and (f := config_flags.flag(name)) is not None:
+            return f.value
+        raise AttributeError(f"'Config' object has no attribute {name!r}")
+
     def _flag(self, name: str) -> str:
         """The flag a name means: ``enable_x64``, ``jax_enable_x64`` and ``trellax_enable_x64``
         are one flag."""
+        from trellax._src import config_flags
+
         flag = name.removeprefix("trellax_").removeprefix("jax_")
-        if flag not in self._FLAGS:
+        if flag not in self._FLAGS and config_flags.flag(name) is None:
             raise AttributeError(
                 f"Unrecognized config option: {name}; valid options are "
                 + ", ".join(repr(f) for f in self._FLAGS)
@@ -154,7 +166,11 @@ class Config:
         """
         name = self._flag(name)
         current = _global_state[0]
-        if name == "enable_x64":
+        if name not in self._FLAGS:
+            from trellax._src import config_flags
+
+            config_flags.FLAGS[name].set_global(value)
+        elif name == "enable_x64":
             _global_state[0] = current._replace(x64=_parse_bool(name, value))
         elif name == "fused_excess_precision":
             _global_state[0] = current._replace(excess=_parse_bool(name, value))
@@ -163,7 +179,12 @@ class Config:
 
     def read(self, name: str) -> object:
         """The current value of a flag, by name."""
-        return getattr(self, self._flag(name))
+        flag = self._flag(name)
+        if flag not in self._FLAGS:
+            from trellax._src import config_flags
+
+            return config_flags.FLAGS[flag].value
+        return getattr(self, flag)
 
     def __repr__(self) -> str:
         s = state()

@@ -205,8 +205,9 @@ def _build_lattices() -> None:
             standard_successors(x64), name=f"standard lattice ({'x64' if x64 else 'x32'})"
         )
         for excess in (False, True):  # fused_excess_precision does not change promotion
-            _LATTICES[_config.State(x64, "standard", excess)] = std
-            _LATTICES[_config.State(x64, "strict", excess)] = strict
+            for rank in ("allow", "warn", "raise"):  # nor does numpy_rank_promotion
+                _LATTICES[_config.State(x64, "standard", excess, rank)] = std
+                _LATTICES[_config.State(x64, "strict", excess, rank)] = strict
 
 
 _build_lattices()

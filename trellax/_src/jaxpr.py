@@ -157,7 +157,8 @@ def pretty_print(jaxpr: Jaxpr) -> str:
         params = " ".join(f"{k}={_param_str(p, 4)}" for k, p in sorted(eqn.params.items()))
         head = eqn.primitive.name + (f"[{params}]" if params else "")
         args = " ".join(name(v) for v in eqn.invars)
-        lines.append(f"    {outs} = {head} {args}".rstrip())
+        lhs = f"{outs} = " if outs else ""  # an effect (debug_callback) has no results
+        lines.append(f"    {lhs}{head} {args}".rstrip())
     outs = ", ".join(name(v) for v in jaxpr.outvars)
     lines.append(f"  in ({outs}{',' if len(jaxpr.outvars) == 1 else ''}) }}")
     return "\n".join(lines)

@@ -11,6 +11,7 @@ from typing import Any
 
 from trellax._src import core, dtypes
 from trellax._src.basearray import Array
+from trellax._src.control_flow import unjitted
 from trellax._src.control_flow.common import (
     _avals_of,
     _block,
@@ -73,6 +74,8 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -
     result has ``branches[0]``'s.
     """
     funs = tuple(branches)
+    if (out := unjitted.switch(index, funs, operands)) is not unjitted.NOT_HANDLED:
+        return out
     names = [f"branches[{i}]" for i in range(len(funs))]
     return eager_cached(
         ("switch", *[fun_key(b) for b in funs]),
@@ -161,6 +164,8 @@ def cond(
     ``pred`` must be a scalar bool or number (nonzero is true). Both branches must return the
     same tree of (shape, dtype).
     """
+    if (out := unjitted.cond(pred, true_fun, false_fun, operands)) is not unjitted.NOT_HANDLED:
+        return out
     return eager_cached(
         ("cond", fun_key(true_fun), fun_key(false_fun)),
         lambda p, *ops: _cond(p, true_fun, false_fun, ops),

@@ -13,6 +13,7 @@ from typing import Any
 
 from trellax._src import core, dtypes
 from trellax._src.basearray import Array
+from trellax._src.control_flow import unjitted
 from trellax._src.control_flow.common import (
     _CarryNames,
     _run_eagerly,
@@ -76,6 +77,9 @@ def while_loop(
     cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any
 ) -> Any:
     """Repeats ``val = body_fun(val)`` while ``cond_fun(val)``; the carry keeps one type."""
+
+    if (out := unjitted.while_loop(cond_fun, body_fun, init_val)) is not unjitted.NOT_HANDLED:
+        return out
 
     def run(init: Any) -> Any:
         names = _CarryNames(init, "init_val")
@@ -157,6 +161,8 @@ def fori_loop(
     """
     if not callable(body_fun):
         raise TypeError("lax.fori_loop: body_fun argument should be callable.")
+    if (out := unjitted.fori_loop(lower, upper, body_fun, init_val)) is not unjitted.NOT_HANDLED:
+        return out
     lo, hi = asarray(lower), asarray(upper)
     for b, name in ((lo, "lower"), (hi, "upper")):
         if b.shape != ():

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.control_flow import unjitted
 from trellax._src.control_flow.common import (
     _block,
     _CarryNames,
@@ -88,6 +89,9 @@ def scan(
 ) -> tuple[Any, Any]:
     """Loops ``carry, y = f(carry, x)`` over the leading axis of ``xs``; returns the final carry
     and the stacked ``y``s."""
+
+    if (out := unjitted.scan(f, init, xs, length, reverse)) is not unjitted.NOT_HANDLED:
+        return out  # type: ignore[no-any-return]
 
     def run(init: Any, xs: Any) -> tuple[Any, Any]:
         names = _CarryNames(init, "init")

@@ -52,7 +52,7 @@ class ufunc:
         self.nout = operator.index(nout)
         self.nargs = self.nin if nargs is None else operator.index(nargs)
         self.identity = identity
-        self.__name__ = name or getattr(func, "__name__", "ufunc")
+        self.__name__: str = str(name or getattr(func, "__name__", "ufunc"))
         self._call = call
         self._reduce = reduce
         self._accumulate = accumulate

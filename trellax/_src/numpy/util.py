@@ -10,6 +10,8 @@ and 0-d operands, as JAX does.
 
 from __future__ import annotations
 
+import sys
+import warnings
 from typing import Any
 
 import numpy as np
@@ -97,10 +99,11 @@ def mark_promotion(fun_name: str, x: Array, out: Array) -> None:
             eqns[-1].api = fun_name
 
 
-def promote_shapes(args: list[Array]) -> list[Array]:
+def promote_shapes(args: list[Array], fun_name: str | None = None) -> list[Array]:
     """Gives array operands of different ranks equal ranks by adding leading axes of size 1
     (``broadcast_in_dim``), as NumPy's broadcasting would align them. 0-d operands stay 0-d: lax
-    broadcasts them."""
+    broadcasts them. With ``fun_name`` (elementwise functions) the ``numpy_rank_promotion``
+    flag may warn about or refuse the rank change."""
     rank = 0
     uneven = False
     for a in args:
@@ -112,7 +115,43 @@ def promote_shapes(args: list[Array]) -> list[Array]:
                 rank = n
     if not uneven:
         return args
+    if fun_name is not None:
+        _check_rank_promotion(fun_name, args)
     return [_to_rank(a, rank) for a in args]
+
+
+_RANK_DOC = "https://docs.jax.dev/en/latest/rank_promotion_warning.html"
+#: Functions that JAX broadcasts explicitly, so the rank-promotion flag never stops them.
+_BROADCAST_EXPLICITLY = frozenset({"where", "heaviside"})
+
+
+def _check_rank_promotion(fun_name: str, args: list[Array]) -> None:
+    """JAX's ``jax_numpy_rank_promotion`` check, with its texts."""
+    mode = _config.state().rank_promotion
+    if mode == "allow" or fun_name in _BROADCAST_EXPLICITLY:
+        return
+    shapes = " ".join(str(tuple(a.shape)) for a in args)
+    if mode == "raise":
+        raise ValueError(
+            f"Operands could not be broadcast together for {fun_name} on shapes {shapes} and "
+            "with the config option jax_numpy_rank_promotion='raise'. For more information, "
+            f"see {_RANK_DOC}."
+        )
+    warnings.warn(
+        f"Following NumPy automatic rank promotion for {fun_name} on shapes {shapes}. Set the "
+        "jax_numpy_rank_promotion config option to 'allow' to disable this warning; for more "
+        f"information, see {_RANK_DOC}.",
+        stacklevel=_user_stacklevel(),
+    )
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` of the innermost frame outside trellax (the user's line)."""
+    package = __file__.rsplit("/_src/", 1)[0]
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _to_rank(a: Array, rank: int) -> Array:
@@ -165,7 +204,7 @@ def promote_args(fun_name: str, *args: Any) -> list[Array]:
                 ):
                     if x.shape == y.shape:
                         return [x, y]
-                    return promote_shapes([x, y])
+                    return promote_shapes([x, y], fun_name)
             elif ty is int or ty is float or ty is complex:
                 dtype, weak = _join_scalar(x, ty)
                 return [convert(fun_name, x, dtype, weak), scalar_to_array(y, dtype, weak)]
@@ -173,7 +212,7 @@ def promote_args(fun_name: str, *args: Any) -> list[Array]:
             dtype, weak = _join_scalar(y, tx)
             return [scalar_to_array(x, dtype, weak), convert(fun_name, y, dtype, weak)]
     dtype, weak = promote_dtypes(fun_name, *args)
-    return promote_shapes([convert(fun_name, a, dtype, weak) for a in args])
+    return promote_shapes([convert(fun_name, a, dtype, weak) for a in args], fun_name)
 
 
 def promote_args_keep_shapes(fun_name: str, *args: Any) -> list[Array]:
@@ -229,7 +268,9 @@ def to_inexact_dtype(d: DType) -> DType:
 
 def promote_args_numeric(fun_name: str, *args: Any) -> list[Array]:
     dtype, weak = promote_dtypes(fun_name, *args)
-    return promote_shapes([convert(fun_name, a, to_numeric_dtype(dtype), weak) for a in args])
+    return promote_shapes(
+        [convert(fun_name, a, to_numeric_dtype(dtype), weak) for a in args], fun_name
+    )
 
 
 def promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
@@ -257,7 +298,7 @@ def _promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
     """
     dtype, weak = promote_dtypes(fun_name, *args)
     target = to_inexact_dtype(dtype)  # int2 & co. stay integers: the primitive refuses them
-    return promote_shapes([convert(fun_name, a, target, weak) for a in args])
+    return promote_shapes([convert(fun_name, a, target, weak) for a in args], fun_name)
 
 
 def promote_args_complex(fun_name: str, *args: Any) -> list[Array]:
@@ -266,7 +307,7 @@ def promote_args_complex(fun_name: str, *args: Any) -> list[Array]:
     target = (
         dtypes.complex128 if inexact in (dtypes.float64, dtypes.complex128) else dtypes.complex64
     )
-    return promote_shapes([convert(fun_name, a, target, weak) for a in args])
+    return promote_shapes([convert(fun_name, a, target, weak) for a in args], fun_name)
 
 
 def ensure_array(fun_name: str, x: Any) -> Array:

@@ -291,9 +291,27 @@ def logit(x: ArrayLike) -> Array:
 
 
 def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x * log(y)``, 0 where ``x == 0`` (even for ``y == 0``)."""
+    """``x * log(y)``, 0 where ``x == 0`` (even for ``y == 0``). Differentiated as JAX does
+    (custom JVP ``t_x log(y) + t_y x / y``): at ``x == 0`` the derivative in ``x`` is
+    ``log(y)``, not 0."""
     a, b = _real_inexact("xlogy", x, y)
+    out: Array = _xlogy(a, b)
+    return out
+
+
+def _xlogy_plain(a: Array, b: Array) -> Array:
     return where(ufuncs.equal(a, _c(0, a)), _c(0, a), lax.mul(a, lax.log(b)))
+
+
+def _xlogy_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> Any:
+    a, b = primals
+    ta, tb = tangents
+    out: Array = _xlogy(a, b)
+    tangent = ufuncs.add(ufuncs.multiply(ta, lax.log(b)), ufuncs.divide(ufuncs.multiply(tb, a), b))
+    return out, tangent.astype(out.dtype)
+
+
+_xlogy = ufuncs._custom_jvp(_xlogy_plain, _xlogy_jvp)
 
 
 def xlog1py(x: ArrayLike, y: ArrayLike) -> Array:
@@ -303,15 +321,22 @@ def xlog1py(x: ArrayLike, y: ArrayLike) -> Array:
 
 
 def entr(x: ArrayLike) -> Array:
-    """``-x log(x)`` for ``x > 0``, 0 at 0, ``-inf`` for ``x < 0``."""
+    """``-x log(x)`` for ``x >= 0`` (0 at 0), ``-inf`` for ``x < 0``, NaN for NaN; its
+    derivative is JAX's ``-(log(x) + 1)`` (``inf`` at 0)."""
     (a,) = _real_inexact("entr", x)
-    zero = _c(0, a)
-    positive = lax.neg(lax.mul(a, lax.log(where(ufuncs.greater(a, zero), a, _c(1, a)))))
-    return where(
-        ufuncs.greater(a, zero),
-        positive,
-        where(ufuncs.equal(a, zero), zero, _c(float("-inf"), a)),
-    )
+    negative = ufuncs.less(a, _c(0, a))
+    out: Array = _xlogx(a)
+    return where(negative, _c(float("-inf"), a), lax.neg(out))
+
+
+def _xlogx_jvp(primals: tuple[Array], tangents: tuple[Array]) -> Any:
+    (a,) = primals
+    (ta,) = tangents
+    out: Array = _xlogx(a)
+    return out, ufuncs.multiply(ta, ufuncs.add(lax.log(a), 1))
+
+
+_xlogx = ufuncs._custom_jvp(lambda a: _xlogy_plain(a, a), _xlogx_jvp)
 
 
 def rel_entr(p: ArrayLike, q: ArrayLike) -> Array:

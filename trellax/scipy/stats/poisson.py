@@ -2,12 +2,14 @@
 
 from trellax._src.scipy.stats.poisson import (
     cdf,
+    entropy,
     logpmf,
     pmf,
 )
 
 __all__ = [
     "cdf",
+    "entropy",
     "logpmf",
     "pmf",
 ]

@@ -6,22 +6,23 @@ import math
 
 from trellax._src import dtypes
 from trellax._src.basearray import Array
+from trellax._src.lax import elementwise as lax
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import ufuncs as u
 from trellax._src.numpy.util import check_arraylike
 from trellax._src.scipy import special
 from trellax._src.scipy.stats._util import ArrayLike, k, promote
 
-_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
-
 
 def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    """``log(pdf(x))``: ``-((x - loc) / scale)**2 / 2 - log(scale) - log(2 pi) / 2``."""
+    """``log(pdf(x))``: ``-(log(2 pi scale**2) + ((x - loc) / scale)**2) / 2``, JAX's formula
+    (so a negative ``scale`` acts as its absolute value; lax operations, so weak operands meet
+    strong constants without a cast, as in JAX's gradients)."""
     x, loc, scale = promote("norm.logpdf", x, loc, scale)
-    z = u.divide(u.subtract(x, loc), scale)
-    return u.subtract(
-        u.subtract(u.multiply(k(-0.5, z), u.multiply(z, z)), u.log(scale)), k(_HALF_LOG_2PI, z)
-    )
+    scale_sq = lax.square(scale)
+    log_normalizer = lax.log(lax.mul(k(2 * math.pi, x), scale_sq))
+    quadratic = lax.div(lax.square(lax.sub(x, loc)), scale_sq)
+    return lax.div(lax.add(log_normalizer, quadratic), k(-2, x))
 
 
 def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
+import trellax.numpy as jnp
 from trellax._src.basearray import Array
 from trellax._src.numpy import ufuncs as u
 from trellax._src.numpy.selection import where
+from trellax._src.numpy.util import check_arraylike, promote_args_inexact_keep_shapes
 from trellax._src.scipy import special
 from trellax._src.scipy.stats._util import ArrayLike, promote, strong_if_shaped
 
@@ -34,3 +38,28 @@ def _cdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
 def cdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
     """See ``_cdf``; strong unless every input is a weak scalar (JAX's constants)."""
     return strong_if_shaped(_cdf(k, mu, loc))
+
+
+def _entropy_by_sum(mu: Array, terms: int, upper: Array) -> Array:
+    """``-sum p log p`` over ``k < min(terms, upper)`` (one row per ``k``, one column per mu)."""
+    ks = jnp.arange(terms, dtype=mu.dtype)[:, None]
+    probs = pmf(ks, mu, 0)
+    return jnp.sum(special.entr(jnp.where(ks < upper[None, :], probs, 0.0)), axis=0)
+
+
+def entropy(mu: ArrayLike, loc: ArrayLike = 0) -> Array:
+    """The entropy, as JAX computes it: 0 for ``mu == 0``; below 10 the sum of ``-p log p``
+    over ``k < mu + 20`` (35 terms at most), below 100 over ``k < mu + 10 sqrt(mu) + 20``
+    (250 terms at most), and beyond the asymptotic ``log(2 pi e mu) / 2 - 1 / (12 mu)``.
+    ``loc`` only shifts the distribution (its shape broadcasts with ``mu``'s); results are
+    strongly typed."""
+    check_arraylike("poisson.entropy", mu, loc)
+    mu, loc = promote_args_inexact_keep_shapes("poisson.entropy", mu, loc)
+    shape = jnp.broadcast_shapes(mu.shape, loc.shape)
+    m = jnp.ravel(mu)
+    small = _entropy_by_sum(m, 35, jnp.ceil(m + 20))
+    medium = _entropy_by_sum(m, 250, jnp.ceil(m + 10 * jnp.sqrt(m) + 20))
+    large = 0.5 * jnp.log(2 * math.pi * math.e * m) - 1.0 / (12 * m)
+    value = jnp.where(m < 10, small, jnp.where(m < 100, medium, large))
+    value = jnp.where(m == 0, jnp.zeros_like(m), value)
+    return jnp.broadcast_to(value.reshape(mu.shape), shape)

@@ -1,0 +1,189 @@
+"""Properties of the ``scipy.stats`` names of issue 14's second batch that the golden cases
+(tests/test_golden_stats_more.py) do not pin: references computed with NumPy in float64,
+``jit`` agreeing with eager evaluation, the pytree and immutability of ``gaussian_kde``, and the
+messages of bad input."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import trellax
+import trellax.numpy as jnp
+import trellax.random as random
+import trellax.scipy.stats as stats
+
+
+def _np_ranks(x: np.ndarray, method: str) -> np.ndarray:
+    """Ranks by definition (quadratic, for small inputs)."""
+    less = (x[None, :] < x[:, None]).sum(1)
+    equal = (x[None, :] == x[:, None]).sum(1)
+    if method == "min":
+        return (less + 1).astype(float)
+    if method == "max":
+        return (less + equal).astype(float)
+    if method == "average":
+        return less + (equal + 1) / 2
+    if method == "dense":
+        return np.searchsorted(np.unique(x), x) + 1.0
+    return np.argsort(np.argsort(x, kind="stable"), kind="stable") + 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(-3, 3), min_size=1, max_size=12),
+    st.sampled_from(["average", "min", "max", "dense", "ordinal"]),
+)
+def test_rankdata_matches_definition(values: list[int], method: str) -> None:
+    x = np.array(values, dtype=np.float32)
+    got = stats.rankdata(jnp.asarray(x), method)
+    np.testing.assert_array_equal(np.asarray(got), _np_ranks(x, method))
+    assert got.dtype == np.float32 and not got.weak_type
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=15))
+def test_mode_matches_counting(values: list[int]) -> None:
+    x = np.array(values, dtype=np.int32)
+    vals, counts = np.unique(x, return_counts=True)
+    result = stats.mode(jnp.asarray(x))
+    assert int(result.mode) == vals[np.argmax(counts)]
+    assert int(result.count) == counts.max()
+
+
+@pytest.mark.parametrize("a,b", [(-1.0, 2.0), (5.0, 6.0), (-8.0, -7.0), (-0.5, 0.25)])
+def test_truncnorm_cdf_is_integral_of_pdf(a: float, b: float) -> None:
+    with trellax.enable_x64(True):
+        grid = np.linspace(a, b, 4001)
+        pdf = np.asarray(stats.truncnorm.pdf(jnp.asarray(grid), a, b))
+        integral = np.concatenate([[0.0], np.cumsum((pdf[1:] + pdf[:-1]) / 2 * np.diff(grid))])
+        cdf = np.asarray(stats.truncnorm.cdf(jnp.asarray(grid), a, b))
+        sf = np.asarray(stats.truncnorm.sf(jnp.asarray(grid), a, b))
+    np.testing.assert_allclose(cdf, integral, atol=1e-6)
+    np.testing.assert_allclose(sf, 1 - integral, atol=1e-6)
+
+
+def test_densities_against_float64_formulas() -> None:
+    x = np.linspace(-3, 3, 13)
+    with trellax.enable_x64(True):
+        vm = np.asarray(stats.vonmises.pdf(jnp.asarray(x), 2.0))
+        gn = np.asarray(stats.gennorm.pdf(jnp.asarray(x), 1.5))
+        wc = np.asarray(stats.wrapcauchy.pdf(jnp.asarray(x + 3), 0.3))
+    np.testing.assert_allclose(vm, np.exp(2.0 * np.cos(x)) / (2 * np.pi * np.i0(2.0)), rtol=1e-12)
+    np.testing.assert_allclose(gn, 1.5 / (2 * math.gamma(1 / 1.5)) * np.exp(-(np.abs(x) ** 1.5)))
+    c, y = 0.3, x + 3
+    want = (1 - c * c) / (2 * np.pi * (1 + c * c - 2 * c * np.cos(y)))
+    np.testing.assert_allclose(wc, want, rtol=1e-12)
+
+
+def test_poisson_entropy_against_direct_sum() -> None:
+    with trellax.enable_x64(True):
+        mu = np.array([0.3, 4.0, 42.0, 250.0])
+        got = np.asarray(stats.poisson.entropy(jnp.asarray(mu)))
+    k = np.arange(2000.0)[:, None]
+    logp = k * np.log(mu) - mu - np.array([math.lgamma(v + 1) for v in k[:, 0]])[:, None]
+    want = -(np.exp(logp) * logp).sum(0)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_multinomial_against_formula() -> None:
+    with trellax.enable_x64(True):
+        got = float(stats.multinomial.pmf(jnp.array([1, 2, 3]), 6, jnp.array([0.2, 0.3, 0.5])))
+    assert got == pytest.approx(60 * 0.2 * 0.3**2 * 0.5**3, rel=1e-12)
+
+
+def test_dirichlet_against_formula() -> None:
+    with trellax.enable_x64(True):
+        got = float(stats.dirichlet.pdf(jnp.array([0.2, 0.3]), jnp.array([1.0, 2.0, 3.0])))
+    want = math.gamma(6) / (math.gamma(1) * math.gamma(2) * math.gamma(3)) * 0.3 * 0.5**2
+    assert got == pytest.approx(want, rel=1e-12)
+
+
+def _kde() -> stats.gaussian_kde:
+    data = jnp.array([[-1.0, 0.5, 0.7, 2.0, 3.5], [0.0, 1.0, -0.5, 2.5, 1.0]])
+    return stats.gaussian_kde(data, weights=jnp.array([1.0, 2.0, 1.0, 0.5, 0.5]))
+
+
+def test_kde_is_an_immutable_pytree() -> None:
+    kde = _kde()
+    leaves, treedef = trellax.tree_util.tree_flatten(kde)
+    assert len(leaves) == 5
+    again = trellax.tree_util.tree_unflatten(treedef, leaves)
+    assert isinstance(again, stats.gaussian_kde)
+    np.testing.assert_array_equal(np.asarray(again.covariance), np.asarray(kde.covariance))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        kde.neff = 1.0  # type: ignore[misc]
+
+
+def test_kde_density_against_numpy() -> None:
+    with trellax.enable_x64(True):
+        kde = _kde()
+        pts = np.array([[0.0, 1.0, 2.0], [0.5, 0.5, -1.0]])
+        got = np.asarray(kde.evaluate(jnp.asarray(pts)))
+        log_got = np.asarray(kde.logpdf(jnp.asarray(pts)))
+        cov, data, w = (np.asarray(v) for v in (kde.covariance, kde.dataset, kde.weights))
+    diff = pts[:, :, None] - data[:, None, :]
+    q = np.einsum("imn,ij,jmn->mn", diff, np.linalg.inv(cov), diff)
+    want = (w * np.exp(-q / 2)).sum(1) / (2 * np.pi * np.sqrt(np.linalg.det(cov)))
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    np.testing.assert_allclose(log_got, np.log(want), rtol=1e-12)
+
+
+def test_kde_under_jit_and_resample_shape() -> None:
+    kde = _kde()
+    pts = jnp.array([[0.0, 1.0], [0.5, 0.5]])
+    np.testing.assert_allclose(
+        np.asarray(trellax.jit(lambda k, x: k.logpdf(x))(kde, pts)),
+        np.asarray(kde.logpdf(pts)),
+        rtol=1e-6,
+    )
+    draws = kde.resample(random.key(0), (7,))
+    assert draws.shape == (2, 7) and draws.dtype == np.float32
+
+
+@pytest.mark.parametrize(
+    "call,error,words",
+    [
+        (lambda: stats.mode(jnp.ones(3), nan_policy="omit"), NotImplementedError, "omit"),
+        (lambda: stats.mode(jnp.ones(3), nan_policy="no"), ValueError, "Illegal nan_policy"),
+        (lambda: stats.rankdata(jnp.ones(3), nan_policy="raise"), NotImplementedError, "nans"),
+        (lambda: stats.rankdata(jnp.ones(3), "mean"), ValueError, "unknown method"),
+        (lambda: stats.sem(jnp.ones(3), nan_policy="raise"), ValueError, "not supported"),
+        (lambda: stats.gaussian_kde(jnp.ones(4), "wide"), ValueError, "bw_method"),
+        (lambda: _kde().set_bandwidth("scott"), NotImplementedError, "bandwidth"),
+        (lambda: _kde().integrate_box_1d(0.0, 1.0), ValueError, "1D"),
+        (lambda: _kde().evaluate(jnp.ones((3, 2))), ValueError, "dimension 3"),
+        (
+            lambda: stats.dirichlet.logpdf(jnp.ones(3), jnp.ones((1, 3))),
+            ValueError,
+            "one-dimensional",
+        ),
+        (
+            lambda: stats.multinomial.logpmf(jnp.ones(2), 2, jnp.ones(2) / 2),
+            ValueError,
+            "integer type",
+        ),
+    ],
+)
+def test_bad_input_messages(call: object, error: type[Exception], words: str) -> None:
+    with pytest.raises(error, match=words):
+        call()  # type: ignore[operator]
+
+
+def test_jit_agrees_with_eager() -> None:
+    x = jnp.array([[3.0, 1.0, 1.0], [2.0, 2.0, 5.0]])
+    for f in [
+        lambda v: stats.mode(v, axis=1).mode,
+        lambda v: stats.rankdata(v, "average", axis=1),
+        lambda v: stats.sem(v, axis=1),
+        lambda v: stats.truncnorm.logcdf(v, -1.0, 2.5),
+        lambda v: stats.poisson.entropy(v),
+    ]:
+        eager, traced = f(x), trellax.jit(f)(x)
+        np.testing.assert_allclose(np.asarray(traced), np.asarray(eager), rtol=1e-6)
+        assert (traced.dtype, traced.weak_type) == (eager.dtype, eager.weak_type)
