@@ -75,6 +75,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_random_extra.py > tests/golden/random_extra.json
 	$(GOLDEN_PY) tools/gen_jax_names.py
 	$(GOLDEN_PY) tools/gen_golden_names.py
+	$(GOLDEN_PY) tools/gen_golden_lax_more.py
 	$(GOLDEN_PY) tools/gen_golden_stats_more.py
 	$(GOLDEN_PY) tools/gen_golden_ufuncs.py
 	$(GOLDEN_PY) tools/gen_golden_behaviour.py

@@ -637,6 +637,15 @@ CASES.update(
 )
 
 
+# issue 14, the remaining lax names (tests/test_golden_lax_more.py has their golden data)
+CASES["reduce_precision"] = lambda: lax.reduce_precision(f32(), 5, 10)
+CASES["custom_linear_solve"] = lambda: lax.custom_linear_solve(
+    lambda x: 2.0 * x, f32(), lambda mv, y: y / 2.0, symmetric=True
+)
+CASES["schur"] = lambda: lax.linalg.schur(f32((3, 3)))
+CASES["hessenberg"] = lambda: lax.linalg.hessenberg(f32((2, 4, 4)))
+
+
 @pytest.mark.parametrize("name", sorted(core.primitives()))
 def test_every_primitive_has_rules(name):
     prim = core.primitives()[name]

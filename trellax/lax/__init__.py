@@ -303,6 +303,7 @@ from trellax._src.lax.convolution import (  # noqa: E402
     conv_general_permutations,
     conv_general_shape_tuple,
     conv_shape_tuple,
+    conv_transpose_shape_tuple,
     conv_with_general_padding,
 )
 from trellax._src.lax.special import erf_inv, igamma, igammac  # noqa: E402
@@ -373,3 +374,88 @@ from trellax._src.lax.special_prims import bessel_i1e, polygamma, zeta  # noqa: 
 from trellax._src.random.gamma_grad import random_gamma_grad  # noqa: E402
 
 __all__ += ["bessel_i0e", "bessel_i1e", "polygamma", "random_gamma_grad", "zeta"]
+
+# -- issue 14: the remaining jax.lax names (solvers, precision, stand-ins, options) ---------------
+from trellax._src.custom_root import custom_root  # noqa: E402
+from trellax._src.lax.options import (  # noqa: E402
+    AccuracyMode,
+    DotAlgorithm,
+    DotAlgorithmPreset,
+    DotDimensionNumbers,
+    PrecisionLike,
+    RandomAlgorithm,
+    Tolerance,
+)
+from trellax._src.lax.reduce_precision import reduce_precision  # noqa: E402
+from trellax._src.lax.standins import (  # noqa: E402
+    after_all,
+    composite,
+    create_token,
+    dce_sink,
+    platform_dependent,
+    shape_as_value,
+    stage,
+    with_sharding_constraint,
+)
+from trellax._src.linear_solve import custom_linear_solve  # noqa: E402
+
+__all__ += [
+    "AccuracyMode",
+    "DotAlgorithm",
+    "DotAlgorithmPreset",
+    "DotDimensionNumbers",
+    "PrecisionLike",
+    "RandomAlgorithm",
+    "Tolerance",
+    "after_all",
+    "composite",
+    "conv_transpose_shape_tuple",
+    "create_token",
+    "custom_linear_solve",
+    "custom_root",
+    "dce_sink",
+    "platform_dependent",
+    "reduce_precision",
+    "shape_as_value",
+    "stage",
+    "with_sharding_constraint",
+]
+
+# -- issue 14: more collectives over named vmap axes ------------------------------------------------
+from trellax._src.parallel_more import (  # noqa: E402
+    all_to_all,
+    pbroadcast,
+    pcast,
+    ppermute,
+    pshuffle,
+    psum_scatter,
+    pswapaxes,
+)
+
+__all__ += [
+    "all_to_all",
+    "pbroadcast",
+    "pcast",
+    "ppermute",
+    "pshuffle",
+    "psum_scatter",
+    "pswapaxes",
+]
+
+from trellax._src.lax_more_ops import (  # noqa: E402
+    RaggedDotDimensionNumbers,
+    conv_general_dilated_local,
+    conv_general_dilated_patches,
+    ragged_dot,
+    ragged_dot_general,
+    scatter_apply,
+)
+
+__all__ += [
+    "RaggedDotDimensionNumbers",
+    "conv_general_dilated_local",
+    "conv_general_dilated_patches",
+    "ragged_dot",
+    "ragged_dot_general",
+    "scatter_apply",
+]

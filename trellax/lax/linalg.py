@@ -29,3 +29,35 @@ __all__ = [
     "svd",
     "triangular_solve",
 ]
+
+# -- issue 14: the remaining jax.lax.linalg names ---------------------------------------------------
+from trellax._src.lax.schur import hessenberg, schur
+from trellax._src.lax_linalg_more import (
+    EighImplementation,
+    EigImplementation,
+    SvdAlgorithm,
+    cholesky_update,
+    householder_product,
+    lu,
+    lu_pivots_to_permutation,
+    ormqr,
+    symmetric_product,
+    tridiagonal,
+    tridiagonal_solve,
+)
+
+__all__ += [
+    "EigImplementation",
+    "EighImplementation",
+    "SvdAlgorithm",
+    "cholesky_update",
+    "hessenberg",
+    "householder_product",
+    "lu",
+    "lu_pivots_to_permutation",
+    "ormqr",
+    "schur",
+    "symmetric_product",
+    "tridiagonal",
+    "tridiagonal_solve",
+]

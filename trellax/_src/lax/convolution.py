@@ -25,6 +25,7 @@ __all__ = [
     "conv_general_permutations",
     "conv_general_shape_tuple",
     "conv_shape_tuple",
+    "conv_transpose_shape_tuple",
     "conv_with_general_padding",
 ]
 
@@ -61,6 +62,42 @@ def conv_general_shape_tuple(
     lhs = tuple(lhs_shape[i] for i in dn.lhs_spec)
     rhs = tuple(rhs_shape[i] for i in dn.rhs_spec)
     logical = conv_shape_tuple(lhs, rhs, window_strides, padding)
+    out = [0] * len(logical)
+    for i, axis in enumerate(dn.out_spec):
+        out[axis] = logical[i]
+    return tuple(out)
+
+
+def _transpose_pad_total(k: int, s: int, padding: str) -> int:
+    """Total padding ``conv_transpose`` adds for a string padding (kernel ``k``, stride ``s``)."""
+    if padding == "SAME":
+        return k + s - 2
+    if padding == "VALID":
+        return k + s - 2 + max(k - s, 0)
+    raise ValueError(f"Padding mode must be `SAME` or `VALID`; got {padding!r}")
+
+
+def conv_transpose_shape_tuple(
+    lhs_shape: Sequence[int],
+    rhs_shape: Sequence[int],
+    window_strides: Sequence[int],
+    padding: Any,
+    dimension_numbers: Any,
+) -> tuple[int, ...]:
+    """The output shape of ``conv_transpose`` (in the output layout): each spatial size is
+    ``(n - 1) * stride - k + 2`` plus the total padding."""
+    dn = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
+    lhs = tuple(lhs_shape[i] for i in dn.lhs_spec)
+    rhs = tuple(rhs_shape[i] for i in dn.rhs_spec)
+    if isinstance(padding, str):
+        totals = [_transpose_pad_total(k, s, padding) for k, s in zip(rhs[2:], window_strides)]
+    else:
+        totals = [int(lo) + int(hi) for lo, hi in padding]
+    spatial = [
+        (n - 1) * s - k + 2 + p
+        for n, k, s, p in zip(lhs[2:], rhs[2:], window_strides, totals, strict=True)
+    ]
+    logical = (lhs[0], rhs[0], *spatial)
     out = [0] * len(logical)
     for i, axis in enumerate(dn.out_spec):
         out[axis] = logical[i]

@@ -67,3 +67,30 @@ __all__ = [
     "svd",
     "toeplitz",
 ]
+
+# -- issue 14: the Schur-based functions and the rest of jax.scipy.linalg -------------------------
+from trellax._src.scipy.linalg_more import (
+    expm_frechet,
+    fiedler_companion,
+    qr_multiply,
+)
+from trellax._src.scipy.linalg_schur import (
+    funm,
+    hessenberg,
+    rsf2csf,
+    schur,
+    solve_sylvester,
+    sqrtm,
+)
+
+__all__ += [
+    "expm_frechet",
+    "fiedler_companion",
+    "funm",
+    "hessenberg",
+    "qr_multiply",
+    "rsf2csf",
+    "schur",
+    "solve_sylvester",
+    "sqrtm",
+]

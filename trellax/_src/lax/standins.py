@@ -1,0 +1,107 @@
+"""``jax.lax`` names for XLA tokens, compiler hints and sharding, with their meaning on one CPU
+device computed by NumPy.
+
+* ``create_token``/``after_all``: tokens order side effects in XLA; trellax runs operations in
+  program order, so a token is an inert value (``after_all`` checks its arguments, as JAX).
+* ``platform_dependent``: the platform is ``"cpu"``: calls the ``cpu`` branch, else ``default``.
+* ``with_sharding_constraint``, ``stage``: identities (``stage`` turns a value into an array).
+* ``composite``: calls its decomposition (XLA may replace a composite by a fused kernel).
+* ``dce_sink``: keeps a value alive against dead-code elimination; trellax eliminates nothing
+  the user can observe, so it returns ``None`` as JAX does.
+* ``shape_as_value``: a shape as a NumPy int32 array, as JAX returns it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+from trellax._src.basearray import Array
+from trellax._src.lax._base import asarray
+from trellax._src.tree_util import tree_flatten, tree_map, tree_unflatten
+from trellax._src.typing import ArrayLike
+
+_T = TypeVar("_T")
+
+#: The platform trellax runs on, as ``platform_dependent`` names it.
+PLATFORM = "cpu"
+
+
+class Token:
+    """An XLA token: orders side effects. It carries no value."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "Token()"
+
+
+_TOKEN = Token()
+
+
+def create_token(_: Any = None) -> Token:
+    """A new token (the argument is ignored, as in JAX)."""
+    return _TOKEN
+
+
+def after_all(*operands: Any) -> Token:
+    """A token that follows all ``operands`` (tokens)."""
+    if not all(isinstance(t, Token) for t in operands):
+        raise TypeError("Arguments to after_all must be tokens")
+    return _TOKEN
+
+
+def platform_dependent(
+    *args: Any, default: Callable[..., _T] | None = None, **per_platform: Callable[..., _T]
+) -> _T:
+    """Calls the branch for the current platform (``cpu``), or ``default`` without one."""
+    branch = per_platform.get(PLATFORM, default)
+    if branch is None:
+        names = tuple(sorted(per_platform))
+        raise NotImplementedError(
+            f"platform_dependent: no branch for platform {PLATFORM!r} and no default "
+            f"(branches for {names}); trellax runs on {PLATFORM!r} only"
+        )
+    return branch(*args)
+
+
+def with_sharding_constraint(x: Any, shardings: Any) -> Any:
+    """``x`` unchanged: one device, nothing to shard. ``None`` shardings are refused, as JAX."""
+    leaves, _ = tree_flatten(shardings, is_leaf=lambda s: s is None)
+    if shardings is None or any(s is None for s in leaves):
+        raise ValueError(
+            "One of with_sharding_constraint arguments got sharding None which is not allowed. "
+            "Please only pass `Sharding` instances."
+        )
+    flat, tree = tree_flatten(x)
+    return tree_unflatten(tree, [asarray(v) for v in flat])
+
+
+def stage(x: ArrayLike, /) -> Array:
+    """``x`` as an array of the current trace (an identity on arrays)."""
+    return asarray(x)
+
+
+def dce_sink(val: Any, *, prevent_mlir_dce: bool = False) -> None:
+    """Marks ``val`` as used; returns ``None``."""
+    tree_map(asarray, val)
+
+
+def composite(decomposition: Callable[..., Any], name: str, version: int = 0) -> Callable[..., Any]:
+    """``decomposition`` under a composite's ``name``: calling it calls ``decomposition``."""
+    if not isinstance(name, str):
+        raise TypeError(f"composite name must be a string, got {type(name).__name__}")
+
+    @functools.wraps(decomposition)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return decomposition(*args, **kwargs)
+
+    return call
+
+
+def shape_as_value(shape: Sequence[int]) -> np.ndarray[Any, np.dtype[Any]]:
+    """``shape`` as a 1-d NumPy int32 array (int32 with x64 on too, as JAX)."""
+    return np.asarray(tuple(int(d) for d in shape), dtype=np.int32)
