@@ -2,8 +2,10 @@
 ``norm``, ``cond`` and ``multi_dot`` (mirrors ``jax.numpy.linalg``).
 
 Dtype rules (JAX's): integer and bool inputs become float32 (``to_inexact_dtype``: 64-bit ints
-give float64), floats and complex numbers keep their dtype, and results are strong even for
-weakly typed inputs. Eigenvalues, singular values, norms and ``log|det|`` of complex input are
+give float64), floats and complex numbers keep their dtype. Weak flags follow JAX 0.10.2: the
+decompositions, ``solve``, ``tensorsolve``, ``cond`` with ``p`` None/2/-2, ``det`` of 2x2 and 3x3
+matrices, ``matrix_power`` with ``n >= 1`` and ``lstsq``'s singular values keep a weakly typed
+input's flag; norms, ``inv``, ``pinv``, ``slogdet``, ``matrix_rank`` and the rest are strong. Eigenvalues, singular values, norms and ``log|det|`` of complex input are
 real. Decompositions run as ``trellax.lax.linalg`` primitives, so everything here works under
 ``jit``.
 
@@ -76,9 +78,16 @@ class SlogdetResult(NamedTuple):
 
 
 def _inexact(fun_name: str, *args: Any) -> list[Array]:
-    """Promotes to an inexact dtype (ints -> float32) and drops the weak flag."""
-    out = promote_args_inexact_keep_shapes(fun_name, *args)
-    return [_convert(a, a.dtype, False) for a in out]
+    """Promotes to an inexact dtype (ints -> float32), keeping the joint weak flag (the
+    ``lax.linalg`` primitives carry it to their results, as JAX's do)."""
+    return promote_args_inexact_keep_shapes(fun_name, *args)
+
+
+def _strong_inexact(fun_name: str, x: Any) -> Array:
+    """One operand promoted to an inexact dtype, strong (for functions whose JAX results are
+    strong whatever the input: norms, ``pinv``, ``matrix_rank``)."""
+    (a,) = promote_args_inexact_keep_shapes(fun_name, x)
+    return _convert(a, a.dtype, False)
 
 
 def _matrix(fun_name: str, a: Any, *, square: bool = True) -> Array:
@@ -200,8 +209,12 @@ def inv(a: ArrayLike) -> Array:
 
 
 def det(a: ArrayLike) -> Array:
-    """The determinant of each square matrix."""
-    return lax_linalg.det(_matrix("det", a))
+    """The determinant of each square matrix. A weakly typed 2x2 or 3x3 input gives a weak
+    result and other sizes a strong one, as in JAX (its closed forms for those two sizes keep
+    the flag, its LU path does not)."""
+    x = _matrix("det", a)
+    out = lax_linalg.det(x)
+    return out if x.shape[-1] in (2, 3) else _convert(out, out.dtype, False)
 
 
 def slogdet(a: ArrayLike, *, method: str | None = None) -> SlogdetResult:
@@ -286,7 +299,8 @@ def lstsq(
             resid = reshape(resid, (1,))
     if vector:
         sol = reshape(sol, (n,))
-    return sol, resid, rank, s
+    # JAX: the solution and residuals are strong, the singular values keep the svd's flag
+    return _convert(sol, sol.dtype, False), _convert(resid, resid.dtype, False), rank, s
 
 
 def pinv(
@@ -299,6 +313,7 @@ def pinv(
     """The Moore-Penrose pseudo-inverse, from the SVD: singular values at or below
     ``rtol * max(s)`` (default ``10 * max(m, n) * eps``) are treated as zero."""
     x = _matrix("pinv", a, square=False)
+    x = _convert(x, x.dtype, False)  # strong, as JAX's
     m, n = x.shape[-2:]
     real = complex_to_real(x.dtype)
     if rcond is not None:
@@ -330,7 +345,7 @@ def matrix_rank(
 ) -> Array:
     """The number of singular values above ``rtol * max(s)`` (default ``max(m, n) * eps``), or
     above the absolute ``tol``; a default-int array over the batch dimensions."""
-    (x,) = _inexact("matrix_rank", M)
+    x = _strong_inexact("matrix_rank", M)
     d = dtypes.default_int_dtype()
     if x.ndim < 2:
         nz = lax.ne(x, full(x.shape, 0, x.dtype))
@@ -391,7 +406,7 @@ def matrix_power(a: ArrayLike, n: int) -> Array:
         if p:
             z = linalg_ops.matmul(z, z)
     assert result is not None
-    return _convert(result, result.dtype, False)
+    return result  # products keep a weak input's flag (n == 0 and n < 0 are strong)
 
 
 # -- norms ---------------------------------------------------------------------------------------
@@ -408,7 +423,7 @@ def vector_norm(
     """The vector ``ord``-norm over ``axis`` (all axes when None): ``sum(|x|**ord)**(1/ord)``;
     ``inf``/``-inf`` give the max/min of ``|x|``, 0 the number of nonzeros. Real float result
     (ints become float32)."""
-    (a,) = _inexact("vector_norm", x)
+    a = _strong_inexact("vector_norm", x)
     if axis is None:
         axes = tuple(range(a.ndim))
     else:
@@ -443,7 +458,7 @@ def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: Any = "fro") ->
     """The matrix ``ord``-norm of the last two axes: ``"fro"`` (Frobenius), ``"nuc"`` (sum of
     singular values), ``1``/``-1`` (max/min column sum of ``|x|``), ``inf``/``-inf`` (row sums),
     ``2``/``-2`` (largest/smallest singular value)."""
-    (a,) = _inexact("matrix_norm", x)
+    a = _strong_inexact("matrix_norm", x)
     if a.ndim < 2:
         raise ValueError(f"matrix_norm requires at least 2 dimensions, got shape {a.shape}")
     out = _matrix_norm(a, ord)
@@ -477,7 +492,7 @@ def norm(
 ) -> Array:
     """NumPy's ``norm``: a vector norm for one axis (or a 1-D array), a matrix norm for two
     axes (or a 2-D array); ``ord=None`` over all axes is the 2-norm of the flattened array."""
-    (a,) = _inexact("norm", x)
+    a = _strong_inexact("norm", x)
     if axis is None:
         if ord is None:
             axes = tuple(range(a.ndim))
@@ -507,7 +522,8 @@ def cond(x: ArrayLike, p: Any = None) -> Array:
         k = s.shape[-1]
         hi = reshape(slice(s, (0,) * s.ndim, (*s.shape[:-1], 1)), s.shape[:-1])
         lo = reshape(slice(s, (0,) * (s.ndim - 1) + (k - 1,), s.shape), s.shape[:-1])
-        return lax.div(hi, lo) if p != -2 else lax.div(lo, hi)
+        return lax.div(hi, lo) if p != -2 else lax.div(lo, hi)  # the svd's weak flag
+    a = _convert(a, a.dtype, False)  # norms are strong
     return lax.mul(_matrix_norm(a, p), _matrix_norm(inv(a), p))
 
 
@@ -554,13 +570,13 @@ def trace(x: ArrayLike, /, *, offset: int = 0, dtype: Any = None) -> Array:
 
 
 def matrix_transpose(x: ArrayLike, /) -> Array:
-    """Swaps the last two axes."""
+    """Swaps the last two axes (a shape operation: the weak flag is kept, as ``.mT`` keeps it)."""
     a = ensure_array("matrix_transpose", x)
     if a.ndim < 2:
         raise ValueError(
             f"x must be at least two-dimensional for matrix_transpose; got ndim={a.ndim}"
         )
-    return _convert(_mT(a), a.dtype, False)
+    return _mT(a)
 
 
 def outer(x1: ArrayLike, x2: ArrayLike, /) -> Array:
