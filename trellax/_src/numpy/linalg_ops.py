@@ -216,7 +216,8 @@ def vecdot(
 
     x, y = promote_args_keep_shapes("vecdot", x1, x2)
     if x.ndim == 0 or y.ndim == 0:
-        raise ValueError("vecdot: operands must have at least one dimension")
+        # JAX reads the contracted axis of each: an IndexError (NumPy's AxisError is both)
+        raise np.exceptions.AxisError("vecdot: operands must have at least one dimension")
     x, y = _moveaxis_last(x, axis, "vecdot"), _moveaxis_last(y, axis, "vecdot")
     if x.shape[-1] != y.shape[-1]:
         raise ValueError(

@@ -112,7 +112,18 @@ def promote_shapes(args: list[Array]) -> list[Array]:
                 rank = n
     if not uneven:
         return args
+    _check_broadcastable(args, rank)
     return [_to_rank(a, rank) for a in args]
+
+
+def _check_broadcastable(args: list[Array], rank: int) -> None:
+    """JAX's rank promotion refuses shapes that cannot broadcast with a ``ValueError`` (operands
+    of equal ranks reach lax, whose error is a ``TypeError``)."""
+    for i in range(1, rank + 1):
+        sizes = {a.shape[-i] for a in args if len(a.shape) >= i} - {1}
+        if len(sizes) > 1:
+            shapes = [tuple(a.shape) for a in args]
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={shapes}")
 
 
 def _to_rank(a: Array, rank: int) -> Array:
