@@ -8,9 +8,11 @@ never changed; an immutable one is read in place.
 
 from __future__ import annotations
 
-import zlib
+import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
+
+import numpy as np
 
 from trellax._src.nn import errors
 from trellax._src.nn._random import random as _random
@@ -73,7 +75,6 @@ class _Root:
         }
         self.rngs = dict(rngs)
         self.rng_counters: dict[tuple[tuple[str, ...], str], int] = {}
-        self.path_keys: dict[tuple[tuple[str, ...], str], Any] = {}
         self.initializing = initializing
 
     def mutable_variables(self) -> dict[str, Any]:
@@ -129,27 +130,18 @@ class Scope:
         node[name] = value
 
     def make_rng(self, stream: str, module_name: str | None) -> Any:
-        """A fresh key per call: the stream's key folded with this path, then a call counter."""
+        """A fresh key per call, derived as Flax derives it, so that the same key gives Flax's
+        parameters, dropout masks and ``make_rng`` keys: the stream's key folded once with the
+        first four bytes (big-endian) of the SHA-1 of this path's names followed by the
+        per-scope, per-stream call count (1, 2, ...) as minimal big-endian bytes."""
         if stream not in self.root.rngs:
             raise errors.InvalidRngError(f'{module_name} needs PRNG for "{stream}"')
-        random = _random()
         slot = (self.path, stream)
-        count = self.root.rng_counters.get(slot, 0)
-        self.root.rng_counters[slot] = count + 1
-        return random.fold_in(self._path_key(stream), count)
-
-    def _path_key(self, stream: str) -> Any:
-        """The stream's key folded with each name of this path (memoized per call, so a module
-        with several parameters, or a parent of several modules, folds its path once)."""
-        keys = self.root.path_keys
-        slot = (self.path, stream)
-        key = keys.get(slot)
-        if key is None:
-            if self.path:
-                parent = Scope(self.root, self.path[:-1])._path_key(stream)
-                crc = zlib.crc32(self.path[-1].encode()) & 0x7FFFFFFF
-                key = _random().fold_in(parent, crc)
-            else:
-                key = self.root.rngs[stream]
-            keys[slot] = key
-        return key
+        count = self.root.rng_counters.get(slot, 0) + 1
+        self.root.rng_counters[slot] = count
+        digest = hashlib.sha1(usedforsecurity=False)
+        for name in self.path:
+            digest.update(name.encode("utf-8"))
+        digest.update(count.to_bytes((count.bit_length() + 7) // 8, "big"))
+        data = np.uint32(int.from_bytes(digest.digest()[:4], "big"))
+        return _random().fold_in(self.root.rngs[stream], data)
