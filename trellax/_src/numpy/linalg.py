@@ -42,6 +42,7 @@ from trellax._src.lax.structural import (
 )
 from trellax._src.numpy import linalg_ops
 from trellax._src.numpy.searching import const, full
+from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import ensure_array, promote_args_inexact_keep_shapes
 
 ArrayLike = Any
@@ -90,8 +91,16 @@ def _strong_inexact(fun_name: str, x: Any) -> Array:
     return _convert(a, a.dtype, False)
 
 
+#: The decompositions that JAX's lax primitives check: a rank below 2 is their TypeError.
+_RANK_CHECKED = frozenset(["cholesky", "eig", "eigh", "eigvals", "qr", "svd"])
+
+
 def _matrix(fun_name: str, a: Any, *, square: bool = True) -> Array:
     (x,) = _inexact(fun_name, a)
+    if x.ndim < 2 and fun_name in _RANK_CHECKED:
+        raise TypeError(
+            f"Input 0 to {fun_name} must have rank at least 2, but got shape={tuple(x.shape)}"
+        )
     if x.ndim < 2 or (square and x.shape[-1] != x.shape[-2]):
         want = "[..., n, n]" if square else "[..., m, n]"
         raise ValueError(f"Argument to {fun_name} must have shape {want}, got {x.shape}.")
@@ -128,6 +137,7 @@ def cholesky(a: ArrayLike, *, upper: bool = False, symmetrize_input: bool = True
     """The Cholesky factor of Hermitian positive-definite matrices: lower ``L`` with
     ``a = L @ L^H`` (or upper ``U = L^H`` with ``upper=True``); NaNs where ``a`` is not positive
     definite."""
+    check_static("cholesky", upper=upper, symmetrize_input=symmetrize_input)
     x = _matrix("cholesky", a)
     out = lax_linalg.cholesky(x, symmetrize_input=symmetrize_input)
     return _mH(out) if upper else out
@@ -138,6 +148,7 @@ def eigh(a: ArrayLike, UPLO: str | None = None, symmetrize_input: bool = True) -
 
     With ``symmetrize_input=False`` only the ``UPLO`` triangle (``"L"``, the default, or ``"U"``)
     is read."""
+    check_static("eigh", UPLO=UPLO, symmetrize_input=symmetrize_input)
     x = _matrix("eigh", a)
     uplo = "L" if UPLO is None else UPLO
     if uplo not in ("L", "U"):
@@ -169,6 +180,7 @@ def eigvals(a: ArrayLike) -> Array:
 def qr(a: ArrayLike, mode: str = "reduced") -> Any:
     """``Q, R`` with ``a = Q @ R``. ``mode``: ``"reduced"`` (``k = min(m, n)`` columns),
     ``"complete"`` (square ``Q``) or ``"r"`` (``R`` only)."""
+    check_static("qr", mode=mode)
     x = _matrix("qr", a, square=False)
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(
@@ -189,6 +201,7 @@ def svd(
     ``compute_uv=False``). ``hermitian`` is accepted and ignored (the general algorithm is used)."""
     if subset_by_index is not None:
         raise NotImplementedError("svd: subset_by_index is not supported by trellax")
+    check_static("svd", full_matrices=full_matrices, compute_uv=compute_uv, hermitian=hermitian)
     x = _matrix("svd", a, square=False)
     out = lax_linalg.svd(x, full_matrices=full_matrices, compute_uv=compute_uv)
     return SVDResult(*out) if compute_uv else out
@@ -233,6 +246,8 @@ def solve(a: ArrayLike, b: ArrayLike) -> Array:
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise ValueError(f"Argument to solve must have shape [..., n, n], got {x.shape}.")
     n = x.shape[-1]
+    if y.ndim == 0:  # JAX's vectorized signature check: a ValueError
+        raise ValueError(f"solve: b must have shape [n] or [..., n, k], got {y.shape}")
     vector = y.ndim == 1
     if vector:
         y = reshape(y, (*y.shape, 1))
@@ -264,6 +279,8 @@ def lstsq(
     if x.ndim != 2:
         raise TypeError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
     vector = y.ndim == 1
+    if y.ndim == 0:  # JAX reads b's first dimension: an IndexError (AxisError is both)
+        raise np.exceptions.AxisError("lstsq: b must be one or two-dimensional, got a 0-d array")
     if y.ndim not in (1, 2):
         raise TypeError(f"{y.ndim}-dimensional array given. b must be one or two-dimensional")
     m, n = x.shape
@@ -380,6 +397,7 @@ def matrix_power(a: ArrayLike, n: int) -> Array:
         from trellax._src.numpy.creation import asarray
 
         x = asarray(a)
+    check_static("matrix_power", n=n)
     try:
         p = operator.index(n)
     except TypeError:
@@ -516,6 +534,7 @@ def norm(
 def cond(x: ArrayLike, p: Any = None) -> Array:
     """The condition number: ``max(s) / min(s)`` for ``p`` None or 2 (-2: the inverse), else
     ``norm(x, p) * norm(inv(x), p)``."""
+    check_static("cond", p=p)
     a = _matrix("cond", x, square=p not in (None, 2, -2))
     if p in (None, 2, -2):
         s = svdvals(a)
@@ -593,8 +612,8 @@ def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
     """Cross products of 3-vectors along ``axis``, other dimensions broadcast."""
     a, b = ensure_array("cross", x1), ensure_array("cross", x2)
     for arr in (a, b):
-        if arr.ndim == 0:
-            raise ValueError("cross: inputs must have at least one dimension")
+        if arr.ndim == 0:  # JAX reads the axis of each: an IndexError (AxisError is both)
+            raise np.exceptions.AxisError("cross: inputs must have at least one dimension")
     sa = a.shape[canonicalize_axes("cross", (axis,), a.ndim)[0]]
     sb = b.shape[canonicalize_axes("cross", (axis,), b.ndim)[0]]
     if sa != 3 or sb != 3:

@@ -167,7 +167,11 @@ def tensordot(
     x, y = promote_args_keep_shapes("tensordot", a, b)
     if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
         n = int(axes)
-        if n < 0 or n > min(x.ndim, y.ndim):
+        if n > min(x.ndim, y.ndim):  # JAX's class and text
+            raise TypeError(
+                f"Number of tensordot axes (axes {n}) exceeds input ranks ({x.shape} and {y.shape})"
+            )
+        if n < 0:
             raise ValueError(
                 f"tensordot: axes={n} must be between 0 and the smaller rank "
                 f"({min(x.ndim, y.ndim)}) of shapes {x.shape} and {y.shape}"
