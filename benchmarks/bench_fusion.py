@@ -1,8 +1,9 @@
 """Large arrays under ``jit``: fused chunk loops vs eager NumPy vs jax.jit vs eager PyTorch.
 
 Cases (issue 15): the 25M-element chain ``((x * 2 + 1) ** 2).sum()`` (float32), a softmax over the
-last axis of a (4096, 4096) float32 array, and a bfloat16 layer-norm-like chain over
-(8192, 1024); then the peak memory of the 25M chain (each variant in a fresh subprocess: the
+last axis of a (4096, 4096) float32 array, and a bfloat16 (and a float16) layer-norm-like chain
+over (8192, 1024), the narrow ones also under ``trellax.fused_excess_precision`` (column "jit
+excess"); then the peak memory of the 25M chain (each variant in a fresh subprocess: the
 growth of the peak RSS over the process's RSS with the input allocated). Targets: the chain and
 softmax >= 2x faster than eager NumPy and within 2x of jax.jit; the bf16 chain >= 2x faster than
 eager. Run alone with ``python benchmarks/run.py fusion``; with JAX installed (e.g.
@@ -51,6 +52,26 @@ def layer_norm(ns: Any) -> Callable[[Any, Any, Any], Any]:
     return f
 
 
+def fori_chain(ns: Any) -> Callable[[Any], Any]:
+    """20 iterations of an elementwise chain in a ``fori_loop`` body (a Python loop for NumPy):
+    the body's region is fused inside the loop."""
+
+    def body(i: Any, x: Any) -> Any:
+        return ((x * 0.999 + 0.001) ** 2 - x * 0.5) * 0.75
+
+    if ns is np:
+
+        def f(x: Any) -> Any:
+            for i in range(20):
+                x = body(i, x)
+            return x
+
+        return f
+    lax = optional_import("jax.lax") if ns.__name__.startswith("jax") else trellax.lax
+    assert lax is not None
+    return lambda x: lax.fori_loop(0, 20, body, x)
+
+
 def _time(fn: Callable[[], object] | None) -> float | None:
     if fn is None:
         return None
@@ -63,6 +84,8 @@ def _torch_fn(torch: Any, name: str) -> Callable[..., Any]:
         return lambda x: ((x * 2 + 1) ** 2).sum()
     if name == "softmax":
         return lambda x: torch.softmax(x, dim=-1)
+    if name == "fori":
+        return fori_chain(np)
 
     def ln(x: Any, g: Any, b: Any) -> Any:
         mu = x.float().mean(-1, keepdim=True).to(x.dtype)
@@ -79,21 +102,30 @@ def cases() -> list[tuple[str, str, Callable[[Any], Callable[..., Any]], list[np
     return [
         ("chain", "((x*2+1)**2).sum() [f32, 25M]", chain, [rng.random(25_000_000, np.float32)]),
         (
+            "fori",
+            "fori_loop(0, 20, chain) [f32, 1M]",
+            fori_chain,
+            [rng.random(1_000_000, np.float32)],
+        ),
+        (
             "softmax",
             "softmax(x, axis=-1) [f32, 4096x4096]",
             softmax,
             [rng.standard_normal((4096, 4096), np.float32)],
         ),
-        (
-            "layer_norm",
-            "layer-norm chain [bf16, 8192x1024]",
-            layer_norm,
-            [
-                rng.standard_normal((8192, 1024), np.float32).astype(bf16),
-                rng.standard_normal(1024, np.float32).astype(bf16),
-                rng.standard_normal(1024, np.float32).astype(bf16),
-            ],
-        ),
+        *[
+            (
+                "layer_norm",
+                f"layer-norm chain [{np.dtype(d).name}, 8192x1024]",
+                layer_norm,
+                [
+                    rng.standard_normal((8192, 1024), np.float32).astype(d),
+                    rng.standard_normal(1024, np.float32).astype(d),
+                    rng.standard_normal(1024, np.float32).astype(d),
+                ],
+            )
+            for d in (bf16, np.float16)
+        ],
     ]
 
 
@@ -108,11 +140,16 @@ def main() -> None:
         t_jit = trellax.jit(t_f)
         with fusion_runtime.fusion_options(enabled=False):
             unfused = trellax.jit(make(tnp)).lower(*targs).compile()
+        excess = None
+        if arrays[0].dtype in (ml_dtypes.bfloat16, np.float16):
+            with trellax.fused_excess_precision():
+                excess = trellax.jit(make(tnp)).lower(*targs).compile()
         np_f = make(np)
         fns: dict[str, Callable[[], object] | None] = {
             "numpy": lambda f=np_f, a=arrays: f(*a),
             "trellax.jit": lambda f=t_jit, a=targs: f(*a),
             "jit unfused": lambda f=unfused, a=targs: f(*a),
+            "jit excess": None if excess is None else lambda f=excess, a=targs: f(*a),
             "trellax eager": lambda f=t_f, a=targs: f(*a),
             "jax.jit": None,
             "torch": None,
@@ -142,6 +179,7 @@ def main() -> None:
     if torch is None:
         print("torch: not installed (its column is n/a)")
     print("\ntargets: chain, softmax: trellax.jit/numpy <= 0.5x and <= 2x jax.jit; bf16: <= 0.5x")
+    print("(jit excess: compiled under trellax.fused_excess_precision(), see docs/performance.md)")
     print("\n## peak memory of the 25M chain (growth of the peak RSS over the input, MiB)")
     for variant in ("numpy", "trellax.jit", "jit unfused"):
         print(f"{variant}: {_peak_rss(variant):.1f} MiB")

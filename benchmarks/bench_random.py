@@ -1,6 +1,8 @@
 """trellax.random against NumPy's Generator and JAX (eager and under jit) in one run.
 
-Rows: a small draw (shape (3,)) and 10**6 draws of uniform, normal and randint, plus split.
+Rows: a small draw (shape (3,)) and 10**6 draws of uniform, normal and randint, plus a small
+bernoulli, fold_in and split (NumPy's nearest analogue: ``spawn``). NumPy's normals are float64
+(``standard_normal``; its float32 draw takes about as long).
 JAX's eager call dispatches a jitted sampler; "jax jit" wraps the draw in ``jax.jit`` with the
 key as an argument. trellax's numbers are eager calls (jit would only add a cached dispatch).
 """
@@ -46,6 +48,14 @@ def _cases(jax: Any) -> list[tuple[str, Callable[[], object], Callable[[], objec
              lambda n=n: g.integers(0, 100, n), *j(lambda key, s=s: jax.random.randint(key, s, 0, 100)))
         )  # fmt: skip
     cases.append(
+        ("bernoulli (3,)", lambda: tr.bernoulli(k, 0.5, (3,)), lambda: g.random(3) < 0.5,
+         *j(lambda key: jax.random.bernoulli(key, 0.5, (3,))))
+    )  # fmt: skip
+    cases.append(
+        ("fold_in(key, 3)", lambda: tr.fold_in(k, 3), lambda: g.spawn(1),
+         *j(lambda key: jax.random.fold_in(key, 3)))
+    )  # fmt: skip
+    cases.append(
         (
             "split(key)",
             lambda: tr.split(k),
@@ -60,7 +70,7 @@ def main() -> None:
     jax = optional_import("jax")
     rows = []
     for name, ours, numpy_fn, jax_eager, jax_jit in _cases(jax):
-        n = 3 if "(3,)" in name or "split" in name else 1
+        n = 3 if "(3,)" in name or "split" in name or "fold_in" in name else 1
         times: dict[str, float | None] = {
             "numpy": best_time(numpy_fn, min_time=0.05 * n, repeat=3),
             "trellax": best_time(ours, min_time=0.05 * n, repeat=3),

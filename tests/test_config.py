@@ -46,7 +46,9 @@ def current() -> tuple[bool, str]:
 def test_defaults() -> None:
     assert current() == (False, "standard")
     assert config.x64_enabled is False
-    assert repr(config) == "Config(enable_x64=False, numpy_dtype_promotion='standard')"
+    assert repr(config) == (
+        "Config(enable_x64=False, numpy_dtype_promotion='standard', fused_excess_precision=False)"
+    )
 
 
 @pytest.mark.parametrize(

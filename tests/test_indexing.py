@@ -441,3 +441,27 @@ def test_traced_scalar_index_gives_a_0d_result_inside_compiled_loops() -> None:
     assert trellax.jit(lambda t, i: t[i])(table, 2).shape == ()
     _, ys = lax.scan(lambda c, i: (c, table.at[i].get(mode="fill")), 0, tnp.asarray([0, 5]))
     assert ys.shape == (2,) and ys.tolist()[0] == 1.0 and np.isnan(ys.tolist()[1])
+
+
+@pytest.mark.filterwarnings("ignore:scatter inputs have incompatible types")
+def test_unsafe_scatter_combines_in_the_promoted_dtype() -> None:
+    """JAX (observed, 0.10.2): add/mul/min/max with values that do not cast safely combine in
+    the promoted dtype and convert back once; ``set`` casts the values."""
+    x = tnp.array([1, 2, 3], tnp.int32)
+    i = tnp.array([1, 1])
+    cases = [
+        (x.at[i].add(0.6), [1, 3, 3]),  # 2 + 1.2 -> 3 (casting 0.6 first would give 2)
+        (x.at[i].multiply(1.5), [1, 4, 3]),  # 2 * 2.25 -> 4
+        (x.at[1].multiply(2.7), [1, 5, 3]),
+        (x.at[i].min(1.5), [1, 1, 3]),
+        (x.at[i].max(2.6), [1, 2, 3]),
+        (x.at[1].set(2.7), [1, 2, 3]),
+        (tnp.array([1, 2, 3], tnp.uint8).at[1].multiply(-1.5), [1, 0, 3]),  # -3.0 saturates
+    ]
+    for got, want in cases:
+        assert got.dtype == tnp.int32 or got.dtype == tnp.uint8
+        assert not got.weak_type
+        np.testing.assert_array_equal(np.asarray(got), want)
+    # safe values take the direct path and keep every bit
+    big = tnp.array([2**24 + 1, 0], tnp.int32)
+    np.testing.assert_array_equal(np.asarray(big.at[0].add(tnp.int32(1))), [2**24 + 2, 0])

@@ -38,6 +38,7 @@ from trellax._src.api import make_jaxpr as make_jaxpr
 from trellax._src.basearray import Array as Array
 from trellax._src.config import config as config
 from trellax._src.config import enable_x64 as enable_x64
+from trellax._src.config import fused_excess_precision as fused_excess_precision
 from trellax._src.config import numpy_dtype_promotion as numpy_dtype_promotion
 from trellax._src.custom_derivatives import custom_jvp as custom_jvp
 from trellax._src.custom_derivatives import custom_vjp as custom_vjp

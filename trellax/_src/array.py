@@ -93,13 +93,23 @@ class ArrayImpl(Array):
     # -- printing -----------------------------------------------------------------------------
 
     def __repr__(self) -> str:
-        weak = ", weak_type=True" if self.weak_type else ""
+        """JAX's layout: NumPy's ``array2string`` after ``Array(``, then the dtype, which moves
+        ``len("Array(")`` spaces further when it would overflow the last line (JAX's rule, kept
+        so that printed output matches)."""
+        dtype_text = (
+            f"dtype={self.dtype.name}, weak_type=True"
+            if self.weak_type
+            else f"dtype={self.dtype.name}"
+        )
         prefix = "Array("
-        if self._value.size == 0 and self._value.ndim:
+        if self._value.size == 0:
             body = f"[], shape={self.shape}"
         else:
-            body = np.array2string(self._value, separator=", ", prefix=prefix)
-        return f"{prefix}{body}, dtype={self.dtype.name}{weak})"
+            body = np.array2string(self._value, separator=", ", prefix=prefix, suffix=",")
+        width = np.get_printoptions()["linewidth"]
+        last_line = len(body) - body.rfind("\n") + 1
+        sep = " " * len(prefix) if last_line + len(dtype_text) + 2 > width else " "
+        return f"{prefix}{body},{sep}{dtype_text})"
 
     def __str__(self) -> str:
         return str(self._value)

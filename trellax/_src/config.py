@@ -1,4 +1,5 @@
-"""Flags that change semantics: ``enable_x64`` and ``numpy_dtype_promotion``.
+"""Flags that change semantics: ``enable_x64``, ``numpy_dtype_promotion`` and
+``fused_excess_precision``.
 
 Each flag has a process-wide value (``config.update``, or an environment variable read at import)
 and a context-local override (the context managers ``enable_x64(...)`` and
@@ -26,6 +27,9 @@ class State(NamedTuple):
 
     x64: bool
     mode: PromotionMode
+    #: Fused regions of ``jit`` programs may hold bfloat16/float16 values in float32 and round
+    #: only at the region's outputs (see ``docs/performance.md``). Off: bit-identical results.
+    excess: bool = False
 
 
 _TRUE = ("1", "true", "yes", "on", "t", "y")
@@ -55,13 +59,17 @@ def _parse_mode(value: object, name: str = "numpy_dtype_promotion") -> Promotion
 def _from_env() -> State:
     x64_env = os.environ.get("TRELLAX_ENABLE_X64")
     mode_env = os.environ.get("TRELLAX_NUMPY_DTYPE_PROMOTION")
+    excess_env = os.environ.get("TRELLAX_FUSED_EXCESS_PRECISION")
     x64 = False if x64_env is None else _parse_bool("TRELLAX_ENABLE_X64", x64_env)
+    excess = (
+        False if excess_env is None else _parse_bool("TRELLAX_FUSED_EXCESS_PRECISION", excess_env)
+    )
     mode = (
         "standard"
         if mode_env is None
         else _parse_mode(mode_env.strip().lower(), "TRELLAX_NUMPY_DTYPE_PROMOTION")
     )
-    return State(x64, mode)
+    return State(x64, mode, excess)
 
 
 def _running_cli() -> bool:
@@ -96,7 +104,7 @@ def state() -> State:
 class Config:
     """``trellax.config``: read flags as attributes, set them with :meth:`update`."""
 
-    _FLAGS = ("enable_x64", "numpy_dtype_promotion")
+    _FLAGS = ("enable_x64", "numpy_dtype_promotion", "fused_excess_precision")
 
     @property
     def enable_x64(self) -> bool:
@@ -109,6 +117,14 @@ class Config:
     @property
     def x64_enabled(self) -> bool:
         return state().x64
+
+    @property
+    def fused_excess_precision(self) -> bool:
+        return state().excess
+
+    @property
+    def trellax_fused_excess_precision(self) -> bool:
+        return state().excess
 
     # JAX's flag names, so that ported configuration lines work unchanged
     @property
@@ -140,6 +156,8 @@ class Config:
         current = _global_state[0]
         if name == "enable_x64":
             _global_state[0] = current._replace(x64=_parse_bool(name, value))
+        elif name == "fused_excess_precision":
+            _global_state[0] = current._replace(excess=_parse_bool(name, value))
         else:
             _global_state[0] = current._replace(mode=_parse_mode(value))
 
@@ -149,7 +167,10 @@ class Config:
 
     def __repr__(self) -> str:
         s = state()
-        return f"Config(enable_x64={s.x64}, numpy_dtype_promotion={s.mode!r})"
+        return (
+            f"Config(enable_x64={s.x64}, numpy_dtype_promotion={s.mode!r}, "
+            f"fused_excess_precision={s.excess})"
+        )
 
 
 config = Config()
@@ -200,6 +221,19 @@ def enable_x64(new_val: bool = True) -> _Override:
 def numpy_dtype_promotion(mode: str) -> _Override:
     """Sets the promotion mode (``"standard"`` or ``"strict"``) inside a block or function."""
     return _Override(mode=_parse_mode(mode))
+
+
+def fused_excess_precision(new_val: bool = True) -> _Override:
+    """Lets fused regions of ``jit`` programs compute bfloat16/float16 work in float32, rounding
+    only where a value leaves the region or is converted to a narrow type, inside a block or a
+    decorated function (read when a program is compiled; part of the ``jit`` cache key).
+
+    >>> import trellax
+    >>> with trellax.fused_excess_precision(True):
+    ...     trellax.config.fused_excess_precision
+    True
+    """
+    return _Override(excess=_parse_bool("fused_excess_precision", new_val))
 
 
 @contextlib.contextmanager

@@ -204,8 +204,9 @@ def _build_lattices() -> None:
         std = Lattice(
             standard_successors(x64), name=f"standard lattice ({'x64' if x64 else 'x32'})"
         )
-        _LATTICES[_config.State(x64, "standard")] = std
-        _LATTICES[_config.State(x64, "strict")] = strict
+        for excess in (False, True):  # fused_excess_precision does not change promotion
+            _LATTICES[_config.State(x64, "standard", excess)] = std
+            _LATTICES[_config.State(x64, "strict", excess)] = strict
 
 
 _build_lattices()

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src import config as _config
 from trellax._src import core
 from trellax._src.core import ShapedArray
 from trellax._src.interpreters import fusion_runtime, tracing
@@ -39,6 +40,11 @@ def _describe(closed: ClosedJaxpr, run: Callable[..., Any], name: str) -> str:
             f"elements, {fusion_runtime.thread_count()} threads from {opts.min_threaded} "
             "elements"
         )
+        if _config.state().excess:
+            fused += (
+                "; excess precision (fused_excess_precision): bfloat16/float16 computed in "
+                "float32, rounded at region outputs and converts to them"
+            )
     return "\n".join(
         [
             f"# trellax.jit({name}) for ({avals})",

@@ -129,6 +129,11 @@ REDUCTIONS = {
 ROW_ONLY = frozenset({"argmax", "argmin"})
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
+_F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
+#: The types a region holds in float32: bfloat16 always (exactly, rounding after each operation);
+#: float16 too under ``fused_excess_precision`` (where neither is rounded inside the region).
+NARROW = frozenset({_BF16, _F16})
 
 _VIEWS = frozenset({"broadcast_in_dim", "expand_dims", "stop_gradient"})
 
@@ -200,8 +205,11 @@ class Region:
     row_elements: int = 1
     # Decided when the region closes (:meth:`finish`):
     flat: bool = False
-    #: bfloat16 values held in float32 (every equation :func:`widens`).
+    #: bfloat16 values held in float32 (every equation :func:`widens`); under excess precision
+    #: (``excess``), bfloat16 and float16 values, unrounded (every equation
+    #: :func:`widens_excess`).
     wide: bool = False
+    excess: bool = False
     rows: int = 1
     externals: list[Var] = field(default_factory=list)
     outputs: list[Var] = field(default_factory=list)
@@ -268,9 +276,12 @@ class Region:
         """Decides the externals, outputs, flat mode and rows per chunk; False when the region
         is not worth a chunk loop (then its equations run unfused)."""
         computes = sum(k in ("elementwise", "late", "reduce", "row_reduce") for k in self.kinds)
-        self.wide = any(
-            a.aval.dtype == _BF16 for e in self.eqns for a in (*e.invars, *e.outvars)
-        ) and all(widens(e, k) for e, k in zip(self.eqns, self.kinds))
+        dtypes = {a.aval.dtype for e in self.eqns for a in (*e.invars, *e.outvars)}
+        if opts.excess_precision and dtypes & NARROW:
+            self.excess = all(widens_excess(e, k) for e, k in zip(self.eqns, self.kinds))
+        self.wide = self.excess or (
+            _BF16 in dtypes and all(widens(e, k) for e, k in zip(self.eqns, self.kinds))
+        )
         # One equation is worth a loop only when it runs in float32 instead of bfloat16.
         if (len(self.eqns) < 2 and not self.wide) or computes < 1:
             return False
@@ -365,6 +376,35 @@ def widens(eqn: JaxprEqn, kind: str) -> bool:
         trailing = axes == tuple(range(x.ndim - len(axes), x.ndim))
         return trailing and math.prod(x.shape[a] for a in axes) <= _CAST_BUFFER
     return False
+
+
+def shadow(eqn: JaxprEqn) -> JaxprEqn:
+    """``eqn`` with its bfloat16/float16 operands and results typed float32 (what it computes
+    under excess precision); its parameters are unchanged."""
+
+    def wide(a: Any) -> Var:
+        d = a.aval.dtype
+        return Var(a.aval.update(dtype=_F32) if d in NARROW else a.aval)
+
+    return JaxprEqn(
+        eqn.primitive, [wide(a) for a in eqn.invars], [wide(eqn.outvars[0])], eqn.params
+    )
+
+
+def widens_excess(eqn: JaxprEqn, kind: str) -> bool:
+    """Under excess precision: whether ``eqn`` can compute with its bfloat16/float16 values held
+    in float32, unrounded (its impl on float32 operands gives float32). A convert to a narrow
+    type rounds (from float32 or the other narrow type only: from a wider type the rounding
+    through float32 could differ); a convert from one reads the float32 value."""
+    dts = {a.aval.dtype for a in (*eqn.invars, *eqn.outvars)}
+    if not dts & NARROW or kind == "view":
+        return True
+    if eqn.primitive.name == "convert_element_type":
+        src = eqn.invars[0].aval.dtype
+        return src in NARROW or src == _F32
+    if kind == "elementwise":
+        return _same_dtype_as_impl(shadow(eqn))
+    return True
 
 
 Step = JaxprEqn | Region

@@ -33,7 +33,7 @@ from trellax._src import fp_errors
 from trellax._src.backend.convert import convert
 from trellax._src.core import Primitive
 from trellax._src.interpreters import fusion_runtime as rt
-from trellax._src.interpreters.fusion import _BF16, REDUCTIONS, Region
+from trellax._src.interpreters.fusion import _BF16, NARROW, REDUCTIONS, Region, shadow
 from trellax._src.jaxpr import Atom, JaxprEqn, Literal, Var
 
 if TYPE_CHECKING:
@@ -52,8 +52,11 @@ def _astype_kind(src: np.dtype[Any], dst: np.dtype[Any]) -> bool:
 class _RegionWriter:
     """Writes one region's chunk function and its call (see the module docstring)."""
 
-    def __init__(self, em: Emitter, region: Region, ref: Callable[[Atom], str]) -> None:
+    def __init__(
+        self, em: Emitter, region: Region, ref: Callable[[Atom], str], indent: str
+    ) -> None:
         self.em = em
+        self.indent = indent
         self.region = region
         self.ref = ref
         self.body: list[str] = []
@@ -63,6 +66,8 @@ class _RegionWriter:
         self.free: list[int] = []
         self.count = 0
         self.wide = False
+        self.excess = False
+        self.narrow_scratch: dict[tuple[np.dtype[Any], tuple[int, ...]], str] = {}
         self.round_scratch: dict[tuple[int, ...], tuple[str, str]] = {}
 
     def fresh(self, prefix: str) -> str:
@@ -75,8 +80,10 @@ class _RegionWriter:
     # -- buffers --------------------------------------------------------------------------------
 
     def is_wide(self, v: Atom) -> bool:
-        """Whether ``v`` is a bfloat16 value held in float32 (see :func:`_widens`)."""
-        return self.wide and v.aval.dtype == _BF16
+        """Whether ``v`` is a bfloat16 (or, under excess precision, float16) value held in
+        float32 (see :func:`.fusion.widens` and :func:`.fusion.widens_excess`)."""
+        d = v.aval.dtype
+        return self.wide and (d == _BF16 or (self.excess and d in NARROW))
 
     def storage(self, v: Var) -> np.dtype[Any]:
         return np.dtype(np.float32) if self.is_wide(v) else v.aval.dtype
@@ -103,6 +110,7 @@ class _RegionWriter:
                 and a.aval.shape == v.aval.shape
                 and a.aval.dtype == v.aval.dtype
                 and self.buffer[id(a)] not in self.free
+                and self.dies_here(self.buffer[id(a)], j)
             ):
                 b = self.buffer[id(a)]
                 self.buffer[id(v)] = b
@@ -111,15 +119,36 @@ class _RegionWriter:
         self.buffer[id(v)] = int(name[1:])
         return name
 
+    def dies_here(self, b: int, j: int) -> bool:
+        """Whether every value held in buffer ``b`` (a value and its views, such as a widened
+        bfloat16 value and its convert to float32) is last read by member ``j``."""
+        return all(self.last_use.get(k, j) <= j for k, bb in self.buffer.items() if bb == b)
+
     def out_slice(self, v: Var) -> str:
         name = self.fresh("t")
         self.body.append(f"    {name} = o{self.out_index[id(v)]}[i0:i1]")
         return name
 
     def store(self, v: Var, expr: str) -> None:
-        """Writes a wide bfloat16 output into its output slice (its float32 bits' top half)."""
+        """Writes a wide output into its output slice: a bfloat16 value (exact mode) is its
+        float32 bits' top half; under excess precision the float32 value is rounded by the cast
+        (round to nearest even, as the narrow type's own conversion)."""
         if id(v) in self.out_index and self.is_wide(v):
-            self.body.append(f"    _narrow_bf16({expr}, {self.out_slice(v)})")
+            if self.excess:
+                self.body.append(f"    _copyto({self.out_slice(v)}, {expr}, casting='unsafe')")
+            else:
+                self.body.append(f"    _narrow_bf16({expr}, {self.out_slice(v)})")
+
+    def round_narrow(self, t: str, v: Var, x: str, comment: str) -> None:
+        """Excess precision: ``t`` = float32 ``x`` rounded to ``v``'s narrow type (a cast there
+        and back through a scratch buffer of that type)."""
+        key = (v.aval.dtype, self.chunk_shape(v))
+        if key not in self.narrow_scratch:
+            self.buffers.append(key)
+            self.narrow_scratch[key] = f"b{len(self.buffers) - 1}"
+        nb = self.narrow_scratch[key]
+        self.body.append(f"    _copyto({nb}, {x}, casting='unsafe'){comment}")
+        self.body.append(f"    _copyto({t}, {nb})")
 
     def round_bf16(self, t: str, v: Var) -> None:
         """Rounds the float32 values in ``t`` (shaped like ``v``'s chunk) to bfloat16."""
@@ -138,6 +167,7 @@ class _RegionWriter:
         region, em = self.region, self.em
         self.out_index = {id(v): i for i, v in enumerate(region.outputs)}
         self.wide = region.wide
+        self.excess = region.excess
         mine = set(region.values) | {id(v) for v in region.externals}
         # Last use of each value inside the region; a view keeps its source alive.
         self.last_use: dict[int, int] = {}
@@ -170,10 +200,13 @@ class _RegionWriter:
                 if self.is_wide(v):
                     buf = self.new_buffer(v)
                     self.buffer[id(v)] = int(buf[1:])
-                    self.body.append(f"    _widen_bf16({name}, {buf})")
+                    if v.aval.dtype == _BF16:  # the bits' shift: faster than the cast
+                        self.body.append(f"    _widen_bf16({name}, {buf})")
+                    else:
+                        self.body.append(f"    _copyto({buf}, {name})")
                     self.expr[id(v)] = buf
 
-        if self.wide:
+        if self.wide and not self.excess:
             # The rounding fixes NaNs up only if one comes in (see fusion_runtime.round_bf16).
             checks = [f"_has_nan({self.expr[id(v)]})" for v in region.externals if self.is_wide(v)]
             literal_nan = any(
@@ -189,7 +222,7 @@ class _RegionWriter:
         for j, (eqn, kind) in enumerate(zip(region.eqns, region.kinds)):
             self.member(j, eqn, kind, partials)
             for b in set(self.buffer.values()) - set(self.free):
-                if all(self.last_use.get(k, j) <= j for k, bb in self.buffer.items() if bb == b):
+                if self.dies_here(b, j):
                     self.free.append(b)
 
         fn = em.fresh("_region")
@@ -207,8 +240,8 @@ class _RegionWriter:
         ret = f"    return ({', '.join(partials)}{',' if len(partials) == 1 else ''})"
         em.preamble.extend([*head, *self.body, ret, ""])
 
-        # The call, at the region's place in ``run``.
-        indent = "    "
+        # The call, at the region's place in ``run`` (or in a control-flow body inside it).
+        indent = self.indent
         em.emit(f"{indent}# fused region {fn}: {region.describe()}")
         outs: list[str] = []
         for v in region.outputs:
@@ -248,13 +281,14 @@ class _RegionWriter:
             k += 1
 
     def aliases(self, eqn: JaxprEqn, kind: str) -> bool:
-        """Whether ``eqn``'s result is a view of its operand inside the chunk function."""
+        """Whether ``eqn``'s result is a view of its operand inside the chunk function (a
+        widened value converted to float32)."""
         if kind == "view":
             return True
         return (
-            self.wide
-            and eqn.primitive.name == "convert_element_type"
-            and eqn.invars[0].aval.dtype == _BF16
+            eqn.primitive.name == "convert_element_type"
+            and self.is_wide(eqn.invars[0])
+            and eqn.outvars[0].aval.dtype == np.float32
         )
 
     def operand(self, a: Atom) -> str:
@@ -287,7 +321,7 @@ class _RegionWriter:
             kind, eqn = "view", JaxprEqn(_STOP_GRADIENT, eqn.invars, eqn.outvars, {})
         if kind in ("reduce", "row_reduce", "view"):
             expr = self.view_or_row_reduce(eqn, ins)
-            if self.is_wide(v) and name == "reduce_sum":
+            if self.is_wide(v) and name == "reduce_sum" and not self.excess:
                 expr = f"_round_bf16_new(_partial_sum({ins[0]}, {tuple(params['axes'])}))"
             if id(v) in self.out_index and self.is_wide(v):
                 local = self.fresh("w")
@@ -307,12 +341,19 @@ class _RegionWriter:
                 if kind == "view" and isinstance(src, Var) and id(src) in self.buffer:
                     self.buffer[id(v)] = self.buffer[id(src)]
             return
-        impl = _impl(eqn)
-        steps = _ufunc_steps(eqn, wide=self.is_wide(v))
+        calc = eqn
+        if self.excess and any(self.is_wide(a) for a in (*eqn.invars, v)):
+            if name == "convert_element_type":
+                self.convert_excess(j, eqn, ins[0], comment)
+                return
+            calc = shadow(eqn)  # the float32 computation: its impl and ufuncs on float32
+        impl = _impl(calc)
+        steps = _ufunc_steps(calc, wide=self.is_wide(v) and not self.excess)
         # A bfloat16 result held in float32 is rounded after each float32 operation, as
         # ml_dtypes' loops round each result (sign changes are exact; NaN operands propagate as
-        # in ml_dtypes when add and mul see them swapped, see _widens).
-        rounds = self.is_wide(v) and name not in ("neg", "abs")
+        # in ml_dtypes when add and mul see them swapped, see _widens). Not under excess
+        # precision.
+        rounds = self.is_wide(v) and name not in ("neg", "abs") and not self.excess
         if steps is not None:
             t = self.target(v, j, list(eqn.invars))
             for k, (uf, args) in enumerate(steps):
@@ -320,19 +361,19 @@ class _RegionWriter:
                     ins[a] if isinstance(a, int) else t if isinstance(a, str) else em.bind(a)
                     for a in args
                 ]
-                if self.is_wide(v) and name in ("add", "mul"):
+                if rounds and name in ("add", "mul"):
                     operands.reverse()
                 c = comment if k == 0 else ""
                 self.body.append(f"    {em.bind(uf, 'f')}({', '.join(operands)}, out={t}){c}")
             if rounds:  # once, as ml_dtypes rounds each operation's float32 result
                 self.round_bf16(t, v)
-        elif self.is_wide(v) and name == "convert_element_type":  # float32 -> bfloat16
+        elif self.is_wide(v) and name == "convert_element_type":  # float32 -> bfloat16, exact
             t = self.target(v, j, [])
             self.body.append(f"    _copyto({t}, {ins[0]}){comment}")
             self.round_bf16(t, v)
         elif name == "integer_pow":
             t = self.target(v, j, list(eqn.invars) if _pow_inplace(params["y"]) else [])
-            self.integer_pow(eqn, ins[0], t, comment)
+            self.integer_pow(eqn, ins[0], t, comment, rounds)
         elif name == "convert_element_type" and _astype_kind(
             eqn.invars[0].aval.dtype, v.aval.dtype
         ):
@@ -346,6 +387,25 @@ class _RegionWriter:
             t = self.target(v, j, [])
             f = em.bind(functools.partial(impl, **params) if params else impl, "f")
             self.body.append(f"    _copyto({t}, {f}({', '.join(ins)}), casting='unsafe'){comment}")
+        self.expr[id(v)] = t
+        self.store(v, t)
+
+    def convert_excess(self, j: int, eqn: JaxprEqn, x: str, comment: str) -> None:
+        """A convert from or to a widened type under excess precision (not to float32 from a
+        widened type: that is an alias). To a narrow type it rounds; from one, the float32 value
+        is converted as the float32 computation would."""
+        v = eqn.outvars[0]
+        t = self.target(v, j, [])
+        dst = v.aval.dtype
+        if self.is_wide(v) and eqn.invars[0].aval.dtype != dst:
+            self.round_narrow(t, v, x, comment)
+        elif self.is_wide(v):
+            self.body.append(f"    _copyto({t}, {x}){comment}")
+        elif _astype_kind(np.dtype(np.float32), dst):
+            self.body.append(f"    _copyto({t}, {x}, casting='unsafe'){comment}")
+        else:
+            f = self.em.bind(functools.partial(_impl(eqn), **eqn.params), "f")
+            self.body.append(f"    _copyto({t}, {f}({x}), casting='unsafe'){comment}")
         self.expr[id(v)] = t
         self.store(v, t)
 
@@ -367,7 +427,7 @@ class _RegionWriter:
         f = em.bind(functools.partial(impl, **params) if params else impl, "f")
         return f"{f}({ins[0]})"
 
-    def integer_pow(self, eqn: JaxprEqn, x: str, out: str, comment: str) -> None:
+    def integer_pow(self, eqn: JaxprEqn, x: str, out: str, comment: str, rounds: bool) -> None:
         y = eqn.params["y"]
         plan = rt.integer_pow_plan(y)
         names = {"x": x, "out": out}
@@ -388,9 +448,9 @@ class _RegionWriter:
                 rec = self.em.bind(np.reciprocal, "f")
                 self.body.append(f"    {rec}({names[a]}, out={names[dst]}){c}")
             else:
-                x_, y_ = (names[b], names[a]) if self.is_wide(v) else (names[a], names[b])
+                x_, y_ = (names[b], names[a]) if rounds else (names[a], names[b])
                 self.body.append(f"    {mul}({x_}, {y_}, out={names[dst]}){c}")
-            if self.is_wide(v) and b != "":
+            if rounds and b != "":
                 self.round_bf16(names[dst], v)
 
 
@@ -502,12 +562,15 @@ def _allocate(specs: list[tuple[np.dtype[Any], tuple[int, ...]]]) -> tuple[Any, 
     return tuple(np.empty(shape, dtype) for dtype, shape in specs)
 
 
-def emit_region(em: Emitter, region: Region, ref: Callable[[Atom], str]) -> dict[int, str]:
+def emit_region(
+    em: Emitter, region: Region, ref: Callable[[Atom], str], indent: str = "    "
+) -> dict[int, str]:
     """Writes ``region`` into ``em`` (its chunk function into the preamble, its call into the
-    current body of ``run``); returns the expressions of its results outside, by var id."""
+    current body of ``run`` at ``indent``); returns the expressions of its results outside, by
+    var id."""
     for name, value in _GLOBALS.items():
         em.env.setdefault(name, value)
-    w = _RegionWriter(em, region, ref)
+    w = _RegionWriter(em, region, ref, indent)
     w.write()
     return w.results
 

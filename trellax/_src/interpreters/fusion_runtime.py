@@ -47,6 +47,8 @@ class FusionOptions:
     min_elements: int = 2 * DEFAULT_CHUNK
     threads: int = 0
     min_threaded: int = 8 * DEFAULT_CHUNK
+    #: ``trellax.config.fused_excess_precision``, as it was when the program was compiled.
+    excess_precision: bool = False
 
 
 def _env_int(name: str, default: int) -> int:

@@ -12,6 +12,7 @@ jaxpr. Running it pays no promotion decisions, no wrapper objects and no dispatc
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import sys
@@ -20,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src import config as _config
 from trellax._src import core, dtypes, errors, fp_errors
 from trellax._src.array import ArrayImpl
 from trellax._src.core import Primitive, ShapedArray, Trace
@@ -277,8 +279,10 @@ class Emitter:
                 return self.bind(a.value)
             return names[id(a)]
 
+        # Control-flow bodies (``depth > 0``) are planned too: a region's chunk function is a
+        # top-level definition whatever the nesting, and is called from inside the loop.
         steps: list[Any] = list(jaxpr.eqns)
-        if self.depth == 0 and self.fusion is not None and self.fusion.enabled:
+        if self.fusion is not None and self.fusion.enabled:
             steps = fusion.plan(jaxpr, self.fusion)
 
         # Free each intermediate right after its last use: keeping every temporary alive until
@@ -302,7 +306,7 @@ class Emitter:
 
         for j, step in enumerate(steps):
             if isinstance(step, fusion.Region):
-                results = fusion_codegen.emit_region(self, step, ref)
+                results = fusion_codegen.emit_region(self, step, ref, indent)
                 for v in _step_io(step)[1]:
                     name = self.fresh()
                     self.emit(f"{indent}{name} = {results[id(v)]}")
@@ -394,6 +398,8 @@ def compile_jaxpr(
     """
     em = Emitter()
     em.fusion = fusion_options if fusion_options is not None else fusion_runtime.options()
+    if _config.state().excess and not em.fusion.excess_precision:
+        em.fusion = dataclasses.replace(em.fusion, excess_precision=True)
     args = [f"a{i}" for i in range(len(closed.jaxpr.invars))]
     em.emit(f"def run({', '.join(args)}):")
     outs = em.jaxpr(closed.jaxpr, closed.consts, args, "    ")

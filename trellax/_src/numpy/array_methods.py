@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
+
 from trellax._src import dtypes, eager
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
@@ -89,10 +91,36 @@ def _rbinop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], An
     return op
 
 
-def _matmul(a: Any, b: Any) -> Any:
-    from trellax._src.numpy.linalg_ops import matmul
+_object_new = object.__new__
+_ndarray = np.ndarray
+_getitem_general = indexing.getitem
 
-    return matmul(a, b)
+
+def _getitem(self: Any, idx: Any) -> Any:
+    """``x[idx]``. A slice (or a tuple of slices and ints) of a concrete array is a view of its
+    immutable buffer, wrapped here at once with the array's dtype and weak flag: the first branch
+    of :func:`~trellax._src.numpy.indexing.getitem`, without its calls (``x[1:3]`` on a small
+    array is dominated by them). Everything else, out-of-bounds ints included, is ``getitem``."""
+    t = type(idx)
+    if type(self) is ArrayImpl and (
+        t is slice or (t is tuple and all(type(i) is slice or type(i) is int for i in idx))
+    ):
+        try:
+            value = self._value[idx]
+        except IndexError:
+            return _getitem_general(self, idx)
+        if type(value) is _ndarray:
+            a = _object_new(ArrayImpl)
+            a._value = value
+            a.dtype = self.dtype
+            a.shape = value.shape
+            a.weak_type = self.weak_type
+            return a
+    return _getitem_general(self, idx)
+
+
+def _matmul(a: Any, b: Any) -> Any:
+    return linalg_ops.matmul(a, b)
 
 
 def _astype(self: Array, dtype: Any, copy: bool = False, device: Any = None) -> Array:
@@ -279,7 +307,7 @@ def attach(cls: type) -> None:
         "__abs__": ufuncs.absolute,
         "__invert__": ufuncs.invert,
         "__round__": _round,
-        "__getitem__": indexing.getitem,
+        "__getitem__": _getitem,
         "__iter__": _iter,
         "__array_namespace__": _array_namespace,
         "at": property(indexing._IndexUpdateHelper),

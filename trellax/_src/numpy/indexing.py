@@ -641,7 +641,12 @@ def _scatter(
     unique_indices: bool = False,
     mode: str | None = None,
 ) -> Array:
-    """The update keeps ``x``'s dtype and weak flag; an unsafe cast of ``values`` warns."""
+    """The update keeps ``x``'s dtype and weak flag; an unsafe cast of ``values`` warns.
+
+    As in JAX, an add/mul/min/max whose values do not cast safely to ``x``'s dtype combines in
+    the promoted dtype and converts the result back (``int32 [2] .at[0].add(0.6)`` twice is
+    ``int32(2 + 1.2) = 3``, not ``2 + 0 + 0``); ``set`` casts the values.
+    """
     scatter_mode = GatherScatterMode.from_any(mode, GatherScatterMode.FILL_OR_DROP)
     y = ensure_array(f"at[].{combine}", values) if not isinstance(values, (list, tuple)) else None
     if y is None:
@@ -657,6 +662,12 @@ def _scatter(
             FutureWarning,
             stacklevel=dtypes.user_stacklevel(),
         )
+    result_dtype, result_weak = x.dtype, x.weak_type
+    if combine != "set" and not _safe_to_cast(y, x.dtype):
+        joined, joined_weak = dtypes.lattice_result_type(
+            (x.dtype, x.weak_type), (y.dtype, y.weak_type)
+        )
+        x = _convert(x, joined, joined_weak)
     y = _convert(y, x.dtype, x.weak_type)
     entries = normalize_index(x, idx)
     plan = plan_index(tuple(x.shape), entries)
@@ -678,7 +689,7 @@ def _scatter(
                 f"broadcast to the indexed shape {target}"
             ) from None
     if _selects_nothing_from_empty(x, entries):
-        return x  # nothing to update (the shapes were checked above)
+        return _convert(x, result_dtype, result_weak)  # nothing to update (shapes checked)
     y = reshape(y, plan.gather_shape)
     dn = plan.dnums
     sdn = ScatterDimensionNumbers(
@@ -687,7 +698,10 @@ def _scatter(
         scatter_dims_to_operand_dims=dn.start_index_map,
     )
     prim = SCATTER_PRIMITIVES[combine]
-    return prim.bind(x, plan.indices, y, dimension_numbers=sdn, mode=scatter_mode)
+    out: Array = prim.bind(x, plan.indices, y, dimension_numbers=sdn, mode=scatter_mode)
+    if out.dtype != result_dtype:
+        out = _convert(out, result_dtype, result_weak)
+    return out
 
 
 def _safe_to_cast(y: Array, d: np.dtype[Any]) -> bool:

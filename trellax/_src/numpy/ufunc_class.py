@@ -1,7 +1,7 @@
 """``ufunc`` and ``frompyfunc``: a Python function of scalars with NumPy's ufunc methods.
 
-JAX maps the function with ``vmap``; trellax has no ``vmap`` yet, so ``__call__`` calls it once
-per element (``vectorize``) unless a vectorized ``call`` is given, and ``reduce``,
+``__call__`` calls the function once per element (``vectorize``) unless a vectorized ``call`` is
+given (JAX maps it with ``vmap``: the values are the same), and ``reduce``,
 ``accumulate``, ``reduceat`` and ``at`` fold with Python loops over the reduced axis (each step
 calls the ufunc on whole slices). Everything is static-shaped, so it also traces under ``jit``,
 unrolled. ``at`` applies repeated indices in order, as NumPy's and JAX's do.
@@ -98,6 +98,13 @@ class ufunc:
         x = ensure_array("reduce", a)
         if dtype is not None:
             x = _convert(x, dtypes.check_user_dtype(dtype, "reduce"), False)
+        if isinstance(axis, tuple) and len(axis) != 1:
+            raise NotImplementedError(
+                f"{self}.reduce over several axes: a fold of a general ufunc has no order "
+                "across axes; reduce one axis at a time"
+            )
+        if isinstance(axis, tuple):
+            axis = axis[0]
         if axis is None:
             x, ax, keep_shape = shapes.ravel(x), 0, (1,) * x.ndim
         else:
@@ -153,9 +160,23 @@ class ufunc:
         moved = shapes.moveaxis(x, ax, 0)
         if moved.shape[0] == 0:
             return x
-        steps = [moved[0]]
+        # Without dtype= the running value has the dtype of the ufunc's own result (logical_and
+        # of int8 is bool); with it, each step is cast to that dtype, which must be safe (JAX).
+        if dtype is None:
+            out_dtype = ensure_array("accumulate", self(moved[0], moved[0])).dtype
+        else:
+            out_dtype = x.dtype
+        steps = [_convert(moved[0], out_dtype, False)]
         for i in range(1, moved.shape[0]):
-            steps.append(ensure_array("accumulate", self(steps[-1], moved[i])))
+            step = ensure_array("accumulate", self(steps[-1], moved[i]))
+            if step.dtype != out_dtype:
+                if not np.can_cast(step.dtype, out_dtype, "safe"):
+                    raise TypeError(
+                        f"{self}.accumulate: the ufunc gives {step.dtype}, which does not cast "
+                        f"safely to dtype={out_dtype}"
+                    )
+                step = _convert(step, out_dtype, False)
+            steps.append(step)
         return shapes.moveaxis(joining.stack(steps), 0, ax)
 
     def outer(self, A: ArrayLike, B: ArrayLike, /) -> Array:
@@ -175,21 +196,28 @@ class ufunc:
         if self._at is not None:
             return ensure_array("at", self._at(a, indices, b))
         x = ensure_array("at", a)
-        try:
-            index = np.asarray(indices)
-        except TypeError:
+        try:  # the flat positions ``x[indices]`` reads, by NumPy's indexing rules
+            positions = np.arange(x.size).reshape(x.shape)[_concrete_index(indices)]
+        except (TypeError, ConcretizationTypeError):
             raise ConcretizationTypeError(f"{self}.at needs concrete indices") from None
-        flat_index = index.reshape(-1)
+        shape = np.shape(positions)
+        positions = np.asarray(positions).reshape(-1)
+        # the result has the dtype of the ufunc applied to the elements (logaddexp.at of int8
+        # is float32), as in JAX
+        probe = x.reshape(-1)[:1] if x.size else x.reshape(-1)
+        args = (probe,) if b is None else (probe, ensure_array("at", b).reshape(-1)[:1])
+        x = _convert(x, ensure_array("at", self(*args)).dtype, False)
+        flat = shapes.ravel(x)
         if b is None:
             if self.nin != 1:
                 raise ValueError(f"{self}.at of a binary ufunc needs b")
-            for i in flat_index:
-                x = x.at[int(i)].set(ensure_array("at", self(x[int(i)])))
-            return x
-        values = shapes.ravel(shapes.broadcast_to(ensure_array("at", b), index.shape))
-        for k, i in enumerate(flat_index):
-            x = x.at[int(i)].set(ensure_array("at", self(x[int(i)], values[k])))
-        return x
+            for i in positions:
+                flat = flat.at[int(i)].set(ensure_array("at", self(flat[int(i)])))
+            return shapes.reshape(flat, tuple(x.shape))
+        values = shapes.ravel(shapes.broadcast_to(ensure_array("at", b), shape))
+        for k, i in enumerate(positions):
+            flat = flat.at[int(i)].set(ensure_array("at", self(flat[int(i)], values[k])))
+        return shapes.reshape(flat, tuple(x.shape))
 
     def reduceat(
         self, a: ArrayLike, indices: Any, axis: int = 0, dtype: Any = None, out: None = None
@@ -200,6 +228,8 @@ class ufunc:
         if self._reduceat is not None:
             return ensure_array("reduceat", self._reduceat(a, indices, axis, dtype, out))
         x = ensure_array("reduceat", a)
+        if dtype is not None:
+            x = _convert(x, dtypes.check_user_dtype(dtype, "reduceat"), False)
         ax = canonicalize_axis(axis, x.ndim)
         starts = np.asarray(indices).reshape(-1)
         n = x.shape[ax]
@@ -208,11 +238,29 @@ class ufunc:
         for k, s in enumerate(starts):
             stop = int(starts[k + 1]) if k + 1 < len(starts) else n
             s = int(s)
-            piece = moved[s:stop] if stop > s else moved[s : s + 1]
-            parts.append(self.reduce(piece, axis=0, dtype=dtype))
+            acc = moved[s]  # the segment [s, stop) folded from the left; one element if empty
+            for i in range(s + 1, stop):
+                acc = ensure_array("reduceat", self(acc, moved[i]))
+            if acc.dtype != x.dtype:  # the result keeps the input's dtype (JAX): a safe cast only
+                if not np.can_cast(acc.dtype, x.dtype, "safe"):
+                    raise TypeError(
+                        f"{self}.reduceat: the ufunc turns {x.dtype} into {acc.dtype}, which "
+                        f"does not cast safely back to {x.dtype}"
+                    )
+                acc = _convert(acc, x.dtype, False)
+            parts.append(acc)
         return shapes.moveaxis(joining.stack(parts), 0, ax)
 
 
 def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: Any = None) -> ufunc:
     """A :class:`ufunc` calling ``func`` on scalars."""
     return ufunc(func, nin, nout, identity=identity)
+
+
+def _concrete_index(indices: Any) -> Any:
+    """``indices`` with trellax arrays made NumPy arrays (a tracer raises)."""
+    if isinstance(indices, tuple):
+        return tuple(_concrete_index(i) for i in indices)
+    if isinstance(indices, Array):
+        return np.asarray(indices)
+    return indices

@@ -21,6 +21,7 @@ from trellax._src.random.binomial import random_binomial_p
 from trellax._src.random.floats import random_erf_inv_p, random_uniform_p
 from trellax._src.random.gamma_grad import random_gamma_grad_p
 from trellax._src.random.loops import random_gamma_p, random_poisson_p
+from trellax._src.random.normal import random_normal_p
 from trellax._src.random.primitives import (
     random_bits_p,
     random_fold_in_p,
@@ -39,6 +40,8 @@ ad_util.defzeros(
     random_poisson_p,
     random_binomial_p,
 )
+
+ad_util.defzeros("drawn from a key alone: no operand has a tangent", random_normal_p)
 
 
 def _unit(ans: Any, lo: Any, hi: Any) -> Any:

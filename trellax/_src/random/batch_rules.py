@@ -19,6 +19,7 @@ from trellax._src.random.binomial import random_binomial_p
 from trellax._src.random.floats import random_erf_inv_p, random_uniform_p
 from trellax._src.random.gamma_grad import random_gamma_grad_p
 from trellax._src.random.loops import random_gamma_p, random_poisson_p
+from trellax._src.random.normal import random_normal_p
 from trellax._src.random.primitives import (
     random_bits_p,
     random_fold_in_p,
@@ -52,6 +53,7 @@ def _key_only(prim: Any) -> Any:
 random_split_p.def_batch(_key_only(random_split_p))
 random_bits_p.def_batch(_key_only(random_bits_p))
 random_seed_p.def_batch(_key_only(random_seed_p))
+random_normal_p.def_batch(_key_only(random_normal_p))
 random_erf_inv_p.def_batch(elementwise_rule(random_erf_inv_p))
 random_gamma_grad_p.def_batch(elementwise_rule(random_gamma_grad_p))
 

@@ -21,7 +21,10 @@ import trellax.numpy as tnp
 from trellax import lax
 from trellax._src import config as _config
 from trellax._src import dtypes
+from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
+from trellax._src.random import threefry
+from trellax._src.random.dispatch import eager_value
 from trellax._src.random.primitives import random_fold_in_p, random_seed_p, random_split_p
 from trellax._src.tree_registry import register_pytree_node
 
@@ -306,6 +309,8 @@ def _check_data(data: Any) -> None:
 
 def single_key(keys: Any, name: str) -> tuple[Array, bool]:
     """Key data of one key (shape ``(2,)``); a batch raises JAX's error naming ``name``."""
+    if type(keys) is PRNGKeyArray and len(keys._base.shape) == 1:  # the usual argument
+        return keys._base, True
     data, typed = key_data_of(keys, name)
     if data.ndim != 1:
         raise ValueError(
@@ -351,6 +356,9 @@ def split(key: Any, num: int | Sequence[int] = 2) -> Any:
     shape = (operator.index(num),) if not isinstance(num, Sequence) else tuple(map(int, num))
     if any(s < 0 for s in shape):
         raise ValueError(f"split: invalid tensor dimension size in shape {shape}")
+    kv = eager_value(data)
+    if kv is not None:  # eagerly the impl itself (dispatch.draw)
+        return rewrap(ArrayImpl._new(threefry.split_data(kv, shape), _U32, False), typed)
     return rewrap(random_split_p.bind(data, shape=shape), typed)
 
 
@@ -360,6 +368,10 @@ def fold_in(key: Any, data: Any) -> Any:
     if isinstance(data, int) and not isinstance(data, bool):
         if not 0 <= data < 1 << 32:
             raise OverflowError(f"Python integer {data} out of bounds for uint32")
+        kv = eager_value(kd)
+        if kv is not None:  # eagerly the hash of one counter on Python ints
+            folded = threefry.fold_in_one(kv.tolist(), data)
+            return rewrap(ArrayImpl._new(folded, _U32, False), typed)
         d: Any = tnp.asarray(np.uint32(data))
     else:
         arr = tnp.asarray(data)

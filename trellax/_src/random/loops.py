@@ -16,7 +16,8 @@ import numpy as np
 
 from trellax._src.core import Primitive, ShapedArray
 from trellax._src.random import threefry
-from trellax._src.random.floats import erfinv_f32, erfinv_f64, unit_floats
+from trellax._src.random.erfinv import erfinv_f32, erfinv_f64
+from trellax._src.random.floats import unit_floats
 
 _MAX_ITERS = 100_000  # a guard against parameters that never let a rejection loop finish
 

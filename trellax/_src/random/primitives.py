@@ -17,7 +17,7 @@ from trellax._src.random import threefry
 _U32 = np.dtype(np.uint32)
 
 
-def _key_batch(key: Any, name: str) -> tuple[int, ...]:
+def key_batch(key: Any, name: str) -> tuple[int, ...]:
     if key.dtype != _U32 or not key.shape or key.shape[-1] != 2:
         raise TypeError(
             f"{name} takes uint32 key data of shape (..., 2), got {key.dtype}{key.shape}"
@@ -34,7 +34,7 @@ random_split_p = Primitive("random_split")
 random_split_p.def_impl(lambda key, *, shape: threefry.split_data(key, shape))
 random_split_p.def_abstract_eval(
     lambda key, *, shape: ShapedArray._fast(
-        (*_key_batch(key, "random_split"), *shape, 2), _U32, False
+        (*key_batch(key, "random_split"), *shape, 2), _U32, False
     )
 )
 
@@ -44,7 +44,7 @@ def _fold_in_impl(key: np.ndarray[Any, Any], data: np.ndarray[Any, Any]) -> np.n
 
 
 def _fold_in_abstract(key: Any, data: Any) -> ShapedArray:
-    batch = _key_batch(key, "random_fold_in")
+    batch = key_batch(key, "random_fold_in")
     if data.dtype != _U32:
         raise TypeError(f"random_fold_in takes uint32 data, got {data.dtype}")
     return ShapedArray._fast((*np.broadcast_shapes(batch, tuple(data.shape)), 2), _U32, False)
@@ -56,7 +56,7 @@ random_fold_in_p.def_abstract_eval(_fold_in_abstract)
 
 
 def _bits_abstract(key: Any, *, bit_width: int, shape: tuple[int, ...]) -> ShapedArray:
-    batch = _key_batch(key, "random_bits")
+    batch = key_batch(key, "random_bits")
     return ShapedArray._fast((*batch, *shape), np.dtype(f"uint{bit_width}"), False)
 
 

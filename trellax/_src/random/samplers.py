@@ -11,16 +11,18 @@ import numpy as np
 import trellax.numpy as tnp
 from trellax import lax
 from trellax._src import dtypes
+from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
-from trellax._src.core import Primitive, ShapedArray
-from trellax._src.random import threefry
-from trellax._src.random.floats import NMANT, random_erf_inv_p, random_uniform_p
+from trellax._src.random.dispatch import draw, eager_value
+from trellax._src.random.floats import NMANT, random_erf_inv_p, random_uniform_p, uniform_values
 from trellax._src.random.keys import single_key
+from trellax._src.random.normal import normal_data, random_normal_p
 from trellax._src.random.primitives import random_bits_p, random_split_p
+from trellax._src.random.randint import randint as randint
+from trellax._src.random.randint import random_randint_p as random_randint_p
 from trellax._src.random.util import (
     as_param,
     canonical_shape,
-    default_int,
     float_dtype,
     int_dtype,
     resolve_shape,
@@ -43,7 +45,10 @@ def bits(key: Any, shape: Any = (), dtype: Any = None) -> Array:
 
 
 def _uniform(data: Array, shape: tuple[int, ...], d: np.dtype[Any], lo: Any, hi: Any) -> Array:
-    return random_uniform_p.bind(data, _bound(lo, d), _bound(hi, d), shape=shape, dtype=d)
+    lo_a, hi_a = _bound(lo, d), _bound(hi, d)
+    if lo_a.shape or hi_a.shape:  # array bounds: the abstract-eval rule checks their shapes
+        return random_uniform_p.bind(data, lo_a, hi_a, shape=shape, dtype=d)
+    return draw(random_uniform_p, data, lo_a, hi_a, shape=shape, dtype=d)
 
 
 _SCALARS: dict[tuple[np.dtype[Any], bytes], Array] = {}
@@ -73,9 +78,11 @@ def uniform(
 
 
 def _normal_real(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
-    lo = np.nextafter(np.array(-1, d), np.array(0, d))
-    u = _uniform(data, shape, d, lo, 1.0)
-    return lax.mul(_bound(math.sqrt(2), d), random_erf_inv_p.bind(u))
+    key = eager_value(data)
+    if key is None:
+        return random_normal_p.bind(data, shape=shape, dtype=d)
+    # eagerly the impl itself (see dispatch.draw; it raises no floating-point errors)
+    return ArrayImpl._new(normal_data(key, shape=shape, dtype=d), d, False)
 
 
 def normal(key: Any, shape: Any = (), dtype: Any = float) -> Array:
@@ -86,7 +93,7 @@ def normal(key: Any, shape: Any = (), dtype: Any = float) -> Array:
 
 
 def _normal(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
-    if dtypes.kind(d) == "c":
+    if d.kind == "c":
         real = np.dtype(np.float64) if d == np.complex128 else np.dtype(np.float32)
         kr, ki = split_data(data, 2)
         s = np.array(math.sqrt(2), real)
@@ -96,105 +103,19 @@ def _normal(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
     return _normal_real(data, shape, d)
 
 
-# -- randint ---------------------------------------------------------------------------------------
-
-
-def _umod(x: Any, m: Any) -> Any:
-    """Unsigned ``x % m`` with XLA's ``x % 0 == x``."""
-    if not np.ndim(m):
-        return x if m == 0 else x % m
-    zero = m == 0
-    return np.where(zero, x, x % np.where(zero, 1, m))
-
-
-def _randint_bounds(lo: int, hi: int, dtype: np.dtype[Any]) -> tuple[int, int]:
-    """JAX's clipping of one pair of bounds: (span as an unsigned word, low bound)."""
-    info = np.iinfo(dtype)
-    if dtype.itemsize < 4:  # small types sample as int32 with bounds clipped to their range
-        lo = min(max(lo, int(info.min)), int(info.max))
-        hi = min(max(hi, int(info.min)), int(info.max) + 1)
-        info = np.iinfo(np.int32)
-    nbits = max(dtype.itemsize, 4) * 8
-    mask = (1 << nbits) - 1
-    out_of_range = hi > info.max
-    lo = min(max(lo, int(info.min)), int(info.max))
-    hi = min(max(hi, int(info.min)), int(info.max))
-    span = 1 if hi <= lo else (hi - lo) & mask
-    if out_of_range and hi > lo:
-        span = (span + 1) & mask  # may wrap to 0: the full range (x % 0 == x below)
-    return span, lo
-
-
-def randint_data(
-    key: Any, lo: Any, hi: Any, shape: tuple[int, ...], dtype: np.dtype[Any]
-) -> np.ndarray[Any, Any]:
-    """JAX's randint (two draws combined with a modulus) in NumPy; the bounds are integer arrays
-    of any shape that broadcasts to ``shape``."""
-    sd = np.dtype(np.int32) if dtype.itemsize < 4 else dtype
-    nbits = sd.itemsize * 8
-    ud = np.dtype(f"uint{nbits}")
-    lo, hi = np.asarray(lo), np.asarray(hi)
-    if not lo.ndim and not hi.ndim:
-        span_i, low_i = _randint_bounds(int(lo), int(hi), dtype)
-        span: Any = ud.type(span_i)
-        low: Any = np.array(low_i, object)
-    else:
-        pairs = np.frompyfunc(lambda a, b: _randint_bounds(int(a), int(b), dtype), 2, 2)
-        span_o, low = pairs(lo.astype(object), hi.astype(object))
-        span = np.asarray(span_o, np.uint64).astype(ud)
-    keys = threefry.split_data(np.asarray(key), (2,))
-    both = threefry.bits_data(keys, nbits, shape)  # one hash for the two keys: K + (2,) + shape
-    axis = both.ndim - len(shape) - 1
-    hi_bits, lo_bits = np.take(both, 0, axis=axis), np.take(both, 1, axis=axis)
-    mult = _umod(ud.type(1 << (nbits // 2)), span)
-    mult = _umod(mult * mult, span)
-    off = _umod(hi_bits, span) * mult
-    off = off + _umod(lo_bits, span)
-    off = _umod(off, span)
-    low_s = np.asarray(low, np.uint64 if sd == np.uint64 else np.int64).astype(sd).view(ud)
-    out: np.ndarray[Any, Any] = (low_s + off.astype(ud)).view(sd)
-    return out.astype(dtype)
-
-
-def _randint_impl(key: Any, lo: Any, hi: Any, *, shape: Any, dtype: Any) -> Any:
-    # The bounds keep their own (small) shapes and broadcast against the bits; a batch of keys
-    # (under vmap) adds its shape in front.
-    full = (*key.shape[:-1], *shape)
-    out = randint_data(key, lo, hi, shape, dtype)
-    return np.broadcast_to(out, full).copy() if out.shape != full else out
-
-
-random_randint_p = Primitive("random_randint")
-random_randint_p.def_impl(_randint_impl)
-random_randint_p.def_abstract_eval(
-    lambda key, lo, hi, *, shape, dtype: ShapedArray._fast((*key.shape[:-1], *shape), dtype, False)
-)
-
-
-def _int_bound(x: Any) -> Array:
-    a = tnp.asarray(x)
-    if dtypes.kind(a.dtype) not in ("i", "u"):
-        a = lax.convert_element_type(a, default_int())
-    return a
-
-
-def randint(key: Any, shape: Any, minval: Any, maxval: Any, dtype: Any = int) -> Array:
-    """Integers in ``[minval, maxval)``; bounds are clipped to the dtype's range as in JAX."""
-    data, _ = single_key(key, "randint")
-    d = int_dtype(dtype)
-    if dtypes.kind(d) not in ("i", "u"):
-        raise TypeError(f"randint only accepts integer dtypes, got {d.name}")
-    lo, hi = _int_bound(minval), _int_bound(maxval)
-    s = resolve_shape("randint", shape, lo, hi)
-    return random_randint_p.bind(data, lo, hi, shape=s, dtype=d)
-
-
 # -- bernoulli and friends -------------------------------------------------------------------------
 
 
 def bernoulli(key: Any, p: Any = 0.5, shape: Any = None, mode: str = "low") -> Array:
     """Booleans that are True with probability ``p`` (``uniform < p``)."""
     data, _ = single_key(key, "bernoulli")
+    if type(p) is float and 0 <= p <= 1 and mode == "low":
+        kv = eager_value(data)
+        if kv is not None:  # eagerly: uniform's impl and a comparison (see dispatch.draw)
+            d = dtypes.default_float_dtype()
+            s = () if shape is None else canonical_shape(shape)  # a scalar p broadcasts
+            u = uniform_values(kv, _ZERO[d], _ONE[d], shape=s, dtype=d)
+            return ArrayImpl._new(np.less(u, d.type(p)), _BOOL, False)
     pa = tnp.asarray(p)
     if dtypes.kind(pa.dtype) != "f":
         raise TypeError(
@@ -210,6 +131,11 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Any = None, mode: str = "low") -> A
         u2 = tnp.multiply(u[1], np.array(2.0 ** -NMANT[d.name], d))
         return tnp.less(u2, tnp.subtract(pa, u[0]))
     raise ValueError(f"mode must be 'low' or 'high', got {mode!r}")
+
+
+_BOOL = np.dtype(bool)
+_ZERO = {np.dtype(n): np.array(0, n) for n in ("float32", "float64")}
+_ONE = {np.dtype(n): np.array(1, n) for n in ("float32", "float64")}
 
 
 def rademacher(key: Any, shape: Any = (), dtype: Any = int) -> Array:

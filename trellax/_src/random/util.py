@@ -18,7 +18,19 @@ Shape = tuple[int, ...]
 
 
 def canonical_shape(shape: Any) -> Shape:
-    """A shape argument (int, sequence, concrete 1-element array) as a tuple of ints."""
+    """A shape argument (int, sequence, concrete 1-element array) as a tuple of ints >= 0."""
+    if type(shape) is tuple and all(type(s) is int and s >= 0 for s in shape):
+        return shape  # the usual argument, as is
+    return _checked_shape(_as_shape(shape))
+
+
+def _checked_shape(shape: Shape) -> Shape:
+    if any(s < 0 for s in shape):
+        raise ValueError(f"invalid tensor dimension size in shape {shape}: sizes must be >= 0")
+    return shape
+
+
+def _as_shape(shape: Any) -> Shape:
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         return (int(shape),)
     if isinstance(shape, (Array, np.ndarray)):
@@ -34,7 +46,9 @@ def canonical_shape(shape: Any) -> Shape:
 
 def float_dtype(name: str, dtype: Any, *, complex_ok: bool = False) -> np.dtype[Any]:
     """A float sampler's dtype: x64-canonicalized (with the warning) first, then validated."""
-    d = dtypes.check_user_dtype(float if dtype is None else dtype)
+    if dtype is float or dtype is None:  # the default: no checks to make
+        return dtypes.default_float_dtype()
+    d = dtypes.check_user_dtype(dtype)
     k = dtypes.kind(d)
     if k == "f" or (complex_ok and k == "c"):
         return d

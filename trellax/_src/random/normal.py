@@ -1,0 +1,162 @@
+"""``normal`` as one primitive: hash, uniform draw and erfinv fused per chunk.
+
+JAX draws standard normals as ``sqrt(2) * erfinv(u)`` with ``u = uniform(key, shape, dtype,
+minval=nextafter(-1, 0), maxval=1)``. ``random_normal`` computes exactly that (the same bits as
+the three steps ``random_uniform``, ``random_erf_inv`` and a multiply), in one of three ways:
+
+* **Large draws under one key** (more than :data:`threefry._SWAR_MAX` values; float32, float16,
+  bfloat16): chunk by chunk, each chunk from its counters to its final values while its buffers
+  stay in cache, on the thread pool (:mod:`chunks`): hash the counters
+  (:meth:`threefry.OneKey.hash`, in place), make the uniform draw from the bits in place, erfinv
+  into the output (:func:`erfinv.erfinv_f32_into`), scale by ``sqrt(2)``.
+* **Small float32 draws** (up to :data:`erfinv.SMALL_SIZE` values): the hash on one packed
+  Python int (:func:`threefry.swar_one_key`) and the arithmetic on Python floats, rounded to
+  float32 by ``array('f')`` (:func:`erfinv.erfinv_values`).
+* Everything else (float64, batches of keys with few values per key, mid-sized draws): the
+  three steps on whole arrays.
+
+The uniform draw: the bits' top mantissa bits under the exponent of 2.0 give a float ``v`` in
+``[2, 4)``, and ``v - 2`` is exactly uniform's ``2 * f`` (``f`` in ``[0, 1)``, ``2`` the span
+``1 - nextafter(-1, 0)`` rounded); ``2 * f + minval`` is uniform's one rounding, and its
+``max(minval, .)`` is the identity (rounding is monotone and ``2 * f + minval >= minval``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from trellax._src.core import Primitive, ShapedArray
+from trellax._src.random import chunks, erfinv, threefry
+from trellax._src.random.floats import LAYOUT, erf_inv_values, uniform_values
+from trellax._src.random.primitives import key_batch
+
+U32 = threefry.U32
+_F32 = np.dtype(np.float32)
+_FUSED = (_F32, np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
+
+
+def lower_bound(d: np.dtype[Any]) -> Any:
+    """``nextafter(-1, 0)`` in ``d``: the uniform draw's ``minval``."""
+    return np.nextafter(np.array(-1, d), np.array(0, d))[()]
+
+
+_LO32 = float(lower_bound(_F32))
+_SQRT2_32 = float(np.float32(math.sqrt(2)))
+_TWO_POW_M22 = 2.0**-22
+
+
+def normal_small_f32(k0: int, k1: int, n: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """``n`` float32 normals under the key ``(k0, k1)`` on Python ints and floats (``n`` up to
+    :data:`erfinv.SMALL_SIZE`)."""
+    y0, y1 = threefry.swar_one_key(k0, k1, n)
+    # uniform in (-1, 1): 2 * f + minval with f = (bits >> 9) * 2**-23, i.e. an integer below
+    # 2**24 in magnitude times 2**-24: exact in float64 and in float32
+    xs = [(b >> 9) * _TWO_POW_M22 + _LO32 for b in threefry.lanes(y0 ^ y1, n)]
+    w = np.array([-(x * x) for x in xs], np.float32)  # rounded once, as float32's x * x
+    np.log1p(w, out=w)  # |x| < 1: no floating-point errors
+    return np.frombuffer(erfinv.erfinv_values(xs, [-v for v in w.tolist()], _SQRT2_32), np.float32)
+
+
+class _Scratch:
+    """One worker's buffers for a chunk of the fused kernel."""
+
+    __slots__ = ("erf", "hash", "result", "wide", "word")
+
+    def __init__(self) -> None:
+        self.hash = threefry.hash_scratch()
+        self.erf = erfinv.Scratch(chunks.CHUNK)
+        self.word = np.empty(chunks.CHUNK, np.uint16)  # float16/bfloat16 draws
+        self.wide = np.empty(chunks.CHUNK, np.float32)  # their draw in float32
+        self.result = np.empty(chunks.CHUNK, np.float32)  # and its float32 erfinv
+
+
+def _uniform_chunk(x0: U32, d: np.dtype[Any], s: _Scratch) -> Any:
+    """The uniform draw in ``(-1, 1)`` from the hash words ``x0 ^ x1`` (in ``x0``), in place
+    (float32, a view of ``x0``) or in ``s.word`` (float16, bfloat16; by the same operations
+    as :func:`floats.unit_floats` and the uniform's bounds)."""
+    if d == _F32:
+        x0 >>= np.uint32(9)
+        x0 |= np.uint32(0x40000000)  # 2.0f: floats in [2, 4)
+        u = x0.view(np.float32)
+        u -= np.float32(2)  # exact: 2 * f
+        u += np.float32(_LO32)  # uniform's one rounding
+        return u
+    _, _, _, shift, one_bits, one = LAYOUT[d]
+    draw = 8 if d != np.float16 else 16  # bfloat16 draws 8 bits
+    x0 &= np.uint32((1 << draw) - 1)
+    x0 >>= np.uint32(shift)
+    x0 |= np.uint32(one_bits)
+    h = s.word[: x0.size]
+    np.copyto(h, x0, casting="unsafe")
+    f = h.view(d)
+    lo = lower_bound(d)
+    f -= one
+    f *= d.type(2)
+    f += lo
+    np.maximum(lo, f, out=f)
+    return f
+
+
+def _fused(key: U32, n: int, d: np.dtype[Any], out: Any) -> None:
+    """``n`` normals of dtype ``d`` under one key into the 1-D ``out``, chunk by chunk."""
+    one = threefry.OneKey(int(key[0]), int(key[1]))
+    sqrt2 = d.type(math.sqrt(2))
+    tails: list[tuple[int, erfinv.Tail]] = []
+
+    def work(i0: int, i1: int, s: _Scratch) -> None:
+        m = i1 - i0
+        x0, x1, tmp = (b[:m] for b in s.hash)
+        one.hash(i0, threefry.RAMP[:m], x0, x1, tmp)
+        x0 ^= x1
+        u = _uniform_chunk(x0, d, s)
+        dst = out[i0:i1]
+        if d == _F32:
+            tail = erfinv.erfinv_f32_into(u, dst, s.erf, defer_tail=True)
+        else:
+            wide, result = s.wide[:m], s.result[:m]
+            np.copyto(wide, u)  # exact
+            tail = erfinv.erfinv_f32_into(wide, result, s.erf, defer_tail=True)
+            np.copyto(dst, result, casting="unsafe")  # rounded to d, as erf_inv's result
+        dst *= sqrt2
+        if tail is not None:
+            tails.append((i0, tail))
+
+    chunks.run_chunks(n, work, _Scratch)
+    if tails:  # the elements with |u| > 0.9966, all chunks at once
+        idx, big_w, x = erfinv.join_tails(tails)
+        values = erfinv.tail_values(big_w, x).astype(d, copy=False)
+        values *= sqrt2
+        out[idx] = values
+
+
+def normal_data(key: U32, *, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
+    """Standard normals of ``dtype`` (a real float dtype) and shape ``K + shape`` for key data
+    ``K + (2,)``: ``sqrt(2) * erfinv(uniform(key, shape, d, nextafter(-1, 0), 1))``."""
+    d = dtype
+    n = math.prod(shape)
+    kshape = key.shape[:-1]
+    if not kshape and n <= erfinv.SMALL_SIZE and (d is _F32 or d == _F32):
+        k0, k1 = key.tolist()
+        return normal_small_f32(k0, k1, n).reshape(shape)
+    if d in _FUSED and threefry._SWAR_MAX < n <= 1 << 32:
+        keys = key.reshape(-1, 2)
+        out = np.empty((len(keys), n), d)
+        for kb, k in enumerate(keys):
+            _fused(k, n, d, out[kb])
+        return out.reshape(*kshape, *shape)
+    lo = np.array(lower_bound(d))
+    u = uniform_values(key, lo, np.array(1, d), shape=shape, dtype=d)
+    return np.multiply(np.array(math.sqrt(2), d), erf_inv_values(u))
+
+
+def _normal_abstract(key: Any, *, shape: tuple[int, ...], dtype: np.dtype[Any]) -> ShapedArray:
+    return ShapedArray._fast((*key_batch(key, "random_normal"), *shape), dtype, False)
+
+
+random_normal_p = Primitive("random_normal")
+random_normal_p.def_impl(normal_data)
+random_normal_p.def_abstract_eval(_normal_abstract)
