@@ -348,6 +348,7 @@ def test_hsplit_vsplit_dsplit_unstack() -> None:
         for o, e in zip(getattr(tnp, name)(x, sections), getattr(np, name)(A, sections)):
             np.testing.assert_array_equal(np.asarray(o), e)
     assert [o.shape for o in tnp.hsplit(tnp.arange(6), 3)] == [(2,)] * 3
+    assert [o.tolist() for o in tnp.vsplit(tnp.arange(4), [3, 3])] == [[0, 1, 2], [], [3]]
     for axis in (0, 1, -1):
         parts = tnp.unstack(x, axis=axis)
         assert isinstance(parts, tuple) and len(parts) == A.shape[axis]
@@ -519,7 +520,9 @@ ERRORS = [
     ("split unequal", lambda: tnp.split(tnp.ones(5), 2), ValueError, "equal division"),
     ("split zero sections", lambda: tnp.split(tnp.ones(5), 0), ValueError, "larger than 0"),
     ("split float", lambda: tnp.split(tnp.ones(4), 2.0), TypeError, "integers"),
-    ("vsplit 1-d", lambda: tnp.vsplit(tnp.ones(4), 2), ValueError, "2 or more dimensions"),
+    # JAX's vsplit splits 1-D input along axis 0 (NumPy refuses); a 0-d input has no axis 0
+    ("vsplit 0-d", lambda: tnp.vsplit(tnp.ones(()), 2), IndexError, "out of bounds"),
+    ("dsplit 2-d", lambda: tnp.dsplit(tnp.ones((2, 4)), 2), IndexError, "out of bounds"),
     ("unstack 0-d", lambda: tnp.unstack(tnp.ones(())), ValueError, "rank > 0"),
     ("tile negative", lambda: tnp.tile(tnp.ones(2), -1), ValueError, "negative"),
     ("repeat negative", lambda: tnp.repeat(tnp.ones(2), -1), TypeError, "negative"),

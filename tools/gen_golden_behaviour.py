@@ -402,6 +402,87 @@ _add(
     "lax.ScatterDimensionNumbers((1,), (0,), (0,)))",
 )
 
+# The argument rules behind the weak-array sweep's nonsense calls, pinned on meaningful inputs.
+_add(
+    "arguments",
+    # JAX's static arguments must be hashable: arrays and lists are refused
+    "jnp.diff(jnp.arange(4.0), n=jnp.asarray(1))",
+    "jnp.round(jnp.ones(2), jnp.asarray(1))",
+    "jnp.tril(jnp.ones((2, 2)), jnp.asarray(1))",
+    "jnp.diagonal(jnp.ones((2, 2)), jnp.asarray(0))",
+    "jnp.resize(jnp.arange(3), [2, 2])",
+    "jnp.rot90(jnp.ones((2, 2)), axes=[0, 1])",
+    "jnp.gradient(jnp.ones(3), axis=jnp.asarray(0))",
+    "jnp.angle(1.0, jnp.asarray(True))",
+    "jnp.vander(jnp.ones(3), np.int64(2))",
+    # rank promotion of shapes that cannot broadcast: ValueError
+    "jnp.less(jnp.ones((2, 2)), jnp.ones(3))",
+    "jnp.add(jnp.ones((2, 3)), jnp.ones(2))",
+    # ediff1d casts its ends to the differences' dtype
+    "jnp.ediff1d(jnp.arange(3, dtype=jnp.int8), to_end=jnp.array([300]))",
+    "jnp.ediff1d(jnp.arange(3), to_begin=jnp.array([2.7, -1.5]), to_end=300.9)",
+    "jnp.ediff1d(jnp.full(3, 1.5), to_end=2)",
+    # weak flags of set operations: padded and complex values are strong
+    "jnp.unique(jnp.full(3, 1.5), size=2, fill_value=0)",
+    "jnp.unique(jnp.full(3, 1.5), size=2)",
+    "jnp.setdiff1d(jnp.full(3, 1.5), jnp.ones(1), size=3, fill_value=0)",
+    "jnp.union1d(jnp.full(3, 1.5j), jnp.full(2, 2.5j))",
+    "jnp.unique(jnp.full((2, 2), 1.5j), axis=0)",
+    "jnp.unique(jnp.full((2, 2), 1.5), axis=0, size=1, fill_value=0)",
+    "jnp.unique(jnp.arange(3), jnp.asarray(1))",
+    # polynomials
+    "jnp.polymul(jnp.full(2, 1.5), jnp.full(2, 2.5))",
+    "jnp.polyval(jnp.ones(2, jnp.int8), 2)",
+    "jnp.polyval(jnp.full(2, 1.5), jnp.asarray(2.0))",
+    "jnp.poly(jnp.asarray(2.0))",
+    "jnp.roots(jnp.asarray(2.0))",
+    "jnp.vander(jnp.full(2, 1.5))",
+    # gradient with coordinate arrays
+    "jnp.gradient(jnp.array([1.0, 4.0, 9.0, 20.0, 21.0]), jnp.array([0.0, 1.0, 3.0, 4.0, 7.0]))",
+    "jnp.gradient(jnp.arange(6).reshape(2, 3), 1.0, jnp.array([0, 1, 3]))",
+    "jnp.gradient(jnp.ones(3), jnp.ones(4))",
+    "jnp.gradient(jnp.arange(3, dtype=jnp.int8), 2.0)",
+    # a float number of window points or a float shift is truncated
+    "jnp.hanning(2.7)",
+    "jnp.kaiser(jnp.asarray(3.9), 2.0)",
+    "jnp.roll(jnp.arange(5), -1.7)",
+    "jnp.roll(jnp.arange(6).reshape(2, 3), jnp.array([0.5, 1.5, 1.2]))",
+    # pad: shape checked before type; a 0-d array is returned as it is
+    "jnp.pad(jnp.asarray(1.5), 2)",
+    "jnp.pad(jnp.ones(3), jnp.ones(3, int))",
+    "jnp.pad(jnp.ones(3), 1.5)",
+    # select reads array lists by rows and non-boolean conditions as nonzero
+    "jnp.select([jnp.array([1.5, 0.0])], [jnp.ones(2)], 7)",
+    "jnp.select(jnp.array([[True, False], [False, True]]), jnp.array([[1, 2], [3, 4]]))",
+    # trim_zeros trims every axis
+    "jnp.trim_zeros(jnp.array([[0, 0, 0], [0, 1, 0], [0, 0, 2]]), 'f')",
+    "jnp.trim_zeros(jnp.zeros((2, 3)))",
+    # splits, joins, shapes
+    "jnp.vsplit(jnp.arange(4.0), 2)",
+    "jnp.dsplit(jnp.ones((2, 4)), 2)",
+    "jnp.concat(jnp.asarray(1.5))",
+    "jnp.stack(jnp.asarray(1.5))",
+    "jnp.broadcast_shapes(jnp.full(2, 2), (3, 1, 1))",
+    "jnp.broadcast_shapes(jnp.asarray(2.5))",
+    "jnp.repeat(jnp.ones(3), jnp.full(2, 1))",
+    "jnp.repeat(jnp.asarray(0.5), jnp.ones(3))",
+    "jnp.diagflat(jnp.ones(3), jnp.full(3, 3))",
+    # index and type arguments
+    "jnp.isdtype(jnp.float32, (jnp.ones(2), 'integral'))",
+    "jnp.insert(jnp.arange(4.0), 1.0, 5)",
+    "jnp.delete(jnp.arange(4.0), 1.0)",
+    "jnp.take_along_axis(jnp.arange(4.0), jnp.array([True]), axis=0)",
+    "jnp.histogram(jnp.ones(3), jnp.asarray(2))",
+    "jnp.histogram(jnp.ones(3), jnp.asarray(2.0))",
+    "jnp.histogram2d(jnp.ones(3), jnp.ones(4))",
+    "jnp.spacing(1j)",
+    "jnp.iterable(jnp.asarray(1.5))",
+    "jnp.vecdot(jnp.asarray(1.5), jnp.ones(3))",
+    "jnp.polyadd(jnp.asarray(1.5), jnp.ones(3))",
+    "jnp.polymul(jnp.asarray(1.5), jnp.ones(3))",
+    "jnp.polyint(jnp.ones((2, 2)))",
+)
+
 
 def x64(fn: Callable[[], Any]) -> Any:
     with jax.enable_x64(True):

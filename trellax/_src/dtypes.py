@@ -814,6 +814,12 @@ _ISDTYPE_KINDS: Final = (
 )
 
 
+def _is_array_kind(k: Any) -> bool:
+    """A trellax array given as a kind stands for its dtype, as a JAX array does for JAX (a NumPy
+    array does not)."""
+    return hasattr(k, "dtype") and not isinstance(k, (np.ndarray, np.generic))
+
+
 def isdtype(dtype: Any, kind: Any) -> bool:
     """The Array API's ``isdtype``: is ``dtype`` of ``kind`` (a name, a dtype, or a tuple)?"""
     d = _to_np_dtype(dtype)
@@ -831,7 +837,7 @@ def isdtype(dtype: Any, kind: Any) -> bool:
                 or (k == "numeric" and dk in ("i", "u", "f", "c"))
             ):
                 return True
-        elif isinstance(k, (str, np.dtype, type)):
+        elif isinstance(k, (str, np.dtype, type)) or _is_array_kind(k):
             try:
                 if d == _to_np_dtype(k):
                     return True

@@ -6,7 +6,10 @@ turns integers into floats first. The impl rules (``backend/numpy.py``) call ``n
 float16 and bfloat16 are computed in float32 and rounded back, so the result keeps the operand's
 dtype (JAX's CPU backend refuses float16 here instead).
 
-Results are strong (``weak_type=False``) whatever the operand, as in JAX. Failures that depend on
+The decompositions (``cholesky``, ``eigh``, ``eig``, ``qr``, ``svd``), ``solve``,
+``triangular_solve`` and ``det`` keep a weakly typed operand's weak flag (both operands' for the
+solves), as JAX's primitives do; ``inv`` and ``slogdet`` are strong (JAX builds them from strong
+pieces). Failures that depend on
 values (a matrix that is singular or not positive definite) give NaNs or infinities rather than
 exceptions, so the same code can run under ``jit``.
 """
@@ -40,8 +43,8 @@ def _prim(name: str, *, multiple_results: bool = False) -> Primitive:
     return p
 
 
-def _aval(shape: Shape, dtype: DType) -> ShapedArray:
-    return ShapedArray._fast(tuple(shape), dtype, False)
+def _aval(shape: Shape, dtype: DType, weak: bool = False) -> ShapedArray:
+    return ShapedArray._fast(tuple(shape), dtype, weak)
 
 
 def _complex_dtype(d: DType) -> DType:
@@ -74,7 +77,7 @@ cholesky_p = _prim("cholesky")
 @cholesky_p.def_abstract_eval
 def _cholesky_abstract_eval(x: AbstractValue) -> ShapedArray:
     _check_matrix("cholesky", x)
-    return _aval(x.shape, x.dtype)
+    return _aval(x.shape, x.dtype, x.weak_type)
 
 
 def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Array:
@@ -87,7 +90,7 @@ def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Array:
 
 
 def symmetrize(x: Array) -> Array:
-    """``(x + x^H) / 2`` with lax operations (keeps the dtype)."""
+    """``(x + x^H) / 2`` with lax operations (keeps the dtype and the weak flag)."""
     from trellax._src.lax import elementwise as ew
     from trellax._src.lax.structural import transpose
 
@@ -96,6 +99,10 @@ def symmetrize(x: Array) -> Array:
     if dtypes.kind(x.dtype) == "c":
         xh = ew.conj(xh)
     half = asarray(np.array(0.5, dtype=x.dtype))
+    if x.weak_type:
+        from trellax._src.lax.structural import _convert
+
+        half = _convert(half, x.dtype, True)
     return ew.mul(ew.add(x, xh), half)
 
 
@@ -107,7 +114,8 @@ eigh_p = _prim("eigh", multiple_results=True)
 @eigh_p.def_abstract_eval
 def _eigh_abstract_eval(x: AbstractValue, *, lower: bool) -> tuple[ShapedArray, ShapedArray]:
     batch, n, _ = _check_matrix("eigh", x)
-    return _aval(x.shape, x.dtype), _aval((*batch, n), complex_to_real(x.dtype))
+    w = x.weak_type
+    return _aval(x.shape, x.dtype, w), _aval((*batch, n), complex_to_real(x.dtype), w)
 
 
 def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True) -> tuple[Array, Array]:
@@ -128,9 +136,9 @@ eig_p = _prim("eig", multiple_results=True)
 def _eig_abstract_eval(x: AbstractValue, *, compute_right_eigenvectors: bool) -> Any:
     batch, n, _ = _check_matrix("eig", x)
     c = _complex_dtype(x.dtype)
-    w = _aval((*batch, n), c)
+    w = _aval((*batch, n), c, x.weak_type)
     if compute_right_eigenvectors:
-        return w, _aval(x.shape, c)
+        return w, _aval(x.shape, c, x.weak_type)
     return (w,)
 
 
@@ -149,7 +157,8 @@ qr_p = _prim("qr", multiple_results=True)
 def _qr_abstract_eval(x: AbstractValue, *, full_matrices: bool) -> tuple[ShapedArray, ShapedArray]:
     batch, m, n = _check_matrix("qr", x, square=False)
     k = m if full_matrices else min(m, n)
-    return _aval((*batch, m, k), x.dtype), _aval((*batch, k, n), x.dtype)
+    w = x.weak_type
+    return _aval((*batch, m, k), x.dtype, w), _aval((*batch, k, n), x.dtype, w)
 
 
 def qr(x: ArrayLike, *, full_matrices: bool = True) -> tuple[Array, Array]:
@@ -166,11 +175,12 @@ svd_p = _prim("svd", multiple_results=True)
 def _svd_abstract_eval(x: AbstractValue, *, full_matrices: bool, compute_uv: bool) -> Any:
     batch, m, n = _check_matrix("svd", x, square=False)
     k = min(m, n)
-    s = _aval((*batch, k), complex_to_real(x.dtype))
+    s = _aval((*batch, k), complex_to_real(x.dtype), x.weak_type)
     if not compute_uv:
         return (s,)
     um, vn = (m, n) if full_matrices else (k, k)
-    return _aval((*batch, m, um), x.dtype), s, _aval((*batch, vn, n), x.dtype)
+    w = x.weak_type
+    return _aval((*batch, m, um), x.dtype, w), s, _aval((*batch, vn, n), x.dtype, w)
 
 
 @overload
@@ -222,7 +232,7 @@ def _triangular_solve_abstract_eval(
             f"triangular_solve: a of shape {tuple(a.shape)} and b of shape {bs} must share batch "
             f"dimensions and {side} must equal {n}"
         )
-    return _aval(bs, b.dtype)
+    return _aval(bs, b.dtype, a.weak_type and b.weak_type)
 
 
 def triangular_solve(
@@ -261,7 +271,7 @@ def _solve_abstract_eval(a: AbstractValue, b: AbstractValue) -> ShapedArray:
         raise ValueError(
             f"solve: b must have shape {(*batch, n, 'k')} for a of shape {tuple(a.shape)}, got {bs}"
         )
-    return _aval(bs, b.dtype)
+    return _aval(bs, b.dtype, a.weak_type and b.weak_type)
 
 
 def solve(a: ArrayLike, b: ArrayLike) -> Array:
@@ -290,7 +300,7 @@ det_p = _prim("det")
 @det_p.def_abstract_eval
 def _det_abstract_eval(x: AbstractValue) -> ShapedArray:
     batch, _, _ = _check_matrix("det", x)
-    return _aval(batch, x.dtype)
+    return _aval(batch, x.dtype, x.weak_type)
 
 
 def det(x: ArrayLike) -> Array:

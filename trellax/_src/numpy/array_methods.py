@@ -147,10 +147,9 @@ def _copy(self: Array, order: str | None = None) -> Array:
 
 
 def _iter(self: Array) -> Iterator[Array]:
-    if self.ndim == 0:
+    if self.ndim == 0:  # raised by iter() itself, as NumPy and JAX do (not at the first next())
         raise TypeError("iteration over a 0-d array")
-    for i in range(self.shape[0]):
-        yield indexing.getitem(self, i)
+    return (indexing.getitem(self, i) for i in range(self.shape[0]))
 
 
 def _round(self: Array, ndigits: int | None = None) -> Any:

@@ -16,6 +16,7 @@ from trellax._src.numpy import ufuncs
 from trellax._src.numpy.joining import concatenate
 from trellax._src.numpy.reductions import canonicalize_axis
 from trellax._src.numpy.shapes import ravel
+from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import ensure_array, promote_args_keep_shapes
 from trellax._src.typing import ArrayLike
 
@@ -28,6 +29,7 @@ def diff(
     append: ArrayLike | None = None,
 ) -> Array:
     """The n-th discrete difference along ``axis``."""
+    check_static("diff", n=n, axis=axis)
     x = ensure_array("diff", a)
     n = operator.index(n)
     if n < 0:
@@ -64,16 +66,19 @@ def diff(
 def ediff1d(
     ary: ArrayLike, to_end: ArrayLike | None = None, to_begin: ArrayLike | None = None
 ) -> Array:
-    """Differences of the flattened array, with optional values before and after."""
+    """Differences of the flattened array, with optional values before and after.
+
+    As in JAX, ``to_begin``/``to_end`` are cast to the differences' dtype (``astype``: an int8
+    input wraps 300 to 44, a float end is truncated for an integer input) and the result is
+    strong when either is given."""
     flat = ravel(ensure_array("ediff1d", ary))
     out = diff(flat)
     seq: list[Any] = []
     if to_begin is not None:
-        seq.append(ravel(ensure_array("ediff1d", to_begin)))
-    seq.append(out)
+        seq.append(_convert(ravel(ensure_array("ediff1d", to_begin)), out.dtype, False))
+    seq.append(_convert(out, out.dtype, False))
     if to_end is not None:
-        seq.append(ravel(ensure_array("ediff1d", to_end)))
+        seq.append(_convert(ravel(ensure_array("ediff1d", to_end)), out.dtype, False))
     if len(seq) == 1:
         return out
-    joined = concatenate(seq)
-    return _convert(joined, joined.dtype, False)  # JAX's ends are strong: a strong result
+    return concatenate(seq)

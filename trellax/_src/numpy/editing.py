@@ -25,6 +25,7 @@ from trellax._src.numpy.creation import asarray, zeros_like
 from trellax._src.numpy.reductions import canonicalize_axis
 from trellax._src.numpy.searching import take
 from trellax._src.numpy.selection import where
+from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import (
     check_arraylike,
     ensure_array,
@@ -83,7 +84,9 @@ def delete(
             keep = np.nonzero(~index)[0]
         else:
             if not np.issubdtype(index.dtype, np.integer) and index.size:
-                raise TypeError(f"delete: obj must be integers, got dtype {index.dtype}")
+                raise ValueError(
+                    f"np.delete(arr, obj): got obj.dtype={index.dtype}; must be integer or bool."
+                )
             index = index.astype(np.int64).ravel()
             if index.size and (index.min() < -n or index.max() >= n):
                 raise IndexError(f"delete: index out of bounds for axis {ax} with size {n}")
@@ -103,7 +106,9 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
     else:
         index = _concrete("insert", obj, "obj")
         if index.dtype == np.bool_ or not np.issubdtype(index.dtype, np.integer):
-            raise TypeError(f"insert: obj must be integers or a slice, got dtype {index.dtype}")
+            raise ValueError(
+                f"trellax.numpy.insert(): index array must be integer typed; got {index}"
+            )
     scalar = index.ndim == 0
     index = index.astype(np.int64).ravel()
     if index.size and (index.min() < -n or index.max() > n):
@@ -133,6 +138,7 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
 
 def resize(a: ArrayLike, new_shape: Any) -> Array:
     """``a``'s elements repeated cyclically to fill ``new_shape``."""
+    check_static("resize", new_shape=new_shape)
     x = shapes.ravel(ensure_array("resize", a))
     shape = shapes.canonical_shape("resize", new_shape)
     if any(s < 0 for s in shape):
@@ -296,7 +302,11 @@ def choose(
 def select(
     condlist: Sequence[ArrayLike], choicelist: Sequence[ArrayLike], default: ArrayLike = 0
 ) -> Array:
-    """The choice of the first true condition, element by element (``default`` where none is)."""
+    """The choice of the first true condition, element by element (``default`` where none is).
+
+    As in JAX, an array ``condlist``/``choicelist`` is the sequence of its rows, and a condition
+    that is not boolean is true where it is nonzero."""
+    condlist, choicelist = _rows(condlist), _rows(choicelist)
     if len(condlist) != len(choicelist):
         raise ValueError(
             f"condlist must have length equal to choicelist ({len(condlist)} vs {len(choicelist)})"
@@ -304,15 +314,16 @@ def select(
     if not condlist:
         raise ValueError("condlist must be non-empty")
     check_arraylike("select", *condlist, *choicelist, default)
-    conds = [ensure_array("select", c) for c in condlist]
-    for c in conds:
-        if c.dtype != dtypes.bool_:
-            raise TypeError(f"select condlist entries must be boolean, got dtype {c.dtype}")
+    conds = [_convert(ensure_array("select", c), dtypes.bool_, False) for c in condlist]
     *choices, fallback = promote_args("select", *choicelist, default)
     result = fallback
     for c, choice in zip(reversed(conds), reversed(choices), strict=True):
         result = where(c, choice, result)
     return result
+
+
+def _rows(seq: Any) -> Any:
+    return list(seq) if isinstance(seq, (Array, np.ndarray)) else seq
 
 
 def piecewise(
@@ -386,16 +397,21 @@ def block(arrays: Any) -> Array:
 
 
 def trim_zeros(filt: ArrayLike, trim: str = "fb") -> Array:
-    """The 1-D ``filt`` without its leading ('f') and/or trailing ('b') zeros."""
+    """``filt`` without its leading ('f') and/or trailing ('b') zeros along every axis (the
+    bounding box of the nonzero entries, as NumPy 2 and JAX trim N-D input; a 0-d input is
+    returned as it is). All zeros give an empty array."""
     x = ensure_array("trim_zeros", filt)
-    if x.ndim != 1:
-        raise ValueError(f"trim_zeros requires a 1-D array, got shape {tuple(x.shape)}")
-    nonzero = np.nonzero(_concrete("trim_zeros", x, "filt"))[0]
-    if nonzero.size == 0:
-        return x[:0]
-    start = int(nonzero[0]) if "f" in trim.lower() else 0
-    stop = int(nonzero[-1]) + 1 if "b" in trim.lower() else x.shape[0]
-    return x[start:stop]
+    if x.ndim == 0:
+        return x
+    mode = trim.lower()
+    nonzero = np.nonzero(_concrete("trim_zeros", x, "filt"))
+    if nonzero[0].size == 0:
+        return x[(slice(0, 0),) * x.ndim]
+    box = tuple(
+        slice(int(p.min()) if "f" in mode else 0, int(p.max()) + 1 if "b" in mode else n)
+        for p, n in zip(nonzero, x.shape, strict=True)
+    )
+    return x[box]
 
 
 def sort_complex(a: ArrayLike) -> Array:

@@ -100,7 +100,12 @@ def histogram2d(
     check_arraylike("histogram2d", x, y)
     xa, ya = promote_args_inexact("histogram2d", x, y)
     if xa.shape != ya.shape or xa.ndim != 1:
-        raise ValueError("histogram2d: x and y must be 1-D arrays of the same length")
+        # JAX concatenates the two (a TypeError for different shapes), then unpacks the points
+        # of the sample (a ValueError for equal shapes that are not 1-D)
+        raise (TypeError if xa.shape != ya.shape else ValueError)(
+            f"histogram2d: x and y must be 1-D arrays of the same length, got shapes {xa.shape} "
+            f"and {ya.shape}"
+        )
     sample = shapes.transpose(_stack(xa, ya))
     if not (isinstance(bins, (list, tuple)) and len(bins) == 2):
         bins = [bins, bins]

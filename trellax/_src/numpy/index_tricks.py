@@ -361,5 +361,9 @@ def diagflat(v: ArrayLike, k: int = 0) -> Array:
     """A 2-D array with the flattened ``v`` on its ``k``-th diagonal."""
     from trellax._src.numpy.creation import diag
 
+    if np.ndim(k) != 0:  # JAX builds its indices with arange(k...): an integer k, a scalar
+        if not np.issubdtype(np.result_type(k), np.integer):
+            raise TypeError(f"diagflat: k must be an integer, got dtype {np.result_type(k)}")
+        raise ValueError(f"diagflat: k must be a scalar, got shape {np.shape(k)}")
     out = diag(shapes.ravel(ensure_array("diagflat", v)), k)
     return _convert(out, out.dtype, False)  # JAX builds it on a strong zeros array

@@ -38,12 +38,18 @@ from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args_
 ArrayLike = Any
 
 
+#: JAX's class for a 0-d array passed as the sequence to join: ``concat`` iterates over it,
+#: ``stack`` takes its ``len()`` (both ``TypeError``); the others fail in a ``ValueError``.
+_SCALAR_SEQUENCE_ERROR: dict[str, type[Exception]] = {"concat": TypeError, "stack": TypeError}
+
+
 def _sequence(name: str, arrays: Any) -> list[Any]:
     """The arrays to join: a sequence, or an array (its sub-arrays along axis 0)."""
     if isinstance(arrays, (Array, np.ndarray)):
         x = ensure_array(name, arrays)
         if x.ndim == 0:
-            raise ValueError(f"{name}: need a sequence of arrays, got a 0-d array")
+            cls = _SCALAR_SEQUENCE_ERROR.get(name, ValueError)
+            raise cls(f"{name}: need a sequence of arrays, got a 0-d array")
         return list(unstack(x))
     if not isinstance(arrays, Sequence) or isinstance(arrays, str):
         raise TypeError(f"{name} requires a sequence of arrays, got {type(arrays)}")
@@ -80,7 +86,7 @@ def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Array:
 
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Array:
     """The Array API's :func:`concatenate`."""
-    return concatenate(arrays, axis)
+    return concatenate(_sequence("concat", arrays), axis)
 
 
 def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> Array:
@@ -190,27 +196,21 @@ def array_split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list
 
 
 def hsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
-    """Splits along axis 1 (axis 0 for 1-D input)."""
+    """Splits along axis 1 (axis 0 for 1-D input).
+
+    As in JAX, a missing axis (here: a 0-d input) is an ``IndexError`` (an ``AxisError``)."""
     x = ensure_array("hsplit", ary)
-    if x.ndim == 0:
-        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
     return _split("hsplit", x, indices_or_sections, 1 if x.ndim > 1 else 0)
 
 
 def vsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
-    """Splits along axis 0 (the input must be at least 2-D)."""
-    x = ensure_array("vsplit", ary)
-    if x.ndim < 2:
-        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
-    return _split("vsplit", x, indices_or_sections, 0)
+    """Splits along axis 0: any input with dimensions, 1-D too (JAX's rule; NumPy wants 2-D)."""
+    return _split("vsplit", ensure_array("vsplit", ary), indices_or_sections, 0)
 
 
 def dsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
-    """Splits along axis 2 (the input must be at least 3-D)."""
-    x = ensure_array("dsplit", ary)
-    if x.ndim < 3:
-        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
-    return _split("dsplit", x, indices_or_sections, 2)
+    """Splits along axis 2 (the input must be at least 3-D: else an ``AxisError``)."""
+    return _split("dsplit", ensure_array("dsplit", ary), indices_or_sections, 2)
 
 
 def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
@@ -278,17 +278,18 @@ def repeat(
 
         repeats = asarray(repeats)
     counts = ensure_array("repeat", repeats)
-    if dtypes.kind(counts.dtype) not in ("i", "u", "b"):
-        raise TypeError(f"repeat: repeats must be integers, got dtype {counts.dtype.name}")
+    # JAX checks the counts' shape against the axis (a ValueError) before their dtype
     if counts.ndim > 1:
         raise ValueError(f"repeat: repeats must be 0-d or 1-d, got shape {tuple(counts.shape)}")
-    counts = lax_structural._convert(counts, dtypes.int32, False)
-    if counts.ndim == 0 or counts.shape[0] == 1:
-        counts = lax_structural.broadcast_to(counts, (n,))
-    if counts.shape[0] != n:
+    if counts.ndim == 1 and counts.shape[0] not in (1, n):
         raise ValueError(
             f"repeat: {counts.shape[0]} repeats for an axis of length {n} (need 1 or {n})"
         )
+    if dtypes.kind(counts.dtype) not in ("i", "u", "b"):
+        raise TypeError(f"repeat: repeats must be integers, got dtype {counts.dtype.name}")
+    counts = lax_structural._convert(counts, dtypes.int32, False)
+    if counts.ndim == 0 or counts.shape[0] == 1:
+        counts = lax_structural.broadcast_to(counts, (n,))
     if total_repeat_length is None:
         if not core.is_concrete(counts):
             raise ConcretizationTypeError(

@@ -2,8 +2,10 @@
 ``norm``, ``cond`` and ``multi_dot`` (mirrors ``jax.numpy.linalg``).
 
 Dtype rules (JAX's): integer and bool inputs become float32 (``to_inexact_dtype``: 64-bit ints
-give float64), floats and complex numbers keep their dtype, and results are strong even for
-weakly typed inputs. Eigenvalues, singular values, norms and ``log|det|`` of complex input are
+give float64), floats and complex numbers keep their dtype. Weak flags follow JAX 0.10.2: the
+decompositions, ``solve``, ``tensorsolve``, ``cond`` with ``p`` None/2/-2, ``det`` of 2x2 and 3x3
+matrices, ``matrix_power`` with ``n >= 1`` and ``lstsq``'s singular values keep a weakly typed
+input's flag; norms, ``inv``, ``pinv``, ``slogdet``, ``matrix_rank`` and the rest are strong. Eigenvalues, singular values, norms and ``log|det|`` of complex input are
 real. Decompositions run as ``trellax.lax.linalg`` primitives, so everything here works under
 ``jit``.
 
@@ -40,6 +42,7 @@ from trellax._src.lax.structural import (
 )
 from trellax._src.numpy import linalg_ops
 from trellax._src.numpy.searching import const, full
+from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import ensure_array, promote_args_inexact_keep_shapes
 
 ArrayLike = Any
@@ -76,13 +79,28 @@ class SlogdetResult(NamedTuple):
 
 
 def _inexact(fun_name: str, *args: Any) -> list[Array]:
-    """Promotes to an inexact dtype (ints -> float32) and drops the weak flag."""
-    out = promote_args_inexact_keep_shapes(fun_name, *args)
-    return [_convert(a, a.dtype, False) for a in out]
+    """Promotes to an inexact dtype (ints -> float32), keeping the joint weak flag (the
+    ``lax.linalg`` primitives carry it to their results, as JAX's do)."""
+    return promote_args_inexact_keep_shapes(fun_name, *args)
+
+
+def _strong_inexact(fun_name: str, x: Any) -> Array:
+    """One operand promoted to an inexact dtype, strong (for functions whose JAX results are
+    strong whatever the input: norms, ``pinv``, ``matrix_rank``)."""
+    (a,) = promote_args_inexact_keep_shapes(fun_name, x)
+    return _convert(a, a.dtype, False)
+
+
+#: The decompositions that JAX's lax primitives check: a rank below 2 is their TypeError.
+_RANK_CHECKED = frozenset(["cholesky", "eig", "eigh", "eigvals", "qr", "svd"])
 
 
 def _matrix(fun_name: str, a: Any, *, square: bool = True) -> Array:
     (x,) = _inexact(fun_name, a)
+    if x.ndim < 2 and fun_name in _RANK_CHECKED:
+        raise TypeError(
+            f"Input 0 to {fun_name} must have rank at least 2, but got shape={tuple(x.shape)}"
+        )
     if x.ndim < 2 or (square and x.shape[-1] != x.shape[-2]):
         want = "[..., n, n]" if square else "[..., m, n]"
         raise ValueError(f"Argument to {fun_name} must have shape {want}, got {x.shape}.")
@@ -119,6 +137,7 @@ def cholesky(a: ArrayLike, *, upper: bool = False, symmetrize_input: bool = True
     """The Cholesky factor of Hermitian positive-definite matrices: lower ``L`` with
     ``a = L @ L^H`` (or upper ``U = L^H`` with ``upper=True``); NaNs where ``a`` is not positive
     definite."""
+    check_static("cholesky", upper=upper, symmetrize_input=symmetrize_input)
     x = _matrix("cholesky", a)
     out = lax_linalg.cholesky(x, symmetrize_input=symmetrize_input)
     return _mH(out) if upper else out
@@ -129,6 +148,7 @@ def eigh(a: ArrayLike, UPLO: str | None = None, symmetrize_input: bool = True) -
 
     With ``symmetrize_input=False`` only the ``UPLO`` triangle (``"L"``, the default, or ``"U"``)
     is read."""
+    check_static("eigh", UPLO=UPLO, symmetrize_input=symmetrize_input)
     x = _matrix("eigh", a)
     uplo = "L" if UPLO is None else UPLO
     if uplo not in ("L", "U"):
@@ -160,6 +180,7 @@ def eigvals(a: ArrayLike) -> Array:
 def qr(a: ArrayLike, mode: str = "reduced") -> Any:
     """``Q, R`` with ``a = Q @ R``. ``mode``: ``"reduced"`` (``k = min(m, n)`` columns),
     ``"complete"`` (square ``Q``) or ``"r"`` (``R`` only)."""
+    check_static("qr", mode=mode)
     x = _matrix("qr", a, square=False)
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(
@@ -180,6 +201,7 @@ def svd(
     ``compute_uv=False``). ``hermitian`` is accepted and ignored (the general algorithm is used)."""
     if subset_by_index is not None:
         raise NotImplementedError("svd: subset_by_index is not supported by trellax")
+    check_static("svd", full_matrices=full_matrices, compute_uv=compute_uv, hermitian=hermitian)
     x = _matrix("svd", a, square=False)
     out = lax_linalg.svd(x, full_matrices=full_matrices, compute_uv=compute_uv)
     return SVDResult(*out) if compute_uv else out
@@ -200,8 +222,12 @@ def inv(a: ArrayLike) -> Array:
 
 
 def det(a: ArrayLike) -> Array:
-    """The determinant of each square matrix."""
-    return lax_linalg.det(_matrix("det", a))
+    """The determinant of each square matrix. A weakly typed 2x2 or 3x3 input gives a weak
+    result and other sizes a strong one, as in JAX (its closed forms for those two sizes keep
+    the flag, its LU path does not)."""
+    x = _matrix("det", a)
+    out = lax_linalg.det(x)
+    return out if x.shape[-1] in (2, 3) else _convert(out, out.dtype, False)
 
 
 def slogdet(a: ArrayLike, *, method: str | None = None) -> SlogdetResult:
@@ -220,6 +246,8 @@ def solve(a: ArrayLike, b: ArrayLike) -> Array:
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise ValueError(f"Argument to solve must have shape [..., n, n], got {x.shape}.")
     n = x.shape[-1]
+    if y.ndim == 0:  # JAX's vectorized signature check: a ValueError
+        raise ValueError(f"solve: b must have shape [n] or [..., n, k], got {y.shape}")
     vector = y.ndim == 1
     if vector:
         y = reshape(y, (*y.shape, 1))
@@ -251,6 +279,8 @@ def lstsq(
     if x.ndim != 2:
         raise TypeError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
     vector = y.ndim == 1
+    if y.ndim == 0:  # JAX reads b's first dimension: an IndexError (AxisError is both)
+        raise np.exceptions.AxisError("lstsq: b must be one or two-dimensional, got a 0-d array")
     if y.ndim not in (1, 2):
         raise TypeError(f"{y.ndim}-dimensional array given. b must be one or two-dimensional")
     m, n = x.shape
@@ -286,7 +316,8 @@ def lstsq(
             resid = reshape(resid, (1,))
     if vector:
         sol = reshape(sol, (n,))
-    return sol, resid, rank, s
+    # JAX: the solution and residuals are strong, the singular values keep the svd's flag
+    return _convert(sol, sol.dtype, False), _convert(resid, resid.dtype, False), rank, s
 
 
 def pinv(
@@ -299,6 +330,7 @@ def pinv(
     """The Moore-Penrose pseudo-inverse, from the SVD: singular values at or below
     ``rtol * max(s)`` (default ``10 * max(m, n) * eps``) are treated as zero."""
     x = _matrix("pinv", a, square=False)
+    x = _convert(x, x.dtype, False)  # strong, as JAX's
     m, n = x.shape[-2:]
     real = complex_to_real(x.dtype)
     if rcond is not None:
@@ -330,7 +362,7 @@ def matrix_rank(
 ) -> Array:
     """The number of singular values above ``rtol * max(s)`` (default ``max(m, n) * eps``), or
     above the absolute ``tol``; a default-int array over the batch dimensions."""
-    (x,) = _inexact("matrix_rank", M)
+    x = _strong_inexact("matrix_rank", M)
     d = dtypes.default_int_dtype()
     if x.ndim < 2:
         nz = lax.ne(x, full(x.shape, 0, x.dtype))
@@ -365,6 +397,7 @@ def matrix_power(a: ArrayLike, n: int) -> Array:
         from trellax._src.numpy.creation import asarray
 
         x = asarray(a)
+    check_static("matrix_power", n=n)
     try:
         p = operator.index(n)
     except TypeError:
@@ -391,7 +424,7 @@ def matrix_power(a: ArrayLike, n: int) -> Array:
         if p:
             z = linalg_ops.matmul(z, z)
     assert result is not None
-    return _convert(result, result.dtype, False)
+    return result  # products keep a weak input's flag (n == 0 and n < 0 are strong)
 
 
 # -- norms ---------------------------------------------------------------------------------------
@@ -408,7 +441,7 @@ def vector_norm(
     """The vector ``ord``-norm over ``axis`` (all axes when None): ``sum(|x|**ord)**(1/ord)``;
     ``inf``/``-inf`` give the max/min of ``|x|``, 0 the number of nonzeros. Real float result
     (ints become float32)."""
-    (a,) = _inexact("vector_norm", x)
+    a = _strong_inexact("vector_norm", x)
     if axis is None:
         axes = tuple(range(a.ndim))
     else:
@@ -443,7 +476,7 @@ def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: Any = "fro") ->
     """The matrix ``ord``-norm of the last two axes: ``"fro"`` (Frobenius), ``"nuc"`` (sum of
     singular values), ``1``/``-1`` (max/min column sum of ``|x|``), ``inf``/``-inf`` (row sums),
     ``2``/``-2`` (largest/smallest singular value)."""
-    (a,) = _inexact("matrix_norm", x)
+    a = _strong_inexact("matrix_norm", x)
     if a.ndim < 2:
         raise ValueError(f"matrix_norm requires at least 2 dimensions, got shape {a.shape}")
     out = _matrix_norm(a, ord)
@@ -477,7 +510,7 @@ def norm(
 ) -> Array:
     """NumPy's ``norm``: a vector norm for one axis (or a 1-D array), a matrix norm for two
     axes (or a 2-D array); ``ord=None`` over all axes is the 2-norm of the flattened array."""
-    (a,) = _inexact("norm", x)
+    a = _strong_inexact("norm", x)
     if axis is None:
         if ord is None:
             axes = tuple(range(a.ndim))
@@ -501,13 +534,15 @@ def norm(
 def cond(x: ArrayLike, p: Any = None) -> Array:
     """The condition number: ``max(s) / min(s)`` for ``p`` None or 2 (-2: the inverse), else
     ``norm(x, p) * norm(inv(x), p)``."""
+    check_static("cond", p=p)
     a = _matrix("cond", x, square=p not in (None, 2, -2))
     if p in (None, 2, -2):
         s = svdvals(a)
         k = s.shape[-1]
         hi = reshape(slice(s, (0,) * s.ndim, (*s.shape[:-1], 1)), s.shape[:-1])
         lo = reshape(slice(s, (0,) * (s.ndim - 1) + (k - 1,), s.shape), s.shape[:-1])
-        return lax.div(hi, lo) if p != -2 else lax.div(lo, hi)
+        return lax.div(hi, lo) if p != -2 else lax.div(lo, hi)  # the svd's weak flag
+    a = _convert(a, a.dtype, False)  # norms are strong
     return lax.mul(_matrix_norm(a, p), _matrix_norm(inv(a), p))
 
 
@@ -554,13 +589,13 @@ def trace(x: ArrayLike, /, *, offset: int = 0, dtype: Any = None) -> Array:
 
 
 def matrix_transpose(x: ArrayLike, /) -> Array:
-    """Swaps the last two axes."""
+    """Swaps the last two axes (a shape operation: the weak flag is kept, as ``.mT`` keeps it)."""
     a = ensure_array("matrix_transpose", x)
     if a.ndim < 2:
         raise ValueError(
             f"x must be at least two-dimensional for matrix_transpose; got ndim={a.ndim}"
         )
-    return _convert(_mT(a), a.dtype, False)
+    return _mT(a)
 
 
 def outer(x1: ArrayLike, x2: ArrayLike, /) -> Array:
@@ -577,8 +612,8 @@ def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
     """Cross products of 3-vectors along ``axis``, other dimensions broadcast."""
     a, b = ensure_array("cross", x1), ensure_array("cross", x2)
     for arr in (a, b):
-        if arr.ndim == 0:
-            raise ValueError("cross: inputs must have at least one dimension")
+        if arr.ndim == 0:  # JAX reads the axis of each: an IndexError (AxisError is both)
+            raise np.exceptions.AxisError("cross: inputs must have at least one dimension")
     sa = a.shape[canonicalize_axes("cross", (axis,), a.ndim)[0]]
     sb = b.shape[canonicalize_axes("cross", (axis,), b.ndim)[0]]
     if sa != 3 or sb != 3:

@@ -221,7 +221,11 @@ def tensordot(
     x, y = promote_args_keep_shapes("tensordot", a, b)
     if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
         n = int(axes)
-        if n < 0 or n > min(x.ndim, y.ndim):
+        if n > min(x.ndim, y.ndim):  # JAX's class and text
+            raise TypeError(
+                f"Number of tensordot axes (axes {n}) exceeds input ranks ({x.shape} and {y.shape})"
+            )
+        if n < 0:
             raise ValueError(
                 f"tensordot: axes={n} must be between 0 and the smaller rank "
                 f"({min(x.ndim, y.ndim)}) of shapes {x.shape} and {y.shape}"
@@ -270,7 +274,8 @@ def vecdot(
 
     x, y = promote_args_keep_shapes("vecdot", x1, x2)
     if x.ndim == 0 or y.ndim == 0:
-        raise ValueError("vecdot: operands must have at least one dimension")
+        # JAX reads the contracted axis of each: an IndexError (NumPy's AxisError is both)
+        raise np.exceptions.AxisError("vecdot: operands must have at least one dimension")
     x, y = _moveaxis_last(x, axis, "vecdot"), _moveaxis_last(y, axis, "vecdot")
     if x.shape[-1] != y.shape[-1]:
         raise ValueError(

@@ -20,6 +20,7 @@ from trellax._src.numpy import joining, linalg_ops, reductions, shapes, ufuncs
 from trellax._src.numpy.creation import arange, asarray, zeros
 from trellax._src.numpy.searching import searchsorted, take
 from trellax._src.numpy.selection import clip, where
+from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import (
     check_arraylike,
     ensure_array,
@@ -233,6 +234,7 @@ def corrcoef(x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True) -> A
 
 def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Array:
     """The Vandermonde matrix of the 1-D ``x``: columns ``x**(N-1), ..., x, 1``."""
+    check_static("vander", N=N, increasing=increasing)
     check_arraylike("vander", x)
     xa = ensure_array("vander", x)
     if xa.ndim != 1:
@@ -243,8 +245,9 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Arra
     exponents = range(n - 1, -1, -1) if not increasing else range(n)
     if n == 0:
         return zeros((xa.shape[0], 0), dtype=xa.dtype)
-    # Python-int exponents keep x's dtype (vander(int8) is int8, as in JAX)
-    return joining.stack([ufuncs.power(xa, k) for k in exponents], axis=1)
+    # Python-int exponents keep x's dtype (vander(int8) is int8, as in JAX); always strong
+    out = joining.stack([ufuncs.power(xa, k) for k in exponents], axis=1)
+    return _convert(out, out.dtype, False)
 
 
 def unwrap(
@@ -259,6 +262,7 @@ def unwrap(
     The computation runs in the join of ``p`` and ``period`` (bool becomes the default float):
     integer input with an integer period stays integer, with the default period it becomes float.
     """
+    check_static("unwrap", axis=axis)
     check_arraylike("unwrap", p, period)
     d, _ = promote_dtypes("unwrap", p, period)
     if d == dtypes.bool_:
@@ -294,23 +298,24 @@ def gradient(
 ) -> Array | list[Array]:
     """Second-order central differences inside, first-order one-sided at the edges (unit or
     scalar spacing per axis)."""
+    check_static("gradient", axis=axis, edge_order=edge_order)
     if edge_order is not None:
         raise NotImplementedError(
             "The 'edge_order' argument to trellax.numpy.gradient is not supported."
         )
     check_arraylike("gradient", f)
-    # differences are taken in f's own dtype and divided by the spacing (a Python 1 by default),
-    # so gradient(int8, 2.0) is a weak float32, as in JAX
-    y = ensure_array("gradient", f)
+    # f and the spacings are promoted together to an inexact dtype first (as in JAX): int8 values
+    # with a Python 2.0 spacing give a weak float, and differences never wrap
+    y, *given = promote_args_inexact_keep_shapes("gradient", f, *varargs)
     axes = reductions.reduction_axes(y.ndim, axis)
-    if not varargs:
-        spacings: list[Any] = [1] * len(axes)
-    elif len(varargs) == 1:
-        spacings = list(varargs) * len(axes)
-    elif len(varargs) == len(axes):
-        spacings = list(varargs)
+    if not given:
+        spacings: list[Any] = [1.0] * len(axes)
+    elif len(given) == 1:
+        spacings = given * len(axes)
+    elif len(given) == len(axes):
+        spacings = given
     else:
-        raise TypeError("Invalid number of spacing arguments")
+        raise TypeError(f"Invalid number of spacing arguments {len(given)} for axis={axis}")
     out = []
     for ax, h in zip(axes, spacings, strict=True):
         if y.shape[ax] < 2:
@@ -318,11 +323,13 @@ def gradient(
                 "Shape of array too small to calculate a numerical gradient, at least 2 "
                 "elements are required."
             )
-        if np.ndim(h) != 0:
-            raise NotImplementedError("gradient with coordinate arrays as spacing is not supported")
         m = shapes.moveaxis(y, ax, -1)
-        two_h = 2 * h if isinstance(h, (int, float)) else ufuncs.multiply(2, h)
-        inner = ufuncs.divide(ufuncs.subtract(m[..., 2:], m[..., :-2]), two_h)
+        if np.ndim(h) != 0:
+            g = _gradient_coordinates(m, h)
+            out.append(shapes.moveaxis(g, -1, ax))
+            continue
+        diff2 = ufuncs.subtract(m[..., 2:], m[..., :-2])
+        inner = ufuncs.divide(ufuncs.multiply(diff2, 0.5), h)
         first = ufuncs.divide(ufuncs.subtract(m[..., 1:2], m[..., :1]), h)
         last = ufuncs.divide(ufuncs.subtract(m[..., -1:], m[..., -2:-1]), h)
         g = joining.concatenate([first, inner, last], axis=-1)
@@ -330,11 +337,37 @@ def gradient(
     return out[0] if len(out) == 1 else out
 
 
+def _gradient_coordinates(m: Array, coordinates: ArrayLike) -> Array:
+    """The gradient along the last axis of ``m`` sampled at 1-D ``coordinates`` (NumPy's
+    second-order formula for uneven steps inside, one-sided differences at the ends)."""
+    x = ensure_array("gradient", coordinates)
+    if x.ndim != 1:
+        raise ValueError("Spacing arrays must be 1D arrays or scalars.")
+    if x.shape[0] != m.shape[-1]:
+        raise ValueError(
+            "Spacing arrays must have the same length as the dimension along which the "
+            "gradient is calculated."
+        )
+    dx = ufuncs.subtract(x[1:], x[:-1])
+    dx1, dx2 = dx[:-1], dx[1:]
+    a = ufuncs.divide(ufuncs.negative(dx2), ufuncs.multiply(dx1, ufuncs.add(dx1, dx2)))
+    b = ufuncs.divide(ufuncs.subtract(dx2, dx1), ufuncs.multiply(dx1, dx2))
+    c = ufuncs.divide(dx1, ufuncs.multiply(dx2, ufuncs.add(dx1, dx2)))
+    inner = ufuncs.add(
+        ufuncs.add(ufuncs.multiply(a, m[..., :-2]), ufuncs.multiply(b, m[..., 1:-1])),
+        ufuncs.multiply(c, m[..., 2:]),
+    )
+    first = ufuncs.divide(ufuncs.subtract(m[..., 1:2], m[..., :1]), dx[:1])
+    last = ufuncs.divide(ufuncs.subtract(m[..., -1:], m[..., -2:-1]), dx[-1:])
+    return joining.concatenate([first, inner, last], axis=-1)
+
+
 # -- windows --------------------------------------------------------------------------------------
 
 
 def _window_points(name: str, M: int) -> tuple[int, Array]:
-    m = operator.index(M)
+    # JAX takes int() of a concrete M: a float (or float array) of points is truncated
+    m = int(M)
     dt = dtypes.default_float_dtype()
     return m, arange(m, dtype=dt)
 
@@ -389,11 +422,27 @@ def kaiser(M: int, beta: ArrayLike) -> Array:
 # -- polynomials ----------------------------------------------------------------------------------
 
 
+#: The class JAX raises for a 0-d coefficient array: the functions that read its first dimension
+#: fail with an ``IndexError``, those that take its ``len()`` with a ``TypeError``.
+_SCALAR_POLY_ERROR: dict[str, type[Exception]] = {
+    "polyadd": IndexError,
+    "polysub": IndexError,
+    "polyval": IndexError,
+    "polymul": TypeError,
+    "polydiv": TypeError,
+    "polyder": TypeError,
+    "polyint": TypeError,
+}
+
+
 def _poly1d(name: str, p: ArrayLike) -> Array:
     check_arraylike(name, p)
     a = ensure_array(name, p)
     if a.ndim != 1:
-        raise ValueError(f"{name}: input must be 1-D, got shape {tuple(a.shape)}")
+        # JAX: a 0-d array has no coefficient axis (IndexError or TypeError, as it reads it);
+        # polyint's concatenation refuses every other rank with a TypeError
+        cls = _SCALAR_POLY_ERROR[name] if a.ndim == 0 or name == "polyint" else ValueError
+        raise cls(f"{name}: input must be 1-D, got shape {tuple(a.shape)}")
     return a
 
 
@@ -401,9 +450,12 @@ def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int = 16) -> Array:
     """The polynomial with coefficients ``p`` (highest power first) at ``x`` (Horner's rule)."""
     check_arraylike("polyval", p, x)
     pa, xa = promote_args_keep_shapes("polyval", p, x)
-    out = ufuncs.multiply(xa, 0)
-    for i in range(pa.shape[0] if pa.ndim else 1):
-        out = ufuncs.add(ufuncs.multiply(out, xa), pa[i] if pa.ndim else pa)
+    if pa.ndim == 0:
+        _poly1d("polyval", pa)
+    # JAX starts Horner's rule from a strong zero of the promoted dtype: a strong result
+    out = _convert(ufuncs.multiply(xa, 0), xa.dtype, False)
+    for i in range(pa.shape[0]):
+        out = ufuncs.add(ufuncs.multiply(out, xa), pa[i])
     return out
 
 
@@ -418,7 +470,7 @@ def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:
 
 def polysub(a1: ArrayLike, a2: ArrayLike) -> Array:
     """The difference of two polynomials."""
-    return polyadd(a1, ufuncs.negative(_poly1d("polysub", a2)))
+    return polyadd(_poly1d("polysub", a1), ufuncs.negative(_poly1d("polysub", a2)))
 
 
 def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -> Array:
@@ -432,11 +484,13 @@ def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -
     k = ufuncs.add(arange(n)[:, None], arange(m)[None, :])
     from trellax._src.ops.segment import segment_sum
 
-    return segment_sum(shapes.ravel(outer), shapes.ravel(k), num_segments=n + m - 1)
+    out = segment_sum(shapes.ravel(outer), shapes.ravel(k), num_segments=n + m - 1)
+    return _convert(out, x.dtype, x.weak_type)  # a convolution: weak inputs, a weak product
 
 
 def polyder(p: ArrayLike, m: int = 1) -> Array:
     """The ``m``-th derivative of a polynomial."""
+    check_static("polyder", m=m)
     (a,) = promote_args_inexact("polyder", _poly1d("polyder", p))
     m = operator.index(m)
     if m < 0:
@@ -451,6 +505,7 @@ def polyder(p: ArrayLike, m: int = 1) -> Array:
 
 def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> Array:
     """The ``m``-th antiderivative of a polynomial (integration constants ``k``, default 0)."""
+    check_static("polyint", m=m)
     m = operator.index(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")

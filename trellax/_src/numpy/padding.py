@@ -63,8 +63,6 @@ def _pairs(
     arr = np.asarray(value, dtype=object if not integral else None)
     if arr.dtype == object and integral:
         raise TypeError(f"`{name}` entries must be the same shape: {value!r}")
-    if integral and arr.size and arr.dtype.kind not in "iu":
-        raise TypeError(f"`{name}` must be of integral type, got {value!r}")
     if arr.shape == (ndim, 2):
         rows = arr
     elif arr.shape in ((1, 2), (2,)):
@@ -77,6 +75,9 @@ def _pairs(
             "shapes are "
             f"({ndim}, 2), (1, 2), (2,), (1,), or ()."
         )
+    # JAX checks the shape first, then the type of the widths used (none for a 0-d array)
+    if integral and rows.size and arr.dtype.kind not in "iu":
+        raise TypeError(f"`{name}` must be of integral type. Got {value!r}")
     if integral:
         out = tuple((operator.index(lo), operator.index(hi)) for lo, hi in rows)
         if any(v < 0 for pair in out for v in pair):
@@ -102,6 +103,8 @@ def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any)
     if unsupported:
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {sorted(unsupported)}")
     widths = _pairs(pad_width, x.ndim, "pad_width")
+    if x.ndim == 0:
+        return x  # nothing to pad (JAX returns a 0-d input as it is)
     if mode == "constant":
         return _pad_constant(x, widths, kwargs.get("constant_values", 0))
     if mode == "empty":

@@ -32,6 +32,8 @@ def poly(seq_of_zeros: ArrayLike) -> Array:
     polynomial of a square matrix)."""
     check_arraylike("poly", seq_of_zeros)
     (z,) = promote_args_inexact("poly", seq_of_zeros)
+    if z.ndim == 0:
+        z = z[None]  # one root (NumPy's and JAX's reading of a scalar)
     if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] > 0:
         z = linalg.eigvals(z)
     elif z.ndim != 1:
@@ -46,6 +48,8 @@ def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
     """The roots of the polynomial with coefficients ``p`` (complex)."""
     check_arraylike("roots", p)
     (a,) = promote_args_inexact("roots", p)
+    if a.ndim == 0:
+        a = a[None]  # a constant polynomial: no roots (as NumPy and JAX read a scalar)
     if a.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
     if strip_zeros:
@@ -128,6 +132,8 @@ def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> 
     unless ``trim_leading_zeros``)."""
     check_arraylike("polydiv", u, v)
     a, b = promote_args_inexact("polydiv", u, v)
+    if a.ndim == 0 or b.ndim == 0:  # JAX takes the len() of each: a TypeError
+        raise TypeError(f"polydiv: u and v must be 1-D, got shapes {a.shape} and {b.shape}")
     if a.ndim != 1 or b.ndim != 1 or b.shape[0] == 0:
         raise ValueError("polydiv: u and v must be 1-D and v non-empty")
     m, n = a.shape[0] - 1, b.shape[0] - 1

@@ -141,9 +141,11 @@ def compact(mask: Array, size: int) -> tuple[Array, Array, Array]:
 def _index_array(fun_name: str, indices: Any) -> Array:
     idx = _asarray(fun_name, indices)
     if dtypes.kind(idx.dtype) not in ("i", "u"):
-        raise ValueError(
-            f"indices must have an integer type (trellax.numpy.{fun_name}), got {idx.dtype.name}"
-        )
+        if fun_name == "take":  # JAX's classes: take's ValueError, the *_along_axis TypeError
+            raise ValueError(
+                f"indices must have an integer type (trellax.numpy.take), got {idx.dtype.name}"
+            )
+        raise TypeError(f"{fun_name} indices must be of integer type, got {idx.dtype.name}")
     return idx
 
 
@@ -602,8 +604,8 @@ def histogram_bin_edges(
         raise NotImplementedError(
             f"histogram: string bins ({bins!r}) are not supported; pass a number of bins or edges"
         )
-    if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
-        nbins = int(bins)
+    if np.ndim(bins) == 0:  # a number of bins: an integer (0-d integer arrays too, as in JAX)
+        nbins = operator.index(bins)
         if nbins < 1:
             raise ValueError(f"histogram: `bins` must be positive, got {nbins}")
         if range is None:

@@ -140,8 +140,11 @@ def _unique_1d(
     positions, ok, _ = compact(starts, size)
     values = gather1(xs, positions) if n else full((size,), 0, x.dtype, x.weak_type)
     if fill_value is not None:
-        fill = _convert(ensure_array(fun_name, fill_value), x.dtype, x.weak_type)
-        values = select_n(ok, fill, values)
+        # JAX's padded values are strong, except setdiff1d's (its padding keeps the flag)
+        weak = x.weak_type and fun_name == "setdiff1d"
+        fill = _convert(ensure_array(fun_name, fill_value), x.dtype, weak)
+        values = select_n(ok, fill, _convert(values, x.dtype, weak))
+    values = _strong_if_complex(values)
     index = inverse = counts = None
     if "i" in want:
         index = gather1(_get(perm), positions) if n else full((size,), 0, d)
@@ -155,6 +158,14 @@ def _unique_1d(
         if "v" in want:
             inverse = scatter1(full((n,), 0, d), _get(perm), run, "set")
     return _Unique(values, index, inverse, counts)
+
+
+def _strong_if_complex(values: Array) -> Array:
+    """Unique complex values are strong (JAX sorts complex by real and imaginary keys and builds
+    the values again from them); real ones keep the input's weak flag."""
+    if values.weak_type and dtypes.kind(values.dtype) == "c":
+        return _convert(values, values.dtype, False)
+    return values
 
 
 def _cumsum(x: Array) -> Array:
@@ -184,6 +195,9 @@ def unique(
     Array([1, 3], dtype=int32)
     """
     x = _asarray("unique", ar)
+    # the flags are read with bool(), as JAX reads them (an array of one element is its truth)
+    return_index, return_inverse = bool(return_index), bool(return_inverse)
+    return_counts = bool(return_counts)
     if axis is None:
         want = "i" * return_index + "v" * return_inverse + "c" * return_counts
         u = _unique_1d(
@@ -238,13 +252,13 @@ def _unique_axis(
     positions, ok, _ = compact(starts, size)
     values = take(spec_rows, positions, axis=0, mode="clip")
     if fill_value is not None:
-        fill = _convert(ensure_array("unique", fill_value), x.dtype, x.weak_type)
-        values = select_n(reshape(ok, (size, 1)), fill, values)
+        fill = _convert(ensure_array("unique", fill_value), x.dtype, False)
+        values = select_n(reshape(ok, (size, 1)), fill, _convert(values, x.dtype, False))
     values = reshape(values, (size, *rest))
     inv_perm = [0] * x.ndim
     for i, p in enumerate(perm_axes):
         inv_perm[p] = i
-    values = transpose(values, tuple(inv_perm))
+    values = _strong_if_complex(transpose(values, tuple(inv_perm)))
     run = lax.sub(_cumsum(_convert(starts, d, False)), const(1, d))
     counts = scatter1(full((size,), 0, d), run, full((n,), 1, d), "add")
     inverse = scatter1(full((n,), 0, d), perm, run, "set")

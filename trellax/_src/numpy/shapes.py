@@ -33,6 +33,7 @@ from trellax._src.numpy.reductions import (
     reduction_axes,
     sum,
 )
+from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import ensure_array
 
 ArrayLike = Any
@@ -264,11 +265,46 @@ def _at_least(x: Array, ndim: int) -> Array:
 
 
 def broadcast_shapes(*shapes: Any) -> Shape:
-    """The shape that NumPy broadcasting of ``shapes`` gives (ints count as 1-D shapes)."""
+    """The shape that NumPy broadcasting of ``shapes`` gives (ints and 0-d arrays count as 1-D
+    shapes; a 1-D integer array is a shape too).
+
+    As in JAX, each entry of the result is the object given for that dimension (an integer
+    array's element stays a 0-d array), and non-integer entries are a ``TypeError``.
+    """
     if not shapes:
         return ()
-    dims = [canonical_shape("broadcast_shapes", s) for s in shapes]
-    return core.broadcast_shapes(*dims)
+    given = [tuple(s) if _shape_rank(s) else (s,) for s in shapes]
+    try:
+        dims = [tuple(operator.index(d) for d in s) for s in given]
+    except TypeError:
+        raise TypeError(
+            "Shapes must be 1D sequences of concrete values of integer type, got "
+            f"{next(s for s in given if not _all_index(s))}."
+        ) from None
+    out = core.broadcast_shapes(*dims)
+    if all(type(d) is int for s in given for d in s):
+        return out
+    if all(s == dims[0] for s in dims):
+        return given[0]
+    picked = []
+    for i, size in enumerate(out):
+        k = len(out) - i  # the dimension counted from the right
+        src = [s[-k] for s, d in zip(given, dims, strict=True) if len(d) >= k and d[-k] == size]
+        picked.append(src[0])
+    return tuple(picked)
+
+
+def _shape_rank(s: Any) -> int:
+    return 1 if isinstance(s, (tuple, list)) else int(getattr(s, "ndim", 0))
+
+
+def _all_index(dims: tuple[Any, ...]) -> bool:
+    try:
+        for d in dims:
+            operator.index(d)
+    except TypeError:
+        return False
+    return True
 
 
 def broadcast_to(array: ArrayLike, shape: Any) -> Array:
@@ -327,15 +363,20 @@ def flipud(m: ArrayLike) -> Array:
 
 
 def _static_ints(value: Any) -> tuple[int, ...] | None:
-    """``value`` as a tuple of Python ints, or None when it is not static (a traced array)."""
+    """``value`` as a tuple of Python ints, or None when it is not static (a traced array).
+
+    As in JAX, a float shift is converted to an integer (toward zero: 1.7 shifts by 1)."""
     if isinstance(value, Array):
         if not core.is_concrete(value):
             return None
-        if dtypes.kind(value.dtype) not in ("i", "u", "b"):
-            raise TypeError(f"roll: shift must be integer, got dtype {value.dtype.name}")
+        if dtypes.kind(value.dtype) not in ("i", "u", "b", "f"):
+            raise TypeError(f"roll: shift must be real, got dtype {value.dtype.name}")
+        value = value.astype(dtypes.int32)
         return tuple(int(v) for v in value.tolist()) if value.ndim else (int(value),)
     try:
-        return tuple(operator.index(v) for v in _axes_tuple(value))
+        return tuple(
+            int(v) if isinstance(v, float) else operator.index(v) for v in _axes_tuple(value)
+        )
     except TypeError:
         raise TypeError(f"roll: shift must be an integer or integers, got {value!r}") from None
 
@@ -403,6 +444,7 @@ def _slice_axis(x: Array, axis: int, start: int, stop: int) -> Array:
 def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Array:
     """Rotates by 90 degrees ``k`` times in the plane of ``axes`` (from the first axis towards
     the second)."""
+    check_static("rot90", k=k, axes=axes)
     x = ensure_array("rot90", m)
     if x.ndim < 2:
         raise ValueError(
@@ -441,6 +483,7 @@ def _tri_mask(shape: Shape, k: int, upper: bool) -> Array:
 
 
 def _triangle(name: str, m: ArrayLike, k: int, upper: bool) -> Array:
+    check_static(name, k=k)
     x = ensure_array(name, m)
     if x.ndim < 2:
         raise ValueError(f"Argument to trellax.numpy.{name} must be at least 2D")
@@ -461,6 +504,7 @@ def triu(m: ArrayLike, k: int = 0) -> Array:
 def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     """The ``offset``-th diagonal of the planes spanned by ``axis1`` and ``axis2``; it becomes
     the last axis of the result."""
+    check_static("diagonal", offset=offset, axis1=axis1, axis2=axis2)
     x = ensure_array("diagonal", a)
     if x.ndim < 2:
         raise ValueError(

@@ -18,6 +18,7 @@ from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.reductions import sort as lax_sort
 from trellax._src.lax.structural import _convert, broadcast_to, broadcasted_iota, rev
 from trellax._src.numpy.searching import _asarray, const, ravel
+from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import ensure_array
 
 ArrayLike = Any
@@ -108,6 +109,7 @@ def lexsort(keys: Sequence[ArrayLike] | ArrayLike, axis: int = -1) -> Array:
     >>> lexsort((tnp.asarray([1, 0, 1]), tnp.asarray([0, 0, -1])))
     Array([2, 1, 0], dtype=int32)
     """
+    check_static("lexsort", axis=axis)
     ks: list[Array]
     if isinstance(keys, (list, tuple)):
         ks = [_asarray("lexsort", k) for k in keys]
@@ -150,6 +152,7 @@ def partition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
     """A copy with the element that would be at position ``kth`` in sorted order moved there,
     smaller ones before it and larger ones after it (trellax returns the fully sorted array,
     a valid partition)."""
+    check_static("partition", kth=kth, axis=axis)
     x = _asarray("partition", a)
     (ax,) = canonicalize_axes("partition", (axis,), x.ndim)
     _check_kth("partition", kth, x.shape[ax])
@@ -159,6 +162,7 @@ def partition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
 def argpartition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
     """Indices that partition ``a`` at ``kth`` (see :func:`partition`); int32 with ``a``'s weak
     flag, as in JAX."""
+    check_static("argpartition", kth=kth, axis=axis)
     x = _asarray("argpartition", a)
     (ax,) = canonicalize_axes("argpartition", (axis,), x.ndim)
     _check_kth("argpartition", kth, x.shape[ax])

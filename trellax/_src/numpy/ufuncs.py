@@ -21,6 +21,7 @@ from trellax._src.core import Primitive
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert, broadcast_to, clamp, select_n
+from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import (
     _TO_INEXACT,
     ensure_array,
@@ -573,6 +574,7 @@ def rint(x: ArrayLike, /) -> Array:
 
 def round(x: ArrayLike, decimals: int = 0, out: None = None) -> Array:
     """Rounds half to even, to ``decimals`` places. Integers keep their dtype."""
+    check_static("round", decimals=decimals)
     a = ensure_array("round", x)
     if out is not None:
         raise NotImplementedError("The 'out' argument to trellax.numpy.round is not supported.")
@@ -620,6 +622,7 @@ conj = conjugate
 
 def angle(z: ArrayLike, deg: bool = False) -> Array:
     """The argument of a complex number; real input gives 0 or pi in the default float."""
+    check_static("angle", deg=deg)
     a = ensure_array("angle", z)
     if _kind(a) != "c" and (_kind(a) not in ("f",) or a.ndim == 0):
         a = _convert(a, dtypes.default_float_dtype(), False)
@@ -890,6 +893,8 @@ def modf(x: ArrayLike, /) -> tuple[Array, Array]:
 
 def spacing(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("spacing", x)
+    if _kind(a) == "c":
+        raise ValueError("trellax.numpy.spacing is not defined for complex inputs.")
     inf = _strong_const(np.inf, a)  # JAX's strong constant: the result is strong
     if a.dtype == dtypes.float16:  # NumPy's and JAX's float16 spacing steps toward +inf
         return lax.sub(lax.nextafter(a, inf), a)

@@ -117,6 +117,7 @@ def promote_shapes(args: list[Array], fun_name: str | None = None) -> list[Array
         return args
     if fun_name is not None:
         _check_rank_promotion(fun_name, args)
+    _check_broadcastable(args, rank)
     return [_to_rank(a, rank) for a in args]
 
 
@@ -152,6 +153,16 @@ def _user_stacklevel() -> int:
     while frame.f_back is not None and frame.f_code.co_filename.startswith(package):
         frame, level = frame.f_back, level + 1
     return level
+
+
+def _check_broadcastable(args: list[Array], rank: int) -> None:
+    """JAX's rank promotion refuses shapes that cannot broadcast with a ``ValueError`` (operands
+    of equal ranks reach lax, whose error is a ``TypeError``)."""
+    for i in range(1, rank + 1):
+        sizes = {a.shape[-i] for a in args if len(a.shape) >= i} - {1}
+        if len(sizes) > 1:
+            shapes = [tuple(a.shape) for a in args]
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={shapes}")
 
 
 def _to_rank(a: Array, rank: int) -> Array:

@@ -1,0 +1,29 @@
+"""Arguments that JAX marks static (``jit(static_argnames=...)`` around its ``jax.numpy``
+functions): they take part in its compilation cache key, so they must be hashable.
+
+An array (trellax's, NumPy's) or a list there is refused by JAX before any work with its
+``ValueError`` (``Non-hashable static arguments are not supported``), eagerly too; trellax
+checks the same arguments of the same functions and raises the same error, so a program that
+runs here also runs under JAX. NumPy scalars, Python numbers, tuples and strings are hashable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trellax._src.errors import NonHashableStaticArgumentError
+
+
+def check_static(fun_name: str, **args: Any) -> None:
+    """Raises JAX's ``ValueError`` for the first unhashable one of ``args`` (name=value)."""
+    for name, value in args.items():
+        try:
+            hash(value)
+        except TypeError as e:
+            raise NonHashableStaticArgumentError(
+                "Non-hashable static arguments are not supported. An error occurred while trying "
+                f"to hash an object of type {type(value)}, {value}. The error was:\n"
+                f"TypeError: {e}\n\n"
+                f"trellax.numpy.{fun_name}'s {name} is static, as in JAX: pass a Python value "
+                "(a tuple for a sequence)"
+            ) from None
