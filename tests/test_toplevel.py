@@ -326,3 +326,18 @@ def test_debug_nans_checks_jit_outputs_then_reruns(capsys: pytest.CaptureFixture
 
     with trellax.debug_nans(True), pytest.raises(FloatingPointError, match=r"jit\(flaky\)"):
         trellax.jit(flaky)(tnp.float32(1))
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("psend", (1.0, "i", [(0, 1)])),
+        ("precv", (None, (), "i", [(0, 1)])),
+        ("ragged_all_to_all", (1.0, 1.0, 0, 1, 0, 1)),
+    ],
+)
+def test_point_to_point_collectives_raise(name: str, args: tuple[object, ...]) -> None:
+    fn = getattr(trellax.lax, name)
+    kw = {"axis_name": "i"} if name == "ragged_all_to_all" else {}
+    with pytest.raises(NotImplementedError, match="vmap"):
+        fn(*args, **kw)

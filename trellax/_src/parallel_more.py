@@ -171,3 +171,36 @@ def pswapaxes(x: Any, axis_name: Any, axis: int, *, axis_index_groups: Any = Non
     """Swaps the named axis with positional axis ``axis`` (``all_to_all(x, axis_name, axis,
     axis)``)."""
     return all_to_all(x, axis_name, axis, axis, axis_index_groups=axis_index_groups)
+
+
+def _no_point_to_point(name: str) -> NotImplementedError:
+    return NotImplementedError(
+        f"lax.{name} sends values between devices; trellax runs on one CPU device, and vmap's "
+        "named axes have no sender and receiver (JAX has no vmap rule for it either): use "
+        "lax.ppermute, lax.all_to_all or lax.all_gather over a vmap axis instead"
+    )
+
+
+def psend(x: Any, axis_name: Any, perm: Any) -> Any:
+    """Point-to-point send between devices: ``NotImplementedError`` (one device here)."""
+    raise _no_point_to_point("psend")
+
+
+def precv(token: Any, out_shape: Any, axis_name: Any, perm: Any) -> Any:
+    """Point-to-point receive between devices: ``NotImplementedError`` (one device here)."""
+    raise _no_point_to_point("precv")
+
+
+def ragged_all_to_all(
+    operand: Any,
+    output: Any,
+    input_offsets: Any,
+    send_sizes: Any,
+    output_offsets: Any,
+    recv_sizes: Any,
+    *,
+    axis_name: Any,
+    axis_index_groups: Any = None,
+) -> Any:
+    """Ragged all-to-all between devices: ``NotImplementedError`` (one device here)."""
+    raise _no_point_to_point("ragged_all_to_all")

@@ -427,9 +427,12 @@ from trellax._src.parallel_more import (  # noqa: E402
     pbroadcast,
     pcast,
     ppermute,
+    precv,
+    psend,
     pshuffle,
     psum_scatter,
     pswapaxes,
+    ragged_all_to_all,
 )
 
 __all__ += [
@@ -437,9 +440,12 @@ __all__ += [
     "pbroadcast",
     "pcast",
     "ppermute",
+    "precv",
+    "psend",
     "pshuffle",
     "psum_scatter",
     "pswapaxes",
+    "ragged_all_to_all",
 ]
 
 from trellax._src.lax_more_ops import (  # noqa: E402
