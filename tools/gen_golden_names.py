@@ -750,22 +750,27 @@ def run(expr: str, specs: list[str]) -> dict[str, Any]:
     return {"outputs": [leaf(x) for x in leaves], "tuple": isinstance(out, (tuple, list))}
 
 
-def main() -> None:
+def write(out_path: Path, case_specs: list[tuple[str, list[str]]]) -> None:
+    """Runs every case with x64 off, then on, and writes them, one JSON line per case."""
     cases = []
     for x64 in (False, True):
         jax.config.update("jax_enable_x64", x64)
-        for expr, specs in CASES:
+        for expr, specs in case_specs:
             cases.append({"expr": expr, "args": specs, "x64": x64, "result": run(expr, specs)})
     meta = {"jax": importlib.metadata.version("jax"), "numpy": np.__version__}
     lines = [json.dumps(c, sort_keys=True) for c in cases]
-    OUT_PATH.write_text(
+    out_path.write_text(
         '{"meta": '
         + json.dumps(meta, sort_keys=True)
         + ',\n"cases": [\n'
         + ",\n".join(lines)
         + "\n]}\n"
     )
-    print(f"wrote {OUT_PATH} ({len(cases)} cases)")
+    print(f"wrote {out_path} ({len(cases)} cases)")
+
+
+def main() -> None:
+    write(OUT_PATH, CASES)
 
 
 if __name__ == "__main__":
