@@ -17,7 +17,7 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import special as lax_special
-from trellax._src.lax import special_prims
+from trellax._src.lax import special_gamma, special_prims
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, ufuncs
@@ -266,13 +266,13 @@ def poch(z: ArrayLike, m: ArrayLike) -> Array:
 def gammainc(a: ArrayLike, x: ArrayLike) -> Array:
     """The regularized lower incomplete gamma function ``P(a, x)`` (``lax.igamma``)."""
     aa, xx = _real_inexact("gammainc", a, x)
-    return lax_special.igamma(aa, xx)
+    return special_gamma.igamma(aa, xx)
 
 
 def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
     """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``."""
     aa, xx = _real_inexact("gammaincc", a, x)
-    return lax_special.igammac(aa, xx)
+    return special_gamma.igammac(aa, xx)
 
 
 # -- logs and logistic ---------------------------------------------------------------------------
