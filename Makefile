@@ -76,6 +76,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_jax_names.py
 	$(GOLDEN_PY) tools/gen_golden_names.py
 	$(GOLDEN_PY) tools/gen_golden_behaviour.py
+	$(GOLDEN_PY) -m pip install -q scipy
+	$(GOLDEN_PY) tools/gen_golden_special_more.py
 	$(GOLDEN_PY) -m pip install -q flax
 	$(GOLDEN_PY) tools/gen_golden_nn.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py

@@ -306,6 +306,7 @@ from trellax._src.lax.convolution import (  # noqa: E402
     conv_with_general_padding,
 )
 from trellax._src.lax.special import erf_inv  # noqa: E402
+from trellax._src.lax.special_beta import betainc  # noqa: E402
 from trellax._src.lax.special_gamma import igamma, igamma_grad_a, igammac  # noqa: E402
 from trellax._src.lax_tree_ops import (  # noqa: E402
     approx_max_k,
@@ -326,6 +327,7 @@ __all__ += [
     "approx_min_k",
     "associative_scan",
     "batch_matmul",
+    "betainc",
     "broadcast_like",
     "broadcast_shapes",
     "broadcast_to_rank",

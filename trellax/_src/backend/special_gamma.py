@@ -12,10 +12,11 @@ continued fraction differentiated term by term in ``a`` (the derivatives of the 
 convergents, are carried along), times the prefactor, plus the prefactor's own derivative
 ``log x - ψ(a)``. Narrower float operands are computed in float64 and rounded once.
 
-Edge values as JAX 0.10.2's (observed): NaN for a NaN operand, ``x < 0``, ``a < 0``,
-``a == x == 0`` and ``a == inf`` with a finite ``x``; ``P = 0`` at ``x == 0``, ``P = 1`` at
-``x == inf`` or ``a == 0``. ``∂P/∂a`` is NaN unless ``a`` is positive and finite and ``x`` finite
-and non-negative, and 0 at ``x == 0``.
+Edge values as JAX 0.10.2's (observed): NaN for a NaN operand, ``x < 0``, ``a < 0`` and
+``a == x == 0``; ``P = 0`` at ``x == 0`` and ``P = 1`` at ``x == inf``. JAX's quirks are kept:
+for ``a == 0``, ``P`` is NaN for ``x < 1`` and 1 beyond while ``Q`` is 0 for every ``x > 0``;
+for ``a == inf``, ``P = 0`` for ``x < 1`` but NaN for finite ``x >= 1``. ``∂P/∂a`` is 0 at
+``x == 0`` and NaN unless ``a`` is positive and finite and ``x`` finite and non-negative.
 """
 
 from __future__ import annotations
@@ -146,8 +147,11 @@ def igamma64(a: np.ndarray, x: np.ndarray, upper: bool) -> np.ndarray:
     low = 1.0 if upper else 0.0
     out[(x == 0) & (a > 0)] = low
     out[(x == np.inf) & (a >= 0)] = 1 - low
-    out[(a == 0) & (x > 0)] = 1 - low
-    out[(a == np.inf) & (x == np.inf)] = 1 - low
+    # a == 0: JAX's P is NaN below x = 1 (its series branch), its Q is 0 for every x > 0
+    out[(a == 0) & (x >= (0 if upper else 1))] = 1 - low
+    out[(a == 0) & (x == 0)] = np.nan
+    # a == inf: the limit below x = 1, NaN at finite x >= 1 (JAX's values)
+    out[(a == np.inf) & (x >= 0) & (x < 1)] = low
     return out
 
 
@@ -173,5 +177,5 @@ def _igamma_grad_a(a: np.ndarray, x: np.ndarray) -> Any:
     ok = (a64 > 0) & (x64 > 0) & np.isfinite(a64) & np.isfinite(x64)
     _, dvalue, _ = _interior(a64[ok], x64[ok], grad=True)
     out[ok] = dvalue
-    out[(x64 == 0) & (a64 > 0) & np.isfinite(a64)] = 0.0
+    out[(x64 == 0) & (a64 > 0)] = 0.0
     return out.reshape(shape).astype(dtype)

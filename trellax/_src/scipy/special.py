@@ -17,7 +17,7 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import special as lax_special
-from trellax._src.lax import special_gamma, special_prims
+from trellax._src.lax import special_beta, special_gamma, special_prims
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, ufuncs
@@ -233,6 +233,12 @@ def beta(a: ArrayLike, b: ArrayLike) -> Array:
     x, y = _convert(x, x.dtype, False), _convert(y, y.dtype, False)  # strong, as JAX's
     sign = lax.mul(lax.mul(gammasgn(x), gammasgn(y)), gammasgn(lax.add(x, y)))
     return lax.mul(sign, lax.exp(betaln(x, y)))
+
+
+def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
+    """The regularized incomplete beta function ``I_x(a, b)`` (``lax.betainc``)."""
+    aa, bb, xx = _real_inexact("betainc", a, b, x)
+    return special_beta.betainc(aa, bb, xx)
 
 
 def multigammaln(a: ArrayLike, d: ArrayLike) -> Array:
