@@ -42,7 +42,7 @@ NAN, INF = math.nan, math.inf
 
 def _edges(dtype: Any) -> list[float]:
     fi = np.finfo(dtype)
-    return [float(fi.tiny), float(fi.max)]
+    return [float(fi.tiny), float(fi.max), -float(fi.max)]
 
 
 #: name -> (JAX function, SciPy float64 reference or None, per-argument value lists)
@@ -59,7 +59,6 @@ def _grid(*axes: list[float]) -> list[list[float]]:
 CASES: dict[str, tuple[Any, Any, list[list[float]]]] = {
     "lax.igamma": (lax.igamma, ss.gammainc, _grid(_A, _X)),
     "lax.igammac": (lax.igammac, ss.gammaincc, _grid(_A, _X)),
-    "lax.igamma_grad_a": (lax.igamma_grad_a, None, _grid(_A, _X)),
     "lax.betainc": (lax.betainc, ss.betainc, _grid(_AB, _AB[:7], _U)),
     "sp.gammainc": (jsp.gammainc, ss.gammainc, _grid(_A[:8], _X[:10])),
     "sp.gammaincc": (jsp.gammaincc, ss.gammaincc, _grid(_A[:8], _X[:10])),
@@ -103,6 +102,67 @@ CASES: dict[str, tuple[Any, Any, list[list[float]]]] = {
 }
 
 
+_R = [0.0, -0.0, 1e-3, 0.3, 1.0, 2.5, 5.5, 11.0, 27.0, 60.0, 150.0, 1e4]
+_R += [-1e-3, -0.7, -3.0, -30.0, NAN, INF, -INF]
+_BESSEL_V = 4
+
+
+def _igamma_grad_a_reference(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``∂P/∂a`` by a five-point central difference of SciPy's ``gammainc`` (about 1e-10)."""
+    h = 1e-3 * np.maximum(np.abs(a), 1e-2)
+    f = [ss.gammainc(a + k * h, x) for k in (-2, -1, 1, 2)]
+    out: np.ndarray = (f[0] - 8 * f[1] + 8 * f[2] - f[3]) / (12 * h)
+    return out
+
+
+def _bessel_reference(z: np.ndarray) -> np.ndarray:
+    return np.stack([ss.jv(n, z) for n in range(_BESSEL_V + 1)])
+
+
+UNARY = {
+    "sp.erfcx": (jsp.erfcx, ss.erfcx),
+    "sp.dawsn": (jsp.dawsn, ss.dawsn),
+    "sp.exp1": (jsp.exp1, ss.exp1),
+    "sp.expi": (jsp.expi, ss.expi),
+    "sp.spence": (jsp.spence, ss.spence),
+    "sp.sici[0]": (lambda x: jsp.sici(x)[0], lambda x: ss.sici(x)[0]),
+    "sp.sici[1]": (lambda x: jsp.sici(x)[1], lambda x: ss.sici(x)[1]),
+    "sp.fresnel[0]": (lambda x: jsp.fresnel(x)[0], lambda x: ss.fresnel(x)[0]),
+    "sp.fresnel[1]": (lambda x: jsp.fresnel(x)[1], lambda x: ss.fresnel(x)[1]),
+    "sp.bessel_jn": (lambda z: jsp.bessel_jn(z, v=_BESSEL_V), _bessel_reference),
+}
+for _name, (_fn, _ref) in UNARY.items():
+    CASES[_name] = (_fn, _ref, [_R])
+CASES["lax.igamma_grad_a"] = (lax.igamma_grad_a, _igamma_grad_a_reference, _grid(_A, _X))
+CASES["sp.expn"] = (
+    jsp.expn,
+    ss.expn,
+    _grid([0.0, 1.0, 2.0, 3.0, 10.0, -1.0, 2.5], [0.0, 0.3, 1.0, 2.5, 11.0, 60.0, -1.0, NAN, INF]),
+)
+CASES["sp.owens_t"] = (
+    jsp.owens_t,
+    ss.owens_t,
+    _grid([0.0, -0.5, 1.0, 3.0, 9.0, 40.0, NAN, INF], [0.0, 0.3, 1.0, -2.0, 10.0, 1e4, NAN, INF]),
+)
+CASES["sp.hyp1f1"] = (
+    jsp.hyp1f1,
+    ss.hyp1f1,
+    _grid([0.5, -1.5, 2.0, 7.0], [1.5, 0.3, 6.0], [-30.0, -1.0, 0.0, 1.0, 5.0, 30.0, 100.0, NAN]),
+)
+
+
+CASES["sp.hyp2f1"] = (
+    jsp.hyp2f1,
+    ss.hyp2f1,
+    _grid(
+        [0.5, -2.0, 1.5],
+        [1.5, 1.0],
+        [2.5, 3.5, -1.0],
+        [-5.0, -1.0, -0.5, 0.0, 0.3, 0.7, 0.95, 1.0, 1.5, NAN],
+    ),
+)
+
+
 def _jsonable(v: np.ndarray) -> list[Any]:
     return [float(e) for e in np.asarray(v, np.float64).ravel()]
 
@@ -120,7 +180,8 @@ def values() -> list[dict[str, Any]]:
     for name, (fn, ref, grid) in CASES.items():
         for dtype, x64 in (("float32", False), ("float64", True)):
             jax.config.update("jax_enable_x64", x64)
-            args = [np.array(axis, dtype) for axis in grid]
+            axes = [a + _edges(dtype) if len(grid) == 1 else a for a in grid]
+            args = [np.array(axis, dtype) for axis in axes]
             res = fn(*[jnp.asarray(a) for a in args])
             out.append(
                 {
@@ -138,12 +199,41 @@ def values() -> list[dict[str, Any]]:
     return out
 
 
+_W = [0.0, 1e-3, 0.7, 3.0, 6.5, 30.0, 1e4, -0.7, -6.5, NAN, INF]
+
+
+def complex_values() -> list[dict[str, Any]]:
+    """``wofz`` over a grid of the complex plane (real and imaginary parts listed apart)."""
+    re, im = _grid(_W, _W)
+    out = []
+    for dtype, x64 in (("complex64", False), ("complex128", True)):
+        jax.config.update("jax_enable_x64", x64)
+        z = (np.array(re) + 1j * np.array(im)).astype(dtype)
+        res = np.asarray(jsp.wofz(jnp.asarray(z)))
+        with np.errstate(all="ignore"):
+            ref = ss.wofz(z.astype(np.complex128))
+        out.append(
+            {
+                "name": "sp.wofz",
+                "dtype": dtype,
+                "x64": x64,
+                "re": _jsonable(z.real),
+                "im": _jsonable(z.imag),
+                "jax": [_jsonable(res.real), _jsonable(res.imag)],
+                "result_dtype": str(res.dtype),
+                "reference": [_jsonable(ref.real), _jsonable(ref.imag)],
+            }
+        )
+    jax.config.update("jax_enable_x64", False)
+    return out
+
+
 def narrow() -> list[dict[str, Any]]:
     """float16/bfloat16 operands: JAX's values and dtypes (reference: float64 SciPy)."""
     out = []
-    for name in ("lax.igamma", "lax.igammac", "lax.betainc"):
-        fn, ref, _ = CASES[name]
-        nargs = 3 if "beta" in name else 2
+    for name in ("lax.igamma", "lax.igammac", "lax.betainc", "sp.erfcx", "sp.spence", "sp.expi"):
+        fn, ref, full = CASES[name]
+        nargs = len(full)
         grid = _grid(*([[0.5, 2.0, 7.0]] * (nargs - 1)), [0.2, 0.7, 3.0])
         for dtype in ("float16", "bfloat16"):
             args = [jnp.asarray(np.array(a), dtype) for a in grid]
@@ -176,6 +266,27 @@ WEAK: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "stats.nbinom.pmf": (jst.nbinom.pmf, (2, 5, 0.5)),
     "stats.betabinom.logpmf": (jst.betabinom.logpmf, (2, 5, 1.5, 2.0)),
     "stats.betabinom.logpmf f16": (jst.betabinom.logpmf, (2, 5, jnp.float16(1.5), 2.0)),
+    "sp.erfcx": (jsp.erfcx, (0.5,)),
+    "sp.erfcx int": (jsp.erfcx, (1,)),
+    "sp.dawsn f16": (jsp.dawsn, (jnp.float16(0.5),)),
+    "sp.exp1": (jsp.exp1, (0.5,)),
+    "sp.expi int": (jsp.expi, (2,)),
+    "sp.expn": (jsp.expn, (2, 0.5)),
+    "sp.expn array": (jsp.expn, (jnp.array([1, 2]), 0.5)),
+    "sp.spence": (jsp.spence, (0.5,)),
+    "sp.spence f64 array": (jsp.spence, (np.array([0.5]),)),
+    "sp.sici[0]": (lambda x: jsp.sici(x)[0], (0.5,)),
+    "sp.fresnel[1]": (lambda x: jsp.fresnel(x)[1], (jnp.float16(0.5),)),
+    "sp.owens_t": (jsp.owens_t, (0.5, 2)),
+    "sp.hyp1f1": (jsp.hyp1f1, (0.5, 1.5, 1.0)),
+    "sp.hyp1f1 int": (jsp.hyp1f1, (1, 2, 1)),
+    "sp.bessel_jn": (lambda z: jsp.bessel_jn(z, v=2), (1.5,)),
+    "sp.bessel_jn array": (lambda z: jsp.bessel_jn(z, v=1), (jnp.array([1.5, 2.0]),)),
+    "sp.hyp2f1": (jsp.hyp2f1, (0.5, 1.5, 2.5, 0.3)),
+    "sp.hyp2f1 int": (jsp.hyp2f1, (1, 1, 2, 0)),
+    "sp.wofz": (jsp.wofz, (1.0,)),
+    "sp.wofz complex": (jsp.wofz, (1.0 + 0.5j,)),
+    "sp.wofz f32": (jsp.wofz, (jnp.float32(1.0),)),
 }
 
 
@@ -192,6 +303,22 @@ GRADS: dict[str, tuple[Any, list[tuple[float, ...]], tuple[int, ...]]] = {
     "lax.igammac": (lax.igammac, [(1.5, 2.0), (0.3, 0.1), (7.0, 12.0)], (0, 1)),
     "lax.betainc x": (lax.betainc, [(1.5, 2.0, 0.3), (0.5, 3.0, 0.9), (2.0, 2.0, 0.0)], (2,)),
     "sp.betainc x": (jsp.betainc, [(1.5, 2.0, 0.3), (40.0, 3.0, 0.95)], (2,)),
+    "sp.erfcx": (jsp.erfcx, [(1.5,), (-0.5,)], (0,)),
+    "sp.dawsn": (jsp.dawsn, [(1.5,), (-0.5,)], (0,)),
+    "sp.exp1": (jsp.exp1, [(1.5,), (0.2,)], (0,)),
+    "sp.expi": (jsp.expi, [(1.5,), (-0.5,)], (0,)),
+    "sp.expn x": (jsp.expn, [(2.0, 1.5), (3.0, 0.5)], (1,)),
+    "sp.spence": (jsp.spence, [(1.5,), (0.3,)], (0,)),
+    "sp.sici[0]": (lambda x: jsp.sici(x)[0], [(1.5,), (7.0,)], (0,)),
+    "sp.sici[1]": (lambda x: jsp.sici(x)[1], [(1.5,), (7.0,)], (0,)),
+    "sp.fresnel[0]": (lambda x: jsp.fresnel(x)[0], [(1.5,), (0.4,)], (0,)),
+    "sp.fresnel[1]": (lambda x: jsp.fresnel(x)[1], [(1.5,), (0.4,)], (0,)),
+    "sp.owens_t": (jsp.owens_t, [(0.5, 2.0), (1.5, 0.3)], (0, 1)),
+    "sp.hyp1f1": (jsp.hyp1f1, [(0.5, 1.5, 1.0), (2.0, 3.0, -2.0)], (0, 1, 2)),
+    "sp.bessel_jn[1]": (lambda z: jsp.bessel_jn(z, v=2)[1], [(1.5,), (7.0,)], (0,)),
+    "sp.hyp2f1": (jsp.hyp2f1, [(0.5, 1.5, 2.5, 0.3), (2.0, 1.0, 3.5, -0.6)], (0, 1, 2, 3)),
+    "sp.wofz.real": (lambda x: jsp.wofz(x).real, [(1.5,), (-0.4,)], (0,)),
+    "sp.wofz.imag": (lambda x: jsp.wofz(x).imag, [(1.5,), (-0.4,)], (0,)),
 }
 
 
@@ -222,6 +349,9 @@ ERRORS: dict[str, Any] = {
         jnp.float32(1.5), jnp.float32(2.0)
     ),
     "sp.betainc complex": lambda: jsp.betainc(1j, 2.0, 0.3),
+    "sp.spence int": lambda: jsp.spence(1),
+    "sp.erfcx complex": lambda: jsp.erfcx(1j),
+    "sp.hyp1f1 complex": lambda: jsp.hyp1f1(1.0, 2.0, 1j),
 }
 
 
@@ -242,6 +372,7 @@ def main() -> None:
         "jax_version": importlib.metadata.version("jax"),
         "values": values(),
         "narrow": narrow(),
+        "complex": complex_values(),
         "weak": weak(),
         "grads": grads(),
         "errors": errors(),

@@ -8,8 +8,8 @@ computed in float64.
   Even in ``h``, odd in ``a``.
 * ``1F1(a; b; x) = Σ_k (a)_k / (b)_k x^k / k!`` summed until the terms fall below float64's
   epsilon (at most 5000), for ``x < 0`` after Kummer's transformation
-  ``1F1(a; b; x) = e^x 1F1(b-a; b; -x)``; the derivatives in ``a`` and ``b`` sum the terms
-  times ``Σ_(j<k) 1/(a+j)`` and ``-Σ_(j<k) 1/(b+j)``.
+  ``1F1(a; b; x) = e^x 1F1(b-a; b; -x)``; the derivatives in ``a`` and ``b`` sum the
+  derivatives of the terms, each from the previous one by the product rule.
 * ``J_n(z)`` for integer ``n >= 0``: the power series for ``|z| <= 1``; otherwise Miller's
   backward recurrence ``J_(k-1) = (2k/z) J_k - J_(k+1)`` from an order well above ``n`` and
   ``|z|``, normalized by ``J_0 + 2 Σ J_(2k) = 1``. ``J_n(-z) = (-1)^n J_n(z)``.
@@ -65,26 +65,31 @@ def owens_t64(h: np.ndarray, a: np.ndarray) -> np.ndarray:
 
 
 def _hyp1f1_series(a: np.ndarray, b: np.ndarray, x: np.ndarray, part: int) -> np.ndarray:
-    """``1F1`` (``part`` 0) or its derivative in ``a`` (1) or ``b`` (2) by the series (1-d)."""
+    """``1F1`` (``part`` 0) or its derivative in ``a`` (1) or ``b`` (2) by the series (1-d);
+    the derivative of each term is carried by its own recurrence (so a terminating series, a
+    non-positive integer ``a``, has the right derivative)."""
     term = np.ones_like(x)
+    dterm = np.zeros_like(x)
     total = np.ones_like(x) if part == 0 else np.zeros_like(x)
-    harmonic = np.zeros_like(x)
     live = np.arange(x.size)
     for k in range(5000):
         if not live.size:
             break
         al, bl, xl = a[live], b[live], x[live]
-        t = term[live] * (al + k) / (bl + k) * xl / (k + 1)
-        term[live] = t
-        if part == 0:
-            add = t
+        t, dt = term[live], dterm[live]
+        step = xl / ((bl + k) * (k + 1))
+        new_t = t * (al + k) * step
+        if part == 1:
+            new_dt = (dt * (al + k) + t) * step
+        elif part == 2:
+            new_dt = (dt - t / (bl + k)) * (al + k) * step
         else:
-            h = harmonic[live] + (1 / (al + k) if part == 1 else -1 / (bl + k))
-            harmonic[live] = h
-            add = t * h
-        tot = total[live] + add
+            new_dt = new_t
+        term[live], dterm[live] = new_t, new_dt
+        tot = total[live] + new_dt
         total[live] = tot
-        live = live[(np.abs(add) > _EPS * np.abs(tot)) | (np.abs(t) > _EPS)]
+        small = np.abs(new_dt) <= _EPS * np.abs(tot)
+        live = live[~(small & (np.abs(new_t) <= _EPS * np.maximum(np.abs(tot), 1)))]
     return total
 
 

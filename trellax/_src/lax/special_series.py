@@ -12,10 +12,12 @@ from __future__ import annotations
 import math
 
 from trellax._src import ad_util
+from trellax._src.backend import special_hyp2f1 as _hyp2f1_impl  # noqa: F401
 from trellax._src.backend import special_series as _impls  # noqa: F401  (registers the impls)
+from trellax._src.backend import special_wofz as _wofz_impl  # noqa: F401
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive
-from trellax._src.lax._base import asarray, floating, naryop
+from trellax._src.lax._base import asarray, complex_, floating, naryop
 from trellax._src.lax._batch import elementwise_rule
 from trellax._src.lax.elementwise import abs, add, div, erf, exp, mul, neg, sign, sub
 from trellax._src.typing import ArrayLike
@@ -95,3 +97,43 @@ def _bessel_j_dz(t: Array, ans: Array, n: Array, z: Array) -> Array:
 
 
 ad_util.defjvp(bessel_j_p, None, _bessel_j_dz)
+
+
+wofz_p = naryop("wofz", [complex_])
+wofz_p.def_batch(elementwise_rule(wofz_p))
+
+
+def wofz(z: ArrayLike) -> Array:
+    """The Faddeeva function ``exp(-z²) erfc(-iz)`` of a complex operand."""
+    return wofz_p.bind(asarray(z))
+
+
+_TWO_I_OVER_SQRT_PI = 2j / math.sqrt(math.pi)
+# w'(z) = -2 z w(z) + 2i/√π (holomorphic)
+ad_util.defjvp(
+    wofz_p,
+    lambda t, ans, z: mul(t, add(mul(_c(z, -2), mul(z, ans)), _c(z, _TWO_I_OVER_SQRT_PI))),
+)
+
+
+hyp2f1_p = _elementwise("hyp2f1", 4)
+hyp2f1_grad_p = {name: _elementwise(f"hyp2f1_grad_{name}", 4) for name in ("a", "b", "c")}
+
+
+def hyp2f1(a: ArrayLike, b: ArrayLike, c: ArrayLike, x: ArrayLike) -> Array:
+    """Gauss's hypergeometric function ``2F1(a, b; c; x)``."""
+    return hyp2f1_p.bind(asarray(a), asarray(b), asarray(c), asarray(x))
+
+
+def _hyp2f1_dx(t: Array, ans: Array, a: Array, b: Array, c: Array, x: Array) -> Array:
+    one = _c(a, 1)
+    scale = div(mul(a, b), c)
+    return mul(t, mul(scale, hyp2f1(add(a, one), add(b, one), add(c, one), x)))
+
+
+def _hyp2f1_dparam(name: str) -> ad_util.PerOperandRule:
+    prim = hyp2f1_grad_p[name]
+    return lambda t, ans, a, b, c, x: mul(t, prim.bind(a, b, c, x))
+
+
+ad_util.defjvp(hyp2f1_p, *(_hyp2f1_dparam(n) for n in ("a", "b", "c")), _hyp2f1_dx)

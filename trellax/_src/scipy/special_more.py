@@ -8,8 +8,10 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import special_more as prims
 from trellax._src.lax import special_series as series
+from trellax._src.lax.structural import _convert
 from trellax._src.numpy.creation import arange, asarray
 from trellax._src.numpy.shapes import broadcast_to
+from trellax._src.numpy.util import check_arraylike, promote_args_inexact
 from trellax._src.scipy.special import ArrayLike, _real_inexact
 
 
@@ -84,3 +86,19 @@ def bessel_jn(z: ArrayLike, *, v: int, n_iter: int = 50) -> Array:
     orders = arange(int(v) + 1, dtype=zz.dtype).reshape((-1,) + (1,) * zz.ndim)
     zb = broadcast_to(zz, (int(v) + 1, *zz.shape))
     return series.bessel_j(broadcast_to(orders, zb.shape), zb)
+
+
+def wofz(z: ArrayLike) -> Array:
+    """The Faddeeva function ``exp(-z²) erfc(-iz)``; real input gives a complex result."""
+    check_arraylike("wofz", z)
+    (zz,) = promote_args_inexact("wofz", z)
+    if dtypes.kind(zz.dtype) != "c":
+        target = dtypes.complex128 if zz.dtype.itemsize == 8 else dtypes.complex64
+        zz = _convert(zz, target, zz.weak_type)
+    return series.wofz(zz)
+
+
+def hyp2f1(a: ArrayLike, b: ArrayLike, c: ArrayLike, x: ArrayLike) -> Array:
+    """Gauss's hypergeometric function ``2F1(a, b; c; x)`` (``inf`` for ``x > 1``, as JAX)."""
+    aa, bb, cc, xx = _real_inexact("hyp2f1", a, b, c, x)
+    return series.hyp2f1(aa, bb, cc, xx)

@@ -50,9 +50,11 @@ from trellax._src.scipy.special_more import (
     expn,
     fresnel,
     hyp1f1,
+    hyp2f1,
     owens_t,
     sici,
     spence,
+    wofz,
 )
 
 __all__ = [
@@ -83,6 +85,7 @@ __all__ = [
     "gammaln",
     "gammasgn",
     "hyp1f1",
+    "hyp2f1",
     "i0",
     "i0e",
     "i1",
@@ -103,6 +106,7 @@ __all__ = [
     "sici",
     "softmax",
     "spence",
+    "wofz",
     "xlog1py",
     "xlogy",
     "zeta",
