@@ -96,8 +96,8 @@ def _impl(part: int) -> Any:
     def impl(a: np.ndarray, b: np.ndarray, c: np.ndarray, x: np.ndarray) -> Any:
         dtype = np.result_type(a, b, c, x)
         arrays = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c, x)))
-        flat = [v.ravel() for v in arrays]
-        return hyp2f1_64(*flat, part=part).reshape(arrays[0].shape).astype(dtype)
+        fa, fb, fc, fx = (v.ravel() for v in arrays)
+        return hyp2f1_64(fa, fb, fc, fx, part).reshape(arrays[0].shape).astype(dtype)
 
     return impl
 
