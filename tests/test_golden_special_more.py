@@ -45,6 +45,12 @@ SPECIAL_NAMES: dict[str, Callable[..., Any]] = {
     "sp.bessel_jn": lambda z: sp.bessel_jn(z, v=4),
     "sp.bessel_jn[1]": lambda z: sp.bessel_jn(z, v=2)[1],
     "sp.wofz.real": lambda x: sp.wofz(x).real,
+    "sp.sph_harm_y theta": lambda t: sp.sph_harm_y(
+        tnp.array([3]), tnp.array([-2]), t, tnp.float32(0.7)
+    ).real.sum(),
+    "sp.sph_harm_y phi": lambda p: sp.sph_harm_y(
+        tnp.array([3]), tnp.array([2]), tnp.float32(0.4), p
+    ).imag.sum(),
     "sp.wofz.imag": lambda x: sp.wofz(x).imag,
 }
 
@@ -114,6 +120,21 @@ def test_complex_values(case: dict[str, Any]) -> None:
     usable = np.isfinite(jax_values) & np.isfinite(ref)
     err = relative_errors(got[usable], ref[usable], 1e-300)
     assert err.max() <= _tol(case["name"], case["dtype"]), err.max()
+
+
+@pytest.mark.parametrize("case", GOLDEN["sph_harm"], ids=lambda c: c["dtype"])
+def test_sph_harm_y(case: dict[str, Any]) -> None:
+    with trellax.enable_x64(case["x64"]):
+        n, m = (tnp.asarray(np.array(a, np.int32)) for a in case["args"][:2])
+        theta, phi = (tnp.asarray(np.array(a, case["dtype"])) for a in case["args"][2:])
+        out = sp.sph_harm_y(n, m, theta, phi)
+    assert str(out.dtype) == case["result_dtype"]
+    got = np.asarray(out).astype(np.complex128)
+    ref = np.array(case["reference"][0]) + 1j * np.array(case["reference"][1])
+    want = np.array(case["jax"][0]) + 1j * np.array(case["jax"][1])
+    tol = _tol("sp.sph_harm_y", case["dtype"])
+    np.testing.assert_allclose(got, ref, rtol=tol, atol=tol * np.abs(ref).max())
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(ref).max())
 
 
 @pytest.mark.parametrize("case", GOLDEN["narrow"], ids=lambda c: f"{c['name']}-{c['dtype']}")
@@ -200,6 +221,9 @@ ERROR_CALLS: dict[str, Callable[[], Any]] = {
     "sp.spence int": lambda: sp.spence(1),
     "sp.erfcx complex": lambda: sp.erfcx(1j),
     "sp.hyp1f1 complex": lambda: sp.hyp1f1(1.0, 2.0, 1j),
+    "sp.sph_harm_y diff_n": lambda: sp.sph_harm_y(
+        tnp.array([1]), tnp.array([0]), 0.3, 0.7, diff_n=1
+    ),
 }
 
 

@@ -455,6 +455,7 @@ def _special_cases() -> dict[str, Any]:
     """The primitives behind ``scipy.special``'s series and integrals (no ``lax`` names)."""
     from trellax._src.lax import special_more as m
     from trellax._src.lax import special_series as s
+    from trellax._src.lax import special_sph_harm as sp_harm
 
     unary = ["erfcx", "dawsn", "fresnel_s", "fresnel_c", "exp1", "expi", "sici_si", "sici_ci"]
     out: dict[str, Any] = {
@@ -474,6 +475,9 @@ def _special_cases() -> dict[str, Any]:
             s.hyp2f1_grad_p[p]
         )
     out["wofz"] = lambda: s.wofz(f32().astype("complex64") * (1 + 0.5j))
+    out["sph_harm_y"] = lambda: sp_harm.sph_harm_y(
+        f32() * 0 + 3, f32() * 0 - 1, tnp.abs(f32()), f32()
+    )
     out["bessel_j"] = lambda: s.bessel_j(f32() * 0 + 2, f32() * 3)
     return out
 

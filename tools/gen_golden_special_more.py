@@ -228,6 +228,34 @@ def complex_values() -> list[dict[str, Any]]:
     return out
 
 
+def sph_harm() -> list[dict[str, Any]]:
+    """``sph_harm_y`` with integer degree/order arrays and float angles (reference: SciPy)."""
+    n, m, theta, phi = _grid(
+        [0, 1, 2, 5, 12], [0, 1, -1, 3, -4], [0.0, 0.3, 1.5, 3.0], [-0.7, 0.0, 2.0, 9.0]
+    )
+    keep = [i for i in range(len(n)) if abs(m[i]) <= n[i]]
+    n, m, theta, phi = ([v[i] for i in keep] for v in (n, m, theta, phi))
+    out = []
+    for dtype, x64 in (("float32", False), ("float64", True)):
+        jax.config.update("jax_enable_x64", x64)
+        args = [np.array(n, np.int32), np.array(m, np.int32)]
+        args += [np.array(theta, dtype), np.array(phi, dtype)]
+        res = np.asarray(jsp.sph_harm_y(*[jnp.asarray(a) for a in args]))
+        ref = ss.sph_harm_y(args[0], args[1], args[2].astype(float), args[3].astype(float))
+        out.append(
+            {
+                "dtype": dtype,
+                "x64": x64,
+                "args": [_jsonable(a) for a in args],
+                "jax": [_jsonable(res.real), _jsonable(res.imag)],
+                "result_dtype": str(res.dtype),
+                "reference": [_jsonable(ref.real), _jsonable(ref.imag)],
+            }
+        )
+    jax.config.update("jax_enable_x64", False)
+    return out
+
+
 def narrow() -> list[dict[str, Any]]:
     """float16/bfloat16 operands: JAX's values and dtypes (reference: float64 SciPy)."""
     out = []
@@ -317,6 +345,16 @@ GRADS: dict[str, tuple[Any, list[tuple[float, ...]], tuple[int, ...]]] = {
     "sp.hyp1f1": (jsp.hyp1f1, [(0.5, 1.5, 1.0), (2.0, 3.0, -2.0)], (0, 1, 2)),
     "sp.bessel_jn[1]": (lambda z: jsp.bessel_jn(z, v=2)[1], [(1.5,), (7.0,)], (0,)),
     "sp.hyp2f1": (jsp.hyp2f1, [(0.5, 1.5, 2.5, 0.3), (2.0, 1.0, 3.5, -0.6)], (0, 1, 2, 3)),
+    "sp.sph_harm_y theta": (
+        lambda t: jsp.sph_harm_y(jnp.array([3]), jnp.array([-2]), t, jnp.float32(0.7)).real.sum(),
+        [(0.3,), (2.0,)],
+        (0,),
+    ),
+    "sp.sph_harm_y phi": (
+        lambda p: jsp.sph_harm_y(jnp.array([3]), jnp.array([2]), jnp.float32(0.4), p).imag.sum(),
+        [(0.3,), (2.0,)],
+        (0,),
+    ),
     "sp.wofz.real": (lambda x: jsp.wofz(x).real, [(1.5,), (-0.4,)], (0,)),
     "sp.wofz.imag": (lambda x: jsp.wofz(x).imag, [(1.5,), (-0.4,)], (0,)),
 }
@@ -352,6 +390,9 @@ ERRORS: dict[str, Any] = {
     "sp.spence int": lambda: jsp.spence(1),
     "sp.erfcx complex": lambda: jsp.erfcx(1j),
     "sp.hyp1f1 complex": lambda: jsp.hyp1f1(1.0, 2.0, 1j),
+    "sp.sph_harm_y diff_n": lambda: jsp.sph_harm_y(
+        jnp.array([1]), jnp.array([0]), 0.3, 0.7, diff_n=1
+    ),
 }
 
 
@@ -373,6 +414,7 @@ def main() -> None:
         "values": values(),
         "narrow": narrow(),
         "complex": complex_values(),
+        "sph_harm": sph_harm(),
         "weak": weak(),
         "grads": grads(),
         "errors": errors(),

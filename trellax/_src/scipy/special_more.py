@@ -8,10 +8,11 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import special_more as prims
 from trellax._src.lax import special_series as series
+from trellax._src.lax import special_sph_harm as sph
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy.creation import arange, asarray
 from trellax._src.numpy.shapes import broadcast_to
-from trellax._src.numpy.util import check_arraylike, promote_args_inexact
+from trellax._src.numpy.util import check_arraylike, promote_args_inexact, promote_shapes
 from trellax._src.scipy.special import ArrayLike, _real_inexact
 
 
@@ -102,3 +103,27 @@ def hyp2f1(a: ArrayLike, b: ArrayLike, c: ArrayLike, x: ArrayLike) -> Array:
     """Gauss's hypergeometric function ``2F1(a, b; c; x)`` (``inf`` for ``x > 1``, as JAX)."""
     aa, bb, cc, xx = _real_inexact("hyp2f1", a, b, c, x)
     return series.hyp2f1(aa, bb, cc, xx)
+
+
+def sph_harm_y(
+    n: ArrayLike,
+    m: ArrayLike,
+    theta: ArrayLike,
+    phi: ArrayLike,
+    diff_n: int | None = None,
+    n_max: int | None = None,
+) -> Array:
+    """The spherical harmonic ``Y_n^m(θ, φ)`` (polar ``θ``, azimuthal ``φ``), complex.
+
+    All four arguments broadcast together. ``n_max`` is accepted for JAX's signature (each
+    element is computed for its own degree, so no bound is needed, also under ``jit``);
+    ``diff_n`` is JAX's ``NotImplementedError``.
+    """
+    del n_max
+    if diff_n is not None:
+        raise NotImplementedError(
+            "The 'diff_n' argument to jax.scipy.special.sph_harm_y is not supported."
+        )
+    tt, pp = _real_inexact("sph_harm_y", theta, phi)
+    nn, mm = (_convert(asarray(v), tt.dtype, tt.weak_type) for v in (n, m))
+    return sph.sph_harm_y(*promote_shapes([nn, mm, tt, pp]))

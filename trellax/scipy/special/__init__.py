@@ -54,6 +54,7 @@ from trellax._src.scipy.special_more import (
     owens_t,
     sici,
     spence,
+    sph_harm_y,
     wofz,
 )
 
@@ -106,6 +107,7 @@ __all__ = [
     "sici",
     "softmax",
     "spence",
+    "sph_harm_y",
     "wofz",
     "xlog1py",
     "xlogy",
