@@ -83,20 +83,39 @@ def _run(case: dict[str, Any]) -> Any:
 CASES = GOLDEN["values"]
 
 
+#: where JAX's value and the reference disagree on being finite, trellax follows the reference
+#: (docs/special_functions.md lists each case): JAX's series overflow or its recurrences fail
+FOLLOW_REFERENCE = {"sp.hyp1f1", "sp.hyp2f1", "sp.bessel_jn", "sp.owens_t"}
+#: oscillating functions: errors near their zeros are measured against max(|reference|, 1)
+ABSOLUTE_NEAR_ZERO = {"sp.sici[1]", "sp.bessel_jn", "sp.fresnel[0]", "sp.fresnel[1]"}
+
+
+def expected(case: dict[str, Any]) -> tuple[np.ndarray, np.ndarray | None]:
+    """(JAX's values, corrected where trellax follows the reference; the reference)"""
+    jax_values = np.array(case["jax"])
+    if case["reference"] is None:
+        return jax_values, None
+    ref = np.array(case["reference"])
+    if case["name"] in FOLLOW_REFERENCE:
+        disagree = np.isfinite(jax_values) != np.isfinite(ref)
+        jax_values = np.where(disagree, ref, jax_values)
+    return jax_values, ref
+
+
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['name']}-{c['dtype']}" for c in CASES])
 def test_values(case: dict[str, Any]) -> None:
     out = _run(case)
     assert str(out.dtype) == case["result_dtype"]
     assert out.weak_type == case["weak_type"]
     got = np.asarray(out, np.float64).ravel()
-    jax_values = np.array(case["jax"])
-    finite = np.isfinite(jax_values)
+    target, ref = expected(case)
+    finite = np.isfinite(target)
     # non-finite values (NaN, ±inf) exactly where JAX has them
-    np.testing.assert_array_equal(got[~finite], jax_values[~finite])
-    ref = jax_values if case["reference"] is None else np.array(case["reference"])
+    np.testing.assert_array_equal(got[~finite], target[~finite])
+    ref = target if ref is None else ref
     usable = finite & np.isfinite(ref)
-    tiny = float(np.finfo(case["dtype"]).tiny)
-    err = relative_errors(got[usable], ref[usable], tiny)
+    floor = 1.0 if case["name"] in ABSOLUTE_NEAR_ZERO else float(np.finfo(case["dtype"]).tiny)
+    err = relative_errors(got[usable], ref[usable], floor)
     tol = _tol(case["name"], case["dtype"]) if case["reference"] is not None else 2e-5
     bad = np.nonzero(err > tol)[0]
     assert not bad.size, [
@@ -105,7 +124,7 @@ def test_values(case: dict[str, Any]) -> None:
     ]
     # where the reference is not finite but JAX is: JAX's value
     other = finite & ~np.isfinite(ref)
-    np.testing.assert_allclose(got[other], jax_values[other], rtol=1e-5)
+    np.testing.assert_allclose(got[other], target[other], rtol=1e-5)
 
 
 @pytest.mark.parametrize("case", GOLDEN["complex"], ids=lambda c: f"{c['name']}-{c['dtype']}")

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend.numpy import _lgamma, _register
+from trellax._src.backend.special_util import float64_operands
 
 _MAX_ITER = 3000
 _EPS = float(np.finfo(np.float64).eps)
@@ -80,6 +81,5 @@ def betainc64(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 @_register("regularized_incomplete_beta")
 def _betainc(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> Any:
-    dtype = np.result_type(a, b, x)
-    a64, b64, x64 = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, x)))
-    return betainc64(a64.ravel(), b64.ravel(), x64.ravel()).reshape(a64.shape).astype(dtype)
+    dtype, shape, (a64, b64, x64) = float64_operands(a, b, x)
+    return betainc64(a64, b64, x64).reshape(shape).astype(dtype)

@@ -16,12 +16,11 @@ float64's epsilon.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
 from trellax._src.backend.numpy import _register
+from trellax._src.backend.special_util import unary_impl
 
 _EPS = float(np.finfo(np.float64).eps)
 _SQRT_PI = math.sqrt(math.pi)
@@ -135,14 +134,7 @@ def fresnel64(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.copysign(s, x), np.copysign(c, x)
 
 
-def _unary(fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], Any]:
-    def impl(x: np.ndarray) -> Any:
-        return fn(np.asarray(x, np.float64).ravel()).reshape(np.shape(x)).astype(x.dtype)
-
-    return impl
-
-
-_register("erfcx")(_unary(erfcx64))
-_register("dawsn")(_unary(dawsn64))
-_register("fresnel_s")(_unary(lambda x: fresnel64(x)[0]))
-_register("fresnel_c")(_unary(lambda x: fresnel64(x)[1]))
+_register("erfcx")(unary_impl(erfcx64))
+_register("dawsn")(unary_impl(dawsn64))
+_register("fresnel_s")(unary_impl(lambda x: fresnel64(x)[0]))
+_register("fresnel_c")(unary_impl(lambda x: fresnel64(x)[1]))

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend.numpy import _digamma, _lgamma, _register
+from trellax._src.backend.special_util import float64_operands
 
 _MAX_ITER = 2000
 _EPS = float(np.finfo(np.float64).eps)
@@ -132,12 +133,6 @@ def _interior(
     return value, dvalue, use_series
 
 
-def _prepare(a: np.ndarray, x: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray]:
-    dtype = np.result_type(a, x)
-    a64, x64 = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
-    return dtype, a64.ravel(), x64.ravel()
-
-
 def igamma64(a: np.ndarray, x: np.ndarray, upper: bool) -> np.ndarray:
     """``P(a, x)`` (``Q`` if ``upper``) of 1-d float64 operands, with JAX's edge values."""
     out = np.full(a.shape, np.nan)
@@ -157,22 +152,19 @@ def igamma64(a: np.ndarray, x: np.ndarray, upper: bool) -> np.ndarray:
 
 @_register("igamma")
 def _igamma(a: np.ndarray, x: np.ndarray) -> Any:
-    dtype, a64, x64 = _prepare(a, x)
-    shape = np.broadcast_shapes(np.shape(a), np.shape(x))
+    dtype, shape, (a64, x64) = float64_operands(a, x)
     return igamma64(a64, x64, upper=False).reshape(shape).astype(dtype)
 
 
 @_register("igammac")
 def _igammac(a: np.ndarray, x: np.ndarray) -> Any:
-    dtype, a64, x64 = _prepare(a, x)
-    shape = np.broadcast_shapes(np.shape(a), np.shape(x))
+    dtype, shape, (a64, x64) = float64_operands(a, x)
     return igamma64(a64, x64, upper=True).reshape(shape).astype(dtype)
 
 
 @_register("igamma_grad_a")
 def _igamma_grad_a(a: np.ndarray, x: np.ndarray) -> Any:
-    dtype, a64, x64 = _prepare(a, x)
-    shape = np.broadcast_shapes(np.shape(a), np.shape(x))
+    dtype, shape, (a64, x64) = float64_operands(a, x)
     out = np.full(a64.shape, np.nan)
     ok = (a64 > 0) & (x64 > 0) & np.isfinite(a64) & np.isfinite(x64)
     _, dvalue, _ = _interior(a64[ok], x64[ok], grad=True)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend.numpy import _register
+from trellax._src.backend.special_util import float64_operands
 
 _EPS = float(np.finfo(np.float64).eps)
 _MAX_TERMS = 200_000
@@ -94,10 +95,8 @@ def hyp2f1_64(a: np.ndarray, b: np.ndarray, c: np.ndarray, x: np.ndarray, part: 
 
 def _impl(part: int) -> Any:
     def impl(a: np.ndarray, b: np.ndarray, c: np.ndarray, x: np.ndarray) -> Any:
-        dtype = np.result_type(a, b, c, x)
-        arrays = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c, x)))
-        fa, fb, fc, fx = (v.ravel() for v in arrays)
-        return hyp2f1_64(fa, fb, fc, fx, part).reshape(arrays[0].shape).astype(dtype)
+        dtype, shape, (fa, fb, fc, fx) = float64_operands(a, b, c, x)
+        return hyp2f1_64(fa, fb, fc, fx, part).reshape(shape).astype(dtype)
 
     return impl
 

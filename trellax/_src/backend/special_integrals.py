@@ -21,12 +21,12 @@ Edge values follow JAX 0.10.2 (observed), including its NaNs: ``exp1`` of a nega
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from trellax._src.backend.numpy import _register
+from trellax._src.backend.special_util import float64_operands, unary_impl
 
 _EPS = float(np.finfo(np.float64).eps)
 _EULER = 0.57721566490153286061
@@ -187,22 +187,14 @@ def spence64(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _unary(fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], Any]:
-    def impl(x: np.ndarray) -> Any:
-        return fn(np.asarray(x, np.float64).ravel()).reshape(np.shape(x)).astype(x.dtype)
-
-    return impl
-
-
 @_register("expn")
 def _expn(n: np.ndarray, x: np.ndarray) -> Any:
-    dtype = np.result_type(n, x)
-    n64, x64 = np.broadcast_arrays(np.asarray(n, np.float64), np.asarray(x, np.float64))
-    return expn64(n64.ravel(), x64.ravel()).reshape(n64.shape).astype(dtype)
+    dtype, shape, (n64, x64) = float64_operands(n, x)
+    return expn64(n64, x64).reshape(shape).astype(dtype)
 
 
-_register("exp1")(_unary(exp1_64))
-_register("expi")(_unary(expi64))
-_register("sici_si")(_unary(lambda x: sici64(x)[0]))
-_register("sici_ci")(_unary(lambda x: sici64(x)[1]))
-_register("spence")(_unary(spence64))
+_register("exp1")(unary_impl(exp1_64))
+_register("expi")(unary_impl(expi64))
+_register("sici_si")(unary_impl(lambda x: sici64(x)[0]))
+_register("sici_ci")(unary_impl(lambda x: sici64(x)[1]))
+_register("spence")(unary_impl(spence64))

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend.numpy import _register
+from trellax._src.backend.special_util import float64_operands
 
 _EPS = float(np.finfo(np.float64).eps)
 _NODES, _WEIGHTS = np.polynomial.legendre.leggauss(64)
@@ -161,21 +162,15 @@ def bessel_j64(n: np.ndarray, z: np.ndarray) -> np.ndarray:
     return out
 
 
-def _broadcast64(*args: np.ndarray) -> tuple[Any, tuple[int, ...], list[np.ndarray]]:
-    dtype = np.result_type(*args)
-    arrays = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in args))
-    return dtype, arrays[0].shape, [v.ravel() for v in arrays]
-
-
 @_register("owens_t")
 def _owens_t(h: np.ndarray, a: np.ndarray) -> Any:
-    dtype, shape, (h64, a64) = _broadcast64(h, a)
+    dtype, shape, (h64, a64) = float64_operands(h, a)
     return owens_t64(h64, a64).reshape(shape).astype(dtype)
 
 
 def _hyp1f1_impl(part: int) -> Any:
     def impl(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> Any:
-        dtype, shape, (a64, b64, x64) = _broadcast64(a, b, x)
+        dtype, shape, (a64, b64, x64) = float64_operands(a, b, x)
         return hyp1f1_64(a64, b64, x64, part).reshape(shape).astype(dtype)
 
     return impl
@@ -188,5 +183,5 @@ _register("hyp1f1_grad_b")(_hyp1f1_impl(2))
 
 @_register("bessel_j")
 def _bessel_j(n: np.ndarray, z: np.ndarray) -> Any:
-    dtype, shape, (n64, z64) = _broadcast64(n, z)
+    dtype, shape, (n64, z64) = float64_operands(n, z)
     return bessel_j64(n64, z64).reshape(shape).astype(dtype)

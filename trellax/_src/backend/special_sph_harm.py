@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend.numpy import _register
+from trellax._src.backend.special_util import float64_operands
 
 
 def _legendre(n: np.ndarray, m: np.ndarray, theta: np.ndarray) -> np.ndarray:
@@ -58,8 +59,6 @@ def sph_harm_y128(n: np.ndarray, m: np.ndarray, theta: np.ndarray, phi: np.ndarr
 
 @_register("sph_harm_y")
 def _sph_harm_y(n: np.ndarray, m: np.ndarray, theta: np.ndarray, phi: np.ndarray) -> Any:
-    dtype = np.result_type(n, m, theta, phi)
-    arrays = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (n, m, theta, phi)))
-    fn, fm, ft, fp = (v.ravel() for v in arrays)
-    out = sph_harm_y128(fn, fm, ft, fp).reshape(arrays[0].shape)
+    dtype, shape, (fn, fm, ft, fp) = float64_operands(n, m, theta, phi)
+    out = sph_harm_y128(fn, fm, ft, fp).reshape(shape)
     return out.astype(np.complex128 if dtype == np.float64 else np.complex64)
