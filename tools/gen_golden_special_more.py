@@ -24,6 +24,7 @@ import importlib.metadata
 import itertools
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -181,6 +182,11 @@ def values() -> list[dict[str, Any]]:
         for dtype, x64 in (("float32", False), ("float64", True)):
             jax.config.update("jax_enable_x64", x64)
             axes = [a + _edges(dtype) if len(grid) == 1 else a for a in grid]
+            if x64 and name in ("sp.exp1", "sp.expi"):
+                # JAX's float64 exponential integrals never return on this whole grid (a loop
+                # that does not converge); their NaN/inf/extreme points are covered in float32
+                axes = [[v for v in grid[0] if math.isfinite(v)]]
+            print(name, dtype, file=sys.stderr, flush=True)
             args = [np.array(axis, dtype) for axis in axes]
             res = fn(*[jnp.asarray(a) for a in args])
             out.append(
