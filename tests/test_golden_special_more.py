@@ -27,13 +27,16 @@ GOLDEN = json.loads(
 #: relative tolerance against the float64 reference, per function and dtype (measured maxima in
 #: docs/special_functions.md); the absolute floor is the dtype's tiny
 RTOL: dict[str, dict[str, float]] = {
-    "float32": {"default": 4e-7},
-    "float64": {"default": 1e-13},
+    "float32": {"default": 2e-6},
+    "float64": {"default": 5e-11},
     "complex64": {"default": 4e-7},
     "complex128": {"default": 1e-13},
 }
 #: per-function overrides: (function, dtype) -> relative tolerance
-RTOL_OVERRIDE: dict[tuple[str, str], float] = {}
+RTOL_OVERRIDE: dict[tuple[str, str], float] = {
+    ("stats.beta.logcdf", "float32"): 1e-5,  # log of a value near 1 (JAX: the same 4e-6)
+    ("lax.igamma_grad_a", "float64"): 1e-8,  # the reference is a finite difference
+}
 
 
 #: golden names that are not attribute paths
@@ -238,6 +241,7 @@ ERROR_CALLS: dict[str, Callable[[], Any]] = {
     ),
     "sp.betainc complex": lambda: sp.betainc(1j, 2.0, 0.3),
     "sp.spence int": lambda: sp.spence(1),
+    "sp.spence f16": lambda: sp.spence(tnp.float16(0.5)),
     "sp.erfcx complex": lambda: sp.erfcx(1j),
     "sp.hyp1f1 complex": lambda: sp.hyp1f1(1.0, 2.0, 1j),
     "sp.sph_harm_y diff_n": lambda: sp.sph_harm_y(

@@ -149,14 +149,30 @@ def _bessel_j_miller(n: np.ndarray, z: np.ndarray) -> np.ndarray:
     return out
 
 
+_ASYMPTOTIC = 1e4
+
+
+def _bessel_j_asymptotic(n: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """Hankel's expansion for ``z > 1e4`` (four terms; 0 at ``inf``)."""
+    mu = 4 * n * n
+    inv = 1 / (8 * z)
+    p = 1 - (mu - 1) * (mu - 9) / 2 * inv**2
+    q = (mu - 1) * inv - (mu - 1) * (mu - 9) * (mu - 25) / 6 * inv**3
+    chi = z - (n / 2 + 0.25) * math.pi
+    out: np.ndarray = np.sqrt(2 / (math.pi * z)) * (p * np.cos(chi) - q * np.sin(chi))
+    return np.where(np.isinf(z), 0.0, out)
+
+
 def bessel_j64(n: np.ndarray, z: np.ndarray) -> np.ndarray:
     out = np.full(z.shape, np.nan)
-    ok = (n >= 0) & (n == np.floor(n)) & np.isfinite(z)
+    ok = (n >= 0) & (n == np.floor(n)) & ~np.isnan(z)
     az = np.abs(z)
     small = ok & (az <= 1)
     out[small] = _bessel_j_series(n[small], az[small])
-    big = ok & (az > 1)
+    big = ok & (az > 1) & (az <= _ASYMPTOTIC)
     out[big] = _bessel_j_miller(n[big], az[big])
+    huge = ok & (az > _ASYMPTOTIC)
+    out[huge] = _bessel_j_asymptotic(n[huge], az[huge])
     odd = ok & (z < 0) & (np.mod(n, 2) == 1)
     out[odd] = -out[odd]
     return out

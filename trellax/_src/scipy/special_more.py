@@ -60,9 +60,9 @@ def sici(x: ArrayLike) -> tuple[Array, Array]:
 
 
 def spence(x: ArrayLike) -> Array:
-    """``∫_1^x log(t)/(1 - t) dt``; floating input only (JAX's ``TypeError`` otherwise)."""
+    """``∫_1^x log(t)/(1 - t) dt``; float32 or float64 input only (JAX's ``TypeError``)."""
     a = asarray(x)
-    if dtypes.kind(a.dtype) != "f":
+    if a.dtype not in (dtypes.float32, dtypes.float64):
         raise TypeError(f"x.dtype={a.dtype} is not supported, see docstring for supported types.")
     return prims.spence(a)
 
