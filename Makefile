@@ -82,6 +82,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_fusion.py
 	$(GOLDEN_PY) tools/gen_golden_toplevel.py
 	$(GOLDEN_PY) tools/gen_golden_scipy_modules.py
+	$(GOLDEN_PY) -m pip install -q scipy
+	$(GOLDEN_PY) tools/gen_golden_special_more.py
 	$(GOLDEN_PY) -m pip install -q flax
 	$(GOLDEN_PY) tools/gen_golden_nn.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py

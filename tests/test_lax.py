@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -450,6 +451,37 @@ def _custom_vjp_sin(x):
 _custom_vjp_sin.defvjp(lambda x: (tnp.sin(x), x), lambda r, g: (g * 2.0,))
 
 
+def _special_cases() -> dict[str, Any]:
+    """The primitives behind ``scipy.special``'s series and integrals (no ``lax`` names)."""
+    from trellax._src.lax import special_more as m
+    from trellax._src.lax import special_series as s
+    from trellax._src.lax import special_sph_harm as sp_harm
+
+    unary = ["erfcx", "dawsn", "fresnel_s", "fresnel_c", "exp1", "expi", "sici_si", "sici_ci"]
+    out: dict[str, Any] = {
+        name: (lambda f: lambda: f(tnp.abs(f32()) + 0.5))(getattr(m, name)) for name in unary
+    }
+    out["spence"] = lambda: m.spence(tnp.abs(f32()))
+    out["expn"] = lambda: m.expn(f32() * 0 + 2, tnp.abs(f32()) + 0.1)
+    out["owens_t"] = lambda: s.owens_t(f32(), f32() * 0 + 0.7)
+    three = (lambda: f32() * 0 + 0.5, lambda: f32() * 0 + 1.5, f32)
+    out["hyp1f1"] = lambda: s.hyp1f1(*(f() for f in three))
+    out["hyp1f1_grad_a"] = lambda: s.hyp1f1_grad_a_p.bind(*(f() for f in three))
+    out["hyp1f1_grad_b"] = lambda: s.hyp1f1_grad_b_p.bind(*(f() for f in three))
+    four = (*three[:2], lambda: f32() * 0 + 2.5, lambda: tnp.sin(f32()) * 0.9)
+    out["hyp2f1"] = lambda: s.hyp2f1(*(f() for f in four))
+    for p in "abc":
+        out[f"hyp2f1_grad_{p}"] = (lambda q: lambda: q.bind(*(f() for f in four)))(
+            s.hyp2f1_grad_p[p]
+        )
+    out["wofz"] = lambda: s.wofz(f32().astype("complex64") * (1 + 0.5j))
+    out["sph_harm_y"] = lambda: sp_harm.sph_harm_y(
+        f32() * 0 + 3, f32() * 0 - 1, tnp.abs(f32()), f32()
+    )
+    out["bessel_j"] = lambda: s.bessel_j(f32() * 0 + 2, f32() * 3)
+    return out
+
+
 CASES = {
     # arithmetic and math
     "add": lambda: lax.add(f32(), f32()),
@@ -500,6 +532,13 @@ CASES = {
     "polygamma": lambda: lax.polygamma(f32() * 0 + 1, f32() * 2.5),
     "zeta": lambda: lax.zeta(f32() * 0 + 2, f32() * 2.5),
     "random_gamma_grad": lambda: lax.random_gamma_grad(f32() * 0 + 2.5, f32() * 0 + 2.0),
+    "igamma": lambda: lax.igamma(f32() * 0 + 2.5, tnp.abs(f32()) * 3),
+    "igammac": lambda: lax.igammac(f32() * 0 + 2.5, tnp.abs(f32()) * 3),
+    "igamma_grad_a": lambda: lax.igamma_grad_a(f32() * 0 + 2.5, tnp.abs(f32()) * 3),
+    "regularized_incomplete_beta": lambda: lax.betainc(
+        f32() * 0 + 1.5, f32() * 0 + 2.0, tnp.abs(tnp.sin(f32()))
+    ),
+    **_special_cases(),
     "frexp": lambda: tnp.frexp(f16()),
     "gcd": lambda: tnp.gcd(i8(), i8()),
     "lcm": lambda: tnp.lcm(u8(), u8()),

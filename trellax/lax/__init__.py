@@ -306,7 +306,9 @@ from trellax._src.lax.convolution import (  # noqa: E402
     conv_transpose_shape_tuple,
     conv_with_general_padding,
 )
-from trellax._src.lax.special import erf_inv, igamma, igammac  # noqa: E402
+from trellax._src.lax.special import erf_inv  # noqa: E402
+from trellax._src.lax.special_beta import betainc  # noqa: E402
+from trellax._src.lax.special_gamma import igamma, igamma_grad_a, igammac  # noqa: E402
 from trellax._src.lax_tree_ops import (  # noqa: E402
     approx_max_k,
     approx_min_k,
@@ -326,6 +328,7 @@ __all__ += [
     "approx_min_k",
     "associative_scan",
     "batch_matmul",
+    "betainc",
     "broadcast_like",
     "broadcast_shapes",
     "broadcast_to_rank",
@@ -349,6 +352,7 @@ __all__ += [
     "full",
     "full_like",
     "igamma",
+    "igamma_grad_a",
     "igammac",
     "index_in_dim",
     "mulhi",

@@ -338,6 +338,12 @@ def backward_pass(
 #: docs/autodiff.md). Differentiating through one raises NotImplementedError naming it.
 NOT_DIFFERENTIABLE_YET: dict[str, str] = {
     "zeta": "not differentiable in JAX either (no rule for either argument)",
+    "hyp1f1_grad_a": "the a-derivative of hyp1f1: second derivatives in a parameter are not written",
+    "hyp1f1_grad_b": "the b-derivative of hyp1f1: second derivatives in a parameter are not written",
+    "hyp2f1_grad_a": "a parameter derivative of hyp2f1: second derivatives in a parameter are not written",
+    "hyp2f1_grad_b": "a parameter derivative of hyp2f1: second derivatives in a parameter are not written",
+    "hyp2f1_grad_c": "a parameter derivative of hyp2f1: second derivatives in a parameter are not written",
+    "igamma_grad_a": "the a-derivative of igamma: JAX has no rule for it either",
     "random_gamma_grad": "second derivatives of gamma samples: JAX raises too (its rule is a loop)",
     "custom_lin": "the linear equation of a custom_vjp function: transposed, never differentiated",
 }

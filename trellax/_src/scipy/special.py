@@ -17,7 +17,7 @@ from trellax._src import dtypes
 from trellax._src.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import special as lax_special
-from trellax._src.lax import special_prims
+from trellax._src.lax import special_beta, special_gamma, special_prims
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, ufuncs
@@ -235,6 +235,12 @@ def beta(a: ArrayLike, b: ArrayLike) -> Array:
     return lax.mul(sign, lax.exp(betaln(x, y)))
 
 
+def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
+    """The regularized incomplete beta function ``I_x(a, b)`` (``lax.betainc``)."""
+    aa, bb, xx = _real_inexact("betainc", a, b, x)
+    return special_beta.betainc(aa, bb, xx)
+
+
 def multigammaln(a: ArrayLike, d: ArrayLike) -> Array:
     """The log of the multivariate gamma function of dimension ``d`` (a static int)."""
     d_int = int(d)
@@ -266,13 +272,13 @@ def poch(z: ArrayLike, m: ArrayLike) -> Array:
 def gammainc(a: ArrayLike, x: ArrayLike) -> Array:
     """The regularized lower incomplete gamma function ``P(a, x)`` (``lax.igamma``)."""
     aa, xx = _real_inexact("gammainc", a, x)
-    return lax_special.igamma(aa, xx)
+    return special_gamma.igamma(aa, xx)
 
 
 def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
     """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``."""
     aa, xx = _real_inexact("gammaincc", a, x)
-    return lax_special.igammac(aa, xx)
+    return special_gamma.igammac(aa, xx)
 
 
 # -- logs and logistic ---------------------------------------------------------------------------

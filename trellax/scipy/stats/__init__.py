@@ -5,6 +5,9 @@ from trellax._src.scipy.stats.mode import mode as mode
 from trellax._src.scipy.stats.rankdata import rankdata as rankdata
 from trellax._src.scipy.stats.sem import sem as sem
 from trellax.scipy.stats import bernoulli as bernoulli
+from trellax.scipy.stats import beta as beta
+from trellax.scipy.stats import betabinom as betabinom
+from trellax.scipy.stats import binom as binom
 from trellax.scipy.stats import cauchy as cauchy
 from trellax.scipy.stats import chi2 as chi2
 from trellax.scipy.stats import dirichlet as dirichlet
@@ -18,6 +21,7 @@ from trellax.scipy.stats import laplace as laplace
 from trellax.scipy.stats import logistic as logistic
 from trellax.scipy.stats import multinomial as multinomial
 from trellax.scipy.stats import multivariate_normal as multivariate_normal
+from trellax.scipy.stats import nbinom as nbinom
 from trellax.scipy.stats import norm as norm
 from trellax.scipy.stats import pareto as pareto
 from trellax.scipy.stats import poisson as poisson
@@ -29,6 +33,9 @@ from trellax.scipy.stats import wrapcauchy as wrapcauchy
 
 __all__ = [
     "bernoulli",
+    "beta",
+    "betabinom",
+    "binom",
     "cauchy",
     "chi2",
     "dirichlet",
@@ -44,6 +51,7 @@ __all__ = [
     "mode",
     "multinomial",
     "multivariate_normal",
+    "nbinom",
     "norm",
     "pareto",
     "poisson",

@@ -1,0 +1,200 @@
+"""NumPy impls of the exponential integrals (``exp1``, ``expi``, ``expn``), the sine and cosine
+integrals (``si``, ``ci``) and ``spence``, computed in float64.
+
+* ``E_n(x)`` (``expn``, ``exp1 = E_1``): for ``x <= 1`` the power series
+  ``(-x)^(n-1)/(n-1)! (ψ(n) - log x) - Σ_(k != n-1) (-x)^k / ((k-n+1) k!)``; beyond, the
+  continued fraction ``e^-x / (x+n - 1·n/(x+n+2 - 2(n+1)/(x+n+4 - ...)))`` (Lentz).
+  ``E_0(x) = e^-x / x``.
+* ``Ei(x)`` (``expi``): ``γ + log x + Σ x^k/(k k!)`` (positive terms) up to ``x = 40``, the
+  asymptotic series ``e^x/x Σ k!/x^k`` beyond, ``-E_1(-x)`` for negative ``x``.
+* ``Si``, ``Ci``: power series up to ``x = 4``; beyond, ``E_1(ix) = -Ci(x) + i(Si(x) - π/2)``
+  with ``E_1(ix)`` from the continued fraction above in complex arithmetic.
+* ``spence(x) = Li_2(1 - x)``: ``Σ y^k/k²`` for ``|y| <= 1/2`` and the reflection formulas
+  ``Li_2(y) = π²/6 - log y log(1-y) - Li_2(1-y)`` and
+  ``Li_2(y) = -Li_2(y/(y-1)) - log²(1-y)/2`` elsewhere.
+
+Edge values follow JAX 0.10.2 (observed), including its NaNs: ``exp1`` of a negative number or
+``inf``, ``expi`` of ``0`` or ``±inf``, ``ci`` of ``-inf``, ``spence`` of a negative number or
+``inf``, ``expn`` of a negative or non-integer order.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from trellax._src.backend.numpy import _register
+from trellax._src.backend.special_util import float64_operands, unary_impl
+
+_EPS = float(np.finfo(np.float64).eps)
+_EULER = 0.57721566490153286061
+_TINY = 1e-300
+
+
+def _fraction(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """``E_n(x) e^x`` by Lentz's method on the even continued fraction (real or complex ``x``)."""
+    b = x + n
+    c = np.full_like(b, 1 / _TINY)
+    d = 1 / b
+    h = d.copy()
+    live = np.arange(b.size)
+    for i in range(1, 5000):
+        if not live.size:
+            break
+        an = -i * (n[live] + i - 1)
+        bl = b[live] + 2
+        b[live] = bl
+        dl = 1 / (an * d[live] + bl)
+        cl = bl + an / c[live]
+        delta = cl * dl
+        d[live], c[live] = dl, cl
+        h[live] = h[live] * delta
+        live = live[np.abs(delta - 1) > _EPS]
+    out: np.ndarray = h
+    return out
+
+
+def _series(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """``E_n(x)`` for ``0 < x <= 1``, integer ``n >= 1``, by the power series."""
+    out = np.zeros_like(x)
+    nmax = int(n.max(initial=1))
+    harmonic = np.zeros_like(x)  # ψ(n) + γ = Σ_(m<n) 1/m
+    for m in range(1, nmax):
+        harmonic += np.where(m < n, 1.0 / m, 0.0)
+    term = np.ones_like(x)  # (-x)^k / k!
+    for k in range(0, 60 + nmax):
+        if k:
+            term = term * -x / k
+        special = k == n - 1
+        out += np.where(special, term * (harmonic - _EULER - np.log(x)), 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out -= np.where(special, 0.0, term / (k - n + 1))
+    return out
+
+
+def expn64(n: np.ndarray, x: np.ndarray) -> np.ndarray:
+    out = np.full(x.shape, np.nan)
+    integer = (n >= 0) & (n == np.floor(n)) & (x >= 0)
+    zero = integer & (n == 0) & (x > 0)
+    out[zero] = np.exp(-x[zero]) / x[zero]
+    pos = integer & (n >= 1) & (x > 0) & np.isfinite(x)
+    low = pos & (x <= 1)
+    out[low] = _series(x[low], n[low])
+    high = pos & (x > 1)
+    out[high] = np.exp(-x[high]) * _fraction(x[high], n[high])
+    at_zero = integer & (x == 0)
+    out[at_zero] = np.where(n[at_zero] > 1, 1 / (n[at_zero] - 1), np.inf)
+    out[integer & (n >= 1) & (x == np.inf)] = 0.0
+    return out
+
+
+def exp1_64(x: np.ndarray) -> np.ndarray:
+    out = expn64(np.ones_like(x), x)
+    out[x == np.inf] = np.nan  # JAX's value
+    return out
+
+
+def expi64(x: np.ndarray) -> np.ndarray:
+    out = np.full(x.shape, np.nan)
+    neg = (x < 0) & np.isfinite(x)
+    out[neg] = -expn64(np.ones(int(neg.sum())), -x[neg])
+    mid = (x > 0) & (x <= 40)
+    xm = x[mid]
+    total = np.zeros_like(xm)
+    term = np.ones_like(xm)  # x^k / k!
+    for k in range(1, 200):
+        term = term * xm / k
+        total += term / k
+    out[mid] = _EULER + np.log(xm) + total
+    big = (x > 40) & np.isfinite(x)
+    xb = x[big]
+    term = np.ones_like(xb)
+    total = np.ones_like(xb)
+    for k in range(1, 40):
+        term = term * k / xb
+        total += term
+    out[big] = np.exp(xb) / xb * total
+    return out
+
+
+def _sici_series(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    si = np.zeros_like(x)
+    ci = np.zeros_like(x)
+    term = np.ones_like(x)  # x^k / k!
+    for k in range(1, 60):
+        term = term * x / k
+        sign = (-1) ** ((k - 1) // 2) if k % 2 else (-1) ** (k // 2)
+        if k % 2:
+            si += sign * term / k
+        else:
+            ci += sign * term / k
+    with np.errstate(divide="ignore"):
+        ci += _EULER + np.log(x)
+    return si, ci
+
+
+def sici64(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    ax = np.abs(x)
+    si = np.full_like(x, math.pi / 2)
+    ci = np.zeros_like(x)
+    small = ax <= 4
+    si[small], ci[small] = _sici_series(ax[small])
+    big = ~small & np.isfinite(ax)
+    xb = ax[big]
+    e1 = np.exp(-1j * xb) * _fraction(1j * xb, np.ones(xb.shape, complex))
+    ci[big] = -e1.real
+    si[big] = math.pi / 2 + e1.imag
+    ci[x == -np.inf] = np.nan
+    nan = np.isnan(x)
+    si[nan] = ci[nan] = np.nan
+    return np.copysign(si, x), ci
+
+
+def _dilog_small(y: np.ndarray) -> np.ndarray:
+    """``Li_2(y)`` for ``|y| <= 1/2``."""
+    total = np.zeros_like(y)
+    power = np.ones_like(y)
+    for k in range(1, 60):
+        power = power * y
+        total += power / (k * k)
+    return total
+
+
+def spence64(x: np.ndarray) -> np.ndarray:
+    out = np.full(x.shape, np.nan)
+    ok = (x >= 0) & np.isfinite(x)
+    y = 1 - x[ok]
+    value = np.empty_like(y)
+    pi2_6 = math.pi**2 / 6
+    a = np.abs(y) <= 0.5
+    value[a] = _dilog_small(y[a])
+    b = y > 0.5  # y in (1/2, 1]: reflection to 1 - y = x
+    xb = x[ok][b]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value[b] = pi2_6 - np.where(xb == 0, 0.0, np.log(y[b]) * np.log(xb)) - _dilog_small(xb)
+    c = y < -0.5  # y/(y-1) in (1/3, 1): reflect again where it exceeds 1/2
+    yc = y[c]
+    w = yc / (yc - 1)
+    inner = np.where(
+        w <= 0.5,
+        _dilog_small(np.minimum(w, 0.5)),
+        pi2_6 - np.log(w) * np.log1p(-w) - _dilog_small(np.minimum(1 - w, 0.5)),
+    )
+    value[c] = -inner - 0.5 * np.log1p(-yc) ** 2
+    out[ok] = value
+    return out
+
+
+@_register("expn")
+def _expn(n: np.ndarray, x: np.ndarray) -> Any:
+    dtype, shape, (n64, x64) = float64_operands(n, x)
+    return expn64(n64, x64).reshape(shape).astype(dtype)
+
+
+_register("exp1")(unary_impl(exp1_64))
+_register("expi")(unary_impl(expi64))
+_register("sici_si")(unary_impl(lambda x: sici64(x)[0]))
+_register("sici_ci")(unary_impl(lambda x: sici64(x)[1]))
+_register("spence")(unary_impl(spence64))

@@ -1,0 +1,57 @@
+"""The ``sph_harm_y`` primitive: ``Y_n^m(θ, φ)`` with degree and order as float operands of
+the angles' dtype and a complex result (``backend/special_sph_harm.py``).
+
+Derivatives: ``∂Y/∂φ = i m Y`` and
+``∂Y/∂θ = m cot θ Y_n^m + √((n-m)(n+m+1)) e^(-iφ) Y_n^(m+1)``; none in ``n``, ``m``.
+"""
+
+from __future__ import annotations
+
+from trellax._src import ad_util, dtypes
+from trellax._src.backend import special_sph_harm as _impls  # noqa: F401  (registers the impl)
+from trellax._src.basearray import Array
+from trellax._src.core import DType
+from trellax._src.lax._base import asarray, floating, naryop
+from trellax._src.lax._batch import elementwise_rule
+from trellax._src.lax.elementwise import add, cos, div, exp, mul, sin, sqrt, sub
+from trellax._src.typing import ArrayLike
+
+_c = ad_util.const
+
+
+def _complex_of(d: DType) -> DType:
+    return dtypes.complex128 if d == dtypes.float64 else dtypes.complex64
+
+
+sph_harm_y_p = naryop("sph_harm_y", [floating] * 4, result_dtype=_complex_of)
+sph_harm_y_p.def_batch(elementwise_rule(sph_harm_y_p))
+
+
+def sph_harm_y(n: ArrayLike, m: ArrayLike, theta: ArrayLike, phi: ArrayLike) -> Array:
+    """The spherical harmonic ``Y_n^m(θ, φ)`` (``θ`` polar, ``φ`` azimuthal angle)."""
+    return sph_harm_y_p.bind(asarray(n), asarray(m), asarray(theta), asarray(phi))
+
+
+def _to_complex(x: Array, like: Array) -> Array:
+    out: Array = ad_util.convert(x, like.dtype, x.weak_type)
+    return out
+
+
+def _d_theta(t: Array, ans: Array, n: Array, m: Array, theta: Array, phi: Array) -> Array:
+    one = _c(m, 1)
+    up = sph_harm_y(n, add(m, one), theta, phi)
+    ladder = sqrt(mul(sub(n, m), add(add(n, m), one)))
+    cot = div(cos(theta), sin(theta))
+    phase = exp(mul(_c(ans, -1j), _to_complex(phi, ans)))
+    d = add(
+        mul(_to_complex(mul(m, cot), ans), ans),
+        mul(mul(_to_complex(ladder, ans), phase), up),
+    )
+    return mul(_to_complex(t, ans), d)
+
+
+def _d_phi(t: Array, ans: Array, n: Array, m: Array, theta: Array, phi: Array) -> Array:
+    return mul(_to_complex(t, ans), mul(mul(_c(ans, 1j), _to_complex(m, ans)), ans))
+
+
+ad_util.defjvp(sph_harm_y_p, None, None, _d_theta, _d_phi)
