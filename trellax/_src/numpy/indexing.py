@@ -653,7 +653,8 @@ def _scatter(
         from trellax._src.numpy.creation import asarray as tnp_asarray
 
         y = tnp_asarray(values)
-    if not _safe_to_cast(y, x.dtype):
+    safe = _safe_to_cast(y, x.dtype)
+    if not safe:
         warnings.warn(
             "scatter inputs have incompatible types: cannot safely cast value from "
             f"dtype={y.dtype.name} to dtype={x.dtype.name} with "
@@ -663,7 +664,7 @@ def _scatter(
             stacklevel=dtypes.user_stacklevel(),
         )
     result_dtype, result_weak = x.dtype, x.weak_type
-    if combine != "set" and not _safe_to_cast(y, x.dtype):
+    if combine != "set" and not safe:
         joined, joined_weak = dtypes.lattice_result_type(
             (x.dtype, x.weak_type), (y.dtype, y.weak_type)
         )

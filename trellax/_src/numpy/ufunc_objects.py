@@ -81,10 +81,11 @@ def _reduction(fn: Callable[..., Array]) -> Callable[..., Array]:
 def _same_dtype(method: str, name: str, x: Array, dtype: Any) -> Array:
     """``dtype=`` for the reductions that fold in the input's dtype: only that dtype (JAX raises
     a TypeError for another one)."""
-    if dtype is not None and dtypes.check_user_dtype(dtype, method) != x.dtype:
+    wanted = None if dtype is None else dtypes.check_user_dtype(dtype, method)
+    if wanted is not None and wanted != x.dtype:
         raise TypeError(
-            f"{name}.{method}: dtype={dtypes.check_user_dtype(dtype, method)} differs from the "
-            f"input's {x.dtype} (only add and multiply reduce in another dtype)"
+            f"{name}.{method}: dtype={wanted} differs from the input's {x.dtype} (only add "
+            "and multiply reduce in another dtype)"
         )
     return x
 
@@ -217,16 +218,9 @@ def _logsumexp_reduce(base2: bool) -> Callable[..., Array]:
             finite_m = _where(
                 ufuncs.isfinite(m), m, _convert(ensure_array("reduce", 0), x.dtype, False)
             )
-            if base2:
-                s = reductions.sum(
-                    ufuncs.exp2(ufuncs.subtract(x, finite_m)), axis=axes, keepdims=True
-                )
-                r = ufuncs.add(ufuncs.log2(s), finite_m)
-            else:
-                s = reductions.sum(
-                    ufuncs.exp(ufuncs.subtract(x, finite_m)), axis=axes, keepdims=True
-                )
-                r = ufuncs.add(ufuncs.log(s), finite_m)
+            exp, log = (ufuncs.exp2, ufuncs.log2) if base2 else (ufuncs.exp, ufuncs.log)
+            s = reductions.sum(exp(ufuncs.subtract(x, finite_m)), axis=axes, keepdims=True)
+            r = ufuncs.add(log(s), finite_m)
             r = _where(ufuncs.isinf(m), m, r)  # all -inf stays -inf; +inf (no NaN) is +inf
             r = _where(ufuncs.isnan(m), m, r)
             r = shapes.squeeze(r, axes)
