@@ -112,7 +112,8 @@ def test_attributes():
     assert x.dtype == np.dtype("int16") and isinstance(x.dtype, np.dtype)
     assert (x.shape, x.ndim, x.size, x.weak_type) == ((2, 3), 2, 6, False)
     assert (x.itemsize, x.nbytes) == (2, 12)
-    assert x.device == "cpu" and x.devices() == {"cpu"}
+    cpu = trellax.devices()[0]
+    assert x.device == cpu and x.devices() == {cpu} and str(x.device) == "cpu:0"
     assert x.block_until_ready() is x
 
 

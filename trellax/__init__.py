@@ -76,6 +76,7 @@ from trellax._src.jax_flags import (
     jax2tf_associative_scan_reductions as jax2tf_associative_scan_reductions,
 )
 from trellax._src.jax_flags import legacy_prng_key as legacy_prng_key
+from trellax._src.jax_flags_more import explicit_x64_dtypes as explicit_x64_dtypes
 from trellax._src.jax_flags import log_compiles as log_compiles
 from trellax._src.jax_flags import no_execution as no_execution
 from trellax._src.jax_flags import no_tracing as no_tracing
@@ -132,7 +133,7 @@ from trellax._src.sharding import pmap as pmap
 from trellax._src.sharding import process_indices as process_indices
 from trellax._src.sharding import reshard as reshard
 from trellax._src.sharding import set_mesh as set_mesh
-from trellax._src.sharding import shard_map as shard_map
+from trellax._src.shard_map import shard_map as shard_map
 from trellax._src.sharding import smap as smap
 from trellax._src.vmap_api import vmap as vmap
 

@@ -24,6 +24,7 @@ from trellax._src.dtypes import (
     default_float_dtype,
     default_int_dtype,
     default_uint_dtype,
+    extended,
     finfo,
     iinfo,
     is_weakly_typed,
@@ -31,6 +32,7 @@ from trellax._src.dtypes import (
     issubdtype,
     itemsize_bits,
     lattice,
+    prng_key,
     promote_types,
     result_type,
     weak_complex,
@@ -55,6 +57,8 @@ int2 = LOW_INTS.get("int2")
 uint2 = LOW_INTS.get("uint2")
 
 __all__ = [
+    "extended",
+    "prng_key",
     "ALL_DTYPES",
     "STANDARD_DTYPES",
     "WEAK_NODES",

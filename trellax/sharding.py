@@ -9,3 +9,4 @@ from trellax._src.sharding import SingleDeviceSharding as SingleDeviceSharding
 from trellax._src.sharding import get_mesh as get_mesh
 from trellax._src.sharding import reshard as reshard
 from trellax._src.sharding import set_mesh as set_mesh
+from trellax._src.shard_map import Infer as Infer

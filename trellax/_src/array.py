@@ -15,6 +15,7 @@ import numpy as np
 from trellax._src import core, dtypes, eager
 from trellax._src.basearray import Array
 from trellax._src.core import ShapedArray
+from trellax._src.device import CPU, DEFAULT_SHARDING, is_cpu
 
 _object_new = object.__new__
 
@@ -22,7 +23,7 @@ _object_new = object.__new__
 class ArrayImpl(Array):
     """A concrete array. Create one with ``trellax.numpy.asarray``; it is immutable."""
 
-    __slots__ = ("_value", "dtype", "shape", "weak_type")
+    __slots__ = ("_value", "dtype", "shape", "weak_type", "_sharding")
     _value: np.ndarray[Any, Any]
     dtype: np.dtype[Any]
     shape: tuple[int, ...]
@@ -72,14 +73,48 @@ class ArrayImpl(Array):
         return ShapedArray._fast(self.shape, self.dtype, self.weak_type)
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self) -> Any:
+        """The device the array lives on: ``CpuDevice(id=0)`` (JAX's ``x.device``)."""
+        return CPU
 
-    def devices(self) -> set[str]:
-        return {"cpu"}
+    def devices(self) -> set[Any]:
+        return {CPU}
+
+    @property
+    def sharding(self) -> Any:
+        """``SingleDeviceSharding`` of the one device, or the sharding ``device_put`` was given."""
+        try:
+            return self._sharding
+        except AttributeError:
+            return DEFAULT_SHARDING
+
+    def _with_sharding(self, sharding: Any) -> ArrayImpl:
+        """The same buffer, reporting ``sharding`` (``device_put(x, NamedSharding(...))``)."""
+        a = ArrayImpl._new(self._value, self.dtype, self.weak_type)
+        a._sharding = sharding
+        return a
+
+    @property
+    def committed(self) -> bool:
+        return True
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        return True
+
+    @property
+    def addressable_shards(self) -> list[Any]:
+        """One shard: the whole array on the one device."""
+        return [_Shard(self)]
+
+    global_shards = addressable_shards
+
+    @property
+    def addressable_data(self) -> Any:
+        return lambda index: self
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> ArrayImpl:
-        if device not in ("cpu", None):
+        if not is_cpu(device):
             raise ValueError(f"trellax arrays live on the 'cpu' device only; got {device!r}")
         return self
 
@@ -295,3 +330,16 @@ def _index_str(index: Any) -> str:
     if index is Ellipsis:
         return "..."
     return repr(index)
+
+
+class _Shard:
+    """One device's piece of an array: here the whole array (JAX's ``Shard``)."""
+
+    def __init__(self, array: ArrayImpl) -> None:
+        self.device = CPU
+        self.data = array
+        self.index = tuple(slice(None) for _ in array.shape)
+        self.replica_id = 0
+
+    def __repr__(self) -> str:
+        return f"Shard(device={self.device!r}, index={self.index}, replica_id=0, data={self.data})"

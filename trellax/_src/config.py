@@ -186,6 +186,33 @@ class Config:
             return config_flags.FLAGS[flag].value
         return getattr(self, flag)
 
+    _read = read
+
+    def parse_flags_with_absl(self) -> None:
+        """Applies JAX flags given on the command line (``--jax_enable_x64``,
+        ``--jax_numpy_rank_promotion=raise``, ``--nojax_debug_nans``), as JAX does with absl;
+        other arguments are left alone, so without such flags this does nothing."""
+        import sys  # only here: the command line is read once, when asked
+
+        for arg in sys.argv[1:]:
+            if not arg.startswith("--") or "jax_" not in arg:
+                continue
+            name, eq, value = arg[2:].partition("=")
+            negated = name.startswith("no") and name[2:].startswith("jax_")
+            if negated:
+                name = name[2:]
+            if not name.startswith("jax_"):
+                continue
+            try:
+                self._flag(name)
+            except AttributeError:
+                continue
+            self.update(name, (not negated) if not eq else value)
+
+    def config_with_absl(self) -> None:
+        """As :meth:`parse_flags_with_absl` (JAX registers its flags with absl here)."""
+        self.parse_flags_with_absl()
+
     def __repr__(self) -> str:
         s = state()
         return (

@@ -23,6 +23,7 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src import config as _config
+from trellax._src import config_flags as _config_flags
 from trellax._src.lattice import Lattice, NoJoinError
 
 DType: TypeAlias = np.dtype[Any]
@@ -354,6 +355,12 @@ def user_stacklevel() -> int:
 
 def _x64_warning(d: DType, canonical: DType, fun_name: str | None) -> None:
     where = f" requested in {fun_name}" if fun_name else ""
+    mode = _config_flags.FLAGS.get("explicit_x64_dtypes")
+    if mode is not None and mode.value.name == "ERROR":
+        raise ValueError(
+            f"Explicitly requested dtype {d.name}{where} is not available. To enable more "
+            "dtypes, set the jax_enable_x64 (trellax: enable_x64) configuration option."
+        )
     warnings.warn(
         f"Explicitly requested dtype {d.name}{where} is not available, and will be truncated to "
         f"dtype {canonical.name}. To enable more dtypes, set the enable_x64 configuration option "
@@ -770,6 +777,19 @@ _CATEGORY_CLASS: Final[dict[str, type[np.generic]]] = {
 }
 
 
+class extended(np.generic):
+    """The scalar type above JAX's extended dtypes (typed PRNG keys): not a NumPy dtype."""
+
+
+class prng_key(extended):
+    """The scalar type of typed PRNG key arrays (``issubdtype(key.dtype, prng_key)``)."""
+
+
+def _extended_type(a: Any) -> type | None:
+    t = a if isinstance(a, type) else getattr(a, "type", None)
+    return t if isinstance(t, type) and issubclass(t, extended) else None
+
+
 def issubdtype(a: Any, b: Any) -> bool:
     """``np.issubdtype`` that knows bfloat16, fp8/6/4 are floating and int4/int2 are integers.
 
@@ -778,6 +798,10 @@ def issubdtype(a: Any, b: Any) -> bool:
     >>> issubdtype("float8_e4m3fn", np.float16)
     False
     """
+    ext = _extended_type(a)
+    if ext is not None or _extended_type(b) is not None:
+        tb = b if isinstance(b, type) else getattr(b, "type", None)
+        return ext is not None and isinstance(tb, type) and issubclass(ext, tb)
     if isinstance(a, type) and issubclass(a, np.generic) and _is_abstract(a):
         return bool(np.issubdtype(a, b))
     da = _to_np_dtype(a)

@@ -131,8 +131,9 @@ legacy_prng_key = FlagState(
     "legacy_prng_key",
     "allow",
     parse_enum(("allow", "warn", "error")),
-    "trellax accepts legacy uint32 keys (only 'allow' is implemented)",
-    lambda v: None if v == "allow" else "only 'allow' is implemented in trellax",
+    "what trellax.random does with a legacy uint32 key: accept it ('allow'), accept it with a "
+    "UserWarning ('warn') or raise ValueError ('error'); typed keys (random.key) are always "
+    "accepted",
 )
 log_compiles = _bool_flag(
     "log_compiles",

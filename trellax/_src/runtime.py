@@ -22,33 +22,15 @@ import numpy as np
 
 from trellax._src.basearray import Array
 from trellax._src.core import ShapedArray, get_aval
+from trellax._src.device import CPU as CPU
+from trellax._src.device import Device as Device
+from trellax._src.device import is_cpu
 from trellax._src.numpy.creation import asarray
-from trellax._src.tree_util import tree_map
+from trellax._src.array import ArrayImpl
+from trellax._src.device import Sharding
+from trellax._src.tree_util import tree_flatten, tree_map
 
 
-class Device:
-    """The one device trellax computes on (the CPU, through NumPy)."""
-
-    platform = "cpu"
-    device_kind = "cpu"
-    client = None
-    process_index = 0
-    host_id = 0
-
-    def __init__(self, id: int = 0) -> None:
-        self.id = id
-
-    def __repr__(self) -> str:
-        return f"CpuDevice(id={self.id})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Device) and other.id == self.id
-
-    def __hash__(self) -> int:
-        return hash(("trellax-cpu", self.id))
-
-
-CPU = Device(0)
 
 
 def devices(backend: str | None = None) -> list[Device]:
@@ -105,10 +87,35 @@ def _check_backend(backend: str | None) -> None:
 def device_put(
     x: Any, device: Any = None, *, src: Any = None, donate: bool = False, may_alias: Any = None
 ) -> Any:
-    """``x`` with every leaf converted to a trellax array (arrays are returned as they are)."""
-    if device is not None and device != CPU:
+    """``x`` with every leaf converted to a trellax array (arrays are returned as they are).
+
+    ``device`` may be None, the device, a sharding over it (``NamedSharding`` on a one-device
+    mesh, ``SingleDeviceSharding``), or a pytree prefix of ``x`` of those; an array put with a
+    sharding reports it as its ``.sharding``, as in JAX.
+    """
+    if device is None or isinstance(device, Device) or is_cpu(device):
+        return _put_one(x, device)
+    leaves = tree_flatten(device, is_leaf=lambda d: d is None or is_cpu(d))[0]
+    for d in leaves:
+        if not is_cpu(d):
+            raise ValueError(f"device_put: trellax has one device, CpuDevice(id=0); got {d!r}")
+    return tree_map(
+        lambda d, sub: _put_one(sub, d), device, x, is_leaf=lambda d: d is None or is_cpu(d)
+    )
+
+
+def _put_one(x: Any, device: Any) -> Any:
+    if not is_cpu(device):
         raise ValueError(f"device_put: trellax has one device, CpuDevice(id=0); got {device!r}")
-    return tree_map(lambda leaf: leaf if isinstance(leaf, Array) else asarray(leaf), x)
+    sharding = device if isinstance(device, Sharding) else None
+
+    def put(leaf: Any) -> Any:
+        out = leaf if isinstance(leaf, Array) else asarray(leaf)
+        if sharding is not None and isinstance(out, ArrayImpl):
+            out = out._with_sharding(sharding)
+        return out
+
+    return tree_map(put, x)
 
 
 def device_get(x: Any) -> Any:

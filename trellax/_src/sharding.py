@@ -10,13 +10,14 @@
 
 from __future__ import annotations
 
+import collections
 import enum
 import math
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src.runtime import CPU, Device
+from trellax._src.device import CPU, Device, Sharding, SingleDeviceSharding
 from trellax._src.tree_util import tree_flatten
 
 _ONE = "trellax computes on one CPU device"
@@ -26,28 +27,6 @@ class AxisType(enum.Enum):
     Auto = enum.auto()
     Explicit = enum.auto()
     Manual = enum.auto()
-
-
-class Sharding:
-    """How an array is laid out over devices (here always the one device)."""
-
-    device_set: frozenset[Device] = frozenset([CPU])
-    memory_kind = "device"
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and repr(other) == repr(self)
-
-    def __hash__(self) -> int:
-        return hash(repr(self))
-
-
-class SingleDeviceSharding(Sharding):
-    def __init__(self, device: Device = CPU, *, memory_kind: str | None = None) -> None:
-        check_device(device)
-        self.device = device
-
-    def __repr__(self) -> str:
-        return f"SingleDeviceSharding(device={self.device!r}, memory_kind=device)"
 
 
 class PartitionSpec(tuple[Any, ...]):
@@ -79,13 +58,61 @@ class Mesh:
             )
         for d in self.devices.flat:
             check_device(d)
-        self.axis_types = axis_types or (AxisType.Explicit,) * len(self.axis_names)
-        self.shape = dict(zip(self.axis_names, self.devices.shape))
+        if axis_types is None:
+            axis_types = (AxisType.Auto,) * len(self.axis_names)
+        elif isinstance(axis_types, AxisType):
+            axis_types = (axis_types,) * len(self.axis_names)
+        self.axis_types = tuple(axis_types)
+        self.shape = collections.OrderedDict(zip(self.axis_names, self.devices.shape))
+
+    @property
+    def axis_sizes(self) -> tuple[int, ...]:
+        return tuple(self.devices.shape)
+
+    @property
+    def size(self) -> int:
+        return int(self.devices.size)
+
+    @property
+    def empty(self) -> bool:
+        return self.size == 0
+
+    @property
+    def device_ids(self) -> Any:
+        import numpy as np
+
+        return np.vectorize(lambda d: d.id, otypes=[int])(self.devices)
+
+    @property
+    def local_devices(self) -> list[Device]:
+        return [CPU]
+
+    @property
+    def shape_tuple(self) -> tuple[tuple[str, int], ...]:
+        return tuple(self.shape.items())
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Mesh)
+            and other.axis_names == self.axis_names
+            and other.axis_sizes == self.axis_sizes
+            and other.axis_types == self.axis_types
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.axis_names, self.axis_sizes, self.axis_types))
 
     def __repr__(self) -> str:
+        types = ", ".join(t.name for t in self.axis_types)
+        return (
+            f"Mesh(axis_sizes={self.axis_sizes}, axis_names={self.axis_names}, "
+            f"axis_types=({types}{',' if len(self.axis_types) == 1 else ''}))"
+        )
+
+    def __str__(self) -> str:
         axes = ", ".join(f"{n!r}: {s}" for n, s in self.shape.items())
         types = ", ".join(t.name for t in self.axis_types)
-        return f"Mesh({axes}, axis_types=({types},))"
+        return f"Mesh({axes}, axis_types=({types}{',' if len(self.axis_types) == 1 else ''}))"
 
     def __enter__(self) -> Mesh:
         return self
@@ -97,12 +124,21 @@ class Mesh:
 class NamedSharding(Sharding):
     """An array laid out over a mesh by a ``PartitionSpec``."""
 
-    def __init__(self, mesh: Mesh, spec: PartitionSpec, *, memory_kind: str | None = None) -> None:
+    def __init__(
+        self, mesh: Mesh, spec: PartitionSpec | None = None, *, memory_kind: str | None = None
+    ) -> None:
+        if not isinstance(mesh, Mesh):
+            raise TypeError(f"NamedSharding expects a Mesh, got {mesh!r}")
         self.mesh = mesh
-        self.spec = spec
+        self.spec = PartitionSpec() if spec is None else spec
+        if not isinstance(self.spec, PartitionSpec):
+            raise TypeError(
+                "NamedSharding's spec should be a PartitionSpec (jax.sharding.PartitionSpec), "
+                f"got {self.spec!r}"
+            )
 
     def __repr__(self) -> str:
-        return f"NamedSharding(mesh={self.mesh!r}, spec={self.spec!r}, memory_kind=device)"
+        return f"NamedSharding(mesh={self.mesh!s}, spec={self.spec!r}, memory_kind=device)"
 
 
 def check_device(device: Any) -> None:
@@ -133,6 +169,8 @@ def make_mesh(
 
     grid = np.empty(tuple(axis_shapes), dtype=object)
     grid.fill(CPU)
+    if axis_types is None:
+        axis_types = (AxisType.Explicit,) * len(tuple(axis_names))
     return Mesh(grid, axis_names, axis_types)
 
 
@@ -292,13 +330,6 @@ def pmap(
         return mapped(*args, **kwargs)
 
     return pmapped
-
-
-def shard_map(f: Any = None, /, **kwargs: Any) -> Any:
-    raise NotImplementedError(
-        f"shard_map splits a computation over a device mesh; {_ONE}: call the function "
-        "directly on the whole arrays, or use trellax.vmap (with axis_name for collectives)"
-    )
 
 
 def smap(f: Any = None, /, **kwargs: Any) -> Any:

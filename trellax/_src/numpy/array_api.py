@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.device import CPU, is_cpu
 from trellax._src import config as _config
 from trellax._src import dtypes
 
@@ -38,7 +39,7 @@ _64BIT = frozenset({"int64", "uint64", "float64", "complex128"})
 
 
 def _check_device(device: Any) -> None:
-    if device not in (None, "cpu"):
+    if not is_cpu(device):
         raise ValueError(f"trellax has a single device, 'cpu'; got {device!r}")
 
 
@@ -52,11 +53,11 @@ class ArrayNamespaceInfo:
         ``max dimensions`` (64, NumPy's limit)."""
         return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
 
-    def default_device(self) -> str:
-        return "cpu"
+    def default_device(self) -> Any:
+        return CPU
 
-    def devices(self) -> list[str]:
-        return ["cpu"]
+    def devices(self) -> list[Any]:
+        return [CPU]
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, DType]:
         """The default real, complex, integral and indexing dtypes (64-bit with x64 on)."""

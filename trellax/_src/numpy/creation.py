@@ -14,6 +14,7 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
+from trellax._src.device import is_cpu
 from trellax._src import config as _config
 from trellax._src import core, dtypes, fp_errors
 from trellax._src.array import ArrayImpl
@@ -55,7 +56,7 @@ def asarray(
     >>> asarray([1, 2.5])
     Array([1. , 2.5], dtype=float32)
     """
-    if device not in (None, "cpu"):
+    if not is_cpu(device):
         raise ValueError(f"trellax arrays live on the 'cpu' device only; got device={device!r}")
     return _array(a, dtype, "asarray", copy=bool(copy))
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.device import is_cpu
 from trellax._src import dtypes
 from trellax._src.typing import ArrayLike, DTypeLike
 
@@ -28,6 +29,6 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> 
     """``x.astype(dtype)`` as a function (the Array API's ``astype``); the result is strong."""
     from trellax._src.numpy.util import ensure_array
 
-    if device not in (None, "cpu"):
+    if not is_cpu(device):
         raise ValueError(f"trellax arrays live on the 'cpu' device only; got device={device!r}")
     return ensure_array("astype", x).astype(dtype)

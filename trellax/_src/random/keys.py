@@ -12,6 +12,7 @@ rebuilds them, with no change to the core. The price is one visible difference f
 from __future__ import annotations
 
 import operator
+import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -20,7 +21,7 @@ import numpy as np
 import trellax.numpy as tnp
 from trellax import lax
 from trellax._src import config as _config
-from trellax._src import dtypes
+from trellax._src import dtypes, jax_flags
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.random import threefry
@@ -38,6 +39,7 @@ class PRNGKeyDType:
     itemsize = 8
     kind = "V"
     impl = "threefry2x32"
+    type = dtypes.prng_key
 
     def __repr__(self) -> str:
         return self.name
@@ -104,6 +106,21 @@ class PRNGKeyArray(Array):
     @property
     def itemsize(self) -> int:
         return 8
+
+    @property
+    def nbytes(self) -> int:
+        return 8 * self.size
+
+    @property
+    def device(self) -> Any:
+        return self._base.device
+
+    @property
+    def sharding(self) -> Any:
+        return self._base.sharding
+
+    def devices(self) -> Any:
+        return self._base.devices()
 
     def __len__(self) -> int:
         if not self.shape:
@@ -216,8 +233,9 @@ register_pytree_node(
 )
 
 
-def key_dtype() -> PRNGKeyDType:
-    """The dtype of typed keys, ``key<fry>``."""
+def key_dtype(impl_spec: Any = None) -> PRNGKeyDType:
+    """The dtype of typed keys of an implementation (only ``"threefry2x32"``): ``key<fry>``."""
+    _check_impl(impl_spec)
     return KEY_DTYPE
 
 
@@ -248,16 +266,17 @@ def _seed_array(seed: Any, name: str) -> Array:
     return arr
 
 
-def PRNGKey(seed: Any) -> Array:
-    """A legacy key: uint32 data ``[hi, lo]`` of the seed.
+def PRNGKey(seed: Any, *, impl: Any = None) -> Array:
+    """A legacy key: uint32 data ``[hi, lo]`` of the seed (``impl``: only ``"threefry2x32"``).
 
     >>> PRNGKey(42)
     Array([ 0, 42], dtype=uint32)
     """
+    _check_impl(impl)
     return random_seed_p.bind(_seed_array(seed, "PRNGKey"))
 
 
-def key(seed: Any, *, impl: Any = None) -> PRNGKeyArray:
+def key(seed: Any, *, impl: Any = None, dtype: Any = None) -> PRNGKeyArray:
     """A typed key array of shape ``()`` and dtype ``key<fry>`` from an integer seed.
 
     >>> key(0)
@@ -265,14 +284,35 @@ def key(seed: Any, *, impl: Any = None) -> PRNGKeyArray:
     [0 0]
     """
     _check_impl(impl)
+    _check_key_dtype(dtype)
     return PRNGKeyArray._wrap(random_seed_p.bind(_seed_array(seed, "key")))
 
 
+#: JAX's implementation names (``jax.random.key(0, impl=...)``); trellax has the first.
+IMPLS = ("threefry2x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32", "threefry4x32")
+
+
 def _check_impl(impl: Any) -> None:
-    if impl not in (None, "threefry2x32", "threefry"):
-        raise ValueError(
-            f"trellax.random supports only the threefry2x32 implementation, got {impl!r}"
+    """Accepts JAX's name of threefry (or ``key_impl(k)``'s value); refuses the others."""
+    if impl is None:
+        return
+    name = impl if isinstance(impl, str) else getattr(impl, "name", str(impl))
+    if name in ("threefry2x32", "threefry"):
+        return
+    if name in IMPLS:
+        raise NotImplementedError(
+            f"the {name} PRNG implementation is not implemented in trellax; trellax.random "
+            "implements 'threefry2x32' (JAX's default), bit for bit"
         )
+    choices = ", ".join(f'"{n}"' for n in IMPLS)
+    raise ValueError(f'unrecognized PRNG implementation "{name}". Did you mean one of: {choices}?')
+
+
+def _check_key_dtype(dtype: Any) -> None:
+    if dtype is not None and not (
+        dtype == KEY_DTYPE or (isinstance(dtype, type) and issubclass(dtype, dtypes.prng_key))
+    ):
+        raise TypeError(f"expected a PRNG key dtype (key<fry>), got {dtype!r}")
 
 
 # -- key data --------------------------------------------------------------------------------------
@@ -290,8 +330,24 @@ def key_data_of(keys: Any, name: str) -> tuple[Array, bool]:
             )
         data = tnp.asarray(keys)
         _check_data(data)
+        _check_legacy_allowed()
         return data, False
     raise TypeError(f"unexpected PRNG key type {type(keys)}")
+
+
+_LEGACY = (
+    "Legacy uint32 key array passed as key to jax.random function. Please create keys using "
+    'jax.random.key(). If use of a raw key array was intended, set jax_legacy_prng_key="allow".'
+)
+
+
+def _check_legacy_allowed() -> None:
+    """JAX's ``jax_legacy_prng_key`` check of a uint32 key passed to a random function."""
+    mode = jax_flags.legacy_prng_key.value
+    if mode == "error":
+        raise ValueError(_LEGACY)
+    if mode == "warn":
+        warnings.warn(_LEGACY, UserWarning, stacklevel=dtypes.user_stacklevel())
 
 
 def _check_data(data: Any) -> None:
@@ -329,9 +385,10 @@ def key_data(keys: Any) -> Array:
     return key_data_of(keys, "key_data")[0]
 
 
-def wrap_key_data(key_bits_array: Any, *, impl: Any = None) -> PRNGKeyArray:
+def wrap_key_data(key_bits_array: Any, *, impl: Any = None, dtype: Any = None) -> PRNGKeyArray:
     """Typed keys from uint32 data of shape ``(..., 2)`` (NumPy input accepted)."""
     _check_impl(impl)
+    _check_key_dtype(dtype)
     data = tnp.asarray(key_bits_array)
     _check_data(data)
     return PRNGKeyArray._wrap(data)

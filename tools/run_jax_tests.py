@@ -1,0 +1,145 @@
+"""Runs JAX's own test files with ``jax`` resolved to trellax, and compares with real JAX.
+
+JAX's tests (``tests/<name>.py`` of JAX 0.10.2) are taken from a checkout or a bare mirror of
+JAX's repository (``--jax-repo``; the files are read at the tag ``jax-v0.10.2``). Each file runs
+in its own pytest process through ``tools/jax_tests/shim.py`` (``jax`` -> trellax, internal
+modules -> stand-ins, ``jax._src.test_util`` -> ``tools/jax_tests/jtu.py``). The pass list of
+real JAX on the same files is data, ``tests/golden/jax_test_files.json``, written by
+``--reference`` run with JAX installed (and no shim). Usage::
+
+    python tools/run_jax_tests.py --jax-repo /path/to/jax [--files tree_util_test ...]
+    /path/to/jax-venv/bin/python tools/run_jax_tests.py --jax-repo /path/to/jax --reference
+
+The report gives, per file, the tests real JAX passes and how many of those pass on trellax;
+``--out results.json`` writes each test's outcome (``passed``/``failed``/``skipped``) and the
+first line of its error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden" / "jax_test_files.json"
+FILES = ("dtypes_test", "tree_util_test", "random_lax_test", "api_test", "batching_test")
+TAG = "jax-v0.10.2"
+
+
+def extract(repo: Path, names: list[str], dest: Path) -> None:
+    """Writes ``tests/<name>.py`` of the tagged version of JAX into ``dest``."""
+    for name in names:
+        if (repo / "tests" / f"{name}.py").exists() and not (repo / ".git").exists():
+            text = (repo / "tests" / f"{name}.py").read_text()
+        else:
+            git = ["git", "--git-dir", str(repo / ".git" if (repo / ".git").exists() else repo)]
+            text = subprocess.run(
+                [*git, "show", f"{TAG}:tests/{name}.py"], check=True, capture_output=True, text=True
+            ).stdout
+        (dest / f"{name}.py").write_text(text)
+
+
+def one(path: str, junit: str, reference: bool) -> int:
+    """In the child process: install the shim (unless ``reference``) and run pytest."""
+    import pytest
+
+    if not reference:
+        sys.path.insert(0, str(ROOT / "tools"))
+        from jax_tests import jtu, shim
+
+        shim.install(jtu)
+    args = [path, "-q", "-p", "no:cacheprovider", f"--junitxml={junit}", "-o", "addopts="]
+    return int(pytest.main(args))
+
+
+def outcomes(junit: Path) -> dict[str, tuple[str, str]]:
+    """``{Class.test: (outcome, first line of the message)}`` from a JUnit XML report."""
+    result: dict[str, tuple[str, str]] = {}
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        name = f"{case.get('classname', '').rpartition('.')[2]}.{case.get('name')}"
+        outcome, message = "passed", ""
+        for child in case:
+            if child.tag in ("failure", "error"):
+                outcome, message = "failed", (child.get("message") or "").split("\n")[0]
+                break
+            if child.tag == "skipped":
+                outcome, message = "skipped", (child.get("message") or "").split("\n")[0]
+        result[name] = (outcome, message[:300])
+    return result
+
+
+def run_file(src: Path, name: str, reference: bool, timeout: float) -> dict[str, tuple[str, str]]:
+    with tempfile.TemporaryDirectory() as tmp:
+        junit = Path(tmp) / "out.xml"
+        env = {**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONPATH": str(ROOT)}
+        cmd = [sys.executable, __file__, "--one", str(src / f"{name}.py"), "--junit", str(junit)]
+        if reference:
+            cmd.append("--reference")
+        try:
+            subprocess.run(cmd, cwd=src, env=env, timeout=timeout, capture_output=True)
+        except subprocess.TimeoutExpired:
+            print(f"{name}: timed out after {timeout:.0f} s", file=sys.stderr)
+        if not junit.exists():
+            return {}
+        return outcomes(junit)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--jax-repo", type=Path, help="a JAX checkout or bare mirror")
+    parser.add_argument("--src", type=Path, help="a folder already holding the test files")
+    parser.add_argument("--files", nargs="*", default=list(FILES))
+    parser.add_argument("--reference", action="store_true", help="run real JAX; write golden")
+    parser.add_argument("--out", type=Path, help="write every test's outcome here (JSON)")
+    parser.add_argument("--timeout", type=float, default=3600.0, help="per file, seconds")
+    parser.add_argument(
+        "--reference-junit",
+        type=Path,
+        help="with --reference: read JAX's outcomes from <dir>/ref_<file>.xml (made by pytest "
+        "--junitxml on the same files) instead of running them",
+    )
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    parser.add_argument("--junit", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        sys.exit(one(args.one, args.junit, args.reference))
+    with tempfile.TemporaryDirectory() as tmp:
+        src = args.src or Path(tmp)
+        if args.src is None:
+            if args.jax_repo is None:
+                parser.error("give --jax-repo (or --src)")
+            extract(args.jax_repo, args.files, src)
+        if args.reference_junit is not None:
+            results = {n: outcomes(args.reference_junit / f"ref_{n}.xml") for n in args.files}
+        else:
+            results = {n: run_file(src, n, args.reference, args.timeout) for n in args.files}
+    if args.reference:
+        data = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
+        data["jax_version"] = TAG
+        for name, res in results.items():
+            data[name] = sorted(t for t, (o, _) in res.items() if o == "passed")
+        GOLDEN.write_text(json.dumps(data, indent=1) + "\n")
+        for name, res in results.items():
+            print(f"{name}: JAX passes {len(data[name])} of {len(res)}")
+        return
+    golden = json.loads(GOLDEN.read_text())
+    total_ok = total = 0
+    for name, res in results.items():
+        jax_passes = set(golden.get(name, ()))
+        ok = sum(1 for t in jax_passes if res.get(t, ("missing", ""))[0] == "passed")
+        total_ok, total = total_ok + ok, total + len(jax_passes)
+        rate = 100.0 * ok / max(len(jax_passes), 1)
+        print(f"{name}: {ok} / {len(jax_passes)} of JAX's passing tests pass ({rate:.1f} %)")
+    print(f"all: {total_ok} / {total} ({100.0 * total_ok / max(total, 1):.1f} %)")
+    if args.out:
+        args.out.write_text(json.dumps({n: r for n, r in results.items()}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
