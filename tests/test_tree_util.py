@@ -555,12 +555,20 @@ def test_registering_twice_is_an_error() -> None:
         tu.register_static(tree_corpus.StaticTag)
 
 
-def test_register_static_requires_hashable() -> None:
-    class Unhashable:
-        __hash__ = None  # type: ignore[assignment]
+def test_register_static_accepts_unhashable_classes() -> None:
+    """As in JAX: a static value is aux data, compared with ==, so a dict subclass works."""
 
-    with pytest.raises(TypeError, match="not hashable"):
-        tu.register_static(Unhashable)
+    class StaticDict(dict):  # type: ignore[type-arg]
+        pass
+
+    assert tu.register_static(StaticDict) is StaticDict
+    treedef = tu.tree_structure(StaticDict(a=1))
+    assert repr(treedef) == "PyTreeDef(CustomNode(StaticDict[{'a': 1}], []))"
+    assert tu.tree_leaves([StaticDict(a=1), 2]) == [2]
+    assert treedef == tu.tree_structure(StaticDict(a=1)) != tu.tree_structure(StaticDict(a=2))
+    assert hash(treedef) == hash(tu.tree_structure(StaticDict(a=1)))
+    with pytest.raises(TypeError, match="expects a class"):
+        tu.register_static(StaticDict(a=1))  # type: ignore[arg-type]
 
 
 def test_unpickling_needs_the_registration() -> None:
@@ -692,16 +700,18 @@ def test_unsortable_dict_keys() -> None:
     assert tu.tree_leaves(OrderedDict([(1, 2), ("a", 3)])) == [2, 3]
 
 
-def test_unhashable_aux_data_is_named_when_hashing() -> None:
+def test_unhashable_aux_data_compares_by_eq() -> None:
+    """As in JAX: aux data need not be hashable; treedefs compare it with == and hash the rest."""
+
     class ListAux:
         def __init__(self, v: Any) -> None:
             self.v = v
 
     tu.register_pytree_node(ListAux, lambda n: ((n.v,), [1, 2]), lambda aux, ch: ListAux(*ch))
     treedef = tu.tree_structure([ListAux(1)])
-    assert treedef.unflatten([5])[0].v == 5  # usable, but not hashable
-    with pytest.raises(TypeError, match=r"aux data \[1, 2\] of a .*ListAux node.*not hashable"):
-        hash(treedef)
+    assert treedef.unflatten([5])[0].v == 5
+    assert hash(treedef) == hash(tu.tree_structure([ListAux(7)]))
+    assert treedef == tu.tree_structure([ListAux(7)])
 
 
 def test_incomparable_aux_data_is_named_when_comparing() -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -54,7 +55,7 @@ def one(path: str, junit: str, reference: bool) -> int:
         from jax_tests import jtu, shim
 
         shim.install(jtu)
-    args = [path, "-q", "-p", "no:cacheprovider", f"--junitxml={junit}", "-o", "addopts="]
+    args = [path, "-v", "-p", "no:cacheprovider", f"--junitxml={junit}", "-o", "addopts="]
     return int(pytest.main(args))
 
 
@@ -74,20 +75,39 @@ def outcomes(junit: Path) -> dict[str, tuple[str, str]]:
     return result
 
 
-def run_file(src: Path, name: str, reference: bool, timeout: float) -> dict[str, tuple[str, str]]:
-    with tempfile.TemporaryDirectory() as tmp:
-        junit = Path(tmp) / "out.xml"
-        env = {**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONPATH": str(ROOT)}
-        cmd = [sys.executable, __file__, "--one", str(src / f"{name}.py"), "--junit", str(junit)]
-        if reference:
-            cmd.append("--reference")
+_VERBOSE_LINE = re.compile(r"^\S+?::(\w+)::(\S+) (PASSED|FAILED|ERROR|SKIPPED)")
+
+
+def outcomes_from_log(log: Path) -> dict[str, tuple[str, str]]:
+    """Outcomes from pytest's ``-v`` output (for a run cut short, which writes no JUnit file)."""
+    result: dict[str, tuple[str, str]] = {}
+    for line in log.read_text(errors="replace").splitlines():
+        m = _VERBOSE_LINE.match(line)
+        if m:
+            kind = {"PASSED": "passed", "SKIPPED": "skipped"}.get(m.group(3), "failed")
+            result[f"{m.group(1)}.{m.group(2)}"] = (kind, "")
+    return result
+
+
+def run_file(
+    src: Path, name: str, reference: bool, timeout: float, logs: Path
+) -> dict[str, tuple[str, str]]:
+    """Runs one test file in a child process; its ``-v`` log and JUnit XML go to ``logs``."""
+    junit = logs / f"{name}.xml"
+    log = logs / f"{name}.log"
+    junit.unlink(missing_ok=True)
+    env = {**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, __file__, "--one", str(src / f"{name}.py"), "--junit", str(junit)]
+    if reference:
+        cmd.append("--reference")
+    with log.open("w") as out:
         try:
-            subprocess.run(cmd, cwd=src, env=env, timeout=timeout, capture_output=True)
+            subprocess.run(cmd, cwd=src, env=env, timeout=timeout, stdout=out, stderr=out)
         except subprocess.TimeoutExpired:
-            print(f"{name}: timed out after {timeout:.0f} s", file=sys.stderr)
-        if not junit.exists():
-            return {}
+            print(f"{name}: timed out after {timeout:.0f} s (partial results)", file=sys.stderr)
+    if junit.exists():
         return outcomes(junit)
+    return outcomes_from_log(log)
 
 
 def main() -> None:
@@ -98,6 +118,10 @@ def main() -> None:
     parser.add_argument("--reference", action="store_true", help="run real JAX; write golden")
     parser.add_argument("--out", type=Path, help="write every test's outcome here (JSON)")
     parser.add_argument("--timeout", type=float, default=3600.0, help="per file, seconds")
+    parser.add_argument(
+        "--logs", type=Path, default=Path(tempfile.gettempdir()) / "trellax_jax_tests",
+        help="where each file's pytest log and JUnit XML go",
+    )
     parser.add_argument(
         "--reference-junit",
         type=Path,
@@ -116,9 +140,16 @@ def main() -> None:
                 parser.error("give --jax-repo (or --src)")
             extract(args.jax_repo, args.files, src)
         if args.reference_junit is not None:
-            results = {n: outcomes(args.reference_junit / f"ref_{n}.xml") for n in args.files}
+            results = {}
+            for n in args.files:
+                xml = args.reference_junit / f"ref_{n}.xml"
+                log = args.reference_junit / f"ref_{n}.log"
+                results[n] = outcomes(xml) if xml.exists() else outcomes_from_log(log)
         else:
-            results = {n: run_file(src, n, args.reference, args.timeout) for n in args.files}
+            args.logs.mkdir(parents=True, exist_ok=True)
+            results = {
+                n: run_file(src, n, args.reference, args.timeout, args.logs) for n in args.files
+            }
     if args.reference:
         data = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
         data["jax_version"] = TAG

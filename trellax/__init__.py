@@ -49,9 +49,9 @@ from trellax._src.callbacks import pure_callback as pure_callback
 from trellax._src.checkpoint import checkpoint as checkpoint
 from trellax._src.checkpoint import remat as remat
 from trellax._src.config import config as config
-from trellax._src.config import enable_x64 as enable_x64
+from trellax._src.config import enable_x64_flag as enable_x64
 from trellax._src.config import fused_excess_precision as fused_excess_precision
-from trellax._src.config import numpy_dtype_promotion as numpy_dtype_promotion
+from trellax._src.config import numpy_dtype_promotion_flag as numpy_dtype_promotion
 from trellax._src.custom_derivatives import custom_jvp as custom_jvp
 from trellax._src.custom_derivatives import custom_vjp as custom_vjp
 from trellax._src.custom_gradient import closure_convert as closure_convert

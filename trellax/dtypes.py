@@ -35,6 +35,7 @@ from trellax._src.dtypes import (
     prng_key,
     promote_types,
     result_type,
+    scalar_type_of,
     weak_complex,
     weak_float,
     weak_int,
@@ -53,10 +54,15 @@ float6_e3m2fn = FLOAT6S.get("float6_e3m2fn")
 float4_e2m1fn = FLOAT4S.get("float4_e2m1fn")
 int4 = LOW_INTS.get("int4")
 uint4 = LOW_INTS.get("uint4")
+int1 = LOW_INTS.get("int1")
+uint1 = LOW_INTS.get("uint1")
 int2 = LOW_INTS.get("int2")
 uint2 = LOW_INTS.get("uint2")
 
 __all__ = [
+    "scalar_type_of",
+    "int1",
+    "uint1",
     "extended",
     "prng_key",
     "ALL_DTYPES",

@@ -13,6 +13,8 @@ from trellax._src.tree_util import tree_reduce as reduce
 from trellax._src.tree_util import tree_structure as structure
 from trellax._src.tree_util import tree_transpose as transpose
 from trellax._src.tree_util import tree_unflatten as unflatten
+from trellax._src.tree_util_more import reduce_associative as reduce_associative
+from trellax._src.tree_util_more import static as static
 
 __all__ = [
     "all",
@@ -24,6 +26,8 @@ __all__ = [
     "map",
     "map_with_path",
     "reduce",
+    "reduce_associative",
+    "static",
     "structure",
     "transpose",
     "unflatten",

@@ -467,17 +467,20 @@ def skip_on_flag(flag: str, value: Any) -> Callable[[Any], Any]:
     return lambda f: f
 
 
-def ignore_warning(**kw: Any) -> Callable[[Any], Any]:
-    def decorate(f: Any) -> Any:
-        @functools.wraps(f)
-        def run(*args: Any, **kwargs: Any) -> Any:
-            with warnings.catch_warnings():
-                warnings.filterwarnings("ignore", **kw)
-                return f(*args, **kwargs)
+class ignore_warning(contextlib.ContextDecorator):
+    """Ignores the matching warnings in a block or a decorated test."""
 
-        return run
+    def __init__(self, **kw: Any) -> None:
+        self._kw = kw
+        self._cm: Any = None
 
-    return decorate
+    def __enter__(self) -> None:
+        self._cm = warnings.catch_warnings()
+        self._cm.__enter__()
+        warnings.filterwarnings("ignore", **self._kw)
+
+    def __exit__(self, *exc: Any) -> None:
+        self._cm.__exit__(*exc)
 
 
 def device_supports_buffer_donation() -> bool:

@@ -27,10 +27,11 @@ STANDINS: dict[str, tuple[str, ...]] = {
     "jax._src.api": ("trellax", "trellax._src.api"),
     "jax._src.api_util": (),
     "jax._src.config": (
-        "trellax:config",
+        "trellax._src.jax_flags_more",
         "trellax._src.jax_flags",
-        "trellax._src.config_flags",
         "trellax",
+        "trellax:config",
+        "trellax._src.config_flags",
     ),
     "jax._src.core": ("trellax._src.core", "trellax.core", "trellax.errors"),
     "jax._src.dtypes": ("trellax.dtypes", "trellax._src.dtypes"),
@@ -53,9 +54,85 @@ VALUES: dict[str, dict[str, Any]] = {
     "jax._src.lib": {"jaxlib_extension_version": 10**6, "version": (0, 10, 2)},
 }
 # Used only when trellax lacks the name (so "before" runs of the harness can start at all).
+def _placeholder(name: str, base: type) -> type:
+    """A class trellax does not have, so that a module-level alias in a test file imports."""
+    return type(name, (base,), {"__doc__": f"harness placeholder: trellax has no {name}"})
+
+
+def _jax_dtype(x: Any, *, canonicalize: bool = False) -> Any:
+    """``jax._src.dtypes.dtype``: the dtype of a value or dtype-like (Python types: 64-bit)."""
+    import numpy as np
+
+    from trellax import dtypes
+
+    py = {bool: "bool", int: "int64", float: "float64", complex: "complex128"}
+    if x is None:
+        raise ValueError(f"Invalid argument to dtype: {x}.")
+    if isinstance(x, type) and x in py:
+        d = np.dtype(py[x])
+    elif type(x) in py:
+        d = np.dtype(py[type(x)])
+    elif hasattr(x, "dtype") and not isinstance(x, type):
+        d = x.dtype
+    else:
+        d = np.dtype(x)
+    return dtypes.canonicalize_dtype(d) if canonicalize else d
+
+
+def _default_types() -> dict[str, Any]:
+    import numpy as np
+
+    from trellax import dtypes
+
+    return {
+        "b": lambda: np.dtype(bool),
+        "i": dtypes.default_int_dtype,
+        "u": dtypes.default_uint_dtype,
+        "f": dtypes.default_float_dtype,
+        "c": dtypes.default_complex_dtype,
+    }
+
+
 FALLBACKS: dict[str, dict[str, Any]] = {
+    "jax._src.dtypes": {"dtype": _jax_dtype, "default_types": _default_types()},
     "jax._src.config": {"parse_flags_with_absl": lambda: None},
+    "jax._src.literals": {
+        "TypedInt": _placeholder("TypedInt", int),
+        "TypedFloat": _placeholder("TypedFloat", float),
+        "TypedComplex": _placeholder("TypedComplex", complex),
+        "TypedNdArray": _placeholder("TypedNdArray", object),
+    },
+    "jax._src.lax.lax": {"_convert_element_type": lambda x, dtype, weak_type=False: (
+        importlib.import_module("trellax.lax").convert_element_type(x, dtype, weak_type=weak_type)
+    )},
 }
+
+
+class Missing(tuple):  # type: ignore[type-arg]
+    """A name trellax lacks, met while a test module is defined: a tuple holding one element
+    (so a parameter list built from it has a case, and the file still imports) that raises when
+    used, so the tests that need it fail."""
+
+    def __new__(cls, name: str) -> Missing:
+        self = super().__new__(cls, (f"<missing {name}>",))
+        self.__dict__["name"] = name
+        return self
+
+    def _fail(self, *args: Any, **kwargs: Any) -> Any:
+        raise AttributeError(f"trellax has no counterpart of {self.__dict__['name']}")
+
+    __call__ = _fail
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return self._fail()
+
+    def __bool__(self) -> bool:
+        return self._fail()  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return f"<missing {self.__dict__['name']}>"
 
 
 class Standin(types.ModuleType):
@@ -86,16 +163,17 @@ class Standin(types.ModuleType):
         fallback = FALLBACKS.get(self.__name__, {})
         if attr in fallback:
             return fallback[attr]
-        raise AttributeError(f"trellax has no counterpart of {child}")
+        return Missing(child)
 
 
 class _StandinFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Any other ``jax._src.*`` / ``jax.interpreters.*`` module: an empty stand-in."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname.startswith(("jax._src.", "jax.interpreters.", "jax.experimental.")):
-            if fullname.startswith("jax.experimental.") and _trellax_has(fullname):
-                return None
+        if fullname.startswith(("jax._src.", "jax.interpreters.")):
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        if fullname.startswith("jax.") and not _trellax_has(fullname):
+            # a public module trellax lacks: its tests fail, the rest of the file runs
             return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
         return None
 

@@ -11,10 +11,11 @@ flags is kept as one precomputed, hashable :class:`State` that caches use as par
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any, Literal, NamedTuple
 
@@ -282,6 +283,31 @@ def fused_excess_precision(new_val: bool = True) -> _Override:
     True
     """
     return _Override(excess=_parse_bool("fused_excess_precision", new_val))
+
+
+class _StateFlag:
+    """``enable_x64`` and friends as JAX's flag objects: called, a context manager (and
+    decorator); ``.value`` the value in force here."""
+
+    def __init__(self, fn: Callable[..., _Override], field: str, name: str) -> None:
+        self._fn = fn
+        self._field = field
+        self.name = name
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> _Override:
+        return self._fn(*args, **kwargs)
+
+    @property
+    def value(self) -> Any:
+        return getattr(state(), self._field)
+
+    def __repr__(self) -> str:
+        return f"trellax.{self.name} (a flag; value {self.value!r})"
+
+
+enable_x64_flag = _StateFlag(enable_x64, "x64", "enable_x64")
+numpy_dtype_promotion_flag = _StateFlag(numpy_dtype_promotion, "mode", "numpy_dtype_promotion")
 
 
 @contextlib.contextmanager

@@ -919,3 +919,35 @@ def dtype_from_name(name: str) -> DType:
         return _BY_NAME[name]
     except KeyError:
         raise TypeError(f"Unknown dtype name {name!r}; supported: {_accepted()}") from None
+
+
+def scalar_type_of(x: Any) -> type:
+    """The Python scalar type (``bool``, ``int``, ``float``, ``complex``) of a value's dtype.
+
+    >>> scalar_type_of(np.int8(1)), scalar_type_of(np.dtype("bfloat16").type(1))
+    (<class 'int'>, <class 'float'>)
+    """
+    if isinstance(x, (bool, int, float, complex)):
+        return type(x) if type(x) in (bool, int, float, complex) else _PY_SCALAR[kind_of(x)]
+    d = getattr(x, "dtype", None)
+    if d is None:
+        d = np.asarray(x).dtype
+    d = np.dtype(d) if not hasattr(d, "type") or not isinstance(d, np.dtype) else d
+    k = _KIND.get(d)
+    if k is None:
+        raise TypeError(
+            f"Value {x!r} with dtype {d} is not a valid JAX array type. Only arrays of numeric "
+            "types are supported by JAX."
+        )
+    return _PY_SCALAR[k]
+
+
+_PY_SCALAR: Final[dict[str, type]] = {"b": bool, "u": int, "i": int, "f": float, "c": complex}
+
+
+def kind_of(x: Any) -> str:
+    """The kind letter of a Python scalar's type (a ``bool`` is "b", an ``int`` "i", ...)."""
+    for t, k in ((bool, "b"), (int, "i"), (float, "f"), (complex, "c")):
+        if isinstance(x, t):
+            return k
+    raise TypeError(f"not a Python scalar: {x!r}")

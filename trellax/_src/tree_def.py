@@ -216,6 +216,17 @@ def spec_repr(spec: Spec) -> str:
     return f"CustomNode({head}, [" + ", ".join(parts) + "])"
 
 
+def _structural_hash(spec: Spec) -> int:
+    if spec is None:
+        return 0
+    reg, aux, children = spec
+    try:
+        h = hash(aux)
+    except TypeError:
+        h = hash(type(aux))
+    return hash((id(reg), h, tuple(_structural_hash(c) for c in children)))
+
+
 def _find_unhashable(spec: Spec) -> tuple[Registration, Any] | None:
     if spec is None:
         return None
@@ -326,16 +337,9 @@ class PyTreeDef:
         try:
             h = hash(self._spec)
         except TypeError:
-            found = _find_unhashable(self._spec)
-            if found is None:
-                raise
-            reg, aux = found
-            raise TypeError(
-                f"PyTreeDef is unhashable: the aux data {aux!r} of a {reg.type.__qualname__} node "
-                f"(registered by {reg.origin}) is not hashable. Aux data becomes part of the "
-                "treedef (and of jit cache keys); return hashable aux data from the flatten "
-                "function, e.g. a tuple instead of a list."
-            ) from None
+            # Unhashable aux data (a dict, a list), which JAX allows: aux data only has to
+            # compare with ==, so the hash covers the structure and the hashable aux data.
+            h = _structural_hash(self._spec)
         self._hash = h
         return h
 

@@ -317,30 +317,46 @@ def _flatten_node_paths(
     path: tuple[Any, ...],
     out: list[tuple[tuple[Any, ...], Any]],
     is_leaf: IsLeaf,
+    with_path: bool = False,
 ) -> Spec:
     if reg.kind == NONE:
         return NONE_SPEC
     children, keys, aux = node_children(x, reg)
     specs: list[Spec] = []
     for key, c in zip(keys, children):
-        r = None if is_leaf is not None and is_leaf(c) else classify_fast(c)
+        here = (*path, key)
+        if is_leaf is None:
+            r = classify_fast(c)
+        elif with_path:
+            r = None if is_leaf(here, c) else classify_fast(c)  # type: ignore[call-arg]
+        else:
+            r = None if is_leaf(c) else classify_fast(c)
         if r is None:
-            out.append(((*path, key), c))
+            out.append((here, c))
             specs.append(None)
         else:
-            specs.append(_flatten_node_paths(c, r, (*path, key), out, is_leaf))
+            specs.append(_flatten_node_paths(c, r, here, out, is_leaf, with_path))
     return (reg, aux, tuple(specs))
 
 
 def flatten_with_path(
-    tree: Any, is_leaf: IsLeaf = None
+    tree: Any, is_leaf: IsLeaf = None, is_leaf_takes_path: bool = False
 ) -> tuple[list[tuple[tuple[Any, ...], Any]], PyTreeDef]:
-    """``tree_flatten_with_path``: ``(key_path, leaf)`` pairs and the structure."""
-    reg = None if is_leaf is not None and is_leaf(tree) else classify_fast(tree)
+    """``tree_flatten_with_path``: ``(key_path, leaf)`` pairs and the structure.
+
+    With ``is_leaf_takes_path``, ``is_leaf`` is called as ``is_leaf(key_path, subtree)``.
+    """
+    if is_leaf is None:
+        stop = False
+    elif is_leaf_takes_path:
+        stop = is_leaf((), tree)  # type: ignore[call-arg]
+    else:
+        stop = is_leaf(tree)
+    reg = None if stop else classify_fast(tree)
     if reg is None:
         return [((), tree)], LEAF_TREEDEF
     out: list[tuple[tuple[Any, ...], Any]] = []
-    spec = _flatten_node_paths(tree, reg, (), out, is_leaf)
+    spec = _flatten_node_paths(tree, reg, (), out, is_leaf, is_leaf_takes_path)
     return out, make_treedef(spec, len(out))
 
 

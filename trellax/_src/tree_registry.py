@@ -343,12 +343,10 @@ def _tuple_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
 
 def register_static(cls: Typ) -> Typ:
     """Registers ``cls`` as a node with no children: its instances live in the treedef as aux
-    data (so they must be hashable). Returns ``cls``; usable as a decorator."""
-    if getattr(cls, "__hash__", None) is None:
-        raise TypeError(
-            f"register_static: {cls.__qualname__} is not hashable; static values are aux data of "
-            "the treedef and must define __hash__ and __eq__."
-        )
+    data, compared with ``==`` (as in JAX they need not be hashable). Returns ``cls``; usable
+    as a decorator."""
+    if not isinstance(cls, type):
+        raise TypeError(f"register_static expects a class, got {cls!r}")
     _add(
         Registration(CUSTOM, cls, "register_static", _flatten_static, _unflatten_static),
         "register_static",

@@ -75,29 +75,39 @@ def tree_map(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: IsLeaf = Non
 
 
 def tree_flatten_with_path(
-    tree: Any, is_leaf: IsLeaf = None
+    tree: Any, is_leaf: Callable[..., bool] | None = None, is_leaf_takes_path: bool = False
 ) -> tuple[list[tuple[tuple[Any, ...], Any]], PyTreeDef]:
-    """Like ``tree_flatten``, with each leaf paired with its key path.
+    """Like ``tree_flatten``, with each leaf paired with its key path (``is_leaf_takes_path``:
+    ``is_leaf(key_path, subtree)``).
 
     >>> tree_flatten_with_path({"a": [1, 2]})[0]
     [((DictKey(key='a'), SequenceKey(idx=0)), 1), ((DictKey(key='a'), SequenceKey(idx=1)), 2)]
     """
-    return flatten_with_path(tree, is_leaf)
+    return flatten_with_path(tree, is_leaf, is_leaf_takes_path)
 
 
-def tree_leaves_with_path(tree: Any, is_leaf: IsLeaf = None) -> list[tuple[tuple[Any, ...], Any]]:
+def tree_leaves_with_path(
+    tree: Any, is_leaf: Callable[..., bool] | None = None, is_leaf_takes_path: bool = False
+) -> list[tuple[tuple[Any, ...], Any]]:
     """``(key_path, leaf)`` pairs: ``tree_flatten_with_path(tree)[0]``."""
-    return flatten_with_path(tree, is_leaf)[0]
+    return flatten_with_path(tree, is_leaf, is_leaf_takes_path)[0]
 
 
-def tree_map_with_path(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: IsLeaf = None) -> Any:
-    """Like ``tree_map``, calling ``f(key_path, x, *xs)``.
+def tree_map_with_path(
+    f: Callable[..., Any],
+    tree: Any,
+    *rest: Any,
+    is_leaf: Callable[..., bool] | None = None,
+    is_leaf_takes_path: bool = False,
+) -> Any:
+    """Like ``tree_map``, calling ``f(key_path, x, *xs)`` (``is_leaf_takes_path``:
+    ``is_leaf(key_path, subtree)``).
 
     >>> from trellax.tree_util import keystr
     >>> tree_map_with_path(lambda path, x: keystr(path), {"a": [0, 0]})
     {'a': ["['a'][0]", "['a'][1]"]}
     """
-    pairs, treedef = flatten_with_path(tree, is_leaf)
+    pairs, treedef = flatten_with_path(tree, is_leaf, is_leaf_takes_path)
     others = flatten_rest(treedef, rest, "tree_map_with_path")
     return tree_unflatten(treedef, [f(path, x, *xs) for (path, x), *xs in zip(pairs, *others)])
 

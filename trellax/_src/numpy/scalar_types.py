@@ -1,7 +1,8 @@
 """``trellax.numpy.float32`` and friends: dtype objects that, called, make strong 0-d arrays.
 
 ``tnp.int16(1)`` is ``Array(1, dtype=int16)`` (not a NumPy scalar, so it follows trellax's rules),
-``tnp.float32.dtype`` is the dtype, and ``isinstance(np.float32(1), tnp.float32)`` is True.
+``tnp.float32.dtype`` is the dtype, ``isinstance(np.float32(1), tnp.float32)`` is True, and, as in
+JAX, ``tnp.float32 == np.float32`` with equal hashes.
 """
 
 from __future__ import annotations
@@ -27,6 +28,17 @@ class _ScalarMeta(type):
 
     def __instancecheck__(cls, instance: Any) -> bool:
         return isinstance(instance, cls.dtype.type)
+
+    # As in JAX, the type compares and hashes as the NumPy scalar type it stands for, so
+    # ``tnp.float32 == np.float32`` and ``{np.float32: v}[tnp.float32]`` work.
+    def __eq__(cls, other: Any) -> bool:
+        return cls is other or cls.dtype.type == other
+
+    def __ne__(cls, other: Any) -> bool:
+        return not cls == other
+
+    def __hash__(cls) -> int:
+        return hash(cls.dtype.type)
 
     def __repr__(cls) -> str:
         return f"<class 'trellax.numpy.{cls.__name__}'>"
