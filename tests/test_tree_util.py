@@ -425,8 +425,9 @@ def test_tree_namespace_is_tree_util() -> None:
         "structure": tu.tree_structure,
         "transpose": tu.tree_transpose,
         "unflatten": tu.tree_unflatten,
+        "reduce_associative": tu.tree_reduce_associative,
     }
-    assert sorted(tree.__all__) == sorted(pairs)
+    assert sorted(tree.__all__) == sorted([*pairs, "static"])
     for name, fn in pairs.items():
         assert getattr(tree, name) is fn
 

@@ -77,6 +77,7 @@ from trellax._src.jax_flags import (
 )
 from trellax._src.jax_flags import legacy_prng_key as legacy_prng_key
 from trellax._src.jax_flags_more import explicit_x64_dtypes as explicit_x64_dtypes
+from trellax._src.ad_util import float0 as float0
 from trellax._src.jax_flags import log_compiles as log_compiles
 from trellax._src.jax_flags import no_execution as no_execution
 from trellax._src.jax_flags import no_tracing as no_tracing

@@ -37,3 +37,4 @@ from trellax._src.tree_util import treedef_is_leaf as treedef_is_leaf
 from trellax._src.tree_util_more import default_registry as default_registry
 from trellax._src.tree_util_more import flatten_one_level_with_keys as flatten_one_level_with_keys
 from trellax._src.tree_util_more import is_tree_node as is_tree_node
+from trellax._src.tree_util_more import reduce_associative as tree_reduce_associative

@@ -48,13 +48,15 @@ class ShapeDtypeStruct:
     ShapeDtypeStruct(shape=(3,), dtype=float32)
     """
 
-    __slots__ = ("dtype", "shape", "weak_type")
-    __hash__ = None  # type: ignore[assignment]
+    __slots__ = ("dtype", "shape", "sharding", "weak_type")
 
-    def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False) -> None:
+    def __init__(
+        self, shape: Sequence[int], dtype: Any, weak_type: bool = False, *, sharding: Any = None
+    ) -> None:
         self.shape = tuple(int(s) for s in shape)
         self.dtype = dtypes._to_np_dtype(dtype) if dtype is not None else dtypes.float32
         self.weak_type = bool(weak_type)
+        self.sharding = sharding
 
     @property
     def ndim(self) -> int:
@@ -64,16 +66,51 @@ class ShapeDtypeStruct:
     def size(self) -> int:
         return int(np.prod(self.shape, dtype=np.int64))
 
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    @classmethod
+    def like(cls, x: Any) -> ShapeDtypeStruct:
+        """The shape, dtype and weak flag of an array or scalar."""
+        d, weak = dtypes.dtype_and_weak_type(x)
+        return cls(np.shape(x) if not hasattr(x, "shape") else x.shape, d, weak_type=weak)
+
+    def update(self, **kwargs: Any) -> ShapeDtypeStruct:
+        """A copy with some of ``shape``, ``dtype``, ``sharding``, ``weak_type`` replaced."""
+        fields = {
+            "shape": self.shape,
+            "dtype": self.dtype,
+            "sharding": self.sharding,
+            "weak_type": self.weak_type,
+        }
+        unknown = set(kwargs) - set(fields)
+        if unknown:
+            raise TypeError(f"ShapeDtypeStruct.update got unexpected fields {sorted(unknown)}")
+        fields.update(kwargs)
+        return ShapeDtypeStruct(
+            fields["shape"],
+            fields["dtype"],
+            sharding=fields["sharding"],
+            weak_type=fields["weak_type"],
+        )
+
     def __repr__(self) -> str:
+        sharding = f", sharding={self.sharding!r}" if self.sharding is not None else ""
         weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{sharding}{weak})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ShapeDtypeStruct) and (
             self.shape,
             self.dtype,
             self.weak_type,
-        ) == (other.shape, other.dtype, other.weak_type)
+            self.sharding,
+        ) == (other.shape, other.dtype, other.weak_type, other.sharding)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type, self.sharding))
 
 
 ShapeDtypeStruct.__module__ = "trellax"

@@ -36,11 +36,47 @@ if TYPE_CHECKING:
 class Mismatch(Exception):
     """Raised inside a structure walk; each level on the way out adds its key."""
 
-    def __init__(self, expected: str, got: str) -> None:
+    def __init__(self, expected: str, got: str, jax_text: str = "") -> None:
         super().__init__(expected, got)
         self.expected = expected
         self.got = got
+        self.jax_text = jax_text  # JAX's wording of the same mismatch (programs match it)
         self.path: list[Any] = []  # innermost key first
+
+
+def _jax_text(spec: Spec, x: Any) -> str:
+    """JAX's ``flatten_up_to`` message for node ``spec`` against the value ``x``."""
+    reg, aux, child_specs = spec
+    kind = reg.kind
+    names = {LIST: "list", TUPLE: "tuple", DICT: "dict", NONE: "None", NAMEDTUPLE: "named tuple"}
+    if type(x) is not reg.type:
+        if kind == NAMEDTUPLE and isinstance(x, tuple) and hasattr(x, "_fields"):
+            return f"Named tuple type mismatch: expected type: {reg.type!r}, tuple: {x!r}."
+        if kind in names:
+            return f"Expected {names[kind]}, got {x!r}."
+        return f"Custom node type mismatch: expected type: {reg.type!r}, value: {x!r}."
+    if kind in (LIST, TUPLE):
+        label = "List" if kind == LIST else "Tuple"
+        return (
+            f"{label} arity mismatch: {len(x)} != {len(child_specs)}; {label.lower()}: {x!r}."
+        )
+    if kind == DICT:
+        return (
+            f"Dict key mismatch; expected keys: {list(aux)}; present keys: "
+            f"{sorted_keys_or_list(x)}."
+        )
+    return f"Mismatch custom node data: {aux!r} != value; value: {x!r}."
+
+
+def sorted_keys_or_list(x: dict[Any, Any]) -> list[Any]:
+    try:
+        return sorted(x)
+    except TypeError:
+        return list(x)
+
+
+def _mismatch(spec: Spec, x: Any, got: str | None = None) -> Mismatch:
+    return Mismatch(describe_spec(spec), describe_value(x) if got is None else got, _jax_text(spec, x))
 
 
 def _describe(reg: Registration | None, aux: Any, n: int) -> str:
@@ -105,15 +141,15 @@ def _up_to(spec: Spec, x: Any, out: list[Any]) -> None:
     reg, aux, child_specs = spec
     t = type(x)
     if t is not reg.type:
-        raise Mismatch(describe_spec(spec), describe_value(x))
+        raise _mismatch(spec, x)
     if t is dict:
         # Same size and every expected key present: the same keys, without sorting.
         if len(x) != len(aux):
-            raise Mismatch(describe_spec(spec), describe_value(x))
+            raise _mismatch(spec, x)
         for k, s in zip(aux, child_specs):
             c = x.get(k, _MISSING)
             if c is _MISSING:
-                raise Mismatch(describe_spec(spec), describe_value(x))
+                raise _mismatch(spec, x)
             if s is None:
                 out.append(c)
                 continue
@@ -125,7 +161,7 @@ def _up_to(spec: Spec, x: Any, out: list[Any]) -> None:
         return
     if t is list or t is tuple:
         if len(x) != len(child_specs):
-            raise Mismatch(describe_spec(spec), describe_value(x))
+            raise _mismatch(spec, x)
         i = 0
         for s, c in zip(child_specs, x):
             if s is None:
@@ -152,7 +188,7 @@ def _up_to(spec: Spec, x: Any, out: list[Any]) -> None:
         children, _, x_aux = node_children(x, reg)
         same = x_aux == aux
     if not same or len(children) != len(child_specs):
-        raise Mismatch(describe_spec(spec), _describe(reg, x_aux, len(children)))
+        raise _mismatch(spec, x, _describe(reg, x_aux, len(children)))
     i = 0
     try:
         for s, c in zip(child_specs, children):
@@ -191,7 +227,8 @@ def flatten_up_to(treedef: PyTreeDef, tree: Any, caller: str, name: str) -> list
         _up_to_root(treedef._spec, tree, out)
     except Mismatch as m:
         raise ValueError(
-            f"{caller}: {name} does not have the expected structure.\n"
+            (f"{m.jax_text}\n" if m.jax_text else "")
+            + f"{caller}: {name} does not have the expected structure.\n"
             f"At {_where(m.path)}: expected {m.expected}, but {name} has {m.got}.\n"
             f"  expected: {treedef!r}\n"
             f"  {name}: {_safe_structure(tree)}"
@@ -213,7 +250,8 @@ def flatten_rest(treedef: PyTreeDef, rest: tuple[Any, ...], caller: str) -> list
         except Mismatch as m:
             label = f"tree #{i + 2}"
             raise ValueError(
-                f"{caller}: {label} does not have the structure of the first tree.\n"
+                (f"{m.jax_text}\n" if m.jax_text else "")
+                + f"{caller}: {label} does not have the structure of the first tree.\n"
                 f"At {_where(m.path)}: the first tree has {m.expected}, but {label} has {m.got}.\n"
                 f"  first tree: {treedef!r}\n"
                 f"  {label}:{' ' * (max(0, 10 - len(label)))} {_safe_structure(tree)}\n"

@@ -14,6 +14,7 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
+from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.device import is_cpu
 from trellax._src import config as _config
 from trellax._src import core, dtypes, fp_errors
@@ -270,6 +271,8 @@ def full(
     >>> full((2,), 2.0)
     Array([2., 2.], dtype=float32, weak_type=True)
     """
+    if is_extended(fill_value) or (dtype is not None and is_extended(dtype)):
+        return handler("full")(shape, fill_value, dtype)  # type: ignore[no-any-return]
     dims = _shape(shape, "full")
     if dtype is None or isinstance(fill_value, int):  # Python ints: range-checked
         fill = _array(fill_value, dtype, "full", copy=False)
@@ -294,10 +297,18 @@ def _broadcast_fill(fun_name: str, fill: Array, dims: tuple[int, ...]) -> Array:
 
 
 def _like_dtype(prototype: Any, dtype: Any, fun_name: str) -> tuple[tuple[int, ...], DType, bool]:
+    if _is_shape_dtype_struct(prototype):  # as JAX: its shape and dtype, never weak
+        d = prototype.dtype if dtype is None else dtypes.check_user_dtype(dtype, fun_name)
+        return tuple(prototype.shape), d, False
     proto = _array(prototype, None, fun_name, copy=False)
     if dtype is None:
         return tuple(proto.shape), proto.dtype, proto.weak_type
     return tuple(proto.shape), dtypes.check_user_dtype(dtype, fun_name), False
+
+
+def _is_shape_dtype_struct(x: Any) -> bool:
+    """A ``ShapeDtypeStruct`` (duck-typed: it lives in a higher layer) and not an array."""
+    return type(x).__name__ == "ShapeDtypeStruct" and hasattr(x, "shape") and hasattr(x, "dtype")
 
 
 def _filled_like(

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.numpy.extended import any_extended, handler
 from trellax._src import core, dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
@@ -74,6 +75,8 @@ def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Array:
     seq = _sequence("concatenate", arrays)
     if not seq:
         raise ValueError("Need at least one array to concatenate.")
+    if any_extended(seq):
+        return handler("concatenate")(seq, axis)  # type: ignore[no-any-return]
     xs = _promoted("concatenate", seq, dtype)
     if axis is None:
         xs = [lax_structural.reshape(x, (x.size,)) for x in xs]
@@ -96,6 +99,8 @@ def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> Ar
     seq = _sequence("stack", arrays)
     if not seq:
         raise ValueError("Need at least one array to stack.")
+    if any_extended(seq):
+        return handler("stack")(seq, axis)  # type: ignore[no-any-return]
     xs = _promoted("stack", seq, dtype)
     shape = tuple(xs[0].shape)
     if any(tuple(x.shape) != shape for x in xs[1:]):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, overload
 
+from trellax._src.numpy.extended import handler, is_extended
 from trellax._src import core, dtypes
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
@@ -56,6 +57,8 @@ def where(
 
     With only ``condition``, the indices of its nonzero elements (``nonzero``).
     """
+    if is_extended(x) or is_extended(y):
+        return handler("where")(condition, x, y)  # type: ignore[no-any-return]
     if x is None and y is None:
         from trellax._src.numpy.searching import nonzero
 

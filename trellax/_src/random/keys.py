@@ -24,6 +24,7 @@ from trellax._src import config as _config
 from trellax._src import dtypes, jax_flags
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
+from trellax._src.numpy import extended
 from trellax._src.random import threefry
 from trellax._src.random.dispatch import eager_value
 from trellax._src.random.primitives import random_fold_in_p, random_seed_p, random_split_p
@@ -447,3 +448,53 @@ def clone(key: Any) -> Any:
     """The same key (JAX's key-reuse checker is not modelled)."""
     key_data_of(key, "clone")
     return key
+
+
+# -- key arrays in trellax.numpy's joining functions (JAX's behaviour for typed keys) -----------
+
+_NOT_PROMOTABLE = "dtype=key<fry> is not a valid dtype for JAX type promotion."
+
+
+def _bases(keys: Sequence[Any]) -> list[Array]:
+    if not all(isinstance(k, PRNGKeyArray) for k in keys):
+        raise ValueError(_NOT_PROMOTABLE)
+    return [k._base for k in keys]
+
+
+def _concatenate_keys(keys: Sequence[Any], axis: int | None) -> PRNGKeyArray:
+    bases = _bases(keys)
+    if axis is None:
+        bases = [tnp.reshape(b, (-1, 2)) for b in bases]
+        axis = 0
+    ndim = len(bases[0].shape) - 1
+    if ndim == 0:
+        raise ValueError("Zero-dimensional arrays cannot be concatenated.")
+    ax = axis + ndim if axis < 0 else axis
+    return PRNGKeyArray._wrap(tnp.concatenate(bases, axis=ax))
+
+
+def _stack_keys(keys: Sequence[Any], axis: int) -> PRNGKeyArray:
+    bases = _bases(keys)
+    ndim = len(bases[0].shape)  # the stacked result has the keys' rank + 1
+    ax = axis + ndim if axis < 0 else axis
+    return PRNGKeyArray._wrap(tnp.stack(bases, axis=ax))
+
+
+def _full_keys(shape: Any, fill_value: Any, dtype: Any) -> PRNGKeyArray:
+    if dtype is not None:
+        _check_key_dtype(dtype)
+    if not isinstance(fill_value, PRNGKeyArray):
+        raise ValueError(_NOT_PROMOTABLE)
+    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    return PRNGKeyArray._wrap(tnp.broadcast_to(fill_value._base, (*dims, 2)))
+
+
+def _where_keys(condition: Any, x: Any, y: Any) -> PRNGKeyArray:
+    bx, by = _bases([x, y])
+    c = tnp.asarray(condition)
+    return PRNGKeyArray._wrap(tnp.where(c[..., None], bx, by))
+
+
+extended.HANDLERS.update(
+    concatenate=_concatenate_keys, stack=_stack_keys, full=_full_keys, where=_where_keys
+)
