@@ -247,12 +247,15 @@ def _node_str(n: Node) -> str:
 
 
 def _promotion_error(nodes: Sequence[Node], mode: str) -> TypePromotionError:
-    names = tuple(_node_str(n) for n in nodes)
+    # JAX names the distinct inputs in the order of a Python set of them (dtypes, and the Python
+    # types of weak values), which programs' expected messages follow.
+    keys = {(n.python_type if isinstance(n, WeakType) else n): n for n in nodes}
+    names = tuple(_node_str(keys[k]) for k in set(keys))
     head = f"Input dtypes {names} have no available implicit dtype promotion path"
     if mode == "strict":
         return TypePromotionError(
-            f"{head} when numpy_dtype_promotion=strict. Try explicitly casting inputs to the "
-            "desired output type, or set numpy_dtype_promotion=standard."
+            f"{head} when jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to the "
+            "desired output type, or set jax_numpy_dtype_promotion=standard."
         )
     for family, what, fix in (
         (FLOAT8S, "8-bit floats", "float32"),

@@ -42,7 +42,7 @@ def _check_specs(specs: Any, values: Any, fun_name: str, what: str) -> None:
             raise ValueError(
                 f"shard_map applied to the function '{fun_name}' was given an {what} entry "
                 f"which is too long to be compatible with the corresponding "
-                f"{'output' if what == 'out_specs' else 'input'} value from the function: "
+                f"{'output' if what == 'out_specs' else 'input'} value from the function:\n\n"
                 f"{what} is {spec!r} which has length {len(spec)}, but the value has rank "
                 f"{len(getattr(value, 'shape', ()))}"
             )

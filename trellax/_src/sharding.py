@@ -162,7 +162,7 @@ def make_mesh(
     """A mesh over the one device: every axis size must be 1."""
     if math.prod(axis_shapes) > 1:
         raise ValueError(
-            f"Number of devices 1 must be >= the product of mesh_shape {tuple(axis_shapes)} "
+            f"Number of devices 1 must be >= the product of mesh_shape {tuple(axis_shapes)}\n"
             f"({_ONE}; use trellax.vmap to map over an axis)"
         )
     import numpy as np

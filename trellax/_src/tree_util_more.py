@@ -57,8 +57,8 @@ def reduce_associative(
     identity: Any = _UNSPECIFIED,
     is_leaf: Callable[[Any], bool] | None = None,
 ) -> T:
-    """Reduces the leaves with an associative ``operation``, pairing neighbours level by level
-    (a balanced tree of calls, as JAX does), so only associativity is assumed.
+    """Reduces the leaves with an associative ``operation`` in a balanced tree of calls (the
+    two halves reduced, then combined, as JAX does), so only associativity is assumed.
 
     >>> import operator
     >>> reduce_associative(operator.add, [1, 2, 3, 4])
@@ -69,12 +69,15 @@ def reduce_associative(
         if identity is _UNSPECIFIED:
             raise TypeError("Must specify identity for parallel reduction of empty sequence.")
         return identity  # type: ignore[no-any-return]
-    while len(values) > 1:
-        paired = [operation(values[i], values[i + 1]) for i in range(0, len(values) - 1, 2)]
-        if len(values) % 2:
-            paired.append(values[-1])
-        values = paired
-    return values[0]  # type: ignore[no-any-return]
+    return _reduce_halves(operation, values)  # type: ignore[no-any-return]
+
+
+def _reduce_halves(operation: Callable[[Any, Any], Any], values: list[Any]) -> Any:
+    """Splits at the middle and combines the halves' reductions (depth log2 of the count)."""
+    if len(values) == 1:
+        return values[0]
+    mid = len(values) // 2
+    return operation(_reduce_halves(operation, values[:mid]), _reduce_halves(operation, values[mid:]))
 
 
 def static(**kwargs: Any) -> Any:

@@ -59,14 +59,17 @@ _SYMBOLS = {
 }
 
 
-def _defer(name: str, self: Any, other: Any) -> bool:
-    """True if the operator should return NotImplemented; raises for lists, tuples, dicts, sets."""
+def _defer(name: str, self: Any, other: Any, reflected: bool = False) -> bool:
+    """True if the operator should return NotImplemented; raises for lists, tuples, dicts, sets
+    (naming the operands in the order they were written, as Python and JAX do)."""
     if type(other) is ArrayImpl or _is_arraylike(other):
         return False
     if isinstance(other, (list, tuple, dict, set)):
+        left, right = type(self).__name__, type(other).__name__
+        if reflected:
+            left, right = right, left
         raise TypeError(
-            f"unsupported operand type(s) for {_SYMBOLS[name]}: '{type(self).__name__}' and "
-            f"'{type(other).__name__}'"
+            f"unsupported operand type(s) for {_SYMBOLS[name]}: '{left}' and '{right}'"
         )
     return True
 
@@ -83,7 +86,7 @@ def _binop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any
 
 def _rbinop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
     def op(self: Any, other: Any) -> Any:
-        if type(other) is not ArrayImpl and _defer(name, self, other):
+        if type(other) is not ArrayImpl and _defer(name, self, other, reflected=True):
             return NotImplemented
         return fn(other, self)
 

@@ -57,10 +57,23 @@ class PRNGKeyDType:
 KEY_DTYPE = PRNGKeyDType()
 
 
-def _refuse(op: str) -> Any:
+def _operand_dtype(a: Any) -> str:
+    """The dtype JAX names for an operand: a Python scalar's default dtype (``int32``)."""
+    d = getattr(a, "dtype", None)
+    if d is not None:
+        return str(d)
+    try:
+        return str(dtypes.dtype_and_weak_type(a)[0])
+    except TypeError:
+        return type(a).__name__
+
+
+def _refuse(op: str, reflected: bool = False) -> Any:
     def method(self: PRNGKeyArray, *args: Any, **kwargs: Any) -> Any:
-        others = ", ".join(str(getattr(a, "dtype", type(a).__name__)) for a in args)
-        raise TypeError(f"{op} does not accept dtypes key<fry>{', ' if others else ''}{others}.")
+        names = ["key<fry>", *(_operand_dtype(a) for a in args)]
+        if reflected:
+            names.reverse()
+        raise TypeError(f"{op} does not accept dtypes {', '.join(names)}.")
 
     return method
 
@@ -227,7 +240,7 @@ for _name, _op in [
     ("__ge__", "ge"), ("__matmul__", "dot_general"), ("__lshift__", "shift_left"),
     ("__rshift__", "shift_right_arithmetic"),
 ]:  # fmt: skip
-    setattr(PRNGKeyArray, _name, _refuse(_op))
+    setattr(PRNGKeyArray, _name, _refuse(_op, reflected=_name.startswith("__r") and _name != "__rshift__"))
 
 register_pytree_node(
     PRNGKeyArray, lambda k: ((k._base,), None), lambda _, children: PRNGKeyArray._wrap(*children)
@@ -290,7 +303,7 @@ def key(seed: Any, *, impl: Any = None, dtype: Any = None) -> PRNGKeyArray:
 
 
 #: JAX's implementation names (``jax.random.key(0, impl=...)``); trellax has the first.
-IMPLS = ("threefry2x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32", "threefry4x32")
+IMPLS = ("philox2x32", "philox4x32", "threefry2x32", "rbg", "unsafe_rbg", "threefry4x32")
 
 
 def _check_impl(impl: Any) -> None:
