@@ -279,13 +279,14 @@ def register_dataclass(
     if data_fields is None or meta_fields is None:
         if data_fields is not None or meta_fields is not None:
             raise TypeError(
-                "register_dataclass: pass both data_fields and meta_fields, or neither (to "
-                "infer them from a dataclass)."
+                "register_dataclass: data_fields and meta_fields must both be specified when "
+                f"either is specified. Got data_fields={data_fields!r} meta_fields={meta_fields!r}"
+                " (pass both, or neither to infer them from a dataclass)."
             )
         if not dataclasses.is_dataclass(nodetype):
             raise TypeError(
                 "register_dataclass: data_fields and meta_fields are required when nodetype is "
-                f"not a dataclass; got nodetype={nodetype!r}."
+                f"not a dataclass. Got nodetype={nodetype!r}."
             )
         data_fields, meta_fields = [], []
         for field in dataclasses.fields(nodetype):
@@ -304,13 +305,13 @@ def register_dataclass(
             detail = []
             if missing:
                 detail.append(
-                    f"missing fields: {sorted(missing)} (add them to drop_fields to skip)"
+                    f"Missing fields: {missing}. Add them to drop_fields to suppress this error."
                 )
             if unexpected:
-                detail.append(f"unexpected fields: {sorted(unexpected)}")
+                detail.append(f"Unexpected fields: {unexpected}.")
             raise ValueError(
-                "register_dataclass: data_fields and meta_fields must list exactly the "
-                "dataclass fields with init=True; " + "; ".join(detail) + "."
+                "data_fields and meta_fields must include all dataclass fields with "
+                "``init=True`` and only them. " + " ".join(detail)
             )
     get_data = _tuple_getter(data)
     get_meta = _tuple_getter(meta)

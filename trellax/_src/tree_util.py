@@ -164,6 +164,7 @@ def tree_transpose(
         diff = first_difference(expected._spec, treedef._spec)
         where, want, got = diff if diff is not None else ("the root", "?", "?")
         raise TypeError(
+            f"Mismatch\n{treedef!r}\n != \n{expected!r}\n"
             "tree_transpose: the tree is not an outer_treedef of inner_treedef trees.\n"
             f"At {where}: expected {want}, but the tree has {got}.\n"
             f"  outer_treedef: {outer_treedef!r}\n"
@@ -184,7 +185,10 @@ def broadcast_prefix(prefix_tree: Any, full_tree: Any, is_leaf: IsLeaf = None) -
     [None, 0, 0]
     """
     prefix_leaves, prefix_def = tree_flatten(prefix_tree, is_leaf)
-    subtrees = flatten_up_to(prefix_def, full_tree, "broadcast_prefix", "the full tree")
+    try:
+        subtrees = flatten_up_to(prefix_def, full_tree, "broadcast_prefix", "the full tree")
+    except ValueError as e:  # JAX's words first (programs match "pytree structure error")
+        raise ValueError(f"pytree structure error: {e}") from None
     out: list[Any] = []
     for x, subtree in zip(prefix_leaves, subtrees):
         out.extend([x] * len(tree_leaves(subtree)))
@@ -222,7 +226,10 @@ def flatten_one_level(tree: Any) -> tuple[list[Any], Any]:
     """The children and aux data of the root node; ValueError for a leaf."""
     reg = classify_fast(tree)
     if reg is None:
-        raise ValueError(f"flatten_one_level: {tree!r} is a leaf, not a pytree node.")
+        raise ValueError(
+            f"can't tree-flatten type: {type(tree)} (flatten_one_level: {tree!r} is a leaf, "
+            "not a pytree node)"
+        )
     children, _, aux = node_children(tree, reg)
     return children, aux
 
