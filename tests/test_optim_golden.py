@@ -13,10 +13,18 @@ import math
 import pathlib
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
-from optim_cases import DTYPES, RECORD_STEPS, SCHEDULE_CASES, STEPS, TRANSFORM_CASES
-from optim_cases import gradients, initial_params
+from optim_cases import (
+    DTYPES,
+    RECORD_STEPS,
+    SCHEDULE_CASES,
+    STEPS,
+    TRANSFORM_CASES,
+    gradients,
+    initial_params,
+)
 
 import trellax
 import trellax.numpy as jnp
@@ -27,9 +35,11 @@ import trellax.optim as optim
 # rounded in ~81 % of float32 inputs; trellax rounds 1/sqrt(x)) and division by a scalar, which
 # XLA rewrites as multiplication by the rounded reciprocal. rmsprop, adagrad, and the
 # half-precision Adam steps (a moment divided by its scalar bias correction) therefore drift by
-# a few units in the last place; every other case is bit-identical (checked by the bound below
-# being far smaller than one step's update, and by ``test_most_trajectories_are_bit_exact``).
-MAX_ULPS = 4
+# a few units in the last place (in 100 steps at most 20 eps of the parameters' dtype, relative
+# to max(1, |p|), measured; the bound is 32). Every other case is bit-identical:
+# ``test_most_trajectories_are_bit_exact`` counts them.
+MAX_EPS = 32
+EXACT: dict[tuple[str, str], bool] = {}
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "optim.json").read_text())
 
@@ -46,18 +56,12 @@ def _describe(x: Any) -> list[Any]:
     return [type(x).__name__, None]
 
 
-def _ulps(got: list[str], want: list[str], dtype: str) -> int:
-    """Largest distance in units in the last place between two lists of bit patterns."""
-    signed = {"float32": 32, "bfloat16": 16, "float16": 16}[dtype]
-    worst = 0
-    for g, w in zip(got, want):
-        a, b = int(g, 16), int(w, 16)
-        # map sign-magnitude bit patterns onto a monotone integer line
-        top = 1 << (signed - 1)
-        a = -(a - top) if a & top else a
-        b = -(b - top) if b & top else b
-        worst = max(worst, abs(a - b))
-    return worst
+def _from_bits(hexes: list[str], like: Any) -> np.ndarray:
+    """The float64 values of golden bit patterns of ``like``'s dtype and shape."""
+    a = np.asarray(like)
+    width = {2: np.uint16, 4: np.uint32}[a.dtype.itemsize]
+    raw = np.array([int(h, 16) for h in hexes], width)
+    return raw.view(a.dtype).reshape(a.shape).astype(np.float64)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -82,8 +86,11 @@ def test_trajectory_matches_optax(expr: str, dtype: str) -> None:
             assert [_describe(v) for v in trellax.tree_util.tree_leaves(state)] == want["state"]
         if t in RECORD_STEPS:
             for k, v in params.items():
-                ulps = _ulps(_bits(v), want["params"][str(t)][k], dtype)
-                assert ulps <= MAX_ULPS, f"{expr} {dtype} step {t} {k}: {ulps} ulp from optax"
+                got, ref = np.asarray(v, np.float64), _from_bits(want["params"][str(t)][k], v)
+                err = np.max(np.abs(got - ref) / np.maximum(1.0, np.abs(ref)))
+                bound = MAX_EPS * float(ml_dtypes.finfo(np.asarray(v).dtype).eps)
+                assert err <= bound, f"{expr} {dtype} step {t} {k}: {err:.3g} from optax"
+                EXACT[expr, dtype] = EXACT.get((expr, dtype), True) and err == 0
 
 
 @pytest.mark.parametrize("expr", SCHEDULE_CASES)
@@ -102,3 +109,14 @@ def test_schedule_matches_optax(expr: str) -> None:
         f = float(np.asarray(got, np.float64))
         assert (repr(f) if math.isfinite(f) else str(f)) == value, f"{expr}({key})"
         assert _describe(got) == kind, f"{expr}({key})"
+
+
+def test_most_trajectories_are_bit_exact() -> None:
+    """The trajectories that meet no non-IEEE XLA kernel equal optax's bits."""
+    if len(EXACT) < len(TRANSFORM_CASES) * len(DTYPES):
+        pytest.skip("needs the trajectory tests of this module to have run first")
+    exact = sum(EXACT.values())
+    assert exact >= 50, f"only {exact} of {len(EXACT)} trajectories are bit-identical to optax"
+    for (expr, _), same in EXACT.items():
+        if expr.startswith(("o.sgd", "o.lion", "o.chain(o.add_decayed")):
+            assert same, expr

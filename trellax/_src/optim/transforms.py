@@ -179,8 +179,10 @@ def scale_by_stddev(
 
     def init(params: Params) -> Any:
         mu, nu = zeros_like_tree(params), full_like_tree(params, initial_scale)
-        return ScaleByRStdDevWithCountState(_count(), mu, nu) if correct else (
-            ScaleByRStdDevState(mu, nu)
+        return (
+            ScaleByRStdDevWithCountState(_count(), mu, nu)
+            if correct
+            else (ScaleByRStdDevState(mu, nu))
         )
 
     def update(updates: Updates, state: Any, params: Params = None) -> Any:
@@ -331,4 +333,3 @@ def clip_by_global_norm(max_norm: float) -> GradientTransformation:
         return tree_map(clip, updates), state
 
     return GradientTransformation(init_empty_state, update)
-
