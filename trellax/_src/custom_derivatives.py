@@ -23,7 +23,7 @@ from trellax._src.core import Primitive, ShapedArray
 from trellax._src.errors import UnexpectedTracerError
 from trellax._src.interpreters.ad import JVPTrace, JVPTracer, _LinearDispatch
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
-from trellax._src.interpreters.tracing import JaxprTrace, JaxprTracer
+from trellax._src.interpreters.tracing import JaxprTrace
 from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
 
@@ -75,7 +75,7 @@ def _primal_side(trace: Any, args: Sequence[Any]) -> core.Trace | None:
     if not owners:
         # constants only: a JVP trace has nothing to differentiate, its parent evaluates them
         return trace.parent if type(trace) is JVPTrace else None
-    t = trace.parent
+    t: core.Trace | None = trace.parent
     while t is not None and id(t) not in owners:
         t = getattr(t, "parent", None)
     return t
