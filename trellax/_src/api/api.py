@@ -19,15 +19,19 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src import core, dtypes, errors, fp_errors, jax_flags, op_by_op, stages
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
-from trellax._src.core import ShapedArray
-from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr
-from trellax._src.jit_options import JitOptions, Traced, as_tuple, check_argnums
-from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from trellax._src.api import stages
+from trellax._src.api.jit_options import JitOptions, Traced, as_tuple, check_argnums
+from trellax._src.backend import fp_errors
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.config import jax_flags
+from trellax._src.config import settings as _config
+from trellax._src.core import core, errors
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr
+from trellax._src.dtypes import dtypes
+from trellax._src.interpreters import op_by_op, tracing
+from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 P = ParamSpec("P")
 Q = ParamSpec("Q")
@@ -283,7 +287,9 @@ class Jitted(Generic[P, R]):
                     return self._finish(entry, outs)
         trace = core._current_trace.get()
         if trace is not core.eval_trace:
-            if isinstance(trace, core.EvalTrace):  # debug_nans/disable_jit: _src/op_by_op.py
+            if isinstance(
+                trace, core.EvalTrace
+            ):  # debug_nans/disable_jit: _src/interpreters/op_by_op.py
                 return op_by_op.call_jitted(self, args, kwargs)  # type: ignore[no-any-return]
             return self.fun(*args, **kwargs)  # nested jit: inline into the enclosing trace
         dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)

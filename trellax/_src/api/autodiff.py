@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core
-from trellax._src.ad_util import Zero, differentiable, float0, tangent_aval
-from trellax._src.basearray import Array
-from trellax._src.core import ShapedArray
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import ShapedArray
 from trellax._src.interpreters import ad
-from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
+from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval
+from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
 
 # -- leaves ---------------------------------------------------------------------------------------
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
-from trellax._src.api import _trace_pytree
-from trellax._src.core import ShapedArray
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
+from trellax._src.api.api import _trace_pytree
+from trellax._src.core.core import ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
+from trellax._src.dtypes import dtypes
 
 
 @dataclass(frozen=True)

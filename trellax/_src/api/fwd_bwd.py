@@ -15,7 +15,7 @@ def fwd_and_bwd(
 ) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """``fwd(*args) -> (out, residuals)`` and ``bwd(residuals, ct)``: the cotangents of the
     ``argnums`` arguments (``residuals`` is the VJP function, as in JAX)."""
-    from trellax._src.ad_api import vjp
+    from trellax._src.api.autodiff import vjp
 
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 

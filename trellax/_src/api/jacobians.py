@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core
-from trellax._src.ad_api import (
+from trellax._src.api.autodiff import (
     _aval,
     _check_input,
     _check_output,
@@ -24,10 +23,11 @@ from trellax._src.ad_api import (
     _linearize_args,
     _zeros_out,
 )
-from trellax._src.ad_util import Zero, differentiable, float0
-from trellax._src.core import ShapedArray
+from trellax._src.core import core
+from trellax._src.core.core import ShapedArray
 from trellax._src.interpreters import ad
-from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from trellax._src.lax.ad_util import Zero, differentiable, float0
+from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 
 def _downcast(x: Any, example: ShapedArray) -> Any:
@@ -35,7 +35,7 @@ def _downcast(x: Any, example: ShapedArray) -> Any:
     the input for jacrev), taking the real part for a real example, as JAX does."""
     if isinstance(x, np.ndarray) or example.dtype == float0:
         return x
-    from trellax._src.ad_util import convert
+    from trellax._src.lax.ad_util import convert
     from trellax._src.lax.elementwise import real_p
 
     if x.dtype.kind == "c" and example.dtype.kind != "c":

@@ -10,8 +10,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from trellax._src.jaxpr import ClosedJaxpr
-from trellax._src.tree_util import PyTreeDef
+from trellax._src.core.jaxpr import ClosedJaxpr
+from trellax._src.tree.tree_util import PyTreeDef
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 

@@ -22,12 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src import core
-from trellax._src.core import ShapedArray
+from trellax._src.config import settings as _config
+from trellax._src.core import core
+from trellax._src.core.core import ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.interpreters import fusion_runtime, tracing
-from trellax._src.jaxpr import ClosedJaxpr
-from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 
 def _describe(closed: ClosedJaxpr, run: Callable[..., Any], name: str) -> str:
@@ -134,7 +134,7 @@ class Compiled:
         return _describe(self.lowered.jaxpr, self._run, self.lowered._name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from trellax._src import api
+        from trellax._src.api import api
 
         leaves, in_tree = tree_flatten((list(args), kwargs))
         if in_tree != self.in_tree:

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.ad_api import jvp, vjp
-from trellax._src.tree_util import tree_flatten, tree_map
+from trellax._src.api.autodiff import jvp, vjp
+from trellax._src.tree.tree_util import tree_flatten, tree_map
 
 _TOL = {
     "float16": 1e-2,
@@ -29,7 +29,7 @@ EPS = 1e-4
 def _tol(x: Any, given: float | None) -> float:
     if given is not None:
         return given
-    from trellax._src.ad_api import _as_array
+    from trellax._src.api.autodiff import _as_array
 
     try:
         name = _as_array(x).dtype.name  # a Python float is float32 (x64 off), as in JAX

@@ -13,17 +13,17 @@ from typing import Any
 
 import numpy as np
 
-import trellax._src.control_flow_batch
+import trellax._src.control_flow.batching
 import trellax._src.lax.batch_rules
 import trellax._src.lax.conv_batch
-import trellax._src.parallel  # noqa: F401  (the collectives and their rules)
-from trellax._src.basearray import Array
+import trellax._src.parallel.collectives  # noqa: F401  (the collectives and their rules)
+from trellax._src.core.basearray import Array
 from trellax._src.interpreters import batching
 from trellax._src.lax._base import asarray
 from trellax._src.lax._batch import moveaxis
 from trellax._src.lax.structural import broadcast_in_dim_p
-from trellax._src.tree_keys import keystr
-from trellax._src.tree_util import tree_flatten, tree_flatten_with_path, tree_unflatten
+from trellax._src.tree.keys import keystr
+from trellax._src.tree.tree_util import tree_flatten, tree_flatten_with_path, tree_unflatten
 
 _IN_AXES_TYPE = (
     "vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional "

@@ -12,9 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, dtypes, eager
-from trellax._src.basearray import Array
-from trellax._src.core import ShapedArray
+from trellax._src.backend import eager
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import ShapedArray
+from trellax._src.dtypes import dtypes
 
 _object_new = object.__new__
 

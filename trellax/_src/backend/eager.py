@@ -10,7 +10,7 @@ parameters) for rules with parameters (:func:`cached_abstract_eval`). :func:`fas
 :func:`fast_operator` give ``trellax.numpy``'s ufuncs and operators the same evaluation without
 ``bind``'s layers. See ``docs/architecture.md`` ("Where the time goes").
 
-Installed into ``core`` (``core.eval_primitive``) when imported; ``trellax._src.array`` imports it
+Installed into ``core`` (``core.eval_primitive``) when imported; ``trellax._src.backend.array`` imports it
 and sets :data:`new_array` and :data:`array_class`, which this layer must not import.
 """
 
@@ -21,13 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src import core, fp_errors
-from trellax._src.basearray import Array
-from trellax._src.core import DType, Primitive, _current_trace, eval_trace
+from trellax._src.backend import fp_errors
+from trellax._src.config import settings as _config
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import DType, Primitive, _current_trace, eval_trace
 
 #: Builds a concrete array from (NumPy value, dtype, weak_type): ``ArrayImpl._new``, with its
-#: checks (set by ``trellax._src.array``).
+#: checks (set by ``trellax._src.backend.array``).
 new_array: Callable[[Any, DType, bool], Any] = core._no_array_type
 #: The concrete array class (``ArrayImpl``, set with ``new_array``). Its four slots ``_value``,
 #: ``dtype``, ``shape``, ``weak_type`` are filled directly on the hot path when the impl returned
@@ -43,7 +44,7 @@ _IGNORE_FP_ERRORS = fp_errors.IGNORE_ALL
 def eval_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
     """Evaluates ``prim`` on concrete arrays: the abstract-eval rule decides dtype and weak flag
     (and raises the errors), the NumPy impl computes with NumPy's floating-point errors silenced
-    for the call only (:mod:`trellax._src.fp_errors`, inlined: this is the eager hot path), and
+    for the call only (:mod:`trellax._src.backend.fp_errors`, inlined: this is the eager hot path), and
     the result is wrapped with the rule's dtype and weak flag.
 
     The rule's verdict is memoized: for elementwise primitives on one dtype (and equal shapes or
@@ -204,7 +205,7 @@ def cached_abstract_eval(prim: Primitive, args: Sequence[Any], params: dict[str,
 
     A rule's result depends only on its operands' abstract values (shape, dtype, weak flag), the
     parameters and the configuration (value-independence, DESIGN.md), so that triple, with the
-    primitive, is the key; the configuration is the whole :class:`~trellax._src.config.State`
+    primitive, is the key; the configuration is the whole :class:`~trellax._src.config.settings.State`
     (x64 and promotion mode). Only successful results are stored: a call that raises raises
     every time. Parameters that cannot be hashed (a rare callable or list) skip the memo.
     """

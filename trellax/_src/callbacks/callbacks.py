@@ -16,13 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, dtypes
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.core import core
+from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.jax_errors import JaxRuntimeError
+from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import tracing
-from trellax._src.jax_errors import JaxRuntimeError
 from trellax._src.lax._base import asarray
 from trellax._src.lax._batch import moveaxis
-from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 VMAP_METHODS = (
     "sequential",
@@ -193,7 +194,7 @@ def pure_callback(
             f"{vmap_method}"
         )
     if sharding is not None:
-        from trellax._src.sharding import check_single_device
+        from trellax._src.runtime.sharding import check_single_device
 
         check_single_device(sharding)
     leaves, in_tree = _flatten_args(args, kwargs)

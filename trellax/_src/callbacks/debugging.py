@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from trellax._src.callbacks import debug_callback
+from trellax._src.callbacks.callbacks import debug_callback
 
 
 def debug_print(fmt: str, *args: Any, ordered: bool = False, **kwargs: Any) -> None:

@@ -2,7 +2,7 @@
 whether a primitive's result may be saved for the backward pass.
 
 ``trellax.checkpoint`` records the policy on its ``remat2`` equation but stores every residual
-(see ``_src/checkpoint.py``), so a policy never changes a result; they are the callables JAX has,
+(see ``_src/checkpoint/rematerialize.py``), so a policy never changes a result; they are the callables JAX has,
 so code that builds and passes them runs unchanged.
 """
 

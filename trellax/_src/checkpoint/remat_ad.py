@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trellax._src import core
-from trellax._src.ad_util import Zero, instantiate, tangent_aval
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.core import core
+from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.interpreters import tracing
 from trellax._src.interpreters.tracing import JaxprTrace
-from trellax._src.jaxpr import ClosedJaxpr
+from trellax._src.lax.ad_util import Zero, instantiate, tangent_aval
 
 
 def _body(jaxpr: ClosedJaxpr) -> Any:
@@ -86,7 +86,7 @@ def _remat_lin_batch(
 def _remat_lin_transpose(
     cts: Sequence[Any], *args: Any, jaxpr: ClosedJaxpr, num_primals: int, **params: Any
 ) -> list[Any]:
-    from trellax._src.checkpoint import remat_p
+    from trellax._src.checkpoint.rematerialize import remat_p
 
     primals = list(args[:num_primals])
     out_avals = [tangent_aval(a) for a in jaxpr.out_avals]
@@ -113,7 +113,7 @@ def _vjp(jaxpr: ClosedJaxpr, primals: Sequence[Any], cts: Sequence[Any]) -> list
 def _vjp_jaxpr(jaxpr: ClosedJaxpr, primals: Sequence[Any], cts: Sequence[Any]) -> ClosedJaxpr:
     """The jaxpr of ``(*primals, *cts) -> input cotangents`` (the body of the differentiated
     ``remat2`` equation)."""
-    from trellax._src.jaxpr import Jaxpr
+    from trellax._src.core.jaxpr import Jaxpr
 
     n = len(primals)
     closed = tracing.trace_to_jaxpr(

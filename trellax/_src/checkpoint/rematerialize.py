@@ -4,7 +4,7 @@ trellax computes the same values and derivatives as JAX. Under any transformatio
 checkpointed function is one ``remat2`` equation holding its jaxpr, as in JAX (``prevent_cse``,
 ``policy`` and ``differentiated`` are its parameters); eagerly it is just called. In reverse
 mode (``grad``, ``vjp``, ``jacrev``) the equation's inputs are its only residuals and the body's
-forward pass runs again in the backward pass (``_src/checkpoint_ad.py``): under ``jit`` or
+forward pass runs again in the backward pass (``_src/checkpoint/remat_ad.py``): under ``jit`` or
 ``make_jaxpr`` that is a ``remat2[differentiated=True]`` equation, as in JAX. ``policy`` is
 recorded but nothing is saved selectively: every intermediate of the body is recomputed.
 Forward mode and batching inline the body.
@@ -17,13 +17,13 @@ import inspect
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from trellax._src import core
-from trellax._src.call_jaxpr import batch_body, inline_codegen, trace_call
-from trellax._src.core import EvalTrace, Primitive
+from trellax._src.core import core
+from trellax._src.core.core import EvalTrace, Primitive
+from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr
+from trellax._src.interpreters.call_jaxpr import batch_body, inline_codegen, trace_call
 from trellax._src.lax._base import asarray
-from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 remat_p = Primitive("remat2", multiple_results=True)
 
@@ -43,7 +43,7 @@ tracing.codegen_rules[remat_p] = inline_codegen("jaxpr")
 def _remat_jvp(
     primals: Sequence[Any], tangents: Sequence[Any], *, jaxpr: ClosedJaxpr, **params: Any
 ) -> tuple[Any, Any]:
-    from trellax._src.checkpoint_ad import remat_jvp_reverse
+    from trellax._src.checkpoint.remat_ad import remat_jvp_reverse
     from trellax._src.interpreters.ad import _LinearDispatch, jvp_flat
 
     if isinstance(core.current_trace(), _LinearDispatch):  # reverse mode: rematerialize

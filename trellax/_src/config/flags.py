@@ -5,8 +5,8 @@ Each flag is a :class:`FlagState`: calling it (``trellax.debug_nans(True)``) giv
 manager (and decorator) that sets the flag in the current context (thread or asyncio task),
 ``.value`` reads it, and ``trellax.config.update("jax_debug_nans", True)`` /
 ``config.jax_debug_nans`` / ``config.read(...)`` set and read it process-wide. Flags with an
-effect here: ``debug_nans``, ``debug_infs``, ``disable_jit`` (see ``_src/op_by_op.py``) and
-``numpy_rank_promotion`` (kept in :class:`~trellax._src.config.State`, since it changes what a
+effect here: ``debug_nans``, ``debug_infs``, ``disable_jit`` (see ``_src/interpreters/op_by_op.py``) and
+``numpy_rank_promotion`` (kept in :class:`~trellax._src.config.settings.State`, since it changes what a
 traced function does and so belongs in every cache key). The others are accepted with their JAX
 values and documented as having no effect (``docs/config.md``); a value whose behaviour trellax
 does not have (``threefry_partitionable(False)``, ``debug_key_reuse(True)``) raises
@@ -21,7 +21,7 @@ from contextvars import ContextVar
 from types import MappingProxyType
 from typing import Any
 
-from trellax._src import config as _config
+from trellax._src.config import settings as _config
 
 
 class _NoDefault:
@@ -92,7 +92,7 @@ class FlagState:
         self.parse = parse
         self.__doc__ = doc
         self.supported = supported
-        #: the :class:`~trellax._src.config.State` field that holds this flag, if any
+        #: the :class:`~trellax._src.config.settings.State` field that holds this flag, if any
         self.state_field = state_field
         self.on_change: Callable[[], None] | None = None
         #: the value of ``flag()`` without an argument (True for JAX's boolean flags)

@@ -1,7 +1,7 @@
 """JAX's flags as trellax flag objects (``trellax.debug_nans``, ``trellax.transfer_guard``, ...).
 
-Flags with an effect: ``debug_nans``, ``debug_infs``, ``disable_jit`` (``_src/op_by_op.py``),
-``numpy_rank_promotion`` (``_src/numpy/util.py``) and ``log_compiles`` (``_src/api.py``). The others are accepted with JAX's values and
+Flags with an effect: ``debug_nans``, ``debug_infs``, ``disable_jit`` (``_src/interpreters/op_by_op.py``),
+``numpy_rank_promotion`` (``_src/numpy/util.py``) and ``log_compiles`` (``_src/api/api.py``). The others are accepted with JAX's values and
 change nothing, each for the reason in its doc (``docs/config.md`` lists them); a value asking
 for behaviour trellax does not have raises ``NotImplementedError``.
 """
@@ -12,7 +12,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from trellax._src.config_flags import FlagState, parse_any, parse_bool, parse_enum
+from trellax._src.config.flags import FlagState, parse_any, parse_bool, parse_enum
 
 
 def _bool_flag(name: str, default: bool, doc: str, only: bool | None = None) -> FlagState:

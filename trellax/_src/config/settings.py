@@ -30,7 +30,7 @@ class State(NamedTuple):
     #: Fused regions of ``jit`` programs may hold bfloat16/float16 values in float32 and round
     #: only at the region's outputs (see ``docs/performance.md``). Off: bit-identical results.
     excess: bool = False
-    #: ``numpy_rank_promotion``: "allow", "warn" or "raise" (``_src/config_flags.py``)
+    #: ``numpy_rank_promotion``: "allow", "warn" or "raise" (``_src/config/flags.py``)
     rank_promotion: str = "allow"
 
 
@@ -138,8 +138,8 @@ class Config:
         return state().mode
 
     def __getattr__(self, name: str) -> Any:
-        """JAX's other flags (``config.jax_debug_nans``), from ``_src/config_flags.py``."""
-        from trellax._src import config_flags
+        """JAX's other flags (``config.jax_debug_nans``), from ``_src/config/flags.py``."""
+        from trellax._src.config import flags as config_flags
 
         if name.startswith(("jax_", "trellax_")) and (f := config_flags.flag(name)) is not None:
             return f.value
@@ -148,7 +148,7 @@ class Config:
     def _flag(self, name: str) -> str:
         """The flag a name means: ``enable_x64``, ``jax_enable_x64`` and ``trellax_enable_x64``
         are one flag."""
-        from trellax._src import config_flags
+        from trellax._src.config import flags as config_flags
 
         flag = name.removeprefix("trellax_").removeprefix("jax_")
         if flag not in self._FLAGS and config_flags.flag(name) is None:
@@ -167,7 +167,7 @@ class Config:
         name = self._flag(name)
         current = _global_state[0]
         if name not in self._FLAGS:
-            from trellax._src import config_flags
+            from trellax._src.config import flags as config_flags
 
             config_flags.FLAGS[name].set_global(value)
         elif name == "enable_x64":
@@ -181,7 +181,7 @@ class Config:
         """The current value of a flag, by name."""
         flag = self._flag(name)
         if flag not in self._FLAGS:
-            from trellax._src import config_flags
+            from trellax._src.config import flags as config_flags
 
             return config_flags.FLAGS[flag].value
         return getattr(self, flag)

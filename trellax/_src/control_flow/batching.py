@@ -21,18 +21,19 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, dtypes
-from trellax._src.ad_util import differentiable
 from trellax._src.control_flow import cond_p, scan_p, while_p
-from trellax._src.core import ShapedArray
-from trellax._src.custom_derivatives import stop_gradient_p
+from trellax._src.core import core
+from trellax._src.core.core import ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
+from trellax._src.custom.derivatives import stop_gradient_p
+from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import batching, tracing
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.lax import elementwise as _el
 from trellax._src.lax import reductions as _r
 from trellax._src.lax import structural as _s
 from trellax._src.lax._base import asarray
 from trellax._src.lax._batch import Dims, axis_size, bdim_at_front, elementwise_rule, moveaxis
+from trellax._src.lax.ad_util import differentiable
 
 Batched = Sequence[bool]
 
@@ -170,7 +171,7 @@ def _select_per_example(idx: Any, cases: list[Any]) -> Any:
 def _pad_invars(
     j: ClosedJaxpr, before: list[ShapedArray], n_own: int, after: list[ShapedArray]
 ) -> ClosedJaxpr:
-    from trellax._src.jaxpr import Var
+    from trellax._src.core.jaxpr import Var
 
     inner = j.jaxpr
     invars = [

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
+    from trellax._src.core.typing import ArrayLike, DTypeLike
     from trellax._src.numpy.indexing import _IndexUpdateHelper
-    from trellax._src.typing import ArrayLike, DTypeLike
 
 _NOT_CONSTRUCTIBLE = (
     "trellax.Array cannot be constructed directly; use trellax.numpy.asarray(...) or "

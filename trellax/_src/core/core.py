@@ -40,8 +40,8 @@ from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 
-from trellax._src import errors
-from trellax._src.basearray import Array
+from trellax._src.core import errors
+from trellax._src.core.basearray import Array
 
 Shape: TypeAlias = tuple[int, ...]
 DType: TypeAlias = np.dtype[Any]
@@ -268,7 +268,7 @@ class Trace:
 
 
 class EvalTrace(Trace):
-    """The bottom of the stack: evaluate eagerly with NumPy (``trellax._src.eager``)."""
+    """The bottom of the stack: evaluate eagerly with NumPy (``trellax._src.backend.eager``)."""
 
     def __repr__(self) -> str:
         return "EvalTrace"
@@ -280,19 +280,19 @@ class EvalTrace(Trace):
 
 
 def _no_eval(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
-    raise RuntimeError("trellax._src.eager has not been imported")
+    raise RuntimeError("trellax._src.backend.eager has not been imported")
 
 
-#: Evaluates a primitive on concrete arrays: ``trellax._src.eager.eval_primitive``, installed
-#: when that module is imported (with ``trellax._src.array``).
+#: Evaluates a primitive on concrete arrays: ``trellax._src.backend.eager.eval_primitive``, installed
+#: when that module is imported (with ``trellax._src.backend.array``).
 eval_primitive: Callable[[Primitive, Sequence[Any], dict[str, Any]], Any] = _no_eval
 
 
 def _no_array_type(value: Any, dtype: DType, weak_type: bool) -> Any:
-    raise RuntimeError("trellax._src.array has not been imported")
+    raise RuntimeError("trellax._src.backend.array has not been imported")
 
 
-#: Builds a concrete array from (NumPy value, dtype, weak_type); set by ``trellax._src.array``
+#: Builds a concrete array from (NumPy value, dtype, weak_type); set by ``trellax._src.backend.array``
 #: (layer 3), which the evaluation trace must not import.
 new_array: Callable[[Any, DType, bool], Any] = _no_array_type
 

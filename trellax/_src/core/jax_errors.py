@@ -3,7 +3,7 @@ and with JAX's base classes (``trellax.errors`` re-exports them)."""
 
 from __future__ import annotations
 
-from trellax._src.errors import TrellaxTypeError
+from trellax._src.core.errors import TrellaxTypeError
 
 
 class InconclusiveDimensionOperation(Exception):

@@ -12,7 +12,7 @@ from typing import Any, Protocol, SupportsIndex, TypeAlias, runtime_checkable
 
 import numpy as np
 
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
 
 DType: TypeAlias = np.dtype[Any]
 Shape: TypeAlias = tuple[int, ...]

@@ -17,15 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core
-from trellax._src.ad_util import Zero, differentiable, float0, tangent_aval, zeros
-from trellax._src.core import Primitive, ShapedArray
-from trellax._src.errors import UnexpectedTracerError
+from trellax._src.core import core
+from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.errors import UnexpectedTracerError
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.interpreters.ad import JVPTrace, JVPTracer
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.interpreters.tracing import JaxprTrace
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
-from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
+from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval, zeros
+from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
 
 
 def _name(f: Any) -> str:
@@ -135,7 +135,7 @@ class custom_jvp:
                 and _owns(outer, BatchTracer, args)
                 and _differentiated(outer)
             ):
-                from trellax._src.custom_batching import call_custom_jvp
+                from trellax._src.custom.derivatives_vmap import call_custom_jvp
 
                 return call_custom_jvp(self, outer, args)
             if type(outer) is JVPTrace:  # differentiated, but not with respect to these args
@@ -166,7 +166,7 @@ class custom_jvp:
     ) -> tuple[list[Any], PyTreeDef, list[Any]]:
         """Runs the rule (in the current trace) and checks its output: the primal output
         leaves, their tree, and the tangent leaves (``None`` for a non-differentiable output)."""
-        from trellax._src.tree_util import tree_map
+        from trellax._src.tree.tree_util import tree_map
 
         assert self._jvp_rule is not None
         name = _name(self._fun)
@@ -226,13 +226,13 @@ def _arr(x: Any) -> Any:
 
 
 def _tree_add(a: Any, b: Any) -> Any:
-    from trellax._src.tree_util import tree_map
+    from trellax._src.tree.tree_util import tree_map
 
     return tree_map(lambda x, y: x + y, a, b)
 
 
 def _tree_zeros_like(a: Any) -> Any:
-    from trellax._src.tree_util import tree_map
+    from trellax._src.tree.tree_util import tree_map
 
     return tree_map(lambda x: _materialize(Zero(tangent_aval(core.get_aval(_arr(x))))), a)
 
@@ -365,7 +365,7 @@ class custom_vjp:
                 and _owns(outer, BatchTracer, args)
                 and _differentiated(outer)
             ):
-                from trellax._src.custom_batching import call_custom_vjp
+                from trellax._src.custom.derivatives_vmap import call_custom_vjp
 
                 return call_custom_vjp(self, outer, args)
             if type(outer) is JVPTrace:
@@ -581,7 +581,7 @@ def _define_call(prim_name: str, jvp: Any) -> Primitive:
 def _call_batch(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
     """Under ``vmap`` the call is inlined (its body batched); differentiating the batched
     jaxpr afterwards uses the body's own derivative."""
-    from trellax._src.control_flow_batch import _run_batched
+    from trellax._src.control_flow.batching import _run_batched
     from trellax._src.interpreters import batching
     from trellax._src.lax._batch import moveaxis
 
@@ -618,7 +618,7 @@ def stop_gradient(x: Any) -> Any:
     >>> trellax.grad(lambda x: trellax.lax.stop_gradient(x) * x)(3.0)
     Array(3., dtype=float32, weak_type=True)
     """
-    from trellax._src.tree_util import tree_map
+    from trellax._src.tree.tree_util import tree_map
 
     def stop(leaf: Any) -> Any:
         a = _arr(leaf)

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from trellax._src import core
+from trellax._src.core import core
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.lax._batch import moveaxis
-from trellax._src.tree_util import tree_flatten, tree_map, tree_unflatten
+from trellax._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
 
 
 def _unbatch(trace: BatchTrace, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -37,7 +37,7 @@ def _unbatch(trace: BatchTrace, args: tuple[Any, ...]) -> tuple[tuple[Any, ...],
 
 
 def _vmap(fun: Callable[..., Any], in_axes: Any, trace: BatchTrace) -> Callable[..., Any]:
-    from trellax._src.vmap_api import vmap
+    from trellax._src.api.vmap import vmap
 
     return vmap(fun, in_axes=in_axes, axis_size=trace.axis_size, axis_name=trace.axis_name)
 
@@ -47,14 +47,14 @@ def _rewrap(trace: BatchTrace, out: Any) -> Any:
 
 
 def _nondiff_batched(trace: BatchTrace, args: tuple[Any, ...], nondiff: tuple[int, ...]) -> bool:
-    from trellax._src.custom_derivatives import _owns
+    from trellax._src.custom.derivatives import _owns
 
     return _owns(trace, BatchTracer, [args[i] for i in nondiff])
 
 
 def call_custom_jvp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
     """``f(*args)`` for a ``custom_jvp`` ``f`` and arguments batched by ``trace``."""
-    from trellax._src.custom_derivatives import custom_jvp
+    from trellax._src.custom.derivatives import custom_jvp
 
     if _nondiff_batched(trace, args, f.nondiff_argnums):
         return f._fun(*args)  # a batched non-differentiable argument: no rule applies per batch
@@ -80,7 +80,7 @@ def call_custom_jvp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
 
 def call_custom_vjp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
     """``f(*args)`` for a ``custom_vjp`` ``f`` and arguments batched by ``trace``."""
-    from trellax._src.custom_derivatives import custom_vjp
+    from trellax._src.custom.derivatives import custom_vjp
 
     if _nondiff_batched(trace, args, f.nondiff_argnums):
         return f._fun(*args)

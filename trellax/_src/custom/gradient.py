@@ -12,13 +12,13 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from trellax._src import core
-from trellax._src.custom_derivatives import custom_vjp
+from trellax._src.core import core
+from trellax._src.core.jaxpr import ClosedJaxpr
+from trellax._src.custom.derivatives import custom_vjp
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr
 from trellax._src.lax._base import asarray
-from trellax._src.tree_registry import register_pytree_node
-from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from trellax._src.tree.registry import register_pytree_node
+from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 
 class _Closure:

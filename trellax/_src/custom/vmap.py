@@ -17,17 +17,17 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src import core
-from trellax._src.call_jaxpr import batch_body, inline_codegen, trace_call
-from trellax._src.core import EvalTrace, Primitive
-from trellax._src.custom_batching import _unbatch
-from trellax._src.custom_derivatives import _owns
+from trellax._src.core import core
+from trellax._src.core.core import EvalTrace, Primitive
+from trellax._src.core.jaxpr import ClosedJaxpr
+from trellax._src.custom.derivatives import _owns
+from trellax._src.custom.derivatives_vmap import _unbatch
 from trellax._src.interpreters import tracing
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
-from trellax._src.jaxpr import ClosedJaxpr
+from trellax._src.interpreters.call_jaxpr import batch_body, inline_codegen, trace_call
 from trellax._src.lax._base import asarray
 from trellax._src.lax._batch import moveaxis
-from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_map, tree_unflatten
+from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_map, tree_unflatten
 
 
 class custom_vmap:

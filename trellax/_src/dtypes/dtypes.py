@@ -22,8 +22,8 @@ from typing import Any, Final, Literal, Protocol, TypeAlias, overload
 import ml_dtypes
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src.lattice import Lattice, NoJoinError
+from trellax._src.config import settings as _config
+from trellax._src.dtypes.lattice import Lattice, NoJoinError
 
 DType: TypeAlias = np.dtype[Any]
 

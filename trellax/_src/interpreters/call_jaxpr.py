@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src import core
+from trellax._src.core import core
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
 
 
 def trace_call(
@@ -37,7 +37,7 @@ def batch_body(
     closed: ClosedJaxpr, args: Sequence[Any], dims: Sequence[int | None]
 ) -> tuple[list[Any], list[int | None]]:
     """The batching of an equation holding ``closed``: its body evaluated under ``vmap``."""
-    from trellax._src.control_flow_batch import _run_batched
+    from trellax._src.control_flow.batching import _run_batched
     from trellax._src.interpreters import batching
     from trellax._src.lax._batch import moveaxis
 

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core
-from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core import core
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 
 #: The dtype of tangents and cotangents of integer and bool values: no values, itemsize 0.
 float0: np.dtype[Any] = np.dtype([("float0", np.void, 0)])

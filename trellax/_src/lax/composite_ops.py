@@ -19,11 +19,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike, DTypeLike
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import indexing
 from trellax._src.lax._base import asarray
-from trellax._src.typing import ArrayLike, DTypeLike
 
 
 def scatter_apply(

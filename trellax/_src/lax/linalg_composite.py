@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax import reductions, structural
 from trellax._src.lax._base import Category, asarray, check_dtype, inexact
-from trellax._src.typing import ArrayLike
 
 
 class EigImplementation(enum.Enum):
@@ -50,7 +50,7 @@ class SvdAlgorithm(enum.Enum):
 
 
 def _map_batch(fn: Any, x: Array, core_rank: int) -> Any:
-    from trellax._src.vmap_api import vmap
+    from trellax._src.api.vmap import vmap
 
     for _ in range(x.ndim - core_rank):
         fn = vmap(fn)

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import math
 
-from trellax._src import ad_util
 from trellax._src.backend import special_error as _e  # noqa: F401  (registers the impls)
 from trellax._src.backend import special_integrals as _i  # noqa: F401
-from trellax._src.basearray import Array
-from trellax._src.core import Primitive
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import Primitive
+from trellax._src.core.typing import ArrayLike
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, floating, naryop
 from trellax._src.lax._batch import elementwise_rule
 from trellax._src.lax.elementwise import cos, div, eq, exp, log, mul, neg, sin, sub
 from trellax._src.lax.structural import select_n
-from trellax._src.typing import ArrayLike
 
 _c = ad_util.const
 

@@ -20,12 +20,12 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import conv, convenience, elementwise, reductions, structural
 from trellax._src.lax._base import asarray
 from trellax._src.lax.conv import padtype_to_pads
-from trellax._src.tree_util import tree_flatten, tree_unflatten
+from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
 _MONOIDS: dict[Any, Callable[[Array, tuple[int, ...]], Array]] = {
     elementwise.add: reductions.reduce_sum,

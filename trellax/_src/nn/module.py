@@ -513,8 +513,8 @@ def _check_param_shape(
     init_kwargs: dict[str, Any],
 ) -> None:
     """Raises ScopeParamShapeError when ``value``'s shapes differ from the initializer's."""
-    from trellax._src import tree_util
-    from trellax._src.api import ShapeDtypeStruct, eval_shape
+    from trellax._src.api.api import ShapeDtypeStruct, eval_shape
+    from trellax._src.tree import tree_util
 
     try:
         cache_key: Any = (init_fn, init_args, tuple(sorted(init_kwargs.items())))

@@ -12,16 +12,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trellax._src import ad_util, dtypes
-from trellax._src.config import state as _config_state
-from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.config.settings import state as _config_state
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import batching
+from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax import reductions as _r
 from trellax._src.lax import structural as _s
 from trellax._src.lax._base import asarray
 from trellax._src.lax._batch import bdim_at_front, moveaxis
-from trellax._src.tree_util import tree_map
+from trellax._src.tree.tree_util import tree_map
 
 AxisNames = tuple[Any, ...]
 

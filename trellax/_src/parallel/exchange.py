@@ -13,9 +13,16 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.parallel import _check_bound, _names, _no_groups, all_gather, axis_index, psum
-from trellax._src.parallel import axis_size as _axis_size
-from trellax._src.tree_util import tree_map
+from trellax._src.parallel.collectives import (
+    _check_bound,
+    _names,
+    _no_groups,
+    all_gather,
+    axis_index,
+    psum,
+)
+from trellax._src.parallel.collectives import axis_size as _axis_size
+from trellax._src.tree.tree_util import tree_map
 
 
 def _one_name(axis_name: Any, fun: str) -> Any:

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend.numpy import _digamma
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.random.loops import lgamma
 
 

@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.basearray import Array
-from trellax._src.core import ShapedArray, get_aval
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import ShapedArray, get_aval
 from trellax._src.numpy.creation import asarray
-from trellax._src.tree_util import tree_map
+from trellax._src.tree.tree_util import tree_map
 
 
 class Device:

@@ -16,8 +16,8 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src.runtime import CPU, Device
-from trellax._src.tree_util import tree_flatten
+from trellax._src.runtime.device import CPU, Device
+from trellax._src.tree.tree_util import tree_flatten
 
 _ONE = "trellax computes on one CPU device"
 
@@ -265,7 +265,7 @@ def pmap(
 ) -> Callable[..., Any]:
     """``vmap`` over a mapped axis of size 1 (one device, as JAX's ``pmap`` on one device);
     a larger axis raises ``ValueError`` pointing to ``trellax.vmap``."""
-    from trellax._src.vmap_api import vmap
+    from trellax._src.api.vmap import vmap
 
     if static_broadcasted_argnums not in ((), None):
         raise NotImplementedError(

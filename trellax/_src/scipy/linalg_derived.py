@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.numpy import joining, linalg, linalg_ops, ufuncs
 from trellax._src.numpy.creation import zeros
 from trellax._src.numpy.util import ensure_array

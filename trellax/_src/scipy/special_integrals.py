@@ -1,12 +1,12 @@
-"""``scipy.special`` functions on the primitives of ``lax/special_more.py``: the scaled
+"""``scipy.special`` functions on the primitives of ``lax/special_integrals.py``: the scaled
 complementary error function, Dawson's integral, Fresnel, exponential, sine/cosine integrals and
 ``spence``. Arguments promote to an inexact dtype as in JAX (complex refused)."""
 
 from __future__ import annotations
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
-from trellax._src.lax import special_more as prims
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import special_integrals as prims
 from trellax._src.lax import special_series as series
 from trellax._src.lax import special_sph_harm as sph
 from trellax._src.lax.structural import _convert

@@ -21,7 +21,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from trellax._src.tree_registry import (
+from trellax._src.tree.registry import (
     CUSTOM,
     DEFAULT_DICT,
     DICT,

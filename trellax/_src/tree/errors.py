@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trellax._src.tree_flatten import classify_fast, guess_flatten, node_children, tree_flatten
-from trellax._src.tree_keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey, keystr
-from trellax._src.tree_registry import (
+from trellax._src.tree.flatten import classify_fast, guess_flatten, node_children, tree_flatten
+from trellax._src.tree.keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey, keystr
+from trellax._src.tree.registry import (
     CUSTOM,
     DEFAULT_DICT,
     DICT,
@@ -30,7 +30,7 @@ from trellax._src.tree_registry import (
 )
 
 if TYPE_CHECKING:
-    from trellax._src.tree_def import PyTreeDef, Spec
+    from trellax._src.tree.treedef import PyTreeDef, Spec
 
 
 class Mismatch(Exception):

@@ -12,18 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from trellax._src import tree_codegen
-from trellax._src.tree_def import (
-    LEAF_TREEDEF,
-    NONE_SPEC,
-    IsLeaf,
-    PyTreeDef,
-    Spec,
-    make_treedef,
-    rebuild,
-)
-from trellax._src.tree_keys import DictKey, GetAttrKey, SequenceKey
-from trellax._src.tree_registry import (
+from trellax._src.tree import codegen as tree_codegen
+from trellax._src.tree.keys import DictKey, GetAttrKey, SequenceKey
+from trellax._src.tree.registry import (
     CUSTOM,
     DEFAULT_DICT,
     DICT,
@@ -36,6 +27,15 @@ from trellax._src.tree_registry import (
     Registration,
     classify,
     custom_keys,
+)
+from trellax._src.tree.treedef import (
+    LEAF_TREEDEF,
+    NONE_SPEC,
+    IsLeaf,
+    PyTreeDef,
+    Spec,
+    make_treedef,
+    rebuild,
 )
 
 _new = object.__new__

@@ -19,7 +19,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from operator import attrgetter
 from typing import Any, TypeVar
 
-from trellax._src.tree_keys import FlattenedIndexKey, GetAttrKey
+from trellax._src.tree.keys import FlattenedIndexKey, GetAttrKey
 
 T = TypeVar("T")
 Typ = TypeVar("Typ", bound=type)

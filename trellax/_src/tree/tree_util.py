@@ -20,13 +20,13 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from trellax._src.tree_def import PyTreeDef as PyTreeDef
-from trellax._src.tree_def import tree_unflatten as tree_unflatten
-from trellax._src.tree_errors import first_difference, flatten_rest, flatten_up_to
-from trellax._src.tree_flatten import classify_fast, flatten_with_path, map_node, node_children
-from trellax._src.tree_flatten import tree_flatten as tree_flatten
-from trellax._src.tree_flatten import tree_leaves as tree_leaves
-from trellax._src.tree_registry import KIND, classify, register_pytree_node
+from trellax._src.tree.errors import first_difference, flatten_rest, flatten_up_to
+from trellax._src.tree.flatten import classify_fast, flatten_with_path, map_node, node_children
+from trellax._src.tree.flatten import tree_flatten as tree_flatten
+from trellax._src.tree.flatten import tree_leaves as tree_leaves
+from trellax._src.tree.registry import KIND, classify, register_pytree_node
+from trellax._src.tree.treedef import PyTreeDef as PyTreeDef
+from trellax._src.tree.treedef import tree_unflatten as tree_unflatten
 
 T = TypeVar("T")
 IsLeaf = Callable[[Any], bool] | None

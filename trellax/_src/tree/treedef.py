@@ -19,8 +19,8 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from trellax._src import tree_codegen
-from trellax._src.tree_registry import (
+from trellax._src.tree import codegen as tree_codegen
+from trellax._src.tree.registry import (
     CUSTOM,
     DEFAULT_DICT,
     DICT,
@@ -290,7 +290,7 @@ class PyTreeDef:
         >>> tree_structure([0, 0]).flatten_up_to([(1, 2), {"a": 3}])
         [(1, 2), {'a': 3}]
         """
-        from trellax._src.tree_errors import flatten_up_to
+        from trellax._src.tree.errors import flatten_up_to
 
         return flatten_up_to(self, tree, "PyTreeDef.flatten_up_to", "the tree")
 

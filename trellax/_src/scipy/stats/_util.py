@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.numpy.util import (
     check_arraylike,

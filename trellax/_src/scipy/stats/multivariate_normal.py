@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
 from trellax._src.numpy import linalg, reductions, shapes
 from trellax._src.numpy import ufuncs as u
 from trellax._src.scipy.stats._util import ArrayLike, promote
