@@ -53,8 +53,6 @@ MOVES: dict[str, str] = {
     "fp_errors": "backend.fp_errors",
     # floor 4: lax
     "ad_util": "lax.ad_util",
-    "lax_linalg_more": "lax.linalg_composite",
-    "lax_more_ops": "lax.composite_ops",
     "lax_tree_ops": "lax.tree_ops",
     "lax.special_more": "lax.special_integrals",
     # floor 5: interpreters
@@ -63,18 +61,19 @@ MOVES: dict[str, str] = {
     # floor 6: primitives that hold functions
     "control_flow_batch": "control_flow.batching",
     "custom_derivatives": "custom.derivatives",
-    "custom_batching": "custom.derivatives_vmap",
+    "custom_batching": "custom.derivatives",
+    "custom.derivatives_vmap": "custom.derivatives",
     "custom_vmap": "custom.vmap",
     "custom_gradient": "custom.gradient",
     "custom_root": "custom.root",
     "linear_solve": "custom.linear_solve",
     "checkpoint": "checkpoint.rematerialize",
-    "checkpoint_ad": "checkpoint.remat_ad",
+    "checkpoint_ad": "checkpoint.rematerialize",
+    "checkpoint.remat_ad": "checkpoint.rematerialize",
     "checkpoint_policies": "checkpoint.policies",
     "callbacks": "callbacks.callbacks",
     "debugging": "callbacks.debugging",
     "parallel": "parallel.collectives",
-    "parallel_more": "parallel.exchange",
     # floor 7: the transformations' entry points
     "api": "api.api",
     "vmap_api": "api.vmap",
@@ -89,6 +88,14 @@ MOVES: dict[str, str] = {
     # floor 8: user namespaces
     "scipy.special_more": "scipy.special_integrals",
     "scipy.linalg_more": "scipy.linalg_derived",
+    # floor 8: lax and collective functions written with trellax.numpy
+    "lax_linalg_more": "derived.lax_linalg",
+    "lax_more_ops": "derived.lax_ops",
+    "parallel_more": "derived.collectives",
+    # (their first homes, for code merged in between)
+    "lax.linalg_composite": "derived.lax_linalg",
+    "lax.composite_ops": "derived.lax_ops",
+    "parallel.exchange": "derived.collectives",
     # floor 9: runtime helpers
     "runtime": "runtime.device",
     "runtime_caches": "runtime.caches",

@@ -95,6 +95,9 @@ from trellax._src.config.settings import enable_x64 as enable_x64
 from trellax._src.config.settings import fused_excess_precision as fused_excess_precision
 from trellax._src.config.settings import numpy_dtype_promotion as numpy_dtype_promotion
 from trellax._src.core.basearray import Array as Array
+
+# -- issue 14: runtime helpers under JAX's names (one CPU device) --------------------------------
+from trellax._src.core.devices import Device as Device
 from trellax._src.custom.derivatives import custom_jvp as custom_jvp
 from trellax._src.custom.derivatives import custom_vjp as custom_vjp
 from trellax._src.custom.gradient import closure_convert as closure_convert
@@ -103,9 +106,6 @@ from trellax._src.interpreters.op_by_op import ensure_compile_time_eval as ensur
 from trellax._src.runtime.caches import clear_caches as clear_caches
 from trellax._src.runtime.caches import effects_barrier as effects_barrier
 from trellax._src.runtime.caches import live_arrays as live_arrays
-
-# -- issue 14: runtime helpers under JAX's names (one CPU device) --------------------------------
-from trellax._src.runtime.device import Device as Device
 from trellax._src.runtime.device import block_until_ready as block_until_ready
 from trellax._src.runtime.device import default_backend as default_backend
 from trellax._src.runtime.device import device_count as device_count

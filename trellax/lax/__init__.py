@@ -5,7 +5,6 @@ first. Dtype errors name the ``trellax.numpy`` function that promotes.
 """
 
 from trellax._src.control_flow import cond, fori_loop, map, scan, switch, while_loop
-from trellax._src.custom.derivatives import stop_gradient as stop_gradient
 from trellax._src.lax.conv import (
     ConvDimensionNumbers,
     conv_dimension_numbers,
@@ -110,6 +109,7 @@ from trellax._src.lax.reductions import (
     reduce_xor,
     sort,
 )
+from trellax._src.lax.stop_gradient import stop_gradient as stop_gradient
 from trellax._src.lax.structural import (
     bitcast_convert_type,
     broadcast,
@@ -426,7 +426,7 @@ __all__ += [
 ]
 
 # -- issue 14: more collectives over named vmap axes ------------------------------------------------
-from trellax._src.parallel.exchange import (  # noqa: E402
+from trellax._src.derived.collectives import (  # noqa: E402
     all_to_all,
     pbroadcast,
     pcast,
@@ -452,7 +452,7 @@ __all__ += [
     "ragged_all_to_all",
 ]
 
-from trellax._src.lax.composite_ops import (  # noqa: E402
+from trellax._src.derived.lax_ops import (  # noqa: E402
     RaggedDotDimensionNumbers,
     conv_general_dilated_local,
     conv_general_dilated_patches,

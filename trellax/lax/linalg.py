@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 # -- issue 14: the remaining jax.lax.linalg names ---------------------------------------------------
-from trellax._src.lax.linalg_composite import (
+from trellax._src.derived.lax_linalg import (
     EighImplementation,
     EigImplementation,
     SvdAlgorithm,

@@ -19,6 +19,7 @@ from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray
 from trellax._src.interpreters import ad
+from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval
 from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
 
@@ -30,8 +31,6 @@ def _as_array(x: Any, what: str = "Argument") -> Any:
     if isinstance(x, Array):
         return x
     if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)):
-        from trellax._src.lax._base import asarray
-
         return asarray(x)
     raise TypeError(f"{what} {x!r} of type {type(x)} is not a valid JAX type.")
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from trellax._src.api.autodiff import vjp
+
 
 def fwd_and_bwd(
     fun: Callable[..., Any],
@@ -15,7 +17,6 @@ def fwd_and_bwd(
 ) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """``fwd(*args) -> (out, residuals)`` and ``bwd(residuals, ct)``: the cotangents of the
     ``argnums`` arguments (``residuals`` is the VJP function, as in JAX)."""
-    from trellax._src.api.autodiff import vjp
 
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 

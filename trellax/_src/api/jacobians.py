@@ -26,7 +26,11 @@ from trellax._src.api.autodiff import (
 from trellax._src.core import core
 from trellax._src.core.core import ShapedArray
 from trellax._src.interpreters import ad
-from trellax._src.lax.ad_util import Zero, differentiable, float0
+from trellax._src.interpreters.batching import batch_flat
+from trellax._src.lax._batch import moveaxis
+from trellax._src.lax.ad_util import Zero, broadcast_to_shape, convert, differentiable, float0
+from trellax._src.lax.elementwise import real_p
+from trellax._src.lax.structural import reshape
 from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 
@@ -35,8 +39,6 @@ def _downcast(x: Any, example: ShapedArray) -> Any:
     the input for jacrev), taking the real part for a real example, as JAX does."""
     if isinstance(x, np.ndarray) or example.dtype == float0:
         return x
-    from trellax._src.lax.ad_util import convert
-    from trellax._src.lax.elementwise import real_p
 
     if x.dtype.kind == "c" and example.dtype.kind != "c":
         x = real_p.bind(x)
@@ -112,7 +114,6 @@ def _pushforward(
 ) -> tuple[list[Any], list[Any], list[int | None], Any]:
     """``vmap`` of the JVP over the standard basis of all inputs (one row per input element):
     the primal outputs, the batched output tangents with their batch axes, and the aux output."""
-    from trellax._src.interpreters.batching import batch_flat
 
     basis = _stacked_basis(in_avals, n_basis)
     box: dict[str, Any] = {}
@@ -150,11 +151,10 @@ def _rows(
 ) -> Any:
     """Rows ``start:start+size`` of the batched tangent ``t`` (batch axis ``dim``, broadcast if
     unbatched), batch axis first."""
-    import trellax.numpy as tnp
 
     if dim is None:
-        return tnp.broadcast_to(t, (size, *out_shape))
-    t = tnp.moveaxis(t, dim, 0)
+        return broadcast_to_shape(t, (size, *out_shape))
+    t = moveaxis(t, dim, 0)
     return t if (start, size) == (0, n) else t[start : start + size]
 
 
@@ -163,7 +163,6 @@ def _pullback(
 ) -> tuple[list[Any], list[int | None]]:
     """``vmap`` of the transposed linearization over the standard basis of all outputs: the
     batched input cotangents (``Zero`` where an input gets none) and their batch axes."""
-    from trellax._src.interpreters.batching import batch_flat
 
     basis = _stacked_basis(out_avals, n_basis)
     extra = [Zero(a) for a in lin.out_avals[len(out_avals) :]]
@@ -185,15 +184,13 @@ def _pullback(
 
 
 def _stack_block(block: Any, out_shape: tuple[int, ...], in_shape: tuple[int, ...]) -> Any:
-    import trellax.numpy as tnp
 
-    return tnp.reshape(block, out_shape + in_shape)
+    return reshape(block, out_shape + in_shape)
 
 
 def _columns_last(block: Any, out_shape: tuple[int, ...], in_shape: tuple[int, ...]) -> Any:
-    import trellax.numpy as tnp
 
-    return tnp.reshape(tnp.moveaxis(block, 0, -1), out_shape + in_shape)
+    return reshape(moveaxis(block, 0, -1), out_shape + in_shape)
 
 
 def _jac_tree(in_tree: PyTreeDef, per_in: list[Any], argnums: int | Sequence[int]) -> Any:

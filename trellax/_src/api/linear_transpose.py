@@ -7,8 +7,10 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from trellax._src.api.api import _leaf_aval
 from trellax._src.api.autodiff import _as_array, _aval, _Flat, _fun_name, _zeros_out
 from trellax._src.interpreters import ad
+from trellax._src.interpreters.tracing import trace_to_jaxpr
 from trellax._src.lax.ad_util import Zero, differentiable
 from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
@@ -23,8 +25,6 @@ def linear_transpose(
     >>> t(3.0)
     (Array(6., dtype=float32, weak_type=True),)
     """
-    from trellax._src.api.api import _leaf_aval
-    from trellax._src.interpreters.tracing import trace_to_jaxpr
 
     leaves, in_tree = tree_flatten(primals)
     in_avals = [

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api import api
 from trellax._src.config import settings as _config
 from trellax._src.core import core
 from trellax._src.core.core import ShapedArray
@@ -134,7 +135,6 @@ class Compiled:
         return _describe(self.lowered.jaxpr, self._run, self.lowered._name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from trellax._src.api import api
 
         leaves, in_tree = tree_flatten((list(args), kwargs))
         if in_tree != self.in_tree:

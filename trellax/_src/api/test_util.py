@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.api.autodiff import jvp, vjp
+from trellax._src.api.autodiff import _as_array, jvp, vjp
+from trellax._src.lax._base import asarray
 from trellax._src.tree.tree_util import tree_flatten, tree_map
 
 _TOL = {
@@ -29,7 +30,6 @@ EPS = 1e-4
 def _tol(x: Any, given: float | None) -> float:
     if given is not None:
         return given
-    from trellax._src.api.autodiff import _as_array
 
     try:
         name = _as_array(x).dtype.name  # a Python float is float32 (x64 off), as in JAX
@@ -39,15 +39,14 @@ def _tol(x: Any, given: float | None) -> float:
 
 
 def _rand_like(rng: np.random.RandomState, x: Any) -> Any:
-    import trellax.numpy as tnp
 
-    a = tnp.asarray(x)
+    a = asarray(x)
     d = a.dtype
     if d.kind == "c":
         v = rng.randn(*a.shape) + 1j * rng.randn(*a.shape)
     else:
         v = rng.randn(*a.shape)
-    return tnp.asarray(np.asarray(v).astype(d))
+    return asarray(np.asarray(v).astype(d))
 
 
 def _add(x: Any, t: Any, s: float) -> Any:

@@ -13,10 +13,6 @@ from typing import Any
 
 import numpy as np
 
-import trellax._src.control_flow.batching
-import trellax._src.lax.batch_rules
-import trellax._src.lax.conv_batch
-import trellax._src.parallel.collectives  # noqa: F401  (the collectives and their rules)
 from trellax._src.core.basearray import Array
 from trellax._src.interpreters import batching
 from trellax._src.lax._base import asarray

@@ -18,11 +18,13 @@ import numpy as np
 
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.devices import check_single_device
 from trellax._src.core.jax_errors import JaxRuntimeError
 from trellax._src.dtypes import dtypes
-from trellax._src.interpreters import tracing
+from trellax._src.interpreters import batching, tracing
 from trellax._src.lax._base import asarray
 from trellax._src.lax._batch import moveaxis
+from trellax._src.lax.structural import broadcast_in_dim, concatenate
 from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 VMAP_METHODS = (
@@ -108,7 +110,6 @@ def _pure_callback_batch(
     result_avals: tuple[ShapedArray, ...],
     vmap_method: Any,
 ) -> tuple[Any, Any]:
-    from trellax._src.interpreters import batching
 
     size = batching.current_axis().size
     if vmap_method not in VMAP_METHODS:
@@ -122,8 +123,6 @@ def _pure_callback_batch(
     if vmap_method in ("sequential", "sequential_unrolled"):
         outs = _sequential(moved, dims, size, result_avals, params)
     else:
-        from trellax._src.lax.structural import broadcast_in_dim
-
         ins = []
         for a, d in zip(moved, dims):
             if d is None and vmap_method == "expand_dims":
@@ -144,7 +143,6 @@ def _sequential(
     params: dict[str, Any],
 ) -> list[Any]:
     """One callback per batch element (unrolled), outputs stacked at axis 0."""
-    from trellax._src.lax.structural import broadcast_in_dim, concatenate
 
     per_element = []
     for i in range(size):
@@ -194,8 +192,6 @@ def pure_callback(
             f"{vmap_method}"
         )
     if sharding is not None:
-        from trellax._src.runtime.sharding import check_single_device
-
         check_single_device(sharding)
     leaves, in_tree = _flatten_args(args, kwargs)
     result_leaves, result_tree = tree_flatten(result_shape_dtypes)
@@ -241,7 +237,6 @@ def _debug_callback_jvp(primals: Any, tangents: Any, *, callback: FlatCallback) 
 def _debug_callback_batch(
     args: Sequence[Any], dims: Sequence[int | None], *, callback: FlatCallback
 ) -> tuple[Any, Any]:
-    from trellax._src.interpreters import batching
 
     size = batching.current_axis().size
     moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]

@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any, Literal, NamedTuple
 
+from trellax._src.config import flags as config_flags
+
 PromotionMode = Literal["standard", "strict"]
 PROMOTION_MODES: tuple[PromotionMode, ...] = ("standard", "strict")
 
@@ -139,7 +141,6 @@ class Config:
 
     def __getattr__(self, name: str) -> Any:
         """JAX's other flags (``config.jax_debug_nans``), from ``_src/config/flags.py``."""
-        from trellax._src.config import flags as config_flags
 
         if name.startswith(("jax_", "trellax_")) and (f := config_flags.flag(name)) is not None:
             return f.value
@@ -148,7 +149,6 @@ class Config:
     def _flag(self, name: str) -> str:
         """The flag a name means: ``enable_x64``, ``jax_enable_x64`` and ``trellax_enable_x64``
         are one flag."""
-        from trellax._src.config import flags as config_flags
 
         flag = name.removeprefix("trellax_").removeprefix("jax_")
         if flag not in self._FLAGS and config_flags.flag(name) is None:
@@ -167,8 +167,6 @@ class Config:
         name = self._flag(name)
         current = _global_state[0]
         if name not in self._FLAGS:
-            from trellax._src.config import flags as config_flags
-
             config_flags.FLAGS[name].set_global(value)
         elif name == "enable_x64":
             _global_state[0] = current._replace(x64=_parse_bool(name, value))
@@ -181,8 +179,6 @@ class Config:
         """The current value of a flag, by name."""
         flag = self._flag(name)
         if flag not in self._FLAGS:
-            from trellax._src.config import flags as config_flags
-
             return config_flags.FLAGS[flag].value
         return getattr(self, flag)
 

@@ -21,11 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.control_flow import cond_p, scan_p, while_p
+from trellax._src.control_flow.conditionals import cond_p
+from trellax._src.control_flow.loops import while_p
+from trellax._src.control_flow.scan import scan_p
 from trellax._src.core import core
 from trellax._src.core.core import ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
-from trellax._src.custom.derivatives import stop_gradient_p
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import batching, tracing
 from trellax._src.lax import elementwise as _el
@@ -34,6 +35,7 @@ from trellax._src.lax import structural as _s
 from trellax._src.lax._base import asarray
 from trellax._src.lax._batch import Dims, axis_size, bdim_at_front, elementwise_rule, moveaxis
 from trellax._src.lax.ad_util import differentiable
+from trellax._src.lax.stop_gradient import stop_gradient_p
 
 Batched = Sequence[bool]
 

@@ -1,4 +1,4 @@
-"""``custom_jvp``, ``custom_vjp`` and ``stop_gradient``: user-defined derivatives.
+"""``custom_jvp`` and ``custom_vjp``: user-defined derivatives (``stop_gradient`` is in ``lax``).
 
 A ``custom_jvp`` function called under a JVP trace with a differentiated argument runs its rule
 instead of differentiating its body: the rule's primal work happens in the parent trace and its
@@ -17,15 +17,27 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api.vmap import vmap
+from trellax._src.control_flow.batching import _run_batched
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import UnexpectedTracerError
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
-from trellax._src.interpreters.ad import JVPTrace, JVPTracer
+from trellax._src.interpreters import batching, tracing
+from trellax._src.interpreters.ad import JVPTrace, JVPTracer, _LinearDispatch
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.interpreters.tracing import JaxprTrace
+from trellax._src.lax._base import asarray
+from trellax._src.lax._batch import moveaxis
 from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval, zeros
-from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
+from trellax._src.lax.reductions import reduce_sum_p
+from trellax._src.tree.tree_util import (
+    PyTreeDef,
+    tree_flatten,
+    tree_map,
+    tree_structure,
+    tree_unflatten,
+)
 
 
 def _name(f: Any) -> str:
@@ -135,8 +147,6 @@ class custom_jvp:
                 and _owns(outer, BatchTracer, args)
                 and _differentiated(outer)
             ):
-                from trellax._src.custom.derivatives_vmap import call_custom_jvp
-
                 return call_custom_jvp(self, outer, args)
             if type(outer) is JVPTrace:  # differentiated, but not with respect to these args
                 assert outer.parent is not None
@@ -166,7 +176,6 @@ class custom_jvp:
     ) -> tuple[list[Any], PyTreeDef, list[Any]]:
         """Runs the rule (in the current trace) and checks its output: the primal output
         leaves, their tree, and the tangent leaves (``None`` for a non-differentiable output)."""
-        from trellax._src.tree.tree_util import tree_map
 
         assert self._jvp_rule is not None
         name = _name(self._fun)
@@ -220,19 +229,16 @@ def _show(x: Any) -> str:
 
 
 def _arr(x: Any) -> Any:
-    from trellax._src.lax._base import asarray
 
     return asarray(x)
 
 
 def _tree_add(a: Any, b: Any) -> Any:
-    from trellax._src.tree.tree_util import tree_map
 
     return tree_map(lambda x, y: x + y, a, b)
 
 
 def _tree_zeros_like(a: Any) -> Any:
-    from trellax._src.tree.tree_util import tree_map
 
     return tree_map(lambda x: _materialize(Zero(tangent_aval(core.get_aval(_arr(x))))), a)
 
@@ -365,8 +371,6 @@ class custom_vjp:
                 and _owns(outer, BatchTracer, args)
                 and _differentiated(outer)
             ):
-                from trellax._src.custom.derivatives_vmap import call_custom_vjp
-
                 return call_custom_vjp(self, outer, args)
             if type(outer) is JVPTrace:
                 assert outer.parent is not None
@@ -467,7 +471,6 @@ def _static_nondiff(args: Sequence[Any], nondiff_argnums: Sequence[int]) -> bool
 
 
 def _bind_call(prim: Primitive, f: Any, args: tuple[Any, ...], jvp_outputs: Any) -> Any:
-    from trellax._src.interpreters import tracing
 
     nondiff_argnums = f.nondiff_argnums
     nondiff = [args[i] for i in nondiff_argnums]
@@ -551,7 +554,6 @@ def _custom_vjp_call_jvp(
     num_consts: int,
     name: _Static,
 ) -> tuple[Any, Any]:
-    from trellax._src.interpreters.ad import _LinearDispatch
 
     rule_trace = core.current_trace()
     if not isinstance(rule_trace, _LinearDispatch):
@@ -567,7 +569,6 @@ def _custom_vjp_call_jvp(
 
 
 def _define_call(prim_name: str, jvp: Any) -> Primitive:
-    from trellax._src.interpreters import tracing
 
     prim = Primitive(prim_name, multiple_results=True)
     prim.def_abstract_eval(_call_abstract_eval)
@@ -581,9 +582,6 @@ def _define_call(prim_name: str, jvp: Any) -> Primitive:
 def _call_batch(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
     """Under ``vmap`` the call is inlined (its body batched); differentiating the batched
     jaxpr afterwards uses the body's own derivative."""
-    from trellax._src.control_flow.batching import _run_batched
-    from trellax._src.interpreters import batching
-    from trellax._src.lax._batch import moveaxis
 
     size = batching.current_axis().size
     moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
@@ -595,35 +593,108 @@ custom_jvp_call_p = _define_call("custom_jvp_call", _custom_jvp_call_jvp)
 custom_vjp_call_p = _define_call("custom_vjp_call", _custom_vjp_call_jvp)
 
 
-# -- stop_gradient --------------------------------------------------------------------------------
+# -- custom functions under vmap --------------------------------------------------------------------
+#
+# ``custom_jvp``/``custom_vjp`` functions under ``vmap``: the custom rule survives batching.
+#
+# When a custom function is called with tracers of a batching trace (``grad(vmap(f))``: the
+# batching trace sits between the call and the differentiation), it is replaced by a custom
+# function of the *whole batch* whose body and rules are the ``vmap`` of the originals, and that
+# function is called in the batching trace's parent, where differentiation sees it and runs the
+# (batched) rule. Batched arguments get their batch at axis 0; every output is batched at axis 0.
+# A ``custom_vjp``'s ``bwd`` returns, for an unbatched argument, the sum of its per-example
+# cotangents (the argument was shared by every example). As in JAX, ``fwd``, ``bwd`` and the JVP
+# rule run once over the whole batch.
+def _unbatch(trace: BatchTrace, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The arguments' values (batch moved to axis 0) in the parent trace, and their in_axes."""
+    values, axes = [], []
+    for arg in args:
+        leaves, tree = tree_flatten(arg)
+        vals, dims = [], []
+        for leaf in leaves:
+            v, d = trace.unpack(leaf)
+            vals.append(v if d is None else moveaxis(v, d, 0))
+            dims.append(None if d is None else 0)
+        values.append(tree_unflatten(tree, vals))
+        axes.append(tree_unflatten(tree, dims))
+    return tuple(values), tuple(axes)
 
-stop_gradient_p = Primitive("stop_gradient")
-stop_gradient_p.def_impl(lambda x: x)
-stop_gradient_p.def_abstract_eval(lambda x: core.get_aval(x))
+
+def _vmap(fun: Callable[..., Any], in_axes: Any, trace: BatchTrace) -> Callable[..., Any]:
+
+    return vmap(fun, in_axes=in_axes, axis_size=trace.axis_size, axis_name=trace.axis_name)
 
 
-def _stop_gradient_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
-    (x,) = primals
-    ans = stop_gradient_p.bind(x)
-    return ans, Zero(tangent_aval(core.get_aval(ans)))
+def _rewrap(trace: BatchTrace, out: Any) -> Any:
+    return tree_map(lambda o: BatchTracer(trace, o, 0), out)
 
 
-stop_gradient_p.def_jvp(_stop_gradient_jvp)
+def _nondiff_batched(trace: BatchTrace, args: tuple[Any, ...], nondiff: tuple[int, ...]) -> bool:
+
+    return _owns(trace, BatchTracer, [args[i] for i in nondiff])
 
 
-def stop_gradient(x: Any) -> Any:
-    """The identity, with a zero derivative; maps over pytrees. Integer arrays pass through.
+def call_custom_jvp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
+    """``f(*args)`` for a ``custom_jvp`` ``f`` and arguments batched by ``trace``."""
 
-    >>> import trellax
-    >>> trellax.grad(lambda x: trellax.lax.stop_gradient(x) * x)(3.0)
-    Array(3., dtype=float32, weak_type=True)
-    """
-    from trellax._src.tree.tree_util import tree_map
+    if _nondiff_batched(trace, args, f.nondiff_argnums):
+        return f._fun(*args)  # a batched non-differentiable argument: no rule applies per batch
+    values, axes = _unbatch(trace, args)
+    nd = f.nondiff_argnums
+    diff_axes = tuple(a for i, a in enumerate(axes) if i not in nd)
+    batched = custom_jvp(_vmap(f._fun, axes, trace), nondiff_argnums=nd)
 
-    def stop(leaf: Any) -> Any:
-        a = _arr(leaf)
-        if not differentiable(a.dtype):
-            return leaf  # integers and bools pass through unchanged
-        return stop_gradient_p.bind(a)
+    def rule(*rest: Any) -> Any:
+        nondiff, (primals, tangents) = rest[: len(nd)], rest[len(nd) :]
 
-    return tree_map(stop, x)
+        def one(p: Any, t: Any) -> Any:
+            return f._jvp_rule(*nondiff, p, t)
+
+        return _vmap(one, (diff_axes, diff_axes), trace)(primals, tangents)
+
+    batched.defjvp(rule)
+    assert trace.parent is not None
+    with core.using_trace(trace.parent):
+        out = batched(*values)
+    return _rewrap(trace, out)
+
+
+def call_custom_vjp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
+    """``f(*args)`` for a ``custom_vjp`` ``f`` and arguments batched by ``trace``."""
+
+    if _nondiff_batched(trace, args, f.nondiff_argnums):
+        return f._fun(*args)
+    values, axes = _unbatch(trace, args)
+    nd = f.nondiff_argnums
+    diff_axes = [a for i, a in enumerate(axes) if i not in nd]
+    batched = custom_vjp(_vmap(f._fun, axes, trace), nondiff_argnums=nd)
+
+    def bwd(*rest: Any) -> Any:
+        nondiff, (res, ct) = rest[: len(nd)], rest[len(nd) :]
+        cts = _vmap(lambda r, c: f._bwd(*nondiff, r, c), 0, trace)(res, ct)
+        if not isinstance(cts, (tuple, list)) or len(cts) != len(diff_axes):
+            return cts  # the custom_vjp machinery reports the malformed result
+        return tuple(_sum_shared(g, a) for g, a in zip(cts, diff_axes))
+
+    batched.defvjp(_vmap(f._fwd, axes, trace), bwd)
+    assert trace.parent is not None
+    with core.using_trace(trace.parent):
+        out = batched(*values)
+    return _rewrap(trace, out)
+
+
+def _sum_shared(g: Any, axes: Any) -> Any:
+    """The cotangent ``g`` of one argument, summed over the batch where the argument (its in_axes
+    leaf ``None``) was shared by every example."""
+
+    if g is None:
+        return None
+    axis_leaves = tree_flatten(axes, is_leaf=lambda x: x is None)[0]
+    leaves, tree = tree_flatten(g, is_leaf=lambda x: x is None)
+    if len(leaves) != len(axis_leaves):
+        return g  # reported by the custom_vjp machinery
+    out = [
+        leaf if leaf is None or a is not None else reduce_sum_p.bind(asarray(leaf), axes=(0,))
+        for leaf, a in zip(leaves, axis_leaves)
+    ]
+    return tree_unflatten(tree, out)

@@ -17,14 +17,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from trellax._src.api.autodiff import jvp
+from trellax._src.api.linear_transpose import linear_transpose
+from trellax._src.control_flow.batching import _run_batched
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.custom.derivatives import _Static
-from trellax._src.interpreters import tracing
+from trellax._src.interpreters import batching, tracing
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax._base import asarray
+from trellax._src.lax._batch import moveaxis
 from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
 
@@ -97,7 +101,6 @@ def _jvp(
     jaxprs: _Static,
     const_counts: tuple[int, int, int],
 ) -> tuple[Any, Any]:
-    from trellax._src.api.autodiff import jvp
 
     solves: _Solves = jaxprs.value
     mv_c, s_c, ts_c, b = _split(primals, const_counts)
@@ -150,9 +153,6 @@ custom_linear_solve_p.def_transpose(_transpose)
 
 
 def _batch(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
-    from trellax._src.control_flow.batching import _run_batched
-    from trellax._src.interpreters import batching
-    from trellax._src.lax._batch import moveaxis
 
     size = batching.current_axis().size
     _, s_c, _, b = _split(args, params["const_counts"])
@@ -219,7 +219,6 @@ def custom_linear_solve(
                 lambda x: solve(matvec, x)[0], avals, b_tree, "transpose_solve"
             )
     elif transpose_solve is not None:
-        from trellax._src.api.linear_transpose import linear_transpose
 
         def vecmat(y: Any) -> Any:
             (out,) = linear_transpose(matvec, tree_unflatten(b_tree, b_arrays))(y)

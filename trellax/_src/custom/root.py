@@ -18,13 +18,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from trellax._src.api.autodiff import jvp
 from trellax._src.core import core
-from trellax._src.custom.derivatives import stop_gradient
 from trellax._src.custom.linear_solve import custom_linear_solve, trace_closure
 from trellax._src.interpreters import tracing
 from trellax._src.interpreters.ad import JVPTrace
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax._base import asarray
+from trellax._src.lax.stop_gradient import stop_gradient
 from trellax._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
 
 
@@ -98,7 +99,6 @@ def _newton_tangents(
     """``x - (s - stop_gradient(s))`` with ``s`` the Newton step ``(df/dx)^-1 f(x)``: the value
     of ``x`` exactly, with derivatives one order more accurate (the first application turns
     ``x``'s zero derivative into the implicit one; each further one fixes the next order)."""
-    from trellax._src.api.autodiff import jvp
 
     def as_tangent(v: Any, p: Any) -> Any:
         v = asarray(v)

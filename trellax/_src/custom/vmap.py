@@ -17,12 +17,13 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from trellax._src.control_flow.scan import map as lax_map
 from trellax._src.core import core
 from trellax._src.core.core import EvalTrace, Primitive
 from trellax._src.core.jaxpr import ClosedJaxpr
-from trellax._src.custom.derivatives import _owns
-from trellax._src.custom.derivatives_vmap import _unbatch
-from trellax._src.interpreters import tracing
+from trellax._src.custom.derivatives import _owns, _unbatch
+from trellax._src.interpreters import batching, tracing
+from trellax._src.interpreters.ad import jvp_flat
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.interpreters.call_jaxpr import batch_body, inline_codegen, trace_call
 from trellax._src.lax._base import asarray
@@ -153,7 +154,6 @@ tracing.codegen_rules[custom_vmap_call_p] = inline_codegen("call")
 def _custom_vmap_call_jvp(
     primals: Sequence[Any], tangents: Sequence[Any], *, call: ClosedJaxpr, **params: Any
 ) -> tuple[Any, Any]:
-    from trellax._src.interpreters.ad import jvp_flat
 
     outs, t_outs = jvp_flat(lambda *xs: tracing.eval_jaxpr(call, *xs), primals, tangents)
     return tuple(outs), tuple(t_outs)
@@ -163,7 +163,6 @@ def _custom_vmap_call_jvp(
 def _custom_vmap_call_batch(
     args: Sequence[Any], dims: Sequence[Any], *, call: ClosedJaxpr, num_consts: int, rule: _Rule
 ) -> tuple[Any, Any]:
-    from trellax._src.interpreters import batching
 
     size = batching.current_axis().size
     moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
@@ -177,7 +176,6 @@ def _custom_vmap_call_batch(
 
 def sequential_vmap(f: Callable[..., Any]) -> custom_vmap:
     """``f`` batched by calling it once per batch element (``lax.map``), not by ``vmap``."""
-    from trellax._src.control_flow.scan import map as lax_map
 
     g = custom_vmap(f)
 

@@ -9,7 +9,8 @@ from typing import Any
 
 from trellax._src.core import core
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
-from trellax._src.interpreters import tracing
+from trellax._src.interpreters import batching, tracing
+from trellax._src.lax._batch import moveaxis
 
 
 def trace_call(
@@ -37,11 +38,11 @@ def batch_body(
     closed: ClosedJaxpr, args: Sequence[Any], dims: Sequence[int | None]
 ) -> tuple[list[Any], list[int | None]]:
     """The batching of an equation holding ``closed``: its body evaluated under ``vmap``."""
-    from trellax._src.control_flow.batching import _run_batched
-    from trellax._src.interpreters import batching
-    from trellax._src.lax._batch import moveaxis
 
-    size = batching.current_axis().size
-    moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
-    outs, batched = _run_batched(closed, moved, [d is not None for d in dims], size)
-    return outs, [0 if b else None for b in batched]
+    info = batching.current_axis()
+    outs, out_dims = batching.batch_flat(
+        lambda *xs: tracing.eval_jaxpr(closed, *xs), args, dims, info.size, info.name
+    )
+    return [o if d is None else moveaxis(o, d, 0) for o, d in zip(outs, out_dims)], [
+        None if d is None else 0 for d in out_dims
+    ]

@@ -26,6 +26,7 @@ import numpy as np
 from trellax._src.config import jax_flags
 from trellax._src.core import core
 from trellax._src.core.core import EvalTrace, Primitive, Trace
+from trellax._src.tree.tree_util import tree_leaves
 
 
 class OpByOpTrace(EvalTrace):
@@ -75,7 +76,6 @@ def call_jitted(jitted: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> A
         return jitted.fun(*args, **kwargs)
     with core.using_trace(core.eval_trace):
         out = jitted(*args, **kwargs)
-    from trellax._src.tree.tree_util import tree_leaves
 
     nans, infs = jax_flags.debug_nans.value, jax_flags.debug_infs.value
     bad = next((b for b in (_invalid(o, nans, infs) for o in tree_leaves(out)) if b), None)

@@ -80,6 +80,7 @@ def tangent_aval(aval: AbstractValue) -> ShapedArray:
 def zero_of(x: Any) -> Zero:
     """The symbolic zero tangent of the value ``x`` (an array, or a Python/NumPy scalar)."""
     if not hasattr(x, "weak_type"):
+        # Lazy: the lax modules import ad_util to register their rules (a circle otherwise).
         from trellax._src.lax._base import asarray
 
         x = asarray(x)
@@ -192,6 +193,7 @@ def const(like: Any, value: Any, weak_type: bool = True) -> Any:
 
 
 def convert(x: Any, d: np.dtype[Any], weak_type: bool) -> Any:
+    # Lazy: the lax modules import ad_util to register their rules (a circle otherwise).
     from trellax._src.lax.structural import convert_element_type_p
 
     if x.dtype == d and x.weak_type == weak_type:
@@ -201,6 +203,7 @@ def convert(x: Any, d: np.dtype[Any], weak_type: bool) -> Any:
 
 def broadcast_to_shape(x: Any, shape: tuple[int, ...]) -> Any:
     """``x`` (0-d, or of equal rank with size-1 axes, or fewer leading axes) broadcast."""
+    # Lazy: the lax modules import ad_util to register their rules (a circle otherwise).
     from trellax._src.lax.structural import broadcast_in_dim_p
 
     if tuple(x.shape) == shape:
@@ -213,6 +216,7 @@ def broadcast_to_shape(x: Any, shape: tuple[int, ...]) -> Any:
 def unbroadcast(ct: Any, aval: Any) -> Any:
     """The transpose of implicit broadcasting: ``ct`` summed down to ``aval``'s shape (and cast
     to its dtype if that differs; the weak flag is the cotangent's own)."""
+    # Lazy: the lax modules import ad_util to register their rules (a circle otherwise).
     from trellax._src.lax.reductions import reduce_sum_p
     from trellax._src.lax.structural import reshape_p
 
@@ -228,6 +232,7 @@ def unbroadcast(ct: Any, aval: Any) -> Any:
             ct = reshape_p.bind(ct, new_sizes=shape, dimensions=None)
     if ct.dtype != aval.dtype:
         if ct.dtype.kind == "c" and aval.dtype.kind != "c":
+            # Lazy: the lax modules import ad_util to register their rules (a circle otherwise).
             from trellax._src.lax.elementwise import real_p
 
             ct = real_p.bind(ct)

@@ -259,16 +259,10 @@ def approx_min_k(
 ) -> tuple[Array, Array]:
     """The ``k`` smallest values along ``reduction_dimension`` (ascending) and their indices."""
     x = asarray(operand)
-    key = elementwise.neg(x) if dtypes.kind(x.dtype) == "f" else elementwise.bitwise_not(x)
-    _, indices = convenience.top_k(key, k, axis=reduction_dimension)
-    values = _take_along(x, indices, reduction_dimension % x.ndim)
-    return values, indices
-
-
-def _take_along(x: Array, indices: Array, axis: int) -> Array:
-    from trellax._src.numpy.searching import take_along_axis
-
-    return take_along_axis(x, indices, axis=axis)
+    # An order-reversing involution: the top k of the key, mapped back, are x's bottom k.
+    flip = elementwise.neg if dtypes.kind(x.dtype) == "f" else elementwise.bitwise_not
+    top, indices = convenience.top_k(flip(x), k, axis=reduction_dimension)
+    return flip(top), indices
 
 
 def optimization_barrier(operand: Any, /) -> Any:

@@ -20,6 +20,7 @@ from typing import Final
 
 import numpy as np
 
+from trellax._src.api.api import ShapeDtypeStruct
 from trellax._src.dtypes import dtypes as _dt
 from trellax._src.dtypes.dtypes import Node, WeakType
 
@@ -156,7 +157,6 @@ def parse_example(text: str) -> object:
     full names work too (``bfloat16[4]``); ``int``, ``float``, ``complex`` and ``bool`` stand for
     Python scalars.
     """
-    from trellax._src.api.api import ShapeDtypeStruct
 
     t = text.strip()
     if t in _PY_EXAMPLES:

@@ -22,33 +22,9 @@ import numpy as np
 
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray, get_aval
+from trellax._src.core.devices import CPU, Device
 from trellax._src.numpy.creation import asarray
 from trellax._src.tree.tree_util import tree_map
-
-
-class Device:
-    """The one device trellax computes on (the CPU, through NumPy)."""
-
-    platform = "cpu"
-    device_kind = "cpu"
-    client = None
-    process_index = 0
-    host_id = 0
-
-    def __init__(self, id: int = 0) -> None:
-        self.id = id
-
-    def __repr__(self) -> str:
-        return f"CpuDevice(id={self.id})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Device) and other.id == self.id
-
-    def __hash__(self) -> int:
-        return hash(("trellax-cpu", self.id))
-
-
-CPU = Device(0)
 
 
 def devices(backend: str | None = None) -> list[Device]:

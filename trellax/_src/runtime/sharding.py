@@ -16,7 +16,9 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src.runtime.device import CPU, Device
+from trellax._src.api.vmap import vmap
+from trellax._src.core.devices import CPU, Device, Sharding, check_single_device
+from trellax._src.numpy.creation import asarray
 from trellax._src.tree.tree_util import tree_flatten
 
 _ONE = "trellax computes on one CPU device"
@@ -26,19 +28,6 @@ class AxisType(enum.Enum):
     Auto = enum.auto()
     Explicit = enum.auto()
     Manual = enum.auto()
-
-
-class Sharding:
-    """How an array is laid out over devices (here always the one device)."""
-
-    device_set: frozenset[Device] = frozenset([CPU])
-    memory_kind = "device"
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and repr(other) == repr(self)
-
-    def __hash__(self) -> int:
-        return hash(repr(self))
 
 
 class SingleDeviceSharding(Sharding):
@@ -110,12 +99,6 @@ def check_device(device: Any) -> None:
         raise ValueError(f"{_ONE}, CpuDevice(id=0); got {device!r}")
 
 
-def check_single_device(sharding: Any) -> None:
-    if isinstance(sharding, Sharding | Device) or sharding is None:
-        return
-    raise TypeError(f"expected a sharding or a device, got {sharding!r}")
-
-
 def make_mesh(
     axis_shapes: Sequence[int],
     axis_names: Sequence[str],
@@ -180,7 +163,6 @@ def make_array_from_callback(
     shape: Sequence[int], sharding: Any, data_callback: Callable[[Any], Any], dtype: Any = None
 ) -> Any:
     """The array ``data_callback(index)`` for the one device's index (all of it)."""
-    from trellax._src.numpy.creation import asarray
 
     check_single_device(sharding)
     index = tuple(slice(None) for _ in shape)
@@ -197,7 +179,6 @@ def make_array_from_single_device_arrays(
     shape: Sequence[int], sharding: Any, arrays: Sequence[Any], *, dtype: Any = None
 ) -> Any:
     """The one device's array (``arrays`` must hold exactly one, of the full shape)."""
-    from trellax._src.numpy.creation import asarray
 
     if len(arrays) != 1:
         raise ValueError(f"{_ONE}: expected one single-device array, got {len(arrays)}")
@@ -208,7 +189,6 @@ def make_array_from_process_local_data(
     sharding: Any, local_data: Any, global_shape: Sequence[int] | None = None
 ) -> Any:
     """``local_data`` as an array (one process holds all of it)."""
-    from trellax._src.numpy.creation import asarray
 
     data = asarray(local_data)
     shape = tuple(data.shape) if global_shape is None else tuple(global_shape)
@@ -265,7 +245,6 @@ def pmap(
 ) -> Callable[..., Any]:
     """``vmap`` over a mapped axis of size 1 (one device, as JAX's ``pmap`` on one device);
     a larger axis raises ``ValueError`` pointing to ``trellax.vmap``."""
-    from trellax._src.api.vmap import vmap
 
     if static_broadcasted_argnums not in ((), None):
         raise NotImplementedError(

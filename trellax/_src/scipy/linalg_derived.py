@@ -14,6 +14,7 @@ from trellax._src.dtypes import dtypes
 from trellax._src.numpy import joining, linalg, linalg_ops, ufuncs
 from trellax._src.numpy.creation import zeros
 from trellax._src.numpy.util import ensure_array
+from trellax._src.scipy.linalg import expm
 
 ArrayLike = Any
 
@@ -23,7 +24,6 @@ def expm_frechet(
 ) -> Array | tuple[Array, Array]:
     """``(expm(A), L)`` where ``L`` is the derivative of ``expm`` at ``A`` in direction ``E``
     (only ``L`` without ``compute_expm``). Batched over leading axes."""
-    from trellax._src.scipy.linalg import expm
 
     a, e = ensure_array("expm_frechet", A), ensure_array("expm_frechet", E)
     if a.shape != e.shape:

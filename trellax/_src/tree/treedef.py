@@ -290,6 +290,7 @@ class PyTreeDef:
         >>> tree_structure([0, 0]).flatten_up_to([(1, 2), {"a": 3}])
         [(1, 2), {'a': 3}]
         """
+        # Lazy: tree.errors flattens with tree.flatten, which builds on this module.
         from trellax._src.tree.errors import flatten_up_to
 
         return flatten_up_to(self, tree, "PyTreeDef.flatten_up_to", "the tree")

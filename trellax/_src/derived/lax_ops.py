@@ -19,11 +19,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+import trellax.numpy as tnp
+from trellax._src.control_flow import while_loop
 from trellax._src.core.basearray import Array
 from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import indexing
 from trellax._src.lax._base import asarray
+from trellax._src.lax.conv import conv_dimension_numbers, conv_general_dilated
+from trellax._src.lax.reductions import dot_general
 
 
 def scatter_apply(
@@ -40,8 +44,6 @@ def scatter_apply(
     """``operand`` with ``func`` applied at the positions ``scatter`` with these indices and
     dimension numbers would update (``update_shape`` is the updates' shape), once per
     occurrence."""
-    import trellax.numpy as tnp
-    from trellax._src.control_flow import while_loop
 
     x = asarray(operand)
     counts = indexing.scatter_add(
@@ -76,8 +78,6 @@ def conv_general_dilated_patches(
     """The patches a ``conv_general_dilated`` with a kernel of spatial ``filter_shape`` would
     read: ``C * prod(filter_shape)`` output features, ``c * prod(filter_shape) + s`` holding
     input feature ``c`` at window position ``s`` (row-major)."""
-    import trellax.numpy as tnp
-    from trellax._src.lax.conv import conv_dimension_numbers, conv_general_dilated
 
     x = asarray(lhs)
     nsp = x.ndim - 2
@@ -151,8 +151,6 @@ def ragged_dot_general(
     """``ragged_dot`` with explicit dimension numbers; only ``ragged_dot``'s layout (lhs ragged
     along a non-contracting dimension, one rhs group dimension, no batch dimensions) is
     supported."""
-    import trellax.numpy as tnp
-    from trellax._src.lax.reductions import dot_general
 
     if group_offset is not None:
         raise NotImplementedError("ragged_dot: group_offset is not supported")
@@ -206,8 +204,6 @@ def conv_general_dilated_local(
     ``rhs`` holds, in the ``rhs`` layout of ``dimension_numbers``, ``O`` output features by
     ``C * prod(filter_shape)`` inputs (ordered as ``conv_general_dilated_patches``'s features)
     by the output's spatial sizes."""
-    import trellax.numpy as tnp
-    from trellax._src.lax.conv import conv_dimension_numbers
 
     x, w = asarray(lhs), asarray(rhs)
     dn = conv_dimension_numbers(x.shape, w.shape, dimension_numbers)

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+import trellax.numpy as tnp
+from trellax._src.lax.convenience import dynamic_index_in_dim, dynamic_slice_in_dim
 from trellax._src.parallel.collectives import (
     _check_bound,
     _names,
@@ -35,7 +37,6 @@ def _one_name(axis_name: Any, fun: str) -> Any:
 
 def _pick(x: Any, name: Any, sources: Sequence[int | None]) -> Any:
     """Element ``i`` gets element ``sources[i]``'s ``x`` (zeros where ``None``)."""
-    import trellax.numpy as tnp
 
     def leaf(v: Any) -> Any:
         v = tnp.asarray(v)
@@ -103,8 +104,6 @@ def psum_scatter(
     """The sum over the axis, scattered: element ``i`` gets block ``i`` of the sum along
     ``scatter_dimension`` (that dimension removed when not ``tiled``; it must equal the axis
     size, or be divisible by it when ``tiled``)."""
-    import trellax.numpy as tnp
-    from trellax._src.lax.convenience import dynamic_index_in_dim, dynamic_slice_in_dim
 
     _no_groups(axis_index_groups)
     name = _one_name(axis_name, "psum_scatter")
@@ -142,8 +141,6 @@ def all_to_all(
     """Element ``i`` gets chunk ``i`` (along ``split_axis``) of every element's ``x``, joined
     along ``concat_axis`` in element order. Without ``tiled`` the split dimension must equal the
     axis size; it is removed and the elements' axis is inserted at ``concat_axis``."""
-    import trellax.numpy as tnp
-    from trellax._src.lax.convenience import dynamic_index_in_dim, dynamic_slice_in_dim
 
     _no_groups(axis_index_groups)
     name = _one_name(axis_name, "all_to_all")

@@ -15,12 +15,17 @@ from typing import Any
 
 import numpy as np
 
+import trellax.numpy as tnp
+from trellax._src.api.vmap import vmap
 from trellax._src.core.basearray import Array
 from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax import reductions, structural
 from trellax._src.lax._base import Category, asarray, check_dtype, inexact
+from trellax._src.lax.linalg import _H, _mT
+from trellax._src.lax.schur import hessenberg
+from trellax._src.scipy.linalg import _lu_2d
 
 
 class EigImplementation(enum.Enum):
@@ -50,7 +55,6 @@ class SvdAlgorithm(enum.Enum):
 
 
 def _map_batch(fn: Any, x: Array, core_rank: int) -> Any:
-    from trellax._src.api.vmap import vmap
 
     for _ in range(x.ndim - core_rank):
         fn = vmap(fn)
@@ -60,7 +64,6 @@ def _map_batch(fn: Any, x: Array, core_rank: int) -> Any:
 def lu(x: ArrayLike) -> tuple[Array, Array, Array]:
     """``(lu, pivots, permutation)`` of ``[..., m, n]`` matrices with partial pivoting: ``lu``
     packs the unit-lower ``L`` and upper ``U``; ``x[..., permutation, :] = L @ U``."""
-    from trellax._src.scipy.linalg import _lu_2d
 
     a = asarray(x)
     if a.ndim < 2:
@@ -125,7 +128,6 @@ def householder_product(a: ArrayLike, taus: ArrayLike) -> Array:
     """The ``[..., m, n]`` matrix ``Q = H_0 H_1 ... H_{k-1}`` (first ``n`` columns) of the
     Householder reflectors ``H_i = I - taus[i] v_i v_i^H`` stored below the diagonal of ``a``
     (``v_i[i] = 1``), as LAPACK's orgqr/ungqr."""
-    import trellax.numpy as tnp
 
     x, t = asarray(a), asarray(taus)
     check_dtype("householder_product", x.dtype, inexact, 0)
@@ -166,7 +168,6 @@ def symmetric_product(
 ) -> Array:
     """``alpha * a @ a^T + beta * c`` (a symmetric rank-k update); ``symmetrize_output`` copies
     the lower triangle of the result onto the upper one."""
-    from trellax._src.lax.linalg import _mT
 
     a, c = asarray(a_matrix), asarray(c_matrix)
     check_dtype("symmetric_product", a.dtype, inexact, 0)
@@ -182,8 +183,6 @@ def symmetric_product(
     beta_c = asarray(beta).astype(c.dtype)
     out = ew.add(ew.mul(alpha_a, aat), ew.mul(beta_c, c))
     if symmetrize_output:
-        import trellax.numpy as tnp
-
         out = ew.add(tnp.tril(out), _mT(tnp.tril(out, -1)))
     return out
 
@@ -193,9 +192,6 @@ def tridiagonal(a: ArrayLike, *, lower: bool = True) -> tuple[Array, Array, Arra
     ``lower`` or upper triangle) to real symmetric tridiagonal form ``T = Q^H a Q`` with
     diagonal ``d`` and off-diagonal ``e`` (LAPACK's sytrd/hetrd: the reflectors are stored in
     the triangle read, the other triangle is returned unchanged)."""
-    import trellax.numpy as tnp
-    from trellax._src.lax.linalg import _H
-    from trellax._src.lax.schur import hessenberg
 
     x = asarray(a)
     check_dtype("tridiagonal", x.dtype, inexact, 0)
@@ -221,7 +217,6 @@ def ormqr(
     """``op(Q) @ c`` (``left``) or ``c @ op(Q)`` with ``Q`` the product of the Householder
     reflectors stored in ``a`` and ``taus`` (as ``householder_product``) and ``op`` the
     conjugate transpose when ``transpose``, as LAPACK's ormqr/unmqr."""
-    import trellax.numpy as tnp
 
     x, t, cm = asarray(a), asarray(taus), asarray(c)
     check_dtype("ormqr", x.dtype, inexact, 0)
@@ -253,7 +248,6 @@ def ormqr(
 def cholesky_update(r_matrix: ArrayLike, w_vector: ArrayLike) -> Array:
     """The upper Cholesky factor of ``R^H R + w w^H`` from the upper factor ``R`` (a rank-one
     update by Givens rotations; real matrices)."""
-    import trellax.numpy as tnp
 
     r, w = asarray(r_matrix), asarray(w_vector)
     if r.ndim != 2:
@@ -287,7 +281,6 @@ def tridiagonal_solve(
     ``dl`` (``dl[0]`` unused), ``d`` and ``du`` (``du[-1]`` unused), ``b`` of shape
     ``[..., n, k]``: Gaussian elimination with partial pivoting (LAPACK's gtsv); a singular
     matrix gives NaN, as JAX's."""
-    import trellax.numpy as tnp
 
     if perturb_singular:
         raise NotImplementedError("tridiagonal_solve: perturb_singular=True is not supported")
