@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import ast
 import pathlib
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -84,6 +86,7 @@ FLOORS: dict[str, int] = {
     # 10: the public root, the command line and the drop-in runner
     "trellax": 10,
     "trellax.compat": 10,
+    "trellax._src.compat": 10,
 }
 
 #: Imports between different packages of one floor: (importer, imported) prefixes. The public
@@ -381,3 +384,40 @@ def test_no_module_over_1000_lines() -> None:
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > 1000
     }
     assert set(big) <= TOO_LONG_FOR_NOW, big
+
+
+_REGISTRATIONS = """
+import importlib, pkgutil, sys
+import trellax
+import trellax._src
+from trellax._src.core import core
+
+def rules():
+    return {
+        name: tuple(
+            getattr(p, rule, None) is not None
+            for rule in ("impl", "abstract_eval_rule", "jvp_rule", "transpose_rule", "batch_rule")
+        )
+        for name, p in core.primitives().items()
+    }
+
+before = rules()
+for m in pkgutil.walk_packages(trellax._src.__path__, "trellax._src."):
+    importlib.import_module(m.name)
+after = rules()
+print(sorted(n for n in after if before.get(n) != after[n]))
+"""
+
+
+def test_importing_trellax_registers_every_rule() -> None:
+    """Rules registered as a side effect of importing a module (a batch-rule table, a package's
+    ``__init__``) must load with ``import trellax`` alone. Checked in a fresh interpreter:
+    ``tests/test_lax.py`` imports every module, which would hide a missing registration."""
+    out = subprocess.run(
+        [sys.executable, "-c", _REGISTRATIONS],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout
+    assert out.strip() == "[]", f"rules only registered when their module is imported: {out}"

@@ -1,7 +1,7 @@
 """What differentiation rules are written with: symbolic zeros, undefined primals, ``add_any``,
 and the helpers that register the common kinds of JVP rule.
 
-This module sits just above the core (layer 3) so that ``trellax.lax`` can register the rules of
+This module is part of ``lax`` (floor 4, ``docs/architecture.md``) so that each lax module can register the rules of
 each primitive in its own module; the traces that run the rules live in
 ``trellax._src.interpreters.ad``.
 
