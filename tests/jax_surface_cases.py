@@ -48,8 +48,7 @@ CASES: dict[str, str] = {
     "X.random.split(X.random.key(0), 3).nbytes, X.random.key(0).sharding]",
     "legacy_error": "X.legacy_prng_key('error')(lambda: X.random.uniform(X.random.PRNGKey(0)))()",
     "legacy_error_prngkey": "X.legacy_prng_key('error')(lambda: X.random.PRNGKey(0))()",
-    "legacy_error_typed": "X.legacy_prng_key('error')("
-    "lambda: X.random.uniform(X.random.key(0)))()",
+    "legacy_error_typed": "X.legacy_prng_key('error')(lambda: X.random.uniform(X.random.key(0)))()",
     "legacy_error_split": "X.legacy_prng_key('error')("
     "lambda: X.random.split(np.array([0, 1], np.uint32)))()",
     # devices and sharding on one device

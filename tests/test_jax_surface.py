@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import trellax
-import trellax.test_util  # noqa: F401 (the cases reach it as X.test_util)
+import trellax.test_util
 from tests.jax_surface_cases import CASES, setup
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "jax_surface.json").read_text())["cases"]
@@ -65,9 +65,11 @@ def test_binop_reflected_names_operands_in_written_order() -> None:
 
 
 def test_explicit_x64_error_and_allow() -> None:
-    with trellax.explicit_x64_dtypes("error"):
-        with pytest.raises(ValueError, match="Explicitly requested dtype float64"):
-            trellax.numpy.zeros(2, "float64")
+    with (
+        trellax.explicit_x64_dtypes("error"),
+        pytest.raises(ValueError, match="Explicitly requested dtype float64"),
+    ):
+        trellax.numpy.zeros(2, "float64")
     with pytest.raises(NotImplementedError, match="x64"):
         trellax.explicit_x64_dtypes("allow")
 

@@ -39,7 +39,7 @@ def environment(X: Any) -> dict[str, Any]:
 
 def main() -> None:
     import jax
-    import jax.test_util  # noqa: F401 (jax.test_util is not imported by `import jax`)
+    import jax.test_util
 
     env = environment(jax)
     out = {"jax_version": jax.__version__, "cases": {n: run(c, env) for n, c in CASES.items()}}

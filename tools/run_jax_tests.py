@@ -119,7 +119,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="write every test's outcome here (JSON)")
     parser.add_argument("--timeout", type=float, default=3600.0, help="per file, seconds")
     parser.add_argument(
-        "--logs", type=Path, default=Path(tempfile.gettempdir()) / "trellax_jax_tests",
+        "--logs",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "trellax_jax_tests",
         help="where each file's pytest log and JUnit XML go",
     )
     parser.add_argument(

@@ -7,8 +7,7 @@ dtype('int16')
 (dtype('float16'), False)
 """
 
-from trellax._src.ad_util import float0
-from trellax._src.dtypes import (
+from trellax._src.dtypes.dtypes import (
     ALL_DTYPES,
     FLOAT4S,
     FLOAT6S,
@@ -40,6 +39,7 @@ from trellax._src.dtypes import (
     weak_float,
     weak_int,
 )
+from trellax._src.lax.ad_util import float0
 
 float8_e4m3fn = FLOAT8S.get("float8_e4m3fn")
 float8_e5m2 = FLOAT8S.get("float8_e5m2")
@@ -60,11 +60,6 @@ int2 = LOW_INTS.get("int2")
 uint2 = LOW_INTS.get("uint2")
 
 __all__ = [
-    "scalar_type_of",
-    "int1",
-    "uint1",
-    "extended",
-    "prng_key",
     "ALL_DTYPES",
     "STANDARD_DTYPES",
     "WEAK_NODES",
@@ -76,6 +71,7 @@ __all__ = [
     "default_float_dtype",
     "default_int_dtype",
     "default_uint_dtype",
+    "extended",
     "finfo",
     "float0",
     "float4_e2m1fn",
@@ -90,6 +86,7 @@ __all__ = [
     "float8_e5m2fnuz",
     "float8_e8m0fnu",
     "iinfo",
+    "int1",
     "int2",
     "int4",
     "is_weakly_typed",
@@ -97,8 +94,11 @@ __all__ = [
     "issubdtype",
     "itemsize_bits",
     "lattice",
+    "prng_key",
     "promote_types",
     "result_type",
+    "scalar_type_of",
+    "uint1",
     "uint2",
     "uint4",
     "weak_complex",

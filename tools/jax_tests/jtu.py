@@ -22,7 +22,7 @@ import unittest
 import warnings
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from absl.testing import absltest, parameterized
@@ -144,11 +144,9 @@ class _Dtypes:
     all_inexact = property(lambda self: self.all_floating + self.complex)
     numeric = property(lambda self: self.floating + self.integer + self.unsigned + self.complex)
     all = property(
-        lambda self: self.all_floating
-        + self.all_integer
-        + self.all_unsigned
-        + self.complex
-        + self.boolean
+        lambda self: (
+            self.all_floating + self.all_integer + self.all_unsigned + self.complex + self.boolean
+        )
     )
 
 
@@ -189,10 +187,8 @@ def _is_key_dtype(d: Any) -> bool:
 def default_tolerance() -> dict[np.dtype[Any], float]:
     out: dict[np.dtype[Any], float] = {}
     for name, tol in _TOLERANCE.items():
-        try:
+        with contextlib.suppress(TypeError):
             out[np.dtype(getattr(_dtypes, name, None) or name)] = tol
-        except TypeError:
-            pass
     return out
 
 
@@ -214,7 +210,9 @@ def _upcast(x: np.ndarray) -> np.ndarray:
     return x
 
 
-def _assert_numpy_allclose(a: Any, b: Any, atol: Any = None, rtol: Any = None, err_msg: str = "") -> None:
+def _assert_numpy_allclose(
+    a: Any, b: Any, atol: Any = None, rtol: Any = None, err_msg: str = ""
+) -> None:
     a, b = np.asarray(a), np.asarray(b)
     if a.dtype.name == "float0" or b.dtype.name == "float0":
         np.testing.assert_array_equal(a, b, err_msg=err_msg)
@@ -342,7 +340,9 @@ def sample_product(*args: Any, **kw: Any) -> Any:
 
 
 def parameterized_filterable(
-    *, kwargs: Sequence[dict[str, Any]], testcase_name: Callable[[dict[str, Any]], str] | None = None,
+    *,
+    kwargs: Sequence[dict[str, Any]],
+    testcase_name: Callable[[dict[str, Any]], str] | None = None,
     one_containing: str | None = None,
 ) -> Any:
     named = []
@@ -539,8 +539,8 @@ def is_sequence(x: Any) -> bool:
 class JaxTestCase(parameterized.TestCase):
     """absl's TestCase with JAX's test configuration and array assertions."""
 
-    _default_global_config: dict[str, Any] = {}
-    _default_thread_local_config: dict[str, Any] = dict(_DEFAULT_TEST_CONFIG)
+    _default_global_config: ClassVar[dict[str, Any]] = {}
+    _default_thread_local_config: ClassVar[dict[str, Any]] = dict(_DEFAULT_TEST_CONFIG)
 
     def setUp(self) -> None:
         super().setUp()
@@ -551,7 +551,9 @@ class JaxTestCase(parameterized.TestCase):
     def rng(self) -> np.random.RandomState:
         return self._rng
 
-    def assertDtypesMatch(self, actual: Any, desired: Any, *, canonicalize_dtypes: bool = True) -> None:
+    def assertDtypesMatch(
+        self, actual: Any, desired: Any, *, canonicalize_dtypes: bool = True
+    ) -> None:
         a, d = _dtype(actual), _dtype(desired)
         if not trellax.config.read("jax_enable_x64") and canonicalize_dtypes:
             if not _is_key_dtype(a):

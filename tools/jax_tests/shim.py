@@ -24,18 +24,18 @@ from typing import Any
 # The trellax modules that hold the counterparts of JAX's internal modules (searched in order).
 STANDINS: dict[str, tuple[str, ...]] = {
     "jax._src": ("trellax._src",),
-    "jax._src.api": ("trellax", "trellax._src.api"),
+    "jax._src.api": ("trellax", "trellax._src.api.api"),
     "jax._src.api_util": (),
     "jax._src.config": (
-        "trellax._src.jax_flags_more",
-        "trellax._src.jax_flags",
+        "trellax._src.config.jax_flags_more",
+        "trellax._src.config.jax_flags",
         "trellax",
         "trellax:config",
-        "trellax._src.config_flags",
+        "trellax._src.config.flags",
     ),
-    "jax._src.core": ("trellax._src.core", "trellax.core", "trellax.errors"),
-    "jax._src.dtypes": ("trellax.dtypes", "trellax._src.dtypes"),
-    "jax._src.tree_util": ("trellax.tree_util", "trellax._src.tree_util"),
+    "jax._src.core": ("trellax._src.core.core", "trellax.errors"),
+    "jax._src.dtypes": ("trellax.dtypes", "trellax._src.dtypes.dtypes"),
+    "jax._src.tree_util": ("trellax.tree_util", "trellax._src.tree.tree_util"),
     "jax._src.util": (),
     "jax._src.lib": (),
     "jax._src.lax": ("trellax.lax",),
@@ -53,6 +53,8 @@ STANDINS: dict[str, tuple[str, ...]] = {
 VALUES: dict[str, dict[str, Any]] = {
     "jax._src.lib": {"jaxlib_extension_version": 10**6, "version": (0, 10, 2)},
 }
+
+
 # Used only when trellax lacks the name (so "before" runs of the harness can start at all).
 def _placeholder(name: str, base: type) -> type:
     """A class trellax does not have, so that a module-level alias in a test file imports."""
@@ -102,9 +104,11 @@ FALLBACKS: dict[str, dict[str, Any]] = {
         "TypedComplex": _placeholder("TypedComplex", complex),
         "TypedNdArray": _placeholder("TypedNdArray", object),
     },
-    "jax._src.lax.lax": {"_convert_element_type": lambda x, dtype, weak_type=False: (
-        importlib.import_module("trellax.lax").convert_element_type(x, dtype, weak_type=weak_type)
-    )},
+    "jax._src.lax.lax": {
+        "_convert_element_type": lambda x, dtype, weak_type=False: importlib.import_module(
+            "trellax.lax"
+        ).convert_element_type(x, dtype, weak_type=weak_type)
+    },
 }
 
 

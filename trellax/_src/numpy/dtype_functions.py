@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.device import is_cpu
-from trellax._src import dtypes
-from trellax._src.typing import ArrayLike, DTypeLike
+from trellax._src.core.devices import is_cpu
+from trellax._src.core.typing import ArrayLike, DTypeLike
+from trellax._src.dtypes import dtypes
 
 
 def result_type(*args: Any) -> np.dtype[Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from trellax._src import dtypes
+from trellax._src.dtypes import dtypes
 
 #: ``{"concatenate": fn, ...}``, filled by the module that defines the extended arrays.
 HANDLERS: dict[str, Callable[..., Any]] = {}

@@ -20,15 +20,17 @@ import numpy as np
 
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src import config as _config
-from trellax._src import dtypes, jax_flags
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.config import jax_flags
+from trellax._src.config import settings as _config
+from trellax._src.core.basearray import Array
+from trellax._src.core.devices import CPU, DEFAULT_SHARDING
+from trellax._src.dtypes import dtypes
 from trellax._src.numpy import extended
 from trellax._src.random import threefry
 from trellax._src.random.dispatch import eager_value
 from trellax._src.random.primitives import random_fold_in_p, random_seed_p, random_split_p
-from trellax._src.tree_registry import register_pytree_node
+from trellax._src.tree.registry import register_pytree_node
 
 _U32 = np.dtype(np.uint32)
 
@@ -127,14 +129,14 @@ class PRNGKeyArray(Array):
 
     @property
     def device(self) -> Any:
-        return self._base.device
+        return CPU
 
     @property
     def sharding(self) -> Any:
-        return self._base.sharding
+        return getattr(self._base, "sharding", DEFAULT_SHARDING)
 
     def devices(self) -> Any:
-        return self._base.devices()
+        return {CPU}
 
     def __len__(self) -> int:
         if not self.shape:
@@ -240,7 +242,11 @@ for _name, _op in [
     ("__ge__", "ge"), ("__matmul__", "dot_general"), ("__lshift__", "shift_left"),
     ("__rshift__", "shift_right_arithmetic"),
 ]:  # fmt: skip
-    setattr(PRNGKeyArray, _name, _refuse(_op, reflected=_name.startswith("__r") and _name != "__rshift__"))
+    setattr(
+        PRNGKeyArray,
+        _name,
+        _refuse(_op, reflected=_name.startswith("__r") and _name != "__rshift__"),
+    )
 
 register_pytree_node(
     PRNGKeyArray, lambda k: ((k._base,), None), lambda _, children: PRNGKeyArray._wrap(*children)

@@ -1,0 +1,88 @@
+"""More of JAX's flags, the ones JAX's own tests and libraries set.
+
+``explicit_x64_dtypes`` decides what an explicit 64-bit dtype request does with x64 off (warn and
+truncate, JAX's default, or raise); ``legacy_prng_key`` (in ``jax_flags``) is honoured by
+``trellax.random``. The rest are JAX internals accepted with their JAX default values only:
+trellax has one way of doing what they choose between.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from trellax._src.config.flags import FlagState, parse_enum
+from trellax._src.config.jax_flags import _bool_flag
+
+_NOTHING = "no effect in trellax: "
+
+
+class ExplicitX64Mode(enum.Enum):
+    """What requesting a 64-bit dtype with x64 off does (JAX's ``jax_explicit_x64_dtypes``)."""
+
+    WARN = 1
+    ERROR = 2
+    ALLOW = 3
+
+
+def _parse_x64_mode(value: Any) -> ExplicitX64Mode:
+    if isinstance(value, ExplicitX64Mode):
+        return value
+    if isinstance(value, str) and value.upper() in ExplicitX64Mode.__members__:
+        return ExplicitX64Mode[value.upper()]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return ExplicitX64Mode(value)
+    raise ValueError(
+        f"new enum value must be in {list(ExplicitX64Mode)} or one of their names "
+        f"('warn', 'error', 'allow'), got {value!r} of type {type(value)}."
+    )
+
+
+explicit_x64_dtypes = FlagState(
+    "explicit_x64_dtypes",
+    ExplicitX64Mode.WARN,
+    _parse_x64_mode,
+    "what an explicit 64-bit dtype request does while x64 is off: WARN (truncate to 32 bits "
+    "with a UserWarning, the default) or ERROR (raise ValueError); ALLOW (64-bit arrays with "
+    "x64 off) is not implemented",
+    lambda v: (
+        None
+        if v is not ExplicitX64Mode.ALLOW
+        else "64-bit arrays with x64 off are not implemented in trellax; enable x64 instead"
+    ),
+)
+traceback_filtering = FlagState(
+    "traceback_filtering",
+    "auto",
+    parse_enum(("off", "tracebackhide", "remove_frames", "quiet_remove_frames", "auto")),
+    _NOTHING + "trellax never removes frames from tracebacks (its frames are plain Python)",
+)
+use_simplified_jaxpr_constants = _bool_flag(
+    "use_simplified_jaxpr_constants",
+    False,
+    _NOTHING + "jaxprs keep constants as JAX's default does",
+    only=False,
+)
+use_direct_linearize = _bool_flag(
+    "use_direct_linearize", True, _NOTHING + "trellax has one linearization", only=True
+)
+custom_vjp3 = _bool_flag(
+    "custom_vjp3", False, _NOTHING + "trellax has one custom_vjp implementation", only=False
+)
+remat3 = _bool_flag("remat3", False, _NOTHING + "trellax has one checkpoint", only=False)
+check_static_indices = _bool_flag(
+    "check_static_indices", False, _NOTHING + "static indices are checked as JAX does by default"
+)
+include_full_tracebacks_in_locations = _bool_flag(
+    "include_full_tracebacks_in_locations", True, _NOTHING + "there are no XLA locations"
+)
+traceback_in_locations_limit = FlagState(
+    "traceback_in_locations_limit", 100, int, _NOTHING + "there are no XLA locations"
+)
+platforms = FlagState(
+    "platforms",
+    None,
+    lambda v: v,
+    "the platforms JAX may use; trellax has the CPU only (None or 'cpu')",
+    lambda v: None if v in (None, "", "cpu") else "trellax computes on the CPU only",
+)
