@@ -40,6 +40,7 @@ STANDINS: dict[str, tuple[str, ...]] = {
     "jax._src.lib": (),
     "jax._src.lax": ("trellax.lax",),
     "jax._src.lax.lax": ("trellax.lax", "trellax._src.lax"),
+    "jax._src.lax.parallel": ("trellax.lax",),
     "jax._src.random": ("trellax._src.random.keys", "trellax.random"),
     "jax._src.random.prng": ("trellax._src.random.keys", "trellax.random"),
     "jax._src.random.core": ("trellax._src.random.keys", "trellax.random"),
@@ -128,9 +129,12 @@ class Missing(tuple):  # type: ignore[type-arg]
     __call__ = _fail
 
     def __getattr__(self, attr: str) -> Any:
+        # a missing module's attribute is missing too (``parallel.psum`` of a missing module)
+        if attr in ("__name__", "__qualname__"):
+            return self.__dict__["name"].rpartition(".")[2]
         if attr.startswith("__"):
             raise AttributeError(attr)
-        return self._fail()
+        return Missing(f"{self.__dict__['name']}.{attr}")
 
     def __bool__(self) -> bool:
         return self._fail()  # type: ignore[no-any-return]
