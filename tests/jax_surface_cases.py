@@ -158,6 +158,9 @@ CASES: dict[str, str] = {
     "check_grads_tol_dict": "X.test_util.check_grads(X.numpy.sin, (np.float32(0.5),), 2, "
     "atol={np.float32: 3e-3, np.float64: 1e-5}, rtol={np.float32: 3e-3})",
     "strict_promotion_text": "STRICT_MESSAGE(X)",
+    "lax_mul_out_dtype": "[X.lax.mul(X.numpy.int8(100), X.numpy.int8(3), out_dtype=np.int32), "
+    "X.lax.mul(X.numpy.ones(2, 'bfloat16'), X.numpy.ones(2, 'bfloat16'), out_dtype=np.float32), "
+    "X.lax.mul(2.0, 3.0)]",
     "binop_list_reflected": "[1, 2] - X.numpy.ones(2, 'float32')",
     "binop_list": "X.numpy.ones(2, 'float32') * (1, 2)",
     "key_add_int": "X.random.key(0) + 1",

@@ -225,7 +225,21 @@ def _binary(prim: Primitive, name: str | None = None) -> BinaryOp:
 
 add = _binary(add_p)
 sub = _binary(sub_p)
-mul = _binary(mul_p)
+_mul = _binary(mul_p)
+
+
+def mul(x: ArrayLike, y: ArrayLike, *, out_dtype: Any = None) -> Array:
+    """Elementwise ``mul``; operands must have the same dtype (no promotion). With
+    ``out_dtype``, both are converted to it first (JAX's definition of that option)."""
+    if out_dtype is None:
+        return prim_bind_mul(asarray(x), asarray(y))
+    # structural imports this module, so its convert_element_type is looked up at call time
+    from trellax._src.lax.structural import convert_element_type
+
+    return _mul(convert_element_type(x, out_dtype), convert_element_type(y, out_dtype))
+
+
+prim_bind_mul = mul_p.bind
 div = _binary(div_p)
 rem = _binary(rem_p)
 max = _binary(max_p)
