@@ -152,6 +152,8 @@ CASES: dict[str, str] = {
     "lambda: X.numpy.zeros(2, 'float64'))",
     "traceback_filtering_bad": "X.config.update('jax_traceback_filtering', 'bogus')",
     "enable_x64_value": "X.enable_x64.value",
+    "dtypes_scalar_types": "[X.dtypes.bfloat16, X.numpy.float8_e4m3fn.dtype, X.numpy.int4.dtype, "
+    "np.dtype(X.dtypes.bfloat16)]",
     "scalar_type_of": "[X.dtypes.scalar_type_of(x) for x in (np.int8(1), True, 1j, "
     "X.numpy.float32(1), X.numpy.bfloat16(1))]",
     "scalar_type_of_bad": "X.dtypes.scalar_type_of('a')",

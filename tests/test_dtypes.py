@@ -798,8 +798,8 @@ def test_low_precision_examples(args: tuple[Any, ...], want: str) -> None:
 
 HEAD = "have no available implicit dtype promotion path"
 FAMILY_TEXT = {
-    "strict": f"{HEAD} when numpy_dtype_promotion=strict. Try explicitly casting inputs to the "
-    "desired output type, or set numpy_dtype_promotion=standard.",
+    "strict": f"{HEAD} when jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to "
+    "the desired output type, or set jax_numpy_dtype_promotion=standard.",
     "generic": f"{HEAD}. Try explicitly casting inputs to the desired output type.",
     **{
         fam: f"{HEAD}. To avoid unintended promotion, {what} do not support implicit promotion. "

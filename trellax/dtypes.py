@@ -13,11 +13,11 @@ from trellax._src.dtypes.dtypes import (
     FLOAT6S,
     FLOAT8S,
     LOW_INTS,
+    SCALAR_TYPES,
     STANDARD_DTYPES,
     WEAK_NODES,
     TypePromotionError,
     WeakType,
-    bfloat16,
     canonicalize_dtype,
     default_complex_dtype,
     default_float_dtype,
@@ -41,26 +41,32 @@ from trellax._src.dtypes.dtypes import (
 )
 from trellax._src.lax.ad_util import float0
 
-float8_e4m3fn = FLOAT8S.get("float8_e4m3fn")
-float8_e5m2 = FLOAT8S.get("float8_e5m2")
-float8_e4m3fnuz = FLOAT8S.get("float8_e4m3fnuz")
-float8_e5m2fnuz = FLOAT8S.get("float8_e5m2fnuz")
-float8_e4m3b11fnuz = FLOAT8S.get("float8_e4m3b11fnuz")
-float8_e3m4 = FLOAT8S.get("float8_e3m4")
-float8_e4m3 = FLOAT8S.get("float8_e4m3")
-float8_e8m0fnu = FLOAT8S.get("float8_e8m0fnu")
-float6_e2m3fn = FLOAT6S.get("float6_e2m3fn")
-float6_e3m2fn = FLOAT6S.get("float6_e3m2fn")
-float4_e2m1fn = FLOAT4S.get("float4_e2m1fn")
-int4 = LOW_INTS.get("int4")
-uint4 = LOW_INTS.get("uint4")
-int1 = LOW_INTS.get("int1")
-uint1 = LOW_INTS.get("uint1")
-int2 = LOW_INTS.get("int2")
-uint2 = LOW_INTS.get("uint2")
+# The scalar types, as in ``jax.dtypes`` (``np.dtype(bfloat16)`` is the dtype).
+bfloat16 = SCALAR_TYPES["bfloat16"]
+float8_e4m3fn = SCALAR_TYPES.get("float8_e4m3fn")
+float8_e5m2 = SCALAR_TYPES.get("float8_e5m2")
+float8_e4m3fnuz = SCALAR_TYPES.get("float8_e4m3fnuz")
+float8_e5m2fnuz = SCALAR_TYPES.get("float8_e5m2fnuz")
+float8_e4m3b11fnuz = SCALAR_TYPES.get("float8_e4m3b11fnuz")
+float8_e3m4 = SCALAR_TYPES.get("float8_e3m4")
+float8_e4m3 = SCALAR_TYPES.get("float8_e4m3")
+float8_e8m0fnu = SCALAR_TYPES.get("float8_e8m0fnu")
+float6_e2m3fn = SCALAR_TYPES.get("float6_e2m3fn")
+float6_e3m2fn = SCALAR_TYPES.get("float6_e3m2fn")
+float4_e2m1fn = SCALAR_TYPES.get("float4_e2m1fn")
+int4 = SCALAR_TYPES.get("int4")
+uint4 = SCALAR_TYPES.get("uint4")
+int1 = SCALAR_TYPES.get("int1")
+uint1 = SCALAR_TYPES.get("uint1")
+int2 = SCALAR_TYPES.get("int2")
+uint2 = SCALAR_TYPES.get("uint2")
 
 __all__ = [
     "ALL_DTYPES",
+    "FLOAT4S",
+    "FLOAT6S",
+    "FLOAT8S",
+    "LOW_INTS",
     "STANDARD_DTYPES",
     "WEAK_NODES",
     "TypePromotionError",

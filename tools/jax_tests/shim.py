@@ -227,5 +227,15 @@ def install(jtu: types.ModuleType) -> str:
     for name, targets in STANDINS.items():
         sys.modules[name] = Standin(name, targets)
     sys.modules["jax._src.test_util"] = jtu
+    # ``import jax._src.util as u`` reads the attribute ``_src`` of ``jax``: set each stand-in
+    # on its parent, as importing a submodule does
+    import jax  # type: ignore[import-not-found]  # the alias module installed above
+
+    for name in [*STANDINS, "jax._src.test_util"]:
+        parent, _, child = name.rpartition(".")
+        module = sys.modules.get(parent)
+        if module is not None:
+            module.__dict__[child] = sys.modules[name]
+    del jax
     sys.meta_path.insert(0, _StandinFinder())
     return how

@@ -95,6 +95,8 @@ STANDARD_DTYPES: Final = (
 #: Every dtype that takes part in promotion.
 ALL_DTYPES: Final = (*STANDARD_DTYPES, *LOW_INTS.values(), *SMALL_FLOATS.values())
 _BY_NAME: Final[dict[str, DType]] = {d.name: d for d in ALL_DTYPES}
+#: Scalar types by name (``jax.dtypes.bfloat16`` is ``ml_dtypes.bfloat16``, a type).
+SCALAR_TYPES: Final[dict[str, type]] = {d.name: d.type for d in ALL_DTYPES}
 
 #: Kind of every dtype: "b", "u", "i", "f" or "c" (ml_dtypes' own ``kind`` is "V").
 _KIND: Final[dict[DType, str]] = {
@@ -247,10 +249,7 @@ def _node_str(n: Node) -> str:
 
 
 def _promotion_error(nodes: Sequence[Node], mode: str) -> TypePromotionError:
-    # JAX names the distinct inputs in the order of a Python set of them (dtypes, and the Python
-    # types of weak values), which programs' expected messages follow.
-    keys = {(n.python_type if isinstance(n, WeakType) else n): n for n in nodes}
-    names = tuple(_node_str(keys[k]) for k in set(keys))
+    names = tuple(_node_str(n) for n in nodes)
     head = f"Input dtypes {names} have no available implicit dtype promotion path"
     if mode == "strict":
         return TypePromotionError(
