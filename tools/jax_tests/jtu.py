@@ -36,7 +36,6 @@ from trellax.test_util import check_jvp as check_jvp
 from trellax.test_util import check_vjp as check_vjp
 
 NUM_GENERATED_CASES = int(os.getenv("JAX_NUM_GENERATED_CASES", "10"))
-JIT_IMPLEMENTATION = "jit"
 NUMPY_SCALAR_SHAPE = ("numpy_scalar",)
 PYTHON_SCALAR_SHAPE = ("python_scalar",)
 
@@ -661,3 +660,18 @@ class BufferDonationTestCase(JaxTestCase):
 JaxTestLoader = absltest.TestLoader
 
 _ = jnp  # keep the import: tests reach jnp through jtu in places
+
+
+def _jit_implementation(fun: Any, *args: Any, **kwargs: Any) -> Any:
+    return trellax.jit(fun, *args, **kwargs)
+
+
+def _noop_implementation(fun: Any, *args: Any, **kwargs: Any) -> Any:
+    return fun
+
+
+_jit_implementation._name = "jit"  # type: ignore[attr-defined]
+_noop_implementation._name = "noop"  # type: ignore[attr-defined]
+#: The ways JAX's tests wrap a function: ``jit`` and not at all.
+JIT_IMPLEMENTATION = (_jit_implementation, _noop_implementation)
+

@@ -60,8 +60,7 @@ traceback_filtering = FlagState(
 use_simplified_jaxpr_constants = _bool_flag(
     "use_simplified_jaxpr_constants",
     False,
-    _NOTHING + "jaxprs keep constants as JAX's default does",
-    only=False,
+    _NOTHING + "how JAX prints constants in jaxprs; trellax's jaxprs print one way",
 )
 use_direct_linearize = _bool_flag(
     "use_direct_linearize", True, _NOTHING + "trellax has one linearization", only=True
