@@ -94,8 +94,10 @@ _ML_DTYPE_NAMES = frozenset(
         "float6_e2m3fn",
         "float6_e3m2fn",
         "float4_e2m1fn",
+        "int1",
         "int2",
         "int4",
+        "uint1",
         "uint2",
         "uint4",
     )
