@@ -16,8 +16,6 @@ import flax_golden_cases as cases
 import numpy as np
 import pytest
 
-pytest.importorskip("msgpack")
-
 import trellax.numpy as jnp
 from trellax import optim, tree_util
 from trellax.flax import serialization, struct
