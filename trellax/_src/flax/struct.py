@@ -114,16 +114,17 @@ def dataclass(clz: Any = None, **kwargs: Any) -> Any:
         return clz
     kwargs.setdefault("frozen", True)
     data_clz = dataclasses.dataclass(**kwargs)(clz)
-    data_fields, meta_fields, skipped = [], [], []
+    # Fields with init=False are not pytree parts: __init__/__post_init__ recompute them.
+    data_fields, meta_fields = [], []
     for f in dataclasses.fields(data_clz):
         if not f.init:
-            skipped.append(f.name)
-        elif f.metadata.get("pytree_node", True):
+            continue
+        if f.metadata.get("pytree_node", True):
             data_fields.append(f.name)
         else:
             meta_fields.append(f.name)
     data_clz.replace = _replace
-    register_dataclass(data_clz, data_fields, meta_fields, drop_fields=skipped)
+    register_dataclass(data_clz, data_fields, meta_fields)
     _register_state_dict(data_clz, data_fields)
     data_clz._flax_dataclass = True
     return data_clz
