@@ -238,7 +238,7 @@ def test_traversals() -> None:
 
 
 def test_traversal_construction_warns_deprecation() -> None:
-    with pytest.warns(DeprecationWarning, match="deprecated"):
+    with pytest.warns(DeprecationWarning, match="will be deprecated"):
         traverse_util.TraverseEach()
 
 

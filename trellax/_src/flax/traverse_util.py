@@ -112,8 +112,9 @@ class Traversal(abc.ABC):
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Traversal:
         warnings.warn(
-            "flax.traverse_util.Traversal is deprecated in Flax; select parameters with optax "
-            "masks (optax.masked, optax.multi_transform and path_aware_map) instead.",
+            # The message starts as Flax's does: programs and test configs filter on it.
+            "`flax.traverse_util.Traversal` will be deprecated. Select parameters with optax "
+            "masks instead (optax.masked, optax.multi_transform and path_aware_map).",
             DeprecationWarning,
             stacklevel=2,
         )
