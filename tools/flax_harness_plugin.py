@@ -4,7 +4,8 @@
 Loaded with ``-p flax_harness_plugin`` before any test module is imported. Modules that trellax
 does not provide but that Flax's test files import at their top (``flax.nnx``) become
 placeholders whose every attribute raises ``NotImplementedError``: the file still runs, and only
-the tests that use them fail, each with that message.
+the tests that use them fail, each with that message. (Flax's checkpoints_test.py reads one
+fact from Orbax, the marker in its temporary directory names, which the placeholder keeps.)
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import trellax.compat
 
 trellax.compat.install()
 
-PLACEHOLDERS = ("flax.nnx",)
+PLACEHOLDERS = ("flax.nnx", "orbax", "orbax.checkpoint")
 
 
 class _Placeholder(types.ModuleType):
@@ -37,4 +38,12 @@ for _name in PLACEHOLDERS:
         _module = _Placeholder(_name)
         sys.modules[_name] = _module
         _parent, _, _child = _name.rpartition(".")
-        sys.modules[_parent].__dict__[_child] = _module
+        if _parent:
+            sys.modules[_parent].__dict__[_child] = _module
+
+if isinstance(sys.modules.get("orbax.checkpoint"), _Placeholder):
+    from trellax._src.flax.training.checkpoints import ORBAX_TMP_DIR_SUFFIX
+
+    sys.modules["orbax.checkpoint"].__dict__["utils"] = types.SimpleNamespace(
+        TMP_DIR_SUFFIX=ORBAX_TMP_DIR_SUFFIX
+    )
