@@ -14,7 +14,7 @@ import trellax
 import trellax.nn as nn
 import trellax.numpy as jnp
 from trellax import optim, tree_util
-from trellax.flax import errors, serialization
+from trellax.flax import errors, jax_utils, serialization
 from trellax.flax.core import freeze
 from trellax.flax.training import (
     checkpoints,
@@ -303,3 +303,23 @@ def test_lr_schedules() -> None:
     assert float(cosine(0)) == pytest.approx(1.0)
     assert float(cosine(10)) == pytest.approx(0.5)
     assert float(cosine(20)) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_jax_utils_on_one_device() -> None:
+    replicated = jax_utils.replicate({"w": jnp.ones(3), "n": np.zeros(2)})
+    assert replicated["w"].shape == (1, 3) and replicated["n"].shape == (1, 2)
+    assert jax_utils.unreplicate(replicated)["w"].shape == (3,)
+    batches = list(jax_utils.prefetch_to_device(iter([{"a": jnp.ones((1, 2))}] * 3), 2))
+    assert len(batches) == 3 and batches[0]["a"].shape == (1, 2)
+    f = jax_utils.pad_shard_unpad(
+        trellax.pmap(lambda p, x: x * p, in_axes=(None, 0)), static_argnums=(0,)
+    )
+    assert f(2.0, jnp.arange(5.0), min_device_batch=8).tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
+    xs = jnp.arange(24.0).reshape(2, 3, 4)
+    # Values from flax.jax_utils.scan_in_dim on JAX 0.10.2.
+    carry, ys = jax_utils.scan_in_dim(
+        lambda c, x: (c + x.sum(), x * 2), 0.0, xs, axis=(2, 1), keepdims=True
+    )
+    assert float(carry) == 276.0 and ys.shape == (2, 3, 4) and float(ys.sum()) == 552.0
+    carry, ys = jax_utils.scan_in_dim(lambda c, x: (c + x.sum(), x * 2), 0.0, xs, axis=1)
+    assert float(carry) == 276.0 and float(ys[0, 1, 2]) == 12.0

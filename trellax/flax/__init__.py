@@ -13,6 +13,7 @@ from trellax.flax import configurations as configurations
 from trellax.flax import core as core
 from trellax.flax import errors as errors
 from trellax.flax import io as io
+from trellax.flax import jax_utils as jax_utils
 from trellax.flax import serialization as serialization
 from trellax.flax import struct as struct
 from trellax.flax import training as training
