@@ -19,6 +19,7 @@ from trellax.flax.core import freeze
 from trellax.flax.training import (
     checkpoints,
     common_utils,
+    dynamic_scale,
     early_stopping,
     lr_schedule,
     train_state,
@@ -323,3 +324,26 @@ def test_jax_utils_on_one_device() -> None:
     assert float(carry) == 276.0 and ys.shape == (2, 3, 4) and float(ys.sum()) == 552.0
     carry, ys = jax_utils.scan_in_dim(lambda c, x: (c + x.sum(), x * 2), 0.0, xs, axis=1)
     assert float(carry) == 276.0 and float(ys[0, 1, 2]) == 12.0
+
+
+def test_dynamic_scale_matches_flax() -> None:
+    # (finite, loss, grad, scale, fin_steps, loss dtype) per step, from Flax 0.12.8 on JAX 0.10.2.
+    expected = [
+        (False, float("nan"), float("inf"), 32768.0, 0, "float16"),
+        (False, 1.0, float("inf"), 16384.0, 0, "float32"),
+        (True, 1.0, 2.0, 16384.0, 1, "float32"),
+        (True, 1.0390625, 2.0390625, 16384.0, 2, "float32"),
+        (True, 1.08203125, 2.080078125, 16384.0, 3, "float32"),
+        (True, 1.126953125, 2.123046875, 32768.0, 0, "float32"),
+        (False, 1.1708984375, float("inf"), 16384.0, 0, "float32"),
+        (True, 1.1708984375, 2.1640625, 16384.0, 1, "float32"),
+    ]
+    p = jnp.array(1.0, jnp.float32)
+    ds = dynamic_scale.DynamicScale(growth_interval=3)
+    f = trellax.jit(lambda ds, p: ds.value_and_grad(lambda q: jnp.asarray(q, jnp.float16) ** 2)(p))
+    for want in expected:
+        ds, finite, loss, grad = f(ds, p)
+        p = p + jnp.where(finite, 0.01 * grad, 0.0)
+        got = (bool(finite), float(loss), float(grad), float(ds.scale), int(ds.fin_steps))
+        assert got == pytest.approx(want[:5], nan_ok=True)
+        assert str(loss.dtype) == want[5] and grad.dtype == jnp.float32
