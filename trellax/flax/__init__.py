@@ -18,6 +18,7 @@ from trellax.flax import serialization as serialization
 from trellax.flax import struct as struct
 from trellax.flax import training as training
 from trellax.flax import traverse_util as traverse_util
+from trellax.flax import typing as typing
 from trellax.flax.configurations import config as config
 
 linen = _nn
