@@ -15,7 +15,7 @@ import trellax.flax
 import trellax.nn
 import trellax.numpy as jnp
 from trellax import tree_util
-from trellax.flax import configurations, errors, struct, traverse_util
+from trellax.flax import configurations, errors, io, struct, traverse_util, typing
 from trellax.flax.core import FrozenDict, copy, freeze, pop, pretty_repr, unfreeze
 
 # ----------------------------------------------------------------- struct
@@ -317,3 +317,23 @@ def test_linen_is_nn() -> None:
 
     assert linen is trellax.nn
     assert trellax.flax.linen.initializers is trellax.nn.initializers
+
+
+def test_typing_and_io(tmp_path: Any) -> None:
+    assert typing.PRNGKey is trellax.Array and typing.MISSING is typing.MISSING
+    assert isinstance(typing.MISSING, typing.Missing)
+    path = str(tmp_path / "f.txt")
+    with io.GFile(path, "w") as f:
+        f.write("héllo")
+    assert io.exists(path) and io.listdir(str(tmp_path)) == ["f.txt"] and io.getsize(path) == 6
+    io.copy(path, path + ".bak")
+    with pytest.raises(errors.AlreadyExistsError, match="Trying overwrite an existing file"):
+        io.rename(path + ".bak", path)
+    io.rename(path + ".bak", path, overwrite=True)
+    io.makedirs(str(tmp_path / "a" / "b"))
+    assert sorted(io.glob(str(tmp_path / "*"))) == [str(tmp_path / "a"), path]
+    io.rmtree(str(tmp_path / "a"))
+    io.remove(path)
+    assert io.listdir(str(tmp_path)) == []
+    with io.override_mode(io.BackendMode.TF), pytest.raises(NotImplementedError, match="gfile"):
+        io.exists(path)
