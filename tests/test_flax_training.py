@@ -14,6 +14,7 @@ import trellax
 import trellax.nn as nn
 import trellax.numpy as jnp
 from trellax import optim, tree_util
+from trellax._src.flax.training import common_utils as common_utils_impl
 from trellax.flax import errors, jax_utils, serialization
 from trellax.flax.core import freeze
 from trellax.flax.training import (
@@ -347,3 +348,7 @@ def test_dynamic_scale_matches_flax() -> None:
         got = (bool(finite), float(loss), float(grad), float(ds.scale), int(ds.fin_steps))
         assert got == pytest.approx(want[:5], nan_ok=True)
         assert str(loss.dtype) == want[5] and grad.dtype == jnp.float32
+
+
+def test_the_device_count_the_helpers_assume_is_trellax_s() -> None:
+    assert trellax.local_device_count() == common_utils_impl.LOCAL_DEVICE_COUNT

@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 
 import trellax.numpy as jnp
-from trellax import device_get, lax, local_device_count, local_devices
+from trellax import lax
+from trellax._src.flax.training.common_utils import LOCAL_DEVICE_COUNT
 from trellax.tree_util import tree_leaves, tree_map
 
 
@@ -36,7 +37,7 @@ def _stack(copies: list[Any]) -> Any:
 def replicate(tree: Any, devices: Sequence[Any] | None = None, axis_name: str = "") -> Any:
     """Each leaf stacked once per device: a new leading axis of size ``len(devices)``."""
     del axis_name
-    n = len(devices) if devices is not None else len(local_devices())
+    n = len(devices) if devices is not None else LOCAL_DEVICE_COUNT
     return tree_map(lambda x: _stack([x] * n), tree)
 
 
@@ -77,7 +78,7 @@ def pad_shard_unpad(
     calls ``wrapped`` and reshapes and cuts the outputs back (unless ``static_return``)."""
 
     def wrapper(*args: Any, min_device_batch: int | None = None, **kwargs: Any) -> Any:
-        d = local_device_count()
+        d = LOCAL_DEVICE_COUNT
         batched = [a for i, a in enumerate(args) if i not in static_argnums]
         batched += [v for k, v in kwargs.items() if k not in static_argnames]
         sizes = {leaf.shape[0] for tree in batched for leaf in tree_leaves(tree)}
@@ -104,7 +105,7 @@ def pad_shard_unpad(
             return out
 
         def unpad(x: Any) -> Any:
-            host = np.asarray(device_get(x))
+            host = np.asarray(x)
             return host.reshape(host.shape[0] * host.shape[1], *host.shape[2:])[:b]
 
         return tree_map(unpad, out)

@@ -1,7 +1,6 @@
 """``flax.training.common_utils``: one-hot labels, sharding helpers for ``pmap``, metric stacking.
 
-trellax runs on one device, so ``shard`` adds a leading axis of size 1
-(``local_device_count()``) and ``shard_prng_key`` splits a key into one key per device.
+trellax runs on one device, so ``shard`` adds a leading axis of size 1 and ``shard_prng_key`` splits a key into one key per device.
 
 Example::
 
@@ -20,19 +19,23 @@ import numpy as np
 
 import trellax.numpy as jnp
 import trellax.random as jrandom
-from trellax import device_get, lax, local_device_count
+from trellax import lax
 from trellax.tree_util import tree_map
+
+# trellax runs on one device: trellax.local_device_count() is 1 (a test checks that they agree;
+# the device API lives above this layer, with sharding).
+LOCAL_DEVICE_COUNT = 1
 
 
 def shard(xs: Any) -> Any:
     """Each array's leading axis split into ``(local_device_count(), -1)``."""
-    n = local_device_count()
+    n = LOCAL_DEVICE_COUNT
     return tree_map(lambda x: x.reshape((n, -1, *x.shape[1:])), xs)
 
 
 def shard_prng_key(prng_key: Any) -> Any:
     """``prng_key`` split into one key per local device (a leading axis of that size)."""
-    return jrandom.split(prng_key, num=local_device_count())
+    return jrandom.split(prng_key, num=LOCAL_DEVICE_COUNT)
 
 
 def stack_forest(forest: Sequence[Any]) -> Any:
@@ -43,11 +46,10 @@ def stack_forest(forest: Sequence[Any]) -> Any:
 def get_metrics(device_metrics: Sequence[Any]) -> Any:
     """Per-step replicated metrics (leading device axis) as host arrays stacked over steps.
 
-    Each leaf's first device copy is taken (the leading axis is dropped), copied to the host
-    with ``device_get`` and the steps are stacked by :func:`stack_forest`.
+    Each leaf's first device copy is taken (the leading axis is dropped) as a host (NumPy)
+    array and the steps are stacked by :func:`stack_forest`.
     """
-    first_copy = tree_map(lambda x: np.asarray(x)[0], device_metrics)
-    return stack_forest(device_get(first_copy))
+    return stack_forest(tree_map(lambda x: np.asarray(x)[0], device_metrics))
 
 
 def onehot(labels: Any, num_classes: int, on_value: float = 1.0, off_value: float = 0.0) -> Any:

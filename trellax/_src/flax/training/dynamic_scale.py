@@ -25,7 +25,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 import trellax.numpy as jnp
-from trellax import lax, value_and_grad
+from trellax import lax
+from trellax._src.api.autodiff import value_and_grad
 from trellax._src.flax.struct import PyTreeNode, field
 from trellax.tree_util import tree_leaves, tree_map
 
