@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import importlib
 import pickle
 import sys
 import tracemalloc
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 
 import trellax
+import trellax.compat
 import trellax.numpy as jnp
 from trellax import tree_util
 from trellax._src.flax import msgpack_format
@@ -351,3 +353,21 @@ def test_missing_msgpack_says_how_to_install(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setitem(sys.modules, "msgpack", None)
     with pytest.raises(ImportError, match=r"pip install 'trellax\[flax\]'"):
         serialization.to_bytes({"a": 1})
+
+
+def test_chunk_size_set_through_the_flax_alias_takes_effect() -> None:
+    trellax.compat.install()
+    try:
+        alias = importlib.import_module("flax.serialization")
+        assert alias is not serialization
+        old = alias.MAX_CHUNK_SIZE
+        alias.MAX_CHUNK_SIZE = 91 * 8
+        try:
+            assert msgpack_format.MAX_CHUNK_SIZE == 91 * 8 == alias.MAX_CHUNK_SIZE
+            chunked = alias._chunk_array_leaves_in_place({"a": np.ones((10, 10))})
+            assert chunked["a"]["chunks"]["1"].shape == (9,)
+        finally:
+            alias.MAX_CHUNK_SIZE = old
+        assert msgpack_format.MAX_CHUNK_SIZE == old == 2**30
+    finally:
+        trellax.compat.uninstall()
