@@ -15,6 +15,7 @@ import trellax.flax
 import trellax.nn
 import trellax.numpy as jnp
 from trellax import tree_util
+from trellax._src.compat.jax_src.tree_util import prefix_errors
 from trellax.flax import configurations, errors, io, struct, traverse_util, typing
 from trellax.flax.core import FrozenDict, copy, freeze, pop, pretty_repr, unfreeze
 
@@ -337,3 +338,16 @@ def test_typing_and_io(tmp_path: Any) -> None:
     assert io.listdir(str(tmp_path)) == []
     with io.override_mode(io.BackendMode.TF), pytest.raises(NotImplementedError, match="gfile"):
         io.exists(path)
+
+
+def test_jax_src_tree_util_prefix_errors_stand_in() -> None:
+    (error,) = prefix_errors(Point(1.0, [2.0], meta={}), Point(1.0, 2.0, meta={}))
+    with pytest.raises(ValueError, match=r"in_axes\.y"):
+        raise error("in_axes")
+    (error,) = prefix_errors((1, 2), (1, 2, 3))
+    assert "different lengths of tuple" in str(error("x"))
+    (error,) = prefix_errors({"a": 1}, {"a": 1, "b": 2})
+    assert "different numbers of pytree children" in str(error("x"))
+    (error,) = prefix_errors(Point(1, 2, meta="a"), Point(1, 2, meta="b"))
+    assert "different pytree metadata" in str(error("x"))
+    assert prefix_errors(0, {"a": [1]}) == [] and prefix_errors(None, None) == []
