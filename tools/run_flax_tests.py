@@ -17,7 +17,9 @@ a scratch directory, and each file runs in its own ``python -m pytest`` subproce
   ``tools/flax_harness_plugin.py``, which calls ``trellax.compat.install()`` first.
 
 ``--flax-results FILE`` reuses a ``--json`` file of an earlier run for the Flax side (so the Flax
-venv is needed once). The table goes to stdout; ``--json`` keeps every test's outcome and the
+venv is needed once); ``tests/golden/flax/own_tests_under_flax.json`` holds it for the files of
+this issue (serialization, struct, traverse_util, core_frozen_dict, configurations,
+early_stopping, jax_utils, checkpoints). The table goes to stdout; ``--json`` keeps every test's outcome and the
 first line of each trellax failure (docs/flax.md lists them with reasons).
 """
 
