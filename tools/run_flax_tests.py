@@ -40,6 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_FILES = ["serialization_test.py", "struct_test.py", "traverse_util_test.py"]
 DEFAULT_GIT = Path("/work/.mirror/google+flax/repo")
+DEFAULT_FLAX_RESULTS = ROOT / "tests" / "golden" / "flax" / "own_tests_under_flax.json"
 FLAX_VERSION = "0.12.8"
 
 
@@ -185,7 +186,7 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
     args = parser.parse_args()
     if args.flax_python is None and args.flax_results is None:
-        parser.error("pass --flax-python (a Python with real Flax) or --flax-results FILE")
+        args.flax_results = DEFAULT_FLAX_RESULTS  # the Flax side recorded for this files
 
     commit = resolve_rev(args.flax_git, args.rev)
     where = Path(tempfile.mkdtemp(prefix="flax_tests_"))
@@ -193,6 +194,12 @@ def main() -> int:
         stage(args.flax_git, commit, args.files, where)
         if args.flax_results is not None:
             flax = json.loads(args.flax_results.read_text())["flax"]
+            unknown = [f for f in args.files if not any(t.startswith(f"{f}::") for t in flax)]
+            if unknown:
+                raise SystemExit(
+                    f"{args.flax_results} has no Flax results for {unknown}: "
+                    "pass --flax-python to run them under Flax"
+                )
         else:
             flax = run_side(args.flax_python, args.files, where, False, args.timeout)
         trellax = run_side(args.trellax_python, args.files, where, True, args.timeout)
