@@ -87,8 +87,11 @@ def getitem(x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None) -> 
         plain = _scalar_masks_as_bools(idx)
         if plain is not idx and _is_basic(plain):
             return getitem(x, plain)  # x[Array(False)] is x[False]: an empty new axis
-    gather_mode = GatherScatterMode.from_any(mode, GatherScatterMode.CLIP)
-    entries = normalize_index(x, idx, clamp_ints=gather_mode is GatherScatterMode.CLIP)
+    # JAX's default: reads clamp, and the gradient (a scatter-add in the same mode) drops
+    # out-of-bounds positions instead of piling them onto the edge; static ints clamp
+    gather_mode = GatherScatterMode.from_any(mode, GatherScatterMode.PROMISE_IN_BOUNDS)
+    clamp_ints = mode is None or gather_mode is GatherScatterMode.CLIP
+    entries = normalize_index(x, idx, clamp_ints=clamp_ints)
     if not any(e[0] == "array" for e in entries):
         return _static_getitem(x, entries)
     plan = plan_index(tuple(x.shape), entries)
@@ -125,6 +128,12 @@ def normalize_index(x: Array, idx: Any, clamp_ints: bool = False) -> list[Entry]
     A static integer out of bounds is clamped into the axis with ``clamp_ints`` (reads in
     ``"clip"`` mode, JAX's default), and otherwise becomes a 0-d index array, which a scatter
     drops and a ``"fill"`` read fills, as in JAX; on an empty axis it is an IndexError."""
+    if isinstance(idx, list):
+        # JAX refuses a list as an index (NumPy once read it as a tuple of indices)
+        raise TypeError(
+            "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
+            "`arr[array(seq)]` instead of `arr[seq]`."
+        )
     items = list(idx) if type(idx) is tuple else [idx]
     consumed = 0
     n_ellipsis = 0
@@ -674,14 +683,11 @@ def _scatter(
     plan = plan_index(tuple(x.shape), entries)
     target = plan.final_shape
     if tuple(y.shape) != target:
-        if len(y.shape) > len(target):  # leading size-1 axes may go (NumPy allows them)
-            extra = len(y.shape) - len(target)
-            if any(s != 1 for s in y.shape[:extra]):
-                raise ValueError(
-                    f"Incompatible shapes for scatter: updates of shape {tuple(y.shape)} "
-                    f"cannot be broadcast to the indexed shape {target}"
-                )
-            y = reshape(y, tuple(y.shape[extra:]))
+        if len(y.shape) > len(target):  # JAX refuses even leading size-1 axes (NumPy drops)
+            raise ValueError(
+                "Cannot broadcast to shape with fewer dimensions: "
+                f"arr_shape={tuple(y.shape)} shape={target}"
+            )
         try:
             y = broadcast_to(y, target)
         except ValueError:
