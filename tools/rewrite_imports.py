@@ -12,6 +12,11 @@ the local name stays), dotted paths ``trellax._src.old`` anywhere in the text (i
 docstrings), and file paths ``_src/old.py`` in prose. ``--move`` also performs the moves with
 ``git mv`` (done once, in the commit that introduced this script). Run
 ``ruff check --fix`` and ``ruff format`` afterwards to sort the rewritten imports.
+
+A dotted path that names an existing module is left alone, so the script can run again over
+merged code; a bare package name that equals an old module name (``trellax._src.config`` written
+for the *package*) is read as the old module, which is why ``tests/test_layers.py`` (which names
+packages) is skipped. Strings that build module names (``f"trellax._src.{name}"``) are not seen.
 """
 
 from __future__ import annotations
