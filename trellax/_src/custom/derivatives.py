@@ -26,7 +26,7 @@ from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.interpreters import batching, tracing
 from trellax._src.interpreters.ad import JVPTrace, JVPTracer, _LinearDispatch
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
-from trellax._src.interpreters.tracing import JaxprTrace
+from trellax._src.interpreters.tracing import JaxprTrace, JaxprTracer
 from trellax._src.lax._base import asarray
 from trellax._src.lax._batch import moveaxis
 from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval, zeros
@@ -66,6 +66,31 @@ def _our_trace(args: Sequence[Any]) -> JVPTrace | None:
     if type(trace) is not JVPTrace:
         return None
     return trace if _owns(trace, JVPTracer, args) else None
+
+
+def _primal_side(trace: Any, args: Sequence[Any]) -> core.Trace | None:
+    """The trace a custom function's call belongs to when it is not ``trace``'s own business,
+    or ``None`` when it is.
+
+    A call whose arguments hold no tracer of the current trace belongs to the innermost
+    enclosing trace that owns one of them: inside a JVP rule (forward mode under ``vmap``, or
+    reverse mode, where the current trace is a ``_LinearDispatch`` sending tangent computations
+    to the linear trace and everything else to its parent), ``f(x)`` on primal values belongs to
+    an enclosing JVP trace, which must apply ``f``'s custom rule again — otherwise second
+    derivatives would differentiate ``f``'s implementation instead of its rule."""
+    leaves = tree_flatten(list(args))[0]
+    owners = {id(x._trace) for x in leaves if isinstance(x, core.Tracer)}
+    if type(trace) is _LinearDispatch:
+        return None if id(trace.tangent_trace) in owners else trace.parent
+    if type(trace) not in (JVPTrace, BatchTrace) or id(trace) in owners:
+        return None
+    if not owners:
+        # constants only: a JVP trace has nothing to differentiate, its parent evaluates them
+        return trace.parent if type(trace) is JVPTrace else None
+    t: core.Trace | None = trace.parent
+    while t is not None and id(t) not in owners:
+        t = getattr(t, "parent", None)
+    return t
 
 
 def _differentiated(trace: Any) -> bool:
@@ -148,9 +173,9 @@ class custom_jvp:
                 and _differentiated(outer)
             ):
                 return call_custom_jvp(self, outer, args)
-            if type(outer) is JVPTrace:  # differentiated, but not with respect to these args
-                assert outer.parent is not None
-                with core.using_trace(outer.parent):
+            elsewhere = _primal_side(outer, args)
+            if elsewhere is not None:
+                with core.using_trace(elsewhere):
                     return self(*args)
             if type(outer) is JaxprTrace and _static_nondiff(args, self.nondiff_argnums):
                 return _bind_call(custom_jvp_call_p, self, args, self._jvp_outputs)
@@ -372,9 +397,9 @@ class custom_vjp:
                 and _differentiated(outer)
             ):
                 return call_custom_vjp(self, outer, args)
-            if type(outer) is JVPTrace:
-                assert outer.parent is not None
-                with core.using_trace(outer.parent):
+            elsewhere = _primal_side(outer, args)
+            if elsewhere is not None:
+                with core.using_trace(elsewhere):
                     return self(*args)
             if type(outer) is JaxprTrace and _static_nondiff(args, self.nondiff_argnums):
                 return _bind_call(custom_vjp_call_p, self, args, None)
