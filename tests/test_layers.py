@@ -295,7 +295,8 @@ def _allowed(source: str, target: str) -> bool:
 
 
 def test_every_module_has_a_floor() -> None:
-    assert [m for m in MODULES if _prefix(m, FLOORS) is None] == ["trellax._src"]
+    missing = [m for m in MODULES if _prefix(m, FLOORS) is None and m != "trellax._src"]
+    assert missing == [], f"give these a floor in FLOORS (docs/architecture.md): {missing}"
 
 
 def test_imports_point_downward() -> None:
