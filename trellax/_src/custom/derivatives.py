@@ -26,7 +26,7 @@ from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.interpreters import batching, tracing
 from trellax._src.interpreters.ad import JVPTrace, JVPTracer, _LinearDispatch
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
-from trellax._src.interpreters.tracing import JaxprTrace, JaxprTracer
+from trellax._src.interpreters.tracing import JaxprTrace
 from trellax._src.lax._base import asarray
 from trellax._src.lax._batch import moveaxis
 from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval, zeros
