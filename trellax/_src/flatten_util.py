@@ -62,9 +62,9 @@ class _Unravel:
         leaves: list[Any] = []
         if self.sizes:
             if np.ndim(flat) != 1 or np.shape(flat)[0] != sum(self.sizes):
-                raise ValueError(
-                    f"the unravel function of ravel_pytree expects a 1-D array of "
-                    f"{sum(self.sizes)} elements, got shape {np.shape(flat)}"
+                raise ValueError(  # JAX's text (its lax.split's)
+                    f"Sum of sizes {sum(self.sizes)} must be equal to dimension 0 of the "
+                    f"operand shape {list(np.shape(flat))}"
                 )
             pieces = lax.split(flat, self.sizes) if len(self.sizes) > 1 else [flat]
             for k, (piece, shape) in enumerate(zip(pieces, self.shapes, strict=True)):

@@ -51,9 +51,9 @@ class Optimizer(NamedTuple):
     params_fn: Callable[[OptimizerState], Params]
 
 
-def _flatten_each(trees: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+def _flatten_each(trees: Sequence[Any]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     pairs = [tree_flatten(t) for t in trees]
-    return [p[0] for p in pairs], [p[1] for p in pairs]
+    return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
 
 
 def optimizer(
