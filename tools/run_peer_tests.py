@@ -61,6 +61,10 @@ GROUPS: dict[str, list[str]] = {
 }
 
 
+#: Modules with more tests than this are sampled by ``--sample``.
+SAMPLE_ABOVE = 100
+
+
 class _StreamingResult(unittest.TestResult):
     """Writes one JSON line per finished test: ``{"id", "outcome", "error"}``."""
 
@@ -118,7 +122,7 @@ class _StreamingResult(unittest.TestResult):
             self._emit(test, kind, f"subtest {subtest._subDescription()}: {self._summary(err)}")
 
 
-def worker(module_name: str, backend: str, only: list[str]) -> int:
+def worker(module_name: str, backend: str, only: list[str], sample: int) -> int:
     """Runs the tests of one module, streaming results to stdout."""
     if backend == "trellax":
         import trellax.compat  # the point of the worker: imports below get trellax as jax
@@ -137,6 +141,9 @@ def worker(module_name: str, backend: str, only: list[str]) -> int:
     suite = unittest.defaultTestLoader.loadTestsFromModule(module)
     if only:
         suite = unittest.TestSuite(t for t in _iter_tests(suite) if t.id() in set(only))
+    tests = _iter_tests(suite)
+    if sample > 1 and len(tests) > SAMPLE_ABOVE:  # every sample-th test, in the loader's order
+        suite = unittest.TestSuite(t for k, t in enumerate(tests) if k % sample == 0)
     suite.run(_StreamingResult(sys.stdout))
     return 0
 
@@ -151,9 +158,12 @@ def _iter_tests(suite: unittest.TestSuite) -> list[unittest.TestCase]:
     return out
 
 
-def run_module(module_name: str, backend: str, timeout: float) -> dict[str, dict[str, Any]]:
-    """Runs one module's tests in a subprocess; tests not reached in time count as 'timeout'."""
+def run_module(
+    module_name: str, backend: str, timeout: float, sample: int = 1
+) -> dict[str, dict[str, Any]]:
+    """Runs one module's tests in a subprocess; tests not reached in time are missing."""
     cmd = [sys.executable, __file__, "--worker", module_name, "--backend", backend]
+    cmd += ["--sample", str(sample)]
     env = dict(os.environ)
     if backend == "trellax":
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
@@ -217,23 +227,39 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--compare", help="a JAX pass list written with --backend jax --json")
     p.add_argument("--report", help="write the comparison (markdown) to this file")
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds per module")
+    p.add_argument(
+        "--sample",
+        type=int,
+        default=1,
+        help=f"in modules of more than {SAMPLE_ABOVE} tests, run every SAMPLE-th test only",
+    )
+    p.add_argument("--stream", help="append each module's results (JSON lines) to this file")
     p.add_argument("--worker", help=argparse.SUPPRESS)
     p.add_argument("--only", nargs="*", default=[], help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.worker:
-        return worker(args.worker, args.backend, args.only)
+        return worker(args.worker, args.backend, args.only, args.sample)
     modules = args.modules or [m for g in args.groups for m in GROUPS[g]]
     results: dict[str, dict[str, Any]] = {}
     for module in modules:
         start = time.monotonic()
-        got = run_module(module, args.backend, args.timeout)
+        got = run_module(module, args.backend, args.timeout, args.sample)
         results.update(got)
+        if args.stream:
+            with open(args.stream, "a") as f:
+                for test_id, record in got.items():
+                    f.write(json.dumps({"id": test_id, **record}) + "\n")
         n_pass = sum(r["outcome"] == "passed" for r in got.values())
         print(f"{module}: {n_pass}/{len(got)} passed ({time.monotonic() - start:.0f} s)")
         sys.stdout.flush()
     if args.json:
         passed = sorted(t for t, r in results.items() if r["outcome"] == "passed")
-        data = {"backend": args.backend, "modules": modules, "passed": passed}
+        data = {
+            "backend": args.backend,
+            "modules": modules,
+            "sample": args.sample,
+            "passed": passed,
+        }
         data["not_passed"] = {
             t: f"{r['outcome']}: {r.get('error', '')}"
             for t, r in sorted(results.items())

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from trellax import numpy as jnp
-from trellax._src.tree_registry import register_pytree_node
-from trellax._src.tree_util import tree_flatten, tree_map, tree_unflatten
+from trellax._src.tree.registry import register_pytree_node
+from trellax._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
 
 Step = int
 Schedule = Callable[[Step], Any]

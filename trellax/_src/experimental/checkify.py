@@ -21,11 +21,11 @@ from typing import Any, Final
 import numpy as np
 
 from trellax import numpy as tnp
-from trellax._src.api import jit
-from trellax._src.core import Tracer
-from trellax._src.jax_errors import JaxRuntimeError
-from trellax._src.tree_registry import register_pytree_node
-from trellax._src.tree_util import tree_flatten, tree_leaves, tree_unflatten
+from trellax._src.api.api import jit
+from trellax._src.core.core import Tracer
+from trellax._src.core.jax_errors import JaxRuntimeError
+from trellax._src.tree.registry import register_pytree_node
+from trellax._src.tree.tree_util import tree_flatten, tree_leaves, tree_unflatten
 
 __all__ = [
     "Error",

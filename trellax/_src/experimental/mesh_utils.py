@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.runtime import devices as all_devices
+from trellax._src.runtime.device import devices as all_devices
 
 
 def create_device_mesh(

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from trellax._src import config
-from trellax._src.callbacks import pure_callback
+from trellax._src.callbacks.callbacks import pure_callback
+from trellax._src.config import settings as config
 
 
 def enable_x64(new_val: bool = True) -> Any:

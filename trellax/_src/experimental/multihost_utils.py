@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.tree_util import tree_map
+from trellax._src.tree.tree_util import tree_map
 
 
 class ProcessFailureError(RuntimeError):

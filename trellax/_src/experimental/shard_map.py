@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from trellax import numpy as tnp
-from trellax._src.sharding import PartitionSpec, get_mesh
-from trellax._src.tree_util import tree_flatten, tree_map
-from trellax._src.vmap_api import vmap
+from trellax._src.api.vmap import vmap
+from trellax._src.runtime.sharding import PartitionSpec, get_mesh
+from trellax._src.tree.tree_util import tree_flatten, tree_map
 
 
 def _spec_axes(spec: Any) -> set[str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
 
 
 def eval_jaxpr(

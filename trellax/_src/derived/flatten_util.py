@@ -15,8 +15,8 @@ import numpy as np
 
 from trellax import lax
 from trellax import numpy as tnp
-from trellax._src import dtypes
-from trellax._src.tree_util import tree_flatten, tree_unflatten
+from trellax._src.dtypes import dtypes
+from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
 
 class _Unravel:
