@@ -65,6 +65,12 @@ GROUPS: dict[str, list[str]] = {
 SAMPLE_ABOVE = 100
 
 
+def test_key(test_id: str) -> str:
+    """A test's id without absl's parameter description (which holds object addresses and
+    class reprs that differ between runs and backends); the method name carries its index."""
+    return test_id.split(" (", 1)[0]
+
+
 class _StreamingResult(unittest.TestResult):
     """Writes one JSON line per finished test: ``{"id", "outcome", "error"}``."""
 
@@ -75,7 +81,7 @@ class _StreamingResult(unittest.TestResult):
 
     def _emit(self, test: unittest.TestCase, outcome: str, error: str = "") -> None:
         record = {
-            "id": test.id(),
+            "id": test_key(test.id()),
             "outcome": outcome,
             "error": error,
             "seconds": round(time.monotonic() - self._start, 3),
@@ -140,7 +146,8 @@ def worker(module_name: str, backend: str, only: list[str], sample: int) -> int:
         return 0
     suite = unittest.defaultTestLoader.loadTestsFromModule(module)
     if only:
-        suite = unittest.TestSuite(t for t in _iter_tests(suite) if t.id() in set(only))
+        wanted = {test_key(t) for t in only}
+        suite = unittest.TestSuite(t for t in _iter_tests(suite) if test_key(t.id()) in wanted)
     tests = _iter_tests(suite)
     if sample > 1 and len(tests) > SAMPLE_ABOVE:  # every sample-th test, in the loader's order
         suite = unittest.TestSuite(t for k, t in enumerate(tests) if k % sample == 0)
@@ -180,7 +187,7 @@ def run_module(
     for line in stdout.splitlines():
         if line.startswith("{"):
             record = json.loads(line)
-            results[record.pop("id")] = record
+            results[test_key(record.pop("id"))] = record
     if status != 0:
         tail = stderr.strip().splitlines()[-1:] if stderr else ["?"]
         results[f"{module_name}.<worker>"] = {"outcome": "error", "error": tail[0][:300]}
@@ -234,6 +241,11 @@ def main(argv: list[str] | None = None) -> int:
         help=f"in modules of more than {SAMPLE_ABOVE} tests, run every SAMPLE-th test only",
     )
     p.add_argument("--stream", help="append each module's results (JSON lines) to this file")
+    p.add_argument(
+        "--results",
+        nargs="*",
+        help="read results from these --stream files instead of running the tests",
+    )
     p.add_argument("--worker", help=argparse.SUPPRESS)
     p.add_argument("--only", nargs="*", default=[], help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -241,7 +253,11 @@ def main(argv: list[str] | None = None) -> int:
         return worker(args.worker, args.backend, args.only, args.sample)
     modules = args.modules or [m for g in args.groups for m in GROUPS[g]]
     results: dict[str, dict[str, Any]] = {}
-    for module in modules:
+    for stream in args.results or []:
+        for line in Path(stream).read_text().splitlines():
+            record = json.loads(line)
+            results[test_key(record.pop("id"))] = record
+    for module in [] if args.results else modules:
         start = time.monotonic()
         got = run_module(module, args.backend, args.timeout, args.sample)
         results.update(got)
@@ -268,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.json).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     if args.compare:
         reference = json.loads(Path(args.compare).read_text())
-        reference["passed"] = [t for t in reference["passed"] if _file_of(t) in modules]
+        reference["passed"] = [test_key(t) for t in reference["passed"] if _file_of(t) in modules]
         ok, total, text = compare(reference, results)
         print(text)
         if args.report:
