@@ -185,8 +185,11 @@ def run_module(
         stdout = raw.decode() if isinstance(raw, bytes) else raw
         stderr, status = "timeout", -1
     for line in stdout.splitlines():
-        if line.startswith("{"):
-            record = json.loads(line)
+        if line.startswith('{"id"'):  # a test may print other lines
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
             results[test_key(record.pop("id"))] = record
     if status != 0:
         tail = stderr.strip().splitlines()[-1:] if stderr else ["?"]
