@@ -48,6 +48,7 @@ FLOORS: dict[str, int] = {
     # 6: the transformations users call
     "trellax._src.api": 6,
     "trellax.test_util": 6,
+    "trellax.core": 6,  # re-exports core's Tracer/ShapedArray and api/core_names.py
     # 7: primitives that hold functions
     "trellax._src.control_flow": 7,
     "trellax._src.custom": 7,
@@ -77,6 +78,7 @@ FLOORS: dict[str, int] = {
     "trellax.optim": 8,
     "trellax.image": 8,
     "trellax.ops": 8,
+    "trellax.flatten_util": 8,
     "trellax.flax": 8,
     # 9: runtime helpers (devices, sharding, caches) and the reports behind the CLI
     "trellax._src.runtime": 9,
@@ -84,6 +86,12 @@ FLOORS: dict[str, int] = {
     "trellax.sharding": 9,
     "trellax.distributed": 9,
     "trellax.memory": 9,
+    # JAX's reference libraries and experimental names, written with the namespaces (and, for
+    # mesh_utils and shard_map, the runtime's devices and meshes)
+    "trellax._src.example_libraries": 9,
+    "trellax._src.experimental": 9,
+    "trellax.example_libraries": 9,
+    "trellax.experimental": 9,
     # 10: the public root, the command line and the drop-in runner
     "trellax": 10,
     "trellax.compat": 10,
@@ -107,6 +115,8 @@ SIDEWAYS: dict[str, tuple[str, ...]] = {
     "trellax._src.flax": (*_NUMPY, "trellax._src.nn", "trellax.nn", "trellax._src.optim",
                           "trellax.optim", "trellax.random"),
     "trellax._src.dask": _NUMPY,
+    # floor 9: mesh_utils and shard_map use the runtime's devices and meshes
+    "trellax._src.experimental": ("trellax._src.runtime",),
 }  # fmt: skip
 
 #: The upward imports that remain for good, (importer, imported) modules, each with its reason
