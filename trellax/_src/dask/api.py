@@ -14,6 +14,8 @@ import dask
 import dask.array as da
 import numpy as np
 
+from dask.highlevelgraph import HighLevelGraph
+
 from trellax._src import api, config
 from trellax._src.core import ShapedArray
 from trellax._src.dask import graph, runtime
@@ -238,10 +240,6 @@ def _spec_axis(spec: Any, name: str, what: str) -> int | None:
     )
 
 
-class _Unshard:
-    """Joins an output of shape ``(shards, rows, ...)`` back into ``(shards * rows, ...)``."""
-
-
 def shard_map(
     f: Callable[..., Any], mesh: Mesh, in_specs: Any, out_specs: Any
 ) -> Callable[..., Any]:
@@ -252,7 +250,8 @@ def shard_map(
     (name,) = mesh.axis_names
 
     def wrapped(*args: Any) -> Any:
-        specs = in_specs if isinstance(in_specs, tuple | list) else (in_specs,) * len(args)
+        one = _is_spec(in_specs) or not isinstance(in_specs, tuple | list)
+        specs = (in_specs,) * len(args) if one else in_specs
         if len(specs) != len(args):
             raise ValueError(
                 f"shard_map in_specs has {len(specs)} entries for {len(args)} arguments"
@@ -277,7 +276,7 @@ def shard_map(
         if shards is None:
             raise ValueError("shard_map needs at least one argument mapped over the mesh axis")
         flat_out = out_specs
-        out_tuple = isinstance(out_specs, tuple) and not _is_spec(out_specs)
+        out_tuple = isinstance(out_specs, tuple | list) and not _is_spec(out_specs)
         outs_axes = tuple(_spec_axis(s, name, "out_specs") for s in (flat_out if out_tuple else (flat_out,)))
         out_axes: Any = outs_axes if out_tuple else outs_axes[0]
         mapped_fun = _Mapped(f, tuple(axes), out_axes, name)
@@ -311,20 +310,39 @@ def _split_shards(x: Array, i: int) -> Array:
         )
     c = rows[0]
     k = len(rows)
-    d = x.dask.map_blocks(
-        lambda b: b[None], new_axis=0, chunks=((1,) * k, (c,), *((s,) for s in x.shape[1:])),
-        dtype=x.dtype, meta=np.empty((0,) * (x.ndim + 1), x.dtype),
-    )
+    rest = tuple((s,) for s in x.shape[1:])
+    d = _per_block(x.dask, "tdask-shards", _add_leading_axis, ((1,) * k, (c,), *rest), lead=True)
     return Array(d, ShapedArray((k, c, *x.shape[1:]), x.dtype, x.weak_type))
+
+
+def _add_leading_axis(block: Any) -> Any:
+    return np.asarray(block)[None]
+
+
+def _drop_leading_axis(block: Any) -> Any:
+    return np.asarray(block)[0]
+
+
+def _per_block(
+    x: da.Array, prefix: str, fn: Callable[[Any], Any], chunks: tuple[tuple[int, ...], ...], lead: bool
+) -> da.Array:
+    """Applies ``fn`` to each block of ``x`` (chunked along its leading axis only): block ``i``
+    becomes block ``(i, 0, ...)`` of the result, whose rank is one more (``lead``) or one less."""
+    name = f"{prefix}-{dask.base.tokenize(x.name, lead)}"
+    layer: dict[Any, Any] = {}
+    rank = len(chunks)
+    for i in range(len(x.chunks[0])):
+        src = (x.name, i, *([0] * (x.ndim - 1)))
+        layer[(name, i, *([0] * (rank - 1)))] = (fn, src)
+    graph = HighLevelGraph.from_collections(name, layer, dependencies=[x])
+    return da.Array(graph, name, chunks=chunks, meta=np.empty((0,) * rank, x.dtype))
 
 
 def _join_shards(x: Array) -> Array:
     k, c = x.shape[:2]
     d = x.dask.rechunk((1, *(-1 for _ in x.shape[1:])))
-    joined = d.map_blocks(
-        lambda b: b[0], drop_axis=0, chunks=((c,) * k, *((s,) for s in x.shape[2:])),
-        dtype=x.dtype, meta=np.empty((0,) * (x.ndim - 1), x.dtype),
-    )
+    rest = tuple((s,) for s in x.shape[2:])
+    joined = _per_block(d, "tdask-unshard", _drop_leading_axis, ((c,) * k, *rest), lead=False)
     return Array(joined, ShapedArray((k * c, *x.shape[2:]), x.dtype, x.weak_type))
 
 

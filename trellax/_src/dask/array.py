@@ -148,10 +148,14 @@ def normalize_chunks(chunks: Any, shape: tuple[int, ...]) -> tuple[tuple[int, ..
 
 def to_trellax(value: Any, aval: ShapedArray) -> Any:
     """A computed NumPy value as a trellax array with the abstract value's dtype and flag."""
-    v = np.array(value, dtype=aval.dtype, copy=False) if np.ndim(value) else np.array(value)
+    v = np.asarray(value)
     if v.dtype != aval.dtype:
         v = v.astype(aval.dtype)
-    return core.new_array(np.ascontiguousarray(v), aval.dtype, aval.weak_type)
+    if tuple(v.shape) != aval.shape:
+        raise ValueError(f"trellax.dask: computed shape {v.shape}, planned {aval.shape}")
+    if not v.flags.c_contiguous:
+        v = v.copy(order="C")
+    return core.new_array(v, aval.dtype, aval.weak_type)
 
 
 def _jit() -> Callable[..., Any]:
