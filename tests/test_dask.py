@@ -176,9 +176,7 @@ def test_random_draws_are_bit_identical(client: Any, d: str) -> None:
             got = getattr(tdask.random, name)(key, *args, chunks=chunks)
             assert len(got.chunks[0]) > 1
             _same(got.compute(), want)
-    _same(
-        tdask.random.bits(key, (5000,), chunks=999).compute(), trellax.random.bits(key, (5000,))
-    )
+    _same(tdask.random.bits(key, (5000,), chunks=999).compute(), trellax.random.bits(key, (5000,)))
     _same(
         tdask.random.bernoulli(key, 0.3, (800,), chunks=99).compute(),
         trellax.random.bernoulli(key, 0.3, (800,)),
@@ -262,8 +260,12 @@ def test_npy_reader_validates(tmp_path: Any) -> None:
 
 def test_errors_reach_the_caller_with_trellax_messages(client: Any) -> None:
     x = tdask.from_array(np.ones((20, 3), np.float32), chunks=5)
-    with pytest.raises(TypeError, match="dot_general|matmul|shape"):
-        tdask.jit(lambda a: a @ jnp.ones((4, 2)))(x)
+    bad = lambda a: a @ jnp.ones((4, 2))  # noqa: E731
+    with pytest.raises(TypeError) as one_process:
+        bad(jnp.ones((20, 3)))
+    with pytest.raises(TypeError) as on_dask:
+        tdask.jit(bad)(x)
+    assert str(on_dask.value) == str(one_process.value)
 
     def fail(v: Any) -> Any:
         raise ValueError("boom from a chunk")

@@ -13,7 +13,6 @@ from typing import Any
 import dask
 import dask.array as da
 import numpy as np
-
 from dask.highlevelgraph import HighLevelGraph
 
 from trellax._src import api, config
@@ -49,9 +48,15 @@ def _token(key: tuple[Any, ...]) -> str:
     return token
 
 
+def _leaf_path(i: int) -> str:
+    return f"leaf {i}"
+
+
 def _prepare(
     leaves: list[Any], mapped: Sequence[int | None] | None = None
-) -> tuple[list[Any], list[tuple[tuple[int, ...], np.dtype[Any], bool]], list[Place], tuple[int, ...]]:
+) -> tuple[
+    list[Any], list[tuple[tuple[int, ...], np.dtype[Any], bool]], list[Place], tuple[int, ...]
+]:
     """Inputs of a program: each tdask leaf chunked along one axis with the first one's chunk
     sizes (rechunked, with a warning, when they differ), or replicated; other leaves replicated
     values. ``mapped[i]`` forces leaf ``i``'s chunked axis (``vmap``/``shard_map``)."""
@@ -96,7 +101,7 @@ def _prepare(
             values.append(x)
             places.append(ax)
         else:
-            aval = api._leaf_aval(leaf, lambda i=i: f"leaf {i}")
+            aval = api._leaf_aval(leaf, functools.partial(_leaf_path, i))
             if mapped is not None and want is not None:
                 raise TypeError(
                     "tdask.vmap/shard_map map tdask.Array arguments; wrap other arrays with "
@@ -132,7 +137,9 @@ def _run(
     builder.build()
     outs = []
     for name, aval in zip(prog.plan.outputs, prog.closed.out_avals):
-        outs.append(Array(builder.output(name), ShapedArray(aval.shape, aval.dtype, aval.weak_type)))
+        outs.append(
+            Array(builder.output(name), ShapedArray(aval.shape, aval.dtype, aval.weak_type))
+        )
     return tree_unflatten(prog.out_tree, outs)
 
 
@@ -156,7 +163,9 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
 class _Mapped:
     """``trellax.vmap(fun, in_axes, out_axes, axis_name)``, picklable and comparable."""
 
-    def __init__(self, fun: Callable[..., Any], in_axes: Any, out_axes: Any, axis_name: Any) -> None:
+    def __init__(
+        self, fun: Callable[..., Any], in_axes: Any, out_axes: Any, axis_name: Any
+    ) -> None:
         self.fun, self.in_axes, self.out_axes, self.axis_name = fun, in_axes, out_axes, axis_name
 
     def _key(self) -> tuple[Any, ...]:
@@ -177,9 +186,12 @@ class _Mapped:
 def _arg_axes(in_axes: Any, n: int) -> list[int | None]:
     if isinstance(in_axes, int | type(None)):
         return [in_axes] * n
-    if isinstance(in_axes, list | tuple) and len(in_axes) == n:
-        if all(isinstance(a, int | type(None)) for a in in_axes):
-            return list(in_axes)
+    if (
+        isinstance(in_axes, list | tuple)
+        and len(in_axes) == n
+        and all(isinstance(a, int | type(None)) for a in in_axes)
+    ):
+        return list(in_axes)
     raise ValueError(
         "tdask.vmap takes in_axes as an int, None, or a tuple of them with one entry per "
         f"positional argument; got {in_axes!r} for {n} arguments"
@@ -200,7 +212,14 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callab
         mapped: list[int | None] = []
         for a, x in zip(axes, args):
             n = len(tree_flatten(x)[0])
-            mapped.extend([None if a is None else a % max(np.ndim(x) if not isinstance(x, Array) else x.ndim, 1)] * n)
+            mapped.extend(
+                [
+                    None
+                    if a is None
+                    else a % max(np.ndim(x) if not isinstance(x, Array) else x.ndim, 1)
+                ]
+                * n
+            )
         mapped_fun = _Mapped(fun, tuple(axes), out_axes, None)
         return _run(mapped_fun, args, {}, mapped=mapped, rows_axis=out_axes)
 
@@ -264,7 +283,9 @@ def shard_map(
                 new_args.append(x)
                 continue
             if not isinstance(x, Array):
-                raise TypeError(f"shard_map argument {i} is mapped by {specs[i]!r}: pass a tdask.Array")
+                raise TypeError(
+                    f"shard_map argument {i} is mapped by {specs[i]!r}: pass a tdask.Array"
+                )
             new_args.append(_split_shards(x, i))
             k = len(x.chunks[0])
             if shards is not None and k != shards:
@@ -277,7 +298,9 @@ def shard_map(
             raise ValueError("shard_map needs at least one argument mapped over the mesh axis")
         flat_out = out_specs
         out_tuple = isinstance(out_specs, tuple | list) and not _is_spec(out_specs)
-        outs_axes = tuple(_spec_axis(s, name, "out_specs") for s in (flat_out if out_tuple else (flat_out,)))
+        outs_axes = tuple(
+            _spec_axis(s, name, "out_specs") for s in (flat_out if out_tuple else (flat_out,))
+        )
         out_axes: Any = outs_axes if out_tuple else outs_axes[0]
         mapped_fun = _Mapped(f, tuple(axes), out_axes, name)
         mapped = []
@@ -297,7 +320,11 @@ def _is_spec(s: Any) -> bool:
 
 def _split_shards(x: Array, i: int) -> Array:
     """``(n, ...)`` in ``k`` equal chunks as ``(k, n // k, ...)``, one shard per chunk."""
-    x = x if all(len(c) == 1 for c in x.chunks[1:]) else x.rechunk((x.chunks[0], *(-1 for _ in x.shape[1:])))
+    x = (
+        x
+        if all(len(c) == 1 for c in x.chunks[1:])
+        else x.rechunk((x.chunks[0], *(-1 for _ in x.shape[1:])))
+    )
     rows = x.chunks[0]
     if len(set(rows)) != 1:
         n = x.shape[0]
@@ -324,7 +351,11 @@ def _drop_leading_axis(block: Any) -> Any:
 
 
 def _per_block(
-    x: da.Array, prefix: str, fn: Callable[[Any], Any], chunks: tuple[tuple[int, ...], ...], lead: bool
+    x: da.Array,
+    prefix: str,
+    fn: Callable[[Any], Any],
+    chunks: tuple[tuple[int, ...], ...],
+    lead: bool,
 ) -> da.Array:
     """Applies ``fn`` to each block of ``x`` (chunked along its leading axis only): block ``i``
     becomes block ``(i, 0, ...)`` of the result, whose rank is one more (``lead``) or one less."""
@@ -333,7 +364,8 @@ def _per_block(
     rank = len(chunks)
     for i in range(len(x.chunks[0])):
         src = (x.name, i, *([0] * (x.ndim - 1)))
-        layer[(name, i, *([0] * (rank - 1)))] = (fn, src)
+        block_key = (name, i, *([0] * (rank - 1)))
+        layer[block_key] = (fn, src)
     graph = HighLevelGraph.from_collections(name, layer, dependencies=[x])
     return da.Array(graph, name, chunks=chunks, meta=np.empty((0,) * rank, x.dtype))
 

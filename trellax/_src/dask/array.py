@@ -109,8 +109,7 @@ class Array:
             if not (
                 item is None
                 or item is Ellipsis
-                or isinstance(item, slice | int | np.integer)
-                and not isinstance(item, bool)
+                or (isinstance(item, slice | int | np.integer) and not isinstance(item, bool))
             ):
                 raise TypeError(
                     "tdask.Array supports basic indexing only (ints, slices, None, ...); "
@@ -242,8 +241,14 @@ for _name, _op in {
     "ne": operator.ne,
 }.items():
     setattr(Array, f"__{_name}__", _binary(_op))
-for _name, _op in {"neg": operator.neg, "pos": operator.pos, "abs": operator.abs, "invert": operator.invert}.items():
-    setattr(Array, f"__{_name}__", lambda self, _op=_op: _jit()(_op)(self))
+_UNARY: dict[str, Callable[[Any], Any]] = {
+    "neg": operator.neg,
+    "pos": operator.pos,
+    "abs": operator.abs,
+    "invert": operator.invert,
+}
+for _name, _unop in _UNARY.items():
+    setattr(Array, f"__{_name}__", lambda self, _op=_unop: _jit()(_op)(self))
 for _name in ("sum", "mean", "max", "min", "prod", "argmax", "argmin", "any", "all", "std", "var"):
 
     def _reduction(self: Array, *args: Any, _name: str = _name, **kwargs: Any) -> Any:

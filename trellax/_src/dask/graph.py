@@ -120,9 +120,7 @@ class GraphBuilder:
         for index, red in enumerate(plan.reductions):
             self._combine_tree(index, red, partial_keys)
 
-    def _combine_tree(
-        self, index: int, red: Any, partial_keys: dict[str, list[Key]]
-    ) -> None:
+    def _combine_tree(self, index: int, red: Any, partial_keys: dict[str, list[Key]]) -> None:
         """A tree of combining tasks over the chunks' partials, ending in the result's key."""
         items: list[list[Key]] = [list(ks) for ks in zip(*(partial_keys[p] for p in red.partials))]
         depth = 0

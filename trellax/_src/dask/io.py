@@ -41,9 +41,12 @@ def _storage_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
 
 def _check_dtype(d: Any, what: str) -> np.dtype[Any]:
     dt = np.dtype(d)
-    if dt.kind not in "biufc" and not (dt.kind == "V" and dt.names is None and dt.itemsize in (1, 2)):
+    if dt.kind not in "biufc" and not (
+        dt.kind == "V" and dt.names is None and dt.itemsize in (1, 2)
+    ):
         raise TypeError(f"{what}: dtype {dt} is not a numeric array dtype")
-    return dt
+    out: np.dtype[Any] = dt
+    return out
 
 
 def _reinterpret(stored: np.dtype[Any], dtype: Any, what: str) -> np.dtype[Any]:
@@ -78,12 +81,13 @@ def from_array(x: Any, chunks: Any = None, *, dtype: Any = None) -> Array:
     zarr array, a trellax array, or anything with ``shape``, ``dtype`` and ``__getitem__``.
     ``chunks``: an int (rows of the leading axis) or a tuple for every axis; ``dtype`` of the
     same item size reinterprets the bits."""
-    if isinstance(x, np.memmap) and isinstance(getattr(x, "filename", None), str):
-        base = x if x.base is None or not isinstance(x.base, np.memmap) else x.base
-        if x.flags.c_contiguous and base is x:
-            return _from_file(
-                x.filename, int(x.offset), x.dtype, tuple(x.shape), chunks, dtype, "from_array"
-            )
+    filename = getattr(x, "filename", None)
+    if isinstance(x, np.memmap) and isinstance(filename, str):
+        # a whole memory-mapped file (not a view of one): read in tasks, never pickled
+        if x.flags.c_contiguous and not isinstance(x.base, np.memmap):
+            stored = _check_dtype(x.dtype, "tdask.from_array")
+            shape = tuple(int(s) for s in x.shape)
+            return _from_file(filename, int(x.offset), stored, shape, chunks, dtype, "from_array")
     if hasattr(x, "aval") and hasattr(x, "_value"):  # a concrete trellax array
         x = np.asarray(x)
     if not all(hasattr(x, a) for a in ("shape", "dtype", "__getitem__")):
@@ -96,7 +100,9 @@ def from_array(x: Any, chunks: Any = None, *, dtype: Any = None) -> Array:
     attr = _recorded_dtype(x)
     d = _reinterpret(stored, dtype if dtype is not None else attr, "tdask.from_array")
     c = _row_chunks(shape, chunks)
-    arr = da.from_array(x, chunks=c, asarray=True, lock=False, meta=np.empty((0,) * len(shape), stored))
+    arr = da.from_array(
+        x, chunks=c, asarray=True, lock=False, meta=np.empty((0,) * len(shape), stored)
+    )
     if d != stored:
         arr = arr.map_blocks(_view, d, dtype=d, meta=np.empty((0,) * len(shape), d))
     return Array(arr, ShapedArray(shape, d, False))
@@ -176,7 +182,17 @@ def _from_file(
     name = f"tdask-npy-{token}"
     layer: dict[Any, Any] = {}
     for index, region in zip(np.ndindex(*(len(x) for x in c)), slices_from_chunks(c)):
-        layer[(name, *index)] = (_read_region, path, offset, stored.str, shape, d.str, d.name, region)
+        chunk_key = (name, *index)
+        layer[chunk_key] = (
+            _read_region,
+            path,
+            offset,
+            stored.str,
+            shape,
+            d.str,
+            d.name,
+            region,
+        )
     return Array(_lazy(name, layer, c, d), ShapedArray(shape, d, False))
 
 
@@ -205,7 +221,7 @@ def _dtype_from(dstr: str, dname: str) -> np.dtype[Any]:
     return d
 
 
-def to_npy(x: Array, path: str | os.PathLike[str], **compute_kwargs: Any) -> None:
+def to_npy(x: Array, path: str | os.PathLike[str]) -> None:
     """Writes ``x`` to a ``.npy`` file, chunk by chunk (each task writes its region of the
     memory-mapped file). bfloat16 and float8 are written as unsigned integers of their size:
     read them back with ``from_npy(path, dtype=...)``."""
@@ -220,11 +236,16 @@ def to_npy(x: Array, path: str | os.PathLike[str], **compute_kwargs: Any) -> Non
         dask.delayed(_write_region)(p, offset, stored.str, x.shape, r, b)
         for r, b in zip(regions, blocks)
     ]
-    dask.compute(*writes, **compute_kwargs)
+    dask.compute(*writes)
 
 
 def _write_region(
-    path: str, offset: int, stored: str, shape: tuple[int, ...], region: tuple[slice, ...], block: Any
+    path: str,
+    offset: int,
+    stored: str,
+    shape: tuple[int, ...],
+    region: tuple[slice, ...],
+    block: Any,
 ) -> None:
     d = np.dtype(stored)
     mm = np.memmap(path, dtype=d, mode="r+", offset=offset, shape=shape)
@@ -263,7 +284,8 @@ def from_zarr(store: Any, chunks: Any = None, *, dtype: Any = None) -> Array:
     name = f"tdask-zarr-{token}"
     layer: dict[Any, Any] = {}
     for index, region in zip(np.ndindex(*(len(x) for x in c)), slices_from_chunks(c)):
-        layer[(name, *index)] = (_read_zarr, path, d.str, d.name, region)
+        chunk_key = (name, *index)
+        layer[chunk_key] = (_read_zarr, path, d.str, d.name, region)
     return Array(_lazy(name, layer, c, d), ShapedArray(shape, d, False))
 
 
@@ -279,10 +301,17 @@ def _read_zarr(path: str, dstr: str, dname: str, region: tuple[slice, ...]) -> A
     return np.asarray(z[region]).view(_dtype_from(dstr, dname))
 
 
-def to_zarr(x: Array, path: str | os.PathLike[str], *, overwrite: bool = False, **compute_kwargs: Any) -> None:
+def to_zarr(
+    x: Array,
+    path: str | os.PathLike[str],
+    *,
+    overwrite: bool = False,
+    zarr_kwargs: dict[str, Any] | None = None,
+) -> None:
     """Writes ``x`` to a zarr array at ``path``, streamed chunk by chunk (the store's chunks are
     ``x``'s, made regular first). bfloat16/float8 are stored as unsigned integers with their
-    dtype in the attribute ``trellax_dtype``, which :func:`from_zarr` reads back."""
+    dtype in the attribute ``trellax_dtype``, which :func:`from_zarr` reads back.
+    ``zarr_kwargs`` go to ``zarr.create_array`` (``compressors=None``, ...)."""
     zarr = _zarr()
     p = os.fspath(path)
     chunks = x.chunks
@@ -299,11 +328,12 @@ def to_zarr(x: Array, path: str | os.PathLike[str], *, overwrite: bool = False, 
         dtype=stored,
         attributes=attrs,
         overwrite=overwrite,
+        **(zarr_kwargs or {}),
     )
     regions = slices_from_chunks(chunks)
     blocks = x.dask.to_delayed().ravel()
     writes = [dask.delayed(_write_zarr)(p, stored.str, r, b) for r, b in zip(regions, blocks)]
-    dask.compute(*writes, **compute_kwargs)
+    dask.compute(*writes)
 
 
 def _write_zarr(path: str, stored: str, region: tuple[slice, ...], block: Any) -> None:

@@ -284,7 +284,7 @@ def _split_elementwise(
     if len(axes) != 1:
         return None, places
     (a,) = axes
-    new = []
+    new: list[Place] = []
     for atom, p in zip(eqn.invars, places):
         shape = atom.aval.shape
         if p is None and isinstance(atom, Var) and shape and shape[a] == length:
@@ -337,7 +337,9 @@ def _wire(plan: Plan) -> None:
         st.chunk_inputs[:] = [n for n in st.chunk_inputs if plan.is_chunked(n)]
 
 
-def rows_plan(closed: ClosedJaxpr, in_places: tuple[Place, ...], out_axis: int, length: int) -> Plan:
+def rows_plan(
+    closed: ClosedJaxpr, in_places: tuple[Place, ...], out_axis: int, length: int
+) -> Plan:
     """The plan of a row-mapped function (``tdask.vmap``): one chunk stage that runs the whole
     function on each chunk's rows; outputs chunked along ``out_axis``."""
     jaxpr = closed.jaxpr

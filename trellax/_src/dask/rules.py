@@ -27,7 +27,9 @@ Place: TypeAlias = int | None
 #: ``fix(params, operand_shapes) -> params`` for one chunk's operands.
 ParamFix: TypeAlias = Callable[[dict[str, Any], Sequence[tuple[int, ...]]], dict[str, Any]]
 #: ``rule(eqn, places) -> (result places, parameter fix or None)``, or None: not local.
-LocalRule: TypeAlias = Callable[[JaxprEqn, Sequence[Place]], "tuple[list[Place], ParamFix | None] | None"]
+LocalRule: TypeAlias = Callable[
+    [JaxprEqn, Sequence[Place]], "tuple[list[Place], ParamFix | None] | None"
+]
 
 #: Elementwise primitives beyond fusion's list (same contract: equal ranks, size-1 axes and 0-d
 #: operands broadcast, the impl runs on any run of rows).
@@ -127,7 +129,9 @@ def _set_size(name: str, out_axis: int, operand: int, operand_axis: int) -> Para
     return fix
 
 
-def _broadcast_in_dim(eqn: JaxprEqn, places: Sequence[Place]) -> tuple[list[Place], ParamFix] | None:
+def _broadcast_in_dim(
+    eqn: JaxprEqn, places: Sequence[Place]
+) -> tuple[list[Place], ParamFix] | None:
     a = places[0]
     if a is None or any(p is not None for p in places[1:]):
         return None
@@ -223,9 +227,9 @@ def dot_contracts_chunk(eqn: JaxprEqn, places: Sequence[Place]) -> bool:
     """Whether a ``dot_general`` contracts the chunked axes of both operands with each other."""
     (lc, rc), _ = eqn.params["dimension_numbers"]
     pl, pr = places
-    return (
-        pl is not None and pr is not None and pl in lc and pr in rc
-    ) and tuple(lc).index(pl) == tuple(rc).index(pr)
+    return (pl is not None and pr is not None and pl in lc and pr in rc) and tuple(lc).index(
+        pl
+    ) == tuple(rc).index(pr)
 
 
 def dot_contracting_partner(eqn: JaxprEqn, places: Sequence[Place]) -> tuple[int, int] | None:
@@ -242,11 +246,11 @@ def dot_contracting_partner(eqn: JaxprEqn, places: Sequence[Place]) -> tuple[int
 
 
 LOCAL_RULES: dict[str, LocalRule] = {
-    "transpose": _transpose,  # type: ignore[dict-item]
+    "transpose": _transpose,
     "broadcast_in_dim": _broadcast_in_dim,
     "reshape": _reshape,
     "squeeze": _squeeze,
-    "expand_dims": _expand_dims,  # type: ignore[dict-item]
+    "expand_dims": _expand_dims,
     "slice": _slice,
     "pad": _pad,
     "concatenate": _concatenate,
@@ -258,7 +262,9 @@ LOCAL_RULES: dict[str, LocalRule] = {
 }
 
 
-def local_rule(eqn: JaxprEqn, places: Sequence[Place]) -> tuple[list[Place], ParamFix | None] | None:
+def local_rule(
+    eqn: JaxprEqn, places: Sequence[Place]
+) -> tuple[list[Place], ParamFix | None] | None:
     """The result places and parameter fix of an equation that runs chunk by chunk, or None."""
     if is_elementwise(eqn):
         return _elementwise(eqn, places)

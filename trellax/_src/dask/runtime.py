@@ -312,7 +312,7 @@ def combine(spec: ProgramSpec, index: int, final: bool, *parts: Any) -> Any:
 
     with config._state(spec.state):
         fn = _compiled(prog, (f"combine{int(final)}", index), make)
-        flat = []
+        flat: list[Any] = []
         for g in groups:
             flat.extend(core.new_array(np.asarray(p), np.asarray(p).dtype, False) for p in g)
         out = fn(*flat)
@@ -336,4 +336,3 @@ def split(value: Any, axis: int, start: int, stop: int) -> Any:
 def pick(values: tuple[Any, ...], i: int) -> Any:
     """Output ``i`` of a stage task."""
     return values[i]
-
