@@ -82,12 +82,12 @@ def from_array(x: Any, chunks: Any = None, *, dtype: Any = None) -> Array:
     ``chunks``: an int (rows of the leading axis) or a tuple for every axis; ``dtype`` of the
     same item size reinterprets the bits."""
     filename = getattr(x, "filename", None)
-    if isinstance(x, np.memmap) and isinstance(filename, str):
+    whole_file = isinstance(x, np.memmap) and not isinstance(x.base, np.memmap)
+    if whole_file and isinstance(filename, str) and x.flags.c_contiguous:
         # a whole memory-mapped file (not a view of one): read in tasks, never pickled
-        if x.flags.c_contiguous and not isinstance(x.base, np.memmap):
-            stored = _check_dtype(x.dtype, "tdask.from_array")
-            shape = tuple(int(s) for s in x.shape)
-            return _from_file(filename, int(x.offset), stored, shape, chunks, dtype, "from_array")
+        stored = _check_dtype(x.dtype, "tdask.from_array")
+        shape = tuple(int(s) for s in x.shape)
+        return _from_file(filename, int(x.offset), stored, shape, chunks, dtype, "from_array")
     if hasattr(x, "aval") and hasattr(x, "_value"):  # a concrete trellax array
         x = np.asarray(x)
     if not all(hasattr(x, a) for a in ("shape", "dtype", "__getitem__")):
