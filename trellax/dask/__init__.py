@@ -3,6 +3,13 @@
 Needs the optional extra ``trellax[dask]`` (dask[array], distributed, zarr).
 """
 
+try:
+    import dask.array as _dask_array  # noqa: F401
+except ImportError as _e:  # pragma: no cover - exercised by tests/test_dask_optional.py
+    raise ImportError(
+        "trellax.dask needs Dask: pip install 'trellax[dask]' (dask[array], distributed, zarr)"
+    ) from _e
+
 from trellax._src.dask.api import Mesh as Mesh
 from trellax._src.dask.api import compute as compute
 from trellax._src.dask.api import jit as jit
