@@ -77,6 +77,7 @@ FLOORS: dict[str, int] = {
     "trellax.optim": 8,
     "trellax.image": 8,
     "trellax.ops": 8,
+    "trellax.dask": 8,
     # 9: runtime helpers (devices, sharding, caches) and the reports behind the CLI
     "trellax._src.runtime": 9,
     "trellax._src.report": 9,
@@ -133,6 +134,9 @@ SIDEWAYS: frozenset[tuple[str, str]] = frozenset(
         ("trellax._src.scipy", "trellax.random"),
         ("trellax._src.derived", "trellax._src.scipy"),
         ("trellax._src.scipy", "trellax._src.derived"),
+        ("trellax._src.dask", "trellax._src.random"),  # tdask.random draws rows of a draw
+        ("trellax._src.dask", "trellax.random"),
+        ("trellax.dask", "trellax._src.dask"),
         ("trellax._src.flax", "trellax._src.nn"),
         ("trellax._src.flax", "trellax._src.optim"),
         ("trellax._src.flax", "trellax.nn"),

@@ -15,14 +15,16 @@ import dask.array as da
 import numpy as np
 from dask.highlevelgraph import HighLevelGraph
 
-from trellax._src import api, config
-from trellax._src.core import ShapedArray
+from trellax._src.api import api
+from trellax._src.api.vmap import vmap as _trellax_vmap
+from trellax._src.config import settings as config
+from trellax._src.core.core import ShapedArray
+from trellax._src.dask import array as array_mod
 from trellax._src.dask import graph, runtime
 from trellax._src.dask.array import Array, normalize_chunks, to_trellax
 from trellax._src.dask.plan import ChunkingWarning
 from trellax._src.dask.rules import Place
-from trellax._src.tree_util import tree_flatten, tree_unflatten
-from trellax._src.vmap_api import vmap as _trellax_vmap
+from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
 _SPECS: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 
@@ -158,6 +160,9 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
         return _run(fun, args, kwargs)
 
     return wrapped
+
+
+array_mod._JIT[:] = [jit]
 
 
 class _Mapped:

@@ -16,8 +16,8 @@ import dask
 import dask.array as da
 import numpy as np
 
-from trellax._src import core
-from trellax._src.core import ShapedArray
+from trellax._src.core import core
+from trellax._src.core.core import ShapedArray
 
 
 class Array:
@@ -157,19 +157,29 @@ def to_trellax(value: Any, aval: ShapedArray) -> Any:
     return core.new_array(v, aval.dtype, aval.weak_type)
 
 
-def _jit() -> Callable[..., Any]:
-    # tdask.jit lives in api, which imports this module (Array is its input and output type)
-    from trellax._src.dask import api
+#: ``tdask.jit``, installed by :mod:`trellax._src.dask.api` (which imports this module: Array is
+#: its input and output type) when it defines it; operators and methods go through it.
+_JIT: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = []
 
-    return api.jit
+
+def _jit() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    if not _JIT:  # pragma: no cover - trellax.dask imports api, which installs it
+        raise RuntimeError("trellax._src.dask.api has not installed tdask.jit")
+    return _JIT[0]
+
+
+class _Method:
+    """``x.<name>(*args, **kwargs)`` as a picklable function of ``x``."""
+
+    def __init__(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        self.name, self.args, self.kwargs = name, args, kwargs
+
+    def __call__(self, x: Any) -> Any:
+        return getattr(x, self.name)(*self.args, **self.kwargs)
 
 
 def _method(name: str, *args: Any, **kwargs: Any) -> Callable[[Array], Any]:
-    def call(x: Any) -> Any:
-        return getattr(x, name)(*args, **kwargs)
-
-    call.__name__ = name
-    return lambda x: _jit()(call)(x)
+    return lambda x: _jit()(_Method(name, args, kwargs))(x)
 
 
 def _binary(op: Callable[[Any, Any], Any], reflected: bool = False) -> Any:
@@ -177,9 +187,7 @@ def _binary(op: Callable[[Any, Any], Any], reflected: bool = False) -> Any:
         jit = _jit()
         if isinstance(other, Array | np.ndarray) or hasattr(other, "aval"):
             return jit(op)(other, self) if reflected else jit(op)(self, other)
-        if reflected:
-            return jit(_Partial(op, other, first=True))(self)
-        return jit(_Partial(op, other, first=False))(self)
+        return jit(_Partial(op, other, first=reflected))(self)
 
     return method
 

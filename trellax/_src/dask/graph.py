@@ -18,8 +18,8 @@ import dask.array as da
 import numpy as np
 from dask.highlevelgraph import HighLevelGraph
 
+from trellax._src.core.jaxpr import Literal
 from trellax._src.dask import runtime
-from trellax._src.jaxpr import Literal
 
 #: How many chunks' partials one combining task takes.
 SPLIT_EVERY = 8

@@ -23,9 +23,9 @@ import numpy as np
 from dask.array.core import slices_from_chunks
 from dask.highlevelgraph import HighLevelGraph
 
-from trellax._src import dtypes
-from trellax._src.core import ShapedArray
+from trellax._src.core.core import ShapedArray
 from trellax._src.dask.array import Array, normalize_chunks
+from trellax._src.dtypes import dtypes
 
 #: The zarr attribute that records the trellax dtype of a store written as unsigned integers.
 DTYPE_ATTRIBUTE = "trellax_dtype"

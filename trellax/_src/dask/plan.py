@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.core.jaxpr import Atom, ClosedJaxpr, JaxprEqn, Literal, Var
 from trellax._src.dask import random_window, rules
 from trellax._src.dask.rules import ParamFix, Place
-from trellax._src.jaxpr import Atom, ClosedJaxpr, JaxprEqn, Literal, Var
 
 #: Primitives that draw random numbers of a shape given by their parameters; in a program built
 #: by ``tdask.random`` they are *sources*: each chunk draws its own rows of the whole draw.

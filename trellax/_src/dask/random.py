@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 import trellax.random as trandom
-from trellax._src import api
+from trellax._src.api import api
 from trellax._src.dask.api import bounds_for, run_sources
 from trellax._src.dask.array import Array
 

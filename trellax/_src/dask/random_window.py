@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.jaxpr import JaxprEqn
+from trellax._src.core.jaxpr import JaxprEqn
 from trellax._src.random import floats, threefry
 from trellax._src.random.normal import lower_bound
 

@@ -19,8 +19,8 @@ from typing import Any, TypeAlias
 import ml_dtypes
 import numpy as np
 
+from trellax._src.core.jaxpr import JaxprEqn
 from trellax._src.interpreters import fusion
-from trellax._src.jaxpr import JaxprEqn
 
 #: Where a value is chunked: an axis, or None for a replicated value.
 Place: TypeAlias = int | None

@@ -19,13 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import api, config, core
-from trellax._src.api import ShapeDtypeStruct
+from trellax._src.api import api
+from trellax._src.api.api import ShapeDtypeStruct
+from trellax._src.config import settings as config
+from trellax._src.core import core
+from trellax._src.core.jaxpr import ClosedJaxpr, Literal
 from trellax._src.dask import plan as plan_mod
 from trellax._src.dask import random_window, rules
 from trellax._src.dask.rules import Place
-from trellax._src.jaxpr import ClosedJaxpr, Literal
-from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 
 @dataclass(frozen=True, eq=False)
