@@ -90,6 +90,15 @@ class Array:
             raise TypeError("len() of unsized object")
         return self.shape[0]
 
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "the truth value of a lazy tdask.Array is not known before it is computed: "
+            "use bool(x.compute())"
+        )
+
+    def __iter__(self) -> Any:
+        raise TypeError("iterating over a lazy tdask.Array: slice it, or iterate over x.compute()")
+
     # -- results -----------------------------------------------------------------------------
 
     def compute(self, **kwargs: Any) -> Any:
