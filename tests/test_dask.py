@@ -220,6 +220,12 @@ def test_shard_map_gradient_step_equals_full_batch(client: Any) -> None:
         out_specs=P("batch"),
     )(x)  # fmt: skip
     np.testing.assert_allclose(np.asarray(centered.compute()), data - data.mean(0), atol=1e-5)
+    gathered = tdask.shard_map(
+        lambda d: lax.all_gather(d.sum(0), "batch"), mesh=mesh, in_specs=P("batch"),
+        out_specs=P(),
+    )(x)  # fmt: skip
+    want = data.reshape(8, 32, 5).sum(1)
+    np.testing.assert_allclose(np.asarray(gathered.compute()), want, rtol=1e-5)
 
 
 def test_shard_map_uneven_chunks_say_how_to_rechunk(client: Any) -> None:

@@ -24,7 +24,7 @@ from trellax._src.dask import graph, runtime
 from trellax._src.dask.array import Array, normalize_chunks, to_trellax
 from trellax._src.dask.plan import ChunkingWarning
 from trellax._src.dask.rules import Place
-from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
+from trellax._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
 
 _SPECS: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 
@@ -306,14 +306,21 @@ def shard_map(
         outs_axes = tuple(
             _spec_axis(s, name, "out_specs") for s in (flat_out if out_tuple else (flat_out,))
         )
-        out_axes: Any = outs_axes if out_tuple else outs_axes[0]
-        mapped_fun = _Mapped(f, tuple(axes), out_axes, name)
+        # every output comes back per shard (axis 0); a replicated one (P()) is shard 0's value,
+        # the same on every shard as JAX requires (psum/pmean/pmax/pmin/all_gather results)
+        mapped_fun = _Mapped(f, tuple(axes), 0, name)
         mapped = []
         for a, x in zip(axes, new_args):
             mapped.extend([a] * len(tree_flatten(x)[0]))
         result = _run(mapped_fun, tuple(new_args), {}, mapped=mapped)
         outs = list(result) if out_tuple else [result]
-        joined = [_join_shards(o) if a == 0 else o for o, a in zip(outs, outs_axes)]
+        if len(outs) != len(outs_axes):
+            raise ValueError(
+                f"shard_map out_specs has {len(outs_axes)} entries for {len(outs)} outputs"
+            )
+        joined = [
+            tree_map(_join_shards if a == 0 else _first_shard, o) for o, a in zip(outs, outs_axes)
+        ]
         return tuple(joined) if out_tuple else joined[0]
 
     return wrapped
@@ -373,6 +380,10 @@ def _per_block(
         layer[block_key] = (fn, src)
     graph = HighLevelGraph.from_collections(name, layer, dependencies=[x])
     return da.Array(graph, name, chunks=chunks, meta=np.empty((0,) * rank, x.dtype))
+
+
+def _first_shard(x: Array) -> Array:
+    return x[0]
 
 
 def _join_shards(x: Array) -> Array:
