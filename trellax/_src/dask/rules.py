@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
-import ml_dtypes
 import numpy as np
 
 from trellax._src.core.jaxpr import JaxprEqn
@@ -33,9 +32,7 @@ LocalRule: TypeAlias = Callable[
 
 #: Elementwise primitives beyond fusion's list (same contract: equal ranks, size-1 axes and 0-d
 #: operands broadcast, the impl runs on any run of rows).
-_MORE_ELEMENTWISE = frozenset(
-    {"random_erf_inv", "reduce_precision", "copy", "copy_p", "stop_gradient", "erf_inv", "square"}
-)
+_MORE_ELEMENTWISE = frozenset({"random_erf_inv", "reduce_precision", "stop_gradient"})
 
 #: Reductions over the chunked axis: name -> the elementwise primitive that combines partials.
 REDUCTIONS = {
@@ -54,8 +51,6 @@ def accumulation_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
     """The dtype in which trellax accumulates sums of ``d``: float32 for float16, bfloat16 and
     the float8 types (as the NumPy backend's reductions and ``dot_general`` do), else ``d``."""
     if d == np.float16 or (d.kind == "V" and "float" in d.name):
-        return np.dtype(np.float32)
-    if isinstance(d.type, type) and issubclass(d.type, ml_dtypes.bfloat16):  # pragma: no cover
         return np.dtype(np.float32)
     return d
 
@@ -257,7 +252,6 @@ LOCAL_RULES: dict[str, LocalRule] = {
     "dot_general": _dot_free_position,
     **{name: _reduce_like for name in (*REDUCTIONS, "argmax", "argmin", "reduce_xor")},
     **{name: _single_axis_op("axis") for name in ("cumsum", "cumprod", "cummax", "cummin")},
-    "cumlogsumexp": _single_axis_op("axis"),
     "sort": _single_axis_op("dimension"),
 }
 
