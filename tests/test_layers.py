@@ -79,6 +79,7 @@ FLOORS: dict[str, int] = {
     "trellax.image": 8,
     "trellax.ops": 8,
     "trellax.flatten_util": 8,
+    "trellax.dask": 8,
     "trellax.flax": 8,
     # 9: runtime helpers (devices, sharding, caches) and the reports behind the CLI
     "trellax._src.runtime": 9,
@@ -114,7 +115,7 @@ SIDEWAYS: dict[str, tuple[str, ...]] = {
     "trellax._src.ops": _NUMPY,
     "trellax._src.flax": (*_NUMPY, "trellax._src.nn", "trellax.nn", "trellax._src.optim",
                           "trellax.optim", "trellax.random"),
-    "trellax._src.dask": _NUMPY,
+    "trellax._src.dask": (*_NUMPY, "trellax._src.random", "trellax.random"),
     # floor 9: mesh_utils and shard_map use the runtime's devices and meshes
     "trellax._src.experimental": ("trellax._src.runtime",),
 }  # fmt: skip
