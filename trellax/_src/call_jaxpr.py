@@ -37,9 +37,9 @@ def batch_body(
     closed: ClosedJaxpr, args: Sequence[Any], dims: Sequence[int | None]
 ) -> tuple[list[Any], list[int | None]]:
     """The batching of an equation holding ``closed``: its body evaluated under ``vmap``."""
-    from trellax._src.control_flow_batch import _run_batched
+    from trellax._src.control_flow.common import _run_batched
     from trellax._src.interpreters import batching
-    from trellax._src.lax._batch import moveaxis
+    from trellax._src.lax.shapes import moveaxis
 
     size = batching.current_axis().size
     moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]

@@ -21,7 +21,7 @@ from trellax._src.core import Primitive, ShapedArray
 from trellax._src.interpreters import tracing
 from trellax._src.jax_errors import JaxRuntimeError
 from trellax._src.lax._base import asarray
-from trellax._src.lax._batch import moveaxis
+from trellax._src.lax.shapes import moveaxis
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 VMAP_METHODS = (

@@ -17,7 +17,7 @@ from typing import Any
 
 from trellax._src import core
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
-from trellax._src.lax._batch import moveaxis
+from trellax._src.lax.shapes import moveaxis
 from trellax._src.tree_util import tree_flatten, tree_map, tree_unflatten
 
 

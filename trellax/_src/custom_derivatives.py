@@ -25,6 +25,7 @@ from trellax._src.interpreters.ad import JVPTrace, JVPTracer
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.interpreters.tracing import JaxprTrace
 from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
+from trellax._src.lax.shapes import def_elementwise
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
 
 
@@ -581,9 +582,9 @@ def _define_call(prim_name: str, jvp: Any) -> Primitive:
 def _call_batch(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
     """Under ``vmap`` the call is inlined (its body batched); differentiating the batched
     jaxpr afterwards uses the body's own derivative."""
-    from trellax._src.control_flow_batch import _run_batched
+    from trellax._src.control_flow.common import _run_batched
     from trellax._src.interpreters import batching
-    from trellax._src.lax._batch import moveaxis
+    from trellax._src.lax.shapes import moveaxis
 
     size = batching.current_axis().size
     moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
@@ -600,6 +601,7 @@ custom_vjp_call_p = _define_call("custom_vjp_call", _custom_vjp_call_jvp)
 stop_gradient_p = Primitive("stop_gradient")
 stop_gradient_p.def_impl(lambda x: x)
 stop_gradient_p.def_abstract_eval(lambda x: core.get_aval(x))
+def_elementwise(stop_gradient_p, fusable=False)  # the identity, elementwise: batch stays put
 
 
 def _stop_gradient_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:

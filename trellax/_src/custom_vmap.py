@@ -26,7 +26,7 @@ from trellax._src.interpreters import tracing
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.jaxpr import ClosedJaxpr
 from trellax._src.lax._base import asarray
-from trellax._src.lax._batch import moveaxis
+from trellax._src.lax.shapes import moveaxis
 from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_map, tree_unflatten
 
 

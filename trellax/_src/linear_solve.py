@@ -149,9 +149,9 @@ custom_linear_solve_p.def_transpose(_transpose)
 
 
 def _batch(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
-    from trellax._src.control_flow_batch import _run_batched
+    from trellax._src.control_flow.common import _run_batched
     from trellax._src.interpreters import batching
-    from trellax._src.lax._batch import moveaxis
+    from trellax._src.lax.shapes import moveaxis
 
     size = batching.current_axis().size
     _, s_c, _, b = _split(args, params["const_counts"])

@@ -13,14 +13,11 @@ from typing import Any
 
 import numpy as np
 
-import trellax._src.control_flow_batch
-import trellax._src.lax.batch_rules
-import trellax._src.lax.conv_batch
 import trellax._src.parallel  # noqa: F401  (the collectives and their rules)
 from trellax._src.basearray import Array
 from trellax._src.interpreters import batching
 from trellax._src.lax._base import asarray
-from trellax._src.lax._batch import moveaxis
+from trellax._src.lax.shapes import moveaxis
 from trellax._src.lax.structural import broadcast_in_dim_p
 from trellax._src.tree_keys import keystr
 from trellax._src.tree_util import tree_flatten, tree_flatten_with_path, tree_unflatten

@@ -27,13 +27,14 @@ from trellax._src.lax._base import (
     inexact,
     int_or_float,
     integer,
-    naryop,
     num,
     ordered,
     same_dtypes_error,
     signed_num,
     to_bool,
 )
+from trellax._src.lax.naryop import naryop
+from trellax._src.lax.shapes import def_elementwise
 from trellax._src.typing import ArrayLike
 
 # -- arithmetic -----------------------------------------------------------------------------------
@@ -80,14 +81,15 @@ erfc_p = naryop("erfc", [floating])
 lgamma_p = naryop("lgamma", [floating])
 digamma_p = naryop("digamma", [floating])
 
-i0_p = naryop("i0", [floating])
-bessel_i0e_p = naryop("bessel_i0e", [floating])
+i0_p = naryop("i0", [floating], fusable=False)
+bessel_i0e_p = naryop("bessel_i0e", [floating], fusable=False)
 
 
-gcd_p = naryop("gcd", [integer, integer])
-lcm_p = naryop("lcm", [integer, integer])
+gcd_p = naryop("gcd", [integer, integer], fusable=False)
+lcm_p = naryop("lcm", [integer, integer], fusable=False)
 
 frexp_p = Primitive("frexp", multiple_results=True)
+def_elementwise(frexp_p, fusable=False)  # two results: never fused
 frexp_p.def_impl(backend.impl("frexp"))
 
 
@@ -113,7 +115,7 @@ shift_left_p = naryop("shift_left", [integer, integer])
 shift_right_arithmetic_p = naryop("shift_right_arithmetic", [integer, integer])
 shift_right_logical_p = naryop("shift_right_logical", [integer, integer])
 population_count_p = naryop("population_count", [integer])
-clz_p = naryop("clz", [integer])
+clz_p = naryop("clz", [integer], fusable=False)
 
 # -- comparisons ---------------------------------------------------------------------------------
 eq_p = naryop("eq", [any_, any_], result_dtype=to_bool)
@@ -127,6 +129,7 @@ ge_p = naryop("ge", [ordered, ordered], result_dtype=to_bool)
 # -- primitives with their own rules ------------------------------------------------------------
 
 round_p = Primitive("round")
+def_elementwise(round_p, fusable=True)
 round_p.def_impl(backend.impl("round"))
 
 
@@ -137,6 +140,7 @@ def _round_abstract_eval(x: AbstractValue, *, rounding_method: int = 0) -> Shape
 
 
 pow_p = Primitive("pow")
+def_elementwise(pow_p, fusable=True)
 pow_p.def_impl(backend.impl("pow"))
 
 
@@ -156,6 +160,7 @@ def _pow_abstract_eval(x: AbstractValue, y: AbstractValue) -> ShapedArray:
 
 
 integer_pow_p = Primitive("integer_pow")
+def_elementwise(integer_pow_p, fusable=True)
 integer_pow_p.def_impl(backend.impl("integer_pow"))
 
 
@@ -171,6 +176,7 @@ def _integer_pow_abstract_eval(x: AbstractValue, *, y: int) -> ShapedArray:
 
 
 complex_p = Primitive("complex")
+def_elementwise(complex_p, fusable=False)
 complex_p.def_impl(backend.impl("complex"))
 
 

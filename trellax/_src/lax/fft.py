@@ -26,6 +26,7 @@ from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.lax._base import Category, asarray, check_dtype
+from trellax._src.lax.shapes import leading_rule
 from trellax._src.typing import ArrayLike
 
 FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
@@ -124,3 +125,6 @@ def _fft_transpose(ct: Any, x: Any, *, fft_type: str, fft_lengths: tuple[int, ..
 
 
 ad_util.deflinear(fft_p, _fft_transpose)
+
+
+fft_p.def_batch(leading_rule(fft_p))  # maps over leading axes

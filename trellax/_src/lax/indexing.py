@@ -20,6 +20,7 @@ transpose rule (gather <-> scatter-add) and a batching rule can be written from 
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from trellax._src import dtypes
@@ -27,6 +28,7 @@ from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.lax._base import asarray, same_dtypes_error
+from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front
 from trellax._src.typing import ArrayLike
 
 
@@ -621,3 +623,95 @@ def _scatter_extremal_jvp(prim: Primitive) -> Any:
 
 scatter_min_p.def_jvp(_scatter_extremal_jvp(scatter_min_p))
 scatter_max_p.def_jvp(_scatter_extremal_jvp(scatter_max_p))
+
+
+# -- batch rules --------------------------------------------------------------------------------
+# The batch axis is moved to the front and described in the dimension numbers themselves, as XLA
+# does: a batched operand with unbatched indices gains a full-size window on axis 0; batched
+# indices with an unbatched operand gain a leading batch axis of the result; when both are
+# batched the two axes 0 are paired with ``operand_batching_dims`` /
+# ``start_indices_batching_dims``, so each batch element reads (or writes) only its own slice.
+
+
+def _up(axes: Sequence[int]) -> tuple[int, ...]:
+    return tuple(a + 1 for a in axes)
+
+
+@gather_p.def_batch
+def _gather_batch(
+    args: Sequence[Any],
+    dims: Dims,
+    *,
+    dimension_numbers: GatherDimensionNumbers,
+    slice_sizes: tuple[int, ...],
+    mode: GatherScatterMode,
+    fill_value: Any,
+) -> tuple[Any, int]:
+    operand, indices = args
+    od, idim = dims
+    dn = dimension_numbers
+    size = axis_size(args, dims)
+    if idim is None:  # the batch is one more window of the operand, leading the result
+        operand = bdim_at_front(operand, od, size)
+        new = GatherDimensionNumbers(
+            offset_dims=(0, *_up(dn.offset_dims)),
+            collapsed_slice_dims=_up(dn.collapsed_slice_dims),
+            start_index_map=_up(dn.start_index_map),
+            operand_batching_dims=_up(dn.operand_batching_dims),
+            start_indices_batching_dims=dn.start_indices_batching_dims,
+        )
+        sizes = (size, *slice_sizes)
+    elif od is None:  # the batch is one more batch axis of the indices, leading the result
+        indices = bdim_at_front(indices, idim, size)
+        new = GatherDimensionNumbers(
+            offset_dims=_up(dn.offset_dims),
+            collapsed_slice_dims=dn.collapsed_slice_dims,
+            start_index_map=dn.start_index_map,
+            operand_batching_dims=dn.operand_batching_dims,
+            start_indices_batching_dims=_up(dn.start_indices_batching_dims),
+        )
+        sizes = slice_sizes
+    else:  # both: pair the two batch axes
+        operand = bdim_at_front(operand, od, size)
+        indices = bdim_at_front(indices, idim, size)
+        new = GatherDimensionNumbers(
+            offset_dims=_up(dn.offset_dims),
+            collapsed_slice_dims=_up(dn.collapsed_slice_dims),
+            start_index_map=_up(dn.start_index_map),
+            operand_batching_dims=(0, *_up(dn.operand_batching_dims)),
+            start_indices_batching_dims=(0, *_up(dn.start_indices_batching_dims)),
+        )
+        sizes = (1, *slice_sizes)
+    out = gather_p.bind(
+        operand, indices, dimension_numbers=new, slice_sizes=sizes, mode=mode, fill_value=fill_value
+    )
+    return out, 0
+
+
+def _scatter_batch_rule(prim: Any) -> Any:
+    def rule(
+        args: Sequence[Any],
+        dims: Dims,
+        *,
+        dimension_numbers: ScatterDimensionNumbers,
+        mode: GatherScatterMode,
+    ) -> tuple[Any, int]:
+        # Every operand is given the batch at axis 0 (the result is batched whenever any input
+        # is), and the operand's and the indices' axes 0 are paired.
+        size = axis_size(args, dims)
+        operand, indices, updates = (bdim_at_front(a, d, size) for a, d in zip(args, dims))
+        dn = dimension_numbers
+        new = ScatterDimensionNumbers(
+            update_window_dims=_up(dn.update_window_dims),
+            inserted_window_dims=_up(dn.inserted_window_dims),
+            scatter_dims_to_operand_dims=_up(dn.scatter_dims_to_operand_dims),
+            operand_batching_dims=(0, *_up(dn.operand_batching_dims)),
+            scatter_indices_batching_dims=(0, *_up(dn.scatter_indices_batching_dims)),
+        )
+        return prim.bind(operand, indices, updates, dimension_numbers=new, mode=mode), 0
+
+    return rule
+
+
+for _prim in SCATTER_PRIMITIVES.values():
+    _prim.def_batch(_scatter_batch_rule(_prim))

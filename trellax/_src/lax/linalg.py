@@ -31,6 +31,7 @@ from trellax._src.lax._base import (
     inexact,
     same_dtypes_error,
 )
+from trellax._src.lax.shapes import leading_rule
 from trellax._src.typing import ArrayLike
 
 Shape = tuple[int, ...]
@@ -657,3 +658,20 @@ def _eig_jvp(primals: Any, tangents: Any, *, compute_right_eigenvectors: bool) -
 
 
 eig_p.def_jvp(_eig_jvp)
+
+
+# -- batch rules: the decompositions map over leading axes ----------------------------------------
+
+for _p in (
+    cholesky_p,
+    eigh_p,
+    eig_p,
+    qr_p,
+    svd_p,
+    triangular_solve_p,
+    solve_p,
+    inv_p,
+    det_p,
+    slogdet_p,
+):
+    _p.def_batch(leading_rule(_p))

@@ -16,7 +16,7 @@ from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.lax._base import asarray, check_dtype, floating
-from trellax._src.lax._batch import elementwise_rule
+from trellax._src.lax.shapes import def_elementwise
 from trellax._src.typing import ArrayLike
 
 reduce_precision_p = Primitive("reduce_precision")
@@ -36,7 +36,7 @@ def _reduce_precision_transpose(ct: Any, x: Any, **params: Any) -> list[Any]:
 
 
 ad_util.deflinear(reduce_precision_p, _reduce_precision_transpose)
-reduce_precision_p.def_batch(elementwise_rule(reduce_precision_p))
+def_elementwise(reduce_precision_p, fusable=False)
 
 
 def reduce_precision(operand: float | ArrayLike, exponent_bits: int, mantissa_bits: int) -> Array:

@@ -25,6 +25,7 @@ from trellax._src.lax._base import (
     not_complex,
     number,
 )
+from trellax._src.lax.shapes import Dims, all_at_front, moveaxis, shift_axes
 from trellax._src.typing import ArrayLike, DTypeLike
 
 Shape = tuple[int, ...]
@@ -649,3 +650,85 @@ def _dot_jvp_rule(which: int) -> Any:
 
 ad_util.defjvp(dot_general_p, _dot_jvp_rule(0), _dot_jvp_rule(1))
 dot_general_p.def_transpose(_dot_general_transpose)
+
+
+# -- batch rules --------------------------------------------------------------------------------
+
+
+def _reduce_rule(prim: Primitive) -> None:
+    """The batch stays put; the reduced axes are renamed around it."""
+
+    def rule(args: Sequence[Any], dims: Dims, **params: Any) -> tuple[Any, int]:
+        (x,), (d,) = args, dims
+        assert d is not None
+        axes = shift_axes(params["axes"], d)
+        params["axes"] = axes
+        return prim.bind(x, **params), d - sum(1 for a in axes if a < d)
+
+    prim.def_batch(rule)
+
+
+for _p in (
+    reduce_sum_p,
+    reduce_prod_p,
+    reduce_max_p,
+    reduce_min_p,
+    reduce_and_p,
+    reduce_or_p,
+    reduce_xor_p,
+    argmax_p,
+    argmin_p,
+):
+    _reduce_rule(_p)
+
+
+def _cumulative_rule(prim: Primitive) -> None:
+    def rule(args: Sequence[Any], dims: Dims, *, axis: int, reverse: bool) -> tuple[Any, int]:
+        (x,), (d,) = args, dims
+        assert d is not None
+        return prim.bind(x, axis=axis + (axis >= d), reverse=reverse), d
+
+    prim.def_batch(rule)
+
+
+for _p in (cumsum_p, cumprod_p, cummax_p, cummin_p):
+    _cumulative_rule(_p)
+
+
+@sort_p.def_batch
+def _sort_batch(args: Sequence[Any], dims: Dims, *, dimension: int, **params: Any) -> Any:
+    outs = sort_p.bind_multi(*all_at_front(args, dims), dimension=dimension + 1, **params)
+    return outs, (0,) * len(outs)
+
+
+@dot_general_p.def_batch
+def _dot_general_batch(
+    args: Sequence[Any], dims: Dims, *, dimension_numbers: Any, preferred_element_type: Any
+) -> tuple[Any, int]:
+    """Both batched: a new batch dimension. One batched: its batch is a free dimension of that
+    operand, which keeps its place among the free dimensions of the result."""
+    (x, y), (dx, dy) = args, dims
+    (lc, rc), (lb, rb) = dimension_numbers
+    if dx is not None and dy is not None:
+        x, y = moveaxis(x, dx, 0), moveaxis(y, dy, 0)
+        dn = (
+            (tuple(a + 1 for a in lc), tuple(a + 1 for a in rc)),
+            ((0, *(a + 1 for a in lb)), (0, *(a + 1 for a in rb))),
+        )
+        out_dim = 0
+    elif dx is not None:
+        lc, lb = shift_axes(lc, dx), shift_axes(lb, dx)
+        dn = ((lc, rc), (lb, rb))
+        free = [i for i in range(x.ndim) if i not in lc and i not in lb]
+        out_dim = len(lb) + free.index(dx)
+    else:
+        assert dy is not None
+        rc, rb = shift_axes(rc, dy), shift_axes(rb, dy)
+        dn = ((lc, rc), (lb, rb))
+        x_free = x.ndim - len(lc) - len(lb)
+        free = [i for i in range(y.ndim) if i not in rc and i not in rb]
+        out_dim = len(lb) + x_free + free.index(dy)
+    out = dot_general_p.bind(
+        x, y, dimension_numbers=dn, preferred_element_type=preferred_element_type
+    )
+    return out, out_dim

@@ -17,8 +17,8 @@ from trellax._src.backend import schur as _schur_impls  # noqa: F401  (registers
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, ShapedArray
 from trellax._src.lax._base import asarray, check_dtype, inexact
-from trellax._src.lax._batch import leading_rule
 from trellax._src.lax.linalg import _aval, _prim
+from trellax._src.lax.shapes import leading_rule
 from trellax._src.typing import ArrayLike
 
 

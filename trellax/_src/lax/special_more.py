@@ -14,9 +14,9 @@ from trellax._src.backend import special_error as _e  # noqa: F401  (registers t
 from trellax._src.backend import special_integrals as _i  # noqa: F401
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive
-from trellax._src.lax._base import asarray, floating, naryop
-from trellax._src.lax._batch import elementwise_rule
+from trellax._src.lax._base import asarray, floating
 from trellax._src.lax.elementwise import cos, div, eq, exp, log, mul, neg, sin, sub
+from trellax._src.lax.naryop import naryop
 from trellax._src.lax.structural import select_n
 from trellax._src.typing import ArrayLike
 
@@ -24,8 +24,7 @@ _c = ad_util.const
 
 
 def _unary(name: str) -> Primitive:
-    prim = naryop(name, [floating])
-    prim.def_batch(elementwise_rule(prim))
+    prim = naryop(name, [floating], fusable=False)
     return prim
 
 
@@ -38,8 +37,7 @@ expi_p = _unary("expi")
 sici_si_p = _unary("sici_si")
 sici_ci_p = _unary("sici_ci")
 spence_p = _unary("spence")
-expn_p = naryop("expn", [floating, floating])
-expn_p.def_batch(elementwise_rule(expn_p))
+expn_p = naryop("expn", [floating, floating], fusable=False)
 
 
 def erfcx(x: ArrayLike) -> Array:

@@ -17,17 +17,16 @@ from trellax._src.backend import special_series as _impls  # noqa: F401  (regist
 from trellax._src.backend import special_wofz as _wofz_impl  # noqa: F401
 from trellax._src.basearray import Array
 from trellax._src.core import Primitive
-from trellax._src.lax._base import asarray, complex_, floating, naryop
-from trellax._src.lax._batch import elementwise_rule
+from trellax._src.lax._base import asarray, complex_, floating
 from trellax._src.lax.elementwise import abs, add, div, erf, exp, mul, neg, sign, sub
+from trellax._src.lax.naryop import naryop
 from trellax._src.typing import ArrayLike
 
 _c = ad_util.const
 
 
 def _elementwise(name: str, nargs: int) -> Primitive:
-    prim = naryop(name, [floating] * nargs)
-    prim.def_batch(elementwise_rule(prim))
+    prim = naryop(name, [floating] * nargs, fusable=False)
     return prim
 
 
@@ -99,8 +98,7 @@ def _bessel_j_dz(t: Array, ans: Array, n: Array, z: Array) -> Array:
 ad_util.defjvp(bessel_j_p, None, _bessel_j_dz)
 
 
-wofz_p = naryop("wofz", [complex_])
-wofz_p.def_batch(elementwise_rule(wofz_p))
+wofz_p = naryop("wofz", [complex_], fusable=False)
 
 
 def wofz(z: ArrayLike) -> Array:

@@ -21,11 +21,13 @@ The algorithm, observed from JAX 0.10.2 (it follows TensorFlow's kernel):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from trellax._src.core import Primitive, ShapedArray
+from trellax._src.lax.shapes import Dims, all_at_front
 from trellax._src.random import threefry
 from trellax._src.random.floats import unit_floats
 
@@ -163,3 +165,11 @@ random_binomial_p.def_impl(lambda key, n, p, *, dtype: binomial_data(key, n, p, 
 random_binomial_p.def_abstract_eval(
     lambda key, n, p, *, dtype: ShapedArray._fast(tuple(n.shape), dtype, False)
 )
+
+
+# -- batch rules --------------------------------------------------------------------------------
+
+
+@random_binomial_p.def_batch
+def _binomial_batch(args: Sequence[Any], dims: Dims, **params: Any) -> tuple[Any, int]:
+    return random_binomial_p.bind(*all_at_front(args, dims), **params), 0

@@ -10,11 +10,13 @@ the slowest element, not the number of elements.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from trellax._src.core import Primitive, ShapedArray
+from trellax._src.lax.shapes import Dims, all_at_front
 from trellax._src.random import threefry
 from trellax._src.random.erfinv import erfinv_f32, erfinv_f64
 from trellax._src.random.floats import unit_floats
@@ -178,3 +180,19 @@ random_poisson_p.def_impl(lambda key, lam, *, shape, dtype: poisson_data(key, la
 random_poisson_p.def_abstract_eval(
     lambda key, lam, *, shape, dtype: ShapedArray._fast((*key.shape[:-1], *shape), dtype, False)
 )
+
+
+# -- batch rules --------------------------------------------------------------------------------
+
+# one key per element: keys and parameters are elementwise
+
+
+@random_gamma_p.def_batch
+def _gamma_batch(args: Sequence[Any], dims: Dims, *, log_space: bool) -> tuple[Any, int]:
+    # one key per element: keys and shapes are elementwise
+    return random_gamma_p.bind(*all_at_front(args, dims), log_space=log_space), 0
+
+
+@random_poisson_p.def_batch
+def _poisson_batch(args: Sequence[Any], dims: Dims, **params: Any) -> tuple[Any, int]:
+    return random_poisson_p.bind(*all_at_front(args, dims), **params), 0

@@ -22,6 +22,7 @@ from trellax._src.core import Primitive, ShapedArray
 from trellax._src.random import threefry
 from trellax._src.random.dispatch import eager_value
 from trellax._src.random.keys import single_key
+from trellax._src.random.primitives import bounded_rule
 from trellax._src.random.util import canonical_shape, default_int, int_dtype, resolve_shape
 
 
@@ -163,3 +164,8 @@ def randint(key: Any, shape: Any, minval: Any, maxval: Any, dtype: Any = int) ->
 
 def _int32(v: int) -> bool:
     return -(1 << 31) <= v < 1 << 31
+
+
+# -- batch rules --------------------------------------------------------------------------------
+
+random_randint_p.def_batch(bounded_rule(random_randint_p))
