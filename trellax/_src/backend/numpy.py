@@ -20,6 +20,9 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.backend.convert import convert
+from trellax._src.backend.zero_signs import deciding_zeros, merge_zero_signs
+from trellax._src.backend.zero_signs import is_custom as _is_custom
+from trellax._src.backend.zero_signs import is_real_float as _is_real_float
 
 Impl = Callable[..., Any]
 IMPLS: dict[str, Impl] = {}
@@ -107,14 +110,7 @@ IMPLS.update(
 )
 
 
-def _is_real_float(d: np.dtype) -> bool:
-    return d.kind == "f" or (_is_custom(d) and "float" in d.name)
-
-
-# XLA orders -0.0 below +0.0 in max and min (max(-0.0, 0.0) is +0.0 in either order, min gives
-# -0.0), in elementwise, reduced, cumulative and windowed form; NumPy returns one operand or the
-# other depending on their order. Among zeros, max's sign bit is the AND of the operands' (what
-# ``a + b`` gives) and min's the OR (what ``-(-a + -b)`` gives).
+# max and min sign their zeros as XLA does (backend/zero_signs.py)
 
 
 @_register("max")
@@ -131,29 +127,22 @@ def _order_zeros(r: Any, a: Any, b: Any, *, for_max: bool) -> Any:
     if not _is_real_float(r.dtype):
         return r
     zero = r == 0
-    if zero.any():  # one comparison on the common path; the operand test only when zeros exist
-        zero &= a == b  # two zeros, of either sign
-        r = np.asarray(r)
-        if for_max:
-            np.add(a, b, out=r, where=zero)
-        else:
-            np.negative(np.add(np.negative(a), np.negative(b)), out=r, where=zero)
+    if zero.any():  # one comparison on the common path; the operands only when zeros exist
+        seen = deciding_zeros(a, for_max=for_max) | deciding_zeros(b, for_max=for_max)
+        r = merge_zero_signs(r, zero, seen, for_max=for_max, dtype=r.dtype)
     return r
 
 
 def _fix_zero_signs(r: Any, x: np.ndarray, axes: Any, *, for_max: bool, cumulative: bool) -> Any:
-    """Give reduced (or accumulated) zeros of ``r`` XLA's sign: max is -0.0 only when every zero
-    it saw was -0.0, min is -0.0 when any was."""
+    """Give reduced (or accumulated) zeros of ``r`` XLA's sign."""
     if not _is_real_float(x.dtype):
         return r
     zero = r == 0
     if not zero.any():
         return r
-    wanted = (x == 0) & (np.signbit(x) != for_max)  # +0.0 for max, -0.0 for min
+    wanted = deciding_zeros(x, for_max=for_max)
     seen = np.logical_or.accumulate(wanted, axis=axes) if cumulative else wanted.any(axis=axes)
-    neg = ~seen if for_max else seen
-    signed = np.where(neg, x.dtype.type(-0.0), x.dtype.type(0.0))
-    return np.where(zero, signed, r).astype(x.dtype, copy=False)
+    return merge_zero_signs(r, zero, seen, for_max=for_max, dtype=x.dtype)
 
 
 @_register("expm1")
@@ -271,12 +260,6 @@ def _rem(x: np.ndarray, y: np.ndarray) -> Any:
         r = np.fmod(x, safe)
         return np.where(y == 0, x, r)
     return np.fmod(x, y)
-
-
-def _is_custom(d: np.dtype) -> bool:
-    """An ml_dtypes type (bfloat16, float8/6/4, int2/int4; NumPy numbers user types from 256;
-    float8_e5m2 has kind "f", the others "V")."""
-    return d.num >= 256
 
 
 def _is_int(d: np.dtype) -> bool:
