@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _register, signed_maximum, signed_minimum
+from trellax._src.backend.numpy import max_, min_
 
 Pads = tuple[tuple[int, int], ...]
 
@@ -97,8 +97,7 @@ def _compute_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
     return d
 
 
-@_register("conv_general_dilated")
-def _conv_general_dilated(
+def conv_general_dilated(
     lhs: np.ndarray,
     rhs: np.ndarray,
     *,
@@ -138,14 +137,13 @@ def _conv_general_dilated(
 
 _WINDOW_UFUNCS: dict[str, Any] = {
     "add": np.add,
-    "max": signed_maximum,
-    "min": signed_minimum,
+    "max": max_,
+    "min": min_,
     "mul": np.multiply,
 }
 
 
-@_register("reduce_window")
-def _reduce_window(
+def reduce_window(
     x: np.ndarray,
     init: np.ndarray,
     *,
@@ -177,8 +175,7 @@ def _to_working_out(ct: np.ndarray, out_spec: tuple[int, ...], compute: Any) -> 
     return np.transpose(ct, (out_spec[0], *out_spec[2:], out_spec[1])).astype(compute, copy=False)
 
 
-@_register("conv_lhs_transpose")
-def _conv_lhs_transpose(
+def conv_lhs_transpose(
     ct: np.ndarray,
     rhs: np.ndarray,
     *,
@@ -228,8 +225,7 @@ def _conv_lhs_transpose(
     return np.asarray(np.transpose(logical, np.argsort(lhs_spec)), preferred_element_type)
 
 
-@_register("conv_rhs_transpose")
-def _conv_rhs_transpose(
+def conv_rhs_transpose(
     lhs: np.ndarray,
     ct: np.ndarray,
     *,

@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import IMPLS
 from trellax._src.backend.zero_signs import deciding_zeros, is_real_float, merge_zero_signs
 
 _CLIP, _FILL, _PROMISE = "clip", "fill", "promise_in_bounds"
@@ -125,7 +124,7 @@ def _gather(
     # which would make it 1-d)
 
 
-IMPLS["gather"] = _gather
+gather = _gather
 
 
 def _scatter_impl(combine: Any) -> Any:
@@ -199,8 +198,8 @@ def _zero_signs_after_scatter(
     return merge_zero_signs(out, zero, seen, for_max=for_max, dtype=d)  # type: ignore[no-any-return]
 
 
-IMPLS["scatter"] = _scatter_impl(None)
-IMPLS["scatter-add"] = _scatter_impl(np.add)
-IMPLS["scatter-mul"] = _scatter_impl(np.multiply)
-IMPLS["scatter-min"] = _scatter_impl(np.minimum)
-IMPLS["scatter-max"] = _scatter_impl(np.maximum)
+scatter = _scatter_impl(None)
+scatter_add = _scatter_impl(np.add)
+scatter_mul = _scatter_impl(np.multiply)
+scatter_min = _scatter_impl(np.minimum)
+scatter_max = _scatter_impl(np.maximum)

@@ -18,8 +18,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from trellax._src import ad_util, dtypes
-from trellax._src.backend import conv as _conv_impls  # noqa: F401  (registers the impls)
-from trellax._src.backend import numpy as backend
+from trellax._src.backend import conv as conv_kernels
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.lax._base import asarray, check_dtype, num, same_dtypes_error
@@ -163,7 +162,7 @@ def conv_dimension_numbers(
 # -- conv_general_dilated -----------------------------------------------------------------------
 
 conv_general_dilated_p = Primitive("conv_general_dilated")
-conv_general_dilated_p.def_impl(backend.impl("conv_general_dilated"))
+conv_general_dilated_p.def_impl(conv_kernels.conv_general_dilated)
 
 
 @conv_general_dilated_p.def_abstract_eval
@@ -322,9 +321,9 @@ def _batch_grouped(
 # (kernel-shaped) are all bilinear, and each one's transposes are the other two.
 
 conv_lhs_transpose_p = Primitive("conv_lhs_transpose")
-conv_lhs_transpose_p.def_impl(backend.impl("conv_lhs_transpose"))
+conv_lhs_transpose_p.def_impl(conv_kernels.conv_lhs_transpose)
 conv_rhs_transpose_p = Primitive("conv_rhs_transpose")
-conv_rhs_transpose_p.def_impl(backend.impl("conv_rhs_transpose"))
+conv_rhs_transpose_p.def_impl(conv_kernels.conv_rhs_transpose)
 
 
 @conv_lhs_transpose_p.def_abstract_eval
@@ -490,7 +489,7 @@ def conv_transpose(
 # -- reduce_window ------------------------------------------------------------------------------
 
 reduce_window_p = Primitive("reduce_window")
-reduce_window_p.def_impl(backend.impl("reduce_window"))
+reduce_window_p.def_impl(conv_kernels.reduce_window)
 
 
 @reduce_window_p.def_abstract_eval

@@ -45,7 +45,7 @@ _complex = Category("complex64, complex128", "", (dtypes.complex64, dtypes.compl
 _real = Category("float32, float64", "", (dtypes.float32, dtypes.float64))
 
 fft_p = Primitive("fft")
-fft_p.def_impl(backend.impl("fft"))
+fft_p.def_impl(backend.fft)
 
 
 @fft_p.def_abstract_eval

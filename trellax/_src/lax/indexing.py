@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from trellax._src import dtypes
-from trellax._src.backend import numpy as backend
+from trellax._src.backend import numpy_indexing as numpy_indexing_kernels
+from trellax._src.backend.numpy import Impl
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.lax._base import asarray, same_dtypes_error
@@ -128,7 +129,7 @@ def _layout(
 # -- gather -----------------------------------------------------------------------------------------
 
 gather_p = Primitive("gather")
-gather_p.def_impl(backend.impl("gather"))
+gather_p.def_impl(numpy_indexing_kernels.gather)
 
 
 @gather_p.def_abstract_eval
@@ -271,18 +272,18 @@ def _scatter_abstract_eval(name: str) -> Any:
     return rule
 
 
-def _scatter_primitive(name: str) -> Primitive:
+def _scatter_primitive(name: str, kernel: Impl) -> Primitive:
     prim = Primitive(name)
-    prim.def_impl(backend.impl(name))
+    prim.def_impl(kernel)
     prim.def_abstract_eval(_scatter_abstract_eval(name))
     return prim
 
 
-scatter_p = _scatter_primitive("scatter")
-scatter_add_p = _scatter_primitive("scatter-add")
-scatter_mul_p = _scatter_primitive("scatter-mul")
-scatter_min_p = _scatter_primitive("scatter-min")
-scatter_max_p = _scatter_primitive("scatter-max")
+scatter_p = _scatter_primitive("scatter", numpy_indexing_kernels.scatter)
+scatter_add_p = _scatter_primitive("scatter-add", numpy_indexing_kernels.scatter_add)
+scatter_mul_p = _scatter_primitive("scatter-mul", numpy_indexing_kernels.scatter_mul)
+scatter_min_p = _scatter_primitive("scatter-min", numpy_indexing_kernels.scatter_min)
+scatter_max_p = _scatter_primitive("scatter-max", numpy_indexing_kernels.scatter_max)
 
 #: ``.at[]`` method name -> scatter primitive.
 SCATTER_PRIMITIVES: dict[str, Primitive] = {

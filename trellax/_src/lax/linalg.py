@@ -22,6 +22,7 @@ import numpy as np
 
 from trellax._src import ad_util, core, dtypes
 from trellax._src.backend import numpy as backend
+from trellax._src.backend.numpy import Impl
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.lax._base import (
@@ -38,9 +39,9 @@ Shape = tuple[int, ...]
 DType = np.dtype[Any]
 
 
-def _prim(name: str, *, multiple_results: bool = False) -> Primitive:
+def _prim(name: str, kernel: Impl, *, multiple_results: bool = False) -> Primitive:
     p = Primitive(name, multiple_results=multiple_results)
-    p.def_impl(backend.impl(name))
+    p.def_impl(kernel)
     return p
 
 
@@ -72,7 +73,7 @@ def _check_matrix(name: str, x: AbstractValue, *, square: bool = True) -> tuple[
 
 # -- cholesky -----------------------------------------------------------------------------------
 
-cholesky_p = _prim("cholesky")
+cholesky_p = _prim("cholesky", backend.cholesky)
 
 
 @cholesky_p.def_abstract_eval
@@ -109,7 +110,7 @@ def symmetrize(x: Array) -> Array:
 
 # -- eigh and eig -------------------------------------------------------------------------------
 
-eigh_p = _prim("eigh", multiple_results=True)
+eigh_p = _prim("eigh", backend.eigh, multiple_results=True)
 
 
 @eigh_p.def_abstract_eval
@@ -130,7 +131,7 @@ def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True) -> 
     return v, w
 
 
-eig_p = _prim("eig", multiple_results=True)
+eig_p = _prim("eig", backend.eig, multiple_results=True)
 
 
 @eig_p.def_abstract_eval
@@ -151,7 +152,7 @@ def eig(x: ArrayLike, *, compute_right_eigenvectors: bool = True) -> tuple[Array
 
 # -- qr and svd ---------------------------------------------------------------------------------
 
-qr_p = _prim("qr", multiple_results=True)
+qr_p = _prim("qr", backend.qr, multiple_results=True)
 
 
 @qr_p.def_abstract_eval
@@ -169,7 +170,7 @@ def qr(x: ArrayLike, *, full_matrices: bool = True) -> tuple[Array, Array]:
     return q, r
 
 
-svd_p = _prim("svd", multiple_results=True)
+svd_p = _prim("svd", backend.svd, multiple_results=True)
 
 
 @svd_p.def_abstract_eval
@@ -209,7 +210,7 @@ def svd(
 
 # -- solves, inverse, determinants ----------------------------------------------------------------
 
-triangular_solve_p = _prim("triangular_solve")
+triangular_solve_p = _prim("triangular_solve", backend.triangular_solve)
 
 
 @triangular_solve_p.def_abstract_eval
@@ -259,7 +260,7 @@ def triangular_solve(
     )
 
 
-solve_p = _prim("solve")
+solve_p = _prim("solve", backend.solve)
 
 
 @solve_p.def_abstract_eval
@@ -281,7 +282,7 @@ def solve(a: ArrayLike, b: ArrayLike) -> Array:
     return solve_p.bind(asarray(a), asarray(b))
 
 
-inv_p = _prim("inv")
+inv_p = _prim("inv", backend.inv)
 
 
 @inv_p.def_abstract_eval
@@ -295,7 +296,7 @@ def inv(x: ArrayLike) -> Array:
     return inv_p.bind(asarray(x))
 
 
-det_p = _prim("det")
+det_p = _prim("det", backend.det)
 
 
 @det_p.def_abstract_eval
@@ -309,7 +310,7 @@ def det(x: ArrayLike) -> Array:
     return det_p.bind(asarray(x))
 
 
-slogdet_p = _prim("slogdet", multiple_results=True)
+slogdet_p = _prim("slogdet", backend.slogdet, multiple_results=True)
 
 
 @slogdet_p.def_abstract_eval

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend import numpy as backend
+from trellax._src.backend.numpy import Impl
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.lax._base import (
     Category,
@@ -28,6 +28,7 @@ DType = np.dtype[Any]
 
 def naryop(
     name: str,
+    kernel: Impl,
     accepted: Sequence[Category],
     *,
     result_dtype: Callable[[DType], DType] | None = None,
@@ -35,7 +36,7 @@ def naryop(
     weak_rule: Callable[[Sequence[AbstractValue]], bool] | None = None,
     fusable: bool = True,
 ) -> Primitive:
-    """Defines an elementwise primitive: dtype checks, shapes by :func:`elementwise_shape`, weak
+    """Defines an elementwise primitive computed by ``kernel`` (its NumPy impl): dtype checks, shapes by :func:`elementwise_shape`, weak
     flag = all inputs weak.
 
     ``result_dtype`` maps the (first) operand dtype to the result's (comparisons give bool,
@@ -47,7 +48,7 @@ def naryop(
     ``fusable`` (see there) is False for kernels that loop in Python or compute in float64.
     """
     prim = Primitive(name)
-    prim.def_impl(backend.impl(name))
+    prim.def_impl(kernel)
     def_elementwise(prim, fusable=fusable)
     nargs = len(accepted)
     sets = [c.dtypes for c in accepted]

@@ -11,8 +11,7 @@ import operator
 from typing import Any
 
 from trellax._src import ad_util
-from trellax._src.backend import bits as _bits_impls  # noqa: F401  (registers the impl)
-from trellax._src.backend import numpy as backend
+from trellax._src.backend import bits as bits_kernels
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.lax._base import asarray, check_dtype, floating
@@ -20,7 +19,7 @@ from trellax._src.lax.shapes import def_elementwise
 from trellax._src.typing import ArrayLike
 
 reduce_precision_p = Primitive("reduce_precision")
-reduce_precision_p.def_impl(backend.impl("reduce_precision"))
+reduce_precision_p.def_impl(bits_kernels.reduce_precision)
 
 
 @reduce_precision_p.def_abstract_eval

@@ -14,6 +14,7 @@ import numpy as np
 
 from trellax._src import ad_util, dtypes
 from trellax._src.backend import numpy as backend
+from trellax._src.backend.numpy import Impl
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.lax._base import (
@@ -35,9 +36,9 @@ DotDimensionNumbers: TypeAlias = tuple[
 """``((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))``."""
 
 
-def _reduction(name: str, accepted: Any, *, keep_weak: bool = True) -> Primitive:
+def _reduction(name: str, kernel: Impl, accepted: Any, *, keep_weak: bool = True) -> Primitive:
     prim = Primitive(name)
-    prim.def_impl(backend.impl(name))
+    prim.def_impl(kernel)
 
     ok = accepted.dtypes
 
@@ -51,13 +52,13 @@ def _reduction(name: str, accepted: Any, *, keep_weak: bool = True) -> Primitive
     return prim
 
 
-reduce_sum_p = _reduction("reduce_sum", number)
-reduce_prod_p = _reduction("reduce_prod", number)
-reduce_max_p = _reduction("reduce_max", any_)
-reduce_min_p = _reduction("reduce_min", any_)
-reduce_and_p = _reduction("reduce_and", bool_or_int, keep_weak=False)
-reduce_or_p = _reduction("reduce_or", bool_or_int, keep_weak=False)
-reduce_xor_p = _reduction("reduce_xor", bool_or_int, keep_weak=False)
+reduce_sum_p = _reduction("reduce_sum", backend.reduce_sum, number)
+reduce_prod_p = _reduction("reduce_prod", backend.reduce_prod, number)
+reduce_max_p = _reduction("reduce_max", backend.reduce_max, any_)
+reduce_min_p = _reduction("reduce_min", backend.reduce_min, any_)
+reduce_and_p = _reduction("reduce_and", backend.reduce_and, bool_or_int, keep_weak=False)
+reduce_or_p = _reduction("reduce_or", backend.reduce_or, bool_or_int, keep_weak=False)
+reduce_xor_p = _reduction("reduce_xor", backend.reduce_xor, bool_or_int, keep_weak=False)
 
 
 class Reducer(Protocol):
@@ -87,9 +88,9 @@ reduce_or = _reducer(reduce_or_p)
 reduce_xor = _reducer(reduce_xor_p)
 
 
-def _arg_reduction(name: str) -> Primitive:
+def _arg_reduction(name: str, kernel: Impl) -> Primitive:
     prim = Primitive(name)
-    prim.def_impl(backend.impl(name))
+    prim.def_impl(kernel)
 
     @prim.def_abstract_eval
     def abstract_eval(x: AbstractValue, *, axes: Shape, index_dtype: Any) -> ShapedArray:
@@ -107,8 +108,8 @@ def _arg_reduction(name: str) -> Primitive:
     return prim
 
 
-argmax_p = _arg_reduction("argmax")
-argmin_p = _arg_reduction("argmin")
+argmax_p = _arg_reduction("argmax", backend.argmax)
+argmin_p = _arg_reduction("argmin", backend.argmin)
 
 
 def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
@@ -128,9 +129,9 @@ def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
 # -- cumulative ---------------------------------------------------------------------------------
 
 
-def _cumulative(name: str, accepted: Any) -> Primitive:
+def _cumulative(name: str, kernel: Impl, accepted: Any) -> Primitive:
     prim = Primitive(name)
-    prim.def_impl(backend.impl(name))
+    prim.def_impl(kernel)
 
     @prim.def_abstract_eval
     def abstract_eval(x: AbstractValue, *, axis: int, reverse: bool) -> ShapedArray:
@@ -140,10 +141,10 @@ def _cumulative(name: str, accepted: Any) -> Primitive:
     return prim
 
 
-cumsum_p = _cumulative("cumsum", number)
-cumprod_p = _cumulative("cumprod", number)
-cummax_p = _cumulative("cummax", not_complex)
-cummin_p = _cumulative("cummin", not_complex)
+cumsum_p = _cumulative("cumsum", backend.cumsum, number)
+cumprod_p = _cumulative("cumprod", backend.cumprod, number)
+cummax_p = _cumulative("cummax", backend.cummax, not_complex)
+cummin_p = _cumulative("cummin", backend.cummin, not_complex)
 
 
 class Cumulative(Protocol):
@@ -174,7 +175,7 @@ cummin = _cumulator(cummin_p)
 # -- sort ---------------------------------------------------------------------------------------
 
 sort_p = Primitive("sort", multiple_results=True)
-sort_p.def_impl(backend.impl("sort"))
+sort_p.def_impl(backend.sort)
 
 
 @sort_p.def_abstract_eval
@@ -222,7 +223,7 @@ def sort(
 # -- dot_general --------------------------------------------------------------------------------
 
 dot_general_p = Primitive("dot_general")
-dot_general_p.def_impl(backend.impl("dot_general"))
+dot_general_p.def_impl(backend.dot_general)
 
 
 def _dot_rank(d: Any) -> tuple[int, int, int, int, int]:

@@ -23,6 +23,7 @@ import numpy as np
 
 from trellax._src import ad_util, dtypes
 from trellax._src.backend import numpy as backend
+from trellax._src.backend.numpy import Impl
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
 from trellax._src.lax._base import (
@@ -154,9 +155,14 @@ def unary_front_rule(prim: Primitive, shift: Callable[[dict[str, Any]], dict[str
 # -- primitives ----------------------------------------------------------------------------------
 
 
-def _prim(name: str, *, multiple_results: bool = False) -> Primitive:
+def _prim(
+    name: str, kernel: Impl, *, multiple_results: bool = False, fp_free: bool = False
+) -> Primitive:
+    """A primitive computed by ``kernel``; ``fp_free``: the kernel only moves or selects data
+    (no arithmetic, no casts, no index arithmetic on NumPy scalars), so it can never raise a
+    NumPy floating-point error and runs without switching NumPy's error state."""
     p = Primitive(name, multiple_results=multiple_results)
-    p.def_impl(backend.impl(name), fp_free=name in backend.DATA_MOVEMENT)
+    p.def_impl(kernel, fp_free=fp_free)
     return p
 
 
@@ -178,7 +184,7 @@ def _shape_tuple(name: str, shape: Any) -> Shape:
 
 # -- convert_element_type --------------------------------------------------------------------------
 
-convert_element_type_p = _prim("convert_element_type")
+convert_element_type_p = _prim("convert_element_type", backend.convert_element_type)
 def_elementwise(convert_element_type_p, fusable=True)
 
 
@@ -231,7 +237,7 @@ def _convert(x: Array, d: np.dtype[Any], weak_type: bool) -> Array:
     return convert_element_type_p.bind(x, new_dtype=d, weak_type=weak_type)
 
 
-bitcast_convert_type_p = _prim("bitcast_convert_type")
+bitcast_convert_type_p = _prim("bitcast_convert_type", backend.bitcast_convert_type)
 
 
 @bitcast_convert_type_p.def_abstract_eval
@@ -260,7 +266,7 @@ def bitcast_convert_type(x: ArrayLike, new_dtype: DTypeLike) -> Array:
 
 # -- broadcasting and reshaping -----------------------------------------------------------------
 
-broadcast_in_dim_p = _prim("broadcast_in_dim")
+broadcast_in_dim_p = _prim("broadcast_in_dim", backend.broadcast_in_dim, fp_free=True)
 
 
 @broadcast_in_dim_p.def_abstract_eval
@@ -317,7 +323,7 @@ def broadcast_to(x: ArrayLike, shape: ShapeLike) -> Array:
     return broadcast_in_dim(x, shape, tuple(range(n, len(shape))))
 
 
-reshape_p = _prim("reshape")
+reshape_p = _prim("reshape", backend.reshape, fp_free=True)
 
 
 @reshape_p.def_abstract_eval
@@ -342,7 +348,7 @@ def reshape(x: ArrayLike, new_sizes: ShapeLike, dimensions: Sequence[int] | None
     return reshape_p.bind(x, new_sizes=sizes, dimensions=dims)
 
 
-squeeze_p = _prim("squeeze")
+squeeze_p = _prim("squeeze", backend.squeeze, fp_free=True)
 
 
 @squeeze_p.def_abstract_eval
@@ -365,7 +371,7 @@ def squeeze(x: ArrayLike, dimensions: Sequence[int]) -> Array:
     return squeeze_p.bind(x, dimensions=dims)
 
 
-expand_dims_p = _prim("expand_dims")
+expand_dims_p = _prim("expand_dims", backend.expand_dims, fp_free=True)
 
 
 @expand_dims_p.def_abstract_eval
@@ -382,7 +388,7 @@ def expand_dims(x: ArrayLike, dimensions: Sequence[int]) -> Array:
     return expand_dims_p.bind(x, dimensions=dims)
 
 
-transpose_p = _prim("transpose")
+transpose_p = _prim("transpose", backend.transpose, fp_free=True)
 
 
 @transpose_p.def_abstract_eval
@@ -404,7 +410,7 @@ def transpose(x: ArrayLike, permutation: Sequence[int]) -> Array:
     return transpose_p.bind(x, permutation=perm)
 
 
-rev_p = _prim("rev")
+rev_p = _prim("rev", backend.rev, fp_free=True)
 
 
 @rev_p.def_abstract_eval

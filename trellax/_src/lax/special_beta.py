@@ -8,7 +8,7 @@ is JAX's ``ValueError``.
 from __future__ import annotations
 
 from trellax._src import ad_util
-from trellax._src.backend import special_beta as _impls  # noqa: F401  (registers the impl)
+from trellax._src.backend import special_beta as special_beta_kernels
 from trellax._src.basearray import Array
 from trellax._src.lax._base import asarray, floating
 from trellax._src.lax.elementwise import add, exp, lgamma, log, log1p, mul, neg, sub
@@ -17,7 +17,12 @@ from trellax._src.typing import ArrayLike
 
 _c = ad_util.const
 
-regularized_incomplete_beta_p = naryop("regularized_incomplete_beta", [floating] * 3, fusable=False)
+regularized_incomplete_beta_p = naryop(
+    "regularized_incomplete_beta",
+    special_beta_kernels.regularized_incomplete_beta,
+    [floating] * 3,
+    fusable=False,
+)
 
 
 def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:

@@ -8,7 +8,7 @@ derivative of ``zeta`` (JAX has none) or of ``polygamma`` in ``m`` (a ValueError
 from __future__ import annotations
 
 from trellax._src import ad_util
-from trellax._src.backend import special as _special_impls  # noqa: F401  (registers the impls)
+from trellax._src.backend import special as special_kernels
 from trellax._src.basearray import Array
 from trellax._src.lax._base import asarray, floating
 from trellax._src.lax.elementwise import (
@@ -31,7 +31,7 @@ from trellax._src.typing import ArrayLike
 
 _c = ad_util.const
 
-zeta_p = naryop("zeta", [floating, floating], fusable=False)
+zeta_p = naryop("zeta", special_kernels.zeta, [floating, floating], fusable=False)
 
 
 def zeta(x: ArrayLike, q: ArrayLike) -> Array:
@@ -39,7 +39,7 @@ def zeta(x: ArrayLike, q: ArrayLike) -> Array:
     return zeta_p.bind(asarray(x), asarray(q))
 
 
-polygamma_p = naryop("polygamma", [floating, floating], fusable=False)
+polygamma_p = naryop("polygamma", special_kernels.polygamma, [floating, floating], fusable=False)
 
 
 def polygamma(m: ArrayLike, x: ArrayLike) -> Array:
@@ -56,7 +56,7 @@ ad_util.defjvp(
 )
 ad_util.defjvp(digamma_p, lambda t, ans, x: mul(t, polygamma(_c(x, 1), x)))
 
-bessel_i1e_p = naryop("bessel_i1e", [floating], fusable=False)
+bessel_i1e_p = naryop("bessel_i1e", special_kernels.bessel_i1e, [floating], fusable=False)
 
 
 def bessel_i1e(x: ArrayLike) -> Array:

@@ -8,7 +8,7 @@ Derivatives: ``∂Y/∂φ = i m Y`` and
 from __future__ import annotations
 
 from trellax._src import ad_util, dtypes
-from trellax._src.backend import special_sph_harm as _impls  # noqa: F401  (registers the impl)
+from trellax._src.backend import special_sph_harm as special_sph_harm_kernels
 from trellax._src.basearray import Array
 from trellax._src.core import DType
 from trellax._src.lax._base import asarray, floating
@@ -23,7 +23,13 @@ def _complex_of(d: DType) -> DType:
     return dtypes.complex128 if d == dtypes.float64 else dtypes.complex64
 
 
-sph_harm_y_p = naryop("sph_harm_y", [floating] * 4, result_dtype=_complex_of, fusable=False)
+sph_harm_y_p = naryop(
+    "sph_harm_y",
+    special_sph_harm_kernels.sph_harm_y,
+    [floating] * 4,
+    result_dtype=_complex_of,
+    fusable=False,
+)
 
 
 def sph_harm_y(n: ArrayLike, m: ArrayLike, theta: ArrayLike, phi: ArrayLike) -> Array:

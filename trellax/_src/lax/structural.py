@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src import ad_util, core, dtypes
+from trellax._src.backend import numpy as backend
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, ShapedArray
 from trellax._src.lax._base import (
@@ -70,7 +71,7 @@ from trellax._src.typing import ArrayLike, DTypeLike
 
 # -- joining, padding and slicing ----------------------------------------------------------------
 
-concatenate_p = _prim("concatenate")
+concatenate_p = _prim("concatenate", backend.concatenate, fp_free=True)
 
 
 @concatenate_p.def_abstract_eval
@@ -111,7 +112,7 @@ def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Array:
     return concatenate_p.bind(*xs, dimension=int(dimension))
 
 
-pad_p = _prim("pad")
+pad_p = _prim("pad", backend.pad)
 
 
 @pad_p.def_abstract_eval
@@ -147,7 +148,7 @@ def pad(x: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[Sequenc
     return pad_p.bind(asarray(x), asarray(padding_value), padding_config=config)
 
 
-slice_p = _prim("slice")
+slice_p = _prim("slice", backend.slice_, fp_free=True)
 
 
 @slice_p.def_abstract_eval
@@ -186,7 +187,7 @@ def slice(
     )
 
 
-dynamic_slice_p = _prim("dynamic_slice")
+dynamic_slice_p = _prim("dynamic_slice", backend.dynamic_slice)
 
 
 @dynamic_slice_p.def_abstract_eval
@@ -214,7 +215,7 @@ def dynamic_slice(
     return dynamic_slice_p.bind(asarray(x), *starts, slice_sizes=tuple(int(s) for s in slice_sizes))
 
 
-dynamic_update_slice_p = _prim("dynamic_update_slice")
+dynamic_update_slice_p = _prim("dynamic_update_slice", backend.dynamic_update_slice)
 
 
 @dynamic_update_slice_p.def_abstract_eval
@@ -242,7 +243,7 @@ def dynamic_update_slice(
 
 # -- creation, selection, clamping ---------------------------------------------------------------
 
-iota_p = _prim("iota")
+iota_p = _prim("iota", backend.iota)
 
 
 @iota_p.def_abstract_eval
@@ -263,7 +264,7 @@ def broadcasted_iota(dtype: DTypeLike, shape: Sequence[int], dimension: int) -> 
     return iota_p.bind(dtype=d, shape=dims, dimension=int(dimension))
 
 
-select_n_p = _prim("select_n")
+select_n_p = _prim("select_n", backend.select_n, fp_free=True)
 def_elementwise(select_n_p, fusable=True)
 
 
@@ -297,7 +298,7 @@ def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Array:
     return select_n(pred, on_false, on_true)
 
 
-clamp_p = _prim("clamp")
+clamp_p = _prim("clamp", backend.clamp)
 # elementwise, but its bounds may be 0-d beside a shaped operand: its own batch rule (below)
 clamp_p.elementwise = clamp_p.fusable = True
 

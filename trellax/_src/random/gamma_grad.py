@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _digamma
+from trellax._src.backend.numpy import digamma as _digamma
 from trellax._src.core import Primitive, ShapedArray
 from trellax._src.lax.shapes import def_elementwise
 from trellax._src.random.loops import lgamma
