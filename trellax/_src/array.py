@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, dtypes, eager
+from trellax._src import core, dtypes
 from trellax._src.basearray import Array
 from trellax._src.core import ShapedArray
 
@@ -248,8 +248,7 @@ class ArrayImpl(Array):
         return dev
 
 
-core.new_array = eager.new_array = ArrayImpl._new
-eager.array_class = ArrayImpl
+core.new_array = ArrayImpl._new
 dtypes.ARRAY_TYPES.add(ArrayImpl)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src import config as _config
-from trellax._src import dtypes
+from trellax._src import dtypes, eager
 from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
 from trellax._src.core import AbstractValue, Shape
@@ -207,7 +207,7 @@ def _scalar_to_array(x: Any, dtype: DType, weak_type: bool) -> ArrayImpl:
             value = np.array(x, dtype=dtypes.default_int_dtype()).astype(dtype)
     else:
         value = np.array(x, dtype=dtype) if dtype.kind != "V" else np.array(x).astype(dtype)
-    return ArrayImpl._new(value, dtype, weak_type)
+    return eager.wrap(value, dtype, weak_type)
 
 
 def asarray(x: Any) -> Array:
@@ -219,10 +219,10 @@ def asarray(x: Any) -> Array:
     if t is int or t is float or t is complex:
         return scalar_to_array(x, dtypes._DEFAULTS[_config.state().x64][_PY_KIND[t]], True)
     if t is bool:
-        return ArrayImpl._new(np.asarray(x), dtypes.bool_, False)
+        return eager.wrap(np.asarray(x), dtypes.bool_, False)
     if isinstance(x, (np.ndarray, np.generic)):
         d, _ = dtypes.dtype_and_weak_type(x)
-        return ArrayImpl._new(np.array(x, dtype=d), d, False)
+        return eager.wrap(np.array(x, dtype=d), d, False)
     raise TypeError(
         f"Value {x!r} of type {type(x).__name__} is not a valid trellax array; lax functions "
         "take trellax arrays, NumPy arrays and scalars, and Python scalars"

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from trellax._src import core, dtypes
-from trellax._src.array import ArrayImpl
 from trellax._src.basearray import Array
+from trellax._src.eager import ConcreteArray
 from trellax._src.errors import ConcretizationTypeError
 from trellax._src.lax import structural as lax_structural
 from trellax._src.lax.reductions import cumsum_p
@@ -308,7 +308,7 @@ def repeat(
 def _static_scalar_repeats(repeats: Any) -> int | None:
     if isinstance(repeats, (int, np.integer)) and not isinstance(repeats, bool):
         return int(repeats)
-    if type(repeats) is ArrayImpl and repeats.ndim == 0:
+    if type(repeats) is ConcreteArray and repeats.ndim == 0:
         return operator.index(repeats)
     return None
 

@@ -21,8 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, dtypes
-from trellax._src.array import ArrayImpl
+from trellax._src import core, dtypes, eager
 from trellax._src.basearray import Array
 from trellax._src.errors import ConcretizationTypeError
 from trellax._src.lax import elementwise as lax
@@ -57,7 +56,7 @@ DType = np.dtype[Any]
 
 def const(value: Any, dtype: DType, weak_type: bool = False) -> Array:
     """A 0-d constant of ``dtype`` (a literal, not a computation)."""
-    return ArrayImpl._new(np.asarray(value).astype(dtype), dtype, weak_type)
+    return eager.wrap(np.asarray(value).astype(dtype), dtype, weak_type)
 
 
 def full(shape: Sequence[int], value: Any, dtype: DType, weak_type: bool = False) -> Array:
