@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from trellax._src import dtypes
 from trellax._src.backend import numpy_indexing as numpy_indexing_kernels
@@ -634,8 +634,19 @@ scatter_max_p.def_jvp(_scatter_extremal_jvp(scatter_max_p))
 # ``start_indices_batching_dims``, so each batch element reads (or writes) only its own slice.
 
 
-def _up(axes: Sequence[int]) -> tuple[int, ...]:
-    return tuple(a + 1 for a in axes)
+DN = TypeVar("DN", GatherDimensionNumbers, ScatterDimensionNumbers)
+
+
+def shift_dnums(dn: DN, up: Sequence[str] = (), lead: Sequence[str] = ()) -> DN:
+    """``dn`` with a new axis 0 in front: the axis lists named in ``up`` renumbered past it, and
+    those in ``lead`` renumbered and led by the new axis 0 (it joins them). Every other field is
+    kept as it is (``_replace``); the one helper for the batch rules' dimension numbers."""
+    changes: dict[str, tuple[int, ...]] = {}
+    for field in (*up, *lead):
+        axes: tuple[int, ...] = getattr(dn, field)
+        shifted: tuple[int, ...] = tuple(a + 1 for a in axes)
+        changes[field] = (0, *shifted) if field in lead else shifted
+    return dn._replace(**changes)
 
 
 @gather_p.def_batch
@@ -654,33 +665,23 @@ def _gather_batch(
     size = axis_size(args, dims)
     if idim is None:  # the batch is one more window of the operand, leading the result
         operand = bdim_at_front(operand, od, size)
-        new = GatherDimensionNumbers(
-            offset_dims=(0, *_up(dn.offset_dims)),
-            collapsed_slice_dims=_up(dn.collapsed_slice_dims),
-            start_index_map=_up(dn.start_index_map),
-            operand_batching_dims=_up(dn.operand_batching_dims),
-            start_indices_batching_dims=dn.start_indices_batching_dims,
+        new = shift_dnums(
+            dn,
+            ("collapsed_slice_dims", "start_index_map", "operand_batching_dims"),
+            ("offset_dims",),
         )
         sizes = (size, *slice_sizes)
     elif od is None:  # the batch is one more batch axis of the indices, leading the result
         indices = bdim_at_front(indices, idim, size)
-        new = GatherDimensionNumbers(
-            offset_dims=_up(dn.offset_dims),
-            collapsed_slice_dims=dn.collapsed_slice_dims,
-            start_index_map=dn.start_index_map,
-            operand_batching_dims=dn.operand_batching_dims,
-            start_indices_batching_dims=_up(dn.start_indices_batching_dims),
-        )
+        new = shift_dnums(dn, ("offset_dims", "start_indices_batching_dims"))
         sizes = slice_sizes
     else:  # both: pair the two batch axes
         operand = bdim_at_front(operand, od, size)
         indices = bdim_at_front(indices, idim, size)
-        new = GatherDimensionNumbers(
-            offset_dims=_up(dn.offset_dims),
-            collapsed_slice_dims=_up(dn.collapsed_slice_dims),
-            start_index_map=_up(dn.start_index_map),
-            operand_batching_dims=(0, *_up(dn.operand_batching_dims)),
-            start_indices_batching_dims=(0, *_up(dn.start_indices_batching_dims)),
+        new = shift_dnums(
+            dn,
+            ("offset_dims", "collapsed_slice_dims", "start_index_map"),
+            ("operand_batching_dims", "start_indices_batching_dims"),
         )
         sizes = (1, *slice_sizes)
     out = gather_p.bind(
@@ -702,12 +703,10 @@ def _scatter_batch_rule(prim: Any) -> Any:
         size = axis_size(args, dims)
         operand, indices, updates = (bdim_at_front(a, d, size) for a, d in zip(args, dims))
         dn = dimension_numbers
-        new = ScatterDimensionNumbers(
-            update_window_dims=_up(dn.update_window_dims),
-            inserted_window_dims=_up(dn.inserted_window_dims),
-            scatter_dims_to_operand_dims=_up(dn.scatter_dims_to_operand_dims),
-            operand_batching_dims=(0, *_up(dn.operand_batching_dims)),
-            scatter_indices_batching_dims=(0, *_up(dn.scatter_indices_batching_dims)),
+        new = shift_dnums(
+            dn,
+            ("update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims"),
+            ("operand_batching_dims", "scatter_indices_batching_dims"),
         )
         return prim.bind(operand, indices, updates, dimension_numbers=new, mode=mode), 0
 
