@@ -274,31 +274,27 @@ def host_convert(values: np.ndarray[Any, Any], dtype: DType) -> Any:
 
 def basic_view(x: Any, idx: Any) -> ArrayImpl | None:
     """``x[idx]`` of the concrete array ``x`` with a basic index (ints, slices, None, Ellipsis)
-    as a view of its immutable buffer, with ``x``'s dtype and weak flag; None when NumPy refuses
-    the index (out of bounds: the caller clamps, as JAX does) or does not return an array."""
+    as a view of its immutable buffer (a NumPy scalar, for an int of a 1-D array, as a 0-d
+    array), with ``x``'s dtype and weak flag; None when NumPy refuses the index (out of bounds:
+    the caller clamps, as JAX does)."""
     try:
         value = x._value[idx]
     except IndexError:
         return None
-    if type(value) is not _ndarray:
-        return None
-    a: ArrayImpl = _object_new(ArrayImpl)
-    a._value = value
-    a.dtype = x.dtype
-    a.shape = value.shape
-    a.weak_type = x.weak_type
-    return a
+    return ArrayImpl._new(value, x.dtype, x.weak_type)
 
 
 def getitem_method(general: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    """``Array.__getitem__``: a slice (or a tuple of slices and ints) of a concrete array is
-    :func:`basic_view`, inlined (``x[1:3]`` on a small array is dominated by calls); everything
-    else, out-of-bounds ints included, is ``general(x, idx)``."""
+    """``Array.__getitem__``: an int, a slice or a tuple of slices and ints of a concrete array
+    is :func:`basic_view`, inlined (``x[1:3]`` on a small array is dominated by calls);
+    everything else, out-of-bounds ints included, is ``general(x, idx)``."""
 
     def getitem(self: Any, idx: Any) -> Any:
         t = type(idx)
         if type(self) is ArrayImpl and (
-            t is slice or (t is tuple and all(type(i) is slice or type(i) is int for i in idx))
+            t is slice
+            or t is int
+            or (t is tuple and all(type(i) is slice or type(i) is int for i in idx))
         ):
             try:
                 value = self._value[idx]
@@ -311,6 +307,7 @@ def getitem_method(general: Callable[[Any, Any], Any]) -> Callable[[Any, Any], A
                 a.shape = value.shape
                 a.weak_type = self.weak_type
                 return a
+            return ArrayImpl._new(value, self.dtype, self.weak_type)  # a NumPy scalar: 0-d
         return general(self, idx)
 
     return getitem
@@ -322,11 +319,14 @@ def reshape_view(x: Any, shape: tuple[int, ...]) -> ArrayImpl:
 
 
 def full(fill: Any, shape: tuple[int, ...]) -> ArrayImpl:
-    """A materialized buffer of ``shape`` holding the concrete 0-d (or broadcastable) ``fill``,
-    with its dtype and weak flag (a copy: never a stride-0 view a later operation would walk)."""
-    if fill.ndim == 0:
-        return ArrayImpl._new(np.full(shape, fill._value, fill.dtype), fill.dtype, fill.weak_type)
-    return ArrayImpl._new(np.array(fill._value), fill.dtype, fill.weak_type)
+    """A buffer of ``shape`` filled with the concrete 0-d ``fill``, with its dtype and weak flag."""
+    return ArrayImpl._new(np.full(shape, fill._value, fill.dtype), fill.dtype, fill.weak_type)
+
+
+def materialize(x: Any) -> ArrayImpl:
+    """A copy of the concrete array ``x`` in a buffer of its own (never a stride-0 view that
+    every later operation would walk in full)."""
+    return ArrayImpl._new(np.array(x._value), x.dtype, x.weak_type)
 
 
 #: Types whose 2-D product the backend computes as ``np.matmul`` in the type itself (see

@@ -288,7 +288,7 @@ def _broadcast_fill(fun_name: str, fill: Array, dims: tuple[int, ...]) -> Array:
     if type(out) is not ConcreteArray or out is fill:
         return out
     traced.check_size(fun_name, dims, out.dtype)
-    return eager.full(out, dims)
+    return eager.materialize(out)
 
 
 def _like_dtype(prototype: Any, dtype: Any, fun_name: str) -> tuple[tuple[int, ...], DType, bool]:
