@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.backend.float_facts import compute_dtype
 from trellax._src.backend.numpy import max_, min_
 
 Pads = tuple[tuple[int, int], ...]
@@ -92,9 +93,7 @@ def _im2col(
 
 
 def _compute_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
-    if d.kind == "V" or d == np.float16 or (d.kind == "f" and d.itemsize < 2):
-        return np.dtype(np.float32)
-    return d
+    return compute_dtype(d)
 
 
 def conv_general_dilated(

@@ -20,9 +20,14 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.backend.convert import convert
-from trellax._src.backend.zero_signs import deciding_zeros, merge_zero_signs
-from trellax._src.backend.zero_signs import is_custom as _is_custom
-from trellax._src.backend.zero_signs import is_real_float as _is_real_float
+from trellax._src.backend.float_facts import (
+    compute_dtype,
+    deciding_zeros,
+    merge_zero_signs,
+    narrow_float_compute,
+)
+from trellax._src.backend.float_facts import is_custom as _is_custom
+from trellax._src.backend.float_facts import is_real_float as _is_real_float
 
 #: A kernel: NumPy arrays (of the dtypes the abstract-eval rule accepted) and keyword parameters
 #: in, NumPy arrays out. Each is attached to its primitive where the primitive is defined
@@ -74,7 +79,7 @@ ge = np.greater_equal
 shift_left = np.left_shift
 
 
-# max and min sign their zeros as XLA does (backend/zero_signs.py)
+# max and min sign their zeros as XLA does (backend/float_facts.py)
 
 
 def max_(a: Any, b: Any) -> Any:
@@ -121,7 +126,7 @@ def expm1(x: np.ndarray) -> Any:
 
 def nextafter(a: np.ndarray, b: np.ndarray) -> Any:
     r = np.nextafter(a, b)
-    if a.dtype == np.float16 or _is_custom(a.dtype):
+    if narrow_float_compute(a.dtype) is not a.dtype:  # float16 and ml_dtypes' floats
         # C's nextafter(x, y) is y when x == y (so nextafter(0.0, -0.0) is -0.0), as XLA's;
         # NumPy's float16 loop and ml_dtypes' return x
         r = np.where(a == b, b, r)
@@ -184,7 +189,7 @@ def _wrap_angle(t: np.ndarray) -> Any:
 
 
 def rsqrt(x: np.ndarray) -> Any:
-    if x.dtype.itemsize < 4 and _is_real_float(x.dtype):
+    if narrow_float_compute(x.dtype) is not x.dtype:
         # one rounding, as XLA's: 1 / sqrt(x) in float16 rounds twice (off for ~30% of inputs)
         return np.reciprocal(np.sqrt(x.astype(np.float32))).astype(x.dtype)
     return np.reciprocal(np.sqrt(x))
@@ -518,7 +523,7 @@ def _acc_dtype(d: np.dtype) -> Any:
     # stop at 2048). Memoized: `d == np.float16` alone costs ~0.3 us, a dict lookup ~0.03.
     acc = _ACC_DTYPES.get(d)
     if acc is None:
-        acc = np.float32 if d == np.float16 or (_is_custom(d) and "float" in d.name) else d
+        acc = narrow_float_compute(d)
         _ACC_DTYPES[d] = acc
     return acc
 
@@ -661,10 +666,8 @@ def dot_general(
     ):
         return np.matmul(x, y)  # the plain matrix product: straight to BLAS
     (lc, rc), (lb, rb) = dimension_numbers
-    compute = out_dtype
-    if out_dtype.kind == "V" or out_dtype == np.float16:
-        compute = np.dtype(np.float32)
-    elif out_dtype == np.bool_:
+    compute = compute_dtype(out_dtype)
+    if out_dtype == np.bool_:
         compute = np.dtype(np.int32)
     xc, yc = x.astype(compute, copy=False), y.astype(compute, copy=False)
     lf = [d for d in range(x.ndim) if d not in lc and d not in lb]
@@ -701,9 +704,7 @@ def dot_general(
 
 
 def _linalg_compute(x: np.ndarray) -> np.ndarray:
-    if x.dtype.kind == "V" or x.dtype == np.float16:
-        return x.astype(np.float32)
-    return x
+    return x.astype(compute_dtype(x.dtype), copy=False)
 
 
 def _per_matrix(fn: Callable[[np.ndarray], Any], x: np.ndarray, fill: Any) -> Any:
@@ -737,7 +738,7 @@ def eigh(x: np.ndarray, *, lower: bool) -> Any:
 
 def eig(x: np.ndarray, *, compute_right_eigenvectors: bool) -> Any:
     out_dtype = x.dtype if x.dtype.kind == "c" else np.result_type(x.dtype, np.complex64)
-    if x.dtype.kind == "V" or x.dtype == np.float16:
+    if compute_dtype(x.dtype) is not x.dtype:
         out_dtype = np.dtype(np.complex64)
     xc = _linalg_compute(x)
     if not compute_right_eigenvectors:

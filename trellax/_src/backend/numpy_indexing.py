@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.zero_signs import deciding_zeros, is_real_float, merge_zero_signs
+from trellax._src.backend.float_facts import deciding_zeros, is_real_float, merge_zero_signs
 
 _CLIP, _FILL, _PROMISE = "clip", "fill", "promise_in_bounds"
 
@@ -184,7 +184,7 @@ def _zero_signs_after_scatter(
     upd: np.ndarray[Any, Any],
     for_max: bool,
 ) -> np.ndarray[Any, Any]:
-    """XLA's max/min order -0.0 below 0.0 (``backend/zero_signs.py``): a scattered max that ends at
+    """XLA's max/min order -0.0 below 0.0 (``backend/float_facts.py``): a scattered max that ends at
     zero is -0.0 only if every zero among the operand and its updates was -0.0; a min is -0.0 if
     any was."""
     d = out.dtype

@@ -1,4 +1,5 @@
-"""XLA's signed zeros in max and min: the one merge every kernel uses.
+"""Dtype facts the kernels share (ml_dtypes types, real floats, the dtype a narrow type is
+computed in), and XLA's signed zeros in max and min: the one merge every kernel uses.
 
 XLA orders -0.0 below +0.0 in max and min (``max(-0.0, 0.0)`` is +0.0 in either order, ``min``
 gives -0.0), in elementwise, reduced, cumulative, windowed and scattered form; NumPy returns one
@@ -24,6 +25,23 @@ def is_custom(d: np.dtype[Any]) -> bool:
 def is_real_float(d: np.dtype[Any]) -> bool:
     """A real floating type, NumPy's or ml_dtypes'."""
     return d.kind == "f" or (is_custom(d) and "float" in d.name)
+
+
+def narrow_float_compute(d: np.dtype[Any]) -> np.dtype[Any]:
+    """The dtype a reduction accumulates ``d`` in, or a kernel computes ``d`` in to round once:
+    float32 for float16 and ml_dtypes' floats (bfloat16, float8/6/4); ``d`` itself otherwise."""
+    return _F32 if d == _F16 or (is_custom(d) and "float" in d.name) else d
+
+
+def compute_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
+    """The dtype NumPy computes ``d`` in where it has no loops of its own (dot products,
+    convolutions, numpy.linalg): float32 for float16 and every ml_dtypes type (the narrow floats
+    and int2/int4, exact in float32); ``d`` itself otherwise."""
+    return _F32 if d == _F16 or is_custom(d) else d
+
+
+_F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
 
 
 def deciding_zeros(x: Any, *, for_max: bool) -> Any:
