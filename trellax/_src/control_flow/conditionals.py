@@ -11,9 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, dtypes
-from trellax._src.ad_util import differentiable
-from trellax._src.basearray import Array
 from trellax._src.control_flow import unjitted
 from trellax._src.control_flow.common import (
     _avals_of,
@@ -27,21 +24,30 @@ from trellax._src.control_flow.common import (
     eager_cached,
     fun_key,
 )
-from trellax._src.core import Primitive, ShapedArray
-from trellax._src.custom_derivatives import stop_gradient_p
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
+from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.lax._base import asarray
+from trellax._src.lax.ad_util import differentiable
 from trellax._src.lax.elementwise import eq_p
 from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
+from trellax._src.lax.stop_gradient import stop_gradient_p
 from trellax._src.lax.structural import (
     _convert,
     broadcast_in_dim_p,
     clamp_p,
     select_n_p,
 )
-from trellax._src.tree_keys import keystr
-from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_flatten_with_path, tree_unflatten
+from trellax._src.tree.keys import keystr
+from trellax._src.tree.tree_util import (
+    PyTreeDef,
+    tree_flatten,
+    tree_flatten_with_path,
+    tree_unflatten,
+)
 
 # -- cond / switch -------------------------------------------------------------------------------
 
@@ -282,7 +288,6 @@ def _select_per_example(idx: Any, cases: list[Any]) -> Any:
 def _pad_invars(
     j: ClosedJaxpr, before: list[ShapedArray], n_own: int, after: list[ShapedArray]
 ) -> ClosedJaxpr:
-    from trellax._src.jaxpr import Var
 
     inner = j.jaxpr
     invars = [

@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src import core, dtypes
-from trellax._src.basearray import Array
 from trellax._src.control_flow import unjitted
 from trellax._src.control_flow.common import (
     _CarryNames,
@@ -26,9 +24,12 @@ from trellax._src.control_flow.common import (
     fun_key,
 )
 from trellax._src.control_flow.scan import _scan
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
+from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
 from trellax._src.lax._base import asarray
 from trellax._src.lax.reductions import reduce_or_p
 from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
@@ -37,7 +38,7 @@ from trellax._src.lax.structural import (
     broadcast_in_dim_p,
     select_n_p,
 )
-from trellax._src.tree_util import tree_flatten, tree_unflatten
+from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
 while_p = Primitive("while", multiple_results=True)
 

@@ -14,11 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src import dtypes, eager
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Shape
+from trellax._src.backend import eager
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.config import settings as _config
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Shape
+from trellax._src.dtypes import dtypes
 
 DType = np.dtype[Any]
 

@@ -20,11 +20,14 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-from trellax._src import ad_util, core, dtypes
 from trellax._src.backend import numpy as backend
 from trellax._src.backend.numpy import Impl
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.typing import ArrayLike
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import (
     asarray,
     check_dtype,
@@ -33,7 +36,6 @@ from trellax._src.lax._base import (
     same_dtypes_error,
 )
 from trellax._src.lax.shapes import leading_rule
-from trellax._src.typing import ArrayLike
 
 Shape = tuple[int, ...]
 DType = np.dtype[Any]

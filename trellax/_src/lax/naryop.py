@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend.numpy import Impl
-from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.lax._base import (
     Category,
     check_dtype,

@@ -10,13 +10,13 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from trellax._src import ad_util
 from trellax._src.backend import bits as bits_kernels
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.typing import ArrayLike
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, check_dtype, floating
 from trellax._src.lax.shapes import def_elementwise
-from trellax._src.typing import ArrayLike
 
 reduce_precision_p = Primitive("reduce_precision")
 reduce_precision_p.def_impl(bits_kernels.reduce_precision)

@@ -12,11 +12,13 @@ from typing import Any, Protocol, TypeAlias, overload
 
 import numpy as np
 
-from trellax._src import ad_util, dtypes
 from trellax._src.backend import numpy as backend
 from trellax._src.backend.numpy import Impl
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.typing import ArrayLike, DTypeLike
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import (
     any_,
     asarray,
@@ -27,7 +29,6 @@ from trellax._src.lax._base import (
     number,
 )
 from trellax._src.lax.shapes import Dims, all_at_front, moveaxis, shift_axes
-from trellax._src.typing import ArrayLike, DTypeLike
 
 Shape = tuple[int, ...]
 DotDimensionNumbers: TypeAlias = tuple[

@@ -21,16 +21,17 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import ad_util, dtypes
 from trellax._src.backend import numpy as backend
 from trellax._src.backend.numpy import Impl
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
+from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import (
     asarray,
     canonicalize_axes,
 )
-from trellax._src.typing import ArrayLike, DTypeLike, ShapeLike
 
 # -- batching helpers (built from the shape primitives below; used by every batch rule) -----
 
@@ -203,7 +204,7 @@ def convert_element_type(x: ArrayLike, new_dtype: DTypeLike, *, weak_type: bool 
     if type(x) is int:
         # A Python int goes straight to the target dtype (JAX): 2**40 -> float32 works with x64
         # off, and an integer target wraps instead of raising.
-        from trellax._src.array import ArrayImpl
+        from trellax._src.backend.array import ArrayImpl
 
         return _convert(ArrayImpl._new(_python_int_as(x, d), d, False), d, weak_type)
     a = asarray(x)

@@ -7,9 +7,10 @@ derivative of ``zeta`` (JAX has none) or of ``polygamma`` in ``m`` (a ValueError
 
 from __future__ import annotations
 
-from trellax._src import ad_util
 from trellax._src.backend import special as special_kernels
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, floating
 from trellax._src.lax.elementwise import (
     abs,
@@ -27,7 +28,6 @@ from trellax._src.lax.elementwise import (
 )
 from trellax._src.lax.naryop import naryop
 from trellax._src.lax.structural import select_n
-from trellax._src.typing import ArrayLike
 
 _c = ad_util.const
 

@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import math
 
-from trellax._src import ad_util
 from trellax._src.backend import special_hyp2f1 as special_hyp2f1_kernels
 from trellax._src.backend import special_series as special_series_kernels
 from trellax._src.backend import special_wofz as special_wofz_kernels
 from trellax._src.backend.numpy import Impl
-from trellax._src.basearray import Array
-from trellax._src.core import Primitive
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import Primitive
+from trellax._src.core.typing import ArrayLike
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, complex_, floating
 from trellax._src.lax.elementwise import abs, add, div, erf, exp, mul, neg, sign, sub
 from trellax._src.lax.naryop import naryop
-from trellax._src.typing import ArrayLike
 
 _c = ad_util.const
 

@@ -12,10 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import ad_util, core, dtypes
 from trellax._src.backend import numpy as backend
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, ShapedArray
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, ShapedArray
+from trellax._src.core.typing import ArrayLike, DTypeLike
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import (
     any_,
     asarray,
@@ -67,7 +70,6 @@ from trellax._src.lax.shapes import squeeze as squeeze
 from trellax._src.lax.shapes import squeeze_p as squeeze_p
 from trellax._src.lax.shapes import transpose as transpose
 from trellax._src.lax.shapes import transpose_p as transpose_p
-from trellax._src.typing import ArrayLike, DTypeLike
 
 # -- joining, padding and slicing ----------------------------------------------------------------
 

@@ -7,13 +7,14 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes, eager
-from trellax._src.basearray import Array
-from trellax._src.eager import ConcreteArray
+from trellax._src.backend import eager
+from trellax._src.backend.eager import ConcreteArray
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike, DType, DTypeLike
+from trellax._src.dtypes import dtypes
 from trellax._src.lax.reductions import dot_general, dot_general_p
 from trellax._src.lax.structural import _convert, broadcast_to, reshape
 from trellax._src.numpy.util import promote_args_keep_shapes
-from trellax._src.typing import ArrayLike, DType, DTypeLike
 
 
 def _contraction_error(x_dims: tuple[int, ...], y_dims: tuple[int, ...]) -> TypeError:
@@ -84,7 +85,7 @@ def matmul(
 
 
 def _broadcast_batch(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    from trellax._src.core import broadcast_shapes
+    from trellax._src.core.core import broadcast_shapes
 
     return broadcast_shapes(a, b)
 
@@ -221,7 +222,7 @@ def vecdot(
     preferred_element_type: Any = None,
 ) -> Array:
     """``sum(conj(x1) * x2, axis)`` with the other dimensions broadcast (Array API)."""
-    from trellax._src.core import broadcast_shapes
+    from trellax._src.core.core import broadcast_shapes
     from trellax._src.numpy.ufuncs import conjugate
 
     x, y = promote_args_keep_shapes("vecdot", x1, x2)
@@ -293,7 +294,7 @@ def cross(
 ) -> Array:
     """Cross products of 3-vectors (2-vectors have a zero z; two 2-vectors give the z component
     only) along ``axisa``/``axisb``, the result's vectors along ``axisc`` (``axis`` sets all)."""
-    from trellax._src.core import broadcast_shapes
+    from trellax._src.core.core import broadcast_shapes
     from trellax._src.lax import elementwise as lax
     from trellax._src.lax.structural import concatenate, slice, transpose
 

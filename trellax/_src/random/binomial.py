@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax.shapes import Dims, all_at_front
 from trellax._src.random import threefry
 from trellax._src.random.floats import unit_floats

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front
 from trellax._src.lax.structural import reshape_p
 from trellax._src.random import threefry
