@@ -27,9 +27,11 @@ from typing import Any
 import numpy as np
 
 from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.lax import ad_util
 from trellax._src.lax.shapes import Dims, all_at_front
 from trellax._src.random import threefry
 from trellax._src.random.floats import unit_floats
+from trellax._src.random.primitives import INTEGER_OUTPUTS
 
 _MAX_ITERS = 100_000  # elements that never accept (n = inf with q = 0) would loop forever
 
@@ -173,3 +175,8 @@ random_binomial_p.def_abstract_eval(
 @random_binomial_p.def_batch
 def _binomial_batch(args: Sequence[Any], dims: Dims, **params: Any) -> tuple[Any, int]:
     return random_binomial_p.bind(*all_at_front(args, dims), **params), 0
+
+
+# -- differentiation rules ----------------------------------------------------------------------
+
+ad_util.defzeros(INTEGER_OUTPUTS, random_binomial_p)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.lax import ad_util
 from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front
 from trellax._src.lax.structural import reshape_p
 from trellax._src.random import threefry
@@ -129,3 +130,11 @@ def _fold_in_batch(args: Sequence[Any], dims: Dims) -> tuple[Any, int]:
     k = front(key, dk, size, rank + 1)  # the trailing key-word axis counts
     x = front(data, dd, size, rank)
     return random_fold_in_p.bind(k, x), 0
+
+
+# -- differentiation rules ----------------------------------------------------------------------
+
+#: The reason the random primitives with integer outputs have zero tangents (``ad_util.defzeros``).
+INTEGER_OUTPUTS = "integer outputs (keys, bits, counts): tangents are float0"
+
+ad_util.defzeros(INTEGER_OUTPUTS, random_seed_p, random_split_p, random_fold_in_p, random_bits_p)
