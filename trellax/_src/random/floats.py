@@ -17,8 +17,10 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.lax.shapes import def_elementwise
 from trellax._src.random import threefry
 from trellax._src.random.erfinv import erfinv_f32, erfinv_f64
+from trellax._src.random.primitives import bounded_rule
 
 NMANT = {"float64": 52, "float32": 23, "float16": 10, "bfloat16": 7}
 _UINT = {64: np.uint64, 32: np.uint32, 16: np.uint16, 8: np.uint8}
@@ -174,3 +176,9 @@ random_erf_inv_p.def_abstract_eval(
 )
 
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+
+
+# -- batch rules --------------------------------------------------------------------------------
+
+def_elementwise(random_erf_inv_p, fusable=False)
+random_uniform_p.def_batch(bounded_rule(random_uniform_p))
