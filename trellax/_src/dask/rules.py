@@ -19,7 +19,6 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from trellax._src.core.jaxpr import JaxprEqn
-from trellax._src.interpreters import fusion
 
 #: Where a value is chunked: an axis, or None for a replicated value.
 Place: TypeAlias = int | None
@@ -60,7 +59,7 @@ def is_elementwise(eqn: JaxprEqn) -> bool:
     prim = eqn.primitive
     return (
         prim.elementwise_dtypes is not None
-        or prim.name in fusion.ELEMENTWISE
+        or prim.elementwise
         or prim.name in _MORE_ELEMENTWISE
     )
 
