@@ -70,6 +70,10 @@ class JitOptions:
         self.keep_unused = bool(keep_unused)
         self.inline = bool(inline)
 
+    def key(self) -> tuple[Any, ...]:
+        """The options as part of a cache key."""
+        return (self.donate_argnums, self.donate_argnames, self.keep_unused, self.inline)
+
     def check(self, sig: inspect.Signature | None, static_argnames: frozenset[str]) -> None:
         """JAX's errors: donated numbers beyond the signature, and an argument both static and
         donated (``static_argnames`` already holds the names of the static positions)."""
