@@ -224,8 +224,12 @@ def _shared_caches(
     i = id(fun)
     slot = _SHARED.get(i)
     if slot is None or slot[0]() is not fun:
+
+        def forget(_: Any) -> None:
+            _SHARED.pop(i, None)
+
         try:
-            ref = weakref.ref(fun, lambda _, i=i: _SHARED.pop(i, None))
+            ref = weakref.ref(fun, forget)
         except TypeError:
             return {}, {}
         slot = _SHARED[i] = (ref, {})
@@ -456,6 +460,7 @@ class Jitted(Generic[P, R]):
         in_tree: PyTreeDef,
         avals: list[ShapedArray],
     ) -> _CacheEntry:
+        self.options.check_call(len(args))
         self.trace_count += 1
         out_tree_box: list[PyTreeDef] = []
 
@@ -643,6 +648,11 @@ def jit(
     donate_argnames: str | Sequence[str] | None = None,
     keep_unused: bool = False,
     inline: bool = False,
+    in_shardings: Any = None,
+    out_shardings: Any = None,
+    device: Any = None,
+    backend: str | None = None,
+    compiler_options: dict[str, Any] | None = None,
 ) -> Jitted[P, R]: ...
 
 
@@ -656,6 +666,11 @@ def jit(
     donate_argnames: str | Sequence[str] | None = None,
     keep_unused: bool = False,
     inline: bool = False,
+    in_shardings: Any = None,
+    out_shardings: Any = None,
+    device: Any = None,
+    backend: str | None = None,
+    compiler_options: dict[str, Any] | None = None,
 ) -> Callable[[Callable[P, R]], Jitted[P, R]]: ...
 
 
@@ -668,6 +683,11 @@ def jit(
     donate_argnames: str | Sequence[str] | None = None,
     keep_unused: bool = False,
     inline: bool = False,
+    in_shardings: Any = None,
+    out_shardings: Any = None,
+    device: Any = None,
+    backend: str | None = None,
+    compiler_options: dict[str, Any] | None = None,
 ) -> Any:
     """Traces ``fun`` once per input signature and runs the cached program on later calls.
 
@@ -679,14 +699,25 @@ def jit(
     Python scalars enter as weak values; results have the same dtypes and weak flags as the eager
     call. Usable as a decorator, with or without arguments.
 
-    ``donate_argnums``/``donate_argnames``, ``keep_unused`` and ``inline`` are accepted for
-    JAX compatibility and checked as JAX checks them, but change nothing here (see
-    :class:`JitOptions`).
+    Called under a transformation (``grad``, ``vmap``, an enclosing ``jit`` or ``make_jaxpr``)
+    the function is traced once per signature and becomes one ``jit`` equation (JAX's call
+    primitive; ``inline=True`` inlines it instead). ``donate_argnums``/``donate_argnames``,
+    ``keep_unused``, ``in_shardings``/``out_shardings``/``device``/``backend`` (one CPU device)
+    and ``compiler_options`` are accepted and checked as JAX checks them, but change no result
+    (see :class:`JitOptions`).
     """
     nums = as_tuple(static_argnums, int)
     names = as_tuple(static_argnames, str)
     options = JitOptions(
-        as_tuple(donate_argnums, int), as_tuple(donate_argnames, str), keep_unused, inline
+        as_tuple(donate_argnums, int),
+        as_tuple(donate_argnames, str),
+        keep_unused,
+        inline,
+        in_shardings=in_shardings,
+        out_shardings=out_shardings,
+        device=device,
+        backend=backend,
+        compiler_options=compiler_options,
     )
     if fun is None:
         return lambda f: Jitted(f, nums, names, options)

@@ -43,9 +43,7 @@ from trellax._src.jaxpr import Atom, ClosedJaxpr, Jaxpr, Var
 
 jit_p = Primitive("jit", multiple_results=True)
 
-_DERIVED: weakref.WeakKeyDictionary[ClosedJaxpr, dict[Hashable, Any]] = (
-    weakref.WeakKeyDictionary()
-)
+_DERIVED: weakref.WeakKeyDictionary[ClosedJaxpr, dict[Hashable, Any]] = weakref.WeakKeyDictionary()
 
 
 def _memo(closed: ClosedJaxpr) -> dict[Hashable, Any]:

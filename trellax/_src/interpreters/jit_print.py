@@ -1,7 +1,8 @@
 """How a ``jit`` equation prints: JAX 0.10's layout, names and line breaking.
 
 JAX prints a call as ``outs = jit[name=f jaxpr={ ... }] args`` with the body's inputs and outputs
-named like the equation's operands and results, its other variables drawn from the same name
+named like the equation's operands and results (so an unused result's ``_`` shows inside;
+a body's own dead binders keep their names, as in JAX), its other variables drawn from the same name
 sequence, and a body that several equations share printed once above the program
 (``let f = { ... } in``). Lines break as in a Wadler-style pretty printer of width 80: a group
 (the parameter list, a body) is written on one line when its own text fits in what is left of the
@@ -104,7 +105,6 @@ def jaxpr_doc(ctx: PrintContext, jaxpr: Jaxpr) -> Doc:
     shared = ctx.shared.get(id(jaxpr))
     if shared is not None:
         return shared
-    ctx.mark_unused(jaxpr)
     consts = " ".join(ctx.name(v, True) for v in jaxpr.constvars)
     ins = " ".join(ctx.name(v, True) for v in jaxpr.invars)
     eqns = [eqn_doc(ctx, e) for e in jaxpr.eqns]
@@ -135,8 +135,10 @@ def _jit_doc(ctx: PrintContext, eqn: JaxprEqn) -> Doc:
     closed: ClosedJaxpr = params["jaxpr"]
     inner = closed.jaxpr
     if id(inner) not in ctx.shared:
+        given: set[str] = set()  # an operand passed twice names only the first input
         for v, a in zip(inner.invars, eqn.invars):
-            if not isinstance(a, Literal):
+            if not isinstance(a, Literal) and ctx.name(a) not in given:
+                given.add(ctx.name(a))
                 ctx.alias(v, ctx.name(a))
         for o, v in zip(inner.outvars, eqn.outvars):
             ctx.alias(o, ctx.name(v))
