@@ -225,8 +225,8 @@ def _shared_caches(
     slot = _SHARED.get(i)
     if slot is None or slot[0]() is not fun:
 
-        def forget(_: Any) -> None:
-            _SHARED.pop(i, None)
+        def forget(_: Any, shared: dict[int, Any] = _SHARED) -> None:
+            shared.pop(i, None)  # bound early: module globals may be gone at interpreter exit
 
         try:
             ref = weakref.ref(fun, forget)
