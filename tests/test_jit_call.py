@@ -292,3 +292,51 @@ def test_jit_options_behave_as_in_jax(case: str) -> None:
             wrapped = make()
             wrapped(np.float32(1.0))
     assert str(info.value)[:60] == want["message"][:60]
+
+
+def test_collective_inside_jit_under_vmap_of_grad() -> None:
+    g = trellax.jit(lambda x: x / lax.psum(x, "i"))
+    x = tnp.arange(1.0, 4.0)
+    got = trellax.vmap(trellax.grad(lambda v: g(v) * v), axis_name="i")(x)
+    want = trellax.vmap(trellax.grad(lambda v: (v / lax.psum(v, "i")) * v), axis_name="i")(x)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_jit_inside_scan_body_and_custom_jvp_inside_jit() -> None:
+    h = trellax.jit(lambda c, x: (c * tnp.sin(x), c))
+
+    def loss(c0: Any, xs: Any) -> Any:
+        c, ys = lax.scan(h, c0, xs)
+        return c + ys.sum()
+
+    xs = tnp.arange(1.0, 5.0)
+    want = (
+        float(np.prod(np.sin(np.arange(1.0, 5.0))))
+        + 1
+        + sum(float(np.prod(np.sin(np.arange(1.0, k)))) for k in range(2, 5))
+    )
+    assert math.isclose(float(trellax.grad(loss)(1.5, xs)), want, rel_tol=1e-5)
+    assert math.isclose(float(trellax.jit(trellax.grad(loss))(1.5, xs)), want, rel_tol=1e-5)
+
+    @trellax.custom_jvp
+    def cj(x: Any) -> Any:
+        return tnp.sin(x)
+
+    cj.defjvp(lambda p, t: (cj(p[0]), 100.0 * t[0]))
+    assert float(trellax.grad(trellax.jit(lambda x: cj(x) * 2))(1.0)) == 200.0
+
+
+def test_operand_of_the_wrong_type_is_refused() -> None:
+    closed = trellax.jit(f).trace(V).jaxpr
+    with pytest.raises(TypeError, match="operand 0 is i32"):
+        jit_p.bind_multi(tnp.ones(3, "int32"), **_params(closed))
+
+
+def _params(closed: Any) -> dict[str, Any]:
+    return {
+        "jaxpr": closed,
+        "name": "f",
+        "donated_invars": (False,),
+        "inline": False,
+        "keep_unused": False,
+    }

@@ -123,6 +123,12 @@ def _jit_abstract_eval(*args: Any, jaxpr: ClosedJaxpr, **params: Any) -> tuple[S
             f"jit of {params.get('name')!r} takes {len(jaxpr.jaxpr.invars)} operands, "
             f"got {len(args)}"
         )
+    for i, (x, a) in enumerate(zip(args, jaxpr.jaxpr.invars)):
+        if tuple(x.shape) != a.aval.shape or x.dtype != a.aval.dtype:
+            raise TypeError(
+                f"jit of {params.get('name')!r}: operand {i} is {core.get_aval(x).str_short()}, "
+                f"its jaxpr takes {a.aval.str_short()}"
+            )
     return tuple(jaxpr.out_avals)
 
 
