@@ -44,6 +44,17 @@ def closes(x: Any) -> Any:
     return x + _C
 
 
+def a(y: Any) -> Any:
+    return y * 3
+
+
+def g2(y: Any) -> Any:
+    return trellax.jit(a)(y) + trellax.jit(a)(y)
+
+
+_lam = lambda y: y * 2  # noqa: E731 (a lambda: its name prints as <lambda>)
+
+
 def outer(x: Any) -> Any:
     return trellax.jit(foo)(x) + trellax.jit(tnp.cos)(x)
 
@@ -58,6 +69,12 @@ JAXPR_CASES: dict[str, Any] = {
     "shared_body": lambda: trellax.make_jaxpr(lambda x: trellax.jit(foo)(trellax.jit(foo)(x)))(S),
     "pair_out": lambda: trellax.make_jaxpr(trellax.jit(lambda x, y: (x * y, x)))(S, np.int32(2)),
     "nested": lambda: trellax.make_jaxpr(trellax.jit(outer))(V),
+    "shared_lambda": lambda: trellax.make_jaxpr(lambda x: trellax.jit(_lam)(trellax.jit(_lam)(x)))(
+        S
+    ),
+    "shared_nested": lambda: trellax.make_jaxpr(lambda x: trellax.jit(g2)(x) * trellax.jit(g2)(x))(
+        S
+    ),
     "flags": lambda: trellax.make_jaxpr(
         lambda x: trellax.jit(two, donate_argnums=0, keep_unused=True)(x, x)
     )(S),

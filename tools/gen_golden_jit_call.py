@@ -45,6 +45,17 @@ def closes(x: Any) -> Any:
     return x + _C
 
 
+def a(y: Any) -> Any:
+    return y * 3
+
+
+def g2(y: Any) -> Any:
+    return jax.jit(a)(y) + jax.jit(a)(y)
+
+
+_lam = lambda y: y * 2  # noqa: E731 (a lambda: its name prints as <lambda>)
+
+
 def outer(x: Any) -> Any:
     return jax.jit(foo)(x) + jax.jit(jnp.cos)(x)
 
@@ -62,6 +73,8 @@ JAXPR_CASES: dict[str, Any] = {
     "shared_body": lambda: jax.make_jaxpr(lambda x: jax.jit(foo)(jax.jit(foo)(x)))(S),
     "pair_out": lambda: jax.make_jaxpr(jax.jit(lambda x, y: (x * y, x)))(S, np.int32(2)),
     "nested": lambda: jax.make_jaxpr(jax.jit(outer))(V),
+    "shared_lambda": lambda: jax.make_jaxpr(lambda x: jax.jit(_lam)(jax.jit(_lam)(x)))(S),
+    "shared_nested": lambda: jax.make_jaxpr(lambda x: jax.jit(g2)(x) * jax.jit(g2)(x))(S),
     "flags": lambda: jax.make_jaxpr(
         lambda x: jax.jit(two, donate_argnums=0, keep_unused=True)(x, x)
     )(S),

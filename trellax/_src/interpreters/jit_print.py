@@ -175,15 +175,22 @@ def _shared_bodies(ctx: PrintContext, jaxpr: Jaxpr) -> list[str]:
                     walk(inner)
 
     walk(jaxpr)
-    lines: list[str] = []
-    for inner, name in order:
-        if counts[id(inner)] < 2:
-            continue
-        label = name if name.isidentifier() and name not in ctx.taken else f"jaxpr{len(lines)}"
-        head = f"let {label} = "
-        lines.append(head + render([jaxpr_doc(ctx, inner), " in"], len(head), 0))
+    shared = [(inner, name) for inner, name in order if counts[id(inner)] > 1]
+    for inner, name in shared:  # every label is reserved before any body is printed
+        label = "".join(c for c in name if c.isalnum() or c == "_") or "jaxpr"
+        if not label.isidentifier():
+            label = "_" + label
+        base, k = label, 1
+        while label in ctx.taken:
+            label, k = f"{base}{k}", k + 1
         ctx.shared[id(inner)] = label
         ctx.taken.add(label)
+    lines: list[str] = []
+    for inner, _ in shared:
+        head = f"let {ctx.shared[id(inner)]} = "
+        del ctx.shared[id(inner)]  # print the body itself here, not its label
+        lines.append(head + render([jaxpr_doc(ctx, inner), " in"], len(head), 0))
+        ctx.shared[id(inner)] = head[4:-3]
     return lines
 
 
