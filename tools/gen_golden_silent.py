@@ -19,14 +19,15 @@ import numpy as np
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "silent.json"
 sys.path.insert(0, str(OUT.parent.parent))
-from silent_cases import CASES  # noqa: E402
+from silent_cases import CASES, make_functions  # noqa: E402
 
 
 def main() -> None:
     assert jax.__version__ == "0.10.2"
     out = {}
+    env = {"jax": jax, "jnp": jnp, "fns": make_functions(jax, jnp)}
     for expr in CASES:
-        v = eval(expr, {"jax": jax, "jnp": jnp})
+        v = eval(expr, env)
         out[expr] = {
             "values": np.asarray(v).tolist(),
             "dtype": str(v.dtype),

@@ -34,12 +34,12 @@ import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from trellax._src import config as _config
-from trellax._src import core
-from trellax._src.ad_util import Zero, differentiable, instantiate, is_undefined, tangent_aval
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.config import settings as _config
+from trellax._src.core import core
+from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, Var
 from trellax._src.interpreters import ad, batching, fusion_runtime, jit_print, tracing
-from trellax._src.jaxpr import Atom, ClosedJaxpr, Jaxpr, Var
+from trellax._src.lax.ad_util import Zero, differentiable, instantiate, is_undefined, tangent_aval
 
 jit_p = Primitive("jit", multiple_results=True)
 

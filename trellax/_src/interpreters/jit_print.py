@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trellax._src.jaxpr import (
+from trellax._src.core.jaxpr import (
     ClosedJaxpr,
     Jaxpr,
     JaxprEqn,
