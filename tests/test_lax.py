@@ -669,9 +669,11 @@ CASES.update(
             np.negative, trellax.ShapeDtypeStruct((3,), "int8"), tnp.ones(3, "int8")
         ),
         "debug_callback": lambda: trellax.debug.callback(lambda x: None, tnp.ones(3)),
-        "custom_vmap_call": lambda: trellax.jit(trellax.custom_batching.sequential_vmap(tnp.sin))(
-            tnp.ones(2)
-        ),
+        # inline=True: the equation is recorded in this trace, not inside a `jit` equation
+        "custom_vmap_call": lambda: trellax.jit(
+            trellax.custom_batching.sequential_vmap(tnp.sin), inline=True
+        )(tnp.ones(2)),
+        "jit": lambda: trellax.jit(lambda x: (x * 2, x))(tnp.ones(3, "float16")),
         "remat_lin": lambda: trellax.linearize(trellax.checkpoint(tnp.sin), 1.0)[1](2.0),
     }
 )
