@@ -674,4 +674,3 @@ _jit_implementation._name = "jit"  # type: ignore[attr-defined]
 _noop_implementation._name = "noop"  # type: ignore[attr-defined]
 #: The ways JAX's tests wrap a function: ``jit`` and not at all.
 JIT_IMPLEMENTATION = (_jit_implementation, _noop_implementation)
-

@@ -223,8 +223,8 @@ def _stop(x: Any) -> Any:
 
 
 def _max_keepdims(x: Any, axis: Any, where: Any) -> Any:
-    if where is None:
-        return jnp.max(x, axis, keepdims=True)
+    # -inf as the initial value, as JAX: an empty axis has a maximum (so softmax of an empty
+    # array is empty, not an error) and it changes no other maximum
     return jnp.max(x, axis, keepdims=True, initial=-jnp.inf, where=where)
 
 
@@ -243,7 +243,10 @@ def log_softmax(
 ) -> Array:
     """``x - logsumexp(x)`` along ``axis``."""
     x = _arr(x)
-    shifted = x - _stop(_max_keepdims(x, axis, where))
+    # Masked-out entries enter as -inf (JAX's formula): their NaN cotangents then stop at that
+    # `where`, so a fully masked row has a zero gradient, not NaN.
+    x_safe = x if where is None else jnp.where(where, x, -jnp.inf)
+    shifted = x_safe - _stop(_max_keepdims(x, axis, where))
     total = jnp.sum(jnp.exp(shifted), axis, where=where, keepdims=True)
     result = shifted - jnp.log(total)
     if where is not None:
@@ -285,6 +288,11 @@ def one_hot(x: Array, num_classes: int, *, dtype: Any = None, axis: int = -1) ->
         raise TypeError(
             f"one_hot: num_classes must be a concrete integer, got {num_classes!r}"
         ) from None
+    if n < 0:
+        raise TypeError(
+            f"one_hot: num_classes must be nonnegative, got {n} (an iota of shape with a "
+            "negative element)"
+        )
     x = _arr(x)
     d = dtypes.default_float_dtype() if dtype is None else dtype
     out_axis = axis % (x.ndim + 1) if -(x.ndim + 1) <= axis <= x.ndim else None
