@@ -22,7 +22,6 @@ from typing import Any, Final, Literal, Protocol, TypeAlias, overload
 import ml_dtypes
 import numpy as np
 
-from trellax._src.config import flags as _config_flags
 from trellax._src.config import settings as _config
 from trellax._src.dtypes.lattice import Lattice, NoJoinError
 
@@ -357,7 +356,7 @@ def user_stacklevel() -> int:
 
 def _x64_warning(d: DType, canonical: DType, fun_name: str | None) -> None:
     where = f" requested in {fun_name}" if fun_name else ""
-    mode = _config_flags.FLAGS.get("explicit_x64_dtypes")
+    mode = _config.FLAGS.get("explicit_x64_dtypes")
     if mode is not None and mode.value.name == "ERROR":
         raise ValueError(
             f"Explicitly requested dtype {d.name}{where} is not available. To enable more "
