@@ -8,14 +8,12 @@ JAX's static replication check (``check_rep``/``check_vma``) is not performed.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax import numpy as tnp
-from trellax._src.api.vmap import vmap
-from trellax._src.runtime.sharding import PartitionSpec, get_mesh
-from trellax._src.tree.tree_util import tree_flatten, tree_map
+from trellax._src.runtime.shard_map import shard_map as _shard_map
+from trellax._src.runtime.sharding import PartitionSpec
+from trellax._src.tree.tree_util import tree_flatten
 
 
 def _spec_axes(spec: Any) -> set[str]:
@@ -41,27 +39,6 @@ def _check_specs(specs: Any, mesh_names: Sequence[str], what: str) -> None:
             )
 
 
-def _one_device_call(
-    f: Callable[..., Any], mesh: Any, in_specs: Any, out_specs: Any, args: tuple[Any, ...]
-) -> Any:
-    names = tuple(mesh.axis_names)
-    sizes = dict(mesh.shape)
-    if any(size != 1 for size in sizes.values()):
-        raise ValueError(
-            f"shard_map: trellax has one device, so every mesh axis has size 1: {mesh}"
-        )
-    _check_specs(in_specs, names, "in_specs")
-    _check_specs(out_specs, names, "out_specs")
-    mapped = f
-    for name in reversed(names):
-        mapped = vmap(mapped, axis_name=name)
-    lead = (None,) * len(names)
-    expanded = tree_map(lambda x: tnp.asarray(x)[lead], args)
-    out = mapped(*expanded)
-    index = (0,) * len(names)
-    return tree_map(lambda y: y[index], out)
-
-
 def shard_map(
     f: Callable[..., Any],
     mesh: Any,
@@ -70,39 +47,13 @@ def shard_map(
     check_rep: bool = True,
     auto: frozenset[str] = frozenset(),
 ) -> Callable[..., Any]:
-    """``jax.experimental.shard_map.shard_map``: ``f`` mapped over the blocks of ``mesh``."""
+    """``jax.experimental.shard_map.shard_map``: ``f`` mapped over the blocks of ``mesh`` (the one
+    implementation, ``trellax.shard_map``, after checking the specs name mesh axes)."""
     del check_rep, auto
-
-    @functools.wraps(f)
-    def mapped(*args: Any) -> Any:
-        return _one_device_call(f, mesh, in_specs, out_specs, args)
-
-    return mapped
+    _check_specs(in_specs, tuple(mesh.axis_names), "in_specs")
+    _check_specs(out_specs, tuple(mesh.axis_names), "out_specs")
+    return _shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs)  # type: ignore[no-any-return]
 
 
-def shard_map_new(
-    f: Callable[..., Any] | None = None,
-    /,
-    *,
-    out_specs: Any,
-    in_specs: Any = None,
-    mesh: Any = None,
-    axis_names: Any = frozenset(),
-    check_vma: bool = True,
-) -> Any:
-    """``jax.shard_map`` (keyword form; usable as a decorator with ``functools.partial``)."""
-    del axis_names, check_vma
-    if f is None:
-        return functools.partial(shard_map_new, out_specs=out_specs, in_specs=in_specs, mesh=mesh)
-    fun = f
-
-    @functools.wraps(fun)
-    def mapped(*args: Any) -> Any:
-        m = mesh if mesh is not None else get_mesh()
-        if m is None:
-            raise ValueError(
-                "shard_map needs a mesh: pass mesh=... or call it inside `with set_mesh(mesh)`"
-            )
-        return _one_device_call(fun, m, in_specs, out_specs, args)
-
-    return mapped
+#: ``jax.shard_map`` (keyword form): the same function as ``trellax.shard_map``.
+shard_map_new = _shard_map
