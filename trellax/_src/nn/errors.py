@@ -109,3 +109,98 @@ class ApplyModuleInvalidMethodError(FlaxError):
 
     def __init__(self, method: Any) -> None:
         super().__init__(f"Cannot call apply(): {method} is not a valid function for apply().")
+
+
+class PartitioningUnspecifiedError(FlaxError):
+    """A transform adds or removes an axis of a ``Partitioned`` variable without
+    ``metadata_params={"partition_name": ...}``."""
+
+    def __init__(self, target: Any) -> None:
+        super().__init__(
+            'Trying to transform a Partitioned variable but "partition_name" is not specified '
+            f"in metadata_params: {target}"
+        )
+
+
+class TransformedMethodReturnValueError(FlaxError):
+    """A lifted method returned a Module or a Variable."""
+
+    def __init__(self, name: Any) -> None:
+        super().__init__(f"Transformed module method {name} cannot return Modules or Variables.")
+
+
+class TransformTargetError(FlaxError):
+    """A lifted transform was applied to something that is no Module class or function."""
+
+    def __init__(self, target: Any) -> None:
+        super().__init__(
+            "Linen transformations must be applied to Modules classes or functions taking a "
+            f"Module instance as the first argument. The provided target is not a Module class "
+            f"or callable: {target}"
+        )
+
+
+class AssignSubModuleError(FlaxError):
+    """A submodule was created outside ``setup`` and any ``@compact`` method."""
+
+    def __init__(self, cls: str) -> None:
+        super().__init__(
+            f"Submodule {cls} must be defined in `setup()` or in a method wrapped in "
+            "`@compact`"
+        )
+
+
+class DescriptorAttributeError(FlaxError):
+    """A property read an attribute that does not exist."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Trying to access a property that is accessing a non-existent attribute."
+        )
+
+
+class LazyInitError(FlaxError):
+    """``lazy_init`` needed the value of an input it was given only as a shape."""
+
+    def __init__(self, partial_val: Any) -> None:
+        super().__init__(
+            f"Lazy init encountered a value that could with the given inputs (shape: {partial_val})."
+        )
+
+
+class IncorrectPostInitOverrideError(FlaxError):
+    """A subclass overrode ``__post_init__`` without calling ``super().__post_init__()``."""
+
+    def __init__(self) -> None:
+        super().__init__("Overrode `.__post_init__()` without calling `super().__post_init__()`")
+
+
+class InvalidInstanceModuleError(FlaxError):
+    """``init``/``apply``/``bind`` was called on a Module class instead of an instance."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Can only call init, init_with_output or apply methods on an instance of the Module "
+            "class, not the Module class itself"
+        )
+
+
+class CallSetupUnboundModuleError(FlaxError):
+    """``setup`` was called on an unbound module."""
+
+    def __init__(self) -> None:
+        super().__init__("Can't call compact methods on unbound modules")
+
+
+class CallUnbindOnUnboundModuleError(FlaxError):
+    """``unbind()`` was called on an unbound module."""
+
+    def __init__(self) -> None:
+        super().__init__("Can't call `unbind()` on unbound modules")
+
+
+class CallShareScopeOnUnboundModuleError(FlaxError):
+    """``nn.share_scope`` was called with an unbound module."""
+
+    def __init__(self) -> None:
+        super().__init__("Can't call `share_scope` on unbound modules")

@@ -24,7 +24,9 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from trellax import tree_util
 from trellax._src.nn import errors
+from trellax._src.nn import partitioning as meta
 from trellax._src.nn.scope import DenyList, Scope, _Root
 
 if TYPE_CHECKING:
@@ -342,26 +344,38 @@ class Module:
         return self._bound_scope().make_rng(name, self.name)
 
     def param(
-        self, name: str, init_fn: Callable[..., Any], *init_args: Any, **init_kwargs: Any
+        self,
+        name: str,
+        init_fn: Callable[..., Any],
+        *init_args: Any,
+        unbox: bool = True,
+        **init_kwargs: Any,
     ) -> Any:
         """The parameter ``name``: created by ``init_fn(self.make_rng('params'), *init_args)``
-        during ``init``, else the stored value as it is (never cast to ``param_dtype``)."""
+        during ``init``, else the stored value as it is (never cast to ``param_dtype``).
+        A boxed value (``nn.Partitioned``) is stored boxed and returned unboxed."""
         s = self._bound_scope()
         self._reserve("param", name)
         if s.has_variable("params", name):
             value = s.get_variable("params", name)
             _check_param_shape(name, s.path_text, value, init_fn, init_args, init_kwargs)
-            return value
+            return meta.unbox(value) if unbox else value
         if not s.root.is_mutable("params"):
             if s.is_collection_empty("params"):
                 raise errors.ScopeCollectionNotFound("params", name, s.path_text)
             raise errors.ScopeParamNotFoundError(name, s.path_text)
         value = init_fn(self.make_rng("params"), *init_args, **init_kwargs)
         s.put_variable("params", name, value)
-        return value
+        return meta.unbox(value) if unbox else value
 
     def variable(
-        self, col: str, name: str, init_fn: Callable[..., Any] | None = None, *init_args: Any
+        self,
+        col: str,
+        name: str,
+        init_fn: Callable[..., Any] | None = None,
+        *init_args: Any,
+        unbox: bool = True,
+        **init_kwargs: Any,
     ) -> Variable:
         """A handle on variable ``col/name``, created by ``init_fn(*init_args)`` when absent
         and ``col`` is mutable; writing ``.value`` needs ``col`` to be mutable."""
@@ -372,8 +386,8 @@ class Module:
                 if s.is_collection_empty(col):
                     raise errors.ScopeCollectionNotFound(col, name, s.path_text)
                 raise errors.ScopeVariableNotFoundError(name, col, s.path_text)
-            s.put_variable(col, name, init_fn(*init_args))
-        return Variable(s, col, name)
+            s.put_variable(col, name, init_fn(*init_args, **init_kwargs))
+        return Variable(s, col, name, unbox)
 
     def sow(
         self,
@@ -481,17 +495,23 @@ class Module:
 class Variable:
     """A handle on one variable; ``.value`` reads and (for a mutable collection) writes it."""
 
-    def __init__(self, scope: Scope, collection: str, name: str) -> None:
+    def __init__(self, scope: Scope, collection: str, name: str, unbox: bool = True) -> None:
         self.scope = scope
         self.collection = collection
         self.name = name
+        self.unbox = unbox
 
     @property
     def value(self) -> Any:
-        return self.scope.get_variable(self.collection, self.name)
+        v = self.scope.get_variable(self.collection, self.name)
+        return meta.unbox(v) if self.unbox else v
 
     @value.setter
     def value(self, v: Any) -> None:
+        if self.unbox and self.scope.has_variable(self.collection, self.name):
+            old = self.scope.get_variable(self.collection, self.name)
+            if any(meta.is_axis_metadata(x) for x in _boxes(old)):
+                v = meta.replace_boxed(old, v)
         self.scope.put_variable(self.collection, self.name, v)
 
     def is_mutable(self) -> bool:
@@ -513,7 +533,6 @@ def _check_param_shape(
     init_kwargs: dict[str, Any],
 ) -> None:
     """Raises ScopeParamShapeError when ``value``'s shapes differ from the initializer's."""
-    from trellax._src import tree_util
     from trellax._src.api import ShapeDtypeStruct, eval_shape
 
     try:
@@ -533,12 +552,17 @@ def _check_param_shape(
                 _SHAPE_CACHE.clear()
             _SHAPE_CACHE[cache_key] = expected
     got = [tuple(getattr(leaf, "shape", ())) for leaf in tree_util.tree_leaves(value)]
+    # a boxed initializer's abstract output has the same leaves as the stored box
     if got != expected:
         raise errors.ScopeParamShapeError(name, path, _one(got), _one(expected))
 
 
 def _one(shapes: list[Any]) -> Any:
     return shapes[0] if len(shapes) == 1 else shapes
+
+
+def _boxes(tree: Any) -> list[Any]:
+    return tree_util.tree_leaves(tree, is_leaf=meta.is_axis_metadata)
 
 
 def merge_param(name: str, a: Any, b: Any) -> Any:

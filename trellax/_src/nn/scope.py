@@ -29,6 +29,8 @@ class DenyList:
 
 
 def _predicate(spec: Any) -> Callable[[str], bool]:
+    if isinstance(spec, _Pred):
+        return spec.fn
     if spec is True:
         return lambda col: True
     if spec is False or spec is None:
@@ -47,6 +49,19 @@ def _predicate(spec: Any) -> Callable[[str], bool]:
     return lambda col: col in allowed
 
 
+class _Pred:
+    """A collection filter given as a predicate (the lifted transforms build these)."""
+
+    def __init__(self, fn: Callable[[str], bool]) -> None:
+        self.fn = fn
+
+
+def in_filter(spec: Any, col: str) -> bool:
+    """Whether collection (or rng stream) ``col`` matches the filter ``spec``: ``True``,
+    ``False``, a name, a collection of names or a :class:`DenyList` (Flax's ``in_filter``)."""
+    return _predicate(spec)(col)
+
+
 def _copy_dicts(tree: Any) -> Any:
     if isinstance(tree, Mapping):
         return {k: _copy_dicts(v) for k, v in tree.items()}
@@ -62,6 +77,8 @@ class _Root:
         rngs: Mapping[str, Any],
         mutable: Any,
         initializing: bool,
+        rng_counters: dict[tuple[tuple[str, ...], str], int] | None = None,
+        rng_offset: int = 0,
     ) -> None:
         if not isinstance(variables, Mapping):
             raise TypeError(
@@ -74,7 +91,10 @@ class _Root:
             for col, tree in variables.items()
         }
         self.rngs = dict(rngs)
-        self.rng_counters: dict[tuple[tuple[str, ...], str], int] = {}
+        # shared with the roots of lifted transforms, whose scopes continue the same counts
+        self.rng_counters = {} if rng_counters is None else rng_counters
+        # the path names before this index are not folded into keys (``nn.jit`` forks its keys)
+        self.rng_offset = rng_offset
         self.initializing = initializing
 
     def mutable_variables(self) -> dict[str, Any]:
@@ -135,12 +155,14 @@ class Scope:
         first four bytes (big-endian) of the SHA-1 of this path's names followed by the
         per-scope, per-stream call count (1, 2, ...) as minimal big-endian bytes."""
         if stream not in self.root.rngs:
-            raise errors.InvalidRngError(f'{module_name} needs PRNG for "{stream}"')
+            if "params" not in self.root.rngs:  # Flax falls back on the params stream
+                raise errors.InvalidRngError(f'{module_name} needs PRNG for "{stream}"')
+            stream = "params"
         slot = (self.path, stream)
         count = self.root.rng_counters.get(slot, 0) + 1
         self.root.rng_counters[slot] = count
         digest = hashlib.sha1(usedforsecurity=False)
-        for name in self.path:
+        for name in self.path[self.root.rng_offset :]:
             digest.update(name.encode("utf-8"))
         digest.update(count.to_bytes((count.bit_length() + 7) // 8, "big"))
         data = np.uint32(int.from_bytes(digest.digest()[:4], "big"))
