@@ -111,3 +111,10 @@ from trellax._src.nn.transforms import value_and_grad as value_and_grad
 from trellax._src.nn.transforms import vjp as vjp
 from trellax._src.nn.transforms import vmap as vmap
 from trellax._src.nn.transforms import while_loop as while_loop
+from trellax._src.nn.functional import apply as apply
+from trellax._src.nn.functional import init as init
+from trellax._src.nn.functional import init_with_output as init_with_output
+from trellax._src.nn.initializers import ones as ones
+from trellax._src.nn.initializers import ones_init as ones_init
+from trellax._src.nn.initializers import zeros as zeros
+from trellax._src.nn.initializers import zeros_init as zeros_init

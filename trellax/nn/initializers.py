@@ -20,3 +20,5 @@ from trellax._src.nn.initializers import variance_scaling as variance_scaling
 from trellax._src.nn.initializers import xavier_normal as xavier_normal
 from trellax._src.nn.initializers import xavier_uniform as xavier_uniform
 from trellax._src.nn.initializers import zeros as zeros
+from trellax._src.nn.initializers import ones_init as ones_init
+from trellax._src.nn.initializers import zeros_init as zeros_init

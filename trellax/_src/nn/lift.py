@@ -635,12 +635,15 @@ def custom_vjp(
     nondiff = tuple(nondiff_argnums)
 
     def wrapper(scope: Scope, *args: Any) -> Any:
-        packed = Packed(scope, (grad_vars, True), (True,), (True,))
+        packed = Packed(scope, (grad_vars, True), (grad_vars, True), (True,))
         gvars, other = packed.variable_groups
 
-        def run(f: Callable[..., Any], gv: Any, args_: Sequence[Any]) -> Any:
-            inner = packed.inner((gv, other), packed.rng_groups, mutable=False)
-            return f(inner, *args_)
+        def run(f: Callable[..., Any], gv: Any, args_: Sequence[Any], fwd: bool) -> Any:
+            inner = packed.inner((gv, other), packed.rng_groups)
+            out = f(inner, *args_)
+            if fwd:
+                return (out[0], packed.repack(inner)), out[1]
+            return out, packed.repack(inner)
 
         def merged(nd: Sequence[Any], diff: Sequence[Any]) -> list[Any]:
             full: list[Any] = []
@@ -654,16 +657,18 @@ def custom_vjp(
 
         @trellax.custom_vjp
         def f(gv: Any, *diff: Any) -> Any:
-            return run(fn, gv, merged(nd_args, diff))
+            return run(fn, gv, merged(nd_args, diff), False)
 
         def f_fwd(gv: Any, *diff: Any) -> Any:
-            return run(forward_fn, gv, merged(nd_args, diff))
+            return run(forward_fn, gv, merged(nd_args, diff), True)
 
         def f_bwd(res: Any, g: Any) -> Any:
-            out = backward_fn(*nd_args, res, g)
-            return tuple(out)
+            var_t, *inputs_t = backward_fn(*nd_args, res, g[0])
+            return (var_t, *inputs_t)
 
         f.defvjp(f_fwd, f_bwd)
-        return f(gvars, *diff_args)
+        y, outs = f(gvars, *diff_args)
+        packed.publish(outs)
+        return y
 
     return wrapper

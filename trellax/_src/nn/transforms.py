@@ -65,7 +65,7 @@ def _export_state(snap: tuple[dict[str, int], bool, frozenset[str]], dst: Module
     d: _State = dst._state
     d.autoname = dict(snap[0])
     d.in_compact = snap[1]
-    d.reserved = set(snap[2])
+    d.reserved = set()  # as Flax's reservations, which belong to the (fresh) inner scope
 
 
 def _reimport_state(dst: Module, src: Module) -> None:
