@@ -8,6 +8,7 @@
     trellax explain T1 T2 [...] [--x64] [--strict]
     trellax check [--library numpy|torch|tensorflow|jax] [--x64] [--strict]
     trellax demo
+    trellax run [--report] SCRIPT [ARGS...]     (or: trellax run [--report] -m MODULE [ARGS...])
 
 Types are spelled as in JAX's type-promotion docs, where the digit is a width in bytes (``i1`` is
 int8, ``i8`` is int64, ``bf`` bfloat16, ``c8`` complex64; ``i*``, ``f*``, ``c*`` are Python
@@ -25,6 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
+from trellax._src.compat import runner
 from trellax._src.config import State
 from trellax._src.report import check, explain, formats, hasse, libraries, spec
 from trellax._src.report.table import LEVELS, build_table
@@ -117,6 +119,11 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     sub.add_parser("demo", help="a short tour of the above")
+    sub.add_parser(
+        "run",
+        help="run a JAX/Flax/optax program unchanged on trellax (trellax run --help)",
+        add_help=False,
+    )
     return parser
 
 
@@ -365,6 +372,8 @@ def _argparse_streams(out: TextIO, err: TextIO) -> Iterator[None]:
 
 
 def _run(argv: list[str], out: TextIO, err: TextIO) -> int:
+    if argv[:1] == ["run"]:  # the program's own options must reach it untouched by argparse
+        return runner.run(argv[1:], err)
     parser = _parser()
     try:
         with _argparse_streams(out, err):
