@@ -429,3 +429,133 @@ def functional_apply_init(ns: Any) -> Any:
     out, v2 = nn.init_with_output(lambda m, x: m(x), M())(_key(ns), x)
     y = nn.apply(lambda m, x: m.b(m.a(x)), M())(v2, x)
     return {"v": v, "v2": v2, "out": out, "y": y}
+
+
+# -- module API ----------------------------------------------------------------------------------
+
+
+@case
+def module_api_unbind_perturb_has_rng(ns: Any) -> Any:
+    nn = ns.nn
+
+    class AE(nn.Module):
+        def setup(self) -> None:
+            self.enc = nn.Dense(3)
+            self.dec = nn.Dense(2)
+
+        def __call__(self, x: Any) -> Any:
+            h = self.perturb("h", self.enc(x))
+            return self.dec(h), self.has_rng("dropout"), self.has_rng("params")
+
+    x = ns.x((2, 2))
+    v = AE().init(_key(ns), x)
+    enc, enc_vars = AE().bind(v).enc.unbind()
+    y = enc.apply(enc_vars, x)
+    loss = lambda p, pert: ns.jnp.sum(  # noqa: E731
+        AE().apply({"params": p, "perturbations": pert}, x)[0] ** 2
+    )
+    grads = ns.jax.grad(loss, argnums=1)(v["params"], v["perturbations"])
+    flags = AE().apply(v, x, rngs={"dropout": _key(ns, 1)})[1:]
+    return {"v": v, "enc_vars": enc_vars, "y": y, "pert_grad": grads, "flags": list(flags)}
+
+
+@case
+def module_api_share_scope_and_name_scope(ns: Any) -> Any:
+    nn = ns.nn
+
+    class DenseLoRA(nn.Module):
+        base: Any
+        rank: int
+
+        def setup(self) -> None:
+            nn.share_scope(self, self.base)
+
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            a = self.param("A", nn.initializers.ones_init(), (x.shape[-1], self.rank))
+            b = self.param("B", nn.initializers.ones_init(), (self.rank, self.base.features))
+            return self.base(x) + x @ a @ b
+
+    class Model(nn.Module):
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            return DenseLoRA(nn.Dense(4), rank=2)(x)
+
+    class Scoped(nn.Module):
+        @nn.compact_name_scope
+        def up(self, x: Any) -> Any:
+            return nn.Dense(5)(x)
+
+        @nn.compact_name_scope
+        def down(self, x: Any) -> Any:
+            return nn.Dense(2)(x)
+
+        def __call__(self, x: Any) -> Any:
+            return self.down(self.up(x))
+
+    x = ns.x((1, 3))
+    v = Model().init(_key(ns), x)
+    w = Scoped().init(_key(ns), x)
+    return {"lora": v, "lora_out": Model().apply(v, x), "scoped": w, "scoped_out": Scoped().apply(w, x)}
+
+
+@case
+def module_api_intercept_and_repr(ns: Any) -> Any:
+    nn = ns.nn
+    calls: list[str] = []
+
+    def interceptor(next_fun: Any, args: Any, kwargs: Any, context: Any) -> Any:
+        calls.append(f"{type(context.module).__name__}.{context.method_name}")
+        out = next_fun(*args, **kwargs)
+        return out * 2 if context.module.name == "Dense_1" else out
+
+    class M(nn.Module):
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            return nn.Dense(2)(nn.Dense(3)(x))
+
+    x = ns.x((1, 3))
+    v = M().init(_key(ns), x)
+    with nn.intercept_methods(interceptor):
+        y = M().apply(v, x)
+    return {"y": y, "calls": calls, "repr": repr(nn.Dense(3, use_bias=False))}
+
+
+@case
+def module_api_errors(ns: Any) -> Any:
+    nn = ns.nn
+    out = {}
+
+    class NotCompact(nn.Module):
+        def __call__(self, x: Any) -> Any:
+            return nn.Dense(2)(x)
+
+    class Prop(nn.Module):
+        @property
+        def thing(self) -> Any:
+            return self.missing
+
+        def __call__(self, x: Any) -> Any:
+            return self.thing
+
+    class BadPost(nn.Module):
+        def __post_init__(self) -> None:
+            pass
+
+        def __call__(self, x: Any) -> Any:
+            return x
+
+    x = ns.x((1, 3))
+    for label, thunk in [
+        ("assign", lambda: NotCompact().init(_key(ns), x)),
+        ("descriptor", lambda: Prop().init(_key(ns), x)),
+        ("instance", lambda: nn.Dense.init(_key(ns), x)),
+        ("postinit", lambda: BadPost().init(_key(ns), x)),
+        ("unbind", lambda: nn.Dense(2).unbind()),
+    ]:
+        try:
+            thunk()
+            out[label] = "no error"
+        except Exception as e:  # noqa: BLE001 (the class name is the result)
+            out[label] = type(e).__name__
+    return out

@@ -262,6 +262,8 @@ def test_apply_under_jit_and_bind() -> None:
 
 def test_repr_and_clone() -> None:
     d = nn.Dense(3, name="proj")
-    assert repr(d).startswith("Dense(features=3") and "name='proj'" in repr(d)
+    # Flax's layout: one attribute per line, functions and dtypes by name, no name/parent
+    assert repr(d).startswith("Dense(\n    # attributes\n    features = 3\n    use_bias = True\n")
+    assert "param_dtype = float32\n" in repr(d) and "bias_init = zeros\n" in repr(d)
     assert d.clone(features=5).features == 5 and d.clone().name == "proj"
     assert nn.Dense(3) == nn.Dense(3) and hash(nn.Dense(3)) == hash(nn.Dense(3))

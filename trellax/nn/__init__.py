@@ -118,3 +118,6 @@ from trellax._src.nn.initializers import ones as ones
 from trellax._src.nn.initializers import ones_init as ones_init
 from trellax._src.nn.initializers import zeros as zeros
 from trellax._src.nn.initializers import zeros_init as zeros_init
+from trellax._src.nn.module import compact_name_scope as compact_name_scope
+from trellax._src.nn.module import intercept_methods as intercept_methods
+from trellax._src.nn.module import share_scope as share_scope
