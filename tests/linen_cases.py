@@ -559,3 +559,83 @@ def module_api_errors(ns: Any) -> Any:
         except Exception as e:  # noqa: BLE001 (the class name is the result)
             out[label] = type(e).__name__
     return out
+
+
+# -- recurrent layers ----------------------------------------------------------------------------
+
+
+def _cell_case(ns: Any, cell: Any, x: Any, **call_kw: Any) -> Any:
+    nn = ns.nn
+    rnn = nn.RNN(cell, **call_kw.pop("rnn_kw", {}))
+    v = rnn.init(_key(ns), x, **call_kw)
+    return {"vars": v, "out": rnn.apply(v, x, **call_kw)}
+
+
+@case
+def optimized_lstm_cell(ns: Any) -> Any:
+    return _cell_case(ns, ns.nn.OptimizedLSTMCell(4), ns.x((2, 5, 3)))
+
+
+@case
+def mgu_cell(ns: Any) -> Any:
+    out = _cell_case(ns, ns.nn.MGUCell(4), ns.x((2, 5, 3)))
+    out["no_reset"] = _cell_case(ns, ns.nn.MGUCell(3, reset_gate=False), ns.x((2, 4, 3)))
+    return out
+
+
+@case
+def conv_lstm_cell(ns: Any) -> Any:
+    return _cell_case(ns, ns.nn.ConvLSTMCell(3, kernel_size=(3,)), ns.x((2, 4, 6, 2)))
+
+
+@case
+def rnn_reverse_seq_lengths_padding(ns: Any) -> Any:
+    lengths = ns.jnp.asarray([3, 5])
+    x = ns.x((2, 5, 3))
+    return _cell_case(
+        ns,
+        ns.nn.LSTMCell(4),
+        x,
+        seq_lengths=lengths,
+        rnn_kw={"reverse": True, "keep_order": True, "return_carry": True},
+    )
+
+
+@case
+def rnn_tuple_outputs_split_rngs(ns: Any) -> Any:
+    nn = ns.nn
+
+    class TupleCell(nn.RNNCellBase):
+        @nn.compact
+        def __call__(self, carry: Any, x: Any) -> Any:
+            h = nn.Dense(3)(ns.jnp.concatenate([carry, x], -1))
+            return h, (h, nn.Dropout(0.5, deterministic=False)(x))
+
+        @nn.nowrap
+        def initialize_carry(self, rng: Any, shape: Any) -> Any:
+            return ns.jnp.zeros(shape[:-1] + (3,))
+
+        @property
+        def num_feature_axes(self) -> int:
+            return 1
+
+    rnn = nn.RNN(
+        TupleCell(),
+        variable_axes={"params": 0},
+        variable_broadcast=False,
+        split_rngs={"params": True, "dropout": True},
+    )
+    x = ns.x((2, 4, 3))
+    rngs = {"params": _key(ns), "dropout": _key(ns, 1)}
+    out, v = rnn.init_with_output(rngs, x)
+    return {"vars": v, "out": out}
+
+
+@case
+def bidirectional_seq_lengths(ns: Any) -> Any:
+    nn = ns.nn
+    model = nn.Bidirectional(nn.RNN(nn.GRUCell(3)), nn.RNN(nn.LSTMCell(3)), return_carry=True)
+    x = ns.x((2, 5, 2))
+    lengths = ns.jnp.asarray([2, 5])
+    v = model.init(_key(ns), x, seq_lengths=lengths)
+    return {"vars": v, "out": model.apply(v, x, seq_lengths=lengths)}

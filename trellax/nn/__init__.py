@@ -121,3 +121,7 @@ from trellax._src.nn.initializers import zeros_init as zeros_init
 from trellax._src.nn.module import compact_name_scope as compact_name_scope
 from trellax._src.nn.module import intercept_methods as intercept_methods
 from trellax._src.nn.module import share_scope as share_scope
+from trellax._src.nn.recurrent import Bidirectional as Bidirectional
+from trellax._src.nn.recurrent import ConvLSTMCell as ConvLSTMCell
+from trellax._src.nn.recurrent import MGUCell as MGUCell
+from trellax._src.nn.recurrent import OptimizedLSTMCell as OptimizedLSTMCell

@@ -672,3 +672,26 @@ def custom_vjp(
         return y
 
     return wrapper
+
+
+class FrozenMapping(Mapping[Any, Any]):
+    """A read-only, hashable mapping: the default ``variable_axes``/``split_rngs`` of module
+    fields (modules are hashed)."""
+
+    def __init__(self, items: Mapping[Any, Any] | None = None) -> None:
+        self._d = dict(items or {})
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._d[key]
+
+    def __iter__(self) -> Any:
+        return iter(self._d)
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._d.items()))
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({self._d!r})"
