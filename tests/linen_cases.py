@@ -639,3 +639,69 @@ def bidirectional_seq_lengths(ns: Any) -> Any:
     lengths = ns.jnp.asarray([2, 5])
     v = model.init(_key(ns), x, seq_lengths=lengths)
     return {"vars": v, "out": model.apply(v, x, seq_lengths=lengths)}
+
+
+# -- layers --------------------------------------------------------------------------------------
+
+
+@case
+def conv_reflect_transpose_int_strides(ns: Any) -> Any:
+    nn = ns.nn
+    x = ns.x((1, 6, 6, 2))
+    conv = nn.Conv(3, (3, 3), padding="REFLECT")
+    tconv = nn.ConvTranspose(2, (3, 3), strides=2)
+    v1 = conv.init(_key(ns), x)
+    v2 = tconv.init(_key(ns, 1), x)
+    return {"v1": v1, "y1": conv.apply(v1, x), "v2": v2, "y2": tconv.apply(v2, x)}
+
+
+@case
+def embed_attend_method(ns: Any) -> Any:
+    nn = ns.nn
+    emb = nn.Embed(5, 3)
+    ids = ns.jnp.asarray([[0, 4, 2]])
+    v = emb.init(_key(ns), ids)
+    q = ns.x((2, 3))
+    return {
+        "v": v,
+        "lookup": emb.apply(v, ids),
+        "attend_str": emb.apply(v, q, method="attend"),
+        "attend_fn": emb.apply(v, q, method=emb.attend),
+        "attend_cls": emb.apply(v, q, method=nn.Embed.attend),
+    }
+
+
+@case
+def conv_local(ns: Any) -> Any:
+    nn = ns.nn
+    x = ns.x((2, 5, 5, 2))
+    layer = nn.ConvLocal(3, (3, 3), strides=(2, 1), padding="VALID")
+    v = layer.init(_key(ns), x)
+    same = nn.ConvLocal(2, (2,), padding="SAME", use_bias=False)
+    x1 = ns.x((1, 4, 3))
+    w = same.init(_key(ns, 1), x1)
+    return {"v": v, "y": layer.apply(v, x), "w": w, "z": same.apply(w, x1)}
+
+
+@case
+def weight_norm_and_spectral_norm(ns: Any) -> Any:
+    nn = ns.nn
+    x = ns.x((2, 4))
+    wn = nn.WeightNorm(nn.Dense(3))
+    v = wn.init(_key(ns), x)
+    wn2 = nn.WeightNorm(nn.Dense(3), use_scale=False, feature_axes=None)
+    v2 = wn2.init(_key(ns), x)
+    sn = nn.SpectralNorm(nn.Dense(3), n_steps=2)
+    s = sn.init(_key(ns), x, update_stats=False)
+    y, upd = sn.apply(s, x, update_stats=True, mutable=["batch_stats"])
+    return {"v": v, "y": wn.apply(v, x), "v2": v2, "y2": wn2.apply(v2, x), "s": s, "sy": y, "upd": upd}
+
+
+@case
+def batch_apply(ns: Any) -> Any:
+    nn = ns.nn
+    x = ns.x((2, 3, 4))
+    f = nn.BatchApply(lambda a, b: (a.sum(-1), b * 2.0))
+    a, b = f(x, ns.x((2, 3, 1), 1))
+    g = nn.BatchApply(lambda a: a.reshape(a.shape[0], 2, 2), num_dims=2)
+    return {"a": a, "b": b, "g": g(x)}

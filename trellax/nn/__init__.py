@@ -44,6 +44,7 @@ from trellax._src.nn.attention import dot_product_attention_weights as dot_produ
 from trellax._src.nn.attention import make_attention_mask as make_attention_mask
 from trellax._src.nn.attention import make_causal_mask as make_causal_mask
 from trellax._src.nn.conv import Conv as Conv
+from trellax._src.nn.conv import ConvLocal as ConvLocal
 from trellax._src.nn.conv import ConvTranspose as ConvTranspose
 from trellax._src.nn.errors import FlaxError as FlaxError
 from trellax._src.nn.linear import Dense as Dense
@@ -125,3 +126,6 @@ from trellax._src.nn.recurrent import Bidirectional as Bidirectional
 from trellax._src.nn.recurrent import ConvLSTMCell as ConvLSTMCell
 from trellax._src.nn.recurrent import MGUCell as MGUCell
 from trellax._src.nn.recurrent import OptimizedLSTMCell as OptimizedLSTMCell
+from trellax._src.nn.batch_apply import BatchApply as BatchApply
+from trellax._src.nn.weight_normalization import SpectralNorm as SpectralNorm
+from trellax._src.nn.weight_normalization import WeightNorm as WeightNorm

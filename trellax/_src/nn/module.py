@@ -449,6 +449,8 @@ class Module:
             if not callable(attr):
                 raise errors.ApplyModuleInvalidMethodError(method)
             method = attr
+        if inspect.ismethod(method) and isinstance(method.__self__, Module):
+            method = method.__func__  # a bound method: run it on the bound clone
         if not callable(method):
             raise errors.ApplyModuleInvalidMethodError(method)
         out = method(bound, *args, **kwargs)
