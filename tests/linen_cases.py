@@ -705,3 +705,22 @@ def batch_apply(ns: Any) -> Any:
     a, b = f(x, ns.x((2, 3, 1), 1))
     g = nn.BatchApply(lambda a: a.reshape(a.shape[0], 2, 2), num_dims=2)
     return {"a": a, "b": b, "g": g(x)}
+
+
+@case
+def tabulate_table(ns: Any) -> Any:
+    nn = ns.nn
+
+    class M(nn.Module):
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            x = nn.Dense(4)(x)
+            x = nn.LayerNorm()(x)  # one collection: Flax orders several by a set
+            return nn.Dense(2)(x)
+
+    table = M().tabulate(
+        _key(ns), ns.jnp.ones((1, 3)), console_kwargs={"force_terminal": False, "width": 200}
+    )
+    lines = [line.rstrip() for line in table.split("\n") if line.strip()]
+    paths = sorted(M().module_paths(_key(ns), ns.jnp.ones((1, 3))))
+    return {"lines": lines, "paths": paths}

@@ -129,3 +129,4 @@ from trellax._src.nn.recurrent import OptimizedLSTMCell as OptimizedLSTMCell
 from trellax._src.nn.batch_apply import BatchApply as BatchApply
 from trellax._src.nn.weight_normalization import SpectralNorm as SpectralNorm
 from trellax._src.nn.weight_normalization import WeightNorm as WeightNorm
+from trellax._src.nn.summary import tabulate as tabulate

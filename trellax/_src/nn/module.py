@@ -544,6 +544,21 @@ class Module:
             value = tree_util.tree_map(_add, value, s.get_variable(collection, name))
         return value
 
+    def tabulate(self, rngs: Any, *args: Any, **kwargs: Any) -> str:
+        """Flax's summary table of an ``init`` run on ``args`` (see ``nn.tabulate``)."""
+        from trellax._src.nn import summary  # noqa: PLC0415 (summary builds on this module)
+
+        names = ("depth", "show_repeated", "mutable", "console_kwargs", "table_kwargs")
+        opts = {k: kwargs.pop(k) for k in names if k in kwargs}
+        opts.update({k: kwargs.pop(k) for k in ("column_kwargs", "compute_flops") if k in kwargs})
+        return summary.tabulate(self, rngs, **opts)(*args, **kwargs)
+
+    def module_paths(self, rngs: Any, *args: Any, **kwargs: Any) -> dict[str, Module]:
+        """``{path: unbound module}`` of every module an ``init`` run calls."""
+        from trellax._src.nn import summary  # noqa: PLC0415 (summary builds on this module)
+
+        return summary.module_paths(self, rngs, *args, **kwargs)
+
     def lazy_init(
         self, rngs: Any, *args: Any, method: Any = None, mutable: Any = _INIT_MUTABLE, **kwargs: Any
     ) -> dict[str, Any]:
