@@ -164,13 +164,17 @@ def test_jit_step_matches_eager(name: str, make: Any, ref: Any) -> None:
 
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
 @pytest.mark.parametrize("name", ["sgd momentum", "adam", "rmsprop", "adagrad", "lion"])
-def test_half_precision_params_keep_dtype_moments_float32(name: str, dtype: str) -> None:
+def test_half_precision_params_keep_moments_in_their_dtype(name: str, dtype: str) -> None:
+    """As in optax: moments are stored in the parameters' dtype unless a ``*_dtype`` option
+    says otherwise (``tests/test_optim_golden.py`` checks the trajectories against optax)."""
     make = dict((t[0], t[1]) for t in TRAJECTORIES)[name]
     opt = make()
     params = {"p": tnp.asarray(P0, dtype)}
     state = opt.init(params)
     moments = [x for x in trellax.tree_util.tree_leaves(state) if x.ndim == 1]
-    assert moments and all(m.dtype == np.float32 for m in moments)
+    assert moments and all(m.dtype == np.dtype(dtype) for m in moments)
+    if dtype == "float16" and name == "adam":
+        return  # g**2 of this problem's gradients overflows a float16 moment, as in optax
     got = run(make(), 10, dtype)
     want = dict((t[0], t[2]) for t in TRAJECTORIES)[name]()[:10]
     np.testing.assert_allclose(got[-1], want[-1], rtol=0.05, atol=0.05)
@@ -229,7 +233,8 @@ def test_apply_updates_keeps_param_dtype_and_none() -> None:
 def test_schedules(sched: Any, counts: list[int], want: list[float]) -> None:
     got = [float(sched(tnp.asarray(c, "int32"))) for c in counts]
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
-    assert sched(tnp.asarray(1, "int32")).dtype == np.float32
+    one = sched(tnp.asarray(1, "int32"))
+    assert isinstance(one, float) or one.dtype == np.float32  # constant schedules: the number
 
 
 def test_scheduled_learning_rate_counts_steps() -> None:
@@ -247,8 +252,11 @@ def test_scheduled_learning_rate_counts_steps() -> None:
 def test_bad_schedule_arguments() -> None:
     with pytest.raises(ValueError, match="decay_steps"):
         optim.cosine_decay_schedule(1.0, 0)
-    with pytest.raises(ValueError, match="transition_steps"):
-        optim.exponential_decay(1.0, 0, 0.5)
+    with pytest.raises(ValueError, match="decay_steps"):
+        optim.warmup_cosine_decay_schedule(0.0, 1.0, 10, 10)  # no steps left to decay
+    # as in optax, degenerate decays are constant schedules rather than errors
+    assert optim.exponential_decay(1.0, 0, 0.5)(7) == 1.0
+    assert optim.linear_schedule(1.0, 0.0, 0)(7) == 1.0
 
 
 def test_dynamic_loss_scale() -> None:

@@ -30,10 +30,14 @@ def adam(
     eps: float = 1e-8,
     eps_root: float = 0.0,
     mu_dtype: Any = None,
+    *,
+    nesterov: bool = False,
 ) -> GradientTransformation:
-    """Adam (Kingma & Ba): bias-corrected first and second moments."""
+    """Adam (Kingma & Ba): bias-corrected first and second moments (Nadam with
+    ``nesterov=True``)."""
     return chain(
-        T.scale_by_adam(b1, b2, eps, eps_root, mu_dtype), T.scale_by_learning_rate(learning_rate)
+        T.scale_by_adam(b1, b2, eps, eps_root, mu_dtype, nesterov=nesterov),
+        T.scale_by_learning_rate(learning_rate),
     )
 
 
@@ -46,10 +50,12 @@ def adamw(
     mu_dtype: Any = None,
     weight_decay: float = 1e-4,
     mask: Any = None,
+    *,
+    nesterov: bool = False,
 ) -> GradientTransformation:
     """Adam with decoupled weight decay (``+ weight_decay * p`` before the learning rate)."""
     return chain(
-        T.scale_by_adam(b1, b2, eps, eps_root, mu_dtype),
+        T.scale_by_adam(b1, b2, eps, eps_root, mu_dtype, nesterov=nesterov),
         T.add_decayed_weights(weight_decay, mask),
         T.scale_by_learning_rate(learning_rate),
     )
@@ -60,15 +66,16 @@ def rmsprop(
     decay: float = 0.9,
     eps: float = 1e-8,
     initial_scale: float = 0.0,
+    eps_in_sqrt: bool = True,
     centered: bool = False,
     momentum: float | None = None,
     nesterov: bool = False,
+    bias_correction: bool = False,
 ) -> GradientTransformation:
     """RMSProp (optionally centered, optionally with momentum)."""
+    scaling = T.scale_by_stddev if centered else T.scale_by_rms
     parts = [
-        T.scale_by_stddev(decay, eps, initial_scale)
-        if centered
-        else T.scale_by_rms(decay, eps, initial_scale),
+        scaling(decay, eps, initial_scale, eps_in_sqrt, bias_correction),
         T.scale_by_learning_rate(learning_rate),
     ]
     if momentum is not None:

@@ -1,10 +1,11 @@
 """Gradient transformations in the optax style: ``init(params) -> state`` and
 ``update(updates, state, params=None) -> (updates, state)`` over pytrees.
 
-Mixed precision (a trellax choice; optax keeps moments in the parameter dtype): moments and
-accumulators of float16/bfloat16 parameters are stored in float32, and every transformation
-returns its updates in the dtype of the gradients it received (the parameters' dtype), so
-``apply_updates`` never changes a parameter's dtype.
+The arithmetic follows optax 0.2.8 operation by operation, dtype flow included (moments are kept
+in the parameters' dtype unless a ``*_dtype`` option says otherwise; updates come out in whatever
+dtype the promotion of gradient, moment and hyperparameters gives), so the same gradients give
+optax's parameters, to the few units in the last place that XLA's non-IEEE kernels leave
+(``tests/test_optim_golden.py``).
 """
 
 from __future__ import annotations
@@ -34,57 +35,114 @@ class EmptyState(NamedTuple):
     """The state of a stateless transformation."""
 
 
-def moment_dtype(x: Any, dtype: Any = None) -> Any:
-    """Storage dtype of a moment of ``x``: ``dtype`` if given, else at least float32 for
-    floating ``x`` (half-precision moments underflow), else ``x``'s dtype."""
-    if dtype is not None:
-        return jnp.dtype(dtype)
-    d = jnp.asarray(x).dtype
-    if dtypes.issubdtype(d, np.inexact):
-        return dtypes.promote_types(d, np.float32)
-    return d
+def init_empty_state(params: Params) -> EmptyState:
+    """The ``init`` of a stateless transformation."""
+    del params
+    return EmptyState()
 
 
-def zeros_moment(params: Params, dtype: Any = None) -> Any:
-    return tree_map(lambda p: jnp.zeros(jnp.asarray(p).shape, moment_dtype(p, dtype)), params)
+def _is_none(x: Any) -> bool:
+    return x is None
 
 
-def full_moment(params: Params, value: float) -> Any:
-    return tree_map(lambda p: jnp.full(jnp.asarray(p).shape, value, moment_dtype(p)), params)
+def zeros_like_tree(params: Params, dtype: Any = None) -> Any:
+    """Zeros shaped like every leaf of ``params``, in ``dtype`` or the leaf's own dtype."""
+    return tree_map(lambda p: jnp.zeros_like(p, dtype=dtype), params)
 
 
-def like(u: Any, g: Any) -> Any:
-    """``u`` in the dtype of the gradient ``g``."""
-    return u.astype(jnp.asarray(g).dtype)
+def full_like_tree(params: Params, value: Any, dtype: Any = None) -> Any:
+    """``value`` shaped like every leaf of ``params``, in ``dtype`` or the leaf's own dtype."""
+    return tree_map(lambda p: jnp.full_like(p, value, dtype=dtype), params)
+
+
+def cast_tree(tree: Any, dtype: Any) -> Any:
+    """Every leaf cast to ``dtype``; ``None`` leaves the tree as it is."""
+    if dtype is None:
+        return tree
+    return tree_map(lambda t: t.astype(dtype), tree)
+
+
+def cast_tree_like(tree: Any, ref: Any) -> Any:
+    """Every leaf cast to the dtype of the matching leaf of ``ref``."""
+    return tree_map(lambda t, r: jnp.asarray(t).astype(jnp.asarray(r).dtype), tree, ref)
 
 
 def abs_sq(x: Any) -> Any:
-    return (x * jnp.conj(x)).real if dtypes.issubdtype(x.dtype, np.complexfloating) else x * x
+    """``|x|²``, real for complex ``x``: ``(conj(x) * x).real``."""
+    x = jnp.asarray(x)
+    return (x.conj() * x).real
+
+
+def update_moment(updates: Updates, moments: Any, decay: Any, order: int) -> Any:
+    """The moving average ``(1 - decay) * g**order + decay * t`` of every leaf."""
+    return tree_map(
+        lambda g, t: None if g is None else (1 - decay) * (g**order) + decay * t,
+        updates,
+        moments,
+        is_leaf=_is_none,
+    )
+
+
+def update_moment_per_elem_norm(updates: Updates, moments: Any, decay: Any, order: int) -> Any:
+    """The moving average of ``|g|**order`` (``g**order`` for real ``g``)."""
+
+    def norm(g: Any) -> Any:
+        g = jnp.asarray(g)
+        if not dtypes.issubdtype(g.dtype, np.complexfloating):
+            return g**order
+        half = order / 2
+        return abs_sq(g) ** (int(half) if half.is_integer() else half)
+
+    return tree_map(
+        lambda g, t: None if g is None else (1 - decay) * norm(g) + decay * t,
+        updates,
+        moments,
+        is_leaf=_is_none,
+    )
+
+
+def bias_correction(moment: Any, decay: Any, count: Any) -> Any:
+    """``t / (1 - decay**count)``, the correction computed in float32 and divided in ``t``'s
+    dtype (so a bfloat16 moment stays bfloat16 without rounding ``decay**count`` to 1)."""
+    correction = 1 - decay**count
+    return tree_map(lambda t: t / correction.astype(t.dtype), moment)
 
 
 def safe_increment(count: Any) -> Any:
-    """``count + 1``, saturating at the int32 maximum instead of wrapping."""
-    big = jnp.iinfo(jnp.int32).max
-    return jnp.where(count < big, count + 1, big).astype(jnp.int32)
+    """``count + 1``, saturating at the dtype's maximum instead of wrapping."""
+    count = jnp.asarray(count)
+    if dtypes.issubdtype(count.dtype, np.integer):
+        top: Any = jnp.iinfo(count.dtype).max
+    elif dtypes.issubdtype(count.dtype, np.floating):
+        top = jnp.finfo(count.dtype).max
+    else:
+        raise ValueError(
+            f"Cannot safely increment a count of dtype {count.dtype}: it must be an integer "
+            "or floating dtype"
+        )
+    big = jnp.array(top, count.dtype)
+    one = jnp.array(1, count.dtype)
+    return jnp.where(count < big, count + one, big)
 
 
 def apply_updates(params: Params, updates: Updates) -> Params:
-    """``params + updates``, each result in its parameter's dtype."""
+    """``params + updates``, each result in its parameter's dtype (``None`` leaves stay)."""
     return tree_map(
-        lambda p, u: None if p is None else (jnp.asarray(p) + u).astype(jnp.asarray(p).dtype),
+        lambda p, u: None if p is None else jnp.asarray(p + u).astype(jnp.asarray(p).dtype),
         params,
         updates,
-        is_leaf=lambda x: x is None,
+        is_leaf=_is_none,
     )
 
 
 def global_norm(updates: Updates) -> Any:
-    """``sqrt(sum |u|²)`` over every leaf (computed in at least float32)."""
-    leaves = tree_leaves(updates)
-    if not leaves:
-        return jnp.zeros((), jnp.float32)
-    total = sum(jnp.sum(abs_sq(jnp.asarray(u).astype(moment_dtype(u)))) for u in leaves)
-    return jnp.sqrt(total)
+    """``sqrt(sum |u|²)`` over every leaf, each leaf's squares summed in its own dtype (a
+    float16 tree whose norm exceeds 65504 gives ``inf``, as in optax)."""
+    total: Any = 0
+    for u in tree_leaves(updates):
+        u = jnp.asarray(u)
+        total = total + jnp.sum(jnp.square(u.real) + jnp.square(u.imag))
+    return jnp.array(jnp.sqrt(total))
 
 
 def chain(*transforms: GradientTransformation) -> GradientTransformation:

@@ -1,4 +1,10 @@
-"""Learning-rate schedules: functions of the step count (an int or an int32 array)."""
+"""Learning-rate schedules: functions of the step count (a Python int or an int32 array).
+
+As in optax, the value's type follows the arithmetic: a constant schedule returns the Python
+number it was given, a Python step gives a weakly typed float32, an array step a strong one, and
+degenerate arguments (no transition steps, a zero decay rate) give constant schedules.
+A negative ``transition_begin`` counts as 0.
+"""
 
 from __future__ import annotations
 
@@ -12,92 +18,123 @@ import trellax.numpy as jnp
 Schedule = Callable[[Any], Any]
 
 
-def constant_schedule(value: float) -> Schedule:
+def constant_schedule(value: Any) -> Schedule:
     """``value`` at every step."""
-    return lambda count: jnp.asarray(value, jnp.float32)
+    return lambda count: value
 
 
-def linear_schedule(
-    init_value: float, end_value: float, transition_steps: int, transition_begin: int = 0
+def polynomial_schedule(
+    init_value: Any,
+    end_value: Any,
+    power: Any,
+    transition_steps: int,
+    transition_begin: int = 0,
 ) -> Schedule:
-    """From ``init_value`` to ``end_value`` over ``transition_steps`` steps after
-    ``transition_begin``, constant outside."""
+    """From ``init_value`` to ``end_value`` as ``(1 - t / transition_steps) ** power`` over
+    ``transition_steps`` steps after ``transition_begin``, constant outside."""
     if transition_steps <= 0:
         return constant_schedule(init_value)
+    begin = max(transition_begin, 0)
 
     def schedule(count: Any) -> Any:
-        t = jnp.clip(jnp.asarray(count) - transition_begin, 0, transition_steps)
+        t = jnp.clip(count - begin, 0, transition_steps)
         frac = 1 - t / transition_steps
-        return jnp.asarray((init_value - end_value) * frac + end_value, jnp.float32)
+        return (init_value - end_value) * (frac**power) + end_value
 
     return schedule
 
 
-def cosine_decay_schedule(
-    init_value: float, decay_steps: int, alpha: float = 0.0, exponent: float = 1.0
+def linear_schedule(
+    init_value: Any, end_value: Any, transition_steps: int, transition_begin: int = 0
 ) -> Schedule:
-    """``init_value * ((1 - alpha) * (0.5 (1 + cos(pi t / decay_steps)))**exponent + alpha)``."""
-    if decay_steps <= 0:
-        raise ValueError("The cosine_decay_schedule requires positive decay_steps!")
+    """From ``init_value`` to ``end_value`` linearly over ``transition_steps`` steps after
+    ``transition_begin``, constant outside."""
+    return polynomial_schedule(init_value, end_value, 1, transition_steps, transition_begin)
+
+
+def cosine_decay_schedule(
+    init_value: Any, decay_steps: int, alpha: Any = 0.0, exponent: Any = 1.0
+) -> Schedule:
+    """``init_value * ((1 - alpha) * (0.5 (1 + cos(pi t / decay_steps)))**exponent + alpha)``
+    with ``t`` capped at ``decay_steps`` (negative steps are not clipped, as in optax)."""
+    if not decay_steps > 0:
+        raise ValueError(
+            f"The cosine_decay_schedule requires positive decay_steps, got {decay_steps=}."
+        )
 
     def schedule(count: Any) -> Any:
-        t = jnp.minimum(jnp.asarray(count), decay_steps)
-        cosine = 0.5 * (1 + jnp.cos(np.pi * t / decay_steps))
-        decayed = (1 - alpha) * cosine**exponent + alpha
-        return jnp.asarray(init_value * decayed, jnp.float32)
+        # Python ints become floats so that huge steps cannot overflow int32 under jit
+        steps = float(decay_steps) if isinstance(decay_steps, int) else decay_steps
+        c = float(count) if isinstance(count, int) else count
+        t = jnp.minimum(c, steps)
+        cosine = 0.5 * (1 + jnp.cos(np.pi * t / steps))
+        return init_value * ((1 - alpha) * cosine**exponent + alpha)
+
+    return schedule
+
+
+def join_schedules(schedules: list[Schedule], boundaries: list[int]) -> Schedule:
+    """``schedules[i]`` from ``boundaries[i - 1]`` on, each called with the step counted from
+    its own start."""
+
+    def schedule(step: Any) -> Any:
+        out = schedules[0](step)
+        for boundary, s in zip(boundaries, schedules[1:]):
+            out = jnp.where(step < boundary, out, s(step - boundary))
+        return out
 
     return schedule
 
 
 def warmup_cosine_decay_schedule(
-    init_value: float,
-    peak_value: float,
+    init_value: Any,
+    peak_value: Any,
     warmup_steps: int,
     decay_steps: int,
-    end_value: float = 0.0,
-    exponent: float = 1.0,
+    end_value: Any = 0.0,
+    exponent: Any = 1.0,
 ) -> Schedule:
     """Linear warm-up from ``init_value`` to ``peak_value``, then cosine decay to
-    ``end_value``; ``decay_steps`` counts the warm-up too."""
-    warm = linear_schedule(init_value, peak_value, warmup_steps)
-    alpha = 0.0 if peak_value == 0 else end_value / peak_value
-    cos = cosine_decay_schedule(peak_value, max(decay_steps - warmup_steps, 1), alpha, exponent)
-
-    def schedule(count: Any) -> Any:
-        c = jnp.asarray(count)
-        return jnp.where(c < warmup_steps, warm(c), cos(c - warmup_steps))
-
-    return schedule
+    ``end_value``; ``decay_steps`` counts the warm-up too (so it must exceed it)."""
+    alpha = 0.0 if peak_value == 0.0 else end_value / peak_value
+    return join_schedules(
+        [
+            linear_schedule(init_value, peak_value, warmup_steps),
+            cosine_decay_schedule(peak_value, decay_steps - warmup_steps, alpha, exponent),
+        ],
+        [warmup_steps],
+    )
 
 
 def exponential_decay(
-    init_value: float,
+    init_value: Any,
     transition_steps: int,
     decay_rate: float,
     transition_begin: int = 0,
     staircase: bool = False,
-    end_value: float | None = None,
+    end_value: Any = None,
 ) -> Schedule:
     """``init_value * decay_rate ** ((t - transition_begin) / transition_steps)`` (integer
-    exponent with ``staircase``), bounded by ``end_value``."""
-    if transition_steps <= 0:
-        raise ValueError("exponential_decay needs positive transition_steps")
+    exponent with ``staircase``), ``init_value`` before ``transition_begin``, bounded by
+    ``end_value``."""
+    if transition_steps <= 0 or decay_rate == 0:
+        return constant_schedule(init_value)
+    begin = max(transition_begin, 0)
+    bound = jnp.maximum if decay_rate < 1.0 else jnp.minimum
 
     def schedule(count: Any) -> Any:
-        t = jnp.maximum(jnp.asarray(count) - transition_begin, 0)
+        t = count - begin
         p = t / transition_steps
         if staircase:
             p = jnp.floor(p)
-        value = init_value * jnp.power(decay_rate, p)
-        if end_value is not None:
-            bound = jnp.maximum if decay_rate < 1 else jnp.minimum
-            value = bound(value, end_value)
-        return jnp.asarray(value, jnp.float32)
+        value = jnp.where(t <= 0, init_value, init_value * jnp.power(decay_rate, p))
+        return value if end_value is None else bound(value, end_value)
 
     return schedule
 
 
 constant = constant_schedule
 linear = linear_schedule
+polynomial = polynomial_schedule
 cosine_decay = cosine_decay_schedule
 warmup_cosine_decay = warmup_cosine_decay_schedule

@@ -1,5 +1,6 @@
 """The building blocks: momentum (``trace``), Adam/RMS/RSS/Lion scalings, weight decay,
-clipping, and (scheduled) learning-rate scaling. Each returns a ``GradientTransformation``."""
+clipping, and (scheduled) learning-rate scaling. Each returns a ``GradientTransformation``
+whose arithmetic is optax's, operation by operation (see ``base``)."""
 
 from __future__ import annotations
 
@@ -7,27 +8,35 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import trellax.numpy as jnp
+from trellax import lax
 from trellax._src.optim.base import (
     EmptyState,
     GradientTransformation,
     Params,
     Updates,
     abs_sq,
-    full_moment,
+    bias_correction,
+    cast_tree,
+    cast_tree_like,
+    full_like_tree,
     global_norm,
-    like,
-    moment_dtype,
+    init_empty_state,
     safe_increment,
-    zeros_moment,
+    update_moment,
+    update_moment_per_elem_norm,
+    zeros_like_tree,
 )
 from trellax.tree_util import tree_map
 
 ScalarOrSchedule = float | Callable[[Any], Any]
 
 
-def _m(u: Any, ref: Any) -> Any:
-    """The gradient ``u`` cast to the moment ``ref``'s dtype for the update arithmetic."""
-    return jnp.asarray(u).astype(ref.dtype)
+def _none(x: Any) -> bool:
+    return x is None
+
+
+def _count() -> Any:
+    return jnp.zeros((), jnp.int32)
 
 
 class TraceState(NamedTuple):
@@ -37,18 +46,20 @@ class TraceState(NamedTuple):
 def trace(
     decay: float, nesterov: bool = False, accumulator_dtype: Any = None
 ) -> GradientTransformation:
-    """Momentum: ``t = g + decay * t``; the update is ``t`` (or ``g + decay * t``, Nesterov)."""
+    """Momentum: ``t = g + decay * t``; the update is ``t`` (or ``g + decay * t``, Nesterov).
+    The trace is stored in ``accumulator_dtype`` when given; the update is computed before that
+    cast."""
 
     def init(params: Params) -> TraceState:
-        return TraceState(zeros_moment(params, accumulator_dtype))
+        return TraceState(zeros_like_tree(params, accumulator_dtype))
+
+    def step(g: Any, t: Any) -> Any:
+        return None if g is None else g + decay * t
 
     def update(updates: Updates, state: TraceState, params: Params = None) -> Any:
-        new = tree_map(lambda g, t: _m(g, t) + decay * t, updates, state.trace)
-        if nesterov:
-            out = tree_map(lambda g, t: like(_m(g, t) + decay * t, g), updates, new)
-        else:
-            out = tree_map(like, new, updates)
-        return out, TraceState(new)
+        new = tree_map(step, updates, state.trace, is_leaf=_none)
+        out = tree_map(step, updates, new, is_leaf=_none) if nesterov else new
+        return out, TraceState(cast_tree(new, accumulator_dtype))
 
     return GradientTransformation(init, update)
 
@@ -59,39 +70,44 @@ class ScaleByAdamState(NamedTuple):
     nu: Any
 
 
-def _bias_correct(moment: Any, decay: float, count: Any) -> Any:
-    correction = 1 - decay**count
-    return tree_map(lambda t: t / correction.astype(t.dtype), moment)
-
-
 def scale_by_adam(
     b1: float = 0.9,
     b2: float = 0.999,
     eps: float = 1e-8,
     eps_root: float = 0.0,
     mu_dtype: Any = None,
+    *,
+    nesterov: bool = False,
 ) -> GradientTransformation:
-    """``mu_hat / (sqrt(nu_hat + eps_root) + eps)`` with bias-corrected moment estimates."""
+    """``mu_hat / (sqrt(nu_hat + eps_root) + eps)`` with bias-corrected moment estimates
+    (Nadam's look-ahead first moment with ``nesterov=True``). ``mu`` is stored in ``mu_dtype``
+    when given, after the update is computed."""
 
     def init(params: Params) -> ScaleByAdamState:
         return ScaleByAdamState(
-            jnp.zeros((), jnp.int32), zeros_moment(params, mu_dtype), zeros_moment(params)
+            _count(), zeros_like_tree(params, mu_dtype), zeros_like_tree(params)
         )
 
     def update(updates: Updates, state: ScaleByAdamState, params: Params = None) -> Any:
-        mu = tree_map(lambda g, t: (1 - b1) * _m(g, t) + b1 * t, updates, state.mu)
-        nu = tree_map(lambda g, t: (1 - b2) * abs_sq(_m(g, t)) + b2 * t, updates, state.nu)
+        mu = update_moment(updates, state.mu, b1, 1)
+        nu = update_moment_per_elem_norm(updates, state.nu, b2, 2)
         count = safe_increment(state.count)
-        mu_hat = _bias_correct(mu, b1, count)
-        nu_hat = _bias_correct(nu, b2, count)
-        # eps_root = 0 (the default) adds nothing: nu_hat >= +0, so sqrt is unchanged
+        if nesterov:
+            mu_hat = tree_map(
+                lambda m, g: b1 * m + (1 - b1) * g,
+                bias_correction(mu, b1, safe_increment(count)),
+                bias_correction(updates, b1, count),
+            )
+        else:
+            mu_hat = bias_correction(mu, b1, count)
+        nu_hat = bias_correction(nu, b2, count)
         out = tree_map(
-            lambda g, m, v: like(m / (jnp.sqrt(v + eps_root if eps_root else v) + eps), g),
-            updates,
+            lambda m, v: None if m is None else m / (jnp.sqrt(v + eps_root) + eps),
             mu_hat,
             nu_hat,
+            is_leaf=_none,
         )
-        return out, ScaleByAdamState(count, mu, nu)
+        return out, ScaleByAdamState(count, cast_tree(mu, mu_dtype), cast_tree_like(nu, state.nu))
 
     return GradientTransformation(init, update)
 
@@ -100,41 +116,91 @@ class ScaleByRmsState(NamedTuple):
     nu: Any
 
 
+class ScaleByRmsWithCountState(NamedTuple):
+    count: Any
+    nu: Any
+
+
+def scale_by_rms(
+    decay: float = 0.9,
+    eps: float = 1e-8,
+    initial_scale: float = 0.0,
+    eps_in_sqrt: bool = True,
+    bias_correction: bool = False,
+) -> GradientTransformation:
+    """``g * rsqrt(nu + eps)`` (``g / (sqrt(nu) + eps)`` with ``eps_in_sqrt=False``), ``nu``
+    the moving average of ``|g|²`` (bias-corrected with ``bias_correction=True``)."""
+    correct = bias_correction
+
+    def init(params: Params) -> Any:
+        nu = full_like_tree(params, initial_scale)
+        return ScaleByRmsWithCountState(_count(), nu) if correct else ScaleByRmsState(nu)
+
+    def update(updates: Updates, state: Any, params: Params = None) -> Any:
+        nu = update_moment_per_elem_norm(updates, state.nu, decay, 2)
+        if correct:
+            count = safe_increment(state.count)
+            nu_hat = _bias_correction(nu, decay, count)
+        else:
+            nu_hat = nu
+        if eps_in_sqrt:
+            scaling = tree_map(lambda n: lax.rsqrt(n + eps), nu_hat)
+        else:
+            scaling = tree_map(lambda n: 1 / (jnp.sqrt(n) + eps), nu_hat)
+        out = tree_map(lambda s, g: s * g, scaling, updates)
+        return out, (ScaleByRmsWithCountState(count, nu) if correct else ScaleByRmsState(nu))
+
+    return GradientTransformation(init, update)
+
+
+_bias_correction = bias_correction
+
+
 class ScaleByRStdDevState(NamedTuple):
     mu: Any
     nu: Any
 
 
-def scale_by_rms(
-    decay: float = 0.9, eps: float = 1e-8, initial_scale: float = 0.0
-) -> GradientTransformation:
-    """``g / sqrt(nu + eps)`` with ``nu`` the moving average of ``|g|²``."""
-
-    def init(params: Params) -> ScaleByRmsState:
-        return ScaleByRmsState(full_moment(params, initial_scale))
-
-    def update(updates: Updates, state: ScaleByRmsState, params: Params = None) -> Any:
-        nu = tree_map(lambda g, t: (1 - decay) * abs_sq(_m(g, t)) + decay * t, updates, state.nu)
-        out = tree_map(lambda g, n: like(_m(g, n) / jnp.sqrt(n + eps), g), updates, nu)
-        return out, ScaleByRmsState(nu)
-
-    return GradientTransformation(init, update)
+class ScaleByRStdDevWithCountState(NamedTuple):
+    count: Any
+    mu: Any
+    nu: Any
 
 
 def scale_by_stddev(
-    decay: float = 0.9, eps: float = 1e-8, initial_scale: float = 0.0
+    decay: float = 0.9,
+    eps: float = 1e-8,
+    initial_scale: float = 0.0,
+    eps_in_sqrt: bool = True,
+    bias_correction: bool = False,
 ) -> GradientTransformation:
-    """Centered RMS: ``g / sqrt(nu - mu² + eps)``."""
+    """Centered RMS: ``g * rsqrt(nu - |mu|² + eps)``."""
+    correct = bias_correction
 
-    def init(params: Params) -> ScaleByRStdDevState:
-        return ScaleByRStdDevState(zeros_moment(params), full_moment(params, initial_scale))
-
-    def update(updates: Updates, state: ScaleByRStdDevState, params: Params = None) -> Any:
-        mu = tree_map(lambda g, t: (1 - decay) * _m(g, t) + decay * t, updates, state.mu)
-        nu = tree_map(lambda g, t: (1 - decay) * abs_sq(_m(g, t)) + decay * t, updates, state.nu)
-        out = tree_map(
-            lambda g, m, n: like(_m(g, n) / jnp.sqrt(n - abs_sq(m) + eps), g), updates, mu, nu
+    def init(params: Params) -> Any:
+        mu, nu = zeros_like_tree(params), full_like_tree(params, initial_scale)
+        return (
+            ScaleByRStdDevWithCountState(_count(), mu, nu)
+            if correct
+            else (ScaleByRStdDevState(mu, nu))
         )
+
+    def update(updates: Updates, state: Any, params: Params = None) -> Any:
+        mu = update_moment(updates, state.mu, decay, 1)
+        nu = update_moment_per_elem_norm(updates, state.nu, decay, 2)
+        if correct:
+            count = safe_increment(state.count)
+            mu_hat = _bias_correction(mu, decay, count)
+            nu_hat = _bias_correction(nu, decay, count)
+        else:
+            mu_hat, nu_hat = mu, nu
+        if eps_in_sqrt:
+            scaling = tree_map(lambda m, n: lax.rsqrt(n - abs_sq(m) + eps), mu_hat, nu_hat)
+        else:
+            scaling = tree_map(lambda m, n: 1 / (jnp.sqrt(n - abs_sq(m)) + eps), mu_hat, nu_hat)
+        out = tree_map(lambda s, g: s * g, scaling, updates)
+        if correct:
+            return out, ScaleByRStdDevWithCountState(count, mu, nu)
         return out, ScaleByRStdDevState(mu, nu)
 
     return GradientTransformation(init, update)
@@ -147,19 +213,15 @@ class ScaleByRssState(NamedTuple):
 def scale_by_rss(
     initial_accumulator_value: float = 0.1, eps: float = 1e-7
 ) -> GradientTransformation:
-    """Adagrad: ``g / sqrt(sum of |g|² + eps)`` (0 where the sum is 0)."""
+    """Adagrad: ``g * rsqrt(sum of |g|² + eps)`` (0 where the sum is 0)."""
 
     def init(params: Params) -> ScaleByRssState:
-        return ScaleByRssState(full_moment(params, initial_accumulator_value))
+        return ScaleByRssState(full_like_tree(params, initial_accumulator_value))
 
     def update(updates: Updates, state: ScaleByRssState, params: Params = None) -> Any:
-        sos = tree_map(lambda g, t: abs_sq(_m(g, t)) + t, updates, state.sum_of_squares)
-
-        def step(g: Any, s: Any) -> Any:
-            inv = jnp.where(s > 0, 1 / jnp.sqrt(s + eps), 0.0).astype(s.dtype)
-            return like(inv * _m(g, s), g)
-
-        return tree_map(step, updates, sos), ScaleByRssState(sos)
+        sos = tree_map(lambda g, t: abs_sq(g) + t, updates, state.sum_of_squares)
+        inv = tree_map(lambda t: jnp.where(t > 0, lax.rsqrt(t + eps), 0.0), sos)
+        return tree_map(lambda s, g: s * g, inv, updates), ScaleByRssState(sos)
 
     return GradientTransformation(init, update)
 
@@ -175,25 +237,23 @@ def scale_by_lion(
     """Lion: ``sign((1 - b1) g + b1 mu)``, then ``mu = (1 - b2) g + b2 mu``."""
 
     def init(params: Params) -> ScaleByLionState:
-        return ScaleByLionState(jnp.zeros((), jnp.int32), zeros_moment(params, mu_dtype))
+        return ScaleByLionState(_count(), zeros_like_tree(params, mu_dtype))
 
     def update(updates: Updates, state: ScaleByLionState, params: Params = None) -> Any:
-        out = tree_map(
-            lambda g, m: like(jnp.sign((1 - b1) * _m(g, m) + b1 * m), g), updates, state.mu
-        )
-        mu = tree_map(lambda g, m: (1 - b2) * _m(g, m) + b2 * m, updates, state.mu)
+        out = tree_map(lambda g, m: jnp.sign((1.0 - b1) * g + b1 * m), updates, state.mu)
+        mu = cast_tree(update_moment(updates, state.mu, b2, 1), mu_dtype)
         return out, ScaleByLionState(safe_increment(state.count), mu)
 
     return GradientTransformation(init, update)
 
 
 def scale(step_size: float) -> GradientTransformation:
-    """Multiplies every update by ``step_size`` (keeping its dtype)."""
+    """Multiplies every update by ``step_size``."""
 
     def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
-        return tree_map(lambda g: like(g * step_size, g), updates), state
+        return tree_map(lambda g: step_size * g, updates), state
 
-    return GradientTransformation(lambda params: EmptyState(), update)
+    return GradientTransformation(init_empty_state, update)
 
 
 class ScaleByScheduleState(NamedTuple):
@@ -201,14 +261,14 @@ class ScaleByScheduleState(NamedTuple):
 
 
 def scale_by_schedule(step_size_fn: Callable[[Any], Any]) -> GradientTransformation:
-    """Multiplies every update by ``step_size_fn(count)``."""
+    """Multiplies every update by ``step_size_fn(count)``, converted to the update's dtype."""
 
     def init(params: Params) -> ScaleByScheduleState:
-        return ScaleByScheduleState(jnp.zeros((), jnp.int32))
+        return ScaleByScheduleState(_count())
 
     def update(updates: Updates, state: ScaleByScheduleState, params: Params = None) -> Any:
         s = step_size_fn(state.count)
-        out = tree_map(lambda g: like(g * s, g), updates)
+        out = tree_map(lambda g: jnp.array(s, dtype=g.dtype) * g, updates)
         return out, ScaleByScheduleState(safe_increment(state.count))
 
     return GradientTransformation(init, update)
@@ -235,17 +295,24 @@ def add_decayed_weights(weight_decay: float = 0.0, mask: Any = None) -> Gradient
 
     def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         if params is None:
-            raise ValueError("add_decayed_weights needs the params: call update(g, state, params)")
-        m = mask(params) if callable(mask) else mask
-        if m is None:
-            out = tree_map(lambda g, p: like(g + weight_decay * p, g), updates, params)
-        else:
-            out = tree_map(
-                lambda g, p, keep: like(g + weight_decay * p, g) if keep else g, updates, params, m
+            raise ValueError(
+                "add_decayed_weights needs the params: call update(updates, state, params)"
             )
+        if isinstance(weight_decay, (int, float)) and weight_decay == 0.0:
+            return updates, state
+        m = mask(params) if callable(mask) else mask
+
+        def decay(g: Any, p: Any) -> Any:
+            return None if g is None else g + weight_decay * p
+
+        if m is None:
+            return tree_map(decay, updates, params, is_leaf=_none), state
+        out = tree_map(
+            lambda g, p, keep: decay(g, p) if keep else g, updates, params, m, is_leaf=_none
+        )
         return out, state
 
-    return GradientTransformation(lambda params: EmptyState(), update)
+    return GradientTransformation(init_empty_state, update)
 
 
 class ClipByGlobalNormState(NamedTuple):
@@ -253,17 +320,16 @@ class ClipByGlobalNormState(NamedTuple):
 
 
 def clip_by_global_norm(max_norm: float) -> GradientTransformation:
-    """Rescales all updates together so that their global norm is at most ``max_norm``."""
+    """Rescales all updates together so that their global norm is at most ``max_norm``:
+    ``(u / norm) * max_norm`` when the norm is not below ``max_norm``."""
 
     def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         norm = global_norm(updates)
+        trigger = jnp.squeeze(norm < max_norm)
 
-        factor = jnp.where(norm < max_norm, 1.0, max_norm / norm)
-
-        def clip(g: Any) -> Any:
-            gm = jnp.asarray(g).astype(moment_dtype(g))
-            return like(gm * factor.astype(jnp.real(gm).dtype), g)
+        def clip(t: Any) -> Any:
+            return lax.select(trigger, t, (t / norm.astype(t.dtype)) * max_norm)
 
         return tree_map(clip, updates), state
 
-    return GradientTransformation(lambda params: EmptyState(), update)
+    return GradientTransformation(init_empty_state, update)
