@@ -4,7 +4,8 @@ real Flax 0.12.8 + JAX.
 Run from the repository root in a virtual environment with ``flax``, ``jax`` and ``numpy``
 (``/tmp/jaxref/bin/python tools/gen_golden_linen.py [case ...]``). Writes
 ``tests/golden/linen.json``: ``{"meta": {...}, "cases": {name: {path: leaf} | {"error": ...}}}``
-where an array leaf is ``{"dtype", "shape", "values"}`` and other leaves are kept as they are.
+where an array leaf is ``{"dtype", "shape", "values"}`` and other leaves are kept as they are,
+and ``tests/golden/linen_names.json``: the public names of ``flax.linen``.
 The cases live in ``tests/linen_cases.py``. This script must not import trellax.
 """
 
@@ -29,6 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import linen_cases  # noqa: E402
 
 OUT = ROOT / "tests" / "golden" / "linen.json"
+NAMES = ROOT / "tests" / "golden" / "linen_names.json"
 
 
 def encode(leaf: Any) -> Any:
@@ -61,6 +63,8 @@ def main(names: list[str]) -> None:
         print(name, "error" if "error" in cases[name] else len(cases[name]))
     meta = {"flax": flax.__version__, "jax": jax.__version__, "numpy": np.__version__}
     OUT.write_text(json.dumps({"meta": meta, "cases": cases}, indent=0, sort_keys=True) + "\n")
+    public = sorted(n for n in dir(nn) if not n.startswith("_"))
+    NAMES.write_text(json.dumps({"meta": meta, "flax.linen": public}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -11,10 +11,11 @@ gives the same auto-names (``VmapDense_0``) and so the same parameter paths and 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from trellax import tree_util
@@ -31,8 +32,14 @@ def _rebind(value: Any, outer: Scope, inner: Scope) -> Any:
     if isinstance(value, Module):
         s = value.scope
         n = len(outer.path)
-        if s is not None and s.root is outer.root and len(s.path) > n and s.path[:n] == outer.path:
-            return _bound_clone(value, Scope(inner.root, s.path), outer, inner)
+        if s is not None and s.root is outer.root:
+            if len(s.path) > n and s.path[:n] == outer.path:
+                return _bound_clone(value, Scope(inner.root, s.path), outer, inner)
+            raise NotImplementedError(
+                f"a lifted transform of the module at /{'/'.join(outer.path)} holds the module "
+                f"bound at /{'/'.join(s.path)}, outside it: trellax lifts one module's scope "
+                "(create the shared module inside the transformed one, or transform the parent)"
+            )
         return value
     if isinstance(value, list | tuple) and not hasattr(value, "_fields"):
         items = [_rebind(v, outer, inner) for v in value]
@@ -530,9 +537,33 @@ def custom_vjp(
     return call
 
 
+_NAMED_CALL = [False]
+
+
 def named_call(class_fn: Callable[..., Any], force: bool = True) -> Callable[..., Any]:
     """``class_fn`` itself: trellax has no profiler name stack to label."""
     return class_fn
+
+
+def enable_named_call() -> None:
+    """Turns on the labelling of module methods for profiles (no effect in trellax)."""
+    _NAMED_CALL[0] = True
+
+
+def disable_named_call() -> None:
+    """Turns off the labelling of module methods for profiles (no effect in trellax)."""
+    _NAMED_CALL[0] = False
+
+
+@contextlib.contextmanager
+def override_named_call(enable: bool = True) -> Iterator[None]:
+    """Sets the named-call flag inside a ``with`` block (no effect in trellax)."""
+    old = _NAMED_CALL[0]
+    _NAMED_CALL[0] = enable
+    try:
+        yield
+    finally:
+        _NAMED_CALL[0] = old
 
 
 def add_metadata_axis(

@@ -1,0 +1,31 @@
+"""``flax.linen.activation``: activation functions, as names of ``trellax.nn``."""
+
+from trellax.nn import Dense as Dense
+from trellax.nn import Module as Module
+from trellax.nn import PReLU as PReLU
+from trellax.nn import celu as celu
+from trellax.nn import compact as compact
+from trellax.nn import elu as elu
+from trellax.nn import gelu as gelu
+from trellax.nn import glu as glu
+from trellax.nn import hard_sigmoid as hard_sigmoid
+from trellax.nn import hard_silu as hard_silu
+from trellax.nn import hard_swish as hard_swish
+from trellax.nn import hard_tanh as hard_tanh
+from trellax.nn import leaky_relu as leaky_relu
+from trellax.nn import log_sigmoid as log_sigmoid
+from trellax.nn import log_softmax as log_softmax
+from trellax.nn import logsumexp as logsumexp
+from trellax.nn import normalize as normalize
+from trellax.nn import one_hot as one_hot
+from trellax.nn import relu as relu
+from trellax.nn import relu6 as relu6
+from trellax.nn import selu as selu
+from trellax.nn import sigmoid as sigmoid
+from trellax.nn import silu as silu
+from trellax.nn import soft_sign as soft_sign
+from trellax.nn import softmax as softmax
+from trellax.nn import softplus as softplus
+from trellax.nn import standardize as standardize
+from trellax.nn import swish as swish
+from trellax.nn import tanh as tanh
