@@ -26,8 +26,10 @@ def case(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 def data(shape: tuple[int, ...], seed: int = 0) -> np.ndarray:
-    return np.random.default_rng(seed + 11 * len(shape) + sum(shape)).standard_normal(shape).astype(
-        np.float32
+    return (
+        np.random.default_rng(seed + 11 * len(shape) + sum(shape))
+        .standard_normal(shape)
+        .astype(np.float32)
     )
 
 
@@ -38,7 +40,11 @@ def flatten(tree: Any, prefix: str = "") -> dict[str, Any]:
     if isinstance(tree, Mapping):
         for k in sorted(tree, key=str):
             out.update(flatten(tree[k], f"{prefix}/{k}"))
-    elif isinstance(tree, list | tuple) and not hasattr(tree, "_fields") and type(tree).__name__ != "PartitionSpec":
+    elif (
+        isinstance(tree, list | tuple)
+        and not hasattr(tree, "_fields")
+        and type(tree).__name__ != "PartitionSpec"
+    ):
         for i, v in enumerate(tree):
             out.update(flatten(v, f"{prefix}/{i}"))
     elif hasattr(tree, "shape") and hasattr(tree, "dtype"):
@@ -256,11 +262,11 @@ def map_variables_transform(ns: Any) -> Any:
             masked = nn.map_variables(
                 nn.Dense,
                 "params",
-                trans_in_fn=lambda p: {
-                    "params": {**p["params"], "kernel": ns.jnp.triu(p["params"]["kernel"])}
-                }
-                if "kernel" in p.get("params", {})
-                else p,
+                trans_in_fn=lambda p: (
+                    {"params": {**p["params"], "kernel": ns.jnp.triu(p["params"]["kernel"])}}
+                    if "kernel" in p.get("params", {})
+                    else p
+                ),
                 init=True,
             )
             return masked(3)(x)
@@ -280,9 +286,7 @@ def cond_switch_init_both(ns: Any) -> Any:
             if self.is_initializing():
                 self.first(x)
                 self.second(x)
-            a = nn.cond(
-                pred, lambda m, v: m.first(v), lambda m, v: m.second(v), self, x
-            )
+            a = nn.cond(pred, lambda m, v: m.first(v), lambda m, v: m.second(v), self, x)
             b = nn.switch(idx, [lambda m, v: m.first(v), lambda m, v: -m.second(v)], self, x)
             return a, b
 
@@ -496,7 +500,12 @@ def module_api_share_scope_and_name_scope(ns: Any) -> Any:
     x = ns.x((1, 3))
     v = Model().init(_key(ns), x)
     w = Scoped().init(_key(ns), x)
-    return {"lora": v, "lora_out": Model().apply(v, x), "scoped": w, "scoped_out": Scoped().apply(w, x)}
+    return {
+        "lora": v,
+        "lora_out": Model().apply(v, x),
+        "scoped": w,
+        "scoped_out": Scoped().apply(w, x),
+    }
 
 
 @case
@@ -556,7 +565,7 @@ def module_api_errors(ns: Any) -> Any:
         try:
             thunk()
             out[label] = "no error"
-        except Exception as e:  # noqa: BLE001 (the class name is the result)
+        except Exception as e:
             out[label] = type(e).__name__
     return out
 
@@ -613,7 +622,7 @@ def rnn_tuple_outputs_split_rngs(ns: Any) -> Any:
 
         @nn.nowrap
         def initialize_carry(self, rng: Any, shape: Any) -> Any:
-            return ns.jnp.zeros(shape[:-1] + (3,))
+            return ns.jnp.zeros((*shape[:-1], 3))
 
         @property
         def num_feature_axes(self) -> int:
@@ -694,7 +703,15 @@ def weight_norm_and_spectral_norm(ns: Any) -> Any:
     sn = nn.SpectralNorm(nn.Dense(3), n_steps=2)
     s = sn.init(_key(ns), x, update_stats=False)
     y, upd = sn.apply(s, x, update_stats=True, mutable=["batch_stats"])
-    return {"v": v, "y": wn.apply(v, x), "v2": v2, "y2": wn2.apply(v2, x), "s": s, "sy": y, "upd": upd}
+    return {
+        "v": v,
+        "y": wn.apply(v, x),
+        "v2": v2,
+        "y2": wn2.apply(v2, x),
+        "s": s,
+        "sy": y,
+        "upd": upd,
+    }
 
 
 @case

@@ -36,7 +36,9 @@ def _decode(enc: dict[str, Any]) -> np.ndarray:
     name = enc["dtype"]
     d = np.dtype(getattr(ml_dtypes, name)) if hasattr(ml_dtypes, name) else np.dtype(name)
     vals = enc["values"]
-    arr = np.array([complex(*v) for v in vals] if d.kind == "c" else vals, np.float64 if d.kind != "c" else d)
+    arr = np.array(
+        [complex(*v) for v in vals] if d.kind == "c" else vals, np.float64 if d.kind != "c" else d
+    )
     return arr.astype(d).reshape(enc["shape"])
 
 

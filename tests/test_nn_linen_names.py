@@ -20,7 +20,12 @@ NAMES: list[str] = json.loads((ROOT / "tests" / "golden" / "linen_names.json").r
 def _documented_missing() -> set[str]:
     text = (ROOT / "docs" / "nn.md").read_text()
     section = text.split("## Names of flax.linen not in trellax.nn", 1)[1].split("\n## ", 1)[0]
-    return {m for line in section.splitlines() if line.startswith("- ") for m in re.findall(r"`(\w+)`", line.split(":")[0])}
+    return {
+        m
+        for line in section.splitlines()
+        if line.startswith("- ")
+        for m in re.findall(r"`(\w+)`", line.split(":")[0])
+    }
 
 
 def test_every_flax_linen_name() -> None:
@@ -28,7 +33,9 @@ def test_every_flax_linen_name() -> None:
     missing = {n for n in NAMES if not hasattr(nn, n)}
     documented = _documented_missing()
     assert missing <= documented, f"missing and not documented: {sorted(missing - documented)}"
-    assert documented <= missing, f"documented as missing but present: {sorted(documented - missing)}"
+    assert documented <= missing, (
+        f"documented as missing but present: {sorted(documented - missing)}"
+    )
 
 
 def test_submodules_are_modules_of_flax_linen_names() -> None:

@@ -36,9 +36,11 @@ NAMES = ROOT / "tests" / "golden" / "linen_names.json"
 def encode(leaf: Any) -> Any:
     if isinstance(leaf, np.ndarray):
         d = str(leaf.dtype)
-        vals = leaf.astype(np.float64).ravel().tolist() if leaf.dtype.kind != "c" else [
-            [float(z.real), float(z.imag)] for z in leaf.ravel()
-        ]
+        vals = (
+            leaf.astype(np.float64).ravel().tolist()
+            if leaf.dtype.kind != "c"
+            else [[float(z.real), float(z.imag)] for z in leaf.ravel()]
+        )
         return {"dtype": d, "shape": list(leaf.shape), "values": vals}
     return leaf
 
@@ -47,7 +49,11 @@ def main(names: list[str]) -> None:
     jax.config.update("jax_platforms", "cpu")
     warnings.simplefilter("ignore")
     ns = SimpleNamespace(
-        nn=nn, jnp=jnp, jax=jax, random=jax.random, x=lambda s, seed=0: jnp.asarray(linen_cases.data(s, seed))
+        nn=nn,
+        jnp=jnp,
+        jax=jax,
+        random=jax.random,
+        x=lambda s, seed=0: jnp.asarray(linen_cases.data(s, seed)),
     )
     old = json.loads(OUT.read_text())["cases"] if OUT.exists() and names else {}
     cases = dict(old)

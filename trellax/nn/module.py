@@ -1,8 +1,8 @@
 """``flax.linen.module``: ``Module`` and its helpers, as names of ``trellax.nn``."""
 
 from trellax._src.nn.module import CompactNameScope as CompactNameScope
-from trellax.nn import DenyList as DenyList
 from trellax._src.nn.module import InterceptorContext as InterceptorContext
+from trellax.nn import DenyList as DenyList
 from trellax.nn import Module as Module
 from trellax.nn import Variable as Variable
 from trellax.nn import apply as apply

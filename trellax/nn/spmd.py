@@ -1,8 +1,8 @@
 """``flax.linen.spmd``: the logical-axis partitioning helpers, as names of ``trellax.nn``."""
 
 from trellax._src.nn.partitioning import LogicalRules as LogicalRules
-from trellax.nn import LogicallyPartitioned as LogicallyPartitioned
 from trellax._src.nn.partitioning import RulesFallback as RulesFallback
+from trellax.nn import LogicallyPartitioned as LogicallyPartitioned
 from trellax.nn import get_logical_axis_rules as get_logical_axis_rules
 from trellax.nn import logical_axis_rules as logical_axis_rules
 from trellax.nn import logical_to_mesh as logical_to_mesh

@@ -31,11 +31,7 @@ class BatchApply:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         example = next(
-            (
-                x
-                for x in tree_util.tree_leaves((args, kwargs))
-                if _ndim_at_least(x, self.num_dims)
-            ),
+            (x for x in tree_util.tree_leaves((args, kwargs)) if _ndim_at_least(x, self.num_dims)),
             None,
         )
         if example is None:

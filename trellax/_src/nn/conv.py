@@ -142,7 +142,6 @@ class Conv(Module):
             y = jnp.reshape(y, batch + y.shape[1:])
         return y
 
-
     @property
     def shared_weights(self) -> bool:
         """Whether one kernel slides over every position (``ConvLocal``: one per position)."""

@@ -145,8 +145,7 @@ class AssignSubModuleError(FlaxError):
 
     def __init__(self, cls: str) -> None:
         super().__init__(
-            f"Submodule {cls} must be defined in `setup()` or in a method wrapped in "
-            "`@compact`"
+            f"Submodule {cls} must be defined in `setup()` or in a method wrapped in `@compact`"
         )
 
 
@@ -154,9 +153,7 @@ class DescriptorAttributeError(FlaxError):
     """A property read an attribute that does not exist."""
 
     def __init__(self) -> None:
-        super().__init__(
-            "Trying to access a property that is accessing a non-existent attribute."
-        )
+        super().__init__("Trying to access a property that is accessing a non-existent attribute.")
 
 
 class LazyInitError(FlaxError):

@@ -30,9 +30,7 @@ def apply(
     if capture_intermediates:
         raise NotImplementedError("capture_intermediates is not supported by nn.apply")
 
-    def run(
-        variables: Mapping[str, Any], *args: Any, rngs: Any = None, **kwargs: Any
-    ) -> Any:
+    def run(variables: Mapping[str, Any], *args: Any, rngs: Any = None, **kwargs: Any) -> Any:
         return module.apply(
             variables, *args, rngs=rngs, method=_method(fn), mutable=mutable, **kwargs
         )

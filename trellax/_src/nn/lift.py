@@ -303,23 +303,25 @@ def scan(
             n = length
         in_vaxes = [ax for _, ax in var_in]
         svars = [
-            tree_util.tree_map(lambda x, a=ax: jnp.moveaxis(x, a, 0), meta.remove_axis(g, ax, params))
+            tree_util.tree_map(
+                lambda x, a=ax: jnp.moveaxis(x, a, 0), meta.remove_axis(g, ax, params)
+            )
             for g, ax in zip(svars_in, in_vaxes)
         ]
         rng_groups = _split_rng_groups(packed.rng_groups, rng_splits, n)
         split_rng = _merge([g for g, s in zip(rng_groups, rng_splits) if s])
         shared_rng = _merge([g for g, s in zip(rng_groups, rng_splits) if not s])
         scanned = tuple(
-            None if ax is broadcast else tree_util.tree_map(lambda x, a=ax: jnp.moveaxis(x, a, 0), arg)
+            None
+            if ax is broadcast
+            else tree_util.tree_map(lambda x, a=ax: jnp.moveaxis(x, a, 0), arg)
             for arg, ax in zip(args, axes)
         )
 
         def body(b: Any, carry: Any, step: Any) -> Any:
             cv, c = carry
             sv, rngs, xs_i = step
-            args_i = tuple(
-                arg if ax is broadcast else x for arg, x, ax in zip(args, xs_i, axes)
-            )
+            args_i = tuple(arg if ax is broadcast else x for arg, x, ax in zip(args, xs_i, axes))
             inner = packed.inner((b, cv, *sv), ({**shared_rng, **rngs},))
             c, y = fn(inner, c, *args_i)
             b_out, cv_out, *sv_out = packed.repack(inner)
@@ -405,7 +407,9 @@ def jit(fn: Callable[..., Any], variables: Any = True, rngs: Any = True) -> Call
     return wrapper
 
 
-def fold_rngs(fn: Callable[..., Any], variables: Any = True, rngs: Any = True) -> Callable[..., Any]:
+def fold_rngs(
+    fn: Callable[..., Any], variables: Any = True, rngs: Any = True
+) -> Callable[..., Any]:
     """``fn(scope, *args)`` with its rng streams forked as ``jit`` forks them."""
     return jit(fn, variables, rngs)
 
@@ -424,9 +428,7 @@ def map_variables(
     ``map_out_fn`` of their updates when ``mutable``/``init``)."""
     is_target_out = mutable or init
     rest = _Pred(lambda c: in_filter(variables, c) and not in_filter(mapped_collections, c))
-    out_filters: tuple[Any, ...] = (
-        (mapped_collections, rest) if is_target_out else (False, rest)
-    )
+    out_filters: tuple[Any, ...] = (mapped_collections, rest) if is_target_out else (False, rest)
 
     def wrapper(scope: Scope, *args: Any, **kwargs: Any) -> Any:
         packed = Packed(scope, (mapped_collections, rest), out_filters, (rngs,))
@@ -618,7 +620,9 @@ def jvp(
         y = fn(inner, *args)
         return y, packed.repack(inner)
 
-    (y, outs), (y_t, _) = trellax.jvp(wrapper, (tvars, tuple(primals)), (var_tangents, tuple(tangents)))
+    (y, outs), (y_t, _) = trellax.jvp(
+        wrapper, (tvars, tuple(primals)), (var_tangents, tuple(tangents))
+    )
     packed.publish(outs)
     return y, y_t
 

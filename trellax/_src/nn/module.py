@@ -546,7 +546,7 @@ class Module:
 
     def tabulate(self, rngs: Any, *args: Any, **kwargs: Any) -> str:
         """Flax's summary table of an ``init`` run on ``args`` (see ``nn.tabulate``)."""
-        from trellax._src.nn import summary  # noqa: PLC0415 (summary builds on this module)
+        from trellax._src.nn import summary
 
         names = ("depth", "show_repeated", "mutable", "console_kwargs", "table_kwargs")
         opts = {k: kwargs.pop(k) for k in names if k in kwargs}
@@ -555,7 +555,7 @@ class Module:
 
     def module_paths(self, rngs: Any, *args: Any, **kwargs: Any) -> dict[str, Module]:
         """``{path: unbound module}`` of every module an ``init`` run calls."""
-        from trellax._src.nn import summary  # noqa: PLC0415 (summary builds on this module)
+        from trellax._src.nn import summary
 
         return summary.module_paths(self, rngs, *args, **kwargs)
 

@@ -148,7 +148,7 @@ class LogicallyPartitioned(Partitioned):
         if self is other:
             return True
         if type(other) is type(self):
-            return bool((self.value,) == (other.value,))  # type: ignore[attr-defined]
+            return bool((self.value,) == (other.value,))
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
@@ -164,10 +164,14 @@ def _flatten_partitioned(p: Partitioned) -> tuple[tuple[Any], tuple[Any, ...]]:
 
 def _register(cls: type[Partitioned]) -> None:
     names = [f.name for f in dataclasses.fields(cls) if f.name != "value"]
+
+    def unflatten(aux: Any, children: Any) -> Partitioned:
+        return cls(next(iter(children)), **dict(zip(names, aux)))
+
     tree_util.register_pytree_node(
         cls,
         _flatten_partitioned,
-        lambda aux, children: cls(children[0], **dict(zip(names, aux))),
+        unflatten,
     )
 
 

@@ -198,8 +198,14 @@ class DenseParams(Module):
 
     @compact
     def __call__(self, inputs: Any) -> tuple[Any, Any]:
-        k = self.param("kernel", self.kernel_init, (inputs.shape[-1], self.features), self.param_dtype)
-        b = self.param("bias", self.bias_init, (self.features,), self.param_dtype) if self.use_bias else None
+        k = self.param(
+            "kernel", self.kernel_init, (inputs.shape[-1], self.features), self.param_dtype
+        )
+        b = (
+            self.param("bias", self.bias_init, (self.features,), self.param_dtype)
+            if self.use_bias
+            else None
+        )
         return k, b
 
 

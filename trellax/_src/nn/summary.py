@@ -46,8 +46,16 @@ def _module_rows(module: Module, rngs: Any, args: Any, kwargs: Any, mutable: Any
             node: Any = tree
             for p in r.path:
                 node = node.get(p, {}) if isinstance(node, Mapping) else {}
-            child_names = {c.path[len(r.path)] for c in unique if c.path[: len(r.path)] == r.path and len(c.path) > len(r.path)}
-            own = {k: v for k, v in node.items() if k not in child_names} if isinstance(node, Mapping) else {}
+            child_names = {
+                c.path[len(r.path)]
+                for c in unique
+                if c.path[: len(r.path)] == r.path and len(c.path) > len(r.path)
+            }
+            own = (
+                {k: v for k, v in node.items() if k not in child_names}
+                if isinstance(node, Mapping)
+                else {}
+            )
             r.variables[col] = own
     return unique
 
@@ -85,14 +93,19 @@ def _vars_cell(own: Mapping[str, Any]) -> str:
     if not own:
         return ""
     flat = tree_util.tree_flatten_with_path(dict(own))[0]
-    lines = [f"{tree_util.keystr(p, simple=True, separator='/')}: {_shape_repr(v)}" for p, v in flat]
+    lines = [
+        f"{tree_util.keystr(p, simple=True, separator='/')}: {_shape_repr(v)}" for p, v in flat
+    ]
     n, b = _size(own)
     return "\n".join([*lines, "", f"{n:,} ({_bytes_repr(b)})"])
 
 
 def _draw(title: str, header: list[str], rows: list[list[str]], total: list[str]) -> str:
     cells = [header, *rows, total]
-    widths = [max(len(line) for r in cells for line in (r[i].split("\n") or [""])) for i in range(len(header))]
+    widths = [
+        max(len(line) for r in cells for line in (r[i].split("\n") or [""]))
+        for i in range(len(header))
+    ]
 
     def line(left: str, mid: str, right: str, fill: str) -> str:
         return left + mid.join(fill * (w + 2) for w in widths) + right
@@ -105,7 +118,9 @@ def _draw(title: str, header: list[str], rows: list[list[str]], total: list[str]
             texts = []
             for i, p in enumerate(parts):
                 t = p[k] if k < len(p) else ""
-                texts.append(t.rjust(widths[i]) if right_align and i in right_align else t.ljust(widths[i]))
+                texts.append(
+                    t.rjust(widths[i]) if right_align and i in right_align else t.ljust(widths[i])
+                )
             out.append(sep + sep.join(f" {t} " for t in texts) + sep)
         return out
 
@@ -114,7 +129,7 @@ def _draw(title: str, header: list[str], rows: list[list[str]], total: list[str]
     lines.append(line("┏", "┳", "┓", "━"))
     lines += row(header, "┃")
     lines.append(line("┡", "╇", "┩", "━"))
-    for i, r in enumerate(rows):
+    for r in rows:
         lines += row(r, "│")
         lines.append(line("├", "┼", "┤", "─"))
     lines += row(total, "│", right_align={3})
@@ -129,8 +144,8 @@ def tabulate(
     show_repeated: bool = False,
     mutable: Any = _INIT_MUTABLE,
     console_kwargs: Mapping[str, Any] | None = None,
-    table_kwargs: Mapping[str, Any] = {},  # noqa: B006 (read only)
-    column_kwargs: Mapping[str, Any] = {},  # noqa: B006
+    table_kwargs: Mapping[str, Any] = {},
+    column_kwargs: Mapping[str, Any] = {},
     compute_flops: bool = False,
     compute_vjp_flops: bool = False,
     **kwargs: Any,
@@ -145,11 +160,20 @@ def tabulate(
         rows = _module_rows(module, rngs, args, {**kwargs, **call_kw}, mutable)
         if depth is not None:
             rows = [r for r in rows if len(r.path) <= depth]
-        cols = sorted({c for r in rows for c in r.variables if any(r2.variables.get(c) for r2 in rows)})
+        cols = sorted(
+            {c for r in rows for c in r.variables if any(r2.variables.get(c) for r2 in rows)}
+        )
         header = ["path", "module", "inputs", "outputs", *cols]
         body = [
-            ["/".join(r.path), type(r.module).__name__ if r.method == "__call__" else f"{type(r.module).__name__}.{r.method}"[: 10**6],
-             _shape_repr(r.inputs), _shape_repr(r.outputs), *(_vars_cell(r.variables.get(c, {})) for c in cols)]
+            [
+                "/".join(r.path),
+                type(r.module).__name__
+                if r.method == "__call__"
+                else f"{type(r.module).__name__}.{r.method}"[: 10**6],
+                _shape_repr(r.inputs),
+                _shape_repr(r.outputs),
+                *(_vars_cell(r.variables.get(c, {})) for c in cols),
+            ]
             for r in rows
         ]
         totals = []
@@ -158,7 +182,9 @@ def tabulate(
             n, b = _size([r.variables.get(c, {}) for r in rows])
             grand_n, grand_b = grand_n + n, grand_b + b
             totals.append(f"{n:,} ({_bytes_repr(b)})")
-        table = _draw(f"{type(module).__name__} Summary", header, body, ["", "", "", "Total", *totals])
+        table = _draw(
+            f"{type(module).__name__} Summary", header, body, ["", "", "", "Total", *totals]
+        )
         width = len(table.split("\n")[2])
         footer = f"Total Parameters: {grand_n:,} ({_bytes_repr(grand_b)})"
         return f"{table}\n{' ' * width}\n{footer.center(width).rstrip()}\n\n"
@@ -167,7 +193,12 @@ def tabulate(
 
 
 def module_paths(
-    module: Module, rngs: Any, *args: Any, show_repeated: bool = False, mutable: Any = _INIT_MUTABLE, **kwargs: Any
+    module: Module,
+    rngs: Any,
+    *args: Any,
+    show_repeated: bool = False,
+    mutable: Any = _INIT_MUTABLE,
+    **kwargs: Any,
 ) -> dict[str, Module]:
     """``{path: module}`` (unbound copies) of every module called by an ``init`` run."""
     return {"/".join(r.path): r.module for r in _module_rows(module, rngs, args, kwargs, mutable)}

@@ -133,7 +133,7 @@ def _lift(
     per-method keyword arguments (``methods`` given as a dict)."""
     if _is_module_class(target):
         partial = target if isinstance(target, functools.partial) else None
-        cls = partial.func if partial is not None else target
+        cls: type[Module] = partial.func if partial is not None else target  # type: ignore[assignment]
         if methods is None:
             per_method: dict[str, dict[str, Any]] = {"__call__": {}}
         elif isinstance(methods, list | tuple):
@@ -177,14 +177,14 @@ def _lift(
 
 def vmap(
     target: Target,
-    variable_axes: Mapping[Any, Any] = {},  # noqa: B006 (read only, Flax's default)
-    split_rngs: Mapping[Any, bool] = {},  # noqa: B006
+    variable_axes: Mapping[Any, Any] = {},
+    split_rngs: Mapping[Any, bool] = {},
     in_axes: Any = 0,
     out_axes: Any = 0,
     axis_size: int | None = None,
     axis_name: str | None = None,
     spmd_axis_name: str | None = None,
-    metadata_params: Mapping[Any, Any] = {},  # noqa: B006
+    metadata_params: Mapping[Any, Any] = {},
     methods: Any = None,
 ) -> Target:
     """A module (class or function of a module) vectorized over an axis of its inputs and of
@@ -210,17 +210,17 @@ def vmap(
 
 def scan(
     target: Target,
-    variable_axes: Mapping[Any, Any] = {},  # noqa: B006
+    variable_axes: Mapping[Any, Any] = {},
     variable_broadcast: Any = False,
     variable_carry: Any = False,
-    split_rngs: Mapping[Any, bool] = {},  # noqa: B006
+    split_rngs: Mapping[Any, bool] = {},
     in_axes: Any = 0,
     out_axes: Any = 0,
     length: int | None = None,
     reverse: bool = False,
     unroll: int = 1,
     data_transform: Callable[..., Any] | None = None,
-    metadata_params: Mapping[Any, Any] = {},  # noqa: B006
+    metadata_params: Mapping[Any, Any] = {},
     methods: Any = None,
     _split_transpose: bool = False,
     check_constancy_invariants: bool = True,
@@ -341,8 +341,8 @@ def remat_scan(
     policy: Callable[..., bool] | None = None,
     variable_broadcast: Any = False,
     variable_carry: Any = False,
-    variable_axes: Mapping[Any, Any] = {True: 0},  # noqa: B006
-    split_rngs: Mapping[Any, bool] = {True: True},  # noqa: B006
+    variable_axes: Mapping[Any, Any] = {True: 0},
+    split_rngs: Mapping[Any, bool] = {True: True},
 ) -> Target:
     """A module applied ``prod(lengths)`` times to a carry by nested ``scan`` loops with
     ``remat`` around each inner loop (parameters stacked with one axis per loop)."""
@@ -423,7 +423,7 @@ def while_loop(
     init: Any,
     carry_variables: Any = False,
     broadcast_variables: Any = True,
-    split_rngs: Mapping[Any, bool] = {},  # noqa: B006
+    split_rngs: Mapping[Any, bool] = {},
 ) -> Any:
     """``lax.while_loop`` with ``cond_fn(mdl, c)`` and ``body_fn(mdl, c)``; the
     ``carry_variables`` collections are carried from one iteration to the next."""
@@ -568,7 +568,7 @@ def override_named_call(enable: bool = True) -> Iterator[None]:
 
 def add_metadata_axis(
     target: Target,
-    variable_axes: Mapping[Any, Any] = {},  # noqa: B006
+    variable_axes: Mapping[Any, Any] = {},
     metadata_params: dict[Any, Any] = {},  # noqa: B006
 ) -> Target:
     """A module whose boxed variables (``Partitioned``) get an extra axis name

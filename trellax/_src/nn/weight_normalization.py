@@ -43,17 +43,18 @@ class SpectralNorm(Module):
 
     @compact
     def __call__(self, *args: Any, update_stats: bool, **kwargs: Any) -> Any:
-        def forward(layer: Module) -> Any:
+        def forward(layer: Any) -> Any:
             return layer(*args, **kwargs)
 
-        return transforms.map_variables(
+        mapped: Any = transforms.map_variables(
             forward,
             trans_in_fn=lambda vs: tree_util.tree_map_with_path(
                 lambda p, v: self._spectral_normalize(p, v, update_stats), vs
             ),
             init=self.is_initializing(),
             mutable=True,
-        )(self.layer_instance)
+        )
+        return mapped(self.layer_instance)
 
     def _spectral_normalize(self, path: Any, vs: Any, update_stats: bool) -> Any:
         value = jnp.asarray(vs)
@@ -111,14 +112,15 @@ class WeightNorm(Module):
 
     @compact
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        def forward(layer: Module) -> Any:
+        def forward(layer: Any) -> Any:
             return layer(*args, **kwargs)
 
-        return transforms.map_variables(
+        mapped: Any = transforms.map_variables(
             forward,
             trans_in_fn=lambda vs: tree_util.tree_map_with_path(self._l2_normalize, vs),
             init=self.is_initializing(),
-        )(self.layer_instance)
+        )
+        return mapped(self.layer_instance)
 
     def _l2_normalize(self, path: Any, vs: Any) -> Any:
         value = jnp.asarray(vs)
