@@ -25,6 +25,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import trellax.numpy as jnp
 from trellax import tree_util
 from trellax._src.nn import errors
 from trellax._src.nn import partitioning as meta
@@ -562,8 +563,18 @@ class Module:
     def lazy_init(
         self, rngs: Any, *args: Any, method: Any = None, mutable: Any = _INIT_MUTABLE, **kwargs: Any
     ) -> dict[str, Any]:
-        """``init`` (trellax computes eagerly, so inputs must be arrays, not shapes only)."""
+        """``init`` where inputs may be given as shapes only (``ShapeDtypeStruct``): those run as
+        zeros of that shape and dtype. Flax computes only what the variables need and raises
+        ``LazyInitError`` if they depend on such an input's values; trellax computes eagerly,
+        so an initializer that reads input *values* sees zeros."""
         _module_checks(self)
+
+        def concrete(x: Any) -> Any:
+            if type(x).__name__ == "ShapeDtypeStruct":
+                return jnp.zeros(x.shape, x.dtype)
+            return x
+
+        args, kwargs = tree_util.tree_map(concrete, (args, kwargs))
         return self.init(rngs, *args, method=method, mutable=mutable, **kwargs)
 
 
