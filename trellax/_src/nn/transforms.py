@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import functools
 import inspect
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -595,3 +596,45 @@ def add_metadata_axis(
         return wrapper
 
     return _lift("add_metadata_axis", make, target, None)  # type: ignore[no-any-return]
+
+
+def _fingerprint(value: Any) -> Any:
+    if isinstance(value, Module):
+        fields = [
+            (f.name, _fingerprint(getattr(value, f.name)))
+            for f in dataclasses.fields(value)
+            if f.name != "parent"
+        ]
+        return (type(value), tuple(fields))
+    if isinstance(value, list | tuple):
+        return (type(value), tuple(_fingerprint(v) for v in value))
+    if isinstance(value, Mapping):
+        return (type(value), tuple((k, _fingerprint(v)) for k, v in value.items()))
+    try:
+        hash(value)
+    except TypeError:
+        return ("id", id(value))
+    return value
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _HashableProxy:
+    """A hashable stand-in for a module: equal for modules with equal fields (Flax's cache key
+    of ``nn.jit``)."""
+
+    module_ref: weakref.ref[Module]
+    hash_key: int
+
+    @classmethod
+    def from_module(cls, module: Module) -> _HashableProxy:
+        return cls(weakref.ref(module), hash(_fingerprint(module)))
+
+    def __hash__(self) -> int:
+        return self.hash_key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _HashableProxy) and self.hash_key == other.hash_key
+
+    @property
+    def module(self) -> Module | None:
+        return self.module_ref()
