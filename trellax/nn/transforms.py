@@ -21,3 +21,4 @@ from trellax.nn import value_and_grad as value_and_grad
 from trellax.nn import vjp as vjp
 from trellax.nn import vmap as vmap
 from trellax.nn import while_loop as while_loop
+from trellax._src.nn.transforms import _HashableProxy as _HashableProxy  # used by Flax's tests
