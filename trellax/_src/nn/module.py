@@ -236,9 +236,10 @@ class Module:
                 self._name_setup_children(v, f"{prefix}_{k}")
 
     def _adopt(self, value: Any, prefix: str) -> Any:
-        """Clones the unbound, parentless modules found in a field value as children of self."""
+        """Clones the unbound modules found in a field value that have no parent or no name
+        (made in a parent's ``setup`` and handed over) as children of self, as Flax adopts."""
         if isinstance(value, Module):
-            if value.parent is None and value._state.scope is None:
+            if value._state.scope is None and (value.parent is None or value.name is None):
                 return value.clone(parent=self, name=prefix)
             return value
         if isinstance(value, list | tuple):

@@ -384,6 +384,8 @@ def _direct(
     scope = _module_scope(mdl)
     cores = []
     for fn in fns:
+        if inspect.ismethod(fn) and isinstance(fn.__self__, Module):
+            fn = fn.__func__  # a bound method of the module: run it on the lifted clone
         inner_fn = fn if getattr(fn, "__wrapped_method__", False) else _wrap_method(fn)
         cores.append(_core_fn(mdl, inner_fn, None))
     return scope, cores
