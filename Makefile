@@ -21,6 +21,7 @@ lint: $(STAMP)
 	$(PY) -m ruff check trellax tests benchmarks tools
 	$(PY) -m ruff format --check trellax tests benchmarks tools
 	$(PY) -m mypy --strict trellax
+	$(PY) -m pytest -q -p no:cacheprovider tests/test_layers.py
 
 # User-style snippets in tests/typing, checked by mypy and pyright: every assert_type must hold and
 # every `# type: ignore[...]` must be needed (an expected error that stops being one fails too).
@@ -84,6 +85,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_scipy_modules.py
 	$(GOLDEN_PY) -m pip install -q optax==0.2.8
 	$(GOLDEN_PY) tools/gen_golden_optim.py
+	$(GOLDEN_PY) tools/gen_golden_silent.py
 	$(GOLDEN_PY) -m pip install -q scipy
 	$(GOLDEN_PY) tools/gen_golden_special_more.py
 	$(GOLDEN_PY) -m pip install -q flax

@@ -16,7 +16,7 @@ from typing import Any
 from _harness import Row, best_time, optional_import, print_table
 
 from trellax import tree_util as tu
-from trellax._src import tree_flatten
+from trellax._src.tree import flatten as tree_flatten
 
 
 def small_tree() -> Any:

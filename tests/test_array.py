@@ -13,7 +13,7 @@ import pytest
 
 import trellax
 import trellax.numpy as tnp
-from trellax._src.array import ArrayImpl
+from trellax._src.backend.array import ArrayImpl
 
 # -- construction ----------------------------------------------------------------------------------
 

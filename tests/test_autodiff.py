@@ -17,7 +17,8 @@ import trellax
 import trellax.numpy as tnp
 import trellax.scipy.special as sp
 from trellax import lax
-from trellax._src import ad_util, core
+from trellax._src.core import core
+from trellax._src.lax import ad_util
 from trellax._src.lax.fft import fft as _lax_fft
 from trellax.test_util import check_grads
 

@@ -413,7 +413,7 @@ def test_python_control_flow_on_concrete_primals() -> None:
         return x * 2 if x > 0 else -x
 
     assert float(g(f)(1.0)) == 2.0 and float(g(f)(-1.0)) == -1.0
-    with pytest.raises(trellax._src.errors.ConcretizationTypeError):
+    with pytest.raises(trellax._src.core.errors.ConcretizationTypeError):
         g(lambda x: float(x) * x)(1.0)
 
 
@@ -553,7 +553,11 @@ def test_stop_gradient() -> None:
 def test_docstring_examples() -> None:
     import doctest
 
-    from trellax._src import ad_api, ad_jacobians, ad_linear, custom_derivatives, test_util
+    from trellax._src.api import autodiff as ad_api
+    from trellax._src.api import jacobians as ad_jacobians
+    from trellax._src.api import linear_transpose as ad_linear
+    from trellax._src.api import test_util
+    from trellax._src.custom import derivatives as custom_derivatives
 
     for mod in (ad_api, ad_jacobians, ad_linear, custom_derivatives, test_util):
         result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)

@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from trellax._src import dtypes as dt
-from trellax._src.config import State
+from trellax._src.config.settings import State
+from trellax._src.dtypes import dtypes as dt
 from trellax._src.report import libraries, spec
 from trellax._src.report.table import build_table
 from trellax.cli import main

@@ -17,8 +17,8 @@ import pytest
 import trellax
 import trellax.numpy as tnp
 from trellax import config
-from trellax._src import config as config_lib
-from trellax._src import dtypes as dtypes_lib
+from trellax._src.config import settings as config_lib
+from trellax._src.dtypes import dtypes as dtypes_lib
 
 REPO = Path(__file__).resolve().parent.parent
 

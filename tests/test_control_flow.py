@@ -41,7 +41,7 @@ import pytest
 import trellax
 import trellax.lax as lax
 import trellax.numpy as tnp
-from trellax._src import errors
+from trellax._src.core import errors
 from trellax.tree_util import tree_leaves, tree_map, tree_structure
 
 GOLDEN_PATH = Path(__file__).resolve().parent / "golden" / "control_flow.json"

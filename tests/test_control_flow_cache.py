@@ -100,7 +100,7 @@ def _adder(k: int) -> Any:
 
 
 def test_inline_lambdas_hit_the_cache_and_closures_see_their_values() -> None:
-    from trellax._src import api
+    from trellax._src.api import api
 
     x = tnp.arange(3.0)
     before = len(api._PROGRAMS)

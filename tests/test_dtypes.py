@@ -26,9 +26,9 @@ import pytest
 
 import trellax
 import trellax.dtypes as tdt
-from trellax._src import config as config_lib
-from trellax._src import dtypes as dtypes_lib
-from trellax._src.dtypes import TypePromotionError
+from trellax._src.config import settings as config_lib
+from trellax._src.dtypes import dtypes as dtypes_lib
+from trellax._src.dtypes.dtypes import TypePromotionError
 
 # -- names and helpers ----------------------------------------------------------------------------
 

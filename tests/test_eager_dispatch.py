@@ -19,9 +19,11 @@ import pytest
 import trellax
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src import core, dtypes, eager
-from trellax._src.array import ArrayImpl
+from trellax._src.backend import eager
 from trellax._src.backend import numpy as backend
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.core import core
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import _base
 from trellax._src.numpy import util as np_util
 

@@ -12,7 +12,7 @@ import pytest
 
 import trellax
 import trellax.numpy as tnp
-from trellax._src.array import ArrayImpl
+from trellax._src.backend.array import ArrayImpl
 from trellax._src.lax.reductions import dot_general_p
 from trellax._src.numpy import indexing, linalg_ops
 

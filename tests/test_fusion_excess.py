@@ -22,9 +22,9 @@ import pytest
 import trellax
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src import config as config_lib
+from trellax._src.config import settings as config_lib
+from trellax._src.core.jaxpr import Literal
 from trellax._src.interpreters.fusion_runtime import fusion_options
-from trellax._src.jaxpr import Literal
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 F16 = np.dtype(np.float16)

@@ -18,7 +18,7 @@ import pytest
 import trellax
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src.ad_util import float0
+from trellax._src.lax.ad_util import float0
 from trellax.tree_util import tree_leaves
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "ad.json").read_text())

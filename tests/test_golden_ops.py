@@ -46,7 +46,7 @@ import pytest
 import trellax
 import trellax.lax as tlax
 import trellax.numpy as tnp
-from trellax._src import config as config_lib
+from trellax._src.config import settings as config_lib
 
 GOLDEN_PATH = Path(__file__).resolve().parent / "golden" / "ops.json"
 CONFIGS = {(x64, mode) for x64 in (False, True) for mode in ("standard", "strict")}

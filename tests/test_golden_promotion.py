@@ -30,9 +30,9 @@ import golden_args
 import numpy as np
 import pytest
 
-from trellax._src import config as config_lib
-from trellax._src import dtypes as dtypes_lib
-from trellax._src.dtypes import TypePromotionError
+from trellax._src.config import settings as config_lib
+from trellax._src.dtypes import dtypes as dtypes_lib
+from trellax._src.dtypes.dtypes import TypePromotionError
 
 GOLDEN = golden_args.load_golden()
 CASES: list[dict[str, Any]] = [] if GOLDEN is None else GOLDEN["cases"]

@@ -18,7 +18,7 @@ import pytest
 import trellax
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src.array import ArrayImpl
+from trellax._src.backend.array import ArrayImpl
 
 # -- jit never returns a view of a caller's NumPy buffer ---------------------------------------
 

@@ -233,7 +233,7 @@ def test_boolean_mask_nd_and_mixed():
 
 
 def test_boolean_mask_under_jit_is_refused():
-    from trellax._src.errors import NonConcreteBooleanIndexError
+    from trellax._src.core.errors import NonConcreteBooleanIndexError
 
     with pytest.raises(NonConcreteBooleanIndexError, match="where"):
         trellax.jit(lambda x: x[x > 0])(tnp.ones(3))

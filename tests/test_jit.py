@@ -12,8 +12,8 @@ import pytest
 import trellax
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src import errors
-from trellax._src.array import ArrayImpl
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.core import errors
 
 
 def f32(n=3):

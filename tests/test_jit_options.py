@@ -14,9 +14,9 @@ import pytest
 import trellax
 import trellax.numpy as tnp
 from trellax import ShapeDtypeStruct
-from trellax._src.core import ShapedArray
-from trellax._src.jaxpr import ClosedJaxpr
-from trellax._src.jit_options import Traced
+from trellax._src.api.jit_options import Traced
+from trellax._src.core.core import ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr
 
 
 def f(x: Any, y: Any = 1.0, *, z: Any = 2.0) -> Any:

@@ -1,4 +1,4 @@
-"""The generic lattice (``trellax._src.lattice``): construction, validation, queries, check_table.
+"""The generic lattice (``trellax._src.dtypes.lattice``): construction, validation, queries, check_table.
 
 Small hand-made lattices pin the messages and the queries; hypothesis-generated random DAGs check
 the construction against brute-force oracles written here from the definitions.
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trellax._src.lattice import (
+from trellax._src.dtypes.lattice import (
     Lattice,
     LatticeError,
     NoJoinError,

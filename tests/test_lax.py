@@ -15,7 +15,8 @@ import trellax
 import trellax._src
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src import ad_util, core
+from trellax._src.core import core
+from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as lax_elementwise
 from trellax._src.lax import fft as lax_fft
 from trellax.lax import linalg as lax_linalg
@@ -453,7 +454,7 @@ _custom_vjp_sin.defvjp(lambda x: (tnp.sin(x), x), lambda r, g: (g * 2.0,))
 
 def _special_cases() -> dict[str, Any]:
     """The primitives behind ``scipy.special``'s series and integrals (no ``lax`` names)."""
-    from trellax._src.lax import special_more as m
+    from trellax._src.lax import special_integrals as m
     from trellax._src.lax import special_series as s
     from trellax._src.lax import special_sph_harm as sp_harm
 

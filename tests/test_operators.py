@@ -15,7 +15,7 @@ import pytest
 import trellax
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src.array import ArrayImpl
+from trellax._src.backend.array import ArrayImpl
 
 A = [7, -3, 2]
 B = [2, 2, -5]

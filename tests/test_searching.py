@@ -22,7 +22,7 @@ import pytest
 
 import trellax
 import trellax.numpy as tnp
-from trellax._src.errors import ConcretizationTypeError
+from trellax._src.core.errors import ConcretizationTypeError
 from trellax.dtypes import TypePromotionError
 
 _VALUES = np.array([3, 0, 2, 2, 1, 0])

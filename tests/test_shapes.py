@@ -21,7 +21,7 @@ import pytest
 
 import trellax
 import trellax.numpy as tnp
-from trellax._src.errors import ConcretizationTypeError
+from trellax._src.core.errors import ConcretizationTypeError
 from trellax.dtypes import TypePromotionError
 
 CONFIGS = [(x64, mode) for x64 in (False, True) for mode in ("standard", "strict")]

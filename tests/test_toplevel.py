@@ -7,7 +7,8 @@ import pytest
 
 import trellax
 import trellax.numpy as tnp
-from trellax._src import core, jax_flags
+from trellax._src.config import jax_flags
+from trellax._src.core import core
 
 
 def f(x: trellax.Array) -> trellax.Array:
@@ -297,8 +298,8 @@ def test_flags_are_local_to_a_thread() -> None:
 
 @pytest.mark.parametrize(
     "module",
-    ["checkpoint", "custom_gradient", "custom_vmap", "callbacks", "debugging", "op_by_op",
-     "jax_flags"],
+    ["checkpoint.rematerialize", "custom.gradient", "custom.vmap", "callbacks.callbacks",
+     "callbacks.debugging", "interpreters.op_by_op", "config.jax_flags"],
 )  # fmt: skip
 def test_docstring_examples(module: str) -> None:
     import doctest

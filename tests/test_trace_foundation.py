@@ -11,7 +11,7 @@ import pytest
 
 import trellax
 import trellax.numpy as tnp
-from trellax._src import core, errors
+from trellax._src.core import core, errors
 from trellax._src.interpreters import tracing
 
 

@@ -20,7 +20,9 @@ from tree_corpus import CASES, IDS, Case, Point, Special
 
 import trellax.tree as tree
 from trellax import tree_util as tu
-from trellax._src import tree_codegen, tree_def, tree_registry
+from trellax._src.tree import codegen as tree_codegen
+from trellax._src.tree import registry as tree_registry
+from trellax._src.tree import treedef as tree_def
 
 
 def _follow(node: Any, path: tuple[Any, ...]) -> Any:
@@ -722,7 +724,8 @@ def test_incomparable_aux_data_is_named_when_comparing() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", ["tree_keys", "tree_registry", "tree_def", "tree_flatten", "tree_util", "tree_errors"]
+    "module",
+    ["tree.keys", "tree.registry", "tree.treedef", "tree.flatten", "tree.tree_util", "tree.errors"],
 )
 def test_docstring_examples(module: str) -> None:
     names = {name: getattr(tu, name) for name in dir(tu) if not name.startswith("_")}

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from tree_corpus import FakeArray
 
-from trellax._src.tree_util import broadcast_prefix  # what vmap uses for in_axes
+from trellax._src.tree.tree_util import broadcast_prefix  # what vmap uses for in_axes
 from trellax.tree_util import (
     register_pytree_node,
     register_pytree_node_class,

@@ -2,7 +2,7 @@
 
 ``Array``'s operators and methods are installed at import by ``trellax._src.numpy.array_methods``
 (so concrete arrays and tracers share them) and declared for type checkers in a ``TYPE_CHECKING``
-block of ``trellax/_src/basearray.py``. Nothing ties the two together but this test: every
+block of ``trellax/_src/core/basearray.py``. Nothing ties the two together but this test: every
 declared method must exist at run time with the declared parameters, and every installed one
 must be declared. ``tests/typing/check_*.py`` (checked by mypy and pyright in ``make typecheck``)
 must also run, so that what they assert type-checks is also what happens.
@@ -20,8 +20,8 @@ import pytest
 
 import trellax.numpy  # noqa: F401  (installs the operators and methods)
 from trellax import Array
-from trellax._src import basearray
-from trellax._src.array import ArrayImpl
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.core import basearray
 from trellax._src.interpreters.tracing import Tracer
 
 TYPING_DIR = Path(__file__).resolve().parent / "typing"

@@ -9,8 +9,8 @@ import pytest
 import trellax
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src import core
-from trellax._src.vmap_api import vmap  # noqa: F401  (registers every batch rule)
+from trellax._src.api.vmap import vmap  # noqa: F401  (registers every batch rule)
+from trellax._src.core import core
 
 # -- coverage: every primitive has a batch rule, or a reason it needs none --------------------------
 

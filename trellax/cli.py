@@ -26,8 +26,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
+from trellax._src.api.explain import explain_promotions
 from trellax._src.compat import runner
-from trellax._src.config import State
+from trellax._src.config import settings as config
+from trellax._src.config.settings import State
 from trellax._src.report import check, explain, formats, hasse, libraries, spec
 from trellax._src.report.table import LEVELS, build_table
 
@@ -200,9 +202,6 @@ def _explain(args: argparse.Namespace, out: TextIO) -> None:
 
 def _explain_function(args: argparse.Namespace) -> str:
     import importlib
-
-    from trellax._src import config
-    from trellax._src.explain import explain_promotions
 
     module_name, _, func_name = args.function.partition(":")
     if not module_name or not func_name:

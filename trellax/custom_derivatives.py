@@ -1,9 +1,9 @@
 """``trellax.custom_derivatives``: user-defined derivatives (the public names of
 ``jax.custom_derivatives`` that trellax has)."""
 
-from trellax._src.custom_derivatives import custom_jvp as custom_jvp
-from trellax._src.custom_derivatives import custom_jvp_call_p as custom_jvp_call_p
-from trellax._src.custom_derivatives import custom_vjp as custom_vjp
-from trellax._src.custom_derivatives import custom_vjp_call_p as custom_vjp_call_p
-from trellax._src.custom_gradient import closure_convert as closure_convert
-from trellax._src.custom_gradient import custom_gradient as custom_gradient
+from trellax._src.custom.derivatives import custom_jvp as custom_jvp
+from trellax._src.custom.derivatives import custom_jvp_call_p as custom_jvp_call_p
+from trellax._src.custom.derivatives import custom_vjp as custom_vjp
+from trellax._src.custom.derivatives import custom_vjp_call_p as custom_vjp_call_p
+from trellax._src.custom.gradient import closure_convert as closure_convert
+from trellax._src.custom.gradient import custom_gradient as custom_gradient

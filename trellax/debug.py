@@ -1,8 +1,8 @@
 """``trellax.debug``: printing and callbacks that run inside ``jit`` and ``vmap`` (mirrors
 ``jax.debug``; see docs/toplevel.md)."""
 
-from trellax._src.callbacks import debug_callback as callback
-from trellax._src.debugging import debug_breakpoint as breakpoint
-from trellax._src.debugging import debug_print as print
+from trellax._src.callbacks.callbacks import debug_callback as callback
+from trellax._src.callbacks.debugging import debug_breakpoint as breakpoint
+from trellax._src.callbacks.debugging import debug_print as print
 
 __all__ = ["breakpoint", "callback", "print"]

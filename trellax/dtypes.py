@@ -7,8 +7,7 @@ dtype('int16')
 (dtype('float16'), False)
 """
 
-from trellax._src.ad_util import float0
-from trellax._src.dtypes import (
+from trellax._src.dtypes.dtypes import (
     ALL_DTYPES,
     FLOAT4S,
     FLOAT6S,
@@ -37,6 +36,7 @@ from trellax._src.dtypes import (
     weak_float,
     weak_int,
 )
+from trellax._src.lax.ad_util import float0
 
 float8_e4m3fn = FLOAT8S.get("float8_e4m3fn")
 float8_e5m2 = FLOAT8S.get("float8_e5m2")

@@ -1,11 +1,11 @@
 """``trellax.sharding``: JAX's sharding names for one CPU device (see docs/toplevel.md)."""
 
-from trellax._src.sharding import AxisType as AxisType
-from trellax._src.sharding import Mesh as Mesh
-from trellax._src.sharding import NamedSharding as NamedSharding
-from trellax._src.sharding import PartitionSpec as PartitionSpec
-from trellax._src.sharding import Sharding as Sharding
-from trellax._src.sharding import SingleDeviceSharding as SingleDeviceSharding
-from trellax._src.sharding import get_mesh as get_mesh
-from trellax._src.sharding import reshard as reshard
-from trellax._src.sharding import set_mesh as set_mesh
+from trellax._src.core.devices import Sharding as Sharding
+from trellax._src.runtime.sharding import AxisType as AxisType
+from trellax._src.runtime.sharding import Mesh as Mesh
+from trellax._src.runtime.sharding import NamedSharding as NamedSharding
+from trellax._src.runtime.sharding import PartitionSpec as PartitionSpec
+from trellax._src.runtime.sharding import SingleDeviceSharding as SingleDeviceSharding
+from trellax._src.runtime.sharding import get_mesh as get_mesh
+from trellax._src.runtime.sharding import reshard as reshard
+from trellax._src.runtime.sharding import set_mesh as set_mesh

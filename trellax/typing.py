@@ -6,8 +6,8 @@
 ...     return tnp.asarray(x) * 2
 """
 
-from trellax._src.basearray import Array
-from trellax._src.typing import (
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import (
     ArrayLike,
     DType,
     DTypeLike,

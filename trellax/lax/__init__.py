@@ -5,7 +5,6 @@ first. Dtype errors name the ``trellax.numpy`` function that promotes.
 """
 
 from trellax._src.control_flow import cond, fori_loop, map, scan, switch, while_loop
-from trellax._src.custom_derivatives import stop_gradient as stop_gradient
 from trellax._src.lax.conv import (
     ConvDimensionNumbers,
     conv_dimension_numbers,
@@ -110,6 +109,7 @@ from trellax._src.lax.reductions import (
     reduce_xor,
     sort,
 )
+from trellax._src.lax.stop_gradient import stop_gradient as stop_gradient
 from trellax._src.lax.structural import (
     bitcast_convert_type,
     broadcast,
@@ -131,7 +131,7 @@ from trellax._src.lax.structural import (
     squeeze,
     transpose,
 )
-from trellax._src.parallel import (
+from trellax._src.parallel.collectives import (
     all_gather,
     axis_index,
     axis_size,
@@ -309,7 +309,7 @@ from trellax._src.lax.convolution import (  # noqa: E402
 from trellax._src.lax.special import erf_inv  # noqa: E402
 from trellax._src.lax.special_beta import betainc  # noqa: E402
 from trellax._src.lax.special_gamma import igamma, igamma_grad_a, igammac  # noqa: E402
-from trellax._src.lax_tree_ops import (  # noqa: E402
+from trellax._src.lax.tree_ops import (  # noqa: E402
     approx_max_k,
     approx_min_k,
     associative_scan,
@@ -380,7 +380,8 @@ from trellax._src.random.gamma_grad import random_gamma_grad  # noqa: E402
 __all__ += ["bessel_i0e", "bessel_i1e", "polygamma", "random_gamma_grad", "zeta"]
 
 # -- issue 14: the remaining jax.lax names (solvers, precision, stand-ins, options) ---------------
-from trellax._src.custom_root import custom_root  # noqa: E402
+from trellax._src.custom.linear_solve import custom_linear_solve  # noqa: E402
+from trellax._src.custom.root import custom_root  # noqa: E402
 from trellax._src.lax.options import (  # noqa: E402
     AccuracyMode,
     DotAlgorithm,
@@ -401,7 +402,6 @@ from trellax._src.lax.standins import (  # noqa: E402
     stage,
     with_sharding_constraint,
 )
-from trellax._src.linear_solve import custom_linear_solve  # noqa: E402
 
 __all__ += [
     "AccuracyMode",
@@ -426,7 +426,7 @@ __all__ += [
 ]
 
 # -- issue 14: more collectives over named vmap axes ------------------------------------------------
-from trellax._src.parallel_more import (  # noqa: E402
+from trellax._src.derived.collectives import (  # noqa: E402
     all_to_all,
     pbroadcast,
     pcast,
@@ -452,7 +452,7 @@ __all__ += [
     "ragged_all_to_all",
 ]
 
-from trellax._src.lax_more_ops import (  # noqa: E402
+from trellax._src.derived.lax_ops import (  # noqa: E402
     RaggedDotDimensionNumbers,
     conv_general_dilated_local,
     conv_general_dilated_patches,

@@ -31,8 +31,7 @@ __all__ = [
 ]
 
 # -- issue 14: the remaining jax.lax.linalg names ---------------------------------------------------
-from trellax._src.lax.schur import hessenberg, schur
-from trellax._src.lax_linalg_more import (
+from trellax._src.derived.lax_linalg import (
     EighImplementation,
     EigImplementation,
     SvdAlgorithm,
@@ -45,6 +44,7 @@ from trellax._src.lax_linalg_more import (
     tridiagonal,
     tridiagonal_solve,
 )
+from trellax._src.lax.schur import hessenberg, schur
 
 __all__ += [
     "EigImplementation",

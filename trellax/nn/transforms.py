@@ -1,5 +1,6 @@
 """``flax.linen.transforms``: the lifted transforms, as names of ``trellax.nn``."""
 
+from trellax._src.nn.transforms import _HashableProxy as _HashableProxy  # used by Flax's tests
 from trellax.nn import Module as Module
 from trellax.nn import Variable as Variable
 from trellax.nn import add_metadata_axis as add_metadata_axis
@@ -21,4 +22,3 @@ from trellax.nn import value_and_grad as value_and_grad
 from trellax.nn import vjp as vjp
 from trellax.nn import vmap as vmap
 from trellax.nn import while_loop as while_loop
-from trellax._src.nn.transforms import _HashableProxy as _HashableProxy  # used by Flax's tests

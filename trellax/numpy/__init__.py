@@ -9,8 +9,8 @@ Array(2, dtype=int32, weak_type=True)
 
 import numpy as _np
 
-from trellax._src.basearray import Array as ndarray
-from trellax._src.dtypes import finfo, iinfo, isdtype, issubdtype, promote_types
+from trellax._src.core.basearray import Array as ndarray
+from trellax._src.dtypes.dtypes import finfo, iinfo, isdtype, issubdtype, promote_types
 from trellax._src.numpy import array_methods as _array_methods  # noqa: F401  (attaches operators)
 from trellax._src.numpy.creation import (
     arange,

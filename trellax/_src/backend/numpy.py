@@ -640,7 +640,7 @@ def _extreme(d: np.dtype, *, low: bool) -> Any:
     if d == np.bool_:
         return not low
     if d.kind in "iu" or (d.kind == "V" and "int" in d.name):
-        from trellax._src.dtypes import iinfo
+        from trellax._src.dtypes.dtypes import iinfo
 
         info = iinfo(d)
         return np.array(info.min if low else info.max).astype(d)

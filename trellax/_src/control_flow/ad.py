@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trellax._src import ad_util, core
-from trellax._src.ad_util import Zero
 from trellax._src.control_flow.loops import while_p
 from trellax._src.control_flow.scan import scan_p
 from trellax._src.control_flow.scan_ad import scan_linearize
+from trellax._src.core import core
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, Var
+from trellax._src.lax import ad_util
+from trellax._src.lax.ad_util import Zero
 
 
 def _diff(a: Any) -> bool:

@@ -12,15 +12,21 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, dtypes
-from trellax._src.array import ArrayImpl
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.core import core
+from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
+from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.lax._base import asarray
 from trellax._src.lax.structural import _convert
-from trellax._src.tree_keys import keystr
-from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_flatten_with_path, tree_unflatten
+from trellax._src.tree.keys import keystr
+from trellax._src.tree.tree_util import (
+    PyTreeDef,
+    tree_flatten,
+    tree_flatten_with_path,
+    tree_unflatten,
+)
 
 # -- tracing sub-functions -------------------------------------------------------------------------
 
@@ -199,7 +205,7 @@ def eager_cached(key: Hashable, run: Callable[..., Any], args: tuple[Any, ...]) 
         out_leaves, out_tree = tree_flatten(out)
         return tree_unflatten(out_tree, [asarray(o) for o in out_leaves])
 
-    from trellax._src.api import run_cached
+    from trellax._src.api.api import run_cached
 
     return run_cached(("control_flow", key, tree), program, arrays)
 

@@ -19,13 +19,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trellax._src import ad_util, core
-from trellax._src.ad_util import Zero
 from trellax._src.control_flow.ad import _diff, _reverse_mode, jvp_closed
 from trellax._src.control_flow.conditionals import cond_p
 from trellax._src.control_flow.scan_ad import linearize_in
+from trellax._src.core import core
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, Var
+from trellax._src.lax import ad_util
+from trellax._src.lax.ad_util import Zero
 
 
 def hoist_consts(branches: Sequence[ClosedJaxpr]) -> tuple[list[Any], tuple[ClosedJaxpr, ...]]:

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src import core, dtypes
-from trellax._src.basearray import Array
 from trellax._src.control_flow import unjitted
 from trellax._src.control_flow.common import (
     _avals_of,
@@ -20,13 +18,21 @@ from trellax._src.control_flow.common import (
     eager_cached,
     fun_key,
 )
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
+from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.lax._base import asarray
 from trellax._src.lax.structural import _convert
-from trellax._src.tree_keys import keystr
-from trellax._src.tree_util import PyTreeDef, tree_flatten, tree_flatten_with_path, tree_unflatten
+from trellax._src.tree.keys import keystr
+from trellax._src.tree.tree_util import (
+    PyTreeDef,
+    tree_flatten,
+    tree_flatten_with_path,
+    tree_unflatten,
+)
 
 # -- cond / switch -------------------------------------------------------------------------------
 

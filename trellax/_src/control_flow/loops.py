@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from trellax._src import core, dtypes
-from trellax._src.basearray import Array
 from trellax._src.control_flow import unjitted
 from trellax._src.control_flow.common import (
     _CarryNames,
@@ -23,12 +21,15 @@ from trellax._src.control_flow.common import (
     fun_key,
 )
 from trellax._src.control_flow.scan import _scan
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr, JaxprEqn
+from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr, JaxprEqn
 from trellax._src.lax._base import asarray
 from trellax._src.lax.structural import _convert
-from trellax._src.tree_util import tree_flatten, tree_unflatten
+from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
 while_p = Primitive("while", multiple_results=True)
 

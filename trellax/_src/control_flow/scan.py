@@ -19,11 +19,11 @@ from trellax._src.control_flow.common import (
     eager_cached,
     fun_key,
 )
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr, JaxprEqn
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr, JaxprEqn
 from trellax._src.lax._base import asarray
-from trellax._src.tree_util import tree_flatten, tree_unflatten
+from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
 scan_p = Primitive("scan", multiple_results=True)
 
@@ -191,8 +191,8 @@ def map(f: Callable[[Any], Any], xs: Any, *, batch_size: int | None = None) -> A
 
 
 def _batched_map(f: Callable[[Any], Any], xs: Any, batch_size: int) -> Any:
+    from trellax._src.api.vmap import vmap
     from trellax._src.lax.structural import concatenate, reshape
-    from trellax._src.vmap_api import vmap
 
     leaves, tree = tree_flatten(xs)
     if not leaves:

@@ -20,12 +20,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from trellax._src import ad_util, core
-from trellax._src.ad_util import Zero
 from trellax._src.control_flow.scan import scan_p
-from trellax._src.core import ShapedArray
+from trellax._src.core import core
+from trellax._src.core.core import ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
 from trellax._src.interpreters import tracing
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, Var
+from trellax._src.lax import ad_util
+from trellax._src.lax.ad_util import Zero
 
 if TYPE_CHECKING:
     from trellax._src.interpreters.ad import Linearized

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src import core
+from trellax._src.core import core
+from trellax._src.interpreters.op_by_op import jit_disabled
 from trellax._src.lax._base import asarray
-from trellax._src.op_by_op import jit_disabled
-from trellax._src.tree_util import tree_flatten, tree_map, tree_unflatten
+from trellax._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
 
 NOT_HANDLED: Any = object()
 

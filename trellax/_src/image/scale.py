@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import linalg_ops, reductions, shapes, ufuncs
 from trellax._src.numpy.creation import arange, asarray

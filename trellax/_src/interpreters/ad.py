@@ -20,8 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src import core, dtypes, errors
-from trellax._src.ad_util import (
+from trellax._src.core import core, errors
+from trellax._src.core.core import Primitive, ShapedArray, Trace
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
+from trellax._src.dtypes import dtypes
+from trellax._src.interpreters.tracing import JaxprTrace, JaxprTracer
+from trellax._src.lax.ad_util import (
     UndefinedPrimal,
     Zero,
     add_any_p,
@@ -29,9 +33,6 @@ from trellax._src.ad_util import (
     is_float0,
     zero_of,
 )
-from trellax._src.core import Primitive, ShapedArray, Trace
-from trellax._src.interpreters.tracing import JaxprTrace, JaxprTracer
-from trellax._src.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
 from trellax._src.lax.structural import convert_element_type_p
 
 
@@ -254,7 +255,7 @@ def linearize_flat(
 
 
 def _finish_linear(tt: JaxprTrace, outs: list[Any], out_avals: list[ShapedArray]) -> ClosedJaxpr:
-    from trellax._src.ad_util import zeros
+    from trellax._src.lax.ad_util import zeros
 
     tt.active = False
     atoms = [tt.to_atom(zeros(a) if o is None else o) for o, a in zip(outs, out_avals)]

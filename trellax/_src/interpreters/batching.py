@@ -21,8 +21,9 @@ from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from typing import Any
 
-from trellax._src import core, dtypes, errors
-from trellax._src.core import Primitive, ShapedArray, Trace
+from trellax._src.core import core, errors
+from trellax._src.core.core import Primitive, ShapedArray, Trace
+from trellax._src.dtypes import dtypes
 
 
 class BatchTracer(core.Tracer):

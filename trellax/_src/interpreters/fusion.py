@@ -39,9 +39,9 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src import fp_errors
+from trellax._src.backend import fp_errors
+from trellax._src.core.jaxpr import Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.interpreters.fusion_runtime import FusionOptions
-from trellax._src.jaxpr import Jaxpr, JaxprEqn, Literal, Var
 
 #: Primitives that act elementwise on operands of equal rank (size-1 axes and 0-d operands
 #: broadcast), and whose impl can therefore run on any chunk of rows.

@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src import fp_errors
+from trellax._src.backend import fp_errors
 from trellax._src.backend.convert import convert
-from trellax._src.core import Primitive
+from trellax._src.core.core import Primitive
+from trellax._src.core.jaxpr import Atom, JaxprEqn, Literal, Var
 from trellax._src.interpreters import fusion_runtime as rt
 from trellax._src.interpreters.fusion import _BF16, NARROW, REDUCTIONS, Region, shadow
-from trellax._src.jaxpr import Atom, JaxprEqn, Literal, Var
 
 if TYPE_CHECKING:
     from trellax._src.interpreters.tracing import Emitter

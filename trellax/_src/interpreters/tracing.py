@@ -21,12 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src import core, dtypes, errors, fp_errors
-from trellax._src.array import ArrayImpl
-from trellax._src.core import Primitive, ShapedArray, Trace
+from trellax._src.backend import fp_errors
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.config import settings as _config
+from trellax._src.core import core, errors
+from trellax._src.core.core import Primitive, ShapedArray, Trace
+from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import fusion, fusion_codegen, fusion_runtime
-from trellax._src.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src import dtypes
-from trellax._src.array import ArrayImpl
 from trellax._src.backend import numpy as backend
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, Shape, ShapedArray
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.config import settings as _config
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Primitive, Shape, ShapedArray
+from trellax._src.dtypes import dtypes
 
 DType = np.dtype[Any]
 

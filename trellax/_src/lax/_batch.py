@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src.core import Primitive
+from trellax._src.core.core import Primitive
 from trellax._src.lax import structural as _s
 
 Dims = Sequence[int | None]

@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import ad_util, core
-from trellax._src.core import Primitive
+from trellax._src.core import core
+from trellax._src.core.core import Primitive
+from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax import fft as _fft
 from trellax._src.lax import indexing_batch as _idx

@@ -17,13 +17,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from trellax._src import ad_util, dtypes
 from trellax._src.backend import conv as _conv_impls  # noqa: F401  (registers the impls)
 from trellax._src.backend import numpy as backend
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.typing import ArrayLike, DTypeLike
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, check_dtype, num, same_dtypes_error
-from trellax._src.typing import ArrayLike, DTypeLike
 
 Pads = tuple[tuple[int, int], ...]
 
@@ -557,7 +558,7 @@ def reduce_window(
     init = asarray(init_value)
     if init.ndim != 0:
         raise TypeError(f"{name}: init_value must be a scalar, got shape {init.shape}")
-    from trellax._src.array import ArrayImpl
+    from trellax._src.backend.array import ArrayImpl
 
     concrete = isinstance(init, ArrayImpl)
     if concrete and bool(np.asarray(init) == _identity(comp, init.dtype)):

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trellax._src.core import Primitive
+from trellax._src.core.core import Primitive
 from trellax._src.lax import conv as _c
 from trellax._src.lax import elementwise as _ew
 from trellax._src.lax import structural as _s

@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
-from trellax._src.core import broadcast_shapes as _broadcast_shapes
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import broadcast_shapes as _broadcast_shapes
+from trellax._src.core.typing import ArrayLike, DTypeLike
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax import reductions, structural
 from trellax._src.lax._base import asarray, scalar_to_array
-from trellax._src.typing import ArrayLike, DTypeLike
 
 
 class Precision(enum.Enum):

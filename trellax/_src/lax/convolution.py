@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike
 from trellax._src.lax.conv import (
     conv_dimension_numbers,
     conv_general_dilated,
     conv_general_permutations,
     padtype_to_pads,
 )
-from trellax._src.typing import ArrayLike
 
 __all__ = [
     "ConvGeneralDilatedDimensionNumbers",

@@ -10,10 +10,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from trellax._src import ad_util, dtypes
 from trellax._src.backend import numpy as backend
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.typing import ArrayLike
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import (
     any_,
     asarray,
@@ -34,7 +36,6 @@ from trellax._src.lax._base import (
     signed_num,
     to_bool,
 )
-from trellax._src.typing import ArrayLike
 
 # -- arithmetic -----------------------------------------------------------------------------------
 add_p = naryop("add", [num, num])

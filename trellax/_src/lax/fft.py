@@ -21,12 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import ad_util, core, dtypes
 from trellax._src.backend import numpy as backend
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.typing import ArrayLike
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import Category, asarray, check_dtype
-from trellax._src.typing import ArrayLike
 
 FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
 

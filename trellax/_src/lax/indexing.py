@@ -22,12 +22,12 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple
 
-from trellax._src import dtypes
 from trellax._src.backend import numpy as backend
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.typing import ArrayLike
+from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import asarray, same_dtypes_error
-from trellax._src.typing import ArrayLike
 
 
 class GatherDimensionNumbers(NamedTuple):
@@ -395,13 +395,13 @@ def _inverse_slice_sizes(
 
 
 def _zeros_like(x: Any) -> Any:
-    from trellax._src import ad_util
+    from trellax._src.lax import ad_util
 
     return ad_util.zeros(ShapedArray._fast(tuple(x.shape), x.dtype, x.weak_type))
 
 
 def _full(shape: tuple[int, ...], like: Any, value: Any) -> Any:
-    from trellax._src import ad_util
+    from trellax._src.lax import ad_util
 
     return ad_util.broadcast_to_shape(ad_util.const(like, value, like.weak_type), shape)
 
@@ -426,7 +426,7 @@ def _gather_transpose(
     mode: GatherScatterMode,
     fill_value: Any,
 ) -> list[Any]:
-    from trellax._src import ad_util
+    from trellax._src.lax import ad_util
 
     if ad_util.is_undefined(indices):
         raise TypeError("gather is not linear in its indices")
@@ -445,7 +445,7 @@ gather_p.def_transpose(_gather_transpose)
 
 
 def _scatter_add_jvp(primals: Any, tangents: Any, **params: Any) -> tuple[Any, Any]:
-    from trellax._src import ad_util
+    from trellax._src.lax import ad_util
 
     operand, indices, updates = primals
     ans = scatter_add_p.bind(operand, indices, updates, **params)
@@ -463,7 +463,7 @@ def _scatter_add_transpose(
     dimension_numbers: ScatterDimensionNumbers,
     mode: GatherScatterMode,
 ) -> list[Any]:
-    from trellax._src import ad_util
+    from trellax._src.lax import ad_util
 
     if ad_util.is_undefined(indices):
         raise TypeError("scatter-add is not linear in its indices")
@@ -491,7 +491,7 @@ def _update_ids(indices: Any, updates: Any, dn: ScatterDimensionNumbers) -> Any:
     """Per update element, 1 + the flat number of its scatter position (int32 constants)."""
     import numpy as np
 
-    from trellax._src import core
+    from trellax._src.core import core
 
     ushape = tuple(updates.shape)
     scatter_axes = [p for p in range(len(ushape)) if p not in dn.update_window_dims]
@@ -511,7 +511,7 @@ def _landed_masks(
     mode: Any,
 ) -> tuple[Any, Any]:
     """(operand elements nobody overwrote, update elements that landed), both bool."""
-    from trellax._src import ad_util
+    from trellax._src.lax import ad_util
     from trellax._src.lax.elementwise import eq_p
 
     ids = _update_ids(indices, updates, dn)
@@ -533,7 +533,7 @@ def _landed_masks(
 def _scatter_jvp(
     primals: Any, tangents: Any, *, dimension_numbers: ScatterDimensionNumbers, mode: Any
 ) -> tuple[Any, Any]:
-    from trellax._src import ad_util
+    from trellax._src.lax import ad_util
     from trellax._src.lax.structural import select_n_p
 
     operand, indices, updates = primals
@@ -576,7 +576,7 @@ def _scatter_extremal_jvp(prim: Primitive) -> Any:
         primals: Any, tangents: Any, *, dimension_numbers: ScatterDimensionNumbers, mode: Any
     ) -> tuple[Any, Any]:
         """Ties share the tangent equally (operand included), like JAX's max rules."""
-        from trellax._src import ad_util
+        from trellax._src.lax import ad_util
         from trellax._src.lax.elementwise import add_p, div_p, eq_p, mul_p
         from trellax._src.lax.structural import convert_element_type_p, select_n_p
 

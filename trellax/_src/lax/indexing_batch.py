@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trellax._src import dtypes
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import structural as _s
 from trellax._src.lax._batch import Dims, axis_size, bdim_at_front
 from trellax._src.lax.indexing import (

@@ -20,10 +20,13 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-from trellax._src import ad_util, core, dtypes
 from trellax._src.backend import numpy as backend
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.typing import ArrayLike
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import (
     asarray,
     check_dtype,
@@ -31,7 +34,6 @@ from trellax._src.lax._base import (
     inexact,
     same_dtypes_error,
 )
-from trellax._src.typing import ArrayLike
 
 Shape = tuple[int, ...]
 DType = np.dtype[Any]

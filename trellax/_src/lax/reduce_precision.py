@@ -10,14 +10,14 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from trellax._src import ad_util
 from trellax._src.backend import bits as _bits_impls  # noqa: F401  (registers the impl)
 from trellax._src.backend import numpy as backend
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.typing import ArrayLike
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, check_dtype, floating
 from trellax._src.lax._batch import elementwise_rule
-from trellax._src.typing import ArrayLike
 
 reduce_precision_p = Primitive("reduce_precision")
 reduce_precision_p.def_impl(backend.impl("reduce_precision"))

@@ -12,10 +12,12 @@ from typing import Any, Protocol, TypeAlias, overload
 
 import numpy as np
 
-from trellax._src import ad_util, dtypes
 from trellax._src.backend import numpy as backend
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.typing import ArrayLike, DTypeLike
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import (
     any_,
     asarray,
@@ -25,7 +27,6 @@ from trellax._src.lax._base import (
     not_complex,
     number,
 )
-from trellax._src.typing import ArrayLike, DTypeLike
 
 Shape = tuple[int, ...]
 DotDimensionNumbers: TypeAlias = tuple[

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 from trellax._src.backend import schur as _schur_impls  # noqa: F401  (registers the impls)
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, ShapedArray
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, ShapedArray
+from trellax._src.core.typing import ArrayLike
 from trellax._src.lax._base import asarray, check_dtype, inexact
 from trellax._src.lax._batch import leading_rule
 from trellax._src.lax.linalg import _aval, _prim
-from trellax._src.typing import ArrayLike
 
 
 def _square(name: str, x: AbstractValue) -> tuple[int, ...]:

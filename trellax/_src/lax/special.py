@@ -7,11 +7,11 @@ differentiable through its parts. Operands are not promoted: they must be floati
 
 from __future__ import annotations
 
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import asarray, check_dtype, floating, scalar_to_array
 from trellax._src.lax.structural import select_n
-from trellax._src.typing import ArrayLike
 
 _CENTRAL = (
     2.81022636e-08,

@@ -7,13 +7,13 @@ is JAX's ``ValueError``.
 
 from __future__ import annotations
 
-from trellax._src import ad_util
 from trellax._src.backend import special_beta as _impls  # noqa: F401  (registers the impl)
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, floating, naryop
 from trellax._src.lax._batch import elementwise_rule
 from trellax._src.lax.elementwise import add, exp, lgamma, log, log1p, mul, neg, sub
-from trellax._src.typing import ArrayLike
 
 _c = ad_util.const
 

@@ -8,13 +8,13 @@ the ``igamma_grad_a`` primitive, which itself has no derivative (JAX raises too)
 
 from __future__ import annotations
 
-from trellax._src import ad_util
 from trellax._src.backend import special_gamma as _impls  # noqa: F401  (registers the impls)
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, floating, naryop
 from trellax._src.lax._batch import elementwise_rule
 from trellax._src.lax.elementwise import exp, lgamma, log, mul, neg, sub
-from trellax._src.typing import ArrayLike
 
 _c = ad_util.const
 

@@ -7,9 +7,10 @@ derivative of ``zeta`` (JAX has none) or of ``polygamma`` in ``m`` (a ValueError
 
 from __future__ import annotations
 
-from trellax._src import ad_util
 from trellax._src.backend import special as _special_impls  # noqa: F401  (registers the impls)
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, floating, naryop
 from trellax._src.lax._batch import elementwise_rule
 from trellax._src.lax.elementwise import (
@@ -27,7 +28,6 @@ from trellax._src.lax.elementwise import (
     sub,
 )
 from trellax._src.lax.structural import select_n
-from trellax._src.typing import ArrayLike
 
 _c = ad_util.const
 

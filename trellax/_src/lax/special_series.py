@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import math
 
-from trellax._src import ad_util
 from trellax._src.backend import special_hyp2f1 as _hyp2f1_impl  # noqa: F401
 from trellax._src.backend import special_series as _impls  # noqa: F401  (registers the impls)
 from trellax._src.backend import special_wofz as _wofz_impl  # noqa: F401
-from trellax._src.basearray import Array
-from trellax._src.core import Primitive
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import Primitive
+from trellax._src.core.typing import ArrayLike
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, complex_, floating, naryop
 from trellax._src.lax._batch import elementwise_rule
 from trellax._src.lax.elementwise import abs, add, div, erf, exp, mul, neg, sign, sub
-from trellax._src.typing import ArrayLike
 
 _c = ad_util.const
 

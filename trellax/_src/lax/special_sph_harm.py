@@ -7,14 +7,15 @@ Derivatives: ``∂Y/∂φ = i m Y`` and
 
 from __future__ import annotations
 
-from trellax._src import ad_util, dtypes
 from trellax._src.backend import special_sph_harm as _impls  # noqa: F401  (registers the impl)
-from trellax._src.basearray import Array
-from trellax._src.core import DType
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import DType
+from trellax._src.core.typing import ArrayLike
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, floating, naryop
 from trellax._src.lax._batch import elementwise_rule
 from trellax._src.lax.elementwise import add, cos, div, exp, mul, sin, sqrt, sub
-from trellax._src.typing import ArrayLike
 
 _c = ad_util.const
 

@@ -19,10 +19,10 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike
 from trellax._src.lax._base import asarray
-from trellax._src.tree_util import tree_flatten, tree_map, tree_unflatten
-from trellax._src.typing import ArrayLike
+from trellax._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
 
 _T = TypeVar("_T")
 

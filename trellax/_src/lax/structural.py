@@ -14,10 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import ad_util, dtypes
 from trellax._src.backend import numpy as backend
-from trellax._src.basearray import Array
-from trellax._src.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
+from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import (
     any_,
     asarray,
@@ -29,7 +31,6 @@ from trellax._src.lax._base import (
     num,
     same_dtypes_error,
 )
-from trellax._src.typing import ArrayLike, DTypeLike, ShapeLike
 
 Shape = tuple[int, ...]
 
@@ -76,7 +77,7 @@ def convert_element_type(x: ArrayLike, new_dtype: DTypeLike, *, weak_type: bool 
     if type(x) is int:
         # A Python int goes straight to the target dtype (JAX): 2**40 -> float32 works with x64
         # off, and an integer target wraps instead of raising.
-        from trellax._src.array import ArrayImpl
+        from trellax._src.backend.array import ArrayImpl
 
         return _convert(ArrayImpl._new(_python_int_as(x, d), d, False), d, weak_type)
     a = asarray(x)

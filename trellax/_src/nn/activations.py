@@ -18,7 +18,7 @@ import numpy as np
 
 import trellax.numpy as jnp
 from trellax import dtypes, lax
-from trellax._src.custom_derivatives import custom_jvp
+from trellax._src.custom.derivatives import custom_jvp
 from trellax._src.numpy.util import promote_args_inexact
 from trellax._src.scipy.special import logsumexp
 

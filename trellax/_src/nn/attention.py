@@ -148,6 +148,28 @@ def combine_masks(*masks: Any, dtype: Dtype = jnp.float32) -> Any:
     return out.astype(dtype)
 
 
+def _keys_and_values(
+    inputs_q: Any, inputs_k: Any, inputs_v: Any, inputs_kv: Any
+) -> tuple[Any, Any]:
+    """The key and value inputs of attention, defaulting as Flax does (``inputs_kv`` for both,
+    else the query for the key and the key for the value)."""
+    if inputs_kv is not None:
+        if inputs_k is not None or inputs_v is not None:
+            raise ValueError(
+                "If either `inputs_k` or `inputs_v` is not None, `inputs_kv` must be None."
+            )
+        return inputs_kv, inputs_kv
+    if inputs_k is None:
+        if inputs_v is not None:
+            raise ValueError(
+                "`inputs_k` cannot be None if `inputs_v` is not None. To have both "
+                "`inputs_k` and `inputs_v` be the same value, pass in the value to "
+                "`inputs_k` and leave `inputs_v` as None."
+            )
+        inputs_k = inputs_q
+    return inputs_k, inputs_k if inputs_v is None else inputs_v
+
+
 class MultiHeadDotProductAttention(Module):
     """Multi-head attention with ``query``/``key``/``value``/``out`` projections.
 
@@ -188,23 +210,7 @@ class MultiHeadDotProductAttention(Module):
         sow_weights: bool = False,
     ) -> Any:
         inputs_q = jnp.asarray(inputs_q)
-        if inputs_kv is not None:
-            if inputs_k is not None or inputs_v is not None:
-                raise ValueError(
-                    "If either `inputs_k` or `inputs_v` is not None, `inputs_kv` must be None."
-                )
-            inputs_k = inputs_v = inputs_kv
-        else:
-            if inputs_k is None:
-                if inputs_v is not None:
-                    raise ValueError(
-                        "`inputs_k` cannot be None if `inputs_v` is not None. To have both "
-                        "`inputs_k` and `inputs_v` be the same value, pass in the value to "
-                        "`inputs_k` and leave `inputs_v` as None."
-                    )
-                inputs_k = inputs_q
-            if inputs_v is None:
-                inputs_v = inputs_k
+        inputs_k, inputs_v = _keys_and_values(inputs_q, inputs_k, inputs_v, inputs_kv)
         features = self.out_features or inputs_q.shape[-1]
         qkv_features = self.qkv_features or inputs_q.shape[-1]
         if qkv_features % self.num_heads:

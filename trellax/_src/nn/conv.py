@@ -9,7 +9,7 @@ from typing import Any
 
 import trellax.numpy as jnp
 from trellax import lax
-from trellax._src.api import ShapeDtypeStruct, eval_shape
+from trellax._src.api.api import ShapeDtypeStruct, eval_shape
 from trellax._src.nn import initializers
 from trellax._src.nn.dtypes import promote_dtype
 from trellax._src.nn.linear import default_kernel_init

@@ -26,10 +26,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import trellax.numpy as jnp
-from trellax import tree_util
+from trellax._src.api.api import ShapeDtypeStruct, eval_shape
 from trellax._src.nn import errors
 from trellax._src.nn import partitioning as meta
 from trellax._src.nn.scope import DenyList, Scope, _Root
+from trellax._src.tree import tree_util
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -620,7 +621,6 @@ def _check_param_shape(
     init_kwargs: dict[str, Any],
 ) -> None:
     """Raises ScopeParamShapeError when ``value``'s shapes differ from the initializer's."""
-    from trellax._src.api import ShapeDtypeStruct, eval_shape
 
     try:
         cache_key: Any = (init_fn, init_args, tuple(sorted(init_kwargs.items())))

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src import dtypes
+from trellax._src.config import settings as _config
+from trellax._src.dtypes import dtypes
 
 DType = np.dtype[Any]
 

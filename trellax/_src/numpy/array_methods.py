@@ -1,6 +1,6 @@
 """Operators and methods of ``trellax.Array``, all routed through ``trellax.numpy``.
 
-Attached to the :class:`~trellax._src.basearray.Array` base class when ``trellax.numpy`` is
+Attached to the :class:`~trellax._src.core.basearray.Array` base class when ``trellax.numpy`` is
 imported, so concrete arrays and tracers share them and promotion happens in one place.
 
 Binary operators return ``NotImplemented`` for operands that are not array-like (so Python can
@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes, eager
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
-from trellax._src.core import Primitive
+from trellax._src.backend import eager
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import Primitive
+from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.elementwise import add_p, mul_p, sub_p
 from trellax._src.lax.structural import _convert

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.numpy import reductions, shapes, ufuncs
 from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.padding import pad

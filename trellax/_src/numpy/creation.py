@@ -14,16 +14,18 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src import core, dtypes, fp_errors
-from trellax._src.array import ArrayImpl
+from trellax._src.backend import fp_errors
+from trellax._src.backend.array import ArrayImpl
 from trellax._src.backend.convert import convert
-from trellax._src.basearray import Array
+from trellax._src.config import settings as _config
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
+from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert, broadcast_to, concatenate, expand_dims
 from trellax._src.numpy import creation_traced as traced
 from trellax._src.numpy.util import to_inexact_dtype
-from trellax._src.typing import ArrayLike, DTypeLike, ShapeLike
 
 DType = np.dtype[Any]
 _PY_KIND = {int: "i", float: "f", complex: "c"}

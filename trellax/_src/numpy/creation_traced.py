@@ -20,8 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, dtypes
-from trellax._src.basearray import Array
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax.structural import _convert, broadcast_in_dim, broadcasted_iota, concatenate
 from trellax._src.numpy.reductions import const

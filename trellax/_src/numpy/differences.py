@@ -9,8 +9,9 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike
+from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert, broadcast_to, slice_in_dim_static
 from trellax._src.numpy import ufuncs
 from trellax._src.numpy.joining import concatenate
@@ -18,7 +19,6 @@ from trellax._src.numpy.reductions import canonicalize_axis
 from trellax._src.numpy.shapes import ravel
 from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import ensure_array, promote_args_keep_shapes
-from trellax._src.typing import ArrayLike
 
 
 def diff(

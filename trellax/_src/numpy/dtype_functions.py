@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
-from trellax._src.typing import ArrayLike, DTypeLike
+from trellax._src.core.typing import ArrayLike, DTypeLike
+from trellax._src.dtypes import dtypes
 
 
 def result_type(*args: Any) -> np.dtype[Any]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
 from trellax._src.numpy import joining, shapes
 from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.reductions import canonicalize_axis

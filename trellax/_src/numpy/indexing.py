@@ -20,11 +20,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src import dtypes
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
-from trellax._src.core import broadcast_shapes
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.config import settings as _config
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import broadcast_shapes
+from trellax._src.core.typing import ArrayLike
+from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import asarray, scalar_to_array
 from trellax._src.lax.indexing import (
     SCATTER_PRIMITIVES,
@@ -45,7 +46,6 @@ from trellax._src.lax.structural import (
 )
 from trellax._src.lax.structural import slice as lax_slice
 from trellax._src.numpy.util import ensure_array
-from trellax._src.typing import ArrayLike
 
 _BASIC = (int, slice, type(None), type(Ellipsis), bool)
 
@@ -447,7 +447,7 @@ def _is_bool_mask(item: Any) -> bool:
 
 def _concrete_mask(item: Any) -> np.ndarray[Any, Any]:
     if isinstance(item, Array) and type(item) is not ArrayImpl:
-        from trellax._src.errors import NonConcreteBooleanIndexError
+        from trellax._src.core.errors import NonConcreteBooleanIndexError
 
         raise NonConcreteBooleanIndexError(item)
     return np.asarray(item, dtype=np.bool_)

@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, dtypes
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
-from trellax._src.errors import ConcretizationTypeError
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.errors import ConcretizationTypeError
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import structural as lax_structural
 from trellax._src.lax.reductions import cumsum_p
 from trellax._src.lax.structural import _convert, broadcast_in_dim

@@ -24,8 +24,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import linalg as lax_linalg
 from trellax._src.lax._base import canonicalize_axes, complex_to_real
@@ -240,7 +240,7 @@ def slogdet(a: ArrayLike, *, method: str | None = None) -> SlogdetResult:
 def solve(a: ArrayLike, b: ArrayLike) -> Array:
     """``x`` with ``a @ x = b``. A 1-D ``b`` is one vector (for every matrix of ``a``); otherwise
     ``b`` is a stack of ``[n, k]`` matrices whose batch dimensions broadcast with ``a``'s."""
-    from trellax._src.core import broadcast_shapes
+    from trellax._src.core.core import broadcast_shapes
 
     x, y = _inexact("solve", a, b)
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:

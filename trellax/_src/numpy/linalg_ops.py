@@ -7,16 +7,17 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src import dtypes, fp_errors
-from trellax._src.array import ArrayImpl
+from trellax._src.backend import fp_errors
+from trellax._src.backend.array import ArrayImpl
 from trellax._src.backend.numpy import MATMUL_2D
-from trellax._src.basearray import Array
-from trellax._src.core import _current_trace, eval_trace
+from trellax._src.config import settings as _config
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import _current_trace, eval_trace
+from trellax._src.core.typing import ArrayLike, DType, DTypeLike
+from trellax._src.dtypes import dtypes
 from trellax._src.lax.reductions import dot_general, dot_general_p
 from trellax._src.lax.structural import _convert, broadcast_to, reshape
 from trellax._src.numpy.util import promote_args_keep_shapes
-from trellax._src.typing import ArrayLike, DType, DTypeLike
 
 
 def _contraction_error(x_dims: tuple[int, ...], y_dims: tuple[int, ...]) -> TypeError:
@@ -132,7 +133,7 @@ def _eager_matmul_2d(a: ArrayImpl, b: ArrayImpl) -> Array | None:
 
 
 def _broadcast_batch(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    from trellax._src.core import broadcast_shapes
+    from trellax._src.core.core import broadcast_shapes
 
     return broadcast_shapes(a, b)
 
@@ -269,7 +270,7 @@ def vecdot(
     preferred_element_type: Any = None,
 ) -> Array:
     """``sum(conj(x1) * x2, axis)`` with the other dimensions broadcast (Array API)."""
-    from trellax._src.core import broadcast_shapes
+    from trellax._src.core.core import broadcast_shapes
     from trellax._src.numpy.ufuncs import conjugate
 
     x, y = promote_args_keep_shapes("vecdot", x1, x2)
@@ -341,7 +342,7 @@ def cross(
 ) -> Array:
     """Cross products of 3-vectors (2-vectors have a zero z; two 2-vectors give the z component
     only) along ``axisa``/``axisb``, the result's vectors along ``axisc`` (``axis`` sets all)."""
-    from trellax._src.core import broadcast_shapes
+    from trellax._src.core.core import broadcast_shapes
     from trellax._src.lax import elementwise as lax
     from trellax._src.lax.structural import concatenate, slice, transpose
 

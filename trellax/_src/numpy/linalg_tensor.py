@@ -8,7 +8,7 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
 from trellax._src.numpy import linalg, shapes
 from trellax._src.numpy.util import check_arraylike, ensure_array
 

@@ -18,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, dtypes
-from trellax._src.basearray import Array
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import structural as lax_structural
 from trellax._src.lax.structural import _convert, broadcast_in_dim, broadcasted_iota, rev
@@ -57,7 +58,7 @@ def _pairs(
 ) -> tuple[tuple[Any, Any], ...]:
     """``value`` broadcast to one ``(before, after)`` pair per axis (NumPy's accepted shapes)."""
     if not _all_concrete(value):
-        from trellax._src.errors import ConcretizationTypeError
+        from trellax._src.core.errors import ConcretizationTypeError
 
         raise ConcretizationTypeError(value, f"the {name} argument of trellax.numpy.pad")
     arr = np.asarray(value, dtype=object if not integral else None)

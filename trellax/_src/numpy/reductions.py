@@ -24,10 +24,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from trellax._src import dtypes
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
-from trellax._src.core import Primitive
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import Primitive
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import reductions as lax_reductions
 from trellax._src.lax._base import complex_to_real

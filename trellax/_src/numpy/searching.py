@@ -6,7 +6,7 @@ unchanged under ``jit``. Functions whose *output shape* depends on the values (`
 ``argwhere``, ``bincount`` without ``length``...) take JAX's static ``size=`` (and ``fill_value=``):
 with it the output has exactly ``size`` entries (truncated, or padded with ``fill_value``);
 without it the size is read from the concrete input, which works eagerly and raises
-:class:`~trellax._src.errors.ConcretizationTypeError` (naming ``size=``) under tracing.
+:class:`~trellax._src.core.errors.ConcretizationTypeError` (naming ``size=``) under tracing.
 
 Index results use the default int (int32, int64 with x64 on), except ``searchsorted`` and
 ``digitize``, which return int32 whatever x64 says, as in JAX.
@@ -21,10 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import core, dtypes
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
-from trellax._src.errors import ConcretizationTypeError
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.errors import ConcretizationTypeError
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.reductions import cumsum, reduce_max, reduce_min, reduce_or, reduce_sum

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any, overload
 
-from trellax._src import core, dtypes
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax.reductions import reduce_and
 from trellax._src.lax.structural import _convert, select_n, select_n_p
@@ -18,7 +20,6 @@ from trellax._src.numpy.util import (
     promote_args_inexact,
     promote_shapes,
 )
-from trellax._src.typing import ArrayLike
 
 
 @overload

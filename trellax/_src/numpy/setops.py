@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.reductions import reduce_or

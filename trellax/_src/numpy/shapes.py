@@ -14,8 +14,9 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from trellax._src import core, dtypes
-from trellax._src.basearray import Array
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import structural as lax_structural
 from trellax._src.lax.structural import (

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trellax._src.errors import NonHashableStaticArgumentError
+from trellax._src.core.errors import NonHashableStaticArgumentError
 
 
 def check_static(fun_name: str, **args: Any) -> None:

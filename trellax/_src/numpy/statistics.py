@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import reductions as lax_reductions
 from trellax._src.lax.structural import (

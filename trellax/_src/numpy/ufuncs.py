@@ -14,10 +14,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from trellax._src import dtypes, eager
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
-from trellax._src.core import Primitive
+from trellax._src.backend import eager
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import Primitive
+from trellax._src.core.typing import ArrayLike
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert, broadcast_to, clamp, select_n
@@ -31,7 +33,6 @@ from trellax._src.numpy.util import (
     promote_dtypes,
     promote_shapes,
 )
-from trellax._src.typing import ArrayLike
 
 _Promote = Callable[..., list[Array]]
 
@@ -271,7 +272,7 @@ def _concrete_int(y: Any) -> int | None:
         return int(y)
     if isinstance(y, np.ndarray) and y.ndim == 0 and y.dtype.kind in "iu":
         return int(y)
-    from trellax._src.array import ArrayImpl
+    from trellax._src.backend.array import ArrayImpl
 
     if type(y) is ArrayImpl and y.ndim == 0 and dtypes.kind(y.dtype) in ("i", "u"):
         return int(y._value)
@@ -424,7 +425,7 @@ def _weighted_tangents(ta: Array, tb: Array, a: Array, b: Array, out: Array, exp
 
 
 def _custom_jvp(fun: Any, rule: Any) -> Any:
-    from trellax._src.custom_derivatives import custom_jvp
+    from trellax._src.custom.derivatives import custom_jvp
 
     wrapped = custom_jvp(fun)
     wrapped.defjvp(rule)

@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src import core, dtypes
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.config import settings as _config
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import asarray, scalar_to_array
 from trellax._src.lax.structural import _convert, broadcast_in_dim
 

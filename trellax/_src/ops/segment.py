@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
-from trellax._src.errors import ConcretizationTypeError
+from trellax._src.core.basearray import Array
+from trellax._src.core.errors import ConcretizationTypeError
+from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import ufuncs
 from trellax._src.numpy.creation import full

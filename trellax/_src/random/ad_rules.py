@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 import trellax.numpy as tnp
-from trellax._src import ad_util, dtypes
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import ad_util
 from trellax._src.random.binomial import random_binomial_p
 from trellax._src.random.floats import random_erf_inv_p, random_uniform_p
 from trellax._src.random.gamma_grad import random_gamma_grad_p

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.random import threefry
 from trellax._src.random.floats import unit_floats
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from trellax._src import fp_errors
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
-from trellax._src.core import Primitive, _current_trace, eval_trace
+from trellax._src.backend import fp_errors
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import Primitive, _current_trace, eval_trace
 
 
 def eager_value(data: Any) -> Any:

@@ -11,8 +11,8 @@ import numpy as np
 
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.random.binomial import random_binomial_p
 from trellax._src.random.keys import single_key
 from trellax._src.random.loops import random_gamma_p, random_poisson_p

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import fp_errors
+from trellax._src.backend import fp_errors
 from trellax._src.random import chunks
 
 F32 = np.ndarray[Any, np.dtype[np.float32]]

@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend.numpy import _digamma
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.lax._base import asarray
 from trellax._src.random.loops import lgamma
 
 
@@ -123,7 +124,6 @@ def gamma_grad_data(a: Any, x: Any) -> Any:
 def random_gamma_grad(a: Any, x: Any) -> Any:
     """``dx/da`` of a Gamma(a, 1) sample ``x`` (``lax.random_gamma_grad``; operands of one
     floating dtype and shape)."""
-    from trellax._src.lax._base import asarray
 
     return random_gamma_grad_p.bind(asarray(a), asarray(x))
 

@@ -19,14 +19,14 @@ import numpy as np
 
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src import config as _config
-from trellax._src import dtypes
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.config import settings as _config
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.random import threefry
 from trellax._src.random.dispatch import eager_value
 from trellax._src.random.primitives import random_fold_in_p, random_seed_p, random_split_p
-from trellax._src.tree_registry import register_pytree_node
+from trellax._src.tree.registry import register_pytree_node
 
 _U32 = np.dtype(np.uint32)
 

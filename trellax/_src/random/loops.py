@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.backend.convert import convert
+from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.random import threefry
 from trellax._src.random.erfinv import erfinv_f32, erfinv_f64
 from trellax._src.random.floats import unit_floats
@@ -167,10 +168,14 @@ def poisson_data(key: Any, lam: Any, shape: tuple[int, ...], dtype: np.dtype[Any
             accept = (accept1 | (~reject & (s <= t))) & live
             k_out = np.where(accept, kk, k_out)
             accepted |= accept
-        out = np.where(small, knuth, k_out.astype(np.int64))
-        out = np.where(lam == 0, 0, out)
-        out = np.where(np.isnan(lam) | (lam < 0), -1, out)
-    return out.astype(dtype)
+        # the draws are floats converted at the end as JAX converts them: saturating at the
+        # dtype's bounds (a rate of 3e9 gives int32's maximum, 500 gives int8's 127), never
+        # wrapping; Knuth's counts are small integers, exact in float32
+        out = np.where(small, knuth.astype(f32), k_out)
+        out = convert(np.where(lam == 0, f32.type(0), out).astype(f32), np.dtype(dtype))
+        # the marker of an invalid rate is the integer -1 in the dtype (wrapping if unsigned)
+        invalid = np.array(-1).astype(dtype)
+        return np.where(np.isnan(lam) | (lam < 0), invalid, out).astype(dtype)
 
 
 random_poisson_p = Primitive("random_poisson")

@@ -29,7 +29,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.random import chunks, erfinv, threefry
 from trellax._src.random.floats import LAYOUT, erf_inv_values, uniform_values
 from trellax._src.random.primitives import key_batch

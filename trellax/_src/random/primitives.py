@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.random import threefry
 
 _U32 = np.dtype(np.uint32)

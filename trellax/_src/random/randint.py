@@ -16,9 +16,9 @@ import numpy as np
 
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
-from trellax._src.core import Primitive, ShapedArray
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.random import threefry
 from trellax._src.random.dispatch import eager_value
 from trellax._src.random.keys import single_key

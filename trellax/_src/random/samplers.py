@@ -10,9 +10,9 @@ import numpy as np
 
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src import dtypes
-from trellax._src.array import ArrayImpl
-from trellax._src.basearray import Array
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.random.dispatch import draw, eager_value
 from trellax._src.random.floats import NMANT, random_erf_inv_p, random_uniform_p, uniform_values
 from trellax._src.random.keys import single_key

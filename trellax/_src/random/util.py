@@ -10,9 +10,9 @@ import numpy as np
 
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src import config as _config
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.config import settings as _config
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 
 Shape = tuple[int, ...]
 

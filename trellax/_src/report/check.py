@@ -3,7 +3,7 @@
 For trellax, two functions are checked over all pairs and triples: the join on the lattice (the
 table of the JAX docs) and the op-level ``result_type`` (dtype and weak flag, canonicalized for
 x64). For another library, its promotion measured live. A function that is commutative,
-idempotent and associative is the join of a partial order; :func:`~trellax._src.lattice.check_table`
+idempotent and associative is the join of a partial order; :func:`~trellax._src.dtypes.lattice.check_table`
 then recovers that order's Hasse diagram.
 """
 
@@ -13,10 +13,10 @@ import textwrap
 from collections.abc import Callable
 from typing import Final
 
-from trellax._src import config as _config
-from trellax._src import dtypes as _dt
-from trellax._src.dtypes import Node, WeakType
-from trellax._src.lattice import NoJoinError, TableReport, check_table
+from trellax._src.config import settings as _config
+from trellax._src.dtypes import dtypes as _dt
+from trellax._src.dtypes.dtypes import Node, WeakType
+from trellax._src.dtypes.lattice import NoJoinError, TableReport, check_table
 from trellax._src.report import spec
 from trellax._src.report.libraries import Library, node_of
 from trellax._src.report.table import op_cell

@@ -1,6 +1,6 @@
 """``trellax explain``: why some types promote to what they do, and how that depends on config.
 
->>> from trellax._src.config import State
+>>> from trellax._src.config.settings import State
 >>> from trellax._src.report import spec
 >>> print(explain([spec.parse("i1"), spec.parse("u1")], State(False, "standard")))
 ... # doctest: +ELLIPSIS
@@ -15,9 +15,9 @@ import textwrap
 from collections.abc import Sequence
 from typing import Final
 
-from trellax._src import config as _config
-from trellax._src import dtypes as _dt
-from trellax._src.dtypes import Node, WeakType
+from trellax._src.config import settings as _config
+from trellax._src.dtypes import dtypes as _dt
+from trellax._src.dtypes.dtypes import Node, WeakType
 from trellax._src.report import spec
 from trellax._src.report.table import Cell, op_cell
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Final, Literal
 from xml.sax.saxutils import escape
 
-from trellax._src import config as _config
-from trellax._src import dtypes as _dt
-from trellax._src.dtypes import Node, WeakType
+from trellax._src.config import settings as _config
+from trellax._src.dtypes import dtypes as _dt
+from trellax._src.dtypes.dtypes import Node, WeakType
 from trellax._src.report import spec
 
 Format = Literal["text", "dot", "svg"]

@@ -25,9 +25,9 @@ from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src import dtypes as _dt
-from trellax._src.dtypes import Node, WeakType
+from trellax._src.config import settings as _config
+from trellax._src.dtypes import dtypes as _dt
+from trellax._src.dtypes.dtypes import Node, WeakType
 from trellax._src.report import spec
 from trellax._src.report.compare import Comparison
 from trellax._src.report.table import Cell, Table

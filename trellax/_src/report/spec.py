@@ -20,8 +20,9 @@ from typing import Final
 
 import numpy as np
 
-from trellax._src import dtypes as _dt
-from trellax._src.dtypes import Node, WeakType
+from trellax._src.api.api import ShapeDtypeStruct
+from trellax._src.dtypes import dtypes as _dt
+from trellax._src.dtypes.dtypes import Node, WeakType
 
 #: Byte-width code of each of the 15 standard dtypes, in the order of the docs' table.
 _CODES: Final[dict[str, Node]] = {
@@ -156,7 +157,6 @@ def parse_example(text: str) -> object:
     full names work too (``bfloat16[4]``); ``int``, ``float``, ``complex`` and ``bool`` stand for
     Python scalars.
     """
-    from trellax._src.api import ShapeDtypeStruct
 
     t = text.strip()
     if t in _PY_EXAMPLES:

@@ -10,7 +10,7 @@ Two levels, as in the reference:
   (``i*`` is a node there, not a weak int32). ``promote_types`` returns the dtype of this join,
   reading a weak node as the 64-bit type of its kind.
 
->>> from trellax._src.config import State
+>>> from trellax._src.config.settings import State
 >>> t = build_table(State(False, "standard"))
 >>> t.cell(_dt.int8, _dt.weak_float).label
 'f4*'
@@ -24,9 +24,9 @@ from typing import Final, Literal
 
 import numpy as np
 
-from trellax._src import config as _config
-from trellax._src import dtypes as _dt
-from trellax._src.dtypes import DType, Node, WeakType
+from trellax._src.config import settings as _config
+from trellax._src.dtypes import dtypes as _dt
+from trellax._src.dtypes.dtypes import DType, Node, WeakType
 from trellax._src.report import spec
 
 Level = Literal["op", "lattice"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import trellax.numpy as jnp
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact_keep_shapes
 
 ArrayLike = Any

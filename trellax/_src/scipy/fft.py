@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 import trellax.numpy as jnp
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.numpy.fft import _complex_of, _inexact
 from trellax._src.numpy.util import check_arraylike
 from trellax._src.scipy.signal_conv import normalize_axis

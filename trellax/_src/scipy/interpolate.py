@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 
 import trellax.numpy as jnp
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
 from trellax._src.numpy.dtype_functions import can_cast
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact
-from trellax._src.tree_registry import register_pytree_node
+from trellax._src.tree.registry import register_pytree_node
 
 ArrayLike = Any
 _METHODS = ("linear", "nearest")

@@ -15,12 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import linalg as lax_linalg
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, linalg, linalg_ops, reductions, shapes, ufuncs
-from trellax._src.numpy.creation import arange, asarray, eye, zeros
+from trellax._src.numpy.creation import arange, asarray, diag, eye, zeros
+from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import take
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args
@@ -431,7 +432,6 @@ def eigh_tridiagonal(
 
 
 def _diag(v: Array, k: int = 0) -> Array:
-    from trellax._src.numpy.creation import diag
 
     return diag(v, k)
 
@@ -452,8 +452,6 @@ def block_diag(*arrs: ArrayLike) -> Array:
     rows = []
     col = 0
     for b in blocks:
-        from trellax._src.numpy.padding import pad
-
         rows.append(pad(b, ((0, 0), (col, total_cols - col - b.shape[1]))))
         col += b.shape[1]
     out = joining.concatenate(rows, axis=0)

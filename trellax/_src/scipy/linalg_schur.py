@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.derived.lax_linalg import householder_product
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import linalg as lax_linalg
 from trellax._src.lax.schur import hessenberg as _hessenberg
 from trellax._src.lax.schur import schur as _schur
-from trellax._src.lax_linalg_more import householder_product
 from trellax._src.numpy import joining, linalg, linalg_ops, reductions, shapes, ufuncs
 from trellax._src.numpy.creation import diag, eye, zeros
 from trellax._src.numpy.selection import where

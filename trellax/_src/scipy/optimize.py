@@ -22,9 +22,9 @@ from typing import Any, NamedTuple
 
 import trellax.numpy as jnp
 from trellax import lax
-from trellax._src import dtypes
-from trellax._src.ad_api import value_and_grad
-from trellax._src.basearray import Array
+from trellax._src.api.autodiff import value_and_grad
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.scipy.optimize_line_search import line_search
 
 

@@ -28,8 +28,8 @@ from typing import Any, NamedTuple
 
 import trellax.numpy as jnp
 from trellax import lax
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 
 Evaluate = Callable[[Array], tuple[Array, Array, Array]]  # step -> (value, slope, gradient)
 _C1, _C2 = 1e-4, 0.9

@@ -20,8 +20,8 @@ import numpy as np
 
 import trellax.numpy as jnp
 from trellax import lax
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact_keep_shapes
 
 ArrayLike = Any

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 import trellax.numpy as jnp
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy.util import promote_args_inexact
 

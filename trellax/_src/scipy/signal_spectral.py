@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 import trellax.numpy as jnp
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.numpy.fft import _complex_of
 from trellax._src.numpy.util import promote_args_inexact
 from trellax._src.scipy.signal_conv import check_real_fft_dtype, normalize_axis

@@ -13,12 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import special as lax_special
 from trellax._src.lax import special_beta, special_gamma, special_prims
 from trellax._src.lax._base import scalar_to_array
+from trellax._src.lax.stop_gradient import stop_gradient
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, ufuncs
 from trellax._src.numpy.creation import asarray
@@ -405,7 +406,6 @@ def logsumexp(
     With ``b`` the sum may be negative: ``return_sign=True`` returns ``(log|sum|, sign)``;
     otherwise a negative sum gives NaN.
     """
-    from trellax._src.custom_derivatives import stop_gradient
 
     if where is not None:  # masked-out entries can't make NaNs, in values or gradients
         a = _where(where, a, _c(0, asarray(a)))

@@ -69,7 +69,7 @@ __all__ = [
 ]
 
 # -- issue 14: the Schur-based functions and the rest of jax.scipy.linalg -------------------------
-from trellax._src.scipy.linalg_more import (
+from trellax._src.scipy.linalg_derived import (
     expm_frechet,
     fiedler_companion,
     qr_multiply,

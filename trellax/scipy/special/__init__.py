@@ -41,7 +41,7 @@ from trellax._src.scipy.special import (
     xlogy,
     zeta,
 )
-from trellax._src.scipy.special_more import (
+from trellax._src.scipy.special_integrals import (
     bessel_jn,
     dawsn,
     erfcx,

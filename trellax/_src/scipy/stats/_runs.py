@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import trellax.numpy as jnp
 from trellax import lax
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
 
 
 def run_bounds(s: Array) -> tuple[Array, Array]:

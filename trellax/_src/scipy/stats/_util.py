@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import scalar_to_array
+from trellax._src.lax.structural import _convert
 from trellax._src.numpy.util import (
     check_arraylike,
     promote_args_inexact,
@@ -45,7 +46,5 @@ def strong_if_shaped(x: Array) -> Array:
     """The result of a formula whose JAX version uses ``lax._const`` constants: strong unless
     it is a weak 0-d value."""
     if x.weak_type and x.ndim:
-        from trellax._src.lax.structural import _convert
-
         return _convert(x, x.dtype, False)
     return x

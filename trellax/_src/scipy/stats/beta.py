@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
 from trellax._src.lax.structural import clamp
 from trellax._src.numpy import ufuncs as u
 from trellax._src.numpy.selection import where

@@ -16,8 +16,8 @@ from typing import Any
 
 import trellax.numpy as jnp
 import trellax.random as random
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact_keep_shapes
 from trellax._src.scipy import linalg, special
 from trellax.tree_util import register_pytree_node_class

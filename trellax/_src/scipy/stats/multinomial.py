@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 import trellax.numpy as jnp
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact, promote_args_numeric
 from trellax._src.scipy import special
 from trellax._src.scipy.stats._util import ArrayLike

@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
 from trellax._src.numpy import linalg, reductions, shapes
 from trellax._src.numpy import ufuncs as u
+from trellax._src.scipy.linalg import solve_triangular
 from trellax._src.scipy.stats._util import ArrayLike, promote
 
 
@@ -32,7 +33,6 @@ def logpdf(x: ArrayLike, mean: ArrayLike, cov: ArrayLike, allow_singular: None =
                 f"cov {cov.shape}"
             )
         chol = linalg.cholesky(cov)
-        from trellax._src.scipy.linalg import solve_triangular
 
         flat = shapes.reshape(diff, (-1, n))
         y = solve_triangular(chol, shapes.transpose(flat), lower=True)

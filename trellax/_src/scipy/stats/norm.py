@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import ufuncs as u

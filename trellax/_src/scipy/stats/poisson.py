@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import trellax.numpy as jnp
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
 from trellax._src.numpy import ufuncs as u
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact_keep_shapes

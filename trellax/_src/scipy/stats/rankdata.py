@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 import trellax.numpy as jnp
-from trellax._src import dtypes
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.numpy.reductions import canonicalize_axis
 from trellax._src.numpy.util import check_arraylike
 from trellax._src.scipy.stats._runs import run_bounds

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
 from trellax._src.numpy import ufuncs as u
 from trellax._src.scipy import special
 from trellax._src.scipy.stats._util import ArrayLike, promote, strong_if_shaped

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 import trellax.numpy as jnp
-from trellax._src.basearray import Array
+from trellax._src.core.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact
 from trellax._src.scipy import special

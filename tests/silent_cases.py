@@ -1,0 +1,45 @@
+"""Expressions whose JAX values ``tests/golden/silent.json`` records (``tools/gen_golden_silent.py``);
+``jax`` is the top-level module (``jax`` or ``trellax``), ``jnp`` its numpy namespace, and ``fns``
+the functions ``make_functions`` builds with them."""
+
+from typing import Any
+
+
+def make_functions(jax: Any, jnp: Any) -> dict[str, Any]:
+    """Custom-rule functions whose rules call custom functions (higher-order derivatives)."""
+    exp3 = jax.custom_jvp(jnp.exp)
+    exp3.defjvp(lambda p, t: (exp3(p[0]), exp3(p[0]) * t[0] * 3))
+    sin_e = jax.custom_jvp(jnp.sin)
+    sin_e.defjvp(lambda p, t: (sin_e(p[0]), jnp.cos(p[0]) * exp3(p[0]) * t[0]))
+    tanh_v = jax.custom_vjp(jnp.tanh)
+    tanh_v.defvjp(lambda x: (tanh_v(x), x), lambda x, ct: (ct * exp3(x) * 2,))
+    return {"exp3": exp3, "sin_e": sin_e, "tanh_v": tanh_v}
+
+
+_DERIVS = (
+    "jax.grad(jax.grad(fns['{f}']))(0.5)",
+    "jax.grad(jax.grad(jax.grad(fns['{f}'])))(0.5)",
+    "jax.hessian(fns['{f}'])(0.5)",
+    "jax.jacfwd(jax.jacfwd(fns['{f}']))(0.5)",
+    "jax.jacrev(jax.jacfwd(fns['{f}']))(0.5)",
+    "jax.jacfwd(jax.jacrev(fns['{f}']))(0.5)",
+    "jax.jit(jax.grad(jax.grad(fns['{f}'])))(0.5)",
+    "jax.vmap(jax.grad(jax.grad(fns['{f}'])))(jnp.array([0.25, 0.5]))",
+)
+
+CASES = (
+    # random.poisson converts its float draws saturating at the dtype's bounds
+    "jax.random.poisson(jax.random.key(0), jnp.array([3e9, 1e30, 1e5, 0., -1., jnp.nan, jnp.inf]))",
+    "jax.random.poisson(jax.random.key(0), 500., (4,), dtype=jnp.int8)",
+    "jax.random.poisson(jax.random.key(0), 500., (4,), dtype=jnp.uint8)",
+    "jax.random.poisson(jax.random.key(0), 70000., (4,), dtype=jnp.int16)",
+    "jax.random.poisson(jax.random.key(0), jnp.array([-1., 3e3, jnp.nan]), dtype=jnp.uint8)",
+    "jax.random.poisson(jax.random.key(0), jnp.array([-1., 3e9, jnp.nan, 5.]), dtype=jnp.uint32)",
+    "jax.random.poisson(jax.random.key(3), jnp.array([0.5, 4., 9.9, 10., 50., 1e4]), (2, 6))",
+    # second and third derivatives through custom rules that call custom functions
+    *(d.format(f=f) for f in ("exp3", "sin_e") for d in _DERIVS),
+    "jax.grad(jax.grad(fns['tanh_v']))(0.5)",
+)
+
+# XLA's exp/cos/tanh are not correctly rounded: the derivative cases agree to a few ulp
+TOLERANT = tuple(c for c in CASES if "fns[" in c)

@@ -1,0 +1,721 @@
+"""Transformations users call: ``jit``, ``eval_shape``, ``make_jaxpr`` (and ``ShapeDtypeStruct``).
+
+Each is a thin pytree wrapper around a flat core: arguments are flattened, each leaf becomes an
+abstract value (a Python scalar is *weak*, so ``jit(lambda x: x)(1)`` is a weak int32 exactly as
+eagerly), the flat function is traced once per signature, and results are unflattened.
+
+A signature is: the argument tree structure, every leaf's (shape, dtype, weak_type), the static
+arguments, and the semantic config (x64, promotion mode). Changing any of them retraces.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import weakref
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
+
+import numpy as np
+
+from trellax._src.api import stages
+from trellax._src.api.jit_options import JitOptions, Traced, as_tuple, check_argnums
+from trellax._src.backend import fp_errors
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.config import jax_flags
+from trellax._src.config import settings as _config
+from trellax._src.core import core, errors
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr
+from trellax._src.dtypes import dtypes
+from trellax._src.interpreters import op_by_op, tracing
+from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+
+P = ParamSpec("P")
+Q = ParamSpec("Q")
+R = TypeVar("R")
+S = TypeVar("S")
+
+_PY_KIND = {int: "i", float: "f", complex: "c"}
+_LOG = logging.getLogger("trellax")
+_object_new = object.__new__
+_ERRSTATE = fp_errors.STATE
+_IGNORE_FP_ERRORS = fp_errors.IGNORE_ALL
+
+
+class ShapeDtypeStruct:
+    """The abstract value of an array, as ``eval_shape`` returns it (and accepts it as input).
+
+    >>> ShapeDtypeStruct((3,), "float32")
+    ShapeDtypeStruct(shape=(3,), dtype=float32)
+    """
+
+    __slots__ = ("dtype", "shape", "weak_type")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False) -> None:
+        self.shape = tuple(int(s) for s in shape)
+        self.dtype = dtypes._to_np_dtype(dtype) if dtype is not None else dtypes.float32
+        self.weak_type = bool(weak_type)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ShapeDtypeStruct) and (
+            self.shape,
+            self.dtype,
+            self.weak_type,
+        ) == (other.shape, other.dtype, other.weak_type)
+
+
+ShapeDtypeStruct.__module__ = "trellax"
+
+
+# -- leaves to abstract values ---------------------------------------------------------------------
+
+
+def _leaf_aval(leaf: Any, path: Callable[[], str]) -> ShapedArray:
+    """``leaf``'s abstract value; ``path()`` names the argument in errors (only computed then:
+    it inspects the function's signature)."""
+    t = type(leaf)
+    if t is ArrayImpl:
+        return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
+    if t is int or t is float or t is complex:
+        st = _config.state()
+        if t is int:
+            lo, hi = dtypes.DEFAULT_INT_RANGE[st.x64]
+            if not lo <= leaf <= hi:
+                raise OverflowError(
+                    "An overflow was encountered while parsing an argument to a jitted "
+                    f"computation, whose argument path is {path()}. Got {t} with value {leaf}"
+                )
+        return ShapedArray._fast((), dtypes._DEFAULTS[st.x64][_PY_KIND[t]], True)
+    if t is bool or isinstance(leaf, np.bool_):
+        return ShapedArray._fast((), dtypes.bool_, False)
+    if isinstance(leaf, (np.ndarray, np.generic)):
+        d, _ = dtypes.dtype_and_weak_type(leaf)
+        return ShapedArray._fast(tuple(np.shape(leaf)), d, False)
+    if isinstance(leaf, ShapeDtypeStruct):
+        return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
+    if isinstance(leaf, Array):
+        return ShapedArray._fast(tuple(leaf.shape), leaf.dtype, leaf.weak_type)
+    raise TypeError(
+        f"Error interpreting argument to a traced function as an abstract array. The "
+        f"problematic value is of type {type(leaf)} and was passed at path {path()}. Arguments "
+        "must be arrays, scalars or pytrees of them; mark other arguments static "
+        "(static_argnums/static_argnames)."
+    )
+
+
+def _leaf_value(leaf: Any, aval: ShapedArray) -> Any:
+    """A leaf as the NumPy value the compiled program takes."""
+    if type(leaf) is ArrayImpl:
+        return leaf._value
+    return np.asarray(leaf, dtype=aval.dtype if aval.dtype.kind != "V" else None).astype(
+        aval.dtype, copy=False
+    )
+
+
+def _unalias(outs: tuple[Any, ...], leaves: list[Any], values: list[Any]) -> tuple[Any, ...]:
+    """``outs`` with a copy of every output that shares memory with a caller's buffer.
+
+    A compiled program returns views where NumPy does (``x``, ``x.T``, ``x[1:]``, a reshape, a
+    same-dtype ``astype``), so an output can alias an argument. That is harmless for a trellax
+    array (its buffer is immutable), but a NumPy argument stays the caller's to mutate: an output
+    viewing it is copied, as JAX copies arguments to the device. Only those outputs pay.
+    """
+    foreign = [
+        v
+        for x, v in zip(leaves, values)
+        if type(x) is not ArrayImpl and isinstance(x, np.ndarray) and np.may_share_memory(v, x)
+    ]
+    if not foreign:
+        return outs
+    return tuple(
+        o.copy()
+        if isinstance(o, np.ndarray) and any(np.may_share_memory(o, v) for v in foreign)
+        else o
+        for o in outs
+    )
+
+
+def _nth_path(fun: Callable[..., Any], n_leaves: int, i: int) -> str:
+    return _path_names(fun, n_leaves)[i]
+
+
+def _path_names(fun: Callable[..., Any], n_args: int) -> list[str]:
+    try:
+        params = list(inspect.signature(fun).parameters)
+    except (TypeError, ValueError):
+        params = []
+    return [params[i] if i < len(params) else f"args[{i}]" for i in range(n_args)]
+
+
+# -- jit ------------------------------------------------------------------------------------------
+
+
+#: The code of the wrapper ``fp_errors.quietly`` puts around a compiled program: a cached call
+#: recognizes it and sets NumPy's error state itself around the bare program (one call less).
+_QUIET_CODE = fp_errors.quietly(lambda: None).__code__
+
+
+class _CacheEntry:
+    __slots__ = ("bare", "closed", "out_avals", "out_tree", "run", "single")
+
+    def __init__(
+        self,
+        closed: ClosedJaxpr,
+        run: Callable[..., tuple[Any, ...]],
+        out_tree: PyTreeDef,
+    ) -> None:
+        self.closed = closed
+        self.run = run
+        #: the program without its error-state wrapper, when ``run`` is that wrapper
+        self.bare: Callable[..., tuple[Any, ...]] | None = (
+            getattr(run, "__wrapped__", None)
+            if getattr(run, "__code__", None) is _QUIET_CODE
+            else None
+        )
+        self.out_tree = out_tree
+        self.out_avals = [(a.dtype, a.weak_type) for a in closed.out_avals]
+        # A function returning one array (the common case) needs no unflattening.
+        self.single = out_tree.num_leaves == 1 and out_tree == tree_flatten(0)[1]
+
+
+#: Every jitted function alive (``trellax.clear_caches`` empties their caches).
+ALL_JITTED: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+class Jitted(Generic[P, R]):
+    """A jitted function: traces once per signature, then runs straight-line NumPy code."""
+
+    def __init__(
+        self,
+        fun: Callable[P, R],
+        static_argnums: Sequence[int] = (),
+        static_argnames: Sequence[str] = (),
+        options: JitOptions | None = None,
+    ) -> None:
+        if not callable(fun):
+            raise TypeError(f"Expected a callable value, got {fun!r}")
+        functools.update_wrapper(self, fun)
+        self.fun = fun  # after update_wrapper, which copies the wrapped object's __dict__
+        self._sig = _signature(fun)
+        check_argnums(self._sig, "static_argnums", tuple(static_argnums))
+        self.static_argnums, self.static_argnames = _resolve_static(
+            self._sig, tuple(static_argnums), tuple(static_argnames)
+        )
+        self.options = JitOptions() if options is None else options
+        self.options.check(self._sig, self.static_argnames)
+        self._cache: dict[Hashable, _CacheEntry] = {}
+        self._fast_cache: dict[Hashable, _CacheEntry] = {}
+        self._has_static = bool(self.static_argnums or self.static_argnames)
+        self.trace_count = 0
+        ALL_JITTED.add(self)  # for trellax.clear_caches
+
+    @overload
+    def __get__(self, obj: None, objtype: type | None = None) -> Jitted[P, R]: ...
+    @overload
+    def __get__(
+        self: Jitted[Concatenate[S, Q], R], obj: S, objtype: type | None = None
+    ) -> Callable[Q, R]: ...
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        """A jitted function stored on a class binds like a method (``self`` must then be static,
+        as in JAX: ``jit(static_argnums=0)``); type checkers see the method without ``self``."""
+        if obj is None:
+            return self
+        return functools.partial(self, obj)
+
+    def __repr__(self) -> str:
+        return f"<trellax.jit of {getattr(self.fun, '__qualname__', self.fun)!r}>"
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        st = _config._local_state.get() or _config._global_state[0]  # config.state(), inlined
+        if not kwargs and not self._has_static:
+            # Fast path: positional concrete arrays and Python scalars (the common case of a hot
+            # loop): one flat key of the config and each argument's (shape, dtype, weak_type) or
+            # scalar type (see _fast_key), no pytree.
+            key: tuple[Any, ...] | None
+            values: Sequence[Any]
+            a: tuple[Any, ...] = args
+            n = len(a)
+            if n == 2 and type(a[0]) is ArrayImpl and type(a[1]) is ArrayImpl:
+                x, y = a  # unrolled for the common arities: _fast_key's result
+                key = (st, x.shape, x.dtype, x.weak_type, y.shape, y.dtype, y.weak_type)
+                values = (x._value, y._value)
+            elif n == 1 and type(a[0]) is ArrayImpl:
+                (x,) = a
+                key = (st, x.shape, x.dtype, x.weak_type)
+                values = (x._value,)
+            else:
+                key, values = _fast_key(st, a)
+            if key is not None:
+                entry = self._fast_cache.get(key)
+                if entry is not None and core._current_trace.get() is core.eval_trace:
+                    bare = entry.bare
+                    if bare is None:
+                        outs = entry.run(*values)
+                    else:
+                        token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
+                        try:
+                            outs = bare(*values)
+                        finally:
+                            _ERRSTATE.reset(token)
+                    if entry.single:  # one array out: core.new_array, inlined
+                        out = outs[0]
+                        d, w = entry.out_avals[0]
+                        if type(out) is np.ndarray and out.dtype is d:
+                            result: Any = _object_new(ArrayImpl)
+                            result._value = out
+                            result.dtype = d
+                            result.shape = out.shape
+                            result.weak_type = w
+                            return result  # type: ignore[no-any-return]
+                    return self._finish(entry, outs)
+        trace = core._current_trace.get()
+        if trace is not core.eval_trace:
+            if isinstance(
+                trace, core.EvalTrace
+            ):  # debug_nans/disable_jit: _src/interpreters/op_by_op.py
+                return op_by_op.call_jitted(self, args, kwargs)  # type: ignore[no-any-return]
+            return self.fun(*args, **kwargs)  # nested jit: inline into the enclosing trace
+        dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
+        leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
+        avals = self._avals(leaves, len(dyn_args))
+        key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in avals), static_key, st)
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._trace(args, kwargs, in_tree, avals)
+            self._cache[key] = entry
+            if not kwargs and not self._has_static:
+                fast_key = _fast_key(st, args)[0]
+                if fast_key is not None:
+                    self._fast_cache[fast_key] = entry
+        values = [_leaf_value(x, a) for x, a in zip(leaves, avals)]
+        outs = entry.run(*values)
+        return self._finish(entry, _unalias(outs, leaves, values))
+
+    def _finish(self, entry: _CacheEntry, outs: tuple[Any, ...]) -> R:
+        new = core.new_array
+        if entry.single:
+            d, w = entry.out_avals[0]
+            single: R = new(outs[0], d, w)
+            return single
+        arrays = [new(o, d, w) for o, (d, w) in zip(outs, entry.out_avals)]
+        result: R = tree_unflatten(entry.out_tree, arrays)
+        return result
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _split(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[list[Any], dict[str, Any], tuple[Any, ...]]:
+        if not self.static_argnums and not self.static_argnames:
+            return list(args), kwargs, ()
+        dyn_args: list[Any] = []
+        static: list[tuple[int | str, Any]] = []
+        for i, a in enumerate(args):
+            if i in self.static_argnums or (i - len(args)) in self.static_argnums:
+                static.append((i, _hashable_static(a, f"argument {i}")))
+            else:
+                dyn_args.append(a)
+        dyn_kwargs = {}
+        for k, v in kwargs.items():
+            if k in self.static_argnames:
+                static.append((k, _hashable_static(v, f"argument {k!r}")))
+            else:
+                dyn_kwargs[k] = v
+        return dyn_args, dyn_kwargs, tuple(static)
+
+    def _avals(self, leaves: list[Any], n_pos: int) -> list[ShapedArray]:
+        out = []
+        for i, leaf in enumerate(leaves):
+            if type(leaf) is ArrayImpl:
+                out.append(ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type))
+            else:
+                out.append(_leaf_aval(leaf, functools.partial(self._path, len(leaves), n_pos, i)))
+        return out
+
+    def _path(self, n_leaves: int, n_pos: int, i: int) -> str:
+        return _path_names(self.fun, n_leaves)[i] if i < n_pos else f"leaf {i}"
+
+    def _trace(
+        self,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        in_tree: PyTreeDef,
+        avals: list[ShapedArray],
+    ) -> _CacheEntry:
+        self.trace_count += 1
+        out_tree_box: list[PyTreeDef] = []
+
+        def flat_fun(*tracers: Any) -> list[Any]:
+            dyn_args, dyn_kwargs = tree_unflatten(in_tree, list(tracers))
+            full_args, full_kwargs = self._merge(args, kwargs, dyn_args, dyn_kwargs)
+            out = self.fun(*full_args, **full_kwargs)
+            out_leaves, out_tree = tree_flatten(out)
+            out_tree_box.append(out_tree)
+            return out_leaves
+
+        closed = tracing.trace_to_jaxpr(flat_fun, avals, getattr(self.fun, "__name__", "fun"))
+        if jax_flags.log_compiles.value:
+            _LOG.warning(
+                "Compiling jit(%s) with global shapes and types %s.",
+                getattr(self.fun, "__name__", "fun"),
+                tuple(avals),
+            )
+        return _CacheEntry(closed, tracing.compile_jaxpr(closed), out_tree_box[0])
+
+    def _merge(
+        self,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        dyn_args: list[Any],
+        dyn_kwargs: dict[str, Any],
+    ) -> tuple[list[Any], dict[str, Any]]:
+        it = iter(dyn_args)
+        full = [
+            a if (i in self.static_argnums or (i - len(args)) in self.static_argnums) else next(it)
+            for i, a in enumerate(args)
+        ]
+        full_kwargs = {
+            k: (v if k in self.static_argnames else dyn_kwargs[k]) for k, v in kwargs.items()
+        }
+        return full, full_kwargs
+
+    def lower(self, *args: Any, **kwargs: Any) -> stages.Lowered:
+        """This function traced for these arguments (cached like a call): ``.as_text()`` shows
+        the jaxpr and the generated (fused) program, ``.compile()`` returns a callable."""
+        dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
+        leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
+        avals = self._avals(leaves, len(dyn_args))
+        key = (
+            in_tree,
+            tuple((a.shape, a.dtype, a.weak_type) for a in avals),
+            static_key,
+            _config.state(),
+        )
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._trace(args, kwargs, in_tree, avals)
+            self._cache[key] = entry
+        names = [self._path(len(leaves), len(dyn_args), i) for i in range(len(leaves))]
+        name = getattr(self.fun, "__name__", "fun")
+        return stages.Lowered(entry.closed, in_tree, entry.out_tree, name, names)
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+        self._fast_cache.clear()
+
+    # -- staged views (JAX's ``jit(f).trace(...)`` and ``jit(f).eval_shape(...)``) -------------
+
+    def trace(self, *args: Any, **kwargs: Any) -> Traced:
+        """The function traced for these arguments (cached like a call): a :class:`Traced` with
+        its ``jaxpr``, input and output abstract values and trees."""
+        dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
+        leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
+        avals = self._avals(leaves, len(dyn_args))
+        sig = tuple((a.shape, a.dtype, a.weak_type) for a in avals)
+        key = (in_tree, sig, static_key, _config.state())
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._trace(args, kwargs, in_tree, avals)
+            self._cache[key] = entry
+        in_tree = tree_flatten((tuple(dyn_args), dyn_kwargs))[1]
+        outs = entry.closed.out_avals
+        return Traced(
+            jaxpr=entry.closed,
+            fun_name=getattr(self.fun, "__name__", "fun"),
+            in_tree=in_tree,
+            in_avals=tree_unflatten(in_tree, avals),
+            out_tree=entry.out_tree,
+            out_avals=tree_unflatten(entry.out_tree, list(outs)),
+            out_info=tree_unflatten(
+                entry.out_tree, [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in outs]
+            ),
+            donate_argnums=self.options.donate_argnums,
+            lower=functools.partial(self.lower, *args, **kwargs),
+        )
+
+    def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
+        """The shapes, dtypes and weak flags of this function's results for these arguments
+        (a pytree of :class:`ShapeDtypeStruct`), without computing them."""
+        return self.trace(*args, **kwargs).out_info
+
+
+def _fast_key(st: _config.State, args: Sequence[Any]) -> tuple[tuple[Any, ...] | None, list[Any]]:
+    """The key of a cached jit call on positional concrete arrays and Python scalars, and the
+    values its program takes; ``(None, ...)`` for anything else (pytrees, NumPy values, tracers,
+    an int out of the default int's range), which takes the general path.
+
+    The key is flat: the config state, then each array's (shape, dtype, weak_type) or each
+    scalar's type (a scalar's abstract value is the weak default of its kind under ``st``).
+    """
+    key: list[Any] = [st]
+    values: list[Any] = []
+    for a in args:
+        t = type(a)
+        if t is ArrayImpl:
+            key += (a.shape, a.dtype, a.weak_type)
+            values.append(a._value)
+        elif t is float or t is int or t is complex or t is bool:
+            if t is bool:
+                d = dtypes.bool_
+            else:
+                d = dtypes._DEFAULTS[st.x64][_PY_KIND[t]]
+                if t is int:
+                    lo, hi = dtypes.DEFAULT_INT_RANGE[st.x64]
+                    if not lo <= a <= hi:  # the general path raises JAX's OverflowError
+                        return None, values
+            key.append(t)
+            values.append(np.asarray(a, dtype=d))
+        else:
+            return None, values
+    return tuple(key), values
+
+
+def _signature(fun: Callable[..., Any]) -> inspect.Signature | None:
+    try:
+        return inspect.signature(fun)
+    except (TypeError, ValueError):
+        return None
+
+
+def _resolve_static(
+    sig: inspect.Signature | None, argnums: tuple[int, ...], argnames: tuple[str, ...]
+) -> tuple[frozenset[int], frozenset[str]]:
+    """Static arguments may be given by position or name; each implies the other (as in JAX)."""
+    nums, names = set(argnums), set(argnames)
+    if sig is not None:
+        params = list(sig.parameters.values())
+        positional = [
+            p.name
+            for p in params
+            if p.kind
+            in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        ]
+        for n in argnums:
+            if 0 <= n < len(positional) and params[n].kind is not inspect.Parameter.POSITIONAL_ONLY:
+                names.add(positional[n])
+        for name in argnames:
+            if name in positional:
+                nums.add(positional.index(name))
+            elif name not in sig.parameters and not any(
+                p.kind is inspect.Parameter.VAR_KEYWORD for p in params
+            ):
+                raise ValueError(
+                    f"static_argnames {name!r} does not name a parameter of the jitted function "
+                    f"(its parameters are {list(sig.parameters)})"
+                )
+    return frozenset(nums), frozenset(names)
+
+
+def _hashable_static(value: Any, what: str) -> Any:
+    try:
+        hash(value)
+    except TypeError:
+        raise errors.NonHashableStaticArgumentError(
+            f"Non-hashable static arguments are not supported: {what} of the jitted function is "
+            f"{value!r} of type {type(value).__name__}. Static arguments are part of the cache "
+            "key, so they must be hashable: pass a tuple instead of a list, or a frozen "
+            "dataclass."
+        ) from None
+    return (type(value), value)
+
+
+@overload
+def jit(
+    fun: Callable[P, R],
+    *,
+    static_argnums: int | Sequence[int] | None = (),
+    static_argnames: str | Sequence[str] | None = (),
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Sequence[str] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
+) -> Jitted[P, R]: ...
+
+
+@overload
+def jit(
+    fun: None = None,
+    *,
+    static_argnums: int | Sequence[int] | None = (),
+    static_argnames: str | Sequence[str] | None = (),
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Sequence[str] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
+) -> Callable[[Callable[P, R]], Jitted[P, R]]: ...
+
+
+def jit(
+    fun: Callable[P, R] | None = None,
+    *,
+    static_argnums: int | Sequence[int] | None = (),
+    static_argnames: str | Sequence[str] | None = (),
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Sequence[str] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
+) -> Any:
+    """Traces ``fun`` once per input signature and runs the cached program on later calls.
+
+    >>> import trellax, trellax.numpy as tnp
+    >>> f = trellax.jit(lambda x, y: x * 2 + y)
+    >>> f(tnp.arange(3, dtype="int8"), 1)
+    Array([1, 3, 5], dtype=int8)
+
+    Python scalars enter as weak values; results have the same dtypes and weak flags as the eager
+    call. Usable as a decorator, with or without arguments.
+
+    ``donate_argnums``/``donate_argnames``, ``keep_unused`` and ``inline`` are accepted for
+    JAX compatibility and checked as JAX checks them, but change nothing here (see
+    :class:`JitOptions`).
+    """
+    nums = as_tuple(static_argnums, int)
+    names = as_tuple(static_argnames, str)
+    options = JitOptions(
+        as_tuple(donate_argnums, int), as_tuple(donate_argnames, str), keep_unused, inline
+    )
+    if fun is None:
+        return lambda f: Jitted(f, nums, names, options)
+    return Jitted(fun, nums, names, options)
+
+
+# -- eval_shape and make_jaxpr ------------------------------------------------------------------
+
+
+def _trace_pytree(
+    fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[ClosedJaxpr, PyTreeDef]:
+    leaves, in_tree = tree_flatten((list(args), kwargs))
+    avals = [
+        _leaf_aval(leaf, functools.partial(_nth_path, fun, len(leaves), i))
+        for i, leaf in enumerate(leaves)
+    ]
+    out_tree_box: list[PyTreeDef] = []
+
+    def flat_fun(*tracers: Any) -> list[Any]:
+        a, k = tree_unflatten(in_tree, list(tracers))
+        out_leaves, out_tree = tree_flatten(fun(*a, **k))
+        out_tree_box.append(out_tree)
+        return out_leaves
+
+    closed = tracing.trace_to_jaxpr(flat_fun, avals, getattr(fun, "__name__", "fun"))
+    return closed, out_tree_box[0]
+
+
+def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """The shapes, dtypes and weak flags of ``fun(*args)``'s results, without computing them.
+
+    >>> import trellax
+    >>> trellax.eval_shape(lambda x: x + 1, 2.0)
+    ShapeDtypeStruct(shape=(), dtype=float32, weak_type=True)
+    """
+    closed, out_tree = _trace_pytree(fun, args, kwargs)
+    structs = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals]
+    return tree_unflatten(out_tree, structs)
+
+
+def make_jaxpr(
+    fun: Callable[..., Any], static_argnums: int | Sequence[int] = ()
+) -> Callable[..., ClosedJaxpr]:
+    """A function that traces ``fun`` and returns its printable jaxpr; arguments at
+    ``static_argnums`` are passed to ``fun`` as Python values (not traced), as with ``jit``.
+
+    >>> import trellax, trellax.numpy as tnp
+    >>> print(trellax.make_jaxpr(lambda x: x + 1.5)(tnp.zeros(3, "int8")))
+    { lambda ; a:i8[3]. let
+        b:~f32[3] = convert_element_type[new_dtype=float32 weak_type=True] a
+        c:~f32[3] = add b 1.5:~f32[]
+      in (c,) }
+    """
+
+    nums = as_tuple(static_argnums, int)
+
+    @functools.wraps(fun)
+    def make(*args: Any, **kwargs: Any) -> ClosedJaxpr:
+        if nums:
+            return _make_jaxpr_static(fun, nums, args, kwargs)
+        closed, _ = _trace_pytree(fun, args, kwargs)
+        return closed
+
+    return make
+
+
+def _make_jaxpr_static(
+    fun: Callable[..., Any], nums: tuple[int, ...], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> ClosedJaxpr:
+    """``make_jaxpr`` with static positional arguments: checked as ``jit`` checks them (at
+    call time, as JAX does), hashable, and closed over instead of traced."""
+    check_argnums(_signature(fun), "static_argnums", nums)
+    static = {i % len(args) for i in nums if -len(args) <= i < len(args)}
+    for i in static:
+        _hashable_static(args[i], f"argument {i}")
+    dynamic = [a for i, a in enumerate(args) if i not in static]
+
+    def with_static(*dyn: Any, **kw: Any) -> Any:
+        it = iter(dyn)
+        return fun(*[a if i in static else next(it) for i, a in enumerate(args)], **kw)
+
+    closed, _ = _trace_pytree(with_static, tuple(dynamic), kwargs)
+    return closed
+
+
+# -- cached eager programs ------------------------------------------------------------------------
+
+_PROGRAMS: dict[Hashable, _CacheEntry] = {}
+
+
+def run_cached(key: Hashable, fun: Callable[..., Any], arrays: Sequence[Any]) -> Any:
+    """Runs ``fun(*arrays)`` (arrays in, a pytree of arrays out) as a cached compiled program.
+
+    For composite ``trellax.numpy`` functions whose Python-level planning costs more than their
+    arithmetic on small inputs (``einsum``): eagerly, the first call with a given ``key`` and
+    input avals traces ``fun`` once; later calls run the straight-line NumPy program. Under a
+    trace, ``fun`` is simply called. ``key`` must capture every static parameter ``fun`` closes
+    over.
+    """
+    if core._current_trace.get() is not core.eval_trace or any(
+        type(a) is not ArrayImpl for a in arrays
+    ):
+        return fun(*arrays)
+    full_key = (
+        key,
+        _config.state(),
+        *[(a.shape, a.dtype, a.weak_type) for a in arrays],
+    )
+    entry = _PROGRAMS.get(full_key)
+    if entry is None:
+        avals = [ShapedArray._fast(a.shape, a.dtype, a.weak_type) for a in arrays]
+        box: list[PyTreeDef] = []
+
+        def flat(*tracers: Any) -> list[Any]:
+            leaves, tree = tree_flatten(fun(*tracers))
+            box.append(tree)
+            return leaves
+
+        closed = tracing.trace_to_jaxpr(flat, avals, "cached")
+        entry = _CacheEntry(closed, tracing.compile_jaxpr(closed), box[0])
+        if len(_PROGRAMS) > 512:
+            _PROGRAMS.clear()
+        _PROGRAMS[full_key] = entry
+    outs = entry.run(*[a._value for a in arrays])
+    new = core.new_array
+    return tree_unflatten(
+        entry.out_tree, [new(o, d, w) for o, (d, w) in zip(outs, entry.out_avals)]
+    )

@@ -1,0 +1,252 @@
+"""``vmap``: the pytree wrapper around :func:`trellax._src.interpreters.batching.batch_flat`.
+
+It checks ``in_axes``/``out_axes`` (JAX's rules and error texts), finds the batch size, runs the
+function once on batch tracers and moves each output's batch axis where ``out_axes`` asks.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from trellax._src.core.basearray import Array
+from trellax._src.interpreters import batching
+
+# The batch rules of lax's primitives that are not yet in the primitives' own modules register
+# when these load.
+from trellax._src.lax import batch_rules as _batch_rules  # noqa: F401
+from trellax._src.lax import conv_batch as _conv_batch  # noqa: F401
+from trellax._src.lax._base import asarray
+from trellax._src.lax._batch import moveaxis
+from trellax._src.lax.structural import broadcast_in_dim_p
+from trellax._src.tree.keys import keystr
+from trellax._src.tree.tree_util import tree_flatten, tree_flatten_with_path, tree_unflatten
+
+_IN_AXES_TYPE = (
+    "vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional "
+    "arguments passed to the function, but got "
+)
+
+
+def _is_none(x: Any) -> bool:
+    return x is None
+
+
+def _check_leaves(axes: Any, which: str) -> None:
+    leaves, _ = tree_flatten(axes, is_leaf=_is_none)
+    if not all(a is None or type(a) is int for a in leaves):
+        raise TypeError(
+            f"vmap {which} must be an int, None, or (nested) container with those types as "
+            f"leaves, but got {axes}."
+        )
+
+
+def _prefix_leaves(prefix: Any, full: Any, which: str) -> list[Any]:
+    """One axis per leaf of ``full``: each leaf of the prefix repeated over its subtree."""
+    prefix_leaves, prefix_def = tree_flatten(prefix, is_leaf=_is_none)
+    try:
+        subtrees = prefix_def.flatten_up_to(full)
+    except ValueError as e:
+        raise ValueError(
+            f"vmap {which} specification must be a tree prefix of the corresponding value; \n"
+            f"  Mismatch details: {e}"
+        ) from None
+    out: list[Any] = []
+    for axis, sub in zip(prefix_leaves, subtrees):
+        out.extend([axis] * len(tree_flatten(sub)[0]))
+    return out
+
+
+def _arg_name(path: tuple[Any, ...], names: list[str]) -> str:
+    """``a``, ``a['x']``, ``b[0]`` or ``kwargs['b']`` for a leaf's key path in ``(args, kwargs)``."""
+    top, rest = path[0], path[1:]
+    if getattr(top, "idx", None) == 0:  # a positional argument
+        i = rest[0].idx
+        head = names[i] if i < len(names) else f"args[{i}]"
+        return head + keystr(list(rest[1:]))
+    return "kwargs" + keystr(list(rest))
+
+
+def _type_str(x: Any) -> str:
+    return f"{np.dtype(x.dtype).name}[{','.join(map(str, x.shape))}]"
+
+
+def _names(fun: Callable[..., Any]) -> list[str]:
+    try:
+        return [
+            p.name
+            for p in inspect.signature(fun).parameters.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+    except (TypeError, ValueError):
+        return []
+
+
+def _as_mapped_array(leaf: Any) -> Any:
+    if isinstance(leaf, Array):
+        return leaf
+    if isinstance(leaf, (int, float, complex, bool, np.ndarray, np.generic)):
+        return asarray(leaf)
+    raise TypeError(f"Argument '{leaf}' of type {type(leaf)} is not a valid JAX type")
+
+
+def vmap(
+    fun: Callable[..., Any],
+    in_axes: Any = 0,
+    out_axes: Any = 0,
+    axis_name: Any = None,
+    axis_size: int | None = None,
+    spmd_axis_name: Any = None,
+) -> Callable[..., Any]:
+    """Vectorizes ``fun`` over an axis of its arguments: ``vmap(f)(xs)`` equals stacking
+    ``f(x)`` for every slice ``x`` of ``xs``, computed by one batched call per primitive.
+
+    >>> import trellax, trellax.numpy as tnp
+    >>> trellax.vmap(lambda x: x @ x)(tnp.ones((3, 2)))
+    Array([2., 2., 2.], dtype=float32)
+    """
+    if isinstance(in_axes, list):
+        in_axes = tuple(in_axes)
+    if not (in_axes is None or type(in_axes) is int or type(in_axes) is tuple):
+        raise TypeError(f"{_IN_AXES_TYPE}{in_axes}.")
+    _check_leaves(in_axes, "in_axes")
+    _check_leaves(out_axes, "out_axes")
+    if axis_size is not None and type(axis_size) is not int:
+        raise TypeError(
+            "broadcast_in_dim shape must have every element be an integer type, got "
+            f"({type(axis_size)},)."
+        )
+
+    @functools.wraps(fun)
+    def vmap_f(*args: Any, **kwargs: Any) -> Any:
+        if type(in_axes) is tuple and len(in_axes) != len(args):
+            raise ValueError(f"{_IN_AXES_TYPE}len(in_axes)={len(in_axes)}, len(args)={len(args)}")
+        if not args and not kwargs and axis_size is None:
+            raise ValueError(
+                "vmap wrapped function must be passed at least one argument containing an array "
+                "or axis_size must be specified, got empty *args=() and **kwargs={}"
+            )
+        with_path, in_tree = tree_flatten_with_path((args, kwargs))
+        axes = _prefix_leaves((in_axes, 0), (args, kwargs), "in_axes")
+        if all(a is None for a in axes) and axis_size is None:
+            raise ValueError(
+                "vmap must have at least one non-None value in in_axes or axis_size must be "
+                "specified"
+            )
+        leaves: list[Any] = []
+        dims: list[int | None] = []
+        sizes: list[tuple[int, Any, int, Any]] = []  # (size, key path, axis, array)
+        for (path, leaf), axis in zip(with_path, axes):
+            if axis is None:
+                leaves.append(leaf)
+                dims.append(None)
+                continue
+            x = _as_mapped_array(leaf)
+            nd = x.ndim
+            if not -nd <= axis < nd:
+                raise ValueError(
+                    f"vmap was requested to map its argument along axis {axis}, which implies "
+                    f"that its rank should be at least {axis + 1 if axis >= 0 else -axis}, but "
+                    f"is only {nd} (its shape is {tuple(x.shape)})"
+                )
+            axis %= nd
+            leaves.append(x)
+            dims.append(axis)
+            sizes.append((int(x.shape[axis]), path, axis, x))
+        size = _batch_size(sizes, axis_size, fun)
+        out_tree: list[Any] = []
+
+        def flat_fun(*flat: Any) -> list[Any]:
+            a, k = tree_unflatten(in_tree, list(flat))
+            out = fun(*a, **k)
+            leaves_out, tree = tree_flatten(out)
+            out_tree.append((out, tree))
+            return leaves_out
+
+        outs, out_dims = batching.batch_flat(flat_fun, leaves, dims, size, axis_name)
+        out_value, tree = out_tree[0]
+        out_axes_flat = _prefix_leaves(out_axes, out_value, "out_axes")
+
+        def out_path(k: int) -> str:  # for the error only
+            return _out_paths(out_axes, out_value)[k]
+
+        results = [
+            _move_out(o, d, a, size, functools.partial(out_path, k))
+            for k, (o, d, a) in enumerate(zip(outs, out_dims, out_axes_flat))
+        ]
+        return tree_unflatten(tree, results)
+
+    return vmap_f
+
+
+def _out_paths(out_axes: Any, out_value: Any) -> list[str]:
+    """The key path (into ``out_axes``) of the prefix leaf each output leaf falls under."""
+    with_path, prefix_def = tree_flatten_with_path(out_axes, is_leaf=_is_none)
+    subtrees = prefix_def.flatten_up_to(out_value)
+    paths: list[str] = []
+    for (path, _), sub in zip(with_path, subtrees):
+        paths.extend([keystr(list(path))] * len(tree_flatten(sub)[0]))
+    return paths
+
+
+def _batch_size(
+    sizes: list[tuple[int, Any, int, Any]], axis_size: int | None, fun: Callable[..., Any]
+) -> int:
+    """The batch size; the error names each mapped argument (its words built only then)."""
+    distinct = {s[0] for s in sizes}
+    if axis_size is not None:
+        if distinct and distinct != {axis_size}:
+            bullets = [f"  * the `axis_size` argument was {axis_size}"]
+            bullets += _size_bullets(sizes, fun)
+            raise ValueError(
+                "vmap got inconsistent sizes for array axes to be mapped:\n" + ";\n".join(bullets)
+            )
+        return axis_size
+    if len(distinct) > 1:
+        raise ValueError(
+            "vmap got inconsistent sizes for array axes to be mapped:\n"
+            + ";\n".join(_size_bullets(sizes, fun))
+        )
+    return sizes[0][0]
+
+
+def _size_bullets(sizes: list[tuple[int, Any, int, Any]], fun: Callable[..., Any]) -> list[str]:
+    names = _names(fun)
+    by_size: dict[int, list[str]] = {}
+    for s, path, axis, x in sizes:
+        where = f"axis {axis} of argument {_arg_name(path, names)} of type {_type_str(x)}"
+        by_size.setdefault(s, []).append(where)
+    bullets = []
+    for s, wheres in by_size.items():
+        if len(wheres) == 1:
+            bullets.append(f"  * one axis had size {s}: {wheres[0]}")
+        else:
+            bullets.append(f"  * most axes ({len(wheres)} of them) had size {s}, e.g. {wheres[0]}")
+    return bullets
+
+
+def _move_out(x: Any, dim: int | None, axis: int | None, size: int, path: Callable[[], str]) -> Any:
+    if axis is None:
+        if dim is not None:
+            raise ValueError(
+                f"at vmap out_axes{path()}, got axis spec None but output was batched on axis {dim}"
+            )
+        return x
+    if x is None:
+        return None
+    if not isinstance(x, Array):
+        x = asarray(x)
+    nd = x.ndim + (dim is None)
+    if not -nd <= axis < nd:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {nd}")
+    axis %= nd
+    if dim is None:
+        shape = list(x.shape)
+        shape.insert(axis, size)
+        keep = tuple(i for i in range(nd) if i != axis)
+        return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=keep)
+    return moveaxis(x, dim, axis)

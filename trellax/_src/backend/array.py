@@ -1,0 +1,299 @@
+"""``ArrayImpl``: a concrete trellax array — an immutable NumPy buffer plus a weak flag.
+
+Operators and most methods (``+``, ``x[i]``, ``.at``, ``.astype``, ``.sum``...) are attached by
+``trellax._src.numpy.array_methods`` when ``trellax.numpy`` is imported, so that promotion stays in
+one place (the numpy layer) while this module only knows about buffers.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from trellax._src.backend import eager
+from trellax._src.core import core
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import ShapedArray
+from trellax._src.dtypes import dtypes
+
+_object_new = object.__new__
+
+
+class ArrayImpl(Array):
+    """A concrete array. Create one with ``trellax.numpy.asarray``; it is immutable."""
+
+    __slots__ = ("_value", "dtype", "shape", "weak_type")
+    _value: np.ndarray[Any, Any]
+    dtype: np.dtype[Any]
+    shape: tuple[int, ...]
+    weak_type: bool
+
+    @staticmethod
+    def _new(value: Any, dtype: np.dtype[Any], weak_type: bool = False) -> ArrayImpl:
+        """Wraps a buffer the library owns (never one a user still holds), without copying.
+
+        ``value`` must already have ``dtype``: an impl rule returning another dtype is a bug,
+        reported here rather than hidden by a cast. The buffer is made read-only at its root
+        when a view of it first leaves trellax (:meth:`_exported`), not here: that costs nothing
+        on the eager hot path, and no one outside trellax can reach the buffer before.
+        """
+        if type(value) is not np.ndarray:
+            value = np.asarray(value)
+        vd = value.dtype
+        if vd is not dtype and vd != dtype:
+            value = _narrow(value, dtype)
+        a = _object_new(ArrayImpl)
+        a._value = value
+        a.dtype = dtype
+        a.shape = value.shape
+        a.weak_type = weak_type
+        return a
+
+    # -- attributes ---------------------------------------------------------------------------
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def size(self) -> int:
+        return self._value.size
+
+    @property
+    def nbytes(self) -> int:
+        return self._value.nbytes
+
+    @property
+    def itemsize(self) -> int:
+        return self._value.itemsize
+
+    @property
+    def aval(self) -> ShapedArray:
+        return ShapedArray._fast(self.shape, self.dtype, self.weak_type)
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    def devices(self) -> set[str]:
+        return {"cpu"}
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> ArrayImpl:
+        if device not in ("cpu", None):
+            raise ValueError(f"trellax arrays live on the 'cpu' device only; got {device!r}")
+        return self
+
+    def block_until_ready(self) -> ArrayImpl:
+        """Returns self (trellax computes eagerly); present so JAX code runs unchanged."""
+        return self
+
+    def is_fully_replicated(self) -> bool:
+        return True
+
+    # -- printing -----------------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        """JAX's layout: NumPy's ``array2string`` after ``Array(``, then the dtype, which moves
+        ``len("Array(")`` spaces further when it would overflow the last line (JAX's rule, kept
+        so that printed output matches)."""
+        dtype_text = (
+            f"dtype={self.dtype.name}, weak_type=True"
+            if self.weak_type
+            else f"dtype={self.dtype.name}"
+        )
+        prefix = "Array("
+        if self._value.size == 0:
+            body = f"[], shape={self.shape}"
+        else:
+            body = np.array2string(self._value, separator=", ", prefix=prefix, suffix=",")
+        width = np.get_printoptions()["linewidth"]
+        last_line = len(body) - body.rfind("\n") + 1
+        sep = " " * len(prefix) if last_line + len(dtype_text) + 2 > width else " "
+        return f"{prefix}{body},{sep}{dtype_text})"
+
+    def __str__(self) -> str:
+        return str(self._value)
+
+    def __format__(self, spec: str) -> str:
+        if self._value.ndim == 0:
+            return format(self._value[()], spec)
+        if spec:  # NumPy's rule for arrays with dimensions (and JAX's)
+            raise TypeError(f"unsupported format string passed to {type(self).__name__}.__format__")
+        return str(self)
+
+    # -- conversions --------------------------------------------------------------------------
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+        """A read-only view of the buffer (or a copy), so ``np.asarray(x)`` works."""
+        if copy is False and dtype is not None and np.dtype(dtype) != self.dtype:
+            raise ValueError("Unable to avoid a copy while casting in np.asarray(x, copy=False)")
+        if copy:
+            out = np.array(self._value, dtype=dtype, copy=True)
+            return out
+        value = self._exported()
+        out = value if dtype is None else value.astype(dtype, copy=False)
+        if out is value:
+            out = out.view()
+        return out
+
+    def _exported(self) -> np.ndarray[Any, Any]:
+        """The buffer, read-only at its root: the buffer itself and, for a view, the array owning
+        the memory (NumPy makes a view's ``base`` that owner). A view of it can then never be
+        made writable again (NumPy refuses when the owner is read-only). Called before any view
+        of the buffer leaves trellax."""
+        value = self._value
+        if value.flags.writeable:
+            value.setflags(write=False)
+        base = value.base
+        if type(base) is np.ndarray and base.flags.writeable:
+            base.setflags(write=False)  # a view of an impl's temporary
+        return value
+
+    def _scalar(self, what: str) -> Any:
+        if self._value.ndim:  # even with one element, as in JAX
+            raise TypeError(
+                f"Only scalar arrays can be converted to Python scalars; got arr.ndim={self.ndim} "
+                f"(by {what}: an array of shape {self.shape}). Use .item() on a size-1 array, or "
+                "index it first."
+            )
+        return self._value.reshape(())[()]
+
+    def __bool__(self) -> bool:
+        if self._value.size != 1:
+            raise ValueError(
+                f"The truth value of an array with shape {self.shape} is ambiguous; use "
+                "trellax.numpy.any(x) or trellax.numpy.all(x)."
+            )
+        return bool(self._value.reshape(())[()])
+
+    def __int__(self) -> int:
+        value = self._scalar("int()")
+        if self.dtype.kind == "c":  # Python's own error, as in JAX (NumPy would drop .imag)
+            return int(complex(value))  # type: ignore[call-overload,no-any-return]
+        return int(value)
+
+    def __float__(self) -> float:
+        value = self._scalar("float()")
+        if self.dtype.kind == "c":
+            return float(complex(value))  # type: ignore[arg-type]
+        return float(value)
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex()"))
+
+    def __index__(self) -> int:
+        if dtypes.kind(self.dtype) not in ("i", "u"):
+            raise TypeError(
+                "Only integer scalar arrays can be converted to a scalar index; got dtype "
+                f"{self.dtype.name}"
+            )
+        return operator.index(int(self._scalar("operator.index()")))
+
+    def __len__(self) -> int:
+        if self._value.ndim == 0:
+            raise TypeError("len() of unsized object (a 0-d array)")
+        return len(self._value)
+
+    def item(self, *args: Any) -> Any:
+        """The element as a Python scalar (bfloat16 and float8 give ``float``)."""
+        return _to_python(self._value.item(*args), self.dtype)
+
+    def tolist(self) -> Any:
+        """Nested Python lists of Python scalars."""
+        if dtypes.kind(self.dtype) in ("f", "i", "u") and self.dtype not in (
+            dtypes.STANDARD_DTYPES
+        ):
+            wide = np.float32 if dtypes.kind(self.dtype) == "f" else np.int32
+            return self._value.astype(wide).tolist()
+        return self._value.tolist()
+
+    # -- immutability, copying, pickling --------------------------------------------------------
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise TypeError(
+            "trellax arrays are immutable and do not support item assignment; instead of "
+            f"x[{_index_str(index)}] = y use x = x.at[{_index_str(index)}].set(y)"
+        )
+
+    def __copy__(self) -> ArrayImpl:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> ArrayImpl:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (_reconstruct, (self._value, self.weak_type))
+
+    # -- DLPack -------------------------------------------------------------------------------
+
+    def __dlpack__(
+        self,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
+        """Exports the buffer read-only to a consumer that speaks DLPack 1.0 or later (which can
+        mark a tensor read-only, as ``np.from_dlpack`` does); an older consumer, which cannot,
+        gets a copy, so nothing it writes reaches this array. The keywords are the Array API's
+        (``stream`` must be ``None`` on the CPU)."""
+        kw: dict[str, Any] = {"stream": stream, "dl_device": dl_device}
+        if max_version is not None and tuple(max_version) >= (1, 0):
+            return self._exported().__dlpack__(max_version=max_version, copy=copy, **kw)
+        return self._value.copy().__dlpack__(**kw)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        dev: tuple[int, int] = self._value.__dlpack_device__()
+        return dev
+
+
+core.new_array = eager.new_array = ArrayImpl._new
+eager.array_class = ArrayImpl
+dtypes.ARRAY_TYPES.add(ArrayImpl)
+
+
+#: The types NumPy computes ml_dtypes' narrow types in, where ml_dtypes has no loop of its own
+#: (int4 bitwise ops and max/min come back as int8; a float8 sum accumulates in float32).
+_COMPUTE_TYPES = frozenset(np.dtype(d) for d in ("int8", "uint8", "float32"))
+
+
+def _narrow(value: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """``value`` rounded once to the ml_dtypes type it was computed for; any other mismatch
+    between an impl's result and the abstract dtype is a bug, reported instead of cast away."""
+    vd = value.dtype
+    # NumPy numbers user-defined dtypes (all of ml_dtypes') from 256 up.
+    if (
+        dtype.num >= 256
+        and vd in _COMPUTE_TYPES
+        and (vd.kind == "f") == (dtypes.kind(dtype) == "f")
+    ):
+        return value.astype(dtype)
+    raise AssertionError(
+        f"trellax internal error: a {vd.name} buffer was wrapped as a {dtype.name} array "
+        "(an impl rule returned the wrong dtype); please report this"
+    )
+
+
+def _reconstruct(value: np.ndarray[Any, Any], weak_type: bool) -> ArrayImpl:
+    return ArrayImpl._new(value, value.dtype, weak_type)
+
+
+def _to_python(x: Any, dtype: np.dtype[Any]) -> Any:
+    if isinstance(x, np.generic):  # ml_dtypes scalars: report Python floats/ints
+        k = dtypes.kind(dtype)
+        return float(x) if k == "f" else int(x) if k in ("i", "u") else x.item()
+    return x
+
+
+def _index_str(index: Any) -> str:
+    if isinstance(index, tuple):
+        return ", ".join(_index_str(i) for i in index)
+    if isinstance(index, slice):
+        parts = ["" if p is None else str(p) for p in (index.start, index.stop, index.step)]
+        return ":".join(parts[:2]) + (f":{parts[2]}" if parts[2] else "")
+    if index is Ellipsis:
+        return "..."
+    return repr(index)

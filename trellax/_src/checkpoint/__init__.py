@@ -1,0 +1,1 @@
+"""Floor 6: ``checkpoint``/``remat`` (the ``remat2`` primitive) and its policies."""

@@ -1,0 +1,479 @@
+"""The primitive core: abstract values, primitives, traces and ``bind``.
+
+An operation in trellax is a :class:`Primitive` applied with :meth:`Primitive.bind`. ``bind`` hands
+the primitive to the *current trace*. The bottom trace, :class:`EvalTrace`, evaluates eagerly: it
+runs the primitive's abstract-evaluation rule (which checks operand dtypes and computes the result's
+shape, dtype and weak flag) and then its impl rule (NumPy, in ``backend/numpy.py``). Tracing
+transformations (``jit``, later ``grad`` and ``vmap``) install their own trace for the extent of a
+function call, so the same ``bind`` records equations or computes tangents instead; nothing here
+changes when they are added.
+
+Rule signatures, fixed once:
+
+* ``impl(*values: np.ndarray, **params) -> np.ndarray | tuple[np.ndarray, ...]``
+* ``abstract_eval(*avals: AbstractValue, **params) -> ShapedArray | tuple[ShapedArray, ...]``
+  where an abstract value is anything with ``shape``, ``dtype`` and ``weak_type`` (a
+  :class:`ShapedArray`, a concrete array, or a tracer).
+
+Arrays are positional arguments; parameters (axes, dtypes, shapes) are keyword arguments and must
+be hashable, because they become parts of jaxpr equations and cache keys.
+
+Transformation rules (registered with ``def_jvp`` / ``def_transpose`` / ``def_batch``):
+
+* ``jvp(primals, tangents, **params) -> (primal_out, tangent_out)``: ``primals`` are values of
+  the parent trace, ``tangents`` values of the tangent space or ``ad.Zero`` (symbolic zeros);
+  see ``trellax._src.interpreters.ad`` for the helpers most rules are built from.
+* ``transpose(ct, *args, **params) -> list of cotangents``, one per operand (``None`` for a
+  zero cotangent or a non-linear operand); linear operands arrive as ``ad.UndefinedPrimal``.
+* ``batch(args, dims, **params) -> (out, out_dim)`` (for ``vmap``).
+
+Traces nest: every trace but the bottom :class:`EvalTrace` has a ``parent`` to which it hands
+the underlying (primal) work, and :func:`using_trace` installs one for the extent of a call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Protocol, TypeAlias
+
+import numpy as np
+
+from trellax._src.core import errors
+from trellax._src.core.basearray import Array
+
+Shape: TypeAlias = tuple[int, ...]
+DType: TypeAlias = np.dtype[Any]
+
+
+class AbstractValue(Protocol):
+    """What abstract evaluation needs of a value: its shape, dtype and weak flag."""
+
+    @property
+    def shape(self) -> Shape: ...
+    @property
+    def dtype(self) -> DType: ...
+    @property
+    def weak_type(self) -> bool: ...
+
+
+_SHORT = {
+    "bool": "bool",
+    "bfloat16": "bf16",
+    **{f"int{b}": f"i{b}" for b in (1, 2, 4, 8, 16, 32, 64)},
+    **{f"uint{b}": f"u{b}" for b in (1, 2, 4, 8, 16, 32, 64)},
+    **{f"float{b}": f"f{b}" for b in (16, 32, 64)},
+    "complex64": "c64",
+    "complex128": "c128",
+}
+
+
+def short_dtype_name(d: DType) -> str:
+    """``f32`` for float32, ``bf16`` for bfloat16; other names unchanged."""
+    name: str = d.name
+    return _SHORT.get(name, name)
+
+
+class ShapedArray:
+    """The abstract value of an array: shape, dtype and weak flag, never data."""
+
+    __slots__ = ("dtype", "shape", "weak_type")
+    shape: Shape
+    dtype: DType
+    weak_type: bool
+
+    def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False) -> None:
+        self.shape = tuple(int(s) for s in shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+
+    @classmethod
+    def _fast(cls, shape: Shape, dtype: DType, weak_type: bool) -> ShapedArray:
+        """Builds without validation (inside abstract-eval rules, where inputs are checked)."""
+        a = object.__new__(cls)
+        a.shape = shape
+        a.dtype = dtype
+        a.weak_type = weak_type
+        return a
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def update(
+        self, shape: Shape | None = None, dtype: DType | None = None, weak_type: bool | None = None
+    ) -> ShapedArray:
+        return ShapedArray._fast(
+            self.shape if shape is None else shape,
+            self.dtype if dtype is None else dtype,
+            self.weak_type if weak_type is None else weak_type,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ShapedArray)
+            and self.shape == other.shape
+            and self.dtype == other.dtype
+            and self.weak_type == other.weak_type
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def str_short(self) -> str:
+        """``f32[3]``, or ``~f32[3]`` when weak: the form jaxprs print."""
+        dims = ",".join(map(str, self.shape))
+        return f"{'~' if self.weak_type else ''}{short_dtype_name(self.dtype)}[{dims}]"
+
+    def __str__(self) -> str:
+        dims = ",".join(map(str, self.shape))
+        return f"{'~' if self.weak_type else ''}{self.dtype.name}[{dims}]"
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.dtype.name}{list(self.shape)}{weak})"
+
+
+def get_aval(x: AbstractValue) -> ShapedArray:
+    """The :class:`ShapedArray` of anything with shape, dtype and weak flag."""
+    if type(x) is ShapedArray:
+        return x
+    return ShapedArray._fast(tuple(x.shape), x.dtype, bool(x.weak_type))
+
+
+# -- primitives ---------------------------------------------------------------------------------
+
+ImplRule: TypeAlias = Callable[..., Any]
+AbstractEvalRule: TypeAlias = Callable[..., Any]
+
+
+class Primitive:
+    """A named operation with rules registered next to its definition.
+
+    >>> neg_p = Primitive("neg")
+    >>> _ = neg_p.def_impl(lambda x: -x)
+    >>> _ = neg_p.def_abstract_eval(lambda x: get_aval(x))
+    """
+
+    __slots__ = (
+        "abstract_eval_rule",
+        "batch_rule",
+        "elementwise_dtypes",
+        "impl",
+        "impl_fp_free",
+        "jvp_rule",
+        "multiple_results",
+        "name",
+        "transpose_rule",
+    )
+
+    def __init__(self, name: str, *, multiple_results: bool = False) -> None:
+        self.name = name
+        self.multiple_results = multiple_results
+        self.impl: ImplRule | None = None
+        #: the impl only moves or selects data, so NumPy's error state need not be switched
+        self.impl_fp_free = False
+        self.abstract_eval_rule: AbstractEvalRule | None = None
+        # Slots for later transformations (autodiff and batching); None until registered.
+        self.jvp_rule: Callable[..., Any] | None = None
+        self.transpose_rule: Callable[..., Any] | None = None
+        self.batch_rule: Callable[..., Any] | None = None
+        # A memo {operand dtype: result dtype} for elementwise primitives whose rule is "operands
+        # of one dtype; result dtype a function of it; weak iff all operands are weak" (set to a
+        # dict by ``lax._base.naryop``; None for every other primitive). See eval_primitive.
+        self.elementwise_dtypes: dict[DType, DType] | None = None
+        _REGISTRY[name] = self
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def def_impl(self, rule: ImplRule, *, fp_free: bool = False) -> ImplRule:
+        """Registers the NumPy impl; ``fp_free`` says it can never raise a NumPy floating-point
+        error (it only moves or selects data), so it may run without switching the error state."""
+        self.impl = rule
+        self.impl_fp_free = fp_free
+        return rule
+
+    def def_abstract_eval(self, rule: AbstractEvalRule) -> AbstractEvalRule:
+        self.abstract_eval_rule = rule
+        return rule
+
+    def def_jvp(self, rule: Callable[..., Any]) -> Callable[..., Any]:
+        """Registers ``rule(primals, tangents, **params) -> (primal_out, tangent_out)``."""
+        self.jvp_rule = rule
+        return rule
+
+    def def_transpose(self, rule: Callable[..., Any]) -> Callable[..., Any]:
+        """Registers ``rule(ct, *args, **params) -> [ct_arg or None, ...]`` (linear only)."""
+        self.transpose_rule = rule
+        return rule
+
+    def def_batch(self, rule: Callable[..., Any]) -> Callable[..., Any]:
+        """Registers ``rule(args, dims, **params) -> (out, out_dim)``."""
+        self.batch_rule = rule
+        return rule
+
+    def abstract_eval(self, *avals: AbstractValue, **params: Any) -> Any:
+        rule = self.abstract_eval_rule
+        if rule is None:
+            raise NotImplementedError(f"primitive {self.name} has no abstract evaluation rule")
+        return rule(*avals, **params)
+
+    def bind(self, *args: Any, **params: Any) -> Array:
+        """Applies the primitive to ``args`` in the current trace (one result)."""
+        trace = _current_trace.get()
+        if trace is eval_trace:  # eager: straight to the evaluation, one call less
+            out: Array = eval_primitive(self, args, params)
+            return out
+        out = trace.process_primitive(self, args, params)
+        return out
+
+    def bind_multi(self, *args: Any, **params: Any) -> tuple[Array, ...]:
+        """Applies a primitive with ``multiple_results`` (a tuple of results)."""
+        out: tuple[Array, ...] = _current_trace.get().process_primitive(self, args, params)
+        return out
+
+
+_REGISTRY: dict[str, Primitive] = {}
+
+
+def primitives() -> dict[str, Primitive]:
+    """Every primitive defined so far, by name (the coverage test walks this)."""
+    return dict(_REGISTRY)
+
+
+# -- traces -------------------------------------------------------------------------------------
+
+
+class Trace:
+    """Where primitives go. Subclasses decide what applying a primitive means.
+
+    ``parent`` is the trace this one hands its underlying work to (``None`` only for the
+    evaluation trace); ``active`` turns False when the transformation that owns it returns, after
+    which its tracers are leaked values.
+    """
+
+    parent: Trace | None = None
+    active: bool = True
+
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
+        raise NotImplementedError
+
+
+class EvalTrace(Trace):
+    """The bottom of the stack: evaluate eagerly with NumPy (``trellax._src.backend.eager``)."""
+
+    def __repr__(self) -> str:
+        return "EvalTrace"
+
+    def process_primitive(
+        self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
+    ) -> Any:
+        return eval_primitive(prim, args, params)
+
+
+def _no_eval(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    raise RuntimeError("trellax._src.backend.eager has not been imported")
+
+
+#: Evaluates a primitive on concrete arrays: ``trellax._src.backend.eager.eval_primitive``, installed
+#: when that module is imported (with ``trellax._src.backend.array``).
+eval_primitive: Callable[[Primitive, Sequence[Any], dict[str, Any]], Any] = _no_eval
+
+
+def _no_array_type(value: Any, dtype: DType, weak_type: bool) -> Any:
+    raise RuntimeError("trellax._src.backend.array has not been imported")
+
+
+#: Builds a concrete array from (NumPy value, dtype, weak_type); set by ``trellax._src.backend.array``
+#: (layer 3), which the evaluation trace must not import.
+new_array: Callable[[Any, DType, bool], Any] = _no_array_type
+
+eval_trace = EvalTrace()
+_current_trace: ContextVar[Trace] = ContextVar("trellax_current_trace", default=eval_trace)
+
+
+def current_trace() -> Trace:
+    return _current_trace.get()
+
+
+def set_current_trace(trace: Trace) -> Any:
+    """Installs ``trace``; returns a token for :func:`reset_current_trace`."""
+    return _current_trace.set(trace)
+
+
+def reset_current_trace(token: Any) -> None:
+    _current_trace.reset(token)
+
+
+@contextmanager
+def using_trace(trace: Trace) -> Iterator[Trace]:
+    """Installs ``trace`` as the current trace for the extent of a ``with`` block."""
+    token = _current_trace.set(trace)
+    try:
+        yield trace
+    finally:
+        _current_trace.reset(token)
+
+
+# -- tracers --------------------------------------------------------------------------------------
+
+
+class Tracer(Array):
+    """An array that belongs to a trace: its abstract value, and whatever the trace keeps.
+
+    Every transformation's tracer subclasses this. It is a ``trellax.Array``, so ``isinstance``
+    and annotations work inside transformations, and its operators run the same
+    ``trellax.numpy`` code as concrete arrays do. A tracer has no NumPy buffer: ``_value`` raises
+    (reached when a tracer leaked out of its transformation into eager code). Python conversions
+    (``bool``, ``int``) work when :meth:`to_concrete_value` knows the value (a JVP tracer of a
+    concrete primal), as in JAX.
+    """
+
+    __slots__ = ("_trace", "aval")
+    _trace: Trace
+    aval: ShapedArray
+
+    @property
+    def dtype(self) -> DType:
+        return self.aval.dtype
+
+    @property
+    def shape(self) -> Shape:
+        return self.aval.shape
+
+    @property
+    def weak_type(self) -> bool:
+        return self.aval.weak_type
+
+    @property
+    def ndim(self) -> int:
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> int:
+        return self.aval.size
+
+    def __repr__(self) -> str:
+        return f"Traced<{self.aval}>with<{type(self._trace).__name__}>"
+
+    def to_concrete_value(self) -> np.ndarray[Any, Any] | None:
+        """The value, when this tracer's trace knows it without computing; else ``None``."""
+        return None
+
+    # -- what a value without data cannot do ------------------------------------------------
+
+    @property
+    def _value(self) -> Any:
+        raise errors.UnexpectedTracerError(self)
+
+    def __bool__(self) -> bool:
+        v = self.to_concrete_value()
+        if v is None:
+            raise errors.TracerBoolConversionError(self)
+        return bool(v)
+
+    def __int__(self) -> int:
+        v = self.to_concrete_value()
+        if v is None:
+            raise errors.TracerIntegerConversionError(self)
+        return int(v)
+
+    def __index__(self) -> int:
+        v = self.to_concrete_value()
+        if v is None or v.dtype.kind not in "biu":
+            raise errors.TracerIntegerConversionError(self)
+        return int(v)
+
+    def __float__(self) -> float:
+        raise errors.ConcretizationTypeError(self, "float()")
+
+    def __complex__(self) -> complex:
+        raise errors.ConcretizationTypeError(self, "complex()")
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+        raise errors.TracerArrayConversionError(self)
+
+    def item(self, *args: Any) -> Any:
+        raise errors.ConcretizationTypeError(self, ".item()")
+
+    def tolist(self) -> Any:
+        raise errors.ConcretizationTypeError(self, ".tolist()")
+
+    def __len__(self) -> int:
+        if not self.aval.shape:
+            raise TypeError("len() of unsized object (a 0-d array)")
+        return self.aval.shape[0]
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise TypeError(
+            "trellax arrays are immutable and do not support item assignment; use "
+            "x = x.at[idx].set(y) instead of x[idx] = y"
+        )
+
+    # Arrays are immutable, so a copy may be the same value (as for concrete arrays); a tracer
+    # cannot be serialized: it stands for a value that does not exist yet.
+    def __copy__(self) -> Tracer:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Tracer:
+        return self
+
+    def __reduce__(self) -> Any:
+        raise errors.ConcretizationTypeError(
+            self, "__reduce__ (an attempt to pickle or serialize a traced value)"
+        )
+
+
+def is_concrete(x: Any) -> bool:
+    """True for a value with data now (a concrete array, NumPy value or Python scalar); False for
+    a tracer of any transformation."""
+    return not isinstance(x, Tracer)
+
+
+def to_concrete_value(x: Any) -> Any:
+    """The NumPy value of ``x`` when it is known now (concrete, or a tracer that knows its
+    value), else ``None``."""
+    if isinstance(x, Tracer):
+        return x.to_concrete_value()
+    value = getattr(x, "_value", None)  # a concrete trellax array's buffer
+    return value if value is not None else np.asarray(x)
+
+
+# -- shared helpers for abstract-eval rules ----------------------------------------------------
+
+
+def broadcast_shapes(*shapes: Shape) -> Shape:
+    """NumPy broadcasting of shapes, with an error that names all of them."""
+    if len(shapes) == 2:
+        a, b = shapes
+        if a == b or not b:
+            return tuple(a)
+        if not a:
+            return tuple(b)
+        if len(a) == len(b):
+            out = []
+            for da, db in zip(a, b):
+                if da == db or db == 1:
+                    out.append(da)
+                elif da == 1:
+                    out.append(db)
+                else:
+                    break
+            else:
+                return tuple(out)
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ValueError(
+            "Incompatible shapes for broadcasting: shapes=["
+            + ", ".join(str(tuple(s)) for s in shapes)
+            + "]"
+        ) from None

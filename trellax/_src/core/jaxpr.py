@@ -1,0 +1,164 @@
+"""The jaxpr: trellax's typed intermediate representation of a traced function.
+
+A :class:`Jaxpr` has input binders, constant binders, equations (a primitive applied to variables
+or literals, with its parameters) and outputs. Every variable carries its abstract value, so the
+dtype and weak flag of every intermediate is visible::
+
+    { lambda ; a:i8[3]. let
+        b:~f32[3] = convert_element_type[new_dtype=float32 weak_type=True] a
+        c:~f32[3] = add b 1.5:~f32[]
+      in (c,) }
+
+``~`` marks weakly-typed values; implicit promotions appear as ``convert_element_type``
+equations.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from trellax._src.core.core import Primitive, ShapedArray
+
+
+class Var:
+    """A variable of a jaxpr, typed by its abstract value."""
+
+    __slots__ = ("aval", "count")
+    _counter = itertools.count()
+
+    def __init__(self, aval: ShapedArray) -> None:
+        self.aval = aval
+        self.count = next(Var._counter)
+
+    def __repr__(self) -> str:
+        return f"Var({self.count}:{self.aval.str_short()})"
+
+
+class Literal:
+    """A constant scalar written inline in an equation (``1.5:~f32[]``)."""
+
+    __slots__ = ("aval", "value")
+
+    def __init__(self, value: np.ndarray[Any, Any], aval: ShapedArray) -> None:
+        self.value = value
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Literal({self.value!r})"
+
+
+Atom = Var | Literal
+
+
+@dataclass
+class JaxprEqn:
+    primitive: Primitive
+    invars: list[Atom]
+    outvars: list[Var]
+    params: dict[str, Any]
+    source: str | None = None  # "file:line (function)" of the user code that bound it
+    api: str | None = None  # the trellax.numpy function that was promoting, if any
+
+
+@dataclass
+class Jaxpr:
+    constvars: list[Var]
+    invars: list[Var]
+    outvars: list[Atom]
+    eqns: list[JaxprEqn] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return pretty_print(self)
+
+    @property
+    def in_avals(self) -> list[ShapedArray]:
+        return [v.aval for v in self.invars]
+
+    @property
+    def out_avals(self) -> list[ShapedArray]:
+        return [v.aval for v in self.outvars]
+
+
+@dataclass(eq=False)
+class ClosedJaxpr:
+    """A jaxpr together with its constants (arrays; hashable by identity, so that a jaxpr can
+    be a parameter of a control-flow primitive)."""
+
+    jaxpr: Jaxpr
+    consts: list[Any]
+    compiled: Any = field(default=None, repr=False)
+
+    def __str__(self) -> str:
+        return pretty_print(self.jaxpr)
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    @property
+    def eqns(self) -> list[JaxprEqn]:
+        return self.jaxpr.eqns
+
+    @property
+    def in_avals(self) -> list[ShapedArray]:
+        return self.jaxpr.in_avals
+
+    @property
+    def out_avals(self) -> list[ShapedArray]:
+        return self.jaxpr.out_avals
+
+
+# -- printing ---------------------------------------------------------------------------------
+
+
+def _names() -> Any:
+    for n in itertools.count():
+        s = ""
+        n += 1
+        while n:
+            n, r = divmod(n - 1, 26)
+            s = chr(ord("a") + r) + s
+        yield s
+
+
+def _param_str(v: Any, indent: int) -> str:
+    if isinstance(v, np.dtype):
+        return str(v.name)
+    if isinstance(v, ClosedJaxpr | Jaxpr):
+        inner = v.jaxpr if isinstance(v, ClosedJaxpr) else v
+        pad = " " * (indent + 4)
+        return "\n" + "\n".join(pad + line for line in pretty_print(inner).splitlines())
+    if isinstance(v, tuple):
+        parts = [_param_str(x, indent) for x in v]
+        return "(" + ", ".join(parts) + ("," if len(v) == 1 else "") + ")"
+    return str(v)
+
+
+def pretty_print(jaxpr: Jaxpr) -> str:
+    names: dict[int, str] = {}
+    gen = _names()
+
+    def name(v: Atom, binder: bool = False) -> str:
+        if isinstance(v, Literal):
+            value = v.value.item() if v.value.size == 1 else v.value
+            return f"{value}:{v.aval.str_short()}"
+        if id(v) not in names:
+            names[id(v)] = next(gen)
+        return names[id(v)] + (f":{v.aval.str_short()}" if binder else "")
+
+    consts = " ".join(name(v, True) for v in jaxpr.constvars)
+    ins = " ".join(name(v, True) for v in jaxpr.invars)
+    lines = [f"{{ lambda {consts}; {ins}. let"]
+    for eqn in jaxpr.eqns:
+        outs = " ".join(name(v, True) for v in eqn.outvars)
+        params = " ".join(f"{k}={_param_str(p, 4)}" for k, p in sorted(eqn.params.items()))
+        head = eqn.primitive.name + (f"[{params}]" if params else "")
+        args = " ".join(name(v) for v in eqn.invars)
+        lhs = f"{outs} = " if outs else ""  # an effect (debug_callback) has no results
+        lines.append(f"    {lhs}{head} {args}".rstrip())
+    outs = ", ".join(name(v) for v in jaxpr.outvars)
+    lines.append(f"  in ({outs}{',' if len(jaxpr.outvars) == 1 else ''}) }}")
+    return "\n".join(lines)

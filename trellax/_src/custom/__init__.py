@@ -1,0 +1,1 @@
+"""Floor 6: user-defined rules: ``custom_jvp``/``custom_vjp``, ``custom_vmap``, implicit solves."""

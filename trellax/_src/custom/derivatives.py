@@ -1,0 +1,725 @@
+"""``custom_jvp`` and ``custom_vjp``: user-defined derivatives (``stop_gradient`` is in ``lax``).
+
+A ``custom_jvp`` function called under a JVP trace with a differentiated argument runs its rule
+instead of differentiating its body: the rule's primal work happens in the parent trace and its
+tangent work in the tangent space (so under ``grad`` the rule is linearized and transposed like
+any other code). A ``custom_vjp`` function under ``grad``/``vjp`` runs ``fwd`` in the parent
+trace and records one linear equation, ``custom_lin``, whose transpose calls ``bwd``. Outside
+differentiation (eagerly, under ``jit``) both simply call the function.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from trellax._src.api.vmap import vmap
+from trellax._src.control_flow.batching import _run_batched
+from trellax._src.core import core
+from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.errors import UnexpectedTracerError
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
+from trellax._src.interpreters import batching, tracing
+from trellax._src.interpreters.ad import JVPTrace, JVPTracer, _LinearDispatch
+from trellax._src.interpreters.batching import BatchTrace, BatchTracer
+from trellax._src.interpreters.tracing import JaxprTrace
+from trellax._src.lax._base import asarray
+from trellax._src.lax._batch import moveaxis
+from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval, zeros
+from trellax._src.lax.reductions import reduce_sum_p
+from trellax._src.tree.tree_util import (
+    PyTreeDef,
+    tree_flatten,
+    tree_map,
+    tree_structure,
+    tree_unflatten,
+)
+
+
+def _name(f: Any) -> str:
+    return getattr(f, "__name__", type(f).__name__)
+
+
+def _resolve_args(
+    fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[Any, ...]:
+    if not kwargs:
+        return args
+    bound = inspect.signature(fun).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return tuple(bound.args) + tuple(bound.kwargs.values())
+
+
+def _owns(trace: Any, tracer_type: type[core.Tracer], args: Sequence[Any]) -> bool:
+    """Whether some argument leaf is a ``tracer_type`` tracer of ``trace``."""
+    leaves = tree_flatten(list(args))[0]
+    return any(type(leaf) is tracer_type and leaf._trace is trace for leaf in leaves)
+
+
+def _our_trace(args: Sequence[Any]) -> JVPTrace | None:
+    """The current trace if it is a JVP trace and some argument leaf is its tracer."""
+    trace = core.current_trace()
+    if type(trace) is not JVPTrace:
+        return None
+    return trace if _owns(trace, JVPTracer, args) else None
+
+
+def _primal_side(trace: Any, args: Sequence[Any]) -> core.Trace | None:
+    """The trace a custom function's call belongs to when it is not ``trace``'s own business,
+    or ``None`` when it is.
+
+    A call whose arguments hold no tracer of the current trace belongs to the innermost
+    enclosing trace that owns one of them: inside a JVP rule (forward mode under ``vmap``, or
+    reverse mode, where the current trace is a ``_LinearDispatch`` sending tangent computations
+    to the linear trace and everything else to its parent), ``f(x)`` on primal values belongs to
+    an enclosing JVP trace, which must apply ``f``'s custom rule again — otherwise second
+    derivatives would differentiate ``f``'s implementation instead of its rule."""
+    leaves = tree_flatten(list(args))[0]
+    owners = {id(x._trace) for x in leaves if isinstance(x, core.Tracer)}
+    if type(trace) is _LinearDispatch:
+        return None if id(trace.tangent_trace) in owners else trace.parent
+    if type(trace) not in (JVPTrace, BatchTrace) or id(trace) in owners:
+        return None
+    if not owners:
+        # constants only: a JVP trace has nothing to differentiate, its parent evaluates them
+        return trace.parent if type(trace) is JVPTrace else None
+    t: core.Trace | None = trace.parent
+    while t is not None and id(t) not in owners:
+        t = getattr(t, "parent", None)
+    return t
+
+
+def _differentiated(trace: Any) -> bool:
+    """Whether a JVP trace encloses ``trace`` (only then does a custom rule matter)."""
+    while trace is not None:
+        if type(trace) is JVPTrace:
+            return True
+        trace = getattr(trace, "parent", None)
+    return False
+
+
+def _aval_str(a: ShapedArray) -> str:
+    return f"{a.dtype.name}[{','.join(map(str, a.shape))}]"
+
+
+def _materialize(t: Any) -> Any:
+    if type(t) is not Zero:
+        return t
+    if t.aval.dtype == float0:
+        return np.zeros(t.aval.shape, float0)
+    return zeros(t.aval)
+
+
+class custom_jvp:
+    """A function with a user-defined JVP rule.
+
+    >>> import trellax, trellax.numpy as tnp
+    >>> @trellax.custom_jvp
+    ... def f(x):
+    ...     return tnp.sin(x)
+    >>> @f.defjvp
+    ... def f_jvp(primals, tangents):
+    ...     (x,), (t,) = primals, tangents
+    ...     return f(x), 2.0 * t
+    >>> trellax.grad(f)(0.0)
+    Array(2., dtype=float32, weak_type=True)
+    """
+
+    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
+        functools.update_wrapper(self, fun, updated=())
+        self._fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self._jvp_rule: Callable[..., Any] | None = None
+
+    def defjvp(self, jvp: Callable[..., Any], symbolic_zeros: bool = False) -> Callable[..., Any]:
+        self._jvp_rule = jvp
+        return jvp
+
+    def defjvps(self, *jvps: Callable[..., Any] | None) -> None:
+        """One rule per argument, ``rule(t, primal_out, *primals)``; ``None`` means a zero."""
+
+        def jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+            out = self(*primals)
+            total: Any = None
+            for rule, t in zip(jvps, tangents):
+                if rule is None:
+                    continue
+                term = rule(t, out, *primals)
+                total = term if total is None else _tree_add(total, term)
+            if total is None:
+                total = _tree_zeros_like(out)
+            return out, total
+
+        self.defjvp(jvp)
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self if obj is None else functools.partial(self, obj)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        name = _name(self._fun)
+        if self._jvp_rule is None:
+            raise AttributeError(f"No JVP defined for custom_jvp function {name} using defjvp.")
+        args = _resolve_args(self._fun, args, kwargs)
+        trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
+        if trace is None:
+            outer = core.current_trace()
+            if (
+                type(outer) is BatchTrace
+                and _owns(outer, BatchTracer, args)
+                and _differentiated(outer)
+            ):
+                return call_custom_jvp(self, outer, args)
+            elsewhere = _primal_side(outer, args)
+            if elsewhere is not None:
+                with core.using_trace(elsewhere):
+                    return self(*args)
+            if type(outer) is JaxprTrace and _static_nondiff(args, self.nondiff_argnums):
+                return _bind_call(custom_jvp_call_p, self, args, self._jvp_outputs)
+            return self._fun(*args)
+        nondiff = [args[i] for i in self.nondiff_argnums]
+        diff_idx = [i for i in range(len(args)) if i not in self.nondiff_argnums]
+        primals: list[Any] = []
+        tangents: list[Any] = []
+        for i in diff_idx:
+            leaves, tree = tree_flatten(args[i])
+            pairs = [trace.unpack(x) for x in leaves]
+            primals.append(tree_unflatten(tree, [p for p, _ in pairs]))
+            tangents.append(tree_unflatten(tree, [t for _, t in pairs]))
+        with core.using_trace(trace.rule_trace):
+            p_leaves, p_tree, t_leaves = self._jvp_outputs(nondiff, primals, tangents)
+        wrapped = []
+        for p, t in zip(p_leaves, t_leaves):
+            wrapped.append(JVPTracer(trace, p, t) if t is not None else p)
+        return tree_unflatten(p_tree, wrapped)
+
+    def _jvp_outputs(
+        self, nondiff: Sequence[Any], primals: Sequence[Any], tangents: Sequence[Any]
+    ) -> tuple[list[Any], PyTreeDef, list[Any]]:
+        """Runs the rule (in the current trace) and checks its output: the primal output
+        leaves, their tree, and the tangent leaves (``None`` for a non-differentiable output)."""
+
+        assert self._jvp_rule is not None
+        name = _name(self._fun)
+        tangents = [tree_map(_materialize, t, is_leaf=lambda x: type(x) is Zero) for t in tangents]
+        out = self._jvp_rule(*nondiff, tuple(primals), tuple(tangents))
+        rule = _name(self._jvp_rule)
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise TypeError(
+                f"Custom JVP rule {rule} for function {name} must produce a pair (list or tuple "
+                "of length two) representing primal and tangent outputs, but got "
+                f"{_show(out)}."
+            )
+        p_leaves, p_tree = tree_flatten(out[0])
+        t_leaves, t_tree = tree_flatten(out[1])
+        if p_tree != t_tree:
+            raise TypeError(
+                f"Custom JVP rule {rule} for function {name} must produce primal and tangent "
+                "outputs with equal container (pytree) structures, but got "
+                f"{p_tree} and {t_tree} respectively."
+            )
+        primals_out: list[Any] = []
+        tangents_out: list[Any] = []
+        for p, t in zip(p_leaves, t_leaves):
+            pa = core.get_aval(_arr(p))
+            expected = tangent_aval(pa)
+            if isinstance(t, np.ndarray) and t.dtype == float0:
+                primals_out.append(p)
+                tangents_out.append(None)
+                continue
+            ta = core.get_aval(_arr(t))
+            if ta.shape != expected.shape or ta.dtype != expected.dtype:
+                raise TypeError(
+                    "Custom JVP rule must produce primal and tangent outputs with corresponding "
+                    f"shapes and dtypes. Expected {_aval_str(expected)} (tangent type of "
+                    f"{_aval_str(pa)}) but got {_aval_str(ta)}."
+                )
+            if differentiable(pa.dtype):
+                primals_out.append(_arr(p))
+                tangents_out.append(_arr(t))
+            else:
+                primals_out.append(p)
+                tangents_out.append(None)
+        return primals_out, p_tree, tangents_out
+
+
+def _show(x: Any) -> str:
+    try:
+        return str(float(x))
+    except (TypeError, ValueError):
+        return repr(x)
+
+
+def _arr(x: Any) -> Any:
+
+    return asarray(x)
+
+
+def _tree_add(a: Any, b: Any) -> Any:
+
+    return tree_map(lambda x, y: x + y, a, b)
+
+
+def _tree_zeros_like(a: Any) -> Any:
+
+    return tree_map(lambda x: _materialize(Zero(tangent_aval(core.get_aval(_arr(x))))), a)
+
+
+# -- custom_vjp -----------------------------------------------------------------------------------
+
+
+class _Static:
+    """A parameter value compared by identity (functions, trees of residual metadata)."""
+
+    __slots__ = ("label", "value")
+
+    def __init__(self, value: Any, label: str | None = None) -> None:
+        self.value = value
+        self.label = label
+
+    def __repr__(self) -> str:
+        if self.label is not None:
+            return self.label
+        return _name(self.value) if callable(self.value) else "..."
+
+
+custom_lin_p = Primitive("custom_lin", multiple_results=True)
+
+
+@custom_lin_p.def_abstract_eval
+def _custom_lin_abstract_eval(*args: Any, num_res: int, info: _Static) -> tuple[ShapedArray, ...]:
+    out_avals: tuple[ShapedArray, ...] = info.value["out_avals"]
+    return out_avals
+
+
+@custom_lin_p.def_impl
+def _custom_lin_impl(*args: Any, num_res: int, info: _Static) -> Any:
+    raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
+
+
+def _custom_lin_transpose(cts: Any, *args: Any, num_res: int, info: _Static) -> list[Any]:
+    meta = info.value
+    res = tree_unflatten(meta["res_tree"], list(args[:num_res]))
+    ct_leaves = [_materialize(c) for c in cts]
+    ct = tree_unflatten(meta["out_tree"], ct_leaves)
+    bwd = meta["bwd"]
+    got = bwd(*meta["nondiff"], res, ct)
+    in_avals: list[list[ShapedArray]] = meta["in_avals"]
+    in_trees: list[PyTreeDef] = meta["in_trees"]
+    if not isinstance(got, (tuple, list)) or len(got) != len(in_avals):
+        primal_tree = tree_structure(tuple(0 for _ in in_avals))
+        got_tree = tree_structure(got if isinstance(got, (tuple, list)) else 0)
+        if isinstance(got, (tuple, list)):
+            got_tree = tree_structure(tuple(0 for _ in got))
+        raise TypeError(
+            "Custom VJP bwd rule must produce an output with the same container (pytree) "
+            "structure as the args tuple of the primal function, and in particular must produce "
+            "a tuple of length equal to the number of arguments to the primal function, but got "
+            f"bwd output structure {got_tree} for primal input structure {primal_tree}."
+        )
+    out: list[Any] = [None] * num_res
+    k = 0
+    for i, (g, avals, tree) in enumerate(zip(got, in_avals, in_trees)):
+        if g is None:
+            leaves: list[Any] = [None] * len(avals)
+        else:
+            leaves = tree_flatten(g, is_leaf=lambda x: x is None)[0]
+            if len(leaves) != len(avals):
+                raise TypeError(
+                    f"Custom VJP bwd rule output[{i}] has {len(leaves)} leaves, but the "
+                    f"corresponding argument has {len(avals)} (structure {tree})"
+                )
+        for leaf, a in zip(leaves, avals):
+            value = None
+            if leaf is not None and differentiable(a.dtype):
+                la = core.get_aval(_arr(leaf))
+                if la.shape != a.shape:
+                    raise ValueError(
+                        "Custom VJP bwd rule must produce an output with the same type as the "
+                        f"args tuple of the primal function, but at output[{i}] the bwd rule "
+                        f"produced an output of type {_aval_str(la)} corresponding to an input "
+                        f"of type {_aval_str(a)}, so the shapes do not match"
+                    )
+                value = _arr(leaf)
+            if meta["mask"][k]:
+                out.append(value)
+            k += 1
+    return out
+
+
+custom_lin_p.def_transpose(_custom_lin_transpose)
+# As in JAX, batching a custom_vjp's linear equation means forward mode reached it.
+custom_lin_p.def_batch(lambda args, dims, **params: _custom_lin_impl(*args, **params))
+
+
+class custom_vjp:
+    """A function with user-defined forward and backward passes for reverse mode.
+
+    >>> import trellax, trellax.numpy as tnp
+    >>> @trellax.custom_vjp
+    ... def f(x):
+    ...     return tnp.sin(x)
+    >>> f.defvjp(lambda x: (f(x), x), lambda res, g: (3.0 * g,))
+    >>> trellax.grad(f)(0.0)
+    Array(3., dtype=float32, weak_type=True)
+    """
+
+    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
+        functools.update_wrapper(self, fun, updated=())
+        self._fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self._fwd: Callable[..., Any] | None = None
+        self._bwd: Callable[..., Any] | None = None
+
+    def defvjp(
+        self, fwd: Callable[..., Any], bwd: Callable[..., Any], symbolic_zeros: bool = False
+    ) -> None:
+        self._fwd = fwd
+        self._bwd = bwd
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self if obj is None else functools.partial(self, obj)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        name = _name(self._fun)
+        if self._fwd is None or self._bwd is None:
+            raise AttributeError(f"No VJP defined for custom_vjp function {name} using defvjp.")
+        args = _resolve_args(self._fun, args, kwargs)
+        trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
+        if trace is None:
+            outer = core.current_trace()
+            if (
+                type(outer) is BatchTrace
+                and _owns(outer, BatchTracer, args)
+                and _differentiated(outer)
+            ):
+                return call_custom_vjp(self, outer, args)
+            elsewhere = _primal_side(outer, args)
+            if elsewhere is not None:
+                with core.using_trace(elsewhere):
+                    return self(*args)
+            if type(outer) is JaxprTrace and _static_nondiff(args, self.nondiff_argnums):
+                return _bind_call(custom_vjp_call_p, self, args, None)
+            return self._fun(*args)
+        if trace.tangent_trace is None:
+            raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
+        diff_idx = [i for i in range(len(args)) if i not in self.nondiff_argnums]
+        primal_args = list(args)
+        tangents: list[Any] = []
+        for i in diff_idx:
+            leaves, tree = tree_flatten(args[i])
+            pairs = [trace.unpack(x) for x in leaves]
+            primal_args[i] = tree_unflatten(tree, [p for p, _ in pairs])
+            tangents.extend(t for _, t in pairs)
+        assert trace.parent is not None
+        out_tree, out_arrays, t_outs = self._linear(
+            primal_args, tangents, trace.parent, trace.rule_trace
+        )
+        wrapped = [
+            JVPTracer(trace, o, t) if differentiable(o.dtype) else o
+            for o, t in zip(out_arrays, t_outs)
+        ]
+        return tree_unflatten(out_tree, wrapped)
+
+    def _linear(
+        self, args: list[Any], tangents: list[Any], parent: core.Trace, rule_trace: core.Trace
+    ) -> tuple[PyTreeDef, list[Any], Sequence[Any]]:
+        """Reverse mode: ``fwd`` run in ``parent`` on the primal ``args`` and one ``custom_lin``
+        equation over the (flat, per differentiable leaf) ``tangents`` bound in ``rule_trace``;
+        returns the output tree, the primal output leaves and their tangents."""
+        assert self._fwd is not None and self._bwd is not None
+        name = _name(self._fun)
+        nondiff = [args[i] for i in self.nondiff_argnums]
+        diff_idx = [i for i in range(len(args)) if i not in self.nondiff_argnums]
+        mask: list[bool] = []
+        live: list[Any] = []
+        in_avals: list[list[ShapedArray]] = []
+        in_trees: list[PyTreeDef] = []
+        it = iter(tangents)
+        for i in diff_idx:
+            leaves, tree = tree_flatten(args[i])
+            in_trees.append(tree)
+            in_avals.append([core.get_aval(_arr(p)) for p in leaves])
+            for _ in leaves:
+                t = next(it)
+                mask.append(type(t) is not Zero)
+                if type(t) is not Zero:
+                    live.append(t)
+        with core.using_trace(parent):
+            pair = self._fwd(*args)
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise TypeError(
+                f"Custom VJP fwd rule {_name(self._fwd)} for function {name} must produce a pair "
+                "(list or tuple of length two) where the first element represents the primal "
+                f"output (equal to those of the custom_vjp-decorated function {name}) and the "
+                "second element represents residuals (i.e. values stored from the forward pass "
+                "for use on the backward pass), but instead of a pair the fwd rule "
+                f"{_name(self._fwd)} produced {_show(pair)}."
+            )
+        primal_out, res = pair
+        out_leaves, out_tree = tree_flatten(primal_out)
+        out_arrays = [_arr(o) for o in out_leaves]
+        res_leaves, res_tree = tree_flatten(res)
+        res_arrays = [_arr(r) for r in res_leaves]
+        out_avals = tuple(tangent_aval(core.get_aval(o)) for o in out_arrays)
+        info = _Static(
+            {
+                "bwd": self._bwd,
+                "nondiff": nondiff,
+                "res_tree": res_tree,
+                "out_tree": out_tree,
+                "out_avals": out_avals,
+                "in_avals": in_avals,
+                "in_trees": in_trees,
+                "mask": mask,
+            }
+        )
+        with core.using_trace(rule_trace):
+            t_outs = custom_lin_p.bind_multi(*res_arrays, *live, num_res=len(res_arrays), info=info)
+        return out_tree, out_arrays, t_outs
+
+
+# -- custom_jvp_call / custom_vjp_call: a custom function inside a traced jaxpr ------------------
+#
+# Under ``jit`` and in the bodies of ``cond``/``scan``/``while`` (traced before they are
+# differentiated) a custom function becomes one equation holding its traced body and its rules,
+# as in JAX, so that differentiating the jaxpr later still uses the rules.
+
+
+def _static_nondiff(args: Sequence[Any], nondiff_argnums: Sequence[int]) -> bool:
+    """Whether the non-differentiable arguments hold no tracers (they become parameters)."""
+    leaves = tree_flatten([args[i] for i in nondiff_argnums])[0]
+    return not any(isinstance(x, core.Tracer) for x in leaves)
+
+
+def _bind_call(prim: Primitive, f: Any, args: tuple[Any, ...], jvp_outputs: Any) -> Any:
+
+    nondiff_argnums = f.nondiff_argnums
+    nondiff = [args[i] for i in nondiff_argnums]
+    diff_idx = [i for i in range(len(args)) if i not in nondiff_argnums]
+    diff_args = [args[i] for i in diff_idx]
+    leaves, in_tree = tree_flatten(diff_args)
+    arrays = [_arr(x) for x in leaves]
+    out_box: list[PyTreeDef] = []
+
+    def full_args(flat: Sequence[Any]) -> list[Any]:
+        full = list(args)
+        for i, a in zip(diff_idx, tree_unflatten(in_tree, list(flat))):
+            full[i] = a
+        return full
+
+    def flat_fun(*xs: Any) -> list[Any]:
+        out_leaves, out_tree = tree_flatten(f._fun(*full_args(xs)))
+        out_box.append(out_tree)
+        return [_arr(o) for o in out_leaves]
+
+    closed = tracing.trace_to_jaxpr(
+        flat_fun, [core.get_aval(a) for a in arrays], f"custom function {_name(f._fun)}"
+    )
+    j = closed.jaxpr
+    call = ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), [])
+    info = _Static(
+        {
+            "f": f,
+            "nondiff": nondiff,
+            "full_args": full_args,
+            "in_tree": in_tree,
+            "out_tree": out_box[0],
+            "jvp_outputs": jvp_outputs,
+        },
+        _name(f._fun),
+    )
+    outs = prim.bind_multi(
+        *closed.consts, *arrays, call_jaxpr=call, num_consts=len(closed.consts), name=info
+    )
+    return tree_unflatten(out_box[0], list(outs))
+
+
+def _call_abstract_eval(*args: Any, call_jaxpr: ClosedJaxpr, **params: Any) -> Any:
+    return tuple(call_jaxpr.out_avals)
+
+
+def _call_codegen(em: Any, eqn: Any, args: list[str], outs: list[str], indent: str) -> None:
+    closed: ClosedJaxpr = eqn.params["call_jaxpr"]
+    em.assign(outs, em.jaxpr(closed.jaxpr, closed.consts, args, indent), indent)
+
+
+def _closed_over_tangents(tangents: Sequence[Any], num_consts: int) -> None:
+    if any(type(t) is not Zero for t in tangents[:num_consts]):
+        raise UnexpectedTracerError(None)
+
+
+def _custom_jvp_call_jvp(
+    primals: Sequence[Any],
+    tangents: Sequence[Any],
+    *,
+    call_jaxpr: ClosedJaxpr,
+    num_consts: int,
+    name: _Static,
+) -> tuple[Any, Any]:
+    _closed_over_tangents(tangents, num_consts)
+    info = name.value
+    in_tree = info["in_tree"]
+    ps = tree_unflatten(in_tree, list(primals[num_consts:]))
+    ts = tree_unflatten(in_tree, list(tangents[num_consts:]))
+    p_out, _, t_out = info["jvp_outputs"](info["nondiff"], ps, ts)
+    return tuple(_arr(p) for p in p_out), tuple(
+        Zero(tangent_aval(core.get_aval(_arr(p)))) if t is None else t for p, t in zip(p_out, t_out)
+    )
+
+
+def _custom_vjp_call_jvp(
+    primals: Sequence[Any],
+    tangents: Sequence[Any],
+    *,
+    call_jaxpr: ClosedJaxpr,
+    num_consts: int,
+    name: _Static,
+) -> tuple[Any, Any]:
+
+    rule_trace = core.current_trace()
+    if not isinstance(rule_trace, _LinearDispatch):
+        raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
+    _closed_over_tangents(tangents, num_consts)
+    info = name.value
+    args = info["full_args"](primals[num_consts:])
+    assert rule_trace.parent is not None
+    _, out_arrays, t_outs = info["f"]._linear(
+        args, list(tangents[num_consts:]), rule_trace.parent, rule_trace
+    )
+    return tuple(out_arrays), tuple(t_outs)
+
+
+def _define_call(prim_name: str, jvp: Any) -> Primitive:
+
+    prim = Primitive(prim_name, multiple_results=True)
+    prim.def_abstract_eval(_call_abstract_eval)
+    prim.def_impl(lambda *args, **params: tracing.run_equation(prim, args, params))
+    tracing.codegen_rules[prim] = _call_codegen
+    prim.def_jvp(jvp)
+    prim.def_batch(_call_batch)
+    return prim
+
+
+def _call_batch(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+    """Under ``vmap`` the call is inlined (its body batched); differentiating the batched
+    jaxpr afterwards uses the body's own derivative."""
+
+    size = batching.current_axis().size
+    moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
+    outs, batched = _run_batched(params["call_jaxpr"], moved, [d is not None for d in dims], size)
+    return outs, [0 if b else None for b in batched]
+
+
+custom_jvp_call_p = _define_call("custom_jvp_call", _custom_jvp_call_jvp)
+custom_vjp_call_p = _define_call("custom_vjp_call", _custom_vjp_call_jvp)
+
+
+# -- custom functions under vmap --------------------------------------------------------------------
+#
+# ``custom_jvp``/``custom_vjp`` functions under ``vmap``: the custom rule survives batching.
+#
+# When a custom function is called with tracers of a batching trace (``grad(vmap(f))``: the
+# batching trace sits between the call and the differentiation), it is replaced by a custom
+# function of the *whole batch* whose body and rules are the ``vmap`` of the originals, and that
+# function is called in the batching trace's parent, where differentiation sees it and runs the
+# (batched) rule. Batched arguments get their batch at axis 0; every output is batched at axis 0.
+# A ``custom_vjp``'s ``bwd`` returns, for an unbatched argument, the sum of its per-example
+# cotangents (the argument was shared by every example). As in JAX, ``fwd``, ``bwd`` and the JVP
+# rule run once over the whole batch.
+def _unbatch(trace: BatchTrace, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The arguments' values (batch moved to axis 0) in the parent trace, and their in_axes."""
+    values, axes = [], []
+    for arg in args:
+        leaves, tree = tree_flatten(arg)
+        vals, dims = [], []
+        for leaf in leaves:
+            v, d = trace.unpack(leaf)
+            vals.append(v if d is None else moveaxis(v, d, 0))
+            dims.append(None if d is None else 0)
+        values.append(tree_unflatten(tree, vals))
+        axes.append(tree_unflatten(tree, dims))
+    return tuple(values), tuple(axes)
+
+
+def _vmap(fun: Callable[..., Any], in_axes: Any, trace: BatchTrace) -> Callable[..., Any]:
+
+    return vmap(fun, in_axes=in_axes, axis_size=trace.axis_size, axis_name=trace.axis_name)
+
+
+def _rewrap(trace: BatchTrace, out: Any) -> Any:
+    return tree_map(lambda o: BatchTracer(trace, o, 0), out)
+
+
+def _nondiff_batched(trace: BatchTrace, args: tuple[Any, ...], nondiff: tuple[int, ...]) -> bool:
+
+    return _owns(trace, BatchTracer, [args[i] for i in nondiff])
+
+
+def call_custom_jvp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
+    """``f(*args)`` for a ``custom_jvp`` ``f`` and arguments batched by ``trace``."""
+
+    if _nondiff_batched(trace, args, f.nondiff_argnums):
+        return f._fun(*args)  # a batched non-differentiable argument: no rule applies per batch
+    values, axes = _unbatch(trace, args)
+    nd = f.nondiff_argnums
+    diff_axes = tuple(a for i, a in enumerate(axes) if i not in nd)
+    batched = custom_jvp(_vmap(f._fun, axes, trace), nondiff_argnums=nd)
+
+    def rule(*rest: Any) -> Any:
+        nondiff, (primals, tangents) = rest[: len(nd)], rest[len(nd) :]
+
+        def one(p: Any, t: Any) -> Any:
+            return f._jvp_rule(*nondiff, p, t)
+
+        return _vmap(one, (diff_axes, diff_axes), trace)(primals, tangents)
+
+    batched.defjvp(rule)
+    assert trace.parent is not None
+    with core.using_trace(trace.parent):
+        out = batched(*values)
+    return _rewrap(trace, out)
+
+
+def call_custom_vjp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
+    """``f(*args)`` for a ``custom_vjp`` ``f`` and arguments batched by ``trace``."""
+
+    if _nondiff_batched(trace, args, f.nondiff_argnums):
+        return f._fun(*args)
+    values, axes = _unbatch(trace, args)
+    nd = f.nondiff_argnums
+    diff_axes = [a for i, a in enumerate(axes) if i not in nd]
+    batched = custom_vjp(_vmap(f._fun, axes, trace), nondiff_argnums=nd)
+
+    def bwd(*rest: Any) -> Any:
+        nondiff, (res, ct) = rest[: len(nd)], rest[len(nd) :]
+        cts = _vmap(lambda r, c: f._bwd(*nondiff, r, c), 0, trace)(res, ct)
+        if not isinstance(cts, (tuple, list)) or len(cts) != len(diff_axes):
+            return cts  # the custom_vjp machinery reports the malformed result
+        return tuple(_sum_shared(g, a) for g, a in zip(cts, diff_axes))
+
+    batched.defvjp(_vmap(f._fwd, axes, trace), bwd)
+    assert trace.parent is not None
+    with core.using_trace(trace.parent):
+        out = batched(*values)
+    return _rewrap(trace, out)
+
+
+def _sum_shared(g: Any, axes: Any) -> Any:
+    """The cotangent ``g`` of one argument, summed over the batch where the argument (its in_axes
+    leaf ``None``) was shared by every example."""
+
+    if g is None:
+        return None
+    axis_leaves = tree_flatten(axes, is_leaf=lambda x: x is None)[0]
+    leaves, tree = tree_flatten(g, is_leaf=lambda x: x is None)
+    if len(leaves) != len(axis_leaves):
+        return g  # reported by the custom_vjp machinery
+    out = [
+        leaf if leaf is None or a is not None else reduce_sum_p.bind(asarray(leaf), axes=(0,))
+        for leaf, a in zip(leaves, axis_leaves)
+    ]
+    return tree_unflatten(tree, out)

@@ -1,0 +1,225 @@
+"""``lax.scatter_apply``, ``lax.conv_general_dilated_patches`` and ``lax.ragged_dot`` (with
+``ragged_dot_general`` and ``RaggedDotDimensionNumbers``), written with existing primitives.
+
+* ``scatter_apply`` applies ``func`` once per occurrence of an index, as XLA's scatter does with
+  an update computation that ignores the update: positions named ``k`` times get ``func``
+  applied ``k`` times (a ``while_loop`` over the largest count).
+* ``conv_general_dilated_patches`` is ``conv_general_dilated`` with a one-hot kernel: output
+  feature ``c * prod(filter_shape) + s`` is input feature ``c`` at window position ``s``.
+* ``ragged_dot(lhs [m, k], rhs [g, k, n], group_sizes [g])``: the rows of ``lhs`` are split
+  into consecutive groups of the given sizes and group ``i`` is multiplied by ``rhs[i]``; rows
+  after the last group give zeros. One matrix product per group, masked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+import trellax.numpy as tnp
+from trellax._src.control_flow import while_loop
+from trellax._src.core.basearray import Array
+from trellax._src.core.typing import ArrayLike, DTypeLike
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import indexing
+from trellax._src.lax._base import asarray
+from trellax._src.lax.conv import conv_dimension_numbers, conv_general_dilated
+from trellax._src.lax.reductions import dot_general
+
+
+def scatter_apply(
+    operand: ArrayLike,
+    scatter_indices: ArrayLike,
+    func: Callable[[Array], Array],
+    dimension_numbers: Any,
+    *,
+    update_shape: Sequence[int] = (),
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    mode: Any = None,
+) -> Array:
+    """``operand`` with ``func`` applied at the positions ``scatter`` with these indices and
+    dimension numbers would update (``update_shape`` is the updates' shape), once per
+    occurrence."""
+
+    x = asarray(operand)
+    counts = indexing.scatter_add(
+        tnp.zeros(x.shape, dtypes.int32),
+        scatter_indices,
+        tnp.ones(tuple(update_shape), dtypes.int32),
+        dimension_numbers,
+        mode=mode,
+    )
+    top = tnp.max(counts) if x.size else tnp.asarray(0, dtypes.int32)
+
+    def body(state: tuple[Array, Array]) -> tuple[Array, Array]:
+        i, v = state
+        return i + 1, tnp.where(counts > i, func(v), v)
+
+    _, out = while_loop(lambda s: s[0] < top, body, (tnp.asarray(0, dtypes.int32), x))
+    result: Array = out
+    return result
+
+
+def conv_general_dilated_patches(
+    lhs: ArrayLike,
+    filter_shape: Sequence[int],
+    window_strides: Sequence[int],
+    padding: str | Sequence[tuple[int, int]],
+    lhs_dilation: Sequence[int] | None = None,
+    rhs_dilation: Sequence[int] | None = None,
+    dimension_numbers: Any = None,
+    precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
+) -> Array:
+    """The patches a ``conv_general_dilated`` with a kernel of spatial ``filter_shape`` would
+    read: ``C * prod(filter_shape)`` output features, ``c * prod(filter_shape) + s`` holding
+    input feature ``c`` at window position ``s`` (row-major)."""
+
+    x = asarray(lhs)
+    nsp = x.ndim - 2
+    dn = conv_dimension_numbers(x.shape, (1, 1, *filter_shape), dimension_numbers)
+    channels = x.shape[dn.lhs_spec[1]]
+    size = math.prod(filter_shape)
+    # kernel in OI<spatial> layout: output c * size + s is one-hot at (input c, position s)
+    eye = np.eye(channels * size, dtype=np.float64).reshape(
+        channels * size, channels, *filter_shape
+    )
+    if preferred_element_type is not None:
+        pref = dtypes.check_user_dtype(preferred_element_type, "conv_general_dilated_patches")
+        if dtypes.kind(pref) == dtypes.kind(x.dtype) and pref.itemsize < x.dtype.itemsize:
+            raise TypeError("`preferred_element_type` must not be narrower than the original type.")
+    rhs_perm = dn.rhs_spec
+    kernel = np.transpose(eye, np.argsort(rhs_perm)) if rhs_perm != tuple(range(nsp + 2)) else eye
+    w = tnp.asarray(kernel.astype(x.dtype))
+    return conv_general_dilated(
+        x,
+        w,
+        window_strides,
+        padding,
+        lhs_dilation,
+        rhs_dilation,
+        dimension_numbers,
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )
+
+
+class RaggedDotDimensionNumbers(NamedTuple):
+    """``ragged_dot_general``'s dimensions: the ``dot_general`` dimension numbers, the ragged
+    dimensions of ``lhs`` and the group dimensions of ``rhs``."""
+
+    dot_dimension_numbers: Any
+    lhs_ragged_dimensions: Sequence[int]
+    rhs_group_dimensions: Sequence[int]
+
+
+#: ``ragged_dot``'s layout: lhs [m, k] ragged along m, rhs [g, k, n] grouped along g.
+_RAGGED_DOT_DN = RaggedDotDimensionNumbers((((1,), (1,)), ((), ())), (0,), (0,))
+
+
+def ragged_dot(
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    group_sizes: ArrayLike,
+    precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
+    group_offset: ArrayLike | None = None,
+    out_sharding: Any = None,
+) -> Array:
+    """``[m, n]``: row ``r`` of ``lhs`` (``[m, k]``) times ``rhs[i]`` (``[g, k, n]``) for the
+    group ``i`` that holds ``r`` (consecutive groups of ``group_sizes``; rows past the last
+    group give zeros)."""
+    return ragged_dot_general(
+        lhs, rhs, group_sizes, _RAGGED_DOT_DN, precision, preferred_element_type, group_offset
+    )
+
+
+def ragged_dot_general(
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    group_sizes: ArrayLike,
+    ragged_dot_dimension_numbers: RaggedDotDimensionNumbers,
+    precision: Any = None,
+    preferred_element_type: DTypeLike | None = None,
+    group_offset: ArrayLike | None = None,
+    out_sharding: Any = None,
+) -> Array:
+    """``ragged_dot`` with explicit dimension numbers; only ``ragged_dot``'s layout (lhs ragged
+    along a non-contracting dimension, one rhs group dimension, no batch dimensions) is
+    supported."""
+
+    if group_offset is not None:
+        raise NotImplementedError("ragged_dot: group_offset is not supported")
+    x, y, gs = asarray(lhs), asarray(rhs), asarray(group_sizes)
+    if dtypes.kind(gs.dtype) not in ("i", "u"):
+        raise TypeError(
+            "ragged_dot_general requires that group_sizes.dtype is subtype of np.integer."
+        )
+    dn = ragged_dot_dimension_numbers
+    (lc, rc), (lb, rb) = dn.dot_dimension_numbers
+    if (
+        tuple(lb)
+        or tuple(rb)
+        or x.ndim != 2
+        or y.ndim != 3
+        or tuple(dn.lhs_ragged_dimensions) != (0,)
+        or tuple(dn.rhs_group_dimensions) != (0,)
+        or tuple(lc) != (1,)
+        or tuple(rc) != (1,)
+    ):
+        raise NotImplementedError(
+            "ragged_dot_general: only ragged_dot's layout (lhs [m, k] ragged along m, rhs "
+            "[g, k, n]) is supported"
+        )
+    if gs.shape != (y.shape[0],):
+        raise ValueError(f"ragged_dot: group_sizes must have shape ({y.shape[0]},), got {gs.shape}")
+    products = dot_general(
+        x, y, (((1,), (1,)), ((), ())), precision, preferred_element_type
+    )  # [m, g, n]
+    ends = tnp.cumsum(gs)
+    starts = ends - gs
+    rows = tnp.arange(x.shape[0], dtype=ends.dtype)[:, None]
+    member = (rows >= starts[None, :]) & (rows < ends[None, :])  # [m, g]
+    picked = tnp.where(member[:, :, None], products, tnp.zeros((), products.dtype))
+    out: Array = tnp.sum(picked, axis=1, dtype=products.dtype)
+    return out
+
+
+def conv_general_dilated_local(
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    window_strides: Sequence[int],
+    padding: str | Sequence[tuple[int, int]],
+    filter_shape: Sequence[int],
+    lhs_dilation: Sequence[int] | None = None,
+    rhs_dilation: Sequence[int] | None = None,
+    dimension_numbers: Any = None,
+    precision: Any = None,
+) -> Array:
+    """A convolution with unshared weights: every output position has its own kernel.
+    ``rhs`` holds, in the ``rhs`` layout of ``dimension_numbers``, ``O`` output features by
+    ``C * prod(filter_shape)`` inputs (ordered as ``conv_general_dilated_patches``'s features)
+    by the output's spatial sizes."""
+
+    x, w = asarray(lhs), asarray(rhs)
+    dn = conv_dimension_numbers(x.shape, w.shape, dimension_numbers)
+    x_logical = tnp.transpose(x, dn.lhs_spec)  # N C spatial...
+    w_logical = tnp.transpose(w, dn.rhs_spec)  # O I spatial...
+    patches = conv_general_dilated_patches(
+        x_logical, filter_shape, window_strides, padding, lhs_dilation, rhs_dilation
+    )  # N (C * F) out-spatial...
+    if tuple(patches.shape[2:]) != tuple(w_logical.shape[2:]) or (
+        patches.shape[1] != w_logical.shape[1]
+    ):
+        raise TypeError(
+            "conv_general_dilated_local: rhs must have (in the rhs layout) O x "
+            f"{patches.shape[1]} x {tuple(patches.shape[2:])} (output features x "
+            "C * prod(filter_shape) x output spatial sizes), got "
+            f"{tuple(w_logical.shape)}"
+        )
+    out = tnp.einsum("ni...,oi...->no...", patches, w_logical, precision=precision)
+    return tnp.transpose(out, tuple(int(i) for i in np.argsort(dn.out_spec)))

@@ -1,0 +1,117 @@
+"""Primitives of the special functions JAX keeps in ``jax.scipy.special`` only: ``erfcx``,
+``dawsn``, the Fresnel integrals, the exponential integrals, the sine/cosine integrals and
+``spence``. Values from ``backend/special_error.py`` and ``backend/special_integrals.py``
+(float64, rounded once); each derivative is the closed form (``d erfcx = 2x erfcx - 2/√π``, ...).
+Tuple-valued functions (``sici``, ``fresnel``) are one primitive per component.
+"""
+
+from __future__ import annotations
+
+import math
+
+from trellax._src.backend import special_error as _e  # noqa: F401  (registers the impls)
+from trellax._src.backend import special_integrals as _i  # noqa: F401
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import Primitive
+from trellax._src.core.typing import ArrayLike
+from trellax._src.lax import ad_util
+from trellax._src.lax._base import asarray, floating, naryop
+from trellax._src.lax._batch import elementwise_rule
+from trellax._src.lax.elementwise import cos, div, eq, exp, log, mul, neg, sin, sub
+from trellax._src.lax.structural import select_n
+
+_c = ad_util.const
+
+
+def _unary(name: str) -> Primitive:
+    prim = naryop(name, [floating])
+    prim.def_batch(elementwise_rule(prim))
+    return prim
+
+
+erfcx_p = _unary("erfcx")
+dawsn_p = _unary("dawsn")
+fresnel_s_p = _unary("fresnel_s")
+fresnel_c_p = _unary("fresnel_c")
+exp1_p = _unary("exp1")
+expi_p = _unary("expi")
+sici_si_p = _unary("sici_si")
+sici_ci_p = _unary("sici_ci")
+spence_p = _unary("spence")
+expn_p = naryop("expn", [floating, floating])
+expn_p.def_batch(elementwise_rule(expn_p))
+
+
+def erfcx(x: ArrayLike) -> Array:
+    """``exp(x²) erfc(x)``."""
+    return erfcx_p.bind(asarray(x))
+
+
+def dawsn(x: ArrayLike) -> Array:
+    """Dawson's integral ``exp(-x²) ∫_0^x exp(t²) dt``."""
+    return dawsn_p.bind(asarray(x))
+
+
+def fresnel_s(x: ArrayLike) -> Array:
+    """``∫_0^x sin(π t²/2) dt``."""
+    return fresnel_s_p.bind(asarray(x))
+
+
+def fresnel_c(x: ArrayLike) -> Array:
+    """``∫_0^x cos(π t²/2) dt``."""
+    return fresnel_c_p.bind(asarray(x))
+
+
+def exp1(x: ArrayLike) -> Array:
+    """``E_1(x) = ∫_1^∞ e^(-xt)/t dt``."""
+    return exp1_p.bind(asarray(x))
+
+
+def expi(x: ArrayLike) -> Array:
+    """``Ei(x)``, the principal value of ``∫_-∞^x e^t/t dt``."""
+    return expi_p.bind(asarray(x))
+
+
+def expn(n: ArrayLike, x: ArrayLike) -> Array:
+    """``E_n(x) = ∫_1^∞ e^(-xt)/t^n dt`` (``n`` a non-negative integer value)."""
+    return expn_p.bind(asarray(n), asarray(x))
+
+
+def sici_si(x: ArrayLike) -> Array:
+    """``Si(x) = ∫_0^x sin(t)/t dt``."""
+    return sici_si_p.bind(asarray(x))
+
+
+def sici_ci(x: ArrayLike) -> Array:
+    """``Ci(x) = γ + log x + ∫_0^x (cos t - 1)/t dt``."""
+    return sici_ci_p.bind(asarray(x))
+
+
+def spence(x: ArrayLike) -> Array:
+    """``∫_1^x log(t)/(1 - t) dt = Li_2(1 - x)``."""
+    return spence_p.bind(asarray(x))
+
+
+def _ratio_with_limit(num: Array, den: Array, at_zero_den: float) -> Array:
+    """``num/den`` where ``den != 0``, ``at_zero_den`` where it is 0 (a removable singularity)."""
+    zero = eq(den, _c(den, 0))
+    safe = select_n(zero, den, _c(den, 1))
+    return select_n(zero, div(num, safe), _c(den, at_zero_den))
+
+
+_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+ad_util.defjvp(
+    erfcx_p,
+    lambda t, ans, x: mul(t, sub(mul(_c(x, 2), mul(x, ans)), _c(x, _TWO_OVER_SQRT_PI))),
+)
+ad_util.defjvp(dawsn_p, lambda t, ans, x: mul(t, sub(_c(x, 1), mul(_c(x, 2), mul(x, ans)))))
+ad_util.defjvp(fresnel_s_p, lambda t, ans, x: mul(t, sin(mul(_c(x, math.pi / 2), mul(x, x)))))
+ad_util.defjvp(fresnel_c_p, lambda t, ans, x: mul(t, cos(mul(_c(x, math.pi / 2), mul(x, x)))))
+ad_util.defjvp(exp1_p, lambda t, ans, x: mul(t, neg(div(exp(neg(x)), x))))
+ad_util.defjvp(expi_p, lambda t, ans, x: mul(t, div(exp(x), x)))
+ad_util.defjvp(expn_p, None, lambda t, ans, n, x: mul(t, neg(expn(sub(n, _c(n, 1)), x))))
+ad_util.defjvp(sici_si_p, lambda t, ans, x: mul(t, _ratio_with_limit(sin(x), x, 1.0)))
+ad_util.defjvp(sici_ci_p, lambda t, ans, x: mul(t, div(cos(x), x)))
+ad_util.defjvp(
+    spence_p, lambda t, ans, x: mul(t, _ratio_with_limit(log(x), sub(_c(x, 1), x), -1.0))
+)

@@ -1,0 +1,271 @@
+"""``lax`` functions that take Python computations and pytrees: ``reduce``, ``reduce_window``,
+``associative_scan``, ``approx_max_k``/``approx_min_k``, ``optimization_barrier``.
+
+Layer 6 (next to ``control_flow``), since they flatten pytrees. The computation is called on
+whole arrays, never per element: ``reduce`` with one of ``lax.add``/``mul``/``max``/``min``/
+``bitwise_*`` and an operand of one array uses the matching reduction primitive (then folds in
+``init_values``); any other computation is folded from the left along the reduced axes, one
+call per position (exactly JAX's result for associative computations, and the sequential result
+otherwise). ``reduce_window`` of one array by one of ``lax.add``/``mul``/``max``/``min`` is the
+``reduce_window`` primitive; any other computation or a pytree of operands pads with the init
+value (``base_dilation`` as interior padding) and folds the computation over the window's
+positions, each a strided slice.
+``associative_scan`` is the odd/even recursion of Blelloch's scan (``O(log n)`` levels).
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import conv, convenience, elementwise, reductions, structural
+from trellax._src.lax._base import asarray
+from trellax._src.lax.conv import padtype_to_pads
+from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
+
+_MONOIDS: dict[Any, Callable[[Array, tuple[int, ...]], Array]] = {
+    elementwise.add: reductions.reduce_sum,
+    elementwise.mul: reductions.reduce_prod,
+    elementwise.max: reductions.reduce_max,
+    elementwise.min: reductions.reduce_min,
+    elementwise.bitwise_and: reductions.reduce_and,
+    elementwise.bitwise_or: reductions.reduce_or,
+    elementwise.bitwise_xor: reductions.reduce_xor,
+}
+
+
+def reduce(
+    operands: Any,
+    init_values: Any,
+    computation: Callable[[Any, Any], Any],
+    dimensions: Sequence[int],
+) -> Any:
+    """Reduces ``operands`` (a pytree of same-shape arrays) over ``dimensions`` with
+    ``computation(accumulated, element)``, starting from ``init_values`` (the same structure)."""
+    flat, tree = tree_flatten(operands)
+    inits, init_tree = tree_flatten(init_values)
+    if tree != init_tree:
+        raise ValueError(
+            "reduce: operands and init_values must have the same tree structure, got "
+            f"{tree} and {init_tree}"
+        )
+    arrays = [asarray(x) for x in flat]
+    init_arrays = [_init_like(asarray(v), a) for v, a in zip(inits, arrays, strict=False)]
+    if not arrays:
+        return operands
+    shape = tuple(arrays[0].shape)
+    if any(tuple(a.shape) != shape for a in arrays):
+        raise ValueError("reduce: all operands must have the same shape")
+    ndim = len(shape)
+    dims = tuple(sorted({operator.index(d) % ndim if ndim else 0 for d in dimensions}))
+    for a, v in zip(arrays, init_arrays, strict=True):
+        if v.ndim != 0 or v.dtype != a.dtype:
+            raise TypeError(
+                "reduce: each init value must be a scalar of its operand's dtype, got "
+                f"{v.dtype.name}{list(v.shape)} for {a.dtype.name}"
+            )
+    if len(arrays) == 1 and computation in _MONOIDS:
+        out = _MONOIDS[computation](arrays[0], dims)
+        return tree_unflatten(tree, [computation(init_arrays[0], out)])
+    rest = [d for d in range(ndim) if d not in dims]
+    moved = [structural.transpose(a, (*dims, *rest)) for a in arrays]
+    count = 1
+    for d in dims:
+        count *= shape[d]
+    out_shape = tuple(shape[d] for d in rest)
+    flat_moved = [structural.reshape(a, (count, *out_shape)) for a in moved]
+    acc = [structural.broadcast(v, out_shape) for v in init_arrays]
+    for i in range(count):
+        elements = [convenience.index_in_dim(a, i, 0, keepdims=False) for a in flat_moved]
+        result = computation(tree_unflatten(tree, acc), tree_unflatten(tree, elements))
+        acc = [asarray(r) for r in tree_flatten(result)[0]]
+    return tree_unflatten(tree, acc)
+
+
+def _init_like(init: Array, operand: Array) -> Array:
+    """A weakly typed init value (a Python scalar) takes the operand's dtype, as in JAX."""
+    if init.weak_type and init.dtype != operand.dtype and init.ndim == 0:
+        return structural._convert(init, operand.dtype, False)
+    return init
+
+
+def reduce_window_shape_tuple(
+    operand_shape: Sequence[int],
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+    base_dilation: Sequence[int] | None = None,
+    window_dilation: Sequence[int] | None = None,
+) -> tuple[int, ...]:
+    """The output shape of ``reduce_window``."""
+    nd = len(operand_shape)
+    base = base_dilation or (1,) * nd
+    wdil = window_dilation or (1,) * nd
+    out = []
+    for n, w, s, (lo, hi), b, d in zip(
+        operand_shape, window_dimensions, window_strides, padding, base, wdil, strict=True
+    ):
+        size = (0 if n == 0 else (n - 1) * b + 1) + lo + hi
+        span = 0 if w == 0 else (w - 1) * d + 1
+        out.append(max(0, (size - span) // s + 1) if size >= span else 0)
+    return tuple(out)
+
+
+def reduce_window(
+    operand: Any,
+    init_value: Any,
+    computation: Callable[..., Any],
+    window_dimensions: Sequence[int],
+    window_strides: Sequence[int] | None = None,
+    padding: str | Sequence[tuple[int, int]] = "VALID",
+    base_dilation: Sequence[int] | None = None,
+    window_dilation: Sequence[int] | None = None,
+) -> Any:
+    """``computation`` folded over every window of ``operand`` (a pytree of same-shape arrays).
+
+    One array reduced by ``lax.add``/``max``/``min``/``mul`` (or the ``trellax.numpy`` ufuncs of
+    those names) is the differentiable ``reduce_window`` primitive of
+    :mod:`trellax._src.lax.conv`; any other computation, or a pytree of operands, folds one
+    strided slice per window offset with ``computation`` itself."""
+    flat, tree = tree_flatten(operand)
+    if len(flat) == 1 and conv.reduce_window_computation(computation) is not None:
+        (init,) = tree_flatten(init_value)[0] or [init_value]
+        out = conv.reduce_window(
+            flat[0], init, computation, window_dimensions,
+            window_strides if window_strides is not None else (1,) * asarray(flat[0]).ndim,
+            padding, base_dilation, window_dilation,
+        )  # fmt: skip
+        return tree_unflatten(tree, [out])
+    inits, init_tree = tree_flatten(init_value)
+    if tree != init_tree:
+        raise ValueError("reduce_window: operand and init_value must have the same structure")
+    arrays = [asarray(x) for x in flat]
+    init_arrays = [_init_like(asarray(v), a) for v, a in zip(inits, arrays, strict=False)]
+    shape = tuple(arrays[0].shape)
+    nd = len(shape)
+    window = tuple(operator.index(w) for w in window_dimensions)
+    strides = tuple(window_strides) if window_strides is not None else (1,) * nd
+    base = tuple(base_dilation) if base_dilation is not None else (1,) * nd
+    wdil = tuple(window_dilation) if window_dilation is not None else (1,) * nd
+    if not (len(window) == len(strides) == len(base) == len(wdil) == nd):
+        raise TypeError(
+            f"reduce_window: window_dimensions, strides and dilations need {nd} entries each"
+        )
+    if isinstance(padding, str):
+        dilated = tuple(0 if n == 0 else (n - 1) * b + 1 for n, b in zip(shape, base))
+        spans = tuple(0 if w == 0 else (w - 1) * d + 1 for w, d in zip(window, wdil))
+        pads = padtype_to_pads(dilated, spans, strides, padding)
+    else:
+        pads = [(int(lo), int(hi)) for lo, hi in padding]
+    out_shape = reduce_window_shape_tuple(shape, window, strides, pads, base, wdil)
+    padded = [
+        structural.pad(a, v, [(lo, hi, b - 1) for (lo, hi), b in zip(pads, base, strict=True)])
+        for a, v in zip(arrays, init_arrays, strict=True)
+    ]
+    acc = [structural.broadcast(v, out_shape) for v in init_arrays]
+    for position in itertools.product(*[range(w) for w in window]):
+        start = [p * d for p, d in zip(position, wdil, strict=True)]
+        limit = [
+            st + (m - 1) * s + 1 if m else st
+            for st, m, s in zip(start, out_shape, strides, strict=True)
+        ]
+        elements = [structural.slice(p, start, limit, strides) for p in padded]
+        result = computation(tree_unflatten(tree, acc), tree_unflatten(tree, elements))
+        acc = [asarray(r) for r in tree_flatten(result)[0]]
+    return tree_unflatten(tree, acc)
+
+
+def associative_scan(
+    fn: Callable[[Any, Any], Any], elems: Any, reverse: bool = False, axis: int = 0
+) -> Any:
+    """The inclusive scan of the associative ``fn`` over ``axis`` of every leaf of ``elems``."""
+    flat, tree = tree_flatten(elems)
+    arrays = [asarray(x) for x in flat]
+    if not arrays:
+        return elems
+    ndim = arrays[0].ndim
+    ax = operator.index(axis) % ndim if ndim else 0
+    n = arrays[0].shape[ax]
+    if any(a.shape[ax] != n for a in arrays):
+        raise ValueError("associative_scan: all leaves need the same length along axis")
+    if reverse:
+        arrays = [structural.rev(a, (ax,)) for a in arrays]
+
+    def combine(a: list[Array], b: list[Array]) -> list[Array]:
+        out = fn(tree_unflatten(tree, a), tree_unflatten(tree, b))
+        return [asarray(x) for x in tree_flatten(out)[0]]
+
+    def part(xs: list[Array], start: int, stop: int | None, step: int = 1) -> list[Array]:
+        return [convenience.slice_in_dim(x, start, stop, step, ax) for x in xs]
+
+    def scan(xs: list[Array]) -> list[Array]:
+        size = xs[0].shape[ax]
+        if size < 2:
+            return xs
+        reduced = combine(part(xs, 0, size - 1 if size % 2 else None, 2), part(xs, 1, None, 2))
+        odd = scan(reduced)
+        if size % 2 == 0:
+            even = combine(part(odd, 0, -1), part(xs, 2, None, 2))
+        else:
+            even = combine(odd, part(xs, 2, None, 2))
+        even = [
+            structural.concatenate([convenience.slice_in_dim(x, 0, 1, 1, ax), e], ax)
+            for x, e in zip(xs, even, strict=True)
+        ]
+        return [_interleave(e, o, ax) for e, o in zip(even, odd, strict=True)]
+
+    result = scan(arrays)
+    if reverse:
+        result = [structural.rev(a, (ax,)) for a in result]
+    return tree_unflatten(tree, result)
+
+
+def _interleave(a: Array, b: Array, axis: int) -> Array:
+    """``a[0], b[0], a[1], b[1], ...`` along ``axis`` (``a`` may be one longer)."""
+    extra = a.shape[axis] - b.shape[axis]
+    if extra:
+        b = structural.concatenate([b, convenience.slice_in_dim(a, 0, 1, 1, axis)], axis)
+    stacked = convenience.stack([a, b], axis + 1)
+    shape = list(a.shape)
+    shape[axis] = a.shape[axis] * 2
+    out = structural.reshape(stacked, tuple(shape))
+    return convenience.slice_in_dim(out, 0, shape[axis] - extra, 1, axis) if extra else out
+
+
+def approx_max_k(
+    operand: Any,
+    k: int,
+    reduction_dimension: int = -1,
+    recall_target: float = 0.95,
+    reduction_input_size_override: int = -1,
+    aggregate_to_topk: bool = True,
+) -> tuple[Array, Array]:
+    """The ``k`` largest values along ``reduction_dimension`` and their indices (exact here,
+    as JAX's CPU result is)."""
+    return convenience.top_k(operand, k, axis=reduction_dimension)
+
+
+def approx_min_k(
+    operand: Any,
+    k: int,
+    reduction_dimension: int = -1,
+    recall_target: float = 0.95,
+    reduction_input_size_override: int = -1,
+    aggregate_to_topk: bool = True,
+) -> tuple[Array, Array]:
+    """The ``k`` smallest values along ``reduction_dimension`` (ascending) and their indices."""
+    x = asarray(operand)
+    # An order-reversing involution: the top k of the key, mapped back, are x's bottom k.
+    flip = elementwise.neg if dtypes.kind(x.dtype) == "f" else elementwise.bitwise_not
+    top, indices = convenience.top_k(flip(x), k, axis=reduction_dimension)
+    return flip(top), indices
+
+
+def optimization_barrier(operand: Any, /) -> Any:
+    """``operand`` unchanged (a compiler hint in JAX; NumPy reorders nothing)."""
+    leaves, tree = tree_flatten(operand)
+    return tree_unflatten(tree, [asarray(x) for x in leaves])

@@ -1,0 +1,1 @@
+"""Floor 6: collectives over named ``vmap`` axes (``psum``, ``all_gather``, ``ppermute``, ...)."""

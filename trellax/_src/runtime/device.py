@@ -1,0 +1,137 @@
+"""Top-level runtime helpers with JAX's names, for one CPU device computed by NumPy.
+
+trellax has exactly one device, ``CpuDevice(id=0)``, in one process: ``devices()``,
+``local_devices()``, ``device_count()`` and friends describe it; ``device_put`` converts its
+argument's leaves to trellax arrays (the device argument must be None or that device);
+``device_get`` converts arrays to NumPy; ``block_until_ready`` returns its argument (computation is
+synchronous). ``named_call`` and ``named_scope`` only name things for profilers in JAX, so here
+they change nothing. ``typeof`` gives an array's abstract value.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib.metadata
+import platform
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from trellax._src.core.basearray import Array
+from trellax._src.core.core import ShapedArray, get_aval
+from trellax._src.core.devices import CPU, Device
+from trellax._src.numpy.creation import asarray
+from trellax._src.tree.tree_util import tree_map
+
+
+def devices(backend: str | None = None) -> list[Device]:
+    """All devices: ``[CpuDevice(id=0)]`` (``backend`` may be None or "cpu")."""
+    _check_backend(backend)
+    return [CPU]
+
+
+def local_devices(process_index: int | None = None, backend: str | None = None) -> list[Device]:
+    """The devices of this process: ``[CpuDevice(id=0)]``."""
+    _check_backend(backend)
+    if process_index not in (None, 0):
+        raise ValueError(f"process_index {process_index} does not exist: there is one process")
+    return [CPU]
+
+
+def device_count(backend: str | None = None) -> int:
+    """The number of devices: 1."""
+    _check_backend(backend)
+    return 1
+
+
+def local_device_count(backend: str | None = None) -> int:
+    """The number of devices of this process: 1."""
+    _check_backend(backend)
+    return 1
+
+
+def process_count(backend: str | None = None) -> int:
+    """The number of processes: 1."""
+    _check_backend(backend)
+    return 1
+
+
+def process_index(backend: str | None = None) -> int:
+    """This process's index: 0."""
+    _check_backend(backend)
+    return 0
+
+
+def default_backend() -> str:
+    """The platform name of the default backend: ``"cpu"``."""
+    return "cpu"
+
+
+def _check_backend(backend: str | None) -> None:
+    if backend not in (None, "cpu"):
+        raise RuntimeError(
+            f"Unknown backend {backend!r}: trellax computes with NumPy on the CPU only "
+            "(available: 'cpu')"
+        )
+
+
+def device_put(
+    x: Any, device: Any = None, *, src: Any = None, donate: bool = False, may_alias: Any = None
+) -> Any:
+    """``x`` with every leaf converted to a trellax array (arrays are returned as they are)."""
+    if device is not None and device != CPU:
+        raise ValueError(f"device_put: trellax has one device, CpuDevice(id=0); got {device!r}")
+    return tree_map(lambda leaf: leaf if isinstance(leaf, Array) else asarray(leaf), x)
+
+
+def device_get(x: Any) -> Any:
+    """``x`` with every trellax array leaf converted to a NumPy array."""
+    return tree_map(lambda leaf: np.asarray(leaf) if isinstance(leaf, Array) else leaf, x)
+
+
+def block_until_ready(x: Any) -> Any:
+    """``x`` itself: trellax computes synchronously, so every array is ready."""
+    return x
+
+
+def named_call(fun: Callable[..., Any], *, name: str | None = None) -> Callable[..., Any]:
+    """``fun`` under another name (JAX uses it for profiles; the computation is unchanged)."""
+
+    @functools.wraps(fun)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        return fun(*args, **kwargs)
+
+    if name is not None:
+        wrapped.__name__ = wrapped.__qualname__ = name
+    return wrapped
+
+
+@contextlib.contextmanager
+def named_scope(name: str) -> Iterator[None]:
+    """A context that names the operations inside it in JAX's profiles (nothing here)."""
+    if not isinstance(name, str):
+        raise TypeError("named_scope name argument must be a string.")
+    yield
+
+
+def typeof(x: Any) -> ShapedArray:
+    """The abstract value (shape, dtype, weak flag) of ``x``."""
+    return get_aval(x if isinstance(x, Array) else asarray(x))
+
+
+def print_environment_info(return_string: bool = False) -> str | None:
+    """The versions of trellax, its dependencies and Python (printed, or returned)."""
+    lines = [f"python: {sys.version.split()[0]} ({platform.platform()})"]
+    for package in ("trellax", "numpy", "ml_dtypes"):
+        try:
+            lines.append(f"{package}: {importlib.metadata.version(package)}")
+        except importlib.metadata.PackageNotFoundError:
+            lines.append(f"{package}: not installed")
+    text = "\n".join(lines)
+    if return_string:
+        return text
+    print(text)
+    return None

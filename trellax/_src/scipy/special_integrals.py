@@ -1,0 +1,129 @@
+"""``scipy.special`` functions on the primitives of ``lax/special_integrals.py``: the scaled
+complementary error function, Dawson's integral, Fresnel, exponential, sine/cosine integrals and
+``spence``. Arguments promote to an inexact dtype as in JAX (complex refused)."""
+
+from __future__ import annotations
+
+from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
+from trellax._src.lax import special_integrals as prims
+from trellax._src.lax import special_series as series
+from trellax._src.lax import special_sph_harm as sph
+from trellax._src.lax.structural import _convert
+from trellax._src.numpy.creation import arange, asarray
+from trellax._src.numpy.shapes import broadcast_to
+from trellax._src.numpy.util import check_arraylike, promote_args_inexact, promote_shapes
+from trellax._src.scipy.special import ArrayLike, _real_inexact
+
+
+def erfcx(x: ArrayLike) -> Array:
+    """``exp(x²) erfc(x)``, without the overflow of the product."""
+    (a,) = _real_inexact("erfcx", x)
+    return prims.erfcx(a)
+
+
+def dawsn(x: ArrayLike) -> Array:
+    """Dawson's integral ``exp(-x²) ∫_0^x exp(t²) dt``."""
+    (a,) = _real_inexact("dawsn", x)
+    return prims.dawsn(a)
+
+
+def fresnel(x: ArrayLike) -> tuple[Array, Array]:
+    """``(S(x), C(x))``, the Fresnel integrals of ``sin``/``cos(π t²/2)``."""
+    (a,) = _real_inexact("fresnel", x)
+    return prims.fresnel_s(a), prims.fresnel_c(a)
+
+
+def exp1(x: ArrayLike) -> Array:
+    """The exponential integral ``E_1(x)`` (NaN for negative ``x``, as JAX)."""
+    (a,) = _real_inexact("exp1", x)
+    return prims.exp1(a)
+
+
+def expi(x: ArrayLike) -> Array:
+    """The exponential integral ``Ei(x)``."""
+    (a,) = _real_inexact("expi", x)
+    return prims.expi(a)
+
+
+def expn(n: ArrayLike, x: ArrayLike) -> Array:
+    """The generalized exponential integral ``E_n(x)`` (NaN unless ``n`` is a non-negative
+    integer value)."""
+    nn, a = _real_inexact("expn", n, x)
+    return prims.expn(nn, a)
+
+
+def sici(x: ArrayLike) -> tuple[Array, Array]:
+    """``(Si(x), Ci(x))``; for negative ``x``, ``Ci`` is that of ``|x|`` (the real part)."""
+    (a,) = _real_inexact("sici", x)
+    return prims.sici_si(a), prims.sici_ci(a)
+
+
+def spence(x: ArrayLike) -> Array:
+    """``∫_1^x log(t)/(1 - t) dt``; float32 or float64 input only (JAX's ``TypeError``)."""
+    a = asarray(x)
+    if a.dtype not in (dtypes.float32, dtypes.float64):
+        raise TypeError(f"x.dtype={a.dtype} is not supported, see docstring for supported types.")
+    return prims.spence(a)
+
+
+def owens_t(h: ArrayLike, a: ArrayLike) -> Array:
+    """Owen's T function ``T(h, a)``."""
+    hh, aa = _real_inexact("owens_t", h, a)
+    return series.owens_t(hh, aa)
+
+
+def hyp1f1(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
+    """Kummer's confluent hypergeometric function ``1F1(a; b; x)``."""
+    aa, bb, xx = _real_inexact("hyp1f1", a, b, x)
+    return series.hyp1f1(aa, bb, xx)
+
+
+def bessel_jn(z: ArrayLike, *, v: int, n_iter: int = 50) -> Array:
+    """``J_0(z), ..., J_v(z)`` stacked on a new leading axis. ``n_iter`` is accepted for JAX's
+    signature; the recurrence here runs until it converges."""
+    del n_iter
+    (zz,) = _real_inexact("bessel_jn", z)
+    orders = arange(int(v) + 1, dtype=zz.dtype).reshape((-1,) + (1,) * zz.ndim)
+    zb = broadcast_to(zz, (int(v) + 1, *zz.shape))
+    return series.bessel_j(broadcast_to(orders, zb.shape), zb)
+
+
+def wofz(z: ArrayLike) -> Array:
+    """The Faddeeva function ``exp(-z²) erfc(-iz)``; real input gives a complex result."""
+    check_arraylike("wofz", z)
+    (zz,) = promote_args_inexact("wofz", z)
+    if dtypes.kind(zz.dtype) != "c":
+        target = dtypes.complex128 if zz.dtype.itemsize == 8 else dtypes.complex64
+        zz = _convert(zz, target, zz.weak_type)
+    return series.wofz(zz)
+
+
+def hyp2f1(a: ArrayLike, b: ArrayLike, c: ArrayLike, x: ArrayLike) -> Array:
+    """Gauss's hypergeometric function ``2F1(a, b; c; x)`` (``inf`` for ``x > 1``, as JAX)."""
+    aa, bb, cc, xx = _real_inexact("hyp2f1", a, b, c, x)
+    return series.hyp2f1(aa, bb, cc, xx)
+
+
+def sph_harm_y(
+    n: ArrayLike,
+    m: ArrayLike,
+    theta: ArrayLike,
+    phi: ArrayLike,
+    diff_n: int | None = None,
+    n_max: int | None = None,
+) -> Array:
+    """The spherical harmonic ``Y_n^m(θ, φ)`` (polar ``θ``, azimuthal ``φ``), complex.
+
+    All four arguments broadcast together. ``n_max`` is accepted for JAX's signature (each
+    element is computed for its own degree, so no bound is needed, also under ``jit``);
+    ``diff_n`` is JAX's ``NotImplementedError``.
+    """
+    del n_max
+    if diff_n is not None:
+        raise NotImplementedError(
+            "The 'diff_n' argument to jax.scipy.special.sph_harm_y is not supported."
+        )
+    tt, pp = _real_inexact("sph_harm_y", theta, phi)
+    nn, mm = (_convert(asarray(v), tt.dtype, tt.weak_type) for v in (n, m))
+    return sph.sph_harm_y(*promote_shapes([nn, mm, tt, pp]))

@@ -1,0 +1,1 @@
+"""Floor 0: pytrees (flatten, unflatten, key paths, the node registry). Imports nothing numeric."""

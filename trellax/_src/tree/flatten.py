@@ -1,0 +1,388 @@
+"""Flattening: a pytree into its leaves and a ``PyTreeDef``; leaves only; key paths; and the
+one-pass ``tree_map`` of a single tree.
+
+The flatten loop tests each child's exact type with one dict lookup (``KIND``: type ->
+registration, or None for a leaf type) and is written out per container type. Small structures
+that recur are flattened by generated code (``tree_codegen.compile_flattener``) that returns a
+shared treedef.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from trellax._src.tree import codegen as tree_codegen
+from trellax._src.tree.keys import DictKey, GetAttrKey, SequenceKey
+from trellax._src.tree.registry import (
+    CUSTOM,
+    DEFAULT_DICT,
+    DICT,
+    KIND,
+    LIST,
+    NAMEDTUPLE,
+    NONE,
+    ORDERED_DICT,
+    TUPLE,
+    Registration,
+    classify,
+    custom_keys,
+)
+from trellax._src.tree.treedef import (
+    LEAF_TREEDEF,
+    NONE_SPEC,
+    IsLeaf,
+    PyTreeDef,
+    Spec,
+    make_treedef,
+    rebuild,
+)
+
+_new = object.__new__
+
+
+def sorted_keys(d: dict[Any, Any]) -> tuple[Any, ...]:
+    try:
+        return tuple(sorted(d))
+    except TypeError as e:
+        raise ValueError(
+            f"pytree dicts are flattened in sorted key order, but the keys {list(d)!r} cannot be "
+            f"sorted ({e}). Use keys of one comparable type (e.g. all str), or an OrderedDict, "
+            "which keeps insertion order."
+        ) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Flatten
+
+
+def node_parts(x: Any, reg: Registration) -> tuple[Iterable[Any], Any]:
+    """The children (in flatten order) and the aux data of the node ``x``."""
+    kind = reg.kind
+    if kind in (LIST, TUPLE, NAMEDTUPLE):
+        return x, None
+    if kind == DICT:
+        keys = sorted_keys(x)
+        return map(x.__getitem__, keys), keys
+    if kind == NONE:
+        return (), None
+    if kind == CUSTOM:
+        return reg.parts(x)
+    if kind == ORDERED_DICT:
+        return x.values(), tuple(x)
+    keys = sorted_keys(x)
+    return map(x.__getitem__, keys), (x.default_factory, keys)
+
+
+# The hot loops below are written out per container type on purpose: testing ``type(x) is list``
+# and iterating in place is about 30% faster than one generic loop over ``node_parts``.
+
+
+def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
+    t = type(x)
+    specs: list[Spec] = []
+    if t is list or t is tuple:
+        for c in x:
+            try:
+                r = KIND[type(c)]
+            except KeyError:
+                r = classify(type(c))
+            if r is None:
+                leaves.append(c)
+                specs.append(None)
+            else:
+                specs.append(_flatten_node(c, r, leaves))
+        return (reg, None, tuple(specs))
+    if t is dict:
+        try:
+            keys = tuple(sorted(x))
+        except TypeError:
+            keys = sorted_keys(x)  # raises the explanatory error
+        for k in keys:
+            c = x[k]
+            try:
+                r = KIND[type(c)]
+            except KeyError:
+                r = classify(type(c))
+            if r is None:
+                leaves.append(c)
+                specs.append(None)
+            else:
+                specs.append(_flatten_node(c, r, leaves))
+        return (reg, keys, tuple(specs))
+    if x is None:
+        return NONE_SPEC
+    children, aux = node_parts(x, reg)
+    for c in children:
+        try:
+            r = KIND[type(c)]
+        except KeyError:
+            r = classify(type(c))
+        if r is None:
+            leaves.append(c)
+            specs.append(None)
+        else:
+            specs.append(_flatten_node(c, r, leaves))
+    return (reg, aux, tuple(specs))
+
+
+def _flatten_node_is_leaf(x: Any, reg: Registration, leaves: list[Any], is_leaf: Any) -> Spec:
+    children, aux = node_parts(x, reg)
+    specs: list[Spec] = []
+    for c in children:
+        r = None if is_leaf(c) else classify_fast(c)
+        if r is None:
+            leaves.append(c)
+            specs.append(None)
+        else:
+            specs.append(_flatten_node_is_leaf(c, r, leaves, is_leaf))
+    return (reg, aux, tuple(specs))
+
+
+def tree_flatten(tree: Any, is_leaf: IsLeaf = None) -> tuple[list[Any], PyTreeDef]:
+    """The leaves of ``tree`` (left to right, dict values in sorted key order) and its structure.
+
+    ``is_leaf(x) -> bool`` can stop the descent: a subtree for which it returns True is a leaf.
+
+    >>> tree_flatten((1.0, {"b": 2.0, "a": 3.0}))
+    ([1.0, 3.0, 2.0], PyTreeDef((*, {'a': *, 'b': *})))
+    >>> tree_flatten(None)
+    ([], PyTreeDef(None))
+    """
+    if is_leaf is None:
+        t = type(tree)
+        guesses = _GUESSES.get(t)
+        if guesses is not None:
+            for guess in guesses:
+                hit = guess(tree)
+                if hit is not None:
+                    return hit  # type: ignore[no-any-return]
+        try:
+            reg = KIND[t]
+        except KeyError:
+            reg = classify(t)
+        if reg is None:
+            return [tree], LEAF_TREEDEF
+        leaves: list[Any] = []
+        spec = _flatten_node(tree, reg, leaves)
+    else:
+        if is_leaf(tree):
+            return [tree], LEAF_TREEDEF
+        reg = classify_fast(tree)
+        if reg is None:
+            return [tree], LEAF_TREEDEF
+        leaves = []
+        spec = _flatten_node_is_leaf(tree, reg, leaves, is_leaf)
+    td = _new(PyTreeDef)
+    td._spec = spec
+    td._num_leaves = len(leaves)
+    td._compiled = None
+    td._uses = 0
+    td._hash = -1
+    if is_leaf is None and len(leaves) <= _GUESS_MAX_LEAVES:
+        _learn(type(tree), td)
+    return leaves, td
+
+
+def guess_flatten(tree: Any) -> tuple[list[Any], PyTreeDef] | None:
+    """``tree_flatten(tree)`` if a generated flattener recognizes the structure, else None."""
+    guesses = _GUESSES.get(type(tree))
+    if guesses is not None:
+        for guess in guesses:
+            hit = guess(tree)
+            if hit is not None:
+                return hit  # type: ignore[no-any-return]
+    return None
+
+
+# Small structures that recur (the arguments of a jitted function, an optimizer state) are
+# flattened by generated straight-line code that checks the structure and returns a shared
+# treedef (``tree_codegen.compile_flattener``). A structure gets its flattener the third time it
+# is seen (first its root type and leaf count are noted, then its hash); each root type keeps its
+# few most recent flatteners as guesses, tried first.
+_GUESS_MAX_LEAVES = 64
+_GUESSES_PER_TYPE = 4
+_CACHE_LIMIT = 1024
+_GUESSES: dict[type, list[Callable[[Any], Any]]] = {}
+_SEEN_SHAPES: set[tuple[type, int]] = set()
+_SEEN: dict[int, Spec] = {}
+_FLATTENERS: dict[int, tuple[Spec, Callable[[Any], Any] | None]] = {}
+
+
+def _learn(root_type: type, treedef: PyTreeDef) -> None:
+    # The caches are keyed by the spec's hash (computed once, and kept by the treedef, which
+    # jit hashes next), and hold the spec to rule out collisions.
+    # A cheap first filter: only a (root type, leaf count) seen before is worth hashing.
+    fingerprint = (root_type, treedef._num_leaves)
+    if fingerprint not in _SEEN_SHAPES:
+        if len(_SEEN_SHAPES) >= _CACHE_LIMIT:
+            _SEEN_SHAPES.clear()
+        _SEEN_SHAPES.add(fingerprint)
+        return
+    spec = treedef._spec
+    try:
+        h = treedef._hash = hash(spec)
+        known = _FLATTENERS.get(h)
+        if known is not None:
+            if known[0] != spec:
+                return
+            fn = known[1]
+        else:
+            seen = _SEEN.get(h)
+            if seen is None or seen != spec:
+                if len(_SEEN) >= _CACHE_LIMIT:
+                    _SEEN.clear()
+                _SEEN[h] = spec
+                return
+            del _SEEN[h]
+            shared = make_treedef(spec, treedef._num_leaves)
+            fn = tree_codegen.compile_flattener(spec, shared, KIND.get)
+            if len(_FLATTENERS) < _CACHE_LIMIT:
+                _FLATTENERS[h] = (spec, fn)
+    except Exception:  # unhashable or incomparable aux data: not worth guessing
+        return
+    if fn is None:
+        return
+    guesses = _GUESSES.setdefault(root_type, [])
+    if fn not in guesses:
+        guesses.insert(0, fn)
+        del guesses[_GUESSES_PER_TYPE:]
+
+
+def _leaves_node(x: Any, reg: Registration, leaves: list[Any]) -> None:
+    t = type(x)
+    if t is dict:
+        try:
+            keys = sorted(x)
+        except TypeError:
+            keys = list(sorted_keys(x))
+        for k in keys:
+            c = x[k]
+            try:
+                r = KIND[type(c)]
+            except KeyError:
+                r = classify(type(c))
+            if r is None:
+                leaves.append(c)
+            else:
+                _leaves_node(c, r, leaves)
+        return
+    for c in x if t is list or t is tuple else node_parts(x, reg)[0]:
+        try:
+            r = KIND[type(c)]
+        except KeyError:
+            r = classify(type(c))
+        if r is None:
+            leaves.append(c)
+        else:
+            _leaves_node(c, r, leaves)
+
+
+def tree_leaves(tree: Any, is_leaf: IsLeaf = None) -> list[Any]:
+    """The leaves of ``tree``: ``tree_flatten(tree)[0]``, without building the treedef."""
+    if is_leaf is not None:
+        return tree_flatten(tree, is_leaf)[0]
+    try:
+        reg = KIND[type(tree)]
+    except KeyError:
+        reg = classify(type(tree))
+    if reg is None:
+        return [tree]
+    out: list[Any] = []
+    _leaves_node(tree, reg, out)
+    return out
+
+
+def node_children(x: Any, reg: Registration) -> tuple[list[Any], list[Any], Any]:
+    """Children, key-path entries and aux data of one node."""
+    kind = reg.kind
+    if kind in (LIST, TUPLE):
+        return list(x), [SequenceKey(i) for i in range(len(x))], None
+    if kind == NAMEDTUPLE:
+        return list(x), [GetAttrKey(name) for name in type(x)._fields], None
+    if kind in (DICT, DEFAULT_DICT):
+        keys = sorted_keys(x)
+        aux = keys if kind == DICT else (x.default_factory, keys)
+        return [x[k] for k in keys], [DictKey(k) for k in keys], aux
+    if kind == ORDERED_DICT:
+        return list(x.values()), [DictKey(k) for k in x], tuple(x)
+    if kind == NONE:
+        return [], [], None
+    return custom_keys(reg, x)
+
+
+def _flatten_node_paths(
+    x: Any,
+    reg: Registration,
+    path: tuple[Any, ...],
+    out: list[tuple[tuple[Any, ...], Any]],
+    is_leaf: IsLeaf,
+) -> Spec:
+    if reg.kind == NONE:
+        return NONE_SPEC
+    children, keys, aux = node_children(x, reg)
+    specs: list[Spec] = []
+    for key, c in zip(keys, children):
+        r = None if is_leaf is not None and is_leaf(c) else classify_fast(c)
+        if r is None:
+            out.append(((*path, key), c))
+            specs.append(None)
+        else:
+            specs.append(_flatten_node_paths(c, r, (*path, key), out, is_leaf))
+    return (reg, aux, tuple(specs))
+
+
+def flatten_with_path(
+    tree: Any, is_leaf: IsLeaf = None
+) -> tuple[list[tuple[tuple[Any, ...], Any]], PyTreeDef]:
+    """``tree_flatten_with_path``: ``(key_path, leaf)`` pairs and the structure."""
+    reg = None if is_leaf is not None and is_leaf(tree) else classify_fast(tree)
+    if reg is None:
+        return [((), tree)], LEAF_TREEDEF
+    out: list[tuple[tuple[Any, ...], Any]] = []
+    spec = _flatten_node_paths(tree, reg, (), out, is_leaf)
+    return out, make_treedef(spec, len(out))
+
+
+def classify_fast(x: Any) -> Registration | None:
+    try:
+        return KIND[type(x)]
+    except KeyError:
+        return classify(type(x))
+
+
+# ---------------------------------------------------------------------------------------------
+# Map
+
+
+def map_node(f: Callable[[Any], Any], x: Any, reg: Registration) -> Any:
+    t = type(x)
+    if t is dict:
+        try:
+            keys = sorted(x)
+        except TypeError:
+            keys = list(sorted_keys(x))
+        out = {}
+        for k in keys:
+            c = x[k]
+            try:
+                r = KIND[type(c)]
+            except KeyError:
+                r = classify(type(c))
+            out[k] = f(c) if r is None else map_node(f, c, r)
+        return out
+    if x is None:
+        return None
+    children, aux = (x, None) if t is list or t is tuple else node_parts(x, reg)
+    vals = []
+    for c in children:
+        try:
+            r = KIND[type(c)]
+        except KeyError:
+            r = classify(type(c))
+        vals.append(f(c) if r is None else map_node(f, c, r))
+    if t is list:
+        return vals
+    if t is tuple:
+        return tuple(vals)
+    return rebuild(reg, aux, vals)

@@ -1,0 +1,272 @@
+"""Functions on pytrees: nested containers (lists, tuples, dicts, namedtuples, ``None``, registered
+classes) whose non-container parts are the leaves.
+
+>>> leaves, treedef = tree_flatten([1.0, (2.0, 3.0)])
+>>> leaves, treedef
+([1.0, 2.0, 3.0], PyTreeDef([*, (*, *)]))
+>>> tree_unflatten(treedef, [2 * x for x in leaves])
+[2.0, (4.0, 6.0)]
+>>> tree_map(lambda x, y: x + y, {"b": 1, "a": 2}, {"a": 10, "b": 20})
+{'a': 12, 'b': 21}
+
+The rules a user can trip on: dicts are flattened (and rebuilt) in sorted key order; ``None`` is a
+node with no children, not a leaf; subclasses of list/tuple/dict are leaves unless registered;
+the aux data of custom nodes must be hashable and comparable. See ``docs/pytrees.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from trellax._src.tree.errors import first_difference, flatten_rest, flatten_up_to
+from trellax._src.tree.flatten import classify_fast, flatten_with_path, map_node, node_children
+from trellax._src.tree.flatten import tree_flatten as tree_flatten
+from trellax._src.tree.flatten import tree_leaves as tree_leaves
+from trellax._src.tree.registry import KIND, classify, register_pytree_node
+from trellax._src.tree.treedef import PyTreeDef as PyTreeDef
+from trellax._src.tree.treedef import tree_unflatten as tree_unflatten
+
+T = TypeVar("T")
+IsLeaf = Callable[[Any], bool] | None
+
+
+class _Unspecified:
+    def __repr__(self) -> str:
+        return "<no initializer>"
+
+
+_NO_INITIALIZER: Any = _Unspecified()
+
+
+def tree_structure(tree: Any, is_leaf: IsLeaf = None) -> PyTreeDef:
+    """The structure of ``tree``: ``tree_flatten(tree)[1]``.
+
+    >>> tree_structure([1, {"k1": 2, "k2": (3, 4)}, 5])
+    PyTreeDef([*, {'k1': *, 'k2': (*, *)}, *])
+    """
+    return tree_flatten(tree, is_leaf)[1]
+
+
+def tree_map(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: IsLeaf = None) -> Any:
+    """A tree of the structure of ``tree`` holding ``f(x, *xs)`` for each leaf ``x`` of ``tree``
+    and the matching parts ``xs`` of the ``rest`` trees.
+
+    Each tree in ``rest`` must have the structure of ``tree``, or a larger one: where ``tree`` has
+    a leaf it may hold a whole subtree, which is passed to ``f`` as it is. On a mismatch nothing is
+    called and the error names the first differing node.
+
+    >>> tree_map(lambda x: x * 2, [1, (2, 3)])
+    [2, (4, 6)]
+    >>> tree_map(lambda x, y: (x, y), [1, 2], [(3, 4), None])
+    [(1, (3, 4)), (2, None)]
+    """
+    if not rest and is_leaf is None:
+        # One pass, no treedef: the same calls of f in the same order as flatten-map-unflatten.
+        try:
+            reg = KIND[type(tree)]
+        except KeyError:
+            reg = classify(type(tree))
+        return f(tree) if reg is None else map_node(f, tree, reg)
+    flat, treedef = tree_flatten(tree, is_leaf)
+    others = flatten_rest(treedef, rest, "tree_map")
+    return tree_unflatten(treedef, [f(*xs) for xs in zip(flat, *others)])
+
+
+def tree_flatten_with_path(
+    tree: Any, is_leaf: IsLeaf = None
+) -> tuple[list[tuple[tuple[Any, ...], Any]], PyTreeDef]:
+    """Like ``tree_flatten``, with each leaf paired with its key path.
+
+    >>> tree_flatten_with_path({"a": [1, 2]})[0]
+    [((DictKey(key='a'), SequenceKey(idx=0)), 1), ((DictKey(key='a'), SequenceKey(idx=1)), 2)]
+    """
+    return flatten_with_path(tree, is_leaf)
+
+
+def tree_leaves_with_path(tree: Any, is_leaf: IsLeaf = None) -> list[tuple[tuple[Any, ...], Any]]:
+    """``(key_path, leaf)`` pairs: ``tree_flatten_with_path(tree)[0]``."""
+    return flatten_with_path(tree, is_leaf)[0]
+
+
+def tree_map_with_path(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: IsLeaf = None) -> Any:
+    """Like ``tree_map``, calling ``f(key_path, x, *xs)``.
+
+    >>> from trellax.tree_util import keystr
+    >>> tree_map_with_path(lambda path, x: keystr(path), {"a": [0, 0]})
+    {'a': ["['a'][0]", "['a'][1]"]}
+    """
+    pairs, treedef = flatten_with_path(tree, is_leaf)
+    others = flatten_rest(treedef, rest, "tree_map_with_path")
+    return tree_unflatten(treedef, [f(path, x, *xs) for (path, x), *xs in zip(pairs, *others)])
+
+
+def tree_reduce(
+    function: Callable[[Any, Any], Any],
+    tree: Any,
+    initializer: Any = _NO_INITIALIZER,
+    is_leaf: IsLeaf = None,
+) -> Any:
+    """Folds ``function`` over the leaves, left to right (``functools.reduce``).
+
+    >>> tree_reduce(lambda a, b: a + b, [1, (2, 3)])
+    6
+    """
+    flat = tree_leaves(tree, is_leaf)
+    if initializer is _NO_INITIALIZER:
+        if not flat:
+            raise TypeError(
+                "tree_reduce: the tree has no leaves and no initializer was given; pass an "
+                "initializer to reduce empty trees."
+            )
+        return functools.reduce(function, flat)
+    return functools.reduce(function, flat, initializer)
+
+
+def tree_all(tree: Any, *, is_leaf: IsLeaf = None) -> bool:
+    """Whether every leaf is truthy (True for a tree without leaves)."""
+    return all(tree_leaves(tree, is_leaf))
+
+
+def tree_transpose(
+    outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None, pytree_to_transpose: Any
+) -> Any:
+    """Turns a tree of structure ``outer`` of trees of structure ``inner`` into a tree of
+    structure ``inner`` of trees of structure ``outer``. ``inner_treedef=None`` infers it from
+    the first subtree.
+
+    >>> outer, inner = tree_structure([0, 0]), tree_structure((0, 0, 0))
+    >>> tree_transpose(outer, inner, [(1, 2, 3), (4, 5, 6)])
+    ([1, 4], [2, 5], [3, 6])
+    """
+    flat, treedef = tree_flatten(pytree_to_transpose)
+    if inner_treedef is None:
+        subtrees = flatten_up_to(outer_treedef, pytree_to_transpose, "tree_transpose", "the tree")
+        if not subtrees:
+            raise ValueError(
+                f"tree_transpose: cannot infer inner_treedef: outer_treedef {outer_treedef!r} has "
+                "no leaves. Pass inner_treedef explicitly."
+            )
+        inner_treedef = tree_flatten(subtrees[0])[1]
+    expected = outer_treedef.compose(inner_treedef)
+    if treedef != expected:
+        diff = first_difference(expected._spec, treedef._spec)
+        where, want, got = diff if diff is not None else ("the root", "?", "?")
+        raise TypeError(
+            "tree_transpose: the tree is not an outer_treedef of inner_treedef trees.\n"
+            f"At {where}: expected {want}, but the tree has {got}.\n"
+            f"  outer_treedef: {outer_treedef!r}\n"
+            f"  inner_treedef: {inner_treedef!r}\n"
+            f"  expected:      {expected!r}\n"
+            f"  got:           {treedef!r}"
+        )
+    n_inner = inner_treedef.num_leaves
+    columns = [flat[j::n_inner] for j in range(n_inner)]
+    return tree_unflatten(inner_treedef, [tree_unflatten(outer_treedef, col) for col in columns])
+
+
+def broadcast_prefix(prefix_tree: Any, full_tree: Any, is_leaf: IsLeaf = None) -> list[Any]:
+    """One prefix leaf per leaf of ``full_tree``: each leaf of ``prefix_tree`` repeated over the
+    subtree of ``full_tree`` it stands for (how ``in_axes``-style arguments apply to arguments).
+
+    >>> broadcast_prefix((None, 0), (1.0, {"k1": 2.0, "k2": 3.0}), is_leaf=lambda x: x is None)
+    [None, 0, 0]
+    """
+    prefix_leaves, prefix_def = tree_flatten(prefix_tree, is_leaf)
+    subtrees = flatten_up_to(prefix_def, full_tree, "broadcast_prefix", "the full tree")
+    out: list[Any] = []
+    for x, subtree in zip(prefix_leaves, subtrees):
+        out.extend([x] * len(tree_leaves(subtree)))
+    return out
+
+
+def tree_broadcast(prefix_tree: Any, full_tree: Any, is_leaf: IsLeaf = None) -> Any:
+    """``prefix_tree`` expanded to the structure of ``full_tree``.
+
+    >>> tree_broadcast([1, 2], [[3, 4], 5])
+    [[1, 1], 2]
+    """
+    full_def = tree_flatten(full_tree)[1]
+    return tree_unflatten(full_def, broadcast_prefix(prefix_tree, full_tree, is_leaf))
+
+
+def all_leaves(iterable: Iterable[Any], is_leaf: IsLeaf = None) -> bool:
+    """Whether every item of ``iterable`` is a leaf (``None`` is not: it is an empty node)."""
+    if is_leaf is None:
+        return all(classify_fast(x) is None for x in iterable)
+    return all(is_leaf(x) or classify_fast(x) is None for x in iterable)
+
+
+def treedef_is_leaf(treedef: PyTreeDef) -> bool:
+    """Whether ``treedef`` has a single node (a leaf, ``None``, or an empty container)."""
+    return treedef.num_nodes == 1
+
+
+def treedef_children(treedef: PyTreeDef) -> list[PyTreeDef]:
+    """The structures of the root's children."""
+    return treedef.children()
+
+
+def flatten_one_level(tree: Any) -> tuple[list[Any], Any]:
+    """The children and aux data of the root node; ValueError for a leaf."""
+    reg = classify_fast(tree)
+    if reg is None:
+        raise ValueError(f"flatten_one_level: {tree!r} is a leaf, not a pytree node.")
+    children, _, aux = node_children(tree, reg)
+    return children, aux
+
+
+# ---------------------------------------------------------------------------------------------
+# Partial
+
+
+class _StaticCallable:
+    """Holds a ``functools.partial`` given to ``Partial`` so that its arguments stay static (part
+    of the treedef) instead of being merged into the Partial's children."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(*args, **kwargs)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _StaticCallable and bool(self.fn == other.fn)
+
+    def __hash__(self) -> int:
+        return hash(self.fn)
+
+    def __repr__(self) -> str:
+        return repr(self.fn)
+
+
+class Partial(functools.partial[Any]):
+    """A ``functools.partial`` that is a pytree: the bound arguments are its children, the
+    function is static aux data. It can be passed to and returned from transformed functions.
+
+    >>> add = Partial(lambda x, y: x + y, 1)
+    >>> tree_leaves(add)
+    [1]
+    >>> tree_map(lambda v: v * 10, add)(2)
+    12
+    """
+
+    def __new__(cls, func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Partial:
+        if isinstance(func, functools.partial):
+            func = _StaticCallable(func)
+        return super().__new__(cls, func, *args, **kwargs)
+
+
+def _flatten_partial(p: Partial) -> tuple[tuple[Any, Any], Callable[..., Any]]:
+    return (p.args, p.keywords), p.func
+
+
+def _unflatten_partial(func: Callable[..., Any], children: Iterable[Any]) -> Partial:
+    args, kwargs = children
+    return Partial(func, *args, **kwargs)
+
+
+register_pytree_node(Partial, _flatten_partial, _unflatten_partial)
