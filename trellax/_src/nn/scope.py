@@ -8,6 +8,7 @@ never changed; an immutable one is read in place.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -102,11 +103,44 @@ class _Root:
 
 
 class Scope:
-    """A module's window on the variables: ``root.variables[col][*path]``."""
+    """A module's window on the variables: ``root.variables[col][*path]``.
 
-    def __init__(self, root: _Root, path: tuple[str, ...]) -> None:
+    Also built as Flax's core scope, ``Scope(variables, rngs=None, name=None, mutable=False)``:
+    a root scope over ``variables`` that modules can be bound to with ``parent=scope``."""
+
+    def __init__(
+        self,
+        root: Any,
+        path: Any = (),
+        name: str | None = None,
+        mutable: Any = False,
+        parent: Any = None,
+        *,
+        rngs: Mapping[str, Any] | None = None,
+    ) -> None:
+        if not isinstance(root, _Root):  # Flax's form: (variables, rngs, name, mutable, ...)
+            if isinstance(path, Mapping):
+                rngs, path = path, ()
+            root = _Root(root, rngs or {}, mutable, False)
         self.root = root
-        self.path = path
+        self.path = tuple(path)
+
+    def variables(self) -> dict[str, Any]:
+        """This scope's variables by collection (Flax's ``Scope.variables()``)."""
+        out = {}
+        for col in self.root.variables:
+            node = self._node(col)
+            if node:
+                out[col] = node
+        return out
+
+    def rewound(self, rewind_rngs: bool = False) -> Scope:
+        """The same variables at the same path; ``rewind_rngs`` restarts the rng counts."""
+        if not rewind_rngs:
+            return Scope(self.root, self.path)
+        root = copy.copy(self.root)
+        root.rng_counters = {}
+        return Scope(root, self.path)
 
     @property
     def path_text(self) -> str:
