@@ -122,7 +122,7 @@ class Scope:
             if isinstance(path, Mapping):
                 rngs, path = path, ()
             root = _Root(root, rngs or {}, mutable, False)
-        self.root = root
+        self.root: _Root = root
         self.path = tuple(path)
 
     def variables(self) -> dict[str, Any]:
