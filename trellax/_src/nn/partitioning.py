@@ -168,11 +168,11 @@ def _register(cls: type[Partitioned]) -> None:
     def unflatten(aux: Any, children: Any) -> Partitioned:
         return cls(next(iter(children)), **dict(zip(names, aux)))
 
-    tree_util.register_pytree_node(
-        cls,
-        _flatten_partitioned,
-        unflatten,
-    )
+    def flatten_with_keys(p: Partitioned) -> tuple[Any, Any]:
+        children, aux = _flatten_partitioned(p)
+        return [(tree_util.GetAttrKey("value"), children[0])], aux
+
+    tree_util.register_pytree_with_keys(cls, flatten_with_keys, unflatten, _flatten_partitioned)
 
 
 _register(Partitioned)

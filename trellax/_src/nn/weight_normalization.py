@@ -25,7 +25,7 @@ def _l2_normalize(x: Any, axis: Any = None, eps: float = 1e-12) -> Any:
 
 
 def _path_text(path: Any) -> str:
-    return "/".join(str(getattr(k, "key", getattr(k, "idx", k))) for k in path)
+    return "/".join(str(getattr(k, "key", getattr(k, "idx", getattr(k, "name", k)))) for k in path)
 
 
 class SpectralNorm(Module):
