@@ -74,6 +74,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_vmap.py
 	$(GOLDEN_PY) tools/gen_golden_random.py > tests/golden/random.json
 	$(GOLDEN_PY) tools/gen_golden_random_extra.py > tests/golden/random_extra.json
+	$(GOLDEN_PY) tools/gen_golden_random_large.py
 	$(GOLDEN_PY) tools/gen_jax_names.py
 	$(GOLDEN_PY) tools/gen_golden_names.py
 	$(GOLDEN_PY) tools/gen_golden_lax_more.py
@@ -90,6 +91,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_special_more.py
 	$(GOLDEN_PY) -m pip install -q flax
 	$(GOLDEN_PY) tools/gen_golden_nn.py
+	$(GOLDEN_PY) -m pip install -q flax==0.12.8 msgpack
+	$(GOLDEN_PY) tools/gen_golden_flax.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 
 clean:

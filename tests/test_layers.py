@@ -77,6 +77,7 @@ FLOORS: dict[str, int] = {
     "trellax.optim": 8,
     "trellax.image": 8,
     "trellax.ops": 8,
+    "trellax.flax": 8,
     # 9: runtime helpers (devices, sharding, caches) and the reports behind the CLI
     "trellax._src.runtime": 9,
     "trellax._src.report": 9,

@@ -19,6 +19,11 @@ GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "silent.json").r
 def test_matches_jax(expr: str) -> None:
     want = GOLDEN[expr]
     env = {"jax": trellax, "jnp": jnp, "fns": make_functions(trellax, jnp)}
+    if "error" in want:
+        with pytest.raises(Exception) as info:
+            eval(expr, env)
+        assert type(info.value).__name__ == want["error"]
+        return
     got = eval(expr, env)
     assert str(got.dtype) == want["dtype"] and got.weak_type == want["weak_type"]
     if expr in TOLERANT:

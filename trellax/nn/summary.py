@@ -1,4 +1,4 @@
 """``flax.linen.summary``: ``tabulate``, as names of ``trellax.nn``."""
 
-from trellax.nn import DenyList as DenyList
-from trellax.nn import tabulate as tabulate
+from trellax._src.nn.scope import DenyList as DenyList
+from trellax._src.nn.summary import tabulate as tabulate

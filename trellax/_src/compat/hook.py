@@ -128,6 +128,18 @@ class AliasModule(types.ModuleType):
             raise _missing_attribute(self.__dict__["__name__"], attr)
         return value
 
+    def __setattr__(self, attr: str, value: Any) -> None:
+        # A module-level setting written through the alias (``flax.serialization.MAX_CHUNK_SIZE
+        # = n``, a test patching ``jax.numpy.sum``) must reach the trellax module that reads it,
+        # as it would reach JAX's or Flax's own module; the alias keeps its copy in step.
+        target = self.__dict__["__trellax_target__"]
+        if target is not None and not attr.startswith("__") and hasattr(target, attr):
+            setattr(target, attr, value)
+            if attr in self.__dict__:
+                self.__dict__[attr] = value
+            return
+        super().__setattr__(attr, value)
+
     def __dir__(self) -> list[str]:
         target = self.__dict__["__trellax_target__"]
         own = set(self.__dict__)

@@ -46,6 +46,8 @@ def resolve(name: str) -> str:
     top, _, rest = name.partition(".")
     parts = rest.split(".") if rest else []
     if top == "jax":
+        if parts and parts[0] == "_src":  # JAX internals: only the stand-ins that exist
+            return ".".join(["trellax._src.compat.jax_src", *parts[1:]])
         if parts and parts[0] in _TRELLAX_ONLY:
             return MISSING
         return "trellax" + (f".{rest}" if rest else "")

@@ -223,8 +223,8 @@ def _stop(x: Any) -> Any:
 
 
 def _max_keepdims(x: Any, axis: Any, where: Any) -> Any:
-    if where is None:
-        return jnp.max(x, axis, keepdims=True)
+    # -inf as the initial value, as JAX: an empty axis has a maximum (so softmax of an empty
+    # array is empty, not an error) and it changes no other maximum
     return jnp.max(x, axis, keepdims=True, initial=-jnp.inf, where=where)
 
 
@@ -285,6 +285,11 @@ def one_hot(x: Array, num_classes: int, *, dtype: Any = None, axis: int = -1) ->
         raise TypeError(
             f"one_hot: num_classes must be a concrete integer, got {num_classes!r}"
         ) from None
+    if n < 0:
+        raise TypeError(
+            f"one_hot: num_classes must be nonnegative, got {n} (an iota of shape with a "
+            "negative element)"
+        )
     x = _arr(x)
     d = dtypes.default_float_dtype() if dtype is None else dtype
     out_axis = axis % (x.ndim + 1) if -(x.ndim + 1) <= axis <= x.ndim else None

@@ -1,7 +1,12 @@
-"""The error classes of ``trellax.nn``'s module system, with Flax's names and texts.
+"""Every error class of ``flax.errors``, with Flax's names, constructor arguments and messages.
 
-As in Flax they derive from ``Exception`` (through :class:`FlaxError`), not from ``ValueError``:
-``except ValueError`` does not catch them. Example::
+``trellax.nn`` raises these for the module system and ``trellax.flax`` (which re-exports this
+module as ``trellax.flax.errors``) for checkpoints, so that
+``except flax.errors.ScopeParamNotFoundError`` catches the same thing under trellax. As in Flax they
+derive from ``Exception`` through :class:`FlaxError`, not from ``ValueError``. Unlike Flax, the
+message carries no link to Flax's documentation page (the class's docstring here says the fix).
+
+Example::
 
     >>> import trellax.numpy as tnp, trellax.nn as nn
     >>> nn.Dense(3).apply({}, tnp.ones(2))
@@ -16,12 +21,76 @@ from __future__ import annotations
 from typing import Any
 
 
+def _rebuild(cls: type[FlaxError], message: str) -> FlaxError:
+    """Unpickles a FlaxError as its own class without re-running the class's ``__init__``."""
+    error = cls.__new__(cls)
+    Exception.__init__(error, message)
+    return error
+
+
 class FlaxError(Exception):
-    """Base class of the module-system errors (Flax's ``flax.errors.FlaxError``)."""
+    """Base class of every Flax error; holds one ready-made message."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The subclasses' constructors take the facts, not the message: pickle the message.
+        return (_rebuild, (type(self), str(self)))
+
+
+# ----------------------------------------------------------------- nnx, lazy_init
+
+
+class TraceContextError(FlaxError):
+    """An object was used from a trace (transformation) other than the one that created it."""
+
+
+class LazyInitError(FlaxError):
+    """``lazy_init`` met a variable whose value depends on an input given only as a shape.
+
+    Fix: make the initializers use only the shapes and dtypes of the inputs, or pass real arrays.
+    """
+
+    def __init__(self, partial_val: Any) -> None:
+        super().__init__(
+            f"Lazy init encountered a value that could with the given inputs (shape: {partial_val})."
+        )
+
+
+# ----------------------------------------------------------------- scope
 
 
 class InvalidRngError(FlaxError):
-    """A module asked for an rng stream that ``init``/``apply`` did not receive, or a bad key."""
+    """A module asked for an rng stream that ``init``/``apply`` did not receive, or a bad key.
+
+    Fix: pass every stream the modules use, e.g. ``init({"params": k0, "dropout": k1}, x)``
+    and ``apply(variables, x, rngs={"dropout": k2})``.
+    """
+
+    def __init__(self, msg: str) -> None:
+        super().__init__(msg)
+
+
+class ApplyScopeInvalidVariablesTypeError(FlaxError):
+    """``apply``'s first argument is not a dict of collections (each a dict with string keys)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The first argument passed to an apply function should be a dictionary of "
+            "collections. Each collection should be a dictionary with string keys."
+        )
+
+
+class ApplyScopeInvalidVariablesStructureError(FlaxError):
+    """``apply`` got ``{"params": {"params": ...}}``: pass ``variables``, not a wrapped copy."""
+
+    def __init__(self, variables: Any) -> None:
+        super().__init__(
+            "Expect the `variables` (first argument) passed to apply() to be a dict with the "
+            'structure {"params": ...}, but got a dict with an extra params layer, i.e.  '
+            '{"params": {"params": ... } }. You should instead pass in your dict\'s ["params"].'
+        )
 
 
 class ScopeParamNotFoundError(FlaxError):
@@ -61,6 +130,20 @@ class ScopeVariableNotFoundError(FlaxError):
         )
 
 
+class InvalidFilterError(FlaxError):
+    """A collection filter is not a string, a bool, a list of filters or ``DenyList``."""
+
+    def __init__(self, filter_like: Any) -> None:
+        super().__init__(f'Invalid Filter: "{filter_like}"')
+
+
+class InvalidScopeError(FlaxError):
+    """A scope (or a module bound to it) was used after the ``init``/``apply`` that made it."""
+
+    def __init__(self, scope_name: str) -> None:
+        super().__init__(f'The scope "{scope_name}" is no longer valid.')
+
+
 class ModifyScopeVariableError(FlaxError):
     """A variable of an immutable collection was written: pass ``mutable=[collection]``."""
 
@@ -69,6 +152,39 @@ class ModifyScopeVariableError(FlaxError):
             f'Cannot update variable "{variable_name}" in "{scope_path}" because collection '
             f'"{col}" is immutable.'
         )
+
+
+class ImmutableVariableError(FlaxError):
+    """A read-only (immutable) variable was written."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+
+
+class JaxTransformError(FlaxError):
+    """A plain transformation was applied to a bound module: use the lifted ``nn.vmap``, ..."""
+
+    def __init__(self) -> None:
+        super().__init__("Jax transforms and Flax models cannot be mixed.")
+
+
+# ----------------------------------------------------------------- meta (partitioning)
+
+
+class PartitioningUnspecifiedError(FlaxError):
+    """A lifted transform adds an axis to a ``Partitioned`` variable without ``partition_name``.
+
+    Fix: pass ``metadata_params={nn.PARTITION_NAME: "name"}`` to ``nn.vmap``/``nn.scan``.
+    """
+
+    def __init__(self, target: Any) -> None:
+        super().__init__(
+            'Trying to transform a Partitioned variable but "partition_name" is not specified '
+            f"in metadata_params: {target}"
+        )
+
+
+# ----------------------------------------------------------------- module
 
 
 class NameInUseError(FlaxError):
@@ -80,21 +196,30 @@ class NameInUseError(FlaxError):
         )
 
 
+class AssignSubModuleError(FlaxError):
+    """A submodule was created outside ``setup`` and outside a ``@compact`` method."""
+
+    def __init__(self, cls: Any) -> None:
+        super().__init__(
+            f"Submodule {cls} must be defined in `setup()` or in a method wrapped in `@compact`"
+        )
+
+
+class SetAttributeInModuleSetupError(FlaxError):
+    """``setup`` assigned to a dataclass field: set it when constructing the module instead."""
+
+    def __init__(self) -> None:
+        super().__init__("Module construction attributes are frozen.")
+
+
 class SetAttributeFrozenModuleError(FlaxError):
     """A module attribute was assigned outside ``setup``."""
 
-    def __init__(self, module_cls: str, attr_name: str, attr_val: Any) -> None:
+    def __init__(self, module_cls: Any, attr_name: str, attr_val: Any) -> None:
         super().__init__(
             f"Can't set {attr_name}={attr_val} for Module of type {module_cls}: Module instance "
             "is frozen outside of setup method."
         )
-
-
-class CallCompactUnboundModuleError(FlaxError):
-    """A module that was not given variables (by ``init``/``apply``/``bind``) was run."""
-
-    def __init__(self) -> None:
-        super().__init__("Can't call compact methods on unbound modules")
 
 
 class MultipleMethodsCompactError(FlaxError):
@@ -104,6 +229,13 @@ class MultipleMethodsCompactError(FlaxError):
         super().__init__("Only one method per class can be @compact")
 
 
+class ReservedModuleAttributeError(FlaxError):
+    """A module subclass declared a field named ``parent`` or ``name`` (both are reserved)."""
+
+    def __init__(self, annotations: Any) -> None:
+        super().__init__(f"properties `parent` and `name` are reserved: {annotations}")
+
+
 class ApplyModuleInvalidMethodError(FlaxError):
     """``method=`` named something that is not a method of the module."""
 
@@ -111,69 +243,36 @@ class ApplyModuleInvalidMethodError(FlaxError):
         super().__init__(f"Cannot call apply(): {method} is not a valid function for apply().")
 
 
-class PartitioningUnspecifiedError(FlaxError):
-    """A transform adds or removes an axis of a ``Partitioned`` variable without
-    ``metadata_params={"partition_name": ...}``."""
-
-    def __init__(self, target: Any) -> None:
-        super().__init__(
-            'Trying to transform a Partitioned variable but "partition_name" is not specified '
-            f"in metadata_params: {target}"
-        )
-
-
-class TransformedMethodReturnValueError(FlaxError):
-    """A lifted method returned a Module or a Variable."""
-
-    def __init__(self, name: Any) -> None:
-        super().__init__(f"Transformed module method {name} cannot return Modules or Variables.")
-
-
-class TransformTargetError(FlaxError):
-    """A lifted transform was applied to something that is no Module class or function."""
-
-    def __init__(self, target: Any) -> None:
-        super().__init__(
-            "Linen transformations must be applied to Modules classes or functions taking a "
-            f"Module instance as the first argument. The provided target is not a Module class "
-            f"or callable: {target}"
-        )
-
-
-class AssignSubModuleError(FlaxError):
-    """A submodule was created outside ``setup`` and any ``@compact`` method."""
-
-    def __init__(self, cls: str) -> None:
-        super().__init__(
-            f"Submodule {cls} must be defined in `setup()` or in a method wrapped in `@compact`"
-        )
-
-
-class DescriptorAttributeError(FlaxError):
-    """A property read an attribute that does not exist."""
+class CallCompactUnboundModuleError(FlaxError):
+    """A module that was not given variables (by ``init``/``apply``/``bind``) was run."""
 
     def __init__(self) -> None:
-        super().__init__("Trying to access a property that is accessing a non-existent attribute.")
+        super().__init__("Can't call compact methods on unbound modules")
 
 
-class LazyInitError(FlaxError):
-    """``lazy_init`` needed the value of an input it was given only as a shape."""
-
-    def __init__(self, partial_val: Any) -> None:
-        super().__init__(
-            f"Lazy init encountered a value that could with the given inputs (shape: {partial_val})."
-        )
-
-
-class IncorrectPostInitOverrideError(FlaxError):
-    """A subclass overrode ``__post_init__`` without calling ``super().__post_init__()``."""
+class CallSetupUnboundModuleError(FlaxError):
+    """``setup`` was called (directly) on a module that is not bound to variables."""
 
     def __init__(self) -> None:
-        super().__init__("Overrode `.__post_init__()` without calling `super().__post_init__()`")
+        super().__init__("Can't call compact methods on unbound modules")
+
+
+class CallUnbindOnUnboundModuleError(FlaxError):
+    """``unbind()`` was called on a module that is not bound."""
+
+    def __init__(self) -> None:
+        super().__init__("Can't call `unbind()` on unbound modules")
+
+
+class CallShareScopeOnUnboundModuleError(FlaxError):
+    """``nn.share_scope`` was called with a module that is not bound."""
+
+    def __init__(self) -> None:
+        super().__init__("Can't call `share_scope` on unbound modules")
 
 
 class InvalidInstanceModuleError(FlaxError):
-    """``init``/``apply``/``bind`` was called on a Module class instead of an instance."""
+    """``init``/``apply`` was called on the Module class instead of an instance: add ``()``."""
 
     def __init__(self) -> None:
         super().__init__(
@@ -182,22 +281,124 @@ class InvalidInstanceModuleError(FlaxError):
         )
 
 
-class CallSetupUnboundModuleError(FlaxError):
-    """``setup`` was called on an unbound module."""
+class IncorrectPostInitOverrideError(FlaxError):
+    """A module's ``__post_init__`` does not call ``super().__post_init__()``."""
 
     def __init__(self) -> None:
-        super().__init__("Can't call compact methods on unbound modules")
+        super().__init__("Overrode `.__post_init__()` without calling `super().__post_init__()`")
 
 
-class CallUnbindOnUnboundModuleError(FlaxError):
-    """``unbind()`` was called on an unbound module."""
-
-    def __init__(self) -> None:
-        super().__init__("Can't call `unbind()` on unbound modules")
-
-
-class CallShareScopeOnUnboundModuleError(FlaxError):
-    """``nn.share_scope`` was called with an unbound module."""
+class DescriptorAttributeError(FlaxError):
+    """A property of a module read an attribute that does not exist (an inner AttributeError)."""
 
     def __init__(self) -> None:
-        super().__init__("Can't call `share_scope` on unbound modules")
+        super().__init__("Trying to access a property that is accessing a non-existent attribute.")
+
+
+# ----------------------------------------------------------------- checkpoints
+
+
+class InvalidCheckpointError(FlaxError):
+    """A checkpoint was saved at a step not newer than the latest one (``overwrite=False``)."""
+
+    def __init__(self, path: Any, step: Any) -> None:
+        super().__init__(
+            f'Trying to save an outdated checkpoint at step: "{step}" and path: "{path}".'
+        )
+
+
+class MPACheckpointingRequiredError(FlaxError):
+    """A multi-process array needs the asynchronous (GDA) checkpoint manager."""
+
+    def __init__(self, path: Any, step: Any) -> None:
+        super().__init__(
+            f'Checkpoint failed at step: "{step}" and path: "{path}": Target contains a '
+            "multiprocess array should be saved/restored with a GlobalAsyncCheckpointManager."
+        )
+
+
+class MPARestoreTargetRequiredError(FlaxError):
+    """Restoring multi-process arrays needs a target with the arrays already created."""
+
+    def __init__(self, path: Any, step: Any, key: Any = None) -> None:
+        message = (
+            f'Restore checkpoint failed at step: "{step}" and path: "{path}": Checkpoints '
+            "containing a multiprocess array need to be restored with a target with pre-created "
+            "arrays. If you cannot provide a full valid target, consider "
+            "``allow_partial_mpa_restoration=True``. "
+        )
+        if key:
+            message += f"This error fired when trying to restore array at {key}."
+        super().__init__(message)
+
+
+class MPARestoreDataCorruptedError(FlaxError):
+    """A multi-process array's directory has no commit marker: its save did not finish."""
+
+    def __init__(self, step: Any, path: Any) -> None:
+        super().__init__(
+            f'Restore checkpoint failed at step: "{step}" on multiprocess array at  "{path}": '
+            'No "commit_success.txt" found on this "_gda" directory. Was its save halted before '
+            "completion?"
+        )
+
+
+# ----------------------------------------------------------------- transforms
+
+
+class TransformedMethodReturnValueError(FlaxError):
+    """A method under a lifted transform returned a Module or a Variable."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Transformed module method {name} cannot return Modules or Variables.")
+
+
+class TransformTargetError(FlaxError):
+    """A lifted transform was given something that is not a Module class or a function."""
+
+    def __init__(self, target: Any) -> None:
+        super().__init__(
+            "Linen transformations must be applied to Modules classes or functions taking a "
+            "Module instance as the first argument. The provided target is not a Module class "
+            f"or callable: {target}"
+        )
+
+
+# ----------------------------------------------------------------- io
+
+
+class AlreadyExistsError(FlaxError):
+    """A write would replace an existing file: pass ``overwrite=True`` to allow it."""
+
+    def __init__(self, path: Any) -> None:
+        super().__init__(f'Trying overwrite an existing file: "{path}".')
+
+
+# ----------------------------------------------------------------- cursor
+
+
+class CursorFindError(FlaxError):
+    """``Cursor.find`` found no object, or more than one, meeting ``cond_fn``."""
+
+    def __init__(self, cursor: Any = None, cursor2: Any = None) -> None:
+        if cursor and cursor2:
+            super().__init__(
+                "More than one object found given the conditions of the cond_fn. The first two "
+                f"objects found have the following paths: {cursor._path} and {cursor2._path}"
+            )
+        else:
+            super().__init__("No object found given the conditions of the cond_fn.")
+
+
+class TraverseTreeError(FlaxError):
+    """``Cursor.apply_update``/``find_all``: exactly one of ``update_fn``, ``cond_fn`` is None."""
+
+    def __init__(self, update_fn: Any, cond_fn: Any) -> None:
+        if update_fn is None and cond_fn is None:
+            super().__init__(
+                "Both update_fn and cond_fn are None. Exactly one of them must be None."
+            )
+        else:
+            super().__init__(
+                "Both update_fn and cond_fn are not None. Exactly one of them must be not None."
+            )

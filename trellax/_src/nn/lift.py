@@ -22,9 +22,13 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import trellax
 import trellax.numpy as jnp
 from trellax import lax, tree_util
+from trellax._src.api.autodiff import jvp as _jvp
+from trellax._src.api.autodiff import vjp as _vjp
+from trellax._src.api.vmap import vmap as _vmap
+from trellax._src.checkpoint.rematerialize import checkpoint as _checkpoint
+from trellax._src.custom.derivatives import custom_vjp as _custom_vjp
 from trellax._src.nn import partitioning as meta
 from trellax._src.nn._random import random
 from trellax._src.nn.scope import Scope, _Pred, _predicate, _Root, in_filter
@@ -241,7 +245,7 @@ def vmap(
             return y, packed.repack(inner)
 
         out_vaxes = tuple(ax for _, ax in var_out)
-        y, outs = trellax.vmap(
+        y, outs = _vmap(
             mapped,
             in_axes=(tuple(in_vaxes), rng_axes, in_axes),
             out_axes=(out_axes, out_vaxes),
@@ -382,7 +386,7 @@ def checkpoint(
             y = fn(inner, *full, **kwargs)
             return y, packed.repack(inner)
 
-        y, outs = trellax.checkpoint(rematted, prevent_cse=prevent_cse, policy=policy)(
+        y, outs = _checkpoint(rematted, prevent_cse=prevent_cse, policy=policy)(
             packed.variable_groups, packed.rng_groups, *(args[i] for i in dyn_idx)
         )
         packed.publish(outs)
@@ -569,7 +573,7 @@ def vjp(
             y, aux = fn(inner, *args), ()
         return y, (aux, packed.repack(inner))
 
-    y, bwd, (aux, outs) = trellax.vjp(wrapper, vjp_vars, *primals, has_aux=True)
+    y, bwd, (aux, outs) = _vjp(wrapper, vjp_vars, *primals, has_aux=True)
     packed.publish(outs)
     return (y, bwd, aux) if has_aux else (y, bwd)
 
@@ -593,7 +597,7 @@ def value_and_grad(
             y, aux = fn(inner, *args), ()
         return y, (aux, packed.repack(inner))
 
-    y, bwd, (aux, outs) = trellax.vjp(wrapper, *primals, has_aux=True)
+    y, bwd, (aux, outs) = _vjp(wrapper, *primals, has_aux=True)
     grads = bwd(jnp.ones_like(y))
     packed.publish(outs)
     return (y, aux, grads) if has_aux else (y, grads)
@@ -620,9 +624,7 @@ def jvp(
         y = fn(inner, *args)
         return y, packed.repack(inner)
 
-    (y, outs), (y_t, _) = trellax.jvp(
-        wrapper, (tvars, tuple(primals)), (var_tangents, tuple(tangents))
-    )
+    (y, outs), (y_t, _) = _jvp(wrapper, (tvars, tuple(primals)), (var_tangents, tuple(tangents)))
     packed.publish(outs)
     return y, y_t
 
@@ -659,7 +661,7 @@ def custom_vjp(
         nd_args = tuple(args[i] for i in nondiff)
         diff_args = tuple(a for i, a in enumerate(args) if i not in nondiff)
 
-        @trellax.custom_vjp
+        @_custom_vjp
         def f(gv: Any, *diff: Any) -> Any:
             return run(fn, gv, merged(nd_args, diff), False)
 

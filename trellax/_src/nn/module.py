@@ -52,6 +52,8 @@ class _Unspecified:
 _UNSPECIFIED: Any = _Unspecified()
 _LOCAL = threading.local()
 _INIT_MUTABLE = DenyList("intermediates")
+# filled by ``trellax._src.nn.summary`` (which builds on this module): tabulate, module_paths
+_SUMMARY: dict[str, Callable[..., Any]] = {}
 
 
 def _stack() -> list[Module]:
@@ -549,18 +551,15 @@ class Module:
 
     def tabulate(self, rngs: Any, *args: Any, **kwargs: Any) -> str:
         """Flax's summary table of an ``init`` run on ``args`` (see ``nn.tabulate``)."""
-        from trellax._src.nn import summary
-
         names = ("depth", "show_repeated", "mutable", "console_kwargs", "table_kwargs")
         opts = {k: kwargs.pop(k) for k in names if k in kwargs}
         opts.update({k: kwargs.pop(k) for k in ("column_kwargs", "compute_flops") if k in kwargs})
-        return summary.tabulate(self, rngs, **opts)(*args, **kwargs)
+        return str(_SUMMARY["tabulate"](self, rngs, **opts)(*args, **kwargs))
 
     def module_paths(self, rngs: Any, *args: Any, **kwargs: Any) -> dict[str, Module]:
         """``{path: unbound module}`` of every module an ``init`` run calls."""
-        from trellax._src.nn import summary
-
-        return summary.module_paths(self, rngs, *args, **kwargs)
+        paths: dict[str, Module] = _SUMMARY["module_paths"](self, rngs, *args, **kwargs)
+        return paths
 
     def lazy_init(
         self, rngs: Any, *args: Any, method: Any = None, mutable: Any = _INIT_MUTABLE, **kwargs: Any

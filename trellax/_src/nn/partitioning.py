@@ -21,9 +21,33 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from trellax import tree_util
 from trellax._src.nn import errors
-from trellax.sharding import NamedSharding, PartitionSpec
+from trellax._src.tree import tree_util
+from trellax._src.tree.keys import GetAttrKey
+from trellax._src.tree.registry import register_pytree_with_keys
+
+# ``PartitionSpec`` and ``NamedSharding`` live on a higher floor (runtime); it registers them here
+_SHARDING_TYPES: dict[str, Any] = {}
+
+
+def register_sharding_types(partition_spec: type, named_sharding: type) -> None:
+    """Called by ``trellax._src.runtime.sharding`` with its ``PartitionSpec``/``NamedSharding``."""
+    _SHARDING_TYPES["PartitionSpec"] = partition_spec
+    _SHARDING_TYPES["NamedSharding"] = named_sharding
+
+
+def PartitionSpec(*names: Any) -> Any:
+    return _SHARDING_TYPES["PartitionSpec"](*names)
+
+
+def NamedSharding(mesh: Any, spec: Any) -> Any:
+    return _SHARDING_TYPES["NamedSharding"](mesh, spec)
+
+
+def _is_pspec(x: Any) -> bool:
+    cls = _SHARDING_TYPES.get("PartitionSpec")
+    return cls is not None and isinstance(x, cls)
+
 
 LogicalRules = Sequence[tuple[str, Any]]
 PARTITION_NAME = "partition_name"
@@ -128,11 +152,11 @@ class Partitioned(AxisMetadata):
             raise ValueError(f"axis {index} of {self.names} is {removed!r}, not {name!r}")
         return self.replace(names=tuple(names))
 
-    def get_partition_spec(self) -> PartitionSpec:
+    def get_partition_spec(self) -> Any:
         """The ``PartitionSpec`` of the names."""
         return PartitionSpec(*self.names)
 
-    def get_sharding(self, mesh: Any) -> NamedSharding:
+    def get_sharding(self, mesh: Any) -> Any:
         """The ``NamedSharding`` of the names on ``mesh``."""
         return NamedSharding(mesh, self.get_partition_spec())
 
@@ -153,7 +177,7 @@ class LogicallyPartitioned(Partitioned):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def get_partition_spec(self) -> PartitionSpec:
+    def get_partition_spec(self) -> Any:
         return PartitionSpec(*self.names)
 
 
@@ -170,9 +194,9 @@ def _register(cls: type[Partitioned]) -> None:
 
     def flatten_with_keys(p: Partitioned) -> tuple[Any, Any]:
         children, aux = _flatten_partitioned(p)
-        return [(tree_util.GetAttrKey("value"), children[0])], aux
+        return [(GetAttrKey("value"), children[0])], aux
 
-    tree_util.register_pytree_with_keys(cls, flatten_with_keys, unflatten, _flatten_partitioned)
+    register_pytree_with_keys(cls, flatten_with_keys, unflatten, _flatten_partitioned)
 
 
 _register(Partitioned)
@@ -279,7 +303,7 @@ def _flat_names(x: Any) -> set[Any]:
 
 def logical_to_mesh_axes(
     array_dim_names: Sequence[Any] | None, rules: LogicalRules | None = None
-) -> PartitionSpec | None:
+) -> Any:
     """The ``PartitionSpec`` of an array whose axes have the given logical names: each rule
     ``(logical, mesh)``, in order, assigns mesh axis(es) ``mesh`` to the axis named
     ``logical`` if neither is assigned yet; names no rule assigns become ``None``."""
@@ -303,7 +327,7 @@ def logical_to_mesh_axes(
             for r in result:
                 if r is not _UNASSIGNED:
                     used |= _flat_names(r)
-            new = _flat_names(mesh_names) - {None, getattr(PartitionSpec, "UNCONSTRAINED", None)}
+            new = _flat_names(mesh_names) - {None}
             if not (used & new) and result[pos] is _UNASSIGNED:
                 result[pos] = mesh_names
     return PartitionSpec(*[None if r is _UNASSIGNED else r for r in result])
@@ -314,7 +338,7 @@ def logical_to_mesh(tree: Any, rules: LogicalRules | None = None) -> Any:
     return tree_util.tree_map(
         lambda x: logical_to_mesh_axes(x, rules),
         tree,
-        is_leaf=lambda x: isinstance(x, PartitionSpec),
+        is_leaf=_is_pspec,
     )
 
 
@@ -323,7 +347,7 @@ def logical_to_mesh_sharding(tree: Any, mesh: Any, rules: LogicalRules | None = 
     return tree_util.tree_map(
         lambda x: NamedSharding(mesh, x),
         logical_to_mesh(tree, rules),
-        is_leaf=lambda x: isinstance(x, PartitionSpec),
+        is_leaf=_is_pspec,
     )
 
 
@@ -351,6 +375,6 @@ def with_logical_constraint(
     tree_util.tree_map(
         lambda spec: logical_to_mesh_axes(spec, rules),
         logical_axis_resources,
-        is_leaf=lambda s: s is None or isinstance(s, PartitionSpec | tuple),
+        is_leaf=lambda s: s is None or isinstance(s, tuple),
     )
     return x

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from trellax import tree_util
-from trellax._src.nn.module import _INIT_MUTABLE, Module, intercept_methods
+from trellax._src.nn.module import _INIT_MUTABLE, _SUMMARY, Module, intercept_methods
 
 
 class _Row:
@@ -202,3 +202,7 @@ def module_paths(
 ) -> dict[str, Module]:
     """``{path: module}`` (unbound copies) of every module called by an ``init`` run."""
     return {"/".join(r.path): r.module for r in _module_rows(module, rngs, args, kwargs, mutable)}
+
+
+_SUMMARY["tabulate"] = tabulate
+_SUMMARY["module_paths"] = module_paths

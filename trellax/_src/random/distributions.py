@@ -17,7 +17,7 @@ from trellax._src.random.binomial import random_binomial_p
 from trellax._src.random.keys import single_key
 from trellax._src.random.loops import random_gamma_p, random_poisson_p
 from trellax._src.random.primitives import random_split_p
-from trellax._src.random.samplers import _exponential, _normal, _uniform, split_data
+from trellax._src.random.samplers import _exponential, _normal, rademacher, split_data
 from trellax._src.random.util import (
     as_param,
     canonical_shape,
@@ -119,10 +119,8 @@ def _generalized_normal(data: Array, pa: Array, s: tuple[int, ...], d: np.dtype[
     kg, kr = split_data(data, 2)
     inv = np.array(1, d) / pa
     g = _gamma(kg, inv, s, False)
-    sign = lax.convert_element_type(
-        tnp.less(_uniform(kr, s, d, 0.0, 1.0), np.array(0.5, d)), d
-    ) * np.array(2, d) - np.array(1, d)
-    return sign * tnp.power(g, inv)
+    # the signs are JAX's rademacher draws: a float32 bernoulli whatever the sample dtype
+    return rademacher(kr, s, d) * tnp.power(g, inv)
 
 
 def ball(key: Any, d: int, p: float = 2, shape: Any = (), dtype: Any = float) -> Array:

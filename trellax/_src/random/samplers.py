@@ -284,10 +284,8 @@ def double_sided_maxwell(
     s = canonical_shape(shape)
     k1, k2 = split_data(data, 2)
     m = _maxwell(k1, s, d)
-    sign = lax.convert_element_type(
-        tnp.less(_uniform(k2, s, d, 0.0, 1.0), np.array(0.5, d)), d
-    ) * np.array(2.0, d) - np.array(1.0, d)
-    return sign * m * as_param(scale, d) + as_param(loc, d)
+    # the signs are JAX's rademacher draws: a float32 bernoulli whatever the sample dtype
+    return rademacher(k2, s, d) * m * as_param(scale, d) + as_param(loc, d)
 
 
 def geometric(key: Any, p: Any, shape: Any = None, dtype: Any = int) -> Array:

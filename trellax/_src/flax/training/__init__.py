@@ -1,0 +1,1 @@
+"""``flax.training``: train state, checkpoints, early stopping, learning-rate schedules, helpers."""

@@ -1,0 +1,10 @@
+"""``trellax.flax.core.frozen_dict`` (``flax.core.frozen_dict``)."""
+
+from trellax._src.flax.frozen_dict import FrozenDict as FrozenDict
+from trellax._src.flax.frozen_dict import FrozenKeysView as FrozenKeysView
+from trellax._src.flax.frozen_dict import FrozenValuesView as FrozenValuesView
+from trellax._src.flax.frozen_dict import copy as copy
+from trellax._src.flax.frozen_dict import freeze as freeze
+from trellax._src.flax.frozen_dict import pop as pop
+from trellax._src.flax.frozen_dict import pretty_repr as pretty_repr
+from trellax._src.flax.frozen_dict import unfreeze as unfreeze

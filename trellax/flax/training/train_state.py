@@ -1,0 +1,3 @@
+"""``trellax.flax.training.train_state`` (``flax.training.train_state``)."""
+
+from trellax._src.flax.training.train_state import TrainState as TrainState
