@@ -101,3 +101,13 @@ def test_logical_to_mesh_axes_rules() -> None:
     assert tuple(spec) == ("X", None, "Y", None)
     with pytest.raises(ValueError, match="occur more than once"):
         nn.logical_to_mesh_axes(("a", "a"), rules)
+
+
+def test_flax_ids_and_core_meta() -> None:
+    import copy
+
+    from trellax.flax import core, ids
+
+    a = ids.uuid()
+    assert a == a and copy.copy(a) != a and copy.deepcopy(a) != a and ids.uuid() != a
+    assert core.AxisMetadata is nn.meta.AxisMetadata and core.meta.unbox is nn.unbox
