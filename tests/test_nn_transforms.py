@@ -3,6 +3,7 @@ cases (``tests/test_nn_linen_golden.py``) do not cover."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,7 @@ import trellax
 import trellax.nn as nn
 import trellax.numpy as tnp
 import trellax.random as random
+from trellax.flax import core, ids
 
 KEY = random.PRNGKey(0)
 
@@ -104,10 +106,6 @@ def test_logical_to_mesh_axes_rules() -> None:
 
 
 def test_flax_ids_and_core_meta() -> None:
-    import copy
-
-    from trellax.flax import core, ids
-
     a = ids.uuid()
     assert a == a and copy.copy(a) != a and copy.deepcopy(a) != a and ids.uuid() != a
     assert core.AxisMetadata is nn.meta.AxisMetadata and core.meta.unbox is nn.unbox
