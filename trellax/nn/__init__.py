@@ -155,3 +155,4 @@ from trellax.nn import spmd as spmd
 from trellax.nn import stochastic as stochastic
 from trellax.nn import summary as summary
 from trellax.nn import transforms as transforms
+from trellax._src.flax.frozen_dict import FrozenDict as FrozenDict
