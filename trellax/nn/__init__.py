@@ -5,6 +5,7 @@ computation dtype by promotion from inputs and stored parameters (Flax's default
 see docs/nn.md.
 """
 
+from trellax._src.flax.frozen_dict import FrozenDict as FrozenDict
 from trellax._src.nn.activations import celu as celu
 from trellax._src.nn.activations import elu as elu
 from trellax._src.nn.activations import gelu as gelu
@@ -155,4 +156,3 @@ from trellax.nn import spmd as spmd
 from trellax.nn import stochastic as stochastic
 from trellax.nn import summary as summary
 from trellax.nn import transforms as transforms
-from trellax._src.flax.frozen_dict import FrozenDict as FrozenDict
