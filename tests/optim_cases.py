@@ -43,6 +43,7 @@ TRANSFORM_CASES = (
     "o.chain(o.add_decayed_weights(0.1), o.scale(-0.1))",
     "o.chain(o.scale_by_adam(), o.scale_by_learning_rate(1e-2))",
     "o.chain(o.trace(0.9), o.scale_by_schedule(o.linear_schedule(0.1, 0.0, 50)))",
+    "o.adamw(1e-2, weight_decay=0.1, mask={'b': False, 'w': True})",
 )
 
 SCHEDULE_CASES = (
@@ -86,3 +87,14 @@ def initial_params(dtype: str) -> dict[str, np.ndarray]:
 def gradients(dtype: str, step: int) -> dict[str, np.ndarray]:
     """The gradient fed at ``step`` (1-based)."""
     return _draw(1000 + step, dtype, 0.5)
+
+
+def layout(state: object) -> object:
+    """The state's nesting as type names and keys (leaves as "leaf"), to compare layouts."""
+    if isinstance(state, tuple) and hasattr(state, "_fields"):
+        return [type(state).__name__, [layout(v) for v in state]]
+    if isinstance(state, (tuple, list)):
+        return [layout(v) for v in state]
+    if isinstance(state, dict):
+        return {str(k): layout(v) for k, v in state.items()}
+    return "leaf"

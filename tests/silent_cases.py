@@ -44,6 +44,18 @@ CASES = (
     "jax.nn.log_softmax(jnp.zeros((2, 0)))",
     "jax.nn.softmax(jnp.zeros((3, 0)), axis=0)",
     "jax.nn.one_hot(jnp.array([1]), -1)",
+    # negative dynamic_slice starts count from the end; gather's gradient drops out-of-bounds
+    "jax.lax.dynamic_slice(jnp.arange(10.), (-2,), (3,))",
+    "jax.lax.dynamic_slice(jnp.arange(10.), (jnp.array(-2),), (3,))",
+    "jax.jit(lambda i: jax.lax.dynamic_slice(jnp.arange(10.), (i,), (3,)))(-2)",
+    "jax.vmap(lambda i: jax.lax.dynamic_slice(jnp.arange(10.), (i,), (3,)))(jnp.array([-2, 1, -20]))",
+    "jax.lax.dynamic_update_slice(jnp.zeros(5), jnp.ones(2), (-1,))",
+    "jax.lax.dynamic_slice(jnp.arange(10.), (-2,), (3,), allow_negative_indices=False)",
+    "jax.grad(lambda x: x[jnp.array([0, 5, -7])].sum())(jnp.ones(3))",
+    "jax.jit(jax.grad(lambda x: x[jnp.array([0, 5, -7])].sum()))(jnp.ones(3))",
+    "jax.grad(lambda x: x.at[jnp.array([0, 5])].get(mode='clip').sum())(jnp.ones(3))",
+    "jnp.arange(3)[[0, 2]]",
+    "jnp.zeros(3).at[0].set(jnp.ones(1))",
 )
 
 # XLA's exp/cos/tanh are not correctly rounded: the derivative cases agree to a few ulp

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from trellax._src.compat import names
@@ -385,3 +387,67 @@ def test_alias_module_keeps_trellax_modules_unchanged(tmp_path: Path) -> None:
         "True True jax.numpy.linalg",
         "True True",
     ]
+
+
+# -- real optax and chex on trellax (when installed with --no-deps; docs/compat.md) ---------------
+
+_PEERS = ("optax", "chex", "absl")
+
+
+def _peers_missing() -> list[str]:
+    import importlib.util  # only to look: importing optax here would need a jax
+
+    return [name for name in _PEERS if importlib.util.find_spec(name) is None]
+
+
+@pytest.mark.skipif(
+    bool(_peers_missing()),
+    reason="optax/chex not installed: pip install 'trellax[optax]' && "
+    "pip install --no-deps optax==0.2.8 chex (docs/compat.md)",
+)
+@pytest.mark.parametrize("module", ["optax._src.transform_test", "optax.schedules._inject_test"])
+def test_optax_own_tests_pass_on_trellax(tmp_path: Path, module: str) -> None:
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "run_peer_tests.py"), "--worker", module],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert len(records) >= 5
+    bad = [r for r in records if r["outcome"] not in ("passed", "skipped")]
+    assert not bad, bad
+
+
+@pytest.mark.skipif(bool(_peers_missing()), reason="optax/chex not installed (docs/compat.md)")
+def test_real_optax_runs_under_trellax_run(tmp_path: Path) -> None:
+    write(
+        tmp_path / "p.py",
+        """
+        import jax, jax.numpy as jnp, optax, chex
+        import trellax.optim
+        params = {"w": jnp.array([1.0, -2.0, 3.0])}
+        loss = lambda p: jnp.sum(p["w"] ** 2)
+        for make in (optax.adam, trellax.optim.adam):
+            opt = make(0.1)
+            state = opt.init(params)
+            p = params
+            for _ in range(3):
+                updates, state = opt.update(jax.grad(loss)(p), state, p)
+                p = optax.apply_updates(p, updates)
+            print("trellax" in optax.__file__, list(p["w"].tolist()))
+        chex.assert_trees_all_close(p, p)
+        """,
+    )
+    done = run_trellax(["run", "p.py"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.splitlines()
+    assert first.startswith("False ")  # the real optax, not trellax.optim under its name
+    # the same values as trellax.optim's adam (which differs from optax in the last bits)
+    np.testing.assert_allclose(
+        json.loads(first.split(" ", 1)[1]), json.loads(second.split(" ", 1)[1]), rtol=1e-5
+    )

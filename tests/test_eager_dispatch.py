@@ -20,7 +20,6 @@ import trellax
 import trellax.numpy as tnp
 from trellax import lax
 from trellax._src.backend import eager
-from trellax._src.backend import numpy as backend
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.core import core
 from trellax._src.dtypes import dtypes
@@ -462,7 +461,9 @@ def test_data_movement_impls_raise_no_fp_errors() -> None:
     """Primitives run without switching NumPy's error state really cannot raise one: under the
     strictest user setting, NaN/inf data passes through them and the setting is untouched."""
     flagged = {p.name for p in core.primitives().values() if p.impl_fp_free}
-    assert flagged == backend.DATA_MOVEMENT and len(flagged) == 9  # each one is run below
+    data_movement = {"select_n", "broadcast_in_dim", "reshape", "squeeze", "expand_dims"}
+    data_movement |= {"transpose", "rev", "concatenate", "slice"}
+    assert flagged == data_movement  # each one is run below
     x = arr([[np.nan, np.inf], [-np.inf, -0.0]], np.dtype("float16"))
     i = arr([[0, 1], [1, 0]], np.dtype("int32"))
     with np.errstate(all="raise"):

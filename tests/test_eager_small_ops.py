@@ -12,6 +12,7 @@ import pytest
 
 import trellax
 import trellax.numpy as tnp
+from trellax._src.backend import eager
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.lax.reductions import dot_general_p
 from trellax._src.numpy import indexing, linalg_ops
@@ -56,9 +57,9 @@ def test_matmul_shortcut_is_dot_general(dtype: str, weak: bool, x64: bool) -> No
 
 def test_matmul_shortcut_declines_other_cases() -> None:
     a = _array("float32", (3, 4))
-    assert linalg_ops._eager_matmul_2d(a, _array("float32", (5, 4))) is None  # shapes
-    assert linalg_ops._eager_matmul_2d(a, _array("int32", (4, 2))) is None  # promotion
-    assert linalg_ops._eager_matmul_2d(a, _array("float32", (4,))) is None  # rank
+    assert eager.matmul_2d(a, _array("float32", (5, 4)), dot_general_p) is None  # shapes
+    assert eager.matmul_2d(a, _array("int32", (4, 2)), dot_general_p) is None  # promotion
+    assert eager.matmul_2d(a, _array("float32", (4,)), dot_general_p) is None  # rank
     with pytest.raises(TypeError, match="contracting dimensions"):
         a @ _array("float32", (5, 4))
     _same(a @ _array("int32", (4, 2)), tnp.matmul(a, tnp.asarray(_array("int32", (4, 2)))))

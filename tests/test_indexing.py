@@ -50,7 +50,6 @@ NUMPY_INDICES = [
     (slice(10, 20),),
     (slice(-100, 100),),
     np.array([0, 1, 1]),
-    [1, 0],
     (slice(None), [2, 0]),
     ([0, 1], [2, 0]),
     ([0, 1], slice(None), [3, 1]),
@@ -203,6 +202,18 @@ def test_basic_getitem_shares_the_buffer_without_exposing_it():
     assert x.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
 
 
+def test_a_list_as_the_whole_index_is_refused_as_in_jax() -> None:
+    """``x[[1, 0]]`` is JAX's TypeError (NumPy once read a list as a tuple of indices); a list
+    inside a tuple index, or an array, is fine."""
+    x = V()
+    for bad in ([1, 0], [True, False] * 5):
+        with pytest.raises(TypeError, match="non-tuple sequence"):
+            x[bad]
+        with pytest.raises(TypeError, match="non-tuple sequence"):
+            x.at[bad].set(0)
+    np.testing.assert_array_equal(np.asarray(x[tnp.asarray([1, 0])]), np.asarray(x)[[1, 0]])
+
+
 # -- boolean masks (eager only) ----------------------------------------------------------------------
 
 
@@ -211,7 +222,7 @@ def test_basic_getitem_shares_the_buffer_without_exposing_it():
     [
         lambda x: x > 4,
         lambda x: np.asarray(x) % 2 == 0,
-        lambda x: [True, False] * 5,
+        lambda x: np.asarray([True, False] * 5),
         lambda x: tnp.zeros(10, "bool"),
     ],
 )

@@ -361,10 +361,10 @@ def test_shapes(call, shape):
         (lambda: lax.pad(tnp.asarray([1, 2, 3]), 9, [(-1, -1, 0)]), [2]),
         (lambda: lax.slice(tnp.arange(10), (2,), (8,), (3,)), [2, 5]),
         (lambda: lax.dynamic_slice(tnp.arange(10), (8,), (4,)), [6, 7, 8, 9]),
-        (lambda: lax.dynamic_slice(tnp.arange(10), (-5,), (4,)), [0, 1, 2, 3]),
+        (lambda: lax.dynamic_slice(tnp.arange(10), (-5,), (4,)), [5, 6, 7, 8]),  # negative: from the end, as JAX
         (lambda: lax.dynamic_slice(tnp.arange(10), (tnp.asarray(8),), (4,)), [6, 7, 8, 9]),
         (lambda: lax.dynamic_update_slice(tnp.arange(5), tnp.asarray([7, 7]), (4,)), [0, 1, 2, 7, 7]),
-        (lambda: lax.dynamic_update_slice(tnp.arange(5), tnp.asarray([7, 7]), (-3,)), [7, 7, 2, 3, 4]),
+        (lambda: lax.dynamic_update_slice(tnp.arange(5), tnp.asarray([7, 7]), (-3,)), [0, 1, 7, 7, 4]),
         (lambda: lax.select_n(tnp.asarray([0, 1, 2]), tnp.asarray([1, 1, 1]), tnp.asarray([2, 2, 2]), tnp.asarray([3, 3, 3])), [1, 2, 3]),
         (lambda: lax.select_n(tnp.asarray([True, False]), tnp.asarray([1, 1]), tnp.asarray([2, 2])), [2, 1]),
         (lambda: lax.select(tnp.asarray([True, False]), tnp.asarray([1, 1]), tnp.asarray([2, 2])), [1, 2]),
@@ -669,9 +669,11 @@ CASES.update(
             np.negative, trellax.ShapeDtypeStruct((3,), "int8"), tnp.ones(3, "int8")
         ),
         "debug_callback": lambda: trellax.debug.callback(lambda x: None, tnp.ones(3)),
-        "custom_vmap_call": lambda: trellax.jit(trellax.custom_batching.sequential_vmap(tnp.sin))(
-            tnp.ones(2)
-        ),
+        # inline=True: the equation is recorded in this trace, not inside a `jit` equation
+        "custom_vmap_call": lambda: trellax.jit(
+            trellax.custom_batching.sequential_vmap(tnp.sin), inline=True
+        )(tnp.ones(2)),
+        "jit": lambda: trellax.jit(lambda x: (x * 2, x))(tnp.ones(3, "float16")),
         "remat_lin": lambda: trellax.linearize(trellax.checkpoint(tnp.sin), 1.0)[1](2.0),
     }
 )

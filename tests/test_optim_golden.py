@@ -24,6 +24,7 @@ from optim_cases import (
     TRANSFORM_CASES,
     gradients,
     initial_params,
+    layout,
 )
 
 import trellax
@@ -76,6 +77,7 @@ def test_trajectory_matches_optax(expr: str, dtype: str) -> None:
         assert want.get("error") == type(e).__name__, f"{expr}: raised {e!r}"
         return
     assert "error" not in want, f"{expr}: optax raises {want['error']}"
+    assert layout(state) == want["layout"], "the state's layout differs from optax's"
     step = trellax.jit(tx.update)
     for t in range(1, STEPS + 1):
         g = {k: jnp.asarray(v) for k, v in gradients(dtype, t).items()}

@@ -36,6 +36,7 @@ from optim_cases import (  # noqa: E402  (the case list, shared with the test)
     TRANSFORM_CASES,
     gradients,
     initial_params,
+    layout,
 )
 
 
@@ -56,6 +57,7 @@ def run_transform(expr: str, dtype_name: str) -> dict[str, Any]:
     dtype = jnp.dtype(dtype_name)
     params = {k: jnp.asarray(v, dtype) for k, v in initial_params(dtype_name).items()}
     state = tx.init(params)
+    state_layout = layout(state)
     # Eager, op by op: under jax.jit XLA contracts a*b+c into one FMA and keeps bfloat16
     # intermediates in float32 (excess precision), which an op-by-op library cannot match.
     step = tx.update
@@ -72,6 +74,7 @@ def run_transform(expr: str, dtype_name: str) -> dict[str, Any]:
                 record["params"][str(t)] = {k: bits(v) for k, v in params.items()}
     except Exception as e:  # the error class is the golden value
         record = {"error": type(e).__name__}
+    record["layout"] = state_layout
     return record
 
 

@@ -12,6 +12,11 @@ the local name stays), dotted paths ``trellax._src.old`` anywhere in the text (i
 docstrings), and file paths ``_src/old.py`` in prose. ``--move`` also performs the moves with
 ``git mv`` (done once, in the commit that introduced this script). Run
 ``ruff check --fix`` and ``ruff format`` afterwards to sort the rewritten imports.
+
+A dotted path that names an existing module is left alone, so the script can run again over
+merged code; a bare package name that equals an old module name (``trellax._src.config`` written
+for the *package*) is read as the old module, which is why ``tests/test_layers.py`` (which names
+packages) is skipped. Strings that build module names (``f"trellax._src.{name}"``) are not seen.
 """
 
 from __future__ import annotations
@@ -102,6 +107,16 @@ MOVES: dict[str, str] = {
     "sharding": "runtime.sharding",
 }
 
+#: Names that moved to another module than the rest of theirs: (new module, name) -> module.
+NAME_MOVES: dict[tuple[str, str], str] = {
+    ("custom.derivatives", "stop_gradient"): "lax.stop_gradient",
+    ("custom.derivatives", "stop_gradient_p"): "lax.stop_gradient",
+    ("runtime.device", "Device"): "core.devices",
+    ("runtime.device", "CPU"): "core.devices",
+    ("runtime.sharding", "Sharding"): "core.devices",
+    ("runtime.sharding", "check_single_device"): "core.devices",
+}
+
 _NAMES = sorted(MOVES, key=len, reverse=True)
 _SRC = pathlib.Path(__file__).resolve().parent.parent / "trellax" / "_src"
 #: Modules that exist now (``core.devices``...): a dotted path naming one is not an old path.
@@ -166,19 +181,27 @@ def _rewrite_from(text: str) -> str:
         def key(name: str, rel: str = rel) -> str:
             return f"{rel}.{name}" if rel else name
 
-        if not any(key(a.name) in MOVES for a in node.names):
+        def moved(name: str, rel: str = rel) -> bool:
+            return key(name) in MOVES or (rel, name) in NAME_MOVES
+
+        if not any(moved(a.name) for a in node.names):
             continue
         indent = re.match(r"\s*", lines[node.lineno - 1]).group(0)  # type: ignore[union-attr]
-        kept = [a for a in node.names if key(a.name) not in MOVES]
+        kept = [a for a in node.names if not moved(a.name)]
         out: list[str] = []
         if kept:
             names = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in kept)
             out.append(f"{indent}from {node.module} import {names}\n")
         for a in node.names:
+            local = a.asname or a.name
+            if (rel, a.name) in NAME_MOVES:
+                alias = "" if local == a.name else f" as {local}"
+                target = NAME_MOVES[rel, a.name]
+                out.append(f"{indent}from trellax._src.{target} import {a.name}{alias}\n")
+                continue
             if key(a.name) not in MOVES:
                 continue
             package, leaf = _split(MOVES[key(a.name)])
-            local = a.asname or a.name
             alias = "" if local == leaf else f" as {local}"
             out.append(f"{indent}from trellax._src.{package} import {leaf}{alias}\n")
         assert node.end_lineno is not None

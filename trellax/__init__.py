@@ -11,12 +11,14 @@ dtype('float64')
 
 # -- issue 14: the rest of the top level (autodiff, callbacks, flags, one-device sharding) --------
 from trellax import checkpoint_policies as checkpoint_policies
+from trellax import core as core
 from trellax import custom_batching as custom_batching
 from trellax import custom_derivatives as custom_derivatives
 from trellax import debug as debug
 from trellax import distributed as distributed
 from trellax import dtypes as dtypes
 from trellax import errors as errors
+from trellax import experimental as experimental
 from trellax import image as image
 from trellax import lax as lax
 from trellax import memory as memory

@@ -6,9 +6,8 @@
 Array([0.947667 , 0.9785799], dtype=float32)
 """
 
-# registers the random primitives' JVP rules and their vmap rules
-import trellax._src.random.ad_rules
-import trellax._src.random.batch_rules  # noqa: F401
+# registers the random primitives' JVP rules
+import trellax._src.random.ad_rules  # noqa: F401
 from trellax._src.random.distributions import ball as ball
 from trellax._src.random.distributions import beta as beta
 from trellax._src.random.distributions import binomial as binomial

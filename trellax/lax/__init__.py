@@ -118,8 +118,6 @@ from trellax._src.lax.structural import (
     clamp,
     concatenate,
     convert_element_type,
-    dynamic_slice,
-    dynamic_update_slice,
     expand_dims,
     iota,
     pad,
@@ -297,6 +295,8 @@ from trellax._src.lax.convenience import (  # noqa: E402
     top_k,
     unstack,
 )
+from trellax._src.lax.convenience import dynamic_slice as dynamic_slice  # noqa: E402
+from trellax._src.lax.convenience import dynamic_update_slice as dynamic_update_slice  # noqa: E402
 from trellax._src.lax.convolution import (  # noqa: E402
     ConvGeneralDilatedDimensionNumbers,
     conv,

@@ -30,14 +30,24 @@ from trellax._src.optim.schedules import constant_schedule as constant_schedule
 from trellax._src.optim.schedules import cosine_decay as cosine_decay
 from trellax._src.optim.schedules import cosine_decay_schedule as cosine_decay_schedule
 from trellax._src.optim.schedules import exponential_decay as exponential_decay
+from trellax._src.optim.schedules import join_schedules as join_schedules
 from trellax._src.optim.schedules import linear as linear
 from trellax._src.optim.schedules import linear_schedule as linear_schedule
+from trellax._src.optim.schedules import polynomial_schedule as polynomial_schedule
 from trellax._src.optim.schedules import warmup_cosine_decay as warmup_cosine_decay
 from trellax._src.optim.schedules import (
     warmup_cosine_decay_schedule as warmup_cosine_decay_schedule,
 )
+from trellax._src.optim.transforms import MaskedState as MaskedState
+from trellax._src.optim.transforms import ScaleByAdamState as ScaleByAdamState
+from trellax._src.optim.transforms import ScaleByLionState as ScaleByLionState
+from trellax._src.optim.transforms import ScaleByRmsState as ScaleByRmsState
+from trellax._src.optim.transforms import ScaleByRssState as ScaleByRssState
+from trellax._src.optim.transforms import ScaleByScheduleState as ScaleByScheduleState
+from trellax._src.optim.transforms import TraceState as TraceState
 from trellax._src.optim.transforms import add_decayed_weights as add_decayed_weights
 from trellax._src.optim.transforms import clip_by_global_norm as clip_by_global_norm
+from trellax._src.optim.transforms import identity as identity
 from trellax._src.optim.transforms import scale as scale
 from trellax._src.optim.transforms import scale_by_adam as scale_by_adam
 from trellax._src.optim.transforms import scale_by_learning_rate as scale_by_learning_rate

@@ -30,7 +30,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.dtypes import dtypes
-from trellax._src.interpreters import op_by_op, tracing
+from trellax._src.interpreters import jit_call, op_by_op, tracing
 from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 P = ParamSpec("P")
@@ -172,26 +172,75 @@ _QUIET_CODE = fp_errors.quietly(lambda: None).__code__
 
 
 class _CacheEntry:
-    __slots__ = ("bare", "closed", "out_avals", "out_tree", "run", "single")
+    __slots__ = ("bare", "call", "closed", "out_avals", "out_tree", "run", "single")
 
     def __init__(
         self,
         closed: ClosedJaxpr,
-        run: Callable[..., tuple[Any, ...]],
+        run: Callable[..., tuple[Any, ...]] | None,
         out_tree: PyTreeDef,
     ) -> None:
         self.closed = closed
-        self.run = run
+        self.run: Callable[..., tuple[Any, ...]] = run  # type: ignore[assignment]
         #: the program without its error-state wrapper, when ``run`` is that wrapper
-        self.bare: Callable[..., tuple[Any, ...]] | None = (
-            getattr(run, "__wrapped__", None)
-            if getattr(run, "__code__", None) is _QUIET_CODE
-            else None
-        )
+        self.bare: Callable[..., tuple[Any, ...]] | None = None
+        if run is not None:
+            self._set_run(run)
         self.out_tree = out_tree
         self.out_avals = [(a.dtype, a.weak_type) for a in closed.out_avals]
         # A function returning one array (the common case) needs no unflattening.
         self.single = out_tree.num_leaves == 1 and out_tree == tree_flatten(0)[1]
+        #: the jaxpr a ``jit`` equation holds, and the values it takes first (tracers of
+        #: enclosing transformations the function closed over); made at the first traced call
+        self.call: tuple[ClosedJaxpr, list[Any]] | None = None
+
+    def _set_run(self, run: Callable[..., tuple[Any, ...]]) -> None:
+        self.run = run
+        self.bare = (
+            getattr(run, "__wrapped__", None)
+            if getattr(run, "__code__", None) is _QUIET_CODE
+            else None
+        )
+
+    def compile(self) -> None:
+        """Compiles the program (shared with the ``jit`` primitive's impl on this jaxpr)."""
+        if self.run is None:
+            self._set_run(jit_call.compiled(self.closed))
+
+    def cacheable(self) -> bool:
+        """Whether the trace may be reused: not if it closed over a tracer of an enclosing
+        transformation (a later call runs under another one)."""
+        return not any(isinstance(c, core.Tracer) for c in self.closed.consts)
+
+
+#: The caches of every function with a ``jit`` wrapper alive: id(function) -> (a weak reference
+#: to it, {(static arguments, options): (cache, fast cache)}). A new ``jit`` wrapper of the same
+#: function with the same options shares them, as JAX's cache is keyed on the function: its
+#: first call reuses the program (and, as in JAX, the globals read when it was traced).
+_SHARED: dict[int, tuple[weakref.ref[Any], dict[Hashable, tuple[dict[Hashable, Any], ...]]]] = {}
+
+
+def _shared_caches(
+    fun: Callable[..., Any], key: Hashable
+) -> tuple[dict[Hashable, _CacheEntry], dict[Hashable, _CacheEntry]]:
+    """The (cache, fast cache) of ``fun`` jitted with the options ``key`` (private dicts when
+    ``fun`` cannot be weakly referenced)."""
+    i = id(fun)
+    slot = _SHARED.get(i)
+    if slot is None or slot[0]() is not fun:
+
+        def forget(_: Any, shared: dict[int, Any] = _SHARED) -> None:
+            shared.pop(i, None)  # bound early: module globals may be gone at interpreter exit
+
+        try:
+            ref = weakref.ref(fun, forget)
+        except TypeError:
+            return {}, {}
+        slot = _SHARED[i] = (ref, {})
+    caches = slot[1].get(key)
+    if caches is None:
+        caches = slot[1][key] = ({}, {})
+    return caches[0], caches[1]
 
 
 #: Every jitted function alive (``trellax.clear_caches`` empties their caches).
@@ -219,8 +268,9 @@ class Jitted(Generic[P, R]):
         )
         self.options = JitOptions() if options is None else options
         self.options.check(self._sig, self.static_argnames)
-        self._cache: dict[Hashable, _CacheEntry] = {}
-        self._fast_cache: dict[Hashable, _CacheEntry] = {}
+        self._cache, self._fast_cache = _shared_caches(
+            fun, (self.static_argnums, self.static_argnames, self.options.key())
+        )
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self.trace_count = 0
         ALL_JITTED.add(self)  # for trellax.clear_caches
@@ -291,7 +341,9 @@ class Jitted(Generic[P, R]):
                 trace, core.EvalTrace
             ):  # debug_nans/disable_jit: _src/interpreters/op_by_op.py
                 return op_by_op.call_jitted(self, args, kwargs)  # type: ignore[no-any-return]
-            return self.fun(*args, **kwargs)  # nested jit: inline into the enclosing trace
+            if self.options.inline:  # JAX's inline=True: the body joins the enclosing trace
+                return self.fun(*args, **kwargs)
+            return self._bind(args, kwargs, st)
         dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
         leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
         avals = self._avals(leaves, len(dyn_args))
@@ -300,6 +352,8 @@ class Jitted(Generic[P, R]):
         if entry is None:
             entry = self._trace(args, kwargs, in_tree, avals)
             self._cache[key] = entry
+        if entry.run is None:
+            entry.compile()
             if not kwargs and not self._has_static:
                 fast_key = _fast_key(st, args)[0]
                 if fast_key is not None:
@@ -307,6 +361,59 @@ class Jitted(Generic[P, R]):
         values = [_leaf_value(x, a) for x, a in zip(leaves, avals)]
         outs = entry.run(*values)
         return self._finish(entry, _unalias(outs, leaves, values))
+
+    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any], st: _config.State) -> R:
+        """A call under a transformation: ``fun`` traced once per signature (the cache eager
+        calls use) and one ``jit`` equation bound in the current trace."""
+        dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
+        leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
+        avals = self._avals(leaves, len(dyn_args))
+        key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in avals), static_key, st)
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._trace(args, kwargs, in_tree, avals)
+            if entry.cacheable():
+                self._cache[key] = entry
+        if entry.call is None:
+            entry.call = jit_call.hoist_tracer_consts(entry.closed)
+        call, hoisted = entry.call
+        operands = [
+            x
+            if isinstance(x, core.Tracer) or type(x) is ArrayImpl
+            else core.new_array(_leaf_value(x, a), a.dtype, a.weak_type)
+            for x, a in zip(leaves, avals)
+        ]
+        params = jit_call.call_params(
+            call,
+            getattr(self.fun, "__name__", "fun"),
+            self._donated(args, kwargs, len(hoisted)),
+            self.options.inline,
+            self.options.keep_unused,
+        )
+        outs = jit_call.jit_p.bind_multi(*hoisted, *operands, **params)
+        result: R = tree_unflatten(entry.out_tree, list(outs))
+        return result
+
+    def _donated(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], n_hoisted: int
+    ) -> tuple[bool, ...]:
+        """``donated_invars`` of the ``jit`` equation: True for the leaves of donated arguments
+        (in the order ``tree_flatten((dyn_args, dyn_kwargs))`` gives them)."""
+        opts = self.options
+        nums = {i % len(args) for i in opts.donate_argnums if -len(args) <= i < len(args)}
+        names = set(opts.donate_argnames)
+        if self._sig is not None:
+            params = list(self._sig.parameters)
+            names |= {params[i] for i in nums if i < len(params)}
+            nums |= {params.index(k) for k in names if k in params}
+        flags = [False] * n_hoisted
+        for i, a in enumerate(args):
+            if not (i in self.static_argnums or (i - len(args)) in self.static_argnums):
+                flags += [i in nums] * len(tree_flatten(a)[0])
+        for k in sorted(kwargs):
+            if k not in self.static_argnames:
+                flags += [k in names] * len(tree_flatten(kwargs[k])[0])
+        return tuple(flags)
 
     def _finish(self, entry: _CacheEntry, outs: tuple[Any, ...]) -> R:
         new = core.new_array
@@ -359,6 +466,7 @@ class Jitted(Generic[P, R]):
         in_tree: PyTreeDef,
         avals: list[ShapedArray],
     ) -> _CacheEntry:
+        self.options.check_call(len(args))
         self.trace_count += 1
         out_tree_box: list[PyTreeDef] = []
 
@@ -377,7 +485,7 @@ class Jitted(Generic[P, R]):
                 getattr(self.fun, "__name__", "fun"),
                 tuple(avals),
             )
-        return _CacheEntry(closed, tracing.compile_jaxpr(closed), out_tree_box[0])
+        return _CacheEntry(closed, None, out_tree_box[0])
 
     def _merge(
         self,
@@ -546,6 +654,11 @@ def jit(
     donate_argnames: str | Sequence[str] | None = None,
     keep_unused: bool = False,
     inline: bool = False,
+    in_shardings: Any = None,
+    out_shardings: Any = None,
+    device: Any = None,
+    backend: str | None = None,
+    compiler_options: dict[str, Any] | None = None,
 ) -> Jitted[P, R]: ...
 
 
@@ -559,6 +672,11 @@ def jit(
     donate_argnames: str | Sequence[str] | None = None,
     keep_unused: bool = False,
     inline: bool = False,
+    in_shardings: Any = None,
+    out_shardings: Any = None,
+    device: Any = None,
+    backend: str | None = None,
+    compiler_options: dict[str, Any] | None = None,
 ) -> Callable[[Callable[P, R]], Jitted[P, R]]: ...
 
 
@@ -571,6 +689,11 @@ def jit(
     donate_argnames: str | Sequence[str] | None = None,
     keep_unused: bool = False,
     inline: bool = False,
+    in_shardings: Any = None,
+    out_shardings: Any = None,
+    device: Any = None,
+    backend: str | None = None,
+    compiler_options: dict[str, Any] | None = None,
 ) -> Any:
     """Traces ``fun`` once per input signature and runs the cached program on later calls.
 
@@ -582,14 +705,25 @@ def jit(
     Python scalars enter as weak values; results have the same dtypes and weak flags as the eager
     call. Usable as a decorator, with or without arguments.
 
-    ``donate_argnums``/``donate_argnames``, ``keep_unused`` and ``inline`` are accepted for
-    JAX compatibility and checked as JAX checks them, but change nothing here (see
-    :class:`JitOptions`).
+    Called under a transformation (``grad``, ``vmap``, an enclosing ``jit`` or ``make_jaxpr``)
+    the function is traced once per signature and becomes one ``jit`` equation (JAX's call
+    primitive; ``inline=True`` inlines it instead). ``donate_argnums``/``donate_argnames``,
+    ``keep_unused``, ``in_shardings``/``out_shardings``/``device``/``backend`` (one CPU device)
+    and ``compiler_options`` are accepted and checked as JAX checks them, but change no result
+    (see :class:`JitOptions`).
     """
     nums = as_tuple(static_argnums, int)
     names = as_tuple(static_argnames, str)
     options = JitOptions(
-        as_tuple(donate_argnums, int), as_tuple(donate_argnames, str), keep_unused, inline
+        as_tuple(donate_argnums, int),
+        as_tuple(donate_argnames, str),
+        keep_unused,
+        inline,
+        in_shardings=in_shardings,
+        out_shardings=out_shardings,
+        device=device,
+        backend=backend,
+        compiler_options=compiler_options,
     )
     if fun is None:
         return lambda f: Jitted(f, nums, names, options)

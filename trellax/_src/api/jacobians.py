@@ -27,9 +27,9 @@ from trellax._src.core import core
 from trellax._src.core.core import ShapedArray
 from trellax._src.interpreters import ad
 from trellax._src.interpreters.batching import batch_flat
-from trellax._src.lax._batch import moveaxis
 from trellax._src.lax.ad_util import Zero, broadcast_to_shape, convert, differentiable, float0
 from trellax._src.lax.elementwise import real_p
+from trellax._src.lax.shapes import moveaxis
 from trellax._src.lax.structural import reshape
 from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 

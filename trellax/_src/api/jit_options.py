@@ -53,10 +53,28 @@ class JitOptions:
       warns that the donated buffers were not usable; trellax does not warn).
     * ``keep_unused``: JAX prunes unused arguments from the compiled program unless it is set;
       pruning is invisible here (a compiled program ignores arguments it does not read).
-    * ``inline``: a jitted function called inside another trace is always inlined here.
+    * ``inline``: as in JAX, a jitted function called inside another trace is one ``jit``
+      equation, unless ``inline=True``: then its operations join the enclosing trace.
+    * ``in_shardings``/``out_shardings``/``device``/``backend``: there is one CPU device, so a
+      sharding (``SingleDeviceSharding``, a ``NamedSharding`` on a one-device mesh, a tuple of
+      them) places nothing; JAX's errors are kept (a bare ``PartitionSpec`` outside a mesh
+      context, a tuple of the wrong length, ``device`` with ``backend`` or with
+      ``in_shardings``, a backend other than ``"cpu"``).
+    * ``compiler_options``: XLA's options; there is no XLA, so they are accepted and ignored
+      (JAX rejects unknown option names; trellax cannot tell them apart).
     """
 
-    __slots__ = ("donate_argnames", "donate_argnums", "inline", "keep_unused")
+    __slots__ = (
+        "backend",
+        "compiler_options",
+        "device",
+        "donate_argnames",
+        "donate_argnums",
+        "in_shardings",
+        "inline",
+        "keep_unused",
+        "out_shardings",
+    )
 
     def __init__(
         self,
@@ -64,16 +82,87 @@ class JitOptions:
         donate_argnames: tuple[str, ...] = (),
         keep_unused: bool = False,
         inline: bool = False,
+        *,
+        in_shardings: Any = None,
+        out_shardings: Any = None,
+        device: Any = None,
+        backend: str | None = None,
+        compiler_options: dict[str, Any] | None = None,
     ) -> None:
         self.donate_argnums = donate_argnums
         self.donate_argnames = donate_argnames
         self.keep_unused = bool(keep_unused)
         self.inline = bool(inline)
+        if device is not None and backend is not None:
+            raise ValueError(
+                "can't specify both a device and a backend for jit, got "
+                f"device={device!r} and backend={backend!r}"
+            )
+        if (device is not None or backend is not None) and in_shardings is not None:
+            raise ValueError(
+                "If backend or device is specified on jit, then in_shardings should not be "
+                "specified."
+            )
+        self.in_shardings = in_shardings
+        self.out_shardings = out_shardings
+        self.device = device
+        self.backend = backend
+        self.compiler_options = dict(compiler_options or {})
+
+    def key(self) -> tuple[Any, ...]:
+        """The options as part of a cache key (a wrapper with other options traces anew)."""
+        placement = (self.in_shardings, self.out_shardings, self.device, self.backend)
+        return (
+            self.donate_argnums,
+            self.donate_argnames,
+            self.keep_unused,
+            self.inline,
+            repr(placement),  # shardings may be lists; their reprs name them fully
+            repr(sorted(self.compiler_options.items())),
+        )
+
+    def check_call(self, n_positional: int) -> None:
+        """JAX's call-time errors of the placement options (run when a signature is traced)."""
+        if self.backend is not None and self.backend != "cpu":
+            raise RuntimeError(
+                f"Unknown backend: '{self.backend}' requested, but no platforms that are "
+                f"instances of {self.backend} are present. Platforms present are: cpu"
+            )
+        for what, spec in (
+            ("in_shardings", self.in_shardings),
+            ("out_shardings", self.out_shardings),
+        ):
+            for s in _spec_leaves(spec):
+                if type(s).__name__ == "PartitionSpec" and _context_mesh() is None:
+                    raise RuntimeError(
+                        f"jit requires a non-empty mesh in context if you are passing "
+                        f"`PartitionSpec`s to {what}. You can define a context mesh via "
+                        "`jax.set_mesh(mesh)`. Alternatively, provide `Sharding`s to "
+                        f"{what} and then the mesh context manager is not required."
+                    )
+        spec = self.in_shardings
+        if isinstance(spec, (tuple, list)) and len(spec) != n_positional:
+            raise ValueError(
+                "pjit in_shardings specification must be a tree prefix of the positional "
+                "arguments tuple. In particular, pjit in_shardings must either be a Sharding, a "
+                "PartitionSpec, or a tuple of length equal to the number of positional "
+                f"arguments. But pjit in_shardings is the wrong length: got a tuple or list of "
+                f"length {len(spec)} for an args tuple of length {n_positional}."
+            )
 
     def check(self, sig: inspect.Signature | None, static_argnames: frozenset[str]) -> None:
         """JAX's errors: donated numbers beyond the signature, and an argument both static and
         donated (``static_argnames`` already holds the names of the static positions)."""
         check_argnums(sig, "donate_argnums", self.donate_argnums)
+        if sig is not None and not any(
+            p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()
+        ):
+            unknown = set(self.donate_argnames) - set(sig.parameters)
+            if unknown:
+                raise ValueError(
+                    f"Jitted function has invalid argnames {unknown} in donate_argnames. "
+                    "Function does not take these args."
+                )
         names = set(self.donate_argnames)
         if sig is not None:
             params = [p for p in sig.parameters.values() if p.kind in _POSITIONAL]
@@ -88,6 +177,28 @@ class JitOptions:
                 "static_argnames and donate_argnames cannot intersect. Argument names "
                 f"{set(sorted(both))} appear in both static_argnames and donate_argnames"
             )
+
+
+def _spec_leaves(spec: Any) -> list[Any]:
+    """The shardings/partition specs of an ``in_shardings``/``out_shardings`` value."""
+    if spec is None:
+        return []
+    if type(spec).__name__ == "PartitionSpec":
+        return [spec]
+    if isinstance(spec, (tuple, list)):
+        return [leaf for s in spec for leaf in _spec_leaves(s)]
+    if isinstance(spec, dict):
+        return [leaf for s in spec.values() for leaf in _spec_leaves(s)]
+    return [spec]
+
+
+#: The mesh of ``set_mesh``/``with mesh:``, if any: registered by ``runtime.sharding`` (a higher
+#: layer, which owns meshes); None until it is imported.
+context_mesh: list[Callable[[], Any]] = []
+
+
+def _context_mesh() -> Any:
+    return context_mesh[0]() if context_mesh else None
 
 
 class Traced:

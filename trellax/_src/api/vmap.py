@@ -15,13 +15,8 @@ import numpy as np
 
 from trellax._src.core.basearray import Array
 from trellax._src.interpreters import batching
-
-# The batch rules of lax's primitives that are not yet in the primitives' own modules register
-# when these load.
-from trellax._src.lax import batch_rules as _batch_rules  # noqa: F401
-from trellax._src.lax import conv_batch as _conv_batch  # noqa: F401
 from trellax._src.lax._base import asarray
-from trellax._src.lax._batch import moveaxis
+from trellax._src.lax.shapes import moveaxis
 from trellax._src.lax.structural import broadcast_in_dim_p
 from trellax._src.tree.keys import keystr
 from trellax._src.tree.tree_util import tree_flatten, tree_flatten_with_path, tree_unflatten

@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend import eager
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray
@@ -250,8 +249,7 @@ class ArrayImpl(Array):
         return dev
 
 
-core.new_array = eager.new_array = ArrayImpl._new
-eager.array_class = ArrayImpl
+core.new_array = ArrayImpl._new
 dtypes.ARRAY_TYPES.add(ArrayImpl)
 
 

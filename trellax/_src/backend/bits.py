@@ -18,8 +18,6 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.backend.numpy import _register
-
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 _NATIVE = {np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16), np.dtype(np.float32)}
 _NATIVE.add(np.dtype(np.float64))
@@ -52,7 +50,6 @@ def _round_bits(x: np.ndarray[Any, Any], exponent_bits: int, mantissa_bits: int)
     return np.where(np.isnan(x), x, out)
 
 
-@_register("reduce_precision")
 def reduce_precision(x: Any, *, exponent_bits: int, mantissa_bits: int) -> Any:
     a = np.asarray(x)
     if a.dtype == _BF16 and (exponent_bits < 8 or mantissa_bits < 23):

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _register, signed_maximum, signed_minimum
+from trellax._src.backend.float_facts import compute_dtype
+from trellax._src.backend.numpy import max_, min_
 
 Pads = tuple[tuple[int, int], ...]
 
@@ -92,13 +93,10 @@ def _im2col(
 
 
 def _compute_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
-    if d.kind == "V" or d == np.float16 or (d.kind == "f" and d.itemsize < 2):
-        return np.dtype(np.float32)
-    return d
+    return compute_dtype(d)
 
 
-@_register("conv_general_dilated")
-def _conv_general_dilated(
+def conv_general_dilated(
     lhs: np.ndarray,
     rhs: np.ndarray,
     *,
@@ -138,14 +136,13 @@ def _conv_general_dilated(
 
 _WINDOW_UFUNCS: dict[str, Any] = {
     "add": np.add,
-    "max": signed_maximum,
-    "min": signed_minimum,
+    "max": max_,
+    "min": min_,
     "mul": np.multiply,
 }
 
 
-@_register("reduce_window")
-def _reduce_window(
+def reduce_window(
     x: np.ndarray,
     init: np.ndarray,
     *,
@@ -177,8 +174,7 @@ def _to_working_out(ct: np.ndarray, out_spec: tuple[int, ...], compute: Any) -> 
     return np.transpose(ct, (out_spec[0], *out_spec[2:], out_spec[1])).astype(compute, copy=False)
 
 
-@_register("conv_lhs_transpose")
-def _conv_lhs_transpose(
+def conv_lhs_transpose(
     ct: np.ndarray,
     rhs: np.ndarray,
     *,
@@ -228,8 +224,7 @@ def _conv_lhs_transpose(
     return np.asarray(np.transpose(logical, np.argsort(lhs_spec)), preferred_element_type)
 
 
-@_register("conv_rhs_transpose")
-def _conv_rhs_transpose(
+def conv_rhs_transpose(
     lhs: np.ndarray,
     ct: np.ndarray,
     *,

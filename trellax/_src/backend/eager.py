@@ -10,8 +10,13 @@ parameters) for rules with parameters (:func:`cached_abstract_eval`). :func:`fas
 :func:`fast_operator` give ``trellax.numpy``'s ufuncs and operators the same evaluation without
 ``bind``'s layers. See ``docs/architecture.md`` ("Where the time goes").
 
-Installed into ``core`` (``core.eval_primitive``) when imported; ``trellax._src.backend.array`` imports it
-and sets :data:`new_array` and :data:`array_class`, which this layer must not import.
+It also owns every shortcut on concrete arrays that bypasses the primitives (a basic-index view,
+a 2-D matmul, a materialized fill, a reshape view, wrapping a host value): the numpy layer asks
+for them here and never touches ``ArrayImpl``'s buffer or the backend itself. It tests
+``type(x) is ConcreteArray`` (the class of concrete arrays) for its fast paths, builds arrays with
+:data:`wrap` and reads a buffer with :func:`buffer`.
+
+Installed into ``core`` (``core.eval_primitive``) when imported (``lax._base`` imports it).
 """
 
 from __future__ import annotations
@@ -22,18 +27,26 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import fp_errors
+from trellax._src.backend.array import ArrayImpl
+from trellax._src.backend.convert import convert as _convert_values
+from trellax._src.backend.numpy import MATMUL_2D as MATMUL_2D
 from trellax._src.config import settings as _config
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import DType, Primitive, _current_trace, eval_trace
 
-#: Builds a concrete array from (NumPy value, dtype, weak_type): ``ArrayImpl._new``, with its
-#: checks (set by ``trellax._src.backend.array``).
-new_array: Callable[[Any, DType, bool], Any] = core._no_array_type
-#: The concrete array class (``ArrayImpl``, set with ``new_array``). Its four slots ``_value``,
-#: ``dtype``, ``shape``, ``weak_type`` are filled directly on the hot path when the impl returned
-#: an ndarray of exactly the abstract dtype (what ``new_array`` would check).
-array_class: Any = object
+#: The class of concrete arrays (``ArrayImpl``): ``type(x) is ConcreteArray`` is the test every
+#: eager fast path makes (a tracer or another ``Array`` takes the general path).
+ConcreteArray = ArrayImpl
+#: Builds a concrete array from (NumPy value, dtype, weak_type), with ``ArrayImpl._new``'s checks
+#: (the buffer must be one the library owns: never one a user still holds).
+new_array: Callable[[Any, DType, bool], Any] = ArrayImpl._new
+#: :data:`new_array` under the name the numpy layer uses: wraps a host value it computed.
+wrap = ArrayImpl._new
+#: The concrete array class on the hot path: its four slots ``_value``, ``dtype``, ``shape``,
+#: ``weak_type`` are filled directly when the impl returned an ndarray of exactly the abstract
+#: dtype (what ``new_array`` would check).
+array_class: Any = ArrayImpl
 _object_new = object.__new__
 _ndarray = np.ndarray
 
@@ -242,6 +255,127 @@ def cached_abstract_eval(prim: Primitive, args: Sequence[Any], params: dict[str,
 
 
 _ABSTRACT_EVAL_MEMO: dict[tuple[Any, ...], Any] = {}
+
+
+# -- shortcuts on concrete arrays (the numpy layer's fast paths) ----------------------------------
+
+
+def buffer(x: Any) -> np.ndarray[Any, Any]:
+    """The NumPy buffer of the concrete array ``x`` (read-only by contract: arrays are
+    immutable)."""
+    value: np.ndarray[Any, Any] = x._value
+    return value
+
+
+def host_convert(values: np.ndarray[Any, Any], dtype: DType) -> Any:
+    """Host values converted to ``dtype`` as ``convert_element_type`` converts them (JAX's
+    saturating float -> int rule): the backend's conversion, for values made on the host."""
+    return _convert_values(values, dtype)
+
+
+def basic_view(x: Any, idx: Any) -> ArrayImpl | None:
+    """``x[idx]`` of the concrete array ``x`` with a basic index (ints, slices, None, Ellipsis)
+    as a view of its immutable buffer (a NumPy scalar, for an int of a 1-D array, as a 0-d
+    array), with ``x``'s dtype and weak flag; None when NumPy refuses the index (out of bounds:
+    the caller clamps, as JAX does)."""
+    try:
+        value = x._value[idx]
+    except IndexError:
+        return None
+    return ArrayImpl._new(value, x.dtype, x.weak_type)
+
+
+def getitem_method(general: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``Array.__getitem__``: an int, a slice or a tuple of slices and ints of a concrete array
+    is :func:`basic_view`, inlined (``x[1:3]`` on a small array is dominated by calls);
+    everything else, out-of-bounds ints included, is ``general(x, idx)``."""
+
+    def getitem(self: Any, idx: Any) -> Any:
+        t = type(idx)
+        if type(self) is ArrayImpl and (
+            t is slice
+            or t is int
+            or (t is tuple and all(type(i) is slice or type(i) is int for i in idx))
+        ):
+            try:
+                value = self._value[idx]
+            except IndexError:
+                return general(self, idx)
+            if type(value) is _ndarray:
+                a: Any = _object_new(ArrayImpl)
+                a._value = value
+                a.dtype = self.dtype
+                a.shape = value.shape
+                a.weak_type = self.weak_type
+                return a
+            return ArrayImpl._new(value, self.dtype, self.weak_type)  # a NumPy scalar: 0-d
+        return general(self, idx)
+
+    return getitem
+
+
+def reshape_view(x: Any, shape: tuple[int, ...]) -> ArrayImpl:
+    """The concrete array ``x`` reshaped as a view of its immutable buffer."""
+    return ArrayImpl._new(x._value.reshape(shape), x.dtype, x.weak_type)
+
+
+def full(fill: Any, shape: tuple[int, ...]) -> ArrayImpl:
+    """A buffer of ``shape`` filled with the concrete 0-d ``fill``, with its dtype and weak flag."""
+    return ArrayImpl._new(np.full(shape, fill._value, fill.dtype), fill.dtype, fill.weak_type)
+
+
+def materialize(x: Any) -> ArrayImpl:
+    """A copy of the concrete array ``x`` in a buffer of its own (never a stride-0 view that
+    every later operation would walk in full)."""
+    return ArrayImpl._new(np.array(x._value), x.dtype, x.weak_type)
+
+
+#: Types whose 2-D product the backend computes as ``np.matmul`` in the type itself (see
+#: ``backend.numpy.dot_general``): not bool, float16 or ml_dtypes' types.
+_MATMUL_TYPES = frozenset(
+    np.dtype(t)
+    for t in (
+        *("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"),
+        *("float32", "float64", "complex64", "complex128"),
+    )
+)
+#: (config, dtype, weak flag) -> the dot_general rule's result (its dtype and weak flag): the
+#: rule's verdict depends on nothing else for two 2-D operands of one type (cheaper than
+#: :func:`cached_abstract_eval`'s key of shapes and parameters).
+_MATMUL_RULE: dict[Any, Any] = {}
+
+
+def matmul_2d(a: Any, b: Any, dot_general: Primitive) -> ArrayImpl | None:
+    """``a @ b`` of two concrete 2-D arrays of one type and weak flag, evaluated at once: the
+    eager evaluation of ``dot_general`` (promotion of equal types is the identity) without the
+    layers between (promotion, ``bind``, the rule's memo key), computed by the backend kernel's
+    own first branch (``np.matmul``). None: not this case."""
+    d = a.dtype
+    sa, sb = a.shape, b.shape
+    weak = a.weak_type
+    if (
+        b.dtype is not d
+        or b.weak_type is not weak
+        or len(sa) != 2
+        or len(sb) != 2
+        or sa[1] != sb[0]
+        or d not in _MATMUL_TYPES
+        or _current_trace.get() is not eval_trace
+    ):
+        return None
+    key = (_config._local_state.get() or _config._global_state[0], d, weak)
+    out_aval = _MATMUL_RULE.get(key)
+    if out_aval is None:
+        rule = dot_general.abstract_eval_rule
+        assert rule is not None
+        out_aval = rule(a, b, dimension_numbers=MATMUL_2D, preferred_element_type=d)
+        _MATMUL_RULE[key] = out_aval
+    token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
+    try:
+        out = np.matmul(a._value, b._value)
+    finally:
+        _ERRSTATE.reset(token)
+    return ArrayImpl._new(out, out_aval.dtype, out_aval.weak_type)
 
 
 core.eval_primitive = eval_primitive

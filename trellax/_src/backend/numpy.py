@@ -1,4 +1,4 @@
-"""The NumPy backend: the impl rule of every primitive, by primitive name.
+"""The NumPy backend: the kernels (impl rules) of the lax primitives, one module attribute each.
 
 This is the only module that computes with NumPy. An impl takes NumPy arrays (already of the
 dtypes the primitive's abstract-eval rule accepted) and keyword parameters, and returns NumPy
@@ -20,110 +20,73 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.backend.convert import convert
-
-Impl = Callable[..., Any]
-IMPLS: dict[str, Impl] = {}
-
-
-def impl(name: str) -> Impl:
-    """The impl rule registered for primitive ``name``."""
-    try:
-        return IMPLS[name]
-    except KeyError:
-        raise NotImplementedError(f"the NumPy backend has no impl for primitive {name!r}") from None
-
-
-#: Primitives whose impls only move or select data (no arithmetic, no casts, no integer index
-#: arithmetic on NumPy scalars): they can never raise a NumPy floating-point error, so the
-#: evaluation trace runs them without switching NumPy's error state (``core.Primitive.def_impl``).
-DATA_MOVEMENT = frozenset(
-    {
-        "select_n",
-        "broadcast_in_dim",
-        "reshape",
-        "squeeze",
-        "expand_dims",
-        "transpose",
-        "rev",
-        "concatenate",
-        "slice",
-    }
+from trellax._src.backend.float_facts import (
+    compute_dtype,
+    deciding_zeros,
+    merge_zero_signs,
+    narrow_float_compute,
 )
+from trellax._src.backend.float_facts import is_custom as _is_custom
+from trellax._src.backend.float_facts import is_real_float as _is_real_float
 
-
-def _register(name: str) -> Callable[[Impl], Impl]:
-    def deco(f: Impl) -> Impl:
-        IMPLS[name] = f
-        return f
-
-    return deco
+#: A kernel: NumPy arrays (of the dtypes the abstract-eval rule accepted) and keyword parameters
+#: in, NumPy arrays out. Each is attached to its primitive where the primitive is defined
+#: (``Primitive.def_impl``, or ``naryop(name, kernel, ...)``).
+Impl = Callable[..., Any]
 
 
 # -- elementwise: direct NumPy ufuncs ------------------------------------------------------------
 
-IMPLS.update(
-    {
-        "add": np.add,
-        "sub": np.subtract,
-        "mul": np.multiply,
-        "neg": np.negative,
-        "abs": np.abs,
-        "floor": np.floor,
-        "ceil": np.ceil,
-        "exp": np.exp,
-        "exp2": np.exp2,
-        "log": np.log,
-        "log1p": np.log1p,
-        "sqrt": np.sqrt,
-        "cbrt": np.cbrt,
-        "sin": np.sin,
-        "cos": np.cos,
-        "tan": np.tan,
-        "asin": np.arcsin,
-        "acos": np.arccos,
-        "atan": np.arctan,
-        "sinh": np.sinh,
-        "cosh": np.cosh,
-        "tanh": np.tanh,
-        "asinh": np.arcsinh,
-        "acosh": np.arccosh,
-        "atanh": np.arctanh,
-        "is_finite": np.isfinite,
-        "real": np.real,
-        "imag": np.imag,
-        "conj": np.conjugate,
-        "and": np.bitwise_and,
-        "or": np.bitwise_or,
-        "xor": np.bitwise_xor,
-        "not": np.invert,
-        "eq": np.equal,
-        "ne": np.not_equal,
-        "lt": np.less,
-        "le": np.less_equal,
-        "gt": np.greater,
-        "ge": np.greater_equal,
-        "shift_left": np.left_shift,
-    }
-)
+add = np.add
+sub = np.subtract
+mul = np.multiply
+neg = np.negative
+abs_ = np.abs
+floor = np.floor
+ceil = np.ceil
+exp = np.exp
+exp2 = np.exp2
+log = np.log
+log1p = np.log1p
+sqrt = np.sqrt
+cbrt = np.cbrt
+sin = np.sin
+cos = np.cos
+tan = np.tan
+asin = np.arcsin
+acos = np.arccos
+atan = np.arctan
+sinh = np.sinh
+cosh = np.cosh
+tanh = np.tanh
+asinh = np.arcsinh
+acosh = np.arccosh
+atanh = np.arctanh
+is_finite = np.isfinite
+real = np.real
+imag = np.imag
+conj = np.conjugate
+and_ = np.bitwise_and
+or_ = np.bitwise_or
+xor = np.bitwise_xor
+not_ = np.invert
+eq = np.equal
+ne = np.not_equal
+lt = np.less
+le = np.less_equal
+gt = np.greater
+ge = np.greater_equal
+shift_left = np.left_shift
 
 
-def _is_real_float(d: np.dtype) -> bool:
-    return d.kind == "f" or (_is_custom(d) and "float" in d.name)
+# max and min sign their zeros as XLA does (backend/float_facts.py)
 
 
-# XLA orders -0.0 below +0.0 in max and min (max(-0.0, 0.0) is +0.0 in either order, min gives
-# -0.0), in elementwise, reduced, cumulative and windowed form; NumPy returns one operand or the
-# other depending on their order. Among zeros, max's sign bit is the AND of the operands' (what
-# ``a + b`` gives) and min's the OR (what ``-(-a + -b)`` gives).
-
-
-@_register("max")
-def signed_maximum(a: Any, b: Any) -> Any:
+def max_(a: Any, b: Any) -> Any:
     return _order_zeros(np.maximum(a, b), a, b, for_max=True)
 
 
-@_register("min")
-def signed_minimum(a: Any, b: Any) -> Any:
+def min_(a: Any, b: Any) -> Any:
     return _order_zeros(np.minimum(a, b), a, b, for_max=False)
 
 
@@ -131,33 +94,25 @@ def _order_zeros(r: Any, a: Any, b: Any, *, for_max: bool) -> Any:
     if not _is_real_float(r.dtype):
         return r
     zero = r == 0
-    if zero.any():  # one comparison on the common path; the operand test only when zeros exist
-        zero &= a == b  # two zeros, of either sign
-        r = np.asarray(r)
-        if for_max:
-            np.add(a, b, out=r, where=zero)
-        else:
-            np.negative(np.add(np.negative(a), np.negative(b)), out=r, where=zero)
+    if zero.any():  # one comparison on the common path; the operands only when zeros exist
+        seen = deciding_zeros(a, for_max=for_max) | deciding_zeros(b, for_max=for_max)
+        r = merge_zero_signs(r, zero, seen, for_max=for_max, dtype=r.dtype)
     return r
 
 
 def _fix_zero_signs(r: Any, x: np.ndarray, axes: Any, *, for_max: bool, cumulative: bool) -> Any:
-    """Give reduced (or accumulated) zeros of ``r`` XLA's sign: max is -0.0 only when every zero
-    it saw was -0.0, min is -0.0 when any was."""
+    """Give reduced (or accumulated) zeros of ``r`` XLA's sign."""
     if not _is_real_float(x.dtype):
         return r
     zero = r == 0
     if not zero.any():
         return r
-    wanted = (x == 0) & (np.signbit(x) != for_max)  # +0.0 for max, -0.0 for min
+    wanted = deciding_zeros(x, for_max=for_max)
     seen = np.logical_or.accumulate(wanted, axis=axes) if cumulative else wanted.any(axis=axes)
-    neg = ~seen if for_max else seen
-    signed = np.where(neg, x.dtype.type(-0.0), x.dtype.type(0.0))
-    return np.where(zero, signed, r).astype(x.dtype, copy=False)
+    return merge_zero_signs(r, zero, seen, for_max=for_max, dtype=x.dtype)
 
 
-@_register("expm1")
-def _expm1(x: np.ndarray) -> Any:
+def expm1(x: np.ndarray) -> Any:
     r = np.expm1(x)
     if x.dtype.kind == "c":
         # XLA on a real axis (imaginary part ±0): expm1 of the real part, + 0j, so that
@@ -169,18 +124,16 @@ def _expm1(x: np.ndarray) -> Any:
     return r
 
 
-@_register("nextafter")
-def _nextafter(a: np.ndarray, b: np.ndarray) -> Any:
+def nextafter(a: np.ndarray, b: np.ndarray) -> Any:
     r = np.nextafter(a, b)
-    if a.dtype == np.float16 or _is_custom(a.dtype):
+    if narrow_float_compute(a.dtype) is not a.dtype:  # float16 and ml_dtypes' floats
         # C's nextafter(x, y) is y when x == y (so nextafter(0.0, -0.0) is -0.0), as XLA's;
         # NumPy's float16 loop and ml_dtypes' return x
         r = np.where(a == b, b, r)
     return r
 
 
-@_register("sign")
-def _sign(x: np.ndarray) -> Any:
+def sign(x: np.ndarray) -> Any:
     if x.dtype.kind == "c":
         mag = np.abs(x)
         return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag)).astype(x.dtype)
@@ -191,8 +144,7 @@ def _sign(x: np.ndarray) -> Any:
     return out
 
 
-@_register("atan2")
-def _atan2(y: np.ndarray, x: np.ndarray) -> Any:
+def atan2(y: np.ndarray, x: np.ndarray) -> Any:
     if y.dtype.kind == "c":
         return _complex_atan2(y, x)
     return np.arctan2(y, x)
@@ -236,47 +188,36 @@ def _wrap_angle(t: np.ndarray) -> Any:
     return np.where(t > np.pi, t - 2 * np.pi, np.where(t <= -np.pi, t + 2 * np.pi, t))
 
 
-@_register("rsqrt")
-def _rsqrt(x: np.ndarray) -> Any:
-    if x.dtype.itemsize < 4 and _is_real_float(x.dtype):
+def rsqrt(x: np.ndarray) -> Any:
+    if narrow_float_compute(x.dtype) is not x.dtype:
         # one rounding, as XLA's: 1 / sqrt(x) in float16 rounds twice (off for ~30% of inputs)
         return np.reciprocal(np.sqrt(x.astype(np.float32))).astype(x.dtype)
     return np.reciprocal(np.sqrt(x))
 
 
-@_register("logistic")
-def _logistic(x: np.ndarray) -> Any:
+def logistic(x: np.ndarray) -> Any:
     one = np.ones((), x.dtype)
     return one / (one + np.exp(-x))
 
 
-@_register("round")
-def _round(x: np.ndarray, *, rounding_method: int = 0) -> Any:
+def round_(x: np.ndarray, *, rounding_method: int = 0) -> Any:
     if rounding_method == 0:  # away from zero
         return np.copysign(np.floor(np.abs(x) + np.asarray(0.5, x.dtype)), x)
     return np.rint(x)  # to nearest even
 
 
-@_register("div")
-def _div(x: np.ndarray, y: np.ndarray) -> Any:
+def div(x: np.ndarray, y: np.ndarray) -> Any:
     if _is_int(x.dtype):
         return _int_div(x, y)
     return np.true_divide(x, y)
 
 
-@_register("rem")
-def _rem(x: np.ndarray, y: np.ndarray) -> Any:
+def rem(x: np.ndarray, y: np.ndarray) -> Any:
     if _is_int(x.dtype):
         safe = np.where(y == 0, 1, y)
         r = np.fmod(x, safe)
         return np.where(y == 0, x, r)
     return np.fmod(x, y)
-
-
-def _is_custom(d: np.dtype) -> bool:
-    """An ml_dtypes type (bfloat16, float8/6/4, int2/int4; NumPy numbers user types from 256;
-    float8_e5m2 has kind "f", the others "V")."""
-    return d.num >= 256
 
 
 def _is_int(d: np.dtype) -> bool:
@@ -292,15 +233,13 @@ def _int_div(x: np.ndarray, y: np.ndarray) -> Any:
     return np.where(y == 0, np.asarray(-1).astype(q.dtype), q)
 
 
-@_register("pow")
-def _pow(x: np.ndarray, y: np.ndarray) -> Any:
+def pow_(x: np.ndarray, y: np.ndarray) -> Any:
     if _is_int(y.dtype) and x.dtype.kind != "c":
         return np.power(x, y.astype(x.dtype))
     return np.power(x, y.astype(x.dtype) if y.dtype != x.dtype else y)
 
 
-@_register("integer_pow")
-def _integer_pow(x: np.ndarray, *, y: int) -> Any:
+def integer_pow(x: np.ndarray, *, y: int) -> Any:
     if y == 0:
         return np.ones_like(x)
     acc: Any = None
@@ -315,16 +254,14 @@ def _integer_pow(x: np.ndarray, *, y: int) -> Any:
     return np.reciprocal(acc) if y < 0 else acc
 
 
-@_register("shift_right_arithmetic")
-def _shift_right_arithmetic(x: np.ndarray, y: np.ndarray) -> Any:
+def shift_right_arithmetic(x: np.ndarray, y: np.ndarray) -> Any:
     bits = x.dtype.itemsize * 8
     signed = x.view(np.dtype(f"i{x.dtype.itemsize}")) if x.dtype.kind == "u" else x
     out = np.right_shift(signed, np.minimum(y, bits - 1).astype(signed.dtype))
     return out.view(x.dtype) if x.dtype.kind == "u" else out
 
 
-@_register("shift_right_logical")
-def _shift_right_logical(x: np.ndarray, y: np.ndarray) -> Any:
+def shift_right_logical(x: np.ndarray, y: np.ndarray) -> Any:
     bits = x.dtype.itemsize * 8
     unsigned = x.view(np.dtype(f"u{x.dtype.itemsize}")) if x.dtype.kind == "i" else x
     out = np.right_shift(unsigned, np.minimum(y, bits - 1).astype(unsigned.dtype))
@@ -332,15 +269,13 @@ def _shift_right_logical(x: np.ndarray, y: np.ndarray) -> Any:
     return out.view(x.dtype) if x.dtype.kind == "i" else out
 
 
-@_register("population_count")
-def _population_count(x: np.ndarray) -> Any:
+def population_count(x: np.ndarray) -> Any:
     # The bits of the two's complement pattern (np.bitwise_count of a signed int counts |x|).
     bits = x.view(np.dtype(f"u{x.dtype.itemsize}")) if x.dtype.kind == "i" else x
     return np.bitwise_count(bits).astype(x.dtype)
 
 
-@_register("clz")
-def _clz(x: np.ndarray) -> Any:
+def clz(x: np.ndarray) -> Any:
     bits = x.dtype.itemsize * 8
     u = x.view(np.dtype(f"u{x.dtype.itemsize}")).astype(np.uint64)
     out = np.full(x.shape, bits, dtype=np.int64)
@@ -351,18 +286,15 @@ def _clz(x: np.ndarray) -> Any:
     return out.astype(x.dtype)
 
 
-@_register("erf")
-def _erf(x: np.ndarray) -> Any:
+def erf(x: np.ndarray) -> Any:
     return _vectorize_math(math.erf, x)
 
 
-@_register("erfc")
-def _erfc(x: np.ndarray) -> Any:
+def erfc(x: np.ndarray) -> Any:
     return _vectorize_math(math.erfc, x)
 
 
-@_register("lgamma")
-def _lgamma(x: np.ndarray) -> Any:
+def lgamma(x: np.ndarray) -> Any:
     def lg(v: float) -> float:
         try:
             return math.lgamma(v)
@@ -372,8 +304,7 @@ def _lgamma(x: np.ndarray) -> Any:
     return _vectorize_math(lg, x)
 
 
-@_register("digamma")
-def _digamma(x: np.ndarray) -> Any:
+def digamma(x: np.ndarray) -> Any:
     return _vectorize_math(_digamma_scalar, x)
 
 
@@ -401,8 +332,7 @@ def _vectorize_math(fn: Callable[[float], float], x: np.ndarray) -> Any:
     return out.reshape(x.shape).astype(x.dtype)
 
 
-@_register("complex")
-def _complex(x: np.ndarray, y: np.ndarray) -> Any:
+def complex_(x: np.ndarray, y: np.ndarray) -> Any:
     out_dtype = np.complex128 if x.dtype == np.float64 else np.complex64
     return (
         (x + 1j * y.astype(np.float64)).astype(out_dtype)
@@ -411,25 +341,21 @@ def _complex(x: np.ndarray, y: np.ndarray) -> Any:
     )
 
 
-@_register("select_n")
-def _select_n(which: np.ndarray, *cases: np.ndarray) -> Any:
+def select_n(which: np.ndarray, *cases: np.ndarray) -> Any:
     if which.dtype.kind == "b":  # (a dtype == type comparison costs ~0.3 us)
         return np.where(which, cases[1], cases[0])
     return np.choose(which.astype(np.intp), cases, mode="clip")
 
 
-@_register("clamp")
-def _clamp(lo: np.ndarray, x: np.ndarray, hi: np.ndarray) -> Any:
-    return signed_minimum(signed_maximum(x, lo), hi)
+def clamp(lo: np.ndarray, x: np.ndarray, hi: np.ndarray) -> Any:
+    return min_(max_(x, lo), hi)
 
 
-@_register("convert_element_type")
-def _convert_element_type(x: np.ndarray, *, new_dtype: np.dtype, weak_type: bool) -> Any:
+def convert_element_type(x: np.ndarray, *, new_dtype: np.dtype, weak_type: bool) -> Any:
     return convert(x, new_dtype)  # JAX's rules: float -> int saturates, NaN -> 0
 
 
-@_register("bitcast_convert_type")
-def _bitcast_convert_type(x: np.ndarray, *, new_dtype: np.dtype) -> Any:
+def bitcast_convert_type(x: np.ndarray, *, new_dtype: np.dtype) -> Any:
     old, new = _bit_width(x.dtype), _bit_width(new_dtype)
     if old % 8 == 0 and new % 8 == 0:  # whole bytes: NumPy's view
         if old == new:
@@ -478,8 +404,7 @@ def _from_bit_pattern(bits: np.ndarray, d: np.dtype, width: int) -> Any:
 # -- structural ----------------------------------------------------------------------------------
 
 
-@_register("broadcast_in_dim")
-def _broadcast_in_dim(
+def broadcast_in_dim(
     x: np.ndarray, *, shape: tuple[int, ...], broadcast_dimensions: tuple[int, ...]
 ) -> Any:
     expanded = [1] * len(shape)
@@ -488,40 +413,33 @@ def _broadcast_in_dim(
     return np.broadcast_to(x.reshape(expanded), shape)
 
 
-@_register("reshape")
-def _reshape(x: np.ndarray, *, new_sizes: tuple[int, ...], dimensions: Any = None) -> Any:
+def reshape(x: np.ndarray, *, new_sizes: tuple[int, ...], dimensions: Any = None) -> Any:
     if dimensions is not None:
         x = np.transpose(x, dimensions)
     return x.reshape(new_sizes)
 
 
-@_register("squeeze")
-def _squeeze(x: np.ndarray, *, dimensions: tuple[int, ...]) -> Any:
+def squeeze(x: np.ndarray, *, dimensions: tuple[int, ...]) -> Any:
     return np.squeeze(x, axis=dimensions)
 
 
-@_register("expand_dims")
-def _expand_dims(x: np.ndarray, *, dimensions: tuple[int, ...]) -> Any:
+def expand_dims(x: np.ndarray, *, dimensions: tuple[int, ...]) -> Any:
     return np.expand_dims(x, dimensions)
 
 
-@_register("transpose")
-def _transpose(x: np.ndarray, *, permutation: tuple[int, ...]) -> Any:
+def transpose(x: np.ndarray, *, permutation: tuple[int, ...]) -> Any:
     return np.transpose(x, permutation)
 
 
-@_register("rev")
-def _rev(x: np.ndarray, *, dimensions: tuple[int, ...]) -> Any:
+def rev(x: np.ndarray, *, dimensions: tuple[int, ...]) -> Any:
     return np.flip(x, dimensions) if dimensions else x
 
 
-@_register("concatenate")
-def _concatenate(*xs: np.ndarray, dimension: int) -> Any:
+def concatenate(*xs: np.ndarray, dimension: int) -> Any:
     return np.concatenate(xs, axis=dimension)
 
 
-@_register("pad")
-def _pad(x: np.ndarray, padding_value: np.ndarray, *, padding_config: Any) -> Any:
+def pad(x: np.ndarray, padding_value: np.ndarray, *, padding_config: Any) -> Any:
     # Interior padding first, then (possibly negative) edge padding.
     out = x
     for axis, (_, _, interior) in enumerate(padding_config):
@@ -543,8 +461,7 @@ def _pad(x: np.ndarray, padding_value: np.ndarray, *, padding_config: Any) -> An
     return out[crop]
 
 
-@_register("slice")
-def _slice(
+def slice_(
     x: np.ndarray,
     *,
     start_indices: tuple[int, ...],
@@ -560,22 +477,19 @@ def _clamped_starts(shape: tuple[int, ...], starts: Any, sizes: tuple[int, ...])
     return [min(max(int(s), 0), dim - size) for s, dim, size in zip(starts, shape, sizes)]
 
 
-@_register("dynamic_slice")
-def _dynamic_slice(x: np.ndarray, *starts: np.ndarray, slice_sizes: tuple[int, ...]) -> Any:
+def dynamic_slice(x: np.ndarray, *starts: np.ndarray, slice_sizes: tuple[int, ...]) -> Any:
     begin = _clamped_starts(x.shape, starts, slice_sizes)
     return x[tuple(slice(b, b + n) for b, n in zip(begin, slice_sizes))]
 
 
-@_register("dynamic_update_slice")
-def _dynamic_update_slice(x: np.ndarray, update: np.ndarray, *starts: np.ndarray) -> Any:
+def dynamic_update_slice(x: np.ndarray, update: np.ndarray, *starts: np.ndarray) -> Any:
     begin = _clamped_starts(x.shape, starts, update.shape)
     out = x.copy()
     out[tuple(slice(b, b + n) for b, n in zip(begin, update.shape))] = update
     return out
 
 
-@_register("iota")
-def _iota(*, dtype: np.dtype, shape: tuple[int, ...], dimension: int) -> Any:
+def iota(*, dtype: np.dtype, shape: tuple[int, ...], dimension: int) -> Any:
     ramp = np.arange(shape[dimension], dtype=dtype if dtype.kind != "V" else np.float32)
     view = [1] * len(shape)
     view[dimension] = shape[dimension]
@@ -585,14 +499,12 @@ def _iota(*, dtype: np.dtype, shape: tuple[int, ...], dimension: int) -> Any:
 # -- reductions, cumulative ops, sorting ---------------------------------------------------------
 
 
-@_register("reduce_sum")
-def _reduce_sum(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+def reduce_sum(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
     # The ufunc's own reduce: np.sum's Python wrapper costs more than summing 8 numbers.
     return _accumulated(np.add, x, axes)
 
 
-@_register("reduce_prod")
-def _reduce_prod(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+def reduce_prod(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
     return _accumulated(np.multiply, x, axes)
 
 
@@ -611,7 +523,7 @@ def _acc_dtype(d: np.dtype) -> Any:
     # stop at 2048). Memoized: `d == np.float16` alone costs ~0.3 us, a dict lookup ~0.03.
     acc = _ACC_DTYPES.get(d)
     if acc is None:
-        acc = np.float32 if d == np.float16 or (_is_custom(d) and "float" in d.name) else d
+        acc = narrow_float_compute(d)
         _ACC_DTYPES[d] = acc
     return acc
 
@@ -619,16 +531,14 @@ def _acc_dtype(d: np.dtype) -> Any:
 _ACC_DTYPES: dict[np.dtype, Any] = {}
 
 
-@_register("reduce_max")
-def _reduce_max(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+def reduce_max(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
     if x.size == 0:  # an empty reduction gives the identity (-inf, the smallest int, False)
         return np.max(x, axis=axes, initial=_extreme(x.dtype, low=True))
     r = np.maximum.reduce(x, axis=axes)
     return _fix_zero_signs(r, x, axes, for_max=True, cumulative=False)
 
 
-@_register("reduce_min")
-def _reduce_min(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+def reduce_min(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
     if x.size == 0:
         return np.min(x, axis=axes, initial=_extreme(x.dtype, low=False))
     r = np.minimum.reduce(x, axis=axes)
@@ -647,34 +557,29 @@ def _extreme(d: np.dtype, *, low: bool) -> Any:
     return np.array(-np.inf if low else np.inf).astype(d)
 
 
-@_register("reduce_and")
-def _reduce_and(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+def reduce_and(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
     if x.dtype == np.bool_:
         return np.all(x, axis=axes)
     return np.bitwise_and.reduce(x, axis=axes)
 
 
-@_register("reduce_or")
-def _reduce_or(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+def reduce_or(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
     if x.dtype == np.bool_:
         return np.any(x, axis=axes)
     return np.bitwise_or.reduce(x, axis=axes)
 
 
-@_register("reduce_xor")
-def _reduce_xor(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+def reduce_xor(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
     if x.dtype == np.bool_:
         return np.logical_xor.reduce(x, axis=axes)
     return np.bitwise_xor.reduce(x, axis=axes)
 
 
-@_register("argmax")
-def _argmax(x: np.ndarray, *, axes: tuple[int, ...], index_dtype: np.dtype) -> Any:
+def argmax(x: np.ndarray, *, axes: tuple[int, ...], index_dtype: np.dtype) -> Any:
     return _arg_extreme(np.argmax, np.fmax, x, axes[0], index_dtype)
 
 
-@_register("argmin")
-def _argmin(x: np.ndarray, *, axes: tuple[int, ...], index_dtype: np.dtype) -> Any:
+def argmin(x: np.ndarray, *, axes: tuple[int, ...], index_dtype: np.dtype) -> Any:
     return _arg_extreme(np.argmin, np.fmin, x, axes[0], index_dtype)
 
 
@@ -685,23 +590,19 @@ def _arg_extreme(fn: Any, _: Any, x: np.ndarray, axis: int, index_dtype: np.dtyp
     return fn(x, axis=axis).astype(index_dtype)
 
 
-@_register("cumsum")
-def _cumsum(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
+def cumsum(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
     return _cumulative(np.cumsum, x, axis, reverse)
 
 
-@_register("cumprod")
-def _cumprod(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
+def cumprod(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
     return _cumulative(np.cumprod, x, axis, reverse)
 
 
-@_register("cummax")
-def _cummax(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
+def cummax(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
     return _cumulative(np.maximum.accumulate, x, axis, reverse, zero_signs="max")
 
 
-@_register("cummin")
-def _cummin(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
+def cummin(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
     return _cumulative(np.minimum.accumulate, x, axis, reverse, zero_signs="min")
 
 
@@ -719,8 +620,7 @@ def _cumulative(
     return np.flip(out, axis) if reverse else out
 
 
-@_register("sort")
-def _sort(*operands: np.ndarray, dimension: int, is_stable: bool, num_keys: int) -> Any:
+def sort(*operands: np.ndarray, dimension: int, is_stable: bool, num_keys: int) -> Any:
     if num_keys == 1 and len(operands) == 1 and not _is_custom(operands[0].dtype):
         return (np.sort(operands[0], axis=dimension, kind="stable"),)
     keys = [np.moveaxis(k, dimension, -1) for k in operands[:num_keys]]
@@ -746,8 +646,7 @@ def _sort(*operands: np.ndarray, dimension: int, is_stable: bool, num_keys: int)
 MATMUL_2D = (((1,), (0,)), ((), ()))
 
 
-@_register("dot_general")
-def _dot_general(
+def dot_general(
     x: np.ndarray,
     y: np.ndarray,
     *,
@@ -767,10 +666,8 @@ def _dot_general(
     ):
         return np.matmul(x, y)  # the plain matrix product: straight to BLAS
     (lc, rc), (lb, rb) = dimension_numbers
-    compute = out_dtype
-    if out_dtype.kind == "V" or out_dtype == np.float16:
-        compute = np.dtype(np.float32)
-    elif out_dtype == np.bool_:
+    compute = compute_dtype(out_dtype)
+    if out_dtype == np.bool_:
         compute = np.dtype(np.int32)
     xc, yc = x.astype(compute, copy=False), y.astype(compute, copy=False)
     lf = [d for d in range(x.ndim) if d not in lc and d not in lb]
@@ -807,9 +704,7 @@ def _dot_general(
 
 
 def _linalg_compute(x: np.ndarray) -> np.ndarray:
-    if x.dtype.kind == "V" or x.dtype == np.float16:
-        return x.astype(np.float32)
-    return x
+    return x.astype(compute_dtype(x.dtype), copy=False)
 
 
 def _per_matrix(fn: Callable[[np.ndarray], Any], x: np.ndarray, fill: Any) -> Any:
@@ -827,8 +722,7 @@ def _per_matrix(fn: Callable[[np.ndarray], Any], x: np.ndarray, fill: Any) -> An
     return np.stack(outs).reshape((*batch, *outs[0].shape))
 
 
-@_register("cholesky")
-def _cholesky(x: np.ndarray) -> Any:
+def cholesky(x: np.ndarray) -> Any:
     xc = _linalg_compute(x)
     try:
         out = np.linalg.cholesky(xc)
@@ -837,16 +731,14 @@ def _cholesky(x: np.ndarray) -> Any:
     return out.astype(x.dtype)
 
 
-@_register("eigh")
-def _eigh(x: np.ndarray, *, lower: bool) -> Any:
+def eigh(x: np.ndarray, *, lower: bool) -> Any:
     w, v = np.linalg.eigh(_linalg_compute(x), UPLO="L" if lower else "U")
     return v.astype(x.dtype), w.astype(np.real(np.zeros((), x.dtype)).dtype)
 
 
-@_register("eig")
-def _eig(x: np.ndarray, *, compute_right_eigenvectors: bool) -> Any:
+def eig(x: np.ndarray, *, compute_right_eigenvectors: bool) -> Any:
     out_dtype = x.dtype if x.dtype.kind == "c" else np.result_type(x.dtype, np.complex64)
-    if x.dtype.kind == "V" or x.dtype == np.float16:
+    if compute_dtype(x.dtype) is not x.dtype:
         out_dtype = np.dtype(np.complex64)
     xc = _linalg_compute(x)
     if not compute_right_eigenvectors:
@@ -855,14 +747,12 @@ def _eig(x: np.ndarray, *, compute_right_eigenvectors: bool) -> Any:
     return w.astype(out_dtype), v.astype(out_dtype)
 
 
-@_register("qr")
-def _qr(x: np.ndarray, *, full_matrices: bool) -> Any:
+def qr(x: np.ndarray, *, full_matrices: bool) -> Any:
     q, r = np.linalg.qr(_linalg_compute(x), mode="complete" if full_matrices else "reduced")
     return q.astype(x.dtype), r.astype(x.dtype)
 
 
-@_register("svd")
-def _svd(x: np.ndarray, *, full_matrices: bool, compute_uv: bool) -> Any:
+def svd(x: np.ndarray, *, full_matrices: bool, compute_uv: bool) -> Any:
     xc = _linalg_compute(x)
     real = np.real(np.zeros((), x.dtype)).dtype
     if not compute_uv:
@@ -871,8 +761,7 @@ def _svd(x: np.ndarray, *, full_matrices: bool, compute_uv: bool) -> Any:
     return u.astype(x.dtype), s.astype(real), vh.astype(x.dtype)
 
 
-@_register("triangular_solve")
-def _triangular_solve(
+def triangular_solve(
     a: np.ndarray,
     b: np.ndarray,
     *,
@@ -915,13 +804,11 @@ def _solve(a: np.ndarray, b: np.ndarray) -> Any:
         return np.stack(outs).reshape((*batch, *b.shape[-2:]))
 
 
-@_register("solve")
-def _solve_impl(a: np.ndarray, b: np.ndarray) -> Any:
+def solve(a: np.ndarray, b: np.ndarray) -> Any:
     return np.asarray(_solve(_linalg_compute(a), _linalg_compute(b))).astype(b.dtype)
 
 
-@_register("inv")
-def _inv(x: np.ndarray) -> Any:
+def inv(x: np.ndarray) -> Any:
     xc = _linalg_compute(x)
     try:
         out = np.linalg.inv(xc)
@@ -930,13 +817,11 @@ def _inv(x: np.ndarray) -> Any:
     return out.astype(x.dtype)
 
 
-@_register("det")
-def _det(x: np.ndarray) -> Any:
+def det(x: np.ndarray) -> Any:
     return np.asarray(np.linalg.det(_linalg_compute(x))).astype(x.dtype)
 
 
-@_register("slogdet")
-def _slogdet(x: np.ndarray) -> Any:
+def slogdet(x: np.ndarray) -> Any:
     sign, logabsdet = np.linalg.slogdet(_linalg_compute(x))
     real = np.real(np.zeros((), x.dtype)).dtype
     return np.asarray(sign).astype(x.dtype), np.asarray(logabsdet).astype(real)
@@ -945,8 +830,7 @@ def _slogdet(x: np.ndarray) -> Any:
 # -- fft (trellax._src.lax.fft) -------------------------------------------------------------------
 
 
-@_register("fft")
-def _fft(x: np.ndarray, *, fft_type: str, fft_lengths: tuple[int, ...]) -> Any:
+def fft(x: np.ndarray, *, fft_type: str, fft_lengths: tuple[int, ...]) -> Any:
     axes = tuple(range(x.ndim - len(fft_lengths), x.ndim))
     if fft_type == "FFT":
         out = np.fft.fftn(x, s=fft_lengths, axes=axes)
@@ -967,8 +851,7 @@ def stack_rows(rows: list[Any], shape: tuple[int, ...], dtype: np.dtype) -> Any:
     return np.stack([np.asarray(r) for r in rows]).astype(dtype, copy=False)
 
 
-@_register("bessel_i0e")
-def _bessel_i0e(x: np.ndarray) -> Any:
+def bessel_i0e(x: np.ndarray) -> Any:
     wide = np.abs(x.astype(np.float64))
     big = wide > 500.0  # i0 overflows there: the asymptotic series (exact to double precision)
     small = np.where(big, 0.0, wide)
@@ -980,29 +863,19 @@ def _bessel_i0e(x: np.ndarray) -> Any:
     return np.where(np.isnan(wide), np.nan, out).astype(x.dtype)
 
 
-@_register("i0")
-def _i0(x: np.ndarray) -> Any:
+def i0(x: np.ndarray) -> Any:
     return np.i0(x.astype(np.float64)).astype(x.dtype)
 
 
-@_register("gcd")
-def _gcd(x: np.ndarray, y: np.ndarray) -> Any:
+def gcd(x: np.ndarray, y: np.ndarray) -> Any:
     return np.gcd(x, y)
 
 
-@_register("lcm")
-def _lcm(x: np.ndarray, y: np.ndarray) -> Any:
+def lcm(x: np.ndarray, y: np.ndarray) -> Any:
     return np.lcm(x, y)
 
 
-@_register("frexp")
-def _frexp(x: np.ndarray) -> Any:
+def frexp(x: np.ndarray) -> Any:
     wide = x.astype(np.float64) if x.dtype.kind == "V" or x.dtype == np.float16 else x
     m, e = np.frexp(wide)
     return m.astype(x.dtype), e.astype(np.int32)
-
-
-# gather and the scatter family register themselves into IMPLS
-from trellax._src.backend import numpy_indexing as _numpy_indexing  # noqa: E402
-
-del _numpy_indexing

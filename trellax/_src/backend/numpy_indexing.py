@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import IMPLS, _is_real_float
+from trellax._src.backend.float_facts import deciding_zeros, is_real_float, merge_zero_signs
 
 _CLIP, _FILL, _PROMISE = "clip", "fill", "promise_in_bounds"
 
@@ -124,7 +124,7 @@ def _gather(
     # which would make it 1-d)
 
 
-IMPLS["gather"] = _gather
+gather = _gather
 
 
 def _scatter_impl(combine: Any) -> Any:
@@ -184,23 +184,22 @@ def _zero_signs_after_scatter(
     upd: np.ndarray[Any, Any],
     for_max: bool,
 ) -> np.ndarray[Any, Any]:
-    """XLA's max/min order -0.0 below 0.0 (see ``signed_maximum``): a scattered max that ends at
+    """XLA's max/min order -0.0 below 0.0 (``backend/float_facts.py``): a scattered max that ends at
     zero is -0.0 only if every zero among the operand and its updates was -0.0; a min is -0.0 if
     any was."""
     d = out.dtype
-    if not _is_real_float(d):
+    if not is_real_float(d):
         return out
     zero = out == 0
     if not zero.any():
         return out
-    wanted = (operand == 0) & (np.signbit(operand) != for_max)  # +0.0 for max, -0.0 for min
-    np.logical_or.at(wanted, target, (upd == 0) & (np.signbit(upd) != for_max))
-    neg = ~wanted if for_max else wanted
-    return np.where(zero, np.where(neg, d.type(-0.0), d.type(0.0)), out).astype(d, copy=False)
+    seen = deciding_zeros(operand, for_max=for_max)
+    np.logical_or.at(seen, target, deciding_zeros(upd, for_max=for_max))
+    return merge_zero_signs(out, zero, seen, for_max=for_max, dtype=d)  # type: ignore[no-any-return]
 
 
-IMPLS["scatter"] = _scatter_impl(None)
-IMPLS["scatter-add"] = _scatter_impl(np.add)
-IMPLS["scatter-mul"] = _scatter_impl(np.multiply)
-IMPLS["scatter-min"] = _scatter_impl(np.minimum)
-IMPLS["scatter-max"] = _scatter_impl(np.maximum)
+scatter = _scatter_impl(None)
+scatter_add = _scatter_impl(np.add)
+scatter_mul = _scatter_impl(np.multiply)
+scatter_min = _scatter_impl(np.minimum)
+scatter_max = _scatter_impl(np.maximum)

@@ -19,8 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _register
-
 Arr = np.ndarray[Any, Any]
 _EPS = float(np.finfo(np.float64).eps)
 
@@ -303,7 +301,6 @@ def _batched(fn: Any, a: Arr, nout: int) -> tuple[Arr, ...]:
     )
 
 
-@_register("schur")
 def schur(x: Any, *, compute_schur_vectors: bool) -> tuple[Arr, ...]:
     a = np.asarray(x)
     if a.size == 0:
@@ -313,7 +310,6 @@ def schur(x: Any, *, compute_schur_vectors: bool) -> tuple[Arr, ...]:
     return (t, z) if compute_schur_vectors else (t,)
 
 
-@_register("hessenberg")
 def hessenberg(x: Any) -> tuple[Arr, Arr]:
     a = np.asarray(x)
     n = a.shape[-1]

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _digamma, _register
+from trellax._src.backend.numpy import digamma as _digamma
 
 #: B_2j / (2j)!, j = 1..10
 _BERNOULLI = [
@@ -74,13 +74,11 @@ def zeta64(s: np.ndarray, q: np.ndarray) -> np.ndarray:
     return out
 
 
-@_register("zeta")
-def _zeta(s: np.ndarray, q: np.ndarray) -> Any:
+def zeta(s: np.ndarray, q: np.ndarray) -> Any:
     return zeta64(s, q).astype(np.result_type(s, q))
 
 
-@_register("polygamma")
-def _polygamma(m: np.ndarray, x: np.ndarray) -> Any:
+def polygamma(m: np.ndarray, x: np.ndarray) -> Any:
     dtype = np.result_type(m, x)
     m64, x64 = np.broadcast_arrays(np.asarray(m, np.float64), np.asarray(x, np.float64))
     out = np.full(m64.shape, np.nan)
@@ -121,6 +119,5 @@ def _i1e64(x: np.ndarray) -> np.ndarray:
     return signed
 
 
-@_register("bessel_i1e")
-def _bessel_i1e(x: np.ndarray) -> Any:
+def bessel_i1e(x: np.ndarray) -> Any:
     return _i1e64(x.astype(np.float64)).astype(x.dtype)

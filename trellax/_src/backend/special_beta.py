@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _lgamma, _register
+from trellax._src.backend.numpy import lgamma as _lgamma
 from trellax._src.backend.special_util import float64_operands
 
 _MAX_ITER = 3000
@@ -79,7 +79,6 @@ def betainc64(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     return out
 
 
-@_register("regularized_incomplete_beta")
-def _betainc(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> Any:
+def regularized_incomplete_beta(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> Any:
     dtype, shape, (a64, b64, x64) = float64_operands(a, b, x)
     return betainc64(a64, b64, x64).reshape(shape).astype(dtype)

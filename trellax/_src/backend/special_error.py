@@ -19,7 +19,6 @@ import math
 
 import numpy as np
 
-from trellax._src.backend.numpy import _register
 from trellax._src.backend.special_util import unary_impl
 
 _EPS = float(np.finfo(np.float64).eps)
@@ -134,7 +133,7 @@ def fresnel64(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.copysign(s, x), np.copysign(c, x)
 
 
-_register("erfcx")(unary_impl(erfcx64))
-_register("dawsn")(unary_impl(dawsn64))
-_register("fresnel_s")(unary_impl(lambda x: fresnel64(x)[0]))
-_register("fresnel_c")(unary_impl(lambda x: fresnel64(x)[1]))
+erfcx = unary_impl(erfcx64)
+dawsn = unary_impl(dawsn64)
+fresnel_s = unary_impl(lambda x: fresnel64(x)[0])
+fresnel_c = unary_impl(lambda x: fresnel64(x)[1])

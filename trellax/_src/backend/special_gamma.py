@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _digamma, _lgamma, _register
+from trellax._src.backend.numpy import digamma as _digamma
+from trellax._src.backend.numpy import lgamma as _lgamma
 from trellax._src.backend.special_util import float64_operands
 
 _MAX_ITER = 2000
@@ -150,20 +151,17 @@ def igamma64(a: np.ndarray, x: np.ndarray, upper: bool) -> np.ndarray:
     return out
 
 
-@_register("igamma")
-def _igamma(a: np.ndarray, x: np.ndarray) -> Any:
+def igamma(a: np.ndarray, x: np.ndarray) -> Any:
     dtype, shape, (a64, x64) = float64_operands(a, x)
     return igamma64(a64, x64, upper=False).reshape(shape).astype(dtype)
 
 
-@_register("igammac")
-def _igammac(a: np.ndarray, x: np.ndarray) -> Any:
+def igammac(a: np.ndarray, x: np.ndarray) -> Any:
     dtype, shape, (a64, x64) = float64_operands(a, x)
     return igamma64(a64, x64, upper=True).reshape(shape).astype(dtype)
 
 
-@_register("igamma_grad_a")
-def _igamma_grad_a(a: np.ndarray, x: np.ndarray) -> Any:
+def igamma_grad_a(a: np.ndarray, x: np.ndarray) -> Any:
     dtype, shape, (a64, x64) = float64_operands(a, x)
     out = np.full(a64.shape, np.nan)
     ok = (a64 > 0) & (x64 > 0) & np.isfinite(a64) & np.isfinite(x64)

@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _register
 from trellax._src.backend.special_util import float64_operands
 
 _EPS = float(np.finfo(np.float64).eps)
@@ -101,7 +100,7 @@ def _impl(part: int) -> Any:
     return impl
 
 
-_register("hyp2f1")(_impl(0))
-_register("hyp2f1_grad_a")(_impl(1))
-_register("hyp2f1_grad_b")(_impl(2))
-_register("hyp2f1_grad_c")(_impl(3))
+hyp2f1 = _impl(0)
+hyp2f1_grad_a = _impl(1)
+hyp2f1_grad_b = _impl(2)
+hyp2f1_grad_c = _impl(3)

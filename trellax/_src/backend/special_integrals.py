@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _register
 from trellax._src.backend.special_util import float64_operands, unary_impl
 
 _EPS = float(np.finfo(np.float64).eps)
@@ -187,14 +186,13 @@ def spence64(x: np.ndarray) -> np.ndarray:
     return out
 
 
-@_register("expn")
-def _expn(n: np.ndarray, x: np.ndarray) -> Any:
+def expn(n: np.ndarray, x: np.ndarray) -> Any:
     dtype, shape, (n64, x64) = float64_operands(n, x)
     return expn64(n64, x64).reshape(shape).astype(dtype)
 
 
-_register("exp1")(unary_impl(exp1_64))
-_register("expi")(unary_impl(expi64))
-_register("sici_si")(unary_impl(lambda x: sici64(x)[0]))
-_register("sici_ci")(unary_impl(lambda x: sici64(x)[1]))
-_register("spence")(unary_impl(spence64))
+exp1 = unary_impl(exp1_64)
+expi = unary_impl(expi64)
+sici_si = unary_impl(lambda x: sici64(x)[0])
+sici_ci = unary_impl(lambda x: sici64(x)[1])
+spence = unary_impl(spence64)

@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _register
 from trellax._src.backend.special_util import float64_operands
 
 _EPS = float(np.finfo(np.float64).eps)
@@ -178,8 +177,7 @@ def bessel_j64(n: np.ndarray, z: np.ndarray) -> np.ndarray:
     return out
 
 
-@_register("owens_t")
-def _owens_t(h: np.ndarray, a: np.ndarray) -> Any:
+def owens_t(h: np.ndarray, a: np.ndarray) -> Any:
     dtype, shape, (h64, a64) = float64_operands(h, a)
     return owens_t64(h64, a64).reshape(shape).astype(dtype)
 
@@ -192,12 +190,11 @@ def _hyp1f1_impl(part: int) -> Any:
     return impl
 
 
-_register("hyp1f1")(_hyp1f1_impl(0))
-_register("hyp1f1_grad_a")(_hyp1f1_impl(1))
-_register("hyp1f1_grad_b")(_hyp1f1_impl(2))
+hyp1f1 = _hyp1f1_impl(0)
+hyp1f1_grad_a = _hyp1f1_impl(1)
+hyp1f1_grad_b = _hyp1f1_impl(2)
 
 
-@_register("bessel_j")
-def _bessel_j(n: np.ndarray, z: np.ndarray) -> Any:
+def bessel_j(n: np.ndarray, z: np.ndarray) -> Any:
     dtype, shape, (n64, z64) = float64_operands(n, z)
     return bessel_j64(n64, z64).reshape(shape).astype(dtype)

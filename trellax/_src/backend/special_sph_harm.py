@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _register
 from trellax._src.backend.special_util import float64_operands
 
 
@@ -57,8 +56,7 @@ def sph_harm_y128(n: np.ndarray, m: np.ndarray, theta: np.ndarray, phi: np.ndarr
     return out
 
 
-@_register("sph_harm_y")
-def _sph_harm_y(n: np.ndarray, m: np.ndarray, theta: np.ndarray, phi: np.ndarray) -> Any:
+def sph_harm_y(n: np.ndarray, m: np.ndarray, theta: np.ndarray, phi: np.ndarray) -> Any:
     dtype, shape, (fn, fm, ft, fp) = float64_operands(n, m, theta, phi)
     out = sph_harm_y128(fn, fm, ft, fp).reshape(shape)
     return out.astype(np.complex128 if dtype == np.float64 else np.complex64)

@@ -15,8 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _register
-
 _N = 40
 
 
@@ -53,7 +51,6 @@ def wofz128(z: np.ndarray) -> np.ndarray:
     return out
 
 
-@_register("wofz")
-def _wofz(z: np.ndarray) -> Any:
+def wofz(z: np.ndarray) -> Any:
     z128 = np.asarray(z, np.complex128)
     return wofz128(z128.ravel()).reshape(z128.shape).astype(z.dtype)

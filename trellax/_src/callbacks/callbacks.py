@@ -23,7 +23,7 @@ from trellax._src.core.jax_errors import JaxRuntimeError
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import batching, tracing
 from trellax._src.lax._base import asarray
-from trellax._src.lax._batch import moveaxis
+from trellax._src.lax.shapes import moveaxis
 from trellax._src.lax.structural import broadcast_in_dim, concatenate
 from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 

@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from trellax._src.config import settings as _config
+from trellax._src.config.settings import FLAGS
 
 
 class _NoDefault:
@@ -164,11 +165,3 @@ class _FlagContext(contextlib.ContextDecorator):
         _local.set(stack[-1])
         if self._flag.on_change is not None:
             self._flag.on_change()
-
-
-FLAGS: dict[str, FlagState] = {}
-
-
-def flag(name: str) -> FlagState | None:
-    """The flag called ``name`` (``debug_nans``, ``jax_debug_nans``), or None."""
-    return FLAGS.get(name.removeprefix("trellax_").removeprefix("jax_"))

@@ -16,9 +16,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextvars import ContextVar
-from typing import Any, Literal, NamedTuple
-
-from trellax._src.config import flags as config_flags
+from typing import Any, Literal, NamedTuple, Protocol
 
 PromotionMode = Literal["standard", "strict"]
 PROMOTION_MODES: tuple[PromotionMode, ...] = ("standard", "strict")
@@ -96,6 +94,27 @@ def _initial_state() -> State:
 
 
 _global_state: list[State] = [_initial_state()]
+
+
+class Flag(Protocol):
+    """What the configuration reads of JAX's other flags (``config/flags.py``: ``FlagState``)."""
+
+    @property
+    def value(self) -> Any: ...
+
+    def set_global(self, value: Any) -> None: ...
+
+
+#: JAX's other flags by name, filled by ``config/flags.py`` as each flag is made: the flags read
+#: the State and ``config.update``/``read`` reach the flags through this table.
+FLAGS: dict[str, Flag] = {}
+
+
+def find_flag(name: str) -> Flag | None:
+    """The flag called ``name`` (``debug_nans``, ``jax_debug_nans``), or None."""
+    return FLAGS.get(name.removeprefix("trellax_").removeprefix("jax_"))
+
+
 _local_state: ContextVar[State | None] = ContextVar("trellax_config_state", default=None)
 
 
@@ -142,7 +161,7 @@ class Config:
     def __getattr__(self, name: str) -> Any:
         """JAX's other flags (``config.jax_debug_nans``), from ``_src/config/flags.py``."""
 
-        if name.startswith(("jax_", "trellax_")) and (f := config_flags.flag(name)) is not None:
+        if name.startswith(("jax_", "trellax_")) and (f := find_flag(name)) is not None:
             return f.value
         raise AttributeError(f"'Config' object has no attribute {name!r}")
 
@@ -151,7 +170,7 @@ class Config:
         are one flag."""
 
         flag = name.removeprefix("trellax_").removeprefix("jax_")
-        if flag not in self._FLAGS and config_flags.flag(name) is None:
+        if flag not in self._FLAGS and find_flag(name) is None:
             raise AttributeError(
                 f"Unrecognized config option: {name}; valid options are "
                 + ", ".join(repr(f) for f in self._FLAGS)
@@ -167,7 +186,7 @@ class Config:
         name = self._flag(name)
         current = _global_state[0]
         if name not in self._FLAGS:
-            config_flags.FLAGS[name].set_global(value)
+            FLAGS[name].set_global(value)
         elif name == "enable_x64":
             _global_state[0] = current._replace(x64=_parse_bool(name, value))
         elif name == "fused_excess_precision":
@@ -179,7 +198,7 @@ class Config:
         """The current value of a flag, by name."""
         flag = self._flag(name)
         if flag not in self._FLAGS:
-            return config_flags.FLAGS[flag].value
+            return FLAGS[flag].value
         return getattr(self, flag)
 
     def __repr__(self) -> str:

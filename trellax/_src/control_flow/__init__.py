@@ -20,7 +20,6 @@ Differentiation rules live in ``control_flow.ad`` (while, scan's forward mode),
 """
 
 from trellax._src.control_flow import ad as _ad  # noqa: F401  (registers the JVP rules)
-from trellax._src.control_flow import batching as _batching  # noqa: F401  (the batch rules)
 from trellax._src.control_flow import cond_ad as _cond_ad  # noqa: F401
 from trellax._src.control_flow.conditionals import cond, cond_p, switch
 from trellax._src.control_flow.loops import fori_loop, while_loop, while_p

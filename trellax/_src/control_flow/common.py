@@ -17,9 +17,13 @@ from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.dtypes import dtypes
-from trellax._src.interpreters import tracing
+from trellax._src.interpreters import batching, tracing
 from trellax._src.lax._base import asarray
-from trellax._src.lax.structural import _convert
+from trellax._src.lax.shapes import bdim_at_front, moveaxis
+from trellax._src.lax.structural import (
+    _convert,
+    convert_element_type_p,
+)
 from trellax._src.tree.keys import keystr
 from trellax._src.tree.tree_util import (
     PyTreeDef,
@@ -211,3 +215,72 @@ def eager_cached(key: Hashable, run: Callable[..., Any], args: tuple[Any, ...]) 
 
 
 _SCALARS = (bool, int, float, complex)
+
+
+# -- batching sub-jaxprs (the batch rules of cond, while and scan) ------------------------------
+# Which carries are batched is a fixpoint: a carry becomes batched when the body makes it so.
+# Sub-jaxprs are batched by tracing ``batch_flat`` over their evaluation.
+
+Batched = Sequence[bool]
+
+
+def _batched_aval(a: ShapedArray, batched: bool, size: int) -> ShapedArray:
+    return ShapedArray._fast((size, *a.shape), a.dtype, a.weak_type) if batched else a
+
+
+def _run_batched(
+    closed: ClosedJaxpr, args: Sequence[Any], batched: Batched, size: int
+) -> tuple[list[Any], list[bool]]:
+    """Evaluates ``closed`` on ``args`` (batch at axis 0 where ``batched``) under a batching
+    trace: the outputs (batch at axis 0 where batched) and which are batched."""
+    info = batching.current_axis()
+    outs, dims = batching.batch_flat(
+        lambda *xs: tracing.eval_jaxpr(closed, *xs),
+        args,
+        [0 if b else None for b in batched],
+        size,
+        info.name,
+    )
+    return [o if d is None else moveaxis(o, d, 0) for o, d in zip(outs, dims)], [
+        d is not None for d in dims
+    ]
+
+
+def batch_jaxpr(
+    closed: ClosedJaxpr,
+    batched: Batched,
+    size: int,
+    force: Sequence[bool] | None = None,
+    wrap: Callable[[list[Any], list[Any]], list[Any]] | None = None,
+) -> tuple[ClosedJaxpr, list[Any], list[bool]]:
+    """``closed`` batched: inputs with the batch at axis 0 where ``batched``; outputs batched
+    where the computation makes them so or ``force`` asks. Returns (jaxpr taking the hoisted
+    constants first, those constants, which outputs are batched)."""
+    in_avals = [_batched_aval(a, b, size) for a, b in zip(closed.in_avals, batched)]
+    out_batched: list[bool] = []
+
+    def fun(*xs: Any) -> list[Any]:
+        outs, ob = _run_batched(closed, xs, batched, size)
+        if force is not None:
+            outs = [
+                bdim_at_front(o, None, size) if f and not b else o
+                for o, b, f in zip(outs, ob, force)
+            ]
+            ob = [b or f for b, f in zip(ob, force)]
+        out_batched.extend(ob)
+        return wrap(list(xs), outs) if wrap is not None else outs
+
+    traced = tracing.trace_to_jaxpr(fun, in_avals, "batched")
+    j = traced.jaxpr
+    hoisted = Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns)
+    return ClosedJaxpr(hoisted, []), list(traced.consts), out_batched
+
+
+def _out_batched(closed: ClosedJaxpr, batched: Batched, size: int) -> list[bool]:
+    return batch_jaxpr(closed, batched, size)[2]
+
+
+def _int32(x: Any) -> Any:
+    if x.dtype == dtypes.int32 and not x.weak_type:
+        return x
+    return convert_element_type_p.bind(x, new_dtype=dtypes.int32, weak_type=False)

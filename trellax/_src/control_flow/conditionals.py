@@ -9,12 +9,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from trellax._src.control_flow import unjitted
 from trellax._src.control_flow.common import (
     _avals_of,
     _block,
+    _int32,
+    _out_batched,
+    _run_batched,
     _run_eagerly,
     _trace,
+    batch_jaxpr,
     eager_cached,
     fun_key,
 )
@@ -25,7 +31,16 @@ from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import tracing
 from trellax._src.lax._base import asarray
-from trellax._src.lax.structural import _convert
+from trellax._src.lax.ad_util import differentiable
+from trellax._src.lax.elementwise import eq_p
+from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
+from trellax._src.lax.stop_gradient import stop_gradient_p
+from trellax._src.lax.structural import (
+    _convert,
+    broadcast_in_dim_p,
+    clamp_p,
+    select_n_p,
+)
 from trellax._src.tree.keys import keystr
 from trellax._src.tree.tree_util import (
     PyTreeDef,
@@ -200,3 +215,85 @@ def _zero_like(x: Array) -> Array:
     from trellax._src.lax._base import scalar_to_array
 
     return scalar_to_array(0, x.dtype, x.weak_type)
+
+
+# -- batch rules --------------------------------------------------------------------------------
+# With an unbatched index the ``cond`` stays one ``cond`` whose branches are batched; with a
+# batched index every branch runs on the whole batch and ``select_n`` picks each element's result
+# (so side effects of every branch happen, and values of unselected branches are discarded).
+
+
+@cond_p.def_batch
+def _cond_batch(
+    args: Sequence[Any], dims: Dims, *, branches: tuple[ClosedJaxpr, ...]
+) -> tuple[list[Any], list[int | None]]:
+    size = axis_size(args, dims)
+    index, ops = args[0], list(args[1:])
+    ops_b = [d is not None for d in dims[1:]]
+    ops = [o if d is None else moveaxis(o, d, 0) for o, d in zip(ops, dims[1:])]
+    if dims[0] is None:
+        out_b = [False] * len(branches[0].out_avals)
+        for br in branches:
+            out_b = [a or b for a, b in zip(out_b, _out_batched(br, ops_b, size))]
+        new, consts = [], []
+        for br in branches:
+            j, c, _ = batch_jaxpr(br, ops_b, size, force=out_b)
+            new.append(j)
+            consts.append(c)
+        # Every branch takes every branch's constants (its own used, the others ignored).
+        flat_consts = [c for cs in consts for c in cs]
+        avals = [[core.get_aval(c) for c in cs] for cs in consts]
+        padded = []
+        for i, j in enumerate(new):
+            before = [a for av in avals[:i] for a in av]
+            after = [a for av in avals[i + 1 :] for a in av]
+            padded.append(_pad_invars(j, before, len(consts[i]), after))
+        res = cond_p.bind_multi(index, *flat_consts, *ops, branches=tuple(padded))
+        return list(res), [0 if b else None for b in out_b]
+    # A batched index: run every branch on the whole batch, then select per element. As in
+    # JAX, branch i sees its inexact operands through select(index == i, x, stop_gradient(x)),
+    # so the derivative of a branch an element does not take (inf * 0 = NaN) cannot reach it.
+    idx = moveaxis(_int32(index), dims[0], 0)
+    n = len(branches)
+    idx = clamp_p.bind(asarray(np.int32(0)), idx, asarray(np.int32(n - 1)))
+    ops = [bdim_at_front(o, 0 if b else None, size) for o, b in zip(ops, ops_b)]
+    results = []
+    for i, br in enumerate(branches):
+        taken = eq_p.bind(idx, asarray(np.int32(i))) if n > 1 else None
+        masked = [_mask_untaken(taken, o) for o in ops]
+        outs, ob = _run_batched(br, masked, [True] * len(ops), size)
+        results.append([bdim_at_front(o, 0 if b else None, size) for o, b in zip(outs, ob)])
+    selected = [_select_per_example(idx, list(cases)) for cases in zip(*results)]
+    return selected, [0] * len(selected)
+
+
+def _per_example(which: Any, like: Any) -> Any:
+    """``which`` (one entry per example, batch at axis 0) broadcast to the shape of ``like``."""
+    if like.ndim > 1:
+        return broadcast_in_dim_p.bind(which, shape=tuple(like.shape), broadcast_dimensions=(0,))
+    return which
+
+
+def _mask_untaken(taken: Any, x: Any) -> Any:
+    """``x`` where ``taken``, ``stop_gradient(x)`` elsewhere (inexact ``x`` only)."""
+    if taken is None or not differentiable(x.dtype):
+        return x
+    return select_n_p.bind(_per_example(taken, x), stop_gradient_p.bind(x), x)
+
+
+def _select_per_example(idx: Any, cases: list[Any]) -> Any:
+    return select_n_p.bind(_per_example(idx, cases[0]), *cases) if len(cases) > 1 else cases[0]
+
+
+def _pad_invars(
+    j: ClosedJaxpr, before: list[ShapedArray], n_own: int, after: list[ShapedArray]
+) -> ClosedJaxpr:
+
+    inner = j.jaxpr
+    invars = [
+        *[Var(a) for a in before],
+        *inner.invars[:n_own],
+        *[Var(a) for a in after],
+        *inner.invars[n_own:],
+    ]
+    return ClosedJaxpr(Jaxpr([], invars, inner.outvars, inner.eqns), [])

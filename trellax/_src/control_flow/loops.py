@@ -8,15 +8,18 @@ TypeError that names the leaf and the fix.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from trellax._src.control_flow import unjitted
 from trellax._src.control_flow.common import (
     _CarryNames,
+    _out_batched,
+    _run_batched,
     _run_eagerly,
     _stable_carry,
     _trace,
+    batch_jaxpr,
     eager_cached,
     fun_key,
 )
@@ -24,11 +27,17 @@ from trellax._src.control_flow.scan import _scan
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive, ShapedArray
-from trellax._src.core.jaxpr import ClosedJaxpr, JaxprEqn
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import tracing
 from trellax._src.lax._base import asarray
-from trellax._src.lax.structural import _convert
+from trellax._src.lax.reductions import reduce_or_p
+from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
+from trellax._src.lax.structural import (
+    _convert,
+    broadcast_in_dim_p,
+    select_n_p,
+)
 from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
 while_p = Primitive("while", multiple_results=True)
@@ -211,3 +220,98 @@ def fori_loop(
 
     names.skip = 2
     return _while_loop(cond, body, (lo, hi, init_val), "fori_loop body_fun", names)[2]
+
+
+# -- batch rules --------------------------------------------------------------------------------
+# With an unbatched predicate the loop stays one loop over batched carries; with a batched
+# predicate it runs while *any* element's predicate holds, and elements whose predicate is False
+# keep their carry unchanged (a select per step).
+
+
+@while_p.def_batch
+def _while_batch(
+    args: Sequence[Any],
+    dims: Dims,
+    *,
+    cond_jaxpr: ClosedJaxpr,
+    body_jaxpr: ClosedJaxpr,
+    cond_nconsts: int,
+    body_nconsts: int,
+) -> tuple[list[Any], list[int | None]]:
+    size = axis_size(args, dims)
+    vals = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
+    b = [d is not None for d in dims]
+    cconsts, bconsts = vals[:cond_nconsts], vals[cond_nconsts : cond_nconsts + body_nconsts]
+    carry = vals[cond_nconsts + body_nconsts :]
+    cc_b = b[:cond_nconsts]
+    bc_b = b[cond_nconsts : cond_nconsts + body_nconsts]
+    carry_b = list(b[cond_nconsts + body_nconsts :])
+    while True:  # the fixpoint of which carries are batched
+        out_b = _out_batched(body_jaxpr, [*bc_b, *carry_b], size)
+        grown = [x or y for x, y in zip(carry_b, out_b)]
+        if grown == carry_b:
+            break
+        carry_b = grown
+    (pred_b,) = _out_batched(cond_jaxpr, [*cc_b, *carry_b], size)
+    if pred_b:
+        carry_b = [True] * len(carry)
+    carry = [
+        bdim_at_front(c, None, size) if cb and not orig else c
+        for c, cb, orig in zip(carry, carry_b, b[cond_nconsts + body_nconsts :])
+    ]
+    n_cc, n_bc = len(cconsts), len(bconsts)
+    if not pred_b:
+        cj, cconsts2, _ = batch_jaxpr(cond_jaxpr, [*cc_b, *carry_b], size)
+        bj, bconsts2, _ = batch_jaxpr(body_jaxpr, [*bc_b, *carry_b], size, force=carry_b)
+        outs = while_p.bind_multi(
+            *cconsts2,
+            *cconsts,
+            *bconsts2,
+            *bconsts,
+            *carry,
+            cond_jaxpr=cj,
+            body_jaxpr=bj,
+            cond_nconsts=len(cconsts2) + n_cc,
+            body_nconsts=len(bconsts2) + n_bc,
+        )
+        return list(outs), [0 if x else None for x in carry_b]
+
+    # A batched predicate: loop while any element's holds; finished elements keep their carry.
+    def any_pred(xs: list[Any], outs: list[Any]) -> list[Any]:
+        return [reduce_or_p.bind(outs[0], axes=(0,))]
+
+    cj, cconsts2, _ = batch_jaxpr(cond_jaxpr, [*cc_b, *carry_b], size, wrap=any_pred)
+
+    def body(*xs: Any) -> list[Any]:
+        cc, bc, cur = xs[:n_cc], xs[n_cc : n_cc + n_bc], list(xs[n_cc + n_bc :])
+        (pred,), _ = _run_batched(cond_jaxpr, [*cc, *cur], [*cc_b, *carry_b], size)
+        new, new_b = _run_batched(body_jaxpr, [*bc, *cur], [*bc_b, *carry_b], size)
+        out = []
+        for old, nw, nb in zip(cur, new, new_b):
+            nw = bdim_at_front(nw, 0 if nb else None, size)
+            which = pred
+            if old.ndim > 1:
+                which = broadcast_in_dim_p.bind(
+                    pred, shape=tuple(old.shape), broadcast_dimensions=(0,)
+                )
+            out.append(select_n_p.bind(which, old, nw))
+        return out
+
+    body_avals = [core.get_aval(x) for x in [*cconsts, *bconsts, *carry]]
+    traced = tracing.trace_to_jaxpr(body, body_avals, "batched while body")
+    j = traced.jaxpr
+    bj = ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), [])
+    bconsts2 = list(traced.consts)
+    outs = while_p.bind_multi(
+        *cconsts2,
+        *cconsts,
+        *bconsts2,
+        *cconsts,
+        *bconsts,
+        *carry,
+        cond_jaxpr=cj,
+        body_jaxpr=bj,
+        cond_nconsts=len(cconsts2) + n_cc,
+        body_nconsts=len(bconsts2) + n_cc + n_bc,
+    )
+    return list(outs), [0] * len(outs)

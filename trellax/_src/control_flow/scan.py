@@ -5,7 +5,7 @@ generated into the compiled program as a Python loop over preallocated ``ys`` bu
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -14,8 +14,10 @@ from trellax._src.control_flow import unjitted
 from trellax._src.control_flow.common import (
     _block,
     _CarryNames,
+    _out_batched,
     _run_eagerly,
     _stable_carry,
+    batch_jaxpr,
     eager_cached,
     fun_key,
 )
@@ -23,6 +25,7 @@ from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, JaxprEqn
 from trellax._src.interpreters import tracing
 from trellax._src.lax._base import asarray
+from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
 from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
 scan_p = Primitive("scan", multiple_results=True)
@@ -210,3 +213,58 @@ def _batched_map(f: Callable[[Any], Any], xs: Any, batch_size: int) -> Any:
         tail = vmap(f)(tree_unflatten(tree, [a[blocks * batch_size :] for a in arrays]))
         out = [concatenate([o, t], 0) for o, t in zip(out, tree_flatten(tail)[0], strict=True)]
     return tree_unflatten(ys_tree, out)
+
+
+# -- batch rules --------------------------------------------------------------------------------
+# Batched carries hold the batch at axis 0; batched ``xs``/``ys`` hold it at axis 1 (the scanned
+# axis stays leading).
+
+
+@scan_p.def_batch
+def _scan_batch(
+    args: Sequence[Any],
+    dims: Dims,
+    *,
+    jaxpr: ClosedJaxpr,
+    num_consts: int,
+    num_carry: int,
+    length: int,
+    reverse: bool,
+) -> tuple[list[Any], list[int | None]]:
+    size = axis_size(args, dims)
+    nc, nk = num_consts, num_carry
+    consts = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args[:nc], dims[:nc])]
+    carry = [
+        a if d is None else moveaxis(a, d, 0)
+        for a, d in zip(args[nc : nc + nk], dims[nc : nc + nk])
+    ]
+    xs = [a if d is None else moveaxis(a, d, 1) for a, d in zip(args[nc + nk :], dims[nc + nk :])]
+    c_b = [d is not None for d in dims[:nc]]
+    carry_b = [d is not None for d in dims[nc : nc + nk]]
+    x_b = [d is not None for d in dims[nc + nk :]]
+    while True:
+        out_b = _out_batched(jaxpr, [*c_b, *carry_b, *x_b], size)
+        grown = [x or y for x, y in zip(carry_b, out_b[:nk])]
+        if grown == carry_b:
+            break
+        carry_b = grown
+    carry = [
+        bdim_at_front(c, None, size) if cb and d is None else c
+        for c, cb, d in zip(carry, carry_b, dims[nc : nc + nk])
+    ]
+    force = [*carry_b, *([False] * (len(jaxpr.out_avals) - nk))]
+    new, new_consts, out_b = batch_jaxpr(jaxpr, [*c_b, *carry_b, *x_b], size, force=force)
+    outs = scan_p.bind_multi(
+        *new_consts,
+        *consts,
+        *carry,
+        *xs,
+        jaxpr=new,
+        num_consts=len(new_consts) + nc,
+        num_carry=nk,
+        length=length,
+        reverse=reverse,
+    )
+    out_dims: list[int | None] = [0 if b else None for b in out_b[:nk]]
+    out_dims += [1 if b else None for b in out_b[nk:]]
+    return list(outs), out_dims

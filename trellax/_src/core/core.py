@@ -163,7 +163,9 @@ class Primitive:
     __slots__ = (
         "abstract_eval_rule",
         "batch_rule",
+        "elementwise",
         "elementwise_dtypes",
+        "fusable",
         "impl",
         "impl_fp_free",
         "jvp_rule",
@@ -185,8 +187,14 @@ class Primitive:
         self.batch_rule: Callable[..., Any] | None = None
         # A memo {operand dtype: result dtype} for elementwise primitives whose rule is "operands
         # of one dtype; result dtype a function of it; weak iff all operands are weak" (set to a
-        # dict by ``lax._base.naryop``; None for every other primitive). See eval_primitive.
+        # dict by ``lax.naryop.naryop``; None for every other primitive). See eval_primitive.
         self.elementwise_dtypes: dict[DType, DType] | None = None
+        #: acts elementwise on operands of equal rank (0-d operands and size-1 axes broadcast):
+        #: its batch rule is ``lax.shapes.elementwise_rule`` (set with ``lax.shapes.def_elementwise``)
+        self.elementwise = False
+        #: an elementwise primitive whose impl the jit compiler may run chunk by chunk inside a
+        #: fused region (``interpreters/fusion.py``)
+        self.fusable = False
         _REGISTRY[name] = self
 
     def __repr__(self) -> str:

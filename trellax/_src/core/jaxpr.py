@@ -16,6 +16,7 @@ equations.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,28 +138,80 @@ def _param_str(v: Any, indent: int) -> str:
     return str(v)
 
 
-def pretty_print(jaxpr: Jaxpr) -> str:
-    names: dict[int, str] = {}
-    gen = _names()
+class PrintContext:
+    """Variable names while a jaxpr is printed, shared with the jaxprs printed inside it (a
+    ``jit`` body's inputs and outputs take the names of the equation's operands and results, as
+    JAX prints them). A binder no equation reads prints as ``_``."""
 
-    def name(v: Atom, binder: bool = False) -> str:
+    def __init__(self) -> None:
+        self.names: dict[int, str] = {}
+        #: names the variable generator skips (let-bound jaxprs)
+        self.taken: set[str] = set()
+        #: let-bound jaxprs: id(Jaxpr) -> its name
+        self.shared: dict[int, str] = {}
+        self._gen = _names()
+
+    def fresh(self) -> str:
+        while True:
+            n: str = next(self._gen)
+            if n not in self.taken:
+                return n
+
+    def name(self, v: Atom, binder: bool = False) -> str:
         if isinstance(v, Literal):
             value = v.value.item() if v.value.size == 1 else v.value
             return f"{value}:{v.aval.str_short()}"
-        if id(v) not in names:
-            names[id(v)] = next(gen)
-        return names[id(v)] + (f":{v.aval.str_short()}" if binder else "")
+        n = self.names.get(id(v))
+        if n is None:
+            n = self.names[id(v)] = self.fresh()
+        return n + (f":{v.aval.str_short()}" if binder else "")
 
-    consts = " ".join(name(v, True) for v in jaxpr.constvars)
-    ins = " ".join(name(v, True) for v in jaxpr.invars)
-    lines = [f"{{ lambda {consts}; {ins}. let"]
-    for eqn in jaxpr.eqns:
-        outs = " ".join(name(v, True) for v in eqn.outvars)
-        params = " ".join(f"{k}={_param_str(p, 4)}" for k, p in sorted(eqn.params.items()))
+    def alias(self, v: Atom, name: str) -> None:
+        """Names ``v`` ``name`` unless it has a name already."""
+        if isinstance(v, Var) and id(v) not in self.names:
+            self.names[id(v)] = name
+
+    def mark_unused(self, jaxpr: Jaxpr) -> None:
+        """Names ``_`` every equation result of ``jaxpr`` that nothing reads."""
+        used = {id(a) for e in jaxpr.eqns for a in e.invars}
+        used.update(id(a) for a in jaxpr.outvars)
+        for e in jaxpr.eqns:
+            for v in e.outvars:
+                if id(v) not in used:
+                    self.alias(v, "_")
+
+    def eqn(self, eqn: JaxprEqn, indent: int) -> str:
+        """One equation as text starting at column ``indent`` (later lines indented
+        absolutely)."""
+        rule = eqn_printers.get(eqn.primitive)
+        if rule is not None:
+            return rule(self, eqn, indent)
+        outs = " ".join(self.name(v, True) for v in eqn.outvars)
+        params = " ".join(f"{k}={_param_str(p, indent)}" for k, p in sorted(eqn.params.items()))
         head = eqn.primitive.name + (f"[{params}]" if params else "")
-        args = " ".join(name(v) for v in eqn.invars)
+        args = " ".join(self.name(v) for v in eqn.invars)
         lhs = f"{outs} = " if outs else ""  # an effect (debug_callback) has no results
-        lines.append(f"    {lhs}{head} {args}".rstrip())
-    outs = ", ".join(name(v) for v in jaxpr.outvars)
+        return f"{lhs}{head} {args}".rstrip()
+
+
+#: Equations printed in a layout of their own (``jit``, as JAX prints it):
+#: ``rule(context, eqn, indent) -> text`` (see :meth:`PrintContext.eqn`).
+eqn_printers: dict[Primitive, Callable[[PrintContext, JaxprEqn, int], str]] = {}
+
+#: Run before a jaxpr is printed: ``hook(context, jaxpr) -> lines`` printed above it (JAX's
+#: ``let name = { ... } in`` for a jaxpr that several ``jit`` equations share).
+print_prologues: list[Callable[[PrintContext, Jaxpr], list[str]]] = []
+
+
+def pretty_print(jaxpr: Jaxpr) -> str:
+    ctx = PrintContext()
+    prologue = [line for hook in print_prologues for line in hook(ctx, jaxpr)]
+    ctx.mark_unused(jaxpr)
+    consts = " ".join(ctx.name(v, True) for v in jaxpr.constvars)
+    ins = " ".join(ctx.name(v, True) for v in jaxpr.invars)
+    lines = [*prologue, f"{{ lambda {consts}; {ins}. let"]
+    for eqn in jaxpr.eqns:
+        lines.append(f"    {ctx.eqn(eqn, 4)}")
+    outs = ", ".join(ctx.name(v) for v in jaxpr.outvars)
     lines.append(f"  in ({outs}{',' if len(jaxpr.outvars) == 1 else ''}) }}")
     return "\n".join(lines)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.api.vmap import vmap
-from trellax._src.control_flow.batching import _run_batched
+from trellax._src.control_flow.common import _run_batched
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import UnexpectedTracerError
@@ -28,9 +28,9 @@ from trellax._src.interpreters.ad import JVPTrace, JVPTracer, _LinearDispatch
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.interpreters.tracing import JaxprTrace
 from trellax._src.lax._base import asarray
-from trellax._src.lax._batch import moveaxis
 from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval, zeros
 from trellax._src.lax.reductions import reduce_sum_p
+from trellax._src.lax.shapes import moveaxis
 from trellax._src.tree.tree_util import (
     PyTreeDef,
     tree_flatten,

@@ -19,7 +19,7 @@ from typing import Any
 
 from trellax._src.api.autodiff import jvp
 from trellax._src.api.linear_transpose import linear_transpose
-from trellax._src.control_flow.batching import _run_batched
+from trellax._src.control_flow.common import _run_batched
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
@@ -28,7 +28,7 @@ from trellax._src.interpreters import batching, tracing
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax._base import asarray
-from trellax._src.lax._batch import moveaxis
+from trellax._src.lax.shapes import moveaxis
 from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
 

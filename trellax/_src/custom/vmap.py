@@ -27,7 +27,7 @@ from trellax._src.interpreters.ad import jvp_flat
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.interpreters.call_jaxpr import batch_body, inline_codegen, trace_call
 from trellax._src.lax._base import asarray
-from trellax._src.lax._batch import moveaxis
+from trellax._src.lax.shapes import moveaxis
 from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_map, tree_unflatten
 
 

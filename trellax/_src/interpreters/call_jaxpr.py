@@ -10,7 +10,7 @@ from typing import Any
 from trellax._src.core import core
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.interpreters import batching, tracing
-from trellax._src.lax._batch import moveaxis
+from trellax._src.lax.shapes import moveaxis
 
 
 def trace_call(

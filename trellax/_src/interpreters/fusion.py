@@ -9,7 +9,7 @@ buffers, with NumPy's ``out=``), and only the region's outputs are written back.
 A region has a row count ``n`` (the leading axis of its values); every value it computes has
 ``n`` rows and is evaluated ``rows`` rows at a time. Its equations are:
 
-* elementwise equations (:data:`ELEMENTWISE`) whose result has ``n`` rows; operands may be the
+* elementwise equations (primitives marked ``fusable``) whose result has ``n`` rows; operands may be the
   region's values, or values from outside with ``n`` rows (sliced per chunk) or one row / 0-d
   (broadcast whole);
 * ``broadcast_in_dim``/``expand_dims`` to ``n`` rows (views, per chunk);
@@ -42,77 +42,6 @@ import numpy as np
 from trellax._src.backend import fp_errors
 from trellax._src.core.jaxpr import Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.interpreters.fusion_runtime import FusionOptions
-
-#: Primitives that act elementwise on operands of equal rank (size-1 axes and 0-d operands
-#: broadcast), and whose impl can therefore run on any chunk of rows.
-ELEMENTWISE = frozenset(
-    {
-        "add",
-        "sub",
-        "mul",
-        "max",
-        "min",
-        "neg",
-        "abs",
-        "floor",
-        "ceil",
-        "exp",
-        "exp2",
-        "log",
-        "log1p",
-        "expm1",
-        "sqrt",
-        "cbrt",
-        "sin",
-        "cos",
-        "tan",
-        "asin",
-        "acos",
-        "atan",
-        "sinh",
-        "cosh",
-        "tanh",
-        "asinh",
-        "acosh",
-        "atanh",
-        "is_finite",
-        "nextafter",
-        "and",
-        "or",
-        "xor",
-        "not",
-        "eq",
-        "ne",
-        "lt",
-        "le",
-        "gt",
-        "ge",
-        "shift_left",
-        "shift_right_arithmetic",
-        "shift_right_logical",
-        "population_count",
-        "sign",
-        "atan2",
-        "rsqrt",
-        "logistic",
-        "round",
-        "div",
-        "rem",
-        "pow",
-        "integer_pow",
-        "erf",
-        "erfc",
-        "lgamma",
-        "digamma",
-        "select_n",
-        "clamp",
-        "convert_element_type",
-        "add_any",
-        "real",
-        "imag",
-        "conj",
-    }
-)
 
 #: Reductions a region can hold, and how their per-chunk partials combine.
 REDUCTIONS = {
@@ -181,7 +110,7 @@ def classify(eqn: JaxprEqn) -> str | None:
     dtypes = [a.aval.dtype for a in (*eqn.invars, *eqn.outvars)]
     if not all(_supported_dtype(d) for d in dtypes):
         return None
-    if name in ELEMENTWISE:
+    if eqn.primitive.fusable:  # set beside the primitive's definition (lax.shapes.def_elementwise)
         return "elementwise" if _same_dtype_as_impl(eqn) else None
     if name in _VIEWS:
         return "view"

@@ -198,6 +198,11 @@ def _fix_dtype(x: Any, d: np.dtype[Any]) -> np.ndarray[Any, Any]:
 CodegenRule = Callable[["Emitter", JaxprEqn, list[str], list[str], str], None]
 codegen_rules: dict[Primitive, CodegenRule] = {}
 
+#: Call primitives (``jit``): ``body(eqn)`` is a closed jaxpr taking the equation's operands and
+#: returning its results. The compiler replaces such equations by the body's equations before
+#: planning (:func:`inline_calls`), so fusion and dead-temporary freeing see across the call.
+call_bodies: dict[Primitive, Callable[[JaxprEqn], ClosedJaxpr]] = {}
+
 #: Python allows 20 statically nested blocks; deeper control flow falls back to impl calls.
 _MAX_INLINE_DEPTH = 12
 
@@ -270,6 +275,8 @@ class Emitter:
     ) -> list[str]:
         """Emits ``jaxpr``'s equations with its inputs bound to ``in_names``; returns the
         expressions of its outputs."""
+        if call_bodies and any(e.primitive in call_bodies for e in jaxpr.eqns):
+            jaxpr, consts = inline_calls(jaxpr, consts)
         names: dict[int, str] = {}
         for v, c in zip(jaxpr.constvars, consts):
             names[id(v)] = self.bind(c._value if isinstance(c, ArrayImpl) else c, "c")
@@ -375,6 +382,46 @@ class Emitter:
         """``targets = exprs`` as one tuple assignment (so swaps are safe)."""
         if targets:
             self.emit(f"{indent}{', '.join(targets)}, = {', '.join(exprs)},")
+
+
+def inline_calls(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[Jaxpr, list[Any]]:
+    """``jaxpr`` with every call equation (:data:`call_bodies`) replaced by its body's equations,
+    recursively, under fresh variables; the bodies' constants are appended to ``consts``."""
+    env: dict[int, Atom] = {}
+    constvars = list(jaxpr.constvars)
+    all_consts = list(consts)
+    eqns: list[JaxprEqn] = []
+
+    def read(a: Atom) -> Atom:
+        return env.get(id(a), a) if type(a) is Var else a
+
+    def walk(body_eqns: Sequence[JaxprEqn], fresh: bool) -> None:
+        for e in body_eqns:
+            ins = [read(a) for a in e.invars]
+            rule = call_bodies.get(e.primitive)
+            if rule is not None:
+                body = rule(e)
+                bj = body.jaxpr
+                for v, c in zip(bj.constvars, body.consts):
+                    nv = Var(v.aval)
+                    constvars.append(nv)
+                    all_consts.append(c)
+                    env[id(v)] = nv
+                for v, a in zip(bj.invars, ins):
+                    env[id(v)] = a
+                walk(bj.eqns, True)
+                for v, o in zip(e.outvars, bj.outvars):
+                    env[id(v)] = read(o)
+                continue
+            outs = e.outvars
+            if fresh:
+                outs = [Var(v.aval) for v in e.outvars]
+                for v, nv in zip(e.outvars, outs):
+                    env[id(v)] = nv
+            eqns.append(JaxprEqn(e.primitive, ins, list(outs), e.params, e.source, e.api))
+
+    walk(jaxpr.eqns, False)
+    return Jaxpr(constvars, jaxpr.invars, [read(a) for a in jaxpr.outvars], eqns), all_consts
 
 
 def _step_io(step: JaxprEqn | fusion.Region) -> tuple[list[Atom], list[Var]]:

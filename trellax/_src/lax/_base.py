@@ -9,16 +9,16 @@ operand dtypes must be identical. Errors name the primitive, the dtypes, and the
 from __future__ import annotations
 
 import cmath
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
-from trellax._src.backend import numpy as backend
+from trellax._src.backend import eager
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.config import settings as _config
 from trellax._src.core.basearray import Array
-from trellax._src.core.core import AbstractValue, Primitive, Shape, ShapedArray
+from trellax._src.core.core import AbstractValue, Shape
 from trellax._src.dtypes import dtypes
 
 DType = np.dtype[Any]
@@ -208,7 +208,7 @@ def _scalar_to_array(x: Any, dtype: DType, weak_type: bool) -> ArrayImpl:
             value = np.array(x, dtype=dtypes.default_int_dtype()).astype(dtype)
     else:
         value = np.array(x, dtype=dtype) if dtype.kind != "V" else np.array(x).astype(dtype)
-    return ArrayImpl._new(value, dtype, weak_type)
+    return eager.wrap(value, dtype, weak_type)
 
 
 def asarray(x: Any) -> Array:
@@ -220,10 +220,10 @@ def asarray(x: Any) -> Array:
     if t is int or t is float or t is complex:
         return scalar_to_array(x, dtypes._DEFAULTS[_config.state().x64][_PY_KIND[t]], True)
     if t is bool:
-        return ArrayImpl._new(np.asarray(x), dtypes.bool_, False)
+        return eager.wrap(np.asarray(x), dtypes.bool_, False)
     if isinstance(x, (np.ndarray, np.generic)):
         d, _ = dtypes.dtype_and_weak_type(x)
-        return ArrayImpl._new(np.array(x, dtype=d), d, False)
+        return eager.wrap(np.array(x, dtype=d), d, False)
     raise TypeError(
         f"Value {x!r} of type {type(x).__name__} is not a valid trellax array; lax functions "
         "take trellax arrays, NumPy arrays and scalars, and Python scalars"
@@ -265,82 +265,6 @@ def elementwise_shape(name: str, *shapes: Shape) -> Shape:
                         f"{', '.join(str(tuple(s)) for s in shapes)}."
                     )
     return tuple(out)
-
-
-def naryop(
-    name: str,
-    accepted: Sequence[Category],
-    *,
-    result_dtype: Callable[[DType], DType] | None = None,
-    same_dtypes: bool = True,
-    weak_rule: Callable[[Sequence[AbstractValue]], bool] | None = None,
-) -> Primitive:
-    """Defines an elementwise primitive: dtype checks, shapes by :func:`elementwise_shape`, weak
-    flag = all inputs weak.
-
-    ``result_dtype`` maps the (first) operand dtype to the result's (comparisons give bool,
-    ``abs`` of complex gives the real type); default: unchanged. It must be a pure function of
-    the dtype (never read the configuration): the evaluation trace memoizes its answer per dtype
-    (``Primitive.elementwise_dtypes``).
-    """
-    prim = Primitive(name)
-    prim.def_impl(backend.impl(name))
-    nargs = len(accepted)
-    sets = [c.dtypes for c in accepted]
-    new_aval = ShapedArray._fast
-
-    def check(avals: Sequence[AbstractValue]) -> None:
-        if len(avals) != nargs:
-            raise TypeError(f"{name} takes {nargs} operand(s), got {len(avals)}")
-        for i, (a, cat) in enumerate(zip(avals, accepted)):
-            if a.dtype not in cat:
-                check_dtype(name, a.dtype, cat, None if nargs == 1 else i)
-        if same_dtypes and nargs > 1:
-            check_same_dtypes(name, avals)
-
-    if weak_rule is None and (same_dtypes or nargs == 1):
-        # the rule below is "one dtype in, result dtype a function of it, weak iff all operands
-        # are": the evaluation trace may memoize its dtype verdict (eager.eval_primitive)
-        prim.elementwise_dtypes = {}
-
-    if nargs == 1:
-        (ok,) = sets
-
-        def abstract_eval_unary(x: AbstractValue) -> ShapedArray:
-            d = x.dtype
-            if d not in ok:
-                check((x,))
-            return new_aval(x.shape, d if result_dtype is None else result_dtype(d), x.weak_type)
-
-        prim.def_abstract_eval(abstract_eval_unary)
-        return prim
-
-    if nargs == 2 and same_dtypes and weak_rule is None:
-        ok0, ok1 = sets
-
-        def abstract_eval_binary(x: AbstractValue, y: AbstractValue) -> ShapedArray:
-            d = x.dtype
-            if d not in ok0 or (y.dtype is not d and (y.dtype != d or y.dtype not in ok1)):
-                check((x, y))
-            sx, sy = x.shape, y.shape
-            shape = sx if sx == sy else elementwise_shape(name, sx, sy)
-            out = d if result_dtype is None else result_dtype(d)
-            return new_aval(shape, out, x.weak_type and y.weak_type)
-
-        prim.def_abstract_eval(abstract_eval_binary)
-        return prim
-
-    def abstract_eval(*avals: AbstractValue) -> ShapedArray:
-        check(avals)
-        shapes = [a.shape for a in avals]
-        shape = elementwise_shape(name, *shapes)
-        weak = all(a.weak_type for a in avals) if weak_rule is None else weak_rule(avals)
-        first = avals[0].dtype
-        out_dtype = first if result_dtype is None else result_dtype(first)
-        return new_aval(tuple(shape), out_dtype, weak)
-
-    prim.def_abstract_eval(abstract_eval)
-    return prim
 
 
 def to_bool(_: DType) -> DType:

@@ -101,6 +101,9 @@ def instantiate(t: Any) -> Any:
 
 add_any_p = Primitive("add_any")
 add_any_p.def_impl(np.add)
+# elementwise on operands of one shape; its batch rule is registered in lax.shapes (this module
+# sits below lax and cannot bind its shape primitives)
+add_any_p.elementwise = add_any_p.fusable = True
 
 
 @add_any_p.def_abstract_eval

@@ -110,6 +110,60 @@ def _dynamic_index(index: ArrayLike, size: int, allow_negative: bool) -> Array:
     return i
 
 
+def _normalized_starts(
+    a: Array, start_indices: Sequence[ArrayLike], allow_negative: bool, name: str
+) -> list[Any]:
+    """Start indices with negative ones counted from the end, as JAX's wrappers do before the
+    primitive clamps: a Python int statically, a traced or array index with a ``select``."""
+    starts = list(start_indices)
+    if len(starts) != a.ndim:
+        raise TypeError(
+            f"{name}: need one start index per dimension of shape {tuple(a.shape)}, "
+            f"got {len(starts)}"
+        )
+    out: list[Any] = []
+    for s, n in zip(starts, a.shape):
+        if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
+            v = int(s)
+            if v < 0 and not allow_negative:
+                raise ValueError(
+                    f"Index {v} is out of bounds for dimension {n} if allow_negative_indices=False"
+                )
+            out.append(v + n if v < 0 else v)
+        else:
+            out.append(_dynamic_index(s, n, allow_negative))
+    return out
+
+
+def dynamic_slice(
+    operand: ArrayLike,
+    start_indices: Sequence[ArrayLike],
+    slice_sizes: Sequence[int],
+    *,
+    allow_negative_indices: bool = True,
+) -> Array:
+    """The ``slice_sizes`` window of ``operand`` at ``start_indices`` (which may be traced).
+    Negative starts count from the end of their axis (unless ``allow_negative_indices`` is
+    False); then starts are clamped so that the window fits, as XLA does."""
+    a = asarray(operand)
+    starts = _normalized_starts(a, start_indices, allow_negative_indices, "dynamic_slice")
+    return structural.dynamic_slice(a, starts, slice_sizes)
+
+
+def dynamic_update_slice(
+    operand: ArrayLike,
+    update: ArrayLike,
+    start_indices: Sequence[ArrayLike],
+    *,
+    allow_negative_indices: bool = True,
+) -> Array:
+    """``operand`` with ``update`` written at ``start_indices`` (negative starts count from
+    the end; then starts are clamped so that the update fits)."""
+    a = asarray(operand)
+    starts = _normalized_starts(a, start_indices, allow_negative_indices, "dynamic_update_slice")
+    return structural.dynamic_update_slice(a, update, starts)
+
+
 def _starts(a: Array, axis: int, index: Array) -> list[Array]:
     zero = scalar_to_array(0, index.dtype, False)
     return [index if d == axis else zero for d in range(a.ndim)]

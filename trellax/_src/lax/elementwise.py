@@ -29,67 +29,69 @@ from trellax._src.lax._base import (
     inexact,
     int_or_float,
     integer,
-    naryop,
     num,
     ordered,
     same_dtypes_error,
     signed_num,
     to_bool,
 )
+from trellax._src.lax.naryop import naryop
+from trellax._src.lax.shapes import def_elementwise
 
 # -- arithmetic -----------------------------------------------------------------------------------
-add_p = naryop("add", [num, num])
-sub_p = naryop("sub", [num, num])
-mul_p = naryop("mul", [num, num])
-div_p = naryop("div", [num, num])
-rem_p = naryop("rem", [int_or_float, int_or_float])
-max_p = naryop("max", [any_, any_])
-min_p = naryop("min", [any_, any_])
-nextafter_p = naryop("nextafter", [floating, floating])
-atan2_p = naryop("atan2", [inexact, inexact])
-neg_p = naryop("neg", [num])
-sign_p = naryop("sign", [num])
-abs_p = naryop("abs", [signed_num], result_dtype=complex_to_real)
-floor_p = naryop("floor", [floating])
-ceil_p = naryop("ceil", [floating])
-is_finite_p = naryop("is_finite", [floating], result_dtype=to_bool)
+add_p = naryop("add", backend.add, [num, num])
+sub_p = naryop("sub", backend.sub, [num, num])
+mul_p = naryop("mul", backend.mul, [num, num])
+div_p = naryop("div", backend.div, [num, num])
+rem_p = naryop("rem", backend.rem, [int_or_float, int_or_float])
+max_p = naryop("max", backend.max_, [any_, any_])
+min_p = naryop("min", backend.min_, [any_, any_])
+nextafter_p = naryop("nextafter", backend.nextafter, [floating, floating])
+atan2_p = naryop("atan2", backend.atan2, [inexact, inexact])
+neg_p = naryop("neg", backend.neg, [num])
+sign_p = naryop("sign", backend.sign, [num])
+abs_p = naryop("abs", backend.abs_, [signed_num], result_dtype=complex_to_real)
+floor_p = naryop("floor", backend.floor, [floating])
+ceil_p = naryop("ceil", backend.ceil, [floating])
+is_finite_p = naryop("is_finite", backend.is_finite, [floating], result_dtype=to_bool)
 
 # -- transcendental -----------------------------------------------------------------------------
-exp_p = naryop("exp", [inexact])
-exp2_p = naryop("exp2", [inexact])
-log_p = naryop("log", [inexact])
-log1p_p = naryop("log1p", [inexact])
-expm1_p = naryop("expm1", [inexact])
-sqrt_p = naryop("sqrt", [inexact])
-rsqrt_p = naryop("rsqrt", [inexact])
-cbrt_p = naryop("cbrt", [floating])
-logistic_p = naryop("logistic", [inexact])
-sin_p = naryop("sin", [inexact])
-cos_p = naryop("cos", [inexact])
-tan_p = naryop("tan", [inexact])
-asin_p = naryop("asin", [inexact])
-acos_p = naryop("acos", [inexact])
-atan_p = naryop("atan", [inexact])
-sinh_p = naryop("sinh", [inexact])
-cosh_p = naryop("cosh", [inexact])
-tanh_p = naryop("tanh", [inexact])
-asinh_p = naryop("asinh", [inexact])
-acosh_p = naryop("acosh", [inexact])
-atanh_p = naryop("atanh", [inexact])
-erf_p = naryop("erf", [floating])
-erfc_p = naryop("erfc", [floating])
-lgamma_p = naryop("lgamma", [floating])
-digamma_p = naryop("digamma", [floating])
+exp_p = naryop("exp", backend.exp, [inexact])
+exp2_p = naryop("exp2", backend.exp2, [inexact])
+log_p = naryop("log", backend.log, [inexact])
+log1p_p = naryop("log1p", backend.log1p, [inexact])
+expm1_p = naryop("expm1", backend.expm1, [inexact])
+sqrt_p = naryop("sqrt", backend.sqrt, [inexact])
+rsqrt_p = naryop("rsqrt", backend.rsqrt, [inexact])
+cbrt_p = naryop("cbrt", backend.cbrt, [floating])
+logistic_p = naryop("logistic", backend.logistic, [inexact])
+sin_p = naryop("sin", backend.sin, [inexact])
+cos_p = naryop("cos", backend.cos, [inexact])
+tan_p = naryop("tan", backend.tan, [inexact])
+asin_p = naryop("asin", backend.asin, [inexact])
+acos_p = naryop("acos", backend.acos, [inexact])
+atan_p = naryop("atan", backend.atan, [inexact])
+sinh_p = naryop("sinh", backend.sinh, [inexact])
+cosh_p = naryop("cosh", backend.cosh, [inexact])
+tanh_p = naryop("tanh", backend.tanh, [inexact])
+asinh_p = naryop("asinh", backend.asinh, [inexact])
+acosh_p = naryop("acosh", backend.acosh, [inexact])
+atanh_p = naryop("atanh", backend.atanh, [inexact])
+erf_p = naryop("erf", backend.erf, [floating])
+erfc_p = naryop("erfc", backend.erfc, [floating])
+lgamma_p = naryop("lgamma", backend.lgamma, [floating])
+digamma_p = naryop("digamma", backend.digamma, [floating])
 
-i0_p = naryop("i0", [floating])
-bessel_i0e_p = naryop("bessel_i0e", [floating])
+i0_p = naryop("i0", backend.i0, [floating], fusable=False)
+bessel_i0e_p = naryop("bessel_i0e", backend.bessel_i0e, [floating], fusable=False)
 
 
-gcd_p = naryop("gcd", [integer, integer])
-lcm_p = naryop("lcm", [integer, integer])
+gcd_p = naryop("gcd", backend.gcd, [integer, integer], fusable=False)
+lcm_p = naryop("lcm", backend.lcm, [integer, integer], fusable=False)
 
 frexp_p = Primitive("frexp", multiple_results=True)
-frexp_p.def_impl(backend.impl("frexp"))
+def_elementwise(frexp_p, fusable=False)  # two results: never fused
+frexp_p.def_impl(backend.frexp)
 
 
 @frexp_p.def_abstract_eval
@@ -101,34 +103,39 @@ def _frexp_abstract_eval(x: AbstractValue) -> tuple[ShapedArray, ShapedArray]:
 
 
 # -- complex parts -------------------------------------------------------------------------------
-real_p = naryop("real", [complex_], result_dtype=complex_to_real)
-imag_p = naryop("imag", [complex_], result_dtype=complex_to_real)
-conj_p = naryop("conj", [complex_])
+real_p = naryop("real", backend.real, [complex_], result_dtype=complex_to_real)
+imag_p = naryop("imag", backend.imag, [complex_], result_dtype=complex_to_real)
+conj_p = naryop("conj", backend.conj, [complex_])
 
 # -- bitwise and shifts --------------------------------------------------------------------------
-and_p = naryop("and", [bool_or_int, bool_or_int])
-or_p = naryop("or", [bool_or_int, bool_or_int])
-xor_p = naryop("xor", [bool_or_int, bool_or_int])
-not_p = naryop("not", [bool_or_int])
-shift_left_p = naryop("shift_left", [integer, integer])
-shift_right_arithmetic_p = naryop("shift_right_arithmetic", [integer, integer])
-shift_right_logical_p = naryop("shift_right_logical", [integer, integer])
-population_count_p = naryop("population_count", [integer])
-clz_p = naryop("clz", [integer])
+and_p = naryop("and", backend.and_, [bool_or_int, bool_or_int])
+or_p = naryop("or", backend.or_, [bool_or_int, bool_or_int])
+xor_p = naryop("xor", backend.xor, [bool_or_int, bool_or_int])
+not_p = naryop("not", backend.not_, [bool_or_int])
+shift_left_p = naryop("shift_left", backend.shift_left, [integer, integer])
+shift_right_arithmetic_p = naryop(
+    "shift_right_arithmetic", backend.shift_right_arithmetic, [integer, integer]
+)
+shift_right_logical_p = naryop(
+    "shift_right_logical", backend.shift_right_logical, [integer, integer]
+)
+population_count_p = naryop("population_count", backend.population_count, [integer])
+clz_p = naryop("clz", backend.clz, [integer], fusable=False)
 
 # -- comparisons ---------------------------------------------------------------------------------
-eq_p = naryop("eq", [any_, any_], result_dtype=to_bool)
-ne_p = naryop("ne", [any_, any_], result_dtype=to_bool)
-lt_p = naryop("lt", [ordered, ordered], result_dtype=to_bool)
-le_p = naryop("le", [ordered, ordered], result_dtype=to_bool)
-gt_p = naryop("gt", [ordered, ordered], result_dtype=to_bool)
-ge_p = naryop("ge", [ordered, ordered], result_dtype=to_bool)
+eq_p = naryop("eq", backend.eq, [any_, any_], result_dtype=to_bool)
+ne_p = naryop("ne", backend.ne, [any_, any_], result_dtype=to_bool)
+lt_p = naryop("lt", backend.lt, [ordered, ordered], result_dtype=to_bool)
+le_p = naryop("le", backend.le, [ordered, ordered], result_dtype=to_bool)
+gt_p = naryop("gt", backend.gt, [ordered, ordered], result_dtype=to_bool)
+ge_p = naryop("ge", backend.ge, [ordered, ordered], result_dtype=to_bool)
 
 
 # -- primitives with their own rules ------------------------------------------------------------
 
 round_p = Primitive("round")
-round_p.def_impl(backend.impl("round"))
+def_elementwise(round_p, fusable=True)
+round_p.def_impl(backend.round_)
 
 
 @round_p.def_abstract_eval
@@ -138,7 +145,8 @@ def _round_abstract_eval(x: AbstractValue, *, rounding_method: int = 0) -> Shape
 
 
 pow_p = Primitive("pow")
-pow_p.def_impl(backend.impl("pow"))
+def_elementwise(pow_p, fusable=True)
+pow_p.def_impl(backend.pow_)
 
 
 @pow_p.def_abstract_eval
@@ -157,7 +165,8 @@ def _pow_abstract_eval(x: AbstractValue, y: AbstractValue) -> ShapedArray:
 
 
 integer_pow_p = Primitive("integer_pow")
-integer_pow_p.def_impl(backend.impl("integer_pow"))
+def_elementwise(integer_pow_p, fusable=True)
+integer_pow_p.def_impl(backend.integer_pow)
 
 
 @integer_pow_p.def_abstract_eval
@@ -172,7 +181,8 @@ def _integer_pow_abstract_eval(x: AbstractValue, *, y: int) -> ShapedArray:
 
 
 complex_p = Primitive("complex")
-complex_p.def_impl(backend.impl("complex"))
+def_elementwise(complex_p, fusable=False)
+complex_p.def_impl(backend.complex_)
 
 
 @complex_p.def_abstract_eval

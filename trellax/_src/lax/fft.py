@@ -29,6 +29,7 @@ from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
 from trellax._src.lax._base import Category, asarray, check_dtype
+from trellax._src.lax.shapes import leading_rule
 
 FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
 
@@ -46,7 +47,7 @@ _complex = Category("complex64, complex128", "", (dtypes.complex64, dtypes.compl
 _real = Category("float32, float64", "", (dtypes.float32, dtypes.float64))
 
 fft_p = Primitive("fft")
-fft_p.def_impl(backend.impl("fft"))
+fft_p.def_impl(backend.fft)
 
 
 @fft_p.def_abstract_eval
@@ -126,3 +127,6 @@ def _fft_transpose(ct: Any, x: Any, *, fft_type: str, fft_lengths: tuple[int, ..
 
 
 ad_util.deflinear(fft_p, _fft_transpose)
+
+
+fft_p.def_batch(leading_rule(fft_p))  # maps over leading axes

@@ -20,14 +20,17 @@ transpose rule (gather <-> scatter-add) and a batching rule can be written from 
 from __future__ import annotations
 
 import enum
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple, TypeVar
 
-from trellax._src.backend import numpy as backend
+from trellax._src.backend import numpy_indexing as numpy_indexing_kernels
+from trellax._src.backend.numpy import Impl
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import asarray, same_dtypes_error
+from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front
 
 
 class GatherDimensionNumbers(NamedTuple):
@@ -126,7 +129,7 @@ def _layout(
 # -- gather -----------------------------------------------------------------------------------------
 
 gather_p = Primitive("gather")
-gather_p.def_impl(backend.impl("gather"))
+gather_p.def_impl(numpy_indexing_kernels.gather)
 
 
 @gather_p.def_abstract_eval
@@ -269,18 +272,18 @@ def _scatter_abstract_eval(name: str) -> Any:
     return rule
 
 
-def _scatter_primitive(name: str) -> Primitive:
+def _scatter_primitive(name: str, kernel: Impl) -> Primitive:
     prim = Primitive(name)
-    prim.def_impl(backend.impl(name))
+    prim.def_impl(kernel)
     prim.def_abstract_eval(_scatter_abstract_eval(name))
     return prim
 
 
-scatter_p = _scatter_primitive("scatter")
-scatter_add_p = _scatter_primitive("scatter-add")
-scatter_mul_p = _scatter_primitive("scatter-mul")
-scatter_min_p = _scatter_primitive("scatter-min")
-scatter_max_p = _scatter_primitive("scatter-max")
+scatter_p = _scatter_primitive("scatter", numpy_indexing_kernels.scatter)
+scatter_add_p = _scatter_primitive("scatter-add", numpy_indexing_kernels.scatter_add)
+scatter_mul_p = _scatter_primitive("scatter-mul", numpy_indexing_kernels.scatter_mul)
+scatter_min_p = _scatter_primitive("scatter-min", numpy_indexing_kernels.scatter_min)
+scatter_max_p = _scatter_primitive("scatter-max", numpy_indexing_kernels.scatter_max)
 
 #: ``.at[]`` method name -> scatter primitive.
 SCATTER_PRIMITIVES: dict[str, Primitive] = {
@@ -621,3 +624,94 @@ def _scatter_extremal_jvp(prim: Primitive) -> Any:
 
 scatter_min_p.def_jvp(_scatter_extremal_jvp(scatter_min_p))
 scatter_max_p.def_jvp(_scatter_extremal_jvp(scatter_max_p))
+
+
+# -- batch rules --------------------------------------------------------------------------------
+# The batch axis is moved to the front and described in the dimension numbers themselves, as XLA
+# does: a batched operand with unbatched indices gains a full-size window on axis 0; batched
+# indices with an unbatched operand gain a leading batch axis of the result; when both are
+# batched the two axes 0 are paired with ``operand_batching_dims`` /
+# ``start_indices_batching_dims``, so each batch element reads (or writes) only its own slice.
+
+
+DN = TypeVar("DN", GatherDimensionNumbers, ScatterDimensionNumbers)
+
+
+def shift_dnums(dn: DN, up: Sequence[str] = (), lead: Sequence[str] = ()) -> DN:
+    """``dn`` with a new axis 0 in front: the axis lists named in ``up`` renumbered past it, and
+    those in ``lead`` renumbered and led by the new axis 0 (it joins them). Every other field is
+    kept as it is (``_replace``); the one helper for the batch rules' dimension numbers."""
+    changes: dict[str, tuple[int, ...]] = {}
+    for field in (*up, *lead):
+        axes: tuple[int, ...] = getattr(dn, field)
+        shifted: tuple[int, ...] = tuple(a + 1 for a in axes)
+        changes[field] = (0, *shifted) if field in lead else shifted
+    return dn._replace(**changes)
+
+
+@gather_p.def_batch
+def _gather_batch(
+    args: Sequence[Any],
+    dims: Dims,
+    *,
+    dimension_numbers: GatherDimensionNumbers,
+    slice_sizes: tuple[int, ...],
+    mode: GatherScatterMode,
+    fill_value: Any,
+) -> tuple[Any, int]:
+    operand, indices = args
+    od, idim = dims
+    dn = dimension_numbers
+    size = axis_size(args, dims)
+    if idim is None:  # the batch is one more window of the operand, leading the result
+        operand = bdim_at_front(operand, od, size)
+        new = shift_dnums(
+            dn,
+            ("collapsed_slice_dims", "start_index_map", "operand_batching_dims"),
+            ("offset_dims",),
+        )
+        sizes = (size, *slice_sizes)
+    elif od is None:  # the batch is one more batch axis of the indices, leading the result
+        indices = bdim_at_front(indices, idim, size)
+        new = shift_dnums(dn, ("offset_dims", "start_indices_batching_dims"))
+        sizes = slice_sizes
+    else:  # both: pair the two batch axes
+        operand = bdim_at_front(operand, od, size)
+        indices = bdim_at_front(indices, idim, size)
+        new = shift_dnums(
+            dn,
+            ("offset_dims", "collapsed_slice_dims", "start_index_map"),
+            ("operand_batching_dims", "start_indices_batching_dims"),
+        )
+        sizes = (1, *slice_sizes)
+    out = gather_p.bind(
+        operand, indices, dimension_numbers=new, slice_sizes=sizes, mode=mode, fill_value=fill_value
+    )
+    return out, 0
+
+
+def _scatter_batch_rule(prim: Any) -> Any:
+    def rule(
+        args: Sequence[Any],
+        dims: Dims,
+        *,
+        dimension_numbers: ScatterDimensionNumbers,
+        mode: GatherScatterMode,
+    ) -> tuple[Any, int]:
+        # Every operand is given the batch at axis 0 (the result is batched whenever any input
+        # is), and the operand's and the indices' axes 0 are paired.
+        size = axis_size(args, dims)
+        operand, indices, updates = (bdim_at_front(a, d, size) for a, d in zip(args, dims))
+        dn = dimension_numbers
+        new = shift_dnums(
+            dn,
+            ("update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims"),
+            ("operand_batching_dims", "scatter_indices_batching_dims"),
+        )
+        return prim.bind(operand, indices, updates, dimension_numbers=new, mode=mode), 0
+
+    return rule
+
+
+for _prim in SCATTER_PRIMITIVES.values():
+    _prim.def_batch(_scatter_batch_rule(_prim))

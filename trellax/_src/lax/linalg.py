@@ -21,6 +21,7 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from trellax._src.backend import numpy as backend
+from trellax._src.backend.numpy import Impl
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
@@ -34,14 +35,15 @@ from trellax._src.lax._base import (
     inexact,
     same_dtypes_error,
 )
+from trellax._src.lax.shapes import leading_rule
 
 Shape = tuple[int, ...]
 DType = np.dtype[Any]
 
 
-def _prim(name: str, *, multiple_results: bool = False) -> Primitive:
+def _prim(name: str, kernel: Impl, *, multiple_results: bool = False) -> Primitive:
     p = Primitive(name, multiple_results=multiple_results)
-    p.def_impl(backend.impl(name))
+    p.def_impl(kernel)
     return p
 
 
@@ -73,7 +75,7 @@ def _check_matrix(name: str, x: AbstractValue, *, square: bool = True) -> tuple[
 
 # -- cholesky -----------------------------------------------------------------------------------
 
-cholesky_p = _prim("cholesky")
+cholesky_p = _prim("cholesky", backend.cholesky)
 
 
 @cholesky_p.def_abstract_eval
@@ -110,7 +112,7 @@ def symmetrize(x: Array) -> Array:
 
 # -- eigh and eig -------------------------------------------------------------------------------
 
-eigh_p = _prim("eigh", multiple_results=True)
+eigh_p = _prim("eigh", backend.eigh, multiple_results=True)
 
 
 @eigh_p.def_abstract_eval
@@ -131,7 +133,7 @@ def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True) -> 
     return v, w
 
 
-eig_p = _prim("eig", multiple_results=True)
+eig_p = _prim("eig", backend.eig, multiple_results=True)
 
 
 @eig_p.def_abstract_eval
@@ -152,7 +154,7 @@ def eig(x: ArrayLike, *, compute_right_eigenvectors: bool = True) -> tuple[Array
 
 # -- qr and svd ---------------------------------------------------------------------------------
 
-qr_p = _prim("qr", multiple_results=True)
+qr_p = _prim("qr", backend.qr, multiple_results=True)
 
 
 @qr_p.def_abstract_eval
@@ -170,7 +172,7 @@ def qr(x: ArrayLike, *, full_matrices: bool = True) -> tuple[Array, Array]:
     return q, r
 
 
-svd_p = _prim("svd", multiple_results=True)
+svd_p = _prim("svd", backend.svd, multiple_results=True)
 
 
 @svd_p.def_abstract_eval
@@ -210,7 +212,7 @@ def svd(
 
 # -- solves, inverse, determinants ----------------------------------------------------------------
 
-triangular_solve_p = _prim("triangular_solve")
+triangular_solve_p = _prim("triangular_solve", backend.triangular_solve)
 
 
 @triangular_solve_p.def_abstract_eval
@@ -260,7 +262,7 @@ def triangular_solve(
     )
 
 
-solve_p = _prim("solve")
+solve_p = _prim("solve", backend.solve)
 
 
 @solve_p.def_abstract_eval
@@ -282,7 +284,7 @@ def solve(a: ArrayLike, b: ArrayLike) -> Array:
     return solve_p.bind(asarray(a), asarray(b))
 
 
-inv_p = _prim("inv")
+inv_p = _prim("inv", backend.inv)
 
 
 @inv_p.def_abstract_eval
@@ -296,7 +298,7 @@ def inv(x: ArrayLike) -> Array:
     return inv_p.bind(asarray(x))
 
 
-det_p = _prim("det")
+det_p = _prim("det", backend.det)
 
 
 @det_p.def_abstract_eval
@@ -310,7 +312,7 @@ def det(x: ArrayLike) -> Array:
     return det_p.bind(asarray(x))
 
 
-slogdet_p = _prim("slogdet", multiple_results=True)
+slogdet_p = _prim("slogdet", backend.slogdet, multiple_results=True)
 
 
 @slogdet_p.def_abstract_eval
@@ -659,3 +661,20 @@ def _eig_jvp(primals: Any, tangents: Any, *, compute_right_eigenvectors: bool) -
 
 
 eig_p.def_jvp(_eig_jvp)
+
+
+# -- batch rules: the decompositions map over leading axes ----------------------------------------
+
+for _p in (
+    cholesky_p,
+    eigh_p,
+    eig_p,
+    qr_p,
+    svd_p,
+    triangular_solve_p,
+    solve_p,
+    inv_p,
+    det_p,
+    slogdet_p,
+):
+    _p.def_batch(leading_rule(_p))

@@ -10,17 +10,16 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from trellax._src.backend import bits as _bits_impls  # noqa: F401  (registers the impl)
-from trellax._src.backend import numpy as backend
+from trellax._src.backend import bits as bits_kernels
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.core.typing import ArrayLike
 from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, check_dtype, floating
-from trellax._src.lax._batch import elementwise_rule
+from trellax._src.lax.shapes import def_elementwise
 
 reduce_precision_p = Primitive("reduce_precision")
-reduce_precision_p.def_impl(backend.impl("reduce_precision"))
+reduce_precision_p.def_impl(bits_kernels.reduce_precision)
 
 
 @reduce_precision_p.def_abstract_eval
@@ -36,7 +35,7 @@ def _reduce_precision_transpose(ct: Any, x: Any, **params: Any) -> list[Any]:
 
 
 ad_util.deflinear(reduce_precision_p, _reduce_precision_transpose)
-reduce_precision_p.def_batch(elementwise_rule(reduce_precision_p))
+def_elementwise(reduce_precision_p, fusable=False)
 
 
 def reduce_precision(operand: float | ArrayLike, exponent_bits: int, mantissa_bits: int) -> Array:

@@ -13,6 +13,7 @@ from typing import Any, Protocol, TypeAlias, overload
 import numpy as np
 
 from trellax._src.backend import numpy as backend
+from trellax._src.backend.numpy import Impl
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.core.typing import ArrayLike, DTypeLike
@@ -27,6 +28,7 @@ from trellax._src.lax._base import (
     not_complex,
     number,
 )
+from trellax._src.lax.shapes import Dims, all_at_front, moveaxis, shift_axes
 
 Shape = tuple[int, ...]
 DotDimensionNumbers: TypeAlias = tuple[
@@ -35,9 +37,9 @@ DotDimensionNumbers: TypeAlias = tuple[
 """``((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))``."""
 
 
-def _reduction(name: str, accepted: Any, *, keep_weak: bool = True) -> Primitive:
+def _reduction(name: str, kernel: Impl, accepted: Any, *, keep_weak: bool = True) -> Primitive:
     prim = Primitive(name)
-    prim.def_impl(backend.impl(name))
+    prim.def_impl(kernel)
 
     ok = accepted.dtypes
 
@@ -51,13 +53,13 @@ def _reduction(name: str, accepted: Any, *, keep_weak: bool = True) -> Primitive
     return prim
 
 
-reduce_sum_p = _reduction("reduce_sum", number)
-reduce_prod_p = _reduction("reduce_prod", number)
-reduce_max_p = _reduction("reduce_max", any_)
-reduce_min_p = _reduction("reduce_min", any_)
-reduce_and_p = _reduction("reduce_and", bool_or_int, keep_weak=False)
-reduce_or_p = _reduction("reduce_or", bool_or_int, keep_weak=False)
-reduce_xor_p = _reduction("reduce_xor", bool_or_int, keep_weak=False)
+reduce_sum_p = _reduction("reduce_sum", backend.reduce_sum, number)
+reduce_prod_p = _reduction("reduce_prod", backend.reduce_prod, number)
+reduce_max_p = _reduction("reduce_max", backend.reduce_max, any_)
+reduce_min_p = _reduction("reduce_min", backend.reduce_min, any_)
+reduce_and_p = _reduction("reduce_and", backend.reduce_and, bool_or_int, keep_weak=False)
+reduce_or_p = _reduction("reduce_or", backend.reduce_or, bool_or_int, keep_weak=False)
+reduce_xor_p = _reduction("reduce_xor", backend.reduce_xor, bool_or_int, keep_weak=False)
 
 
 class Reducer(Protocol):
@@ -87,9 +89,9 @@ reduce_or = _reducer(reduce_or_p)
 reduce_xor = _reducer(reduce_xor_p)
 
 
-def _arg_reduction(name: str) -> Primitive:
+def _arg_reduction(name: str, kernel: Impl) -> Primitive:
     prim = Primitive(name)
-    prim.def_impl(backend.impl(name))
+    prim.def_impl(kernel)
 
     @prim.def_abstract_eval
     def abstract_eval(x: AbstractValue, *, axes: Shape, index_dtype: Any) -> ShapedArray:
@@ -107,8 +109,8 @@ def _arg_reduction(name: str) -> Primitive:
     return prim
 
 
-argmax_p = _arg_reduction("argmax")
-argmin_p = _arg_reduction("argmin")
+argmax_p = _arg_reduction("argmax", backend.argmax)
+argmin_p = _arg_reduction("argmin", backend.argmin)
 
 
 def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
@@ -128,9 +130,9 @@ def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
 # -- cumulative ---------------------------------------------------------------------------------
 
 
-def _cumulative(name: str, accepted: Any) -> Primitive:
+def _cumulative(name: str, kernel: Impl, accepted: Any) -> Primitive:
     prim = Primitive(name)
-    prim.def_impl(backend.impl(name))
+    prim.def_impl(kernel)
 
     @prim.def_abstract_eval
     def abstract_eval(x: AbstractValue, *, axis: int, reverse: bool) -> ShapedArray:
@@ -140,10 +142,10 @@ def _cumulative(name: str, accepted: Any) -> Primitive:
     return prim
 
 
-cumsum_p = _cumulative("cumsum", number)
-cumprod_p = _cumulative("cumprod", number)
-cummax_p = _cumulative("cummax", not_complex)
-cummin_p = _cumulative("cummin", not_complex)
+cumsum_p = _cumulative("cumsum", backend.cumsum, number)
+cumprod_p = _cumulative("cumprod", backend.cumprod, number)
+cummax_p = _cumulative("cummax", backend.cummax, not_complex)
+cummin_p = _cumulative("cummin", backend.cummin, not_complex)
 
 
 class Cumulative(Protocol):
@@ -174,7 +176,7 @@ cummin = _cumulator(cummin_p)
 # -- sort ---------------------------------------------------------------------------------------
 
 sort_p = Primitive("sort", multiple_results=True)
-sort_p.def_impl(backend.impl("sort"))
+sort_p.def_impl(backend.sort)
 
 
 @sort_p.def_abstract_eval
@@ -222,7 +224,7 @@ def sort(
 # -- dot_general --------------------------------------------------------------------------------
 
 dot_general_p = Primitive("dot_general")
-dot_general_p.def_impl(backend.impl("dot_general"))
+dot_general_p.def_impl(backend.dot_general)
 
 
 def _dot_rank(d: Any) -> tuple[int, int, int, int, int]:
@@ -650,3 +652,85 @@ def _dot_jvp_rule(which: int) -> Any:
 
 ad_util.defjvp(dot_general_p, _dot_jvp_rule(0), _dot_jvp_rule(1))
 dot_general_p.def_transpose(_dot_general_transpose)
+
+
+# -- batch rules --------------------------------------------------------------------------------
+
+
+def _reduce_rule(prim: Primitive) -> None:
+    """The batch stays put; the reduced axes are renamed around it."""
+
+    def rule(args: Sequence[Any], dims: Dims, **params: Any) -> tuple[Any, int]:
+        (x,), (d,) = args, dims
+        assert d is not None
+        axes = shift_axes(params["axes"], d)
+        params["axes"] = axes
+        return prim.bind(x, **params), d - sum(1 for a in axes if a < d)
+
+    prim.def_batch(rule)
+
+
+for _p in (
+    reduce_sum_p,
+    reduce_prod_p,
+    reduce_max_p,
+    reduce_min_p,
+    reduce_and_p,
+    reduce_or_p,
+    reduce_xor_p,
+    argmax_p,
+    argmin_p,
+):
+    _reduce_rule(_p)
+
+
+def _cumulative_rule(prim: Primitive) -> None:
+    def rule(args: Sequence[Any], dims: Dims, *, axis: int, reverse: bool) -> tuple[Any, int]:
+        (x,), (d,) = args, dims
+        assert d is not None
+        return prim.bind(x, axis=axis + (axis >= d), reverse=reverse), d
+
+    prim.def_batch(rule)
+
+
+for _p in (cumsum_p, cumprod_p, cummax_p, cummin_p):
+    _cumulative_rule(_p)
+
+
+@sort_p.def_batch
+def _sort_batch(args: Sequence[Any], dims: Dims, *, dimension: int, **params: Any) -> Any:
+    outs = sort_p.bind_multi(*all_at_front(args, dims), dimension=dimension + 1, **params)
+    return outs, (0,) * len(outs)
+
+
+@dot_general_p.def_batch
+def _dot_general_batch(
+    args: Sequence[Any], dims: Dims, *, dimension_numbers: Any, preferred_element_type: Any
+) -> tuple[Any, int]:
+    """Both batched: a new batch dimension. One batched: its batch is a free dimension of that
+    operand, which keeps its place among the free dimensions of the result."""
+    (x, y), (dx, dy) = args, dims
+    (lc, rc), (lb, rb) = dimension_numbers
+    if dx is not None and dy is not None:
+        x, y = moveaxis(x, dx, 0), moveaxis(y, dy, 0)
+        dn = (
+            (tuple(a + 1 for a in lc), tuple(a + 1 for a in rc)),
+            ((0, *(a + 1 for a in lb)), (0, *(a + 1 for a in rb))),
+        )
+        out_dim = 0
+    elif dx is not None:
+        lc, lb = shift_axes(lc, dx), shift_axes(lb, dx)
+        dn = ((lc, rc), (lb, rb))
+        free = [i for i in range(x.ndim) if i not in lc and i not in lb]
+        out_dim = len(lb) + free.index(dx)
+    else:
+        assert dy is not None
+        rc, rb = shift_axes(rc, dy), shift_axes(rb, dy)
+        dn = ((lc, rc), (lb, rb))
+        x_free = x.ndim - len(lc) - len(lb)
+        free = [i for i in range(y.ndim) if i not in rc and i not in rb]
+        out_dim = len(lb) + x_free + free.index(dy)
+    out = dot_general_p.bind(
+        x, y, dimension_numbers=dn, preferred_element_type=preferred_element_type
+    )
+    return out, out_dim

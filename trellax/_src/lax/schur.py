@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from trellax._src.backend import schur as _schur_impls  # noqa: F401  (registers the impls)
+from trellax._src.backend import schur as schur_kernels
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, ShapedArray
 from trellax._src.core.typing import ArrayLike
 from trellax._src.lax._base import asarray, check_dtype, inexact
-from trellax._src.lax._batch import leading_rule
 from trellax._src.lax.linalg import _aval, _prim
+from trellax._src.lax.shapes import leading_rule
 
 
 def _square(name: str, x: AbstractValue) -> tuple[int, ...]:
@@ -37,7 +37,7 @@ def _not_differentiable(name: str) -> Callable[..., Any]:
     return jvp
 
 
-schur_p = _prim("schur", multiple_results=True)
+schur_p = _prim("schur", schur_kernels.schur, multiple_results=True)
 
 
 @schur_p.def_abstract_eval
@@ -66,7 +66,7 @@ def schur(
     return tuple(out)  # type: ignore[return-value]
 
 
-hessenberg_p = _prim("hessenberg", multiple_results=True)
+hessenberg_p = _prim("hessenberg", schur_kernels.hessenberg, multiple_results=True)
 
 
 @hessenberg_p.def_abstract_eval

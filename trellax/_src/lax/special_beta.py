@@ -7,18 +7,22 @@ is JAX's ``ValueError``.
 
 from __future__ import annotations
 
-from trellax._src.backend import special_beta as _impls  # noqa: F401  (registers the impl)
+from trellax._src.backend import special_beta as special_beta_kernels
 from trellax._src.core.basearray import Array
 from trellax._src.core.typing import ArrayLike
 from trellax._src.lax import ad_util
-from trellax._src.lax._base import asarray, floating, naryop
-from trellax._src.lax._batch import elementwise_rule
+from trellax._src.lax._base import asarray, floating
 from trellax._src.lax.elementwise import add, exp, lgamma, log, log1p, mul, neg, sub
+from trellax._src.lax.naryop import naryop
 
 _c = ad_util.const
 
-regularized_incomplete_beta_p = naryop("regularized_incomplete_beta", [floating] * 3)
-regularized_incomplete_beta_p.def_batch(elementwise_rule(regularized_incomplete_beta_p))
+regularized_incomplete_beta_p = naryop(
+    "regularized_incomplete_beta",
+    special_beta_kernels.regularized_incomplete_beta,
+    [floating] * 3,
+    fusable=False,
+)
 
 
 def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:

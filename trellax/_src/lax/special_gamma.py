@@ -8,18 +8,17 @@ the ``igamma_grad_a`` primitive, which itself has no derivative (JAX raises too)
 
 from __future__ import annotations
 
-from trellax._src.backend import special_gamma as _impls  # noqa: F401  (registers the impls)
+from trellax._src.backend import special_gamma as special_gamma_kernels
 from trellax._src.core.basearray import Array
 from trellax._src.core.typing import ArrayLike
 from trellax._src.lax import ad_util
-from trellax._src.lax._base import asarray, floating, naryop
-from trellax._src.lax._batch import elementwise_rule
+from trellax._src.lax._base import asarray, floating
 from trellax._src.lax.elementwise import exp, lgamma, log, mul, neg, sub
+from trellax._src.lax.naryop import naryop
 
 _c = ad_util.const
 
-igamma_p = naryop("igamma", [floating, floating])
-igamma_p.def_batch(elementwise_rule(igamma_p))
+igamma_p = naryop("igamma", special_gamma_kernels.igamma, [floating, floating], fusable=False)
 
 
 def igamma(a: ArrayLike, x: ArrayLike) -> Array:
@@ -31,8 +30,7 @@ def igamma(a: ArrayLike, x: ArrayLike) -> Array:
     return igamma_p.bind(asarray(a), asarray(x))
 
 
-igammac_p = naryop("igammac", [floating, floating])
-igammac_p.def_batch(elementwise_rule(igammac_p))
+igammac_p = naryop("igammac", special_gamma_kernels.igammac, [floating, floating], fusable=False)
 
 
 def igammac(a: ArrayLike, x: ArrayLike) -> Array:
@@ -40,8 +38,9 @@ def igammac(a: ArrayLike, x: ArrayLike) -> Array:
     return igammac_p.bind(asarray(a), asarray(x))
 
 
-igamma_grad_a_p = naryop("igamma_grad_a", [floating, floating])
-igamma_grad_a_p.def_batch(elementwise_rule(igamma_grad_a_p))
+igamma_grad_a_p = naryop(
+    "igamma_grad_a", special_gamma_kernels.igamma_grad_a, [floating, floating], fusable=False
+)
 
 
 def igamma_grad_a(a: ArrayLike, x: ArrayLike) -> Array:

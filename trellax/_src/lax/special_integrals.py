@@ -9,37 +9,35 @@ from __future__ import annotations
 
 import math
 
-from trellax._src.backend import special_error as _e  # noqa: F401  (registers the impls)
-from trellax._src.backend import special_integrals as _i  # noqa: F401
+from trellax._src.backend import special_error as special_error_kernels
+from trellax._src.backend import special_integrals as special_integrals_kernels
+from trellax._src.backend.numpy import Impl
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive
 from trellax._src.core.typing import ArrayLike
 from trellax._src.lax import ad_util
-from trellax._src.lax._base import asarray, floating, naryop
-from trellax._src.lax._batch import elementwise_rule
+from trellax._src.lax._base import asarray, floating
 from trellax._src.lax.elementwise import cos, div, eq, exp, log, mul, neg, sin, sub
+from trellax._src.lax.naryop import naryop
 from trellax._src.lax.structural import select_n
 
 _c = ad_util.const
 
 
-def _unary(name: str) -> Primitive:
-    prim = naryop(name, [floating])
-    prim.def_batch(elementwise_rule(prim))
-    return prim
+def _unary(name: str, kernel: Impl) -> Primitive:
+    return naryop(name, kernel, [floating], fusable=False)
 
 
-erfcx_p = _unary("erfcx")
-dawsn_p = _unary("dawsn")
-fresnel_s_p = _unary("fresnel_s")
-fresnel_c_p = _unary("fresnel_c")
-exp1_p = _unary("exp1")
-expi_p = _unary("expi")
-sici_si_p = _unary("sici_si")
-sici_ci_p = _unary("sici_ci")
-spence_p = _unary("spence")
-expn_p = naryop("expn", [floating, floating])
-expn_p.def_batch(elementwise_rule(expn_p))
+erfcx_p = _unary("erfcx", special_error_kernels.erfcx)
+dawsn_p = _unary("dawsn", special_error_kernels.dawsn)
+fresnel_s_p = _unary("fresnel_s", special_error_kernels.fresnel_s)
+fresnel_c_p = _unary("fresnel_c", special_error_kernels.fresnel_c)
+exp1_p = _unary("exp1", special_integrals_kernels.exp1)
+expi_p = _unary("expi", special_integrals_kernels.expi)
+sici_si_p = _unary("sici_si", special_integrals_kernels.sici_si)
+sici_ci_p = _unary("sici_ci", special_integrals_kernels.sici_ci)
+spence_p = _unary("spence", special_integrals_kernels.spence)
+expn_p = naryop("expn", special_integrals_kernels.expn, [floating, floating], fusable=False)
 
 
 def erfcx(x: ArrayLike) -> Array:

@@ -7,12 +7,11 @@ derivative of ``zeta`` (JAX has none) or of ``polygamma`` in ``m`` (a ValueError
 
 from __future__ import annotations
 
-from trellax._src.backend import special as _special_impls  # noqa: F401  (registers the impls)
+from trellax._src.backend import special as special_kernels
 from trellax._src.core.basearray import Array
 from trellax._src.core.typing import ArrayLike
 from trellax._src.lax import ad_util
-from trellax._src.lax._base import asarray, floating, naryop
-from trellax._src.lax._batch import elementwise_rule
+from trellax._src.lax._base import asarray, floating
 from trellax._src.lax.elementwise import (
     abs,
     add,
@@ -27,12 +26,12 @@ from trellax._src.lax.elementwise import (
     sign,
     sub,
 )
+from trellax._src.lax.naryop import naryop
 from trellax._src.lax.structural import select_n
 
 _c = ad_util.const
 
-zeta_p = naryop("zeta", [floating, floating])
-zeta_p.def_batch(elementwise_rule(zeta_p))
+zeta_p = naryop("zeta", special_kernels.zeta, [floating, floating], fusable=False)
 
 
 def zeta(x: ArrayLike, q: ArrayLike) -> Array:
@@ -40,8 +39,7 @@ def zeta(x: ArrayLike, q: ArrayLike) -> Array:
     return zeta_p.bind(asarray(x), asarray(q))
 
 
-polygamma_p = naryop("polygamma", [floating, floating])
-polygamma_p.def_batch(elementwise_rule(polygamma_p))
+polygamma_p = naryop("polygamma", special_kernels.polygamma, [floating, floating], fusable=False)
 
 
 def polygamma(m: ArrayLike, x: ArrayLike) -> Array:
@@ -58,8 +56,7 @@ ad_util.defjvp(
 )
 ad_util.defjvp(digamma_p, lambda t, ans, x: mul(t, polygamma(_c(x, 1), x)))
 
-bessel_i1e_p = naryop("bessel_i1e", [floating])
-bessel_i1e_p.def_batch(elementwise_rule(bessel_i1e_p))
+bessel_i1e_p = naryop("bessel_i1e", special_kernels.bessel_i1e, [floating], fusable=False)
 
 
 def bessel_i1e(x: ArrayLike) -> Array:

@@ -11,31 +11,30 @@ from __future__ import annotations
 
 import math
 
-from trellax._src.backend import special_hyp2f1 as _hyp2f1_impl  # noqa: F401
-from trellax._src.backend import special_series as _impls  # noqa: F401  (registers the impls)
-from trellax._src.backend import special_wofz as _wofz_impl  # noqa: F401
+from trellax._src.backend import special_hyp2f1 as special_hyp2f1_kernels
+from trellax._src.backend import special_series as special_series_kernels
+from trellax._src.backend import special_wofz as special_wofz_kernels
+from trellax._src.backend.numpy import Impl
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive
 from trellax._src.core.typing import ArrayLike
 from trellax._src.lax import ad_util
-from trellax._src.lax._base import asarray, complex_, floating, naryop
-from trellax._src.lax._batch import elementwise_rule
+from trellax._src.lax._base import asarray, complex_, floating
 from trellax._src.lax.elementwise import abs, add, div, erf, exp, mul, neg, sign, sub
+from trellax._src.lax.naryop import naryop
 
 _c = ad_util.const
 
 
-def _elementwise(name: str, nargs: int) -> Primitive:
-    prim = naryop(name, [floating] * nargs)
-    prim.def_batch(elementwise_rule(prim))
-    return prim
+def _elementwise(name: str, kernel: Impl, nargs: int) -> Primitive:
+    return naryop(name, kernel, [floating] * nargs, fusable=False)
 
 
-owens_t_p = _elementwise("owens_t", 2)
-hyp1f1_p = _elementwise("hyp1f1", 3)
-hyp1f1_grad_a_p = _elementwise("hyp1f1_grad_a", 3)
-hyp1f1_grad_b_p = _elementwise("hyp1f1_grad_b", 3)
-bessel_j_p = _elementwise("bessel_j", 2)
+owens_t_p = _elementwise("owens_t", special_series_kernels.owens_t, 2)
+hyp1f1_p = _elementwise("hyp1f1", special_series_kernels.hyp1f1, 3)
+hyp1f1_grad_a_p = _elementwise("hyp1f1_grad_a", special_series_kernels.hyp1f1_grad_a, 3)
+hyp1f1_grad_b_p = _elementwise("hyp1f1_grad_b", special_series_kernels.hyp1f1_grad_b, 3)
+bessel_j_p = _elementwise("bessel_j", special_series_kernels.bessel_j, 2)
 
 
 def owens_t(h: ArrayLike, a: ArrayLike) -> Array:
@@ -99,8 +98,7 @@ def _bessel_j_dz(t: Array, ans: Array, n: Array, z: Array) -> Array:
 ad_util.defjvp(bessel_j_p, None, _bessel_j_dz)
 
 
-wofz_p = naryop("wofz", [complex_])
-wofz_p.def_batch(elementwise_rule(wofz_p))
+wofz_p = naryop("wofz", special_wofz_kernels.wofz, [complex_], fusable=False)
 
 
 def wofz(z: ArrayLike) -> Array:
@@ -116,8 +114,12 @@ ad_util.defjvp(
 )
 
 
-hyp2f1_p = _elementwise("hyp2f1", 4)
-hyp2f1_grad_p = {name: _elementwise(f"hyp2f1_grad_{name}", 4) for name in ("a", "b", "c")}
+hyp2f1_p = _elementwise("hyp2f1", special_hyp2f1_kernels.hyp2f1, 4)
+hyp2f1_grad_p = {
+    "a": _elementwise("hyp2f1_grad_a", special_hyp2f1_kernels.hyp2f1_grad_a, 4),
+    "b": _elementwise("hyp2f1_grad_b", special_hyp2f1_kernels.hyp2f1_grad_b, 4),
+    "c": _elementwise("hyp2f1_grad_c", special_hyp2f1_kernels.hyp2f1_grad_c, 4),
+}
 
 
 def hyp2f1(a: ArrayLike, b: ArrayLike, c: ArrayLike, x: ArrayLike) -> Array:

@@ -7,15 +7,15 @@ Derivatives: ``∂Y/∂φ = i m Y`` and
 
 from __future__ import annotations
 
-from trellax._src.backend import special_sph_harm as _impls  # noqa: F401  (registers the impl)
+from trellax._src.backend import special_sph_harm as special_sph_harm_kernels
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import DType
 from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
-from trellax._src.lax._base import asarray, floating, naryop
-from trellax._src.lax._batch import elementwise_rule
+from trellax._src.lax._base import asarray, floating
 from trellax._src.lax.elementwise import add, cos, div, exp, mul, sin, sqrt, sub
+from trellax._src.lax.naryop import naryop
 
 _c = ad_util.const
 
@@ -24,8 +24,13 @@ def _complex_of(d: DType) -> DType:
     return dtypes.complex128 if d == dtypes.float64 else dtypes.complex64
 
 
-sph_harm_y_p = naryop("sph_harm_y", [floating] * 4, result_dtype=_complex_of)
-sph_harm_y_p.def_batch(elementwise_rule(sph_harm_y_p))
+sph_harm_y_p = naryop(
+    "sph_harm_y",
+    special_sph_harm_kernels.sph_harm_y,
+    [floating] * 4,
+    result_dtype=_complex_of,
+    fusable=False,
+)
 
 
 def sph_harm_y(n: ArrayLike, m: ArrayLike, theta: ArrayLike, phi: ArrayLike) -> Array:

@@ -9,11 +9,13 @@ from trellax._src.core import core
 from trellax._src.core.core import Primitive
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import Zero, differentiable, tangent_aval
+from trellax._src.lax.shapes import def_elementwise
 from trellax._src.tree.tree_util import tree_map
 
 stop_gradient_p = Primitive("stop_gradient")
 stop_gradient_p.def_impl(lambda x: x)
 stop_gradient_p.def_abstract_eval(lambda x: core.get_aval(x))
+def_elementwise(stop_gradient_p, fusable=False)  # the identity, elementwise: batch stays put
 
 
 def _stop_gradient_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:

@@ -1,29 +1,27 @@
-"""Dtype conversion and shape primitives: convert_element_type, reshape, broadcast, slicing, ...
+"""Joining, padding, slicing, selection, clamping and iota primitives, each with all its rules
+(abstract eval, JVP/transpose, batch rule) and its NumPy kernel.
 
-Shape ops keep the operand's weak flag; ``convert_element_type`` sets it explicitly (and the
-``trellax.numpy`` casts always ask for a strong result); ``bitcast_convert_type`` strips it.
+The conversion and shape primitives (``convert_element_type``, ``reshape``, ``transpose``, ...) are
+defined in :mod:`trellax._src.lax.shapes` and re-exported here.
 """
 
 from __future__ import annotations
 
-import math
-import operator
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from trellax._src.backend import numpy as backend
+from trellax._src.core import core
 from trellax._src.core.basearray import Array
-from trellax._src.core.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
-from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
+from trellax._src.core.core import AbstractValue, ShapedArray
+from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
 from trellax._src.lax._base import (
     any_,
     asarray,
-    canonicalize_axes,
     check_dtype,
     check_same_dtypes,
     elementwise_shape,
@@ -31,276 +29,51 @@ from trellax._src.lax._base import (
     num,
     same_dtypes_error,
 )
-
-Shape = tuple[int, ...]
-
-
-def _prim(name: str, *, multiple_results: bool = False) -> Primitive:
-    p = Primitive(name, multiple_results=multiple_results)
-    p.def_impl(backend.impl(name), fp_free=name in backend.DATA_MOVEMENT)
-    return p
-
-
-def _aval(shape: Sequence[int], dtype: Any, weak: bool) -> ShapedArray:
-    return ShapedArray._fast(tuple(shape), dtype, weak)
-
-
-def _shape_tuple(name: str, shape: Any) -> Shape:
-    try:
-        dims = tuple(
-            operator.index(d) for d in (shape if isinstance(shape, Sequence) else (shape,))
-        )
-    except TypeError:
-        raise TypeError(f"{name}: shape must be a sequence of integers, got {shape!r}") from None
-    if any(d < 0 for d in dims):
-        raise TypeError(f"{name}: shape {dims} has negative dimensions")
-    return dims
-
-
-# -- convert_element_type --------------------------------------------------------------------------
-
-convert_element_type_p = _prim("convert_element_type")
-
-
-@convert_element_type_p.def_abstract_eval
-def _convert_abstract_eval(x: AbstractValue, *, new_dtype: Any, weak_type: bool) -> ShapedArray:
-    return _aval(x.shape, new_dtype, weak_type)
-
-
-def convert_element_type(x: ArrayLike, new_dtype: DTypeLike, *, weak_type: bool = False) -> Array:
-    """Casts to ``new_dtype`` (any pair of dtypes is allowed); the result is strong by default.
-
-    A 64-bit request with x64 off is truncated with a warning; a complex operand cast to a real,
-    integer or bool dtype warns ``ComplexWarning`` (its imaginary part is discarded), as in JAX.
-    """
-    d = dtypes.check_user_dtype(new_dtype, "convert_element_type")
-    if type(x) is int:
-        # A Python int goes straight to the target dtype (JAX): 2**40 -> float32 works with x64
-        # off, and an integer target wraps instead of raising.
-        from trellax._src.backend.array import ArrayImpl
-
-        return _convert(ArrayImpl._new(_python_int_as(x, d), d, False), d, weak_type)
-    a = asarray(x)
-    if dtypes.kind(a.dtype) == "c" and dtypes.kind(d) != "c":
-        warnings.warn(
-            "Casting complex values to real discards the imaginary part",
-            np.exceptions.ComplexWarning,
-            stacklevel=dtypes.user_stacklevel(),
-        )
-    return _convert(a, d, weak_type)
-
-
-def _python_int_as(x: int, d: np.dtype[Any]) -> np.ndarray[Any, Any]:
-    if dtypes.kind(d) in ("i", "u", "b"):
-        bits = 64 if dtypes.kind(d) == "b" else dtypes.itemsize_bits(d)
-        wrapped = x % (1 << bits)  # two's complement wrap-around, like a C cast
-        if dtypes.kind(d) == "i" and wrapped >= 1 << (bits - 1):
-            wrapped -= 1 << bits
-        return np.array(wrapped if dtypes.kind(d) != "b" else x != 0).astype(d)
-    try:
-        value = float(x)
-    except OverflowError:  # beyond float64: infinite in every float type
-        value = math.inf if x > 0 else -math.inf
-    return np.array(value).astype(d)
-
-
-def _convert(x: Array, d: np.dtype[Any], weak_type: bool) -> Array:
-    """Internal cast; a no-op when dtype and flag already match."""
-    if x.dtype == d and x.weak_type == weak_type:
-        return x
-    return convert_element_type_p.bind(x, new_dtype=d, weak_type=weak_type)
-
-
-bitcast_convert_type_p = _prim("bitcast_convert_type")
-
-
-@bitcast_convert_type_p.def_abstract_eval
-def _bitcast_abstract_eval(x: AbstractValue, *, new_dtype: Any) -> ShapedArray:
-    old, new = dtypes.itemsize_bits(x.dtype), dtypes.itemsize_bits(new_dtype)
-    shape = tuple(x.shape)
-    if old == new:
-        return _aval(shape, new_dtype, False)
-    if old > new:
-        if old % new:
-            raise TypeError(f"bitcast_convert_type: {x.dtype.name} -> {new_dtype.name}")
-        return _aval((*shape, old // new), new_dtype, False)
-    if not shape or shape[-1] != new // old:
-        raise TypeError(
-            f"bitcast_convert_type from {x.dtype.name} to {np.dtype(new_dtype).name} needs a "
-            f"trailing dimension of size {new // old}, got shape {shape}"
-        )
-    return _aval(shape[:-1], new_dtype, False)
-
-
-def bitcast_convert_type(x: ArrayLike, new_dtype: DTypeLike) -> Array:
-    """Reinterprets the bits; a narrower type adds a trailing dimension, a wider one consumes it."""
-    d = dtypes.check_user_dtype(new_dtype, "bitcast_convert_type")
-    return bitcast_convert_type_p.bind(asarray(x), new_dtype=d)
-
-
-# -- broadcasting and reshaping -----------------------------------------------------------------
-
-broadcast_in_dim_p = _prim("broadcast_in_dim")
-
-
-@broadcast_in_dim_p.def_abstract_eval
-def _broadcast_in_dim_abstract_eval(
-    x: AbstractValue, *, shape: Shape, broadcast_dimensions: Shape
-) -> ShapedArray:
-    if len(broadcast_dimensions) != len(x.shape):
-        raise TypeError(
-            f"broadcast_in_dim: broadcast_dimensions {broadcast_dimensions} must have one entry "
-            f"per operand dimension (operand shape {tuple(x.shape)})"
-        )
-    for src, dst in enumerate(broadcast_dimensions):
-        if not 0 <= dst < len(shape) or x.shape[src] not in (1, shape[dst]):
-            raise TypeError(
-                f"broadcast_in_dim: operand shape {tuple(x.shape)} cannot be broadcast to {shape} "
-                f"with broadcast_dimensions {broadcast_dimensions}"
-            )
-    if list(broadcast_dimensions) != sorted(set(broadcast_dimensions)):
-        raise TypeError(
-            f"broadcast_in_dim: broadcast_dimensions must be strictly increasing, got "
-            f"{broadcast_dimensions}"
-        )
-    return _aval(shape, x.dtype, x.weak_type)
-
-
-def broadcast_in_dim(x: ArrayLike, shape: ShapeLike, broadcast_dimensions: Sequence[int]) -> Array:
-    x = asarray(x)
-    shape = _shape_tuple("broadcast_in_dim", shape)
-    dims = tuple(int(d) for d in broadcast_dimensions)
-    if tuple(x.shape) == shape and dims == tuple(range(len(shape))):
-        same: Array = x
-        return same
-    return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=dims)
-
-
-def broadcast(x: ArrayLike, sizes: Sequence[int]) -> Array:
-    """Adds leading dimensions of the given sizes."""
-    x = asarray(x)
-    sizes = _shape_tuple("broadcast", sizes)
-    n = len(sizes)
-    return broadcast_in_dim(x, (*sizes, *x.shape), tuple(range(n, n + x.ndim)))
-
-
-def broadcast_to(x: ArrayLike, shape: ShapeLike) -> Array:
-    """NumPy-style broadcasting to ``shape`` (used by ``trellax.numpy.broadcast_to``)."""
-    x = asarray(x)
-    shape = _shape_tuple("broadcast_to", shape)
-    if tuple(x.shape) == shape:
-        same: Array = x
-        return same
-    if len(shape) < x.ndim or broadcast_shapes(tuple(x.shape), shape) != shape:
-        raise ValueError(f"Incompatible shapes for broadcasting: {tuple(x.shape)} and {shape}")
-    n = len(shape) - x.ndim
-    return broadcast_in_dim(x, shape, tuple(range(n, len(shape))))
-
-
-reshape_p = _prim("reshape")
-
-
-@reshape_p.def_abstract_eval
-def _reshape_abstract_eval(
-    x: AbstractValue, *, new_sizes: Shape, dimensions: Shape | None = None
-) -> ShapedArray:
-    if math.prod(new_sizes) != math.prod(x.shape):
-        raise TypeError(
-            f"reshape total size must be unchanged, got new_sizes {new_sizes} for shape "
-            f"{tuple(x.shape)}."
-        )
-    return _aval(new_sizes, x.dtype, x.weak_type)
-
-
-def reshape(x: ArrayLike, new_sizes: ShapeLike, dimensions: Sequence[int] | None = None) -> Array:
-    x = asarray(x)
-    sizes = _shape_tuple("reshape", new_sizes)
-    dims = None if dimensions is None else tuple(int(d) for d in dimensions)
-    if sizes == tuple(x.shape) and (dims is None or dims == tuple(range(x.ndim))):
-        same: Array = x
-        return same
-    return reshape_p.bind(x, new_sizes=sizes, dimensions=dims)
-
-
-squeeze_p = _prim("squeeze")
-
-
-@squeeze_p.def_abstract_eval
-def _squeeze_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> ShapedArray:
-    for d in dimensions:
-        if x.shape[d] != 1:
-            raise ValueError(
-                f"cannot select an axis to squeeze out which has size not equal to one, got "
-                f"shape={tuple(x.shape)} and dimensions={dimensions}"
-            )
-    return _aval([s for i, s in enumerate(x.shape) if i not in dimensions], x.dtype, x.weak_type)
-
-
-def squeeze(x: ArrayLike, dimensions: Sequence[int]) -> Array:
-    x = asarray(x)
-    dims = canonicalize_axes("squeeze", dimensions, x.ndim)
-    if not dims:
-        same: Array = x
-        return same
-    return squeeze_p.bind(x, dimensions=dims)
-
-
-expand_dims_p = _prim("expand_dims")
-
-
-@expand_dims_p.def_abstract_eval
-def _expand_dims_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> ShapedArray:
-    shape = list(x.shape)
-    for d in sorted(dimensions):
-        shape.insert(d, 1)
-    return _aval(shape, x.dtype, x.weak_type)
-
-
-def expand_dims(x: ArrayLike, dimensions: Sequence[int]) -> Array:
-    x = asarray(x)
-    dims = canonicalize_axes("expand_dims", dimensions, x.ndim + len(dimensions))
-    return expand_dims_p.bind(x, dimensions=dims)
-
-
-transpose_p = _prim("transpose")
-
-
-@transpose_p.def_abstract_eval
-def _transpose_abstract_eval(x: AbstractValue, *, permutation: Shape) -> ShapedArray:
-    if sorted(permutation) != list(range(len(x.shape))):
-        raise TypeError(
-            f"transpose permutation isn't a permutation of operand dimensions, got permutation "
-            f"{permutation} for operand shape {tuple(x.shape)}."
-        )
-    return _aval([x.shape[p] for p in permutation], x.dtype, x.weak_type)
-
-
-def transpose(x: ArrayLike, permutation: Sequence[int]) -> Array:
-    x = asarray(x)
-    perm = tuple(int(p) for p in permutation)
-    if perm == tuple(range(x.ndim)):
-        same: Array = x
-        return same
-    return transpose_p.bind(x, permutation=perm)
-
-
-rev_p = _prim("rev")
-
-
-@rev_p.def_abstract_eval
-def _rev_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> ShapedArray:
-    return _aval(x.shape, x.dtype, x.weak_type)
-
-
-def rev(x: ArrayLike, dimensions: Sequence[int]) -> Array:
-    x = asarray(x)
-    dims = canonicalize_axes("rev", dimensions, x.ndim)
-    return rev_p.bind(x, dimensions=dims)
-
+from trellax._src.lax.indexing import (
+    GatherDimensionNumbers,
+    GatherScatterMode,
+    ScatterDimensionNumbers,
+    gather_p,
+    scatter_p,
+)
+from trellax._src.lax.shapes import (
+    Dims,
+    Shape,
+    _aval,
+    _prim,
+    _reduce_sum,
+    _shape_tuple,
+    all_at_front,
+    axis_size,
+    bdim_at_front,
+    def_elementwise,
+    moveaxis,
+)
+
+# the conversion and shape primitives, defined in lax.shapes (importers use either module)
+from trellax._src.lax.shapes import _convert as _convert
+from trellax._src.lax.shapes import bitcast_convert_type as bitcast_convert_type
+from trellax._src.lax.shapes import bitcast_convert_type_p as bitcast_convert_type_p
+from trellax._src.lax.shapes import broadcast as broadcast
+from trellax._src.lax.shapes import broadcast_in_dim as broadcast_in_dim
+from trellax._src.lax.shapes import broadcast_in_dim_p as broadcast_in_dim_p
+from trellax._src.lax.shapes import broadcast_to as broadcast_to
+from trellax._src.lax.shapes import convert_element_type as convert_element_type
+from trellax._src.lax.shapes import convert_element_type_p as convert_element_type_p
+from trellax._src.lax.shapes import expand_dims as expand_dims
+from trellax._src.lax.shapes import expand_dims_p as expand_dims_p
+from trellax._src.lax.shapes import reshape as reshape
+from trellax._src.lax.shapes import reshape_p as reshape_p
+from trellax._src.lax.shapes import rev as rev
+from trellax._src.lax.shapes import rev_p as rev_p
+from trellax._src.lax.shapes import squeeze as squeeze
+from trellax._src.lax.shapes import squeeze_p as squeeze_p
+from trellax._src.lax.shapes import transpose as transpose
+from trellax._src.lax.shapes import transpose_p as transpose_p
 
 # -- joining, padding and slicing ----------------------------------------------------------------
 
-concatenate_p = _prim("concatenate")
+concatenate_p = _prim("concatenate", backend.concatenate, fp_free=True)
 
 
 @concatenate_p.def_abstract_eval
@@ -341,7 +114,7 @@ def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Array:
     return concatenate_p.bind(*xs, dimension=int(dimension))
 
 
-pad_p = _prim("pad")
+pad_p = _prim("pad", backend.pad)
 
 
 @pad_p.def_abstract_eval
@@ -377,7 +150,7 @@ def pad(x: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[Sequenc
     return pad_p.bind(asarray(x), asarray(padding_value), padding_config=config)
 
 
-slice_p = _prim("slice")
+slice_p = _prim("slice", backend.slice_, fp_free=True)
 
 
 @slice_p.def_abstract_eval
@@ -416,7 +189,7 @@ def slice(
     )
 
 
-dynamic_slice_p = _prim("dynamic_slice")
+dynamic_slice_p = _prim("dynamic_slice", backend.dynamic_slice)
 
 
 @dynamic_slice_p.def_abstract_eval
@@ -444,7 +217,7 @@ def dynamic_slice(
     return dynamic_slice_p.bind(asarray(x), *starts, slice_sizes=tuple(int(s) for s in slice_sizes))
 
 
-dynamic_update_slice_p = _prim("dynamic_update_slice")
+dynamic_update_slice_p = _prim("dynamic_update_slice", backend.dynamic_update_slice)
 
 
 @dynamic_update_slice_p.def_abstract_eval
@@ -472,7 +245,7 @@ def dynamic_update_slice(
 
 # -- creation, selection, clamping ---------------------------------------------------------------
 
-iota_p = _prim("iota")
+iota_p = _prim("iota", backend.iota)
 
 
 @iota_p.def_abstract_eval
@@ -493,7 +266,8 @@ def broadcasted_iota(dtype: DTypeLike, shape: Sequence[int], dimension: int) -> 
     return iota_p.bind(dtype=d, shape=dims, dimension=int(dimension))
 
 
-select_n_p = _prim("select_n")
+select_n_p = _prim("select_n", backend.select_n, fp_free=True)
+def_elementwise(select_n_p, fusable=True)
 
 
 @select_n_p.def_abstract_eval
@@ -526,7 +300,9 @@ def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Array:
     return select_n(pred, on_false, on_true)
 
 
-clamp_p = _prim("clamp")
+clamp_p = _prim("clamp", backend.clamp)
+# elementwise, but its bounds may be 0-d beside a shaped operand: its own batch rule (below)
+clamp_p.elementwise = clamp_p.fusable = True
 
 
 @clamp_p.def_abstract_eval
@@ -578,75 +354,7 @@ def slice_in_dim(
 # -- differentiation rules ------------------------------------------------------------------------
 # Registered after every primitive of the module is defined (the rules use the wrappers above).
 
-
-def _convert_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], *, new_dtype: Any, weak_type: bool
-) -> tuple[Any, Any]:
-    (x,), (t,) = primals, tangents
-    ans = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
-    if not ad_util.differentiable(np.dtype(new_dtype)):
-        return ans, ad_util.zero_of(ans)
-    if dtypes.kind(t.dtype) == "c" and dtypes.kind(new_dtype) != "c":
-        from trellax._src.lax.elementwise import real_p
-
-        t = real_p.bind(t)
-    return ans, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=weak_type)
-
-
-def _convert_transpose(ct: Any, x: Any, *, new_dtype: Any, weak_type: bool) -> list[Any]:
-    # The cast back to the operand's dtype and weak flag: an f16 parameter used with f32 data
-    # gets an f16 gradient, a weak one a weak gradient.
-    aval = x.aval
-    if dtypes.kind(ct.dtype) == "c" and dtypes.kind(aval.dtype) != "c":
-        from trellax._src.lax.elementwise import real_p
-
-        ct = real_p.bind(ct)
-    return [ad_util.convert(ct, aval.dtype, aval.weak_type)]
-
-
-convert_element_type_p.def_jvp(_convert_jvp)
-convert_element_type_p.def_transpose(_convert_transpose)
-ad_util.defzeros("reinterprets bits: no derivative", bitcast_convert_type_p)
 ad_util.defzeros("an index computation: no operands to differentiate", iota_p)
-
-
-def _broadcast_in_dim_transpose(
-    ct: Any, x: Any, *, shape: Shape, broadcast_dimensions: Shape
-) -> list[Any]:
-    in_shape = tuple(x.aval.shape)
-    # summing a size-1 axis is a reshape: only axes that were really broadcast are reduced
-    axes = tuple(
-        i
-        for i in range(len(shape))
-        if shape[i] != 1
-        and (i not in broadcast_dimensions or in_shape[broadcast_dimensions.index(i)] == 1)
-    )
-    summed = _reduce_sum(ct, axes) if axes else ct
-    if tuple(summed.shape) != in_shape:
-        summed = reshape_p.bind(summed, new_sizes=in_shape, dimensions=None)
-    return [summed]
-
-
-def _reduce_sum(x: Any, axes: Shape) -> Any:
-    from trellax._src.lax.reductions import reduce_sum_p
-
-    return reduce_sum_p.bind(x, axes=tuple(axes))
-
-
-def _reshape_back(ct: Any, x: Any, **params: Any) -> list[Any]:
-    return [reshape_p.bind(ct, new_sizes=tuple(x.aval.shape), dimensions=None)]
-
-
-def _transpose_transpose(ct: Any, x: Any, *, permutation: Shape) -> list[Any]:
-    return [transpose_p.bind(ct, permutation=tuple(int(i) for i in np.argsort(permutation)))]
-
-
-ad_util.deflinear(broadcast_in_dim_p, _broadcast_in_dim_transpose)
-ad_util.deflinear(reshape_p, _reshape_back)
-ad_util.deflinear(squeeze_p, _reshape_back)
-ad_util.deflinear(expand_dims_p, _reshape_back)
-ad_util.deflinear(transpose_p, _transpose_transpose)
-ad_util.deflinear(rev_p, lambda ct, x, *, dimensions: [rev_p.bind(ct, dimensions=dimensions)])
 
 
 def _concatenate_transpose(ct: Any, *xs: Any, dimension: int) -> list[Any]:
@@ -823,3 +531,169 @@ ad_util.defjvp(clamp_p, _clamp_rule(0), _clamp_rule(1), _clamp_rule(2))
 
 def core_get_aval(x: Any) -> ShapedArray:
     return ShapedArray._fast(tuple(x.shape), x.dtype, x.weak_type)
+
+
+# -- batch rules --------------------------------------------------------------------------------
+
+
+@concatenate_p.def_batch
+def _concatenate_batch(args: Sequence[Any], dims: Dims, *, dimension: int) -> tuple[Any, int]:
+    return concatenate_p.bind(*all_at_front(args, dims), dimension=dimension + 1), 0
+
+
+@pad_p.def_batch
+def _pad_batch(
+    args: Sequence[Any], dims: Dims, *, padding_config: tuple[tuple[int, int, int], ...]
+) -> tuple[Any, int]:
+    (x, value), (dx, dv) = args, dims
+    size = axis_size(args, dims)
+    x = bdim_at_front(x, dx, size)
+    config = ((0, 0, 0), *padding_config)
+    if dv is None:
+        return pad_p.bind(x, value, padding_config=config), 0
+    # A padding value per batch element: pad with zeros, then take the values where a mask
+    # (True on the operand's cells, padded with False) is False.
+    padded = pad_p.bind(x, _zero_like(value), padding_config=config)
+    mask = pad_p.bind(
+        broadcast_in_dim_p.bind(asarray(True), shape=tuple(x.shape[1:]), broadcast_dimensions=()),
+        asarray(False),
+        padding_config=padding_config,
+    )
+    mask = broadcast_in_dim_p.bind(
+        mask, shape=tuple(padded.shape), broadcast_dimensions=tuple(range(1, padded.ndim))
+    )
+    values = broadcast_in_dim_p.bind(
+        moveaxis(value, dv, 0), shape=tuple(padded.shape), broadcast_dimensions=(0,)
+    )
+    return select_n_p.bind(mask, values, padded), 0
+
+
+def _zero_like(value: Any) -> Any:
+    """A 0-d zero of ``value``'s dtype and weak flag (a constant)."""
+    return core.new_array(np.zeros((), value.dtype), value.dtype, value.weak_type)
+
+
+@slice_p.def_batch
+def _slice_batch(
+    args: Sequence[Any],
+    dims: Dims,
+    *,
+    start_indices: tuple[int, ...],
+    limit_indices: tuple[int, ...],
+    strides: tuple[int, ...] | None,
+) -> tuple[Any, int]:
+    (x,), (d,) = args, dims
+    assert d is not None
+    x = moveaxis(x, d, 0)
+    return slice_p.bind(
+        x,
+        start_indices=(0, *start_indices),
+        limit_indices=(x.shape[0], *limit_indices),
+        strides=None if strides is None else (1, *strides),
+    ), 0
+
+
+def _zero_index(like: Any) -> Any:
+    return core.new_array(np.zeros((), like.dtype), like.dtype, False)
+
+
+@dynamic_slice_p.def_batch
+def _dynamic_slice_batch(
+    args: Sequence[Any], dims: Dims, *, slice_sizes: tuple[int, ...]
+) -> tuple[Any, int]:
+    x, *starts = args
+    if any(d is not None for d in dims[1:]):
+        return dynamic_slice_gather(args, dims, slice_sizes)
+    x = bdim_at_front(x, dims[0], axis_size(args, dims))
+    zero = [_zero_index(starts[0])] if starts else []
+    return dynamic_slice_p.bind(x, *zero, *starts, slice_sizes=(x.shape[0], *slice_sizes)), 0
+
+
+@dynamic_update_slice_p.def_batch
+def _dynamic_update_slice_batch(args: Sequence[Any], dims: Dims) -> tuple[Any, int]:
+    x, update, *starts = args
+    if any(d is not None for d in dims[2:]):
+        return dynamic_update_slice_scatter(args, dims)
+    size = axis_size(args, dims)
+    x, update = bdim_at_front(x, dims[0], size), bdim_at_front(update, dims[1], size)
+    zero = [_zero_index(starts[0])] if starts else []
+    return dynamic_update_slice_p.bind(x, update, *zero, *starts), 0
+
+
+@clamp_p.def_batch
+def _clamp_batch(args: Sequence[Any], dims: Dims) -> tuple[Any, int]:
+    (lo, x, hi), (dlo, dx, dhi) = args, dims
+    size = axis_size(args, dims)
+    x = bdim_at_front(x, dx, size)
+    bounds = []
+    for b, db in ((lo, dlo), (hi, dhi)):
+        if db is not None or b.ndim:  # a bound per element, or one of the operand's shape
+            b = bdim_at_front(b, db, size)
+            if b.ndim < x.ndim:
+                b = broadcast_in_dim_p.bind(b, shape=tuple(x.shape), broadcast_dimensions=(0,))
+        bounds.append(b)
+    return clamp_p.bind(bounds[0], x, bounds[1]), 0
+
+
+# dynamic_slice / dynamic_update_slice with per-element start indices become a gather / scatter
+
+
+def _start_indices(
+    x_shape: tuple[int, ...],
+    starts: Sequence[Any],
+    dims: Sequence[int | None],
+    sizes: Sequence[int],
+    size: int,
+) -> Any:
+    """The per-element start indices, clamped so the window fits, stacked as ``(B, n)`` int32."""
+
+    def i32(v: Any) -> Any:
+        return convert_element_type_p.bind(v, new_dtype=dtypes.int32, weak_type=False)
+
+    columns = []
+    for k, (s, d, w) in enumerate(zip(starts, dims, sizes)):
+        s = clamp_p.bind(i32(asarray(0)), i32(s), i32(asarray(x_shape[k] - w)))
+        s = bdim_at_front(s, d, size)  # (B,)
+        columns.append(reshape_p.bind(s, new_sizes=(size, 1), dimensions=None))
+    return concatenate_p.bind(*columns, dimension=1)
+
+
+def dynamic_slice_gather(
+    args: Sequence[Any], dims: Dims, slice_sizes: Sequence[int]
+) -> tuple[Any, int]:
+    size = axis_size(args, dims)
+    x = bdim_at_front(args[0], dims[0], size)
+    n = x.ndim - 1
+    indices = _start_indices(tuple(x.shape[1:]), args[1:], dims[1:], slice_sizes, size)
+    dn = GatherDimensionNumbers(
+        offset_dims=tuple(range(1, n + 1)),
+        collapsed_slice_dims=(),
+        start_index_map=tuple(range(1, n + 1)),
+        operand_batching_dims=(0,),
+        start_indices_batching_dims=(0,),
+    )
+    out = gather_p.bind(
+        x,
+        indices,
+        dimension_numbers=dn,
+        slice_sizes=(1, *slice_sizes),
+        mode=GatherScatterMode.CLIP,
+        fill_value=None,
+    )
+    return out, 0
+
+
+def dynamic_update_slice_scatter(args: Sequence[Any], dims: Dims) -> tuple[Any, int]:
+    size = axis_size(args, dims)
+    x = bdim_at_front(args[0], dims[0], size)
+    update = bdim_at_front(args[1], dims[1], size)
+    n = x.ndim - 1
+    indices = _start_indices(tuple(x.shape[1:]), args[2:], dims[2:], update.shape[1:], size)
+    dn = ScatterDimensionNumbers(
+        update_window_dims=tuple(range(1, n + 1)),
+        inserted_window_dims=(),
+        scatter_dims_to_operand_dims=tuple(range(1, n + 1)),
+        operand_batching_dims=(0,),
+        scatter_indices_batching_dims=(0,),
+    )
+    return scatter_p.bind(x, indices, update, dimension_numbers=dn, mode=GatherScatterMode.CLIP), 0

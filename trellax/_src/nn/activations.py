@@ -243,7 +243,10 @@ def log_softmax(
 ) -> Array:
     """``x - logsumexp(x)`` along ``axis``."""
     x = _arr(x)
-    shifted = x - _stop(_max_keepdims(x, axis, where))
+    # Masked-out entries enter as -inf (JAX's formula): their NaN cotangents then stop at that
+    # `where`, so a fully masked row has a zero gradient, not NaN.
+    x_safe = x if where is None else jnp.where(where, x, -jnp.inf)
+    shifted = x_safe - _stop(_max_keepdims(x, axis, where))
     total = jnp.sum(jnp.exp(shifted), axis, where=where, keepdims=True)
     result = shifted - jnp.log(total)
     if where is not None:

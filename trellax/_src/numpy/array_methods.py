@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import eager
-from trellax._src.backend.array import ArrayImpl
+from trellax._src.backend.eager import ConcreteArray
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive
 from trellax._src.dtypes import dtypes
@@ -62,7 +62,7 @@ _SYMBOLS = {
 
 def _defer(name: str, self: Any, other: Any) -> bool:
     """True if the operator should return NotImplemented; raises for lists, tuples, dicts, sets."""
-    if type(other) is ArrayImpl or _is_arraylike(other):
+    if type(other) is ConcreteArray or _is_arraylike(other):
         return False
     if isinstance(other, (list, tuple, dict, set)):
         raise TypeError(
@@ -74,7 +74,7 @@ def _defer(name: str, self: Any, other: Any) -> bool:
 
 def _binop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
     def op(self: Any, other: Any) -> Any:
-        if type(other) is not ArrayImpl and _defer(name, self, other):
+        if type(other) is not ConcreteArray and _defer(name, self, other):
             return NotImplemented
         return fn(self, other)
 
@@ -84,7 +84,7 @@ def _binop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any
 
 def _rbinop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
     def op(self: Any, other: Any) -> Any:
-        if type(other) is not ArrayImpl and _defer(name, self, other):
+        if type(other) is not ConcreteArray and _defer(name, self, other):
             return NotImplemented
         return fn(other, self)
 
@@ -97,27 +97,9 @@ _ndarray = np.ndarray
 _getitem_general = indexing.getitem
 
 
-def _getitem(self: Any, idx: Any) -> Any:
-    """``x[idx]``. A slice (or a tuple of slices and ints) of a concrete array is a view of its
-    immutable buffer, wrapped here at once with the array's dtype and weak flag: the first branch
-    of :func:`~trellax._src.numpy.indexing.getitem`, without its calls (``x[1:3]`` on a small
-    array is dominated by them). Everything else, out-of-bounds ints included, is ``getitem``."""
-    t = type(idx)
-    if type(self) is ArrayImpl and (
-        t is slice or (t is tuple and all(type(i) is slice or type(i) is int for i in idx))
-    ):
-        try:
-            value = self._value[idx]
-        except IndexError:
-            return _getitem_general(self, idx)
-        if type(value) is _ndarray:
-            a = _object_new(ArrayImpl)
-            a._value = value
-            a.dtype = self.dtype
-            a.shape = value.shape
-            a.weak_type = self.weak_type
-            return a
-    return _getitem_general(self, idx)
+#: ``x[idx]``: a basic index of a concrete array is a view (``eager.getitem_method``), anything
+#: else ``indexing.getitem``.
+_getitem = eager.getitem_method(_getitem_general)
 
 
 def _matmul(a: Any, b: Any) -> Any:
@@ -272,14 +254,14 @@ def _same_type_fast_path(prim: Primitive, name: str) -> Callable[[Any, Any], Any
     def promoting_op(self: Any, other: Any) -> Any:
         t = type(other)
         if t is float or t is int:  # a Python scalar operand: promotion, never deferring
-            if type(self) is ArrayImpl:
+            if type(self) is ConcreteArray:
                 dtype, weak_type = _join_scalar(self, t)
                 if dtype is self.dtype and weak_type is self.weak_type:
                     # the scalar takes the array's type (x * 2, x - 0.5 on a float array):
                     # promotion leaves the array alone and only converts the scalar
                     return bind(self, scalar_to_array(other, dtype, weak_type))
             return fn(self, other)
-        if t is not ArrayImpl and _defer(name, self, other):
+        if t is not ConcreteArray and _defer(name, self, other):
             return NotImplemented
         return fn(self, other)
 

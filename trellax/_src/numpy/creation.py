@@ -14,9 +14,8 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-from trellax._src.backend import fp_errors
-from trellax._src.backend.array import ArrayImpl
-from trellax._src.backend.convert import convert
+from trellax._src.backend import eager, fp_errors
+from trellax._src.backend.eager import ConcreteArray
 from trellax._src.config import settings as _config
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
@@ -33,10 +32,10 @@ _PY_KIND = {int: "i", float: "f", complex: "c"}
 
 def _from_numpy_like(
     value: Any, like: Array, *, dtype: DType | None = None, weak: bool | None = None
-) -> ArrayImpl:
+) -> ConcreteArray:
     """Wraps a freshly computed NumPy result with ``like``'s dtype and flag (or the given ones)."""
     d = like.dtype if dtype is None else dtype
-    return ArrayImpl._new(np.asarray(value).astype(d), d, like.weak_type if weak is None else weak)
+    return eager.wrap(np.asarray(value).astype(d), d, like.weak_type if weak is None else weak)
 
 
 # -- asarray / array ------------------------------------------------------------------------------
@@ -81,7 +80,7 @@ def array(
 def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
     want = None if dtype is None else dtypes.check_user_dtype(dtype, fun_name)
     t = type(a)
-    if t is ArrayImpl or isinstance(a, Array):
+    if t is ConcreteArray or isinstance(a, Array):
         if want is None:
             same: Array = a
             return same
@@ -89,16 +88,16 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
     if t is int or t is float or t is complex:
         if want is None:
             return scalar_to_array(a, dtypes._DEFAULTS[_config.state().x64][_PY_KIND[t]], True)
-        return ArrayImpl._new(_numpy_checked(a, want), want, False)
+        return eager.wrap(_numpy_checked(a, want), want, False)
     if t is bool:
         d = dtypes.bool_ if want is None else want
-        return ArrayImpl._new(np.asarray(a).astype(d), d, False)
+        return eager.wrap(np.asarray(a).astype(d), d, False)
     if isinstance(a, (np.ndarray, np.generic)):
         src = np.asarray(a)
         if src.dtype not in dtypes._KIND:
             raise _invalid_value(a, src.dtype)
         d = want if want is not None else dtypes.canonicalize_dtype(src.dtype)
-        return ArrayImpl._new(_host_convert(src, d), d, False)
+        return eager.wrap(_host_convert(src, d), d, False)
     if isinstance(a, (list, tuple)):
         return _from_sequence(a, want, fun_name)
     if t is range:  # a sequence of Python ints, refused before it is built if too large
@@ -132,7 +131,7 @@ def _host_convert(src: np.ndarray[Any, Any], d: DType) -> np.ndarray[Any, Any]:
     saturate into an integer range, NaN becomes 0; JAX leaves NumPy inputs to NumPy's cast, which
     is undefined out of range), with NumPy's floating-point warnings silenced."""
     with fp_errors.quiet():
-        out: np.ndarray[Any, Any] = np.array(convert(src, d), dtype=d, copy=True)
+        out: np.ndarray[Any, Any] = np.array(eager.host_convert(src, d), dtype=d, copy=True)
     return out
 
 
@@ -198,7 +197,7 @@ def _from_sequence(a: Sequence[Any], want: DType | None, fun_name: str) -> Array
             f"trellax.numpy.{fun_name}: the nested sequence is ragged or has inconsistent shapes "
             f"({e})"
         ) from None
-    return ArrayImpl._new(value.astype(want), want, False)
+    return eager.wrap(value.astype(want), want, False)
 
 
 def _to_numpy_leaves(a: Any, want: DType) -> Any:
@@ -246,7 +245,7 @@ def _filled(fun_name: str, shape: Any, dtype: Any, value: int, weak_type: bool =
         return traced.filled(dims, d, value, weak_type)
     traced.check_size(fun_name, dims, d)
     np_d = d if d.kind != "V" else np.float32
-    return ArrayImpl._new(np.full(dims, value, dtype=np_d).astype(d), d, weak_type)
+    return eager.wrap(np.full(dims, value, dtype=np_d).astype(d), d, weak_type)
 
 
 def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
@@ -284,14 +283,14 @@ def _broadcast_fill(fun_name: str, fill: Array, dims: tuple[int, ...]) -> Array:
     """``fill`` broadcast to ``dims``: a ``broadcast_in_dim`` under a trace; eagerly a
     materialized buffer, after a size check (a stride-0 view of a huge shape would make every
     later operation walk all of its elements)."""
-    if type(fill) is ArrayImpl and fill.ndim == 0 and not traced.tracing():
+    if type(fill) is ConcreteArray and fill.ndim == 0 and not traced.tracing():
         traced.check_size(fun_name, dims, fill.dtype)
-        return ArrayImpl._new(np.full(dims, fill._value, fill.dtype), fill.dtype, fill.weak_type)
+        return eager.full(fill, dims)
     out = broadcast_to(fill, dims)
-    if type(out) is not ArrayImpl or out is fill:
+    if type(out) is not ConcreteArray or out is fill:
         return out
     traced.check_size(fun_name, dims, out.dtype)
-    return ArrayImpl._new(np.array(out._value), out.dtype, out.weak_type)
+    return eager.materialize(out)
 
 
 def _like_dtype(prototype: Any, dtype: Any, fun_name: str) -> tuple[tuple[int, ...], DType, bool]:
@@ -418,7 +417,7 @@ def arange(
         value = first + stride * np.arange(size, dtype=np.int64)
     else:
         value = lo + st * np.arange(size, dtype=np.float64)
-    return ArrayImpl._new(value.astype(d), d, False)
+    return eager.wrap(value.astype(d), d, False)
 
 
 @overload
@@ -502,10 +501,10 @@ def linspace(
         )
     if dtypes.kind(d) in ("i", "u"):
         value = np.floor(value)
-    out = ArrayImpl._new(_host_convert(value, d), d, False)
+    out = eager.wrap(_host_convert(value, d), d, False)
     if retstep:  # the step keeps the computation dtype (a float for an integer dtype), as JAX's
         sd = d if dtypes.kind(d) in ("f", "c") else dtypes.default_float_dtype()
-        return out, ArrayImpl._new(np.asarray(step).astype(sd), sd, False)
+        return out, eager.wrap(np.asarray(step).astype(sd), sd, False)
     return out
 
 
@@ -533,7 +532,7 @@ def logspace(
         value = np.logspace(
             lo.astype(compute), hi.astype(compute), num, endpoint=endpoint, base=b, axis=axis
         )
-    return ArrayImpl._new(_host_convert(value, d), d, False)
+    return eager.wrap(_host_convert(value, d), d, False)
 
 
 def geomspace(
@@ -558,7 +557,7 @@ def geomspace(
     compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
     with fp_errors.quiet():
         value = np.geomspace(lo.astype(compute), hi.astype(compute), num, endpoint, axis=axis)
-    return ArrayImpl._new(_host_convert(value, d), d, False)
+    return eager.wrap(_host_convert(value, d), d, False)
 
 
 def _concrete_ends(fun_name: str, *ends: Any) -> list[np.ndarray[Any, Any]]:
@@ -589,7 +588,7 @@ def eye(
     if traced.tracing():
         return traced.eye(n, m, operator.index(k), d)
     traced.check_size("eye", (n, m), d)
-    return ArrayImpl._new(np.eye(n, m, operator.index(k)).astype(d), d, False)
+    return eager.wrap(np.eye(n, m, operator.index(k)).astype(d), d, False)
 
 
 def identity(n: int, dtype: DTypeLike | None = None) -> Array:
@@ -603,7 +602,7 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None
     if traced.tracing():
         return traced.tri(n, m, operator.index(k), d)
     traced.check_size("tri", (n, m), d)
-    return ArrayImpl._new(np.tri(n, m, operator.index(k)).astype(d), d, False)
+    return eager.wrap(np.tri(n, m, operator.index(k)).astype(d), d, False)
 
 
 def diag(v: ArrayLike, k: int = 0) -> Array:
@@ -669,4 +668,4 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
 def frombuffer(buffer: Any, dtype: DTypeLike = float, count: int = -1, offset: int = 0) -> Array:
     d = dtypes.check_user_dtype(dtype, "frombuffer")
     value = np.frombuffer(buffer, dtype=d, count=count, offset=offset)
-    return ArrayImpl._new(value.copy(), d, False)
+    return eager.wrap(value.copy(), d, False)

@@ -20,7 +20,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from trellax._src.backend.array import ArrayImpl
+from trellax._src.backend import eager
+from trellax._src.backend.eager import ConcreteArray
 from trellax._src.config import settings as _config
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import broadcast_shapes
@@ -62,10 +63,10 @@ def _is_basic(idx: Any) -> bool:
 def _scalar_masks_as_bools(idx: Any) -> Any:
     """``idx`` with its concrete 0-d boolean arrays as Python bools (``idx`` itself if none)."""
     items = idx if type(idx) is tuple else (idx,)
-    if not any(type(i) is ArrayImpl and i.ndim == 0 and i.dtype == np.bool_ for i in items):
+    if not any(type(i) is ConcreteArray and i.ndim == 0 and i.dtype == np.bool_ for i in items):
         return idx
     out = tuple(
-        bool(i) if type(i) is ArrayImpl and i.ndim == 0 and i.dtype == np.bool_ else i
+        bool(i) if type(i) is ConcreteArray and i.ndim == 0 and i.dtype == np.bool_ else i
         for i in items
     )
     return out if type(idx) is tuple else out[0]
@@ -73,22 +74,23 @@ def _scalar_masks_as_bools(idx: Any) -> Any:
 
 def getitem(x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None) -> Array:
     """``x[idx]`` (and ``x.at[idx].get(mode=..., fill_value=...)``)."""
-    if type(x) is ArrayImpl and mode is None and _is_basic(idx):
+    if type(x) is ConcreteArray and mode is None and _is_basic(idx):
         # Basic indexing of a concrete array is a view of an immutable buffer: no copy needed.
-        try:
-            value = x._value[idx]
-        except IndexError:  # out of bounds (clamped below, as in JAX), or a bad index
-            pass
-        else:
-            return ArrayImpl._new(value, x.dtype, x.weak_type)
+        # None: out of bounds (clamped below, as in JAX), or a bad index
+        view = eager.basic_view(x, idx)
+        if view is not None:
+            return view
     if isinstance(idx, str):
         raise TypeError(f"trellax does not support string indexing; got idx={idx!r}")
-    if type(x) is ArrayImpl and mode is None:
+    if type(x) is ConcreteArray and mode is None:
         plain = _scalar_masks_as_bools(idx)
         if plain is not idx and _is_basic(plain):
             return getitem(x, plain)  # x[Array(False)] is x[False]: an empty new axis
-    gather_mode = GatherScatterMode.from_any(mode, GatherScatterMode.CLIP)
-    entries = normalize_index(x, idx, clamp_ints=gather_mode is GatherScatterMode.CLIP)
+    # JAX's default: reads clamp, and the gradient (a scatter-add in the same mode) drops
+    # out-of-bounds positions instead of piling them onto the edge; static ints clamp
+    gather_mode = GatherScatterMode.from_any(mode, GatherScatterMode.PROMISE_IN_BOUNDS)
+    clamp_ints = mode is None or gather_mode is GatherScatterMode.CLIP
+    entries = normalize_index(x, idx, clamp_ints=clamp_ints)
     if not any(e[0] == "array" for e in entries):
         return _static_getitem(x, entries)
     plan = plan_index(tuple(x.shape), entries)
@@ -125,6 +127,12 @@ def normalize_index(x: Array, idx: Any, clamp_ints: bool = False) -> list[Entry]
     A static integer out of bounds is clamped into the axis with ``clamp_ints`` (reads in
     ``"clip"`` mode, JAX's default), and otherwise becomes a 0-d index array, which a scatter
     drops and a ``"fill"`` read fills, as in JAX; on an empty axis it is an IndexError."""
+    if isinstance(idx, list):
+        # JAX refuses a list as an index (NumPy once read it as a tuple of indices)
+        raise TypeError(
+            "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
+            "`arr[array(seq)]` instead of `arr[seq]`."
+        )
     items = list(idx) if type(idx) is tuple else [idx]
     consumed = 0
     n_ellipsis = 0
@@ -360,8 +368,8 @@ def plan_index(shape: tuple[int, ...], entries: list[Entry]) -> IndexPlan:
 def _index_column(arr: Array, n: int) -> Any:
     """Integer indices as int32 with negative ones counted from the end (once); values beyond
     int32 saturate, so they stay out of bounds."""
-    if type(arr) is ArrayImpl:
-        v = arr._value
+    if type(arr) is ConcreteArray:
+        v = eager.buffer(arr)
         if v.dtype.itemsize >= 4 and v.dtype != np.int32:  # saturate what int32 cannot hold
             v = np.minimum(np.maximum(v, max(np.iinfo(v.dtype).min, -(2**31))), 2**31 - 1)
         v = v.astype(np.int32)
@@ -398,10 +406,10 @@ def _stack_columns(columns: list[Any], batch: tuple[int, ...]) -> Array:
         stacked = np.empty((*batch, len(columns)), dtype=np.int32)
         for k, c in enumerate(columns):
             stacked[..., k] = c
-        return ArrayImpl._new(stacked, dtypes.int32, False)
+        return eager.wrap(stacked, dtypes.int32, False)
     parts = []
     for c in columns:
-        arr = c if isinstance(c, Array) else ArrayImpl._new(np.asarray(c), dtypes.int32, False)
+        arr = c if isinstance(c, Array) else eager.wrap(np.asarray(c), dtypes.int32, False)
         nd = len(arr.shape)
         parts.append(broadcast_in_dim(arr, (*batch, 1), tuple(range(nd))))
     return concatenate(parts, len(batch))
@@ -412,7 +420,7 @@ def _is_static_int(item: Any) -> bool:
         return False
     if isinstance(item, (int, np.integer)):
         return True
-    return type(item) is ArrayImpl and item.ndim == 0 and dtypes.kind(item.dtype) in ("i", "u")
+    return type(item) is ConcreteArray and item.ndim == 0 and dtypes.kind(item.dtype) in ("i", "u")
 
 
 def _static_slice(s: slice, dim: int) -> tuple[int | None, int | None, int | None]:
@@ -446,7 +454,7 @@ def _is_bool_mask(item: Any) -> bool:
 
 
 def _concrete_mask(item: Any) -> np.ndarray[Any, Any]:
-    if isinstance(item, Array) and type(item) is not ArrayImpl:
+    if isinstance(item, Array) and type(item) is not ConcreteArray:
         from trellax._src.core.errors import NonConcreteBooleanIndexError
 
         raise NonConcreteBooleanIndexError(item)
@@ -674,14 +682,11 @@ def _scatter(
     plan = plan_index(tuple(x.shape), entries)
     target = plan.final_shape
     if tuple(y.shape) != target:
-        if len(y.shape) > len(target):  # leading size-1 axes may go (NumPy allows them)
-            extra = len(y.shape) - len(target)
-            if any(s != 1 for s in y.shape[:extra]):
-                raise ValueError(
-                    f"Incompatible shapes for scatter: updates of shape {tuple(y.shape)} "
-                    f"cannot be broadcast to the indexed shape {target}"
-                )
-            y = reshape(y, tuple(y.shape[extra:]))
+        if len(y.shape) > len(target):  # JAX refuses even leading size-1 axes (NumPy drops)
+            raise ValueError(
+                "Cannot broadcast to shape with fewer dimensions: "
+                f"arr_shape={tuple(y.shape)} shape={target}"
+            )
         try:
             y = broadcast_to(y, target)
         except ValueError:

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.array import ArrayImpl
+from trellax._src.backend.eager import ConcreteArray
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.errors import ConcretizationTypeError
@@ -309,7 +309,7 @@ def repeat(
 def _static_scalar_repeats(repeats: Any) -> int | None:
     if isinstance(repeats, (int, np.integer)) and not isinstance(repeats, bool):
         return int(repeats)
-    if type(repeats) is ArrayImpl and repeats.ndim == 0:
+    if type(repeats) is ConcreteArray and repeats.ndim == 0:
         return operator.index(repeats)
     return None
 

@@ -7,12 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend import fp_errors
-from trellax._src.backend.array import ArrayImpl
-from trellax._src.backend.numpy import MATMUL_2D
-from trellax._src.config import settings as _config
+from trellax._src.backend import eager
+from trellax._src.backend.eager import ConcreteArray
 from trellax._src.core.basearray import Array
-from trellax._src.core.core import _current_trace, eval_trace
 from trellax._src.core.typing import ArrayLike, DType, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.reductions import dot_general, dot_general_p
@@ -43,10 +40,10 @@ def matmul(
     preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Matrix product with NumPy's broadcasting of batch dimensions."""
-    if type(a) is ArrayImpl and type(b) is ArrayImpl and preferred_element_type is None:
-        out = _eager_matmul_2d(a, b)
-        if out is not None:
-            return out
+    if type(a) is ConcreteArray and type(b) is ConcreteArray and preferred_element_type is None:
+        product = eager.matmul_2d(a, b, dot_general_p)
+        if product is not None:
+            return product
     for i, v in enumerate((a, b)):  # before promoting, as JAX does
         nd = getattr(v, "ndim", None)
         if nd == 0 or (nd is None and type(v) in (int, float, complex, bool)):
@@ -60,7 +57,9 @@ def matmul(
         and preferred_element_type is None
         and x.shape[1] == y.shape[0]
     ):  # the common case, without the general batching and checks below
-        return dot_general_p.bind(x, y, dimension_numbers=MATMUL_2D, preferred_element_type=x.dtype)
+        return dot_general_p.bind(
+            x, y, dimension_numbers=eager.MATMUL_2D, preferred_element_type=x.dtype
+        )
     x_vec, y_vec = x.ndim == 1, y.ndim == 1
     if x_vec:
         x = reshape(x, (1, x.shape[0]))
@@ -83,53 +82,6 @@ def matmul(
     if y_vec:
         return reshape(out, out.shape[:-1])
     return out
-
-
-#: Types whose 2-D product the backend computes as ``np.matmul`` in the type itself (see
-#: ``backend.numpy._dot_general``): not bool, float16 or ml_dtypes' types.
-_MATMUL_TYPES = frozenset(
-    np.dtype(t)
-    for t in (
-        *("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"),
-        *("float32", "float64", "complex64", "complex128"),
-    )
-)
-#: (config, dtype, weak flag) -> the dot_general rule's result (its dtype and weak flag).
-_MATMUL_RULE: dict[Any, Any] = {}
-_ERRSTATE = fp_errors.STATE
-_IGNORE_FP_ERRORS = fp_errors.IGNORE_ALL
-
-
-def _eager_matmul_2d(a: ArrayImpl, b: ArrayImpl) -> Array | None:
-    """``a @ b`` of two concrete 2-D arrays of one type and weak flag, evaluated at once: the
-    eager evaluation of ``dot_general`` (promotion of equal types is the identity) without the
-    layers between (promotion, ``bind``, the rule's memo key). None: not this case."""
-    d = a.dtype
-    sa, sb = a.shape, b.shape
-    weak = a.weak_type
-    if (
-        b.dtype is not d
-        or b.weak_type is not weak
-        or len(sa) != 2
-        or len(sb) != 2
-        or sa[1] != sb[0]
-        or d not in _MATMUL_TYPES
-        or _current_trace.get() is not eval_trace
-    ):
-        return None
-    key = (_config._local_state.get() or _config._global_state[0], d, weak)
-    out_aval = _MATMUL_RULE.get(key)
-    if out_aval is None:
-        rule = dot_general_p.abstract_eval_rule
-        assert rule is not None
-        out_aval = rule(a, b, dimension_numbers=MATMUL_2D, preferred_element_type=d)
-        _MATMUL_RULE[key] = out_aval
-    token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
-    try:
-        out = np.matmul(a._value, b._value)
-    finally:
-        _ERRSTATE.reset(token)
-    return ArrayImpl._new(out, out_aval.dtype, out_aval.weak_type)
 
 
 def _broadcast_batch(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:

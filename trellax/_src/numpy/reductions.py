@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from trellax._src.backend.array import ArrayImpl
+from trellax._src.backend import eager
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive
 from trellax._src.dtypes import dtypes
@@ -77,7 +77,7 @@ def reduction_axes(ndim: int, axis: Axis) -> tuple[int, ...]:
 
 def const(value: Any, dtype: DType, weak_type: bool = False) -> Array:
     """A 0-d constant of ``dtype`` (no range check: the caller picks a representable value)."""
-    return ArrayImpl._new(np.asarray(value).astype(dtype), dtype, weak_type)
+    return eager.wrap(np.asarray(value).astype(dtype), dtype, weak_type)
 
 
 def full_like_shape(value: Any, like: Array) -> Array:

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.array import ArrayImpl
+from trellax._src.backend import eager
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.errors import ConcretizationTypeError
@@ -58,7 +58,7 @@ DType = np.dtype[Any]
 
 def const(value: Any, dtype: DType, weak_type: bool = False) -> Array:
     """A 0-d constant of ``dtype`` (a literal, not a computation)."""
-    return ArrayImpl._new(np.asarray(value).astype(dtype), dtype, weak_type)
+    return eager.wrap(np.asarray(value).astype(dtype), dtype, weak_type)
 
 
 def full(shape: Sequence[int], value: Any, dtype: DType, weak_type: bool = False) -> Array:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, overload
 
-from trellax._src.backend.array import ArrayImpl
+from trellax._src.backend.eager import ConcreteArray
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.typing import ArrayLike
@@ -66,9 +66,9 @@ def where(
             "Either both or neither of the x and y arguments should be provided to trellax.numpy.where"
         )
     if (  # the common eager case: a bool mask and two arrays of one type and shape
-        type(condition) is ArrayImpl
-        and type(x) is ArrayImpl
-        and type(y) is ArrayImpl
+        type(condition) is ConcreteArray
+        and type(x) is ConcreteArray
+        and type(y) is ConcreteArray
         and condition.dtype is dtypes.bool_
         and x.dtype is y.dtype
         and x.dtype in _SAME_UNDER_X64  # (what promotion might canonicalize goes the long way)

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from trellax._src.backend import eager
-from trellax._src.backend.array import ArrayImpl
+from trellax._src.backend.eager import ConcreteArray
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive
 from trellax._src.core.typing import ArrayLike
@@ -74,7 +74,7 @@ def _unary(name: str, prim: Primitive, promote: _Promote = promote_args) -> Unar
     if promote is promote_args_inexact:
 
         def f(x: ArrayLike, /) -> Array:
-            if type(x) is ArrayImpl and x.dtype not in _TO_INEXACT:  # inexact already
+            if type(x) is ConcreteArray and x.dtype not in _TO_INEXACT:  # inexact already
                 return bind(x)
             (a,) = promote(name, x)
             return bind(a)
@@ -272,10 +272,10 @@ def _concrete_int(y: Any) -> int | None:
         return int(y)
     if isinstance(y, np.ndarray) and y.ndim == 0 and y.dtype.kind in "iu":
         return int(y)
-    from trellax._src.backend.array import ArrayImpl
+    from trellax._src.backend.eager import ConcreteArray
 
-    if type(y) is ArrayImpl and y.ndim == 0 and dtypes.kind(y.dtype) in ("i", "u"):
-        return int(y._value)
+    if type(y) is ConcreteArray and y.ndim == 0 and dtypes.kind(y.dtype) in ("i", "u"):
+        return int(eager.buffer(y))
     return None
 
 

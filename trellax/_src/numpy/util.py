@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.array import ArrayImpl
+from trellax._src.backend import eager
+from trellax._src.backend.eager import ConcreteArray
 from trellax._src.config import settings as _config
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
@@ -41,7 +42,7 @@ def check_arraylike(fun_name: str, *args: Any) -> None:
 def _is_arraylike(a: Any) -> bool:
     t = type(a)
     return (
-        t is ArrayImpl
+        t is ConcreteArray
         or t in _PY_SCALARS
         or t is bool
         or isinstance(a, (Array, np.ndarray, np.generic))
@@ -51,7 +52,7 @@ def _is_arraylike(a: Any) -> bool:
 def abstract(fun_name: str, i: int, a: Any) -> tuple[DType, bool]:
     """(dtype, weak_type) of one argument, or the TypeError for non-arrays."""
     t = type(a)
-    if t is ArrayImpl:
+    if t is ConcreteArray:
         return a.dtype, a.weak_type
     if t is int or t is float or t is complex:
         return dtypes._DEFAULTS[_config.state().x64][_PY_KIND[t]], True
@@ -70,7 +71,7 @@ def convert(fun_name: str, a: Any, dtype: DType, weak_type: bool) -> Array:
     t = type(a)
     if t is int or t is float or t is complex:
         return scalar_to_array(a, dtype, weak_type)
-    if t is not ArrayImpl and not isinstance(a, Array):
+    if t is not ConcreteArray and not isinstance(a, Array):
         a = asarray(a)
     if a.dtype == dtype and a.weak_type == weak_type:
         same: Array = a
@@ -94,7 +95,7 @@ def promote_to(fun_name: str, x: Array, dtype: DType, weak_type: bool = False) -
 def mark_promotion(fun_name: str, x: Array, out: Array) -> None:
     """Records ``fun_name`` as the provenance of the cast that just made ``out`` from ``x``
     (under a trace; eagerly, and when nothing was cast, it does nothing)."""
-    if out is not x and type(out) is not ArrayImpl:
+    if out is not x and type(out) is not ConcreteArray:
         eqns = getattr(core.current_trace(), "eqns", None)
         if eqns and eqns[-1].primitive.name == "convert_element_type":
             eqns[-1].api = fun_name
@@ -172,8 +173,8 @@ def _to_rank(a: Array, rank: int) -> Array:
         return a
     lead = rank - n
     shape = (1,) * lead + tuple(a.shape)
-    if type(a) is ArrayImpl:  # eagerly a view of the immutable buffer (as basic indexing is)
-        return ArrayImpl._new(a._value.reshape(shape), a.dtype, a.weak_type)
+    if type(a) is ConcreteArray:  # eagerly a view of the immutable buffer (as basic indexing is)
+        return eager.reshape_view(a, shape)
     return broadcast_in_dim(a, shape, tuple(range(lead, rank)))
 
 
@@ -205,8 +206,8 @@ def promote_args(fun_name: str, *args: Any) -> list[Array]:
     if len(args) == 2:
         x, y = args
         tx, ty = type(x), type(y)
-        if tx is ArrayImpl:
-            if ty is ArrayImpl:
+        if tx is ConcreteArray:
+            if ty is ConcreteArray:
                 # equal abstract types join to themselves, except two weak bools: their join is
                 # a strong bool (the lattice has no weak bool), left to the general path
                 if (
@@ -220,7 +221,7 @@ def promote_args(fun_name: str, *args: Any) -> list[Array]:
             elif ty is int or ty is float or ty is complex:
                 dtype, weak = _join_scalar(x, ty)
                 return [convert(fun_name, x, dtype, weak), scalar_to_array(y, dtype, weak)]
-        elif ty is ArrayImpl and (tx is int or tx is float or tx is complex):
+        elif ty is ConcreteArray and (tx is int or tx is float or tx is complex):
             dtype, weak = _join_scalar(y, tx)
             return [scalar_to_array(x, dtype, weak), convert(fun_name, y, dtype, weak)]
     dtype, weak = promote_dtypes(fun_name, *args)
@@ -286,7 +287,7 @@ def promote_args_numeric(fun_name: str, *args: Any) -> list[Array]:
 
 
 def promote_args_inexact(fun_name: str, *args: Any) -> list[Array]:
-    if len(args) == 1 and type(args[0]) is ArrayImpl:
+    if len(args) == 1 and type(args[0]) is ConcreteArray:
         x = args[0]
         target = _TO_INEXACT.get(x.dtype, x.dtype)
         if target is x.dtype:
@@ -324,7 +325,7 @@ def promote_args_complex(fun_name: str, *args: Any) -> list[Array]:
 
 def ensure_array(fun_name: str, x: Any) -> Array:
     """A single array argument (Python scalars stay weak, NumPy values strong)."""
-    if type(x) is ArrayImpl:
+    if type(x) is ConcreteArray:
         return x
     abstract(fun_name, 0, x)
     return asarray(x)

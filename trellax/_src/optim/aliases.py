@@ -16,11 +16,9 @@ def sgd(
     accumulator_dtype: Any = None,
 ) -> GradientTransformation:
     """``p -= lr * g``, with heavy-ball or Nesterov ``momentum`` when given."""
-    parts = []
-    if momentum is not None:
-        parts.append(T.trace(momentum, nesterov, accumulator_dtype))
-    parts.append(T.scale_by_learning_rate(learning_rate))
-    return chain(*parts)
+    # optax's state layout: an identity's empty state stands where the momentum would be
+    first = T.identity() if momentum is None else T.trace(momentum, nesterov, accumulator_dtype)
+    return chain(first, T.scale_by_learning_rate(learning_rate))
 
 
 def adam(
@@ -78,8 +76,7 @@ def rmsprop(
         scaling(decay, eps, initial_scale, eps_in_sqrt, bias_correction),
         T.scale_by_learning_rate(learning_rate),
     ]
-    if momentum is not None:
-        parts.append(T.trace(momentum, nesterov))
+    parts.append(T.identity() if momentum is None else T.trace(momentum, nesterov))
     return chain(*parts)
 
 

@@ -289,6 +289,21 @@ class AddDecayedWeightsState(NamedTuple):
     pass
 
 
+class MaskedState(NamedTuple):
+    """The state of a transformation applied under a mask (optax's state layout)."""
+
+    inner_state: Any
+
+
+def identity() -> GradientTransformation:
+    """Leaves the updates as they are (a placeholder with optax's empty state)."""
+
+    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+        return updates, state
+
+    return GradientTransformation(init_empty_state, update)
+
+
 def add_decayed_weights(weight_decay: float = 0.0, mask: Any = None) -> GradientTransformation:
     """``update + weight_decay * param`` (only where ``mask``, a pytree of bools or a function
     of the params returning one, is True)."""
@@ -312,7 +327,15 @@ def add_decayed_weights(weight_decay: float = 0.0, mask: Any = None) -> Gradient
         )
         return out, state
 
-    return GradientTransformation(init_empty_state, update)
+    if mask is None:
+        return GradientTransformation(init_empty_state, update)
+
+    # under a mask optax wraps the state, so checkpoints of the two have one layout
+    def masked_update(updates: Updates, state: MaskedState, params: Params = None) -> Any:
+        out, inner = update(updates, state.inner_state, params)
+        return out, MaskedState(inner)
+
+    return GradientTransformation(lambda params: MaskedState(EmptyState()), masked_update)
 
 
 class ClipByGlobalNormState(NamedTuple):

@@ -21,7 +21,7 @@ from trellax._src.lax import elementwise as ew
 from trellax._src.lax import reductions as _r
 from trellax._src.lax import structural as _s
 from trellax._src.lax._base import asarray
-from trellax._src.lax._batch import bdim_at_front, moveaxis
+from trellax._src.lax.shapes import bdim_at_front, moveaxis
 from trellax._src.tree.tree_util import tree_map
 
 AxisNames = tuple[Any, ...]

@@ -1,4 +1,5 @@
-"""Differentiation rules of the random primitives.
+"""Differentiation rules of the random float transforms (written with ``trellax.numpy``, which the
+primitives' own modules do not import); the zero-tangent rules sit beside each primitive.
 
 Keys, bits and integer samples have no tangent (their outputs are integers, so their tangents
 are float0 zeros). The float transforms differentiate as the arithmetic JAX builds them from:
@@ -18,31 +19,9 @@ import numpy as np
 import trellax.numpy as tnp
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
-from trellax._src.random.binomial import random_binomial_p
 from trellax._src.random.floats import random_erf_inv_p, random_uniform_p
 from trellax._src.random.gamma_grad import random_gamma_grad_p
-from trellax._src.random.loops import random_gamma_p, random_poisson_p
-from trellax._src.random.normal import random_normal_p
-from trellax._src.random.primitives import (
-    random_bits_p,
-    random_fold_in_p,
-    random_seed_p,
-    random_split_p,
-)
-from trellax._src.random.samplers import random_randint_p
-
-ad_util.defzeros(
-    "integer outputs (keys, bits, counts): tangents are float0",
-    random_seed_p,
-    random_split_p,
-    random_fold_in_p,
-    random_bits_p,
-    random_randint_p,
-    random_poisson_p,
-    random_binomial_p,
-)
-
-ad_util.defzeros("drawn from a key alone: no operand has a tangent", random_normal_p)
+from trellax._src.random.loops import random_gamma_p
 
 
 def _unit(ans: Any, lo: Any, hi: Any) -> Any:

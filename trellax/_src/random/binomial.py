@@ -21,13 +21,17 @@ The algorithm, observed from JAX 0.10.2 (it follows TensorFlow's kernel):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.lax import ad_util
+from trellax._src.lax.shapes import Dims, all_at_front
 from trellax._src.random import threefry
 from trellax._src.random.floats import unit_floats
+from trellax._src.random.primitives import INTEGER_OUTPUTS
 
 _MAX_ITERS = 100_000  # elements that never accept (n = inf with q = 0) would loop forever
 
@@ -163,3 +167,16 @@ random_binomial_p.def_impl(lambda key, n, p, *, dtype: binomial_data(key, n, p, 
 random_binomial_p.def_abstract_eval(
     lambda key, n, p, *, dtype: ShapedArray._fast(tuple(n.shape), dtype, False)
 )
+
+
+# -- batch rules --------------------------------------------------------------------------------
+
+
+@random_binomial_p.def_batch
+def _binomial_batch(args: Sequence[Any], dims: Dims, **params: Any) -> tuple[Any, int]:
+    return random_binomial_p.bind(*all_at_front(args, dims), **params), 0
+
+
+# -- differentiation rules ----------------------------------------------------------------------
+
+ad_util.defzeros(INTEGER_OUTPUTS, random_binomial_p)

@@ -17,8 +17,10 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.lax.shapes import def_elementwise
 from trellax._src.random import threefry
 from trellax._src.random.erfinv import erfinv_f32, erfinv_f64
+from trellax._src.random.primitives import bounded_rule
 
 NMANT = {"float64": 52, "float32": 23, "float16": 10, "bfloat16": 7}
 _UINT = {64: np.uint64, 32: np.uint32, 16: np.uint16, 8: np.uint8}
@@ -26,14 +28,27 @@ _UINT = {64: np.uint64, 32: np.uint32, 16: np.uint16, 8: np.uint8}
 
 def unit_floats(key: np.ndarray[Any, Any], shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
     """Floats in ``[0, 1)`` on the grid ``2**-nmant``, from the key's bits (JAX's layout)."""
-    nbits, nmant, uint, shift, one_bits, one = LAYOUT[dtype]
+    nbits, nmant = LAYOUT[dtype][:2]
     draw = 8 if nmant < 8 else nbits
-    b = np.asarray(threefry.bits_data(key, draw, shape), uint)  # fresh (0-d results too)
+    return floats_from_bits(threefry.bits_data(key, draw, shape), dtype)
+
+
+def floats_from_bits(bits: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> Any:
+    """:func:`unit_floats` from the raw bits (``draw_bits(dtype)`` wide; fresh, as they are
+    overwritten): the top mantissa bits under the exponent of 1.0, minus 1."""
+    _, _, uint, shift, one_bits, one = LAYOUT[dtype]
+    b = np.asarray(bits, uint)  # fresh (0-d results too)
     b >>= shift
     b |= one_bits
     f = b.view(dtype)
     f -= one
     return f
+
+
+def draw_bits(dtype: np.dtype[Any]) -> int:
+    """How many random bits a float of ``dtype`` is drawn from (8 for bfloat16)."""
+    nbits, nmant = LAYOUT[dtype][:2]
+    return 8 if nmant < 8 else nbits
 
 
 def _layout(d: np.dtype[Any]) -> tuple[int, int, Any, Any, Any, Any]:
@@ -82,7 +97,12 @@ def uniform_values(
         and _default_bounds(minval, maxval)
     ):
         return _unit_f32_small(key, math.prod(shape)).reshape(shape)
-    f = unit_floats(key, shape, dtype)
+    return scale_unit(unit_floats(key, shape, dtype), minval, maxval, dtype)
+
+
+def scale_unit(f: Any, minval: Any, maxval: Any, dtype: np.dtype[Any]) -> Any:
+    """Uniform floats in ``[minval, maxval)`` from unit floats ``f`` (overwritten): XLA's fused
+    ``f * (maxval - minval) + minval``, then ``max(minval, .)``."""
     lo = np.asarray(minval, dtype)
     hi = np.asarray(maxval, dtype)
     span_d = hi - lo
@@ -156,3 +176,9 @@ random_erf_inv_p.def_abstract_eval(
 )
 
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+
+
+# -- batch rules --------------------------------------------------------------------------------
+
+def_elementwise(random_erf_inv_p, fusable=False)
+random_uniform_p.def_batch(bounded_rule(random_uniform_p))

@@ -23,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.numpy import _digamma
+from trellax._src.backend.numpy import digamma as _digamma
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax._base import asarray
+from trellax._src.lax.shapes import def_elementwise
 from trellax._src.random.loops import lgamma
 
 
@@ -140,3 +141,8 @@ def _abstract_eval(a: Any, x: Any) -> ShapedArray:
             f"{a.str_short()} and {x.str_short()}"
         )
     return ShapedArray._fast(tuple(a.shape), a.dtype, bool(a.weak_type and x.weak_type))
+
+
+# -- batch rules --------------------------------------------------------------------------------
+
+def_elementwise(random_gamma_grad_p, fusable=False)

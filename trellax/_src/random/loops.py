@@ -10,15 +10,19 @@ the slowest element, not the number of elements.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from trellax._src.backend.convert import convert
 from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.lax import ad_util
+from trellax._src.lax.shapes import Dims, all_at_front
 from trellax._src.random import threefry
 from trellax._src.random.erfinv import erfinv_f32, erfinv_f64
 from trellax._src.random.floats import unit_floats
+from trellax._src.random.primitives import INTEGER_OUTPUTS
 
 _MAX_ITERS = 100_000  # a guard against parameters that never let a rejection loop finish
 
@@ -183,3 +187,24 @@ random_poisson_p.def_impl(lambda key, lam, *, shape, dtype: poisson_data(key, la
 random_poisson_p.def_abstract_eval(
     lambda key, lam, *, shape, dtype: ShapedArray._fast((*key.shape[:-1], *shape), dtype, False)
 )
+
+
+# -- batch rules --------------------------------------------------------------------------------
+
+# one key per element: keys and parameters are elementwise
+
+
+@random_gamma_p.def_batch
+def _gamma_batch(args: Sequence[Any], dims: Dims, *, log_space: bool) -> tuple[Any, int]:
+    # one key per element: keys and shapes are elementwise
+    return random_gamma_p.bind(*all_at_front(args, dims), log_space=log_space), 0
+
+
+@random_poisson_p.def_batch
+def _poisson_batch(args: Sequence[Any], dims: Dims, **params: Any) -> tuple[Any, int]:
+    return random_poisson_p.bind(*all_at_front(args, dims), **params), 0
+
+
+# -- differentiation rules ----------------------------------------------------------------------
+
+ad_util.defzeros(INTEGER_OUTPUTS, random_poisson_p)

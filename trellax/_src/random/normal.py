@@ -30,9 +30,10 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.lax import ad_util
 from trellax._src.random import chunks, erfinv, threefry
 from trellax._src.random.floats import LAYOUT, erf_inv_values, uniform_values
-from trellax._src.random.primitives import key_batch
+from trellax._src.random.primitives import key_batch, key_only_rule
 
 U32 = threefry.U32
 _F32 = np.dtype(np.float32)
@@ -160,3 +161,13 @@ def _normal_abstract(key: Any, *, shape: tuple[int, ...], dtype: np.dtype[Any]) 
 random_normal_p = Primitive("random_normal")
 random_normal_p.def_impl(normal_data)
 random_normal_p.def_abstract_eval(_normal_abstract)
+
+
+# -- batch rules --------------------------------------------------------------------------------
+
+random_normal_p.def_batch(key_only_rule(random_normal_p))
+
+
+# -- differentiation rules ----------------------------------------------------------------------
+
+ad_util.defzeros("drawn from a key alone: no operand has a tangent", random_normal_p)

@@ -19,9 +19,11 @@ from trellax import lax
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.lax import ad_util
 from trellax._src.random import threefry
 from trellax._src.random.dispatch import eager_value
 from trellax._src.random.keys import single_key
+from trellax._src.random.primitives import INTEGER_OUTPUTS, bounded_rule
 from trellax._src.random.util import canonical_shape, default_int, int_dtype, resolve_shape
 
 
@@ -163,3 +165,13 @@ def randint(key: Any, shape: Any, minval: Any, maxval: Any, dtype: Any = int) ->
 
 def _int32(v: int) -> bool:
     return -(1 << 31) <= v < 1 << 31
+
+
+# -- batch rules --------------------------------------------------------------------------------
+
+random_randint_p.def_batch(bounded_rule(random_randint_p))
+
+
+# -- differentiation rules ----------------------------------------------------------------------
+
+ad_util.defzeros(INTEGER_OUTPUTS, random_randint_p)

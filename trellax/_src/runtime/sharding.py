@@ -16,6 +16,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from trellax._src.api import jit_options
 from trellax._src.api.vmap import vmap
 from trellax._src.core.devices import CPU, Device, Sharding, check_single_device
 from trellax._src.numpy.creation import asarray
@@ -138,6 +139,9 @@ class set_mesh:
 
 def get_mesh() -> Mesh | None:
     return _mesh[0]
+
+
+jit_options.context_mesh[:] = [get_mesh]  # jit's in_shardings check reads the context mesh
 
 
 def reshard(xs: Any, out_shardings: Any) -> Any:

@@ -1,0 +1,1 @@
+"""Layer 8: JAX's small reference libraries ``stax`` and ``optimizers``, written for trellax."""
