@@ -57,11 +57,7 @@ def accumulation_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
 def is_elementwise(eqn: JaxprEqn) -> bool:
     """Whether the equation's primitive acts elementwise on equal-rank operands."""
     prim = eqn.primitive
-    return (
-        prim.elementwise_dtypes is not None
-        or prim.elementwise
-        or prim.name in _MORE_ELEMENTWISE
-    )
+    return prim.elementwise_dtypes is not None or prim.elementwise or prim.name in _MORE_ELEMENTWISE
 
 
 def _elementwise(eqn: JaxprEqn, places: Sequence[Place]) -> tuple[list[Place], None] | None:
