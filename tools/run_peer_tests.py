@@ -1,9 +1,9 @@
 """Runs optax's own test files with ``jax`` resolved to trellax, and compares with real JAX.
 
     # under real JAX (the reference venv), writes the pass list as data:
-    /tmp/jaxref/bin/python tools/run_peer_tests.py --backend jax --json tests/golden/optax_jax_passes.json
+    /tmp/jaxref/bin/python tools/run_peer_tests.py --backend jax --json tests/golden/peer/optax_jax_passes.json
     # under trellax (optax and chex installed with --no-deps, see docs/compat.md):
-    .venv/bin/python tools/run_peer_tests.py --compare tests/golden/optax_jax_passes.json
+    .venv/bin/python tools/run_peer_tests.py --compare tests/golden/peer/optax_jax_passes.json
 
 Each test module runs in its own subprocess (``--worker``) with unittest (optax's tests are
 absltest/parameterized ``TestCase``s), which streams one JSON line per test. Under trellax the

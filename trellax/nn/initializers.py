@@ -13,6 +13,7 @@ from trellax._src.nn.initializers import lecun_normal as lecun_normal
 from trellax._src.nn.initializers import lecun_uniform as lecun_uniform
 from trellax._src.nn.initializers import normal as normal
 from trellax._src.nn.initializers import ones as ones
+from trellax._src.nn.initializers import ones_init as ones_init
 from trellax._src.nn.initializers import orthogonal as orthogonal
 from trellax._src.nn.initializers import truncated_normal as truncated_normal
 from trellax._src.nn.initializers import uniform as uniform
@@ -20,3 +21,4 @@ from trellax._src.nn.initializers import variance_scaling as variance_scaling
 from trellax._src.nn.initializers import xavier_normal as xavier_normal
 from trellax._src.nn.initializers import xavier_uniform as xavier_uniform
 from trellax._src.nn.initializers import zeros as zeros
+from trellax._src.nn.initializers import zeros_init as zeros_init

@@ -303,3 +303,6 @@ def one_hot(x: Array, num_classes: int, *, dtype: Any = None, axis: int = -1) ->
     shape[out_axis] = n
     rhs = jnp.arange(n, dtype=x.dtype).reshape(shape)
     return (lhs == rhs).astype(d)
+
+
+normalize = standardize  # Flax's (and jax.nn's) older name

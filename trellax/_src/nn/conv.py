@@ -9,6 +9,7 @@ from typing import Any
 
 import trellax.numpy as jnp
 from trellax import lax
+from trellax._src.api.api import ShapeDtypeStruct, eval_shape
 from trellax._src.nn import initializers
 from trellax._src.nn.dtypes import promote_dtype
 from trellax._src.nn.linear import default_kernel_init
@@ -89,10 +90,11 @@ class Conv(Module):
             bcast(self.kernel_dilation),
         )
         padding = canonicalize_padding(self.padding, len(kernel_size))
-        if padding == "CIRCULAR":
+        if padding in ("CIRCULAR", "REFLECT"):
             dilated = [(k - 1) * d + 1 for k, d in zip(kernel_size, k_dil)]
             pads = [(0, 0), *(((k - 1) // 2, k // 2) for k in dilated), (0, 0)]
-            inputs = jnp.pad(inputs, pads, mode="wrap")
+            mode = "wrap" if padding == "CIRCULAR" else "reflect"
+            inputs = jnp.pad(inputs, pads, mode=mode)
             padding = "VALID"
         elif padding == "CAUSAL":
             if len(kernel_size) != 1:
@@ -101,6 +103,8 @@ class Conv(Module):
             inputs = jnp.pad(inputs, [(0, 0), (left, 0), (0, 0)])
             padding = "VALID"
         in_features = inputs.shape[-1]
+        if not self.shared_weights:
+            return self._local(inputs, batch, kernel_size, strides, padding, in_dil, k_dil)
         if in_features % self.feature_group_count:
             raise ValueError(
                 f"Input features ({in_features}) must be a multiple of feature_group_count "
@@ -138,15 +142,85 @@ class Conv(Module):
             y = jnp.reshape(y, batch + y.shape[1:])
         return y
 
+    @property
+    def shared_weights(self) -> bool:
+        """Whether one kernel slides over every position (``ConvLocal``: one per position)."""
+        return True
+
+    def _local(
+        self,
+        inputs: Any,
+        batch: tuple[int, ...] | None,
+        kernel_size: tuple[int, ...],
+        strides: tuple[int, ...],
+        padding: Any,
+        in_dil: tuple[int, ...],
+        k_dil: tuple[int, ...],
+    ) -> Any:
+        if self.feature_group_count != 1:
+            raise NotImplementedError(
+                "`lax.conv_general_dilated_local` does not support `feature_group_count != 1`, "
+                f"got `{self.feature_group_count}`."
+            )
+        in_features = inputs.shape[-1]
+        dn = _conv_dimension_numbers(inputs.ndim)
+        out_shape = eval_shape(
+            lambda lhs, rhs: lax.conv_general_dilated(
+                lhs, rhs, strides, padding, in_dil, k_dil, dimension_numbers=dn
+            ),
+            inputs,
+            ShapeDtypeStruct((*kernel_size, in_features, self.features), inputs.dtype),
+        ).shape
+        kernel_shape = (*out_shape[1:-1], math.prod(kernel_size) * in_features, self.features)
+        if self.mask is not None and tuple(self.mask.shape) != kernel_shape:
+            raise ValueError(
+                "Mask needs to have the same shape as weights. "
+                f"Shapes are: {self.mask.shape}, {kernel_shape}"
+            )
+        kernel = self.param("kernel", self.kernel_init, kernel_shape, self.param_dtype)
+        if self.mask is not None:
+            kernel = kernel * self.mask
+        bias = (
+            self.param("bias", self.bias_init, tuple(out_shape[1:]), self.param_dtype)
+            if self.use_bias
+            else None
+        )
+        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        y = lax.conv_general_dilated_local(
+            inputs,
+            kernel,
+            strides,
+            padding,
+            kernel_size,
+            lhs_dilation=in_dil,
+            rhs_dilation=k_dil,
+            dimension_numbers=dn,
+            precision=self.precision,
+        )
+        if bias is not None:
+            y = y + jnp.reshape(bias, (1,) * (y.ndim - bias.ndim) + tuple(bias.shape))
+        if batch is not None:
+            y = jnp.reshape(y, batch + y.shape[1:])
+        return y
+
+
+class ConvLocal(Conv):
+    """A convolution with a separate kernel at each output position (unshared weights): the
+    kernel has shape ``(*output_spatial, prod(kernel_size) * in_features, features)``."""
+
+    @property
+    def shared_weights(self) -> bool:
+        return False
+
 
 class ConvTranspose(Module):
     """The transposed convolution (output spatial size grows by ``strides``)."""
 
     features: int
     kernel_size: int | Sequence[int]
-    strides: Sequence[int] | None = None
+    strides: int | Sequence[int] | None = None
     padding: PaddingLike = "SAME"
-    kernel_dilation: Sequence[int] | None = None
+    kernel_dilation: int | Sequence[int] | None = None
     use_bias: bool = True
     mask: Any = None
     dtype: Dtype | None = None
@@ -161,7 +235,12 @@ class ConvTranspose(Module):
         ks = self.kernel_size
         kernel_size = (ks,) if isinstance(ks, int) else tuple(ks)
         inputs, batch = _flatten_batch(jnp.asarray(inputs), len(kernel_size))
-        strides = tuple(self.strides) if self.strides is not None else (1,) * (inputs.ndim - 2)
+        if self.strides is None:
+            strides: tuple[int, ...] = (1,) * (inputs.ndim - 2)
+        elif isinstance(self.strides, int):
+            strides = (self.strides,) * (inputs.ndim - 2)
+        else:
+            strides = tuple(self.strides)
         in_features = inputs.shape[-1]
         if self.transpose_kernel:
             kernel_shape = (*kernel_size, self.features, in_features)
@@ -189,7 +268,9 @@ class ConvTranspose(Module):
             kernel,
             strides,
             padding,
-            rhs_dilation=self.kernel_dilation,
+            rhs_dilation=(self.kernel_dilation,) * len(strides)
+            if isinstance(self.kernel_dilation, int)
+            else self.kernel_dilation,
             transpose_kernel=self.transpose_kernel,
             precision=self.precision,
         )

@@ -13,7 +13,7 @@ dtype('float32')
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -273,3 +273,13 @@ def delta_orthogonal(scale: float = 1.0, column_axis: int = -1, dtype: Any = Non
         return jnp.zeros(shp, d).at[centre].set(ortho)
 
     return init
+
+
+def zeros_init() -> Callable[..., Any]:
+    """The initializer :func:`zeros` (Flax's ``zeros_init()``)."""
+    return zeros
+
+
+def ones_init() -> Callable[..., Any]:
+    """The initializer :func:`ones` (Flax's ``ones_init()``)."""
+    return ones

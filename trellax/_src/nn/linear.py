@@ -51,6 +51,10 @@ class Dense(Module):
     precision: Any = None
     kernel_init: Any = default_kernel_init
     bias_init: Any = initializers.zeros
+    # Flax's hooks: the promotion rule, and a dot_general (function, or class to instantiate)
+    promote_dtype: Any = promote_dtype
+    dot_general: Any = None
+    dot_general_cls: Any = None
 
     @compact
     def __call__(self, inputs: Any) -> Any:
@@ -63,8 +67,12 @@ class Dense(Module):
             if self.use_bias
             else None
         )
-        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
-        y = lax.dot_general(
+        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        if self.dot_general_cls is not None:
+            dot_general = self.dot_general_cls()
+        else:
+            dot_general = self.dot_general if self.dot_general is not None else lax.dot_general
+        y = dot_general(
             inputs, kernel, (((inputs.ndim - 1,), (0,)), ((), ())), precision=self.precision
         )
         if bias is not None:

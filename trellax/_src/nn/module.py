@@ -17,15 +17,18 @@ first use) and is the parent of modules created while it runs.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import inspect
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import trellax.numpy as jnp
 from trellax._src.api.api import ShapeDtypeStruct, eval_shape
 from trellax._src.nn import errors
+from trellax._src.nn import partitioning as meta
 from trellax._src.nn.scope import DenyList, Scope, _Root
 from trellax._src.tree import tree_util
 
@@ -49,6 +52,8 @@ class _Unspecified:
 _UNSPECIFIED: Any = _Unspecified()
 _LOCAL = threading.local()
 _INIT_MUTABLE = DenyList("intermediates")
+# filled by ``trellax._src.nn.summary`` (which builds on this module): tabulate, module_paths
+_SUMMARY: dict[str, Callable[..., Any]] = {}
 
 
 def _stack() -> list[Module]:
@@ -77,6 +82,7 @@ def _fields(m: Any) -> tuple[dataclasses.Field[Any], ...]:
 class _State:
     __slots__ = (
         "autoname",
+        "children",
         "in_compact",
         "in_setup",
         "reserved",
@@ -93,6 +99,7 @@ class _State:
         self.autoname: dict[str, int] = {}
         self.reserved: set[str] = set()
         self.setup_names: set[str] = set()
+        self.children: dict[str, Module] = {}
 
 
 _NOT_WRAPPED = frozenset({"setup", "__post_init__"})
@@ -117,6 +124,8 @@ def _wrap_method(fn: Callable[..., Any]) -> Callable[..., Any]:
         stack = _stack()
         stack.append(self)
         try:
+            if _interceptors():
+                return _run_interceptors(fn, self, args, kwargs)
             return fn(self, *args, **kwargs)
         finally:
             stack.pop()
@@ -174,6 +183,12 @@ class Module:
             stack = _stack()
             parent = stack[-1] if stack else None
             object.__setattr__(self, "parent", parent)
+            if (
+                parent is not None
+                and parent._state.scope is not None
+                and not (parent._state.in_setup or parent._state.in_compact)
+            ):
+                raise errors.AssignSubModuleError(type(self).__name__)
         if isinstance(parent, Scope):
             st.scope = parent
         elif (
@@ -198,6 +213,7 @@ class Module:
         elif name in pst.reserved:
             raise errors.NameInUseError("submodule", name, type(parent).__name__)
         pst.reserved.add(name)
+        pst.children[name] = self
         self._state.scope = pst.scope.push(name)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -223,9 +239,10 @@ class Module:
                 self._name_setup_children(v, f"{prefix}_{k}")
 
     def _adopt(self, value: Any, prefix: str) -> Any:
-        """Clones the unbound, parentless modules found in a field value as children of self."""
+        """Clones the unbound modules found in a field value that have no parent or no name
+        (made in a parent's ``setup`` and handed over) as children of self, as Flax adopts."""
         if isinstance(value, Module):
-            if value.parent is None and value._state.scope is None:
+            if value._state.scope is None and (value.parent is None or value.name is None):
                 return value.clone(parent=self, name=prefix)
             return value
         if isinstance(value, list | tuple):
@@ -254,6 +271,12 @@ class Module:
         stack.append(self)
         try:
             self.setup()
+            scopes = {
+                k: CompactNameScope(getattr(type(self), k).inner_fun, _returns(self), name=k)
+                for k in dir(type(self))
+                if getattr(getattr(type(self), k, None), "compact_name_scope", False)
+            }
+            object.__setattr__(self, "_compact_name_scope_modules", scopes)
         finally:
             stack.pop()
             st.in_setup = False
@@ -269,17 +292,12 @@ class Module:
         ):
             self._try_setup()
             return getattr(self, name)
+        if isinstance(getattr(type(self), name, None), property):
+            raise errors.DescriptorAttributeError()
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __repr__(self) -> str:
-        fields = [
-            f"{f.name}={getattr(self, f.name)!r}"
-            for f in _fields(self)
-            if f.name not in ("parent", "name") and f.repr
-        ]
-        if self.name is not None:
-            fields.append(f"name={self.name!r}")
-        return f"{type(self).__name__}({', '.join(fields)})"
+        return _module_repr(self)
 
     def setup(self) -> None:
         """Defines submodules and variables as attributes; runs lazily on a bound module."""
@@ -344,26 +362,38 @@ class Module:
         return self._bound_scope().make_rng(name, self.name)
 
     def param(
-        self, name: str, init_fn: Callable[..., Any], *init_args: Any, **init_kwargs: Any
+        self,
+        name: str,
+        init_fn: Callable[..., Any],
+        *init_args: Any,
+        unbox: bool = True,
+        **init_kwargs: Any,
     ) -> Any:
         """The parameter ``name``: created by ``init_fn(self.make_rng('params'), *init_args)``
-        during ``init``, else the stored value as it is (never cast to ``param_dtype``)."""
+        during ``init``, else the stored value as it is (never cast to ``param_dtype``).
+        A boxed value (``nn.Partitioned``) is stored boxed and returned unboxed."""
         s = self._bound_scope()
         self._reserve("param", name)
         if s.has_variable("params", name):
             value = s.get_variable("params", name)
             _check_param_shape(name, s.path_text, value, init_fn, init_args, init_kwargs)
-            return value
+            return meta.unbox(value) if unbox else value
         if not s.root.is_mutable("params"):
             if s.is_collection_empty("params"):
                 raise errors.ScopeCollectionNotFound("params", name, s.path_text)
             raise errors.ScopeParamNotFoundError(name, s.path_text)
         value = init_fn(self.make_rng("params"), *init_args, **init_kwargs)
         s.put_variable("params", name, value)
-        return value
+        return meta.unbox(value) if unbox else value
 
     def variable(
-        self, col: str, name: str, init_fn: Callable[..., Any] | None = None, *init_args: Any
+        self,
+        col: str,
+        name: str,
+        init_fn: Callable[..., Any] | None = None,
+        *init_args: Any,
+        unbox: bool = True,
+        **init_kwargs: Any,
     ) -> Variable:
         """A handle on variable ``col/name``, created by ``init_fn(*init_args)`` when absent
         and ``col`` is mutable; writing ``.value`` needs ``col`` to be mutable."""
@@ -374,8 +404,8 @@ class Module:
                 if s.is_collection_empty(col):
                     raise errors.ScopeCollectionNotFound(col, name, s.path_text)
                 raise errors.ScopeVariableNotFoundError(name, col, s.path_text)
-            s.put_variable(col, name, init_fn(*init_args))
-        return Variable(s, col, name)
+            s.put_variable(col, name, init_fn(*init_args, **init_kwargs))
+        return Variable(s, col, name, unbox)
 
     def sow(
         self,
@@ -424,6 +454,8 @@ class Module:
             if not callable(attr):
                 raise errors.ApplyModuleInvalidMethodError(method)
             method = attr
+        if inspect.ismethod(method) and isinstance(method.__self__, Module):
+            method = method.__func__  # a bound method: run it on the bound clone
         if not callable(method):
             raise errors.ApplyModuleInvalidMethodError(method)
         out = method(bound, *args, **kwargs)
@@ -440,6 +472,7 @@ class Module:
         """Runs the module to create its variables; returns ``(output, variables)``.
 
         ``rngs`` is a key (the ``params`` stream) or a dict of streams."""
+        _module_checks(self)
         if not isinstance(rngs, Mapping):
             rngs = {"params": rngs}
         return self._run({}, rngs, method, mutable, True, args, kwargs)
@@ -453,6 +486,7 @@ class Module:
         **kwargs: Any,
     ) -> dict[str, Any]:
         """The variables (a plain dict of collections) made by running the module once."""
+        _module_checks(self)
         return self.init_with_output(rngs, *args, method=method, mutable=mutable, **kwargs)[1]
 
     def apply(
@@ -466,6 +500,7 @@ class Module:
     ) -> Any:
         """Runs the module with ``variables``; with ``mutable`` (a collection name, a list of
         them, or True) returns ``(output, updated_mutable_collections)``."""
+        _module_checks(self)
         out, updated = self._run(variables, rngs or {}, method, mutable, False, args, kwargs)
         return out if mutable is False else (out, updated)
 
@@ -477,23 +512,93 @@ class Module:
         mutable: Any = False,
     ) -> M:
         """A bound copy for interactive use: ``model.bind(variables).dense(x)``."""
+        _module_checks(self)
+        if rngs is not None and not isinstance(rngs, Mapping):
+            rngs = {"params": rngs}
         return self.clone(parent=Scope(_Root(variables, rngs or {}, mutable, False), ()))
+
+    def unbind(self: M) -> tuple[M, dict[str, Any]]:
+        """An unbound copy of this bound module and its variables."""
+        if self._state.scope is None:
+            raise errors.CallUnbindOnUnboundModuleError()
+        self._try_setup()
+        return self.clone(parent=None), self.variables
+
+    def copy(self: M, *, parent: Any = None, name: str | None = None, **updates: Any) -> M:
+        """A copy with ``updates`` applied (``parent`` and ``name`` reset unless given)."""
+        return self.clone(parent=parent, name=name, **updates)
+
+    def has_rng(self, name: str) -> bool:
+        """Whether rng stream ``name`` was given to ``init``/``apply``."""
+        return name in self._bound_scope().root.rngs
+
+    def perturb(self, name: str, value: Any, collection: str = "perturbations") -> Any:
+        """``value`` plus the variable ``collection/name`` (zeros, created when the collection
+        is mutable): the gradient of the loss with respect to that variable is the gradient
+        with respect to this intermediate value."""
+        s = self._bound_scope()
+        if s.root.is_mutable(collection) and not s.has_variable(collection, name):
+            self._reserve("perturbation", name)
+            s.put_variable(collection, name, tree_util.tree_map(_zeros_like, value))
+        if collection in s.root.variables:
+            if not s.has_variable(collection, name):
+                raise ValueError(
+                    f"Perturbation collection {collection} present, but missing perturbation "
+                    f"variable {name}"
+                )
+            value = tree_util.tree_map(_add, value, s.get_variable(collection, name))
+        return value
+
+    def tabulate(self, rngs: Any, *args: Any, **kwargs: Any) -> str:
+        """Flax's summary table of an ``init`` run on ``args`` (see ``nn.tabulate``)."""
+        names = ("depth", "show_repeated", "mutable", "console_kwargs", "table_kwargs")
+        opts = {k: kwargs.pop(k) for k in names if k in kwargs}
+        opts.update({k: kwargs.pop(k) for k in ("column_kwargs", "compute_flops") if k in kwargs})
+        return str(_SUMMARY["tabulate"](self, rngs, **opts)(*args, **kwargs))
+
+    def module_paths(self, rngs: Any, *args: Any, **kwargs: Any) -> dict[str, Module]:
+        """``{path: unbound module}`` of every module an ``init`` run calls."""
+        paths: dict[str, Module] = _SUMMARY["module_paths"](self, rngs, *args, **kwargs)
+        return paths
+
+    def lazy_init(
+        self, rngs: Any, *args: Any, method: Any = None, mutable: Any = _INIT_MUTABLE, **kwargs: Any
+    ) -> dict[str, Any]:
+        """``init`` where inputs may be given as shapes only (``ShapeDtypeStruct``): those run as
+        zeros of that shape and dtype. Flax computes only what the variables need and raises
+        ``LazyInitError`` if they depend on such an input's values; trellax computes eagerly,
+        so an initializer that reads input *values* sees zeros."""
+        _module_checks(self)
+
+        def concrete(x: Any) -> Any:
+            if type(x).__name__ == "ShapeDtypeStruct":
+                return jnp.zeros(x.shape, x.dtype)
+            return x
+
+        args, kwargs = tree_util.tree_map(concrete, (args, kwargs))
+        return self.init(rngs, *args, method=method, mutable=mutable, **kwargs)
 
 
 class Variable:
     """A handle on one variable; ``.value`` reads and (for a mutable collection) writes it."""
 
-    def __init__(self, scope: Scope, collection: str, name: str) -> None:
+    def __init__(self, scope: Scope, collection: str, name: str, unbox: bool = True) -> None:
         self.scope = scope
         self.collection = collection
         self.name = name
+        self.unbox = unbox
 
     @property
     def value(self) -> Any:
-        return self.scope.get_variable(self.collection, self.name)
+        v = self.scope.get_variable(self.collection, self.name)
+        return meta.unbox(v) if self.unbox else v
 
     @value.setter
     def value(self, v: Any) -> None:
+        if self.unbox and self.scope.has_variable(self.collection, self.name):
+            old = self.scope.get_variable(self.collection, self.name)
+            if any(meta.is_axis_metadata(x) for x in _boxes(old)):
+                v = meta.replace_boxed(old, v)
         self.scope.put_variable(self.collection, self.name, v)
 
     def is_mutable(self) -> bool:
@@ -533,12 +638,117 @@ def _check_param_shape(
                 _SHAPE_CACHE.clear()
             _SHAPE_CACHE[cache_key] = expected
     got = [tuple(getattr(leaf, "shape", ())) for leaf in tree_util.tree_leaves(value)]
+    # a boxed initializer's abstract output has the same leaves as the stored box
     if got != expected:
         raise errors.ScopeParamShapeError(name, path, _one(got), _one(expected))
 
 
 def _one(shapes: list[Any]) -> Any:
     return shapes[0] if len(shapes) == 1 else shapes
+
+
+def _module_checks(module: Any) -> None:
+    if not isinstance(module, Module):
+        raise errors.InvalidInstanceModuleError()
+    if "_state" not in module.__dict__:
+        raise errors.IncorrectPostInitOverrideError()
+
+
+def _zeros_like(x: Any) -> Any:
+    return x * 0
+
+
+def _add(a: Any, b: Any) -> Any:
+    return a + b
+
+
+def _returns(value: Any) -> Callable[[], Any]:
+    return lambda: value
+
+
+# -- method interceptors -----------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class InterceptorContext:
+    """What an interceptor sees: the module, the method's name and the bound method."""
+
+    module: Module
+    method_name: str
+    orig_method: Callable[..., Any]
+
+
+def _interceptors() -> list[Callable[..., Any]]:
+    s: list[Callable[..., Any]] | None = getattr(_LOCAL, "interceptors", None)
+    if s is None:
+        s = _LOCAL.interceptors = []
+    return s
+
+
+def _run_interceptors(
+    fn: Callable[..., Any], module: Module, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
+    fun: Callable[..., Any] = functools.partial(fn, module)
+    context = InterceptorContext(module, getattr(fn, "__name__", "__call__"), fun)
+
+    def wrap(interceptor: Callable[..., Any], inner: Callable[..., Any]) -> Callable[..., Any]:
+        return lambda *a, **k: interceptor(inner, a, k, context)
+
+    for interceptor in _interceptors():
+        fun = wrap(interceptor, fun)
+    return fun(*args, **kwargs)
+
+
+@contextlib.contextmanager
+def intercept_methods(interceptor: Callable[..., Any]) -> Iterator[None]:
+    """Inside the ``with`` block, every call of a module method goes through
+    ``interceptor(next_fun, args, kwargs, context)`` (the last one registered runs first)."""
+    stack = _interceptors()
+    stack.append(interceptor)
+    try:
+        yield
+    finally:
+        stack.pop()
+
+
+def share_scope(module: Module, other: Module, /) -> None:
+    """Makes ``module`` use ``other``'s scope (or, when ``other`` lies below ``module``,
+    ``other`` use ``module``'s): their variables then live at one path."""
+    ms, os_ = module._state.scope, other._state.scope
+    if ms is None or os_ is None:
+        raise errors.CallShareScopeOnUnboundModuleError()
+    n = len(ms.path)
+    if os_.root is ms.root and os_.path[:n] == ms.path:
+        other._state.scope = ms
+    else:
+        module._state.scope = os_
+
+
+def compact_name_scope(fun: F) -> F:
+    """Marks a method that runs in a named scope of its own (named after the method): the
+    submodules it creates inline are named below it, as in a ``@compact`` submodule."""
+
+    @functools.wraps(fun)
+    def wrapper(self: Module, *args: Any, **kwargs: Any) -> Any:
+        name = fun.__name__
+        self._try_setup()
+        scopes = self.__dict__.get("_compact_name_scope_modules")
+        if scopes is None:
+            raise ValueError(
+                f"Cannot call compact_name_scope method {name!r} on a Module that has not been "
+                f"setup. This is likely because you are calling {name!r} from outside of init "
+                "or apply."
+            )
+        return scopes[name](*args, **kwargs)
+
+    wrapper.compact_name_scope = True  # type: ignore[attr-defined]
+    wrapper.inner_fun = fun  # type: ignore[attr-defined]
+    wrapper.nowrap = True  # type: ignore[attr-defined]
+    return wrapper  # type: ignore[return-value]
+
+
+def _boxes(tree: Any) -> list[Any]:
+    return tree_util.tree_leaves(tree, is_leaf=meta.is_axis_metadata)
 
 
 def merge_param(name: str, a: Any, b: Any) -> Any:
@@ -570,3 +780,40 @@ class Sequential(Module):
             else:
                 out = layer(out)
         return out
+
+
+def _indent(text: str, n: int) -> str:
+    return "".join(" " * n + line + "\n" for line in text.split("\n")[:-1])
+
+
+def _attr_repr(value: Any) -> str:
+    name = getattr(value, "__name__", None)
+    if isinstance(value, Module):
+        name = value.__dict__.get("__name__")
+    return name if callable(value) and name else repr(value)
+
+
+def _module_repr(module: Module, n: int = 4) -> str:
+    """Flax's module repr: ``Dense(\\n    # attributes\\n    features = 3\\n ...)``."""
+    rep = ""
+    attrs = [f.name for f in _fields(module) if f.name not in ("parent", "name") and f.repr]
+    if attrs:
+        rep += "# attributes\n"
+        rep += "".join(f"{a} = {_attr_repr(module.__dict__.get(a))}\n" for a in attrs)
+    st: _State | None = module.__dict__.get("_state")
+    children = st.children if st is not None else {}
+    if children:
+        rep += "# children\n"
+        rep += "".join(f"{k} = {_module_repr(c, n)}\n" for k, c in children.items())
+    return f"{type(module).__name__}(\n{_indent(rep, n)})" if rep else f"{type(module).__name__}()"
+
+
+class CompactNameScope(Module):
+    """The submodule behind a :func:`compact_name_scope` method."""
+
+    fn: Callable[..., Any]
+    module_fn: Callable[[], Module]
+
+    @compact
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(self.module_fn(), *args, **kwargs)

@@ -8,6 +8,7 @@ never changed; an immutable one is read in place.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -29,6 +30,8 @@ class DenyList:
 
 
 def _predicate(spec: Any) -> Callable[[str], bool]:
+    if isinstance(spec, _Pred):
+        return spec.fn
     if spec is True:
         return lambda col: True
     if spec is False or spec is None:
@@ -47,6 +50,19 @@ def _predicate(spec: Any) -> Callable[[str], bool]:
     return lambda col: col in allowed
 
 
+class _Pred:
+    """A collection filter given as a predicate (the lifted transforms build these)."""
+
+    def __init__(self, fn: Callable[[str], bool]) -> None:
+        self.fn = fn
+
+
+def in_filter(spec: Any, col: str) -> bool:
+    """Whether collection (or rng stream) ``col`` matches the filter ``spec``: ``True``,
+    ``False``, a name, a collection of names or a :class:`DenyList` (Flax's ``in_filter``)."""
+    return _predicate(spec)(col)
+
+
 def _copy_dicts(tree: Any) -> Any:
     if isinstance(tree, Mapping):
         return {k: _copy_dicts(v) for k, v in tree.items()}
@@ -62,6 +78,8 @@ class _Root:
         rngs: Mapping[str, Any],
         mutable: Any,
         initializing: bool,
+        rng_counters: dict[tuple[tuple[str, ...], str], int] | None = None,
+        rng_offset: int = 0,
     ) -> None:
         if not isinstance(variables, Mapping):
             raise TypeError(
@@ -74,7 +92,10 @@ class _Root:
             for col, tree in variables.items()
         }
         self.rngs = dict(rngs)
-        self.rng_counters: dict[tuple[tuple[str, ...], str], int] = {}
+        # shared with the roots of lifted transforms, whose scopes continue the same counts
+        self.rng_counters = {} if rng_counters is None else rng_counters
+        # the path names before this index are not folded into keys (``nn.jit`` forks its keys)
+        self.rng_offset = rng_offset
         self.initializing = initializing
 
     def mutable_variables(self) -> dict[str, Any]:
@@ -82,11 +103,44 @@ class _Root:
 
 
 class Scope:
-    """A module's window on the variables: ``root.variables[col][*path]``."""
+    """A module's window on the variables: ``root.variables[col][*path]``.
 
-    def __init__(self, root: _Root, path: tuple[str, ...]) -> None:
-        self.root = root
-        self.path = path
+    Also built as Flax's core scope, ``Scope(variables, rngs=None, name=None, mutable=False)``:
+    a root scope over ``variables`` that modules can be bound to with ``parent=scope``."""
+
+    def __init__(
+        self,
+        root: Any,
+        path: Any = (),
+        name: str | None = None,
+        mutable: Any = False,
+        parent: Any = None,
+        *,
+        rngs: Mapping[str, Any] | None = None,
+    ) -> None:
+        if not isinstance(root, _Root):  # Flax's form: (variables, rngs, name, mutable, ...)
+            if isinstance(path, Mapping):
+                rngs, path = path, ()
+            root = _Root(root, rngs or {}, mutable, False)
+        self.root: _Root = root
+        self.path = tuple(path)
+
+    def variables(self) -> dict[str, Any]:
+        """This scope's variables by collection (Flax's ``Scope.variables()``)."""
+        out = {}
+        for col in self.root.variables:
+            node = self._node(col)
+            if node:
+                out[col] = node
+        return out
+
+    def rewound(self, rewind_rngs: bool = False) -> Scope:
+        """The same variables at the same path; ``rewind_rngs`` restarts the rng counts."""
+        if not rewind_rngs:
+            return Scope(self.root, self.path)
+        root = copy.copy(self.root)
+        root.rng_counters = {}
+        return Scope(root, self.path)
 
     @property
     def path_text(self) -> str:
@@ -135,12 +189,14 @@ class Scope:
         first four bytes (big-endian) of the SHA-1 of this path's names followed by the
         per-scope, per-stream call count (1, 2, ...) as minimal big-endian bytes."""
         if stream not in self.root.rngs:
-            raise errors.InvalidRngError(f'{module_name} needs PRNG for "{stream}"')
+            if "params" not in self.root.rngs:  # Flax falls back on the params stream
+                raise errors.InvalidRngError(f'{module_name} needs PRNG for "{stream}"')
+            stream = "params"
         slot = (self.path, stream)
         count = self.root.rng_counters.get(slot, 0) + 1
         self.root.rng_counters[slot] = count
         digest = hashlib.sha1(usedforsecurity=False)
-        for name in self.path:
+        for name in self.path[self.root.rng_offset :]:
             digest.update(name.encode("utf-8"))
         digest.update(count.to_bytes((count.bit_length() + 7) // 8, "big"))
         data = np.uint32(int.from_bytes(digest.digest()[:4], "big"))

@@ -337,3 +337,9 @@ def smap(f: Any = None, /, **kwargs: Any) -> Any:
     raise NotImplementedError(
         f"smap maps a function over mesh devices; {_ONE}: use trellax.vmap with axis_name"
     )
+
+
+# nn's partitioning metadata (floor 8) builds these classes through a hook it keeps
+from trellax._src.nn import partitioning as _nn_partitioning  # noqa: E402
+
+_nn_partitioning.register_sharding_types(PartitionSpec, NamedSharding)

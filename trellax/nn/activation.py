@@ -1,0 +1,31 @@
+"""``flax.linen.activation``: activation functions, as names of ``trellax.nn``."""
+
+from trellax._src.nn.activations import celu as celu
+from trellax._src.nn.activations import elu as elu
+from trellax._src.nn.activations import gelu as gelu
+from trellax._src.nn.activations import glu as glu
+from trellax._src.nn.activations import hard_sigmoid as hard_sigmoid
+from trellax._src.nn.activations import hard_silu as hard_silu
+from trellax._src.nn.activations import hard_swish as hard_swish
+from trellax._src.nn.activations import hard_tanh as hard_tanh
+from trellax._src.nn.activations import leaky_relu as leaky_relu
+from trellax._src.nn.activations import log_sigmoid as log_sigmoid
+from trellax._src.nn.activations import log_softmax as log_softmax
+from trellax._src.nn.activations import normalize as normalize
+from trellax._src.nn.activations import one_hot as one_hot
+from trellax._src.nn.activations import relu as relu
+from trellax._src.nn.activations import relu6 as relu6
+from trellax._src.nn.activations import selu as selu
+from trellax._src.nn.activations import sigmoid as sigmoid
+from trellax._src.nn.activations import silu as silu
+from trellax._src.nn.activations import soft_sign as soft_sign
+from trellax._src.nn.activations import softmax as softmax
+from trellax._src.nn.activations import softplus as softplus
+from trellax._src.nn.activations import standardize as standardize
+from trellax._src.nn.activations import swish as swish
+from trellax._src.nn.activations import tanh as tanh
+from trellax._src.nn.linear import Dense as Dense
+from trellax._src.nn.module import Module as Module
+from trellax._src.nn.module import compact as compact
+from trellax._src.nn.stochastic import PReLU as PReLU
+from trellax._src.scipy.special import logsumexp as logsumexp
