@@ -1,8 +1,8 @@
 """Short names for the pytree functions: ``trellax.tree.map`` is ``trellax.tree_util.tree_map``
 (mirrors ``jax.tree``)."""
 
-from trellax._src.tree.more import reduce_associative as reduce_associative
-from trellax._src.tree.more import static as static
+from trellax._src.tree.node_tools import reduce_associative as reduce_associative
+from trellax._src.tree.node_tools import static as static
 from trellax._src.tree.tree_util import tree_all as all
 from trellax._src.tree.tree_util import tree_broadcast as broadcast
 from trellax._src.tree.tree_util import tree_flatten as flatten

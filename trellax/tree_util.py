@@ -7,10 +7,10 @@ from trellax._src.tree.keys import KeyEntry as KeyEntry
 from trellax._src.tree.keys import KeyPath as KeyPath
 from trellax._src.tree.keys import SequenceKey as SequenceKey
 from trellax._src.tree.keys import keystr as keystr
-from trellax._src.tree.more import default_registry as default_registry
-from trellax._src.tree.more import flatten_one_level_with_keys as flatten_one_level_with_keys
-from trellax._src.tree.more import is_tree_node as is_tree_node
-from trellax._src.tree.more import tree_reduce_associative as tree_reduce_associative
+from trellax._src.tree.node_tools import default_registry as default_registry
+from trellax._src.tree.node_tools import flatten_one_level_with_keys as flatten_one_level_with_keys
+from trellax._src.tree.node_tools import is_tree_node as is_tree_node
+from trellax._src.tree.node_tools import tree_reduce_associative as tree_reduce_associative
 from trellax._src.tree.registry import register_dataclass as register_dataclass
 from trellax._src.tree.registry import register_pytree_node as register_pytree_node
 from trellax._src.tree.registry import register_pytree_node_class as register_pytree_node_class

@@ -1,4 +1,4 @@
-"""More of ``jax.tree_util``/``jax.tree``: ``is_tree_node``, ``flatten_one_level_with_keys``,
+"""The rest of ``jax.tree_util``/``jax.tree`` beside flattening: ``is_tree_node``, ``flatten_one_level_with_keys``,
 ``tree.reduce_associative``, ``tree.static`` and ``default_registry``.
 """
 
