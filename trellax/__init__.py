@@ -92,11 +92,11 @@ from trellax._src.config.jax_flags import (
 from trellax._src.config.jax_flags import (
     transfer_guard_host_to_device as transfer_guard_host_to_device,
 )
-from trellax._src.config.jax_flags_more import explicit_x64_dtypes as explicit_x64_dtypes
+from trellax._src.config.jax_option_flags import explicit_x64_dtypes as explicit_x64_dtypes
 from trellax._src.config.settings import config as config
-from trellax._src.config.settings import enable_x64_flag as enable_x64
+from trellax._src.config.settings import enable_x64_flag as _enable_x64_flag
 from trellax._src.config.settings import fused_excess_precision as fused_excess_precision
-from trellax._src.config.settings import numpy_dtype_promotion_flag as numpy_dtype_promotion
+from trellax._src.config.settings import numpy_dtype_promotion_flag as _promotion_flag
 from trellax._src.core.basearray import Array as Array
 
 # -- issue 14: runtime helpers under JAX's names (one CPU device) --------------------------------
@@ -147,3 +147,8 @@ from trellax._src.runtime.sharding import set_mesh as set_mesh
 from trellax._src.runtime.sharding import smap as smap
 
 __version__ = "0.1.0.dev0"
+
+# context managers that are also flags (``enable_x64.value``), assigned so that type checkers
+# see them exported under these names
+enable_x64 = _enable_x64_flag
+numpy_dtype_promotion = _promotion_flag

@@ -27,7 +27,7 @@ STANDINS: dict[str, tuple[str, ...]] = {
     "jax._src.api": ("trellax", "trellax._src.api.api"),
     "jax._src.api_util": (),
     "jax._src.config": (
-        "trellax._src.config.jax_flags_more",
+        "trellax._src.config.jax_option_flags",
         "trellax._src.config.jax_flags",
         "trellax",
         "trellax:config",
