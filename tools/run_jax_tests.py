@@ -4,7 +4,7 @@ JAX's tests (``tests/<name>.py`` of JAX 0.10.2) are taken from a checkout or a b
 JAX's repository (``--jax-repo``; the files are read at the tag ``jax-v0.10.2``). Each file runs
 in its own pytest process through ``tools/jax_tests/shim.py`` (``jax`` -> trellax, internal
 modules -> stand-ins, ``jax._src.test_util`` -> ``tools/jax_tests/jtu.py``). The pass list of
-real JAX on the same files is data, ``tests/golden/jax_test_files.json``, written by
+real JAX on the same files is data, ``tests/golden/peer/jax_test_files.json``, written by
 ``--reference`` run with JAX installed (and no shim). Usage::
 
     python tools/run_jax_tests.py --jax-repo /path/to/jax [--files tree_util_test ...]
@@ -28,7 +28,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "golden" / "jax_test_files.json"
+GOLDEN = ROOT / "tests" / "golden" / "peer" / "jax_test_files.json"
 FILES = ("dtypes_test", "tree_util_test", "random_lax_test", "api_test", "batching_test")
 TAG = "jax-v0.10.2"
 
