@@ -56,7 +56,13 @@ CASES = (
     "jax.grad(lambda x: x.at[jnp.array([0, 5])].get(mode='clip').sum())(jnp.ones(3))",
     "jnp.arange(3)[[0, 2]]",
     "jnp.zeros(3).at[0].set(jnp.ones(1))",
+    # derivatives at special points (NaN before: 0 * inf in erf_inv's unselected tail)
+    "jax.grad(jax.scipy.special.erfinv)(0.)",
+    "jax.grad(jax.grad(jax.scipy.special.erfinv))(0.)",
+    "jax.grad(jax.scipy.special.ndtri)(0.5)",
+    "jax.scipy.special.ndtri(jnp.array([0.5, 0.25, 0.75]))",
+    "jax.vmap(jax.grad(jax.scipy.special.erfinv))(jnp.array([-0.5, 0., 0.5, 0.99]))",
 )
 
-# XLA's exp/cos/tanh are not correctly rounded: the derivative cases agree to a few ulp
-TOLERANT = tuple(c for c in CASES if "fns[" in c)
+# XLA's exp/cos/tanh/log are not correctly rounded: these cases agree to a few ulp
+TOLERANT = tuple(c for c in CASES if "fns[" in c or "special" in c)

@@ -55,9 +55,13 @@ def erf_inv(x: ArrayLike) -> Array:
     one = _const(1.0, a)
     # w = -log((1 - x)(1 + x)), the variable of Giles' approximation
     w = lax.neg(lax.log(lax.mul(lax.sub(one, a), lax.add(one, a))))
+    use_central = lax.lt(w, _const(5.0, a))
     central = _horner(_CENTRAL, lax.sub(w, _const(2.5, a)))
-    tail = _horner(_TAIL, lax.sub(lax.sqrt(w), _const(3.0, a)))
-    y = lax.mul(select_n(lax.lt(w, _const(5.0, a)), tail, central), a)
+    # the tail is only selected where w >= 5; elsewhere it sees w = 5, so that sqrt's derivative
+    # stays finite where w = 0 (x = 0) and no 0 * inf = NaN cotangent reaches x (same values)
+    w_tail = select_n(use_central, w, _const(5.0, a))
+    tail = _horner(_TAIL, lax.sub(lax.sqrt(w_tail), _const(3.0, a)))
+    y = lax.mul(select_n(use_central, tail, central), a)
     if a.dtype.itemsize == 8:
         two_over_sqrt_pi = _const(1.1283791670955126, a)
         for _ in range(2):

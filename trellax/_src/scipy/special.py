@@ -138,7 +138,12 @@ def ndtri(p: ArrayLike) -> Array:
         _c(float("nan"), a),
         z,
     )
-    return where(ufuncs.equal(a, _c(0.5, a)), _c(0, a), where(lower, z, lax.neg(z)))
+    # at p = 0.5 the value is exactly +0 and the derivative is sqrt(2 pi): sqrt(2) erfinv(2p - 1)
+    # gives both (a constant 0 would give a zero derivative)
+    at_half = lax.mul(
+        _c(math.sqrt(2), a), lax_special.erf_inv(lax.sub(lax.mul(_c(2, a), a), _c(1, a)))
+    )
+    return where(ufuncs.equal(a, _c(0.5, a)), at_half, where(lower, z, lax.neg(z)))
 
 
 def log_ndtr(x: ArrayLike, series_order: int = 3) -> Array:
