@@ -62,6 +62,9 @@ CASES = (
     "jax.grad(jax.scipy.special.ndtri)(0.5)",
     "jax.scipy.special.ndtri(jnp.array([0.5, 0.25, 0.75]))",
     "jax.vmap(jax.grad(jax.scipy.special.erfinv))(jnp.array([-0.5, 0., 0.5, 0.99]))",
+    "jax.grad(lambda x: jax.scipy.special.xlog1py(x, 2.))(0.)",
+    "jax.grad(lambda y: jax.scipy.special.xlog1py(0.5, y))(2.)",
+    "jax.grad(jax.grad(lambda x: jax.scipy.special.xlog1py(x, 2.)))(0.)",
 )
 
 # XLA's exp/cos/tanh/log are not correctly rounded: these cases agree to a few ulp

@@ -327,9 +327,30 @@ _xlogy = ufuncs._custom_jvp(_xlogy_plain, _xlogy_jvp)
 
 
 def xlog1py(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x * log1p(y)``, 0 where ``x == 0``."""
+    """``x * log1p(y)``, 0 where ``x == 0``. Differentiated as JAX does (custom JVP
+    ``t_x log1p(y) + t_y x / (1 + y)``): at ``x == 0`` the derivative in ``x`` is
+    ``log1p(y)``, not 0."""
     a, b = _real_inexact("xlog1py", x, y)
+    out: Array = _xlog1py(a, b)
+    return out
+
+
+def _xlog1py_plain(a: Array, b: Array) -> Array:
     return where(ufuncs.equal(a, _c(0, a)), _c(0, a), lax.mul(a, lax.log1p(b)))
+
+
+def _xlog1py_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> Any:
+    a, b = primals
+    ta, tb = tangents
+    out: Array = _xlog1py(a, b)
+    one_plus_b = ufuncs.add(_c(1, b), b)
+    tangent = ufuncs.add(
+        ufuncs.multiply(ta, lax.log1p(b)), ufuncs.divide(ufuncs.multiply(tb, a), one_plus_b)
+    )
+    return out, tangent.astype(out.dtype)
+
+
+_xlog1py = ufuncs._custom_jvp(_xlog1py_plain, _xlog1py_jvp)
 
 
 def entr(x: ArrayLike) -> Array:
