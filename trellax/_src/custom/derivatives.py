@@ -93,6 +93,24 @@ def _primal_side(trace: Any, args: Sequence[Any]) -> core.Trace | None:
     return t
 
 
+def _call_undifferentiated(
+    f: Any, args: tuple[Any, ...], call_batched: Any, prim: Primitive, jvp_outputs: Any
+) -> Any:
+    """A custom function called where the current trace does not differentiate its arguments:
+    under a ``vmap`` inside a differentiation (``call_batched``), in the trace that owns its
+    arguments (``_primal_side``), as a call equation under ``jit``, or as plain Python."""
+    outer = core.current_trace()
+    if type(outer) is BatchTrace and _owns(outer, BatchTracer, args) and _differentiated(outer):
+        return call_batched(f, outer, args)
+    elsewhere = _primal_side(outer, args)
+    if elsewhere is not None:
+        with core.using_trace(elsewhere):
+            return f(*args)
+    if type(outer) is JaxprTrace and _static_nondiff(args, f.nondiff_argnums):
+        return _bind_call(prim, f, args, jvp_outputs)
+    return f._fun(*args)
+
+
 def _differentiated(trace: Any) -> bool:
     """Whether a JVP trace encloses ``trace`` (only then does a custom rule matter)."""
     while trace is not None:
@@ -166,20 +184,9 @@ class custom_jvp:
         args = _resolve_args(self._fun, args, kwargs)
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
-            outer = core.current_trace()
-            if (
-                type(outer) is BatchTrace
-                and _owns(outer, BatchTracer, args)
-                and _differentiated(outer)
-            ):
-                return call_custom_jvp(self, outer, args)
-            elsewhere = _primal_side(outer, args)
-            if elsewhere is not None:
-                with core.using_trace(elsewhere):
-                    return self(*args)
-            if type(outer) is JaxprTrace and _static_nondiff(args, self.nondiff_argnums):
-                return _bind_call(custom_jvp_call_p, self, args, self._jvp_outputs)
-            return self._fun(*args)
+            return _call_undifferentiated(
+                self, args, call_custom_jvp, custom_jvp_call_p, self._jvp_outputs
+            )
         nondiff = [args[i] for i in self.nondiff_argnums]
         diff_idx = [i for i in range(len(args)) if i not in self.nondiff_argnums]
         primals: list[Any] = []
@@ -390,20 +397,7 @@ class custom_vjp:
         args = _resolve_args(self._fun, args, kwargs)
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
-            outer = core.current_trace()
-            if (
-                type(outer) is BatchTrace
-                and _owns(outer, BatchTracer, args)
-                and _differentiated(outer)
-            ):
-                return call_custom_vjp(self, outer, args)
-            elsewhere = _primal_side(outer, args)
-            if elsewhere is not None:
-                with core.using_trace(elsewhere):
-                    return self(*args)
-            if type(outer) is JaxprTrace and _static_nondiff(args, self.nondiff_argnums):
-                return _bind_call(custom_vjp_call_p, self, args, None)
-            return self._fun(*args)
+            return _call_undifferentiated(self, args, call_custom_vjp, custom_vjp_call_p, None)
         if trace.tangent_trace is None:
             raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
         diff_idx = [i for i in range(len(args)) if i not in self.nondiff_argnums]
