@@ -1,0 +1,46 @@
+"""Silent wrong values of issue 24's third round, against JAX's golden values."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import Any
+
+import numpy as np
+import pytest
+from silent3_cases import CASES, TOLERANT
+
+import trellax
+import trellax.numpy as jnp
+from trellax import optim
+
+GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "silent3.json").read_text())
+
+
+def _values(got: Any) -> np.ndarray:
+    a = np.asarray(got)
+    if a.dtype.kind == "c":
+        return np.stack([np.real(a), np.imag(a)])
+    return a.astype(np.float64) if a.dtype.itemsize == 2 and a.dtype.kind != "i" else a
+
+
+@pytest.mark.parametrize("expr", CASES)
+def test_matches_jax(expr: str) -> None:
+    want = GOLDEN[expr]
+    env = {"jax": trellax, "jnp": jnp, "optim": optim, "np": np}
+    if "error" in want:
+        with pytest.raises(Exception) as info:
+            eval(expr, env)
+        assert type(info.value).__name__ == want["error"]
+        return
+    got = eval(expr, env)
+    assert (str(got.dtype), bool(getattr(got, "weak_type", False))) == (
+        want["dtype"],
+        want["weak_type"],
+    )
+    assert list(np.shape(got)) == want["shape"]
+    expected = np.asarray(want["values"])
+    if expr in TOLERANT:
+        np.testing.assert_allclose(_values(got), expected, rtol=TOLERANT[expr])
+    else:
+        np.testing.assert_array_equal(_values(got), expected)
