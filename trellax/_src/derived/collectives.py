@@ -50,8 +50,8 @@ def _pick(x: Any, name: Any, sources: Sequence[int | None]) -> Any:
 
 
 def ppermute(x: Any, axis_name: Any, perm: Sequence[tuple[int, int]]) -> Any:
-    """Sends element ``src``'s ``x`` to element ``dst`` for each ``(src, dst)`` in ``perm``;
-    elements that receive nothing get zeros."""
+    """Sends element ``src``'s ``x`` to element ``dst`` for each ``(src, dst)`` in ``perm``,
+    which must be a whole permutation of the ``vmap`` axis (JAX refuses a partial one there)."""
     name = _one_name(axis_name, "ppermute")
     n = _axis_size(name)
     pairs = [(int(s), int(d)) for s, d in perm]
@@ -60,6 +60,11 @@ def ppermute(x: Any, axis_name: Any, perm: Sequence[tuple[int, int]]) -> Any:
         raise ValueError(f"ppermute sources and destinations must be unique, got perm={pairs}")
     if any(not 0 <= i < n for i in srcs + dsts):
         raise ValueError(f"ppermute perm indices must lie in [0, {n}) for axis size {n}: {pairs}")
+    if len(pairs) != n:
+        # JAX's vmap rule asserts this (an AssertionError there): no silent zeros
+        raise ValueError(
+            f"ppermute under vmap needs a whole permutation of the axis (size {n}), got {pairs}"
+        )
     sources: list[int | None] = [None] * n
     for s, d in pairs:
         sources[d] = s

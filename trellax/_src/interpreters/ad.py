@@ -338,7 +338,10 @@ def backward_pass(
 #: Primitives that have no JVP rule yet, with the reason (read by the coverage test and by
 #: docs/autodiff.md). Differentiating through one raises NotImplementedError naming it.
 NOT_DIFFERENTIABLE_YET: dict[str, str] = {
-    "zeta": "not differentiable in JAX either (no rule for either argument)",
+    "zeta": "lax.zeta, as in JAX (scipy.special.zeta differentiates its series expansion)",
+    "nextafter": "JAX has no rule either (a zero derivative would hide the step)",
+    "pmax": "JAX has no rule either",
+    "pmin": "JAX has no rule either",
     "hyp1f1_grad_a": "the a-derivative of hyp1f1: second derivatives in a parameter are not written",
     "hyp1f1_grad_b": "the b-derivative of hyp1f1: second derivatives in a parameter are not written",
     "hyp2f1_grad_a": "a parameter derivative of hyp2f1: second derivatives in a parameter are not written",

@@ -36,7 +36,7 @@ from trellax._src.lax._base import (
     to_bool,
 )
 from trellax._src.lax.naryop import naryop
-from trellax._src.lax.shapes import def_elementwise
+from trellax._src.lax.shapes import convert_element_type_p, def_elementwise
 
 # -- arithmetic -----------------------------------------------------------------------------------
 add_p = naryop("add", backend.add, [num, num])
@@ -536,6 +536,22 @@ ad_util.defzeros(
     floor_p,
     ceil_p,
     round_p,
-    nextafter_p,
 )
-ad_util.defzeros("the mantissa/exponent split is not differentiated (as in JAX)", frexp_p)
+
+
+def _frexp_jvp(primals: Any, tangents: Any) -> tuple[Any, Any]:
+    # JAX's rule: the mantissa's tangent is t * 2**-e (so ldexp, built on frexp, has the
+    # derivative 2**e); the exponent's is a float0 zero
+    (x,), (t,) = primals, tangents
+    m, e = frexp_p.bind_multi(x)
+    if isinstance(t, ad_util.Zero):
+        m_dot: Any = ad_util.Zero(ad_util.tangent_aval(m))
+    else:
+        # a weak tangent meets the strong scale as jnp.multiply would: made strong first (so
+        # its transpose gives the weak cotangent back)
+        strong_t = convert_element_type_p.bind(t, new_dtype=t.dtype, weak_type=False)
+        m_dot = mul(strong_t, pow(_c(t, 2), neg(e)))
+    return (m, e), (m_dot, ad_util.Zero(ad_util.tangent_aval(e)))
+
+
+frexp_p.def_jvp(_frexp_jvp)

@@ -870,7 +870,26 @@ def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     if _kind(b) not in ("i", "u", "b"):
         raise ValueError(f"ldexp: exponent must be an integer array, got {b.dtype.name}")
     # equal ranks first: lax broadcasts only size-1 axes and 0-d operands
-    return _scale_by_power_of_two(*promote_shapes([a, _convert(b, dtypes.int32, False)]))
+    out: Array = _ldexp(*promote_shapes([a, _convert(b, dtypes.int32, False)]))
+    return out
+
+
+def _ldexp_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> Any:
+    # the tangent scaled exactly like the value (frexp's rule alone would build 2**-k * 2**(k+e),
+    # whose first factor overflows for subnormal x)
+    (a, e), (t, _) = primals, tangents
+    info = dtypes.finfo(a.dtype)
+    lo, hi, nmant = int(info.minexp), int(info.maxexp) - 1, int(info.nmant)
+    i32 = dtypes.int32
+    # linear in t: three factors 2**(e/3), each a normal number once e is clamped to where the
+    # result is 0 or inf all the same (exact unless the tangent itself is subnormal)
+    e = clamp(scalar_to_array(2 * lo - nmant - 4, i32, False), e, scalar_to_array(2 * hi, i32, False))
+    third = lax.div(e, scalar_to_array(3, i32, False))
+    two = _full_scalar(2, a)
+    # made strong first as jnp.multiply would (its transpose gives a weak cotangent back)
+    out = lax.mul(_convert(t, t.dtype, False), lax.pow(two, third))
+    out = lax.mul(out, lax.pow(two, third))
+    return _ldexp(a, e), lax.mul(out, lax.pow(two, lax.sub(e, lax.add(third, third))))
 
 
 def _scale_by_power_of_two(a: Array, e: Array) -> Array:
@@ -897,6 +916,9 @@ def _scale_by_power_of_two(a: Array, e: Array) -> Array:
     two = _full_scalar(2, a)
     step = lax.mul(m, lax.pow(two, first))
     return lax.mul(step, lax.pow(two, second))
+
+
+_ldexp = _custom_jvp(lambda a, e: _scale_by_power_of_two(a, e), _ldexp_jvp)
 
 
 def frexp(x: ArrayLike, /) -> tuple[Array, Array]:

@@ -15,7 +15,7 @@ from typing import Any
 from trellax._src.config.settings import state as _config_state
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.dtypes import dtypes
-from trellax._src.interpreters import batching
+from trellax._src.interpreters import ad, batching
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax import reductions as _r
@@ -77,6 +77,11 @@ pmin_p.def_abstract_eval(_same_aval)
 _REDUCE = {psum_p: _r.reduce_sum_p, pmax_p: _r.reduce_max_p, pmin_p: _r.reduce_min_p}
 
 
+def _differentiated(x: Any) -> bool:
+    """Whether ``x`` carries a nonzero tangent of an enclosing JVP trace."""
+    return type(x) is ad.JVPTracer and type(x.tangent) is not ad_util.Zero
+
+
 def _reduce_collective(prim: Primitive) -> None:
     reduce_p = _REDUCE[prim]
 
@@ -87,6 +92,9 @@ def _reduce_collective(prim: Primitive) -> None:
         ours, rest = _split(trace, axes)
         if not ours:
             return prim.bind(x, axes=axes), d
+        if prim is not psum_p and _differentiated(x):
+            # the reduction below would be differentiable; JAX refuses pmax/pmin's derivative
+            raise NotImplementedError(f"Differentiation rule for '{prim.name}' not implemented")
         if d is not None:
             out = reduce_p.bind(x, axes=(d,))
         elif prim is psum_p:  # the same value on every element: times the axis size
@@ -260,19 +268,10 @@ def axis_size(axis_name: Any) -> int:
 
 
 # -- differentiation rules ----------------------------------------------------------------------------
-# psum and all_gather are linear (psum transposes to psum); pmax/pmin pass the tangent of the
-# elements that attain the extreme (averaged over ties); axis_index has a zero tangent.
+# psum and all_gather are linear (psum transposes to psum); axis_index has a zero tangent.
+# pmax/pmin have no rule, as in JAX (interpreters/ad.py's NOT_DIFFERENTIABLE_YET says so).
 
 ad_util.deflinear(psum_p, lambda ct, x, *, axes: [psum_p.bind(ct, axes=axes)])
 ad_util.defjvp(all_gather_p, lambda t, ans, x, **params: all_gather_p.bind(t, **params))
 
-
-def _extreme_jvp(t: Any, ans: Any, x: Any, *, axes: AxisNames) -> Any:
-    hit = _s.convert_element_type_p.bind(ew.eq_p.bind(x, ans), new_dtype=t.dtype, weak_type=False)
-    picked = psum_p.bind(ew.mul_p.bind(t, hit), axes=axes)
-    return ew.div_p.bind(picked, psum_p.bind(hit, axes=axes))
-
-
-ad_util.defjvp(pmax_p, _extreme_jvp)
-ad_util.defjvp(pmin_p, _extreme_jvp)
 ad_util.defzeros("an integer position", axis_index_p)
