@@ -27,7 +27,11 @@ from silent3_cases import CASES  # noqa: E402
 def record(v: Any) -> dict[str, Any]:
     """The value, dtype, weak flag and shape of an array result."""
     a = np.asarray(v)
-    values = a.astype(np.float64).tolist() if a.dtype.kind == "V" or a.dtype.itemsize == 2 else a.tolist()
+    values = (
+        a.astype(np.float64).tolist()
+        if a.dtype.kind == "V" or a.dtype.itemsize == 2
+        else a.tolist()
+    )
     if a.dtype.kind == "c":
         values = [np.real(a).tolist(), np.imag(a).tolist()]
     return {

@@ -20,6 +20,7 @@ from trellax._src.lax import special as lax_special
 from trellax._src.lax import special_beta, special_gamma, special_prims
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.stop_gradient import stop_gradient
+from trellax._src.scipy import special_zeta
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, ufuncs
 from trellax._src.numpy.creation import asarray
@@ -524,14 +525,16 @@ def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
 
 
 def zeta(x: ArrayLike, q: ArrayLike | None = None) -> Array:
-    """The Hurwitz zeta function ``sum((k + q) ** -x for k >= 0)``; ``q`` is required."""
+    """The Hurwitz zeta function ``sum((k + q) ** -x for k >= 0)``; ``q`` is required.
+    Differentiable in ``x`` and ``q`` as in JAX (through its Euler-Maclaurin expansion)."""
     if q is None:
         raise NotImplementedError(
             "Riemann zeta function not implemented; pass q != None to compute the Hurwitz Zeta "
             "function."
         )
     a, b = _real_inexact("zeta", x, q)
-    return special_prims.zeta(a, b)
+    out: Array = special_zeta.zeta_differentiable(a, b)
+    return out
 
 
 # -- combinatorics -------------------------------------------------------------------------------
