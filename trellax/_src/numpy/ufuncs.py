@@ -883,7 +883,9 @@ def _ldexp_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> A
     i32 = dtypes.int32
     # linear in t: three factors 2**(e/3), each a normal number once e is clamped to where the
     # result is 0 or inf all the same (exact unless the tangent itself is subnormal)
-    e = clamp(scalar_to_array(2 * lo - nmant - 4, i32, False), e, scalar_to_array(2 * hi, i32, False))
+    e = clamp(
+        scalar_to_array(2 * lo - nmant - 4, i32, False), e, scalar_to_array(2 * hi, i32, False)
+    )
     third = lax.div(e, scalar_to_array(3, i32, False))
     two = _full_scalar(2, a)
     # made strong first as jnp.multiply would (its transpose gives a weak cotangent back)

@@ -20,13 +20,13 @@ from trellax._src.lax import special as lax_special
 from trellax._src.lax import special_beta, special_gamma, special_prims
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.stop_gradient import stop_gradient
-from trellax._src.scipy import special_zeta
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, ufuncs
 from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.shapes import squeeze
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact
+from trellax._src.scipy import special_zeta
 
 ArrayLike = Any
 Axis = Any
