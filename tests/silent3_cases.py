@@ -45,6 +45,18 @@ CASES: tuple[str, ...] = (
     "jax.grad(lambda q: jax.scipy.special.zeta(3., q))(jnp.float16(2.))",
     "jax.grad(lambda q: jax.scipy.special.zeta(3., q))(2.)",
     "jax.lax.zeta(3., 2.)",
+    # grad(det) of a singular matrix is its adjugate (was NaN): SVD-based where det == 0
+    f"jax.grad(jnp.linalg.det)({_SINGULAR2})",
+    f"jax.grad(jnp.linalg.det)({_SINGULAR3})",
+    "jax.grad(jnp.linalg.det)(jnp.zeros((3, 3)))",
+    "jax.grad(jnp.linalg.det)(jnp.array([[1., 2., 0.], [2., 4., 0.], [0., 0., 0.]]))",
+    "jax.grad(jnp.linalg.det)(jnp.array([[0., 1.], [0., 0.]]))",
+    "jax.grad(jnp.linalg.det)(jnp.array([[1., 2., 3.], [4., 5., 6.], [7., 8., 10.]]))",
+    f"jax.jit(jax.grad(jnp.linalg.det))({_SINGULAR2})",
+    "jax.vmap(jax.grad(jnp.linalg.det))(jnp.array([[[1., 2.], [2., 4.]], [[1., 2.], [3., 4.]]]))",
+    f"jax.jacfwd(jnp.linalg.det)({_SINGULAR2})",
+    "jax.grad(lambda x: jnp.linalg.det(x).real)(jnp.array([[1., 2j], [2., 4j]]))",
+    f"jax.hessian(jnp.linalg.det)({_SINGULAR2})",
     # a partial ppermute under vmap is refused (was: zeros where nothing arrives)
     "jax.vmap(lambda x: jax.lax.ppermute(x, 'i', [(0, 1), (1, 0)]), axis_name='i')(jnp.arange(3.))",
     "jax.vmap(lambda x: jax.lax.ppermute(x, 'i', [(0, 1), (1, 2), (2, 0)]), axis_name='i')(jnp.arange(3.))",
@@ -83,4 +95,8 @@ TOLERANT: dict[str, float] = {
     "jax.hessian(lambda x: jnp.sinc(x).sum())(jnp.array([0., 1.]))": 1e-6,
     **{c: 2e-6 for c in CASES if "zeta" in c and "float16" not in c},
     "jax.grad(lambda q: jax.scipy.special.zeta(3., q))(jnp.float16(2.))": 1e-3,
+    **{c: 1e-6 for c in CASES if "linalg.det" in c},
 }
+
+#: an absolute tolerance beside the relative one (float32 SVD noise where the value is 0)
+ATOL: dict[str, float] = {c: 1e-6 for c in CASES if "linalg.det" in c}

@@ -28,6 +28,9 @@ from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
+from trellax._src.lax import elementwise as _ew
+from trellax._src.lax import reductions as _red
+from trellax._src.lax import structural as _st
 from trellax._src.lax._base import (
     asarray,
     check_dtype,
@@ -392,9 +395,37 @@ ad_util.defjvp(inv_p, lambda t, ans, x: _neg(_mm(_mm(ans, t), ans)))
 
 
 def _det_jvp(t: Any, ans: Any, x: Any) -> Any:
-    from trellax._src.lax import elementwise as ew
+    # d det = trace(adj(x) @ t), with adj(x) = det(x) inv(x) where det(x) != 0; a singular matrix
+    # takes the adjugate from its SVD (x = u s vh: adj(x) = det(u) det(vh) vh^H adj(s) u^H,
+    # adj(s)_i the product of the other singular values), as JAX's value (not NaN)
+    singular = _ew.eq(ans, ad_util.const(ans, 0))
+    if core.is_concrete(ans) and not np.any(core.to_concrete_value(singular)):
+        return _ew.mul(ans, _trace(solve_p.bind(x, t)))
+    mask = _st.broadcast_in_dim(singular, tuple(x.shape), tuple(range(x.ndim - 2)))
+    safe_x = _st.select_n(mask, x, _eye_like(x))
+    regular = _ew.mul(ans, _trace(solve_p.bind(safe_x, t)))
+    return _st.select_n(singular, regular, _trace(_mm(_adjugate(x), t)))
 
-    return ew.mul(ans, _trace(solve_p.bind(x, t)))
+
+def _adjugate(x: Any) -> Any:
+    """``adj(x)`` from the SVD; right for every matrix, used where ``det(x) == 0``."""
+    u, s, vh = svd_p.bind_multi(x, full_matrices=False, compute_uv=True)
+    n = x.shape[-1]
+    others = _st.broadcast_in_dim(s, (*s.shape[:-1], n, n), (*range(s.ndim - 1), s.ndim))
+    eye = core.new_array(
+        np.broadcast_to(np.eye(n, dtype=bool), others.shape).copy(), np.dtype(bool), False
+    )
+    adj_s = _red.reduce_prod_p.bind(
+        _st.select_n(eye, others, ad_util.const(others, 1)), axes=(s.ndim,)
+    )
+    unit = _ew.mul(det_p.bind(u), det_p.bind(vh))
+    adj_s = _st.convert_element_type(adj_s, x.dtype)
+    scaled_uh = _ew.mul(
+        _st.broadcast_in_dim(adj_s, tuple(x.shape), tuple(range(x.ndim - 1))), _H(u)
+    )
+    return _ew.mul(
+        _st.broadcast_in_dim(unit, tuple(x.shape), tuple(range(x.ndim - 2))), _mm(_H(vh), scaled_uh)
+    )
 
 
 ad_util.defjvp(det_p, _det_jvp)
