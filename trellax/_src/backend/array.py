@@ -253,10 +253,11 @@ class ArrayImpl(Array):
         )
 
     def __copy__(self) -> ArrayImpl:
-        return self
+        # a new object, as JAX's (`copy.copy(x) is x` is False); immutable, so the buffer is shared
+        return ArrayImpl._new(self._value, self.dtype, self.weak_type)
 
     def __deepcopy__(self, memo: Any) -> ArrayImpl:
-        return self
+        return ArrayImpl._new(self._value, self.dtype, self.weak_type)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return (_reconstruct, (self._value, self.weak_type))

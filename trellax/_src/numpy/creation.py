@@ -90,6 +90,8 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
     t = type(a)
     if t is ConcreteArray or isinstance(a, Array):
         if want is None:
+            if copy and t is ConcreteArray:  # a new array object (JAX's copy), the same buffer
+                return eager.wrap(eager.buffer(a), a.dtype, a.weak_type)
             same: Array = a
             return same
         return _convert(a, want, False)
@@ -673,7 +675,7 @@ def meshgrid(
 
 
 def copy(a: ArrayLike, order: str | None = None) -> Array:
-    """A copy (trellax arrays are immutable, so this returns an equal array)."""
+    """A copy: a new array object (trellax arrays are immutable, so it shares the buffer)."""
     return _array(a, None, "copy", copy=True)
 
 

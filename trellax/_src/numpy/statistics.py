@@ -137,7 +137,8 @@ def _quantile(
     else:
         result = lax.mul(lax.add(low_value, high_value), full_like_shape(0.5, low_value))
     if keepdims:
-        result = reshape(result, qshape + keep_shape)
+        # JAX ravels a 0-d input first: its kept shape is (1,)
+        result = reshape(result, qshape + (keep_shape or (1,)))
     return _convert(result, out_dtype, False)
 
 
