@@ -77,6 +77,22 @@ CASES: tuple[str, ...] = (
     "jnp.nanquantile(jnp.array(3.), 0.5, keepdims=True)",
     "jnp.quantile(jnp.array(3.), jnp.array([0.5, 0.2]), keepdims=True)",
     "jnp.median(jnp.ones((2, 3)), keepdims=True)",
+    # a singular inv: +-inf/nan where an unchecked LU solve puts them (was +inf everywhere);
+    # a failed cholesky: NaN on and below the diagonal only (was NaN everywhere)
+    "jnp.linalg.inv(jnp.array([[1., 2.], [2., 4.]]))",
+    "jnp.linalg.inv(jnp.array([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]]))",
+    "jnp.linalg.inv(jnp.zeros((2, 2)))",
+    "jnp.linalg.inv(jnp.zeros((3, 3)))",
+    "jnp.linalg.inv(jnp.array([[0., 1.], [0., 0.]]))",
+    "jnp.linalg.inv(jnp.array([[1., 2j], [2., 4j]]))",
+    "jnp.linalg.cholesky(jnp.array([[1., 2.], [2., 1.]]))",
+    "jnp.linalg.cholesky(jnp.array([[-1., 2.], [2., 1.]]))",
+    "jnp.linalg.cholesky(jnp.array([[4., 2., 0.], [2., 1., 3.], [0., 3., 1.]]))",
+    "jnp.linalg.cholesky(jnp.array([[[1., 2.], [2., 1.]], [[2., 1.], [1., 2.]]]))",
+    "jnp.linalg.cholesky(jnp.array([[1., 2j], [-2j, 1.]]))",
+    "jax.scipy.linalg.cholesky(jnp.array([[1., 2.], [2., 1.]]))",
+    "jax.scipy.linalg.cholesky(jnp.array([[1., 2.], [2., 1.]]), lower=True)",
+    "jax.scipy.linalg.cho_factor(jnp.array([[1., 2.], [2., 1.]]))[0]",
     # a partial ppermute under vmap is refused (was: zeros where nothing arrives)
     "jax.vmap(lambda x: jax.lax.ppermute(x, 'i', [(0, 1), (1, 0)]), axis_name='i')(jnp.arange(3.))",
     "jax.vmap(lambda x: jax.lax.ppermute(x, 'i', [(0, 1), (1, 2), (2, 0)]), axis_name='i')(jnp.arange(3.))",

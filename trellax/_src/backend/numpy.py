@@ -19,6 +19,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from trellax._src.backend import singular
 from trellax._src.backend.convert import convert
 from trellax._src.backend.float_facts import (
     compute_dtype,
@@ -706,8 +707,11 @@ def _linalg_compute(x: np.ndarray) -> np.ndarray:
     return x.astype(compute_dtype(x.dtype), copy=False)
 
 
-def _per_matrix(fn: Callable[[np.ndarray], Any], x: np.ndarray, fill: Any) -> Any:
-    """Applies ``fn`` to each matrix of a batch, with ``fill`` where numpy.linalg raises."""
+def _per_matrix(
+    fn: Callable[[np.ndarray], Any], x: np.ndarray, fill: Callable[[np.ndarray], Any]
+) -> Any:
+    """Applies ``fn`` to each matrix of a batch, with ``fill(matrix)`` where numpy.linalg
+    raises."""
     batch = x.shape[:-2]
     flat = x.reshape((-1, *x.shape[-2:]))
     outs = []
@@ -715,7 +719,7 @@ def _per_matrix(fn: Callable[[np.ndarray], Any], x: np.ndarray, fill: Any) -> An
         try:
             outs.append(fn(m))
         except np.linalg.LinAlgError:
-            outs.append(np.full(m.shape, fill, dtype=m.dtype))
+            outs.append(fill(m))
     if not outs:
         return np.zeros(x.shape, x.dtype)
     return np.stack(outs).reshape((*batch, *outs[0].shape))
@@ -726,7 +730,7 @@ def cholesky(x: np.ndarray) -> Any:
     try:
         out = np.linalg.cholesky(xc)
     except np.linalg.LinAlgError:  # not positive definite somewhere: NaNs there, as XLA gives
-        out = _per_matrix(np.linalg.cholesky, xc, np.nan)
+        out = _per_matrix(np.linalg.cholesky, xc, singular.nan_lower)
     return out.astype(x.dtype)
 
 
@@ -812,7 +816,7 @@ def inv(x: np.ndarray) -> Any:
     try:
         out = np.linalg.inv(xc)
     except np.linalg.LinAlgError:
-        out = _per_matrix(np.linalg.inv, xc, np.inf)
+        out = _per_matrix(np.linalg.inv, xc, singular.lu_inverse)
     return out.astype(x.dtype)
 
 
