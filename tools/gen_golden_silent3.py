@@ -52,7 +52,7 @@ def main() -> None:
         except Exception as e:  # the error class is the golden value
             out[expr] = {"error": type(e).__name__}
             continue
-        out[expr] = record(v)
+        out[expr] = record(v[0] if isinstance(v, tuple) and len(v) == 1 else v)
     OUT.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
     print(f"wrote {OUT} ({len(out)} cases)")
 

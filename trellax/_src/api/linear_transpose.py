@@ -9,9 +9,10 @@ from typing import Any
 
 from trellax._src.api.api import _leaf_aval
 from trellax._src.api.autodiff import _as_array, _aval, _Flat, _fun_name, _zeros_out
+from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import ad
 from trellax._src.interpreters.tracing import trace_to_jaxpr
-from trellax._src.lax.ad_util import Zero, differentiable
+from trellax._src.lax.ad_util import Zero
 from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
 
@@ -30,16 +31,19 @@ def linear_transpose(
     in_avals = [
         _leaf_aval(x, functools.partial("primals[{}]".format, i)) for i, x in enumerate(leaves)
     ]
-    for a in in_avals:
-        if not differentiable(a.dtype):
-            raise TypeError(
-                f"linear_transpose only supports float and complex inputs, but got {a.dtype.name}"
-            )
     flat = _Flat(fun, in_tree, False)
     closed = trace_to_jaxpr(flat, in_avals, _fun_name(fun))
     assert flat.out_tree is not None
     out_tree = flat.out_tree
     out_avals = closed.out_avals
+    kinds = {dtypes.kind(a.dtype) for a in [*in_avals, *out_avals]}
+    if not (kinds <= {"f", "c"} or kinds <= {"i", "u"}):
+        # JAX's rule: inexact to inexact, or integer to integer (a linear map of integers)
+        raise TypeError(
+            "linear_transpose only supports [float or complex] -> [float or complex], and "
+            "integer -> integer functions, but got "
+            f"{[a.dtype.name for a in in_avals]} -> {[a.dtype.name for a in out_avals]}."
+        )
 
     def transposed(*cts: Any) -> tuple[Any, ...]:
         ct_tree_arg = cts[0] if len(cts) == 1 else cts

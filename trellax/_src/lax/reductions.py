@@ -333,9 +333,12 @@ def dot(
 ) -> Array:
     """Vector/matrix products of rank <= 2 operands."""
     x, y = asarray(lhs), asarray(rhs)
-    if x.ndim not in (1, 2) or y.ndim not in (1, 2):
-        raise TypeError(
-            f"dot only supports rank 1 or 2 operands, got shapes {x.shape} and {y.shape}"
+    if x.ndim not in (1, 2) or y.ndim not in (1, 2) or x.shape[-1] != y.shape[0]:
+        # JAX's class (a ValueError): other shapes need lax.dot_general's dimension numbers
+        raise ValueError(
+            "lax.dot multiplies rank 1 or 2 operands whose last and first dimensions agree "
+            f"(a matrix or vector product), got shapes {x.shape} and {y.shape}; use "
+            "lax.dot_general with dimension_numbers for other contractions"
         )
     dn = (((x.ndim - 1,), (0,)), ((), ()))
     return dot_general(x, y, dn, precision, preferred_element_type)

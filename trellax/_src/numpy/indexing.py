@@ -652,6 +652,12 @@ def _scatter(
     the promoted dtype and converts the result back (``int32 [2] .at[0].add(0.6)`` twice is
     ``int32(2 + 1.2) = 3``, not ``2 + 0 + 0``); ``set`` casts the values.
     """
+    if combine in ("add", "mul") and x.dtype == dtypes.bool_:
+        # JAX's scatter-add/mul refuse bool operands (a logical or/and would be another op)
+        raise TypeError(
+            f"{combine} does not accept dtype bool at position 0. Accepted dtypes at position 0 "
+            "are subtypes of integer, floating, complexfloating."
+        )
     scatter_mode = GatherScatterMode.from_any(mode, GatherScatterMode.FILL_OR_DROP)
     y = ensure_array(f"at[].{combine}", values) if not isinstance(values, (list, tuple)) else None
     if y is None:
