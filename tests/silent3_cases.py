@@ -123,6 +123,17 @@ CASES: tuple[str, ...] = (
     "jax.lax.dot(jnp.ones((2, 3)), jnp.ones((3, 2)))",
     "jax.lax.dot(jnp.ones(3), jnp.ones(3)) * 1",
     "jax.lax.dot(jnp.ones((2, 3)), jnp.ones(3))",
+    # abstract sizes past int32 and Jacobian bases of 10**6 inputs are never allocated (raised)
+    "jnp.array(jax.eval_shape(lambda k: jax.random.permutation(k, 10**12), jax.random.key(0)).shape == (10**12,))",
+    "jax.random.permutation(jax.random.key(0), 10)",
+    "jax.random.permutation(jax.random.key(1), jnp.array(7))",
+    "jax.random.permutation(jax.random.key(1), np.int64(6))",
+    "jax.random.permutation(jax.random.key(1), 0)",
+    "jax.random.permutation(jax.random.key(1), -1)",
+    "jnp.array(jax.eval_shape(jax.jacfwd(lambda x: x * 2.), jax.ShapeDtypeStruct((10**6,), jnp.float32)).shape == (10**6, 10**6))",
+    "jnp.array(jax.eval_shape(jax.jacfwd(jnp.sin), jax.ShapeDtypeStruct((10**5,), jnp.float32)).shape)",
+    "jnp.array(jax.eval_shape(jax.jacrev(jnp.sin), jax.ShapeDtypeStruct((10**5,), jnp.float32)).shape)",
+    "jnp.array(jax.eval_shape(jax.hessian(lambda x: (x ** 3).sum()), jax.ShapeDtypeStruct((10**5,), jnp.float32)).shape)",
     # a partial ppermute under vmap is refused (was: zeros where nothing arrives)
     "jax.vmap(lambda x: jax.lax.ppermute(x, 'i', [(0, 1), (1, 0)]), axis_name='i')(jnp.arange(3.))",
     "jax.vmap(lambda x: jax.lax.ppermute(x, 'i', [(0, 1), (1, 2), (2, 0)]), axis_name='i')(jnp.arange(3.))",

@@ -28,9 +28,9 @@ from trellax._src.core.core import ShapedArray
 from trellax._src.interpreters import ad
 from trellax._src.interpreters.batching import batch_flat
 from trellax._src.lax.ad_util import Zero, broadcast_to_shape, convert, differentiable, float0
-from trellax._src.lax.elementwise import real_p
+from trellax._src.lax.elementwise import add, eq, real_p
 from trellax._src.lax.shapes import moveaxis
-from trellax._src.lax.structural import reshape
+from trellax._src.lax.structural import broadcasted_iota, reshape
 from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 
@@ -138,11 +138,15 @@ def _stacked_basis(avals: list[ShapedArray], n: int) -> list[Any]:
     shape ``(n, *shape)`` whose rows for that value's elements are one-hot, zero elsewhere."""
     basis = []
     off = 0
+    i32 = np.dtype(np.int32)
     for a in avals:
-        e = np.zeros((n, a.size), a.dtype)
-        e[off : off + a.size] = np.eye(a.size, dtype=a.dtype)
+        # built from iotas, so that under eval_shape/jit the (n, size) basis is abstract, never
+        # allocated (a (10**6,) input's Jacobian has 10**12 elements)
+        rows = broadcasted_iota(i32, (n, a.size), 0)
+        cols = broadcasted_iota(i32, (n, a.size), 1)
+        hot = eq(rows, add(cols, core.new_array(np.array(off, i32), i32, False)))
         off += a.size
-        basis.append(core.new_array(e.reshape((n, *a.shape)), a.dtype, a.weak_type))
+        basis.append(reshape(convert(hot, a.dtype, a.weak_type), (n, *a.shape)))
     return basis
 
 

@@ -389,7 +389,10 @@ def _index_column(arr: Array, n: int) -> Any:
         a = clamp(_convert(asarray(lo), a.dtype, False), a, _convert(asarray(hi), a.dtype, False))
     a = _convert(a, dtypes.int32, False)
     if info is not None and info.min < 0:
-        a = select_n(ufuncs.less(a, 0), a, ufuncs.add(a, np.int32(n)))
+        # an axis longer than int32's range (only ever abstract: eval_shape) wraps, as JAX's
+        # int32 index arithmetic does
+        size = np.array(n, np.int64).astype(np.int32)
+        a = select_n(ufuncs.less(a, 0), a, ufuncs.add(a, size))
     return a
 
 

@@ -35,11 +35,12 @@ def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False) -> A
     """A random permutation of ``arange(x)`` (int ``x``) or of ``x`` along ``axis``."""
     data, _ = single_key(key, "permutation")
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
-        return _sort_rounds(data, tnp.arange(int(x), dtype=default_int()), 0)
+        # iota, as JAX: a length past int32's range is a shape, not an arange stop to refuse
+        return _sort_rounds(data, lax.iota(default_int(), max(operator.index(x), 0)), 0)
     arr = tnp.asarray(x)
     if arr.ndim == 0:
         if dtypes.kind(arr.dtype) in ("i", "u"):
-            return _sort_rounds(data, tnp.arange(int(arr), dtype=default_int()), 0)
+            return _sort_rounds(data, lax.iota(default_int(), int(arr)), 0)
         raise TypeError("x must be an integer or at least 1-dimensional")
     axis = operator.index(axis) % arr.ndim
     if independent or arr.ndim == 1:
