@@ -541,7 +541,6 @@ class _IndexUpdateRef:
         unique_indices: bool = False,
         mode: str | None = None,
     ) -> Array:
-
         return _scatter(self.array, self.index, negative(values), "add", mode=mode)
 
     def multiply(
