@@ -28,7 +28,7 @@ from trellax._src.core import core, errors
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.dtypes import dtypes
-from trellax._src.interpreters import fusion, fusion_codegen, fusion_runtime
+from trellax._src.interpreters import fusion, fusion_codegen, fusion_runtime, specialize
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -350,7 +350,11 @@ class Emitter:
                 finally:
                     self.depth -= 1
             else:
-                wrapped = [f"_asarray({a})" if a in self.maybe_scalar else a for a in args]
+                # Only a 0-d value can be a NumPy scalar (NumPy returns scalars for 0-d results).
+                wrapped = [
+                    f"_asarray({a})" if a in self.maybe_scalar and not v.aval.shape else a
+                    for a, v in zip(args, eqn.invars)
+                ]
                 self.call(eqn, wrapped, outs, indent)
             for v, n in zip(eqn.outvars, outs):
                 names[id(v)] = n
@@ -374,6 +378,11 @@ class Emitter:
         impl = eqn.primitive.impl
         if impl is None:
             raise NotImplementedError(f"primitive {eqn.primitive.name} has no impl rule")
+        if not eqn.primitive.multiple_results:
+            expr = specialize.call_expr(eqn, args, self.bind)
+            if expr is not None:
+                self.emit(f"{indent}{outs[0]} = {expr}  # {eqn.primitive.name}")
+                return
         f = self.bind(functools.partial(impl, **eqn.params) if eqn.params else impl, "f")
         target = ", ".join(outs) + ("," if eqn.primitive.multiple_results else "")
         self.emit(f"{indent}{target} = {f}({', '.join(args)})  # {eqn.primitive.name}")
