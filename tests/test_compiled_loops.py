@@ -207,3 +207,24 @@ def test_conversions(src: str, new: str) -> None:
         x = tnp.asarray(values.astype(np.dtype(src)))
     dn = np.dtype(ml_dtypes.bfloat16) if new == "bfloat16" else np.dtype(new)
     check(lambda x: (lax.convert_element_type(x, dn), x.astype(dn)[1:]), x)
+
+
+def test_dead_equations_are_left_out_but_effects_stay() -> None:
+    seen: list[Any] = []
+
+    def f(x: Any) -> Any:
+        unused = tnp.sin(x) * 3.0  # noqa: F841  (dead: never read)
+        trellax.debug.callback(lambda v: seen.append(np.asarray(v)), x)
+        return x + 1.0
+
+    run = check(f, tnp.arange(3.0))
+    assert "sin" not in run and "callback" in run
+    assert len(seen) >= 2  # the compiled program and the jitted call ran the callback
+
+    def loss(w: Any, x: Any) -> Any:
+        return ((tnp.tanh(x @ w) - 1.0) ** 2).mean()
+
+    w = tnp.ones((3, 2))
+    x = tnp.asarray(np.arange(12.0, dtype=np.float32).reshape(4, 3) / 10)
+    run = check(trellax.vmap(trellax.grad(loss), in_axes=(None, 0)), w, x)
+    assert "integer_pow" in run and "reduce_sum" not in run.split("def run(")[1].split("return")[0]

@@ -277,6 +277,7 @@ class Emitter:
         expressions of its outputs."""
         if call_bodies and any(e.primitive in call_bodies for e in jaxpr.eqns):
             jaxpr, consts = inline_calls(jaxpr, consts)
+        jaxpr = without_dead_code(jaxpr)
         names: dict[int, str] = {}
         for v, c in zip(jaxpr.constvars, consts):
             names[id(v)] = self.bind(c._value if isinstance(c, ArrayImpl) else c, "c")
@@ -431,6 +432,35 @@ def inline_calls(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[Jaxpr, list[Any]]
 
     walk(jaxpr.eqns, False)
     return Jaxpr(constvars, jaxpr.invars, [read(a) for a in jaxpr.outvars], eqns), all_consts
+
+
+def _removable(eqn: JaxprEqn) -> bool:
+    """Whether an equation whose results nobody reads may be left out: a kernel call (no
+    inline rule: control flow, callbacks and checkpoints are kept whole) of a primitive that is
+    not a callback."""
+    prim = eqn.primitive
+    return (
+        bool(eqn.outvars)
+        and prim not in codegen_rules
+        and prim.impl is not None
+        and "callback" not in prim.name
+    )
+
+
+def without_dead_code(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr`` without the equations whose results are never read (the loss value that
+    ``grad`` computes and drops, the primal outputs of a linearization), as XLA removes them.
+    Only kernel calls are removed (:func:`_removable`); the printed jaxpr is unchanged."""
+    live = {id(a) for a in jaxpr.outvars if type(a) is Var}
+    keep: list[JaxprEqn] = []
+    for e in reversed(jaxpr.eqns):
+        if any(id(v) in live for v in e.outvars) or not _removable(e):
+            keep.append(e)
+            live.update(id(a) for a in e.invars if type(a) is Var)
+    if len(keep) == len(jaxpr.eqns):
+        return jaxpr
+    keep.reverse()
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, keep)
 
 
 def _step_io(step: JaxprEqn | fusion.Region) -> tuple[list[Atom], list[Var]]:
