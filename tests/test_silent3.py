@@ -49,3 +49,20 @@ def test_matches_jax(expr: str) -> None:
         )
     else:
         np.testing.assert_array_equal(_values(got), expected)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: jnp.asarray(jnp.ones(2, jnp.complex64), jnp.float32),
+        lambda: jnp.array(jnp.ones(2, jnp.complex64), jnp.int32),
+        lambda: trellax.jit(lambda x: jnp.asarray(x, jnp.float32))(jnp.ones(2, jnp.complex64)),
+        lambda: trellax.nn.Dense(3, dtype=jnp.float32).init_with_output(
+            trellax.random.key(0), jnp.ones((1, 2), jnp.complex64)
+        ),
+    ],
+)
+def test_complex_to_real_conversion_warns_as_jax(call: Any) -> None:
+    # JAX's asarray/array (hence Flax's promote_dtype) warn when they drop an imaginary part
+    with pytest.warns(np.exceptions.ComplexWarning):
+        call()

@@ -27,6 +27,7 @@ from trellax._src.lax.structural import (
     _convert,
     broadcast_in_dim,
     broadcast_to,
+    convert_element_type,
     concatenate,
     expand_dims,
     reshape,
@@ -93,7 +94,8 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
                 return eager.wrap(eager.buffer(a), a.dtype, a.weak_type)
             same: Array = a
             return same
-        return _convert(a, want, False)
+        # lax's conversion: a complex array cast to a real dtype warns ComplexWarning, as JAX
+        return convert_element_type(a, want)
     if t is int or t is float or t is complex:
         if want is None:
             return scalar_to_array(a, dtypes._DEFAULTS[_config.state().x64][_PY_KIND[t]], True)
