@@ -27,8 +27,8 @@ from trellax._src.lax.structural import (
     _convert,
     broadcast_in_dim,
     broadcast_to,
-    convert_element_type,
     concatenate,
+    convert_element_type,
     expand_dims,
     reshape,
 )
