@@ -60,6 +60,21 @@ EXACT: set[tuple[str, str]] = {
     ("r.double_sided_maxwell(k, 0.0, 1.0, (n,), d)", "float16"),
     ("r.triangular(k, 0.0, 1.0, 2.0, (n,), d)", "float16"),
     ("r.triangular(k, 0.0, 1.0, 2.0, (n,), d)", "bfloat16"),
+    # the gamma family runs Marsaglia-Tsang in the half dtype itself, as JAX does
+    *(
+        (expr, half)
+        for expr in (
+            "r.gamma(k, 0.5, (n,), d)",
+            "r.gamma(k, 3.0, (n,), d)",
+            "r.beta(k, 2.0, 3.0, (n,), d)",
+            "r.chisquare(k, 3.0, (n,), d)",
+            "r.loggamma(k, 2.0, (n,), d)",
+            "r.generalized_normal(k, 2.0, (n,), d)",
+        )
+        for half in ("float16", "bfloat16")
+    ),
+    ("r.t(k, 5.0, (n,), d)", "bfloat16"),
+    ("r.f(k, 3.0, 5.0, (n,), d)", "bfloat16"),
 }
 ULP_BOUNDS: dict[tuple[str, str], int] = {
     ("r.normal(k, (n,), d)", "float32"): 3,  # 0.9%
@@ -88,30 +103,15 @@ ULP_BOUNDS: dict[tuple[str, str], int] = {
     ("r.pareto(k, 3.0, (n,), d)", "float16"): 2,  # 10.5%
     ("r.maxwell(k, (n,), d)", "bfloat16"): 2,  # 32.2%
     ("r.double_sided_maxwell(k, 0.0, 1.0, (n,), d)", "bfloat16"): 2,  # 31.7%
+    ("r.t(k, 5.0, (n,), d)", "float16"): 5,  # 13.2%
 }
-# Samplers whose values differ from JAX's, not just in the last bits (open work, issue 24):
-# JAX runs the gamma family's Marsaglia-Tsang loop in float16/bfloat16 itself, where trellax
-# computes it in float32 and rounds once; in the far tail (truncated_normal(5, 6)) the uniform's
-# range spans a few ulps of float32, so the last bit of XLA's polynomial erf (correctly rounded
-# for ~65 % of inputs) decides every value.
+# Samplers whose values differ from JAX's, not just in the last bits (open work, issue 24): in
+# the far tail (truncated_normal(5, 6)) the uniform's range spans a few ulps of float32, so the
+# last bit of XLA's polynomial erf (correctly rounded for ~65 % of inputs) decides every value;
+# float16 f's ratio of two exact chi-square draws differs in 56 % of values (bfloat16 is exact).
 DIVERGENT: set[tuple[str, str]] = {
     ("r.truncated_normal(k, 5.0, 6.0, (n,), d)", "float32"),  # 1216383 ulp, 50%
-    ("r.gamma(k, 0.5, (n,), d)", "float16"),  # 15829 ulp, 100%
-    ("r.gamma(k, 0.5, (n,), d)", "bfloat16"),  # 2253 ulp, 100%
-    ("r.gamma(k, 3.0, (n,), d)", "float16"),  # 5201 ulp, 100%
-    ("r.gamma(k, 3.0, (n,), d)", "bfloat16"),  # 670 ulp, 100%
-    ("r.beta(k, 2.0, 3.0, (n,), d)", "float16"),  # 4861 ulp, 100%
-    ("r.beta(k, 2.0, 3.0, (n,), d)", "bfloat16"),  # 610 ulp, 100%
-    ("r.t(k, 5.0, (n,), d)", "float16"),  # 3044 ulp, 100%
-    ("r.t(k, 5.0, (n,), d)", "bfloat16"),  # 312 ulp, 100%
-    ("r.chisquare(k, 3.0, (n,), d)", "float16"),  # 9944 ulp, 100%
-    ("r.chisquare(k, 3.0, (n,), d)", "bfloat16"),  # 925 ulp, 100%
-    ("r.f(k, 3.0, 5.0, (n,), d)", "float16"),  # 8536 ulp, 100%
-    ("r.f(k, 3.0, 5.0, (n,), d)", "bfloat16"),  # 1091 ulp, 100%
-    ("r.loggamma(k, 2.0, (n,), d)", "float16"),  # 33171 ulp, 100%
-    ("r.loggamma(k, 2.0, (n,), d)", "bfloat16"),  # 32826 ulp, 100%
-    ("r.generalized_normal(k, 2.0, (n,), d)", "float16"),  # 13885 ulp, 100%
-    ("r.generalized_normal(k, 2.0, (n,), d)", "bfloat16"),  # 1742 ulp, 100%
+    ("r.f(k, 3.0, 5.0, (n,), d)", "float16"),  # 2023 ulp, 56%
 }
 
 

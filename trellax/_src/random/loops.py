@@ -22,6 +22,7 @@ from trellax._src.lax.shapes import Dims, all_at_front
 from trellax._src.random import threefry
 from trellax._src.random.erfinv import erfinv_f32, erfinv_f64
 from trellax._src.random.floats import unit_floats
+from trellax._src.random.normal import normal_data
 from trellax._src.random.primitives import INTEGER_OUTPUTS
 
 _MAX_ITERS = 100_000  # a guard against parameters that never let a rejection loop finish
@@ -52,6 +53,8 @@ def _uniform0(keys: Any, d: np.dtype[Any]) -> Any:
 
 
 def _normal0(keys: Any, d: np.dtype[Any]) -> Any:
+    if d.itemsize == 2:  # float16/bfloat16: JAX's normal in that dtype (16/8-bit draws)
+        return normal_data(np.asarray(keys), shape=(), dtype=d)
     lo = np.nextafter(np.array(-1, d), np.array(0, d))
     f = unit_floats(keys, (), d)
     u = np.maximum(lo, (f.astype(np.float64) * (1 - lo.astype(np.float64)) + lo).astype(d))
@@ -62,7 +65,9 @@ def _normal0(keys: Any, d: np.dtype[Any]) -> Any:
 def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
     """Marsaglia–Tsang with one key per element (``keys``: ``alpha.shape + (2,)``)."""
     d = alpha.dtype
-    cd = np.dtype(np.float64) if d == np.float64 else np.dtype(np.float32)
+    # JAX runs the loop in the sample dtype, float16/bfloat16 included (each operation rounds
+    # there, and the normal/uniform draws are that dtype's: 16/8-bit words)
+    cd = d if d.itemsize == 2 else np.dtype(np.float32) if d != np.float64 else d
     a = alpha.astype(cd).reshape(-1)
     keys = np.asarray(keys).reshape(-1, 2)
     one = cd.type(1)
