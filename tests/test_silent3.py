@@ -27,7 +27,7 @@ def _values(got: Any) -> np.ndarray:
 @pytest.mark.parametrize("expr", CASES)
 def test_matches_jax(expr: str) -> None:
     want = GOLDEN[expr]
-    env = {"jax": trellax, "jnp": jnp, "optim": optim, "np": np}
+    env = {"jax": trellax, "jnp": jnp, "optim": optim, "nn": trellax.nn, "np": np}
     if "error" in want:
         with pytest.raises(Exception) as info:
             eval(expr, env)

@@ -4,7 +4,7 @@ Writes ``tests/golden/silent3.json``: each case of ``tests/silent3_cases.py`` ev
 ``jax``/``jnp``/``optim`` bound to JAX and optax (``tests/test_silent3.py`` binds them to
 trellax), recorded as values, dtype, weak flag and shape, or as the class of the error raised.
 
-    python tools/gen_golden_silent3.py           # needs jax==0.10.2 and optax
+    python tools/gen_golden_silent3.py           # needs jax==0.10.2, optax and flax
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
+from flax import linen as nn
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "silent3.json"
 sys.path.insert(0, str(OUT.parent.parent))
@@ -45,7 +46,7 @@ def record(v: Any) -> dict[str, Any]:
 def main() -> None:
     assert jax.__version__ == "0.10.2"
     out: dict[str, Any] = {}
-    env = {"jax": jax, "jnp": jnp, "optim": optax, "np": np}
+    env = {"jax": jax, "jnp": jnp, "optim": optax, "nn": nn, "np": np}
     for expr in CASES:
         try:
             v = eval(expr, env)
