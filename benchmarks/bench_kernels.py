@@ -50,7 +50,9 @@ def _jax_block(f: Callable[..., Any], *args: Any) -> Fn:
     return lambda: jax.block_until_ready(f(*args))
 
 
-def interleaved(fns: dict[str, Fn | None], rounds: int = 5, budget: float = 0.15) -> dict[str, float]:
+def interleaved(
+    fns: dict[str, Fn | None], rounds: int = 5, budget: float = 0.15
+) -> dict[str, float]:
     """Best per-call wall time of each function, timed in turn (batches of ~``budget`` s)."""
     live = {k: f for k, f in fns.items() if f is not None}
     number: dict[str, int] = {}
@@ -115,7 +117,11 @@ def _conv_fns(
         fx = L.jit(lambda c, a=a, b=b, conv=conv, L=L: L.vjp(lambda u: conv(u, b), a)[1](c)[0])
         fw = L.jit(lambda c, a=a, b=b, conv=conv, L=L: L.vjp(lambda v: conv(a, v), b)[1](c)[0])
         if name == "jax":
-            fwd[name], gx[name], gw[name] = _jax_block(f, a, b), _jax_block(fx, ct), _jax_block(fw, ct)
+            fwd[name], gx[name], gw[name] = (
+                _jax_block(f, a, b),
+                _jax_block(fx, ct),
+                _jax_block(fw, ct),
+            )
         else:
             fwd[name] = lambda f=f, a=a, b=b: f(a, b)
             gx[name] = lambda fx=fx, ct=ct: fx(ct)
@@ -163,9 +169,14 @@ def _mlp_step(sizes: list[int], batch: int) -> dict[str, Fn | None]:
         f = L.jit(L.value_and_grad(loss))
         p = [(m.asarray(w), m.asarray(b)) for w, b in ws]
         a, c = m.asarray(x), m.asarray(y)
-        out[name] = _jax_block(f, p, a, c) if name == "jax" else (lambda f=f, p=p, a=a, c=c: f(p, a, c))
+        out[name] = (
+            _jax_block(f, p, a, c) if name == "jax" else (lambda f=f, p=p, a=a, c=c: f(p, a, c))
+        )
     if torch is not None:
-        tp = [(torch.tensor(w, requires_grad=True), torch.tensor(b, requires_grad=True)) for w, b in ws]
+        tp = [
+            (torch.tensor(w, requires_grad=True), torch.tensor(b, requires_grad=True))
+            for w, b in ws
+        ]
         tx, ty = torch.from_numpy(x), torch.from_numpy(y)
         flat = [t for pair in tp for t in pair]
 
@@ -180,7 +191,9 @@ def _mlp_step(sizes: list[int], batch: int) -> dict[str, Fn | None]:
     return out
 
 
-def _cnn_step(image: int, channels: int, batch: int, widths: tuple[int, int], dense: int) -> dict[str, Fn | None]:
+def _cnn_step(
+    image: int, channels: int, batch: int, widths: tuple[int, int], dense: int
+) -> dict[str, Fn | None]:
     """Two 3x3 SAME convolutions (relu), 2x2 average pool, two dense layers, Adam, one ``jit``
     step (the shared suite's ``cnn_adam_step_jit`` for 8x8x1, batch 64)."""
     x = RNG.standard_normal((batch, image, image, channels), dtype=np.float32)
@@ -217,7 +230,11 @@ def _cnn_step(image: int, channels: int, batch: int, widths: tuple[int, int], de
             return opt.apply_updates(params, updates), state, v
 
         f = L.jit(step)
-        out[name] = _jax_block(f, params, state) if name == "jax" else (lambda f=f, p=params, s=state: f(p, s))
+        out[name] = (
+            _jax_block(f, params, state)
+            if name == "jax"
+            else (lambda f=f, p=params, s=state: f(p, s))
+        )
     if torch is not None:
         tn = torch.nn
         side = image // 2
@@ -240,6 +257,58 @@ def _cnn_step(image: int, channels: int, batch: int, widths: tuple[int, int], de
 
         out["torch"] = tstep
     return out
+
+
+def traceable_mlp_step(sizes: list[int], batch: int) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    """trellax's MLP step as (un-jitted function, arguments), for ``tools/profile_jit.py``."""
+    ws = [
+        (RNG.standard_normal((a, b), dtype=np.float32) * 0.1, np.zeros(b, np.float32))
+        for a, b in zip(sizes[:-1], sizes[1:])
+    ]
+    x = RNG.standard_normal((batch, sizes[0]), dtype=np.float32)
+    y = np.eye(sizes[-1], dtype=np.float32)[RNG.integers(0, sizes[-1], batch)]
+
+    def loss(p: Any, x: Any, y: Any) -> Any:
+        h = x
+        for w, b in p[:-1]:
+            h = tnp.tanh(h @ w + b)
+        return ((h @ p[-1][0] + p[-1][1] - y) ** 2).mean()
+
+    p = [(tnp.asarray(w), tnp.asarray(b)) for w, b in ws]
+    return trellax.value_and_grad(loss), (p, tnp.asarray(x), tnp.asarray(y))
+
+
+def traceable_cnn_step(
+    image: int, channels: int, batch: int, widths: tuple[int, int], dense: int
+) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    """trellax's CNN step as (un-jitted function, arguments), for ``tools/profile_jit.py``."""
+    x = RNG.standard_normal((batch, image, image, channels), dtype=np.float32)
+    y = tnp.asarray(RNG.integers(0, 10, batch))
+
+    class CNN(tnn.Module):
+        @tnn.compact
+        def __call__(self, x: Any) -> Any:
+            x = tnn.relu(tnn.Conv(widths[0], (3, 3))(x))
+            x = tnn.relu(tnn.Conv(widths[1], (3, 3))(x))
+            x = tnn.avg_pool(x, (2, 2), (2, 2))
+            x = x.reshape((x.shape[0], -1))
+            return tnn.Dense(10)(tnn.relu(tnn.Dense(dense)(x)))
+
+    model = CNN()
+    a = tnp.asarray(x)
+    params = model.init(trandom.PRNGKey(0), a)
+    tx = toptim.adam(1e-3)
+
+    def step(params: Any, state: Any) -> Any:
+        def loss(p: Any) -> Any:
+            logp = trellax.nn.log_softmax(model.apply(p, a))
+            return -tnp.mean(tnp.take_along_axis(logp, y[:, None], axis=1))
+
+        v, grads = trellax.value_and_grad(loss)(params)
+        updates, state = tx.update(grads, state, params)
+        return toptim.apply_updates(params, updates), state, v
+
+    return step, (params, tx.init(params))
 
 
 # -- elementwise programs under jit ---------------------------------------------------------------
@@ -310,17 +379,30 @@ def cases() -> list[tuple[str, str, Callable[[], dict[str, Fn | None]]]]:
         for name, xs, ws, st, rd, g in CONV_CASES:
 
             def build(
-                i: int, layout: str = layout, xs: Any = xs, ws: Any = ws, st: Any = st, rd: Any = rd, g: int = g
+                i: int,
+                layout: str = layout,
+                xs: Any = xs,
+                ws: Any = ws,
+                st: Any = st,
+                rd: Any = rd,
+                g: int = g,
             ) -> dict[str, Fn | None]:
                 return _conv_fns(layout, xs, ws, st, rd, g)[i]
 
             for i, what in enumerate(("fwd", "d input", "d kernel")):
                 out.append(("conv", f"{layout} {name} {what}", lambda b=build, i=i: b(i)))
     out.append(("step", "CNN Adam 8x8x1 b64", lambda: _cnn_step(8, 1, 64, (32, 64), 128)))
-    out.append(("step", "MNIST CNN Adam 28x28x1 b128", lambda: _cnn_step(28, 1, 128, (32, 64), 256)))
+    out.append(
+        ("step", "MNIST CNN Adam 28x28x1 b128", lambda: _cnn_step(28, 1, 128, (32, 64), 256))
+    )
     out.append(("step", "MLP 64-256-256-10 b256", lambda: _mlp_step([64, 256, 256, 10], 256)))
     out.append(("step", "MLP 784-1024-1024-10 b128", lambda: _mlp_step([784, 1024, 1024, 10], 128)))
-    for case in ("chain 25M", "softmax 4096x1024", "layer norm 4096x1024", "GELU epilogue 4096x1024"):
+    for case in (
+        "chain 25M",
+        "softmax 4096x1024",
+        "layer norm 4096x1024",
+        "GELU epilogue 4096x1024",
+    ):
         out.append(("elementwise", case, lambda case=case: _elementwise(case)))
     return out
 
@@ -334,7 +416,10 @@ def run(selected: list[str] | None = None) -> list[tuple[str, dict[str, float]]]
         times = interleaved(build())
         peers = [t for k, t in times.items() if k in ("jax", "torch")]
         ratio = f"{times['trellax'] / min(peers):.2f}x" if peers else "n/a"
-        cells = [f"{times[k] * 1e3:.2f}" if k in times else "n/a" for k in ("trellax", "jax", "torch", "numpy")]
+        cells = [
+            f"{times[k] * 1e3:.2f}" if k in times else "n/a"
+            for k in ("trellax", "jax", "torch", "numpy")
+        ]
         print(f"{section}: {case} | " + " | ".join(cells) + f" | {ratio}", flush=True)
         rows.append((case, times))
     return rows

@@ -119,7 +119,9 @@ def _padded(
     if same and xg.dtype == compute and xg.flags.c_contiguous:
         return xg
     buf = np.zeros((g, *shape[:-1], shape[-1] // g), compute)
-    buf[(slice(None), *dst)] = xg[(slice(None), *src)]
+    into: tuple[slice, ...] = (slice(None), *dst)
+    came: tuple[slice, ...] = (slice(None), *src)
+    buf[into] = xg[came]
     return buf
 
 
@@ -412,7 +414,8 @@ def conv_lhs_transpose(
         grad = _col2im(ct, wm, out_spec, geo, gshape, window_strides, rhs_dilation, compute)
     # grad: (g, N, *padded, cg) -> (N, *spatial, C)
     if not same:
-        grad = grad[(slice(None), *dst)]
+        kept: tuple[slice, ...] = (slice(None), *dst)
+        grad = grad[kept]
     dx_g = np.moveaxis(grad, 0, -2)
     if same:
         dx = dx_g.reshape(cl_shape)
@@ -490,7 +493,8 @@ def _col2im(
             gk = gp.reshape(nb, *block_sp, geo.k, cg)
             target = view[q, n0:n1, h0:h1] if geo.out_sp else view[q, n0:n1]
             for t, off in enumerate(offsets):
-                v = target[(Ellipsis, *off, slice(None))] if nsp else target
+                at: tuple[Any, ...] = (Ellipsis, *off, slice(None))
+                v = target[at] if nsp else target
                 np.add(v, gk[..., t, :], out=v)
 
     threads.run_chunks(run, len(units), geo.scratch(compute), parallel=geo.parallel)

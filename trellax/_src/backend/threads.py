@@ -29,6 +29,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+import numpy as np
+
 try:  # optional (trellax[threads]): controls BLAS's thread count
     import threadpoolctl as _threadpoolctl
 except ImportError:  # pragma: no cover - depends on the installation
@@ -94,12 +96,21 @@ def can_control_blas() -> bool:
     return bool(_blas_controllers())
 
 
+def _set_threads(lib: Any, n: int) -> None:
+    # threadpoolctl lets only one Python thread set OpenBLAS's count (the first that did); the
+    # counter below already serializes trellax's own settings, so take the control each time
+    clear = getattr(type(lib), "clear_controlling_thread", None)
+    if clear is not None:
+        clear(force=True)
+    lib.set_num_threads(n)
+
+
 @contextmanager
 def blas_single_thread() -> Iterator[bool]:
     """BLAS runs on one thread inside the block (counted: nested and concurrent blocks restore
     the caller's setting when the last one leaves). Yields whether BLAS is controlled."""
     global _blas_users
-    libs = _blas_controllers()
+    libs = _blas_libs if _blas_libs is not None else _blas_controllers()
     if not libs:
         yield False
         return
@@ -108,9 +119,9 @@ def blas_single_thread() -> Iterator[bool]:
             _blas_saved.clear()
             for lib in libs:
                 n = lib.get_num_threads()
-                if n != 1:
+                if n is not None and n != 1:
                     _blas_saved.append((lib, n))
-                    lib.set_num_threads(1)
+                    _set_threads(lib, 1)
         _blas_users += 1
     try:
         yield True
@@ -119,8 +130,84 @@ def blas_single_thread() -> Iterator[bool]:
             _blas_users -= 1
             if _blas_users == 0:
                 for lib, n in _blas_saved:
-                    lib.set_num_threads(n)
+                    _set_threads(lib, n)
                 _blas_saved.clear()
+
+
+def holding_blas(fn: Callable[..., T]) -> Callable[..., T]:
+    """``fn`` run inside :func:`blas_single_thread` (a compiled program with matrix products)."""
+
+    def run(*args: Any) -> T:
+        with blas_single_thread():
+            return fn(*args)
+
+    run.__doc__ = fn.__doc__
+    run.__wrapped__ = fn  # type: ignore[attr-defined]
+    return run
+
+
+#: Primitives whose kernels call BLAS or LAPACK: a ``jit`` program holding one of them runs
+#: with BLAS held to one thread throughout (one switch per call instead of one per product).
+BLAS_PRIMITIVES = frozenset(
+    {
+        "dot_general",
+        "conv_general_dilated",
+        "conv_lhs_transpose",
+        "conv_rhs_transpose",
+        "cholesky",
+        "triangular_solve",
+        "lu",
+        "qr",
+        "svd",
+        "eigh",
+        "eig",
+    }
+)
+
+#: Products of fewer multiply-adds than this run on one BLAS thread anyway (OpenBLAS's own
+#: threshold is 65536 x 4), so their kernels do not switch BLAS's thread count.
+BLAS_SMALL = 1 << 18
+#: Products of at least this many multiply-adds (~0.25 ms of one core) are split into
+#: :data:`MATMUL_PARTS` column (or row) blocks on the pool.
+MATMUL_SPLIT = 1 << 23
+MATMUL_PARTS = 4
+
+
+def matmul(a: Any, b: Any) -> Any:
+    """``np.matmul(a, b)`` with BLAS held to one thread unless the product is small; a large
+    product of two matrices of one float type runs on the worker pool in a fixed number of
+    column (or row) blocks. Every element is the
+    same dot product whatever the blocking; the block count does not depend on the thread count."""
+    if a.ndim < 2 or b.ndim < 2 or a.dtype.kind not in "fc":
+        return np.matmul(a, b)
+    m, k = a.shape[-2:]
+    n = b.shape[-1]
+    work = m * k * n
+    if work < BLAS_SMALL:
+        return np.matmul(a, b)
+    if a.ndim != 2 or b.ndim != 2 or a.dtype != b.dtype:  # stacks: one BLAS call per matrix
+        with blas_single_thread():
+            return np.matmul(a, b)
+    with blas_single_thread() as controlled:
+        if not controlled or work < MATMUL_SPLIT or default_workers() < 2 or min(m, n) < 8:
+            return np.matmul(a, b)
+        out = np.empty((m, n), a.dtype)
+        if n >= m:
+            parts = split(n, MATMUL_PARTS)
+
+            def block(i: int, _: None) -> None:
+                j0, j1 = parts[i]
+                np.matmul(a, b[:, j0:j1], out=out[:, j0:j1])
+
+        else:
+            parts = split(m, MATMUL_PARTS)
+
+            def block(i: int, _: None) -> None:
+                i0, i1 = parts[i]
+                np.matmul(a[i0:i1], b, out=out[i0:i1])
+
+        run_chunks(block, len(parts), lambda: None)
+        return out
 
 
 # -- the pool ------------------------------------------------------------------------------------
