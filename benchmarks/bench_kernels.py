@@ -18,6 +18,7 @@ one core (issue 23: no case more than 2x slower than idle).
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 import time
@@ -113,7 +114,6 @@ def _conv_fns(
         f = L.jit(conv)
         out = f(a, b)
         ct = np_.asarray(RNG.standard_normal(out.shape, dtype=np.float32))
-        _, vjp = L.vjp(conv, a, b)
         fx = L.jit(lambda c, a=a, b=b, conv=conv, L=L: L.vjp(lambda u: conv(u, b), a)[1](c)[0])
         fw = L.jit(lambda c, a=a, b=b, conv=conv, L=L: L.vjp(lambda v: conv(a, v), b)[1](c)[0])
         if name == "jax":
@@ -151,7 +151,7 @@ def _mlp_step(sizes: list[int], batch: int) -> dict[str, Fn | None]:
     """``value_and_grad`` of a tanh MLP's squared error under ``jit`` (the shared suite's case)."""
     ws = [
         (RNG.standard_normal((a, b), dtype=np.float32) * 0.1, np.zeros(b, np.float32))
-        for a, b in zip(sizes[:-1], sizes[1:])
+        for a, b in itertools.pairwise(sizes)
     ]
     x = RNG.standard_normal((batch, sizes[0]), dtype=np.float32)
     y = np.eye(sizes[-1], dtype=np.float32)[RNG.integers(0, sizes[-1], batch)]
@@ -263,7 +263,7 @@ def traceable_mlp_step(sizes: list[int], batch: int) -> tuple[Callable[..., Any]
     """trellax's MLP step as (un-jitted function, arguments), for ``tools/profile_jit.py``."""
     ws = [
         (RNG.standard_normal((a, b), dtype=np.float32) * 0.1, np.zeros(b, np.float32))
-        for a, b in zip(sizes[:-1], sizes[1:])
+        for a, b in itertools.pairwise(sizes)
     ]
     x = RNG.standard_normal((batch, sizes[0]), dtype=np.float32)
     y = np.eye(sizes[-1], dtype=np.float32)[RNG.integers(0, sizes[-1], batch)]

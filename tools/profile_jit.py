@@ -20,12 +20,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-import bench_kernels  # noqa: E402
+import bench_kernels
 
-import trellax  # noqa: E402
-from trellax._src.backend import fp_errors  # noqa: E402
-from trellax._src.core.jaxpr import Literal  # noqa: E402
-from trellax._src.interpreters import tracing  # noqa: E402
+import trellax
+from trellax._src.backend import fp_errors
+from trellax._src.core.jaxpr import Literal
+from trellax._src.interpreters import tracing
 
 
 def _shape(x: Any) -> str:

@@ -102,7 +102,7 @@ def _order_zeros(r: Any, a: Any, b: Any, *, for_max: bool) -> Any:
         # and adding +0.0 changes -0.0 to +0.0 and nothing else (NaNs and subnormals included)
         if for_max and np.ndim(b) == 0 and b == 0 and not np.signbit(b):
             return np.add(r, r.dtype.type(0.0), out=r)
-        if np.ndim(b) == 0 and b != 0 or np.ndim(a) == 0 and a != 0:
+        if (np.ndim(b) == 0 and b != 0) or (np.ndim(a) == 0 and a != 0):
             return r  # a zero result is the other operand's own zero, sign and all
     zero = r == 0
     if zero.any():  # one comparison on the common path; the operands only when zeros exist
