@@ -12,11 +12,27 @@ NumPy is shown where the case has a natural NumPy form. The libraries are timed 
 every column alike. Goals (issue 23): convolutions <= 1.5x PyTorch's ``conv2d``; the CNN steps
 <= 1.5x and the MLP steps <= 1.2x the best peer; elementwise programs <= 1.5x ``jax.jit``.
 
+On a shared, loaded machine wall times swing by 2-10x (other processes, and peers' own BLAS or
+Eigen threads spinning); ``BENCH_CPU=1`` measures process CPU time instead, with every library
+held to one thread (``TRELLAX_THREADS=1``, ``torch.set_num_threads(1)``, XLA's Eigen pool off):
+the work each library does per call, the fairest comparison a busy machine allows.
+
 ``python benchmarks/bench_kernels.py --busy`` repeats a few cases with a spinning process taking
 one core (issue 23: no case more than 2x slower than idle).
 """
 
 from __future__ import annotations
+
+import os
+
+CPU_MODE = os.environ.get("BENCH_CPU", "") == "1"
+if CPU_MODE:  # before any library starts its threads
+    os.environ["TRELLAX_THREADS"] = "1"
+    os.environ["XLA_FLAGS"] = (
+        os.environ.get("XLA_FLAGS", "")
+        + " --xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+    )
+    os.environ["OMP_NUM_THREADS"] = "1"
 
 import itertools
 import subprocess
@@ -41,6 +57,9 @@ jlax = optional_import("jax.lax")
 flax_nn = optional_import("flax.linen")
 optax = optional_import("optax")
 torch = optional_import("torch")
+if torch is not None and CPU_MODE:
+    torch.set_num_threads(1)
+CLOCK = time.process_time if CPU_MODE else time.perf_counter
 
 Fn = Callable[[], object]
 RNG = np.random.default_rng(0)
@@ -59,18 +78,18 @@ def interleaved(
     number: dict[str, int] = {}
     for k, f in live.items():
         f()
-        t = time.perf_counter()
+        t = CLOCK()
         f()
-        one = max(time.perf_counter() - t, 1e-6)
+        one = max(CLOCK() - t, 1e-6)
         number[k] = max(1, int(budget / one))
     best = {k: float("inf") for k in live}
     for _ in range(rounds):
         for k, f in live.items():
             n = number[k]
-            t = time.perf_counter()
+            t = CLOCK()
             for _ in range(n):
                 f()
-            best[k] = min(best[k], (time.perf_counter() - t) / n)
+            best[k] = min(best[k], (CLOCK() - t) / n)
     return best
 
 

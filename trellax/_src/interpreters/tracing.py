@@ -277,6 +277,7 @@ class Emitter:
         expressions of its outputs."""
         if call_bodies and any(e.primitive in call_bodies for e in jaxpr.eqns):
             jaxpr, consts = inline_calls(jaxpr, consts)
+        jaxpr = eliminate_dead_code(jaxpr)
         names: dict[int, str] = {}
         for v, c in zip(jaxpr.constvars, consts):
             names[id(v)] = self.bind(c._value if isinstance(c, ArrayImpl) else c, "c")
@@ -463,6 +464,36 @@ def compile_jaxpr(
     run: Callable[..., tuple[Any, ...]] = fp_errors.quietly(program)
     run.__doc__ = source
     return run
+
+
+def _removable(eqn: JaxprEqn) -> bool:
+    """Whether an equation whose results nobody reads may be left out of a compiled program:
+    it has results (an equation without any is an effect) and neither a body (a jaxpr: control
+    flow, custom rules, which may hold effects) nor a Python function (callbacks) among its
+    parameters."""
+    if not eqn.outvars or "callback" in eqn.primitive.name:
+        return False
+    for p in eqn.params.values():
+        for sub in p if isinstance(p, tuple | list) else (p,):
+            if isinstance(sub, Jaxpr | ClosedJaxpr) or callable(sub):
+                return False
+    return True
+
+
+def eliminate_dead_code(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr`` without the equations whose results are never read (JAX's ``jit`` drops them
+    too: ``jit(vjp(f)[1])`` would otherwise still run ``f``'s forward pass). The jaxpr itself,
+    as ``make_jaxpr`` shows it, is unchanged; only compiled programs skip the work."""
+    live = {id(a) for a in jaxpr.outvars if isinstance(a, Var)}
+    kept: list[JaxprEqn] = []
+    for e in reversed(jaxpr.eqns):
+        if not any(id(v) in live for v in e.outvars) and _removable(e):
+            continue
+        kept.append(e)
+        live.update(id(a) for a in e.invars if isinstance(a, Var))
+    if len(kept) == len(jaxpr.eqns):
+        return jaxpr
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, kept[::-1])
 
 
 def _calls_blas(jaxpr: Jaxpr) -> bool:
