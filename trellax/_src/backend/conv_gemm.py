@@ -98,9 +98,8 @@ def _channels_last(x: np.ndarray, spec: tuple[int, ...]) -> np.ndarray:
     return np.transpose(x, (spec[0], *spec[2:], spec[1]))
 
 
-def _group_major(x: np.ndarray, g: int) -> np.ndarray:
-    """``(N, *spatial, C)`` -> the view ``(g, N, *spatial, C / g)``."""
-    return np.moveaxis(x.reshape((*x.shape[:-1], g, x.shape[-1] // g)), -2, 0)
+def _is_channels_first(spec: tuple[int, ...]) -> bool:
+    return tuple(spec) == tuple(range(len(spec)))
 
 
 def _padded(
@@ -110,17 +109,31 @@ def _padded(
     dilation: tuple[int, ...],
     g: int,
     compute: Any,
+    cf: bool,
 ) -> np.ndarray:
-    """The input dilated and padded, ``(g, N, *spatial, C / g)``, in ``compute``: one copy
-    (none when the input already is exactly that)."""
+    """The input dilated and padded in ``compute``, ``(g, N, *spatial, C / g)`` or, channels
+    first (``cf``), ``(g, N, C / g, *spatial)``: one copy (none when the input already is that)."""
     x = _channels_last(lhs, spec)
     shape, src, dst, same = _layout(x.shape, padding, dilation)
-    xg = _group_major(x, g)
+    n, c = x.shape[0], x.shape[-1]
+    cg = c // g if g else 0
+    sp, lp = x.shape[1:-1], shape[1:-1]
+    into: tuple[slice, ...]
+    came: tuple[slice, ...]
+    if cf:
+        xl = np.moveaxis(x, -1, 1)  # (N, C, *spatial)
+        xg = np.moveaxis(xl.reshape((n, g, cg, *sp)), 1, 0)
+        bshape = (g, n, cg, *lp)
+        into = (slice(None), slice(None), slice(None), *dst[1:-1])
+        came = (slice(None), slice(None), slice(None), *src[1:-1])
+    else:
+        xg = np.moveaxis(x.reshape((n, *sp, g, cg)), -2, 0)
+        bshape = (g, n, *lp, cg)
+        into = (slice(None), *dst)
+        came = (slice(None), *src)
     if same and xg.dtype == compute and xg.flags.c_contiguous:
         return xg
-    buf = np.zeros((g, *shape[:-1], shape[-1] // g), compute)
-    into: tuple[slice, ...] = (slice(None), *dst)
-    came: tuple[slice, ...] = (slice(None), *src)
+    buf = np.zeros(bshape, compute)
     buf[into] = xg[came]
     return buf
 
@@ -131,30 +144,26 @@ def _patch_view(
     strides: tuple[int, ...],
     rdil: tuple[int, ...],
     out_sp: tuple[int, ...],
+    cf: bool,
     writeable: bool = False,
 ) -> np.ndarray:
-    """``(g, N, *out_sp, *ksp, cg)``: for each output position the inputs each kernel offset
-    sees, a strided view of the padded buffer ``(g, N, *spatial, cg)``."""
+    """For each output position the inputs each kernel offset sees, a strided view of the
+    padded buffer: ``(g, N, *out_sp, *ksp, cg)``, or ``(g, N, cg, *ksp, *out_sp)`` (``cf``)."""
     st = xp.strides
     nsp = len(ksp)
-    shape = (*xp.shape[:2], *out_sp, *ksp, xp.shape[-1])
-    strides_ = (
-        *st[:2],
-        *(st[2 + i] * strides[i] for i in range(nsp)),
-        *(st[2 + i] * rdil[i] for i in range(nsp)),
-        st[-1],
-    )
+    if cf:
+        first = 3
+        shape = (*xp.shape[:3], *ksp, *out_sp)
+        lead: tuple[int, ...] = st[:3]
+        tail: tuple[int, ...] = ()
+    else:
+        first = 2
+        shape = (*xp.shape[:2], *out_sp, *ksp, xp.shape[-1])
+        lead, tail = st[:2], (st[-1],)
+    moves = tuple(st[first + i] * strides[i] for i in range(nsp))
+    taps = tuple(st[first + i] * rdil[i] for i in range(nsp))
+    strides_ = (*lead, *taps, *moves) if cf else (*lead, *moves, *taps, *tail)
     return as_strided(xp, shape, strides_, writeable=writeable)
-
-
-def _out_spatial(
-    padded: tuple[int, ...], ksp: tuple[int, ...], strides: tuple[int, ...], rdil: tuple[int, ...]
-) -> tuple[int, ...]:
-    """Output spatial sizes for a padded buffer ``(g, N, *spatial, cg)``."""
-    return tuple(
-        max(0, (padded[2 + i] - ((k - 1) * d + 1)) // s + 1)
-        for i, (k, s, d) in enumerate(zip(ksp, strides, rdil))
-    )
 
 
 Block = tuple[int, int, int, int]  # images n0:n1, rows h0:h1 of the first output spatial axis
@@ -172,41 +181,49 @@ def _blocks(n: int, out_sp: tuple[int, ...], row_bytes: int) -> list[Block]:
     return [(i, i + 1, j, min(h, j + hb)) for i in range(n) for j in range(0, h, hb)]
 
 
-def _kernel_matrix(rhs: np.ndarray, spec: tuple[int, ...], g: int, compute: Any) -> np.ndarray:
+def _kernel_matrix(
+    rhs: np.ndarray, spec: tuple[int, ...], g: int, compute: Any, cf: bool
+) -> np.ndarray:
     """``(g, K * cg, og)``: the kernel as one matrix per group, rows in patch order (kernel
-    offset, then input feature)."""
-    w = np.transpose(rhs, (*spec[2:], spec[1], spec[0])).astype(compute, copy=False)
-    k = math.prod(w.shape[:-2])
-    cg, o = w.shape[-2], w.shape[-1]
-    return np.ascontiguousarray(w.reshape(k, cg, g, o // g).transpose(2, 0, 1, 3)).reshape(
-        g, k * cg, o // g
-    )
+    offset then input feature, or input feature then offset for channels-first patches)."""
+    w = np.transpose(rhs, spec).astype(compute, copy=False)  # (O, I, *spatial)
+    o, cg = w.shape[:2]
+    k = math.prod(w.shape[2:])
+    w4 = w.reshape(g, o // g, cg, k)
+    rows = w4.transpose(0, 2, 3, 1) if cf else w4.transpose(0, 3, 2, 1)
+    return np.ascontiguousarray(rows).reshape(g, k * cg, o // g)
 
 
 class _Geometry:
-    """Shapes shared by the three kernels, for a padded buffer ``(g, N, *spatial, cg)``."""
+    """Shapes shared by the three kernels, for a padded buffer from :func:`_padded`."""
 
     def __init__(
         self,
         xp_shape: tuple[int, ...],
+        cf: bool,
         ksp: tuple[int, ...],
         strides: tuple[int, ...],
         rdil: tuple[int, ...],
         o: int,
         itemsize: int,
     ) -> None:
-        self.g, self.n, self.cg = xp_shape[0], xp_shape[1], xp_shape[-1]
+        self.cf = cf
+        self.g, self.n = xp_shape[0], xp_shape[1]
+        self.cg = xp_shape[2] if cf else xp_shape[-1]
+        self.padded_sp = xp_shape[3:] if cf else xp_shape[2:-1]
         self.o = o
         self.og = o // self.g if self.g else 0
         self.ksp = ksp
         self.k = math.prod(ksp)
-        self.out_sp = _out_spatial(xp_shape, ksp, strides, rdil)
+        self.out_sp = tuple(
+            max(0, (n - ((k - 1) * d + 1)) // s + 1)
+            for n, k, s, d in zip(self.padded_sp, ksp, strides, rdil)
+        )
         self.p = math.prod(self.out_sp)
         self.per_h = math.prod(self.out_sp[1:]) if self.out_sp else 1
         self.kc = self.k * self.cg
         self.blocks = _blocks(self.n, self.out_sp, self.kc * itemsize)
-        work = self.g * self.n * self.p * self.kc * self.og
-        self.parallel = work >= PARALLEL_WORK
+        self.parallel = self.g * self.n * self.p * self.kc * self.og >= PARALLEL_WORK
 
     def rows(self, b: Block) -> tuple[int, int, int]:
         """Images, and the range of output positions within an image, of block ``b``."""
@@ -223,33 +240,43 @@ class _Geometry:
         return make
 
     def patches(self, view: np.ndarray, q: int, b: Block, scratch: np.ndarray) -> np.ndarray:
-        """Group ``q``'s patches of block ``b`` copied into ``scratch``: ``(nb, pb, K * cg)``."""
+        """Group ``q``'s patches of block ``b`` copied into ``scratch``: ``(nb, pb, K * cg)``,
+        or ``(nb, K * cg, pb)`` for channels-first patches."""
         n0, n1, h0, h1 = b
         nb, p0, p1 = self.rows(b)
-        part = view[q, n0:n1, h0:h1] if self.out_sp else view[q, n0:n1]
+        if not self.out_sp:
+            part = view[q, n0:n1]
+        elif self.cf:
+            at: tuple[Any, ...] = (q, slice(n0, n1), *([slice(None)] * (1 + len(self.ksp))))
+            band: tuple[Any, ...] = (*at, slice(h0, h1))
+            part = view[band]
+        else:
+            part = view[q, n0:n1, h0:h1]
         buf = scratch[: nb * (p1 - p0) * self.kc]
         np.copyto(buf.reshape(part.shape), part)
+        if self.cf:
+            return buf.reshape(nb, self.kc, p1 - p0)
         return buf.reshape(nb, p1 - p0, self.kc)
-
-
-def _is_channels_first(spec: tuple[int, ...]) -> bool:
-    return tuple(spec) == tuple(range(len(spec)))
 
 
 def _finish(res3: np.ndarray, geo: _Geometry, first: bool, out_spec: Any, preferred: Any) -> Any:
     """``(N, O, P)`` or ``(N, P, O)`` in the compute dtype -> the output layout and dtype."""
-    if first:
-        logical = res3.reshape((geo.n, geo.o, *geo.out_sp))
-    else:
-        logical = np.moveaxis(res3.reshape((geo.n, *geo.out_sp, geo.o)), -1, 1)
-    res = np.transpose(logical, np.argsort(out_spec))
+    res = np.transpose(_logical(res3, geo.n, geo.o, geo.out_sp, first), np.argsort(out_spec))
     if preferred.kind == "b":
         return np.asarray(res != 0)
     return np.asarray(res, preferred)
 
 
+def _logical(res3: np.ndarray, n: int, o: int, sp: tuple[int, ...], first: bool) -> np.ndarray:
+    """``(N, O, P)`` / ``(N, P, O)`` as the view ``(N, O, *sp)``."""
+    if first:
+        return res3.reshape((n, o, *sp))
+    return np.moveaxis(res3.reshape((n, *sp, o)), -1, 1)
+
+
 def _forward(
     xp: np.ndarray,
+    cf: bool,
     wm: np.ndarray,
     o: int,
     ksp: tuple[int, ...],
@@ -260,8 +287,8 @@ def _forward(
 ) -> tuple[np.ndarray, _Geometry]:
     """The convolution of the padded buffer ``xp`` with the kernel matrices ``wm``: ``(N, O,
     P)`` (``first``) or ``(N, P, O)``, in the compute dtype."""
-    geo = _Geometry(xp.shape, ksp, strides, rdil, o, compute.itemsize)
-    view = _patch_view(xp, ksp, strides, rdil, geo.out_sp)
+    geo = _Geometry(xp.shape, cf, ksp, strides, rdil, o, compute.itemsize)
+    view = _patch_view(xp, ksp, strides, rdil, geo.out_sp, cf)
     res3 = np.empty((geo.n, geo.o, geo.p) if first else (geo.n, geo.p, geo.o), compute)
     og = geo.og
     wt = wm.transpose(0, 2, 1)  # (g, og, K*cg), a view: BLAS reads it transposed
@@ -272,7 +299,12 @@ def _forward(
         nb, p0, p1 = geo.rows(b)
         pat = geo.patches(view, q, b, scratch)
         n0, cols = b[0], slice(q * og, (q + 1) * og)
-        if first:
+        if cf:  # pat: (nb, K*cg, pb)
+            if first:
+                np.matmul(wt[q], pat, out=res3[n0 : n0 + nb, cols, p0:p1])
+            else:
+                np.matmul(pat.transpose(0, 2, 1), wm[q], out=res3[n0 : n0 + nb, p0:p1, cols])
+        elif first:  # pat: (nb, pb, K*cg)
             np.matmul(wt[q], pat.transpose(0, 2, 1), out=res3[n0 : n0 + nb, cols, p0:p1])
         elif p1 - p0 == geo.p:  # whole images: one product
             rows = nb * geo.p
@@ -300,11 +332,12 @@ def conv_general_dilated(
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     compute = _compute(preferred_element_type)
     g = feature_group_count
-    wm = _kernel_matrix(rhs, rhs_spec, g, compute)
+    cf = _is_channels_first(lhs_spec)
+    wm = _kernel_matrix(rhs, rhs_spec, g, compute, cf)
     ksp = tuple(rhs.shape[a] for a in rhs_spec[2:])
-    xp = _padded(lhs, lhs_spec, padding, lhs_dilation, g, compute)
+    xp = _padded(lhs, lhs_spec, padding, lhs_dilation, g, compute, cf)
     first = _is_channels_first(out_spec)
-    res3, geo = _forward(xp, wm, rhs.shape[rhs_spec[0]], ksp, window_strides, rhs_dilation,
+    res3, geo = _forward(xp, cf, wm, rhs.shape[rhs_spec[0]], ksp, window_strides, rhs_dilation,
                          first, compute)  # fmt: skip
     return _finish(res3, geo, first, out_spec, preferred_element_type)  # type: ignore[no-any-return]
 
@@ -336,11 +369,12 @@ def conv_rhs_transpose(
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     compute = _compute(preferred_element_type)
     g = feature_group_count
+    cf = _is_channels_first(lhs_spec)
     ksp = tuple(rhs_shape[a] for a in rhs_spec[2:])
-    xp = _padded(lhs, lhs_spec, padding, lhs_dilation, g, compute)
-    geo = _Geometry(xp.shape, ksp, window_strides, rhs_dilation, rhs_shape[rhs_spec[0]],
+    xp = _padded(lhs, lhs_spec, padding, lhs_dilation, g, compute, cf)
+    geo = _Geometry(xp.shape, cf, ksp, window_strides, rhs_dilation, rhs_shape[rhs_spec[0]],
                     compute.itemsize)  # fmt: skip
-    view = _patch_view(xp, ksp, window_strides, rhs_dilation, geo.out_sp)
+    view = _patch_view(xp, ksp, window_strides, rhs_dilation, geo.out_sp, cf)
     c3, first = _ct3(ct, out_spec, geo, compute)
     og = geo.og
     ranges = threads.split(len(geo.blocks), MAX_PARTIALS)
@@ -356,7 +390,7 @@ def conv_rhs_transpose(
             nb, p0, p1 = geo.rows(b)
             pat = geo.patches(view, q, b, scratch)
             n0 = b[0]
-            if not first and p1 - p0 == geo.p:  # whole images: one product
+            if not cf and not first and p1 - p0 == geo.p:  # whole images: one product
                 rows = nb * geo.p
                 cb2 = c3[n0 : n0 + nb].reshape(rows, geo.o)[:, cols]
                 np.matmul(pat.reshape(rows, geo.kc).T, cb2, out=tmp)
@@ -364,7 +398,7 @@ def conv_rhs_transpose(
                 continue
             for m in range(nb):
                 cb = c3[n0 + m, cols, p0:p1].T if first else c3[n0 + m, p0:p1, cols]
-                np.matmul(pat[m].T, cb, out=tmp)
+                np.matmul(pat[m] if cf else pat[m].T, cb, out=tmp)
                 np.add(acc, tmp, out=acc)
         return acc
 
@@ -372,9 +406,12 @@ def conv_rhs_transpose(
     dw = np.zeros((g, geo.kc, og), compute)
     for i, part in enumerate(parts):  # in block order within each group: fixed bits
         np.add(dw[items[i][0]], part, out=dw[items[i][0]])
-    # (g, K*cg, og) -> (*ksp, cg, O) -> the rhs layout
-    dw = dw.reshape(g, geo.k, geo.cg, og).transpose(1, 2, 0, 3).reshape((*ksp, geo.cg, geo.o))
-    logical = np.moveaxis(np.moveaxis(dw, -1, 0), -1, 1)  # (O, I, *spatial)
+    # (g, K*cg, og) -> (O, cg, *ksp) -> the rhs layout
+    if cf:
+        w4 = dw.reshape(g, geo.cg, geo.k, og).transpose(0, 3, 1, 2)
+    else:
+        w4 = dw.reshape(g, geo.k, geo.cg, og).transpose(0, 3, 2, 1)
+    logical = w4.reshape((geo.o, geo.cg, *ksp))
     return np.asarray(np.transpose(logical, np.argsort(rhs_spec)), preferred_element_type)
 
 
@@ -399,56 +436,72 @@ def conv_lhs_transpose(
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     compute = _compute(preferred_element_type)
     g = feature_group_count
-    wm = _kernel_matrix(rhs, rhs_spec, g, compute)  # (g, K*cg, og)
     ksp = tuple(rhs.shape[a] for a in rhs_spec[2:])
-    o = rhs.shape[rhs_spec[0]]
     cl_shape = (lhs_shape[lhs_spec[0]], *(lhs_shape[a] for a in lhs_spec[2:]),
                 lhs_shape[lhs_spec[1]])  # fmt: skip
     xp_shape, src, dst, same = _layout(cl_shape, padding, lhs_dilation)
-    c = cl_shape[-1]
-    gshape = (g, *xp_shape[:-1], c // g)
-    geo = _Geometry(gshape, ksp, window_strides, rhs_dilation, o, compute.itemsize)
-    if all(s == 1 for s in window_strides):
-        grad = _lhs_transpose_unit_strides(ct, wm, out_spec, geo, gshape, rhs_dilation, compute)
+    n, c = cl_shape[0], cl_shape[-1]
+    lp = xp_shape[1:-1]
+    unit = all(s == 1 for s in window_strides)
+    if unit and all(d == 1 for d in lhs_dilation):
+        # only the input's own positions: the cotangent padded by k - 1 less the input's pads
+        ext = [(kk - 1) * d for kk, d in zip(ksp, rhs_dilation)]
+        pads = tuple((e - lo, e - hi) for e, (lo, hi) in zip(ext, padding))
+        dx = _lhs_transpose_unit_strides(ct, rhs, rhs_spec, out_spec, lhs_spec, g, pads,
+                                         cl_shape[1:-1], rhs_dilation, compute)  # fmt: skip
+        return np.asarray(np.transpose(dx, np.argsort(lhs_spec)), preferred_element_type)
+    if unit:
+        ext = [(kk - 1) * d for kk, d in zip(ksp, rhs_dilation)]
+        padded = _lhs_transpose_unit_strides(ct, rhs, rhs_spec, out_spec, lhs_spec, g,
+                                             tuple((e, e) for e in ext), lp, rhs_dilation,
+                                             compute)  # fmt: skip
     else:
+        gshape = (g, n, *lp, c // g)
+        geo = _Geometry(gshape, False, ksp, window_strides, rhs_dilation,
+                        rhs.shape[rhs_spec[0]], compute.itemsize)  # fmt: skip
+        wm = _kernel_matrix(rhs, rhs_spec, g, compute, False)
         grad = _col2im(ct, wm, out_spec, geo, gshape, window_strides, rhs_dilation, compute)
-    # grad: (g, N, *padded, cg) -> (N, *spatial, C)
-    if not same:
-        kept: tuple[slice, ...] = (slice(None), *dst)
-        grad = grad[kept]
-    dx_g = np.moveaxis(grad, 0, -2)
+        padded = np.moveaxis(np.moveaxis(grad, 0, -2).reshape((n, *lp, c)), -1, 1)
+    # padded: (N, C, *padded spatial) -> (N, C, *spatial)
     if same:
-        dx = dx_g.reshape(cl_shape)
+        dx = padded
     else:
-        dx = np.zeros(cl_shape, compute)
-        dx.reshape((*cl_shape[:-1], g, c // g))[src] = dx_g
-    logical = np.moveaxis(dx, -1, 1)
-    return np.asarray(np.transpose(logical, np.argsort(lhs_spec)), preferred_element_type)
+        dx = np.zeros((n, c, *cl_shape[1:-1]), compute)
+        into: tuple[slice, ...] = (slice(None), slice(None), *src[1:-1])
+        came: tuple[slice, ...] = (slice(None), slice(None), *dst[1:-1])
+        dx[into] = padded[came]
+    return np.asarray(np.transpose(dx, np.argsort(lhs_spec)), preferred_element_type)
 
 
 def _lhs_transpose_unit_strides(
     ct: np.ndarray,
-    wm: np.ndarray,
-    out_spec: Any,
-    geo: _Geometry,
-    gshape: tuple[int, ...],
+    rhs: np.ndarray,
+    rhs_spec: tuple[int, ...],
+    out_spec: tuple[int, ...],
+    lhs_spec: tuple[int, ...],
+    g: int,
+    pads: Pads,
+    lp: tuple[int, ...],
     rdil: tuple[int, ...],
     compute: Any,
 ) -> np.ndarray:
-    """``(g, N, *padded, cg)``: the forward convolution of ``ct`` padded by ``(k - 1) * d`` on
-    each side with the flipped kernel, per group (``og`` in, ``cg`` out features)."""
-    g, k, cg, og = geo.g, geo.k, geo.cg, geo.og
-    ksp = geo.ksp
-    pads = tuple(((kk - 1) * d, (kk - 1) * d) for kk, d in zip(ksp, rdil))
-    cp = _padded(ct, out_spec, pads, (1,) * len(ksp), g, compute)  # (g, N, *, og)
-    # flipped kernel matrices (g, K*og, cg): offset t' = K-1-t, rows (offset, out feature)
-    w = wm.reshape((g, *ksp, cg, og))
-    w = np.flip(w, axis=tuple(range(1, 1 + len(ksp))))
-    wf = np.ascontiguousarray(np.swapaxes(w, -1, -2)).reshape(g, k * og, cg)
-    res3, _ = _forward(cp, wf, g * cg, ksp, (1,) * len(ksp), rdil, False, compute)
-    # (N, P, C) with P = the padded input's positions -> (g, N, *padded, cg)
-    out = res3.reshape((geo.n, *gshape[2:-1], g, cg))
-    return np.moveaxis(out, -2, 0)
+    """``(N, C, *lp)`` (a view): the forward convolution of ``ct`` padded by ``pads`` (``(k -
+    1) * d`` on each side gives every position of the padded input) with the kernel flipped
+    and, per group, its features swapped."""
+    w = np.transpose(rhs, rhs_spec)  # (O, cg, *ksp)
+    o, cg = w.shape[:2]
+    ksp = w.shape[2:]
+    nsp = len(ksp)
+    wf = w.reshape((g, o // g, cg, *ksp)).swapaxes(1, 2)
+    wf = np.flip(wf, axis=tuple(range(3, 3 + nsp))).reshape((g * cg, o // g, *ksp))
+    ident = tuple(range(2 + nsp))
+    cf = _is_channels_first(out_spec)
+    cp = _padded(ct, out_spec, pads, (1,) * nsp, g, compute, cf)
+    wm = _kernel_matrix(wf, ident, g, compute, cf)
+    first = _is_channels_first(lhs_spec)
+    res3, geo = _forward(cp, cf, wm, g * cg, tuple(ksp), (1,) * nsp, rdil, first, compute)
+    assert geo.out_sp == lp, (geo.out_sp, lp)
+    return _logical(res3, geo.n, g * cg, lp, first)
 
 
 def _col2im(
@@ -461,13 +514,14 @@ def _col2im(
     rdil: tuple[int, ...],
     compute: Any,
 ) -> np.ndarray:
-    g, og, cg = geo.g, geo.og, geo.cg
+    """``(g, N, *padded, cg)``: each block's patch cotangent added back one offset at a time."""
+    g, og = geo.g, geo.og
     grad = np.zeros(gshape, compute)
     c3, first = _ct3(ct, out_spec, geo, compute)
     wt = wm.transpose(0, 2, 1)  # (g, og, K*cg)
     nsp = len(geo.ksp)
     offsets = list(np.ndindex(*geo.ksp))
-    view = _patch_view(grad, geo.ksp, strides, rdil, geo.out_sp, writeable=True)
+    view = _patch_view(grad, geo.ksp, strides, rdil, geo.out_sp, False, writeable=True)
     # whole images per unit of work: two workers never add into one place
     units: list[tuple[int, list[int]]] = []
     for q in range(g):
@@ -490,7 +544,7 @@ def _col2im(
                 cb = c3[n0:n1, p0:p1, cols]
             np.matmul(cb, wt[q], out=gp)
             block_sp = (h1 - h0, *geo.out_sp[1:]) if geo.out_sp else ()
-            gk = gp.reshape(nb, *block_sp, geo.k, cg)
+            gk = gp.reshape(nb, *block_sp, geo.k, geo.cg)
             target = view[q, n0:n1, h0:h1] if geo.out_sp else view[q, n0:n1]
             for t, off in enumerate(offsets):
                 at: tuple[Any, ...] = (Ellipsis, *off, slice(None))
