@@ -381,8 +381,12 @@ def _elementwise(case: str) -> dict[str, Fn | None]:
         out[name] = _jax_block(f, a) if name == "jax" else (lambda f=f, a=a: f(a))
     if torch is not None:
         t = torch.from_numpy(xn)
+        torch_fns = {
+            "softmax 4096x1024": lambda: torch.softmax(t, -1),
+            "layer norm 4096x1024": lambda: torch.nn.functional.layer_norm(t, (1024,)) * 1.5 + 0.1,
+        }
         g = make(torch)
-        out["torch"] = lambda: g(t)
+        out["torch"] = torch_fns.get(case, lambda: g(t))
     g_np = make(np)
     out["numpy"] = lambda: g_np(xn)
     return out
