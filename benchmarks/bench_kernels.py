@@ -21,6 +21,7 @@ the work each library does per call, the fairest comparison a busy machine allow
 one core (issue 23: no case more than 2x slower than idle).
 """
 
+# ruff: noqa: E402 (BENCH_CPU must set the peers' thread variables before they are imported)
 from __future__ import annotations
 
 import os
