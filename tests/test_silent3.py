@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pathlib
 from typing import Any
 
 import numpy as np
 import pytest
-from silent3_cases import ATOL, CASES, ERROR_KEPT, KEPT, TOLERANT
+from silent3_cases import ATOL, CASES, ERROR_KEPT, KEPT, SAMPLED, STRIDE, TOLERANT
 
 import trellax
 import trellax.numpy as jnp
@@ -66,3 +67,23 @@ def test_complex_to_real_conversion_warns_as_jax(call: Any) -> None:
     # JAX's asarray/array (hence Flax's promote_dtype) warn when they drop an imaginary part
     with pytest.warns(np.exceptions.ComplexWarning):
         call()
+
+
+def _ordered(raw: np.ndarray) -> np.ndarray:
+    """float32 bit patterns on a monotone integer line (ulp distances are differences)."""
+    r = raw.astype(np.int64)
+    return np.where(r & 0x80000000, 0x80000000 - r, r)
+
+
+@pytest.mark.parametrize("expr", list(SAMPLED))
+def test_large_draw_within_measured_ulps(expr: str) -> None:
+    want = GOLDEN[expr]
+    env = {"jax": trellax, "jnp": jnp, "np": np}
+    raw = np.asarray(eval(expr, env)).reshape(-1).view(np.uint32)
+    worst, share = SAMPLED[expr]
+    if worst == 0:
+        assert hashlib.sha256(raw.tobytes()).hexdigest() == want["sha256"]
+        return
+    sample = np.array([int(h, 16) for h in want["sample"]], np.uint32)
+    ulps = np.abs(_ordered(raw[::STRIDE]) - _ordered(sample))
+    assert int(ulps.max()) <= worst and float(np.mean(ulps > 0)) <= share

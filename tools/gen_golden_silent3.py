@@ -9,6 +9,7 @@ trellax), recorded as values, dtype, weak flag and shape, or as the class of the
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pathlib
 import sys
@@ -22,7 +23,7 @@ from flax import linen as nn
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "silent3.json"
 sys.path.insert(0, str(OUT.parent.parent))
-from silent3_cases import CASES  # noqa: E402
+from silent3_cases import CASES, SAMPLED, STRIDE  # noqa: E402
 
 
 def record(v: Any) -> dict[str, Any]:
@@ -54,6 +55,12 @@ def main() -> None:
             out[expr] = {"error": type(e).__name__}
             continue
         out[expr] = record(v[0] if isinstance(v, tuple) and len(v) == 1 else v)
+    for expr in SAMPLED:
+        raw = np.asarray(eval(expr, env)).reshape(-1).view(np.uint32)
+        out[expr] = {
+            "sha256": hashlib.sha256(raw.tobytes()).hexdigest(),
+            "sample": [format(int(x), "x") for x in raw[::STRIDE]],
+        }
     OUT.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
     print(f"wrote {OUT} ({len(out)} cases)")
 
