@@ -98,6 +98,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) -m pip install -q flax==0.12.8 msgpack
 	$(GOLDEN_PY) tools/gen_golden_flax.py
 	$(GOLDEN_PY) tools/gen_golden_silent3.py
+	$(GOLDEN_PY) tools/gen_golden_edge_inputs.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 
 clean:

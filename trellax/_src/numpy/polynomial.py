@@ -39,6 +39,8 @@ def poly(seq_of_zeros: ArrayLike) -> Array:
         z = linalg.eigvals(z)
     elif z.ndim != 1:
         raise ValueError("input must be 1d or non-empty square 2d array.")
+    if z.shape[0] == 0:  # no roots: the constant 1, a 0-d array (NumPy's and JAX's)
+        return asarray(np.ones((), z.dtype))
     out = asarray(np.ones(1, z.dtype))
     for k in range(z.shape[0]):
         out = polymul(out, joining.stack([asarray(np.ones((), z.dtype)), ufuncs.negative(z[k])]))

@@ -219,7 +219,7 @@ def squeeze(a: ArrayLike, axis: Axis = None) -> Array:
     return lax_structural.squeeze(x, dims)
 
 
-def expand_dims(a: ArrayLike, axis: int | Sequence[int] = 0) -> Array:
+def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Array:
     """Inserts axes of length one at positions ``axis`` of the result."""
     x = ensure_array("expand_dims", a)
     axes = _axes_tuple(axis)
