@@ -337,8 +337,8 @@ def dot(
         # JAX's class (a ValueError): other shapes need lax.dot_general's dimension numbers
         raise ValueError(
             "lax.dot multiplies rank 1 or 2 operands whose last and first dimensions agree "
-            f"(a matrix or vector product), got shapes {x.shape} and {y.shape}; use "
-            "lax.dot_general with dimension_numbers for other contractions"
+            f"(a matrix or vector product), got shapes {tuple(x.shape)} and {tuple(y.shape)}; "
+            "use lax.dot_general with dimension_numbers for other contractions"
         )
     dn = (((x.ndim - 1,), (0,)), ((), ()))
     return dot_general(x, y, dn, precision, preferred_element_type)

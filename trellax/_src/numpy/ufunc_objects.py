@@ -117,6 +117,9 @@ def _cum_extremum(prim: Any) -> Callable[..., Array]:
     return accumulate
 
 
+_BOOL_AT = {"add": "max", "multiply": "min"}
+
+
 def _scatter(method: str, negate: bool = False, promote: bool = False) -> Callable[..., Array]:
     """``ufunc.at`` as the matching ``.at[]`` update; with ``promote`` the result takes the
     ufunc's result dtype first (``maximum.at`` of int32 with 2.5 is float32, as in JAX)."""
@@ -131,7 +134,11 @@ def _scatter(method: str, negate: bool = False, promote: bool = False) -> Callab
                 (x.dtype, x.weak_type), (v.dtype, v.weak_type)
             )
             x = _convert(x, joined, weak and x.weak_type)
-        return getattr(x.at[indices], method)(ufuncs.negative(v) if negate else v)  # type: ignore[no-any-return]
+        name = method
+        if x.dtype == dtypes.bool_ and method in _BOOL_AT:
+            # JAX's add.at/multiply.at of bools are a logical or/and (.at[].add refuses bool)
+            name = _BOOL_AT[method]
+        return getattr(x.at[indices], name)(ufuncs.negative(v) if negate else v)  # type: ignore[no-any-return]
 
     return at
 
