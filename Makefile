@@ -86,6 +86,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_scipy_modules.py
 	$(GOLDEN_PY) -m pip install -q optax==0.2.8
 	$(GOLDEN_PY) tools/gen_golden_optim.py
+	$(GOLDEN_PY) tools/gen_golden_losses.py
 	$(GOLDEN_PY) tools/gen_golden_silent.py
 	$(GOLDEN_PY) -m pip install -q scipy
 	$(GOLDEN_PY) tools/gen_golden_special_more.py
