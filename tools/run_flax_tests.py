@@ -184,15 +184,23 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per file and side")
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    parser.add_argument(
+        "--only",
+        choices=("flax", "trellax"),
+        default=None,
+        help="run one side only (keep its outcomes with --json; compare later with --flax-results)",
+    )
     args = parser.parse_args()
-    if args.flax_python is None and args.flax_results is None:
+    if args.flax_python is None and args.flax_results is None and args.only != "trellax":
         args.flax_results = DEFAULT_FLAX_RESULTS  # the Flax side recorded for this files
 
     commit = resolve_rev(args.flax_git, args.rev)
     where = Path(tempfile.mkdtemp(prefix="flax_tests_"))
     try:
         stage(args.flax_git, commit, args.files, where)
-        if args.flax_results is not None:
+        if args.only == "trellax":
+            flax: dict[str, dict[str, Any]] = {}
+        elif args.flax_results is not None:
             flax = json.loads(args.flax_results.read_text())["flax"]
             unknown = [f for f in args.files if not any(t.startswith(f"{f}::") for t in flax)]
             if unknown:
@@ -202,7 +210,10 @@ def main() -> int:
                 )
         else:
             flax = run_side(args.flax_python, args.files, where, False, args.timeout)
-        trellax = run_side(args.trellax_python, args.files, where, True, args.timeout)
+        if args.only == "flax":
+            trellax: dict[str, dict[str, Any]] = {}
+        else:
+            trellax = run_side(args.trellax_python, args.files, where, True, args.timeout)
     finally:
         if args.keep:
             print(f"scratch directory: {where}", file=sys.stderr)

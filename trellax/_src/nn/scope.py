@@ -124,6 +124,9 @@ class Scope:
             root = _Root(root, rngs or {}, mutable, False)
         self.root: _Root = root
         self.path = tuple(path)
+        # the paths of other scopes of this root that a lifted transform carries along with
+        # this one (modules bound outside the transformed module that it uses)
+        self.lifted: tuple[tuple[str, ...], ...] = ()
 
     def variables(self) -> dict[str, Any]:
         """This scope's variables by collection (Flax's ``Scope.variables()``)."""
