@@ -26,12 +26,13 @@ import trellax.numpy as jnp
 from trellax import lax, tree_util
 from trellax._src.api.autodiff import jvp as _jvp
 from trellax._src.api.autodiff import vjp as _vjp
+from trellax._src.api.api import jit as _jit
 from trellax._src.api.vmap import vmap as _vmap
 from trellax._src.checkpoint.rematerialize import checkpoint as _checkpoint
 from trellax._src.custom.derivatives import custom_vjp as _custom_vjp
 from trellax._src.nn import partitioning as meta
 from trellax._src.nn._random import random
-from trellax._src.nn.scope import Scope, _Pred, _predicate, _Root, in_filter
+from trellax._src.nn.scope import Scope, _Pred, _predicate, _Root, filter_key, in_filter
 
 
 class _Broadcast:
@@ -139,10 +140,11 @@ class Packed:
         for j, path in enumerate(self.paths):
             for col, tree in _merge([g[j] for g in variable_groups]).items():
                 _place(variables, path, col, tree)
+        key = (outer.mutable_key, tuple(filter_key(f) for f in outs), filter_key(mutable))
         root = _Root(
             variables,
             _merge(rng_groups),
-            _Pred(is_mutable),
+            _Pred(is_mutable, key),
             outer.initializing,
             rng_counters=outer.rng_counters,
             rng_offset=outer.rng_offset if rng_offset is None else rng_offset,
@@ -434,14 +436,82 @@ def checkpoint(
     return wrapper
 
 
-def jit(fn: Callable[..., Any], variables: Any = True, rngs: Any = True) -> Callable[..., Any]:
-    """``fn(scope, *args)`` with Flax's ``nn.jit`` key derivation: every stream is forked by
-    one ``make_rng`` of the scope and only the names below it are folded into keys. (The body
-    runs as traced code of an enclosing ``trellax.jit``, or eagerly: see docs/nn.md.)"""
+class CompiledJit:
+    """The one ``trellax.jit``-compiled function behind an ``nn.jit`` transform (Flax's lifted
+    ``jit``): it takes the lifted variables and the forked rng keys as arguments and, as a
+    static argument, a fingerprint of the module (its fields, state and the call's mutability
+    and phase), so a module with the same attributes reuses the trace."""
 
-    def wrapper(scope: Scope, module_name: Any, *args: Any, **kwargs: Any) -> Any:
+    def __init__(
+        self, static_argnums: Sequence[int] = (), static_argnames: str | Sequence[str] = ()
+    ) -> None:
+        # the module counts as argument 0 of the method; the compiled function takes
+        # (fingerprint, variable_groups, rng_groups, *args)
+        nums = (0, *(i + 2 for i in static_argnums if i > 0))
+        self._frames: list[list[Any]] = []
+        self._count_deltas: dict[Any, dict[tuple[tuple[str, ...], str], int]] = {}
+        self.compiled = _jit(self._body, static_argnums=nums, static_argnames=static_argnames)
+
+    def _body(self, fingerprint: Any, variable_groups: Any, rng_groups: Any, *args: Any, **kwargs: Any) -> Any:
+        frame = self._frames[-1]
+        packed, core, offset = frame[0], frame[1], frame[2]
+        frame[3] = True  # traced (not a cache hit)
+        inner = packed.inner(variable_groups, rng_groups, rng_offset=offset)
+        y = core(inner, *args, **kwargs)
+        return y, packed.repack(inner)
+
+    def call(
+        self,
+        packed: Packed,
+        core: Callable[..., Any],
+        fingerprint: Any,
+        *args: Any,
+        **kwargs: Any,
+    ) -> Any:
+        scope = packed.scope
+        counters = scope.root.rng_counters
+        before = dict(counters)
+        frame: list[Any] = [packed, core, len(scope.path), False]
+        self._frames.append(frame)
+        try:
+            y, outs = self.compiled(
+                fingerprint, packed.variable_groups, packed.rng_groups, *args, **kwargs
+            )
+        finally:
+            self._frames.pop()
+        n = len(scope.path)
+        if frame[3]:  # the trace advanced the rng counts below the module: replay on reuse
+            self._count_deltas[fingerprint] = {
+                (slot[0][n:], slot[1]): c - before.get(slot, 0)
+                for slot, c in counters.items()
+                if slot[0][:n] == scope.path and c != before.get(slot, 0)
+            }
+        else:
+            for (rel, stream), delta in self._count_deltas.get(fingerprint, {}).items():
+                slot = ((*scope.path, *rel), stream)
+                counters[slot] = counters.get(slot, 0) + delta
+        packed.publish(outs)
+        return y
+
+
+def jit(
+    fn: Callable[..., Any],
+    variables: Any = True,
+    rngs: Any = True,
+    compiled: CompiledJit | None = None,
+) -> Callable[..., Any]:
+    """``fn(scope, *args)`` with Flax's ``nn.jit`` key derivation: every stream is forked by
+    one ``make_rng`` of the scope and only the names below it are folded into keys. With
+    ``compiled``, the body runs as that compiled function (traced once per fingerprint and
+    argument shapes); without, it runs inline."""
+
+    def wrapper(scope: Scope, module_name: Any, module_key: Any, *args: Any, **kwargs: Any) -> Any:
         forked = {s: scope.make_rng(s, module_name) for s in list(scope.root.rngs)}
         packed = Packed(scope, (variables,), (variables,), (rngs,), rngs=forked)
+        if compiled is not None:
+            root = scope.root
+            fingerprint = (module_key, root.mutable_key, root.initializing, len(packed.paths))
+            return compiled.call(packed, fn, fingerprint, *args, **kwargs)
         inner = packed.inner(packed.variable_groups, packed.rng_groups, rng_offset=len(scope.path))
         y = fn(inner, *args, **kwargs)
         packed.publish(packed.repack(inner))
@@ -454,7 +524,10 @@ def fold_rngs(
     fn: Callable[..., Any], variables: Any = True, rngs: Any = True
 ) -> Callable[..., Any]:
     """``fn(scope, *args)`` with its rng streams forked as ``jit`` forks them."""
-    return jit(fn, variables, rngs)
+    def wrapper(scope: Scope, module_name: Any, *args: Any, **kwargs: Any) -> Any:
+        return jit(fn, variables, rngs)(scope, module_name, None, *args, **kwargs)
+
+    return wrapper
 
 
 def map_variables(

@@ -51,10 +51,29 @@ def _predicate(spec: Any) -> Callable[[str], bool]:
 
 
 class _Pred:
-    """A collection filter given as a predicate (the lifted transforms build these)."""
+    """A collection filter given as a predicate (the lifted transforms build these); ``key``
+    identifies it by value (``nn.jit`` reuses a trace for equal keys)."""
 
-    def __init__(self, fn: Callable[[str], bool]) -> None:
+    def __init__(self, fn: Callable[[str], bool], key: Any = None) -> None:
         self.fn = fn
+        self.key = key
+
+
+def filter_key(spec: Any) -> Any:
+    """A hashable value that identifies the collection filter ``spec`` (equal for filters that
+    select the same collections, as far as their form tells)."""
+    if isinstance(spec, _Pred):
+        return ("pred", id(spec) if spec.key is None else spec.key)
+    if spec is True or spec is False or spec is None:
+        return bool(spec)
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, DenyList):
+        return ("deny", spec.deny)
+    try:
+        return frozenset(spec)
+    except TypeError:
+        return ("id", id(spec))
 
 
 def in_filter(spec: Any, col: str) -> bool:
@@ -87,6 +106,7 @@ class _Root:
                 f"containing a 'params' key, got {type(variables).__name__}."
             )
         self.is_mutable = _predicate(mutable)
+        self.mutable_key = filter_key(mutable)
         self.variables: dict[str, Any] = {
             col: (_copy_dicts(tree) if self.is_mutable(col) else tree)
             for col, tree in variables.items()

@@ -214,6 +214,7 @@ def _core_fn(
         _check_return(res, name)
         return res
 
+    core.method = method  # type: ignore[attr-defined]
     return core
 
 
@@ -402,14 +403,28 @@ def jit(
     backend: str | None = None,
     methods: Any = None,
 ) -> Target:
-    """A module whose method runs as Flax's ``nn.jit`` runs it: the rng streams are forked
-    with one ``make_rng`` of the module, so parameters and masks equal Flax's. The body is
-    not compiled separately; wrap the training step in ``trellax.jit`` to compile it."""
+    """A module whose method is compiled with ``trellax.jit``, as Flax's ``nn.jit``: the
+    variables and rng keys are arguments, and the trace is reused for a module with the same
+    attributes (``static_argnums`` count the module as argument 0). The rng streams are forked
+    with one ``make_rng`` of the module, so parameters and masks equal Flax's."""
+    nums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    compiled: dict[Any, lift.CompiledJit] = {}
 
     def make(core: Callable[..., Any], **kw: Any) -> Callable[..., Any]:
-        return lift.jit(core, variables=kw.get("variables", variables), rngs=kw.get("rngs", rngs))
+        method = getattr(core, "method", None)
+        if method not in compiled:
+            compiled[method] = lift.CompiledJit(nums, static_argnames)
+        return lift.jit(
+            core,
+            variables=kw.get("variables", variables),
+            rngs=kw.get("rngs", rngs),
+            compiled=compiled[method],
+        )
 
-    return _lift("jit", make, target, methods, scope_args=lambda m: (m.name,))  # type: ignore[no-any-return]
+    def scope_args(m: Module) -> tuple[Any, ...]:
+        return (m.name, _HashableProxy.from_module(m))
+
+    return _lift("jit", make, target, methods, scope_args=scope_args)  # type: ignore[no-any-return]
 
 
 def fold_rngs(target: Target, variables: Any = True, rngs: Any = True) -> Target:
@@ -707,18 +722,34 @@ def add_metadata_axis(
     return _lift("add_metadata_axis", make, target, None)  # type: ignore[no-any-return]
 
 
-def _fingerprint(value: Any) -> Any:
+def _fingerprint(value: Any, seen: dict[int, int] | None = None) -> Any:
+    """A hashable summary of ``value`` for ``nn.jit``'s cache (Flax's module fingerprint): a
+    module by its type, its fields other than ``parent`` and ``name``, and its naming state."""
+    seen = {} if seen is None else seen
     if isinstance(value, Module):
+        if id(value) in seen:
+            return (type(value), seen[id(value)])
+        seen[id(value)] = len(seen)
         fields = [
-            (f.name, _fingerprint(getattr(value, f.name)))
+            (f.name, _fingerprint(getattr(value, f.name, None), seen))
             for f in dataclasses.fields(value)
-            if f.name != "parent"
+            if f.name not in ("parent", "name")
         ]
-        return (type(value), tuple(fields))
+        st: _State = value._state
+        state = (st.in_compact, st.setup_called, tuple(sorted(st.autoname.items())))
+        return (type(value), tuple(fields), state)
+    if isinstance(value, str):
+        return value
     if isinstance(value, list | tuple):
-        return (type(value), tuple(_fingerprint(v) for v in value))
+        return (type(value), tuple(_fingerprint(v, seen) for v in value))
     if isinstance(value, Mapping):
-        return (type(value), tuple((k, _fingerprint(v)) for k, v in value.items()))
+        return (type(value), tuple((k, _fingerprint(v, seen)) for k, v in value.items()))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = tuple(
+            (f.name, _fingerprint(getattr(value, f.name, None), seen))
+            for f in dataclasses.fields(value)
+        )
+        return (type(value), fields)
     try:
         hash(value)
     except TypeError:
