@@ -215,12 +215,14 @@ class Module:
         pst.reserved.add(name)
         pst.children[name] = self
         self._state.scope = pst.scope.push(name)
+        self._adopt_fields()  # bound now: adopt the field modules at once, as Flax
 
     def __setattr__(self, name: str, value: Any) -> None:
         st: _State | None = self.__dict__.get("_state")
         if st is None:  # the dataclass __init__
             object.__setattr__(self, name, value)
         elif st.in_setup:
+            value = self._adopt_outside(value)
             self._name_setup_children(value, name)
             object.__setattr__(self, name, value)
         else:
@@ -237,6 +239,31 @@ class Module:
         elif isinstance(value, Mapping):
             for k, v in value.items():
                 self._name_setup_children(v, f"{prefix}_{k}")
+
+    def _adopt_outside(self, value: Any) -> Any:
+        """``value`` with the modules made outside any module (no parent) replaced by unnamed
+        copies whose parent is self, which ``setup`` then names by attribute (as Flax adopts)."""
+        if isinstance(value, Module):
+            if value._state.scope is None and value.parent is None:
+                return value.clone(parent=self, name=None)
+            return value
+        if isinstance(value, list | tuple) and not hasattr(value, "_fields"):
+            items = [self._adopt_outside(v) for v in value]
+            if all(a is b for a, b in zip(items, value)):
+                return value
+            return type(value)(items)
+        if isinstance(value, dict):
+            new = {k: self._adopt_outside(v) for k, v in value.items()}
+            return value if all(new[k] is value[k] for k in value) else new
+        return value
+
+    def _adopt_fields(self) -> None:
+        for f in _fields(self):
+            if f.name not in ("parent", "name"):
+                old = getattr(self, f.name)
+                new = self._adopt(old, f.name)
+                if new is not old:
+                    object.__setattr__(self, f.name, new)
 
     def _adopt(self, value: Any, prefix: str) -> Any:
         """Clones the unbound modules found in a field value that have no parent or no name
@@ -260,12 +287,7 @@ class Module:
         if st.setup_called or st.scope is None:
             return
         st.setup_called = True
-        for f in _fields(self):
-            if f.name not in ("parent", "name"):
-                old = getattr(self, f.name)
-                new = self._adopt(old, f.name)
-                if new is not old:
-                    object.__setattr__(self, f.name, new)
+        self._adopt_fields()
         st.in_setup = True
         stack = _stack()
         stack.append(self)
@@ -316,10 +338,12 @@ class Module:
         st: _State = self._state
         return st.scope
 
-    def _bound_scope(self) -> Scope:
+    def _bound_scope(self, what: str | None = None) -> Scope:
         st: _State = self._state
         s = st.scope
         if s is None:
+            if what is not None:  # Flax's ValueError for the variable and rng API
+                raise ValueError(f"Can't {what} on unbound modules")
             raise errors.CallCompactUnboundModuleError()
         return s
 
@@ -330,7 +354,7 @@ class Module:
     @property
     def variables(self) -> dict[str, Any]:
         """This module's variables, by collection (a read-only view)."""
-        s = self._bound_scope()
+        s = self._bound_scope("access variables")
         return {col: dict(s.collection_view(col)) for col in s.root.variables}
 
     def _reserve(self, kind: str, name: str) -> None:
@@ -348,7 +372,7 @@ class Module:
         return self._bound_scope().root.is_mutable(col)
 
     def has_variable(self, col: str, name: str) -> bool:
-        return self._bound_scope().has_variable(col, name)
+        return self._bound_scope("access variables").has_variable(col, name)
 
     def get_variable(self, col: str, name: str, default: Any = None) -> Any:
         s = self._bound_scope()
@@ -359,7 +383,7 @@ class Module:
 
     def make_rng(self, name: str = "params") -> Any:
         """A fresh key of stream ``name``, distinct per module path and per call."""
-        return self._bound_scope().make_rng(name, self.name)
+        return self._bound_scope("use RNGs").make_rng(name, self.name)
 
     def param(
         self,
@@ -524,13 +548,16 @@ class Module:
         self._try_setup()
         return self.clone(parent=None), self.variables
 
-    def copy(self: M, *, parent: Any = None, name: str | None = None, **updates: Any) -> M:
-        """A copy with ``updates`` applied (``parent`` and ``name`` reset unless given)."""
+    def copy(
+        self: M, *, parent: Any = _UNSPECIFIED, name: str | None = None, **updates: Any
+    ) -> M:
+        """A copy with ``updates`` applied, named anew (``name``) and, unless ``parent`` is
+        given, a child of the module being defined (as a module constructed there)."""
         return self.clone(parent=parent, name=name, **updates)
 
     def has_rng(self, name: str) -> bool:
         """Whether rng stream ``name`` was given to ``init``/``apply``."""
-        return name in self._bound_scope().root.rngs
+        return name in self._bound_scope("use RNGs").root.rngs
 
     def perturb(self, name: str, value: Any, collection: str = "perturbations") -> Any:
         """``value`` plus the variable ``collection/name`` (zeros, created when the collection
@@ -719,9 +746,17 @@ def share_scope(module: Module, other: Module, /) -> None:
         raise errors.CallShareScopeOnUnboundModuleError()
     n = len(ms.path)
     if os_.root is ms.root and os_.path[:n] == ms.path:
-        other._state.scope = ms
+        _rescope(other, ms)
     else:
-        module._state.scope = os_
+        _rescope(module, os_)
+
+
+def _rescope(module: Module, scope: Scope) -> None:
+    """Moves ``module`` and the children bound below it so far to ``scope``."""
+    module._state.scope = scope
+    for name, child in module._state.children.items():
+        if child._state.scope is not None:
+            _rescope(child, scope.push(name))
 
 
 def compact_name_scope(fun: F) -> F:
