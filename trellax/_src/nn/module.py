@@ -114,6 +114,8 @@ def _wrap_method(fn: Callable[..., Any]) -> Callable[..., Any]:
         if st is None or st.scope is None:
             if is_compact:
                 raise errors.CallCompactUnboundModuleError()
+            if _interceptors():
+                return _run_interceptors(fn, self, args, kwargs)
             return fn(self, *args, **kwargs)
         self._try_setup()
         reset = is_compact and not st.in_compact
@@ -292,7 +294,10 @@ class Module:
         stack = _stack()
         stack.append(self)
         try:
-            self.setup()
+            if _interceptors() and type(self).setup is not Module.setup:
+                _run_interceptors(type(self).setup, self, (), {})
+            else:
+                self.setup()
             scopes = {
                 k: CompactNameScope(getattr(type(self), k).inner_fun, _returns(self), name=k)
                 for k in dir(type(self))
@@ -721,7 +726,7 @@ def _run_interceptors(
     def wrap(interceptor: Callable[..., Any], inner: Callable[..., Any]) -> Callable[..., Any]:
         return lambda *a, **k: interceptor(inner, a, k, context)
 
-    for interceptor in _interceptors():
+    for interceptor in reversed(_interceptors()):  # the first registered runs outermost
         fun = wrap(interceptor, fun)
     return fun(*args, **kwargs)
 
