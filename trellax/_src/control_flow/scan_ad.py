@@ -209,14 +209,11 @@ def _scan_transpose(
     n_in = len(args)
     body = jaxpr.jaxpr
     lin = [ad_util.is_undefined(a) for a in args]
-    # A carry is linear if its initial value is, or if the body makes it depend on a linear
-    # input (a carry tangent that starts as concrete zeros).
-    while True:
-        out_lin = _linear_outputs(body, lin)
-        grown = [lin[nk + i] or out_lin[i] for i in range(nc)]
-        if grown == lin[nk : nk + nc]:
-            break
-        lin[nk : nk + nc] = grown
+    # Every carry of a scan being transposed is linear (a tangent), also one whose initial value
+    # is concrete zeros and that the body feeds only from itself and residuals: as in JAX, which
+    # transposes all carries (a carry left out would have no value in the backward pass).
+    lin[nk : nk + nc] = [True] * nc
+    out_lin = _linear_outputs(body, lin)
     if not any(lin):
         return [None] * n_in
     k_lin = [i for i in range(nk) if lin[i]]
