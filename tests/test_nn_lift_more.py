@@ -58,7 +58,7 @@ def test_nn_jit_counter_state_and_rng_counts_replay() -> None:
     (a, b), v = Top().init_with_output(rngs)
     assert int(v["counter"]["c"]["n"]) == 2
     assert float(a) != float(b)  # the second call forks a new key, as Flax's
-    (a2, b2), upd = Top().apply(v, rngs={"noise": random.key(1)}, mutable=["counter"])
+    _, upd = Top().apply(v, rngs={"noise": random.key(1)}, mutable=["counter"])
     assert int(upd["counter"]["c"]["n"]) == 4
 
 

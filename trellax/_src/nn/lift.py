@@ -24,9 +24,9 @@ from typing import Any
 
 import trellax.numpy as jnp
 from trellax import lax, tree_util
+from trellax._src.api.api import jit as _jit
 from trellax._src.api.autodiff import jvp as _jvp
 from trellax._src.api.autodiff import vjp as _vjp
-from trellax._src.api.api import jit as _jit
 from trellax._src.api.vmap import vmap as _vmap
 from trellax._src.checkpoint.rematerialize import checkpoint as _checkpoint
 from trellax._src.custom.derivatives import custom_vjp as _custom_vjp
@@ -158,7 +158,9 @@ class Packed:
         per_scope = []
         for path in self.paths:
             s = Scope(root, path)
-            mutable = {col: dict(s._node(col) or {}) for col in root.variables if root.is_mutable(col)}
+            mutable = {
+                col: dict(s._node(col) or {}) for col in root.variables if root.is_mutable(col)
+            }
             groups = _group(mutable, (*self.out_filters, True))
             if groups[-1]:
                 raise ValueError(f"unmapped output variables: {tuple(groups[-1])}")
@@ -452,7 +454,9 @@ class CompiledJit:
         self._count_deltas: dict[Any, dict[tuple[tuple[str, ...], str], int]] = {}
         self.compiled = _jit(self._body, static_argnums=nums, static_argnames=static_argnames)
 
-    def _body(self, fingerprint: Any, variable_groups: Any, rng_groups: Any, *args: Any, **kwargs: Any) -> Any:
+    def _body(
+        self, fingerprint: Any, variable_groups: Any, rng_groups: Any, *args: Any, **kwargs: Any
+    ) -> Any:
         frame = self._frames[-1]
         packed, core, offset = frame[0], frame[1], frame[2]
         frame[3] = True  # traced (not a cache hit)
@@ -524,6 +528,7 @@ def fold_rngs(
     fn: Callable[..., Any], variables: Any = True, rngs: Any = True
 ) -> Callable[..., Any]:
     """``fn(scope, *args)`` with its rng streams forked as ``jit`` forks them."""
+
     def wrapper(scope: Scope, module_name: Any, *args: Any, **kwargs: Any) -> Any:
         return jit(fn, variables, rngs)(scope, module_name, None, *args, **kwargs)
 
@@ -686,9 +691,7 @@ def vjp(
             y, aux = fn(inner, *args), ()
         return y, (aux, packed.repack(inner))
 
-    y, bwd, (aux, outs) = _vjp(
-        wrapper, vjp_vars[0] if single else vjp_vars, *primals, has_aux=True
-    )
+    y, bwd, (aux, outs) = _vjp(wrapper, vjp_vars[0] if single else vjp_vars, *primals, has_aux=True)
     packed.publish(outs)
     return (y, bwd, aux) if has_aux else (y, bwd)
 

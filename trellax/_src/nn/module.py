@@ -553,9 +553,7 @@ class Module:
         self._try_setup()
         return self.clone(parent=None), self.variables
 
-    def copy(
-        self: M, *, parent: Any = _UNSPECIFIED, name: str | None = None, **updates: Any
-    ) -> M:
+    def copy(self: M, *, parent: Any = _UNSPECIFIED, name: str | None = None, **updates: Any) -> M:
         """A copy with ``updates`` applied, named anew (``name``) and, unless ``parent`` is
         given, a child of the module being defined (as a module constructed there)."""
         return self.clone(parent=parent, name=name, **updates)

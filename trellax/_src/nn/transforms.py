@@ -745,11 +745,11 @@ def _fingerprint(value: Any, seen: dict[int, int] | None = None) -> Any:
     if isinstance(value, Mapping):
         return (type(value), tuple((k, _fingerprint(v, seen)) for k, v in value.items()))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = tuple(
+        items = tuple(
             (f.name, _fingerprint(getattr(value, f.name, None), seen))
             for f in dataclasses.fields(value)
         )
-        return (type(value), fields)
+        return (type(value), items)
     try:
         hash(value)
     except TypeError:
