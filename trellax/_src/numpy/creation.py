@@ -23,7 +23,14 @@ from trellax._src.core.devices import is_cpu
 from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import scalar_to_array
-from trellax._src.lax.structural import _convert, broadcast_to, concatenate, expand_dims
+from trellax._src.lax.structural import (
+    _convert,
+    broadcast_in_dim,
+    broadcast_to,
+    concatenate,
+    expand_dims,
+    reshape,
+)
 from trellax._src.numpy import creation_traced as traced
 from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.numpy.util import to_inexact_dtype
@@ -73,8 +80,6 @@ def array(
     """Creates an array (see :func:`asarray`; ``ndmin`` adds leading dimensions)."""
     out = _array(object, dtype, "array", copy=copy)
     if ndmin > out.ndim:
-        from trellax._src.lax.structural import reshape
-
         out = reshape(out, (1,) * (ndmin - out.ndim) + tuple(out.shape))
     return out
 
@@ -617,30 +622,6 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None
     return eager.wrap(np.tri(n, m, operator.index(k)).astype(d), d, False)
 
 
-def diag(v: ArrayLike, k: int = 0) -> Array:
-    """The k-th diagonal of a 2-D array, or a 2-D array with ``v`` on its k-th diagonal."""
-    from trellax._src.numpy.indexing import _scatter, getitem
-
-    a = _array(v, None, "diag", copy=False)
-    k = operator.index(k)
-    if a.ndim == 1:
-        n = a.shape[0] + abs(k)
-        rows = np.arange(a.shape[0]) + max(-k, 0)
-        cols = np.arange(a.shape[0]) + max(k, 0)
-        # a's own dtype, not the canonical one: a 64-bit v made under x64 stays 64-bit (JAX)
-        base = broadcast_to(scalar_to_array(0, a.dtype, False), (n, n))
-        out = _scatter(base, (asarray(rows), asarray(cols)), a, "set")
-        return out if out.weak_type == a.weak_type else _convert(out, out.dtype, a.weak_type)
-    if a.ndim == 2:
-        r, c = a.shape
-        start_r, start_c = max(-k, 0), max(k, 0)
-        size = max(0, min(r - start_r, c - start_c))
-        rows = np.arange(size) + start_r
-        cols = np.arange(size) + start_c
-        return getitem(a, (asarray(rows), asarray(cols)))
-    raise ValueError(f"diag input must be 1d or 2d, got shape {a.shape}")
-
-
 def meshgrid(
     *xi: ArrayLike, copy: bool = True, sparse: bool = False, indexing: str = "xy"
 ) -> list[Array]:
@@ -650,7 +631,6 @@ def meshgrid(
     for a in arrays:
         if a.ndim != 1:
             raise ValueError(f"meshgrid arguments must be 1d, got shape {a.shape}")
-    from trellax._src.lax.structural import broadcast_in_dim
 
     swap = indexing == "xy" and len(arrays) >= 2
     sizes = [a.shape[0] for a in arrays]

@@ -16,7 +16,9 @@ from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, shapes, ufuncs
+from trellax._src.numpy.joining import stack
 from trellax._src.numpy.searching import histogram_bin_edges, searchsorted
+from trellax._src.numpy.segment import segment_sum
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import (
     check_arraylike,
@@ -67,7 +69,6 @@ def histogramdd(
         flat = ufuncs.add(ufuncs.multiply(flat, m - 1), index)
         edges.append(e)
         sizes.append(m - 1)
-    from trellax._src.ops.segment import segment_sum
 
     total_bins = math.prod(sizes)
     flat = where(valid, flat, total_bins)  # out-of-range points are dropped
@@ -114,6 +115,4 @@ def histogram2d(
 
 
 def _stack(a: Array, b: Array) -> Array:
-    from trellax._src.numpy.joining import stack
-
     return stack([a, b])

@@ -18,9 +18,13 @@ import numpy as np
 
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
-from trellax._src.lax.structural import _convert
+from trellax._src.lax._base import scalar_to_array
+from trellax._src.lax.structural import _convert, broadcast_to
 from trellax._src.numpy import joining, shapes, ufuncs
-from trellax._src.numpy.creation import arange, asarray, linspace, ones
+from trellax._src.numpy.creation import _array, arange, asarray, linspace, ones
+from trellax._src.numpy.indexing import _scatter, getitem
+from trellax._src.numpy.searching import nonzero
+from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import check_arraylike, ensure_array
 
 ArrayLike = Any
@@ -99,7 +103,6 @@ def mask_indices(
     n: int, mask_func: Callable[..., Any], k: int = 0, *, size: int | None = None
 ) -> tuple[Array, Array]:
     """The indices where ``mask_func(ones((n, n)), k)`` is nonzero (``tnp.triu``, ...)."""
-    from trellax._src.numpy.searching import nonzero
 
     mask = mask_func(ones((_size("mask_indices", n), n), dtype=dtypes.int32), k)
     i, j = nonzero(mask, size=size)
@@ -282,8 +285,6 @@ def _clamp(x: Array, low: int, high: int) -> Array:
 
 
 def _wrap_negative(x: Array, total: int) -> Array:
-    from trellax._src.numpy.selection import where
-
     if dtypes.kind(x.dtype) == "u":
         return x
     return where(ufuncs.less(x, 0), ufuncs.add(x, total), x)
@@ -357,9 +358,31 @@ def fill_diagonal(
     return x.at[idx].set(v)
 
 
+def diag(v: ArrayLike, k: int = 0) -> Array:
+    """The k-th diagonal of a 2-D array, or a 2-D array with ``v`` on its k-th diagonal."""
+
+    a = _array(v, None, "diag", copy=False)
+    k = operator.index(k)
+    if a.ndim == 1:
+        n = a.shape[0] + abs(k)
+        rows = np.arange(a.shape[0]) + max(-k, 0)
+        cols = np.arange(a.shape[0]) + max(k, 0)
+        # a's own dtype, not the canonical one: a 64-bit v made under x64 stays 64-bit (JAX)
+        base = broadcast_to(scalar_to_array(0, a.dtype, False), (n, n))
+        out = _scatter(base, (asarray(rows), asarray(cols)), a, "set")
+        return out if out.weak_type == a.weak_type else _convert(out, out.dtype, a.weak_type)
+    if a.ndim == 2:
+        r, c = a.shape
+        start_r, start_c = max(-k, 0), max(k, 0)
+        size = max(0, min(r - start_r, c - start_c))
+        rows = np.arange(size) + start_r
+        cols = np.arange(size) + start_c
+        return getitem(a, (asarray(rows), asarray(cols)))
+    raise ValueError(f"diag input must be 1d or 2d, got shape {a.shape}")
+
+
 def diagflat(v: ArrayLike, k: int = 0) -> Array:
     """A 2-D array with the flattened ``v`` on its ``k``-th diagonal."""
-    from trellax._src.numpy.creation import diag
 
     if np.ndim(k) != 0:  # JAX builds its indices with arange(k...): an integer k, a scalar
         if not np.issubdtype(np.result_type(k), np.integer):

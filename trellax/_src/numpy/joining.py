@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend.eager import ConcreteArray
+from trellax._src.control_flow import unjitted
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.errors import ConcretizationTypeError
@@ -26,6 +27,7 @@ from trellax._src.lax.reductions import cumsum_p
 from trellax._src.lax.structural import _convert, broadcast_in_dim
 from trellax._src.lax.structural import concatenate as lax_concatenate
 from trellax._src.numpy import indexing
+from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.extended import any_extended, handler
 from trellax._src.numpy.reductions import canonicalize_axis, const
 from trellax._src.numpy.shapes import (
@@ -112,6 +114,9 @@ def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> Ar
         )
     ax = canonicalize_axis(axis, len(shape) + 1)
     return lax_concatenate([lax_structural.expand_dims(x, (ax,)) for x in xs], ax)
+
+
+unjitted.stack_outputs = stack
 
 
 def hstack(tup: Any, dtype: Any = None) -> Array:
@@ -280,8 +285,6 @@ def repeat(
         spread = broadcast_in_dim(expanded, wide, tuple(range(len(wide))))
         return lax_structural.reshape(spread, (*shape[:ax], n * scalar, *shape[ax + 1 :]))
     if isinstance(repeats, (list, tuple)):  # static counts, as NumPy accepts them
-        from trellax._src.numpy.creation import asarray
-
         repeats = asarray(repeats)
     counts = ensure_array("repeat", repeats)
     # JAX checks the counts' shape against the axis (a ValueError) before their dtype
