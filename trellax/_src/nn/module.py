@@ -63,6 +63,17 @@ def _stack() -> list[Module]:
     return s
 
 
+class _DynamicContext:
+    """Flax's ``nn.module._context``: ``module_stack`` is ``[None, *modules being run]``."""
+
+    @property
+    def module_stack(self) -> list[Module | None]:
+        return [None, *_stack()]
+
+
+_context = _DynamicContext()
+
+
 def compact(fn: F) -> F:
     """Marks the one method of a module that may create submodules and variables inline."""
     fn.compact = True  # type: ignore[attr-defined]

@@ -251,6 +251,8 @@ def _lift(
 
             @functools.wraps(fn)
             def wrapped(self: Module, *args: Any, **kwargs: Any) -> Any:
+                if isinstance(self, Module) and self.scope is None:
+                    return fn(self, *args, **kwargs)  # unbound: nothing to lift
                 refs: list[Any] = []
                 args, kwargs = _take_refs(args, refs), _take_refs(kwargs, refs)
                 scope = _lifted_scope(self, refs)
@@ -271,6 +273,8 @@ def _lift(
 
     @functools.wraps(target)
     def wrapped_fn(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(self, Module) and self.scope is None:
+            return inner_fn(self, *args, **kwargs)  # unbound: nothing to lift
         refs: list[Any] = []
         args, kwargs = _take_refs(args, refs), _take_refs(kwargs, refs)
         scope = _lifted_scope(self, refs)
