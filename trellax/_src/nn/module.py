@@ -332,7 +332,19 @@ class Module:
             return getattr(self, name)
         if isinstance(getattr(type(self), name, None), property):
             raise errors.DescriptorAttributeError()
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        msg = f'"{type(self).__name__}" object has no attribute "{name}".'
+        if st is None or st.scope is None:
+            msg += (
+                f" If \"{name}\" is defined in '.setup()', remember these fields are only "
+                "accessible from inside 'init' or 'apply'."
+            )
+        raise AttributeError(msg)
+
+    def __dir__(self) -> list[str]:
+        st: _State | None = self.__dict__.get("_state")
+        if st is not None and st.scope is not None:
+            self._try_setup()
+        return list(object.__dir__(self))
 
     def __repr__(self) -> str:
         return _module_repr(self)
@@ -489,14 +501,20 @@ class Module:
                 (c.__dict__["__call__"] for c in type(self).__mro__ if "__call__" in c.__dict__),
                 None,
             )
+            if method is None:
+                raise AttributeError(f'"{type(self).__name__}" object has no attribute "__call__"')
         if isinstance(method, str):
-            attr = getattr(type(bound), method, None)
-            if not callable(attr):
-                raise errors.ApplyModuleInvalidMethodError(method)
-            method = attr
+            name = method
+            attr = getattr(type(bound), name, None)
+            if callable(attr) and not isinstance(attr, Module):
+                method = attr
+            elif callable(getattr(bound, name, None)):  # a submodule field: call it
+                method = lambda m, *a, **k: getattr(m, name)(*a, **k)  # noqa: E731
+            else:
+                raise errors.ApplyModuleInvalidMethodError(name)
         if inspect.ismethod(method) and isinstance(method.__self__, Module):
             method = method.__func__  # a bound method: run it on the bound clone
-        if not callable(method):
+        if not callable(method) or not _takes_module(method):
             raise errors.ApplyModuleInvalidMethodError(method)
         out = method(bound, *args, **kwargs)
         return out, root.mutable_variables()
@@ -682,6 +700,18 @@ def _check_param_shape(
     # a boxed initializer's abstract output has the same leaves as the stored box
     if got != expected:
         raise errors.ScopeParamShapeError(name, path, _one(got), _one(expected))
+
+
+def _takes_module(fn: Callable[..., Any]) -> bool:
+    """Whether ``fn`` can take the module as its first positional argument."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return True
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return bool(params) and (
+        params[0].kind in kinds or params[0].kind is inspect.Parameter.VAR_POSITIONAL
+    )
 
 
 def _one(shapes: list[Any]) -> Any:
