@@ -48,6 +48,15 @@ class _Unspecified:
     def __repr__(self) -> str:
         return "_UNSPECIFIED"
 
+    def __copy__(self) -> _Unspecified:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> _Unspecified:
+        return self
+
+    def __reduce__(self) -> str:
+        return "_UNSPECIFIED"
+
 
 _UNSPECIFIED: Any = _Unspecified()
 _LOCAL = threading.local()
@@ -330,8 +339,11 @@ class Module:
         ):
             self._try_setup()
             return getattr(self, name)
-        if isinstance(getattr(type(self), name, None), property):
-            raise errors.DescriptorAttributeError()
+        for klass in type(self).__mro__:  # a property or other descriptor that failed
+            if name in klass.__dict__:
+                if hasattr(type(klass.__dict__[name]), "__get__"):
+                    raise errors.DescriptorAttributeError()
+                break
         msg = f'"{type(self).__name__}" object has no attribute "{name}".'
         if st is None or st.scope is None:
             msg += (
@@ -377,7 +389,7 @@ class Module:
 
     @property
     def path(self) -> tuple[str, ...]:
-        return self._bound_scope().path
+        return self._bound_scope("access module paths").path
 
     @property
     def variables(self) -> dict[str, Any]:
@@ -425,6 +437,10 @@ class Module:
         during ``init``, else the stored value as it is (never cast to ``param_dtype``).
         A boxed value (``nn.Partitioned``) is stored boxed and returned unboxed."""
         s = self._bound_scope()
+        if not (self._state.in_setup or self._state.in_compact):
+            raise ValueError(
+                "Parameters must be initialized in `setup()` or in a method wrapped in `@compact`"
+            )
         self._reserve("param", name)
         if s.has_variable("params", name):
             value = s.get_variable("params", name)
@@ -450,6 +466,10 @@ class Module:
         """A handle on variable ``col/name``, created by ``init_fn(*init_args)`` when absent
         and ``col`` is mutable; writing ``.value`` needs ``col`` to be mutable."""
         s = self._bound_scope()
+        if not (self._state.in_setup or self._state.in_compact):
+            raise ValueError(
+                "Variables must be initialized in `setup()` or in a method wrapped in `@compact`"
+            )
         self._reserve("variable", name)
         if not s.has_variable(col, name):
             if not s.root.is_mutable(col) or init_fn is None:
