@@ -218,18 +218,27 @@ def test_param_errors() -> None:
         d(tnp.ones(3))
 
 
-def test_frozen_attributes_and_one_compact_method() -> None:
+def test_unbound_attributes_settable_and_several_compact_methods() -> None:
+    # As Flax 0.12: a module not yet bound may be changed, and a class may have several
+    # @compact methods (they share the auto-name counters of one call).
     d = nn.Dense(3)
+    d.features = 4
+    assert d.features == 4
+
+    class Two(nn.Module):
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            return self.b(nn.Dense(1)(x))
+
+        @nn.compact
+        def b(self, x: Any) -> Any:
+            return nn.Dense(1)(x)
+
+    params = Two().init(KEY, tnp.ones((1, 1)))["params"]
+    assert set(params) == {"Dense_0", "Dense_1"}
+    bound = nn.Dense(2).bind({"params": {"kernel": tnp.ones((1, 2)), "bias": tnp.zeros(2)}})
     with pytest.raises(nn.errors.SetAttributeFrozenModuleError, match="frozen outside of setup"):
-        d.features = 4
-    with pytest.raises(nn.errors.MultipleMethodsCompactError):
-
-        class Two(nn.Module):
-            @nn.compact
-            def a(self) -> None: ...
-
-            @nn.compact
-            def b(self) -> None: ...
+        bound.features = 4
 
 
 def test_merge_param() -> None:

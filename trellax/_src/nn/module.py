@@ -182,8 +182,6 @@ class Module:
             for k, v in cls.__dict__.items()
             if inspect.isfunction(v) and k not in fields  # a field's default is no method
         }
-        if sum(bool(getattr(v, "compact", False)) for v in own.values()) > 1:
-            raise errors.MultipleMethodsCompactError()
         for k, v in own.items():
             if (
                 k in _NOT_WRAPPED
@@ -241,7 +239,7 @@ class Module:
 
     def __setattr__(self, name: str, value: Any) -> None:
         st: _State | None = self.__dict__.get("_state")
-        if st is None:  # the dataclass __init__
+        if st is None or st.scope is None:  # the dataclass __init__, or a module not yet bound
             object.__setattr__(self, name, value)
         elif st.in_setup:
             value = self._adopt_outside(value)
@@ -281,7 +279,7 @@ class Module:
 
     def _adopt_fields(self) -> None:
         for f in _fields(self):
-            if f.name not in ("parent", "name"):
+            if f.name not in ("parent", "name") and f.name in self.__dict__:
                 old = getattr(self, f.name)
                 new = self._adopt(old, f.name)
                 if new is not old:

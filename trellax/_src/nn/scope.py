@@ -130,18 +130,29 @@ class Scope:
 
     def __init__(
         self,
-        root: Any,
-        path: Any = (),
+        root: Any = None,
+        *args: Any,
+        rngs: Mapping[str, Any] | None = None,
         name: str | None = None,
         mutable: Any = False,
         parent: Any = None,
-        *,
-        rngs: Mapping[str, Any] | None = None,
+        path: Any = None,
+        variables: Mapping[str, Any] | None = None,
     ) -> None:
-        if not isinstance(root, _Root):  # Flax's form: (variables, rngs, name, mutable, ...)
-            if isinstance(path, Mapping):
-                rngs, path = path, ()
-            root = _Root(root, rngs or {}, mutable, False)
+        if isinstance(root, _Root):  # trellax's form: Scope(root, path)
+            path = args[0] if args else (path or ())
+        else:  # Flax's form: Scope(variables, rngs=None, name=None, mutable=False, parent=None)
+            if variables is not None:
+                root = variables
+            rest = list(args)
+            if rest:
+                rngs = rest.pop(0)
+            if rest:
+                name = rest.pop(0)
+            if rest:
+                mutable = rest.pop(0)
+            root = _Root(root if root is not None else {}, rngs or {}, mutable, False)
+            path = path or ()
         self.root: _Root = root
         self.path = tuple(path)
         # the paths of other scopes of this root that a lifted transform carries along with
