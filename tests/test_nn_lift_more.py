@@ -105,3 +105,21 @@ def test_vmap_stacks_the_params_of_an_outer_module() -> None:
     variables = Test().init(KEY, x)
     assert variables["params"]["outer"]["Dense_0"]["kernel"].shape == (3, 2, 5)
     assert Test().apply(variables, x).shape == (3, 1, 5)
+
+
+def test_capture_intermediates() -> None:
+    class Bar(nn.Module):
+        def test(self, x: Any) -> Any:
+            return x + 1
+
+    class Foo(nn.Module):
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            return Bar().test(x) + 1
+
+    _, state = Foo().apply({}, 1, capture_intermediates=True)
+    assert state == {"intermediates": {"__call__": (3,)}}
+    _, state = Foo().apply({}, 1, capture_intermediates=lambda m, _: isinstance(m, Bar))
+    assert state == {"intermediates": {"Bar_0": {"test": (2,)}}}
+    out, state = nn.apply(lambda m, x: m(x), Foo(), capture_intermediates=True)({}, 1)
+    assert out == 3 and state == {"intermediates": {"__call__": (3,)}}

@@ -29,7 +29,7 @@ import trellax.numpy as jnp
 from trellax._src.api.api import ShapeDtypeStruct, eval_shape
 from trellax._src.nn import errors
 from trellax._src.nn import partitioning as meta
-from trellax._src.nn.scope import DenyList, Scope, _Root
+from trellax._src.nn.scope import DenyList, Scope, _Pred, _predicate, _Root, filter_key
 from trellax._src.tree import tree_util
 
 if TYPE_CHECKING:
@@ -505,6 +505,7 @@ class Module:
         initializing: bool,
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
+        capture: Any = False,
     ) -> tuple[Any, dict[str, Any]]:
         for stream, key in rngs.items():
             if not hasattr(key, "shape"):
@@ -512,6 +513,12 @@ class Module:
                     f"RNGs should be of shape (2,) or PRNGKey in Module {type(self).__name__}, "
                     f"but rngs are: {dict(rngs)} (stream {stream!r})"
                 )
+        if capture:  # Flax's capture_intermediates: the intermediates collection is mutable
+            base = _predicate(mutable)
+            mutable = _Pred(
+                lambda c: c == "intermediates" or base(c),
+                ("with_intermediates", filter_key(mutable)),
+            )
         root = _Root(variables, rngs, mutable, initializing)
         bound = self.clone(parent=Scope(root, ()))
         if method is None:
@@ -534,7 +541,11 @@ class Module:
             method = method.__func__  # a bound method: run it on the bound clone
         if not callable(method) or not _takes_module(method):
             raise errors.ApplyModuleInvalidMethodError(method)
-        out = method(bound, *args, **kwargs)
+        if capture:
+            with intercept_methods(_capturer(capture)):
+                out = method(bound, *args, **kwargs)
+        else:
+            out = method(bound, *args, **kwargs)
         return out, root.mutable_variables()
 
     def init_with_output(
@@ -543,6 +554,7 @@ class Module:
         *args: Any,
         method: Any = None,
         mutable: Any = _INIT_MUTABLE,
+        capture_intermediates: bool | Callable[[Module, str], bool] = False,
         **kwargs: Any,
     ) -> tuple[Any, dict[str, Any]]:
         """Runs the module to create its variables; returns ``(output, variables)``.
@@ -551,7 +563,7 @@ class Module:
         _module_checks(self)
         if not isinstance(rngs, Mapping):
             rngs = {"params": rngs}
-        return self._run({}, rngs, method, mutable, True, args, kwargs)
+        return self._run({}, rngs, method, mutable, True, args, kwargs, capture_intermediates)
 
     def init(
         self,
@@ -559,11 +571,19 @@ class Module:
         *args: Any,
         method: Any = None,
         mutable: Any = _INIT_MUTABLE,
+        capture_intermediates: bool | Callable[[Module, str], bool] = False,
         **kwargs: Any,
     ) -> dict[str, Any]:
         """The variables (a plain dict of collections) made by running the module once."""
         _module_checks(self)
-        return self.init_with_output(rngs, *args, method=method, mutable=mutable, **kwargs)[1]
+        return self.init_with_output(
+            rngs,
+            *args,
+            method=method,
+            mutable=mutable,
+            capture_intermediates=capture_intermediates,
+            **kwargs,
+        )[1]
 
     def apply(
         self,
@@ -572,13 +592,18 @@ class Module:
         rngs: Mapping[str, Any] | None = None,
         method: Any = None,
         mutable: Any = False,
+        capture_intermediates: bool | Callable[[Module, str], bool] = False,
         **kwargs: Any,
     ) -> Any:
         """Runs the module with ``variables``; with ``mutable`` (a collection name, a list of
-        them, or True) returns ``(output, updated_mutable_collections)``."""
+        them, or True) returns ``(output, updated_mutable_collections)``.
+        ``capture_intermediates`` (True: every ``__call__``; or ``fn(module, method_name)``)
+        sows the return values of module methods in the ``intermediates`` collection."""
         _module_checks(self)
-        out, updated = self._run(variables, rngs or {}, method, mutable, False, args, kwargs)
-        return out if mutable is False else (out, updated)
+        out, updated = self._run(
+            variables, rngs or {}, method, mutable, False, args, kwargs, capture_intermediates
+        )
+        return out if mutable is False and not capture_intermediates else (out, updated)
 
     def bind(
         self: M,
@@ -718,6 +743,21 @@ def _check_param_shape(
     # a boxed initializer's abstract output has the same leaves as the stored box
     if got != expected:
         raise errors.ScopeParamShapeError(name, path, _one(got), _one(expected))
+
+
+def _capturer(capture: Any) -> Callable[..., Any]:
+    """The interceptor of ``capture_intermediates``: sows the return value of every method
+    call that ``capture(module, method_name)`` selects (``True``: ``__call__``)."""
+    select = (lambda m, name: name == "__call__") if capture is True else capture
+
+    def interceptor(f: Callable[..., Any], args: Any, kwargs: Any, context: Any) -> Any:
+        y = f(*args, **kwargs)
+        module = context.module
+        if module.scope is not None and select(module, context.method_name):
+            module.sow("intermediates", context.method_name, y)
+        return y
+
+    return interceptor
 
 
 def _takes_module(fn: Callable[..., Any]) -> bool:
