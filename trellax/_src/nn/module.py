@@ -211,6 +211,7 @@ class Module:
                 raise errors.AssignSubModuleError(type(self).__name__)
         if isinstance(parent, Scope):
             st.scope = parent
+            self._adopt_fields()  # bound now: adopt the field modules at once, as Flax
         elif (
             isinstance(parent, Module)
             and parent._state.scope is not None
@@ -290,7 +291,9 @@ class Module:
         (made in a parent's ``setup`` and handed over) as children of self, as Flax adopts."""
         if isinstance(value, Module):
             if value._state.scope is None and (value.parent is None or value.name is None):
-                return value.clone(parent=self, name=prefix)
+                keep = getattr(type(self), "preserve_adopted_names", False) is True
+                name = value.name if keep and value.parent is None and value.name else prefix
+                return value.clone(parent=self, name=name)
             return value
         if isinstance(value, list | tuple):
             items = [self._adopt(v, f"{prefix}_{i}") for i, v in enumerate(value)]
