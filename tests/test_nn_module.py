@@ -64,8 +64,10 @@ def test_setup_names_lists_and_dicts_and_methods() -> None:
     np.testing.assert_array_equal(np.asarray(out), np.asarray(out2))
     out3 = m.apply(v, tnp.ones((1, 4)), method=lambda mod, x: mod.encode(x) * 2)
     np.testing.assert_allclose(np.asarray(out3), 2 * np.asarray(out))
-    with pytest.raises(nn.errors.ApplyModuleInvalidMethodError):
+    with pytest.raises(AttributeError, match="nope"):  # as Flax: no such attribute
         m.apply(v, tnp.ones((1, 4)), method="nope")
+    with pytest.raises(nn.errors.ApplyModuleInvalidMethodError):
+        m.apply(v, tnp.ones((1, 4)), method=lambda: None)  # takes no module
 
 
 def test_reusing_a_module_shares_parameters() -> None:

@@ -536,10 +536,13 @@ class Module:
             attr = getattr(type(bound), name, None)
             if callable(attr) and not isinstance(attr, Module):
                 method = attr
-            elif callable(getattr(bound, name, None)):  # a submodule field: call it
-                method = lambda m, *a, **k: getattr(m, name)(*a, **k)  # noqa: E731
             else:
-                raise errors.ApplyModuleInvalidMethodError(name)
+                value = getattr(bound, name)  # AttributeError when there is none
+                if not callable(value):
+                    raise TypeError(
+                        f"'{type(self).__name__}.{name}' must be a callable, got {type(value)}."
+                    )
+                method = lambda m, *a, **k: getattr(m, name)(*a, **k)  # noqa: E731
         if inspect.ismethod(method) and isinstance(method.__self__, Module):
             method = method.__func__  # a bound method: run it on the bound clone
         if not callable(method) or not _takes_module(method):
@@ -565,7 +568,17 @@ class Module:
         ``rngs`` is a key (the ``params`` stream) or a dict of streams."""
         _module_checks(self)
         if not isinstance(rngs, Mapping):
+            if not hasattr(rngs, "shape"):
+                raise errors.InvalidRngError(
+                    f"RNGs should be of shape (2,) or PRNGKey in Module {type(self).__name__}, "
+                    f"but rngs are: {rngs}"
+                )
             rngs = {"params": rngs}
+        elif any(not hasattr(k, "shape") for k in rngs.values()):
+            raise ValueError(
+                "First argument passed to an init function should be a ``jax.PRNGKey`` or a "
+                f"dictionary mapping strings to ``jax.PRNGKey``, got {dict(rngs)}."
+            )
         return self._run({}, rngs, method, mutable, True, args, kwargs, capture_intermediates)
 
     def init(
@@ -603,6 +616,8 @@ class Module:
         ``capture_intermediates`` (True: every ``__call__``; or ``fn(module, method_name)``)
         sows the return values of module methods in the ``intermediates`` collection."""
         _module_checks(self)
+        if rngs is not None and not isinstance(rngs, Mapping):
+            rngs = {"params": rngs}  # a key alone is the params stream, as in init
         out, updated = self._run(
             variables, rngs or {}, method, mutable, False, args, kwargs, capture_intermediates
         )
