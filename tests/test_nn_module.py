@@ -159,7 +159,7 @@ def test_rng_streams_and_make_rng() -> None:
     out = Drop().apply({}, tnp.ones(1000), rngs={"dropout": KEY})
     kept = np.asarray(out) != 0
     assert 400 < kept.sum() < 600 and np.all(np.asarray(out)[kept] == 2.0)
-    with pytest.raises(ValueError, match="should be a ``jax.PRNGKey``"):  # Flax's error
+    with pytest.raises(ValueError, match=r"should be a ``jax\.PRNGKey``"):  # Flax's error
         MLP().init({"params": None}, tnp.ones(3))
     with pytest.raises(nn.errors.InvalidRngError, match="RNGs should be"):
         MLP().init("test", tnp.ones(3))

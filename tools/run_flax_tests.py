@@ -173,6 +173,44 @@ def print_table(summary: dict[str, Any]) -> None:
             print(f"  {why}\n      {shown}")
 
 
+def write_peer(
+    path: Path,
+    commit: str,
+    files: list[str],
+    flax: dict[str, dict[str, Any]],
+    trellax: dict[str, dict[str, Any]],
+) -> None:
+    """The harness measurement kept in the tree: per file, the tests that pass under Flax and
+    those that pass on trellax, and why each test passing under Flax fails on trellax."""
+
+    def passed(side: dict[str, dict[str, Any]], name: str) -> list[str]:
+        return sorted(
+            t.split("::", 1)[1]
+            for t, r in side.items()
+            if t.startswith(f"{name}::") and r["outcome"] == "passed"
+        )
+
+    data: dict[str, Any] = {
+        "about": "tools/run_flax_tests.py --peer: Flax's test files at this commit of "
+        f"google/flax, run under flax {FLAX_VERSION} and on trellax",
+        "commit": commit,
+        "files": {},
+    }
+    for name in files:
+        ref = passed(flax, name)
+        ok = passed(trellax, name)
+        data["files"][name] = {
+            "flax_passed": ref,
+            "trellax_passed": ok,
+            "not_on_trellax": {
+                t: (trellax.get(f"{name}::{t}") or {}).get("message", "not run")[:200]
+                for t in ref
+                if t not in ok
+            },
+        }
+    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", default=DEFAULT_FILES, help="paths under tests/")
@@ -182,6 +220,12 @@ def main() -> int:
     parser.add_argument("--flax-results", type=Path, default=None)
     parser.add_argument("--trellax-python", default=sys.executable)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--peer",
+        type=Path,
+        default=None,
+        help="write the pass lists of both sides (tests/golden/peer/flax_test_files.json)",
+    )
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per file and side")
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
     parser.add_argument(
@@ -222,6 +266,8 @@ def main() -> int:
     summary = compare(flax, trellax, args.files)
     print(f"Flax tests at {commit[:12]} (flax {FLAX_VERSION})")
     print_table(summary)
+    if args.peer is not None:
+        write_peer(args.peer, commit, args.files, flax, trellax)
     if args.json is not None:
         data = {"commit": commit, "files": args.files, "summary": summary}
         data.update(flax=flax, trellax=trellax)

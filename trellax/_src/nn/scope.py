@@ -153,6 +153,7 @@ class Scope:
                 mutable = rest.pop(0)
             root = _Root(root if root is not None else {}, rngs or {}, mutable, False)
             path = path or ()
+        del name, parent  # Flax's scope names and parents are its paths here
         self.root: _Root = root
         self.path = tuple(path)
         # the paths of other scopes of this root that a lifted transform carries along with
