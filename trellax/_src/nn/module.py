@@ -617,7 +617,17 @@ class Module:
         sows the return values of module methods in the ``intermediates`` collection."""
         _module_checks(self)
         if rngs is not None and not isinstance(rngs, Mapping):
+            if not hasattr(rngs, "shape"):
+                raise errors.InvalidRngError(
+                    f"RNGs should be of shape (2,) or PRNGKey in Module {type(self).__name__}, "
+                    f"but rngs are: {rngs}"
+                )
             rngs = {"params": rngs}  # a key alone is the params stream, as in init
+        elif rngs is not None and any(not hasattr(k, "shape") for k in rngs.values()):
+            raise ValueError(
+                "The ``rngs`` argument passed to an apply function should be a ``jax.PRNGKey`` "
+                f"or a dictionary mapping strings to ``jax.PRNGKey``, got {dict(rngs)}."
+            )
         out, updated = self._run(
             variables, rngs or {}, method, mutable, False, args, kwargs, capture_intermediates
         )
