@@ -20,7 +20,9 @@ a scratch directory, and each file runs in its own ``python -m pytest`` subproce
 venv is needed once); ``tests/golden/flax/own_tests_under_flax.json`` holds it for the files of
 this issue (serialization, struct, traverse_util, core_frozen_dict, configurations,
 early_stopping, jax_utils, checkpoints). The table goes to stdout; ``--json`` keeps every test's outcome and the
-first line of each trellax failure (docs/flax.md lists them with reasons).
+first line of each trellax failure (docs/flax.md lists them with reasons). ``--only flax`` or
+``--only trellax`` runs one side; ``--peer FILE`` writes both sides' pass lists
+(``tests/golden/peer/flax_test_files.json``, docs/nn.md's table of the eight files).
 """
 
 from __future__ import annotations
