@@ -6,7 +6,6 @@ masks). The numbers under Flax 0.12.8 are tests/golden/flax_examples.json
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -16,16 +15,10 @@ from typing import Any
 
 import pytest
 
-import trellax.optim
-
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "tests" / "flax_examples" / "run_example.py"
 GOLDEN = json.loads((ROOT / "tests" / "golden" / "flax_examples.json").read_text())
 RTOL = 1e-5
-
-#: examples that call optax's losses, which trellax.optim (optax's stand-in when optax is not
-#: installed) does not have
-OPTAX_LOSSES = {"mnist": "softmax_cross_entropy", "resnet": "softmax_cross_entropy"}
 
 pytest.importorskip("absl", reason="the examples import absl-py (pip install absl-py)")
 
@@ -60,9 +53,6 @@ def _compare(want: Any, got: Any, path: str, bad: list[str]) -> None:
 
 @pytest.mark.parametrize("name", [k for k in GOLDEN if k != "about"])
 def test_flax_example_matches_flax(name: str) -> None:
-    loss = OPTAX_LOSSES.get(name)
-    if loss and importlib.util.find_spec("optax") is None and not hasattr(trellax.optim, loss):
-        pytest.skip(f"needs optax.{loss}: install optax (docs/compat.md)")
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
     proc = subprocess.run(
         [sys.executable, "-m", "trellax", "run", str(DRIVER), name],
