@@ -228,3 +228,48 @@ def test_dead_equations_are_left_out_but_effects_stay() -> None:
     x = tnp.asarray(np.arange(12.0, dtype=np.float32).reshape(4, 3) / 10)
     run = check(trellax.vmap(trellax.grad(loss), in_axes=(None, 0)), w, x)
     assert "integer_pow" in run and "reduce_sum" not in run.split("def run(")[1].split("return")[0]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int32"])
+def test_numpy_matmul_of_a_vector_is_that_of_a_column(dtype: str) -> None:
+    # What the peephole fold relies on: NumPy's matmul of a matrix and a vector computes what it
+    # computes for the vector as a one-column (or one-row) matrix, bit for bit.
+    rng = np.random.default_rng(3)
+    d = np.dtype(dtype)
+    for n in [*range(1, 34), 64, 100, 257, 512]:
+        for m in (1, 3, 16, 33):
+            w = (rng.standard_normal((m, n)) * 10).astype(d)
+            x = (rng.standard_normal(n) * 10).astype(d)
+            y = (rng.standard_normal(m) * 10).astype(d)
+            for ww in (w, np.asfortranarray(w)):
+                assert np.matmul(ww, x).tobytes() == np.matmul(ww, x[:, None])[:, 0].tobytes()
+                assert np.matmul(y, ww).tobytes() == np.matmul(y[None, :], ww)[0].tobytes()
+
+
+def test_matrix_vector_chains_are_folded() -> None:
+    w = tnp.asarray(np.random.default_rng(4).standard_normal((6, 6)).astype(np.float32))
+    x = tnp.asarray(SPECIAL[:6].copy())
+    run = check(lambda w, x: (tnp.tanh(w @ x), x @ w), w, tnp.arange(6.0))
+    assert "reshape" not in run and "transpose" not in run
+    check(lambda w, x: (tnp.tanh(w @ x), x @ w), w, x)  # NaN, inf, -0.0
+    check(trellax.grad(lambda x: (tnp.tanh(w @ x) @ w).sum()), tnp.arange(6.0))
+    # a chain whose column is read twice is left alone
+    run = check(lambda w, x: (w @ x[:, None], w @ x), w, tnp.arange(6.0))
+    assert "reshape" in run
+
+
+def test_unread_stacked_outputs_are_not_computed() -> None:
+    seen: list[Any] = []
+
+    def f(xs: Any) -> Any:
+        def body(c: Any, x: Any) -> tuple[Any, Any]:
+            trellax.debug.callback(lambda v: seen.append(1), x)
+            return c + x, (tnp.exp(x), c * 2.0, x)
+
+        c, (e, _, _) = lax.scan(body, tnp.float32(0), xs)
+        return c, e
+
+    run = check(f, tnp.arange(4.0))
+    assert "exp" in run and "multiply" not in run
+    assert run.count("] = ") == 1  # one stacked output stored per iteration (exp)
+    assert seen  # the callback in the body still runs

@@ -23,7 +23,7 @@ from trellax._src.control_flow.common import (
     fun_key,
 )
 from trellax._src.core.core import Primitive, ShapedArray
-from trellax._src.core.jaxpr import ClosedJaxpr, JaxprEqn
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
 from trellax._src.interpreters import tracing
 from trellax._src.lax._base import asarray
 from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
@@ -80,8 +80,27 @@ def _scan_codegen(
     em.assign(outs, [*carry, *bufs], indent)
 
 
+def _scan_dce(eqn: JaxprEqn, used: list[bool]) -> JaxprEqn | None:
+    """The scan without the stacked outputs nobody reads: the body stops computing and the
+    loop stops storing them (carries stay: the next iteration reads them)."""
+    n_carry = eqn.params["num_carry"]
+    keep = [i for i, u in enumerate(used) if u or i < n_carry]
+    if len(keep) == len(used):
+        return None
+    closed: ClosedJaxpr = eqn.params["jaxpr"]
+    body = closed.jaxpr
+    pruned = tracing.without_dead_code(
+        Jaxpr(body.constvars, body.invars, [body.outvars[i] for i in keep], body.eqns)
+    )
+    params = dict(eqn.params, jaxpr=ClosedJaxpr(pruned, closed.consts))
+    return JaxprEqn(
+        eqn.primitive, eqn.invars, [eqn.outvars[i] for i in keep], params, eqn.source, eqn.api
+    )
+
+
 scan_p.def_impl(_run_eagerly(scan_p))
 tracing.codegen_rules[scan_p] = _scan_codegen
+tracing.dce_rules[scan_p] = _scan_dce
 
 
 def scan(
