@@ -135,7 +135,6 @@ class Compiled:
         return _describe(self.lowered.jaxpr, self._run, self.lowered._name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-
         leaves, in_tree = tree_flatten((list(args), kwargs))
         if in_tree != self.in_tree:
             raise TypeError(

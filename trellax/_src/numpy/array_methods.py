@@ -190,7 +190,6 @@ def _mT(self: Array) -> Array:
 
 
 def _T(self: Array) -> Array:
-
     return transpose(self, tuple(reversed(range(self.ndim))))
 
 

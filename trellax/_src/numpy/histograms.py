@@ -115,5 +115,4 @@ def histogram2d(
 
 
 def _stack(a: Array, b: Array) -> Array:
-
     return stack([a, b])

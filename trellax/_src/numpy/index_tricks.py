@@ -285,7 +285,6 @@ def _clamp(x: Array, low: int, high: int) -> Array:
 
 
 def _wrap_negative(x: Array, total: int) -> Array:
-
     if dtypes.kind(x.dtype) == "u":
         return x
     return where(ufuncs.less(x, 0), ufuncs.add(x, total), x)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import operator
 import warnings
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -54,6 +54,9 @@ from trellax._src.numpy.creation import asarray as tnp_asarray
 from trellax._src.numpy.reductions import max as tmax
 from trellax._src.numpy.ufuncs import divide, negative, power
 from trellax._src.numpy.util import ensure_array
+
+if TYPE_CHECKING:
+    from trellax._src.core.basearray import IndexUpdateHelper, IndexUpdateRef
 
 _BASIC = (int, slice, type(None), type(Ellipsis), bool)
 
@@ -538,7 +541,6 @@ class _IndexUpdateRef:
         unique_indices: bool = False,
         mode: str | None = None,
     ) -> Array:
-
         return _scatter(self.array, self.index, negative(values), "add", mode=mode)
 
     def multiply(
@@ -633,6 +635,15 @@ class _IndexUpdateRef:
         mode: str | None = None,
     ) -> Array:
         return _scatter(self.array, self.index, values, "max", mode=mode)
+
+
+if TYPE_CHECKING:
+
+    def _conforms(
+        h: _IndexUpdateHelper, r: _IndexUpdateRef
+    ) -> tuple[IndexUpdateHelper, IndexUpdateRef]:
+        """Type checkers check here that ``x.at`` is what ``core/basearray.py`` declares."""
+        return h, r
 
 
 def _scatter(

@@ -90,7 +90,6 @@ def matmul(
 
 
 def _broadcast_batch(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-
     return broadcast_shapes(a, b)
 
 
@@ -153,7 +152,6 @@ def inner(
 
 
 def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
-
     x, y = promote_args_keep_shapes("outer", a, b)
     return multiply(reshape(x, (x.size, 1)), reshape(y, (1, y.size)))
 
@@ -203,7 +201,6 @@ def tensordot(
 
 
 def _moveaxis_last(x: Array, axis: int, fun_name: str) -> Array:
-
     (ax,) = canonicalize_axes(fun_name, (axis,), x.ndim)
     if ax == x.ndim - 1:
         return x

@@ -431,7 +431,6 @@ def _weighted_tangents(ta: Array, tb: Array, a: Array, b: Array, out: Array, exp
 
 
 def _custom_jvp(fun: Any, rule: Any) -> Any:
-
     wrapped = custom_jvp(fun)
     wrapped.defjvp(rule)
     return wrapped

@@ -433,7 +433,6 @@ def eigh_tridiagonal(
 
 
 def _diag(v: Array, k: int = 0) -> Array:
-
     return diag(v, k)
 
 
