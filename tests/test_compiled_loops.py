@@ -14,7 +14,7 @@ import pytest
 import trellax
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src.interpreters import specialize, tracing
+from trellax._src.interpreters import program_cache, specialize, tracing
 
 
 def _both(f: Callable[..., Any], *args: Any) -> tuple[list[Any], list[Any], str]:
@@ -273,3 +273,47 @@ def test_unread_stacked_outputs_are_not_computed() -> None:
     assert "exp" in run and "multiply" not in run
     assert run.count("] = ") == 1  # one stacked output stored per iteration (exp)
     assert seen  # the callback in the body still runs
+
+
+def test_eager_reverse_mode_of_scan_reuses_programs_by_structure() -> None:
+    w = tnp.asarray(np.random.default_rng(5).standard_normal((5, 5)).astype(np.float32))
+    g = trellax.grad(rnn_loss, argnums=(0, 1))
+    first = g(w, tnp.ones(5))
+    size = len(program_cache._PROGRAMS)
+    second = g(w, tnp.ones(5))
+    assert len(program_cache._PROGRAMS) == size  # the second call compiled nothing new
+    want = trellax.jit(g)(w, tnp.ones(5))
+    for a, b, c in zip(first, second, want):
+        assert np.asarray(a).tobytes() == np.asarray(b).tobytes() == np.asarray(c).tobytes()
+    other = g(w * 2.0, tnp.ones(5) * 0.5)  # same structure, other values
+    want = trellax.jit(g)(w * 2.0, tnp.ones(5) * 0.5)
+    for a, c in zip(other, want):
+        assert np.asarray(a).tobytes() == np.asarray(c).tobytes()
+
+
+def test_equal_looking_bodies_with_other_rules_do_not_share_programs() -> None:
+    def make(scale: float) -> Callable[[Any], Any]:
+        @trellax.custom_jvp
+        def f(x: Any) -> Any:
+            return tnp.sin(x)
+
+        @f.defjvp
+        def f_jvp(primals: Any, tangents: Any) -> Any:
+            return f(primals[0]), tangents[0] * scale
+
+        return f
+
+    def loss(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def run(x: Any) -> Any:
+            c, _ = lax.scan(lambda c, _: (f(c) * 1.5, None), x, None, length=3)
+            return c
+
+        return run
+
+    g1 = trellax.grad(loss(make(1.0)))(tnp.float32(0.3))
+    g2 = trellax.grad(loss(make(2.0)))(tnp.float32(0.3))
+    assert float(g2) == pytest.approx(float(g1) * 8.0, rel=1e-5)  # (2.0 / 1.0) ** 3
+    # a literal that differs only in its bits (-0.0 against 0.0) is another program
+    a = trellax.grad(lambda x: lax.scan(lambda c, _: (c * -0.0 + c, None), x, None, length=2)[0])
+    b = trellax.grad(lambda x: lax.scan(lambda c, _: (c * 0.0 + c, None), x, None, length=2)[0])
+    assert float(a(tnp.float32(1.0))) == float(b(tnp.float32(1.0))) == 1.0

@@ -33,6 +33,7 @@ from trellax._src.interpreters import (
     fusion_codegen,
     fusion_runtime,
     peephole,
+    program_cache,
     specialize,
 )
 from trellax._src.lax._base import asarray
@@ -528,6 +529,13 @@ def run_equation(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -
     out_avals = list(out) if prim.multiple_results else [out]
     invars = [Var(a) for a in in_avals]
     outvars = [Var(a) for a in out_avals]
-    eqn = JaxprEqn(prim, list(invars), outvars, dict(params))
-    run = compile_jaxpr(ClosedJaxpr(Jaxpr([], invars, list(outvars), [eqn]), []))
+    # Reverse-mode rules make new jaxprs at every call: equal structures share one program.
+    context = (_config.state(), fusion_runtime.options(), specialize.enabled)
+    key = program_cache.structural_key(prim, in_avals, params, context)
+    run = program_cache.lookup(key) if key is not None else None
+    if run is None:
+        eqn = JaxprEqn(prim, list(invars), outvars, dict(params))
+        run = compile_jaxpr(ClosedJaxpr(Jaxpr([], invars, list(outvars), [eqn]), []))
+        if key is not None:
+            program_cache.store(key, run)
     return run(*args)
