@@ -317,3 +317,24 @@ def test_equal_looking_bodies_with_other_rules_do_not_share_programs() -> None:
     a = trellax.grad(lambda x: lax.scan(lambda c, _: (c * -0.0 + c, None), x, None, length=2)[0])
     b = trellax.grad(lambda x: lax.scan(lambda c, _: (c * 0.0 + c, None), x, None, length=2)[0])
     assert float(a(tnp.float32(1.0))) == float(b(tnp.float32(1.0))) == 1.0
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "complex64"])
+def test_per_example_outer_products(dtype: str) -> None:
+    rng = np.random.default_rng(6)
+    d = np.dtype(dtype)
+    x = (rng.standard_normal((96, 5)) * 4).astype(d)
+    y = (rng.standard_normal((96, 3)) * 4).astype(d)
+    if d.kind == "f":
+        x[0, :4] = [np.nan, -0.0, np.inf, 0.0]
+        y[0, :3] = [-0.0, np.nan, -np.inf]
+    tx, ty = tnp.asarray(x), tnp.asarray(y)
+    outer = trellax.vmap(lambda a, b: a[:, None] @ b[None, :])
+    check(outer, tx, ty)
+    program = tracing.compile_jaxpr(trellax.jit(outer).lower(tx, ty).jaxpr)
+    assert specialize._batched_outer in program.__wrapped__.__globals__.values()  # type: ignore[attr-defined]
+    if d.kind == "f":
+        w = tnp.asarray(rng.standard_normal((5, 3)).astype(d))
+        check(
+            trellax.vmap(trellax.grad(lambda w, a: (tnp.tanh(a @ w) ** 2).mean()), (None, 0)), w, tx
+        )
