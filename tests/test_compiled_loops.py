@@ -338,3 +338,25 @@ def test_per_example_outer_products(dtype: str) -> None:
         check(
             trellax.vmap(trellax.grad(lambda w, a: (tnp.tanh(a @ w) ** 2).mean()), (None, 0)), w, tx
         )
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "bool", "float16"])
+def test_scalar_broadcasts_into_ufuncs(dtype: str) -> None:
+    d = np.dtype(dtype)
+    c = tnp.asarray(np.array([1, 0, 3, -2]).astype(d))
+    s = tnp.asarray(np.array(5).astype(d))
+
+    def f(c: Any, s: Any) -> Any:
+        b = lax.broadcast_in_dim(s, c.shape, ())
+        twice = lax.broadcast_in_dim(s, c.shape, ())
+        return (
+            lax.max(c, b) if d != np.bool_ else c,
+            lax.add(lax.broadcast_in_dim(s, c.shape, ()), c) if d != np.bool_ else c,
+            twice,  # an output: kept
+        )
+
+    run = check(f, c, s)
+    if d != np.bool_:  # add's is folded; max's kernel is not a ufunc, and an output stays
+        assert run.count("broadcast_in_dim") == 2
+    sp = tnp.asarray(np.array([np.nan, -0.0, np.inf, 0.0], np.float32))
+    check(lambda c, s: (c * lax.broadcast_in_dim(s, c.shape, ()),), sp, tnp.float32(-0.0))

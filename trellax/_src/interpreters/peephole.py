@@ -83,7 +83,60 @@ def _plain_dot(e: JaxprEqn, numbers: Any) -> bool:
 
 
 def simplify(jaxpr: Jaxpr) -> Jaxpr:
-    """``jaxpr`` with the matrix-vector chains above folded (the same object if none)."""
+    """``jaxpr`` with the chains above folded (the same object if none)."""
+    return _scalar_broadcasts(_matrix_vector(jaxpr))
+
+
+def _scalar_broadcasts(jaxpr: Jaxpr) -> Jaxpr:
+    """A 0-d value broadcast to a shape only to be combined, by a NumPy ufunc, with an operand of
+    that shape: the ufunc broadcasts it itself (``add_any(c, broadcast_in_dim(s))`` becomes
+    ``add(c, s)``, the same values without building the broadcast). lax's elementwise
+    primitives take 0-d operands, so the folded equation is still well formed."""
+    eqns = jaxpr.eqns
+    candidates = [
+        i
+        for i, e in enumerate(eqns)
+        if e.primitive.name == "broadcast_in_dim" and not e.invars[0].aval.shape
+    ]
+    if not candidates:
+        return jaxpr
+    uses = _uses(jaxpr)
+    consumer: dict[int, int] = {}
+    for i, e in enumerate(eqns):
+        for a in e.invars:
+            if type(a) is Var:
+                consumer[id(a)] = i
+    replace: dict[int, JaxprEqn] = {}
+    drop: set[int] = set()
+    for i in candidates:
+        b = eqns[i].outvars[0]
+        if uses.get(id(b)) != 1:
+            continue
+        k = consumer[id(b)]
+        e = replace.get(k, eqns[k])
+        shape = b.aval.shape
+        if (
+            not isinstance(e.primitive.impl, np.ufunc)
+            or not getattr(e.primitive, "elementwise", False)
+            or len(e.invars) != 2
+            or e.params
+            or tuple(e.outvars[0].aval.shape) != tuple(shape)
+        ):
+            continue
+        pos = 0 if e.invars[0] is b else 1
+        if e.invars[1 - pos].aval.shape != shape or e.invars[pos] is not b:
+            continue
+        operands = list(e.invars)
+        operands[pos] = eqns[i].invars[0]
+        replace[k] = JaxprEqn(e.primitive, operands, list(e.outvars), e.params, e.source, e.api)
+        drop.add(i)
+    if not replace:
+        return jaxpr
+    out = [replace.get(i, e) for i, e in enumerate(eqns) if i not in drop]
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out)
+
+
+def _matrix_vector(jaxpr: Jaxpr) -> Jaxpr:
     eqns = jaxpr.eqns
     if not any(e.primitive.name == "dot_general" for e in eqns):
         return jaxpr
