@@ -360,3 +360,32 @@ def test_scalar_broadcasts_into_ufuncs(dtype: str) -> None:
         assert run.count("broadcast_in_dim") == 2
     sp = tnp.asarray(np.array([np.nan, -0.0, np.inf, 0.0], np.float32))
     check(lambda c, s: (c * lax.broadcast_in_dim(s, c.shape, ()),), sp, tnp.float32(-0.0))
+
+
+@pytest.mark.parametrize("length", [0, 1, 5])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_stacked_ufuncs_run_after_the_loop(length: int, reverse: bool) -> None:
+    def f(c0: Any, xs: Any, k: Any) -> Any:
+        def body(c: Any, x: Any) -> tuple[Any, Any]:
+            h = tnp.tanh(c * x[0] + k)
+            d = 1.0 - h  # only stacked: after the loop
+            e = d * k + 2.0  # a chain of them, with a constant
+            same = k * 3.0  # no per-iteration operand: stays in the loop
+            read = h * 0.5  # also read in the loop: stays
+            return h + read * 0.0, (h, d, e, same, read, h > 0.1, (x[1] * x[1]).astype(tnp.int32))
+
+        return lax.scan(body, c0, xs, reverse=reverse)
+
+    rng = np.random.default_rng(7)
+    xs = rng.standard_normal((length, 2, 3)).astype(np.float32)
+    if length:
+        xs[0, 0, :] = [np.nan, -0.0, np.inf]
+    c0 = tnp.asarray(np.array([0.5, -0.0, 2.0], np.float32))
+    run = check(f, c0, tnp.asarray(xs), tnp.asarray(np.array([1.0, -2.0, 0.5], np.float32)))
+    assert run.count("after the loop") >= 3
+
+
+def test_grad_of_scan_with_after_loop_residuals() -> None:
+    w = tnp.asarray(np.random.default_rng(8).standard_normal((4, 4)).astype(np.float32) * 0.5)
+    run = check(trellax.grad(lambda h: rnn_loss(w, h)), tnp.ones(4))
+    assert "after the loop" in run
