@@ -4,6 +4,7 @@ and as eager evaluation."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -332,7 +333,7 @@ def test_per_example_outer_products(dtype: str) -> None:
     outer = trellax.vmap(lambda a, b: a[:, None] @ b[None, :])
     check(outer, tx, ty)
     program = tracing.compile_jaxpr(trellax.jit(outer).lower(tx, ty).jaxpr)
-    assert specialize._batched_outer in program.__wrapped__.__globals__.values()  # type: ignore[attr-defined]
+    assert specialize._batched_outer in inspect.unwrap(program).__globals__.values()
     if d.kind == "f":
         w = tnp.asarray(rng.standard_normal((5, 3)).astype(d))
         check(
@@ -389,3 +390,12 @@ def test_grad_of_scan_with_after_loop_residuals() -> None:
     w = tnp.asarray(np.random.default_rng(8).standard_normal((4, 4)).astype(np.float32) * 0.5)
     run = check(trellax.grad(lambda h: rnn_loss(w, h)), tnp.ones(4))
     assert "after the loop" in run
+
+
+def test_after_loop_keeps_zero_d_operands_of_wider_results_in_the_loop() -> None:
+    # a 0-d per-iteration value times a (3,) constant: after the loop its (3,) stack would pair
+    # with the constant's axis instead of broadcasting; it must stay in the loop
+    def f(k: Any, xs: Any) -> Any:
+        return lax.scan(lambda c, x: (c + x, (x * k, x)), tnp.float32(0), xs)
+
+    check(f, tnp.asarray(np.array([1.0, 2.0, 3.0], np.float32)), tnp.arange(3.0))

@@ -43,6 +43,13 @@ def split(body: Jaxpr, n_consts: int, n_carry: int) -> tuple[Jaxpr, list[JaxprEq
             )
             # at least one operand per iteration (else the result is not stacked by itself)
             and any(type(a) is Var and (id(a) in stacked or id(a) in moved) for a in e.invars)
+            # and those of the result's rank: a 0-d one broadcasts inside the loop, but its
+            # stacked (length,) buffer would pair with the other operand's last axis after it
+            and all(
+                len(a.aval.shape) == len(e.outvars[0].aval.shape)
+                for a in e.invars
+                if type(a) is Var and (id(a) in stacked or id(a) in moved)
+            )
         ):
             moved.add(id(e.outvars[0]))
     while True:  # keep in the loop what the loop reads, and what depended on it
