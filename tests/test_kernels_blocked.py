@@ -430,3 +430,10 @@ def test_without_threadpoolctl_kernels_run_on_the_calling_thread(
     assert seen == []
     assert not threads.can_control_blas()
     assert with_control.tobytes() == without.tobytes()
+
+
+def test_lowered_text_of_a_program_with_products_lists_its_bindings() -> None:
+    """The BLAS-thread wrapper of such a program does not hide the generated code's globals."""
+    text = trellax.jit(lambda a: a @ a + 1).lower(tnp.ones((4, 4))).as_text()
+    where = text.split("# where:")[1]
+    assert "matmul" in where
