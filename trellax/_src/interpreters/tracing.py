@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -525,9 +526,11 @@ def compile_jaxpr(
 
 
 def _calls_blas(jaxpr: Jaxpr) -> bool:
-    """Whether an equation of ``jaxpr`` (or of a jaxpr in its parameters) runs a BLAS kernel."""
+    """Whether an equation of ``jaxpr`` (or of a jaxpr in its parameters) runs a BLAS kernel
+    large enough for BLAS to use threads (a program of small products is not wrapped: holding
+    BLAS costs a few microseconds a call)."""
     for e in jaxpr.eqns:
-        if e.primitive.name in threads.BLAS_PRIMITIVES:
+        if e.primitive.name in threads.BLAS_PRIMITIVES and _blas_work(e) >= threads.BLAS_SMALL:
             return True
         for p in e.params.values():
             for sub in p if isinstance(p, tuple | list) else (p,):
@@ -535,6 +538,17 @@ def _calls_blas(jaxpr: Jaxpr) -> bool:
                 if isinstance(inner, Jaxpr) and _calls_blas(inner):
                     return True
     return False
+
+
+def _blas_work(e: JaxprEqn) -> int:
+    """Multiply-adds of a ``dot_general`` equation (from its avals); other BLAS equations count
+    as large."""
+    if e.primitive.name != "dot_general":
+        return threads.BLAS_SMALL
+    (lhs_contract, _), _ = e.params["dimension_numbers"]
+    lhs = e.invars[0].aval
+    depth = math.prod(lhs.shape[d] for d in lhs_contract)
+    return int(depth * math.prod(e.outvars[0].aval.shape))
 
 
 def run_equation(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> tuple[Any, ...]:
