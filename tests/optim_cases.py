@@ -66,6 +66,16 @@ SCHEDULE_CASES = (
     "o.exponential_decay(1.0, 10, 2.0, end_value=3.0)",
     "o.exponential_decay(1.0, 0, 0.5)",
     "o.exponential_decay(1.0, -3, 0.5)",
+    "o.warmup_constant_schedule(0.0, 1.0, 10)",
+    "o.warmup_exponential_decay_schedule(0.0, 1.0, 5, 10, 0.5)",
+    "o.warmup_exponential_decay_schedule(0.1, 1.0, 5, 10, 0.5, transition_begin=3, "
+    "staircase=True, end_value=0.2)",
+    "o.piecewise_constant_schedule(1.0, {5: 0.5, 20: 0.1})",
+    "o.piecewise_constant_schedule(0.3)",
+    "o.piecewise_constant_schedule(1.0, {5: -0.5})",
+    "o.piecewise_constant_schedule(1.0, {0: 2.0, 7: 0.0})",
+    "o.sgdr_schedule([dict(init_value=0.0, peak_value=1.0, warmup_steps=2, decay_steps=10), "
+    "dict(init_value=0.5, peak_value=0.8, warmup_steps=1, decay_steps=5)])",
 )
 
 _NP_DTYPES = {"float32": np.float32, "float16": np.float16, "bfloat16": ml_dtypes.bfloat16}

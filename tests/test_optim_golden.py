@@ -95,6 +95,13 @@ def test_trajectory_matches_optax(expr: str, dtype: str) -> None:
                 EXACT[expr, dtype] = EXACT.get((expr, dtype), True) and err == 0
 
 
+def _ulps(a: np.float32, b: np.float32) -> int:
+    """Signed distance in float32 ulps (finite values of one sign, or equal values)."""
+    if a == b or (np.isnan(a) and np.isnan(b)):
+        return 0
+    return int(np.array(a).view(np.int32)) - int(np.array(b).view(np.int32))
+
+
 @pytest.mark.parametrize("expr", SCHEDULE_CASES)
 def test_schedule_matches_optax(expr: str) -> None:
     want = GOLDEN["schedules"][expr]
@@ -109,7 +116,12 @@ def test_schedule_matches_optax(expr: str) -> None:
         arg = int(s) if arg_kind == "int" else jnp.asarray(int(s), jnp.int32)
         got = sched(arg)
         f = float(np.asarray(got, np.float64))
-        assert (repr(f) if math.isfinite(f) else str(f)) == value, f"{expr}({key})"
+        if "cosine" in expr or "sgdr" in expr:
+            # XLA's float32 cos and NumPy's differ by 1 ulp at some inputs (cos(3 pi / 8))
+            want_f = np.float32(float(value))
+            assert abs(_ulps(np.float32(f), want_f)) <= 1, f"{expr}({key}): {f!r} != {value}"
+        else:
+            assert (repr(f) if math.isfinite(f) else str(f)) == value, f"{expr}({key})"
         assert _describe(got) == kind, f"{expr}({key})"
 
 

@@ -51,10 +51,16 @@ from trellax._src.optim.schedules import exponential_decay as exponential_decay
 from trellax._src.optim.schedules import join_schedules as join_schedules
 from trellax._src.optim.schedules import linear as linear
 from trellax._src.optim.schedules import linear_schedule as linear_schedule
+from trellax._src.optim.schedules import piecewise_constant_schedule as piecewise_constant_schedule
 from trellax._src.optim.schedules import polynomial_schedule as polynomial_schedule
+from trellax._src.optim.schedules import sgdr_schedule as sgdr_schedule
+from trellax._src.optim.schedules import warmup_constant_schedule as warmup_constant_schedule
 from trellax._src.optim.schedules import warmup_cosine_decay as warmup_cosine_decay
 from trellax._src.optim.schedules import (
     warmup_cosine_decay_schedule as warmup_cosine_decay_schedule,
+)
+from trellax._src.optim.schedules import (
+    warmup_exponential_decay_schedule as warmup_exponential_decay_schedule,
 )
 from trellax._src.optim.transforms import MaskedState as MaskedState
 from trellax._src.optim.transforms import ScaleByAdamState as ScaleByAdamState

@@ -133,6 +133,70 @@ def exponential_decay(
     return schedule
 
 
+def warmup_constant_schedule(init_value: Any, peak_value: Any, warmup_steps: int) -> Schedule:
+    """Linear warm-up from ``init_value`` to ``peak_value`` over ``warmup_steps``, then constant."""
+    return linear_schedule(init_value, peak_value, warmup_steps)
+
+
+def warmup_exponential_decay_schedule(
+    init_value: Any,
+    peak_value: Any,
+    warmup_steps: int,
+    transition_steps: int,
+    decay_rate: Any,
+    transition_begin: int = 0,
+    staircase: bool = False,
+    end_value: Any = None,
+) -> Schedule:
+    """Linear warm-up to ``peak_value``, then :func:`exponential_decay` from it (its step counted
+    from the end of the warm-up)."""
+    return join_schedules(
+        [
+            linear_schedule(init_value, peak_value, warmup_steps),
+            exponential_decay(
+                peak_value, transition_steps, decay_rate, transition_begin, staircase, end_value
+            ),
+        ],
+        [warmup_steps],
+    )
+
+
+def piecewise_constant_schedule(
+    init_value: Any, boundaries_and_scales: dict[int, float] | None = None
+) -> Schedule:
+    """``init_value`` multiplied by ``scale`` from each boundary step on (boundaries in
+    increasing order; the scales must be non-negative)."""
+    items = sorted((boundaries_and_scales or {}).items())
+    if any(scale < 0.0 for _, scale in items):
+        raise ValueError("piecewise_constant_schedule needs non-negative scale factors")
+
+    def schedule(count: Any) -> Any:
+        value = init_value
+        for boundary, scale in items:
+            # 1 before the boundary, 0 from it on (as a number, so the result keeps optax's
+            # arithmetic: a weak float for a Python step)
+            before = jnp.maximum(0.0, jnp.sign(boundary - count))
+            value = value * before + (1 - before) * scale * value
+        return value
+
+    return schedule
+
+
+def sgdr_schedule(cosine_kwargs: Any) -> Schedule:
+    """Warm restarts: one :func:`warmup_cosine_decay_schedule` per dict of arguments, each
+    starting where the previous one's ``decay_steps`` end."""
+    pieces: list[Schedule] = []
+    boundaries: list[int] = []
+    start = 0
+    for kwargs in cosine_kwargs:
+        pieces.append(warmup_cosine_decay_schedule(**kwargs))
+        start += kwargs["decay_steps"]
+        boundaries.append(start)
+    if not pieces:
+        raise ValueError("sgdr_schedule needs at least one set of cosine arguments")
+    return join_schedules(pieces, boundaries[:-1])
+
+
 constant = constant_schedule
 linear = linear_schedule
 polynomial = polynomial_schedule
