@@ -372,6 +372,10 @@ class Tracer(Array):
     def __repr__(self) -> str:
         return f"Traced<{self.aval}>with<{type(self._trace).__name__}>"
 
+    def __str__(self) -> str:
+        return repr(self)
+
+
     def to_concrete_value(self) -> np.ndarray[Any, Any] | None:
         """The value, when this tracer's trace knows it without computing; else ``None``."""
         return None
@@ -485,3 +489,9 @@ def broadcast_shapes(*shapes: Shape) -> Shape:
             + ", ".join(str(tuple(s)) for s in shapes)
             + "]"
         ) from None
+
+
+def short_str(x: Any) -> str:
+    """How a tracer's repr shows a value it holds: a tracer by its repr, an array as ``str``
+    (``1.0``), as JAX's tracer reprs do."""
+    return repr(x) if isinstance(x, Tracer) else str(x)

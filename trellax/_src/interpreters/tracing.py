@@ -43,6 +43,9 @@ class Tracer(core.Tracer):
         self._trace = trace
         self.aval = aval
 
+    def __repr__(self) -> str:
+        return f"JitTracer({self.aval})"  # JAX's words (programs print traced values)
+
 
 JaxprTracer = Tracer
 dtypes.ARRAY_TYPES.add(Tracer)

@@ -492,8 +492,11 @@ ad_util.defjvp(
 )
 
 # Linear maps between real and complex numbers (cotangents are never conjugated, as in JAX).
-ad_util.deflinear(real_p, lambda ct, x: [complex(ct, mul(ct, _c(ct, 0)))])
-ad_util.deflinear(imag_p, lambda ct, x: [complex(mul(ct, _c(ct, 0)), neg(ct))])
+# The zero part is a strong 0-d zero, as in JAX: the cotangent of z from real(z)/imag(z) is never
+# weak (grad of |z|**2 at a Python complex is a strong complex64), and an infinite ct stays finite
+# in the other part.
+ad_util.deflinear(real_p, lambda ct, x: [complex(ct, ad_util.const(ct, 0, weak_type=False))])
+ad_util.deflinear(imag_p, lambda ct, x: [complex(ad_util.const(ct, 0, weak_type=False), neg(ct))])
 ad_util.deflinear(conj_p, lambda ct, x: [conj(ct)])
 
 

@@ -1,0 +1,53 @@
+"""Behaviours real JAX programs showed (the corpus of tests/corpus), pinned with JAX's answers."""
+
+from __future__ import annotations
+
+import trellax
+import trellax.numpy as jnp
+
+
+def _printed(fn: object, *args: object) -> list[str]:
+    seen: list[str] = []
+
+    def probe(x: object) -> object:
+        seen.append(repr(x))
+        assert str(x) == repr(x)
+        return x
+
+    fn(probe, *args)  # type: ignore[operator]
+    return seen
+
+
+def test_tracer_reprs_are_jaxs() -> None:
+    # JAX 0.10.2 prints these (its "Thinking in JAX" and debugging docs print traced values)
+    assert _printed(lambda f, x: trellax.jit(f)(x), 1.0) == ["JitTracer(~float32[])"]
+    ones = jnp.ones((2, 3), jnp.int32)
+    assert _printed(lambda f, x: trellax.jit(f)(x), ones) == ["JitTracer(int32[2,3])"]
+    assert _printed(lambda f, x: trellax.grad(f)(x), 1.0) == [
+        "GradTracer(primal=1.0, typeof(tangent)=f32[])"
+    ]
+    assert _printed(lambda f, x: trellax.vmap(f)(x), jnp.ones(3)) == [
+        "VmapTracer(aval=float32[], batched=float32[3])"
+    ]
+    assert _printed(lambda f, x: trellax.jvp(f, (x,), (x,)), 1.0) == [
+        "JVPTracer(primal=1.0, tangent=1.0)"
+    ]
+    assert _printed(lambda f, x: trellax.jacfwd(f)(x), 1.0) == [
+        "JVPTracer(primal=1.0, tangent=VmapTracer(aval=~float32[], batched=~float32[1]))"
+    ]
+
+
+def test_grad_through_real_and_imag_is_strong() -> None:
+    # JAX: the cotangent of z from real(z)/imag(z) pairs it with a strong zero
+    g = trellax.grad(lambda z: jnp.real(z) ** 2 + jnp.imag(z) ** 2)(3.0 + 4j)
+    assert g.dtype == jnp.complex64 and not g.weak_type
+    assert complex(g) == 6 - 8j
+    # a holomorphic grad keeps the weak flag of its input
+    h = trellax.grad(jnp.sin, holomorphic=True)(3.0 + 4j)
+    assert h.weak_type
+
+
+def test_real_transpose_keeps_infinite_cotangent_finite_elsewhere() -> None:
+    _, pullback = trellax.vjp(jnp.real, jnp.ones(3, jnp.complex64))
+    (ct,) = pullback(jnp.array([jnp.inf, 1.0, 2.0]))
+    assert [complex(c) for c in ct] == [complex(jnp.inf, 0), 1 + 0j, 2 + 0j]
