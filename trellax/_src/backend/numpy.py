@@ -28,6 +28,7 @@ from trellax._src.backend.float_facts import (
 )
 from trellax._src.backend.float_facts import is_custom as _is_custom
 from trellax._src.backend.float_facts import is_real_float as _is_real_float
+from trellax._src.dtypes.dtypes import iinfo
 
 #: A kernel: NumPy arrays (of the dtypes the abstract-eval rule accepted) and keyword parameters
 #: in, NumPy arrays out. Each is attached to its primitive where the primitive is defined
@@ -550,8 +551,6 @@ def _extreme(d: np.dtype, *, low: bool) -> Any:
     if d == np.bool_:
         return not low
     if d.kind in "iu" or (d.kind == "V" and "int" in d.name):
-        from trellax._src.dtypes.dtypes import iinfo
-
         info = iinfo(d)
         return np.array(info.min if low else info.max).astype(d)
     return np.array(-np.inf if low else np.inf).astype(d)

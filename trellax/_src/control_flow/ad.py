@@ -23,6 +23,7 @@ from trellax._src.control_flow.scan_ad import scan_linearize
 from trellax._src.core import core
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
 from trellax._src.interpreters import tracing
+from trellax._src.interpreters.ad import _LinearDispatch, jvp_flat
 from trellax._src.lax import ad_util
 from trellax._src.lax.ad_util import Zero
 
@@ -38,7 +39,6 @@ def _has_tangent(p: Any, t: Any) -> bool:
 def jvp_closed(closed: ClosedJaxpr, nz: Sequence[bool], name: str) -> ClosedJaxpr:
     """``closed`` differentiated: (inputs, tangents of the ``nz`` inputs) -> (outputs, tangents
     of the differentiable outputs), with its constants."""
-    from trellax._src.interpreters.ad import jvp_flat
 
     in_avals = list(closed.in_avals)
     out_diff = [_diff(a) for a in closed.out_avals]
@@ -65,7 +65,6 @@ def _jvp_jaxpr(
 
 
 def _reverse_mode() -> bool:
-    from trellax._src.interpreters.ad import _LinearDispatch
 
     return isinstance(core.current_trace(), _LinearDispatch)
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api.api import run_cached
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
@@ -208,8 +209,6 @@ def eager_cached(key: Hashable, run: Callable[..., Any], args: tuple[Any, ...]) 
         out = run(*tree_unflatten(tree, list(inputs)))
         out_leaves, out_tree = tree_flatten(out)
         return tree_unflatten(out_tree, [asarray(o) for o in out_leaves])
-
-    from trellax._src.api.api import run_cached
 
     return run_cached(("control_flow", key, tree), program, arrays)
 

@@ -25,6 +25,7 @@ from trellax._src.control_flow.scan_ad import linearize_in
 from trellax._src.core import core
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
 from trellax._src.interpreters import tracing
+from trellax._src.interpreters.ad import Linearized, backward_pass
 from trellax._src.lax import ad_util
 from trellax._src.lax.ad_util import Zero
 
@@ -66,7 +67,6 @@ def _cond_linearize(
     primals: Sequence[Any], tangents: Sequence[Any], *, branches: tuple[ClosedJaxpr, ...]
 ) -> tuple[Any, Any]:
     """The residual cond and the linear cond (see the module doc)."""
-    from trellax._src.interpreters.ad import Linearized
 
     index, *ops = primals
     ts = tangents[1:]
@@ -125,7 +125,6 @@ def _cond_linearize(
 def _cond_transpose(cts: Sequence[Any], index: Any, *args: Any, branches: Any) -> list[Any]:
     """Each branch transposed in its linear arguments (the others are residuals) and one ``cond``
     of the transposed branches bound: the cotangents of the linear arguments."""
-    from trellax._src.interpreters.ad import backward_pass
 
     if ad_util.is_undefined(index):
         raise TypeError("cond is not linear in its branch index")

@@ -30,9 +30,9 @@ from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import tracing
-from trellax._src.lax._base import asarray
+from trellax._src.lax._base import asarray, scalar_to_array
 from trellax._src.lax.ad_util import differentiable
-from trellax._src.lax.elementwise import eq_p
+from trellax._src.lax.elementwise import eq_p, ne
 from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
 from trellax._src.lax.stop_gradient import stop_gradient_p
 from trellax._src.lax.structural import (
@@ -203,8 +203,6 @@ def _cond(
     if dtypes.kind(p.dtype) == "c":
         raise TypeError(f"Pred type must be either boolean or number, got {p.dtype.name}.")
     if p.dtype != dtypes.bool_:
-        from trellax._src.lax.elementwise import ne
-
         p = ne(p, _zero_like(p))
     return _switch(
         _convert(p, dtypes.int32, False), (false_fun, true_fun), operands, ["false_fun", "true_fun"]
@@ -212,7 +210,6 @@ def _cond(
 
 
 def _zero_like(x: Array) -> Array:
-    from trellax._src.lax._base import scalar_to_array
 
     return scalar_to_array(0, x.dtype, x.weak_type)
 

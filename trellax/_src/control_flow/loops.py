@@ -30,7 +30,8 @@ from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import tracing
-from trellax._src.lax._base import asarray
+from trellax._src.lax._base import asarray, scalar_to_array
+from trellax._src.lax.elementwise import add, lt
 from trellax._src.lax.reductions import reduce_or_p
 from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
 from trellax._src.lax.structural import (
@@ -207,9 +208,6 @@ def fori_loop(
         )
     lo = lo if lo.dtype == idx_dtype else _convert(lo, idx_dtype, False)
     hi = hi if hi.dtype == idx_dtype else _convert(hi, idx_dtype, False)
-
-    from trellax._src.lax._base import scalar_to_array
-    from trellax._src.lax.elementwise import add, lt
 
     def cond(state: tuple[Any, Any, Any]) -> Any:
         return lt(state[0], state[1])

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api.vmap import vmap
 from trellax._src.control_flow import unjitted
 from trellax._src.control_flow.common import (
     _block,
@@ -26,6 +27,7 @@ from trellax._src.core.jaxpr import ClosedJaxpr, JaxprEqn
 from trellax._src.interpreters import tracing
 from trellax._src.lax._base import asarray
 from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
+from trellax._src.lax.structural import concatenate, reshape
 from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
 scan_p = Primitive("scan", multiple_results=True)
@@ -194,8 +196,6 @@ def map(f: Callable[[Any], Any], xs: Any, *, batch_size: int | None = None) -> A
 
 
 def _batched_map(f: Callable[[Any], Any], xs: Any, batch_size: int) -> Any:
-    from trellax._src.api.vmap import vmap
-    from trellax._src.lax.structural import concatenate, reshape
 
     leaves, tree = tree_flatten(xs)
     if not leaves:

@@ -18,18 +18,16 @@ constants accumulate in the carry, and those of the linear ``xs`` are the stacke
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from trellax._src.control_flow.scan import scan_p
 from trellax._src.core import core
 from trellax._src.core.core import ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
 from trellax._src.interpreters import tracing
+from trellax._src.interpreters.ad import Linearized, backward_pass, linearize_flat
 from trellax._src.lax import ad_util
 from trellax._src.lax.ad_util import Zero
-
-if TYPE_CHECKING:
-    from trellax._src.interpreters.ad import Linearized
 
 
 def _hoisted(closed: ClosedJaxpr) -> tuple[Jaxpr, list[Any]]:
@@ -53,7 +51,6 @@ def linearize_in(
 ) -> tuple[list[Any], Linearized]:
     """Evaluates ``closed`` on ``args`` linearized in the arguments at ``lin_pos``: its outputs
     (values of the current trace) and the linear part (residuals as its constants)."""
-    from trellax._src.interpreters.ad import linearize_flat
 
     def f(*lin: Any) -> list[Any]:
         full = list(args)
@@ -76,19 +73,50 @@ def scan_linearize(
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """The residual scan (primal outputs) and the linear scan (tangents), see the module doc."""
     nk, nc = num_consts, num_carry
-    n_in = len(primals)
     diff = [ad_util.differentiable(core.get_aval(p).dtype) for p in primals]
     # Every differentiable carry has a tangent (as in forward mode): its type stays fixed.
     nz = [
         d and (nk <= i < nk + nc or type(t) is not Zero)
         for i, (d, t) in enumerate(zip(diff, tangents))
     ]
+    lin_pos = [i for i in range(len(primals)) if nz[i]]
+    prim_out, stacked_vals, lin, kinds = _residual_scan(
+        primals, jaxpr, nk, nc, length, reverse, lin_pos
+    )
+    return _linear_scan(
+        primals,
+        tangents,
+        jaxpr,
+        nk,
+        nc,
+        length,
+        reverse,
+        lin_pos,
+        prim_out,
+        stacked_vals,
+        lin,
+        kinds,
+    )
+
+
+def _residual_scan(
+    primals: Sequence[Any],
+    jaxpr: ClosedJaxpr,
+    nk: int,
+    nc: int,
+    length: int,
+    reverse: bool,
+    lin_pos: list[int],
+) -> tuple[list[Any], list[Any], Linearized, list[tuple[str, Any]]]:
+    """Binds the residual scan: the primal outputs, the stacked residuals, the body's linear
+    part, and where each of its residuals comes from: ``("const", i)`` an input constant,
+    ``("outer", value)`` a value made outside the loop, ``("stacked", j)`` the j-th stacked
+    output."""
     in_avals = [core.get_aval(p) for p in primals]
     body_in = [
         ShapedArray._fast(tuple(a.shape[1:]), a.dtype, a.weak_type) for a in in_avals[nk + nc :]
     ]
     fwd_in_avals = [*in_avals[: nk + nc], *body_in]
-    lin_pos = [i for i in range(n_in) if nz[i]]
     # filled while the residual body is traced
     info: dict[str, Any] = {}
 
@@ -96,8 +124,6 @@ def scan_linearize(
         trace = core.current_trace()
 
         outs, lin = linearize_in(jaxpr, args, lin_pos)
-        # where each residual comes from: ("const", i) an input constant, ("outer", value) a
-        # value made outside the loop, ("stacked", j) the j-th stacked output
         kinds: list[tuple[str, Any]] = []
         stacked: list[Any] = []
         const_ids = {id(args[i]): i for i in range(nk)}
@@ -113,8 +139,6 @@ def scan_linearize(
         return [*outs, *stacked]
 
     fwd = tracing.trace_to_jaxpr(fwd_body, fwd_in_avals, "scan residuals")
-    lin = info["lin"]
-    kinds: list[tuple[str, Any]] = info["kinds"]
     fwd_jaxpr, fwd_consts = _hoisted(fwd)
     outs = scan_p.bind_multi(
         *fwd_consts,
@@ -126,7 +150,25 @@ def scan_linearize(
         reverse=reverse,
     )
     n_out = len(jaxpr.out_avals)
-    prim_out, stacked_vals = list(outs[:n_out]), list(outs[n_out:])
+    return list(outs[:n_out]), list(outs[n_out:]), info["lin"], info["kinds"]
+
+
+def _linear_scan(
+    primals: Sequence[Any],
+    tangents: Sequence[Any],
+    jaxpr: ClosedJaxpr,
+    nk: int,
+    nc: int,
+    length: int,
+    reverse: bool,
+    lin_pos: list[int],
+    prim_out: list[Any],
+    stacked_vals: list[Any],
+    lin: Linearized,
+    kinds: list[tuple[str, Any]],
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Binds the linear scan over the tangents; returns the primal and tangent outputs."""
+    n_out = len(jaxpr.out_avals)
     out_diff = [ad_util.differentiable(a.dtype) for a in jaxpr.out_avals]
 
     # The linear scan: consts = invariant residuals + constant tangents, carry = carry
@@ -194,6 +236,21 @@ def _linear_outputs(jaxpr: Jaxpr, linear_in: Sequence[bool]) -> list[bool]:
     return [type(a) is Var and id(a) in lin for a in jaxpr.outvars]
 
 
+def _linear_inputs(
+    body: Jaxpr, args: Sequence[Any], nk: int, nc: int
+) -> tuple[list[bool], list[bool]]:
+    """Which inputs and outputs of the scan body are linear. A carry is linear if its initial
+    value is, or if the body makes it depend on a linear input (a carry tangent that starts as
+    concrete zeros)."""
+    lin = [ad_util.is_undefined(a) for a in args]
+    while True:
+        out_lin = _linear_outputs(body, lin)
+        grown = [lin[nk + i] or out_lin[i] for i in range(nc)]
+        if grown == lin[nk : nk + nc]:
+            return lin, out_lin
+        lin[nk : nk + nc] = grown
+
+
 def _scan_transpose(
     cts: Sequence[Any],
     *args: Any,
@@ -203,20 +260,12 @@ def _scan_transpose(
     length: int,
     reverse: bool,
 ) -> list[Any]:
-    from trellax._src.interpreters.ad import backward_pass
-
+    """The transpose of a scan linear in its undefined inputs: a scan in the other direction
+    whose carry holds the cotangents of the linear carries and constants."""
     nk, nc = num_consts, num_carry
     n_in = len(args)
     body = jaxpr.jaxpr
-    lin = [ad_util.is_undefined(a) for a in args]
-    # A carry is linear if its initial value is, or if the body makes it depend on a linear
-    # input (a carry tangent that starts as concrete zeros).
-    while True:
-        out_lin = _linear_outputs(body, lin)
-        grown = [lin[nk + i] or out_lin[i] for i in range(nc)]
-        if grown == lin[nk : nk + nc]:
-            break
-        lin[nk : nk + nc] = grown
+    lin, out_lin = _linear_inputs(body, args, nk, nc)
     if not any(lin):
         return [None] * n_in
     k_lin = [i for i in range(nk) if lin[i]]
@@ -227,15 +276,63 @@ def _scan_transpose(
     n_out = len(body.outvars)
     y_ct = [j for j in range(nc, n_out) if type(cts[j]) is not Zero and out_lin[j]]
     body_avals = body.in_avals
+    out_avals = body.out_avals
+    # The carry cotangents have the carry *output* types (a weak initial carry that the body
+    # makes strong gets a strong cotangent, as in JAX).
+    c_avals = [ad_util.tangent_aval(out_avals[i - nk]) for i in c_lin]
+    closed = _transposed_body(jaxpr, nk, nc, lin, k_lin, c_lin, x_lin, k_res, x_res, y_ct, c_avals)
+    ct_c = [
+        ad_util.zeros(av) if type(cts[i - nk]) is Zero else _as_aval(cts[i - nk], av)
+        for i, av in zip(c_lin, c_avals)
+    ]
+    acc0 = [ad_util.zeros(body_avals[i]) for i in k_lin]
+    bj, bconsts = _hoisted(closed)
+    outs = scan_p.bind_multi(
+        *bconsts,
+        *[args[i] for i in k_res],
+        *acc0,
+        *ct_c,
+        *[args[i] for i in x_res],
+        *[_as_aval(cts[j], out_avals[j]) for j in y_ct],
+        jaxpr=ClosedJaxpr(bj, []),
+        num_consts=len(bconsts) + len(k_res),
+        num_carry=len(k_lin) + len(c_lin),
+        length=length,
+        reverse=not reverse,
+    )
+    result: list[Any] = [None] * n_in
+    for i, o in zip([*k_lin, *c_lin, *x_lin], outs):
+        if not ad_util.is_undefined(args[i]):
+            continue  # a linear carry that started as a concrete value: no cotangent wanted
+        result[i] = o
+    return result
+
+
+def _transposed_body(
+    jaxpr: ClosedJaxpr,
+    nk: int,
+    nc: int,
+    lin: list[bool],
+    k_lin: list[int],
+    c_lin: list[int],
+    x_lin: list[int],
+    k_res: list[int],
+    x_res: list[int],
+    y_ct: list[int],
+    c_avals: list[ShapedArray],
+) -> ClosedJaxpr:
+    """Traces the body of the transposed scan: residual constants, accumulated constant
+    cotangents and carry cotangents (the carry), residual ``xs`` and ``ys`` cotangents in; the
+    new accumulators, carry cotangents and the ``xs`` cotangents out."""
+    body = jaxpr.jaxpr
+    n_out = len(body.outvars)
+    body_avals = body.in_avals
     lin_vars = [body.invars[i] for i in (*k_lin, *c_lin, *x_lin)]
     lin_avals = [body_avals[i] for i in (*k_lin, *c_lin, *x_lin)]
     res_vars = [body.invars[i] for i in (*k_res, *x_res)]
     nkr, nkl, ncl, nxr = len(k_res), len(k_lin), len(c_lin), len(x_res)
     skip = [not ((j < nc and lin[nk + j]) or j in y_ct) for j in range(n_out)]
     out_avals = body.out_avals
-    # The carry cotangents have the carry *output* types (a weak initial carry that the body
-    # makes strong gets a strong cotangent, as in JAX).
-    c_avals = [ad_util.tangent_aval(out_avals[i - nk]) for i in c_lin]
 
     def bwd(*a: Any) -> list[Any]:
         rk, acc = a[:nkr], a[nkr : nkr + nkl]
@@ -270,11 +367,6 @@ def _scan_transpose(
         ]
         return [*new_acc, *new_c, *ys]
 
-    ct_c = [
-        ad_util.zeros(av) if type(cts[i - nk]) is Zero else _as_aval(cts[i - nk], av)
-        for i, av in zip(c_lin, c_avals)
-    ]
-    acc0 = [ad_util.zeros(body_avals[i]) for i in k_lin]
     bwd_in = [
         *[body_avals[i] for i in k_res],
         *[body_avals[i] for i in k_lin],
@@ -285,27 +377,7 @@ def _scan_transpose(
             for av in (out_avals[j] for j in y_ct)
         ],
     ]
-    closed = tracing.trace_to_jaxpr(bwd, bwd_in, "transposed scan body")
-    bj, bconsts = _hoisted(closed)
-    outs = scan_p.bind_multi(
-        *bconsts,
-        *[args[i] for i in k_res],
-        *acc0,
-        *ct_c,
-        *[args[i] for i in x_res],
-        *[_as_aval(cts[j], out_avals[j]) for j in y_ct],
-        jaxpr=ClosedJaxpr(bj, []),
-        num_consts=len(bconsts) + nkr,
-        num_carry=nkl + ncl,
-        length=length,
-        reverse=not reverse,
-    )
-    result: list[Any] = [None] * n_in
-    for i, o in zip([*k_lin, *c_lin, *x_lin], outs):
-        if not ad_util.is_undefined(args[i]):
-            continue  # a linear carry that started as a concrete value: no cotangent wanted
-        result[i] = o
-    return result
+    return tracing.trace_to_jaxpr(bwd, bwd_in, "transposed scan body")
 
 
 scan_p.def_transpose(_scan_transpose)

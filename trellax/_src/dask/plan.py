@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.core.jaxpr import Atom, ClosedJaxpr, JaxprEqn, Literal, Var
+from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.dask import random_window, rules
 from trellax._src.dask.rules import ParamFix, Place
 
@@ -119,88 +119,119 @@ def build_plan(
     """Plans ``closed`` for inputs placed as ``in_places``; chunked axes have ``length``
     elements. ``sources`` makes random draws of leading size ``length`` chunk sources."""
     jaxpr = closed.jaxpr
-    ids: dict[int, int] = {}
-    for v in [*jaxpr.constvars, *jaxpr.invars, *(o for e in jaxpr.eqns for o in e.outvars)]:
-        ids[id(v)] = len(ids)
-    place: dict[int, Place] = {}
-    level: dict[str, int] = {}
-    axis: dict[str, int] = {}
-    avals: dict[str, Any] = {}
-    gathers: dict[str, tuple[str, int]] = {}
-    splits: dict[str, tuple[str, int]] = {}
-    reductions: list[Reduction] = []
-    steps: list[tuple[int, str, Step]] = []  # (level, "repl" | "chunk", step)
+    planner = _Planner(jaxpr, length, sources, warn)
+    for v in jaxpr.constvars:
+        planner.define(v, None, 0)
+    inputs = [planner.define(v, p, 0) for v, p in zip(jaxpr.invars, in_places)]
+    for index, eqn in enumerate(jaxpr.eqns):
+        planner.plan_equation(index, eqn)
+    outputs: list[str | Literal] = [
+        a if isinstance(a, Literal) else planner.name_of(a) for a in jaxpr.outvars
+    ]
+    level = planner.level
+    n_levels = 1 + max([0, *level.values()])
+    stages = [Stage(lv) for lv in range(n_levels)]
+    for lv, where, step in planner.steps:
+        (stages[lv].repl if where == "repl" else stages[lv].chunk).append(step)
+    plan = Plan(
+        closed,
+        stages,
+        planner.reductions,
+        planner.gathers,
+        planner.splits,
+        planner.axis,
+        level,
+        inputs,
+        outputs,
+        planner.avals,
+        length,
+    )
+    _wire(plan)
+    return plan
 
-    def name_of(v: Var) -> str:
+
+class _Planner:
+    """The state of :func:`build_plan` while it walks the equations: each value's place, level,
+    chunked axis and aval by name, the gathers, splits and reductions between stages, and the
+    steps with their level."""
+
+    def __init__(self, jaxpr: Jaxpr, length: int, sources: bool, warn: bool) -> None:
+        self.length, self.sources, self.warn = length, sources, warn
+        self.ids: dict[int, int] = {}
+        for v in [*jaxpr.constvars, *jaxpr.invars, *(o for e in jaxpr.eqns for o in e.outvars)]:
+            self.ids[id(v)] = len(self.ids)
+        self.place: dict[int, Place] = {}
+        self.level: dict[str, int] = {}
+        self.axis: dict[str, int] = {}
+        self.avals: dict[str, Any] = {}
+        self.gathers: dict[str, tuple[str, int]] = {}
+        self.splits: dict[str, tuple[str, int]] = {}
+        self.reductions: list[Reduction] = []
+        self.steps: list[tuple[int, str, Step]] = []  # (level, "repl" | "chunk", step)
+
+    def name_of(self, v: Var) -> str:
+        ids, place = self.ids, self.place
         return f"r{ids[id(v)]}" if place[id(v)] is None else f"c{ids[id(v)]}"
 
-    def define(v: Var, p: Place, lv: int) -> str:
-        place[id(v)] = p
-        name = name_of(v)
-        level[name] = lv
-        avals[name] = v.aval
+    def define(self, v: Var, p: Place, lv: int) -> str:
+        self.place[id(v)] = p
+        name = self.name_of(v)
+        self.level[name] = lv
+        self.avals[name] = v.aval
         if p is not None:
-            axis[name] = p
+            self.axis[name] = p
         return name
 
-    def replicated(v: Var) -> str:
+    def replicated(self, v: Var) -> str:
         """The replicated value of ``v`` (gathering a chunked one)."""
+        ids, place, level = self.ids, self.place, self.level
         if place[id(v)] is None:
-            return name_of(v)
+            return self.name_of(v)
         name = f"r{ids[id(v)]}"
         if name not in level:
-            src = name_of(v)
-            gathers[name] = (src, axis[src])
+            src = self.name_of(v)
+            self.gathers[name] = (src, self.axis[src])
             level[name] = level[src] + 1
-            avals[name] = v.aval
+            self.avals[name] = v.aval
         return name
 
-    def operand(a: Atom, p: Place) -> str | Literal:
+    def operand(self, a: Atom, p: Place) -> str | Literal:
         """What a chunk stage reads for operand ``a`` placed at ``p`` (a split copy of a
         replicated value when the plan chunks it)."""
+        ids, place, level = self.ids, self.place, self.level
         if isinstance(a, Literal):
             return a
         if p is None or place[id(a)] is not None:
-            return name_of(a)
+            return self.name_of(a)
         name = f"s{ids[id(a)]}_{p}"
         if name not in level:
-            src = name_of(a)
-            splits[name] = (src, p)
+            src = self.name_of(a)
+            self.splits[name] = (src, p)
             level[name] = level[src]
-            axis[name] = p
-            avals[name] = a.aval
+            self.axis[name] = p
+            self.avals[name] = a.aval
         return name
 
-    def in_level(ins: list[str | Literal]) -> int:
-        return max((level[n] for n in ins if isinstance(n, str)), default=0)
+    def in_level(self, ins: list[str | Literal]) -> int:
+        return max((self.level[n] for n in ins if isinstance(n, str)), default=0)
 
-    for v in jaxpr.constvars:
-        define(v, None, 0)
-    inputs = [define(v, p, 0) for v, p in zip(jaxpr.invars, in_places)]
-
-    for index, eqn in enumerate(jaxpr.eqns):
+    def plan_equation(self, index: int, eqn: JaxprEqn) -> None:
+        """Gives ``eqn`` its role (see the module doc) and its step."""
+        place = self.place
         places = tuple(None if isinstance(a, Literal) else place[id(a)] for a in eqn.invars)
         if all(p is None for p in places):
-            ins = [operand(a, None) for a in eqn.invars]
-            lv = in_level(ins)
-            is_source = sources and eqn.primitive.name in RANDOM_SOURCES
-            if is_source and _is_source(eqn, length):
-                outs = [define(o, 0, lv) for o in eqn.outvars]
-                steps.append((lv, "chunk", Step("source", eqn, index, ins, outs, None, places)))
-            else:
-                outs = [define(o, None, lv) for o in eqn.outvars]
-                steps.append((lv, "repl", Step("repl", eqn, index, ins, outs, None, places)))
-            continue
+            self.plan_replicated(index, eqn, places)
+            return
         local = rules.local_rule(eqn, places)
         if local is None and rules.is_elementwise(eqn):
-            local, places = _split_elementwise(eqn, places, length)
+            local, places = _split_elementwise(eqn, places, self.length)
         if local is not None:
-            ins = [operand(a, p) for a, p in zip(eqn.invars, places)]
-            lv = in_level(ins)
+            ins = [self.operand(a, p) for a, p in zip(eqn.invars, places)]
+            lv = self.in_level(ins)
             out_places, fix = local
-            outs = [define(o, p, lv) for o, p in zip(eqn.outvars, out_places)]
-            steps.append((lv, "chunk", Step("local", eqn, index, ins, outs, fix, places)))
-            continue
+            outs = [self.define(o, p, lv) for o, p in zip(eqn.outvars, out_places)]
+            self.steps.append((lv, "chunk", Step("local", eqn, index, ins, outs, fix, places)))
+            return
         if eqn.primitive.name == "dot_general":
             partner = rules.dot_contracting_partner(eqn, places)
             if partner is not None:
@@ -209,51 +240,57 @@ def build_plan(
                 p[i] = ax
                 places = tuple(p)
         if rules.reduces_chunk_axis(eqn, places):
-            ins = [operand(a, p) for a, p in zip(eqn.invars, places)]
-            lv = in_level(ins)
-            n_parts = 2 if eqn.primitive.name in ("argmax", "argmin") else 1
-            partials = tuple(f"p{index}_{k}" for k in range(n_parts))
-            for pname in partials:
-                level[pname] = lv
-            (out,) = eqn.outvars
-            result = define(out, None, lv + 1)
-            reductions.append(Reduction(eqn, index, places, lv, partials, result))
-            steps.append(
-                (lv, "chunk", Step("partial", eqn, index, ins, list(partials), None, places))
-            )
-            continue
-        # anything else: gather the chunked operands, run once
+            self.plan_reduction(index, eqn, places)
+        else:
+            self.plan_gathered(index, eqn, places)
+
+    def plan_replicated(self, index: int, eqn: JaxprEqn, places: tuple[Place, ...]) -> None:
+        """Every operand replicated: a repl step, or a chunk source for a random draw."""
+        ins = [self.operand(a, None) for a in eqn.invars]
+        lv = self.in_level(ins)
+        is_source = self.sources and eqn.primitive.name in RANDOM_SOURCES
+        if is_source and _is_source(eqn, self.length):
+            outs = [self.define(o, 0, lv) for o in eqn.outvars]
+            self.steps.append((lv, "chunk", Step("source", eqn, index, ins, outs, None, places)))
+        else:
+            outs = [self.define(o, None, lv) for o in eqn.outvars]
+            self.steps.append((lv, "repl", Step("repl", eqn, index, ins, outs, None, places)))
+
+    def plan_reduction(self, index: int, eqn: JaxprEqn, places: tuple[Place, ...]) -> None:
+        """A reduction over the chunked axis: partials per chunk, combined one level up."""
+        ins = [self.operand(a, p) for a, p in zip(eqn.invars, places)]
+        lv = self.in_level(ins)
+        n_parts = 2 if eqn.primitive.name in ("argmax", "argmin") else 1
+        partials = tuple(f"p{index}_{k}" for k in range(n_parts))
+        for pname in partials:
+            self.level[pname] = lv
+        (out,) = eqn.outvars
+        result = self.define(out, None, lv + 1)
+        self.reductions.append(Reduction(eqn, index, places, lv, partials, result))
+        self.steps.append(
+            (lv, "chunk", Step("partial", eqn, index, ins, list(partials), None, places))
+        )
+
+    def plan_gathered(self, index: int, eqn: JaxprEqn, places: tuple[Place, ...]) -> None:
+        """Anything else: gather the chunked operands, run once (with a warning)."""
         moved = sum(
             int(np.prod(a.aval.shape)) * a.aval.dtype.itemsize
             for a, p in zip(eqn.invars, places)
             if p is not None
         )
-        if warn:
+        if self.warn:
             warnings.warn(
                 f"trellax.dask: '{eqn.primitive.name}' does not run chunk by chunk "
                 f"({_describe(eqn, places)}); its chunked operands are gathered into one task "
                 f"({moved / 2**20:.1f} MiB moved to and held by one worker)",
                 ChunkingWarning,
-                stacklevel=5,
+                stacklevel=7,  # the user's call, above build_plan and plan_equation
             )
-        ins = [a if isinstance(a, Literal) else replicated(a) for a in eqn.invars]
-        lv = in_level(ins)
-        outs = [define(o, None, lv) for o in eqn.outvars]
+        ins = [a if isinstance(a, Literal) else self.replicated(a) for a in eqn.invars]
+        lv = self.in_level(ins)
+        outs = [self.define(o, None, lv) for o in eqn.outvars]
         nones = tuple(None for _ in places)
-        steps.append((lv, "repl", Step("repl", eqn, index, ins, outs, None, nones)))
-
-    outputs: list[str | Literal] = [
-        a if isinstance(a, Literal) else name_of(a) for a in jaxpr.outvars
-    ]
-    n_levels = 1 + max([0, *level.values()])
-    stages = [Stage(lv) for lv in range(n_levels)]
-    for lv, where, step in steps:
-        (stages[lv].repl if where == "repl" else stages[lv].chunk).append(step)
-    plan = Plan(
-        closed, stages, reductions, gathers, splits, axis, level, inputs, outputs, avals, length
-    )
-    _wire(plan)
-    return plan
+        self.steps.append((lv, "repl", Step("repl", eqn, index, ins, outs, None, nones)))
 
 
 def _is_source(eqn: JaxprEqn, length: int) -> bool:

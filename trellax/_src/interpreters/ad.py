@@ -24,7 +24,7 @@ from trellax._src.core import core, errors
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
 from trellax._src.dtypes import dtypes
-from trellax._src.interpreters.tracing import JaxprTrace, JaxprTracer
+from trellax._src.interpreters.tracing import JaxprTrace, JaxprTracer, eval_jaxpr
 from trellax._src.lax.ad_util import (
     UndefinedPrimal,
     Zero,
@@ -32,8 +32,9 @@ from trellax._src.lax.ad_util import (
     differentiable,
     is_float0,
     zero_of,
+    zeros,
 )
-from trellax._src.lax.structural import convert_element_type_p
+from trellax._src.lax.structural import broadcast_in_dim, convert_element_type_p
 
 
 class JVPTracer(core.Tracer):
@@ -162,8 +163,6 @@ class JVPTrace(Trace):
                 return p
             t = convert_element_type_p.bind(t, new_dtype=d, weak_type=t.weak_type)
         if t.shape != p.shape:
-            from trellax._src.lax.structural import broadcast_in_dim
-
             t = broadcast_in_dim(t, p.shape, tuple(range(len(p.shape) - t.ndim, len(p.shape))))
         return JVPTracer(self, p, t)
 
@@ -216,7 +215,6 @@ class Linearized:
 
     def apply(self, tangents: Sequence[Any]) -> list[Any]:
         """The tangents of the outputs for the given input tangents (forward evaluation)."""
-        from trellax._src.interpreters.tracing import eval_jaxpr
 
         outs = eval_jaxpr(self.closed, *tangents)
         return [Zero(a) if z else o for o, a, z in zip(outs, self.out_avals, self.out_zero)]
@@ -263,7 +261,6 @@ def linearize_flat(
 
 
 def _finish_linear(tt: JaxprTrace, outs: list[Any], out_avals: list[ShapedArray]) -> ClosedJaxpr:
-    from trellax._src.lax.ad_util import zeros
 
     tt.active = False
     atoms = [tt.to_atom(zeros(a) if o is None else o) for o, a in zip(outs, out_avals)]

@@ -164,12 +164,30 @@ class _RegionWriter:
     # -- the chunk function -----------------------------------------------------------------
 
     def write(self) -> None:
-        region, em = self.region, self.em
+        """Writes the region's chunk function into the preamble and its call into ``run``."""
+        region = self.region
         self.out_index = {id(v): i for i, v in enumerate(region.outputs)}
         self.wide = region.wide
         self.excess = region.excess
+        self._plan_lifetimes()
+        values_in = self._read_inputs()
+        if self.wide and not self.excess:
+            self._check_nans()
+
+        partials: list[str] = []
+        for j, (eqn, kind) in enumerate(zip(region.eqns, region.kinds)):
+            self.member(j, eqn, kind, partials)
+            for b in set(self.buffer.values()) - set(self.free):
+                if self.dies_here(b, j):
+                    self.free.append(b)
+
+        fn = self._define_function(partials)
+        self._emit_call(fn, values_in)
+
+    def _plan_lifetimes(self) -> None:
+        """The last use of each value inside the region; a view keeps its source alive."""
+        region = self.region
         mine = set(region.values) | {id(v) for v in region.externals}
-        # Last use of each value inside the region; a view keeps its source alive.
         self.last_use: dict[int, int] = {}
         for j, eqn in enumerate(region.eqns):
             for a in eqn.invars:
@@ -182,6 +200,10 @@ class _RegionWriter:
                 if src in mine:
                     self.last_use[src] = max(self.last_use.get(src, j), self.last_use.get(dst, j))
 
+    def _read_inputs(self) -> list[str]:
+        """The outer expressions of the region's inputs; the body slices (and widens) those
+        that are chunked, once per chunk."""
+        region, em = self.region, self.em
         values_in: list[str] = []
         for i, v in enumerate(region.externals):
             outer = self.ref(v)
@@ -205,26 +227,26 @@ class _RegionWriter:
                     else:
                         self.body.append(f"    _copyto({buf}, {name})")
                     self.expr[id(v)] = buf
+        return values_in
 
-        if self.wide and not self.excess:
-            # The rounding fixes NaNs up only if one comes in (see fusion_runtime.round_bf16).
-            checks = [f"_has_nan({self.expr[id(v)]})" for v in region.externals if self.is_wide(v)]
-            literal_nan = any(
-                isinstance(a, Literal) and a.aval.dtype == _BF16 and bool(np.isnan(a.value))
-                for e in region.eqns
-                for a in e.invars
-            )
-            if literal_nan or not checks:
-                checks = [str(literal_nan)]
-            self.body.append(f"    nanfix = {' or '.join(checks)}")
+    def _check_nans(self) -> None:
+        """Whether the chunk must fix NaNs up after rounding to bfloat16."""
+        region = self.region
+        # The rounding fixes NaNs up only if one comes in (see fusion_runtime.round_bf16).
+        checks = [f"_has_nan({self.expr[id(v)]})" for v in region.externals if self.is_wide(v)]
+        literal_nan = any(
+            isinstance(a, Literal) and a.aval.dtype == _BF16 and bool(np.isnan(a.value))
+            for e in region.eqns
+            for a in e.invars
+        )
+        if literal_nan or not checks:
+            checks = [str(literal_nan)]
+        self.body.append(f"    nanfix = {' or '.join(checks)}")
 
-        partials: list[str] = []
-        for j, (eqn, kind) in enumerate(zip(region.eqns, region.kinds)):
-            self.member(j, eqn, kind, partials)
-            for b in set(self.buffer.values()) - set(self.free):
-                if self.dies_here(b, j):
-                    self.free.append(b)
-
+    def _define_function(self, partials: list[str]) -> str:
+        """The chunk function (its head, the body written so far, the partial results), added
+        to the preamble; returns its name."""
+        region, em = self.region, self.em
         fn = em.fresh("_region")
         n_x, n_o = len(region.externals), len(region.outputs)
         names_x = [f"x{i}" for i in range(n_x)] + [f"o{i}" for i in range(n_o)]
@@ -239,8 +261,12 @@ class _RegionWriter:
         head.append("    r = i1 - i0")
         ret = f"    return ({', '.join(partials)}{',' if len(partials) == 1 else ''})"
         em.preamble.extend([*head, *self.body, ret, ""])
+        return fn
 
-        # The call, at the region's place in ``run`` (or in a control-flow body inside it).
+    def _emit_call(self, fn: str, values_in: list[str]) -> None:
+        """The call of the chunk function at the region's place in ``run`` (or in a
+        control-flow body inside it), and the combination of the cross-chunk reductions."""
+        region, em = self.region, self.em
         indent = self.indent
         em.emit(f"{indent}# fused region {fn}: {region.describe()}")
         outs: list[str] = []

@@ -29,6 +29,7 @@ from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import fusion, fusion_codegen, fusion_runtime
+from trellax._src.lax._base import asarray
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -89,8 +90,6 @@ class JaxprTrace(Trace):
             # input of this jaxpr, supplied by the trace that owns it.
             return self._const_var(x)
         if type(x) is not ArrayImpl:
-            from trellax._src.lax._base import asarray
-
             x = asarray(x)
             if type(x) is not ArrayImpl:
                 return self.to_atom(x)

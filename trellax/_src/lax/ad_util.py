@@ -26,6 +26,7 @@ import numpy as np
 
 from trellax._src.core import core
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.lax._base import asarray
 
 #: The dtype of tangents and cotangents of integer and bool values: no values, itemsize 0.
 float0: np.dtype[Any] = np.dtype([("float0", np.void, 0)])
@@ -80,9 +81,6 @@ def tangent_aval(aval: AbstractValue) -> ShapedArray:
 def zero_of(x: Any) -> Zero:
     """The symbolic zero tangent of the value ``x`` (an array, or a Python/NumPy scalar)."""
     if not hasattr(x, "weak_type"):
-        # Lazy: the lax modules import ad_util to register their rules (a circle otherwise).
-        from trellax._src.lax._base import asarray
-
         x = asarray(x)
     return Zero(tangent_aval(x))
 
@@ -195,34 +193,40 @@ def const(like: Any, value: Any, weak_type: bool = True) -> Any:
     return core.new_array(np.array(value).astype(d), d, weak_type)
 
 
-def convert(x: Any, d: np.dtype[Any], weak_type: bool) -> Any:
-    # Lazy: the lax modules import ad_util to register their rules (a circle otherwise).
-    from trellax._src.lax.structural import convert_element_type_p
+class TangentPrimitives:
+    """The primitives the tangent helpers below bind. The lax modules that define them import
+    this module (to register their rules), so each fills its entries of :data:`PRIMITIVES` when
+    it is imported, right after the definition: ``lax.shapes`` the cast, broadcast and reshape,
+    ``lax.reductions`` the sum, ``lax.elementwise`` the real part."""
 
+    convert_element_type: Primitive
+    broadcast_in_dim: Primitive
+    reshape: Primitive
+    reduce_sum: Primitive
+    real: Primitive
+
+
+PRIMITIVES = TangentPrimitives()
+
+
+def convert(x: Any, d: np.dtype[Any], weak_type: bool) -> Any:
     if x.dtype == d and x.weak_type == weak_type:
         return x
-    return convert_element_type_p.bind(x, new_dtype=d, weak_type=weak_type)
+    return PRIMITIVES.convert_element_type.bind(x, new_dtype=d, weak_type=weak_type)
 
 
 def broadcast_to_shape(x: Any, shape: tuple[int, ...]) -> Any:
     """``x`` (0-d, or of equal rank with size-1 axes, or fewer leading axes) broadcast."""
-    # Lazy: the lax modules import ad_util to register their rules (a circle otherwise).
-    from trellax._src.lax.structural import broadcast_in_dim_p
-
     if tuple(x.shape) == shape:
         return x
     n = len(shape)
     dims = tuple(range(n - len(x.shape), n))
-    return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=dims)
+    return PRIMITIVES.broadcast_in_dim.bind(x, shape=shape, broadcast_dimensions=dims)
 
 
 def unbroadcast(ct: Any, aval: Any) -> Any:
     """The transpose of implicit broadcasting: ``ct`` summed down to ``aval``'s shape (and cast
     to its dtype if that differs; the weak flag is the cotangent's own)."""
-    # Lazy: the lax modules import ad_util to register their rules (a circle otherwise).
-    from trellax._src.lax.reductions import reduce_sum_p
-    from trellax._src.lax.structural import reshape_p
-
     shape = tuple(aval.shape)
     if tuple(ct.shape) != shape:
         lead = len(ct.shape) - len(shape)
@@ -230,15 +234,12 @@ def unbroadcast(ct: Any, aval: Any) -> Any:
             lead + i for i, s in enumerate(shape) if s == 1 and ct.shape[lead + i] != 1
         )
         if axes:
-            ct = reduce_sum_p.bind(ct, axes=axes)
+            ct = PRIMITIVES.reduce_sum.bind(ct, axes=axes)
         if tuple(ct.shape) != shape:
-            ct = reshape_p.bind(ct, new_sizes=shape, dimensions=None)
+            ct = PRIMITIVES.reshape.bind(ct, new_sizes=shape, dimensions=None)
     if ct.dtype != aval.dtype:
         if ct.dtype.kind == "c" and aval.dtype.kind != "c":
-            # Lazy: the lax modules import ad_util to register their rules (a circle otherwise).
-            from trellax._src.lax.elementwise import real_p
-
-            ct = real_p.bind(ct)
+            ct = PRIMITIVES.real.bind(ct)
         ct = convert(ct, aval.dtype, aval.weak_type)
     return ct
 

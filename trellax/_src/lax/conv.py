@@ -18,18 +18,31 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from trellax._src.backend import conv as conv_kernels
+from trellax._src.backend.array import ArrayImpl
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
-from trellax._src.lax import ad_util
+from trellax._src.lax import ad_util, structural
 from trellax._src.lax._base import asarray, check_dtype, num, same_dtypes_error
-from trellax._src.lax.elementwise import add_p, max_p, min_p, mul_p
+from trellax._src.lax.elementwise import (
+    add_p,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    eq,
+    max_p,
+    min_p,
+    mul_p,
+)
 from trellax._src.lax.shapes import Dims, axis_size, moveaxis
 from trellax._src.lax.structural import (
     broadcast_in_dim_p,
+    pad,
     pad_p,
     reshape_p,
+    rev,
+    transpose,
     transpose_p,
 )
 
@@ -286,7 +299,6 @@ def _batch_grouped(
     """``batch_group_count=b``: the lhs batch and the rhs output features are split into ``b``
     groups, group ``k`` of the output features convolving batch group ``k`` (XLA's definition);
     one primitive convolution per group, concatenated along the output feature axis."""
-    from trellax._src.lax import structural
 
     name = "conv_general_dilated"
     n, o = x.shape[dn.lhs_spec[0]], y.shape[dn.rhs_spec[0]]
@@ -468,8 +480,6 @@ def conv_transpose(
     else:
         pads = padding
     if transpose_kernel:
-        from trellax._src.lax.structural import rev, transpose
-
         y = rev(y, tuple(dn.rhs_spec[2:]))
         perm = list(range(y.ndim))
         perm[dn.rhs_spec[0]], perm[dn.rhs_spec[1]] = perm[dn.rhs_spec[1]], perm[dn.rhs_spec[0]]
@@ -565,7 +575,6 @@ def reduce_window(
     init = asarray(init_value)
     if init.ndim != 0:
         raise TypeError(f"{name}: init_value must be a scalar, got shape {init.shape}")
-    from trellax._src.backend.array import ArrayImpl
 
     concrete = isinstance(init, ArrayImpl)
     if concrete and bool(np.asarray(init) == _identity(comp, init.dtype)):
@@ -607,16 +616,12 @@ def _window_offsets(params: dict[str, Any], ndim: int) -> list[tuple[list[int], 
 
 
 def _padded(x: Any, fill: Any, params: dict[str, Any]) -> Any:
-    from trellax._src.lax.structural import pad
 
     cfg = [(lo, hi, bd - 1) for (lo, hi), bd in zip(params["padding"], params["base_dilation"])]
     return pad(x, fill, cfg)
 
 
 def _reduce_window_jvp(t: Any, ans: Any, x: Any, init: Any, **params: Any) -> Any:
-    from trellax._src.lax.elementwise import bitwise_and, bitwise_not, bitwise_or, eq
-    from trellax._src.lax.structural import select, slice
-
     comp = params["computation"]
     if comp == "add":
         zero = ad_util.const(t, 0, weak_type=False)
@@ -631,22 +636,20 @@ def _reduce_window_jvp(t: Any, ans: Any, x: Any, init: Any, **params: Any) -> An
     found: Any = None
     for _, starts in _window_offsets(params, x.ndim):
         limits = [s + (n - 1) * st + 1 for s, n, st in zip(starts, shape, strides)]
-        xs = slice(xp, starts, limits, strides)
-        ts = slice(tp, starts, limits, strides)
+        xs = structural.slice(xp, starts, limits, strides)
+        ts = structural.slice(tp, starts, limits, strides)
         hit = eq(xs, ans)
         if found is None:
-            out, found = select(hit, ts, ad_util.zeros(_aval(ts))), hit
+            out, found = structural.select(hit, ts, ad_util.zeros(_aval(ts))), hit
         else:
             take = bitwise_and(hit, bitwise_not(found))
-            out, found = select(take, ts, out), bitwise_or(found, hit)
+            out, found = structural.select(take, ts, out), bitwise_or(found, hit)
     return out
 
 
 def _reduce_window_transpose(ct: Any, x: Any, init: Any, **params: Any) -> list[Any]:
     """The window sum's transpose: each offset scatters ``ct`` back (an interior-padded copy),
     then padding and base dilation are undone."""
-    from trellax._src.lax.structural import pad, slice
-
     if params["computation"] != "add":
         raise NotImplementedError("only the window sum is linear")
     aval = x.aval
@@ -664,7 +667,7 @@ def _reduce_window_transpose(ct: Any, x: Any, init: Any, **params: Any) -> list[
         total = term if total is None else ad_util.add_tangents(total, term)
     assert total is not None
     g = pad(total, zero, [(-lo, -hi, 0) for lo, hi in params["padding"]])
-    g = slice(g, [0] * aval.ndim, dil, params["base_dilation"])
+    g = structural.slice(g, [0] * aval.ndim, dil, params["base_dilation"])
     return [g, None]
 
 

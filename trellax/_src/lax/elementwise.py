@@ -36,7 +36,8 @@ from trellax._src.lax._base import (
     to_bool,
 )
 from trellax._src.lax.naryop import naryop
-from trellax._src.lax.shapes import def_elementwise
+from trellax._src.lax.select_n import select
+from trellax._src.lax.shapes import convert_element_type, def_elementwise
 
 # -- arithmetic -----------------------------------------------------------------------------------
 add_p = naryop("add", backend.add, [num, num])
@@ -104,6 +105,7 @@ def _frexp_abstract_eval(x: AbstractValue) -> tuple[ShapedArray, ShapedArray]:
 
 # -- complex parts -------------------------------------------------------------------------------
 real_p = naryop("real", backend.real, [complex_], result_dtype=complex_to_real)
+ad_util.PRIMITIVES.real = real_p
 imag_p = naryop("imag", backend.imag, [complex_], result_dtype=complex_to_real)
 conj_p = naryop("conj", backend.conj, [complex_])
 
@@ -243,9 +245,6 @@ def mul(x: ArrayLike, y: ArrayLike, *, out_dtype: Any = None) -> Array:
     ``out_dtype``, both are converted to it first (JAX's definition of that option)."""
     if out_dtype is None:
         return prim_bind_mul(asarray(x), asarray(y))
-    # structural imports this module, so its convert_element_type is looked up at call time
-    from trellax._src.lax.structural import convert_element_type
-
     return _mul(convert_element_type(x, out_dtype), convert_element_type(y, out_dtype))
 
 
@@ -384,7 +383,6 @@ ad_util.defjvp(
 
 def _balanced_eq(x: Array, z: Array, y: Array) -> Array:
     """1 where x is the result and y is not, 1/2 where both are (ties share the gradient)."""
-    from trellax._src.lax.structural import select
 
     shape = tuple(z.shape)
     one, zero, two = (ad_util.broadcast_to_shape(_c(z, v), shape) for v in (1, 0, 2))
@@ -405,7 +403,6 @@ ad_util.defjvp(
 
 
 def _abs_jvp(t: Array, ans: Array, x: Array) -> Array:
-    from trellax._src.lax.structural import convert_element_type, select
 
     if dtypes.kind(x.dtype) == "c":
         # Re(t * conj(x) / |x|), with |x| cast (strong) to the complex dtype; 0 at x = 0.
@@ -415,7 +412,6 @@ def _abs_jvp(t: Array, ans: Array, x: Array) -> Array:
 
 
 def _replace_zero(x: Array) -> Array:
-    from trellax._src.lax.structural import select
 
     return select(eq(x, _c(x, 0)), ad_util.broadcast_to_shape(_c(x, 1), tuple(x.shape)), x)
 
@@ -473,7 +469,6 @@ ad_util.defjvp(integer_pow_p, _integer_pow_jvp)
 
 
 def _pow_jvp_x(t: Array, ans: Array, x: Array, y: Array) -> Array:
-    from trellax._src.lax.structural import convert_element_type, select
 
     if dtypes.kind(y.dtype) in ("i", "u"):
         yf = convert_element_type(y, x.dtype)

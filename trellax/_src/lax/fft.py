@@ -28,8 +28,10 @@ from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
+from trellax._src.lax import elementwise as ew
 from trellax._src.lax._base import Category, asarray, check_dtype
 from trellax._src.lax.shapes import leading_rule
+from trellax._src.lax.structural import pad_p
 
 FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
 
@@ -102,8 +104,6 @@ def fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Ar
 
 
 def _fft_transpose(ct: Any, x: Any, *, fft_type: str, fft_lengths: tuple[int, ...]) -> list[Any]:
-    from trellax._src.lax import elementwise as ew
-    from trellax._src.lax.structural import pad_p
 
     if fft_type in ("FFT", "IFFT"):
         # The DFT matrix is symmetric: FFT and IFFT are their own transposes.

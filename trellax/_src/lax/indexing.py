@@ -25,12 +25,16 @@ from typing import Any, NamedTuple, TypeVar
 
 from trellax._src.backend import numpy_indexing as numpy_indexing_kernels
 from trellax._src.backend.numpy import Impl
+from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, same_dtypes_error
-from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front
+from trellax._src.lax.elementwise import add_p, div_p, eq_p, mul_p, neg
+from trellax._src.lax.select_n import select_n_p
+from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, convert_element_type_p
 
 
 class GatherDimensionNumbers(NamedTuple):
@@ -344,7 +348,6 @@ def scatter_sub(
 ) -> Array:
     """XLA's scatter with subtraction: ``scatter_add`` of the negated ``updates`` (repeated
     windows subtract repeatedly; differentiable through ``scatter_add`` and ``neg``)."""
-    from trellax._src.lax.elementwise import neg
 
     out: Array = scatter_add(
         operand,
@@ -398,13 +401,11 @@ def _inverse_slice_sizes(
 
 
 def _zeros_like(x: Any) -> Any:
-    from trellax._src.lax import ad_util
 
     return ad_util.zeros(ShapedArray._fast(tuple(x.shape), x.dtype, x.weak_type))
 
 
 def _full(shape: tuple[int, ...], like: Any, value: Any) -> Any:
-    from trellax._src.lax import ad_util
 
     return ad_util.broadcast_to_shape(ad_util.const(like, value, like.weak_type), shape)
 
@@ -429,7 +430,6 @@ def _gather_transpose(
     mode: GatherScatterMode,
     fill_value: Any,
 ) -> list[Any]:
-    from trellax._src.lax import ad_util
 
     if ad_util.is_undefined(indices):
         raise TypeError("gather is not linear in its indices")
@@ -448,7 +448,6 @@ gather_p.def_transpose(_gather_transpose)
 
 
 def _scatter_add_jvp(primals: Any, tangents: Any, **params: Any) -> tuple[Any, Any]:
-    from trellax._src.lax import ad_util
 
     operand, indices, updates = primals
     ans = scatter_add_p.bind(operand, indices, updates, **params)
@@ -466,7 +465,6 @@ def _scatter_add_transpose(
     dimension_numbers: ScatterDimensionNumbers,
     mode: GatherScatterMode,
 ) -> list[Any]:
-    from trellax._src.lax import ad_util
 
     if ad_util.is_undefined(indices):
         raise TypeError("scatter-add is not linear in its indices")
@@ -494,8 +492,6 @@ def _update_ids(indices: Any, updates: Any, dn: ScatterDimensionNumbers) -> Any:
     """Per update element, 1 + the flat number of its scatter position (int32 constants)."""
     import numpy as np
 
-    from trellax._src.core import core
-
     ushape = tuple(updates.shape)
     scatter_axes = [p for p in range(len(ushape)) if p not in dn.update_window_dims]
     batch = [ushape[p] for p in scatter_axes]
@@ -514,8 +510,6 @@ def _landed_masks(
     mode: Any,
 ) -> tuple[Any, Any]:
     """(operand elements nobody overwrote, update elements that landed), both bool."""
-    from trellax._src.lax import ad_util
-    from trellax._src.lax.elementwise import eq_p
 
     ids = _update_ids(indices, updates, dn)
     zeros = ad_util.zeros(ShapedArray._fast(tuple(operand.shape), ids.dtype, False))
@@ -536,8 +530,6 @@ def _landed_masks(
 def _scatter_jvp(
     primals: Any, tangents: Any, *, dimension_numbers: ScatterDimensionNumbers, mode: Any
 ) -> tuple[Any, Any]:
-    from trellax._src.lax import ad_util
-    from trellax._src.lax.structural import select_n_p
 
     operand, indices, updates = primals
     ans = scatter_p.bind(operand, indices, updates, dimension_numbers=dimension_numbers, mode=mode)
@@ -556,7 +548,6 @@ scatter_p.def_jvp(_scatter_jvp)
 def _scatter_mul_jvp(
     primals: Any, tangents: Any, *, dimension_numbers: ScatterDimensionNumbers, mode: Any
 ) -> tuple[Any, Any]:
-    from trellax._src.lax.elementwise import mul_p
 
     operand, indices, updates = primals
     params = dict(dimension_numbers=dimension_numbers, mode=mode)
@@ -579,9 +570,6 @@ def _scatter_extremal_jvp(prim: Primitive) -> Any:
         primals: Any, tangents: Any, *, dimension_numbers: ScatterDimensionNumbers, mode: Any
     ) -> tuple[Any, Any]:
         """Ties share the tangent equally (operand included), like JAX's max rules."""
-        from trellax._src.lax import ad_util
-        from trellax._src.lax.elementwise import add_p, div_p, eq_p, mul_p
-        from trellax._src.lax.structural import convert_element_type_p, select_n_p
 
         operand, indices, updates = primals
         dn = dimension_numbers

@@ -28,6 +28,7 @@ from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
+from trellax._src.lax import elementwise as ew
 from trellax._src.lax._base import (
     asarray,
     check_dtype,
@@ -35,7 +36,16 @@ from trellax._src.lax._base import (
     inexact,
     same_dtypes_error,
 )
+from trellax._src.lax.elementwise import conj_p, neg_p
+from trellax._src.lax.reductions import dot_general_p, reduce_sum_p
 from trellax._src.lax.shapes import leading_rule
+from trellax._src.lax.structural import (
+    _convert,
+    broadcast_in_dim_p,
+    convert_element_type_p,
+    transpose,
+    transpose_p,
+)
 
 Shape = tuple[int, ...]
 DType = np.dtype[Any]
@@ -95,8 +105,6 @@ def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Array:
 
 def symmetrize(x: Array) -> Array:
     """``(x + x^H) / 2`` with lax operations (keeps the dtype and the weak flag)."""
-    from trellax._src.lax import elementwise as ew
-    from trellax._src.lax.structural import transpose
 
     perm = (*range(x.ndim - 2), x.ndim - 1, x.ndim - 2)
     xh = transpose(x, perm)
@@ -104,8 +112,6 @@ def symmetrize(x: Array) -> Array:
         xh = ew.conj(xh)
     half = asarray(np.array(0.5, dtype=x.dtype))
     if x.weak_type:
-        from trellax._src.lax.structural import _convert
-
         half = _convert(half, x.dtype, True)
     return ew.mul(ew.add(x, xh), half)
 
@@ -333,7 +339,6 @@ def slogdet(x: ArrayLike) -> tuple[Array, Array]:
 
 def _mm(a: Any, b: Any) -> Any:
     """Batched matrix product over the last two axes (equal batch shapes)."""
-    from trellax._src.lax.reductions import dot_general_p
 
     nd = a.ndim
     batch = tuple(range(nd - 2))
@@ -346,14 +351,12 @@ def _mm(a: Any, b: Any) -> Any:
 
 
 def _mT(x: Any) -> Any:
-    from trellax._src.lax.structural import transpose_p
 
     nd = x.ndim
     return transpose_p.bind(x, permutation=(*range(nd - 2), nd - 1, nd - 2))
 
 
 def _H(x: Any) -> Any:
-    from trellax._src.lax.elementwise import conj_p
 
     xt = _mT(x)
     return conj_p.bind(xt) if dtypes.kind(x.dtype) == "c" else xt
@@ -375,15 +378,12 @@ def _tri_mask(x: Any, lower: bool, unit_diagonal: bool = False) -> Any:
 
 
 def _trace(x: Any) -> Any:
-    from trellax._src.lax import elementwise as ew
-    from trellax._src.lax.reductions import reduce_sum_p
 
     nd = x.ndim
     return reduce_sum_p.bind(ew.mul(x, _eye_like(x)), axes=(nd - 2, nd - 1))
 
 
 def _neg(x: Any) -> Any:
-    from trellax._src.lax.elementwise import neg_p
 
     return neg_p.bind(x)
 
@@ -392,7 +392,6 @@ ad_util.defjvp(inv_p, lambda t, ans, x: _neg(_mm(_mm(ans, t), ans)))
 
 
 def _det_jvp(t: Any, ans: Any, x: Any) -> Any:
-    from trellax._src.lax import elementwise as ew
 
     return ew.mul(ans, _trace(solve_p.bind(x, t)))
 
@@ -401,7 +400,6 @@ ad_util.defjvp(det_p, _det_jvp)
 
 
 def _slogdet_jvp(primals: Any, tangents: Any) -> tuple[Any, Any]:
-    from trellax._src.lax import elementwise as ew
 
     (x,), (t,) = primals, tangents
     sign, logabsdet = slogdet_p.bind_multi(x)
@@ -431,7 +429,6 @@ solve_p.def_transpose(_solve_transpose)
 
 
 def _op(x: Any, transpose_a: bool, conjugate_a: bool) -> Any:
-    from trellax._src.lax.elementwise import conj_p
 
     if transpose_a:
         x = _mT(x)
@@ -452,7 +449,6 @@ def _triangular_solve_jvp_a(
     conjugate_a: bool,
     unit_diagonal: bool,
 ) -> Any:
-    from trellax._src.lax import elementwise as ew
 
     t = ew.mul(t, _tri_mask(t, lower, unit_diagonal))
     op_t = _op(t, transpose_a, conjugate_a)
@@ -483,7 +479,6 @@ triangular_solve_p.def_transpose(_triangular_solve_transpose)
 
 
 def _cholesky_jvp(primals: Any, tangents: Any) -> tuple[Any, Any]:
-    from trellax._src.lax import elementwise as ew
 
     (x,), (sigma_dot,) = primals, tangents
     lo = cholesky_p.bind(x)
@@ -520,9 +515,6 @@ cholesky_p.def_jvp(_cholesky_jvp)
 
 
 def _eigh_jvp(primals: Any, tangents: Any, *, lower: bool) -> tuple[Any, Any]:
-    from trellax._src.lax import elementwise as ew
-    from trellax._src.lax.reductions import reduce_sum_p
-    from trellax._src.lax.structural import broadcast_in_dim_p, convert_element_type_p
 
     (a,), (a_dot,) = primals, tangents
     v, w_real = eigh_p.bind_multi(a, lower=lower)
@@ -549,7 +541,6 @@ def _cast(x: Any, d: Any) -> Any:
 
 def _row(s: Any, shape: Shape) -> Any:
     """``s[..., None, :]`` broadcast to ``shape``."""
-    from trellax._src.lax.structural import broadcast_in_dim_p
 
     nd = len(shape)
     return broadcast_in_dim_p.bind(s, shape=shape, broadcast_dimensions=(*range(nd - 2), nd - 1))
@@ -558,8 +549,6 @@ def _row(s: Any, shape: Shape) -> Any:
 def _svd_jvp(
     primals: Any, tangents: Any, *, full_matrices: bool, compute_uv: bool
 ) -> tuple[Any, Any]:
-    from trellax._src.lax import elementwise as ew
-    from trellax._src.lax.reductions import reduce_sum_p
 
     (a,), (da,) = primals, tangents
     if compute_uv and full_matrices and a.shape[-1] != a.shape[-2]:
@@ -608,7 +597,6 @@ svd_p.def_jvp(_svd_jvp)
 
 
 def _qr_jvp(primals: Any, tangents: Any, *, full_matrices: bool) -> tuple[Any, Any]:
-    from trellax._src.lax import elementwise as ew
 
     (x,), (dx,) = primals, tangents
     m, n = x.shape[-2:]
@@ -643,8 +631,6 @@ def _eig_jvp(primals: Any, tangents: Any, *, compute_right_eigenvectors: bool) -
     """Eigenvalues only, as JAX: ``dw = diag(V^-1 dA V)`` (a diagonalizable input). The
     derivatives of non-symmetric eigenvectors need assumptions on the input (distinct eigenvalues,
     a normalization) that cannot be checked, so JAX refuses them, and so does trellax."""
-    from trellax._src.lax import elementwise as ew
-    from trellax._src.lax.reductions import reduce_sum_p
 
     if compute_right_eigenvectors:
         raise NotImplementedError(

@@ -19,6 +19,7 @@ from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
+from trellax._src.lax import elementwise as ew
 from trellax._src.lax._base import (
     any_,
     asarray,
@@ -29,6 +30,18 @@ from trellax._src.lax._base import (
     number,
 )
 from trellax._src.lax.shapes import Dims, all_at_front, moveaxis, shift_axes
+from trellax._src.lax.structural import (
+    broadcast_in_dim_p,
+    broadcasted_iota,
+    concatenate_p,
+    convert_element_type_p,
+    pad_p,
+    reshape_p,
+    rev_p,
+    select_n_p,
+    slice_p,
+    transpose_p,
+)
 
 Shape = tuple[int, ...]
 DotDimensionNumbers: TypeAlias = tuple[
@@ -54,6 +67,7 @@ def _reduction(name: str, kernel: Impl, accepted: Any, *, keep_weak: bool = True
 
 
 reduce_sum_p = _reduction("reduce_sum", backend.reduce_sum, number)
+ad_util.PRIMITIVES.reduce_sum = reduce_sum_p
 reduce_prod_p = _reduction("reduce_prod", backend.reduce_prod, number)
 reduce_max_p = _reduction("reduce_max", backend.reduce_max, any_)
 reduce_min_p = _reduction("reduce_min", backend.reduce_min, any_)
@@ -332,7 +346,6 @@ def dot(
 
 def _keep_axes_broadcast(x: Any, shape: Shape, axes: Shape) -> Any:
     """A reduction's result broadcast back over the reduced ``axes`` to ``shape``."""
-    from trellax._src.lax.structural import broadcast_in_dim_p
 
     kept = tuple(i for i in range(len(shape)) if i not in axes)
     return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=kept)
@@ -350,8 +363,6 @@ def _chooser_jvp(prim: Primitive) -> Any:
     result gives NaN: no element equals it)."""
 
     def rule(t: Any, ans: Any, x: Any, *, axes: Shape) -> Any:
-        from trellax._src.lax import elementwise as ew
-        from trellax._src.lax.structural import convert_element_type_p
 
         shape = tuple(x.shape)
         where = ew.eq(x, _keep_axes_broadcast(ans, shape, axes))
@@ -368,8 +379,6 @@ ad_util.defjvp(reduce_min_p, _chooser_jvp(reduce_min_p))
 
 def _prod_of_others(x: Any, axis: int) -> Any:
     """``prod_{j != i} x_j`` along ``axis`` without dividing (exact at zeros)."""
-    from trellax._src.lax import elementwise as ew
-    from trellax._src.lax.structural import pad_p, rev_p
 
     n = x.ndim
     one = ad_util.const(x, 1)
@@ -377,13 +386,10 @@ def _prod_of_others(x: Any, axis: int) -> Any:
     left = pad_p.bind(cumprod_p.bind(x, axis=axis, reverse=False), one, padding_config=shift)
     rshift = tuple((-1, 1, 0) if i == axis else (0, 0, 0) for i in range(n))
     right = pad_p.bind(cumprod_p.bind(x, axis=axis, reverse=True), one, padding_config=rshift)
-    del rev_p
     return ew.mul(left, right)
 
 
 def _reduce_prod_jvp(t: Any, ans: Any, x: Any, *, axes: Shape) -> Any:
-    from trellax._src.lax import elementwise as ew
-    from trellax._src.lax.structural import reshape_p, transpose_p
 
     if not axes:
         return t
@@ -419,7 +425,6 @@ ad_util.deflinear(cumsum_p, _cumsum_transpose)
 
 
 def _slice_axis(x: Any, start: int, stop: int | None, stride: int, axis: int) -> Any:
-    from trellax._src.lax.structural import slice_p
 
     n = x.shape[axis]
     stop = n if stop is None else (stop if stop >= 0 else n + stop)
@@ -434,8 +439,6 @@ def _slice_axis(x: Any, start: int, stop: int | None, stride: int, axis: int) ->
 
 def _interleave(a: Any, b: Any, axis: int) -> Any:
     """``[a0, b0, a1, b1, ...]`` along ``axis`` (``a`` has as many or one more elements)."""
-    from trellax._src.lax import elementwise as ew
-    from trellax._src.lax.structural import pad_p
 
     extra = 1 if a.shape[axis] == b.shape[axis] else 0
     cfg_a = tuple((0, extra, 1) if i == axis else (0, 0, 0) for i in range(a.ndim))
@@ -449,7 +452,6 @@ def _interleave(a: Any, b: Any, axis: int) -> Any:
 def _pair_scan(combine: Any, x: Any, t: Any, axis: int) -> tuple[Any, Any]:
     """The prefix scan of (value, tangent) pairs in the recursive odd/even order JAX's
     ``associative_scan`` uses, so ties are shared exactly as JAX's derivatives share them."""
-    from trellax._src.lax.structural import concatenate_p
 
     n = x.shape[axis]
     if n < 2:
@@ -480,8 +482,6 @@ def _cumulative_select_jvp(prim: Primitive) -> Any:
     a tie equally (so ``cummax([1, 1, 0]).sum()`` has gradient ``[2, 1, 0]``, as in JAX)."""
 
     def rule(t: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> Any:
-        from trellax._src.lax import elementwise as ew
-        from trellax._src.lax.structural import rev_p
 
         chooser = ew.max_p if prim is cummax_p else ew.min_p
 
@@ -505,13 +505,6 @@ ad_util.defjvp(cummin_p, _cumulative_select_jvp(cummin_p))
 
 def _cumprod_jvp(t: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> Any:
     """d y_i = sum_{j<=i} t_j prod_{k<=i, k!=j} x_k, computed without dividing by x."""
-    from trellax._src.lax import elementwise as ew
-    from trellax._src.lax.structural import (
-        broadcast_in_dim_p,
-        broadcasted_iota,
-        pad_p,
-        select_n_p,
-    )
 
     n = x.ndim
     size = x.shape[axis]
@@ -569,7 +562,6 @@ def _sort_jvp(
 def _sort_transpose(
     cts: Any, *operands: Any, dimension: int, is_stable: bool, num_keys: int
 ) -> list[Any]:
-    from trellax._src.lax.structural import broadcasted_iota
 
     keys = operands[:num_keys]
     if any(ad_util.is_undefined(k) for k in keys) or len(operands) != num_keys + 1:
@@ -605,7 +597,6 @@ def _remaining(n: int, *removed: Sequence[int]) -> list[int]:
 def _dot_transpose_lhs(
     ct: Any, x_aval: ShapedArray, y: Any, dimension_numbers: Any, swap_ans: bool = False
 ) -> Any:
-    from trellax._src.lax.structural import transpose_p
 
     (x_contract, y_contract), (x_batch, y_batch) = dimension_numbers
     x_kept = _remaining(len(x_aval.shape), x_contract, x_batch)

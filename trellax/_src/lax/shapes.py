@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import numpy as backend
+from trellax._src.backend.array import ArrayImpl
 from trellax._src.backend.numpy import Impl
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
@@ -187,6 +188,7 @@ def _shape_tuple(name: str, shape: Any) -> Shape:
 
 convert_element_type_p = _prim("convert_element_type", backend.convert_element_type)
 def_elementwise(convert_element_type_p, fusable=True)
+ad_util.PRIMITIVES.convert_element_type = convert_element_type_p
 
 
 @convert_element_type_p.def_abstract_eval
@@ -204,8 +206,6 @@ def convert_element_type(x: ArrayLike, new_dtype: DTypeLike, *, weak_type: bool 
     if type(x) is int:
         # A Python int goes straight to the target dtype (JAX): 2**40 -> float32 works with x64
         # off, and an integer target wraps instead of raising.
-        from trellax._src.backend.array import ArrayImpl
-
         return _convert(ArrayImpl._new(_python_int_as(x, d), d, False), d, weak_type)
     a = asarray(x)
     if dtypes.kind(a.dtype) == "c" and dtypes.kind(d) != "c":
@@ -268,6 +268,7 @@ def bitcast_convert_type(x: ArrayLike, new_dtype: DTypeLike) -> Array:
 # -- broadcasting and reshaping -----------------------------------------------------------------
 
 broadcast_in_dim_p = _prim("broadcast_in_dim", backend.broadcast_in_dim, fp_free=True)
+ad_util.PRIMITIVES.broadcast_in_dim = broadcast_in_dim_p
 
 
 @broadcast_in_dim_p.def_abstract_eval
@@ -325,6 +326,7 @@ def broadcast_to(x: ArrayLike, shape: ShapeLike) -> Array:
 
 
 reshape_p = _prim("reshape", backend.reshape, fp_free=True)
+ad_util.PRIMITIVES.reshape = reshape_p
 
 
 @reshape_p.def_abstract_eval
@@ -446,9 +448,7 @@ def _convert_transpose(ct: Any, x: Any, *, new_dtype: Any, weak_type: bool) -> l
     # gets an f16 gradient, a weak one a weak gradient.
     aval = x.aval
     if dtypes.kind(ct.dtype) == "c" and dtypes.kind(aval.dtype) != "c":
-        from trellax._src.lax.elementwise import real_p
-
-        ct = real_p.bind(ct)
+        ct = ad_util.PRIMITIVES.real.bind(ct)
     return [ad_util.convert(ct, aval.dtype, aval.weak_type)]
 
 
@@ -475,9 +475,7 @@ def _broadcast_in_dim_transpose(
 
 
 def _reduce_sum(x: Any, axes: Shape) -> Any:
-    from trellax._src.lax.reductions import reduce_sum_p
-
-    return reduce_sum_p.bind(x, axes=tuple(axes))
+    return ad_util.PRIMITIVES.reduce_sum.bind(x, axes=tuple(axes))
 
 
 def _reshape_back(ct: Any, x: Any, **params: Any) -> list[Any]:

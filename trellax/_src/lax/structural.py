@@ -19,16 +19,17 @@ from trellax._src.core.core import AbstractValue, ShapedArray
 from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
+from trellax._src.lax import elementwise as ew
 from trellax._src.lax._base import (
     any_,
     asarray,
     check_dtype,
     check_same_dtypes,
-    elementwise_shape,
     integer,
     num,
     same_dtypes_error,
 )
+from trellax._src.lax.elementwise import sub_p
 from trellax._src.lax.indexing import (
     GatherDimensionNumbers,
     GatherScatterMode,
@@ -36,6 +37,12 @@ from trellax._src.lax.indexing import (
     gather_p,
     scatter_p,
 )
+
+# select_n, defined in lax.select_n (below the elementwise module, which builds select with it)
+from trellax._src.lax.select_n import core_get_aval
+from trellax._src.lax.select_n import select as select
+from trellax._src.lax.select_n import select_n as select_n
+from trellax._src.lax.select_n import select_n_p as select_n_p
 from trellax._src.lax.shapes import (
     Dims,
     Shape,
@@ -46,7 +53,6 @@ from trellax._src.lax.shapes import (
     all_at_front,
     axis_size,
     bdim_at_front,
-    def_elementwise,
     moveaxis,
 )
 
@@ -266,40 +272,6 @@ def broadcasted_iota(dtype: DTypeLike, shape: Sequence[int], dimension: int) -> 
     return iota_p.bind(dtype=d, shape=dims, dimension=int(dimension))
 
 
-select_n_p = _prim("select_n", backend.select_n, fp_free=True)
-def_elementwise(select_n_p, fusable=True)
-
-
-@select_n_p.def_abstract_eval
-def _select_n_abstract_eval(which: AbstractValue, *cases: AbstractValue) -> ShapedArray:
-    if len(cases) == 2:  # the common case (where): one bool predicate, two cases of one type
-        f, t = cases
-        d = f.dtype
-        s = f.shape
-        if which.dtype is dtypes.bool_ and t.dtype is d and which.shape == s and t.shape == s:
-            return ShapedArray._fast(tuple(s), d, f.weak_type and t.weak_type)
-    if not cases:
-        raise ValueError("select_n requires at least one case")
-    if which.dtype != dtypes.bool_ and dtypes.kind(which.dtype) not in ("i", "u"):
-        raise TypeError(f"select_n which must be boolean or integer type, got {which.dtype.name}.")
-    if which.dtype == dtypes.bool_ and len(cases) > 2:
-        raise TypeError("select_n with a boolean predicate takes at most two cases")
-    check_same_dtypes("select", cases)  # JAX's message names lax.select
-    shapes = [tuple(c.shape) for c in cases]
-    shape = elementwise_shape("select_n", tuple(which.shape), *shapes)
-    return _aval(shape, cases[0].dtype, all(c.weak_type for c in cases))
-
-
-def select_n(which: ArrayLike, *cases: ArrayLike) -> Array:
-    """``cases[which]`` elementwise; a bool ``which`` picks ``cases[1]`` where True."""
-    return select_n_p.bind(asarray(which), *[asarray(c) for c in cases])
-
-
-def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Array:
-    """``on_true`` where ``pred`` else ``on_false`` (``select_n`` with the cases swapped)."""
-    return select_n(pred, on_false, on_true)
-
-
 clamp_p = _prim("clamp", backend.clamp)
 # elementwise, but its bounds may be 0-d beside a shaped operand: its own batch rule (below)
 clamp_p.elementwise = clamp_p.fusable = True
@@ -400,8 +372,6 @@ def _pad_transpose(
         every = tuple(range(len(ct.shape)))
         total = _reduce_sum(ct, every)
         if t_x is not None:
-            from trellax._src.lax.elementwise import sub_p
-
             total = sub_p.bind(total, _reduce_sum(t_x, every))
         t_pv = total
     return [t_x, t_pv]
@@ -477,33 +447,6 @@ dynamic_update_slice_p.def_jvp(_dynamic_update_slice_jvp)
 dynamic_update_slice_p.def_transpose(_dynamic_update_slice_transpose)
 
 
-def _select_n_jvp(primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
-    which, *cases = primals
-    ans = select_n_p.bind(which, *cases)
-    ts = [ad_util.instantiate(t) for t in tangents[1:]]
-    shape = tuple(ans.shape)
-    ts = [ad_util.broadcast_to_shape(t, shape) for t in ts]
-    return ans, select_n_p.bind(which, *ts)
-
-
-def _select_n_transpose(ct: Any, which: Any, *cases: Any) -> list[Any]:
-    if ad_util.is_undefined(which):
-        raise TypeError("select_n is not linear in its predicate")
-    zeros = ad_util.zeros(core_get_aval(ct))
-    out: list[Any] = [None]
-    for i, c in enumerate(cases):
-        if ad_util.is_undefined(c):
-            picked = select_n_p.bind(which, *[ct if j == i else zeros for j in range(len(cases))])
-            out.append(ad_util.unbroadcast(picked, c.aval))
-        else:
-            out.append(None)
-    return out
-
-
-select_n_p.def_jvp(_select_n_jvp)
-select_n_p.def_transpose(_select_n_transpose)
-
-
 def _clamp_jvp_factor(cond: Any, like: Any) -> Any:
     shape = tuple(cond.shape)
     one = ad_util.broadcast_to_shape(ad_util.const(like, 1), shape)
@@ -513,7 +456,6 @@ def _clamp_jvp_factor(cond: Any, like: Any) -> Any:
 
 def _clamp_rule(which: int) -> Any:
     def rule(t: Any, ans: Any, lo: Any, x: Any, hi: Any) -> Any:
-        from trellax._src.lax import elementwise as ew
 
         if which == 0:  # lo gets the gradient where it is the result (strictly above x, lo < hi)
             cond = ew.bitwise_and(ew.gt(lo, x), ew.lt(lo, hi))
@@ -527,10 +469,6 @@ def _clamp_rule(which: int) -> Any:
 
 
 ad_util.defjvp(clamp_p, _clamp_rule(0), _clamp_rule(1), _clamp_rule(2))
-
-
-def core_get_aval(x: Any) -> ShapedArray:
-    return ShapedArray._fast(tuple(x.shape), x.dtype, x.weak_type)
 
 
 # -- batch rules --------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from trellax._src.core.core import Primitive
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.elementwise import add_p, mul_p, sub_p
-from trellax._src.lax.structural import _convert
+from trellax._src.lax.structural import _convert, bitcast_convert_type, reshape, transpose
 from trellax._src.numpy import (
     indexing,
     joining,
@@ -34,6 +34,7 @@ from trellax._src.numpy import (
     sorting,
     ufuncs,
 )
+from trellax._src.numpy.creation import copy
 from trellax._src.numpy.util import _is_arraylike, _join_scalar
 
 _SYMBOLS = {
@@ -125,7 +126,6 @@ def _astype(self: Array, dtype: Any, copy: bool = False, device: Any = None) -> 
 
 def _copy(self: Array, order: str | None = None) -> Array:
     """A copy (``x.copy()``); arrays are immutable, so it keeps dtype, weak flag and value."""
-    from trellax._src.numpy.creation import copy
 
     return copy(self)
 
@@ -146,7 +146,6 @@ def _round(self: Array, ndigits: int | None = None) -> Any:
 def _view(self: Array, dtype: Any = None) -> Array:
     if dtype is None:
         return self
-    from trellax._src.lax.structural import bitcast_convert_type
 
     d = dtypes.check_user_dtype(dtype, "view")
     old, new = dtypes.itemsize_bits(self.dtype), dtypes.itemsize_bits(d)  # int4 is 4 bits wide
@@ -154,7 +153,6 @@ def _view(self: Array, dtype: Any = None) -> Array:
         raise ValueError("view() of a 0d array is only supported if the itemsize is unchanged.")
     if old == new:
         return bitcast_convert_type(self, d)
-    from trellax._src.lax.structural import reshape
 
     if old > new:
         out = bitcast_convert_type(self, d)
@@ -182,14 +180,12 @@ def _mT(self: Array) -> Array:
         raise ValueError(
             f"x must be at least two-dimensional for matrix_transpose; got {self.ndim=}"
         )
-    from trellax._src.lax.structural import transpose
 
     perm = (*range(self.ndim - 2), self.ndim - 1, self.ndim - 2)
     return transpose(self, perm)
 
 
 def _T(self: Array) -> Array:
-    from trellax._src.lax.structural import transpose
 
     return transpose(self, tuple(reversed(range(self.ndim))))
 

@@ -23,9 +23,17 @@ from trellax._src.core.devices import is_cpu
 from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import scalar_to_array
-from trellax._src.lax.structural import _convert, broadcast_to, concatenate, expand_dims
+from trellax._src.lax.structural import (
+    _convert,
+    broadcast_in_dim,
+    broadcast_to,
+    concatenate,
+    expand_dims,
+    reshape,
+)
 from trellax._src.numpy import creation_traced as traced
 from trellax._src.numpy.extended import handler, is_extended
+from trellax._src.numpy.indexing import _scatter, getitem
 from trellax._src.numpy.util import to_inexact_dtype
 
 DType = np.dtype[Any]
@@ -73,8 +81,6 @@ def array(
     """Creates an array (see :func:`asarray`; ``ndmin`` adds leading dimensions)."""
     out = _array(object, dtype, "array", copy=copy)
     if ndmin > out.ndim:
-        from trellax._src.lax.structural import reshape
-
         out = reshape(out, (1,) * (ndmin - out.ndim) + tuple(out.shape))
     return out
 
@@ -619,7 +625,6 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None
 
 def diag(v: ArrayLike, k: int = 0) -> Array:
     """The k-th diagonal of a 2-D array, or a 2-D array with ``v`` on its k-th diagonal."""
-    from trellax._src.numpy.indexing import _scatter, getitem
 
     a = _array(v, None, "diag", copy=False)
     k = operator.index(k)
@@ -650,7 +655,6 @@ def meshgrid(
     for a in arrays:
         if a.ndim != 1:
             raise ValueError(f"meshgrid arguments must be 1d, got shape {a.shape}")
-    from trellax._src.lax.structural import broadcast_in_dim
 
     swap = indexing == "xy" and len(arrays) >= 2
     sizes = [a.shape[0] for a in arrays]

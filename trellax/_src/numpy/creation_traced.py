@@ -24,7 +24,13 @@ from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
-from trellax._src.lax.structural import _convert, broadcast_in_dim, broadcasted_iota, concatenate
+from trellax._src.lax.structural import (
+    _convert,
+    broadcast_in_dim,
+    broadcasted_iota,
+    concatenate,
+    slice_in_dim_static,
+)
 from trellax._src.numpy.reductions import const
 
 DType = np.dtype[Any]
@@ -193,8 +199,6 @@ def geomspace(
     ax = axis + out.ndim if axis < 0 else axis
     out = lax.mul(_along(sign, tuple(out.shape), ax), out)
     if num > 0:  # exact end points
-        from trellax._src.lax.structural import slice_in_dim_static
-
         first_shape = tuple(1 if i == ax else s for i, s in enumerate(out.shape))
         parts = [_along(lo, first_shape, ax)]
         inner = slice_in_dim_static(out, 1, num - 1 if endpoint else num, ax)

@@ -9,6 +9,7 @@ import numpy as np
 from trellax._src.core.devices import is_cpu
 from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
+from trellax._src.numpy.util import ensure_array
 
 
 def result_type(*args: Any) -> np.dtype[Any]:
@@ -27,7 +28,6 @@ def can_cast(from_: ArrayLike | DTypeLike, to: DTypeLike, casting: str = "safe")
 
 def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
     """``x.astype(dtype)`` as a function (the Array API's ``astype``); the result is strong."""
-    from trellax._src.numpy.util import ensure_array
 
     if not is_cpu(device):
         raise ValueError(f"trellax arrays live on the 'cpu' device only; got device={device!r}")

@@ -23,7 +23,7 @@ from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, shapes, sorting, ufuncs
 from trellax._src.numpy.creation import asarray, zeros_like
 from trellax._src.numpy.reductions import canonicalize_axis
-from trellax._src.numpy.searching import take
+from trellax._src.numpy.searching import take, take_along_axis
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import (
@@ -293,7 +293,6 @@ def choose(
         raise ValueError(f"mode={mode!r} not understood. Must be 'raise', 'wrap', or 'clip'")
     arrays = shapes.broadcast_arrays(index, *promote_args("choose", *choices))
     index, picked = arrays[0], joining.stack(arrays[1:])
-    from trellax._src.numpy.searching import take_along_axis
 
     chosen = take_along_axis(picked, shapes.expand_dims(index, 0), axis=0)[0]
     return _convert(chosen, chosen.dtype, False)  # JAX's choose gives a strong result

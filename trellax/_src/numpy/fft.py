@@ -25,7 +25,8 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.fft import fft as lax_fft
-from trellax._src.lax.structural import _convert, concatenate, pad, slice, transpose
+from trellax._src.lax.structural import _convert, concatenate, iota, pad, slice, transpose
+from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.searching import const
 from trellax._src.numpy.util import ensure_array, promote_args_inexact
 
@@ -42,8 +43,6 @@ def _complex_of(d: DType) -> DType:
 
 def _inexact(fun_name: str, a: Any) -> Array:
     if isinstance(a, (list, tuple)):
-        from trellax._src.numpy.creation import asarray
-
         a = asarray(a)
     (x,) = promote_args_inexact(fun_name, a)
     if x.dtype in (dtypes.float16, dtypes.bfloat16) or dtypes.kind(x.dtype) not in ("f", "c"):
@@ -380,7 +379,6 @@ def _freqs(ranges: Sequence[tuple[int, int]], n: int, d: ArrayLike, dtype: Any) 
 
 
 def _arange(start: int, stop: int) -> Array:
-    from trellax._src.lax.structural import iota
 
     d = dtypes.int32
     return lax.add(iota(d, stop - start), const(start, d))

@@ -19,6 +19,7 @@ import numpy as np
 from trellax._src.core.basearray import Array
 from trellax._src.numpy import joining, shapes
 from trellax._src.numpy.creation import asarray
+from trellax._src.numpy.index_tricks import indices
 from trellax._src.numpy.reductions import canonicalize_axis
 from trellax._src.numpy.util import ensure_array
 
@@ -76,7 +77,6 @@ def fromfunction(
     function: Callable[..., Any], shape: Sequence[int], *, dtype: Any = float, **kwargs: Any
 ) -> Any:
     """``function`` called once with one index array per axis (as ``np.fromfunction``)."""
-    from trellax._src.numpy.index_tricks import indices
 
     grids = indices(tuple(shape), dtype=dtype)
     return function(*[grids[i] for i in range(len(shape))], **kwargs)

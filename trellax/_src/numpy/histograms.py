@@ -16,6 +16,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, shapes, ufuncs
+from trellax._src.numpy.joining import stack
 from trellax._src.numpy.searching import histogram_bin_edges, searchsorted
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import (
@@ -23,6 +24,7 @@ from trellax._src.numpy.util import (
     promote_args_inexact,
     promote_args_inexact_keep_shapes,
 )
+from trellax._src.ops.segment import segment_sum
 
 ArrayLike = Any
 
@@ -67,7 +69,6 @@ def histogramdd(
         flat = ufuncs.add(ufuncs.multiply(flat, m - 1), index)
         edges.append(e)
         sizes.append(m - 1)
-    from trellax._src.ops.segment import segment_sum
 
     total_bins = math.prod(sizes)
     flat = where(valid, flat, total_bins)  # out-of-range points are dropped
@@ -114,6 +115,5 @@ def histogram2d(
 
 
 def _stack(a: Array, b: Array) -> Array:
-    from trellax._src.numpy.joining import stack
 
     return stack([a, b])

@@ -20,7 +20,9 @@ from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, shapes, ufuncs
-from trellax._src.numpy.creation import arange, asarray, linspace, ones
+from trellax._src.numpy.creation import arange, asarray, diag, linspace, ones
+from trellax._src.numpy.searching import nonzero
+from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import check_arraylike, ensure_array
 
 ArrayLike = Any
@@ -99,7 +101,6 @@ def mask_indices(
     n: int, mask_func: Callable[..., Any], k: int = 0, *, size: int | None = None
 ) -> tuple[Array, Array]:
     """The indices where ``mask_func(ones((n, n)), k)`` is nonzero (``tnp.triu``, ...)."""
-    from trellax._src.numpy.searching import nonzero
 
     mask = mask_func(ones((_size("mask_indices", n), n), dtype=dtypes.int32), k)
     i, j = nonzero(mask, size=size)
@@ -282,7 +283,6 @@ def _clamp(x: Array, low: int, high: int) -> Array:
 
 
 def _wrap_negative(x: Array, total: int) -> Array:
-    from trellax._src.numpy.selection import where
 
     if dtypes.kind(x.dtype) == "u":
         return x
@@ -359,7 +359,6 @@ def fill_diagonal(
 
 def diagflat(v: ArrayLike, k: int = 0) -> Array:
     """A 2-D array with the flattened ``v`` on its ``k``-th diagonal."""
-    from trellax._src.numpy.creation import diag
 
     if np.ndim(k) != 0:  # JAX builds its indices with arange(k...): an integer k, a scalar
         if not np.issubdtype(np.result_type(k), np.integer):

@@ -25,6 +25,7 @@ from trellax._src.backend.eager import ConcreteArray
 from trellax._src.config import settings as _config
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import broadcast_shapes
+from trellax._src.core.errors import NonConcreteBooleanIndexError
 from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import asarray, scalar_to_array
@@ -46,6 +47,10 @@ from trellax._src.lax.structural import (
     select_n,
 )
 from trellax._src.lax.structural import slice as lax_slice
+from trellax._src.numpy import ufuncs
+from trellax._src.numpy.reductions import max as tmax
+from trellax._src.numpy.selection import where
+from trellax._src.numpy.ufuncs import divide, negative, power
 from trellax._src.numpy.util import ensure_array
 
 _BASIC = (int, slice, type(None), type(Ellipsis), bool)
@@ -376,7 +381,6 @@ def _index_column(arr: Array, n: int) -> Any:
         if arr.dtype.kind == "i":
             v = np.where(v < 0, v + np.int32(n), v)
         return v
-    from trellax._src.numpy import ufuncs
 
     a = arr
     info = np.iinfo(a.dtype) if a.dtype.kind in "iu" else None
@@ -455,8 +459,6 @@ def _is_bool_mask(item: Any) -> bool:
 
 def _concrete_mask(item: Any) -> np.ndarray[Any, Any]:
     if isinstance(item, Array) and type(item) is not ConcreteArray:
-        from trellax._src.core.errors import NonConcreteBooleanIndexError
-
         raise NonConcreteBooleanIndexError(item)
     return np.asarray(item, dtype=np.bool_)
 
@@ -536,7 +538,6 @@ class _IndexUpdateRef:
         unique_indices: bool = False,
         mode: str | None = None,
     ) -> Array:
-        from trellax._src.numpy.ufuncs import negative
 
         return _scatter(self.array, self.index, negative(values), "add", mode=mode)
 
@@ -562,7 +563,6 @@ class _IndexUpdateRef:
     ) -> Array:
         """``x / d`` where ``d`` is ones with the values multiplied in at the index (JAX's
         definition): integers give floats, repeated indices divide repeatedly."""
-        from trellax._src.numpy.ufuncs import divide
 
         return divide(self.array, self._multiplied_ones(values, mode=mode))
 
@@ -576,7 +576,6 @@ class _IndexUpdateRef:
     ) -> Array:
         """``x ** e`` where ``e`` is ones with the values multiplied in at the index (JAX's
         definition): repeated indices raise repeatedly."""
-        from trellax._src.numpy.ufuncs import power
 
         return power(self.array, self._multiplied_ones(values, mode=mode))
 
@@ -597,8 +596,6 @@ class _IndexUpdateRef:
         element (``x.at[[1, 1]].apply(f)`` gives ``f(f(x[1]))``, as in JAX); out-of-bounds
         indices are dropped unless ``mode="clip"``. ``func`` must keep the dtype."""
         from trellax._src.control_flow.loops import while_loop
-        from trellax._src.numpy.reductions import max as tmax
-        from trellax._src.numpy.selection import where
 
         x = self.array
         zeros = broadcast_to(asarray(np.int32(0)), tuple(x.shape))

@@ -26,6 +26,7 @@ from trellax._src.lax.reductions import cumsum_p
 from trellax._src.lax.structural import _convert, broadcast_in_dim
 from trellax._src.lax.structural import concatenate as lax_concatenate
 from trellax._src.numpy import indexing
+from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.extended import any_extended, handler
 from trellax._src.numpy.reductions import canonicalize_axis, const
 from trellax._src.numpy.shapes import (
@@ -280,8 +281,6 @@ def repeat(
         spread = broadcast_in_dim(expanded, wide, tuple(range(len(wide))))
         return lax_structural.reshape(spread, (*shape[:ax], n * scalar, *shape[ax + 1 :]))
     if isinstance(repeats, (list, tuple)):  # static counts, as NumPy accepts them
-        from trellax._src.numpy.creation import asarray
-
         repeats = asarray(repeats)
     counts = ensure_array("repeat", repeats)
     # JAX checks the counts' shape against the axis (a ValueError) before their dtype

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from trellax._src.core.basearray import Array
+from trellax._src.core.core import broadcast_shapes
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import linalg as lax_linalg
@@ -41,7 +42,10 @@ from trellax._src.lax.structural import (
     transpose,
 )
 from trellax._src.numpy import linalg_ops
-from trellax._src.numpy.searching import const, full
+from trellax._src.numpy.creation import asarray
+from trellax._src.numpy.einsum import einsum
+from trellax._src.numpy.indexing import getitem
+from trellax._src.numpy.searching import concrete_int, const, full
 from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import ensure_array, promote_args_inexact_keep_shapes
 
@@ -240,7 +244,6 @@ def slogdet(a: ArrayLike, *, method: str | None = None) -> SlogdetResult:
 def solve(a: ArrayLike, b: ArrayLike) -> Array:
     """``x`` with ``a @ x = b``. A 1-D ``b`` is one vector (for every matrix of ``a``); otherwise
     ``b`` is a stack of ``[n, k]`` matrices whose batch dimensions broadcast with ``a``'s."""
-    from trellax._src.core.core import broadcast_shapes
 
     x, y = _inexact("solve", a, b)
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
@@ -308,8 +311,6 @@ def lstsq(
     r = lax.sub(linalg_ops.matmul(x, sol), y)
     resid = reduce_sum(lax.mul(_abs(r), _abs(r)), (0,))
     if numpy_resid:
-        from trellax._src.numpy.searching import concrete_int
-
         if concrete_int(rank, "lstsq", "rank") < n or m <= n:
             resid = full((0,), 0, real)
         elif vector:
@@ -394,8 +395,6 @@ def matrix_power(a: ArrayLike, n: int) -> Array:
     giving a float result; ``n == 0`` gives identity matrices of ``a``'s dtype)."""
     x = ensure_array("matrix_power", a) if not isinstance(a, (list, tuple)) else None
     if x is None:
-        from trellax._src.numpy.creation import asarray
-
         x = asarray(a)
     check_static("matrix_power", n=n)
     try:
@@ -562,7 +561,6 @@ def diagonal(x: ArrayLike, /, *, offset: int = 0) -> Array:
     cols = lax.add(iota(d, k), const(max(off, 0), d))
     if k == 0:
         return full((*a.shape[:-2], 0), 0, a.dtype)
-    from trellax._src.numpy.indexing import getitem
 
     out = getitem(a, (Ellipsis, rows, cols))
     return _convert(out, out.dtype, False)
@@ -654,7 +652,6 @@ vecdot = linalg_ops.vecdot
 def multi_dot(arrays: Sequence[ArrayLike], *, precision: Any = None) -> Array:
     """The product of a chain of matrices (the first and last may be vectors), in the order
     ``einsum`` finds cheapest."""
-    from trellax._src.numpy.einsum import einsum
 
     if len(arrays) < 2:
         raise ValueError("multi_dot requires at least two arrays")

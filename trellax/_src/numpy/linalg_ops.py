@@ -10,10 +10,14 @@ import numpy as np
 from trellax._src.backend import eager
 from trellax._src.backend.eager import ConcreteArray
 from trellax._src.core.basearray import Array
+from trellax._src.core.core import broadcast_shapes
 from trellax._src.core.typing import ArrayLike, DType, DTypeLike
 from trellax._src.dtypes import dtypes
+from trellax._src.lax import elementwise as lax
+from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.reductions import dot_general, dot_general_p
-from trellax._src.lax.structural import _convert, broadcast_to, reshape
+from trellax._src.lax.structural import _convert, broadcast_to, reshape, transpose
+from trellax._src.numpy.ufuncs import conjugate, multiply
 from trellax._src.numpy.util import promote_args_keep_shapes
 
 
@@ -85,7 +89,6 @@ def matmul(
 
 
 def _broadcast_batch(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    from trellax._src.core.core import broadcast_shapes
 
     return broadcast_shapes(a, b)
 
@@ -102,8 +105,6 @@ def dot(
     x, y = promote_args_keep_shapes("dot", a, b)
     pref = _preferred(x, preferred_element_type)
     if x.ndim == 0 or y.ndim == 0:
-        from trellax._src.numpy.ufuncs import multiply
-
         out = multiply(x, y)
         if pref is not None:
             out = _convert(out, pref, False)
@@ -122,7 +123,6 @@ def vdot(
     preferred_element_type: DTypeLike | None = None,
 ) -> Array:
     """Flattened dot product, conjugating ``a``."""
-    from trellax._src.numpy.ufuncs import conjugate
 
     x, y = promote_args_keep_shapes("vdot", a, b)
     x = conjugate(reshape(x, (x.size,)))
@@ -152,7 +152,6 @@ def inner(
 
 
 def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
-    from trellax._src.numpy.ufuncs import multiply
 
     x, y = promote_args_keep_shapes("outer", a, b)
     return multiply(reshape(x, (x.size, 1)), reshape(y, (1, y.size)))
@@ -203,8 +202,6 @@ def tensordot(
 
 
 def _moveaxis_last(x: Array, axis: int, fun_name: str) -> Array:
-    from trellax._src.lax._base import canonicalize_axes
-    from trellax._src.lax.structural import transpose
 
     (ax,) = canonicalize_axes(fun_name, (axis,), x.ndim)
     if ax == x.ndim - 1:
@@ -222,8 +219,6 @@ def vecdot(
     preferred_element_type: Any = None,
 ) -> Array:
     """``sum(conj(x1) * x2, axis)`` with the other dimensions broadcast (Array API)."""
-    from trellax._src.core.core import broadcast_shapes
-    from trellax._src.numpy.ufuncs import conjugate
 
     x, y = promote_args_keep_shapes("vecdot", x1, x2)
     if x.ndim == 0 or y.ndim == 0:
@@ -258,7 +253,6 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Array:
 def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Vector-matrix products ``conj(x1) @ x2`` over broadcast batch dimensions: ``(..., n)`` and
     ``(..., n, m)`` give ``(..., m)``."""
-    from trellax._src.numpy.ufuncs import conjugate
 
     x, y = promote_args_keep_shapes("vecmat", x1, x2)
     if x.ndim < 1 or y.ndim < 2:
@@ -272,7 +266,6 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
 
 def kron(a: ArrayLike, b: ArrayLike) -> Array:
     """The Kronecker product: blocks ``a[i, j] * b`` (promoted together)."""
-    from trellax._src.numpy.ufuncs import multiply
 
     x, y = promote_args_keep_shapes("kron", a, b)
     nd = max(x.ndim, y.ndim)
@@ -294,8 +287,6 @@ def cross(
 ) -> Array:
     """Cross products of 3-vectors (2-vectors have a zero z; two 2-vectors give the z component
     only) along ``axisa``/``axisb``, the result's vectors along ``axisc`` (``axis`` sets all)."""
-    from trellax._src.core.core import broadcast_shapes
-    from trellax._src.lax import elementwise as lax
     from trellax._src.lax.structural import concatenate, slice, transpose
 
     x, y = promote_args_keep_shapes("cross", a, b)
@@ -331,7 +322,6 @@ def cross(
     cy = sub(mul(x2_, y0), mul(x0, y2_))
     cz = sub(mul(x0, y1_), mul(x1_, y0))
     out = concatenate([reshape(c, (*batch, 1)) for c in (cx, cy, cz)], len(batch))
-    from trellax._src.lax._base import canonicalize_axes
 
     (axc,) = canonicalize_axes("cross", (axisc,), out.ndim)
     if axc != out.ndim - 1:

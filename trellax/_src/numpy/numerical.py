@@ -15,11 +15,14 @@ import numpy as np
 
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
+from trellax._src.lax.conv import conv_general_dilated
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, linalg_ops, reductions, shapes, ufuncs
 from trellax._src.numpy.creation import arange, asarray, zeros
+from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import searchsorted, take
 from trellax._src.numpy.selection import clip, where
+from trellax._src.numpy.sorting import argsort
 from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import (
     check_arraylike,
@@ -30,6 +33,7 @@ from trellax._src.numpy.util import (
     promote_args_keep_shapes,
     promote_dtypes,
 )
+from trellax._src.ops.segment import segment_sum
 
 ArrayLike = Any
 
@@ -80,7 +84,6 @@ def interp(
         p = ufuncs.abs(ensure_array("interp", period))
         xa = ufuncs.remainder(xa, p)
         xpa = ufuncs.remainder(xpa, p)
-        from trellax._src.numpy.sorting import argsort
 
         idx = argsort(xpa)
         xpa, fpa = take(xpa, idx), take(fpa, idx)
@@ -127,7 +130,6 @@ def _correlate1d(name: str, a: ArrayLike, v: ArrayLike, mode: str, flip: bool) -
         lo, hi = m // 2, m - m // 2 - 1
     else:
         lo, hi = 0, 0
-    from trellax._src.lax.conv import conv_general_dilated
 
     # the one convolution primitive (differentiable, batched), on (1, 1, n) by (1, 1, m)
     out = conv_general_dilated(x[None, None, :], y[None, None, :], (1,), [(lo, hi)])[0, 0]
@@ -462,7 +464,6 @@ def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int = 16) -> Array:
 def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:
     """The sum of two polynomials (coefficient arrays, highest power first)."""
     x, y = promote_args("polyadd", _poly1d("polyadd", a1), _poly1d("polyadd", a2))
-    from trellax._src.numpy.padding import pad
 
     n = max(x.shape[0], y.shape[0])
     return ufuncs.add(pad(x, (n - x.shape[0], 0)), pad(y, (n - y.shape[0], 0)))
@@ -482,7 +483,6 @@ def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -
     # out[k] = sum_i x[i] y[k - i], as an outer product summed along anti-diagonals
     outer = ufuncs.multiply(x[:, None], y[None, :])
     k = ufuncs.add(arange(n)[:, None], arange(m)[None, :])
-    from trellax._src.ops.segment import segment_sum
 
     out = segment_sum(shapes.ravel(outer), shapes.ravel(k), num_segments=n + m - 1)
     return _convert(out, x.dtype, x.weak_type)  # a convolution: weak inputs, a weak product

@@ -20,11 +20,13 @@ import numpy as np
 
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
+from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import structural as lax_structural
 from trellax._src.lax.structural import _convert, broadcast_in_dim, broadcasted_iota, rev
 from trellax._src.numpy import reductions, statistics, ufuncs
+from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.reductions import const
 from trellax._src.numpy.shapes import _slice_axis
 from trellax._src.numpy.util import ensure_array
@@ -58,8 +60,6 @@ def _pairs(
 ) -> tuple[tuple[Any, Any], ...]:
     """``value`` broadcast to one ``(before, after)`` pair per axis (NumPy's accepted shapes)."""
     if not _all_concrete(value):
-        from trellax._src.core.errors import ConcretizationTypeError
-
         raise ConcretizationTypeError(value, f"the {name} argument of trellax.numpy.pad")
     arr = np.asarray(value, dtype=object if not integral else None)
     if arr.dtype == object and integral:
@@ -152,8 +152,6 @@ def _cast(value: Any, d: np.dtype[Any], weak_type: bool = False) -> Array:
 
 def _pad_constant(x: Array, widths: Pairs, constant_values: Any) -> Array:
     if isinstance(constant_values, (list, tuple)):
-        from trellax._src.numpy.creation import asarray
-
         constant_values = asarray(constant_values)
     values = _fill_value(x, constant_values)
     if values.ndim == 1 and values.shape[0] == 1:

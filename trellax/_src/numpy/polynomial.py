@@ -17,6 +17,7 @@ from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.dtypes import dtypes
 from trellax._src.numpy import joining, linalg, reductions, shapes, ufuncs
 from trellax._src.numpy.creation import asarray, eye, zeros
+from trellax._src.numpy.linalg_ops import matmul
 from trellax._src.numpy.numerical import polymul, vander
 from trellax._src.numpy.util import (
     check_arraylike,
@@ -122,7 +123,6 @@ def polyfit(
 
 
 def _matmul(a: Array, b: Array) -> Array:
-    from trellax._src.numpy.linalg_ops import matmul
 
     return matmul(a, b)
 

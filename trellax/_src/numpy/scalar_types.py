@@ -13,6 +13,7 @@ import numpy as np
 
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
+from trellax._src.numpy.creation import asarray
 
 
 class _ScalarMeta(type):
@@ -22,7 +23,6 @@ class _ScalarMeta(type):
     dtype: np.dtype[Any]
 
     def __call__(cls, x: Any = 0) -> Array:
-        from trellax._src.numpy.creation import asarray
 
         return asarray(x, dtype=cls)
 

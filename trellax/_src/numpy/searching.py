@@ -41,6 +41,7 @@ from trellax._src.lax.structural import (
     select_n,
     slice,
 )
+from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.indexing import _scatter, getitem
 from trellax._src.numpy.util import (
     ensure_array,
@@ -152,8 +153,6 @@ def _index_array(fun_name: str, indices: Any) -> Array:
 
 def _asarray(fun_name: str, x: Any) -> Array:
     if isinstance(x, (list, tuple)):
-        from trellax._src.numpy.creation import asarray
-
         return asarray(x)
     return ensure_array(fun_name, x)
 

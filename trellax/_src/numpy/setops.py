@@ -20,7 +20,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
-from trellax._src.lax.reductions import reduce_or
+from trellax._src.lax.reductions import cumsum, reduce_or, reduce_sum
 from trellax._src.lax.reductions import sort as lax_sort
 from trellax._src.lax.structural import (
     _convert,
@@ -46,7 +46,7 @@ from trellax._src.numpy.searching import (
     static_int,
     take,
 )
-from trellax._src.numpy.sorting import sort_keys
+from trellax._src.numpy.sorting import sort, sort_keys
 from trellax._src.numpy.util import ensure_array, promote_args_keep_shapes, promote_shapes
 
 ArrayLike = Any
@@ -132,7 +132,6 @@ def _unique_1d(
         starts = lax.bitwise_and(starts, logical_not(out[0]))
     if size is None:
         ones = _convert(starts, d, False)
-        from trellax._src.lax.reductions import reduce_sum
 
         size = concrete_int(reduce_sum(ones, (0,)), fun_name)
     else:
@@ -169,7 +168,6 @@ def _strong_if_complex(values: Array) -> Array:
 
 
 def _cumsum(x: Array) -> Array:
-    from trellax._src.lax.reductions import cumsum
 
     return cumsum(x, 0) if x.shape[0] else x
 
@@ -246,8 +244,6 @@ def _unique_axis(
     else:
         starts = full((0,), True, dtypes.bool_)
     if size is None:
-        from trellax._src.lax.reductions import reduce_sum
-
         size = concrete_int(reduce_sum(_convert(starts, d, False), (0,)), "unique")
     positions, ok, _ = compact(starts, size)
     values = take(spec_rows, positions, axis=0, mode="clip")
@@ -337,8 +333,6 @@ def isin(
         column = reshape(e, (*e.shape, 1))
         out = reduce_or(lax.eq(*promote_shapes([column, ravel(t)])), (e.ndim,))
     else:
-        from trellax._src.numpy.sorting import sort
-
         ts = sort(t)
         pos = searchsorted(ts, e, side="left")
         out = lax.eq(take(ts, pos, mode="clip"), e)

@@ -27,6 +27,7 @@ from trellax._src.lax.structural import (
     rev,
     select_n,
 )
+from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.reductions import (
     Axis,
     canonicalize_axis,
@@ -62,8 +63,6 @@ def _axes_tuple(axis: Any) -> tuple[Any, ...]:
 def _array(name: str, a: ArrayLike) -> Array:
     """An array argument; nested lists are accepted (as ``asarray`` would take them)."""
     if isinstance(a, (list, tuple)):
-        from trellax._src.numpy.creation import asarray
-
         return asarray(a)
     return ensure_array(name, a)
 

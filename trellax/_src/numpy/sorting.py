@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from trellax._src.core.basearray import Array
+from trellax._src.core.core import broadcast_shapes
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
@@ -120,7 +121,6 @@ def lexsort(keys: Sequence[ArrayLike] | ArrayLike, axis: int = -1) -> Array:
         ks = [arr[i] for i in range(arr.shape[0])]
     if not ks:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
-    from trellax._src.core.core import broadcast_shapes
 
     shape = broadcast_shapes(*[tuple(k.shape) for k in ks])
     ks = [broadcast_to(k, shape) for k in ks]

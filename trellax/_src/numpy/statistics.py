@@ -25,6 +25,7 @@ from trellax._src.lax.structural import (
     transpose,
 )
 from trellax._src.numpy import ufuncs
+from trellax._src.numpy.indexing import getitem
 from trellax._src.numpy.reductions import (
     Axis,
     canonicalize_axis,
@@ -56,7 +57,6 @@ def _take_last(x: Array, index: Array) -> Array:
     i32 = dtypes.int32
     operands = [broadcasted_iota(i32, shape, lead + j) for j in range(len(batch))]
     operands.append(_convert(index, i32, False))
-    from trellax._src.numpy.indexing import getitem
 
     return getitem(x, tuple(operands))
 

@@ -22,7 +22,13 @@ from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import scalar_to_array
-from trellax._src.lax.structural import _convert, broadcast_to, clamp, select_n
+from trellax._src.lax.structural import (
+    _convert,
+    bitcast_convert_type,
+    broadcast_to,
+    clamp,
+    select_n,
+)
 from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import (
     _TO_INEXACT,
@@ -272,7 +278,6 @@ def _concrete_int(y: Any) -> int | None:
         return int(y)
     if isinstance(y, np.ndarray) and y.ndim == 0 and y.dtype.kind in "iu":
         return int(y)
-    from trellax._src.backend.eager import ConcreteArray
 
     if type(y) is ConcreteArray and y.ndim == 0 and dtypes.kind(y.dtype) in ("i", "u"):
         return int(eager.buffer(y))
@@ -777,7 +782,6 @@ def signbit(x: ArrayLike, /) -> Array:
     if k == "c":
         raise ValueError(f"trellax.numpy.signbit is not well defined for {a.dtype.name}")
     wide = a if a.dtype in (dtypes.float32, dtypes.float64) else _convert(a, dtypes.float32, False)
-    from trellax._src.lax.structural import bitcast_convert_type
 
     as_int = bitcast_convert_type(
         wide, dtypes.int64 if wide.dtype == dtypes.float64 else dtypes.int32
