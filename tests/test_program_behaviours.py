@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
+
+import pytest
+
 import trellax
 import trellax.numpy as jnp
+import trellax.random as jr
+from trellax.sharding import PartitionSpec
 
 
 def _printed(fn: object, *args: object) -> list[str]:
@@ -51,3 +57,17 @@ def test_real_transpose_keeps_infinite_cotangent_finite_elsewhere() -> None:
     _, pullback = trellax.vjp(jnp.real, jnp.ones(3, jnp.complex64))
     (ct,) = pullback(jnp.array([jnp.inf, 1.0, 2.0]))
     assert [complex(c) for c in ct] == [complex(jnp.inf, 0), 1 + 0j, 2 + 0j]
+
+
+def test_samplers_accept_out_sharding_and_typeof_has_a_sharding() -> None:
+    # optax's tree_random_like passes out_sharding=jax.typeof(leaf).sharding
+    x = jnp.ones(3)
+    sharding = trellax.typeof(x).sharding
+    key = jr.key(0)
+    want = jr.normal(key, (3,))
+    for out_sharding in (None, sharding, PartitionSpec()):
+        got = jr.normal(key, (3,), out_sharding=out_sharding)
+        assert (got == want).all()
+    assert "out_sharding" in inspect.signature(jr.uniform).parameters
+    with pytest.raises(TypeError, match="out_sharding"):
+        jr.uniform(key, out_sharding="cpu")

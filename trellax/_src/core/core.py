@@ -42,6 +42,7 @@ import numpy as np
 
 from trellax._src.core import errors
 from trellax._src.core.basearray import Array
+from trellax._src.core.devices import DEFAULT_SHARDING
 
 Shape: TypeAlias = tuple[int, ...]
 DType: TypeAlias = np.dtype[Any]
@@ -124,6 +125,12 @@ class ShapedArray:
 
     def __hash__(self) -> int:
         return hash((self.shape, self.dtype, self.weak_type))
+
+    @property
+    def sharding(self) -> Any:
+        """The one-device sharding (``jax.typeof(x).sharding``; programs pass it on as
+        ``out_sharding=``)."""
+        return DEFAULT_SHARDING
 
     def str_short(self) -> str:
         """``f32[3]``, or ``~f32[3]`` when weak: the form jaxprs print."""
