@@ -97,6 +97,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_jax_surface.py
 	$(GOLDEN_PY) -m pip install -q flax==0.12.8 msgpack
 	$(GOLDEN_PY) tools/gen_golden_flax.py
+	$(GOLDEN_PY) tools/gen_golden_corpus.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 
 clean:

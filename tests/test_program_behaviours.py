@@ -7,6 +7,7 @@ import inspect
 import pytest
 
 import trellax
+import trellax.lax as lax
 import trellax.numpy as jnp
 import trellax.random as jr
 from trellax.sharding import PartitionSpec
@@ -71,3 +72,14 @@ def test_samplers_accept_out_sharding_and_typeof_has_a_sharding() -> None:
     assert "out_sharding" in inspect.signature(jr.uniform).parameters
     with pytest.raises(TypeError, match="out_sharding"):
         jr.uniform(key, out_sharding="cpu")
+
+
+def test_transcendental_functions_accept_accuracy() -> None:
+    x = jnp.array([0.5, 1.0])
+    for fn in (lax.exp, lax.log, lax.sin, lax.cos, lax.tan, lax.tanh, lax.sqrt, lax.rsqrt):
+        want = fn(x)
+        for accuracy in (None, lax.Tolerance(rtol=1e-3), lax.AccuracyMode.HIGHEST):
+            assert (fn(x, accuracy=accuracy) == want).all()
+        assert "accuracy" in inspect.signature(fn).parameters
+    with pytest.raises(TypeError, match="accuracy"):
+        lax.exp(x, accuracy=1e-3)

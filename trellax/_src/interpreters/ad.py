@@ -59,7 +59,7 @@ class JVPTracer(core.Tracer):
         # JAX's words: GradTracer under grad/linearize/vjp (tangents are being recorded),
         # JVPTracer under jvp.
         primal = core.short_str(self.primal)
-        if self._trace.tangent_trace is not None:
+        if getattr(self._trace, "tangent_trace", None) is not None:
             tangent = core.get_aval(self.tangent)
             dims = ",".join(map(str, tangent.shape))
             short = f"{core.short_dtype_name(tangent.dtype)}[{dims}]"
