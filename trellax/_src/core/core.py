@@ -382,7 +382,6 @@ class Tracer(Array):
     def __str__(self) -> str:
         return repr(self)
 
-
     def to_concrete_value(self) -> np.ndarray[Any, Any] | None:
         """The value, when this tracer's trace knows it without computing; else ``None``."""
         return None
