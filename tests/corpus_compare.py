@@ -169,6 +169,9 @@ def corpus_command(
     if prog["kind"] == "notebook":
         path = programs / prog["file"]
         return [*python, str(CORPUS / "run_notebook.py"), str(path)], str(path.parent), env
+    if prog["kind"] == "script":
+        path = programs / prog["file"]
+        return [*python, str(path), *prog.get("args", [])], str(path.parent), env
     if prog["kind"] == "module":
         return (
             [*python, "-m", prog["module"], *prog.get("args", [])],

@@ -83,3 +83,19 @@ def test_transcendental_functions_accept_accuracy() -> None:
         assert "accuracy" in inspect.signature(fn).parameters
     with pytest.raises(TypeError, match="accuracy"):
         lax.exp(x, accuracy=1e-3)
+
+
+def test_grad_and_jacobians_rebuild_custom_nodes_with_none_leaves() -> None:
+    # JAX's docs ("Custom pytrees and initialization with unexpected values"): jacobian of a
+    # custom node whose __init__ calls jnp.asarray fails with asarray(None)'s ValueError
+    class Box:
+        def __init__(self, a: object) -> None:
+            self.a = jnp.asarray(a)
+
+    trellax.tree_util.register_pytree_node(
+        Box, lambda b: ((b.a,), None), lambda _, children: Box(*children)
+    )
+    box = Box(jnp.arange(3.0))
+    for transform in (trellax.jacobian, trellax.jacfwd, trellax.grad):
+        with pytest.raises(ValueError, match="None"):
+            transform(lambda b: jnp.sum(b.a))(box)
