@@ -107,6 +107,7 @@ from trellax._src.custom.gradient import closure_convert as closure_convert
 from trellax._src.custom.gradient import custom_gradient as custom_gradient
 from trellax._src.interpreters.op_by_op import ensure_compile_time_eval as ensure_compile_time_eval
 from trellax._src.lax.ad_util import float0 as float0
+from trellax._src.numpy import array_methods as _array_methods
 from trellax._src.runtime.caches import clear_caches as clear_caches
 from trellax._src.runtime.caches import effects_barrier as effects_barrier
 from trellax._src.runtime.caches import live_arrays as live_arrays
@@ -152,3 +153,6 @@ __version__ = "0.1.0.dev0"
 # see them exported under these names
 enable_x64 = _enable_x64_flag
 numpy_dtype_promotion = _promotion_flag
+
+# ``x.__array_namespace__()`` is the public trellax.numpy, which sits above the method table
+_array_methods.namespace = numpy

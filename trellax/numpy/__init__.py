@@ -17,7 +17,6 @@ from trellax._src.numpy.creation import (
     array,
     asarray,
     copy,
-    diag,
     empty,
     empty_like,
     eye,
@@ -745,6 +744,7 @@ __all__ += [
 
 from trellax._src.numpy.index_tricks import (  # noqa: E402
     c_,
+    diag,
     diag_indices,
     diag_indices_from,
     diagflat,

@@ -21,12 +21,15 @@ import numpy as np
 
 from trellax._src.api import stages
 from trellax._src.api.jit_options import JitOptions, Traced, as_tuple, check_argnums
+from trellax._src.api.leaves import ShapeDtypeStruct as ShapeDtypeStruct
+from trellax._src.api.leaves import _leaf_aval as _leaf_aval
+from trellax._src.api.leaves import _leaf_value as _leaf_value
+from trellax._src.api.leaves import _unalias as _unalias
 from trellax._src.backend import fp_errors
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.config import jax_flags
 from trellax._src.config import settings as _config
 from trellax._src.core import core, errors
-from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.dtypes import dtypes
@@ -43,149 +46,6 @@ _LOG = logging.getLogger("trellax")
 _object_new = object.__new__
 _ERRSTATE = fp_errors.STATE
 _IGNORE_FP_ERRORS = fp_errors.IGNORE_ALL
-
-
-class ShapeDtypeStruct:
-    """The abstract value of an array, as ``eval_shape`` returns it (and accepts it as input).
-
-    >>> ShapeDtypeStruct((3,), "float32")
-    ShapeDtypeStruct(shape=(3,), dtype=float32)
-    """
-
-    __slots__ = ("dtype", "shape", "sharding", "weak_type")
-
-    def __init__(
-        self, shape: Sequence[int], dtype: Any, weak_type: bool = False, *, sharding: Any = None
-    ) -> None:
-        self.shape = tuple(int(s) for s in shape)
-        self.dtype = dtypes._to_np_dtype(dtype) if dtype is not None else dtypes.float32
-        self.weak_type = bool(weak_type)
-        self.sharding = sharding
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
-
-    def __len__(self) -> int:
-        if not self.shape:
-            raise TypeError("len() of unsized object")
-        return self.shape[0]
-
-    @classmethod
-    def like(cls, x: Any) -> ShapeDtypeStruct:
-        """The shape, dtype and weak flag of an array or scalar."""
-        d, weak = dtypes.dtype_and_weak_type(x)
-        return cls(np.shape(x) if not hasattr(x, "shape") else x.shape, d, weak_type=weak)
-
-    def update(self, **kwargs: Any) -> ShapeDtypeStruct:
-        """A copy with some of ``shape``, ``dtype``, ``sharding``, ``weak_type`` replaced."""
-        fields = {
-            "shape": self.shape,
-            "dtype": self.dtype,
-            "sharding": self.sharding,
-            "weak_type": self.weak_type,
-        }
-        unknown = set(kwargs) - set(fields)
-        if unknown:
-            raise TypeError(f"ShapeDtypeStruct.update got unexpected fields {sorted(unknown)}")
-        fields.update(kwargs)
-        return ShapeDtypeStruct(
-            fields["shape"],
-            fields["dtype"],
-            sharding=fields["sharding"],
-            weak_type=fields["weak_type"],
-        )
-
-    def __repr__(self) -> str:
-        sharding = f", sharding={self.sharding!r}" if self.sharding is not None else ""
-        weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{sharding}{weak})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ShapeDtypeStruct) and (
-            self.shape,
-            self.dtype,
-            self.weak_type,
-            self.sharding,
-        ) == (other.shape, other.dtype, other.weak_type, other.sharding)
-
-    def __hash__(self) -> int:
-        return hash((self.shape, self.dtype, self.weak_type, self.sharding))
-
-
-ShapeDtypeStruct.__module__ = "trellax"
-
-
-# -- leaves to abstract values ---------------------------------------------------------------------
-
-
-def _leaf_aval(leaf: Any, path: Callable[[], str]) -> ShapedArray:
-    """``leaf``'s abstract value; ``path()`` names the argument in errors (only computed then:
-    it inspects the function's signature)."""
-    t = type(leaf)
-    if t is ArrayImpl:
-        return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
-    if t is int or t is float or t is complex:
-        st = _config.state()
-        if t is int:
-            lo, hi = dtypes.DEFAULT_INT_RANGE[st.x64]
-            if not lo <= leaf <= hi:
-                raise OverflowError(
-                    "An overflow was encountered while parsing an argument to a jitted "
-                    f"computation, whose argument path is {path()}. Got {t} with value {leaf}"
-                )
-        return ShapedArray._fast((), dtypes._DEFAULTS[st.x64][_PY_KIND[t]], True)
-    if t is bool or isinstance(leaf, np.bool_):
-        return ShapedArray._fast((), dtypes.bool_, False)
-    if isinstance(leaf, (np.ndarray, np.generic)):
-        d, _ = dtypes.dtype_and_weak_type(leaf)
-        return ShapedArray._fast(tuple(np.shape(leaf)), d, False)
-    if isinstance(leaf, ShapeDtypeStruct):
-        return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
-    if isinstance(leaf, Array):
-        return ShapedArray._fast(tuple(leaf.shape), leaf.dtype, leaf.weak_type)
-    raise TypeError(
-        f"Error interpreting argument to a traced function as an abstract array. The "
-        f"problematic value is of type {type(leaf)} and was passed at path {path()}. Arguments "
-        "must be arrays, scalars or pytrees of them; mark other arguments static "
-        "(static_argnums/static_argnames)."
-    )
-
-
-def _leaf_value(leaf: Any, aval: ShapedArray) -> Any:
-    """A leaf as the NumPy value the compiled program takes."""
-    if type(leaf) is ArrayImpl:
-        return leaf._value
-    return np.asarray(leaf, dtype=aval.dtype if aval.dtype.kind != "V" else None).astype(
-        aval.dtype, copy=False
-    )
-
-
-def _unalias(outs: tuple[Any, ...], leaves: list[Any], values: list[Any]) -> tuple[Any, ...]:
-    """``outs`` with a copy of every output that shares memory with a caller's buffer.
-
-    A compiled program returns views where NumPy does (``x``, ``x.T``, ``x[1:]``, a reshape, a
-    same-dtype ``astype``), so an output can alias an argument. That is harmless for a trellax
-    array (its buffer is immutable), but a NumPy argument stays the caller's to mutate: an output
-    viewing it is copied, as JAX copies arguments to the device. Only those outputs pay.
-    """
-    foreign = [
-        v
-        for x, v in zip(leaves, values)
-        if type(x) is not ArrayImpl and isinstance(x, np.ndarray) and np.may_share_memory(v, x)
-    ]
-    if not foreign:
-        return outs
-    return tuple(
-        o.copy()
-        if isinstance(o, np.ndarray) and any(np.may_share_memory(o, v) for v in foreign)
-        else o
-        for o in outs
-    )
 
 
 def _nth_path(fun: Callable[..., Any], n_leaves: int, i: int) -> str:

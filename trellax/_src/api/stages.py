@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.api import api
+from trellax._src.api.leaves import _leaf_aval, _leaf_value, _unalias
 from trellax._src.config import settings as _config
 from trellax._src.core import core
 from trellax._src.core.core import ShapedArray
@@ -135,7 +135,6 @@ class Compiled:
         return _describe(self.lowered.jaxpr, self._run, self.lowered._name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-
         leaves, in_tree = tree_flatten((list(args), kwargs))
         if in_tree != self.in_tree:
             raise TypeError(
@@ -147,7 +146,7 @@ class Compiled:
         names = names + [f"leaf {i}" for i in range(len(names), len(leaves))]
         mismatches = []
         for i, (leaf, want) in enumerate(zip(leaves, self.in_avals)):
-            got = api._leaf_aval(leaf, functools.partial(names.__getitem__, i))
+            got = _leaf_aval(leaf, functools.partial(names.__getitem__, i))
             if got.shape != want.shape or got.dtype != want.dtype:
                 name = names[i]
                 mismatches.append(
@@ -158,8 +157,8 @@ class Compiled:
                 "Argument types differ from the types for which this computation was "
                 "compiled. The mismatches are:\n" + "\n".join(mismatches)
             )
-        values = [api._leaf_value(x, a) for x, a in zip(leaves, self.in_avals)]
-        outs = api._unalias(self._run(*values), leaves, values)
+        values = [_leaf_value(x, a) for x, a in zip(leaves, self.in_avals)]
+        outs = _unalias(self._run(*values), leaves, values)
         arrays = [core.new_array(o, d, w) for o, (d, w) in zip(outs, self._out)]
         return tree_unflatten(self.out_tree, arrays)
 

@@ -65,7 +65,6 @@ def _jvp_jaxpr(
 
 
 def _reverse_mode() -> bool:
-
     return isinstance(core.current_trace(), _LinearDispatch)
 
 

@@ -210,7 +210,6 @@ def _cond(
 
 
 def _zero_like(x: Array) -> Array:
-
     return scalar_to_array(0, x.dtype, x.weak_type)
 
 
@@ -285,7 +284,6 @@ def _select_per_example(idx: Any, cases: list[Any]) -> Any:
 def _pad_invars(
     j: ClosedJaxpr, before: list[ShapedArray], n_own: int, after: list[ShapedArray]
 ) -> ClosedJaxpr:
-
     inner = j.jaxpr
     invars = [
         *[Var(a) for a in before],

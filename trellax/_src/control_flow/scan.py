@@ -196,7 +196,6 @@ def map(f: Callable[[Any], Any], xs: Any, *, batch_size: int | None = None) -> A
 
 
 def _batched_map(f: Callable[[Any], Any], xs: Any, batch_size: int) -> Any:
-
     leaves, tree = tree_flatten(xs)
     if not leaves:
         raise ValueError("lax.map: xs must have at least one array leaf")

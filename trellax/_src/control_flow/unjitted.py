@@ -17,6 +17,11 @@ from trellax._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
 
 NOT_HANDLED: Any = object()
 
+#: Stacks the per-iteration outputs of an eager ``scan``: ``trellax.numpy.stack`` (with its dtype
+#: promotion, as JAX's unjitted scan stacks them). Control flow sits below the numpy layer, so
+#: ``numpy/joining.py`` sets this when it is imported (with ``import trellax``).
+stack_outputs: Callable[[list[Any]], Any] | None = None
+
 
 def switch(index: Any, branches: Sequence[Callable[..., Any]], operands: Sequence[Any]) -> Any:
     if not jit_disabled() or not core.is_concrete(index):
@@ -58,8 +63,8 @@ def scan(
 ) -> Any:
     if not jit_disabled():
         return NOT_HANDLED
-    from trellax._src.numpy.joining import stack
-
+    stack = stack_outputs
+    assert stack is not None, "trellax.numpy is not imported"
     leaves, tree = tree_flatten(xs)
     n = int(length) if length is not None else (leaves[0].shape[0] if leaves else 0)
     carry, ys = init, []

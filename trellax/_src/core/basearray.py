@@ -9,13 +9,105 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from trellax._src.core.typing import ArrayLike, DTypeLike
-    from trellax._src.numpy.indexing import _IndexUpdateHelper
+
+    class IndexUpdateRef(Protocol):
+        """``x.at[idx]`` for type checkers: what ``numpy/indexing._IndexUpdateRef`` implements
+        (it checks that it conforms), declared here so that this layer names no higher one."""
+
+        def get(
+            self,
+            *,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+            mode: str | None = None,
+            fill_value: ArrayLike | None = None,
+        ) -> Array: ...
+        def set(
+            self,
+            values: ArrayLike,
+            *,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+            mode: str | None = None,
+        ) -> Array: ...
+        def add(
+            self,
+            values: ArrayLike,
+            *,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+            mode: str | None = None,
+        ) -> Array: ...
+        def subtract(
+            self,
+            values: ArrayLike,
+            *,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+            mode: str | None = None,
+        ) -> Array: ...
+        def multiply(
+            self,
+            values: ArrayLike,
+            *,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+            mode: str | None = None,
+        ) -> Array: ...
+        def divide(
+            self,
+            values: ArrayLike,
+            *,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+            mode: str | None = None,
+        ) -> Array: ...
+        def power(
+            self,
+            values: ArrayLike,
+            *,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+            mode: str | None = None,
+        ) -> Array: ...
+        def min(
+            self,
+            values: ArrayLike,
+            *,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+            mode: str | None = None,
+        ) -> Array: ...
+        def max(
+            self,
+            values: ArrayLike,
+            *,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+            mode: str | None = None,
+        ) -> Array: ...
+        def apply(
+            self,
+            func: Callable[[Array], Array],
+            *,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+            mode: str | None = None,
+        ) -> Array: ...
+
+    class IndexUpdateHelper(Protocol):
+        """``x.at`` for type checkers (``numpy/indexing._IndexUpdateHelper``)."""
+
+        def __getitem__(self, index: Any) -> IndexUpdateRef: ...
+
 
 _NOT_CONSTRUCTIBLE = (
     "trellax.Array cannot be constructed directly; use trellax.numpy.asarray(...) or "
@@ -286,7 +378,7 @@ class Array(abc.ABC):
             preferred_element_type: Any = None,
         ) -> Array: ...
         @property
-        def at(self) -> _IndexUpdateHelper: ...
+        def at(self) -> IndexUpdateHelper: ...
         @property
         def T(self) -> Array: ...
         @property

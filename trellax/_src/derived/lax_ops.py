@@ -1,11 +1,13 @@
-"""``lax.scatter_apply``, ``lax.conv_general_dilated_patches`` and ``lax.ragged_dot`` (with
-``ragged_dot_general`` and ``RaggedDotDimensionNumbers``), written with existing primitives.
+"""``lax.scatter_apply``, ``lax.conv_general_dilated_patches``, ``lax.index_take`` and
+``lax.ragged_dot`` (with ``ragged_dot_general`` and ``RaggedDotDimensionNumbers``), written with
+existing primitives and ``trellax.numpy``.
 
 * ``scatter_apply`` applies ``func`` once per occurrence of an index, as XLA's scatter does with
   an update computation that ignores the update: positions named ``k`` times get ``func``
   applied ``k`` times (a ``while_loop`` over the largest count).
 * ``conv_general_dilated_patches`` is ``conv_general_dilated`` with a one-hot kernel: output
   feature ``c * prod(filter_shape) + s`` is input feature ``c`` at window position ``s``.
+* ``index_take`` indexes with ``trellax.numpy``'s integer-array indexing (one ``gather``).
 * ``ragged_dot(lhs [m, k], rhs [g, k, n], group_sizes [g])``: the rows of ``lhs`` are split
   into consecutive groups of the given sizes and group ``i`` is multiplied by ``rhs[i]``; rows
   after the last group give zeros. One matrix product per group, masked.
@@ -14,6 +16,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -28,6 +31,8 @@ from trellax._src.lax import indexing
 from trellax._src.lax._base import asarray
 from trellax._src.lax.conv import conv_dimension_numbers, conv_general_dilated
 from trellax._src.lax.reductions import dot_general
+from trellax._src.numpy.indexing import getitem
+from trellax._src.numpy.shapes import moveaxis
 
 
 def scatter_apply(
@@ -223,3 +228,28 @@ def conv_general_dilated_local(
         )
     out = tnp.einsum("ni...,oi...->no...", patches, w_logical, precision=precision)
     return tnp.transpose(out, tuple(int(i) for i in np.argsort(dn.out_spec)))
+
+
+def index_take(src: ArrayLike, idxs: Sequence[ArrayLike], axes: Sequence[int]) -> Array:
+    """``src`` indexed along ``axes`` by the integer arrays ``idxs`` (broadcast together): the
+    result has the index arrays' shape followed by the remaining axes of ``src`` in order (JAX's
+    ``lax.index_take``; out-of-bounds indices are clamped, as ``gather`` does)."""
+    x = asarray(src)
+    ax = [operator.index(a) for a in axes]
+    if len(ax) != len(idxs):
+        raise ValueError(f"index_take: {len(idxs)} index arrays for {len(ax)} axes")
+    for a in ax:  # JAX's gather refuses negative axes too
+        if not 0 <= a < x.ndim:
+            raise TypeError(f"index_take: axis {a} is out of bounds for rank {x.ndim}")
+    if len(set(ax)) != len(ax):
+        raise ValueError(f"index_take: repeated axes {tuple(axes)}")
+    indices = []
+    for i in idxs:
+        arr = asarray(i)
+        if dtypes.kind(arr.dtype) not in ("i", "u"):
+            raise TypeError(f"index_take: indices must be integers, got {arr.dtype.name}")
+        if arr.ndim != 1:
+            raise TypeError(f"index_take: index arrays must be 1-D, got shape {arr.shape}")
+        indices.append(arr)
+    moved = moveaxis(x, ax, list(range(len(ax)))) if ax else x
+    return getitem(moved, tuple(indices))

@@ -261,7 +261,6 @@ def linearize_flat(
 
 
 def _finish_linear(tt: JaxprTrace, outs: list[Any], out_avals: list[ShapedArray]) -> ClosedJaxpr:
-
     tt.active = False
     atoms = [tt.to_atom(zeros(a) if o is None else o) for o, a in zip(outs, out_avals)]
     return ClosedJaxpr(Jaxpr(tt.constvars, tt.invars, atoms, tt.eqns), tt.consts)

@@ -28,7 +28,7 @@ from trellax._src.core import core, errors
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.dtypes import dtypes
-from trellax._src.interpreters import fusion, fusion_codegen, fusion_runtime
+from trellax._src.interpreters import fusion, fusion_codegen, fusion_runtime, specialize
 from trellax._src.lax._base import asarray
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -279,6 +279,7 @@ class Emitter:
         expressions of its outputs."""
         if call_bodies and any(e.primitive in call_bodies for e in jaxpr.eqns):
             jaxpr, consts = inline_calls(jaxpr, consts)
+        jaxpr = without_dead_code(jaxpr)
         names: dict[int, str] = {}
         for v, c in zip(jaxpr.constvars, consts):
             names[id(v)] = self.bind(c._value if isinstance(c, ArrayImpl) else c, "c")
@@ -352,7 +353,11 @@ class Emitter:
                 finally:
                     self.depth -= 1
             else:
-                wrapped = [f"_asarray({a})" if a in self.maybe_scalar else a for a in args]
+                # Only a 0-d value can be a NumPy scalar (NumPy returns scalars for 0-d results).
+                wrapped = [
+                    f"_asarray({a})" if a in self.maybe_scalar and not v.aval.shape else a
+                    for a, v in zip(args, eqn.invars)
+                ]
                 self.call(eqn, wrapped, outs, indent)
             for v, n in zip(eqn.outvars, outs):
                 names[id(v)] = n
@@ -376,6 +381,11 @@ class Emitter:
         impl = eqn.primitive.impl
         if impl is None:
             raise NotImplementedError(f"primitive {eqn.primitive.name} has no impl rule")
+        if not eqn.primitive.multiple_results:
+            expr = specialize.call_expr(eqn, args, self.bind)
+            if expr is not None:
+                self.emit(f"{indent}{outs[0]} = {expr}  # {eqn.primitive.name}")
+                return
         f = self.bind(functools.partial(impl, **eqn.params) if eqn.params else impl, "f")
         target = ", ".join(outs) + ("," if eqn.primitive.multiple_results else "")
         self.emit(f"{indent}{target} = {f}({', '.join(args)})  # {eqn.primitive.name}")
@@ -424,6 +434,35 @@ def inline_calls(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[Jaxpr, list[Any]]
 
     walk(jaxpr.eqns, False)
     return Jaxpr(constvars, jaxpr.invars, [read(a) for a in jaxpr.outvars], eqns), all_consts
+
+
+def _removable(eqn: JaxprEqn) -> bool:
+    """Whether an equation whose results nobody reads may be left out: a kernel call (no
+    inline rule: control flow, callbacks and checkpoints are kept whole) of a primitive that is
+    not a callback."""
+    prim = eqn.primitive
+    return (
+        bool(eqn.outvars)
+        and prim not in codegen_rules
+        and prim.impl is not None
+        and "callback" not in prim.name
+    )
+
+
+def without_dead_code(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr`` without the equations whose results are never read (the loss value that
+    ``grad`` computes and drops, the primal outputs of a linearization), as XLA removes them.
+    Only kernel calls are removed (:func:`_removable`); the printed jaxpr is unchanged."""
+    live = {id(a) for a in jaxpr.outvars if type(a) is Var}
+    keep: list[JaxprEqn] = []
+    for e in reversed(jaxpr.eqns):
+        if any(id(v) in live for v in e.outvars) or not _removable(e):
+            keep.append(e)
+            live.update(id(a) for a in e.invars if type(a) is Var)
+    if len(keep) == len(jaxpr.eqns):
+        return jaxpr
+    keep.reverse()
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, keep)
 
 
 def _step_io(step: JaxprEqn | fusion.Region) -> tuple[list[Atom], list[Var]]:

@@ -616,7 +616,6 @@ def _window_offsets(params: dict[str, Any], ndim: int) -> list[tuple[list[int], 
 
 
 def _padded(x: Any, fill: Any, params: dict[str, Any]) -> Any:
-
     cfg = [(lo, hi, bd - 1) for (lo, hi), bd in zip(params["padding"], params["base_dilation"])]
     return pad(x, fill, cfg)
 

@@ -419,31 +419,3 @@ def mulhi(x: ArrayLike, y: ArrayLike, /) -> Array:
         high = ew.sub(high, structural.select_n(ew.lt(a, zero), zero_u, ub))
         high = ew.sub(high, structural.select_n(ew.lt(b, zero), zero_u, ua))
     return structural.bitcast_convert_type(high, a.dtype)
-
-
-def index_take(src: ArrayLike, idxs: Sequence[ArrayLike], axes: Sequence[int]) -> Array:
-    """``src`` indexed along ``axes`` by the integer arrays ``idxs`` (broadcast together): the
-    result has the index arrays' shape followed by the remaining axes of ``src`` in order (JAX's
-    ``lax.index_take``; out-of-bounds indices are clamped, as ``gather`` does)."""
-    from trellax._src.numpy.indexing import getitem
-    from trellax._src.numpy.shapes import moveaxis
-
-    x = asarray(src)
-    ax = [operator.index(a) for a in axes]
-    if len(ax) != len(idxs):
-        raise ValueError(f"index_take: {len(idxs)} index arrays for {len(ax)} axes")
-    for a in ax:  # JAX's gather refuses negative axes too
-        if not 0 <= a < x.ndim:
-            raise TypeError(f"index_take: axis {a} is out of bounds for rank {x.ndim}")
-    if len(set(ax)) != len(ax):
-        raise ValueError(f"index_take: repeated axes {tuple(axes)}")
-    indices = []
-    for i in idxs:
-        arr = asarray(i)
-        if dtypes.kind(arr.dtype) not in ("i", "u"):
-            raise TypeError(f"index_take: indices must be integers, got {arr.dtype.name}")
-        if arr.ndim != 1:
-            raise TypeError(f"index_take: index arrays must be 1-D, got shape {arr.shape}")
-        indices.append(arr)
-    moved = moveaxis(x, ax, list(range(len(ax)))) if ax else x
-    return getitem(moved, tuple(indices))

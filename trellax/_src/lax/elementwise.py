@@ -428,7 +428,6 @@ ad_util.defjvp(
 
 
 def _abs_jvp(t: Array, ans: Array, x: Array) -> Array:
-
     if dtypes.kind(x.dtype) == "c":
         # Re(t * conj(x) / |x|), with |x| cast (strong) to the complex dtype; 0 at x = 0.
         safe = _replace_zero(convert_element_type(ans, x.dtype))
@@ -437,7 +436,6 @@ def _abs_jvp(t: Array, ans: Array, x: Array) -> Array:
 
 
 def _replace_zero(x: Array) -> Array:
-
     return select(eq(x, _c(x, 0)), ad_util.broadcast_to_shape(_c(x, 1), tuple(x.shape)), x)
 
 
@@ -494,7 +492,6 @@ ad_util.defjvp(integer_pow_p, _integer_pow_jvp)
 
 
 def _pow_jvp_x(t: Array, ans: Array, x: Array, y: Array) -> Array:
-
     if dtypes.kind(y.dtype) in ("i", "u"):
         yf = convert_element_type(y, x.dtype)
         one = ad_util.const(yf, 1, weak_type=False)

@@ -104,7 +104,6 @@ def fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Ar
 
 
 def _fft_transpose(ct: Any, x: Any, *, fft_type: str, fft_lengths: tuple[int, ...]) -> list[Any]:
-
     if fft_type in ("FFT", "IFFT"):
         # The DFT matrix is symmetric: FFT and IFFT are their own transposes.
         return [fft_p.bind(ct, fft_type=fft_type, fft_lengths=fft_lengths)]

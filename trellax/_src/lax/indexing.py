@@ -401,12 +401,10 @@ def _inverse_slice_sizes(
 
 
 def _zeros_like(x: Any) -> Any:
-
     return ad_util.zeros(ShapedArray._fast(tuple(x.shape), x.dtype, x.weak_type))
 
 
 def _full(shape: tuple[int, ...], like: Any, value: Any) -> Any:
-
     return ad_util.broadcast_to_shape(ad_util.const(like, value, like.weak_type), shape)
 
 
@@ -430,7 +428,6 @@ def _gather_transpose(
     mode: GatherScatterMode,
     fill_value: Any,
 ) -> list[Any]:
-
     if ad_util.is_undefined(indices):
         raise TypeError("gather is not linear in its indices")
     if not ad_util.is_undefined(operand):
@@ -448,7 +445,6 @@ gather_p.def_transpose(_gather_transpose)
 
 
 def _scatter_add_jvp(primals: Any, tangents: Any, **params: Any) -> tuple[Any, Any]:
-
     operand, indices, updates = primals
     ans = scatter_add_p.bind(operand, indices, updates, **params)
     t_op = ad_util.instantiate(tangents[0])
@@ -465,7 +461,6 @@ def _scatter_add_transpose(
     dimension_numbers: ScatterDimensionNumbers,
     mode: GatherScatterMode,
 ) -> list[Any]:
-
     if ad_util.is_undefined(indices):
         raise TypeError("scatter-add is not linear in its indices")
     ct_op = ad_util.unbroadcast(ct, operand.aval) if ad_util.is_undefined(operand) else None
@@ -530,7 +525,6 @@ def _landed_masks(
 def _scatter_jvp(
     primals: Any, tangents: Any, *, dimension_numbers: ScatterDimensionNumbers, mode: Any
 ) -> tuple[Any, Any]:
-
     operand, indices, updates = primals
     ans = scatter_p.bind(operand, indices, updates, dimension_numbers=dimension_numbers, mode=mode)
     kept, landed = _landed_masks(scatter_p, operand, indices, updates, dimension_numbers, mode)
@@ -548,7 +542,6 @@ scatter_p.def_jvp(_scatter_jvp)
 def _scatter_mul_jvp(
     primals: Any, tangents: Any, *, dimension_numbers: ScatterDimensionNumbers, mode: Any
 ) -> tuple[Any, Any]:
-
     operand, indices, updates = primals
     params = dict(dimension_numbers=dimension_numbers, mode=mode)
     ans = scatter_mul_p.bind(operand, indices, updates, **params)

@@ -351,13 +351,11 @@ def _mm(a: Any, b: Any) -> Any:
 
 
 def _mT(x: Any) -> Any:
-
     nd = x.ndim
     return transpose_p.bind(x, permutation=(*range(nd - 2), nd - 1, nd - 2))
 
 
 def _H(x: Any) -> Any:
-
     xt = _mT(x)
     return conj_p.bind(xt) if dtypes.kind(x.dtype) == "c" else xt
 
@@ -378,13 +376,11 @@ def _tri_mask(x: Any, lower: bool, unit_diagonal: bool = False) -> Any:
 
 
 def _trace(x: Any) -> Any:
-
     nd = x.ndim
     return reduce_sum_p.bind(ew.mul(x, _eye_like(x)), axes=(nd - 2, nd - 1))
 
 
 def _neg(x: Any) -> Any:
-
     return neg_p.bind(x)
 
 
@@ -392,7 +388,6 @@ ad_util.defjvp(inv_p, lambda t, ans, x: _neg(_mm(_mm(ans, t), ans)))
 
 
 def _det_jvp(t: Any, ans: Any, x: Any) -> Any:
-
     return ew.mul(ans, _trace(solve_p.bind(x, t)))
 
 
@@ -400,7 +395,6 @@ ad_util.defjvp(det_p, _det_jvp)
 
 
 def _slogdet_jvp(primals: Any, tangents: Any) -> tuple[Any, Any]:
-
     (x,), (t,) = primals, tangents
     sign, logabsdet = slogdet_p.bind_multi(x)
     tr = _trace(solve_p.bind(x, t))
@@ -429,7 +423,6 @@ solve_p.def_transpose(_solve_transpose)
 
 
 def _op(x: Any, transpose_a: bool, conjugate_a: bool) -> Any:
-
     if transpose_a:
         x = _mT(x)
     if conjugate_a and dtypes.kind(x.dtype) == "c":
@@ -449,7 +442,6 @@ def _triangular_solve_jvp_a(
     conjugate_a: bool,
     unit_diagonal: bool,
 ) -> Any:
-
     t = ew.mul(t, _tri_mask(t, lower, unit_diagonal))
     op_t = _op(t, transpose_a, conjugate_a)
     rhs = _mm(op_t, ans) if left_side else _mm(ans, op_t)
@@ -479,7 +471,6 @@ triangular_solve_p.def_transpose(_triangular_solve_transpose)
 
 
 def _cholesky_jvp(primals: Any, tangents: Any) -> tuple[Any, Any]:
-
     (x,), (sigma_dot,) = primals, tangents
     lo = cholesky_p.bind(x)
     lo = ew.mul(lo, _tri_mask(lo, True))
@@ -515,7 +506,6 @@ cholesky_p.def_jvp(_cholesky_jvp)
 
 
 def _eigh_jvp(primals: Any, tangents: Any, *, lower: bool) -> tuple[Any, Any]:
-
     (a,), (a_dot,) = primals, tangents
     v, w_real = eigh_p.bind_multi(a, lower=lower)
     w = convert_element_type_p.bind(w_real, new_dtype=a.dtype, weak_type=False)
@@ -549,7 +539,6 @@ def _row(s: Any, shape: Shape) -> Any:
 def _svd_jvp(
     primals: Any, tangents: Any, *, full_matrices: bool, compute_uv: bool
 ) -> tuple[Any, Any]:
-
     (a,), (da,) = primals, tangents
     if compute_uv and full_matrices and a.shape[-1] != a.shape[-2]:
         raise NotImplementedError(
@@ -597,7 +586,6 @@ svd_p.def_jvp(_svd_jvp)
 
 
 def _qr_jvp(primals: Any, tangents: Any, *, full_matrices: bool) -> tuple[Any, Any]:
-
     (x,), (dx,) = primals, tangents
     m, n = x.shape[-2:]
     if m < n or (full_matrices and m != n):

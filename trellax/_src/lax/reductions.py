@@ -363,7 +363,6 @@ def _chooser_jvp(prim: Primitive) -> Any:
     result gives NaN: no element equals it)."""
 
     def rule(t: Any, ans: Any, x: Any, *, axes: Shape) -> Any:
-
         shape = tuple(x.shape)
         where = ew.eq(x, _keep_axes_broadcast(ans, shape, axes))
         ind = convert_element_type_p.bind(where, new_dtype=t.dtype, weak_type=False)
@@ -390,7 +389,6 @@ def _prod_of_others(x: Any, axis: int) -> Any:
 
 
 def _reduce_prod_jvp(t: Any, ans: Any, x: Any, *, axes: Shape) -> Any:
-
     if not axes:
         return t
     n = x.ndim
@@ -425,7 +423,6 @@ ad_util.deflinear(cumsum_p, _cumsum_transpose)
 
 
 def _slice_axis(x: Any, start: int, stop: int | None, stride: int, axis: int) -> Any:
-
     n = x.shape[axis]
     stop = n if stop is None else (stop if stop >= 0 else n + stop)
     starts = [0] * x.ndim
@@ -482,7 +479,6 @@ def _cumulative_select_jvp(prim: Primitive) -> Any:
     a tie equally (so ``cummax([1, 1, 0]).sum()`` has gradient ``[2, 1, 0]``, as in JAX)."""
 
     def rule(t: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> Any:
-
         chooser = ew.max_p if prim is cummax_p else ew.min_p
 
         def combine(a: Any, ta: Any, b: Any, tb: Any) -> tuple[Any, Any]:
@@ -562,7 +558,6 @@ def _sort_jvp(
 def _sort_transpose(
     cts: Any, *operands: Any, dimension: int, is_stable: bool, num_keys: int
 ) -> list[Any]:
-
     keys = operands[:num_keys]
     if any(ad_util.is_undefined(k) for k in keys) or len(operands) != num_keys + 1:
         raise TypeError("sort is linear only in a single non-key operand")
@@ -597,7 +592,6 @@ def _remaining(n: int, *removed: Sequence[int]) -> list[int]:
 def _dot_transpose_lhs(
     ct: Any, x_aval: ShapedArray, y: Any, dimension_numbers: Any, swap_ans: bool = False
 ) -> Any:
-
     (x_contract, y_contract), (x_batch, y_batch) = dimension_numbers
     x_kept = _remaining(len(x_aval.shape), x_contract, x_batch)
     y_kept = _remaining(y.ndim, y_contract, y_batch)

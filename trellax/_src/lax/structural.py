@@ -456,7 +456,6 @@ def _clamp_jvp_factor(cond: Any, like: Any) -> Any:
 
 def _clamp_rule(which: int) -> Any:
     def rule(t: Any, ans: Any, lo: Any, x: Any, hi: Any) -> Any:
-
         if which == 0:  # lo gets the gradient where it is the result (strictly above x, lo < hi)
             cond = ew.bitwise_and(ew.gt(lo, x), ew.lt(lo, hi))
         elif which == 1:  # x strictly inside the bounds: ties at a bound give nobody anything

@@ -11,6 +11,7 @@ JAX (``x == [1, 2]`` would otherwise silently compare identities).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -167,12 +168,15 @@ def _view(self: Array, dtype: Any = None) -> Array:
     return bitcast_convert_type(grouped, d)
 
 
+#: What ``x.__array_namespace__()`` returns: the public ``trellax.numpy``, which is built on this
+#: module; ``trellax/__init__.py`` sets it right after importing ``trellax.numpy``.
+namespace: ModuleType | None = None
+
+
 def _array_namespace(self: Array, /, *, api_version: str | None = None) -> Any:
     if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
         raise ValueError(f"Unrecognized array API version {api_version!r}")
-    import trellax.numpy
-
-    return trellax.numpy
+    return namespace
 
 
 def _mT(self: Array) -> Array:
@@ -186,7 +190,6 @@ def _mT(self: Array) -> Array:
 
 
 def _T(self: Array) -> Array:
-
     return transpose(self, tuple(reversed(range(self.ndim))))
 
 

@@ -33,7 +33,6 @@ from trellax._src.lax.structural import (
 )
 from trellax._src.numpy import creation_traced as traced
 from trellax._src.numpy.extended import handler, is_extended
-from trellax._src.numpy.indexing import _scatter, getitem
 from trellax._src.numpy.util import to_inexact_dtype
 
 DType = np.dtype[Any]
@@ -621,29 +620,6 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None
         return traced.tri(n, m, operator.index(k), d)
     traced.check_size("tri", (n, m), d)
     return eager.wrap(np.tri(n, m, operator.index(k)).astype(d), d, False)
-
-
-def diag(v: ArrayLike, k: int = 0) -> Array:
-    """The k-th diagonal of a 2-D array, or a 2-D array with ``v`` on its k-th diagonal."""
-
-    a = _array(v, None, "diag", copy=False)
-    k = operator.index(k)
-    if a.ndim == 1:
-        n = a.shape[0] + abs(k)
-        rows = np.arange(a.shape[0]) + max(-k, 0)
-        cols = np.arange(a.shape[0]) + max(k, 0)
-        # a's own dtype, not the canonical one: a 64-bit v made under x64 stays 64-bit (JAX)
-        base = broadcast_to(scalar_to_array(0, a.dtype, False), (n, n))
-        out = _scatter(base, (asarray(rows), asarray(cols)), a, "set")
-        return out if out.weak_type == a.weak_type else _convert(out, out.dtype, a.weak_type)
-    if a.ndim == 2:
-        r, c = a.shape
-        start_r, start_c = max(-k, 0), max(k, 0)
-        size = max(0, min(r - start_r, c - start_c))
-        rows = np.arange(size) + start_r
-        cols = np.arange(size) + start_c
-        return getitem(a, (asarray(rows), asarray(cols)))
-    raise ValueError(f"diag input must be 1d or 2d, got shape {a.shape}")
 
 
 def meshgrid(

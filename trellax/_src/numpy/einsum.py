@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api.api import run_cached
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.reductions import dot_general, reduce_or, reduce_sum
@@ -222,8 +223,6 @@ def einsum(
         return _einsum(subscripts, xs, optimize, precision, pref)
 
     # Planning (parsing, the contraction path) dominates small einsums: run it once per signature.
-    from trellax._src.api.api import run_cached
-
     result: Array = run_cached(("einsum", subscripts, optimize, pref), program, arrays)
     return result
 

@@ -379,7 +379,6 @@ def _freqs(ranges: Sequence[tuple[int, int]], n: int, d: ArrayLike, dtype: Any) 
 
 
 def _arange(start: int, stop: int) -> Array:
-
     d = dtypes.int32
     return lax.add(iota(d, stop - start), const(start, d))
 

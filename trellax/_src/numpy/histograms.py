@@ -18,13 +18,13 @@ from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, shapes, ufuncs
 from trellax._src.numpy.joining import stack
 from trellax._src.numpy.searching import histogram_bin_edges, searchsorted
+from trellax._src.numpy.segment import segment_sum
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import (
     check_arraylike,
     promote_args_inexact,
     promote_args_inexact_keep_shapes,
 )
-from trellax._src.ops.segment import segment_sum
 
 ArrayLike = Any
 
@@ -115,5 +115,4 @@ def histogram2d(
 
 
 def _stack(a: Array, b: Array) -> Array:
-
     return stack([a, b])

@@ -18,9 +18,11 @@ import numpy as np
 
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
-from trellax._src.lax.structural import _convert
+from trellax._src.lax._base import scalar_to_array
+from trellax._src.lax.structural import _convert, broadcast_to
 from trellax._src.numpy import joining, shapes, ufuncs
-from trellax._src.numpy.creation import arange, asarray, diag, linspace, ones
+from trellax._src.numpy.creation import _array, arange, asarray, linspace, ones
+from trellax._src.numpy.indexing import _scatter, getitem
 from trellax._src.numpy.searching import nonzero
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import check_arraylike, ensure_array
@@ -283,7 +285,6 @@ def _clamp(x: Array, low: int, high: int) -> Array:
 
 
 def _wrap_negative(x: Array, total: int) -> Array:
-
     if dtypes.kind(x.dtype) == "u":
         return x
     return where(ufuncs.less(x, 0), ufuncs.add(x, total), x)
@@ -355,6 +356,29 @@ def fill_diagonal(
         return x
     v = joining.tile(v, -(-n // v.size))[:n] if v.size != 1 else v
     return x.at[idx].set(v)
+
+
+def diag(v: ArrayLike, k: int = 0) -> Array:
+    """The k-th diagonal of a 2-D array, or a 2-D array with ``v`` on its k-th diagonal."""
+
+    a = _array(v, None, "diag", copy=False)
+    k = operator.index(k)
+    if a.ndim == 1:
+        n = a.shape[0] + abs(k)
+        rows = np.arange(a.shape[0]) + max(-k, 0)
+        cols = np.arange(a.shape[0]) + max(k, 0)
+        # a's own dtype, not the canonical one: a 64-bit v made under x64 stays 64-bit (JAX)
+        base = broadcast_to(scalar_to_array(0, a.dtype, False), (n, n))
+        out = _scatter(base, (asarray(rows), asarray(cols)), a, "set")
+        return out if out.weak_type == a.weak_type else _convert(out, out.dtype, a.weak_type)
+    if a.ndim == 2:
+        r, c = a.shape
+        start_r, start_c = max(-k, 0), max(k, 0)
+        size = max(0, min(r - start_r, c - start_c))
+        rows = np.arange(size) + start_r
+        cols = np.arange(size) + start_c
+        return getitem(a, (asarray(rows), asarray(cols)))
+    raise ValueError(f"diag input must be 1d or 2d, got shape {a.shape}")
 
 
 def diagflat(v: ArrayLike, k: int = 0) -> Array:

@@ -16,13 +16,14 @@ from __future__ import annotations
 import operator
 import warnings
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from trellax._src.backend import eager
 from trellax._src.backend.eager import ConcreteArray
 from trellax._src.config import settings as _config
+from trellax._src.control_flow.loops import while_loop
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import broadcast_shapes
 from trellax._src.core.errors import NonConcreteBooleanIndexError
@@ -44,14 +45,18 @@ from trellax._src.lax.structural import (
     concatenate,
     reshape,
     rev,
+    select,
     select_n,
 )
 from trellax._src.lax.structural import slice as lax_slice
 from trellax._src.numpy import ufuncs
+from trellax._src.numpy.creation import asarray as tnp_asarray
 from trellax._src.numpy.reductions import max as tmax
-from trellax._src.numpy.selection import where
 from trellax._src.numpy.ufuncs import divide, negative, power
 from trellax._src.numpy.util import ensure_array
+
+if TYPE_CHECKING:
+    from trellax._src.core.basearray import IndexUpdateHelper, IndexUpdateRef
 
 _BASIC = (int, slice, type(None), type(Ellipsis), bool)
 
@@ -207,8 +212,6 @@ def _entry(item: Any, axis: int, dim: int, clamp_ints: bool = False) -> Entry:
         return ("int", i + dim if i < 0 else i)
     arr = ensure_array("indexing", item) if not isinstance(item, (list, tuple)) else None
     if arr is None:
-        from trellax._src.numpy.creation import asarray as tnp_asarray
-
         arr = tnp_asarray(item)
     if dtypes.kind(arr.dtype) not in ("i", "u"):
         raise TypeError(
@@ -538,7 +541,6 @@ class _IndexUpdateRef:
         unique_indices: bool = False,
         mode: str | None = None,
     ) -> Array:
-
         return _scatter(self.array, self.index, negative(values), "add", mode=mode)
 
     def multiply(
@@ -595,7 +597,6 @@ class _IndexUpdateRef:
         """``x`` with the elementwise ``func`` applied at the index, once per occurrence of an
         element (``x.at[[1, 1]].apply(f)`` gives ``f(f(x[1]))``, as in JAX); out-of-bounds
         indices are dropped unless ``mode="clip"``. ``func`` must keep the dtype."""
-        from trellax._src.control_flow.loops import while_loop
 
         x = self.array
         zeros = broadcast_to(asarray(np.int32(0)), tuple(x.shape))
@@ -609,7 +610,7 @@ class _IndexUpdateRef:
                     f"at[].apply: func must be elementwise and keep the dtype; it turned "
                     f"{y.dtype}{list(y.shape)} into {fy.dtype}{list(fy.shape)}"
                 )
-            return i + 1, where(counts > i, _convert(fy, y.dtype, y.weak_type), y)
+            return i + 1, select(counts > i, _convert(fy, y.dtype, y.weak_type), y)
 
         last = tmax(counts, initial=np.int32(0))
         out: Array = while_loop(lambda s: s[0] < last, body, (asarray(np.int32(0)), x))[1]
@@ -636,6 +637,15 @@ class _IndexUpdateRef:
         return _scatter(self.array, self.index, values, "max", mode=mode)
 
 
+if TYPE_CHECKING:
+
+    def _conforms(
+        h: _IndexUpdateHelper, r: _IndexUpdateRef
+    ) -> tuple[IndexUpdateHelper, IndexUpdateRef]:
+        """Type checkers check here that ``x.at`` is what ``core/basearray.py`` declares."""
+        return h, r
+
+
 def _scatter(
     x: Array,
     idx: Any,
@@ -655,8 +665,6 @@ def _scatter(
     scatter_mode = GatherScatterMode.from_any(mode, GatherScatterMode.FILL_OR_DROP)
     y = ensure_array(f"at[].{combine}", values) if not isinstance(values, (list, tuple)) else None
     if y is None:
-        from trellax._src.numpy.creation import asarray as tnp_asarray
-
         y = tnp_asarray(values)
     safe = _safe_to_cast(y, x.dtype)
     if not safe:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend.eager import ConcreteArray
+from trellax._src.control_flow import unjitted
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.errors import ConcretizationTypeError
@@ -113,6 +114,9 @@ def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> Ar
         )
     ax = canonicalize_axis(axis, len(shape) + 1)
     return lax_concatenate([lax_structural.expand_dims(x, (ax,)) for x in xs], ax)
+
+
+unjitted.stack_outputs = stack
 
 
 def hstack(tup: Any, dtype: Any = None) -> Array:

@@ -14,6 +14,7 @@ from trellax._src.core.core import broadcast_shapes
 from trellax._src.core.typing import ArrayLike, DType, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
+from trellax._src.lax import structural as lax_structural
 from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.reductions import dot_general, dot_general_p
 from trellax._src.lax.structural import _convert, broadcast_to, reshape, transpose
@@ -89,7 +90,6 @@ def matmul(
 
 
 def _broadcast_batch(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-
     return broadcast_shapes(a, b)
 
 
@@ -152,7 +152,6 @@ def inner(
 
 
 def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
-
     x, y = promote_args_keep_shapes("outer", a, b)
     return multiply(reshape(x, (x.size, 1)), reshape(y, (1, y.size)))
 
@@ -202,7 +201,6 @@ def tensordot(
 
 
 def _moveaxis_last(x: Array, axis: int, fun_name: str) -> Array:
-
     (ax,) = canonicalize_axes(fun_name, (axis,), x.ndim)
     if ax == x.ndim - 1:
         return x
@@ -287,8 +285,6 @@ def cross(
 ) -> Array:
     """Cross products of 3-vectors (2-vectors have a zero z; two 2-vectors give the z component
     only) along ``axisa``/``axisb``, the result's vectors along ``axisc`` (``axis`` sets all)."""
-    from trellax._src.lax.structural import concatenate, slice, transpose
-
     x, y = promote_args_keep_shapes("cross", a, b)
     x, y = _convert(x, x.dtype, False), _convert(y, y.dtype, False)  # JAX's result is strong
     if axis is not None:
@@ -300,7 +296,7 @@ def cross(
 
     def comp(v: Array, i: int) -> Array:
         v = broadcast_to(v, (*batch, v.shape[-1]))
-        part = slice(v, (0,) * len(batch) + (i,), (*batch, i + 1))
+        part = lax_structural.slice(v, (0,) * len(batch) + (i,), (*batch, i + 1))
         return reshape(part, batch)
 
     if x.shape[-1] == 2 and y.shape[-1] == 2:
@@ -321,7 +317,7 @@ def cross(
     cx = sub(mul(x1_, y2_), mul(x2_, y1_))
     cy = sub(mul(x2_, y0), mul(x0, y2_))
     cz = sub(mul(x0, y1_), mul(x1_, y0))
-    out = concatenate([reshape(c, (*batch, 1)) for c in (cx, cy, cz)], len(batch))
+    out = lax_structural.concatenate([reshape(c, (*batch, 1)) for c in (cx, cy, cz)], len(batch))
 
     (axc,) = canonicalize_axes("cross", (axisc,), out.ndim)
     if axc != out.ndim - 1:

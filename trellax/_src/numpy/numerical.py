@@ -21,6 +21,7 @@ from trellax._src.numpy import joining, linalg_ops, reductions, shapes, ufuncs
 from trellax._src.numpy.creation import arange, asarray, zeros
 from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import searchsorted, take
+from trellax._src.numpy.segment import segment_sum
 from trellax._src.numpy.selection import clip, where
 from trellax._src.numpy.sorting import argsort
 from trellax._src.numpy.static_args import check_static
@@ -33,7 +34,6 @@ from trellax._src.numpy.util import (
     promote_args_keep_shapes,
     promote_dtypes,
 )
-from trellax._src.ops.segment import segment_sum
 
 ArrayLike = Any
 

@@ -123,7 +123,6 @@ def polyfit(
 
 
 def _matmul(a: Array, b: Array) -> Array:
-
     return matmul(a, b)
 
 

@@ -23,7 +23,6 @@ class _ScalarMeta(type):
     dtype: np.dtype[Any]
 
     def __call__(cls, x: Any = 0) -> Array:
-
         return asarray(x, dtype=cls)
 
     def __instancecheck__(cls, instance: Any) -> bool:

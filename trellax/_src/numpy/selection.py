@@ -14,6 +14,7 @@ from trellax._src.lax.reductions import reduce_and
 from trellax._src.lax.structural import _convert, select_n, select_n_p
 from trellax._src.numpy import ufuncs
 from trellax._src.numpy.extended import handler, is_extended
+from trellax._src.numpy.searching import nonzero
 from trellax._src.numpy.util import (
     abstract,
     ensure_array,
@@ -61,8 +62,6 @@ def where(
     if is_extended(x) or is_extended(y):
         return handler("where")(condition, x, y)  # type: ignore[no-any-return]
     if x is None and y is None:
-        from trellax._src.numpy.searching import nonzero
-
         return nonzero(condition, size=size, fill_value=fill_value)
     if x is None or y is None:
         raise ValueError(

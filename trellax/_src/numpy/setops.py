@@ -168,7 +168,6 @@ def _strong_if_complex(values: Array) -> Array:
 
 
 def _cumsum(x: Array) -> Array:
-
     return cumsum(x, 0) if x.shape[0] else x
 
 

@@ -19,6 +19,7 @@ from trellax._src.backend.eager import ConcreteArray
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive
 from trellax._src.core.typing import ArrayLike
+from trellax._src.custom.derivatives import custom_jvp
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import scalar_to_array
@@ -430,8 +431,6 @@ def _weighted_tangents(ta: Array, tb: Array, a: Array, b: Array, out: Array, exp
 
 
 def _custom_jvp(fun: Any, rule: Any) -> Any:
-    from trellax._src.custom.derivatives import custom_jvp
-
     wrapped = custom_jvp(fun)
     wrapped.defjvp(rule)
     return wrapped

@@ -20,7 +20,8 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax import linalg as lax_linalg
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, linalg, linalg_ops, reductions, shapes, ufuncs
-from trellax._src.numpy.creation import arange, asarray, diag, eye, zeros
+from trellax._src.numpy.creation import arange, asarray, eye, zeros
+from trellax._src.numpy.index_tricks import diag
 from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import take
 from trellax._src.numpy.selection import where
@@ -432,7 +433,6 @@ def eigh_tridiagonal(
 
 
 def _diag(v: Array, k: int = 0) -> Array:
-
     return diag(v, k)
 
 

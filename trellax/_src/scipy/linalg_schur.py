@@ -23,7 +23,8 @@ from trellax._src.lax import linalg as lax_linalg
 from trellax._src.lax.schur import hessenberg as _hessenberg
 from trellax._src.lax.schur import schur as _schur
 from trellax._src.numpy import joining, linalg, linalg_ops, reductions, shapes, ufuncs
-from trellax._src.numpy.creation import diag, eye, zeros
+from trellax._src.numpy.creation import eye, zeros
+from trellax._src.numpy.index_tricks import diag
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import ensure_array
 

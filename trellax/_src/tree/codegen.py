@@ -230,7 +230,9 @@ class _Decline(Exception):
     pass
 
 
-def compile_flattener(spec: Any, treedef: Any, kind_get: Any) -> Callable[[Any], Any] | None:
+def compile_flattener(
+    spec: Any, treedef: Any, kind_get: Any, *, extend: bool = False
+) -> Callable[..., Any] | None:
     """A function ``tree -> (leaves, treedef) | None`` that flattens trees of exactly the structure
     ``spec`` in straight-line code and returns None for any other tree.
 
@@ -238,6 +240,10 @@ def compile_flattener(spec: Any, treedef: Any, kind_get: Any) -> Callable[[Any],
     can be checked without calling user code, and equal structures are interchangeable); None
     is returned for other specs. ``kind_get`` is ``KIND.get``: a leaf must be of a type already
     classified as a leaf, otherwise the guess fails and the normal path classifies it.
+
+    With ``extend``, the function is ``(tree, leaves) -> treedef | None`` instead: it appends
+    the leaves to the list ``leaves`` (only once every check has passed) and returns
+    ``treedef`` (then a spec, shared by every subtree of this structure).
     """
     lines: list[str] = []
     leaves: list[str] = []
@@ -290,12 +296,18 @@ def compile_flattener(spec: Any, treedef: Any, kind_get: Any) -> Callable[[Any],
     if leaves:
         checks = " or ".join(f"g(type({name}), M) is not None" for name in leaves)
         lines.append(f"if {checks}: return None")
-    lines.append(f"return [{', '.join(leaves)}], TD")
-    source = "def guess(x):\n" + "".join(f"    {line}\n" for line in lines)
+    if not extend:
+        lines.append(f"return [{', '.join(leaves)}], TD")
+    elif leaves:
+        lines.append(f"L += ({', '.join(leaves)},)")
+    if extend:
+        lines.append("return TD")
+    head = "def guess(x, L):\n" if extend else "def guess(x):\n"
+    source = head + "".join(f"    {line}\n" for line in lines)
     exec(compile(source, "<trellax pytree flatten>", "exec"), ns)
     fn: Callable[[Any], Any] = ns["guess"]
     return fn
 
 
 _MISSING = object()
-_GUESS_MAX_NODES = 128
+_GUESS_MAX_NODES = 1024

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from trellax._src.tree import treedef as treedef_module
 from trellax._src.tree.flatten import classify_fast, guess_flatten, node_children, tree_flatten
 from trellax._src.tree.keys import DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey, keystr
 from trellax._src.tree.registry import (
@@ -234,6 +235,9 @@ def flatten_up_to(treedef: PyTreeDef, tree: Any, caller: str, name: str) -> list
             f"  {name}: {_safe_structure(tree)}"
         ) from None
     return out
+
+
+treedef_module.flatten_up_to_checked = flatten_up_to
 
 
 def flatten_rest(treedef: PyTreeDef, rest: tuple[Any, ...], caller: str) -> list[list[Any]]:

@@ -81,17 +81,40 @@ def node_parts(x: Any, reg: Registration) -> tuple[Iterable[Any], Any]:
 def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
     t = type(x)
     specs: list[Spec] = []
+    # Siblings of one structure (a list of 2,500 equal dicts): once two in a row have equal
+    # specs, the rest go through a generated flattener of that structure (``guess``), which
+    # appends their leaves and returns the first one's spec, shared: no recursion, and no new
+    # spec tuples for the garbage collector to scan.
+    guess: Any = None
+    guess_t: Any = None
+    prev: Spec = None
     if t is list or t is tuple:
         for c in x:
+            tc = type(c)
             try:
-                r = KIND[type(c)]
+                r = KIND[tc]
             except KeyError:
-                r = classify(type(c))
+                r = classify(tc)
             if r is None:
                 leaves.append(c)
                 specs.append(None)
-            else:
-                specs.append(_flatten_node(c, r, leaves))
+                continue
+            if c is None:
+                specs.append(NONE_SPEC)
+                continue
+            if tc is guess_t:
+                s = guess(c, leaves)
+                if s is not None:
+                    specs.append(s)
+                    continue
+            s = _flatten_node(c, r, leaves)
+            if guess_t is None and prev is not None and s == prev:
+                guess = _sibling_flattener(prev)
+                guess_t = tc if guess is not None else _NO_GUESS
+                if guess is not None:  # an interchangeable structure: share the spec
+                    s = prev
+            prev = s
+            specs.append(s)
         return (reg, None, tuple(specs))
     if t is dict:
         try:
@@ -100,19 +123,41 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
             keys = sorted_keys(x)  # raises the explanatory error
         for k in keys:
             c = x[k]
+            tc = type(c)
             try:
-                r = KIND[type(c)]
+                r = KIND[tc]
             except KeyError:
-                r = classify(type(c))
+                r = classify(tc)
             if r is None:
                 leaves.append(c)
                 specs.append(None)
-            else:
-                specs.append(_flatten_node(c, r, leaves))
+                continue
+            if c is None:
+                specs.append(NONE_SPEC)
+                continue
+            if tc is guess_t:
+                s = guess(c, leaves)
+                if s is not None:
+                    specs.append(s)
+                    continue
+            s = _flatten_node(c, r, leaves)
+            if guess_t is None and prev is not None and s == prev:
+                guess = _sibling_flattener(prev)
+                guess_t = tc if guess is not None else _NO_GUESS
+                if guess is not None:  # an interchangeable structure: share the spec
+                    s = prev
+            prev = s
+            specs.append(s)
         return (reg, keys, tuple(specs))
     if x is None:
         return NONE_SPEC
-    children, aux = node_parts(x, reg)
+    if reg.kind == CUSTOM:  # the registered function, checked only when its result is unusual
+        out = reg.flatten(x)  # type: ignore[misc]
+        if type(out) is not tuple or len(out) != 2 or type(out[0]) not in (tuple, list):
+            out = reg.check_parts(out)
+        children, aux = out
+    else:
+        children, aux = node_parts(x, reg)
     for c in children:
         try:
             r = KIND[type(c)]
@@ -124,6 +169,30 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
         else:
             specs.append(_flatten_node(c, r, leaves))
     return (reg, aux, tuple(specs))
+
+
+class _NoGuess:
+    """Marks a run of siblings whose structure has no generated flattener."""
+
+
+_NO_GUESS = _NoGuess
+_SIBLINGS: dict[Any, Callable[[Any, list[Any]], Any] | None] = {}
+
+
+def _sibling_flattener(spec: Spec) -> Callable[[Any, list[Any]], Any] | None:
+    """The generated flattener of subtrees whose structure is ``spec`` (None for structures
+    it cannot check without user code: registered classes, dicts with other than str keys)."""
+    try:
+        return _SIBLINGS[spec]
+    except KeyError:
+        pass
+    except TypeError:  # unhashable aux data
+        return None
+    fn = tree_codegen.compile_flattener(spec, spec, KIND.get, extend=True)
+    if len(_SIBLINGS) >= _CACHE_LIMIT:
+        _SIBLINGS.clear()
+    _SIBLINGS[spec] = fn
+    return fn
 
 
 def _flatten_node_is_leaf(x: Any, reg: Registration, leaves: list[Any], is_leaf: Any) -> Spec:

@@ -62,7 +62,11 @@ class Registration:
         is named in the error, with the type it was registered for."""
         fn = self.flatten_with_keys if with_keys else self.flatten
         assert fn is not None
-        out = fn(node)
+        return self.check_parts(fn(node), with_keys)
+
+    def check_parts(self, out: Any, with_keys: bool = False) -> tuple[Iterable[Any], Any]:
+        """``out``, the result of the registered flatten function, if it is a ``(children,
+        aux_data)`` tuple with iterable children; otherwise the error :meth:`parts` raises."""
         what = "flatten_with_keys" if with_keys else "flatten"
         if type(out) is not tuple or len(out) != 2:
             raise ValueError(

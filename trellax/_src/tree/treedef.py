@@ -242,6 +242,12 @@ def _find_unhashable(spec: Spec) -> tuple[Registration, Any] | None:
     return None
 
 
+#: :meth:`PyTreeDef.flatten_up_to` with its error naming the first differing node: written in
+#: ``tree/errors.py`` with ``tree/flatten.py``, which builds on this module, so ``tree/errors.py``
+#: sets this when it is imported (``tree/tree_util.py`` imports it).
+flatten_up_to_checked: Callable[[PyTreeDef, Any, str, str], list[Any]] | None = None
+
+
 class PyTreeDef:
     """The structure of a pytree: its containers and where the leaves go, without the leaves.
 
@@ -301,10 +307,9 @@ class PyTreeDef:
         >>> tree_structure([0, 0]).flatten_up_to([(1, 2), {"a": 3}])
         [(1, 2), {'a': 3}]
         """
-        # Lazy: tree.errors flattens with tree.flatten, which builds on this module.
-        from trellax._src.tree.errors import flatten_up_to
-
-        return flatten_up_to(self, tree, "PyTreeDef.flatten_up_to", "the tree")
+        checked = flatten_up_to_checked
+        assert checked is not None, "trellax._src.tree.errors is not imported"
+        return checked(self, tree, "PyTreeDef.flatten_up_to", "the tree")
 
     def compose(self, inner: PyTreeDef) -> PyTreeDef:
         """The structure with ``inner`` in place of each leaf of ``self``."""

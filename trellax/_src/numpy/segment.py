@@ -6,6 +6,9 @@ range; ids outside ``[0, num_segments)`` (negative ones too) are dropped, as in 
 with ``mode='clip'``. ``num_segments`` must be static
 for ``jit``; without it, it is ``max(segment_ids) + 1`` of concrete ids. The result keeps
 ``data``'s dtype and is strong.
+
+Exported by ``trellax.ops``; the module sits in the numpy package because ``histogram`` and
+``correlate`` are written with ``segment_sum``.
 """
 
 from __future__ import annotations

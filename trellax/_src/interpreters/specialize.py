@@ -1,0 +1,153 @@
+"""Equations of a compiled program written as the NumPy call their kernel would make.
+
+A kernel of ``backend/numpy.py`` decides at every call what it does from its operands' shapes
+and dtypes (``dot_general`` picks its BLAS path, ``broadcast_in_dim`` builds the expanded shape,
+``reduce_sum`` looks up its accumulation dtype). In a compiled program those are known when the
+program is generated, so :func:`call_expr` writes the call the kernel would end up making
+(``x.reshape((16, 1))``, ``matmul(a, b.T)``, ``add.reduce(x, (0,), float32)``) instead of the
+kernel call: the same NumPy function on the same operands, hence the same bits, dtypes and
+shapes, without the kernel's Python (0.3-3 µs an equation, which is most of the cost of a loop
+body on small arrays). A rule returns None wherever the kernel would do anything else, and the
+equation stays a kernel call.
+
+Rules are keyed by the kernel (the primitive's impl), so a primitive whose kernel changes stops
+matching by itself. ``tests/test_compiled_loops.py`` compares programs with and without these
+rules bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from trellax._src.backend import numpy as kernels
+from trellax._src.backend.float_facts import compute_dtype
+from trellax._src.core.jaxpr import JaxprEqn
+
+#: ``bind(value, prefix) -> name``: a global of the generated code holding ``value``.
+Bind = Callable[[Any, str], str]
+#: ``rule(eqn, args, bind) -> expression or None`` (None: keep the kernel call).
+Rule = Callable[[JaxprEqn, list[str], Bind], "str | None"]
+
+#: Outputs up to this many elements are broadcast by copying (``np.broadcast_to`` costs ~2-4 µs
+#: a call, a small copy ~0.5 µs); larger ones keep the kernel's view.
+_COPY_BROADCAST_MAX = 4096
+
+RULES: dict[Any, Rule] = {}
+
+#: Switched off by the tests that compare programs with and without the rules.
+enabled = True
+
+
+def call_expr(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+    """The expression computing ``eqn``'s result from the names ``args``, or None."""
+    if not enabled:
+        return None
+    rule = RULES.get(eqn.primitive.impl)
+    if rule is None:
+        return None
+    return rule(eqn, args, bind)
+
+
+def _reshape(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+    if eqn.params.get("dimensions") is not None:
+        return None
+    return f"{args[0]}.reshape({bind(tuple(eqn.params['new_sizes']), 's')})"
+
+
+def _same_size_reshape(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+    # squeeze and expand_dims only drop or add axes of size 1: a reshape to the result's shape
+    # gives the same view.
+    return f"{args[0]}.reshape({bind(eqn.outvars[0].aval.shape, 's')})"
+
+
+def _transpose(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+    return f"{args[0]}.transpose({bind(tuple(eqn.params['permutation']), 's')})"
+
+
+def _broadcast_copy(x: Any, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
+    out = np.empty(shape, dtype)
+    out[...] = x
+    return out
+
+
+def _broadcast_in_dim(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+    shape = tuple(eqn.params["shape"])
+    dims = tuple(eqn.params["broadcast_dimensions"])
+    in_aval = eqn.invars[0].aval
+    out_aval = eqn.outvars[0].aval
+    expanded = [1] * len(shape)
+    for src, dst in enumerate(dims):
+        expanded[dst] = in_aval.shape[src]
+    x = args[0]
+    if tuple(expanded) != tuple(in_aval.shape):
+        x = f"{x}.reshape({bind(tuple(expanded), 's')})"
+    size = math.prod(shape)
+    if math.prod(in_aval.shape) == size:
+        return x if x != args[0] else f"{x}.reshape({bind(shape, 's')})"
+    if size > _COPY_BROADCAST_MAX or in_aval.dtype != out_aval.dtype:
+        return None
+    return f"{bind(_broadcast_copy, 'f')}({x}, {bind(shape, 's')}, {bind(out_aval.dtype, 'd')})"
+
+
+def _plain(d: np.dtype[Any]) -> bool:
+    """A dtype NumPy's matmul computes in itself (no float32 detour, not bool)."""
+    return d.kind in "fciu" and d.num < 256 and compute_dtype(d) is d
+
+
+def _dot_general(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+    # The kernel's two BLAS paths, for operands already of the result's dtype.
+    (lc, rc), (lb, rb) = eqn.params["dimension_numbers"]
+    out = eqn.params["preferred_element_type"]
+    xa, ya = eqn.invars[0].aval, eqn.invars[1].aval
+    if xa.dtype is not out or ya.dtype is not out or not _plain(out):
+        return None
+    if lb or rb or len(lc) != 1 or len(rc) != 1 or len(xa.shape) > 2 or len(ya.shape) > 2:
+        return None
+    if not xa.shape or not ya.shape:
+        return None
+    matmul = bind(np.matmul, "f")
+    if tuple(lc) == (1,) and tuple(rc) == (0,) and len(xa.shape) == 2 and len(ya.shape) == 2:
+        return f"{matmul}({args[0]}, {args[1]})"
+    a = args[0] if lc[0] == len(xa.shape) - 1 else f"{args[0]}.T"
+    b = args[1] if rc[0] == 0 else f"{args[1]}.T"
+    return f"{matmul}({a}, {b})"
+
+
+def _reduce_sum(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+    d = eqn.invars[0].aval.dtype
+    if kernels._acc_dtype(d) is not d:
+        return None
+    axes = bind(tuple(eqn.params["axes"]), "s")
+    return f"{bind(np.add.reduce, 'f')}({args[0]}, {axes}, {bind(d, 'd')})"
+
+
+def _select_n(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+    if len(args) != 3 or eqn.invars[0].aval.dtype != np.bool_:
+        return None
+    return f"{bind(np.where, 'f')}({args[0]}, {args[2]}, {args[1]})"
+
+
+def _convert_element_type(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+    # convert's last line (x.astype) for the conversions that reach it directly.
+    src = eqn.invars[0].aval.dtype
+    new = eqn.params["new_dtype"]
+    if src.kind == "c" or new == np.bool_ or src == np.bool_ or src.kind == "V" or new.kind == "V":
+        return None
+    if src.kind == "f" and new.kind in "iu":
+        return None
+    return f"{args[0]}.astype({bind(new, 'd')})"
+
+
+RULES[kernels.reshape] = _reshape
+RULES[kernels.squeeze] = _same_size_reshape
+RULES[kernels.expand_dims] = _same_size_reshape
+RULES[kernels.transpose] = _transpose
+RULES[kernels.broadcast_in_dim] = _broadcast_in_dim
+RULES[kernels.dot_general] = _dot_general
+RULES[kernels.reduce_sum] = _reduce_sum
+RULES[kernels.select_n] = _select_n
+RULES[kernels.convert_element_type] = _convert_element_type

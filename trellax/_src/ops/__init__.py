@@ -1,1 +1,0 @@
-"""Private code of ``trellax.ops``."""
