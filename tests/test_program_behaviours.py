@@ -99,3 +99,16 @@ def test_grad_and_jacobians_rebuild_custom_nodes_with_none_leaves() -> None:
     for transform in (trellax.jacobian, trellax.jacfwd, trellax.grad):
         with pytest.raises(ValueError, match="None"):
             transform(lambda b: jnp.sum(b.a))(box)
+
+
+def test_an_object_answering_every_attribute_is_not_an_array() -> None:
+    # a plotting mock (every attribute is another mock) reached jnp.arange in a JAX notebook:
+    # JAX raises TypeError, trellax raised KeyError from deep inside promotion
+    class Anything:
+        def __getattr__(self, name: str) -> Anything:
+            return Anything()
+
+    with pytest.raises(TypeError, match="Cannot determine dtype"):
+        jnp.result_type(Anything())
+    with pytest.raises(TypeError):
+        jnp.arange(Anything())

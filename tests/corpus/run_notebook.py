@@ -10,12 +10,14 @@ is printed, as IPython's display hook does. A cell that raises prints
 notebook executed with its ``raises-exception`` cells does. IPython magics: ``%time``/``%%time``
 run their statement or body; ``%timeit``/``%%timeit`` (timings), ``%matplotlib``, ``%load_ext``
 and shell lines (``!cmd``) are skipped and print nothing. NumPy's and Python's global random
-generators are seeded with 0 first, so a notebook that draws unseeded data is reproducible.
+generators are seeded with 0 first (after importing ``jax``, whose import draws from NumPy's), so a
+notebook that draws unseeded data is reproducible.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import random
 import re
@@ -101,6 +103,10 @@ def main(argv: list[str]) -> int:
         print("usage: run_notebook.py NOTEBOOK.md", file=sys.stderr)
         return 2
     path = Path(argv[0])
+    # JAX draws from NumPy's global generator when it is imported: import it (trellax under
+    # `trellax run`) before seeding, so that the program gets the same stream on both sides
+    with contextlib.suppress(ImportError):
+        import jax  # noqa: F401
     random.seed(0)
     try:  # NumPy is there on both sides (JAX's and trellax's); seeded when present
         import numpy
