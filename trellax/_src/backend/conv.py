@@ -1,17 +1,23 @@
-"""NumPy impls of the window primitives: ``conv_general_dilated`` and ``reduce_window``.
-
-Both walk the *kernel/window offsets* (a handful) and never the output pixels: the convolution
-gathers one strided slice per kernel offset into an im2col buffer and makes one BLAS matrix
-product (one per feature group); ``reduce_window`` folds one strided slice per window offset.
+"""NumPy impls of the window primitives: ``conv_general_dilated`` (with its two cotangents, in
+:mod:`trellax._src.backend.conv_gemm`: blocked im2col and BLAS products) and ``reduce_window``,
+which walks the window offsets (a handful), folding one strided slice per offset.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
+from trellax._src.backend.conv_gemm import (
+    conv_general_dilated as conv_general_dilated,
+)
+from trellax._src.backend.conv_gemm import (
+    conv_lhs_transpose as conv_lhs_transpose,
+)
+from trellax._src.backend.conv_gemm import (
+    conv_rhs_transpose as conv_rhs_transpose,
+)
 from trellax._src.backend.float_facts import compute_dtype
 from trellax._src.backend.numpy import max_, min_
 
@@ -71,67 +77,8 @@ def _windows(
     return out_shape, slices
 
 
-def _im2col(
-    lhs: np.ndarray,
-    lhs_spec: tuple[int, ...],
-    ksp: tuple[int, ...],
-    strides: tuple[int, ...],
-    padding: Pads,
-    lhs_dilation: tuple[int, ...],
-    rhs_dilation: tuple[int, ...],
-    compute: np.dtype[Any],
-) -> np.ndarray:
-    """``(N, *out_spatial, K, C)``: for each output position the ``K`` input vectors its kernel
-    offsets see (the input dilated, padded, in channels-last layout)."""
-    x = np.transpose(lhs, (lhs_spec[0], *lhs_spec[2:], lhs_spec[1])).astype(compute, copy=False)
-    x = _pad(_dilate(x, lhs_dilation, 1, 0), padding, 1, 0)
-    out_sp, slices = _windows(x, ksp, strides, rhs_dilation, 1)
-    patches = np.empty((x.shape[0], *out_sp, len(slices), x.shape[-1]), compute)
-    for i, sl in enumerate(slices):
-        patches[..., i, :] = x[sl]
-    return patches
-
-
 def _compute_dtype(d: np.dtype[Any]) -> np.dtype[Any]:
     return compute_dtype(d)
-
-
-def conv_general_dilated(
-    lhs: np.ndarray,
-    rhs: np.ndarray,
-    *,
-    window_strides: tuple[int, ...],
-    padding: Pads,
-    lhs_dilation: tuple[int, ...],
-    rhs_dilation: tuple[int, ...],
-    dimension_numbers: Any,
-    feature_group_count: int,
-    preferred_element_type: np.dtype[Any],
-) -> np.ndarray:
-    lhs_spec, rhs_spec, out_spec = dimension_numbers
-    compute = _compute_dtype(preferred_element_type)
-    if compute.kind == "b":
-        compute = np.dtype(np.int32)
-    w = np.transpose(rhs, (*rhs_spec[2:], rhs_spec[1], rhs_spec[0])).astype(compute, copy=False)
-    nsp = len(window_strides)
-    patches = _im2col(lhs, lhs_spec, w.shape[:nsp], window_strides, padding, lhs_dilation,
-                      rhs_dilation, compute)  # fmt: skip
-    n, out_sp, k, c = patches.shape[0], patches.shape[1:-2], patches.shape[-2], patches.shape[-1]
-    o = w.shape[-1]
-    m = n * math.prod(out_sp)
-    g = feature_group_count
-    if g == 1:
-        out = patches.reshape(m, k * c) @ w.reshape(k * c, o)
-    else:
-        cg, og = c // g, o // g
-        p = patches.reshape(m, k, g, cg).transpose(2, 0, 1, 3).reshape(g, m, k * cg)
-        ww = w.reshape(k, cg, g, og).transpose(2, 0, 1, 3).reshape(g, k * cg, og)
-        out = np.matmul(p, ww).transpose(1, 0, 2).reshape(m, o)
-    logical = np.moveaxis(out.reshape((n, *out_sp, o)), -1, 1)  # (N, C, *spatial)
-    res = np.transpose(logical, np.argsort(out_spec))
-    if preferred_element_type.kind == "b":
-        return np.asarray(res != 0)
-    return np.asarray(res, preferred_element_type)
 
 
 _WINDOW_UFUNCS: dict[str, Any] = {
@@ -167,90 +114,3 @@ def reduce_window(
         else:  # max/min give zeros their sign from both operands, so they can't work in place
             acc = op(acc, x[sl])
     return acc.astype(out_dtype, copy=False)
-
-
-def _to_working_out(ct: np.ndarray, out_spec: tuple[int, ...], compute: Any) -> np.ndarray:
-    """An output-shaped array in the working layout ``(N, *spatial, O)``."""
-    return np.transpose(ct, (out_spec[0], *out_spec[2:], out_spec[1])).astype(compute, copy=False)
-
-
-def conv_lhs_transpose(
-    ct: np.ndarray,
-    rhs: np.ndarray,
-    *,
-    lhs_shape: tuple[int, ...],
-    window_strides: tuple[int, ...],
-    padding: Pads,
-    lhs_dilation: tuple[int, ...],
-    rhs_dilation: tuple[int, ...],
-    dimension_numbers: Any,
-    feature_group_count: int,
-    preferred_element_type: np.dtype[Any],
-) -> np.ndarray:
-    """The cotangent of the convolution's input: each kernel offset's window slice receives
-    ``ct @ w[offset].T`` (col2im), then padding and dilation are undone."""
-    lhs_spec, rhs_spec, out_spec = dimension_numbers
-    compute = _compute_dtype(preferred_element_type)
-    c = _to_working_out(ct, out_spec, compute)
-    w = np.transpose(rhs, (*rhs_spec[2:], rhs_spec[1], rhs_spec[0])).astype(compute, copy=False)
-    n, ch = lhs_shape[lhs_spec[0]], lhs_shape[lhs_spec[1]]
-    sp = [lhs_shape[a] for a in lhs_spec[2:]]
-    dil = [(s - 1) * d + 1 if s else 0 for s, d in zip(sp, lhs_dilation)]
-    eff = [d + lo + hi for d, (lo, hi) in zip(dil, padding)]
-    nsp = len(sp)
-    ksp = w.shape[:nsp]
-    grad = np.zeros((n, *eff, ch), compute)
-    _, slices = _windows(grad, ksp, window_strides, rhs_dilation, 1)
-    g = feature_group_count
-    o = w.shape[-1]
-    k = len(slices)
-    cg, og = ch // g, o // g
-    # every offset's contribution in one product per group: (g, M, og) @ (g, og, K*cg)
-    cm = c.reshape(-1, g, og).transpose(1, 0, 2)
-    wg = w.reshape(k, cg, g, og).transpose(2, 3, 0, 1).reshape(g, og, k * cg)
-    contrib = np.matmul(cm, wg).reshape(g, -1, k, cg).transpose(1, 2, 0, 3)  # (M, K, g, cg)
-    contrib = contrib.reshape((*c.shape[:-1], k, ch))
-    for i, sl in enumerate(slices):
-        grad[sl] += contrib[..., i, :]
-    # undo the crop of negative pads, then the positive pads, then the dilation
-    pads = [(0, 0)] + [(max(-lo, 0), max(-hi, 0)) for lo, hi in padding] + [(0, 0)]
-    grad = np.pad(grad, pads)
-    keep = tuple(
-        slice(max(lo, 0), max(lo, 0) + d, ld) for (lo, _), d, ld in zip(padding, dil, lhs_dilation)
-    )
-    index = (slice(None), *keep, slice(None))
-    grad = grad[index]
-    logical = np.moveaxis(grad, -1, 1)
-    return np.asarray(np.transpose(logical, np.argsort(lhs_spec)), preferred_element_type)
-
-
-def conv_rhs_transpose(
-    lhs: np.ndarray,
-    ct: np.ndarray,
-    *,
-    rhs_shape: tuple[int, ...],
-    window_strides: tuple[int, ...],
-    padding: Pads,
-    lhs_dilation: tuple[int, ...],
-    rhs_dilation: tuple[int, ...],
-    dimension_numbers: Any,
-    feature_group_count: int,
-    preferred_element_type: np.dtype[Any],
-) -> np.ndarray:
-    """The cotangent of the kernel: im2col patches (as in the forward pass) times ``ct``."""
-    lhs_spec, rhs_spec, out_spec = dimension_numbers
-    compute = _compute_dtype(preferred_element_type)
-    ksp = tuple(rhs_shape[a] for a in rhs_spec[2:])
-    patches = _im2col(lhs, lhs_spec, ksp, window_strides, padding, lhs_dilation, rhs_dilation,
-                      compute)  # fmt: skip
-    n, out_sp, k, ch = patches.shape[0], patches.shape[1:-2], patches.shape[-2], patches.shape[-1]
-    c = _to_working_out(ct, out_spec, compute)
-    m = n * math.prod(out_sp)
-    o = c.shape[-1]
-    g = feature_group_count
-    cg, og = ch // g, o // g
-    p = patches.reshape(m, k, g, cg).transpose(2, 1, 3, 0).reshape(g, k * cg, m)
-    dw = np.matmul(p, c.reshape(m, g, og).transpose(1, 0, 2))  # (g, K*cg, og)
-    dw = dw.reshape(g, k, cg, og).transpose(1, 2, 0, 3).reshape((*ksp, cg, o))
-    logical = np.moveaxis(np.moveaxis(dw, -1, 0), -1, 1)  # (O, I, *spatial)
-    return np.asarray(np.transpose(logical, np.argsort(rhs_spec)), preferred_element_type)

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend import fp_errors
+from trellax._src.backend import fp_errors, threads
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.backend.convert import convert as _convert_values
 from trellax._src.backend.numpy import MATMUL_2D as MATMUL_2D
@@ -372,7 +372,7 @@ def matmul_2d(a: Any, b: Any, dot_general: Primitive) -> ArrayImpl | None:
         _MATMUL_RULE[key] = out_aval
     token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
     try:
-        out = np.matmul(a._value, b._value)
+        out = threads.matmul(a._value, b._value)
     finally:
         _ERRSTATE.reset(token)
     return ArrayImpl._new(out, out_aval.dtype, out_aval.weak_type)

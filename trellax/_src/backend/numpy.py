@@ -19,6 +19,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from trellax._src.backend import threads
 from trellax._src.backend.convert import convert
 from trellax._src.backend.float_facts import (
     compute_dtype,
@@ -91,9 +92,19 @@ def min_(a: Any, b: Any) -> Any:
     return _order_zeros(np.minimum(a, b), a, b, for_max=False)
 
 
+_NATIVE_FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64))
+
+
 def _order_zeros(r: Any, a: Any, b: Any, *, for_max: bool) -> Any:
     if not _is_real_float(r.dtype):
         return r
+    if type(r) is np.ndarray and r.ndim and r.dtype in _NATIVE_FLOATS:
+        # ``max(x, 0.0)`` (relu): every zero result takes the constant's +0 (XLA: +0 beats -0),
+        # and adding +0.0 changes -0.0 to +0.0 and nothing else (NaNs and subnormals included)
+        if for_max and np.ndim(b) == 0 and b == 0 and not np.signbit(b):
+            return np.add(r, r.dtype.type(0.0), out=r)
+        if (np.ndim(b) == 0 and b != 0) or (np.ndim(a) == 0 and a != 0):
+            return r  # a zero result is the other operand's own zero, sign and all
     zero = r == 0
     if zero.any():  # one comparison on the common path; the operands only when zeros exist
         seen = deciding_zeros(a, for_max=for_max) | deciding_zeros(b, for_max=for_max)
@@ -441,25 +452,26 @@ def concatenate(*xs: np.ndarray, dimension: int) -> Any:
 
 
 def pad(x: np.ndarray, padding_value: np.ndarray, *, padding_config: Any) -> Any:
-    # Interior padding first, then (possibly negative) edge padding.
-    out = x
-    for axis, (_, _, interior) in enumerate(padding_config):
-        if interior and out.shape[axis] > 1:
-            n = out.shape[axis]
-            new_shape = list(out.shape)
-            new_shape[axis] = n + (n - 1) * interior
-            buf = np.full(new_shape, padding_value, dtype=x.dtype)
-            idx = [slice(None)] * out.ndim
-            idx[axis] = slice(None, None, interior + 1)
-            buf[tuple(idx)] = out
-            out = buf
-    pads = [(max(lo, 0), max(hi, 0)) for lo, hi, _ in padding_config]
-    out = np.pad(out, pads, mode="constant", constant_values=padding_value)
-    crop = tuple(
-        slice(-lo if lo < 0 else 0, out.shape[a] + hi if hi < 0 else None)
-        for a, (lo, hi, _) in enumerate(padding_config)
-    )
-    return out[crop]
+    """Edge (possibly negative: a crop) and interior padding in one fill and one strided copy."""
+    shape: list[int] = []
+    src: list[slice] = []
+    dst: list[slice] = []
+    for n, (lo, hi, interior) in zip(x.shape, padding_config):
+        d = interior + 1
+        total = max(0, ((n - 1) * d + 1 if n else 0) + lo + hi)
+        j0 = 0 if lo >= 0 else (-lo + d - 1) // d  # the first element at a position >= 0
+        j1 = min(n, max(0, -(-(total - lo) // d)))  # past the last one at a position < total
+        shape.append(total)
+        if j1 <= j0:
+            src.append(slice(0, 0))
+            dst.append(slice(0, 0))
+        else:
+            p0 = lo + j0 * d
+            src.append(slice(j0, j1))
+            dst.append(slice(p0, p0 + (j1 - j0 - 1) * d + 1, d))
+    out = np.full(shape, padding_value, dtype=x.dtype)
+    out[tuple(dst)] = x[tuple(src)]
+    return out
 
 
 def slice_(
@@ -663,7 +675,7 @@ def dot_general(
         and out_dtype.num < 256  # not ml_dtypes' (float8_e5m2 has kind "f"; matmul gives f32)
         and out_dtype != np.float16
     ):
-        return np.matmul(x, y)  # the plain matrix product: straight to BLAS
+        return threads.matmul(x, y)  # the plain matrix product: straight to BLAS
     (lc, rc), (lb, rb) = dimension_numbers
     compute = compute_dtype(out_dtype)
     if out_dtype == np.bool_:
@@ -675,7 +687,7 @@ def dot_general(
         # Fast paths straight to BLAS: matrix/vector products in their natural layouts.
         a = xc if lc[0] == x.ndim - 1 else xc.T
         b = yc if rc[0] == 0 else yc.T
-        out = np.matmul(a, b) if a.ndim and b.ndim else a * b
+        out = threads.matmul(a, b) if a.ndim and b.ndim else a * b
     else:
         a = np.transpose(xc, (*lb, *lf, *lc))
         b = np.transpose(yc, (*rb, *rc, *rf))
@@ -691,7 +703,7 @@ def dot_general(
             # faster than (a stack of) BLAS calls; a -0.0 product keeps its sign, as in XLA
             prod = np.multiply(a2, b2)
         else:
-            prod = np.matmul(a2, b2)
+            prod = threads.matmul(a2, b2)
         out = prod.reshape((*batch, *a.shape[nb : nb + len(lf)], *b.shape[nb + len(rc) :]))
     if out_dtype == np.bool_:
         return out != 0

@@ -20,14 +20,13 @@ import contextlib
 import contextvars
 import itertools
 import os
-import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from trellax._src.backend import threads
 from trellax._src.backend.numpy import _acc_dtype
 
 #: Elements per chunk. Measured on the 25M-element chain and the (4096, 4096) softmax: 32K-256K
@@ -113,24 +112,14 @@ def fusion_options(**changes: Any) -> Iterator[FusionOptions]:
         _OPTIONS.reset(token)
 
 
-# -- the thread pool ------------------------------------------------------------------------------
-
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
+# -- the thread pool (shared with the convolution and matrix-product kernels) ----------------------
 
 
 def thread_count() -> int:
-    """Workers a large region runs on (the calling thread included)."""
+    """Workers a large region runs on (the calling thread included): the ``threads`` option, or
+    the count every trellax kernel uses (:func:`trellax._src.backend.threads.default_workers`)."""
     n = options().threads
-    return n if n > 0 else max(1, os.cpu_count() or 1)
-
-
-def _pool(workers: int) -> ThreadPoolExecutor:
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None or _POOL._max_workers < workers:
-            _POOL = ThreadPoolExecutor(workers, thread_name_prefix="trellax-fusion")
-        return _POOL
+    return n if n > 0 else threads.default_workers()
 
 
 Chunk = Callable[[int, int, Any, Any], Any]
@@ -169,15 +158,7 @@ def run_region(
 
     # Each worker runs in a copy of the caller's context: NumPy's floating-point error state
     # (silenced by the compiled program) is a context variable.
-    pool = _pool(workers - 1)
-    futures: list[Future[None]] = [
-        pool.submit(contextvars.copy_context().run, work) for _ in range(workers - 1)
-    ]
-    try:
-        work()
-    finally:
-        for f in futures:
-            f.result()
+    threads.run_dynamic(work, workers)
     return parts
 
 

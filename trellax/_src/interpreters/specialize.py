@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import numpy as kernels
+from trellax._src.backend import threads
 from trellax._src.backend.float_facts import compute_dtype
 from trellax._src.core.jaxpr import JaxprEqn
 
@@ -109,7 +110,10 @@ def _dot_general(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
         return None
     if not xa.shape or not ya.shape:
         return None
-    matmul = bind(np.matmul, "f")
+    # large products go through the kernel's own matmul (BLAS held to one thread, blocks on
+    # the worker pool: backend/threads.py); small ones straight to NumPy
+    work = math.prod(xa.shape) * (math.prod(ya.shape) // max(1, ya.shape[rc[0]]))
+    matmul = bind(threads.matmul if work >= threads.BLAS_SMALL else np.matmul, "f")
     if tuple(lc) == (1,) and tuple(rc) == (0,) and len(xa.shape) == 2 and len(ya.shape) == 2:
         return f"{matmul}({args[0]}, {args[1]})"
     a = args[0] if lc[0] == len(xa.shape) - 1 else f"{args[0]}.T"

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend import fp_errors
+from trellax._src.backend import fp_errors, threads
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.config import settings as _config
 from trellax._src.core import core, errors
@@ -498,9 +498,25 @@ def compile_jaxpr(
     code = compile(source, f"<trellax jit: {len(closed.jaxpr.eqns)} equations>", "exec")
     env = em.env
     exec(code, env)
-    run: Callable[..., tuple[Any, ...]] = fp_errors.quietly(env["run"])
+    program = env["run"]
+    if _calls_blas(closed.jaxpr):  # BLAS on one thread for the whole call (backend/threads.py)
+        program = threads.holding_blas(program)
+    run: Callable[..., tuple[Any, ...]] = fp_errors.quietly(program)
     run.__doc__ = source
     return run
+
+
+def _calls_blas(jaxpr: Jaxpr) -> bool:
+    """Whether an equation of ``jaxpr`` (or of a jaxpr in its parameters) runs a BLAS kernel."""
+    for e in jaxpr.eqns:
+        if e.primitive.name in threads.BLAS_PRIMITIVES:
+            return True
+        for p in e.params.values():
+            for sub in p if isinstance(p, tuple | list) else (p,):
+                inner = sub.jaxpr if isinstance(sub, ClosedJaxpr) else sub
+                if isinstance(inner, Jaxpr) and _calls_blas(inner):
+                    return True
+    return False
 
 
 def run_equation(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> tuple[Any, ...]:

@@ -653,6 +653,9 @@ def _reduce_window_transpose(ct: Any, x: Any, init: Any, **params: Any) -> list[
         raise NotImplementedError("only the window sum is linear")
     aval = x.aval
     zero = ad_util.const(ct, 0, weak_type=False).reshape(())
+    tiled = _tiling_transpose(ct, aval.shape, zero, params)
+    if tiled is not None:
+        return [tiled, None]
     dil = [(n - 1) * bd + 1 if n else 0 for n, bd in zip(aval.shape, params["base_dilation"])]
     size = [d + lo + hi for d, (lo, hi) in zip(dil, params["padding"])]
     shape, strides = tuple(ct.shape), params["window_strides"]
@@ -668,6 +671,31 @@ def _reduce_window_transpose(ct: Any, x: Any, init: Any, **params: Any) -> list[
     g = pad(total, zero, [(-lo, -hi, 0) for lo, hi in params["padding"]])
     g = structural.slice(g, [0] * aval.ndim, dil, params["base_dilation"])
     return [g, None]
+
+
+def _tiling_transpose(ct: Any, shape: Sequence[int], zero: Any, params: dict[str, Any]) -> Any:
+    """The window sum's transpose when the windows tile the operand (stride = window, no
+    padding or dilation: average pooling): each element receives its one window's cotangent,
+    so it is ``ct`` repeated over each window (a broadcast and a reshape, one copy), padded
+    with zeros where the windows stop short of the operand's end. None: not that case."""
+    win, strides = params["window_dimensions"], params["window_strides"]
+    if (
+        tuple(win) != tuple(strides)
+        or any(d != 1 for d in (*params["base_dilation"], *params["window_dilation"]))
+        or any(p != (0, 0) for p in params["padding"])
+        or any(not n for n in ct.shape)
+    ):
+        return None
+    pairs = tuple(v for h, k in zip(ct.shape, win) for v in (h, k))
+    spread = broadcast_in_dim_p.bind(
+        ct, shape=pairs, broadcast_dimensions=tuple(range(0, 2 * len(win), 2))
+    )
+    merged = tuple(h * k for h, k in zip(ct.shape, win))
+    g = reshape_p.bind(spread, new_sizes=merged, dimensions=None)
+    if merged != tuple(shape):
+        config = tuple((0, n - m, 0) for n, m in zip(shape, merged))
+        g = pad_p.bind(g, zero, padding_config=config)
+    return g
 
 
 ad_util.defjvp(reduce_window_p, _reduce_window_jvp, None)

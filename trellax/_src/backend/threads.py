@@ -1,0 +1,283 @@
+"""The threads trellax's kernels run on: one worker pool, shared by fused regions, convolutions and
+large matrix products, with BLAS held to one thread while trellax schedules the work itself.
+
+Why: OpenBLAS splits each product statically over its own threads, which wait for each other.
+On a machine where another process keeps a core busy, one of them is descheduled and the others
+wait for it, so a program of many mid-sized products (a CNN step) ran 5x slower with two BLAS
+threads than with one. Worse, two schedulers at once (the fusion pool's workers each calling a
+two-thread BLAS) put four threads on two cores. trellax therefore schedules work itself, in
+chunks handed out one at a time to whichever worker is free (a descheduled worker delays one
+chunk, not the whole call), and keeps BLAS at one thread while its own kernels call it
+(``blas_single_thread``). Outside trellax's kernels the BLAS setting is untouched.
+
+Holding BLAS to one thread needs ``threadpoolctl`` (the optional extra ``trellax[threads]``):
+without it BLAS keeps its own threads and the kernels run their chunks on the calling thread only
+(no pool), so the two schedulers still never stack.
+
+The worker count is ``TRELLAX_THREADS`` (or the fusion setting ``TRELLAX_FUSION_THREADS``) or the
+number of CPUs this process may run on.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import itertools
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import numpy as np
+
+try:  # optional (trellax[threads]): controls BLAS's thread count
+    import threadpoolctl as _threadpoolctl
+except ImportError:  # pragma: no cover - depends on the installation
+    _threadpoolctl = None
+
+T = TypeVar("T")
+S = TypeVar("S")
+
+
+def _env_threads() -> int:
+    for name in ("TRELLAX_THREADS", "TRELLAX_FUSION_THREADS"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            try:
+                n = int(value)
+            except ValueError:
+                raise ValueError(f"{name} must be an integer, got {value!r}") from None
+            if n < 0:
+                raise ValueError(f"{name} must be >= 0, got {n}")
+            if n:
+                return n
+    return 0
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+_ENV_THREADS = _env_threads()
+
+
+def default_workers() -> int:
+    """Workers a large kernel or region runs on (the calling thread included)."""
+    return _ENV_THREADS or available_cpus()
+
+
+# -- BLAS held to one thread ---------------------------------------------------------------------
+
+_BLAS_LOCK = threading.Lock()
+_blas_users = 0
+_blas_saved: list[tuple[Any, int]] = []
+_blas_libs: list[Any] | None = None
+
+
+def _blas_controllers() -> list[Any]:
+    """threadpoolctl's controllers of the loaded BLAS libraries (found once: ~1.5 ms)."""
+    global _blas_libs
+    if _blas_libs is None:
+        if _threadpoolctl is None:
+            _blas_libs = []
+        else:
+            ctl = _threadpoolctl.ThreadpoolController()
+            _blas_libs = list(ctl.select(user_api="blas").lib_controllers)
+    return _blas_libs
+
+
+def can_control_blas() -> bool:
+    """Whether trellax can hold BLAS to one thread (threadpoolctl is installed and found it)."""
+    return bool(_blas_controllers())
+
+
+def _set_threads(lib: Any, n: int) -> None:
+    # threadpoolctl lets only one Python thread set OpenBLAS's count (the first that did); the
+    # counter below already serializes trellax's own settings, so take the control each time
+    clear = getattr(type(lib), "clear_controlling_thread", None)
+    if clear is not None:
+        clear(force=True)
+    lib.set_num_threads(n)
+
+
+@contextmanager
+def blas_single_thread() -> Iterator[bool]:
+    """BLAS runs on one thread inside the block (counted: nested and concurrent blocks restore
+    the caller's setting when the last one leaves). Yields whether BLAS is controlled."""
+    global _blas_users
+    libs = _blas_libs if _blas_libs is not None else _blas_controllers()
+    if not libs:
+        yield False
+        return
+    with _BLAS_LOCK:
+        if _blas_users == 0:
+            _blas_saved.clear()
+            for lib in libs:
+                n = lib.get_num_threads()
+                if n is not None and n != 1:
+                    _blas_saved.append((lib, n))
+                    _set_threads(lib, 1)
+        _blas_users += 1
+    try:
+        yield True
+    finally:
+        with _BLAS_LOCK:
+            _blas_users -= 1
+            if _blas_users == 0:
+                for lib, n in _blas_saved:
+                    _set_threads(lib, n)
+                _blas_saved.clear()
+
+
+def holding_blas(fn: Callable[..., T]) -> Callable[..., T]:
+    """``fn`` run inside :func:`blas_single_thread` (a compiled program with matrix products)."""
+
+    def run(*args: Any) -> T:
+        with blas_single_thread():
+            return fn(*args)
+
+    run.__doc__ = fn.__doc__
+    run.__wrapped__ = fn  # type: ignore[attr-defined]
+    return run
+
+
+#: Primitives whose kernels call BLAS or LAPACK: a ``jit`` program holding one of them runs
+#: with BLAS held to one thread throughout (one switch per call instead of one per product).
+BLAS_PRIMITIVES = frozenset(
+    {
+        "dot_general",
+        "conv_general_dilated",
+        "conv_lhs_transpose",
+        "conv_rhs_transpose",
+        "cholesky",
+        "triangular_solve",
+        "lu",
+        "qr",
+        "svd",
+        "eigh",
+        "eig",
+    }
+)
+
+#: Products of fewer multiply-adds than this run on one BLAS thread anyway (OpenBLAS's own
+#: threshold is 65536 x 4), so their kernels do not switch BLAS's thread count.
+BLAS_SMALL = 1 << 18
+#: Products of at least this many multiply-adds (~0.25 ms of one core) are split into
+#: :data:`MATMUL_PARTS` column (or row) blocks on the pool.
+MATMUL_SPLIT = 1 << 23
+MATMUL_PARTS = 4
+
+
+def matmul(a: Any, b: Any) -> Any:
+    """``np.matmul(a, b)`` with BLAS held to one thread unless the product is small; a large
+    product of two matrices of one float type runs on the worker pool in a fixed number of
+    column (or row) blocks. Every element is the
+    same dot product whatever the blocking; the block count does not depend on the thread count."""
+    if a.ndim < 2 or b.ndim < 2 or a.dtype.kind not in "fc":
+        return np.matmul(a, b)
+    m, k = a.shape[-2:]
+    n = b.shape[-1]
+    work = m * k * n
+    if work < BLAS_SMALL:
+        return np.matmul(a, b)
+    if a.ndim != 2 or b.ndim != 2 or a.dtype != b.dtype:  # stacks: one BLAS call per matrix
+        with blas_single_thread():
+            return np.matmul(a, b)
+    with blas_single_thread() as controlled:
+        if not controlled or work < MATMUL_SPLIT or default_workers() < 2 or min(m, n) < 8:
+            return np.matmul(a, b)
+        out = np.empty((m, n), a.dtype)
+        if n >= m:
+            parts = split(n, MATMUL_PARTS)
+
+            def block(i: int, _: None) -> None:
+                j0, j1 = parts[i]
+                np.matmul(a, b[:, j0:j1], out=out[:, j0:j1])
+
+        else:
+            parts = split(m, MATMUL_PARTS)
+
+            def block(i: int, _: None) -> None:
+                i0, i1 = parts[i]
+                np.matmul(a[i0:i1], b, out=out[i0:i1])
+
+        run_chunks(block, len(parts), lambda: None)
+        return out
+
+
+# -- the pool ------------------------------------------------------------------------------------
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def pool(workers: int) -> ThreadPoolExecutor:
+    """The shared pool, with at least ``workers`` threads (grown on demand, never shrunk)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None or _POOL._max_workers < workers:
+            _POOL = ThreadPoolExecutor(workers, thread_name_prefix="trellax")
+        return _POOL
+
+
+def run_dynamic(work: Callable[[], None], workers: int) -> None:
+    """Runs ``work`` on the calling thread and on ``workers - 1`` pool threads at once, each in a
+    copy of the caller's context (NumPy's floating-point error state is a context variable);
+    ``work`` takes its items from a shared counter, so a slow or descheduled worker costs at most
+    one item. Returns when every copy has returned; re-raises the first error."""
+    if workers < 2:
+        work()
+        return
+    futures: list[Future[None]] = [
+        pool(workers - 1).submit(contextvars.copy_context().run, work) for _ in range(workers - 1)
+    ]
+    try:
+        work()
+    finally:
+        for f in futures:
+            f.result()
+
+
+def run_chunks(
+    fn: Callable[[int, S], T],
+    n: int,
+    scratch: Callable[[], S],
+    *,
+    parallel: bool = True,
+) -> list[T]:
+    """``[fn(k, scratch) for k in range(n)]``, in that order, ``scratch`` made once per worker.
+
+    With ``parallel`` (and more than one chunk, one worker, and BLAS under control) the chunks
+    run on the pool with BLAS held to one thread; otherwise on the calling thread in order."""
+    out: list[Any] = [None] * n
+    workers = min(default_workers(), n) if parallel else 1
+    with blas_single_thread() as controlled:
+        if workers < 2 or not controlled:
+            buffers = scratch()
+            for k in range(n):
+                out[k] = fn(k, buffers)
+            return out
+        counter = itertools.count()
+
+        def work() -> None:
+            buffers = scratch()
+            while True:
+                k = next(counter)  # atomic under the GIL
+                if k >= n:
+                    return
+                out[k] = fn(k, buffers)
+
+        run_dynamic(work, workers)
+    return out
+
+
+def split(total: int, parts: int) -> Sequence[tuple[int, int]]:
+    """``[0, total)`` cut into ``parts`` (at most ``total``) ranges of near-equal length."""
+    parts = max(1, min(parts, total))
+    edges = [total * i // parts for i in range(parts + 1)]
+    return [(edges[i], edges[i + 1]) for i in range(parts)]
