@@ -35,9 +35,10 @@ class LineRule:
     ``until`` (included), and the whole block is dropped (a printed jaxpr, for instance)."""
 
     pattern: str
-    rtol: float | None = None  # None: drop the line from both outputs
+    rtol: float | None = None  # None (and no atol): drop the line from both outputs
     reason: str = ""
     until: str | None = None
+    atol: float | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Token:
     value: float
     rtol: float
     line: str
+    atol: float = ATOL
 
 
 def tokens(output: str, rules: Sequence[LineRule] = ()) -> list[Token]:
@@ -58,7 +60,7 @@ def tokens(output: str, rules: Sequence[LineRule] = ()) -> list[Token]:
             if re.search(block_end, line):
                 block_end = None
             continue
-        rtol = RTOL
+        rtol, atol = RTOL, ATOL
         dropped = False
         for rule in rules:
             if re.search(rule.pattern, line):
@@ -66,10 +68,11 @@ def tokens(output: str, rules: Sequence[LineRule] = ()) -> list[Token]:
                     if not re.search(rule.until, line):
                         block_end = rule.until
                     dropped = True
-                elif rule.rtol is None:
+                elif rule.rtol is None and rule.atol is None:
                     dropped = True
                 else:
-                    rtol = max(rtol, rule.rtol)
+                    rtol = max(rtol, rule.rtol or 0.0)
+                    atol = max(atol, rule.atol or 0.0)
         if dropped:
             continue
         line = _ADDRESS.sub("0x?", line)
@@ -79,7 +82,7 @@ def tokens(output: str, rules: Sequence[LineRule] = ()) -> list[Token]:
             if pending:
                 out.append(Token(pending, 0.0, rtol, line))
                 pending = ""
-            out.append(Token(None, float(match.group()), rtol, line))
+            out.append(Token(None, float(match.group()), rtol, line, atol))
             pos = match.end()
         pending += "".join(line[pos:].split()) + "\n"
     if pending:
@@ -115,12 +118,12 @@ def _merge_newlines(toks: list[Token]) -> list[Token]:
     return merged
 
 
-def close(a: float, b: float, rtol: float) -> bool:
+def close(a: float, b: float, rtol: float, atol: float = ATOL) -> bool:
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
     if math.isinf(a) or math.isinf(b):
         return a == b
-    return abs(a - b) <= ATOL + rtol * abs(b)
+    return abs(a - b) <= atol + rtol * abs(b)
 
 
 def compare(got: str, want: str, rules: Sequence[LineRule] = ()) -> str | None:
@@ -131,8 +134,8 @@ def compare(got: str, want: str, rules: Sequence[LineRule] = ()) -> str | None:
             return f"token {i}: got {a.text or a.value!r} where JAX has {b.text or b.value!r}\n  got:  {a.line}\n  want: {b.line}"
         if a.text is not None and a.text != b.text:
             return f"token {i}: text differs\n  got:  {a.text[:300]!r}\n  want: {b.text[:300]!r}"
-        if a.text is None and not close(a.value, b.value, b.rtol):
-            return f"token {i}: {a.value!r} != {b.value!r} (rtol {b.rtol:g})\n  got:  {a.line}\n  want: {b.line}"
+        if a.text is None and not close(a.value, b.value, b.rtol, b.atol):
+            return f"token {i}: {a.value!r} != {b.value!r} (rtol {b.rtol:g}, atol {b.atol:g})\n  got:  {a.line}\n  want: {b.line}"
     if len(g) != len(w):
         extra = g[len(w)] if len(g) > len(w) else w[len(g)]
         side = "trellax printed more" if len(g) > len(w) else "JAX printed more"

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
+import numpy as np
 import pytest
 
 import trellax
 import trellax.lax as lax
 import trellax.numpy as jnp
 import trellax.random as jr
+from trellax.experimental import io_callback
 from trellax.sharding import PartitionSpec
 
 
@@ -112,3 +115,48 @@ def test_an_object_answering_every_attribute_is_not_an_array() -> None:
         jnp.result_type(Anything())
     with pytest.raises(TypeError):
         jnp.arange(Anything())
+
+
+def test_unused_pure_callback_is_removed_under_jit_io_callback_is_not() -> None:
+    # JAX's external-callbacks doc: an unused pure_callback is eliminated by the compiler
+    calls: list[str] = []
+
+    def note(name: str) -> Any:
+        def cb() -> Any:
+            calls.append(name)
+            return np.int32(0)
+
+        return cb
+
+    spec = trellax.ShapeDtypeStruct((), np.int32)
+
+    @trellax.jit
+    def f() -> Any:
+        trellax.pure_callback(note("pure"), spec)
+        io_callback(note("io"), spec)
+        return 1.0
+
+    f()
+    assert calls == ["io"]
+
+
+def test_ordered_io_callback_refuses_vmap() -> None:
+    f = trellax.jit(lambda x: io_callback(lambda v: np.asarray(v) + 1, x, x, ordered=True))
+    assert (f(jnp.zeros(2)) == 1).all()
+    with pytest.raises(ValueError, match="Cannot `vmap` ordered IO callback"):
+        trellax.vmap(f)(jnp.zeros(3))
+    unordered = trellax.vmap(lambda x: io_callback(lambda v: np.asarray(v) + 1, x, x))
+    assert (unordered(jnp.zeros(3)) == 1).all()
+
+
+def test_io_callback_without_results_under_grad_of_jit() -> None:
+    # JAX's external-callbacks doc: the callback does not depend on the differentiated input
+    calls: list[int] = []
+
+    @trellax.jit
+    def f(x: Any) -> Any:
+        io_callback(lambda: calls.append(1), None)
+        return x
+
+    assert float(trellax.grad(f)(1.0)) == 1.0
+    assert calls == [1]
