@@ -51,7 +51,10 @@ GOLDEN: dict[str, Any] = json.loads(
 @pytest.fixture(scope="module")
 def outputs() -> dict[str, subprocess.CompletedProcess[str]]:
     """Every runnable program's run under trellax, two at a time (the machine's cores)."""
-    runnable = [p for p in PROGRAMS if not _missing(p) and p["name"] in GOLDEN]
+    # programs listed as not comparable (xfail, with the reason) are not run: time
+    runnable = [
+        p for p in PROGRAMS if not _missing(p) and p["name"] in GOLDEN and not p.get("xfail")
+    ]
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = list(pool.map(_run, runnable))
     return {p["name"]: r for p, r in zip(runnable, runs)}
