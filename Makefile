@@ -86,6 +86,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_scipy_modules.py
 	$(GOLDEN_PY) -m pip install -q optax==0.2.8
 	$(GOLDEN_PY) tools/gen_golden_optim.py
+	$(GOLDEN_PY) tools/gen_golden_losses.py
 	$(GOLDEN_PY) tools/gen_golden_silent.py
 	$(GOLDEN_PY) -m pip install -q scipy
 	$(GOLDEN_PY) tools/gen_golden_special_more.py
@@ -97,6 +98,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_jax_surface.py
 	$(GOLDEN_PY) -m pip install -q flax==0.12.8 msgpack
 	$(GOLDEN_PY) tools/gen_golden_flax.py
+	$(GOLDEN_PY) -m pip install -q absl-py
+	$(GOLDEN_PY) tools/gen_golden_flax_examples.py
 	$(GOLDEN_PY) tools/gen_golden_corpus.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 

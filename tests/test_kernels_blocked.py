@@ -22,6 +22,7 @@ import trellax.lax as lax
 import trellax.numpy as tnp
 from trellax._src.backend import conv_gemm, threads
 from trellax._src.backend import numpy as backend
+from trellax._src.interpreters import tracing
 from trellax._src.lax.conv import conv_general_permutations
 from trellax.experimental import io_callback
 
@@ -339,8 +340,20 @@ def test_blas_is_restored_after_an_error_in_a_jit_program_with_products() -> Non
         return trellax.pure_callback(_boom, a, a @ a)
 
     with pytest.raises(Exception, match="boom"):
-        trellax.jit(f)(tnp.ones((4, 4)))
+        trellax.jit(f)(tnp.ones((128, 128)))  # a product large enough to hold BLAS
     assert lib.get_num_threads() == before
+
+
+def test_programs_of_small_products_do_not_hold_blas() -> None:
+    # Holding BLAS costs microseconds a call: only programs with a product of at least
+    # BLAS_SMALL multiply-adds (here inside a scan body too) are wrapped.
+    def body(a: Any) -> Any:
+        return lax.scan(lambda c, _: (c @ c, None), a, None, length=2)[0]
+
+    for n, held in ((8, False), (128, True)):
+        x = tnp.ones((n, n))
+        assert tracing._calls_blas(trellax.make_jaxpr(lambda a: a @ a)(x).jaxpr) is held
+        assert tracing._calls_blas(trellax.make_jaxpr(body)(x).jaxpr) is held
 
 
 def _boom(x: Any) -> Any:
@@ -434,3 +447,10 @@ def test_without_threadpoolctl_kernels_run_on_the_calling_thread(
     assert seen == []
     assert not threads.can_control_blas()
     assert with_control.tobytes() == without.tobytes()
+
+
+def test_lowered_text_of_a_program_with_products_lists_its_bindings() -> None:
+    """The BLAS-thread wrapper of such a program does not hide the generated code's globals."""
+    text = trellax.jit(lambda a: a @ a + 1).lower(tnp.ones((4, 4))).as_text()
+    where = text.split("# where:")[1]
+    assert "matmul" in where

@@ -53,7 +53,7 @@ def test_transformed_method_cannot_return_a_module() -> None:
         M().init(KEY, tnp.ones((1, 2)))
 
 
-def test_module_bound_outside_the_transformed_one_is_refused() -> None:
+def test_module_bound_outside_the_transformed_one_is_lifted() -> None:
     class Wrapper(nn.Module):
         inner: Any
 
@@ -68,8 +68,12 @@ def test_module_bound_outside_the_transformed_one_is_refused() -> None:
             shared(x)
             return nn.vmap(Wrapper, variable_axes={"params": None})(shared)(x[None])
 
-    with pytest.raises(NotImplementedError, match="bound at /Dense_0, outside it"):
-        M().init(KEY, tnp.ones((1, 2)))
+    x = tnp.asarray(np.arange(2.0).reshape(1, 2), tnp.float32)
+    variables = M().init(KEY, x)
+    assert set(variables["params"]) == {"Dense_0"}  # the shared module's scope, lifted
+    y = M().apply(variables, x)
+    dense = variables["params"]["Dense_0"]
+    np.testing.assert_allclose(np.asarray(y), np.asarray(x @ dense["kernel"] + dense["bias"])[None])
 
 
 def test_fp8_layers_refuse() -> None:

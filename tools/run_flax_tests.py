@@ -20,7 +20,9 @@ a scratch directory, and each file runs in its own ``python -m pytest`` subproce
 venv is needed once); ``tests/golden/flax/own_tests_under_flax.json`` holds it for the files of
 this issue (serialization, struct, traverse_util, core_frozen_dict, configurations,
 early_stopping, jax_utils, checkpoints). The table goes to stdout; ``--json`` keeps every test's outcome and the
-first line of each trellax failure (docs/flax.md lists them with reasons).
+first line of each trellax failure (docs/flax.md lists them with reasons). ``--only flax`` or
+``--only trellax`` runs one side; ``--peer FILE`` writes both sides' pass lists
+(``tests/golden/peer/flax_test_files.json``, docs/nn.md's table of the eight files).
 """
 
 from __future__ import annotations
@@ -173,6 +175,44 @@ def print_table(summary: dict[str, Any]) -> None:
             print(f"  {why}\n      {shown}")
 
 
+def write_peer(
+    path: Path,
+    commit: str,
+    files: list[str],
+    flax: dict[str, dict[str, Any]],
+    trellax: dict[str, dict[str, Any]],
+) -> None:
+    """The harness measurement kept in the tree: per file, the tests that pass under Flax and
+    those that pass on trellax, and why each test passing under Flax fails on trellax."""
+
+    def passed(side: dict[str, dict[str, Any]], name: str) -> list[str]:
+        return sorted(
+            t.split("::", 1)[1]
+            for t, r in side.items()
+            if t.startswith(f"{name}::") and r["outcome"] == "passed"
+        )
+
+    data: dict[str, Any] = {
+        "about": "tools/run_flax_tests.py --peer: Flax's test files at this commit of "
+        f"google/flax, run under flax {FLAX_VERSION} and on trellax",
+        "commit": commit,
+        "files": {},
+    }
+    for name in files:
+        ref = passed(flax, name)
+        ok = passed(trellax, name)
+        data["files"][name] = {
+            "flax_passed": ref,
+            "trellax_passed": ok,
+            "not_on_trellax": {
+                t: (trellax.get(f"{name}::{t}") or {}).get("message", "not run")[:200]
+                for t in ref
+                if t not in ok
+            },
+        }
+    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", default=DEFAULT_FILES, help="paths under tests/")
@@ -182,17 +222,31 @@ def main() -> int:
     parser.add_argument("--flax-results", type=Path, default=None)
     parser.add_argument("--trellax-python", default=sys.executable)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--peer",
+        type=Path,
+        default=None,
+        help="write the pass lists of both sides (tests/golden/peer/flax_test_files.json)",
+    )
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per file and side")
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    parser.add_argument(
+        "--only",
+        choices=("flax", "trellax"),
+        default=None,
+        help="run one side only (keep its outcomes with --json; compare later with --flax-results)",
+    )
     args = parser.parse_args()
-    if args.flax_python is None and args.flax_results is None:
+    if args.flax_python is None and args.flax_results is None and args.only != "trellax":
         args.flax_results = DEFAULT_FLAX_RESULTS  # the Flax side recorded for this issue's files
 
     commit = resolve_rev(args.flax_git, args.rev)
     where = Path(tempfile.mkdtemp(prefix="flax_tests_"))
     try:
         stage(args.flax_git, commit, args.files, where)
-        if args.flax_results is not None:
+        if args.only == "trellax":
+            flax: dict[str, dict[str, Any]] = {}
+        elif args.flax_results is not None:
             flax = json.loads(args.flax_results.read_text())["flax"]
             unknown = [f for f in args.files if not any(t.startswith(f"{f}::") for t in flax)]
             if unknown:
@@ -202,7 +256,10 @@ def main() -> int:
                 )
         else:
             flax = run_side(args.flax_python, args.files, where, False, args.timeout)
-        trellax = run_side(args.trellax_python, args.files, where, True, args.timeout)
+        if args.only == "flax":
+            trellax: dict[str, dict[str, Any]] = {}
+        else:
+            trellax = run_side(args.trellax_python, args.files, where, True, args.timeout)
     finally:
         if args.keep:
             print(f"scratch directory: {where}", file=sys.stderr)
@@ -211,6 +268,8 @@ def main() -> int:
     summary = compare(flax, trellax, args.files)
     print(f"Flax tests at {commit[:12]} (flax {FLAX_VERSION})")
     print_table(summary)
+    if args.peer is not None:
+        write_peer(args.peer, commit, args.files, flax, trellax)
     if args.json is not None:
         data = {"commit": commit, "files": args.files, "summary": summary}
         data.update(flax=flax, trellax=trellax)

@@ -7,6 +7,7 @@ from trellax._src.nn.module import CompactNameScope as CompactNameScope
 from trellax._src.nn.module import InterceptorContext as InterceptorContext
 from trellax._src.nn.module import Module as Module
 from trellax._src.nn.module import Variable as Variable
+from trellax._src.nn.module import _context as _context
 from trellax._src.nn.module import compact as compact
 from trellax._src.nn.module import compact_name_scope as compact_name_scope
 from trellax._src.nn.module import intercept_methods as intercept_methods

@@ -25,6 +25,24 @@ from trellax._src.optim.base import global_norm as global_norm
 from trellax._src.optim.loss_scale import DynamicLossScale as DynamicLossScale
 from trellax._src.optim.loss_scale import all_finite as all_finite
 from trellax._src.optim.loss_scale import select_tree as select_tree
+from trellax._src.optim.losses import convex_kl_divergence as convex_kl_divergence
+from trellax._src.optim.losses import cosine_distance as cosine_distance
+from trellax._src.optim.losses import cosine_similarity as cosine_similarity
+from trellax._src.optim.losses import generalized_kl_divergence as generalized_kl_divergence
+from trellax._src.optim.losses import hinge_loss as hinge_loss
+from trellax._src.optim.losses import huber_loss as huber_loss
+from trellax._src.optim.losses import kl_divergence as kl_divergence
+from trellax._src.optim.losses import l2_loss as l2_loss
+from trellax._src.optim.losses import log_cosh as log_cosh
+from trellax._src.optim.losses import safe_softmax_cross_entropy as safe_softmax_cross_entropy
+from trellax._src.optim.losses import sigmoid_binary_cross_entropy as sigmoid_binary_cross_entropy
+from trellax._src.optim.losses import sigmoid_focal_loss as sigmoid_focal_loss
+from trellax._src.optim.losses import smooth_labels as smooth_labels
+from trellax._src.optim.losses import softmax_cross_entropy as softmax_cross_entropy
+from trellax._src.optim.losses import (
+    softmax_cross_entropy_with_integer_labels as softmax_cross_entropy_with_integer_labels,
+)
+from trellax._src.optim.losses import squared_error as squared_error
 from trellax._src.optim.schedules import constant as constant
 from trellax._src.optim.schedules import constant_schedule as constant_schedule
 from trellax._src.optim.schedules import cosine_decay as cosine_decay
@@ -57,3 +75,4 @@ from trellax._src.optim.transforms import scale_by_rss as scale_by_rss
 from trellax._src.optim.transforms import scale_by_schedule as scale_by_schedule
 from trellax._src.optim.transforms import scale_by_stddev as scale_by_stddev
 from trellax._src.optim.transforms import trace as trace
+from trellax.optim import losses as losses

@@ -62,7 +62,10 @@ def _describe(closed: ClosedJaxpr, run: Callable[..., Any], name: str) -> str:
 
 def _bindings(run: Callable[..., Any]) -> list[str]:
     """``name = value`` for the values the generated source refers to by name."""
-    env: dict[str, Any] = getattr(getattr(run, "__wrapped__", run), "__globals__", {})
+    program: Any = run
+    while hasattr(program, "__wrapped__"):  # the error-state and BLAS-thread wrappers
+        program = program.__wrapped__
+    env: dict[str, Any] = getattr(program, "__globals__", {})
     used = set(re.findall(r"\b([a-z]+\d+)\b", run.__doc__ or ""))
     lines = []
     for name in sorted(used & set(env), key=lambda n: (n[0], int(re.sub(r"\D", "", n)))):

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.api.vmap import vmap
-from trellax._src.control_flow import unjitted
+from trellax._src.control_flow import scan_after, unjitted
 from trellax._src.control_flow.common import (
     _block,
     _CarryNames,
@@ -23,8 +23,8 @@ from trellax._src.control_flow.common import (
     fun_key,
 )
 from trellax._src.core.core import Primitive, ShapedArray
-from trellax._src.core.jaxpr import ClosedJaxpr, JaxprEqn
-from trellax._src.interpreters import tracing
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from trellax._src.interpreters import specialize, tracing
 from trellax._src.lax._base import asarray
 from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
 from trellax._src.lax.structural import concatenate, reshape
@@ -54,12 +54,18 @@ def _scan_codegen(
     n_consts, n_carry, length = p["num_consts"], p["num_carry"], p["length"]
     consts, init = args[:n_consts], args[n_consts : n_consts + n_carry]
     xs = args[n_consts + n_carry :]
+    orig = closed.jaxpr
+    body: Jaxpr = orig
+    late: list[JaxprEqn] = []
+    late_ys: list[int] = []
+    if specialize.enabled:
+        body, late, late_ys = scan_after.split(orig, n_consts, n_carry)
     carry = [em.fresh("c") for _ in init]
     em.maybe_scalar.update(carry)
     em.assign(carry, init, indent)
     empty = em.bind(np.empty, "f")
     bufs = []
-    for a in closed.out_avals[n_carry:]:
+    for a in body.out_avals[n_carry:]:
         bufs.append(em.fresh("b"))
         shape, dtype = em.bind((length, *a.shape), "s"), em.bind(a.dtype, "d")
         em.emit(f"{indent}{bufs[-1]} = {empty}({shape}, {dtype})")
@@ -72,16 +78,68 @@ def _scan_codegen(
     em.maybe_scalar.update(x_names)
     for name, x in zip(x_names, xs):
         em.emit(f"{inner}{name} = {x}[{t}]")
-    body_outs = em.jaxpr(closed.jaxpr, closed.consts, [*consts, *carry, *x_names], inner)
+    body_outs = em.jaxpr(body, closed.consts, [*consts, *carry, *x_names], inner)
     for buf, y in zip(bufs, body_outs[n_carry:]):  # before the carries move on: y may be one
         em.emit(f"{inner}{buf}[{t}] = {y}")
     em.assign(carry, body_outs[:n_carry], inner)
     _block(em, inner, start)
-    em.assign(outs, [*carry, *bufs], indent)
+    ys = list(bufs)
+    if late:
+        ys = _after_loop(em, orig, n_consts, n_carry, consts, late, late_ys, bufs, indent)
+    em.assign(outs, [*carry, *ys], indent)
+
+
+def _after_loop(
+    em: tracing.Emitter,
+    orig: Jaxpr,
+    n_consts: int,
+    n_carry: int,
+    consts: list[str],
+    late: list[JaxprEqn],
+    late_ys: list[int],
+    bufs: list[str],
+    indent: str,
+) -> list[str]:
+    """Emits the equations :func:`scan_after.split` moved out of the loop, on the stacked
+    buffers; returns the names of every stacked output, in the body's order."""
+    ys_vars = orig.outvars[n_carry:]
+    skip = set(late_ys)
+    kept = [j for j in range(len(ys_vars)) if j not in skip]
+    names: dict[int, str] = {id(v): c for v, c in zip(orig.invars[:n_consts], consts)}
+    for j, buf in zip(kept, bufs):
+        if type(ys_vars[j]) is Var:
+            names.setdefault(id(ys_vars[j]), buf)
+    for e in late:
+        ins = [em.bind(a.value) if type(a) is Literal else names[id(a)] for a in e.invars]
+        out = em.fresh()
+        f = em.bind(e.primitive.impl, "f")
+        em.emit(f"{indent}{out} = {f}({', '.join(ins)})  # {e.primitive.name}, after the loop")
+        names[id(e.outvars[0])] = out
+    by_kept = dict(zip(kept, bufs))
+    return [by_kept[j] if j in by_kept else names[id(ys_vars[j])] for j in range(len(ys_vars))]
+
+
+def _scan_dce(eqn: JaxprEqn, used: list[bool]) -> JaxprEqn | None:
+    """The scan without the stacked outputs nobody reads: the body stops computing and the
+    loop stops storing them (carries stay: the next iteration reads them)."""
+    n_carry = eqn.params["num_carry"]
+    keep = [i for i, u in enumerate(used) if u or i < n_carry]
+    if len(keep) == len(used):
+        return None
+    closed: ClosedJaxpr = eqn.params["jaxpr"]
+    body = closed.jaxpr
+    pruned = tracing.without_dead_code(
+        Jaxpr(body.constvars, body.invars, [body.outvars[i] for i in keep], body.eqns)
+    )
+    params = dict(eqn.params, jaxpr=ClosedJaxpr(pruned, closed.consts))
+    return JaxprEqn(
+        eqn.primitive, eqn.invars, [eqn.outvars[i] for i in keep], params, eqn.source, eqn.api
+    )
 
 
 scan_p.def_impl(_run_eagerly(scan_p))
 tracing.codegen_rules[scan_p] = _scan_codegen
+tracing.dce_rules[scan_p] = _scan_dce
 
 
 def scan(

@@ -239,16 +239,13 @@ def _linear_outputs(jaxpr: Jaxpr, linear_in: Sequence[bool]) -> list[bool]:
 def _linear_inputs(
     body: Jaxpr, args: Sequence[Any], nk: int, nc: int
 ) -> tuple[list[bool], list[bool]]:
-    """Which inputs and outputs of the scan body are linear. A carry is linear if its initial
-    value is, or if the body makes it depend on a linear input (a carry tangent that starts as
-    concrete zeros)."""
+    """Which inputs and outputs of the scan body are linear. Every carry of a scan being
+    transposed is linear (a tangent), also one whose initial value is concrete zeros and that
+    the body feeds only from itself and residuals: as in JAX, which transposes all carries (a
+    carry left out would have no value in the backward pass)."""
     lin = [ad_util.is_undefined(a) for a in args]
-    while True:
-        out_lin = _linear_outputs(body, lin)
-        grown = [lin[nk + i] or out_lin[i] for i in range(nc)]
-        if grown == lin[nk : nk + nc]:
-            return lin, out_lin
-        lin[nk : nk + nc] = grown
+    lin[nk : nk + nc] = [True] * nc
+    return lin, _linear_outputs(body, lin)
 
 
 def _scan_transpose(

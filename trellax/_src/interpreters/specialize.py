@@ -106,6 +106,8 @@ def _dot_general(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
     xa, ya = eqn.invars[0].aval, eqn.invars[1].aval
     if xa.dtype is not out or ya.dtype is not out or not _plain(out):
         return None
+    if tuple(lb) == (0,) and tuple(rb) == (0,):
+        return _batched_outer_expr(eqn, args, bind)
     if lb or rb or len(lc) != 1 or len(rc) != 1 or len(xa.shape) > 2 or len(ya.shape) > 2:
         return None
     if not xa.shape or not ya.shape:
@@ -119,6 +121,31 @@ def _dot_general(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
     a = args[0] if lc[0] == len(xa.shape) - 1 else f"{args[0]}.T"
     b = args[1] if rc[0] == 0 else f"{args[1]}.T"
     return f"{matmul}({a}, {b})"
+
+
+def _batched_outer(x: Any, y: Any, b: int, m: int, n: int) -> Any:
+    # out[i, j, k] = x[i, j] * y[i, k] computed with the batch axis innermost (long contiguous
+    # inner loops instead of b * m loops of n elements), returned as a (b, m, n) view
+    xt = np.ascontiguousarray(x.reshape(b, m).T)
+    yt = np.ascontiguousarray(y.reshape(b, n).T)
+    return np.multiply(xt[:, None, :], yt[None, :, :]).transpose(2, 0, 1)
+
+
+def _batched_outer_expr(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+    """The kernel's per-example outer products (``vmap`` of an outer product: one batch axis in
+    front, one contracted axis of size 1, one free axis each): the same products, x's first, in
+    another memory order."""
+    (lc, rc), _ = eqn.params["dimension_numbers"]
+    xs, ys = eqn.invars[0].aval.shape, eqn.invars[1].aval.shape
+    if len(xs) != 3 or len(ys) != 3 or len(lc) != 1 or len(rc) != 1:
+        return None
+    if lc[0] == 0 or rc[0] == 0 or xs[lc[0]] != 1 or ys[rc[0]] != 1 or xs[0] != ys[0]:
+        return None
+    b, m, n = xs[0], xs[3 - lc[0]], ys[3 - rc[0]]
+    if b < 64 or b < max(m, n):  # the batch axis must be the long one to gain
+        return None
+    f = bind(_batched_outer, "f")
+    return f"{f}({args[0]}, {args[1]}, {b}, {m}, {n})"
 
 
 def _reduce_sum(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:

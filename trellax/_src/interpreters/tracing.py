@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -28,7 +29,14 @@ from trellax._src.core import core, errors
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.dtypes import dtypes
-from trellax._src.interpreters import fusion, fusion_codegen, fusion_runtime, specialize
+from trellax._src.interpreters import (
+    fusion,
+    fusion_codegen,
+    fusion_runtime,
+    peephole,
+    program_cache,
+    specialize,
+)
 from trellax._src.lax._base import asarray
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -280,6 +288,8 @@ class Emitter:
         if call_bodies and any(e.primitive in call_bodies for e in jaxpr.eqns):
             jaxpr, consts = inline_calls(jaxpr, consts)
         jaxpr = without_dead_code(jaxpr)
+        if specialize.enabled:
+            jaxpr = peephole.simplify(jaxpr)
         names: dict[int, str] = {}
         for v, c in zip(jaxpr.constvars, consts):
             names[id(v)] = self.bind(c._value if isinstance(c, ArrayImpl) else c, "c")
@@ -440,6 +450,11 @@ def inline_calls(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[Jaxpr, list[Any]]
     return Jaxpr(constvars, jaxpr.invars, [read(a) for a in jaxpr.outvars], eqns), all_consts
 
 
+#: Equations kept whole by dead-code elimination (control flow) that can drop results nobody
+#: reads: ``rule(eqn, used) -> a smaller equation or None`` (``used[i]``: is output ``i`` read).
+dce_rules: dict[Primitive, Callable[[JaxprEqn, list[bool]], JaxprEqn | None]] = {}
+
+
 def _removable(eqn: JaxprEqn) -> bool:
     """Whether an equation whose results nobody reads may be left out: a kernel call (no
     inline rule: control flow, callbacks and checkpoints are kept whole) of a primitive that is
@@ -468,11 +483,18 @@ def without_dead_code(jaxpr: Jaxpr) -> Jaxpr:
     Only kernel calls are removed (:func:`_removable`); the printed jaxpr is unchanged."""
     live = {id(a) for a in jaxpr.outvars if type(a) is Var}
     keep: list[JaxprEqn] = []
+    changed = False
     for e in reversed(jaxpr.eqns):
-        if any(id(v) in live for v in e.outvars) or not _removable(e):
+        used = [id(v) in live for v in e.outvars]
+        if any(used) or not _removable(e):
+            rule = dce_rules.get(e.primitive)
+            if rule is not None and not all(used):
+                pruned = rule(e, used)
+                if pruned is not None:
+                    e, changed = pruned, True
             keep.append(e)
             live.update(id(a) for a in e.invars if type(a) is Var)
-    if len(keep) == len(jaxpr.eqns):
+    if len(keep) == len(jaxpr.eqns) and not changed:
         return jaxpr
     keep.reverse()
     return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, keep)
@@ -520,9 +542,11 @@ def compile_jaxpr(
 
 
 def _calls_blas(jaxpr: Jaxpr) -> bool:
-    """Whether an equation of ``jaxpr`` (or of a jaxpr in its parameters) runs a BLAS kernel."""
+    """Whether an equation of ``jaxpr`` (or of a jaxpr in its parameters) runs a BLAS kernel
+    large enough for BLAS to use threads (a program of small products is not wrapped: holding
+    BLAS costs a few microseconds a call)."""
     for e in jaxpr.eqns:
-        if e.primitive.name in threads.BLAS_PRIMITIVES:
+        if e.primitive.name in threads.BLAS_PRIMITIVES and _blas_work(e) >= threads.BLAS_SMALL:
             return True
         for p in e.params.values():
             for sub in p if isinstance(p, tuple | list) else (p,):
@@ -530,6 +554,17 @@ def _calls_blas(jaxpr: Jaxpr) -> bool:
                 if isinstance(inner, Jaxpr) and _calls_blas(inner):
                     return True
     return False
+
+
+def _blas_work(e: JaxprEqn) -> int:
+    """Multiply-adds of a ``dot_general`` equation (from its avals); other BLAS equations count
+    as large."""
+    if e.primitive.name != "dot_general":
+        return threads.BLAS_SMALL
+    (lhs_contract, _), _ = e.params["dimension_numbers"]
+    lhs = e.invars[0].aval
+    depth = math.prod(lhs.shape[d] for d in lhs_contract)
+    return int(depth * math.prod(e.outvars[0].aval.shape))
 
 
 def run_equation(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> tuple[Any, ...]:
@@ -540,6 +575,13 @@ def run_equation(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -
     out_avals = list(out) if prim.multiple_results else [out]
     invars = [Var(a) for a in in_avals]
     outvars = [Var(a) for a in out_avals]
-    eqn = JaxprEqn(prim, list(invars), outvars, dict(params))
-    run = compile_jaxpr(ClosedJaxpr(Jaxpr([], invars, list(outvars), [eqn]), []))
+    # Reverse-mode rules make new jaxprs at every call: equal structures share one program.
+    context = (_config.state(), fusion_runtime.options(), specialize.enabled)
+    key = program_cache.structural_key(prim, in_avals, params, context)
+    run = program_cache.lookup(key) if key is not None else None
+    if run is None:
+        eqn = JaxprEqn(prim, list(invars), outvars, dict(params))
+        run = compile_jaxpr(ClosedJaxpr(Jaxpr([], invars, list(outvars), [eqn]), []))
+        if key is not None:
+            program_cache.store(key, run)
     return run(*args)

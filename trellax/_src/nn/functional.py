@@ -26,13 +26,17 @@ def apply(
     capture_intermediates: Any = False,
 ) -> Callable[..., Any]:
     """``(variables, *args, rngs=None, **kw) -> fn(module bound to variables, *args, **kw)``
-    (``(out, updated)`` when ``mutable``)."""
-    if capture_intermediates:
-        raise NotImplementedError("capture_intermediates is not supported by nn.apply")
+    (``(out, updated)`` when ``mutable`` or ``capture_intermediates``)."""
 
     def run(variables: Mapping[str, Any], *args: Any, rngs: Any = None, **kwargs: Any) -> Any:
         return module.apply(
-            variables, *args, rngs=rngs, method=_method(fn), mutable=mutable, **kwargs
+            variables,
+            *args,
+            rngs=rngs,
+            method=_method(fn),
+            mutable=mutable,
+            capture_intermediates=capture_intermediates,
+            **kwargs,
         )
 
     return run
@@ -45,11 +49,16 @@ def init_with_output(
     capture_intermediates: Any = False,
 ) -> Callable[..., tuple[Any, dict[str, Any]]]:
     """``(rngs, *args, **kw) -> (fn(bound module, *args, **kw), variables)``."""
-    if capture_intermediates:
-        raise NotImplementedError("capture_intermediates is not supported by nn.init_with_output")
 
     def run(rngs: Any, *args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        return module.init_with_output(rngs, *args, method=_method(fn), mutable=mutable, **kwargs)
+        return module.init_with_output(
+            rngs,
+            *args,
+            method=_method(fn),
+            mutable=mutable,
+            capture_intermediates=capture_intermediates,
+            **kwargs,
+        )
 
     return run
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import trellax.numpy as jnp
 from trellax import lax, tree_util
+from trellax._src.api.api import jit as _jit
 from trellax._src.api.autodiff import jvp as _jvp
 from trellax._src.api.autodiff import vjp as _vjp
 from trellax._src.api.vmap import vmap as _vmap
@@ -31,7 +32,7 @@ from trellax._src.checkpoint.rematerialize import checkpoint as _checkpoint
 from trellax._src.custom.derivatives import custom_vjp as _custom_vjp
 from trellax._src.nn import partitioning as meta
 from trellax._src.nn._random import random
-from trellax._src.nn.scope import Scope, _Pred, _predicate, _Root, in_filter
+from trellax._src.nn.scope import Scope, _Pred, _predicate, _Root, filter_key, in_filter
 
 
 class _Broadcast:
@@ -67,8 +68,36 @@ def _merge(groups: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def _scope_collections(root: _Root, path: tuple[str, ...]) -> dict[str, Any]:
+    out = {}
+    for col in root.variables:
+        node = Scope(root, path)._node(col)
+        if node is not None:
+            out[col] = node
+    return out
+
+
+def _place(variables: dict[str, Any], path: tuple[str, ...], col: str, tree: Any) -> None:
+    """Puts ``tree`` at ``variables[col][*path]`` (merging with what is there)."""
+    if not path:
+        variables.setdefault(col, {}).update(tree)
+        return
+    node = variables.setdefault(col, {})
+    for name in path[:-1]:
+        node = node.setdefault(name, {})
+    node[path[-1]] = tree
+
+
+def _transpose(per_scope: Sequence[Sequence[Any]], n: int) -> tuple[tuple[Any, ...], ...]:
+    return tuple(tuple(groups[i] for groups in per_scope) for i in range(n))
+
+
 class Packed:
-    """One scope's variables and rngs grouped for a transform, and the way back."""
+    """The variables and rngs of one or more scopes grouped for a transform, and the way back.
+
+    ``variable_groups[i][j]`` holds the collections (``{col: tree}``) of scope ``j`` that the
+    ``i``-th filter selects: scope 0 is the transformed module's, the others are the scopes of
+    modules bound outside it that it uses (Flax's multi-scope lifting; ``scope.lifted``)."""
 
     def __init__(
         self,
@@ -80,23 +109,26 @@ class Packed:
     ) -> None:
         self.scope = scope
         root = scope.root
-        collections = {}
-        for col in root.variables:
-            node = scope._node(col)
-            if node is not None:
-                collections[col] = node
-        self.variable_groups = _group(collections, in_filters)
+        self.paths: tuple[tuple[str, ...], ...] = (scope.path, *scope.lifted)
+        per_scope = [_group(_scope_collections(root, p), in_filters) for p in self.paths]
+        self.variable_groups = _transpose(per_scope, len(in_filters))
         self.rng_groups = _group(root.rngs if rngs is None else rngs, rng_filters)
         self.out_filters = tuple(out_filters)
 
+    @property
+    def single(self) -> bool:
+        """Whether only the module's own scope is lifted."""
+        return len(self.paths) == 1
+
     def inner(
         self,
-        variable_groups: Sequence[Mapping[str, Any]],
+        variable_groups: Sequence[Sequence[Mapping[str, Any]]],
         rng_groups: Sequence[Mapping[str, Any]],
         mutable: Any = True,
         rng_offset: int | None = None,
     ) -> Scope:
-        """A scope at the same path on a fresh root holding these groups."""
+        """A scope at the same path on a fresh root holding these groups (and the other lifted
+        scopes' variables at their paths)."""
         outer = self.scope.root
         outs = self.out_filters
         extra = _predicate(mutable)
@@ -104,38 +136,48 @@ class Packed:
         def is_mutable(col: str) -> bool:
             return outer.is_mutable(col) and any(in_filter(f, col) for f in outs) and extra(col)
 
-        path = self.scope.path
-        variables = {col: _nest(path, t) for col, t in _merge(variable_groups).items()}
+        variables: dict[str, Any] = {}
+        for j, path in enumerate(self.paths):
+            for col, tree in _merge([g[j] for g in variable_groups]).items():
+                _place(variables, path, col, tree)
+        key = (outer.mutable_key, tuple(filter_key(f) for f in outs), filter_key(mutable))
         root = _Root(
             variables,
             _merge(rng_groups),
-            _Pred(is_mutable),
+            _Pred(is_mutable, key),
             outer.initializing,
             rng_counters=outer.rng_counters,
             rng_offset=outer.rng_offset if rng_offset is None else rng_offset,
         )
-        return Scope(root, path)
+        return Scope(root, self.scope.path)
 
-    def repack(self, inner: Scope) -> tuple[dict[str, Any], ...]:
-        """The inner scope's mutable collections, grouped by the output filters."""
+    def repack(self, inner: Scope) -> tuple[tuple[dict[str, Any], ...], ...]:
+        """The inner root's mutable collections of each lifted scope, grouped by the output
+        filters."""
         root = inner.root
-        mutable = {
-            col: dict(inner._node(col) or {}) for col in root.variables if root.is_mutable(col)
-        }
-        groups = _group(mutable, (*self.out_filters, True))
-        if groups[-1]:
-            raise ValueError(f"unmapped output variables: {tuple(groups[-1])}")
-        return groups[:-1]
+        per_scope = []
+        for path in self.paths:
+            s = Scope(root, path)
+            mutable = {
+                col: dict(s._node(col) or {}) for col in root.variables if root.is_mutable(col)
+            }
+            groups = _group(mutable, (*self.out_filters, True))
+            if groups[-1]:
+                raise ValueError(f"unmapped output variables: {tuple(groups[-1])}")
+            per_scope.append(groups[:-1])
+        return _transpose(per_scope, len(self.out_filters))
 
-    def publish(self, out_groups: Sequence[Mapping[str, Any]]) -> None:
-        """Writes the transform's output collections to the outer scope."""
-        scope = self.scope
+    def publish(self, out_groups: Sequence[Sequence[Mapping[str, Any]]]) -> None:
+        """Writes the transform's output collections to the outer scopes."""
+        root = self.scope.root
         for group in out_groups:
-            for col, coll in group.items():
-                if not scope.root.is_mutable(col):
-                    continue
-                for name, value in coll.items():
-                    scope.put_variable(col, name, value)
+            for path, collections in zip(self.paths, group):
+                scope = Scope(root, path)
+                for col, coll in collections.items():
+                    if not root.is_mutable(col):
+                        continue
+                    for name, value in coll.items():
+                        scope.put_variable(col, name, value)
 
 
 def _split_axes(axes: Mapping[Any, Any]) -> tuple[list[tuple[Any, Any]], list[tuple[Any, Any]]]:
@@ -335,8 +377,9 @@ def scan(
         # the broadcast pass: creates the shared variables before the loop, as Flax's extra trace
         first = tree_util.tree_map(lambda x: x[n - 1 if reverse else 0], steps)
         b_out = body(bvars, (cvars, init), first)[0]
-        for col, coll in bvars.items():
-            b_out.setdefault(col, coll)
+        for b_new, b_old in zip(b_out, bvars):
+            for col, coll in b_old.items():
+                b_new.setdefault(col, coll)
 
         def step_fn(carry: Any, step: Any) -> Any:
             _, carry, ys = body(b_out, carry, step)
@@ -395,14 +438,84 @@ def checkpoint(
     return wrapper
 
 
-def jit(fn: Callable[..., Any], variables: Any = True, rngs: Any = True) -> Callable[..., Any]:
-    """``fn(scope, *args)`` with Flax's ``nn.jit`` key derivation: every stream is forked by
-    one ``make_rng`` of the scope and only the names below it are folded into keys. (The body
-    runs as traced code of an enclosing ``trellax.jit``, or eagerly: see docs/nn.md.)"""
+class CompiledJit:
+    """The one ``trellax.jit``-compiled function behind an ``nn.jit`` transform (Flax's lifted
+    ``jit``): it takes the lifted variables and the forked rng keys as arguments and, as a
+    static argument, a fingerprint of the module (its fields, state and the call's mutability
+    and phase), so a module with the same attributes reuses the trace."""
 
-    def wrapper(scope: Scope, module_name: Any, *args: Any, **kwargs: Any) -> Any:
+    def __init__(
+        self, static_argnums: Sequence[int] = (), static_argnames: str | Sequence[str] = ()
+    ) -> None:
+        # the module counts as argument 0 of the method; the compiled function takes
+        # (fingerprint, variable_groups, rng_groups, *args)
+        nums = (0, *(i + 2 for i in static_argnums if i > 0))
+        self._frames: list[list[Any]] = []
+        self._count_deltas: dict[Any, dict[tuple[tuple[str, ...], str], int]] = {}
+        self.compiled = _jit(self._body, static_argnums=nums, static_argnames=static_argnames)
+
+    def _body(
+        self, fingerprint: Any, variable_groups: Any, rng_groups: Any, *args: Any, **kwargs: Any
+    ) -> Any:
+        frame = self._frames[-1]
+        packed, core, offset = frame[0], frame[1], frame[2]
+        frame[3] = True  # traced (not a cache hit)
+        inner = packed.inner(variable_groups, rng_groups, rng_offset=offset)
+        y = core(inner, *args, **kwargs)
+        return y, packed.repack(inner)
+
+    def call(
+        self,
+        packed: Packed,
+        core: Callable[..., Any],
+        fingerprint: Any,
+        *args: Any,
+        **kwargs: Any,
+    ) -> Any:
+        scope = packed.scope
+        counters = scope.root.rng_counters
+        before = dict(counters)
+        frame: list[Any] = [packed, core, len(scope.path), False]
+        self._frames.append(frame)
+        try:
+            y, outs = self.compiled(
+                fingerprint, packed.variable_groups, packed.rng_groups, *args, **kwargs
+            )
+        finally:
+            self._frames.pop()
+        n = len(scope.path)
+        if frame[3]:  # the trace advanced the rng counts below the module: replay on reuse
+            self._count_deltas[fingerprint] = {
+                (slot[0][n:], slot[1]): c - before.get(slot, 0)
+                for slot, c in counters.items()
+                if slot[0][:n] == scope.path and c != before.get(slot, 0)
+            }
+        else:
+            for (rel, stream), delta in self._count_deltas.get(fingerprint, {}).items():
+                slot = ((*scope.path, *rel), stream)
+                counters[slot] = counters.get(slot, 0) + delta
+        packed.publish(outs)
+        return y
+
+
+def jit(
+    fn: Callable[..., Any],
+    variables: Any = True,
+    rngs: Any = True,
+    compiled: CompiledJit | None = None,
+) -> Callable[..., Any]:
+    """``fn(scope, *args)`` with Flax's ``nn.jit`` key derivation: every stream is forked by
+    one ``make_rng`` of the scope and only the names below it are folded into keys. With
+    ``compiled``, the body runs as that compiled function (traced once per fingerprint and
+    argument shapes); without, it runs inline."""
+
+    def wrapper(scope: Scope, module_name: Any, module_key: Any, *args: Any, **kwargs: Any) -> Any:
         forked = {s: scope.make_rng(s, module_name) for s in list(scope.root.rngs)}
         packed = Packed(scope, (variables,), (variables,), (rngs,), rngs=forked)
+        if compiled is not None:
+            root = scope.root
+            fingerprint = (module_key, root.mutable_key, root.initializing, len(packed.paths))
+            return compiled.call(packed, fn, fingerprint, *args, **kwargs)
         inner = packed.inner(packed.variable_groups, packed.rng_groups, rng_offset=len(scope.path))
         y = fn(inner, *args, **kwargs)
         packed.publish(packed.repack(inner))
@@ -415,7 +528,11 @@ def fold_rngs(
     fn: Callable[..., Any], variables: Any = True, rngs: Any = True
 ) -> Callable[..., Any]:
     """``fn(scope, *args)`` with its rng streams forked as ``jit`` forks them."""
-    return jit(fn, variables, rngs)
+
+    def wrapper(scope: Scope, module_name: Any, *args: Any, **kwargs: Any) -> Any:
+        return jit(fn, variables, rngs)(scope, module_name, None, *args, **kwargs)
+
+    return wrapper
 
 
 def map_variables(
@@ -441,8 +558,8 @@ def map_variables(
             probe = packed.inner((target, other), packed.rng_groups)
             if any(probe.root.is_mutable(c) for c in ("params", *probe.root.variables)):
                 fn(probe, *args, **kwargs)
-                target = map_out_fn(packed.repack(probe)[0])
-        target = map_in_fn(_copy_tree(target))
+                target = tuple(map_out_fn(t) for t in packed.repack(probe)[0])
+        target = tuple(map_in_fn(_copy_tree(t)) for t in target)
         mfilter: Any = True
         if not is_target_out:
             mfilter = _Pred(lambda c: not in_filter(mapped_collections, c))
@@ -450,7 +567,7 @@ def map_variables(
         y = fn(inner, *args, **kwargs)
         out_target, out_other = packed.repack(inner)
         if is_target_out:
-            out_target = map_out_fn(out_target)
+            out_target = tuple(map_out_fn(t) for t in out_target)
         packed.publish((out_target, out_other))
         return y
 
@@ -564,16 +681,17 @@ def vjp(
     collections and the primals; the pullback returns ``(variable_grads, *primal_grads)``."""
     packed = Packed(scope, (vjp_variables, variables), (variables,), (rngs,))
     vjp_vars, other = packed.variable_groups
+    single = packed.single
 
     def wrapper(vv: Any, *args: Any) -> Any:
-        inner = packed.inner((vv, other), packed.rng_groups)
+        inner = packed.inner(((vv,) if single else vv, other), packed.rng_groups)
         if has_aux:
             y, aux = fn(inner, *args)
         else:
             y, aux = fn(inner, *args), ()
         return y, (aux, packed.repack(inner))
 
-    y, bwd, (aux, outs) = _vjp(wrapper, vjp_vars, *primals, has_aux=True)
+    y, bwd, (aux, outs) = _vjp(wrapper, vjp_vars[0] if single else vjp_vars, *primals, has_aux=True)
     packed.publish(outs)
     return (y, bwd, aux) if has_aux else (y, bwd)
 
@@ -619,12 +737,17 @@ def jvp(
     packed = Packed(scope, (target, variables), (variables,), (rngs,))
     tvars, other = packed.variable_groups
 
+    single = packed.single
+
     def wrapper(vp: Any, args: Any) -> Any:
-        inner = packed.inner((vp, other), packed.rng_groups)
+        inner = packed.inner(((vp,) if single else vp, other), packed.rng_groups)
         y = fn(inner, *args)
         return y, packed.repack(inner)
 
-    (y, outs), (y_t, _) = _jvp(wrapper, (tvars, tuple(primals)), (var_tangents, tuple(tangents)))
+    primal_vars = tvars[0] if single else tvars
+    (y, outs), (y_t, _) = _jvp(
+        wrapper, (primal_vars, tuple(primals)), (var_tangents, tuple(tangents))
+    )
     packed.publish(outs)
     return y, y_t
 
@@ -644,8 +767,10 @@ def custom_vjp(
         packed = Packed(scope, (grad_vars, True), (grad_vars, True), (True,))
         gvars, other = packed.variable_groups
 
+        single = packed.single
+
         def run(f: Callable[..., Any], gv: Any, args_: Sequence[Any], fwd: bool) -> Any:
-            inner = packed.inner((gv, other), packed.rng_groups)
+            inner = packed.inner(((gv,) if single else gv, other), packed.rng_groups)
             out = f(inner, *args_)
             if fwd:
                 return (out[0], packed.repack(inner)), out[1]
@@ -673,7 +798,7 @@ def custom_vjp(
             return (var_t, *inputs_t)
 
         f.defvjp(f_fwd, f_bwd)
-        y, outs = f(gvars, *diff_args)
+        y, outs = f(gvars[0] if single else gvars, *diff_args)
         packed.publish(outs)
         return y
 

@@ -20,6 +20,7 @@ from trellax import dtypes, lax
 from trellax._src.nn import initializers
 from trellax._src.nn.dtypes import promote_dtype
 from trellax._src.nn.module import Module, compact, merge_param
+from trellax._src.nn.partitioning import AxisMetadata
 
 Dtype = Any
 default_kernel_init = initializers.lecun_normal()
@@ -99,7 +100,10 @@ class _FlatInit:
             flat: tuple[int, ...] = (batch * out,)
         else:
             flat = (batch * math.prod(shape[self.n_batch : self.n_in_end]), out)
-        return jnp.reshape(self.init(rng, flat, dtype), tuple(shape))
+        value = self.init(rng, flat, dtype)
+        if isinstance(value, AxisMetadata):  # a boxed initializer: reshape inside the box
+            return value.replace_boxed(jnp.reshape(value.unbox(), tuple(shape)))
+        return jnp.reshape(value, tuple(shape))
 
 
 class DenseGeneral(Module):

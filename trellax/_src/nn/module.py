@@ -29,7 +29,7 @@ import trellax.numpy as jnp
 from trellax._src.api.api import ShapeDtypeStruct, eval_shape
 from trellax._src.nn import errors
 from trellax._src.nn import partitioning as meta
-from trellax._src.nn.scope import DenyList, Scope, _Root
+from trellax._src.nn.scope import DenyList, Scope, _Pred, _predicate, _Root, filter_key
 from trellax._src.tree import tree_util
 
 if TYPE_CHECKING:
@@ -48,6 +48,15 @@ class _Unspecified:
     def __repr__(self) -> str:
         return "_UNSPECIFIED"
 
+    def __copy__(self) -> _Unspecified:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> _Unspecified:
+        return self
+
+    def __reduce__(self) -> str:
+        return "_UNSPECIFIED"
+
 
 _UNSPECIFIED: Any = _Unspecified()
 _LOCAL = threading.local()
@@ -61,6 +70,17 @@ def _stack() -> list[Module]:
     if s is None:
         s = _LOCAL.stack = []
     return s
+
+
+class _DynamicContext:
+    """Flax's ``nn.module._context``: ``module_stack`` is ``[None, *modules being run]``."""
+
+    @property
+    def module_stack(self) -> list[Module | None]:
+        return [None, *_stack()]
+
+
+_context = _DynamicContext()
 
 
 def compact(fn: F) -> F:
@@ -114,6 +134,8 @@ def _wrap_method(fn: Callable[..., Any]) -> Callable[..., Any]:
         if st is None or st.scope is None:
             if is_compact:
                 raise errors.CallCompactUnboundModuleError()
+            if _interceptors():
+                return _run_interceptors(fn, self, args, kwargs)
             return fn(self, *args, **kwargs)
         self._try_setup()
         reset = is_compact and not st.in_compact
@@ -160,8 +182,6 @@ class Module:
             for k, v in cls.__dict__.items()
             if inspect.isfunction(v) and k not in fields  # a field's default is no method
         }
-        if sum(bool(getattr(v, "compact", False)) for v in own.values()) > 1:
-            raise errors.MultipleMethodsCompactError()
         for k, v in own.items():
             if (
                 k in _NOT_WRAPPED
@@ -191,6 +211,7 @@ class Module:
                 raise errors.AssignSubModuleError(type(self).__name__)
         if isinstance(parent, Scope):
             st.scope = parent
+            self._adopt_fields()  # bound now: adopt the field modules at once, as Flax
         elif (
             isinstance(parent, Module)
             and parent._state.scope is not None
@@ -215,12 +236,14 @@ class Module:
         pst.reserved.add(name)
         pst.children[name] = self
         self._state.scope = pst.scope.push(name)
+        self._adopt_fields()  # bound now: adopt the field modules at once, as Flax
 
     def __setattr__(self, name: str, value: Any) -> None:
         st: _State | None = self.__dict__.get("_state")
-        if st is None:  # the dataclass __init__
+        if st is None or st.scope is None:  # the dataclass __init__, or a module not yet bound
             object.__setattr__(self, name, value)
         elif st.in_setup:
+            value = self._adopt_outside(value)
             self._name_setup_children(value, name)
             object.__setattr__(self, name, value)
         else:
@@ -238,12 +261,39 @@ class Module:
             for k, v in value.items():
                 self._name_setup_children(v, f"{prefix}_{k}")
 
+    def _adopt_outside(self, value: Any) -> Any:
+        """``value`` with the modules made outside any module (no parent) replaced by unnamed
+        copies whose parent is self, which ``setup`` then names by attribute (as Flax adopts)."""
+        if isinstance(value, Module):
+            if value._state.scope is None and value.parent is None:
+                return value.clone(parent=self, name=None)
+            return value
+        if isinstance(value, list | tuple) and not hasattr(value, "_fields"):
+            items = [self._adopt_outside(v) for v in value]
+            if all(a is b for a, b in zip(items, value)):
+                return value
+            return type(value)(items)
+        if isinstance(value, dict):
+            new = {k: self._adopt_outside(v) for k, v in value.items()}
+            return value if all(new[k] is value[k] for k in value) else new
+        return value
+
+    def _adopt_fields(self) -> None:
+        for f in _fields(self):
+            if f.name not in ("parent", "name") and f.name in self.__dict__:
+                old = getattr(self, f.name)
+                new = self._adopt(old, f.name)
+                if new is not old:
+                    object.__setattr__(self, f.name, new)
+
     def _adopt(self, value: Any, prefix: str) -> Any:
         """Clones the unbound modules found in a field value that have no parent or no name
         (made in a parent's ``setup`` and handed over) as children of self, as Flax adopts."""
         if isinstance(value, Module):
             if value._state.scope is None and (value.parent is None or value.name is None):
-                return value.clone(parent=self, name=prefix)
+                keep = getattr(type(self), "preserve_adopted_names", False) is True
+                name = value.name if keep and value.parent is None and value.name else prefix
+                return value.clone(parent=self, name=name)
             return value
         if isinstance(value, list | tuple):
             items = [self._adopt(v, f"{prefix}_{i}") for i, v in enumerate(value)]
@@ -260,17 +310,15 @@ class Module:
         if st.setup_called or st.scope is None:
             return
         st.setup_called = True
-        for f in _fields(self):
-            if f.name not in ("parent", "name"):
-                old = getattr(self, f.name)
-                new = self._adopt(old, f.name)
-                if new is not old:
-                    object.__setattr__(self, f.name, new)
+        self._adopt_fields()
         st.in_setup = True
         stack = _stack()
         stack.append(self)
         try:
-            self.setup()
+            if _interceptors() and type(self).setup is not Module.setup:
+                _run_interceptors(type(self).setup, self, (), {})
+            else:
+                self.setup()
             scopes = {
                 k: CompactNameScope(getattr(type(self), k).inner_fun, _returns(self), name=k)
                 for k in dir(type(self))
@@ -292,9 +340,24 @@ class Module:
         ):
             self._try_setup()
             return getattr(self, name)
-        if isinstance(getattr(type(self), name, None), property):
-            raise errors.DescriptorAttributeError()
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        for klass in type(self).__mro__:  # a property or other descriptor that failed
+            if name in klass.__dict__:
+                if hasattr(type(klass.__dict__[name]), "__get__"):
+                    raise errors.DescriptorAttributeError()
+                break
+        msg = f'"{type(self).__name__}" object has no attribute "{name}".'
+        if st is None or st.scope is None:
+            msg += (
+                f" If \"{name}\" is defined in '.setup()', remember these fields are only "
+                "accessible from inside 'init' or 'apply'."
+            )
+        raise AttributeError(msg)
+
+    def __dir__(self) -> list[str]:
+        st: _State | None = self.__dict__.get("_state")
+        if st is not None and st.scope is not None:
+            self._try_setup()
+        return list(object.__dir__(self))
 
     def __repr__(self) -> str:
         return _module_repr(self)
@@ -316,21 +379,23 @@ class Module:
         st: _State = self._state
         return st.scope
 
-    def _bound_scope(self) -> Scope:
+    def _bound_scope(self, what: str | None = None) -> Scope:
         st: _State = self._state
         s = st.scope
         if s is None:
+            if what is not None:  # Flax's ValueError for the variable and rng API
+                raise ValueError(f"Can't {what} on unbound modules")
             raise errors.CallCompactUnboundModuleError()
         return s
 
     @property
     def path(self) -> tuple[str, ...]:
-        return self._bound_scope().path
+        return self._bound_scope("access module paths").path
 
     @property
     def variables(self) -> dict[str, Any]:
         """This module's variables, by collection (a read-only view)."""
-        s = self._bound_scope()
+        s = self._bound_scope("access variables")
         return {col: dict(s.collection_view(col)) for col in s.root.variables}
 
     def _reserve(self, kind: str, name: str) -> None:
@@ -348,7 +413,7 @@ class Module:
         return self._bound_scope().root.is_mutable(col)
 
     def has_variable(self, col: str, name: str) -> bool:
-        return self._bound_scope().has_variable(col, name)
+        return self._bound_scope("access variables").has_variable(col, name)
 
     def get_variable(self, col: str, name: str, default: Any = None) -> Any:
         s = self._bound_scope()
@@ -359,7 +424,7 @@ class Module:
 
     def make_rng(self, name: str = "params") -> Any:
         """A fresh key of stream ``name``, distinct per module path and per call."""
-        return self._bound_scope().make_rng(name, self.name)
+        return self._bound_scope("use RNGs").make_rng(name, self.name)
 
     def param(
         self,
@@ -373,6 +438,10 @@ class Module:
         during ``init``, else the stored value as it is (never cast to ``param_dtype``).
         A boxed value (``nn.Partitioned``) is stored boxed and returned unboxed."""
         s = self._bound_scope()
+        if not (self._state.in_setup or self._state.in_compact):
+            raise ValueError(
+                "Parameters must be initialized in `setup()` or in a method wrapped in `@compact`"
+            )
         self._reserve("param", name)
         if s.has_variable("params", name):
             value = s.get_variable("params", name)
@@ -398,6 +467,10 @@ class Module:
         """A handle on variable ``col/name``, created by ``init_fn(*init_args)`` when absent
         and ``col`` is mutable; writing ``.value`` needs ``col`` to be mutable."""
         s = self._bound_scope()
+        if not (self._state.in_setup or self._state.in_compact):
+            raise ValueError(
+                "Variables must be initialized in `setup()` or in a method wrapped in `@compact`"
+            )
         self._reserve("variable", name)
         if not s.has_variable(col, name):
             if not s.root.is_mutable(col) or init_fn is None:
@@ -435,6 +508,7 @@ class Module:
         initializing: bool,
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
+        capture: Any = False,
     ) -> tuple[Any, dict[str, Any]]:
         for stream, key in rngs.items():
             if not hasattr(key, "shape"):
@@ -442,6 +516,12 @@ class Module:
                     f"RNGs should be of shape (2,) or PRNGKey in Module {type(self).__name__}, "
                     f"but rngs are: {dict(rngs)} (stream {stream!r})"
                 )
+        if capture:  # Flax's capture_intermediates: the intermediates collection is mutable
+            base = _predicate(mutable)
+            mutable = _Pred(
+                lambda c: c == "intermediates" or base(c),
+                ("with_intermediates", filter_key(mutable)),
+            )
         root = _Root(variables, rngs, mutable, initializing)
         bound = self.clone(parent=Scope(root, ()))
         if method is None:
@@ -449,16 +529,29 @@ class Module:
                 (c.__dict__["__call__"] for c in type(self).__mro__ if "__call__" in c.__dict__),
                 None,
             )
+            if method is None:
+                raise AttributeError(f'"{type(self).__name__}" object has no attribute "__call__"')
         if isinstance(method, str):
-            attr = getattr(type(bound), method, None)
-            if not callable(attr):
-                raise errors.ApplyModuleInvalidMethodError(method)
-            method = attr
+            name = method
+            attr = getattr(type(bound), name, None)
+            if callable(attr) and not isinstance(attr, Module):
+                method = attr
+            else:
+                value = getattr(bound, name)  # AttributeError when there is none
+                if not callable(value):
+                    raise TypeError(
+                        f"'{type(self).__name__}.{name}' must be a callable, got {type(value)}."
+                    )
+                method = lambda m, *a, **k: getattr(m, name)(*a, **k)  # noqa: E731
         if inspect.ismethod(method) and isinstance(method.__self__, Module):
             method = method.__func__  # a bound method: run it on the bound clone
-        if not callable(method):
+        if not callable(method) or not _takes_module(method):
             raise errors.ApplyModuleInvalidMethodError(method)
-        out = method(bound, *args, **kwargs)
+        if capture:
+            with intercept_methods(_capturer(capture)):
+                out = method(bound, *args, **kwargs)
+        else:
+            out = method(bound, *args, **kwargs)
         return out, root.mutable_variables()
 
     def init_with_output(
@@ -467,6 +560,7 @@ class Module:
         *args: Any,
         method: Any = None,
         mutable: Any = _INIT_MUTABLE,
+        capture_intermediates: bool | Callable[[Module, str], bool] = False,
         **kwargs: Any,
     ) -> tuple[Any, dict[str, Any]]:
         """Runs the module to create its variables; returns ``(output, variables)``.
@@ -474,8 +568,18 @@ class Module:
         ``rngs`` is a key (the ``params`` stream) or a dict of streams."""
         _module_checks(self)
         if not isinstance(rngs, Mapping):
+            if not hasattr(rngs, "shape"):
+                raise errors.InvalidRngError(
+                    f"RNGs should be of shape (2,) or PRNGKey in Module {type(self).__name__}, "
+                    f"but rngs are: {rngs}"
+                )
             rngs = {"params": rngs}
-        return self._run({}, rngs, method, mutable, True, args, kwargs)
+        elif any(not hasattr(k, "shape") for k in rngs.values()):
+            raise ValueError(
+                "First argument passed to an init function should be a ``jax.PRNGKey`` or a "
+                f"dictionary mapping strings to ``jax.PRNGKey``, got {dict(rngs)}."
+            )
+        return self._run({}, rngs, method, mutable, True, args, kwargs, capture_intermediates)
 
     def init(
         self,
@@ -483,11 +587,19 @@ class Module:
         *args: Any,
         method: Any = None,
         mutable: Any = _INIT_MUTABLE,
+        capture_intermediates: bool | Callable[[Module, str], bool] = False,
         **kwargs: Any,
     ) -> dict[str, Any]:
         """The variables (a plain dict of collections) made by running the module once."""
         _module_checks(self)
-        return self.init_with_output(rngs, *args, method=method, mutable=mutable, **kwargs)[1]
+        return self.init_with_output(
+            rngs,
+            *args,
+            method=method,
+            mutable=mutable,
+            capture_intermediates=capture_intermediates,
+            **kwargs,
+        )[1]
 
     def apply(
         self,
@@ -496,13 +608,30 @@ class Module:
         rngs: Mapping[str, Any] | None = None,
         method: Any = None,
         mutable: Any = False,
+        capture_intermediates: bool | Callable[[Module, str], bool] = False,
         **kwargs: Any,
     ) -> Any:
         """Runs the module with ``variables``; with ``mutable`` (a collection name, a list of
-        them, or True) returns ``(output, updated_mutable_collections)``."""
+        them, or True) returns ``(output, updated_mutable_collections)``.
+        ``capture_intermediates`` (True: every ``__call__``; or ``fn(module, method_name)``)
+        sows the return values of module methods in the ``intermediates`` collection."""
         _module_checks(self)
-        out, updated = self._run(variables, rngs or {}, method, mutable, False, args, kwargs)
-        return out if mutable is False else (out, updated)
+        if rngs is not None and not isinstance(rngs, Mapping):
+            if not hasattr(rngs, "shape"):
+                raise errors.InvalidRngError(
+                    f"RNGs should be of shape (2,) or PRNGKey in Module {type(self).__name__}, "
+                    f"but rngs are: {rngs}"
+                )
+            rngs = {"params": rngs}  # a key alone is the params stream, as in init
+        elif rngs is not None and any(not hasattr(k, "shape") for k in rngs.values()):
+            raise ValueError(
+                "The ``rngs`` argument passed to an apply function should be a ``jax.PRNGKey`` "
+                f"or a dictionary mapping strings to ``jax.PRNGKey``, got {dict(rngs)}."
+            )
+        out, updated = self._run(
+            variables, rngs or {}, method, mutable, False, args, kwargs, capture_intermediates
+        )
+        return out if mutable is False and not capture_intermediates else (out, updated)
 
     def bind(
         self: M,
@@ -524,13 +653,14 @@ class Module:
         self._try_setup()
         return self.clone(parent=None), self.variables
 
-    def copy(self: M, *, parent: Any = None, name: str | None = None, **updates: Any) -> M:
-        """A copy with ``updates`` applied (``parent`` and ``name`` reset unless given)."""
+    def copy(self: M, *, parent: Any = _UNSPECIFIED, name: str | None = None, **updates: Any) -> M:
+        """A copy with ``updates`` applied, named anew (``name``) and, unless ``parent`` is
+        given, a child of the module being defined (as a module constructed there)."""
         return self.clone(parent=parent, name=name, **updates)
 
     def has_rng(self, name: str) -> bool:
         """Whether rng stream ``name`` was given to ``init``/``apply``."""
-        return name in self._bound_scope().root.rngs
+        return name in self._bound_scope("use RNGs").root.rngs
 
     def perturb(self, name: str, value: Any, collection: str = "perturbations") -> Any:
         """``value`` plus the variable ``collection/name`` (zeros, created when the collection
@@ -643,6 +773,33 @@ def _check_param_shape(
         raise errors.ScopeParamShapeError(name, path, _one(got), _one(expected))
 
 
+def _capturer(capture: Any) -> Callable[..., Any]:
+    """The interceptor of ``capture_intermediates``: sows the return value of every method
+    call that ``capture(module, method_name)`` selects (``True``: ``__call__``)."""
+    select = (lambda m, name: name == "__call__") if capture is True else capture
+
+    def interceptor(f: Callable[..., Any], args: Any, kwargs: Any, context: Any) -> Any:
+        y = f(*args, **kwargs)
+        module = context.module
+        if module.scope is not None and select(module, context.method_name):
+            module.sow("intermediates", context.method_name, y)
+        return y
+
+    return interceptor
+
+
+def _takes_module(fn: Callable[..., Any]) -> bool:
+    """Whether ``fn`` can take the module as its first positional argument."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return True
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return bool(params) and (
+        params[0].kind in kinds or params[0].kind is inspect.Parameter.VAR_POSITIONAL
+    )
+
+
 def _one(shapes: list[Any]) -> Any:
     return shapes[0] if len(shapes) == 1 else shapes
 
@@ -694,7 +851,7 @@ def _run_interceptors(
     def wrap(interceptor: Callable[..., Any], inner: Callable[..., Any]) -> Callable[..., Any]:
         return lambda *a, **k: interceptor(inner, a, k, context)
 
-    for interceptor in _interceptors():
+    for interceptor in reversed(_interceptors()):  # the first registered runs outermost
         fun = wrap(interceptor, fun)
     return fun(*args, **kwargs)
 
@@ -719,9 +876,17 @@ def share_scope(module: Module, other: Module, /) -> None:
         raise errors.CallShareScopeOnUnboundModuleError()
     n = len(ms.path)
     if os_.root is ms.root and os_.path[:n] == ms.path:
-        other._state.scope = ms
+        _rescope(other, ms)
     else:
-        module._state.scope = os_
+        _rescope(module, os_)
+
+
+def _rescope(module: Module, scope: Scope) -> None:
+    """Moves ``module`` and the children bound below it so far to ``scope``."""
+    module._state.scope = scope
+    for name, child in module._state.children.items():
+        if child._state.scope is not None:
+            _rescope(child, scope.push(name))
 
 
 def compact_name_scope(fun: F) -> F:

@@ -51,10 +51,29 @@ def _predicate(spec: Any) -> Callable[[str], bool]:
 
 
 class _Pred:
-    """A collection filter given as a predicate (the lifted transforms build these)."""
+    """A collection filter given as a predicate (the lifted transforms build these); ``key``
+    identifies it by value (``nn.jit`` reuses a trace for equal keys)."""
 
-    def __init__(self, fn: Callable[[str], bool]) -> None:
+    def __init__(self, fn: Callable[[str], bool], key: Any = None) -> None:
         self.fn = fn
+        self.key = key
+
+
+def filter_key(spec: Any) -> Any:
+    """A hashable value that identifies the collection filter ``spec`` (equal for filters that
+    select the same collections, as far as their form tells)."""
+    if isinstance(spec, _Pred):
+        return ("pred", id(spec) if spec.key is None else spec.key)
+    if spec is True or spec is False or spec is None:
+        return bool(spec)
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, DenyList):
+        return ("deny", spec.deny)
+    try:
+        return frozenset(spec)
+    except TypeError:
+        return ("id", id(spec))
 
 
 def in_filter(spec: Any, col: str) -> bool:
@@ -87,6 +106,7 @@ class _Root:
                 f"containing a 'params' key, got {type(variables).__name__}."
             )
         self.is_mutable = _predicate(mutable)
+        self.mutable_key = filter_key(mutable)
         self.variables: dict[str, Any] = {
             col: (_copy_dicts(tree) if self.is_mutable(col) else tree)
             for col, tree in variables.items()
@@ -110,20 +130,35 @@ class Scope:
 
     def __init__(
         self,
-        root: Any,
-        path: Any = (),
+        root: Any = None,
+        *args: Any,
+        rngs: Mapping[str, Any] | None = None,
         name: str | None = None,
         mutable: Any = False,
         parent: Any = None,
-        *,
-        rngs: Mapping[str, Any] | None = None,
+        path: Any = None,
+        variables: Mapping[str, Any] | None = None,
     ) -> None:
-        if not isinstance(root, _Root):  # Flax's form: (variables, rngs, name, mutable, ...)
-            if isinstance(path, Mapping):
-                rngs, path = path, ()
-            root = _Root(root, rngs or {}, mutable, False)
+        if isinstance(root, _Root):  # trellax's form: Scope(root, path)
+            path = args[0] if args else (path or ())
+        else:  # Flax's form: Scope(variables, rngs=None, name=None, mutable=False, parent=None)
+            if variables is not None:
+                root = variables
+            rest = list(args)
+            if rest:
+                rngs = rest.pop(0)
+            if rest:
+                name = rest.pop(0)
+            if rest:
+                mutable = rest.pop(0)
+            root = _Root(root if root is not None else {}, rngs or {}, mutable, False)
+            path = path or ()
+        del name, parent  # Flax's scope names and parents are its paths here
         self.root: _Root = root
         self.path = tuple(path)
+        # the paths of other scopes of this root that a lifted transform carries along with
+        # this one (modules bound outside the transformed module that it uses)
+        self.lifted: tuple[tuple[str, ...], ...] = ()
 
     def variables(self) -> dict[str, Any]:
         """This scope's variables by collection (Flax's ``Scope.variables()``)."""

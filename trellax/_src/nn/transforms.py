@@ -28,19 +28,27 @@ from trellax._src.nn.scope import Scope
 Target = TypeVar("Target")
 
 
+def _under(path: tuple[str, ...], base: tuple[str, ...]) -> bool:
+    return path[: len(base)] == base
+
+
 def _rebind(value: Any, outer: Scope, inner: Scope) -> Any:
-    """``value`` with the modules bound below ``outer`` re-bound at the same path of ``inner``."""
+    """``value`` with the modules and variables bound to ``outer``'s root re-bound at the same
+    paths of ``inner``'s root (which holds the variables of every lifted scope)."""
     if isinstance(value, Module):
         s = value.scope
-        n = len(outer.path)
         if s is not None and s.root is outer.root:
-            if len(s.path) > n and s.path[:n] == outer.path:
+            if _under(s.path, outer.path) or any(_under(s.path, p) for p in outer.lifted):
                 return _bound_clone(value, Scope(inner.root, s.path), outer, inner)
             raise NotImplementedError(
-                f"a lifted transform of the module at /{'/'.join(outer.path)} holds the module "
-                f"bound at /{'/'.join(s.path)}, outside it: trellax lifts one module's scope "
-                "(create the shared module inside the transformed one, or transform the parent)"
+                f"a lifted transform of the module at /{'/'.join(outer.path)} reached the "
+                f"module bound at /{'/'.join(s.path)}, whose scope it does not lift"
             )
+        return value
+    if isinstance(value, Variable):
+        s = value.scope
+        if s.root is outer.root:
+            return Variable(Scope(inner.root, s.path), value.collection, value.name, value.unbox)
         return value
     if isinstance(value, list | tuple) and not hasattr(value, "_fields"):
         items = [_rebind(v, outer, inner) for v in value]
@@ -49,6 +57,91 @@ def _rebind(value: Any, outer: Scope, inner: Scope) -> Any:
         new = {k: _rebind(v, outer, inner) for k, v in value.items()}
         return value if all(new[k] is value[k] for k in value) else new
     return value
+
+
+def _bound_elsewhere(value: Any, root: Any, found: list[tuple[str, ...]], seen: set[int]) -> None:
+    """Collects the paths of the modules and variables bound to ``root`` that ``value`` holds
+    (through module fields, lists, tuples and dicts)."""
+    if id(value) in seen:
+        return
+    seen.add(id(value))
+    if isinstance(value, Module):
+        s = value.scope
+        if s is not None and s.root is root:
+            found.append(s.path)
+        for f in dataclasses.fields(value):
+            if f.name != "parent":
+                _bound_elsewhere(getattr(value, f.name, None), root, found, seen)
+    elif isinstance(value, Variable):
+        if value.scope.root is root:
+            found.append(value.scope.path)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            _bound_elsewhere(v, root, found, seen)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _bound_elsewhere(v, root, found, seen)
+
+
+def _lifted_scope(module: Module, refs: Sequence[Any]) -> Scope:
+    """The module's scope, carrying the paths of the other scopes of its root that its fields
+    and the module/variable arguments ``refs`` use (Flax lifts them all together)."""
+    own = _module_scope(module)
+    found: list[tuple[str, ...]] = []
+    seen: set[int] = {id(module)}
+    for f in dataclasses.fields(module):
+        if f.name != "parent":
+            _bound_elsewhere(getattr(module, f.name, None), own.root, found, seen)
+    for r in refs:
+        _bound_elsewhere(r, own.root, found, seen)
+    paths: list[tuple[str, ...]] = []
+    for p in sorted(set(found), key=len):
+        if not _under(p, own.path) and not any(_under(p, q) for q in paths):
+            paths.append(p)
+    if not paths:
+        return own
+    scope = Scope(own.root, own.path)
+    scope.lifted = tuple(paths)
+    return scope
+
+
+class _Ref:
+    """Stands for a module or variable argument of a lifted method while the arguments pass
+    through the transform (a pytree without leaves); the body gets it re-bound."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"_Ref({self.index})"
+
+
+tree_util.register_pytree_node(_Ref, lambda r: ((), r.index), lambda index, _: _Ref(index))
+
+
+def _take_refs(tree: Any, refs: list[Any]) -> Any:
+    if isinstance(tree, Module | Variable):
+        refs.append(tree)
+        return _Ref(len(refs) - 1)
+    if isinstance(tree, list | tuple) and not hasattr(tree, "_fields"):
+        items = [_take_refs(v, refs) for v in tree]
+        return tree if all(a is b for a, b in zip(items, tree)) else type(tree)(items)
+    if isinstance(tree, dict):
+        new = {k: _take_refs(v, refs) for k, v in tree.items()}
+        return tree if all(new[k] is tree[k] for k in tree) else new
+    return tree
+
+
+def _put_refs(tree: Any, refs: Sequence[Any]) -> Any:
+    if isinstance(tree, _Ref):
+        return refs[tree.index]
+    if isinstance(tree, list | tuple) and not hasattr(tree, "_fields"):
+        items = [_put_refs(v, refs) for v in tree]
+        return tree if all(a is b for a, b in zip(items, tree)) else type(tree)(items)
+    if isinstance(tree, dict):
+        new = {k: _put_refs(v, refs) for k, v in tree.items()}
+        return tree if all(new[k] is tree[k] for k in tree) else new
+    return tree
 
 
 def _bound_clone(
@@ -96,16 +189,24 @@ def _module_scope(module: Any) -> Scope:
 
 
 def _core_fn(
-    module: Module, method: Callable[..., Any], cls: type[Module] | None
+    module: Module,
+    method: Callable[..., Any],
+    cls: type[Module] | None,
+    outer: Scope | None = None,
+    refs: Sequence[Any] = (),
 ) -> Callable[..., Any]:
-    """``(inner_scope, *args) -> method(clone bound to inner_scope, *args)``."""
-    outer = _module_scope(module)
+    """``(inner_scope, *args) -> method(clone bound to inner_scope, *args)``; the ``_Ref``
+    placeholders in ``args`` become the modules/variables of ``refs`` re-bound inside."""
+    outer = _module_scope(module) if outer is None else outer
     name = getattr(method, "__name__", None)
     snap = _snapshot(module)
 
     def core(inner: Scope, *args: Any, **kwargs: Any) -> Any:
         cloned = _bound_clone(module, inner, outer, inner, cls)
         _export_state(snap, cloned)
+        if refs:
+            rebound = [_rebind(r, outer, inner) for r in refs]
+            args, kwargs = _put_refs(args, rebound), _put_refs(kwargs, rebound)
         try:
             res = method(cloned, *args, **kwargs)
         finally:
@@ -113,6 +214,7 @@ def _core_fn(
         _check_return(res, name)
         return res
 
+    core.method = method  # type: ignore[attr-defined]
     return core
 
 
@@ -149,8 +251,13 @@ def _lift(
 
             @functools.wraps(fn)
             def wrapped(self: Module, *args: Any, **kwargs: Any) -> Any:
-                core = _core_fn(self, fn, cls)
-                return make(core, **overrides)(self.scope, *scope_args(self), *args, **kwargs)
+                if isinstance(self, Module) and self.scope is None:
+                    return fn(self, *args, **kwargs)  # unbound: nothing to lift
+                refs: list[Any] = []
+                args, kwargs = _take_refs(args, refs), _take_refs(kwargs, refs)
+                scope = _lifted_scope(self, refs)
+                core = _core_fn(self, fn, cls, scope, refs)
+                return make(core, **overrides)(scope, *scope_args(self), *args, **kwargs)
 
             wrapped.__wrapped_method__ = True  # type: ignore[attr-defined]
             return wrapped
@@ -166,8 +273,13 @@ def _lift(
 
     @functools.wraps(target)
     def wrapped_fn(self: Any, *args: Any, **kwargs: Any) -> Any:
-        core = _core_fn(self, inner_fn, None)
-        return make(core)(self.scope, *scope_args(self), *args, **kwargs)
+        if isinstance(self, Module) and self.scope is None:
+            return inner_fn(self, *args, **kwargs)  # unbound: nothing to lift
+        refs: list[Any] = []
+        args, kwargs = _take_refs(args, refs), _take_refs(kwargs, refs)
+        scope = _lifted_scope(self, refs)
+        core = _core_fn(self, inner_fn, None, scope, refs)
+        return make(core)(scope, *scope_args(self), *args, **kwargs)
 
     wrapped_fn.__wrapped_method__ = True  # type: ignore[attr-defined]
     return wrapped_fn
@@ -295,14 +407,28 @@ def jit(
     backend: str | None = None,
     methods: Any = None,
 ) -> Target:
-    """A module whose method runs as Flax's ``nn.jit`` runs it: the rng streams are forked
-    with one ``make_rng`` of the module, so parameters and masks equal Flax's. The body is
-    not compiled separately; wrap the training step in ``trellax.jit`` to compile it."""
+    """A module whose method is compiled with ``trellax.jit``, as Flax's ``nn.jit``: the
+    variables and rng keys are arguments, and the trace is reused for a module with the same
+    attributes (``static_argnums`` count the module as argument 0). The rng streams are forked
+    with one ``make_rng`` of the module, so parameters and masks equal Flax's."""
+    nums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    compiled: dict[Any, lift.CompiledJit] = {}
 
     def make(core: Callable[..., Any], **kw: Any) -> Callable[..., Any]:
-        return lift.jit(core, variables=kw.get("variables", variables), rngs=kw.get("rngs", rngs))
+        method = getattr(core, "method", None)
+        if method not in compiled:
+            compiled[method] = lift.CompiledJit(nums, static_argnames)
+        return lift.jit(
+            core,
+            variables=kw.get("variables", variables),
+            rngs=kw.get("rngs", rngs),
+            compiled=compiled[method],
+        )
 
-    return _lift("jit", make, target, methods, scope_args=lambda m: (m.name,))  # type: ignore[no-any-return]
+    def scope_args(m: Module) -> tuple[Any, ...]:
+        return (m.name, _HashableProxy.from_module(m))
+
+    return _lift("jit", make, target, methods, scope_args=scope_args)  # type: ignore[no-any-return]
 
 
 def fold_rngs(target: Target, variables: Any = True, rngs: Any = True) -> Target:
@@ -381,13 +507,13 @@ def remat_scan(
 def _direct(
     fns: Sequence[Callable[..., Any]], mdl: Module
 ) -> tuple[Scope, list[Callable[..., Any]]]:
-    scope = _module_scope(mdl)
+    scope = _lifted_scope(mdl, ())
     cores = []
     for fn in fns:
         if inspect.ismethod(fn) and isinstance(fn.__self__, Module):
             fn = fn.__func__  # a bound method of the module: run it on the lifted clone
         inner_fn = fn if getattr(fn, "__wrapped_method__", False) else _wrap_method(fn)
-        cores.append(_core_fn(mdl, inner_fn, None))
+        cores.append(_core_fn(mdl, inner_fn, None, scope))
     return scope, cores
 
 
@@ -600,18 +726,34 @@ def add_metadata_axis(
     return _lift("add_metadata_axis", make, target, None)  # type: ignore[no-any-return]
 
 
-def _fingerprint(value: Any) -> Any:
+def _fingerprint(value: Any, seen: dict[int, int] | None = None) -> Any:
+    """A hashable summary of ``value`` for ``nn.jit``'s cache (Flax's module fingerprint): a
+    module by its type, its fields other than ``parent`` and ``name``, and its naming state."""
+    seen = {} if seen is None else seen
     if isinstance(value, Module):
+        if id(value) in seen:
+            return (type(value), seen[id(value)])
+        seen[id(value)] = len(seen)
         fields = [
-            (f.name, _fingerprint(getattr(value, f.name)))
+            (f.name, _fingerprint(getattr(value, f.name, None), seen))
             for f in dataclasses.fields(value)
-            if f.name != "parent"
+            if f.name not in ("parent", "name")
         ]
-        return (type(value), tuple(fields))
+        st: _State = value._state
+        state = (st.in_compact, st.setup_called, tuple(sorted(st.autoname.items())))
+        return (type(value), tuple(fields), state)
+    if isinstance(value, str):
+        return value
     if isinstance(value, list | tuple):
-        return (type(value), tuple(_fingerprint(v) for v in value))
+        return (type(value), tuple(_fingerprint(v, seen) for v in value))
     if isinstance(value, Mapping):
-        return (type(value), tuple((k, _fingerprint(v)) for k, v in value.items()))
+        return (type(value), tuple((k, _fingerprint(v, seen)) for k, v in value.items()))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        items = tuple(
+            (f.name, _fingerprint(getattr(value, f.name, None), seen))
+            for f in dataclasses.fields(value)
+        )
+        return (type(value), items)
     try:
         hash(value)
     except TypeError:

@@ -8,6 +8,7 @@ from typing import Any
 from trellax._src.api import api
 from trellax._src.backend import eager
 from trellax._src.backend.array import ArrayImpl
+from trellax._src.interpreters import program_cache
 from trellax._src.runtime.device import _check_backend
 
 
@@ -19,6 +20,7 @@ def clear_caches() -> None:
     for f in list(api.ALL_JITTED):
         f.clear_cache()
     api._PROGRAMS.clear()
+    program_cache.clear()
     eager._ABSTRACT_EVAL_MEMO.clear()
 
 

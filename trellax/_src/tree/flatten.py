@@ -91,6 +91,11 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
     if t is list or t is tuple:
         for c in x:
             tc = type(c)
+            if tc is guess_t:
+                s = guess(c, leaves)
+                if s is not None:
+                    specs.append(s)
+                    continue
             try:
                 r = KIND[tc]
             except KeyError:
@@ -102,11 +107,6 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
             if c is None:
                 specs.append(NONE_SPEC)
                 continue
-            if tc is guess_t:
-                s = guess(c, leaves)
-                if s is not None:
-                    specs.append(s)
-                    continue
             s = _flatten_node(c, r, leaves)
             if guess_t is None and prev is not None and s == prev:
                 guess = _sibling_flattener(prev)
@@ -124,6 +124,11 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
         for k in keys:
             c = x[k]
             tc = type(c)
+            if tc is guess_t:
+                s = guess(c, leaves)
+                if s is not None:
+                    specs.append(s)
+                    continue
             try:
                 r = KIND[tc]
             except KeyError:
@@ -135,11 +140,6 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
             if c is None:
                 specs.append(NONE_SPEC)
                 continue
-            if tc is guess_t:
-                s = guess(c, leaves)
-                if s is not None:
-                    specs.append(s)
-                    continue
             s = _flatten_node(c, r, leaves)
             if guess_t is None and prev is not None and s == prev:
                 guess = _sibling_flattener(prev)

@@ -1,0 +1,213 @@
+"""Rewrites of a jaxpr before it is compiled, each giving the same bits with fewer NumPy calls.
+
+``trellax.numpy.matmul`` of a matrix and a vector reshapes the vector to a column, multiplies, and
+reshapes back (``reshape; dot_general; reshape``), and the transpose of that product adds a
+``transpose``. In a loop body on small arrays each equation costs ~0.3-1 µs, so these chains are
+folded into the one ``dot_general`` of the vector that computes the same product:
+
+* matrix @ column: ``reshape x (n,)->(n, 1); dot_general W (m, n); reshape (m, 1)->(m,)`` becomes
+  ``dot_general W x`` (``matmul(W, x)``), and row @ matrix (``reshape x (n,)->(1, n)`` on the
+  left, ``(1, m)->(m,)`` after) ``dot_general x W`` (``matmul(x, W)``);
+* column.T @ matrix: ``reshape x (n,)->(n, 1); dot_general contracting axis 0 of both with W (n, m);
+  transpose (1, m)->(m, 1); reshape (m,)`` becomes ``dot_general x W`` (``matmul(x, W)``).
+
+NumPy's ``matmul`` runs the same matrix-vector BLAS call for a vector as for a one-column matrix
+(checked bit for bit on float32/float64/complex64/int32, every size up to 512, C and Fortran
+layouts, in ``tests/test_compiled_loops.py``). Only chains whose intermediate values are read by
+nothing else are rewritten, and only for dtypes the product computes in directly; the printed
+jaxpr is unchanged (this runs in the compiler).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from trellax._src.backend.float_facts import compute_dtype
+from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Var
+
+_MATMUL_2D = (((1,), (0,)), ((), ()))
+_ROW_TIMES = (((0,), (0,)), ((), ()))
+
+
+def _uses(jaxpr: Jaxpr) -> dict[int, int]:
+    count: dict[int, int] = {}
+    for e in jaxpr.eqns:
+        for a in e.invars:
+            if type(a) is Var:
+                count[id(a)] = count.get(id(a), 0) + 1
+    for a in jaxpr.outvars:
+        if type(a) is Var:
+            count[id(a)] = count.get(id(a), 0) + 2  # an output is never folded away
+    return count
+
+
+def _is_column(e: JaxprEqn) -> bool:
+    """``reshape`` of a vector ``(n,)`` to ``(n, 1)``."""
+    if e.primitive.name != "reshape" or e.params.get("dimensions") is not None:
+        return False
+    shape = e.invars[0].aval.shape
+    return len(shape) == 1 and tuple(e.params["new_sizes"]) == (shape[0], 1)
+
+
+def _is_row(e: JaxprEqn) -> bool:
+    """``reshape`` of a vector ``(n,)`` to ``(1, n)``."""
+    if e.primitive.name != "reshape" or e.params.get("dimensions") is not None:
+        return False
+    shape = e.invars[0].aval.shape
+    return len(shape) == 1 and tuple(e.params["new_sizes"]) == (1, shape[0])
+
+
+def _is_flatten_to(e: JaxprEqn, n: int, row: bool = False) -> bool:
+    """``reshape`` of ``(n, 1)`` (``(1, n)`` with ``row``) to ``(n,)``."""
+    return (
+        e.primitive.name == "reshape"
+        and e.params.get("dimensions") is None
+        and tuple(e.invars[0].aval.shape) == ((1, n) if row else (n, 1))
+        and tuple(e.params["new_sizes"]) == (n,)
+    )
+
+
+def _plain_dot(e: JaxprEqn, numbers: Any) -> bool:
+    if e.primitive.name != "dot_general" or e.params["dimension_numbers"] != numbers:
+        return False
+    out = e.params["preferred_element_type"]
+    return (
+        all(a.aval.dtype is out and len(a.aval.shape) == 2 for a in e.invars)
+        and out.kind in "fciu"
+        and out.num < 256
+        and compute_dtype(out) is out
+        and out != np.bool_
+    )
+
+
+def simplify(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr`` with the chains above folded (the same object if none)."""
+    return _scalar_broadcasts(_matrix_vector(jaxpr))
+
+
+def _scalar_broadcasts(jaxpr: Jaxpr) -> Jaxpr:
+    """A 0-d value broadcast to a shape only to be combined, by a NumPy ufunc, with an operand of
+    that shape: the ufunc broadcasts it itself (``add_any(c, broadcast_in_dim(s))`` becomes
+    ``add(c, s)``, the same values without building the broadcast). lax's elementwise
+    primitives take 0-d operands, so the folded equation is still well formed."""
+    eqns = jaxpr.eqns
+    candidates = [
+        i
+        for i, e in enumerate(eqns)
+        if e.primitive.name == "broadcast_in_dim" and not e.invars[0].aval.shape
+    ]
+    if not candidates:
+        return jaxpr
+    uses = _uses(jaxpr)
+    consumer: dict[int, int] = {}
+    for i, e in enumerate(eqns):
+        for a in e.invars:
+            if type(a) is Var:
+                consumer[id(a)] = i
+    replace: dict[int, JaxprEqn] = {}
+    drop: set[int] = set()
+    for i in candidates:
+        b = eqns[i].outvars[0]
+        if uses.get(id(b)) != 1:
+            continue
+        k = consumer[id(b)]
+        e = replace.get(k, eqns[k])
+        shape = b.aval.shape
+        if (
+            not isinstance(e.primitive.impl, np.ufunc)
+            or not getattr(e.primitive, "elementwise", False)
+            or len(e.invars) != 2
+            or e.params
+            or tuple(e.outvars[0].aval.shape) != tuple(shape)
+        ):
+            continue
+        pos = 0 if e.invars[0] is b else 1
+        if e.invars[1 - pos].aval.shape != shape or e.invars[pos] is not b:
+            continue
+        operands = list(e.invars)
+        operands[pos] = eqns[i].invars[0]
+        replace[k] = JaxprEqn(e.primitive, operands, list(e.outvars), e.params, e.source, e.api)
+        drop.add(i)
+    if not replace:
+        return jaxpr
+    out = [replace.get(i, e) for i, e in enumerate(eqns) if i not in drop]
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out)
+
+
+def _matrix_vector(jaxpr: Jaxpr) -> Jaxpr:
+    eqns = jaxpr.eqns
+    if not any(e.primitive.name == "dot_general" for e in eqns):
+        return jaxpr
+    uses = _uses(jaxpr)
+    producer: dict[int, int] = {}
+    for i, e in enumerate(eqns):
+        for v in e.outvars:
+            producer[id(v)] = i
+    consumer: dict[int, int] = {}
+    for i, e in enumerate(eqns):
+        for a in e.invars:
+            if type(a) is Var:
+                consumer[id(a)] = i
+    replace: dict[int, JaxprEqn] = {}  # index of the chain's last equation -> the fold
+    drop: set[int] = set()
+
+    def single_next(v: Atom) -> int | None:
+        if type(v) is not Var or uses.get(id(v)) != 1:
+            return None
+        return consumer.get(id(v))
+
+    for i, e in enumerate(eqns):
+        if e.primitive.name != "dot_general" or i in drop:
+            continue
+        numbers = e.params["dimension_numbers"]
+        if _plain_dot(e, _MATMUL_2D):  # W @ column, or row @ W
+            k = single_next(e.outvars[0])
+            if k is None:
+                continue
+            lhs, rhs = e.invars
+            j = producer.get(id(rhs))
+            jl = producer.get(id(lhs))
+            if j is not None and uses.get(id(rhs)) == 1 and _is_column(eqns[j]):
+                operands = [lhs, eqns[j].invars[0]]
+                n_out = lhs.aval.shape[0]
+            elif jl is not None and uses.get(id(lhs)) == 1 and _is_row(eqns[jl]):
+                j = jl
+                operands = [eqns[j].invars[0], rhs]
+                numbers = _ROW_TIMES
+                n_out = rhs.aval.shape[1]
+            else:
+                continue
+            if not _is_flatten_to(eqns[k], n_out, row=numbers == _ROW_TIMES):
+                continue
+            chain, last = [j, i], k
+        elif _plain_dot(e, _ROW_TIMES):  # column.T @ W, transposed back to a column
+            col = e.invars[0]
+            j = producer.get(id(col))
+            if j is None or uses.get(id(col)) != 1 or not _is_column(eqns[j]):
+                continue
+            t = single_next(e.outvars[0])
+            if t is None or eqns[t].primitive.name != "transpose":
+                continue
+            if tuple(eqns[t].params["permutation"]) != (1, 0):
+                continue
+            k = single_next(eqns[t].outvars[0])
+            m = e.invars[1].aval.shape[1]
+            if k is None or not _is_flatten_to(eqns[k], m):
+                continue
+            operands = [eqns[j].invars[0], e.invars[1]]
+            chain, last = [j, i, t], k
+        else:
+            continue
+        if any(c in drop or c in replace for c in (*chain, last)):
+            continue
+        drop.update(chain)
+        params = dict(e.params, dimension_numbers=numbers)
+        replace[last] = JaxprEqn(
+            e.primitive, operands, list(eqns[last].outvars), params, e.source, e.api
+        )
+    if not replace:
+        return jaxpr
+    out = [replace.get(i, e) for i, e in enumerate(eqns) if i not in drop]
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out)
