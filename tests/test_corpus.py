@@ -5,14 +5,16 @@ The programs (``tests/corpus/programs``, sources and licenses in ``tests/corpus/
 JAX's documentation notebooks and examples and optax's example notebooks, kept verbatim. Their
 outputs are compared by :mod:`corpus_compare`: text exactly, numbers within 1e-5 relative, after
 the per-program line rules of the manifest (wall-clock times, printed jaxprs, each with its
-reason). Programs that need optax or SciPy are skipped when those are not installed. The
-programs run two at a time, once per session, in one fixture.
+reason). Programs that need optax or SciPy are skipped when those are not installed, programs
+marked ``slow`` unless ``TRELLAX_CORPUS_SLOW=1``. The programs run two at a time, once per
+session, in one fixture.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -24,6 +26,11 @@ from corpus_compare import compare, corpus_command, load_manifest, rules_of
 
 PROGRAMS = load_manifest()
 TRELLAX = [sys.executable, "-m", "trellax", "run"]
+
+
+#: programs marked "slow" in the manifest (over ~10 s each here) run only with this set, to
+#: keep the default corpus run under a minute
+SLOW = os.environ.get("TRELLAX_CORPUS_SLOW") == "1"
 
 
 def _missing(prog: dict[str, Any]) -> list[str]:
@@ -53,7 +60,10 @@ def outputs() -> dict[str, subprocess.CompletedProcess[str]]:
     """Every runnable program's run under trellax, two at a time (the machine's cores)."""
     # programs listed as not comparable (xfail, with the reason) are not run: time
     runnable = [
-        p for p in PROGRAMS if not _missing(p) and p["name"] in GOLDEN and not p.get("xfail")
+        p
+        for p in PROGRAMS
+        if not _missing(p) and p["name"] in GOLDEN and not p.get("xfail")
+        if SLOW or not p.get("slow")
     ]
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = list(pool.map(_run, runnable))
@@ -83,6 +93,8 @@ def test_program_prints_what_it_prints_under_jax(
         )
     if prog.get("xfail"):
         pytest.xfail(prog["xfail"])
+    if prog.get("slow") and not SLOW:
+        pytest.skip("a slow program: set TRELLAX_CORPUS_SLOW=1 to run it")
     assert prog["name"] in GOLDEN, "no record of JAX's run: regenerate tests/golden/corpus.json"
     want = GOLDEN[prog["name"]]
     run = outputs[prog["name"]]
