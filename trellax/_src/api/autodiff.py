@@ -139,6 +139,13 @@ def _flat_args(
     return f_partial, in_tree, [_primal(x) for x in leaves]
 
 
+def check_unflatten(tree: PyTreeDef) -> None:
+    """Rebuilds ``tree`` with ``None`` leaves, as JAX's ``tree_map`` of its input checks does
+    (``grad``, ``jacrev``, ``jacfwd``): a custom node whose unflatten cannot take ``None`` fails
+    here, with its own error, as under JAX (whose docs warn of it)."""
+    tree_unflatten(tree, [None] * tree.num_leaves)
+
+
 def _linearize_args(
     fun: Callable[..., Any],
     args: tuple[Any, ...],
@@ -155,6 +162,7 @@ def _linearize_args(
     f_partial, in_tree, xs = _flat_args(fun, args, kwargs, argnums)
     for x in xs:
         _check_input(name, _aval(x), holomorphic, allow_int)
+    check_unflatten(in_tree)
     flat = _Flat(f_partial, in_tree, has_aux)
     outs, lin = ad.linearize_flat(flat, xs)
     return flat, in_tree, xs, outs, lin

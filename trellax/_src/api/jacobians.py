@@ -22,6 +22,7 @@ from trellax._src.api.autodiff import (
     _flat_args,
     _linearize_args,
     _zeros_out,
+    check_unflatten,
 )
 from trellax._src.core import core
 from trellax._src.core.core import ShapedArray
@@ -63,6 +64,7 @@ def jacfwd(
     @functools.wraps(fun, updated=())
     def jacfun(*args: Any, **kwargs: Any) -> Any:
         f_partial, in_tree, xs = _flat_args(fun, args, kwargs, argnums)
+        check_unflatten(in_tree)
         for x in xs:
             d = _aval(x).dtype
             if holomorphic:
@@ -249,6 +251,7 @@ def _jacrev(
         out_avals = [_aval(o) for o in outs[:n]]
         for oa in out_avals:
             _check_output(name, oa, holomorphic)
+        check_unflatten(flat.out_tree)  # JAX's tree_map of the output checks
         n_basis = sum(oa.size for oa in out_avals)
         cts, dims = _pullback(lin, out_avals, n_basis) if n_basis else ([], [])
         per_out = []

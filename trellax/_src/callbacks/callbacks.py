@@ -34,6 +34,11 @@ VMAP_METHODS = (
     "broadcast_all",
     "legacy_vectorized",
 )
+#: the vmap_methods of ``io_callback``: an effect, never removed when its results are unused
+#: (see ``interpreters.tracing._removable``); under ``vmap`` once per element, and refused by
+#: ``vmap`` when ordered (JAX's "Cannot `vmap` ordered IO callback.")
+IO = "io"
+ORDERED_IO = "ordered_io"
 
 
 class FlatCallback:
@@ -111,6 +116,10 @@ def _pure_callback_batch(
     vmap_method: Any,
 ) -> tuple[Any, Any]:
 
+    if vmap_method == ORDERED_IO:
+        raise ValueError("Cannot `vmap` ordered IO callback.")
+    if vmap_method == IO:
+        vmap_method = "sequential"
     size = batching.current_axis().size
     if vmap_method not in VMAP_METHODS:
         raise NotImplementedError(
@@ -186,7 +195,7 @@ def pure_callback(
     >>> trellax.jit(lambda x: trellax.pure_callback(np.sin, spec, x))(tnp.zeros(3))
     Array([0., 0., 0.], dtype=float32)
     """
-    if vmap_method not in (*VMAP_METHODS, None):
+    if vmap_method not in (*VMAP_METHODS, None, IO, ORDERED_IO):
         raise ValueError(
             f"vmap_method must be on of the allowed methods {[*VMAP_METHODS, None]}, but got: "
             f"{vmap_method}"

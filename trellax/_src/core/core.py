@@ -42,6 +42,7 @@ import numpy as np
 
 from trellax._src.core import errors
 from trellax._src.core.basearray import Array
+from trellax._src.core.devices import DEFAULT_SHARDING
 
 Shape: TypeAlias = tuple[int, ...]
 DType: TypeAlias = np.dtype[Any]
@@ -124,6 +125,12 @@ class ShapedArray:
 
     def __hash__(self) -> int:
         return hash((self.shape, self.dtype, self.weak_type))
+
+    @property
+    def sharding(self) -> Any:
+        """The one-device sharding (``jax.typeof(x).sharding``; programs pass it on as
+        ``out_sharding=``)."""
+        return DEFAULT_SHARDING
 
     def str_short(self) -> str:
         """``f32[3]``, or ``~f32[3]`` when weak: the form jaxprs print."""
@@ -372,6 +379,9 @@ class Tracer(Array):
     def __repr__(self) -> str:
         return f"Traced<{self.aval}>with<{type(self._trace).__name__}>"
 
+    def __str__(self) -> str:
+        return repr(self)
+
     def to_concrete_value(self) -> np.ndarray[Any, Any] | None:
         """The value, when this tracer's trace knows it without computing; else ``None``."""
         return None
@@ -485,3 +495,9 @@ def broadcast_shapes(*shapes: Shape) -> Shape:
             + ", ".join(str(tuple(s)) for s in shapes)
             + "]"
         ) from None
+
+
+def short_str(x: Any) -> str:
+    """How a tracer's repr shows a value it holds: a tracer by its repr, an array as ``str``
+    (``1.0``), as JAX's tracer reprs do."""
+    return repr(x) if isinstance(x, Tracer) else str(x)

@@ -398,8 +398,6 @@ class custom_vjp:
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             return _call_undifferentiated(self, args, call_custom_vjp, custom_vjp_call_p, None)
-        if trace.tangent_trace is None:
-            raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
         diff_idx = [i for i in range(len(args)) if i not in self.nondiff_argnums]
         primal_args = list(args)
         tangents: list[Any] = []
@@ -409,6 +407,12 @@ class custom_vjp:
             primal_args[i] = tree_unflatten(tree, [p for p, _ in pairs])
             tangents.extend(t for _, t in pairs)
         assert trace.parent is not None
+        if trace.tangent_trace is None:
+            # JAX runs fwd, then fails on the tangents (its custom_lin has no JVP): fwd's
+            # effects (prints, callbacks) happen before the error, as there
+            with core.using_trace(trace.parent):
+                self._fwd(*primal_args)
+            raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
         out_tree, out_arrays, t_outs = self._linear(
             primal_args, tangents, trace.parent, trace.rule_trace
         )

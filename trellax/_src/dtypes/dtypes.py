@@ -474,8 +474,10 @@ def dtype_and_weak_type(x: Any) -> tuple[DType, bool]:
             raise _invalid_value(x, d)
         return (d if _config.state().x64 else _TO_32.get(d, d)), False
     weak = getattr(x, "weak_type", None)
-    if weak is not None and not isinstance(x, type):
-        d = x.dtype  # a trellax Array or tracer: dtype and flag as they are
+    # a trellax Array or tracer (whose flag is a bool: an object answering every attribute,
+    # like a mock, is not an array): dtype and flag as they are
+    if (weak is True or weak is False) and not isinstance(x, type):
+        d = x.dtype
         return d, bool(weak)
     if isinstance(x, (str, np.dtype, type)):
         d = _to_np_dtype(x)

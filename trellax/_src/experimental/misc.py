@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from trellax._src.callbacks.callbacks import pure_callback
+from trellax._src.callbacks.callbacks import IO, ORDERED_IO, pure_callback
 from trellax._src.config import settings as config
 
 
@@ -30,13 +30,13 @@ def io_callback(
 ) -> Any:
     """Calls ``callback(*args, **kwargs)`` for its effect and result, also inside ``jit`` (each
     time the program runs); under ``vmap`` once per element. Calls run in program order (trellax
-    computes sequentially), so ``ordered`` changes nothing. Not differentiable, as in JAX."""
-    del ordered
+    computes sequentially); with ``ordered=True`` ``vmap`` refuses the callback, as JAX's does.
+    Not differentiable, as in JAX."""
     return pure_callback(
         callback,
         result_shape_dtypes,
         *args,
         sharding=sharding,
-        vmap_method="sequential",
+        vmap_method=ORDERED_IO if ordered else IO,
         **kwargs,
     )

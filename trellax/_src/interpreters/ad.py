@@ -56,7 +56,15 @@ class JVPTracer(core.Tracer):
         )
 
     def __repr__(self) -> str:
-        return f"JVPTracer(primal={self.primal!r}, tangent={self.tangent!r})"
+        # JAX's words: GradTracer under grad/linearize/vjp (tangents are being recorded),
+        # JVPTracer under jvp.
+        primal = core.short_str(self.primal)
+        if getattr(self._trace, "tangent_trace", None) is not None:
+            tangent = core.get_aval(self.tangent)
+            dims = ",".join(map(str, tangent.shape))
+            short = f"{core.short_dtype_name(tangent.dtype)}[{dims}]"
+            return f"GradTracer(primal={primal}, typeof(tangent)={short})"
+        return f"JVPTracer(primal={primal}, tangent={core.short_str(self.tangent)})"
 
 
 dtypes.ARRAY_TYPES.add(JVPTracer)

@@ -40,8 +40,8 @@ class BatchTracer(core.Tracer):
             shape[:batch_dim] + shape[batch_dim + 1 :], val.dtype, val.weak_type
         )
 
-    def __repr__(self) -> str:
-        return f"BatchTracer(val={self.val!r}, batch_dim={self.batch_dim})"
+    def __repr__(self) -> str:  # JAX's words
+        return f"VmapTracer(aval={self.aval}, batched={core.get_aval(self.val)})"
 
 
 dtypes.ARRAY_TYPES.add(BatchTracer)

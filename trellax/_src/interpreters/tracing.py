@@ -52,6 +52,9 @@ class Tracer(core.Tracer):
         self._trace = trace
         self.aval = aval
 
+    def __repr__(self) -> str:
+        return f"JitTracer({self.aval})"  # JAX's words (programs print traced values)
+
 
 JaxprTracer = Tracer
 dtypes.ARRAY_TYPES.add(Tracer)
@@ -394,8 +397,12 @@ class Emitter:
                 self.emit(f"{indent}{outs[0]} = {expr}  # {eqn.primitive.name}")
                 return
         f = self.bind(functools.partial(impl, **eqn.params) if eqn.params else impl, "f")
+        call = f"{f}({', '.join(args)})  # {eqn.primitive.name}"
+        if not outs:  # an effect with no results (a callback returning None)
+            self.emit(f"{indent}{call}")
+            return
         target = ", ".join(outs) + ("," if eqn.primitive.multiple_results else "")
-        self.emit(f"{indent}{target} = {f}({', '.join(args)})  # {eqn.primitive.name}")
+        self.emit(f"{indent}{target} = {call}")
 
     def assign(self, targets: Sequence[str], exprs: Sequence[str], indent: str) -> None:
         """``targets = exprs`` as one tuple assignment (so swaps are safe)."""
@@ -451,13 +458,22 @@ dce_rules: dict[Primitive, Callable[[JaxprEqn, list[bool]], JaxprEqn | None]] = 
 def _removable(eqn: JaxprEqn) -> bool:
     """Whether an equation whose results nobody reads may be left out: a kernel call (no
     inline rule: control flow, callbacks and checkpoints are kept whole) of a primitive that is
-    not a callback."""
+    not an effectful callback."""
     prim = eqn.primitive
     return (
         bool(eqn.outvars)
         and prim not in codegen_rules
         and prim.impl is not None
-        and "callback" not in prim.name
+        # pure_callback is pure by contract: an unused one is removed, as XLA removes it (JAX's
+        # docs show it); io_callback (pure_callback_p with vmap_method "io"/"ordered_io") and
+        # debug callbacks are effects, kept
+        and (
+            "callback" not in prim.name
+            or (
+                prim.name == "pure_callback"
+                and eqn.params.get("vmap_method") not in ("io", "ordered_io")
+            )
+        )
     )
 
 

@@ -35,6 +35,7 @@ from trellax._src.lax._base import (
     signed_num,
     to_bool,
 )
+from trellax._src.lax.accuracy import check_accuracy
 from trellax._src.lax.naryop import naryop
 from trellax._src.lax.select_n import select
 from trellax._src.lax.shapes import convert_element_type, convert_element_type_p, def_elementwise
@@ -209,6 +210,14 @@ class UnaryOp(Protocol):
     def __call__(self, x: ArrayLike) -> Array: ...
 
 
+class AccurateUnaryOp(Protocol):
+    """What type checkers see of the transcendental wrappers (``lax.exp`` and friends)."""
+
+    __name__: str
+
+    def __call__(self, x: ArrayLike, *, accuracy: Any = None) -> Array: ...
+
+
 class BinaryOp(Protocol):
     """What type checkers see of the two-operand wrappers below (``lax.add`` and friends)."""
 
@@ -223,6 +232,22 @@ def _unary(prim: Primitive) -> UnaryOp:
 
     f.__name__ = f.__qualname__ = prim.name
     f.__doc__ = f"Elementwise ``{prim.name}``; the operand is not promoted."
+    return f
+
+
+def _unary_accuracy(prim: Primitive) -> AccurateUnaryOp:
+    """A transcendental function: JAX's keyword ``accuracy=`` is checked and changes nothing
+    (:mod:`trellax._src.lax.accuracy`)."""
+
+    def f(x: ArrayLike, *, accuracy: Any = None) -> Array:
+        check_accuracy(prim.name, accuracy)
+        return prim.bind(asarray(x))
+
+    f.__name__ = f.__qualname__ = prim.name
+    f.__doc__ = (
+        f"Elementwise ``{prim.name}``; the operand is not promoted. ``accuracy`` (a "
+        "``Tolerance`` or ``AccuracyMode``) is accepted; NumPy's kernel is used whatever it asks."
+    )
     return f
 
 
@@ -276,24 +301,24 @@ abs = _unary(abs_p)
 floor = _unary(floor_p)
 ceil = _unary(ceil_p)
 is_finite = _unary(is_finite_p)
-exp = _unary(exp_p)
-exp2 = _unary(exp2_p)
-log = _unary(log_p)
-log1p = _unary(log1p_p)
-expm1 = _unary(expm1_p)
-sqrt = _unary(sqrt_p)
-rsqrt = _unary(rsqrt_p)
-cbrt = _unary(cbrt_p)
-logistic = _unary(logistic_p)
-sin = _unary(sin_p)
-cos = _unary(cos_p)
-tan = _unary(tan_p)
+exp = _unary_accuracy(exp_p)
+exp2 = _unary_accuracy(exp2_p)
+log = _unary_accuracy(log_p)
+log1p = _unary_accuracy(log1p_p)
+expm1 = _unary_accuracy(expm1_p)
+sqrt = _unary_accuracy(sqrt_p)
+rsqrt = _unary_accuracy(rsqrt_p)
+cbrt = _unary_accuracy(cbrt_p)
+logistic = _unary_accuracy(logistic_p)
+sin = _unary_accuracy(sin_p)
+cos = _unary_accuracy(cos_p)
+tan = _unary_accuracy(tan_p)
 asin = _unary(asin_p)
 acos = _unary(acos_p)
 atan = _unary(atan_p)
 sinh = _unary(sinh_p)
 cosh = _unary(cosh_p)
-tanh = _unary(tanh_p)
+tanh = _unary_accuracy(tanh_p)
 asinh = _unary(asinh_p)
 acosh = _unary(acosh_p)
 atanh = _unary(atanh_p)
@@ -484,8 +509,11 @@ ad_util.defjvp(
 )
 
 # Linear maps between real and complex numbers (cotangents are never conjugated, as in JAX).
-ad_util.deflinear(real_p, lambda ct, x: [complex(ct, mul(ct, _c(ct, 0)))])
-ad_util.deflinear(imag_p, lambda ct, x: [complex(mul(ct, _c(ct, 0)), neg(ct))])
+# The zero part is a strong 0-d zero, as in JAX: the cotangent of z from real(z)/imag(z) is never
+# weak (grad of |z|**2 at a Python complex is a strong complex64), and an infinite ct stays finite
+# in the other part.
+ad_util.deflinear(real_p, lambda ct, x: [complex(ct, ad_util.const(ct, 0, weak_type=False))])
+ad_util.deflinear(imag_p, lambda ct, x: [complex(ad_util.const(ct, 0, weak_type=False), neg(ct))])
 ad_util.deflinear(conj_p, lambda ct, x: [conj(ct)])
 
 

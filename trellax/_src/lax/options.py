@@ -10,28 +10,10 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple, TypeAlias
 
+from trellax._src.lax.accuracy import AccuracyMode as AccuracyMode
+from trellax._src.lax.accuracy import Tolerance as Tolerance
 from trellax._src.lax.convenience import Precision
 from trellax._src.lax.reductions import DotDimensionNumbers as DotDimensionNumbers
-
-
-class AccuracyMode(enum.Enum):
-    """Accuracy requests for transcendental functions (``HIGHEST`` or ``DEFAULT``)."""
-
-    HIGHEST = 1
-    DEFAULT = 2
-
-
-class Tolerance:
-    """An accuracy tolerance for transcendental functions: ``atol``, ``rtol`` and ``ulps``."""
-
-    def __init__(self, atol: float = 0.0, rtol: float = 0.0, ulps: int = 0) -> None:
-        if atol < 0.0 or rtol < 0.0 or ulps < 0:
-            raise ValueError("Tolerances must be non-negative.")
-        if atol == 0.0 and rtol == 0.0 and ulps == 0:
-            raise ValueError("At least one of atol, rtol, or ulps must be set.")
-        self.atol = float(atol)
-        self.rtol = float(rtol)
-        self.ulps = int(ulps)
 
 
 class DotAlgorithm(NamedTuple):

@@ -438,8 +438,8 @@ def _convert_jvp(
     ans = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
     if not ad_util.differentiable(np.dtype(new_dtype)):
         return ans, ad_util.zero_of(ans)
-    if dtypes.kind(t.dtype) == "c" and dtypes.kind(new_dtype) != "c":
-        t = ad_util.PRIMITIVES.real.bind(t)
+    # complex -> real: the conversion itself drops the imaginary part (no real_p in between, so
+    # the transpose gives back the operand's weak flag, as in JAX)
     return ans, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=weak_type)
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import trellax.numpy as tnp
 from trellax import lax
 from trellax._src.core.basearray import Array
+from trellax._src.core.out_sharding import accepts_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.random.binomial import random_binomial_p
 from trellax._src.random.keys import single_key
@@ -33,6 +34,7 @@ def _gamma(data: Array, a: Array, shape: tuple[int, ...], log_space: bool) -> Ar
     return random_gamma_p.bind(keys, a, log_space=log_space)
 
 
+@accepts_out_sharding
 def gamma(key: Any, a: Any, shape: Any = None, dtype: Any = float) -> Array:
     """Gamma(a, 1) samples (Marsaglia–Tsang, one key per element as in JAX)."""
     data, _ = single_key(key, "gamma")
@@ -41,6 +43,7 @@ def gamma(key: Any, a: Any, shape: Any = None, dtype: Any = float) -> Array:
     return _gamma(data, aa, resolve_shape("gamma", shape, aa), False)
 
 
+@accepts_out_sharding
 def loggamma(key: Any, a: Any, shape: Any = None, dtype: Any = float) -> Array:
     """``log`` of Gamma(a, 1) samples, computed in log space (accurate for tiny ``a``)."""
     data, _ = single_key(key, "loggamma")
@@ -49,6 +52,7 @@ def loggamma(key: Any, a: Any, shape: Any = None, dtype: Any = float) -> Array:
     return _gamma(data, aa, resolve_shape("loggamma", shape, aa), True)
 
 
+@accepts_out_sharding
 def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = float) -> Array:
     data, _ = single_key(key, "beta")
     d = float_dtype("beta", dtype)
@@ -62,6 +66,7 @@ def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = float) -> Arr
     return ga / (ga + gb)
 
 
+@accepts_out_sharding
 def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = float) -> Array:
     data, _ = single_key(key, "dirichlet")
     d = float_dtype("dirichlet", dtype)
@@ -74,6 +79,7 @@ def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = float) -> Ar
     return z / tnp.sum(z, axis=-1, keepdims=True)
 
 
+@accepts_out_sharding
 def t(key: Any, df: Any, shape: Any = (), dtype: Any = float) -> Array:
     data, _ = single_key(key, "t")
     d = float_dtype("t", dtype)
@@ -90,6 +96,7 @@ def _chisquare(data: Array, dfa: Array, s: tuple[int, ...], d: np.dtype[Any]) ->
     return tnp.exp(_gamma(data, dfa / np.array(2, d), s, True)) * np.array(2, d)
 
 
+@accepts_out_sharding
 def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = float) -> Array:
     data, _ = single_key(key, "chisquare")
     d = float_dtype("chisquare", dtype)
@@ -97,6 +104,7 @@ def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = float) -> Array
     return _chisquare(data, dfa, resolve_shape("chisquare", shape, dfa), d)
 
 
+@accepts_out_sharding
 def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = float) -> Array:
     data, _ = single_key(key, "f")
     d = float_dtype("f", dtype)
@@ -108,6 +116,7 @@ def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = float) -
     return x_num / x_den
 
 
+@accepts_out_sharding
 def generalized_normal(key: Any, p: Any, shape: Any = (), dtype: Any = float) -> Array:
     data, _ = single_key(key, "generalized_normal")
     d = float_dtype("generalized_normal", dtype)
@@ -123,6 +132,7 @@ def _generalized_normal(data: Array, pa: Array, s: tuple[int, ...], d: np.dtype[
     return rademacher(kr, s, d) * tnp.power(g, inv)
 
 
+@accepts_out_sharding
 def ball(key: Any, d: int, p: float = 2, shape: Any = (), dtype: Any = float) -> Array:
     """Points uniform in the unit ``p``-norm ball of dimension ``d``."""
     data, _ = single_key(key, "ball")
@@ -140,6 +150,7 @@ def ball(key: Any, d: int, p: float = 2, shape: Any = (), dtype: Any = float) ->
 # -- counts ----------------------------------------------------------------------------------------
 
 
+@accepts_out_sharding
 def poisson(key: Any, lam: Any, shape: Any = None, dtype: Any = int) -> Array:
     """Poisson counts; ``lam`` is float32 even under x64, and ``lam < 0`` or NaN gives -1."""
     data, _ = single_key(key, "poisson")
@@ -212,6 +223,7 @@ def multinomial(
 # -- multivariate ----------------------------------------------------------------------------------
 
 
+@accepts_out_sharding
 def multivariate_normal(
     key: Any,
     mean: Any,
@@ -252,6 +264,7 @@ def multivariate_normal(
     return mu + tnp.einsum("...ij,...j->...i", factor, z)
 
 
+@accepts_out_sharding
 def orthogonal(
     key: Any, n: int, shape: Any = (), dtype: Any = float, m: int | None = None
 ) -> Array:

@@ -12,6 +12,7 @@ import numpy as np
 import trellax.numpy as tnp
 from trellax import lax
 from trellax._src.core.basearray import Array
+from trellax._src.core.out_sharding import accepts_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.random.keys import single_key
 from trellax._src.random.primitives import random_bits_p
@@ -31,6 +32,7 @@ def _sort_rounds(data: Array, x: Array, axis: int) -> Array:
     return x
 
 
+@accepts_out_sharding
 def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False) -> Array:
     """A random permutation of ``arange(x)`` (int ``x``) or of ``x`` along ``axis``."""
     data, _ = single_key(key, "permutation")
@@ -129,6 +131,7 @@ def _sample_shape(arr: Any, axis: int, s: tuple[int, ...]) -> tuple[int, ...]:
     return (*arr.shape[:axis], *s, *arr.shape[axis + 1 :])
 
 
+@accepts_out_sharding
 def categorical(
     key: Any,
     logits: Any,

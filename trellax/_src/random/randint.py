@@ -19,6 +19,7 @@ from trellax import lax
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.out_sharding import accepts_out_sharding
 from trellax._src.lax import ad_util
 from trellax._src.random import threefry
 from trellax._src.random.dispatch import eager_value
@@ -145,6 +146,7 @@ def _int_bound(x: Any) -> Array:
     return a
 
 
+@accepts_out_sharding
 def randint(key: Any, shape: Any, minval: Any, maxval: Any, dtype: Any = int) -> Array:
     """Integers in ``[minval, maxval)``; bounds are clipped to the dtype's range as in JAX."""
     data, _ = single_key(key, "randint")

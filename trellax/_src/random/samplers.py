@@ -12,6 +12,7 @@ import trellax.numpy as tnp
 from trellax import lax
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.core.basearray import Array
+from trellax._src.core.out_sharding import accepts_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.random.dispatch import draw, eager_value
 from trellax._src.random.floats import NMANT, random_erf_inv_p, random_uniform_p, uniform_values
@@ -35,6 +36,7 @@ def split_data(data: Array, n: int) -> list[Array]:
     return [keys[i] for i in range(n)]
 
 
+@accepts_out_sharding
 def bits(key: Any, shape: Any = (), dtype: Any = None) -> Array:
     """Raw random bits as unsigned integers (uint32 by default, uint64 under x64)."""
     data, _ = single_key(key, "bits")
@@ -69,6 +71,7 @@ def _bound(x: Any, d: np.dtype[Any]) -> Array:
     return as_param(x, d)
 
 
+@accepts_out_sharding
 def uniform(
     key: Any, shape: Any = (), dtype: Any = float, minval: Any = 0.0, maxval: Any = 1.0
 ) -> Array:
@@ -85,6 +88,7 @@ def _normal_real(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array
     return ArrayImpl._new(normal_data(key, shape=shape, dtype=d), d, False)
 
 
+@accepts_out_sharding
 def normal(key: Any, shape: Any = (), dtype: Any = float) -> Array:
     """Standard normal samples: ``sqrt(2) * erfinv(u)`` with ``u`` uniform in ``(-1, 1)``."""
     data, _ = single_key(key, "normal")
@@ -106,6 +110,7 @@ def _normal(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
 # -- bernoulli and friends -------------------------------------------------------------------------
 
 
+@accepts_out_sharding
 def bernoulli(key: Any, p: Any = 0.5, shape: Any = None, mode: str = "low") -> Array:
     """Booleans that are True with probability ``p`` (``uniform < p``)."""
     data, _ = single_key(key, "bernoulli")
@@ -138,6 +143,7 @@ _ZERO = {np.dtype(n): np.array(0, n) for n in ("float32", "float64")}
 _ONE = {np.dtype(n): np.array(1, n) for n in ("float32", "float64")}
 
 
+@accepts_out_sharding
 def rademacher(key: Any, shape: Any = (), dtype: Any = int) -> Array:
     """-1 or +1 with equal probability, in any dtype (bool gives all True)."""
     d = dtypes.check_user_dtype(dtype)
@@ -153,6 +159,7 @@ def _tiny(d: np.dtype[Any]) -> Any:
     return dtypes.finfo(d).tiny
 
 
+@accepts_out_sharding
 def gumbel(key: Any, shape: Any = (), dtype: Any = float, mode: str | None = None) -> Array:
     """Standard Gumbel samples: ``-log(-log(u))``."""
     data, _ = single_key(key, "gumbel")
@@ -176,6 +183,7 @@ def _gumbel(data: Array, shape: tuple[int, ...], d: np.dtype[Any], mode: str | N
     raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
 
 
+@accepts_out_sharding
 def exponential(key: Any, shape: Any = (), dtype: Any = float) -> Array:
     """Exponential(1) samples: ``-log1p(-u)``."""
     data, _ = single_key(key, "exponential")
@@ -187,6 +195,7 @@ def _exponential(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array
     return -tnp.log1p(-_uniform(data, shape, d, 0.0, 1.0))
 
 
+@accepts_out_sharding
 def laplace(key: Any, shape: Any = (), dtype: Any = float) -> Array:
     data, _ = single_key(key, "laplace")
     d = float_dtype("laplace", dtype)
@@ -195,6 +204,7 @@ def laplace(key: Any, shape: Any = (), dtype: Any = float) -> Array:
     return tnp.sign(u) * tnp.log1p(-tnp.abs(u))
 
 
+@accepts_out_sharding
 def logistic(key: Any, shape: Any = (), dtype: Any = float) -> Array:
     data, _ = single_key(key, "logistic")
     d = float_dtype("logistic", dtype)
@@ -202,6 +212,7 @@ def logistic(key: Any, shape: Any = (), dtype: Any = float) -> Array:
     return tnp.log(u) - tnp.log1p(-u)
 
 
+@accepts_out_sharding
 def cauchy(key: Any, shape: Any = (), dtype: Any = float) -> Array:
     data, _ = single_key(key, "cauchy")
     d = float_dtype("cauchy", dtype)
@@ -209,6 +220,7 @@ def cauchy(key: Any, shape: Any = (), dtype: Any = float) -> Array:
     return tnp.tan(np.array(math.pi, d) * (u - np.array(0.5, d)))
 
 
+@accepts_out_sharding
 def truncated_normal(
     key: Any, lower: Any, upper: Any, shape: Any = None, dtype: Any = float
 ) -> Array:
@@ -228,6 +240,7 @@ def truncated_normal(
     )
 
 
+@accepts_out_sharding
 def lognormal(key: Any, sigma: Any = 1.0, shape: Any = None, dtype: Any = float) -> Array:
     data, _ = single_key(key, "lognormal")
     d = float_dtype("lognormal", dtype)
@@ -236,6 +249,7 @@ def lognormal(key: Any, sigma: Any = 1.0, shape: Any = None, dtype: Any = float)
     return tnp.exp(_normal_real(data, s, d) * sg)
 
 
+@accepts_out_sharding
 def pareto(key: Any, b: Any, shape: Any = None, dtype: Any = float) -> Array:
     data, _ = single_key(key, "pareto")
     d = float_dtype("pareto", dtype)
@@ -256,6 +270,7 @@ def weibull_min(
     )
 
 
+@accepts_out_sharding
 def rayleigh(key: Any, scale: Any = 1.0, shape: Any = None, dtype: Any = float) -> Array:
     data, _ = single_key(key, "rayleigh")
     d = float_dtype("rayleigh", dtype)
@@ -265,6 +280,7 @@ def rayleigh(key: Any, scale: Any = 1.0, shape: Any = None, dtype: Any = float) 
     return sc * tnp.sqrt(tnp.log(u) * np.array(-2.0, d))
 
 
+@accepts_out_sharding
 def maxwell(key: Any, shape: Any = (), dtype: Any = float) -> Array:
     data, _ = single_key(key, "maxwell")
     d = float_dtype("maxwell", dtype)
@@ -288,6 +304,7 @@ def double_sided_maxwell(
     return rademacher(k2, s, d) * m * as_param(scale, d) + as_param(loc, d)
 
 
+@accepts_out_sharding
 def geometric(key: Any, p: Any, shape: Any = None, dtype: Any = int) -> Array:
     """Trials until the first success (``>= 1``), by inversion."""
     data, _ = single_key(key, "geometric")
@@ -303,6 +320,7 @@ def geometric(key: Any, p: Any, shape: Any = None, dtype: Any = int) -> Array:
     return lax.convert_element_type(g, d)
 
 
+@accepts_out_sharding
 def triangular(
     key: Any, left: Any, mode: Any, right: Any, shape: Any = None, dtype: Any = float
 ) -> Array:
@@ -318,6 +336,7 @@ def triangular(
     return tnp.where(u < fc, below, above)
 
 
+@accepts_out_sharding
 def wald(key: Any, mean: Any, shape: Any = None, dtype: Any = float) -> Array:
     """Inverse Gaussian samples with scale 1 (Michael, Schucany and Haas)."""
     data, _ = single_key(key, "wald")

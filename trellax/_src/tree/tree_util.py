@@ -195,6 +195,31 @@ def broadcast_prefix(prefix_tree: Any, full_tree: Any, is_leaf: IsLeaf = None) -
     return out
 
 
+class _PrefixLeaf:
+    """A prefix leaf carried through a rebuild (``None`` stays a leaf, not an empty node)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def broadcast_flattened_prefix_with_treedef(
+    prefix_leaves: list[Any], prefix_treedef: PyTreeDef, full_treedef: PyTreeDef
+) -> list[Any]:
+    """:func:`broadcast_prefix` on flat data: the prefix tree's leaves (and treedef) repeated over
+    the leaves of ``full_treedef`` they stand for (JAX's internal helper of ``in_axes``).
+
+    >>> pre = tree_flatten((1, 2))
+    >>> broadcast_flattened_prefix_with_treedef(*pre, tree_structure((0, [0, 0])))
+    [1, 2, 2]
+    """
+    prefix = tree_unflatten(prefix_treedef, [_PrefixLeaf(x) for x in prefix_leaves])
+    full = tree_unflatten(full_treedef, [object()] * full_treedef.num_leaves)
+    boxes = broadcast_prefix(prefix, full, is_leaf=lambda x: isinstance(x, _PrefixLeaf))
+    return [b.value for b in boxes]
+
+
 def tree_broadcast(prefix_tree: Any, full_tree: Any, is_leaf: IsLeaf = None) -> Any:
     """``prefix_tree`` expanded to the structure of ``full_tree``.
 
