@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from trellax._src.dtypes import dtypes
 
 #: ``{"concatenate": fn, ...}``, filled by the module that defines the extended arrays.
@@ -19,7 +21,9 @@ HANDLERS: dict[str, Callable[..., Any]] = {}
 def is_extended(x: Any) -> bool:
     """Whether ``x`` is an array (or a dtype) of an extended dtype."""
     d = getattr(x, "dtype", x)
-    return not isinstance(d, type(None)) and dtypes._extended_type(d) is not None
+    if d is None or isinstance(d, np.dtype):  # every NumPy dtype (the common case, kept cheap)
+        return False
+    return dtypes._extended_type(d) is not None
 
 
 def any_extended(xs: Any) -> bool:

@@ -59,8 +59,6 @@ def where(
 
     With only ``condition``, the indices of its nonzero elements (``nonzero``).
     """
-    if is_extended(x) or is_extended(y):
-        return handler("where")(condition, x, y)  # type: ignore[no-any-return]
     if x is None and y is None:
         return nonzero(condition, size=size, fill_value=fill_value)
     if x is None or y is None:
@@ -79,6 +77,8 @@ def where(
         and x.shape == y.shape == condition.shape
     ):
         return select_n_p.bind(condition, y, x)
+    if is_extended(x) or is_extended(y):  # key arrays (never on the fast path above)
+        return handler("where")(condition, x, y)  # type: ignore[no-any-return]
     c = ensure_array("where", condition)
     if c.dtype is not dtypes.bool_:
         c = ufuncs.not_equal(c, 0)
