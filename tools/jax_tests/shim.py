@@ -148,6 +148,8 @@ class Standin(types.ModuleType):
 
     def __init__(self, name: str, targets: Sequence[str]) -> None:
         super().__init__(name)
+        if name.startswith("jax._src."):  # trellax's own stand-in module comes first
+            targets = (f"trellax._src.compat.jax_src.{name[len('jax._src.') :]}", *targets)
         self.__dict__["_targets"] = tuple(targets)
         self.__dict__["__path__"] = []
         self.__dict__.update(VALUES.get(name, {}))

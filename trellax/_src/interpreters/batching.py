@@ -23,6 +23,7 @@ from typing import Any
 
 from trellax._src.core import core, errors
 from trellax._src.core.core import Primitive, ShapedArray, Trace
+from trellax._src.core.rule_tables import RuleTable
 from trellax._src.dtypes import dtypes
 
 
@@ -189,3 +190,9 @@ def batch_flat(
         trace.active = False
     pairs = [trace.unpack(o) for o in outs]
     return [v for v, _ in pairs], [d for _, d in pairs]
+
+
+#: JAX's table of batching rules, a view of the rules on the primitives; ``not_mapped`` is the
+#: batch dimension of an unbatched value.
+primitive_batchers = RuleTable("batch_rule")
+not_mapped = None
