@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.interpreters import batching
 from trellax._src.lax._base import asarray
@@ -31,9 +32,18 @@ def _is_none(x: Any) -> bool:
     return x is None
 
 
+def _is_spec(a: Any) -> bool:
+    return a is None or type(a) is int or type(a) in batching.spec_types
+
+
+def _vmappable_leaf() -> Callable[[Any], bool] | None:
+    """``is_leaf`` for flattening arguments: registered vmappable types stay whole."""
+    return batching.is_vmappable if batching.vmappables else None
+
+
 def _check_leaves(axes: Any, which: str) -> None:
     leaves, _ = tree_flatten(axes, is_leaf=_is_none)
-    if not all(a is None or type(a) is int for a in leaves):
+    if not all(_is_spec(a) for a in leaves):
         raise TypeError(
             f"vmap {which} must be an int, None, or (nested) container with those types as "
             f"leaves, but got {axes}."
@@ -52,7 +62,7 @@ def _prefix_leaves(prefix: Any, full: Any, which: str) -> list[Any]:
         ) from None
     out: list[Any] = []
     for axis, sub in zip(prefix_leaves, subtrees):
-        out.extend([axis] * len(tree_flatten(sub)[0]))
+        out.extend([axis] * len(tree_flatten(sub, is_leaf=_vmappable_leaf())[0]))
     return out
 
 
@@ -106,7 +116,7 @@ def vmap(
     """
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
-    if not (in_axes is None or type(in_axes) is int or type(in_axes) is tuple):
+    if not (_is_spec(in_axes) or type(in_axes) is tuple):
         raise TypeError(f"{_IN_AXES_TYPE}{in_axes}.")
     _check_leaves(in_axes, "in_axes")
     _check_leaves(out_axes, "out_axes")
@@ -125,7 +135,7 @@ def vmap(
                 "vmap wrapped function must be passed at least one argument containing an array "
                 "or axis_size must be specified, got empty *args=() and **kwargs={}"
             )
-        with_path, in_tree = tree_flatten_with_path((args, kwargs))
+        with_path, in_tree = tree_flatten_with_path((args, kwargs), is_leaf=_vmappable_leaf())
         axes = _prefix_leaves((in_axes, 0), (args, kwargs), "in_axes")
         if all(a is None for a in axes) and axis_size is None:
             raise ValueError(
@@ -135,7 +145,13 @@ def vmap(
         leaves: list[Any] = []
         dims: list[int | None] = []
         sizes: list[tuple[int, Any, int, Any]] = []  # (size, key path, axis, array)
+        custom: dict[int, tuple[Any, Any]] = {}  # vmappable leaves: {position: (value, spec)}
         for (path, leaf), axis in zip(with_path, axes):
+            if batching.is_vmappable(leaf):
+                custom[len(leaves)] = (leaf, axis)
+                leaves.append(None)
+                dims.append(None)
+                continue
             if axis is None:
                 leaves.append(leaf)
                 dims.append(None)
@@ -152,14 +168,26 @@ def vmap(
             leaves.append(x)
             dims.append(axis)
             sizes.append((int(x.shape[axis]), path, axis, x))
+        if not sizes and axis_size is None and custom:
+            raise ValueError("vmap of registered vmappable values alone needs axis_size")
         size = _batch_size(sizes, axis_size, fun)
         out_tree: list[Any] = []
+        done: set[int] = set()  # vmappable outputs, already built by their from_elt
 
         def flat_fun(*flat: Any) -> list[Any]:
-            a, k = tree_unflatten(in_tree, list(flat))
+            flat_list = list(flat)
+            for i, (value, spec) in custom.items():
+                flat_list[i] = _to_elt(value, spec, size)
+            a, k = tree_unflatten(in_tree, flat_list)
             out = fun(*a, **k)
-            leaves_out, tree = tree_flatten(out)
+            leaves_out, tree = tree_flatten(out, is_leaf=_vmappable_leaf())
             out_tree.append((out, tree))
+            if any(batching.is_vmappable(o) for o in leaves_out):
+                specs = _prefix_leaves(out_axes, out, "out_axes")
+                for i, o in enumerate(leaves_out):
+                    if batching.is_vmappable(o):
+                        leaves_out[i] = _from_elt(o, specs[i], size)
+                        done.add(i)
             return leaves_out
 
         outs, out_dims = batching.batch_flat(flat_fun, leaves, dims, size, axis_name)
@@ -170,12 +198,44 @@ def vmap(
             return _out_paths(out_axes, out_value)[k]
 
         results = [
-            _move_out(o, d, a, size, functools.partial(out_path, k))
+            o if k in done else _move_out(o, d, a, size, functools.partial(out_path, k))
             for k, (o, d, a) in enumerate(zip(outs, out_dims, out_axes_flat))
         ]
         return tree_unflatten(tree, results)
 
     return vmap_f
+
+
+def _to_elt(value: Any, spec: Any, size: int) -> Any:
+    """A registered vmappable argument's per-element value (inside the batch trace)."""
+    trace = core.current_trace()
+    assert isinstance(trace, batching.BatchTrace)
+
+    def cont(x: Any, axis: int | None) -> Any:
+        if axis is None:
+            return x
+        x = asarray(x)
+        return trace.wrap(x, axis % x.ndim)
+
+    return batching.vmappables[type(value)].to_elt(cont, size, value, spec)
+
+
+def _from_elt(element: Any, spec: Any, size: int) -> Any:
+    """A registered vmappable output, built from its per-element value by its ``from_elt``
+    (its arrays moved out of the batch trace)."""
+    trace = core.current_trace()
+    assert isinstance(trace, batching.BatchTrace) and trace.parent is not None
+    parent = trace.parent
+
+    def cont(axis_size: int, x: Any, axis: int | None) -> Any:
+        val, dim = trace.unpack(x)
+        token = core.set_current_trace(parent)
+        try:
+            return _move_out(val, dim, axis, axis_size, lambda: "")
+        finally:
+            core.reset_current_trace(token)
+
+    return batching.vmappables[type(element)].from_elt(cont, size, element, spec)
 
 
 def _out_paths(out_axes: Any, out_value: Any) -> list[str]:

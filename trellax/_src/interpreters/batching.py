@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, NamedTuple
 
 from trellax._src.core import core, errors
 from trellax._src.core.core import Primitive, ShapedArray, Trace
@@ -196,3 +196,50 @@ def batch_flat(
 #: batch dimension of an unbatched value.
 primitive_batchers = RuleTable("batch_rule")
 not_mapped = None
+
+
+# -- types that vmap maps without being pytrees (JAX's ``register_vmappable``) --------------------
+
+
+class Vmappable(NamedTuple):
+    """How ``vmap`` maps a registered type: ``to_elt(cont, axis_size, value, spec)`` gives the
+    per-element value (``cont(array, axis)`` maps an array along ``axis``), and
+    ``from_elt(cont, axis_size, element, spec)`` builds the mapped result (``cont(axis_size,
+    array, axis)`` stacks an element's array along ``axis``)."""
+
+    spec_type: type
+    axis_size_type: type
+    to_elt: Callable[..., Any]
+    from_elt: Callable[..., Any]
+    make_iota: Any
+
+
+#: The registered types, and the types of their in_axes/out_axes specifications.
+vmappables: dict[type, Vmappable] = {}
+spec_types: set[type] = set()
+
+
+def register_vmappable(
+    data_type: type,
+    spec_type: type,
+    axis_size_type: type,
+    to_elt: Callable[..., Any],
+    from_elt: Callable[..., Any],
+    make_iota: Any,
+) -> None:
+    """Lets ``vmap`` map values of ``data_type`` (leaves, not pytrees) with axis specifications
+    of ``spec_type``, through ``to_elt`` and ``from_elt`` (see :class:`Vmappable`)."""
+    vmappables[data_type] = Vmappable(spec_type, axis_size_type, to_elt, from_elt, make_iota)
+    spec_types.add(spec_type)
+
+
+def unregister_vmappable(data_type: type) -> None:
+    """Undoes ``register_vmappable(data_type, ...)``."""
+    spec_type = vmappables.pop(data_type).spec_type
+    if all(v.spec_type is not spec_type for v in vmappables.values()):
+        spec_types.discard(spec_type)
+
+
+def is_vmappable(x: Any) -> bool:
+    """Whether ``x``'s type was registered with :func:`register_vmappable`."""
+    return type(x) in vmappables

@@ -301,10 +301,29 @@ def axis_size(axis_name: Any) -> int:
 
 
 # -- differentiation rules ----------------------------------------------------------------------------
-# psum and all_gather are linear (psum transposes to psum); axis_index has a zero tangent.
+# psum and all_gather are linear (psum transposes to psum, all_gather to a psum of which
+# each element keeps its share); axis_index has a zero tangent.
 # pmax/pmin have no rule, as in JAX (interpreters/ad.py's NOT_DIFFERENTIABLE_YET says so).
 
 ad_util.deflinear(psum_p, lambda ct, x, *, axes: [psum_p.bind(ct, axes=axes)])
-ad_util.defjvp(all_gather_p, lambda t, ans, x, **params: all_gather_p.bind(t, **params))
+
+
+def _all_gather_transpose(
+    ct: Any, x: Any, *, axes: AxisNames, axis: int, tiled: bool, axis_size: int
+) -> list[Any]:
+    """Element ``i``'s cotangent: the sum over elements of their cotangents' share ``i``."""
+    ct = ad_util.instantiate(ct)
+    total = psum_p.bind(ct, axes=axes)
+    chunk = ct.shape[axis] // axis_size if tiled else 1
+    start = ew.mul_p.bind(axis_index_p.bind(axes=axes), _int32(chunk))
+    starts = [start if d == axis else _int32(0) for d in range(ct.ndim)]
+    sizes = tuple(chunk if d == axis else n for d, n in enumerate(ct.shape))
+    piece = _s.dynamic_slice_p.bind(total, *starts, slice_sizes=sizes)
+    if not tiled:
+        piece = _s.squeeze_p.bind(piece, dimensions=(axis,))
+    return [piece]
+
+
+ad_util.deflinear(all_gather_p, _all_gather_transpose)
 
 ad_util.defzeros("an integer position", axis_index_p)

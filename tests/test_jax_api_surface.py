@@ -1,0 +1,199 @@
+"""JAX API behaviour that JAX's own ``api_test``/``batching_test`` rely on (issue 22): rule
+tables, ``register_vmappable``, collectives over several axis names, ``pargmax``/``pargmin``,
+the transpose of ``all_gather``, ``checkpoint_name``, duck-typed abstract arguments, and the
+words of tracer errors. Expected values are computed with NumPy (the layouts were checked
+against JAX 0.10.2 by hand where the docs say so)."""
+
+from __future__ import annotations
+
+import operator
+import types
+from functools import partial
+
+import numpy as np
+import pytest
+
+import trellax
+import trellax.numpy as tnp
+from trellax import lax
+from trellax._src.compat.jax_src.lax.parallel import pargmax, pargmin
+from trellax._src.core import errors
+from trellax._src.core.core import Primitive
+from trellax._src.interpreters import ad, batching
+
+
+def test_lax_exports_primitives_under_jax_names():
+    assert lax.sin_p.name == "sin"
+    assert lax.scatter_add_p.name == "scatter-add"
+    jaxpr = trellax.make_jaxpr(lambda x: lax.sin(x))(1.0)
+    assert jaxpr.jaxpr.eqns[0].primitive is lax.sin_p
+
+
+def test_rule_tables_are_views_of_primitive_rules():
+    p = Primitive("add_one_test")
+    p.def_impl(lambda x: x + 1)
+    p.def_abstract_eval(lambda x: x)
+    ad.primitive_jvps[p] = lambda primals, tangents: (p.bind(primals[0]), tangents[0])
+    batching.primitive_batchers[p] = lambda args, dims: (p.bind(args[0]), dims[0])
+    assert p.jvp_rule is ad.primitive_jvps[p] and p in batching.primitive_batchers
+    x = tnp.arange(3.0)
+    np.testing.assert_allclose(trellax.vmap(p.bind)(x), [1.0, 2.0, 3.0])
+    assert trellax.jvp(p.bind, (x,), (tnp.ones(3),))[1].tolist() == [1.0, 1.0, 1.0]
+    del batching.primitive_batchers[p]
+    assert p not in batching.primitive_batchers
+    with pytest.raises(KeyError):
+        ad.primitive_transposes[p]
+    with pytest.raises(TypeError, match="primitives"):
+        ad.primitive_jvps["sin"] = lambda *a: a  # type: ignore[index]
+
+
+class _Boxed:
+    """A value vmap maps through register_vmappable (not a pytree)."""
+
+    def __init__(self, data):
+        self.data = data
+
+
+def test_register_vmappable_maps_a_non_pytree_type():
+    def to_elt(cont, size, val, spec):
+        return _Boxed(cont(val.data, spec))
+
+    def from_elt(cont, size, elt, spec):
+        return _Boxed(cont(size, elt.data * 10, spec))
+
+    batching.register_vmappable(_Boxed, int, int, to_elt, from_elt, None)
+    try:
+        x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+        out = trellax.vmap(lambda b: _Boxed(b.data + 1), in_axes=1, out_axes=0, axis_size=3)(
+            _Boxed(x)
+        )
+        np.testing.assert_allclose(out.data, (x.T + 1) * 10)
+        # under jit, the boxed value is made inside (jit takes pytrees of arrays)
+        mapped = trellax.vmap(lambda b: _Boxed(b.data), axis_size=2)
+        out = trellax.jit(lambda a: mapped(_Boxed(a)).data)(x)
+        np.testing.assert_allclose(out, x * 10)
+    finally:
+        batching.unregister_vmappable(_Boxed)
+    assert int not in batching.spec_types and not batching.is_vmappable(_Boxed(x))
+
+
+def test_axis_index_of_several_names_is_row_major():
+    f = trellax.vmap(
+        trellax.vmap(lambda x: lax.axis_index(("i", "j")), axis_name="j"), axis_name="i"
+    )
+    assert f(tnp.zeros((2, 3))).tolist() == [[0, 1, 2], [3, 4, 5]]
+    g = trellax.vmap(
+        trellax.vmap(lambda x: lax.axis_index(("j", "i")), axis_name="j"), axis_name="i"
+    )
+    assert g(tnp.zeros((2, 3))).tolist() == [[0, 2, 4], [1, 3, 5]]
+
+
+@pytest.mark.parametrize("tiled", [False, True])
+def test_all_gather_over_several_names(tiled):
+    x = np.arange(12.0, dtype=np.float32).reshape(2, 3, 2)
+    f = trellax.vmap(
+        trellax.vmap(lambda v: lax.all_gather(v, ("i", "j"), tiled=tiled), axis_name="j"),
+        axis_name="i",
+    )
+    out = np.asarray(f(x))
+    want = x.reshape(6, 2).reshape(-1) if tiled else x.reshape(6, 2)
+    for i in range(2):
+        for j in range(3):
+            np.testing.assert_array_equal(out[i, j], want)
+
+
+@pytest.mark.parametrize("split_axis, concat_axis, vmap_axis", [(0, 0, 0), (1, 0, 2), (0, 1, 1)])
+def test_all_to_all_over_two_names(split_axis, concat_axis, vmap_axis):
+    x = np.arange(64).reshape(4, 4, 4)
+
+    @partial(trellax.vmap, in_axes=vmap_axis, axis_name="i")
+    @partial(trellax.vmap, in_axes=vmap_axis, axis_name="j")
+    def f(v):
+        return lax.all_to_all(v, ("i", "j"), split_axis, concat_axis)
+
+    shape = list(x.shape)
+    shape[vmap_axis : vmap_axis + 1] = (2, 2)
+    y = np.asarray(f(x.reshape(shape))).reshape(x.shape)
+    split = split_axis + 1 if vmap_axis <= split_axis else split_axis
+    np.testing.assert_array_equal(y, np.moveaxis(x, (vmap_axis, split), (concat_axis + 1, 0)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_pargmax_pargmin_match_argmax_argmin(dtype, axis):
+    x = np.array([[3, 1, 4, 1, 5], [9, 2, 6, 5, 3], [9, 0, 6, 7, 3]], dtype=dtype)
+    for collective, bulk in [(pargmax, np.argmax), (pargmin, np.argmin)]:
+        ans = trellax.vmap(
+            lambda v, c=collective: c(v, "i"), in_axes=axis, out_axes=None, axis_name="i"
+        )(x)
+        assert ans.dtype == np.int32
+        np.testing.assert_array_equal(ans, bulk(x, axis=axis))
+
+
+def test_pargmax_nan_wins_like_argmax():
+    x = np.array([1.0, np.nan, 3.0, np.nan], np.float32)
+    ans = trellax.vmap(lambda v: pargmax(v, "i"), out_axes=None, axis_name="i")(x)
+    assert int(ans) == int(np.argmax(x)) == 1
+
+
+@pytest.mark.parametrize("tiled", [False, True])
+def test_all_gather_vjp_sums_shares(tiled):
+    rng = np.random.RandomState(0)
+    x = rng.randn(3, 4).astype(np.float32)
+    y_bar = rng.randn(3, 12 if tiled else 3, *(() if tiled else (4,))).astype(np.float32)
+
+    def f(v):
+        return lax.all_gather(v, "i", tiled=tiled)
+
+    (x_bar,) = trellax.vmap(lambda v, c: trellax.vjp(f, v)[1](c), axis_name="i")(x, y_bar)
+    want = y_bar.reshape(3, 3, 4).sum(0)
+    np.testing.assert_allclose(x_bar, np.broadcast_to(want, (3, 3, 4))[0], rtol=1e-5)
+
+
+def test_checkpoint_name_is_the_identity_with_a_name():
+    from trellax.ad_checkpoint import checkpoint_name
+
+    def f(x):
+        return tnp.sin(checkpoint_name(tnp.sin(x), "a"))
+
+    text = str(trellax.make_jaxpr(f)(1.0))
+    assert "name[name=a]" in text
+    want = np.cos(np.sin(1.0)) * np.cos(1.0)
+    np.testing.assert_allclose(trellax.grad(f)(1.0), want, rtol=1e-6)
+    np.testing.assert_allclose(trellax.jit(trellax.grad(trellax.checkpoint(f)))(1.0), want, 1e-6)
+    np.testing.assert_allclose(trellax.vmap(trellax.grad(f))(tnp.ones(2)), [want] * 2, 1e-6)
+    tree = checkpoint_name({"a": tnp.ones(2), "b": 1.0}, "t")
+    assert tree["b"].weak_type and tree["a"].shape == (2,)
+
+
+def test_duck_typed_abstract_arguments():
+    spec = types.SimpleNamespace(shape=(3, 4), dtype=np.dtype("float64"))
+    out = trellax.eval_shape(lambda a: a.sum(0), spec)
+    assert out.shape == (4,) and out.dtype == np.float32  # canonicalized, x64 off
+    jaxpr = trellax.make_jaxpr(lambda x: x + 2.0)(types.SimpleNamespace(shape=(), dtype="int32"))
+    assert jaxpr.in_avals[0].dtype == np.int32
+    (z,) = trellax.linear_transpose(lambda x: 2 * x, spec)(tnp.ones((3, 4)))
+    np.testing.assert_allclose(z, 2 * np.ones((3, 4)))
+    with pytest.raises(TypeError, match="passed to the function at path x"):
+        trellax.jit(lambda x: x)(spec)
+
+
+def test_tracer_errors_use_jax_phrases():
+    with pytest.raises(errors.TracerIntegerConversionError, match=r"__index__\(\) method was "):
+        trellax.jit(lambda x: operator.index(x))(1)
+    with pytest.raises(errors.ConcretizationTypeError, match=r"x\.astype\(int\)"):
+        trellax.jit(lambda x: int(x))(1)
+    with pytest.raises(errors.ConcretizationTypeError, match=r"x\.astype\(float\)"):
+        trellax.jit(lambda x: float(x))(1.0)
+    with pytest.raises(errors.TracerBoolConversionError, match=r"with shape bool\[\]\.[^.]"):
+        trellax.jit(lambda x: 1 if x > 0 else 0)(0)
+
+
+def test_vmap_size_error_lists_the_most_common_size_first():
+    x, u = np.zeros((10, 4), np.float32), np.zeros((10, 2), np.float32)
+    with pytest.raises(ValueError) as info:
+        trellax.vmap(lambda a, b, c: None, in_axes=(0, 1, 0))(x, u, x)
+    lines = str(info.value).splitlines()
+    assert lines[1].startswith("  * most axes (2 of them) had size 10, e.g. axis 0 of argument a")
+    with pytest.raises(ValueError, match=r"axis 0 of kwargs\['y'\] of type int32\[2\]"):
+        trellax.vmap(lambda x, y: x + y)(tnp.ones(1, "int32"), y=tnp.ones(2, "int32"))
