@@ -20,7 +20,13 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 import numpy as np
 
 from trellax._src.api import stages
-from trellax._src.api.jit_options import JitOptions, Traced, as_tuple, check_argnums
+from trellax._src.api.jit_options import (
+    JitOptions,
+    Traced,
+    as_tuple,
+    check_argnames,
+    check_argnums,
+)
 from trellax._src.api.leaves import ShapeDtypeStruct as ShapeDtypeStruct
 from trellax._src.api.leaves import _leaf_aval as _leaf_aval
 from trellax._src.api.leaves import _leaf_value as _leaf_value
@@ -33,7 +39,7 @@ from trellax._src.core import core, errors
 from trellax._src.core.core import ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.dtypes import dtypes
-from trellax._src.interpreters import jit_call, op_by_op, tracing
+from trellax._src.interpreters import batching, jit_call, op_by_op, tracing
 from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 P = ParamSpec("P")
@@ -504,6 +510,7 @@ def _resolve_static(
 ) -> tuple[frozenset[int], frozenset[str]]:
     """Static arguments may be given by position or name; each implies the other (as in JAX)."""
     nums, names = set(argnums), set(argnames)
+    check_argnames(sig, "static_argnames", argnames)
     if sig is not None:
         params = list(sig.parameters.values())
         positional = [
@@ -518,13 +525,6 @@ def _resolve_static(
         for name in argnames:
             if name in positional:
                 nums.add(positional.index(name))
-            elif name not in sig.parameters and not any(
-                p.kind is inspect.Parameter.VAR_KEYWORD for p in params
-            ):
-                raise ValueError(
-                    f"static_argnames {name!r} does not name a parameter of the jitted function "
-                    f"(its parameters are {list(sig.parameters)})"
-                )
     return frozenset(nums), frozenset(names)
 
 
@@ -663,10 +663,16 @@ def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 
 def make_jaxpr(
-    fun: Callable[..., Any], static_argnums: int | Sequence[int] = ()
-) -> Callable[..., ClosedJaxpr]:
+    fun: Callable[..., Any],
+    static_argnums: int | Sequence[int] = (),
+    axis_env: Sequence[tuple[Any, int]] | None = None,
+    return_shape: bool = False,
+    abstracted_axes: Any = None,
+) -> Callable[..., Any]:
     """A function that traces ``fun`` and returns its printable jaxpr; arguments at
     ``static_argnums`` are passed to ``fun`` as Python values (not traced), as with ``jit``.
+    ``axis_env`` binds axis names (``[(name, size), ...]``) for the collectives ``fun`` uses;
+    with ``return_shape`` the result is ``(jaxpr, output ShapeDtypeStructs)``.
 
     >>> import trellax, trellax.numpy as tnp
     >>> print(trellax.make_jaxpr(lambda x: x + 1.5)(tnp.zeros(3, "int8")))
@@ -677,20 +683,27 @@ def make_jaxpr(
     """
 
     nums = as_tuple(static_argnums, int)
+    if abstracted_axes is not None:
+        raise NotImplementedError("make_jaxpr(abstracted_axes=...): trellax has static shapes")
 
     @functools.wraps(fun)
-    def make(*args: Any, **kwargs: Any) -> ClosedJaxpr:
-        if nums:
-            return _make_jaxpr_static(fun, nums, args, kwargs)
-        closed, _ = _trace_pytree(fun, args, kwargs)
-        return closed
+    def make(*args: Any, **kwargs: Any) -> Any:
+        with batching.extend_axis_env(axis_env or ()):
+            if nums:
+                closed, out_tree = _make_jaxpr_static(fun, nums, args, kwargs)
+            else:
+                closed, out_tree = _trace_pytree(fun, args, kwargs)
+        if not return_shape:
+            return closed
+        structs = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals]
+        return closed, tree_unflatten(out_tree, structs)
 
     return make
 
 
 def _make_jaxpr_static(
     fun: Callable[..., Any], nums: tuple[int, ...], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> ClosedJaxpr:
+) -> tuple[ClosedJaxpr, PyTreeDef]:
     """``make_jaxpr`` with static positional arguments: checked as ``jit`` checks them (at
     call time, as JAX does), hashable, and closed over instead of traced."""
     check_argnums(_signature(fun), "static_argnums", nums)
@@ -703,8 +716,7 @@ def _make_jaxpr_static(
         it = iter(dyn)
         return fun(*[a if i in static else next(it) for i, a in enumerate(args)], **kw)
 
-    closed, _ = _trace_pytree(with_static, tuple(dynamic), kwargs)
-    return closed
+    return _trace_pytree(with_static, tuple(dynamic), kwargs)
 
 
 # -- cached eager programs ------------------------------------------------------------------------

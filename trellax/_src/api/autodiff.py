@@ -187,7 +187,7 @@ def jvp(
         )
     p_leaves, p_tree = tree_flatten(tuple(primals))
     t_leaves, t_tree = tree_flatten(tuple(tangents))
-    if p_tree != t_tree:
+    if p_tree != t_tree or type(primals) is not type(tangents):
         raise TypeError(
             "primal and tangent arguments to jax.jvp must have the same tree structure; "
             f"primals have tree structure {p_tree} whereas tangents have tree structure {t_tree}."

@@ -7,7 +7,7 @@ Kept apart from ``api.py``: the checks are about a function's signature, not abo
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from trellax._src.core.jaxpr import ClosedJaxpr
@@ -33,6 +33,32 @@ def _positional_count(sig: inspect.Signature | None) -> int | None:
     if inspect.Parameter.VAR_POSITIONAL in kinds:
         return None
     return sum(k in _POSITIONAL for k in kinds)
+
+
+def check_argnames(sig: inspect.Signature | None, what: str, names: Sequence[str]) -> None:
+    """JAX's errors for ``static_argnames``/``donate_argnames``: a name of a positional-only or
+    ``*args`` parameter, or (without ``**kwargs``) a name the function does not take."""
+    if sig is None:
+        return
+    kinds = {p.name: p.kind for p in sig.parameters.values()}
+    bad = {
+        n
+        for n in names
+        if kinds.get(n) in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.VAR_POSITIONAL)
+    }
+    if bad:
+        raise ValueError(
+            f"Jitted function has invalid argnames {bad} in {what}. These are positional-only "
+            "or *args parameters, which cannot be passed by name."
+        )
+    if inspect.Parameter.VAR_KEYWORD in kinds.values():
+        return
+    unknown = set(names) - set(kinds)
+    if unknown:
+        raise ValueError(
+            f"Jitted function has invalid argnames {unknown} in {what}. Function does not take "
+            "these args."
+        )
 
 
 def check_argnums(sig: inspect.Signature | None, what: str, nums: tuple[int, ...]) -> None:
@@ -154,15 +180,7 @@ class JitOptions:
         """JAX's errors: donated numbers beyond the signature, and an argument both static and
         donated (``static_argnames`` already holds the names of the static positions)."""
         check_argnums(sig, "donate_argnums", self.donate_argnums)
-        if sig is not None and not any(
-            p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()
-        ):
-            unknown = set(self.donate_argnames) - set(sig.parameters)
-            if unknown:
-                raise ValueError(
-                    f"Jitted function has invalid argnames {unknown} in donate_argnames. "
-                    "Function does not take these args."
-                )
+        check_argnames(sig, "donate_argnames", self.donate_argnames)
         names = set(self.donate_argnames)
         if sig is not None:
             params = [p for p in sig.parameters.values() if p.kind in _POSITIONAL]

@@ -34,8 +34,10 @@ class ShapeDtypeStruct:
     def __init__(
         self, shape: Sequence[int], dtype: Any, weak_type: bool = False, *, sharding: Any = None
     ) -> None:
+        if dtype is None:
+            raise ValueError("ShapeDtypeStruct: dtype must be specified.")
         self.shape = tuple(int(s) for s in shape)
-        self.dtype = dtypes._to_np_dtype(dtype) if dtype is not None else dtypes.float32
+        self.dtype = dtypes._to_np_dtype(dtype)
         self.weak_type = bool(weak_type)
         self.sharding = sharding
 

@@ -2,7 +2,7 @@
 
 trellax computes the same values and derivatives as JAX. Under any transformation a
 checkpointed function is one ``remat2`` equation holding its jaxpr, as in JAX (``prevent_cse``,
-``policy`` and ``differentiated`` are its parameters); eagerly it is just called. In reverse
+``policy`` and ``differentiated`` are its parameters); eagerly that equation is traced and run. In reverse
 mode (``grad``, ``vjp``, ``jacrev``) the equation's inputs are its only residuals and the body's
 forward pass runs again in the backward pass (the last section of this module): under ``jit`` or
 ``make_jaxpr`` that is a ``remat2[differentiated=True]`` equation, as in JAX. ``policy`` is
@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from trellax._src.core import core
-from trellax._src.core.core import EvalTrace, Primitive, ShapedArray
+from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.interpreters import batching, tracing
 from trellax._src.interpreters.ad import _LinearDispatch, jvp_flat, linearize_flat
@@ -98,22 +98,14 @@ def checkpoint(
         if names and kwargs:
             bound = inspect.signature(fun).bind(*args, **kwargs)
             args, kwargs = tuple(bound.args), dict(bound.kwargs)
-        if isinstance(core.current_trace(), EvalTrace):
-            # eagerly, differentiated or batched: the body itself, on arrays (as JAX binds it)
-            args = tuple(a if i in static else _arrays(a) for i, a in enumerate(args))
-            kwargs = {k: (v if k in names else _arrays(v)) for k, v in kwargs.items()}
-            return fun(*args, **kwargs)
+        # eagerly too the body is traced (as in JAX: Python control flow on its arguments'
+        # values raises), then its equation runs
         return _bind(fun, args, kwargs, static, names, prevent_cse, policy)
 
     return checkpointed
 
 
 remat = checkpoint
-
-
-def _arrays(tree: Any) -> Any:
-    leaves, treedef = tree_flatten(tree)
-    return tree_unflatten(treedef, [asarray(x) for x in leaves])
 
 
 def _bind(

@@ -143,7 +143,8 @@ class UnexpectedTracerError(TrellaxTypeError):
         super().__init__(
             f"Encountered an unexpected tracer: {_describe(tracer)} was created inside a traced "
             "function whose trace has ended (it leaked, e.g. through a global, a closure or an "
-            "attribute). Return values from the traced function instead of storing them."
+            "attribute: global state the function changed). Return values from the traced "
+            "function instead of storing them."
         )
 
 

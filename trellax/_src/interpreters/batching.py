@@ -17,7 +17,8 @@ need the batch size or the axis name (control flow, collectives) read :func:`cur
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any, NamedTuple
 
@@ -81,6 +82,17 @@ def axis_env() -> tuple[Any, ...]:
 def axis_sizes() -> dict[Any, int]:
     """Size of each bound axis name (an inner ``vmap`` shadows an outer one of the same name)."""
     return dict(_axis_env.get())
+
+
+@contextlib.contextmanager
+def extend_axis_env(pairs: Sequence[tuple[Any, int]]) -> Iterator[None]:
+    """Binds axis names (``[(name, size), ...]``) without mapping anything, so that collectives
+    naming them can be traced (``make_jaxpr(f, axis_env=...)``)."""
+    token = _axis_env.set((*_axis_env.get(), *((name, int(size)) for name, size in pairs)))
+    try:
+        yield
+    finally:
+        _axis_env.reset(token)
 
 
 #: Rules for primitives whose batching depends on the axis name (collectives):
