@@ -5,6 +5,8 @@ first. Dtype errors name the ``trellax.numpy`` function that promotes.
 """
 
 from trellax._src.control_flow import cond, fori_loop, map, scan, switch, while_loop
+from trellax._src.core import primitive_names as _primitive_names
+from trellax._src.core.core import Primitive as _Primitive
 from trellax._src.lax.conv import (
     ConvDimensionNumbers,
     conv_dimension_numbers,
@@ -470,126 +472,11 @@ __all__ += [
     "scatter_apply",
 ]
 
-# The primitives JAX exports from ``jax.lax`` (rules are registered on them; a jaxpr's
-# equations name them), under JAX's names.
-from trellax._src.control_flow.conditionals import cond_p as cond_p  # noqa: E402
-from trellax._src.control_flow.loops import while_p as while_p  # noqa: E402
-from trellax._src.control_flow.scan import scan_p as scan_p  # noqa: E402
-from trellax._src.lax.conv import conv_general_dilated_p as conv_general_dilated_p  # noqa: E402
-from trellax._src.lax.conv import reduce_window_p as reduce_window_p  # noqa: E402
-from trellax._src.lax.elementwise import abs_p as abs_p  # noqa: E402
-from trellax._src.lax.elementwise import acos_p as acos_p  # noqa: E402
-from trellax._src.lax.elementwise import acosh_p as acosh_p  # noqa: E402
-from trellax._src.lax.elementwise import add_p as add_p  # noqa: E402
-from trellax._src.lax.elementwise import and_p as and_p  # noqa: E402
-from trellax._src.lax.elementwise import asin_p as asin_p  # noqa: E402
-from trellax._src.lax.elementwise import asinh_p as asinh_p  # noqa: E402
-from trellax._src.lax.elementwise import atan2_p as atan2_p  # noqa: E402
-from trellax._src.lax.elementwise import atan_p as atan_p  # noqa: E402
-from trellax._src.lax.elementwise import atanh_p as atanh_p  # noqa: E402
-from trellax._src.lax.elementwise import bessel_i0e_p as bessel_i0e_p  # noqa: E402
-from trellax._src.lax.elementwise import cbrt_p as cbrt_p  # noqa: E402
-from trellax._src.lax.elementwise import ceil_p as ceil_p  # noqa: E402
-from trellax._src.lax.elementwise import clz_p as clz_p  # noqa: E402
-from trellax._src.lax.elementwise import complex_p as complex_p  # noqa: E402
-from trellax._src.lax.elementwise import conj_p as conj_p  # noqa: E402
-from trellax._src.lax.elementwise import cos_p as cos_p  # noqa: E402
-from trellax._src.lax.elementwise import cosh_p as cosh_p  # noqa: E402
-from trellax._src.lax.elementwise import digamma_p as digamma_p  # noqa: E402
-from trellax._src.lax.elementwise import div_p as div_p  # noqa: E402
-from trellax._src.lax.elementwise import eq_p as eq_p  # noqa: E402
-from trellax._src.lax.elementwise import erf_p as erf_p  # noqa: E402
-from trellax._src.lax.elementwise import erfc_p as erfc_p  # noqa: E402
-from trellax._src.lax.elementwise import exp2_p as exp2_p  # noqa: E402
-from trellax._src.lax.elementwise import exp_p as exp_p  # noqa: E402
-from trellax._src.lax.elementwise import expm1_p as expm1_p  # noqa: E402
-from trellax._src.lax.elementwise import floor_p as floor_p  # noqa: E402
-from trellax._src.lax.elementwise import ge_p as ge_p  # noqa: E402
-from trellax._src.lax.elementwise import gt_p as gt_p  # noqa: E402
-from trellax._src.lax.elementwise import imag_p as imag_p  # noqa: E402
-from trellax._src.lax.elementwise import integer_pow_p as integer_pow_p  # noqa: E402
-from trellax._src.lax.elementwise import is_finite_p as is_finite_p  # noqa: E402
-from trellax._src.lax.elementwise import le_p as le_p  # noqa: E402
-from trellax._src.lax.elementwise import lgamma_p as lgamma_p  # noqa: E402
-from trellax._src.lax.elementwise import log1p_p as log1p_p  # noqa: E402
-from trellax._src.lax.elementwise import log_p as log_p  # noqa: E402
-from trellax._src.lax.elementwise import logistic_p as logistic_p  # noqa: E402
-from trellax._src.lax.elementwise import lt_p as lt_p  # noqa: E402
-from trellax._src.lax.elementwise import max_p as max_p  # noqa: E402
-from trellax._src.lax.elementwise import min_p as min_p  # noqa: E402
-from trellax._src.lax.elementwise import mul_p as mul_p  # noqa: E402
-from trellax._src.lax.elementwise import ne_p as ne_p  # noqa: E402
-from trellax._src.lax.elementwise import neg_p as neg_p  # noqa: E402
-from trellax._src.lax.elementwise import nextafter_p as nextafter_p  # noqa: E402
-from trellax._src.lax.elementwise import not_p as not_p  # noqa: E402
-from trellax._src.lax.elementwise import or_p as or_p  # noqa: E402
-from trellax._src.lax.elementwise import population_count_p as population_count_p  # noqa: E402
-from trellax._src.lax.elementwise import pow_p as pow_p  # noqa: E402
-from trellax._src.lax.elementwise import real_p as real_p  # noqa: E402
-from trellax._src.lax.elementwise import rem_p as rem_p  # noqa: E402
-from trellax._src.lax.elementwise import round_p as round_p  # noqa: E402
-from trellax._src.lax.elementwise import rsqrt_p as rsqrt_p  # noqa: E402
-from trellax._src.lax.elementwise import shift_left_p as shift_left_p  # noqa: E402
-from trellax._src.lax.elementwise import shift_right_arithmetic_p as shift_right_arithmetic_p  # noqa: E402
-from trellax._src.lax.elementwise import shift_right_logical_p as shift_right_logical_p  # noqa: E402
-from trellax._src.lax.elementwise import sign_p as sign_p  # noqa: E402
-from trellax._src.lax.elementwise import sin_p as sin_p  # noqa: E402
-from trellax._src.lax.elementwise import sinh_p as sinh_p  # noqa: E402
-from trellax._src.lax.elementwise import sqrt_p as sqrt_p  # noqa: E402
-from trellax._src.lax.elementwise import sub_p as sub_p  # noqa: E402
-from trellax._src.lax.elementwise import tan_p as tan_p  # noqa: E402
-from trellax._src.lax.elementwise import tanh_p as tanh_p  # noqa: E402
-from trellax._src.lax.elementwise import xor_p as xor_p  # noqa: E402
-from trellax._src.lax.fft import fft_p as fft_p  # noqa: E402
-from trellax._src.lax.indexing import gather_p as gather_p  # noqa: E402
-from trellax._src.lax.indexing import scatter_add_p as scatter_add_p  # noqa: E402
-from trellax._src.lax.indexing import scatter_max_p as scatter_max_p  # noqa: E402
-from trellax._src.lax.indexing import scatter_min_p as scatter_min_p  # noqa: E402
-from trellax._src.lax.indexing import scatter_mul_p as scatter_mul_p  # noqa: E402
-from trellax._src.lax.indexing import scatter_p as scatter_p  # noqa: E402
-from trellax._src.lax.reduce_precision import reduce_precision_p as reduce_precision_p  # noqa: E402
-from trellax._src.lax.reductions import argmax_p as argmax_p  # noqa: E402
-from trellax._src.lax.reductions import argmin_p as argmin_p  # noqa: E402
-from trellax._src.lax.reductions import cummax_p as cummax_p  # noqa: E402
-from trellax._src.lax.reductions import cummin_p as cummin_p  # noqa: E402
-from trellax._src.lax.reductions import cumprod_p as cumprod_p  # noqa: E402
-from trellax._src.lax.reductions import cumsum_p as cumsum_p  # noqa: E402
-from trellax._src.lax.reductions import dot_general_p as dot_general_p  # noqa: E402
-from trellax._src.lax.reductions import reduce_and_p as reduce_and_p  # noqa: E402
-from trellax._src.lax.reductions import reduce_max_p as reduce_max_p  # noqa: E402
-from trellax._src.lax.reductions import reduce_min_p as reduce_min_p  # noqa: E402
-from trellax._src.lax.reductions import reduce_or_p as reduce_or_p  # noqa: E402
-from trellax._src.lax.reductions import reduce_prod_p as reduce_prod_p  # noqa: E402
-from trellax._src.lax.reductions import reduce_sum_p as reduce_sum_p  # noqa: E402
-from trellax._src.lax.reductions import reduce_xor_p as reduce_xor_p  # noqa: E402
-from trellax._src.lax.reductions import sort_p as sort_p  # noqa: E402
-from trellax._src.lax.select_n import select_n_p as select_n_p  # noqa: E402
-from trellax._src.lax.shapes import bitcast_convert_type_p as bitcast_convert_type_p  # noqa: E402
-from trellax._src.lax.shapes import broadcast_in_dim_p as broadcast_in_dim_p  # noqa: E402
-from trellax._src.lax.shapes import convert_element_type_p as convert_element_type_p  # noqa: E402
-from trellax._src.lax.shapes import reshape_p as reshape_p  # noqa: E402
-from trellax._src.lax.shapes import rev_p as rev_p  # noqa: E402
-from trellax._src.lax.shapes import squeeze_p as squeeze_p  # noqa: E402
-from trellax._src.lax.shapes import transpose_p as transpose_p  # noqa: E402
-from trellax._src.lax.special_beta import (  # noqa: E402
-    regularized_incomplete_beta_p as regularized_incomplete_beta_p,
-)
-from trellax._src.lax.special_gamma import igamma_grad_a_p as igamma_grad_a_p  # noqa: E402
-from trellax._src.lax.special_gamma import igamma_p as igamma_p  # noqa: E402
-from trellax._src.lax.special_gamma import igammac_p as igammac_p  # noqa: E402
-from trellax._src.lax.special_prims import bessel_i1e_p as bessel_i1e_p  # noqa: E402
-from trellax._src.lax.special_prims import polygamma_p as polygamma_p  # noqa: E402
-from trellax._src.lax.special_prims import zeta_p as zeta_p  # noqa: E402
-from trellax._src.lax.stop_gradient import stop_gradient_p as stop_gradient_p  # noqa: E402
-from trellax._src.lax.structural import clamp_p as clamp_p  # noqa: E402
-from trellax._src.lax.structural import concatenate_p as concatenate_p  # noqa: E402
-from trellax._src.lax.structural import dynamic_slice_p as dynamic_slice_p  # noqa: E402
-from trellax._src.lax.structural import dynamic_update_slice_p as dynamic_update_slice_p  # noqa: E402
-from trellax._src.lax.structural import iota_p as iota_p  # noqa: E402
-from trellax._src.lax.structural import pad_p as pad_p  # noqa: E402
-from trellax._src.lax.structural import slice_p as slice_p  # noqa: E402
-from trellax._src.parallel.collectives import all_gather_p as all_gather_p  # noqa: E402
-from trellax._src.parallel.collectives import axis_index_p as axis_index_p  # noqa: E402
-from trellax._src.parallel.collectives import pmax_p as pmax_p  # noqa: E402
-from trellax._src.parallel.collectives import pmin_p as pmin_p  # noqa: E402
-from trellax._src.parallel.collectives import psum_p as psum_p  # noqa: E402
+
+def __getattr__(name: str) -> _Primitive:
+    """JAX's primitive objects, ``lax.exp_p`` and the other ``<name>_p`` names of ``jax.lax``
+    that trellax has (docs/extending.md)."""
+    prim = _primitive_names.lookup(name, _primitive_names.LAX_NAMES)
+    if prim is None:
+        raise AttributeError(f"module 'trellax.lax' has no attribute {name!r}")
+    return prim

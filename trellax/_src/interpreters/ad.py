@@ -23,7 +23,6 @@ from typing import Any
 from trellax._src.core import core, errors
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
-from trellax._src.core.rule_tables import RuleTable
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters.tracing import JaxprTrace, JaxprTracer, eval_jaxpr
 from trellax._src.lax.ad_util import (
@@ -356,8 +355,3 @@ NOT_DIFFERENTIABLE_YET: dict[str, str] = {
     "random_gamma_grad": "second derivatives of gamma samples: JAX raises too (its rule is a loop)",
     "custom_lin": "the linear equation of a custom_vjp function: transposed, never differentiated",
 }
-
-
-#: JAX's tables of JVP and transpose rules, as views of the rules on the primitives.
-primitive_jvps = RuleTable("jvp_rule")
-primitive_transposes = RuleTable("transpose_rule")

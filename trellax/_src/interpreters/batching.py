@@ -24,7 +24,6 @@ from typing import Any, NamedTuple
 
 from trellax._src.core import core, errors
 from trellax._src.core.core import Primitive, ShapedArray, Trace
-from trellax._src.core.rule_tables import RuleTable
 from trellax._src.dtypes import dtypes
 
 
@@ -202,12 +201,6 @@ def batch_flat(
         trace.active = False
     pairs = [trace.unpack(o) for o in outs]
     return [v for v, _ in pairs], [d for _, d in pairs]
-
-
-#: JAX's table of batching rules, a view of the rules on the primitives; ``not_mapped`` is the
-#: batch dimension of an unbatched value.
-primitive_batchers = RuleTable("batch_rule")
-not_mapped = None
 
 
 # -- types that vmap maps without being pytrees (JAX's ``register_vmappable``) --------------------
