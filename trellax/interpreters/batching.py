@@ -6,11 +6,11 @@
 docs/extending.md.
 """
 
+from trellax._src.interpreters.batching import register_vmappable as register_vmappable
+from trellax._src.interpreters.batching import unregister_vmappable as unregister_vmappable
 from trellax._src.interpreters.extending import bdim_at_front as bdim_at_front
 from trellax._src.interpreters.extending import broadcast as broadcast
 from trellax._src.interpreters.extending import defbroadcasting as defbroadcasting
 from trellax._src.interpreters.extending import defvectorized as defvectorized
 from trellax._src.interpreters.extending import not_mapped as not_mapped
 from trellax._src.interpreters.extending import primitive_batchers as primitive_batchers
-from trellax._src.interpreters.batching import register_vmappable as register_vmappable
-from trellax._src.interpreters.batching import unregister_vmappable as unregister_vmappable
