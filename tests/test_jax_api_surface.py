@@ -180,3 +180,25 @@ def test_vmap_size_error_lists_the_most_common_size_first():
     assert lines[1].startswith("  * most axes (2 of them) had size 10, e.g. axis 0 of argument a")
     with pytest.raises(ValueError, match=r"axis 0 of kwargs\['y'\] of type int32\[2\]"):
         trellax.vmap(lambda x, y: x + y)(tnp.ones(1, "int32"), y=tnp.ones(2, "int32"))
+
+
+def test_linear_functions_cross_jit_boundaries():
+    def f(x):
+        return 2.0 * tnp.sin(x)
+
+    @partial(trellax.jit, static_argnums=0)
+    def make(kind, x):
+        if kind == "vjp":
+            return trellax.vjp(f, x)[1]
+        if kind == "linearize":
+            return trellax.linearize(f, x)[1]
+        return trellax.linear_transpose(lambda t: 2.0 * t, x)
+
+    call = trellax.jit(lambda fn, v: fn(v))
+    want = 2.0 * np.cos(1.0) * 3.0
+    np.testing.assert_allclose(call(make("vjp", 1.0), 3.0)[0], want, rtol=1e-6)
+    np.testing.assert_allclose(call(make("linearize", 1.0), 3.0), want, rtol=1e-6)
+    assert call(make("transpose", 1.0), 3.0)[0] == 6.0
+    # under jit the residual (cos x) is a leaf of the linearized function
+    n_leaves = trellax.jit(lambda x: len(trellax.tree_util.tree_leaves(make("linearize", x))))
+    assert n_leaves(1.0) >= 1

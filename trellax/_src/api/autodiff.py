@@ -15,13 +15,21 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api.closed_fun import ClosedFunction
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.interpreters import ad
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval
-from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
+from trellax._src.tree.tree_util import (
+    PyTreeDef,
+    register_pytree_node,
+    tree_flatten,
+    tree_structure,
+    tree_unflatten,
+)
 
 # -- leaves ---------------------------------------------------------------------------------------
 
@@ -258,7 +266,8 @@ def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> 
     out_tree = flat.out_tree
     n = flat.n_out
 
-    def f_jvp(*tangents: Any) -> Any:
+    def f_jvp(closed: ClosedJaxpr, *tangents: Any) -> Any:
+        """The linearized function: output tangents for input tangents."""
         t_leaves, t_tree = tree_flatten(tangents)
         if t_tree != in_tree:
             raise TypeError(
@@ -271,18 +280,29 @@ def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> 
             _zeros_out(a) if a.dtype == float0 else _as_array(t)
             for t, a in zip(t_leaves, lin.in_avals)
         ]
-        res = lin.apply(ins)[:n]
+        res = ad.Linearized(closed, lin.in_avals, lin.out_avals, lin.out_zero).apply(ins)[:n]
         return tree_unflatten(out_tree, [_materialize(t) for t in res])
 
-    result = (tree_unflatten(out_tree, outs[:n]), f_jvp)
+    jvp_fun = ClosedFunction(f_jvp, lin.closed, "f_jvp")
+    result = (tree_unflatten(out_tree, outs[:n]), jvp_fun)
     return (*result, flat.aux(outs)) if has_aux else result
 
 
 # -- vjp --------------------------------------------------------------------------------------------
 
 
+class _VJPStatic:
+    """The static part of a ``VJP`` as a pytree (all but the residuals; equal by identity)."""
+
+    __slots__ = ("vjp",)
+
+    def __init__(self, vjp: VJP) -> None:
+        self.vjp = vjp
+
+
 class VJP:
-    """The function ``vjp`` returns: cotangents of the primals for one output cotangent."""
+    """The function ``vjp`` returns: cotangents of the primals for one output cotangent. It is
+    a pytree whose leaves are the residuals, so it can cross ``jit`` boundaries (as JAX's)."""
 
     def __init__(
         self,
@@ -339,6 +359,17 @@ class VJP:
         ]
         out: tuple[Any, ...] = tree_unflatten(self.in_tree, leaves)
         return out
+
+    def _tree_flatten(self) -> tuple[list[Any], _VJPStatic]:
+        return list(self.lin.closed.consts), _VJPStatic(self)
+
+    @staticmethod
+    def _tree_unflatten(static: _VJPStatic, consts: Any) -> VJP:
+        v = static.vjp
+        lin = v.lin
+        closed = ClosedJaxpr(lin.closed.jaxpr, list(consts))
+        new = ad.Linearized(closed, lin.in_avals, lin.out_avals, lin.out_zero)
+        return VJP(v.fun_name, new, v.in_tree, v.out_tree, v.n_out, v.in_avals)
 
     @staticmethod
     def _bad_ct(got: ShapedArray, expected: ShapedArray) -> None:
@@ -500,3 +531,6 @@ def grad(
         return (g, value_aux[1]) if has_aux else g
 
     return grad_f
+
+
+register_pytree_node(VJP, VJP._tree_flatten, VJP._tree_unflatten)

@@ -9,6 +9,8 @@ from typing import Any
 
 from trellax._src.api.api import _leaf_aval
 from trellax._src.api.autodiff import _as_array, _aval, _Flat, _fun_name, _zeros_out
+from trellax._src.api.closed_fun import ClosedFunction
+from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import ad
 from trellax._src.interpreters.tracing import trace_to_jaxpr
@@ -46,7 +48,8 @@ def linear_transpose(
             f"{[a.dtype.name for a in in_avals]} -> {[a.dtype.name for a in out_avals]}."
         )
 
-    def transposed(*cts: Any) -> tuple[Any, ...]:
+    def transposed(closed: ClosedJaxpr, *cts: Any) -> tuple[Any, ...]:
+        """The transposed function: input cotangents for output cotangents."""
         ct_tree_arg = cts[0] if len(cts) == 1 else cts
         ct_leaves, ct_tree = tree_flatten(ct_tree_arg)
         if ct_tree != out_tree:
@@ -63,4 +66,4 @@ def linear_transpose(
         )
         return out
 
-    return transposed
+    return ClosedFunction(transposed, closed, "transposed")
