@@ -23,9 +23,9 @@ from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.interpreters import ad
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval
+from trellax._src.tree.registry import register_pytree_node
 from trellax._src.tree.tree_util import (
     PyTreeDef,
-    register_pytree_node,
     tree_flatten,
     tree_structure,
     tree_unflatten,

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from trellax._src.core.jaxpr import ClosedJaxpr
-from trellax._src.tree.tree_util import register_pytree_node
+from trellax._src.tree.registry import register_pytree_node
 
 
 class ClosedFunction:
