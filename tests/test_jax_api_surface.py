@@ -202,3 +202,17 @@ def test_linear_functions_cross_jit_boundaries():
     # under jit the residual (cos x) is a leaf of the linearized function
     n_leaves = trellax.jit(lambda x: len(trellax.tree_util.tree_leaves(make("linearize", x))))
     assert n_leaves(1.0) >= 1
+
+
+def test_linearized_checkpoint_recomputes_only_what_tangents_use():
+    body = trellax.checkpoint(lambda x: lax.sin(lax.sin(x)))
+    _, f_lin = trellax.linearize(body, 2.0)
+    calls = []
+    sin_impl = lax.sin_p.impl
+    lax.sin_p.def_impl(lambda x, **kw: calls.append(1) or sin_impl(x, **kw))
+    try:
+        out = f_lin(3.0)
+    finally:
+        lax.sin_p.def_impl(sin_impl)
+    np.testing.assert_allclose(out, np.cos(np.sin(2.0)) * np.cos(2.0) * 3.0, rtol=1e-6)
+    assert len(calls) == 1  # sin(x) for cos(sin(x)); the primal output is not recomputed

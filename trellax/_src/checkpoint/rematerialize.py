@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -25,7 +26,7 @@ from trellax._src.interpreters.ad import _LinearDispatch, jvp_flat, linearize_fl
 from trellax._src.interpreters.call_jaxpr import batch_body, inline_codegen, trace_call
 from trellax._src.interpreters.tracing import JaxprTrace
 from trellax._src.lax._base import asarray
-from trellax._src.lax.ad_util import Zero, instantiate, tangent_aval
+from trellax._src.lax.ad_util import Zero, differentiable, instantiate, tangent_aval
 from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 remat_p = Primitive("remat2", multiple_results=True)
@@ -187,12 +188,31 @@ def _remat_lin_abstract_eval(
     return tuple(tangent_aval(a) for a in jaxpr.out_avals)
 
 
+#: The tangent-only program of each body (its JVP traced, primal outputs dropped), by body.
+_LIN_PROGRAMS: weakref.WeakKeyDictionary[ClosedJaxpr, ClosedJaxpr] = weakref.WeakKeyDictionary()
+
+
+def _lin_program(jaxpr: ClosedJaxpr, num_primals: int, avals: list[ShapedArray]) -> ClosedJaxpr:
+    """The body's JVP as a jaxpr without the work only its primal outputs need (so evaluating
+    the linearized function recomputes only the residuals its tangents use, as in JAX)."""
+    program = _LIN_PROGRAMS.get(jaxpr)
+    if program is None:
+        closed = tracing.trace_to_jaxpr(_lin_fun(jaxpr, num_primals), avals, "remat_lin")
+        program = ClosedJaxpr(tracing.without_dead_code(closed.jaxpr), closed.consts)
+        _LIN_PROGRAMS[jaxpr] = program
+    return program
+
+
 @remat_lin_p.def_impl
 def _remat_lin_impl(*values: Any, jaxpr: ClosedJaxpr, num_primals: int, **params: Any) -> Any:
     in_avals = jaxpr.jaxpr.in_avals
     avals = [*in_avals, *[tangent_aval(a) for a in in_avals]]
     arrays = [core.new_array(v, a.dtype, a.weak_type) for v, a in zip(values, avals)]
-    return tuple(o._value for o in _lin_fun(jaxpr, num_primals)(*arrays))
+    if all(differentiable(a.dtype) for a in in_avals):
+        outs = tracing.eval_jaxpr(_lin_program(jaxpr, num_primals, avals), *arrays)
+    else:  # float0 tangents: the JVP evaluated directly
+        outs = _lin_fun(jaxpr, num_primals)(*arrays)
+    return tuple(o._value for o in outs)
 
 
 @remat_lin_p.def_jvp
