@@ -216,3 +216,39 @@ def test_linearized_checkpoint_recomputes_only_what_tangents_use():
         lax.sin_p.def_impl(sin_impl)
     np.testing.assert_allclose(out, np.cos(np.sin(2.0)) * np.cos(2.0) * 3.0, rtol=1e-6)
     assert len(calls) == 1  # sin(x) for cos(sin(x)); the primal output is not recomputed
+
+
+def test_jit_refuses_what_jax_refuses():
+    with pytest.raises(ValueError, match="numpy masked arrays are not supported"):
+        trellax.jit(lambda x: x)(np.ma.array([1, 2, 3], mask=[True, False, True]))
+
+    def gen(x):
+        yield x
+
+    with pytest.raises(TypeError, match="Expected a function, got a generator function"):
+        trellax.jit(gen)
+    with pytest.raises(TypeError, match="staticmethod arguments are not supported"):
+        trellax.jit(staticmethod(lambda x: x))
+    with pytest.raises(ValueError, match="Received invalid value"):
+        trellax.device_put(tnp.arange(3), "cpu")
+
+    def h(a, /, b, c, *args, **kwargs):
+        return a
+
+    trellax.jit(h, static_argnames=("b", "not_defined"))  # **kwargs: any keyword is fine
+    for names in [("a",), ("args",)]:
+        with pytest.raises(ValueError, match="invalid argnames"):
+            trellax.jit(h, static_argnames=names)
+
+
+def test_make_jaxpr_axis_env_and_return_shape():
+    jaxpr, shapes = trellax.make_jaxpr(
+        lambda x: (x - lax.psum(x, "i"), tnp.zeros(2)), axis_env=[("i", 4)], return_shape=True
+    )(tnp.float32(1))
+    assert "psum" in str(jaxpr)
+    assert shapes == (
+        trellax.ShapeDtypeStruct((), np.float32),
+        trellax.ShapeDtypeStruct((2,), np.float32),
+    )
+    with pytest.raises(ValueError, match="dtype must be specified"):
+        trellax.ShapeDtypeStruct((), None)

@@ -131,6 +131,24 @@ def run_file(
     return outcomes_from_log(log)
 
 
+def record(golden: dict[str, Any], results: dict[str, dict[str, tuple[str, str]]]) -> None:
+    """Writes trellax's side into the pass-list file: per file, the commit measured, the tests
+    that pass and those skipped as out of scope (other files' entries are kept)."""
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    ours = golden.setdefault("trellax", {})
+    for name, res in results.items():
+        ours[name] = {
+            "commit": commit,
+            "passes": sorted(t for t, (o, _) in res.items() if o == "passed"),
+            "out_of_scope": sorted(
+                t for t, (_, m) in res.items() if m.startswith(OUT_OF_SCOPE_MARK)
+            ),
+        }
+    GOLDEN.write_text(json.dumps(golden, indent=1) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--jax-repo", type=Path, help="a JAX checkout or bare mirror")
@@ -150,6 +168,12 @@ def main() -> None:
         type=Path,
         help="with --reference: read JAX's outcomes from <dir>/ref_<file>.xml (made by pytest "
         "--junitxml on the same files) instead of running them",
+    )
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="also write trellax's passes and the tests out of scope, per file, into the "
+        "pass-list file (key 'trellax')",
     )
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--junit", help=argparse.SUPPRESS)
@@ -197,6 +221,8 @@ def main() -> None:
             f"; {len(out)} of JAX's {len(jax_passes)} skipped as out of scope"
         )
     print(f"all: {total_ok} / {total} ({100.0 * total_ok / max(total, 1):.1f} %)")
+    if args.record:
+        record(golden, results)
     if args.out:
         args.out.write_text(json.dumps({n: r for n, r in results.items()}, indent=1) + "\n")
 

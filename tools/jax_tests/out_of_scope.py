@@ -32,6 +32,7 @@ OUT_OF_SCOPE: dict[str, dict[str, str]] = {
         "JitTest.test_jit_cache_clear": _CACHES,
         "JitTest.test_cache_key_defaults": _CACHES,
         "JitTest.test_pe_close_jaxpr_cache_leak": _CACHES,
+        "JitTest.test_jit_of_nonweakreferenceable_function": _CACHES,  # a weakref-keyed cache
         "Remat*Test.test_remat_retracing": _CACHES,
         "Remat*Test.test_remat_static_agnums_retracing": _CACHES,
         # lowering and compiled executables

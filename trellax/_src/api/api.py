@@ -623,8 +623,19 @@ def jit(
         compiler_options=compiler_options,
     )
     if fun is None:
-        return lambda f: Jitted(f, nums, names, options)
-    return Jitted(fun, nums, names, options)
+        return lambda f: Jitted(_check_jittable(f), nums, names, options)
+    return Jitted(_check_jittable(fun), nums, names, options)
+
+
+def _check_jittable(fun: Any) -> Any:
+    """JAX's errors for what ``jit`` cannot wrap: a ``staticmethod`` object, a generator."""
+    if isinstance(fun, staticmethod):
+        raise TypeError(
+            f"staticmethod arguments are not supported, got {fun}; put @staticmethod above @jit"
+        )
+    if inspect.isgeneratorfunction(fun):
+        raise TypeError(f"Expected a function, got a generator function: {fun}")
+    return fun
 
 
 # -- eval_shape and make_jaxpr ------------------------------------------------------------------

@@ -123,6 +123,11 @@ def _leaf_aval(leaf: Any, path: Callable[[], str], duck: bool = False) -> Shaped
     if t is bool or isinstance(leaf, np.bool_):
         return ShapedArray._fast((), dtypes.bool_, False)
     if isinstance(leaf, (np.ndarray, np.generic)):
+        if isinstance(leaf, np.ma.MaskedArray):
+            raise ValueError(
+                "numpy masked arrays are not supported as direct inputs to trellax (JAX) "
+                "functions. Use arr.filled() to convert the value to a standard numpy array."
+            )
         d, _ = dtypes.dtype_and_weak_type(leaf)
         return ShapedArray._fast(tuple(np.shape(leaf)), d, False)
     if isinstance(leaf, ShapeDtypeStruct):

@@ -90,6 +90,11 @@ def device_put(
     mesh, ``SingleDeviceSharding``), or a pytree prefix of ``x`` of those; an array put with a
     sharding reports it as its ``.sharding``, as in JAX.
     """
+    if isinstance(device, str):  # JAX takes devices and shardings, not platform names
+        raise ValueError(
+            "device_put's second argument must be a Device or a Sharding (or a pytree of them). "
+            f"Received invalid value: {device!r}"
+        )
     if device is None or isinstance(device, Device) or is_cpu(device):
         return _put_one(x, device)
     leaves = tree_flatten(device, is_leaf=lambda d: d is None or is_cpu(d))[0]
