@@ -496,6 +496,14 @@ def dtype_and_weak_type(x: Any) -> tuple[DType, bool]:
 
 
 def _invalid_value(x: object, d: np.dtype[Any]) -> TypeError:
+    if d.names == ("float0",):  # the tangent type of integers (``trellax.dtypes.float0``)
+        return TypeError(
+            "float0s do not support any operations by design because they are not compatible "
+            "with non-trivial vector spaces. No implicit dtype conversion is done. You can use "
+            "np.zeros_like(arr, dtype=np.float32) to cast a float0 array to a regular zeros "
+            "array. If you didn't expect to get a float0 you might have accidentally taken a "
+            "gradient with respect to an integer argument."
+        )
     return TypeError(
         f"Value {x!r} with dtype {d} is not a valid trellax array type. Only arrays of numeric "
         f"types are supported by trellax (supported dtypes: {_accepted()})."
