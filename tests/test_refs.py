@@ -178,12 +178,48 @@ def test_errors_of_jax() -> None:
         trellax.vmap(err5)(tnp.arange(3.0))
 
 
-def test_loop_bodies_refuse_closed_over_references() -> None:
+def test_scan_threads_closed_over_references() -> None:
+    """JAX's ``foreach`` recipe: a scan body accumulating into a reference it closes over."""
+
+    def foreach(*args: Any) -> Any:
+        def decorator(body: Any) -> Any:
+            return trellax.lax.scan(lambda _, elts: (None, body(*elts)), None, args)[1]
+
+        return decorator
+
+    r = trellax.new_ref(0)
+    xs = tnp.arange(10)
+
+    @foreach(xs)
+    def ys(x: Any) -> Any:
+        r[...] += x
+        return x * 2
+
+    assert repr(r) == "Ref(45, dtype=int32)"
+    np.testing.assert_array_equal(ys, np.arange(10) * 2)
+
+    acc = trellax.new_ref(tnp.zeros(3))
+
+    def step(c: Any, x: Any) -> Any:
+        acc[...] = acc[...] + x
+        return c + 1, acc[...].sum()
+
+    for want in ([3.0, 6.0], [9.0, 12.0]):  # the second call reads the updated reference
+        _, sums = trellax.lax.scan(step, 0, tnp.ones((2, 3)))
+        np.testing.assert_array_equal(sums, want)
+    _, sums = trellax.jit(lambda v: trellax.lax.scan(step, 0, v))(tnp.ones((2, 3)))
+    np.testing.assert_array_equal(sums, [15.0, 18.0])
+    np.testing.assert_array_equal(acc[...], [6.0, 6.0, 6.0])
+
+
+def test_other_bodies_refuse_closed_over_references() -> None:
     r = trellax.new_ref(0)
 
-    def body(c: Any, x: Any) -> Any:
-        r[...] += x
-        return c, x * 2
+    def body(i: Any, c: Any) -> Any:
+        r[...] += 1
+        return c
 
-    with pytest.raises(NotImplementedError, match="threads references through jit and vmap"):
-        trellax.lax.scan(body, None, tnp.arange(10))
+    with pytest.raises(NotImplementedError, match="threads references through jit, vmap and scan"):
+        trellax.lax.while_loop(lambda c: c < 3, lambda c: body(0, c + 1), 0)
+    with pytest.raises(NotImplementedError, match="threads references"):
+        trellax.lax.cond(True, lambda: r[...] + 1, lambda: r[...])

@@ -11,11 +11,14 @@ arrays immutable and threads references functionally:
   caller's reference after each call, so a cached program never bakes in a stale value.
 - ``vmap`` maps a reference argument like an array: inside it holds the batched value, which is
   moved back to the argument's axis and stored when the function returns (``api/vmap.py``).
+- ``scan`` threads the references its body closes over as extra carries (it learns which by
+  tracing: :class:`ClosedRefInBody` names one, and it traces again with it; see
+  ``control_flow/scan.py``).
 - Anywhere else a reference is used directly, under two rules that make misuse an error rather
   than a silently wrong value: a write must not store a tracer of a transformation the reference
-  was made outside of (JAX's errors for ``vmap``/``grad``), and a body traced into a jaxpr that is
-  not a ``jit`` (``scan``, ``cond``, ``while_loop``, ``checkpoint`` bodies) may not close over a
-  reference at all (trellax does not thread them through those yet).
+  was made outside of (JAX's errors for ``vmap``/``grad``), and a body traced into a jaxpr that
+  threads nothing (``cond``, ``while_loop``, ``checkpoint`` bodies) may not close over a
+  reference at all.
 """
 
 from __future__ import annotations
@@ -35,11 +38,13 @@ from trellax._src.interpreters.tracing import JaxprTrace
 class RefBase:
     """A mutable reference to an array value (``trellax.Ref``); see the module docstring."""
 
-    __slots__ = ("_owner", "_value", "aval")
+    __slots__ = ("_owner", "_value", "_written", "aval")
 
     def __init__(self, value: Any, owner: Trace) -> None:
         self._value = value
         self._owner = owner
+        #: written since made (JAX's repr then no longer shows a weak type)
+        self._written = False
         aval = core.get_aval(value)
         self.aval = ShapedArray(aval.shape, aval.dtype, aval.weak_type)
 
@@ -141,6 +146,31 @@ class Frame:
                 )
 
 
+class ClosedRefInBody(NotImplementedError):
+    """A body traced into a jaxpr touched ``ref``, made outside it (a loop primitive that threads
+    references catches this, adds ``ref`` to its carries and traces again)."""
+
+    def __init__(self, ref: RefBase) -> None:
+        super().__init__(
+            f"an array reference of type {ref.type_str()} is used inside a function traced into "
+            "a jaxpr (a cond, while_loop or checkpoint body) that it was created outside of: "
+            "trellax threads references through jit, vmap and scan only; pass its value in "
+            "and out instead"
+        )
+        self.ref = ref
+
+
+class ThreadFrame(Frame):
+    """The references a loop body threads as carries: ``pairs`` are given; touching any other
+    reference made outside raises :class:`ClosedRefInBody`."""
+
+    def lift(self, ref: RefBase) -> RefBase:
+        for outer, inner in self.pairs:
+            if outer is ref:
+                return inner
+        raise ClosedRefInBody(ref)
+
+
 _FRAMES: ContextVar[tuple[Frame, ...]] = ContextVar("trellax_ref_frames", default=())
 
 
@@ -167,12 +197,7 @@ def resolve(ref: RefBase) -> RefBase:
         if t is ref._owner:
             return ref
         if isinstance(t, JaxprTrace):
-            raise NotImplementedError(
-                f"an array reference of type {ref.type_str()} is used inside a function traced "
-                "into a jaxpr (a scan, cond, while_loop or checkpoint body) that it was created "
-                "outside of: trellax threads references through jit and vmap only; pass its "
-                "value in and out instead"
-            )
+            raise ClosedRefInBody(ref)
     raise ValueError(
         f"an array reference of type {ref.type_str()} is used outside the transformation "
         "that created it (it cannot escape the function it was created in)"
@@ -209,3 +234,4 @@ def store(ref: RefBase, value: Any) -> None:
     target = resolve(ref)
     check_storable(target, value)
     target._value = value
+    target._written = ref._written = True

@@ -46,8 +46,10 @@ class Ref(RefBase):
         swap(self, idx, value)
 
     def __repr__(self) -> str:
-        value = ref_frames.resolve(self)._value
-        text = repr(value)
+        target = ref_frames.resolve(self)
+        text = repr(target._value)
+        if target._written or self._written:  # as JAX's: the buffer written has no weak type
+            text = text.replace(", weak_type=True", "")
         return "Ref(" + text[len("Array(") :] if text.startswith("Array(") else f"Ref({text})"
 
     def __len__(self) -> int:
@@ -125,6 +127,7 @@ def swap(ref: Ref, idx: Any, value: Any) -> Any:
         new = current.at[idx].set(v)
     ref_frames.check_storable(target, new)
     target._value = new
+    target._written = ref._written = True
     return old
 
 
