@@ -26,6 +26,7 @@ from trellax import memory as memory
 from trellax import nn as nn
 from trellax import numpy as numpy
 from trellax import ops as ops
+from trellax import profiler as profiler
 from trellax import random as random
 from trellax import ref as ref
 from trellax import scipy as scipy
