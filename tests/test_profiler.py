@@ -53,3 +53,15 @@ def test_what_has_no_counterpart_raises() -> None:
     with pytest.raises(NotImplementedError, match="device memory profile"):
         profiler.save_device_memory_profile("/tmp/x.prof")
     assert trellax.profiler is profiler
+
+
+def test_dlpack_module() -> None:
+    import numpy as np
+
+    from trellax import dlpack
+
+    assert dlpack.is_supported_dtype(tnp.bfloat16) and dlpack.is_supported_dtype("float64")
+    assert not dlpack.is_supported_dtype(tnp.int4)
+    assert not dlpack.is_supported_dtype(tnp.float8_e4m3fn)
+    x = dlpack.from_dlpack(np.arange(3.0, dtype=np.float32))
+    assert x.dtype == tnp.float32 and x.tolist() == [0.0, 1.0, 2.0]

@@ -17,6 +17,7 @@ from trellax import custom_batching as custom_batching
 from trellax import custom_derivatives as custom_derivatives
 from trellax import debug as debug
 from trellax import distributed as distributed
+from trellax import dlpack as dlpack
 from trellax import dtypes as dtypes
 from trellax import errors as errors
 from trellax import experimental as experimental
