@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api import ref_frames
+from trellax._src.api.ref_frames import RefBase
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.interpreters import batching
@@ -146,6 +148,7 @@ def vmap(
         dims: list[int | None] = []
         sizes: list[tuple[int, Any, int, Any]] = []  # (size, key path, axis, array)
         custom: dict[int, tuple[Any, Any]] = {}  # vmappable leaves: {position: (value, spec)}
+        refs: dict[int, tuple[RefBase, int]] = {}  # leaf position -> (reference, its axis)
         for (path, leaf), axis in zip(with_path, axes):
             if batching.is_vmappable(leaf):
                 custom[len(leaves)] = (leaf, axis)
@@ -156,7 +159,11 @@ def vmap(
                 leaves.append(leaf)
                 dims.append(None)
                 continue
-            x = _as_mapped_array(leaf)
+            if isinstance(leaf, RefBase):  # mapped like its value; stored back on return
+                x = ref_frames.resolve(leaf)._value
+                refs[len(leaves)] = (leaf, axis % max(x.ndim, 1))
+            else:
+                x = _as_mapped_array(leaf)
             nd = x.ndim
             if not -nd <= axis < nd:
                 raise ValueError(
@@ -175,10 +182,13 @@ def vmap(
         done: set[int] = set()  # vmappable outputs, already built by their from_elt
 
         def flat_fun(*flat: Any) -> list[Any]:
-            flat_list = list(flat)
+            ins = list(flat)
             for i, (value, spec) in custom.items():
-                flat_list[i] = _to_elt(value, spec, size)
-            a, k = tree_unflatten(in_tree, flat_list)
+                ins[i] = _to_elt(value, spec, size)
+            inner = {i: ref_frames.make_ref(ins[i], core.current_trace()) for i in refs}
+            for i, r in inner.items():
+                ins[i] = r
+            a, k = tree_unflatten(in_tree, ins)
             out = fun(*a, **k)
             leaves_out, tree = tree_flatten(out, is_leaf=_vmappable_leaf())
             out_tree.append((out, tree))
@@ -188,9 +198,15 @@ def vmap(
                     if batching.is_vmappable(o):
                         leaves_out[i] = _from_elt(o, specs[i], size)
                         done.add(i)
-            return leaves_out
+            return [*leaves_out, *[r._value for r in inner.values()]]
 
         outs, out_dims = batching.batch_flat(flat_fun, leaves, dims, size, axis_name)
+        if refs:
+            n = len(outs) - len(refs)
+            for (ref, axis), o, d in zip(refs.values(), outs[n:], out_dims[n:]):
+                moved = _move_out(o, d, axis, size, lambda: "")
+                ref_frames.store(ref, moved)
+            outs, out_dims = outs[:n], out_dims[:n]
         out_value, tree = out_tree[0]
         out_axes_flat = _prefix_leaves(out_axes, out_value, "out_axes")
 
