@@ -252,3 +252,58 @@ def test_make_jaxpr_axis_env_and_return_shape():
     )
     with pytest.raises(ValueError, match="dtype must be specified"):
         trellax.ShapeDtypeStruct((), None)
+
+
+OUT_SHARDING_CASES = {
+    "lax.broadcast": lambda s: lax.broadcast(tnp.ones(2), (3,), out_sharding=s),
+    "lax.broadcast_in_dim": lambda s: lax.broadcast_in_dim(
+        tnp.ones(2), (3, 2), (1,), out_sharding=s
+    ),
+    "lax.broadcasted_iota": lambda s: lax.broadcasted_iota("int32", (2, 3), 1, out_sharding=s),
+    "lax.dot": lambda s: lax.dot(tnp.ones((2, 3)), tnp.ones(3), out_sharding=s),
+    "lax.dot_general": lambda s: lax.dot_general(
+        tnp.ones((2, 3)), tnp.ones(3), (((1,), (0,)), ((), ())), out_sharding=s
+    ),
+    "lax.empty": lambda s: lax.empty((2,), "float32", out_sharding=s),
+    "lax.reduce_sum": lambda s: lax.reduce_sum(tnp.ones((2, 3)), (0,), out_sharding=s),
+    "lax.reshape": lambda s: lax.reshape(tnp.ones(4), (2, 2), out_sharding=s),
+    "numpy.arange": lambda s: tnp.arange(3, out_sharding=s),
+    "numpy.array": lambda s: tnp.array([1, 2], out_sharding=s),
+    "numpy.asarray": lambda s: tnp.asarray([1, 2], out_sharding=s),
+    "numpy.broadcast_to": lambda s: tnp.broadcast_to(tnp.ones(2), (3, 2), out_sharding=s),
+    "numpy.dot": lambda s: tnp.dot(tnp.ones(3), tnp.ones(3), out_sharding=s),
+    "numpy.einsum": lambda s: tnp.einsum("i,i->", tnp.ones(3), tnp.ones(3), out_sharding=s),
+    "numpy.full": lambda s: tnp.full((2,), 3.0, out_sharding=s),
+    "numpy.matmul": lambda s: tnp.matmul(tnp.ones((2, 3)), tnp.ones(3), out_sharding=s),
+    "numpy.ones_like": lambda s: tnp.ones_like(tnp.ones(2), out_sharding=s),
+    "numpy.ravel": lambda s: tnp.ravel(tnp.ones((2, 2)), out_sharding=s),
+    "numpy.repeat": lambda s: tnp.repeat(tnp.ones(2), 2, out_sharding=s),
+    "numpy.reshape": lambda s: tnp.reshape(tnp.ones(4), (2, 2), out_sharding=s),
+    "numpy.tensordot": lambda s: tnp.tensordot(tnp.ones(3), tnp.ones(3), 1, out_sharding=s),
+    "numpy.zeros": lambda s: tnp.zeros((2,), out_sharding=s),
+    "numpy.ones": lambda s: tnp.ones((2,), out_sharding=s),
+    "numpy.empty": lambda s: tnp.empty((2,), out_sharding=s) * 0,
+    "numpy.zeros_like": lambda s: tnp.zeros_like(tnp.ones(2), out_sharding=s),
+    "numpy.full_like": lambda s: tnp.full_like(tnp.ones(2), 4, out_sharding=s),
+    "numpy.percentile": lambda s: tnp.percentile(tnp.arange(5.0), 50, out_sharding=s),
+    "numpy.bincount": lambda s: tnp.bincount(tnp.array([0, 1, 1]), length=3, out_sharding=s),
+    "numpy.linalg.tensordot": lambda s: tnp.linalg.tensordot(
+        tnp.ones(3), tnp.ones(3), axes=1, out_sharding=s
+    ),
+    "lax.reduce": lambda s: lax.reduce(tnp.ones(3), 0.0, lax.add, (0,), out_sharding=s),
+    "lax.conv_general_dilated": lambda s: lax.conv_general_dilated(
+        tnp.ones((1, 1, 4)), tnp.ones((1, 1, 2)), (1,), "VALID", out_sharding=s
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUT_SHARDING_CASES))
+def test_out_sharding_is_accepted_with_one_device_semantics(name):
+    run = OUT_SHARDING_CASES[name]
+    want = np.asarray(run(None))
+    for spec in (trellax.sharding.PartitionSpec(), trellax.devices()[0]):
+        got = run(spec)
+        np.testing.assert_array_equal(np.asarray(got), want)
+        assert got.dtype == want.dtype
+    with pytest.raises(TypeError, match="out_sharding must be None, a Sharding or a PartitionSpec"):
+        run(3)

@@ -21,6 +21,7 @@ from trellax._src.backend import conv as conv_kernels
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util, structural
@@ -232,6 +233,8 @@ def conv_general_dilated(
     batch_group_count: int = 1,
     precision: Any = None,
     preferred_element_type: DTypeLike | None = None,
+    *,
+    out_sharding: Any = None,
 ) -> Array:
     """General n-d convolution (cross-correlation, as in XLA) with strides, padding, input
     (``lhs_dilation``) and kernel (``rhs_dilation``) dilation and feature groups.
@@ -241,6 +244,8 @@ def conv_general_dilated(
     >>> lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")).shape
     (1, 5, 5, 4)
     """
+    if out_sharding is not None:
+        check_out_sharding("lax.conv_general_dilated", out_sharding)
     name = "conv_general_dilated"
     x, y = asarray(lhs), asarray(rhs)
     if x.dtype != y.dtype:

@@ -19,6 +19,7 @@ import numpy as np
 
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import broadcast_shapes as _broadcast_shapes
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as ew
@@ -74,8 +75,10 @@ def full_like(
     return structural.broadcast(value, tuple(a.shape if shape is None else shape))
 
 
-def empty(shape: Sequence[int], dtype: DTypeLike) -> Array:
+def empty(shape: Sequence[int], dtype: DTypeLike, *, out_sharding: Any = None) -> Array:
     """An array of ``shape`` and ``dtype`` (filled with zeros)."""
+    if out_sharding is not None:
+        check_out_sharding("lax.empty", out_sharding)
     return full(shape, 0, dtype)
 
 

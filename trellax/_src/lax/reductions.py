@@ -16,6 +16,7 @@ from trellax._src.backend import numpy as backend
 from trellax._src.backend.numpy import Impl
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
@@ -94,7 +95,14 @@ def _reducer(prim: Primitive) -> Reducer:
     return f
 
 
-reduce_sum = _reducer(reduce_sum_p)
+def reduce_sum(operand: ArrayLike, axes: Sequence[int], *, out_sharding: Any = None) -> Array:
+    """``reduce_sum`` over ``axes``; keeps the operand dtype (``out_sharding``: one device)."""
+    if out_sharding is not None:
+        check_out_sharding("lax.reduce_sum", out_sharding)
+    x = asarray(operand)
+    return reduce_sum_p.bind(x, axes=canonicalize_axes("reduce_sum", axes, x.ndim))
+
+
 reduce_prod = _reducer(reduce_prod_p)
 reduce_max = _reducer(reduce_max_p)
 reduce_min = _reducer(reduce_min_p)
@@ -291,12 +299,16 @@ def dot_general(
     dimension_numbers: DotDimensionNumbers,
     precision: Any = None,
     preferred_element_type: DTypeLike | None = None,
+    *,
+    out_sharding: Any = None,
 ) -> Array:
     """Generalized dot product: ``((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))``.
 
     Mixed operand dtypes are allowed (XLA's rule: the result takes the "higher precision" type);
     ``preferred_element_type`` widens the result.
     """
+    if out_sharding is not None:
+        check_out_sharding("lax.dot_general", out_sharding)
     x, y = asarray(lhs), asarray(rhs)
     (lc, rc), (lb, rb) = dimension_numbers
     dn = (
@@ -330,8 +342,12 @@ def dot(
     rhs: ArrayLike,
     precision: Any = None,
     preferred_element_type: DTypeLike | None = None,
+    *,
+    out_sharding: Any = None,
 ) -> Array:
     """Vector/matrix products of rank <= 2 operands."""
+    if out_sharding is not None:
+        check_out_sharding("lax.dot", out_sharding)
     x, y = asarray(lhs), asarray(rhs)
     if x.ndim not in (1, 2) or y.ndim not in (1, 2) or x.shape[-1] != y.shape[0]:
         # JAX's class (a ValueError): other shapes need lax.dot_general's dimension numbers

@@ -26,6 +26,7 @@ from trellax._src.backend.array import ArrayImpl
 from trellax._src.backend.numpy import Impl
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray, broadcast_shapes
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
@@ -294,7 +295,11 @@ def _broadcast_in_dim_abstract_eval(
     return _aval(shape, x.dtype, x.weak_type)
 
 
-def broadcast_in_dim(x: ArrayLike, shape: ShapeLike, broadcast_dimensions: Sequence[int]) -> Array:
+def broadcast_in_dim(
+    x: ArrayLike, shape: ShapeLike, broadcast_dimensions: Sequence[int], *, out_sharding: Any = None
+) -> Array:
+    if out_sharding is not None:
+        check_out_sharding("lax.broadcast_in_dim", out_sharding)
     x = asarray(x)
     shape = _shape_tuple("broadcast_in_dim", shape)
     dims = tuple(int(d) for d in broadcast_dimensions)
@@ -304,8 +309,10 @@ def broadcast_in_dim(x: ArrayLike, shape: ShapeLike, broadcast_dimensions: Seque
     return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=dims)
 
 
-def broadcast(x: ArrayLike, sizes: Sequence[int]) -> Array:
+def broadcast(x: ArrayLike, sizes: Sequence[int], *, out_sharding: Any = None) -> Array:
     """Adds leading dimensions of the given sizes."""
+    if out_sharding is not None:
+        check_out_sharding("lax.broadcast", out_sharding)
     x = asarray(x)
     sizes = _shape_tuple("broadcast", sizes)
     n = len(sizes)
@@ -341,7 +348,15 @@ def _reshape_abstract_eval(
     return _aval(new_sizes, x.dtype, x.weak_type)
 
 
-def reshape(x: ArrayLike, new_sizes: ShapeLike, dimensions: Sequence[int] | None = None) -> Array:
+def reshape(
+    x: ArrayLike,
+    new_sizes: ShapeLike,
+    dimensions: Sequence[int] | None = None,
+    *,
+    out_sharding: Any = None,
+) -> Array:
+    if out_sharding is not None:
+        check_out_sharding("lax.reshape", out_sharding)
     x = asarray(x)
     sizes = _shape_tuple("reshape", new_sizes)
     dims = None if dimensions is None else tuple(int(d) for d in dimensions)

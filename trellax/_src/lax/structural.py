@@ -16,6 +16,7 @@ from trellax._src.backend import numpy as backend
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, ShapedArray
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
@@ -266,7 +267,11 @@ def iota(dtype: DTypeLike, size: int) -> Array:
     return iota_p.bind(dtype=d, shape=(int(size),), dimension=0)
 
 
-def broadcasted_iota(dtype: DTypeLike, shape: Sequence[int], dimension: int) -> Array:
+def broadcasted_iota(
+    dtype: DTypeLike, shape: Sequence[int], dimension: int, *, out_sharding: Any = None
+) -> Array:
+    if out_sharding is not None:
+        check_out_sharding("lax.broadcasted_iota", out_sharding)
     d = dtypes.check_user_dtype(dtype, "broadcasted_iota")
     dims = _shape_tuple("broadcasted_iota", shape)
     return iota_p.bind(dtype=d, shape=dims, dimension=int(dimension))

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from trellax._src.core.basearray import Array
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import conv, convenience, elementwise, reductions, structural
 from trellax._src.lax._base import asarray
@@ -43,9 +44,13 @@ def reduce(
     init_values: Any,
     computation: Callable[[Any, Any], Any],
     dimensions: Sequence[int],
+    *,
+    out_sharding: Any = None,
 ) -> Any:
     """Reduces ``operands`` (a pytree of same-shape arrays) over ``dimensions`` with
     ``computation(accumulated, element)``, starting from ``init_values`` (the same structure)."""
+    if out_sharding is not None:
+        check_out_sharding("lax.reduce", out_sharding)
     flat, tree = tree_flatten(operands)
     inits, init_tree = tree_flatten(init_values)
     if tree != init_tree:

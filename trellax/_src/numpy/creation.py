@@ -20,6 +20,7 @@ from trellax._src.config import settings as _config
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.devices import is_cpu
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import scalar_to_array
@@ -58,6 +59,7 @@ def asarray(
     *,
     copy: bool | None = None,
     device: Any = None,
+    out_sharding: Any = None,
 ) -> Array:
     """Converts ``a`` to a trellax array without copying when it already is one.
 
@@ -66,6 +68,8 @@ def asarray(
     >>> asarray([1, 2.5])
     Array([1. , 2.5], dtype=float32)
     """
+    if out_sharding is not None:
+        check_out_sharding("numpy.asarray", out_sharding)
     if not is_cpu(device):
         raise ValueError(f"trellax arrays live on the 'cpu' device only; got device={device!r}")
     return _array(a, dtype, "asarray", copy=bool(copy))
@@ -77,8 +81,12 @@ def array(
     copy: bool = True,
     order: str | None = "K",
     ndmin: int = 0,
+    *,
+    out_sharding: Any = None,
 ) -> Array:
     """Creates an array (see :func:`asarray`; ``ndmin`` adds leading dimensions)."""
+    if out_sharding is not None:
+        check_out_sharding("numpy.array", out_sharding)
     out = _array(object, dtype, "array", copy=copy)
     if ndmin > out.ndim:
         out = reshape(out, (1,) * (ndmin - out.ndim) + tuple(out.shape))
@@ -259,28 +267,59 @@ def _filled(fun_name: str, shape: Any, dtype: Any, value: int, weak_type: bool =
     return eager.wrap(np.full(dims, value, dtype=np_d).astype(d), d, weak_type)
 
 
-def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
+def zeros(
+    shape: ShapeLike,
+    dtype: DTypeLike | None = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Array:
     """An array of zeros; the default dtype is the default float (float32 with x64 off)."""
+    if out_sharding is not None:
+        check_out_sharding("numpy.zeros", out_sharding)
     return _filled("zeros", shape, dtype, 0)
 
 
-def ones(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
+def ones(
+    shape: ShapeLike,
+    dtype: DTypeLike | None = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Array:
+    if out_sharding is not None:
+        check_out_sharding("numpy.ones", out_sharding)
     return _filled("ones", shape, dtype, 1)
 
 
-def empty(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
+def empty(
+    shape: ShapeLike,
+    dtype: DTypeLike | None = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Array:
     """Like :func:`zeros` (trellax arrays are immutable, so 'uninitialized' means zeros)."""
+    if out_sharding is not None:
+        check_out_sharding("numpy.empty", out_sharding)
     return _filled("empty", shape, dtype, 0)
 
 
 def full(
-    shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None, *, device: Any = None
+    shape: ShapeLike,
+    fill_value: ArrayLike,
+    dtype: DTypeLike | None = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
 ) -> Array:
     """An array filled with ``fill_value``; weak when the fill value is weak and no dtype is given.
 
     >>> full((2,), 2.0)
     Array([2., 2.], dtype=float32, weak_type=True)
     """
+    if out_sharding is not None:
+        check_out_sharding("numpy.full", out_sharding)
     if is_extended(fill_value) or (dtype is not None and is_extended(dtype)):
         return handler("full")(shape, fill_value, dtype)  # type: ignore[no-any-return]
     dims = _shape(shape, "full")
@@ -335,7 +374,10 @@ def zeros_like(
     shape: ShapeLike | None = None,
     *,
     device: Any = None,
+    out_sharding: Any = None,
 ) -> Array:
+    if out_sharding is not None:
+        check_out_sharding("numpy.zeros_like", out_sharding)
     return _filled_like("zeros_like", a, dtype, shape, 0)
 
 
@@ -345,7 +387,10 @@ def ones_like(
     shape: ShapeLike | None = None,
     *,
     device: Any = None,
+    out_sharding: Any = None,
 ) -> Array:
+    if out_sharding is not None:
+        check_out_sharding("numpy.ones_like", out_sharding)
     return _filled_like("ones_like", a, dtype, shape, 1)
 
 
@@ -366,8 +411,11 @@ def full_like(
     shape: ShapeLike | None = None,
     *,
     device: Any = None,
+    out_sharding: Any = None,
 ) -> Array:
     """``full`` with ``a``'s shape, dtype and weak flag; the fill value is cast, not promoted."""
+    if out_sharding is not None:
+        check_out_sharding("numpy.full_like", out_sharding)
     s, d, weak = _like_dtype(a, dtype, "full_like")
     # a fill value with dimensions is broadcast, which gives a strong result in JAX
     weak = weak and len(getattr(fill_value, "shape", ())) == 0
@@ -398,12 +446,15 @@ def arange(
     dtype: DTypeLike | None = None,
     *,
     device: Any = None,
+    out_sharding: Any = None,
 ) -> Array:
     """Evenly spaced values in ``[start, stop)``; the dtype is the promotion of the arguments.
 
     >>> arange(5, dtype="int8") * 2
     Array([0, 2, 4, 6, 8], dtype=int8)
     """
+    if out_sharding is not None:
+        check_out_sharding("numpy.arange", out_sharding)
     args = [a for a in (start, stop, step) if a is not None]
     if dtype is None:
         d = dtypes.result_type(*args)

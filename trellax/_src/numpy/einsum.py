@@ -19,6 +19,7 @@ import numpy as np
 
 from trellax._src.api.api import run_cached
 from trellax._src.core.basearray import Array
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.reductions import dot_general, reduce_or, reduce_sum
 from trellax._src.lax.structural import _convert, reshape, slice, transpose
@@ -193,6 +194,7 @@ def einsum(
     optimize: Any = "auto",
     precision: Any = None,
     preferred_element_type: Any = None,
+    out_sharding: Any = None,
 ) -> Array:
     """Einstein summation: ``einsum('ij,jk->ik', a, b)`` is ``a @ b``.
 
@@ -204,6 +206,8 @@ def einsum(
     >>> einsum("ii", tnp.asarray([[1, 2], [3, 4]]))
     Array(5, dtype=int32)
     """
+    if out_sharding is not None:
+        check_out_sharding("numpy.einsum", out_sharding)
     if out is not None:
         raise NotImplementedError("The 'out' argument to trellax.numpy.einsum is not supported.")
     if not isinstance(subscripts, str):

@@ -21,6 +21,7 @@ from trellax._src.control_flow import unjitted
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.errors import ConcretizationTypeError
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import structural as lax_structural
 from trellax._src.lax.reductions import cumsum_p
@@ -262,6 +263,7 @@ def repeat(
     axis: int | None = None,
     *,
     total_repeat_length: int | None = None,
+    out_sharding: Any = None,
 ) -> Array:
     """Repeats each element ``repeats`` times along ``axis`` (of the flattened array for
     ``None``); ``repeats`` is an int or one count per element.
@@ -269,6 +271,8 @@ def repeat(
     The output length depends on the counts: with traced counts (under ``jit``), pass a static
     ``total_repeat_length`` (the output is padded with the last element or truncated to it).
     """
+    if out_sharding is not None:
+        check_out_sharding("numpy.repeat", out_sharding)
     x = ensure_array("repeat", a)
     if axis is None:
         x = lax_structural.reshape(x, (x.size,))

@@ -26,6 +26,7 @@ import numpy as np
 
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import broadcast_shapes
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import linalg as lax_linalg
@@ -630,8 +631,11 @@ def tensordot(
     axes: Any = 2,
     precision: Any = None,
     preferred_element_type: Any = None,
+    out_sharding: Any = None,
 ) -> Array:
     """See :func:`trellax.numpy.tensordot`."""
+    if out_sharding is not None:
+        check_out_sharding("numpy.linalg.tensordot", out_sharding)
     return linalg_ops.tensordot(
         x1, x2, axes, precision=precision, preferred_element_type=preferred_element_type
     )

@@ -11,6 +11,7 @@ from trellax._src.backend import eager
 from trellax._src.backend.eager import ConcreteArray
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import broadcast_shapes
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DType, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
@@ -43,8 +44,11 @@ def matmul(
     *,
     precision: Any = None,
     preferred_element_type: DTypeLike | None = None,
+    out_sharding: Any = None,
 ) -> Array:
     """Matrix product with NumPy's broadcasting of batch dimensions."""
+    if out_sharding is not None:
+        check_out_sharding("numpy.matmul", out_sharding)
     if type(a) is ConcreteArray and type(b) is ConcreteArray and preferred_element_type is None:
         product = eager.matmul_2d(a, b, dot_general_p)
         if product is not None:
@@ -106,9 +110,12 @@ def dot(
     *,
     precision: Any = None,
     preferred_element_type: DTypeLike | None = None,
+    out_sharding: Any = None,
 ) -> Array:
     """NumPy's ``dot``: scalars multiply, 1-D/2-D are vector/matrix products, N-D contracts the
     last axis of ``a`` with the second-to-last of ``b``."""
+    if out_sharding is not None:
+        check_out_sharding("numpy.dot", out_sharding)
     x, y = promote_args_keep_shapes("dot", a, b)
     pref = _preferred(x, preferred_element_type)
     if x.ndim == 0 or y.ndim == 0:
@@ -173,9 +180,12 @@ def tensordot(
     *,
     precision: Any = None,
     preferred_element_type: Any = None,
+    out_sharding: Any = None,
 ) -> Array:
     """Sum of products over ``axes``: an int ``N`` contracts the last ``N`` axes of ``a`` with the
     first ``N`` of ``b``; a pair ``(axes_a, axes_b)`` names them."""
+    if out_sharding is not None:
+        check_out_sharding("numpy.tensordot", out_sharding)
     x, y = promote_args_keep_shapes("tensordot", a, b)
     if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
         n = int(axes)

@@ -25,6 +25,7 @@ from trellax._src.backend import eager
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.errors import ConcretizationTypeError
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
@@ -512,6 +513,7 @@ def bincount(
     minlength: int = 0,
     *,
     length: int | None = None,
+    out_sharding: Any = None,
 ) -> Array:
     """Counts of each non-negative integer in the 1-D ``x`` (negative values count as 0), or
     sums of ``weights`` (result dtype: the weights' dtype, strong; else the default int).
@@ -519,6 +521,8 @@ def bincount(
     The output length is ``max(minlength, x.max() + 1)``, which depends on the values: pass a
     static ``length`` under ``jit`` (values >= length are dropped).
     """
+    if out_sharding is not None:
+        check_out_sharding("numpy.bincount", out_sharding)
     xx = _asarray("bincount", x)
     if dtypes.kind(xx.dtype) not in ("i", "u"):
         raise TypeError(f"x argument to bincount must have an integer type; got {xx.dtype.name}")

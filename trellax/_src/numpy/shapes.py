@@ -16,6 +16,7 @@ from typing import Any
 
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import structural as lax_structural
@@ -102,6 +103,7 @@ def reshape(
     *,
     newshape: Any = None,
     copy: bool | None = None,
+    out_sharding: Any = None,
 ) -> Array:
     """A new shape with the same elements (one dimension may be ``-1``); ``order`` 'C' or 'F'.
 
@@ -109,6 +111,8 @@ def reshape(
     >>> tnp.reshape(tnp.arange(6), (2, -1)).shape
     (2, 3)
     """
+    if out_sharding is not None:
+        check_out_sharding("numpy.reshape", out_sharding)
     x = ensure_array("reshape", a)
     if shape is None:
         if newshape is None:
@@ -125,8 +129,10 @@ def reshape(
     raise ValueError(f"Unexpected value for 'order' argument: {order!r}")
 
 
-def ravel(a: ArrayLike, order: str = "C") -> Array:
+def ravel(a: ArrayLike, order: str = "C", *, out_sharding: Any = None) -> Array:
     """The elements as a 1-D array (row-major for 'C', column-major for 'F')."""
+    if out_sharding is not None:
+        check_out_sharding("numpy.ravel", out_sharding)
     x = ensure_array("ravel", a)
     if order == "K":
         raise NotImplementedError("Ravel not implemented for order='K'.")
@@ -307,8 +313,10 @@ def _all_index(dims: tuple[Any, ...]) -> bool:
     return True
 
 
-def broadcast_to(array: ArrayLike, shape: Any) -> Array:
+def broadcast_to(array: ArrayLike, shape: Any, *, out_sharding: Any = None) -> Array:
     """``array`` broadcast to ``shape`` (a view-like result with the same dtype and weak flag)."""
+    if out_sharding is not None:
+        check_out_sharding("numpy.broadcast_to", out_sharding)
     x = ensure_array("broadcast_to", array)
     dims = canonical_shape("broadcast_to", shape)
     if tuple(x.shape) == dims:

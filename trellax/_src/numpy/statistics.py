@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from trellax._src.core.basearray import Array
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import reductions as lax_reductions
@@ -181,8 +182,12 @@ def percentile(
     overwrite_input: bool = False,
     method: str = "linear",
     keepdims: bool = False,
+    *,
+    out_sharding: Any = None,
 ) -> Array:
     """:func:`quantile` with ``q`` in percent (0 to 100)."""
+    if out_sharding is not None:
+        check_out_sharding("numpy.percentile", out_sharding)
     return _quantile(
         "percentile", a, q, out, axis, method, keepdims, squash_nans=False, percent=True
     )
