@@ -307,3 +307,8 @@ def test_out_sharding_is_accepted_with_one_device_semantics(name):
         assert got.dtype == want.dtype
     with pytest.raises(TypeError, match="out_sharding must be None, a Sharding or a PartitionSpec"):
         run(3)
+
+
+def test_vmap_refuses_non_array_outputs_with_jax_words():
+    with pytest.raises(TypeError, match="Output from batched function 'hello'.*not a valid JAX"):
+        trellax.vmap(lambda x: "hello")(np.arange(5))

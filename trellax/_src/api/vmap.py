@@ -93,6 +93,10 @@ def _names(fun: Callable[..., Any]) -> list[str]:
         return []
 
 
+#: What a vmapped function may return as leaves (None leaves are empty subtrees).
+_OUTPUT_TYPES = (Array, int, float, complex, bool, np.ndarray, np.generic)
+
+
 def _as_mapped_array(leaf: Any) -> Any:
     if isinstance(leaf, Array):
         return leaf
@@ -192,6 +196,12 @@ def vmap(
             out = fun(*a, **k)
             leaves_out, tree = tree_flatten(out, is_leaf=_vmappable_leaf())
             out_tree.append((out, tree))
+            for o in leaves_out:
+                if not isinstance(o, _OUTPUT_TYPES) and not batching.is_vmappable(o):
+                    raise TypeError(
+                        f"Output from batched function {o!r} with type {type(o)} is not a valid "
+                        "JAX type"
+                    )
             if any(batching.is_vmappable(o) for o in leaves_out):
                 specs = _prefix_leaves(out_axes, out, "out_axes")
                 for i, o in enumerate(leaves_out):
