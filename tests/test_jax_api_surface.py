@@ -310,5 +310,5 @@ def test_out_sharding_is_accepted_with_one_device_semantics(name):
 
 
 def test_vmap_refuses_non_array_outputs_with_jax_words():
-    with pytest.raises(TypeError, match="Output from batched function 'hello'.*not a valid JAX"):
+    with pytest.raises(TypeError, match=r"Output from batched function 'hello'.*not a valid JAX"):
         trellax.vmap(lambda x: "hello")(np.arange(5))
