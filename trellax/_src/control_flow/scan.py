@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.api.vmap import vmap
-from trellax._src.control_flow import scan_after, unjitted
+from trellax._src.control_flow import loop_targets, scan_after, scan_invariant, unjitted
 from trellax._src.control_flow.common import (
     _block,
     _CarryNames,
@@ -24,7 +24,7 @@ from trellax._src.control_flow.common import (
 )
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
-from trellax._src.interpreters import specialize, tracing
+from trellax._src.interpreters import peephole, specialize, tracing
 from trellax._src.lax._base import asarray
 from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
 from trellax._src.lax.structural import concatenate, reshape
@@ -71,6 +71,7 @@ def _scan_codegen(
         em.emit(f"{indent}{bufs[-1]} = {empty}({shape}, {dtype})")
     t = em.fresh("t")
     steps = f"range({length - 1}, -1, -1)" if p["reverse"] else f"range({length})"
+    at = em.open_loop()
     em.emit(f"{indent}for {t} in {steps}:")
     inner = indent + "    "
     start = len(em.lines)
@@ -78,10 +79,20 @@ def _scan_codegen(
     em.maybe_scalar.update(x_names)
     for name, x in zip(x_names, xs):
         em.emit(f"{inner}{name} = {x}[{t}]")
-    body_outs = em.jaxpr(body, closed.consts, [*consts, *carry, *x_names], inner)
-    for buf, y in zip(bufs, body_outs[n_carry:]):  # before the carries move on: y may be one
-        em.emit(f"{inner}{buf}[{t}] = {y}")
+    targets = loop_targets.Targets(em, n_consts, n_carry, bufs, t)
+    try:
+        body_outs = em.jaxpr(
+            body, closed.consts, [*consts, *carry, *x_names], inner, targets.plan
+        )
+    finally:
+        targets.release()
+        em.close_loop(at, indent)
+    for buf, y, v in zip(bufs, body_outs[n_carry:], targets.ys):
+        if v in targets.rows and v in em.written:
+            continue  # computed into its row
+        em.emit(f"{inner}{buf}[{t}] = {y}")  # before the carries move on: y may be one
     em.assign(carry, body_outs[:n_carry], inner)
+    targets.swap(inner)
     _block(em, inner, start)
     ys = list(bufs)
     if late:
@@ -140,6 +151,7 @@ def _scan_dce(eqn: JaxprEqn, used: list[bool]) -> JaxprEqn | None:
 scan_p.def_impl(_run_eagerly(scan_p))
 tracing.codegen_rules[scan_p] = _scan_codegen
 tracing.dce_rules[scan_p] = _scan_dce
+peephole.rules[scan_p] = scan_invariant.hoist_invariant_xs
 
 
 def scan(
