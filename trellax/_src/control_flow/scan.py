@@ -81,9 +81,7 @@ def _scan_codegen(
         em.emit(f"{inner}{name} = {x}[{t}]")
     targets = loop_targets.Targets(em, n_consts, n_carry, bufs, t)
     try:
-        body_outs = em.jaxpr(
-            body, closed.consts, [*consts, *carry, *x_names], inner, targets.plan
-        )
+        body_outs = em.jaxpr(body, closed.consts, [*consts, *carry, *x_names], inner, targets.plan)
     finally:
         targets.release()
         em.close_loop(at, indent)
@@ -131,21 +129,39 @@ def _after_loop(
 
 
 def _scan_dce(eqn: JaxprEqn, used: list[bool]) -> JaxprEqn | None:
-    """The scan without the stacked outputs nobody reads: the body stops computing and the
-    loop stops storing them (carries stay: the next iteration reads them)."""
-    n_carry = eqn.params["num_carry"]
-    keep = [i for i, u in enumerate(used) if u or i < n_carry]
-    if len(keep) == len(used):
-        return None
+    """The scan without the outputs nobody reads: the body stops computing and the loop stops
+    storing the stacked ones, and a carry goes too when neither its final value nor anything
+    the kept outputs need reads it (``fori_loop``'s index in a body that ignores it)."""
+    n_consts, n_carry = eqn.params["num_consts"], eqn.params["num_carry"]
     closed: ClosedJaxpr = eqn.params["jaxpr"]
     body = closed.jaxpr
-    pruned = tracing.without_dead_code(
-        Jaxpr(body.constvars, body.invars, [body.outvars[i] for i in keep], body.eqns)
-    )
-    params = dict(eqn.params, jaxpr=ClosedJaxpr(pruned, closed.consts))
-    return JaxprEqn(
-        eqn.primitive, eqn.invars, [eqn.outvars[i] for i in keep], params, eqn.source, eqn.api
-    )
+    ys = [k for k in range(n_carry, len(used)) if used[k]]
+    live = {i for i in range(n_carry) if used[i]}
+    while True:  # a carry is live when a live output (or an effect) reads it
+        outs = [body.outvars[i] for i in sorted(live)] + [body.outvars[k] for k in ys]
+        pruned = tracing.without_dead_code(Jaxpr(body.constvars, body.invars, outs, body.eqns))
+        read = {id(a) for e in pruned.eqns for a in e.invars if type(a) is Var}
+        read.update(id(a) for a in outs if type(a) is Var)
+        more = {
+            i for i in range(n_carry) if i not in live and id(body.invars[n_consts + i]) in read
+        }
+        if not more:
+            break
+        live |= more
+    carries = sorted(live)
+    if len(carries) == n_carry and len(ys) == len(used) - n_carry:
+        return None
+    first = n_consts + n_carry
+    invars = [*body.invars[:n_consts], *[body.invars[n_consts + i] for i in carries]]
+    new_body = Jaxpr(body.constvars, [*invars, *body.invars[first:]], outs, pruned.eqns)
+    params = dict(eqn.params, jaxpr=ClosedJaxpr(new_body, closed.consts), num_carry=len(carries))
+    operands = [
+        *eqn.invars[:n_consts],
+        *[eqn.invars[n_consts + i] for i in carries],
+        *eqn.invars[first:],
+    ]
+    results = [eqn.outvars[i] for i in [*carries, *ys]]
+    return JaxprEqn(eqn.primitive, operands, results, params, eqn.source, eqn.api)
 
 
 scan_p.def_impl(_run_eagerly(scan_p))

@@ -15,8 +15,10 @@ gives two kinds of values a place to be written with the ufunc's positional ``ou
   copied into the row; a carry that is the same value becomes a view of that row (rows are
   written once, so it never changes).
 
-A ufunc called with ``out`` of the dtype it computes in runs the same inner loop on the same
-operands: the same bits (NaN payloads, -0.0, subnormals, wrap-around), and the dtype and weak
+Only vectors (1-d results) get buffers: a new ufunc result of more dimensions takes the memory
+order of its operands, which a later reduction or matrix product can see (it adds in another
+order), while a vector is contiguous either way. A ufunc called with ``out`` of the dtype it
+computes in runs the same inner loop on the same operands: the same bits (NaN payloads, -0.0, subnormals, wrap-around), and the dtype and weak
 flag of every value are the jaxpr's as before. Only ufunc equations whose loop's result dtype
 (``ufunc.resolve_dtypes``) equals the equation's result dtype get an ``out`` (no cast on
 writing), and not for ml_dtypes' types. ``tests/test_loop_buffers.py`` compares programs with
@@ -25,7 +27,6 @@ and without this bit for bit.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -60,7 +61,10 @@ def writes_out(eqn: JaxprEqn) -> bool:
     if len(eqn.invars) != impl.nin:
         return False
     out = eqn.outvars[0].aval
-    if not out.shape or out.dtype.kind == "V" or math.prod(out.shape) > MAX_ELEMENTS:
+    # Vectors only: NumPy gives a ufunc's new result the memory order of its operands (a
+    # transposed operand, a Fortran-ordered argument), and a reduction or product reading it
+    # then adds in another order; a vector is contiguous whatever its operands.
+    if len(out.shape) != 1 or out.dtype.kind == "V" or out.shape[0] > MAX_ELEMENTS:
         return False
     ins = [a.aval.dtype for a in eqn.invars]
     if any(d.kind == "V" for d in ins):
