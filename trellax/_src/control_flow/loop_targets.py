@@ -17,10 +17,19 @@ class Targets:
     their row of the ``ys`` buffer, new carries alternately into two buffers."""
 
     def __init__(
-        self, em: tracing.Emitter, first: int, n_carry: int, bufs: list[str], t: str
+        self,
+        em: tracing.Emitter,
+        first: int,
+        n_carry: int,
+        bufs: list[str],
+        t: str,
+        iterate: bool = False,
     ) -> None:
         self.em, self.first, self.n_carry, self.bufs, self.t = em, first, n_carry, bufs, t
-        self.rows: dict[Var, str] = {}
+        #: Whether the loop iterates over the rows (a name per row) rather than indexing them.
+        self.iterate = iterate
+        #: Stacked outputs written into their rows: var -> (the row's name, its buffer).
+        self.rows: dict[Var, tuple[str, str]] = {}
         self.pairs: dict[Var, tuple[str, str]] = {}
         self.ys: list[Any] = []
 
@@ -32,7 +41,9 @@ class Targets:
             return
         for buf, v in zip(self.bufs, self.ys):
             if type(v) is Var and self.ys.count(v) == 1 and v not in body.invars:
-                self.rows[v] = em.out_targets[v] = f"{buf}[{self.t}]"
+                row = em.fresh("r") if self.iterate else f"{buf}[{self.t}]"
+                self.rows[v] = (row, buf)
+                em.out_targets[v] = row
         carried = loop_buffers.carry_buffers(
             body, self.first, self.n_carry, steps, skip=list(self.rows)
         )

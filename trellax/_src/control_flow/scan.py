@@ -24,7 +24,7 @@ from trellax._src.control_flow.common import (
 )
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
-from trellax._src.interpreters import peephole, specialize, tracing
+from trellax._src.interpreters import loop_buffers, peephole, specialize, tracing
 from trellax._src.lax._base import asarray
 from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
 from trellax._src.lax.structural import concatenate, reshape
@@ -71,20 +71,24 @@ def _scan_codegen(
         em.emit(f"{indent}{bufs[-1]} = {empty}({shape}, {dtype})")
     t = em.fresh("t")
     steps = f"range({length - 1}, -1, -1)" if p["reverse"] else f"range({length})"
+    # With loop buffers on, slices and rows come from iterating (zip over the arrays, reversed
+    # views for a reverse scan): ~40 ns a step cheaper than indexing each one.
+    iterate = loop_buffers.active()
     at = em.open_loop()
-    em.emit(f"{indent}for {t} in {steps}:")
+    if not iterate:
+        em.emit(f"{indent}for {t} in {steps}:")
     inner = indent + "    "
     start = len(em.lines)
     x_names = [em.fresh("x") for _ in xs]
     em.maybe_scalar.update(x_names)
-    for name, x in zip(x_names, xs):
-        em.emit(f"{inner}{name} = {x}[{t}]")
-    targets = loop_targets.Targets(em, n_consts, n_carry, bufs, t)
+    if not iterate:
+        for name, x in zip(x_names, xs):
+            em.emit(f"{inner}{name} = {x}[{t}]")
+    targets = loop_targets.Targets(em, n_consts, n_carry, bufs, t, iterate)
     try:
         body_outs = em.jaxpr(body, closed.consts, [*consts, *carry, *x_names], inner, targets.plan)
     finally:
         targets.release()
-        em.close_loop(at, indent)
     for buf, y, v in zip(bufs, body_outs[n_carry:], targets.ys):
         if v in targets.rows and v in em.written:
             continue  # computed into its row
@@ -92,6 +96,16 @@ def _scan_codegen(
     em.assign(carry, body_outs[:n_carry], inner)
     targets.swap(inner)
     _block(em, inner, start)
+    if iterate:
+        names, seqs = [t, *x_names], [steps, *xs]
+        for v, (row, buf) in targets.rows.items():
+            if v in em.written:
+                names.append(row)
+                seqs.append(buf)
+        seqs[1:] = [f"{a}[::-1]" if p["reverse"] else a for a in seqs[1:]]
+        header = f"{', '.join(names)} in zip({', '.join(seqs)})" if len(names) > 1 else ""
+        em.lines.insert(at, f"{indent}for {header or f'{t} in {steps}'}:")
+    em.close_loop(at, indent)
     ys = list(bufs)
     if late:
         ys = _after_loop(em, orig, n_consts, n_carry, consts, late, late_ys, bufs, indent)
