@@ -44,6 +44,7 @@ class Targets:
                 row = em.fresh("r") if self.iterate else f"{buf}[{self.t}]"
                 self.rows[v] = (row, buf)
                 em.out_targets[v] = row
+                em.written.discard(v)  # a body emitted twice decides again
         carried = loop_buffers.carry_buffers(
             body, self.first, self.n_carry, steps, skip=list(self.rows)
         )
@@ -53,6 +54,7 @@ class Targets:
                 em.loop_allocs[-1].append(loop_buffers.allocation(name, v, em.bind))
             self.pairs[v] = pair
             em.out_targets[v] = pair[0]
+            em.written.discard(v)
 
     def release(self) -> None:
         for v in [*self.rows, *self.pairs]:
