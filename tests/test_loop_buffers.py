@@ -275,3 +275,14 @@ def test_a_carry_read_by_an_effect_stays() -> None:
     out = trellax.jit(f)(tnp.ones(4))
     np.testing.assert_array_equal(np.asarray(out), [8.0] * 4)
     assert seen == [0, 1, 2]
+
+
+def test_one_body_in_two_loops() -> None:
+    def body(h: Any, _: Any) -> tuple[Any, Any]:
+        h = tnp.tanh(h * 0.5 + 1.0)
+        return h, h
+
+    def f(x: Any) -> Any:
+        return lax.scan(body, x, None, length=3), lax.scan(body, x * 2, None, length=4)
+
+    check(f, tnp.asarray(SPECIAL))
