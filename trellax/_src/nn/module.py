@@ -17,20 +17,59 @@ first use) and is the parent of modules created while it runs.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import inspect
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import trellax.numpy as jnp
-from trellax._src.api.api import ShapeDtypeStruct, eval_shape
 from trellax._src.nn import errors
 from trellax._src.nn import partitioning as meta
+from trellax._src.nn.intercept import (
+    InterceptorContext,
+    _capturer,
+    _interceptors,
+    _run_interceptors,
+    intercept_methods,
+)
+from trellax._src.nn.module_util import (
+    _UNSPECIFIED,
+    FLAX_HOOKS,
+    SetupState,
+    Variable,
+    _add,
+    _boxes,
+    _check_param_shape,
+    _freeze_attr,
+    _get_local_method_names,
+    _get_suffix_value_pairs,
+    _returns,
+    _takes_module,
+    _zeros_like,
+    merge_param,
+)
 from trellax._src.nn.scope import DenyList, Scope, _Pred, _predicate, _Root, filter_key
 from trellax._src.tree import tree_util
+
+__all__ = [
+    "FLAX_HOOKS",
+    "InterceptorContext",
+    "Module",
+    "SetupState",
+    "Variable",
+    "_boxes",
+    "_freeze_attr",
+    "_get_local_method_names",
+    "_get_suffix_value_pairs",
+    "compact",
+    "compact_name_scope",
+    "intercept_methods",
+    "merge_param",
+    "nowrap",
+    "share_scope",
+]
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -44,21 +83,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 M = TypeVar("M", bound="Module")
 
 
-class _Unspecified:
-    def __repr__(self) -> str:
-        return "_UNSPECIFIED"
-
-    def __copy__(self) -> _Unspecified:
-        return self
-
-    def __deepcopy__(self, memo: Any) -> _Unspecified:
-        return self
-
-    def __reduce__(self) -> str:
-        return "_UNSPECIFIED"
-
-
-_UNSPECIFIED: Any = _Unspecified()
 _LOCAL = threading.local()
 _INIT_MUTABLE = DenyList("intermediates")
 # filled by ``trellax._src.nn.summary`` (which builds on this module): tabulate, module_paths
@@ -709,163 +733,11 @@ class Module:
         return self.init(rngs, *args, method=method, mutable=mutable, **kwargs)
 
 
-class Variable:
-    """A handle on one variable; ``.value`` reads and (for a mutable collection) writes it."""
-
-    def __init__(self, scope: Scope, collection: str, name: str, unbox: bool = True) -> None:
-        self.scope = scope
-        self.collection = collection
-        self.name = name
-        self.unbox = unbox
-
-    @property
-    def value(self) -> Any:
-        v = self.scope.get_variable(self.collection, self.name)
-        return meta.unbox(v) if self.unbox else v
-
-    @value.setter
-    def value(self, v: Any) -> None:
-        if self.unbox and self.scope.has_variable(self.collection, self.name):
-            old = self.scope.get_variable(self.collection, self.name)
-            if any(meta.is_axis_metadata(x) for x in _boxes(old)):
-                v = meta.replace_boxed(old, v)
-        self.scope.put_variable(self.collection, self.name, v)
-
-    def is_mutable(self) -> bool:
-        return self.scope.root.is_mutable(self.collection)
-
-    def __repr__(self) -> str:
-        return f"Variable({self.collection}/{self.name} in {self.scope.path_text})"
-
-
-_SHAPE_CACHE: dict[Any, Any] = {}
-
-
-def _check_param_shape(
-    name: str,
-    path: str,
-    value: Any,
-    init_fn: Callable[..., Any],
-    init_args: tuple[Any, ...],
-    init_kwargs: dict[str, Any],
-) -> None:
-    """Raises ScopeParamShapeError when ``value``'s shapes differ from the initializer's."""
-
-    try:
-        cache_key: Any = (init_fn, init_args, tuple(sorted(init_kwargs.items())))
-        hash(cache_key)
-    except TypeError:
-        cache_key = None
-    expected = _SHAPE_CACHE.get(cache_key) if cache_key is not None else None
-    if expected is None:
-        import numpy as np
-
-        abstract_key = ShapeDtypeStruct((2,), np.dtype(np.uint32))
-        out = eval_shape(lambda k: init_fn(k, *init_args, **init_kwargs), abstract_key)
-        expected = [tuple(leaf.shape) for leaf in tree_util.tree_leaves(out)]
-        if cache_key is not None:
-            if len(_SHAPE_CACHE) >= 4096:  # initializers made per call would grow it forever
-                _SHAPE_CACHE.clear()
-            _SHAPE_CACHE[cache_key] = expected
-    got = [tuple(getattr(leaf, "shape", ())) for leaf in tree_util.tree_leaves(value)]
-    # a boxed initializer's abstract output has the same leaves as the stored box
-    if got != expected:
-        raise errors.ScopeParamShapeError(name, path, _one(got), _one(expected))
-
-
-def _capturer(capture: Any) -> Callable[..., Any]:
-    """The interceptor of ``capture_intermediates``: sows the return value of every method
-    call that ``capture(module, method_name)`` selects (``True``: ``__call__``)."""
-    select = (lambda m, name: name == "__call__") if capture is True else capture
-
-    def interceptor(f: Callable[..., Any], args: Any, kwargs: Any, context: Any) -> Any:
-        y = f(*args, **kwargs)
-        module = context.module
-        if module.scope is not None and select(module, context.method_name):
-            module.sow("intermediates", context.method_name, y)
-        return y
-
-    return interceptor
-
-
-def _takes_module(fn: Callable[..., Any]) -> bool:
-    """Whether ``fn`` can take the module as its first positional argument."""
-    try:
-        params = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):
-        return True
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return bool(params) and (
-        params[0].kind in kinds or params[0].kind is inspect.Parameter.VAR_POSITIONAL
-    )
-
-
-def _one(shapes: list[Any]) -> Any:
-    return shapes[0] if len(shapes) == 1 else shapes
-
-
 def _module_checks(module: Any) -> None:
     if not isinstance(module, Module):
         raise errors.InvalidInstanceModuleError()
     if "_state" not in module.__dict__:
         raise errors.IncorrectPostInitOverrideError()
-
-
-def _zeros_like(x: Any) -> Any:
-    return x * 0
-
-
-def _add(a: Any, b: Any) -> Any:
-    return a + b
-
-
-def _returns(value: Any) -> Callable[[], Any]:
-    return lambda: value
-
-
-# -- method interceptors -----------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class InterceptorContext:
-    """What an interceptor sees: the module, the method's name and the bound method."""
-
-    module: Module
-    method_name: str
-    orig_method: Callable[..., Any]
-
-
-def _interceptors() -> list[Callable[..., Any]]:
-    s: list[Callable[..., Any]] | None = getattr(_LOCAL, "interceptors", None)
-    if s is None:
-        s = _LOCAL.interceptors = []
-    return s
-
-
-def _run_interceptors(
-    fn: Callable[..., Any], module: Module, args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> Any:
-    fun: Callable[..., Any] = functools.partial(fn, module)
-    context = InterceptorContext(module, getattr(fn, "__name__", "__call__"), fun)
-
-    def wrap(interceptor: Callable[..., Any], inner: Callable[..., Any]) -> Callable[..., Any]:
-        return lambda *a, **k: interceptor(inner, a, k, context)
-
-    for interceptor in reversed(_interceptors()):  # the first registered runs outermost
-        fun = wrap(interceptor, fun)
-    return fun(*args, **kwargs)
-
-
-@contextlib.contextmanager
-def intercept_methods(interceptor: Callable[..., Any]) -> Iterator[None]:
-    """Inside the ``with`` block, every call of a module method goes through
-    ``interceptor(next_fun, args, kwargs, context)`` (the last one registered runs first)."""
-    stack = _interceptors()
-    stack.append(interceptor)
-    try:
-        yield
-    finally:
-        stack.pop()
 
 
 def share_scope(module: Module, other: Module, /) -> None:
@@ -912,22 +784,6 @@ def compact_name_scope(fun: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _boxes(tree: Any) -> list[Any]:
-    return tree_util.tree_leaves(tree, is_leaf=meta.is_axis_metadata)
-
-
-def merge_param(name: str, a: Any, b: Any) -> Any:
-    """The one of ``a`` (constructor attribute) and ``b`` (call argument) that is not None."""
-    if a is None and b is None:
-        raise ValueError(f'Parameter "{name}" must be passed to the constructor or at call time.')
-    if a is not None and b is not None:
-        raise ValueError(
-            f'Parameter "{name}" was passed to the constructor and at call time. '
-            "Should be passed just once."
-        )
-    return a if b is None else b
-
-
 class Sequential(Module):
     """Calls its layers in turn; a tuple output is splatted, a dict output passed as keywords."""
 
@@ -945,6 +801,17 @@ class Sequential(Module):
             else:
                 out = layer(out)
         return out
+
+
+class CompactNameScope(Module):
+    """The submodule behind a :func:`compact_name_scope` method."""
+
+    fn: Callable[..., Any]
+    module_fn: Callable[[], Module]
+
+    @compact
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(self.module_fn(), *args, **kwargs)
 
 
 def _indent(text: str, n: int) -> str:
@@ -971,14 +838,3 @@ def _module_repr(module: Module, n: int = 4) -> str:
         rep += "# children\n"
         rep += "".join(f"{k} = {_module_repr(c, n)}\n" for k, c in children.items())
     return f"{type(module).__name__}(\n{_indent(rep, n)})" if rep else f"{type(module).__name__}()"
-
-
-class CompactNameScope(Module):
-    """The submodule behind a :func:`compact_name_scope` method."""
-
-    fn: Callable[..., Any]
-    module_fn: Callable[[], Module]
-
-    @compact
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.fn(self.module_fn(), *args, **kwargs)
