@@ -22,6 +22,8 @@ import os
 from collections.abc import Iterator
 from typing import Any, Generic, NoReturn, TypeVar
 
+from trellax._src.nn.module_util import FLAX_HOOKS
+
 _T = TypeVar("_T")
 
 
@@ -159,6 +161,7 @@ flax_return_frozendict = bool_flag(
     default=False,
     help="Return FrozenDicts (instead of dicts) from init and apply.",
 )
+FLAX_HOOKS["return_frozendict"] = lambda: config.flax_return_frozendict  # read by init/apply
 flax_fix_rng = bool_flag(
     "flax_fix_rng_separator",
     default=False,

@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 from trellax._src.flax.state_dict import current_path, from_state_dict, to_state_dict
 from trellax._src.flax.state_dict import register_serialization_state as _register_state
+from trellax._src.nn.module_util import FLAX_HOOKS
 from trellax.tree_util import DictKey, register_pytree_with_keys_class, tree_map
 
 K = TypeVar("K")
@@ -250,3 +251,4 @@ def _restore_frozen_dict(xs: FrozenDict[Any, Any], state: Any) -> FrozenDict[Any
 
 
 _register_state(FrozenDict, _frozen_dict_state_dict, _restore_frozen_dict)
+FLAX_HOOKS["FrozenDict"] = FrozenDict  # what attributes assigned in a module's setup freeze to

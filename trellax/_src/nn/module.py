@@ -22,7 +22,7 @@ import functools
 import inspect
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import trellax.numpy as jnp
 from trellax._src.nn import errors
@@ -137,7 +137,7 @@ class _State:
 
     def __init__(self) -> None:
         self.scope: Scope | None = None
-        self.setup_called = False
+        self.setup_called = SetupState.NEW
         self.in_setup = False
         self.in_compact = False
         self.autoname: dict[str, int] = {}
@@ -182,6 +182,16 @@ def _wrap_method(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapped
 
 
+def _parent_and_name_last(cls: type) -> None:
+    """Moves the keyword-only fields ``parent`` and ``name`` after the class's own fields in
+    its dataclass field table, as Flax orders them (``dataclasses.fields`` then lists a
+    subclass's fields first; the generated ``__init__`` is unchanged, both being keyword-only).
+    """
+    table: dict[str, dataclasses.Field[Any]] = cls.__dict__["__dataclass_fields__"]
+    for key in ("parent", "name"):
+        table[key] = table.pop(key)
+
+
 @dataclass_transform(field_specifiers=(dataclasses.field,))
 @dataclasses.dataclass(repr=False, eq=True, unsafe_hash=True)
 class Module:
@@ -197,25 +207,33 @@ class Module:
 
     parent: Any = dataclasses.field(default=_UNSPECIFIED, kw_only=True, repr=False, compare=False)
     name: str | None = dataclasses.field(default=None, kw_only=True)
+    if TYPE_CHECKING:  # the names of the methods marked with :func:`compact_name_scope`, set
+        # per subclass (not annotated at run time: Flax's dataclass fields are parent, name only)
+        _compact_name_scope_methods: ClassVar[tuple[str, ...]]
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    _compact_name_scope_methods = ()
+
+    def __init_subclass__(cls, kw_only: bool = False, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        fields = inspect.get_annotations(cls)
-        own = {
-            k: v
-            for k, v in cls.__dict__.items()
-            if inspect.isfunction(v) and k not in fields  # a field's default is no method
-        }
-        for k, v in own.items():
+        fields = inspect.get_annotations(cls)  # a field's default is no method
+        for k in _get_local_method_names(cls, exclude=fields):
+            v = cls.__dict__[k]
             if (
-                k in _NOT_WRAPPED
+                not inspect.isfunction(v)
+                or k in _NOT_WRAPPED
                 or (k.startswith("_") and k != "__call__")
                 or getattr(v, "nowrap", False)
                 or getattr(v, "__wrapped_method__", False)
             ):
                 continue
             setattr(cls, k, _wrap_method(v))
-        dataclasses.dataclass(cls, repr=False, eq=True, unsafe_hash=True)
+        # a class that defines __hash__ keeps it (as a dataclass with eq and its own hash)
+        own_hash = "__hash__" in cls.__dict__
+        dataclasses.dataclass(cls, repr=False, eq=True, unsafe_hash=not own_hash, kw_only=kw_only)
+        _parent_and_name_last(cls)
+        cls._compact_name_scope_methods = tuple(
+            k for k in dir(cls) if getattr(getattr(cls, k, None), "compact_name_scope", False)
+        )
 
     # -- construction and naming ------------------------------------------------------------------
 
@@ -267,23 +285,17 @@ class Module:
         if st is None or st.scope is None:  # the dataclass __init__, or a module not yet bound
             object.__setattr__(self, name, value)
         elif st.in_setup:
-            value = self._adopt_outside(value)
+            value = _freeze_attr(self._adopt_outside(value))
             self._name_setup_children(value, name)
             object.__setattr__(self, name, value)
         else:
             raise errors.SetAttributeFrozenModuleError(type(self).__name__, name, value)
 
     def _name_setup_children(self, value: Any, prefix: str) -> None:
-        if isinstance(value, Module):
-            if value.parent is self and value._state.scope is None:
-                object.__setattr__(value, "name", prefix)
-                value._register(self)
-        elif isinstance(value, list | tuple):
-            for i, v in enumerate(value):
-                self._name_setup_children(v, f"{prefix}_{i}")
-        elif isinstance(value, Mapping):
-            for k, v in value.items():
-                self._name_setup_children(v, f"{prefix}_{k}")
+        for suffix, v in _get_suffix_value_pairs(value):
+            if isinstance(v, Module) and v.parent is self and v._state.scope is None:
+                object.__setattr__(v, "name", prefix + suffix)
+                v._register(self)
 
     def _adopt_outside(self, value: Any) -> Any:
         """``value`` with the modules made outside any module (no parent) replaced by unnamed
@@ -331,9 +343,9 @@ class Module:
 
     def _try_setup(self) -> None:
         st = self._state
-        if st.setup_called or st.scope is None:
+        if st.setup_called != SetupState.NEW or st.scope is None:
             return
-        st.setup_called = True
+        st.setup_called = SetupState.DONE
         self._adopt_fields()
         st.in_setup = True
         stack = _stack()
@@ -345,8 +357,7 @@ class Module:
                 self.setup()
             scopes = {
                 k: CompactNameScope(getattr(type(self), k).inner_fun, _returns(self), name=k)
-                for k in dir(type(self))
-                if getattr(getattr(type(self), k, None), "compact_name_scope", False)
+                for k in type(self)._compact_name_scope_methods
             }
             object.__setattr__(self, "_compact_name_scope_modules", scopes)
         finally:
@@ -358,7 +369,7 @@ class Module:
         st: _State | None = self.__dict__.get("_state")
         if (
             st is not None
-            and not st.setup_called
+            and st.setup_called == SetupState.NEW
             and st.scope is not None
             and not name.startswith("__")
         ):
@@ -576,7 +587,10 @@ class Module:
                 out = method(bound, *args, **kwargs)
         else:
             out = method(bound, *args, **kwargs)
-        return out, root.mutable_variables()
+        updated = root.mutable_variables()
+        if "return_frozendict" in FLAX_HOOKS and FLAX_HOOKS["return_frozendict"]():
+            updated = FLAX_HOOKS["FrozenDict"](updated)  # Flax's flax_return_frozendict flag
+        return out, updated
 
     def init_with_output(
         self,

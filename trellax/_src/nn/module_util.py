@@ -104,7 +104,9 @@ def _get_suffix_value_pairs(tree: Any) -> list[tuple[str, Any]]:
 def _flatten_named(tree: Any, path: tuple[str, ...]) -> list[tuple[tuple[str, ...], Any]]:
     if isinstance(tree, Mapping):
         items = [(str(k), v) for k, v in tree.items()]
-    elif isinstance(tree, list | tuple) and not hasattr(tree, "_fields"):
+    elif isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a named tuple: by field
+        items = [(str(k), getattr(tree, k)) for k in tree._fields]
+    elif isinstance(tree, list | tuple):
         items = [(str(i), v) for i, v in enumerate(tree)]
     else:
         return [(path, tree)]
