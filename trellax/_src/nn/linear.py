@@ -119,6 +119,10 @@ class DenseGeneral(Module):
     kernel_init: Any = default_kernel_init
     bias_init: Any = initializers.zeros
     precision: Any = None
+    # Flax's hooks, as Dense's
+    promote_dtype: Any = promote_dtype
+    dot_general: Any = None
+    dot_general_cls: Any = None
 
     @compact
     def __call__(self, inputs: Any) -> Any:
@@ -141,10 +145,14 @@ class DenseGeneral(Module):
         if self.use_bias:
             bias_init = _FlatInit(self.bias_init, n_batch, n_batch, n_features, flat_bias=True)
             bias = self.param("bias", bias_init, batch_shape + features, self.param_dtype)
-        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         batch_ind = tuple(range(n_batch))
         contract_ind = tuple(range(n_batch, n_axis + n_batch))
-        out = lax.dot_general(
+        if self.dot_general_cls is not None:
+            dot_general = self.dot_general_cls()
+        else:
+            dot_general = self.dot_general if self.dot_general is not None else lax.dot_general
+        out = dot_general(
             inputs,
             kernel,
             ((axis, contract_ind), (batch_dims, batch_ind)),
