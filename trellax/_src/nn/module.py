@@ -125,6 +125,7 @@ def _fields(m: Any) -> tuple[dataclasses.Field[Any], ...]:
 
 class _State:
     __slots__ = (
+        "adopting",
         "autoname",
         "children",
         "in_compact",
@@ -138,6 +139,7 @@ class _State:
     def __init__(self) -> None:
         self.scope: Scope | None = None
         self.setup_called = SetupState.NEW
+        self.adopting = False  # cloning the modules of its fields as its children
         self.in_setup = False
         self.in_compact = False
         self.autoname: dict[str, int] = {}
@@ -245,11 +247,9 @@ class Module:
             stack = _stack()
             parent = stack[-1] if stack else None
             object.__setattr__(self, "parent", parent)
-            if (
-                parent is not None
-                and parent._state.scope is not None
-                and not (parent._state.in_setup or parent._state.in_compact)
-            ):
+        if isinstance(parent, Module) and parent.__dict__.get("_state") is not None:
+            pst = parent._state
+            if pst.scope is not None and not (pst.in_setup or pst.in_compact or pst.adopting):
                 raise errors.AssignSubModuleError(type(self).__name__)
         if isinstance(parent, Scope):
             st.scope = parent
@@ -275,7 +275,7 @@ class Module:
             object.__setattr__(self, "name", name)
         elif name in pst.reserved:
             raise errors.NameInUseError("submodule", name, type(parent).__name__)
-        pst.reserved.add(name)
+        pst.reserved.update((name, _reservation(name, None)))
         pst.children[name] = self
         self._state.scope = pst.scope.push(name)
         self._adopt_fields()  # bound now: adopt the field modules at once, as Flax
@@ -315,19 +315,29 @@ class Module:
         return value
 
     def _adopt_fields(self) -> None:
-        for f in _fields(self):
-            if f.name not in ("parent", "name") and f.name in self.__dict__:
-                old = getattr(self, f.name)
-                new = self._adopt(old, f.name)
-                if new is not old:
-                    object.__setattr__(self, f.name, new)
+        st = self._state
+        st.adopting = True
+        try:
+            for f in _fields(self):
+                if f.name not in ("parent", "name") and f.name in self.__dict__:
+                    old = getattr(self, f.name)
+                    new = self._adopt(old, f.name)
+                    if new is not old:
+                        object.__setattr__(self, f.name, new)
+        finally:
+            st.adopting = False
 
     def _adopt(self, value: Any, prefix: str) -> Any:
         """Clones the unbound modules found in a field value that have no parent or no name
         (made in a parent's ``setup`` and handed over) as children of self, as Flax adopts."""
         if isinstance(value, Module):
             if value._state.scope is None and (value.parent is None or value.name is None):
-                keep = getattr(type(self), "preserve_adopted_names", False) is True
+                keep = getattr(type(self), "preserve_adopted_names", None)
+                if keep is None:  # the class's setting, else Flax's flag
+                    keep = "preserve_adopted_names" in FLAX_HOOKS and FLAX_HOOKS[
+                        "preserve_adopted_names"
+                    ]()
+                keep = keep is True
                 name = value.name if keep and value.parent is None and value.name else prefix
                 return value.clone(parent=self, name=name)
             return value
@@ -400,11 +410,26 @@ class Module:
     def setup(self) -> None:
         """Defines submodules and variables as attributes; runs lazily on a bound module."""
 
-    def clone(self: M, **overrides: Any) -> M:
-        """A copy with some fields replaced; ``parent`` defaults to unbound (``None``)."""
+    def clone(
+        self: M,
+        *,
+        parent: Any = None,
+        _deep_clone: bool | dict[int, Module] = False,
+        _reset_names: bool = False,
+        **overrides: Any,
+    ) -> M:
+        """A copy with some fields replaced; ``parent`` defaults to unbound (``None``).
+
+        ``_deep_clone`` (Flax's) also clones the modules held in fields, recursively, each
+        shared module once; ``_reset_names`` then clears their names too."""
         values = {f.name: getattr(self, f.name) for f in _fields(self) if f.init}
-        values["parent"] = None
+        values["parent"] = parent
         values.update(overrides)
+        if _deep_clone is not False:
+            cache: dict[int, Module] = {} if _deep_clone is True else _deep_clone
+            for f in _fields(self):
+                if f.init and f.name not in ("parent", "name") and f.name not in overrides:
+                    values[f.name] = _deep_clone_modules(values[f.name], cache, _reset_names)
         return type(self)(**values)
 
     # -- the bound module's API -------------------------------------------------------------------
@@ -433,12 +458,16 @@ class Module:
         s = self._bound_scope("access variables")
         return {col: dict(s.collection_view(col)) for col in s.root.variables}
 
-    def _reserve(self, kind: str, name: str) -> None:
+    def _reserve(self, kind: str, name: str, col: str) -> None:
+        """Reserves ``name`` for a variable of collection ``col``: it may be reused by variables
+        of other collections (Flax's relaxed naming), not by a submodule or in ``col``."""
         st = self._state
         if st.in_compact or st.in_setup:
-            if name in st.reserved:
+            if name in st.reserved and (
+                _reservation(name, None) in st.reserved or _reservation(name, col) in st.reserved
+            ):
                 raise errors.NameInUseError(kind, name, type(self).__name__)
-            st.reserved.add(name)
+            st.reserved.update((name, _reservation(name, col)))
 
     def is_initializing(self) -> bool:
         """True inside ``init``/``init_with_output``, False inside ``apply``."""
@@ -477,7 +506,7 @@ class Module:
             raise ValueError(
                 "Parameters must be initialized in `setup()` or in a method wrapped in `@compact`"
             )
-        self._reserve("param", name)
+        self._reserve("param", name, "params")
         if s.has_variable("params", name):
             value = s.get_variable("params", name)
             _check_param_shape(name, s.path_text, value, init_fn, init_args, init_kwargs)
@@ -506,7 +535,7 @@ class Module:
             raise ValueError(
                 "Variables must be initialized in `setup()` or in a method wrapped in `@compact`"
             )
-        self._reserve("variable", name)
+        self._reserve("variable", name, col)
         if not s.has_variable(col, name):
             if not s.root.is_mutable(col) or init_fn is None:
                 if s.is_collection_empty(col):
@@ -558,7 +587,7 @@ class Module:
                 ("with_intermediates", filter_key(mutable)),
             )
         root = _Root(variables, rngs, mutable, initializing)
-        bound = self.clone(parent=Scope(root, ()))
+        bound = self.clone(parent=Scope(root, ()), _deep_clone=True)
         if method is None:
             method = next(
                 (c.__dict__["__call__"] for c in type(self).__mro__ if "__call__" in c.__dict__),
@@ -682,14 +711,15 @@ class Module:
         _module_checks(self)
         if rngs is not None and not isinstance(rngs, Mapping):
             rngs = {"params": rngs}
-        return self.clone(parent=Scope(_Root(variables, rngs or {}, mutable, False), ()))
+        scope = Scope(_Root(variables, rngs or {}, mutable, False), ())
+        return self.clone(parent=scope, _deep_clone=True)
 
     def unbind(self: M) -> tuple[M, dict[str, Any]]:
         """An unbound copy of this bound module and its variables."""
         if self._state.scope is None:
             raise errors.CallUnbindOnUnboundModuleError()
         self._try_setup()
-        return self.clone(parent=None), self.variables
+        return self.clone(_deep_clone=True, _reset_names=True, name=None), self.variables
 
     def copy(self: M, *, parent: Any = _UNSPECIFIED, name: str | None = None, **updates: Any) -> M:
         """A copy with ``updates`` applied, named anew (``name``) and, unless ``parent`` is
@@ -706,7 +736,7 @@ class Module:
         with respect to this intermediate value."""
         s = self._bound_scope()
         if s.root.is_mutable(collection) and not s.has_variable(collection, name):
-            self._reserve("perturbation", name)
+            self._reserve("perturbation", name, collection)
             s.put_variable(collection, name, tree_util.tree_map(_zeros_like, value))
         if collection in s.root.variables:
             if not s.has_variable(collection, name):
@@ -852,3 +882,26 @@ def _module_repr(module: Module, n: int = 4) -> str:
         rep += "# children\n"
         rep += "".join(f"{k} = {_module_repr(c, n)}\n" for k, c in children.items())
     return f"{type(module).__name__}(\n{_indent(rep, n)})" if rep else f"{type(module).__name__}()"
+
+
+def _reservation(name: str, col: str | None) -> str:
+    """The entry of ``_State.reserved`` marking ``name`` as taken by a submodule (``col`` None)
+    or by a variable of collection ``col`` (beside the bare name, which every use adds)."""
+    return f"{name}\x00{col or ''}"
+
+
+def _deep_clone_modules(value: Any, cache: dict[int, Module], reset_names: bool) -> Any:
+    """``value`` with every module in it (also inside lists, tuples and dicts) cloned unbound,
+    deeply; a module met twice is cloned once."""
+    if isinstance(value, Module):
+        key = id(value)
+        if key not in cache:
+            extra = {"name": None} if reset_names else {}
+            cache[key] = value.clone(_deep_clone=cache, _reset_names=reset_names, **extra)
+        return cache[key]
+    if isinstance(value, list | tuple) and not hasattr(value, "_fields"):
+        items = [_deep_clone_modules(v, cache, reset_names) for v in value]
+        return type(value)(items) if isinstance(value, list) else tuple(items)
+    if isinstance(value, dict):
+        return {k: _deep_clone_modules(v, cache, reset_names) for k, v in value.items()}
+    return value
