@@ -33,7 +33,7 @@ def canonicalize_padding(padding: PaddingLike, rank: int) -> Any:
         not isinstance(p, int) and not (isinstance(p, Sequence) and len(p) == 2) for p in padding
     ):
         raise error
-    pads = [(p, p) if isinstance(p, int) else tuple(p) for p in padding]
+    pads: list[tuple[Any, ...]] = [(p, p) if isinstance(p, int) else tuple(p) for p in padding]
     if len(pads) == 1 and rank > 1:
         pads = pads * rank
     if len(pads) != rank:

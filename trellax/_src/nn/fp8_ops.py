@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 import trellax.numpy as jnp
-from trellax import lax
+from trellax import dtypes, lax
 from trellax._src.custom.derivatives import custom_jvp, custom_vjp
 from trellax._src.nn import initializers
 from trellax._src.nn._random import random as _random
@@ -45,7 +45,12 @@ CAN_USE_EARRAY = False
 
 _FP8_TYPES = tuple(
     np.dtype(t)
-    for t in (jnp.float8_e4m3fn, jnp.float8_e5m2, jnp.float8_e4m3fnuz, jnp.float8_e5m2fnuz)
+    for t in (
+        dtypes.float8_e4m3fn,
+        dtypes.float8_e5m2,
+        dtypes.float8_e4m3fnuz,
+        dtypes.float8_e5m2fnuz,
+    )
 )
 _NOT_PROVIDED = ("fp32_max_grad", "fm32", "fp8_meta_dtype", "fp8_meta_dtype_wrapper")
 
@@ -222,7 +227,8 @@ out_qdq.defvjp(_out_qdq_fwd, _out_qdq_bwd)
 def _in_q(
     compute_dtype: Any, q_dtype: Any, inp: Any, scale: Any, amax_history: Any
 ) -> tuple[Any, Any]:
-    return _in_q_fwd(compute_dtype, q_dtype, inp, scale, amax_history)[0]
+    out: tuple[Any, Any] = _in_q_fwd(compute_dtype, q_dtype, inp, scale, amax_history)[0]
+    return out
 
 
 def _in_q_fwd(
@@ -291,8 +297,8 @@ def _quantized_dot_bwd(
     dimension_numbers: Any, preferred_element_type: Any, res: Any, g: Any
 ) -> tuple[Any, ...]:
     _, q_lhs, lhs_scale, _, q_rhs, rhs_scale, g_scale, g_history = res
-    new_g_scale, new_g_history = update_fp8_meta(g, jnp.float8_e5m2, g_scale, g_history)
-    q_g = quantize(g, jnp.float8_e5m2, new_g_scale, preferred_element_type)
+    new_g_scale, new_g_history = update_fp8_meta(g, dtypes.float8_e5m2, g_scale, g_history)
+    q_g = quantize(g, dtypes.float8_e5m2, new_g_scale, preferred_element_type)
     options = dict(
         dimension_numbers=dimension_numbers,
         precision=lax.Precision.HIGHEST,
@@ -335,7 +341,7 @@ def fp8_scaled_dot_general(
             'provided "precision" argument.',
             stacklevel=2,
         )
-    e4m3 = jnp.float8_e4m3fn
+    e4m3 = dtypes.float8_e4m3fn
     q_lhs, new_lhs_scale = in_q(quantize_compute_type, e4m3, lhs, lhs_scale, lhs_amax_history)
     q_rhs, new_rhs_scale = in_q(quantize_compute_type, e4m3, rhs, rhs_scale, rhs_amax_history)
     y = quantized_dot(
@@ -405,8 +411,8 @@ class Fp8DotGeneralBase(Module):
     ``_overwrite_with_gradient``."""
 
     amax_history_length: int = 1024
-    e4m3_dtype: Any = jnp.float8_e4m3fn
-    e5m2_dtype: Any = jnp.float8_e5m2
+    e4m3_dtype: Any = dtypes.float8_e4m3fn
+    e5m2_dtype: Any = dtypes.float8_e5m2
 
     def setup(self) -> None:
         key = _random().PRNGKey(0)
@@ -489,8 +495,8 @@ class Fp8DirectDotGeneralOp(Fp8DotGeneralBase):
 class NANOOFp8DotGeneralOp(Fp8DotGeneralOp):
     """:class:`Fp8DotGeneralOp` with the ``fnuz`` float8 types (``e4m3fnuz``, ``e5m2fnuz``)."""
 
-    e4m3_dtype: Any = jnp.float8_e4m3fnuz
-    e5m2_dtype: Any = jnp.float8_e5m2fnuz
+    e4m3_dtype: Any = dtypes.float8_e4m3fnuz
+    e5m2_dtype: Any = dtypes.float8_e5m2fnuz
 
 
 class Fp8Einsum(Fp8DotGeneralBase):

@@ -334,9 +334,10 @@ class Module:
             if value._state.scope is None and (value.parent is None or value.name is None):
                 keep = getattr(type(self), "preserve_adopted_names", None)
                 if keep is None:  # the class's setting, else Flax's flag
-                    keep = "preserve_adopted_names" in FLAX_HOOKS and FLAX_HOOKS[
-                        "preserve_adopted_names"
-                    ]()
+                    keep = (
+                        "preserve_adopted_names" in FLAX_HOOKS
+                        and FLAX_HOOKS["preserve_adopted_names"]()
+                    )
                 keep = keep is True
                 name = value.name if keep and value.parent is None and value.name else prefix
                 return value.clone(parent=self, name=name)
