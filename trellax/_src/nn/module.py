@@ -47,6 +47,7 @@ from trellax._src.nn.module_util import (
     _get_suffix_value_pairs,
     _returns,
     _takes_module,
+    _unbound_only_hash,
     _zeros_like,
     merge_param,
 )
@@ -233,6 +234,7 @@ class Module:
         own_hash = "__hash__" in cls.__dict__
         dataclasses.dataclass(cls, repr=False, eq=True, unsafe_hash=not own_hash, kw_only=kw_only)
         _parent_and_name_last(cls)
+        cls.__hash__ = _unbound_only_hash(cls.__hash__)  # type: ignore[method-assign]
         cls._compact_name_scope_methods = tuple(
             k for k in dir(cls) if getattr(getattr(cls, k, None), "compact_name_scope", False)
         )
@@ -332,6 +334,11 @@ class Module:
         (made in a parent's ``setup`` and handed over) as children of self, as Flax adopts."""
         if isinstance(value, Module):
             if value._state.scope is None and (value.parent is None or value.name is None):
+                scope = self._state.scope
+                assert scope is not None
+                seen = scope.root.adopted.get(id(value))
+                if seen is not None and seen[0] is value:
+                    return seen[1]
                 keep = getattr(type(self), "preserve_adopted_names", None)
                 if keep is None:  # the class's setting, else Flax's flag
                     keep = (
@@ -340,15 +347,18 @@ class Module:
                     )
                 keep = keep is True
                 name = value.name if keep and value.parent is None and value.name else prefix
-                return value.clone(parent=self, name=name)
+                adopted = value.clone(parent=self, name=name)
+                scope.root.adopted[id(value)] = (value, adopted)
+                return adopted
             return value
         if isinstance(value, list | tuple):
             items = [self._adopt(v, f"{prefix}_{i}") for i, v in enumerate(value)]
             if all(a is b for a, b in zip(items, value)):
                 return value
             return type(value)(items) if isinstance(value, list) else tuple(items)
-        if isinstance(value, dict):
-            new = {k: self._adopt(v, f"{prefix}_{k}") for k, v in value.items()}
+        if isinstance(value, dict):  # adopted in key order (a shared module: its first key)
+            done = {k: self._adopt(value[k], f"{prefix}_{k}") for k in _sorted_keys(value)}
+            new = {k: done[k] for k in value}
             return value if all(new[k] is value[k] for k in value) else new
         return value
 
@@ -906,3 +916,9 @@ def _deep_clone_modules(value: Any, cache: dict[int, Module], reset_names: bool)
     if isinstance(value, dict):
         return {k: _deep_clone_modules(v, cache, reset_names) for k, v in value.items()}
     return value
+
+
+def _sorted_keys(d: dict[Any, Any]) -> list[Any]:
+    """The keys of ``d`` sorted as Flax names submodules (by their text)."""
+    return sorted(d, key=str)
+

@@ -10,6 +10,7 @@ Flax's ``flax.linen.module`` has helpers of the same names (``_freeze_attr``,
 from __future__ import annotations
 
 import enum
+import functools
 import inspect
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -219,3 +220,20 @@ class Variable:
 
     def __repr__(self) -> str:
         return f"Variable({self.collection}/{self.name} in {self.scope.path_text})"
+
+
+def _unbound_only_hash(hash_fn: Callable[[Any], int]) -> Callable[[Any], int]:
+    """``hash_fn`` for unbound modules; a module bound to variables refuses to be hashed (its
+    value depends on the variables it sees), as in Flax."""
+    if getattr(hash_fn, "_unbound_only", False):
+        return hash_fn
+
+    @functools.wraps(hash_fn)
+    def hash_unbound(self: Any) -> int:
+        st = self.__dict__.get("_state")
+        if st is not None and st.scope is not None:
+            raise TypeError("Can't call __hash__ on modules that hold variables.")
+        return hash_fn(self)
+
+    hash_unbound._unbound_only = True  # type: ignore[attr-defined]
+    return hash_unbound

@@ -101,6 +101,7 @@ def _lifted_scope(module: Module, refs: Sequence[Any]) -> Scope:
     if not paths:
         return own
     scope = Scope(own.root, own.path)
+    scope.debug_path = own.debug_path
     scope.lifted = tuple(paths)
     return scope
 
@@ -188,12 +189,17 @@ def _module_scope(module: Any) -> Scope:
     return s
 
 
+#: the names Flax's lifted scopes show in ``Scope.debug_path`` where trellax's differ
+_DEBUG_NAMES = {"checkpoint": "remat"}
+
+
 def _core_fn(
     module: Module,
     method: Callable[..., Any],
     cls: type[Module] | None,
     outer: Scope | None = None,
     refs: Sequence[Any] = (),
+    transform: str = "",
 ) -> Callable[..., Any]:
     """``(inner_scope, *args) -> method(clone bound to inner_scope, *args)``; the ``_Ref``
     placeholders in ``args`` become the modules/variables of ``refs`` re-bound inside."""
@@ -201,7 +207,12 @@ def _core_fn(
     name = getattr(method, "__name__", None)
     snap = _snapshot(module)
 
+    debug = outer.debug_path
+    if transform and debug:
+        debug = (*debug[:-1], f"{_DEBUG_NAMES.get(transform, transform)}({debug[-1]})")
+
     def core(inner: Scope, *args: Any, **kwargs: Any) -> Any:
+        inner.debug_path = debug
         cloned = _bound_clone(module, inner, outer, inner, cls)
         _export_state(snap, cloned)
         if refs:
@@ -256,7 +267,7 @@ def _lift(
                 refs: list[Any] = []
                 args, kwargs = _take_refs(args, refs), _take_refs(kwargs, refs)
                 scope = _lifted_scope(self, refs)
-                core = _core_fn(self, fn, cls, scope, refs)
+                core = _core_fn(self, fn, cls, scope, refs, name)
                 return make(core, **overrides)(scope, *scope_args(self), *args, **kwargs)
 
             wrapped.__wrapped_method__ = True  # type: ignore[attr-defined]
@@ -278,7 +289,7 @@ def _lift(
         refs: list[Any] = []
         args, kwargs = _take_refs(args, refs), _take_refs(kwargs, refs)
         scope = _lifted_scope(self, refs)
-        core = _core_fn(self, inner_fn, None, scope, refs)
+        core = _core_fn(self, inner_fn, None, scope, refs, name)
         return make(core)(scope, *scope_args(self), *args, **kwargs)
 
     wrapped_fn.__wrapped_method__ = True  # type: ignore[attr-defined]
