@@ -14,7 +14,7 @@ import trellax.nn as nn
 import trellax.numpy as tnp
 import trellax.random as random
 from trellax.flax import config
-from trellax.flax.core import FrozenDict
+from trellax.flax.core import FrozenDict, Scope
 from trellax.nn import module as nn_module
 
 KEY = random.PRNGKey(0)
@@ -388,3 +388,75 @@ def test_custom_vjp_none_cotangent_runs_upstream_rules() -> None:
     h.defvjp(lambda a: (h(a), None), lambda res, g: (None,))
     for grad in (trellax.grad(lambda x: h(f(x))), trellax.jit(trellax.grad(lambda x: h(f(x))))):
         np.testing.assert_array_equal(np.asarray(grad(tnp.ones(3))), [7.0, 7.0, 7.0])
+
+
+def test_a_module_in_several_fields_is_adopted_once() -> None:
+    class A(nn.Module):
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            counter = self.variable("counter", "i", tnp.zeros, ())
+            counter.value += 1
+            return nn.Dense(1)(x)
+
+    class B(nn.Module):
+        subs: Any
+
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            return self.subs["foo"](x) + self.subs["bar"](x) + self.subs["baz"](x)
+
+    a = A()
+    b = B({"foo": a, "bar": a, "baz": a})
+    x = tnp.ones((2, 2))
+    variables = b.init(KEY, x)
+    assert set(variables["params"]) == {"subs_bar"}  # the first key in order
+    _, counters = b.apply(variables, x, mutable="counter")
+    assert float(counters["counter"]["subs_bar"]["i"]) == 6.0
+
+    class C(nn.Module):
+        a: nn.Module
+        b: nn.Module
+
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            return self.b(x) + self.a(x)
+
+    class D(nn.Module):
+        a: nn.Module
+
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            return self.a(x)
+
+    shared = nn.Dense(2)
+    params = C(shared, D(shared)).init(KEY, x)["params"]
+    assert set(params) == {"a"}  # D's field is C's module a, not a copy under b
+
+
+def test_bound_modules_refuse_hashing() -> None:
+    assert hash(nn.Dense(3)) == hash(nn.Dense(3))
+    with pytest.raises(TypeError, match="hold variables"):
+        hash(nn.Dense(10, parent=Scope({})))
+
+
+def test_debug_path_names_the_lifted_transforms() -> None:
+    paths: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+
+    class C(nn.Module):
+        def setup(self) -> None:
+            paths.append((self.path, self.scope.debug_path))
+
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            return x
+
+    class B(nn.Module):
+        def setup(self) -> None:
+            self.c1 = nn.remat(nn.remat(C))()
+            self.c2 = C()
+
+        def __call__(self, x: Any) -> Any:
+            return self.c1(x) + self.c2(x)
+
+    B().init(KEY, tnp.ones((2,)))
+    assert paths == [(("c1",), ("remat(remat(c1))",)), (("c2",), ("c2",))]
