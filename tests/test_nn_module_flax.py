@@ -460,3 +460,29 @@ def test_debug_path_names_the_lifted_transforms() -> None:
 
     B().init(KEY, tnp.ones((2,)))
     assert paths == [(("c1",), ("remat(remat(c1))",)), (("c2",), ("c2",))]
+
+
+def test_lazy_init_computes_only_the_variables() -> None:
+    class Foo(nn.Module):
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            k = self.param("kernel", nn.initializers.lecun_normal(), (x.shape[-1], x.shape[-1]))
+            return x @ k
+
+    big = trellax.ShapeDtypeStruct((1024 * 1024 * 1024, 128), tnp.float32)  # 512 GiB
+    lazy = Foo().lazy_init(KEY, big)
+    eager = Foo().init(KEY, tnp.ones((2, 128)))
+    np.testing.assert_array_equal(
+        np.asarray(lazy["params"]["kernel"]), np.asarray(eager["params"]["kernel"])
+    )
+
+    class Bar(nn.Module):
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            return x * self.param("kernel", lambda _: x)
+
+    with pytest.raises(nn.errors.LazyInitError):
+        Bar().lazy_init(KEY, trellax.ShapeDtypeStruct((8, 4), tnp.float32))
+    # real arrays among the inputs are used as they are
+    v = Bar().lazy_init(KEY, tnp.ones((2,)))
+    np.testing.assert_array_equal(np.asarray(v["params"]["kernel"]), [1.0, 1.0])

@@ -24,8 +24,8 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-import trellax.numpy as jnp
 from trellax._src.nn import errors
+from trellax._src.nn import lazy as _lazy
 from trellax._src.nn import partitioning as meta
 from trellax._src.nn.intercept import (
     InterceptorContext,
@@ -234,7 +234,7 @@ class Module:
         own_hash = "__hash__" in cls.__dict__
         dataclasses.dataclass(cls, repr=False, eq=True, unsafe_hash=not own_hash, kw_only=kw_only)
         _parent_and_name_last(cls)
-        cls.__hash__ = _unbound_only_hash(cls.__hash__)  # type: ignore[method-assign]
+        cls.__hash__ = _unbound_only_hash(cls.__hash__)  # type: ignore[method-assign,assignment]
         cls._compact_name_scope_methods = tuple(
             k for k in dir(cls) if getattr(getattr(cls, k, None), "compact_name_scope", False)
         )
@@ -773,19 +773,16 @@ class Module:
     def lazy_init(
         self, rngs: Any, *args: Any, method: Any = None, mutable: Any = _INIT_MUTABLE, **kwargs: Any
     ) -> dict[str, Any]:
-        """``init`` where inputs may be given as shapes only (``ShapeDtypeStruct``): those run as
-        zeros of that shape and dtype. Flax computes only what the variables need and raises
-        ``LazyInitError`` if they depend on such an input's values; trellax computes eagerly,
-        so an initializer that reads input *values* sees zeros."""
+        """``init`` where inputs may be given as shapes only (``ShapeDtypeStruct``): only what
+        the variables need is computed (``LazyInitError`` if they need such an input's
+        values)."""
         _module_checks(self)
 
-        def concrete(x: Any) -> Any:
-            if type(x).__name__ == "ShapeDtypeStruct":
-                return jnp.zeros(x.shape, x.dtype)
-            return x
+        def init(r: Any, *a: Any, **k: Any) -> Any:
+            return self.init(r, *a, method=method, mutable=mutable, **k)
 
-        args, kwargs = tree_util.tree_map(concrete, (args, kwargs))
-        return self.init(rngs, *args, method=method, mutable=mutable, **kwargs)
+        variables: dict[str, Any] = _lazy.lazy_init(init, rngs, args, kwargs)
+        return variables
 
 
 def _module_checks(module: Any) -> None:
