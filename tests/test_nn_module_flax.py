@@ -13,7 +13,7 @@ import trellax
 import trellax.nn as nn
 import trellax.numpy as tnp
 import trellax.random as random
-from trellax.flax import config
+from trellax.flax import config, serialization
 from trellax.flax.core import FrozenDict, Scope
 from trellax.nn import module as nn_module
 
@@ -486,3 +486,41 @@ def test_lazy_init_computes_only_the_variables() -> None:
     # real arrays among the inputs are used as they are
     v = Bar().lazy_init(KEY, tnp.ones((2,)))
     np.testing.assert_array_equal(np.asarray(v["params"]["kernel"]), [1.0, 1.0])
+
+
+def test_nn_jit_fingerprints_serializable_objects_by_state() -> None:
+    class Node:
+        def __init__(self, a: int) -> None:
+            self.a = a
+
+        def __hash__(self) -> int:
+            raise AssertionError("hashed")
+
+        def __eq__(self, other: object) -> bool:
+            raise AssertionError("compared")
+
+    def from_dict(node: Node, d: dict[str, Any]) -> Node:
+        node.a = d["a"]
+        return node
+
+    serialization.register_serialization_state(Node, lambda n: {"a": n.a}, from_dict)
+    traces = 0
+    try:
+
+        class Foo(nn.Module):
+            node: Node
+
+            @nn.jit
+            @nn.compact
+            def __call__(self, x: Any) -> Any:
+                nonlocal traces
+                traces += 1
+                return self.node.a + nn.Dense(2)(x)
+
+        for _ in range(2):
+            Foo(Node(1)).init_with_output(KEY, tnp.ones((2, 2)))
+        assert traces == 1
+        Foo(Node(2)).init_with_output(KEY, tnp.ones((2, 2)))
+        assert traces == 2
+    finally:
+        del serialization._STATE_DICT_REGISTRY[Node]

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from trellax._src.core import core
 from trellax._src.api.api import ShapeDtypeStruct
+from trellax._src.core import core
 from trellax._src.core.jaxpr import ClosedJaxpr, JaxprEqn, Literal
 from trellax._src.interpreters import tracing
 from trellax._src.nn import errors

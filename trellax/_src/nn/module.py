@@ -918,4 +918,3 @@ def _deep_clone_modules(value: Any, cache: dict[int, Module], reset_names: bool)
 def _sorted_keys(d: dict[Any, Any]) -> list[Any]:
     """The keys of ``d`` sorted as Flax names submodules (by their text)."""
     return sorted(d, key=str)
-

@@ -23,6 +23,7 @@ from trellax import tree_util
 from trellax._src.nn import errors, lift
 from trellax._src.nn import partitioning as meta
 from trellax._src.nn.module import Module, Variable, _State, _wrap_method
+from trellax._src.nn.module_util import FLAX_HOOKS
 from trellax._src.nn.scope import Scope
 
 Target = TypeVar("Target")
@@ -765,6 +766,10 @@ def _fingerprint(value: Any, seen: dict[int, int] | None = None) -> Any:
             for f in dataclasses.fields(value)
         )
         return (type(value), items)
+    if "state_dict" in FLAX_HOOKS:  # registered with flax.serialization: by its state dict
+        registered, state = FLAX_HOOKS["state_dict"](value)
+        if registered:
+            return (type(value), _fingerprint(state, seen))
     try:
         hash(value)
     except TypeError:
