@@ -524,3 +524,26 @@ def test_nn_jit_fingerprints_serializable_objects_by_state() -> None:
         assert traces == 2
     finally:
         del serialization._STATE_DICT_REGISTRY[Node]
+
+
+def test_private_methods_are_wrapped_as_flax_wraps_them() -> None:
+    class Tied(nn.Module):
+        @nn.compact
+        def _call(self, x: Any, decode: bool) -> Any:
+            def f(module: nn.Module) -> Any:
+                return nn.Dense(4 if decode else 5, use_bias=False)(x)
+
+            fn = (lambda v: trellax.tree_util.tree_map(lambda a: a.T, v)) if decode else None
+            if fn is None:
+                return nn.map_variables(f, "params", mutable=True)(self)
+            return nn.map_variables(f, "params", fn, fn, mutable=True)(self)
+
+        def __call__(self, x: Any) -> Any:
+            return self._call(self._call(x, False), True)
+
+    variables = Tied().init(KEY, tnp.ones((2, 4)))
+    assert shapes(variables["params"]) == {"Dense_0": {"kernel": (4, 5)}}
+
+
+def shapes(tree: Any) -> Any:
+    return trellax.tree_util.tree_map(lambda a: tuple(a.shape), tree)

@@ -224,7 +224,7 @@ class Module:
             if (
                 not inspect.isfunction(v)
                 or k in _NOT_WRAPPED
-                or (k.startswith("_") and k != "__call__")
+                or (k.startswith("__") and k != "__call__")  # private helpers too, as Flax
                 or getattr(v, "nowrap", False)
                 or getattr(v, "__wrapped_method__", False)
             ):
