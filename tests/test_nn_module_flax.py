@@ -547,3 +547,36 @@ def test_private_methods_are_wrapped_as_flax_wraps_them() -> None:
 
 def shapes(tree: Any) -> Any:
     return trellax.tree_util.tree_map(lambda a: tuple(a.shape), tree)
+
+
+def test_the_vjp_function_is_a_pytree_of_residuals() -> None:
+    x = tnp.arange(3.0)
+    _, f = trellax.vjp(lambda v: tnp.sin(v) * v, x)
+    leaves, treedef = trellax.tree_util.tree_flatten(f)
+    assert leaves and all(isinstance(leaf, trellax.Array) for leaf in leaves)
+    rebuilt = trellax.tree_util.tree_unflatten(treedef, leaves)
+    want = np.cos(np.arange(3.0)) * np.arange(3.0) + np.sin(np.arange(3.0))
+    np.testing.assert_allclose(np.asarray(rebuilt(tnp.ones(3))[0]), want, rtol=1e-6)
+    jitted = trellax.jit(lambda v: trellax.vjp(lambda u: tnp.sin(u) * u, v)[1])(x)
+    np.testing.assert_allclose(np.asarray(jitted(tnp.ones(3))[0]), want, rtol=1e-6)
+
+    class Foo(nn.Module):
+        @nn.compact
+        def __call__(self, v: Any) -> Any:
+            def f(mdl: Any, u: Any) -> Any:
+                return mdl(u)
+
+            def fwd(mdl: Any, u: Any) -> Any:
+                return nn.vjp(f, mdl, u)  # the pullback is the residual
+
+            def bwd(pullback: Any, g: Any) -> Any:
+                params_t, u_t = pullback(g)
+                return trellax.tree_util.tree_map(tnp.sign, params_t), u_t
+
+            return nn.custom_vjp(f, forward_fn=fwd, backward_fn=bwd)(nn.Dense(1), v).reshape(())
+
+    v = tnp.ones((2,))
+    variables = Foo().init(KEY, v)
+    grads = trellax.grad(Foo().apply)(variables, v)
+    for leaf in trellax.tree_util.tree_leaves(grads):
+        assert np.all(np.abs(np.asarray(leaf)) == 1.0)
