@@ -10,7 +10,7 @@ function is differentiated, results are unflattened. Error texts are JAX's.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -364,7 +364,7 @@ def _flatten_vjp(f: VJP) -> tuple[list[Any], _VJPStatic]:
     return list(f.lin.closed.consts), _VJPStatic(f)
 
 
-def _unflatten_vjp(static: _VJPStatic, consts: Sequence[Any]) -> VJP:
+def _unflatten_vjp(static: _VJPStatic, consts: Iterable[Any]) -> VJP:
     f = static.vjp
     lin = f.lin
     closed = ClosedJaxpr(lin.closed.jaxpr, list(consts))
