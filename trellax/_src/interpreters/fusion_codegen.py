@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING, Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.backend import fp_errors
+from trellax._src.backend import compiled, fp_errors
 from trellax._src.backend.convert import convert
 from trellax._src.core.core import Primitive
 from trellax._src.core.jaxpr import Atom, JaxprEqn, Literal, Var
+from trellax._src.interpreters import fusion_compiled as fc
 from trellax._src.interpreters import fusion_runtime as rt
 from trellax._src.interpreters.fusion import _BF16, NARROW, REDUCTIONS, Region, shadow
 
@@ -68,6 +69,7 @@ class _RegionWriter:
         self.wide = False
         self.excess = False
         self.narrow_scratch: dict[tuple[np.dtype[Any], tuple[int, ...]], str] = {}
+        self.views: dict[int, JaxprEqn] = {}  # var id -> the view member that made it
         self.round_scratch: dict[tuple[int, ...], tuple[str, str]] = {}
 
     def fresh(self, prefix: str) -> str:
@@ -175,14 +177,112 @@ class _RegionWriter:
             self._check_nans()
 
         partials: list[str] = []
+        compile_ = self.region.compiled and not self.wide
+        group: fc.Group | None = None
         for j, (eqn, kind) in enumerate(zip(region.eqns, region.kinds)):
+            if compile_:
+                if kind == "elementwise" and fc.compilable(eqn):
+                    shape = eqn.outvars[0].aval.shape
+                    if group is not None and group.shape != shape:
+                        self.close_group(group)
+                        group = None
+                    if group is None:
+                        group = fc.Group(shape)
+                    group.add(j, eqn)
+                    continue
+                if kind == "view" and group is not None and not group.reads_internal(eqn):
+                    self.member(j, eqn, kind, partials)  # a view: no buffer to free
+                    self.views[id(eqn.outvars[0])] = eqn
+                    continue
+                if group is not None:
+                    self.close_group(group)
+                    group = None
             self.member(j, eqn, kind, partials)
-            for b in set(self.buffer.values()) - set(self.free):
-                if self.dies_here(b, j):
-                    self.free.append(b)
+            if kind == "view":
+                self.views[id(eqn.outvars[0])] = eqn
+            self.free_dead(j)
+        if group is not None:
+            self.close_group(group)
 
         fn = self._define_function(partials)
         self._emit_call(fn, values_in)
+
+    def free_dead(self, j: int) -> None:
+        """Returns to the free list the buffers whose values are last read by member ``j``."""
+        for b in set(self.buffer.values()) - set(self.free):
+            if self.dies_here(b, j):
+                self.free.append(b)
+
+    # -- compiled groups (fusion_compiled.py) ---------------------------------------------------
+
+    def index_of(self, a: Var, shape: tuple[int, ...]) -> fc.Operand | None:
+        """How a group whose results have aval shape ``shape`` (``a``'s rank) reads ``a``: an
+        array of the chunk function and, per axis of that array, the axis of ``shape`` whose
+        loop indexes it (None: a size-1 axis, broadcast). Through views, their source is read.
+        None when ``a`` has no expression here."""
+        view = self.views.get(id(a))
+        if view is not None and isinstance(view.invars[0], Var):
+            src: Var = view.invars[0]
+            inner = self.index_of(src, src.aval.shape)
+            if inner is None or self.region.flat:
+                return inner  # flat: the source is the whole chunk, or a single element
+            axes = _view_axes(view)  # source axis -> result axis
+            index = tuple(
+                None if k is None or src.aval.shape[k] != shape[axes[k]] else axes[k]
+                for k in inner.index
+            )
+            return fc.Operand(inner.expr, index)
+        expr = self.expr.get(id(a))
+        if expr is None:
+            return None
+        if self.region.flat:  # chunks are 1-d slices, or 0-d single elements
+            return fc.Operand(expr, (0,) if a.aval.size == self.region.size else ())
+        return fc.Operand(
+            expr, tuple(None if d != shape[k] else k for k, d in enumerate(a.aval.shape))
+        )
+
+    def close_group(self, group: fc.Group) -> None:
+        """Writes ``group``'s kernel call into the chunk function (or its members one by one,
+        when an operand cannot be indexed); its values used later go to buffers or outputs."""
+        operands: dict[int, fc.Operand] = {}
+        constants: dict[int, str] = {}
+        for _, eqn in group.members:
+            for a in eqn.invars:
+                if isinstance(a, Literal):
+                    value = np.asarray(a.value, a.aval.dtype)
+                    constants[id(a)] = self.em.bind(value)
+                elif id(a) not in group.internal:
+                    op = self.index_of(a, group.shape)
+                    if op is None:
+                        return self._group_unfused(group)
+                    operands[id(a)] = op
+        last = group.members[-1][0]
+        outputs = [
+            v
+            for v in group.internal.values()
+            if id(v) in self.out_index or self.last_use.get(id(v), -1) > last
+        ]
+        read = {self.buffer[i] for i in operands if i in self.buffer}
+        keep = [b for b in self.free if b in read]  # the kernel reads them: not reusable yet
+        self.free = [b for b in self.free if b not in read]
+        targets = [self.target(v, last, []) for v in outputs]
+        self.free.extend(keep)
+        if self.region.flat:
+            loop_dims: tuple[int | None, ...] = (None,)
+        else:
+            loop_dims = (None, *group.shape[1:])
+        src, args = fc.kernel_source(group, operands, constants, outputs, loop_dims)
+        k = self.em.bind(compiled.kernel(src), "c")
+        names = ", ".join(eqn.primitive.name for _, eqn in group.members)
+        self.body.append(f"    {k}(r, {', '.join([*args, *targets])})  # compiled: {names}")
+        for v, t in zip(outputs, targets):
+            self.expr[id(v)] = t
+        self.free_dead(last)
+
+    def _group_unfused(self, group: fc.Group) -> None:
+        for j, eqn in group.members:
+            self.member(j, eqn, "elementwise", [])
+            self.free_dead(j)
 
     def _plan_lifetimes(self) -> None:
         """The last use of each value inside the region; a view keeps its source alive."""
@@ -478,6 +578,20 @@ class _RegionWriter:
                 self.body.append(f"    {mul}({x_}, {y_}, out={names[dst]}){c}")
             if rounds and b != "":
                 self.round_bf16(names[dst], v)
+
+
+def _view_axes(view: JaxprEqn) -> list[int]:
+    """For a view member (``broadcast_in_dim``, ``expand_dims``, ``stop_gradient``): the
+    result axis of each axis of its operand."""
+    x = view.invars[0].aval
+    name = view.primitive.name
+    if name == "broadcast_in_dim":
+        return list(view.params["broadcast_dimensions"])
+    if name == "expand_dims":
+        inserted = set(view.params["dimensions"])
+        rank = x.ndim + len(inserted)
+        return [k for k in range(rank) if k not in inserted]
+    return list(range(x.ndim))
 
 
 _STOP_GRADIENT = Primitive("stop_gradient")  # only its name is read: an alias in the chunk code
