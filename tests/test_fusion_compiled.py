@@ -11,6 +11,7 @@ when Numba is not installed.
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -30,7 +31,7 @@ pytestmark = pytest.mark.skipif(
     not compiled.available(), reason="needs the optional extra trellax[compiled] (numba)"
 )
 
-ON = {"chunk": 7, "min_elements": 0, "compiled_min": 0, "compiled_chunk": 1}
+ON = {"chunk": 7, "min_elements": 0, "compiled_min": 0, "compiled_chunk": 1, "compiled_wait": True}
 
 
 def _lower(f: Callable[..., Any], args: tuple[Any, ...], **opts: Any) -> tuple[Any, str]:
@@ -272,7 +273,25 @@ def test_threads_give_the_same_bits() -> None:
     opts = {**ON, "chunk": 1000, "min_threaded": 0}
     one, _ = _lower(f, (x,), **opts, threads=1)
     two, _ = _lower(f, (x,), **opts, threads=2)
-    tf.assert_identical(trellax.tree_util.tree_leaves(one(x)), trellax.tree_util.tree_leaves(two(x)))
+    tf.assert_identical(
+        trellax.tree_util.tree_leaves(one(x)), trellax.tree_util.tree_leaves(two(x))
+    )
+
+
+def test_background_compilation_switches_versions_with_the_same_bits() -> None:
+    """By default no call waits for Numba: the region's NumPy version runs (with the compiled
+    version's chunking) until the kernels are compiled on a background thread."""
+    x = tf.special("float32", 40)
+    f = lambda x: ((x * 3 - 1) * x, (x * 2).sum())  # noqa: E731
+    run, text = _lower(f, (x,), **{**ON, "compiled_wait": False})
+    assert "# compiled version" in text
+    first = trellax.tree_util.tree_leaves(run(x))
+    ready = next(v for v in _globals(run).values() if isinstance(v, compiled.Ready))
+    deadline = time.monotonic() + 120
+    while not ready.done and ready.error is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert ready.done
+    tf.assert_identical(trellax.tree_util.tree_leaves(run(x)), first)
 
 
 def test_options_are_validated() -> None:
@@ -289,3 +308,11 @@ def test_kernels_are_cached_by_source() -> None:
     out = np.zeros(3)
     k(3, np.arange(3.0), out)
     assert out.tolist() == [1.0, 2.0, 3.0]
+
+
+def _globals(compiled_program: Any) -> dict[str, Any]:
+    """The names a compiled program's generated code reads (its bound constants)."""
+    fn = compiled_program._run
+    while not hasattr(fn, "__globals__") or "run" not in fn.__globals__:
+        fn = fn.__wrapped__ if hasattr(fn, "__wrapped__") else fn.__closure__[0].cell_contents
+    return dict(fn.__globals__)

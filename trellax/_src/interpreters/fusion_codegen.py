@@ -54,9 +54,17 @@ class _RegionWriter:
     """Writes one region's chunk function and its call (see the module docstring)."""
 
     def __init__(
-        self, em: Emitter, region: Region, ref: Callable[[Atom], str], indent: str
+        self,
+        em: Emitter,
+        region: Region,
+        ref: Callable[[Atom], str],
+        indent: str,
+        compile_: bool = False,
     ) -> None:
         self.em = em
+        self.compile_ = compile_  # write elementwise runs as compiled groups
+        #: (kernel, arguments) calls that compile each group's kernel for its argument types
+        self.warmups: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
         self.indent = indent
         self.region = region
         self.ref = ref
@@ -165,8 +173,16 @@ class _RegionWriter:
 
     # -- the chunk function -----------------------------------------------------------------
 
-    def write(self) -> None:
-        """Writes the region's chunk function into the preamble and its call into ``run``."""
+    def write(self, alt: tuple[str, _RegionWriter, compiled.Ready] | None = None) -> None:
+        """Writes the region's chunk function into the preamble and its call into ``run``;
+        with ``alt`` (the compiled version's function, writer and readiness), the call runs
+        that version once its kernels are compiled."""
+        fn, values_in = self.write_function()
+        self._emit_call(fn, values_in, alt)
+
+    def write_function(self) -> tuple[str, list[str]]:
+        """Writes the chunk function into the preamble; returns its name and the outer
+        expressions of its inputs."""
         region = self.region
         self.out_index = {id(v): i for i, v in enumerate(region.outputs)}
         self.wide = region.wide
@@ -177,7 +193,7 @@ class _RegionWriter:
             self._check_nans()
 
         partials: list[str] = []
-        compile_ = self.region.compiled and not self.wide
+        compile_ = self.compile_ and self.region.compiled and not self.wide
         group: fc.Group | None = None
         for j, (eqn, kind) in enumerate(zip(region.eqns, region.kinds)):
             if compile_:
@@ -204,8 +220,7 @@ class _RegionWriter:
         if group is not None:
             self.close_group(group)
 
-        fn = self._define_function(partials)
-        self._emit_call(fn, values_in)
+        return self._define_function(partials), values_in
 
     def free_dead(self, j: int) -> None:
         """Returns to the free list the buffers whose values are last read by member ``j``."""
@@ -231,15 +246,14 @@ class _RegionWriter:
                 None if k is None or src.aval.shape[k] != shape[axes[k]] else axes[k]
                 for k in inner.index
             )
-            return fc.Operand(inner.expr, index)
+            return fc.Operand(inner.expr, index, inner.dtype)
         expr = self.expr.get(id(a))
         if expr is None:
             return None
         if self.region.flat:  # chunks are 1-d slices, or 0-d single elements
-            return fc.Operand(expr, (0,) if a.aval.size == self.region.size else ())
-        return fc.Operand(
-            expr, tuple(None if d != shape[k] else k for k, d in enumerate(a.aval.shape))
-        )
+            return fc.Operand(expr, (0,) if a.aval.size == self.region.size else (), a.aval.dtype)
+        index = tuple(None if d != shape[k] else k for k, d in enumerate(a.aval.shape))
+        return fc.Operand(expr, index, a.aval.dtype)
 
     def close_group(self, group: fc.Group) -> None:
         """Writes ``group``'s kernel call into the chunk function (or its members one by one,
@@ -272,12 +286,32 @@ class _RegionWriter:
         else:
             loop_dims = (None, *group.shape[1:])
         src, args = fc.kernel_source(group, operands, constants, outputs, loop_dims)
-        k = self.em.bind(compiled.kernel(src), "c")
+        kernel = compiled.kernel(src)
+        k = self.em.bind(kernel, "c")
+        self.warmups.append((kernel, self._dummies(args, operands, constants, outputs, targets)))
         names = ", ".join(eqn.primitive.name for _, eqn in group.members)
         self.body.append(f"    {k}(r, {', '.join([*args, *targets])})  # compiled: {names}")
         for v, t in zip(outputs, targets):
             self.expr[id(v)] = t
         self.free_dead(last)
+
+    def _dummies(
+        self,
+        args: list[str],
+        operands: dict[int, fc.Operand],
+        constants: dict[int, str],
+        outputs: list[Var],
+        targets: list[str],
+    ) -> tuple[Any, ...]:
+        """Arguments of a kernel's types (``r`` = 0: nothing runs), to compile it ahead."""
+        arrays: dict[str, np.ndarray[Any, Any]] = {}
+        for i, op in operands.items():
+            arrays[op.expr] = np.zeros((1,) * len(op.index), op.dtype)
+        for i, c in constants.items():
+            arrays[c] = np.zeros((), self.em.env[c].dtype)
+        for v, t in zip(outputs, targets):
+            arrays[t] = np.zeros((1,) * (1 if self.region.flat else v.aval.ndim), v.aval.dtype)
+        return (0, *(arrays[a] for a in args), *(arrays[t] for t in targets))
 
     def _group_unfused(self, group: fc.Group) -> None:
         for j, eqn in group.members:
@@ -363,7 +397,14 @@ class _RegionWriter:
         em.preamble.extend([*head, *self.body, ret, ""])
         return fn
 
-    def _emit_call(self, fn: str, values_in: list[str]) -> None:
+    def scratch(self) -> str:
+        """The bound allocator of one worker's scratch buffers."""
+        specs = [(d, (self.region.rows, *s)) for d, s in self.buffers]
+        return self.em.bind(functools.partial(_allocate, specs), "s")
+
+    def _emit_call(
+        self, fn: str, values_in: list[str], alt: tuple[str, _RegionWriter, compiled.Ready] | None
+    ) -> None:
         """The call of the chunk function at the region's place in ``run`` (or in a
         control-flow body inside it), and the combination of the cross-chunk reductions."""
         region, em = self.region, self.em
@@ -375,10 +416,13 @@ class _RegionWriter:
             shape = (region.size,) if region.flat else v.aval.shape
             em.emit(f"{indent}{o} = _empty({shape}, {em.bind(v.aval.dtype, 'd')})")
             outs.append(o)
-        scratch = em.bind(
-            functools.partial(_allocate, [(d, (region.rows, *s)) for d, s in self.buffers]),
-            "s",
-        )
+        scratch = self.scratch()
+        if alt is not None:  # the compiled version once its kernels are ready
+            fn_c, writer_c, ready = alt
+            flag = em.bind(ready, "ready")
+            em.emit(f"{indent}# compiled version {fn_c}: runs once {flag}.done")
+            fn = f"({fn_c} if {flag}.done else {fn})"
+            scratch = f"({writer_c.scratch()} if {flag}.done else {scratch})"
         n_rows = region.size if region.flat else region.n
         row_elements = 1 if region.flat else region.row_elements
         parts = em.fresh("p")
@@ -711,6 +755,14 @@ def emit_region(
     for name, value in _GLOBALS.items():
         em.env.setdefault(name, value)
     w = _RegionWriter(em, region, ref, indent)
+    if region.compiled:
+        wc = _RegionWriter(em, region, ref, indent, compile_=True)
+        fn_c, _ = wc.write_function()
+        if wc.warmups:
+            ready = compiled.prepare(wc.warmups, wait=rt.options().compiled_wait)
+            w.write((fn_c, wc, ready))
+            return w.results
+        em.preamble.append(f"# ({fn_c}: no compiled group, not used)")
     w.write()
     return w.results
 

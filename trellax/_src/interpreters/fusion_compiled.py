@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.core.jaxpr import Atom, JaxprEqn, Literal, Var
+from trellax._src.core.jaxpr import JaxprEqn, Literal, Var
 from trellax._src.interpreters import fusion_runtime as rt
 
 _FLOATS = frozenset(np.dtype(t) for t in (np.float32, np.float64))
@@ -156,6 +156,7 @@ class Operand:
 
     expr: str
     index: tuple[int | None, ...]
+    dtype: np.dtype[Any]
 
 
 @dataclass
@@ -228,9 +229,9 @@ def kernel_source(
                 ins.append(load(op.expr, op.index))
         lines, expr = expression(eqn, ins, fresh)
         body.extend(lines)
-        v = fresh()
-        body.append(f"{v} = {expr}  # {eqn.primitive.name}")
-        local[id(eqn.outvars[0])] = v
+        result = fresh()
+        body.append(f"{result} = {expr}  # {eqn.primitive.name}")
+        local[id(eqn.outvars[0])] = result
     out_params = [f"o{k}" for k in range(len(outputs))]
     idx = ", ".join(loops)
     for o, v in zip(out_params, outputs):
@@ -242,8 +243,3 @@ def kernel_source(
         indent += "    "
     src = "\n".join([*head, *(indent + s for s in (*loads, *body))]) + "\n"
     return src, args
-
-
-def literal_key(a: Atom) -> int:
-    """The key of an operand in :func:`kernel_source`'s ``constants`` (Literals by identity)."""
-    return id(a)

@@ -61,6 +61,9 @@ class FusionOptions:
     compiled_min: int = COMPILED_MIN
     #: Elements per chunk of a compiled region (at least ``chunk``).
     compiled_chunk: int = COMPILED_CHUNK
+    #: Compile a region's kernels before its first call returns (True), or in the background
+    #: while the region's NumPy version runs (False, the default: no call waits for Numba).
+    compiled_wait: bool = False
 
 
 def _env_int(name: str, default: int) -> int:
@@ -118,13 +121,20 @@ def fusion_options(**changes: Any) -> Iterator[FusionOptions]:
     :func:`~trellax._src.interpreters.tracing.compile_jaxpr`.
     """
     for key, value in changes.items():
-        if key == "enabled":
+        if key in ("enabled", "compiled_wait"):
             if not isinstance(value, bool):
-                raise TypeError(f"fusion option enabled must be a bool, got {value!r}")
+                raise TypeError(f"fusion option {key} must be a bool, got {value!r}")
         elif key == "compiled":
             if value not in _COMPILED_MODES:
                 raise ValueError(f"fusion option compiled must be one of {_COMPILED_MODES}")
-        elif key in ("chunk", "min_elements", "threads", "min_threaded", "compiled_min", "compiled_chunk"):
+        elif key in (
+            "chunk",
+            "min_elements",
+            "threads",
+            "min_threaded",
+            "compiled_min",
+            "compiled_chunk",
+        ):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"fusion option {key} must be an int >= 0, got {value!r}")
             if key == "chunk" and value == 0:
