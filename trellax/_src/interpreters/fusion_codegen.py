@@ -305,9 +305,9 @@ class _RegionWriter:
     ) -> tuple[Any, ...]:
         """Arguments of a kernel's types (``r`` = 0: nothing runs), to compile it ahead."""
         arrays: dict[str, np.ndarray[Any, Any]] = {}
-        for i, op in operands.items():
+        for op in operands.values():
             arrays[op.expr] = np.zeros((1,) * len(op.index), op.dtype)
-        for i, c in constants.items():
+        for c in constants.values():
             arrays[c] = np.zeros((), self.em.env[c].dtype)
         for v, t in zip(outputs, targets):
             arrays[t] = np.zeros((1,) * (1 if self.region.flat else v.aval.ndim), v.aval.dtype)

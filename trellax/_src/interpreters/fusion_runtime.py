@@ -93,6 +93,7 @@ def _from_env() -> FusionOptions:
         compiled=compiled,
         compiled_min=_env_int("TRELLAX_COMPILED_MIN", COMPILED_MIN),
         compiled_chunk=_env_int("TRELLAX_COMPILED_CHUNK", COMPILED_CHUNK),
+        compiled_wait=os.environ.get("TRELLAX_COMPILED_WAIT", "0").strip() in ("1", "true"),
         enabled=enabled,
         chunk=chunk,
         min_elements=2 * chunk,
