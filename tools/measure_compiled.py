@@ -46,7 +46,7 @@ def _programs(ns: Any, nn: Any) -> dict[str, Any]:
 
 
 def _inputs(case: str) -> tuple[Any, ...]:
-    import numpy as np  # noqa: PLC0415 - the child process only
+    import numpy as np  # here: only the child process needs it
 
     rng = np.random.default_rng(0)
     if case == "chain_25m":
@@ -64,8 +64,8 @@ def child(case: str, lib: str) -> dict[str, float]:
     """Times one case in this process: best of 7 calls after a warm-up (compilation included
     in the warm-up: TRELLAX_COMPILED_WAIT=1)."""
     if lib == "jax":
-        import jax  # noqa: PLC0415
-        import jax.numpy as ns  # noqa: PLC0415
+        import jax  # here: the child process imports only the library it times
+        import jax.numpy as ns  # here: the child process imports only the library it times
 
         f = jax.jit(_programs(ns, jax.nn)[case])
         args = tuple(ns.asarray(a) for a in _inputs(case))
@@ -73,8 +73,8 @@ def child(case: str, lib: str) -> dict[str, float]:
         def call() -> None:
             jax.block_until_ready(f(*args))
     else:
-        import trellax  # noqa: PLC0415
-        import trellax.numpy as ns  # noqa: PLC0415
+        import trellax  # here: the child process imports only the library it times
+        import trellax.numpy as ns  # here: the child process imports only the library it times
 
         f = trellax.jit(_programs(ns, trellax.nn)[case])
         args = tuple(ns.asarray(a) for a in _inputs(case))
