@@ -107,6 +107,10 @@ class Ready:
         self.done = False
         self.error: BaseException | None = None
 
+    def __repr__(self) -> str:
+        state = "compiled" if self.done else "failed" if self.error else "compiling"
+        return f"<compiled kernels: {state}>"
+
 
 _BACKGROUND: ThreadPoolExecutor | None = None
 
