@@ -306,7 +306,7 @@ def test_kernels_are_cached_by_source() -> None:
     k = compiled.kernel(src)
     assert compiled.kernel(src) is k
     out = np.zeros(3)
-    k(3, np.arange(3.0), out)
+    k.load()(3, np.arange(3.0), out)
     assert out.tolist() == [1.0, 2.0, 3.0]
 
 

@@ -52,8 +52,15 @@ def _import_numba() -> types.ModuleType | None:
 
 
 def available() -> bool:
-    """Whether compiled kernels can be used (Numba imports)."""
-    return _import_numba() is not None
+    """Whether compiled kernels can be used: Numba is installed (found, not imported: importing
+    it costs ~1 s, which :func:`prepare` spends on a background thread)."""
+    global _found
+    if _found is None:
+        _found = _numba is not None or importlib.util.find_spec("numba") is not None
+    return _found
+
+
+_found: bool | None = None
 
 
 def cache_dir() -> str | None:
@@ -76,25 +83,44 @@ def cache_dir() -> str | None:
     return None
 
 
-_KERNELS: dict[str, Callable[..., Any]] = {}
+class Kernel:
+    """A compiled kernel, loaded on first need: ``fn`` is None until :meth:`load` has run
+    (generated code calls ``kernel.fn(...)`` only once its region is ready)."""
+
+    __slots__ = ("fn", "name", "text")
+
+    def __init__(self, text: str, name: str) -> None:
+        self.text = text
+        self.name = name
+        self.fn: Callable[..., Any] | None = None
+
+    def load(self) -> Callable[..., Any]:
+        """Imports Numba and the kernel's module (compiling nothing yet: Numba compiles a
+        signature at its first call, or loads it from its disk cache)."""
+        with _LOCK:
+            if self.fn is None:
+                digest = hashlib.sha256(self.text.encode()).hexdigest()[:24]
+                self.fn = getattr(_load(self.text, digest), self.name)
+        return self.fn
+
+    def __repr__(self) -> str:
+        digest = hashlib.sha256(self.text.encode()).hexdigest()[:24]
+        return f"<compiled kernel {digest}: {'loaded' if self.fn else 'not loaded'}>"
 
 
-def kernel(source: str, name: str = "kernel") -> Callable[..., Any]:
-    """The compiled function ``name`` of the module ``HEADER + source`` (which must define it
-    with ``@_kernel``). Compiled once per source text and process; on disk once per machine."""
-    text = HEADER + source
-    digest = hashlib.sha256(text.encode()).hexdigest()[:24]
-    key = f"{digest}:{name}"
-    fn = _KERNELS.get(key)
-    if fn is not None:
-        return fn
+_KERNELS: dict[tuple[str, str], Kernel] = {}
+
+
+def kernel(source: str, name: str = "kernel") -> Kernel:
+    """The kernel ``name`` of the module ``HEADER + source`` (which must define it with
+    ``@_kernel``): one :class:`Kernel` per source text and process; compiled once per machine
+    (Numba's disk cache)."""
+    key = (source, name)
     with _LOCK:
-        fn = _KERNELS.get(key)
-        if fn is None:
-            module = _load(text, digest)
-            fn = getattr(module, name)
-            _KERNELS[key] = fn
-    return fn
+        k = _KERNELS.get(key)
+        if k is None:
+            k = _KERNELS[key] = Kernel(HEADER + source, name)
+    return k
 
 
 class Ready:
@@ -115,16 +141,16 @@ class Ready:
 _BACKGROUND: ThreadPoolExecutor | None = None
 
 
-def prepare(warmups: list[tuple[Callable[..., Any], tuple[Any, ...]]], wait: bool) -> Ready:
-    """Compiles kernels by calling each with arguments of its types (that do no work), now
-    (``wait``) or on a background thread; the returned :class:`Ready` says when they are."""
+def prepare(warmups: list[tuple[Kernel, tuple[Any, ...]]], wait: bool) -> Ready:
+    """Loads and compiles kernels (calling each with arguments of its types that do no work),
+    now (``wait``) or on a background thread; the returned :class:`Ready` says when they are."""
     global _BACKGROUND
     ready = Ready()
 
     def run() -> None:
         try:
-            for fn, args in warmups:
-                fn(*args)
+            for k, args in warmups:
+                k.load()(*args)
         except Exception as e:  # pragma: no cover - a Numba failure: keep the NumPy version
             ready.error = e
         else:
@@ -138,7 +164,8 @@ def prepare(warmups: list[tuple[Callable[..., Any], tuple[Any, ...]]], wait: boo
     with _LOCK:
         if _BACKGROUND is None:
             _BACKGROUND = ThreadPoolExecutor(1, thread_name_prefix="trellax-compile")
-    _BACKGROUND.submit(run)
+        background = _BACKGROUND
+    background.submit(run)
     return ready
 
 

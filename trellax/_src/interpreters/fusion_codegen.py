@@ -64,7 +64,7 @@ class _RegionWriter:
         self.em = em
         self.compile_ = compile_  # write elementwise runs as compiled groups
         #: (kernel, arguments) calls that compile each group's kernel for its argument types
-        self.warmups: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        self.warmups: list[tuple[compiled.Kernel, tuple[Any, ...]]] = []
         self.indent = indent
         self.region = region
         self.ref = ref
@@ -290,7 +290,7 @@ class _RegionWriter:
         k = self.em.bind(kernel, "c")
         self.warmups.append((kernel, self._dummies(args, operands, constants, outputs, targets)))
         names = ", ".join(eqn.primitive.name for _, eqn in group.members)
-        self.body.append(f"    {k}(r, {', '.join([*args, *targets])})  # compiled: {names}")
+        self.body.append(f"    {k}.fn(r, {', '.join([*args, *targets])})  # compiled: {names}")
         for v, t in zip(outputs, targets):
             self.expr[id(v)] = t
         self.free_dead(last)
