@@ -18,10 +18,16 @@ import sys
 import time
 from typing import Any
 
-CASES = ["chain_25m", "softmax_4096x1024", "layer_norm_4096x1024", "gelu_epilogue_4096x1024"]
+CASES = [
+    "chain_25m",
+    "softmax_4096x1024",
+    "layer_norm_4096x1024",
+    "gelu_epilogue_4096x1024",
+    "normal_1e6",
+]
 
 
-def _programs(ns: Any, nn: Any) -> dict[str, Any]:
+def _programs(ns: Any, nn: Any, random: Any) -> dict[str, Any]:
     def chain(x: Any) -> Any:
         return ((x * 2 + 1) ** 2).sum()
 
@@ -42,6 +48,7 @@ def _programs(ns: Any, nn: Any) -> dict[str, Any]:
         "softmax_4096x1024": softmax,
         "layer_norm_4096x1024": layer_norm,
         "gelu_epilogue_4096x1024": gelu_epilogue,
+        "normal_1e6": lambda key: random.normal(key, (1_000_000,)),
     }
 
 
@@ -49,6 +56,8 @@ def _inputs(case: str) -> tuple[Any, ...]:
     import numpy as np  # here: only the child process needs it
 
     rng = np.random.default_rng(0)
+    if case == "normal_1e6":
+        return (np.array([0, 42], np.uint32),)  # the data of PRNGKey(42)
     if case == "chain_25m":
         return (np.ones(25_000_000, np.float32),)
     x = rng.standard_normal((4096, 1024), dtype=np.float32)
@@ -67,7 +76,7 @@ def child(case: str, lib: str) -> dict[str, float]:
         import jax  # here: the child process imports only the library it times
         import jax.numpy as ns  # here: the child process imports only the library it times
 
-        f = jax.jit(_programs(ns, jax.nn)[case])
+        f = jax.jit(_programs(ns, jax.nn, jax.random)[case])
         args = tuple(ns.asarray(a) for a in _inputs(case))
 
         def call() -> None:
@@ -76,7 +85,7 @@ def child(case: str, lib: str) -> dict[str, float]:
         import trellax  # here: the child process imports only the library it times
         import trellax.numpy as ns  # here: the child process imports only the library it times
 
-        f = trellax.jit(_programs(ns, trellax.nn)[case])
+        f = trellax.jit(_programs(ns, trellax.nn, trellax.random)[case])
         args = tuple(ns.asarray(a) for a in _inputs(case))
 
         def call() -> None:
