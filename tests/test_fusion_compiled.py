@@ -24,7 +24,7 @@ import trellax
 import trellax.numpy as tnp
 from trellax import lax
 from trellax._src.backend import compiled
-from trellax._src.interpreters import fusion_compiled
+from trellax._src.interpreters import fusion_compiled, fusion_runtime
 from trellax._src.interpreters.fusion_runtime import fusion_options
 
 pytestmark = pytest.mark.skipif(
@@ -292,6 +292,23 @@ def test_background_compilation_switches_versions_with_the_same_bits() -> None:
         time.sleep(0.01)
     assert ready.done
     tf.assert_identical(trellax.tree_util.tree_leaves(run(x)), first)
+
+
+def test_a_failing_compiled_version_falls_back_to_numpy_for_good() -> None:
+    ready = compiled.Ready()
+    ready.done = True
+
+    def broken(i0: int, i1: int, s: Any, x: Any) -> Any:
+        raise TypeError("no matching definition")  # what Numba raises for a type it lacks
+
+    def numpy_version(i0: int, i1: int, s: Any, x: Any) -> Any:
+        x[0][i0:i1] = 1
+        return (i1 - i0,)
+
+    out = np.zeros(10)
+    parts = fusion_runtime.run_either(ready, broken, tuple, numpy_version, 10, 4, tuple, (out,), 1)
+    assert [p[0] for p in parts] == [4, 4, 2] and out.tolist() == [1.0] * 10
+    assert not ready.done and isinstance(ready.error, TypeError)
 
 
 def test_options_are_validated() -> None:

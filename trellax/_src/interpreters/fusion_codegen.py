@@ -417,18 +417,19 @@ class _RegionWriter:
             em.emit(f"{indent}{o} = _empty({shape}, {em.bind(v.aval.dtype, 'd')})")
             outs.append(o)
         scratch = self.scratch()
+        run = "_run_region"
         if alt is not None:  # the compiled version once its kernels are ready
             fn_c, writer_c, ready = alt
             flag = em.bind(ready, "ready")
             em.emit(f"{indent}# compiled version {fn_c}: runs once {flag}.done")
-            fn = f"({fn_c} if {flag}.done else {fn})"
-            scratch = f"({writer_c.scratch()} if {flag}.done else {scratch})"
+            run = f"_run_either({flag}, {fn_c}, {writer_c.scratch()}, "
         n_rows = region.size if region.flat else region.n
         row_elements = 1 if region.flat else region.row_elements
         parts = em.fresh("p")
         vals = ", ".join([*values_in, *outs])
+        sep = "(" if alt is None else ""
         em.emit(
-            f"{indent}{parts} = _run_region({fn}, {n_rows}, {region.rows}, {scratch}, "
+            f"{indent}{parts} = {run}{sep}{fn}, {n_rows}, {region.rows}, {scratch}, "
             f"({vals}{',' if len(values_in) + len(outs) == 1 else ''}), {row_elements})"
         )
         self.results: dict[int, str] = {}
@@ -772,6 +773,7 @@ _GLOBALS: dict[str, Any] = {
     "_empty": np.empty,
     "_broadcast_to": np.broadcast_to,
     "_run_region": rt.run_region,
+    "_run_either": rt.run_either,
     "_combine": rt.combine,
     "_convert": convert,
     "_partial_sum": rt.partial_sum,

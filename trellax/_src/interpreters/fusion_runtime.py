@@ -199,6 +199,30 @@ def run_region(
     return parts
 
 
+def run_either(
+    ready: Any,
+    compiled_chunk: Chunk,
+    compiled_scratch: Callable[[], Any],
+    chunk: Chunk,
+    n_rows: int,
+    rows: int,
+    scratch: Callable[[], Any],
+    values: tuple[Any, ...],
+    row_elements: int,
+) -> list[Any]:
+    """:func:`run_region` of a region's compiled version once ``ready.done`` (its kernels are
+    compiled), else of its NumPy version. Both chunk alike and give the same bits; if the
+    compiled version raises (a Numba failure: an argument type it could not compile), the
+    region falls back to the NumPy version for good (``ready.error`` keeps the exception) and
+    the call is run again that way (outputs are written afresh, inputs are never written)."""
+    if ready.done:
+        try:
+            return run_region(compiled_chunk, n_rows, rows, compiled_scratch, values, row_elements)
+        except Exception as e:
+            ready.done, ready.error = False, e
+    return run_region(chunk, n_rows, rows, scratch, values, row_elements)
+
+
 # -- cross-chunk reductions -----------------------------------------------------------------------
 
 
