@@ -56,7 +56,10 @@ def available() -> bool:
     it costs ~1 s, which :func:`prepare` spends on a background thread)."""
     global _found
     if _found is None:
-        _found = _numba is not None or importlib.util.find_spec("numba") is not None
+        try:
+            _found = _numba is not None or importlib.util.find_spec("numba") is not None
+        except (ImportError, ValueError):  # a broken or blocked installation
+            _found = False
     return _found
 
 
