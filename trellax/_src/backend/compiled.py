@@ -33,6 +33,7 @@ from typing import Any
 _numba: types.ModuleType | None = None
 _tried = False
 _LOCK = threading.Lock()
+_LOAD_LOCK = threading.Lock()
 
 
 def _import_numba() -> types.ModuleType | None:
@@ -100,7 +101,7 @@ class Kernel:
     def load(self) -> Callable[..., Any]:
         """Imports Numba and the kernel's module (compiling nothing yet: Numba compiles a
         signature at its first call, or loads it from its disk cache)."""
-        with _LOCK:
+        with _LOAD_LOCK:  # not _LOCK: loading takes seconds, kernel() must not wait for it
             if self.fn is None:
                 digest = hashlib.sha256(self.text.encode()).hexdigest()[:24]
                 self.fn = getattr(_load(self.text, digest), self.name)
