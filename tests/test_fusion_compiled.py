@@ -113,6 +113,38 @@ def test_layer_norm_softmax_and_gelu_epilogue() -> None:
         three_ways(layer_norm, x.astype("float64"), g, b)
 
 
+def _fused_twice(f: Callable[..., Any], x: Any, **opts: Any) -> str:
+    """``f`` compiled and fused with NumPy (same options): identical bytes; returns the text."""
+    on, text = _lower(f, (x,), **{**ON, **opts})
+    off, _ = _lower(f, (x,), **{**ON, **opts, "compiled": "off"})
+    tf.assert_identical(trellax.tree_util.tree_leaves(on(x)), trellax.tree_util.tree_leaves(off(x)))
+    return text
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [128, 1000, 512 * 7 + 3, 512 * 40])
+def test_sums_inside_the_kernel_are_numpys_pairwise_sums(dtype: str, n: int) -> None:
+    """Chunks of 128 * 2**k elements are summed inside the kernel in NumPy's pairwise order:
+    the partials, and so the result, are the NumPy path's bit for bit (the last, shorter chunk
+    is summed by NumPy)."""
+    rng = np.random.default_rng(n)
+    with _x64(dtype):
+        x = tnp.asarray((rng.standard_normal(n) * 10 ** rng.uniform(-4, 4, n)).astype(dtype))
+        text = _fused_twice(lambda x: ((x * 3 - 1) * x).sum(), x, chunk=512)
+        assert "summed inside" in text
+        _fused_twice(lambda x: ((x * 3 - 1) * x, (x * 3 - 1).sum()), x, chunk=512)
+
+
+def test_sums_inside_the_kernel_of_special_values() -> None:
+    zeros = tnp.asarray(np.full(1024, -0.0, np.float32))
+    _fused_twice(lambda x: (x * 1).sum(), zeros, chunk=256)  # NumPy's sum of -0.0 is +0.0
+    x = np.random.default_rng(3).standard_normal(1024).astype(np.float32)
+    x[::97] = np.asarray(tf.special("float32", 11))
+    _fused_twice(lambda x: (x * 2 + 1).sum(), tnp.asarray(x), chunk=256)
+    x[::97] = 1e38  # overflow to inf in some partials
+    _fused_twice(lambda x: (x * 3).sum(), tnp.asarray(x), chunk=256)
+
+
 def test_control_flow_bodies() -> None:
     x = tf.special("float32", 40)
     three_ways(lambda x: lax.fori_loop(0, 3, lambda i, c: c * 0.5 + 1, x), x)

@@ -1,7 +1,7 @@
 """Wall and CPU time of large elementwise jit programs: trellax with compiled kernels on and off,
 and jax.jit (docs/performance.md, "Compiled kernels").
 
-usage: python tools/measure_compiled.py [--rounds N]
+usage: python tools/measure_compiled.py [--rounds N] [--cases a,b]
   TXPY: a python with trellax and numba (default: .venv/bin/python)
   JPY: a python with jax (optional; e.g. /tmp/jaxref/bin/python)
 Each (case, variant) runs in its own process; the rounds alternate the variants, so a change in
@@ -107,6 +107,7 @@ def main() -> None:
         print(json.dumps(child(sys.argv[2], sys.argv[3])))
         return
     rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 3
+    cases = sys.argv[sys.argv.index("--cases") + 1].split(",") if "--cases" in sys.argv else CASES
     txpy = os.environ.get("TXPY", os.path.join(".venv", "bin", "python"))
     jpy = os.environ.get("JPY", "")
     variants = [
@@ -117,7 +118,7 @@ def main() -> None:
         variants.append(("jax.jit", jpy, "jax", {"JAX_PLATFORMS": "cpu"}))
     best: dict[tuple[str, str], dict[str, float]] = {}
     for _ in range(rounds):
-        for case in CASES:
+        for case in cases:
             for name, py, lib, env in variants:
                 r = subprocess.run(
                     [py, __file__, "--child", case, lib],
@@ -136,7 +137,7 @@ def main() -> None:
                 }
     names = [v[0] for v in variants]
     print("case | " + " | ".join(f"{n} wall / cpu ms" for n in names) + " | vs jax.jit (wall)")
-    for case in CASES:
+    for case in cases:
         cells = []
         for n in names:
             b = best.get((case, n))

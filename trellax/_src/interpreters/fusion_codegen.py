@@ -206,6 +206,11 @@ class _RegionWriter:
                         group = fc.Group(shape)
                     group.add(j, eqn)
                     continue
+                if kind == "late" and fc.sums_in_kernel(eqn, group, region.flat):
+                    assert group is not None
+                    self.close_group(group, (j, eqn), partials)
+                    group = None
+                    continue
                 if kind == "view" and group is not None and not group.reads_internal(eqn):
                     self.member(j, eqn, kind, partials)  # a view: no buffer to free
                     self.views[id(eqn.outvars[0])] = eqn
@@ -255,9 +260,17 @@ class _RegionWriter:
         index = tuple(None if d != shape[k] else k for k, d in enumerate(a.aval.shape))
         return fc.Operand(expr, index, a.aval.dtype)
 
-    def close_group(self, group: fc.Group) -> None:
+    def close_group(
+        self,
+        group: fc.Group,
+        late: tuple[int, JaxprEqn] | None = None,
+        partials: list[str] | None = None,
+    ) -> None:
         """Writes ``group``'s kernel call into the chunk function (or its members one by one,
-        when an operand cannot be indexed); its values used later go to buffers or outputs."""
+        when an operand cannot be indexed); its values used later go to buffers or outputs.
+        With ``late`` (a cross-chunk sum of one of its values, see ``fc.sums_in_kernel``), a
+        chunk of 128 * 2**k elements is summed inside a second kernel, in NumPy's order; other
+        chunks store the value and sum it with NumPy. The partial goes to ``partials``."""
         operands: dict[int, fc.Operand] = {}
         constants: dict[int, str] = {}
         for _, eqn in group.members:
@@ -268,14 +281,25 @@ class _RegionWriter:
                 elif id(a) not in group.internal:
                     op = self.index_of(a, group.shape)
                     if op is None:
-                        return self._group_unfused(group)
+                        self._group_unfused(group)
+                        if late is not None and partials is not None:
+                            self.member(late[0], late[1], "late", partials)
+                            self.free_dead(late[0])
+                        return
                     operands[id(a)] = op
-        last = group.members[-1][0]
+        last = group.members[-1][0] if late is None else late[0]
         outputs = [
             v
             for v in group.internal.values()
             if id(v) in self.out_index or self.last_use.get(id(v), -1) > last
         ]
+        fast_outputs = list(outputs)
+        if late is not None:
+            summed = late[1].invars[0]
+            assert isinstance(summed, Var)
+            fast_outputs = [v for v in outputs if v is not summed or id(v) in self.out_index]
+            if summed not in outputs:
+                outputs.append(summed)
         read = {self.buffer[i] for i in operands if i in self.buffer}
         keep = [b for b in self.free if b in read]  # the kernel reads them: not reusable yet
         self.free = [b for b in self.free if b not in read]
@@ -290,9 +314,31 @@ class _RegionWriter:
         k = self.em.bind(kernel, "c")
         self.warmups.append((kernel, self._dummies(args, operands, constants, outputs, targets)))
         names = ", ".join(eqn.primitive.name for _, eqn in group.members)
-        self.body.append(f"    {k}.fn(r, {', '.join([*args, *targets])})  # compiled: {names}")
+        call = f"{k}.fn(r, {', '.join([*args, *targets])})  # compiled: {names}"
         for v, t in zip(outputs, targets):
             self.expr[id(v)] = t
+        if late is None or partials is None:
+            self.body.append(f"    {call}")
+            self.free_dead(last)
+            return
+        fast_targets = [t for v, t in zip(outputs, targets) if v in fast_outputs]
+        src_sum = fc.sum_kernel_source(group, operands, constants, fast_outputs, late[1])
+        kernel_sum = compiled.kernel(src_sum)
+        ks = self.em.bind(kernel_sum, "c")
+        dummies = self._dummies(args, operands, constants, fast_outputs, fast_targets)
+        self.warmups.append((kernel_sum, dummies))
+        q = self.fresh("q")
+        axes = (0,) if self.region.flat else tuple(late[1].params["axes"])
+        self.body.append("    if r >= 128 and r & (r - 1) == 0:  # 128 * 2**k: summed inside")
+        # Numba returns a float32 as a Python float: back to the dtype (exact), as combine
+        # stacks the partials in their own dtype
+        scalar = self.em.bind(late[1].invars[0].aval.dtype.type, "t")
+        self.body.append(f"        {q} = {scalar}({ks}.fn(r, {', '.join([*args, *fast_targets])}))")
+        self.body.append("    else:")
+        self.body.append(f"        {call}")
+        summed_expr = self.expr[id(late[1].invars[0])]
+        self.body.append(f"        {q} = _partial_sum({summed_expr}, {axes})  # reduce_sum")
+        partials.append(q)
         self.free_dead(last)
 
     def _dummies(

@@ -175,12 +175,85 @@ class Group:
         self.internal[id(eqn.outvars[0])] = eqn.outvars[0]
 
 
+def sums_in_kernel(eqn: JaxprEqn, group: Group | None, flat: bool) -> bool:
+    """Whether the cross-chunk ``eqn`` may be summed inside ``group``'s kernel: a
+    ``reduce_sum`` of one of the group's float32/float64 values over whole contiguous chunks
+    (a flat region, or a 1-d value)."""
+    if group is None or eqn.primitive.name != "reduce_sum":
+        return False
+    x = eqn.invars[0]
+    if not isinstance(x, Var) or id(x) not in group.internal or x.aval.dtype not in _FLOATS:
+        return False
+    return flat or x.aval.ndim == 1
+
+
+def sum_kernel_source(
+    group: Group,
+    operands: dict[int, Operand],
+    constants: dict[int, str],
+    outputs: list[Var],
+    late: JaxprEqn,
+) -> str:
+    """A flat kernel that stores ``outputs`` and returns the sum of ``late``'s operand over
+    the chunk, for chunks of ``128 * 2**k`` elements, in ``numpy.add.reduce``'s order: NumPy
+    sums a contiguous run pairwise, splitting it in halves (at multiples of 8) down to runs of
+    at most 128, each summed by eight interleaved running sums combined as
+    ``((0+1)+(2+3))+((4+5)+(6+7))``, and adds the result to the identity 0. For 128 * 2**k
+    elements the halves are exact, so the runs are the 128-element blocks and the tree is the
+    perfect binary tree over them, kept here as a stack (``tests/test_fusion_compiled.py``
+    checks the bits)."""
+    x = late.invars[0]
+    t = _t(x.aval.dtype)
+    names: dict[int, str] = {}
+    src, _ = kernel_source(group, operands, constants, outputs, (None,), names)
+    head, _, loop = src.partition("    for i0 in range(r):\n")
+    inner = [line[8:] for line in loop.splitlines()]
+    local = names[id(x)]
+    block = "\n".join("            " + line for line in inner)
+    return (
+        head
+        + f"""    stack = np.empty(64, {t})
+    levels = np.empty(64, np.int64)
+    buf = np.empty(128, {t})
+    sp = 0
+    for leaf in range(r // 128):
+        base = leaf * 128
+        for k in range(128):
+            i0 = base + k
+{block}
+            buf[k] = {local}
+        r0, r1, r2, r3 = buf[0], buf[1], buf[2], buf[3]
+        r4, r5, r6, r7 = buf[4], buf[5], buf[6], buf[7]
+        for i in range(8, 128, 8):
+            r0 += buf[i]
+            r1 += buf[i + 1]
+            r2 += buf[i + 2]
+            r3 += buf[i + 3]
+            r4 += buf[i + 4]
+            r5 += buf[i + 5]
+            r6 += buf[i + 6]
+            r7 += buf[i + 7]
+        s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        level = 0
+        while sp > 0 and levels[sp - 1] == level:
+            s = stack[sp - 1] + s
+            sp -= 1
+            level += 1
+        stack[sp] = s
+        levels[sp] = level
+        sp += 1
+    return {t}(0) + stack[0]
+"""
+    )
+
+
 def kernel_source(
     group: Group,
     operands: dict[int, Operand],
     constants: dict[int, str],
     outputs: list[Var],
     loop_dims: tuple[int | None, ...],
+    names: dict[int, str] | None = None,
 ) -> tuple[str, list[str]]:
     """The kernel module source of ``group`` and the argument expressions of its call
     (``kernel(r, *arrays, *outputs)``): one loop per axis (``loop_dims``: a static extent, or
@@ -189,7 +262,8 @@ def kernel_source(
 
     ``operands``: var id -> :class:`Operand` for the group's array inputs (a var may be read
     through a view: the operand is then the view's source with the composed index);
-    ``constants``: var id (of a Literal) -> the expression of a bound 0-d array."""
+    ``constants``: var id (of a Literal) -> the expression of a bound 0-d array; ``names``,
+    when given, receives the local name of each value (var id -> name)."""
     args: list[str] = []
     params: list[str] = []
     local: dict[int, str] = {}
@@ -242,4 +316,6 @@ def kernel_source(
         head.append(f"{indent}for {loops[k]} in range({'r' if extent is None else extent}):")
         indent += "    "
     src = "\n".join([*head, *(indent + s for s in (*loads, *body))]) + "\n"
+    if names is not None:  # the local name of each value (sum_kernel_source reads them)
+        names.update(local)
     return src, args
