@@ -208,8 +208,10 @@ def _build_lattices() -> None:
         )
         for excess in (False, True):  # fused_excess_precision does not change promotion
             for rank in ("allow", "warn", "raise"):  # nor does numpy_rank_promotion
-                _LATTICES[_config.State(x64, "standard", excess, rank)] = std
-                _LATTICES[_config.State(x64, "strict", excess, rank)] = strict
+                # nor explicit_x64_dtypes: with "allow", 64-bit arrays join on the x32 lattice
+                for explicit in _config.ExplicitX64Mode:
+                    for mode, lat in (("standard", std), ("strict", strict)):
+                        _LATTICES[_config.State(x64, mode, excess, rank, explicit)] = lat
 
 
 _build_lattices()
@@ -356,8 +358,7 @@ def user_stacklevel() -> int:
 
 def _x64_warning(d: DType, canonical: DType, fun_name: str | None) -> None:
     where = f" requested in {fun_name}" if fun_name else ""
-    mode = _config.FLAGS.get("explicit_x64_dtypes")
-    if mode is not None and mode.value.name == "ERROR":
+    if _config.state().explicit_x64 is _config.ExplicitX64Mode.ERROR:
         raise ValueError(
             f"Explicitly requested dtype {d.name}{where} is not available. To enable more "
             "dtypes, set the jax_enable_x64 (trellax: enable_x64) configuration option."
@@ -411,7 +412,8 @@ def check_user_dtype(dtype: Any, fun_name: str | None = None) -> DType:
     """Validates and canonicalizes a dtype a user asked for (``dtype=`` arguments).
 
     Python types map silently to the defaults; a 64-bit dtype with x64 off is truncated with a
-    UserWarning naming ``fun_name``; anything outside the supported set raises a TypeError.
+    UserWarning naming ``fun_name`` (``explicit_x64_dtypes``: "warn"), raises ValueError
+    ("error") or is kept ("allow"); anything outside the supported set raises a TypeError.
     ``None`` means the default float (as JAX's ``dtype=None``).
     """
     x64 = _config.state().x64
@@ -431,7 +433,7 @@ def check_user_dtype(dtype: Any, fun_name: str | None = None) -> DType:
             f"trellax only supports number and bool dtypes, got dtype {dtype!r}{where}. "
             f"Supported dtypes: {_accepted()}"
         )
-    if not x64 and d in _TO_32:
+    if not x64 and d in _TO_32 and not _config.keeps_x64(_config.state()):
         canonical = _TO_32[d]
         _x64_warning(d, canonical, fun_name)
         return canonical
@@ -676,7 +678,7 @@ def _result_type(args: Sequence[Any], st: _config.State) -> tuple[DType, bool]:
     out, weak = lattice_result_type(*pairs)
     if weak:
         out = _DEFAULTS[st.x64]["f" if out in _CUSTOM_FLOATS else _KIND[out]]
-    if not st.x64:
+    if not _config.keeps_x64(st):
         out = _TO_32.get(out, out)
     return out, weak
 
