@@ -125,6 +125,8 @@ def _leaf_aval(leaf: Any, path: Callable[[], str]) -> ShapedArray:
         return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
     if isinstance(leaf, Array):
         return ShapedArray._fast(tuple(leaf.shape), leaf.dtype, leaf.weak_type)
+    if (plain := dtypes.python_scalar_value(leaf)) is not None:  # an IntEnum member...
+        return _leaf_aval(plain, path)
     raise TypeError(
         f"Error interpreting argument to a traced function as an abstract array. The "
         f"problematic value is of type {type(leaf)} and was passed at path {path()}. Arguments "

@@ -491,10 +491,24 @@ def dtype_and_weak_type(x: Any) -> tuple[DType, bool]:
         return check_user_dtype(d, "dtype"), False
     if isinstance(x, (list, tuple)):
         raise TypeError(f"Cannot determine dtype of {x!r}")
+    if (plain := python_scalar_value(x)) is not None:
+        return dtype_and_weak_type(plain)
     raise TypeError(
         f"Cannot determine dtype of {x!r} (of type {type(x).__name__}); expected an array, a "
         "Python or NumPy scalar, or a dtype"
     )
+
+
+def python_scalar_value(x: object) -> int | float | complex | None:
+    """The plain Python scalar of an instance of a subclass of ``int``, ``float`` or ``complex``
+    (an ``IntEnum`` member, say), which JAX treats as a weak scalar of the base type; None for
+    anything else (``bool`` and NumPy scalars included)."""
+    if isinstance(x, (bool, np.generic)):
+        return None
+    for base in (int, float, complex):
+        if isinstance(x, base):
+            return base(x)  # type: ignore[no-any-return]
+    return None
 
 
 def _invalid_value(x: object, d: np.dtype[Any]) -> TypeError:
@@ -910,6 +924,8 @@ def _info_dtype(x: Any) -> DType:
 
 def itemsize_bits(dtype: Any) -> int:
     """The width of a dtype in bits (4 for int4, 16 for bfloat16)."""
+    if dtype is None:  # not np.dtype(None), float64: there is no dtype to measure
+        raise ValueError("dtype cannot be None.")
     d = _to_np_dtype(dtype)
     if d in LOW_INTS.values() or d in SMALL_FLOATS.values():
         name = d.name

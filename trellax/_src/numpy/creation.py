@@ -124,6 +124,8 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
         return _array(np.asarray(a), dtype, fun_name, copy=copy)
     if hasattr(a, "__dlpack__"):
         return _array(np.from_dlpack(a), dtype, fun_name, copy=copy)
+    if (plain := dtypes.python_scalar_value(a)) is not None:  # an IntEnum member...
+        return _array(plain, dtype, fun_name, copy=copy)
     raise TypeError(
         f"Value {a!r} of type {type(a).__name__} is not a valid trellax array; "
         f"trellax.numpy.{fun_name} takes arrays, scalars and (nested) lists or tuples of them"

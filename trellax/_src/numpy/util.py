@@ -46,6 +46,7 @@ def _is_arraylike(a: Any) -> bool:
         or t in _PY_SCALARS
         or t is bool
         or isinstance(a, (Array, np.ndarray, np.generic))
+        or dtypes.python_scalar_value(a) is not None
     )
 
 
@@ -60,6 +61,8 @@ def abstract(fun_name: str, i: int, a: Any) -> tuple[DType, bool]:
         return dtypes.bool_, False
     if isinstance(a, (Array, np.ndarray, np.generic)):
         return dtypes.dtype_and_weak_type(a)
+    if (plain := dtypes.python_scalar_value(a)) is not None:  # an IntEnum member...
+        return abstract(fun_name, i, plain)
     raise TypeError(
         f"{fun_name} requires ndarray or scalar arguments, got {type(a)} at position {i}."
     )
