@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from explicit_x64_cases import CASES, describe, setup
 
 import trellax
 import trellax.numpy as tnp
-from explicit_x64_cases import CASES, describe, setup
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "explicit_x64.json").read_text())["cases"]
 

@@ -75,4 +75,4 @@ def test_safe_to_cast_and_canonicalize_value() -> None:
 def test_other_names_come_from_trellax_dtypes() -> None:
     assert jd.canonicalize_dtype is trellax.dtypes.canonicalize_dtype
     with pytest.raises(AttributeError, match="no counterpart"):
-        jd.no_such_name  # noqa: B018
+        jd.no_such_name

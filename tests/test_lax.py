@@ -675,6 +675,7 @@ CASES.update(
         )(tnp.ones(2)),
         "jit": lambda: trellax.jit(lambda x: (x * 2, x))(tnp.ones(3, "float16")),
         "remat_lin": lambda: trellax.linearize(trellax.checkpoint(tnp.sin), 1.0)[1](2.0),
+        "name": lambda: trellax.ad_checkpoint.checkpoint_name(tnp.ones(3, "bfloat16"), "y"),
     }
 )
 

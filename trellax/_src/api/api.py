@@ -635,7 +635,7 @@ def _trace_pytree(
 ) -> tuple[ClosedJaxpr, PyTreeDef]:
     leaves, in_tree = tree_flatten((list(args), kwargs))
     avals = [
-        _leaf_aval(leaf, functools.partial(_nth_path, fun, len(leaves), i))
+        _leaf_aval(leaf, functools.partial(_nth_path, fun, len(leaves), i), duck=True)
         for i, leaf in enumerate(leaves)
     ]
     out_tree_box: list[PyTreeDef] = []

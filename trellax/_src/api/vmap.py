@@ -213,10 +213,12 @@ def _size_bullets(sizes: list[tuple[int, Any, int, Any]], fun: Callable[..., Any
     names = _names(fun)
     by_size: dict[int, list[str]] = {}
     for s, path, axis, x in sizes:
-        where = f"axis {axis} of argument {_arg_name(path, names)} of type {_type_str(x)}"
-        by_size.setdefault(s, []).append(where)
+        name = _arg_name(path, names)
+        what = name if name.startswith("kwargs") else f"argument {name}"
+        by_size.setdefault(s, []).append(f"axis {axis} of {what} of type {_type_str(x)}")
     bullets = []
-    for s, wheres in by_size.items():
+    # the most common size first (JAX's order), then in order of appearance
+    for s, wheres in sorted(by_size.items(), key=lambda kv: -len(kv[1])):
         if len(wheres) == 1:
             bullets.append(f"  * one axis had size {s}: {wheres[0]}")
         else:

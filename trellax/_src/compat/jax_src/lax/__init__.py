@@ -1,0 +1,2 @@
+"""Stand-ins for modules of JAX's private ``jax._src.lax`` (the rest of ``jax._src.lax`` names
+are looked up in ``trellax.lax`` by the runner)."""
