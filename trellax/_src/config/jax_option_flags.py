@@ -11,8 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from trellax._src.config.flags import FlagState, parse_enum
-from trellax._src.config.jax_flags import _bool_flag
+from trellax._src.config.jax_flags import _bool_flag, _disable_jit
 from trellax._src.config.settings import ExplicitX64Mode
+
+#: JAX's ``config.disable_jit`` is the flag object (``.value``, and a context manager when
+#: called); ``trellax.disable_jit`` is the function JAX exports as ``jax.disable_jit``
+disable_jit = _disable_jit
 
 _NOTHING = "no effect in trellax: "
 

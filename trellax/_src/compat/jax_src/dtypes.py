@@ -22,6 +22,7 @@ import trellax.dtypes as _public
 from trellax._src.compat.jax_src.literals import TypedComplex, TypedFloat, TypedInt, TypedNdArray
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes as _dt
+from trellax._src.numpy import util as _numpy_util
 
 DType = np.dtype[Any]
 
@@ -204,6 +205,24 @@ _FINITE_ONLY = frozenset(
     for n in ("float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2fnuz")
     if n in _dt.FLOAT8S
 )
+
+
+def to_inexact_dtype(dtype: Any) -> DType:
+    """The inexact dtype an integer or bool dtype computes in (32-bit ints and narrower:
+    float32; 64-bit: float64), whatever the x64 setting; inexact dtypes unchanged."""
+    return _numpy_util.to_inexact_dtype(np.dtype(dtype))
+
+
+def to_numeric_dtype(dtype: Any) -> DType:
+    """bool becomes int32; every other dtype is unchanged."""
+    return _numpy_util.to_numeric_dtype(np.dtype(dtype))
+
+
+def to_complex_dtype(dtype: Any) -> DType:
+    """The complex dtype of a dtype's inexact form (complex128 for 64-bit ones)."""
+    inexact = to_inexact_dtype(dtype)
+    wide = inexact in (_dt.float64, _dt.complex128)
+    return _dt.complex128 if wide else _dt.complex64
 
 
 def __getattr__(name: str) -> Any:

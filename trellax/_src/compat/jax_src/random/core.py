@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from trellax import lax
 from trellax import numpy as tnp
 from trellax._src.core.basearray import Array
+from trellax._src.random.fixed_point import safe_int_to_float
 from trellax._src.random.util import resolve_shape
 
 
@@ -28,20 +28,4 @@ def _safe_int_to_float(bits: Any, dtype: Any) -> Array:
     bits = tnp.asarray(bits)
     if bits.dtype != np.uint32 or np.dtype(dtype) != np.float32:
         raise RuntimeError("_safe_int_to_float only works for u32 -> f32")
-    hi, lo = bits[0], bits[1]
-    u32 = np.uint32
-    hi_zeros, lo_zeros = lax.clz(hi), lax.clz(lo)
-    high_empty = hi_zeros == u32(32)
-    # the 32 bits that start at the leading one (shifts by 32 give 0, as in XLA)
-    top = tnp.where(
-        high_empty,
-        lax.shift_left(lo, lo_zeros),
-        lax.bitwise_or(
-            lax.shift_left(hi, hi_zeros), lax.shift_right_logical(lo, u32(32) - hi_zeros)
-        ),
-    )
-    leading = tnp.where(high_empty, u32(32) + lo_zeros, hi_zeros)
-    fraction = lax.bitwise_and(lax.shift_right_logical(top, u32(8)), u32((1 << 23) - 1))
-    # the leading one has weight 2**-(leading + 1): biased exponent 127 - leading - 1
-    exponent = lax.shift_left(u32(126) - leading, u32(23))
-    return lax.bitcast_convert_type(lax.bitwise_or(exponent, fraction), np.float32)
+    return safe_int_to_float(bits)
