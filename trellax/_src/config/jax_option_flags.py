@@ -22,11 +22,10 @@ _NOTHING = "no effect in trellax: "
 
 
 def _parse_x64_mode(value: Any) -> ExplicitX64Mode:
-    if isinstance(value, (ExplicitX64Mode, str)) or (
-        isinstance(value, int) and not isinstance(value, bool)
-    ):
+    named = isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+    if named:
         try:
-            return ExplicitX64Mode(value)
+            return ExplicitX64Mode(value)  # a name ("allow") is read by _missing_
         except ValueError:
             pass
     raise ValueError(

@@ -210,8 +210,9 @@ def _build_lattices() -> None:
             for rank in ("allow", "warn", "raise"):  # nor does numpy_rank_promotion
                 # nor explicit_x64_dtypes: with "allow", 64-bit arrays join on the x32 lattice
                 for explicit in _config.ExplicitX64Mode:
-                    for mode, lat in (("standard", std), ("strict", strict)):
-                        _LATTICES[_config.State(x64, mode, excess, rank, explicit)] = lat
+                    key = _config.State(x64, "standard", excess, rank, explicit)
+                    _LATTICES[key] = std
+                    _LATTICES[key._replace(mode="strict")] = strict
 
 
 _build_lattices()
@@ -505,9 +506,12 @@ def python_scalar_value(x: object) -> int | float | complex | None:
     anything else (``bool`` and NumPy scalars included)."""
     if isinstance(x, (bool, np.generic)):
         return None
-    for base in (int, float, complex):
-        if isinstance(x, base):
-            return base(x)  # type: ignore[no-any-return]
+    if isinstance(x, int):
+        return int(x)
+    if isinstance(x, float):
+        return float(x)
+    if isinstance(x, complex):
+        return complex(x)
     return None
 
 

@@ -62,14 +62,14 @@ class TypedComplex(complex):
     def __repr__(self) -> str:
         return f"TypedComplex({complex(self)}, dtype={self.dtype.name})"
 
-    def __getnewargs__(self) -> tuple[complex, np.dtype[Any]]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[complex, np.dtype[Any]]:
         return (complex(self), self.dtype)
 
 
 typed_scalar_types: set[type] = {TypedInt, TypedFloat, TypedComplex}
 
 
-class TypedNdArray(np.ndarray):  # type: ignore[type-arg]
+class TypedNdArray(np.ndarray):
     """A host NumPy array whose dtype is never canonicalized; weakly typed when the abstract
     value given (``aval``) is."""
 
