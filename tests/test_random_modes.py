@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from random_modes_cases import CASES
 
 import trellax
-from random_modes_cases import CASES
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "random_modes.json").read_text())["cases"]
 
