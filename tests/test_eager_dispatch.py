@@ -462,7 +462,7 @@ def test_data_movement_impls_raise_no_fp_errors() -> None:
     strictest user setting, NaN/inf data passes through them and the setting is untouched."""
     flagged = {p.name for p in core.primitives().values() if p.impl_fp_free}
     data_movement = {"select_n", "broadcast_in_dim", "reshape", "squeeze", "expand_dims"}
-    data_movement |= {"transpose", "rev", "concatenate", "slice"}
+    data_movement |= {"transpose", "rev", "concatenate", "slice", "name"}
     assert flagged == data_movement  # each one is run below
     x = arr([[np.nan, np.inf], [-np.inf, -0.0]], np.dtype("float16"))
     i = arr([[0, 1], [1, 0]], np.dtype("int32"))
@@ -478,6 +478,7 @@ def test_data_movement_impls_raise_no_fp_errors() -> None:
             lax.rev(x, (0,)),
             lax.concatenate([x, x], 0),
             lax.slice(x, (0, 0), (2, 1)),
+            trellax.ad_checkpoint.checkpoint_name(x, "x"),
         ]
         assert np.geterr()["invalid"] == "raise"
     assert all(o.dtype == np.dtype("float16") for o in outs)

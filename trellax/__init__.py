@@ -17,6 +17,7 @@ from trellax import custom_batching as custom_batching
 from trellax import custom_derivatives as custom_derivatives
 from trellax import debug as debug
 from trellax import distributed as distributed
+from trellax import dlpack as dlpack
 from trellax import dtypes as dtypes
 from trellax import errors as errors
 from trellax import experimental as experimental
@@ -26,7 +27,9 @@ from trellax import memory as memory
 from trellax import nn as nn
 from trellax import numpy as numpy
 from trellax import ops as ops
+from trellax import profiler as profiler
 from trellax import random as random
+from trellax import ref as ref
 from trellax import scipy as scipy
 from trellax import sharding as sharding
 from trellax import tree as tree
@@ -109,6 +112,9 @@ from trellax._src.custom.gradient import custom_gradient as custom_gradient
 from trellax._src.interpreters.op_by_op import ensure_compile_time_eval as ensure_compile_time_eval
 from trellax._src.lax.ad_util import float0 as float0
 from trellax._src.numpy import array_methods as _array_methods
+from trellax._src.numpy.refs import Ref as Ref
+from trellax._src.numpy.refs import freeze as freeze
+from trellax._src.numpy.refs import new_ref as new_ref
 from trellax._src.runtime.caches import clear_caches as clear_caches
 from trellax._src.runtime.caches import effects_barrier as effects_barrier
 from trellax._src.runtime.caches import live_arrays as live_arrays

@@ -13,6 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api import ref_frames
+from trellax._src.api.ref_frames import RefBase
+from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.interpreters import batching
 from trellax._src.lax._base import asarray
@@ -135,12 +138,17 @@ def vmap(
         leaves: list[Any] = []
         dims: list[int | None] = []
         sizes: list[tuple[int, Any, int, Any]] = []  # (size, key path, axis, array)
+        refs: dict[int, tuple[RefBase, int]] = {}  # leaf position -> (reference, its axis)
         for (path, leaf), axis in zip(with_path, axes):
             if axis is None:
                 leaves.append(leaf)
                 dims.append(None)
                 continue
-            x = _as_mapped_array(leaf)
+            if isinstance(leaf, RefBase):  # mapped like its value; stored back on return
+                x = ref_frames.resolve(leaf)._value
+                refs[len(leaves)] = (leaf, axis % max(x.ndim, 1))
+            else:
+                x = _as_mapped_array(leaf)
             nd = x.ndim
             if not -nd <= axis < nd:
                 raise ValueError(
@@ -156,13 +164,23 @@ def vmap(
         out_tree: list[Any] = []
 
         def flat_fun(*flat: Any) -> list[Any]:
-            a, k = tree_unflatten(in_tree, list(flat))
+            ins = list(flat)
+            inner = {i: ref_frames.make_ref(ins[i], core.current_trace()) for i in refs}
+            for i, r in inner.items():
+                ins[i] = r
+            a, k = tree_unflatten(in_tree, ins)
             out = fun(*a, **k)
             leaves_out, tree = tree_flatten(out)
             out_tree.append((out, tree))
-            return leaves_out
+            return [*leaves_out, *[r._value for r in inner.values()]]
 
         outs, out_dims = batching.batch_flat(flat_fun, leaves, dims, size, axis_name)
+        if refs:
+            n = len(outs) - len(refs)
+            for (ref, axis), o, d in zip(refs.values(), outs[n:], out_dims[n:]):
+                moved = _move_out(o, d, axis, size, lambda: "")
+                ref_frames.store(ref, moved)
+            outs, out_dims = outs[:n], out_dims[:n]
         out_value, tree = out_tree[0]
         out_axes_flat = _prefix_leaves(out_axes, out_value, "out_axes")
 

@@ -10,8 +10,9 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api.ref_frames import ClosedRefInBody
 from trellax._src.api.vmap import vmap
-from trellax._src.control_flow import scan_after, unjitted
+from trellax._src.control_flow import scan_after, scan_refs, unjitted
 from trellax._src.control_flow.common import (
     _block,
     _CarryNames,
@@ -152,7 +153,22 @@ def scan(
 ) -> tuple[Any, Any]:
     """Loops ``carry, y = f(carry, x)`` over the leading axis of ``xs``; returns the final carry
     and the stacked ``y``s."""
+    if scan_refs.known_refs(f) is not None:  # a body that closes over array references
+        return scan_refs.scan_with_refs(_scan_plain, f, init, xs, length, reverse, unroll)
+    try:
+        return _scan_plain(f, init, xs, length, reverse, unroll)
+    except ClosedRefInBody as e:
+        return scan_refs.scan_with_refs(_scan_plain, f, init, xs, length, reverse, unroll, e.ref)
 
+
+def _scan_plain(
+    f: Callable[[Any, Any], tuple[Any, Any]],
+    init: Any,
+    xs: Any,
+    length: int | None,
+    reverse: bool,
+    unroll: int | bool,
+) -> tuple[Any, Any]:
     if (out := unjitted.scan(f, init, xs, length, reverse)) is not unjitted.NOT_HANDLED:
         return out  # type: ignore[no-any-return]
 
