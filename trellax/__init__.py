@@ -22,6 +22,7 @@ from trellax import dtypes as dtypes
 from trellax import errors as errors
 from trellax import experimental as experimental
 from trellax import image as image
+from trellax import interpreters as interpreters
 from trellax import lax as lax
 from trellax import memory as memory
 from trellax import nn as nn

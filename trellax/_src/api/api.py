@@ -297,7 +297,7 @@ class Jitted(Generic[P, R]):
             entry.call = jit_call.hoist_tracer_consts(entry.closed)
         call, hoisted = entry.call
         operands = [
-            ref_frames.resolve(x)._value
+            ref_frames.resolve(x)._held
             if isinstance(x, RefBase)
             else x
             if isinstance(x, core.Tracer) or type(x) is ArrayImpl
@@ -305,7 +305,7 @@ class Jitted(Generic[P, R]):
             for x, a in zip(leaves, avals)
         ]
         closed_refs = entry.refs.closed if entry.refs is not None else []
-        operands += [ref_frames.resolve(r)._value for r in closed_refs]
+        operands += [ref_frames.resolve(r)._held for r in closed_refs]
         donated = self._donated(args, kwargs, len(hoisted)) + (False,) * len(closed_refs)
         params = jit_call.call_params(
             call,
@@ -328,10 +328,10 @@ class Jitted(Generic[P, R]):
         the arguments, their final values come back after the results and are stored."""
         assert entry.refs is not None
         values = [
-            ref_frames.resolve(x)._value._value if isinstance(x, RefBase) else _leaf_value(x, a)
+            ref_frames.resolve(x)._held._value if isinstance(x, RefBase) else _leaf_value(x, a)
             for x, a in zip(leaves, avals)
         ]
-        values += [ref_frames.resolve(r)._value._value for r in entry.refs.closed]
+        values += [ref_frames.resolve(r)._held._value for r in entry.refs.closed]
         outs = _unalias(entry.run(*values), leaves, values)
         n = entry.refs.n_out
         for ref, value in zip(entry.refs.targets(leaves), outs[n:]):
@@ -432,7 +432,7 @@ class Jitted(Generic[P, R]):
                 fr.check_outputs(out_leaves)
             out_tree_box.append(out_tree)
             frames.append(fr)
-            return [*out_leaves, *[inner._value for _, inner in fr.pairs]]
+            return [*out_leaves, *[inner._held for _, inner in fr.pairs]]
 
         closed = tracing.trace_to_jaxpr(flat_fun, avals, getattr(self.fun, "__name__", "fun"))
         if jax_flags.log_compiles.value:

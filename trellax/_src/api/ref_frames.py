@@ -38,10 +38,10 @@ from trellax._src.interpreters.tracing import JaxprTrace
 class RefBase:
     """A mutable reference to an array value (``trellax.Ref``); see the module docstring."""
 
-    __slots__ = ("_owner", "_value", "_written", "aval")
+    __slots__ = ("_held", "_owner", "_written", "aval")
 
     def __init__(self, value: Any, owner: Trace) -> None:
-        self._value = value
+        self._held = value
         self._owner = owner
         #: written since made (JAX's repr then no longer shows a weak type)
         self._written = False
@@ -233,5 +233,5 @@ def store(ref: RefBase, value: Any) -> None:
     """Replaces ``ref``'s whole value (already of its type), in the current context."""
     target = resolve(ref)
     check_storable(target, value)
-    target._value = value
+    target._held = value
     target._written = ref._written = True

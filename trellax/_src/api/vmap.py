@@ -145,7 +145,7 @@ def vmap(
                 dims.append(None)
                 continue
             if isinstance(leaf, RefBase):  # mapped like its value; stored back on return
-                x = ref_frames.resolve(leaf)._value
+                x = ref_frames.resolve(leaf)._held
                 refs[len(leaves)] = (leaf, axis % max(x.ndim, 1))
             else:
                 x = _as_mapped_array(leaf)
@@ -172,7 +172,7 @@ def vmap(
             out = fun(*a, **k)
             leaves_out, tree = tree_flatten(out)
             out_tree.append((out, tree))
-            return [*leaves_out, *[r._value for r in inner.values()]]
+            return [*leaves_out, *[r._held for r in inner.values()]]
 
         outs, out_dims = batching.batch_flat(flat_fun, leaves, dims, size, axis_name)
         if refs:

@@ -41,7 +41,7 @@ def _threaded(f: Callable[..., Any], refs: list[RefBase]) -> Callable[..., Any]:
         fr.pairs = [(r, ref_frames.make_ref(v, trace)) for r, v in zip(refs, values)]
         with ref_frames.frame(fr):
             c, y = f(c, x)
-        return (c, [inner._value for _, inner in fr.pairs]), y
+        return (c, [inner._held for _, inner in fr.pairs]), y
 
     return body
 
@@ -71,7 +71,7 @@ def scan_with_refs(
         refs.append(first)
     body = known[1] if known is not None and len(known[0]) == len(refs) else _threaded(f, refs)
     while True:
-        values = [ref_frames.resolve(r)._value for r in refs]
+        values = [ref_frames.resolve(r)._held for r in refs]
         try:
             (carry, finals), ys = scan_fn(body, (init, values), xs, length, reverse, unroll)
         except ClosedRefInBody as e:

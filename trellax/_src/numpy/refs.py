@@ -39,7 +39,7 @@ class Ref(RefBase):
     __slots__ = ()
 
     def __getitem__(self, idx: Any) -> Any:
-        value = ref_frames.resolve(self)._value
+        value = ref_frames.resolve(self)._held
         return value if _is_whole(idx) else value[idx]
 
     def __setitem__(self, idx: Any, value: Any) -> None:
@@ -47,7 +47,7 @@ class Ref(RefBase):
 
     def __repr__(self) -> str:
         target = ref_frames.resolve(self)
-        text = repr(target._value)
+        text = repr(target._held)
         if target._written or self._written:  # as JAX's: the buffer written has no weak type
             text = text.replace(", weak_type=True", "")
         return "Ref(" + text[len("Array(") :] if text.startswith("Array(") else f"Ref({text})"
@@ -64,7 +64,7 @@ class Ref(RefBase):
     def unsafe_buffer_pointer(self) -> int:
         """The address of the held array's buffer (a write replaces the buffer: unlike JAX's,
         the address changes)."""
-        value = ref_frames.resolve(self)._value
+        value = ref_frames.resolve(self)._held
         return int(np.asarray(value).__array_interface__["data"][0])
 
     @property
@@ -118,7 +118,7 @@ def swap(ref: Ref, idx: Any, value: Any) -> Any:
     if not isinstance(ref, Ref):
         raise TypeError(f"swap expects an array reference, got {type(ref).__name__}")
     target = ref_frames.resolve(ref)
-    current = target._value
+    current = target._held
     old = current if _is_whole(idx) else current[idx]
     v = _typed_value(ref, idx, value, tuple(old.shape))
     if _is_whole(idx):
@@ -126,7 +126,7 @@ def swap(ref: Ref, idx: Any, value: Any) -> Any:
     else:
         new = current.at[idx].set(v)
     ref_frames.check_storable(target, new)
-    target._value = new
+    target._held = new
     target._written = ref._written = True
     return old
 
