@@ -132,6 +132,8 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
         return _array(np.asarray(a), dtype, fun_name, copy=copy)
     if hasattr(a, "__dlpack__"):
         return _array(np.from_dlpack(a), dtype, fun_name, copy=copy)
+    if (plain := dtypes.python_scalar_value(a)) is not None:  # an IntEnum member...
+        return _array(plain, dtype, fun_name, copy=copy)
     raise TypeError(
         f"Value {a!r} of type {type(a).__name__} is not a valid trellax array; "
         f"trellax.numpy.{fun_name} takes arrays, scalars and (nested) lists or tuples of them"
@@ -267,6 +269,9 @@ def _filled(fun_name: str, shape: Any, dtype: Any, value: int, weak_type: bool =
     return eager.wrap(np.full(dims, value, dtype=np_d).astype(d), d, weak_type)
 
 
+# ``out_sharding=`` (as in JAX) is checked and otherwise ignored: there is one device.
+
+
 def zeros(
     shape: ShapeLike,
     dtype: DTypeLike | None = None,
@@ -276,7 +281,7 @@ def zeros(
 ) -> Array:
     """An array of zeros; the default dtype is the default float (float32 with x64 off)."""
     if out_sharding is not None:
-        check_out_sharding("numpy.zeros", out_sharding)
+        check_out_sharding("zeros", out_sharding)
     return _filled("zeros", shape, dtype, 0)
 
 
@@ -288,7 +293,7 @@ def ones(
     out_sharding: Any = None,
 ) -> Array:
     if out_sharding is not None:
-        check_out_sharding("numpy.ones", out_sharding)
+        check_out_sharding("ones", out_sharding)
     return _filled("ones", shape, dtype, 1)
 
 
@@ -301,7 +306,7 @@ def empty(
 ) -> Array:
     """Like :func:`zeros` (trellax arrays are immutable, so 'uninitialized' means zeros)."""
     if out_sharding is not None:
-        check_out_sharding("numpy.empty", out_sharding)
+        check_out_sharding("empty", out_sharding)
     return _filled("empty", shape, dtype, 0)
 
 
@@ -319,7 +324,7 @@ def full(
     Array([2., 2.], dtype=float32, weak_type=True)
     """
     if out_sharding is not None:
-        check_out_sharding("numpy.full", out_sharding)
+        check_out_sharding("full", out_sharding)
     if is_extended(fill_value) or (dtype is not None and is_extended(dtype)):
         return handler("full")(shape, fill_value, dtype)  # type: ignore[no-any-return]
     dims = _shape(shape, "full")
@@ -377,7 +382,7 @@ def zeros_like(
     out_sharding: Any = None,
 ) -> Array:
     if out_sharding is not None:
-        check_out_sharding("numpy.zeros_like", out_sharding)
+        check_out_sharding("zeros_like", out_sharding)
     return _filled_like("zeros_like", a, dtype, shape, 0)
 
 
@@ -390,7 +395,7 @@ def ones_like(
     out_sharding: Any = None,
 ) -> Array:
     if out_sharding is not None:
-        check_out_sharding("numpy.ones_like", out_sharding)
+        check_out_sharding("ones_like", out_sharding)
     return _filled_like("ones_like", a, dtype, shape, 1)
 
 
@@ -415,7 +420,7 @@ def full_like(
 ) -> Array:
     """``full`` with ``a``'s shape, dtype and weak flag; the fill value is cast, not promoted."""
     if out_sharding is not None:
-        check_out_sharding("numpy.full_like", out_sharding)
+        check_out_sharding("full_like", out_sharding)
     s, d, weak = _like_dtype(a, dtype, "full_like")
     # a fill value with dimensions is broadcast, which gives a strong result in JAX
     weak = weak and len(getattr(fill_value, "shape", ())) == 0
