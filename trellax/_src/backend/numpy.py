@@ -310,7 +310,7 @@ def lgamma(x: np.ndarray) -> Any:
     def lg(v: float) -> float:
         try:
             return math.lgamma(v)
-        except ValueError:
+        except (ValueError, OverflowError):  # poles, and values past float64's range
             return math.inf
 
     return _vectorize_math(lg, x)
@@ -321,6 +321,8 @@ def digamma(x: np.ndarray) -> Any:
 
 
 def _digamma_scalar(v: float) -> float:
+    if math.isinf(v):  # psi(+inf) = +inf; -inf is a limit of poles
+        return v if v > 0 else math.nan
     if math.isnan(v) or (v <= 0 and v == math.floor(v)):
         return math.nan
     result = 0.0
