@@ -19,6 +19,7 @@ from trellax._src.core import core
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as lax_elementwise
 from trellax._src.lax import fft as lax_fft
+from trellax.ad_checkpoint import checkpoint_name
 from trellax.lax import linalg as lax_linalg
 
 # Import every module that may define primitives, so the coverage test sees all of them.
@@ -636,6 +637,7 @@ CASES = {
     ),
     "add_any": lambda: ad_util.add_any_p.bind(f32(), f32()),
     "stop_gradient": lambda: lax.stop_gradient(f32()),
+    "name": lambda: checkpoint_name(f32(), "a"),
 }
 
 #: Primitives that never run forward, with the reason.

@@ -48,6 +48,7 @@ FLOORS: dict[str, int] = {
     # 6: the transformations users call
     "trellax._src.api": 6,
     "trellax.test_util": 6,
+    "trellax.interpreters": 5,  # the rule tables of user primitives (interpreters/extending.py)
     "trellax.core": 6,  # re-exports core's Tracer/ShapedArray and api/core_names.py
     # 7: primitives that hold functions
     "trellax._src.control_flow": 7,
@@ -58,6 +59,7 @@ FLOORS: dict[str, int] = {
     "trellax.custom_derivatives": 7,
     "trellax.custom_batching": 7,
     "trellax.checkpoint_policies": 7,
+    "trellax.ad_checkpoint": 7,
     "trellax.debug": 7,
     # 8: user namespaces
     "trellax._src.numpy": 8,
@@ -95,6 +97,7 @@ FLOORS: dict[str, int] = {
     # 10: the public root, the command line and the drop-in runner
     "trellax": 10,
     "trellax.compat": 10,
+    "trellax.extend": 10,  # extend.core.primitives names every primitive: imports all of trellax
     "trellax._src.compat": 10,
 }
 

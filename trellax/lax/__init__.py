@@ -5,6 +5,8 @@ first. Dtype errors name the ``trellax.numpy`` function that promotes.
 """
 
 from trellax._src.control_flow import cond, fori_loop, map, scan, switch, while_loop
+from trellax._src.core import primitive_names as _primitive_names
+from trellax._src.core.core import Primitive as _Primitive
 from trellax._src.lax.conv import (
     ConvDimensionNumbers,
     conv_dimension_numbers,
@@ -469,3 +471,12 @@ __all__ += [
     "ragged_dot_general",
     "scatter_apply",
 ]
+
+
+def __getattr__(name: str) -> _Primitive:
+    """JAX's primitive objects, ``lax.exp_p`` and the other ``<name>_p`` names of ``jax.lax``
+    that trellax has (docs/extending.md)."""
+    prim = _primitive_names.lookup(name, _primitive_names.LAX_NAMES)
+    if prim is None:
+        raise AttributeError(f"module 'trellax.lax' has no attribute {name!r}")
+    return prim

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
+from trellax._src.core.core import Primitive
+from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.interpreters import tracing
 
 
@@ -29,3 +30,29 @@ def max_dim(d1: int, d2: int) -> int:
 def min_dim(d1: int, d2: int) -> int:
     """The smaller of two dimension sizes."""
     return min(int(d1), int(d2))
+
+
+def jaxpr_as_fun(closed: ClosedJaxpr) -> Callable[..., list[Any]]:
+    """``closed`` as a function of its inputs returning the list of its outputs (it binds each
+    equation in the current trace)."""
+
+    def fun(*args: Any) -> list[Any]:
+        return tracing.eval_jaxpr(closed, *args)
+
+    return fun
+
+
+def new_jaxpr_eqn(
+    invars: Sequence[Atom],
+    outvars: Sequence[Var],
+    primitive: Primitive,
+    params: dict[str, Any],
+    effects: Any = frozenset(),
+    source_info: Any = None,
+    ctx: Any = None,
+) -> JaxprEqn:
+    """An equation ``outvars = primitive[params] invars`` (effects and context are not
+    recorded: trellax runs a jaxpr's equations in order)."""
+    del effects, ctx
+    source = source_info if isinstance(source_info, str) else None
+    return JaxprEqn(primitive, list(invars), list(outvars), dict(params), source)

@@ -243,14 +243,32 @@ class Primitive:
         """Applies the primitive to ``args`` in the current trace (one result)."""
         trace = _current_trace.get()
         if trace is eval_trace:  # eager: straight to the evaluation, one call less
-            out: Array = eval_primitive(self, args, params)
+            try:
+                out: Array = eval_primitive(self, args, params)
+            except AttributeError:
+                # an operand that is not an array (a NumPy value or Python scalar, as a jaxpr
+                # interpreter written for JAX passes): evaluate on arrays of them
+                if all(isinstance(a, Array) for a in args):
+                    raise
+                out = eval_primitive(self, [operand_array(a) for a in args], params)
             return out
-        out = trace.process_primitive(self, args, params)
+        try:
+            out = trace.process_primitive(self, args, params)
+        except AttributeError:
+            if all(isinstance(a, Array) for a in args):
+                raise
+            out = trace.process_primitive(self, [operand_array(a) for a in args], params)
         return out
 
     def bind_multi(self, *args: Any, **params: Any) -> tuple[Array, ...]:
         """Applies a primitive with ``multiple_results`` (a tuple of results)."""
-        out: tuple[Array, ...] = _current_trace.get().process_primitive(self, args, params)
+        trace = _current_trace.get()
+        try:
+            out: tuple[Array, ...] = trace.process_primitive(self, args, params)
+        except AttributeError:  # an operand that is not an array: see bind
+            if all(isinstance(a, Array) for a in args):
+                raise
+            out = trace.process_primitive(self, [operand_array(a) for a in args], params)
         return out
 
 
@@ -291,6 +309,8 @@ class EvalTrace(Trace):
     def process_primitive(
         self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
     ) -> Any:
+        if type(prim) is not Primitive:  # a user's primitive (trellax.extend.core.Primitive)
+            return prim.eval_eager(args, params)  # type: ignore[attr-defined]
         return eval_primitive(prim, args, params)
 
 
@@ -310,6 +330,15 @@ def _no_array_type(value: Any, dtype: DType, weak_type: bool) -> Any:
 #: Builds a concrete array from (NumPy value, dtype, weak_type); set by ``trellax._src.backend.array``
 #: (layer 3), which the evaluation trace must not import.
 new_array: Callable[[Any, DType, bool], Any] = _no_array_type
+
+
+def _no_operand_array(x: Any) -> Any:
+    raise RuntimeError("trellax._src.lax._base has not been imported")
+
+
+#: Makes an array of a primitive's operand given as a NumPy value or Python scalar (weak, as in
+#: ``lax``); set by ``trellax._src.lax._base`` to its ``asarray``.
+operand_array: Callable[[Any], Any] = _no_operand_array
 
 eval_trace = EvalTrace()
 _current_trace: ContextVar[Trace] = ContextVar("trellax_current_trace", default=eval_trace)

@@ -51,6 +51,11 @@ class Literal:
     def __repr__(self) -> str:
         return f"Literal({self.value!r})"
 
+    @property
+    def val(self) -> np.ndarray[Any, Any]:
+        """The value (JAX's name for it: ``jax.extend.core.Literal.val``)."""
+        return self.value
+
 
 Atom = Var | Literal
 
@@ -102,6 +107,11 @@ class ClosedJaxpr:
     @property
     def eqns(self) -> list[JaxprEqn]:
         return self.jaxpr.eqns
+
+    @property
+    def literals(self) -> list[Any]:
+        """The constants, one per ``jaxpr.constvars`` (JAX's name for them)."""
+        return self.consts
 
     @property
     def in_avals(self) -> list[ShapedArray]:

@@ -17,6 +17,7 @@ import numpy as np
 from trellax._src.backend import eager
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.config import settings as _config
+from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, Shape
 from trellax._src.dtypes import dtypes
@@ -228,6 +229,9 @@ def asarray(x: Any) -> Array:
         f"Value {x!r} of type {type(x).__name__} is not a valid trellax array; lax functions "
         "take trellax arrays, NumPy arrays and scalars, and Python scalars"
     )
+
+
+core.operand_array = asarray
 
 
 # -- n-ary elementwise primitives ---------------------------------------------------------------

@@ -42,7 +42,7 @@ class Zero:
         self.aval = aval
 
     def __repr__(self) -> str:
-        return f"Zero({self.aval.str_short()})"
+        return f"Zero({self.aval})"
 
 
 class UndefinedPrimal:
@@ -54,7 +54,7 @@ class UndefinedPrimal:
         self.aval = aval
 
     def __repr__(self) -> str:
-        return f"UndefinedPrimal({self.aval.str_short()})"
+        return f"UndefinedPrimal({self.aval})"
 
 
 def is_undefined(x: Any) -> bool:

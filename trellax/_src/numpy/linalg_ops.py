@@ -66,6 +66,13 @@ def matmul(
             x, y, dimension_numbers=eager.MATMUL_2D, preferred_element_type=x.dtype
         )
     x_vec, y_vec = x.ndim == 1, y.ndim == 1
+    if x_vec or y_vec:
+        # a vector operand: one contraction without batch dimensions (JAX's jaxpr)
+        yc = 0 if y_vec else y.ndim - 2
+        if x.shape[-1] != y.shape[yc]:
+            raise _contraction_error((x.shape[-1],), (y.shape[yc],))
+        vdn: Any = (((x.ndim - 1,), (yc,)), ((), ()))
+        return dot_general(x, y, vdn, precision, _preferred(x, preferred_element_type))
     if x_vec:
         x = reshape(x, (1, x.shape[0]))
     if y_vec:

@@ -1,0 +1,1 @@
+"""``jax._src.lib.mlir``: see ``dialects.hlo``."""

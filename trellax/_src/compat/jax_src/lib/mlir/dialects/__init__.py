@@ -1,0 +1,1 @@
+"""``jax._src.lib.mlir.dialects``: see ``hlo``."""
