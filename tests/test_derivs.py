@@ -215,7 +215,7 @@ def test_finite_differences(case: Case) -> None:
             got = np.asarray(ad, np.float64)
             if not case.elementwise:
                 got = np.array((got * dirs[j]).sum())
-            scale = float(np.abs(np.asarray(lower(*args), np.float64)).max())
+            scale = float(np.abs(np.asarray(lower(*d.args), np.float64)).max())
             if not _close(got, fd, max(scale, float(np.abs(got).max()))):
                 failures.append(f"{label}: ad {got.tolist()} fd {fd.tolist()}")
 
