@@ -496,7 +496,8 @@ def _integer_pow_jvp_rule(primals: Any, tangents: Any, *, y: int) -> tuple[Any, 
         ans = integer_pow_p.bind(*primals, y=y)
         return ans, ad_util.zero_of(ans)
     assert _integer_pow_nonzero_jvp is not None
-    return _integer_pow_nonzero_jvp(primals, tangents, y=y)
+    out: tuple[Any, Any] = _integer_pow_nonzero_jvp(primals, tangents, y=y)
+    return out
 
 
 integer_pow_p.def_jvp(_integer_pow_jvp_rule)

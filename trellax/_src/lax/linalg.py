@@ -40,8 +40,8 @@ from trellax._src.lax._base import (
 )
 from trellax._src.lax.elementwise import conj_p, neg_p
 from trellax._src.lax.reductions import dot_general_p, reduce_sum_p
-from trellax._src.lax.stop_gradient import stop_gradient
 from trellax._src.lax.shapes import leading_rule
+from trellax._src.lax.stop_gradient import stop_gradient
 from trellax._src.lax.structural import (
     _convert,
     broadcast_in_dim_p,

@@ -17,7 +17,21 @@ from trellax._src.core.core import Primitive
 from trellax._src.core.typing import ArrayLike
 from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, floating
-from trellax._src.lax.elementwise import abs, add, cos, div, eq, exp, gt, log, mul, neg, rem, sin, sub
+from trellax._src.lax.elementwise import (
+    abs,
+    add,
+    cos,
+    div,
+    eq,
+    exp,
+    gt,
+    log,
+    mul,
+    neg,
+    rem,
+    sin,
+    sub,
+)
 from trellax._src.lax.naryop import naryop
 from trellax._src.lax.structural import select_n
 

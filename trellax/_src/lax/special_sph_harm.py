@@ -15,8 +15,8 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, floating
 from trellax._src.lax.elementwise import add, cos, div, exp, lt, mul, sin, sqrt, sub
-from trellax._src.lax.select_n import select_n
 from trellax._src.lax.naryop import naryop
+from trellax._src.lax.select_n import select_n
 
 _c = ad_util.const
 
