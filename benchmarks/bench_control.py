@@ -5,6 +5,7 @@ runs without per-op dispatch (``scan``/``while`` are generated into the compiled
 loops over the body's NumPy calls). Cases:
 
 * ``fori_loop``: 1,000 small steps ``x = x * 0.999 + 0.001`` on a float32[8];
+* ``while_loop``: the same 1,000 steps with the counter in the carry and the test in ``cond_fun``;
 * ``scan``: over 10,000 float32 elements, ``c = 0.9 * c + x`` with every ``c`` stacked;
 * ``cond``: one ``cond`` on a float32[8] (the cost of a call, not of a loop).
 
@@ -49,6 +50,13 @@ def numpy_fori(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return x
 
 
+def numpy_while(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    a, b, i = np.float32(0.999), np.float32(0.001), 0
+    while i < STEPS:
+        i, x = i + 1, x * a + b
+    return x
+
+
 def numpy_scan(xs: np.ndarray[Any, Any]) -> tuple[Any, np.ndarray[Any, Any]]:
     c, a = np.float32(0), np.float32(0.9)
     ys = np.empty_like(xs)
@@ -61,6 +69,16 @@ def numpy_scan(xs: np.ndarray[Any, Any]) -> tuple[Any, np.ndarray[Any, Any]]:
 def lax_fori(lax: Any) -> Callable[[Any], Any]:
     def f(x: Any) -> Any:
         return lax.fori_loop(0, STEPS, lambda i, x: x * 0.999 + 0.001, x)
+
+    return f
+
+
+def lax_while(lax: Any) -> Callable[[Any], Any]:
+    def f(x: Any) -> Any:
+        def body(c: Any) -> Any:
+            return c[0] + 1, c[1] * 0.999 + 0.001
+
+        return lax.while_loop(lambda c: c[0] < STEPS, body, (0, x))[1]
 
     return f
 
@@ -102,16 +120,18 @@ def main() -> None:
     x_t, xs_t = tnp.asarray(x_np), tnp.asarray(xs_np)
 
     t_fori, t_scan = trellax.jit(lax_fori(tlax)), trellax.jit(lax_scan(tlax))
-    t_cond = trellax.jit(lax_cond(tlax))
+    t_cond, t_while = trellax.jit(lax_cond(tlax)), trellax.jit(lax_while(tlax))
     np.testing.assert_allclose(np.asarray(t_fori(x_t)), numpy_fori(x_np), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(t_while(x_t)), numpy_while(x_np), rtol=1e-5)
     np.testing.assert_allclose(np.asarray(t_scan(xs_t)[1]), numpy_scan(xs_np)[1], rtol=1e-5)
 
     j_fori: Callable[[], object] | None = None
     j_scan: Callable[[], object] | None = None
     j_cond: Callable[[], object] | None = None
+    j_while: Callable[[], object] | None = None
     if jax is not None:
         jf, js = jax.jit(lax_fori(jax.lax)), jax.jit(lax_scan(jax.lax))
-        jc = jax.jit(lax_cond(jax.lax))
+        jc, jw = jax.jit(lax_cond(jax.lax)), jax.jit(lax_while(jax.lax))
         x_j, xs_j = jax.numpy.asarray(x_np), jax.numpy.asarray(xs_np)
 
         def j_fori() -> object:
@@ -123,6 +143,9 @@ def main() -> None:
         def j_cond() -> object:
             return jc(x_j).block_until_ready()
 
+        def j_while() -> object:
+            return jw(x_j).block_until_ready()
+
     rows = [
         Row(
             f"fori_loop, {STEPS} steps on f32[8]",
@@ -131,6 +154,15 @@ def main() -> None:
                 "trellax": _time(lambda: t_fori(x_t)),
                 "trellax-eager": _time(lambda: lax_fori(tlax)(x_t)),
                 "jax": _time(j_fori),
+            },
+        ),
+        Row(
+            f"while_loop, {STEPS} steps on f32[8]",
+            {
+                "numpy": _time(lambda: numpy_while(x_np)),
+                "trellax": _time(lambda: t_while(x_t)),
+                "trellax-eager": _time(lambda: lax_while(tlax)(x_t)),
+                "jax": _time(j_while),
             },
         ),
         Row(

@@ -10,6 +10,8 @@ n/a: run with a Python that has them and ``PYTHONPATH`` at the repository to inc
 Columns: time per call of each library, then ``trellax / peer`` for the goal's peer and the goal.
 Wall-clock by default; ``BENCH_CLOCK=process`` times process CPU time instead (every thread's,
 so preemption on a busy machine does not count, but parallel work counts in full).
+``BENCH_ONLY=loops`` runs only the three loop rows. Their NumPy column is the same loop written
+by hand in NumPy (one call per operation and step, as a compiled body runs it).
 """
 
 from __future__ import annotations
@@ -94,6 +96,39 @@ def _while(lib: Any, lax: Any, np_: Any) -> Callable[[Any], Any]:
     return lib.jit(f)  # type: ignore[no-any-return]
 
 
+# The loops written by hand in NumPy (the same calls a compiled body makes, one per operation):
+# the floor of a loop that runs one NumPy call per operation and step.
+_W16 = np.eye(16, dtype=np.float32)
+
+
+def numpy_rnn_grad(h0: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    w = _W16 * np.float32(0.9)
+    hs = np.empty((100, 16), np.float32)
+    h = h0
+    for t in range(100):
+        h = hs[t] = np.tanh(w @ h + np.float32(0.1))
+    d = np.float32(1) - hs
+    g = np.zeros(16, np.float32)
+    for t in range(99, -1, -1):
+        a = (g + np.float32(1)) * d[t]
+        g = (a + a * hs[t]) @ w
+    return g
+
+
+def numpy_fori(h: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    w = _W16 * np.float32(0.5)
+    for _ in range(100):
+        h = np.tanh(w @ h + np.float32(0.1))
+    return h
+
+
+def numpy_while(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    i = 0
+    while i < 100:
+        i, x = i + 1, x * np.float32(0.99) + np.sin(x)
+    return x
+
+
 def _per_example(lib: Any, np_: Any) -> Callable[..., Any]:
     def loss(w: Any, x: Any, y: Any) -> Any:
         return ((np_.tanh(x @ w) - y) ** 2).mean()
@@ -142,13 +177,19 @@ def main() -> None:
 
     # -- loops
     h0 = tnp.ones(16)
-    for name, make in (("jit(grad) of 100-step scan", _rnn), ("jit fori_loop 100", _fori)):
+    h0_np = np.ones(16, np.float32)
+    loops = (
+        ("jit(grad) of 100-step scan", _rnn, numpy_rnn_grad),
+        ("jit fori_loop 100", _fori, numpy_fori),
+    )
+    for name, make, by_hand in loops:
         tf = make(trellax, tlax, tnp)
         jf = make(jax, jax.lax, jnp) if jax is not None else None
         jh = jnp.ones(16) if jax is not None else None
         row(
             name + " (16x16 tanh RNN)",
             {
+                "numpy": lambda by_hand=by_hand: by_hand(h0_np),
                 "trellax": lambda tf=tf: tf(h0),
                 "jax": (lambda jf=jf, jh=jh: block(jf(jh))) if jf is not None else None,
             },
@@ -158,13 +199,21 @@ def main() -> None:
     tw = _while(trellax, tlax, tnp)
     jw = _while(jax, jax.lax, jnp) if jax is not None else None
     x8 = tnp.ones(8)
+    x8_np = np.ones(8, np.float32)
     jx8 = jnp.ones(8) if jax is not None else None
     row(
         "jit while_loop 100 (f32[8])",
-        {"trellax": lambda: tw(x8), "jax": (lambda: block(jw(jx8))) if jw else None},
+        {
+            "numpy": lambda: numpy_while(x8_np),
+            "trellax": lambda: tw(x8),
+            "jax": (lambda: block(jw(jx8))) if jw else None,
+        },
         "jax",
         "<= 5x",
     )
+    if os.environ.get("BENCH_ONLY") == "loops":
+        _print(rows)
+        return
 
     # -- per-example gradients
     r = np.random.default_rng(0)
@@ -257,6 +306,10 @@ def main() -> None:
         "<= 1x",
     )
 
+    _print(rows)
+
+
+def _print(rows: list[tuple[str, dict[str, float | None], str, str]]) -> None:
     libs = ["numpy", "torch", "jax", "trellax"]
     print("\n## issue 23 overheads: time per call (us), trellax / the goal's peer")
     print(" | ".join(["case", *[f"{lib} (us)" for lib in libs], "trellax/peer", "goal"]))

@@ -265,3 +265,49 @@ def test_saved_residuals(capsys: pytest.CaptureFixture[str]) -> None:
     # a checkpointed function keeps only its inputs
     g = trellax.checkpoint(lambda x: tnp.sin(tnp.sin(x)))
     assert [s for _, s in saved_residuals(g, 1.0)] == ["from the argument x"]
+
+
+def _chain(w1: Any, w2: Any, x: Any) -> Any:
+    x = tnp.sin(tnp.dot(w1, x))
+    x = checkpoint_name(x, "a")
+    return tnp.sin(tnp.dot(w2, x))
+
+
+@pytest.mark.parametrize(
+    ("policy", "want"),
+    [
+        # what JAX 0.10.2 prints for these policies (its "Gradient checkpointing" guide)
+        (None, []),
+        ("dots_saveable", ["f32[5] output of dot_general", "f32[6] output of dot_general"]),
+        ("names", ["f32[5] named 'a'"]),
+        (
+            "everything_saveable",
+            [
+                "f32[5] output of cos",
+                "f32[5] named 'a'",
+                "f32[6] output of cos",
+            ],
+        ),
+    ],
+)
+def test_remat_policies_choose_the_residuals(policy: Any, want: list[str]) -> None:
+    policies = trellax.checkpoint_policies
+    chosen = {
+        None: None,
+        "dots_saveable": policies.dots_saveable,
+        "names": policies.save_only_these_names("a"),
+        "everything_saveable": policies.everything_saveable,
+    }[policy]
+    f = trellax.checkpoint(_chain, policy=chosen)
+    args = (tnp.ones((5, 4)) / 4, tnp.ones((6, 5)) / 5, tnp.ones(4))
+    found = [f"{a.str_short()} {s}" for a, s in saved_residuals(f, *args)]
+    inputs = ["f32[5,4] from the argument w1", "f32[6,5] from the argument w2"]
+    assert found[:3] == [*inputs, "f32[4] from the argument x"]
+    assert [line.split(" from <")[0].split(" from /")[0] for line in found[3:]] == want
+    # values and gradients never depend on the policy
+    plain = trellax.grad(lambda *a: _chain(*a).sum(), argnums=(0, 1, 2))(*args)
+    for jit in (False, True):
+        g = trellax.grad(lambda *a: f(*a).sum(), argnums=(0, 1, 2))
+        got = (trellax.jit(g) if jit else g)(*args)
+        for a, b in zip(got, plain):
+            np.testing.assert_allclose(a, b, rtol=1e-6)

@@ -15,11 +15,11 @@ import trellax
 import trellax._src
 import trellax.numpy as tnp
 from trellax import lax
+from trellax._src.checkpoint.saving import use_saved_p
 from trellax._src.core import core
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as lax_elementwise
 from trellax._src.lax import fft as lax_fft
-from trellax.ad_checkpoint import checkpoint_name
 from trellax.lax import linalg as lax_linalg
 
 # Import every module that may define primitives, so the coverage test sees all of them.
@@ -637,7 +637,6 @@ CASES = {
     ),
     "add_any": lambda: ad_util.add_any_p.bind(f32(), f32()),
     "stop_gradient": lambda: lax.stop_gradient(f32()),
-    "name": lambda: checkpoint_name(f32(), "a"),
 }
 
 #: Primitives that never run forward, with the reason.
@@ -677,6 +676,9 @@ CASES.update(
         )(tnp.ones(2)),
         "jit": lambda: trellax.jit(lambda x: (x * 2, x))(tnp.ones(3, "float16")),
         "remat_lin": lambda: trellax.linearize(trellax.checkpoint(tnp.sin), 1.0)[1](2.0),
+        "name": lambda: trellax.ad_checkpoint.checkpoint_name(tnp.ones(3, "bfloat16"), "y"),
+        # a kept value entering a recomputed body (trellax.checkpoint with a policy)
+        "use_saved": lambda: use_saved_p.bind(f32(), f32(), eqn_primitive=lax.neg_p),
     }
 )
 

@@ -60,6 +60,7 @@ FLOORS: dict[str, int] = {
     "trellax.custom_batching": 7,
     "trellax.checkpoint_policies": 7,
     "trellax.ad_checkpoint": 7,
+    "trellax.ref": 8,  # array references: indexing is the numpy namespace's
     "trellax.debug": 7,
     # 8: user namespaces
     "trellax._src.numpy": 8,
@@ -88,6 +89,8 @@ FLOORS: dict[str, int] = {
     "trellax.sharding": 9,
     "trellax.distributed": 9,
     "trellax.memory": 9,
+    "trellax.profiler": 9,
+    "trellax.dlpack": 8,
     # JAX's reference libraries and experimental names, written with the namespaces (and, for
     # mesh_utils and shard_map, the runtime's devices and meshes)
     "trellax._src.example_libraries": 9,

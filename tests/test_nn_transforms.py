@@ -76,13 +76,6 @@ def test_module_bound_outside_the_transformed_one_is_lifted() -> None:
     np.testing.assert_allclose(np.asarray(y), np.asarray(x @ dense["kernel"] + dense["bias"])[None])
 
 
-def test_fp8_layers_refuse() -> None:
-    with pytest.raises(NotImplementedError, match="fp8"):
-        nn.Fp8DotGeneralOp()
-    with pytest.raises(NotImplementedError, match="fp8"):
-        nn.Dense(2, dot_general_cls=nn.Fp8DotGeneralOp).init(KEY, tnp.ones((1, 2)))
-
-
 def test_scan_inside_jit_and_grad() -> None:
     model = nn.RNN(nn.GRUCell(3))
     x = tnp.asarray(np.random.default_rng(0).standard_normal((2, 4, 2)), tnp.float32)

@@ -48,8 +48,12 @@ STANDINS: dict[str, tuple[str, ...]] = {
     "jax._src.array": (),
     "jax._src.sharding_impls": ("trellax.sharding",),
     "jax.interpreters": (),
-    "jax.interpreters.batching": ("trellax._src.interpreters.batching",),
-    "jax.interpreters.ad": ("trellax._src.interpreters.ad",),
+    "jax.interpreters.batching": (
+        "trellax.interpreters.batching",
+        "trellax._src.interpreters.batching",
+    ),
+    "jax.interpreters.ad": ("trellax.interpreters.ad", "trellax._src.interpreters.ad"),
+    "jax.interpreters.mlir": ("trellax.interpreters.mlir",),
 }
 VALUES: dict[str, dict[str, Any]] = {
     "jax._src.lib": {"jaxlib_extension_version": 10**6, "version": (0, 10, 2)},
@@ -148,6 +152,8 @@ class Standin(types.ModuleType):
 
     def __init__(self, name: str, targets: Sequence[str]) -> None:
         super().__init__(name)
+        if name.startswith("jax._src."):  # trellax's own stand-in module comes first
+            targets = (f"trellax._src.compat.jax_src.{name[len('jax._src.') :]}", *targets)
         self.__dict__["_targets"] = tuple(targets)
         self.__dict__["__path__"] = []
         self.__dict__.update(VALUES.get(name, {}))

@@ -25,6 +25,9 @@ from trellax._src.flax.msgpack_format import (  # isort: skip
     _msgpack_ext_pack as _msgpack_ext_pack,
     _msgpack_ext_unpack as _msgpack_ext_unpack,
 )
+from trellax._src.flax.state_dict import (  # isort: skip
+    _REGISTRY as _STATE_DICT_REGISTRY,  # noqa: F401  (Flax's name of the registry)
+)
 
 MAX_CHUNK_SIZE: int  # forwarded to the implementation module (see the module docstring)
 _forward_settings(__name__, _impl, ["MAX_CHUNK_SIZE"])

@@ -6,8 +6,12 @@ from trellax._src.nn.functional import init_with_output as init_with_output
 from trellax._src.nn.module import CompactNameScope as CompactNameScope
 from trellax._src.nn.module import InterceptorContext as InterceptorContext
 from trellax._src.nn.module import Module as Module
+from trellax._src.nn.module import SetupState as SetupState
 from trellax._src.nn.module import Variable as Variable
 from trellax._src.nn.module import _context as _context
+from trellax._src.nn.module import _freeze_attr as _freeze_attr
+from trellax._src.nn.module import _get_local_method_names as _get_local_method_names
+from trellax._src.nn.module import _get_suffix_value_pairs as _get_suffix_value_pairs
 from trellax._src.nn.module import compact as compact
 from trellax._src.nn.module import compact_name_scope as compact_name_scope
 from trellax._src.nn.module import intercept_methods as intercept_methods

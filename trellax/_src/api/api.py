@@ -19,12 +19,13 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 import numpy as np
 
-from trellax._src.api import stages
+from trellax._src.api import ref_frames, stages
 from trellax._src.api.jit_options import JitOptions, Traced, as_tuple, check_argnums
 from trellax._src.api.leaves import ShapeDtypeStruct as ShapeDtypeStruct
 from trellax._src.api.leaves import _leaf_aval as _leaf_aval
 from trellax._src.api.leaves import _leaf_value as _leaf_value
 from trellax._src.api.leaves import _unalias as _unalias
+from trellax._src.api.ref_frames import RefBase
 from trellax._src.backend import fp_errors
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.config import jax_flags
@@ -68,8 +69,23 @@ def _path_names(fun: Callable[..., Any], n_args: int) -> list[str]:
 _QUIET_CODE = fp_errors.quietly(lambda: None).__code__
 
 
+class _RefInfo:
+    """How a traced function threads array references: its user outputs come first, then the
+    final value of each reference it took as an argument (in leaf order) and of each it closed
+    over (``closed``, in the order it touched them), which the caller stores back."""
+
+    __slots__ = ("closed", "n_out")
+
+    def __init__(self, n_out: int, closed: list[RefBase]) -> None:
+        self.n_out = n_out
+        self.closed = closed
+
+    def targets(self, leaves: Sequence[Any]) -> list[RefBase]:
+        return [*[x for x in leaves if isinstance(x, RefBase)], *self.closed]
+
+
 class _CacheEntry:
-    __slots__ = ("bare", "call", "closed", "out_avals", "out_tree", "run", "single")
+    __slots__ = ("bare", "call", "closed", "out_avals", "out_tree", "refs", "run", "single")
 
     def __init__(
         self,
@@ -90,6 +106,8 @@ class _CacheEntry:
         #: the jaxpr a ``jit`` equation holds, and the values it takes first (tracers of
         #: enclosing transformations the function closed over); made at the first traced call
         self.call: tuple[ClosedJaxpr, list[Any]] | None = None
+        #: set when the function takes or closes over array references (``ref_frames``)
+        self.refs: _RefInfo | None = None
 
     def _set_run(self, run: Callable[..., tuple[Any, ...]]) -> None:
         self.run = run
@@ -245,16 +263,19 @@ class Jitted(Generic[P, R]):
         leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
         avals = self._avals(leaves, len(dyn_args))
         key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in avals), static_key, st)
+        key += _ref_key(leaves)
         entry = self._cache.get(key)
         if entry is None:
-            entry = self._trace(args, kwargs, in_tree, avals)
+            entry = self._trace(args, kwargs, in_tree, avals, leaves)
             self._cache[key] = entry
         if entry.run is None:
             entry.compile()
-            if not kwargs and not self._has_static:
+            if not kwargs and not self._has_static and entry.refs is None:
                 fast_key = _fast_key(st, args)[0]
                 if fast_key is not None:
                     self._fast_cache[fast_key] = entry
+        if entry.refs is not None:
+            return self._call_with_refs(entry, leaves, avals)
         values = [_leaf_value(x, a) for x, a in zip(leaves, avals)]
         outs = entry.run(*values)
         return self._finish(entry, _unalias(outs, leaves, values))
@@ -266,30 +287,56 @@ class Jitted(Generic[P, R]):
         leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
         avals = self._avals(leaves, len(dyn_args))
         key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in avals), static_key, st)
+        key += _ref_key(leaves)
         entry = self._cache.get(key)
         if entry is None:
-            entry = self._trace(args, kwargs, in_tree, avals)
+            entry = self._trace(args, kwargs, in_tree, avals, leaves)
             if entry.cacheable():
                 self._cache[key] = entry
         if entry.call is None:
             entry.call = jit_call.hoist_tracer_consts(entry.closed)
         call, hoisted = entry.call
         operands = [
-            x
+            ref_frames.resolve(x)._held
+            if isinstance(x, RefBase)
+            else x
             if isinstance(x, core.Tracer) or type(x) is ArrayImpl
             else core.new_array(_leaf_value(x, a), a.dtype, a.weak_type)
             for x, a in zip(leaves, avals)
         ]
+        closed_refs = entry.refs.closed if entry.refs is not None else []
+        operands += [ref_frames.resolve(r)._held for r in closed_refs]
+        donated = self._donated(args, kwargs, len(hoisted)) + (False,) * len(closed_refs)
         params = jit_call.call_params(
             call,
             getattr(self.fun, "__name__", "fun"),
-            self._donated(args, kwargs, len(hoisted)),
+            donated,
             self.options.inline,
             self.options.keep_unused,
         )
         outs = jit_call.jit_p.bind_multi(*hoisted, *operands, **params)
+        if entry.refs is not None:
+            n = entry.refs.n_out
+            for ref, value in zip(entry.refs.targets(leaves), outs[n:]):
+                ref_frames.store(ref, value)
+            outs = outs[:n]
         result: R = tree_unflatten(entry.out_tree, list(outs))
         return result
+
+    def _call_with_refs(self, entry: _CacheEntry, leaves: list[Any], avals: list[Any]) -> R:
+        """An eager call of a program that threads array references: their values go in after
+        the arguments, their final values come back after the results and are stored."""
+        assert entry.refs is not None
+        values = [
+            ref_frames.resolve(x)._held._value if isinstance(x, RefBase) else _leaf_value(x, a)
+            for x, a in zip(leaves, avals)
+        ]
+        values += [ref_frames.resolve(r)._held._value for r in entry.refs.closed]
+        outs = _unalias(entry.run(*values), leaves, values)
+        n = entry.refs.n_out
+        for ref, value in zip(entry.refs.targets(leaves), outs[n:]):
+            ref_frames.store(ref, core.new_array(value, ref.dtype, ref.aval.weak_type))
+        return self._finish(entry, outs[:n])
 
     def _donated(
         self, args: tuple[Any, ...], kwargs: dict[str, Any], n_hoisted: int
@@ -349,6 +396,8 @@ class Jitted(Generic[P, R]):
         for i, leaf in enumerate(leaves):
             if type(leaf) is ArrayImpl:
                 out.append(ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type))
+            elif isinstance(leaf, RefBase):
+                out.append(leaf.aval)
             else:
                 out.append(_leaf_aval(leaf, functools.partial(self._path, len(leaves), n_pos, i)))
         return out
@@ -362,18 +411,28 @@ class Jitted(Generic[P, R]):
         kwargs: dict[str, Any],
         in_tree: PyTreeDef,
         avals: list[ShapedArray],
+        leaves: Sequence[Any] = (),
     ) -> _CacheEntry:
         self.options.check_call(len(args))
         self.trace_count += 1
         out_tree_box: list[PyTreeDef] = []
+        frames: list[ref_frames.Frame] = []
 
         def flat_fun(*tracers: Any) -> list[Any]:
-            dyn_args, dyn_kwargs = tree_unflatten(in_tree, list(tracers))
-            full_args, full_kwargs = self._merge(args, kwargs, dyn_args, dyn_kwargs)
-            out = self.fun(*full_args, **full_kwargs)
-            out_leaves, out_tree = tree_flatten(out)
+            fr = ref_frames.Frame(core.current_trace(), *_name_and_place(self.fun))  # type: ignore[arg-type]
+            with ref_frames.frame(fr):
+                ins = list(tracers)
+                for i, leaf in enumerate(leaves):
+                    if isinstance(leaf, RefBase):
+                        ins[i] = fr.add_argument(leaf, ins[i], self._path(len(leaves), len(ins), i))
+                dyn_args, dyn_kwargs = tree_unflatten(in_tree, ins)
+                full_args, full_kwargs = self._merge(args, kwargs, dyn_args, dyn_kwargs)
+                out = self.fun(*full_args, **full_kwargs)
+                out_leaves, out_tree = tree_flatten(out)
+                fr.check_outputs(out_leaves)
             out_tree_box.append(out_tree)
-            return out_leaves
+            frames.append(fr)
+            return [*out_leaves, *[inner._held for _, inner in fr.pairs]]
 
         closed = tracing.trace_to_jaxpr(flat_fun, avals, getattr(self.fun, "__name__", "fun"))
         if jax_flags.log_compiles.value:
@@ -382,7 +441,10 @@ class Jitted(Generic[P, R]):
                 getattr(self.fun, "__name__", "fun"),
                 tuple(avals),
             )
-        return _CacheEntry(closed, None, out_tree_box[0])
+        entry = _CacheEntry(closed, None, out_tree_box[0])
+        if frames[0].pairs:
+            entry.refs = _RefInfo(out_tree_box[0].num_leaves, frames[0].closed)
+        return entry
 
     def _merge(
         self,
@@ -459,6 +521,20 @@ class Jitted(Generic[P, R]):
         """The shapes, dtypes and weak flags of this function's results for these arguments
         (a pytree of :class:`ShapeDtypeStruct`), without computing them."""
         return self.trace(*args, **kwargs).out_info
+
+
+def _ref_key(leaves: Sequence[Any]) -> tuple[Any, ...]:
+    """The positions of the array references among ``leaves`` (a part of the cache key: a
+    reference and an array of one type trace to different programs)."""
+    pos = tuple(i for i, x in enumerate(leaves) if isinstance(x, RefBase))
+    return (("refs", pos),) if pos else ()
+
+
+def _name_and_place(fun: Callable[..., Any]) -> tuple[str, str]:
+    """``fun``'s name and ``file:line`` (for the errors about array references)."""
+    code = getattr(fun, "__code__", None)
+    where = f"{code.co_filename}:{code.co_firstlineno}" if code is not None else "<unknown>"
+    return getattr(fun, "__name__", "fun"), where
 
 
 def _fast_key(st: _config.State, args: Sequence[Any]) -> tuple[tuple[Any, ...] | None, list[Any]]:
@@ -635,7 +711,7 @@ def _trace_pytree(
 ) -> tuple[ClosedJaxpr, PyTreeDef]:
     leaves, in_tree = tree_flatten((list(args), kwargs))
     avals = [
-        _leaf_aval(leaf, functools.partial(_nth_path, fun, len(leaves), i))
+        _leaf_aval(leaf, functools.partial(_nth_path, fun, len(leaves), i), duck=True)
         for i, leaf in enumerate(leaves)
     ]
     out_tree_box: list[PyTreeDef] = []

@@ -10,7 +10,7 @@ function is differentiated, results are unflattened. Error texts are JAX's.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,9 +18,11 @@ import numpy as np
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray
+from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.interpreters import ad
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval
+from trellax._src.tree.registry import register_pytree_node
 from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_structure, tree_unflatten
 
 # -- leaves ---------------------------------------------------------------------------------------
@@ -347,6 +349,32 @@ class VJP:
             f"{_type_str(got)}, but expected {_type_str(expected)} because the corresponding "
             f"output of the differentiated function had JAX type {_type_str(expected)}"
         )
+
+
+class _VJPStatic:
+    """The non-array part of a :class:`VJP` as a pytree (compared by identity)."""
+
+    __slots__ = ("vjp",)
+
+    def __init__(self, vjp: VJP) -> None:
+        self.vjp = vjp
+
+
+def _flatten_vjp(f: VJP) -> tuple[list[Any], _VJPStatic]:
+    return list(f.lin.closed.consts), _VJPStatic(f)
+
+
+def _unflatten_vjp(static: _VJPStatic, consts: Iterable[Any]) -> VJP:
+    f = static.vjp
+    lin = f.lin
+    closed = ClosedJaxpr(lin.closed.jaxpr, list(consts))
+    new_lin = ad.Linearized(closed, lin.in_avals, lin.out_avals, lin.out_zero)
+    return VJP(f.fun_name, new_lin, f.in_tree, f.out_tree, f.n_out, f.in_avals)
+
+
+# As JAX's (a ``Partial``), the function ``vjp`` returns is a pytree whose leaves are the
+# residuals: it can be returned from ``jit`` or kept as a ``custom_vjp`` residual.
+register_pytree_node(VJP, _flatten_vjp, _unflatten_vjp)
 
 
 def _type_str(a: ShapedArray) -> str:

@@ -100,9 +100,11 @@ ShapeDtypeStruct.__module__ = "trellax"
 # -- leaves to abstract values ---------------------------------------------------------------------
 
 
-def _leaf_aval(leaf: Any, path: Callable[[], str]) -> ShapedArray:
+def _leaf_aval(leaf: Any, path: Callable[[], str], duck: bool = False) -> ShapedArray:
     """``leaf``'s abstract value; ``path()`` names the argument in errors (only computed then:
-    it inspects the function's signature)."""
+    it inspects the function's signature). With ``duck`` (functions that only trace, as
+    ``eval_shape`` and ``make_jaxpr``), any object with ``shape`` and ``dtype`` stands for an
+    array of that type, as in JAX."""
     t = type(leaf)
     if t is ArrayImpl:
         return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
@@ -125,9 +127,13 @@ def _leaf_aval(leaf: Any, path: Callable[[], str]) -> ShapedArray:
         return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
     if isinstance(leaf, Array):
         return ShapedArray._fast(tuple(leaf.shape), leaf.dtype, leaf.weak_type)
+    if duck and hasattr(leaf, "shape") and hasattr(leaf, "dtype"):
+        d = dtypes.canonicalize_dtype(np.dtype(leaf.dtype))
+        return ShapedArray(tuple(leaf.shape), d, bool(getattr(leaf, "weak_type", False)))
     raise TypeError(
         f"Error interpreting argument to a traced function as an abstract array. The "
-        f"problematic value is of type {type(leaf)} and was passed at path {path()}. Arguments "
+        f"problematic value is of type {type(leaf)} and was passed to the function at path "
+        f"{path()}. Arguments "
         "must be arrays, scalars or pytrees of them; mark other arguments static "
         "(static_argnums/static_argnames)."
     )

@@ -29,7 +29,8 @@ def linear_transpose(
 
     leaves, in_tree = tree_flatten(primals)
     in_avals = [
-        _leaf_aval(x, functools.partial("primals[{}]".format, i)) for i, x in enumerate(leaves)
+        _leaf_aval(x, functools.partial("primals[{}]".format, i), duck=True)
+        for i, x in enumerate(leaves)
     ]
     flat = _Flat(fun, in_tree, False)
     closed = trace_to_jaxpr(flat, in_avals, _fun_name(fun))

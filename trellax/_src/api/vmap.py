@@ -13,6 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api import ref_frames
+from trellax._src.api.ref_frames import RefBase
+from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.interpreters import batching
 from trellax._src.lax._base import asarray
@@ -135,12 +138,17 @@ def vmap(
         leaves: list[Any] = []
         dims: list[int | None] = []
         sizes: list[tuple[int, Any, int, Any]] = []  # (size, key path, axis, array)
+        refs: dict[int, tuple[RefBase, int]] = {}  # leaf position -> (reference, its axis)
         for (path, leaf), axis in zip(with_path, axes):
             if axis is None:
                 leaves.append(leaf)
                 dims.append(None)
                 continue
-            x = _as_mapped_array(leaf)
+            if isinstance(leaf, RefBase):  # mapped like its value; stored back on return
+                x = ref_frames.resolve(leaf)._held
+                refs[len(leaves)] = (leaf, axis % max(x.ndim, 1))
+            else:
+                x = _as_mapped_array(leaf)
             nd = x.ndim
             if not -nd <= axis < nd:
                 raise ValueError(
@@ -156,13 +164,23 @@ def vmap(
         out_tree: list[Any] = []
 
         def flat_fun(*flat: Any) -> list[Any]:
-            a, k = tree_unflatten(in_tree, list(flat))
+            ins = list(flat)
+            inner = {i: ref_frames.make_ref(ins[i], core.current_trace()) for i in refs}
+            for i, r in inner.items():
+                ins[i] = r
+            a, k = tree_unflatten(in_tree, ins)
             out = fun(*a, **k)
             leaves_out, tree = tree_flatten(out)
             out_tree.append((out, tree))
-            return leaves_out
+            return [*leaves_out, *[r._held for r in inner.values()]]
 
         outs, out_dims = batching.batch_flat(flat_fun, leaves, dims, size, axis_name)
+        if refs:
+            n = len(outs) - len(refs)
+            for (ref, axis), o, d in zip(refs.values(), outs[n:], out_dims[n:]):
+                moved = _move_out(o, d, axis, size, lambda: "")
+                ref_frames.store(ref, moved)
+            outs, out_dims = outs[:n], out_dims[:n]
         out_value, tree = out_tree[0]
         out_axes_flat = _prefix_leaves(out_axes, out_value, "out_axes")
 
@@ -213,10 +231,12 @@ def _size_bullets(sizes: list[tuple[int, Any, int, Any]], fun: Callable[..., Any
     names = _names(fun)
     by_size: dict[int, list[str]] = {}
     for s, path, axis, x in sizes:
-        where = f"axis {axis} of argument {_arg_name(path, names)} of type {_type_str(x)}"
-        by_size.setdefault(s, []).append(where)
+        name = _arg_name(path, names)
+        what = name if name.startswith("kwargs") else f"argument {name}"
+        by_size.setdefault(s, []).append(f"axis {axis} of {what} of type {_type_str(x)}")
     bullets = []
-    for s, wheres in by_size.items():
+    # the most common size first (JAX's order), then in order of appearance
+    for s, wheres in sorted(by_size.items(), key=lambda kv: -len(kv[1])):
         if len(wheres) == 1:
             bullets.append(f"  * one axis had size {s}: {wheres[0]}")
         else:

@@ -1,9 +1,10 @@
 """JAX's rematerialization policies: callables ``policy(prim, *avals, **params) -> bool`` saying
 whether a primitive's result may be saved for the backward pass.
 
-``trellax.checkpoint`` records the policy on its ``remat2`` equation but stores every residual
-(see ``_src/checkpoint/rematerialize.py``), so a policy never changes a result; they are the callables JAX has,
-so code that builds and passes them runs unchanged.
+``trellax.checkpoint`` asks the policy about each equation of its body in reverse mode and keeps,
+besides the body's inputs, the values it allows that a later equation reads
+(``_src/checkpoint/saving.py``); everything else is recomputed in the backward pass. A policy
+never changes a value or a derivative, only what is held between the passes.
 """
 
 from __future__ import annotations

@@ -3,11 +3,12 @@
 trellax computes the same values and derivatives as JAX. Under any transformation a
 checkpointed function is one ``remat2`` equation holding its jaxpr, as in JAX (``prevent_cse``,
 ``policy`` and ``differentiated`` are its parameters); eagerly it is just called. In reverse
-mode (``grad``, ``vjp``, ``jacrev``) the equation's inputs are its only residuals and the body's
-forward pass runs again in the backward pass (the last section of this module): under ``jit`` or
-``make_jaxpr`` that is a ``remat2[differentiated=True]`` equation, as in JAX. ``policy`` is
-recorded but nothing is saved selectively: every intermediate of the body is recomputed.
-Forward mode and batching inline the body.
+mode (``grad``, ``vjp``, ``jacrev``) the equation's inputs, and the values its ``policy`` lets
+it keep (``saving.py``), are its only residuals, and the rest of the body's forward pass runs
+again in the backward pass (the last section of this module): under ``jit`` or ``make_jaxpr``
+that is a ``remat2[differentiated=True]`` equation, as in JAX. A policy that keeps everything
+(``everything_saveable``) linearizes the body as if it were not checkpointed. Forward mode and
+batching inline the body.
 """
 
 from __future__ import annotations
@@ -17,6 +18,14 @@ import inspect
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from trellax._src.checkpoint.saving import (
+    Saved,
+    body_using_saved,
+    eval_keeping,
+    saved_avals,
+    saved_positions,
+    saves_everything,
+)
 from trellax._src.core import core
 from trellax._src.core.core import EvalTrace, Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
@@ -173,11 +182,12 @@ def _body(jaxpr: ClosedJaxpr) -> Any:
     return lambda *xs: tracing.eval_jaxpr(jaxpr, *xs)
 
 
-def _lin_fun(jaxpr: ClosedJaxpr, num_primals: int) -> Any:
-    """``(*primals, *tangents) -> tangent outputs``: the body's JVP, as a flat function."""
+def _lin_fun(jaxpr: ClosedJaxpr, num_primals: int, num_saved: int = 0) -> Any:
+    """``(*primals, *saved, *tangents) -> tangent outputs``: the body's JVP, as a flat function
+    (values saved by the policy are not needed going forward: everything is recomputed)."""
 
     def lin(*args: Any) -> list[Any]:
-        primals, tangents = args[:num_primals], args[num_primals:]
+        primals, tangents = args[:num_primals], args[num_primals + num_saved :]
         _, t_outs = jvp_flat(_body(jaxpr), primals, tangents)
         avals = [tangent_aval(a) for a in jaxpr.out_avals]
         return [instantiate(Zero(a)) if type(t) is Zero else t for t, a in zip(t_outs, avals)]
@@ -196,67 +206,87 @@ def _remat_lin_abstract_eval(
 
 
 @remat_lin_p.def_impl
-def _remat_lin_impl(*values: Any, jaxpr: ClosedJaxpr, num_primals: int, **params: Any) -> Any:
+def _remat_lin_impl(
+    *values: Any, jaxpr: ClosedJaxpr, num_primals: int, saved: Saved = (), **params: Any
+) -> Any:
     in_avals = jaxpr.jaxpr.in_avals
-    avals = [*in_avals, *[tangent_aval(a) for a in in_avals]]
+    avals = [*in_avals, *saved_avals(jaxpr, saved), *[tangent_aval(a) for a in in_avals]]
     arrays = [core.new_array(v, a.dtype, a.weak_type) for v, a in zip(values, avals)]
-    return tuple(o._value for o in _lin_fun(jaxpr, num_primals)(*arrays))
+    return tuple(o._value for o in _lin_fun(jaxpr, num_primals, len(saved))(*arrays))
 
 
 @remat_lin_p.def_jvp
 def _remat_lin_jvp(
     primals: Sequence[Any], tangents: Sequence[Any], *, jaxpr: ClosedJaxpr, num_primals: int,
-    **params: Any,
+    saved: Saved = (), **params: Any,
 ) -> tuple[Any, Any]:  # fmt: skip
 
-    outs, t_outs = jvp_flat(_lin_fun(jaxpr, num_primals), primals, tangents)
+    outs, t_outs = jvp_flat(_lin_fun(jaxpr, num_primals, len(saved)), primals, tangents)
     return tuple(outs), tuple(t_outs)
 
 
 @remat_lin_p.def_batch
 def _remat_lin_batch(
     args: Sequence[Any], dims: Sequence[Any], *, jaxpr: ClosedJaxpr, num_primals: int,
-    **params: Any,
+    saved: Saved = (), **params: Any,
 ) -> tuple[Any, Any]:  # fmt: skip
 
     axis = batching.current_axis()
-    return batching.batch_flat(_lin_fun(jaxpr, num_primals), args, dims, axis.size, axis.name)
+    lin = _lin_fun(jaxpr, num_primals, len(saved))
+    return batching.batch_flat(lin, args, dims, axis.size, axis.name)
 
 
 @remat_lin_p.def_transpose
 def _remat_lin_transpose(
-    cts: Sequence[Any], *args: Any, jaxpr: ClosedJaxpr, num_primals: int, **params: Any
-) -> list[Any]:
+    cts: Sequence[Any], *args: Any, jaxpr: ClosedJaxpr, num_primals: int, saved: Saved = (),
+    **params: Any,
+) -> list[Any]:  # fmt: skip
 
     primals = list(args[:num_primals])
+    kept = list(args[num_primals : num_primals + len(saved)])
     out_avals = [tangent_aval(a) for a in jaxpr.out_avals]
     cts = [instantiate(Zero(a)) if type(c) is Zero else c for c, a in zip(cts, out_avals)]
     in_cts: Sequence[Any]
     if isinstance(core.current_trace(), JaxprTrace):
+        vjp_jaxpr = _vjp_jaxpr(jaxpr, primals, kept, saved, cts)
         in_cts = remat_p.bind_multi(
-            *primals, *cts, jaxpr=_vjp_jaxpr(jaxpr, primals, cts), differentiated=True, **params
+            *primals, *kept, *cts, jaxpr=vjp_jaxpr, differentiated=True, **params
         )
     else:
-        in_cts = _vjp(jaxpr, primals, cts)
-    return [None] * num_primals + list(in_cts)
+        in_cts = _vjp(jaxpr, primals, kept, saved, cts)
+    return [None] * (num_primals + len(saved)) + list(in_cts)
 
 
-def _vjp(jaxpr: ClosedJaxpr, primals: Sequence[Any], cts: Sequence[Any]) -> list[Any]:
-    """The body's cotangents at ``primals`` (its forward pass recomputed here)."""
+def _vjp(
+    jaxpr: ClosedJaxpr,
+    primals: Sequence[Any],
+    kept: Sequence[Any],
+    saved: Saved,
+    cts: Sequence[Any],
+) -> list[Any]:
+    """The body's cotangents at ``primals``: its forward pass recomputed here, except the values
+    the policy saved (``kept``), which are used as they are."""
 
-    _, lin = linearize_flat(_body(jaxpr), primals)
+    body = _body(jaxpr) if not saved else body_using_saved(jaxpr, saved, kept)
+    _, lin = linearize_flat(body, primals)
     in_cts = lin.transpose(cts)
     return [instantiate(c) if type(c) is Zero else c for c in in_cts]
 
 
-def _vjp_jaxpr(jaxpr: ClosedJaxpr, primals: Sequence[Any], cts: Sequence[Any]) -> ClosedJaxpr:
-    """The jaxpr of ``(*primals, *cts) -> input cotangents`` (the body of the differentiated
-    ``remat2`` equation)."""
+def _vjp_jaxpr(
+    jaxpr: ClosedJaxpr,
+    primals: Sequence[Any],
+    kept: Sequence[Any],
+    saved: Saved,
+    cts: Sequence[Any],
+) -> ClosedJaxpr:
+    """The jaxpr of ``(*primals, *kept, *cts) -> input cotangents`` (the body of the
+    differentiated ``remat2`` equation)."""
 
-    n = len(primals)
+    n, k = len(primals), len(kept)
     closed = tracing.trace_to_jaxpr(
-        lambda *xs: _vjp(jaxpr, xs[:n], xs[n:]),
-        [core.get_aval(x) for x in [*primals, *cts]],
+        lambda *xs: _vjp(jaxpr, xs[:n], xs[n : n + k], saved, xs[n + k :]),
+        [core.get_aval(x) for x in [*primals, *kept, *cts]],
         "remat_vjp",
     )
     j = closed.jaxpr
@@ -273,14 +303,20 @@ def remat_jvp_reverse(
     rule_trace = core.current_trace()
     assert rule_trace.parent is not None
     jaxpr: ClosedJaxpr = params["jaxpr"]
+    if saves_everything(jaxpr, params["policy"]):  # nothing to recompute: plain linearization
+        plain_outs, plain_t = jvp_flat(_body(jaxpr), primals, tangents)
+        return tuple(plain_outs), tuple(plain_t)
+    saved = saved_positions(jaxpr, params["policy"])
     with core.using_trace(rule_trace.parent):
-        outs = tracing.eval_jaxpr(jaxpr, *primals)
+        outs, kept = eval_keeping(jaxpr, primals, saved)
     live = [instantiate(t) for t in tangents]
     t_outs = remat_lin_p.bind_multi(
         *primals,
+        *kept,
         *live,
         jaxpr=jaxpr,
         num_primals=len(primals),
+        saved=saved,
         prevent_cse=params["prevent_cse"],
         policy=params["policy"],
     )

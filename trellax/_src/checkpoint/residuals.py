@@ -8,9 +8,8 @@ literals, constants, then arguments (by name and pytree path: ``the argument par
 the outputs of equations in program order (``output of cos from file:line (fun)``; a value named
 by ``checkpoint_name`` as ``named 'a' from ...``).
 
-Under ``trellax.checkpoint`` the residuals are the checkpointed function's inputs (its body is
-recomputed in the backward pass); its ``policy`` is recorded, not applied (docs/toplevel.md), so
-a policy that would save more shows the inputs here where JAX shows the saved values.
+Under ``trellax.checkpoint`` the residuals are the checkpointed function's inputs and the values
+its ``policy`` keeps (``saving.py``): the rest of its body is recomputed in the backward pass.
 """
 
 from __future__ import annotations

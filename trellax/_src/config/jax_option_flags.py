@@ -62,13 +62,17 @@ use_simplified_jaxpr_constants = _bool_flag(
     False,
     _NOTHING + "how JAX prints constants in jaxprs; trellax's jaxprs print one way",
 )
+# JAX's alternative implementations of one semantics: either value computes the same results
 use_direct_linearize = _bool_flag(
-    "use_direct_linearize", True, _NOTHING + "trellax has one linearization", only=True
+    "use_direct_linearize", True, _NOTHING + "trellax has one linearization (same values)"
 )
 custom_vjp3 = _bool_flag(
-    "custom_vjp3", False, _NOTHING + "trellax has one custom_vjp implementation", only=False
+    "custom_vjp3", False, _NOTHING + "trellax has one custom_vjp implementation (same values)"
 )
-remat3 = _bool_flag("remat3", False, _NOTHING + "trellax has one checkpoint", only=False)
+remat3 = _bool_flag("remat3", False, _NOTHING + "trellax has one checkpoint (same values)")
+pprint_use_color = _bool_flag(
+    "pprint_use_color", True, _NOTHING + "trellax prints jaxprs without colours"
+)
 check_static_indices = _bool_flag(
     "check_static_indices", False, _NOTHING + "static indices are checked as JAX does by default"
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src.control_flow import unjitted
+from trellax._src.control_flow import loop_targets, unjitted
 from trellax._src.control_flow.common import (
     _CarryNames,
     _out_batched,
@@ -70,13 +70,19 @@ def _while_codegen(
     em.maybe_scalar.update(carry)
     em.assign(carry, init, indent)
     inner = indent + "    "
+    at = em.open_loop()
     em.emit(f"{indent}while True:")
-    (pred,) = em.jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, [*cconsts, *carry], inner)
-    em.emit(f"{inner}if not {pred}:")
-    em.emit(f"{inner}    break")
-    em.assign(
-        carry, em.jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, [*bconsts, *carry], inner), inner
-    )
+    targets = loop_targets.Targets(em, n_b, len(carry), [], "")
+    try:
+        (pred,) = em.jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, [*cconsts, *carry], inner)
+        em.emit(f"{inner}if not {pred}:")
+        em.emit(f"{inner}    break")
+        new = em.jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, [*bconsts, *carry], inner, targets.plan)
+    finally:
+        targets.release()
+        em.close_loop(at, indent)
+    em.assign(carry, new, inner)
+    targets.swap(inner)
     em.assign(outs, carry, indent)
 
 

@@ -10,8 +10,15 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api.ref_frames import ClosedRefInBody
 from trellax._src.api.vmap import vmap
-from trellax._src.control_flow import scan_after, unjitted
+from trellax._src.control_flow import (
+    loop_targets,
+    scan_after,
+    scan_invariant,
+    scan_refs,
+    unjitted,
+)
 from trellax._src.control_flow.common import (
     _block,
     _CarryNames,
@@ -24,7 +31,7 @@ from trellax._src.control_flow.common import (
 )
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
-from trellax._src.interpreters import specialize, tracing
+from trellax._src.interpreters import loop_buffers, peephole, specialize, tracing
 from trellax._src.lax._base import asarray
 from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
 from trellax._src.lax.structural import concatenate, reshape
@@ -71,18 +78,41 @@ def _scan_codegen(
         em.emit(f"{indent}{bufs[-1]} = {empty}({shape}, {dtype})")
     t = em.fresh("t")
     steps = f"range({length - 1}, -1, -1)" if p["reverse"] else f"range({length})"
-    em.emit(f"{indent}for {t} in {steps}:")
+    # With loop buffers on, slices and rows come from iterating (zip over the arrays, reversed
+    # views for a reverse scan): ~40 ns a step cheaper than indexing each one.
+    iterate = loop_buffers.active()
+    at = em.open_loop()
+    if not iterate:
+        em.emit(f"{indent}for {t} in {steps}:")
     inner = indent + "    "
     start = len(em.lines)
     x_names = [em.fresh("x") for _ in xs]
     em.maybe_scalar.update(x_names)
-    for name, x in zip(x_names, xs):
-        em.emit(f"{inner}{name} = {x}[{t}]")
-    body_outs = em.jaxpr(body, closed.consts, [*consts, *carry, *x_names], inner)
-    for buf, y in zip(bufs, body_outs[n_carry:]):  # before the carries move on: y may be one
-        em.emit(f"{inner}{buf}[{t}] = {y}")
+    if not iterate:
+        for name, x in zip(x_names, xs):
+            em.emit(f"{inner}{name} = {x}[{t}]")
+    targets = loop_targets.Targets(em, n_consts, n_carry, bufs, t, iterate)
+    try:
+        body_outs = em.jaxpr(body, closed.consts, [*consts, *carry, *x_names], inner, targets.plan)
+    finally:
+        targets.release()
+    for buf, y, v in zip(bufs, body_outs[n_carry:], targets.ys):
+        if v in targets.rows and v in em.written:
+            continue  # computed into its row
+        em.emit(f"{inner}{buf}[{t}] = {y}")  # before the carries move on: y may be one
     em.assign(carry, body_outs[:n_carry], inner)
+    targets.swap(inner)
     _block(em, inner, start)
+    if iterate:
+        names, seqs = [t, *x_names], [steps, *xs]
+        for v, (row, buf) in targets.rows.items():
+            if v in em.written:
+                names.append(row)
+                seqs.append(buf)
+        seqs[1:] = [f"{a}[::-1]" if p["reverse"] else a for a in seqs[1:]]
+        header = f"{', '.join(names)} in zip({', '.join(seqs)})" if len(names) > 1 else ""
+        em.lines.insert(at, f"{indent}for {header or f'{t} in {steps}'}:")
+    em.close_loop(at, indent)
     ys = list(bufs)
     if late:
         ys = _after_loop(em, orig, n_consts, n_carry, consts, late, late_ys, bufs, indent)
@@ -120,26 +150,45 @@ def _after_loop(
 
 
 def _scan_dce(eqn: JaxprEqn, used: list[bool]) -> JaxprEqn | None:
-    """The scan without the stacked outputs nobody reads: the body stops computing and the
-    loop stops storing them (carries stay: the next iteration reads them)."""
-    n_carry = eqn.params["num_carry"]
-    keep = [i for i, u in enumerate(used) if u or i < n_carry]
-    if len(keep) == len(used):
-        return None
+    """The scan without the outputs nobody reads: the body stops computing and the loop stops
+    storing the stacked ones, and a carry goes too when neither its final value nor anything
+    the kept outputs need reads it (``fori_loop``'s index in a body that ignores it)."""
+    n_consts, n_carry = eqn.params["num_consts"], eqn.params["num_carry"]
     closed: ClosedJaxpr = eqn.params["jaxpr"]
     body = closed.jaxpr
-    pruned = tracing.without_dead_code(
-        Jaxpr(body.constvars, body.invars, [body.outvars[i] for i in keep], body.eqns)
-    )
-    params = dict(eqn.params, jaxpr=ClosedJaxpr(pruned, closed.consts))
-    return JaxprEqn(
-        eqn.primitive, eqn.invars, [eqn.outvars[i] for i in keep], params, eqn.source, eqn.api
-    )
+    ys = [k for k in range(n_carry, len(used)) if used[k]]
+    live = {i for i in range(n_carry) if used[i]}
+    while True:  # a carry is live when a live output (or an effect) reads it
+        outs = [body.outvars[i] for i in sorted(live)] + [body.outvars[k] for k in ys]
+        pruned = tracing.without_dead_code(Jaxpr(body.constvars, body.invars, outs, body.eqns))
+        read = {id(a) for e in pruned.eqns for a in e.invars if type(a) is Var}
+        read.update(id(a) for a in outs if type(a) is Var)
+        more = {
+            i for i in range(n_carry) if i not in live and id(body.invars[n_consts + i]) in read
+        }
+        if not more:
+            break
+        live |= more
+    carries = sorted(live)
+    if len(carries) == n_carry and len(ys) == len(used) - n_carry:
+        return None
+    first = n_consts + n_carry
+    invars = [*body.invars[:n_consts], *[body.invars[n_consts + i] for i in carries]]
+    new_body = Jaxpr(body.constvars, [*invars, *body.invars[first:]], outs, pruned.eqns)
+    params = dict(eqn.params, jaxpr=ClosedJaxpr(new_body, closed.consts), num_carry=len(carries))
+    operands = [
+        *eqn.invars[:n_consts],
+        *[eqn.invars[n_consts + i] for i in carries],
+        *eqn.invars[first:],
+    ]
+    results = [eqn.outvars[i] for i in [*carries, *ys]]
+    return JaxprEqn(eqn.primitive, operands, results, params, eqn.source, eqn.api)
 
 
 scan_p.def_impl(_run_eagerly(scan_p))
 tracing.codegen_rules[scan_p] = _scan_codegen
 tracing.dce_rules[scan_p] = _scan_dce
+peephole.rules[scan_p] = scan_invariant.hoist_invariant_xs
 
 
 def scan(
@@ -152,7 +201,22 @@ def scan(
 ) -> tuple[Any, Any]:
     """Loops ``carry, y = f(carry, x)`` over the leading axis of ``xs``; returns the final carry
     and the stacked ``y``s."""
+    if scan_refs.known_refs(f) is not None:  # a body that closes over array references
+        return scan_refs.scan_with_refs(_scan_plain, f, init, xs, length, reverse, unroll)
+    try:
+        return _scan_plain(f, init, xs, length, reverse, unroll)
+    except ClosedRefInBody as e:
+        return scan_refs.scan_with_refs(_scan_plain, f, init, xs, length, reverse, unroll, e.ref)
 
+
+def _scan_plain(
+    f: Callable[[Any, Any], tuple[Any, Any]],
+    init: Any,
+    xs: Any,
+    length: int | None,
+    reverse: bool,
+    unroll: int | bool,
+) -> tuple[Any, Any]:
     if (out := unjitted.scan(f, init, xs, length, reverse)) is not unjitted.NOT_HANDLED:
         return out  # type: ignore[no-any-return]
 

@@ -430,7 +430,7 @@ class Tracer(Array):
     def __int__(self) -> int:
         v = self.to_concrete_value()
         if v is None:
-            raise errors.TracerIntegerConversionError(self)
+            raise errors.ConcretizationTypeError(self, "int()")  # JAX's error for int()
         return int(v)
 
     def __index__(self) -> int:

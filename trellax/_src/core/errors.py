@@ -15,6 +15,17 @@ def _describe(tracer: Any) -> str:
     return f"the traced value {aval}" if aval is not None else "a traced value"
 
 
+def _array_with_shape(tracer: Any) -> str:
+    """JAX's words for a tracer: ``traced array with shape int32[]`` (its type, no weak mark)."""
+    aval = getattr(tracer, "aval", None)
+    if aval is None or not hasattr(aval, "dtype"):
+        return "a traced value"
+    return f"traced array with shape {aval.dtype.name}[{','.join(map(str, aval.shape))}]"
+
+
+_CASTS = {"float()": "float", "complex()": "complex", "int()": "int"}
+
+
 class TrellaxTypeError(TypeError):
     """Base of trellax's TypeErrors about traced values."""
 
@@ -37,11 +48,17 @@ class ConcretizationTypeError(TrellaxTypeError):
             super().__init__(tracer)
             return
         where = f" in {context}" if context else ""
+        cast = _CASTS.get(context)
+        hint = (
+            f" If trying to convert the data type of a value, try using `x.astype({cast})` instead."
+            if cast
+            else ""
+        )
         super().__init__(
-            f"Abstract tracer value encountered where a concrete value is expected{where}: "
+            f"Abstract tracer value encountered where concrete value is expected{where}: "
             f"{_describe(tracer)}. Inside jit, arrays have a shape and dtype but no values. "
             "Keep the computation in trellax operations, or mark the argument static with "
-            "jit(..., static_argnums=...)."
+            f"jit(..., static_argnums=...).{hint}"
         )
 
 
@@ -63,17 +80,19 @@ class TracerBoolConversionError(ConcretizationTypeError):
     def __init__(self, tracer: Any) -> None:
         TypeError.__init__(
             self,
-            f"Attempted boolean conversion of {_describe(tracer)} (an `if`, `while`, `and`, "
-            "`or`, `not` or bool() on a traced array). Inside jit the value is unknown. Use "
+            f"Attempted boolean conversion of {_array_with_shape(tracer)}. It is "
+            f"{_describe(tracer)}, met by an `if`, `while`, `and`, `or`, `not` or bool(); inside "
+            "jit the value is unknown. Use "
             "trellax.numpy.where(cond, x, y) to select elementwise, or trellax.lax.cond / "
             "trellax.lax.while_loop for control flow, or make the argument static.",
         )
 
 
 class TracerIntegerConversionError(ConcretizationTypeError):
-    """A traced value used as a Python int (``range(x)``, ``int(x)``, an index into a list).
+    """A traced value used as a Python int (``range(x)``, ``hex(x)``, an index into a list);
+    ``int(x)`` raises its base class, as in JAX.
 
-    Failing: ``jit(lambda x, n: x[:int(n)])(x, 3)``. Fix: make ``n`` static
+    Failing: ``jit(lambda x, n: x[:operator.index(n)])(x, 3)``. Fix: make ``n`` static
     (``static_argnums=1``) or use ``trellax.lax.dynamic_slice`` (``trellax.lax.fori_loop`` for
     ``for i in range(n)``).
     """
@@ -81,8 +100,8 @@ class TracerIntegerConversionError(ConcretizationTypeError):
     def __init__(self, tracer: Any) -> None:
         TypeError.__init__(
             self,
-            f"The __index__()/int() method was called on {_describe(tracer)}. Python ints must "
-            "be known while tracing: make the argument static (static_argnums/static_argnames) "
+            f"The __index__() method was called on {_array_with_shape(tracer)}. It is "
+            f"{_describe(tracer)}, used as a Python int; Python ints must be known while tracing: make the argument static (static_argnums/static_argnames) "
             "or use trellax operations that take arrays (e.g. lax.dynamic_slice; for a loop "
             "whose trip count is traced, `for i in range(n)`, use lax.fori_loop).",
         )

@@ -341,7 +341,11 @@ def _custom_lin_transpose(cts: Any, *args: Any, num_res: int, info: _Static) -> 
                 )
         for leaf, a in zip(leaves, avals):
             value = None
-            if leaf is not None and differentiable(a.dtype):
+            if leaf is None and differentiable(a.dtype):
+                # as in JAX, a None of bwd is an instantiated zero (not a symbolic one), so the
+                # custom rules upstream still run (Flax's fp8 layers update their metadata so)
+                value = zeros(tangent_aval(a))
+            elif leaf is not None and differentiable(a.dtype):
                 la = core.get_aval(_arr(leaf))
                 if la.shape != a.shape:
                     raise ValueError(

@@ -21,6 +21,8 @@ from trellax._src.parallel.collectives import (
     _no_groups,
     all_gather,
     axis_index,
+    pmax,
+    pmin,
     psum,
 )
 from trellax._src.parallel.collectives import axis_size as _axis_size
@@ -122,7 +124,7 @@ def psum_scatter(
             want = f"divisible by {n}" if tiled else f"equal to {n}"
             raise ValueError(
                 f"psum_scatter: dimension {dim} of the operand (size {size}) must be {want}, "
-                f"the size of axis {name!r}"
+                f"the size of axis {name[0] if len(name) == 1 else name!r}"
             )
         total = psum(v, name)
         i = axis_index(name)
@@ -148,7 +150,8 @@ def all_to_all(
     axis size; it is removed and the elements' axis is inserted at ``concat_axis``."""
 
     _no_groups(axis_index_groups)
-    name = _one_name(axis_name, "all_to_all")
+    name = _names(axis_name)
+    _check_bound(name, "all_to_all")
     n = _axis_size(name)
 
     def leaf(v: Any) -> Any:
@@ -159,7 +162,7 @@ def all_to_all(
             want = f"divisible by {n}" if tiled else f"equal to {n}"
             raise ValueError(
                 f"all_to_all: dimension {split} of the operand (size {size}) must be {want}, "
-                f"the size of axis {name!r}"
+                f"the size of axis {name[0] if len(name) == 1 else name!r}"
             )
         gathered = all_gather(v, name)  # [n, ...v]
         i = axis_index(name)
@@ -213,3 +216,30 @@ def ragged_all_to_all(
 ) -> Any:
     """Ragged all-to-all between devices: ``NotImplementedError`` (one device here)."""
     raise _no_point_to_point("ragged_all_to_all")
+
+
+def _parg(x: Any, axis_name: Any, best: Any, fun: str) -> Any:
+    name = _one_name(axis_name, fun)
+    n = _axis_size(name)
+    index = axis_index(name)
+
+    def leaf(v: Any) -> Any:
+        v = tnp.asarray(v)
+        top = best(v, name)
+        hit = (v == top) | (tnp.isnan(v) & tnp.isnan(top)) if v.dtype.kind in "fc" else v == top
+        # the first element holding the extreme value (NaN counts as extreme, as in argmax)
+        return pmin(tnp.where(hit, index, np.int32(n)), name)
+
+    return tree_map(leaf, x)
+
+
+def pargmax(x: Any, axis_name: Any) -> Any:
+    """The position along the named axis of the largest ``x`` (the first one on ties; a NaN
+    wins), as ``argmax`` over that axis; int32, unmapped along it."""
+    return _parg(x, axis_name, pmax, "pargmax")
+
+
+def pargmin(x: Any, axis_name: Any) -> Any:
+    """The position along the named axis of the smallest ``x`` (the first one on ties; a NaN
+    wins), as ``argmin`` over that axis; int32, unmapped along it."""
+    return _parg(x, axis_name, pmin, "pargmin")

@@ -22,6 +22,8 @@ import os
 from collections.abc import Iterator
 from typing import Any, Generic, NoReturn, TypeVar
 
+from trellax._src.nn.module_util import FLAX_HOOKS
+
 _T = TypeVar("_T")
 
 
@@ -159,6 +161,8 @@ flax_return_frozendict = bool_flag(
     default=False,
     help="Return FrozenDicts (instead of dicts) from init and apply.",
 )
+FLAX_HOOKS["preserve_adopted_names"] = lambda: flax_preserve_adopted_names.value
+FLAX_HOOKS["return_frozendict"] = lambda: flax_return_frozendict.value  # read by init/apply
 flax_fix_rng = bool_flag(
     "flax_fix_rng_separator",
     default=False,

@@ -27,8 +27,15 @@ from collections.abc import Hashable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from trellax._src.flax.state_dict import current_path, from_state_dict, to_state_dict
+from trellax._src.flax.state_dict import (
+    _REGISTRY,
+    _registry_key,
+    current_path,
+    from_state_dict,
+    to_state_dict,
+)
 from trellax._src.flax.state_dict import register_serialization_state as _register_state
+from trellax._src.nn.module_util import FLAX_HOOKS
 from trellax.tree_util import DictKey, register_pytree_with_keys_class, tree_map
 
 K = TypeVar("K")
@@ -250,3 +257,16 @@ def _restore_frozen_dict(xs: FrozenDict[Any, Any], state: Any) -> FrozenDict[Any
 
 
 _register_state(FrozenDict, _frozen_dict_state_dict, _restore_frozen_dict)
+FLAX_HOOKS["FrozenDict"] = FrozenDict  # what attributes assigned in a module's setup freeze to
+
+
+def _registered_state(value: Any) -> tuple[bool, Any]:
+    """``(True, state dict)`` for an instance of a type registered with
+    ``register_serialization_state``, else ``(False, None)``: how ``nn.jit`` fingerprints such
+    objects held by modules (as Flax does, without hashing them)."""
+    if _registry_key(value) in _REGISTRY:
+        return True, to_state_dict(value)
+    return False, None
+
+
+FLAX_HOOKS["state_dict"] = _registered_state

@@ -263,6 +263,8 @@ class RuleTable(MutableMapping[core.Primitive, Callable[..., Any]]):
         return getattr(rule, "user_rule", rule)  # type: ignore[no-any-return]
 
     def __setitem__(self, prim: core.Primitive, rule: Callable[..., Any]) -> None:
+        if not isinstance(prim, core.Primitive):
+            raise TypeError(f"rules are registered for primitives, got {type(prim).__name__}")
         setattr(prim, self._slot, self._adapt(rule, prim))
         self._known[prim] = None
 

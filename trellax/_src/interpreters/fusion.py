@@ -39,7 +39,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.backend import fp_errors
+from trellax._src.backend import compiled, fp_errors
 from trellax._src.core.jaxpr import Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.interpreters.fusion_runtime import FusionOptions
 
@@ -139,6 +139,8 @@ class Region:
     #: :func:`widens_excess`).
     wide: bool = False
     excess: bool = False
+    #: Its elementwise runs are compiled (``fusion_compiled.py``): decided with the chunk size.
+    compiled: bool = False
     rows: int = 1
     externals: list[Var] = field(default_factory=list)
     outputs: list[Var] = field(default_factory=list)
@@ -225,10 +227,19 @@ class Region:
                     self.externals.append(a)
         self.outputs = [v for v in self.values.values() if id(v) in needed_outside]
         self.flat = self._flat_ok()
+        chunk = opts.chunk
+        self.compiled = (
+            opts.compiled != "off"
+            and not self.wide
+            and self.size >= opts.compiled_min
+            and compiled.available()
+        )
+        if self.compiled:  # fewer, longer kernel calls: less Python per element
+            chunk = max(chunk, opts.compiled_chunk)
         if self.flat:
-            self.rows = max(1, opts.chunk)
+            self.rows = max(1, chunk)
         else:
-            self.rows = max(1, opts.chunk // max(1, self.row_elements))
+            self.rows = max(1, chunk // max(1, self.row_elements))
         return True
 
     def _flat_ok(self) -> bool:

@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING, Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.backend import fp_errors
+from trellax._src.backend import compiled, fp_errors
 from trellax._src.backend.convert import convert
 from trellax._src.core.core import Primitive
 from trellax._src.core.jaxpr import Atom, JaxprEqn, Literal, Var
+from trellax._src.interpreters import fusion_compiled as fc
 from trellax._src.interpreters import fusion_runtime as rt
 from trellax._src.interpreters.fusion import _BF16, NARROW, REDUCTIONS, Region, shadow
 
@@ -53,9 +54,17 @@ class _RegionWriter:
     """Writes one region's chunk function and its call (see the module docstring)."""
 
     def __init__(
-        self, em: Emitter, region: Region, ref: Callable[[Atom], str], indent: str
+        self,
+        em: Emitter,
+        region: Region,
+        ref: Callable[[Atom], str],
+        indent: str,
+        compile_: bool = False,
     ) -> None:
         self.em = em
+        self.compile_ = compile_  # write elementwise runs as compiled groups
+        #: (kernel, arguments) calls that compile each group's kernel for its argument types
+        self.warmups: list[tuple[compiled.Kernel, tuple[Any, ...]]] = []
         self.indent = indent
         self.region = region
         self.ref = ref
@@ -68,6 +77,7 @@ class _RegionWriter:
         self.wide = False
         self.excess = False
         self.narrow_scratch: dict[tuple[np.dtype[Any], tuple[int, ...]], str] = {}
+        self.views: dict[int, JaxprEqn] = {}  # var id -> the view member that made it
         self.round_scratch: dict[tuple[int, ...], tuple[str, str]] = {}
 
     def fresh(self, prefix: str) -> str:
@@ -163,8 +173,16 @@ class _RegionWriter:
 
     # -- the chunk function -----------------------------------------------------------------
 
-    def write(self) -> None:
-        """Writes the region's chunk function into the preamble and its call into ``run``."""
+    def write(self, alt: tuple[str, _RegionWriter, compiled.Ready] | None = None) -> None:
+        """Writes the region's chunk function into the preamble and its call into ``run``;
+        with ``alt`` (the compiled version's function, writer and readiness), the call runs
+        that version once its kernels are compiled."""
+        fn, values_in = self.write_function()
+        self._emit_call(fn, values_in, alt)
+
+    def write_function(self) -> tuple[str, list[str]]:
+        """Writes the chunk function into the preamble; returns its name and the outer
+        expressions of its inputs."""
         region = self.region
         self.out_index = {id(v): i for i, v in enumerate(region.outputs)}
         self.wide = region.wide
@@ -175,14 +193,176 @@ class _RegionWriter:
             self._check_nans()
 
         partials: list[str] = []
+        compile_ = self.compile_ and self.region.compiled and not self.wide
+        group: fc.Group | None = None
         for j, (eqn, kind) in enumerate(zip(region.eqns, region.kinds)):
+            if compile_:
+                if kind == "elementwise" and fc.compilable(eqn):
+                    shape = eqn.outvars[0].aval.shape
+                    if group is not None and group.shape != shape:
+                        self.close_group(group)
+                        group = None
+                    if group is None:
+                        group = fc.Group(shape)
+                    group.add(j, eqn)
+                    continue
+                if kind == "late" and fc.sums_in_kernel(eqn, group, region.flat):
+                    assert group is not None
+                    self.close_group(group, (j, eqn), partials)
+                    group = None
+                    continue
+                if kind == "view" and group is not None and not group.reads_internal(eqn):
+                    self.member(j, eqn, kind, partials)  # a view: no buffer to free
+                    self.views[id(eqn.outvars[0])] = eqn
+                    continue
+                if group is not None:
+                    self.close_group(group)
+                    group = None
             self.member(j, eqn, kind, partials)
-            for b in set(self.buffer.values()) - set(self.free):
-                if self.dies_here(b, j):
-                    self.free.append(b)
+            if kind == "view":
+                self.views[id(eqn.outvars[0])] = eqn
+            self.free_dead(j)
+        if group is not None:
+            self.close_group(group)
 
-        fn = self._define_function(partials)
-        self._emit_call(fn, values_in)
+        return self._define_function(partials), values_in
+
+    def free_dead(self, j: int) -> None:
+        """Returns to the free list the buffers whose values are last read by member ``j``."""
+        for b in set(self.buffer.values()) - set(self.free):
+            if self.dies_here(b, j):
+                self.free.append(b)
+
+    # -- compiled groups (fusion_compiled.py) ---------------------------------------------------
+
+    def index_of(self, a: Var, shape: tuple[int, ...]) -> fc.Operand | None:
+        """How a group whose results have aval shape ``shape`` (``a``'s rank) reads ``a``: an
+        array of the chunk function and, per axis of that array, the axis of ``shape`` whose
+        loop indexes it (None: a size-1 axis, broadcast). Through views, their source is read.
+        None when ``a`` has no expression here."""
+        view = self.views.get(id(a))
+        if view is not None and isinstance(view.invars[0], Var):
+            src: Var = view.invars[0]
+            inner = self.index_of(src, src.aval.shape)
+            if inner is None or self.region.flat:
+                return inner  # flat: the source is the whole chunk, or a single element
+            axes = _view_axes(view)  # source axis -> result axis
+            index = tuple(
+                None if k is None or src.aval.shape[k] != shape[axes[k]] else axes[k]
+                for k in inner.index
+            )
+            return fc.Operand(inner.expr, index, inner.dtype)
+        expr = self.expr.get(id(a))
+        if expr is None:
+            return None
+        if self.region.flat:  # chunks are 1-d slices, or 0-d single elements
+            return fc.Operand(expr, (0,) if a.aval.size == self.region.size else (), a.aval.dtype)
+        index = tuple(None if d != shape[k] else k for k, d in enumerate(a.aval.shape))
+        return fc.Operand(expr, index, a.aval.dtype)
+
+    def close_group(
+        self,
+        group: fc.Group,
+        late: tuple[int, JaxprEqn] | None = None,
+        partials: list[str] | None = None,
+    ) -> None:
+        """Writes ``group``'s kernel call into the chunk function (or its members one by one,
+        when an operand cannot be indexed); its values used later go to buffers or outputs.
+        With ``late`` (a cross-chunk sum of one of its values, see ``fc.sums_in_kernel``), a
+        chunk of 128 * 2**k elements is summed inside a second kernel, in NumPy's order; other
+        chunks store the value and sum it with NumPy. The partial goes to ``partials``."""
+        operands: dict[int, fc.Operand] = {}
+        constants: dict[int, str] = {}
+        for _, eqn in group.members:
+            for a in eqn.invars:
+                if isinstance(a, Literal):
+                    value = np.asarray(a.value, a.aval.dtype)
+                    constants[id(a)] = self.em.bind(value)
+                elif id(a) not in group.internal:
+                    op = self.index_of(a, group.shape)
+                    if op is None:
+                        self._group_unfused(group)
+                        if late is not None and partials is not None:
+                            self.member(late[0], late[1], "late", partials)
+                            self.free_dead(late[0])
+                        return
+                    operands[id(a)] = op
+        last = group.members[-1][0] if late is None else late[0]
+        outputs = [
+            v
+            for v in group.internal.values()
+            if id(v) in self.out_index or self.last_use.get(id(v), -1) > last
+        ]
+        fast_outputs = list(outputs)
+        if late is not None:
+            summed = late[1].invars[0]
+            assert isinstance(summed, Var)
+            fast_outputs = [v for v in outputs if v is not summed or id(v) in self.out_index]
+            if summed not in outputs:
+                outputs.append(summed)
+        read = {self.buffer[i] for i in operands if i in self.buffer}
+        keep = [b for b in self.free if b in read]  # the kernel reads them: not reusable yet
+        self.free = [b for b in self.free if b not in read]
+        targets = [self.target(v, last, []) for v in outputs]
+        self.free.extend(keep)
+        if self.region.flat:
+            loop_dims: tuple[int | None, ...] = (None,)
+        else:
+            loop_dims = (None, *group.shape[1:])
+        src, args = fc.kernel_source(group, operands, constants, outputs, loop_dims)
+        kernel = compiled.kernel(src)
+        k = self.em.bind(kernel, "c")
+        self.warmups.append((kernel, self._dummies(args, operands, constants, outputs, targets)))
+        names = ", ".join(eqn.primitive.name for _, eqn in group.members)
+        call = f"{k}.fn(r, {', '.join([*args, *targets])})  # compiled: {names}"
+        for v, t in zip(outputs, targets):
+            self.expr[id(v)] = t
+        if late is None or partials is None:
+            self.body.append(f"    {call}")
+            self.free_dead(last)
+            return
+        fast_targets = [t for v, t in zip(outputs, targets) if v in fast_outputs]
+        src_sum = fc.sum_kernel_source(group, operands, constants, fast_outputs, late[1])
+        kernel_sum = compiled.kernel(src_sum)
+        ks = self.em.bind(kernel_sum, "c")
+        dummies = self._dummies(args, operands, constants, fast_outputs, fast_targets)
+        self.warmups.append((kernel_sum, dummies))
+        q = self.fresh("q")
+        axes = (0,) if self.region.flat else tuple(late[1].params["axes"])
+        self.body.append("    if r >= 128 and r & (r - 1) == 0:  # 128 * 2**k: summed inside")
+        # Numba returns a float32 as a Python float: back to the dtype (exact), as combine
+        # stacks the partials in their own dtype
+        scalar = self.em.bind(late[1].invars[0].aval.dtype.type, "t")
+        self.body.append(f"        {q} = {scalar}({ks}.fn(r, {', '.join([*args, *fast_targets])}))")
+        self.body.append("    else:")
+        self.body.append(f"        {call}")
+        summed_expr = self.expr[id(late[1].invars[0])]
+        self.body.append(f"        {q} = _partial_sum({summed_expr}, {axes})  # reduce_sum")
+        partials.append(q)
+        self.free_dead(last)
+
+    def _dummies(
+        self,
+        args: list[str],
+        operands: dict[int, fc.Operand],
+        constants: dict[int, str],
+        outputs: list[Var],
+        targets: list[str],
+    ) -> tuple[Any, ...]:
+        """Arguments of a kernel's types (``r`` = 0: nothing runs), to compile it ahead."""
+        arrays: dict[str, np.ndarray[Any, Any]] = {}
+        for op in operands.values():
+            arrays[op.expr] = np.zeros((1,) * len(op.index), op.dtype)
+        for c in constants.values():
+            arrays[c] = np.zeros((), self.em.env[c].dtype)
+        for v, t in zip(outputs, targets):
+            arrays[t] = np.zeros((1,) * (1 if self.region.flat else v.aval.ndim), v.aval.dtype)
+        return (0, *(arrays[a] for a in args), *(arrays[t] for t in targets))
+
+    def _group_unfused(self, group: fc.Group) -> None:
+        for j, eqn in group.members:
+            self.member(j, eqn, "elementwise", [])
+            self.free_dead(j)
 
     def _plan_lifetimes(self) -> None:
         """The last use of each value inside the region; a view keeps its source alive."""
@@ -263,7 +443,14 @@ class _RegionWriter:
         em.preamble.extend([*head, *self.body, ret, ""])
         return fn
 
-    def _emit_call(self, fn: str, values_in: list[str]) -> None:
+    def scratch(self) -> str:
+        """The bound allocator of one worker's scratch buffers."""
+        specs = [(d, (self.region.rows, *s)) for d, s in self.buffers]
+        return self.em.bind(functools.partial(_allocate, specs), "s")
+
+    def _emit_call(
+        self, fn: str, values_in: list[str], alt: tuple[str, _RegionWriter, compiled.Ready] | None
+    ) -> None:
         """The call of the chunk function at the region's place in ``run`` (or in a
         control-flow body inside it), and the combination of the cross-chunk reductions."""
         region, em = self.region, self.em
@@ -275,16 +462,20 @@ class _RegionWriter:
             shape = (region.size,) if region.flat else v.aval.shape
             em.emit(f"{indent}{o} = _empty({shape}, {em.bind(v.aval.dtype, 'd')})")
             outs.append(o)
-        scratch = em.bind(
-            functools.partial(_allocate, [(d, (region.rows, *s)) for d, s in self.buffers]),
-            "s",
-        )
+        scratch = self.scratch()
+        run = "_run_region"
+        if alt is not None:  # the compiled version once its kernels are ready
+            fn_c, writer_c, ready = alt
+            flag = em.bind(ready, "ready")
+            em.emit(f"{indent}# compiled version {fn_c}: runs once {flag}.done")
+            run = f"_run_either({flag}, {fn_c}, {writer_c.scratch()}, "
         n_rows = region.size if region.flat else region.n
         row_elements = 1 if region.flat else region.row_elements
         parts = em.fresh("p")
         vals = ", ".join([*values_in, *outs])
+        sep = "(" if alt is None else ""
         em.emit(
-            f"{indent}{parts} = _run_region({fn}, {n_rows}, {region.rows}, {scratch}, "
+            f"{indent}{parts} = {run}{sep}{fn}, {n_rows}, {region.rows}, {scratch}, "
             f"({vals}{',' if len(values_in) + len(outs) == 1 else ''}), {row_elements})"
         )
         self.results: dict[int, str] = {}
@@ -480,6 +671,20 @@ class _RegionWriter:
                 self.round_bf16(names[dst], v)
 
 
+def _view_axes(view: JaxprEqn) -> list[int]:
+    """For a view member (``broadcast_in_dim``, ``expand_dims``, ``stop_gradient``): the
+    result axis of each axis of its operand."""
+    x = view.invars[0].aval
+    name = view.primitive.name
+    if name == "broadcast_in_dim":
+        return list(view.params["broadcast_dimensions"])
+    if name == "expand_dims":
+        inserted = set(view.params["dimensions"])
+        rank = x.ndim + len(inserted)
+        return [k for k in range(rank) if k not in inserted]
+    return list(range(x.ndim))
+
+
 _STOP_GRADIENT = Primitive("stop_gradient")  # only its name is read: an alias in the chunk code
 
 
@@ -597,6 +802,14 @@ def emit_region(
     for name, value in _GLOBALS.items():
         em.env.setdefault(name, value)
     w = _RegionWriter(em, region, ref, indent)
+    if region.compiled:
+        wc = _RegionWriter(em, region, ref, indent, compile_=True)
+        fn_c, _ = wc.write_function()
+        if wc.warmups:
+            ready = compiled.prepare(wc.warmups, wait=rt.options().compiled_wait)
+            w.write((fn_c, wc, ready))
+            return w.results
+        em.preamble.append(f"# ({fn_c}: no compiled group, not used)")
     w.write()
     return w.results
 
@@ -606,6 +819,7 @@ _GLOBALS: dict[str, Any] = {
     "_empty": np.empty,
     "_broadcast_to": np.broadcast_to,
     "_run_region": rt.run_region,
+    "_run_either": rt.run_either,
     "_combine": rt.combine,
     "_convert": convert,
     "_partial_sum": rt.partial_sum,

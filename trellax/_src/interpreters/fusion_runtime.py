@@ -33,6 +33,13 @@ from trellax._src.backend.numpy import _acc_dtype
 #: elements run within a few percent of each other; 64K float32 elements (256 KiB per scratch
 #: buffer) keep a region's few live buffers inside a typical L2 cache.
 DEFAULT_CHUNK = 65536
+#: The smallest region run by compiled kernels: below it the first call's compilation (or, in a
+#: new process, loading the kernel from the disk cache) is not worth it (docs/performance.md).
+COMPILED_MIN = 1 << 20
+#: Elements per chunk of a compiled region: its kernel runs ~4x faster than a NumPy call per
+#: element, so the Python per chunk weighs more (measured: docs/performance.md).
+COMPILED_CHUNK = 1 << 18
+_COMPILED_MODES = ("auto", "off")
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,15 @@ class FusionOptions:
     min_threaded: int = 8 * DEFAULT_CHUNK
     #: ``trellax.config.fused_excess_precision``, as it was when the program was compiled.
     excess_precision: bool = False
+    #: Compiled groups (``interpreters/fusion_compiled.py``, needs the ``compiled`` extra):
+    #: ``"auto"`` (when Numba imports) or ``"off"``; the smallest region (elements) compiled.
+    compiled: str = "auto"
+    compiled_min: int = COMPILED_MIN
+    #: Elements per chunk of a compiled region (at least ``chunk``).
+    compiled_chunk: int = COMPILED_CHUNK
+    #: Compile a region's kernels before its first call returns (True), or in the background
+    #: while the region's NumPy version runs (False, the default: no call waits for Numba).
+    compiled_wait: bool = False
 
 
 def _env_int(name: str, default: int) -> int:
@@ -66,7 +82,18 @@ def _env_int(name: str, default: int) -> int:
 def _from_env() -> FusionOptions:
     enabled = os.environ.get("TRELLAX_FUSION", "1").strip().lower() not in ("0", "false", "off")
     chunk = _env_int("TRELLAX_FUSION_CHUNK", DEFAULT_CHUNK) or DEFAULT_CHUNK
+    compiled = os.environ.get("TRELLAX_COMPILED", "auto").strip().lower() or "auto"
+    if compiled in ("0", "false", "no"):
+        compiled = "off"
+    elif compiled in ("1", "true", "yes", "on"):
+        compiled = "auto"
+    if compiled not in _COMPILED_MODES:
+        raise ValueError(f"TRELLAX_COMPILED must be one of {_COMPILED_MODES}, got {compiled!r}")
     return FusionOptions(
+        compiled=compiled,
+        compiled_min=_env_int("TRELLAX_COMPILED_MIN", COMPILED_MIN),
+        compiled_chunk=_env_int("TRELLAX_COMPILED_CHUNK", COMPILED_CHUNK),
+        compiled_wait=os.environ.get("TRELLAX_COMPILED_WAIT", "0").strip() in ("1", "true"),
         enabled=enabled,
         chunk=chunk,
         min_elements=2 * chunk,
@@ -95,10 +122,20 @@ def fusion_options(**changes: Any) -> Iterator[FusionOptions]:
     :func:`~trellax._src.interpreters.tracing.compile_jaxpr`.
     """
     for key, value in changes.items():
-        if key == "enabled":
+        if key in ("enabled", "compiled_wait"):
             if not isinstance(value, bool):
-                raise TypeError(f"fusion option enabled must be a bool, got {value!r}")
-        elif key in ("chunk", "min_elements", "threads", "min_threaded"):
+                raise TypeError(f"fusion option {key} must be a bool, got {value!r}")
+        elif key == "compiled":
+            if value not in _COMPILED_MODES:
+                raise ValueError(f"fusion option compiled must be one of {_COMPILED_MODES}")
+        elif key in (
+            "chunk",
+            "min_elements",
+            "threads",
+            "min_threaded",
+            "compiled_min",
+            "compiled_chunk",
+        ):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"fusion option {key} must be an int >= 0, got {value!r}")
             if key == "chunk" and value == 0:
@@ -160,6 +197,30 @@ def run_region(
     # (silenced by the compiled program) is a context variable.
     threads.run_dynamic(work, workers)
     return parts
+
+
+def run_either(
+    ready: Any,
+    compiled_chunk: Chunk,
+    compiled_scratch: Callable[[], Any],
+    chunk: Chunk,
+    n_rows: int,
+    rows: int,
+    scratch: Callable[[], Any],
+    values: tuple[Any, ...],
+    row_elements: int,
+) -> list[Any]:
+    """:func:`run_region` of a region's compiled version once ``ready.done`` (its kernels are
+    compiled), else of its NumPy version. Both chunk alike and give the same bits; if the
+    compiled version raises (a Numba failure: an argument type it could not compile), the
+    region falls back to the NumPy version for good (``ready.error`` keeps the exception) and
+    the call is run again that way (outputs are written afresh, inputs are never written)."""
+    if ready.done:
+        try:
+            return run_region(compiled_chunk, n_rows, rows, compiled_scratch, values, row_elements)
+        except Exception as e:
+            ready.done, ready.error = False, e
+    return run_region(chunk, n_rows, rows, scratch, values, row_elements)
 
 
 # -- cross-chunk reductions -----------------------------------------------------------------------

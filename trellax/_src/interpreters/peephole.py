@@ -20,11 +20,13 @@ jaxpr is unchanged (this runs in the compiler).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from trellax._src.backend.float_facts import compute_dtype
+from trellax._src.core.core import Primitive
 from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Var
 
 _MATMUL_2D = (((1,), (0,)), ((), ()))
@@ -82,9 +84,47 @@ def _plain_dot(e: JaxprEqn, numbers: Any) -> bool:
     )
 
 
+#: Rewrites of equations of higher-floor primitives (control flow), filled by their modules:
+#: ``rule(eqn, producer) -> equations replacing eqn, or None`` where ``producer(v)`` is the
+#: equation of the same jaxpr defining ``v`` (None for inputs and constants). The equations a
+#: rule returns are emitted in order in ``eqn``'s place; producers whose results nobody reads
+#: any more are left out.
+Rule = Callable[[JaxprEqn, Callable[[Atom], "JaxprEqn | None"]], "list[JaxprEqn] | None"]
+rules: dict[Primitive, Rule] = {}
+
+
 def simplify(jaxpr: Jaxpr) -> Jaxpr:
     """``jaxpr`` with the chains above folded (the same object if none)."""
-    return _scalar_broadcasts(_matrix_vector(jaxpr))
+    return _by_rules(_scalar_broadcasts(_matrix_vector(jaxpr)))
+
+
+def _by_rules(jaxpr: Jaxpr) -> Jaxpr:
+    """Applies :data:`rules`, then drops the kernel calls whose results became unread."""
+    if not rules or not any(e.primitive in rules for e in jaxpr.eqns):
+        return jaxpr
+    producer: dict[int, JaxprEqn] = {}
+    for e in jaxpr.eqns:
+        for v in e.outvars:
+            producer[id(v)] = e
+    out: list[JaxprEqn] = []
+    changed = False
+    for e in jaxpr.eqns:
+        rule = rules.get(e.primitive)
+        new = rule(e, lambda a: producer.get(id(a)) if type(a) is Var else None) if rule else None
+        if new is None:
+            out.append(e)
+        else:
+            out.extend(new)
+            changed = True
+    if not changed:
+        return jaxpr
+    uses = _uses(Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out))
+    kept = [
+        e
+        for e in out
+        if e.primitive.name != "broadcast_in_dim" or any(id(v) in uses for v in e.outvars)
+    ]
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, kept)
 
 
 def _scalar_broadcasts(jaxpr: Jaxpr) -> Jaxpr:

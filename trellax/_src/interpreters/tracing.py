@@ -33,6 +33,7 @@ from trellax._src.interpreters import (
     fusion,
     fusion_codegen,
     fusion_runtime,
+    loop_buffers,
     peephole,
     program_cache,
     specialize,
@@ -256,6 +257,12 @@ class Emitter:
         #: Names that may hold a NumPy scalar rather than a 0-d array (inside control-flow
         #: bodies: loop carries, scanned slices, operator results); impl calls get them wrapped.
         self.maybe_scalar: set[str] = set()
+        #: Where a ufunc equation writes its result (``out``): a buffer name or a row of a scan's
+        #: stacked output (:mod:`loop_buffers`); ``written`` holds those that were used.
+        self.out_targets: dict[Var, str] = {}
+        self.written: set[Var] = set()
+        #: Allocations to place before the innermost enclosing loop (one list per open loop).
+        self.loop_allocs: list[list[str]] = []
         self._count = 0
 
     def fresh(self, prefix: str = "v") -> str:
@@ -281,10 +288,17 @@ class Emitter:
             self.emit(f"{indent}{name} = _asarray({name})")
 
     def jaxpr(
-        self, jaxpr: Jaxpr, consts: Sequence[Any], in_names: Sequence[str], indent: str
+        self,
+        jaxpr: Jaxpr,
+        consts: Sequence[Any],
+        in_names: Sequence[str],
+        indent: str,
+        plan: Callable[[Jaxpr, list[Any]], None] | None = None,
     ) -> list[str]:
         """Emits ``jaxpr``'s equations with its inputs bound to ``in_names``; returns the
-        expressions of its outputs."""
+        expressions of its outputs. ``plan(jaxpr, steps)``, if given, sees the jaxpr as it will
+        be emitted (calls inlined, dead code removed, folds and fusion applied) before it is
+        (a loop's code generator chooses where results are written: :attr:`out_targets`)."""
         if call_bodies and any(e.primitive in call_bodies for e in jaxpr.eqns):
             jaxpr, consts = inline_calls(jaxpr, consts)
         jaxpr = without_dead_code(jaxpr)
@@ -306,6 +320,16 @@ class Emitter:
         steps: list[Any] = list(jaxpr.eqns)
         if self.fusion is not None and self.fusion.enabled:
             steps = fusion.plan(jaxpr, self.fusion)
+
+        if plan is not None:
+            plan(jaxpr, steps)
+        temps: list[Var] = []
+        if self.loop_allocs and loop_buffers.active():
+            temps = loop_buffers.temporaries(jaxpr, steps)
+            for v in temps:
+                name = self.fresh("u")
+                self.loop_allocs[-1].append(loop_buffers.allocation(name, v, self.bind))
+                self.out_targets[v] = name
 
         # Free each intermediate right after its last use: keeping every temporary alive until
         # the return makes NumPy allocate fresh memory for each one (page faults), which made a
@@ -337,7 +361,20 @@ class Emitter:
                 self._equation(step, names, ref, indent)
             if j in dead_after:
                 self.emit(f"{indent}del {', '.join(names[id(v)] for v in dead_after[j])}")
+        for v in temps:
+            self.out_targets.pop(v, None)
         return [ref(a) for a in jaxpr.outvars]
+
+    def open_loop(self) -> int:
+        """Starts collecting the buffer allocations of a loop body; returns where to put them
+        (call before emitting the loop statement, then :meth:`close_loop`)."""
+        self.loop_allocs.append([])
+        return len(self.lines)
+
+    def close_loop(self, at: int, indent: str) -> None:
+        """Places the body's allocations before the loop statement emitted at line ``at``."""
+        allocs = self.loop_allocs.pop()
+        self.lines[at:at] = [indent + line for line in allocs]
 
     def _equation(
         self, eqn: JaxprEqn, names: dict[int, str], ref: Callable[[Atom], str], indent: str
@@ -397,6 +434,9 @@ class Emitter:
                 self.emit(f"{indent}{outs[0]} = {expr}  # {eqn.primitive.name}")
                 return
         f = self.bind(functools.partial(impl, **eqn.params) if eqn.params else impl, "f")
+        if eqn.outvars and eqn.outvars[0] in self.out_targets and loop_buffers.writes_out(eqn):
+            self.written.add(eqn.outvars[0])
+            args = [*args, self.out_targets[eqn.outvars[0]]]
         call = f"{f}({', '.join(args)})  # {eqn.primitive.name}"
         if not outs:  # an effect with no results (a callback returning None)
             self.emit(f"{indent}{call}")

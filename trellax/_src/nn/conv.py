@@ -25,14 +25,19 @@ def canonicalize_padding(padding: PaddingLike, rank: int) -> Any:
         return padding
     if isinstance(padding, int):
         return [(padding, padding)] * rank
-    pads = [(p, p) if isinstance(p, int) else tuple(p) for p in padding]
+    error = ValueError(
+        f"Invalid padding format: {padding}, should be str, int, or a sequence of len {rank} "
+        "where each element is an int or pair of ints."
+    )
+    if not isinstance(padding, Sequence) or any(
+        not isinstance(p, int) and not (isinstance(p, Sequence) and len(p) == 2) for p in padding
+    ):
+        raise error
+    pads: list[tuple[Any, ...]] = [(p, p) if isinstance(p, int) else tuple(p) for p in padding]
     if len(pads) == 1 and rank > 1:
         pads = pads * rank
-    if len(pads) != rank or any(len(p) != 2 for p in pads):
-        raise ValueError(
-            f"Invalid padding format: {padding}, should be str, int, or a sequence of len {rank} "
-            "where each element is an int or pair of ints."
-        )
+    if len(pads) != rank:
+        raise error
     return [(int(lo), int(hi)) for lo, hi in pads]
 
 

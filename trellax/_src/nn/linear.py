@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import string
 from collections.abc import Sequence
 from typing import Any
 
@@ -119,6 +120,10 @@ class DenseGeneral(Module):
     kernel_init: Any = default_kernel_init
     bias_init: Any = initializers.zeros
     precision: Any = None
+    # Flax's hooks, as Dense's
+    promote_dtype: Any = promote_dtype
+    dot_general: Any = None
+    dot_general_cls: Any = None
 
     @compact
     def __call__(self, inputs: Any) -> Any:
@@ -141,10 +146,14 @@ class DenseGeneral(Module):
         if self.use_bias:
             bias_init = _FlatInit(self.bias_init, n_batch, n_batch, n_features, flat_bias=True)
             bias = self.param("bias", bias_init, batch_shape + features, self.param_dtype)
-        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         batch_ind = tuple(range(n_batch))
         contract_ind = tuple(range(n_batch, n_axis + n_batch))
-        out = lax.dot_general(
+        if self.dot_general_cls is not None:
+            dot_general = self.dot_general_cls()
+        else:
+            dot_general = self.dot_general if self.dot_general is not None else lax.dot_general
+        out = dot_general(
             inputs,
             kernel,
             ((axis, contract_ind), (batch_dims, batch_ind)),
@@ -158,7 +167,8 @@ class DenseGeneral(Module):
 
 class Einsum(Module):
     """``einsum(einsum_str, inputs, kernel) + bias`` with a kernel of ``shape``; the bias
-    covers the kernel's axes that appear in the output."""
+    covers the kernel's axes that appear in the output (an ellipsis stands for the same axes in
+    every term, aligned on the right, as in ``einsum``)."""
 
     shape: Sequence[int]
     einsum_str: str | None = None
@@ -168,6 +178,8 @@ class Einsum(Module):
     precision: Any = None
     kernel_init: Any = default_kernel_init
     bias_init: Any = initializers.zeros
+    promote_dtype: Any = promote_dtype
+    preferred_element_type: Dtype | None = None
 
     @compact
     def __call__(self, inputs: Any, einsum_str: str | None = None) -> Any:
@@ -176,28 +188,53 @@ class Einsum(Module):
             raise ValueError('`einsum_str` equation must be explicit and include "->".')
         if spec.count(",") != 1:
             raise ValueError(
-                "The einsum_str argument must contain exactly two operands separated by a "
-                f'single comma, instead got "{spec}".'
+                "`einsum_str` equation must have exactly two operands and therefore, exactly "
+                f"one comma character, instead of {spec.count(',')}"
             )
         kernel = self.param("kernel", self.kernel_init, tuple(self.shape), self.param_dtype)
         bias = None
         if self.use_bias:
-            _, rhs, out_labels = re.split(",|->", spec)
-            bias_shape = tuple(kernel.shape[rhs.index(c)] for c in out_labels if c in rhs)
+            bias_shape, broadcast_shape = _einsum_bias_shapes(
+                spec, jnp.ndim(inputs), tuple(self.shape)
+            )
             bias = self.param("bias", self.bias_init, bias_shape, self.param_dtype)
-        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
-        y = jnp.einsum(spec, inputs, kernel, precision=self.precision)
+        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        y = jnp.einsum(
+            spec,
+            inputs,
+            kernel,
+            precision=self.precision,
+            preferred_element_type=self.preferred_element_type,
+        )
         if bias is not None:
-            # the bias broadcast over y: kernel sizes at its labels, 1 elsewhere (an ellipsis
-            # stands for y's remaining axes)
-            _, rhs, out_labels = re.split(",|->", spec)
-            i = out_labels.find("...")
-            labels = out_labels.replace("...", "")
-            dims = [kernel.shape[rhs.index(c)] if c in rhs else 1 for c in labels]
-            if i >= 0:
-                dims[i:i] = [1] * (y.ndim - len(labels))
-            y = y + jnp.reshape(bias, tuple(dims))
+            y = y + jnp.reshape(bias, broadcast_shape)
         return y
+
+
+def _einsum_bias_shapes(
+    spec: str, lhs_ndim: int, shape: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The bias shape of ``Einsum`` (the kernel's sizes at its labels that the output keeps, in
+    output order) and its shape broadcast against the output (1 at the other output axes)."""
+    lhs, rhs, out = re.split(",|->", spec)
+    used = set((lhs + rhs + out).replace(".", ""))
+    free = (c for c in string.ascii_letters if c not in used)
+    spans = [_ellipsis_rank(t, n) for t, n in ((lhs, lhs_ndim), (rhs, len(shape)))]
+    letters = "".join(next(free) for _ in range(max(spans)))
+    rhs = rhs.replace("...", letters[len(letters) - spans[1] :])
+    out = out.replace("...", letters)
+    if len(rhs) != len(shape):
+        raise ValueError(
+            f"Einsum: the kernel term {rhs!r} of {spec!r} does not match the kernel shape {shape}"
+        )
+    where = {c: i for i, c in enumerate(rhs)}
+    bias = tuple(shape[where[c]] for c in out if c in where)
+    return bias, tuple(shape[where[c]] if c in where else 1 for c in out)
+
+
+def _ellipsis_rank(term: str, ndim: int) -> int:
+    """How many axes the ``...`` of an einsum term of an ``ndim``-d operand stands for."""
+    return ndim - len(term.replace("...", "")) if "..." in term else 0
 
 
 class Embed(Module):

@@ -17,20 +17,60 @@ first use) and is the parent of modules created while it runs.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import inspect
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-import trellax.numpy as jnp
-from trellax._src.api.api import ShapeDtypeStruct, eval_shape
 from trellax._src.nn import errors
+from trellax._src.nn import lazy as _lazy
 from trellax._src.nn import partitioning as meta
+from trellax._src.nn.intercept import (
+    InterceptorContext,
+    _capturer,
+    _interceptors,
+    _run_interceptors,
+    intercept_methods,
+)
+from trellax._src.nn.module_util import (
+    _UNSPECIFIED,
+    FLAX_HOOKS,
+    SetupState,
+    Variable,
+    _add,
+    _boxes,
+    _check_param_shape,
+    _freeze_attr,
+    _get_local_method_names,
+    _get_suffix_value_pairs,
+    _returns,
+    _takes_module,
+    _unbound_only_hash,
+    _zeros_like,
+    merge_param,
+)
 from trellax._src.nn.scope import DenyList, Scope, _Pred, _predicate, _Root, filter_key
 from trellax._src.tree import tree_util
+
+__all__ = [
+    "FLAX_HOOKS",
+    "InterceptorContext",
+    "Module",
+    "SetupState",
+    "Variable",
+    "_boxes",
+    "_freeze_attr",
+    "_get_local_method_names",
+    "_get_suffix_value_pairs",
+    "compact",
+    "compact_name_scope",
+    "intercept_methods",
+    "merge_param",
+    "nowrap",
+    "share_scope",
+]
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -44,21 +84,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 M = TypeVar("M", bound="Module")
 
 
-class _Unspecified:
-    def __repr__(self) -> str:
-        return "_UNSPECIFIED"
-
-    def __copy__(self) -> _Unspecified:
-        return self
-
-    def __deepcopy__(self, memo: Any) -> _Unspecified:
-        return self
-
-    def __reduce__(self) -> str:
-        return "_UNSPECIFIED"
-
-
-_UNSPECIFIED: Any = _Unspecified()
 _LOCAL = threading.local()
 _INIT_MUTABLE = DenyList("intermediates")
 # filled by ``trellax._src.nn.summary`` (which builds on this module): tabulate, module_paths
@@ -101,6 +126,7 @@ def _fields(m: Any) -> tuple[dataclasses.Field[Any], ...]:
 
 class _State:
     __slots__ = (
+        "adopting",
         "autoname",
         "children",
         "in_compact",
@@ -113,7 +139,8 @@ class _State:
 
     def __init__(self) -> None:
         self.scope: Scope | None = None
-        self.setup_called = False
+        self.setup_called = SetupState.NEW
+        self.adopting = False  # cloning the modules of its fields as its children
         self.in_setup = False
         self.in_compact = False
         self.autoname: dict[str, int] = {}
@@ -158,6 +185,16 @@ def _wrap_method(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapped
 
 
+def _parent_and_name_last(cls: type) -> None:
+    """Moves the keyword-only fields ``parent`` and ``name`` after the class's own fields in
+    its dataclass field table, as Flax orders them (``dataclasses.fields`` then lists a
+    subclass's fields first; the generated ``__init__`` is unchanged, both being keyword-only).
+    """
+    table: dict[str, dataclasses.Field[Any]] = cls.__dict__["__dataclass_fields__"]
+    for key in ("parent", "name"):
+        table[key] = table.pop(key)
+
+
 @dataclass_transform(field_specifiers=(dataclasses.field,))
 @dataclasses.dataclass(repr=False, eq=True, unsafe_hash=True)
 class Module:
@@ -173,25 +210,34 @@ class Module:
 
     parent: Any = dataclasses.field(default=_UNSPECIFIED, kw_only=True, repr=False, compare=False)
     name: str | None = dataclasses.field(default=None, kw_only=True)
+    if TYPE_CHECKING:  # the names of the methods marked with :func:`compact_name_scope`, set
+        # per subclass (not annotated at run time: Flax's dataclass fields are parent, name only)
+        _compact_name_scope_methods: ClassVar[tuple[str, ...]]
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    _compact_name_scope_methods = ()
+
+    def __init_subclass__(cls, kw_only: bool = False, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        fields = inspect.get_annotations(cls)
-        own = {
-            k: v
-            for k, v in cls.__dict__.items()
-            if inspect.isfunction(v) and k not in fields  # a field's default is no method
-        }
-        for k, v in own.items():
+        fields = inspect.get_annotations(cls)  # a field's default is no method
+        for k in _get_local_method_names(cls, exclude=fields):
+            v = cls.__dict__[k]
             if (
-                k in _NOT_WRAPPED
-                or (k.startswith("_") and k != "__call__")
+                not inspect.isfunction(v)
+                or k in _NOT_WRAPPED
+                or (k.startswith("__") and k != "__call__")  # private helpers too, as Flax
                 or getattr(v, "nowrap", False)
                 or getattr(v, "__wrapped_method__", False)
             ):
                 continue
             setattr(cls, k, _wrap_method(v))
-        dataclasses.dataclass(cls, repr=False, eq=True, unsafe_hash=True)
+        # a class that defines __hash__ keeps it (as a dataclass with eq and its own hash)
+        own_hash = "__hash__" in cls.__dict__
+        dataclasses.dataclass(cls, repr=False, eq=True, unsafe_hash=not own_hash, kw_only=kw_only)
+        _parent_and_name_last(cls)
+        cls.__hash__ = _unbound_only_hash(cls.__hash__)  # type: ignore[method-assign,assignment]
+        cls._compact_name_scope_methods = tuple(
+            k for k in dir(cls) if getattr(getattr(cls, k, None), "compact_name_scope", False)
+        )
 
     # -- construction and naming ------------------------------------------------------------------
 
@@ -203,11 +249,9 @@ class Module:
             stack = _stack()
             parent = stack[-1] if stack else None
             object.__setattr__(self, "parent", parent)
-            if (
-                parent is not None
-                and parent._state.scope is not None
-                and not (parent._state.in_setup or parent._state.in_compact)
-            ):
+        if isinstance(parent, Module) and parent.__dict__.get("_state") is not None:
+            pst = parent._state
+            if pst.scope is not None and not (pst.in_setup or pst.in_compact or pst.adopting):
                 raise errors.AssignSubModuleError(type(self).__name__)
         if isinstance(parent, Scope):
             st.scope = parent
@@ -233,7 +277,7 @@ class Module:
             object.__setattr__(self, "name", name)
         elif name in pst.reserved:
             raise errors.NameInUseError("submodule", name, type(parent).__name__)
-        pst.reserved.add(name)
+        pst.reserved.update((name, _reservation(name, None)))
         pst.children[name] = self
         self._state.scope = pst.scope.push(name)
         self._adopt_fields()  # bound now: adopt the field modules at once, as Flax
@@ -243,23 +287,17 @@ class Module:
         if st is None or st.scope is None:  # the dataclass __init__, or a module not yet bound
             object.__setattr__(self, name, value)
         elif st.in_setup:
-            value = self._adopt_outside(value)
+            value = _freeze_attr(self._adopt_outside(value))
             self._name_setup_children(value, name)
             object.__setattr__(self, name, value)
         else:
             raise errors.SetAttributeFrozenModuleError(type(self).__name__, name, value)
 
     def _name_setup_children(self, value: Any, prefix: str) -> None:
-        if isinstance(value, Module):
-            if value.parent is self and value._state.scope is None:
-                object.__setattr__(value, "name", prefix)
-                value._register(self)
-        elif isinstance(value, list | tuple):
-            for i, v in enumerate(value):
-                self._name_setup_children(v, f"{prefix}_{i}")
-        elif isinstance(value, Mapping):
-            for k, v in value.items():
-                self._name_setup_children(v, f"{prefix}_{k}")
+        for suffix, v in _get_suffix_value_pairs(value):
+            if isinstance(v, Module) and v.parent is self and v._state.scope is None:
+                object.__setattr__(v, "name", prefix + suffix)
+                v._register(self)
 
     def _adopt_outside(self, value: Any) -> Any:
         """``value`` with the modules made outside any module (no parent) replaced by unnamed
@@ -279,37 +317,56 @@ class Module:
         return value
 
     def _adopt_fields(self) -> None:
-        for f in _fields(self):
-            if f.name not in ("parent", "name") and f.name in self.__dict__:
-                old = getattr(self, f.name)
-                new = self._adopt(old, f.name)
-                if new is not old:
-                    object.__setattr__(self, f.name, new)
+        st = self._state
+        st.adopting = True
+        try:
+            for f in _fields(self):
+                if f.name not in ("parent", "name") and f.name in self.__dict__:
+                    old = getattr(self, f.name)
+                    new = self._adopt(old, f.name)
+                    if new is not old:
+                        object.__setattr__(self, f.name, new)
+        finally:
+            st.adopting = False
 
     def _adopt(self, value: Any, prefix: str) -> Any:
         """Clones the unbound modules found in a field value that have no parent or no name
         (made in a parent's ``setup`` and handed over) as children of self, as Flax adopts."""
         if isinstance(value, Module):
             if value._state.scope is None and (value.parent is None or value.name is None):
-                keep = getattr(type(self), "preserve_adopted_names", False) is True
+                scope = self._state.scope
+                assert scope is not None
+                seen = scope.root.adopted.get(id(value))
+                if seen is not None and seen[0] is value:
+                    return seen[1]
+                keep = getattr(type(self), "preserve_adopted_names", None)
+                if keep is None:  # the class's setting, else Flax's flag
+                    keep = (
+                        "preserve_adopted_names" in FLAX_HOOKS
+                        and FLAX_HOOKS["preserve_adopted_names"]()
+                    )
+                keep = keep is True
                 name = value.name if keep and value.parent is None and value.name else prefix
-                return value.clone(parent=self, name=name)
+                adopted = value.clone(parent=self, name=name)
+                scope.root.adopted[id(value)] = (value, adopted)
+                return adopted
             return value
         if isinstance(value, list | tuple):
             items = [self._adopt(v, f"{prefix}_{i}") for i, v in enumerate(value)]
             if all(a is b for a, b in zip(items, value)):
                 return value
             return type(value)(items) if isinstance(value, list) else tuple(items)
-        if isinstance(value, dict):
-            new = {k: self._adopt(v, f"{prefix}_{k}") for k, v in value.items()}
+        if isinstance(value, dict):  # adopted in key order (a shared module: its first key)
+            done = {k: self._adopt(value[k], f"{prefix}_{k}") for k in _sorted_keys(value)}
+            new = {k: done[k] for k in value}
             return value if all(new[k] is value[k] for k in value) else new
         return value
 
     def _try_setup(self) -> None:
         st = self._state
-        if st.setup_called or st.scope is None:
+        if st.setup_called != SetupState.NEW or st.scope is None:
             return
-        st.setup_called = True
+        st.setup_called = SetupState.DONE
         self._adopt_fields()
         st.in_setup = True
         stack = _stack()
@@ -321,8 +378,7 @@ class Module:
                 self.setup()
             scopes = {
                 k: CompactNameScope(getattr(type(self), k).inner_fun, _returns(self), name=k)
-                for k in dir(type(self))
-                if getattr(getattr(type(self), k, None), "compact_name_scope", False)
+                for k in type(self)._compact_name_scope_methods
             }
             object.__setattr__(self, "_compact_name_scope_modules", scopes)
         finally:
@@ -334,7 +390,7 @@ class Module:
         st: _State | None = self.__dict__.get("_state")
         if (
             st is not None
-            and not st.setup_called
+            and st.setup_called == SetupState.NEW
             and st.scope is not None
             and not name.startswith("__")
         ):
@@ -365,11 +421,26 @@ class Module:
     def setup(self) -> None:
         """Defines submodules and variables as attributes; runs lazily on a bound module."""
 
-    def clone(self: M, **overrides: Any) -> M:
-        """A copy with some fields replaced; ``parent`` defaults to unbound (``None``)."""
+    def clone(
+        self: M,
+        *,
+        parent: Any = None,
+        _deep_clone: bool | dict[int, Module] = False,
+        _reset_names: bool = False,
+        **overrides: Any,
+    ) -> M:
+        """A copy with some fields replaced; ``parent`` defaults to unbound (``None``).
+
+        ``_deep_clone`` (Flax's) also clones the modules held in fields, recursively, each
+        shared module once; ``_reset_names`` then clears their names too."""
         values = {f.name: getattr(self, f.name) for f in _fields(self) if f.init}
-        values["parent"] = None
+        values["parent"] = parent
         values.update(overrides)
+        if _deep_clone is not False:
+            cache: dict[int, Module] = {} if _deep_clone is True else _deep_clone
+            for f in _fields(self):
+                if f.init and f.name not in ("parent", "name") and f.name not in overrides:
+                    values[f.name] = _deep_clone_modules(values[f.name], cache, _reset_names)
         return type(self)(**values)
 
     # -- the bound module's API -------------------------------------------------------------------
@@ -398,12 +469,16 @@ class Module:
         s = self._bound_scope("access variables")
         return {col: dict(s.collection_view(col)) for col in s.root.variables}
 
-    def _reserve(self, kind: str, name: str) -> None:
+    def _reserve(self, kind: str, name: str, col: str) -> None:
+        """Reserves ``name`` for a variable of collection ``col``: it may be reused by variables
+        of other collections (Flax's relaxed naming), not by a submodule or in ``col``."""
         st = self._state
         if st.in_compact or st.in_setup:
-            if name in st.reserved:
+            if name in st.reserved and (
+                _reservation(name, None) in st.reserved or _reservation(name, col) in st.reserved
+            ):
                 raise errors.NameInUseError(kind, name, type(self).__name__)
-            st.reserved.add(name)
+            st.reserved.update((name, _reservation(name, col)))
 
     def is_initializing(self) -> bool:
         """True inside ``init``/``init_with_output``, False inside ``apply``."""
@@ -442,7 +517,7 @@ class Module:
             raise ValueError(
                 "Parameters must be initialized in `setup()` or in a method wrapped in `@compact`"
             )
-        self._reserve("param", name)
+        self._reserve("param", name, "params")
         if s.has_variable("params", name):
             value = s.get_variable("params", name)
             _check_param_shape(name, s.path_text, value, init_fn, init_args, init_kwargs)
@@ -471,7 +546,7 @@ class Module:
             raise ValueError(
                 "Variables must be initialized in `setup()` or in a method wrapped in `@compact`"
             )
-        self._reserve("variable", name)
+        self._reserve("variable", name, col)
         if not s.has_variable(col, name):
             if not s.root.is_mutable(col) or init_fn is None:
                 if s.is_collection_empty(col):
@@ -523,7 +598,7 @@ class Module:
                 ("with_intermediates", filter_key(mutable)),
             )
         root = _Root(variables, rngs, mutable, initializing)
-        bound = self.clone(parent=Scope(root, ()))
+        bound = self.clone(parent=Scope(root, ()), _deep_clone=True)
         if method is None:
             method = next(
                 (c.__dict__["__call__"] for c in type(self).__mro__ if "__call__" in c.__dict__),
@@ -552,7 +627,10 @@ class Module:
                 out = method(bound, *args, **kwargs)
         else:
             out = method(bound, *args, **kwargs)
-        return out, root.mutable_variables()
+        updated = root.mutable_variables()
+        if "return_frozendict" in FLAX_HOOKS and FLAX_HOOKS["return_frozendict"]():
+            updated = FLAX_HOOKS["FrozenDict"](updated)  # Flax's flax_return_frozendict flag
+        return out, updated
 
     def init_with_output(
         self,
@@ -644,14 +722,15 @@ class Module:
         _module_checks(self)
         if rngs is not None and not isinstance(rngs, Mapping):
             rngs = {"params": rngs}
-        return self.clone(parent=Scope(_Root(variables, rngs or {}, mutable, False), ()))
+        scope = Scope(_Root(variables, rngs or {}, mutable, False), ())
+        return self.clone(parent=scope, _deep_clone=True)
 
     def unbind(self: M) -> tuple[M, dict[str, Any]]:
         """An unbound copy of this bound module and its variables."""
         if self._state.scope is None:
             raise errors.CallUnbindOnUnboundModuleError()
         self._try_setup()
-        return self.clone(parent=None), self.variables
+        return self.clone(_deep_clone=True, _reset_names=True, name=None), self.variables
 
     def copy(self: M, *, parent: Any = _UNSPECIFIED, name: str | None = None, **updates: Any) -> M:
         """A copy with ``updates`` applied, named anew (``name``) and, unless ``parent`` is
@@ -668,7 +747,7 @@ class Module:
         with respect to this intermediate value."""
         s = self._bound_scope()
         if s.root.is_mutable(collection) and not s.has_variable(collection, name):
-            self._reserve("perturbation", name)
+            self._reserve("perturbation", name, collection)
             s.put_variable(collection, name, tree_util.tree_map(_zeros_like, value))
         if collection in s.root.variables:
             if not s.has_variable(collection, name):
@@ -694,114 +773,16 @@ class Module:
     def lazy_init(
         self, rngs: Any, *args: Any, method: Any = None, mutable: Any = _INIT_MUTABLE, **kwargs: Any
     ) -> dict[str, Any]:
-        """``init`` where inputs may be given as shapes only (``ShapeDtypeStruct``): those run as
-        zeros of that shape and dtype. Flax computes only what the variables need and raises
-        ``LazyInitError`` if they depend on such an input's values; trellax computes eagerly,
-        so an initializer that reads input *values* sees zeros."""
+        """``init`` where inputs may be given as shapes only (``ShapeDtypeStruct``): only what
+        the variables need is computed (``LazyInitError`` if they need such an input's
+        values)."""
         _module_checks(self)
 
-        def concrete(x: Any) -> Any:
-            if type(x).__name__ == "ShapeDtypeStruct":
-                return jnp.zeros(x.shape, x.dtype)
-            return x
+        def init(r: Any, *a: Any, **k: Any) -> Any:
+            return self.init(r, *a, method=method, mutable=mutable, **k)
 
-        args, kwargs = tree_util.tree_map(concrete, (args, kwargs))
-        return self.init(rngs, *args, method=method, mutable=mutable, **kwargs)
-
-
-class Variable:
-    """A handle on one variable; ``.value`` reads and (for a mutable collection) writes it."""
-
-    def __init__(self, scope: Scope, collection: str, name: str, unbox: bool = True) -> None:
-        self.scope = scope
-        self.collection = collection
-        self.name = name
-        self.unbox = unbox
-
-    @property
-    def value(self) -> Any:
-        v = self.scope.get_variable(self.collection, self.name)
-        return meta.unbox(v) if self.unbox else v
-
-    @value.setter
-    def value(self, v: Any) -> None:
-        if self.unbox and self.scope.has_variable(self.collection, self.name):
-            old = self.scope.get_variable(self.collection, self.name)
-            if any(meta.is_axis_metadata(x) for x in _boxes(old)):
-                v = meta.replace_boxed(old, v)
-        self.scope.put_variable(self.collection, self.name, v)
-
-    def is_mutable(self) -> bool:
-        return self.scope.root.is_mutable(self.collection)
-
-    def __repr__(self) -> str:
-        return f"Variable({self.collection}/{self.name} in {self.scope.path_text})"
-
-
-_SHAPE_CACHE: dict[Any, Any] = {}
-
-
-def _check_param_shape(
-    name: str,
-    path: str,
-    value: Any,
-    init_fn: Callable[..., Any],
-    init_args: tuple[Any, ...],
-    init_kwargs: dict[str, Any],
-) -> None:
-    """Raises ScopeParamShapeError when ``value``'s shapes differ from the initializer's."""
-
-    try:
-        cache_key: Any = (init_fn, init_args, tuple(sorted(init_kwargs.items())))
-        hash(cache_key)
-    except TypeError:
-        cache_key = None
-    expected = _SHAPE_CACHE.get(cache_key) if cache_key is not None else None
-    if expected is None:
-        import numpy as np
-
-        abstract_key = ShapeDtypeStruct((2,), np.dtype(np.uint32))
-        out = eval_shape(lambda k: init_fn(k, *init_args, **init_kwargs), abstract_key)
-        expected = [tuple(leaf.shape) for leaf in tree_util.tree_leaves(out)]
-        if cache_key is not None:
-            if len(_SHAPE_CACHE) >= 4096:  # initializers made per call would grow it forever
-                _SHAPE_CACHE.clear()
-            _SHAPE_CACHE[cache_key] = expected
-    got = [tuple(getattr(leaf, "shape", ())) for leaf in tree_util.tree_leaves(value)]
-    # a boxed initializer's abstract output has the same leaves as the stored box
-    if got != expected:
-        raise errors.ScopeParamShapeError(name, path, _one(got), _one(expected))
-
-
-def _capturer(capture: Any) -> Callable[..., Any]:
-    """The interceptor of ``capture_intermediates``: sows the return value of every method
-    call that ``capture(module, method_name)`` selects (``True``: ``__call__``)."""
-    select = (lambda m, name: name == "__call__") if capture is True else capture
-
-    def interceptor(f: Callable[..., Any], args: Any, kwargs: Any, context: Any) -> Any:
-        y = f(*args, **kwargs)
-        module = context.module
-        if module.scope is not None and select(module, context.method_name):
-            module.sow("intermediates", context.method_name, y)
-        return y
-
-    return interceptor
-
-
-def _takes_module(fn: Callable[..., Any]) -> bool:
-    """Whether ``fn`` can take the module as its first positional argument."""
-    try:
-        params = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):
-        return True
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return bool(params) and (
-        params[0].kind in kinds or params[0].kind is inspect.Parameter.VAR_POSITIONAL
-    )
-
-
-def _one(shapes: list[Any]) -> Any:
-    return shapes[0] if len(shapes) == 1 else shapes
+        variables: dict[str, Any] = _lazy.lazy_init(init, rngs, args, kwargs)
+        return variables
 
 
 def _module_checks(module: Any) -> None:
@@ -809,63 +790,6 @@ def _module_checks(module: Any) -> None:
         raise errors.InvalidInstanceModuleError()
     if "_state" not in module.__dict__:
         raise errors.IncorrectPostInitOverrideError()
-
-
-def _zeros_like(x: Any) -> Any:
-    return x * 0
-
-
-def _add(a: Any, b: Any) -> Any:
-    return a + b
-
-
-def _returns(value: Any) -> Callable[[], Any]:
-    return lambda: value
-
-
-# -- method interceptors -----------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class InterceptorContext:
-    """What an interceptor sees: the module, the method's name and the bound method."""
-
-    module: Module
-    method_name: str
-    orig_method: Callable[..., Any]
-
-
-def _interceptors() -> list[Callable[..., Any]]:
-    s: list[Callable[..., Any]] | None = getattr(_LOCAL, "interceptors", None)
-    if s is None:
-        s = _LOCAL.interceptors = []
-    return s
-
-
-def _run_interceptors(
-    fn: Callable[..., Any], module: Module, args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> Any:
-    fun: Callable[..., Any] = functools.partial(fn, module)
-    context = InterceptorContext(module, getattr(fn, "__name__", "__call__"), fun)
-
-    def wrap(interceptor: Callable[..., Any], inner: Callable[..., Any]) -> Callable[..., Any]:
-        return lambda *a, **k: interceptor(inner, a, k, context)
-
-    for interceptor in reversed(_interceptors()):  # the first registered runs outermost
-        fun = wrap(interceptor, fun)
-    return fun(*args, **kwargs)
-
-
-@contextlib.contextmanager
-def intercept_methods(interceptor: Callable[..., Any]) -> Iterator[None]:
-    """Inside the ``with`` block, every call of a module method goes through
-    ``interceptor(next_fun, args, kwargs, context)`` (the last one registered runs first)."""
-    stack = _interceptors()
-    stack.append(interceptor)
-    try:
-        yield
-    finally:
-        stack.pop()
 
 
 def share_scope(module: Module, other: Module, /) -> None:
@@ -912,22 +836,6 @@ def compact_name_scope(fun: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _boxes(tree: Any) -> list[Any]:
-    return tree_util.tree_leaves(tree, is_leaf=meta.is_axis_metadata)
-
-
-def merge_param(name: str, a: Any, b: Any) -> Any:
-    """The one of ``a`` (constructor attribute) and ``b`` (call argument) that is not None."""
-    if a is None and b is None:
-        raise ValueError(f'Parameter "{name}" must be passed to the constructor or at call time.')
-    if a is not None and b is not None:
-        raise ValueError(
-            f'Parameter "{name}" was passed to the constructor and at call time. '
-            "Should be passed just once."
-        )
-    return a if b is None else b
-
-
 class Sequential(Module):
     """Calls its layers in turn; a tuple output is splatted, a dict output passed as keywords."""
 
@@ -945,6 +853,17 @@ class Sequential(Module):
             else:
                 out = layer(out)
         return out
+
+
+class CompactNameScope(Module):
+    """The submodule behind a :func:`compact_name_scope` method."""
+
+    fn: Callable[..., Any]
+    module_fn: Callable[[], Module]
+
+    @compact
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(self.module_fn(), *args, **kwargs)
 
 
 def _indent(text: str, n: int) -> str:
@@ -973,12 +892,29 @@ def _module_repr(module: Module, n: int = 4) -> str:
     return f"{type(module).__name__}(\n{_indent(rep, n)})" if rep else f"{type(module).__name__}()"
 
 
-class CompactNameScope(Module):
-    """The submodule behind a :func:`compact_name_scope` method."""
+def _reservation(name: str, col: str | None) -> str:
+    """The entry of ``_State.reserved`` marking ``name`` as taken by a submodule (``col`` None)
+    or by a variable of collection ``col`` (beside the bare name, which every use adds)."""
+    return f"{name}\x00{col or ''}"
 
-    fn: Callable[..., Any]
-    module_fn: Callable[[], Module]
 
-    @compact
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.fn(self.module_fn(), *args, **kwargs)
+def _deep_clone_modules(value: Any, cache: dict[int, Module], reset_names: bool) -> Any:
+    """``value`` with every module in it (also inside lists, tuples and dicts) cloned unbound,
+    deeply; a module met twice is cloned once."""
+    if isinstance(value, Module):
+        key = id(value)
+        if key not in cache:
+            extra = {"name": None} if reset_names else {}
+            cache[key] = value.clone(_deep_clone=cache, _reset_names=reset_names, **extra)
+        return cache[key]
+    if isinstance(value, list | tuple) and not hasattr(value, "_fields"):
+        items = [_deep_clone_modules(v, cache, reset_names) for v in value]
+        return type(value)(items) if isinstance(value, list) else tuple(items)
+    if isinstance(value, dict):
+        return {k: _deep_clone_modules(v, cache, reset_names) for k, v in value.items()}
+    return value
+
+
+def _sorted_keys(d: dict[Any, Any]) -> list[Any]:
+    """The keys of ``d`` sorted as Flax names submodules (by their text)."""
+    return sorted(d, key=str)

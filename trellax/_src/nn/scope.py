@@ -117,6 +117,9 @@ class _Root:
         # the path names before this index are not folded into keys (``nn.jit`` forks its keys)
         self.rng_offset = rng_offset
         self.initializing = initializing
+        #: id of a module adopted in this call -> (that module, its adopted clone): a module
+        #: held by several fields is adopted once, where it is met first (as Flax shares it)
+        self.adopted: dict[int, tuple[Any, Any]] = {}
 
     def mutable_variables(self) -> dict[str, Any]:
         return {col: tree for col, tree in self.variables.items() if self.is_mutable(col)}
@@ -156,6 +159,9 @@ class Scope:
         del name, parent  # Flax's scope names and parents are its paths here
         self.root: _Root = root
         self.path = tuple(path)
+        #: the path with the lifted transforms it passed through (``('b', 'remat(c)')``): a
+        #: transformed module's inner scope wraps its last name in the transform's name
+        self.debug_path: tuple[str, ...] = self.path
         # the paths of other scopes of this root that a lifted transform carries along with
         # this one (modules bound outside the transformed module that it uses)
         self.lifted: tuple[tuple[str, ...], ...] = ()
@@ -182,7 +188,9 @@ class Scope:
         return "/" + "/".join(self.path)
 
     def push(self, name: str) -> Scope:
-        return Scope(self.root, (*self.path, name))
+        child = Scope(self.root, (*self.path, name))
+        child.debug_path = (*self.debug_path, name)
+        return child
 
     def _node(self, col: str) -> Mapping[str, Any] | None:
         node = self.root.variables.get(col)

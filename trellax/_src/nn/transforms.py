@@ -23,6 +23,7 @@ from trellax import tree_util
 from trellax._src.nn import errors, lift
 from trellax._src.nn import partitioning as meta
 from trellax._src.nn.module import Module, Variable, _State, _wrap_method
+from trellax._src.nn.module_util import FLAX_HOOKS
 from trellax._src.nn.scope import Scope
 
 Target = TypeVar("Target")
@@ -101,6 +102,7 @@ def _lifted_scope(module: Module, refs: Sequence[Any]) -> Scope:
     if not paths:
         return own
     scope = Scope(own.root, own.path)
+    scope.debug_path = own.debug_path
     scope.lifted = tuple(paths)
     return scope
 
@@ -188,12 +190,17 @@ def _module_scope(module: Any) -> Scope:
     return s
 
 
+#: the names Flax's lifted scopes show in ``Scope.debug_path`` where trellax's differ
+_DEBUG_NAMES = {"checkpoint": "remat"}
+
+
 def _core_fn(
     module: Module,
     method: Callable[..., Any],
     cls: type[Module] | None,
     outer: Scope | None = None,
     refs: Sequence[Any] = (),
+    transform: str = "",
 ) -> Callable[..., Any]:
     """``(inner_scope, *args) -> method(clone bound to inner_scope, *args)``; the ``_Ref``
     placeholders in ``args`` become the modules/variables of ``refs`` re-bound inside."""
@@ -201,7 +208,12 @@ def _core_fn(
     name = getattr(method, "__name__", None)
     snap = _snapshot(module)
 
+    debug = outer.debug_path
+    if transform and debug:
+        debug = (*debug[:-1], f"{_DEBUG_NAMES.get(transform, transform)}({debug[-1]})")
+
     def core(inner: Scope, *args: Any, **kwargs: Any) -> Any:
+        inner.debug_path = debug
         cloned = _bound_clone(module, inner, outer, inner, cls)
         _export_state(snap, cloned)
         if refs:
@@ -256,7 +268,7 @@ def _lift(
                 refs: list[Any] = []
                 args, kwargs = _take_refs(args, refs), _take_refs(kwargs, refs)
                 scope = _lifted_scope(self, refs)
-                core = _core_fn(self, fn, cls, scope, refs)
+                core = _core_fn(self, fn, cls, scope, refs, name)
                 return make(core, **overrides)(scope, *scope_args(self), *args, **kwargs)
 
             wrapped.__wrapped_method__ = True  # type: ignore[attr-defined]
@@ -278,7 +290,7 @@ def _lift(
         refs: list[Any] = []
         args, kwargs = _take_refs(args, refs), _take_refs(kwargs, refs)
         scope = _lifted_scope(self, refs)
-        core = _core_fn(self, inner_fn, None, scope, refs)
+        core = _core_fn(self, inner_fn, None, scope, refs, name)
         return make(core)(scope, *scope_args(self), *args, **kwargs)
 
     wrapped_fn.__wrapped_method__ = True  # type: ignore[attr-defined]
@@ -754,6 +766,10 @@ def _fingerprint(value: Any, seen: dict[int, int] | None = None) -> Any:
             for f in dataclasses.fields(value)
         )
         return (type(value), items)
+    if "state_dict" in FLAX_HOOKS:  # registered with flax.serialization: by its state dict
+        registered, state = FLAX_HOOKS["state_dict"](value)
+        if registered:
+            return (type(value), _fingerprint(state, seen))
     try:
         hash(value)
     except TypeError:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -170,7 +170,14 @@ def _diagonal(x: Array, labels: str) -> tuple[Array, str]:
 
 
 def _contract(
-    x: Array, lx: str, y: Array, ly: str, keep: set[str], precision: Any, preferred: Any
+    x: Array,
+    lx: str,
+    y: Array,
+    ly: str,
+    keep: set[str],
+    precision: Any,
+    preferred: Any,
+    dot: Callable[..., Array] | None = None,
 ) -> tuple[Array, str]:
     shared = [c for c in lx if c in ly]
     batch = [c for c in shared if c in keep]
@@ -179,7 +186,10 @@ def _contract(
         (tuple(lx.index(c) for c in contract), tuple(ly.index(c) for c in contract)),
         (tuple(lx.index(c) for c in batch), tuple(ly.index(c) for c in batch)),
     )
-    out = dot_general(x, y, dn, precision, preferred)
+    if dot is None:
+        out = dot_general(x, y, dn, precision, preferred)
+    else:
+        out = dot(x, y, dn, precision, preferred_element_type=preferred)
     free_x = [c for c in lx if c not in shared]
     free_y = [c for c in ly if c not in shared]
     return out, "".join(batch + free_x + free_y)
@@ -193,12 +203,16 @@ def einsum(
     optimize: Any = "auto",
     precision: Any = None,
     preferred_element_type: Any = None,
+    _dot_general: Callable[..., Array] | None = None,
 ) -> Array:
     """Einstein summation: ``einsum('ij,jk->ik', a, b)`` is ``a @ b``.
 
     Operands are promoted together; ``preferred_element_type`` sets the accumulation and result
     dtype (``einsum('i,i', int8, int8, preferred_element_type='int32')``). ``optimize`` picks
-    the contraction order (see the module docstring).
+    the contraction order (see the module docstring). ``_dot_general`` (JAX's hook, used by
+    Flax's fp8 layers) replaces ``lax.dot_general`` in the pairwise contractions; it is called
+    as ``_dot_general(x, y, dimension_numbers, precision, preferred_element_type=dtype)`` with
+    the result dtype when none is preferred, as JAX calls it.
 
     >>> import trellax.numpy as tnp
     >>> einsum("ii", tnp.asarray([[1, 2], [3, 4]]))
@@ -216,6 +230,10 @@ def einsum(
     pref = None
     if preferred_element_type is not None:
         pref = dtypes.check_user_dtype(preferred_element_type, "einsum")
+    if _dot_general is not None:  # a user function (often a new closure per call): not cached
+        if pref is None:
+            pref = dtypes.result_type(*arrays)
+        return _einsum(subscripts, arrays, optimize, precision, pref, _dot_general)
     if not isinstance(optimize, (str, bool)):
         return _einsum(subscripts, arrays, optimize, precision, pref)
 
@@ -228,7 +246,12 @@ def einsum(
 
 
 def _einsum(
-    subscripts: str, arrays: Sequence[Array], optimize: Any, precision: Any, pref: Any
+    subscripts: str,
+    arrays: Sequence[Array],
+    optimize: Any,
+    precision: Any,
+    pref: Any,
+    dot: Callable[..., Array] | None = None,
 ) -> Array:
     shapes = [tuple(a.shape) for a in arrays]
     labels, out_labels = _parse(subscripts, shapes)
@@ -250,12 +273,12 @@ def _einsum(
             later = others.union(*[set(t) for _, t in picked[k + 1 :]])
             x, lx = _sum_out(x, lx, later | set(ly))
             y, ly = _sum_out(y, ly, later | set(lx))
-            x, lx = _contract(x, lx, y, ly, later, precision, pref)
+            x, lx = _contract(x, lx, y, ly, later, precision, pref, dot)
         ops.append((x, lx))
     (result, labels_left), *rest = ops
     for z, lz in rest:  # a path that left operands unconsumed: outer products
         result, labels_left = _contract(
-            result, labels_left, z, lz, set(out_labels), precision, pref
+            result, labels_left, z, lz, set(out_labels), precision, pref, dot
         )
     result, labels_left = _sum_out(result, labels_left, set(out_labels))
     if labels_left != out_labels:

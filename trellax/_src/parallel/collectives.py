@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from trellax._src.config.settings import state as _config_state
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.dtypes import dtypes
@@ -215,17 +217,32 @@ def all_gather(
     """Every element's ``x``, stacked along a new axis ``axis`` (concatenated if ``tiled``)."""
     _no_groups(axis_index_groups, "")
     names = _names(axis_name)
-    if len(names) != 1:
-        raise NotImplementedError("all_gather over several axis names at once")
     _check_bound(names, "all_gather")
-    size = axis_size(names[0])
+    size = axis_size(names)
 
     def gather(leaf: Any) -> Any:
         leaf = asarray(leaf)
         ax = axis % (leaf.ndim + (not tiled)) if leaf.ndim or not tiled else 0
-        return all_gather_p.bind(leaf, axes=names, axis=ax, tiled=bool(tiled), axis_size=size)
+        if len(names) == 1:
+            return all_gather_p.bind(leaf, axes=names, axis=ax, tiled=bool(tiled), axis_size=size)
+        return _gather_names(leaf, names, ax, bool(tiled), size)
 
     return tree_map(gather, x)
+
+
+def _gather_names(leaf: Any, names: AxisNames, axis: int, tiled: bool, size: int) -> Any:
+    """``all_gather`` over several names: one gather per name (the last name innermost), the
+    gathered axes merged in row-major order, as ``axis_index`` of those names counts."""
+    g = leaf
+    for name in reversed(names):
+        g = all_gather_p.bind(g, axes=(name,), axis=0, tiled=False, axis_size=axis_size(name))
+    g = _s.reshape_p.bind(g, new_sizes=(size, *leaf.shape), dimensions=None)
+    g = moveaxis(g, 0, axis)
+    if not tiled:
+        return g
+    shape = list(g.shape)
+    merged = (*shape[:axis], shape[axis] * shape[axis + 1], *shape[axis + 2 :])
+    return _s.reshape_p.bind(g, new_sizes=merged, dimensions=None)
 
 
 # -- axis_index / axis_size --------------------------------------------------------------------------
@@ -241,9 +258,25 @@ def _axis_index_abstract_eval(*, axes: AxisNames) -> ShapedArray:
 def _axis_index_rule(
     trace: batching.BatchTrace, args: Sequence[Any], dims: Sequence[int | None], *, axes: AxisNames
 ) -> tuple[Any, int | None]:
-    if trace.axis_name in axes:
-        return _s.iota_p.bind(dtype=dtypes.int32, shape=(trace.axis_size,), dimension=0), 0
-    return axis_index_p.bind(axes=axes), None
+    if trace.axis_name not in axes:
+        return axis_index_p.bind(axes=axes), None
+    # several names: the position in their row-major order (the first name is the major one)
+    p = axes.index(trace.axis_name)
+    before, after = axes[:p], axes[p + 1 :]
+    size_after = axis_size(after) if after else 1
+    index = _s.iota_p.bind(dtype=dtypes.int32, shape=(trace.axis_size,), dimension=0)
+    if after:
+        index = ew.add_p.bind(
+            ew.mul_p.bind(index, _int32(size_after)), axis_index_p.bind(axes=after)
+        )
+    if before:
+        major = ew.mul_p.bind(axis_index_p.bind(axes=before), _int32(trace.axis_size * size_after))
+        index = ew.add_p.bind(index, major)
+    return index, 0
+
+
+def _int32(n: int) -> Any:
+    return asarray(np.int32(n))
 
 
 batching.collective_rules[axis_index_p] = _axis_index_rule

@@ -31,7 +31,7 @@ import numpy as np
 
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax import ad_util
-from trellax._src.random import chunks, erfinv, threefry
+from trellax._src.random import chunks, erfinv, threefry, threefry_compiled
 from trellax._src.random.floats import LAYOUT, erf_inv_values, uniform_values
 from trellax._src.random.primitives import key_batch, key_only_rule
 
@@ -178,6 +178,8 @@ def _use_table(n: int, d: np.dtype[Any]) -> bool:
 def _fused(key: U32, n: int, d: np.dtype[Any], out: Any) -> None:
     """``n`` normals of dtype ``d`` under one key into the 1-D ``out``, chunk by chunk."""
     one = threefry.OneKey(int(key[0]), int(key[1]))
+    # the hash as one compiled loop once Numba has compiled it (same bits; threefry_compiled)
+    inj = threefry_compiled.injections(one) if threefry_compiled.use_compiled(n) else None
     if _use_table(n, d):
         table = _normal_table()
         shift = np.uint32(9)
@@ -185,8 +187,7 @@ def _fused(key: U32, n: int, d: np.dtype[Any], out: Any) -> None:
         def lookup(i0: int, i1: int, s: _Scratch) -> None:
             m = i1 - i0
             x0, x1, tmp = (b[:m] for b in s.hash)
-            one.hash(i0, threefry.RAMP[:m], x0, x1, tmp)
-            x0 ^= x1
+            threefry_compiled.hash_xor(one, inj, i0, x0, x1, tmp)
             x0 >>= shift
             np.take(table, x0, out=out[i0:i1], mode="clip")  # (in range; "raise" buffers)
 
@@ -197,8 +198,7 @@ def _fused(key: U32, n: int, d: np.dtype[Any], out: Any) -> None:
     def work(i0: int, i1: int, s: _Scratch) -> None:
         m = i1 - i0
         x0, x1, tmp = (b[:m] for b in s.hash)
-        one.hash(i0, threefry.RAMP[:m], x0, x1, tmp)
-        x0 ^= x1
+        threefry_compiled.hash_xor(one, inj, i0, x0, x1, tmp)
         tail = _transform(x0, d, s, out[i0:i1])
         if tail is not None:
             tails.append((i0, tail))

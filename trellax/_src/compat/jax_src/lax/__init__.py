@@ -1,1 +1,2 @@
-"""``jax._src.lax``: the package of ``jax._src.lax.lax`` (see there)."""
+"""Stand-ins for modules of JAX's private ``jax._src.lax`` (the rest of ``jax._src.lax`` names
+are looked up in ``trellax.lax`` by the runner)."""

@@ -1,0 +1,321 @@
+"""Compiled groups inside fused regions: runs of elementwise equations as one compiled loop.
+
+A fused region's chunk function (:mod:`.fusion_codegen`) evaluates its equations one NumPy call
+at a time. When the optional extra ``trellax[compiled]`` (Numba) is installed and a region is
+large (``compiled_min`` elements), each maximal run of consecutive elementwise equations that
+this module can translate becomes a *group*: one loop over the chunk, written as Python source
+and compiled by :mod:`trellax._src.backend.compiled`, that reads the group's operands once,
+keeps every intermediate value in registers and writes only the values used after the group.
+Reductions, views and anything not in :data:`OPS` stay NumPy calls between groups (so every
+reduction keeps its NumPy summation order, bit for bit).
+
+Exactness (``docs/performance.md``, "Compiled kernels"): every translation below is the
+backend impl's arithmetic on the same dtype, with the same rounding (IEEE operations: + - * /,
+sqrt, comparisons, casts), the same integer wrap-around (each integer result is cast back to
+its dtype), the same NaN propagation and the same signed zeros of ``max``/``min``;
+``tests/test_fusion_compiled.py`` checks each against the impl on special values. So results
+are bit-identical to the NumPy path. Transcendental functions are not compiled: compiled
+versions were measured slower than NumPy's SIMD loops here (same document). float16, bfloat16,
+complex and anything not in :func:`compilable` stays a NumPy call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from trellax._src.core.jaxpr import JaxprEqn, Literal, Var
+from trellax._src.interpreters import fusion_runtime as rt
+
+_FLOATS = frozenset(np.dtype(t) for t in (np.float32, np.float64))
+_INTS = frozenset(
+    np.dtype(t)
+    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
+)
+_BOOL = np.dtype(np.bool_)
+
+_BINARY = {"add": "+", "sub": "-", "mul": "*"}
+_COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_BITWISE = {"and": "&", "or": "|", "xor": "^"}
+_FLOAT_UNARY = {"sqrt": "np.sqrt({0})", "floor": "np.floor({0})", "ceil": "np.ceil({0})"}
+
+
+def _t(d: np.dtype[Any]) -> str:
+    return "np.bool_" if d == _BOOL else f"np.{d.name}"
+
+
+def compilable(eqn: JaxprEqn) -> bool:
+    """Whether ``eqn`` (an elementwise equation of a region) has a compiled translation that
+    gives the impl's bits."""
+    if eqn.primitive.multiple_results or len(eqn.outvars) != 1:
+        return False
+    name = eqn.primitive.name
+    out = eqn.outvars[0].aval.dtype
+    ins = [a.aval.dtype for a in eqn.invars]
+    if not all(d in _FLOATS or d in _INTS or d == _BOOL for d in (*ins, out)):
+        return False
+    x = ins[0] if ins else out
+    if name in _BINARY:
+        return x != _BOOL and all(d == out for d in ins)
+    if name in ("neg", "abs", "max", "min"):
+        return x != _BOOL and all(d == out for d in ins)
+    if name in _COMPARE:
+        return out == _BOOL and (x != _BOOL or name in ("eq", "ne")) and ins[0] == ins[1]
+    if name in _BITWISE:
+        return x not in _FLOATS and all(d == out for d in ins)
+    if name == "not":
+        return x not in _FLOATS and x == out
+    if name in ("div", "sqrt", "rsqrt", "floor", "ceil"):
+        return x in _FLOATS and all(d == out for d in ins)
+    if name == "is_finite":
+        return x in _FLOATS
+    if name == "select_n":
+        return len(ins) == 3 and ins[0] == _BOOL and ins[1] == ins[2] == out
+    if name == "integer_pow":
+        return x == out and (x in _FLOATS or (x in _INTS and eqn.params["y"] >= 0))
+    if name == "convert_element_type":
+        if x == out:
+            return True
+        if out in _FLOATS:
+            return True  # from a float (rounding), an int or a bool: one correctly rounded cast
+        if out in _INTS:
+            return x in _INTS or x == _BOOL  # wraps, as NumPy's cast does
+        return x in _INTS  # int -> bool: != 0
+    return False
+
+
+def expression(eqn: JaxprEqn, ins: list[str], fresh: Callable[[], str]) -> tuple[list[str], str]:
+    """Statements and the scalar expression of ``eqn``'s result, given its operands' local
+    names (see :func:`compilable` for what is admitted)."""
+    name = eqn.primitive.name
+    out = eqn.outvars[0].aval.dtype
+    t = _t(out)
+    x = eqn.invars[0].aval.dtype if eqn.invars else out
+    if name in _BINARY:
+        return [], f"{t}({ins[0]} {_BINARY[name]} {ins[1]})"
+    if name in _COMPARE:
+        return [], f"({ins[0]} {_COMPARE[name]} {ins[1]})"
+    if name in _BITWISE:
+        return [], f"{t}({ins[0]} {_BITWISE[name]} {ins[1]})"
+    if name == "not":
+        return [], f"(not {ins[0]})" if x == _BOOL else f"{t}(~{ins[0]})"
+    if name == "neg":
+        return [], f"{t}(-{ins[0]})"
+    if name == "abs":
+        return [], f"{t}(abs({ins[0]}))"
+    if name in ("max", "min"):
+        if x in _FLOATS:
+            return [], f"_f{name}({ins[0]}, {ins[1]})"
+        return [], f"{t}({name}({ins[0]}, {ins[1]}))"
+    if name == "div":
+        return [], f"{t}({ins[0]} / {ins[1]})"
+    if name in _FLOAT_UNARY:
+        return [], f"{t}({_FLOAT_UNARY[name].format(ins[0])})"
+    if name == "rsqrt":
+        return [], f"{t}({t}(1) / np.sqrt({ins[0]}))"
+    if name == "is_finite":
+        return [], f"np.isfinite({ins[0]})"
+    if name == "select_n":
+        return [], f"({ins[2]} if {ins[0]} else {ins[1]})"
+    if name == "convert_element_type":
+        if out == _BOOL:
+            return [], f"({ins[0]} != 0)"
+        return [], f"{t}({ins[0]})"
+    if name == "integer_pow":
+        return _integer_pow(eqn.params["y"], ins[0], t, fresh)
+    raise NotImplementedError(name)  # pragma: no cover - compilable() admits only the above
+
+
+def _integer_pow(y: int, x: str, t: str, fresh: Callable[[], str]) -> tuple[list[str], str]:
+    """The impl's multiplications in its order (:func:`.fusion_runtime.integer_pow_plan`), each
+    rounded (or wrapped) to the dtype."""
+    names = {"x": x, "out": fresh(), "tmp": fresh()}
+    lines = []
+    for dst, a, b in rt.integer_pow_plan(y):
+        if a == "1":
+            lines.append(f"{names[dst]} = {t}(1)")
+        elif b == "":
+            lines.append(f"{names[dst]} = {names[a]}")
+        elif b == "1/":
+            lines.append(f"{names[dst]} = {t}({t}(1) / {names[a]})")
+        else:
+            lines.append(f"{names[dst]} = {t}({names[a]} * {names[b]})")
+    return lines, names["out"]
+
+
+# -- a group ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Operand:
+    """An array the group reads: its chunk-function expression and its index, one entry per
+    axis of that array: a loop variable's number, or None (a size-1 axis: index 0)."""
+
+    expr: str
+    index: tuple[int | None, ...]
+    dtype: np.dtype[Any]
+
+
+@dataclass
+class Group:
+    """Consecutive elementwise members of a region, all with results of one shape."""
+
+    shape: tuple[int, ...]  # the results' aval shape
+    members: list[tuple[int, JaxprEqn]] = field(default_factory=list)
+    internal: dict[int, Var] = field(default_factory=dict)
+
+    def reads_internal(self, eqn: JaxprEqn) -> bool:
+        return any(isinstance(a, Var) and id(a) in self.internal for a in eqn.invars)
+
+    def add(self, j: int, eqn: JaxprEqn) -> None:
+        self.members.append((j, eqn))
+        self.internal[id(eqn.outvars[0])] = eqn.outvars[0]
+
+
+def sums_in_kernel(eqn: JaxprEqn, group: Group | None, flat: bool) -> bool:
+    """Whether the cross-chunk ``eqn`` may be summed inside ``group``'s kernel: a
+    ``reduce_sum`` of one of the group's float32/float64 values over whole contiguous chunks
+    (a flat region, or a 1-d value)."""
+    if group is None or eqn.primitive.name != "reduce_sum":
+        return False
+    x = eqn.invars[0]
+    if not isinstance(x, Var) or id(x) not in group.internal or x.aval.dtype not in _FLOATS:
+        return False
+    return flat or x.aval.ndim == 1
+
+
+def sum_kernel_source(
+    group: Group,
+    operands: dict[int, Operand],
+    constants: dict[int, str],
+    outputs: list[Var],
+    late: JaxprEqn,
+) -> str:
+    """A flat kernel that stores ``outputs`` and returns the sum of ``late``'s operand over
+    the chunk, for chunks of ``128 * 2**k`` elements, in ``numpy.add.reduce``'s order: NumPy
+    sums a contiguous run pairwise, splitting it in halves (at multiples of 8) down to runs of
+    at most 128, each summed by eight interleaved running sums combined as
+    ``((0+1)+(2+3))+((4+5)+(6+7))``, and adds the result to the identity 0. For 128 * 2**k
+    elements the halves are exact, so the runs are the 128-element blocks and the tree is the
+    perfect binary tree over them, kept here as a stack (``tests/test_fusion_compiled.py``
+    checks the bits)."""
+    x = late.invars[0]
+    t = _t(x.aval.dtype)
+    names: dict[int, str] = {}
+    src, _ = kernel_source(group, operands, constants, outputs, (None,), names)
+    head, _, loop = src.partition("    for i0 in range(r):\n")
+    inner = [line[8:] for line in loop.splitlines()]
+    local = names[id(x)]
+    block = "\n".join("            " + line for line in inner)
+    return (
+        head
+        + f"""    stack = np.empty(64, {t})
+    levels = np.empty(64, np.int64)
+    buf = np.empty(128, {t})
+    sp = 0
+    for leaf in range(r // 128):
+        base = leaf * 128
+        for k in range(128):
+            i0 = base + k
+{block}
+            buf[k] = {local}
+        r0, r1, r2, r3 = buf[0], buf[1], buf[2], buf[3]
+        r4, r5, r6, r7 = buf[4], buf[5], buf[6], buf[7]
+        for i in range(8, 128, 8):
+            r0 += buf[i]
+            r1 += buf[i + 1]
+            r2 += buf[i + 2]
+            r3 += buf[i + 3]
+            r4 += buf[i + 4]
+            r5 += buf[i + 5]
+            r6 += buf[i + 6]
+            r7 += buf[i + 7]
+        s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        level = 0
+        while sp > 0 and levels[sp - 1] == level:
+            s = stack[sp - 1] + s
+            sp -= 1
+            level += 1
+        stack[sp] = s
+        levels[sp] = level
+        sp += 1
+    return {t}(0) + stack[0]
+"""
+    )
+
+
+def kernel_source(
+    group: Group,
+    operands: dict[int, Operand],
+    constants: dict[int, str],
+    outputs: list[Var],
+    loop_dims: tuple[int | None, ...],
+    names: dict[int, str] | None = None,
+) -> tuple[str, list[str]]:
+    """The kernel module source of ``group`` and the argument expressions of its call
+    (``kernel(r, *arrays, *outputs)``): one loop per axis (``loop_dims``: a static extent, or
+    None for the chunk's rows ``r``), the operands loaded once per point, each member's
+    statements, and the stores of ``outputs``.
+
+    ``operands``: var id -> :class:`Operand` for the group's array inputs (a var may be read
+    through a view: the operand is then the view's source with the composed index);
+    ``constants``: var id (of a Literal) -> the expression of a bound 0-d array; ``names``,
+    when given, receives the local name of each value (var id -> name)."""
+    args: list[str] = []
+    params: list[str] = []
+    local: dict[int, str] = {}
+    loads: list[str] = []
+    loops = [f"i{k}" for k in range(len(loop_dims))]
+    seen: dict[tuple[str, tuple[int | None, ...]], str] = {}
+
+    def load(expr: str, index: tuple[int | None, ...]) -> str:
+        key = (expr, index)
+        if key not in seen:
+            if expr not in args:
+                args.append(expr)
+                params.append(f"a{len(params)}")
+            p = params[args.index(expr)]
+            idx = ", ".join(loops[k] if k is not None else "0" for k in index)
+            name = f"l{len(seen)}"
+            loads.append(f"{name} = {p}[{idx if index else '()'}]")
+            seen[key] = name
+        return seen[key]
+
+    counter = [0]
+
+    def fresh() -> str:
+        counter[0] += 1
+        return f"u{counter[0]}"
+
+    body: list[str] = []
+    for _, eqn in group.members:
+        ins = []
+        for a in eqn.invars:
+            if isinstance(a, Var) and id(a) in local:
+                ins.append(local[id(a)])
+            elif isinstance(a, Literal) or id(a) in constants:
+                ins.append(load(constants[id(a)], ()))
+            else:
+                op = operands[id(a)]
+                ins.append(load(op.expr, op.index))
+        lines, expr = expression(eqn, ins, fresh)
+        body.extend(lines)
+        result = fresh()
+        body.append(f"{result} = {expr}  # {eqn.primitive.name}")
+        local[id(eqn.outvars[0])] = result
+    out_params = [f"o{k}" for k in range(len(outputs))]
+    idx = ", ".join(loops)
+    for o, v in zip(out_params, outputs):
+        body.append(f"{o}[{idx}] = {local[id(v)]}")
+    head = [f"@_kernel\ndef kernel(r, {', '.join([*params, *out_params])}):"]
+    indent = "    "
+    for k, extent in enumerate(loop_dims):
+        head.append(f"{indent}for {loops[k]} in range({'r' if extent is None else extent}):")
+        indent += "    "
+    src = "\n".join([*head, *(indent + s for s in (*loads, *body))]) + "\n"
+    if names is not None:  # the local name of each value (sum_kernel_source reads them)
+        names.update(local)
+    return src, args
