@@ -308,3 +308,47 @@ def test_case_runs_its_jvp_rule(case: Case, monkeypatch: pytest.MonkeyPatch) -> 
             with contextlib.suppress(Exception):  # where JAX raises too (golden-checked)
                 fn(*args)
     assert calls, f"the derivatives of {case.name} never run {case.prim}'s JVP rule"
+
+
+# -- the wrong values this test found, pinned where JAX's own value is not the reference ---------
+
+
+def _nth(f: Callable[..., Any], n: int) -> Callable[..., Any]:
+    for _ in range(n):
+        f = trellax.grad(f)
+    return f
+
+
+def test_fixed_values_where_jax_is_not_the_reference() -> None:
+    jnp, jsp, lax = trellax.numpy, trellax.scipy.special, trellax.lax
+    f32 = np.float32
+    # fresnel: the phase pi/2 x**2 is reduced first (was -0.63 and 19741 at x = 1e4)
+    assert float(_nth(lambda x: jsp.fresnel(x)[0], 1)(f32(1e4))) == 0.0
+    assert float(_nth(lambda x: jsp.fresnel(x)[1], 2)(f32(1e4))) == 0.0
+    # dawsn/erfcx: asymptotic series where the closed forms cancel (were 0, -inf, -1989 ...)
+    np.testing.assert_allclose(float(_nth(jsp.dawsn, 1)(f32(1e4))), -5e-9, rtol=1e-6)
+    assert float(_nth(jsp.dawsn, 2)(f32(3.4e38))) == 0.0
+    np.testing.assert_allclose(float(_nth(jsp.erfcx, 1)(f32(1e10))), -5.641896e-21, rtol=1e-6)
+    np.testing.assert_allclose(float(_nth(jsp.erfcx, 2)(f32(1e4))), 1.1283792e-12, rtol=1e-5)
+    # bessel_i1e near 0: the one-sided limits (were inf and NaN at the smallest normal float)
+    tiny = f32(np.finfo(np.float32).tiny)
+    assert float(_nth(lax.bessel_i1e, 2)(tiny)) == -1.0
+    assert float(_nth(lax.bessel_i1e, 3)(tiny)) == 1.875
+    assert float(_nth(lax.bessel_i0e, 3)(tiny)) == -2.5
+    # expn(2, x)'''' = -E_0'(x) through n = 0 (was NaN)
+    np.testing.assert_allclose(
+        float(_nth(lambda x: jsp.expn(2, x), 3)(f32(3.0))), -0.0221276, rtol=1e-5
+    )
+    # x**0 has a symbolic zero tangent: d(x**0 * x) = 1 at inf in both modes (was NaN)
+    inf = f32(np.inf)
+    assert float(trellax.grad(lambda x: lax.integer_pow(x, 0) * x)(inf)) == 1.0
+    assert float(trellax.jvp(lambda x: lax.integer_pow(x, 0) * x, (inf,), (f32(1),))[1]) == 1.0
+    # third derivatives of det under jit (were NaN)
+    m = jnp.array([[1.5, 0.2, -0.4], [0.3, 1.1, 0.5], [-0.6, 0.1, 2.0]])
+    g3 = _nth(lambda a: (jnp.linalg.det(a) * a).sum(), 1)
+    h = trellax.grad(lambda a: (trellax.grad(lambda b: (g3(b) * b).sum())(a) * a).sum())
+    np.testing.assert_allclose(np.asarray(trellax.jit(h)(m)), np.asarray(h(m)), rtol=1e-5)
+    assert np.isfinite(np.asarray(h(m))).all()
+    # the scipy.special integrals of a Python scalar are strong, as JAX's
+    for fn in (jsp.expi, jsp.exp1, jsp.dawsn, jsp.erfcx, jsp.spence, lambda x: jsp.fresnel(x)[0]):
+        assert not fn(0.5).weak_type
