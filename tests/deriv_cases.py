@@ -649,9 +649,10 @@ GENERAL: list[Case] = [
         (0.4, -1.2, 0.9),
     ),
     g("name", "name", "lambda x: jnp.sin(ckpt.checkpoint_name(x ** 2, 'a')) * x", (0.4, -1.2, 0.9)),
+    # a policy that saves a named value: the backward pass reads it through use_saved
     g(
         "name/policy",
-        "name",
+        "use_saved",
         "lambda x: jax.checkpoint(lambda y: jnp.sin(ckpt.checkpoint_name(jnp.sin(y), 'a')) * y, policy=jax.checkpoint_policies.save_only_these_names('a'))(x)",
         (0.4, -1.2, 0.9),
     ),
