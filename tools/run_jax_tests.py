@@ -96,7 +96,8 @@ def outcomes(junit: Path) -> dict[str, tuple[str, str]]:
     return result
 
 
-_VERBOSE_LINE = re.compile(r"^\S+?::(\w+)::(\S+) (PASSED|FAILED|ERROR|SKIPPED)")
+# a test name may hold spaces (``test_dtype_beta_<class 'numpy.float16'>``)
+_VERBOSE_LINE = re.compile(r"^\S+?::(\w+)::(.+?) (PASSED|FAILED|ERROR|SKIPPED)(?: |$)")
 
 
 def outcomes_from_log(log: Path) -> dict[str, tuple[str, str]]:

@@ -127,6 +127,8 @@ def _leaf_aval(leaf: Any, path: Callable[[], str], duck: bool = False) -> Shaped
         return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
     if isinstance(leaf, Array):
         return ShapedArray._fast(tuple(leaf.shape), leaf.dtype, leaf.weak_type)
+    if (plain := dtypes.python_scalar_value(leaf)) is not None:  # an IntEnum member...
+        return _leaf_aval(plain, path)
     if duck and hasattr(leaf, "shape") and hasattr(leaf, "dtype"):
         d = dtypes.canonicalize_dtype(np.dtype(leaf.dtype))
         return ShapedArray(tuple(leaf.shape), d, bool(getattr(leaf, "weak_type", False)))

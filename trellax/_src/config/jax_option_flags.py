@@ -1,37 +1,33 @@
 """More of JAX's flags, the ones JAX's own tests and libraries set.
 
 ``explicit_x64_dtypes`` decides what an explicit 64-bit dtype request does with x64 off (warn and
-truncate, JAX's default, or raise); ``legacy_prng_key`` (in ``jax_flags``) is honoured by
+truncate, JAX's default, raise, or allow it); ``legacy_prng_key`` (in ``jax_flags``) is honoured by
 ``trellax.random``. The rest are JAX internals accepted with their JAX default values only:
 trellax has one way of doing what they choose between.
 """
 
 from __future__ import annotations
 
-import enum
 from typing import Any
 
 from trellax._src.config.flags import FlagState, parse_enum
-from trellax._src.config.jax_flags import _bool_flag
+from trellax._src.config.jax_flags import _bool_flag, _disable_jit
+from trellax._src.config.settings import ExplicitX64Mode
+
+#: JAX's ``config.disable_jit`` is the flag object (``.value``, and a context manager when
+#: called); ``trellax.disable_jit`` is the function JAX exports as ``jax.disable_jit``
+disable_jit = _disable_jit
 
 _NOTHING = "no effect in trellax: "
 
 
-class ExplicitX64Mode(enum.Enum):
-    """What requesting a 64-bit dtype with x64 off does (JAX's ``jax_explicit_x64_dtypes``)."""
-
-    WARN = 1
-    ERROR = 2
-    ALLOW = 3
-
-
 def _parse_x64_mode(value: Any) -> ExplicitX64Mode:
-    if isinstance(value, ExplicitX64Mode):
-        return value
-    if isinstance(value, str) and value.upper() in ExplicitX64Mode.__members__:
-        return ExplicitX64Mode[value.upper()]
-    if isinstance(value, int) and not isinstance(value, bool):
-        return ExplicitX64Mode(value)
+    named = isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+    if named:
+        try:
+            return ExplicitX64Mode(value)  # a name ("allow") is read by _missing_
+        except ValueError:
+            pass
     raise ValueError(
         f"new enum value must be in {list(ExplicitX64Mode)} or one of their names "
         f"('warn', 'error', 'allow'), got {value!r} of type {type(value)}."
@@ -42,14 +38,11 @@ explicit_x64_dtypes = FlagState(
     "explicit_x64_dtypes",
     ExplicitX64Mode.WARN,
     _parse_x64_mode,
-    "what an explicit 64-bit dtype request does while x64 is off: WARN (truncate to 32 bits "
-    "with a UserWarning, the default) or ERROR (raise ValueError); ALLOW (64-bit arrays with "
-    "x64 off) is not implemented",
-    lambda v: (
-        None
-        if v is not ExplicitX64Mode.ALLOW
-        else "64-bit arrays with x64 off are not implemented in trellax; enable x64 instead"
-    ),
+    "what an explicit 64-bit dtype request (dtype=, astype, a 64-bit dtype given to result_type) "
+    "does while x64 is off: WARN (truncate to 32 bits with a UserWarning, the default), ERROR "
+    "(raise ValueError) or ALLOW (keep it: 64-bit arrays with x64 off, whose 64-bit dtype then "
+    "survives promotion and reductions)",
+    state_field="explicit_x64",
 )
 traceback_filtering = FlagState(
     "traceback_filtering",

@@ -11,6 +11,7 @@ flags is kept as one precomputed, hashable :class:`State` that caches use as par
 from __future__ import annotations
 
 import contextlib
+import enum
 import functools
 import itertools
 import os
@@ -23,6 +24,22 @@ PromotionMode = Literal["standard", "strict"]
 PROMOTION_MODES: tuple[PromotionMode, ...] = ("standard", "strict")
 
 
+class ExplicitX64Mode(enum.IntEnum):
+    """What an explicit 64-bit dtype request does while x64 is off (JAX's
+    ``jax_explicit_x64_dtypes``): WARN truncates it to 32 bits with a UserWarning (the default),
+    ERROR raises ValueError, ALLOW keeps it (64-bit arrays with x64 off)."""
+
+    WARN = 1
+    ERROR = 2
+    ALLOW = 3
+
+    @classmethod
+    def _missing_(cls, value: object) -> ExplicitX64Mode | None:
+        if isinstance(value, str) and value.upper() in cls.__members__:
+            return cls[value.upper()]
+        return None
+
+
 class State(NamedTuple):
     """The semantic configuration in force; part of every promotion and jit cache key."""
 
@@ -33,6 +50,15 @@ class State(NamedTuple):
     excess: bool = False
     #: ``numpy_rank_promotion``: "allow", "warn" or "raise" (``_src/config/flags.py``)
     rank_promotion: str = "allow"
+    #: ``explicit_x64_dtypes``: what a 64-bit ``dtype=`` request does with x64 off
+    explicit_x64: ExplicitX64Mode = ExplicitX64Mode.WARN
+
+
+def keeps_x64(st: State) -> bool:
+    """Whether 64-bit dtypes stay 64-bit in this state: x64 is on, or explicit 64-bit requests
+    are allowed (``explicit_x64_dtypes="allow"``), so a 64-bit array meeting a 32-bit one, or
+    reduced, computes in 64 bits (with x64 off and the default "warn", in 32 bits)."""
+    return st.x64 or st.explicit_x64 is ExplicitX64Mode.ALLOW
 
 
 _TRUE = ("1", "true", "yes", "on", "t", "y")

@@ -208,8 +208,11 @@ def _build_lattices() -> None:
         )
         for excess in (False, True):  # fused_excess_precision does not change promotion
             for rank in ("allow", "warn", "raise"):  # nor does numpy_rank_promotion
-                _LATTICES[_config.State(x64, "standard", excess, rank)] = std
-                _LATTICES[_config.State(x64, "strict", excess, rank)] = strict
+                # nor explicit_x64_dtypes: with "allow", 64-bit arrays join on the x32 lattice
+                for explicit in _config.ExplicitX64Mode:
+                    key = _config.State(x64, "standard", excess, rank, explicit)
+                    _LATTICES[key] = std
+                    _LATTICES[key._replace(mode="strict")] = strict
 
 
 _build_lattices()
@@ -356,8 +359,7 @@ def user_stacklevel() -> int:
 
 def _x64_warning(d: DType, canonical: DType, fun_name: str | None) -> None:
     where = f" requested in {fun_name}" if fun_name else ""
-    mode = _config.FLAGS.get("explicit_x64_dtypes")
-    if mode is not None and mode.value.name == "ERROR":
+    if _config.state().explicit_x64 is _config.ExplicitX64Mode.ERROR:
         raise ValueError(
             f"Explicitly requested dtype {d.name}{where} is not available. To enable more "
             "dtypes, set the jax_enable_x64 (trellax: enable_x64) configuration option."
@@ -411,7 +413,8 @@ def check_user_dtype(dtype: Any, fun_name: str | None = None) -> DType:
     """Validates and canonicalizes a dtype a user asked for (``dtype=`` arguments).
 
     Python types map silently to the defaults; a 64-bit dtype with x64 off is truncated with a
-    UserWarning naming ``fun_name``; anything outside the supported set raises a TypeError.
+    UserWarning naming ``fun_name`` (``explicit_x64_dtypes``: "warn"), raises ValueError
+    ("error") or is kept ("allow"); anything outside the supported set raises a TypeError.
     ``None`` means the default float (as JAX's ``dtype=None``).
     """
     x64 = _config.state().x64
@@ -431,7 +434,7 @@ def check_user_dtype(dtype: Any, fun_name: str | None = None) -> DType:
             f"trellax only supports number and bool dtypes, got dtype {dtype!r}{where}. "
             f"Supported dtypes: {_accepted()}"
         )
-    if not x64 and d in _TO_32:
+    if not x64 and d in _TO_32 and not _config.keeps_x64(_config.state()):
         canonical = _TO_32[d]
         _x64_warning(d, canonical, fun_name)
         return canonical
@@ -489,10 +492,27 @@ def dtype_and_weak_type(x: Any) -> tuple[DType, bool]:
         return check_user_dtype(d, "dtype"), False
     if isinstance(x, (list, tuple)):
         raise TypeError(f"Cannot determine dtype of {x!r}")
+    if (plain := python_scalar_value(x)) is not None:
+        return dtype_and_weak_type(plain)
     raise TypeError(
         f"Cannot determine dtype of {x!r} (of type {type(x).__name__}); expected an array, a "
         "Python or NumPy scalar, or a dtype"
     )
+
+
+def python_scalar_value(x: object) -> int | float | complex | None:
+    """The plain Python scalar of an instance of a subclass of ``int``, ``float`` or ``complex``
+    (an ``IntEnum`` member, say), which JAX treats as a weak scalar of the base type; None for
+    anything else (``bool`` and NumPy scalars included)."""
+    if isinstance(x, (bool, np.generic)):
+        return None
+    if isinstance(x, int):
+        return int(x)
+    if isinstance(x, float):
+        return float(x)
+    if isinstance(x, complex):
+        return complex(x)
+    return None
 
 
 def _invalid_value(x: object, d: np.dtype[Any]) -> TypeError:
@@ -676,7 +696,7 @@ def _result_type(args: Sequence[Any], st: _config.State) -> tuple[DType, bool]:
     out, weak = lattice_result_type(*pairs)
     if weak:
         out = _DEFAULTS[st.x64]["f" if out in _CUSTOM_FLOATS else _KIND[out]]
-    if not st.x64:
+    if not _config.keeps_x64(st):
         out = _TO_32.get(out, out)
     return out, weak
 
@@ -908,6 +928,8 @@ def _info_dtype(x: Any) -> DType:
 
 def itemsize_bits(dtype: Any) -> int:
     """The width of a dtype in bits (4 for int4, 16 for bfloat16)."""
+    if dtype is None:  # not np.dtype(None), float64: there is no dtype to measure
+        raise ValueError("dtype cannot be None.")
     d = _to_np_dtype(dtype)
     if d in LOW_INTS.values() or d in SMALL_FLOATS.values():
         name = d.name

@@ -225,6 +225,8 @@ def asarray(x: Any) -> Array:
     if isinstance(x, (np.ndarray, np.generic)):
         d, _ = dtypes.dtype_and_weak_type(x)
         return eager.wrap(np.array(x, dtype=d), d, False)
+    if (plain := dtypes.python_scalar_value(x)) is not None:  # an IntEnum member...
+        return asarray(plain)
     raise TypeError(
         f"Value {x!r} of type {type(x).__name__} is not a valid trellax array; lax functions "
         "take trellax arrays, NumPy arrays and scalars, and Python scalars"

@@ -20,6 +20,7 @@ from trellax._src.config import settings as _config
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.devices import is_cpu
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import scalar_to_array
@@ -124,6 +125,8 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
         return _array(np.asarray(a), dtype, fun_name, copy=copy)
     if hasattr(a, "__dlpack__"):
         return _array(np.from_dlpack(a), dtype, fun_name, copy=copy)
+    if (plain := dtypes.python_scalar_value(a)) is not None:  # an IntEnum member...
+        return _array(plain, dtype, fun_name, copy=copy)
     raise TypeError(
         f"Value {a!r} of type {type(a).__name__} is not a valid trellax array; "
         f"trellax.numpy.{fun_name} takes arrays, scalars and (nested) lists or tuples of them"
@@ -259,28 +262,62 @@ def _filled(fun_name: str, shape: Any, dtype: Any, value: int, weak_type: bool =
     return eager.wrap(np.full(dims, value, dtype=np_d).astype(d), d, weak_type)
 
 
-def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
+# ``out_sharding=`` (as in JAX) is checked and otherwise ignored: there is one device.
+
+
+def zeros(
+    shape: ShapeLike,
+    dtype: DTypeLike | None = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Array:
     """An array of zeros; the default dtype is the default float (float32 with x64 off)."""
+    if out_sharding is not None:
+        check_out_sharding("zeros", out_sharding)
     return _filled("zeros", shape, dtype, 0)
 
 
-def ones(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
+def ones(
+    shape: ShapeLike,
+    dtype: DTypeLike | None = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Array:
+    if out_sharding is not None:
+        check_out_sharding("ones", out_sharding)
     return _filled("ones", shape, dtype, 1)
 
 
-def empty(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: Any = None) -> Array:
+def empty(
+    shape: ShapeLike,
+    dtype: DTypeLike | None = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
+) -> Array:
     """Like :func:`zeros` (trellax arrays are immutable, so 'uninitialized' means zeros)."""
+    if out_sharding is not None:
+        check_out_sharding("empty", out_sharding)
     return _filled("empty", shape, dtype, 0)
 
 
 def full(
-    shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None, *, device: Any = None
+    shape: ShapeLike,
+    fill_value: ArrayLike,
+    dtype: DTypeLike | None = None,
+    *,
+    device: Any = None,
+    out_sharding: Any = None,
 ) -> Array:
     """An array filled with ``fill_value``; weak when the fill value is weak and no dtype is given.
 
     >>> full((2,), 2.0)
     Array([2., 2.], dtype=float32, weak_type=True)
     """
+    if out_sharding is not None:
+        check_out_sharding("full", out_sharding)
     if is_extended(fill_value) or (dtype is not None and is_extended(dtype)):
         return handler("full")(shape, fill_value, dtype)  # type: ignore[no-any-return]
     dims = _shape(shape, "full")
@@ -335,7 +372,10 @@ def zeros_like(
     shape: ShapeLike | None = None,
     *,
     device: Any = None,
+    out_sharding: Any = None,
 ) -> Array:
+    if out_sharding is not None:
+        check_out_sharding("zeros_like", out_sharding)
     return _filled_like("zeros_like", a, dtype, shape, 0)
 
 
@@ -345,7 +385,10 @@ def ones_like(
     shape: ShapeLike | None = None,
     *,
     device: Any = None,
+    out_sharding: Any = None,
 ) -> Array:
+    if out_sharding is not None:
+        check_out_sharding("ones_like", out_sharding)
     return _filled_like("ones_like", a, dtype, shape, 1)
 
 
@@ -366,8 +409,11 @@ def full_like(
     shape: ShapeLike | None = None,
     *,
     device: Any = None,
+    out_sharding: Any = None,
 ) -> Array:
     """``full`` with ``a``'s shape, dtype and weak flag; the fill value is cast, not promoted."""
+    if out_sharding is not None:
+        check_out_sharding("full_like", out_sharding)
     s, d, weak = _like_dtype(a, dtype, "full_like")
     # a fill value with dimensions is broadcast, which gives a strong result in JAX
     weak = weak and len(getattr(fill_value, "shape", ())) == 0

@@ -46,6 +46,7 @@ def _is_arraylike(a: Any) -> bool:
         or t in _PY_SCALARS
         or t is bool
         or isinstance(a, (Array, np.ndarray, np.generic))
+        or dtypes.python_scalar_value(a) is not None
     )
 
 
@@ -60,6 +61,8 @@ def abstract(fun_name: str, i: int, a: Any) -> tuple[DType, bool]:
         return dtypes.bool_, False
     if isinstance(a, (Array, np.ndarray, np.generic)):
         return dtypes.dtype_and_weak_type(a)
+    if (plain := dtypes.python_scalar_value(a)) is not None:  # an IntEnum member...
+        return abstract(fun_name, i, plain)
     raise TypeError(
         f"{fun_name} requires ndarray or scalar arguments, got {type(a)} at position {i}."
     )
@@ -184,7 +187,11 @@ def promote_dtypes(fun_name: str, *args: Any) -> tuple[DType, bool]:
     type (as in JAX: ``a64 + a64`` and ``a64 @ a64`` stay 64-bit, ``a64 * 2`` is 32-bit)."""
     avals = [abstract(fun_name, i, a) for i, a in enumerate(args)]
     dtype, weak = dtypes.lattice_result_type(*avals)
-    if dtype in _WIDE and not _config.state().x64 and any(d != dtype for d, _ in avals):
+    if (
+        dtype in _WIDE
+        and not _config.keeps_x64(_config.state())
+        and any(d != dtype for d, _ in avals)
+    ):
         dtype = dtypes.canonicalize_dtype(dtype)
     return dtype, weak
 
@@ -245,7 +252,7 @@ def _join_scalar(x: Any, scalar_type: type) -> tuple[DType, bool]:
     out = dtypes.lattice_result_type(
         (x.dtype, x.weak_type), (dtypes._DEFAULTS[st.x64][_PY_KIND[scalar_type]], True)
     )
-    if out[0] in _WIDE and not st.x64:
+    if out[0] in _WIDE and not _config.keeps_x64(st):
         out = (dtypes.canonicalize_dtype(out[0]), out[1])
     _SCALAR_JOIN.setdefault(st, {})[x.dtype, x.weak_type, scalar_type] = out
     return out
@@ -334,6 +341,6 @@ def ensure_array(fun_name: str, x: Any) -> Array:
 def canonical_operand(fun_name: str, x: Array) -> Array:
     """``x``, or, with x64 off, a 64-bit ``x`` (made while x64 was on, or unpickled) cast to
     32 bits: reductions compute in canonical dtypes, as in JAX."""
-    if x.dtype in _WIDE and not _config.state().x64:
+    if x.dtype in _WIDE and not _config.keeps_x64(_config.state()):
         return promote_to(fun_name, x, dtypes.canonicalize_dtype(x.dtype), x.weak_type)
     return x

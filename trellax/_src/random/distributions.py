@@ -261,7 +261,10 @@ def multivariate_normal(
         w, v = tnp.linalg.eigh(cv)
         factor = v * tnp.sqrt(w)[..., None, :]
     z = _normal(data, (*batch, n), rd)
-    return mu + tnp.einsum("...ij,...j->...i", factor, z)
+    out = tnp.einsum("...ij,...j->...i", factor, z)
+    # the mean broadcast explicitly: library code never relies on rank promotion, so this works
+    # under numpy_rank_promotion="raise" as in JAX
+    return tnp.broadcast_to(mu, out.shape) + out
 
 
 @accepts_out_sharding

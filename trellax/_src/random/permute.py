@@ -17,7 +17,7 @@ from trellax._src.dtypes import dtypes
 from trellax._src.random.keys import single_key
 from trellax._src.random.primitives import random_bits_p
 from trellax._src.random.samplers import _gumbel, _uniform, randint, split_data
-from trellax._src.random.util import canonical_shape, default_int, float_dtype
+from trellax._src.random.util import canonical_shape, check_shape, default_int, float_dtype
 
 
 def _sort_rounds(data: Array, x: Array, axis: int) -> Array:
@@ -36,6 +36,10 @@ def _sort_rounds(data: Array, x: Array, axis: int) -> Array:
 def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False) -> Array:
     """A random permutation of ``arange(x)`` (int ``x``) or of ``x`` along ``axis``."""
     data, _ = single_key(key, "permutation")
+    ndim = max(np.ndim(x), 1)
+    axis = operator.index(axis)
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
         # iota, as JAX: a length past int32's range is a shape, not an arange stop to refuse
         return _sort_rounds(data, lax.iota(default_int(), max(operator.index(x), 0)), 0)
@@ -44,7 +48,7 @@ def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False) -> A
         if dtypes.kind(arr.dtype) in ("i", "u"):
             return _sort_rounds(data, lax.iota(default_int(), int(arr)), 0)
         raise TypeError("x must be an integer or at least 1-dimensional")
-    axis = operator.index(axis) % arr.ndim
+    axis = axis % arr.ndim
     if independent or arr.ndim == 1:
         return _sort_rounds(data, arr, axis)
     idx = _sort_rounds(data, tnp.arange(arr.shape[axis], dtype=default_int()), 0)
@@ -149,17 +153,16 @@ def categorical(
     a = axis % lg.ndim
     batch = (*lg.shape[:a], *lg.shape[a + 1 :])
     s = batch if shape is None else canonical_shape(shape)
-    if s[len(s) - len(batch) :] != batch if batch else False:
-        raise ValueError(
-            "categorical parameter shapes must be broadcast-compatible with shape argument, and "
-            "the result of broadcasting the shapes must equal the shape argument, but got result "
-            f"{batch} for shape argument {s}."
-        )
+    check_shape("categorical", s, batch)  # the logits' batch axes may broadcast (size 1)
     prefix = s[: len(s) - len(batch)]
     if replace:
-        noise_shape = (*prefix, *lg.shape)
-        noise = _gumbel(data, noise_shape, lg.dtype, mode)
-        return lax.convert_element_type(tnp.argmax(noise + lg, axis=a + len(prefix)), default_int())
+        # noise of the result's shape with the category axis inserted; the logits get leading
+        # axes of size 1 (explicitly: no rank promotion in library code)
+        tail = list(s[len(prefix) :])
+        tail.insert(a, lg.shape[a])
+        noise = _gumbel(data, (*prefix, *tail), lg.dtype, mode)
+        scores = noise + lax.expand_dims(lg, tuple(range(len(prefix))))
+        return lax.convert_element_type(tnp.argmax(scores, axis=a + len(prefix)), default_int())
     k = math.prod(prefix)
     n = lg.shape[a]
     if k > n:

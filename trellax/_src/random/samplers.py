@@ -15,6 +15,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.out_sharding import accepts_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.random.dispatch import draw, eager_value
+from trellax._src.random.fixed_point import gumbel_highest_float32
 from trellax._src.random.floats import NMANT, random_erf_inv_p, random_uniform_p, uniform_values
 from trellax._src.random.keys import single_key
 from trellax._src.random.normal import normal_data, random_normal_p
@@ -171,7 +172,9 @@ def _gumbel(data: Array, shape: tuple[int, ...], d: np.dtype[Any], mode: str | N
     if mode in (None, "low"):
         u = _uniform(data, shape, d, _tiny(d), 1.0)
         return -tnp.log(-tnp.log(u))
-    if mode == "high":
+    if mode == "highest" and d == np.float32:  # 64 bits per sample
+        return gumbel_highest_float32(data, shape)
+    if mode in ("high", "highest"):
         u = _uniform(data, (2, *shape), d, 0.0, 1.0)
         hi, lo = u[0], u[1]
         x = tnp.where(

@@ -1,0 +1,37 @@
+"""``jax._src.random.threefry2x32``: the threefry key functions on raw ``uint32[2]`` key data
+(JAX's ``threefry_seed``, ``threefry_split``, ``threefry_fold_in``, ``threefry_random_bits``),
+written with ``trellax.random``'s typed keys, so they give JAX's bits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+import trellax.random as _random
+from trellax._src.core.basearray import Array
+
+_BITS = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
+
+
+def threefry_seed(seed: Any) -> Array:
+    """The key data ``[hi, lo]`` of an integer seed."""
+    return _random.key_data(_random.key(seed))
+
+
+def threefry_split(key: Any, shape: Sequence[int]) -> Array:
+    """Key data of ``shape`` new keys from the key data ``key``."""
+    return _random.key_data(_random.split(_random.wrap_key_data(key), tuple(shape)))
+
+
+def threefry_fold_in(key: Any, data: Any) -> Array:
+    """Key data of ``key`` folded with the integer ``data``."""
+    return _random.key_data(_random.fold_in(_random.wrap_key_data(key), data))
+
+
+def threefry_random_bits(key: Any, bit_width: int, shape: Sequence[int]) -> Array:
+    """Unsigned integers of ``bit_width`` bits and ``shape`` from the key data ``key``."""
+    if bit_width not in _BITS:
+        raise TypeError("requires 8-, 16-, 32- or 64-bit field width.")
+    return _random.bits(_random.wrap_key_data(key), tuple(shape), _BITS[bit_width])
