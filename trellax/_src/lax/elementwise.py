@@ -483,12 +483,24 @@ ad_util.defjvp(
 
 
 def _integer_pow_jvp(t: Array, ans: Array, x: Array, *, y: int) -> Array:
-    if y == 0:
-        return mul(t, _c(t, 0))
     return mul(t, mul(_c(x, y), integer_pow(x, y - 1)))
 
 
 ad_util.defjvp(integer_pow_p, _integer_pow_jvp)
+_integer_pow_nonzero_jvp = integer_pow_p.jvp_rule
+
+
+def _integer_pow_jvp_rule(primals: Any, tangents: Any, *, y: int) -> tuple[Any, Any]:
+    if y == 0:  # x ** 0 is a constant: a symbolic zero tangent, as in JAX, so that a product
+        # rule never multiplies it by an infinite partner (d(x**0 * x) at inf was NaN, not 1)
+        ans = integer_pow_p.bind(*primals, y=y)
+        return ans, ad_util.zero_of(ans)
+    assert _integer_pow_nonzero_jvp is not None
+    out: tuple[Any, Any] = _integer_pow_nonzero_jvp(primals, tangents, y=y)
+    return out
+
+
+integer_pow_p.def_jvp(_integer_pow_jvp_rule)
 
 
 def _pow_jvp_x(t: Array, ans: Array, x: Array, y: Array) -> Array:

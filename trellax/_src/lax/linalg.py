@@ -41,6 +41,7 @@ from trellax._src.lax._base import (
 from trellax._src.lax.elementwise import conj_p, neg_p
 from trellax._src.lax.reductions import dot_general_p, reduce_sum_p
 from trellax._src.lax.shapes import leading_rule
+from trellax._src.lax.stop_gradient import stop_gradient
 from trellax._src.lax.structural import (
     _convert,
     broadcast_in_dim_p,
@@ -394,7 +395,9 @@ def _det_jvp(t: Any, ans: Any, x: Any) -> Any:
     # takes the adjugate from its SVD (x = u s vh: adj(x) = det(u) det(vh) vh^H adj(s) u^H,
     # adj(s)_i the product of the other singular values), as JAX's value (not NaN)
     singular = ew.eq(ans, ad_util.const(ans, 0))
-    if core.is_concrete(ans) and not np.any(core.to_concrete_value(singular)):
+    known = core.to_concrete_value(singular)  # also through an outer JVP's tracers: otherwise
+    # the SVD branch, unused, is differentiated too, and its NaNs leak into third derivatives
+    if known is not None and not np.any(known):
         return ew.mul(ans, _trace(solve_p.bind(x, t)))
     mask = _st.broadcast_in_dim(singular, tuple(x.shape), tuple(range(x.ndim - 2)))
     safe_x = _st.select_n(mask, x, _eye_like(x))
@@ -413,7 +416,10 @@ def _adjugate(x: Any) -> Any:
     adj_s = _red.reduce_prod_p.bind(
         _st.select_n(eye, others, ad_util.const(others, 1)), axes=(s.ndim,)
     )
-    unit = ew.mul(det_p.bind(u), det_p.bind(vh))
+    # det(u) det(vh) is a sign (+-1), constant where it is defined: not differentiated (its
+    # own rule would take the SVD of u, whose equal singular values make NaN derivatives that
+    # reached jit(grad(grad(grad(det)))) even at regular matrices)
+    unit = stop_gradient(ew.mul(det_p.bind(u), det_p.bind(vh)))
     adj_s = _st.convert_element_type(adj_s, x.dtype)
     scaled_uh = ew.mul(_st.broadcast_in_dim(adj_s, tuple(x.shape), tuple(range(x.ndim - 1))), _H(u))
     return ew.mul(

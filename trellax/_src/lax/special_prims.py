@@ -22,7 +22,9 @@ from trellax._src.lax.elementwise import (
     eq,
     exp,
     i0_p,
+    lt,
     mul,
+    neg,
     sign,
     sub,
 )
@@ -64,12 +66,23 @@ def bessel_i1e(x: ArrayLike) -> Array:
     return bessel_i1e_p.bind(asarray(x))
 
 
+def _i1e_over_x(x: Array, ans: Array) -> Array:
+    """``i1e(x) / x``; below 1e-4 its series ``e^-|x| (1 + x²/8) / 2`` (error under x⁴/192),
+    whose derivatives stay finite: those of the quotient overflowed near 0 (the second
+    derivative of ``bessel_i1e`` at the smallest normal float32 was inf, its limit is -1)."""
+    small = lt(abs(x), _c(x, 1e-4))
+    safe = select_n(small, x, _c(x, 1))
+    xn = select_n(small, _c(x, 0), x)  # (each branch sees only the values it is used at)
+    series = add(_c(x, 1), mul(_c(x, 0.125), mul(xn, xn)))
+    near = mul(_c(x, 0.5), mul(exp(neg(abs(xn))), series))
+    return select_n(small, div(ans, safe), near)
+
+
 def _i1e_jvp(t: Array, ans: Array, x: Array) -> Array:
-    # i0e(x) - i1e(x) (sign(x) + 1/x), whose limit at 0 is 1/2
-    tiny = eq(abs(x), _c(x, 0))
-    safe = select_n(tiny, x, _c(x, 1))
-    d = sub(bessel_i0e(safe), mul(ans, add(sign(safe), div(_c(x, 1), safe))))
-    return mul(t, select_n(tiny, d, _c(x, 0.5)))
+    # i0e(x) - i1e(x) (sign(x) + 1/x); at 0 (a kink of e^-|x|) the constant 1/2, so that the
+    # higher derivatives there are 0, as JAX's
+    d = sub(bessel_i0e(x), add(mul(sign(x), ans), _i1e_over_x(x, ans)))
+    return mul(t, select_n(eq(x, _c(x, 0)), d, _c(x, 0.5)))
 
 
 ad_util.defjvp(bessel_i1e_p, _i1e_jvp)

@@ -14,8 +14,9 @@ from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, floating
-from trellax._src.lax.elementwise import add, cos, div, exp, mul, sin, sqrt, sub
+from trellax._src.lax.elementwise import add, cos, div, exp, lt, mul, sin, sqrt, sub
 from trellax._src.lax.naryop import naryop
+from trellax._src.lax.select_n import select_n
 
 _c = ad_util.const
 
@@ -45,7 +46,9 @@ def _to_complex(x: Array, like: Array) -> Array:
 
 def _d_theta(t: Array, ans: Array, n: Array, m: Array, theta: Array, phi: Array) -> Array:
     one = _c(m, 1)
-    up = sph_harm_y(n, add(m, one), theta, phi)
+    # Y_n^(m+1) enters times sqrt((n - m)(n + m + 1)), zero at m = n, where Y_n^(n+1) is not
+    # defined (NaN): evaluated at m there (third derivatives in theta were NaN)
+    up = sph_harm_y(n, select_n(lt(m, n), m, add(m, one)), theta, phi)
     ladder = sqrt(mul(sub(n, m), add(add(n, m), one)))
     cot = div(cos(theta), sin(theta))
     phase = exp(mul(_c(ans, -1j), _to_complex(phi, ans)))

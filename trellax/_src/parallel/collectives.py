@@ -311,19 +311,22 @@ ad_util.deflinear(psum_p, lambda ct, x, *, axes: [psum_p.bind(ct, axes=axes)])
 def _all_gather_transpose(
     ct: Any, x: Any, *, axes: AxisNames, axis: int, tiled: bool, axis_size: int
 ) -> list[Any]:
-    """Element ``i``'s cotangent: the sum over elements of their cotangents' share ``i``."""
-    ct = ad_util.instantiate(ct)
-    total = psum_p.bind(ct, axes=axes)
-    chunk = ct.shape[axis] // axis_size if tiled else 1
-    start = ew.mul_p.bind(axis_index_p.bind(axes=axes), _int32(chunk))
-    starts = [start if d == axis else _int32(0) for d in range(ct.ndim)]
-    sizes = tuple(chunk if d == axis else n for d, n in enumerate(ct.shape))
-    piece = _s.dynamic_slice_p.bind(total, *starts, slice_sizes=sizes)
-    if not tiled:
-        piece = _s.squeeze_p.bind(piece, dimensions=(axis,))
-    return [piece]
+    """Each member's cotangent: the sum over the members of their cotangents' slice at its own
+    position (JAX's psum_scatter), written as a psum and a dynamic slice."""
+    shape = tuple(x.aval.shape)
+    if type(ct) is ad_util.Zero:
+        return [ad_util.Zero(x.aval)]
+    summed = psum_p.bind(ct, axes=axes)
+    width = shape[axis] if tiled else 1
+    index = axis_index_p.bind(axes=axes)
+    start = ew.mul(index, ad_util.const(index, width))
+    starts = [start if d == axis else ad_util.const(index, 0) for d in range(summed.ndim)]
+    sizes = tuple(width if d == axis else n for d, n in enumerate(summed.shape))
+    piece = _s.dynamic_slice_p.bind(summed, *starts, slice_sizes=sizes)
+    return [piece if tiled else _s.reshape_p.bind(piece, new_sizes=shape, dimensions=None)]
 
 
-ad_util.deflinear(all_gather_p, _all_gather_transpose)
+ad_util.defjvp(all_gather_p, lambda t, ans, x, **params: all_gather_p.bind(t, **params))
+all_gather_p.def_transpose(_all_gather_transpose)
 
 ad_util.defzeros("an integer position", axis_index_p)

@@ -238,8 +238,13 @@ def truncated_normal(
     u = random_uniform_p.bind(data, a, b, shape=s, dtype=d)
     out = r2 * random_erf_inv_p.bind(u)
     inf = np.array(np.inf, d)
+    # the clip keeps samples strictly inside; its bounds are not differentiated (nextafter has
+    # no derivative), as in JAX, so that grad in lower/upper works
+    lo_c, hi_c = lax.stop_gradient(lo), lax.stop_gradient(hi)
     return tnp.clip(
-        out, lax.nextafter(lo, tnp.full_like(lo, inf)), lax.nextafter(hi, tnp.full_like(hi, -inf))
+        out,
+        lax.nextafter(lo_c, tnp.full_like(lo_c, inf)),
+        lax.nextafter(hi_c, tnp.full_like(hi_c, -inf)),
     )
 
 

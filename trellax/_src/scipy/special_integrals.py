@@ -13,7 +13,19 @@ from trellax._src.lax.structural import _convert
 from trellax._src.numpy.creation import arange, asarray
 from trellax._src.numpy.shapes import broadcast_to
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact, promote_shapes
-from trellax._src.scipy.special import ArrayLike, _real_inexact
+from trellax._src.scipy.special import ArrayLike
+from trellax._src.scipy.special import _real_inexact as _weak_real_inexact
+
+
+def _real_inexact(name: str, *args: ArrayLike) -> list[Array]:
+    """The arguments promoted to a real inexact dtype, strongly typed: JAX's versions of these
+    functions return strong results for Python scalars (``jax.scipy.special.expi(0.5)`` is
+    float32, not weak), so their derivatives are strong too."""
+    return [_strong(a) for a in _weak_real_inexact(name, *args)]
+
+
+def _strong(a: Array) -> Array:
+    return _convert(a, a.dtype, False) if a.weak_type else a
 
 
 def erfcx(x: ArrayLike) -> Array:
@@ -64,7 +76,7 @@ def spence(x: ArrayLike) -> Array:
     a = asarray(x)
     if a.dtype not in (dtypes.float32, dtypes.float64):
         raise TypeError(f"x.dtype={a.dtype} is not supported, see docstring for supported types.")
-    return prims.spence(a)
+    return prims.spence(_strong(a))
 
 
 def owens_t(h: ArrayLike, a: ArrayLike) -> Array:
@@ -95,8 +107,8 @@ def wofz(z: ArrayLike) -> Array:
     (zz,) = promote_args_inexact("wofz", z)
     if dtypes.kind(zz.dtype) != "c":
         target = dtypes.complex128 if zz.dtype.itemsize == 8 else dtypes.complex64
-        zz = _convert(zz, target, zz.weak_type)
-    return series.wofz(zz)
+        zz = _convert(zz, target, False)
+    return series.wofz(_strong(zz))
 
 
 def hyp2f1(a: ArrayLike, b: ArrayLike, c: ArrayLike, x: ArrayLike) -> Array:

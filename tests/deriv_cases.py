@@ -1,0 +1,1197 @@
+"""First, second and third derivatives of every differentiable primitive (issue 24, section 4).
+
+``tools/gen_golden_derivs.py`` evaluates the functions of ``derivatives`` with JAX 0.10.2 and
+writes ``tests/golden/derivs.json``; ``tests/test_derivs.py`` evaluates them with trellax and
+compares (dtype, weak flag, values within ``ulps``, NaN/inf positions exactly), and checks the
+float64 values at ordinary points against central finite differences.
+
+A case is a function of one to three float arguments, written once for both libraries: its
+source is evaluated with ``jax`` (the top-level module), ``jnp``, ``lax``, ``jsp``
+(``scipy.special``), ``jsl`` (``scipy.linalg``), ``ckpt`` (``ad_checkpoint``) and ``custom`` (``custom_functions(jax)``) bound
+to JAX's or trellax's. ``prim`` names the trellax primitive the case exercises (the coverage
+test checks that it appears in the traced second derivative).
+
+Each case is differentiated in every argument, for float32 and float64 inputs (strong arrays):
+
+- ``g1.i``: the gradient of ``s = sum(w * f(x...))`` in argument ``i`` (``w`` fixed weights,
+  all ones for an ``elementwise`` case, where each component is then ``f'(x_i)``);
+- ``g2.i.j``: the gradient in argument ``j`` of ``<g1.i, v_i>`` (grad-of-grad; mixed partials
+  when ``i != j``); ``g3.i.j.k`` the gradient in ``k`` of ``<g2.i.j, v_j>``;
+- ``jvp1``/``jvp2``/``jvp3``: forward mode nested once, twice, three times, along ``v``;
+- ``hess.i.j``: ``jacfwd(jacrev(s))``'s blocks;
+- ``weak1..3``: ``grad`` taken 1-3 times of a unary elementwise case at its first point given
+  as a Python float (weakly typed).
+
+Points may be symbols resolved per dtype (``"max"``, ``"tiny"``, ``"denorm"``, ``"eps"``,
+``"inf"``, ``"nan"``, with an optional ``-``); ``"pi/2"`` is ``pi / 2`` rounded to the dtype.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+Point = float | str
+Arg = Sequence[Point] | Sequence[Sequence[Point]] | Sequence[Sequence[Sequence[Point]]]
+
+#: default tolerance in units in the last place of the golden value (see ``tests/test_derivs.py``)
+ULPS = 8.0
+
+
+@dataclass(frozen=True)
+class Case:
+    """One function of float arguments and the points where its derivatives are recorded."""
+
+    name: str
+    prim: str
+    fn: str
+    args: tuple[Any, ...]
+    elementwise: bool = True
+    fd: bool = True  # ordinary points: float64 derivatives checked by finite differences
+    ulps: float = ULPS  # worst distance to JAX allowed, in ulps of the magnitude of the result
+    orders: int = 3
+    hess: bool = True
+    only: tuple[str, ...] = field(default=())  # restrict to these quantities (when costly)
+    #: point indices (elementwise cases) where JAX's value is wrong and trellax keeps its own:
+    #: not compared; each is listed with the measurement in docs/semantics.md
+    differs: tuple[int, ...] = field(default=())
+
+
+def _pts(*p: Point) -> tuple[Point, ...]:
+    return tuple(p)
+
+
+def e1(
+    prim: str,
+    fn: str,
+    ordinary: Sequence[Point],
+    special: Sequence[Point],
+    name: str = "",
+    **kw: Any,
+) -> list[Case]:
+    """A unary elementwise function at ordinary points (with finite differences) and special ones."""
+    name = name or prim
+    fd = kw.pop("fd", True)
+    out = [Case(f"{name}/ordinary", prim, fn, (tuple(ordinary),), fd=fd, **kw)] if ordinary else []
+    if special:
+        out.append(Case(f"{name}/special", prim, fn, (tuple(special),), fd=False, **kw))
+    return out
+
+
+def e2(
+    prim: str,
+    fn: str,
+    ordinary: tuple[Sequence[Point], Sequence[Point]],
+    special: tuple[Sequence[Point], Sequence[Point]] | None,
+    **kw: Any,
+) -> list[Case]:
+    """A binary elementwise function (equal-length point lists)."""
+    out = [Case(f"{prim}/ordinary", prim, fn, (tuple(ordinary[0]), tuple(ordinary[1])), **kw)]
+    if special is not None:
+        out.append(
+            Case(
+                f"{prim}/special", prim, fn, (tuple(special[0]), tuple(special[1])), fd=False, **kw
+            )
+        )
+    return out
+
+
+def g(name: str, prim: str, fn: str, *args: Any, **kw: Any) -> Case:
+    """A function that is not elementwise: its outputs are weighted before the sum."""
+    return Case(name, prim, fn, tuple(args), elementwise=False, **kw)
+
+
+EXTREMES = ("max", "-max", "inf", "-inf", "nan", "denorm", "tiny")
+_ORD = (-2.5, -0.7, 0.3, 1.4)
+_POS = (0.2, 0.9, 2.5, 7.0)
+_UNIT = (-0.8, -0.3, 0.2, 0.7)
+_M2 = ((1.3, 0.4), (-0.2, 0.9))
+_M3 = ((1.5, 0.2, -0.4), (0.3, 1.1, 0.5), (-0.6, 0.1, 2.0))
+_SPD3 = "(lambda m: m @ m.T + 2 * jnp.eye(3, dtype=m.dtype))"
+_V6 = (0.4, -1.2, 0.9, 2.1, -0.3, 1.6)
+
+UNARY: list[Case] = [
+    *e1("abs", "jnp.abs", _ORD, (0.0, "-0", *EXTREMES)),
+    *e1("neg", "lambda x: -x * x * x", _ORD, (0.0, "max", "inf", "nan")),
+    *e1("sin", "jnp.sin", _ORD, (0.0, "-0", "pi/2", 1e6, "max", "inf", "nan", "denorm")),
+    *e1("cos", "jnp.cos", _ORD, (0.0, "-0", "pi/2", 1e6, "max", "inf", "nan")),
+    *e1("tan", "jnp.tan", _ORD, (0.0, "-0", "pi/2", 1.5, 1e6, "inf", "nan")),
+    *e1("asin", "jnp.arcsin", _UNIT, (0.0, 1.0, -1.0, 1.5, "nan", "denorm")),
+    *e1("acos", "jnp.arccos", _UNIT, (0.0, 1.0, -1.0, 1.5, "nan")),
+    *e1("atan", "jnp.arctan", _ORD, (0.0, "-0", *EXTREMES)),
+    *e1("sinh", "jnp.sinh", _ORD, (0.0, 89.0, 710.0, *EXTREMES)),
+    *e1("cosh", "jnp.cosh", _ORD, (0.0, 89.0, 710.0, *EXTREMES)),
+    *e1("tanh", "jnp.tanh", _ORD, (0.0, 20.0, -400.0, *EXTREMES)),
+    *e1("asinh", "jnp.arcsinh", _ORD, (0.0, 1e20, *EXTREMES)),
+    *e1("acosh", "jnp.arccosh", (1.2, 2.0, 5.0, 30.0), (1.0, 0.5, 1e20, "max", "inf", "nan")),
+    *e1("atanh", "jnp.arctanh", _UNIT, (0.0, 1.0, -1.0, 1.5, "denorm", "nan")),
+    *e1("exp", "jnp.exp", _ORD, (0.0, 88.8, 709.9, -104.0, *EXTREMES)),
+    *e1("exp2", "jnp.exp2", _ORD, (0.0, 128.5, 1024.5, *EXTREMES)),
+    *e1("expm1", "jnp.expm1", _ORD, (0.0, "-0", 1e-10, 89.0, *EXTREMES)),
+    *e1("log", "jnp.log", _POS, (0.0, "-0", -1.0, *EXTREMES)),
+    *e1("log1p", "jnp.log1p", (-0.7, -0.2, 0.4, 3.0), (0.0, -1.0, -2.0, 1e-10, *EXTREMES)),
+    *e1("sqrt", "jnp.sqrt", _POS, (0.0, "-0", -1.0, *EXTREMES)),
+    *e1("rsqrt", "lax.rsqrt", _POS, (0.0, "-0", -1.0, *EXTREMES)),
+    *e1("cbrt", "jnp.cbrt", (-8.0, -0.3, 0.5, 27.0), (0.0, "-0", *EXTREMES)),
+    *e1("logistic", "jax.nn.sigmoid", _ORD, (0.0, 40.0, -100.0, *EXTREMES)),
+    *e1("integer_pow", "lambda x: x ** 3", _ORD, (0.0, "-0", 1e13, *EXTREMES)),
+    *e1(
+        "integer_pow",
+        "lambda x: lax.integer_pow(x, -2)",
+        _ORD,
+        (0.0, "-0", *EXTREMES),
+        "integer_pow-2",
+    ),
+    Case("integer_pow/square", "integer_pow", "jnp.square", (_ORD,)),
+    Case(
+        "integer_pow/zero",
+        "integer_pow",
+        "lambda x: lax.integer_pow(x, 0) * x",
+        ((0.0, 2.0, "inf"),),
+        fd=False,
+    ),
+    *e1("erf", "lax.erf", (-1.5, -0.3, 0.2, 1.0), (0.0, 5.0, 30.0, -30.0, *EXTREMES)),
+    *e1("erfc", "lax.erfc", (-1.5, -0.3, 0.2, 1.0), (0.0, 5.0, 30.0, -30.0, *EXTREMES)),
+    *e1("erfcx", "jsp.erfcx", (-1.0, -0.2, 0.5, 3.0), (0.0, 30.0, -30.0, 1e10, *EXTREMES)),
+    *e1("lgamma", "lax.lgamma", _POS, (0.0, -1.0, -2.5, 1.0, 2.0, *EXTREMES)),
+    *e1("digamma", "lax.digamma", _POS, (0.0, -1.0, -2.5, 1.0, *EXTREMES)),
+    *e1("bessel_i0e", "lax.bessel_i0e", _ORD, (0.0, "-0", 1e4, *EXTREMES)),
+    *e1("bessel_i1e", "lax.bessel_i1e", _ORD, (0.0, "-0", 1e4, *EXTREMES)),
+    *e1("i0", "jsp.i0", _ORD, (0.0, 100.0, *EXTREMES)),
+    *e1("expi", "jsp.expi", (-2.0, -0.5, 0.3, 1.5), (0.0, "-0", 50.0, -50.0, "inf", "-inf", "nan")),
+    *e1("exp1", "jsp.exp1", _POS, (0.0, 50.0, "inf", "nan")),
+    *e1("dawsn", "jsp.dawsn", _ORD, (0.0, 1e4, *EXTREMES)),
+    *e1("fresnel_s", "lambda x: jsp.fresnel(x)[0]", _ORD, (0.0, 1e4, "inf", "-inf", "nan")),
+    *e1("fresnel_c", "lambda x: jsp.fresnel(x)[1]", _ORD, (0.0, 1e4, "inf", "-inf", "nan")),
+    *e1("sici_si", "lambda x: jsp.sici(x)[0]", _ORD, (0.0, 1e4, "inf", "-inf", "nan")),
+    *e1("sici_ci", "lambda x: jsp.sici(x)[1]", _POS, (0.0, 1e4, "inf", "nan")),
+    *e1("spence", "jsp.spence", _POS, (0.0, 1.0, "inf", "nan")),
+    *e1(
+        "frexp", "lambda x: jnp.frexp(x)[0] * x", (-3.0, -0.3, 0.7, 5.0), (0.0, 1.0, 0.5, *EXTREMES)
+    ),
+    # (no finite differences: the function rounds, or its derivative is not its slope)
+    *e1(
+        "reduce_precision",
+        "lambda x: lax.reduce_precision(x, exponent_bits=8, mantissa_bits=23) ** 3",
+        _ORD,
+        (0.0, "inf", "nan"),
+        fd=False,
+    ),
+    *e1(
+        "stop_gradient", "lambda x: x * lax.stop_gradient(x) ** 2 + jnp.sin(x)", _ORD, (), fd=False
+    ),
+    *e1(
+        "convert_element_type",
+        "lambda x: jnp.real(x.astype(jnp.result_type(x.dtype, jnp.complex64)) ** 3)",
+        _ORD,
+        (),
+    ),
+    *e1("add_any", "lambda x: jnp.sin(x) * x * jnp.exp(x)", _ORD, ()),
+    # extras: functions JAX has as primitives and trellax composes (or the reverse)
+    *e1("erf_inv", "lax.erf_inv", _UNIT, (0.0, 1.0, -1.0, 0.9999, 1.5, "nan")),
+    *e1("ndtri", "jsp.ndtri", (0.05, 0.3, 0.6, 0.97), (0.5, 0.0, 1.0, 1e-30, "nan")),
+    *e1("log_ndtr", "jsp.log_ndtr", _ORD, (0.0, -40.0, 10.0, "inf", "-inf", "nan")),
+    *e1("sinc", "jnp.sinc", _ORD, (0.0, 1.0, "inf", "nan")),
+    *e1("logaddexp", "lambda x: jnp.logaddexp(x, 0.5 * x)", _ORD, (0.0, "inf", "-inf", "nan")),
+    *e1("softplus", "jax.nn.softplus", _ORD, (0.0, 100.0, -100.0, "inf", "-inf")),
+    *e1("relu", "lambda x: jax.nn.relu(x) * x", _ORD, (0.0, "-0")),
+    *e1("gelu", "jax.nn.gelu", _ORD, (0.0, 10.0, -10.0)),
+    *e1("xlogy", "lambda x: jsp.xlogy(x, x)", _POS, (0.0,)),
+    *e1("entr", "jsp.entr", _POS, (0.0, -1.0, "inf")),
+]
+
+BINARY: list[Case] = [
+    *e2(
+        "add",
+        "lambda x, y: jnp.sin(x + y) * x",
+        ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)),
+        (("inf", "inf", "nan"), ("-inf", 1.0, 0.0)),
+    ),
+    *e2(
+        "sub",
+        "lambda x, y: jnp.sin(x - y) * y",
+        ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)),
+        (("inf", "max"), ("inf", "-max")),
+    ),
+    *e2(
+        "mul",
+        "lambda x, y: x * y * y",
+        ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)),
+        ((0.0, "inf", "max", "nan"), ("inf", 0.0, "max", 1.0)),
+    ),
+    *e2(
+        "div",
+        "lambda x, y: x / y",
+        ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)),
+        ((1.0, 0.0, 0.0, "inf", 1.0, "max"), (0.0, 0.0, "-0", "inf", "denorm", "tiny")),
+    ),
+    *e2(
+        "pow",
+        "lambda x, y: x ** y",
+        ((0.5, 1.5, 3.0), (0.3, -1.2, 2.5)),
+        (
+            (0.0, 0.0, 0.0, 0.0, -2.0, -2.0, 1.0, "inf", 2.0),
+            (0.0, 1.0, 2.0, -1.0, 2.0, 0.5, "inf", 0.0, "nan"),
+        ),
+    ),
+    *e2(
+        "atan2",
+        "jnp.arctan2",
+        ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)),
+        ((0.0, 0.0, "-0", 1.0, "inf", "inf"), (0.0, "-0", 0.0, 0.0, "inf", 1.0)),
+    ),
+    *e2(
+        "rem",
+        "lambda x, y: lax.rem(x, y) * x",
+        ((-3.7, 2.5, 5.2), (1.5, -0.7, 2.0)),
+        ((3.0, -3.0, 0.0, 1.0, "inf"), (1.5, 1.5, 1.0, 0.0, 1.0)),
+    ),
+    *e2(
+        "max",
+        "lambda x, y: jnp.maximum(x, y) ** 3",
+        ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)),
+        ((1.0, 0.0, "-0", "nan", "inf"), (1.0, "-0", 0.0, 1.0, "inf")),
+    ),
+    *e2(
+        "min",
+        "lambda x, y: jnp.minimum(x, y) ** 3",
+        ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)),
+        ((1.0, 0.0, "-0", "nan", "-inf"), (1.0, "-0", 0.0, 1.0, "-inf")),
+    ),
+    *e2(
+        "complex",
+        "lambda x, y: jnp.real(lax.complex(x, y) ** 3)",
+        ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)),
+        None,
+    ),
+    *e2(
+        "imag",
+        "lambda x, y: jnp.imag(lax.complex(x, y) ** 3) + jnp.abs(lax.complex(x, y))",
+        ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)),
+        ((0.0, 1.0), (0.0, 0.0)),
+    ),
+    *e2(
+        "real",
+        "lambda x, y: jnp.real(jnp.exp(lax.complex(x, y)))",
+        ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)),
+        None,
+    ),
+    *e2(
+        "conj",
+        "lambda x, y: jnp.imag(jnp.conj(lax.complex(x, y)) * lax.complex(y, x) ** 2)",
+        ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)),
+        None,
+    ),
+    *e2(
+        "wofz",
+        "lambda x, y: jnp.real(jsp.wofz(lax.complex(x, y))) + jnp.imag(jsp.wofz(lax.complex(x, y)))",
+        ((-1.0, 0.5, 2.0), (0.3, 0.4, 1.1)),
+        ((0.0, 0.0), (0.0, 30.0)),
+        ulps=64,
+    ),
+    *e2(
+        "igamma",
+        "lax.igamma",
+        ((0.5, 1.5, 3.0), (0.3, 1.2, 2.5)),
+        ((1.0, 2.0, 0.5, "inf"), (0.0, "inf", 1e-30, 1.0)),
+        orders=2,
+    ),
+    *e2(
+        "igammac",
+        "lax.igammac",
+        ((0.5, 1.5, 3.0), (0.3, 1.2, 2.5)),
+        ((1.0, 2.0), (0.0, "inf")),
+        orders=2,
+    ),
+    *e2("owens_t", "jsp.owens_t", ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)), ((0.0, 1.0), (0.0, 0.0))),
+    *e2(
+        "select_n",
+        "lambda x, y: jnp.where(x > y, x ** 2, jnp.sin(y) * x)",
+        ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)),
+        ((0.0, 1.0), (0.0, 1.0)),
+    ),
+    *e2(
+        "clamp",
+        "lambda x, y: lax.clamp(-1.0 * jnp.abs(y), x, jnp.abs(y)) ** 3",
+        ((-0.3, 0.5, 2.0), (0.6, -0.4, 1.1)),
+        ((1.0, -1.0, 0.0), (1.0, 1.0, 0.0)),
+    ),
+    *e2("xlog1py", "jsp.xlog1py", ((-1.0, 0.5, 2.0), (0.3, -0.4, 1.1)), ((0.0, 0.0), (-1.0, 0.0))),
+    *e2(
+        "polygamma",
+        "lambda x, y: lax.polygamma(jnp.ones_like(x), x) * y",
+        ((0.5, 1.5, 3.0), (0.3, 1.2, 2.5)),
+        ((0.0, -1.0), (1.0, 1.0)),
+    ),
+    *e2(
+        "expn",
+        "lambda x, y: jsp.expn(2, x) * y",
+        ((0.5, 1.5, 3.0), (0.3, 1.2, 2.5)),
+        ((0.0, "inf"), (1.0, 1.0)),
+    ),
+    *e2(
+        "hyp1f1",
+        "lambda x, y: jsp.hyp1f1(0.5, 1.5, x) * y",
+        ((-1.0, 0.5, 2.0), (0.3, 1.2, 2.5)),
+        None,
+        ulps=64,
+    ),
+    *e2(
+        "hyp2f1",
+        "lambda x, y: jsp.hyp2f1(0.5, 1.5, 2.5, x) * y",
+        ((-0.5, 0.2, 0.6), (0.3, 1.2, 2.5)),
+        None,
+        ulps=64,
+    ),
+    *e2(
+        "regularized_incomplete_beta",
+        "lambda x, y: jsp.betainc(1.5, 2.5, x) * y",
+        ((0.1, 0.4, 0.8), (0.3, 1.2, 2.5)),
+        ((0.0, 1.0), (1.0, 1.0)),
+        ulps=64,
+    ),
+    *e2(
+        "bessel_j",
+        "lambda x, y: jsp.bessel_jn(x, v=2)[2] * y",
+        ((0.5, 1.5, 3.0), (0.3, 1.2, 2.5)),
+        ((0.0, 1e-3), (1.0, 1.0)),
+        ulps=64,
+    ),
+    *e2(
+        "sph_harm_y",
+        "lambda x, y: jnp.real(jsp.sph_harm_y(jnp.array([2, 2, 2]), jnp.array([1, 1, 1]), x, y, n_max=2))",
+        ((0.5, 1.5, 3.0), (0.3, 1.2, 2.5)),
+        None,
+        ulps=64,
+    ),
+    *e2(
+        "logaddexp2",
+        "jnp.logaddexp",
+        ((-1.0, 0.5, 2.0), (0.3, -0.4, 2.0)),
+        ((0.0, "inf", "-inf"), (0.0, "inf", "-inf")),
+    ),
+]
+
+_W = "jnp.array([0.5, -1.0, 2.0, 0.25], dtype=x.dtype)"
+GENERAL: list[Case] = [
+    g(
+        "broadcast_in_dim",
+        "broadcast_in_dim",
+        "lambda x: jnp.sin(jnp.broadcast_to(x, (2, 3)))",
+        (0.3, -1.2, 2.0),
+    ),
+    g("reshape", "reshape", "lambda x: jnp.sin(x.reshape(2, 3)) ** 2", _V6),
+    g("squeeze", "squeeze", "lambda x: jnp.squeeze(x.reshape(1, 6), 0) ** 3", _V6),
+    g("expand_dims", "expand_dims", "lambda x: jnp.expand_dims(x, 0) ** 3", _V6),
+    g("transpose", "transpose", "lambda x: jnp.sin(x.reshape(2, 3).T) * x.reshape(3, 2)", _V6),
+    g("rev", "rev", "lambda x: jnp.flip(x) * x ** 2", _V6),
+    g("slice", "slice", "lambda x: x[1:5:2] ** 3 * x[:2]", _V6),
+    g("concatenate", "concatenate", "lambda x: jnp.sin(jnp.concatenate([x, x ** 2, x[:2]]))", _V6),
+    g(
+        "pad",
+        "pad",
+        "lambda x: jnp.sin(lax.pad(x, 0.5, [(1, -1, 1)])) * lax.pad(x, 0.0, [(1, -1, 1)])",
+        _V6,
+    ),
+    g("dynamic_slice", "dynamic_slice", "lambda x: lax.dynamic_slice(x, (2,), (3,)) ** 3", _V6),
+    g(
+        "dynamic_update_slice",
+        "dynamic_update_slice",
+        "lambda x: jnp.sin(lax.dynamic_update_slice(x, x[:2] ** 2, (3,))) * x",
+        _V6,
+    ),
+    g("gather", "gather", "lambda x: x[jnp.array([0, 2, 2, 5])] ** 3", _V6),
+    g(
+        "gather/clip",
+        "gather",
+        "lambda x: jnp.sin(x.at[jnp.array([7, -1, 2])].get(mode='clip')) * x[:3]",
+        _V6,
+    ),
+    g("scatter", "scatter", "lambda x: jnp.sin(x.at[jnp.array([1, 4])].set(x[:2] ** 2)) * x", _V6),
+    g(
+        "scatter-add",
+        "scatter-add",
+        "lambda x: jnp.sin(x.at[jnp.array([1, 1, 4])].add(x[:3] ** 2)) * x",
+        _V6,
+    ),
+    g(
+        "scatter-mul",
+        "scatter-mul",
+        "lambda x: jnp.sin(x.at[jnp.array([1, 4])].multiply(2.0)) * x",
+        _V6,
+    ),
+    g(
+        "scatter-max",
+        "scatter-max",
+        "lambda x: x.at[jnp.array([1, 4, 0])].max(x[3:] ** 2) ** 3",
+        _V6,
+    ),
+    g(
+        "scatter-max/ties",
+        "scatter-max",
+        "lambda x: x.at[jnp.array([0, 0, 1])].max(x[3:]) ** 3",
+        (1.0, 2.0, 0.5, 1.0, 1.0, 2.0),
+        fd=False,
+    ),
+    g(
+        "scatter-min",
+        "scatter-min",
+        "lambda x: x.at[jnp.array([1, 4, 0])].min(x[3:] ** 2) ** 3",
+        _V6,
+    ),
+    g("reduce_sum", "reduce_sum", "lambda x: jnp.sin(x.reshape(2, 3).sum(0)) * x.sum()", _V6),
+    g("reduce_prod", "reduce_prod", "lambda x: jnp.prod(x.reshape(2, 3), axis=1) ** 2", _V6),
+    g(
+        "reduce_prod/zeros",
+        "reduce_prod",
+        "lambda x: jnp.prod(x.reshape(2, 3), axis=1) ** 2",
+        (0.0, 2.0, 3.0, 0.0, 0.0, 1.5),
+        fd=False,
+    ),
+    g("reduce_max", "reduce_max", "lambda x: jnp.max(x.reshape(2, 3), axis=1) ** 3", _V6),
+    g(
+        "reduce_max/ties",
+        "reduce_max",
+        "lambda x: jnp.max(x.reshape(2, 3), axis=1) ** 3",
+        (1.0, 2.0, 2.0, -1.0, -1.0, -1.0),
+        fd=False,
+    ),
+    g("reduce_min", "reduce_min", "lambda x: jnp.min(x.reshape(2, 3), axis=1) ** 3", _V6),
+    g(
+        "reduce_min/ties",
+        "reduce_min",
+        "lambda x: jnp.min(x.reshape(2, 3), axis=1) ** 3",
+        (1.0, 0.5, 0.5, "nan", 1.0, 2.0),
+        fd=False,
+    ),
+    g("cumsum", "cumsum", "lambda x: jnp.sin(jnp.cumsum(x))", _V6),
+    g("cumprod", "cumprod", "lambda x: jnp.cumprod(x)", _V6),
+    g(
+        "cumprod/zeros",
+        "cumprod",
+        "lambda x: jnp.cumprod(x)",
+        (2.0, 0.0, 3.0, 0.0, 1.5, -1.0),
+        fd=False,
+    ),
+    g("cummax", "cummax", "lambda x: lax.cummax(x) ** 3", _V6),
+    g(
+        "cummax/ties",
+        "cummax",
+        "lambda x: lax.cummax(x) ** 3",
+        (1.0, 1.0, 0.0, 2.0, 2.0, 2.0),
+        fd=False,
+    ),
+    g("cummin", "cummin", "lambda x: lax.cummin(x) ** 3", _V6),
+    g("cumlogsumexp", "cumsum", "lambda x: lax.cumlogsumexp(x)", _V6),
+    g(
+        "sort",
+        "sort",
+        "lambda x: jnp.sort(x) * jnp.array([1., 2., 3., 4., 5., 6.], x.dtype) + jnp.sort(x) ** 3",
+        _V6,
+    ),
+    g(
+        "sort/ties",
+        "sort",
+        "lambda x: jnp.sort(x) ** 3 * jnp.arange(1., 7., dtype=x.dtype)",
+        (1.0, 1.0, 0.0, 2.0, 1.0, 0.0),
+        fd=False,
+    ),
+    g(
+        "sort/keyval",
+        "sort",
+        "lambda x, y: lax.sort((x, y), num_keys=1)[1] ** 3 * x",
+        (0.4, -1.2, 0.9),
+        (1.0, 2.0, 3.0),
+    ),
+    g(
+        "reduce_window/max",
+        "reduce_window",
+        "lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (3,), (1,), 'VALID') ** 3",
+        _V6,
+    ),
+    g(
+        "reduce_window/ties",
+        "reduce_window",
+        "lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (3,), (1,), 'VALID') ** 3",
+        (1.0, 1.0, 0.0, 2.0, 2.0, 0.0),
+        fd=False,
+    ),
+    g(
+        "reduce_window/sum",
+        "reduce_window",
+        "lambda x: jnp.sin(lax.reduce_window(x, 0.0, lax.add, (2,), (2,), 'SAME'))",
+        _V6,
+    ),
+    g("top_k", "sort", "lambda x: lax.top_k(x, 3)[0] ** 3", _V6),
+    g("dot_general", "dot_general", "lambda a, b: jnp.sin(a @ b)", _M2, ((0.3, -1.0), (2.0, 0.5))),
+    g(
+        "conv_general_dilated",
+        "conv_general_dilated",
+        "lambda x, w: jnp.sin(lax.conv(x.reshape(1, 1, 6), w.reshape(1, 1, 3), (1,), 'SAME'))",
+        _V6,
+        (0.5, -1.0, 0.3),
+    ),
+    g(
+        "conv_lhs_transpose",
+        "conv_lhs_transpose",
+        "lambda x, w: jnp.sin(lax.conv(x.reshape(1, 1, 6), w.reshape(1, 1, 3), (2,), 'VALID')) * x[0]",
+        _V6,
+        (0.5, -1.0, 0.3),
+    ),
+    g(
+        "conv_rhs_transpose",
+        "conv_rhs_transpose",
+        "lambda x, w: jnp.sin(lax.conv_general_dilated(x.reshape(1, 1, 6), w.reshape(1, 1, 3), (1,), [(1, 1)], rhs_dilation=(2,)))",
+        _V6,
+        (0.5, -1.0, 0.3),
+    ),
+    g(
+        "fft",
+        "fft",
+        "lambda x: jnp.sin(jnp.real(jnp.fft.fft(x)) + jnp.fft.irfft(jnp.fft.rfft(x ** 2), 6))",
+        _V6,
+    ),
+    g("fft/imag", "fft", "lambda x: jnp.imag(jnp.fft.ifft(x * jnp.sin(x))) ** 2", _V6),
+    g("cholesky", "cholesky", f"lambda m: jnp.linalg.cholesky({_SPD3}(m))", _M3),
+    g(
+        "triangular_solve",
+        "triangular_solve",
+        "lambda a, b: jsl.solve_triangular(jnp.tril(a) + 3 * jnp.eye(3, dtype=a.dtype), b, lower=True)",
+        _M3,
+        (0.5, -1.0, 2.0),
+    ),
+    g("solve", "solve", "lambda a, b: jnp.linalg.solve(a, b)", _M3, (0.5, -1.0, 2.0)),
+    g("inv", "inv", "jnp.linalg.inv", _M3),
+    g("det", "det", "lambda m: jnp.linalg.det(m) * m", _M3),
+    g("det/singular", "det", "lambda m: jnp.linalg.det(m) * m", ((1.0, 2.0), (2.0, 4.0)), fd=False),
+    g("slogdet", "slogdet", "lambda m: jnp.linalg.slogdet(m)[1] * m", _M3),
+    g("eigh", "eigh", f"lambda m: jnp.linalg.eigh({_SPD3}(m))[0]", _M3),
+    g("eigh/vectors", "eigh", f"lambda m: jnp.linalg.eigh({_SPD3}(m))[1] ** 2", _M3),
+    g(
+        "eigh/degenerate",
+        "eigh",
+        "lambda m: jnp.linalg.eigh(m + m.T)[0]",
+        ((1.0, 0.0), (0.0, 1.0)),
+        fd=False,
+    ),
+    g(
+        "eig",
+        "eig",
+        "lambda m: jnp.real(jnp.linalg.eigvals(m) ** 2).sum() + jnp.real(jnp.prod(jnp.linalg.eigvals(m)))",
+        _M3,
+    ),
+    g("qr", "qr", "lambda m: jnp.linalg.qr(m)[1] ** 2", _M3),
+    g("svd", "svd", "lambda m: jnp.linalg.svd(m, compute_uv=False)", _M3),
+    g("svd/vectors", "svd", "lambda m: jnp.linalg.svd(m)[0] ** 2", _M3),
+    g(
+        "svd/repeated",
+        "svd",
+        "lambda m: jnp.linalg.svd(m, compute_uv=False)",
+        ((2.0, 0.0), (0.0, 2.0)),
+        fd=False,
+    ),
+    g("schur", "schur", "lambda m: jsl.schur(m)[0]", _M3, fd=False, orders=1),
+    g("hessenberg", "hessenberg", "lambda m: jsl.hessenberg(m)", _M3, fd=False, orders=1),
+    g(
+        "cond",
+        "cond",
+        "lambda x: lax.cond(x.sum() > 0, lambda y: jnp.sin(y) * y, lambda y: y ** 3, x)",
+        (0.4, -1.2, 0.9),
+    ),
+    g(
+        "cond/false",
+        "cond",
+        "lambda x: lax.cond(x.sum() > 0, lambda y: jnp.sin(y) * y, lambda y: y ** 3, x)",
+        (-0.4, -1.2, 0.9),
+    ),
+    g(
+        "switch",
+        "cond",
+        "lambda x: lax.switch(1, [jnp.sin, jnp.cos, jnp.tanh], x) * x",
+        (0.4, -1.2, 0.9),
+    ),
+    g(
+        "scan",
+        "scan",
+        "lambda x: lax.scan(lambda c, a: (jnp.sin(c) * a + c, c * a), x[0], x[1:])[1]",
+        (0.4, -1.2, 0.9, 0.5),
+    ),
+    g(
+        "scan/fori",
+        "scan",
+        "lambda x: lax.fori_loop(0, 3, lambda i, c: jnp.sin(c) * c + x, x)",
+        (0.4, -1.2, 0.9),
+    ),
+    g(
+        "while",
+        "while",
+        "lambda x: lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, jnp.sin(c[1]) * 1.5), (0, x))[1]",
+        (0.4, -1.2, 0.9),
+        hess=False,
+    ),
+    g("jit", "jit", "lambda x: jax.jit(lambda y: jnp.sin(y) * y ** 2)(x)", (0.4, -1.2, 0.9)),
+    g(
+        "remat2",
+        "remat2",
+        "lambda x: jax.checkpoint(lambda y: jnp.sin(jnp.sin(y)) * y)(x)",
+        (0.4, -1.2, 0.9),
+    ),
+    # the linear part of a checkpointed function, differentiated again (linearize's function)
+    g(
+        "remat_lin",
+        "remat_lin",
+        "lambda x: jax.linearize(jax.checkpoint(lambda y: jnp.sin(y) * jnp.exp(y)), x)[1](jnp.cos(x)) * x",
+        (0.4, -1.2, 0.9),
+    ),
+    g("name", "name", "lambda x: jnp.sin(ckpt.checkpoint_name(x ** 2, 'a')) * x", (0.4, -1.2, 0.9)),
+    # a policy that saves a named value: the backward pass reads it through use_saved
+    g(
+        "name/policy",
+        "use_saved",
+        "lambda x: jax.checkpoint(lambda y: jnp.sin(ckpt.checkpoint_name(jnp.sin(y), 'a')) * y, policy=jax.checkpoint_policies.save_only_these_names('a'))(x)",
+        (0.4, -1.2, 0.9),
+    ),
+    # eagerly a custom function is handled by its trace; traced (jit) it is one equation
+    g("custom_jvp", "custom_jvp", "lambda x: custom['jvp_sin'](x) * x", (0.4, -1.2, 0.9)),
+    g("custom_vjp", "custom_vjp", "lambda x: custom['vjp_sin'](x) * x", (0.4, -1.2, 0.9)),
+    g(
+        "custom_jvp_call",
+        "custom_jvp_call",
+        "jax.jit(lambda x: custom['jvp_sin'](x) * x)",
+        (0.4, -1.2, 0.9),
+    ),
+    g(
+        "custom_vjp_call",
+        "custom_vjp_call",
+        "jax.jit(lambda x: custom['vjp_sin'](x) * x)",
+        (0.4, -1.2, 0.9),
+    ),
+    g(
+        "custom_linear_solve",
+        "custom_linear_solve",
+        "lambda x: jnp.sin(custom['diag_solve'](jnp.sin(x)))",
+        (0.4, -1.2, 0.9),
+    ),
+    g(
+        "custom_vmap_call",
+        "custom_vmap_call",
+        "lambda x: custom['vmap_sin'](x) * x",
+        (0.4, -1.2, 0.9),
+    ),
+    g("debug_callback", "debug_callback", "lambda x: custom['debug_sin'](x)", (0.4, -1.2, 0.9)),
+    g(
+        "pure_callback",
+        "pure_callback",
+        "lambda x: jax.pure_callback(np.sin, jax.ShapeDtypeStruct(x.shape, x.dtype), x) * x",
+        (0.4, -1.2, 0.9),
+        fd=False,
+        orders=1,
+    ),
+    # a collective's rules run when the differentiation happens inside the named axis
+    g(
+        "psum",
+        "psum",
+        "lambda x: jax.vmap(lambda y: jax.grad(lambda z: jnp.sin(lax.psum(z, 'i')) * z ** 2)(y), axis_name='i')(x)",
+        (0.4, -1.2, 0.9),
+    ),
+    g(
+        "all_gather",
+        "all_gather",
+        "lambda x: jax.vmap(lambda y: jax.grad(lambda z: (jnp.sin(lax.all_gather(z, 'i')) * z).sum())(y), axis_name='i')(x)",
+        (0.4, -1.2, 0.9),
+    ),
+    g(
+        "random_gamma",
+        "random_gamma",
+        "lambda a: jax.random.gamma(jax.random.key(0), a)",
+        (0.5, 1.5, 4.0),
+        fd=False,
+        orders=1,
+        ulps=64,
+    ),
+    g(
+        "random_uniform",
+        "random_uniform",
+        "lambda x: jnp.sin(jax.random.uniform(jax.random.key(1), (3,), x.dtype, minval=x - 2.0, maxval=x ** 2 + 1.0))",
+        (0.4, -1.2, 0.9),
+    ),
+    g(
+        "random_erf_inv",
+        "random_erf_inv",
+        "lambda x: jax.random.truncated_normal(jax.random.key(2), x - 1.0, x + 1.0, (3,), x.dtype) ** 3",
+        (0.4, -1.2, 0.9),
+        ulps=64,
+    ),
+    g("logsumexp", "reduce_max", "lambda x: jsp.logsumexp(x.reshape(2, 3), axis=1)", _V6),
+    g("softmax", "reduce_max", "lambda x: jax.nn.softmax(x)", _V6),
+    g("norm", "sqrt", "lambda x: jnp.linalg.norm(x)", _V6),
+    g("norm/zero", "sqrt", "lambda x: jnp.linalg.norm(x)", (0.0, 0.0, 0.0), fd=False),
+]
+
+
+# -- measured divergences from JAX (docs/semantics.md, "Derivatives at special points") ------------
+
+#: case -> (tolerance in ulps, point indices where JAX's value is wrong and trellax keeps its own),
+#: from ``tools``' golden data. Tolerances are the measured worst distance rounded up to a power
+#: of two; they come from functions whose derivative formulas cancel (``1 - 2x D(x)``,
+#: ``2x erfcx(x) - 2/sqrt(pi)``, ``1 - tanh**2``, ...) and from special functions that JAX
+#: evaluates in float32 with its own polynomials where trellax evaluates in float64 and rounds
+#: once. The points: subnormal inputs are never compared (XLA flushes them to zero); the others
+#: are where JAX's formula gives NaN, a wrong infinity or cancellation noise (erfcx/dawsn at
+#: 1e4 and beyond, bessel_i0e/i1e at the largest floats and the smallest normal one, i0 at 0
+#: (JAX differentiates |x|'s kink: 1 instead of 0), exp1 and digamma at infinity (JAX NaN,
+#: the limit 0), sinc/fresnel where JAX's 0 is exact only by cancellation, ...).
+MEASURED: dict[str, tuple[float, tuple[int, ...]]] = {
+    "igamma/special": (16, ()),  # measured
+    "softmax": (256, ()),  # measured
+    "logsumexp": (64, ()),  # measured
+    "svd/vectors": (32, ()),  # measured
+    "svd": (32, ()),  # measured
+    "eigh/vectors": (16, ()),  # measured
+    "eigh": (64, ()),  # measured
+    "cumlogsumexp": (64, ()),  # measured
+    "reduce_min/ties": (8, (3, 4, 5)),  # measured
+    "bessel_j/ordinary": (64, (0, 1, 2)),  # measured
+    "xlog1py/ordinary": (64, ()),  # measured
+    "sph_harm_y/ordinary": (1024, ()),  # measured
+    "sinh/special": (256, ()),  # 247 ulps measured
+    "cosh/special": (256, ()),  # 247 ulps measured
+    "tanh/ordinary": (64, ()),  # 48 ulps measured
+    "asinh/ordinary": (128, ()),  # 67 ulps measured
+    "exp2/special": (16, ()),  # 9 ulps measured
+    "integer_pow/zero": (8, (2,)),  # 0 ulps measured
+    "erfcx/ordinary": (2048, ()),  # 1563 ulps measured
+    "erfcx/special": (1024, (1, 3, 4, 5, 6, 7)),  # 599 ulps measured
+    "lgamma/ordinary": (16, ()),  # 9 ulps measured
+    "lgamma/special": (16, (7,)),  # 12 ulps measured
+    "digamma/ordinary": (16, ()),  # 9 ulps measured
+    "digamma/special": (16, (6,)),  # 12 ulps measured
+    "bessel_i0e/ordinary": (64, ()),  # 44 ulps measured
+    "bessel_i0e/special": (8, (2, 3, 4, 9)),  # 0 ulps measured
+    "bessel_i1e/ordinary": (512, ()),  # 333 ulps measured
+    "bessel_i1e/special": (8, (2, 3, 4, 7, 9)),  # 0 ulps measured
+    "i0/ordinary": (128, ()),  # 97 ulps measured
+    "i0/special": (8, (0, 2, 3, 8)),  # 0 ulps measured
+    "exp1/special": (8, (2,)),  # 0 ulps measured
+    "dawsn/ordinary": (128, ()),  # 104 ulps measured
+    "dawsn/special": (8, (1, 2, 3, 4, 5)),  # 0 ulps measured
+    "fresnel_s/ordinary": (32, ()),  # 26 ulps measured
+    "fresnel_c/ordinary": (32, ()),  # 22 ulps measured
+    "fresnel_c/special": (8, (0, 1)),  # 0 ulps measured
+    "sici_si/ordinary": (64, ()),  # 37 ulps measured
+    "sici_si/special": (8, (0,)),  # 0 ulps measured
+    "spence/ordinary": (512, ()),  # 405 ulps measured
+    "spence/special": (8, (0, 1)),  # 0 ulps measured
+    "frexp/special": (128, (3, 4)),  # 124 ulps measured
+    "erf_inv/ordinary": (128, ()),  # 121 ulps measured
+    "erf_inv/special": (4096, (1, 2)),  # 2550 ulps measured
+    "ndtri/ordinary": (16, ()),  # 10 ulps measured
+    "ndtri/special": (128, (1, 2, 3)),  # 110 ulps measured
+    "log_ndtr/ordinary": (8192, ()),  # measured
+    "log_ndtr/special": (128, (1,)),  # 90 ulps measured
+    "sinc/ordinary": (32, ()),  # 24 ulps measured
+    "logaddexp/ordinary": (256, ()),  # 201 ulps measured
+    "gelu/ordinary": (128, ()),  # 90 ulps measured
+    "gelu/special": (8, (2,)),  # 0 ulps measured
+    "sub/ordinary": (16, ()),  # 12 ulps measured
+    "wofz/ordinary": (512, ()),  # 283 ulps measured
+    "wofz/special": (2048, (1,)),  # 1598 ulps measured
+    "igamma/ordinary": (512, ()),  # 374 ulps measured
+    "igammac/ordinary": (512, ()),  # 374 ulps measured
+    "owens_t/ordinary": (32, ()),  # 30 ulps measured
+    "owens_t/special": (8, (1,)),  # 0 ulps measured
+    "polygamma/ordinary": (1024, ()),  # 585 ulps measured
+    "expn/ordinary": (32, ()),  # 27 ulps measured
+    "expn/special": (8, (0, 1)),  # 0 ulps measured
+    "bessel_j/special": (64, (0, 1)),  # 0 ulps measured
+}
+
+#: cases whose weakly typed gradients are strong in JAX: JAX's versions return strong results
+#: for Python scalars and keep the cotangent strong along its custom_jvp rule; trellax's
+#: strong result comes from a cast whose transpose restores the input's weak flag
+WEAK_DIFFERS = frozenset(
+    {
+        "expi/ordinary",
+        "expi/special",
+        "exp1/ordinary",
+        "exp1/special",
+        "fresnel_s/ordinary",
+        "fresnel_s/special",
+        "fresnel_c/ordinary",
+        "fresnel_c/special",
+        "sici_si/ordinary",
+        "sici_si/special",
+        "sici_ci/ordinary",
+        "sici_ci/special",
+        "log_ndtr/ordinary",
+        "log_ndtr/special",
+        "dawsn/ordinary",
+        "dawsn/special",
+        "erfcx/ordinary",
+        "erfcx/special",
+        "spence/ordinary",
+        "spence/special",
+        "ndtri/ordinary",
+        "ndtri/special",
+    }
+)
+
+#: cases where JAX raises and trellax differentiates: a TypeError inside JAX's custom_jvp rules
+#: of exp1 and expn at second order; a ValueError for reverse mode through custom_vmap (trellax
+#: differentiates its function). trellax's values are checked by finite differences.
+JAX_RAISES: dict[str, str] = {
+    "exp1/ordinary": "TypeError",
+    "exp1/special": "TypeError",
+    "expn/ordinary": "TypeError",
+    "expn/special": "TypeError",
+    "custom_vmap_call": "ValueError",
+}
+
+#: forward mode through a custom_vjp function: JAX raises TypeError eagerly (trellax's class and
+#: text) and NotImplementedError under jit, where the golden values were taken
+JIT_ERROR = {"NotImplementedError": "TypeError"}
+
+
+def _measured(c: Case) -> Case:
+    if c.name not in MEASURED:
+        return c
+    tol, differs = MEASURED[c.name]
+    return replace(c, ulps=max(c.ulps, tol), differs=differs)
+
+
+CASES: tuple[Case, ...] = tuple(_measured(c) for c in (*UNARY, *BINARY, *GENERAL))
+
+#: the cases that are not elementwise whose jacfwd(jacrev) is recorded too
+HESSIANS = frozenset(
+    {
+        "reshape",
+        "gather",
+        "scatter-add",
+        "reduce_prod/zeros",
+        "reduce_max/ties",
+        "cumprod",
+        "sort/ties",
+        "dot_general",
+        "cholesky",
+        "inv",
+        "det/singular",
+        "eigh",
+        "svd",
+        "cond",
+        "scan",
+        "jit",
+        "remat2",
+        "custom_jvp_call",
+        "custom_vjp_call",
+        "norm/zero",
+    }
+)
+
+#: differentiable primitives without a case here, and why. Empty: every primitive with a JVP rule
+#: has a case. Not counted as differentiable: those of ``ad_util.ZERO_TANGENT`` (comparisons,
+#: integer and bit operations, rounding: their derivative is zero by definition, each with its
+#: reason there) and those without a JVP rule (``interpreters/ad.NOT_DIFFERENTIABLE_YET``, each
+#: with its reason, e.g. ``custom_lin``, transposed but never differentiated).
+EXCLUDED: dict[str, str] = {}
+
+
+def custom_functions(jax: Any) -> dict[str, Callable[..., Any]]:
+    """custom_jvp/custom_vjp/custom_vmap functions and callbacks, built with ``jax`` (JAX's or
+    trellax's top-level module); nested ones call each other three deep."""
+    jnp = jax.numpy
+    lax = jax.lax
+
+    @jax.custom_jvp
+    def jvp_sin(x: Any) -> Any:
+        return jnp.sin(x)
+
+    @jvp_sin.defjvp
+    def _jvp_sin_rule(primals: Any, tangents: Any) -> Any:
+        (x,), (t,) = primals, tangents
+        return jnp.sin(x), jnp.cos(x) * t
+
+    @jax.custom_vjp
+    def vjp_sin(x: Any) -> Any:
+        return jnp.sin(x)
+
+    def _vjp_sin_fwd(x: Any) -> Any:
+        return jnp.sin(x), jnp.cos(x)
+
+    def _vjp_sin_bwd(c: Any, g: Any) -> Any:
+        return (c * g,)
+
+    vjp_sin.defvjp(_vjp_sin_fwd, _vjp_sin_bwd)
+
+    def diag_solve(b: Any) -> Any:
+        d = jnp.asarray(np.array([2.0, 3.0, 0.5]), b.dtype)
+        return lax.custom_linear_solve(lambda v: d * v, b, lambda mv, r: r / d, symmetric=True)
+
+    @jax.custom_batching.custom_vmap
+    def vmap_sin(x: Any) -> Any:
+        return jnp.sin(x)
+
+    @vmap_sin.def_vmap
+    def _vmap_sin_rule(axis_size: int, in_batched: Any, x: Any) -> Any:
+        return jnp.sin(x), in_batched[0]
+
+    def debug_sin(x: Any) -> Any:
+        jax.debug.callback(lambda *a: None, x)
+        return jnp.sin(x) * x
+
+    # three deep: a custom_jvp calling a custom_jvp calling a custom_jvp (each rule in terms of
+    # the next function), and the same with custom_vjp
+    @jax.custom_jvp
+    def jvp1(x: Any) -> Any:
+        return jnp.exp(x) * jnp.sin(x)
+
+    @jvp1.defjvp
+    def _jvp1(p: Any, t: Any) -> Any:
+        (x,), (dx,) = p, t
+        return jvp1(x), (jnp.exp(x) * (jnp.sin(x) + jnp.cos(x))) * dx
+
+    @jax.custom_jvp
+    def jvp2(x: Any) -> Any:
+        return jvp1(x) * jvp1(0.5 * x)
+
+    @jvp2.defjvp
+    def _jvp2(p: Any, t: Any) -> Any:
+        (x,), (dx,) = p, t
+        a, da = jax.jvp(jvp1, (x,), (dx,))
+        b, db = jax.jvp(jvp1, (0.5 * x,), (0.5 * dx,))
+        return jvp2(x), a * db + da * b
+
+    @jax.custom_jvp
+    def jvp3(x: Any) -> Any:
+        return jvp2(jnp.tanh(x)) + jvp1(x)
+
+    @jvp3.defjvp
+    def _jvp3(p: Any, t: Any) -> Any:
+        (x,), (dx,) = p, t
+        y, dy = jax.jvp(lambda u: jvp2(jnp.tanh(u)) + jvp1(u), (x,), (dx,))
+        return y, dy
+
+    @jax.custom_vjp
+    def vjp1(x: Any) -> Any:
+        return jnp.exp(x) * jnp.sin(x)
+
+    vjp1.defvjp(
+        lambda x: (vjp1(x), x),
+        lambda x, ct: (ct * jnp.exp(x) * (jnp.sin(x) + jnp.cos(x)),),
+    )
+
+    @jax.custom_vjp
+    def vjp2(x: Any) -> Any:
+        return vjp1(x) * vjp1(0.5 * x)
+
+    def _vjp2_bwd(x: Any, ct: Any) -> Any:
+        _, pull = jax.vjp(lambda u: vjp1(u) * vjp1(0.5 * u), x)
+        return pull(ct)
+
+    vjp2.defvjp(lambda x: (vjp2(x), x), _vjp2_bwd)
+
+    @jax.custom_vjp
+    def vjp3(x: Any) -> Any:
+        return vjp2(jnp.tanh(x)) + vjp1(x)
+
+    def _vjp3_bwd(x: Any, ct: Any) -> Any:
+        _, pull = jax.vjp(lambda u: vjp2(jnp.tanh(u)) + vjp1(u), x)
+        return pull(ct)
+
+    vjp3.defvjp(lambda x: (vjp3(x), x), _vjp3_bwd)
+
+    @jax.custom_jvp
+    def mixed(x: Any) -> Any:  # a custom_jvp whose rule calls custom_vjp functions
+        return vjp3(x) * jvp3(x)
+
+    @mixed.defjvp
+    def _mixed(p: Any, t: Any) -> Any:
+        (x,), (dx,) = p, t
+        a = vjp3(x)
+        b, db = jax.jvp(jvp3, (x,), (dx,))
+        da = jax.grad(lambda u: vjp3(u).sum())(x) * dx
+        return mixed(x), a * db + da * b
+
+    return {
+        "jvp_sin": jvp_sin,
+        "vjp_sin": vjp_sin,
+        "diag_solve": diag_solve,
+        "vmap_sin": vmap_sin,
+        "debug_sin": debug_sin,
+        "jvp3": jvp3,
+        "vjp3": vjp3,
+        "mixed": mixed,
+    }
+
+
+CUSTOM: tuple[Case, ...] = (
+    Case("nested/custom_jvp", "custom_jvp_call", "custom['jvp3']", ((-1.2, 0.3, 0.9, 2.0),)),
+    Case("nested/custom_vjp", "custom_vjp_call", "custom['vjp3']", ((-1.2, 0.3, 0.9, 2.0),)),
+    # (second derivatives near a zero of the function: 149 float32 ulps measured)
+    Case("nested/mixed", "custom_jvp_call", "custom['mixed']", ((-1.2, 0.3, 0.9, 2.0),), ulps=256),
+    Case(
+        "nested/jit",
+        "custom_jvp_call",
+        "jax.jit(lambda x: custom['jvp3'](x) * custom['vjp3'](x))",
+        ((-1.2, 0.3, 0.9, 2.0),),
+        ulps=256,
+    ),
+)
+
+ALL: tuple[Case, ...] = (*CASES, *CUSTOM)
+
+
+# -- the derivatives, computed the same way for both libraries ------------------------------------
+
+
+def resolve(p: Point, dtype: Any) -> float:
+    """A point's value in ``dtype``: a number, or a symbol for a special value of the dtype."""
+    if not isinstance(p, str):
+        return float(np.asarray(p, dtype))
+    sign = -1.0 if p.startswith("-") else 1.0
+    fi = np.finfo(dtype)
+    base = {
+        "0": 0.0,
+        "max": float(fi.max),
+        "tiny": float(fi.tiny),
+        "denorm": float(fi.smallest_subnormal),
+        "eps": float(fi.eps),
+        "inf": math.inf,
+        "nan": math.nan,
+        "pi/2": float(np.asarray(math.pi / 2, dtype)),
+    }[p.lstrip("-")]
+    return sign * base
+
+
+def arg_arrays(case: Case, dtype: Any) -> list[np.ndarray]:
+    """The case's arguments as NumPy arrays of ``dtype``."""
+
+    def conv(a: Any) -> Any:
+        return [conv(b) for b in a] if isinstance(a, (tuple, list)) else resolve(a, dtype)
+
+    return [np.asarray(conv(a), dtype) for a in case.args]
+
+
+def pattern(shape: tuple[int, ...], dtype: Any, phase: float) -> np.ndarray:
+    """Fixed weights or directions: not all equal, none zero."""
+    n = int(np.prod(shape))
+    return np.asarray(1.0 + 0.5 * np.sin(np.arange(n) * 1.3 + phase), dtype).reshape(shape)
+
+
+def namespace(jax: Any) -> dict[str, Any]:
+    """The names a case's source may use."""
+    return {
+        "jax": jax,
+        "jnp": jax.numpy,
+        "lax": jax.lax,
+        "jsp": jax.scipy.special,
+        "jsl": jax.scipy.linalg,
+        "np": np,
+        "custom": custom_functions(jax),
+        "ckpt": importlib.import_module(jax.__name__ + ".ad_checkpoint"),
+    }
+
+
+def quantities(case: Case, nargs: int) -> list[str]:
+    """The names of the derivatives recorded for a case (each a tuple over the arguments)."""
+    idx = range(nargs)
+    names = ["g1"]
+    if case.orders >= 2:
+        names += [f"g2.{i}" for i in idx]
+    if case.orders >= 3:
+        names += [f"g3.{i}.{i}" for i in idx]
+    # forward mode: every order for elementwise cases; the highest (which nests the others)
+    # for the rest, to keep JAX's compile time for the golden data in bounds
+    first = 1 if case.elementwise else case.orders
+    names += [f"jvp{k}" for k in range(first, case.orders + 1)]
+    if case.hess and case.orders >= 2 and (case.elementwise or case.name in HESSIANS):
+        names += ["hess"]
+    if case.elementwise and nargs == 1:
+        names += [f"weak{k}" for k in range(1, case.orders + 1)]
+    return [n for n in names if not case.only or n in case.only]
+
+
+class Derivatives:
+    """The functions whose values a case records, built with one library."""
+
+    def __init__(self, jax: Any, case: Case, env: dict[str, Any], dtype: Any) -> None:
+        self.jax = jax
+        self.case = case
+        self.f = eval(case.fn, env)
+        self.args = [jax.numpy.asarray(a) for a in arg_arrays(case, dtype)]
+        self.n = len(self.args)
+        self.every = tuple(range(self.n))
+        out = jax.eval_shape(self.f, *self.args)
+        self.w = (
+            np.ones(out.shape, out.dtype)
+            if case.elementwise
+            else pattern(out.shape, out.dtype, 0.0)
+        )
+        self.v = [
+            np.ones(a.shape, a.dtype) if case.elementwise else pattern(a.shape, a.dtype, 1.0 + i)
+            for i, a in enumerate(self.args)
+        ]
+
+    def s(self, *a: Any) -> Any:
+        """The scalar whose derivatives are taken: the weighted sum of the outputs."""
+        return (self.f(*a) * self.w).sum()
+
+    def g1(self, i: int) -> Callable[..., Any]:
+        return self.jax.grad(self.s, argnums=i)
+
+    def h1(self, i: int) -> Callable[..., Any]:
+        return lambda *a: (self.g1(i)(*a) * self.v[i]).sum()
+
+    def g2(self, i: int, j: int | tuple[int, ...]) -> Callable[..., Any]:
+        return self.jax.grad(self.h1(i), argnums=j)
+
+    def h2(self, i: int, j: int) -> Callable[..., Any]:
+        return lambda *a: (self.g2(i, j)(*a) * self.v[j]).sum()
+
+    def g3(self, i: int, j: int, k: int | tuple[int, ...]) -> Callable[..., Any]:
+        return self.jax.grad(self.h2(i, j), argnums=k)
+
+    def jvp(self, k: int) -> Callable[..., Any]:
+        """``f``'s tangent along ``v``, forward mode nested ``k`` times."""
+        fn = self.f
+        for _ in range(k):
+            fn = self._tangent_of(fn)
+        return fn
+
+    def _tangent_of(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        v = tuple(self.v)
+        return lambda *a: self.jax.jvp(fn, tuple(a), v)[1]
+
+    def hess(self) -> Callable[..., Any]:
+        jx = self.jax
+        return jx.jacfwd(jx.jacrev(self.s, argnums=self.every), argnums=self.every)
+
+    def weak(self, k: int) -> tuple[Callable[..., Any], list[Any]]:
+        fn = self.f
+        for _ in range(k):
+            fn = self.jax.grad(fn)
+        return fn, [float(np.asarray(self.args[0]).reshape(-1)[0])]
+
+    def function(self, name: str) -> tuple[Callable[..., Any], list[Any]]:
+        """The function a quantity name denotes, and the arguments it is evaluated at."""
+        kind, *ix = name.split(".")
+        nums = [int(i) for i in ix]
+        if kind.startswith("weak"):
+            return self.weak(int(kind[4:]))
+        if kind.startswith("jvp"):
+            return self.jvp(int(kind[3:])), self.args
+        if kind == "hess":
+            return self.hess(), self.args
+        grads = {"g1": self.g1, "g2": self.g2, "g3": self.g3}[kind]
+        return grads(*nums, self.every), self.args  # type: ignore[operator]
+
+
+def leaves(x: Any) -> list[Any]:
+    """The arrays of a (nested) tuple result, in order."""
+    if isinstance(x, (tuple, list)):
+        return [leaf for part in x for leaf in leaves(part)]
+    return [x]
