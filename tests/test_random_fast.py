@@ -266,3 +266,16 @@ def test_the_normal_table_is_the_direct_computation() -> None:
         got = tr.normal(k, (n,))
         assert normal._use_table(n, np.dtype(np.float32))
         _same(got, ref_normal(np.asarray(tr.key_data(k)), n, np.dtype(np.float32)))
+
+
+def test_cached_scalar_bounds_keep_their_dtype_across_x64() -> None:
+    """A float64 bound made while x64 is off (the explicit-x64 "allow" mode does that) is cached
+    as float64, so a draw under x64 finds a bound of its own dtype (it once found float32)."""
+    from trellax._src.random import samplers
+
+    assert samplers._bound(0.25, np.dtype("float64")).dtype == np.float64
+    with trellax.enable_x64(True):
+        k = tr.key(8)
+        got = trellax.jit(lambda key: tr.uniform(key, (3,), minval=0.25))(k)
+        assert got.dtype == np.float64
+        _same(got, tr.uniform(k, (3,), minval=0.25))

@@ -67,7 +67,9 @@ def _bound(x: Any, d: np.dtype[Any]) -> Array:
         if out is None:
             if len(_SCALARS) > 4096:
                 _SCALARS.clear()
-            out = _SCALARS[key] = tnp.asarray(v)
+            # exactly ``d`` (asarray would narrow a float64 bound made with x64 off, which the
+            # explicit-x64 "allow" mode does, and the cache would hand it out under x64)
+            out = _SCALARS[key] = ArrayImpl._new(v, d, False)
         return out
     return as_param(x, d)
 
