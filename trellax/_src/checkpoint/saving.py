@@ -58,12 +58,12 @@ def saved_avals(jaxpr: ClosedJaxpr, saved: Saved) -> list[ShapedArray]:
     return [eqns[i].outvars[j].aval for i, j in saved]
 
 
-def eval_keeping(
-    jaxpr: ClosedJaxpr, args: Sequence[Any], saved: Saved
-) -> tuple[list[Any], list[Any]]:
-    """``jaxpr``'s outputs on ``args`` (bound in the current trace) and the saved values."""
-    if not saved:
-        return tracing.eval_jaxpr(jaxpr, *args), []
+def _interpret(
+    jaxpr: ClosedJaxpr, args: Sequence[Any], replace: Callable[[int, list[Any]], Any] | None
+) -> tuple[list[Any], dict[int, Any]]:
+    """``jaxpr`` bound equation by equation in the current trace: its outputs and the value of
+    every variable (by id). ``replace(i, inputs)``, when it returns a value, stands for the
+    result of equation ``i`` (a single-result equation)."""
     j = jaxpr.jaxpr
     env: dict[int, Any] = {id(v): c for v, c in zip(j.constvars, jaxpr.consts)}
     env.update({id(v): a for v, a in zip(j.invars, args)})
@@ -73,16 +73,28 @@ def eval_keeping(
             return core.new_array(a.value, a.aval.dtype, a.aval.weak_type)
         return env[id(a)]
 
-    for e in j.eqns:
+    for i, e in enumerate(j.eqns):
         ins = [read(a) for a in e.invars]
-        outs = (
-            e.primitive.bind_multi(*ins, **e.params)
-            if e.primitive.multiple_results
-            else (e.primitive.bind(*ins, **e.params),)
-        )
+        kept = replace(i, ins) if replace is not None else None
+        if kept is not None:
+            outs: Sequence[Any] = (kept,)
+        elif e.primitive.multiple_results:
+            outs = e.primitive.bind_multi(*ins, **e.params)
+        else:
+            outs = (e.primitive.bind(*ins, **e.params),)
         env.update({id(v): o for v, o in zip(e.outvars, outs)})
-    kept = [env[id(j.eqns[i].outvars[k])] for i, k in saved]
-    return [read(a) for a in j.outvars], kept
+    return [read(a) for a in j.outvars], env
+
+
+def eval_keeping(
+    jaxpr: ClosedJaxpr, args: Sequence[Any], saved: Saved
+) -> tuple[list[Any], list[Any]]:
+    """``jaxpr``'s outputs on ``args`` (bound in the current trace) and the saved values."""
+    if not saved:
+        return tracing.eval_jaxpr(jaxpr, *args), []
+    outs, env = _interpret(jaxpr, args, None)
+    eqns = jaxpr.jaxpr.eqns
+    return outs, [env[id(eqns[i].outvars[k])] for i, k in saved]
 
 
 use_saved_p = Primitive("use_saved")
@@ -118,29 +130,15 @@ def body_using_saved(jaxpr: ClosedJaxpr, saved: Saved, kept: Sequence[Any]) -> A
     """The body as a function of its inputs, with each saved equation replaced by its kept
     value (the equation's tangent still flows through ``use_saved``)."""
     where = {i: value for (i, _), value in zip(saved, kept)}
-    j = jaxpr.jaxpr
+    eqns = jaxpr.jaxpr.eqns
+
+    def use(i: int, ins: list[Any]) -> Any:
+        if i not in where:
+            return None
+        e = eqns[i]
+        return use_saved_p.bind(where[i], *ins, eqn_primitive=e.primitive, **e.params)
 
     def body(*args: Any) -> list[Any]:
-        env: dict[int, Any] = {id(v): c for v, c in zip(j.constvars, jaxpr.consts)}
-        env.update({id(v): a for v, a in zip(j.invars, args)})
-
-        def read(a: Any) -> Any:
-            if type(a) is Literal:
-                return core.new_array(a.value, a.aval.dtype, a.aval.weak_type)
-            return env[id(a)]
-
-        for i, e in enumerate(j.eqns):
-            ins = [read(a) for a in e.invars]
-            if i in where:
-                out = use_saved_p.bind(where[i], *ins, eqn_primitive=e.primitive, **e.params)
-                env[id(e.outvars[0])] = out
-                continue
-            outs = (
-                e.primitive.bind_multi(*ins, **e.params)
-                if e.primitive.multiple_results
-                else (e.primitive.bind(*ins, **e.params),)
-            )
-            env.update({id(v): o for v, o in zip(e.outvars, outs)})
-        return [read(a) for a in j.outvars]
+        return _interpret(jaxpr, args, use)[0]
 
     return body

@@ -34,6 +34,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import UndefinedPrimal, Zero, add_any_p, instantiate, zeros
+from trellax._src.lax.shapes import bdim_at_front as _bdim_at_front
 from trellax._src.lax.shapes import moveaxis as _moveaxis
 from trellax._src.lax.structural import broadcast_in_dim
 
@@ -411,10 +412,7 @@ not_mapped = None
 
 def bdim_at_front(x: Any, bdim: int | None, size: int) -> Any:
     """``x`` with its batch dimension first (broadcast to ``size`` when it has none)."""
-    x = _as_array(x)
-    if bdim is None:
-        return broadcast_in_dim(x, (size, *x.shape), tuple(range(1, x.ndim + 1)))
-    return _moveaxis(x, bdim, 0)
+    return _bdim_at_front(_as_array(x), bdim, size)
 
 
 def broadcast(x: Any, size: int, axis: int) -> Any:
