@@ -12,7 +12,7 @@ from typing import Any
 
 from trellax._src.api.api import ShapeDtypeStruct
 from trellax._src.core import core
-from trellax._src.core.jaxpr import ClosedJaxpr, JaxprEqn, Literal
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal
 from trellax._src.interpreters import tracing
 from trellax._src.nn import errors
 from trellax._src.tree import tree_util
@@ -53,19 +53,6 @@ def _run_needed(closed: ClosedJaxpr, lazy_inputs: list[ShapeDtypeStruct]) -> lis
     for v, shape in zip(jaxpr.invars, lazy_inputs):
         if id(v) in needed:
             raise errors.LazyInitError(shape)
-    env: dict[int, Any] = {id(v): c for v, c in zip(jaxpr.constvars, closed.consts)}
-
-    def read(a: Any) -> Any:
-        if isinstance(a, Literal):
-            return core.new_array(a.value, a.aval.dtype, a.aval.weak_type)
-        return env[id(a)]
-
-    for eqn in reversed(kept):
-        ins = [read(a) for a in eqn.invars]
-        if eqn.primitive.multiple_results:
-            outs = eqn.primitive.bind_multi(*ins, **eqn.params)
-        else:
-            outs = (eqn.primitive.bind(*ins, **eqn.params),)
-        for v, o in zip(eqn.outvars, outs):
-            env[id(v)] = o
-    return [read(a) for a in jaxpr.outvars]
+    # only the equations the outputs need, on inputs none of them reads (None stands for them)
+    needed_only = Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, list(reversed(kept)))
+    return tracing.eval_jaxpr(ClosedJaxpr(needed_only, closed.consts), *[None] * len(lazy_inputs))
