@@ -30,7 +30,7 @@ from typing import Any
 
 from trellax._src.core import core
 from trellax._src.core.core import ShapedArray, Trace
-from trellax._src.interpreters.ad import JVPTracer
+from trellax._src.interpreters.ad import JVPTracer, _LinearDispatch
 from trellax._src.interpreters.batching import BatchTracer
 from trellax._src.interpreters.tracing import JaxprTrace
 
@@ -217,7 +217,7 @@ def check_storable(ref: RefBase, value: Any) -> None:
             f"of type {ref.type_str()}. Move the array reference to be an argument to the "
             "vmapped function?"
         )
-    if isinstance(value, JVPTracer) or type(value._trace).__name__ == "_LinearDispatch":
+    if isinstance(value, JVPTracer) or isinstance(value._trace, _LinearDispatch):
         raise ValueError(
             "performing a set/swap operation with a differentiated value on a non-differentiated "
             f"array reference of type {ref.type_str()}. Move the array reference to be an "
