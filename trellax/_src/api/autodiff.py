@@ -356,12 +356,20 @@ class VJP:
 
 
 class _VJPStatic:
-    """The non-array part of a :class:`VJP` as a pytree (compared by identity)."""
+    """The non-array part of a :class:`VJP` as a pytree (compared by identity). It holds no
+    residual: an output of ``jit`` must not keep the traced values alive (leak checker)."""
 
-    __slots__ = ("vjp",)
+    __slots__ = ("fun_name", "in_avals", "in_tree", "jaxpr", "lin", "n_out", "out_tree")
 
     def __init__(self, vjp: VJP) -> None:
-        self.vjp = vjp
+        self.fun_name = vjp.fun_name
+        self.jaxpr = vjp.lin.closed.jaxpr
+        lin = vjp.lin
+        self.lin = (lin.in_avals, lin.out_avals, lin.out_zero)
+        self.in_tree = vjp.in_tree
+        self.out_tree = vjp.out_tree
+        self.n_out = vjp.n_out
+        self.in_avals = vjp.in_avals
 
 
 def _flatten_vjp(f: VJP) -> tuple[list[Any], _VJPStatic]:
@@ -369,11 +377,11 @@ def _flatten_vjp(f: VJP) -> tuple[list[Any], _VJPStatic]:
 
 
 def _unflatten_vjp(static: _VJPStatic, consts: Iterable[Any]) -> VJP:
-    f = static.vjp
-    lin = f.lin
-    closed = ClosedJaxpr(lin.closed.jaxpr, list(consts))
-    new_lin = ad.Linearized(closed, lin.in_avals, lin.out_avals, lin.out_zero)
-    return VJP(f.fun_name, new_lin, f.in_tree, f.out_tree, f.n_out, f.in_avals)
+    closed = ClosedJaxpr(static.jaxpr, list(consts))
+    new_lin = ad.Linearized(closed, *static.lin)
+    return VJP(
+        static.fun_name, new_lin, static.in_tree, static.out_tree, static.n_out, static.in_avals
+    )
 
 
 # As JAX's (a ``Partial``), the function ``vjp`` returns is a pytree whose leaves are the

@@ -52,6 +52,10 @@ def _check_leaves(axes: Any, which: str) -> None:
         )
 
 
+#: Stands for an output leaf where only the output's structure is kept.
+_SLOT = object()
+
+
 def _prefix_leaves(prefix: Any, full: Any, which: str) -> list[Any]:
     """One axis per leaf of ``full``: each leaf of the prefix repeated over its subtree."""
     prefix_leaves, prefix_def = tree_flatten(prefix, is_leaf=_is_none)
@@ -195,7 +199,8 @@ def vmap(
             a, k = tree_unflatten(in_tree, ins)
             out = fun(*a, **k)
             leaves_out, tree = tree_flatten(out, is_leaf=_vmappable_leaf())
-            out_tree.append((out, tree))
+            # the structure only: the tracers must not outlive the trace (leak checker)
+            out_tree.append((tree_unflatten(tree, [_SLOT] * len(leaves_out)), tree))
             for o in leaves_out:
                 if not isinstance(o, _OUTPUT_TYPES) and not batching.is_vmappable(o):
                     raise TypeError(

@@ -446,6 +446,8 @@ class Tracer(Array):
         raise errors.ConcretizationTypeError(self, "complex()")
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+        if not self._trace.active:  # a tracer that outlived its transformation
+            raise errors.UnexpectedTracerError(self)
         raise errors.TracerArrayConversionError(self)
 
     def item(self, *args: Any) -> Any:

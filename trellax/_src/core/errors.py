@@ -144,8 +144,16 @@ class UnexpectedTracerError(TrellaxTypeError):
             f"Encountered an unexpected tracer: {_describe(tracer)} was created inside a traced "
             "function whose trace has ended (it leaked, e.g. through a global, a closure or an "
             "attribute: global state the function changed). Return values from the traced "
-            "function instead of storing them."
+            f"function instead of storing them.{_origin(tracer)}\nTo catch the leak earlier, "
+            "use the trellax.checking_leaks() context manager (or set check_tracer_leaks)."
         )
+
+
+def _origin(tracer: Any) -> str:
+    """Where a tracer was created, when its trace recorded it (``tracer_origin``)."""
+    describe = getattr(getattr(tracer, "_trace", None), "tracer_origin", None)
+    where = describe(tracer) if describe is not None else None
+    return "" if not where else "\n" + str(where).rstrip("\n")
 
 
 class JAXIndexError(IndexError):

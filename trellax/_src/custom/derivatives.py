@@ -506,9 +506,12 @@ def _bind_call(prim: Primitive, f: Any, args: tuple[Any, ...], jvp_outputs: Any)
     leaves, in_tree = tree_flatten(diff_args)
     arrays = [_arr(x) for x in leaves]
     out_box: list[PyTreeDef] = []
+    # the static arguments only: the differentiable ones (maybe tracers) are filled in per call,
+    # and the equation holding this function must not keep tracers alive (leak checker)
+    static_args = [None if i in diff_idx else a for i, a in enumerate(args)]
 
     def full_args(flat: Sequence[Any]) -> list[Any]:
-        full = list(args)
+        full = list(static_args)
         for i, a in zip(diff_idx, tree_unflatten(in_tree, list(flat))):
             full[i] = a
         return full

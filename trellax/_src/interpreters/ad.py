@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src.core import core, errors
+from trellax._src.core import core, errors, leaks
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
 from trellax._src.dtypes import dtypes
@@ -92,6 +92,8 @@ class _LinearDispatch(Trace):
 
 class JVPTrace(Trace):
     """Forward-mode differentiation; in reverse mode its tangents live in ``tangent_trace``."""
+
+    leak_name = "JVPTrace"
 
     def __init__(self, parent: Trace, tangent_trace: JaxprTrace | None = None) -> None:
         self.parent = parent
@@ -193,6 +195,9 @@ def jvp_flat(
         core.reset_current_trace(token)
         trace.active = False
     pairs = [trace.unpack(o) for o in outs]
+    if leaks.checking():
+        del ins, outs
+        leaks.check_ended(trace)
     return [p for p, _ in pairs], [t for _, t in pairs]
 
 
@@ -233,10 +238,10 @@ def linearize_flat(
     tt.record_source = False
     trace = JVPTrace(parent, tt)
     in_avals = [zero_of(p).aval for p in primals]
-    ins = []
-    for p, a in zip(primals, in_avals):
-        t = tt.new_arg(a)
-        ins.append(JVPTracer(trace, p, t) if not is_float0(a.dtype) else p)
+    ins = [
+        JVPTracer(trace, p, tt.new_arg(a)) if not is_float0(a.dtype) else _unused_arg(tt, a, p)
+        for p, a in zip(primals, in_avals)
+    ]
     token = core.set_current_trace(trace)
     try:
         outs = fun(*ins)
@@ -246,6 +251,26 @@ def linearize_flat(
     finally:
         core.reset_current_trace(token)
         trace.active = False
+    out_primals, out_tangents, out_zero = _unpack_outputs(trace, outs)
+    out_avals = [zero_of(p).aval for p in out_primals]
+    closed = _finish_linear(tt, out_tangents, out_avals)
+    if leaks.checking():
+        del ins, outs, out_tangents
+        leaks.check_ended(trace)
+        leaks.check_ended(tt)
+    return out_primals, Linearized(closed, in_avals, out_avals, out_zero)
+
+
+def _unused_arg(tt: JaxprTrace, aval: ShapedArray, primal: Any) -> Any:
+    """A float0 input: its tangent is an input of the linear jaxpr that nothing uses."""
+    tt.new_arg(aval)
+    return primal
+
+
+def _unpack_outputs(
+    trace: JVPTrace, outs: Sequence[Any]
+) -> tuple[list[Any], list[Any], list[bool]]:
+    """(primals, tangents with None for a symbolic zero, which are zero) of ``outs``."""
     out_primals: list[Any] = []
     out_tangents: list[Any] = []
     out_zero: list[bool] = []
@@ -255,9 +280,7 @@ def linearize_flat(
         zero = type(t) is Zero
         out_zero.append(zero)
         out_tangents.append(None if zero else t)
-    out_avals = [zero_of(p).aval for p in out_primals]
-    closed = _finish_linear(tt, out_tangents, out_avals)
-    return out_primals, Linearized(closed, in_avals, out_avals, out_zero)
+    return out_primals, out_tangents, out_zero
 
 
 def _finish_linear(tt: JaxprTrace, outs: list[Any], out_avals: list[ShapedArray]) -> ClosedJaxpr:

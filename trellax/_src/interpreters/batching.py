@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any, NamedTuple
 
-from trellax._src.core import core, errors
+from trellax._src.core import core, errors, leaks
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.dtypes import dtypes
 
@@ -106,12 +106,21 @@ axis_users: dict[Primitive, Callable[[dict[str, Any], Any], bool]] = {}
 class BatchTrace(Trace):
     """``vmap``'s trace: one batch axis of size ``axis_size``, optionally named."""
 
+    leak_name = "BatchTrace"
+
     def __init__(self, parent: Trace, axis_size: int, axis_name: Any = None) -> None:
         self.parent = parent
         self.axis_size = axis_size
         self.axis_name = axis_name
         self.active = True
         self.axis = AxisInfo(axis_size, axis_name, self)
+        #: where each tracer was created (id -> line), kept only while leak checking is on
+        self.origins: dict[int, str | None] | None = {} if leaks.checking() else None
+
+    def tracer_origin(self, tracer: core.Tracer) -> str | None:
+        """The user's source line that created ``tracer`` (recorded while checking leaks)."""
+        where = None if self.origins is None else self.origins.get(id(tracer))
+        return None if where is None else leaks.created_on(tracer, where)
 
     def __repr__(self) -> str:
         return f"BatchTrace(size={self.axis_size}, name={self.axis_name!r})"
@@ -123,7 +132,12 @@ class BatchTrace(Trace):
         return x, None
 
     def wrap(self, val: Any, dim: int | None) -> Any:
-        return val if dim is None else BatchTracer(self, val, dim)
+        if dim is None:
+            return val
+        t = BatchTracer(self, val, dim)
+        if self.origins is not None:
+            self.origins[id(t)] = leaks.user_source()
+        return t
 
     def process_primitive(
         self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]
@@ -200,6 +214,9 @@ def batch_flat(
         core.reset_current_trace(token)
         trace.active = False
     pairs = [trace.unpack(o) for o in outs]
+    if trace.origins is not None:
+        del ins, outs
+        leaks.check_ended(trace)
     return [v for v, _ in pairs], [d for _, d in pairs]
 
 

@@ -25,7 +25,7 @@ import numpy as np
 from trellax._src.backend import fp_errors, threads
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.config import settings as _config
-from trellax._src.core import core, errors
+from trellax._src.core import core, errors, leaks
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.dtypes import dtypes
@@ -67,6 +67,7 @@ class JaxprTrace(Trace):
     #: Whether equations note the user's source line (off for internal traces, e.g. the linear
     #: part of a function being differentiated, where walking the stack costs more than the op).
     record_source = True
+    leak_name = "DynamicJaxprTrace"  # JAX's name, in leak and escaped-tracer messages
 
     def __init__(self, fun_name: str = "fun", parent: Trace | None = None) -> None:
         self.fun_name = fun_name
@@ -133,6 +134,29 @@ class JaxprTrace(Trace):
         self.eqns.append(JaxprEqn(prim, atoms, outvars, dict(params), source, api))
         return tuple(tracers) if prim.multiple_results else tracers[0]
 
+    def release_tracers(self) -> None:
+        """Drops the trace's own references to its tracers (once its jaxpr is built), so that
+        the leak checker sees only references from outside."""
+        self._keepalive = []
+
+    def tracer_origin(self, tracer: core.Tracer) -> str | None:
+        """Where ``tracer`` came from, for messages: the argument of the traced function it
+        stands for, or the source line of the equation that created it (when recorded)."""
+        var = self._vars.get(id(tracer))
+        if var is None:
+            return None
+        for i, v in enumerate(self.invars):
+            if v is var:
+                return (
+                    f"It is argument {i} of the function {self.fun_name} being traced; its "
+                    "value was not available in Python because it depends on that argument.\n"
+                )
+        for eqn in self.eqns:
+            for v in eqn.outvars:
+                if v is var and eqn.source is not None:
+                    return leaks.created_on(tracer, eqn.source)
+        return None
+
     def finish(self, outs: Sequence[Any]) -> ClosedJaxpr:
         self.active = False
         out_atoms = [self.to_atom(o) for o in outs]
@@ -166,7 +190,11 @@ def trace_to_jaxpr(
         raise
     finally:
         core.reset_current_trace(token)
-    return trace.finish(outs)
+    closed = trace.finish(outs)
+    if leaks.checking():
+        del args, outs
+        leaks.check_ended(trace)
+    return closed
 
 
 # -- evaluation -----------------------------------------------------------------------------------

@@ -2,7 +2,10 @@
 device computed by NumPy.
 
 * ``create_token``/``after_all``: tokens order side effects in XLA; trellax runs operations in
-  program order, so a token is an inert value (``after_all`` checks its arguments, as JAX).
+  program order, so a token is an inert value (``after_all`` checks its arguments, as JAX). A
+  token is a pytree node without leaves, so it passes into and out of ``jit``, ``vmap`` and
+  ``grad`` (coming out as a new token, as in JAX); unlike JAX's, ``tree_leaves(token)`` is
+  ``[]``.
 * ``platform_dependent``: the platform is ``"cpu"``: calls the ``cpu`` branch, else ``default``.
 * ``with_sharding_constraint``, ``stage``: identities (``stage`` turns a value into an array).
 * ``composite``: calls its decomposition (XLA may replace a composite by a fused kernel).
@@ -22,6 +25,7 @@ import numpy as np
 from trellax._src.core.basearray import Array
 from trellax._src.core.typing import ArrayLike
 from trellax._src.lax._base import asarray
+from trellax._src.tree.registry import register_pytree_node
 from trellax._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
 
 _T = TypeVar("_T")
@@ -39,19 +43,20 @@ class Token:
         return "Token()"
 
 
-_TOKEN = Token()
+# A token carries no value: a node with no children, rebuilt as a new token on unflattening.
+register_pytree_node(Token, lambda t: ((), None), lambda aux, children: Token())
 
 
 def create_token(_: Any = None) -> Token:
     """A new token (the argument is ignored, as in JAX)."""
-    return _TOKEN
+    return Token()
 
 
 def after_all(*operands: Any) -> Token:
     """A token that follows all ``operands`` (tokens)."""
     if not all(isinstance(t, Token) for t in operands):
         raise TypeError("Arguments to after_all must be tokens")
-    return _TOKEN
+    return Token()
 
 
 def platform_dependent(
