@@ -1,6 +1,7 @@
 """JAX's flags as trellax flag objects (``trellax.debug_nans``, ``trellax.transfer_guard``, ...).
 
 Flags with an effect: ``debug_nans``, ``debug_infs``, ``disable_jit`` (``_src/interpreters/op_by_op.py``),
+``check_tracer_leaks`` (``_src/core/leaks.py``),
 ``numpy_rank_promotion`` (``_src/numpy/util.py``) and ``log_compiles`` (``_src/api/api.py``). The others are accepted with JAX's values and
 change nothing, each for the reason in its doc (``docs/config.md`` lists them); a value asking
 for behaviour trellax does not have raises ``NotImplementedError``.
@@ -53,6 +54,14 @@ numpy_rank_promotion = FlagState(
     "broadcast ('allow'), broadcast with a UserWarning ('warn'), or raise ValueError ('raise')",
     state_field="rank_promotion",
 )
+check_tracer_leaks = _bool_flag(
+    "check_tracer_leaks",
+    False,
+    "when a transformation (jit, vmap, grad, a loop body...) returns, raise LeakedTracerError "
+    "if one of its tracers is still reachable (stored in a global, a list, an attribute, a "
+    "closure), naming it and what holds it; costs one garbage collection per trace "
+    "(_src/core/leaks.py)",
+)
 _disable_jit = _bool_flag(
     "disable_jit", False, "jit-decorated functions run op by op, eagerly (as if not jitted)"
 )
@@ -93,11 +102,6 @@ array_garbage_collection_guard = _enum_flag(
     None,
     ("allow", "log", "fatal"),
     _NOTHING + "arrays are NumPy buffers freed by Python's garbage collector",
-)
-check_tracer_leaks = _bool_flag(
-    "check_tracer_leaks",
-    False,
-    _NOTHING + "a leaked tracer raises UnexpectedTracerError when it is used",
 )
 debug_key_reuse = _bool_flag(
     "debug_key_reuse", False, "key-reuse checking is not implemented in trellax", only=False
@@ -196,7 +200,18 @@ def transfer_guard(new_val: str) -> Iterator[None]:
 
 
 def checking_leaks() -> contextlib.AbstractContextManager[None]:
-    """``check_tracer_leaks(True)`` (no effect: see that flag)."""
+    """``check_tracer_leaks(True)`` for a ``with`` block: a transformation whose tracer outlives
+    it raises ``LeakedTracerError`` when it returns.
+
+    >>> import trellax
+    >>> saved = []
+    >>> with trellax.checking_leaks():
+    ...     try:
+    ...         trellax.jit(lambda x: saved.append(x) or x)(1.0)
+    ...     except Exception as e:
+    ...         print(str(e).splitlines()[0])
+    Leaked trace DynamicJaxprTrace. Leaked tracer(s):
+    """
     return check_tracer_leaks(True)
 
 
