@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -50,7 +51,7 @@ def test_cond_prunes_branch_outputs_and_operands() -> None:
 def test_scan_drops_carries_nobody_reads_and_unused_loops() -> None:
     def f(lst: Any) -> Any:
         def body(c: Any, _: Any) -> Any:
-            return [c[0]] + [a + b for a, b in zip(c[:-1], c[1:])], None
+            return [c[0]] + [a + b for a, b in itertools.pairwise(c)], None
 
         return lax.scan(body, lst, None, length=len(lst))[0]
 
