@@ -128,6 +128,9 @@ def _leaf_aval(leaf: Any, path: Callable[[], str], duck: bool = False) -> Shaped
                 "numpy masked arrays are not supported as direct inputs to trellax (JAX) "
                 "functions. Use arr.filled() to convert the value to a standard numpy array."
             )
+        if leaf.dtype.kind == "V" and leaf.dtype.names == ("float0",):
+            # a float0 array (a cotangent of an integer output): no data, only its shape
+            return ShapedArray(tuple(np.shape(leaf)), leaf.dtype, False)
         d, _ = dtypes.dtype_and_weak_type(leaf)
         return ShapedArray._fast(tuple(np.shape(leaf)), d, False)
     if isinstance(leaf, ShapeDtypeStruct):

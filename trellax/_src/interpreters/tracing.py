@@ -39,6 +39,7 @@ from trellax._src.interpreters import (
     specialize,
 )
 from trellax._src.lax._base import asarray
+from trellax._src.lax.ad_util import float0
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -100,6 +101,10 @@ class JaxprTrace(Trace):
             # input of this jaxpr, supplied by the trace that owns it.
             return self._const_var(x)
         if type(x) is not ArrayImpl:
+            if isinstance(x, np.ndarray) and x.dtype == float0:
+                # a float0 value (the gradient of an integer input): a constant that comes out
+                # of the program as the NumPy array it is, as JAX returns it
+                return self._const_var(x)
             x = asarray(x)
             if type(x) is not ArrayImpl:
                 return self.to_atom(x)
@@ -110,7 +115,11 @@ class JaxprTrace(Trace):
     def _const_var(self, x: Any) -> Var:
         v = self._const_ids.get(id(x))
         if v is None:
-            v = Var(core.get_aval(x))
+            v = Var(
+                ShapedArray(x.shape, x.dtype, False)
+                if isinstance(x, np.ndarray)
+                else core.get_aval(x)
+            )
             self._const_ids[id(x)] = v
             self._keepalive.append(x)
             self.constvars.append(v)
