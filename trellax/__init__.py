@@ -63,6 +63,7 @@ from trellax._src.config.jax_flags import (
 from trellax._src.config.jax_flags import auto_pcast as auto_pcast
 from trellax._src.config.jax_flags import check_tracer_leaks as check_tracer_leaks
 from trellax._src.config.jax_flags import checking_leaks as checking_leaks
+from trellax._src.config.user_context import make_user_context as make_user_context
 from trellax._src.config.jax_flags import debug_infs as debug_infs
 from trellax._src.config.jax_flags import debug_key_reuse as debug_key_reuse
 from trellax._src.config.jax_flags import debug_nans as debug_nans

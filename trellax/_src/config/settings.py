@@ -52,6 +52,8 @@ class State(NamedTuple):
     rank_promotion: str = "allow"
     #: ``explicit_x64_dtypes``: what a 64-bit ``dtype=`` request does with x64 off
     explicit_x64: ExplicitX64Mode = ExplicitX64Mode.WARN
+    #: the values of the contexts made by ``make_user_context`` (``_src/config/user_context.py``)
+    user: tuple[Any, ...] = ()
 
 
 def keeps_x64(st: State) -> bool:

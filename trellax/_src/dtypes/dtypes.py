@@ -197,7 +197,19 @@ def strict_successors() -> dict[Node, list[Node]]:
     return succ
 
 
-_LATTICES: Final[dict[_config.State, Lattice[Node]]] = {}
+class _LatticeTable(dict[_config.State, Lattice[Node]]):
+    """The lattice of each state; a state carrying user-context values (``make_user_context``,
+    which change no promotion) gets the lattice of the same state without them."""
+
+    def __missing__(self, st: _config.State) -> Lattice[Node]:
+        if not st.user:
+            raise KeyError(st)
+        lat = self[st._replace(user=())]
+        self[st] = lat
+        return lat
+
+
+_LATTICES: Final[_LatticeTable] = _LatticeTable()
 
 
 def _build_lattices() -> None:
