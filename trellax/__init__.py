@@ -63,7 +63,6 @@ from trellax._src.config.jax_flags import (
 from trellax._src.config.jax_flags import auto_pcast as auto_pcast
 from trellax._src.config.jax_flags import check_tracer_leaks as check_tracer_leaks
 from trellax._src.config.jax_flags import checking_leaks as checking_leaks
-from trellax._src.config.user_context import make_user_context as make_user_context
 from trellax._src.config.jax_flags import debug_infs as debug_infs
 from trellax._src.config.jax_flags import debug_key_reuse as debug_key_reuse
 from trellax._src.config.jax_flags import debug_nans as debug_nans
@@ -103,6 +102,7 @@ from trellax._src.config.settings import config as config
 from trellax._src.config.settings import enable_x64_flag as _enable_x64_flag
 from trellax._src.config.settings import fused_excess_precision as fused_excess_precision
 from trellax._src.config.settings import numpy_dtype_promotion_flag as _promotion_flag
+from trellax._src.config.user_context import make_user_context as make_user_context
 from trellax._src.core.basearray import Array as Array
 
 # -- issue 14: runtime helpers under JAX's names (one CPU device) --------------------------------

@@ -19,7 +19,7 @@ _DEFAULTS: list[Any] = []
 
 def _with_slot(values: tuple[Any, ...], slot: int, value: Any) -> tuple[Any, ...]:
     padded = values + tuple(_DEFAULTS[len(values) : slot + 1])
-    return padded[:slot] + (value,) + padded[slot + 1 :]
+    return (*padded[:slot], value, *padded[slot + 1 :])
 
 
 class UserContext:
