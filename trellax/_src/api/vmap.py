@@ -21,6 +21,7 @@ from trellax._src.interpreters import batching
 from trellax._src.lax._base import asarray
 from trellax._src.lax.shapes import moveaxis
 from trellax._src.lax.structural import broadcast_in_dim_p
+from trellax._src.tree.prefix import mismatch_details
 from trellax._src.tree.keys import keystr
 from trellax._src.tree.tree_util import tree_flatten, tree_flatten_with_path, tree_unflatten
 
@@ -62,9 +63,10 @@ def _prefix_leaves(prefix: Any, full: Any, which: str) -> list[Any]:
     try:
         subtrees = prefix_def.flatten_up_to(full)
     except ValueError as e:
+        details = mismatch_details(prefix, full, f"vmap {which}", is_leaf=_is_none)
         raise ValueError(
             f"vmap {which} specification must be a tree prefix of the corresponding value; \n"
-            f"  Mismatch details: {e}"
+            f"  {details or f'Mismatch details: {e}'}"
         ) from None
     out: list[Any] = []
     for axis, sub in zip(prefix_leaves, subtrees):

@@ -27,6 +27,7 @@ from trellax._src.core.devices import CPU as CPU
 from trellax._src.core.devices import Device as Device
 from trellax._src.core.devices import Sharding, is_cpu
 from trellax._src.numpy.creation import asarray
+from trellax._src.tree.prefix import mismatch_details
 from trellax._src.tree.tree_util import tree_flatten, tree_map
 
 
@@ -101,9 +102,18 @@ def device_put(
     for d in leaves:
         if not is_cpu(d):
             raise ValueError(f"device_put: trellax has one device, CpuDevice(id=0); got {d!r}")
-    return tree_map(
-        lambda d, sub: _put_one(sub, d), device, x, is_leaf=lambda d: d is None or is_cpu(d)
-    )
+    try:
+        return tree_map(
+            lambda d, sub: _put_one(sub, d), device, x, is_leaf=lambda d: d is None or is_cpu(d)
+        )
+    except ValueError as e:
+        if "structure" not in str(e):
+            raise
+        details = mismatch_details(device, x, "device_put device", is_leaf=is_cpu)
+        raise ValueError(
+            "device_put device specification must be a tree prefix of the corresponding "
+            f"value; \n  {details or f'Mismatch details: {e}'}"
+        ) from None
 
 
 def _put_one(x: Any, device: Any) -> Any:

@@ -255,7 +255,8 @@ def flatten_rest(treedef: PyTreeDef, rest: tuple[Any, ...], caller: str) -> list
             label = f"tree #{i + 2}"
             raise ValueError(
                 (f"{m.jax_text}\n" if m.jax_text else "")
-                + f"{caller}: {label} does not have the structure of the first tree.\n"
+                + f"{caller}: pytree structure error: {label} does not have the structure of "
+                "the first tree.\n"
                 f"At {_where(m.path)}: the first tree has {m.expected}, but {label} has {m.got}.\n"
                 f"  first tree: {treedef!r}\n"
                 f"  {label}:{' ' * (max(0, 10 - len(label)))} {_safe_structure(tree)}\n"
