@@ -21,8 +21,8 @@ from trellax._src.interpreters import batching
 from trellax._src.lax._base import asarray
 from trellax._src.lax.shapes import moveaxis
 from trellax._src.lax.structural import broadcast_in_dim_p
-from trellax._src.tree.prefix import mismatch_details
 from trellax._src.tree.keys import keystr
+from trellax._src.tree.prefix import mismatch_details
 from trellax._src.tree.tree_util import tree_flatten, tree_flatten_with_path, tree_unflatten
 
 _IN_AXES_TYPE = (
