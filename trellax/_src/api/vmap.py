@@ -138,16 +138,16 @@ def vmap(
             f"({type(axis_size)},)."
         )
 
-    @functools.wraps(fun)
+    @_vmap_doc(fun)
     def vmap_f(*args: Any, **kwargs: Any) -> Any:
         if type(in_axes) is tuple and len(in_axes) != len(args):
             raise ValueError(f"{_IN_AXES_TYPE}len(in_axes)={len(in_axes)}, len(args)={len(args)}")
-        if not args and not kwargs and axis_size is None:
+        with_path, in_tree = tree_flatten_with_path((args, kwargs), is_leaf=_vmappable_leaf())
+        if not with_path and axis_size is None:
             raise ValueError(
                 "vmap wrapped function must be passed at least one argument containing an array "
-                "or axis_size must be specified, got empty *args=() and **kwargs={}"
+                f"or axis_size must be specified, got empty *args={args} and **kwargs={kwargs}"
             )
-        with_path, in_tree = tree_flatten_with_path((args, kwargs), is_leaf=_vmappable_leaf())
         axes = _prefix_leaves((in_axes, 0), (args, kwargs), "in_axes")
         if all(a is None for a in axes) and axis_size is None:
             raise ValueError(
@@ -231,7 +231,7 @@ def vmap(
             return _out_paths(out_axes, out_value)[k]
 
         results = [
-            o if k in done else _move_out(o, d, a, size, functools.partial(out_path, k))
+            o if k in done else _move_out(o, d, a, size, functools.partial(out_path, k), axis_name)
             for k, (o, d, a) in enumerate(zip(outs, out_dims, out_axes_flat))
         ]
         return tree_unflatten(tree, results)
@@ -281,6 +281,24 @@ def _out_paths(out_axes: Any, out_value: Any) -> list[str]:
     return paths
 
 
+def _vmap_doc(fun: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``functools.wraps(fun)`` with JAX's docstring for the vectorized function."""
+
+    def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
+        f = functools.wraps(fun)(f)
+        name = getattr(fun, "__name__", type(fun).__name__)
+        doc = (
+            f"Vectorized version of {name}. Takes similar arguments as {name} but with "
+            f"additional array axes over which {name} is mapped."
+        )
+        if getattr(fun, "__doc__", None):
+            doc += "\n\nOriginal documentation:\n\n" + str(fun.__doc__)
+        f.__doc__ = doc
+        return f
+
+    return wrap
+
+
 def _batch_size(
     sizes: list[tuple[int, Any, int, Any]], axis_size: int | None, fun: Callable[..., Any]
 ) -> int:
@@ -319,8 +337,17 @@ def _size_bullets(sizes: list[tuple[int, Any, int, Any]], fun: Callable[..., Any
     return bullets
 
 
-def _move_out(x: Any, dim: int | None, axis: int | None, size: int, path: Callable[[], str]) -> Any:
+def _move_out(
+    x: Any,
+    dim: int | None,
+    axis: int | None,
+    size: int,
+    path: Callable[[], str],
+    axis_name: Any = None,
+) -> Any:
     if axis is None:
+        if dim is not None and axis_name is not None:
+            raise ValueError(f"vmap has mapped output (axis_name={axis_name}) but out_axes is None")
         if dim is not None:
             raise ValueError(
                 f"at vmap out_axes{path()}, got axis spec None but output was batched on axis {dim}"

@@ -415,6 +415,14 @@ class Tracer(Array):
         """The value, when this tracer's trace knows it without computing; else ``None``."""
         return None
 
+    @property
+    def sharding(self) -> Any:
+        """Not available on a traced value (JAX's error): read its type's sharding."""
+        raise AttributeError(
+            "The 'sharding' attribute is not available on tracers; use "
+            "trellax.typeof(x).sharding instead (one device: SingleDeviceSharding)."
+        )
+
     # -- what a value without data cannot do ------------------------------------------------
 
     @property

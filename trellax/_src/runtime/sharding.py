@@ -433,14 +433,50 @@ def pmap(
     """``vmap`` over a mapped axis of size 1 (one device, as JAX's ``pmap`` on one device);
     a larger axis raises ``ValueError`` pointing to ``trellax.vmap``."""
 
-    if static_broadcasted_argnums not in ((), None):
-        raise NotImplementedError(
-            "pmap's static_broadcasted_argnums is not supported; use trellax.vmap with the "
-            "argument closed over (functools.partial)"
+    static = (
+        ()
+        if static_broadcasted_argnums is None
+        else (
+            (static_broadcasted_argnums,)
+            if isinstance(static_broadcasted_argnums, int)
+            else tuple(static_broadcasted_argnums)
         )
+    )
     mapped = vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_name=axis_name, axis_size=axis_size)
 
     def pmapped(*args: Any, **kwargs: Any) -> Any:
+        if static:
+            return _with_static(args, kwargs)
+        if not tree_flatten((args, kwargs))[0]:
+            raise ValueError("pmap requires at least one argument with a mapped axis.")
+        return _mapped(mapped, args, kwargs)
+
+    def _with_static(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """The static arguments closed over (broadcast), the others mapped."""
+        if max(static) >= len(args):
+            n = len(args)
+            raise ValueError(
+                f"pmapped function has static_broadcasted_argnums={static} but was called with "
+                f"only {n} positional argument{'s' if n != 1 else ''}. All static broadcasted "
+                "arguments must be passed positionally."
+            )
+        fixed = {i % len(args): args[i] for i in static}
+        dynamic = [a for i, a in enumerate(args) if i not in fixed]
+
+        def inner(*dyn: Any, **kw: Any) -> Any:
+            it = iter(dyn)
+            full = [fixed[i] if i in fixed else next(it) for i in range(len(args))]
+            return fun(*full, **kw)
+
+        axes = in_axes
+        if isinstance(in_axes, (tuple, list)) and len(in_axes) == len(args):
+            axes = type(in_axes)(a for i, a in enumerate(in_axes) if i not in fixed)
+        inner_mapped = vmap(
+            inner, in_axes=axes, out_axes=out_axes, axis_name=axis_name, axis_size=axis_size
+        )
+        return _mapped(inner_mapped, tuple(dynamic), kwargs)
+
+    def _mapped(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         axes = tree_flatten(in_axes, is_leaf=lambda x: x is None)[0]
         sizes = set()
         leaves = tree_flatten(args)[0]
@@ -457,7 +493,7 @@ def pmap(
                 f"{count} XLA devices are available (num_replicas={max(sizes)}); trellax.vmap "
                 "maps without devices, or ask for more CPU devices with jax_num_cpu_devices"
             )
-        return mapped(*args, **kwargs)
+        return fn(*args, **kwargs)
 
     return pmapped
 
