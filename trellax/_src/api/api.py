@@ -369,10 +369,12 @@ class Jitted(Generic[P, R]):
         new = core.new_array
         if entry.single:
             d, w = entry.out_avals[0]
-            single: R = outs[0] if d.kind == "V" else new(outs[0], d, w)
+            single: R = outs[0] if d.names is not None else new(outs[0], d, w)
             return single
         # a float0 output (the gradient of an integer) stays the NumPy array it is, as in JAX
-        arrays = [o if d.kind == "V" else new(o, d, w) for o, (d, w) in zip(outs, entry.out_avals)]
+        arrays = [
+            o if d.names is not None else new(o, d, w) for o, (d, w) in zip(outs, entry.out_avals)
+        ]
         result: R = tree_unflatten(entry.out_tree, arrays)
         return result
 
