@@ -120,6 +120,14 @@ TRANSFORM_CASES = (
     "o.lion(1e-3, b1=0.0, b2=0.0)",
     "o.lion(1e-3, mu_dtype=jnp.float16, weight_decay=0.1, mask={'b': False, 'w': True})",
     "o.lion(o.warmup_cosine_decay_schedule(0.0, 1e-3, 10, 100))",
+    # gradients near the dtype's limits: squares that overflow float16, that are subnormal
+    "o.chain(o.scale(300.0), o.adam(1e-2))",
+    "o.chain(o.scale(300.0), o.rmsprop(1e-2))",
+    "o.chain(o.scale(1e-4), o.adam(1e-2))",
+    "o.chain(o.scale(1e-4), o.adagrad(1e-1))",
+    "o.chain(o.scale(1e-3), o.clip_by_global_norm(1.0), o.sgd(0.1))",
+    "o.chain(o.scale(1e-20), o.adam(1e-2))",
+    "o.chain(o.scale(1e-30), o.lion(1e-3))",
 )
 
 SCHEDULE_CASES = (
