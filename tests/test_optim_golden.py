@@ -83,13 +83,19 @@ def _describe(x: Any) -> list[Any]:
     return [type(x).__name__, None]
 
 
-def measure(expr: str, dtype: str) -> tuple[int, int, int]:
+def measure(expr: str, dtype: str, jit: bool = True) -> tuple[int, int, int]:
     """(first step whose digest differs from optax's, 0 if none; the largest ulp distance of
     the params, and of the state leaves, over the recorded steps). Asserts what must be equal:
     the error class, the state's layout, the dtypes and weak flags."""
     want = GOLDEN["transforms"][f"{expr}|{dtype}"]
     got = replay(
-        optim, jnp, trellax.tree_util.tree_leaves, _describe, expr, dtype, wrap=trellax.jit
+        optim,
+        jnp,
+        trellax.tree_util.tree_leaves,
+        _describe,
+        expr,
+        dtype,
+        wrap=trellax.jit if jit else (lambda f: f),
     )
     assert got.get("error") == want.get("error"), f"{expr}: {got.get('error')} raised"
     if "error" in want:

@@ -5,7 +5,7 @@ differ from optax's (0: bit-identical at all 100 steps) and the largest distance
 dtype, of the parameters and of the state leaves over the recorded steps. Prints a markdown
 table and the ``BOUNDS`` literal of ``tests/test_optim_golden.py``.
 
-    .venv/bin/python tools/optim_agreement.py [--only SUBSTRING]
+    .venv/bin/python tools/optim_agreement.py [--only SUBSTRING] [--eager]
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ def main() -> int:
     """Runs every case (or those containing ``--only``) and prints the results."""
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--only", default="")
+    p.add_argument("--eager", action="store_true", help="run the steps without trellax.jit")
     args = p.parse_args()
     bounds: dict[str, tuple[int, int]] = {}
     exact = total = 0
@@ -34,7 +35,7 @@ def main() -> int:
             continue
         for dtype in DTYPES:
             try:
-                first, p_ulps, s_ulps = measure(expr, dtype)
+                first, p_ulps, s_ulps = measure(expr, dtype, jit=not args.eager)
             except AssertionError as e:
                 print(f"| `{expr}` | {dtype} | FAILS: {str(e).splitlines()[0]} | | |")
                 continue
