@@ -3,7 +3,7 @@ whether a primitive's result may be saved for the backward pass.
 
 ``trellax.checkpoint`` asks the policy about each equation of its body in reverse mode and keeps,
 besides the body's inputs, the values it allows that a later equation reads
-(``_src/checkpoint/saving.py``); everything else is recomputed in the backward pass. A policy
+(``_src/checkpoint/partial_eval.py``); everything else is recomputed in the backward pass. A policy
 never changes a value or a derivative, only what is held between the passes.
 """
 
