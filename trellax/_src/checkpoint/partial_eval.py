@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trellax._src.core import core
-from trellax._src.core.core import ShapedArray
+from trellax._src.checkpoint import split_rules
+from trellax._src.checkpoint.dce import dce
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.interpreters import tracing
 from trellax._src.interpreters.ad import linearize_flat
@@ -72,31 +72,6 @@ def linearization(body: ClosedJaxpr, lin_pos: Sequence[int]) -> tuple[ClosedJaxp
     return closed, zero_box[0]
 
 
-def _effectful(e: JaxprEqn) -> bool:
-    name = e.primitive.name
-    if "callback" not in name:
-        return False
-    return name != "pure_callback" or e.params.get("vmap_method") in ("io", "ordered_io")
-
-
-def dce(jaxpr: Jaxpr) -> Jaxpr:
-    """``jaxpr`` without the equations (control flow included) whose results nobody reads,
-    and without the constants nobody reads."""
-    live = {id(a) for a in jaxpr.outvars if type(a) is Var}
-    keep: list[JaxprEqn] = []
-    for e in reversed(jaxpr.eqns):
-        used = [id(v) in live for v in e.outvars]
-        if not any(used) and not _effectful(e):
-            continue
-        rule = tracing.dce_rules.get(e.primitive)
-        if rule is not None and not all(used):
-            e = rule(e, used) or e
-        keep.append(e)
-        live.update(id(a) for a in e.invars if type(a) is Var)
-    keep.reverse()
-    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, keep)
-
-
 def _prune_consts(jaxpr: Jaxpr, consts: Sequence[Any]) -> ClosedJaxpr:
     read = {id(a) for e in jaxpr.eqns for a in e.invars if type(a) is Var}
     read.update(id(a) for a in jaxpr.outvars if type(a) is Var)
@@ -107,24 +82,34 @@ def _prune_consts(jaxpr: Jaxpr, consts: Sequence[Any]) -> ClosedJaxpr:
 
 
 def _producer_saveable(jaxpr: Jaxpr, atom: Any, policy: Callable[..., bool]) -> bool:
-    """Whether the equation of ``jaxpr`` producing ``atom`` is saveable under ``policy``."""
+    """Whether the value ``atom`` of ``jaxpr`` may be kept: a literal (a zero a branch fills
+    in) may, an input may not, and an equation's result as :func:`_saveable` says."""
     if type(atom) is not Var:
-        return False
+        return True
     for e in jaxpr.eqns:
-        if any(v is atom for v in e.outvars):
-            return _saveable(e, e.outvars.index(atom), policy)
+        for k, v in enumerate(e.outvars):
+            if v is atom:
+                return _saveable(e, k, policy)
     return False
 
 
 def _saveable(e: JaxprEqn, k: int, policy: Policy) -> bool:
-    """Whether output ``k`` of the known equation ``e`` may be kept as a residual."""
+    """Whether output ``k`` of the known equation ``e`` may be kept as a residual. The result
+    of an equation holding jaxprs is judged by the equation inside that produces it (as JAX's
+    rules for ``jit``, ``cond`` and ``scan`` do): a stacked output of a ``scan`` by its body, an
+    output of a ``cond`` by every branch, an output of a ``jit`` by its jaxpr."""
     if policy is None:
         return False
-    if e.primitive.name == "scan":
+    name = e.primitive.name
+    if name == "scan" and k >= e.params["num_carry"]:
         body: ClosedJaxpr = e.params["jaxpr"]
-        num_carry = e.params["num_carry"]
-        if k >= num_carry:  # a stacked output: judged by the body equation producing it
-            return _producer_saveable(body.jaxpr, body.jaxpr.outvars[k], policy)
+        return _producer_saveable(body.jaxpr, body.jaxpr.outvars[k], policy)
+    if name == "cond":
+        branches: tuple[ClosedJaxpr, ...] = e.params["branches"]
+        return all(_producer_saveable(b.jaxpr, b.jaxpr.outvars[k], policy) for b in branches)
+    if name == "jit":
+        inner: ClosedJaxpr = e.params["jaxpr"]
+        return _producer_saveable(inner.jaxpr, inner.jaxpr.outvars[k], policy)
     return bool(policy(e.primitive, *[a.aval for a in e.invars], **e.params))
 
 
@@ -142,41 +127,44 @@ def split(closed: ClosedJaxpr, n_primals: int, n_outs: int, policy: Policy) -> t
         if s:
             unknown.update(id(v) for v in e.outvars)
         staged.append(s)
-    producer = {id(v): i for i, e in enumerate(eqns) for v in e.outvars}
-    consts = {id(v) for v in j.constvars}
-    primal_ins = {id(v) for v in j.invars[:n_primals]}
 
-    recompute: set[int] = set()
-    residuals: dict[int, Var] = {}  # id -> var
-    seen: set[int] = set()
-    work: list[Any] = [a for e, s in zip(eqns, staged) if s for a in e.invars]
-    work.extend(j.outvars[n_outs:])
-    while work:
-        a = work.pop()
-        if type(a) is not Var or id(a) in unknown or id(a) in consts or id(a) in seen:
-            continue
-        seen.add(id(a))
-        if id(a) in primal_ins:
-            residuals[id(a)] = a
-            continue
-        i = producer[id(a)]
-        if i in recompute:
-            continue
+    def saveable(e: JaxprEqn, k: int) -> bool:
+        return _saveable(e, k, policy)
+
+    need = {id(a) for a in j.outvars[n_outs:] if type(a) is Var}
+    known_eqns: dict[int, JaxprEqn] = {}  # the forward pass, by position
+    staged_eqns: dict[int, JaxprEqn] = {}  # the linear part, by position
+    residuals: list[tuple[int, Var]] = []  # (position of the producer, value)
+    for i in reversed(range(len(eqns))):
         e = eqns[i]
-        if _saveable(e, e.outvars.index(a), policy):
-            residuals[id(a)] = a
+        if staged[i]:
+            staged_eqns[i] = e
+            need.update(id(a) for a in e.invars if type(a) is Var and id(a) not in unknown)
+            continue
+        known_eqns[i] = e
+        ks = [k for k, v in enumerate(e.outvars) if id(v) in need]
+        if not ks:
+            continue
+        if all(saveable(e, k) for k in ks):
+            residuals.extend((i, e.outvars[k]) for k in ks)
+            continue
+        rule = split_rules.RULES.get(e.primitive.name) if policy is not None else None
+        if rule is not None:
+            fwd, bwd, res = rule(e, ks, saveable)
+            known_eqns[i], staged_eqns[i] = fwd, bwd
+            residuals.extend((i, v) for v in res)
+            new = {id(v) for v in res}
+            need.update(id(a) for a in bwd.invars if type(a) is Var and id(a) not in new)
         else:
-            recompute.add(i)
-            work.extend(e.invars)
-    # a value of a recomputed equation comes from the recomputation
-    res = [v for k, v in residuals.items() if producer.get(k) not in recompute]
-    order = {id(v): n for n, v in enumerate(j.invars)}
-    res.sort(key=lambda v: (producer.get(id(v), -1), order.get(id(v), 0)))
+            staged_eqns[i] = e  # recomputed whole
+            need.update(id(a) for a in e.invars if type(a) is Var)
+    inputs = [(-1, v) for v in j.invars[:n_primals] if id(v) in need]
+    res = [v for _, v in sorted(inputs + residuals, key=lambda p: p[0])]
 
-    known_eqns = [e for e, s in zip(eqns, staged) if not s]
-    known = Jaxpr(j.constvars, j.invars[:n_primals], [*j.outvars[:n_outs], *res], known_eqns)
-    staged_eqns = [e for i, e in enumerate(eqns) if staged[i] or i in recompute]
-    lin = Jaxpr(j.constvars, [*res, *j.invars[n_primals:]], j.outvars[n_outs:], staged_eqns)
+    fwd_eqns = [known_eqns[i] for i in sorted(known_eqns)]
+    known = Jaxpr(j.constvars, j.invars[:n_primals], [*j.outvars[:n_outs], *res], fwd_eqns)
+    bwd_eqns = [staged_eqns[i] for i in sorted(staged_eqns)]
+    lin = Jaxpr(j.constvars, [*res, *j.invars[n_primals:]], j.outvars[n_outs:], bwd_eqns)
     return (
         _prune_consts(dce(known), closed.consts),
         _prune_consts(dce(lin), closed.consts),
@@ -190,10 +178,3 @@ def plan(body: ClosedJaxpr, lin_pos: Sequence[int], policy: Policy) -> Plan:
     n_outs = len(body.out_avals)
     known, staged, _ = split(lin, len(body.in_avals), n_outs, policy)
     return Plan(known, staged, n_outs, tuple(out_zero))
-
-
-def residual_avals(p: Plan) -> list[ShapedArray]:
-    """The avals of the residuals a plan keeps."""
-    return [core.get_aval(v) if not isinstance(v, Var) else v.aval for v in p.known.jaxpr.outvars][
-        p.num_outputs :
-    ]

@@ -18,7 +18,8 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from trellax._src.checkpoint.partial_eval import Plan, dce, plan
+from trellax._src.checkpoint.dce import dce
+from trellax._src.checkpoint.partial_eval import Plan, plan
 from trellax._src.core import core
 from trellax._src.core.core import Primitive
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
