@@ -83,14 +83,15 @@ def _prune_consts(jaxpr: Jaxpr, consts: Sequence[Any]) -> ClosedJaxpr:
 
 def _producer_saveable(jaxpr: Jaxpr, atom: Any, policy: Callable[..., bool]) -> bool:
     """Whether the value ``atom`` of ``jaxpr`` may be kept: a literal (a zero a branch fills
-    in) may, an input may not, and an equation's result as :func:`_saveable` says."""
+    in) or an input passed through may (keeping it computes nothing), an equation's result as
+    :func:`_saveable` says."""
     if type(atom) is not Var:
         return True
     for e in jaxpr.eqns:
         for k, v in enumerate(e.outvars):
             if v is atom:
                 return _saveable(e, k, policy)
-    return False
+    return True
 
 
 def _saveable(e: JaxprEqn, k: int, policy: Policy) -> bool:

@@ -25,24 +25,37 @@ Saveable = Callable[[JaxprEqn, int], bool]
 Split = tuple[JaxprEqn, JaxprEqn, list[Var]]
 
 
-def inner_plan(j: Jaxpr, needed: Sequence[Atom], saveable: Saveable) -> tuple[list[Var], set[int]]:
-    """In a jaxpr all of whose values are known: the values to keep (in program order) and the
-    equations to recompute, so that ``needed`` can be computed from its inputs and those."""
+Plan = tuple[list[Var], list[JaxprEqn], list[JaxprEqn]]
+
+
+def inner_plan(j: Jaxpr, needed: Sequence[Atom], saveable: Saveable) -> Plan:
+    """In a jaxpr all of whose values are known, how to compute ``needed`` from its inputs in
+    the backward pass: the values the forward pass keeps (in program order), the forward
+    equations (some split, returning more values) and the equations recomputed."""
     need = {id(a) for a in needed if type(a) is Var}
-    saved: list[Var] = []
-    recompute: set[int] = set()
+    saved: list[tuple[int, Var]] = []
+    known = list(j.eqns)
+    staged: dict[int, JaxprEqn] = {}
     for i in reversed(range(len(j.eqns))):
         e = j.eqns[i]
         ks = [k for k, v in enumerate(e.outvars) if id(v) in need]
         if not ks:
             continue
         if all(saveable(e, k) for k in ks):
-            saved.extend(e.outvars[k] for k in ks)
+            saved.extend((i, e.outvars[k]) for k in ks)
+            continue
+        rule = RULES.get(e.primitive.name)
+        if rule is not None:
+            fwd, bwd, res = rule(e, ks, saveable)
+            known[i], staged[i] = fwd, bwd
+            saved.extend((i, v) for v in res)
+            new = {id(v) for v in res}
+            need.update(id(a) for a in bwd.invars if type(a) is Var and id(a) not in new)
         else:
-            recompute.add(i)
+            staged[i] = e
             need.update(id(a) for a in e.invars if type(a) is Var)
-    saved.reverse()
-    return saved, recompute
+    saved.sort(key=lambda p: p[0])
+    return [v for _, v in saved], known, [staged[i] for i in sorted(staged)]
 
 
 def _zeros(aval: ShapedArray) -> Any:
@@ -54,13 +67,13 @@ def split_cond(e: JaxprEqn, ks: list[int], saveable: Saveable) -> Split:
     """A known ``cond`` whose results ``ks`` the linear part needs (see the module doc)."""
     branches: tuple[ClosedJaxpr, ...] = e.params["branches"]
     plans = [inner_plan(b.jaxpr, [b.jaxpr.outvars[k] for k in ks], saveable) for b in branches]
-    slot_avals = [[v.aval for v in saved] for saved, _ in plans]
+    slot_avals = [[v.aval for v in p[0]] for p in plans]
     known: list[ClosedJaxpr] = []
     staged: list[ClosedJaxpr] = []
-    for bi, (b, (saved, rec)) in enumerate(zip(branches, plans)):
+    for bi, (b, (saved, fwd_eqns, rec)) in enumerate(zip(branches, plans)):
         j = b.jaxpr
         n = len(j.outvars)
-        ext = ClosedJaxpr(Jaxpr(j.constvars, j.invars, [*j.outvars, *saved], j.eqns), b.consts)
+        ext = ClosedJaxpr(Jaxpr(j.constvars, j.invars, [*j.outvars, *saved], fwd_eqns), b.consts)
 
         def fill(*xs: Any, ext: ClosedJaxpr = ext, bi: int = bi, n: int = n) -> list[Any]:
             outs = tracing.eval_jaxpr(ext, *xs)
@@ -73,8 +86,7 @@ def split_cond(e: JaxprEqn, ks: list[int], saveable: Saveable) -> Split:
         slots = [
             v for bj, avals in enumerate(slot_avals) for v in (saved if bj == bi else map(Var, avals))
         ]
-        eqns = [q for i, q in enumerate(j.eqns) if i in rec]
-        body = Jaxpr(j.constvars, [*slots, *j.invars], [j.outvars[k] for k in ks], eqns)
+        body = Jaxpr(j.constvars, [*slots, *j.invars], [j.outvars[k] for k in ks], rec)
         staged.append(ClosedJaxpr(body, b.consts))
     res = [Var(a) for avals in slot_avals for a in avals]
     fwd = JaxprEqn(
@@ -95,14 +107,14 @@ def split_cond(e: JaxprEqn, ks: list[int], saveable: Saveable) -> Split:
 
 def _scan_plan(
     body: Jaxpr, ks: list[int], num_consts: int, num_carry: int, saveable: Saveable
-) -> tuple[list[Var], set[int], list[int]]:
-    """The values to keep, the equations to recompute and the carries the recomputing loop
-    must thread (a carry read by the recomputation is computed by it too: a fixed point)."""
+) -> tuple[Plan, list[int]]:
+    """The plan of the body and the carries the recomputing loop threads (a carry read by the
+    recomputation is computed by it too, as JAX's rule does: a fixed point)."""
     carries = {k for k in ks if k < num_carry}
     while True:
         needed = [body.outvars[k] for k in sorted({*ks, *carries})]
-        saved, rec = inner_plan(body, needed, saveable)
-        read = {id(a) for i in rec for a in body.eqns[i].invars if type(a) is Var}
+        p = inner_plan(body, needed, saveable)
+        read = {id(a) for q in p[2] for a in q.invars if type(a) is Var}
         read.update(id(a) for a in needed if type(a) is Var)
         more = {
             i
@@ -110,7 +122,7 @@ def _scan_plan(
             if i not in carries and id(body.invars[num_consts + i]) in read
         }
         if not more:
-            return saved, rec, sorted(carries)
+            return p, sorted(carries)
         carries |= more
 
 
@@ -119,10 +131,10 @@ def split_scan(e: JaxprEqn, ks: list[int], saveable: Saveable) -> Split:
     closed: ClosedJaxpr = e.params["jaxpr"]
     body = closed.jaxpr
     nc, ncar, length = e.params["num_consts"], e.params["num_carry"], e.params["length"]
-    saved, rec, carries = _scan_plan(body, ks, nc, ncar, saveable)
+    (saved, fwd_eqns, eqns), carries = _scan_plan(body, ks, nc, ncar, saveable)
     ys_needed = [k for k in ks if k >= ncar]
     res = [Var(ShapedArray((length, *v.aval.shape), v.aval.dtype, v.aval.weak_type)) for v in saved]
-    fwd_body = Jaxpr(body.constvars, body.invars, [*body.outvars, *saved], body.eqns)
+    fwd_body = Jaxpr(body.constvars, body.invars, [*body.outvars, *saved], fwd_eqns)
     fwd = JaxprEqn(
         e.primitive,
         e.invars,
@@ -130,7 +142,6 @@ def split_scan(e: JaxprEqn, ks: list[int], saveable: Saveable) -> Split:
         dict(e.params, jaxpr=ClosedJaxpr(fwd_body, closed.consts)),
         e.source,
     )
-    eqns = [q for i, q in enumerate(body.eqns) if i in rec]
     outs = [body.outvars[i] for i in carries] + [body.outvars[k] for k in ys_needed]
     read = {id(a) for q in eqns for a in q.invars if type(a) is Var}
     read.update(id(a) for a in outs if type(a) is Var)
@@ -156,7 +167,24 @@ def split_scan(e: JaxprEqn, ks: list[int], saveable: Saveable) -> Split:
     return fwd, bwd, res
 
 
+def split_jit(e: JaxprEqn, ks: list[int], saveable: Saveable) -> Split:
+    """A known ``jit`` equation whose results ``ks`` the linear part needs."""
+    inner: ClosedJaxpr = e.params["jaxpr"]
+    j = inner.jaxpr
+    saved, fwd_eqns, rec = inner_plan(j, [j.outvars[k] for k in ks], saveable)
+    res = [Var(v.aval) for v in saved]
+    fwd_body = Jaxpr(j.constvars, j.invars, [*j.outvars, *saved], fwd_eqns)
+    fwd_params = dict(e.params, jaxpr=ClosedJaxpr(fwd_body, inner.consts))
+    fwd = JaxprEqn(e.primitive, e.invars, [*e.outvars, *res], fwd_params, e.source)
+    bwd_body = Jaxpr(j.constvars, [*saved, *j.invars], [j.outvars[k] for k in ks], rec)
+    donated = (False,) * (len(res) + len(e.invars))
+    bwd_params = dict(e.params, jaxpr=ClosedJaxpr(bwd_body, inner.consts), donated_invars=donated)
+    bwd = JaxprEqn(e.primitive, [*res, *e.invars], [e.outvars[k] for k in ks], bwd_params, e.source)
+    return fwd, bwd, res
+
+
 RULES: dict[str, Callable[[JaxprEqn, list[int], Saveable], Split]] = {
     "cond": split_cond,
     "scan": split_scan,
+    "jit": split_jit,
 }
