@@ -61,6 +61,22 @@ def _prune(e: JaxprEqn, used: list[bool]) -> JaxprEqn:
             e.primitive, e.invars, e.outvars, dict(e.params, branches=branches), e.source, e.api
         )
     if name == "scan":
-        params = dict(e.params, jaxpr=_inner(e.params["jaxpr"]))
-        return JaxprEqn(e.primitive, e.invars, e.outvars, params, e.source, e.api)
+        return _unread_scan_inputs(dict(e.params, jaxpr=_inner(e.params["jaxpr"])), e)
     return e
+
+
+def _unread_scan_inputs(params: dict[str, Any], e: JaxprEqn) -> JaxprEqn:
+    """A ``scan`` without the constants and scanned inputs its body does not read."""
+    closed: ClosedJaxpr = params["jaxpr"]
+    body = closed.jaxpr
+    nc, ncar = params["num_consts"], params["num_carry"]
+    read = {id(a) for q in body.eqns for a in q.invars if type(a) is Var}
+    read.update(id(a) for a in body.outvars if type(a) is Var)
+    keep = [i for i, v in enumerate(body.invars) if nc <= i < nc + ncar or id(v) in read]
+    if len(keep) == len(body.invars):
+        return JaxprEqn(e.primitive, e.invars, e.outvars, params, e.source, e.api)
+    invars = [body.invars[i] for i in keep]
+    new_body = ClosedJaxpr(Jaxpr(body.constvars, invars, body.outvars, body.eqns), closed.consts)
+    num_consts = sum(1 for i in keep if i < nc)
+    params = dict(params, jaxpr=new_body, num_consts=num_consts)
+    return JaxprEqn(e.primitive, [e.invars[i] for i in keep], e.outvars, params, e.source, e.api)

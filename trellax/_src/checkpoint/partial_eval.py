@@ -119,7 +119,7 @@ def split(closed: ClosedJaxpr, n_primals: int, n_outs: int, policy: Policy) -> t
 ]:  # fmt: skip
     """The known and staged jaxprs of the linearization ``closed`` (see the module doc), and the
     number of residuals."""
-    j = closed.jaxpr
+    j = dce(closed.jaxpr)  # what the outputs need (a scan's unread tangents need no residual)
     eqns = j.eqns
     unknown: set[int] = {id(v) for v in j.invars[n_primals:]}
     staged: list[bool] = []

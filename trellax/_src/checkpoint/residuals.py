@@ -64,18 +64,14 @@ def _paths(tree: Any) -> list[tuple[Any, Any]]:
 
 
 def _held_arrays(closed: ClosedJaxpr) -> list[Any]:
-    """The concrete arrays a linear jaxpr holds: its constants and those of the jaxprs its
-    equations hold (a ``jit`` equation's), each once."""
+    """The concrete arrays a linear jaxpr holds: its constants and those of the ``jit``
+    equations in it (JAX's partial evaluation of ``jit`` makes them residuals), each once."""
     found: dict[int, Any] = {}
     todo = [closed]
     while todo:
         c = todo.pop()
         found.update((id(x), x) for x in c.consts if not isinstance(x, core.Tracer))
-        for e in c.jaxpr.eqns:
-            for v in e.params.values():
-                for sub in v if isinstance(v, tuple) else (v,):
-                    if isinstance(sub, ClosedJaxpr):
-                        todo.append(sub)
+        todo.extend(e.params["jaxpr"] for e in c.jaxpr.eqns if e.primitive.name == "jit")
     return list(found.values())
 
 
