@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import io
+from functools import partial
 from typing import Any
+
+import numpy as np
 
 #: ``name: (source of f, shape of the point)``; the point is ``0.3 + 0.1 * arange`` reshaped.
 CASES: dict[str, tuple[str, tuple[int, ...]]] = {}
@@ -22,8 +25,7 @@ CASES: dict[str, tuple[str, tuple[int, ...]]] = {}
 
 def _chain(policy: str) -> str:
     return (
-        f"jax.checkpoint(lambda x: jnp.sin(jnp.sin(name(jnp.dot(x, x), 'a')) @ x), "
-        f"policy={policy})"
+        f"jax.checkpoint(lambda x: jnp.sin(jnp.sin(name(jnp.dot(x, x), 'a')) @ x), policy={policy})"
     )
 
 
@@ -131,7 +133,7 @@ CASES["while_in_remat"] = (
 )
 
 
-def point(shape: tuple[int, ...], np: Any) -> Any:
+def point(shape: tuple[int, ...]) -> Any:
     """The point a case is evaluated at (float32)."""
     size = 1
     for d in shape:
@@ -141,8 +143,6 @@ def point(shape: tuple[int, ...], np: Any) -> Any:
 
 def build(source: str, jax: Any) -> Any:
     """The case's function, with ``jax`` (JAX or trellax) and its names in scope."""
-    from functools import partial
-
     scope = {
         "jax": jax,
         "jnp": jax.numpy,
@@ -156,7 +156,6 @@ def build(source: str, jax: Any) -> Any:
 
 def measure(f: Any, x: Any, jax: Any, linearize_only: bool) -> dict[str, Any]:
     """What a case records (see the module doc)."""
-    import numpy as np
 
     def counts(text: str) -> list[int]:
         return [text.count(" sin "), text.count(" cos "), text.count(" dot_general")]

@@ -45,8 +45,6 @@ def _remat_abstract_eval(*args: Any, jaxpr: ClosedJaxpr, **params: Any) -> Any:
     return tuple(jaxpr.out_avals)
 
 
-
-
 @remat_p.def_impl
 def _remat_impl(*args: Any, jaxpr: ClosedJaxpr, differentiated: bool, **params: Any) -> Any:
     # A linear function's (differentiated) equation runs op by op, as JAX's does, so that the
@@ -202,8 +200,10 @@ def _log_residuals(p: Plan, policy: Any) -> None:
     if inputs:
         lines.append(f"remat-decorated function saving inputs with shapes: {', '.join(inputs)}")
     if inter:
-        what = "and saving these intermediates:" if inputs else (
-            "remat-decorated function saving these intermediates:"
+        what = (
+            "and saving these intermediates:"
+            if inputs
+            else ("remat-decorated function saving these intermediates:")
         )
         names = ", ".join(f"{e.outvars[0].aval.str_short()} {e.primitive.name} " for e in inter)
         lines.append(f"{what} {names}")

@@ -84,7 +84,9 @@ def split_cond(e: JaxprEqn, ks: list[int], saveable: Saveable) -> Split:
 
         known.append(tracing.trace_to_jaxpr(fill, [v.aval for v in j.invars], "cond forward"))
         slots = [
-            v for bj, avals in enumerate(slot_avals) for v in (saved if bj == bi else map(Var, avals))
+            v
+            for bj, avals in enumerate(slot_avals)
+            for v in (saved if bj == bi else map(Var, avals))
         ]
         body = Jaxpr(j.constvars, [*slots, *j.invars], [j.outvars[k] for k in ks], rec)
         staged.append(ClosedJaxpr(body, b.consts))
