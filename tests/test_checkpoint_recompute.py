@@ -139,3 +139,56 @@ def test_residual_logging(caplog: pytest.LogCaptureFixture) -> None:
         trellax.grad(trellax.remat(f, policy=lambda p, *_, **__: str(p) == "cos"))(x)
     text = " ".join(r.message for r in caplog.records)
     assert "and saving these intermediates:" in text and " cos " in text and " sin " not in text
+
+
+_DOTS = trellax.checkpoint_policies.dots_saveable
+
+
+def _scan_reverse(w: Any) -> Any:
+    def body(c: Any, x: Any) -> Any:
+        h = tnp.sin(c @ w) * x
+        return h, tnp.cos(h).sum()
+
+    c, ys = lax.scan(body, tnp.ones(2) / 3, tnp.arange(3.0) / 5, reverse=True)
+    return c.sum() + ys.sum()
+
+
+def _switch(w: Any) -> Any:
+    branches = [lambda v: tnp.sin(v @ v), lambda v: tnp.cos(v) @ v, lambda v: v * 2.0]
+    return lax.switch(1, branches, w).sum() + lax.switch(0, branches, w).sum()
+
+
+def _scan_in_scan(w: Any) -> Any:
+    def inner(c: Any, _: Any) -> Any:
+        return tnp.sin(c @ w), None
+
+    def outer(c: Any, _: Any) -> Any:
+        return lax.scan(inner, c, None, length=2)[0] * 0.9, tnp.cos(c).sum()
+
+    c, ys = lax.scan(outer, tnp.ones(2) / 3, None, length=2)
+    return c.sum() + ys.sum()
+
+
+@pytest.mark.parametrize("body", [_scan_reverse, _switch, _scan_in_scan])
+@pytest.mark.parametrize(
+    "policy",
+    [
+        None,
+        _DOTS,
+        lambda prim, *_, **__: str(prim) == "cos",
+        trellax.checkpoint_policies.everything_saveable,
+    ],
+)
+def test_split_control_flow_keeps_values(body: Any, policy: Any) -> None:
+    """Control flow split between the passes by a policy: the same derivatives as without
+    ``checkpoint`` (first and second order)."""
+    w = tnp.arange(4.0).reshape(2, 2) / 9
+    f = trellax.checkpoint(body, policy=policy)
+    np.testing.assert_allclose(trellax.grad(f)(w), trellax.grad(body)(w), rtol=1e-5, atol=1e-6)
+    gg = trellax.grad(lambda v: trellax.grad(f)(v).sum())(w)
+    np.testing.assert_allclose(
+        gg, trellax.grad(lambda v: trellax.grad(body)(v).sum())(w), rtol=1e-4, atol=1e-5
+    )
+    _, f_lin = trellax.linearize(f, w)
+    _, b_lin = trellax.linearize(body, w)
+    np.testing.assert_allclose(f_lin(w), b_lin(w), rtol=1e-5, atol=1e-6)
