@@ -31,7 +31,7 @@ import numpy as np
 
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax import ad_util
-from trellax._src.random import chunks, erfinv, threefry, threefry_compiled
+from trellax._src.random import chunks, compiled_kernels, erfinv, threefry, threefry_compiled
 from trellax._src.random.floats import LAYOUT, erf_inv_values, uniform_values
 from trellax._src.random.primitives import key_batch, key_only_rule
 
@@ -182,6 +182,10 @@ def _fused(key: U32, n: int, d: np.dtype[Any], out: Any) -> None:
     inj = threefry_compiled.injections(one) if threefry_compiled.use_compiled(n) else None
     if _use_table(n, d):
         table = _normal_table()
+        fn = compiled_kernels.get("table", n)
+        if fn is not None:  # the hash and the lookup in one compiled loop per chunk
+            compiled_kernels.run(fn, (int(key[0]), int(key[1])), out, table)
+            return
         shift = np.uint32(9)
 
         def lookup(i0: int, i1: int, s: _Scratch) -> None:

@@ -18,7 +18,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from trellax._src.random import chunks
+from trellax._src.random import chunks, compiled_kernels
 
 U32: TypeAlias = np.ndarray[Any, np.dtype[np.uint32]]
 
@@ -292,6 +292,10 @@ def split_data(key: U32, shape: tuple[int, ...]) -> U32:
         return out.reshape(*shape, 2)
     if _one_key_chunked(key, shape):
         out = np.empty((math.prod(shape), 2), np.uint32)
+        fn = compiled_kernels.get("pair", len(out))
+        if fn is not None:  # one compiled loop per chunk (same words)
+            compiled_kernels.run(fn, (int(key[0]), int(key[1])), out)
+            return out.reshape(*shape, 2)
 
         def emit(i0: int, i1: int, y0: U32, y1: U32) -> None:
             out[i0:i1, 0] = y0
@@ -322,6 +326,9 @@ def fold_in_data(key: U32, data: U32) -> U32:
     return np.stack([y0, y1], axis=-1)
 
 
+_BITS_KERNEL = {8: "xor8", 16: "xor16", 32: "xor32", 64: "wide"}
+
+
 def bits_data(key: U32, bit_width: int, shape: tuple[int, ...]) -> np.ndarray[Any, Any]:
     """Raw unsigned bits of ``bit_width`` (8, 16, 32, 64) and shape ``K + shape``."""
     n = math.prod(shape)
@@ -339,6 +346,10 @@ def bits_data(key: U32, bit_width: int, shape: tuple[int, ...]) -> np.ndarray[An
         return words.reshape((*kshape, *shape))
     if _one_key_chunked(key, shape):
         out = np.empty(math.prod(shape), np.dtype(f"uint{bit_width}"))
+        fn = compiled_kernels.get(_BITS_KERNEL[bit_width], out.size)
+        if fn is not None:  # one compiled loop per chunk (same words)
+            compiled_kernels.run(fn, (int(key[0]), int(key[1])), out)
+            return out.reshape(shape)
 
         def emit(i0: int, i1: int, y0: U32, y1: U32) -> None:
             part = out[i0:i1]
