@@ -99,10 +99,11 @@ LAYOUT = {
 
 
 _F32 = np.dtype(np.float32)
-_SMALL = 32
+#: Up to this many float32 values with the default bounds, uniform runs on Python ints.
+SMALL = 32
 
 
-def _unit_f32_small(key: Any, n: int) -> Any:
+def unit_f32_small(key: Any, n: int) -> Any:
     """``unit_floats`` of ``n`` float32 values under one key, on Python ints: ``(bits >> 9) *
     2**-23`` is exact."""
     y0, y1 = threefry.swar_one_key(int(key[0]), int(key[1]), n)
@@ -111,13 +112,10 @@ def _unit_f32_small(key: Any, n: int) -> Any:
 
 def _default_bounds(minval: Any, maxval: Any) -> bool:
     """Whether the bounds are the scalars +0 and 1: then ``max(+0, f * 1 + 0)`` is ``f``."""
-    return (
-        not minval.shape
-        and not maxval.shape
-        and minval == 0
-        and maxval == 1
-        and not np.signbit(minval)
-    )
+    if minval.shape or maxval.shape:
+        return False
+    lo = minval.item()  # Python floats: cheaper to compare than NumPy scalars
+    return lo == 0 and maxval.item() == 1 and math.copysign(1.0, lo) > 0
 
 
 def uniform_values(
@@ -128,10 +126,10 @@ def uniform_values(
     if (
         dtype == _F32
         and key.shape == (2,)
-        and math.prod(shape) <= _SMALL
+        and math.prod(shape) <= SMALL
         and _default_bounds(minval, maxval)
     ):
-        return _unit_f32_small(key, math.prod(shape)).reshape(shape)
+        return unit_f32_small(key, math.prod(shape)).reshape(shape)
     return scale_unit(unit_floats(key, shape, dtype), minval, maxval, dtype)
 
 
