@@ -194,8 +194,9 @@ def _dummies(name: str) -> tuple[Any, ...]:
 STATE: dict[str, Any] = {}
 
 
-def start() -> compiled.Ready | None:
-    """Starts compiling every kernel (once; None without Numba)."""
+def start(*, wait: bool | None = None) -> compiled.Ready | None:
+    """Starts compiling every kernel (once; None without Numba), on the background thread
+    unless ``wait`` (default: ``TRELLAX_COMPILED_WAIT``)."""
     ready = STATE.get("ready")
     if ready is None:
         if not compiled.available():
@@ -203,7 +204,8 @@ def start() -> compiled.Ready | None:
         family = {name: compiled.kernel(src) for name, src in _sources().items()}
         STATE["kernel"] = family["xor32"]
         STATE["family"] = family
-        wait = fusion_runtime.options().compiled_wait
+        if wait is None:
+            wait = fusion_runtime.options().compiled_wait
         warm = [(k, _dummies(name)) for name, k in family.items()]
         STATE["ready"] = ready = compiled.prepare(warm, wait=wait)
     assert isinstance(ready, compiled.Ready)

@@ -90,8 +90,11 @@ def randint_data(
         both = threefry.bits_data(keys, nbits, shape)  # one hash for the two keys: K + (2,) + S
         axis = both.ndim - len(shape) - 1
         hi_bits, lo_bits = np.take(both, 0, axis=axis), np.take(both, 1, axis=axis)
-    mult = _umod(ud.type(1 << (nbits // 2)), span)
-    mult = _umod(mult * mult, span)
+    if not np.ndim(span):
+        mult: Any = ud.type(_mult(int(span), nbits))
+    else:
+        mult = _umod(ud.type(1 << (nbits // 2)), span)
+        mult = _umod(mult * mult, span)
     off = _umod(hi_bits, span) * mult
     off = off + _umod(lo_bits, span)
     off = _umod(off, span)
@@ -100,11 +103,11 @@ def randint_data(
     return out.astype(dtype)
 
 
-def _mult(span: int) -> int:
-    """``(2**16 mod span)**2 mod span`` (``x mod 0 = x``, products wrapped to 32 bits): the
-    weight of randint's first draw."""
-    m = _umod_int(1 << 16, span)
-    return _umod_int((m * m) & 0xFFFFFFFF, span)
+def _mult(span: int, nbits: int = 32) -> int:
+    """``(2**(nbits/2) mod span)**2 mod span`` (``x mod 0 = x``, the square wrapped to
+    ``nbits``): the weight of randint's first draw."""
+    m = _umod_int(1 << (nbits // 2), span)
+    return _umod_int((m * m) & ((1 << nbits) - 1), span)
 
 
 _SMALL = 64  # up to this many values, a draw with scalar bounds runs on Python ints
