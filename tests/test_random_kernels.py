@@ -21,7 +21,7 @@ import trellax
 import trellax.random as tr
 from trellax._src.backend import compiled
 from trellax._src.random import compiled_kernels as ck
-from trellax._src.random import floats, normal, randint, threefry
+from trellax._src.random import erfinv, floats, normal, randint, threefry
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 SIZES = [513, 65535, 65537, (1 << 17) + 1, (1 << 18) - 1, 1 << 18, (1 << 18) + 1, 300007]
@@ -274,3 +274,28 @@ def test_normal_table_kernel(kernels: None, n: int) -> None:
         key, np.array(normal.lower_bound(d)), np.array(1, d), shape=(n,), dtype=d
     )
     same(got, np.multiply(np.float32(np.sqrt(2)), floats.erf_inv_values(u)))
+
+
+def test_small_erfinv_matches_the_array_path() -> None:
+    """The written-out Horner steps of :func:`erfinv.erfinv_values` (small draws) against the
+    chunked array evaluation, on both branches, at +-1, +-0, NaN and the branch point."""
+    rng = np.random.default_rng(3)
+    x = np.concatenate(
+        [
+            rng.uniform(-1, 1, 3000).astype(np.float32),
+            np.float32(1) - rng.integers(1, 2**16, 500).astype(np.float32) * np.float32(2**-24),
+            np.array([1, -1, 0, -0.0, np.nan, 0.9966, -0.9966, 1e-30, 2**-149], np.float32),
+        ]
+    )
+    x = np.concatenate([x, -x])
+    scratch = erfinv.Scratch(x.size)
+    want = np.empty_like(x)
+    with np.errstate(all="ignore"):
+        erfinv.erfinv_f32_into(x, want, scratch)
+        w = -np.log1p(-(x * x))
+    got = np.frombuffer(erfinv.erfinv_values(x.tolist(), w.tolist()), np.float32)
+    same(got, want)
+    sqrt2 = np.float32(np.sqrt(2))
+    scaled = np.frombuffer(erfinv.erfinv_values(x.tolist(), w.tolist(), float(sqrt2)), np.float32)
+    with np.errstate(all="ignore"):
+        same(scaled, want * sqrt2)
