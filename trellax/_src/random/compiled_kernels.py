@@ -185,7 +185,9 @@ def _dummies(name: str) -> tuple[Any, ...]:
         "unit64": np.zeros(1, np.float64),
         "table": np.zeros(1, np.float32),
     }[name]
-    extra = (np.zeros(1, np.float32),) if name == "table" else ()
+    table = np.zeros(1, np.float32)
+    table.flags.writeable = False  # as normal's table is: the same compiled signature
+    extra = (table,) if name == "table" else ()
     return (0, 0, np.uint32(0), u32, *extra, out)
 
 
