@@ -84,39 +84,8 @@ def _cond_codegen(
         _block(em, inner, start)
 
 
-def _cond_dce(eqn: JaxprEqn, used: list[bool]) -> JaxprEqn | None:
-    """The cond without the outputs nobody reads: each branch stops computing them, and the
-    operands that no branch reads any more are dropped (the index stays)."""
-    branches: tuple[ClosedJaxpr, ...] = eqn.params["branches"]
-    pruned = []
-    for b in branches:
-        outs = [o for o, u in zip(b.jaxpr.outvars, used) if u]
-        body = tracing.without_dead_code(
-            Jaxpr(b.jaxpr.constvars, b.jaxpr.invars, outs, b.jaxpr.eqns)
-        )
-        pruned.append((b, body))
-    read: set[int] = set()
-    for _, body in pruned:
-        read.update(id(a) for e in body.eqns for a in e.invars if type(a) is Var)
-        read.update(id(a) for a in body.outvars if type(a) is Var)
-    n_ops = len(eqn.invars) - 1
-    keep_ops = [k for k in range(n_ops) if any(id(body.invars[k]) in read for _, body in pruned)]
-    new_branches = tuple(
-        ClosedJaxpr(
-            Jaxpr(body.constvars, [body.invars[k] for k in keep_ops], body.outvars, body.eqns),
-            b.consts,
-        )
-        for b, body in pruned
-    )
-    operands = [eqn.invars[0], *[eqn.invars[1 + k] for k in keep_ops]]
-    results = [v for v, u in zip(eqn.outvars, used) if u]
-    params = dict(eqn.params, branches=new_branches)
-    return JaxprEqn(eqn.primitive, operands, results, params, eqn.source, eqn.api)
-
-
 cond_p.def_impl(_run_eagerly(cond_p))
 tracing.codegen_rules[cond_p] = _cond_codegen
-tracing.dce_rules[cond_p] = _cond_dce
 
 
 def _cond_dce(eqn: JaxprEqn, used: list[bool]) -> JaxprEqn | None:
