@@ -802,7 +802,11 @@ def auto_cases(ns: str, mod: Any) -> list[str]:
         if ns in ("linalg", "scipy_linalg", "fft"):
             sets = sets + MATRIX_ARGS.get(k, [])
         if ns == "random":
-            sets = [("K",) + a for a in ARGS.get(k - 1, [("s",) * (k - 1)])] if k > 1 else [("K",), ("k",)]
+            sets = (
+                [("K",) + a for a in ARGS.get(k - 1, [("s",) * (k - 1)])]
+                if k > 1
+                else [("K",), ("k",)]
+            )
         out += [f"{short}.{name}({', '.join(a)})" for a in sets]
     return out
 
@@ -818,7 +822,7 @@ def stats_cases(st: Any) -> list[str]:
             if not hasattr(mod, f):
                 continue
             k = arity(getattr(mod, f))
-            for a in [("s",) * k, ("e",) * k, ("e",) + ("s",) * (k - 1), ("v",) + ("e",) * (k - 1)]:
+            for a in [("s",) * k, ("e",) * k, ("v",) + ("e",) * (k - 1)]:
                 out.append(f"st.{dist}.{f}({', '.join(a)})")
     return out
 

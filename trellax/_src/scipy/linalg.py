@@ -25,7 +25,7 @@ from trellax._src.numpy.index_tricks import diag
 from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import take
 from trellax._src.numpy.selection import where
-from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args
+from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args, promote_dtypes
 
 ArrayLike = Any
 
@@ -378,6 +378,8 @@ def expm(A: ArrayLike, *, upper_triangular: bool = False, max_squarings: int = 1
     (``s`` from the 1-norm, at most ``max_squarings``; traced, so this works under ``jit``)."""
     x = _matrix("expm", A)
     n = x.shape[-1]
+    if x.size == 0:
+        return x  # nothing to exponentiate (JAX's empty result)
     norm1 = reductions.max(reductions.sum(ufuncs.abs(x), axis=-2), axis=-1)
     s = ufuncs.maximum(0, ufuncs.ceil(ufuncs.log2(ufuncs.divide(norm1, _THETA13))))
     s = ufuncs.minimum(s, max_squarings)
@@ -444,7 +446,8 @@ def block_diag(*arrs: ArrayLike) -> Array:
     if not arrs:
         return zeros((1, 0))
     check_arraylike("block_diag", *arrs)
-    blocks = [shapes.atleast_2d(a) for a in promote_args("block_diag", *arrs)]
+    dtype, weak = promote_dtypes("block_diag", *arrs)  # the dtypes join; shapes may differ
+    blocks = [shapes.atleast_2d(_convert(ensure_array("block_diag", a), dtype, weak)) for a in arrs]
     for b in blocks:
         if b.ndim > 2:
             raise ValueError("Arguments to block_diag must have at most 2 dimensions")
@@ -568,7 +571,9 @@ def pascal(n: int, kind: str | None = None) -> Array:
     with x64 on, as in JAX, but computed exactly."""
     n = operator.index(n)
     kind = "symmetric" if kind is None else kind
-    lower = np.array([[math.comb(i, j) for j in range(n)] for i in range(n)], dtype=np.float64)
+    lower = np.array(
+        [[math.comb(i, j) for j in range(n)] for i in range(n)], dtype=np.float64
+    ).reshape(max(n, 0), max(n, 0))  # n <= 0: JAX's empty (0, 0) matrix
     if kind == "lower":
         out = lower
     elif kind == "upper":
@@ -586,7 +591,7 @@ def invpascal(n: int, kind: str | None = None) -> Array:
     kind = "symmetric" if kind is None else kind
     signs = np.array(
         [[(-1) ** (i - j) * math.comb(i, j) for j in range(n)] for i in range(n)], dtype=np.float64
-    )
+    ).reshape(max(n, 0), max(n, 0))
     if kind == "lower":
         out = signs
     elif kind == "upper":
