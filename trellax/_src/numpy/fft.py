@@ -416,7 +416,10 @@ def _shift(name: str, x: ArrayLike, axes: int | Sequence[int] | None, inverse: b
         ax = (axes,)
     else:
         ax = tuple(axes)
-    ax = canonicalize_axes(name, ax, a.ndim)
+    try:
+        ax = canonicalize_axes(name, ax, a.ndim)
+    except ValueError as e:  # JAX indexes the shape: an IndexError (AxisError is both)
+        raise np.exceptions.AxisError(str(e)) from None
     out = a
     for axis in ax:
         n = out.shape[axis]

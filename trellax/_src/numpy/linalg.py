@@ -625,8 +625,11 @@ def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
     for arr in (a, b):
         if arr.ndim == 0:  # JAX reads the axis of each: an IndexError (AxisError is both)
             raise np.exceptions.AxisError("cross: inputs must have at least one dimension")
-    sa = a.shape[canonicalize_axes("cross", (axis,), a.ndim)[0]]
-    sb = b.shape[canonicalize_axes("cross", (axis,), b.ndim)[0]]
+    try:  # JAX indexes the shapes: an IndexError (AxisError is both)
+        sa = a.shape[canonicalize_axes("cross", (axis,), a.ndim)[0]]
+        sb = b.shape[canonicalize_axes("cross", (axis,), b.ndim)[0]]
+    except ValueError as e:
+        raise np.exceptions.AxisError(str(e)) from None
     if sa != 3 or sb != 3:
         raise ValueError(
             "Both input arrays must be (arrays of) 3-dimensional vectors, but they have "
