@@ -803,7 +803,7 @@ def auto_cases(ns: str, mod: Any) -> list[str]:
             sets = sets + MATRIX_ARGS.get(k, [])
         if ns == "random":
             sets = (
-                [("K",) + a for a in ARGS.get(k - 1, [("s",) * (k - 1)])]
+                [("K", *a) for a in ARGS.get(k - 1, [("s",) * (k - 1)])]
                 if k > 1
                 else [("K",), ("k",)]
             )

@@ -30,7 +30,7 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax._base import Category, asarray, check_dtype
-from trellax._src.lax.shapes import leading_rule
+from trellax._src.lax.shapes import convert_element_type, leading_rule
 from trellax._src.lax.structural import pad_p
 
 FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
@@ -103,7 +103,7 @@ def fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Ar
         if dtypes.kind(a.dtype) == "f":
             # JAX converts a real operand of a complex transform to complex first
             real = a.dtype == dtypes.float64
-            a = ew.convert_element_type(a, dtypes.complex128 if real else dtypes.complex64)
+            a = convert_element_type(a, dtypes.complex128 if real else dtypes.complex64)
         if not lengths or (0 in lengths and tuple(a.shape[a.ndim - len(lengths) :]) == lengths):
             return a  # nothing to transform: JAX's answer is the (complex) operand
     return fft_p.bind(a, fft_type=t, fft_lengths=lengths)

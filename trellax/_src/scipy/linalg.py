@@ -518,12 +518,13 @@ def circulant(c: ArrayLike) -> Array:
 def companion(a: ArrayLike) -> Array:
     """The companion matrix of the polynomial with coefficients ``a`` (highest power first)."""
     av = ensure_array("companion", a)
-    if av.ndim != 1 or av.shape[0] < 2:
-        raise ValueError("Incorrect shape for `a`. `a` must be one-dimensional with length >= 2.")
-    n = av.shape[0] - 1
-    first = ufuncs.divide(ufuncs.negative(av[1:]), av[0])
+    if av.ndim < 1 or av.shape[-1] < 2:
+        raise ValueError("Incorrect shape for `a`. `a` must have a last axis of length >= 2.")
+    n = av.shape[-1] - 1  # leading axes are batch axes (one matrix per polynomial, as JAX's)
+    first = ufuncs.divide(ufuncs.negative(av[..., 1:]), av[..., :1])
     below = eye(n - 1, n, dtype=first.dtype) if n > 1 else zeros((0, n), dtype=first.dtype)
-    return joining.concatenate([first[None, :], below], axis=0)
+    below = shapes.broadcast_to(below, (*av.shape[:-1], n - 1, n))
+    return joining.concatenate([first[..., None, :], below], axis=-2)
 
 
 def hilbert(n: int) -> Array:
