@@ -83,6 +83,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_behaviour.py
 	$(GOLDEN_PY) tools/gen_golden_fusion.py
 	$(GOLDEN_PY) tools/gen_golden_toplevel.py
+	$(GOLDEN_PY) tools/gen_golden_checkpoint.py
 	$(GOLDEN_PY) tools/gen_golden_scipy_modules.py
 	$(GOLDEN_PY) -m pip install -q optax==0.2.8
 	$(GOLDEN_PY) tools/gen_golden_optim.py
@@ -98,6 +99,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_jax_surface.py
 	$(GOLDEN_PY) tools/gen_golden_explicit_x64.py
 	$(GOLDEN_PY) tools/gen_golden_multidevice.py
+	$(GOLDEN_PY) tools/gen_golden_transcendental.py
 	$(GOLDEN_PY) tools/gen_golden_random_modes.py
 	$(GOLDEN_PY) -m pip install -q flax==0.12.8 msgpack
 	$(GOLDEN_PY) tools/gen_golden_flax.py
