@@ -76,11 +76,24 @@ class ArrayImpl(Array):
 
     @property
     def device(self) -> Any:
-        """The device the array lives on: ``CpuDevice(id=0)`` (JAX's ``x.device``)."""
-        return CPU
+        """The device the array lives on (``CpuDevice(id=0)`` unless put elsewhere); an array
+        laid out over several devices has none (``ValueError``, as in JAX: use ``devices()``)."""
+        try:
+            sharding = self._sharding
+        except AttributeError:
+            return CPU
+        if len(sharding.device_set) > 1:
+            raise ValueError(
+                "Length of devices is greater than 1. Please use `.devices()` instead."
+            )
+        return next(iter(sharding.device_set))
 
     def devices(self) -> set[Any]:
-        return {CPU}
+        """The devices holding a block of the array."""
+        try:
+            return set(self._sharding.device_set)
+        except AttributeError:
+            return {CPU}
 
     @property
     def sharding(self) -> Any:
@@ -106,8 +119,18 @@ class ArrayImpl(Array):
 
     @property
     def addressable_shards(self) -> list[Any]:
-        """One shard: the whole array on the one device."""
-        return [_Shard(self)]
+        """Each device's block of the array, in the sharding's device order."""
+        sharding = self.sharding
+        mapping = sharding.devices_indices_map(tuple(self.shape))
+        order = getattr(sharding, "_device_assignment", tuple(mapping))
+        replicas: dict[str, int] = {}
+        shards = []
+        for device in order:
+            index = mapping[device]
+            key = repr(index)
+            replicas[key] = replicas.get(key, -1) + 1
+            shards.append(_Shard(self, device, index, replicas[key]))
+        return shards
 
     global_shards = addressable_shards
 
@@ -335,13 +358,21 @@ def _index_str(index: Any) -> str:
 
 
 class _Shard:
-    """One device's piece of an array: here the whole array (JAX's ``Shard``)."""
+    """One device's block of an array (JAX's ``Shard``)."""
 
-    def __init__(self, array: ArrayImpl) -> None:
-        self.device = CPU
-        self.data = array
-        self.index = tuple(slice(None) for _ in array.shape)
-        self.replica_id = 0
+    def __init__(
+        self, array: ArrayImpl, device: Any, index: tuple[slice, ...], replica_id: int
+    ) -> None:
+        self.device = device
+        self.index = index
+        self.replica_id = replica_id
+        whole = all(i == slice(None) for i in index)
+        self.data = (
+            array if whole else ArrayImpl._new(array._value[index], array.dtype, array.weak_type)
+        )
 
     def __repr__(self) -> str:
-        return f"Shard(device={self.device!r}, index={self.index}, replica_id=0, data={self.data})"
+        return (
+            f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id}, "
+            f"data={self.data})"
+        )

@@ -82,3 +82,22 @@ platforms = FlagState(
     "the platforms JAX may use; trellax has the CPU only (None or 'cpu')",
     lambda v: None if v in (None, "", "cpu") else "trellax computes on the CPU only",
 )
+
+
+def _parse_device_count(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"jax_num_cpu_devices must be an int, got {value!r}")
+    if value == 0 or value < -1:
+        raise ValueError(f"jax_num_cpu_devices must be -1 (the default) or positive, got {value}")
+    return value
+
+
+num_cpu_devices = FlagState(
+    "num_cpu_devices",
+    -1,
+    _parse_device_count,
+    "how many CPU devices to present (-1: the count XLA_FLAGS' "
+    "--xla_force_host_platform_device_count gives, else 1). trellax's devices are views of one "
+    "NumPy process: arrays are laid out over them by their sharding, shard_map runs one block "
+    "per device, and collectives combine the blocks",
+)

@@ -1,14 +1,24 @@
-"""The one device trellax computes on, and the sharding of an array that lives on it.
+"""The CPU devices trellax presents, and the sharding of an array over them.
 
-A low-level module (only the standard library), so ``ArrayImpl`` can answer ``x.device``,
-``x.devices()`` and ``x.sharding`` as JAX's arrays do on a one-CPU machine: ``CpuDevice(id=0)``,
-``{CpuDevice(id=0)}`` and ``SingleDeviceSharding(device=CpuDevice(id=0), memory_kind=device)``.
-Meshes and named shardings are in ``_src/sharding.py``.
+A low-level module (the standard library and the configuration only), so ``ArrayImpl`` can
+answer ``x.device``, ``x.devices()`` and ``x.sharding`` as JAX's arrays do on a CPU machine.
+There is one device, ``CpuDevice(id=0)``, unless ``jax_num_cpu_devices`` or XLA's
+``--xla_force_host_platform_device_count=N`` (in ``XLA_FLAGS``, as JAX reads it) asks for more,
+as JAX's tests and tutorials do to emulate a multi-device machine on one CPU. trellax's devices
+are then views of the one process: every array is one NumPy buffer, and its sharding says how it
+is laid out over the devices (``shard_map`` runs one block per device). Meshes and named
+shardings are in ``runtime/sharding.py``.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from typing import Any
+
+from trellax._src.config.jax_option_flags import num_cpu_devices
+
+_FORCE_COUNT = re.compile(r"--xla_force_host_platform_device_count=(\d+)")
 
 
 class Device:
@@ -55,12 +65,36 @@ class Device:
 
 CPU = Device(0)
 
+_devices: list[Device] = [CPU]
+
+
+def device_list() -> list[Device]:
+    """The devices presented: ``jax_num_cpu_devices`` of them when set, else as many as
+    ``XLA_FLAGS``' ``--xla_force_host_platform_device_count`` asks for, else one."""
+    count = num_cpu_devices.value
+    if count == -1:
+        found = _FORCE_COUNT.findall(os.environ.get("XLA_FLAGS", ""))
+        count = int(found[-1]) if found else 1
+    if count != len(_devices):
+        if count < 1:
+            raise ValueError(f"--xla_force_host_platform_device_count must be >= 1, got {count}")
+        _devices[:] = [CPU] + [Device(i) for i in range(1, count)]
+    return _devices
+
+
+def is_device(device: Any) -> bool:
+    """Whether ``device`` is one of the devices presented."""
+    return isinstance(device, Device) and device.id < len(device_list())
+
 
 def is_cpu(device: Any) -> bool:
-    """Whether ``device`` names the one device: the device, ``"cpu"``, or a one-device sharding."""
+    """Whether ``device`` names a place arrays can go: None or ``"cpu"`` (the default device),
+    a device presented, or a sharding over such devices."""
     if device is None or device == "cpu" or device == CPU:
         return True
-    return isinstance(device, Sharding) and device.device_set == frozenset([CPU])
+    if isinstance(device, Device):
+        return is_device(device)
+    return isinstance(device, Sharding) and all(is_device(d) for d in device.device_set)
 
 
 class Sharding:
@@ -116,9 +150,19 @@ class SingleDeviceSharding(Sharding):
     """The whole array on one device (the sharding of every trellax array by default)."""
 
     def __init__(self, device: Device = CPU, *, memory_kind: str | None = None) -> None:
-        if device != CPU:
-            raise ValueError(f"trellax computes on one CPU device, CpuDevice(id=0); got {device!r}")
+        if not is_device(device):
+            raise ValueError(f"not a device of this process: {device!r} (devices: {device_list()})")
         self.device = device
+        self.device_set = frozenset([device])
+
+    @property
+    def _device_assignment(self) -> tuple[Device, ...]:
+        return (self.device,)
+
+    def devices_indices_map(self, global_shape: tuple[int, ...]) -> dict[Device, tuple[slice, ...]]:
+        return {self.device: tuple(slice(None) for _ in global_shape)}
+
+    addressable_devices_indices_map = devices_indices_map
 
     def __repr__(self) -> str:
         return f"SingleDeviceSharding(device={self.device!r}, memory_kind=device)"

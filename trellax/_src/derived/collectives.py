@@ -21,6 +21,7 @@ from trellax._src.parallel.collectives import (
     _no_groups,
     all_gather,
     axis_index,
+    in_shard_map,
     pmax,
     pmin,
     psum,
@@ -62,8 +63,9 @@ def ppermute(x: Any, axis_name: Any, perm: Sequence[tuple[int, int]]) -> Any:
         raise ValueError(f"ppermute sources and destinations must be unique, got perm={pairs}")
     if any(not 0 <= i < n for i in srcs + dsts):
         raise ValueError(f"ppermute perm indices must lie in [0, {n}) for axis size {n}: {pairs}")
-    if len(pairs) != n:
-        # JAX's vmap rule asserts this (an AssertionError there): no silent zeros
+    if len(pairs) != n and not in_shard_map(name):
+        # JAX's vmap rule asserts this (an AssertionError there): no silent zeros; under
+        # shard_map the devices no pair sends to get zeros, as in JAX
         raise ValueError(
             f"ppermute under vmap needs a whole permutation of the axis (size {n}), got {pairs}"
         )
@@ -92,12 +94,20 @@ def pbroadcast(x: Any, axis_name: Any, source: int) -> Any:
 
 
 def pcast(x: Any, axis_name: Any, *, to: str) -> Any:
-    """Changes the varying/invariant type of values inside ``shard_map``, which trellax does
-    not have: always a ``ValueError``, as JAX outside ``shard_map``."""
-    raise ValueError(
-        f"pcast(..., to={to!r}) should be called under shard_map, which trellax does not have "
-        "(under vmap every value already varies along the mapped axis)"
-    )
+    """Changes whether ``x`` is typed as varying along mesh axes inside ``shard_map`` (JAX's
+    replication types). The values do not change; outside ``shard_map`` it is a ``ValueError``,
+    as in JAX. trellax infers replication from the values' batching instead of types, so the
+    cast only checks its arguments."""
+    if to not in ("varying", "invariant", "reduced", "unreduced"):
+        raise ValueError(f"pcast's `to` must be 'varying' or 'invariant', got {to!r}")
+    names = _names(axis_name)
+    for name in names:
+        if not in_shard_map(name):
+            raise ValueError(
+                f"pcast(..., to={to!r}) should be called under shard_map, with axis names of "
+                f"its mesh; got {name!r}"
+            )
+    return x
 
 
 def psum_scatter(

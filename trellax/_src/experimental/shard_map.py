@@ -1,9 +1,6 @@
-"""``shard_map`` over a mesh of one device: ``f`` runs once on the whole arrays, and its
-collectives see each mesh axis as an axis of size 1 (``psum`` is the identity, ``axis_index`` is
-0, ``all_gather`` adds an axis of size 1), exactly as on a one-device JAX mesh.
-
-It is ``f`` under one ``vmap`` per mesh axis (named after it) over a leading axis of size 1.
-JAX's static replication check (``check_rep``/``check_vma``) is not performed.
+"""``jax.experimental.shard_map.shard_map`` (positional ``mesh``, ``check_rep``): the same
+``shard_map`` as ``trellax.shard_map`` (one block per device, see ``runtime/shard_map.py``), after
+checking that the specs name mesh axes.
 """
 
 from __future__ import annotations
@@ -49,10 +46,17 @@ def shard_map(
 ) -> Callable[..., Any]:
     """``jax.experimental.shard_map.shard_map``: ``f`` mapped over the blocks of ``mesh`` (the one
     implementation, ``trellax.shard_map``, after checking the specs name mesh axes)."""
-    del check_rep, auto
     _check_specs(in_specs, tuple(mesh.axis_names), "in_specs")
     _check_specs(out_specs, tuple(mesh.axis_names), "out_specs")
-    return _shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs)  # type: ignore[no-any-return]
+    manual = frozenset(n for n in mesh.axis_names if n not in auto)
+    return _shard_map(  # type: ignore[no-any-return]
+        f,
+        mesh=mesh,
+        in_specs=in_specs,
+        out_specs=out_specs,
+        check_vma=check_rep,
+        axis_names=manual if auto else frozenset(),
+    )
 
 
 #: ``jax.shard_map`` (keyword form): the same function as ``trellax.shard_map``.

@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from trellax._src.core import core, errors
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.dtypes import dtypes
@@ -42,10 +44,52 @@ class BatchTracer(core.Tracer):
         )
 
     def __repr__(self) -> str:  # JAX's words
+        blocks = _shard_blocks(self)
+        if blocks is not None:
+            return blocks
         return f"VmapTracer(aval={self.aval}, batched={core.get_aval(self.val)})"
 
 
 dtypes.ARRAY_TYPES.add(BatchTracer)
+
+#: The ``shard_map`` calls being traced, innermost last: (their mesh axis names, the mesh). Their
+#: axes are ``vmap`` axes too; some collectives mean more there (``ppermute`` with a partial
+#: permutation, ``pcast``), and a concrete block prints as each device's value, as in JAX.
+SHARD_MAP_AXES: list[tuple[frozenset[Any], Any]] = []
+
+
+def _shard_blocks(x: BatchTracer) -> str | None:
+    """Each device's block of ``x``, when every batch level of ``x`` is a mesh axis of the
+    ``shard_map`` being run eagerly (JAX prints blocks so there); else None."""
+    if not SHARD_MAP_AXES:
+        return None
+    names, mesh = SHARD_MAP_AXES[-1]
+    axes: list[Any] = []
+    value: Any = x
+    levels: list[tuple[Any, int]] = []
+    while type(value) is BatchTracer:
+        trace = value._trace
+        if not isinstance(trace, BatchTrace) or trace.axis_name not in names:
+            return None
+        levels.append((trace.axis_name, value.batch_dim))
+        value = value.val
+    if isinstance(value, core.Tracer):
+        return None
+    whole = np.asarray(value)
+    for name, dim in reversed(levels):  # outermost level first
+        whole = np.moveaxis(whole, len(axes) + dim, len(axes))
+        axes.append(name)
+    order = [a for a in mesh.axis_names if a in axes]
+    whole = np.moveaxis(whole, [axes.index(a) for a in order], list(range(len(order))))
+    parts = []
+    for coords in np.ndindex(*whole.shape[: len(order)]):
+        full = tuple(coords[order.index(a)] if a in order else 0 for a in mesh.axis_names)
+        device = mesh.devices[full]
+        names_text = "(" + ", ".join(order) + ("," if len(order) == 1 else "") + ")"
+        parts.append(
+            f"On {device} at mesh coordinates {names_text} = {tuple(coords)}:\n{whole[coords]}\n"
+        )
+    return "\n".join(parts)
 
 
 class AxisInfo:

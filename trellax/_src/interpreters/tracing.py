@@ -17,7 +17,9 @@ import functools
 import math
 import os
 import sys
+import weakref
 from collections.abc import Callable, Sequence
+from types import CodeType
 from typing import Any
 
 import numpy as np
@@ -141,15 +143,36 @@ class JaxprTrace(Trace):
 
 
 def _user_source() -> tuple[str | None, str | None]:
-    """``file:line (function)`` of the innermost frame outside the trellax package, and no
+    """``file:line:column (function)`` of the innermost frame outside the trellax package (the
+    column, counted from 0, of the expression being evaluated, as JAX reports it), and no
     provenance: ``numpy.util.promote_to`` records it explicitly on the casts it makes."""
     frame = sys._getframe(2)
     while frame is not None:
-        filename = frame.f_code.co_filename
+        code = frame.f_code
+        filename = code.co_filename
         if not filename.startswith(_PACKAGE_DIR) or "/tests/" in filename:
-            return f"{filename}:{frame.f_lineno} ({frame.f_code.co_name})", None
+            line, column = _position(code, frame.f_lasti, frame.f_lineno)
+            return f"{filename}:{line}:{column} ({code.co_name})", None
         frame = frame.f_back  # type: ignore[assignment]
     return None, None
+
+
+_Positions = list[tuple[int | None, int | None, int | None, int | None]]
+_POSITIONS: weakref.WeakKeyDictionary[CodeType, _Positions] = weakref.WeakKeyDictionary()
+
+
+def _position(code: CodeType, lasti: int, lineno: int) -> tuple[int, int]:
+    """The line and 0-based column of the instruction at byte offset ``lasti`` of ``code``
+    (positions are read once per code object; a missing column counts as 0)."""
+    positions = _POSITIONS.get(code)
+    if positions is None:
+        read = getattr(code, "co_positions", None)  # Python 3.11+; 3.10 has no columns
+        positions = _POSITIONS[code] = list(read()) if read is not None else []
+    index = lasti // 2
+    if 0 <= index < len(positions):
+        start, _, column, _ = positions[index]
+        return (start if start is not None else lineno), (column or 0)
+    return lineno, 0
 
 
 def trace_to_jaxpr(

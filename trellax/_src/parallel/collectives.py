@@ -40,6 +40,11 @@ def _unbound(name: Any, fun: str) -> NameError:
     )
 
 
+def in_shard_map(name: Any) -> bool:
+    """Whether ``name`` is a mesh axis of a ``shard_map`` being traced."""
+    return any(name in names for names, _ in batching.SHARD_MAP_AXES)
+
+
 def _check_bound(names: AxisNames, fun: str) -> None:
     bound = batching.axis_env()
     for n in names:

@@ -25,35 +25,37 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray, get_aval
 from trellax._src.core.devices import CPU as CPU
 from trellax._src.core.devices import Device as Device
-from trellax._src.core.devices import Sharding, is_cpu
+from trellax._src.core.devices import Sharding, SingleDeviceSharding, device_list, is_cpu
 from trellax._src.numpy.creation import asarray
-from trellax._src.tree.tree_util import tree_flatten, tree_map
+from trellax._src.runtime.sharding import NamedSharding, PartitionSpec, get_mesh
+from trellax._src.tree.tree_util import tree_map
 
 
 def devices(backend: str | None = None) -> list[Device]:
-    """All devices: ``[CpuDevice(id=0)]`` (``backend`` may be None or "cpu")."""
+    """All devices: ``[CpuDevice(id=0)]``, or as many CPU devices as ``jax_num_cpu_devices`` /
+    ``XLA_FLAGS=--xla_force_host_platform_device_count=N`` ask for (``backend``: None or "cpu")."""
     _check_backend(backend)
-    return [CPU]
+    return list(device_list())
 
 
 def local_devices(process_index: int | None = None, backend: str | None = None) -> list[Device]:
-    """The devices of this process: ``[CpuDevice(id=0)]``."""
+    """The devices of this process (all of them: there is one process)."""
     _check_backend(backend)
     if process_index not in (None, 0):
         raise ValueError(f"process_index {process_index} does not exist: there is one process")
-    return [CPU]
+    return list(device_list())
 
 
 def device_count(backend: str | None = None) -> int:
-    """The number of devices: 1."""
+    """The number of devices (1 unless more CPU devices were asked for)."""
     _check_backend(backend)
-    return 1
+    return len(device_list())
 
 
 def local_device_count(backend: str | None = None) -> int:
-    """The number of devices of this process: 1."""
+    """The number of devices of this process (all of them)."""
     _check_backend(backend)
-    return 1
+    return len(device_list())
 
 
 def process_count(backend: str | None = None) -> int:
@@ -84,36 +86,46 @@ def _check_backend(backend: str | None) -> None:
 def device_put(
     x: Any, device: Any = None, *, src: Any = None, donate: bool = False, may_alias: Any = None
 ) -> Any:
-    """``x`` with every leaf converted to a trellax array (arrays are returned as they are).
+    """``x`` with every leaf converted to a trellax array (arrays keep their buffer).
 
-    ``device`` may be None, the device, a sharding over it (``NamedSharding`` on a one-device
-    mesh, ``SingleDeviceSharding``), or a pytree prefix of ``x`` of those; an array put with a
-    sharding reports it as its ``.sharding``, as in JAX.
+    ``device`` may be None, a device, a sharding over the devices (``NamedSharding``,
+    ``SingleDeviceSharding``), a ``PartitionSpec`` (over the mesh set by ``set_mesh``), or a
+    pytree prefix of ``x`` of those; an array put with a device or sharding reports it as its
+    ``.sharding``, as in JAX (the data stays one NumPy buffer).
     """
     if isinstance(device, str):  # JAX takes devices and shardings, not platform names
         raise ValueError(
             "device_put's second argument must be a Device or a Sharding (or a pytree of them). "
             f"Received invalid value: {device!r}"
         )
-    if device is None or isinstance(device, Device) or is_cpu(device):
+    if device is None or _is_placement(device):
         return _put_one(x, device)
-    leaves = tree_flatten(device, is_leaf=lambda d: d is None or is_cpu(d))[0]
-    for d in leaves:
-        if not is_cpu(d):
-            raise ValueError(f"device_put: trellax has one device, CpuDevice(id=0); got {d!r}")
-    return tree_map(
-        lambda d, sub: _put_one(sub, d), device, x, is_leaf=lambda d: d is None or is_cpu(d)
-    )
+    return tree_map(lambda d, sub: _put_one(sub, d), device, x, is_leaf=_is_placement)
+
+
+def _is_placement(d: Any) -> bool:
+    return d is None or isinstance(d, Device | Sharding | PartitionSpec)
 
 
 def _put_one(x: Any, device: Any) -> Any:
+    if isinstance(device, PartitionSpec):
+        mesh = get_mesh()
+        if mesh is None:
+            raise ValueError(
+                f"device_put was given the PartitionSpec {device!r} outside of a mesh context: "
+                "use jax.set_mesh(mesh) or a NamedSharding(mesh, spec)"
+            )
+        device = NamedSharding(mesh, device)
     if not is_cpu(device):
-        raise ValueError(f"device_put: trellax has one device, CpuDevice(id=0); got {device!r}")
+        raise ValueError(f"device_put: not a device of this process: {device!r}")
     sharding = device if isinstance(device, Sharding) else None
+    if isinstance(device, Device) and device != CPU:
+        sharding = SingleDeviceSharding(device)
 
     def put(leaf: Any) -> Any:
         out = leaf if isinstance(leaf, Array) else asarray(leaf)
         if sharding is not None and isinstance(out, ArrayImpl):
+            sharding.shard_shape(tuple(out.shape))  # raises when the shape does not divide
             out = out._with_sharding(sharding)
         return out
 

@@ -1,17 +1,19 @@
-"""Devices and sharding on one CPU device: single-device stand-ins for JAX's multi-device API.
+"""Meshes and named shardings over the CPU devices trellax presents (``core/devices.py``).
 
-``Mesh``/``make_mesh`` accept meshes whose axes all have size 1 (the one device), with JAX's
-``ValueError`` otherwise; ``NamedSharding``, ``PartitionSpec`` (``P``) and
-``SingleDeviceSharding`` are plain descriptions; ``reshard``, ``set_mesh`` and
-``make_array_from_*`` do what they do on one device. ``pmap`` maps a leading axis of size 1
-(as JAX does on one device) and otherwise says to use ``vmap``; ``shard_map`` and ``smap`` raise
-``NotImplementedError`` naming ``vmap``.
+One device unless more were asked for (``jax_num_cpu_devices``, XLA's
+``--xla_force_host_platform_device_count``). ``Mesh``/``make_mesh`` arrange those devices in named
+axes; ``NamedSharding`` with a ``PartitionSpec`` (``P``) says which block of an array each device
+holds (``shard_shape``, ``devices_indices_map``, ``x.addressable_shards``), while the data stay
+one NumPy buffer. ``reshard``, ``set_mesh`` and ``make_array_from_*`` do what they do in JAX.
+``pmap`` maps a leading axis of at most as many devices as there are (as ``vmap`` with the axis
+name, the collectives' meaning); ``shard_map`` is in ``shard_map.py``.
 """
 
 from __future__ import annotations
 
 import collections
 import enum
+import itertools
 import math
 import warnings
 from collections.abc import Callable, Sequence
@@ -19,11 +21,14 @@ from typing import Any
 
 from trellax._src.api import jit_options
 from trellax._src.api.vmap import vmap
+from trellax._src.backend.array import ArrayImpl
 from trellax._src.core.devices import (
     CPU,
     Device,
     Sharding,
     check_single_device,
+    device_list,
+    is_device,
 )
 from trellax._src.numpy.creation import asarray
 from trellax._src.tree.tree_util import tree_flatten
@@ -37,8 +42,20 @@ class AxisType(enum.Enum):
     Manual = enum.auto()
 
 
+class IndivisibleError(ValueError):
+    """An array dimension does not divide into the blocks its sharding asks for."""
+
+
+class _Unconstrained:
+    def __repr__(self) -> str:
+        return "UNCONSTRAINED"
+
+
 class PartitionSpec(tuple[Any, ...]):
     """Which mesh axes each array dimension is split over (``P('x', None)``)."""
+
+    #: a dimension whose layout the compiler may choose (here: not split)
+    UNCONSTRAINED: Any = _Unconstrained()
 
     def __new__(cls, *partitions: Any) -> PartitionSpec:
         return super().__new__(cls, partitions)
@@ -51,7 +68,7 @@ P = PartitionSpec
 
 
 class Mesh:
-    """Named axes over devices; here every axis has size 1 (one device)."""
+    """Devices arranged in named axes (``Mesh(np.array(devices).reshape(4, 2), ("x", "y"))``)."""
 
     def __init__(self, devices: Any, axis_names: Sequence[str], axis_types: Any = None) -> None:
         import numpy as np
@@ -93,7 +110,7 @@ class Mesh:
 
     @property
     def local_devices(self) -> list[Device]:
-        return [CPU]
+        return list(self.devices.flat)
 
     @property
     def shape_tuple(self) -> tuple[tuple[str, int], ...]:
@@ -130,7 +147,8 @@ class Mesh:
 
 
 class NamedSharding(Sharding):
-    """An array laid out over a mesh by a ``PartitionSpec``."""
+    """An array laid out over a mesh by a ``PartitionSpec``: dimension ``i`` is split into
+    blocks over the mesh axes ``spec[i]`` names (major axis first), and repeated over the rest."""
 
     def __init__(
         self, mesh: Mesh, spec: PartitionSpec | None = None, *, memory_kind: str | None = None
@@ -144,14 +162,89 @@ class NamedSharding(Sharding):
                 "NamedSharding's spec should be a PartitionSpec (jax.sharding.PartitionSpec), "
                 f"got {self.spec!r}"
             )
+        used: list[str] = []
+        for entry in self.spec:
+            for name in spec_axes(entry):
+                if name not in mesh.shape:
+                    raise ValueError(
+                        f"Resource axis: {name} of {self.spec!r} is not found in mesh: "
+                        f"{tuple(mesh.shape)}."
+                    )
+                if name in used:
+                    raise ValueError(
+                        f"A single NamedSharding spec specification can map every mesh axis to "
+                        f"at most one positional dimension, but {self.spec!r} has duplicate "
+                        f"entries for `{name}`"
+                    )
+                used.append(name)
+        self.device_set = frozenset(mesh.devices.flat)
 
     def __repr__(self) -> str:
         return f"NamedSharding(mesh={self.mesh!s}, spec={self.spec!r}, memory_kind=device)"
 
+    @property
+    def _device_assignment(self) -> tuple[Device, ...]:
+        return tuple(self.mesh.devices.flat)
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return all(self.mesh.shape[n] == 1 for e in self.spec for n in spec_axes(e))
+
+    def _pieces(self, dim: int) -> int:
+        entry = self.spec[dim] if dim < len(self.spec) else None
+        return math.prod(self.mesh.shape[n] for n in spec_axes(entry))
+
+    def shard_shape(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:
+        """Each device's block; raises ``ValueError`` when a split dimension does not divide."""
+        if len(self.spec) > len(global_shape):
+            raise ValueError(
+                f"One of device_put args was given the sharding of {self!r}, which implies that "
+                f"it has a rank of at least {len(self.spec)}, but it is {len(global_shape)}"
+            )
+        out = []
+        for dim, size in enumerate(global_shape):
+            pieces = self._pieces(dim)
+            if size % pieces:
+                raise IndivisibleError(
+                    f"One of device_put args was given the sharding of {self!r}, which implies "
+                    f"that the global size of its dimension {dim} should be divisible by "
+                    f"{pieces}, but it is equal to {size} (full shape: {tuple(global_shape)})"
+                )
+            out.append(size // pieces)
+        return tuple(out)
+
+    def devices_indices_map(self, global_shape: tuple[int, ...]) -> dict[Device, tuple[slice, ...]]:
+        """The block of the array each device holds, as slices of the whole."""
+        block = self.shard_shape(global_shape)
+        names = list(self.mesh.shape)
+        out: dict[Device, tuple[slice, ...]] = {}
+        for coords in itertools.product(*(range(n) for n in self.mesh.axis_sizes)):
+            index = []
+            for dim, size in enumerate(block):
+                entry = self.spec[dim] if dim < len(self.spec) else None
+                piece = 0
+                for name in spec_axes(entry):
+                    piece = piece * self.mesh.shape[name] + coords[names.index(name)]
+                full = self._pieces(dim) != 1
+                index.append(slice(piece * size, (piece + 1) * size) if full else slice(None))
+            out[self.mesh.devices[coords]] = tuple(index)
+        return out
+
+    addressable_devices_indices_map = devices_indices_map
+
+
+def spec_axes(entry: Any) -> tuple[str, ...]:
+    """The mesh axis names of one ``PartitionSpec`` entry (None, a name, or a tuple of names)."""
+    if entry is None or entry is PartitionSpec.UNCONSTRAINED:
+        return ()
+    if isinstance(entry, tuple):
+        return tuple(entry)
+    return (entry,)
+
 
 def check_device(device: Any) -> None:
-    if device is not None and device != CPU:
-        raise ValueError(f"{_ONE}, CpuDevice(id=0); got {device!r}")
+    if device is not None and not is_device(device):
+        raise ValueError(f"not a device of this process: {device!r} (devices: {device_list()})")
 
 
 def make_mesh(
@@ -161,19 +254,21 @@ def make_mesh(
     *,
     devices: Sequence[Any] | None = None,
 ) -> Mesh:
-    """A mesh over the one device: every axis size must be 1."""
-    if math.prod(axis_shapes) > 1:
-        raise ValueError(
-            f"Number of devices 1 must be >= the product of mesh_shape {tuple(axis_shapes)}\n"
-            f"({_ONE}; use trellax.vmap to map over an axis)"
-        )
+    """A mesh of the first ``prod(axis_shapes)`` devices (or of ``devices``), in order."""
     import numpy as np
 
-    grid = np.empty(tuple(axis_shapes), dtype=object)
-    grid.fill(CPU)
+    pool = list(device_list()) if devices is None else list(devices)
+    needed = math.prod(axis_shapes)
+    if len(pool) < needed:
+        raise ValueError(
+            f"Number of devices {len(pool)} must be >= the product of mesh_shape "
+            f"{tuple(axis_shapes)}"
+        )
+    grid = np.empty(needed, dtype=object)
+    grid[:] = pool[:needed]
     if axis_types is None:
         axis_types = (AxisType.Explicit,) * len(tuple(axis_names))
-    return Mesh(grid, axis_names, axis_types)
+    return Mesh(grid.reshape(tuple(axis_shapes)), axis_names, axis_types)
 
 
 _mesh: list[Mesh | None] = [None]
@@ -222,27 +317,59 @@ class Shard:
 def make_array_from_callback(
     shape: Sequence[int], sharding: Any, data_callback: Callable[[Any], Any], dtype: Any = None
 ) -> Any:
-    """The array ``data_callback(index)`` for the one device's index (all of it)."""
+    """The array assembled from ``data_callback(index)``, called once for each distinct block
+    of the sharding (``index``: a tuple of slices of the whole array)."""
+    import numpy as np
 
     check_single_device(sharding)
-    index = tuple(slice(None) for _ in shape)
-    out = asarray(data_callback(index), dtype=dtype)
-    if tuple(out.shape) != tuple(shape):
-        raise ValueError(
-            f"make_array_from_callback: data_callback returned shape {tuple(out.shape)}, "
-            f"expected {tuple(shape)}"
-        )
+    shape = tuple(shape)
+    indices = _block_indices(sharding, shape)
+    if len(indices) == 1:
+        out = asarray(data_callback(indices[0]), dtype=dtype)
+        if tuple(out.shape) != shape:
+            raise ValueError(
+                f"make_array_from_callback: data_callback returned shape {tuple(out.shape)}, "
+                f"expected {shape}"
+            )
+    else:
+        blocks = [np.asarray(data_callback(index)) for index in indices]
+        whole = np.empty(shape, dtype=blocks[0].dtype if dtype is None else dtype)
+        for index, block in zip(indices, blocks):
+            whole[index] = block
+        out = asarray(whole, dtype=dtype)
+    if isinstance(sharding, Sharding) and isinstance(out, ArrayImpl):
+        return out._with_sharding(sharding)
     return out
+
+
+def _block_indices(sharding: Any, shape: tuple[int, ...]) -> list[tuple[slice, ...]]:
+    """The distinct blocks of ``shape`` a sharding lays out, in device order."""
+    if not isinstance(sharding, Sharding):
+        return [tuple(slice(None) for _ in shape)]
+    seen: list[tuple[slice, ...]] = []
+    for index in sharding.devices_indices_map(shape).values():
+        if index not in seen:
+            seen.append(index)
+    return seen
 
 
 def make_array_from_single_device_arrays(
     shape: Sequence[int], sharding: Any, arrays: Sequence[Any], *, dtype: Any = None
 ) -> Any:
-    """The one device's array (``arrays`` must hold exactly one, of the full shape)."""
-
-    if len(arrays) != 1:
-        raise ValueError(f"{_ONE}: expected one single-device array, got {len(arrays)}")
-    return make_array_from_callback(shape, sharding, lambda _: asarray(arrays[0]), dtype)
+    """The array whose blocks are ``arrays``, one per device of ``sharding`` in its order."""
+    shape = tuple(shape)
+    mapping = (
+        sharding.devices_indices_map(shape)
+        if isinstance(sharding, Sharding)
+        else {CPU: tuple(slice(None) for _ in shape)}
+    )
+    if len(arrays) != len(mapping):
+        raise ValueError(
+            f"make_array_from_single_device_arrays: the sharding has {len(mapping)} devices, "
+            f"got {len(arrays)} arrays"
+        )
+    by_index = dict(zip((repr(i) for i in mapping.values()), arrays))
+    return make_array_from_callback(shape, sharding, lambda i: by_index[repr(i)], dtype)
 
 
 def make_array_from_process_local_data(
@@ -323,10 +450,12 @@ def pmap(
                 sizes.add(leaf.shape[ax])
         if axis_size is not None:
             sizes.add(axis_size)
-        if any(s > 1 for s in sizes):
+        count = len(device_list())
+        if any(s > count for s in sizes):
             raise ValueError(
-                f"pmap: the mapped axis has size {max(sizes)}, but {_ONE} (JAX needs as many "
-                "devices as the axis size); use trellax.vmap, which maps on one device"
+                f"compiling computation that requires {max(sizes)} logical devices, but only "
+                f"{count} XLA devices are available (num_replicas={max(sizes)}); trellax.vmap "
+                "maps without devices, or ask for more CPU devices with jax_num_cpu_devices"
             )
         return mapped(*args, **kwargs)
 
