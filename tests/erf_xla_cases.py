@@ -19,7 +19,7 @@ def _normal(x: Any) -> Any:
     return x[~((a > 0) & (a < tiny))]
 
 
-def INPUTS() -> dict[str, Any]:  # noqa: N802 - a table, called for a fresh copy
+def inputs() -> dict[str, Any]:
     pos = np.arange(SMALLEST_NORMAL, UP_TO, STEP, dtype=np.uint32).view(np.float32)
     special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 3.8325067, 3.832507, 1e30], np.float32)
     every16 = np.arange(1 << 16, dtype=np.uint16)
@@ -30,5 +30,5 @@ def INPUTS() -> dict[str, Any]:  # noqa: N802 - a table, called for a fresh copy
     }
 
 
-def PROBES(n: int) -> list[int]:  # noqa: N802
+def probes(n: int) -> list[int]:
     return [0, 1, n // 7, n // 3, n // 2, n - 9, n - 5, n - 4, n - 1]

@@ -1,7 +1,7 @@
 """The sampler sweep replayed against JAX (``tests/golden/random_sweep.json``): every float
 sampler, at ordinary and extreme parameters, in float16, bfloat16, float32 and float64 (x64),
-drawn at sizes 1, 7, 1000 and 100,000 (and around the chunk size, 65,536, for the samplers whose
-large draws run in chunks).
+drawn at sizes 1, 7, 1000 and 100,000 (the extremes at 7 and 100,000; and around the chunk size,
+65,536, for the samplers whose large draws run in chunks).
 
 Each case is ``(expression, dtype, size)``: the expression is evaluated with ``r`` bound to the
 random module, ``k`` to ``key(7)``, ``n`` to the size and ``d`` to the dtype (x64 on for
@@ -16,7 +16,7 @@ CHUNK_SIZES = (65535, 65536, 65537)
 STRIDE = 4999  # JAX's values at positions 0, 4999, ... of the 100,000-element draws
 MEASURED_SIZE = 100000
 
-#: Float samplers: ordinary parameters first, then the extremes.
+#: Float samplers at ordinary parameters (drawn at every size of ``SIZES``).
 SAMPLERS = (
     "r.normal(k, (n,), d)",
     "r.uniform(k, (n,), d, -2.0, 3.0)",
@@ -42,7 +42,10 @@ SAMPLERS = (
     "r.gamma(k, 3.0, (n,), d)",
     "r.loggamma(k, 2.0, (n,), d)",
     "r.generalized_normal(k, 2.0, (n,), d)",
-    # extremes: shapes and rates near 0 and huge, bounds far in the tails
+)
+EXTREME_SIZES = (7, 100000)
+#: Shapes and rates near 0 and huge, bounds far in the tails (drawn at ``EXTREME_SIZES``).
+EXTREMES = (
     "r.gamma(k, 1e-4, (n,), d)",
     "r.gamma(k, 2.5, (n,), d)",
     "r.gamma(k, 1e4, (n,), d)",
@@ -89,7 +92,8 @@ COUNTERS = (
 CASES = tuple(
     [(s, dt, n) for s in SAMPLERS for dt in FLOAT_DTYPES for n in SIZES]
     + [(s, "float32", n) for s in CHUNKED for n in CHUNK_SIZES]
-    + [(s, dt, n) for s, dt in COUNTERS for n in SIZES]
+    + [(s, dt, n) for s in EXTREMES for dt in FLOAT_DTYPES for n in EXTREME_SIZES]
+    + [(s, dt, n) for s, dt in COUNTERS for n in EXTREME_SIZES]
 )
 
 

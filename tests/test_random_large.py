@@ -114,8 +114,7 @@ ULP_BOUNDS: dict[tuple[str, str], int] = {
 # the far tail (truncated_normal(5, 6)) the uniform's range spans a few ulps of float32, so the
 # last bit of XLA's polynomial erf (correctly rounded for ~65 % of inputs) decides every value;
 # float16 f's ratio of two exact chi-square draws differs in 56 % of values (bfloat16 is exact).
-DIVERGENT: set[tuple[str, str]] = {
-}
+DIVERGENT: set[tuple[str, str]] = {}
 
 
 def _ordered(raw: np.ndarray, bits: int) -> np.ndarray:

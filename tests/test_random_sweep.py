@@ -47,7 +47,7 @@ def _draw(expr: str, dtype: str, size: int) -> np.ndarray:
 def test_draw_matches_jax(expr: str, dtype: str, size: int) -> None:
     want = GOLDEN[case_id(expr, dtype, size)]
     if "error" in want:
-        with pytest.raises(Exception) as info:  # noqa: PT011 - the class is checked below
+        with pytest.raises(Exception) as info:
             _draw(expr, dtype, size)
         assert type(info.value).__name__ == want["error"]
         return

@@ -20,19 +20,19 @@ import numpy as np
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "erf_xla.json"
 sys.path.insert(0, str(OUT.parent.parent))
-from erf_xla_cases import INPUTS, PROBES  # noqa: E402
+from erf_xla_cases import inputs, probes  # noqa: E402
 
 
 def main() -> None:
     assert jax.__version__ == "0.10.2"
     out = {}
-    for name, x in INPUTS().items():
+    for name, x in inputs().items():
         y = np.asarray(jax.jit(jax.lax.erf)(x))
         raw = y.view(np.uint16 if y.itemsize == 2 else np.uint32)
         out[name] = {
             "n": int(x.size),
             "sha256": hashlib.sha256(raw.tobytes()).hexdigest(),
-            "probes": [format(int(raw[i]), "x") for i in PROBES(x.size)],
+            "probes": [format(int(raw[i]), "x") for i in probes(x.size)],
         }
     OUT.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
     print(f"wrote {OUT}")

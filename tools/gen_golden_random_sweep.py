@@ -14,7 +14,9 @@ that ``tests/test_random_sweep.py`` can tell whether those figures still describ
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import pathlib
 import sys
 import warnings
@@ -28,10 +30,11 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "golden" / "random_sweep.json"
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
-import trellax  # noqa: E402
-import trellax.random as tr  # noqa: E402
 from random_sweep_cases import CASES, MEASURED_SIZE, STRIDE, case_id  # noqa: E402
 from random_sweep_stats import bits_of, digest, distance  # noqa: E402
+
+import trellax  # noqa: E402
+import trellax.random as tr  # noqa: E402
 
 
 def draw(module: Any, key: Any, expr: str, dtype: str, size: int) -> np.ndarray | str:
@@ -44,13 +47,40 @@ def draw(module: Any, key: Any, expr: str, dtype: str, size: int) -> np.ndarray 
         return type(e).__name__
 
 
+def jax_draw(expr: str, dtype: str, size: int) -> np.ndarray | str:
+    """JAX's draw, kept in ``$RANDOM_SWEEP_CACHE`` (a directory) if set, so that re-measuring
+    trellax after a change does not redraw from JAX."""
+    cache = os.environ.get("RANDOM_SWEEP_CACHE")
+    path = None
+    if cache:
+        name = hashlib.sha256(case_id(expr, dtype, size).encode()).hexdigest()[:20]
+        path = pathlib.Path(cache) / f"{name}.npz"
+        if path.exists():
+            z = np.load(path, allow_pickle=False)
+            kind = str(z["kind"])
+            return kind if kind != "array" else z["bits"].view(jnp.dtype(str(z["dtype"])))
+    jax.config.update("jax_enable_x64", dtype == "float64")
+    want = draw(jax.random, jax.random.key(7), expr, jnp.dtype(dtype).name, size)
+    jax.config.update("jax_enable_x64", False)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(want, str):
+            np.savez(path, kind=want)
+        else:
+            np.savez(
+                path, kind="array", dtype=str(want.dtype), bits=bits_of(want).reshape(want.shape)
+            )
+    return want
+
+
 def main() -> None:
     assert jax.__version__ == "0.10.2"
     out: dict[str, Any] = {}
-    for expr, dtype, size in CASES:
+    for i, (expr, dtype, size) in enumerate(CASES):
+        if i % 50 == 0:
+            print(f"{i}/{len(CASES)} {expr} {dtype} {size}", flush=True)
         x64 = dtype == "float64"
-        jax.config.update("jax_enable_x64", x64)
-        want = draw(jax.random, jax.random.key(7), expr, jnp.dtype(dtype).name, size)
+        want = jax_draw(expr, dtype, size)
         with trellax.enable_x64(x64):
             got = draw(tr, tr.key(7), expr, dtype, size)
         cid = case_id(expr, dtype, size)
@@ -73,7 +103,6 @@ def main() -> None:
             entry["differ"] = int((ulps != 0).sum())
             entry["trellax_sha256"] = digest(got)
         out[cid] = entry
-    jax.config.update("jax_enable_x64", False)
     OUT.write_text(json.dumps(out, indent=0, sort_keys=True, separators=(",", ":")) + "\n")
     print(f"wrote {OUT} ({len(out)} draws)")
 
