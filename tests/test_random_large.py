@@ -3,10 +3,10 @@
 ``tests/golden/random_large.json`` (``tools/gen_golden_random_large.py``) holds, per sampler,
 dtype and size, the SHA-256 of JAX's draw and its values at every 61st position. A sampler listed
 in ``EXACT`` must reproduce the hash; every other one must stay within its measured bound in ulps
-at the recorded positions (``ULP_BOUNDS``), and the measured figures are what ``docs/random.md``
-states. The bounds come from NumPy's and XLA's transcendental kernels (``log``, ``log1p``,
-``exp``, ``pow``, ``tan``) disagreeing in the last bit; integer, bit and ``erfinv``-polynomial
-arithmetic is exact.
+at the recorded positions (``ULP_BOUNDS``). The bounds come from NumPy's and XLA's
+transcendental kernels (``log``, ``log1p``, ``exp``, ``pow``, ``tan``) disagreeing in the last
+bit; integer, bit and ``erfinv``-polynomial arithmetic is exact. docs/random.md's table comes
+from the wider sweep (``tests/test_random_sweep.py``), measured on whole draws.
 """
 
 from __future__ import annotations
