@@ -311,3 +311,51 @@ def test_remat_policies_choose_the_residuals(policy: Any, want: list[str]) -> No
         got = (trellax.jit(g) if jit else g)(*args)
         for a, b in zip(got, plain):
             np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+@pytest.mark.parametrize("table", ["fancy", "axis"])
+def test_batch_rules_told_the_axis(table: str) -> None:
+    """``fancy_primitive_batchers`` rules get ``axis_data`` (size, name); the older
+    ``axis_primitive_batchers`` get ``(size, name, None, args, dims)``, as in JAX 0.10.2."""
+    p = xcore.Primitive(f"scale_by_axis_{table}")
+    p.def_impl(lambda x: x * 2)
+    p.def_abstract_eval(lambda x: ShapedArray(x.shape, x.dtype))
+    seen: list[tuple[int, Any]] = []
+
+    if table == "fancy":
+
+        def fancy(axis_data: Any, args: list[Any], dims: list[Any]) -> Any:
+            seen.append((axis_data.size, axis_data.name))
+            return p.bind(args[0]), dims[0]
+
+        batching.fancy_primitive_batchers[p] = fancy
+        assert batching.fancy_primitive_batchers[p] is fancy
+    else:
+
+        def older(size: int, name: Any, trace_type: Any, args: list[Any], dims: list[Any]) -> Any:
+            assert trace_type is None
+            seen.append((size, name))
+            return p.bind(args[0]), dims[0]
+
+        batching.axis_primitive_batchers[p] = older
+    out = trellax.vmap(lambda v: p.bind(v), axis_name="i")(tnp.arange(3.0))
+    np.testing.assert_array_equal(out, [0.0, 2.0, 4.0])
+    assert seen == [(3, "i")]
+
+
+def test_core_helpers_libraries_use() -> None:
+    aval = ShapedArray((3, 4), np.float32)
+    assert xcore.mapped_aval(3, 0, aval).shape == (4,)
+    assert xcore.mapped_aval(4, -1, aval).shape == (3,)
+    assert xcore.mapped_aval(3, None, aval) is aval
+    with pytest.raises(ValueError):
+        xcore.mapped_aval(5, 0, aval)
+    assert xcore.unmapped_aval(5, 1, aval).shape == (3, 5, 4)
+    assert xcore.unmapped_aval(5, None, aval) is aval
+    closed = trellax.make_jaxpr(lambda x: lax.cond(x > 0, lambda: x, lambda: -x))(1.0)
+    inner = list(xcore.subjaxprs(closed.jaxpr))
+    assert len(inner) == 2
+    assert all(isinstance(j, xcore.Jaxpr) for j in inner)
+    seen: list[Any] = []
+    trellax.vmap(lambda x: seen.append(xcore.find_top_trace([x])) or x)(tnp.ones(2))
+    assert "Batch" in type(seen[0]).__name__

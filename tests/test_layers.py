@@ -91,6 +91,7 @@ FLOORS: dict[str, int] = {
     "trellax.memory": 9,
     "trellax.profiler": 9,
     "trellax.dlpack": 8,
+    "trellax.stages": 6,
     # JAX's reference libraries and experimental names, written with the namespaces (and, for
     # mesh_utils and shard_map, the runtime's devices and meshes)
     "trellax._src.example_libraries": 9,

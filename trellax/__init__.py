@@ -33,6 +33,7 @@ from trellax import random as random
 from trellax import ref as ref
 from trellax import scipy as scipy
 from trellax import sharding as sharding
+from trellax import stages as stages
 from trellax import tree as tree
 from trellax import tree_util as tree_util
 from trellax import typing as typing

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from trellax._src.core.core import Primitive
+from trellax._src.core.core import Primitive, ShapedArray, Tracer, current_trace
 from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.interpreters import tracing
 
@@ -56,3 +56,53 @@ def new_jaxpr_eqn(
     del effects, ctx
     source = source_info if isinstance(source_info, str) else None
     return JaxprEqn(primitive, list(invars), list(outvars), dict(params), source)
+
+
+def mapped_aval(size: int, axis: int | None, aval: Any) -> Any:
+    """``aval`` without its axis ``axis`` of size ``size`` (``None``: not mapped, unchanged)."""
+    if axis is None:
+        return aval
+    shape = tuple(aval.shape)
+    if not -len(shape) <= axis < len(shape) or shape[axis] != size:
+        raise ValueError(f"cannot map axis {axis} of size {size} out of shape {shape}")
+    axis %= len(shape)
+    return ShapedArray(shape[:axis] + shape[axis + 1 :], aval.dtype, aval.weak_type)
+
+
+def unmapped_aval(size: int, axis: int | None, aval: Any, explicit_mesh_axis: Any = None) -> Any:
+    """``aval`` with a new axis of size ``size`` at ``axis`` (``None``: unchanged)."""
+    if axis is None:
+        return aval
+    shape = list(aval.shape)
+    shape.insert(axis if axis >= 0 else len(shape) + 1 + axis, size)
+    return ShapedArray(tuple(shape), aval.dtype, aval.weak_type)
+
+
+def find_top_trace(xs: Sequence[Any]) -> Any:
+    """The innermost trace among the tracers in ``xs``, else the trace in force."""
+    tops = [x._trace for x in xs if isinstance(x, Tracer)]
+    return tops[-1] if tops else current_trace()
+
+
+def jaxprs_in_params(params: dict[str, Any]) -> list[Jaxpr]:
+    """The jaxprs held in an equation's parameters (directly, closed, or in tuples/lists)."""
+    found: list[Jaxpr] = []
+
+    def visit(value: Any) -> None:
+        if isinstance(value, ClosedJaxpr):
+            found.append(value.jaxpr)
+        elif isinstance(value, Jaxpr):
+            found.append(value)
+        elif isinstance(value, tuple | list):
+            for v in value:
+                visit(v)
+
+    for value in params.values():
+        visit(value)
+    return found
+
+
+def subjaxprs(jaxpr: Jaxpr) -> Iterator[Jaxpr]:
+    """The jaxprs the equations of ``jaxpr`` hold (one level down)."""
+    for eqn in jaxpr.eqns:
+        yield from jaxprs_in_params(eqn.params)

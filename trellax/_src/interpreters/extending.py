@@ -32,6 +32,7 @@ import numpy as np
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray
+from trellax._src.interpreters import batching
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import UndefinedPrimal, Zero, add_any_p, instantiate, zeros
 from trellax._src.lax.shapes import bdim_at_front as _bdim_at_front
@@ -296,6 +297,38 @@ primitive_transposes = RuleTable("transpose_rule", lambda rule, p: _transpose_ad
 primitive_batchers = RuleTable(
     "batch_rule", lambda rule, p: _batch_adapter(rule, lambda: p.multiple_results)
 )
+
+
+def _with_axis(rule: Callable[..., Any], axis_first: bool) -> Callable[..., Any]:
+    """A rule that is also told the batch axis: ``rule(axis_data, args, dims, **params)``
+    (``fancy_primitive_batchers``) or ``rule(size, name, None, args, dims, **params)``
+    (``axis_primitive_batchers``), as the ``primitive_batchers`` signature."""
+
+    def with_axis(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> Any:
+        axis = batching.current_axis()
+        if axis_first:
+            return rule(axis, list(args), list(dims), **params)
+        return rule(axis.size, axis.name, None, list(args), list(dims), **params)
+
+    return with_axis
+
+
+def _fancy_adapter(rule: Callable[..., Any], p: core.Primitive) -> Any:
+    adapted = _batch_adapter(_with_axis(rule, True), lambda: p.multiple_results)
+    adapted.user_rule = rule  # type: ignore[attr-defined]
+    return adapted
+
+
+def _axis_adapter(rule: Callable[..., Any], p: core.Primitive) -> Any:
+    adapted = _batch_adapter(_with_axis(rule, False), lambda: p.multiple_results)
+    adapted.user_rule = rule  # type: ignore[attr-defined]
+    return adapted
+
+
+#: rules told the batch axis (``axis_data.size``, ``axis_data.name``): JAX's current signature
+fancy_primitive_batchers = RuleTable("batch_rule", _fancy_adapter)
+#: rules told the axis size and name first: JAX's older signature, still accepted
+axis_primitive_batchers = RuleTable("batch_rule", _axis_adapter)
 
 
 # -- helpers of jax.interpreters.ad ------------------------------------------------------------

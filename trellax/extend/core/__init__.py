@@ -7,8 +7,13 @@
 ``outvars``, ``params``) read :class:`Var` and :class:`Literal` atoms.
 """
 
+from trellax._src.api.core_names import find_top_trace as find_top_trace
 from trellax._src.api.core_names import jaxpr_as_fun as jaxpr_as_fun
+from trellax._src.api.core_names import jaxprs_in_params as jaxprs_in_params
+from trellax._src.api.core_names import mapped_aval as mapped_aval
 from trellax._src.api.core_names import new_jaxpr_eqn as new_jaxpr_eqn
+from trellax._src.api.core_names import subjaxprs as subjaxprs
+from trellax._src.api.core_names import unmapped_aval as unmapped_aval
 from trellax._src.core.jaxpr import ClosedJaxpr as ClosedJaxpr
 from trellax._src.core.jaxpr import Jaxpr as Jaxpr
 from trellax._src.core.jaxpr import JaxprEqn as JaxprEqn
