@@ -1,7 +1,8 @@
 """The sampler sweep replayed against JAX (``tests/golden/random_sweep.json``): every float
 sampler, at ordinary and extreme parameters, in float16, bfloat16, float32 and float64 (x64),
-drawn at sizes 1, 7, 1000 and 100,000 (the extremes and the counting samplers at 100,000 only;
-and around the chunk size, 65,536, for the samplers whose large draws run in chunks).
+drawn at sizes 1, 7, 1000 and 100,000 (the extremes and the counting samplers at 100,000 only).
+Sizes around the chunk size (65,536) are covered by ``tests/test_random_large.py`` (65,537) and
+``tests/test_random_fast.py`` (65,535-65,537 against the plain algorithm).
 
 Each case is ``(expression, dtype, size)``: the expression is evaluated with ``r`` bound to the
 random module, ``k`` to ``key(7)``, ``n`` to the size and ``d`` to the dtype (x64 on for
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
 SIZES = (1, 7, 1000, 100000)
-CHUNK_SIZES = (65535, 65536, 65537)
 STRIDE = 4999  # JAX's values at positions 0, 4999, ... of the 100,000-element draws
 MEASURED_SIZE = 100000
 
@@ -71,14 +71,6 @@ EXTREMES = (
     "r.truncated_normal(k, -0.1, 0.1, (n,), d)",
     "r.uniform(k, (n,), d, 1e-30, 1e-29)",
 )
-#: Samplers whose large draws run in chunks of 65,536: also drawn around that size (float32).
-CHUNKED = (
-    "r.normal(k, (n,), d)",
-    "r.uniform(k, (n,), d, -2.0, 3.0)",
-    "r.exponential(k, (n,), d)",
-    "r.gamma(k, 0.5, (n,), d)",
-    "r.truncated_normal(k, -1.0, 2.0, (n,), d)",
-)
 #: Counting samplers: ``d`` is the result's dtype.
 COUNTERS = (
     ("r.poisson(k, 1e-3, (n,), d)", "int32"),
@@ -92,7 +84,6 @@ COUNTERS = (
 
 CASES = tuple(
     [(s, dt, n) for s in SAMPLERS for dt in FLOAT_DTYPES for n in SIZES]
-    + [(s, "float32", n) for s in CHUNKED for n in CHUNK_SIZES]
     + [(s, dt, n) for s in EXTREMES for dt in FLOAT_DTYPES for n in EXTREME_SIZES]
     + [(s, dt, n) for s, dt in COUNTERS for n in EXTREME_SIZES]
 )

@@ -16,7 +16,7 @@ def _cell(entry: dict[str, Any]) -> str:
         return "exact"
     share = 100 * entry["differ"] / MEASURED_SIZE
     ulp = entry["ulp_max"]
-    return f"{ulp if ulp < 2**62 else 'NaN'} ulp, {share:.2g} %"
+    return f"{ulp if ulp < 2**62 else 'NaN'} ulp, {share:.3g} %"
 
 
 def exactness_table(golden: dict[str, Any]) -> str:
