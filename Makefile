@@ -85,6 +85,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_behaviour.py
 	$(GOLDEN_PY) tools/gen_golden_fusion.py
 	$(GOLDEN_PY) tools/gen_golden_toplevel.py
+	$(GOLDEN_PY) tools/gen_golden_checkpoint.py
 	$(GOLDEN_PY) tools/gen_golden_scipy_modules.py
 	$(GOLDEN_PY) -m pip install -q optax==0.2.8
 	$(GOLDEN_PY) tools/gen_golden_optim.py
@@ -109,6 +110,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_flax_examples.py
 	$(GOLDEN_PY) tools/gen_golden_silent3.py
 	$(GOLDEN_PY) tools/gen_golden_edge_inputs.py
+	$(GOLDEN_PY) tools/gen_golden_edge_sweep.py
 	$(GOLDEN_PY) tools/gen_golden_corpus.py
 	$(GOLDEN_PY) tools/gen_golden_derivs.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py

@@ -1,8 +1,9 @@
 """trellax.random against NumPy's Generator and JAX (eager and under jit) in one run.
 
-Rows: a small draw (shape (3,)) and 10**6 draws of uniform, normal and randint, plus a small
-bernoulli, fold_in and split (NumPy's nearest analogue: ``spawn``). NumPy's normals are float64
-(``standard_normal``; its float32 draw takes about as long).
+Rows: a small draw (shape (3,)) and 10**6 draws of uniform, normal and randint, plus bernoulli
+(small and 10**6), 10**6 uint32 bits, fold_in and split (NumPy's nearest analogue: ``spawn``).
+``tools/measure_random.py`` times the same draws in process CPU time (for a loaded machine).
+NumPy's normals are float64 (``standard_normal``; its float32 draw takes about as long).
 JAX's eager call dispatches a jitted sampler; "jax jit" wraps the draw in ``jax.jit`` with the
 key as an argument. trellax's numbers are eager calls (jit would only add a cached dispatch).
 """
@@ -50,6 +51,14 @@ def _cases(jax: Any) -> list[tuple[str, Callable[[], object], Callable[[], objec
     cases.append(
         ("bernoulli (3,)", lambda: tr.bernoulli(k, 0.5, (3,)), lambda: g.random(3) < 0.5,
          *j(lambda key: jax.random.bernoulli(key, 0.5, (3,))))
+    )  # fmt: skip
+    cases.append(
+        ("bernoulli 10**6", lambda: tr.bernoulli(k, 0.5, (N,)), lambda: g.random(N) < 0.5,
+         *j(lambda key: jax.random.bernoulli(key, 0.5, (N,))))
+    )  # fmt: skip
+    cases.append(
+        ("bits 10**6", lambda: tr.bits(k, (N,)), lambda: g.integers(0, 2**32, N, dtype=np.uint32),
+         *j(lambda key: jax.random.bits(key, (N,))))
     )  # fmt: skip
     cases.append(
         ("fold_in(key, 3)", lambda: tr.fold_in(k, 3), lambda: g.spawn(1),

@@ -644,15 +644,15 @@ GENERAL: list[Case] = [
     # the linear part of a checkpointed function, differentiated again (linearize's function)
     g(
         "remat_lin",
-        "remat_lin",
+        "remat2",
         "lambda x: jax.linearize(jax.checkpoint(lambda y: jnp.sin(y) * jnp.exp(y)), x)[1](jnp.cos(x)) * x",
         (0.4, -1.2, 0.9),
     ),
     g("name", "name", "lambda x: jnp.sin(ckpt.checkpoint_name(x ** 2, 'a')) * x", (0.4, -1.2, 0.9)),
-    # a policy that saves a named value: the backward pass reads it through use_saved
+    # a policy that saves a named value: the backward pass reads it as a residual
     g(
         "name/policy",
-        "use_saved",
+        "remat2",
         "lambda x: jax.checkpoint(lambda y: jnp.sin(ckpt.checkpoint_name(jnp.sin(y), 'a')) * y, policy=jax.checkpoint_policies.save_only_these_names('a'))(x)",
         (0.4, -1.2, 0.9),
     ),

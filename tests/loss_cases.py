@@ -99,4 +99,66 @@ def cases() -> list[Case]:
     out.append(("smooth/plain", "smooth_labels", (p, 0.1), {}, False))
     out.append(("smooth/axis0", "smooth_labels", (p, 0.2), {"axis": 0}, False))
     out.append(("smooth/where", "smooth_labels", (p, 0.2), {"where": mask}, False))
+    return out + special_cases()
+
+
+_BIG = float(np.finfo(np.float32).max)
+#: NaN, ±inf, ±0, the extremes and the smallest normal, against targets of every kind
+_SPECIAL = np.array(
+    [np.nan, np.inf, -np.inf, -0.0, 0.0, _BIG, -_BIG, 1.2e-38, 1.0, -1.0, 0.5, 30.0], np.float32
+)
+_SPECIAL_TARGETS = np.array(
+    [1.0, 0.0, 1.0, 0.0, -0.0, 1.0, 0.0, 1.0, np.inf, np.nan, -0.0, -1.0], np.float32
+)
+_ELEMENTWISE = (
+    "squared_error",
+    "l2_loss",
+    "huber_loss",
+    "log_cosh",
+    "hinge_loss",
+    "perceptron_loss",
+    "sigmoid_binary_cross_entropy",
+    "sigmoid_focal_loss",
+)
+_ROWWISE = (
+    "softmax_cross_entropy",
+    "safe_softmax_cross_entropy",
+    "poly_loss_cross_entropy",
+    "kl_divergence",
+    "kl_divergence_with_log_targets",
+    "generalized_kl_divergence",
+    "convex_kl_divergence",
+    "cosine_similarity",
+    "cosine_distance",
+    "sparsemax_loss",
+)
+
+
+def special_cases() -> list[Case]:
+    """Every loss on NaN, ±inf, -0.0, the float32 extremes and empty arrays."""
+    out: list[Case] = []
+    empty = np.zeros((0,), np.float32)
+    for name in _ELEMENTWISE:
+        out.append((f"special/{name}", name, (_SPECIAL, _SPECIAL_TARGETS), {}, True))
+        out.append((f"special/{name}/swapped", name, (_SPECIAL_TARGETS, _SPECIAL), {}, False))
+        out.append((f"empty/{name}", name, (empty, empty), {}, True))
+    rows = _SPECIAL.reshape(4, 3)
+    probs = np.array(
+        [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.0, 0.0, 1.0], [1 / 3, 1 / 3, 1 / 3]], np.float32
+    )
+    for name in _ROWWISE:
+        out.append((f"special/{name}", name, (rows, probs), {}, True))
+        out.append((f"special/{name}/targets", name, (probs, rows), {}, False))
+        out.append((f"empty/{name}/rows", name, (np.zeros((0, 3), np.float32),) * 2, {}, True))
+        out.append((f"empty/{name}/classes", name, (np.zeros((4, 0), np.float32),) * 2, {}, False))
+    labels = np.array([0, 2, 1, 2], np.int32)
+    for name in ("softmax_cross_entropy_with_integer_labels", "multiclass_hinge_loss",
+                 "multiclass_perceptron_loss"):  # fmt: skip
+        out.append((f"special/{name}", name, (rows, labels), {}, True))
+        out.append((f"special/{name}/bad_label", name, (rows, labels - 3), {}, False))
+        out.append((f"empty/{name}", name, (np.zeros((0, 3), np.float32), labels[:0]), {}, True))
+    out.append(("special/smooth_labels", "smooth_labels", (rows, 0.1), {}, False))
+    out.append(("special/smooth_labels/alpha", "smooth_labels", (probs, 1.5), {}, False))
+    out.append(("empty/smooth_labels", "smooth_labels", (np.zeros((0, 3), np.float32), 0.1),
+                {}, False))  # fmt: skip
     return out

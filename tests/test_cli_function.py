@@ -37,9 +37,9 @@ def test_lists_promotions_with_lines_and_flags(
     )
     out = capsys.readouterr().out
     assert out.startswith("2 implicit promotions in loss(int32[2,3], float16[3], ~float32[]):")
-    assert "usermod_explain.py:5 (loss)  matmul: int32[2,3] -> float16[2,3]" in out
+    assert "usermod_explain.py:5:8 (loss)  matmul: int32[2,3] -> float16[2,3]" in out
     assert "loses precision: int32 values above 2**11" in out
-    assert "usermod_explain.py:6 (loss)  multiply: ~float32[] -> float16[]" in out
+    assert "usermod_explain.py:6:11 (loss)  multiply: ~float32[] -> float16[]" in out
     assert "~float32[] -> float16[]  [" not in out  # a weak scalar adopting a dtype isn't flagged
 
 

@@ -21,7 +21,6 @@ import trellax.numpy as tnp
 from trellax import lax
 from trellax._src.backend import eager
 from trellax._src.backend.array import ArrayImpl
-from trellax._src.checkpoint.saving import use_saved_p
 from trellax._src.core import core
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import _base
@@ -464,7 +463,6 @@ def test_data_movement_impls_raise_no_fp_errors() -> None:
     flagged = {p.name for p in core.primitives().values() if p.impl_fp_free}
     data_movement = {"select_n", "broadcast_in_dim", "reshape", "squeeze", "expand_dims"}
     data_movement |= {"transpose", "rev", "concatenate", "slice", "name"}
-    data_movement |= {"use_saved"}  # a kept value, returned as it is
     assert flagged == data_movement  # each one is run below
     x = arr([[np.nan, np.inf], [-np.inf, -0.0]], np.dtype("float16"))
     i = arr([[0, 1], [1, 0]], np.dtype("int32"))
@@ -481,7 +479,6 @@ def test_data_movement_impls_raise_no_fp_errors() -> None:
             lax.concatenate([x, x], 0),
             lax.slice(x, (0, 0), (2, 1)),
             trellax.ad_checkpoint.checkpoint_name(x, "x"),
-            use_saved_p.bind(x, x, eqn_primitive=lax.neg_p),
         ]
         assert np.geterr()["invalid"] == "raise"
     assert all(o.dtype == np.dtype("float16") for o in outs)

@@ -15,7 +15,6 @@ import trellax
 import trellax._src
 import trellax.numpy as tnp
 from trellax import lax
-from trellax._src.checkpoint.saving import use_saved_p
 from trellax._src.core import core
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as lax_elementwise
@@ -675,10 +674,7 @@ CASES.update(
             trellax.custom_batching.sequential_vmap(tnp.sin), inline=True
         )(tnp.ones(2)),
         "jit": lambda: trellax.jit(lambda x: (x * 2, x))(tnp.ones(3, "float16")),
-        "remat_lin": lambda: trellax.linearize(trellax.checkpoint(tnp.sin), 1.0)[1](2.0),
         "name": lambda: trellax.ad_checkpoint.checkpoint_name(tnp.ones(3, "bfloat16"), "y"),
-        # a kept value entering a recomputed body (trellax.checkpoint with a policy)
-        "use_saved": lambda: use_saved_p.bind(f32(), f32(), eqn_primitive=lax.neg_p),
     }
 )
 

@@ -7,8 +7,8 @@
 >>> updates, state = opt.update({"w": tnp.ones(3)}, state, params)
 >>> params = optim.apply_updates(params, updates)
 
-Moments of float16/bfloat16 parameters are kept in float32, and updates come back in each
-parameter's dtype (optax keeps moments in the parameter's dtype).
+The arithmetic and dtypes are optax 0.2.8's (moments in the parameters' dtype unless a
+``*_dtype`` option says otherwise); docs/nn.md lists the measured agreement.
 """
 
 from trellax._src.optim.aliases import adagrad as adagrad

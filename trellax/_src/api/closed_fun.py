@@ -9,10 +9,11 @@ traced arguments), and calling it then runs inside that trace.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
-from trellax._src.core.jaxpr import ClosedJaxpr
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.tree.registry import register_pytree_node
 
 
@@ -34,6 +35,17 @@ class ClosedFunction:
 
     def __repr__(self) -> str:
         return f"<function {self.__name__} (linear, {len(self._closed.consts)} residuals)>"
+
+    @property
+    def func(self) -> functools.partial[Any]:
+        """The function with its jaxpr as first argument (``f.func.args[0]``, the jaxpr over
+        the residuals and the inputs, as JAX's ``linearize`` exposes it); ``f.func(*args)`` is
+        ``f(*args)``."""
+        return functools.partial(_with_jaxpr, self._closed.jaxpr, self)
+
+
+def _with_jaxpr(jaxpr: Jaxpr, f: ClosedFunction, *args: Any) -> Any:
+    return f(*args)
 
 
 def _flatten(f: ClosedFunction) -> tuple[list[Any], tuple[Any, ...]]:

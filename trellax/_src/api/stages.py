@@ -115,8 +115,9 @@ class Lowered:
         settings, as :meth:`compile` would generate it)."""
         return _describe(self.jaxpr, tracing.compile_jaxpr(self.jaxpr), self._name)
 
-    def compile(self) -> Compiled:
-        """The program, compiled with the fusion settings in force."""
+    def compile(self, compiler_options: dict[str, str | bool] | None = None) -> Compiled:
+        """The program, compiled with the fusion settings in force (``compiler_options`` are
+        XLA's; accepted and unused: there is no XLA compiler here)."""
         return Compiled(self, tracing.compile_jaxpr(self.jaxpr))
 
     def __repr__(self) -> str:

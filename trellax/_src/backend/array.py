@@ -143,6 +143,14 @@ class ArrayImpl(Array):
             raise ValueError(f"trellax arrays live on the 'cpu' device only; got {device!r}")
         return self
 
+    def is_deleted(self) -> bool:
+        """Whether the buffer was freed (``delete``): never, trellax does not free buffers."""
+        return False
+
+    def unsafe_buffer_pointer(self) -> int:
+        """The address of the array's data (of the NumPy buffer holding it)."""
+        return int(self._value.__array_interface__["data"][0])
+
     def block_until_ready(self) -> ArrayImpl:
         """Returns self (trellax computes eagerly); present so JAX code runs unchanged."""
         return self

@@ -682,6 +682,10 @@ def dot_general(
     compute = compute_dtype(out_dtype)
     if out_dtype == np.bool_:
         compute = np.dtype(np.int32)
+    if out_dtype.kind in "biu" and (x.dtype.kind in "fcV" or y.dtype.kind in "fcV"):
+        # an integer result of inexact operands: XLA accumulates in the operands' type and
+        # converts the sum (JAX: dot([.5, -1.5, 2], same, int32) is 6, not a sum of truncations)
+        compute = np.promote_types(compute_dtype(x.dtype), compute_dtype(y.dtype))
     xc, yc = x.astype(compute, copy=False), y.astype(compute, copy=False)
     lf = [d for d in range(x.ndim) if d not in lc and d not in lb]
     rf = [d for d in range(y.ndim) if d not in rc and d not in rb]

@@ -1,10 +1,11 @@
 """JAX's rematerialization policies: callables ``policy(prim, *avals, **params) -> bool`` saying
 whether a primitive's result may be saved for the backward pass.
 
-``trellax.checkpoint`` asks the policy about each equation of its body in reverse mode and keeps,
-besides the body's inputs, the values it allows that a later equation reads
-(``_src/checkpoint/saving.py``); everything else is recomputed in the backward pass. A policy
-never changes a value or a derivative, only what is held between the passes.
+``trellax.checkpoint`` asks the policy, in reverse mode, about the equations of its body's
+linearization that run in the forward pass and whose results the linear part reads
+(``_src/checkpoint/partial_eval.py``): a value the policy allows is kept, the others are
+recomputed in the backward pass from what is kept. A policy never changes a value or a
+derivative, only what is held between the passes.
 """
 
 from __future__ import annotations

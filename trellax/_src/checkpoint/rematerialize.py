@@ -2,41 +2,39 @@
 
 trellax computes the same values and derivatives as JAX. Under any transformation a
 checkpointed function is one ``remat2`` equation holding its jaxpr, as in JAX (``prevent_cse``,
-``policy`` and ``differentiated`` are its parameters); eagerly that equation is traced
-and run. In reverse
-mode (``grad``, ``vjp``, ``jacrev``) the equation's inputs, and the values its ``policy`` lets
-it keep (``saving.py``), are its only residuals, and the rest of the body's forward pass runs
-again in the backward pass (the last section of this module): under ``jit`` or ``make_jaxpr``
-that is a ``remat2[differentiated=True]`` equation, as in JAX. A policy that keeps everything
-(``everything_saveable``) linearizes the body as if it were not checkpointed. Forward mode and
-batching inline the body.
+``policy`` and ``differentiated`` are its parameters); eagerly that equation is traced and run.
+In reverse mode (``grad``, ``vjp``, ``linearize``, ``jacrev``) the forward pass keeps only the
+equation's inputs and the values its ``policy`` calls saveable (``partial_eval.py``), and the
+linear function holds one ``remat2[differentiated=True]`` equation that recomputes the rest, as
+in JAX (the last section of this module). Forward mode and batching inline the body.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import logging
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from trellax._src.checkpoint.saving import (
-    Saved,
-    body_using_saved,
-    eval_keeping,
-    saved_avals,
-    saved_positions,
-    saves_everything,
-)
+from trellax._src.checkpoint.dce import dce
+from trellax._src.checkpoint.partial_eval import Plan, plan
 from trellax._src.core import core
-from trellax._src.core.core import Primitive, ShapedArray
-from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
-from trellax._src.interpreters import batching, tracing
-from trellax._src.interpreters.ad import _LinearDispatch, jvp_flat, linearize_flat
+from trellax._src.core.core import Primitive
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
+from trellax._src.interpreters import tracing
+from trellax._src.interpreters.ad import _LinearDispatch, backward_pass, jvp_flat
 from trellax._src.interpreters.call_jaxpr import batch_body, inline_codegen, trace_call
 from trellax._src.interpreters.tracing import JaxprTrace
 from trellax._src.lax._base import asarray
-from trellax._src.lax.ad_util import Zero, differentiable, instantiate, tangent_aval
+from trellax._src.lax.ad_util import (
+    Zero,
+    differentiable,
+    instantiate,
+    is_undefined,
+    tangent_aval,
+)
 from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 remat_p = Primitive("remat2", multiple_results=True)
@@ -47,7 +45,15 @@ def _remat_abstract_eval(*args: Any, jaxpr: ClosedJaxpr, **params: Any) -> Any:
     return tuple(jaxpr.out_avals)
 
 
-remat_p.def_impl(lambda *args, **params: tracing.run_equation(remat_p, args, params))
+@remat_p.def_impl
+def _remat_impl(*args: Any, jaxpr: ClosedJaxpr, differentiated: bool, **params: Any) -> Any:
+    # A linear function's (differentiated) equation runs op by op, as JAX's does, so that the
+    # recomputation it holds calls each primitive's implementation; a checkpointed function
+    # called eagerly runs its compiled program.
+    if differentiated:
+        return tuple(tracing.eval_jaxpr(jaxpr, *args))
+    full = {"jaxpr": jaxpr, "differentiated": differentiated, **params}
+    return tracing.run_equation(remat_p, args, full)
 
 
 tracing.codegen_rules[remat_p] = inline_codegen("jaxpr")
@@ -158,187 +164,118 @@ def _bind(
 
 # -- reverse mode: the residuals are recomputed ---------------------------------------------------
 #
-# Reverse mode through ``remat2``: the residuals are recomputed in the backward pass.
-#
-# Linearizing a ``remat2`` equation (``grad``/``vjp``) computes its primal outputs in the parent
-# trace (the body inlined) and records one *linear* equation, ``remat_lin``, in the tangent
-# jaxpr. Its only residuals are the equation's inputs, never the body's intermediates. Its
-# transpose linearizes the body again at those inputs and transposes that: the body's forward
-# pass runs a second time, in the backward pass. Under a jaxpr trace (``make_jaxpr(grad(f))``,
-# ``jit(grad(f))``) that recomputation is one ``remat2[differentiated=True]`` equation holding
-# the body's VJP, as in JAX.
-#
-# ``remat_lin`` evaluated forward (``linearize``'s tangent function) is the body's JVP; its own
-# JVP and batching rules are those of that function.
+# Linearizing a ``remat2`` equation (``grad``/``vjp``/``linearize``) splits its body's
+# linearization by the policy (``partial_eval.py``): the known part runs in the parent trace
+# (the forward pass: primal outputs and the residuals the policy keeps), and the linear function
+# gets one ``remat2[differentiated=True]`` equation holding the staged part, which recomputes
+# what was not kept and applies the body's linear map, as in JAX. Transposing a ``remat2``
+# equation transposes its body in its linear inputs: the recomputation runs forward inside it,
+# in the backward pass (again one ``remat2[differentiated=True]`` equation under a jaxpr trace).
+
+#: The plan of each body, by body, differentiated inputs and policy.
+_PLANS: weakref.WeakKeyDictionary[ClosedJaxpr, dict[Any, Plan]] = weakref.WeakKeyDictionary()
 
 
-def _body(jaxpr: ClosedJaxpr) -> Any:
-    return lambda *xs: tracing.eval_jaxpr(jaxpr, *xs)
+def _plan(jaxpr: ClosedJaxpr, lin_pos: tuple[int, ...], policy: Any) -> Plan:
+    plans = _PLANS.setdefault(jaxpr, {})
+    key = (lin_pos, policy)
+    found = plans.get(key)
+    if found is None:
+        found = plans[key] = plan(jaxpr, lin_pos, policy)
+        _log_residuals(found, policy)
+    return found
 
 
-def _lin_fun(jaxpr: ClosedJaxpr, num_primals: int, num_saved: int = 0) -> Any:
-    """``(*primals, *saved, *tangents) -> tangent outputs``: the body's JVP, as a flat function
-    (values saved by the policy are not needed going forward: everything is recomputed)."""
-
-    def lin(*args: Any) -> list[Any]:
-        primals, tangents = args[:num_primals], args[num_primals + num_saved :]
-        _, t_outs = jvp_flat(_body(jaxpr), primals, tangents)
-        avals = [tangent_aval(a) for a in jaxpr.out_avals]
-        return [instantiate(Zero(a)) if type(t) is Zero else t for t, a in zip(t_outs, avals)]
-
-    return lin
-
-
-remat_lin_p = Primitive("remat_lin", multiple_results=True)
-
-
-@remat_lin_p.def_abstract_eval
-def _remat_lin_abstract_eval(
-    *args: Any, jaxpr: ClosedJaxpr, num_primals: int, **params: Any
-) -> tuple[ShapedArray, ...]:
-    return tuple(tangent_aval(a) for a in jaxpr.out_avals)
-
-
-#: The tangent-only program of each body (its JVP traced, primal outputs dropped), by body and
-#: saved values.
-_LIN_PROGRAMS: weakref.WeakKeyDictionary[ClosedJaxpr, dict[Any, ClosedJaxpr]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _lin_program(
-    jaxpr: ClosedJaxpr, num_primals: int, saved: Saved, avals: list[ShapedArray]
-) -> ClosedJaxpr:
-    """The body's JVP as a jaxpr without the work only its primal outputs need (so evaluating
-    the linearized function recomputes only the residuals its tangents use, as in JAX)."""
-    programs = _LIN_PROGRAMS.setdefault(jaxpr, {})
-    program = programs.get(saved)
-    if program is None:
-        fun = _lin_fun(jaxpr, num_primals, len(saved))
-        closed = tracing.trace_to_jaxpr(fun, avals, "remat_lin")
-        program = ClosedJaxpr(tracing.without_dead_code(closed.jaxpr), closed.consts)
-        programs[saved] = program
-    return program
-
-
-@remat_lin_p.def_impl
-def _remat_lin_impl(
-    *values: Any, jaxpr: ClosedJaxpr, num_primals: int, saved: Saved = (), **params: Any
-) -> Any:
-    in_avals = jaxpr.jaxpr.in_avals
-    avals = [*in_avals, *saved_avals(jaxpr, saved), *[tangent_aval(a) for a in in_avals]]
-    arrays = [core.new_array(v, a.dtype, a.weak_type) for v, a in zip(values, avals)]
-    if all(differentiable(a.dtype) for a in in_avals):
-        program = _lin_program(jaxpr, num_primals, saved, avals)
-        outs = tracing.eval_jaxpr(program, *arrays)
-    else:  # float0 tangents: the JVP evaluated directly
-        outs = _lin_fun(jaxpr, num_primals, len(saved))(*arrays)
-    return tuple(o._value for o in outs)
-
-
-@remat_lin_p.def_jvp
-def _remat_lin_jvp(
-    primals: Sequence[Any], tangents: Sequence[Any], *, jaxpr: ClosedJaxpr, num_primals: int,
-    saved: Saved = (), **params: Any,
-) -> tuple[Any, Any]:  # fmt: skip
-
-    outs, t_outs = jvp_flat(_lin_fun(jaxpr, num_primals, len(saved)), primals, tangents)
-    return tuple(outs), tuple(t_outs)
-
-
-@remat_lin_p.def_batch
-def _remat_lin_batch(
-    args: Sequence[Any], dims: Sequence[Any], *, jaxpr: ClosedJaxpr, num_primals: int,
-    saved: Saved = (), **params: Any,
-) -> tuple[Any, Any]:  # fmt: skip
-
-    axis = batching.current_axis()
-    lin = _lin_fun(jaxpr, num_primals, len(saved))
-    return batching.batch_flat(lin, args, dims, axis.size, axis.name)
-
-
-@remat_lin_p.def_transpose
-def _remat_lin_transpose(
-    cts: Sequence[Any], *args: Any, jaxpr: ClosedJaxpr, num_primals: int, saved: Saved = (),
-    **params: Any,
-) -> list[Any]:  # fmt: skip
-
-    primals = list(args[:num_primals])
-    kept = list(args[num_primals : num_primals + len(saved)])
-    out_avals = [tangent_aval(a) for a in jaxpr.out_avals]
-    cts = [instantiate(Zero(a)) if type(c) is Zero else c for c, a in zip(cts, out_avals)]
-    in_cts: Sequence[Any]
-    if isinstance(core.current_trace(), JaxprTrace):
-        vjp_jaxpr = _vjp_jaxpr(jaxpr, primals, kept, saved, cts)
-        in_cts = remat_p.bind_multi(
-            *primals, *kept, *cts, jaxpr=vjp_jaxpr, differentiated=True, **params
+def _log_residuals(p: Plan, policy: Any) -> None:
+    """JAX's debug log of what a checkpointed function saves (its inputs, its intermediates)."""
+    if not _LOG.isEnabledFor(logging.DEBUG):
+        return
+    j = p.known.jaxpr
+    ins = {id(v) for v in j.invars}
+    res = j.outvars[p.num_outputs :]
+    inputs = [str(a.aval.str_short()) for a in res if type(a) is Var and id(a) in ins]
+    producers = {id(v): e for e in j.eqns for v in e.outvars}
+    inter = [producers[id(a)] for a in res if type(a) is Var and id(a) in producers]
+    lines = []
+    if inputs:
+        lines.append(f"remat-decorated function saving inputs with shapes: {', '.join(inputs)}")
+    if inter:
+        what = (
+            "and saving these intermediates:"
+            if inputs
+            else ("remat-decorated function saving these intermediates:")
         )
-    else:
-        in_cts = _vjp(jaxpr, primals, kept, saved, cts)
-    return [None] * (num_primals + len(saved)) + list(in_cts)
+        names = ", ".join(f"{e.outvars[0].aval.str_short()} {e.primitive.name} " for e in inter)
+        lines.append(f"{what} {names}")
+    for line in lines:
+        _LOG.debug(line)
 
 
-def _vjp(
-    jaxpr: ClosedJaxpr,
-    primals: Sequence[Any],
-    kept: Sequence[Any],
-    saved: Saved,
-    cts: Sequence[Any],
-) -> list[Any]:
-    """The body's cotangents at ``primals``: its forward pass recomputed here, except the values
-    the policy saved (``kept``), which are used as they are."""
-
-    body = _body(jaxpr) if not saved else body_using_saved(jaxpr, saved, kept)
-    _, lin = linearize_flat(body, primals)
-    in_cts = lin.transpose(cts)
-    return [instantiate(c) if type(c) is Zero else c for c in in_cts]
-
-
-def _vjp_jaxpr(
-    jaxpr: ClosedJaxpr,
-    primals: Sequence[Any],
-    kept: Sequence[Any],
-    saved: Saved,
-    cts: Sequence[Any],
-) -> ClosedJaxpr:
-    """The jaxpr of ``(*primals, *kept, *cts) -> input cotangents`` (the body of the
-    differentiated ``remat2`` equation)."""
-
-    n, k = len(primals), len(kept)
-    closed = tracing.trace_to_jaxpr(
-        lambda *xs: _vjp(jaxpr, xs[:n], xs[n : n + k], saved, xs[n + k :]),
-        [core.get_aval(x) for x in [*primals, *kept, *cts]],
-        "remat_vjp",
-    )
-    j = closed.jaxpr
-    if closed.consts:  # values closed over by the body (none: its inputs are explicit)
-        return ClosedJaxpr(Jaxpr(j.constvars, j.invars, j.outvars, j.eqns), closed.consts)
-    return closed
+_LOG = logging.getLogger("trellax.checkpoint")
 
 
 def remat_jvp_reverse(
     primals: Sequence[Any], tangents: Sequence[Any], params: dict[str, Any]
 ) -> tuple[Any, Any]:
     """The ``remat2`` JVP rule in reverse mode (the current trace routes tangent work to the
-    linear jaxpr): primal outputs computed in the parent, one ``remat_lin`` equation."""
+    linear jaxpr): the known part in the parent, one ``remat2[differentiated=True]``."""
     rule_trace = core.current_trace()
     assert rule_trace.parent is not None
     jaxpr: ClosedJaxpr = params["jaxpr"]
-    if saves_everything(jaxpr, params["policy"]):  # nothing to recompute: plain linearization
-        plain_outs, plain_t = jvp_flat(_body(jaxpr), primals, tangents)
-        return tuple(plain_outs), tuple(plain_t)
-    saved = saved_positions(jaxpr, params["policy"])
-    with core.using_trace(rule_trace.parent):
-        outs, kept = eval_keeping(jaxpr, primals, saved)
-    live = [instantiate(t) for t in tangents]
-    t_outs = remat_lin_p.bind_multi(
-        *primals,
-        *kept,
-        *live,
-        jaxpr=jaxpr,
-        num_primals=len(primals),
-        saved=saved,
-        prevent_cse=params["prevent_cse"],
-        policy=params["policy"],
+    lin_pos = tuple(
+        i
+        for i, (p, t) in enumerate(zip(primals, tangents))
+        if type(t) is not Zero and differentiable(core.get_aval(p).dtype)
     )
-    return tuple(outs), tuple(t_outs)
+    with core.using_trace(rule_trace.parent):
+        p = _plan(jaxpr, lin_pos, params["policy"])
+        known = tracing.eval_jaxpr(p.known, *primals)
+    outs, residuals = known[: p.num_outputs], known[p.num_outputs :]
+    t_avals = [tangent_aval(a) for a in jaxpr.out_avals]
+    if all(p.out_zero):
+        return tuple(outs), tuple(Zero(a) for a in t_avals)
+    t_in = [instantiate(tangents[i]) for i in lin_pos]
+    t_outs = iter(
+        remat_p.bind_multi(
+            *residuals,
+            *t_in,
+            jaxpr=p.staged,
+            prevent_cse=params["prevent_cse"],
+            differentiated=True,
+            policy=params["policy"],
+        )
+    )
+    tans = [Zero(a) if z else next(t_outs) for a, z in zip(t_avals, p.out_zero)]
+    return tuple(outs), tuple(tans)
+
+
+@remat_p.def_transpose
+def _remat_transpose(cts: Sequence[Any], *args: Any, jaxpr: ClosedJaxpr, **params: Any) -> Any:
+    """The body transposed in its linear inputs (the others are residuals): what it computes
+    from the residuals alone runs forward first, in the backward pass."""
+    lin = [is_undefined(a) for a in args]
+    known = [a for a, u in zip(args, lin) if not u]
+    lin_avals = [a.aval for a, u in zip(args, lin) if u]
+    out_avals = [tangent_aval(a) for a in jaxpr.out_avals]
+    cts = [instantiate(Zero(a)) if type(c) is Zero else c for c, a in zip(cts, out_avals)]
+    j = jaxpr.jaxpr
+    nonlin_vars = [v for v, u in zip(j.invars, lin) if not u]
+    lin_vars = [v for v, u in zip(j.invars, lin) if u]
+    body = Jaxpr([*j.constvars, *nonlin_vars], lin_vars, j.outvars, j.eqns)
+
+    def backward(*xs: Any) -> list[Any]:
+        closed = ClosedJaxpr(body, [*jaxpr.consts, *xs[: len(known)]])
+        in_cts = backward_pass(closed, lin_avals, xs[len(known) :])
+        return [instantiate(c) for c in in_cts]
+
+    in_cts: Sequence[Any]
+    if isinstance(core.current_trace(), JaxprTrace):
+        avals = [core.get_aval(x) for x in [*known, *cts]]
+        traced = tracing.trace_to_jaxpr(backward, avals, "remat transpose")
+        transposed = ClosedJaxpr(dce(traced.jaxpr), traced.consts)
+        params = {**params, "differentiated": True}
+        in_cts = remat_p.bind_multi(*known, *cts, jaxpr=transposed, **params)
+    else:
+        in_cts = backward(*known, *cts)
+    it = iter(in_cts)
+    return [next(it) if u else None for u in lin]

@@ -9,7 +9,7 @@ the outputs of equations in program order (``output of cos from file:line (fun)`
 by ``checkpoint_name`` as ``named 'a' from ...``).
 
 Under ``trellax.checkpoint`` the residuals are the checkpointed function's inputs and the values
-its ``policy`` keeps (``saving.py``): the rest of its body is recomputed in the backward pass.
+its ``policy`` keeps (``partial_eval.py``): the rest of its body is recomputed in the backward pass.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from trellax._src.checkpoint.naming import name_p
 from trellax._src.core import core
 from trellax._src.core.core import ShapedArray, short_dtype_name
-from trellax._src.core.jaxpr import Literal, Var
+from trellax._src.core.jaxpr import ClosedJaxpr, Literal, Var
 from trellax._src.interpreters import ad, tracing
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import differentiable
@@ -63,6 +63,18 @@ def _paths(tree: Any) -> list[tuple[Any, Any]]:
     return tree_flatten_with_path(tree)[0]
 
 
+def _held_arrays(closed: ClosedJaxpr) -> list[Any]:
+    """The concrete arrays a linear jaxpr holds: its constants and those of the ``jit``
+    equations in it (JAX's partial evaluation of ``jit`` makes them residuals), each once."""
+    found: dict[int, Any] = {}
+    todo = [closed]
+    while todo:
+        c = todo.pop()
+        found.update((id(x), x) for x in c.consts if not isinstance(x, core.Tracer))
+        todo.extend(e.params["jaxpr"] for e in c.jaxpr.eqns if e.primitive.name == "jit")
+    return list(found.values())
+
+
 def saved_residuals(f: Callable[..., Any], *args: Any, **kwargs: Any) -> list[tuple[Any, str]]:
     """``(abstract value, where it comes from)`` for every value reverse mode saves when
     differentiating ``f`` at ``args`` (in its inexact inputs).
@@ -76,6 +88,7 @@ def saved_residuals(f: Callable[..., Any], *args: Any, **kwargs: Any) -> list[tu
     names = _arg_names(f, args, kwargs)
     diff = [differentiable(x.dtype) for x in leaves]
     n_out: list[int] = []
+    concrete: list[Any] = []
 
     def run(*xs: Any) -> list[Any]:
         def flat(*ys: Any) -> list[Any]:
@@ -87,6 +100,8 @@ def saved_residuals(f: Callable[..., Any], *args: Any, **kwargs: Any) -> list[tu
 
         outs, lin = ad.linearize_flat(flat, [x for x, d in zip(xs, diff) if d])
         n_out.append(len(outs))
+        # concrete arrays the linear part closes over are saved too (JAX: "from a constant")
+        concrete.extend(_held_arrays(lin.closed))
         return [*outs, *[c for c in lin.closed.consts if isinstance(c, core.Tracer)]]
 
     avals = [ShapedArray(x.shape, x.dtype, x.weak_type) for x in leaves]
@@ -96,6 +111,7 @@ def saved_residuals(f: Callable[..., Any], *args: Any, **kwargs: Any) -> list[tu
     res_ids = {id(v) for v in res if type(v) is Var}
     found: list[tuple[Any, str]] = []
     found.extend((a.aval, "from a literal") for a in res if type(a) is Literal)
+    found.extend((core.get_aval(c), "from a constant") for c in concrete)
     found.extend((v.aval, "from a constant") for v in jaxpr.constvars if id(v) in res_ids)
     found.extend(
         (v.aval, f"from {name}") for v, name in zip(jaxpr.invars, names) if id(v) in res_ids

@@ -85,6 +85,8 @@ class AliasModule(types.ModuleType):
         super().__init__(name, target.__doc__ if target is not None else None)
         self.__dict__["__trellax_target__"] = target
         self.__dict__["__path__"] = []  # a package, so that ``jax.numpy.linalg`` is looked up
+        if name == "jax.lib":  # jaxlib's version, which programs compare with jax's
+            self.__dict__["__version__"] = names.JAX_VERSION
         if target is None:
             return
         for key in _DUNDER_COPIED:

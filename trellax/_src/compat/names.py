@@ -50,6 +50,8 @@ def resolve(name: str) -> str:
             return ".".join(["trellax._src.compat.jax_src", *parts[1:]])
         if parts and parts[0] in _TRELLAX_ONLY:
             return MISSING
+        if rest == "lib":  # only jaxlib's version (the hook sets it): trellax has no jaxlib
+            return EMPTY
         return "trellax" + (f".{rest}" if rest else "")
     if top == "flax":
         if parts and parts[0] == "linen":

@@ -75,6 +75,13 @@ include_full_tracebacks_in_locations = _bool_flag(
 traceback_in_locations_limit = FlagState(
     "traceback_in_locations_limit", 100, int, _NOTHING + "there are no XLA locations"
 )
+platform_name = FlagState(
+    "platform_name",
+    "",
+    lambda v: v,
+    "the platform JAX computes on by default; trellax has the CPU only ('' or 'cpu')",
+    lambda v: None if v in (None, "", "cpu") else "trellax computes on the CPU only",
+)
 platforms = FlagState(
     "platforms",
     None,

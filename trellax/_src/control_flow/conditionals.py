@@ -88,6 +88,34 @@ cond_p.def_impl(_run_eagerly(cond_p))
 tracing.codegen_rules[cond_p] = _cond_codegen
 
 
+def _cond_dce(eqn: JaxprEqn, used: list[bool]) -> JaxprEqn | None:
+    """A ``cond`` computing only its results that are read (each branch without the work only
+    the others need), reading only the operands some branch still reads."""
+    keep = [i for i, u in enumerate(used) if u]
+    pruned = []
+    for b in eqn.params["branches"]:
+        j = b.jaxpr
+        outs = [j.outvars[i] for i in keep]
+        pruned.append(tracing.without_dead_code(Jaxpr(j.constvars, j.invars, outs, j.eqns)))
+    read: set[int] = set()
+    for j in pruned:
+        read.update(id(a) for e in j.eqns for a in e.invars if type(a) is Var)
+        read.update(id(a) for a in j.outvars if type(a) is Var)
+    n_ops = len(eqn.invars) - 1
+    live = [k for k in range(n_ops) if any(id(j.invars[k]) in read for j in pruned)]
+    branches = tuple(
+        ClosedJaxpr(Jaxpr(j.constvars, [j.invars[k] for k in live], j.outvars, j.eqns), b.consts)
+        for j, b in zip(pruned, eqn.params["branches"])
+    )
+    operands = [eqn.invars[0], *[eqn.invars[1 + k] for k in live]]
+    outvars = [eqn.outvars[i] for i in keep]
+    params = dict(eqn.params, branches=branches)
+    return JaxprEqn(eqn.primitive, operands, outvars, params, eqn.source, eqn.api)
+
+
+tracing.dce_rules[cond_p] = _cond_dce
+
+
 def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
     """Applies ``branches[index](*operands)``; ``index`` is clamped to the valid range.
 

@@ -142,17 +142,24 @@ class JaxprTrace(Trace):
         return ClosedJaxpr(jaxpr, self.consts)
 
 
+#: The source location of the equation :func:`eval_jaxpr` is re-tracing (None: read the stack).
+_source_override: list[str | None] = [None]
+
+
 def _user_source() -> tuple[str | None, str | None]:
     """``file:line:column (function)`` of the innermost frame outside the trellax package (the
     column, counted from 0, of the expression being evaluated, as JAX reports it), and no
     provenance: ``numpy.util.promote_to`` records it explicitly on the casts it makes."""
+    if _source_override[0] is not None:
+        return _source_override[0], None
     frame = sys._getframe(2)
     while frame is not None:
         code = frame.f_code
         filename = code.co_filename
         if not filename.startswith(_PACKAGE_DIR) or "/tests/" in filename:
             line, column = _position(code, frame.f_lasti, frame.f_lineno)
-            return f"{filename}:{line}:{column} ({code.co_name})", None
+            name = getattr(code, "co_qualname", code.co_name)  # Python 3.11+: qualified
+            return f"{filename}:{line}:{column} ({name})", None
         frame = frame.f_back  # type: ignore[assignment]
     return None, None
 
@@ -209,14 +216,20 @@ def eval_jaxpr(closed: ClosedJaxpr, *args: Any) -> list[Any]:
             return core.new_array(a.value, a.aval.dtype, a.aval.weak_type)
         return env[id(a)]
 
-    for eqn in jaxpr.eqns:
-        ins = [read(a) for a in eqn.invars]
-        if eqn.primitive.multiple_results:
-            outs = eqn.primitive.bind_multi(*ins, **eqn.params)
-        else:
-            outs = (eqn.primitive.bind(*ins, **eqn.params),)
-        for v, o in zip(eqn.outvars, outs):
-            env[id(v)] = o
+    outer = _source_override[0]
+    try:
+        for eqn in jaxpr.eqns:
+            ins = [read(a) for a in eqn.invars]
+            # equations re-traced from a jaxpr keep the user's line they were first traced at
+            _source_override[0] = eqn.source or outer
+            if eqn.primitive.multiple_results:
+                outs = eqn.primitive.bind_multi(*ins, **eqn.params)
+            else:
+                outs = (eqn.primitive.bind(*ins, **eqn.params),)
+            for v, o in zip(eqn.outvars, outs):
+                env[id(v)] = o
+    finally:
+        _source_override[0] = outer
     return [read(a) for a in jaxpr.outvars]
 
 

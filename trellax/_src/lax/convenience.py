@@ -24,7 +24,7 @@ from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax import reductions, structural
-from trellax._src.lax._base import asarray, scalar_to_array
+from trellax._src.lax._base import asarray, canonicalize_axes, scalar_to_array
 
 
 class Precision(enum.Enum):
@@ -71,6 +71,10 @@ def full_like(
     d = a.dtype if dtype is None else dtypes.check_user_dtype(dtype, "full_like")
     weak = dtype is None and a.weak_type
     value = asarray(fill_value)
+    if value.ndim:
+        raise TypeError(
+            f"full_like must be called with scalar fill_value, got fill_value.shape {value.shape}."
+        )
     value = structural._convert(value, d, weak)
     return structural.broadcast(value, tuple(a.shape if shape is None else shape))
 
@@ -98,8 +102,13 @@ def broadcast_to_rank(x: ArrayLike, rank: int) -> Array:
 def collapse(operand: ArrayLike, start_dimension: int, stop_dimension: int | None = None) -> Array:
     """The axes ``start_dimension:stop_dimension`` merged into one."""
     a = asarray(operand)
-    lo = start_dimension % a.ndim if a.ndim else 0
-    hi = a.ndim if stop_dimension is None else (stop_dimension % (a.ndim + 1))
+    # JAX's slice semantics: negative bounds count from the end, bounds past the rank clip
+    lo, hi, _ = slice(start_dimension, stop_dimension).indices(a.ndim)
+    if hi < lo:
+        raise ValueError(
+            f"collapse: start_dimension {start_dimension} is after stop_dimension "
+            f"{stop_dimension} for an operand of rank {a.ndim}"
+        )
     shape = tuple(a.shape)
     return structural.reshape(a, (*shape[:lo], math.prod(shape[lo:hi]), *shape[hi:]))
 
@@ -261,6 +270,8 @@ def split(operand: ArrayLike, sizes: Sequence[int], axis: int = 0) -> list[Array
     """``operand`` cut along ``axis`` into pieces of the given sizes (they must add up)."""
     a = asarray(operand)
     n = a.shape[axis]
+    if any(s < 0 for s in sizes):
+        raise ValueError(f"Sizes passed to split must be nonnegative, got {tuple(sizes)}")
     if sum(sizes) != n:
         raise ValueError(
             f"Sum of sizes {sum(sizes)} must be equal to dimension {n} of the operand shape "
@@ -350,13 +361,15 @@ def cumlogsumexp(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Ar
     a = asarray(operand)
     if dtypes.kind(a.dtype) not in "fc":
         raise TypeError(f"cumlogsumexp does not accept dtype {a.dtype.name}")
+    ndim = reductions._accumulable("cumlogsumexp", a.ndim)
+    (ax,) = canonicalize_axes("cumlogsumexp", (axis,), ndim)
     if reverse:
-        a = structural.rev(a, (axis % a.ndim,))
-    m = reductions.reduce_max(a, (axis % a.ndim,))
+        a = structural.rev(a, (ax,))
+    m = reductions.reduce_max(a, (ax,))
     m = structural.select_n(ew.is_finite(m), scalar_to_array(0, m.dtype, False), m)
-    shift = structural.expand_dims(m, (axis % a.ndim,))
-    out = ew.add(ew.log(reductions.cumsum(ew.exp(ew.sub(a, shift)), axis % a.ndim)), shift)
-    return structural.rev(out, (axis % a.ndim,)) if reverse else out
+    shift = structural.expand_dims(m, (ax,))
+    out = ew.add(ew.log(reductions.cumsum(ew.exp(ew.sub(a, shift)), ax)), shift)
+    return structural.rev(out, (ax,)) if reverse else out
 
 
 def batch_matmul(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None) -> Array:

@@ -329,7 +329,18 @@ digamma = _unary(digamma_p)
 bessel_i0e = _unary(bessel_i0e_p)
 real = _unary(real_p)
 imag = _unary(imag_p)
-conj = _unary(conj_p)
+_conj = _unary(conj_p)
+
+
+def conj(x: ArrayLike) -> Array:
+    """The complex conjugate; a real floating operand is its own conjugate, made complex as in
+    JAX (``conj(float32)`` is complex64, imaginary part +0)."""
+    a = asarray(x)
+    if dtypes.kind(a.dtype) == "f":
+        return convert_element_type(a, np.complex128 if a.dtype == np.float64 else np.complex64)
+    return _conj(a)
+
+
 bitwise_not = _unary(not_p)
 population_count = _unary(population_count_p)
 clz = _unary(clz_p)
@@ -337,11 +348,17 @@ clz = _unary(clz_p)
 
 def round(x: ArrayLike, rounding_method: int = 0) -> Array:
     """Rounds to integral values: ``rounding_method`` 0 rounds half away from zero, 1 to even."""
-    return round_p.bind(asarray(x), rounding_method=int(rounding_method))
+    method = int(rounding_method)
+    if method not in (0, 1):
+        raise ValueError(f"Unknown rounding method {rounding_method!r}: 0 or 1 (RoundingMethod)")
+    return round_p.bind(asarray(x), rounding_method=method)
 
 
 def integer_pow(x: ArrayLike, y: int) -> Array:
     """``x ** y`` for a static Python integer ``y`` (repeated multiplication)."""
+    if isinstance(y, (Array, np.ndarray)):
+        # JAX's class: the exponent is static (a Python number), never an array
+        raise TypeError(f"integer_pow: the exponent must be a Python int, got {y!r}")
     return integer_pow_p.bind(asarray(x), y=int(y))
 
 

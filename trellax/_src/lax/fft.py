@@ -30,7 +30,7 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax._base import Category, asarray, check_dtype
-from trellax._src.lax.shapes import leading_rule
+from trellax._src.lax.shapes import convert_element_type, leading_rule
 from trellax._src.lax.structural import pad_p
 
 FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
@@ -97,7 +97,16 @@ def fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Ar
     Array([4.+0.j, 0.+0.j, 0.+0.j, 0.+0.j], dtype=complex64)
     """
     t = fft_type.name if isinstance(fft_type, FftType) else str(fft_type).upper()
-    return fft_p.bind(asarray(x), fft_type=t, fft_lengths=tuple(int(n) for n in fft_lengths))
+    a = asarray(x)
+    lengths = tuple(int(n) for n in fft_lengths)
+    if t in ("FFT", "IFFT"):
+        if dtypes.kind(a.dtype) == "f":
+            # JAX converts a real operand of a complex transform to complex first
+            real = a.dtype == dtypes.float64
+            a = convert_element_type(a, dtypes.complex128 if real else dtypes.complex64)
+        if not lengths or (0 in lengths and tuple(a.shape[a.ndim - len(lengths) :]) == lengths):
+            return a  # nothing to transform: JAX's answer is the (complex) operand
+    return fft_p.bind(a, fft_type=t, fft_lengths=lengths)
 
 
 # -- differentiation rules (fft is linear) ------------------------------------------------------------

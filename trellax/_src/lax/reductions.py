@@ -178,10 +178,17 @@ class Cumulative(Protocol):
     def __call__(self, operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array: ...
 
 
+def _accumulable(name: str, ndim: int) -> int:
+    """``ndim``, or JAX's ValueError for a 0-d operand (there is no axis to accumulate along)."""
+    if ndim == 0:
+        raise ValueError(f"{name}: the operand must have at least one dimension, got a 0-d array")
+    return ndim
+
+
 def _cumulator(prim: Primitive) -> Cumulative:
     def f(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
         x = asarray(operand)
-        (ax,) = canonicalize_axes(prim.name, (axis,), x.ndim)
+        (ax,) = canonicalize_axes(prim.name, (axis,), _accumulable(prim.name, x.ndim))
         return prim.bind(x, axis=ax, reverse=bool(reverse))
 
     f.__name__ = f.__qualname__ = prim.name
@@ -238,6 +245,10 @@ def sort(
     ops = (
         [asarray(o) for o in operand] if isinstance(operand, (tuple, list)) else [asarray(operand)]
     )
+    if not ops:
+        raise TypeError("sort: no operands to sort")
+    if not 1 <= int(num_keys) <= len(ops):
+        raise ValueError(f"sort: num_keys={num_keys} must be between 1 and {len(ops)}")
     (dim,) = canonicalize_axes("sort", (dimension,), ops[0].ndim)
     out = sort_p.bind_multi(*ops, dimension=dim, is_stable=bool(is_stable), num_keys=int(num_keys))
     return out[0] if single else tuple(out)

@@ -44,6 +44,12 @@ def _select_n_abstract_eval(which: AbstractValue, *cases: AbstractValue) -> Shap
 
 def select_n(which: ArrayLike, *cases: ArrayLike) -> Array:
     """``cases[which]`` elementwise; a bool ``which`` picks ``cases[1]`` where True."""
+    if len(cases) == 1:
+        # JAX's shortcut: one case is the answer (only the shapes are checked)
+        w, (c,) = asarray(which), [asarray(x) for x in cases]
+        if w.ndim and tuple(w.shape) != tuple(c.shape):
+            raise TypeError(f"select_n: which shape {tuple(w.shape)} != case shape {c.shape}")
+        return c
     return select_n_p.bind(asarray(which), *[asarray(c) for c in cases])
 
 

@@ -263,7 +263,11 @@ def _bitcast_abstract_eval(x: AbstractValue, *, new_dtype: Any) -> ShapedArray:
 def bitcast_convert_type(x: ArrayLike, new_dtype: DTypeLike) -> Array:
     """Reinterprets the bits; a narrower type adds a trailing dimension, a wider one consumes it."""
     d = dtypes.check_user_dtype(new_dtype, "bitcast_convert_type")
-    return bitcast_convert_type_p.bind(asarray(x), new_dtype=d)
+    a = asarray(x)
+    if np.dtype(d) == np.bool_ or a.dtype == np.bool_:
+        # XLA has no bit layout for bool: JAX's TypeError
+        raise TypeError(f"bitcast_convert_type from {a.dtype.name} to {np.dtype(d).name}: bool")
+    return bitcast_convert_type_p.bind(a, new_dtype=d)
 
 
 # -- broadcasting and reshaping -----------------------------------------------------------------

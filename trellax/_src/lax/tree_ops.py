@@ -24,7 +24,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import conv, convenience, elementwise, reductions, structural
-from trellax._src.lax._base import asarray
+from trellax._src.lax._base import asarray, canonicalize_axes
 from trellax._src.lax.conv import padtype_to_pads
 from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
@@ -66,7 +66,7 @@ def reduce(
     if any(tuple(a.shape) != shape for a in arrays):
         raise ValueError("reduce: all operands must have the same shape")
     ndim = len(shape)
-    dims = tuple(sorted({operator.index(d) % ndim if ndim else 0 for d in dimensions}))
+    dims = tuple(sorted(canonicalize_axes("reduce", [operator.index(d) for d in dimensions], ndim)))
     for a, v in zip(arrays, init_arrays, strict=True):
         if v.ndim != 0 or v.dtype != a.dtype:
             raise TypeError(
@@ -191,9 +191,12 @@ def associative_scan(
     flat, tree = tree_flatten(elems)
     arrays = [asarray(x) for x in flat]
     if not arrays:
-        return elems
+        # JAX's class: it reads the first leaf
+        raise IndexError("associative_scan: elems has no array leaves")
     ndim = arrays[0].ndim
-    ax = operator.index(axis) % ndim if ndim else 0
+    if ndim == 0:
+        raise ValueError("associative_scan: the leaves must have at least one dimension")
+    (ax,) = canonicalize_axes("associative_scan", (operator.index(axis),), ndim)
     n = arrays[0].shape[ax]
     if any(a.shape[ax] != n for a in arrays):
         raise ValueError("associative_scan: all leaves need the same length along axis")

@@ -35,6 +35,10 @@ DType = np.dtype[Any]
 _NORMS = (None, "backward", "ortho", "forward")
 
 
+def _real_of(d: DType) -> DType:
+    return dtypes.float64 if d == dtypes.complex128 else dtypes.float32
+
+
 def _complex_of(d: DType) -> DType:
     if dtypes.kind(d) == "c":
         return d
@@ -84,8 +88,14 @@ def _norm_factor(norm: str | None, n: int, inverse: bool) -> float:
 
 
 def _axes_and_sizes(
-    fun_name: str, x: Array, s: Sequence[int] | None, axes: Sequence[int] | None
+    fun_name: str,
+    x: Array,
+    s: Sequence[int] | None,
+    axes: Sequence[int] | None,
+    allow_empty: bool = False,
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The transform's axes and lengths; a length of 0 is refused unless it is the input's own
+    (an empty input transforms to an empty output, as in JAX) or ``allow_empty``."""
     if axes is None:
         if s is None:
             ax = tuple(range(x.ndim))
@@ -108,7 +118,7 @@ def _axes_and_sizes(
         if len(sizes) != len(ax):
             raise ValueError(f"{fun_name}: s and axes must have the same length")
     for n in sizes:
-        if n < 1:
+        if n < 1 and not (n == 0 and (allow_empty or s is None)):
             raise ValueError(f"{fun_name}: invalid number of data points ({n}) specified")
     return ax, sizes
 
@@ -128,6 +138,8 @@ def _c2c(
     x = _convert(x, _complex_of(x.dtype), False)
     for a, n in zip(axes, sizes):
         x = _resize(x, a, n)
+    if 0 in x.shape:
+        return x  # nothing to transform: JAX's empty result
     kind = "IFFT" if inverse else "FFT"
     for i in range(0, len(axes), 3):  # lax.fft transforms at most three trailing axes
         chunk = axes[i : i + 3]
@@ -167,7 +179,7 @@ def _fft1(
     _check_not_0d(name, x, axis)
     (ax,) = canonicalize_axes(name, (axis,), x.ndim)
     size = x.shape[ax] if n is None else operator.index(n)
-    if size < 1:
+    if size < 1 and not (size == 0 and n is None):
         raise ValueError(f"{name}: invalid number of data points ({size}) specified")
     return _c2c(x, (ax,), (size,), inverse, norm)
 
@@ -249,9 +261,13 @@ def rfftn(
     ax, sizes = _axes_and_sizes("rfftn", x, s, axes)
     if not ax:
         raise ValueError("rfftn: at least one axis is required")
+    if sizes[-1] < 1:
+        raise ValueError(f"rfftn: invalid number of data points ({sizes[-1]}) specified")
     for a_, n in zip(ax, sizes):
         x = _resize(x, a_, n)
     last = ax[-1]
+    if 0 in x.shape:  # an empty input: JAX's empty result with n // 2 + 1 frequencies
+        return _convert(_resize(x, last, sizes[-1] // 2 + 1), _complex_of(x.dtype), False)
     moved, inv = _to_end(x, (last,))
     out = transpose(lax_fft(moved, "RFFT", (sizes[-1],)), inv)
     if len(ax) > 1:
@@ -277,14 +293,18 @@ def irfftn(
     if not ax:
         raise ValueError("irfftn: at least one axis is required")
     if s is None:
-        sizes = (*(x.shape[a_] for a_ in ax[:-1]), 2 * (x.shape[ax[-1]] - 1))
+        # JAX's default output length, 0 (an empty result) for one or no input frequencies
+        sizes = (*(x.shape[a_] for a_ in ax[:-1]), max(2 * (x.shape[ax[-1]] - 1), 0))
     else:
         sizes = tuple(operator.index(v) for v in s)
-    ax, sizes = _axes_and_sizes("irfftn", x, sizes, ax)
+    ax, sizes = _axes_and_sizes("irfftn", x, sizes, ax, allow_empty=s is None)
     if len(ax) > 1:
         x = _c2c(x, ax[:-1], sizes[:-1], True, None)
     last = ax[-1]
     x = _resize(x, last, sizes[-1] // 2 + 1)
+    if 0 in x.shape or sizes[-1] == 0:
+        real = _convert(x, _real_of(x.dtype), False)
+        return _resize(real, last, sizes[-1])
     moved, inv = _to_end(x, (last,))
     out = transpose(lax_fft(moved, "IRFFT", (sizes[-1],)), inv)
     return _scale(out, _norm_factor(norm, int(np.prod(sizes)), True))
@@ -354,6 +374,8 @@ def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None
     """The sample frequencies of an ``n``-point transform with spacing ``d``:
     ``[0, 1, ..., n//2 - 1 (or (n-1)//2), -(n//2), ..., -1] / (d * n)`` (default float)."""
     n = _num_points("fftfreq", n)
+    if n <= 0:
+        return _freqs(((0, 0),), n, d, dtype)
     return _freqs(((0, (n - 1) // 2 + 1), (-(n // 2), 0)), n, d, dtype)
 
 
@@ -364,10 +386,8 @@ def rfftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = Non
 
 
 def _num_points(fun_name: str, n: int) -> int:
-    n = operator.index(n)
-    if n < 1:
-        raise ValueError(f"{fun_name}: n must be positive, got {n}")
-    return n
+    # JAX's arithmetic for any n: no frequencies for n <= 0 (rfftfreq(0) is [nan]: 0 / 0)
+    return operator.index(n)
 
 
 def _freqs(ranges: Sequence[tuple[int, int]], n: int, d: ArrayLike, dtype: Any) -> Array:
@@ -396,7 +416,10 @@ def _shift(name: str, x: ArrayLike, axes: int | Sequence[int] | None, inverse: b
         ax = (axes,)
     else:
         ax = tuple(axes)
-    ax = canonicalize_axes(name, ax, a.ndim)
+    try:
+        ax = canonicalize_axes(name, ax, a.ndim)
+    except ValueError as e:  # JAX indexes the shape: an IndexError (AxisError is both)
+        raise np.exceptions.AxisError(str(e)) from None
     out = a
     for axis in ax:
         n = out.shape[axis]

@@ -452,6 +452,18 @@ def vector_norm(
     return _keepdims(out, axes, a.ndim, keepdims)
 
 
+def _norm_max(x: Array, axes: tuple[int, ...]) -> Array:
+    """The largest of non-negative values, 0 when there are none (JAX's empty norms are 0)."""
+    return lax.max(reduce_max(x, axes), full((), 0, x.dtype))
+
+
+def _norm_min(x: Array, axes: tuple[int, ...]) -> Array:
+    """The smallest value; JAX's ValueError when there are none (a minimum of nothing)."""
+    if any(x.shape[a] == 0 for a in axes):
+        raise ValueError("zero-size array to reduction operation min which has no identity")
+    return reduce_min(x, axes)
+
+
 def _vector_norm(a: Array, axes: tuple[int, ...], ord: Any) -> Array:
     real = complex_to_real(a.dtype)
     if isinstance(ord, str):
@@ -460,9 +472,9 @@ def _vector_norm(a: Array, axes: tuple[int, ...], ord: Any) -> Array:
     if ord is None or ord == 2:
         return lax.sqrt(reduce_sum(lax.mul(absx, absx), axes))
     if ord == np.inf:
-        return reduce_max(absx, axes)
+        return _norm_max(absx, axes)
     if ord == -np.inf:
-        return reduce_min(absx, axes)
+        return _norm_min(absx, axes)
     if ord == 0:
         return reduce_sum(_convert(lax.ne(absx, full((), 0, real)), real, False), axes)
     if ord == 1:
@@ -492,13 +504,13 @@ def _matrix_norm(a: Array, ord: Any) -> Array:
     absx = _abs(a)
     if ord in (1, -1):
         sums = reduce_sum(absx, (r,))
-        return reduce_max(sums, (r,)) if ord == 1 else reduce_min(sums, (r,))
+        return _norm_max(sums, (r,)) if ord == 1 else _norm_min(sums, (r,))
     if ord in (np.inf, -np.inf):
         sums = reduce_sum(absx, (c,))
-        return reduce_max(sums, (r,)) if ord == np.inf else reduce_min(sums, (r,))
+        return _norm_max(sums, (r,)) if ord == np.inf else _norm_min(sums, (r,))
     if ord in (2, -2):
         s = svdvals(a)
-        return reduce_max(s, (s.ndim - 1,)) if ord == 2 else reduce_min(s, (s.ndim - 1,))
+        return _norm_max(s, (s.ndim - 1,)) if ord == 2 else _norm_min(s, (s.ndim - 1,))
     raise ValueError(f"Invalid order {ord!r} for matrix norm.")
 
 
@@ -613,8 +625,11 @@ def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
     for arr in (a, b):
         if arr.ndim == 0:  # JAX reads the axis of each: an IndexError (AxisError is both)
             raise np.exceptions.AxisError("cross: inputs must have at least one dimension")
-    sa = a.shape[canonicalize_axes("cross", (axis,), a.ndim)[0]]
-    sb = b.shape[canonicalize_axes("cross", (axis,), b.ndim)[0]]
+    try:  # JAX indexes the shapes: an IndexError (AxisError is both)
+        sa = a.shape[canonicalize_axes("cross", (axis,), a.ndim)[0]]
+        sb = b.shape[canonicalize_axes("cross", (axis,), b.ndim)[0]]
+    except ValueError as e:
+        raise np.exceptions.AxisError(str(e)) from None
     if sa != 3 or sb != 3:
         raise ValueError(
             "Both input arrays must be (arrays of) 3-dimensional vectors, but they have "

@@ -218,7 +218,10 @@ def tensordot(
 
 
 def _moveaxis_last(x: Array, axis: int, fun_name: str) -> Array:
-    (ax,) = canonicalize_axes(fun_name, (axis,), x.ndim)
+    try:
+        (ax,) = canonicalize_axes(fun_name, (axis,), x.ndim)
+    except ValueError as e:  # JAX indexes the shape: an IndexError (AxisError is both)
+        raise np.exceptions.AxisError(str(e)) from None
     if ax == x.ndim - 1:
         return x
     return transpose(x, (*[i for i in range(x.ndim) if i != ax], ax))

@@ -101,11 +101,34 @@ def update_moment_per_elem_norm(updates: Updates, moments: Any, decay: Any, orde
     )
 
 
+def div_by_scalar(t: Any, s: Any, *, float32_reciprocal: bool = True) -> Any:
+    """``t / s`` for a 0-d ``s`` of ``t``'s dtype, rounded as optax's is on XLA's CPU compiler,
+    which turns a division by a broadcast divisor into a multiplication by its reciprocal:
+    always for float16 (the reciprocal rounded to float16), for float32 when
+    ``float32_reciprocal`` (XLA does it when the divisor has a single user, so an eager
+    division always, a jitted one over a tree of several leaves not), never for bfloat16 and
+    float64 (correctly rounded quotients). Measured against JAX 0.10.2 on 10⁵ inputs each."""
+    t = jnp.asarray(t)
+    if t.ndim > 0 and (t.dtype == np.float16 or (t.dtype == np.float32 and float32_reciprocal)):
+        return t * (1 / jnp.asarray(s, t.dtype))
+    return t / s
+
+
 def bias_correction(moment: Any, decay: Any, count: Any) -> Any:
     """``t / (1 - decay**count)``, the correction computed in float32 and divided in ``t``'s
     dtype (so a bfloat16 moment stays bfloat16 without rounding ``decay**count`` to 1)."""
-    correction = 1 - decay**count
-    return tree_map(lambda t: t / correction.astype(t.dtype), moment)
+    # optax jits this function, and XLA compiles ``decay ** count`` (a constant base, an integer
+    # exponent) as the float power of ``decay`` and ``float(count)``: the correctly rounded
+    # ``powf``, not the repeated multiplication its eager integer power does. The division
+    # becomes a multiplication by the reciprocal when the tree has one leaf (see div_by_scalar).
+    count = jnp.asarray(count)
+    exponent = count.astype(np.float32) if dtypes.issubdtype(count.dtype, np.integer) else count
+    correction = 1 - jnp.power(decay, exponent)
+    single = len(tree_leaves(moment)) == 1
+    return tree_map(
+        lambda t: div_by_scalar(t, correction.astype(t.dtype), float32_reciprocal=single),
+        moment,
+    )
 
 
 def safe_increment(count: Any) -> Any:
@@ -147,6 +170,8 @@ def global_norm(updates: Updates) -> Any:
 
 def chain(*transforms: GradientTransformation) -> GradientTransformation:
     """Applies ``transforms`` in order; the state is the tuple of their states."""
+    if not transforms:  # optax refuses an empty chain too (with a ValueError)
+        raise ValueError("chain needs at least one transformation")
 
     def init(params: Params) -> OptState:
         return tuple(t.init(params) for t in transforms)

@@ -115,8 +115,11 @@ def cosine_similarity(
     _require(predictions, jnp.floating, "predictions")
     _require(targets, jnp.floating, "targets")
     a, b = jnp.asarray(predictions), jnp.asarray(targets)
-    a_norm = jnp.sqrt(jnp.clip(jnp.sum(a * a, axis=axis, where=where, keepdims=True), epsilon))
-    b_norm = jnp.sqrt(jnp.clip(jnp.sum(b * b, axis=axis, where=where, keepdims=True), epsilon))
+    # squares, not products: their derivatives at the float32 extremes are optax's (NaN)
+    a_norm2 = jnp.sum(jnp.square(a), axis=axis, where=where, keepdims=True)
+    b_norm2 = jnp.sum(jnp.square(b), axis=axis, where=where, keepdims=True)
+    a_norm = jnp.sqrt(jnp.clip(a_norm2, epsilon))
+    b_norm = jnp.sqrt(jnp.clip(b_norm2, epsilon))
     return jnp.sum((a / a_norm) * (b / b_norm), axis=axis, where=where)
 
 

@@ -193,8 +193,13 @@ def sgdr_schedule(cosine_kwargs: Any) -> Schedule:
         start += kwargs["decay_steps"]
         boundaries.append(start)
     if not pieces:
-        raise ValueError("sgdr_schedule needs at least one set of cosine arguments")
+        return _no_schedule
     return join_schedules(pieces, boundaries[:-1])
+
+
+def _no_schedule(count: Any) -> Any:
+    # optax builds sgdr_schedule([]) and fails when it is called, with an IndexError
+    raise IndexError("sgdr_schedule([]) has no schedule to evaluate: give it at least one dict")
 
 
 constant = constant_schedule

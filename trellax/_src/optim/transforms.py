@@ -18,6 +18,7 @@ from trellax._src.optim.base import (
     bias_correction,
     cast_tree,
     cast_tree_like,
+    div_by_scalar,
     full_like_tree,
     global_norm,
     init_empty_state,
@@ -351,7 +352,7 @@ def clip_by_global_norm(max_norm: float) -> GradientTransformation:
         trigger = jnp.squeeze(norm < max_norm)
 
         def clip(t: Any) -> Any:
-            return lax.select(trigger, t, (t / norm.astype(t.dtype)) * max_norm)
+            return lax.select(trigger, t, div_by_scalar(t, norm.astype(t.dtype)) * max_norm)
 
         return tree_map(clip, updates), state
 

@@ -24,7 +24,7 @@ from trellax._src.lax import reductions as _r
 from trellax._src.lax import structural as _s
 from trellax._src.lax._base import asarray
 from trellax._src.lax.shapes import bdim_at_front, moveaxis
-from trellax._src.tree.tree_util import tree_map
+from trellax._src.tree.tree_util import tree_leaves, tree_map
 
 AxisNames = tuple[Any, ...]
 
@@ -131,6 +131,10 @@ def _no_groups(
 
 def _collective(prim: Primitive, fun: str, x: Any, axis_name: Any) -> Any:
     names = _names(axis_name)
+    if not names or not tree_leaves(x):
+        # JAX's answers: a reduction over no axes is the operand, and nothing to reduce
+        # needs no bound axis
+        return tree_map(asarray, x)
     _check_bound(names, fun)
     return tree_map(lambda leaf: prim.bind(asarray(leaf), axes=names), x)
 

@@ -80,7 +80,7 @@ def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = float) -> Ar
 
 
 @accepts_out_sharding
-def t(key: Any, df: Any, shape: Any = (), dtype: Any = float) -> Array:
+def t(key: Any, df: Any, shape: Any = None, dtype: Any = float) -> Array:
     data, _ = single_key(key, "t")
     d = float_dtype("t", dtype)
     dfa = as_param(df, d)

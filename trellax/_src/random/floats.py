@@ -18,7 +18,7 @@ import numpy as np
 
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax.shapes import def_elementwise
-from trellax._src.random import threefry
+from trellax._src.random import chunks, compiled_kernels, threefry
 from trellax._src.random.erfinv import erfinv_f32, erfinv_f64
 from trellax._src.random.primitives import bounded_rule
 
@@ -30,7 +30,42 @@ def unit_floats(key: np.ndarray[Any, Any], shape: tuple[int, ...], dtype: np.dty
     """Floats in ``[0, 1)`` on the grid ``2**-nmant``, from the key's bits (JAX's layout)."""
     nbits, nmant = LAYOUT[dtype][:2]
     draw = 8 if nmant < 8 else nbits
+    n = math.prod(shape)
+    if key.shape == (2,) and threefry._SWAR_MAX < n <= 1 << 32 and dtype in _UNIT_KERNEL:
+        return _unit_one_key(key, n, dtype).reshape(shape)
     return floats_from_bits(threefry.bits_data(key, draw, shape), dtype)
+
+
+_UNIT_KERNEL = {np.dtype(np.float32): "unit32", np.dtype(np.float64): "unit64"}
+
+
+def _unit_one_key(key: Any, n: int, dtype: np.dtype[Any]) -> Any:
+    """:func:`unit_floats` of a large float32 or float64 draw under one key: one compiled loop
+    per chunk from the counters to the floats (``(bits >> (nbits - nmant)) * 2**-nmant``, an
+    exact conversion of an integer below ``2**(nmant + 1)``); with NumPy, for float32, the
+    hash and :func:`floats_from_bits`'s passes per chunk while it is in cache."""
+    out = np.empty(n, dtype)
+    k = (int(key[0]), int(key[1]))
+    fn = compiled_kernels.get(_UNIT_KERNEL[dtype], n)
+    if fn is not None:
+        compiled_kernels.run(fn, k, out)
+        return out
+    if dtype != _F32:
+        return floats_from_bits(threefry.bits_data(key, 64, (n,)), dtype)
+    one = threefry.OneKey(*k)
+    shift, one_bits = np.uint32(9), np.uint32(0x3F800000)
+
+    def work(i0: int, i1: int, bufs: tuple[Any, Any, Any]) -> None:
+        m = i1 - i0
+        x0, x1, tmp = (b[:m] for b in bufs)
+        one.hash(i0, threefry.RAMP[:m], x0, x1, tmp)
+        x0 ^= x1
+        x0 >>= shift
+        x0 |= one_bits  # [1, 2)
+        np.subtract(x0.view(np.float32), np.float32(1), out=out[i0:i1])  # exact
+
+    chunks.run_chunks(n, work, threefry.hash_scratch)
+    return out
 
 
 def floats_from_bits(bits: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> Any:
@@ -64,10 +99,11 @@ LAYOUT = {
 
 
 _F32 = np.dtype(np.float32)
-_SMALL = 32
+#: Up to this many float32 values with the default bounds, uniform runs on Python ints.
+SMALL = 32
 
 
-def _unit_f32_small(key: Any, n: int) -> Any:
+def unit_f32_small(key: Any, n: int) -> Any:
     """``unit_floats`` of ``n`` float32 values under one key, on Python ints: ``(bits >> 9) *
     2**-23`` is exact."""
     y0, y1 = threefry.swar_one_key(int(key[0]), int(key[1]), n)
@@ -76,13 +112,10 @@ def _unit_f32_small(key: Any, n: int) -> Any:
 
 def _default_bounds(minval: Any, maxval: Any) -> bool:
     """Whether the bounds are the scalars +0 and 1: then ``max(+0, f * 1 + 0)`` is ``f``."""
-    return (
-        not minval.shape
-        and not maxval.shape
-        and minval == 0
-        and maxval == 1
-        and not np.signbit(minval)
-    )
+    if minval.shape or maxval.shape:
+        return False
+    lo = minval.item()  # Python floats: cheaper to compare than NumPy scalars
+    return lo == 0 and maxval.item() == 1 and math.copysign(1.0, lo) > 0
 
 
 def uniform_values(
@@ -93,10 +126,10 @@ def uniform_values(
     if (
         dtype == _F32
         and key.shape == (2,)
-        and math.prod(shape) <= _SMALL
+        and math.prod(shape) <= SMALL
         and _default_bounds(minval, maxval)
     ):
-        return _unit_f32_small(key, math.prod(shape)).reshape(shape)
+        return unit_f32_small(key, math.prod(shape)).reshape(shape)
     return scale_unit(unit_floats(key, shape, dtype), minval, maxval, dtype)
 
 
@@ -111,7 +144,10 @@ def scale_unit(f: Any, minval: Any, maxval: Any, dtype: np.dtype[Any]) -> Any:
             f *= span_d
         if lo != 0:
             f += lo
-        np.maximum(lo, f, out=f)
+        if lo != 0 or np.signbit(lo):
+            # f * span >= +0 is exact (a positive power-of-two span), so with the lower bound
+            # +0 the max is the identity (f >= +0); otherwise it is applied
+            np.maximum(lo, f, out=f)
         return f
     if np.all(np.frexp(span_d)[0] == 0.5):
         # f * span is exact for a power-of-two span (the defaults [0, 1) and normal's (-1, 1)),

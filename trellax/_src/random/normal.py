@@ -31,7 +31,7 @@ import numpy as np
 
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax import ad_util
-from trellax._src.random import chunks, erfinv, threefry, threefry_compiled
+from trellax._src.random import chunks, compiled_kernels, erfinv, threefry, threefry_compiled
 from trellax._src.random.floats import LAYOUT, erf_inv_values, uniform_values
 from trellax._src.random.primitives import key_batch, key_only_rule
 
@@ -131,9 +131,9 @@ def _finish(tails: list[tuple[int, erfinv.Tail]], d: np.dtype[Any], out: Any) ->
 
 #: A float32 normal depends only on the top 23 bits of its hash word (the uniform draw's
 #: mantissa), so after :data:`TABLE_AFTER` large float32 draws (of at least
-#: :data:`TABLE_MIN_SIZE` values) every later one looks its values up in a table of all 2**23
-#: of them (32 MiB, built once per process by the same code, chunk by chunk): one gather per
-#: value instead of the uniform draw, ``log1p`` (~13 ns a value: NumPy's float32 log1p has no
+#: :data:`TABLE_MIN_SIZE` values) every later one (of any size above
+#: :data:`threefry._SWAR_MAX`) looks its values up in a table of all 2**23 of them (32 MiB,
+#: built once per process by the same code, chunk by chunk): one gather per value instead of the uniform draw, ``log1p`` (~13 ns a value: NumPy's float32 log1p has no
 #: SIMD loop) and the Horner steps. Same bits by construction (tested against the direct path).
 TABLE_AFTER = 2
 TABLE_MIN_SIZE = 1 << 19
@@ -167,10 +167,14 @@ def _normal_table() -> Any:
 
 
 def _use_table(n: int, d: np.dtype[Any]) -> bool:
-    if d != _F32 or n < TABLE_MIN_SIZE:
+    """Whether a fused float32 draw of ``n`` values looks its values up (once the table exists,
+    draws of every size: a lookup costs less than the direct computation)."""
+    if d != _F32:
         return False
     if _table:
         return True
+    if n < TABLE_MIN_SIZE:
+        return False
     _large_draws[0] += 1
     return _large_draws[0] > TABLE_AFTER
 
@@ -179,9 +183,14 @@ def _fused(key: U32, n: int, d: np.dtype[Any], out: Any) -> None:
     """``n`` normals of dtype ``d`` under one key into the 1-D ``out``, chunk by chunk."""
     one = threefry.OneKey(int(key[0]), int(key[1]))
     # the hash as one compiled loop once Numba has compiled it (same bits; threefry_compiled)
-    inj = threefry_compiled.injections(one) if threefry_compiled.use_compiled(n) else None
+    compiled_hash = threefry_compiled.use_compiled(n) or compiled_kernels.get("xor32", n)
+    inj = threefry_compiled.injections(one) if compiled_hash else None
     if _use_table(n, d):
         table = _normal_table()
+        fn = compiled_kernels.get("table", n)
+        if fn is not None:  # the hash and the lookup in one compiled loop per chunk
+            compiled_kernels.run(fn, (int(key[0]), int(key[1])), out, table)
+            return
         shift = np.uint32(9)
 
         def lookup(i0: int, i1: int, s: _Scratch) -> None:

@@ -150,6 +150,8 @@ def categorical(
     if dtypes.kind(lg.dtype) != "f":
         float_dtype("gumbel", lg.dtype)
     axis = operator.index(axis)
+    if not -lg.ndim <= axis < lg.ndim:  # JAX indexes the shape: an IndexError
+        raise IndexError(f"categorical: axis {axis} is out of bounds for logits of rank {lg.ndim}")
     a = axis % lg.ndim
     batch = (*lg.shape[:a], *lg.shape[a + 1 :])
     s = batch if shape is None else canonical_shape(shape)

@@ -21,7 +21,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.out_sharding import accepts_out_sharding
 from trellax._src.lax import ad_util
-from trellax._src.random import threefry
+from trellax._src.random import compiled_kernels, threefry
 from trellax._src.random.dispatch import eager_value
 from trellax._src.random.keys import single_key
 from trellax._src.random.primitives import INTEGER_OUTPUTS, bounded_rule
@@ -64,6 +64,7 @@ def randint_data(
     nbits = sd.itemsize * 8
     ud = np.dtype(f"uint{nbits}")
     lo, hi = np.asarray(lo), np.asarray(hi)
+    low_i = 0
     if not lo.ndim and not hi.ndim:
         span_i, low_i = _randint_bounds(int(lo), int(hi), dtype)
         span: Any = ud.type(span_i)
@@ -73,17 +74,40 @@ def randint_data(
         span_o, low = pairs(lo.astype(object), hi.astype(object))
         span = np.asarray(span_o, np.uint64).astype(ud)
     keys = threefry.split_data(np.asarray(key), (2,))
-    both = threefry.bits_data(keys, nbits, shape)  # one hash for the two keys: K + (2,) + shape
-    axis = both.ndim - len(shape) - 1
-    hi_bits, lo_bits = np.take(both, 0, axis=axis), np.take(both, 1, axis=axis)
-    mult = _umod(ud.type(1 << (nbits // 2)), span)
-    mult = _umod(mult * mult, span)
+    n = math.prod(shape)
+    if keys.shape == (2, 2) and n > threefry._SWAR_MAX:  # one key, a large draw
+        if nbits == 32 and not np.ndim(span):
+            fn = compiled_kernels.get("randint", n)
+            if fn is not None:  # both hashes and the arithmetic in one compiled loop
+                words = np.empty(n, np.uint32)
+                pair = ((int(keys[0, 0]), int(keys[0, 1])), (int(keys[1, 0]), int(keys[1, 1])))
+                compiled_kernels.run_randint(fn, pair, int(span), _mult(int(span)), low_i, words)
+                return words.view(sd).reshape(shape).astype(dtype, copy=False)
+        # each key's words by the chunked one-key hash (not a broadcast over both keys)
+        hi_bits = threefry.bits_data(keys[0], nbits, shape)
+        lo_bits = threefry.bits_data(keys[1], nbits, shape)
+    else:
+        both = threefry.bits_data(keys, nbits, shape)  # one hash for the two keys: K + (2,) + S
+        axis = both.ndim - len(shape) - 1
+        hi_bits, lo_bits = np.take(both, 0, axis=axis), np.take(both, 1, axis=axis)
+    if not np.ndim(span):
+        mult: Any = ud.type(_mult(int(span), nbits))
+    else:
+        mult = _umod(ud.type(1 << (nbits // 2)), span)
+        mult = _umod(mult * mult, span)
     off = _umod(hi_bits, span) * mult
     off = off + _umod(lo_bits, span)
     off = _umod(off, span)
     low_s = np.asarray(low, np.uint64 if sd == np.uint64 else np.int64).astype(sd).view(ud)
     out: np.ndarray[Any, Any] = (low_s + off.astype(ud)).view(sd)
     return out.astype(dtype)
+
+
+def _mult(span: int, nbits: int = 32) -> int:
+    """``(2**(nbits/2) mod span)**2 mod span`` (``x mod 0 = x``, the square wrapped to
+    ``nbits``): the weight of randint's first draw."""
+    m = _umod_int(1 << (nbits // 2), span)
+    return _umod_int((m * m) & ((1 << nbits) - 1), span)
 
 
 _SMALL = 64  # up to this many values, a draw with scalar bounds runs on Python ints

@@ -16,12 +16,20 @@ from trellax._src.core.out_sharding import accepts_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.random.dispatch import draw, eager_value
 from trellax._src.random.fixed_point import gumbel_highest_float32
-from trellax._src.random.floats import NMANT, random_erf_inv_p, random_uniform_p, uniform_values
+from trellax._src.random.floats import (
+    NMANT,
+    random_erf_inv_p,
+    random_uniform_p,
+    uniform_values,
+    unit_f32_small,
+)
+from trellax._src.random.floats import SMALL as _SMALL_UNIFORM
 from trellax._src.random.keys import single_key
 from trellax._src.random.normal import normal_data, random_normal_p
 from trellax._src.random.primitives import random_bits_p, random_split_p
 from trellax._src.random.randint import randint as randint
 from trellax._src.random.randint import random_randint_p as random_randint_p
+from trellax._src.random.threefry import bits_data
 from trellax._src.random.util import (
     as_param,
     canonical_shape,
@@ -44,7 +52,11 @@ def bits(key: Any, shape: Any = (), dtype: Any = None) -> Array:
     d = dtypes.check_user_dtype(dtypes.default_uint_dtype() if dtype is None else dtype)
     if dtypes.kind(d) != "u" or d.itemsize * 8 not in (8, 16, 32, 64):
         raise ValueError(f"dtype argument to `bits` must be an unsigned int dtype, got {d.name}")
-    return random_bits_p.bind(data, bit_width=d.itemsize * 8, shape=canonical_shape(shape))
+    s = canonical_shape(shape)
+    kv = eager_value(data)
+    if kv is not None:  # eagerly the impl itself (dispatch.draw; integer arithmetic only)
+        return ArrayImpl._new(bits_data(kv, d.itemsize * 8, s), d, False)
+    return random_bits_p.bind(data, bit_width=d.itemsize * 8, shape=s)
 
 
 def _uniform(data: Array, shape: tuple[int, ...], d: np.dtype[Any], lo: Any, hi: Any) -> Array:
@@ -80,7 +92,19 @@ def uniform(
 ) -> Array:
     """Uniform floats in ``[minval, maxval)``, bit-identical to JAX (XLA:CPU's FMA emulated)."""
     data, _ = single_key(key, "uniform")
-    return _uniform(data, canonical_shape(shape), float_dtype("uniform", dtype), minval, maxval)
+    s, d = canonical_shape(shape), float_dtype("uniform", dtype)
+    if type(minval) is float and type(maxval) is float and minval == 0 and maxval == 1:
+        kv = eager_value(data)
+        if kv is not None and d is _F32 and math.copysign(1.0, minval) > 0:
+            # eagerly, a small float32 draw in [+0, 1) (the defaults): the unit floats are the
+            # result (``max(+0, f * 1 + 0)`` is ``f``), computed on Python ints
+            n = math.prod(s)
+            if kv.shape == (2,) and n <= _SMALL_UNIFORM:
+                return ArrayImpl._new(unit_f32_small(kv, n).reshape(s), d, False)
+    return _uniform(data, s, d, minval, maxval)
+
+
+_F32 = np.dtype(np.float32)
 
 
 def _normal_real(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:

@@ -25,7 +25,7 @@ from trellax._src.numpy.index_tricks import diag
 from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import take
 from trellax._src.numpy.selection import where
-from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args
+from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args, promote_dtypes
 
 ArrayLike = Any
 
@@ -154,11 +154,20 @@ def _lu_2d(a: Array) -> tuple[Array, Array, Array]:
     return a, piv, perm
 
 
+def _zeros_like2(a: Array) -> Array:
+    """A zero matrix of ``a``'s last two axes (a stand-in to learn the result shapes from)."""
+    return zeros(tuple(a.shape[-2:]), a.dtype)
+
+
 def _batched(fn: Any, a: Array) -> tuple[Array, ...]:
     if a.ndim == 2:
         out: tuple[Array, ...] = fn(a)
         return out
     batch = tuple(a.shape[:-2])
+    if 0 in batch:
+        # an empty batch: the shapes of one matrix's results, with no matrices (JAX's answer)
+        one = fn(_zeros_like2(a))
+        return tuple(shapes.reshape(r[None][:0], batch + tuple(r.shape)) for r in one)
     flat = shapes.reshape(a, (-1, *a.shape[-2:]))
     results = [fn(flat[i]) for i in range(flat.shape[0])]
     return tuple(
@@ -172,7 +181,9 @@ def lu_factor(
 ) -> tuple[Array, Array]:
     """``(lu, piv)``: ``L`` (unit diagonal, below) and ``U`` packed in one matrix, and the row
     interchanges (row ``i`` was swapped with row ``piv[i]``), as LAPACK's getrf."""
-    x = _matrix("lu_factor", a)
+    (x,) = linalg._inexact("lu_factor", a)
+    if x.ndim < 2:  # any m x n matrix, as JAX's (and LAPACK's getrf)
+        raise ValueError(f"Argument to lu_factor must have shape [..., m, n], got {x.shape}.")
     lu_, piv, _ = _batched(_lu_2d, x)
     return lu_, piv
 
@@ -378,6 +389,8 @@ def expm(A: ArrayLike, *, upper_triangular: bool = False, max_squarings: int = 1
     (``s`` from the 1-norm, at most ``max_squarings``; traced, so this works under ``jit``)."""
     x = _matrix("expm", A)
     n = x.shape[-1]
+    if x.size == 0:
+        return x  # nothing to exponentiate (JAX's empty result)
     norm1 = reductions.max(reductions.sum(ufuncs.abs(x), axis=-2), axis=-1)
     s = ufuncs.maximum(0, ufuncs.ceil(ufuncs.log2(ufuncs.divide(norm1, _THETA13))))
     s = ufuncs.minimum(s, max_squarings)
@@ -444,7 +457,8 @@ def block_diag(*arrs: ArrayLike) -> Array:
     if not arrs:
         return zeros((1, 0))
     check_arraylike("block_diag", *arrs)
-    blocks = [shapes.atleast_2d(a) for a in promote_args("block_diag", *arrs)]
+    dtype, weak = promote_dtypes("block_diag", *arrs)  # the dtypes join; shapes may differ
+    blocks = [shapes.atleast_2d(_convert(ensure_array("block_diag", a), dtype, weak)) for a in arrs]
     for b in blocks:
         if b.ndim > 2:
             raise ValueError("Arguments to block_diag must have at most 2 dimensions")
@@ -458,50 +472,59 @@ def block_diag(*arrs: ArrayLike) -> Array:
     return _convert(out, out.dtype, False)  # strong, as JAX's
 
 
+def _vectors(name: str, *xs: Array) -> list[Array]:
+    """``xs`` (0-d ones as length-1 vectors) broadcast over their leading (batch) axes."""
+    vs = [shapes.atleast_1d(x) for x in xs]
+    batch = shapes.broadcast_shapes(*[tuple(v.shape[:-1]) for v in vs])
+    return [shapes.broadcast_to(v, (*batch, v.shape[-1])) for v in vs]
+
+
 def toeplitz(c: ArrayLike, r: ArrayLike | None = None) -> Array:
-    """The Toeplitz matrix with first column ``c`` and first row ``r`` (default ``conj(c)``)."""
+    """The Toeplitz matrix with first column ``c`` and first row ``r`` (default ``conj(c)``);
+    leading axes of ``c`` and ``r`` are batch axes (one matrix per vector, as JAX's)."""
     check_arraylike("toeplitz", c)
-    cv = shapes.ravel(ensure_array("toeplitz", c))
-    if r is None:
-        rv = ufuncs.conjugate(cv)
-    else:
-        rv = shapes.ravel(ensure_array("toeplitz", r))
-    cv, rv = promote_args("toeplitz", cv, rv)
-    m, n = cv.shape[0], rv.shape[0]
-    values = joining.concatenate([shapes.flip(cv, 0), rv[1:]])
+    c_ = ensure_array("toeplitz", c)
+    r_ = ufuncs.conjugate(c_) if r is None else ensure_array("toeplitz", r)
+    cv, rv = _vectors("toeplitz", *promote_args("toeplitz", c_, r_))
+    m, n = cv.shape[-1], rv.shape[-1]
+    values = joining.concatenate([shapes.flip(cv, -1), rv[..., 1:]], axis=-1)
     index = ufuncs.add(ufuncs.subtract(arange(n)[None, :], arange(m)[:, None]), m - 1)
-    return take(values, index)
+    return take(values, index, axis=-1)
 
 
 def hankel(c: ArrayLike, r: ArrayLike | None = None) -> Array:
-    """The Hankel matrix with first column ``c`` and last row ``r`` (default zeros)."""
+    """The Hankel matrix with first column ``c`` and last row ``r`` (default zeros); leading
+    axes are batch axes, and ``c`` needs at least one dimension (JAX's ValueError)."""
     check_arraylike("hankel", c)
-    cv = shapes.ravel(ensure_array("hankel", c))
-    rv = zeros(cv.shape, dtype=cv.dtype) if r is None else shapes.ravel(ensure_array("hankel", r))
-    cv, rv = promote_args("hankel", cv, rv)
-    m, n = cv.shape[0], rv.shape[0]
-    values = joining.concatenate([cv, rv[1:]])
+    c_ = ensure_array("hankel", c)
+    if c_.ndim == 0:
+        raise ValueError("hankel: c must have at least one dimension")
+    r_ = zeros(c_.shape, dtype=c_.dtype) if r is None else ensure_array("hankel", r)
+    cv, rv = _vectors("hankel", *promote_args("hankel", c_, r_))
+    m, n = cv.shape[-1], rv.shape[-1]
+    values = joining.concatenate([cv, rv[..., 1:]], axis=-1)
     index = ufuncs.add(arange(m)[:, None], arange(n)[None, :])
-    return take(values, index)
+    return take(values, index, axis=-1)
 
 
 def circulant(c: ArrayLike) -> Array:
-    """The circulant matrix whose first column is ``c``."""
-    cv = shapes.ravel(ensure_array("circulant", c))
-    n = cv.shape[0]
-    index = ufuncs.remainder(ufuncs.subtract(arange(n)[:, None], arange(n)[None, :]), n)
-    return take(cv, index)
+    """The circulant matrix whose first column is ``c`` (leading axes are batch axes)."""
+    (cv,) = _vectors("circulant", ensure_array("circulant", c))
+    n = cv.shape[-1]
+    index = ufuncs.remainder(ufuncs.subtract(arange(n)[:, None], arange(n)[None, :]), max(n, 1))
+    return take(cv, index, axis=-1)
 
 
 def companion(a: ArrayLike) -> Array:
     """The companion matrix of the polynomial with coefficients ``a`` (highest power first)."""
     av = ensure_array("companion", a)
-    if av.ndim != 1 or av.shape[0] < 2:
-        raise ValueError("Incorrect shape for `a`. `a` must be one-dimensional with length >= 2.")
-    n = av.shape[0] - 1
-    first = ufuncs.divide(ufuncs.negative(av[1:]), av[0])
+    if av.ndim < 1 or av.shape[-1] < 2:
+        raise ValueError("Incorrect shape for `a`. `a` must have a last axis of length >= 2.")
+    n = av.shape[-1] - 1  # leading axes are batch axes (one matrix per polynomial, as JAX's)
+    first = ufuncs.divide(ufuncs.negative(av[..., 1:]), av[..., :1])
     below = eye(n - 1, n, dtype=first.dtype) if n > 1 else zeros((0, n), dtype=first.dtype)
-    return joining.concatenate([first[None, :], below], axis=0)
+    below = shapes.broadcast_to(below, (*av.shape[:-1], n - 1, n))
+    return joining.concatenate([first[..., None, :], below], axis=-2)
 
 
 def hilbert(n: int) -> Array:
@@ -568,7 +591,9 @@ def pascal(n: int, kind: str | None = None) -> Array:
     with x64 on, as in JAX, but computed exactly."""
     n = operator.index(n)
     kind = "symmetric" if kind is None else kind
-    lower = np.array([[math.comb(i, j) for j in range(n)] for i in range(n)], dtype=np.float64)
+    lower = np.array(
+        [[math.comb(i, j) for j in range(n)] for i in range(n)], dtype=np.float64
+    ).reshape(max(n, 0), max(n, 0))  # n <= 0: JAX's empty (0, 0) matrix
     if kind == "lower":
         out = lower
     elif kind == "upper":
@@ -586,7 +611,7 @@ def invpascal(n: int, kind: str | None = None) -> Array:
     kind = "symmetric" if kind is None else kind
     signs = np.array(
         [[(-1) ** (i - j) * math.comb(i, j) for j in range(n)] for i in range(n)], dtype=np.float64
-    )
+    ).reshape(max(n, 0), max(n, 0))
     if kind == "lower":
         out = signs
     elif kind == "upper":
@@ -617,8 +642,8 @@ def invhilbert(n: int) -> Array:
 
 def fiedler(a: ArrayLike) -> Array:
     """The Fiedler matrix ``|a[i] - a[j]|``."""
-    av = shapes.ravel(ensure_array("fiedler", a))
-    return ufuncs.abs(ufuncs.subtract(av[:, None], av[None, :]))
+    (av,) = _vectors("fiedler", ensure_array("fiedler", a))  # leading axes are batch axes
+    return ufuncs.abs(ufuncs.subtract(av[..., :, None], av[..., None, :]))
 
 
 def convolution_matrix(a: ArrayLike, n: int, mode: str = "full") -> Array:

@@ -158,7 +158,7 @@ def fftconvolve(
     in1: ArrayLike,
     in2: ArrayLike,
     mode: str = "full",
-    axes: Sequence[int] | None = None,
+    axes: int | Sequence[int] | None = None,
 ) -> Array:
     """The convolution of ``in1`` and ``in2`` along ``axes`` (default all) computed with FFTs;
     the other axes must have equal sizes."""
@@ -173,7 +173,8 @@ def fftconvolve(
     if axes is None:
         ax = tuple(range(a.ndim))
     else:
-        ax = tuple(sorted({normalize_axis(operator.index(v), a.ndim) for v in axes}))
+        axes_seq = (axes,) if isinstance(axes, int) else axes  # one int: scipy's single axis
+        ax = tuple(sorted({normalize_axis(operator.index(v), a.ndim) for v in axes_seq}))
     mapped = [i for i in range(a.ndim) if i not in ax]
     if any(a.shape[i] != b.shape[i] for i in mapped):
         raise ValueError(

@@ -472,6 +472,8 @@ def softmax(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None) -> Ar
     """``exp(x) / sum(exp(x), axis)``, computed after subtracting the maximum."""
     check_arraylike("softmax", x)
     a = asarray(x)
+    if a.size == 0:
+        return ufuncs.exp(a)  # nothing to normalize: JAX's empty result (issue 24)
     unnormalized = ufuncs.exp(ufuncs.subtract(a, reductions.max(a, axis=axis, keepdims=True)))
     return ufuncs.divide(unnormalized, reductions.sum(unnormalized, axis=axis, keepdims=True))
 
@@ -480,6 +482,8 @@ def log_softmax(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None = None) -
     """``x - logsumexp(x, axis)``, computed after subtracting the maximum."""
     check_arraylike("log_softmax", x)
     a = asarray(x)
+    if a.size == 0:
+        return ufuncs.exp(a)  # nothing to normalize: JAX's empty result (issue 24)
     shifted = ufuncs.subtract(a, reductions.max(a, axis=axis, keepdims=True))
     total = reductions.sum(ufuncs.exp(shifted), axis=axis, keepdims=True)
     return ufuncs.subtract(shifted, ufuncs.log(total))
