@@ -75,6 +75,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_random.py > tests/golden/random.json
 	$(GOLDEN_PY) tools/gen_golden_random_extra.py > tests/golden/random_extra.json
 	$(GOLDEN_PY) tools/gen_golden_random_large.py
+	$(GOLDEN_PY) tools/gen_golden_erf_xla.py
+	$(GOLDEN_PY) tools/gen_golden_random_sweep.py
 	$(GOLDEN_PY) tools/gen_jax_names.py
 	$(GOLDEN_PY) tools/gen_golden_names.py
 	$(GOLDEN_PY) tools/gen_golden_lax_more.py

@@ -19,7 +19,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.backend import singular, threads
+from trellax._src.backend import singular, threads, xla_erf
 from trellax._src.backend.convert import convert
 from trellax._src.backend.float_facts import (
     compute_dtype,
@@ -299,7 +299,9 @@ def clz(x: np.ndarray) -> Any:
 
 
 def erf(x: np.ndarray) -> Any:
-    return _vectorize_math(math.erf, x)
+    if x.dtype.itemsize <= 4:  # float32, float16, bfloat16: XLA's polynomial, bit for bit
+        return xla_erf.erf(x)
+    return _vectorize_math(math.erf, x)  # libm's, as XLA's float64 erf
 
 
 def erfc(x: np.ndarray) -> Any:

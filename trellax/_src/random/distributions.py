@@ -111,9 +111,17 @@ def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = float) -
     num, den = as_param(dfnum, d), as_param(dfden, d)
     s = resolve_shape("f", shape, num, den)
     k_den, k_num = split_data(data, 2)
-    x_num = _chisquare(k_num, num, s, d) / num
-    x_den = _chisquare(k_den, den, s, d) / den
-    return x_num / x_den
+    # JAX writes (chi2_num / dfnum) / (chi2_den / dfden) with chi2 = exp(log_gamma) * 2. XLA's
+    # algebraic simplifier turns (a / b) / (c / d) into (a * d) / (b * c) and moves the constant
+    # 2 onto the parameter, so for float16/32/64 what runs (and rounds) is the second form; for
+    # bfloat16, whose operations XLA:CPU first wraps in conversions to float32, the pattern is
+    # not seen and JAX's own form runs (both measured on JAX 0.10.2's draws, bit for bit)
+    two = np.array(2, d)
+    e_num = tnp.exp(_gamma(k_num, num / two, s, True))
+    e_den = tnp.exp(_gamma(k_den, den / two, s, True))
+    if d == tnp.bfloat16:
+        return ((e_num * two) / num) / ((e_den * two) / den)
+    return (e_num * (den * two)) / (e_den * (num * two))
 
 
 @accepts_out_sharding

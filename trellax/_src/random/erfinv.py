@@ -230,4 +230,28 @@ def erfinv_f64(x: Any) -> F64:
             err = np.asarray(_ERF(y0), np.float64) - x
             y0 = y0 - err / (2 / math.sqrt(math.pi) * np.exp(-y0 * y0))
         out: F64 = np.where(finite, y0, np.where(np.abs(x) == 1, x * np.inf, np.nan))
+        far = np.flatnonzero(~finite & (np.abs(x) < 1))
+        if far.size:  # x rounds to +-1 in float32: no start there, but a finite answer
+            out[far] = _erfinv_tail_f64(x[far])
+    return out
+
+
+_ERFC = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _erfinv_tail_f64(x: F64) -> F64:
+    """erfinv where ``1 - 2**-25 < |x| < 1``: Newton's method on ``erfc`` (``1 - |x|`` is exact
+    there, so the residual keeps its precision), from ``y = 3``, below every root here
+    (``erfc(3) > 2**-25``): on the convex, decreasing ``erfc`` the steps then rise monotonically
+    to the root."""
+    ax = np.abs(x)
+    rest = 1 - ax
+    y = np.full(x.shape, 3.0)
+    for _ in range(60):
+        err = np.asarray(_ERFC(y), np.float64) - rest  # erf(y) - |x|, with the sign flipped
+        step = err / (2 / math.sqrt(math.pi) * np.exp(-y * y))
+        y = y + step
+        if not np.any(np.abs(step) > 1e-15 * y):
+            break
+    out: F64 = np.copysign(y, x)
     return out

@@ -62,6 +62,23 @@ def _normal0(keys: Any, d: np.dtype[Any]) -> Any:
     return (np.array(math.sqrt(2), d) * e).astype(d)
 
 
+def _squeeze_c(third: Any, d: Any) -> Any:
+    """Marsaglia-Tsang's ``c = (1/3) / sqrt(d)`` as JAX's compiled code computes it: XLA's
+    algebraic simplifier rewrites ``a / sqrt(b)`` as ``a * rsqrt(b)``. float16's ``rsqrt`` is
+    float32's rounded (measured: always the float16 value of ``1 / sqrt`` in float32); float64's
+    (without AVX-512) is ``1 / sqrt``; float32's is the CPU's approximate ``rsqrtps`` refined by
+    Newton steps, whose last bit depends on the processor's table: here the correctly rounded
+    value, which agrees with it most of the time. bfloat16's operations are wrapped in
+    conversions to float32 before the rewrite, so the division stays."""
+    if d.dtype == np.float16:
+        return third * (np.float32(1) / np.sqrt(d.astype(np.float32))).astype(np.float16)
+    if d.dtype == np.float32:
+        return third * (1 / np.sqrt(d.astype(np.float64))).astype(np.float32)
+    if d.dtype == np.float64:
+        return third * (1 / np.sqrt(d))
+    return third / np.sqrt(d)
+
+
 def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
     """Marsaglia–Tsang with one key per element (``keys``: ``alpha.shape + (2,)``)."""
     d = alpha.dtype
@@ -77,7 +94,7 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
     a_used = np.where(boost_mask, a, a + one)
     with np.errstate(all="ignore"):
         dd = a_used - third
-        c = third / np.sqrt(dd)
+        c = _squeeze_c(third, dd)
         u_boost = _uniform0(sub, cd)
         if log_space:
             log_u = np.log1p(-u_boost).astype(cd)  # -exponential
