@@ -143,22 +143,9 @@ def split(closed: ClosedJaxpr, n_primals: int, n_outs: int, policy: Policy) -> t
             need.update(id(a) for a in e.invars if type(a) is Var and id(a) not in unknown)
             continue
         known_eqns[i] = e
-        ks = [k for k, v in enumerate(e.outvars) if id(v) in need]
-        if not ks:
-            continue
-        if all(saveable(e, k) for k in ks):
-            residuals.extend((i, e.outvars[k]) for k in ks)
-            continue
-        rule = split_rules.RULES.get(e.primitive.name) if policy is not None else None
-        if rule is not None:
-            fwd, bwd, res = rule(e, ks, saveable)
-            known_eqns[i], staged_eqns[i] = fwd, bwd
-            residuals.extend((i, v) for v in res)
-            new = {id(v) for v in res}
-            need.update(id(a) for a in bwd.invars if type(a) is Var and id(a) not in new)
-        else:
-            staged_eqns[i] = e  # recomputed whole
-            need.update(id(a) for a in e.invars if type(a) is Var)
+        split_rules.place_known(
+            i, e, need, saveable, known_eqns, staged_eqns, residuals, policy is not None
+        )
     inputs = [(-1, v) for v in j.invars[:n_primals] if id(v) in need]
     res = [v for _, v in sorted(inputs + residuals, key=lambda p: p[0])]
 

@@ -28,6 +28,37 @@ Split = tuple[JaxprEqn, JaxprEqn, list[Var]]
 Plan = tuple[list[Var], list[JaxprEqn], list[JaxprEqn]]
 
 
+def place_known(
+    i: int,
+    e: JaxprEqn,
+    need: set[int],
+    saveable: Saveable,
+    known: list[JaxprEqn] | dict[int, JaxprEqn],
+    staged: dict[int, JaxprEqn],
+    saved: list[tuple[int, Var]],
+    use_rules: bool = True,
+) -> None:
+    """Where equation ``i`` of the forward pass goes, walking backward from what the backward
+    pass ``need``s: nothing needed, its needed outputs saved (the policy allows it), split by its
+    rule (control flow: part forward, part recomputed), or recomputed whole (its inputs needed)."""
+    ks = [k for k, v in enumerate(e.outvars) if id(v) in need]
+    if not ks:
+        return
+    if all(saveable(e, k) for k in ks):
+        saved.extend((i, e.outvars[k]) for k in ks)
+        return
+    rule = RULES.get(e.primitive.name) if use_rules else None
+    if rule is not None:
+        fwd, bwd, res = rule(e, ks, saveable)
+        known[i], staged[i] = fwd, bwd
+        saved.extend((i, v) for v in res)
+        new = {id(v) for v in res}
+        need.update(id(a) for a in bwd.invars if type(a) is Var and id(a) not in new)
+    else:
+        staged[i] = e  # recomputed whole
+        need.update(id(a) for a in e.invars if type(a) is Var)
+
+
 def inner_plan(j: Jaxpr, needed: Sequence[Atom], saveable: Saveable) -> Plan:
     """In a jaxpr all of whose values are known, how to compute ``needed`` from its inputs in
     the backward pass: the values the forward pass keeps (in program order), the forward
@@ -37,23 +68,7 @@ def inner_plan(j: Jaxpr, needed: Sequence[Atom], saveable: Saveable) -> Plan:
     known = list(j.eqns)
     staged: dict[int, JaxprEqn] = {}
     for i in reversed(range(len(j.eqns))):
-        e = j.eqns[i]
-        ks = [k for k, v in enumerate(e.outvars) if id(v) in need]
-        if not ks:
-            continue
-        if all(saveable(e, k) for k in ks):
-            saved.extend((i, e.outvars[k]) for k in ks)
-            continue
-        rule = RULES.get(e.primitive.name)
-        if rule is not None:
-            fwd, bwd, res = rule(e, ks, saveable)
-            known[i], staged[i] = fwd, bwd
-            saved.extend((i, v) for v in res)
-            new = {id(v) for v in res}
-            need.update(id(a) for a in bwd.invars if type(a) is Var and id(a) not in new)
-        else:
-            staged[i] = e
-            need.update(id(a) for a in e.invars if type(a) is Var)
+        place_known(i, j.eqns[i], need, saveable, known, staged, saved)
     saved.sort(key=lambda p: p[0])
     return [v for _, v in saved], known, [staged[i] for i in sorted(staged)]
 
