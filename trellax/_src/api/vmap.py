@@ -132,6 +132,7 @@ def vmap(
         raise TypeError(f"{_IN_AXES_TYPE}{in_axes}.")
     _check_leaves(in_axes, "in_axes")
     _check_leaves(out_axes, "out_axes")
+    leaf_axes = out_axes is None or type(out_axes) is int
     if axis_size is not None and type(axis_size) is not int:
         raise TypeError(
             "broadcast_in_dim shape must have every element be an integer type, got "
@@ -201,8 +202,11 @@ def vmap(
             a, k = tree_unflatten(in_tree, ins)
             out = fun(*a, **k)
             leaves_out, tree = tree_flatten(out, is_leaf=_vmappable_leaf())
-            # the structure only: the tracers must not outlive the trace (leak checker)
-            out_tree.append((tree_unflatten(tree, [_SLOT] * len(leaves_out)), tree))
+            # the structure only: the tracers must not outlive the trace (leak checker); a
+            # one-leaf out_axes needs no value at all (a custom node's unflatten is not called
+            # with placeholders then, as in JAX)
+            shape_only = None if leaf_axes else tree_unflatten(tree, [_SLOT] * len(leaves_out))
+            out_tree.append((shape_only, tree))
             for o in leaves_out:
                 if not isinstance(o, _OUTPUT_TYPES) and not batching.is_vmappable(o):
                     raise TypeError(
@@ -225,10 +229,13 @@ def vmap(
                 ref_frames.store(ref, moved)
             outs, out_dims = outs[:n], out_dims[:n]
         out_value, tree = out_tree[0]
-        out_axes_flat = _prefix_leaves(out_axes, out_value, "out_axes")
+        if leaf_axes:
+            out_axes_flat = [out_axes] * len(outs)
+        else:
+            out_axes_flat = _prefix_leaves(out_axes, out_value, "out_axes")
 
         def out_path(k: int) -> str:  # for the error only
-            return _out_paths(out_axes, out_value)[k]
+            return "" if leaf_axes else _out_paths(out_axes, out_value)[k]
 
         results = [
             o if k in done else _move_out(o, d, a, size, functools.partial(out_path, k), axis_name)
