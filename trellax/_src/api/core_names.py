@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from trellax._src.core.core import Primitive, ShapedArray, Tracer, current_trace
 from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.interpreters import tracing
+from trellax._src.interpreters.dce import jaxprs_in
+from trellax._src.interpreters.dce import subjaxprs as subjaxprs
 
 
 def eval_jaxpr(
@@ -86,23 +88,4 @@ def find_top_trace(xs: Sequence[Any]) -> Any:
 
 def jaxprs_in_params(params: dict[str, Any]) -> list[Jaxpr]:
     """The jaxprs held in an equation's parameters (directly, closed, or in tuples/lists)."""
-    found: list[Jaxpr] = []
-
-    def visit(value: Any) -> None:
-        if isinstance(value, ClosedJaxpr):
-            found.append(value.jaxpr)
-        elif isinstance(value, Jaxpr):
-            found.append(value)
-        elif isinstance(value, tuple | list):
-            for v in value:
-                visit(v)
-
-    for value in params.values():
-        visit(value)
-    return found
-
-
-def subjaxprs(jaxpr: Jaxpr) -> Iterator[Jaxpr]:
-    """The jaxprs the equations of ``jaxpr`` hold (one level down)."""
-    for eqn in jaxpr.eqns:
-        yield from jaxprs_in_params(eqn.params)
+    return [j for value in params.values() for j in jaxprs_in(value)]

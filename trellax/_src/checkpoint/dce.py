@@ -1,7 +1,8 @@
 """Dead-code elimination for the two parts of a checkpointed body (``partial_eval.py``).
 
-Unlike the compiler's (``tracing.without_dead_code``, which keeps control flow whole and leaves
-the printed jaxpr as traced), this one removes every equation whose results nobody reads
+``interpreters.dce.dce_jaxpr`` with every output used and a deeper pruning: unlike the
+compiler's (``tracing.without_dead_code``, which keeps control flow whole and leaves the printed
+jaxpr as traced), this one removes every equation whose results nobody reads
 (effectful callbacks excepted) and prunes the results of ``cond``, ``scan`` and ``jit``
 equations, inside their bodies too: what the backward pass recomputes is only what it reads,
 as JAX's partial evaluation leaves it.
@@ -13,28 +14,12 @@ from typing import Any
 
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.interpreters import tracing
-
-
-def _effectful(e: JaxprEqn) -> bool:
-    name = e.primitive.name
-    if "callback" not in name:
-        return False
-    return name != "pure_callback" or e.params.get("vmap_method") in ("io", "ordered_io")
+from trellax._src.interpreters.dce import dce_jaxpr
 
 
 def dce(jaxpr: Jaxpr) -> Jaxpr:
     """``jaxpr`` without the equations whose results nobody reads (see the module doc)."""
-    live = {id(a) for a in jaxpr.outvars if type(a) is Var}
-    keep: list[JaxprEqn] = []
-    for e in reversed(jaxpr.eqns):
-        used = [id(v) in live for v in e.outvars]
-        if not any(used) and not _effectful(e):
-            continue
-        e = _prune(e, used)
-        keep.append(e)
-        live.update(id(a) for a in e.invars if type(a) is Var)
-    keep.reverse()
-    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, keep)
+    return dce_jaxpr(jaxpr, [True] * len(jaxpr.outvars), instantiate=True, prune=_prune)[0]
 
 
 def _inner(closed: ClosedJaxpr, outs: Any = None) -> ClosedJaxpr:

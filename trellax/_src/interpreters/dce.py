@@ -11,7 +11,7 @@ when none of their results is used.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
@@ -22,17 +22,18 @@ def subjaxprs(jaxpr: Jaxpr) -> Iterator[Jaxpr]:
     """The jaxprs held in the parameters of ``jaxpr``'s equations (one level deep)."""
     for eqn in jaxpr.eqns:
         for value in eqn.params.values():
-            yield from _jaxprs_in(value)
+            yield from jaxprs_in(value)
 
 
-def _jaxprs_in(value: Any) -> Iterator[Jaxpr]:
+def jaxprs_in(value: Any) -> Iterator[Jaxpr]:
+    """The jaxprs a parameter value holds: itself, a closed jaxpr's, or those in a tuple/list."""
     if isinstance(value, ClosedJaxpr):
         yield value.jaxpr
     elif isinstance(value, Jaxpr):
         yield value
     elif isinstance(value, (tuple, list)):
         for v in value:
-            yield from _jaxprs_in(v)
+            yield from jaxprs_in(v)
 
 
 def has_effects(eqn: JaxprEqn) -> bool:
@@ -43,15 +44,30 @@ def has_effects(eqn: JaxprEqn) -> bool:
         name == "pure_callback" and eqn.params.get("vmap_method") not in ("io", "ordered_io")
     ):
         return True
-    return any(has_effects(e) for v in eqn.params.values() for j in _jaxprs_in(v) for e in j.eqns)
+    return any(has_effects(e) for v in eqn.params.values() for j in jaxprs_in(v) for e in j.eqns)
+
+
+#: ``prune(eqn, used) -> eqn``: an equation kept, rewritten to compute only its ``used`` results
+Prune = Callable[[JaxprEqn, list[bool]], JaxprEqn]
+
+
+def _prune_by_rule(eqn: JaxprEqn, used: list[bool]) -> JaxprEqn:
+    rule = tracing.dce_rules.get(eqn.primitive)
+    if rule is not None and not all(used):
+        return rule(eqn, used) or eqn
+    return eqn
 
 
 def dce_jaxpr(
-    jaxpr: Jaxpr, used_outputs: Sequence[bool], instantiate: bool | Sequence[bool] = False
+    jaxpr: Jaxpr,
+    used_outputs: Sequence[bool],
+    instantiate: bool | Sequence[bool] = False,
+    prune: Prune = _prune_by_rule,
 ) -> tuple[Jaxpr, list[bool]]:
     """``jaxpr`` computing only the outputs marked in ``used_outputs`` (and reading only the
     inputs those need), with which inputs it still reads. ``instantiate`` keeps inputs: True
-    for all, or a flag per input."""
+    for all, or a flag per input. ``prune`` rewrites each kept equation (by default the
+    primitive's ``tracing.dce_rules`` rule when some of its results are unused)."""
     if len(used_outputs) != len(jaxpr.outvars):
         raise ValueError(
             f"dce_jaxpr: {len(used_outputs)} output flags for {len(jaxpr.outvars)} outputs"
@@ -63,11 +79,7 @@ def dce_jaxpr(
         used = [id(v) in live for v in eqn.outvars]
         if not any(used) and not has_effects(eqn):
             continue
-        rule = tracing.dce_rules.get(eqn.primitive)
-        if rule is not None and not all(used):
-            pruned = rule(eqn, used)
-            if pruned is not None:
-                eqn = pruned
+        eqn = prune(eqn, used)
         keep.append(eqn)
         live.update(id(a) for a in eqn.invars if type(a) is Var)
     keep.reverse()
