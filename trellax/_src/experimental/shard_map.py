@@ -5,35 +5,20 @@ checking that the specs name mesh axes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
+from trellax._src.runtime.shard_map import check_spec_names
 from trellax._src.runtime.shard_map import shard_map as _shard_map
 from trellax._src.runtime.sharding import PartitionSpec
 from trellax._src.tree.tree_util import tree_flatten
 
 
-def _spec_axes(spec: Any) -> set[str]:
-    names: set[str] = set()
-    for part in spec if isinstance(spec, (tuple, PartitionSpec)) else ():
-        if isinstance(part, str):
-            names.add(part)
-        elif isinstance(part, (tuple, list)):
-            names.update(p for p in part if isinstance(p, str))
-    return names
-
-
-def _check_specs(specs: Any, mesh_names: Sequence[str], what: str) -> None:
+def _check_specs(specs: Any, mesh: Any, what: str) -> None:
+    """Every spec names axes of ``mesh`` (checked when the function is made, as JAX does)."""
     leaves, _ = tree_flatten(specs, is_leaf=lambda s: isinstance(s, PartitionSpec) or s is None)
     for spec in leaves:
-        if spec is None:
-            continue
-        unknown = _spec_axes(spec) - set(mesh_names)
-        if unknown:
-            raise ValueError(
-                f"shard_map {what} {spec!r} refers to mesh axis names {sorted(unknown)} that "
-                f"are not in the mesh's axis names {tuple(mesh_names)}"
-            )
+        check_spec_names(spec, mesh, what)
 
 
 def shard_map(
@@ -46,8 +31,8 @@ def shard_map(
 ) -> Callable[..., Any]:
     """``jax.experimental.shard_map.shard_map``: ``f`` mapped over the blocks of ``mesh`` (the one
     implementation, ``trellax.shard_map``, after checking the specs name mesh axes)."""
-    _check_specs(in_specs, tuple(mesh.axis_names), "in_specs")
-    _check_specs(out_specs, tuple(mesh.axis_names), "out_specs")
+    _check_specs(in_specs, mesh, "in_specs")
+    _check_specs(out_specs, mesh, "out_specs")
     manual = frozenset(n for n in mesh.axis_names if n not in auto)
     return _shard_map(  # type: ignore[no-any-return]
         f,

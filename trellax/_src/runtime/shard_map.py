@@ -83,7 +83,8 @@ def _check_rank(spec: Any, value: Any, fun_name: str, what: str) -> None:
         )
 
 
-def _check_names(spec: Any, mesh: Mesh, what: str) -> None:
+def check_spec_names(spec: Any, mesh: Mesh, what: str) -> None:
+    """Raises JAX's ``ValueError`` when ``spec`` names an axis ``mesh`` does not have."""
     for entry in spec or ():
         for name in spec_axes(entry):
             if name not in mesh.shape:
@@ -194,7 +195,7 @@ def shard_map(
                 raise
             specs = _spec_list(in_specs, args[0], "in_specs", fun_name)
         for spec, x in zip(specs, leaves):
-            _check_names(spec, the_mesh, "in_specs")
+            check_spec_names(spec, the_mesh, "in_specs")
             _check_rank(spec, x, fun_name, "in_specs")
         blocks = [_split(x, s, manual, the_mesh, fun_name) for x, s in zip(leaves, specs)]
         names_of = [{n for e in (s or ()) for n in spec_axes(e)} for s in specs]
@@ -208,7 +209,7 @@ def shard_map(
             out_leaves, treedef = tree_flatten(out)
             spec_list = _spec_list(out_specs, out, "out_specs", fun_name)
             for spec in spec_list:
-                _check_names(spec, the_mesh, "out_specs")
+                check_spec_names(spec, the_mesh, "out_specs")
             named = [{n for e in (s or ()) for n in spec_axes(e)} for s in spec_list]
             kept = [[n for n in manual if n in ns or not check_vma] for ns in named]
             for name, axes in level_axes.items():
