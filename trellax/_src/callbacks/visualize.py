@@ -24,13 +24,13 @@ def _length(index: slice, size: int) -> int:
 
 
 def _blocks(
-    shape: tuple[int, ...], sharding: Any
+    shape: tuple[int, ...], mapping: dict[Any, tuple[slice, ...]]
 ) -> tuple[list[int], list[int], dict[tuple[int, int], list[Any]]]:
     """Row starts, column starts, and the devices of each (row start, column start) block."""
     rows: set[int] = set()
     cols: set[int] = set()
     owners: dict[tuple[int, int], list[Any]] = {}
-    for device, index in sharding.devices_indices_map(shape).items():
+    for device, index in mapping.items():
         # a 1-D array is drawn as one row of blocks
         r = _start(index[0], shape[0]) if len(shape) == 2 else 0
         c = _start(index[1], shape[1]) if len(shape) == 2 else _start(index[0], shape[0])
@@ -66,10 +66,10 @@ def visualize_sharding(
     shape = tuple(int(d) for d in shape)
     if len(shape) not in (1, 2):
         raise ValueError("`visualize_sharding` only works for shapes with 1 and 2 dimensions.")
-    rows, cols, owners = _blocks(shape, sharding)
+    index = sharding.devices_indices_map(shape)
+    rows, cols, owners = _blocks(shape, index)
     base_height = int(10 * scale)
     base_width = int(base_height * shape[1] / shape[0]) if len(shape) == 2 and shape[0] else 0
-    index = sharding.devices_indices_map(shape)
     some = next(iter(index.values()))
     n_rows = shape[0]
     n_cols = shape[1] if len(shape) == 2 else 1
