@@ -15,16 +15,12 @@ With the flag off (the default) nothing here runs: the traces only read the flag
 from __future__ import annotations
 
 import gc
-import os
-import sys
 import types
 from collections.abc import Sequence
 from typing import Any
 
 from trellax._src.config import jax_flags
-from trellax._src.core import core
-
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from trellax._src.core import core, source_info
 
 
 def checking() -> bool:
@@ -33,14 +29,8 @@ def checking() -> bool:
 
 
 def user_source() -> str | None:
-    """``file:line (function)`` of the innermost frame outside the trellax package."""
-    frame: types.FrameType | None = sys._getframe(1)
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if not filename.startswith(_PACKAGE_DIR):
-            return f"{filename}:{frame.f_lineno} ({frame.f_code.co_name})"
-        frame = frame.f_back
-    return None
+    """The user's location that is creating a tracer (``core/source_info.py``)."""
+    return source_info.user_location(1)
 
 
 class LeakedTracerError(Exception):

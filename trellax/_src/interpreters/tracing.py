@@ -15,11 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import os
-import sys
-import weakref
 from collections.abc import Callable, Sequence
-from types import CodeType
 from typing import Any
 
 import numpy as np
@@ -27,7 +23,7 @@ import numpy as np
 from trellax._src.backend import fp_errors, threads
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.config import settings as _config
-from trellax._src.core import core, errors, leaks
+from trellax._src.core import core, errors, leaks, source_info
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.dtypes import dtypes
@@ -42,8 +38,6 @@ from trellax._src.interpreters import (
 )
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import float0
-
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 class Tracer(core.Tracer):
@@ -175,44 +169,10 @@ class JaxprTrace(Trace):
         return ClosedJaxpr(jaxpr, self.consts)
 
 
-#: The source location of the equation :func:`eval_jaxpr` is re-tracing (None: read the stack).
-_source_override: list[str | None] = [None]
-
-
 def _user_source() -> tuple[str | None, str | None]:
-    """``file:line:column (function)`` of the innermost frame outside the trellax package (the
-    column, counted from 0, of the expression being evaluated, as JAX reports it), and no
-    provenance: ``numpy.util.promote_to`` records it explicitly on the casts it makes."""
-    if _source_override[0] is not None:
-        return _source_override[0], None
-    frame = sys._getframe(2)
-    while frame is not None:
-        code = frame.f_code
-        filename = code.co_filename
-        if not filename.startswith(_PACKAGE_DIR) or "/tests/" in filename:
-            line, column = _position(code, frame.f_lasti, frame.f_lineno)
-            name = getattr(code, "co_qualname", code.co_name)  # Python 3.11+: qualified
-            return f"{filename}:{line}:{column} ({name})", None
-        frame = frame.f_back  # type: ignore[assignment]
-    return None, None
-
-
-_Positions = list[tuple[int | None, int | None, int | None, int | None]]
-_POSITIONS: weakref.WeakKeyDictionary[CodeType, _Positions] = weakref.WeakKeyDictionary()
-
-
-def _position(code: CodeType, lasti: int, lineno: int) -> tuple[int, int]:
-    """The line and 0-based column of the instruction at byte offset ``lasti`` of ``code``
-    (positions are read once per code object; a missing column counts as 0)."""
-    positions = _POSITIONS.get(code)
-    if positions is None:
-        read = getattr(code, "co_positions", None)  # Python 3.11+; 3.10 has no columns
-        positions = _POSITIONS[code] = list(read()) if read is not None else []
-    index = lasti // 2
-    if 0 <= index < len(positions):
-        start, _, column, _ = positions[index]
-        return (start if start is not None else lineno), (column or 0)
-    return lineno, 0
+    """The user's location (``core/source_info.py``) and no provenance:
+    ``numpy.util.promote_to`` records it explicitly on the casts it makes."""
+    return source_info.user_location(2), None
 
 
 def trace_to_jaxpr(
@@ -253,12 +213,12 @@ def eval_jaxpr(closed: ClosedJaxpr, *args: Any) -> list[Any]:
             return core.new_array(a.value, a.aval.dtype, a.aval.weak_type)
         return env[id(a)]
 
-    outer = _source_override[0]
+    outer = source_info.override[0]
     try:
         for eqn in jaxpr.eqns:
             ins = [read(a) for a in eqn.invars]
             # equations re-traced from a jaxpr keep the user's line they were first traced at
-            _source_override[0] = eqn.source or outer
+            source_info.override[0] = eqn.source or outer
             if eqn.primitive.multiple_results:
                 outs = eqn.primitive.bind_multi(*ins, **eqn.params)
             else:
@@ -266,7 +226,7 @@ def eval_jaxpr(closed: ClosedJaxpr, *args: Any) -> list[Any]:
             for v, o in zip(eqn.outvars, outs):
                 env[id(v)] = o
     finally:
-        _source_override[0] = outer
+        source_info.override[0] = outer
     return [read(a) for a in jaxpr.outvars]
 
 
