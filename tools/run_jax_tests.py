@@ -4,8 +4,9 @@ JAX's tests (``tests/<name>.py`` of JAX 0.10.2) are taken from a checkout or a b
 JAX's repository (``--jax-repo``; the files are read at the tag ``jax-v0.10.2``). Each file runs
 in its own pytest process through ``tools/jax_tests/shim.py`` (``jax`` -> trellax, internal
 modules -> stand-ins, ``jax._src.test_util`` -> ``tools/jax_tests/jtu.py``). The pass list of
-real JAX on the same files is data, ``tests/golden/peer/jax_test_files.json``, written by
-``--reference`` run with JAX installed (and no shim). Usage::
+real JAX on each file is data, ``tests/golden/peer/jax/<file>.json`` (key ``jax_passes``), written
+by ``--reference`` run with JAX installed (and no shim); ``--record`` adds trellax's side under the
+key ``trellax``. One data file per test file keeps parallel work on different files apart. Usage::
 
     python tools/run_jax_tests.py --jax-repo /path/to/jax [--files tree_util_test ...]
     /path/to/jax-venv/bin/python tools/run_jax_tests.py --jax-repo /path/to/jax --reference
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "golden" / "peer" / "jax_test_files.json"
+GOLDEN_DIR = ROOT / "tests" / "golden" / "peer" / "jax"
 FILES = ("dtypes_test", "tree_util_test", "random_lax_test", "api_test", "batching_test")
 TAG = "jax-v0.10.2"
 #: How a skip message starts for a test out of scope (``jtu``'s counters use it too).
@@ -132,22 +133,38 @@ def run_file(
     return outcomes_from_log(log)
 
 
-def record(golden: dict[str, Any], results: dict[str, dict[str, tuple[str, str]]]) -> None:
-    """Writes trellax's side into the pass-list file: per file, the commit measured, the tests
-    that pass and those skipped as out of scope (other files' entries are kept)."""
+def golden_path(name: str) -> Path:
+    """The pass-list file of one JAX test file."""
+    return GOLDEN_DIR / f"{name}.json"
+
+
+def load_golden(name: str) -> dict[str, Any]:
+    """One test file's pass lists (empty when JAX's side was never recorded)."""
+    path = golden_path(name)
+    return dict(json.loads(path.read_text())) if path.exists() else {}
+
+
+def save_golden(name: str, data: dict[str, Any]) -> None:
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    golden_path(name).write_text(json.dumps(data, indent=1) + "\n")
+
+
+def record(results: dict[str, dict[str, tuple[str, str]]]) -> None:
+    """Writes trellax's side into each file's pass list: the commit measured, the tests that
+    pass and those skipped as out of scope."""
     commit = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()
-    ours = golden.setdefault("trellax", {})
     for name, res in results.items():
-        ours[name] = {
+        data = load_golden(name)
+        data["trellax"] = {
             "commit": commit,
             "passes": sorted(t for t, (o, _) in res.items() if o == "passed"),
             "out_of_scope": sorted(
                 t for t, (_, m) in res.items() if m.startswith(OUT_OF_SCOPE_MARK)
             ),
         }
-    GOLDEN.write_text(json.dumps(golden, indent=1) + "\n")
+        save_golden(name, data)
 
 
 def main() -> None:
@@ -200,18 +217,16 @@ def main() -> None:
                 n: run_file(src, n, args.reference, args.timeout, args.logs) for n in args.files
             }
     if args.reference:
-        data = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
-        data["jax_version"] = TAG
         for name, res in results.items():
-            data[name] = sorted(t for t, (o, _) in res.items() if o == "passed")
-        GOLDEN.write_text(json.dumps(data, indent=1) + "\n")
-        for name, res in results.items():
-            print(f"{name}: JAX passes {len(data[name])} of {len(res)}")
+            data = load_golden(name)
+            data["jax_version"] = TAG
+            data["jax_passes"] = sorted(t for t, (o, _) in res.items() if o == "passed")
+            save_golden(name, data)
+            print(f"{name}: JAX passes {len(data['jax_passes'])} of {len(res)}")
         return
-    golden = json.loads(GOLDEN.read_text())
     total_ok = total = 0
     for name, res in results.items():
-        jax_passes = set(golden.get(name, ()))
+        jax_passes = set(load_golden(name).get("jax_passes", ()))
         out = {t for t in jax_passes if res.get(t, ("", ""))[1].startswith(OUT_OF_SCOPE_MARK)}
         in_scope = jax_passes - out
         ok = sum(1 for t in in_scope if res.get(t, ("missing", ""))[0] == "passed")
@@ -223,7 +238,7 @@ def main() -> None:
         )
     print(f"all: {total_ok} / {total} ({100.0 * total_ok / max(total, 1):.1f} %)")
     if args.record:
-        record(golden, results)
+        record(results)
     if args.out:
         args.out.write_text(json.dumps({n: r for n, r in results.items()}, indent=1) + "\n")
 
