@@ -31,6 +31,7 @@ from trellax._src.api.leaves import ShapeDtypeStruct as ShapeDtypeStruct
 from trellax._src.api.leaves import _leaf_aval as _leaf_aval
 from trellax._src.api.leaves import _leaf_value as _leaf_value
 from trellax._src.api.leaves import _unalias as _unalias
+from trellax._src.api.leaves import check_traced_outputs
 from trellax._src.api.ref_frames import RefBase
 from trellax._src.backend import fp_errors
 from trellax._src.backend.array import ArrayImpl
@@ -438,6 +439,7 @@ class Jitted(Generic[P, R]):
                 full_args, full_kwargs = self._merge(args, kwargs, dyn_args, dyn_kwargs)
                 out = self.fun(*full_args, **full_kwargs)
                 out_leaves, out_tree = tree_flatten(out)
+                check_traced_outputs(self.fun, out, out_leaves)
                 fr.check_outputs(out_leaves)
             out_tree_box.append(out_tree)
             frames.append(fr)
@@ -732,7 +734,9 @@ def _trace_pytree(
 
     def flat_fun(*tracers: Any) -> list[Any]:
         a, k = tree_unflatten(in_tree, list(tracers))
-        out_leaves, out_tree = tree_flatten(fun(*a, **k))
+        out = fun(*a, **k)
+        out_leaves, out_tree = tree_flatten(out)
+        check_traced_outputs(fun, out, out_leaves)
         out_tree_box.append(out_tree)
         return out_leaves
 
