@@ -714,3 +714,11 @@ def test_explain_promotions_counts_several():
     functions = [p.function for p in report]
     assert "where" in functions and "add" in functions
     assert all("test_jit.py" in (p.source or "") for p in report)
+
+
+def test_jit_cache_depends_on_the_bound_axis_sizes() -> None:
+    """``axis_size`` is a constant of a traced program: a jitted function called under ``vmap``s
+    of different sizes is traced again for each (it silently kept the first size before)."""
+    g = trellax.jit(lambda: trellax.lax.axis_size("i"))
+    for n in (2, 3, 2):
+        assert int(trellax.vmap(g, axis_name="i", axis_size=n, out_axes=None)()) == n
