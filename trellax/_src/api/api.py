@@ -216,7 +216,7 @@ class Jitted(Generic[P, R]):
         """JAX's words: ``<PjitFunction of <function f at ...>>`` (``<PjitFunction>`` when the
         wrapped function's ``repr`` fails or ``__wrapped__`` was deleted)."""
         try:
-            return f"<PjitFunction of {self.__wrapped__!r}>"
+            return f"<PjitFunction of {self.__wrapped__!r}>"  # type: ignore[attr-defined]
         except Exception:
             return "<PjitFunction>"
 
