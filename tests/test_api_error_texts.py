@@ -170,3 +170,32 @@ def test_copy_to_host_async_and_weak_references() -> None:
     del x
     assert ref() is None  # each conversion of a scalar is a new array object
     assert jnp.asarray(2.0) is not jnp.asarray(2.0)
+
+
+def test_primitive_missing_rules_and_wrong_abstract_results() -> None:
+    from trellax._src.core import core
+
+    foo_p = core.Primitive("foo_without_rules")
+    with pytest.raises(NotImplementedError, match="Evaluation rule for 'foo_without_rules'"):
+        foo_p.bind(1.0)
+    with pytest.raises(NotImplementedError, match="Abstract evaluation for 'foo_without_rules'"):
+        trellax.jit(foo_p.bind)(1.0)
+    foo_p.def_abstract_eval(lambda x: x)
+    with pytest.raises(NotImplementedError, match="rule for primitive 'foo_without_rules' not"):
+        trellax.jit(foo_p.bind)(1.0)
+    bar_p = core.Primitive("bar_returns_list")
+    bar_p.def_abstract_eval(lambda x: [x])
+    bar_p.def_impl(lambda x: x)
+    with pytest.raises(ValueError, match=r"bar_returns_list\.abstract_eval\(\) method should"):
+        trellax.jit(bar_p.bind)(1.0)
+
+
+def test_make_jaxpr_names_and_device_put_without_copies() -> None:
+    def foo(x: Any) -> Any:
+        return x
+
+    made = trellax.make_jaxpr(foo)
+    assert made.__name__ == "make_jaxpr(foo)" and made.__qualname__.startswith("make_jaxpr(")
+    sharding = trellax.sharding.SingleDeviceSharding(trellax.devices()[0])
+    y = trellax.device_put(jnp.arange(3), sharding)
+    assert trellax.device_put(y, sharding) is y and trellax.device_put(y) is y

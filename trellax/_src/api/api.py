@@ -833,6 +833,10 @@ def make_jaxpr(
         structs = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals]
         return closed, tree_unflatten(out_tree, structs)
 
+    # JAX's names for the tracing function: make_jaxpr(f), in the top-level module
+    make.__name__ = f"make_jaxpr({getattr(fun, '__name__', 'fun')})"
+    make.__qualname__ = f"make_jaxpr({getattr(fun, '__qualname__', 'fun')})"
+    make.__module__ = "trellax"
     return make
 
 

@@ -238,7 +238,7 @@ class Primitive:
     def abstract_eval(self, *avals: AbstractValue, **params: Any) -> Any:
         rule = self.abstract_eval_rule
         if rule is None:
-            raise NotImplementedError(f"primitive {self.name} has no abstract evaluation rule")
+            raise NotImplementedError(f"Abstract evaluation for '{self.name}' not implemented")
         return rule(*avals, **params)
 
     def bind(self, *args: Any, **params: Any) -> Array:

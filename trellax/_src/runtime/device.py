@@ -142,7 +142,7 @@ def _put_one(x: Any, device: Any) -> Any:
         if not isinstance(leaf, Array) and hasattr(type(leaf), "__jax_array__"):
             raise ValueError(JAX_ARRAY_REFUSED)  # device_put abstracts its leaves, as jit does
         out = leaf if isinstance(leaf, Array) else asarray(leaf)
-        if sharding is not None and isinstance(out, ArrayImpl):
+        if sharding is not None and isinstance(out, ArrayImpl) and out.sharding != sharding:
             sharding.shard_shape(tuple(out.shape))  # raises when the shape does not divide
             out = out._with_sharding(sharding)
         return out
