@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api import grad_refs
 from trellax._src.api.closed_fun import ClosedFunction
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
@@ -351,6 +352,12 @@ class VJP:
         ]
         out: tuple[Any, ...] = tree_unflatten(self.in_tree, leaves)
         return out
+
+    def with_refs(self, *specs: Any) -> Callable[[Any], tuple[Any, ...]]:
+        """This function, with each primal argument's cotangent delivered as its spec asks:
+        ``trellax.ad.DontWant()``, ``GradValue()`` or an array reference that accumulates it
+        (:mod:`trellax._src.api.grad_refs`)."""
+        return grad_refs.with_refs(self, self.fun_name, specs)
 
     @staticmethod
     def _bad_ct(got: ShapedArray, expected: ShapedArray) -> None:
