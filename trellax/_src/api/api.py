@@ -439,6 +439,11 @@ class Jitted(Generic[P, R]):
         leaves: Sequence[Any] = (),
     ) -> _CacheEntry:
         self.options.check_call(len(args))
+        if jax_flags.no_tracing.value:
+            name, where = _name_and_place(self.fun)
+            raise RuntimeError(
+                f"re-tracing function {name} at {where} for `jit`, but 'no_tracing' is set"
+            )
         self.trace_count += 1
         out_tree_box: list[PyTreeDef] = []
         frames: list[ref_frames.Frame] = []
