@@ -88,3 +88,29 @@ def test_root_has_aux() -> None:
     (x, aux), (dx, daux) = trellax.jvp(f, (3.0,), (1.0,))
     assert (float(x), float(dx), int(aux["iters"])) == (1.5, 0.5, 7)
     assert daux["iters"].dtype == trellax.dtypes.float0
+
+
+def _rule_scan() -> Any:
+    @trellax.custom_jvp
+    def f(x: Any) -> Any:
+        return 3.0 * x
+
+    f.defjvp(lambda p, t: (f(p[0]), 2.0 * t[0]))  # the rule, not the body, must be used
+
+    def foo(x: Any) -> Any:
+        return lax.scan(lambda c, _: (f(c), None), x, None, length=1)[0]
+
+    return foo
+
+
+@pytest.mark.parametrize("how", ["vmap", "vmap_jit", "jit_vmap", "jit_outside"])
+def test_custom_jvp_rule_survives_vmap_of_a_traced_body(how: str) -> None:
+    foo = _rule_scan()
+    g = {
+        "vmap": lambda x: trellax.vmap(foo)(x).sum(),
+        "vmap_jit": lambda x: trellax.vmap(trellax.jit(foo))(x).sum(),
+        "jit_vmap": lambda x: trellax.jit(trellax.vmap(foo))(x).sum(),
+        "jit_outside": trellax.jit(lambda x: trellax.vmap(foo)(x).sum()),
+    }[how]
+    np.testing.assert_allclose(trellax.grad(g)(tnp.ones(3)), [2.0, 2.0, 2.0])
+    np.testing.assert_allclose(trellax.vmap(foo)(tnp.ones(3)), [3.0, 3.0, 3.0])

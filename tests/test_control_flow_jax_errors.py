@@ -47,7 +47,9 @@ def test_predicate_and_index_checks() -> None:
 def test_scan_argument_checks() -> None:
     with pytest.raises(ValueError, match="scan got value with no leading axis to scan over: 0, 1"):
         lax.scan(lambda c, x: (c, x), 0, [0, 1])
-    with pytest.raises(TypeError, match=re.escape("scan body output must be a pair, got ~float32[].")):
+    with pytest.raises(
+        TypeError, match=re.escape("scan body output must be a pair, got ~float32[].")
+    ):
         lax.scan(lambda c, x: 0.0, 0.0, tnp.arange(3.0))
     with pytest.raises(ValueError, match="`unroll` must be"):
         lax.scan(lambda c, x: (c, x), 0, tnp.arange(5), unroll=-1)
