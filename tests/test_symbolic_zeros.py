@@ -121,3 +121,21 @@ def test_helpers() -> None:
     assert zero_from_primal(1, symbolic_zeros=True).dtype == trellax.dtypes.float0
     with pytest.raises(TypeError, match="unexpected leaf type"):
         custom_vjp_primal_tree_values([CustomVJPPrimal(1.0, True), 2.0])
+
+
+def test_nondiff_argnames() -> None:
+    @partial(trellax.custom_vjp, nondiff_argnums=(0,), nondiff_argnames=("g",))
+    def app(f: Any, g: Any, x: Any) -> Any:
+        return f(x) + g(x)
+
+    app.defvjp(lambda f, g, x: (app(f, g, x), tnp.cos(x)), lambda f, g, c, v: (c * v,))
+    assert app.nondiff_argnums == (0, 1)
+    val, grad = trellax.value_and_grad(lambda x: app(lambda y: 2 * y, lambda y: 2 * y, x))(1.0)
+    assert (float(val), float(grad)) == (4.0, float(np.cos(np.float32(1.0))))
+
+    @partial(trellax.custom_jvp, nondiff_argnames=("f",))
+    def app2(f: Any, x: Any) -> Any:
+        return f(x)
+
+    app2.defjvp(lambda f, p, t: (app2(f, p[0]), 3.0 * t[0]))
+    assert float(trellax.grad(lambda x: app2(lambda y: 2 * y, x))(1.0)) == 3.0

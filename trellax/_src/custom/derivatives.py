@@ -59,6 +59,20 @@ def _resolve_args(
     return tuple(bound.args) + tuple(bound.kwargs.values())
 
 
+def _nondiff_positions(
+    fun: Callable[..., Any], argnums: Sequence[int], argnames: Sequence[str]
+) -> tuple[int, ...]:
+    """``nondiff_argnums`` joined with the positions of the parameters named ``argnames``."""
+    positions = set(argnums)
+    if argnames:
+        params = list(inspect.signature(fun).parameters.values())
+        for name in argnames:
+            for i, p in enumerate(params):
+                if p.name == name and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                    positions.add(i)
+    return tuple(sorted(positions))
+
+
 def _owns(trace: Any, tracer_type: type[core.Tracer], args: Sequence[Any]) -> bool:
     """Whether some argument leaf is a ``tracer_type`` tracer of ``trace``."""
     leaves = tree_flatten(list(args))[0]
@@ -156,10 +170,15 @@ class custom_jvp:
     Array(2., dtype=float32, weak_type=True)
     """
 
-    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
+    def __init__(
+        self,
+        fun: Callable[..., Any],
+        nondiff_argnums: Sequence[int] = (),
+        nondiff_argnames: Sequence[str] = (),
+    ) -> None:
         functools.update_wrapper(self, fun, updated=())
         self._fun = fun
-        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.nondiff_argnums = _nondiff_positions(fun, nondiff_argnums, nondiff_argnames)
         self._jvp_rule: Callable[..., Any] | None = None
         self._symbolic_zeros = False
 
@@ -408,10 +427,15 @@ class custom_vjp:
     Array(3., dtype=float32, weak_type=True)
     """
 
-    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
+    def __init__(
+        self,
+        fun: Callable[..., Any],
+        nondiff_argnums: Sequence[int] = (),
+        nondiff_argnames: Sequence[str] = (),
+    ) -> None:
         functools.update_wrapper(self, fun, updated=())
         self._fun = fun
-        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.nondiff_argnums = _nondiff_positions(fun, nondiff_argnums, nondiff_argnames)
         self._fwd: Callable[..., Any] | None = None
         self._bwd: Callable[..., Any] | None = None
         self._symbolic_zeros = False
