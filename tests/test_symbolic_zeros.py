@@ -139,3 +139,17 @@ def test_nondiff_argnames() -> None:
 
     app2.defjvp(lambda f, p, t: (app2(f, p[0]), 3.0 * t[0]))
     assert float(trellax.grad(lambda x: app2(lambda y: 2 * y, x))(1.0)) == 3.0
+
+
+def test_float0_zeros_are_tangents() -> None:
+    z = tnp.zeros((), dtype=trellax.dtypes.float0)
+    assert isinstance(z, np.ndarray) and z.dtype == trellax.dtypes.float0
+    assert tnp.ones((2,), dtype=trellax.dtypes.float0).shape == (2,)
+
+    @trellax.custom_jvp
+    def f(x: Any, y: Any) -> Any:
+        return x, y
+
+    f.defjvp(lambda p, t: (p, (2.0, zero_from_primal(p[1]))))
+    (_, _), (tx, ty) = trellax.jvp(f, (2.0, 3), (np.ones(()), z))
+    assert float(tx) == 2.0 and np.asarray(ty).dtype == trellax.dtypes.float0
