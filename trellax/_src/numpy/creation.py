@@ -277,11 +277,11 @@ def _shape(shape: Any, fun_name: str) -> tuple[int, ...]:
     return dims
 
 
-def _filled(fun_name: str, shape: Any, dtype: Any, value: int, weak_type: bool = False) -> Any:
+def _filled(fun_name: str, shape: Any, dtype: Any, value: int, weak_type: bool = False) -> Array:
     if dtype is not None and _is_float0(dtype):
         # as in JAX: float0 (the tangent type of integers) has no values; the result is a NumPy
         # array of that dtype, which differentiation accepts as a tangent
-        return np.zeros(_shape(shape, fun_name), float0)
+        return np.zeros(_shape(shape, fun_name), float0)  # type: ignore[return-value]
     d = dtypes.check_user_dtype(dtype, fun_name)
     dims = _shape(shape, fun_name)
     if traced.tracing():
@@ -293,7 +293,7 @@ def _filled(fun_name: str, shape: Any, dtype: Any, value: int, weak_type: bool =
 
 def _is_float0(dtype: Any) -> bool:
     try:
-        return np.dtype(dtype) == float0
+        return bool(np.dtype(dtype) == float0)
     except TypeError:
         return False
 
