@@ -82,7 +82,9 @@ def dense_general(
     return out
 
 
-def _add_bias(scope: Scope, y: Any, features: int, bias_init: Callable[..., Any], dtype: Any) -> Any:
+def _add_bias(
+    scope: Scope, y: Any, features: int, bias_init: Callable[..., Any], dtype: Any
+) -> Any:
     b = jnp.asarray(scope.param("bias", bias_init, (features,)), dtype)
     return y + jnp.reshape(b, (1,) * (y.ndim - 1) + (-1,))
 
@@ -100,9 +102,7 @@ def dense(
     """``inputs @ kernel + bias`` over the last axis (computed in ``dtype``)."""
     inputs = jnp.asarray(inputs, dtype)
     kernel = jnp.asarray(scope.param("kernel", kernel_init, (inputs.shape[-1], features)), dtype)
-    y = lax.dot_general(
-        inputs, kernel, (((inputs.ndim - 1,), (0,)), ((), ())), precision=precision
-    )
+    y = lax.dot_general(inputs, kernel, (((inputs.ndim - 1,), (0,)), ((), ())), precision=precision)
     return _add_bias(scope, y, features, bias_init, dtype) if bias else y
 
 
@@ -301,8 +301,7 @@ def group_norm(
         channels = x.shape[-1]
         if channels % group_size != 0:
             raise ValueError(
-                f"Number of channels ({channels}) is not multiple of the group size "
-                f"({group_size})."
+                f"Number of channels ({channels}) is not multiple of the group size ({group_size})."
             )
         num_groups = channels // group_size
     assert num_groups is not None

@@ -169,7 +169,11 @@ def group_collections(xs: Mapping[str, Any], col_filters: Sequence[Filter]) -> t
     remaining = list(xs)
     groups = []
     for flt in col_filters:
-        group = {col: tree_util.tree_map(lambda x: x, xs[col]) for col in remaining if in_filter(flt, col)}
+        group = {
+            col: tree_util.tree_map(lambda x: x, xs[col])
+            for col in remaining
+            if in_filter(flt, col)
+        }
         remaining = [col for col in remaining if col not in group]
         groups.append(group)
     return tuple(groups)
@@ -185,8 +189,8 @@ class Scope(_BaseScope):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.reservations: collections.defaultdict[str, set[str | None]] = (
-            collections.defaultdict(set)
+        self.reservations: collections.defaultdict[str, set[str | None]] = collections.defaultdict(
+            set
         )
         self._invalid = False
 
@@ -244,9 +248,7 @@ class Scope(_BaseScope):
     def reserve(self, name: str, col: str | None = None) -> None:
         """Takes ``name`` for a child scope or (with ``col``) a variable."""
         if not isinstance(name, str):
-            raise TypeError(
-                f'The type of scope "{name}" should be string but it is {type(name)}'
-            )
+            raise TypeError(f'The type of scope "{name}" should be string but it is {type(name)}')
         if self.name_reserved(name, col):
             raise ValueError(f'Duplicate use of scope name: "{name}"')
         self.reservations[name].add(col)
@@ -347,9 +349,7 @@ class Scope(_BaseScope):
             value = self.get_variable("params", name)
             if unbox:
                 value = meta.unbox(value)
-            abstract = eval_shape(
-                lambda k: init_fn(k, *init_args, **init_kwargs), random.key(0)
-            )
+            abstract = eval_shape(lambda k: init_fn(k, *init_args, **init_kwargs), random.key(0))
             for val, ref in zip(tree_util.tree_leaves(value), tree_util.tree_leaves(abstract)):
                 if np.shape(val) != tuple(ref.shape):
                     raise errors.ScopeParamShapeError(
@@ -414,7 +414,9 @@ def bind(
     if not _is_valid_variables(variables):
         raise errors.ApplyScopeInvalidVariablesTypeError()
     if rngs is not None and not _is_valid_rngs(rngs):
-        raise errors.InvalidRngError("rngs should be a dictionary mapping strings to `jax.PRNGKey`.")
+        raise errors.InvalidRngError(
+            "rngs should be a dictionary mapping strings to `jax.PRNGKey`."
+        )
     variables = {
         col: (unfreeze(v) if in_filter(mutable, col) else v) for col, v in variables.items()
     }
@@ -426,7 +428,9 @@ def bind(
 
 
 def apply(
-    fn: Callable[..., Any], mutable: CollectionFilter = False, flags: Mapping[str, Any] | None = None
+    fn: Callable[..., Any],
+    mutable: CollectionFilter = False,
+    flags: Mapping[str, Any] | None = None,
 ) -> Callable[..., Any]:
     """``fn(scope, ...)`` as ``f(variables, ..., rngs=None)``: returns ``y``, or ``(y, mutated
     variables)`` when ``mutable`` is not False."""
@@ -485,4 +489,3 @@ def lazy_init(
         )
 
     return wrapper
-

@@ -514,6 +514,20 @@ def _where_keys(condition: Any, x: Any, y: Any) -> PRNGKeyArray:
     return PRNGKeyArray._wrap(tnp.where(c[..., None], bx, by))
 
 
+def _broadcast_keys(x: PRNGKeyArray, shape: Any) -> PRNGKeyArray:
+    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    return PRNGKeyArray._wrap(tnp.broadcast_to(x._base, (*dims, x._base.shape[-1])))
+
+
+def _reshape_keys(x: PRNGKeyArray, shape: Any, order: str = "C") -> PRNGKeyArray:
+    return x.reshape(shape, order=order)
+
+
 extended.HANDLERS.update(
-    concatenate=_concatenate_keys, stack=_stack_keys, full=_full_keys, where=_where_keys
+    concatenate=_concatenate_keys,
+    stack=_stack_keys,
+    full=_full_keys,
+    where=_where_keys,
+    broadcast_to=_broadcast_keys,
+    reshape=_reshape_keys,
 )
