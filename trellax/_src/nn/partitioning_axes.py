@@ -127,9 +127,7 @@ def variable_with_axes(
 
     var = module.variable(collection, name, init)
     if axes is not None:
-        module.sow(
-            f"{collection}_axes", f"{name}_axes", AxisMetadata(axes), reduce_fn=_sow_reduce
-        )
+        module.sow(f"{collection}_axes", f"{name}_axes", AxisMetadata(axes), reduce_fn=_sow_reduce)
     return PartitionedVariable(var.scope, collection, name, axes, fallback)
 
 
