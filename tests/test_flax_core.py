@@ -238,3 +238,25 @@ def test_typed_keys_in_isclose_broadcast_reshape() -> None:
     assert b.shape == (2, 3) and b.dtype == k.dtype
     assert jnp.reshape(b, (3, 2)).shape == (3, 2)
     assert bool(jnp.all(random.key_data(b[1, 2]) == random.key_data(k)))
+
+
+def test_attention_einsum_overrides() -> None:
+    q = jnp.ones((1, 4, 2)) * jnp.arange(4.0)[None, :, None]
+    plain = nn.dot_product_attention(q, q, q)
+    both = nn.dot_product_attention(
+        q, q, q, qk_attn_weights_einsum=jnp.einsum, attn_weights_value_einsum=jnp.einsum
+    )
+    np.testing.assert_allclose(both, plain, rtol=1e-6)
+    general = nn.dot_product_attention(q, q, q, einsum_dot_general=trellax.lax.dot_general)
+    np.testing.assert_allclose(general, plain, rtol=1e-6)
+    with pytest.raises(ValueError, match="specified together"):
+        nn.dot_product_attention(q, q, q, qk_attn_weights_einsum=jnp.einsum)
+    with pytest.raises(ValueError, match="mutually exclusive"):
+        nn.dot_product_attention(
+            q,
+            q,
+            q,
+            precision="highest",
+            qk_attn_weights_einsum=jnp.einsum,
+            attn_weights_value_einsum=jnp.einsum,
+        )

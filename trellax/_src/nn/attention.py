@@ -46,9 +46,18 @@ def dot_product_attention_weights(
     precision: Any = None,
     module: Module | None = None,
     force_fp32_for_softmax: bool = False,
+    einsum_dot_general: Callable[..., Any] | None = None,
+    einsum: Callable[..., Any] | None = None,
 ) -> Any:
     """``softmax(q·k / sqrt(depth) + bias, masked)`` over the key axis: ``[..., heads, q, kv]``
-    from ``q [..., q, heads, depth]`` and ``k [..., kv, heads, depth]``."""
+    from ``q [..., q, heads, depth]`` and ``k [..., kv, heads, depth]``. The product is
+    ``einsum`` if given, else ``jnp.einsum`` with ``precision`` and ``einsum_dot_general``
+    (which cannot be combined with ``einsum``)."""
+    if (precision is not None or einsum_dot_general is not None) and einsum is not None:
+        raise ValueError(
+            "precision/einsum_dot_general and einsum are mutually exclusive. Please "
+            "specify only one of them."
+        )
     query, key = promote_dtype(query, key, dtype=dtype)
     dtype = query.dtype
     if dtypes.issubdtype(dtype, np.complexfloating):
@@ -62,7 +71,11 @@ def dot_product_attention_weights(
     _check(query.shape[-1] == key.shape[-1], "q, k depths must match.")
     depth = query.shape[-1]
     query = query / jnp.asarray(math.sqrt(depth), dtype)
-    weights = jnp.einsum("...qhd,...khd->...hqk", query, key, precision=precision)
+    if einsum is None:
+        einsum = functools.partial(
+            jnp.einsum, precision=precision, _dot_general=einsum_dot_general
+        )
+    weights = einsum("...qhd,...khd->...hqk", query, key)
     if bias is not None:
         weights = weights + bias
     if mask is not None:
@@ -98,8 +111,24 @@ def dot_product_attention(
     precision: Any = None,
     module: Module | None = None,
     force_fp32_for_softmax: bool = False,
+    einsum_dot_general: Callable[..., Any] | None = None,
+    qk_attn_weights_einsum: Callable[..., Any] | None = None,
+    attn_weights_value_einsum: Callable[..., Any] | None = None,
 ) -> Any:
-    """Attention output ``[..., q, heads, depth]``: the weights applied to ``value``."""
+    """Attention output ``[..., q, heads, depth]``: the weights applied to ``value``. The two
+    products are ``qk_attn_weights_einsum`` and ``attn_weights_value_einsum`` if given (both
+    or neither, and not with ``precision``/``einsum_dot_general``), else ``jnp.einsum``."""
+    if (qk_attn_weights_einsum is None) != (attn_weights_value_einsum is None):
+        raise ValueError(
+            "qk_attn_weights_einsum and attn_weights_value_einsum must be specified together."
+        )
+    if (precision is not None or einsum_dot_general is not None) and (
+        qk_attn_weights_einsum is not None
+    ):
+        raise ValueError(
+            "precision/einsum_dot_general and qk_attn_weights_einsum/attn_weights_value_einsum "
+            "are mutually exclusive. Please specify only one of them."
+        )
     query, key, value = promote_dtype(query, key, value, dtype=dtype)
     dtype = query.dtype
     _check(key.ndim == query.ndim == value.ndim, "q, k, v must have same rank.")
@@ -108,9 +137,13 @@ def dot_product_attention(
     _check(key.shape[-3] == value.shape[-3], "k, v lengths must match.")
     weights = dot_product_attention_weights(
         query, key, bias, mask, broadcast_dropout, dropout_rng, dropout_rate, deterministic,
-        dtype, precision, module, force_fp32_for_softmax,
+        dtype, precision, module, force_fp32_for_softmax, einsum_dot_general,
+        qk_attn_weights_einsum,
     )  # fmt: skip
-    return jnp.einsum("...hqk,...khd->...qhd", weights, value, precision=precision)
+    einsum = attn_weights_value_einsum or functools.partial(
+        jnp.einsum, precision=precision, _dot_general=einsum_dot_general
+    )
+    return einsum("...hqk,...khd->...qhd", weights, value)
 
 
 def make_attention_mask(
