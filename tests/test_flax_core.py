@@ -260,3 +260,15 @@ def test_attention_einsum_overrides() -> None:
             qk_attn_weights_einsum=jnp.einsum,
             attn_weights_value_einsum=jnp.einsum,
         )
+
+
+def test_attention_deprecation_warnings() -> None:
+    x = jnp.ones((1, 3, 2))
+    module = nn.MultiHeadDotProductAttention(num_heads=1, deterministic=True)
+    with pytest.warns(DeprecationWarning, match="inputs_kv arg will be deprecated"):
+        module.init(random.key(0), x, inputs_kv=x)
+    variables = module.init(random.key(0), x, x)
+    mask = jnp.ones((1, 1, 3, 3))
+    with pytest.warns(DeprecationWarning, match="may have intended to pass it to the `mask`"):
+        with pytest.raises(errors.ScopeParamShapeError):
+            module.apply(variables, x, x, mask)

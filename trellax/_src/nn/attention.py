@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -185,12 +186,19 @@ def _keys_and_values(
     inputs_q: Any, inputs_k: Any, inputs_v: Any, inputs_kv: Any
 ) -> tuple[Any, Any]:
     """The key and value inputs of attention, defaulting as Flax does (``inputs_kv`` for both,
-    else the query for the key and the key for the value)."""
+    else the query for the key and the key for the value). As Flax, warns (DeprecationWarning)
+    about ``inputs_kv``, and about a square ``inputs_v``, which may be a mask passed where
+    ``__call__``'s third argument used to be the mask."""
     if inputs_kv is not None:
         if inputs_k is not None or inputs_v is not None:
             raise ValueError(
                 "If either `inputs_k` or `inputs_v` is not None, `inputs_kv` must be None."
             )
+        warnings.warn(
+            "The inputs_kv arg will be deprecated soon. Use inputs_k and inputs_v instead.",
+            DeprecationWarning,
+            stacklevel=3,
+        )
         return inputs_kv, inputs_kv
     if inputs_k is None:
         if inputs_v is not None:
@@ -200,7 +208,19 @@ def _keys_and_values(
                 "`inputs_k` and leave `inputs_v` as None."
             )
         inputs_k = inputs_q
-    return inputs_k, inputs_k if inputs_v is None else inputs_v
+    if inputs_v is None:
+        return inputs_k, inputs_k
+    if inputs_v.ndim >= 2 and inputs_v.shape[-1] == inputs_v.shape[-2]:
+        warnings.warn(
+            f"You are passing an array of shape {inputs_v.shape} to the `inputs_v` arg, when "
+            "you may have intended to pass it to the `mask` arg. As of Flax version 0.7.4, "
+            "the function signature of MultiHeadDotProductAttention's `__call__` method has "
+            "changed to `__call__(inputs_q, inputs_k=None, inputs_v=None, *, inputs_kv=None, "
+            "mask=None, deterministic=None)`. Use the kwarg `mask` instead.",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+    return inputs_k, inputs_v
 
 
 class MultiHeadDotProductAttention(Module):
