@@ -272,3 +272,11 @@ def test_attention_deprecation_warnings() -> None:
     with pytest.warns(DeprecationWarning, match="may have intended to pass it to the `mask`"):
         with pytest.raises(errors.ScopeParamShapeError):
             module.apply(variables, x, x, mask)
+
+
+def test_sequential_builds_modules_in_its_layers() -> None:
+    mlp = nn.Sequential([lambda x: nn.Dense(x.shape[-1])(x), nn.relu, lambda x: nn.Dense(2)(x)])
+    params = mlp.init(random.key(0), jnp.ones((3, 5)))["params"]
+    assert sorted(params) == ["Dense_0", "Dense_1"]
+    with pytest.raises(ValueError, match="'layers' must be a sequence"):
+        nn.Sequential(nn.Dense(3))  # type: ignore[arg-type]
