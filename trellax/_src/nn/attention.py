@@ -73,9 +73,7 @@ def dot_product_attention_weights(
     depth = query.shape[-1]
     query = query / jnp.asarray(math.sqrt(depth), dtype)
     if einsum is None:
-        einsum = functools.partial(
-            jnp.einsum, precision=precision, _dot_general=einsum_dot_general
-        )
+        einsum = functools.partial(jnp.einsum, precision=precision, _dot_general=einsum_dot_general)
     weights = einsum("...qhd,...khd->...hqk", query, key)
     if bias is not None:
         weights = weights + bias
