@@ -221,11 +221,13 @@ def test_param_with_axes_and_fallbacks() -> None:
         "w": PartitionSpec("foo", "bar")
     }
     x = jnp.ones((2, 2))
-    with partitioning.axis_rules(rules):
-        with pytest.raises(ValueError, match="did not match a rule"):
-            partitioning.with_sharding_constraint(
-                x, ("foo", "nope"), fallback=partitioning.RulesFallback.RAISE_ERROR
-            )
+    with (
+        partitioning.axis_rules(rules),
+        pytest.raises(ValueError, match="did not match a rule"),
+    ):
+        partitioning.with_sharding_constraint(
+            x, ("foo", "nope"), fallback=partitioning.RulesFallback.RAISE_ERROR
+        )
     u = PartitionSpec.UNCONSTRAINED
     spec = partitioning.logical_to_mesh_axes(("a", "b"), rules=(("a", u), ("b", u)))
     assert spec == PartitionSpec(u, u)
@@ -269,9 +271,11 @@ def test_attention_deprecation_warnings() -> None:
         module.init(random.key(0), x, inputs_kv=x)
     variables = module.init(random.key(0), x, x)
     mask = jnp.ones((1, 1, 3, 3))
-    with pytest.warns(DeprecationWarning, match="may have intended to pass it to the `mask`"):
-        with pytest.raises(errors.ScopeParamShapeError):
-            module.apply(variables, x, x, mask)
+    with (
+        pytest.warns(DeprecationWarning, match="may have intended to pass it to the `mask`"),
+        pytest.raises(errors.ScopeParamShapeError),
+    ):
+        module.apply(variables, x, x, mask)
 
 
 def test_sequential_builds_modules_in_its_layers() -> None:
@@ -280,3 +284,13 @@ def test_sequential_builds_modules_in_its_layers() -> None:
     assert sorted(params) == ["Dense_0", "Dense_1"]
     with pytest.raises(ValueError, match="'layers' must be a sequence"):
         nn.Sequential(nn.Dense(3))  # type: ignore[arg-type]
+
+
+def test_typed_key_at_set_and_get() -> None:
+    keys = random.clone(jnp.broadcast_to(random.key(0), (2,)))
+    new = keys.at[1].set(random.key(3))
+    assert bool(new[1] == random.key(3)) and bool(new[0] == random.key(0))
+    assert bool(new.at[1].get() == random.key(3))
+    assert bool(keys[1] == random.key(0))  # the original is unchanged
+    with pytest.raises(TypeError, match="takes keys"):
+        keys.at[0].set(jnp.zeros(2, jnp.uint32))

@@ -138,7 +138,7 @@ def conv(
             f"input features {in_features} are not a multiple of feature_group_count "
             f"{feature_group_count}"
         )
-    shape = tuple(kernel_size) + (in_features // feature_group_count, features)
+    shape = (*tuple(kernel_size), in_features // feature_group_count, features)
     kernel = jnp.asarray(scope.param("kernel", kernel_init, shape), dtype)
     y = lax.conv_general_dilated(
         inputs,
@@ -171,7 +171,7 @@ def conv_transpose(
     """A transposed convolution (``lax.conv_transpose``)."""
     inputs = jnp.asarray(inputs, dtype)
     strides = strides or (1,) * (inputs.ndim - 2)
-    shape = tuple(kernel_size) + (inputs.shape[-1], features)
+    shape = (*tuple(kernel_size), inputs.shape[-1], features)
     kernel = jnp.asarray(scope.param("kernel", kernel_init, shape), dtype)
     y = lax.conv_transpose(
         inputs, kernel, strides, padding, rhs_dilation=kernel_dilation, precision=precision
@@ -306,7 +306,7 @@ def group_norm(
         num_groups = channels // group_size
     assert num_groups is not None
     input_shape = x.shape
-    x = x.reshape(x.shape[:-1] + (num_groups, x.shape[-1] // num_groups))
+    x = x.reshape((*x.shape[:-1], num_groups, x.shape[-1] // num_groups))
     axes = [*range(1, x.ndim - 2), x.ndim - 1]
     mean = jnp.mean(x, axis=axes, keepdims=True)
     var = jnp.mean(jnp.square(x), axis=axes, keepdims=True) - jnp.square(mean)

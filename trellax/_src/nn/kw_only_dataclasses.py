@@ -5,6 +5,7 @@ subclass declares it again (Python's own ``kw_only`` makes the redeclared field 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -33,7 +34,7 @@ def dataclass(cls: type[T] | None = None, extra_fields: Any = None, **kwargs: An
     ``extra_fields`` is a sequence of ``(name, type, field)`` added to the class first."""
 
     def wrap(cls: type[T]) -> type[T]:
-        annotations = cls.__dict__.get("__annotations__", {})
+        annotations = dict(inspect.get_annotations(cls))
         for name, annotation, value in extra_fields or ():
             if name not in annotations:
                 annotations[name] = annotation
@@ -46,6 +47,6 @@ def dataclass(cls: type[T] | None = None, extra_fields: Any = None, **kwargs: An
                     value.kw_only = True
             else:
                 setattr(cls, name, dataclasses.field(default=value, kw_only=True))
-        return dataclasses.dataclass(cls, **kwargs)  # type: ignore[call-overload, no-any-return]
+        return dataclasses.dataclass(cls, **kwargs)
 
     return wrap if cls is None else wrap(cls)

@@ -12,9 +12,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from trellax._src.nn import errors
+from trellax._src.nn import errors, transforms
 from trellax._src.nn import module as module_lib
-from trellax._src.nn import transforms
 from trellax._src.nn.module_util import FLAX_HOOKS, Variable
 from trellax._src.nn.partitioning import PartitionSpec, RulesFallback, with_logical_constraint
 from trellax._src.tree import tree_util

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
