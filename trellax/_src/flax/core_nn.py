@@ -203,7 +203,7 @@ def embedding(
     init_fn: Callable[..., Any] = default_embed_init,
 ) -> Embedding:
     """An :class:`Embedding` whose table is the parameter ``table``."""
-    return Embedding(scope.param("table", init_fn, (num_embeddings, features)))  # type: ignore[call-arg]
+    return Embedding(scope.param("table", init_fn, (num_embeddings, features)))
 
 
 def batch_norm(

@@ -50,7 +50,7 @@ def _fold_in_static(rng: Any, data: Sequence[str | int]) -> Any:
     if not data:
         return rng
     digest = hashlib.sha1(usedforsecurity=False)
-    separate = bool(configurations.config.flax_fix_rng_separator)
+    separate = bool(getattr(configurations.config, "flax_fix_rng_separator"))
     for x in data:
         if separate:
             digest.update(b"\00")
@@ -77,12 +77,12 @@ class LazyRng(PyTreeNode):
     def create(rng: Any, *suffix: str | int) -> LazyRng:
         """``rng`` (a key or a LazyRng) with ``suffix`` appended."""
         if isinstance(rng, LazyRng):
-            return LazyRng(rng.rng, rng.suffix + suffix)  # type: ignore[call-arg]
-        return LazyRng(rng, suffix)  # type: ignore[call-arg]
+            return LazyRng(rng.rng, rng.suffix + suffix)
+        return LazyRng(rng, suffix)
 
     def clear_suffix(self) -> LazyRng:
         """The bare key."""
-        return LazyRng(self.rng, ())  # type: ignore[call-arg]
+        return LazyRng(self.rng, ())
 
 
 # -- filters -------------------------------------------------------------------------------------
@@ -222,7 +222,7 @@ class Scope(_BaseScope):
 
     def _check_valid(self) -> None:
         if self._invalid:
-            raise errors.InvalidScopeError(self.name)
+            raise errors.InvalidScopeError(self.name or "")
 
     @contextlib.contextmanager
     def temporary(self) -> Iterator[Scope]:
@@ -260,7 +260,7 @@ class Scope(_BaseScope):
             i += 1
         return f"{prefix}{i}"
 
-    def push(self, name: str | None = None, prefix: str = "", reuse: bool = False) -> Scope:  # type: ignore[override]
+    def push(self, name: str | None = None, prefix: str = "", reuse: bool = False) -> Scope:
         """The child scope ``name`` (reserved here unless ``reuse`` finds it reserved)."""
         self._check_valid()
         if name is None:

@@ -290,8 +290,8 @@ class Cursor:
     __rmatmul__ = _binary(operator.matmul, True)
     __lt__ = _binary(operator.lt)
     __le__ = _binary(operator.le)
-    __eq__ = _binary(operator.eq)  # type: ignore[assignment]
-    __ne__ = _binary(operator.ne)  # type: ignore[assignment]
+    __eq__ = _binary(operator.eq)
+    __ne__ = _binary(operator.ne)
     __gt__ = _binary(operator.gt)
     __ge__ = _binary(operator.ge)
     __hash__ = None  # type: ignore[assignment]

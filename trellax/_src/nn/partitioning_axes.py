@@ -136,7 +136,7 @@ def _flatten(tree: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> dict[tupl
         if isinstance(v, Mapping):
             out.update(_flatten(v, (*prefix, k)))
         else:
-            out[(*prefix, k)] = v
+            out[prefix + (k,)] = v
     return out
 
 

@@ -162,7 +162,7 @@ class PRNGKeyArray(Array):
         return PRNGKeyArray._wrap(self._base[PRNGKeyArray._data_index(index)])
 
     @property
-    def at(self) -> _KeyAt:
+    def at(self) -> _KeyAt:  # type: ignore[override]
         """``keys.at[i].set(new_keys)`` / ``.get()``: JAX's functional updates of key arrays."""
         return _KeyAt(self)
 
