@@ -10,6 +10,7 @@ import inspect
 
 import numpy as np
 import pytest
+from absl import flags
 
 import trellax
 import trellax.nn as nn
@@ -294,3 +295,15 @@ def test_typed_key_at_set_and_get() -> None:
     assert bool(keys[1] == random.key(0))  # the original is unchanged
     with pytest.raises(TypeError, match="takes keys"):
         keys.at[0].set(jnp.zeros(2, jnp.uint32))
+
+
+def test_parse_flags_with_absl_marks_absl_flags_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # absltest's temporary directories read absl's flags: JAX's parse_flags_with_absl parses
+    # them (known flags only), and so does trellax's once the program has imported absl.
+    fresh = flags.FlagValues()
+    flags.DEFINE_string("test_only_dir", "/tmp/x", "a flag", flag_values=fresh)
+    monkeypatch.setattr(flags, "FLAGS", fresh)
+    monkeypatch.setattr("sys.argv", ["prog", "--jax_enable_x64=false"])
+    assert not fresh.is_parsed()
+    trellax.config.parse_flags_with_absl()
+    assert fresh.is_parsed() and fresh.test_only_dir == "/tmp/x"

@@ -50,7 +50,7 @@ def _fold_in_static(rng: Any, data: Sequence[str | int]) -> Any:
     if not data:
         return rng
     digest = hashlib.sha1(usedforsecurity=False)
-    separate = bool(getattr(configurations.config, "flax_fix_rng_separator"))
+    separate = bool(configurations.config._read("flax_fix_rng_separator"))
     for x in data:
         if separate:
             digest.update(b"\00")

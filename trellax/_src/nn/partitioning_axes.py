@@ -136,7 +136,8 @@ def _flatten(tree: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> dict[tupl
         if isinstance(v, Mapping):
             out.update(_flatten(v, (*prefix, k)))
         else:
-            out[prefix + (k,)] = v
+            key = (*prefix, k)
+            out[key] = v
     return out
 
 
