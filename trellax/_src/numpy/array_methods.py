@@ -35,7 +35,7 @@ from trellax._src.numpy import (
     sorting,
     ufuncs,
 )
-from trellax._src.numpy.creation import copy
+from trellax._src.numpy.creation import asarray, copy
 from trellax._src.numpy.util import _is_arraylike, _join_scalar
 
 _SYMBOLS = {
@@ -135,6 +135,21 @@ def _iter(self: Array) -> Iterator[Array]:
     if self.ndim == 0:  # raised by iter() itself, as NumPy and JAX do (not at the first next())
         raise TypeError("iteration over a 0-d array")
     return (indexing.getitem(self, i) for i in range(self.shape[0]))
+
+
+def _contains(self: Array, other: Any) -> Array:
+    """``other in x``: whether the scalar ``other`` equals an element of the 1-d ``x`` (JAX
+    requires both ranks, unlike NumPy)."""
+    if other is None or isinstance(other, str):
+        raise TypeError(f"Array.__contains__: unsupported operand type {type(other)}.")
+    query = other if isinstance(other, Array) else asarray(other)
+    if self.ndim != 1:
+        raise ValueError(
+            f"Array.__contains__: search array must be one-dimensional, got arr.shape={self.shape}."
+        )
+    if query.ndim != 0:
+        raise ValueError(f"Array.__contains__: query value must be a scalar, got {query.shape=}")
+    return reductions.any(ufuncs.equal(self, query))
 
 
 def _round(self: Array, ndigits: int | None = None) -> Any:
@@ -292,6 +307,7 @@ def attach(cls: type) -> None:
         "__round__": _round,
         "__getitem__": _getitem,
         "__iter__": _iter,
+        "__contains__": _contains,
         "__array_namespace__": _array_namespace,
         "at": property(indexing._IndexUpdateHelper),
         "astype": _astype,
@@ -337,6 +353,7 @@ def attach(cls: type) -> None:
         "searchsorted": searching.searchsorted,
         "sort": sorting.sort,
         "argsort": sorting.argsort,
+        "argpartition": sorting.argpartition,
         "dot": linalg_ops.dot,
     }
     for name, value in methods.items():

@@ -7,8 +7,10 @@ Weak types at creation (reference §3.1): a bare Python scalar gives a *weak* ar
 
 from __future__ import annotations
 
+import array as pyarray
 import math
 import operator
+import warnings
 from collections.abc import Sequence
 from typing import Any, Literal, overload
 
@@ -20,6 +22,7 @@ from trellax._src.config import settings as _config
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.devices import is_cpu
+from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
 from trellax._src.dtypes import dtypes
@@ -78,19 +81,49 @@ def asarray(
 def array(
     object: Any,
     dtype: DTypeLike | None = None,
+    *args: Any,
     copy: bool = True,
     order: str | None = "K",
     ndmin: int = 0,
-    *,
+    device: Any = None,
     out_sharding: Any = None,
 ) -> Array:
-    """Creates an array (see :func:`asarray`; ``ndmin`` adds leading dimensions)."""
+    """Creates an array (see :func:`asarray`; ``ndmin`` adds leading dimensions).
+
+    ``copy``, ``order`` and ``ndmin`` given by position still work, with JAX's
+    ``DeprecationWarning``.
+    """
+    if args:
+        copy, order, ndmin = _positional_array_args(args, copy, order, ndmin)
+    if not is_cpu(device):
+        raise ValueError(f"trellax arrays live on the 'cpu' device only; got device={device!r}")
     if out_sharding is not None:
         check_out_sharding("numpy.array", out_sharding)
     out = _array(object, dtype, "array", copy=copy)
     if ndmin > out.ndim:
         out = reshape(out, (1,) * (ndmin - out.ndim) + tuple(out.shape))
     return out
+
+
+_ARRAY_DEFAULTS = {"copy": True, "order": "K", "ndmin": 0}
+
+
+def _positional_array_args(args: tuple[Any, ...], *given: Any) -> tuple[Any, ...]:
+    """``copy``/``order``/``ndmin`` of ``array`` given by position (deprecated in JAX)."""
+    if len(args) > 3:
+        raise TypeError(f"array() takes at most 5 positional arguments ({len(args) + 2} given)")
+    out = list(given)
+    for i, (name, value) in enumerate(zip(_ARRAY_DEFAULTS, args)):
+        if given[i] is not _ARRAY_DEFAULTS[name] and given[i] != _ARRAY_DEFAULTS[name]:
+            raise TypeError(f"array() got multiple values for argument '{name}'")
+        out[i] = value
+    warnings.warn(
+        "Passing the copy, order, and ndmin arguments to jnp.array positionally is deprecated. "
+        "Use keyword arguments instead.",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return tuple(out)
 
 
 def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
@@ -122,12 +155,12 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
     if t is range:  # a sequence of Python ints, refused before it is built if too large
         traced.check_size(fun_name, (len(a),), want or dtypes.default_int_dtype())
         return _from_sequence(list(a), want, fun_name)
-    if t is memoryview or t is bytearray:  # a buffer: its NumPy view (bytes are uint8)
+    if t is memoryview or t is bytearray or t is pyarray.array:  # a buffer: its NumPy view
         return _array(
             np.asarray(a if t is memoryview else memoryview(a)), dtype, fun_name, copy=copy
         )
     if a is None:
-        raise ValueError(f"None is not a valid value for trellax.numpy.{fun_name}")
+        raise ValueError("None is not a valid value for jnp.array")
     if hasattr(a, "__array__") or hasattr(a, "__array_interface__"):
         return _array(np.asarray(a), dtype, fun_name, copy=copy)
     if hasattr(a, "__dlpack__"):
@@ -194,7 +227,7 @@ def _from_sequence(a: Sequence[Any], want: DType | None, fun_name: str) -> Array
     _leaves(a, leaves)
     for leaf in leaves:
         if leaf is None:
-            raise ValueError(f"None is not a valid value for trellax.numpy.{fun_name}")
+            raise ValueError("None is not a valid value for jnp.array")
         if isinstance(leaf, str) or (
             not isinstance(leaf, (int, float, complex, np.generic, np.ndarray, Array))
         ):
@@ -434,14 +467,31 @@ def full_like(
 def _concrete_scalar(x: Any, fun_name: str, what: str) -> Any:
     if isinstance(x, Array):
         if not core.is_concrete(x):
-            raise TypeError(
-                f"{fun_name}: {what} must be a concrete value (its value sets the output "
-                "shape), got a traced array"
-            )
-        return x.item()
+            raise ConcretizationTypeError(x, f"{fun_name}. It arose in the {what}")
+        return x.item() if x.ndim == 0 else np.asarray(x)
     if isinstance(x, (np.ndarray, np.generic)):
-        return x.item()
+        return x.item() if x.ndim == 0 else x
     return x
+
+
+def _arange_values(start: Any, stop: Any, step: Any) -> list[Any]:
+    """The concrete scalars of ``arange``'s arguments (JAX's errors for traced, non-scalar and
+    complex ones)."""
+    start_name = "stop" if stop is None and step is None else "start"
+    names = (start_name, "stop", "step")
+    values = [
+        _concrete_scalar(a, "arange", f"jnp.arange argument '{n}'")
+        for a, n in zip((start, stop, step), names)
+    ]
+    for name, v in zip(names, values):
+        if v is not None and np.ndim(v) != 0:
+            raise ValueError(f"jax.numpy.arange: arguments must be scalars; got {name}={v}")
+    if any(isinstance(v, complex) for v in values):
+        raise ValueError(
+            "Passing complex start/stop/step to jnp.arange is no longer supported starting in "
+            "JAX v0.10.0."
+        )
+    return values
 
 
 def arange(
@@ -470,8 +520,7 @@ def arange(
             "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, "
             "complexfloating."
         )
-    values = [_concrete_scalar(a, "arange", "start/stop/step") for a in (start, stop, step)]
-    lo, hi, st = values
+    lo, hi, st = _arange_values(start, stop, step)
     if hi is None:
         lo, hi = 0, lo
     if st is None:
