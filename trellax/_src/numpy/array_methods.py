@@ -23,8 +23,10 @@ from trellax._src.core.core import Primitive
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.elementwise import add_p, mul_p, sub_p
+from trellax._src.lax.elementwise import complex as lax_complex
 from trellax._src.lax.structural import _convert, bitcast_convert_type, reshape, transpose
 from trellax._src.numpy import (
+    editing,
     indexing,
     joining,
     linalg_ops,
@@ -150,6 +152,31 @@ def _contains(self: Array, other: Any) -> Array:
     if query.ndim != 0:
         raise ValueError(f"Array.__contains__: query value must be a scalar, got {query.shape=}")
     return reductions.any(ufuncs.equal(self, query))
+
+
+def _byteswap(self: Array) -> Array:
+    """The array with the bytes of each element reversed (of each part for complex values,
+    as NumPy does)."""
+    if dtypes.kind(self.dtype) == "c":
+        return lax_complex(_byteswap(ufuncs.real(self)), _byteswap(ufuncs.imag(self)))
+    if np.dtype(self.dtype).itemsize == 1:
+        return copy(self)
+    as_bytes = bitcast_convert_type(self, dtypes.uint8)
+    flipped = indexing.getitem(as_bytes, (..., slice(None, None, -1)))
+    return bitcast_convert_type(flipped, self.dtype)
+
+
+def _compress(
+    self: Array,
+    condition: Any,
+    axis: int | None = None,
+    *,
+    out: None = None,
+    size: int | None = None,
+    fill_value: Any = 0,
+) -> Array:
+    """``compress(condition, x, axis)`` as a method."""
+    return editing.compress(condition, self, axis, out=out, size=size, fill_value=fill_value)
 
 
 def _round(self: Array, ndigits: int | None = None) -> Any:
@@ -354,6 +381,8 @@ def attach(cls: type) -> None:
         "sort": sorting.sort,
         "argsort": sorting.argsort,
         "argpartition": sorting.argpartition,
+        "byteswap": _byteswap,
+        "compress": _compress,
         "dot": linalg_ops.dot,
     }
     for name, value in methods.items():

@@ -630,6 +630,10 @@ def linspace(
     out = eager.wrap(_host_convert(value, d), d, False)
     if retstep:  # the step keeps the computation dtype (a float for an integer dtype), as JAX's
         sd = d if dtypes.kind(d) in ("f", "c") else dtypes.default_float_dtype()
+        if num == 0 or (num == 1 and endpoint):  # JAX's step without a spacing: a 0-d NaN
+            step = np.nan
+        elif num == 1:
+            step = np.broadcast_to(hi, np.broadcast_shapes(lo.shape, hi.shape)) - lo
         return out, eager.wrap(np.asarray(step).astype(sd), sd, False)
     return out
 

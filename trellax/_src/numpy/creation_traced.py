@@ -159,7 +159,12 @@ def linspace(
         out = lax.floor(out)
     if not retstep:
         return _convert(out, dtype, False), None
-    step = lax.div(lax.sub(hi, lo), const(max(div, 1), compute))
+    # JAX's step: NaN (0-d) without a spacing, else (stop - start) / div in the ends' shape
+    if num == 0 or (num == 1 and endpoint):
+        step = const(float("nan"), compute)
+    else:
+        step = lax.sub(_to_shape(hi, bounds), _to_shape(lo, bounds))
+        step = lax.div(step, const(div, compute)) if num > 1 else step
     return _convert(out, dtype, False), _convert(step, compute, False)  # JAX's step dtype
 
 

@@ -20,10 +20,10 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert
-from trellax._src.numpy import joining, shapes, sorting, ufuncs
-from trellax._src.numpy.creation import asarray, zeros_like
-from trellax._src.numpy.reductions import canonicalize_axis
-from trellax._src.numpy.searching import take, take_along_axis
+from trellax._src.numpy import joining, reductions, shapes, sorting, ufuncs
+from trellax._src.numpy.creation import arange, asarray, zeros_like
+from trellax._src.numpy.reductions import canonicalize_axis, cumsum
+from trellax._src.numpy.searching import nonzero, take, take_along_axis
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import (
@@ -44,6 +44,17 @@ def _concrete(name: str, x: Any, what: str) -> np.ndarray[Any, Any]:
             f"{name}: {what} must be concrete (it decides the shape of the result), got a "
             "traced value"
         ) from None
+
+
+def _is_traced(x: Any) -> bool:
+    """Whether ``x`` is a value without data (a tracer), so shape-deciding code cannot read it."""
+    if not isinstance(x, Array):
+        return False
+    try:
+        np.asarray(x)
+    except TypeError:
+        return True
+    return False
 
 
 def _flat_or_axis(name: str, arr: ArrayLike, axis: int | None) -> tuple[Array, int]:
@@ -71,6 +82,8 @@ def delete(
     """``arr`` without the entries ``obj`` (an int, a slice, indices or a mask) along ``axis``."""
     x, ax = _flat_or_axis("delete", arr, axis)
     n = x.shape[ax]
+    if assume_unique_indices and _is_traced(obj):
+        return _delete_unique_traced(x, obj, ax)
     if isinstance(obj, slice):
         keep = np.delete(np.arange(n), obj)
     else:
@@ -94,6 +107,29 @@ def delete(
     return _take_static(x, keep, ax)
 
 
+def _wrap_and_clip(idx: Array, n: int) -> Array:
+    """Traced positions into an axis of ``n``: negative ones count from the end, then clamped
+    to ``[0, n]``."""
+    idx = where(ufuncs.less(idx, 0), ufuncs.add(idx, n), idx)
+    return ufuncs.minimum(ufuncs.maximum(idx, 0), n)
+
+
+def _delete_unique_traced(x: Array, obj: Array, ax: int) -> Array:
+    """``delete`` of traced, unique integer indices: the result has ``n - len(obj)`` entries,
+    the ``i``-th kept one at ``i`` plus the number of deleted positions at or before it."""
+    n = x.shape[ax]
+    if not dtypes.issubdtype(obj.dtype, np.integer):
+        raise ValueError(f"np.delete(arr, obj): got obj.dtype={obj.dtype}; must be integer.")
+    d = dtypes.default_int_dtype()
+    idx = _convert(shapes.ravel(obj), d, False)
+    idx = _wrap_and_clip(idx, n)
+    idx = ufuncs.subtract(sorting.sort(idx), arange(idx.size, dtype=d))
+    kept = arange(n - idx.size, dtype=d)
+    before = ufuncs.greater_equal(kept[None, :], idx[:, None])
+    kept = ufuncs.add(kept, reductions.sum(before, axis=0, dtype=d))
+    return take(x, kept, axis=ax, mode="clip")
+
+
 def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None) -> Array:
     """``values`` inserted before the positions ``obj`` along ``axis`` (in ``arr``'s dtype)."""
     check_arraylike("insert", arr, values)
@@ -101,6 +137,8 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
     n = x.shape[ax]
     v = ensure_array("insert", values)
     v = _convert(v, x.dtype, x.weak_type) if v.dtype != x.dtype else v
+    if _is_traced(obj):
+        return _insert_traced(x, ax, obj, v)
     if isinstance(obj, slice):
         index = np.arange(*obj.indices(n))
     else:
@@ -134,6 +172,34 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
     perm[positions] = n + np.arange(count)
     perm[old] = np.arange(n)
     return _take_static(joining.concatenate([x, v], axis=ax), perm, ax)
+
+
+def _insert_traced(x: Array, ax: int, obj: Array, v: Array) -> Array:
+    """``insert`` at traced integer positions (the count of inserted slabs is static: one per
+    index, or the values' length for a single index, as NumPy's rule)."""
+    if not dtypes.issubdtype(obj.dtype, np.integer) or obj.ndim > 1:
+        raise ValueError(f"trellax.numpy.insert(): index array must be integer typed; got {obj}")
+    n = x.shape[ax]
+    d = dtypes.default_int_dtype()
+    idx = _wrap_and_clip(_convert(obj, d, False), n)
+    if obj.ndim == 0:
+        v = shapes.reshape(v, (1,) * (x.ndim - v.ndim) + tuple(v.shape)) if v.ndim < x.ndim else v
+        v = shapes.moveaxis(v, 0, ax)
+        count = v.shape[ax]
+        idx = shapes.broadcast_to(idx, (count,))
+    else:
+        count = idx.shape[0]
+    slab_shape = list(x.shape)
+    slab_shape[ax] = count
+    vf = shapes.moveaxis(shapes.broadcast_to(v, tuple(slab_shape)), ax, 0)
+    xf = shapes.moveaxis(x, ax, 0)
+    order = sorting.argsort(idx)
+    values_at = idx.at[order].add(arange(count, dtype=d))
+    old = asarray(np.ones(n + count, bool)).at[values_at].set(False)
+    (old_at,) = nonzero(old, size=n)
+    out = zeros_like(xf, shape=(n + count, *xf.shape[1:]))
+    out = out.at[values_at].set(vf).at[old_at].set(xf)
+    return shapes.moveaxis(out, 0, ax)
 
 
 def resize(a: ArrayLike, new_shape: Any) -> Array:
@@ -183,6 +249,8 @@ def compress(
     if out is not None:
         raise NotImplementedError("The 'out' argument to trellax.numpy.compress is not supported.")
     x, ax = _flat_or_axis("compress", a, axis)
+    if size is not None and _is_traced(condition):
+        return _compress_traced(condition, x, ax, operator.index(size), fill_value)
     keep = _bool_positions("compress", condition)
     if keep.size and keep.max() >= x.shape[ax]:
         raise ValueError(
@@ -193,6 +261,19 @@ def compress(
     if size is None:
         return result
     return _fit(result, ax, size, fill_value)
+
+
+def _compress_traced(
+    condition: Array, x: Array, ax: int, size: int, fill_value: ArrayLike
+) -> Array:
+    """``compress`` with a traced condition and a static ``size``: the first ``size`` kept
+    slices, then ``fill_value``."""
+    if condition.ndim != 1:
+        raise ValueError(f"compress: condition must be a 1-D array, got shape {condition.shape}")
+    n = x.shape[ax]
+    (positions,) = nonzero(condition, size=size, fill_value=n)
+    fill = _convert(ensure_array("compress", fill_value), x.dtype, False)
+    return take(x, positions, axis=ax, mode="fill", fill_value=fill)
 
 
 def _fit(x: Array, axis: int, size: int, fill_value: ArrayLike) -> Array:
@@ -212,7 +293,10 @@ def extract(
     condition: ArrayLike, arr: ArrayLike, *, size: int | None = None, fill_value: ArrayLike = 0
 ) -> Array:
     """The elements of ``arr`` where ``condition`` is true (both flattened)."""
-    c = _concrete("extract", condition, "condition").ravel()
+    if size is not None and _is_traced(condition):
+        c: Any = shapes.ravel(condition)
+    else:
+        c = _concrete("extract", condition, "condition").ravel()
     return compress(c, shapes.ravel(arr), size=size, fill_value=fill_value)
 
 
@@ -225,6 +309,8 @@ def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike, *, inplace: bool = T
             "immutable. Pass inplace=False to instead return an updated array."
         )
     x = ensure_array("place", arr)
+    if _is_traced(mask):
+        return _place_traced(x, mask, ensure_array("place", vals))
     m = _concrete("place", mask, "mask").astype(bool)
     if m.shape != tuple(x.shape):
         m = np.broadcast_to(m, x.shape)
@@ -237,6 +323,17 @@ def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike, *, inplace: bool = T
     v = _take_static(v, np.arange(positions.size) % v.size, 0)
     flat = shapes.ravel(x).at[asarray(positions.astype(np.int32))].set(v)
     return shapes.reshape(flat, tuple(x.shape))
+
+
+def _place_traced(x: Array, mask: Array, vals: Array) -> Array:
+    """``place`` with a traced mask: the ``k``-th masked element takes ``vals[k % len]``."""
+    m = shapes.ravel(shapes.broadcast_to(_convert(mask, dtypes.bool_, False), tuple(x.shape)))
+    v = shapes.ravel(vals)
+    if v.size == 0:
+        raise ValueError("Cannot place values from an empty array")
+    k = ufuncs.remainder(ufuncs.subtract(cumsum(m, dtype=dtypes.int32), 1), v.size)
+    picked = take(_convert(v, x.dtype, False), k, mode="clip")
+    return shapes.reshape(where(m, picked, shapes.ravel(x)), tuple(x.shape))
 
 
 def put(

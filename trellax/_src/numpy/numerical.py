@@ -351,7 +351,8 @@ def _gradient_coordinates(m: Array, coordinates: ArrayLike) -> Array:
             "gradient is calculated."
         )
     dx = ufuncs.subtract(x[1:], x[:-1])
-    dx1, dx2 = dx[:-1], dx[1:]
+    dx = shapes.reshape(dx, (1,) * (m.ndim - 1) + dx.shape)  # m's rank: no rank promotion
+    dx1, dx2 = dx[..., :-1], dx[..., 1:]
     a = ufuncs.divide(ufuncs.negative(dx2), ufuncs.multiply(dx1, ufuncs.add(dx1, dx2)))
     b = ufuncs.divide(ufuncs.subtract(dx2, dx1), ufuncs.multiply(dx1, dx2))
     c = ufuncs.divide(dx1, ufuncs.multiply(dx2, ufuncs.add(dx1, dx2)))
@@ -359,8 +360,8 @@ def _gradient_coordinates(m: Array, coordinates: ArrayLike) -> Array:
         ufuncs.add(ufuncs.multiply(a, m[..., :-2]), ufuncs.multiply(b, m[..., 1:-1])),
         ufuncs.multiply(c, m[..., 2:]),
     )
-    first = ufuncs.divide(ufuncs.subtract(m[..., 1:2], m[..., :1]), dx[:1])
-    last = ufuncs.divide(ufuncs.subtract(m[..., -1:], m[..., -2:-1]), dx[-1:])
+    first = ufuncs.divide(ufuncs.subtract(m[..., 1:2], m[..., :1]), dx[..., :1])
+    last = ufuncs.divide(ufuncs.subtract(m[..., -1:], m[..., -2:-1]), dx[..., -1:])
     return joining.concatenate([first, inner, last], axis=-1)
 
 
