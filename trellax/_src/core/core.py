@@ -34,7 +34,6 @@ the underlying (primal) work, and :func:`using_trace` installs one for the exten
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar

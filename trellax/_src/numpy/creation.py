@@ -278,15 +278,27 @@ def _stack_traced(a: Any, want: DType) -> Array:
 
 
 def _shape(shape: Any, fun_name: str) -> tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)) or (isinstance(shape, Array) and shape.ndim == 0):
-        dims: tuple[int, ...] = (operator.index(shape),)
-    else:
-        try:
-            dims = tuple(operator.index(d) for d in shape)
-        except TypeError:
-            raise TypeError(
-                f"{fun_name}: shape must be an integer or a sequence of integers, got {shape!r}"
-            ) from None
+    one = isinstance(shape, (int, float, np.number)) or (
+        isinstance(shape, (Array, np.ndarray)) and shape.ndim == 0
+    )
+    given = (shape,) if one else shape
+    try:
+        dims: tuple[int, ...] = tuple(operator.index(d) for d in given)
+    except TypeError:
+        # JAX's words (a traced dimension: the jit hint too)
+        items = given if isinstance(given, (list, tuple)) else ()
+        traced_dim = any(isinstance(d, Array) and not core.is_concrete(d) for d in items)
+        hint = (
+            "\nIf using `jit`, try using `static_argnums` or applying `jit` to smaller "
+            "subfunctions."
+            if traced_dim
+            else ""
+        )
+        raise TypeError(
+            f"Shapes must be 1D sequences of concrete values of integer type, got "
+            f"{tuple(given) if isinstance(given, (list, tuple)) else given!r} (in "
+            f"trellax.numpy.{fun_name}).{hint}"
+        ) from None
     if any(d < 0 for d in dims):
         raise TypeError(f"{fun_name}: negative dimensions are not allowed, got shape {dims}")
     return dims
@@ -708,29 +720,48 @@ def _concrete_ends(fun_name: str, *ends: Any) -> list[np.ndarray[Any, Any]]:
 
 
 def eye(
-    N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *, device: Any = None
+    N: int,
+    M: int | None = None,
+    k: int | Array = 0,
+    dtype: DTypeLike | None = None,
+    *,
+    device: Any = None,
 ) -> Array:
     d = dtypes.check_user_dtype(dtype, "eye")
     n = operator.index(N)
     m = n if M is None else operator.index(M)
     if n < 0 or m < 0:
         raise ValueError(f"eye: negative dimensions are not allowed, got N={n}, M={m}")
+    if isinstance(k, Array) and not core.is_concrete(k):  # a traced diagonal offset
+        return traced.eye(n, m, _offset_array(k, "eye"), d)
+    offset = min(max(operator.index(k), -n), m)  # beyond the matrix: no ones at all
     if traced.tracing():
-        return traced.eye(n, m, operator.index(k), d)
+        return traced.eye(n, m, offset, d)
     traced.check_size("eye", (n, m), d)
-    return eager.wrap(np.eye(n, m, operator.index(k)).astype(d), d, False)
+    return eager.wrap(np.eye(n, m, offset).astype(d), d, False)
+
+
+def _offset_array(k: Array, fun_name: str) -> Array:
+    """A traced diagonal offset ``k`` as a 0-d int32 array."""
+    if k.ndim != 0 or not dtypes.issubdtype(k.dtype, np.integer):
+        raise TypeError(f"{fun_name}: k must be an integer scalar, got {k.aval}")
+    return convert_element_type(k, dtypes.int32)
 
 
 def identity(n: int, dtype: DTypeLike | None = None) -> Array:
     return eye(n, dtype=dtype)
 
 
-def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None) -> Array:
+def tri(N: int, M: int | None = None, k: int | Array = 0, dtype: DTypeLike | None = None) -> Array:
     d = dtypes.check_user_dtype(dtype, "tri")
-    n = operator.index(N)
-    m = n if M is None else operator.index(M)
+    n, m = _shape((N, N if M is None else M), "tri")
+    if isinstance(k, Array) and not core.is_concrete(k):  # a traced diagonal offset
+        return traced.tri(n, m, _offset_array(k, "tri"), d)
+    k = operator.index(k)
+    if not _config.state().x64 and not -(2**31) <= k < 2**31:
+        raise OverflowError(f"Python int {k} too large to convert to int32")
     if traced.tracing():
-        return traced.tri(n, m, operator.index(k), d)
+        return traced.tri(n, m, k, d)
     traced.check_size("tri", (n, m), d)
     return eager.wrap(np.tri(n, m, operator.index(k)).astype(d), d, False)
 

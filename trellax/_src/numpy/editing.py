@@ -492,20 +492,28 @@ def block(arrays: Any) -> Array:
     return build(arrays, 0)
 
 
-def trim_zeros(filt: ArrayLike, trim: str = "fb") -> Array:
-    """``filt`` without its leading ('f') and/or trailing ('b') zeros along every axis (the
-    bounding box of the nonzero entries, as NumPy 2 and JAX trim N-D input; a 0-d input is
-    returned as it is). All zeros give an empty array."""
+def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: Any = None) -> Array:
+    """``filt`` without its leading ('f') and/or trailing ('b') zeros along ``axis`` (every axis
+    when None: the bounding box of the nonzero entries, as NumPy 2 and JAX trim N-D input; a
+    0-d input is returned as it is). All zeros give an empty array."""
     x = ensure_array("trim_zeros", filt)
     if x.ndim == 0:
         return x
+    check_static("trim_zeros", axis=axis)
+    axes = (
+        set(range(x.ndim))
+        if axis is None
+        else {canonicalize_axis(a, x.ndim) for a in (axis if isinstance(axis, tuple) else (axis,))}
+    )
     mode = trim.lower()
     nonzero = np.nonzero(_concrete("trim_zeros", x, "filt"))
     if nonzero[0].size == 0:
-        return x[(slice(0, 0),) * x.ndim]
+        return x[tuple(slice(0, 0) if i in axes else slice(None) for i in range(x.ndim))]
     box = tuple(
         slice(int(p.min()) if "f" in mode else 0, int(p.max()) + 1 if "b" in mode else n)
-        for p, n in zip(nonzero, x.shape, strict=True)
+        if i in axes
+        else slice(None)
+        for i, (p, n) in enumerate(zip(nonzero, x.shape, strict=True))
     )
     return x[box]
 

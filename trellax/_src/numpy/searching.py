@@ -230,11 +230,8 @@ def take(
         (ax,) = canonicalize_axes("take", (axis,), x.ndim)
     n = x.shape[ax]
     mode = "fill" if mode is None else mode
-    if n == 0 and idx.size:
-        if mode != "fill":
-            raise IndexError("Cannot do a non-empty take from an empty axis.")
-        shape = (*x.shape[:ax], *idx.shape, *x.shape[ax + 1 :])
-        return broadcast_to(_fill_const("take", fill_value, x), shape)
+    if n == 0 and idx.size:  # JAX refuses it in every mode
+        raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
     idx, oob = _normalize_indices(idx, n, mode, "take")
     out_ = getitem(x, (builtins.slice(None),) * ax + (idx,))
     if oob is None:
