@@ -379,7 +379,13 @@ def choose(
         raise ValueError("`a` array must be integer typed")
     n = len(choices)
     if mode == "raise":
-        values = _concrete("choose", index, "a (with mode='raise'; use 'wrap' or 'clip')")
+        if _is_traced(index):
+            raise ConcretizationTypeError(
+                index,
+                "jnp.choose. The error occurred because jnp.choose was jit-compiled with "
+                "mode='raise'. Use mode='wrap' or mode='clip' instead.",
+            )
+        values = np.asarray(index)
         if values.size and (values.min() < 0 or values.max() >= n):
             raise ValueError("invalid entry in choice array")
     elif mode == "wrap":
