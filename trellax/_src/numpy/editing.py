@@ -30,6 +30,7 @@ from trellax._src.numpy.util import (
     check_arraylike,
     ensure_array,
     promote_args,
+    promote_args_keep_shapes,
     promote_args_complex,
 )
 
@@ -394,7 +395,7 @@ def choose(
         index = ufuncs.minimum(ufuncs.maximum(index, 0), n - 1)
     else:
         raise ValueError(f"mode={mode!r} not understood. Must be 'raise', 'wrap', or 'clip'")
-    arrays = shapes.broadcast_arrays(index, *promote_args("choose", *choices))
+    arrays = shapes.broadcast_arrays(index, *promote_args_keep_shapes("choose", *choices))
     index, picked = arrays[0], joining.stack(arrays[1:])
 
     chosen = take_along_axis(picked, shapes.expand_dims(index, 0), axis=0)[0]

@@ -9,7 +9,6 @@ indices into ``[-size, size)`` (JAX's rule; NumPy raises), then wraps negative o
 
 from __future__ import annotations
 
-import math
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
