@@ -34,7 +34,10 @@ def _as_array(x: Any, what: str = "Argument") -> Any:
     if isinstance(x, Array):
         return x
     if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)):
-        return asarray(x)
+        try:
+            return asarray(x)
+        except TypeError:  # a NumPy value of a dtype arrays cannot have (object, str...)
+            raise TypeError(f"{what} '{x}' of type {type(x)} is not a valid JAX type.") from None
     raise TypeError(f"{what} {x!r} of type {type(x)} is not a valid JAX type.")
 
 
@@ -144,7 +147,7 @@ def _flat_args(
 
 def check_unflatten(tree: PyTreeDef) -> None:
     """Rebuilds ``tree`` with ``None`` leaves, as JAX's ``tree_map`` of its input checks does
-    (``grad``, ``jacrev``, ``jacfwd``): a custom node whose unflatten cannot take ``None`` fails
+    (``jacrev``, ``jacfwd``; not ``grad``): a custom node whose unflatten cannot take ``None`` fails
     here, with its own error, as under JAX (whose docs warn of it)."""
     tree_unflatten(tree, [None] * tree.num_leaves)
 
@@ -158,14 +161,17 @@ def _linearize_args(
     holomorphic: bool,
     allow_int: bool,
     has_aux: bool,
+    rebuild_check: bool = False,
 ) -> tuple[_Flat, PyTreeDef, list[Any], list[Any], ad.Linearized]:
     """Reverse mode's start (``grad``, ``jacrev``): the ``argnums`` arguments checked, and ``fun``
     linearized in them: the flat function, the input tree, the inputs, the outputs and the
-    linearization."""
+    linearization. With ``rebuild_check`` (``jacrev``, as in JAX; ``grad`` never does it) the
+    input tree is first rebuilt with ``None`` leaves (:func:`check_unflatten`)."""
     f_partial, in_tree, xs = _flat_args(fun, args, kwargs, argnums)
     for x in xs:
         _check_input(name, _aval(x), holomorphic, allow_int)
-    check_unflatten(in_tree)
+    if rebuild_check:
+        check_unflatten(in_tree)
     flat = _Flat(f_partial, in_tree, has_aux)
     outs, lin = ad.linearize_flat(flat, xs)
     return flat, in_tree, xs, outs, lin
