@@ -250,44 +250,36 @@ def compress(
     if out is not None:
         raise NotImplementedError("The 'out' argument to trellax.numpy.compress is not supported.")
     x, ax = _flat_or_axis("compress", a, axis)
-    if size is not None and _is_traced(condition):
-        return _compress_traced(condition, x, ax, operator.index(size), fill_value)
+    if size is not None:
+        return _compress_sized(condition, x, ax, operator.index(size), fill_value)
     keep = _bool_positions("compress", condition)
     if keep.size and keep.max() >= x.shape[ax]:
         raise ValueError(
             f"compress: condition has {keep.max() + 1}+ entries but axis {ax} has length "
             f"{x.shape[ax]}"
         )
-    result = _take_static(x, keep, ax)
-    if size is None:
-        return result
-    return _fit(result, ax, size, fill_value)
+    return _take_static(x, keep, ax)
 
 
-def _compress_traced(
-    condition: Array, x: Array, ax: int, size: int, fill_value: ArrayLike
+def _compress_sized(
+    condition: ArrayLike, x: Array, ax: int, size: int, fill_value: ArrayLike
 ) -> Array:
-    """``compress`` with a traced condition and a static ``size``: the first ``size`` kept
-    slices, then ``fill_value``."""
-    if condition.ndim != 1:
-        raise ValueError(f"compress: condition must be a 1-D array, got shape {condition.shape}")
+    """``compress`` with a static ``size`` (the condition may be traced): the first ``size``
+    kept slices, then ``fill_value``. As in JAX, entries of the condition past the axis are
+    ignored, and ``size`` may not exceed the shorter of the condition and the axis."""
+    c = condition if isinstance(condition, Array) else asarray(condition)
+    if c.ndim != 1:
+        raise ValueError("condition must be a 1D array")
     n = x.shape[ax]
-    (positions,) = nonzero(condition, size=size, fill_value=n)
+    m = min(c.shape[0], n)
+    if not 0 <= size <= m:
+        raise ValueError(
+            "size must be positive and not greater than the size of the array axis; got "
+            f"size={size} for a.shape[axis]={m}"
+        )
+    (positions,) = nonzero(c[:m], size=size, fill_value=n)
     fill = _convert(ensure_array("compress", fill_value), x.dtype, False)
     return take(x, positions, axis=ax, mode="fill", fill_value=fill)
-
-
-def _fit(x: Array, axis: int, size: int, fill_value: ArrayLike) -> Array:
-    """``x`` cut or padded (with ``fill_value``) to ``size`` along ``axis``."""
-    n = x.shape[axis]
-    if n >= size:
-        return _take_static(x, np.arange(size), axis)
-    pad_shape = list(x.shape)
-    pad_shape[axis] = size - n
-    filler = shapes.broadcast_to(
-        _convert(ensure_array("compress", fill_value), x.dtype, False), tuple(pad_shape)
-    )
-    return joining.concatenate([x, filler], axis=axis)
 
 
 def extract(
