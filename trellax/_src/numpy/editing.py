@@ -30,8 +30,8 @@ from trellax._src.numpy.util import (
     check_arraylike,
     ensure_array,
     promote_args,
-    promote_args_keep_shapes,
     promote_args_complex,
+    promote_args_keep_shapes,
 )
 
 ArrayLike = Any
