@@ -66,6 +66,13 @@ CASES = (
     "jnp.r_['0,2,0,5', jnp.array([1, 2]), jnp.array([3, 4])]",
     "jnp.trim_zeros(jnp.array([[0, 0, 0], [0, 1, 0], [0, 0, 0]]), axis=0)",
     "jnp.trim_zeros(jnp.array([[0, 0, 0], [0, 1, 0], [0, 2, 0]]), 'f', axis=-1)",
+    "jnp.rollaxis(jnp.arange(24).reshape(1, 2, 3, 4), -3, -1)",
+    "jnp.polyder(jnp.array([1.0, 2.0]), 2)",
+    "jnp.polyder(jnp.array([1.0, 2.0, 3.0]), 1)",
+    "jnp.polyint(jnp.array([1.0, 2.0], jnp.float16), 2)",
+    "jnp.isclose(6, 10, rtol=0.5)",
+    "jnp.isclose(jnp.array([1, 2, 100], jnp.int8), jnp.array([1, 3, 101], jnp.int8), rtol=0.01)",
+    "jnp.isclose(jnp.array([np.inf, np.nan, 1.0]), jnp.array([np.inf, np.nan, np.inf]))",
     # methods
     "jnp.arange(5, dtype='int32').byteswap()",
     "jnp.array([1.5 + 2j, -3j], dtype='complex64').byteswap()",

@@ -224,7 +224,7 @@ def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Array:
     start = operator.index(start)
     if not -x.ndim <= start <= x.ndim:
         raise ValueError(f"rollaxis: start={start} must satisfy {-x.ndim} <= start <= {x.ndim}")
-    start = start % (x.ndim + 1) if start < 0 else start
+    start = start + x.ndim if start < 0 else start  # NumPy's rule: -1 is before the last axis
     if ax < start:
         start -= 1
     return shapes.moveaxis(x, ax, start)

@@ -496,10 +496,10 @@ def polyder(p: ArrayLike, m: int = 1) -> Array:
     m = operator.index(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive")
+    if m >= a.shape[0] and m:  # JAX keeps p[:-m]: nothing left (NumPy agrees)
+        return a[:0]
     for _ in range(m):
         n = a.shape[0]
-        if n <= 1:
-            return zeros((0,) if n == 0 else (1,), dtype=a.dtype) if n else a[:0]
         a = ufuncs.multiply(a[:-1], arange(n - 1, 0, -1, dtype=a.dtype))
     return a
 
@@ -518,6 +518,6 @@ def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> Array:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     for i in range(m):
         n = a.shape[0]
-        a = ufuncs.divide(a, arange(n, 0, -1))
+        a = ufuncs.divide(a, arange(n, 0, -1, dtype=a.dtype))  # in a's dtype: no promotion
         a = joining.concatenate([a, ks[i : i + 1].astype(a.dtype)])
     return a
