@@ -651,9 +651,13 @@ def histogram(
 
 
 def histogram_bin_edges(
-    a: ArrayLike, bins: ArrayLike = 10, range: Sequence[ArrayLike] | None = None
+    a: ArrayLike,
+    bins: ArrayLike = 10,
+    range: Sequence[ArrayLike] | None = None,
+    weights: ArrayLike | None = None,
 ) -> Array:
-    """The bin edges :func:`histogram` uses (``a``'s inexact dtype)."""
+    """The bin edges :func:`histogram` uses (``a``'s inexact dtype); ``weights`` is accepted
+    and unused, as in JAX and NumPy (it only matters for string ``bins``)."""
     x = ravel(_asarray("histogram_bin_edges", a))
     d = to_inexact_dtype(x.dtype)
     x = _convert(x, d, False)
