@@ -73,6 +73,10 @@ CASES = (
     "jnp.isclose(6, 10, rtol=0.5)",
     "jnp.isclose(jnp.array([1, 2, 100], jnp.int8), jnp.array([1, 3, 101], jnp.int8), rtol=0.01)",
     "jnp.isclose(jnp.array([np.inf, np.nan, 1.0]), jnp.array([np.inf, np.nan, np.inf]))",
+    "jnp.trapezoid(jnp.arange(60.0).reshape(3, 4, 5) ** 2, dx=jnp.arange(1.0, 16.0).reshape(3, 5),"
+    " axis=1)",
+    "jnp.trapezoid(jnp.arange(60.0).reshape(3, 4, 5) ** 2, dx=jnp.arange(1.0, 41.0).reshape(2, 4, 5),"
+    " axis=0)",
     # methods
     "jnp.arange(5, dtype='int32').byteswap()",
     "jnp.array([1.5 + 2j, -3j], dtype='complex64').byteswap()",

@@ -46,6 +46,8 @@ def trapezoid(
     if x is None:
         check_arraylike("trapezoid", y, dx)
         (ya,) = promote_args_inexact_keep_shapes("trapezoid", y)
+        if np.ndim(dx) > 0:  # spacings that vary: aligned with y's trailing axes (JAX)
+            return _trapezoid_array_dx(ya, ensure_array("trapezoid", dx), axis)
         ya = shapes.moveaxis(ya, axis, -1)
         total = ufuncs.multiply(dx, reductions.sum(ufuncs.add(ya[..., 1:], ya[..., :-1]), axis=-1))
         return ufuncs.multiply(total, 0.5)
@@ -60,6 +62,19 @@ def trapezoid(
     return ufuncs.multiply(
         0.5, reductions.sum(ufuncs.multiply(d, ufuncs.add(ya[..., 1:], ya[..., :-1])), axis=-1)
     )
+
+
+def _trapezoid_array_dx(ya: Array, dx: Array, axis: int) -> Array:
+    """``trapezoid`` with an array ``dx``: its axes align with ``y``'s last ones; one spacing
+    along the integration axis, or one per interval."""
+    dx = shapes.reshape(dx, (1,) * (ya.ndim - dx.ndim) + tuple(dx.shape))
+    dx = shapes.moveaxis(dx, axis, -1)
+    ya = shapes.moveaxis(ya, axis, -1)
+    if dx.shape[-1] == 1:
+        ends = ufuncs.multiply(0.5, ufuncs.add(ya[..., 0], ya[..., -1]))
+        return ufuncs.multiply(dx[..., 0], ufuncs.subtract(reductions.sum(ya, axis=-1), ends))
+    pairs = ufuncs.add(ya[..., 1:], ya[..., :-1])
+    return ufuncs.multiply(0.5, reductions.sum(ufuncs.multiply(dx, pairs), axis=-1))
 
 
 def interp(
