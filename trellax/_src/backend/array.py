@@ -265,7 +265,7 @@ class ArrayImpl(Array):
 
     def tobytes(self, order: str = "C") -> bytes:
         """The raw bytes of the data (``order`` "C" or "F"), as NumPy gives them."""
-        return bytes(self._value.tobytes(order))
+        return bytes(self._value.tobytes(order))  # type: ignore[arg-type]  # NumPy checks it
 
     def tolist(self) -> Any:
         """Nested Python lists of Python scalars."""

@@ -761,7 +761,7 @@ def eye(
 def _offset_array(k: Array, fun_name: str) -> Array:
     """A traced diagonal offset ``k`` as a 0-d int32 array."""
     if k.ndim != 0 or not dtypes.issubdtype(k.dtype, np.integer):
-        raise TypeError(f"{fun_name}: k must be an integer scalar, got {k.aval}")
+        raise TypeError(f"{fun_name}: k must be an integer scalar, got {k.dtype}{list(k.shape)}")
     return convert_element_type(k, dtypes.int32)
 
 

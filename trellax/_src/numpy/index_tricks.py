@@ -277,7 +277,7 @@ def unravel_index(indices: ArrayLike, shape: Sequence[int]) -> tuple[Array, ...]
     if not dtypes.issubdtype(x.dtype, np.integer):
         raise TypeError("Only integer indices are accepted, got dtype " + str(x.dtype))
     try:
-        dims = list(shape)
+        dims: list[Any] = list(shape)
     except TypeError:
         dims = [shape]
     if any(np.ndim(d) != 0 for d in dims):
