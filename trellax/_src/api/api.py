@@ -308,8 +308,15 @@ class Jitted(Generic[P, R]):
         dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
         leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
         avals = self._avals(leaves, len(dyn_args))
-        key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in avals), static_key, st)
-        key += (*_ref_key(leaves), batching.axis_env_key())
+        key: tuple[Any, ...] = (
+            in_tree,
+            tuple((a.shape, a.dtype, a.weak_type) for a in avals),
+            static_key,
+            st,
+        )
+        key += _ref_key(leaves)
+        if env := batching.axis_env_key():  # bound axis names: their sizes are constants
+            key += (("axis_env", env),)
         entry = _lookup(self._cache, key)
         if entry is None:
             entry = self._trace(args, kwargs, in_tree, avals, leaves)
@@ -439,6 +446,11 @@ class Jitted(Generic[P, R]):
         leaves: Sequence[Any] = (),
     ) -> _CacheEntry:
         self.options.check_call(len(args))
+        if jax_flags.no_tracing.value:
+            name, where = _name_and_place(self.fun)
+            raise RuntimeError(
+                f"re-tracing function {name} at {where} for `jit`, but 'no_tracing' is set"
+            )
         self.trace_count += 1
         out_tree_box: list[PyTreeDef] = []
         frames: list[ref_frames.Frame] = []

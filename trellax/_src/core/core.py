@@ -405,6 +405,12 @@ def using_trace(trace: Trace) -> Iterator[Trace]:
         _current_trace.reset(token)
 
 
+def eval_context() -> Any:
+    """A ``with`` block in which operations compute eagerly, even inside a transformation
+    (JAX's ``core.eval_context``): for constants a traced function computes for itself."""
+    return using_trace(eval_trace)
+
+
 # -- tracers --------------------------------------------------------------------------------------
 
 
