@@ -196,6 +196,12 @@ def main() -> None:
         "pass-list file (key 'trellax')",
     )
     parser.add_argument("-k", help="only the tests pytest's -k expression selects")
+    parser.add_argument(
+        "--trellax-junit",
+        type=Path,
+        help="read trellax's outcomes from <dir>/<file>*.xml (JUnit reports of runs of parts "
+        "of a file, e.g. in parallel processes, joined) instead of running the files",
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--junit", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -209,7 +215,14 @@ def main() -> None:
             if args.jax_repo is None:
                 parser.error("give --jax-repo (or --src)")
             extract(args.jax_repo, args.files, src)
-        if args.reference_junit is not None:
+        if args.trellax_junit is not None:
+            results = {}
+            for n in args.files:
+                joined: dict[str, tuple[str, str]] = {}
+                for xml in sorted(args.trellax_junit.glob(f"{n}*.xml")):
+                    joined.update(outcomes(xml))
+                results[n] = joined
+        elif args.reference_junit is not None:
             results = {}
             for n in args.files:
                 xml = args.reference_junit / f"ref_{n}.xml"

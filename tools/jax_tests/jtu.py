@@ -416,15 +416,6 @@ def rand_uniform(rng: np.random.RandomState, low: float = 0.0, high: float = 1.0
     return functools.partial(_rand_dtype, rng.rand, post=post)
 
 
-def rand_int(rng: np.random.RandomState, low: int = 0, high: int | None = None) -> Any:
-    def gen(shape: Any, dtype: Any) -> Any:
-        return _cast_to_shape(
-            np.asarray(rng.randint(low, high, size=_dims(shape))).astype(dtype), shape, dtype
-        )
-
-    return gen
-
-
 def rand_bool(rng: np.random.RandomState) -> Any:
     def gen(shape: Any, dtype: Any) -> Any:
         return _cast_to_shape(np.asarray(rng.rand(*_dims(shape)) < 0.5), shape, dtype)
@@ -614,6 +605,12 @@ class JaxTestCase(parameterized.TestCase):
         else:
             raise TypeError((type(actual), type(desired)))
 
+    def assertDeprecationWarnsOrRaises(
+        self, deprecation_id: str, message: str, *, error_class: type[Exception] = ValueError
+    ) -> Any:
+        """JAX's deprecations are not accelerated by default: they warn."""
+        return self.assertWarnsRegex(DeprecationWarning, message)
+
     def assertMultiLineStrippedEqual(self, expected: str, what: str) -> None:
         clean = lambda s: re.sub(r"\s*\n\s*", "\n", textwrap.dedent(s).strip())  # noqa: E731
         self.assertMultiLineEqual(clean(expected), clean(what))
@@ -675,3 +672,37 @@ _jit_implementation._name = "jit"  # type: ignore[attr-defined]
 _noop_implementation._name = "noop"  # type: ignore[attr-defined]
 #: The ways JAX's tests wrap a function: ``jit`` and not at all.
 JIT_IMPLEMENTATION = (_jit_implementation, _noop_implementation)
+
+
+# --- what JAX's lax_numpy*_test files use (tools/jax_tests/jtu_numpy.py) ----------------------
+
+from jax_tests import jtu_numpy as _jtu_numpy  # noqa: E402  (it reads this module's names)
+
+_jtu_numpy.bind(sys.modules[__name__])
+from jax_tests.jtu_numpy import (  # noqa: E402, I001
+    _dims_of_shape as _dims_of_shape,
+    assert_dot_precision as assert_dot_precision,
+    assert_dot_preferred_element_type as assert_dot_preferred_element_type,
+    is_device_cuda as is_device_cuda,
+    is_device_rocm as is_device_rocm,
+    is_device_tpu as is_device_tpu,
+    is_optimized_build as is_optimized_build,
+    iter_eqns as iter_eqns,
+    join_tolerance as join_tolerance,
+    numpy_version as numpy_version,
+    parse_version as parse_version,
+    promote_like_jnp as promote_like_jnp,
+    rand_fullrange as rand_fullrange,
+    rand_indices_unique_along_axis as rand_indices_unique_along_axis,
+    rand_int as rand_int,
+    rand_not_small as rand_not_small,
+    rand_small_positive as rand_small_positive,
+    rand_some_equal as rand_some_equal,
+    rand_some_inf as rand_some_inf,
+    rand_some_inf_and_nan as rand_some_inf_and_nan,
+    rand_some_nan as rand_some_nan,
+    rand_some_zero as rand_some_zero,
+    rand_unique_int as rand_unique_int,
+    strict_promotion_if_dtypes_match as strict_promotion_if_dtypes_match,
+    with_jax_dtype_defaults as with_jax_dtype_defaults,
+)

@@ -263,6 +263,10 @@ class ArrayImpl(Array):
         """The element as a Python scalar (bfloat16 and float8 give ``float``)."""
         return _to_python(self._value.item(*args), self.dtype)
 
+    def tobytes(self, order: str = "C") -> bytes:
+        """The raw bytes of the data (``order`` "C" or "F"), as NumPy gives them."""
+        return bytes(self._value.tobytes(order))  # type: ignore[arg-type]  # NumPy checks it
+
     def tolist(self) -> Any:
         """Nested Python lists of Python scalars."""
         if dtypes.kind(self.dtype) in ("f", "i", "u") and self.dtype not in (

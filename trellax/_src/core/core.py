@@ -511,7 +511,24 @@ class Tracer(Array):
         raise errors.ConcretizationTypeError(self, ".item()")
 
     def tolist(self) -> Any:
-        raise errors.ConcretizationTypeError(self, ".tolist()")
+        raise errors.ConcretizationTypeError(self._method_needs_values("tolist"))
+
+    def tobytes(self, order: str = "C") -> bytes:
+        raise errors.ConcretizationTypeError(self._method_needs_values("tobytes"))
+
+    def _method_needs_values(self, method: str) -> str:
+        return (
+            f"The {method}() method was called on {errors._array_with_shape(self)}. Inside jit, "
+            "arrays have a shape and dtype but no values; call it outside the traced function."
+        )
+
+    @property
+    def itemsize(self) -> int:
+        return int(np.dtype(self.aval.dtype).itemsize)
+
+    @property
+    def nbytes(self) -> int:
+        return int(np.dtype(self.aval.dtype).itemsize) * math.prod(self.aval.shape)
 
     def __len__(self) -> int:
         if not self.aval.shape:

@@ -23,8 +23,10 @@ from trellax._src.core.core import Primitive
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.elementwise import add_p, mul_p, sub_p
+from trellax._src.lax.elementwise import complex as lax_complex
 from trellax._src.lax.structural import _convert, bitcast_convert_type, reshape, transpose
 from trellax._src.numpy import (
+    editing,
     indexing,
     joining,
     linalg_ops,
@@ -35,7 +37,7 @@ from trellax._src.numpy import (
     sorting,
     ufuncs,
 )
-from trellax._src.numpy.creation import copy
+from trellax._src.numpy.creation import asarray, copy
 from trellax._src.numpy.util import _is_arraylike, _join_scalar
 
 _SYMBOLS = {
@@ -135,6 +137,46 @@ def _iter(self: Array) -> Iterator[Array]:
     if self.ndim == 0:  # raised by iter() itself, as NumPy and JAX do (not at the first next())
         raise TypeError("iteration over a 0-d array")
     return (indexing.getitem(self, i) for i in range(self.shape[0]))
+
+
+def _contains(self: Array, other: Any) -> Array:
+    """``other in x``: whether the scalar ``other`` equals an element of the 1-d ``x`` (JAX
+    requires both ranks, unlike NumPy)."""
+    if other is None or isinstance(other, str):
+        raise TypeError(f"Array.__contains__: unsupported operand type {type(other)}.")
+    query = other if isinstance(other, Array) else asarray(other)
+    if self.ndim != 1:
+        raise ValueError(
+            f"Array.__contains__: search array must be one-dimensional, got arr.shape={self.shape}."
+        )
+    if query.ndim != 0:
+        raise ValueError(f"Array.__contains__: query value must be a scalar, got {query.shape=}")
+    return reductions.any(ufuncs.equal(self, query))
+
+
+def _byteswap(self: Array) -> Array:
+    """The array with the bytes of each element reversed (of each part for complex values,
+    as NumPy does)."""
+    if dtypes.kind(self.dtype) == "c":
+        return lax_complex(_byteswap(ufuncs.real(self)), _byteswap(ufuncs.imag(self)))
+    if np.dtype(self.dtype).itemsize == 1:
+        return copy(self)
+    as_bytes = bitcast_convert_type(self, dtypes.uint8)
+    flipped = indexing.getitem(as_bytes, (..., slice(None, None, -1)))
+    return bitcast_convert_type(flipped, self.dtype)
+
+
+def _compress(
+    self: Array,
+    condition: Any,
+    axis: int | None = None,
+    *,
+    out: None = None,
+    size: int | None = None,
+    fill_value: Any = 0,
+) -> Array:
+    """``compress(condition, x, axis)`` as a method."""
+    return editing.compress(condition, self, axis, out=out, size=size, fill_value=fill_value)
 
 
 def _round(self: Array, ndigits: int | None = None) -> Any:
@@ -292,6 +334,7 @@ def attach(cls: type) -> None:
         "__round__": _round,
         "__getitem__": _getitem,
         "__iter__": _iter,
+        "__contains__": _contains,
         "__array_namespace__": _array_namespace,
         "at": property(indexing._IndexUpdateHelper),
         "astype": _astype,
@@ -337,6 +380,9 @@ def attach(cls: type) -> None:
         "searchsorted": searching.searchsorted,
         "sort": sorting.sort,
         "argsort": sorting.argsort,
+        "argpartition": sorting.argpartition,
+        "byteswap": _byteswap,
+        "compress": _compress,
         "dot": linalg_ops.dot,
     }
     for name, value in methods.items():

@@ -40,6 +40,7 @@ def packbits(a: ArrayLike, axis: int | None = None, bitorder: str = "big") -> Ar
     if remainder:
         bits = pad(bits, [(0, 0)] * (bits.ndim - 1) + [(0, 8 - remainder)])
     bits = shapes.reshape(bits, (*bits.shape[:-1], bits.shape[-1] // 8, 8))
+    shifts = shapes.reshape(shifts, (1,) * (bits.ndim - 1) + (8,))  # no rank promotion
     packed = reductions.sum(ufuncs.left_shift(bits, shifts), axis=-1, dtype=dtypes.uint8)
     return shapes.moveaxis(packed, -1, axis)
 
@@ -57,6 +58,7 @@ def unpackbits(
     if axis is None:
         x, axis = shapes.ravel(x), 0
     moved = shapes.moveaxis(x, axis, -1)
+    shifts = shapes.reshape(shifts, (1,) * moved.ndim + (8,))  # no rank promotion
     bits = ufuncs.bitwise_and(ufuncs.right_shift(moved[..., None], shifts), 1)
     bits = shapes.reshape(bits, (*bits.shape[:-2], bits.shape[-2] * 8))
     if count is not None:

@@ -7,8 +7,10 @@ Weak types at creation (reference §3.1): a bare Python scalar gives a *weak* ar
 
 from __future__ import annotations
 
+import array as pyarray
 import math
 import operator
+import warnings
 from collections.abc import Sequence
 from typing import Any, Literal, overload
 
@@ -20,6 +22,7 @@ from trellax._src.config import settings as _config
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.devices import is_cpu
+from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
 from trellax._src.dtypes import dtypes
@@ -79,19 +82,49 @@ def asarray(
 def array(
     object: Any,
     dtype: DTypeLike | None = None,
+    *args: Any,
     copy: bool = True,
     order: str | None = "K",
     ndmin: int = 0,
-    *,
+    device: Any = None,
     out_sharding: Any = None,
 ) -> Array:
-    """Creates an array (see :func:`asarray`; ``ndmin`` adds leading dimensions)."""
+    """Creates an array (see :func:`asarray`; ``ndmin`` adds leading dimensions).
+
+    ``copy``, ``order`` and ``ndmin`` given by position still work, with JAX's
+    ``DeprecationWarning``.
+    """
+    if args:
+        copy, order, ndmin = _positional_array_args(args, copy, order, ndmin)
+    if not is_cpu(device):
+        raise ValueError(f"trellax arrays live on the 'cpu' device only; got device={device!r}")
     if out_sharding is not None:
         check_out_sharding("numpy.array", out_sharding)
     out = _array(object, dtype, "array", copy=copy)
     if ndmin > out.ndim:
         out = reshape(out, (1,) * (ndmin - out.ndim) + tuple(out.shape))
     return out
+
+
+_ARRAY_DEFAULTS = {"copy": True, "order": "K", "ndmin": 0}
+
+
+def _positional_array_args(args: tuple[Any, ...], *given: Any) -> tuple[Any, ...]:
+    """``copy``/``order``/``ndmin`` of ``array`` given by position (deprecated in JAX)."""
+    if len(args) > 3:
+        raise TypeError(f"array() takes at most 5 positional arguments ({len(args) + 2} given)")
+    out = list(given)
+    for i, (name, value) in enumerate(zip(_ARRAY_DEFAULTS, args)):
+        if given[i] is not _ARRAY_DEFAULTS[name] and given[i] != _ARRAY_DEFAULTS[name]:
+            raise TypeError(f"array() got multiple values for argument '{name}'")
+        out[i] = value
+    warnings.warn(
+        "Passing the copy, order, and ndmin arguments to jnp.array positionally is deprecated. "
+        "Use keyword arguments instead.",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return tuple(out)
 
 
 def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
@@ -126,12 +159,12 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
     if t is range:  # a sequence of Python ints, refused before it is built if too large
         traced.check_size(fun_name, (len(a),), want or dtypes.default_int_dtype())
         return _from_sequence(list(a), want, fun_name)
-    if t is memoryview or t is bytearray:  # a buffer: its NumPy view (bytes are uint8)
+    if t is memoryview or t is bytearray or t is pyarray.array:  # a buffer: its NumPy view
         return _array(
             np.asarray(a if t is memoryview else memoryview(a)), dtype, fun_name, copy=copy
         )
     if a is None:
-        raise ValueError(f"None is not a valid value for trellax.numpy.{fun_name}")
+        raise ValueError("None is not a valid value for jnp.array")
     if hasattr(t, "__jax_array__"):  # an explicit conversion: any such object, made strong
         out = _array(a.__jax_array__(), dtype, fun_name, copy=copy)
         return convert_element_type(out, out.dtype) if out.weak_type else out
@@ -210,7 +243,7 @@ def _from_sequence(a: Sequence[Any], want: DType | None, fun_name: str) -> Array
     _leaves(a, leaves)
     for leaf in leaves:
         if leaf is None:
-            raise ValueError(f"None is not a valid value for trellax.numpy.{fun_name}")
+            raise ValueError("None is not a valid value for jnp.array")
         if isinstance(leaf, str) or (
             not isinstance(leaf, (int, float, complex, np.generic, np.ndarray, Array))
         ):
@@ -263,15 +296,27 @@ def _stack_traced(a: Any, want: DType) -> Array:
 
 
 def _shape(shape: Any, fun_name: str) -> tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)) or (isinstance(shape, Array) and shape.ndim == 0):
-        dims: tuple[int, ...] = (operator.index(shape),)
-    else:
-        try:
-            dims = tuple(operator.index(d) for d in shape)
-        except TypeError:
-            raise TypeError(
-                f"{fun_name}: shape must be an integer or a sequence of integers, got {shape!r}"
-            ) from None
+    one = isinstance(shape, (int, float, np.number)) or (
+        isinstance(shape, (Array, np.ndarray)) and shape.ndim == 0
+    )
+    given = (shape,) if one else shape
+    try:
+        dims: tuple[int, ...] = tuple(operator.index(d) for d in given)
+    except TypeError:
+        # JAX's words (a traced dimension: the jit hint too)
+        items = given if isinstance(given, (list, tuple)) else ()
+        traced_dim = any(isinstance(d, Array) and not core.is_concrete(d) for d in items)
+        hint = (
+            "\nIf using `jit`, try using `static_argnums` or applying `jit` to smaller "
+            "subfunctions."
+            if traced_dim
+            else ""
+        )
+        raise TypeError(
+            f"Shapes must be 1D sequences of concrete values of integer type, got "
+            f"{tuple(given) if isinstance(given, (list, tuple)) else given!r} (in "
+            f"trellax.numpy.{fun_name}).{hint}"
+        ) from None
     if any(d < 0 for d in dims):
         raise TypeError(f"{fun_name}: negative dimensions are not allowed, got shape {dims}")
     return dims
@@ -463,14 +508,31 @@ def full_like(
 def _concrete_scalar(x: Any, fun_name: str, what: str) -> Any:
     if isinstance(x, Array):
         if not core.is_concrete(x):
-            raise TypeError(
-                f"{fun_name}: {what} must be a concrete value (its value sets the output "
-                "shape), got a traced array"
-            )
-        return x.item()
+            raise ConcretizationTypeError(x, f"{fun_name}. It arose in the {what}")
+        return x.item() if x.ndim == 0 else np.asarray(x)
     if isinstance(x, (np.ndarray, np.generic)):
-        return x.item()
+        return x.item() if x.ndim == 0 else x
     return x
+
+
+def _arange_values(start: Any, stop: Any, step: Any) -> list[Any]:
+    """The concrete scalars of ``arange``'s arguments (JAX's errors for traced, non-scalar and
+    complex ones)."""
+    start_name = "stop" if stop is None and step is None else "start"
+    names = (start_name, "stop", "step")
+    values = [
+        _concrete_scalar(a, "arange", f"jnp.arange argument '{n}'")
+        for a, n in zip((start, stop, step), names)
+    ]
+    for name, v in zip(names, values):
+        if v is not None and np.ndim(v) != 0:
+            raise ValueError(f"jax.numpy.arange: arguments must be scalars; got {name}={v}")
+    if any(isinstance(v, complex) for v in values):
+        raise ValueError(
+            "Passing complex start/stop/step to jnp.arange is no longer supported starting in "
+            "JAX v0.10.0."
+        )
+    return values
 
 
 def arange(
@@ -499,8 +561,7 @@ def arange(
             "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, "
             "complexfloating."
         )
-    values = [_concrete_scalar(a, "arange", "start/stop/step") for a in (start, stop, step)]
-    lo, hi, st = values
+    lo, hi, st = _arange_values(start, stop, step)
     if hi is None:
         lo, hi = 0, lo
     if st is None:
@@ -610,6 +671,10 @@ def linspace(
     out = eager.wrap(_host_convert(value, d), d, False)
     if retstep:  # the step keeps the computation dtype (a float for an integer dtype), as JAX's
         sd = d if dtypes.kind(d) in ("f", "c") else dtypes.default_float_dtype()
+        if num == 0 or (num == 1 and endpoint):  # JAX's step without a spacing: a 0-d NaN
+            step = np.nan
+        elif num == 1:
+            step = np.broadcast_to(hi, np.broadcast_shapes(lo.shape, hi.shape)) - lo
         return out, eager.wrap(np.asarray(step).astype(sd), sd, False)
     return out
 
@@ -684,29 +749,48 @@ def _concrete_ends(fun_name: str, *ends: Any) -> list[np.ndarray[Any, Any]]:
 
 
 def eye(
-    N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *, device: Any = None
+    N: int,
+    M: int | None = None,
+    k: int | Array = 0,
+    dtype: DTypeLike | None = None,
+    *,
+    device: Any = None,
 ) -> Array:
     d = dtypes.check_user_dtype(dtype, "eye")
     n = operator.index(N)
     m = n if M is None else operator.index(M)
     if n < 0 or m < 0:
         raise ValueError(f"eye: negative dimensions are not allowed, got N={n}, M={m}")
+    if isinstance(k, Array) and not core.is_concrete(k):  # a traced diagonal offset
+        return traced.eye(n, m, _offset_array(k, "eye"), d)
+    offset = min(max(operator.index(k), -n), m)  # beyond the matrix: no ones at all
     if traced.tracing():
-        return traced.eye(n, m, operator.index(k), d)
+        return traced.eye(n, m, offset, d)
     traced.check_size("eye", (n, m), d)
-    return eager.wrap(np.eye(n, m, operator.index(k)).astype(d), d, False)
+    return eager.wrap(np.eye(n, m, offset).astype(d), d, False)
+
+
+def _offset_array(k: Array, fun_name: str) -> Array:
+    """A traced diagonal offset ``k`` as a 0-d int32 array."""
+    if k.ndim != 0 or not dtypes.issubdtype(k.dtype, np.integer):
+        raise TypeError(f"{fun_name}: k must be an integer scalar, got {k.dtype}{list(k.shape)}")
+    return convert_element_type(k, dtypes.int32)
 
 
 def identity(n: int, dtype: DTypeLike | None = None) -> Array:
     return eye(n, dtype=dtype)
 
 
-def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None) -> Array:
+def tri(N: int, M: int | None = None, k: int | Array = 0, dtype: DTypeLike | None = None) -> Array:
     d = dtypes.check_user_dtype(dtype, "tri")
-    n = operator.index(N)
-    m = n if M is None else operator.index(M)
+    n, m = _shape((N, N if M is None else M), "tri")
+    if isinstance(k, Array) and not core.is_concrete(k):  # a traced diagonal offset
+        return traced.tri(n, m, _offset_array(k, "tri"), d)
+    k = operator.index(k)
+    if not _config.state().x64 and not -(2**31) <= k < 2**31:
+        raise OverflowError(f"Python int {k} too large to convert to int32")
     if traced.tracing():
-        return traced.tri(n, m, operator.index(k), d)
+        return traced.tri(n, m, k, d)
     traced.check_size("tri", (n, m), d)
     return eager.wrap(np.tri(n, m, operator.index(k)).astype(d), d, False)
 

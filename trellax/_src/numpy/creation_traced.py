@@ -89,17 +89,21 @@ def arange(start: Any, step: Any, size: int, dtype: DType) -> Array:
     return out
 
 
-def eye(n: int, m: int, k: int, dtype: DType) -> Array:
+def _offset(k: int | Array) -> Array:
+    return k if isinstance(k, Array) else const(k, dtypes.int32)
+
+
+def eye(n: int, m: int, k: int | Array, dtype: DType) -> Array:
     """Ones where ``row + k == col``."""
     i32 = dtypes.int32
-    rows = lax.add(broadcasted_iota(i32, (n, m), 0), const(k, i32))
+    rows = lax.add(broadcasted_iota(i32, (n, m), 0), _offset(k))
     return _convert(lax.eq(rows, broadcasted_iota(i32, (n, m), 1)), dtype, False)
 
 
-def tri(n: int, m: int, k: int, dtype: DType) -> Array:
+def tri(n: int, m: int, k: int | Array, dtype: DType) -> Array:
     """Ones where ``col <= row + k``."""
     i32 = dtypes.int32
-    rows = lax.add(broadcasted_iota(i32, (n, m), 0), const(k, i32))
+    rows = lax.add(broadcasted_iota(i32, (n, m), 0), _offset(k))
     return _convert(lax.ge(rows, broadcasted_iota(i32, (n, m), 1)), dtype, False)
 
 
@@ -159,7 +163,12 @@ def linspace(
         out = lax.floor(out)
     if not retstep:
         return _convert(out, dtype, False), None
-    step = lax.div(lax.sub(hi, lo), const(max(div, 1), compute))
+    # JAX's step: NaN (0-d) without a spacing, else (stop - start) / div in the ends' shape
+    if num == 0 or (num == 1 and endpoint):
+        step = const(float("nan"), compute)
+    else:
+        step = lax.sub(_to_shape(hi, bounds), _to_shape(lo, bounds))
+        step = lax.div(step, const(div, compute)) if num > 1 else step
     return _convert(out, dtype, False), _convert(step, compute, False)  # JAX's step dtype
 
 

@@ -20,10 +20,10 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert
-from trellax._src.numpy import joining, shapes, sorting, ufuncs
-from trellax._src.numpy.creation import asarray, zeros_like
-from trellax._src.numpy.reductions import canonicalize_axis
-from trellax._src.numpy.searching import take, take_along_axis
+from trellax._src.numpy import joining, reductions, shapes, sorting, ufuncs
+from trellax._src.numpy.creation import arange, asarray, zeros_like
+from trellax._src.numpy.reductions import canonicalize_axis, cumsum
+from trellax._src.numpy.searching import nonzero, take, take_along_axis
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import (
@@ -31,6 +31,7 @@ from trellax._src.numpy.util import (
     ensure_array,
     promote_args,
     promote_args_complex,
+    promote_args_keep_shapes,
 )
 
 ArrayLike = Any
@@ -44,6 +45,17 @@ def _concrete(name: str, x: Any, what: str) -> np.ndarray[Any, Any]:
             f"{name}: {what} must be concrete (it decides the shape of the result), got a "
             "traced value"
         ) from None
+
+
+def _is_traced(x: Any) -> bool:
+    """Whether ``x`` is a value without data (a tracer), so shape-deciding code cannot read it."""
+    if not isinstance(x, Array):
+        return False
+    try:
+        np.asarray(x)
+    except TypeError:
+        return True
+    return False
 
 
 def _flat_or_axis(name: str, arr: ArrayLike, axis: int | None) -> tuple[Array, int]:
@@ -71,6 +83,8 @@ def delete(
     """``arr`` without the entries ``obj`` (an int, a slice, indices or a mask) along ``axis``."""
     x, ax = _flat_or_axis("delete", arr, axis)
     n = x.shape[ax]
+    if assume_unique_indices and _is_traced(obj):
+        return _delete_unique_traced(x, obj, ax)
     if isinstance(obj, slice):
         keep = np.delete(np.arange(n), obj)
     else:
@@ -94,6 +108,29 @@ def delete(
     return _take_static(x, keep, ax)
 
 
+def _wrap_and_clip(idx: Array, n: int) -> Array:
+    """Traced positions into an axis of ``n``: negative ones count from the end, then clamped
+    to ``[0, n]``."""
+    idx = where(ufuncs.less(idx, 0), ufuncs.add(idx, n), idx)
+    return ufuncs.minimum(ufuncs.maximum(idx, 0), n)
+
+
+def _delete_unique_traced(x: Array, obj: Array, ax: int) -> Array:
+    """``delete`` of traced, unique integer indices: the result has ``n - len(obj)`` entries,
+    the ``i``-th kept one at ``i`` plus the number of deleted positions at or before it."""
+    n = x.shape[ax]
+    if not dtypes.issubdtype(obj.dtype, np.integer):
+        raise ValueError(f"np.delete(arr, obj): got obj.dtype={obj.dtype}; must be integer.")
+    d = dtypes.default_int_dtype()
+    idx = _convert(shapes.ravel(obj), d, False)
+    idx = _wrap_and_clip(idx, n)
+    idx = ufuncs.subtract(sorting.sort(idx), arange(idx.size, dtype=d))
+    kept = arange(n - idx.size, dtype=d)
+    before = ufuncs.greater_equal(kept[None, :], idx[:, None])
+    kept = ufuncs.add(kept, reductions.sum(before, axis=0, dtype=d))
+    return take(x, kept, axis=ax, mode="clip")
+
+
 def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None) -> Array:
     """``values`` inserted before the positions ``obj`` along ``axis`` (in ``arr``'s dtype)."""
     check_arraylike("insert", arr, values)
@@ -101,6 +138,8 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
     n = x.shape[ax]
     v = ensure_array("insert", values)
     v = _convert(v, x.dtype, x.weak_type) if v.dtype != x.dtype else v
+    if _is_traced(obj):
+        return _insert_traced(x, ax, obj, v)
     if isinstance(obj, slice):
         index = np.arange(*obj.indices(n))
     else:
@@ -136,6 +175,34 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
     return _take_static(joining.concatenate([x, v], axis=ax), perm, ax)
 
 
+def _insert_traced(x: Array, ax: int, obj: Array, v: Array) -> Array:
+    """``insert`` at traced integer positions (the count of inserted slabs is static: one per
+    index, or the values' length for a single index, as NumPy's rule)."""
+    if not dtypes.issubdtype(obj.dtype, np.integer) or obj.ndim > 1:
+        raise ValueError(f"trellax.numpy.insert(): index array must be integer typed; got {obj}")
+    n = x.shape[ax]
+    d = dtypes.default_int_dtype()
+    idx = _wrap_and_clip(_convert(obj, d, False), n)
+    if obj.ndim == 0:
+        v = shapes.reshape(v, (1,) * (x.ndim - v.ndim) + tuple(v.shape)) if v.ndim < x.ndim else v
+        v = shapes.moveaxis(v, 0, ax)
+        count = v.shape[ax]
+        idx = shapes.broadcast_to(idx, (count,))
+    else:
+        count = idx.shape[0]
+    slab_shape = list(x.shape)
+    slab_shape[ax] = count
+    vf = shapes.moveaxis(shapes.broadcast_to(v, tuple(slab_shape)), ax, 0)
+    xf = shapes.moveaxis(x, ax, 0)
+    order = sorting.argsort(idx)
+    values_at = idx.at[order].add(arange(count, dtype=d))
+    old = asarray(np.ones(n + count, bool)).at[values_at].set(False)
+    (old_at,) = nonzero(old, size=n)
+    out = zeros_like(xf, shape=(n + count, *xf.shape[1:]))
+    out = out.at[values_at].set(vf).at[old_at].set(xf)
+    return shapes.moveaxis(out, 0, ax)
+
+
 def resize(a: ArrayLike, new_shape: Any) -> Array:
     """``a``'s elements repeated cyclically to fill ``new_shape``."""
     check_static("resize", new_shape=new_shape)
@@ -157,7 +224,7 @@ def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Array:
     start = operator.index(start)
     if not -x.ndim <= start <= x.ndim:
         raise ValueError(f"rollaxis: start={start} must satisfy {-x.ndim} <= start <= {x.ndim}")
-    start = start % (x.ndim + 1) if start < 0 else start
+    start = start + x.ndim if start < 0 else start  # NumPy's rule: -1 is before the last axis
     if ax < start:
         start -= 1
     return shapes.moveaxis(x, ax, start)
@@ -183,36 +250,46 @@ def compress(
     if out is not None:
         raise NotImplementedError("The 'out' argument to trellax.numpy.compress is not supported.")
     x, ax = _flat_or_axis("compress", a, axis)
+    if size is not None:
+        return _compress_sized(condition, x, ax, operator.index(size), fill_value)
     keep = _bool_positions("compress", condition)
     if keep.size and keep.max() >= x.shape[ax]:
         raise ValueError(
             f"compress: condition has {keep.max() + 1}+ entries but axis {ax} has length "
             f"{x.shape[ax]}"
         )
-    result = _take_static(x, keep, ax)
-    if size is None:
-        return result
-    return _fit(result, ax, size, fill_value)
+    return _take_static(x, keep, ax)
 
 
-def _fit(x: Array, axis: int, size: int, fill_value: ArrayLike) -> Array:
-    """``x`` cut or padded (with ``fill_value``) to ``size`` along ``axis``."""
-    n = x.shape[axis]
-    if n >= size:
-        return _take_static(x, np.arange(size), axis)
-    pad_shape = list(x.shape)
-    pad_shape[axis] = size - n
-    filler = shapes.broadcast_to(
-        _convert(ensure_array("compress", fill_value), x.dtype, False), tuple(pad_shape)
-    )
-    return joining.concatenate([x, filler], axis=axis)
+def _compress_sized(
+    condition: ArrayLike, x: Array, ax: int, size: int, fill_value: ArrayLike
+) -> Array:
+    """``compress`` with a static ``size`` (the condition may be traced): the first ``size``
+    kept slices, then ``fill_value``. As in JAX, entries of the condition past the axis are
+    ignored, and ``size`` may not exceed the shorter of the condition and the axis."""
+    c = condition if isinstance(condition, Array) else asarray(condition)
+    if c.ndim != 1:
+        raise ValueError("condition must be a 1D array")
+    n = x.shape[ax]
+    m = min(c.shape[0], n)
+    if not 0 <= size <= m:
+        raise ValueError(
+            "size must be positive and not greater than the size of the array axis; got "
+            f"size={size} for a.shape[axis]={m}"
+        )
+    (positions,) = nonzero(c[:m], size=size, fill_value=n)
+    fill = _convert(ensure_array("compress", fill_value), x.dtype, False)
+    return take(x, positions, axis=ax, mode="fill", fill_value=fill)
 
 
 def extract(
     condition: ArrayLike, arr: ArrayLike, *, size: int | None = None, fill_value: ArrayLike = 0
 ) -> Array:
     """The elements of ``arr`` where ``condition`` is true (both flattened)."""
-    c = _concrete("extract", condition, "condition").ravel()
+    if size is not None and _is_traced(condition):
+        c: Any = shapes.ravel(condition)
+    else:
+        c = _concrete("extract", condition, "condition").ravel()
     return compress(c, shapes.ravel(arr), size=size, fill_value=fill_value)
 
 
@@ -225,6 +302,8 @@ def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike, *, inplace: bool = T
             "immutable. Pass inplace=False to instead return an updated array."
         )
     x = ensure_array("place", arr)
+    if _is_traced(mask):
+        return _place_traced(x, mask, ensure_array("place", vals))
     m = _concrete("place", mask, "mask").astype(bool)
     if m.shape != tuple(x.shape):
         m = np.broadcast_to(m, x.shape)
@@ -237,6 +316,17 @@ def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike, *, inplace: bool = T
     v = _take_static(v, np.arange(positions.size) % v.size, 0)
     flat = shapes.ravel(x).at[asarray(positions.astype(np.int32))].set(v)
     return shapes.reshape(flat, tuple(x.shape))
+
+
+def _place_traced(x: Array, mask: Array, vals: Array) -> Array:
+    """``place`` with a traced mask: the ``k``-th masked element takes ``vals[k % len]``."""
+    m = shapes.ravel(shapes.broadcast_to(_convert(mask, dtypes.bool_, False), tuple(x.shape)))
+    v = shapes.ravel(vals)
+    if v.size == 0:
+        raise ValueError("Cannot place values from an empty array")
+    k = ufuncs.remainder(ufuncs.subtract(cumsum(m, dtype=dtypes.int32), 1), v.size)
+    picked = take(_convert(v, x.dtype, False), k, mode="clip")
+    return shapes.reshape(where(m, picked, shapes.ravel(x)), tuple(x.shape))
 
 
 def put(
@@ -282,7 +372,13 @@ def choose(
         raise ValueError("`a` array must be integer typed")
     n = len(choices)
     if mode == "raise":
-        values = _concrete("choose", index, "a (with mode='raise'; use 'wrap' or 'clip')")
+        if _is_traced(index):
+            raise ConcretizationTypeError(
+                index,
+                "jnp.choose. The error occurred because jnp.choose was jit-compiled with "
+                "mode='raise'. Use mode='wrap' or mode='clip' instead.",
+            )
+        values = np.asarray(index)
         if values.size and (values.min() < 0 or values.max() >= n):
             raise ValueError("invalid entry in choice array")
     elif mode == "wrap":
@@ -291,7 +387,7 @@ def choose(
         index = ufuncs.minimum(ufuncs.maximum(index, 0), n - 1)
     else:
         raise ValueError(f"mode={mode!r} not understood. Must be 'raise', 'wrap', or 'clip'")
-    arrays = shapes.broadcast_arrays(index, *promote_args("choose", *choices))
+    arrays = shapes.broadcast_arrays(index, *promote_args_keep_shapes("choose", *choices))
     index, picked = arrays[0], joining.stack(arrays[1:])
 
     chosen = take_along_axis(picked, shapes.expand_dims(index, 0), axis=0)[0]
@@ -395,20 +491,28 @@ def block(arrays: Any) -> Array:
     return build(arrays, 0)
 
 
-def trim_zeros(filt: ArrayLike, trim: str = "fb") -> Array:
-    """``filt`` without its leading ('f') and/or trailing ('b') zeros along every axis (the
-    bounding box of the nonzero entries, as NumPy 2 and JAX trim N-D input; a 0-d input is
-    returned as it is). All zeros give an empty array."""
+def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: Any = None) -> Array:
+    """``filt`` without its leading ('f') and/or trailing ('b') zeros along ``axis`` (every axis
+    when None: the bounding box of the nonzero entries, as NumPy 2 and JAX trim N-D input; a
+    0-d input is returned as it is). All zeros give an empty array."""
     x = ensure_array("trim_zeros", filt)
     if x.ndim == 0:
         return x
+    check_static("trim_zeros", axis=axis)
+    axes = (
+        set(range(x.ndim))
+        if axis is None
+        else {canonicalize_axis(a, x.ndim) for a in (axis if isinstance(axis, tuple) else (axis,))}
+    )
     mode = trim.lower()
     nonzero = np.nonzero(_concrete("trim_zeros", x, "filt"))
     if nonzero[0].size == 0:
-        return x[(slice(0, 0),) * x.ndim]
+        return x[tuple(slice(0, 0) if i in axes else slice(None) for i in range(x.ndim))]
     box = tuple(
         slice(int(p.min()) if "f" in mode else 0, int(p.max()) + 1 if "b" in mode else n)
-        for p, n in zip(nonzero, x.shape, strict=True)
+        if i in axes
+        else slice(None)
+        for i, (p, n) in enumerate(zip(nonzero, x.shape, strict=True))
     )
     return x[box]
 

@@ -22,8 +22,8 @@ from trellax._src.numpy.segment import segment_sum
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import (
     check_arraylike,
-    promote_args_inexact,
     promote_args_inexact_keep_shapes,
+    promote_args_keep_shapes,
 )
 
 ArrayLike = Any
@@ -38,7 +38,12 @@ def histogramdd(
 ) -> tuple[Array, list[Array]]:
     """``(counts, edges)`` of ``N`` points in ``D`` dimensions (``sample`` of shape ``(N, D)``)."""
     check_arraylike("histogramdd", sample)
-    (x,) = promote_args_inexact_keep_shapes("histogramdd", sample)
+    # the sample and the weights are promoted together (JAX): int16 points with int16 weights
+    # are float32, with no strict-mode error
+    if weights is None:
+        (x,) = promote_args_inexact_keep_shapes("histogramdd", sample)
+    else:
+        x, weights = promote_args_inexact_keep_shapes("histogramdd", sample, weights)
     if x.ndim != 2:
         raise ValueError(f"histogramdd: sample must be 2-D (points, dims), got shape {x.shape}")
     d = x.shape[1]
@@ -99,7 +104,7 @@ def histogram2d(
 ) -> tuple[Array, Array, Array]:
     """``(counts, x_edges, y_edges)`` of the points ``(x[i], y[i])``."""
     check_arraylike("histogram2d", x, y)
-    xa, ya = promote_args_inexact("histogram2d", x, y)
+    xa, ya = promote_args_keep_shapes("histogram2d", x, y)  # inexact in histogramdd
     if xa.shape != ya.shape or xa.ndim != 1:
         # JAX concatenates the two (a TypeError for different shapes), then unpacks the points
         # of the sample (a ValueError for equal shapes that are not 1-D)

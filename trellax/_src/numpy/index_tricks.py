@@ -9,14 +9,16 @@ indices into ``[-size, size)`` (JAX's rule; NumPy raises), then wraps negative o
 
 from __future__ import annotations
 
-import math
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from trellax._src.config.settings import numpy_dtype_promotion
+from trellax._src.core import core
 from trellax._src.core.basearray import Array
+from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import _convert, broadcast_to
@@ -146,13 +148,23 @@ def indices(
     return joining.stack(grids)
 
 
-def _slice_values(s: slice) -> Array:
-    """A slice of ``mgrid``/``ogrid``/``r_``: ``arange``, or ``linspace`` for an imaginary step."""
-    start = 0 if s.start is None else s.start
-    step = 1 if s.step is None else s.step
+def _slice_part(value: Any, what: str, name: str) -> Any:
+    if isinstance(value, Array) and not core.is_concrete(value):
+        raise ConcretizationTypeError(value, f"slice {what} of jnp.{name}")
+    return value
+
+
+def _slice_values(s: slice, name: str) -> Array:
+    """A slice of ``mgrid``/``ogrid``/``r_``: ``arange``, or ``linspace`` for an imaginary step
+    (each part must be concrete)."""
+    start = _slice_part(s.start, "start", name)
+    stop = _slice_part(s.stop, "stop", name)
+    step = _slice_part(s.step, "step", name)
+    start = 0 if start is None else start
+    step = 1 if step is None else step
     if isinstance(step, complex) or np.iscomplexobj(step):
-        return linspace(start, s.stop, int(abs(step)), endpoint=True)
-    return arange(start, s.stop, step)
+        return linspace(start, stop, int(abs(step)), endpoint=True)
+    return arange(start, stop, step)
 
 
 class _Grid:
@@ -165,11 +177,12 @@ class _Grid:
 
     def __getitem__(self, key: slice | tuple[slice, ...]) -> Array | list[Array]:
         if isinstance(key, slice):
-            return _slice_values(key)
-        axes = [_slice_values(s) for s in key]
+            return _slice_values(key, self.name)
+        axes = [_slice_values(s, self.name) for s in key]
         if not axes:
             return [] if self.sparse else asarray(np.zeros((0,), dtypes.int32))
-        promoted = joining._promoted(self.name, axes, None)
+        with numpy_dtype_promotion("standard"):  # JAX promotes the slices in standard mode
+            promoted = joining._promoted(self.name, axes, None)
         grids = []
         n = len(promoted)
         for i, a in enumerate(promoted):
@@ -203,32 +216,34 @@ class _Concatenator:
     def __getitem__(self, key: Any) -> Array:
         items = list(key) if isinstance(key, tuple) else [key]
         axis, ndmin, trans1d = self.axis, self.ndmin, self.trans1d
+        matrix = -1  # the "r"/"c" directives: a 1-D result becomes a row/column (2-D)
         if items and isinstance(items[0], str):
             directive = items.pop(0)
-            try:
-                vec = [int(v) for v in directive.split(",")]
-            except ValueError:
-                raise ValueError(
-                    f"trellax.numpy.{self.name}: could not understand directive {directive!r} "
-                    "(matrix directives 'r' and 'c' are not supported)"
-                ) from None
-            axis = vec[0]
-            if len(vec) > 1:
-                ndmin = vec[1]
-            if len(vec) > 2:
-                trans1d = vec[2]
-            if len(vec) > 3:
-                raise ValueError(f"{self.name}: too many directives in {directive!r}")
+            if directive in ("r", "c"):
+                matrix = 0 if directive == "r" else 1
+            else:
+                try:  # after the third comma-separated int, the rest is ignored (JAX)
+                    vec = [int(v) for v in directive.split(",")[:3]]
+                except ValueError:
+                    raise ValueError(f"could not understand directive {directive!r}") from None
+                axis = vec[0]
+                if len(vec) > 1:
+                    ndmin = vec[1]
+                if len(vec) > 2:
+                    trans1d = vec[2]
         pieces = []
         for item in items:
             if isinstance(item, slice):
-                x = _slice_values(item)
+                x = _slice_values(item, self.name)
+            elif isinstance(item, str):
+                raise ValueError("string directive must be placed at the beginning")
             else:
                 x = asarray(item)
             pieces.append(_raise_rank(x, ndmin, trans1d))
         if not pieces:
             return asarray(np.zeros((0,), dtypes.float32))
-        return joining.concatenate(pieces, axis=axis)
+        res = joining.concatenate(pieces, axis=axis)
+        return shapes.expand_dims(res, matrix) if matrix != -1 and res.ndim == 1 else res
 
     def __repr__(self) -> str:
         return f"trellax.numpy.{self.name}"
@@ -254,24 +269,29 @@ c_ = _Concatenator(-1, 2, 0, "c_")
 
 
 def unravel_index(indices: ArrayLike, shape: Sequence[int]) -> tuple[Array, ...]:
-    """The multi-index of each flat index into ``shape`` (out-of-range ones clamped, see above)."""
+    """The multi-index of each flat index into ``shape``: an index past the end gives the last
+    position, one before ``-size`` the first, negative ones count from the end. ``shape`` may
+    hold traced values (the arithmetic does not need them)."""
     check_arraylike("unravel_index", indices)
     x = ensure_array("unravel_index", indices)
     if not dtypes.issubdtype(x.dtype, np.integer):
         raise TypeError("Only integer indices are accepted, got dtype " + str(x.dtype))
-    dims = tuple(operator.index(d) for d in shape)
-    total = math.prod(dims)
-    if any(d < 0 for d in dims):
-        raise ValueError(f"unravel_index: negative dimension in shape {dims}")
-    if total == 0:
-        raise ValueError("unravel_index: cannot unravel into an empty shape")
-    x = _clamp(x, -total, total - 1)
-    x = _wrap_negative(x, total)
-    out = []
-    for d in reversed(dims):
-        out.append(ufuncs.remainder(x, d))
-        x = ufuncs.floor_divide(x, d)
-    return tuple(reversed(out))
+    try:
+        dims: list[Any] = list(shape)
+    except TypeError:
+        dims = [shape]
+    if any(np.ndim(d) != 0 for d in dims):
+        raise ValueError("unravel_index: shape should be a scalar or 1D sequence.")
+    out: list[Any] = [0] * len(dims)
+    for i in reversed(range(len(dims))):
+        x, out[i] = ufuncs.divmod(x, dims[i])
+    past_end = ufuncs.greater(x, 0)
+    unsigned = dtypes.issubdtype(x.dtype, np.unsignedinteger)
+    before_start = asarray(False) if unsigned else ufuncs.less(x, -1)
+    return tuple(
+        where(past_end, ufuncs.subtract(d, 1), where(before_start, 0, i))
+        for d, i in zip(dims, out, strict=True)
+    )
 
 
 def _clamp(x: Array, low: int, high: int) -> Array:
@@ -291,7 +311,12 @@ def _wrap_negative(x: Array, total: int) -> Array:
 
 
 def ravel_multi_index(
-    multi_index: Sequence[ArrayLike], dims: Sequence[int], mode: str = "raise", order: str = "C"
+    multi_index: Sequence[ArrayLike],
+    dims: Sequence[int],
+    mode: str = "raise",
+    order: str = "C",
+    *,
+    dtype: Any = None,
 ) -> Array:
     """The flat index of each multi-index into ``dims`` (``mode``: 'raise', 'wrap' or 'clip')."""
     dims_t = tuple(operator.index(d) for d in dims)
@@ -302,8 +327,8 @@ def ravel_multi_index(
         )
     if order not in ("C", "F"):
         raise ValueError(f"order must be 'C' or 'F', got {order!r}")
-    if mode not in ("raise", "wrap", "clip"):
-        raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', or 'clip'")
+    if mode not in ("raise", "wrap", "clip", "ignore"):
+        raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', 'clip', or 'ignore'.")
     check_arraylike("ravel_multi_index", *multi_index)
     arrays = [ensure_array("ravel_multi_index", i) for i in multi_index]
     for a in arrays:
@@ -314,16 +339,22 @@ def ravel_multi_index(
             try:
                 values = np.asarray(a)
             except TypeError:
-                raise TypeError(
-                    "The error occurred because ravel_multi_index was jit-compiled with "
-                    "mode='raise'. Use mode='wrap' or mode='clip' instead."
+                raise ConcretizationTypeError(
+                    a,
+                    "ravel_multi_index. The error occurred because ravel_multi_index was "
+                    "jit-compiled with mode='raise'. Use mode='wrap' or mode='clip' instead.",
                 ) from None
             if values.size and (values.min() < 0 or values.max() >= d):
                 raise ValueError("invalid entry in coordinates array")
     elif mode == "clip":
         arrays = [_clamp(a, 0, d - 1) for a, d in zip(arrays, dims_t, strict=True)]
-    else:
+    elif mode == "wrap":
         arrays = [ufuncs.remainder(a, d) for a, d in zip(arrays, dims_t, strict=True)]
+    if dtype is not None:  # the result's dtype (by default, the promotion of int and the indices)
+        out_dtype = dtypes.check_user_dtype(dtype, "ravel_multi_index")
+        if not dtypes.issubdtype(out_dtype, np.integer):
+            raise ValueError(f"dtype={out_dtype} is not an integer type.")
+        arrays = [_convert(a, out_dtype, False) for a in arrays]
     order_dims = list(range(len(dims_t)))
     if order == "F":
         order_dims.reverse()

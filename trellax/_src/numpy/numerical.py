@@ -46,6 +46,8 @@ def trapezoid(
     if x is None:
         check_arraylike("trapezoid", y, dx)
         (ya,) = promote_args_inexact_keep_shapes("trapezoid", y)
+        if np.ndim(dx) > 0:  # spacings that vary: aligned with y's trailing axes (JAX)
+            return _trapezoid_array_dx(ya, ensure_array("trapezoid", dx), axis)
         ya = shapes.moveaxis(ya, axis, -1)
         total = ufuncs.multiply(dx, reductions.sum(ufuncs.add(ya[..., 1:], ya[..., :-1]), axis=-1))
         return ufuncs.multiply(total, 0.5)
@@ -60,6 +62,19 @@ def trapezoid(
     return ufuncs.multiply(
         0.5, reductions.sum(ufuncs.multiply(d, ufuncs.add(ya[..., 1:], ya[..., :-1])), axis=-1)
     )
+
+
+def _trapezoid_array_dx(ya: Array, dx: Array, axis: int) -> Array:
+    """``trapezoid`` with an array ``dx``: its axes align with ``y``'s last ones; one spacing
+    along the integration axis, or one per interval."""
+    dx = shapes.reshape(dx, (1,) * (ya.ndim - dx.ndim) + tuple(dx.shape))
+    dx = shapes.moveaxis(dx, axis, -1)
+    ya = shapes.moveaxis(ya, axis, -1)
+    if dx.shape[-1] == 1:
+        ends = ufuncs.multiply(0.5, ufuncs.add(ya[..., 0], ya[..., -1]))
+        return ufuncs.multiply(dx[..., 0], ufuncs.subtract(reductions.sum(ya, axis=-1), ends))
+    pairs = ufuncs.add(ya[..., 1:], ya[..., :-1])
+    return ufuncs.multiply(0.5, reductions.sum(ufuncs.multiply(dx, pairs), axis=-1))
 
 
 def interp(
@@ -351,7 +366,8 @@ def _gradient_coordinates(m: Array, coordinates: ArrayLike) -> Array:
             "gradient is calculated."
         )
     dx = ufuncs.subtract(x[1:], x[:-1])
-    dx1, dx2 = dx[:-1], dx[1:]
+    dx = shapes.reshape(dx, (1,) * (m.ndim - 1) + dx.shape)  # m's rank: no rank promotion
+    dx1, dx2 = dx[..., :-1], dx[..., 1:]
     a = ufuncs.divide(ufuncs.negative(dx2), ufuncs.multiply(dx1, ufuncs.add(dx1, dx2)))
     b = ufuncs.divide(ufuncs.subtract(dx2, dx1), ufuncs.multiply(dx1, dx2))
     c = ufuncs.divide(dx1, ufuncs.multiply(dx2, ufuncs.add(dx1, dx2)))
@@ -359,8 +375,8 @@ def _gradient_coordinates(m: Array, coordinates: ArrayLike) -> Array:
         ufuncs.add(ufuncs.multiply(a, m[..., :-2]), ufuncs.multiply(b, m[..., 1:-1])),
         ufuncs.multiply(c, m[..., 2:]),
     )
-    first = ufuncs.divide(ufuncs.subtract(m[..., 1:2], m[..., :1]), dx[:1])
-    last = ufuncs.divide(ufuncs.subtract(m[..., -1:], m[..., -2:-1]), dx[-1:])
+    first = ufuncs.divide(ufuncs.subtract(m[..., 1:2], m[..., :1]), dx[..., :1])
+    last = ufuncs.divide(ufuncs.subtract(m[..., -1:], m[..., -2:-1]), dx[..., -1:])
     return joining.concatenate([first, inner, last], axis=-1)
 
 
@@ -495,10 +511,10 @@ def polyder(p: ArrayLike, m: int = 1) -> Array:
     m = operator.index(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive")
+    if m >= a.shape[0] and m:  # JAX keeps p[:-m]: nothing left (NumPy agrees)
+        return a[:0]
     for _ in range(m):
         n = a.shape[0]
-        if n <= 1:
-            return zeros((0,) if n == 0 else (1,), dtype=a.dtype) if n else a[:0]
         a = ufuncs.multiply(a[:-1], arange(n - 1, 0, -1, dtype=a.dtype))
     return a
 
@@ -517,6 +533,6 @@ def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> Array:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     for i in range(m):
         n = a.shape[0]
-        a = ufuncs.divide(a, arange(n, 0, -1))
+        a = ufuncs.divide(a, arange(n, 0, -1, dtype=a.dtype))  # in a's dtype: no promotion
         a = joining.concatenate([a, ks[i : i + 1].astype(a.dtype)])
     return a

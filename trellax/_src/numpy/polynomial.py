@@ -84,7 +84,7 @@ def polyfit(
     rcond: float | None = None,
     full: bool = False,
     w: ArrayLike | None = None,
-    cov: bool = False,
+    cov: bool | str = False,
 ) -> Array | tuple[Array, ...]:
     """The least-squares polynomial of degree ``deg`` through ``(x, y)`` (columns of ``y`` are
     separate fits); ``full`` adds ``(residuals, rank, singular_values, rcond)``."""
@@ -106,7 +106,7 @@ def polyfit(
         lhs = ufuncs.multiply(lhs, wa[:, None])
         rhs = ufuncs.multiply(rhs, wa if rhs.ndim == 1 else wa[:, None])
     scale = ufuncs.sqrt(reductions.sum(ufuncs.multiply(lhs, lhs), axis=0))
-    lhs = ufuncs.divide(lhs, scale)
+    lhs = ufuncs.divide(lhs, scale[None, :])  # explicit ranks: no rank promotion
     c, resids, rank, s = linalg.lstsq(lhs, rhs, rcond=rc)
     c = ufuncs.divide(c, scale if c.ndim == 1 else scale[:, None])
     if full:
@@ -114,13 +114,18 @@ def polyfit(
     if cov:
         inverse = linalg.inv(_matmul(shapes.transpose(lhs), lhs))
         inverse = ufuncs.divide(inverse, ufuncs.multiply(scale[:, None], scale[None, :]))
-        dof = xa.shape[0] - order
-        if dof <= 0:
-            raise ValueError("the number of data points must exceed order to scale the covariance")
-        factor = ufuncs.divide(resids, dof)
+        if cov == "unscaled":
+            factor = asarray(np.ones((1,), inverse.dtype))
+        else:
+            dof = xa.shape[0] - order
+            if dof <= 0:
+                raise ValueError(
+                    "the number of data points must exceed order to scale the covariance"
+                )
+            factor = shapes.atleast_1d(ufuncs.divide(resids, dof))
         if ya.ndim == 1:
-            return c, ufuncs.multiply(inverse, factor)
-        return c, ufuncs.multiply(inverse[:, :, None], factor)
+            return c, ufuncs.multiply(inverse, factor[None])
+        return c, ufuncs.multiply(inverse[:, :, None], factor[None, None, :])
     return c
 
 

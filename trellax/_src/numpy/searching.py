@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import builtins
 import operator
+import string
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,6 +44,7 @@ from trellax._src.lax.structural import (
     slice,
 )
 from trellax._src.numpy.creation import asarray
+from trellax._src.numpy.einsum import einsum
 from trellax._src.numpy.indexing import _scatter, getitem
 from trellax._src.numpy.util import (
     ensure_array,
@@ -228,11 +230,8 @@ def take(
         (ax,) = canonicalize_axes("take", (axis,), x.ndim)
     n = x.shape[ax]
     mode = "fill" if mode is None else mode
-    if n == 0 and idx.size:
-        if mode != "fill":
-            raise IndexError("Cannot do a non-empty take from an empty axis.")
-        shape = (*x.shape[:ax], *idx.shape, *x.shape[ax + 1 :])
-        return broadcast_to(_fill_const("take", fill_value, x), shape)
+    if n == 0 and idx.size:  # JAX refuses it in every mode
+        raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
     idx, oob = _normalize_indices(idx, n, mode, "take")
     out_ = getitem(x, (builtins.slice(None),) * ax + (idx,))
     if oob is None:
@@ -262,8 +261,14 @@ def _along_axis_indices(
             )
     out_shape = tuple(shape)
     d = dtypes.default_int_dtype()
+    # a dimension of size 1 in arr is broadcast: its index is 0 (not the position in the
+    # result, which would be out of bounds and lose the cotangent in the transposed scatter)
     arrays = [
-        broadcast_to(idx, out_shape) if i == ax else broadcasted_iota(d, out_shape, i)
+        broadcast_to(idx, out_shape)
+        if i == ax
+        else broadcast_to(const(0, d), out_shape)
+        if arr.shape[i] == 1
+        else broadcasted_iota(d, out_shape, i)
         for i in range(arr.ndim)
     ]
     return arrays, out_shape
@@ -275,24 +280,72 @@ def take_along_axis(
     axis: int | None = -1,
     mode: str | None = None,
     fill_value: Any = None,
+    *,
+    wrap_negative_indices: bool | None = None,
 ) -> Array:
     """``out[..., i, ...] = arr[..., indices[..., i, ...], ...]`` along ``axis``; the other
-    dimensions broadcast. Out-of-bounds indices give ``fill_value`` (``mode="fill"``, the
-    default) or are clamped (``mode="clip"``)."""
+    dimensions broadcast. Negative indices count from the end (unless
+    ``wrap_negative_indices=False``; by default they wrap except with
+    ``mode="promise_in_bounds"``). Out-of-bounds indices give ``fill_value`` (``mode="fill"``,
+    the default) or are clamped (``"clip"``, ``"promise_in_bounds"``); ``mode="one_hot"``
+    computes the result as a contraction with one-hot vectors of the indices (as JAX does:
+    out-of-bounds indices give 0, and a NaN anywhere along the axis spreads)."""
     x = _asarray("take_along_axis", arr)
     idx = _index_array("take_along_axis", indices)
+    if not dtypes.issubdtype(idx.dtype, np.integer):
+        raise TypeError(f"take_along_axis indices must be of integer type, got {idx.dtype}")
     if axis is None:
+        if idx.ndim != 1:
+            raise ValueError(
+                f"take_along_axis indices must be 1D if axis=None, got shape {idx.shape}"
+            )
         x, ax = ravel(x), 0
     else:
         (ax,) = canonicalize_axes("take_along_axis", (axis,), x.ndim)
-    idx, oob = _normalize_indices(idx, x.shape[ax], mode or "fill", "take_along_axis")
+    n = x.shape[ax]
+    if wrap_negative_indices is None:
+        wrap_negative_indices = mode != "promise_in_bounds"
+    d = dtypes.default_int_dtype()
+    idx = _convert(idx, d, False)
+    if wrap_negative_indices:
+        idx = select_n(lax.lt(idx, const(0, d)), idx, lax.add(idx, const(n, d)))
+    if mode == "one_hot":
+        return _take_along_axis_one_hot(x, idx, ax)
+    if mode not in (None, "fill", "clip", "promise_in_bounds"):
+        raise ValueError(f"trellax.numpy.take_along_axis: invalid mode {mode!r}")
+    oob: Array | None = None
+    if mode in ("clip", "promise_in_bounds"):
+        idx = lax.max(lax.min(idx, const(max(n - 1, 0), d)), const(0, d))
+    else:
+        oob = lax.bitwise_or(lax.lt(idx, const(0, d)), lax.ge(idx, const(n, d)))
+        idx = select_n(oob, idx, const(0, d)) if n else idx
     arrays, out_shape = _along_axis_indices("take_along_axis", x, idx, ax)
+    if n == 0:
+        return broadcast_to(_fill_const("take_along_axis", 0, x), out_shape)
     out = getitem(x, tuple(arrays))
     if oob is None:
         return out
     return select_n(
         broadcast_to(oob, out_shape), out, _fill_const("take_along_axis", fill_value, x)
     )
+
+
+def _take_along_axis_one_hot(x: Array, idx: Array, ax: int) -> Array:
+    """``take_along_axis(..., mode="one_hot")``: a contraction of ``x`` with the one-hot
+    vectors of ``idx`` along ``ax`` (in ``x``'s dtype)."""
+    n = x.shape[ax]
+    d = idx.dtype
+    positions = broadcasted_iota(d, (*idx.shape, n), idx.ndim)
+    column = broadcast_to(reshape(idx, (*idx.shape, 1)), positions.shape)
+    hot = _convert(lax.eq(column, positions), x.dtype, False)
+    if x.ndim == 1:
+        return einsum("...b,b->...", hot, x, preferred_element_type=x.dtype)
+    lead = tuple(max(a, b) for a, b in zip(hot.shape[:ax], x.shape[:ax]))
+    hot = broadcast_to(hot, (*lead, *hot.shape[ax:]))
+    x = broadcast_to(x, (*lead, *x.shape[ax:]))
+    labels = string.ascii_letters[:ax]
+    spec = f"{labels}y...z,{labels}z...->{labels}y..."
+    return einsum(spec, hot, x, preferred_element_type=x.dtype)
 
 
 def put_along_axis(
@@ -598,9 +651,13 @@ def histogram(
 
 
 def histogram_bin_edges(
-    a: ArrayLike, bins: ArrayLike = 10, range: Sequence[ArrayLike] | None = None
+    a: ArrayLike,
+    bins: ArrayLike = 10,
+    range: Sequence[ArrayLike] | None = None,
+    weights: ArrayLike | None = None,
 ) -> Array:
-    """The bin edges :func:`histogram` uses (``a``'s inexact dtype)."""
+    """The bin edges :func:`histogram` uses (``a``'s inexact dtype); ``weights`` is accepted
+    and unused, as in JAX and NumPy (it only matters for string ``bins``)."""
     x = ravel(_asarray("histogram_bin_edges", a))
     d = to_inexact_dtype(x.dtype)
     x = _convert(x, d, False)

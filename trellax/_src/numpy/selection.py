@@ -11,7 +11,7 @@ from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax.reductions import reduce_and
-from trellax._src.lax.structural import _convert, select_n, select_n_p
+from trellax._src.lax.structural import _convert, select_n_p
 from trellax._src.numpy import ufuncs
 from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.numpy.searching import nonzero
@@ -144,17 +144,18 @@ def isclose(
     if is_extended(a) or is_extended(b):  # typed keys: equal or not, as JAX's lax.eq
         return a == b  # type: ignore[return-value]
     x, y = promote_args("isclose", a, b)
-    if dtypes.kind(x.dtype) in ("b", "i", "u"):
-        return _strong(ufuncs.equal(x, y))
+    if dtypes.issubdtype(x.dtype, dtypes.extended):  # keys: equality (their own __eq__)
+        same: Array = x == y
+        return same
+    # as JAX: integers too are compared in an inexact type, with the tolerances
     x, y = promote_args_inexact("isclose", x, y)
     diff = ufuncs.absolute(ufuncs.subtract(x, y))
     tol = ufuncs.add(
         _real_like(atol, diff, False),
         ufuncs.multiply(_real_like(rtol, diff, False), ufuncs.absolute(y)),
     )
-    close = ufuncs.less_equal(diff, tol)
-    finite = ufuncs.logical_and(ufuncs.isfinite(x), ufuncs.isfinite(y))
-    out = select_n(finite, ufuncs.equal(x, y), close)
+    close = ufuncs.logical_and(ufuncs.isfinite(y), ufuncs.less_equal(diff, tol))
+    out = _strong(ufuncs.logical_or(ufuncs.equal(x, y), close))
     if equal_nan:
         out = ufuncs.logical_or(out, ufuncs.logical_and(ufuncs.isnan(x), ufuncs.isnan(y)))
     return out

@@ -75,3 +75,11 @@ def merge_lists(bs: Sequence[bool], l0: Sequence[T], l1: Sequence[T]) -> list[T]
     """Inverse of :func:`partition_list`."""
     i0, i1 = iter(l0), iter(l1)
     return [next(i1) if b else next(i0) for b in bs]
+
+
+def tuple_update(t: tuple[T, ...], idx: int, val: T) -> tuple[T, ...]:
+    """``t`` with its element ``idx`` replaced by ``val``."""
+    if not -len(t) <= idx < len(t):
+        raise IndexError(f"tuple index {idx} out of range for length {len(t)}")
+    idx %= len(t)
+    return (*t[:idx], val, *t[idx + 1 :])
