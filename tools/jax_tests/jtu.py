@@ -415,15 +415,6 @@ def rand_uniform(rng: np.random.RandomState, low: float = 0.0, high: float = 1.0
     return functools.partial(_rand_dtype, rng.rand, post=post)
 
 
-def rand_int(rng: np.random.RandomState, low: int = 0, high: int | None = None) -> Any:
-    def gen(shape: Any, dtype: Any) -> Any:
-        return _cast_to_shape(
-            np.asarray(rng.randint(low, high, size=_dims(shape))).astype(dtype), shape, dtype
-        )
-
-    return gen
-
-
 def rand_bool(rng: np.random.RandomState) -> Any:
     def gen(shape: Any, dtype: Any) -> Any:
         return _cast_to_shape(np.asarray(rng.rand(*_dims(shape)) < 0.5), shape, dtype)
@@ -676,23 +667,6 @@ _noop_implementation._name = "noop"  # type: ignore[attr-defined]
 JIT_IMPLEMENTATION = (_jit_implementation, _noop_implementation)
 
 # the lax files' value makers and helpers (a module of their own; this one was long enough)
-from jax_tests.jtu_values import (  # noqa: E402
-    is_cuda_compute_capability_at_least as is_cuda_compute_capability_at_least,
-    is_device_rocm as is_device_rocm,
-    iter_eqns as iter_eqns,
-    join_tolerance as join_tolerance,
-    num_float_bits as num_float_bits,
-    rand_fullrange as rand_fullrange,
-    rand_indices_unique_along_axis as rand_indices_unique_along_axis,
-    rand_int as rand_int,
-    rand_like as rand_like,
-    rand_not_small as rand_not_small,
-    rand_small_positive as rand_small_positive,
-    rand_some_equal as rand_some_equal,
-    rand_some_inf as rand_some_inf,
-    rand_some_inf_and_nan as rand_some_inf_and_nan,
-    rand_some_nan as rand_some_nan,
-    rand_some_zero as rand_some_zero,
-    rand_unique_int as rand_unique_int,
-    with_explicit_mesh as with_explicit_mesh,
-)
+from jax_tests import jtu_values as _values  # noqa: E402  (it reads this module's names)
+
+globals().update({name: getattr(_values, name) for name in _values.__all__})

@@ -20,10 +20,29 @@ import numpy as np
 import trellax
 import trellax.sharding
 from trellax import dtypes as _dtypes
-from trellax._src.interpreters.dce import subjaxprs
 from trellax._src.api.test_util import _rand_like
+from trellax._src.interpreters.dce import subjaxprs
 
-Gen = Callable[[Any, Any], Any]
+__all__ = [
+    "is_cuda_compute_capability_at_least",
+    "is_device_rocm",
+    "iter_eqns",
+    "join_tolerance",
+    "num_float_bits",
+    "rand_fullrange",
+    "rand_indices_unique_along_axis",
+    "rand_int",
+    "rand_like",
+    "rand_not_small",
+    "rand_small_positive",
+    "rand_some_equal",
+    "rand_some_inf",
+    "rand_some_inf_and_nan",
+    "rand_some_nan",
+    "rand_some_zero",
+    "rand_unique_int",
+    "with_explicit_mesh",
+]
 
 
 def _jtu() -> Any:
