@@ -27,7 +27,7 @@ GATHER_CASES: list[tuple[tuple[int, ...], tuple[int, ...], Any, tuple[int, ...],
         GDN((4,), (1, 0), (0, 1, 2, 3, 4)),
         (1, 1, 8, 7, 6),
         "collapsed_slice_dims in gather op must be sorted",
-    ),  # fmt: skip
+    ),
     ((10, 5), (5, 2), GDN((1,), (2,), (0, 1)), (1, 5), "Invalid collapsed_slice_dims set in ga"),
     ((10, 5, 3), (5, 2), GDN((1,), (0, 0), (0, 1)), (1, 1, 3), "collapsed_slice_dims in gather "),
     (
@@ -36,7 +36,7 @@ GATHER_CASES: list[tuple[tuple[int, ...], tuple[int, ...], Any, tuple[int, ...],
         GDN((1,), (0,), (0, 1), (0,), (0,)),
         (1, 5),
         "collapsed_slice_dims and operand_batching_dims in gather op must be disjoint",
-    ),  # fmt: skip
+    ),
     (
         (10, 5),
         (5, 2),
@@ -44,7 +44,7 @@ GATHER_CASES: list[tuple[tuple[int, ...], tuple[int, ...], Any, tuple[int, ...],
         (10, 5),
         "Gather op can only collapse slice dims with bound 1, but bound is 10 for index 0 at "
         "position 0",
-    ),  # fmt: skip
+    ),
     ((10, 5), (5, 2), GDN((0, 1), (), (0, 1)), (10,), "Gather op must have one slice size for "),
     ((10, 5), (5, 2), GDN((0,), (), (0, 1)), (10, 5), "All components of the offset index in a g"),
     ((10, 5), (5, 2), GDN((0, 1), (), (0, 1)), (11, 5), r"Slice size at index 0 in gather op is "),
@@ -55,7 +55,7 @@ GATHER_CASES: list[tuple[tuple[int, ...], tuple[int, ...], Any, tuple[int, ...],
         (1, 2, 5),
         "Gather op can only collapse slice dims with bound 1, but bound is 2 for index 1 at "
         "position 0",
-    ),  # fmt: skip
+    ),
     (
         (10, 5, 5),
         (9, 2),
@@ -63,14 +63,14 @@ GATHER_CASES: list[tuple[tuple[int, ...], tuple[int, ...], Any, tuple[int, ...],
         (1, 1, 5),
         "Gather op requires operand batching dimensions and indices batching dimensions to have "
         r"the same shape, got \(10,\) and \(9,\)",
-    ),  # fmt: skip
+    ),
     (
         (10, 5, 5),
         (10, 2),
         GDN((1,), (1,), (1, 2), (0,), (1,)),
         (1, 1, 5),
         "Gather op cannot have the index vector dimension as a batching dimension",
-    ),  # fmt: skip
+    ),
     (
         (10, 5, 5),
         (10, 2),
@@ -78,7 +78,7 @@ GATHER_CASES: list[tuple[tuple[int, ...], tuple[int, ...], Any, tuple[int, ...],
         (1, 1, 5),
         "Gather op requires equal numbers of operand_batching_dims and "
         r"start_indices_batching_dims, got \(0,\) and\(\)",
-    ),  # fmt: skip
+    ),
 ]
 
 
@@ -115,7 +115,7 @@ SCATTER_CASES: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], Any
         "Bounds of the window dimensions of updates must not exceed the bounds of the "
         "corresponding dimensions of operand. For dimension 1, updates bound is 6, operand bound "
         "is 5.",
-    ),  # fmt: skip
+    ),
     (
         (10, 5),
         (2, 1),
@@ -124,7 +124,7 @@ SCATTER_CASES: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], Any
         "Bounds of the scatter dimensions of updates must be the same as the bounds of the "
         "corresponding dimensions of scatter indices. For scatter dimension 0, updates bound is "
         "3, indices bound is 2.",
-    ),  # fmt: skip
+    ),
     (
         (10, 5, 3),
         (10, 1),

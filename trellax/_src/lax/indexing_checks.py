@@ -5,6 +5,7 @@ last axis of the indices (as in JAX)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +13,7 @@ Dims = Sequence[int]
 
 
 def _sorted(dims: Dims, op: str, name: str) -> None:
-    if any(b < a for a, b in zip(dims, dims[1:])):
+    if any(b < a for a, b in itertools.pairwise(dims)):
         raise TypeError(f"{name} in {op} op must be sorted; got {tuple(dims)}")
 
 
