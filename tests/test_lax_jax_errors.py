@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import trellax
 import trellax.numpy as jnp
 from trellax import lax
 
@@ -158,3 +159,21 @@ def test_gather_and_scatter_well_formed_still_work() -> None:
     assert g.tolist() == [2.0, 7.0]
     s = lax.scatter_add(x, idx, jnp.ones(2), SDN((), (0,), (0,)))
     assert s.tolist()[2] == 3.0 and s.tolist()[7] == 8.0
+
+
+def test_dot_options_are_keyword_only() -> None:
+    v = jnp.arange(5.0)
+    with pytest.raises(TypeError, match=r"dot\(\) takes 2 positional arguments"):
+        lax.dot(v, v, lax.Precision.DEFAULT)  # type: ignore[misc]
+    assert float(lax.dot(v, v, precision=lax.Precision.HIGHEST)) == 30.0
+    m = jnp.ones((2, 3, 4))
+    out = lax.dot(m, m, dimension_numbers=(((2,), (2,)), ((0,), (0,))))
+    assert out.shape == (2, 3, 3)
+    with pytest.raises(ValueError, match="dimension_numbers must be specified"):
+        lax.dot(m, m)
+
+
+def test_top_k_refuses_axes_its_int32_indices_cannot_count() -> None:
+    x = trellax.ShapeDtypeStruct((2**31 + 1,), jnp.bfloat16)
+    with pytest.raises(ValueError, match="top_k returns int32 indices, which will overflow"):
+        trellax.eval_shape(lambda x: lax.top_k(x, 100), x)

@@ -369,7 +369,9 @@ def cases_from_list(xs: Any) -> list[Any]:
 
 
 def _dims(shape: Any) -> tuple[int, ...]:
-    return () if shape in (NUMPY_SCALAR_SHAPE, PYTHON_SCALAR_SHAPE) else tuple(shape)
+    if shape in (NUMPY_SCALAR_SHAPE, PYTHON_SCALAR_SHAPE):
+        return ()
+    return (int(shape),) if np.ndim(shape) == 0 else tuple(shape)
 
 
 def _cast_to_shape(value: np.ndarray, shape: Any, dtype: Any) -> Any:

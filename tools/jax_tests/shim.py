@@ -119,11 +119,6 @@ FALLBACKS: dict[str, dict[str, Any]] = {
         "TypedComplex": _placeholder("TypedComplex", complex),
         "TypedNdArray": _placeholder("TypedNdArray", object),
     },
-    "jax._src.lax.lax": {
-        "_convert_element_type": lambda x, dtype, weak_type=False: importlib.import_module(
-            "trellax.lax"
-        ).convert_element_type(x, dtype, weak_type=weak_type)
-    },
 }
 
 

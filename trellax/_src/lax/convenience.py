@@ -339,6 +339,11 @@ def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
         raise ValueError(f"k argument to top_k must be in [0, {n}], got {k}")
     if dtypes.kind(a.dtype) == "c":
         raise TypeError("top_k does not accept complex operands")
+    if n > 2**31:  # the indices are int32 (as in JAX)
+        raise ValueError(
+            "top_k returns int32 indices, which will overflow for array dimensions larger than "
+            f"the maximum int32 ({2**31 - 1}). Got operand.shape={tuple(a.shape)}"
+        )
     index = structural.broadcasted_iota(dtypes.int32, tuple(a.shape), ax)
     # descending by value, ascending by index: sort the negated order keys
     if dtypes.kind(a.dtype) == "b":

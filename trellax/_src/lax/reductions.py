@@ -351,24 +351,26 @@ def dot_result_dtype(a: Any, b: Any) -> Any:
 def dot(
     lhs: ArrayLike,
     rhs: ArrayLike,
+    *,
+    dimension_numbers: Any = None,
     precision: Any = None,
     preferred_element_type: DTypeLike | None = None,
-    *,
     out_sharding: Any = None,
 ) -> Array:
-    """Vector/matrix products of rank <= 2 operands."""
+    """``dot_general`` with ``dimension_numbers`` defaulting to a vector/matrix product of rank
+    1 or 2 operands (as in JAX, the options after the operands are keyword-only)."""
     if out_sharding is not None:
         check_out_sharding("lax.dot", out_sharding)
     x, y = asarray(lhs), asarray(rhs)
-    if x.ndim not in (1, 2) or y.ndim not in (1, 2) or x.shape[-1] != y.shape[0]:
-        # JAX's class (a ValueError): other shapes need lax.dot_general's dimension numbers
-        raise ValueError(
-            "lax.dot multiplies rank 1 or 2 operands whose last and first dimensions agree "
-            f"(a matrix or vector product), got shapes {tuple(x.shape)} and {tuple(y.shape)}; "
-            "use lax.dot_general with dimension_numbers for other contractions"
-        )
-    dn = (((x.ndim - 1,), (0,)), ((), ()))
-    return dot_general(x, y, dn, precision, preferred_element_type)
+    if dimension_numbers is None:
+        if x.ndim not in (1, 2) or y.ndim not in (1, 2) or x.shape[-1] != y.shape[0]:
+            raise ValueError(
+                "jax.lax.dot: dimension_numbers must be specified when not performing simple "
+                "un-batched matrix-matrix, matrix-vector, or vector-vector products; got "
+                f"lhs_shape={tuple(x.shape)} rhs_shape={tuple(y.shape)}"
+            )
+        dimension_numbers = (((x.ndim - 1,), (0,)), ((), ()))
+    return dot_general(x, y, dimension_numbers, precision, preferred_element_type)
 
 
 # -- differentiation rules ------------------------------------------------------------------------
