@@ -177,3 +177,49 @@ def test_top_k_refuses_axes_its_int32_indices_cannot_count() -> None:
     x = trellax.ShapeDtypeStruct((2**31 + 1,), jnp.bfloat16)
     with pytest.raises(ValueError, match="top_k returns int32 indices, which will overflow"):
         trellax.eval_shape(lambda x: lax.top_k(x, 100), x)
+
+
+def test_broadcast_in_dim_takes_unordered_dimensions() -> None:
+    x = np.arange(6.0).reshape(2, 3)
+    out = lax.broadcast_in_dim(x, (3, 4, 2), (2, 0))
+    assert out.shape == (3, 4, 2)
+    np.testing.assert_array_equal(np.asarray(out), np.broadcast_to(x.T[:, None, :], (3, 4, 2)))
+
+
+@pytest.mark.parametrize(
+    ("inshape", "outshape", "dims", "msg"),
+    [
+        ((2,), (2, 2), (0, 1), "broadcast_dimensions must have length equal to operand ndim"),
+        ((2, 2), (2,), (0, 1), "target broadcast shape must have equal or higher rank"),
+        ((2,), (2, 3), (2,), "broadcast_dimensions must be a subset of output dimensions"),
+        ((2,), (3,), (0,), "operand dimension sizes must either be 1, or be equal to"),
+        ((2, 2), (2, 2), (0, 0), "broadcast_dimensions must not contain duplicates"),
+    ],
+)
+def test_broadcast_in_dim_errors(
+    inshape: tuple[int, ...], outshape: tuple[int, ...], dims: tuple[int, ...], msg: str
+) -> None:
+    with pytest.raises(TypeError, match=msg):
+        lax.broadcast_in_dim(np.ones(inshape, np.float32), outshape, dims)
+
+
+def test_argmin_argmax_errors() -> None:
+    with pytest.raises(ValueError, match="require non-empty reduced dimension"):
+        lax.argmax(np.ones((0, 2)), 0, np.int32)
+    with pytest.raises(ValueError, match="Invalid axis 2 for operand"):
+        lax.argmin(np.ones((2, 3)), 2, np.int32)
+
+
+def test_reduce_and_reduce_window_errors() -> None:
+    with pytest.raises(ValueError, match="same tree structure as init_values"):
+        lax.reduce({"x": np.ones(5)}, {"y": 0.0}, lambda a, b: a, [0])
+    with pytest.raises(ValueError, match="reduce found non-scalar initial value"):
+        lax.reduce({"x": np.ones(5)}, {"x": np.ones(5)}, lambda a, b: a, [0])
+    with pytest.raises(ValueError, match="duplicate value in 'axes'"):
+        lax.reduce(np.arange(3), 0, lax.add, (0, 0))
+    with pytest.raises(TypeError, match="must have every element be strictly positive"):
+        lax.reduce_window(np.ones((1,)), 0.0, lax.add, (0,), (1,), "VALID")
+    with pytest.raises(TypeError, match=r"init_values have shapes \[\(1,\)\]"):
+        lax.reduce_window(np.ones((4,)), np.zeros((1,)), lax.max, (2,), (2,), "VALID")
+    with pytest.raises(ValueError, match="output must have the same tree structure"):
+        lax.reduce_window(np.ones((1,)), 0.0, lambda x, y: [x + y], (1,), (1,), "VALID")

@@ -7,6 +7,7 @@ accumulation dtypes (``sum`` of int8 is the default int) by casting *before* red
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeAlias, overload
 
@@ -122,9 +123,12 @@ def _arg_reduction(name: str, kernel: Impl) -> Primitive:
             raise TypeError(f"{name}: index_dtype must be an integer type, got {index_dtype}")
         (axis,) = axes
         if not 0 <= axis < len(x.shape):
-            raise ValueError(f"{name}: axis {axis} is out of bounds for operand shape {x.shape}")
+            raise ValueError(f"Invalid axis {axis} for operand shape {tuple(x.shape)}")
         if x.shape[axis] == 0:
-            raise ValueError(f"{name} of an empty axis (shape {tuple(x.shape)}, axis {axis})")
+            raise ValueError(
+                "argmin and argmax require non-empty reduced dimension. "
+                f"operand.shape={tuple(x.shape)} axis={axis}"
+            )
         shape = tuple(s for i, s in enumerate(x.shape) if i != axis)
         return ShapedArray._fast(shape, index_dtype, False)
 
@@ -136,15 +140,23 @@ argmin_p = _arg_reduction("argmin", backend.argmin)
 
 
 def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
+    """The index of the maximum along ``axis`` (a negative axis counts from the end: a
+    superset of JAX, docs/semantics.md)."""
     x = asarray(operand)
-    (ax,) = canonicalize_axes("argmax", (axis,), x.ndim)
+    ax = operator.index(axis)
+    if -x.ndim <= ax < 0:
+        ax += x.ndim
     d = dtypes.check_user_dtype(index_dtype, "argmax")
     return argmax_p.bind(x, axes=(ax,), index_dtype=d)
 
 
 def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
+    """The index of the minimum along ``axis`` (a negative axis counts from the end: a
+    superset of JAX, docs/semantics.md)."""
     x = asarray(operand)
-    (ax,) = canonicalize_axes("argmin", (axis,), x.ndim)
+    ax = operator.index(axis)
+    if -x.ndim <= ax < 0:
+        ax += x.ndim
     d = dtypes.check_user_dtype(index_dtype, "argmin")
     return argmin_p.bind(x, axes=(ax,), index_dtype=d)
 
