@@ -92,13 +92,7 @@ def reduce(
     for i in range(count):
         elements = [convenience.index_in_dim(a, i, 0, keepdims=False) for a in flat_moved]
         result = computation(tree_unflatten(tree, acc), tree_unflatten(tree, elements))
-        leaves, result_tree = tree_flatten(result)
-        if result_tree != tree:
-            raise ValueError(
-                "reduce_window output must have the same tree structure as the operands "
-                f"{tree} vs. {result_tree}"
-            )
-        acc = [asarray(r) for r in leaves]
+        acc = [asarray(r) for r in tree_flatten(result)[0]]
     return tree_unflatten(tree, acc)
 
 
@@ -216,22 +210,6 @@ def reduce_window(
             )
         acc = [asarray(r) for r in leaves]
     return tree_unflatten(tree, acc)
-
-
-def _check_window_args(init_value: Any, window: Any, strides: Any) -> None:
-    """JAX's checks of ``reduce_window``'s init values, window and strides (its words)."""
-    for what, dims in (("window_dimensions", window), ("window_strides", strides)):
-        if dims is not None and not all(operator.index(d) >= 1 for d in dims):
-            raise TypeError(
-                f"reduce_window {what} must have every element be strictly positive, "
-                f"got {tuple(dims)}."
-            )
-    shapes = [tuple(asarray(v).shape) for v in tree_flatten(init_value)[0]]
-    if any(shapes):
-        raise TypeError(
-            f"reduce_window expected init_values to be scalars but init_values have shapes "
-            f"{shapes}."
-        )
 
 
 def associative_scan(
