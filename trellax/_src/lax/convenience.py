@@ -269,13 +269,17 @@ def slice_in_dim(
 def split(operand: ArrayLike, sizes: Sequence[int], axis: int = 0) -> list[Array]:
     """``operand`` cut along ``axis`` into pieces of the given sizes (they must add up)."""
     a = asarray(operand)
+    axis = operator.index(axis)
+    if not -a.ndim <= axis < a.ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
+    axis %= a.ndim
     n = a.shape[axis]
     if any(s < 0 for s in sizes):
         raise ValueError(f"Sizes passed to split must be nonnegative, got {tuple(sizes)}")
     if sum(sizes) != n:
         raise ValueError(
-            f"Sum of sizes {sum(sizes)} must be equal to dimension {n} of the operand shape "
-            f"{tuple(a.shape)}"
+            f"Sum of sizes {sum(sizes)} must be equal to dimension {axis} of the operand shape "
+            f"{list(a.shape)}"
         )
     out = []
     start = 0

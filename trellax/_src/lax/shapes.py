@@ -414,8 +414,12 @@ def _squeeze_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> ShapedArra
 
 
 def squeeze(x: ArrayLike, dimensions: Sequence[int]) -> Array:
+    """Removes the size-1 ``dimensions`` of ``x``."""
     x = asarray(x)
-    dims = canonicalize_axes("squeeze", dimensions, x.ndim)
+    given = [operator.index(d) for d in dimensions]  # JAX's TypeError for a non-integer
+    if len(set(given)) != len(given):
+        raise ValueError(f"dimensions are not unique: {tuple(given)}")
+    dims = canonicalize_axes("squeeze", given, x.ndim)
     if not dims:
         same: Array = x
         return same
