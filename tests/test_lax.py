@@ -400,7 +400,7 @@ def test_values(call, expected):
 @pytest.mark.parametrize(
     "call, err, message",
     [
-        (lambda: lax.broadcast_in_dim(f32(), (2, 4), (1,)), TypeError, "cannot be broadcast"),
+        (lambda: lax.broadcast_in_dim(f32(), (2, 4), (1,)), TypeError, "operand dimension sizes must either be 1"),
         (lambda: lax.broadcast_in_dim(f32((3, 1)), (3, 4), (1, 0)), TypeError, "broadcast_in_dim"),
         (lambda: lax.reshape(f32(), (2, 2)), TypeError, "total size must be unchanged"),
         (lambda: lax.transpose(f32(), (1,)), TypeError, "permutation"),
@@ -417,7 +417,7 @@ def test_values(call, expected):
         (lambda: lax.reduce_sum(f32((2, 3)), (2,)), ValueError, "out of bounds"),
         (lambda: lax.pad(f32(), 0.0, [(0, 0, -1)]), ValueError, "interior"),
         (lambda: lax.sort(f32((2,)), dimension=1), ValueError, "out of bounds"),
-        (lambda: lax.argmax(wf(), 0, "int32"), ValueError, "out of bounds"),
+        (lambda: lax.argmax(wf(), 0, "int32"), ValueError, "Invalid axis 0 for operand shape"),
     ],
 )  # fmt: skip
 def test_shape_errors(call, err, message):

@@ -37,17 +37,33 @@ TAG = "jax-v0.10.2"
 OUT_OF_SCOPE_MARK = "out of scope for trellax:"
 
 
+#: JAX's test-support modules some test files import (NumPy reference implementations of the
+#: lax operations, the tables of operations the lax tests sweep): read from JAX's repository at
+#: the tag, like the test files, into ``<dest>/_jax_support/<module>.py`` (see ``shim.py``).
+SUPPORT = {
+    "jax._src.lax_reference": "jax/_src/lax_reference.py",
+    "jax._src.internal_test_util.lax_test_util": "jax/_src/internal_test_util/lax_test_util.py",
+}
+
+
+def _show(repo: Path, path: str) -> str:
+    """One file of JAX's repository at the tag (a checkout's work tree when not a git dir)."""
+    if (repo / path).exists() and not (repo / ".git").exists():
+        return (repo / path).read_text()
+    git = ["git", "--git-dir", str(repo / ".git" if (repo / ".git").exists() else repo)]
+    return subprocess.run(
+        [*git, "show", f"{TAG}:{path}"], check=True, capture_output=True, text=True
+    ).stdout
+
+
 def extract(repo: Path, names: list[str], dest: Path) -> None:
-    """Writes ``tests/<name>.py`` of the tagged version of JAX into ``dest``."""
+    """Writes ``tests/<name>.py`` of the tagged version of JAX into ``dest`` (and the
+    test-support modules of ``SUPPORT`` into ``dest/_jax_support``)."""
+    (dest / "_jax_support").mkdir(exist_ok=True)
+    for module, path in SUPPORT.items():
+        (dest / "_jax_support" / f"{module}.py").write_text(_show(repo, path))
     for name in names:
-        if (repo / "tests" / f"{name}.py").exists() and not (repo / ".git").exists():
-            text = (repo / "tests" / f"{name}.py").read_text()
-        else:
-            git = ["git", "--git-dir", str(repo / ".git" if (repo / ".git").exists() else repo)]
-            text = subprocess.run(
-                [*git, "show", f"{TAG}:tests/{name}.py"], check=True, capture_output=True, text=True
-            ).stdout
-        (dest / f"{name}.py").write_text(text)
+        (dest / f"{name}.py").write_text(_show(repo, f"tests/{name}.py"))
 
 
 class _SkipOutOfScope:
@@ -133,6 +149,11 @@ def run_file(
     if junit.exists():
         return outcomes(junit)
     return outcomes_from_log(log)
+
+
+def _num_cases() -> int:
+    """How many cases JAX's ``sample_product`` draws per test (the names depend on it)."""
+    return int(os.environ.get("JAX_NUM_GENERATED_CASES", "10"))
 
 
 def golden_path(name: str) -> Path:
@@ -239,12 +260,20 @@ def main() -> None:
             data = load_golden(name)
             data["jax_version"] = TAG
             data["jax_passes"] = sorted(t for t, (o, _) in res.items() if o == "passed")
+            data["num_generated_cases"] = _num_cases()
             save_golden(name, data)
             print(f"{name}: JAX passes {len(data['jax_passes'])} of {len(res)}")
         return
     total_ok = total = 0
     for name, res in results.items():
-        jax_passes = set(load_golden(name).get("jax_passes", ()))
+        golden = load_golden(name)
+        if "jax_passes" in golden and golden.get("num_generated_cases", 10) != _num_cases():
+            print(
+                f"{name}: JAX's side ran with JAX_NUM_GENERATED_CASES="
+                f"{golden.get('num_generated_cases', 10)}, this run with {_num_cases()}: set the same",
+                file=sys.stderr,
+            )
+        jax_passes = set(golden.get("jax_passes", ()))
         out = {t for t in jax_passes if res.get(t, ("", ""))[1].startswith(OUT_OF_SCOPE_MARK)}
         in_scope = jax_passes - out
         if args.k:  # a subset was run: the tests JAX passes among those

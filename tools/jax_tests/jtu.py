@@ -370,7 +370,9 @@ def cases_from_list(xs: Any) -> list[Any]:
 
 
 def _dims(shape: Any) -> tuple[int, ...]:
-    return () if shape in (NUMPY_SCALAR_SHAPE, PYTHON_SCALAR_SHAPE) else tuple(shape)
+    if shape in (NUMPY_SCALAR_SHAPE, PYTHON_SCALAR_SHAPE):
+        return ()
+    return (int(shape),) if np.ndim(shape) == 0 else tuple(shape)
 
 
 def _cast_to_shape(value: np.ndarray, shape: Any, dtype: Any) -> Any:
@@ -706,3 +708,8 @@ from jax_tests.jtu_numpy import (  # noqa: E402, I001
     strict_promotion_if_dtypes_match as strict_promotion_if_dtypes_match,
     with_jax_dtype_defaults as with_jax_dtype_defaults,
 )
+
+# the lax files' value makers and helpers (a module of their own; this one was long enough)
+from jax_tests import jtu_values as _values  # noqa: E402  (it reads this module's names)
+
+globals().update({name: getattr(_values, name) for name in _values.__all__})

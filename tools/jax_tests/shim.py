@@ -19,6 +19,7 @@ import pkgutil
 import sys
 import types
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 # The trellax modules that hold the counterparts of JAX's internal modules (searched in order).
@@ -106,19 +107,22 @@ def _default_types() -> dict[str, Any]:
     }
 
 
+#: ``dtypes.register_canonicalize_value_handler(type, handler)`` of a test module (its custom
+#: array types): recorded here; trellax consults no such table.
+CANONICALIZE_VALUE_HANDLERS: dict[type, Any] = {}
+
 FALLBACKS: dict[str, dict[str, Any]] = {
-    "jax._src.dtypes": {"dtype": _jax_dtype, "default_types": _default_types()},
+    "jax._src.dtypes": {
+        "dtype": _jax_dtype,
+        "default_types": _default_types(),
+        "register_canonicalize_value_handler": CANONICALIZE_VALUE_HANDLERS.__setitem__,
+    },
     "jax._src.config": {"parse_flags_with_absl": lambda: None},
     "jax._src.literals": {
         "TypedInt": _placeholder("TypedInt", int),
         "TypedFloat": _placeholder("TypedFloat", float),
         "TypedComplex": _placeholder("TypedComplex", complex),
         "TypedNdArray": _placeholder("TypedNdArray", object),
-    },
-    "jax._src.lax.lax": {
-        "_convert_element_type": lambda x, dtype, weak_type=False: importlib.import_module(
-            "trellax.lax"
-        ).convert_element_type(x, dtype, weak_type=weak_type)
     },
 }
 
@@ -137,6 +141,11 @@ class Missing(tuple):  # type: ignore[type-arg]
         raise AttributeError(f"trellax has no counterpart of {self.__dict__['name']}")
 
     __call__ = _fail
+
+    def __mro_entries__(self, bases: tuple[Any, ...]) -> tuple[type, ...]:
+        # a test module's class derived from a missing one (``class FooTy(dtypes.ExtendedDType)``)
+        # is defined on a placeholder base, so the rest of the module imports
+        return (_placeholder(self.__dict__["name"].rpartition(".")[2], object),)
 
     def __getattr__(self, attr: str) -> Any:
         # a missing module's attribute is missing too (``parallel.psum`` of a missing module)
@@ -170,6 +179,8 @@ class Standin(types.ModuleType):
         child = f"{self.__name__}.{attr}"
         if child in sys.modules:
             return sys.modules[child]
+        if _support_file(child).exists():
+            return importlib.import_module(child)
         for target in self.__dict__["_targets"]:
             modname, _, member = target.partition(":")
             try:
@@ -192,10 +203,18 @@ class Standin(types.ModuleType):
         return Missing(child)
 
 
+def _support_file(module: str) -> Path:
+    """Where ``run_jax_tests`` put one of JAX's test-support modules (the tests run there)."""
+    return Path.cwd() / "_jax_support" / f"{module}.py"
+
+
 class _StandinFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Any other ``jax._src.*`` / ``jax.interpreters.*`` module: an empty stand-in."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        support = _support_file(fullname)
+        if support.exists():  # JAX's own test-support module (``run_jax_tests.SUPPORT``)
+            return importlib.util.spec_from_file_location(fullname, support)
         if fullname.startswith(("jax._src.", "jax.interpreters.")):
             return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
         if fullname.startswith("jax.") and not _trellax_has(fullname):

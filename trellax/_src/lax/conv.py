@@ -88,6 +88,7 @@ def padtype_to_pads(
         )
     pads = []
     for n, k, s in zip(in_shape, window_shape, window_strides):
+        n, k, s = int(n), int(k), int(s)  # Python ints out, whatever ints came in (JAX)
         out = -(-n // s)
         total = max((out - 1) * s + k - n, 0)
         lo = total // 2 if p == "SAME" else total - total // 2

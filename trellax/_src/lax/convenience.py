@@ -269,13 +269,17 @@ def slice_in_dim(
 def split(operand: ArrayLike, sizes: Sequence[int], axis: int = 0) -> list[Array]:
     """``operand`` cut along ``axis`` into pieces of the given sizes (they must add up)."""
     a = asarray(operand)
+    axis = operator.index(axis)
+    if not -a.ndim <= axis < a.ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
+    axis %= a.ndim
     n = a.shape[axis]
     if any(s < 0 for s in sizes):
         raise ValueError(f"Sizes passed to split must be nonnegative, got {tuple(sizes)}")
     if sum(sizes) != n:
         raise ValueError(
-            f"Sum of sizes {sum(sizes)} must be equal to dimension {n} of the operand shape "
-            f"{tuple(a.shape)}"
+            f"Sum of sizes {sum(sizes)} must be equal to dimension {axis} of the operand shape "
+            f"{list(a.shape)}"
         )
     out = []
     start = 0
@@ -339,6 +343,11 @@ def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
         raise ValueError(f"k argument to top_k must be in [0, {n}], got {k}")
     if dtypes.kind(a.dtype) == "c":
         raise TypeError("top_k does not accept complex operands")
+    if n > 2**31:  # the indices are int32 (as in JAX)
+        raise ValueError(
+            "top_k returns int32 indices, which will overflow for array dimensions larger than "
+            f"the maximum int32 ({2**31 - 1}). Got operand.shape={tuple(a.shape)}"
+        )
     index = structural.broadcasted_iota(dtypes.int32, tuple(a.shape), ax)
     # descending by value, ascending by index: sort the negated order keys
     if dtypes.kind(a.dtype) == "b":

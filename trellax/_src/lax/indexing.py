@@ -33,6 +33,7 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, same_dtypes_error
 from trellax._src.lax.elementwise import add_p, div_p, eq_p, mul_p, neg
+from trellax._src.lax.indexing_checks import check_gather, check_scatter
 from trellax._src.lax.select_n import select_n_p
 from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, convert_element_type_p
 
@@ -149,6 +150,9 @@ def _gather_abstract_eval(
     dn = dimension_numbers
     shape = tuple(operand.shape)
     rank = len(shape)
+    if dtypes.kind(indices.dtype) not in ("i", "u"):
+        raise ValueError("indices must have an integer type")
+    check_gather(shape, tuple(indices.shape), dn, slice_sizes)
     batch_shape = _check_indices(indices, len(dn.start_index_map), "gather")
     if len(slice_sizes) != rank:
         raise TypeError(
@@ -240,6 +244,9 @@ def _scatter_abstract_eval(name: str) -> Any:
             raise same_dtypes_error("scatter", [operand.dtype, updates.dtype])
         shape = tuple(operand.shape)
         rank = len(shape)
+        if dtypes.kind(indices.dtype) not in ("i", "u"):
+            raise ValueError("indices must have an integer type")
+        check_scatter(shape, tuple(indices.shape), tuple(updates.shape), dn)
         batch_shape = _check_indices(indices, len(dn.scatter_dims_to_operand_dims), name)
         for field in ("inserted_window_dims", "scatter_dims_to_operand_dims"):
             _check_axes(name, field, getattr(dn, field), rank)

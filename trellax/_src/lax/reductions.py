@@ -7,6 +7,7 @@ accumulation dtypes (``sum`` of int8 is the default int) by casting *before* red
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeAlias, overload
 
@@ -133,9 +134,12 @@ def _arg_reduction(name: str, kernel: Impl) -> Primitive:
             raise TypeError(f"{name}: index_dtype must be an integer type, got {index_dtype}")
         (axis,) = axes
         if not 0 <= axis < len(x.shape):
-            raise ValueError(f"{name}: axis {axis} is out of bounds for operand shape {x.shape}")
+            raise ValueError(f"Invalid axis {axis} for operand shape {tuple(x.shape)}")
         if x.shape[axis] == 0:
-            raise ValueError(f"{name} of an empty axis (shape {tuple(x.shape)}, axis {axis})")
+            raise ValueError(
+                "argmin and argmax require non-empty reduced dimension. "
+                f"operand.shape={tuple(x.shape)} axis={axis}"
+            )
         shape = tuple(s for i, s in enumerate(x.shape) if i != axis)
         return ShapedArray._fast(shape, index_dtype, False)
 
@@ -147,15 +151,23 @@ argmin_p = _arg_reduction("argmin", backend.argmin)
 
 
 def argmax(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
+    """The index of the maximum along ``axis`` (a negative axis counts from the end: a
+    superset of JAX, docs/semantics.md)."""
     x = asarray(operand)
-    (ax,) = canonicalize_axes("argmax", (axis,), x.ndim)
+    ax = operator.index(axis)
+    if -x.ndim <= ax < 0:
+        ax += x.ndim
     d = dtypes.check_user_dtype(index_dtype, "argmax")
     return argmax_p.bind(x, axes=(ax,), index_dtype=d)
 
 
 def argmin(operand: ArrayLike, axis: int, index_dtype: DTypeLike) -> Array:
+    """The index of the minimum along ``axis`` (a negative axis counts from the end: a
+    superset of JAX, docs/semantics.md)."""
     x = asarray(operand)
-    (ax,) = canonicalize_axes("argmin", (axis,), x.ndim)
+    ax = operator.index(axis)
+    if -x.ndim <= ax < 0:
+        ax += x.ndim
     d = dtypes.check_user_dtype(index_dtype, "argmin")
     return argmin_p.bind(x, axes=(ax,), index_dtype=d)
 
@@ -362,24 +374,26 @@ def dot_result_dtype(a: Any, b: Any) -> Any:
 def dot(
     lhs: ArrayLike,
     rhs: ArrayLike,
+    *,
+    dimension_numbers: Any = None,
     precision: Any = None,
     preferred_element_type: DTypeLike | None = None,
-    *,
     out_sharding: Any = None,
 ) -> Array:
-    """Vector/matrix products of rank <= 2 operands."""
+    """``dot_general`` with ``dimension_numbers`` defaulting to a vector/matrix product of rank
+    1 or 2 operands (as in JAX, the options after the operands are keyword-only)."""
     if out_sharding is not None:
         check_out_sharding("lax.dot", out_sharding)
     x, y = asarray(lhs), asarray(rhs)
-    if x.ndim not in (1, 2) or y.ndim not in (1, 2) or x.shape[-1] != y.shape[0]:
-        # JAX's class (a ValueError): other shapes need lax.dot_general's dimension numbers
-        raise ValueError(
-            "lax.dot multiplies rank 1 or 2 operands whose last and first dimensions agree "
-            f"(a matrix or vector product), got shapes {tuple(x.shape)} and {tuple(y.shape)}; "
-            "use lax.dot_general with dimension_numbers for other contractions"
-        )
-    dn = (((x.ndim - 1,), (0,)), ((), ()))
-    return dot_general(x, y, dn, precision, preferred_element_type)
+    if dimension_numbers is None:
+        if x.ndim not in (1, 2) or y.ndim not in (1, 2) or x.shape[-1] != y.shape[0]:
+            raise ValueError(
+                "jax.lax.dot: dimension_numbers must be specified when not performing simple "
+                "un-batched matrix-matrix, matrix-vector, or vector-vector products; got "
+                f"lhs_shape={tuple(x.shape)} rhs_shape={tuple(y.shape)}"
+            )
+        dimension_numbers = (((x.ndim - 1,), (0,)), ((), ()))
+    return dot_general(x, y, dimension_numbers, precision, preferred_element_type)
 
 
 # -- differentiation rules ------------------------------------------------------------------------

@@ -276,22 +276,44 @@ broadcast_in_dim_p = _prim("broadcast_in_dim", backend.broadcast_in_dim, fp_free
 ad_util.PRIMITIVES.broadcast_in_dim = broadcast_in_dim_p
 
 
+def _check_broadcast_in_dim(operand: Shape, shape: Shape, dims: Shape) -> None:
+    """JAX's checks of ``broadcast_in_dim``'s arguments, in its order and words."""
+    nd = len(operand)
+    if nd != len(dims):
+        raise TypeError(
+            "broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; got "
+            f"broadcast_dimensions {dims} for operand ndim {nd}."
+        )
+    if len(shape) < nd:
+        raise TypeError(
+            "broadcast_in_dim target broadcast shape must have equal or higher rank to the "
+            f"operand shape; got operand ndim {nd} and target broadcast ndim {len(shape)}."
+        )
+    if not all(0 <= d < len(shape) for d in dims):
+        raise TypeError(
+            "broadcast_in_dim broadcast_dimensions must be a subset of output dimensions, got "
+            f"{dims} for operand ndim {nd} and shape {shape}."
+        )
+    if not all(operand[i] in (1, shape[d]) for i, d in enumerate(dims)):
+        raise TypeError(
+            "broadcast_in_dim operand dimension sizes must either be 1, or be equal to their "
+            "corresponding dimensions in the target broadcast shape; got operand of shape "
+            f"{tuple(operand)}, target broadcast shape {shape}, broadcast_dimensions {dims} "
+        )
+    if len(set(dims)) != len(dims):
+        raise TypeError(
+            "broadcast_in_dim broadcast_dimensions must not contain duplicates, got "
+            f"broadcast_dimensions {dims}"
+        )
+
+
 @broadcast_in_dim_p.def_abstract_eval
 def _broadcast_in_dim_abstract_eval(
     x: AbstractValue, *, shape: Shape, broadcast_dimensions: Shape
 ) -> ShapedArray:
-    if len(broadcast_dimensions) != len(x.shape):
-        raise TypeError(
-            f"broadcast_in_dim: broadcast_dimensions {broadcast_dimensions} must have one entry "
-            f"per operand dimension (operand shape {tuple(x.shape)})"
-        )
-    for src, dst in enumerate(broadcast_dimensions):
-        if not 0 <= dst < len(shape) or x.shape[src] not in (1, shape[dst]):
-            raise TypeError(
-                f"broadcast_in_dim: operand shape {tuple(x.shape)} cannot be broadcast to {shape} "
-                f"with broadcast_dimensions {broadcast_dimensions}"
-            )
-    if list(broadcast_dimensions) != sorted(set(broadcast_dimensions)):
+    _check_broadcast_in_dim(tuple(x.shape), shape, broadcast_dimensions)
+    if list(broadcast_dimensions) != sorted(broadcast_dimensions):
+        # the primitive keeps its dims increasing (lax.broadcast_in_dim transposes first)
         raise TypeError(
             f"broadcast_in_dim: broadcast_dimensions must be strictly increasing, got "
             f"{broadcast_dimensions}"
@@ -302,6 +324,8 @@ def _broadcast_in_dim_abstract_eval(
 def broadcast_in_dim(
     x: ArrayLike, shape: ShapeLike, broadcast_dimensions: Sequence[int], *, out_sharding: Any = None
 ) -> Array:
+    """Broadcasts ``x`` to ``shape``, its axis ``i`` becoming axis ``broadcast_dimensions[i]``
+    (in any order, as in JAX: unordered dimensions transpose ``x`` first)."""
     if out_sharding is not None:
         check_out_sharding("lax.broadcast_in_dim", out_sharding)
     x = asarray(x)
@@ -310,6 +334,11 @@ def broadcast_in_dim(
     if tuple(x.shape) == shape and dims == tuple(range(len(shape))):
         same: Array = x
         return same
+    _check_broadcast_in_dim(tuple(x.shape), shape, dims)
+    if list(dims) != sorted(dims):
+        order = tuple(int(i) for i in np.argsort(dims))
+        x = transpose_p.bind(x, permutation=order)
+        dims = tuple(sorted(dims))
     return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=dims)
 
 
@@ -385,8 +414,12 @@ def _squeeze_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> ShapedArra
 
 
 def squeeze(x: ArrayLike, dimensions: Sequence[int]) -> Array:
+    """Removes the size-1 ``dimensions`` of ``x``."""
     x = asarray(x)
-    dims = canonicalize_axes("squeeze", dimensions, x.ndim)
+    given = [operator.index(d) for d in dimensions]  # JAX's TypeError for a non-integer
+    if len(set(given)) != len(given):
+        raise ValueError(f"dimensions are not unique: {tuple(given)}")
+    dims = canonicalize_axes("squeeze", given, x.ndim)
     if not dims:
         same: Array = x
         return same

@@ -134,7 +134,9 @@ def _pad_abstract_eval(
             f"{x.dtype.name} and {padding_value.dtype.name}."
         )
     if tuple(padding_value.shape) != ():
-        raise TypeError(f"pad padding_value must be a scalar, got shape {padding_value.shape}")
+        raise ValueError(
+            f"padding_value must be a scalar; got np.shape(padding_value)={padding_value.shape}"
+        )
     if len(padding_config) != len(x.shape):
         raise ValueError(
             f"pad: padding_config has {len(padding_config)} entries for an operand of rank "

@@ -55,8 +55,7 @@ def reduce(
     inits, init_tree = tree_flatten(init_values)
     if tree != init_tree:
         raise ValueError(
-            "reduce: operands and init_values must have the same tree structure, got "
-            f"{tree} and {init_tree}"
+            f"Operands must have the same tree structure as init_values: {tree} vs. {init_tree}"
         )
     arrays = [asarray(x) for x in flat]
     init_arrays = [_init_like(asarray(v), a) for v, a in zip(inits, arrays, strict=False)]
@@ -66,7 +65,13 @@ def reduce(
     if any(tuple(a.shape) != shape for a in arrays):
         raise ValueError("reduce: all operands must have the same shape")
     ndim = len(shape)
-    dims = tuple(sorted(canonicalize_axes("reduce", [operator.index(d) for d in dimensions], ndim)))
+    given = [operator.index(d) for d in dimensions]
+    if len(set(given)) != len(given):
+        raise ValueError(f"duplicate value in 'axes' of reduction: {tuple(given)}")
+    dims = tuple(sorted(canonicalize_axes("reduce", given, ndim)))
+    if any(v.ndim != 0 for v in init_arrays):
+        shapes = [tuple(v.shape) for v in init_arrays]
+        raise ValueError(f"reduce found non-scalar initial value: {shapes}")
     for a, v in zip(arrays, init_arrays, strict=True):
         if v.ndim != 0 or v.dtype != a.dtype:
             raise TypeError(
@@ -89,6 +94,22 @@ def reduce(
         result = computation(tree_unflatten(tree, acc), tree_unflatten(tree, elements))
         acc = [asarray(r) for r in tree_flatten(result)[0]]
     return tree_unflatten(tree, acc)
+
+
+def _check_window_args(init_value: Any, window: Any, strides: Any) -> None:
+    """JAX's checks of ``reduce_window``'s init values, window and strides (its words)."""
+    for what, dims in (("window_dimensions", window), ("window_strides", strides)):
+        if dims is not None and not all(operator.index(d) >= 1 for d in dims):
+            raise TypeError(
+                f"reduce_window {what} must have every element be strictly positive, "
+                f"got {tuple(dims)}."
+            )
+    shapes = [tuple(asarray(v).shape) for v in tree_flatten(init_value)[0]]
+    if any(shapes):
+        raise TypeError(
+            f"reduce_window expected init_values to be scalars but init_values have shapes "
+            f"{shapes}."
+        )
 
 
 def _init_like(init: Array, operand: Array) -> Array:
@@ -136,6 +157,7 @@ def reduce_window(
     those names) is the differentiable ``reduce_window`` primitive of
     :mod:`trellax._src.lax.conv`; any other computation, or a pytree of operands, folds one
     strided slice per window offset with ``computation`` itself."""
+    _check_window_args(init_value, window_dimensions, window_strides)
     flat, tree = tree_flatten(operand)
     if len(flat) == 1 and conv.reduce_window_computation(computation) is not None:
         (init,) = tree_flatten(init_value)[0] or [init_value]
@@ -180,7 +202,13 @@ def reduce_window(
         ]
         elements = [structural.slice(p, start, limit, strides) for p in padded]
         result = computation(tree_unflatten(tree, acc), tree_unflatten(tree, elements))
-        acc = [asarray(r) for r in tree_flatten(result)[0]]
+        leaves, result_tree = tree_flatten(result)
+        if result_tree != tree:
+            raise ValueError(
+                "reduce_window output must have the same tree structure as the operands "
+                f"{tree} vs. {result_tree}"
+            )
+        acc = [asarray(r) for r in leaves]
     return tree_unflatten(tree, acc)
 
 
