@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax import linalg as lax_linalg
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, linalg, linalg_ops, reductions, shapes, ufuncs
+from trellax._src.numpy.functional import vectorize
 from trellax._src.numpy.creation import arange, asarray, eye, zeros
 from trellax._src.numpy.index_tricks import diag
 from trellax._src.numpy.padding import pad
@@ -56,39 +58,54 @@ def cho_factor(
     return cholesky(a, lower=lower), lower
 
 
+def _solve_signature(name: str, a: Array, b: Array, call: str) -> tuple[str, bool]:
+    """The ``vectorize`` signature of a triangular solve (JAX's): a 1-D ``b``, or a batch of
+    vectors (deprecated, with JAX's warning), or a batch of matrices; batch axes broadcast."""
+    if b.ndim == 1:
+        return "(n,n),(n)->(n)", True
+    if a.ndim == b.ndim + 1 and a.shape[-1] == b.shape[-1]:
+        warnings.warn(
+            f"jax.scipy.linalg.{name}: batched 1D solves with b.ndim > 1 are deprecated, and in "
+            f"the future will be treated as a batched 2D solve. Use {call} to avoid this warning.",
+            FutureWarning,
+            stacklevel=3,
+        )
+        return "(n,n),(n)->(n)", True
+    return "(n,n),(n,k)->(n,k)", False
+
+
+def _on_matrix(solve: Any, vector: bool) -> Any:
+    """``solve`` (of a matrix right-hand side) for a vector one too."""
+    if not vector:
+        return solve
+    return lambda a, b: shapes.squeeze(solve(a, shapes.expand_dims(b, -1)), -1)
+
+
 def cho_solve(
     c_and_lower: tuple[ArrayLike, bool],
     b: ArrayLike,
     overwrite_b: bool = False,
     check_finite: bool = True,
 ) -> Array:
-    """``x`` with ``a @ x = b`` from ``cho_factor(a)``."""
+    """``x`` with ``a @ x = b`` from ``cho_factor(a)`` (batch axes of ``c`` and ``b``
+    broadcast)."""
     c, lower = c_and_lower
     cm, bm = linalg._inexact("cho_solve", c, b)
-    vector = bm.ndim == 1
-    if vector:
-        bm = shapes.reshape(bm, (bm.shape[0], 1))
-    if lower:
-        y = lax_linalg.triangular_solve(cm, bm, left_side=True, lower=True)
-        x = lax_linalg.triangular_solve(
-            cm,
-            y,
-            left_side=True,
-            lower=True,
-            transpose_a=True,
-            conjugate_a=dtypes.kind(cm.dtype) == "c",
-        )
-    else:
+    sig, vector = _solve_signature(
+        "cho_solve", cm, bm, "cho_solve(c_and_lower, b[..., None]).squeeze(-1)"
+    )
+    conj = dtypes.kind(cm.dtype) == "c"
+
+    def solve(cc: Array, bb: Array) -> Array:
         y = lax_linalg.triangular_solve(
-            cm,
-            bm,
-            left_side=True,
-            lower=False,
-            transpose_a=True,
-            conjugate_a=dtypes.kind(cm.dtype) == "c",
+            cc, bb, left_side=True, lower=lower, transpose_a=not lower, conjugate_a=conj and not lower
         )
-        x = lax_linalg.triangular_solve(cm, y, left_side=True, lower=False)
-    return shapes.reshape(x, (x.shape[0],)) if vector else x
+        return lax_linalg.triangular_solve(
+            cc, y, left_side=True, lower=lower, transpose_a=lower, conjugate_a=conj and lower
+        )
+
+    out: Array = vectorize(_on_matrix(solve, vector), signature=sig)(cm, bm)
+    return out
 
 
 def solve_triangular(
@@ -101,8 +118,8 @@ def solve_triangular(
     debug: Any = None,
     check_finite: bool = True,
 ) -> Array:
-    """``x`` with ``op(a) @ x = b`` for a triangular ``a`` (``trans``: 0/'N', 1/'T', 2/'C')."""
-    am, bm = linalg._inexact("solve_triangular", a, b)
+    """``x`` with ``op(a) @ x = b`` for a triangular ``a`` (``trans``: 0/'N', 1/'T', 2/'C');
+    batch axes of ``a`` and ``b`` broadcast."""
     modes = {
         0: (False, False),
         "N": (False, False),
@@ -113,20 +130,25 @@ def solve_triangular(
     }
     if trans not in modes:
         raise ValueError(f"Invalid 'trans' value {trans!r}")
+    am, bm = linalg._inexact("solve_triangular", a, b)
     transpose_a, conjugate_a = modes[trans]
-    vector = bm.ndim == am.ndim - 1
-    if vector:
-        bm = shapes.expand_dims(bm, -1)
-    x = lax_linalg.triangular_solve(
-        am,
-        bm,
-        left_side=True,
-        lower=lower,
-        transpose_a=transpose_a,
-        conjugate_a=conjugate_a,
-        unit_diagonal=unit_diagonal,
+    sig, vector = _solve_signature(
+        "solve_triangular", am, bm, "solve_triangular(a, b[..., None]).squeeze(-1)"
     )
-    return shapes.squeeze(x, -1) if vector else x
+
+    def solve(aa: Array, bb: Array) -> Array:
+        return lax_linalg.triangular_solve(
+            aa,
+            bb,
+            left_side=True,
+            lower=lower,
+            transpose_a=transpose_a,
+            conjugate_a=conjugate_a,
+            unit_diagonal=unit_diagonal,
+        )
+
+    out: Array = vectorize(_on_matrix(solve, vector), signature=sig)(am, bm)
+    return out
 
 
 def _lu_2d(a: Array) -> tuple[Array, Array, Array]:
