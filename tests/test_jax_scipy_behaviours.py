@@ -14,6 +14,7 @@ import trellax
 import trellax.numpy as tnp
 import trellax.scipy.linalg as tsl
 import trellax.scipy.signal as tss
+import trellax.scipy.special as tsp
 from trellax import lax
 
 # -- fft: JAX's error texts ---------------------------------------------------------------------
@@ -32,7 +33,9 @@ def test_fft_1d_refuses_several_axes(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["fftn", "ifftn", "rfftn", "irfftn"])
 def test_fftn_repeated_axes(name: str) -> None:
-    with pytest.raises(ValueError, match=rf"{name} does not support repeated axes. Got axes \[1, 1\]"):
+    with pytest.raises(
+        ValueError, match=rf"{name} does not support repeated axes. Got axes \[1, 1\]"
+    ):
         getattr(tnp.fft, name)(np.ones((2, 3), np.float32), axes=[1, 1])
     with pytest.raises(ValueError):
         getattr(tnp.fft, name)(np.ones((2, 3), np.float32), axes=[2])
@@ -41,16 +44,22 @@ def test_fftn_repeated_axes(name: str) -> None:
 @pytest.mark.parametrize("name", ["fft2", "ifft2", "rfft2", "irfft2"])
 def test_fft2_needs_two_axes(name: str) -> None:
     fun = getattr(tnp.fft, name)
-    with pytest.raises(ValueError, match=rf"jax.numpy.fft.{name} only supports 2 axes. Got axes = \[0\]."):
+    with pytest.raises(
+        ValueError, match=rf"jax.numpy.fft.{name} only supports 2 axes. Got axes = \[0\]."
+    ):
         fun(np.ones((2, 3), np.float32), axes=[0])
 
 
 @pytest.mark.parametrize("name", ["fftfreq", "rfftfreq"])
 def test_fftfreq_argument_errors(name: str) -> None:
     fun = getattr(tnp.fft, name)
-    with pytest.raises(ValueError, match=rf"The n argument of jax.numpy.fft.{name} only takes an int"):
+    with pytest.raises(
+        ValueError, match=rf"The n argument of jax.numpy.fft.{name} only takes an int"
+    ):
         fun(n=[0, 1, 2])
-    with pytest.raises(ValueError, match=rf"The d argument of jax.numpy.fft.{name} only takes a single"):
+    with pytest.raises(
+        ValueError, match=rf"The d argument of jax.numpy.fft.{name} only takes a single"
+    ):
         fun(n=10, d=[0, 1, 2])
 
 
@@ -59,7 +68,9 @@ def test_lax_fft_errors() -> None:
         lax.fft(np.ones((14, 15), np.float32), fft_type="fft", fft_lengths=(4, 5, 6))
     with pytest.raises(ValueError, match=r"minor dimensions must be equal to fft_lengths \(17,\)"):
         lax.fft(np.ones((14, 15), np.float32), fft_type="fft", fft_lengths=(17,))
-    with pytest.raises(ValueError, match=r"all except the last fft_length, got fft_lengths=\(13, 15\)"):
+    with pytest.raises(
+        ValueError, match=r"all except the last fft_length, got fft_lengths=\(13, 15\)"
+    ):
         lax.fft(np.ones((2, 14, 15), np.float32), fft_type="irfft", fft_lengths=(13, 15))
     with pytest.raises(ValueError, match="RFFT input must be float32 or float64, got bfloat16"):
         lax.fft(np.ones((14, 15), tnp.bfloat16), fft_type="rfft", fft_lengths=(5, 6))
@@ -82,7 +93,9 @@ def test_roots_no_strip_puts_nans_last() -> None:
         np.testing.assert_allclose(np.sort_complex(out[:2]), [1.0, 2.0], rtol=1e-5)
         assert np.isnan(out[2:]).all()
     assert np.isnan(np.asarray(tnp.roots(np.zeros(3, np.float32), strip_zeros=False))).all()
-    zero_root = np.asarray(tnp.roots(np.array([1.0, -3.0, 2.0, 0.0], np.float32), strip_zeros=False))
+    zero_root = np.asarray(
+        tnp.roots(np.array([1.0, -3.0, 2.0, 0.0], np.float32), strip_zeros=False)
+    )
     np.testing.assert_allclose(np.sort_complex(zero_root), [0.0, 1.0, 2.0], atol=1e-6)
 
 
@@ -131,7 +144,9 @@ def test_tridiagonal_solve_perturb_singular() -> None:
     x = np.asarray(lax.linalg.tridiagonal_solve(dl, d, du, b, perturb_singular=True))
     assert np.isfinite(x).all() and (np.abs(x) > 1e6).all()
     z = np.zeros(3, np.float32)
-    x = np.asarray(lax.linalg.tridiagonal_solve(z, z, z, np.ones((3, 1), np.float32), perturb_singular=True))
+    x = np.asarray(
+        lax.linalg.tridiagonal_solve(z, z, z, np.ones((3, 1), np.float32), perturb_singular=True)
+    )
     assert np.isfinite(x).all() and (np.abs(x) > 1e6).all()
     # a regular system: the same answer either way
     dl, d, du = (np.array(v, np.float32) for v in ([0, 1, 1], [2, 3, 4], [1, 1, 0]))
@@ -186,3 +201,24 @@ def test_csd_of_the_same_array_is_complex() -> None:
     assert pxy.dtype == np.complex64
     _, pxx = tss.welch(x, nperseg=8)
     assert pxx.dtype == np.float32
+
+
+@pytest.mark.parametrize("side", ["right", "left"])
+def test_polar_both_sides(side: str) -> None:
+    a = np.random.RandomState(5).randn(2, 4, 3).astype(np.float32)
+    u, p = tsl.polar(a, side=side)
+    for i in range(2):
+        ur, pr = osp_linalg.polar(a[i], side=side)
+        np.testing.assert_allclose(np.asarray(u)[i], ur, atol=1e-5)
+        np.testing.assert_allclose(np.asarray(p)[i], pr, atol=1e-5)
+    with pytest.raises(ValueError, match="must be either 'right' or 'left'"):
+        tsl.polar(a, side="up")
+
+
+def test_xlogy_propagates_nan_in_y() -> None:
+    out = np.asarray(
+        tsp.xlogy(np.array([0.0, 0.0, 1.0], np.float32), np.array([np.nan, 0.0, 2.0], np.float32))
+    )
+    assert np.isnan(out[0]) and out[1] == 0.0 and np.isclose(out[2], np.log(2.0))
+    assert np.isnan(float(tsp.xlog1py(0.0, np.nan)))
+    assert float(tsp.xlog1py(0.0, -1.0)) == 0.0

@@ -447,7 +447,6 @@ def rand_bool(rng: np.random.RandomState) -> Any:
     return gen
 
 
-
 def rand_not_small(rng: np.random.RandomState, offset: float = 10.0) -> Callable[..., Any]:
     post = lambda x: x + np.where(x > 0, offset, -offset)  # noqa: E731
     return functools.partial(_rand_dtype, rng.randn, scale=3.0, post=post)
@@ -550,6 +549,7 @@ def strict_promotion_if_dtypes_match(dts: Sequence[Any]) -> Any:
 
 def assert_dot_precision(expected: Any, fun: Callable[..., Any], *args: Any) -> None:
     raise _not_here("the precision parameter of dot_general in jaxprs")
+
 
 # --- decorators and helpers -----------------------------------------------------------------
 

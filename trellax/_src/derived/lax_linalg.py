@@ -359,7 +359,9 @@ def _perturbed_pivots(diag: list[Array], rest: list[Array]) -> list[Array]:
     out = []
     for p in diag:
         mag = tnp.abs(p)
-        phase = tnp.where(mag == 0, tnp.ones_like(p), p / tnp.where(mag == 0, 1, mag).astype(p.dtype))
+        phase = tnp.where(
+            mag == 0, tnp.ones_like(p), p / tnp.where(mag == 0, 1, mag).astype(p.dtype)
+        )
         out.append(tnp.where(mag < tol, phase * tol.astype(p.dtype), p))
     return out
 

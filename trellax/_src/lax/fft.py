@@ -45,7 +45,6 @@ class FftType(enum.IntEnum):
     IRFFT = 3
 
 
-
 fft_p = Primitive("fft")
 fft_p.def_impl(backend.fft)
 
@@ -119,9 +118,7 @@ def fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Ar
         if kind == "c":
             raise ValueError("only real valued inputs supported for rfft")
         if kind in ("b", "i", "u"):  # JAX makes the operand inexact first
-            a = convert_element_type(
-                a, dtypes.float64 if a.dtype.itemsize == 8 else dtypes.float32
-            )
+            a = convert_element_type(a, dtypes.float64 if a.dtype.itemsize == 8 else dtypes.float32)
     elif kind != "c":
         # JAX converts a real operand of a complex transform to complex first
         wide = a.dtype == dtypes.float64 or a.dtype in (dtypes.int64, dtypes.uint64)

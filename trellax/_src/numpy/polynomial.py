@@ -75,8 +75,7 @@ def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
         values = np.asarray(a)
     except TypeError:
         raise ConcretizationTypeError(
-            "roots: strip_zeros=True needs concrete coefficients; pass strip_zeros=False "
-            "under jit"
+            "roots: strip_zeros=True needs concrete coefficients; pass strip_zeros=False under jit"
         ) from None
     nonzero = np.flatnonzero(values)
     a = a[int(nonzero[0]) :] if nonzero.size else a[:0]

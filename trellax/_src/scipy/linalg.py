@@ -98,7 +98,12 @@ def cho_solve(
 
     def solve(cc: Array, bb: Array) -> Array:
         y = lax_linalg.triangular_solve(
-            cc, bb, left_side=True, lower=lower, transpose_a=not lower, conjugate_a=conj and not lower
+            cc,
+            bb,
+            left_side=True,
+            lower=lower,
+            transpose_a=not lower,
+            conjugate_a=conj and not lower,
         )
         return lax_linalg.triangular_solve(
             cc, y, left_side=True, lower=lower, transpose_a=lower, conjugate_a=conj and lower
@@ -374,16 +379,21 @@ def polar(
     eps: float | None = None,
     max_iterations: int | None = None,
 ) -> tuple[Array, Array]:
-    """``(u, p)`` with ``a = u @ p``, via the SVD (``side='left'`` is not supported, as in
-    JAX)."""
-    if side == "left":
-        raise NotImplementedError("polar: only side='right' is supported, as in JAX")
-    if side != "right":
-        raise ValueError(f"side={side!r} is not 'right' or 'left'")
-    w, s, vh = linalg.svd(a, full_matrices=False)
+    """``(u, p)`` with ``a = u @ p`` (``side='right'``, ``p`` of shape ``(n, n)``) or
+    ``a = p @ u`` (``side='left'``, ``p`` of shape ``(m, m)``), from the SVD ``w s vh``:
+    ``u = w vh`` and ``p = v s vh`` or ``w s w^H``. Batch axes are kept."""
+    arr = asarray(a)
+    if arr.ndim < 2:
+        raise ValueError("The input `a` must be at least a 2-D array.")
+    if side not in ("right", "left"):
+        raise ValueError("The argument `side` must be either 'right' or 'left'.")
+    w, s, vh = linalg.svd(arr, full_matrices=False)
     u = linalg_ops.matmul(w, vh)
     sd = s.astype(w.dtype)
-    p = linalg_ops.matmul(ufuncs.multiply(_mH(vh), sd[..., None, :]), vh)
+    if side == "right":
+        p = linalg_ops.matmul(ufuncs.multiply(_mH(vh), sd[..., None, :]), vh)
+    else:
+        p = linalg_ops.matmul(ufuncs.multiply(w, sd[..., None, :]), _mH(w))
     return u, p
 
 
