@@ -186,7 +186,7 @@ def test_signal_without_rank_promotion() -> None:
         np.testing.assert_allclose(
             np.asarray(tss.detrend(x)), osp_signal.detrend(x), rtol=1e-4, atol=1e-5
         )
-        f, p = tss.welch(x, nperseg=8)
+        _, p = tss.welch(x, nperseg=8)
         _, p_ref = osp_signal.welch(x, nperseg=8)
         np.testing.assert_allclose(np.asarray(p), p_ref, rtol=1e-4, atol=1e-6)
         _, _, z = tss.stft(x, nperseg=8)

@@ -26,8 +26,8 @@ from trellax._src.lax._base import Category, asarray, check_dtype, inexact
 from trellax._src.lax.linalg import _H, _mT
 from trellax._src.lax.linalg import eig as _eig_prim
 from trellax._src.lax.linalg import inv as _inv
-from trellax._src.lax.shapes import convert_element_type, reshape
 from trellax._src.lax.schur import hessenberg
+from trellax._src.lax.shapes import convert_element_type, reshape
 from trellax._src.scipy.linalg import _lu_2d
 
 

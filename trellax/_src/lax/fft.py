@@ -123,9 +123,9 @@ def fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Ar
         # JAX converts a real operand of a complex transform to complex first
         wide = a.dtype == dtypes.float64 or a.dtype in (dtypes.int64, dtypes.uint64)
         a = convert_element_type(a, dtypes.complex128 if wide else dtypes.complex64)
-    if t in ("FFT", "IFFT"):
-        if not lengths or (0 in lengths and tuple(a.shape[a.ndim - len(lengths) :]) == lengths):
-            return a  # nothing to transform: JAX's answer is the (complex) operand
+    tail = tuple(a.shape[a.ndim - len(lengths) :])
+    if t in ("FFT", "IFFT") and (not lengths or (0 in lengths and tail == lengths)):
+        return a  # nothing to transform: JAX's answer is the (complex) operand
     return fft_p.bind(a, fft_type=t, fft_lengths=lengths)
 
 

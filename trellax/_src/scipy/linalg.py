@@ -21,8 +21,8 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax import linalg as lax_linalg
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, linalg, linalg_ops, reductions, shapes, ufuncs
-from trellax._src.numpy.functional import vectorize
 from trellax._src.numpy.creation import arange, asarray, eye, zeros
+from trellax._src.numpy.functional import vectorize
 from trellax._src.numpy.index_tricks import diag
 from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import take

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import trellax.numpy as jnp
-from trellax._src.core.basearray import Array
 from trellax._src.compat.jax_src.numpy.util import promote_dtypes_inexact
+from trellax._src.core.basearray import Array
 
 
 def _fft_norm(s: Any, func_name: str, norm: str) -> Array:
