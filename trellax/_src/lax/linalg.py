@@ -247,7 +247,7 @@ def svd(
             raise ValueError("full_matrices and subset_by_index cannot both be set")
         if not 0 <= lo <= hi <= k:
             raise ValueError(f"svd: subset_by_index {subset_by_index} out of range for {k} values")
-        out = _svd_subset(out, lo, hi, bool(compute_uv))
+        out = tuple(_svd_subset(out, lo, hi, bool(compute_uv)))
     return tuple(out) if compute_uv else out[0]
 
 

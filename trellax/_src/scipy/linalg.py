@@ -22,7 +22,6 @@ from trellax._src.lax import linalg as lax_linalg
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, linalg, linalg_ops, reductions, shapes, ufuncs
 from trellax._src.numpy.creation import arange, asarray, eye, zeros
-from trellax._src.numpy.functional import vectorize
 from trellax._src.numpy.index_tricks import diag
 from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import take
@@ -58,11 +57,11 @@ def cho_factor(
     return cholesky(a, lower=lower), lower
 
 
-def _solve_signature(name: str, a: Array, b: Array, call: str) -> tuple[str, bool]:
-    """The ``vectorize`` signature of a triangular solve (JAX's): a 1-D ``b``, or a batch of
-    vectors (deprecated, with JAX's warning), or a batch of matrices; batch axes broadcast."""
+def _vector_rhs(name: str, a: Array, b: Array, call: str) -> bool:
+    """Whether ``b`` holds vectors (JAX's reading): a 1-D ``b``, or a batch of vectors
+    (deprecated, with JAX's warning); otherwise a batch of matrices."""
     if b.ndim == 1:
-        return "(n,n),(n)->(n)", True
+        return True
     if a.ndim == b.ndim + 1 and a.shape[-1] == b.shape[-1]:
         warnings.warn(
             f"jax.scipy.linalg.{name}: batched 1D solves with b.ndim > 1 are deprecated, and in "
@@ -70,15 +69,21 @@ def _solve_signature(name: str, a: Array, b: Array, call: str) -> tuple[str, boo
             FutureWarning,
             stacklevel=3,
         )
-        return "(n,n),(n)->(n)", True
-    return "(n,n),(n,k)->(n,k)", False
+        return True
+    return False
 
 
-def _on_matrix(solve: Any, vector: bool) -> Any:
-    """``solve`` (of a matrix right-hand side) for a vector one too."""
+def _broadcast_solve(solve: Any, a: Array, b: Array, vector: bool) -> Array:
+    """``solve`` (of matrix right-hand sides, equal batch axes) with the batch axes of ``a``
+    and ``b`` broadcast, for vector right-hand sides too."""
+    core = 1 if vector else 2
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[: b.ndim - core])
+    a = shapes.broadcast_to(a, (*batch, *a.shape[-2:]))
+    b = shapes.broadcast_to(b, (*batch, *b.shape[b.ndim - core :]))
     if not vector:
-        return solve
-    return lambda a, b: shapes.squeeze(solve(a, shapes.expand_dims(b, -1)), -1)
+        out: Array = solve(a, b)
+        return out
+    return shapes.squeeze(solve(a, shapes.expand_dims(b, -1)), -1)
 
 
 def cho_solve(
@@ -91,9 +96,7 @@ def cho_solve(
     broadcast)."""
     c, lower = c_and_lower
     cm, bm = linalg._inexact("cho_solve", c, b)
-    sig, vector = _solve_signature(
-        "cho_solve", cm, bm, "cho_solve(c_and_lower, b[..., None]).squeeze(-1)"
-    )
+    vector = _vector_rhs("cho_solve", cm, bm, "cho_solve(c_and_lower, b[..., None]).squeeze(-1)")
     conj = dtypes.kind(cm.dtype) == "c"
 
     def solve(cc: Array, bb: Array) -> Array:
@@ -109,8 +112,7 @@ def cho_solve(
             cc, y, left_side=True, lower=lower, transpose_a=lower, conjugate_a=conj and lower
         )
 
-    out: Array = vectorize(_on_matrix(solve, vector), signature=sig)(cm, bm)
-    return out
+    return _broadcast_solve(solve, cm, bm, vector)
 
 
 def solve_triangular(
@@ -137,7 +139,7 @@ def solve_triangular(
         raise ValueError(f"Invalid 'trans' value {trans!r}")
     am, bm = linalg._inexact("solve_triangular", a, b)
     transpose_a, conjugate_a = modes[trans]
-    sig, vector = _solve_signature(
+    vector = _vector_rhs(
         "solve_triangular", am, bm, "solve_triangular(a, b[..., None]).squeeze(-1)"
     )
 
@@ -152,8 +154,7 @@ def solve_triangular(
             unit_diagonal=unit_diagonal,
         )
 
-    out: Array = vectorize(_on_matrix(solve, vector), signature=sig)(am, bm)
-    return out
+    return _broadcast_solve(solve, am, bm, vector)
 
 
 def _lu_2d(a: Array) -> tuple[Array, Array, Array]:
