@@ -98,6 +98,22 @@ def device_under_test() -> str:
     return "cpu"
 
 
+def is_device_cuda() -> bool:
+    return False
+
+
+def is_device_rocm() -> bool:
+    return False
+
+
+def is_device_tpu(version: int | None = None, variant: str = "") -> bool:
+    return False
+
+
+def is_device_tpu_at_least(version: int) -> bool:
+    return False
+
+
 def test_device_matches(devices: Sequence[str]) -> bool:
     return "cpu" in devices
 
@@ -423,6 +439,110 @@ def rand_bool(rng: np.random.RandomState) -> Any:
         return _cast_to_shape(np.asarray(rng.rand(*_dims(shape)) < 0.5), shape, dtype)
 
     return gen
+
+
+def rand_not_small(rng: np.random.RandomState, offset: float = 10.0) -> Callable[..., Any]:
+    post = lambda x: x + np.where(x > 0, offset, -offset)  # noqa: E731
+    return functools.partial(_rand_dtype, rng.randn, scale=3.0, post=post)
+
+
+def rand_small_positive(rng: np.random.RandomState) -> Callable[..., Any]:
+    return functools.partial(_rand_dtype, rng.rand, scale=2e-5)
+
+
+def _rand_with(rng: np.random.RandomState, fill: Callable[[tuple[int, ...], Any, Any], Any],
+               complex_parts: bool) -> Callable[..., Any]:  # fmt: skip
+    """A sampler drawing ``rand_default`` values, then ``fill(dims, dtype, vals)``."""
+    base = rand_default(rng)
+
+    def rand(shape: Any, dtype: Any) -> Any:
+        dtype = np.dtype(dtype)
+        if complex_parts and dtype.kind == "c":
+            part = np.real(np.array(0, dtype=dtype)).dtype
+            out = rand(shape, part) + np.array(1j, dtype) * rand(shape, part)
+            return _cast_to_shape(np.asarray(out), shape, dtype)
+        if complex_parts and dtype.kind != "f":
+            return base(shape, dtype)
+        vals = fill(_dims(shape), dtype, base(shape, dtype))
+        return _cast_to_shape(np.asarray(vals, dtype=dtype), shape, dtype)
+
+    return rand
+
+
+def rand_some_nan(rng: np.random.RandomState) -> Callable[..., Any]:
+    def fill(dims: tuple[int, ...], dtype: Any, vals: Any) -> Any:
+        r = rng.rand(*dims)
+        vals = np.where(r < 0.1, np.array(np.nan, dtype=dtype), vals)
+        return np.where(r < 0.05, np.array(-np.nan, dtype=dtype), vals)
+
+    return _rand_with(rng, fill, complex_parts=True)
+
+
+def rand_some_inf(rng: np.random.RandomState) -> Callable[..., Any]:
+    def fill(dims: tuple[int, ...], dtype: Any, vals: Any) -> Any:
+        pos, neg = rng.rand(*dims) < 0.1, rng.rand(*dims) < 0.1
+        vals = np.where(pos, np.array(np.inf, dtype=dtype), vals)
+        return np.where(neg, np.array(-np.inf, dtype=dtype), vals)
+
+    return _rand_with(rng, fill, complex_parts=True)
+
+
+def rand_some_zero(rng: np.random.RandomState) -> Callable[..., Any]:
+    def fill(dims: tuple[int, ...], dtype: Any, vals: Any) -> Any:
+        return np.where(rng.rand(*dims) < 0.5, np.array(0, dtype=dtype), vals)
+
+    return _rand_with(rng, fill, complex_parts=False)
+
+
+def rand_some_equal(rng: np.random.RandomState) -> Callable[..., Any]:
+    def post(x: Any) -> Any:
+        flat = x.ravel()
+        if len(flat) == 0:
+            return x
+        return np.where(rng.rand(*np.shape(x)) < 0.5, flat[0], x)
+
+    return functools.partial(_rand_dtype, rng.randn, scale=100.0, post=post)
+
+
+def num_float_bits(dtype: Any) -> int:
+    return int(np.finfo(dtype).bits)
+
+
+_VERSION = re.compile(r"([0-9]+(?:\.[0-9]+)*)(?:(rc|dev).*)?")
+
+
+def parse_version(v: str) -> tuple[int, ...]:
+    m = _VERSION.match(v)
+    if m is None:
+        raise ValueError(f"Unable to parse version '{v}'")
+    return tuple(int(x) for x in m.group(1).split("."))
+
+
+def numpy_version() -> tuple[int, ...]:
+    return parse_version(np.__version__)
+
+
+def promote_like_jnp(fun: Callable[..., Any], inexact: bool = False) -> Callable[..., Any]:
+    """Casts the arguments of a NumPy reference to ``jnp.result_type`` of them first."""
+
+    def wrapper(*args: Any, **kw: Any) -> Any:
+        leaves, tree = tree_util.tree_flatten(args)
+        dtype = jnp.result_type(*leaves)
+        if inexact and not jnp.issubdtype(dtype, jnp.inexact):
+            dtype = _dtypes.canonicalize_dtype(jnp.promote_types(dtype, np.float64))
+        leaves = [jnp.asarray(x, dtype=dtype) for x in leaves]
+        return fun(*tree_util.tree_unflatten(tree, leaves), **kw)
+
+    return wrapper
+
+
+def strict_promotion_if_dtypes_match(dts: Sequence[Any]) -> Any:
+    mode = "strict" if all(d == dts[0] for d in dts) else "standard"
+    return trellax.numpy_dtype_promotion(mode)
+
+
+def assert_dot_precision(expected: Any, fun: Callable[..., Any], *args: Any) -> None:
+    raise _not_here("the precision parameter of dot_general in jaxprs")
 
 
 # --- decorators and helpers -----------------------------------------------------------------

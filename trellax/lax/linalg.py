@@ -7,7 +7,6 @@ promotes. Beyond JAX's names, ``solve``, ``inv``, ``det`` and ``slogdet`` are pr
 from trellax._src.lax.linalg import (
     cholesky,
     det,
-    eig,
     eigh,
     inv,
     qr,
@@ -36,6 +35,7 @@ from trellax._src.derived.lax_linalg import (
     EigImplementation,
     SvdAlgorithm,
     cholesky_update,
+    eig,
     householder_product,
     lu,
     lu_pivots_to_permutation,

@@ -756,15 +756,35 @@ def eigh(x: np.ndarray, *, lower: bool) -> Any:
     return v.astype(x.dtype), w.astype(np.real(np.zeros((), x.dtype)).dtype)
 
 
+def _nan_where_nonfinite(
+    fn: Callable[[np.ndarray], tuple[np.ndarray, ...]], x: np.ndarray
+) -> tuple[np.ndarray, ...]:
+    """``fn`` of a batch of matrices, all-NaN results for a matrix holding an inf or a NaN
+    (LAPACK's answer under XLA; numpy.linalg raises instead)."""
+    bad = ~np.isfinite(x).all(axis=(-2, -1))
+    if not bad.any():
+        return fn(x)
+    outs = fn(np.where(bad[..., None, None], np.zeros((), x.dtype), x))
+    return tuple(
+        np.where(
+            bad.reshape(bad.shape + (1,) * (o.ndim - bad.ndim)),
+            complex(np.nan, np.nan) if o.dtype.kind == "c" else np.nan,
+            o,
+        )
+        for o in outs
+    )
+
+
 def eig(x: np.ndarray, *, compute_right_eigenvectors: bool) -> Any:
     out_dtype = x.dtype if x.dtype.kind == "c" else np.result_type(x.dtype, np.complex64)
     if compute_dtype(x.dtype) is not x.dtype:
         out_dtype = np.dtype(np.complex64)
     xc = _linalg_compute(x)
     if not compute_right_eigenvectors:
-        return (np.linalg.eigvals(xc).astype(out_dtype),)
-    w, v = np.linalg.eig(xc)
-    return w.astype(out_dtype), v.astype(out_dtype)
+        (w,) = _nan_where_nonfinite(lambda m: (np.linalg.eigvals(m).astype(out_dtype),), xc)
+        return (w,)
+    w, v = _nan_where_nonfinite(lambda m: tuple(o.astype(out_dtype) for o in np.linalg.eig(m)), xc)
+    return w, v
 
 
 def qr(x: np.ndarray, *, full_matrices: bool) -> Any:
@@ -776,8 +796,11 @@ def svd(x: np.ndarray, *, full_matrices: bool, compute_uv: bool) -> Any:
     xc = _linalg_compute(x)
     real = np.real(np.zeros((), x.dtype)).dtype
     if not compute_uv:
-        return (np.linalg.svd(xc, compute_uv=False).astype(real),)
-    u, s, vh = np.linalg.svd(xc, full_matrices=full_matrices)
+        (s,) = _nan_where_nonfinite(lambda m: (np.linalg.svd(m, compute_uv=False),), xc)
+        return (s.astype(real),)
+    u, s, vh = _nan_where_nonfinite(
+        lambda m: tuple(np.linalg.svd(m, full_matrices=full_matrices)), xc
+    )
     return u.astype(x.dtype), s.astype(real), vh.astype(x.dtype)
 
 

@@ -24,7 +24,10 @@ from trellax._src.lax import elementwise as ew
 from trellax._src.lax import reductions, structural
 from trellax._src.lax._base import Category, asarray, check_dtype, inexact
 from trellax._src.lax.linalg import _H, _mT
+from trellax._src.lax.linalg import eig as _eig_prim
+from trellax._src.lax.linalg import inv as _inv
 from trellax._src.lax.schur import hessenberg
+from trellax._src.lax.shapes import convert_element_type, reshape
 from trellax._src.scipy.linalg import _lu_2d
 
 
@@ -280,10 +283,10 @@ def tridiagonal_solve(
     """``x`` with ``A x = b`` for the tridiagonal ``A`` with sub-, main and superdiagonals
     ``dl`` (``dl[0]`` unused), ``d`` and ``du`` (``du[-1]`` unused), ``b`` of shape
     ``[..., n, k]``: Gaussian elimination with partial pivoting (LAPACK's gtsv); a singular
-    matrix gives NaN, as JAX's."""
-
-    if perturb_singular:
-        raise NotImplementedError("tridiagonal_solve: perturb_singular=True is not supported")
+    matrix gives NaN, as JAX's. With ``perturb_singular``, a pivot of magnitude below
+    ``eps * max|U|`` (``eps`` when ``U`` is zero) is replaced by that tolerance (keeping its
+    sign or phase), LAPACK's ``?lagts`` perturbation: a singular system gets a large finite
+    answer."""
     lo, dg, up, rhs = (asarray(v) for v in (dl, d, du, b))
     for i, v in enumerate((lo, dg, up, rhs)):
         check_dtype("tridiagonal_solve", v.dtype, inexact, i)
@@ -324,13 +327,18 @@ def tridiagonal_solve(
             tnp.where(swap[..., None], rows[i], rows[i + 1]),
         )
         f = q_s / p_d
+        if perturb_singular:  # a zero pivot column has nothing to eliminate
+            f = tnp.where(p_d == 0, tnp.zeros_like(f), f)
         diag[i], sup1[i], sup2[i], rows[i] = p_d, p_1, p_2, p_b
         diag[i + 1] = q_d - f * p_1
         sup1[i + 1] = q_1 - f * p_2
         rows[i + 1] = q_b - f[..., None] * p_b
     singular = tnp.zeros(dg.shape[:-1], dtype=bool)
-    for i in range(n):
-        singular = singular | (diag[i] == 0)
+    if perturb_singular:
+        diag = _perturbed_pivots(diag, sup1[: n - 1] + sup2[: max(n - 2, 0)])
+    else:
+        for i in range(n):
+            singular = singular | (diag[i] == 0)
     x: list[Array] = [rows[0]] * n
     for i in reversed(range(n)):
         acc = rows[i]
@@ -341,3 +349,48 @@ def tridiagonal_solve(
         x[i] = acc / diag[i][..., None]
     out = tnp.stack(x, axis=-2)
     return tnp.where(singular[..., None, None], tnp.asarray(np.nan, out.dtype), out)
+
+
+def _perturbed_pivots(diag: list[Array], rest: list[Array]) -> list[Array]:
+    """The pivots with those below ``eps * max|U|`` raised to it (sign or phase kept)."""
+    eps = float(np.finfo(dtypes.finfo(diag[0].dtype).dtype).eps)
+    umax = tnp.max(tnp.abs(tnp.stack(diag + rest, axis=-1)), axis=-1)
+    tol = tnp.where(umax == 0, eps, umax * eps).astype(umax.dtype)
+    out = []
+    for p in diag:
+        mag = tnp.abs(p)
+        phase = tnp.where(
+            mag == 0, tnp.ones_like(p), p / tnp.where(mag == 0, 1, mag).astype(p.dtype)
+        )
+        out.append(tnp.where(mag < tol, phase * tol.astype(p.dtype), p))
+    return out
+
+
+def eig(
+    x: ArrayLike,
+    *,
+    compute_left_eigenvectors: bool = True,
+    compute_right_eigenvectors: bool = True,
+    use_magma: bool | None = None,
+    implementation: Any = None,
+    enable_eigvec_derivs: bool = False,
+) -> tuple[Array, ...]:
+    """Eigenvalues of general square matrices, then (as asked) the left eigenvectors ``vl``
+    (``vl^H x = diag(w) vl^H``) and the right ones ``vr``, all complex, each column of unit
+    norm: ``[w] + [vl] + [vr]``, as ``jax.lax.linalg.eig``. The left eigenvectors are the
+    conjugate rows of ``inv(vr)``, so they pair with ``w`` in the same order. ``use_magma`` and
+    ``implementation`` choose GPU kernels in JAX; there is one implementation here."""
+    del use_magma, implementation, enable_eigvec_derivs
+    need_vr = bool(compute_left_eigenvectors) or bool(compute_right_eigenvectors)
+    out = _eig_prim(x, compute_right_eigenvectors=need_vr)
+    w = out[0]
+    result = [w]
+    if compute_left_eigenvectors:
+        vl = _H(_inv(out[1]))
+        norm = ew.sqrt(reductions.reduce_sum(ew.real(ew.mul(vl, ew.conj(vl))), (vl.ndim - 2,)))
+        shape = (*norm.shape[:-1], 1, norm.shape[-1])
+        norm = reshape(norm, shape)
+        result.append(ew.div(vl, convert_element_type(norm, vl.dtype)))
+    if compute_right_eigenvectors:
+        result.append(out[1])
+    return tuple(result)

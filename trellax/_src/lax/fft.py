@@ -29,7 +29,7 @@ from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as ew
-from trellax._src.lax._base import Category, asarray, check_dtype
+from trellax._src.lax._base import asarray
 from trellax._src.lax.shapes import convert_element_type, leading_rule
 from trellax._src.lax.structural import pad_p
 
@@ -45,9 +45,6 @@ class FftType(enum.IntEnum):
     IRFFT = 3
 
 
-_complex = Category("complex64, complex128", "", (dtypes.complex64, dtypes.complex128))
-_real = Category("float32, float64", "", (dtypes.float32, dtypes.float64))
-
 fft_p = Primitive("fft")
 fft_p.def_impl(backend.fft)
 
@@ -60,23 +57,36 @@ def _fft_abstract_eval(
         raise ValueError(f"fft: fft_type must be one of {FFT_TYPES}, got {fft_type!r}")
     k = len(fft_lengths)
     shape = tuple(x.shape)
-    if not 1 <= k <= 3 or k > len(shape):
+    if k > len(shape):
         raise ValueError(
-            f"fft: fft_lengths {fft_lengths} must name 1 to 3 trailing axes of shape {shape}"
+            f"FFT input shape {shape} must have at least as many input dimensions as "
+            f"fft_lengths {fft_lengths}."
         )
+    if not 1 <= k <= 3:
+        raise ValueError(f"fft: fft_lengths {fft_lengths} must name 1 to 3 trailing axes")
     if any(n < 1 for n in fft_lengths):
         raise ValueError(f"fft: fft_lengths must be positive, got {fft_lengths}")
     lead, tail = shape[:-k], shape[-k:]
     if fft_type == "RFFT":
-        check_dtype("fft", x.dtype, _real, None)
+        if x.dtype not in (dtypes.float32, dtypes.float64):
+            raise ValueError(f"RFFT input must be float32 or float64, got {x.dtype}")
         if tail != fft_lengths:
-            raise ValueError(f"RFFT: trailing shape {tail} must equal fft_lengths {fft_lengths}")
+            raise ValueError(
+                f"RFFT input shape {shape} minor dimensions must be equal to "
+                f"fft_lengths {fft_lengths}"
+            )
         out_dtype: Any = dtypes.complex128 if x.dtype == dtypes.float64 else dtypes.complex64
         return ShapedArray._fast(
             (*lead, *fft_lengths[:-1], fft_lengths[-1] // 2 + 1), out_dtype, x.weak_type
         )
-    check_dtype("fft", x.dtype, _complex, None)
+    if x.dtype not in (dtypes.complex64, dtypes.complex128):
+        raise ValueError(f"{fft_type} input must be complex64 or complex128, got {x.dtype}")
     if fft_type == "IRFFT":
+        if tail[:-1] != fft_lengths[:-1]:
+            raise ValueError(
+                f"IRFFT input shape {shape} minor dimensions must be equal to all except the "
+                f"last fft_length, got fft_lengths={fft_lengths}"
+            )
         expected = (*fft_lengths[:-1], fft_lengths[-1] // 2 + 1)
         if tail != expected:
             raise ValueError(
@@ -85,7 +95,9 @@ def _fft_abstract_eval(
         out_dtype = dtypes.float64 if x.dtype == dtypes.complex128 else dtypes.float32
         return ShapedArray._fast((*lead, *fft_lengths), out_dtype, x.weak_type)
     if tail != fft_lengths:
-        raise ValueError(f"{fft_type}: trailing shape {tail} must equal fft_lengths {fft_lengths}")
+        raise ValueError(
+            f"FFT input shape {shape} minor dimensions must be equal to fft_lengths {fft_lengths}"
+        )
     return ShapedArray._fast(shape, x.dtype, x.weak_type)
 
 
@@ -99,13 +111,21 @@ def fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Ar
     t = fft_type.name if isinstance(fft_type, FftType) else str(fft_type).upper()
     a = asarray(x)
     lengths = tuple(int(n) for n in fft_lengths)
-    if t in ("FFT", "IFFT"):
-        if dtypes.kind(a.dtype) == "f":
-            # JAX converts a real operand of a complex transform to complex first
-            real = a.dtype == dtypes.float64
-            a = convert_element_type(a, dtypes.complex128 if real else dtypes.complex64)
-        if not lengths or (0 in lengths and tuple(a.shape[a.ndim - len(lengths) :]) == lengths):
-            return a  # nothing to transform: JAX's answer is the (complex) operand
+    if t not in FFT_TYPES:
+        raise ValueError(f"Unknown FFT type '{fft_type}'")
+    kind = dtypes.kind(a.dtype)
+    if t == "RFFT":
+        if kind == "c":
+            raise ValueError("only real valued inputs supported for rfft")
+        if kind in ("b", "i", "u"):  # JAX makes the operand inexact first
+            a = convert_element_type(a, dtypes.float64 if a.dtype.itemsize == 8 else dtypes.float32)
+    elif kind != "c":
+        # JAX converts a real operand of a complex transform to complex first
+        wide = a.dtype == dtypes.float64 or a.dtype in (dtypes.int64, dtypes.uint64)
+        a = convert_element_type(a, dtypes.complex128 if wide else dtypes.complex64)
+    tail = tuple(a.shape[a.ndim - len(lengths) :])
+    if t in ("FFT", "IFFT") and (not lengths or (0 in lengths and tail == lengths)):
+        return a  # nothing to transform: JAX's answer is the (complex) operand
     return fft_p.bind(a, fft_type=t, fft_lengths=lengths)
 
 

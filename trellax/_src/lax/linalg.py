@@ -198,25 +198,72 @@ def _svd_abstract_eval(x: AbstractValue, *, full_matrices: bool, compute_uv: boo
 
 @overload
 def svd(
-    x: ArrayLike, *, full_matrices: bool = True, compute_uv: Literal[True] = True
+    x: ArrayLike,
+    *,
+    full_matrices: bool = True,
+    compute_uv: Literal[True] = True,
+    subset_by_index: tuple[int, int] | None = None,
+    algorithm: Any = None,
 ) -> tuple[Array, Array, Array]: ...
 @overload
-def svd(x: ArrayLike, *, full_matrices: bool = True, compute_uv: Literal[False]) -> Array: ...
+def svd(
+    x: ArrayLike,
+    *,
+    full_matrices: bool = True,
+    compute_uv: Literal[False],
+    subset_by_index: tuple[int, int] | None = None,
+    algorithm: Any = None,
+) -> Array: ...
 @overload
 def svd(
-    x: ArrayLike, *, full_matrices: bool = True, compute_uv: bool = True
+    x: ArrayLike,
+    *,
+    full_matrices: bool = True,
+    compute_uv: bool = True,
+    subset_by_index: tuple[int, int] | None = None,
+    algorithm: Any = None,
 ) -> Array | tuple[Array, Array, Array]: ...
 
 
 def svd(
-    x: ArrayLike, *, full_matrices: bool = True, compute_uv: bool = True
+    x: ArrayLike,
+    *,
+    full_matrices: bool = True,
+    compute_uv: bool = True,
+    subset_by_index: tuple[int, int] | None = None,
+    algorithm: Any = None,
 ) -> Array | tuple[Array, ...]:
     """``u, s, vh`` with ``x = u @ diag(s) @ vh`` and ``s`` descending and real; with
-    ``compute_uv=False`` only ``s``."""
-    out = svd_p.bind_multi(
-        asarray(x), full_matrices=bool(full_matrices), compute_uv=bool(compute_uv)
-    )
+    ``compute_uv=False`` only ``s``. ``subset_by_index=(lo, hi)`` keeps the singular values
+    ``lo..hi-1`` (and their vectors; needs ``full_matrices=False``, as in JAX). ``algorithm``
+    picks one of JAX's device kernels (:class:`SvdAlgorithm`); there is one kernel here."""
+    del algorithm
+    a = asarray(x)
+    out = svd_p.bind_multi(a, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv))
+    if subset_by_index is not None:
+        lo, hi = (int(i) for i in subset_by_index)
+        k = min(a.shape[-2:]) if a.ndim >= 2 else 0
+        if full_matrices and (lo, hi) != (0, k):
+            raise ValueError("full_matrices and subset_by_index cannot both be set")
+        if not 0 <= lo <= hi <= k:
+            raise ValueError(f"svd: subset_by_index {subset_by_index} out of range for {k} values")
+        out = tuple(_svd_subset(out, lo, hi, bool(compute_uv)))
     return tuple(out) if compute_uv else out[0]
+
+
+def _svd_subset(out: Any, lo: int, hi: int, compute_uv: bool) -> list[Array]:
+    """The singular values ``lo..hi-1`` (and their vectors) of an ``svd`` result."""
+
+    def cut(v: Array, axis: int) -> Array:
+        start = [0] * v.ndim
+        limit = list(v.shape)
+        start[axis], limit[axis] = lo, hi
+        return _st.slice(v, tuple(start), tuple(limit))
+
+    if not compute_uv:
+        return [cut(out[0], -1 % out[0].ndim)]
+    u, s, vh = out
+    return [cut(u, u.ndim - 1), cut(s, s.ndim - 1), cut(vh, vh.ndim - 2)]
 
 
 # -- solves, inverse, determinants ----------------------------------------------------------------

@@ -110,7 +110,7 @@ def _axes_and_sizes(
                     f"{fun_name}: axis {a} is out of bounds for array of dimension {x.ndim}"
                 )
         if len(set(ax)) != len(ax):
-            raise ValueError(f"{fun_name}: repeated axes {tuple(axes)}")
+            _repeated(fun_name, axes)
     if s is None:
         sizes = tuple(x.shape[a] for a in ax)
     else:
@@ -121,6 +121,29 @@ def _axes_and_sizes(
         if n < 1 and not (n == 0 and (allow_empty or s is None)):
             raise ValueError(f"{fun_name}: invalid number of data points ({n}) specified")
     return ax, sizes
+
+
+def _repeated(fun_name: str, axes: Any) -> None:
+    raise ValueError(f"jax.numpy.fft.{fun_name} does not support repeated axes. Got axes {axes}.")
+
+
+def _check_axes_given(fun_name: str, axes: Sequence[int] | None) -> None:
+    """JAX's first check, on the axes as given (before they are made non-negative)."""
+    if axes is not None and len(set(axes)) != len(axes):
+        _repeated(fun_name, axes)
+
+
+def _axis_check_1d(fun_name: str, axis: Any) -> None:
+    if isinstance(axis, (list, tuple)):
+        full = f"jax.numpy.fft.{fun_name}"
+        raise ValueError(
+            f"{full} does not support multiple axes. Please use {full}n. Got axis = {axis!r}."
+        )
+
+
+def _check_2d(fun_name: str, axes: Sequence[int]) -> None:
+    if len(axes) != 2:
+        raise ValueError(f"jax.numpy.fft.{fun_name} only supports 2 axes. Got axes = {axes!r}.")
 
 
 def _to_end(x: Array, axes: Sequence[int]) -> tuple[Array, tuple[int, ...]]:
@@ -174,6 +197,7 @@ def _check_not_0d(name: str, x: Array, axis: int) -> None:
 def _fft1(
     name: str, a: ArrayLike, n: int | None, axis: int, norm: str | None, *, inverse: bool
 ) -> Array:
+    _axis_check_1d(name, axis)
     _check_norm(norm)
     x = _inexact(name, a)
     _check_not_0d(name, x, axis)
@@ -213,6 +237,7 @@ def _fftn(
     *,
     inverse: bool,
 ) -> Array:
+    _check_axes_given(name, axes)
     _check_norm(norm)
     x = _inexact(name, a)
     ax, sizes = _axes_and_sizes(name, x, s, axes)
@@ -226,7 +251,8 @@ def fft2(
     norm: str | None = None,
 ) -> Array:
     """The 2-D discrete Fourier transform (``fftn`` over the last two axes)."""
-    return fftn(a, s, axes, norm)
+    _check_2d("fft2", axes)
+    return _fftn("fft2", a, s, axes, norm, inverse=False)
 
 
 def ifft2(
@@ -236,7 +262,8 @@ def ifft2(
     norm: str | None = None,
 ) -> Array:
     """The 2-D inverse discrete Fourier transform."""
-    return ifftn(a, s, axes, norm)
+    _check_2d("ifft2", axes)
+    return _fftn("ifft2", a, s, axes, norm, inverse=True)
 
 
 # -- real transforms ---------------------------------------------------------------------------------
@@ -256,6 +283,7 @@ def rfftn(
     norm: str | None = None,
 ) -> Array:
     """The N-D transform of real input; the last axis keeps ``n // 2 + 1`` frequencies."""
+    _check_axes_given("rfftn", axes)
     _check_norm(norm)
     x = _real_input("rfftn", a)
     ax, sizes = _axes_and_sizes("rfftn", x, s, axes)
@@ -283,6 +311,7 @@ def irfftn(
 ) -> Array:
     """The inverse of :func:`rfftn`: real output, the last axis of length ``s[-1]`` (default
     ``2 * (m - 1)`` for ``m`` input frequencies)."""
+    _check_axes_given("irfftn", axes)
     _check_norm(norm)
     x = _inexact("irfftn", a)
     x = _convert(x, _complex_of(x.dtype), False)
@@ -290,6 +319,11 @@ def irfftn(
         ax = tuple(range(x.ndim)) if s is None else tuple(range(x.ndim - len(s), x.ndim))
     else:
         ax = tuple(a_ + x.ndim if a_ < 0 else a_ for a_ in (operator.index(v) for v in axes))
+        for a_ in ax:
+            if not 0 <= a_ < x.ndim:
+                raise ValueError(
+                    f"irfftn: axis {a_} is out of bounds for array of dimension {x.ndim}"
+                )
     if not ax:
         raise ValueError("irfftn: at least one axis is required")
     if s is None:
@@ -312,6 +346,7 @@ def irfftn(
 
 def rfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The 1-D transform of real input (``n // 2 + 1`` frequencies)."""
+    _axis_check_1d("rfft", axis)
     x = _real_input("rfft", a)
     _check_not_0d("rfft", x, axis)
     return rfftn(x, None if n is None else (n,), (axis,), norm)
@@ -319,6 +354,7 @@ def rfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = 
 
 def irfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The inverse of :func:`rfft`: ``n`` real outputs (default ``2 * (m - 1)``)."""
+    _axis_check_1d("irfft", axis)
     x = _inexact("irfft", a)
     _check_not_0d("irfft", x, axis)
     return irfftn(x, None if n is None else (n,), (axis,), norm)
@@ -330,6 +366,8 @@ def rfft2(
     axes: Sequence[int] = (-2, -1),
     norm: str | None = None,
 ) -> Array:
+    """The 2-D transform of real input (``rfftn`` over the last two axes)."""
+    _check_2d("rfft2", axes)
     return rfftn(a, s, axes, norm)
 
 
@@ -339,6 +377,8 @@ def irfft2(
     axes: Sequence[int] = (-2, -1),
     norm: str | None = None,
 ) -> Array:
+    """The inverse of :func:`rfft2`."""
+    _check_2d("irfft2", axes)
     return irfftn(a, s, axes, norm)
 
 
@@ -348,6 +388,7 @@ _SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "b
 def hfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The transform of a Hermitian-symmetric signal given by its first half: real output of
     length ``n`` (default ``2 * (m - 1)``)."""
+    _axis_check_1d("hfft", axis)
     _check_norm(norm)
     x = _inexact("hfft", a)
     x = lax.conj(_convert(x, _complex_of(x.dtype), False))
@@ -356,6 +397,7 @@ def hfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = 
 
 def ihfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The inverse of :func:`hfft` (real input, ``n // 2 + 1`` complex outputs)."""
+    _axis_check_1d("ihfft", axis)
     _check_norm(norm)
     x = _real_input("ihfft", a)
     return lax.conj(rfft(x, n, axis, _SWAP[norm]))
@@ -373,7 +415,7 @@ def _freq_dtype(dtype: Any) -> DType:
 def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
     """The sample frequencies of an ``n``-point transform with spacing ``d``:
     ``[0, 1, ..., n//2 - 1 (or (n-1)//2), -(n//2), ..., -1] / (d * n)`` (default float)."""
-    n = _num_points("fftfreq", n)
+    n = _num_points("fftfreq", n, d)
     if n <= 0:
         return _freqs(((0, 0),), n, d, dtype)
     return _freqs(((0, (n - 1) // 2 + 1), (-(n // 2), 0)), n, d, dtype)
@@ -381,11 +423,20 @@ def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None
 
 def rfftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
     """The non-negative sample frequencies ``[0, 1, ..., n//2] / (d * n)``."""
-    n = _num_points("rfftfreq", n)
+    n = _num_points("rfftfreq", n, d)
     return _freqs(((0, n // 2 + 1),), n, d, dtype)
 
 
-def _num_points(fun_name: str, n: int) -> int:
+def _num_points(fun_name: str, n: int, d: Any) -> int:
+    if isinstance(n, (list, tuple)):
+        raise ValueError(
+            f"The n argument of jax.numpy.fft.{fun_name} only takes an int. Got n = {list(n)}."
+        )
+    if isinstance(d, (list, tuple)):
+        raise ValueError(
+            f"The d argument of jax.numpy.fft.{fun_name} only takes a single value. "
+            f"Got d = {list(d)}."
+        )
     # JAX's arithmetic for any n: no frequencies for n <= 0 (rfftfreq(0) is [nan]: 0 / 0)
     return operator.index(n)
 

@@ -204,11 +204,11 @@ def svd(
 ) -> Any:
     """``U, S, Vh`` with ``a = U @ diag(S) @ Vh``, ``S`` real and descending (only ``S`` when
     ``compute_uv=False``). ``hermitian`` is accepted and ignored (the general algorithm is used)."""
-    if subset_by_index is not None:
-        raise NotImplementedError("svd: subset_by_index is not supported by trellax")
     check_static("svd", full_matrices=full_matrices, compute_uv=compute_uv, hermitian=hermitian)
     x = _matrix("svd", a, square=False)
-    out = lax_linalg.svd(x, full_matrices=full_matrices, compute_uv=compute_uv)
+    out = lax_linalg.svd(
+        x, full_matrices=full_matrices, compute_uv=compute_uv, subset_by_index=subset_by_index
+    )
     return SVDResult(*out) if compute_uv else out
 
 

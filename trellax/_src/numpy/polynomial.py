@@ -15,7 +15,16 @@ import numpy as np
 from trellax._src.core.basearray import Array
 from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.dtypes import dtypes
-from trellax._src.numpy import joining, linalg, reductions, shapes, ufuncs
+from trellax._src.numpy import (
+    joining,
+    linalg,
+    reductions,
+    searching,
+    selection,
+    shapes,
+    sorting,
+    ufuncs,
+)
 from trellax._src.numpy.creation import asarray, eye, zeros
 from trellax._src.numpy.linalg_ops import matmul
 from trellax._src.numpy.numerical import polymul, vander
@@ -55,26 +64,54 @@ def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
         a = a[None]  # a constant polynomial: no roots (as NumPy and JAX read a scalar)
     if a.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
-    if strip_zeros:
-        try:
-            values = np.asarray(a)
-        except TypeError:
-            raise ConcretizationTypeError(
-                "roots: strip_zeros=True needs concrete coefficients; pass strip_zeros=False "
-                "under jit"
-            ) from None
-        nonzero = np.flatnonzero(values)
-        a = a[int(nonzero[0]) :] if nonzero.size else a[:0]
     complex_dtype = (
         dtypes.complex128 if a.dtype in (dtypes.float64, dtypes.complex128) else (dtypes.complex64)
     )
     if a.shape[0] < 2:
         return asarray(np.zeros(0, complex_dtype))
+    if not strip_zeros:
+        return _roots_with_zeros(a, complex_dtype)
+    try:
+        values = np.asarray(a)
+    except TypeError:
+        raise ConcretizationTypeError(
+            "roots: strip_zeros=True needs concrete coefficients; pass strip_zeros=False under jit"
+        ) from None
+    nonzero = np.flatnonzero(values)
+    a = a[int(nonzero[0]) :] if nonzero.size else a[:0]
+    if a.shape[0] < 2:
+        return asarray(np.zeros(0, complex_dtype))
+    return _companion_roots(a, complex_dtype)
+
+
+def _companion_roots(a: Array, complex_dtype: Any) -> Array:
+    """The eigenvalues of the companion matrix of ``a`` (``a[0]`` is the leading coefficient)."""
     n = a.shape[0] - 1
     first = ufuncs.divide(ufuncs.negative(a[1:]), a[0])
     below = eye(n - 1, n, dtype=a.dtype) if n > 1 else zeros((0, n), dtype=a.dtype)
     companion = joining.concatenate([first[None, :], below], axis=0)
     return linalg.eigvals(companion).astype(complex_dtype)
+
+
+def _roots_with_zeros(a: Array, complex_dtype: Any) -> Array:
+    """JAX's roots without stripping (traceable): the ``k`` leading zeros are rolled to the end,
+    the roots of the rolled polynomial computed, its ``k`` zero roots (those the trailing zeros
+    add) sorted last and replaced by NaN. All-zero coefficients give NaNs only."""
+    n = a.shape[0]
+    is_zero = ufuncs.equal(a, 0)
+    k = selection.where(reductions.all(is_zero), n, reductions.argmin(is_zero))
+    a = selection.where(ufuncs.equal(k, n), asarray(np.ones((), a.dtype)), a)
+    rolled = searching.take(a, ufuncs.remainder(iota_like(n) + k, n))
+    roots = _companion_roots(rolled, complex_dtype)
+    order = sorting.argsort(ufuncs.equal(roots, 0), stable=True)
+    roots = searching.take(roots, order)
+    keep = ufuncs.less(iota_like(n - 1), (n - 1) - k)
+    return selection.where(keep, roots, asarray(np.array(complex(np.nan, np.nan), complex_dtype)))
+
+
+def iota_like(n: int) -> Array:
+    """``0, 1, ..., n - 1`` (int32)."""
+    return asarray(np.arange(n, dtype=np.int32))
 
 
 def polyfit(

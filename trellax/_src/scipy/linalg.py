@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -56,39 +57,62 @@ def cho_factor(
     return cholesky(a, lower=lower), lower
 
 
+def _vector_rhs(name: str, a: Array, b: Array, call: str) -> bool:
+    """Whether ``b`` holds vectors (JAX's reading): a 1-D ``b``, or a batch of vectors
+    (deprecated, with JAX's warning); otherwise a batch of matrices."""
+    if b.ndim == 1:
+        return True
+    if a.ndim == b.ndim + 1 and a.shape[-1] == b.shape[-1]:
+        warnings.warn(
+            f"jax.scipy.linalg.{name}: batched 1D solves with b.ndim > 1 are deprecated, and in "
+            f"the future will be treated as a batched 2D solve. Use {call} to avoid this warning.",
+            FutureWarning,
+            stacklevel=3,
+        )
+        return True
+    return False
+
+
+def _broadcast_solve(solve: Any, a: Array, b: Array, vector: bool) -> Array:
+    """``solve`` (of matrix right-hand sides, equal batch axes) with the batch axes of ``a``
+    and ``b`` broadcast, for vector right-hand sides too."""
+    core = 1 if vector else 2
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[: b.ndim - core])
+    a = shapes.broadcast_to(a, (*batch, *a.shape[-2:]))
+    b = shapes.broadcast_to(b, (*batch, *b.shape[b.ndim - core :]))
+    if not vector:
+        out: Array = solve(a, b)
+        return out
+    return shapes.squeeze(solve(a, shapes.expand_dims(b, -1)), -1)
+
+
 def cho_solve(
     c_and_lower: tuple[ArrayLike, bool],
     b: ArrayLike,
     overwrite_b: bool = False,
     check_finite: bool = True,
 ) -> Array:
-    """``x`` with ``a @ x = b`` from ``cho_factor(a)``."""
+    """``x`` with ``a @ x = b`` from ``cho_factor(a)`` (batch axes of ``c`` and ``b``
+    broadcast)."""
     c, lower = c_and_lower
     cm, bm = linalg._inexact("cho_solve", c, b)
-    vector = bm.ndim == 1
-    if vector:
-        bm = shapes.reshape(bm, (bm.shape[0], 1))
-    if lower:
-        y = lax_linalg.triangular_solve(cm, bm, left_side=True, lower=True)
-        x = lax_linalg.triangular_solve(
-            cm,
-            y,
-            left_side=True,
-            lower=True,
-            transpose_a=True,
-            conjugate_a=dtypes.kind(cm.dtype) == "c",
-        )
-    else:
+    vector = _vector_rhs("cho_solve", cm, bm, "cho_solve(c_and_lower, b[..., None]).squeeze(-1)")
+    conj = dtypes.kind(cm.dtype) == "c"
+
+    def solve(cc: Array, bb: Array) -> Array:
         y = lax_linalg.triangular_solve(
-            cm,
-            bm,
+            cc,
+            bb,
             left_side=True,
-            lower=False,
-            transpose_a=True,
-            conjugate_a=dtypes.kind(cm.dtype) == "c",
+            lower=lower,
+            transpose_a=not lower,
+            conjugate_a=conj and not lower,
         )
-        x = lax_linalg.triangular_solve(cm, y, left_side=True, lower=False)
-    return shapes.reshape(x, (x.shape[0],)) if vector else x
+        return lax_linalg.triangular_solve(
+            cc, y, left_side=True, lower=lower, transpose_a=lower, conjugate_a=conj and lower
+        )
+
+    return _broadcast_solve(solve, cm, bm, vector)
 
 
 def solve_triangular(
@@ -101,8 +125,8 @@ def solve_triangular(
     debug: Any = None,
     check_finite: bool = True,
 ) -> Array:
-    """``x`` with ``op(a) @ x = b`` for a triangular ``a`` (``trans``: 0/'N', 1/'T', 2/'C')."""
-    am, bm = linalg._inexact("solve_triangular", a, b)
+    """``x`` with ``op(a) @ x = b`` for a triangular ``a`` (``trans``: 0/'N', 1/'T', 2/'C');
+    batch axes of ``a`` and ``b`` broadcast."""
     modes = {
         0: (False, False),
         "N": (False, False),
@@ -113,20 +137,24 @@ def solve_triangular(
     }
     if trans not in modes:
         raise ValueError(f"Invalid 'trans' value {trans!r}")
+    am, bm = linalg._inexact("solve_triangular", a, b)
     transpose_a, conjugate_a = modes[trans]
-    vector = bm.ndim == am.ndim - 1
-    if vector:
-        bm = shapes.expand_dims(bm, -1)
-    x = lax_linalg.triangular_solve(
-        am,
-        bm,
-        left_side=True,
-        lower=lower,
-        transpose_a=transpose_a,
-        conjugate_a=conjugate_a,
-        unit_diagonal=unit_diagonal,
+    vector = _vector_rhs(
+        "solve_triangular", am, bm, "solve_triangular(a, b[..., None]).squeeze(-1)"
     )
-    return shapes.squeeze(x, -1) if vector else x
+
+    def solve(aa: Array, bb: Array) -> Array:
+        return lax_linalg.triangular_solve(
+            aa,
+            bb,
+            left_side=True,
+            lower=lower,
+            transpose_a=transpose_a,
+            conjugate_a=conjugate_a,
+            unit_diagonal=unit_diagonal,
+        )
+
+    return _broadcast_solve(solve, am, bm, vector)
 
 
 def _lu_2d(a: Array) -> tuple[Array, Array, Array]:
@@ -352,16 +380,21 @@ def polar(
     eps: float | None = None,
     max_iterations: int | None = None,
 ) -> tuple[Array, Array]:
-    """``(u, p)`` with ``a = u @ p``, via the SVD (``side='left'`` is not supported, as in
-    JAX)."""
-    if side == "left":
-        raise NotImplementedError("polar: only side='right' is supported, as in JAX")
-    if side != "right":
-        raise ValueError(f"side={side!r} is not 'right' or 'left'")
-    w, s, vh = linalg.svd(a, full_matrices=False)
+    """``(u, p)`` with ``a = u @ p`` (``side='right'``, ``p`` of shape ``(n, n)``) or
+    ``a = p @ u`` (``side='left'``, ``p`` of shape ``(m, m)``), from the SVD ``w s vh``:
+    ``u = w vh`` and ``p = v s vh`` or ``w s w^H``. Batch axes are kept."""
+    arr = asarray(a)
+    if arr.ndim < 2:
+        raise ValueError("The input `a` must be at least a 2-D array.")
+    if side not in ("right", "left"):
+        raise ValueError("The argument `side` must be either 'right' or 'left'.")
+    w, s, vh = linalg.svd(arr, full_matrices=False)
     u = linalg_ops.matmul(w, vh)
     sd = s.astype(w.dtype)
-    p = linalg_ops.matmul(ufuncs.multiply(_mH(vh), sd[..., None, :]), vh)
+    if side == "right":
+        p = linalg_ops.matmul(ufuncs.multiply(_mH(vh), sd[..., None, :]), vh)
+    else:
+        p = linalg_ops.matmul(ufuncs.multiply(w, sd[..., None, :]), _mH(w))
     return u, p
 
 

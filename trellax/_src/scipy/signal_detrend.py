@@ -31,10 +31,12 @@ def _linear_piece(y: Array) -> Array:
     if n < 2:
         return y - y
     t = np.arange(n, dtype=np.float64) - (n - 1) / 2.0
-    tc = jnp.asarray(t / float(np.sum(t * t)), dtype=dtypes.finfo(y.dtype).dtype)
+    lead = (1,) * (y.ndim - 1)  # explicit ranks: no rank promotion (JAX's "raise" mode)
+    real = dtypes.finfo(y.dtype).dtype
+    tc = jnp.asarray((t / float(np.sum(t * t))).reshape((*lead, n)), dtype=real)
     mean = jnp.mean(y, axis=-1, keepdims=True)
     slope = jnp.sum((y - mean) * tc, axis=-1, keepdims=True)
-    return y - mean - slope * jnp.asarray(t, dtype=tc.dtype)
+    return y - mean - slope * jnp.asarray(t.reshape((*lead, n)), dtype=real)
 
 
 def detrend(

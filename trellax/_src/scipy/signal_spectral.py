@@ -44,6 +44,12 @@ def _window(window: Any, nperseg: int, real_dtype: Any) -> tuple[Array, np.ndarr
     return jnp.asarray(win64, dtype=real_dtype), win64
 
 
+def _trailing(v: Array, ndim: int) -> Array:
+    """A 1-D ``v`` with leading axes of size 1 up to rank ``ndim`` (explicit ranks: the
+    computation never relies on rank promotion, which JAX's "raise" mode refuses)."""
+    return jnp.reshape(v, (1,) * (ndim - v.ndim) + v.shape)
+
+
 def _real_dtype(d: Any) -> Any:
     return np.dtype(dtypes.finfo(d).dtype) if dtypes.kind(d) in "fc" else d
 
@@ -109,7 +115,7 @@ def _fft_segments(
     nseg = (x.shape[-1] - noverlap) // step
     index = np.arange(nseg)[:, None] * step + np.arange(nperseg)[None, :]
     segments = detrend(x[..., jnp.asarray(index)])
-    segments = segments * win
+    segments = segments * _trailing(win, segments.ndim)
     if onesided:
         check_real_fft_dtype(segments)
         return jnp.fft.rfft(segments, n=nfft)
@@ -193,7 +199,7 @@ def csd(
 ) -> tuple[Array, Array]:
     """The cross power spectral density of ``x`` and ``y`` by Welch's method: ``(frequencies,
     Pxy)``; ``y=None`` gives the (real) power spectral density of ``x``."""
-    same = y is None or y is x
+    same = y is None  # as in JAX: csd(x, x) is complex, only y=None (welch) is real
     if same:
         (xa,) = promote_args_inexact("csd", x)
         ya = xa
@@ -325,7 +331,7 @@ def istft(
         segs = jnp.fft.ifft(z, n=nfft)[..., :nperseg]
     real = _real_dtype(segs.dtype)
     win, win64 = _window(window, nperseg, real)
-    segs = segs * (win * float(win64.sum()))
+    segs = segs * _trailing((win * float(win64.sum())).astype(segs.dtype), segs.ndim)
     length = nperseg + (nseg - 1) * step
     index = np.arange(nseg)[:, None] * step + np.arange(nperseg)[None, :]
     x = jnp.zeros((*segs.shape[:-2], length), segs.dtype).at[..., jnp.asarray(index)].add(segs)
@@ -334,9 +340,9 @@ def istft(
     if boundary:
         half = nperseg // 2
         x, norm = x[..., half : length - half], norm[half : length - half]
-    x = x / jnp.asarray(np.where(norm > 1e-10, norm, 1.0), dtype=real)
+    x = x / _trailing(jnp.asarray(np.where(norm > 1e-10, norm, 1.0), dtype=x.dtype), x.ndim)
     if x.ndim > 1 and t_ax != z.ndim - 1:
         x = jnp.moveaxis(x, -1, t_ax - 1 if f_ax < t_ax else t_ax)
     # SciPy's (and JAX's) times count the first axis of the result
-    times = (jnp.arange(x.shape[0]) / jnp.asarray(fs)).astype(real)
+    times = (jnp.arange(x.shape[0], dtype=real) / jnp.asarray(fs)).astype(real)
     return times, x

@@ -312,8 +312,14 @@ def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
     return out
 
 
+def _zero_x(a: Array, b: Array) -> Array:
+    """Where ``x * f(y)`` is 0: ``x == 0`` and ``y`` not NaN (a NaN ``y`` propagates, as in
+    SciPy and JAX)."""
+    return ufuncs.logical_and(ufuncs.equal(a, _c(0, a)), ufuncs.logical_not(ufuncs.isnan(b)))
+
+
 def _xlogy_plain(a: Array, b: Array) -> Array:
-    return where(ufuncs.equal(a, _c(0, a)), _c(0, a), lax.mul(a, lax.log(b)))
+    return where(_zero_x(a, b), _c(0, a), lax.mul(a, lax.log(b)))
 
 
 def _xlogy_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> Any:
@@ -337,7 +343,7 @@ def xlog1py(x: ArrayLike, y: ArrayLike) -> Array:
 
 
 def _xlog1py_plain(a: Array, b: Array) -> Array:
-    return where(ufuncs.equal(a, _c(0, a)), _c(0, a), lax.mul(a, lax.log1p(b)))
+    return where(_zero_x(a, b), _c(0, a), lax.mul(a, lax.log1p(b)))
 
 
 def _xlog1py_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> Any:

@@ -213,6 +213,13 @@ def to_inexact_dtype(dtype: Any) -> DType:
     return _numpy_util.to_inexact_dtype(np.dtype(dtype))
 
 
+def to_floating_dtype(dtype: Any) -> DType:
+    """The real floating dtype of ``dtype``: integers as in :func:`to_inexact_dtype`, complex
+    dtypes their real part's."""
+    inexact = to_inexact_dtype(dtype)
+    return np.dtype(_dt.finfo(inexact).dtype) if inexact.kind in "fc" else inexact
+
+
 def to_numeric_dtype(dtype: Any) -> DType:
     """bool becomes int32; every other dtype is unchanged."""
     return _numpy_util.to_numeric_dtype(np.dtype(dtype))
