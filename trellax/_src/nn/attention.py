@@ -20,6 +20,7 @@ from trellax import dtypes, lax
 from trellax._src.nn import initializers
 from trellax._src.nn._random import random
 from trellax._src.nn.activations import softmax
+from trellax._src.nn import jax_attention
 from trellax._src.nn.dtypes import promote_dtype
 from trellax._src.nn.linear import DenseGeneral, default_kernel_init
 from trellax._src.nn.module import Module, compact, merge_param
@@ -98,8 +99,20 @@ def dot_product_attention(
     precision: Any = None,
     module: Module | None = None,
     force_fp32_for_softmax: bool = False,
+    **jax_options: Any,
 ) -> Any:
-    """Attention output ``[..., q, heads, depth]``: the weights applied to ``value``."""
+    """Attention output ``[..., q, heads, depth]``: the weights applied to ``value``.
+
+    This is Flax's function and ``jax.nn``'s: given one of JAX's keyword-only options
+    (``scale``, ``is_causal``, ``query_seq_lengths``, ``key_value_seq_lengths``,
+    ``local_window_size``, ``implementation``, ``return_residual``), or grouped heads (fewer
+    key/value heads than query heads, which Flax refuses), JAX's version computes it
+    (``trellax/_src/nn/jax_attention.py``: softmax in float32, JAX's masks)."""
+    unknown = set(jax_options) - set(jax_attention.JAX_ONLY)
+    if unknown:
+        raise TypeError(f"dot_product_attention() got unexpected keyword arguments {unknown}")
+    if jax_options or _grouped_heads(query, key):
+        return jax_attention.dot_product_attention(query, key, value, bias, mask, **jax_options)
     query, key, value = promote_dtype(query, key, value, dtype=dtype)
     dtype = query.dtype
     _check(key.ndim == query.ndim == value.ndim, "q, k, v must have same rank.")
@@ -111,6 +124,12 @@ def dot_product_attention(
         dtype, precision, module, force_fp32_for_softmax,
     )  # fmt: skip
     return jnp.einsum("...hqk,...khd->...qhd", weights, value, precision=precision)
+
+
+def _grouped_heads(query: Any, key: Any) -> bool:
+    """Fewer key heads than query heads, dividing them (JAX's grouped-query attention)."""
+    q, k = getattr(query, "shape", ()), getattr(key, "shape", ())
+    return len(q) >= 2 and len(k) >= 2 and k[-2] < q[-2] and q[-2] % max(k[-2], 1) == 0
 
 
 def make_attention_mask(
