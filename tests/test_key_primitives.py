@@ -28,9 +28,15 @@ CASES: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
     # name: (function of keys of shape (6,), the same function of their data (6, 2))
     "reshape": (lambda k: jnp.reshape(k, (2, 3)), lambda d: jnp.reshape(d, (2, 3, 2))),
     "ravel": (lambda k: jnp.ravel(k.reshape(3, 2)), lambda d: d),
-    "broadcast_to": (lambda k: jnp.broadcast_to(k, (4, 6)), lambda d: jnp.broadcast_to(d, (4, 6, 2))),
+    "broadcast_to": (
+        lambda k: jnp.broadcast_to(k, (4, 6)),
+        lambda d: jnp.broadcast_to(d, (4, 6, 2)),
+    ),
     "expand_dims": (lambda k: jnp.expand_dims(k, 0), lambda d: d[None]),
-    "transpose": (lambda k: k.reshape(2, 3).T, lambda d: jnp.transpose(d.reshape(2, 3, 2), (1, 0, 2))),
+    "transpose": (
+        lambda k: k.reshape(2, 3).T,
+        lambda d: jnp.transpose(d.reshape(2, 3, 2), (1, 0, 2)),
+    ),
     "concatenate": (lambda k: jnp.concatenate([k, k[:2]]), lambda d: jnp.concatenate([d, d[:2]])),
     "stack": (lambda k: jnp.stack([k, k], axis=1), lambda d: jnp.stack([d, d], axis=1)),
     "tile": (lambda k: jnp.tile(k[0], 3), lambda d: jnp.tile(d[0][None], (3, 1))),
@@ -120,9 +126,21 @@ def test_impl_and_dtype() -> None:
     with pytest.raises(ValueError, match="Cannot specify both `impl` and `dtype`"):
         random.wrap_key_data(np.zeros(2, np.uint32), impl="threefry2x32", dtype="threefry2x32")
     assert random.key(1, dtype="threefry2x32").dtype == random.key_dtype()
-    assert random.wrap_key_data(np.zeros(2, np.uint32), dtype="threefry2x32").dtype == random.key_dtype()
+    assert (
+        random.wrap_key_data(np.zeros(2, np.uint32), dtype="threefry2x32").dtype
+        == random.key_dtype()
+    )
     with pytest.raises(NotImplementedError, match="rbg"):
         random.key(1, dtype="rbg")
+    with pytest.raises(TypeError, match=r"unrecognized type .* for specifying PRNG implementation"):
+        random.key(1, impl=object())
+    with pytest.raises(ValueError, match='unrecognized PRNG implementation "foo"'):
+        random.key(1, impl="foo")
+    keys = _keys(2)
+    again = random.wrap_key_data(random.key_data(keys), impl=keys.dtype)  # a dtype names the impl
+    np.testing.assert_array_equal(_data(again), _data(keys))
+    assert jnp.array(keys, dtype=keys.dtype) is keys
+    assert jnp.asarray(keys, dtype=keys.dtype) is keys
 
 
 def test_full_like_python_int_goes_to_the_target_dtype() -> None:

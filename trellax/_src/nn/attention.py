@@ -17,10 +17,9 @@ import numpy as np
 
 import trellax.numpy as jnp
 from trellax import dtypes, lax
-from trellax._src.nn import initializers
+from trellax._src.nn import initializers, jax_attention
 from trellax._src.nn._random import random
 from trellax._src.nn.activations import softmax
-from trellax._src.nn import jax_attention
 from trellax._src.nn.dtypes import promote_dtype
 from trellax._src.nn.linear import DenseGeneral, default_kernel_init
 from trellax._src.nn.module import Module, compact, merge_param
@@ -128,7 +127,8 @@ def dot_product_attention(
 
 def _grouped_heads(query: Any, key: Any) -> bool:
     """Fewer key heads than query heads, dividing them (JAX's grouped-query attention)."""
-    q, k = getattr(query, "shape", ()), getattr(key, "shape", ())
+    q: tuple[int, ...] = tuple(getattr(query, "shape", ()))
+    k: tuple[int, ...] = tuple(getattr(key, "shape", ()))
     return len(q) >= 2 and len(k) >= 2 and k[-2] < q[-2] and q[-2] % max(k[-2], 1) == 0
 
 

@@ -19,8 +19,7 @@ from typing import Any
 import numpy as np
 
 import trellax.numpy as jnp
-from trellax import lax
-from trellax import dtypes
+from trellax import dtypes, lax
 from trellax._src.nn.activations import softmax
 from trellax._src.scipy.special import logsumexp
 
@@ -121,7 +120,7 @@ def _core(
     if q_len is not None:
         valid = jnp.arange(out.shape[1])[None, :] < q_len[:, None]
         out = out * valid[:, :, None, None, None].astype(out.dtype)
-    lse = logsumexp(padded, axis=-1).astype(k.dtype)  # [B, K, G, T]
+    lse = jnp.asarray(logsumexp(padded, axis=-1)).astype(k.dtype)  # [B, K, G, T]
     return out, jnp.transpose(lse, (0, 3, 1, 2))
 
 

@@ -94,6 +94,8 @@ def array(
 
 
 def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
+    if dtype is not None and is_extended(dtype) and is_extended(a) and a.dtype == dtype:
+        return a  # type: ignore[no-any-return]  # key arrays of their own dtype
     want = None if dtype is None else dtypes.check_user_dtype(dtype, fun_name)
     t = type(a)
     if t is ConcreteArray or isinstance(a, Array):

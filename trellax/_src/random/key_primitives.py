@@ -157,9 +157,13 @@ def _compare(reduce_all: bool) -> _Rule:
         da, db = _data(a), _data(b)
         shape = tuple(np.broadcast_shapes(tuple(da.shape), tuple(db.shape)))
         if tuple(da.shape) != shape:
-            da = lax.broadcast_in_dim(da, shape, tuple(range(len(shape) - len(da.shape), len(shape))))
+            da = lax.broadcast_in_dim(
+                da, shape, tuple(range(len(shape) - len(da.shape), len(shape)))
+            )
         if tuple(db.shape) != shape:
-            db = lax.broadcast_in_dim(db, shape, tuple(range(len(shape) - len(db.shape), len(shape))))
+            db = lax.broadcast_in_dim(
+                db, shape, tuple(range(len(shape) - len(db.shape), len(shape)))
+            )
         if reduce_all:
             return lax.reduce_and(lax.eq(da, db), (len(shape) - 1,))
         return lax.reduce_or(lax.ne(da, db), (len(shape) - 1,))

@@ -320,9 +320,14 @@ IMPLS = ("philox2x32", "philox4x32", "threefry2x32", "rbg", "unsafe_rbg", "three
 
 def _check_impl(impl: Any) -> None:
     """Accepts JAX's name of threefry (or ``key_impl(k)``'s value); refuses the others."""
-    if impl is None:
+    if impl is None or isinstance(impl, PRNGKeyDType):  # a key dtype names its implementation
         return
-    name = impl if isinstance(impl, str) else getattr(impl, "name", str(impl))
+    if isinstance(impl, str):
+        name = impl
+    elif isinstance(getattr(impl, "name", None), str) and hasattr(impl, "key_shape"):
+        name = impl.name  # an implementation object (JAX's PRNGImpl)
+    else:
+        raise TypeError(f"unrecognized type {type(impl)} for specifying PRNG implementation.")
     if name in ("threefry2x32", "threefry"):
         return
     if name in IMPLS:

@@ -12,8 +12,8 @@ import numpy as np
 
 import trellax.numpy as _jnp
 import trellax.random as _random
-from trellax._src.random import threefry as _threefry
 from trellax._src.core.basearray import Array
+from trellax._src.random import threefry as _threefry
 
 _BITS = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 
