@@ -84,8 +84,9 @@ def _mask(
     keep = jnp.ones(logits.shape, dtype=bool)
     if mask is not None:
         keep = jnp.logical_and(keep, mask)
-    q_pos = jnp.arange(t)[:, None]
-    k_pos = jnp.arange(s)[None, :]
+    # every operand has the logits' rank (no implicit rank promotion, which may be refused)
+    q_pos = jnp.reshape(jnp.arange(t), (1, 1, 1, t, 1))
+    k_pos = jnp.reshape(jnp.arange(s), (1, 1, 1, 1, s))
     if is_causal:
         keep = jnp.logical_and(keep, k_pos <= q_pos)
     if window is not None:
@@ -93,9 +94,9 @@ def _mask(
         near = jnp.logical_and(q_pos <= k_pos + left, q_pos >= k_pos - right)
         keep = jnp.logical_and(keep, near)
     if q_len is not None:
-        keep = jnp.logical_and(keep, (q_pos[None] < q_len[:, None, None])[:, None, None])
+        keep = jnp.logical_and(keep, q_pos < jnp.reshape(q_len, (-1, 1, 1, 1, 1)))
     if kv_len is not None:
-        keep = jnp.logical_and(keep, (k_pos[None] < kv_len[:, None, None])[:, None, None])
+        keep = jnp.logical_and(keep, k_pos < jnp.reshape(kv_len, (-1, 1, 1, 1, 1)))
     return jnp.where(keep, logits, _large_negative(logits.dtype))
 
 
@@ -105,10 +106,10 @@ def _core(
     v: Any,
     bias: Any,
     mask: Any,
-    options: tuple[bool, float, Any, Any, tuple[int, int] | None],
+    options: tuple[bool, float, Any, Any, tuple[int, int] | None, bool],
 ) -> tuple[Any, Any]:
-    """Grouped attention: ``q`` ``[B, T, K, G, H]``; the output and the log-sum-exp."""
-    is_causal, scale, q_len, kv_len, window = options
+    """Grouped attention: ``q`` ``[B, T, K, G, H]``; the output and (if asked) the log-sum-exp."""
+    is_causal, scale, q_len, kv_len, window, residual = options
     logits_dtype = jnp.promote_types(q.dtype, np.float32)
     logits = jnp.einsum("btkgh,bskh->bkgts", q, k, preferred_element_type=logits_dtype)
     logits = logits * jnp.array(scale, dtype=logits.dtype)
@@ -118,8 +119,11 @@ def _core(
     probs = softmax(padded, axis=-1).astype(k.dtype)
     out = jnp.einsum("bkgts,bskh->btkgh", probs, v)
     if q_len is not None:
-        valid = jnp.arange(out.shape[1])[None, :] < q_len[:, None]
-        out = out * valid[:, :, None, None, None].astype(out.dtype)
+        rows = jnp.reshape(jnp.arange(out.shape[1]), (1, -1, 1, 1, 1))
+        valid = rows < jnp.reshape(q_len, (-1, 1, 1, 1, 1))
+        out = out * valid.astype(out.dtype)
+    if not residual:
+        return out, None
     lse = jnp.asarray(logsumexp(padded, axis=-1)).astype(k.dtype)  # [B, K, G, T]
     return out, jnp.transpose(lse, (0, 3, 1, 2))
 
@@ -180,7 +184,7 @@ def dot_product_attention(
         v,
         _grouped(bias, n_kv, g),
         _grouped(mask, n_kv, g),
-        (is_causal, scale_val, q_len, kv_len, window),
+        (is_causal, scale_val, q_len, kv_len, window, return_residual),
     )
     out = jnp.reshape(out, out_shape)
     if return_residual:
