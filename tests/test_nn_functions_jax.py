@@ -39,7 +39,9 @@ def test_one_hot_float_input_warns_and_traced_classes_raise() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         nn.one_hot(jnp.array([1]), 3)
-    with pytest.raises(ConcretizationTypeError, match=r"in jax\.nn\.one_hot argument `num_classes`"):
+    with pytest.raises(
+        ConcretizationTypeError, match=r"in jax\.nn\.one_hot argument `num_classes`"
+    ):
         trellax.jit(nn.one_hot)(3, 5)
 
 

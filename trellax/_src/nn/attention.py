@@ -105,7 +105,8 @@ def dot_product_attention(
     This is Flax's function and ``jax.nn``'s: given one of JAX's keyword-only options
     (``scale``, ``is_causal``, ``query_seq_lengths``, ``key_value_seq_lengths``,
     ``local_window_size``, ``implementation``, ``return_residual``), or grouped heads (fewer
-    key/value heads than query heads, which Flax refuses), JAX's version computes it
+    key/value heads than query heads, or fewer than three axes: inputs Flax refuses), JAX's
+    version computes it
     (``trellax/_src/nn/jax_attention.py``: softmax in float32, JAX's masks)."""
     unknown = set(jax_options) - set(jax_attention.JAX_ONLY)
     if unknown:
@@ -126,10 +127,13 @@ def dot_product_attention(
 
 
 def _grouped_heads(query: Any, key: Any) -> bool:
-    """Fewer key heads than query heads, dividing them (JAX's grouped-query attention)."""
+    """Fewer key heads than query heads, dividing them (JAX's grouped-query attention), or
+    fewer than three axes: inputs only JAX's function takes."""
     q: tuple[int, ...] = tuple(getattr(query, "shape", ()))
     k: tuple[int, ...] = tuple(getattr(key, "shape", ()))
-    return len(q) >= 2 and len(k) >= 2 and k[-2] < q[-2] and q[-2] % max(k[-2], 1) == 0
+    if len(q) < 3:  # JAX's function takes these (as [1, ..., H]); Flax's needs [T, N, H]
+        return True
+    return len(k) >= 2 and k[-2] < q[-2] and q[-2] % max(k[-2], 1) == 0
 
 
 def make_attention_mask(
