@@ -4,7 +4,10 @@ warning for float input and its concretization error, attention under strict ran
 
 from __future__ import annotations
 
+import json
 import warnings
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -62,3 +65,24 @@ def test_attention_strict_ranks_and_float64_debug_infs() -> None:
             q, q, q, is_causal=True, query_seq_lengths=lens, key_value_seq_lengths=lens,
             local_window_size=(2, 0),
         )  # fmt: skip
+
+
+_EDGES = json.loads((Path(__file__).parent / "golden" / "nn_init_edges.json").read_text())
+
+
+@pytest.mark.parametrize(
+    ("name", "make", "shape"),
+    [
+        ("0d", lambda i: i.variance_scaling(1.0, "fan_in", "normal", in_axis=[], out_axis=[]), ()),
+        ("1d", lambda i: i.variance_scaling(1.0, "fan_in", "normal", in_axis=[0], out_axis=[]), (3,)),
+        ("1d_out", lambda i: i.variance_scaling(2.0, "fan_out", "uniform", in_axis=[], out_axis=[0]), (4,)),
+        ("orthogonal_zero", lambda i: i.orthogonal(), (0, 3)),
+    ],
+)  # fmt: skip
+def test_initializer_edge_shapes_match_jax(name: str, make: Any, shape: tuple[int, ...]) -> None:
+    out = make(nn.initializers)(trellax.random.key(0), shape)
+    want = _EDGES["cases"][name]
+    assert list(out.shape) == want["shape"]
+    np.testing.assert_allclose(np.asarray(out, np.float64).ravel(), want["values"], rtol=1e-6)
+    with pytest.raises(ValueError, match="Must be at least 2D or specify in_axis explicitly"):
+        nn.initializers.lecun_normal()(trellax.random.key(0), (5,))
