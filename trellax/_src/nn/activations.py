@@ -243,7 +243,7 @@ def softmax(x: Array, axis: int | tuple[int, ...] | None = -1, where: Array | No
     elements, so a masked-out element (whose ``exp`` may overflow) never reaches it."""
     x = _arr(x)
     if where is not None:
-        return _masked_softmax(x, jnp.asarray(where), axis)  # type: ignore[no-any-return]
+        return _masked_softmax(x, jnp.asarray(where), axis)
     unnormalized = jnp.exp(x - _stop(_max_keepdims(x, axis, where)))
     result: Array = unnormalized / jnp.sum(unnormalized, axis, keepdims=True)
     return result
