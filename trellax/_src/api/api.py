@@ -466,8 +466,8 @@ class Jitted(Generic[P, R]):
                 full_args, full_kwargs = self._merge(args, kwargs, dyn_args, dyn_kwargs)
                 out = self.fun(*full_args, **full_kwargs)
                 out_leaves, out_tree = tree_flatten(out)
+                fr.check_outputs(out_leaves)  # array references first: their own error
                 check_traced_outputs(self.fun, out, out_leaves)
-                fr.check_outputs(out_leaves)
             out_tree_box.append(out_tree)
             frames.append(fr)
             return [*out_leaves, *[inner._held for _, inner in fr.pairs]]
