@@ -97,6 +97,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_special_more.py
 	$(GOLDEN_PY) -m pip install -q flax
 	$(GOLDEN_PY) tools/gen_golden_nn.py
+	$(GOLDEN_PY) tools/gen_golden_jax_attention.py
+	$(GOLDEN_PY) tools/gen_golden_nn_init_edges.py
 	$(GOLDEN_PY) tools/gen_golden_linen.py
 	$(GOLDEN_PY) tools/gen_golden_jit_call.py
 	$(GOLDEN_PY) tools/gen_golden_compat.py

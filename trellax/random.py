@@ -7,7 +7,10 @@ Array([0.947667 , 0.9785799], dtype=float32)
 """
 
 # registers the random primitives' JVP rules
-import trellax._src.random.ad_rules  # noqa: F401
+import trellax._src.random.ad_rules
+
+# key arrays as operands of lax primitives (core.register_extended)
+import trellax._src.random.key_primitives  # noqa: F401
 from trellax._src.random.distributions import ball as ball
 from trellax._src.random.distributions import beta as beta
 from trellax._src.random.distributions import binomial as binomial

@@ -118,6 +118,23 @@ def test_device_matches(devices: Sequence[str]) -> bool:
     return "cpu" in devices
 
 
+def is_device_rocm() -> bool:
+    return False
+
+
+def is_device_cuda() -> bool:
+    return False
+
+
+def is_cuda_compute_capability_at_least(capability: str) -> bool:
+    return False
+
+
+def numpy_version() -> tuple[int, ...]:
+    """NumPy's version as a tuple of ints (JAX compares it with tuples)."""
+    return tuple(int(p) for p in re.findall(r"\d+", np.__version__)[:3])
+
+
 def supported_dtypes() -> set[Any]:
     types: set[Any] = {
         np.bool_, _dtypes.int4, np.int8, np.int16, np.int32, np.int64, _dtypes.uint4,
@@ -627,6 +644,7 @@ count_pjit_cpp_cache_miss = _counter("counting C++ jit cache misses")
 count_primitive_compiles = _counter("counting primitive compilations")
 count_jit_compilation_cache_miss = _counter("counting compilation cache misses")
 count_subjaxpr_to_hlo_conversion = _counter("counting HLO conversions")
+count_aot_jit_cpp_cache_miss = _counter("counting C++ jit cache misses")
 
 
 @contextlib.contextmanager
@@ -676,6 +694,12 @@ class JaxTestCase(parameterized.TestCase):
             if not _is_key_dtype(d):
                 d = _dtypes.canonicalize_dtype(d)
         self.assertEqual(a, d)
+
+    def assertDeprecationWarnsOrRaises(
+        self, deprecation_id: str, message: str, *, error_class: type[Exception] = ValueError
+    ) -> Any:
+        """JAX 0.10.2 accelerates none of the deprecations these files check: a warning."""
+        return self.assertWarnsRegex(DeprecationWarning, message)
 
     def assertArraysEqual(self, actual: Any, desired: Any, *, check_dtypes: bool = True,
                           err_msg: str = "", allow_object_dtype: bool = False,

@@ -42,7 +42,11 @@ STANDINS: dict[str, tuple[str, ...]] = {
     "jax._src.lax": ("trellax.lax",),
     "jax._src.lax.lax": ("trellax.lax", "trellax._src.lax"),
     "jax._src.lax.parallel": ("trellax.lax",),
-    "jax._src.random": ("trellax._src.random.keys", "trellax.random"),
+    "jax._src.random": (
+        "trellax._src.random.keys",
+        "trellax.random",
+        "trellax._src.compat.jax_src.random.prng",
+    ),
     "jax._src.random.prng": ("trellax._src.compat.jax_src.random.prng", "trellax.random"),
     "jax._src.random.core": ("trellax._src.compat.jax_src.random.core", "trellax.random"),
     "jax._src.random.threefry2x32": ("trellax._src.compat.jax_src.random.threefry2x32",),

@@ -248,12 +248,17 @@ class Primitive:
             try:
                 out: Array = eval_primitive(self, args, params)
             except AttributeError:
-                # an operand that is not an array (a NumPy value or Python scalar, as a jaxpr
-                # interpreter written for JAX passes): evaluate on arrays of them
+                # an array of an extended dtype (a key array: no buffer of its own) ...
+                if EXTENDED_TYPES and any(isinstance(a, EXTENDED_TYPES) for a in args):
+                    return extended_bind[0](self, args, params)  # type: ignore[no-any-return]
+                # ... or an operand that is not an array (a NumPy value or Python scalar, as a
+                # jaxpr interpreter written for JAX passes): evaluate on arrays of them
                 if all(isinstance(a, Array) for a in args):
                     raise
                 out = eval_primitive(self, [operand_array(a) for a in args], params)
             return out
+        if EXTENDED_TYPES and any(type(a) in EXTENDED_TYPES for a in args):
+            return extended_bind[0](self, args, params)  # type: ignore[no-any-return]
         try:
             out = trace.process_primitive(self, args, params)
         except AttributeError:
@@ -275,6 +280,25 @@ class Primitive:
 
 
 _REGISTRY: dict[str, Primitive] = {}
+
+#: Array types of an extended dtype (typed key arrays) and the function that binds a primitive
+#: on them (it rewrites the primitive to one on their key data): filled by the layer that
+#: defines them (``random/key_primitives.py``).
+EXTENDED_TYPES: tuple[type, ...] = ()
+
+
+def _no_extended(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+    raise TypeError(f"{prim.name} does not accept arrays of extended dtypes")
+
+
+extended_bind: list[Callable[[Primitive, Sequence[Any], dict[str, Any]], Any]] = [_no_extended]
+
+
+def register_extended(types: tuple[type, ...], rule: Callable[..., Any]) -> None:
+    """Makes ``bind`` hand primitives with an operand of one of ``types`` to ``rule``."""
+    global EXTENDED_TYPES
+    EXTENDED_TYPES = types
+    extended_bind[0] = rule
 
 
 # -- converting an array to a Python scalar: what the shape and dtype allow (JAX's errors) -----

@@ -64,6 +64,7 @@ class ResizeMethod(enum.Enum):
             "bicubic": ResizeMethod.CUBIC,
             "tricubic": ResizeMethod.CUBIC,
             "cubic-pytorch": ResizeMethod.CUBIC_PYTORCH,
+            "bicubic-pytorch": ResizeMethod.CUBIC_PYTORCH,
             "area": ResizeMethod.AREA,
         }
         try:
@@ -170,8 +171,16 @@ def _inside(sample: Array, n_in: int) -> Array:
 
 
 def _apply(image: Array, axis: int, weights: Array) -> Array:
+    """Contracts ``axis`` of ``image`` with the (real) weights, cast to the image's dtype."""
+    if weights.dtype != image.dtype:  # a complex image: real weights
+        weights = _convert(weights, image.dtype, False)
     moved = shapes.moveaxis(image, axis, -1)
     return shapes.moveaxis(linalg_ops.matmul(moved, weights), -1, axis)
+
+
+def _real_dtype(d: Any) -> Any:
+    """The dtype of the weights: ``d``, or its real counterpart for a complex image."""
+    return dtypes.finfo(d).dtype if dtypes.issubdtype(d, np.complexfloating) else d
 
 
 def _working_dtype(image: Array) -> tuple[Array, Any]:
@@ -209,10 +218,11 @@ def scale_and_translate(
         if d not in dims and out_shape[d] != x.shape[d]:
             raise ValueError(f"dimension {d} is not spatial but its size changes")
     y, out_dtype = _working_dtype(x)
-    s = ensure_array("scale_and_translate", scale).astype(y.dtype)
-    t = ensure_array("scale_and_translate", translation).astype(y.dtype)
+    real = _real_dtype(y.dtype)
+    s = ensure_array("scale_and_translate", scale).astype(real)
+    t = ensure_array("scale_and_translate", translation).astype(real)
     for k, d in enumerate(dims):
-        w = _weights(m, y.shape[d], out_shape[d], s[k], t[k], antialias, y.dtype)
+        w = _weights(m, y.shape[d], out_shape[d], s[k], t[k], antialias, real)
         y = _apply(y, d, w)
     return _convert(y, out_dtype, False)
 
@@ -242,9 +252,10 @@ def resize(
             x = take(x, asarray(np.minimum(index, n_in - 1)), axis=d)
         return _convert(x, x.dtype, False)
     y, out_dtype = _working_dtype(x)
+    real = _real_dtype(y.dtype)
     for d in changed:
         n_in, n_out = y.shape[d], out_shape[d]
-        scale = asarray(np.asarray(n_out / n_in, y.dtype))
-        zero = asarray(np.zeros((), y.dtype))
-        y = _apply(y, d, _weights(m, n_in, n_out, scale, zero, antialias, y.dtype))
+        scale = asarray(np.asarray(n_out / n_in, real))
+        zero = asarray(np.zeros((), real))
+        y = _apply(y, d, _weights(m, n_in, n_out, scale, zero, antialias, real))
     return _convert(y, out_dtype, False)

@@ -203,6 +203,13 @@ def convert_element_type(x: ArrayLike, new_dtype: DTypeLike, *, weak_type: bool 
     A 64-bit request with x64 off is truncated with a warning; a complex operand cast to a real,
     integer or bool dtype warns ``ComplexWarning`` (its imaginary part is discarded), as in JAX.
     """
+    src = getattr(x, "dtype", None)
+    if _is_ext(new_dtype) or _is_ext(src):
+        if not (_is_ext(src) and src == new_dtype):
+            shown = src if src is not None else dtypes.dtype_and_weak_type(x)[0]
+            to = new_dtype if _is_ext(new_dtype) else dtypes.check_user_dtype(new_dtype, "")
+            raise ValueError(f"Cannot convert_element_type from {shown} to {to}")
+        return x  # type: ignore[return-value]  # a key array to its own dtype
     d = dtypes.check_user_dtype(new_dtype, "convert_element_type")
     if type(x) is int:
         # A Python int goes straight to the target dtype (JAX): 2**40 -> float32 works with x64
@@ -216,6 +223,11 @@ def convert_element_type(x: ArrayLike, new_dtype: DTypeLike, *, weak_type: bool 
             stacklevel=dtypes.user_stacklevel(),
         )
     return _convert(a, d, weak_type)
+
+
+def _is_ext(d: Any) -> bool:
+    """An extended dtype (a key dtype): no NumPy dtype, no conversion to or from it."""
+    return d is not None and not isinstance(d, np.dtype) and dtypes._extended_type(d) is not None
 
 
 def _python_int_as(x: int, d: np.dtype[Any]) -> np.ndarray[Any, Any]:

@@ -10,14 +10,19 @@ Array([0, 2], dtype=bfloat16)
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
 
 import trellax.numpy as jnp
 from trellax import dtypes, lax
+from trellax._src.core import core
+from trellax._src.core.basearray import Array as _BaseArray
+from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.custom.derivatives import custom_jvp
 from trellax._src.numpy.util import promote_args_inexact
 from trellax._src.scipy.special import logsumexp
@@ -224,18 +229,40 @@ def _stop(x: Any) -> Any:
 
 def _max_keepdims(x: Any, axis: Any, where: Any) -> Any:
     # -inf as the initial value, as JAX: an empty axis has a maximum (so softmax of an empty
-    # array is empty, not an error) and it changes no other maximum
+    # array is empty, not an error) and it changes no other maximum; without ``where`` and on
+    # non-empty axes it is not needed (and its infinite constant would trip ``debug_infs``)
+    if where is None and x.size:
+        return jnp.max(x, axis, keepdims=True)
     return jnp.max(x, axis, keepdims=True, initial=-jnp.inf, where=where)
 
 
 def softmax(x: Array, axis: int | tuple[int, ...] | None = -1, where: Array | None = None) -> Array:
-    """``exp(x) / sum(exp(x))`` along ``axis`` (shifted by the maximum for stability)."""
+    """``exp(x) / sum(exp(x))`` along ``axis`` (shifted by the maximum for stability).
+
+    With ``where``, the derivative is JAX's rule ``y * (dx - sum(y * dx))`` over the kept
+    elements, so a masked-out element (whose ``exp`` may overflow) never reaches it."""
     x = _arr(x)
+    if where is not None:
+        return _masked_softmax(x, jnp.asarray(where), axis)
+    unnormalized = jnp.exp(x - _stop(_max_keepdims(x, axis, where)))
+    result: Array = unnormalized / jnp.sum(unnormalized, axis, keepdims=True)
+    return result
+
+
+@functools.partial(custom_jvp, nondiff_argnums=(2,))
+def _masked_softmax(x: Array, where: Array, axis: Any) -> Array:
     unnormalized = jnp.exp(x - _stop(_max_keepdims(x, axis, where)))
     result = unnormalized / jnp.sum(unnormalized, axis, where=where, keepdims=True)
-    if where is not None:
-        result = jnp.where(where, result, 0)
-    return result
+    return jnp.where(where, result, 0)
+
+
+@_masked_softmax.defjvp
+def _masked_softmax_jvp(axis: Any, primals: Any, tangents: Any) -> Any:
+    x, where = primals
+    x_dot = tangents[0]
+    y = _masked_softmax(x, where, axis)
+    y_dot = y * (x_dot - jnp.sum(y * x_dot, axis, where=where, keepdims=True))
+    return y, y_dot
 
 
 def log_softmax(
@@ -285,6 +312,10 @@ def one_hot(x: Array, num_classes: int, *, dtype: Any = None, axis: int = -1) ->
     try:
         n = operator.index(num_classes)
     except TypeError:
+        if isinstance(num_classes, _BaseArray) and not core.is_concrete(num_classes):
+            raise ConcretizationTypeError(
+                num_classes, "jax.nn.one_hot argument `num_classes`"
+            ) from None
         raise TypeError(
             f"one_hot: num_classes must be a concrete integer, got {num_classes!r}"
         ) from None
@@ -294,6 +325,12 @@ def one_hot(x: Array, num_classes: int, *, dtype: Any = None, axis: int = -1) ->
             "negative element)"
         )
     x = _arr(x)
+    if not dtypes.isdtype(x.dtype, "integral"):
+        warnings.warn(
+            f"jax.nn.one_hot input should be integer-typed; got dtype={x.dtype}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
     d = dtypes.default_float_dtype() if dtype is None else dtype
     out_axis = axis % (x.ndim + 1) if -(x.ndim + 1) <= axis <= x.ndim else None
     if out_axis is None:

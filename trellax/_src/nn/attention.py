@@ -18,7 +18,7 @@ import numpy as np
 
 import trellax.numpy as jnp
 from trellax import dtypes, lax
-from trellax._src.nn import initializers
+from trellax._src.nn import initializers, jax_attention
 from trellax._src.nn._random import random
 from trellax._src.nn.activations import softmax
 from trellax._src.nn.dtypes import promote_dtype
@@ -113,10 +113,23 @@ def dot_product_attention(
     einsum_dot_general: Callable[..., Any] | None = None,
     qk_attn_weights_einsum: Callable[..., Any] | None = None,
     attn_weights_value_einsum: Callable[..., Any] | None = None,
+    **jax_options: Any,
 ) -> Any:
     """Attention output ``[..., q, heads, depth]``: the weights applied to ``value``. The two
     products are ``qk_attn_weights_einsum`` and ``attn_weights_value_einsum`` if given (both
-    or neither, and not with ``precision``/``einsum_dot_general``), else ``jnp.einsum``."""
+    or neither, and not with ``precision``/``einsum_dot_general``), else ``jnp.einsum``.
+
+    This is Flax's function and ``jax.nn``'s: given one of JAX's keyword-only options
+    (``scale``, ``is_causal``, ``query_seq_lengths``, ``key_value_seq_lengths``,
+    ``local_window_size``, ``implementation``, ``return_residual``), or grouped heads (fewer
+    key/value heads than query heads, or fewer than three axes: inputs Flax refuses), JAX's
+    version computes it
+    (``trellax/_src/nn/jax_attention.py``: softmax in float32, JAX's masks)."""
+    unknown = set(jax_options) - set(jax_attention.JAX_ONLY)
+    if unknown:
+        raise TypeError(f"dot_product_attention() got unexpected keyword arguments {unknown}")
+    if jax_options or _grouped_heads(query, key):
+        return jax_attention.dot_product_attention(query, key, value, bias, mask, **jax_options)
     if (qk_attn_weights_einsum is None) != (attn_weights_value_einsum is None):
         raise ValueError(
             "qk_attn_weights_einsum and attn_weights_value_einsum must be specified together."
@@ -143,6 +156,16 @@ def dot_product_attention(
         jnp.einsum, precision=precision, _dot_general=einsum_dot_general
     )
     return einsum("...hqk,...khd->...qhd", weights, value)
+
+
+def _grouped_heads(query: Any, key: Any) -> bool:
+    """Fewer key heads than query heads, dividing them (JAX's grouped-query attention), or
+    fewer than three axes: inputs only JAX's function takes."""
+    q: tuple[int, ...] = tuple(getattr(query, "shape", ()))
+    k: tuple[int, ...] = tuple(getattr(key, "shape", ()))
+    if len(q) < 3:  # JAX's function takes these (as [1, ..., H]); Flax's needs [T, N, H]
+        return True
+    return len(k) >= 2 and k[-2] < q[-2] and q[-2] % max(k[-2], 1) == 0
 
 
 def make_attention_mask(

@@ -100,7 +100,7 @@ def _compute_fans(
     out_axis: int | Sequence[int],
     batch_axis: int | Sequence[int],
 ) -> tuple[float, float]:
-    if len(shape) <= 1:
+    if isinstance(in_axis, int) and in_axis == -2 and len(shape) <= 1:
         raise ValueError(
             f"Can't compute input and output sizes of a {len(shape)}-dimensional weights tensor "
             "with default in_axis. Must be at least 2D or specify in_axis explicitly."
@@ -143,9 +143,10 @@ def variance_scaling(
     batch_axis: int | Sequence[int] = (),
     dtype: Any = None,
 ) -> Initializer:
-    """Variance ``scale / n`` with ``n`` the fan in, fan out or their mean (``mode``);
+    """Variance ``scale / n`` with ``n`` the fan in, fan out, their arithmetic mean or their
+    geometric mean (``mode``: ``fan_in``, ``fan_out``, ``fan_avg``, ``fan_geo_avg``);
     ``distribution`` is ``truncated_normal``, ``normal`` or ``uniform``."""
-    if mode not in ("fan_in", "fan_out", "fan_avg"):
+    if mode not in ("fan_in", "fan_out", "fan_avg", "fan_geo_avg"):
         raise ValueError(f"invalid mode for variance scaling initializer: {mode}")
     if distribution not in ("truncated_normal", "normal", "uniform"):
         raise ValueError(f"invalid distribution for variance scaling initializer: {distribution}")
@@ -154,7 +155,12 @@ def variance_scaling(
         d = _dtype(dtype)
         shp = _shape(shape)
         fan_in, fan_out = _compute_fans(shp, in_axis, out_axis, batch_axis)
-        n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[mode]
+        n = {
+            "fan_in": fan_in,
+            "fan_out": fan_out,
+            "fan_avg": (fan_in + fan_out) / 2,
+            "fan_geo_avg": (fan_in * fan_out) ** 0.5,
+        }[mode]
         variance = jnp.array(scale / n, dtype=d)
         is_complex = dtypes.issubdtype(d, np.complexfloating)
         rnd = random()
@@ -243,6 +249,8 @@ def orthogonal(scale: float = 1.0, column_axis: int = -1, dtype: Any = None) -> 
         shp = _shape(shape)
         if len(shp) < 2:
             raise ValueError("orthogonal initializer requires at least a 2D shape")
+        if 0 in shp:  # no orthogonal matrix to draw: the empty weights
+            return jnp.zeros(shp, d)
         n_cols = shp[column_axis]
         n_rows = math.prod(shp) // n_cols
         matrix_shape = (n_cols, n_rows) if n_rows < n_cols else (n_rows, n_cols)

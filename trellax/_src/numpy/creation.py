@@ -128,6 +128,8 @@ def _positional_array_args(args: tuple[Any, ...], *given: Any) -> tuple[Any, ...
 
 
 def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
+    if dtype is not None and is_extended(dtype) and is_extended(a) and a.dtype == dtype:
+        return a  # type: ignore[no-any-return]  # key arrays of their own dtype
     want = None if dtype is None else dtypes.check_user_dtype(dtype, fun_name)
     t = type(a)
     if t is ConcreteArray or isinstance(a, Array):
@@ -327,6 +329,8 @@ def _filled(fun_name: str, shape: Any, dtype: Any, value: int, weak_type: bool =
         # as in JAX: float0 (the tangent type of integers) has no values; the result is a NumPy
         # array of that dtype, which differentiation accepts as a tangent
         return np.zeros(_shape(shape, fun_name), float0)  # type: ignore[return-value]
+    if dtype is not None and is_extended(dtype):  # key arrays whose key data is ``value``
+        return handler("full")(shape, value, dtype)  # type: ignore[no-any-return]
     d = dtypes.check_user_dtype(dtype, fun_name)
     dims = _shape(shape, fun_name)
     if traced.tracing():
@@ -443,6 +447,9 @@ def _filled_like(
     fun_name: str, a: ArrayLike, dtype: DTypeLike | None, shape: ShapeLike | None, value: int
 ) -> Array:
     """``value`` everywhere, with ``a``'s shape, dtype and weak flag unless given."""
+    if is_extended(a if dtype is None else dtype):
+        key_dtype = a.dtype if dtype is None else dtype  # type: ignore[union-attr]
+        return _filled(fun_name, a.shape if shape is None else shape, key_dtype, value)  # type: ignore[union-attr]
     s, d, weak = _like_dtype(a, dtype, fun_name)
     return _filled(fun_name, s if shape is None else shape, d, value, weak)
 
@@ -495,10 +502,17 @@ def full_like(
     """``full`` with ``a``'s shape, dtype and weak flag; the fill value is cast, not promoted."""
     if out_sharding is not None:
         check_out_sharding("full_like", out_sharding)
+    if is_extended(a if dtype is None else dtype) or is_extended(fill_value):
+        key_dtype = a.dtype if dtype is None else dtype  # type: ignore[union-attr]
+        dims = a.shape if shape is None else shape  # type: ignore[union-attr]
+        return handler("full")(dims, fill_value, key_dtype)  # type: ignore[no-any-return]
     s, d, weak = _like_dtype(a, dtype, "full_like")
     # a fill value with dimensions is broadcast, which gives a strong result in JAX
     weak = weak and len(getattr(fill_value, "shape", ())) == 0
-    fill = _convert(_array(fill_value, None, "full_like", copy=False), d, weak)
+    if type(fill_value) is int:  # a Python int goes to the target dtype (wrapping), as in JAX
+        fill = convert_element_type(fill_value, d, weak_type=weak)
+    else:
+        fill = _convert(_array(fill_value, None, "full_like", copy=False), d, weak)
     return _broadcast_fill("full_like", fill, s if shape is None else _shape(shape, "full_like"))
 
 

@@ -24,6 +24,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import JAX_ARRAY_REFUSED, asarray, scalar_to_array
 from trellax._src.lax.structural import _convert, broadcast_in_dim
+from trellax._src.numpy.extended import any_extended
 from trellax._src.tree import registry as _tree_registry
 
 DType = np.dtype[Any]
@@ -248,7 +249,12 @@ def promote_args(fun_name: str, *args: Any) -> list[Array]:
         elif ty is ConcreteArray and (tx is int or tx is float or tx is complex):
             dtype, weak = _join_scalar(y, tx)
             return [scalar_to_array(x, dtype, weak), convert(fun_name, y, dtype, weak)]
-    dtype, weak = promote_dtypes(fun_name, *args)
+    try:
+        dtype, weak = promote_dtypes(fun_name, *args)
+    except ValueError:
+        if any_extended(args):  # key arrays: lax's primitive raises JAX's TypeError
+            return list(args)
+        raise
     return promote_shapes([convert(fun_name, a, dtype, weak) for a in args], fun_name)
 
 

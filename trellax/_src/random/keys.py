@@ -75,6 +75,8 @@ def _refuse(op: str, reflected: bool = False) -> Any:
         names = ["key<fry>", *(_operand_dtype(a) for a in args)]
         if reflected:
             names.reverse()
+        if all(n == "key<fry>" for n in names):  # JAX's words when every operand is a key
+            raise TypeError(f"{op} does not accept dtype key<fry>.")
         raise TypeError(f"{op} does not accept dtypes {', '.join(names)}.")
 
     return method
@@ -200,15 +202,20 @@ class PRNGKeyArray(Array):
 
     # -- comparison, printing, conversion -------------------------------------------------------
 
-    def __eq__(self, other: object) -> Any:
+    def _pair(self, other: object, op: str) -> tuple[Array, Array]:
+        """Both operands' key data, broadcast to the keys' common shape (plus the data axis)."""
         if not isinstance(other, PRNGKeyArray):
-            raise TypeError(f"eq does not accept dtypes key<fry>, {getattr(other, 'dtype', '')}.")
-        return tnp.all(self._base == other._base, axis=-1)
+            raise TypeError(f"{op} does not accept dtypes key<fry>, {_operand_dtype(other)}.")
+        shape = (*np.broadcast_shapes(self.shape, other.shape), 2)
+        return tnp.broadcast_to(self._base, shape), tnp.broadcast_to(other._base, shape)
+
+    def __eq__(self, other: object) -> Any:
+        a, b = self._pair(other, "eq")
+        return tnp.all(a == b, axis=-1)
 
     def __ne__(self, other: object) -> Any:
-        if not isinstance(other, PRNGKeyArray):
-            raise TypeError(f"ne does not accept dtypes key<fry>, {getattr(other, 'dtype', '')}.")
-        return tnp.any(self._base != other._base, axis=-1)
+        a, b = self._pair(other, "ne")
+        return tnp.any(a != b, axis=-1)
 
     def __repr__(self) -> str:
         return f"Array({self.shape}, dtype=key<fry>) overlaying:\n{self._base}"
@@ -218,7 +225,7 @@ class PRNGKeyArray(Array):
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
         raise TypeError(
-            "trellax array with PRNGKey dtype cannot be converted to a NumPy array. Use "
+            "JAX array with PRNGKey dtype cannot be converted to a NumPy array. Use "
             "trellax.random.key_data(arr) if you wish to extract the underlying integer array."
         )
 
@@ -311,8 +318,7 @@ def key(seed: Any, *, impl: Any = None, dtype: Any = None) -> PRNGKeyArray:
     Array((), dtype=key<fry>) overlaying:
     [0 0]
     """
-    _check_impl(impl)
-    _check_key_dtype(dtype)
+    _check_impl_and_dtype(impl, dtype, "jax.random.key")
     return PRNGKeyArray._wrap(random_seed_p.bind(_seed_array(seed, "key")))
 
 
@@ -322,9 +328,14 @@ IMPLS = ("philox2x32", "philox4x32", "threefry2x32", "rbg", "unsafe_rbg", "three
 
 def _check_impl(impl: Any) -> None:
     """Accepts JAX's name of threefry (or ``key_impl(k)``'s value); refuses the others."""
-    if impl is None:
+    if impl is None or isinstance(impl, PRNGKeyDType):  # a key dtype names its implementation
         return
-    name = impl if isinstance(impl, str) else getattr(impl, "name", str(impl))
+    if isinstance(impl, str):
+        name = impl
+    elif isinstance(getattr(impl, "name", None), str) and hasattr(impl, "key_shape"):
+        name = impl.name  # an implementation object (JAX's PRNGImpl)
+    else:
+        raise TypeError(f"unrecognized type {type(impl)} for specifying PRNG implementation.")
     if name in ("threefry2x32", "threefry"):
         return
     if name in IMPLS:
@@ -334,6 +345,17 @@ def _check_impl(impl: Any) -> None:
         )
     choices = ", ".join(f'"{n}"' for n in IMPLS)
     raise ValueError(f'unrecognized PRNG implementation "{name}". Did you mean one of: {choices}?')
+
+
+def _check_impl_and_dtype(impl: Any, dtype: Any, name: str) -> None:
+    """``impl=`` or ``dtype=`` (a key dtype, or an implementation's name), not both."""
+    if impl is not None and dtype is not None:
+        raise ValueError(f"Cannot specify both `impl` and `dtype` arguments to {name}")
+    if isinstance(dtype, str) and dtype in IMPLS:  # a dtype given by its implementation's name
+        _check_impl(dtype)
+        return
+    _check_impl(impl)
+    _check_key_dtype(dtype)
 
 
 def _check_key_dtype(dtype: Any) -> None:
@@ -415,8 +437,7 @@ def key_data(keys: Any) -> Array:
 
 def wrap_key_data(key_bits_array: Any, *, impl: Any = None, dtype: Any = None) -> PRNGKeyArray:
     """Typed keys from uint32 data of shape ``(..., 2)`` (NumPy input accepted)."""
-    _check_impl(impl)
-    _check_key_dtype(dtype)
+    _check_impl_and_dtype(impl, dtype, "jax.random.wrap_key_data")
     data = tnp.asarray(key_bits_array)
     _check_data(data)
     return PRNGKeyArray._wrap(data)
@@ -508,11 +529,15 @@ def _stack_keys(keys: Sequence[Any], axis: int) -> PRNGKeyArray:
 
 
 def _full_keys(shape: Any, fill_value: Any, dtype: Any) -> PRNGKeyArray:
+    """Keys of ``shape``: copies of a key ``fill_value``, or (with the key dtype given) keys
+    whose every word of key data is the integer ``fill_value`` (``zeros``/``ones``), as JAX."""
     if dtype is not None:
         _check_key_dtype(dtype)
-    if not isinstance(fill_value, PRNGKeyArray):
-        raise ValueError(_NOT_PROMOTABLE)
     dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    if not isinstance(fill_value, PRNGKeyArray):
+        if dtype is None:
+            raise ValueError(_NOT_PROMOTABLE)
+        return PRNGKeyArray._wrap(tnp.full((*dims, 2), fill_value, dtype=_U32))
     return PRNGKeyArray._wrap(tnp.broadcast_to(fill_value._base, (*dims, 2)))
 
 

@@ -14,7 +14,9 @@ from typing import Any, NamedTuple
 
 import trellax.random as _random
 from trellax._src.compat.jax_src.random import threefry2x32 as _fry
+from trellax._src.config import jax_flags as _jax_flags
 from trellax._src.random.keys import PRNGKeyArray as PRNGKeyArray
+from trellax._src.random.keys import PRNGKeyDType
 
 
 class PRNGImpl(NamedTuple):
@@ -45,8 +47,34 @@ threefry_prng_impl = PRNGImpl(
     name="threefry2x32",
     tag="fry",
 )
-#: The implementations by name (trellax has one).
-prngs: dict[str, PRNGImpl] = {"threefry2x32": threefry_prng_impl}
+
+
+def _refused(name: str) -> Callable[..., Any]:
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(
+            f"the {name} PRNG implementation is not implemented in trellax; trellax.random "
+            "implements 'threefry2x32' (JAX's default), bit for bit"
+        )
+
+    return fn
+
+
+def _described(name: str, key_shape: tuple[int, ...], tag: str) -> PRNGImpl:
+    """JAX's description of an implementation trellax does not have (its functions raise)."""
+    f = _refused(name)
+    return PRNGImpl(key_shape, f, f, f, f, name=name, tag=tag)
+
+
+#: JAX's registered implementations by name, in JAX's order; only threefry2x32 works in
+#: trellax, the others are descriptions whose functions raise ``NotImplementedError``.
+prngs: dict[str, PRNGImpl] = {
+    "philox2x32": _described("philox2x32", (1,), "phx2"),
+    "philox4x32": _described("philox4x32", (2,), "phx4"),
+    "threefry2x32": threefry_prng_impl,
+    "rbg": _described("rbg", (4,), "rbg"),
+    "unsafe_rbg": _described("unsafe_rbg", (4,), "urbg"),
+    "threefry4x32": _described("threefry4x32", (4,), "fry4"),
+}
 
 
 def random_seed(seeds: Any, impl: Any) -> PRNGKeyArray:
@@ -58,3 +86,17 @@ def random_seed(seeds: Any, impl: Any) -> PRNGKeyArray:
         f"PRNG implementation {name!r}: trellax implements only threefry2x32 (JAX's default); "
         "keys of other implementations, including custom PRNGImpl objects, cannot be made"
     )
+
+
+def default_prng_impl() -> PRNGImpl:
+    """The implementation of new keys (``jax_default_prng_impl``; trellax has threefry2x32)."""
+    return prngs[_jax_flags.default_prng_impl.value]
+
+
+#: JAX's class of key dtypes.
+KeyTy = PRNGKeyDType
+
+# JAX's internal attributes of key arrays that its tests read: the implementation object and
+# the key data (``_base_array``)
+PRNGKeyArray._impl = property(lambda self: threefry_prng_impl)  # type: ignore[attr-defined]
+PRNGKeyArray._base_array = property(lambda self: self._base)  # type: ignore[attr-defined]
