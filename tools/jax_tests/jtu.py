@@ -98,41 +98,12 @@ def device_under_test() -> str:
     return "cpu"
 
 
-def is_device_cuda() -> bool:
-    return False
-
-
-def is_device_rocm() -> bool:
-    return False
-
-
-def is_device_tpu(version: int | None = None, variant: str = "") -> bool:
-    return False
-
-
 def is_device_tpu_at_least(version: int) -> bool:
     return False
 
 
 def test_device_matches(devices: Sequence[str]) -> bool:
     return "cpu" in devices
-
-
-def is_device_rocm() -> bool:
-    return False
-
-
-def is_device_cuda() -> bool:
-    return False
-
-
-def is_cuda_compute_capability_at_least(capability: str) -> bool:
-    return False
-
-
-def numpy_version() -> tuple[int, ...]:
-    """NumPy's version as a tuple of ints (JAX compares it with tuples)."""
-    return tuple(int(p) for p in re.findall(r"\d+", np.__version__)[:3])
 
 
 def supported_dtypes() -> set[Any]:
@@ -458,15 +429,6 @@ def rand_bool(rng: np.random.RandomState) -> Any:
     return gen
 
 
-def rand_not_small(rng: np.random.RandomState, offset: float = 10.0) -> Callable[..., Any]:
-    post = lambda x: x + np.where(x > 0, offset, -offset)  # noqa: E731
-    return functools.partial(_rand_dtype, rng.randn, scale=3.0, post=post)
-
-
-def rand_small_positive(rng: np.random.RandomState) -> Callable[..., Any]:
-    return functools.partial(_rand_dtype, rng.rand, scale=2e-5)
-
-
 def _rand_with(rng: np.random.RandomState, fill: Callable[[tuple[int, ...], Any, Any], Any],
                complex_parts: bool) -> Callable[..., Any]:  # fmt: skip
     """A sampler drawing ``rand_default`` values, then ``fill(dims, dtype, vals)``."""
@@ -486,80 +448,7 @@ def _rand_with(rng: np.random.RandomState, fill: Callable[[tuple[int, ...], Any,
     return rand
 
 
-def rand_some_nan(rng: np.random.RandomState) -> Callable[..., Any]:
-    def fill(dims: tuple[int, ...], dtype: Any, vals: Any) -> Any:
-        r = rng.rand(*dims)
-        vals = np.where(r < 0.1, np.array(np.nan, dtype=dtype), vals)
-        return np.where(r < 0.05, np.array(-np.nan, dtype=dtype), vals)
-
-    return _rand_with(rng, fill, complex_parts=True)
-
-
-def rand_some_inf(rng: np.random.RandomState) -> Callable[..., Any]:
-    def fill(dims: tuple[int, ...], dtype: Any, vals: Any) -> Any:
-        pos, neg = rng.rand(*dims) < 0.1, rng.rand(*dims) < 0.1
-        vals = np.where(pos, np.array(np.inf, dtype=dtype), vals)
-        return np.where(neg, np.array(-np.inf, dtype=dtype), vals)
-
-    return _rand_with(rng, fill, complex_parts=True)
-
-
-def rand_some_zero(rng: np.random.RandomState) -> Callable[..., Any]:
-    def fill(dims: tuple[int, ...], dtype: Any, vals: Any) -> Any:
-        return np.where(rng.rand(*dims) < 0.5, np.array(0, dtype=dtype), vals)
-
-    return _rand_with(rng, fill, complex_parts=False)
-
-
-def rand_some_equal(rng: np.random.RandomState) -> Callable[..., Any]:
-    def post(x: Any) -> Any:
-        flat = x.ravel()
-        if len(flat) == 0:
-            return x
-        return np.where(rng.rand(*np.shape(x)) < 0.5, flat[0], x)
-
-    return functools.partial(_rand_dtype, rng.randn, scale=100.0, post=post)
-
-
-def num_float_bits(dtype: Any) -> int:
-    return int(np.finfo(dtype).bits)
-
-
 _VERSION = re.compile(r"([0-9]+(?:\.[0-9]+)*)(?:(rc|dev).*)?")
-
-
-def parse_version(v: str) -> tuple[int, ...]:
-    m = _VERSION.match(v)
-    if m is None:
-        raise ValueError(f"Unable to parse version '{v}'")
-    return tuple(int(x) for x in m.group(1).split("."))
-
-
-def numpy_version() -> tuple[int, ...]:
-    return parse_version(np.__version__)
-
-
-def promote_like_jnp(fun: Callable[..., Any], inexact: bool = False) -> Callable[..., Any]:
-    """Casts the arguments of a NumPy reference to ``jnp.result_type`` of them first."""
-
-    def wrapper(*args: Any, **kw: Any) -> Any:
-        leaves, tree = tree_util.tree_flatten(args)
-        dtype = jnp.result_type(*leaves)
-        if inexact and not jnp.issubdtype(dtype, jnp.inexact):
-            dtype = _dtypes.canonicalize_dtype(jnp.promote_types(dtype, np.float64))
-        leaves = [jnp.asarray(x, dtype=dtype) for x in leaves]
-        return fun(*tree_util.tree_unflatten(tree, leaves), **kw)
-
-    return wrapper
-
-
-def strict_promotion_if_dtypes_match(dts: Sequence[Any]) -> Any:
-    mode = "strict" if all(d == dts[0] for d in dts) else "standard"
-    return trellax.numpy_dtype_promotion(mode)
-
-
-def assert_dot_precision(expected: Any, fun: Callable[..., Any], *args: Any) -> None:
-    raise _not_here("the precision parameter of dot_general in jaxprs")
 
 
 # --- decorators and helpers -----------------------------------------------------------------
@@ -694,12 +583,6 @@ class JaxTestCase(parameterized.TestCase):
             if not _is_key_dtype(d):
                 d = _dtypes.canonicalize_dtype(d)
         self.assertEqual(a, d)
-
-    def assertDeprecationWarnsOrRaises(
-        self, deprecation_id: str, message: str, *, error_class: type[Exception] = ValueError
-    ) -> Any:
-        """JAX 0.10.2 accelerates none of the deprecations these files check: a warning."""
-        return self.assertWarnsRegex(DeprecationWarning, message)
 
     def assertArraysEqual(self, actual: Any, desired: Any, *, check_dtypes: bool = True,
                           err_msg: str = "", allow_object_dtype: bool = False,
