@@ -27,6 +27,38 @@ from typing import Any, ClassVar
 import numpy as np
 from absl.testing import absltest, parameterized
 
+# the random-value makers, scalar shapes and promotion helpers of the lax_numpy_* files
+from jax_tests.jtu_numpy import (  # noqa: F401 (re-exported for the test files)
+    NUMPY_SCALAR_SHAPE,
+    PYTHON_SCALAR_SHAPE,
+    ScalarShape,
+    _dims_of_shape,
+    is_device_tpu,
+    is_device_tpu_at_least,
+    is_valid_shape,
+    join_tolerance,
+    numpy_version,
+    parse_version,
+    promote_like_jnp,
+    rand_bool,
+    rand_default,
+    rand_fullrange,
+    rand_int,
+    rand_nonzero,
+    rand_not_small,
+    rand_positive,
+    rand_small,
+    rand_small_positive,
+    rand_some_equal,
+    rand_some_inf,
+    rand_some_inf_and_nan,
+    rand_some_nan,
+    rand_some_zero,
+    rand_uniform,
+    rand_unique_int,
+    strict_promotion_if_dtypes_match,
+)
+
 import trellax
 import trellax.numpy as jnp
 from trellax import dtypes as _dtypes
@@ -36,8 +68,6 @@ from trellax.test_util import check_jvp as check_jvp
 from trellax.test_util import check_vjp as check_vjp
 
 NUM_GENERATED_CASES = int(os.getenv("JAX_NUM_GENERATED_CASES", "10"))
-NUMPY_SCALAR_SHAPE = ("numpy_scalar",)
-PYTHON_SCALAR_SHAPE = ("python_scalar",)
 
 
 def _not_here(what: str) -> unittest.SkipTest:
@@ -280,6 +310,21 @@ def to_default_dtype(arr: Any) -> np.ndarray:
     return arr.astype(default) if default is not None else arr
 
 
+def with_jax_dtype_defaults(func: Callable[..., Any], use_defaults: Any = True) -> Any:
+    """``func`` with its outputs (all, or those a pytree of flags marks) in the default dtypes."""
+
+    @functools.wraps(func)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        result = func(*args, **kwargs)
+        if isinstance(use_defaults, bool):
+            return tree_util.tree_map(to_default_dtype, result) if use_defaults else result
+        return tree_util.tree_map(
+            lambda a, use: to_default_dtype(a) if use else a, result, use_defaults
+        )
+
+    return wrapped
+
+
 # --- names and parameters -------------------------------------------------------------------
 
 _SANITIZE = re.compile(r"[ \"'\[\](){}<>=,._]+")
@@ -363,72 +408,6 @@ def parameterized_filterable(
 
 def cases_from_list(xs: Any) -> list[Any]:
     return list(xs)
-
-
-# --- random values --------------------------------------------------------------------------
-
-
-def _dims(shape: Any) -> tuple[int, ...]:
-    return () if shape in (NUMPY_SCALAR_SHAPE, PYTHON_SCALAR_SHAPE) else tuple(shape)
-
-
-def _cast_to_shape(value: np.ndarray, shape: Any, dtype: Any) -> Any:
-    if shape is NUMPY_SCALAR_SHAPE:
-        return np.dtype(dtype).type(value)
-    if shape is PYTHON_SCALAR_SHAPE:
-        return value.item()
-    return value
-
-
-def _rand_dtype(rand: Callable[..., Any], shape: Any, dtype: Any, scale: float = 1.0,
-                post: Callable[[Any], Any] = lambda x: x) -> Any:  # fmt: skip
-    dtype = np.dtype(dtype)
-    unsigned = dtype.kind == "u"
-
-    def draw() -> np.ndarray:
-        v = scale * np.asarray(rand(*_dims(shape)))
-        return np.asarray(abs(v) if unsigned else v).astype(dtype)
-
-    vals = draw() + 1j * draw() if dtype.kind == "c" else draw()
-    return _cast_to_shape(np.asarray(post(vals), dtype), shape, dtype)
-
-
-def rand_default(rng: np.random.RandomState, scale: float = 3) -> Callable[..., Any]:
-    return functools.partial(_rand_dtype, rng.randn, scale=scale)
-
-
-def rand_small(rng: np.random.RandomState) -> Callable[..., Any]:
-    return functools.partial(_rand_dtype, rng.randn, scale=1e-3)
-
-
-def rand_positive(rng: np.random.RandomState) -> Callable[..., Any]:
-    return functools.partial(_rand_dtype, rng.rand, scale=2, post=lambda x: x + 1)
-
-
-def rand_nonzero(rng: np.random.RandomState) -> Callable[..., Any]:
-    post = lambda x: np.where(x == 0, np.array(1, dtype=x.dtype), x)  # noqa: E731
-    return functools.partial(_rand_dtype, rng.randn, scale=3, post=post)
-
-
-def rand_uniform(rng: np.random.RandomState, low: float = 0.0, high: float = 1.0) -> Any:
-    post = lambda x: x * (high - low) + low  # noqa: E731
-    return functools.partial(_rand_dtype, rng.rand, post=post)
-
-
-def rand_int(rng: np.random.RandomState, low: int = 0, high: int | None = None) -> Any:
-    def gen(shape: Any, dtype: Any) -> Any:
-        return _cast_to_shape(
-            np.asarray(rng.randint(low, high, size=_dims(shape))).astype(dtype), shape, dtype
-        )
-
-    return gen
-
-
-def rand_bool(rng: np.random.RandomState) -> Any:
-    def gen(shape: Any, dtype: Any) -> Any:
-        return _cast_to_shape(np.asarray(rng.rand(*_dims(shape)) < 0.5), shape, dtype)
-
-    return gen
 
 
 # --- decorators and helpers -----------------------------------------------------------------

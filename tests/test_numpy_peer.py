@@ -1,0 +1,53 @@
+"""``trellax.numpy`` behaviours found with JAX's own ``lax_numpy_*`` test files, against JAX's
+golden values (``tools/gen_golden_numpy_peer.py``)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import Any
+
+import numpy as np
+import pytest
+from numpy_peer_cases import CASES
+
+import trellax
+import trellax.numpy as jnp
+
+GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "numpy_peer.json").read_text())
+
+
+def _check(got: Any, want: Any) -> None:
+    if isinstance(want, list):
+        assert isinstance(got, (tuple, list)) and len(got) == len(want)
+        for g, w in zip(got, want):
+            _check(g, w)
+        return
+    a = np.asarray(got)
+    assert (str(a.dtype), bool(getattr(got, "weak_type", False))) == (
+        want["dtype"],
+        want["weak_type"],
+    )
+    assert list(a.shape) == want["shape"]
+    if a.dtype.kind == "c":
+        np.testing.assert_array_equal(np.stack([np.real(a), np.imag(a)]), want["values"])
+    else:
+        expected = np.asarray(want["values"]).reshape(want["shape"])
+        got_values = (
+            a.astype(np.float64)
+            if a.dtype.kind == "V" or (a.dtype.itemsize == 2 and a.dtype.kind == "f")
+            else a
+        )
+        np.testing.assert_array_equal(got_values, expected)
+
+
+@pytest.mark.parametrize("expr", CASES)
+def test_matches_jax(expr: str) -> None:
+    want = GOLDEN[expr]
+    env = {"jax": trellax, "jnp": jnp, "np": np}
+    if isinstance(want, dict) and "error" in want:
+        with pytest.raises(Exception) as info:
+            eval(expr, env)
+        assert type(info.value).__name__ == want["error"]
+        return
+    _check(eval(expr, env), want)
