@@ -51,3 +51,21 @@ def test_matches_jax(expr: str) -> None:
         assert type(info.value).__name__ == want["error"]
         return
     _check(eval(expr, env), want)
+
+
+def test_ds_reads_like_a_slice_and_is_a_pytree() -> None:
+    assert trellax.ds(None) == slice(None)
+    s = trellax.ds(jnp.int32(2), 3)
+    leaves, tree = trellax.tree_util.tree_flatten(s)
+    assert len(leaves) == 1 and trellax.tree_util.tree_unflatten(tree, leaves) == s
+    assert trellax.tree_util.tree_leaves(trellax.ds(2, 3)) == []
+    with pytest.raises(ValueError, match="stride"):
+        trellax.ds(1, 2, -1)
+    with pytest.raises(ValueError, match="Non-static stride"):
+        trellax.ds(1, 2, jnp.int32(2))  # type: ignore[arg-type]
+
+
+def test_ds_update_beside_an_index_array_is_refused() -> None:
+    y = jnp.zeros((4, 6))
+    with pytest.raises(NotImplementedError, match="ds"):
+        y.at[trellax.ds(1, 2), jnp.array([0, 2])].set(1.0)

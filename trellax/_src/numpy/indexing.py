@@ -29,7 +29,9 @@ from trellax._src.core.core import broadcast_shapes
 from trellax._src.core.errors import NonConcreteBooleanIndexError
 from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
+from trellax._src.lax import elementwise as lax_ew
 from trellax._src.lax._base import asarray, scalar_to_array
+from trellax._src.lax.convenience import dynamic_slice_in_dim
 from trellax._src.lax.indexing import (
     SCATTER_PRIMITIVES,
     GatherDimensionNumbers,
@@ -37,12 +39,14 @@ from trellax._src.lax.indexing import (
     ScatterDimensionNumbers,
     gather_p,
 )
+from trellax._src.lax.reductions import reduce_or
 from trellax._src.lax.structural import (
     _convert,
     broadcast_in_dim,
     broadcast_to,
     clamp,
     concatenate,
+    iota,
     reshape,
     rev,
     select,
@@ -51,6 +55,7 @@ from trellax._src.lax.structural import (
 from trellax._src.lax.structural import slice as lax_slice
 from trellax._src.numpy import ufuncs
 from trellax._src.numpy.creation import asarray as tnp_asarray
+from trellax._src.numpy.dslice import Slice, static_size
 from trellax._src.numpy.reductions import max as tmax
 from trellax._src.numpy.ufuncs import divide, negative, power
 from trellax._src.numpy.util import ensure_array
@@ -101,6 +106,9 @@ def getitem(x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None) -> 
     gather_mode = GatherScatterMode.from_any(mode, GatherScatterMode.PROMISE_IN_BOUNDS)
     clamp_ints = mode is None or gather_mode is GatherScatterMode.CLIP
     entries = normalize_index(x, idx, clamp_ints=clamp_ints)
+    if any(e[0] == "dslice" for e in entries):
+        fill_mode = gather_mode is GatherScatterMode.FILL_OR_DROP
+        x, entries = _take_windows(x, entries, fill_value if fill_mode else None, fill_mode)
     if not any(e[0] == "array" for e in entries):
         return _static_getitem(x, entries)
     plan = plan_index(tuple(x.shape), entries)
@@ -118,6 +126,88 @@ def getitem(x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None) -> 
         fill_value=fill,
     )
     return reshape(out, plan.final_shape)
+
+
+def _take_windows(
+    x: Array, entries: list[Entry], fill_value: Any, fill_mode: bool
+) -> tuple[Array, list[Entry]]:
+    """Reads each ``ds(start, size, stride)`` entry's elements along its axis and leaves a full
+    slice in its place. As in JAX: a unit-stride window is a ``dynamic_slice`` (a negative start
+    counts from the end, then the start is clamped so the window fits); a strided one reads the
+    positions ``start + stride * k`` each clamped into the axis (no counting from the end). In
+    ``"fill"`` mode, positions outside the axis are filled (a whole unit-stride window when it
+    reaches outside)."""
+    out: list[Entry] = []
+    axis = 0
+    for e in entries:
+        full_axes = (slice(None),) * axis
+        if e[0] == "dslice" and fill_mode:
+            positions = _update_positions(x.shape[axis], e)
+            x = getitem(x, (*full_axes, positions), mode="fill", fill_value=fill_value)
+            e = ("slice", 0, e[2], 1)
+        elif e[0] == "dslice":
+            _, start, size, stride = e
+            if size > x.shape[axis]:
+                raise IndexError(
+                    f"ds(start, {size}) takes more elements than axis {axis} has ({x.shape[axis]})"
+                )
+            if stride == 1 or size <= 1:
+                x = dynamic_slice_in_dim(x, start if size else 0, size, axis)
+            else:
+                positions = clamp(
+                    scalar_to_array(0, dtypes.default_int_dtype(), False),
+                    _strided_positions(start, size, stride),
+                    scalar_to_array(x.shape[axis] - 1, dtypes.default_int_dtype(), False),
+                )
+                x = getitem(x, (*full_axes, positions))
+            e = ("slice", 0, size, 1)
+        if e[0] != "new":
+            axis += 1
+        out.append(e)
+    return x, out
+
+
+def _strided_positions(start: Any, size: int, stride: int) -> Array:
+    """``start + stride * arange(size)`` as default ints (``start`` may be traced)."""
+    d = dtypes.default_int_dtype()
+    s = _convert(asarray(start), d, False)
+    steps = lax_ew.mul(iota(d, size), scalar_to_array(stride, d, False))
+    return lax_ew.add(broadcast_to(s, (size,)), steps)
+
+
+def _windows_as_indices(x: Array, entries: list[Entry]) -> list[Entry]:
+    """For an update: a ``ds(...)`` entry as the index array of its positions, placed as JAX's
+    scatter places them: a unit-stride window lands whole or not at all (a window reaching
+    outside the axis is dropped, a negative start included), a strided one drops each position
+    outside the axis. With other index arrays the positions would broadcast against them, so
+    that is refused."""
+    if sum(e[0] in ("dslice", "array") for e in entries) > 1:
+        raise NotImplementedError(
+            "trellax updates through a ds(...) index only when it is the one non-static index"
+        )
+    out: list[Entry] = []
+    axis = 0
+    for e in entries:
+        if e[0] == "dslice":
+            e = ("array", _update_positions(x.shape[axis], e))
+        if e[0] != "new":
+            axis += 1
+        out.append(e)
+    return out
+
+
+def _update_positions(n: int, entry: Entry) -> Array:
+    """The positions of a ``ds(...)`` entry on an axis of ``n``, those JAX's scatter (and a
+    ``"fill"`` gather) would not reach set to ``n``: each one outside the axis, and for a
+    unit stride every one when the window reaches outside."""
+    _, start, size, stride = entry
+    d = dtypes.default_int_dtype()
+    dim = scalar_to_array(n, d, False)
+    pos = _strided_positions(start, size, stride)
+    outside = lax_ew.bitwise_or(lax_ew.lt(pos, scalar_to_array(0, d, False)), lax_ew.ge(pos, dim))
+    if stride == 1 and size:  # one position outside drops the whole window
+        outside = broadcast_to(reduce_or(outside, (0,)), (size,))
+    return select_n(outside, pos, broadcast_to(dim, (size,)))
 
 
 def _fill_scalar(v: Any, d: np.dtype[Any]) -> Any:
@@ -196,6 +286,8 @@ def normalize_index(x: Array, idx: Any, clamp_ints: bool = False) -> list[Entry]
 
 
 def _entry(item: Any, axis: int, dim: int, clamp_ints: bool = False) -> Entry:
+    if isinstance(item, Slice):
+        return ("dslice", item.start, static_size(item), item.stride)
     if isinstance(item, slice):
         start, stop, step = _static_slice(item, dim)
         r = range(*slice(start, stop, step).indices(dim))
@@ -693,6 +785,8 @@ def _scatter(
         x = _convert(x, joined, joined_weak)
     y = _convert(y, x.dtype, x.weak_type)
     entries = normalize_index(x, idx)
+    if any(e[0] == "dslice" for e in entries):
+        entries = _windows_as_indices(x, entries)
     plan = plan_index(tuple(x.shape), entries)
     target = plan.final_shape
     if tuple(y.shape) != target:

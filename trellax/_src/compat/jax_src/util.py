@@ -75,3 +75,11 @@ def merge_lists(bs: Sequence[bool], l0: Sequence[T], l1: Sequence[T]) -> list[T]
     """Inverse of :func:`partition_list`."""
     i0, i1 = iter(l0), iter(l1)
     return [next(i1) if b else next(i0) for b in bs]
+
+
+def subvals(lst: Sequence[Any], replace: Iterable[tuple[int, Any]]) -> tuple[Any, ...]:
+    """``lst`` as a tuple with the element at each index of ``replace`` replaced."""
+    out = list(lst)
+    for i, v in replace:
+        out[i] = v
+    return tuple(out)
