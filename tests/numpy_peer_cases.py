@@ -50,6 +50,23 @@ CASES: tuple[str, ...] = (
     "jnp.arange(10).at[jax.ds(8, 3)].get(mode='fill', fill_value=-5)",
     "jnp.arange(10).at[jax.ds(7, 3, 2)].get(mode='fill', fill_value=-5)",
     "jnp.arange(24).reshape(4, 6).at[jax.ds(1, 2), 0].set(5)",
+    # .at[...](wrap_negative_indices=False): negative indices are out of bounds
+    "jnp.arange(10.).at[jnp.array([-12, -3, 0, 4, 11])].get(mode='fill', fill_value=99,"
+    " wrap_negative_indices=False)",
+    "jnp.arange(10.).at[jnp.array([-12, -3, 0, 4, 11])].get(mode='clip',"
+    " wrap_negative_indices=False)",
+    "jnp.arange(10.).at[jnp.array([-12, -3, 0, 4, 11])].get(mode='fill', fill_value=99)",
+    "jnp.arange(10.).at[-2].get(mode='fill', fill_value=99, wrap_negative_indices=False)",
+    "jnp.arange(10.).at[-2].get(mode='clip', wrap_negative_indices=False)",
+    "jnp.arange(10.).at[jnp.array([-12, -3, 0, 4, 11])].set(7., mode='fill',"
+    " wrap_negative_indices=False)",
+    "jnp.arange(10.).at[jnp.array([-12, -3, 0, 4, 11])].add(7., mode='clip',"
+    " wrap_negative_indices=False)",
+    "jnp.arange(10.).at[-2].set(7., wrap_negative_indices=False)",
+    "jnp.arange(10.).at[jnp.array([-3, 4])].divide(2., mode='fill', wrap_negative_indices=False)",
+    "jnp.arange(10.).at[jnp.array([-3, 4])].power(2., mode='fill', wrap_negative_indices=False)",
+    "jax.jit(lambda x, i: x.at[i].get(mode='fill', fill_value=99, wrap_negative_indices=False))"
+    "(jnp.arange(10.), jnp.array([-12, -3, 0, 4, 11]))",
     # lax.dtype of a dtype-like canonicalizes it as a requested dtype
     "jnp.zeros((), jax.lax.dtype(np.float32))",
     "jnp.zeros((), jax.lax.dtype(float))",

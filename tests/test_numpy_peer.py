@@ -69,3 +69,20 @@ def test_ds_update_beside_an_index_array_is_refused() -> None:
     y = jnp.zeros((4, 6))
     with pytest.raises(NotImplementedError, match="ds"):
         y.at[trellax.ds(1, 2), jnp.array([0, 2])].set(1.0)
+
+
+@pytest.mark.parametrize(
+    "idx",
+    [np.index_exp[:, [1, 2], 6], np.index_exp[np.arange(3), 6, None], -7, np.index_exp[..., -6]],
+)
+def test_check_static_indices_refuses_out_of_bounds_ints(idx: Any) -> None:
+    x = jnp.zeros((2, 3, 5))
+    trellax.config.update("jax_check_static_indices", True)
+    try:
+        for f in (lambda a: a[idx], trellax.jit(lambda a: a[idx]), lambda a: a.at[idx].get()):
+            with pytest.raises(IndexError, match="out of bounds for axis"):
+                f(x)
+        assert x.at[idx].get(mode="clip").ndim >= 1  # a mode says what happens: no check
+    finally:
+        trellax.config.update("jax_check_static_indices", False)
+    assert x[idx].ndim >= 1  # off (JAX's default): clamped

@@ -23,6 +23,7 @@ import numpy as np
 from trellax._src.backend import eager
 from trellax._src.backend.eager import ConcreteArray
 from trellax._src.config import settings as _config
+from trellax._src.config.jax_option_flags import check_static_indices
 from trellax._src.control_flow.loops import while_loop
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import broadcast_shapes
@@ -87,9 +88,12 @@ def _scalar_masks_as_bools(idx: Any) -> Any:
     return out if type(idx) is tuple else out[0]
 
 
-def getitem(x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None) -> Array:
-    """``x[idx]`` (and ``x.at[idx].get(mode=..., fill_value=...)``)."""
-    if type(x) is ConcreteArray and mode is None and _is_basic(idx):
+def getitem(
+    x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None, wrap: bool = True
+) -> Array:
+    """``x[idx]`` (and ``x.at[idx].get(mode=..., fill_value=..., wrap_negative_indices=...)``:
+    with ``wrap`` False negative indices are out of bounds instead of counting from the end)."""
+    if type(x) is ConcreteArray and mode is None and wrap and _is_basic(idx):
         # Basic indexing of a concrete array is a view of an immutable buffer: no copy needed.
         # None: out of bounds (clamped below, as in JAX), or a bad index
         view = eager.basic_view(x, idx)
@@ -105,7 +109,10 @@ def getitem(x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None) -> 
     # out-of-bounds positions instead of piling them onto the edge; static ints clamp
     gather_mode = GatherScatterMode.from_any(mode, GatherScatterMode.PROMISE_IN_BOUNDS)
     clamp_ints = mode is None or gather_mode is GatherScatterMode.CLIP
-    entries = normalize_index(x, idx, clamp_ints=clamp_ints)
+    # jax_check_static_indices: a static integer out of bounds is an IndexError (unless a mode
+    # that says what happens out of bounds is given)
+    check = check_static_indices.value and gather_mode is GatherScatterMode.PROMISE_IN_BOUNDS
+    entries = normalize_index(x, idx, clamp_ints=clamp_ints, wrap=wrap, check=check)
     if any(e[0] == "dslice" for e in entries):
         fill_mode = gather_mode is GatherScatterMode.FILL_OR_DROP
         x, entries = _take_windows(x, entries, fill_value if fill_mode else None, fill_mode)
@@ -219,7 +226,9 @@ def _fill_scalar(v: Any, d: np.dtype[Any]) -> Any:
 Entry = tuple[Any, ...]
 
 
-def normalize_index(x: Array, idx: Any, clamp_ints: bool = False) -> list[Entry]:
+def normalize_index(
+    x: Array, idx: Any, clamp_ints: bool = False, wrap: bool = True, check: bool = False
+) -> list[Entry]:
     """A user index as entries over ``x``'s axes, Ellipsis expanded and boolean masks turned into
     integer arrays: ``("new",)``, ``("int", i)`` (normalized, in bounds), ``("slice", start, size,
     step)`` (normalized as ``range`` would) and ``("array", Array)``.
@@ -279,13 +288,20 @@ def normalize_index(x: Array, idx: Any, clamp_ints: bool = False) -> list[Entry]
                 entries.append(("array", asarray(np.asarray(i, dtype=np.int64))))
             axis += mask.ndim
         else:
-            entries.append(_entry(item, axis, x.shape[axis], clamp_ints))
+            entries.append(_entry(item, axis, x.shape[axis], clamp_ints, wrap, check))
             axis += 1
     entries.extend(("slice", 0, x.shape[a], 1) for a in range(axis, x.ndim))
     return entries
 
 
-def _entry(item: Any, axis: int, dim: int, clamp_ints: bool = False) -> Entry:
+def _entry(
+    item: Any,
+    axis: int,
+    dim: int,
+    clamp_ints: bool = False,
+    wrap: bool = True,
+    check: bool = False,
+) -> Entry:
     if isinstance(item, Slice):
         return ("dslice", item.start, static_size(item), item.stride)
     if isinstance(item, slice):
@@ -294,13 +310,18 @@ def _entry(item: Any, axis: int, dim: int, clamp_ints: bool = False) -> Entry:
         return ("slice", r.start, len(r), r.step)
     if _is_static_int(item):
         i = operator.index(item)
-        if not -dim <= i < dim:
+        if not (-dim if wrap else 0) <= i < dim:
+            if check:
+                raise IndexError(
+                    f"index {i} out of bounds for axis {axis} with size {dim} "
+                    f"(normalize_indices={wrap})"
+                )
             if dim == 0:
                 raise IndexError(f"index is out of bounds for axis {axis} with size 0")
             if clamp_ints:
                 return ("int", 0 if i < 0 else dim - 1)
             # the index array path normalizes a negative index once more, as JAX does
-            return ("array", asarray(np.int32(max(min(i, 2**31 - 1), -(2**31)))))
+            return ("array", asarray(np.int32(max(min(i, 2**31 - 1), -(2**31)))), wrap)
         return ("int", i + dim if i < 0 else i)
     arr = ensure_array("indexing", item) if not isinstance(item, (list, tuple)) else None
     if arr is None:
@@ -310,7 +331,7 @@ def _entry(item: Any, axis: int, dim: int, clamp_ints: bool = False) -> Entry:
             "Indexer must have integer or boolean type, got indexer with type "
             f"{_indexer_dtype(item, arr)} at position {axis}, indexer value {item!r}"
         )
-    return ("array", arr)
+    return ("array", arr, wrap)
 
 
 def _indexer_dtype(item: Any, arr: Array) -> str:
@@ -449,7 +470,7 @@ def plan_index(shape: tuple[int, ...], entries: list[Entry]) -> IndexPlan:
         elif e[0] == "int":
             columns.append(np.int32(e[1]))
         else:
-            col = _index_column(e[1], n)
+            col = _index_column(e[1], n, wrap=e[2] if len(e) > 2 else True)
             lead = (1,) * block_at
             trail = (1,) * (nb - block_at - len(block))
             columns.append(_place(col, block, lead, trail))
@@ -465,15 +486,15 @@ def plan_index(shape: tuple[int, ...], entries: list[Entry]) -> IndexPlan:
     return IndexPlan(indices, dnums, tuple(sizes), tuple(gather_shape), tuple(final))
 
 
-def _index_column(arr: Array, n: int) -> Any:
-    """Integer indices as int32 with negative ones counted from the end (once); values beyond
-    int32 saturate, so they stay out of bounds."""
+def _index_column(arr: Array, n: int, wrap: bool = True) -> Any:
+    """Integer indices as int32 with negative ones counted from the end (once; not at all
+    without ``wrap``); values beyond int32 saturate, so they stay out of bounds."""
     if type(arr) is ConcreteArray:
         v = eager.buffer(arr)
         if v.dtype.itemsize >= 4 and v.dtype != np.int32:  # saturate what int32 cannot hold
             v = np.minimum(np.maximum(v, max(np.iinfo(v.dtype).min, -(2**31))), 2**31 - 1)
         v = v.astype(np.int32)
-        if arr.dtype.kind == "i":
+        if arr.dtype.kind == "i" and wrap:
             v = np.where(v < 0, v + np.int32(n), v)
         return v
 
@@ -483,7 +504,7 @@ def _index_column(arr: Array, n: int) -> Any:
         lo, hi = max(info.min, -(2**31)), 2**31 - 1
         a = clamp(_convert(asarray(lo), a.dtype, False), a, _convert(asarray(hi), a.dtype, False))
     a = _convert(a, dtypes.int32, False)
-    if info is not None and info.min < 0:
+    if info is not None and info.min < 0 and wrap:
         # an axis longer than int32's range (only ever abstract: eval_shape) wraps, as JAX's
         # int32 index arithmetic does
         size = np.array(n, np.int64).astype(np.int32)
@@ -605,8 +626,11 @@ class _IndexUpdateRef:
         unique_indices: bool = False,
         mode: str | None = None,
         fill_value: ArrayLike | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return getitem(self.array, self.index, mode=mode, fill_value=fill_value)
+        return getitem(
+            self.array, self.index, mode=mode, fill_value=fill_value, wrap=wrap_negative_indices
+        )
 
     def set(
         self,
@@ -615,8 +639,11 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(self.array, self.index, values, "set", mode=mode)
+        return _scatter(
+            self.array, self.index, values, "set", mode=mode, wrap=wrap_negative_indices
+        )
 
     def add(
         self,
@@ -625,8 +652,11 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(self.array, self.index, values, "add", mode=mode)
+        return _scatter(
+            self.array, self.index, values, "add", mode=mode, wrap=wrap_negative_indices
+        )
 
     def subtract(
         self,
@@ -635,8 +665,11 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(self.array, self.index, negative(values), "add", mode=mode)
+        return _scatter(
+            self.array, self.index, negative(values), "add", mode=mode, wrap=wrap_negative_indices
+        )
 
     def multiply(
         self,
@@ -645,8 +678,11 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(self.array, self.index, values, "mul", mode=mode)
+        return _scatter(
+            self.array, self.index, values, "mul", mode=mode, wrap=wrap_negative_indices
+        )
 
     mul = multiply
 
@@ -657,11 +693,12 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
         """``x / d`` where ``d`` is ones with the values multiplied in at the index (JAX's
         definition): integers give floats, repeated indices divide repeatedly."""
 
-        return divide(self.array, self._multiplied_ones(values, mode=mode))
+        return divide(self.array, self._multiplied_ones(values, mode, wrap_negative_indices))
 
     def power(
         self,
@@ -670,16 +707,17 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
         """``x ** e`` where ``e`` is ones with the values multiplied in at the index (JAX's
         definition): repeated indices raise repeatedly."""
 
-        return power(self.array, self._multiplied_ones(values, mode=mode))
+        return power(self.array, self._multiplied_ones(values, mode, wrap_negative_indices))
 
-    def _multiplied_ones(self, values: ArrayLike, mode: str | None) -> Array:
+    def _multiplied_ones(self, values: ArrayLike, mode: str | None, wrap: bool) -> Array:
         one = _convert(asarray(1), self.array.dtype, self.array.weak_type)
         ones = broadcast_to(one, tuple(self.array.shape))
-        return _scatter(ones, self.index, values, "mul", mode=mode)
+        return _scatter(ones, self.index, values, "mul", mode=mode, wrap=wrap)
 
     def apply(
         self,
@@ -688,6 +726,7 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
         """``x`` with the elementwise ``func`` applied at the index, once per occurrence of an
         element (``x.at[[1, 1]].apply(f)`` gives ``f(f(x[1]))``, as in JAX); out-of-bounds
@@ -695,7 +734,9 @@ class _IndexUpdateRef:
 
         x = self.array
         zeros = broadcast_to(asarray(np.int32(0)), tuple(x.shape))
-        counts = _scatter(zeros, self.index, np.int32(1), "add", mode=mode)
+        counts = _scatter(
+            zeros, self.index, np.int32(1), "add", mode=mode, wrap=wrap_negative_indices
+        )
 
         def body(state: tuple[Array, Array]) -> tuple[Array, Array]:
             i, y = state
@@ -718,8 +759,11 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(self.array, self.index, values, "min", mode=mode)
+        return _scatter(
+            self.array, self.index, values, "min", mode=mode, wrap=wrap_negative_indices
+        )
 
     def max(
         self,
@@ -728,8 +772,11 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(self.array, self.index, values, "max", mode=mode)
+        return _scatter(
+            self.array, self.index, values, "max", mode=mode, wrap=wrap_negative_indices
+        )
 
 
 if TYPE_CHECKING:
@@ -750,8 +797,10 @@ def _scatter(
     indices_are_sorted: bool = False,
     unique_indices: bool = False,
     mode: str | None = None,
+    wrap: bool = True,
 ) -> Array:
     """The update keeps ``x``'s dtype and weak flag; an unsafe cast of ``values`` warns.
+    ``wrap=False`` (``wrap_negative_indices``): negative indices are out of bounds.
 
     As in JAX, an add/mul/min/max whose values do not cast safely to ``x``'s dtype combines in
     the promoted dtype and converts the result back (``int32 [2] .at[0].add(0.6)`` twice is
@@ -784,7 +833,7 @@ def _scatter(
         )
         x = _convert(x, joined, joined_weak)
     y = _convert(y, x.dtype, x.weak_type)
-    entries = normalize_index(x, idx)
+    entries = normalize_index(x, idx, wrap=wrap)
     if any(e[0] == "dslice" for e in entries):
         entries = _windows_as_indices(x, entries)
     plan = plan_index(tuple(x.shape), entries)
