@@ -67,6 +67,22 @@ CASES: tuple[str, ...] = (
     "jnp.arange(10.).at[jnp.array([-3, 4])].power(2., mode='fill', wrap_negative_indices=False)",
     "jax.jit(lambda x, i: x.at[i].get(mode='fill', fill_value=99, wrap_negative_indices=False))"
     "(jnp.arange(10.), jnp.array([-12, -3, 0, 4, 11]))",
+    # ufunc methods: at with traced indices, outer without rank promotion, reduceat (traced,
+    # unsorted or empty indices)
+    "jax.jit(lambda x, i: jnp.negative.at(x, i, inplace=False))"
+    "(jnp.arange(6.).reshape(2, 3), jnp.array([0, 1, 0]))",
+    "jax.jit(lambda x, i, v: jnp.add.at(x, (i, i), v, inplace=False))"
+    "(jnp.arange(6.).reshape(2, 3), jnp.array([0, 1, 0]), jnp.array([1., 2., 3.]))",
+    "jax.jit(lambda x, i: jnp.frompyfunc(lambda a, b: a / b, 2, 1).at(x, i, 2., inplace=False))"
+    "(jnp.arange(6.).reshape(2, 3), jnp.array([0, 1, 0]))",
+    "jax.jit(lambda x, i: jnp.bitwise_or.at(x, i, 3, inplace=False))"
+    "(jnp.arange(5), jnp.array([0, 1, 0]))",
+    "jnp.add.outer(jnp.ones((2, 1)), jnp.arange(3))",
+    "jnp.maximum.reduceat(jnp.arange(12.).reshape(3, 4), jnp.array([2, 0, 3]), axis=1)",
+    "jnp.logaddexp.reduceat(jnp.arange(12.).reshape(3, 4), jnp.array([2, 0, 3]), axis=1)",
+    "jnp.subtract.reduceat(jnp.arange(6), jnp.array([1, 4, 4, 0]))",
+    "jnp.multiply.reduceat(jnp.arange(12.).reshape(3, 4), jnp.array([], dtype=jnp.int32), axis=1)",
+    "jax.jit(lambda x, i: jnp.bitwise_xor.reduceat(x, i))(jnp.arange(7), jnp.array([0, 3, 5]))",
     # lax.dtype of a dtype-like canonicalizes it as a requested dtype
     "jnp.zeros((), jax.lax.dtype(np.float32))",
     "jnp.zeros((), jax.lax.dtype(float))",

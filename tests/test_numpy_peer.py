@@ -86,3 +86,15 @@ def test_check_static_indices_refuses_out_of_bounds_ints(idx: Any) -> None:
     finally:
         trellax.config.update("jax_check_static_indices", False)
     assert x[idx].ndim >= 1  # off (JAX's default): clamped
+
+
+def test_ufunc_properties_are_read_only_and_define_equality() -> None:
+    def f(a: Any, b: Any) -> Any:
+        return a + b
+
+    u, v = jnp.frompyfunc(f, 2, 1, identity=0), jnp.frompyfunc(f, 2, 1, identity=0)
+    assert u == v and hash(u) == hash(v) and u != jnp.frompyfunc(f, 2, 1, identity=1)
+    for obj in (u, jnp.add):
+        for attr in ("nargs", "nin", "nout", "identity", "_func"):
+            with pytest.raises(AttributeError):
+                setattr(obj, attr, None)
