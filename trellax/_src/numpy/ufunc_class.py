@@ -291,7 +291,7 @@ class ufunc:
             joining.concatenate([idx, full((1,), n, idx.dtype)]), (-1,) + (1,) * (x.ndim - 1)
         )
         starts, ends = bounds[:-1], bounds[1:]
-        out = take(moved, idx, axis=0)
+        folded = take(moved, idx, axis=0)
 
         def body(i: Any, acc: Array) -> Array:
             step = ensure_array("reduceat", self(acc, moved[i]))
@@ -305,7 +305,7 @@ class ufunc:
             inside = ufuncs.logical_and(ufuncs.greater(i, starts), ufuncs.less(i, ends))
             return _where(inside, step, acc)
 
-        return shapes.moveaxis(fori_loop(0, n, body, out), 0, ax)
+        return shapes.moveaxis(fori_loop(0, n, body, folded), 0, ax)
 
 
 def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: Any = None) -> ufunc:
