@@ -294,7 +294,8 @@ class ufunc:
         folded = take(moved, idx, axis=0)
 
         def body(i: Any, acc: Array) -> Array:
-            step = ensure_array("reduceat", self(acc, moved[i]))
+            row = shapes.reshape(moved[i], (1, *moved.shape[1:]))  # no rank promotion
+            step = ensure_array("reduceat", self(acc, row))
             if step.dtype != acc.dtype:  # the result keeps the input's dtype (JAX): safe casts
                 if not np.can_cast(step.dtype, acc.dtype, "safe"):
                     raise TypeError(
