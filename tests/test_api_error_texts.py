@@ -175,18 +175,26 @@ def test_copy_to_host_async_and_weak_references() -> None:
 def test_primitive_missing_rules_and_wrong_abstract_results() -> None:
     from trellax._src.core import core
 
-    foo_p = core.Primitive("foo_without_rules")
-    with pytest.raises(NotImplementedError, match="Evaluation rule for 'foo_without_rules'"):
+    foo_p = core.Primitive("test_only_foo_without_rules")
+    with pytest.raises(
+        NotImplementedError, match="Evaluation rule for 'test_only_foo_without_rules'"
+    ):
         foo_p.bind(1.0)
-    with pytest.raises(NotImplementedError, match="Abstract evaluation for 'foo_without_rules'"):
+    with pytest.raises(
+        NotImplementedError, match="Abstract evaluation for 'test_only_foo_without_rules'"
+    ):
         trellax.jit(foo_p.bind)(1.0)
     foo_p.def_abstract_eval(lambda x: x)
-    with pytest.raises(NotImplementedError, match="rule for primitive 'foo_without_rules' not"):
+    with pytest.raises(
+        NotImplementedError, match="rule for primitive 'test_only_foo_without_rules' not"
+    ):
         trellax.jit(foo_p.bind)(1.0)
-    bar_p = core.Primitive("bar_returns_list")
+    bar_p = core.Primitive("test_only_bar_returns_list")
     bar_p.def_abstract_eval(lambda x: [x])
     bar_p.def_impl(lambda x: x)
-    with pytest.raises(ValueError, match=r"bar_returns_list\.abstract_eval\(\) method should"):
+    with pytest.raises(
+        ValueError, match=r"test_only_bar_returns_list\.abstract_eval\(\) method should"
+    ):
         trellax.jit(bar_p.bind)(1.0)
 
 
@@ -199,3 +207,14 @@ def test_make_jaxpr_names_and_device_put_without_copies() -> None:
     sharding = trellax.sharding.SingleDeviceSharding(trellax.devices()[0])
     y = trellax.device_put(jnp.arange(3), sharding)
     assert trellax.device_put(y, sharding) is y and trellax.device_put(y) is y
+
+
+def test_linearize_refuses_tangents_of_other_types() -> None:
+    _, f_jvp = trellax.linearize(lambda x: x, 1.0)
+    assert float(f_jvp(np.float32(2.0))) == 2.0
+    with pytest.raises(ValueError, match=r"Got tangent aval ~int32\[\] for primal aval ~float32"):
+        f_jvp(1)
+    _, f_int = trellax.linearize(lambda x: x, np.ones(2, np.int32))
+    f_int(np.zeros(2, trellax.dtypes.float0))
+    with pytest.raises(ValueError, match=r"int32\[2\] but expected float0\[2\]"):
+        f_int(np.ones(2, np.int32))

@@ -789,3 +789,17 @@ def test_static_argument_whose_eq_raises() -> None:
         g(1, HashableWithoutEq())
     with pytest.raises(ValueError, match="Non-hashable static arguments are not supported"):
         g(1, np.asarray(1))
+
+
+def test_a_function_traced_inside_jit_is_not_traced_again_at_top_level() -> None:
+    count = [0]
+
+    @trellax.jit
+    def inner(s: Any) -> Any:
+        count[0] += 1
+        return 2 * s
+
+    outer = trellax.jit(lambda x: inner(inner(x)) + x)
+    state = tnp.arange(5, dtype=tnp.uint32)
+    outer(state), outer(state), inner(state)
+    assert count[0] == 1

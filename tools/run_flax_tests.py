@@ -17,12 +17,15 @@ a scratch directory, and each file runs in its own ``python -m pytest`` subproce
   ``tools/flax_harness_plugin.py``, which calls ``trellax.compat.install()`` first.
 
 ``--flax-results FILE`` reuses a ``--json`` file of an earlier run for the Flax side (so the Flax
-venv is needed once); ``tests/golden/flax/own_tests_under_flax.json`` holds it for the files of
-this issue (serialization, struct, traverse_util, core_frozen_dict, configurations,
-early_stopping, jax_utils, checkpoints). The table goes to stdout; ``--json`` keeps every test's outcome and the
+venv is needed once), and ``--trellax-results FILE`` (repeatable) the trellax side; ``tests/golden/flax/own_tests_under_flax.json`` holds it for serialization,
+struct, traverse_util, configurations, early_stopping, jax_utils, checkpoints, io, cursor,
+traceback_util, every ``core/`` file and the linen files of docs/nn.md's second table
+(attention, combinators, dtypes, meta, activation, batch_apply, partitioning, summary,
+initializers, kw_only_dataclasses). The table goes to stdout; ``--json`` keeps every test's outcome and the
 first line of each trellax failure (docs/flax.md lists them with reasons). ``--only flax`` or
-``--only trellax`` runs one side; ``--peer FILE`` writes both sides' pass lists
-(``tests/golden/peer/flax_test_files.json``, docs/nn.md's table of the eight files).
+``--only trellax`` runs one side; ``--peer FILE`` writes both sides' pass lists of the files run
+into FILE, keeping the other files it holds (``tests/golden/peer/flax_test_files.json``,
+docs/nn.md's tables).
 """
 
 from __future__ import annotations
@@ -198,6 +201,10 @@ def write_peer(
         "commit": commit,
         "files": {},
     }
+    if path.exists():  # keep the files measured earlier (each run updates its own files)
+        old = json.loads(path.read_text())
+        if old.get("commit") == commit:
+            data["files"].update(old.get("files", {}))
     for name in files:
         ref = passed(flax, name)
         ok = passed(trellax, name)
@@ -221,6 +228,13 @@ def main() -> int:
     parser.add_argument("--flax-python", default=None)
     parser.add_argument("--flax-results", type=Path, default=None)
     parser.add_argument("--trellax-python", default=sys.executable)
+    parser.add_argument(
+        "--trellax-results",
+        type=Path,
+        action="append",
+        default=None,
+        help="reuse the trellax outcomes of --json files of earlier runs (later files win)",
+    )
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument(
         "--peer",
@@ -258,6 +272,10 @@ def main() -> int:
             flax = run_side(args.flax_python, args.files, where, False, args.timeout)
         if args.only == "flax":
             trellax: dict[str, dict[str, Any]] = {}
+        elif args.trellax_results:
+            trellax = {}
+            for results in args.trellax_results:
+                trellax.update(json.loads(results.read_text())["trellax"])
         else:
             trellax = run_side(args.trellax_python, args.files, where, True, args.timeout)
     finally:

@@ -55,6 +55,11 @@ STANDINS: dict[str, tuple[str, ...]] = {
     ),
     "jax.interpreters.ad": ("trellax.interpreters.ad", "trellax._src.interpreters.ad"),
     "jax.interpreters.mlir": ("trellax.interpreters.mlir",),
+    "jax._src.interpreters.batching": (
+        "trellax.interpreters.batching",
+        "trellax._src.interpreters.batching",
+    ),
+    "jax._src.interpreters.mlir": ("trellax.interpreters.mlir",),
 }
 VALUES: dict[str, dict[str, Any]] = {
     "jax._src.lib": {"jaxlib_extension_version": 10**6, "version": (0, 10, 2)},
@@ -175,6 +180,12 @@ class Standin(types.ModuleType):
                 module = getattr(module, member)
             if hasattr(module, attr):
                 return getattr(module, attr)
+            if modname.startswith("trellax._src.compat.jax_src") and hasattr(module, "__path__"):
+                # a stand-in package's submodule (``jax._src.lax.control_flow``)
+                try:
+                    return importlib.import_module(f"{modname}.{attr}")
+                except ImportError:
+                    pass
         fallback = FALLBACKS.get(self.__name__, {})
         if attr in fallback:
             return fallback[attr]

@@ -3,6 +3,7 @@
 from trellax._src.nn.partitioning import LogicallyPartitioned as LogicallyPartitioned
 from trellax._src.nn.partitioning import LogicalRules as LogicalRules
 from trellax._src.nn.partitioning import RulesFallback as RulesFallback
+from trellax._src.nn.partitioning import _with_sharding_constraint as _with_sharding_constraint
 from trellax._src.nn.partitioning import get_logical_axis_rules as get_logical_axis_rules
 from trellax._src.nn.partitioning import logical_axis_rules as logical_axis_rules
 from trellax._src.nn.partitioning import logical_to_mesh as logical_to_mesh

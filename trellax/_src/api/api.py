@@ -308,8 +308,15 @@ class Jitted(Generic[P, R]):
         dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
         leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
         avals = self._avals(leaves, len(dyn_args))
-        key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in avals), static_key, st)
-        key += (*_ref_key(leaves), batching.axis_env_key())
+        key: tuple[Any, ...] = (
+            in_tree,
+            tuple((a.shape, a.dtype, a.weak_type) for a in avals),
+            static_key,
+            st,
+        )
+        key += _ref_key(leaves)
+        if env := batching.axis_env_key():  # bound axis names: their sizes are constants
+            key += (("axis_env", env),)
         entry = _lookup(self._cache, key)
         if entry is None:
             entry = self._trace(args, kwargs, in_tree, avals, leaves)
@@ -459,8 +466,8 @@ class Jitted(Generic[P, R]):
                 full_args, full_kwargs = self._merge(args, kwargs, dyn_args, dyn_kwargs)
                 out = self.fun(*full_args, **full_kwargs)
                 out_leaves, out_tree = tree_flatten(out)
+                fr.check_outputs(out_leaves)  # array references first: their own error
                 check_traced_outputs(self.fun, out, out_leaves)
-                fr.check_outputs(out_leaves)
             out_tree_box.append(out_tree)
             frames.append(fr)
             return [*out_leaves, *[inner._held for _, inner in fr.pairs]]

@@ -242,14 +242,20 @@ def jvp(
     return result
 
 
-def _check_tangent(t: Any, expected: ShapedArray) -> None:
+def _check_tangent(t: Any, expected: ShapedArray, primal: Any) -> None:
     ta = _aval(t)
-    if ta.shape != expected.shape or (ta.dtype != expected.dtype and expected.dtype != float0):
+    if ta.shape != expected.shape or ta.dtype != expected.dtype:  # float0 for integer primals
         raise ValueError(
             "linearized function called on tangent values inconsistent with the original "
-            f"primal values:\nGot tangent aval {ta} for primal aval {expected} but expected "
-            f"{expected}."
+            f"primal values:\nGot tangent aval {_aval_str(ta)} for primal aval "
+            f"{_aval_str(_aval(primal))} but expected {_aval_str(expected)}."
         )
+
+
+def _aval_str(a: ShapedArray) -> str:
+    """JAX's short form of an abstract value (``~float32[]``, ``float0[2]``)."""
+    name = "float0" if a.dtype == float0 else a.dtype.name
+    return f"{'~' if a.weak_type else ''}{name}[{','.join(map(str, a.shape))}]"
 
 
 def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
@@ -276,8 +282,8 @@ def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> 
                 f"linearized function called with tangents of tree structure {t_tree}, expected "
                 f"{in_tree}"
             )
-        for t, a in zip(t_leaves, lin.in_avals):
-            _check_tangent(t, a)
+        for t, a, x in zip(t_leaves, lin.in_avals, xs):
+            _check_tangent(t, a, x)
         ins = [
             _zeros_out(a) if a.dtype == float0 else _as_array(t)
             for t, a in zip(t_leaves, lin.in_avals)

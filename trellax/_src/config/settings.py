@@ -252,6 +252,13 @@ class Config:
             except AttributeError:
                 continue
             self.update(name, (not negated) if not eq else value)
+        # As JAX, mark absl's flags parsed (with the JAX flags of the command line), so that
+        # absl users such as absltest's temporary directories work; only when the program
+        # has imported absl (trellax does not import it).
+        absl_flags = sys.modules.get("absl.flags")
+        if absl_flags is not None and not absl_flags.FLAGS.is_parsed():
+            jax_argv = [sys.argv[0], *(a for a in sys.argv[1:] if a.startswith("--jax"))]
+            absl_flags.FLAGS(jax_argv, known_only=True)
 
     def config_with_absl(self) -> None:
         """As :meth:`parse_flags_with_absl` (JAX registers its flags with absl here)."""

@@ -123,6 +123,7 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -
     result has ``branches[0]``'s.
     """
     funs = tuple(branches)
+    _check_switch_args(index, funs)
     if (out := unjitted.switch(index, funs, operands)) is not unjitted.NOT_HANDLED:
         return out
     names = [f"branches[{i}]" for i in range(len(funs))]
@@ -131,6 +132,41 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -
         lambda i, *ops: _switch(i, funs, ops, names),
         (index, *operands),
     )
+
+
+def _check_switch_args(index: Any, funs: Sequence[Any]) -> None:
+    """JAX's checks of ``switch``'s arguments, in its order and words."""
+    if not all(callable(b) for b in funs):
+        raise TypeError("lax.switch: branches argument should be a sequence of callables.")
+    if len(np.shape(index)) != 0:
+        raise TypeError(f"Branch index must be scalar, got {index} of shape {np.shape(index)}.")
+    try:
+        index_dtype = dtypes.result_type(index)
+    except TypeError as err:
+        raise TypeError(f"Index type must be an integer, got {index}.") from err
+    if index_dtype.kind not in "iu":
+        raise TypeError(f"Index type must be an integer, got {index} as {index_dtype}")
+    if not funs:
+        raise ValueError("Empty branch sequence")
+
+
+def _check_cond_args(pred: Any, true_fun: Any, false_fun: Any) -> None:
+    """JAX's checks of ``cond``'s arguments, in its order and words."""
+    if not (callable(true_fun) and callable(false_fun)):
+        raise TypeError("lax.cond: true_fun and false_fun arguments should be callable.")
+    if pred is None:
+        raise TypeError("cond predicate is None")
+    if isinstance(pred, Sequence) or np.ndim(pred) != 0:
+        raise TypeError(
+            f"Pred must be a scalar, got {pred} of "
+            + (f"type {type(pred)}" if isinstance(pred, Sequence) else f"shape {np.shape(pred)}.")
+        )
+    try:
+        pred_dtype = dtypes.result_type(pred)
+    except TypeError as err:
+        raise TypeError(f"Pred type must be either boolean or number, got {pred}.") from err
+    if pred_dtype.kind not in "biuf":
+        raise TypeError(f"Pred type must be either boolean or number, got {pred_dtype}.")
 
 
 def _switch(
@@ -213,6 +249,7 @@ def cond(
     ``pred`` must be a scalar bool or number (nonzero is true). Both branches must return the
     same tree of (shape, dtype).
     """
+    _check_cond_args(pred, true_fun, false_fun)
     if (out := unjitted.cond(pred, true_fun, false_fun, operands)) is not unjitted.NOT_HANDLED:
         return out
     return eager_cached(

@@ -94,6 +94,8 @@ def while_loop(
     cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any
 ) -> Any:
     """Repeats ``val = body_fun(val)`` while ``cond_fun(val)``; the carry keeps one type."""
+    if not (callable(body_fun) and callable(cond_fun)):
+        raise TypeError("lax.while_loop: body_fun and cond_fun arguments should be callable.")
 
     if (out := unjitted.while_loop(cond_fun, body_fun, init_val)) is not unjitted.NOT_HANDLED:
         return out
@@ -188,8 +190,11 @@ def fori_loop(
             )
     idx_dtype = _fori_index_dtype(lo, hi)
     names = _CarryNames(init_val, "init_val", skip=1)
-    if core.is_concrete(lo) and core.is_concrete(hi):
-        start, stop = int(lo), int(hi)
+    # bounds whose values are known (concrete, or tracers of differentiation over concrete
+    # values, as JAX's is_concrete counts them) give a scan of a fixed length
+    clo, chi = core.to_concrete_value(lo), core.to_concrete_value(hi)
+    if clo is not None and chi is not None:
+        start, stop = int(clo), int(chi)
 
         def run(init: Any) -> Any:
             def scan_body(carry: tuple[Any, Any], _: Any) -> tuple[tuple[Any, Any], None]:

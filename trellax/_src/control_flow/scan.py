@@ -29,7 +29,9 @@ from trellax._src.control_flow.common import (
     eager_cached,
     fun_key,
 )
+from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
+from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.interpreters import loop_buffers, peephole, specialize, tracing
 from trellax._src.lax._base import asarray
@@ -201,12 +203,43 @@ def scan(
 ) -> tuple[Any, Any]:
     """Loops ``carry, y = f(carry, x)`` over the leading axis of ``xs``; returns the final carry
     and the stacked ``y``s."""
+    if not callable(f):
+        raise TypeError("lax.scan: f argument should be a callable.")
+    length, unroll = _static_length_and_unroll(length, unroll)
+    x_leaves = tree_flatten(xs)[0]
+    if not all(hasattr(x, "shape") for x in x_leaves):
+        raise ValueError(
+            "scan got value with no leading axis to scan over: "
+            + ", ".join(str(x) for x in x_leaves if not hasattr(x, "shape"))
+            + "."
+        )
     if scan_refs.known_refs(f) is not None:  # a body that closes over array references
         return scan_refs.scan_with_refs(_scan_plain, f, init, xs, length, reverse, unroll)
     try:
         return _scan_plain(f, init, xs, length, reverse, unroll)
     except ClosedRefInBody as e:
         return scan_refs.scan_with_refs(_scan_plain, f, init, xs, length, reverse, unroll, e.ref)
+
+
+def _static_length_and_unroll(length: Any, unroll: Any) -> tuple[int | None, int | bool]:
+    """``length`` and ``unroll`` as Python values, with JAX's errors when they are traced."""
+    if length is not None:
+        try:
+            length = int(length)
+        except ConcretizationTypeError:
+            raise ConcretizationTypeError(
+                "The `length` argument to `scan` expects a concrete `int` value. For scan-like "
+                "iteration with a dynamic length, use `while_loop` or `fori_loop`."
+            ) from None
+    if core.to_concrete_value(unroll) is None:
+        raise ConcretizationTypeError(
+            "The `unroll` argument to `scan` expects a concrete `int` or `bool` value."
+        )
+    if not isinstance(unroll, bool):
+        unroll = int(core.to_concrete_value(unroll))
+        if unroll < 0:
+            raise ValueError("`unroll` must be a `bool` or a non-negative `int`.")
+    return length, unroll
 
 
 def _scan_plain(
@@ -269,7 +302,9 @@ def _scan(
     def body(carry: Any, x: Any) -> Any:
         out = f(carry, x)
         if not isinstance(out, tuple) or len(out) != 2:
-            raise TypeError(f"scan body output must be a pair, got {out!r}.")
+            leaves, tree = tree_flatten(out)
+            shown = tree_unflatten(tree, [core.get_aval(asarray(v)) for v in leaves])
+            raise TypeError(f"scan body output must be a pair, got {shown}.")
         return out
 
     def make_in_avals(carry_avals: list[ShapedArray]) -> list[ShapedArray]:

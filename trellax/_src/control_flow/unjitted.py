@@ -67,14 +67,18 @@ def scan(
     assert stack is not None, "trellax.numpy is not imported"
     leaves, tree = tree_flatten(xs)
     n = int(length) if length is not None else (leaves[0].shape[0] if leaves else 0)
+    if n == 0:
+        # as in JAX: nothing runs, so nothing tells the outputs' types
+        raise ValueError(
+            "zero-length scan is not supported in disable_jit() mode because the output type "
+            "is unknown."
+        )
     carry, ys = init, []
     for i in reversed(range(n)) if reverse else range(n):
         carry, y = f(carry, tree_unflatten(tree, [x[i] for x in leaves]))
         ys.append(y)
     if reverse:
         ys.reverse()
-    if not ys:
-        return NOT_HANDLED  # nothing ran: the staged scan gives the empty stacked outputs
     y_leaves, y_tree = tree_flatten(ys[0])
     stacked = [stack([tree_flatten(y)[0][k] for y in ys]) for k in range(len(y_leaves))]
     return carry, tree_unflatten(y_tree, stacked)

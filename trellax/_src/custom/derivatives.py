@@ -18,11 +18,16 @@ from typing import Any
 import numpy as np
 
 from trellax._src.api.vmap import vmap
-from trellax._src.control_flow.common import _run_batched
+from trellax._src.control_flow.common import _run_batched, batch_jaxpr
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import UnexpectedTracerError
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
+from trellax._src.custom.symbolic import (
+    CustomVJPPrimal,
+    SymbolicZero,
+    custom_vjp_primal_tree_values,
+)
 from trellax._src.interpreters import batching, tracing
 from trellax._src.interpreters.ad import JVPTrace, JVPTracer, _LinearDispatch
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
@@ -52,6 +57,20 @@ def _resolve_args(
     bound = inspect.signature(fun).bind(*args, **kwargs)
     bound.apply_defaults()
     return tuple(bound.args) + tuple(bound.kwargs.values())
+
+
+def _nondiff_positions(
+    fun: Callable[..., Any], argnums: Sequence[int], argnames: Sequence[str]
+) -> tuple[int, ...]:
+    """``nondiff_argnums`` joined with the positions of the parameters named ``argnames``."""
+    positions = set(argnums)
+    if argnames:
+        params = list(inspect.signature(fun).parameters.values())
+        for name in argnames:
+            for i, p in enumerate(params):
+                if p.name == name and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                    positions.add(i)
+    return tuple(sorted(positions))
 
 
 def _owns(trace: Any, tracer_type: type[core.Tracer], args: Sequence[Any]) -> bool:
@@ -124,6 +143,10 @@ def _aval_str(a: ShapedArray) -> str:
     return f"{a.dtype.name}[{','.join(map(str, a.shape))}]"
 
 
+def _as_symbolic(t: Any) -> Any:
+    return SymbolicZero(t.aval) if type(t) is Zero else t
+
+
 def _materialize(t: Any) -> Any:
     if type(t) is not Zero:
         return t
@@ -147,14 +170,24 @@ class custom_jvp:
     Array(2., dtype=float32, weak_type=True)
     """
 
-    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
+    def __init__(
+        self,
+        fun: Callable[..., Any],
+        nondiff_argnums: Sequence[int] = (),
+        nondiff_argnames: Sequence[str] = (),
+    ) -> None:
         functools.update_wrapper(self, fun, updated=())
         self._fun = fun
-        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.nondiff_argnums = _nondiff_positions(fun, nondiff_argnums, nondiff_argnames)
         self._jvp_rule: Callable[..., Any] | None = None
+        self._symbolic_zeros = False
 
     def defjvp(self, jvp: Callable[..., Any], symbolic_zeros: bool = False) -> Callable[..., Any]:
+        """Sets the JVP rule ``jvp(primals, tangents) -> (primal_out, tangent_out)``; with
+        ``symbolic_zeros`` the tangents of arguments not being differentiated arrive as
+        :class:`SymbolicZero` and the rule may return one."""
         self._jvp_rule = jvp
+        self._symbolic_zeros = bool(symbolic_zeros)
         return jvp
 
     def defjvps(self, *jvps: Callable[..., Any] | None) -> None:
@@ -211,7 +244,8 @@ class custom_jvp:
 
         assert self._jvp_rule is not None
         name = _name(self._fun)
-        tangents = [tree_map(_materialize, t, is_leaf=lambda x: type(x) is Zero) for t in tangents]
+        give = _as_symbolic if self._symbolic_zeros else _materialize
+        tangents = [tree_map(give, t, is_leaf=lambda x: type(x) is Zero) for t in tangents]
         out = self._jvp_rule(*nondiff, tuple(primals), tuple(tangents))
         rule = _name(self._jvp_rule)
         if not isinstance(out, (tuple, list)) or len(out) != 2:
@@ -237,14 +271,15 @@ class custom_jvp:
                 primals_out.append(p)
                 tangents_out.append(None)
                 continue
-            ta = core.get_aval(_arr(t))
+            symbolic = type(t) is SymbolicZero
+            ta = t.aval if symbolic else core.get_aval(_arr(t))
             if ta.shape != expected.shape or ta.dtype != expected.dtype:
                 raise TypeError(
                     "Custom JVP rule must produce primal and tangent outputs with corresponding "
                     f"shapes and dtypes. Expected {_aval_str(expected)} (tangent type of "
                     f"{_aval_str(pa)}) but got {_aval_str(ta)}."
                 )
-            if differentiable(pa.dtype):
+            if differentiable(pa.dtype) and not symbolic:
                 primals_out.append(_arr(p))
                 tangents_out.append(_arr(t))
             else:
@@ -310,7 +345,7 @@ def _custom_lin_impl(*args: Any, num_res: int, info: _Static) -> Any:
 def _custom_lin_transpose(cts: Any, *args: Any, num_res: int, info: _Static) -> list[Any]:
     meta = info.value
     res = tree_unflatten(meta["res_tree"], list(args[:num_res]))
-    ct_leaves = [_materialize(c) for c in cts]
+    ct_leaves = [(_as_symbolic if meta.get("symbolic") else _materialize)(c) for c in cts]
     ct = tree_unflatten(meta["out_tree"], ct_leaves)
     bwd = meta["bwd"]
     got = bwd(*meta["nondiff"], res, ct)
@@ -345,6 +380,8 @@ def _custom_lin_transpose(cts: Any, *args: Any, num_res: int, info: _Static) -> 
                 # as in JAX, a None of bwd is an instantiated zero (not a symbolic one), so the
                 # custom rules upstream still run (Flax's fp8 layers update their metadata so)
                 value = zeros(tangent_aval(a))
+            elif type(leaf) is SymbolicZero:
+                _check_symbolic_ct(leaf, a, i)
             elif leaf is not None and differentiable(a.dtype):
                 la = core.get_aval(_arr(leaf))
                 if la.shape != a.shape:
@@ -359,6 +396,18 @@ def _custom_lin_transpose(cts: Any, *args: Any, num_res: int, info: _Static) -> 
                 out.append(value)
             k += 1
     return out
+
+
+def _check_symbolic_ct(ct: SymbolicZero, a: ShapedArray, i: int) -> None:
+    want = tangent_aval(a)
+    if tuple(ct.aval.shape) != tuple(want.shape) or ct.aval.dtype != want.dtype:
+        raise ValueError(
+            "Custom VJP bwd rule produced a SymbolicZero with a shape/dtype that does not match "
+            f"the corresponding input tangent shape/dtype: at output[{i}] the SymbolicZero had "
+            f"shape/dtype {_aval_str(ct.aval)} while the corresponding input had shape/dtype "
+            f"{_aval_str(a)}. Consider just returning a None here instead of a SymbolicZero "
+            "object."
+        )
 
 
 custom_lin_p.def_transpose(_custom_lin_transpose)
@@ -378,18 +427,25 @@ class custom_vjp:
     Array(3., dtype=float32, weak_type=True)
     """
 
-    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
+    def __init__(
+        self,
+        fun: Callable[..., Any],
+        nondiff_argnums: Sequence[int] = (),
+        nondiff_argnames: Sequence[str] = (),
+    ) -> None:
         functools.update_wrapper(self, fun, updated=())
         self._fun = fun
-        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.nondiff_argnums = _nondiff_positions(fun, nondiff_argnums, nondiff_argnames)
         self._fwd: Callable[..., Any] | None = None
         self._bwd: Callable[..., Any] | None = None
+        self._symbolic_zeros = False
 
     def defvjp(
         self, fwd: Callable[..., Any], bwd: Callable[..., Any], symbolic_zeros: bool = False
     ) -> None:
         self._fwd = fwd
         self._bwd = bwd
+        self._symbolic_zeros = bool(symbolic_zeros)
 
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
         return self if obj is None else functools.partial(self, obj)
@@ -415,7 +471,7 @@ class custom_vjp:
             # JAX runs fwd, then fails on the tangents (its custom_lin has no JVP): fwd's
             # effects (prints, callbacks) happen before the error, as there
             with core.using_trace(trace.parent):
-                self._fwd(*primal_args)
+                self._fwd(*self._fwd_args(primal_args, tangents))
             raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
         out_tree, out_arrays, t_outs = self._linear(
             primal_args, tangents, trace.parent, trace.rule_trace
@@ -425,6 +481,22 @@ class custom_vjp:
             for o, t in zip(out_arrays, t_outs)
         ]
         return tree_unflatten(out_tree, wrapped)
+
+    def _fwd_args(self, args: Sequence[Any], tangents: Sequence[Any]) -> list[Any]:
+        """``fwd``'s arguments: with ``symbolic_zeros``, each differentiable leaf a
+        :class:`CustomVJPPrimal` saying whether it is perturbed (its tangent not a zero)."""
+        if not self._symbolic_zeros:
+            return list(args)
+        out = list(args)
+        it = iter(tangents)
+        for i in range(len(args)):
+            if i in self.nondiff_argnums:
+                continue
+            leaves, tree = tree_flatten(args[i])
+            out[i] = tree_unflatten(
+                tree, [CustomVJPPrimal(p, type(next(it)) is not Zero) for p in leaves]
+            )
+        return out
 
     def _linear(
         self, args: list[Any], tangents: list[Any], parent: core.Trace, rule_trace: core.Trace
@@ -451,7 +523,7 @@ class custom_vjp:
                 if type(t) is not Zero:
                     live.append(t)
         with core.using_trace(parent):
-            pair = self._fwd(*args)
+            pair = self._fwd(*self._fwd_args(args, tangents))
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
             raise TypeError(
                 f"Custom VJP fwd rule {_name(self._fwd)} for function {name} must produce a pair "
@@ -477,6 +549,7 @@ class custom_vjp:
                 "in_avals": in_avals,
                 "in_trees": in_trees,
                 "mask": mask,
+                "symbolic": self._symbolic_zeros,
             }
         )
         with core.using_trace(rule_trace):
@@ -623,6 +696,59 @@ custom_jvp_call_p = _define_call("custom_jvp_call", _custom_jvp_call_jvp)
 custom_vjp_call_p = _define_call("custom_vjp_call", _custom_vjp_call_jvp)
 
 
+def _custom_jvp_call_batch(
+    args: Sequence[Any],
+    dims: Sequence[Any],
+    *,
+    call_jaxpr: ClosedJaxpr,
+    num_consts: int,
+    name: _Static,
+) -> tuple[Any, Any]:
+    """Under ``vmap`` a ``custom_jvp_call`` stays one: its body batched, its rule the ``vmap`` of
+    the rule (so differentiating the batched program still uses the rule, as in JAX)."""
+    axis = batching.current_axis()
+    size, axis_name = axis.size, axis.name
+    moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
+    batched = [d is not None for d in dims]
+    jaxpr, new_consts, _ = batch_jaxpr(
+        call_jaxpr, batched, size, [True] * len(call_jaxpr.out_avals)
+    )
+    info = name.value
+    arg_axes = [0 if b else None for b in batched[num_consts:]]
+
+    def jvp_outputs(nondiff: Any, ps: Any, ts: Any) -> tuple[list[Any], PyTreeDef, list[Any]]:
+        p_flat = tree_flatten(ps)[0]
+        t_flat = [_materialize(t) for t in tree_flatten(ts, is_leaf=lambda x: type(x) is Zero)[0]]
+        box: list[Any] = []
+
+        def one(p_leaves: list[Any], t_leaves: list[Any]) -> Any:
+            tree = info["in_tree"]
+            po, p_tree, to = info["jvp_outputs"](
+                nondiff, tree_unflatten(tree, p_leaves), tree_unflatten(tree, t_leaves)
+            )
+            box[:] = [p_tree, [t is None for t in to]]
+            return [_arr(p) for p in po], [_arr(p) if t is None else t for p, t in zip(po, to)]
+
+        po, to = vmap(one, (arg_axes, arg_axes), axis_size=size, axis_name=axis_name)(
+            p_flat, t_flat
+        )
+        p_tree, none = box
+        return list(po), p_tree, [None if n else t for t, n in zip(to, none)]
+
+    new_info = _Static({**info, "jvp_outputs": jvp_outputs}, name.label)
+    outs = custom_jvp_call_p.bind_multi(
+        *new_consts,
+        *moved,
+        call_jaxpr=jaxpr,
+        num_consts=len(new_consts) + num_consts,
+        name=new_info,
+    )
+    return outs, [0] * len(outs)
+
+
+custom_jvp_call_p.def_batch(_custom_jvp_call_batch)
+
+
 # -- custom functions under vmap --------------------------------------------------------------------
 #
 # ``custom_jvp``/``custom_vjp`` functions under ``vmap``: the custom rule survives batching.
@@ -676,17 +802,56 @@ def call_custom_jvp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
 
     def rule(*rest: Any) -> Any:
         nondiff, (primals, tangents) = rest[: len(nd)], rest[len(nd) :]
+        if f._symbolic_zeros:
+            return _symbolic_batched_rule(f, nondiff, primals, tangents, diff_axes, trace)
 
         def one(p: Any, t: Any) -> Any:
             return f._jvp_rule(*nondiff, p, t)
 
         return _vmap(one, (diff_axes, diff_axes), trace)(primals, tangents)
 
-    batched.defjvp(rule)
+    batched.defjvp(rule, symbolic_zeros=f._symbolic_zeros)
     assert trace.parent is not None
     with core.using_trace(trace.parent):
         out = batched(*values)
     return _rewrap(trace, out)
+
+
+def _symbolic_batched_rule(
+    f: Any, nondiff: Any, primals: Any, tangents: Any, diff_axes: Any, trace: BatchTrace
+) -> Any:
+    """The ``vmap`` of a ``symbolic_zeros`` JVP rule: symbolic zero tangents stay symbolic
+    (each example's rule sees one of the example's shape, and a symbolic zero it returns is one
+    of the whole batch)."""
+    t_leaves, t_tree = tree_flatten(tangents)
+    ax_leaves = tree_flatten(diff_axes, is_leaf=lambda x: x is None)[0]
+    sym = [type(t) is SymbolicZero for t in t_leaves]
+    per_example = [
+        SymbolicZero(ShapedArray(t.aval.shape[1:], t.aval.dtype, t.aval.weak_type))
+        if s and a is not None
+        else t
+        for t, s, a in zip(t_leaves, sym, ax_leaves)
+    ]
+    live = [t for t, s in zip(t_leaves, sym) if not s]
+    live_axes = [a for a, s in zip(ax_leaves, sym) if not s]
+    out_sym: list[bool] = []
+
+    def one(p: Any, live_t: list[Any]) -> Any:
+        it = iter(live_t)
+        full = [pe if s else next(it) for s, pe in zip(sym, per_example)]
+        po, to = f._jvp_rule(*nondiff, p, tree_unflatten(t_tree, full))
+        to_leaves, to_tree = tree_flatten(to)
+        out_sym[:] = [type(x) is SymbolicZero for x in to_leaves]
+        return po, tree_unflatten(
+            to_tree, [zeros(x.aval) if m else x for x, m in zip(to_leaves, out_sym)]
+        )
+
+    po, to = _vmap(one, (diff_axes, live_axes), trace)(primals, live)
+    to_leaves, to_tree = tree_flatten(to)
+    to_leaves = [
+        SymbolicZero(core.get_aval(_arr(x))) if m else x for x, m in zip(to_leaves, out_sym)
+    ]
+    return po, tree_unflatten(to_tree, to_leaves)
 
 
 def call_custom_vjp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
@@ -701,16 +866,74 @@ def call_custom_vjp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
 
     def bwd(*rest: Any) -> Any:
         nondiff, (res, ct) = rest[: len(nd)], rest[len(nd) :]
-        cts = _vmap(lambda r, c: f._bwd(*nondiff, r, c), 0, trace)(res, ct)
+        if f._symbolic_zeros:
+            cts = _symbolic_batched_bwd(f, nondiff, res, ct, trace)
+        else:
+            cts = _vmap(lambda r, c: f._bwd(*nondiff, r, c), 0, trace)(res, ct)
         if not isinstance(cts, (tuple, list)) or len(cts) != len(diff_axes):
             return cts  # the custom_vjp machinery reports the malformed result
         return tuple(_sum_shared(g, a) for g, a in zip(cts, diff_axes))
 
-    batched.defvjp(_vmap(f._fwd, axes, trace), bwd)
+    fwd = _vmap(f._fwd, axes, trace)
+    if f._symbolic_zeros:
+        fwd = _symbolic_batched_fwd(f, axes, trace)
+    batched.defvjp(fwd, bwd, symbolic_zeros=f._symbolic_zeros)
     assert trace.parent is not None
     with core.using_trace(trace.parent):
         out = batched(*values)
     return _rewrap(trace, out)
+
+
+def _symbolic_batched_fwd(f: Any, axes: Any, trace: BatchTrace) -> Callable[..., Any]:
+    """The ``vmap`` of a ``symbolic_zeros`` forward rule: each example's rule gets its
+    arguments as :class:`CustomVJPPrimal` records perturbed as the batch's are."""
+
+    def fwd(*cargs: Any) -> Any:
+        nd = f.nondiff_argnums
+        flags = [
+            None if i in nd else tree_map(lambda c: c.perturbed, a) for i, a in enumerate(cargs)
+        ]
+        vals = [a if i in nd else custom_vjp_primal_tree_values(a) for i, a in enumerate(cargs)]
+
+        def one(*vs: Any) -> Any:
+            wrapped = [
+                v if fl is None else tree_map(lambda x, p: CustomVJPPrimal(x, p), v, fl)
+                for v, fl in zip(vs, flags)
+            ]
+            return f._fwd(*wrapped)
+
+        return _vmap(one, axes, trace)(*vals)
+
+    return fwd
+
+
+def _symbolic_batched_bwd(f: Any, nondiff: Any, res: Any, ct: Any, trace: BatchTrace) -> Any:
+    """The ``vmap`` of a ``symbolic_zeros`` backward rule: symbolic zero cotangents reach each
+    example as symbolic zeros of its shape; a symbolic zero it returns is a zero (``None``)."""
+    ct_leaves, ct_tree = tree_flatten(ct)
+    sym = [type(c) is SymbolicZero for c in ct_leaves]
+    per = [
+        SymbolicZero(ShapedArray(c.aval.shape[1:], c.aval.dtype, c.aval.weak_type)) if s else None
+        for c, s in zip(ct_leaves, sym)
+    ]
+    live = [c for c, s in zip(ct_leaves, sym) if not s]
+
+    def one(r: Any, live_c: list[Any]) -> Any:
+        it = iter(live_c)
+        full = [p if s else next(it) for s, p in zip(sym, per)]
+        g = f._bwd(*nondiff, r, tree_unflatten(ct_tree, full))
+        if not isinstance(g, (tuple, list)):
+            return g
+        return tuple(
+            tree_map(
+                lambda x: None if type(x) is SymbolicZero else x,
+                gi,
+                is_leaf=lambda x: type(x) is SymbolicZero,
+            )
+            for gi in g
+        )
+
+    return _vmap(one, 0, trace)(res, live)
 
 
 def _sum_shared(g: Any, axes: Any) -> Any:

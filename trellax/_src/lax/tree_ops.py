@@ -188,6 +188,8 @@ def associative_scan(
     fn: Callable[[Any, Any], Any], elems: Any, reverse: bool = False, axis: int = 0
 ) -> Any:
     """The inclusive scan of the associative ``fn`` over ``axis`` of every leaf of ``elems``."""
+    if not callable(fn):
+        raise TypeError("lax.associative_scan: fn argument should be callable.")
     flat, tree = tree_flatten(elems)
     arrays = [asarray(x) for x in flat]
     if not arrays:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -46,9 +47,18 @@ def dot_product_attention_weights(
     precision: Any = None,
     module: Module | None = None,
     force_fp32_for_softmax: bool = False,
+    einsum_dot_general: Callable[..., Any] | None = None,
+    einsum: Callable[..., Any] | None = None,
 ) -> Any:
     """``softmax(q·k / sqrt(depth) + bias, masked)`` over the key axis: ``[..., heads, q, kv]``
-    from ``q [..., q, heads, depth]`` and ``k [..., kv, heads, depth]``."""
+    from ``q [..., q, heads, depth]`` and ``k [..., kv, heads, depth]``. The product is
+    ``einsum`` if given, else ``jnp.einsum`` with ``precision`` and ``einsum_dot_general``
+    (which cannot be combined with ``einsum``)."""
+    if (precision is not None or einsum_dot_general is not None) and einsum is not None:
+        raise ValueError(
+            "precision/einsum_dot_general and einsum are mutually exclusive. Please "
+            "specify only one of them."
+        )
     query, key = promote_dtype(query, key, dtype=dtype)
     dtype = query.dtype
     if dtypes.issubdtype(dtype, np.complexfloating):
@@ -62,7 +72,9 @@ def dot_product_attention_weights(
     _check(query.shape[-1] == key.shape[-1], "q, k depths must match.")
     depth = query.shape[-1]
     query = query / jnp.asarray(math.sqrt(depth), dtype)
-    weights = jnp.einsum("...qhd,...khd->...hqk", query, key, precision=precision)
+    if einsum is None:
+        einsum = functools.partial(jnp.einsum, precision=precision, _dot_general=einsum_dot_general)
+    weights = einsum("...qhd,...khd->...hqk", query, key)
     if bias is not None:
         weights = weights + bias
     if mask is not None:
@@ -98,8 +110,24 @@ def dot_product_attention(
     precision: Any = None,
     module: Module | None = None,
     force_fp32_for_softmax: bool = False,
+    einsum_dot_general: Callable[..., Any] | None = None,
+    qk_attn_weights_einsum: Callable[..., Any] | None = None,
+    attn_weights_value_einsum: Callable[..., Any] | None = None,
 ) -> Any:
-    """Attention output ``[..., q, heads, depth]``: the weights applied to ``value``."""
+    """Attention output ``[..., q, heads, depth]``: the weights applied to ``value``. The two
+    products are ``qk_attn_weights_einsum`` and ``attn_weights_value_einsum`` if given (both
+    or neither, and not with ``precision``/``einsum_dot_general``), else ``jnp.einsum``."""
+    if (qk_attn_weights_einsum is None) != (attn_weights_value_einsum is None):
+        raise ValueError(
+            "qk_attn_weights_einsum and attn_weights_value_einsum must be specified together."
+        )
+    if (precision is not None or einsum_dot_general is not None) and (
+        qk_attn_weights_einsum is not None
+    ):
+        raise ValueError(
+            "precision/einsum_dot_general and qk_attn_weights_einsum/attn_weights_value_einsum "
+            "are mutually exclusive. Please specify only one of them."
+        )
     query, key, value = promote_dtype(query, key, value, dtype=dtype)
     dtype = query.dtype
     _check(key.ndim == query.ndim == value.ndim, "q, k, v must have same rank.")
@@ -108,9 +136,13 @@ def dot_product_attention(
     _check(key.shape[-3] == value.shape[-3], "k, v lengths must match.")
     weights = dot_product_attention_weights(
         query, key, bias, mask, broadcast_dropout, dropout_rng, dropout_rate, deterministic,
-        dtype, precision, module, force_fp32_for_softmax,
+        dtype, precision, module, force_fp32_for_softmax, einsum_dot_general,
+        qk_attn_weights_einsum,
     )  # fmt: skip
-    return jnp.einsum("...hqk,...khd->...qhd", weights, value, precision=precision)
+    einsum = attn_weights_value_einsum or functools.partial(
+        jnp.einsum, precision=precision, _dot_general=einsum_dot_general
+    )
+    return einsum("...hqk,...khd->...qhd", weights, value)
 
 
 def make_attention_mask(
@@ -152,12 +184,19 @@ def _keys_and_values(
     inputs_q: Any, inputs_k: Any, inputs_v: Any, inputs_kv: Any
 ) -> tuple[Any, Any]:
     """The key and value inputs of attention, defaulting as Flax does (``inputs_kv`` for both,
-    else the query for the key and the key for the value)."""
+    else the query for the key and the key for the value). As Flax, warns (DeprecationWarning)
+    about ``inputs_kv``, and about a square ``inputs_v``, which may be a mask passed where
+    ``__call__``'s third argument used to be the mask."""
     if inputs_kv is not None:
         if inputs_k is not None or inputs_v is not None:
             raise ValueError(
                 "If either `inputs_k` or `inputs_v` is not None, `inputs_kv` must be None."
             )
+        warnings.warn(
+            "The inputs_kv arg will be deprecated soon. Use inputs_k and inputs_v instead.",
+            DeprecationWarning,
+            stacklevel=3,
+        )
         return inputs_kv, inputs_kv
     if inputs_k is None:
         if inputs_v is not None:
@@ -167,7 +206,19 @@ def _keys_and_values(
                 "`inputs_k` and leave `inputs_v` as None."
             )
         inputs_k = inputs_q
-    return inputs_k, inputs_k if inputs_v is None else inputs_v
+    if inputs_v is None:
+        return inputs_k, inputs_k
+    if inputs_v.ndim >= 2 and inputs_v.shape[-1] == inputs_v.shape[-2]:
+        warnings.warn(
+            f"You are passing an array of shape {inputs_v.shape} to the `inputs_v` arg, when "
+            "you may have intended to pass it to the `mask` arg. As of Flax version 0.7.4, "
+            "the function signature of MultiHeadDotProductAttention's `__call__` method has "
+            "changed to `__call__(inputs_q, inputs_k=None, inputs_v=None, *, inputs_kv=None, "
+            "mask=None, deterministic=None)`. Use the kwarg `mask` instead.",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+    return inputs_k, inputs_v
 
 
 class MultiHeadDotProductAttention(Module):

@@ -381,7 +381,7 @@ class CursorFindError(FlaxError):
     """``Cursor.find`` found no object, or more than one, meeting ``cond_fn``."""
 
     def __init__(self, cursor: Any = None, cursor2: Any = None) -> None:
-        if cursor and cursor2:
+        if cursor is not None and cursor2 is not None:
             super().__init__(
                 "More than one object found given the conditions of the cond_fn. The first two "
                 f"objects found have the following paths: {cursor._path} and {cursor2._path}"

@@ -149,7 +149,9 @@ class Packed:
             rng_counters=outer.rng_counters,
             rng_offset=outer.rng_offset if rng_offset is None else rng_offset,
         )
-        return Scope(root, self.scope.path)
+        root.flags = outer.flags
+        # the same kind of scope (Flax's core scope when a core function is lifted)
+        return type(self.scope)(root, self.scope.path)
 
     def repack(self, inner: Scope) -> tuple[tuple[dict[str, Any], ...], ...]:
         """The inner root's mutable collections of each lifted scope, grouped by the output
@@ -436,6 +438,41 @@ def checkpoint(
         return y
 
     return wrapper
+
+
+def remat_scan(
+    body_fn: Callable[..., Any],
+    lengths: Sequence[int] = (),
+    policy: Callable[..., bool] | None = None,
+    variable_broadcast: Any = False,
+    variable_carry: Any = False,
+    variable_axes: Mapping[Any, Any] = {True: 0},
+    split_rngs: Mapping[Any, bool] = {True: True},
+) -> Callable[..., Any]:
+    """``body_fn(scope, carry) -> carry`` applied ``prod(lengths)`` times by nested ``scan``
+    loops with ``checkpoint`` around each inner loop (variables get one axis per loop)."""
+
+    def scan_of(fn: Callable[..., Any], n: int) -> Callable[..., Any]:
+        return scan(
+            fn,
+            variable_axes=variable_axes,
+            variable_broadcast=variable_broadcast,
+            variable_carry=variable_carry,
+            split_rngs=split_rngs,
+            length=n,
+        )
+
+    def build(ls: tuple[int, ...]) -> Callable[..., Any]:
+        if len(ls) == 1:
+            return lambda scope, c: scan_of(lambda s, c_: (body_fn(s, c_), ()), ls[0])(scope, c)[0]
+
+        def inner_loop(scope: Scope, carry: Any) -> Any:
+            return build(ls[1:])(scope, carry), ()
+
+        rematted = checkpoint(inner_loop, policy=policy, prevent_cse=False)
+        return lambda scope, c: scan_of(rematted, ls[0])(scope, c)[0]
+
+    return build(tuple(lengths))
 
 
 class CompiledJit:

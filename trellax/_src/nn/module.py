@@ -841,6 +841,12 @@ class Sequential(Module):
 
     layers: Sequence[Callable[..., Any]]
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.layers, Sequence):
+            raise ValueError(f"'layers' must be a sequence, got '{type(self.layers).__name__}'.")
+        super().__post_init__()
+
+    @compact  # as Flax's: a layer may build modules when called (``lambda x: nn.Dense(2)(x)``)
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not self.layers:
             raise ValueError(f"Empty Sequential module {self.name}.")

@@ -301,12 +301,15 @@ def _flat_names(x: Any) -> set[Any]:
     return {x}
 
 
-def logical_to_mesh_axes(
+def _unconstrained(name: Any) -> bool:
+    cls = _SHARDING_TYPES.get("PartitionSpec")
+    return cls is not None and name is getattr(cls, "UNCONSTRAINED", None)
+
+
+def _logical_to_mesh_axes(
     array_dim_names: Sequence[Any] | None, rules: LogicalRules | None = None
-) -> Any:
-    """The ``PartitionSpec`` of an array whose axes have the given logical names: each rule
-    ``(logical, mesh)``, in order, assigns mesh axis(es) ``mesh`` to the axis named
-    ``logical`` if neither is assigned yet; names no rule assigns become ``None``."""
+) -> list[Any] | None:
+    """The mesh axes of each logical name (``_UNASSIGNED`` where no rule assigns one)."""
     if array_dim_names is None:
         return None
     if rules is None:
@@ -327,9 +330,22 @@ def logical_to_mesh_axes(
             for r in result:
                 if r is not _UNASSIGNED:
                     used |= _flat_names(r)
-            new = _flat_names(mesh_names) - {None}
+            # None and UNCONSTRAINED name no mesh axis: any number of axes may take them
+            new = {n for n in _flat_names(mesh_names) if n is not None and not _unconstrained(n)}
             if not (used & new) and result[pos] is _UNASSIGNED:
                 result[pos] = mesh_names
+    return result
+
+
+def logical_to_mesh_axes(
+    array_dim_names: Sequence[Any] | None, rules: LogicalRules | None = None
+) -> Any:
+    """The ``PartitionSpec`` of an array whose axes have the given logical names: each rule
+    ``(logical, mesh)``, in order, assigns mesh axis(es) ``mesh`` to the axis named
+    ``logical`` if neither is assigned yet; names no rule assigns become ``None``."""
+    result = _logical_to_mesh_axes(array_dim_names, rules)
+    if result is None:
+        return None
     return PartitionSpec(*[None if r is _UNASSIGNED else r for r in result])
 
 
@@ -359,6 +375,36 @@ class RulesFallback(enum.Enum):
     NO_CONSTRAINT = "no_constraint"
 
 
+def _with_sharding_constraint(x: Any, axis_resources: Any, mesh: Any = None) -> Any:
+    """``x`` itself: with one device there is nothing to constrain (Flax's helper is a no-op
+    too without a global mesh)."""
+    del axis_resources, mesh
+    return x
+
+
+def _constrain_one(
+    axis_resources: Any, x: Any, fallback: RulesFallback, rules: Any, mesh: Any
+) -> Any:
+    mesh_axes = _logical_to_mesh_axes(axis_resources, rules)
+    if mesh_axes is None:
+        return _with_sharding_constraint(x, None, mesh=mesh)
+    if fallback == RulesFallback.AXIS_IS_UNSHARDED:
+        mesh_axes = [None if a is _UNASSIGNED else a for a in mesh_axes]
+    elif any(a is _UNASSIGNED for a in mesh_axes):
+        if fallback == RulesFallback.RAISE_ERROR:
+            raise ValueError(f"Axis names {axis_resources} did not match a rule")
+        return x
+    return _with_sharding_constraint(x, PartitionSpec(*mesh_axes), mesh=mesh)
+
+
+def _is_logical_spec(x: Any) -> bool:
+    if x is None or _is_pspec(x):
+        return True
+    return isinstance(x, tuple) and all(
+        isinstance(e, str) or e is None or _unconstrained(e) for e in x
+    )
+
+
 def with_logical_constraint(
     x: Any,
     logical_axis_resources: Any,
@@ -367,11 +413,18 @@ def with_logical_constraint(
     fallback: RulesFallback = RulesFallback.AXIS_IS_UNSHARDED,
 ) -> Any:
     """``x`` itself: a sharding constraint has no effect on one device. The logical names are
-    still checked against the rules (duplicated names raise ``ValueError``)."""
+    still resolved by the rules: duplicated names raise ``ValueError``, and so does a name no
+    rule maps with ``fallback=RulesFallback.RAISE_ERROR``."""
     if rules is None:
         rules = get_logical_axis_rules()
     if not rules or logical_axis_resources is None:
         return x
+    return tree_util.tree_map(
+        lambda spec, leaf: _constrain_one(spec, leaf, fallback, rules, mesh),
+        logical_axis_resources,
+        x,
+        is_leaf=_is_logical_spec,
+    )
     tree_util.tree_map(
         lambda spec: logical_to_mesh_axes(spec, rules),
         logical_axis_resources,

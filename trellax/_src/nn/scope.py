@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -20,13 +20,25 @@ from trellax._src.nn._random import random as _random
 
 
 class DenyList:
-    """Every collection except the listed ones (``init``'s default excludes ``intermediates``)."""
+    """Every collection except those the filter ``deny`` selects (``init``'s default excludes
+    ``intermediates``); equal when the denied filters are equal."""
 
-    def __init__(self, deny: str | Iterable[str]) -> None:
-        self.deny = frozenset([deny] if isinstance(deny, str) else deny)
+    def __init__(self, deny: Any) -> None:
+        if isinstance(deny, str):
+            deny = frozenset([deny])
+        elif not isinstance(deny, (bool, DenyList)):
+            deny = frozenset(deny)
+        self.deny: Any = deny
 
     def __repr__(self) -> str:
-        return f"DenyList({sorted(self.deny)})"
+        deny = sorted(self.deny) if isinstance(self.deny, frozenset) else self.deny
+        return f"DenyList({deny})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DenyList) and self.deny == other.deny
+
+    def __hash__(self) -> int:
+        return hash(("DenyList", self.deny))
 
 
 def _predicate(spec: Any) -> Callable[[str], bool]:
@@ -37,8 +49,8 @@ def _predicate(spec: Any) -> Callable[[str], bool]:
     if spec is False or spec is None:
         return lambda col: False
     if isinstance(spec, DenyList):
-        deny = spec.deny
-        return lambda col: col not in deny
+        denied = _predicate(spec.deny)
+        return lambda col: not denied(col)
     if isinstance(spec, str):
         return lambda col: col == spec
     try:
@@ -69,7 +81,7 @@ def filter_key(spec: Any) -> Any:
     if isinstance(spec, str):
         return spec
     if isinstance(spec, DenyList):
-        return ("deny", spec.deny)
+        return ("deny", filter_key(spec.deny))
     try:
         return frozenset(spec)
     except TypeError:
@@ -117,6 +129,9 @@ class _Root:
         # the path names before this index are not folded into keys (``nn.jit`` forks its keys)
         self.rng_offset = rng_offset
         self.initializing = initializing
+        #: the filter ``mutable`` as given, and the call's flags (Flax's core scope shows both)
+        self.mutable_filter = mutable
+        self.flags: dict[str, Any] = {}
         #: id of a module adopted in this call -> (that module, its adopted clone): a module
         #: held by several fields is adopted once, where it is met first (as Flax shares it)
         self.adopted: dict[int, tuple[Any, Any]] = {}
@@ -178,17 +193,17 @@ class Scope:
     def rewound(self, rewind_rngs: bool = False) -> Scope:
         """The same variables at the same path; ``rewind_rngs`` restarts the rng counts."""
         if not rewind_rngs:
-            return Scope(self.root, self.path)
+            return type(self)(self.root, self.path)
         root = copy.copy(self.root)
         root.rng_counters = {}
-        return Scope(root, self.path)
+        return type(self)(root, self.path)
 
     @property
     def path_text(self) -> str:
         return "/" + "/".join(self.path)
 
     def push(self, name: str) -> Scope:
-        child = Scope(self.root, (*self.path, name))
+        child = type(self)(self.root, (*self.path, name))
         child.debug_path = (*self.debug_path, name)
         return child
 

@@ -487,28 +487,10 @@ def remat_scan(
     ``remat`` around each inner loop (parameters stacked with one axis per loop)."""
     lens = tuple(lengths or ())
 
-    def build(body: Callable[..., Any], ls: tuple[int, ...]) -> Callable[..., Any]:
-        def scan_of(fn: Callable[..., Any], n: int) -> Callable[..., Any]:
-            return lift.scan(
-                fn,
-                variable_axes=variable_axes,
-                variable_broadcast=variable_broadcast,
-                variable_carry=variable_carry,
-                split_rngs=split_rngs,
-                length=n,
-            )
-
-        if len(ls) == 1:
-            return lambda scope, c: scan_of(lambda s, c_: (body(s, c_), ()), ls[0])(scope, c)[0]
-
-        def inner_loop(scope: Scope, carry: Any) -> Any:
-            return build(body, ls[1:])(scope, carry), ()
-
-        rematted = lift.checkpoint(inner_loop, policy=policy, prevent_cse=False)
-        return lambda scope, c: scan_of(rematted, ls[0])(scope, c)[0]
-
     def make(core: Callable[..., Any], **kw: Any) -> Callable[..., Any]:
-        return build(core, lens)
+        return lift.remat_scan(
+            core, lens, policy, variable_broadcast, variable_carry, variable_axes, split_rngs
+        )
 
     return _lift("remat_scan", make, target, None)  # type: ignore[no-any-return]
 

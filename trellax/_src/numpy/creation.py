@@ -24,6 +24,7 @@ from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import scalar_to_array
+from trellax._src.lax.ad_util import float0
 from trellax._src.lax.structural import (
     _convert,
     broadcast_in_dim,
@@ -277,6 +278,10 @@ def _shape(shape: Any, fun_name: str) -> tuple[int, ...]:
 
 
 def _filled(fun_name: str, shape: Any, dtype: Any, value: int, weak_type: bool = False) -> Array:
+    if dtype is not None and _is_float0(dtype):
+        # as in JAX: float0 (the tangent type of integers) has no values; the result is a NumPy
+        # array of that dtype, which differentiation accepts as a tangent
+        return np.zeros(_shape(shape, fun_name), float0)  # type: ignore[return-value]
     d = dtypes.check_user_dtype(dtype, fun_name)
     dims = _shape(shape, fun_name)
     if traced.tracing():
@@ -284,6 +289,13 @@ def _filled(fun_name: str, shape: Any, dtype: Any, value: int, weak_type: bool =
     traced.check_size(fun_name, dims, d)
     np_d = d if d.kind != "V" else np.float32
     return eager.wrap(np.full(dims, value, dtype=np_d).astype(d), d, weak_type)
+
+
+def _is_float0(dtype: Any) -> bool:
+    try:
+        return bool(np.dtype(dtype) == float0)
+    except TypeError:
+        return False
 
 
 # ``out_sharding=`` (as in JAX) is checked and otherwise ignored: there is one device.

@@ -29,6 +29,7 @@ from trellax._src.lax.structural import (
     select_n,
 )
 from trellax._src.numpy.creation import asarray
+from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.numpy.reductions import (
     Axis,
     canonicalize_axis,
@@ -116,6 +117,8 @@ def reshape(
     """
     if out_sharding is not None:
         check_out_sharding("numpy.reshape", out_sharding)
+    if is_extended(a):  # typed keys reshape their key data
+        return handler("reshape")(a, shape if shape is not None else newshape, order)  # type: ignore[no-any-return]
     x = ensure_array("reshape", a)
     if shape is None:
         if newshape is None:
@@ -320,6 +323,8 @@ def broadcast_to(array: ArrayLike, shape: Any, *, out_sharding: Any = None) -> A
     """``array`` broadcast to ``shape`` (a view-like result with the same dtype and weak flag)."""
     if out_sharding is not None:
         check_out_sharding("numpy.broadcast_to", out_sharding)
+    if is_extended(array):  # typed keys broadcast their key data
+        return handler("broadcast_to")(array, shape)  # type: ignore[no-any-return]
     x = ensure_array("broadcast_to", array)
     dims = canonical_shape("broadcast_to", shape)
     if tuple(x.shape) == dims:

@@ -150,13 +150,21 @@ class PRNGKeyArray(Array):
 
     # -- structure ----------------------------------------------------------------------------
 
-    def __getitem__(self, index: Any) -> PRNGKeyArray:
+    @staticmethod
+    def _data_index(index: Any) -> tuple[Any, ...]:
+        """``index`` of the keys as an index of the key data (whose last axis is the key)."""
         idx = index if isinstance(index, tuple) else (index,)
         if any(i is Ellipsis for i in idx):
-            full = (*idx, slice(None))
-        else:
-            full = (*idx, Ellipsis, slice(None))
-        return PRNGKeyArray._wrap(self._base[full])
+            return (*idx, slice(None))
+        return (*idx, Ellipsis, slice(None))
+
+    def __getitem__(self, index: Any) -> PRNGKeyArray:
+        return PRNGKeyArray._wrap(self._base[PRNGKeyArray._data_index(index)])
+
+    @property
+    def at(self) -> _KeyAt:  # type: ignore[override]
+        """``keys.at[i].set(new_keys)`` / ``.get()``: JAX's functional updates of key arrays."""
+        return _KeyAt(self)
 
     def reshape(self, *args: Any, order: str = "C", shape: Any = None) -> PRNGKeyArray:
         if shape is not None:
@@ -514,6 +522,48 @@ def _where_keys(condition: Any, x: Any, y: Any) -> PRNGKeyArray:
     return PRNGKeyArray._wrap(tnp.where(c[..., None], bx, by))
 
 
+class _KeyAt:
+    """``keys.at``: indexed functional updates of a key array (on its key data)."""
+
+    def __init__(self, keys: PRNGKeyArray) -> None:
+        self._keys = keys
+
+    def __getitem__(self, index: Any) -> _KeyAtIndex:
+        return _KeyAtIndex(self._keys, index)
+
+
+class _KeyAtIndex:
+    def __init__(self, keys: PRNGKeyArray, index: Any) -> None:
+        self._keys = keys
+        self._index = PRNGKeyArray._data_index(index)
+
+    def get(self, **kwargs: Any) -> PRNGKeyArray:
+        """The keys at the index."""
+        return PRNGKeyArray._wrap(self._keys._base.at[self._index].get(**kwargs))
+
+    def set(self, values: Any, **kwargs: Any) -> PRNGKeyArray:
+        """A copy with the keys at the index replaced by ``values`` (keys too)."""
+        if not isinstance(values, PRNGKeyArray):
+            raise TypeError(
+                f"set of a key array takes keys, got {getattr(values, 'dtype', type(values))}"
+            )
+        return PRNGKeyArray._wrap(self._keys._base.at[self._index].set(values._base, **kwargs))
+
+
+def _broadcast_keys(x: PRNGKeyArray, shape: Any) -> PRNGKeyArray:
+    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    return PRNGKeyArray._wrap(tnp.broadcast_to(x._base, (*dims, x._base.shape[-1])))
+
+
+def _reshape_keys(x: PRNGKeyArray, shape: Any, order: str = "C") -> PRNGKeyArray:
+    return x.reshape(shape, order=order)
+
+
 extended.HANDLERS.update(
-    concatenate=_concatenate_keys, stack=_stack_keys, full=_full_keys, where=_where_keys
+    concatenate=_concatenate_keys,
+    stack=_stack_keys,
+    full=_full_keys,
+    where=_where_keys,
+    broadcast_to=_broadcast_keys,
+    reshape=_reshape_keys,
 )

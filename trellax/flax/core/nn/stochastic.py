@@ -1,0 +1,3 @@
+"""``flax.core.nn.stochastic``: ``dropout``."""
+
+from trellax._src.flax.core_nn import dropout as dropout
