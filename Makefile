@@ -116,6 +116,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_edge_inputs.py
 	$(GOLDEN_PY) tools/gen_golden_edge_sweep.py
 	$(GOLDEN_PY) tools/gen_golden_corpus.py
+	$(GOLDEN_PY) tools/gen_golden_numpy_peer.py
 	$(GOLDEN_PY) tools/gen_golden_derivs.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 

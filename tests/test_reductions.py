@@ -561,7 +561,8 @@ def test_errors(desc: str, thunk: Any, exc: type[Exception], words: str) -> None
         thunk()
 
 
-def test_non_bool_where_is_deprecated_but_works() -> None:
-    with pytest.warns(DeprecationWarning, match="boolean"):
-        out = tnp.sum(tnp.arange(4.0), where=tnp.asarray([1, 0, 1, 0]))
-    assert float(out) == 2.0
+def test_non_bool_where_is_an_error() -> None:
+    # JAX 0.10 ended the deprecation of non-boolean masks: a ValueError with JAX's words
+    for f in (tnp.sum, tnp.max, tnp.mean):
+        with pytest.raises(ValueError, match=r"where must be None or a boolean array"):
+            f(tnp.arange(4.0), where=tnp.asarray([1, 0, 1, 0]))

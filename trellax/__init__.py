@@ -116,6 +116,7 @@ from trellax._src.custom.gradient import custom_gradient as custom_gradient
 from trellax._src.interpreters.op_by_op import ensure_compile_time_eval as ensure_compile_time_eval
 from trellax._src.lax.ad_util import float0 as float0
 from trellax._src.numpy import array_methods as _array_methods
+from trellax._src.numpy.dslice import ds as ds
 from trellax._src.numpy.refs import Ref as Ref
 from trellax._src.numpy.refs import freeze as freeze
 from trellax._src.numpy.refs import new_ref as new_ref

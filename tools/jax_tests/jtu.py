@@ -27,6 +27,38 @@ from typing import Any, ClassVar
 import numpy as np
 from absl.testing import absltest, parameterized
 
+# the random-value makers, scalar shapes and promotion helpers of the lax_numpy_* files
+from jax_tests.jtu_numpy import (  # noqa: F401 (re-exported for the test files)
+    NUMPY_SCALAR_SHAPE,
+    PYTHON_SCALAR_SHAPE,
+    ScalarShape,
+    _dims_of_shape,
+    is_device_tpu,
+    is_device_tpu_at_least,
+    is_valid_shape,
+    join_tolerance,
+    numpy_version,
+    parse_version,
+    promote_like_jnp,
+    rand_bool,
+    rand_default,
+    rand_fullrange,
+    rand_int,
+    rand_nonzero,
+    rand_not_small,
+    rand_positive,
+    rand_small,
+    rand_small_positive,
+    rand_some_equal,
+    rand_some_inf,
+    rand_some_inf_and_nan,
+    rand_some_nan,
+    rand_some_zero,
+    rand_uniform,
+    rand_unique_int,
+    strict_promotion_if_dtypes_match,
+)
+
 import trellax
 import trellax.numpy as jnp
 from trellax import dtypes as _dtypes
@@ -36,8 +68,6 @@ from trellax.test_util import check_jvp as check_jvp
 from trellax.test_util import check_vjp as check_vjp
 
 NUM_GENERATED_CASES = int(os.getenv("JAX_NUM_GENERATED_CASES", "10"))
-NUMPY_SCALAR_SHAPE = ("numpy_scalar",)
-PYTHON_SCALAR_SHAPE = ("python_scalar",)
 
 
 def _not_here(what: str) -> unittest.SkipTest:
@@ -96,10 +126,6 @@ def with_config(**values: Any) -> Callable[[Any], Any]:
 
 def device_under_test() -> str:
     return "cpu"
-
-
-def is_device_tpu_at_least(version: int) -> bool:
-    return False
 
 
 def test_device_matches(devices: Sequence[str]) -> bool:
@@ -370,87 +396,6 @@ def cases_from_list(xs: Any) -> list[Any]:
     return list(xs)
 
 
-# --- random values --------------------------------------------------------------------------
-
-
-def _dims(shape: Any) -> tuple[int, ...]:
-    if shape in (NUMPY_SCALAR_SHAPE, PYTHON_SCALAR_SHAPE):
-        return ()
-    return (int(shape),) if np.ndim(shape) == 0 else tuple(shape)
-
-
-def _cast_to_shape(value: np.ndarray, shape: Any, dtype: Any) -> Any:
-    if shape is NUMPY_SCALAR_SHAPE:
-        return np.dtype(dtype).type(value)
-    if shape is PYTHON_SCALAR_SHAPE:
-        return value.item()
-    return value
-
-
-def _rand_dtype(rand: Callable[..., Any], shape: Any, dtype: Any, scale: float = 1.0,
-                post: Callable[[Any], Any] = lambda x: x) -> Any:  # fmt: skip
-    dtype = np.dtype(dtype)
-    unsigned = dtype.kind == "u"
-
-    def draw() -> np.ndarray:
-        v = scale * np.asarray(rand(*_dims(shape)))
-        return np.asarray(abs(v) if unsigned else v).astype(dtype)
-
-    vals = draw() + 1j * draw() if dtype.kind == "c" else draw()
-    return _cast_to_shape(np.asarray(post(vals), dtype), shape, dtype)
-
-
-def rand_default(rng: np.random.RandomState, scale: float = 3) -> Callable[..., Any]:
-    return functools.partial(_rand_dtype, rng.randn, scale=scale)
-
-
-def rand_small(rng: np.random.RandomState) -> Callable[..., Any]:
-    return functools.partial(_rand_dtype, rng.randn, scale=1e-3)
-
-
-def rand_positive(rng: np.random.RandomState) -> Callable[..., Any]:
-    return functools.partial(_rand_dtype, rng.rand, scale=2, post=lambda x: x + 1)
-
-
-def rand_nonzero(rng: np.random.RandomState) -> Callable[..., Any]:
-    post = lambda x: np.where(x == 0, np.array(1, dtype=x.dtype), x)  # noqa: E731
-    return functools.partial(_rand_dtype, rng.randn, scale=3, post=post)
-
-
-def rand_uniform(rng: np.random.RandomState, low: float = 0.0, high: float = 1.0) -> Any:
-    post = lambda x: x * (high - low) + low  # noqa: E731
-    return functools.partial(_rand_dtype, rng.rand, post=post)
-
-
-def rand_bool(rng: np.random.RandomState) -> Any:
-    def gen(shape: Any, dtype: Any) -> Any:
-        return _cast_to_shape(np.asarray(rng.rand(*_dims(shape)) < 0.5), shape, dtype)
-
-    return gen
-
-
-def _rand_with(rng: np.random.RandomState, fill: Callable[[tuple[int, ...], Any, Any], Any],
-               complex_parts: bool) -> Callable[..., Any]:  # fmt: skip
-    """A sampler drawing ``rand_default`` values, then ``fill(dims, dtype, vals)``."""
-    base = rand_default(rng)
-
-    def rand(shape: Any, dtype: Any) -> Any:
-        dtype = np.dtype(dtype)
-        if complex_parts and dtype.kind == "c":
-            part = np.real(np.array(0, dtype=dtype)).dtype
-            out = rand(shape, part) + np.array(1j, dtype) * rand(shape, part)
-            return _cast_to_shape(np.asarray(out), shape, dtype)
-        if complex_parts and dtype.kind != "f":
-            return base(shape, dtype)
-        vals = fill(_dims(shape), dtype, base(shape, dtype))
-        return _cast_to_shape(np.asarray(vals, dtype=dtype), shape, dtype)
-
-    return rand
-
-
-_VERSION = re.compile(r"([0-9]+(?:\.[0-9]+)*)(?:(rc|dev).*)?")
-
-
 # --- decorators and helpers -----------------------------------------------------------------
 
 
@@ -703,36 +648,19 @@ _noop_implementation._name = "noop"  # type: ignore[attr-defined]
 JIT_IMPLEMENTATION = (_jit_implementation, _noop_implementation)
 
 
-# --- what JAX's lax_numpy*_test files use (tools/jax_tests/jtu_numpy.py) ----------------------
+# --- what JAX's lax_numpy*_test files use (tools/jax_tests/jtu_numpy_helpers.py) ----------------------
 
-from jax_tests import jtu_numpy as _jtu_numpy  # noqa: E402  (it reads this module's names)
+from jax_tests import jtu_numpy_helpers as _jtu_numpy  # noqa: E402  (it reads this module's names)
 
 _jtu_numpy.bind(sys.modules[__name__])
-from jax_tests.jtu_numpy import (  # noqa: E402, I001
-    _dims_of_shape as _dims_of_shape,
+from jax_tests.jtu_numpy_helpers import (  # noqa: E402, I001
     assert_dot_precision as assert_dot_precision,
     assert_dot_preferred_element_type as assert_dot_preferred_element_type,
     is_device_cuda as is_device_cuda,
     is_device_rocm as is_device_rocm,
-    is_device_tpu as is_device_tpu,
     is_optimized_build as is_optimized_build,
     iter_eqns as iter_eqns,
-    join_tolerance as join_tolerance,
-    numpy_version as numpy_version,
-    parse_version as parse_version,
-    promote_like_jnp as promote_like_jnp,
-    rand_fullrange as rand_fullrange,
     rand_indices_unique_along_axis as rand_indices_unique_along_axis,
-    rand_int as rand_int,
-    rand_not_small as rand_not_small,
-    rand_small_positive as rand_small_positive,
-    rand_some_equal as rand_some_equal,
-    rand_some_inf as rand_some_inf,
-    rand_some_inf_and_nan as rand_some_inf_and_nan,
-    rand_some_nan as rand_some_nan,
-    rand_some_zero as rand_some_zero,
-    rand_unique_int as rand_unique_int,
-    strict_promotion_if_dtypes_match as strict_promotion_if_dtypes_match,
     with_jax_dtype_defaults as with_jax_dtype_defaults,
 )
 

@@ -1,10 +1,11 @@
-"""More of ``jax._src.test_util`` for the harness: what JAX's ``lax_numpy*_test`` files call.
+"""The parts of the ``jax._src.test_util`` stand-in that JAX's ``lax_numpy_*`` test files use.
 
-Re-exported by ``jtu`` (``tools/jax_tests/jtu.py``). The random-value makers draw from the
-``RandomState`` in the same order as JAX's own, so a test sees the values it sees under JAX
-(the reference run's tolerances were met on those values); ``promote_like_jnp`` and
-``with_jax_dtype_defaults`` adapt NumPy reference functions as JAX's helpers do;
-``assert_dot_precision`` reads ``dot_general`` parameters from a ``make_jaxpr``.
+Re-exported by ``jtu.py``: the random-value makers with special values (``rand_some_nan``,
+``rand_some_inf``, ``rand_some_equal``, ``rand_some_zero``, ``rand_fullrange``, ...), the
+promotion helpers the files wrap NumPy references with (``promote_like_jnp``,
+``strict_promotion_if_dtypes_match``), tolerance joins and small queries (``numpy_version``,
+``is_valid_shape``). Written for the harness from what the files call: the makers draw from the
+test's ``RandomState`` in the same order as JAX's, so a test sees the values it sees on JAX.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,68 +22,45 @@ import trellax
 import trellax.numpy as jnp
 from trellax import dtypes as _dtypes
 from trellax import tree_util
-
-NUMPY_SCALAR_SHAPE: Any = None  # jtu's markers, set by ``bind`` (compared by identity)
-PYTHON_SCALAR_SHAPE: Any = None
-_JTU: Any = None
+from trellax._src.numpy import util as _numpy_util
 
 
-def bind(jtu: Any) -> None:
-    """Uses ``jtu``'s scalar-shape markers and tolerances (``jtu`` imports this module)."""
-    global NUMPY_SCALAR_SHAPE, PYTHON_SCALAR_SHAPE, _JTU
-    NUMPY_SCALAR_SHAPE, PYTHON_SCALAR_SHAPE, _JTU = (
-        jtu.NUMPY_SCALAR_SHAPE,
-        jtu.PYTHON_SCALAR_SHAPE,
-        jtu,
-    )
+class ScalarShape:
+    """The "shape" of a scalar argument: empty, but told apart from ``()``."""
+
+    def __len__(self) -> int:
+        return 0
+
+    def __getitem__(self, i: int) -> Any:
+        raise IndexError(f"index {i} out of range.")
 
 
-# --- versions and build ---------------------------------------------------------------------
-
-_VERSION = re.compile(r"([0-9]+(?:\.[0-9]+)*)(?:(rc|dev).*)?")
-
-
-def parse_version(v: str) -> tuple[int, ...]:
-    m = _VERSION.match(v)
-    if m is None:
-        raise ValueError(f"Unable to parse version '{v}'")
-    return tuple(int(x) for x in m.group(1).split("."))
+class _NumpyScalar(ScalarShape):
+    pass
 
 
-def numpy_version() -> tuple[int, ...]:
-    return parse_version(np.__version__)
+class _PythonScalar(ScalarShape):
+    pass
 
 
-def is_optimized_build() -> bool:
+NUMPY_SCALAR_SHAPE = _NumpyScalar()
+PYTHON_SCALAR_SHAPE = _PythonScalar()
+
+
+def is_valid_shape(shape: Any, dtype: Any) -> bool:
+    """A Python scalar exists only for the dtypes of Python's own scalar types (64-bit)."""
+    if shape == PYTHON_SCALAR_SHAPE:
+        return bool(np.dtype(dtype) == np.dtype(type(np.array(0, dtype=dtype).item())))
     return True
 
 
-def is_device_tpu(version: int | None = None, variant: str = "") -> bool:
-    return False
-
-
-def is_device_cuda() -> bool:
-    return False
-
-
-def is_device_rocm() -> bool:
-    return False
-
-
-# --- shapes and random values ---------------------------------------------------------------
-
-
-def _is_scalar_shape(shape: Any) -> bool:
-    return shape is NUMPY_SCALAR_SHAPE or shape is PYTHON_SCALAR_SHAPE
-
-
-def _dims_of_shape(shape: Any) -> Any:
-    if _is_scalar_shape(shape):
-        return ()
+def _dims_of_shape(shape: Any) -> tuple[int, ...]:
     if type(shape) in (list, tuple):
-        return shape
+        return tuple(shape)
+    if isinstance(shape, ScalarShape):
+        return ()
     if np.ndim(shape) == 0:
-        return (shape,)
+        return (int(shape),)
     raise TypeError(type(shape))
 
 
@@ -94,58 +72,53 @@ def _cast_to_shape(value: Any, shape: Any, dtype: Any) -> Any:
     return value
 
 
-def _rand_dtype(
-    rand: Callable[..., Any],
-    shape: Any,
-    dtype: Any,
-    scale: float = 1.0,
-    post: Callable[[Any], Any] = lambda x: x,
-) -> Any:
-    unsigned = _dtypes.issubdtype(dtype, np.unsignedinteger)
-
-    def r() -> np.ndarray:
-        v = rand(*_dims_of_shape(shape))
-        return np.asarray(scale * (abs(v) if unsigned else v)).astype(dtype)
-
-    vals = r() + 1.0j * r() if _dtypes.issubdtype(dtype, np.complexfloating) else r()
+def _rand_dtype(rand: Callable[..., Any], shape: Any, dtype: Any, scale: float = 1.0,
+                post: Callable[[Any], Any] = lambda x: x) -> Any:  # fmt: skip
+    dtype = np.dtype(dtype)
+    dims = _dims_of_shape(shape)
+    if dtype.kind == "u":
+        draw = lambda: np.asarray(scale * abs(rand(*dims))).astype(dtype)  # noqa: E731
+    else:
+        draw = lambda: np.asarray(scale * rand(*dims)).astype(dtype)  # noqa: E731
+    vals = draw() + 1.0j * draw() if dtype.kind == "c" else draw()
     return _cast_to_shape(np.asarray(post(vals), dtype), shape, dtype)
 
 
-def rand_default(rng: np.random.RandomState, scale: float = 3) -> Callable[..., Any]:
+def rand_default(rng: np.random.RandomState, scale: float = 3) -> Any:
     return functools.partial(_rand_dtype, rng.randn, scale=scale)
 
 
-def rand_nonzero(rng: np.random.RandomState) -> Callable[..., Any]:
+def rand_nonzero(rng: np.random.RandomState) -> Any:
     post = lambda x: np.where(x == 0, np.array(1, dtype=x.dtype), x)  # noqa: E731
     return functools.partial(_rand_dtype, rng.randn, scale=3, post=post)
 
 
-def rand_positive(rng: np.random.RandomState) -> Callable[..., Any]:
+def rand_positive(rng: np.random.RandomState) -> Any:
     return functools.partial(_rand_dtype, rng.rand, scale=2, post=lambda x: x + 1)
 
 
-def rand_small(rng: np.random.RandomState) -> Callable[..., Any]:
+def rand_small(rng: np.random.RandomState) -> Any:
     return functools.partial(_rand_dtype, rng.randn, scale=1e-3)
 
 
-def rand_not_small(rng: np.random.RandomState, offset: float = 10.0) -> Callable[..., Any]:
+def rand_not_small(rng: np.random.RandomState, offset: float = 10.0) -> Any:
     post = lambda x: x + np.where(x > 0, offset, -offset)  # noqa: E731
     return functools.partial(_rand_dtype, rng.randn, scale=3.0, post=post)
 
 
-def rand_small_positive(rng: np.random.RandomState) -> Callable[..., Any]:
+def rand_small_positive(rng: np.random.RandomState) -> Any:
     return functools.partial(_rand_dtype, rng.rand, scale=2e-5)
 
 
-def rand_uniform(
-    rng: np.random.RandomState, low: float = 0.0, high: float = 1.0
-) -> Callable[..., Any]:
+def rand_uniform(rng: np.random.RandomState, low: float = 0.0, high: float = 1.0) -> Any:
     assert low < high
     post = lambda x: x * (high - low) + low  # noqa: E731
     return functools.partial(_rand_dtype, rng.rand, post=post)
 
 
-def rand_some_equal(rng: np.random.RandomState) -> Callable[..., Any]:
+def rand_some_equal(rng: np.random.RandomState) -> Any:
+    """Values of which about half equal the first one."""
+
     def post(x: np.ndarray) -> np.ndarray:
         flat = x.ravel()
         if len(flat) == 0:
@@ -156,48 +129,45 @@ def rand_some_equal(rng: np.random.RandomState) -> Callable[..., Any]:
     return functools.partial(_rand_dtype, rng.randn, scale=100.0, post=post)
 
 
-def _complex_parts(
-    rand: Callable[[Any, Any], Any], shape: Any, dtype: Any
-) -> Any:  # a complex sample from two real ones, as JAX's makers do
-    base = np.real(np.array(0, dtype=dtype)).dtype
-    out = rand(shape, base) + np.array(1j, dtype) * rand(shape, base)
+def _is_complex(dtype: Any) -> bool:
+    return bool(np.dtype(dtype).kind == "c")
+
+
+def _is_float(dtype: Any) -> bool:
+    return bool(_dtypes.issubdtype(dtype, np.floating))
+
+
+def _complex_from_parts(rand: Callable[[Any, Any], Any], shape: Any, dtype: Any) -> Any:
+    part = np.real(np.array(0, dtype=dtype)).dtype
+    out = rand(shape, part) + np.array(1j, dtype) * rand(shape, part)
     return _cast_to_shape(out, shape, dtype)
 
 
-def _with_specials(rng: np.random.RandomState, specials: tuple[float, ...]) -> Any:
-    """A maker of default values with each of ``specials`` put in at random (10 % each)."""
+def rand_some_inf(rng: np.random.RandomState) -> Any:
+    """About 10 % +inf and 10 % -inf among floating values."""
     base = rand_default(rng)
 
     def rand(shape: Any, dtype: Any) -> Any:
-        if not _dtypes.issubdtype(dtype, np.floating):
+        if not _is_float(dtype):
             return base(shape, dtype)
-        if _dtypes.issubdtype(dtype, np.complexfloating):
-            return _complex_parts(rand, shape, dtype)
         dims = _dims_of_shape(shape)
-        flips = [rng.rand(*dims) < 0.1 for _ in specials]
+        pos, neg = rng.rand(*dims) < 0.1, rng.rand(*dims) < 0.1
         vals = base(shape, dtype)
-        for flip, value in zip(flips, specials):
-            vals = np.where(flip, np.array(value, dtype=dtype), vals)
+        vals = np.where(pos, np.array(np.inf, dtype=dtype), vals)
+        vals = np.where(neg, np.array(-np.inf, dtype=dtype), vals)
         return _cast_to_shape(np.asarray(vals, dtype=dtype), shape, dtype)
 
     return rand
 
 
-def rand_some_inf(rng: np.random.RandomState) -> Callable[..., Any]:
-    return _with_specials(rng, (np.inf, -np.inf))  # type: ignore[no-any-return]
-
-
-def rand_some_inf_and_nan(rng: np.random.RandomState) -> Callable[..., Any]:
-    return _with_specials(rng, (np.inf, -np.inf, np.nan))  # type: ignore[no-any-return]
-
-
-def rand_some_nan(rng: np.random.RandomState) -> Callable[..., Any]:
+def rand_some_nan(rng: np.random.RandomState) -> Any:
+    """About 10 % NaNs (half of them negative) among floating and complex values."""
     base = rand_default(rng)
 
     def rand(shape: Any, dtype: Any) -> Any:
-        if _dtypes.issubdtype(dtype, np.complexfloating):
-            return _complex_parts(rand, shape, dtype)
-        if not _dtypes.issubdtype(dtype, np.floating):
+        if _is_complex(dtype):
+            return _complex_from_parts(rand, shape, dtype)
+        if not _is_float(dtype):
             return base(shape, dtype)
         r = rng.rand(*_dims_of_shape(shape))
         vals = base(shape, dtype)
@@ -208,7 +178,26 @@ def rand_some_nan(rng: np.random.RandomState) -> Callable[..., Any]:
     return rand
 
 
-def rand_some_zero(rng: np.random.RandomState) -> Callable[..., Any]:
+def rand_some_inf_and_nan(rng: np.random.RandomState) -> Any:
+    """About 10 % each of +inf, -inf and NaN among floating values."""
+    base = rand_default(rng)
+
+    def rand(shape: Any, dtype: Any) -> Any:
+        if not _is_float(dtype):
+            return base(shape, dtype)
+        dims = _dims_of_shape(shape)
+        pos, neg, nan = (rng.rand(*dims) < 0.1 for _ in range(3))
+        vals = base(shape, dtype)
+        vals = np.where(pos, np.array(np.inf, dtype=dtype), vals)
+        vals = np.where(neg, np.array(-np.inf, dtype=dtype), vals)
+        vals = np.where(nan, np.array(np.nan, dtype=dtype), vals)
+        return _cast_to_shape(np.asarray(vals, dtype=dtype), shape, dtype)
+
+    return rand
+
+
+def rand_some_zero(rng: np.random.RandomState) -> Any:
+    """About half zeros."""
     base = rand_default(rng)
 
     def rand(shape: Any, dtype: Any) -> Any:
@@ -220,6 +209,8 @@ def rand_some_zero(rng: np.random.RandomState) -> Callable[..., Any]:
 
 
 def rand_fullrange(rng: np.random.RandomState, standardize_nans: bool = False) -> Any:
+    """Values made of random bytes: every bit pattern of the dtype can occur."""
+
     def gen(shape: Any, dtype: Any, post: Callable[[Any], Any] = lambda x: x) -> Any:
         dtype = np.dtype(dtype)
         size = dtype.itemsize * math.prod(_dims_of_shape(shape))
@@ -239,130 +230,116 @@ def rand_fullrange(rng: np.random.RandomState, standardize_nans: bool = False) -
 
 
 def rand_int(rng: np.random.RandomState, low: int = 0, high: int | None = None) -> Any:
+    """Integers in ``[low, high)``; ``high`` defaults to the integer dtype's maximum."""
+
     def fn(shape: Any, dtype: Any) -> Any:
         nonlocal high
-        gen_dtype = dtype if np.issubdtype(dtype, np.integer) else np.int64
+        integer = np.issubdtype(dtype, np.integer)
+        gen_dtype = dtype if integer else np.int64
         if low == 0 and high is None:
-            if not np.issubdtype(dtype, np.integer):
-                raise ValueError("rand_int needs an explicit `high` for non-integer types.")
-            high = np.iinfo(dtype).max
-        size = _dims_of_shape(shape)
-        return rng.randint(low, high=high, size=size, dtype=gen_dtype).astype(dtype)
+            if not integer:
+                raise ValueError("rand_int requires an explicit `high` for non-integer types.")
+            high = int(np.iinfo(dtype).max)
+        return _cast_to_shape(
+            rng.randint(low, high=high, size=_dims_of_shape(shape), dtype=gen_dtype).astype(dtype),
+            shape,
+            dtype,
+        )
 
     return fn
 
 
 def rand_unique_int(rng: np.random.RandomState, high: int | None = None) -> Any:
     def fn(shape: Any, dtype: Any) -> Any:
-        choices = np.arange(high or math.prod(shape), dtype=dtype)
-        return rng.choice(choices, size=shape, replace=False)
+        pool = np.arange(high or math.prod(shape), dtype=dtype)
+        return rng.choice(pool, size=shape, replace=False)
 
     return fn
 
 
-def rand_indices_unique_along_axis(rng: np.random.RandomState) -> Any:
-    def fn(dim: int, shape: Any, axis: int, allow_negative: bool = True) -> Any:
-        shape = tuple(shape)
-        rest = shape[:axis] + shape[axis + 1 :]
-        batch = math.prod(rest)
-        idx = np.array([rng.choice(dim, size=shape[axis], replace=False) for _ in range(batch)])
-        idx = np.moveaxis(idx.reshape((*rest, shape[axis])), -1, axis)
-        if allow_negative:
-            mask = rng.choice([False, True], idx.shape)
-            idx[mask] -= dim
-        return idx
+def rand_bool(rng: np.random.RandomState) -> Any:
+    def gen(shape: Any, dtype: Any) -> Any:
+        vals = np.asarray(rng.rand(*_dims_of_shape(shape)) < 0.5, dtype=dtype)
+        return _cast_to_shape(vals, shape, dtype)
 
-    return fn
+    return gen
 
 
-# --- reference-function adapters ------------------------------------------------------------
+# --- promotion and tolerances ---------------------------------------------------------------
 
 
-def with_jax_dtype_defaults(func: Callable[..., Any], use_defaults: Any = True) -> Any:
-    """``func`` with its outputs cast to JAX's default dtypes (per kind, by the x64 flag)."""
-    to_default_dtype = _JTU.to_default_dtype
-
-    @functools.wraps(func)
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        result = func(*args, **kwargs)
-        if isinstance(use_defaults, bool):
-            return tree_util.tree_map(to_default_dtype, result) if use_defaults else result
-        return tree_util.tree_map(
-            lambda a, use: to_default_dtype(a) if use else a, result, use_defaults
-        )
-
-    return wrapped
-
-
-def promote_like_jnp(fun: Callable[..., Any], inexact: bool = False) -> Callable[..., Any]:
-    """``fun`` with its array arguments promoted to ``jnp.result_type`` of them first (and to
-    an inexact type with ``inexact``), as JAX's reference wrappers do."""
-
-    def wrapper(*args: Any, **kw: Any) -> Any:
-        flat, tree = tree_util.tree_flatten(args)
-        if flat:
-            dtype = _dtypes.result_type(*flat)
-            if inexact and not _dtypes.issubdtype(dtype, np.inexact):
-                dtype = _dtypes.result_type(dtype, jnp.float_)
-            flat = [np.asarray(x).astype(dtype) for x in flat]
-        return fun(*tree_util.tree_unflatten(tree, flat), **kw)
-
-    return wrapper
-
-
-def strict_promotion_if_dtypes_match(dts: Any) -> Any:
-    """Strict promotion when every dtype is the same, standard promotion otherwise."""
-    if all(d == dts[0] for d in dts):
+def strict_promotion_if_dtypes_match(dtypes: Any) -> Any:
+    """Strict promotion when all the dtypes are one, standard promotion otherwise."""
+    if all(d == dtypes[0] for d in dtypes):
         return trellax.numpy_dtype_promotion("strict")
     return trellax.numpy_dtype_promotion("standard")
 
 
-def _normalize_tolerance(tol: Any) -> dict[np.dtype[Any], float]:
+def _promote(inexact: bool, *args: Any) -> list[Any]:
+    if len(args) < 2:
+        return [jnp.asarray(a) for a in args]
+    dtype, weak = _numpy_util.promote_dtypes("promote_like_jnp", *args)
+    dtype = _dtypes.canonicalize_dtype(dtype)
+    if inexact:
+        dtype = _numpy_util.to_inexact_dtype(dtype)
+    return [_numpy_util.convert("promote_like_jnp", a, dtype, weak) for a in args]
+
+
+def promote_like_jnp(fun: Callable[..., Any], inexact: bool = False) -> Callable[..., Any]:
+    """``fun`` with its arguments promoted to their ``jnp`` result type first."""
+
+    def wrapper(*args: Any, **kw: Any) -> Any:
+        flat, tree = tree_util.tree_flatten(args)
+        return fun(*tree_util.tree_unflatten(tree, _promote(inexact, *flat)), **kw)
+
+    return wrapper
+
+
+_TOLERANCE_DTYPES = (
+    "bool", "int2", "int4", "int8", "int16", "int32", "int64", "uint2", "uint4", "uint8",
+    "uint16", "uint32", "uint64", "float4_e2m1fn", "float8_e8m0fnu", "float8_e3m4",
+    "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2",
+    "float8_e5m2fnuz", "bfloat16", "float16", "float32", "float64", "complex64", "complex128",
+)  # fmt: skip
+
+
+def _tolerance_dtypes() -> list[np.dtype[Any]]:
+    return [np.dtype(getattr(_dtypes, n, None) or n) for n in _TOLERANCE_DTYPES]
+
+
+def _normalize_tolerance(tol: Any) -> dict[Any, Any]:
     tol = tol or 0
     if isinstance(tol, dict):
         return {np.dtype(k): v for k, v in tol.items()}
-    return dict.fromkeys(_JTU.default_tolerance(), tol)
+    return dict.fromkeys(_tolerance_dtypes(), tol)
 
 
-def join_tolerance(tol1: Any, tol2: Any) -> dict[np.dtype[Any], float]:
+def join_tolerance(tol1: Any, tol2: Any) -> dict[Any, Any]:
+    """The larger of two tolerances (numbers or per-dtype dicts), per dtype."""
     out = _normalize_tolerance(tol1)
     for k, v in _normalize_tolerance(tol2).items():
         out[k] = max(v, out.get(k, 0))
     return out
 
 
-# --- jaxpr inspection -----------------------------------------------------------------------
+_VERSION = re.compile(r"([0-9]+(?:\.[0-9]+)*)(?:(rc|dev).*)?")
 
 
-def iter_eqns(jaxpr: Any) -> Iterator[Any]:
-    yield from jaxpr.eqns
-    for eqn in jaxpr.eqns:
-        for param in eqn.params.values():
-            inner = getattr(param, "jaxpr", param)
-            if hasattr(inner, "eqns"):
-                yield from iter_eqns(inner)
+def parse_version(v: str) -> tuple[int, ...]:
+    m = _VERSION.match(v)
+    if m is None:
+        raise ValueError(f"Unable to parse version '{v}'")
+    return tuple(int(x) for x in m.group(1).split("."))
 
 
-def _dot_params(fun: Callable[..., Any], name: str, *args: Any) -> list[Any]:
-    jaxpr = trellax.make_jaxpr(fun)(*args)
-    return [
-        eqn.params[name] for eqn in iter_eqns(jaxpr.jaxpr) if eqn.primitive.name == "dot_general"
-    ]
+def numpy_version() -> tuple[int, ...]:
+    return parse_version(np.__version__)
 
 
-def assert_dot_precision(expected: Any, fun: Callable[..., Any], *args: Any) -> None:
-    for precision in _dot_params(fun, "precision", *args):
-        msg = f"Unexpected precision: {expected} != {precision}"
-        if isinstance(precision, tuple):
-            assert precision[0] == expected, msg
-            assert precision[1] == expected, msg
-        else:
-            assert precision == expected, msg
+def is_device_tpu_at_least(version: int) -> bool:
+    """One CPU device: never a TPU."""
+    return False
 
 
-def assert_dot_preferred_element_type(
-    expected: Any, fun: Callable[..., Any], *args: Any, **kwargs: Any
-) -> None:
-    found = _dot_params(functools.partial(fun, **kwargs), "preferred_element_type", *args)
-    for pref in found:
-        assert expected == pref, f"Unexpected preferred_element_type: {expected} != {pref}"
+def is_device_tpu(version: int | None = None, variant: str = "") -> bool:
+    return False

@@ -43,8 +43,12 @@ class RoundingMethod(enum.IntEnum):
 
 
 def dtype(x: Any) -> np.dtype[Any]:
-    """The canonical dtype of ``x`` (Python scalars give the default dtypes)."""
-    return asarray(x).dtype if not isinstance(x, np.dtype) else dtypes.canonicalize_dtype(x)
+    """The canonical dtype of ``x``: of a value (Python scalars give the default dtypes), or of a
+    dtype-like (a type, name or dtype, canonicalized as a requested dtype: a 64-bit one with x64
+    off warns and is truncated, as in JAX)."""
+    if isinstance(x, (type, str, np.dtype)):
+        return dtypes.check_user_dtype(x, "dtype")
+    return asarray(x).dtype
 
 
 def full(shape: Sequence[int], fill_value: ArrayLike, dtype: DTypeLike | None = None) -> Array:

@@ -66,11 +66,11 @@ class GatherScatterMode(enum.Enum):
     PROMISE_IN_BOUNDS = "promise_in_bounds"
 
     @staticmethod
-    def from_any(mode: Any, default: GatherScatterMode) -> GatherScatterMode:
-        """``None`` gives ``default``; ``"drop"`` is ``"fill"``; anything else raises JAX's
-        ValueError."""
+    def from_any(mode: Any, default: GatherScatterMode | None = None) -> GatherScatterMode:
+        """``None`` gives ``default`` (``FILL_OR_DROP`` when not given, as JAX's one-argument
+        form); ``"drop"`` is ``"fill"``; anything else raises JAX's ValueError."""
         if mode is None:
-            return default
+            return GatherScatterMode.FILL_OR_DROP if default is None else default
         if isinstance(mode, GatherScatterMode):
             return mode
         if mode == "clip":

@@ -23,13 +23,16 @@ import numpy as np
 from trellax._src.backend import eager
 from trellax._src.backend.eager import ConcreteArray
 from trellax._src.config import settings as _config
+from trellax._src.config.jax_option_flags import check_static_indices
 from trellax._src.control_flow.loops import while_loop
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import broadcast_shapes
 from trellax._src.core.errors import NonConcreteBooleanIndexError
 from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
+from trellax._src.lax import elementwise as lax_ew
 from trellax._src.lax._base import asarray, scalar_to_array
+from trellax._src.lax.convenience import dynamic_slice_in_dim
 from trellax._src.lax.indexing import (
     SCATTER_PRIMITIVES,
     GatherDimensionNumbers,
@@ -37,12 +40,14 @@ from trellax._src.lax.indexing import (
     ScatterDimensionNumbers,
     gather_p,
 )
+from trellax._src.lax.reductions import reduce_or
 from trellax._src.lax.structural import (
     _convert,
     broadcast_in_dim,
     broadcast_to,
     clamp,
     concatenate,
+    iota,
     reshape,
     rev,
     select,
@@ -51,6 +56,7 @@ from trellax._src.lax.structural import (
 from trellax._src.lax.structural import slice as lax_slice
 from trellax._src.numpy import ufuncs
 from trellax._src.numpy.creation import asarray as tnp_asarray
+from trellax._src.numpy.dslice import Slice, static_size
 from trellax._src.numpy.reductions import max as tmax
 from trellax._src.numpy.ufuncs import divide, negative, power
 from trellax._src.numpy.util import ensure_array
@@ -82,9 +88,12 @@ def _scalar_masks_as_bools(idx: Any) -> Any:
     return out if type(idx) is tuple else out[0]
 
 
-def getitem(x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None) -> Array:
-    """``x[idx]`` (and ``x.at[idx].get(mode=..., fill_value=...)``)."""
-    if type(x) is ConcreteArray and mode is None and _is_basic(idx):
+def getitem(
+    x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None, wrap: bool = True
+) -> Array:
+    """``x[idx]`` (and ``x.at[idx].get(mode=..., fill_value=..., wrap_negative_indices=...)``:
+    with ``wrap`` False negative indices are out of bounds instead of counting from the end)."""
+    if type(x) is ConcreteArray and mode is None and wrap and _is_basic(idx):
         # Basic indexing of a concrete array is a view of an immutable buffer: no copy needed.
         # None: out of bounds (clamped below, as in JAX), or a bad index
         view = eager.basic_view(x, idx)
@@ -100,7 +109,13 @@ def getitem(x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None) -> 
     # out-of-bounds positions instead of piling them onto the edge; static ints clamp
     gather_mode = GatherScatterMode.from_any(mode, GatherScatterMode.PROMISE_IN_BOUNDS)
     clamp_ints = mode is None or gather_mode is GatherScatterMode.CLIP
-    entries = normalize_index(x, idx, clamp_ints=clamp_ints)
+    # jax_check_static_indices: a static integer out of bounds is an IndexError (unless a mode
+    # that says what happens out of bounds is given)
+    check = check_static_indices.value and gather_mode is GatherScatterMode.PROMISE_IN_BOUNDS
+    entries = normalize_index(x, idx, clamp_ints=clamp_ints, wrap=wrap, check=check)
+    if any(e[0] == "dslice" for e in entries):
+        fill_mode = gather_mode is GatherScatterMode.FILL_OR_DROP
+        x, entries = _take_windows(x, entries, fill_value if fill_mode else None, fill_mode)
     if not any(e[0] == "array" for e in entries):
         return _static_getitem(x, entries)
     plan = plan_index(tuple(x.shape), entries)
@@ -120,6 +135,88 @@ def getitem(x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None) -> 
     return reshape(out, plan.final_shape)
 
 
+def _take_windows(
+    x: Array, entries: list[Entry], fill_value: Any, fill_mode: bool
+) -> tuple[Array, list[Entry]]:
+    """Reads each ``ds(start, size, stride)`` entry's elements along its axis and leaves a full
+    slice in its place. As in JAX: a unit-stride window is a ``dynamic_slice`` (a negative start
+    counts from the end, then the start is clamped so the window fits); a strided one reads the
+    positions ``start + stride * k`` each clamped into the axis (no counting from the end). In
+    ``"fill"`` mode, positions outside the axis are filled (a whole unit-stride window when it
+    reaches outside)."""
+    out: list[Entry] = []
+    axis = 0
+    for e in entries:
+        full_axes = (slice(None),) * axis
+        if e[0] == "dslice" and fill_mode:
+            positions = _update_positions(x.shape[axis], e)
+            x = getitem(x, (*full_axes, positions), mode="fill", fill_value=fill_value)
+            e = ("slice", 0, e[2], 1)
+        elif e[0] == "dslice":
+            _, start, size, stride = e
+            if size > x.shape[axis]:
+                raise IndexError(
+                    f"ds(start, {size}) takes more elements than axis {axis} has ({x.shape[axis]})"
+                )
+            if stride == 1 or size <= 1:
+                x = dynamic_slice_in_dim(x, start if size else 0, size, axis)
+            else:
+                positions = clamp(
+                    scalar_to_array(0, dtypes.default_int_dtype(), False),
+                    _strided_positions(start, size, stride),
+                    scalar_to_array(x.shape[axis] - 1, dtypes.default_int_dtype(), False),
+                )
+                x = getitem(x, (*full_axes, positions))
+            e = ("slice", 0, size, 1)
+        if e[0] != "new":
+            axis += 1
+        out.append(e)
+    return x, out
+
+
+def _strided_positions(start: Any, size: int, stride: int) -> Array:
+    """``start + stride * arange(size)`` as default ints (``start`` may be traced)."""
+    d = dtypes.default_int_dtype()
+    s = _convert(asarray(start), d, False)
+    steps = lax_ew.mul(iota(d, size), scalar_to_array(stride, d, False))
+    return lax_ew.add(broadcast_to(s, (size,)), steps)
+
+
+def _windows_as_indices(x: Array, entries: list[Entry]) -> list[Entry]:
+    """For an update: a ``ds(...)`` entry as the index array of its positions, placed as JAX's
+    scatter places them: a unit-stride window lands whole or not at all (a window reaching
+    outside the axis is dropped, a negative start included), a strided one drops each position
+    outside the axis. With other index arrays the positions would broadcast against them, so
+    that is refused."""
+    if sum(e[0] in ("dslice", "array") for e in entries) > 1:
+        raise NotImplementedError(
+            "trellax updates through a ds(...) index only when it is the one non-static index"
+        )
+    out: list[Entry] = []
+    axis = 0
+    for e in entries:
+        if e[0] == "dslice":
+            e = ("array", _update_positions(x.shape[axis], e))
+        if e[0] != "new":
+            axis += 1
+        out.append(e)
+    return out
+
+
+def _update_positions(n: int, entry: Entry) -> Array:
+    """The positions of a ``ds(...)`` entry on an axis of ``n``, those JAX's scatter (and a
+    ``"fill"`` gather) would not reach set to ``n``: each one outside the axis, and for a
+    unit stride every one when the window reaches outside."""
+    _, start, size, stride = entry
+    d = dtypes.default_int_dtype()
+    dim = scalar_to_array(n, d, False)
+    pos = _strided_positions(start, size, stride)
+    outside = lax_ew.bitwise_or(lax_ew.lt(pos, scalar_to_array(0, d, False)), lax_ew.ge(pos, dim))
+    if stride == 1 and size:  # one position outside drops the whole window
+        outside = broadcast_to(reduce_or(outside, (0,)), (size,))
+    return select_n(outside, pos, broadcast_to(dim, (size,)))
+
+
 def _fill_scalar(v: Any, d: np.dtype[Any]) -> Any:
     """A fill value cast to the operand's dtype (``2.5`` fills an int32 gather with 2, as in
     JAX), as a hashable Python scalar."""
@@ -129,7 +226,9 @@ def _fill_scalar(v: Any, d: np.dtype[Any]) -> Any:
 Entry = tuple[Any, ...]
 
 
-def normalize_index(x: Array, idx: Any, clamp_ints: bool = False) -> list[Entry]:
+def normalize_index(
+    x: Array, idx: Any, clamp_ints: bool = False, wrap: bool = True, check: bool = False
+) -> list[Entry]:
     """A user index as entries over ``x``'s axes, Ellipsis expanded and boolean masks turned into
     integer arrays: ``("new",)``, ``("int", i)`` (normalized, in bounds), ``("slice", start, size,
     step)`` (normalized as ``range`` would) and ``("array", Array)``.
@@ -189,26 +288,40 @@ def normalize_index(x: Array, idx: Any, clamp_ints: bool = False) -> list[Entry]
                 entries.append(("array", asarray(np.asarray(i, dtype=np.int64))))
             axis += mask.ndim
         else:
-            entries.append(_entry(item, axis, x.shape[axis], clamp_ints))
+            entries.append(_entry(item, axis, x.shape[axis], clamp_ints, wrap, check))
             axis += 1
     entries.extend(("slice", 0, x.shape[a], 1) for a in range(axis, x.ndim))
     return entries
 
 
-def _entry(item: Any, axis: int, dim: int, clamp_ints: bool = False) -> Entry:
+def _entry(
+    item: Any,
+    axis: int,
+    dim: int,
+    clamp_ints: bool = False,
+    wrap: bool = True,
+    check: bool = False,
+) -> Entry:
+    if isinstance(item, Slice):
+        return ("dslice", item.start, static_size(item), item.stride)
     if isinstance(item, slice):
         start, stop, step = _static_slice(item, dim)
         r = range(*slice(start, stop, step).indices(dim))
         return ("slice", r.start, len(r), r.step)
     if _is_static_int(item):
         i = operator.index(item)
-        if not -dim <= i < dim:
+        if not (-dim if wrap else 0) <= i < dim:
+            if check:
+                raise IndexError(
+                    f"index {i} out of bounds for axis {axis} with size {dim} "
+                    f"(normalize_indices={wrap})"
+                )
             if dim == 0:
                 raise IndexError(f"index is out of bounds for axis {axis} with size 0")
             if clamp_ints:
                 return ("int", 0 if i < 0 else dim - 1)
             # the index array path normalizes a negative index once more, as JAX does
-            return ("array", asarray(np.int32(max(min(i, 2**31 - 1), -(2**31)))))
+            return ("array", asarray(np.int32(max(min(i, 2**31 - 1), -(2**31)))), wrap)
         return ("int", i + dim if i < 0 else i)
     arr = ensure_array("indexing", item) if not isinstance(item, (list, tuple)) else None
     if arr is None:
@@ -218,7 +331,7 @@ def _entry(item: Any, axis: int, dim: int, clamp_ints: bool = False) -> Entry:
             "Indexer must have integer or boolean type, got indexer with type "
             f"{_indexer_dtype(item, arr)} at position {axis}, indexer value {item!r}"
         )
-    return ("array", arr)
+    return ("array", arr, wrap)
 
 
 def _indexer_dtype(item: Any, arr: Array) -> str:
@@ -357,7 +470,7 @@ def plan_index(shape: tuple[int, ...], entries: list[Entry]) -> IndexPlan:
         elif e[0] == "int":
             columns.append(np.int32(e[1]))
         else:
-            col = _index_column(e[1], n)
+            col = _index_column(e[1], n, wrap=e[2] if len(e) > 2 else True)
             lead = (1,) * block_at
             trail = (1,) * (nb - block_at - len(block))
             columns.append(_place(col, block, lead, trail))
@@ -373,15 +486,15 @@ def plan_index(shape: tuple[int, ...], entries: list[Entry]) -> IndexPlan:
     return IndexPlan(indices, dnums, tuple(sizes), tuple(gather_shape), tuple(final))
 
 
-def _index_column(arr: Array, n: int) -> Any:
-    """Integer indices as int32 with negative ones counted from the end (once); values beyond
-    int32 saturate, so they stay out of bounds."""
+def _index_column(arr: Array, n: int, wrap: bool = True) -> Any:
+    """Integer indices as int32 with negative ones counted from the end (once; not at all
+    without ``wrap``); values beyond int32 saturate, so they stay out of bounds."""
     if type(arr) is ConcreteArray:
         v = eager.buffer(arr)
         if v.dtype.itemsize >= 4 and v.dtype != np.int32:  # saturate what int32 cannot hold
             v = np.minimum(np.maximum(v, max(np.iinfo(v.dtype).min, -(2**31))), 2**31 - 1)
         v = v.astype(np.int32)
-        if arr.dtype.kind == "i":
+        if arr.dtype.kind == "i" and wrap:
             v = np.where(v < 0, v + np.int32(n), v)
         return v
 
@@ -391,7 +504,7 @@ def _index_column(arr: Array, n: int) -> Any:
         lo, hi = max(info.min, -(2**31)), 2**31 - 1
         a = clamp(_convert(asarray(lo), a.dtype, False), a, _convert(asarray(hi), a.dtype, False))
     a = _convert(a, dtypes.int32, False)
-    if info is not None and info.min < 0:
+    if info is not None and info.min < 0 and wrap:
         # an axis longer than int32's range (only ever abstract: eval_shape) wraps, as JAX's
         # int32 index arithmetic does
         size = np.array(n, np.int64).astype(np.int32)
@@ -513,8 +626,11 @@ class _IndexUpdateRef:
         unique_indices: bool = False,
         mode: str | None = None,
         fill_value: ArrayLike | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return getitem(self.array, self.index, mode=mode, fill_value=fill_value)
+        return getitem(
+            self.array, self.index, mode=mode, fill_value=fill_value, wrap=wrap_negative_indices
+        )
 
     def set(
         self,
@@ -523,8 +639,11 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(self.array, self.index, values, "set", mode=mode)
+        return _scatter(
+            self.array, self.index, values, "set", mode=mode, wrap=wrap_negative_indices
+        )
 
     def add(
         self,
@@ -533,8 +652,11 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(self.array, self.index, values, "add", mode=mode)
+        return _scatter(
+            self.array, self.index, values, "add", mode=mode, wrap=wrap_negative_indices
+        )
 
     def subtract(
         self,
@@ -543,8 +665,11 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(self.array, self.index, negative(values), "add", mode=mode)
+        return _scatter(
+            self.array, self.index, negative(values), "add", mode=mode, wrap=wrap_negative_indices
+        )
 
     def multiply(
         self,
@@ -553,8 +678,11 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(self.array, self.index, values, "mul", mode=mode)
+        return _scatter(
+            self.array, self.index, values, "mul", mode=mode, wrap=wrap_negative_indices
+        )
 
     mul = multiply
 
@@ -565,11 +693,12 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
         """``x / d`` where ``d`` is ones with the values multiplied in at the index (JAX's
         definition): integers give floats, repeated indices divide repeatedly."""
 
-        return divide(self.array, self._multiplied_ones(values, mode=mode))
+        return divide(self.array, self._multiplied_ones(values, mode, wrap_negative_indices))
 
     def power(
         self,
@@ -578,16 +707,17 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
         """``x ** e`` where ``e`` is ones with the values multiplied in at the index (JAX's
         definition): repeated indices raise repeatedly."""
 
-        return power(self.array, self._multiplied_ones(values, mode=mode))
+        return power(self.array, self._multiplied_ones(values, mode, wrap_negative_indices))
 
-    def _multiplied_ones(self, values: ArrayLike, mode: str | None) -> Array:
+    def _multiplied_ones(self, values: ArrayLike, mode: str | None, wrap: bool) -> Array:
         one = _convert(asarray(1), self.array.dtype, self.array.weak_type)
         ones = broadcast_to(one, tuple(self.array.shape))
-        return _scatter(ones, self.index, values, "mul", mode=mode)
+        return _scatter(ones, self.index, values, "mul", mode=mode, wrap=wrap)
 
     def apply(
         self,
@@ -596,6 +726,7 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
         """``x`` with the elementwise ``func`` applied at the index, once per occurrence of an
         element (``x.at[[1, 1]].apply(f)`` gives ``f(f(x[1]))``, as in JAX); out-of-bounds
@@ -603,7 +734,9 @@ class _IndexUpdateRef:
 
         x = self.array
         zeros = broadcast_to(asarray(np.int32(0)), tuple(x.shape))
-        counts = _scatter(zeros, self.index, np.int32(1), "add", mode=mode)
+        counts = _scatter(
+            zeros, self.index, np.int32(1), "add", mode=mode, wrap=wrap_negative_indices
+        )
 
         def body(state: tuple[Array, Array]) -> tuple[Array, Array]:
             i, y = state
@@ -626,8 +759,11 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(self.array, self.index, values, "min", mode=mode)
+        return _scatter(
+            self.array, self.index, values, "min", mode=mode, wrap=wrap_negative_indices
+        )
 
     def max(
         self,
@@ -636,8 +772,11 @@ class _IndexUpdateRef:
         indices_are_sorted: bool = False,
         unique_indices: bool = False,
         mode: str | None = None,
+        wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(self.array, self.index, values, "max", mode=mode)
+        return _scatter(
+            self.array, self.index, values, "max", mode=mode, wrap=wrap_negative_indices
+        )
 
 
 if TYPE_CHECKING:
@@ -658,8 +797,10 @@ def _scatter(
     indices_are_sorted: bool = False,
     unique_indices: bool = False,
     mode: str | None = None,
+    wrap: bool = True,
 ) -> Array:
     """The update keeps ``x``'s dtype and weak flag; an unsafe cast of ``values`` warns.
+    ``wrap=False`` (``wrap_negative_indices``): negative indices are out of bounds.
 
     As in JAX, an add/mul/min/max whose values do not cast safely to ``x``'s dtype combines in
     the promoted dtype and converts the result back (``int32 [2] .at[0].add(0.6)`` twice is
@@ -692,7 +833,9 @@ def _scatter(
         )
         x = _convert(x, joined, joined_weak)
     y = _convert(y, x.dtype, x.weak_type)
-    entries = normalize_index(x, idx)
+    entries = normalize_index(x, idx, wrap=wrap)
+    if any(e[0] == "dslice" for e in entries):
+        entries = _windows_as_indices(x, entries)
     plan = plan_index(tuple(x.shape), entries)
     target = plan.final_shape
     if tuple(y.shape) != target:

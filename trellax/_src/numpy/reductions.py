@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import operator
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -124,16 +123,9 @@ def to_bool(x: Array) -> Array:
 
 
 def where_mask(name: str, where: Any, shape: tuple[int, ...]) -> Array:
-    """The ``where=`` argument as a bool array of ``shape`` (non-bool masks are deprecated)."""
-    mask = ensure_array(name, where)
-    if mask.dtype != dtypes.bool_:
-        warnings.warn(
-            f"trellax.numpy.{name}: where must be None or a boolean array; got "
-            f"dtype={mask.dtype.name}.",
-            DeprecationWarning,
-            stacklevel=4,
-        )
-        mask = to_bool(mask)
+    """The ``where=`` argument as a bool array of ``shape`` (a non-bool mask is a ValueError,
+    as in JAX 0.10, which ended its deprecation)."""
+    mask = _check_where_dtype(name, where)
     try:
         return broadcast_to(mask, shape)
     except ValueError:
@@ -141,6 +133,15 @@ def where_mask(name: str, where: Any, shape: tuple[int, ...]) -> Array:
             f"trellax.numpy.{name}: where= of shape {tuple(mask.shape)} does not broadcast to "
             f"the input shape {shape}"
         ) from None
+
+
+def _check_where_dtype(name: str, where: Any) -> Array:
+    mask = ensure_array(name, where)
+    if mask.dtype != dtypes.bool_:
+        raise ValueError(
+            f"jnp.{name}: where must be None or a boolean array; got where.dtype={mask.dtype!r}."
+        )
+    return mask
 
 
 def _identity_value(value: float, d: DType) -> Any:
@@ -224,6 +225,8 @@ def _reduction(
     check_no_out(name, out)
     x = canonical_operand(name, ensure_array(name, a))
     want = None if dtype is None else dtypes.check_user_dtype(dtype, name)
+    if where is not None:
+        _check_where_dtype(name, where)
     if initial is None and not op.has_identity and where is not None:
         raise ValueError(
             f"reduction operation {name} does not have an identity, so to use a where mask one "

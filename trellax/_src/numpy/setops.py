@@ -8,8 +8,8 @@ the first element of each run of equal values, and compact the marked ones with
 
 The number of unique values depends on the data: pass a static ``size=`` (and ``fill_value=``) to
 use these under ``jit``. Padding follows JAX: ``unique`` and ``union1d``/``intersect1d`` pad
-with the smallest unique value (their indices with its index, counts with 0); ``setdiff1d``
-pads with 0.
+with the smallest unique value (``unique``'s indices with its index, counts with 0;
+``intersect1d``'s indices with the size of each array); ``setdiff1d`` pads with 0.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from trellax._src.lax.reductions import cumsum, reduce_or, reduce_sum
 from trellax._src.lax.reductions import sort as lax_sort
 from trellax._src.lax.structural import (
     _convert,
+    broadcast_to,
     concatenate,
     iota,
     reshape,
@@ -74,6 +75,7 @@ class _Unique(NamedTuple):
     first_index: Array | None  # each None unless asked for (``want``)
     inverse: Array | None
     counts: Array | None
+    filled: Array | None = None  # with a static ``size``: True where a value is padding
 
 
 def _get(x: Array | None) -> Array:
@@ -156,7 +158,7 @@ def _unique_1d(
             counts = scatter1(full((size,), 0, d), run, full((n,), 1, d), "add")
         if "v" in want:
             inverse = scatter1(full((n,), 0, d), _get(perm), run, "set")
-    return _Unique(values, index, inverse, counts)
+    return _Unique(values, index, inverse, counts, logical_not(ok))
 
 
 def _strong_if_complex(values: Array) -> Array:
@@ -232,8 +234,11 @@ def _unique_axis(
     d = dtypes.default_int_dtype()
     cols = [reshape(slice(rows, (0, j), (n, j + 1)), (n,)) for j in range(m)]
     keys = [k for c in cols for k in sort_keys(c)]
-    out = lax_sort((*keys, iota(d, n)), dimension=0, is_stable=True, num_keys=len(keys))
-    perm = out[-1]
+    if keys:
+        out = lax_sort((*keys, iota(d, n)), dimension=0, is_stable=True, num_keys=len(keys))
+        perm = out[-1]
+    else:  # empty slices: all equal
+        perm = iota(d, n)
     spec_rows = take(rows, perm, axis=0, mode="clip")
     if n:
         head = slice(spec_rows, (1, 0), (n, m))
@@ -247,8 +252,11 @@ def _unique_axis(
     positions, ok, _ = compact(starts, size)
     values = take(spec_rows, positions, axis=0, mode="clip")
     if fill_value is not None:
+        # a scalar, or one slice (the shape of ``x`` without ``axis``) for every padded slice
         fill = _convert(ensure_array("unique", fill_value), x.dtype, False)
-        values = select_n(reshape(ok, (size, 1)), fill, _convert(values, x.dtype, False))
+        fill = broadcast_to(reshape(fill, (1, fill.size)) if fill.ndim else fill, (size, m))
+        pad = broadcast_to(reshape(ok, (size, 1)), (size, m))
+        values = select_n(pad, fill, _convert(values, x.dtype, False))
     values = reshape(values, (size, *rest))
     inv_perm = [0] * x.ndim
     for i, p in enumerate(perm_axes):
@@ -364,7 +372,12 @@ def intersect1d(
     s2, p2 = out[-2], out[-1]
     pos = searchsorted(s2, u.values, side="left")
     ind2 = gather1(p2, pos) if n2 else full(u.values.shape, 0, d)
-    return u.values, _get(u.first_index), ind2
+    ind1 = _get(u.first_index)
+    if size is not None:  # padded indices are each array's size, as in JAX
+        pad = _get(u.filled)
+        ind1 = select_n(pad, ind1, full(ind1.shape, a1.shape[0], d))
+        ind2 = select_n(pad, ind2, full(ind2.shape, n2, d))
+    return u.values, ind1, ind2
 
 
 def union1d(
@@ -405,5 +418,23 @@ def setxor1d(
     a1, a2 = promote_args_keep_shapes("setxor1d", ar1, ar2)
     a1, a2 = ravel(a1), ravel(a2)
     both = concatenate([a1, a2], 0)
-    in_one = concatenate([isin(a1, a2, invert=True), isin(a2, a1, invert=True)], 0)
-    return _unique_1d(both, "setxor1d", valid=in_one, size=size, fill_value=fill_value).values
+    if assume_unique:  # as NumPy and JAX: the values that occur once in both arrays together
+        keep = _singletons(both)
+    else:
+        keep = concatenate([isin(a1, a2, invert=True), isin(a2, a1, invert=True)], 0)
+    return _unique_1d(both, "setxor1d", valid=keep, size=size, fill_value=fill_value).values
+
+
+def _singletons(x: Array) -> Array:
+    """True where an entry of a 1-D ``x`` equals no other entry (NaNs differ from everything)."""
+    n = x.shape[0]
+    if n == 0:
+        return full((0,), True, dtypes.bool_)
+    d = dtypes.default_int_dtype()
+    keys = sort_keys(x)
+    out = lax_sort((*keys, x, iota(d, n)), dimension=0, is_stable=True, num_keys=len(keys))
+    xs, perm = out[-2], out[-1]
+    starts = _run_starts(xs, equal_nan=False)
+    ends = concatenate([slice(starts, (1,), (n,)), full((1,), True, dtypes.bool_)], 0)
+    alone = lax.bitwise_and(starts, ends)
+    return scatter1(full((n,), False, dtypes.bool_), perm, alone, "set")

@@ -49,7 +49,10 @@ def canonical_shape(name: str, shape: Any) -> Shape:
     if isinstance(shape, Array) and shape.ndim == 1:
         shape = tuple(shape)
     if not isinstance(shape, (tuple, list)):
-        shape = (shape,)
+        try:  # any iterable of dimensions is a shape; anything else one dimension
+            shape = tuple(shape)
+        except TypeError:
+            shape = (shape,)
     try:
         return tuple(operator.index(d) for d in shape)
     except TypeError:

@@ -15,13 +15,16 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.control_flow.loops import fori_loop
 from trellax._src.core.basearray import Array
 from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert
-from trellax._src.numpy import joining, shapes
+from trellax._src.numpy import joining, shapes, ufuncs
+from trellax._src.numpy.creation import arange, full
 from trellax._src.numpy.functional import vectorize
 from trellax._src.numpy.reductions import canonicalize_axis
+from trellax._src.numpy.searching import take
 from trellax._src.numpy.selection import where as _where
 from trellax._src.numpy.util import ensure_array
 
@@ -47,17 +50,36 @@ class ufunc:
         at: Callable[..., Any] | None = None,
         reduceat: Callable[..., Any] | None = None,
     ) -> None:
-        self._func = func
-        self.nin = operator.index(nin)
-        self.nout = operator.index(nout)
-        self.nargs = self.nin if nargs is None else operator.index(nargs)
-        self.identity = identity
+        # read-only properties (a ufunc is hashable and may be a static argument), as in JAX
+        self.__props = {
+            "func": func,
+            "nin": operator.index(nin),
+            "nout": operator.index(nout),
+            "nargs": operator.index(nargs or nin),
+            "identity": identity,
+        }
         self.__name__: str = str(name or getattr(func, "__name__", "ufunc"))
         self._call = call
         self._reduce = reduce
         self._accumulate = accumulate
         self._at = at
         self._reduceat = reduceat
+
+    _func = property(lambda self: self.__props["func"])
+    nin = property(lambda self: self.__props["nin"])
+    nout = property(lambda self: self.__props["nout"])
+    nargs = property(lambda self: self.__props["nargs"])
+    identity = property(lambda self: self.__props["identity"])
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self._func, self.__name__, self.identity, self.nin, self.nout, self.nargs)
+
+    def __hash__(self) -> int:
+        # the methods given (call, reduce, ...) are implementation details, not identity
+        return hash(self._key())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ufunc) and self._key() == other._key()
 
     def __repr__(self) -> str:
         return f"<trellax.numpy.ufunc '{self.__name__}'>"
@@ -184,7 +206,8 @@ class ufunc:
         self._check_binary("outer")
         a, b = ensure_array("outer", A), ensure_array("outer", B)
         a2 = shapes.reshape(a, tuple(a.shape) + (1,) * b.ndim)
-        return ensure_array("outer", self(a2, b))
+        b2 = shapes.reshape(b, (1,) * a.ndim + tuple(b.shape))
+        return ensure_array("outer", self(a2, b2))
 
     def at(
         self, a: ArrayLike, indices: Any, b: ArrayLike | None = None, /, *, inplace: bool = True
@@ -199,7 +222,7 @@ class ufunc:
         try:  # the flat positions ``x[indices]`` reads, by NumPy's indexing rules
             positions = np.arange(x.size).reshape(x.shape)[_concrete_index(indices)]
         except (TypeError, ConcretizationTypeError):
-            raise ConcretizationTypeError(f"{self}.at needs concrete indices") from None
+            return self._at_traced(x, indices, b)
         shape = np.shape(positions)
         positions = np.asarray(positions).reshape(-1)
         # the result has the dtype of the ufunc applied to the elements (logaddexp.at of int8
@@ -219,6 +242,28 @@ class ufunc:
             flat = flat.at[int(i)].set(ensure_array("at", self(flat[int(i)], values[k])))
         return shapes.reshape(flat, tuple(x.shape))
 
+    def _at_traced(self, x: Array, indices: Any, b: ArrayLike | None) -> Array:
+        """``at`` with traced indices: a ``fori_loop`` over the flat positions they select."""
+        flat_positions = shapes.reshape(arange(x.size), tuple(x.shape))[indices]
+        shape = tuple(flat_positions.shape)
+        positions = shapes.ravel(flat_positions)
+        probe = shapes.ravel(x)[:1]
+        args = (probe,) if b is None else (probe, shapes.ravel(ensure_array("at", b))[:1])
+        x = _convert(x, ensure_array("at", self(*args)).dtype, False)
+        if b is None and self.nin != 1:
+            raise ValueError(f"{self}.at of a binary ufunc needs b")
+        values = (
+            None if b is None else shapes.ravel(shapes.broadcast_to(ensure_array("at", b), shape))
+        )
+
+        def body(k: Any, flat: Array) -> Array:
+            i = positions[k]
+            operands = (flat[i],) if values is None else (flat[i], values[k])
+            return flat.at[i].set(ensure_array("at", self(*operands)))
+
+        flat = fori_loop(0, positions.shape[0], body, shapes.ravel(x))
+        return shapes.reshape(flat, tuple(x.shape))
+
     def reduceat(
         self, a: ArrayLike, indices: Any, axis: int = 0, dtype: Any = None, out: None = None
     ) -> Array:
@@ -230,26 +275,38 @@ class ufunc:
         x = ensure_array("reduceat", a)
         if dtype is not None:
             x = _convert(x, dtypes.check_user_dtype(dtype, "reduceat"), False)
+        if x.ndim == 0:
+            raise ValueError(f"reduceat: a must have 1 or more dimension, got {x.shape=}")
+        idx = ensure_array("reduceat", indices)
+        if idx.ndim != 1:
+            raise ValueError(f"reduceat: indices must be one-dimensional, got {idx.shape=}")
+        if axis is None or isinstance(axis, (tuple, list)):
+            raise ValueError("reduceat requires a single integer axis.")
         ax = canonicalize_axis(axis, x.ndim)
-        starts = np.asarray(indices).reshape(-1)
         n = x.shape[ax]
         moved = shapes.moveaxis(x, ax, 0)
-        parts = []
-        for k, s in enumerate(starts):
-            stop = int(starts[k + 1]) if k + 1 < len(starts) else n
-            s = int(s)
-            acc = moved[s]  # the segment [s, stop) folded from the left; one element if empty
-            for i in range(s + 1, stop):
-                acc = ensure_array("reduceat", self(acc, moved[i]))
-            if acc.dtype != x.dtype:  # the result keeps the input's dtype (JAX): a safe cast only
-                if not np.can_cast(acc.dtype, x.dtype, "safe"):
+        # segment k is [idx[k], idx[k + 1]) (the last one ends at n); where the next index is not
+        # larger, the segment is the one element idx[k] (NumPy's rule); indices may be traced
+        bounds = shapes.reshape(
+            joining.concatenate([idx, full((1,), n, idx.dtype)]), (-1,) + (1,) * (x.ndim - 1)
+        )
+        starts, ends = bounds[:-1], bounds[1:]
+        folded = take(moved, idx, axis=0)
+
+        def body(i: Any, acc: Array) -> Array:
+            row = shapes.reshape(moved[i], (1, *moved.shape[1:]))  # no rank promotion
+            step = ensure_array("reduceat", self(acc, row))
+            if step.dtype != acc.dtype:  # the result keeps the input's dtype (JAX): safe casts
+                if not np.can_cast(step.dtype, acc.dtype, "safe"):
                     raise TypeError(
-                        f"{self}.reduceat: the ufunc turns {x.dtype} into {acc.dtype}, which "
-                        f"does not cast safely back to {x.dtype}"
+                        f"{self}.reduceat: the ufunc turns {acc.dtype} into {step.dtype}, "
+                        f"which does not cast safely back to {acc.dtype}"
                     )
-                acc = _convert(acc, x.dtype, False)
-            parts.append(acc)
-        return shapes.moveaxis(joining.stack(parts), 0, ax)
+                step = _convert(step, acc.dtype, acc.weak_type)
+            inside = ufuncs.logical_and(ufuncs.greater(i, starts), ufuncs.less(i, ends))
+            return _where(inside, step, acc)
+
+        return shapes.moveaxis(fori_loop(0, n, body, folded), 0, ax)
 
 
 def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: Any = None) -> ufunc:

@@ -83,3 +83,11 @@ def tuple_update(t: tuple[T, ...], idx: int, val: T) -> tuple[T, ...]:
         raise IndexError(f"tuple index {idx} out of range for length {len(t)}")
     idx %= len(t)
     return (*t[:idx], val, *t[idx + 1 :])
+
+
+def subvals(lst: Sequence[Any], replace: Iterable[tuple[int, Any]]) -> tuple[Any, ...]:
+    """``lst`` as a tuple with the element at each index of ``replace`` replaced."""
+    out = list(lst)
+    for i, v in replace:
+        out[i] = v
+    return tuple(out)
