@@ -2,6 +2,7 @@
 
 from trellax._src.core.devices import Sharding as Sharding
 from trellax._src.core.devices import SingleDeviceSharding as SingleDeviceSharding
+from trellax._src.runtime.abstract_mesh import AbstractMesh as AbstractMesh
 from trellax._src.runtime.shard_map import Infer as Infer
 from trellax._src.runtime.sharding import AxisType as AxisType
 from trellax._src.runtime.sharding import Mesh as Mesh

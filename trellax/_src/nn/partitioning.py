@@ -19,7 +19,7 @@ import enum
 import functools
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from trellax._src.nn import errors
 from trellax._src.tree import tree_util
@@ -53,8 +53,12 @@ LogicalRules = Sequence[tuple[str, Any]]
 PARTITION_NAME = "partition_name"
 
 
-class AxisMetadata(abc.ABC):
-    """A box around a variable that carries per-axis metadata (Flax's ``AxisMetadata``)."""
+_Boxed = TypeVar("_Boxed")
+
+
+class AxisMetadata(abc.ABC, Generic[_Boxed]):
+    """A box around a variable that carries per-axis metadata (Flax's ``AxisMetadata``;
+    ``AxisMetadata[T]`` for a box holding a ``T``)."""
 
     @abc.abstractmethod
     def unbox(self) -> Any:
@@ -112,7 +116,7 @@ def replace_boxed(tree: Any, updates: Any) -> Any:
 
 
 @dataclasses.dataclass(frozen=True)
-class Partitioned(AxisMetadata):
+class Partitioned(AxisMetadata[_Boxed]):
     """A value with one mesh-axis name (or ``None``) per axis; a pytree whose one child is
     ``value`` (``names`` and ``mesh`` are static)."""
 
@@ -162,7 +166,7 @@ class Partitioned(AxisMetadata):
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
-class LogicallyPartitioned(Partitioned):
+class LogicallyPartitioned(Partitioned[_Boxed]):
     """:class:`Partitioned` with *logical* axis names, mapped to mesh axes by ``rules`` (or the
     rules of :func:`logical_axis_rules`)."""
 

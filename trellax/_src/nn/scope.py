@@ -29,6 +29,12 @@ class DenyList:
         return f"DenyList({sorted(self.deny)})"
 
 
+#: What selects collections (or rng streams): True/False, a name, names, or a DenyList.
+Filter = bool | str | Iterable[str] | DenyList
+CollectionFilter = Filter
+PRNGSequenceFilter = Filter
+
+
 def _predicate(spec: Any) -> Callable[[str], bool]:
     if isinstance(spec, _Pred):
         return spec.fn

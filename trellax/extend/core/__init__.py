@@ -21,3 +21,4 @@ from trellax._src.core.jaxpr import Literal as Literal
 from trellax._src.core.jaxpr import Var as Var
 from trellax._src.interpreters.extending import Primitive as Primitive
 from trellax.extend.core import primitives as primitives
+from trellax._src.experimental.hijax import Effect as Effect
