@@ -198,9 +198,12 @@ def scan(
     length: int | None = None,
     reverse: bool = False,
     unroll: int | bool = 1,
+    _split_transpose: bool = False,
 ) -> tuple[Any, Any]:
     """Loops ``carry, y = f(carry, x)`` over the leading axis of ``xs``; returns the final carry
-    and the stacked ``y``s."""
+    and the stacked ``y``s. ``_split_transpose`` (JAX's choice of how reverse mode splits the
+    loop's transpose; the same values) is accepted and changes nothing."""
+    del _split_transpose
     if scan_refs.known_refs(f) is not None:  # a body that closes over array references
         return scan_refs.scan_with_refs(_scan_plain, f, init, xs, length, reverse, unroll)
     try:

@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
+from trellax._src.api import jit_options
 from trellax._src.nn import errors
 from trellax._src.tree import tree_util
 from trellax._src.tree.keys import GetAttrKey
@@ -75,6 +76,17 @@ class AxisMetadata(abc.ABC, Generic[_Boxed]):
     @abc.abstractmethod
     def remove_axis(self, index: int, params: dict[Any, Any]) -> AxisMetadata:
         """The metadata after a transform removed axis ``index``."""
+
+
+def get_global_mesh() -> Any:
+    """The abstract mesh of the context mesh (``jax.set_mesh``), or None without one."""
+    mesh = jit_options._context_mesh()
+    return None if mesh is None or mesh.empty else mesh.abstract_mesh
+
+
+def global_mesh_defined() -> bool:
+    """Whether a context mesh is set."""
+    return get_global_mesh() is not None
 
 
 def is_axis_metadata(val: Any) -> bool:

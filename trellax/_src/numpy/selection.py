@@ -140,7 +140,10 @@ def isclose(
     """``|a - b| <= atol + rtol * |b|`` elementwise, with infinities equal only to themselves.
 
     The result is strong even for weak operands: JAX casts the tolerances to strong arrays.
+    Key arrays are close when equal.
     """
+    if is_extended(a) or is_extended(b):
+        return handler("equal")(a, b)  # type: ignore[no-any-return]
     x, y = promote_args("isclose", a, b)
     if dtypes.kind(x.dtype) in ("b", "i", "u"):
         return _strong(ufuncs.equal(x, y))

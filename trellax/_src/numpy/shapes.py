@@ -29,6 +29,7 @@ from trellax._src.lax.structural import (
     select_n,
 )
 from trellax._src.numpy.creation import asarray
+from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.numpy.reductions import (
     Axis,
     canonicalize_axis,
@@ -113,6 +114,8 @@ def reshape(
     """
     if out_sharding is not None:
         check_out_sharding("numpy.reshape", out_sharding)
+    if is_extended(a):
+        return handler("reshape")(a, newshape if shape is None else shape, order)  # type: ignore[no-any-return]
     x = ensure_array("reshape", a)
     if shape is None:
         if newshape is None:
@@ -227,6 +230,8 @@ def squeeze(a: ArrayLike, axis: Axis = None) -> Array:
 
 def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Array:
     """Inserts axes of length one at positions ``axis`` of the result."""
+    if is_extended(a):
+        return handler("expand_dims")(a, axis)  # type: ignore[no-any-return]
     x = ensure_array("expand_dims", a)
     axes = _axes_tuple(axis)
     dims = reduction_axes(x.ndim + len(axes), axes)
@@ -317,6 +322,8 @@ def broadcast_to(array: ArrayLike, shape: Any, *, out_sharding: Any = None) -> A
     """``array`` broadcast to ``shape`` (a view-like result with the same dtype and weak flag)."""
     if out_sharding is not None:
         check_out_sharding("numpy.broadcast_to", out_sharding)
+    if is_extended(array):
+        return handler("broadcast_to")(array, shape)  # type: ignore[no-any-return]
     x = ensure_array("broadcast_to", array)
     dims = canonical_shape("broadcast_to", shape)
     if tuple(x.shape) == dims:

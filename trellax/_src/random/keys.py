@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import operator
 import warnings
-from collections.abc import Iterator, Sequence
+import weakref
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -248,9 +249,48 @@ for _name, _op in [
         _refuse(_op, reflected=_name.startswith("__r") and _name != "__rshift__"),
     )
 
-register_pytree_node(
-    PRNGKeyArray, lambda k: ((k._base,), None), lambda _, children: PRNGKeyArray._wrap(*children)
-)
+def _no_key() -> None:
+    return None
+
+
+class _Origin:
+    """The aux data of a key array's tree node: the key it was flattened from, held weakly.
+
+    Rebuilding from that key's very data gives the key itself back, so ``tree_map(lambda x: x,
+    key) is key`` as in JAX (where keys are leaves; Flax's ``nnx.Variable`` copies its value
+    that way and expects the same key). Every origin compares equal, so tree structures do not
+    depend on which key they were made from.
+    """
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: PRNGKeyArray | None) -> None:
+        self.key: Callable[[], PRNGKeyArray | None] = (
+            weakref.ref(key) if key is not None else _no_key
+        )
+
+    def __reduce__(self) -> tuple[type[_Origin], tuple[None]]:
+        return (_Origin, (None,))  # a pickled structure forgets the key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Origin)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+def _unflatten_key(origin: _Origin | None, children: Sequence[Any]) -> PRNGKeyArray:
+    (base,) = children
+    key = origin.key() if origin is not None else None
+    if key is not None and key._base is base:
+        return key
+    return PRNGKeyArray._wrap(base)
+
+
+register_pytree_node(PRNGKeyArray, lambda k: ((k._base,), _Origin(k)), _unflatten_key)
 
 
 def key_dtype(impl_spec: Any = None) -> PRNGKeyDType:
@@ -514,6 +554,47 @@ def _where_keys(condition: Any, x: Any, y: Any) -> PRNGKeyArray:
     return PRNGKeyArray._wrap(tnp.where(c[..., None], bx, by))
 
 
+def _broadcast_keys(keys: Any, shape: Any) -> PRNGKeyArray:
+    (base,) = _bases([keys])
+    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    return PRNGKeyArray._wrap(tnp.broadcast_to(base, (*dims, 2)))
+
+
+def _reshape_keys(keys: Any, shape: Any, order: str) -> PRNGKeyArray:
+    if not isinstance(keys, PRNGKeyArray):
+        raise ValueError(_NOT_PROMOTABLE)
+    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    return keys.reshape(dims, order=order)
+
+
+def _expand_dims_keys(keys: Any, axis: Any) -> PRNGKeyArray:
+    (base,) = _bases([keys])
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    ndim = len(base.shape) - 1 + len(axes)  # the result's key rank
+    return PRNGKeyArray._wrap(tnp.expand_dims(base, tuple(a + ndim if a < 0 else a for a in axes)))
+
+
+def _equal_keys(x: Any, y: Any) -> Any:
+    bx, by = _bases([x, y])
+    return tnp.all(bx == by, axis=-1)
+
+
+def _array_equal_keys(x: Any, y: Any) -> Any:
+    if not (isinstance(x, PRNGKeyArray) and isinstance(y, PRNGKeyArray)):
+        return tnp.asarray(False)
+    if x.shape != y.shape:
+        return tnp.asarray(False)
+    return tnp.all(x._base == y._base)
+
+
 extended.HANDLERS.update(
-    concatenate=_concatenate_keys, stack=_stack_keys, full=_full_keys, where=_where_keys
+    concatenate=_concatenate_keys,
+    stack=_stack_keys,
+    full=_full_keys,
+    where=_where_keys,
+    broadcast_to=_broadcast_keys,
+    reshape=_reshape_keys,
+    expand_dims=_expand_dims_keys,
+    equal=_equal_keys,
+    array_equal=_array_equal_keys,
 )

@@ -22,3 +22,4 @@ from trellax._src.core.jaxpr import Var as Var
 from trellax._src.interpreters.extending import Primitive as Primitive
 from trellax.extend.core import primitives as primitives
 from trellax._src.experimental.hijax import Effect as Effect
+from trellax._src.api.core_names import get_opaque_trace_state as get_opaque_trace_state
