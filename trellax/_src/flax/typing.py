@@ -142,13 +142,15 @@ class SizeBytes:
     def from_array(cls, x: ShapeDtype) -> SizeBytes:
         """The element and byte counts of one array (or shape-and-dtype struct)."""
         size = math.prod(int(d) for d in x.shape)
-        return cls(size, size * np.dtype(x.dtype).itemsize)
+        itemsize = getattr(x.dtype, "itemsize", None)  # a key dtype is not a NumPy dtype
+        return cls(size, size * (itemsize if itemsize is not None else np.dtype(x.dtype).itemsize))
 
     @classmethod
     def from_any(cls, x: Any) -> SizeBytes:
-        """The totals over the leaves of ``x`` that have a shape and a dtype."""
+        """The totals over the leaves of ``x`` that have a shape and a dtype (a key array counts
+        as one leaf, as in JAX, not as its uint32 key data)."""
         total = cls(0, 0)
-        for leaf in tree_util.tree_leaves(x):
+        for leaf in tree_util.tree_leaves(x, is_leaf=has_shape_dtype):
             if has_shape_dtype(leaf):
                 total = total + cls.from_array(leaf)
         return total

@@ -47,6 +47,7 @@ def _is_arraylike(a: Any) -> bool:
         or t is bool
         or isinstance(a, (Array, np.ndarray, np.generic))
         or dtypes.python_scalar_value(a) is not None
+        or hasattr(t, "__jax_array__")
     )
 
 
@@ -63,6 +64,8 @@ def abstract(fun_name: str, i: int, a: Any) -> tuple[DType, bool]:
         return dtypes.dtype_and_weak_type(a)
     if (plain := dtypes.python_scalar_value(a)) is not None:  # an IntEnum member...
         return abstract(fun_name, i, plain)
+    if hasattr(t, "__jax_array__"):  # an object that stands for an array (JAX's protocol)
+        return abstract(fun_name, i, a.__jax_array__())
     raise TypeError(
         f"{fun_name} requires ndarray or scalar arguments, got {type(a)} at position {i}."
     )
@@ -75,7 +78,7 @@ def convert(fun_name: str, a: Any, dtype: DType, weak_type: bool) -> Array:
     if t is int or t is float or t is complex:
         return scalar_to_array(a, dtype, weak_type)
     if t is not ConcreteArray and not isinstance(a, Array):
-        a = asarray(a)
+        a = asarray(a.__jax_array__() if hasattr(t, "__jax_array__") else a)
     if a.dtype == dtype and a.weak_type == weak_type:
         same: Array = a
         return same
@@ -335,7 +338,7 @@ def ensure_array(fun_name: str, x: Any) -> Array:
     if type(x) is ConcreteArray:
         return x
     abstract(fun_name, 0, x)
-    return asarray(x)
+    return asarray(x.__jax_array__() if hasattr(type(x), "__jax_array__") else x)
 
 
 def canonical_operand(fun_name: str, x: Array) -> Array:
