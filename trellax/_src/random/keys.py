@@ -21,6 +21,7 @@ import numpy as np
 
 import trellax.numpy as tnp
 from trellax import lax
+from trellax._src.api.leaves import ShapeDtypeStruct
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.config import jax_flags
 from trellax._src.config import settings as _config
@@ -282,12 +283,21 @@ class _Origin:
         return "None"
 
 
-def _unflatten_key(origin: _Origin | None, children: Sequence[Any]) -> PRNGKeyArray:
+def _unflatten_key(origin: _Origin | None, children: Sequence[Any]) -> Any:
+    """A key array around rebuilt key data. A child that is not key data (``None``, a Python
+    number, a string: what ``tree_map`` of a non-array function or a prefix tree puts there)
+    is returned itself, as JAX, whose keys are leaves, would return it; a shape struct of key
+    data becomes the shape struct of the keys."""
     (base,) = children
     key = origin.key() if origin is not None else None
     if key is not None and key._base is base:
         return key
-    return PRNGKeyArray._wrap(base)
+    if isinstance(base, Array | np.ndarray):
+        return PRNGKeyArray._wrap(base)
+    if isinstance(base, ShapeDtypeStruct):
+        if base.dtype == _U32 and base.shape[-1:] == (2,):
+            return ShapeDtypeStruct(base.shape[:-1], KEY_DTYPE, sharding=base.sharding)
+    return base
 
 
 register_pytree_node(PRNGKeyArray, lambda k: ((k._base,), _Origin(k)), _unflatten_key)
