@@ -87,10 +87,13 @@ def resolve(name: str) -> str:
         target = ".".join(["trellax.flax", *parts])
         if not parts and not trellax_module_exists(target):
             return EMPTY  # ``import flax.linen`` needs a parent even before trellax.flax exists
-        if parts and (parts[0] == "nnx" or not trellax_module_exists(target)):
-            # flax.nnx (and what it needs beyond trellax.flax) is the real Flax's, run on trellax.
-            if real_flax_file(parts) is not None:
-                return REAL_FLAX
+        # flax.nnx (and what it needs beyond trellax.flax) is the real Flax's, run on trellax.
+        if (
+            parts
+            and (parts[0] == "nnx" or not trellax_module_exists(target))
+            and real_flax_file(parts) is not None
+        ):
+            return REAL_FLAX
         return target
     if top in _FALLBACKS:
         if real_package_installed(top):

@@ -66,15 +66,15 @@ class AxisMetadata(abc.ABC, Generic[_Boxed]):
         """The boxed value."""
 
     @abc.abstractmethod
-    def replace_boxed(self, val: Any) -> AxisMetadata:
+    def replace_boxed(self, val: Any) -> AxisMetadata[Any]:
         """The same metadata around ``val``."""
 
     @abc.abstractmethod
-    def add_axis(self, index: int, params: dict[Any, Any]) -> AxisMetadata:
+    def add_axis(self, index: int, params: dict[Any, Any]) -> AxisMetadata[Any]:
         """The metadata after a transform added axis ``index`` (``nn.vmap``/``nn.scan``)."""
 
     @abc.abstractmethod
-    def remove_axis(self, index: int, params: dict[Any, Any]) -> AxisMetadata:
+    def remove_axis(self, index: int, params: dict[Any, Any]) -> AxisMetadata[Any]:
         """The metadata after a transform removed axis ``index``."""
 
 
@@ -94,7 +94,7 @@ def is_axis_metadata(val: Any) -> bool:
     return isinstance(val, AxisMetadata)
 
 
-def map_axis_meta(fn: Callable[[AxisMetadata], Any], tree: Any) -> Any:
+def map_axis_meta(fn: Callable[[AxisMetadata[Any]], Any], tree: Any) -> Any:
     """Applies ``fn`` to every box of ``tree`` (leaves that are not boxes stay)."""
     return tree_util.tree_map(
         lambda x: fn(x) if isinstance(x, AxisMetadata) else x, tree, is_leaf=is_axis_metadata
@@ -197,18 +197,18 @@ class LogicallyPartitioned(Partitioned[_Boxed]):
         return PartitionSpec(*self.names)
 
 
-def _flatten_partitioned(p: Partitioned) -> tuple[tuple[Any], tuple[Any, ...]]:
+def _flatten_partitioned(p: Partitioned[Any]) -> tuple[tuple[Any], tuple[Any, ...]]:
     aux = tuple(getattr(p, f.name) for f in dataclasses.fields(p) if f.name != "value")
     return (p.value,), aux
 
 
-def _register(cls: type[Partitioned]) -> None:
+def _register(cls: type[Partitioned[Any]]) -> None:
     names = [f.name for f in dataclasses.fields(cls) if f.name != "value"]
 
-    def unflatten(aux: Any, children: Any) -> Partitioned:
+    def unflatten(aux: Any, children: Any) -> Partitioned[Any]:
         return cls(next(iter(children)), **dict(zip(names, aux)))
 
-    def flatten_with_keys(p: Partitioned) -> tuple[Any, Any]:
+    def flatten_with_keys(p: Partitioned[Any]) -> tuple[Any, Any]:
         children, aux = _flatten_partitioned(p)
         return [(GetAttrKey("value"), children[0])], aux
 
@@ -221,11 +221,11 @@ _register(LogicallyPartitioned)
 
 def with_partitioning(
     fn: Callable[..., Any], names: Sequence[Any], mesh: Any = None
-) -> Callable[..., Partitioned]:
+) -> Callable[..., Partitioned[Any]]:
     """Wraps initializer ``fn`` so that its array comes boxed in :class:`Partitioned`."""
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Partitioned:
+    def wrapper(*args: Any, **kwargs: Any) -> Partitioned[Any]:
         return Partitioned(fn(*args, **kwargs), tuple(names), mesh=mesh)
 
     return wrapper
@@ -233,11 +233,11 @@ def with_partitioning(
 
 def with_logical_partitioning(
     fn: Callable[..., Any], names: Sequence[Any], mesh: Any = None, rules: Any = None
-) -> Callable[..., LogicallyPartitioned]:
+) -> Callable[..., LogicallyPartitioned[Any]]:
     """Wraps initializer ``fn`` so that its array comes boxed in :class:`LogicallyPartitioned`."""
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> LogicallyPartitioned:
+    def wrapper(*args: Any, **kwargs: Any) -> LogicallyPartitioned[Any]:
         return LogicallyPartitioned(fn(*args, **kwargs), tuple(names), mesh=mesh, rules=rules)
 
     return wrapper

@@ -250,6 +250,7 @@ for _name, _op in [
         _refuse(_op, reflected=_name.startswith("__r") and _name != "__rshift__"),
     )
 
+
 def _no_key() -> None:
     return None
 
@@ -294,13 +295,12 @@ def _unflatten_key(origin: _Origin | None, children: Sequence[Any]) -> Any:
         return key
     if isinstance(base, Array | np.ndarray):
         return PRNGKeyArray._wrap(base)
-    if isinstance(base, ShapeDtypeStruct):
-        if base.dtype == _U32 and base.shape[-1:] == (2,):
-            return ShapeDtypeStruct(base.shape[:-1], KEY_DTYPE, sharding=base.sharding)
+    if isinstance(base, ShapeDtypeStruct) and base.dtype == _U32 and base.shape[-1:] == (2,):
+        return ShapeDtypeStruct(base.shape[:-1], KEY_DTYPE, sharding=base.sharding)
     return base
 
 
-register_pytree_node(PRNGKeyArray, lambda k: ((k._base,), _Origin(k)), _unflatten_key)
+register_pytree_node(PRNGKeyArray, lambda k: ((k._base,), _Origin(k)), _unflatten_key)  # type: ignore[arg-type]
 
 
 def key_dtype(impl_spec: Any = None) -> PRNGKeyDType:

@@ -58,7 +58,7 @@ class Layout:
 
     def update(self, **changes: Any) -> Layout:
         """A copy with the given fields replaced."""
-        fields = dict(
+        fields: dict[str, Any] = dict(
             major_to_minor=self.major_to_minor,
             tiling=self.tiling,
             sub_byte_element_size_in_bits=self.sub_byte_element_size_in_bits,

@@ -5,7 +5,6 @@ module (``checkify``, ``user_checks``, ``Error``, ``JaxException``, ``Out``), fr
 from typing import TypeVar
 
 from trellax._src.experimental.checkify import Error as Error
-from trellax._src.experimental.checkify import ErrorCategory as JaxException
 from trellax._src.experimental.checkify import FailedCheckError as FailedCheckError
 from trellax._src.experimental.checkify import JaxRuntimeError as JaxRuntimeError
 from trellax._src.experimental.checkify import all_checks as all_checks
