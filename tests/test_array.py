@@ -265,10 +265,27 @@ def test_scalar_conversions(conv, make, expected):
 @pytest.mark.parametrize("conv", [float, int, complex, operator.index])
 @pytest.mark.parametrize("shape", [(2,), (0,), (2, 2), (1,), (1, 1)])
 def test_scalar_conversions_of_non_size_1_arrays(conv, shape):
-    """Only 0-d arrays convert, even with one element (JAX's TypeError; bool() is the
-    exception, below)."""
-    with pytest.raises(TypeError, match="Only scalar arrays can be converted"):
+    """Only 0-d arrays convert, even with one element (JAX's TypeError and its words, which
+    name an index for ``operator.index``; bool() is the exception, below), eagerly and under
+    ``jit``."""
+    expected = (
+        "Only integer scalar arrays can be converted to a scalar index"
+        if conv is operator.index
+        else "Only scalar arrays can be converted to Python scalars"
+    )
+    with pytest.raises(TypeError, match=expected):
         conv(tnp.zeros(shape, "int32"))
+    with pytest.raises(TypeError, match=expected):
+        trellax.jit(conv)(tnp.zeros(shape, "int32"))
+
+
+def test_index_of_a_float_or_bool_scalar_is_refused():
+    for x in (tnp.float32(0), tnp.asarray(True)):
+        with pytest.raises(TypeError, match="Only integer scalar arrays"):
+            operator.index(x)
+        with pytest.raises(TypeError, match="Only integer scalar arrays"):
+            trellax.jit(operator.index)(x)
+    assert operator.index(tnp.uint8(3)) == 3 and [1, 2, 3][tnp.int32(1)] == 2
 
 
 @pytest.mark.parametrize("conv", [float, int])
@@ -286,8 +303,13 @@ def test_bool_of_a_one_element_array_is_allowed():
 
 @pytest.mark.parametrize("shape", [(2,), (0,)])
 def test_bool_of_non_size_1_is_ambiguous(shape):
-    with pytest.raises(ValueError, match=r"ambiguous.*any.*all"):
+    """JAX's words: an empty array and one of several elements get different messages, under
+    ``jit`` too (the shape is known there)."""
+    expected = "empty array is ambiguous" if shape == (0,) else "more than one element"
+    with pytest.raises(ValueError, match=expected):
         bool(tnp.zeros(shape))
+    with pytest.raises(ValueError, match=expected):
+        trellax.jit(bool)(tnp.zeros(shape))
 
 
 @pytest.mark.parametrize(

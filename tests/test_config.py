@@ -457,3 +457,24 @@ def test_one_jitted_function_called_from_many_threads() -> None:
         assert x64 == (n % 2 == 0)
         assert float(out) == 2 * n + n * (n - 1) // 2
         assert out.dtype == (np.float64 if x64 else np.float32)
+
+
+def test_no_tracing_refuses_cache_misses() -> None:
+    f = trellax.jit(lambda x: x * 2)
+    f(1.0)
+    with trellax.no_tracing():
+        assert float(f(2.0)) == 4.0  # the cached program
+        with pytest.raises(RuntimeError, match=r"re-tracing function <lambda> at .* 'no_tracing'"):
+            f(trellax.numpy.ones(2))
+    assert f(trellax.numpy.ones(2)).shape == (2,)
+
+
+def test_allow_f16_reductions_false() -> None:
+    x = trellax.numpy.ones(3, "bfloat16")
+    with trellax.allow_f16_reductions(False):
+        for half in (x, x.astype("float16")):
+            with pytest.raises(ValueError, match=r"reduce_sum on operand .*16\[3\] is not allowed"):
+                trellax.lax.reduce_sum(half, [0])
+        assert float(trellax.numpy.sum(x)) == 3.0  # computed in float32
+        assert trellax.lax.reduce_sum(trellax.numpy.ones((1, 3), "bfloat16"), [0]).shape == (3,)
+    assert float(trellax.lax.reduce_sum(x, [0])) == 3.0

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import operator
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -714,3 +716,90 @@ def test_explain_promotions_counts_several():
     functions = [p.function for p in report]
     assert "where" in functions and "add" in functions
     assert all("test_jit.py" in (p.source or "") for p in report)
+
+
+def test_jit_cache_depends_on_the_bound_axis_sizes() -> None:
+    """``axis_size`` is a constant of a traced program: a jitted function called under ``vmap``s
+    of different sizes is traced again for each (it silently kept the first size before)."""
+    g = trellax.jit(lambda: trellax.lax.axis_size("i"))
+    for n in (2, 3, 2):
+        assert int(trellax.vmap(g, axis_name="i", axis_size=n, out_axes=None)()) == n
+
+
+def test_jit_wrapper_views_as_in_jax() -> None:
+    """``repr``, ``__getstate__()["function_name"]``, ``_cache_size`` and the staged views'
+    ``in_avals``/``in_tree`` as JAX gives them (observed on JAX 0.10.2)."""
+
+    def my_function(x: Any) -> Any:
+        return x * 2
+
+    jitted = trellax.jit(my_function)
+    assert repr(jitted) == f"<PjitFunction of {my_function!r}>"
+    assert jitted.__getstate__()["function_name"] == "my_function"
+    assert (
+        trellax.jit(functools.partial(functools.partial(my_function))).__getstate__()[
+            "function_name"
+        ]
+        == "my_function"
+    )
+    jitted(1.0), jitted(1.0), jitted(tnp.ones(2))
+    assert jitted._cache_size() == 2
+
+    class BadRepr:
+        def __call__(self) -> None:
+            pass
+
+        def __repr__(self) -> str:
+            raise ValueError("invalid repr")
+
+    assert repr(trellax.jit(BadRepr())) == "<PjitFunction>"
+    lowered = trellax.jit(my_function).lower(1.0)
+    compiled = lowered.compile()
+    want = ((trellax.core.ShapedArray((), np.float32, weak_type=True),), {})
+    assert lowered.in_avals == want and compiled.in_avals == want
+    assert lowered.in_tree == trellax.tree.flatten(((0,), {}))[1]
+    assert float(compiled(3.0)) == 6.0
+    with pytest.raises(TypeError, match=r"lowered and compiled for a particular signature.*Batch"):
+        trellax.vmap(compiled)(tnp.ones(3))
+
+
+def test_static_argnums_and_argnames_given_together_are_taken_as_given() -> None:
+    seen: list[tuple[bool, bool]] = []
+
+    def f(x: Any, y: Any) -> int:
+        seen.append((isinstance(x, trellax.core.Tracer), isinstance(y, trellax.core.Tracer)))
+        return 1
+
+    trellax.jit(f, static_argnums=1, static_argnames=())(1, y=2)  # y by name: not static
+    trellax.jit(f, static_argnums=1)(1, y="s")  # only one given: y is static by name too
+    assert seen == [(True, True), (True, False)]
+
+
+def test_static_argument_whose_eq_raises() -> None:
+    class HashableWithoutEq:
+        def __hash__(self) -> int:
+            return 1
+
+        def __eq__(self, other: object) -> bool:
+            raise NotImplementedError("no comparison")
+
+    g = trellax.jit(lambda x, y: x + 3, static_argnums=[1])
+    with pytest.raises(ValueError, match="static arguments should be comparable using __eq__"):
+        g(1, HashableWithoutEq())
+        g(1, HashableWithoutEq())
+    with pytest.raises(ValueError, match="Non-hashable static arguments are not supported"):
+        g(1, np.asarray(1))
+
+
+def test_a_function_traced_inside_jit_is_not_traced_again_at_top_level() -> None:
+    count = [0]
+
+    @trellax.jit
+    def inner(s: Any) -> Any:
+        count[0] += 1
+        return 2 * s
+
+    outer = trellax.jit(lambda x: inner(inner(x)) + x)
+    state = tnp.arange(5, dtype=tnp.uint32)
+    outer(state), outer(state), inner(state)
+    assert count[0] == 1

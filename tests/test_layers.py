@@ -60,6 +60,7 @@ FLOORS: dict[str, int] = {
     "trellax.custom_batching": 7,
     "trellax.checkpoint_policies": 7,
     "trellax.ad_checkpoint": 7,
+    "trellax.ad": 6,  # the markers of vjp's with_refs (api/grad_refs.py)
     "trellax.ref": 8,  # array references: indexing is the numpy namespace's
     "trellax.debug": 7,
     # 8: user namespaces

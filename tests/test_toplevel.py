@@ -179,7 +179,6 @@ def test_no_effect_flags_accept_their_default(flag: jax_flags.FlagState) -> None
         lambda: trellax.threefry_partitionable(False),
         lambda: trellax.debug_key_reuse(True),
         lambda: trellax.default_prng_impl("rbg"),
-        lambda: trellax.no_tracing(True),
     ],
 )
 def test_unsupported_flag_values_raise(ctx: object) -> None:

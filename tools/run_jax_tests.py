@@ -78,6 +78,8 @@ def one(path: str, junit: str, reference: bool) -> int:
         shim.install(jtu)
         plugins.append(_SkipOutOfScope(Path(path).stem))
     args = [path, "-v", "-p", "no:cacheprovider", f"--junitxml={junit}", "-o", "addopts="]
+    if os.environ.get("TRELLAX_JAX_TESTS_K"):  # ``-k`` of the parent: a subset of the tests
+        args += ["-k", os.environ["TRELLAX_JAX_TESTS_K"]]
     return int(pytest.main(args, plugins=plugins))
 
 
@@ -193,11 +195,14 @@ def main() -> None:
         help="also write trellax's passes and the tests out of scope, per file, into the "
         "pass-list file (key 'trellax')",
     )
+    parser.add_argument("-k", help="only the tests pytest's -k expression selects")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--junit", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         sys.exit(one(args.one, args.junit, args.reference))
+    if args.k:
+        os.environ["TRELLAX_JAX_TESTS_K"] = args.k
     with tempfile.TemporaryDirectory() as tmp:
         src = args.src or Path(tmp)
         if args.src is None:
@@ -229,6 +234,8 @@ def main() -> None:
         jax_passes = set(load_golden(name).get("jax_passes", ()))
         out = {t for t in jax_passes if res.get(t, ("", ""))[1].startswith(OUT_OF_SCOPE_MARK)}
         in_scope = jax_passes - out
+        if args.k:  # a subset was run: the tests JAX passes among those
+            in_scope &= set(res)
         ok = sum(1 for t in in_scope if res.get(t, ("missing", ""))[0] == "passed")
         total_ok, total = total_ok + ok, total + len(in_scope)
         rate = 100.0 * ok / max(len(in_scope), 1)

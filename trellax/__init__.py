@@ -10,6 +10,7 @@ dtype('float64')
 """
 
 # -- issue 14: the rest of the top level (autodiff, callbacks, flags, one-device sharding) --------
+from trellax import ad as ad
 from trellax import ad_checkpoint as ad_checkpoint
 from trellax import checkpoint_policies as checkpoint_policies
 from trellax import core as core

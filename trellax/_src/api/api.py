@@ -31,6 +31,7 @@ from trellax._src.api.leaves import ShapeDtypeStruct as ShapeDtypeStruct
 from trellax._src.api.leaves import _leaf_aval as _leaf_aval
 from trellax._src.api.leaves import _leaf_value as _leaf_value
 from trellax._src.api.leaves import _unalias as _unalias
+from trellax._src.api.leaves import check_traced_outputs
 from trellax._src.api.ref_frames import RefBase
 from trellax._src.backend import fp_errors
 from trellax._src.backend.array import ArrayImpl
@@ -177,6 +178,7 @@ class Jitted(Generic[P, R]):
         static_argnums: Sequence[int] = (),
         static_argnames: Sequence[str] = (),
         options: JitOptions | None = None,
+        infer_static: bool = True,
     ) -> None:
         if not callable(fun):
             raise TypeError(f"Expected a callable value, got {fun!r}")
@@ -185,7 +187,7 @@ class Jitted(Generic[P, R]):
         self._sig = _signature(fun)
         check_argnums(self._sig, "static_argnums", tuple(static_argnums))
         self.static_argnums, self.static_argnames = _resolve_static(
-            self._sig, tuple(static_argnums), tuple(static_argnames)
+            self._sig, tuple(static_argnums), tuple(static_argnames), infer_static
         )
         self.options = JitOptions() if options is None else options
         self.options.check(self._sig, self.static_argnames)
@@ -211,7 +213,21 @@ class Jitted(Generic[P, R]):
         return functools.partial(self, obj)
 
     def __repr__(self) -> str:
-        return f"<trellax.jit of {getattr(self.fun, '__qualname__', self.fun)!r}>"
+        """JAX's words: ``<PjitFunction of <function f at ...>>`` (``<PjitFunction>`` when the
+        wrapped function's ``repr`` fails or ``__wrapped__`` was deleted)."""
+        try:
+            return f"<PjitFunction of {self.__wrapped__!r}>"  # type: ignore[attr-defined]
+        except Exception:
+            return "<PjitFunction>"
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling a jitted function would keep: its function's name among it (partials
+        are named after the function they wrap unless given a ``__name__``)."""
+        return {**self.__dict__, "function_name": _function_name(self.fun)}
+
+    def _cache_size(self) -> int:
+        """How many programs are cached for this function (one per signature)."""
+        return len(self._cache)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         st = _config._local_state.get() or _config._global_state[0]  # config.state(), inlined
@@ -270,7 +286,7 @@ class Jitted(Generic[P, R]):
         avals = self._avals(leaves, len(dyn_args))
         key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in avals), static_key, st)
         key += _ref_key(leaves)
-        entry = self._cache.get(key)
+        entry = _lookup(self._cache, key)
         if entry is None:
             entry = self._trace(args, kwargs, in_tree, avals, leaves)
             self._cache[key] = entry
@@ -292,9 +308,16 @@ class Jitted(Generic[P, R]):
         dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
         leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
         avals = self._avals(leaves, len(dyn_args))
-        key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in avals), static_key, st)
+        key: tuple[Any, ...] = (
+            in_tree,
+            tuple((a.shape, a.dtype, a.weak_type) for a in avals),
+            static_key,
+            st,
+        )
         key += _ref_key(leaves)
-        entry = self._cache.get(key)
+        if env := batching.axis_env_key():  # bound axis names: their sizes are constants
+            key += (("axis_env", env),)
+        entry = _lookup(self._cache, key)
         if entry is None:
             entry = self._trace(args, kwargs, in_tree, avals, leaves)
             if entry.cacheable():
@@ -423,6 +446,11 @@ class Jitted(Generic[P, R]):
         leaves: Sequence[Any] = (),
     ) -> _CacheEntry:
         self.options.check_call(len(args))
+        if jax_flags.no_tracing.value:
+            name, where = _name_and_place(self.fun)
+            raise RuntimeError(
+                f"re-tracing function {name} at {where} for `jit`, but 'no_tracing' is set"
+            )
         self.trace_count += 1
         out_tree_box: list[PyTreeDef] = []
         frames: list[ref_frames.Frame] = []
@@ -438,6 +466,7 @@ class Jitted(Generic[P, R]):
                 full_args, full_kwargs = self._merge(args, kwargs, dyn_args, dyn_kwargs)
                 out = self.fun(*full_args, **full_kwargs)
                 out_leaves, out_tree = tree_flatten(out)
+                check_traced_outputs(self.fun, out, out_leaves)
                 fr.check_outputs(out_leaves)
             out_tree_box.append(out_tree)
             frames.append(fr)
@@ -484,7 +513,7 @@ class Jitted(Generic[P, R]):
             static_key,
             _config.state(),
         )
-        entry = self._cache.get(key)
+        entry = _lookup(self._cache, key)
         if entry is None:
             entry = self._trace(args, kwargs, in_tree, avals)
             self._cache[key] = entry
@@ -506,7 +535,7 @@ class Jitted(Generic[P, R]):
         avals = self._avals(leaves, len(dyn_args))
         sig = tuple((a.shape, a.dtype, a.weak_type) for a in avals)
         key = (in_tree, sig, static_key, _config.state())
-        entry = self._cache.get(key)
+        entry = _lookup(self._cache, key)
         if entry is None:
             entry = self._trace(args, kwargs, in_tree, avals)
             self._cache[key] = entry
@@ -584,13 +613,36 @@ def _signature(fun: Callable[..., Any]) -> inspect.Signature | None:
         return None
 
 
+def _lookup(cache: dict[Any, _CacheEntry], key: tuple[Any, ...]) -> _CacheEntry | None:
+    """``cache[key]`` or None; a static argument whose ``__eq__`` raises (met only when an
+    equal hash makes a comparison necessary) is JAX's ValueError."""
+    try:
+        return cache.get(key)
+    except Exception as e:
+        raise ValueError(
+            "static arguments should be comparable using __eq__. The following error was "
+            f"raised while comparing two of them: {type(e).__name__}: {e}"
+        ) from e
+
+
+def _function_name(fun: Any) -> str:
+    """The name of ``fun``, looking through ``functools.partial`` objects without a name."""
+    while isinstance(fun, functools.partial) and not hasattr(fun, "__name__"):
+        fun = fun.func
+    return str(getattr(fun, "__name__", type(fun).__name__))
+
+
 def _resolve_static(
-    sig: inspect.Signature | None, argnums: tuple[int, ...], argnames: tuple[str, ...]
+    sig: inspect.Signature | None,
+    argnums: tuple[int, ...],
+    argnames: tuple[str, ...],
+    infer: bool = True,
 ) -> tuple[frozenset[int], frozenset[str]]:
-    """Static arguments may be given by position or name; each implies the other (as in JAX)."""
+    """Static arguments may be given by position or name; with ``infer`` (``jit`` was given only
+    one of the two) each implies the other, as in JAX."""
     nums, names = set(argnums), set(argnames)
     check_argnames(sig, "static_argnames", argnames)
-    if sig is not None:
+    if sig is not None and infer:
         params = list(sig.parameters.values())
         positional = [
             p.name
@@ -624,8 +676,8 @@ def _hashable_static(value: Any, what: str) -> Any:
 def jit(
     fun: Callable[P, R],
     *,
-    static_argnums: int | Sequence[int] | None = (),
-    static_argnames: str | Sequence[str] | None = (),
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
     keep_unused: bool = False,
@@ -642,8 +694,8 @@ def jit(
 def jit(
     fun: None = None,
     *,
-    static_argnums: int | Sequence[int] | None = (),
-    static_argnames: str | Sequence[str] | None = (),
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
     keep_unused: bool = False,
@@ -659,8 +711,8 @@ def jit(
 def jit(
     fun: Callable[P, R] | None = None,
     *,
-    static_argnums: int | Sequence[int] | None = (),
-    static_argnames: str | Sequence[str] | None = (),
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Sequence[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Sequence[str] | None = None,
     keep_unused: bool = False,
@@ -690,6 +742,9 @@ def jit(
     """
     nums = as_tuple(static_argnums, int)
     names = as_tuple(static_argnames, str)
+    # JAX's rule: given one of them, the other is inferred from the signature; given both,
+    # each is taken as it is (they may disagree)
+    infer = static_argnums is None or static_argnames is None
     options = JitOptions(
         as_tuple(donate_argnums, int),
         as_tuple(donate_argnames, str),
@@ -702,8 +757,8 @@ def jit(
         compiler_options=compiler_options,
     )
     if fun is None:
-        return lambda f: Jitted(_check_jittable(f), nums, names, options)
-    return Jitted(_check_jittable(fun), nums, names, options)
+        return lambda f: Jitted(_check_jittable(f), nums, names, options, infer)
+    return Jitted(_check_jittable(fun), nums, names, options, infer)
 
 
 def _check_jittable(fun: Any) -> Any:
@@ -732,7 +787,9 @@ def _trace_pytree(
 
     def flat_fun(*tracers: Any) -> list[Any]:
         a, k = tree_unflatten(in_tree, list(tracers))
-        out_leaves, out_tree = tree_flatten(fun(*a, **k))
+        out = fun(*a, **k)
+        out_leaves, out_tree = tree_flatten(out)
+        check_traced_outputs(fun, out, out_leaves)
         out_tree_box.append(out_tree)
         return out_leaves
 
@@ -788,6 +845,10 @@ def make_jaxpr(
         structs = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals]
         return closed, tree_unflatten(out_tree, structs)
 
+    # JAX's names for the tracing function: make_jaxpr(f), in the top-level module
+    make.__name__ = f"make_jaxpr({getattr(fun, '__name__', 'fun')})"
+    make.__qualname__ = f"make_jaxpr({getattr(fun, '__qualname__', 'fun')})"
+    make.__module__ = "trellax"
     return make
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api import grad_refs
 from trellax._src.api.closed_fun import ClosedFunction
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
@@ -34,7 +35,10 @@ def _as_array(x: Any, what: str = "Argument") -> Any:
     if isinstance(x, Array):
         return x
     if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)):
-        return asarray(x)
+        try:
+            return asarray(x)
+        except TypeError:  # a NumPy value of a dtype arrays cannot have (object, str...)
+            raise TypeError(f"{what} '{x}' of type {type(x)} is not a valid JAX type.") from None
     raise TypeError(f"{what} {x!r} of type {type(x)} is not a valid JAX type.")
 
 
@@ -144,7 +148,7 @@ def _flat_args(
 
 def check_unflatten(tree: PyTreeDef) -> None:
     """Rebuilds ``tree`` with ``None`` leaves, as JAX's ``tree_map`` of its input checks does
-    (``grad``, ``jacrev``, ``jacfwd``): a custom node whose unflatten cannot take ``None`` fails
+    (``jacrev``, ``jacfwd``; not ``grad``): a custom node whose unflatten cannot take ``None`` fails
     here, with its own error, as under JAX (whose docs warn of it)."""
     tree_unflatten(tree, [None] * tree.num_leaves)
 
@@ -158,14 +162,17 @@ def _linearize_args(
     holomorphic: bool,
     allow_int: bool,
     has_aux: bool,
+    rebuild_check: bool = False,
 ) -> tuple[_Flat, PyTreeDef, list[Any], list[Any], ad.Linearized]:
     """Reverse mode's start (``grad``, ``jacrev``): the ``argnums`` arguments checked, and ``fun``
     linearized in them: the flat function, the input tree, the inputs, the outputs and the
-    linearization."""
+    linearization. With ``rebuild_check`` (``jacrev``, as in JAX; ``grad`` never does it) the
+    input tree is first rebuilt with ``None`` leaves (:func:`check_unflatten`)."""
     f_partial, in_tree, xs = _flat_args(fun, args, kwargs, argnums)
     for x in xs:
         _check_input(name, _aval(x), holomorphic, allow_int)
-    check_unflatten(in_tree)
+    if rebuild_check:
+        check_unflatten(in_tree)
     flat = _Flat(f_partial, in_tree, has_aux)
     outs, lin = ad.linearize_flat(flat, xs)
     return flat, in_tree, xs, outs, lin
@@ -235,14 +242,20 @@ def jvp(
     return result
 
 
-def _check_tangent(t: Any, expected: ShapedArray) -> None:
+def _check_tangent(t: Any, expected: ShapedArray, primal: Any) -> None:
     ta = _aval(t)
-    if ta.shape != expected.shape or (ta.dtype != expected.dtype and expected.dtype != float0):
+    if ta.shape != expected.shape or ta.dtype != expected.dtype:  # float0 for integer primals
         raise ValueError(
             "linearized function called on tangent values inconsistent with the original "
-            f"primal values:\nGot tangent aval {ta} for primal aval {expected} but expected "
-            f"{expected}."
+            f"primal values:\nGot tangent aval {_aval_str(ta)} for primal aval "
+            f"{_aval_str(_aval(primal))} but expected {_aval_str(expected)}."
         )
+
+
+def _aval_str(a: ShapedArray) -> str:
+    """JAX's short form of an abstract value (``~float32[]``, ``float0[2]``)."""
+    name = "float0" if a.dtype == float0 else a.dtype.name
+    return f"{'~' if a.weak_type else ''}{name}[{','.join(map(str, a.shape))}]"
 
 
 def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
@@ -269,8 +282,8 @@ def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> 
                 f"linearized function called with tangents of tree structure {t_tree}, expected "
                 f"{in_tree}"
             )
-        for t, a in zip(t_leaves, lin.in_avals):
-            _check_tangent(t, a)
+        for t, a, x in zip(t_leaves, lin.in_avals, xs):
+            _check_tangent(t, a, x)
         ins = [
             _zeros_out(a) if a.dtype == float0 else _as_array(t)
             for t, a in zip(t_leaves, lin.in_avals)
@@ -345,6 +358,12 @@ class VJP:
         ]
         out: tuple[Any, ...] = tree_unflatten(self.in_tree, leaves)
         return out
+
+    def with_refs(self, *specs: Any) -> Callable[[Any], tuple[Any, ...]]:
+        """This function, with each primal argument's cotangent delivered as its spec asks:
+        ``trellax.ad.DontWant()``, ``GradValue()`` or an array reference that accumulates it
+        (:mod:`trellax._src.api.grad_refs`)."""
+        return grad_refs.with_refs(self, self.fun_name, specs)
 
     @staticmethod
     def _bad_ct(got: ShapedArray, expected: ShapedArray) -> None:

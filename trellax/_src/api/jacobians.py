@@ -243,7 +243,7 @@ def _jacrev(
     @functools.wraps(fun, updated=())
     def jacfun(*args: Any, **kwargs: Any) -> Any:
         flat, in_tree, xs, outs, lin = _linearize_args(
-            fun, args, kwargs, argnums, name, holomorphic, allow_int, has_aux
+            fun, args, kwargs, argnums, name, holomorphic, allow_int, has_aux, rebuild_check=True
         )
         assert flat.out_tree is not None
         n = flat.n_out

@@ -18,6 +18,9 @@ from trellax._src.config import settings as _config
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray
 from trellax._src.dtypes import dtypes
+from trellax._src.lax._base import JAX_ARRAY_REFUSED, asarray
+from trellax._src.tree.keys import keystr
+from trellax._src.tree.tree_util import tree_flatten_with_path
 
 _PY_KIND = {int: "i", float: "f", complex: "c"}
 
@@ -132,7 +135,10 @@ def _leaf_aval(leaf: Any, path: Callable[[], str], duck: bool = False) -> Shaped
         if leaf.dtype.kind == "V" and leaf.dtype.names == ("float0",):
             # a float0 array (a cotangent of an integer output): no data, only its shape
             return ShapedArray(tuple(np.shape(leaf)), leaf.dtype, False)
-        d, _ = dtypes.dtype_and_weak_type(leaf)
+        try:
+            d, _ = dtypes.dtype_and_weak_type(leaf)
+        except TypeError:  # a dtype arrays cannot have (str, object...)
+            raise _not_abstract(leaf, path) from None
         return ShapedArray._fast(tuple(np.shape(leaf)), d, False)
     if isinstance(leaf, ShapeDtypeStruct):
         return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
@@ -140,10 +146,16 @@ def _leaf_aval(leaf: Any, path: Callable[[], str], duck: bool = False) -> Shaped
         return ShapedArray._fast(tuple(leaf.shape), leaf.dtype, leaf.weak_type)
     if (plain := dtypes.python_scalar_value(leaf)) is not None:  # an IntEnum member...
         return _leaf_aval(plain, path)
+    if hasattr(t, "__jax_array__"):  # JAX no longer converts such leaves when tracing
+        raise ValueError(JAX_ARRAY_REFUSED)
     if duck and hasattr(leaf, "shape") and hasattr(leaf, "dtype"):
         d = dtypes.canonicalize_dtype(np.dtype(leaf.dtype))
         return ShapedArray(tuple(leaf.shape), d, bool(getattr(leaf, "weak_type", False)))
-    raise TypeError(
+    raise _not_abstract(leaf, path)
+
+
+def _not_abstract(leaf: Any, path: Callable[[], str]) -> TypeError:
+    return TypeError(
         f"Error interpreting argument to a traced function as an abstract array. The "
         f"problematic value is of type {type(leaf)} and was passed to the function at path "
         f"{path()}. Arguments "
@@ -182,3 +194,31 @@ def _unalias(outs: tuple[Any, ...], leaves: list[Any], values: list[Any]) -> tup
         else o
         for o in outs
     )
+
+
+# -- results of traced functions -------------------------------------------------------------------
+
+
+def check_traced_outputs(fun: Callable[..., Any], out: Any, leaves: Sequence[Any]) -> None:
+    """Refuses a result leaf of a function traced for ``jit`` (or ``eval_shape``,
+    ``make_jaxpr``) that is not an array, a scalar or a NumPy value of a supported dtype, with
+    JAX's message naming the function, where it is defined and the leaf's place in the result."""
+    for i, leaf in enumerate(leaves):
+        if isinstance(leaf, Array) or type(leaf) in (int, float, complex, bool):
+            continue
+        if isinstance(leaf, np.ndarray) and (leaf.dtype in dtypes._KIND or leaf.dtype.kind == "V"):
+            continue  # a NumPy result (float0 and the narrow types included)
+        try:
+            asarray(leaf)
+        except TypeError:
+            pass
+        else:
+            continue
+        code = getattr(fun, "__code__", None)
+        where = f"{code.co_filename}:{code.co_firstlineno}" if code is not None else "<unknown>"
+        path = tree_flatten_with_path(out)[0][i][0]
+        at = f" at output component {keystr(path)}" if path else ""
+        raise TypeError(
+            f"function {getattr(fun, '__name__', 'fun')} at {where} traced for jit returned a "
+            f"value of type {type(leaf)}{at}, which is not a valid JAX type"
+        )

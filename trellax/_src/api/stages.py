@@ -104,9 +104,12 @@ class Lowered:
         arg_names: Sequence[str],
     ) -> None:
         self.jaxpr = closed
-        self.in_tree = in_tree
+        self._flat_avals = list(closed.in_avals)
+        # JAX's views: the arguments' types as ``(args_tuple, kwargs_dict)`` and their tree
+        args, kwargs = tree_unflatten(in_tree, self._flat_avals)
+        self.in_avals: Any = (tuple(args), kwargs)
+        self.in_tree = tree_flatten(self.in_avals)[1]
         self.out_tree = out_tree
-        self.in_avals = list(closed.in_avals)
         self._name = name
         self._arg_names = list(arg_names)
 
@@ -121,7 +124,8 @@ class Lowered:
         return Compiled(self, tracing.compile_jaxpr(self.jaxpr))
 
     def __repr__(self) -> str:
-        return f"<trellax Lowered {self._name}({', '.join(a.str_short() for a in self.in_avals)})>"
+        avals = ", ".join(a.str_short() for a in self._flat_avals)
+        return f"<trellax Lowered {self._name}({avals})>"
 
 
 class Compiled:
@@ -132,6 +136,7 @@ class Compiled:
         self.in_tree = lowered.in_tree
         self.out_tree = lowered.out_tree
         self.in_avals = lowered.in_avals
+        self._flat_avals = lowered._flat_avals
         self._run = run
         self._out = [(a.dtype, a.weak_type) for a in lowered.jaxpr.out_avals]
 
@@ -139,7 +144,14 @@ class Compiled:
         return _describe(self.lowered.jaxpr, self._run, self.lowered._name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        leaves, in_tree = tree_flatten((list(args), kwargs))
+        for x in tree_flatten((args, kwargs))[0]:
+            if isinstance(x, core.Tracer):  # a program for fixed types cannot be traced into
+                raise TypeError(
+                    "Cannot apply JAX transformations to a function lowered and compiled for a "
+                    f"particular signature. Detected argument of {type(x).__name__} type "
+                    f"{x.aval.str_short()}: call the jitted function itself under transformations."
+                )
+        leaves, in_tree = tree_flatten((tuple(args), kwargs))
         if in_tree != self.in_tree:
             raise TypeError(
                 "Function compiled with input pytree does not match the input pytree it was "
@@ -149,7 +161,7 @@ class Compiled:
         names = self.lowered._arg_names
         names = names + [f"leaf {i}" for i in range(len(names), len(leaves))]
         mismatches = []
-        for i, (leaf, want) in enumerate(zip(leaves, self.in_avals)):
+        for i, (leaf, want) in enumerate(zip(leaves, self._flat_avals)):
             got = _leaf_aval(leaf, functools.partial(names.__getitem__, i))
             if got.shape != want.shape or got.dtype != want.dtype:
                 name = names[i]
@@ -161,7 +173,7 @@ class Compiled:
                 "Argument types differ from the types for which this computation was "
                 "compiled. The mismatches are:\n" + "\n".join(mismatches)
             )
-        values = [_leaf_value(x, a) for x, a in zip(leaves, self.in_avals)]
+        values = [_leaf_value(x, a) for x, a in zip(leaves, self._flat_avals)]
         outs = _unalias(self._run(*values), leaves, values)
         arrays = [core.new_array(o, d, w) for o, (d, w) in zip(outs, self._out)]
         return tree_unflatten(self.out_tree, arrays)

@@ -14,7 +14,7 @@ import numpy as np
 
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
-from trellax._src.core.core import ShapedArray
+from trellax._src.core.core import ShapedArray, check_bool_size, check_index_operand
 from trellax._src.core.devices import CPU, DEFAULT_SHARDING, is_cpu
 from trellax._src.dtypes import dtypes
 
@@ -155,6 +155,9 @@ class ArrayImpl(Array):
         """Returns self (trellax computes eagerly); present so JAX code runs unchanged."""
         return self
 
+    def copy_to_host_async(self) -> None:
+        """Starts copying the data to the host: nothing to do, it lives there."""
+
     def is_fully_replicated(self) -> bool:
         return True
 
@@ -228,10 +231,7 @@ class ArrayImpl(Array):
 
     def __bool__(self) -> bool:
         if self._value.size != 1:
-            raise ValueError(
-                f"The truth value of an array with shape {self.shape} is ambiguous; use "
-                "trellax.numpy.any(x) or trellax.numpy.all(x)."
-            )
+            check_bool_size(self.shape)
         return bool(self._value.reshape(())[()])
 
     def __int__(self) -> int:
@@ -250,11 +250,8 @@ class ArrayImpl(Array):
         return complex(self._scalar("complex()"))
 
     def __index__(self) -> int:
-        if dtypes.kind(self.dtype) not in ("i", "u"):
-            raise TypeError(
-                "Only integer scalar arrays can be converted to a scalar index; got dtype "
-                f"{self.dtype.name}"
-            )
+        if self._value.ndim or dtypes.kind(self.dtype) not in ("i", "u"):
+            check_index_operand(self.shape, self.dtype)
         return operator.index(int(self._scalar("operator.index()")))
 
     def __len__(self) -> int:

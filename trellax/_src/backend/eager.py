@@ -66,8 +66,10 @@ def eval_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any])
     """
     rule = prim.abstract_eval_rule
     impl = prim.impl
-    if rule is None or impl is None:
-        raise NotImplementedError(f"primitive {prim.name} lacks an impl or abstract-eval rule")
+    if impl is None:  # JAX's words for a primitive defined without its rules
+        raise NotImplementedError(f"Evaluation rule for '{prim.name}' not implemented")
+    if rule is None:
+        raise NotImplementedError(f"Abstract evaluation for '{prim.name}' not implemented")
     memo = prim.elementwise_dtypes
     n = len(args)
     if memo is not None and not params and n == 2:  # unrolled: the eager hot path

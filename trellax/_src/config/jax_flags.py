@@ -95,7 +95,10 @@ _PRECISIONS = (
 )  # fmt: skip
 
 allow_f16_reductions = _bool_flag(
-    "allow_f16_reductions", True, _NOTHING + "float16 reductions are always allowed", only=True
+    "allow_f16_reductions",
+    True,
+    "with False, lax.reduce_sum of a float16 or bfloat16 operand over an axis longer than 1 "
+    "raises ValueError (trellax.numpy's sums compute in float32 and are not affected)",
 )
 array_garbage_collection_guard = _enum_flag(
     "array_garbage_collection_guard",
@@ -148,7 +151,10 @@ no_execution = _bool_flag(
     "no_execution", False, "refusing to execute is not implemented in trellax", only=False
 )
 no_tracing = _bool_flag(
-    "no_tracing", False, "refusing to trace is not implemented in trellax", only=False
+    "no_tracing",
+    False,
+    "raise RuntimeError when jit would trace a function (a call that misses its cache): a check "
+    "that a loop reuses its compiled programs",
 )
 softmax_custom_jvp = _bool_flag(
     "softmax_custom_jvp", False, _NOTHING + "softmax's derivative is the same either way"

@@ -33,6 +33,7 @@ the underlying (primal) work, and :func:`using_trace` installs one for the exten
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -43,6 +44,7 @@ import numpy as np
 from trellax._src.core import errors
 from trellax._src.core.basearray import Array
 from trellax._src.core.devices import DEFAULT_SHARDING
+from trellax._src.dtypes import dtypes
 
 Shape: TypeAlias = tuple[int, ...]
 DType: TypeAlias = np.dtype[Any]
@@ -236,7 +238,7 @@ class Primitive:
     def abstract_eval(self, *avals: AbstractValue, **params: Any) -> Any:
         rule = self.abstract_eval_rule
         if rule is None:
-            raise NotImplementedError(f"primitive {self.name} has no abstract evaluation rule")
+            raise NotImplementedError(f"Abstract evaluation for '{self.name}' not implemented")
         return rule(*avals, **params)
 
     def bind(self, *args: Any, **params: Any) -> Array:
@@ -273,6 +275,42 @@ class Primitive:
 
 
 _REGISTRY: dict[str, Primitive] = {}
+
+
+# -- converting an array to a Python scalar: what the shape and dtype allow (JAX's errors) -----
+
+
+def check_bool_size(shape: tuple[int, ...]) -> None:
+    """``bool(x)`` needs exactly one element (any rank), as in NumPy and JAX."""
+    n = math.prod(shape)
+    if n == 0:
+        raise ValueError(
+            "The truth value of an empty array is ambiguous. Use `array.size > 0` to check that "
+            "an array is not empty."
+        )
+    if n > 1:
+        raise ValueError(
+            "The truth value of an array with more than one element is ambiguous. Use a.any() "
+            f"or a.all() (an array of shape {shape})."
+        )
+
+
+def check_scalar_rank(shape: tuple[int, ...]) -> None:
+    """``int``/``float``/``complex`` of an array need a 0-d array (even one element is refused)."""
+    if shape:
+        raise TypeError(
+            f"Only scalar arrays can be converted to Python scalars; got arr.ndim={len(shape)} "
+            f"(an array of shape {shape}). Use .item() on a size-1 array, or index it first."
+        )
+
+
+def check_index_operand(shape: tuple[int, ...], dtype: np.dtype[Any]) -> None:
+    """``operator.index`` (and ``hex``, ``oct``, slicing) needs a 0-d integer array."""
+    if shape or dtypes.kind(dtype) not in ("i", "u"):
+        raise TypeError(
+            "Only integer scalar arrays can be converted to a scalar index. (got an array of "
+            f"shape {shape} and dtype {dtype.name})"
+        )
 
 
 def primitives() -> dict[str, Primitive]:
@@ -367,6 +405,12 @@ def using_trace(trace: Trace) -> Iterator[Trace]:
         _current_trace.reset(token)
 
 
+def eval_context() -> Any:
+    """A ``with`` block in which operations compute eagerly, even inside a transformation
+    (JAX's ``core.eval_context``): for constants a traced function computes for itself."""
+    return using_trace(eval_trace)
+
+
 # -- tracers --------------------------------------------------------------------------------------
 
 
@@ -430,27 +474,32 @@ class Tracer(Array):
         raise errors.UnexpectedTracerError(self)
 
     def __bool__(self) -> bool:
+        check_bool_size(self.aval.shape)
         v = self.to_concrete_value()
         if v is None:
             raise errors.TracerBoolConversionError(self)
         return bool(v)
 
     def __int__(self) -> int:
+        check_scalar_rank(self.aval.shape)
         v = self.to_concrete_value()
         if v is None:
             raise errors.ConcretizationTypeError(self, "int()")  # JAX's error for int()
         return int(v)
 
     def __index__(self) -> int:
+        check_index_operand(self.aval.shape, self.aval.dtype)
         v = self.to_concrete_value()
         if v is None or v.dtype.kind not in "biu":
             raise errors.TracerIntegerConversionError(self)
         return int(v)
 
     def __float__(self) -> float:
+        check_scalar_rank(self.aval.shape)
         raise errors.ConcretizationTypeError(self, "float()")
 
     def __complex__(self) -> complex:
+        check_scalar_rank(self.aval.shape)
         raise errors.ConcretizationTypeError(self, "complex()")
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:

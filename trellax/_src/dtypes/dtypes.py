@@ -506,6 +506,8 @@ def dtype_and_weak_type(x: Any) -> tuple[DType, bool]:
         raise TypeError(f"Cannot determine dtype of {x!r}")
     if (plain := python_scalar_value(x)) is not None:
         return dtype_and_weak_type(plain)
+    if isinstance(d := getattr(x, "dtype", None), np.dtype) and d in _KIND:  # an array stand-in
+        return (d if _config.state().x64 else _TO_32.get(d, d)), False
     raise TypeError(
         f"Cannot determine dtype of {x!r} (of type {type(x).__name__}); expected an array, a "
         "Python or NumPy scalar, or a dtype"

@@ -122,6 +122,12 @@ def axis_env() -> tuple[Any, ...]:
     return tuple(n for n, _ in _axis_env.get())
 
 
+def axis_env_key() -> tuple[tuple[Any, int], ...]:
+    """The bound axis names and sizes, outermost first (part of ``jit``'s cache key: a traced
+    ``axis_size`` is a constant of the program)."""
+    return _axis_env.get()
+
+
 def axis_sizes() -> dict[Any, int]:
     """Size of each bound axis name (an inner ``vmap`` shadows an outer one of the same name)."""
     return dict(_axis_env.get())

@@ -129,6 +129,12 @@ class JaxprTrace(Trace):
             raise errors.UnexpectedTracerError(None)
         atoms = [self.to_atom(a) for a in args]
         out = prim.abstract_eval(*args, **params)
+        if prim.multiple_results != isinstance(out, (tuple, list)):
+            raise ValueError(
+                f"{prim.name}.abstract_eval() method should return a tuple or a list of abstract "
+                "values if multiple_results is True (and a single abstract value otherwise); "
+                f"multiple_results={prim.multiple_results} and it returned {out!r}"
+            )
         out_avals = list(out) if prim.multiple_results else [out]
         tracers = [Tracer(self, core.get_aval(a)) for a in out_avals]
         outvars = [Var(t.aval) for t in tracers]
@@ -460,7 +466,11 @@ class Emitter:
         """One equation as a call of its impl rule (parameters bound in advance)."""
         impl = eqn.primitive.impl
         if impl is None:
-            raise NotImplementedError(f"primitive {eqn.primitive.name} has no impl rule")
+            raise NotImplementedError(  # JAX's words: the primitive cannot run compiled
+                f"MLIR translation rule for primitive '{eqn.primitive.name}' not found for "
+                "platform cpu (trellax runs a primitive's impl rule in compiled programs: "
+                "register one with def_impl)"
+            )
         if not eqn.primitive.multiple_results:
             expr = specialize.call_expr(eqn, args, self.bind)
             if expr is not None:

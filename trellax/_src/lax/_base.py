@@ -212,6 +212,15 @@ def _scalar_to_array(x: Any, dtype: DType, weak_type: bool) -> ArrayImpl:
     return eager.wrap(value, dtype, weak_type)
 
 
+#: JAX's error for an object with ``__jax_array__`` met where a value is abstracted (lax
+#: operands, ``jit``/``device_put`` arguments): JAX no longer converts such objects implicitly.
+JAX_ARRAY_REFUSED = (
+    "Triggering __jax_array__() during abstractification is no longer supported. To avoid this "
+    "error, either explicitly convert your object using jax.numpy.array(), or register your "
+    "object as a pytree."
+)
+
+
 def asarray(x: Any) -> Array:
     """A lax operand: arrays pass through; scalars and NumPy values become arrays, unpromoted."""
     t = type(x)
@@ -227,6 +236,8 @@ def asarray(x: Any) -> Array:
         return eager.wrap(np.array(x, dtype=d), d, False)
     if (plain := dtypes.python_scalar_value(x)) is not None:  # an IntEnum member...
         return asarray(plain)
+    if hasattr(t, "__jax_array__"):  # lax never converts such objects implicitly (JAX's error)
+        raise ValueError(JAX_ARRAY_REFUSED)
     raise TypeError(
         f"Value {x!r} of type {type(x).__name__} is not a valid trellax array; lax functions "
         "take trellax arrays, NumPy arrays and scalars, and Python scalars"

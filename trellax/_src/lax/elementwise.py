@@ -226,9 +226,27 @@ class BinaryOp(Protocol):
     def __call__(self, x: ArrayLike, y: ArrayLike) -> Array: ...
 
 
+def operand_error(name: str, args: tuple[Any, ...]) -> TypeError:
+    """JAX's error for an operand of the lax function ``name`` that is not an array (the first
+    such operand, by position), with trellax's reason after it."""
+    for i, a in enumerate(args):
+        try:
+            asarray(a)
+        except TypeError as e:
+            return TypeError(
+                f"Error interpreting argument to {name} as a JAX value. The problematic value is "
+                f"of type {type(a)} and was passed to {name} at position {i}. ({e})"
+            )
+    return TypeError(f"{name}: invalid operands")  # not reached: one operand failed
+
+
 def _unary(prim: Primitive) -> UnaryOp:
     def f(x: ArrayLike) -> Array:
-        return prim.bind(asarray(x))
+        try:
+            a = asarray(x)
+        except TypeError:
+            raise operand_error(prim.name, (x,)) from None
+        return prim.bind(a)
 
     f.__name__ = f.__qualname__ = prim.name
     f.__doc__ = f"Elementwise ``{prim.name}``; the operand is not promoted."
@@ -241,7 +259,11 @@ def _unary_accuracy(prim: Primitive) -> AccurateUnaryOp:
 
     def f(x: ArrayLike, *, accuracy: Any = None) -> Array:
         check_accuracy(prim.name, accuracy)
-        return prim.bind(asarray(x))
+        try:
+            a = asarray(x)
+        except TypeError:
+            raise operand_error(prim.name, (x,)) from None
+        return prim.bind(a)
 
     f.__name__ = f.__qualname__ = prim.name
     f.__doc__ = (
@@ -253,7 +275,11 @@ def _unary_accuracy(prim: Primitive) -> AccurateUnaryOp:
 
 def _binary(prim: Primitive, name: str | None = None) -> BinaryOp:
     def f(x: ArrayLike, y: ArrayLike) -> Array:
-        return prim.bind(asarray(x), asarray(y))
+        try:
+            a, b = asarray(x), asarray(y)
+        except TypeError:
+            raise operand_error(prim.name, (x, y)) from None
+        return prim.bind(a, b)
 
     f.__name__ = f.__qualname__ = name or prim.name
     f.__doc__ = f"Elementwise ``{prim.name}``; operands must have the same dtype (no promotion)."

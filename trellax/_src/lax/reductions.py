@@ -14,8 +14,9 @@ import numpy as np
 
 from trellax._src.backend import numpy as backend
 from trellax._src.backend.numpy import Impl
+from trellax._src.config import jax_flags
 from trellax._src.core.basearray import Array
-from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.core.core import AbstractValue, Primitive, ShapedArray, get_aval
 from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
@@ -100,7 +101,17 @@ def reduce_sum(operand: ArrayLike, axes: Sequence[int], *, out_sharding: Any = N
     if out_sharding is not None:
         check_out_sharding("lax.reduce_sum", out_sharding)
     x = asarray(operand)
-    return reduce_sum_p.bind(x, axes=canonicalize_axes("reduce_sum", axes, x.ndim))
+    axes = canonicalize_axes("reduce_sum", axes, x.ndim)
+    half = x.dtype in _HALF and not jax_flags.allow_f16_reductions.value
+    if half and any(x.shape[a] != 1 for a in axes):  # singleton axes are allowed
+        raise ValueError(
+            f"reduce_sum on operand {get_aval(x).str_short()} is not allowed when "
+            "jax_allow_f16_reductions=False."
+        )
+    return reduce_sum_p.bind(x, axes=axes)
+
+
+_HALF = frozenset([np.dtype(np.float16), np.dtype(dtypes.bfloat16)])
 
 
 reduce_prod = _reducer(reduce_prod_p)

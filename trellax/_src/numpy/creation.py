@@ -106,7 +106,10 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
         return convert_element_type(a, want)
     if t is int or t is float or t is complex:
         if want is None:
-            return scalar_to_array(a, dtypes._DEFAULTS[_config.state().x64][_PY_KIND[t]], True)
+            shared = scalar_to_array(a, dtypes._DEFAULTS[_config.state().x64][_PY_KIND[t]], True)
+            # a new array object on each call, as in JAX (weak references, ``is``); the memo's
+            # array and its read-only buffer are shared by operands only
+            return eager.wrap(eager.buffer(shared), shared.dtype, True)
         return eager.wrap(_numpy_checked(a, want), want, False)
     if t is bool:
         d = dtypes.bool_ if want is None else want
@@ -130,6 +133,9 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
         )
     if a is None:
         raise ValueError(f"None is not a valid value for trellax.numpy.{fun_name}")
+    if hasattr(t, "__jax_array__"):  # an explicit conversion: any such object, made strong
+        out = _array(a.__jax_array__(), dtype, fun_name, copy=copy)
+        return convert_element_type(out, out.dtype) if out.weak_type else out
     if hasattr(a, "__array__") or hasattr(a, "__array_interface__"):
         return _array(np.asarray(a), dtype, fun_name, copy=copy)
     if hasattr(a, "__dlpack__"):
@@ -191,6 +197,15 @@ def _leaves(seq: Any, out: list[Any]) -> None:
             out.append(item)
 
 
+def _with_jax_arrays(seq: Any) -> Any:
+    """A nested sequence with every object having ``__jax_array__`` replaced by its array."""
+    if isinstance(seq, (list, tuple, range)):
+        return [_with_jax_arrays(item) for item in seq]
+    if hasattr(type(seq), "__jax_array__") and not isinstance(seq, Array):
+        return seq.__jax_array__()
+    return seq
+
+
 def _from_sequence(a: Sequence[Any], want: DType | None, fun_name: str) -> Array:
     leaves: list[Any] = []
     _leaves(a, leaves)
@@ -200,6 +215,8 @@ def _from_sequence(a: Sequence[Any], want: DType | None, fun_name: str) -> Array
         if isinstance(leaf, str) or (
             not isinstance(leaf, (int, float, complex, np.generic, np.ndarray, Array))
         ):
+            if hasattr(type(leaf), "__jax_array__"):  # objects standing for arrays: convert them
+                return _from_sequence(_with_jax_arrays(a), want, fun_name)
             raise TypeError(
                 f"Value {leaf!r} with dtype {np.asarray(leaf).dtype} is not a valid trellax array "
                 "type. Only arrays of numeric types are supported by trellax."

@@ -24,6 +24,8 @@ ArrayLike = Any
 def _abstract_shape(a: Any) -> tuple[int, ...]:
     if isinstance(a, (Array, np.ndarray, np.generic)):
         return tuple(a.shape)
+    if hasattr(type(a), "__jax_array__"):  # an object standing for an array
+        return _abstract_shape(a.__jax_array__())
     return tuple(np.shape(a))
 
 
@@ -50,6 +52,8 @@ def isscalar(element: Any) -> bool:
     """True for Python and NumPy scalars and for 0-d arrays (JAX counts those as scalars)."""
     if isinstance(element, (Array, np.ndarray)):
         return element.ndim == 0
+    if hasattr(type(element), "__jax_array__"):  # an object standing for an array
+        return isscalar(element.__jax_array__())
     return isinstance(element, (bool, int, float, complex, np.generic))
 
 

@@ -62,6 +62,12 @@ def _sequence(name: str, arrays: Any) -> list[Any]:
 
 
 def _promoted(name: str, arrays: Sequence[Any], dtype: Any) -> list[Array]:
+    # the operands are converted explicitly, as ``asarray`` does: any object with
+    # ``__jax_array__`` is taken for its array
+    arrays = [
+        a.__jax_array__() if hasattr(type(a), "__jax_array__") and not isinstance(a, Array) else a
+        for a in arrays
+    ]
     check_arraylike(name, *arrays)
     if dtype is None:
         return promote_args_keep_shapes(name, *arrays)

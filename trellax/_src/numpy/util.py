@@ -22,8 +22,9 @@ from trellax._src.config import settings as _config
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
-from trellax._src.lax._base import asarray, scalar_to_array
+from trellax._src.lax._base import JAX_ARRAY_REFUSED, asarray, scalar_to_array
 from trellax._src.lax.structural import _convert, broadcast_in_dim
+from trellax._src.tree import registry as _tree_registry
 
 DType = np.dtype[Any]
 _PY_SCALARS = (int, float, complex)
@@ -51,6 +52,19 @@ def _is_arraylike(a: Any) -> bool:
     )
 
 
+def jax_array_operand(a: Any) -> Any:
+    """The array an operand with a ``__jax_array__`` method stands for.
+
+    As in JAX, a function that promotes its operands calls ``__jax_array__`` only on an object
+    whose type is a registered pytree node (JAX's jitted functions flatten such an object and
+    convert it inside the trace); any other such object raises JAX's ``ValueError``. Explicit
+    conversions (``asarray``, ``array``, ``stack``...) accept any such object.
+    """
+    if _tree_registry.classify(type(a)) is None:
+        raise ValueError(JAX_ARRAY_REFUSED)
+    return a.__jax_array__()
+
+
 def abstract(fun_name: str, i: int, a: Any) -> tuple[DType, bool]:
     """(dtype, weak_type) of one argument, or the TypeError for non-arrays."""
     t = type(a)
@@ -64,8 +78,8 @@ def abstract(fun_name: str, i: int, a: Any) -> tuple[DType, bool]:
         return dtypes.dtype_and_weak_type(a)
     if (plain := dtypes.python_scalar_value(a)) is not None:  # an IntEnum member...
         return abstract(fun_name, i, plain)
-    if hasattr(t, "__jax_array__"):  # an object that stands for an array (JAX's protocol)
-        return abstract(fun_name, i, a.__jax_array__())
+    if hasattr(t, "__jax_array__"):
+        return abstract(fun_name, i, jax_array_operand(a))
     raise TypeError(
         f"{fun_name} requires ndarray or scalar arguments, got {type(a)} at position {i}."
     )
@@ -78,7 +92,7 @@ def convert(fun_name: str, a: Any, dtype: DType, weak_type: bool) -> Array:
     if t is int or t is float or t is complex:
         return scalar_to_array(a, dtype, weak_type)
     if t is not ConcreteArray and not isinstance(a, Array):
-        a = asarray(a.__jax_array__() if hasattr(t, "__jax_array__") else a)
+        a = asarray(jax_array_operand(a) if hasattr(t, "__jax_array__") else a)
     if a.dtype == dtype and a.weak_type == weak_type:
         same: Array = a
         return same
@@ -338,7 +352,9 @@ def ensure_array(fun_name: str, x: Any) -> Array:
     if type(x) is ConcreteArray:
         return x
     abstract(fun_name, 0, x)
-    return asarray(x.__jax_array__() if hasattr(type(x), "__jax_array__") else x)
+    if hasattr(type(x), "__jax_array__") and not isinstance(x, Array):
+        x = jax_array_operand(x)
+    return asarray(x)
 
 
 def canonical_operand(fun_name: str, x: Array) -> Array:

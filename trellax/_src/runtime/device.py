@@ -27,6 +27,7 @@ from trellax._src.core.core import ShapedArray, get_aval
 from trellax._src.core.devices import CPU as CPU
 from trellax._src.core.devices import Device as Device
 from trellax._src.core.devices import Sharding, SingleDeviceSharding, device_list, is_cpu
+from trellax._src.lax._base import JAX_ARRAY_REFUSED
 from trellax._src.numpy.creation import asarray
 from trellax._src.runtime.sharding import NamedSharding, PartitionSpec, get_mesh
 from trellax._src.tree.prefix import mismatch_details
@@ -139,8 +140,10 @@ def _put_one(x: Any, device: Any) -> Any:
         sharding = SingleDeviceSharding(device)
 
     def put(leaf: Any) -> Any:
+        if not isinstance(leaf, Array) and hasattr(type(leaf), "__jax_array__"):
+            raise ValueError(JAX_ARRAY_REFUSED)  # device_put abstracts its leaves, as jit does
         out = leaf if isinstance(leaf, Array) else asarray(leaf)
-        if sharding is not None and isinstance(out, ArrayImpl):
+        if sharding is not None and isinstance(out, ArrayImpl) and out.sharding != sharding:
             sharding.shard_shape(tuple(out.shape))  # raises when the shape does not divide
             out = out._with_sharding(sharding)
         return out

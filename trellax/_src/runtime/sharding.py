@@ -479,9 +479,17 @@ def make_array_from_process_local_data(
     return make_array_from_callback(shape, sharding, lambda _: data)
 
 
-def copy_to_host_async(x: Any) -> None:
-    """Nothing to do: arrays live in host memory."""
-    return None
+def copy_to_host_async(x: Any) -> Any:
+    """Asks every leaf of ``x`` that has a ``copy_to_host_async`` method to start copying its
+    data to the host (trellax arrays live in host memory: nothing to copy) and returns ``x``.
+    Leaves without the method are left alone; an error raised by the method propagates."""
+    for leaf in tree_flatten(x)[0]:
+        try:
+            start = leaf.copy_to_host_async
+        except AttributeError:
+            continue
+        start()
+    return x
 
 
 def _renamed(old: str, new: str) -> None:

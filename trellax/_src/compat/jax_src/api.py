@@ -9,6 +9,7 @@ from trellax._src.api.autodiff import jvp as jvp
 from trellax._src.api.autodiff import linearize as linearize
 from trellax._src.api.autodiff import value_and_grad as value_and_grad
 from trellax._src.api.autodiff import vjp as vjp
+from trellax._src.api.grad_refs import GradRef as GradRef
 from trellax._src.api.jacobians import hessian as hessian
 from trellax._src.api.jacobians import jacfwd as jacfwd
 from trellax._src.api.jacobians import jacrev as jacrev
