@@ -79,25 +79,6 @@ def test_key_arrays_as_tree_leaves() -> None:
     assert trellax.jit(lambda k: trellax.random.split(k))(k).shape == (2,)
 
 
-class _Box:
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-    def __jax_array__(self) -> object:
-        return self.value
-
-
-def test_jax_array_protocol_in_numpy_functions() -> None:
-    w = _Box(jnp.arange(3.0))
-    np.testing.assert_array_equal(jnp.asarray(w), [0.0, 1.0, 2.0])
-    assert float(jnp.dot(jnp.ones(3), w)) == 3.0
-    np.testing.assert_array_equal(jnp.ones(3) + w, [1.0, 2.0, 3.0])
-    assert float(jnp.ones(3) @ w) == 3.0
-    assert float(jnp.sum(w)) == 3.0
-    with pytest.raises(TypeError, match="not a valid trellax array"):
-        trellax.lax.add(jnp.ones(3), w)  # as JAX: lax functions do not convert
-
-
 def test_custom_vjp_none_under_none() -> None:
     @trellax.custom_vjp
     def f(pair: tuple[object, object]) -> object:

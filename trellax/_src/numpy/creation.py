@@ -120,8 +120,6 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
             raise _invalid_value(a, src.dtype)
         d = want if want is not None else dtypes.canonicalize_dtype(src.dtype)
         return eager.wrap(_host_convert(src, d), d, False)
-    if hasattr(t, "__jax_array__"):  # an object that stands for an array (JAX's protocol)
-        return _array(a.__jax_array__(), dtype, fun_name, copy=copy)
     if isinstance(a, (list, tuple)):
         return _from_sequence(a, want, fun_name)
     if t is range:  # a sequence of Python ints, refused before it is built if too large
