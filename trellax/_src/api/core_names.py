@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -78,6 +79,33 @@ def unmapped_aval(size: int, axis: int | None, aval: Any, explicit_mesh_axis: An
     shape = list(aval.shape)
     shape.insert(axis if axis >= 0 else len(shape) + 1 + axis, size)
     return ShapedArray(tuple(shape), aval.dtype, aval.weak_type)
+
+
+class OpaqueTraceState:
+    """Which trace was current when it was made, compared by identity only (libraries such as
+    Flax's nnx check that an object is used under the trace it was made in). Holds the trace
+    weakly, so it keeps no finished transformation alive."""
+
+    __slots__ = ("_trace_ref",)
+
+    def __init__(self, trace: Any) -> None:
+        self._trace_ref = weakref.ref(trace)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OpaqueTraceState) and self._trace_ref == other._trace_ref
+
+    def __hash__(self) -> int:
+        return hash(self._trace_ref)
+
+    def __repr__(self) -> str:
+        trace = self._trace_ref()
+        return f"OpaqueTraceState({type(trace).__name__ if trace is not None else 'dead'})"
+
+
+def get_opaque_trace_state(convention: str | None = None) -> OpaqueTraceState:
+    """The current trace, as an opaque value that compares equal only under the same trace."""
+    del convention
+    return OpaqueTraceState(current_trace())
 
 
 def find_top_trace(xs: Sequence[Any]) -> Any:

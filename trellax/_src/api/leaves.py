@@ -40,7 +40,8 @@ class ShapeDtypeStruct:
         if dtype is None:
             raise ValueError("ShapeDtypeStruct: dtype must be specified.")
         self.shape = tuple(int(s) for s in shape)
-        self.dtype = dtypes._to_np_dtype(dtype)
+        # an extended dtype (typed keys, key<fry>) is kept as it is
+        self.dtype = dtype if dtypes._extended_type(dtype) else dtypes._to_np_dtype(dtype)
         self.weak_type = bool(weak_type)
         self.sharding = sharding
 

@@ -71,6 +71,47 @@ class RefBase:
         return f"Ref{{{self.aval}}}".replace("~", "")
 
 
+class AbstractRef:
+    """The abstract value of an array reference (what ``typeof(ref)`` gives): the held array's
+    abstract value, ``inner_aval``, and its ``shape``/``dtype``; printed ``Ref{float32[3]}``."""
+
+    __slots__ = ("inner_aval",)
+
+    def __init__(self, inner_aval: ShapedArray) -> None:
+        self.inner_aval = inner_aval
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.inner_aval.shape
+
+    @property
+    def dtype(self) -> Any:
+        return self.inner_aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.inner_aval.shape)
+
+    @property
+    def weak_type(self) -> bool:
+        return self.inner_aval.weak_type
+
+    @property
+    def sharding(self) -> Any:
+        return self.inner_aval.sharding
+
+    def __repr__(self) -> str:
+        return f"Ref{{{self.inner_aval}}}".replace("~", "")
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AbstractRef) and self.inner_aval == other.inner_aval
+
+    def __hash__(self) -> int:
+        return hash(("AbstractRef", self.inner_aval))
+
+
 #: Makes a reference of the array class (set by ``numpy/refs.py``, which adds indexing).
 make_ref: Callable[[Any, Trace], RefBase] = RefBase
 

@@ -19,6 +19,7 @@ import dis
 import importlib
 import importlib.abc
 import importlib.machinery
+import os
 import sys
 import threading
 import types
@@ -109,6 +110,8 @@ class AliasModule(types.ModuleType):
         child = f"{self.__dict__['__name__']}.{attr}"
         if value is _ABSENT or isinstance(value, types.ModuleType):
             where = names.resolve(child)
+            if where == names.REAL_FLAX:
+                return importlib.import_module(child)
             if where in (names.MISSING, names.REAL):
                 return _ABSENT if isinstance(value, types.ModuleType) else value
             if value is _ABSENT and where != names.EMPTY:
@@ -173,6 +176,8 @@ class AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         where = names.resolve(fullname)
         if where == names.REAL:
             return None
+        if where == names.REAL_FLAX:
+            return _real_flax_spec(fullname)
         if where == names.MISSING or (
             where != names.EMPTY and not names.trellax_module_exists(where)
         ):
@@ -196,6 +201,17 @@ class AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def exec_module(self, module: types.ModuleType) -> None:
         """Nothing to run: the alias was filled in ``create_module``."""
         del module
+
+
+def _real_flax_spec(fullname: str) -> importlib.machinery.ModuleSpec | None:
+    """The spec of the real Flax's source file for ``fullname`` (``flax.nnx.module``: the file
+    ``<flax>/nnx/module.py``), loaded under that name so that its ``flax.*`` and ``jax`` imports
+    go through the hook; None when the file does not exist."""
+    root = names.real_flax_dir()
+    if root is None:
+        return None
+    folder = os.path.join(root, *fullname.split(".")[1:-1])
+    return importlib.machinery.PathFinder.find_spec(fullname, [folder])
 
 
 class _HookState:

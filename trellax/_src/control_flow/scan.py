@@ -200,9 +200,12 @@ def scan(
     length: int | None = None,
     reverse: bool = False,
     unroll: int | bool = 1,
+    _split_transpose: bool = False,
 ) -> tuple[Any, Any]:
     """Loops ``carry, y = f(carry, x)`` over the leading axis of ``xs``; returns the final carry
-    and the stacked ``y``s."""
+    and the stacked ``y``s. ``_split_transpose`` (JAX's choice of how reverse mode splits the
+    loop's transpose; the same values) is accepted and changes nothing."""
+    del _split_transpose
     if not callable(f):
         raise TypeError("lax.scan: f argument should be a callable.")
     length, unroll = _static_length_and_unroll(length, unroll)

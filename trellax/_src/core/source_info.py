@@ -17,6 +17,15 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(_
 #: re-traced equations keep the line they were first traced at); None: read the stack.
 override: list[str | None] = [None]
 
+#: Paths (files or folders) of libraries whose frames are not the user's code either, as JAX's
+#: ``source_info_util.register_exclusion`` (Flax registers its own files).
+_EXCLUDED: list[str] = []
+
+
+def register_exclusion(path: str) -> None:
+    """Frames in files under ``path`` are skipped when looking for the user's location."""
+    _EXCLUDED.append(os.fspath(path))
+
 
 def user_location(depth: int = 1) -> str | None:
     """The user's location, looking from ``depth`` frames above the caller outward."""
@@ -26,7 +35,8 @@ def user_location(depth: int = 1) -> str | None:
     while frame is not None:
         code = frame.f_code
         filename = code.co_filename
-        if not filename.startswith(_PACKAGE_DIR) or "/tests/" in filename:
+        inside = filename.startswith(_PACKAGE_DIR) and "/tests/" not in filename
+        if not inside and not (_EXCLUDED and filename.startswith(tuple(_EXCLUDED))):
             line, column = _position(code, frame.f_lasti, frame.f_lineno)
             name = getattr(code, "co_qualname", code.co_name)  # Python 3.11+: qualified
             return f"{filename}:{line}:{column} ({name})"

@@ -368,7 +368,7 @@ def _custom_lin_transpose(cts: Any, *args: Any, num_res: int, info: _Static) -> 
         if g is None:
             leaves: list[Any] = [None] * len(avals)
         else:
-            leaves = tree_flatten(g, is_leaf=lambda x: x is None)[0]
+            leaves = _bwd_leaves(g, tree, len(avals))
             if len(leaves) != len(avals):
                 raise TypeError(
                     f"Custom VJP bwd rule output[{i}] has {len(leaves)} leaves, but the "
@@ -408,6 +408,27 @@ def _check_symbolic_ct(ct: SymbolicZero, a: ShapedArray, i: int) -> None:
             f"{_aval_str(a)}. Consider just returning a None here instead of a SymbolicZero "
             "object."
         )
+
+
+def _bwd_leaves(g: Any, tree: Any, n: int) -> list[Any]:
+    """The leaves of one bwd output ``g`` against its argument's structure ``tree`` (``n``
+    leaves): a ``None`` stands for as many zero cotangents as the subtree of the argument at
+    its place has leaves (none, where the argument itself holds a ``None``), as in JAX."""
+    dummy = tree_unflatten(tree, [object() for _ in range(n)])
+    leaves: list[Any] = []
+
+    def append(x: Any, d: Any) -> Any:
+        if x is None:
+            leaves.extend([None] * len(tree_flatten(d)[0]))
+        else:
+            leaves.append(x)
+        return x
+
+    try:
+        tree_map(append, g, dummy, is_leaf=lambda x: x is None)
+    except (ValueError, TypeError):  # not a prefix: count its leaves (None ones included)
+        return list(tree_flatten(g, is_leaf=lambda x: x is None)[0])
+    return leaves
 
 
 custom_lin_p.def_transpose(_custom_lin_transpose)

@@ -19,8 +19,9 @@ import enum
 import functools
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from trellax._src.api import jit_options
 from trellax._src.nn import errors
 from trellax._src.tree import tree_util
 from trellax._src.tree.keys import GetAttrKey
@@ -53,24 +54,39 @@ LogicalRules = Sequence[tuple[str, Any]]
 PARTITION_NAME = "partition_name"
 
 
-class AxisMetadata(abc.ABC):
-    """A box around a variable that carries per-axis metadata (Flax's ``AxisMetadata``)."""
+_Boxed = TypeVar("_Boxed")
+
+
+class AxisMetadata(abc.ABC, Generic[_Boxed]):
+    """A box around a variable that carries per-axis metadata (Flax's ``AxisMetadata``;
+    ``AxisMetadata[T]`` for a box holding a ``T``)."""
 
     @abc.abstractmethod
     def unbox(self) -> Any:
         """The boxed value."""
 
     @abc.abstractmethod
-    def replace_boxed(self, val: Any) -> AxisMetadata:
+    def replace_boxed(self, val: Any) -> AxisMetadata[Any]:
         """The same metadata around ``val``."""
 
     @abc.abstractmethod
-    def add_axis(self, index: int, params: dict[Any, Any]) -> AxisMetadata:
+    def add_axis(self, index: int, params: dict[Any, Any]) -> AxisMetadata[Any]:
         """The metadata after a transform added axis ``index`` (``nn.vmap``/``nn.scan``)."""
 
     @abc.abstractmethod
-    def remove_axis(self, index: int, params: dict[Any, Any]) -> AxisMetadata:
+    def remove_axis(self, index: int, params: dict[Any, Any]) -> AxisMetadata[Any]:
         """The metadata after a transform removed axis ``index``."""
+
+
+def get_global_mesh() -> Any:
+    """The abstract mesh of the context mesh (``jax.set_mesh``), or None without one."""
+    mesh = jit_options._context_mesh()
+    return None if mesh is None or mesh.empty else mesh.abstract_mesh
+
+
+def global_mesh_defined() -> bool:
+    """Whether a context mesh is set."""
+    return get_global_mesh() is not None
 
 
 def is_axis_metadata(val: Any) -> bool:
@@ -78,7 +94,7 @@ def is_axis_metadata(val: Any) -> bool:
     return isinstance(val, AxisMetadata)
 
 
-def map_axis_meta(fn: Callable[[AxisMetadata], Any], tree: Any) -> Any:
+def map_axis_meta(fn: Callable[[AxisMetadata[Any]], Any], tree: Any) -> Any:
     """Applies ``fn`` to every box of ``tree`` (leaves that are not boxes stay)."""
     return tree_util.tree_map(
         lambda x: fn(x) if isinstance(x, AxisMetadata) else x, tree, is_leaf=is_axis_metadata
@@ -112,7 +128,7 @@ def replace_boxed(tree: Any, updates: Any) -> Any:
 
 
 @dataclasses.dataclass(frozen=True)
-class Partitioned(AxisMetadata):
+class Partitioned(AxisMetadata[_Boxed]):
     """A value with one mesh-axis name (or ``None``) per axis; a pytree whose one child is
     ``value`` (``names`` and ``mesh`` are static)."""
 
@@ -162,7 +178,7 @@ class Partitioned(AxisMetadata):
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
-class LogicallyPartitioned(Partitioned):
+class LogicallyPartitioned(Partitioned[_Boxed]):
     """:class:`Partitioned` with *logical* axis names, mapped to mesh axes by ``rules`` (or the
     rules of :func:`logical_axis_rules`)."""
 
@@ -181,18 +197,18 @@ class LogicallyPartitioned(Partitioned):
         return PartitionSpec(*self.names)
 
 
-def _flatten_partitioned(p: Partitioned) -> tuple[tuple[Any], tuple[Any, ...]]:
+def _flatten_partitioned(p: Partitioned[Any]) -> tuple[tuple[Any], tuple[Any, ...]]:
     aux = tuple(getattr(p, f.name) for f in dataclasses.fields(p) if f.name != "value")
     return (p.value,), aux
 
 
-def _register(cls: type[Partitioned]) -> None:
+def _register(cls: type[Partitioned[Any]]) -> None:
     names = [f.name for f in dataclasses.fields(cls) if f.name != "value"]
 
-    def unflatten(aux: Any, children: Any) -> Partitioned:
+    def unflatten(aux: Any, children: Any) -> Partitioned[Any]:
         return cls(next(iter(children)), **dict(zip(names, aux)))
 
-    def flatten_with_keys(p: Partitioned) -> tuple[Any, Any]:
+    def flatten_with_keys(p: Partitioned[Any]) -> tuple[Any, Any]:
         children, aux = _flatten_partitioned(p)
         return [(GetAttrKey("value"), children[0])], aux
 
@@ -205,11 +221,11 @@ _register(LogicallyPartitioned)
 
 def with_partitioning(
     fn: Callable[..., Any], names: Sequence[Any], mesh: Any = None
-) -> Callable[..., Partitioned]:
+) -> Callable[..., Partitioned[Any]]:
     """Wraps initializer ``fn`` so that its array comes boxed in :class:`Partitioned`."""
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Partitioned:
+    def wrapper(*args: Any, **kwargs: Any) -> Partitioned[Any]:
         return Partitioned(fn(*args, **kwargs), tuple(names), mesh=mesh)
 
     return wrapper
@@ -217,11 +233,11 @@ def with_partitioning(
 
 def with_logical_partitioning(
     fn: Callable[..., Any], names: Sequence[Any], mesh: Any = None, rules: Any = None
-) -> Callable[..., LogicallyPartitioned]:
+) -> Callable[..., LogicallyPartitioned[Any]]:
     """Wraps initializer ``fn`` so that its array comes boxed in :class:`LogicallyPartitioned`."""
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> LogicallyPartitioned:
+    def wrapper(*args: Any, **kwargs: Any) -> LogicallyPartitioned[Any]:
         return LogicallyPartitioned(fn(*args, **kwargs), tuple(names), mesh=mesh, rules=rules)
 
     return wrapper

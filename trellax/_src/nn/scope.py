@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -39,6 +39,12 @@ class DenyList:
 
     def __hash__(self) -> int:
         return hash(("DenyList", self.deny))
+
+
+#: What selects collections (or rng streams): True/False, a name, names, or a DenyList.
+Filter = bool | str | Iterable[str] | DenyList
+CollectionFilter = Filter
+PRNGSequenceFilter = Filter
 
 
 def _predicate(spec: Any) -> Callable[[str], bool]:

@@ -14,6 +14,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.numpy import reductions, ufuncs
 from trellax._src.numpy.creation import asarray
+from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.numpy.shapes import broadcast_shapes, broadcast_to
 from trellax._src.numpy.util import promote_args
 
@@ -80,6 +81,8 @@ def iterable(y: Any) -> bool:
 
 def array_equal(a1: ArrayLike, a2: ArrayLike, equal_nan: bool = False) -> Array:
     """Whether the arrays have the same shape and elements (NaN equals NaN with ``equal_nan``)."""
+    if is_extended(a1) or is_extended(a2):
+        return handler("array_equal")(a1, a2)  # type: ignore[no-any-return]
     try:
         x, y = asarray(a1), asarray(a2)
     except TypeError:

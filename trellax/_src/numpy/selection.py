@@ -140,6 +140,7 @@ def isclose(
     """``|a - b| <= atol + rtol * |b|`` elementwise, with infinities equal only to themselves.
 
     The result is strong even for weak operands: JAX casts the tolerances to strong arrays.
+    Key arrays are close when equal.
     """
     if is_extended(a) or is_extended(b):  # typed keys: equal or not, as JAX's lax.eq
         return a == b  # type: ignore[return-value]

@@ -233,6 +233,8 @@ def squeeze(a: ArrayLike, axis: Axis = None) -> Array:
 
 def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Array:
     """Inserts axes of length one at positions ``axis`` of the result."""
+    if is_extended(a):
+        return handler("expand_dims")(a, axis)  # type: ignore[no-any-return]
     x = ensure_array("expand_dims", a)
     axes = _axes_tuple(axis)
     dims = reduction_axes(x.ndim + len(axes), axes)

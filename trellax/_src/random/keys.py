@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import operator
 import warnings
-from collections.abc import Iterator, Sequence
+import weakref
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 import trellax.numpy as tnp
 from trellax import lax
+from trellax._src.api.leaves import ShapeDtypeStruct
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.config import jax_flags
 from trellax._src.config import settings as _config
@@ -263,9 +265,57 @@ for _name, _op in [
         _refuse(_op, reflected=_name.startswith("__r") and _name != "__rshift__"),
     )
 
-register_pytree_node(
-    PRNGKeyArray, lambda k: ((k._base,), None), lambda _, children: PRNGKeyArray._wrap(*children)
-)
+
+def _no_key() -> None:
+    return None
+
+
+class _Origin:
+    """The aux data of a key array's tree node: the key it was flattened from, held weakly.
+
+    Rebuilding from that key's very data gives the key itself back, so ``tree_map(lambda x: x,
+    key) is key`` as in JAX (where keys are leaves; Flax's ``nnx.Variable`` copies its value
+    that way and expects the same key). Every origin compares equal, so tree structures do not
+    depend on which key they were made from.
+    """
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: PRNGKeyArray | None) -> None:
+        self.key: Callable[[], PRNGKeyArray | None] = (
+            weakref.ref(key) if key is not None else _no_key
+        )
+
+    def __reduce__(self) -> tuple[type[_Origin], tuple[None]]:
+        return (_Origin, (None,))  # a pickled structure forgets the key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Origin)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+def _unflatten_key(origin: _Origin | None, children: Sequence[Any]) -> Any:
+    """A key array around rebuilt key data. A child that is not key data (``None``, a Python
+    number, a string: what ``tree_map`` of a non-array function or a prefix tree puts there)
+    is returned itself, as JAX, whose keys are leaves, would return it; a shape struct of key
+    data becomes the shape struct of the keys."""
+    (base,) = children
+    key = origin.key() if origin is not None else None
+    if key is not None and key._base is base:
+        return key
+    if isinstance(base, Array | np.ndarray):
+        return PRNGKeyArray._wrap(base)
+    if isinstance(base, ShapeDtypeStruct) and base.dtype == _U32 and base.shape[-1:] == (2,):
+        return ShapeDtypeStruct(base.shape[:-1], KEY_DTYPE, sharding=base.sharding)
+    return base
+
+
+register_pytree_node(PRNGKeyArray, lambda k: ((k._base,), _Origin(k)), _unflatten_key)  # type: ignore[arg-type]
 
 
 def key_dtype(impl_spec: Any = None) -> PRNGKeyDType:
@@ -575,13 +625,37 @@ class _KeyAtIndex:
         return PRNGKeyArray._wrap(self._keys._base.at[self._index].set(values._base, **kwargs))
 
 
-def _broadcast_keys(x: PRNGKeyArray, shape: Any) -> PRNGKeyArray:
+def _broadcast_keys(keys: Any, shape: Any) -> PRNGKeyArray:
+    (base,) = _bases([keys])
     dims = (shape,) if isinstance(shape, int) else tuple(shape)
-    return PRNGKeyArray._wrap(tnp.broadcast_to(x._base, (*dims, x._base.shape[-1])))
+    return PRNGKeyArray._wrap(tnp.broadcast_to(base, (*dims, base.shape[-1])))
 
 
-def _reshape_keys(x: PRNGKeyArray, shape: Any, order: str = "C") -> PRNGKeyArray:
-    return x.reshape(shape, order=order)
+def _reshape_keys(keys: Any, shape: Any, order: str = "C") -> PRNGKeyArray:
+    if not isinstance(keys, PRNGKeyArray):
+        raise ValueError(_NOT_PROMOTABLE)
+    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    return keys.reshape(dims, order=order)
+
+
+def _expand_dims_keys(keys: Any, axis: Any) -> PRNGKeyArray:
+    (base,) = _bases([keys])
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    ndim = len(base.shape) - 1 + len(axes)  # the result's key rank
+    return PRNGKeyArray._wrap(tnp.expand_dims(base, tuple(a + ndim if a < 0 else a for a in axes)))
+
+
+def _equal_keys(x: Any, y: Any) -> Any:
+    bx, by = _bases([x, y])
+    return tnp.all(bx == by, axis=-1)
+
+
+def _array_equal_keys(x: Any, y: Any) -> Any:
+    if not (isinstance(x, PRNGKeyArray) and isinstance(y, PRNGKeyArray)):
+        return tnp.asarray(False)
+    if x.shape != y.shape:
+        return tnp.asarray(False)
+    return tnp.all(x._base == y._base)
 
 
 extended.HANDLERS.update(
@@ -591,4 +665,7 @@ extended.HANDLERS.update(
     where=_where_keys,
     broadcast_to=_broadcast_keys,
     reshape=_reshape_keys,
+    expand_dims=_expand_dims_keys,
+    equal=_equal_keys,
+    array_equal=_array_equal_keys,
 )

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api.ref_frames import AbstractRef, RefBase
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray, get_aval
@@ -180,8 +181,11 @@ def named_scope(name: str) -> Iterator[None]:
     yield
 
 
-def typeof(x: Any) -> ShapedArray:
-    """The abstract value (shape, dtype, weak flag) of ``x``."""
+def typeof(x: Any) -> ShapedArray | AbstractRef:
+    """The abstract value (shape, dtype, weak flag) of ``x``; an ``AbstractRef`` for an array
+    reference."""
+    if isinstance(x, RefBase):
+        return AbstractRef(x.aval)
     return get_aval(x if isinstance(x, Array) else asarray(x))
 
 

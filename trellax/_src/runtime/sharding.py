@@ -139,11 +139,106 @@ class Mesh:
         types = ", ".join(t.name for t in self.axis_types)
         return f"Mesh({axes}, axis_types=({types}{',' if len(self.axis_types) == 1 else ''}))"
 
+    @property
+    def are_all_axes_auto(self) -> bool:
+        return all(t == AxisType.Auto for t in self.axis_types)
+
+    @property
+    def are_all_axes_explicit(self) -> bool:
+        return all(t == AxisType.Explicit for t in self.axis_types)
+
+    @property
+    def are_all_axes_manual(self) -> bool:
+        return all(t == AxisType.Manual for t in self.axis_types)
+
+    @property
+    def abstract_mesh(self) -> AbstractMesh:
+        """The mesh's axes without its devices."""
+        return AbstractMesh(self.axis_sizes, self.axis_names, self.axis_types)
+
     def __enter__(self) -> Mesh:
         return self
 
     def __exit__(self, *exc: object) -> None:
         return None
+
+
+class AbstractMesh:
+    """Named axes of given sizes (``AbstractMesh((2, 4), ("data", "model"))``)."""
+
+    def __init__(
+        self, axis_sizes: Sequence[int], axis_names: Sequence[str], axis_types: Any = None
+    ) -> None:
+        self.axis_sizes: tuple[int, ...] = tuple(int(s) for s in axis_sizes)
+        self.axis_names: tuple[str, ...] = tuple(axis_names)
+        if len(self.axis_sizes) != len(self.axis_names):
+            raise ValueError(
+                f"AbstractMesh: {len(self.axis_sizes)} axis sizes for "
+                f"{len(self.axis_names)} axis names"
+            )
+        if axis_types is None:
+            axis_types = (AxisType.Auto,) * len(self.axis_names)
+        elif isinstance(axis_types, AxisType):
+            axis_types = (axis_types,) * len(self.axis_names)
+        self.axis_types: tuple[AxisType, ...] = tuple(axis_types)
+
+    @property
+    def shape(self) -> collections.OrderedDict[str, int]:
+        return collections.OrderedDict(zip(self.axis_names, self.axis_sizes))
+
+    @property
+    def shape_tuple(self) -> tuple[tuple[str, int], ...]:
+        return tuple(zip(self.axis_names, self.axis_sizes))
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.axis_sizes)
+
+    @property
+    def empty(self) -> bool:
+        return not self.axis_names
+
+    @property
+    def abstract_mesh(self) -> AbstractMesh:
+        return self
+
+    @property
+    def are_all_axes_auto(self) -> bool:
+        return all(t == AxisType.Auto for t in self.axis_types)
+
+    @property
+    def are_all_axes_explicit(self) -> bool:
+        return all(t == AxisType.Explicit for t in self.axis_types)
+
+    @property
+    def are_all_axes_manual(self) -> bool:
+        return all(t == AxisType.Manual for t in self.axis_types)
+
+    def update_axis_types(self, name_to_type: dict[str, AxisType]) -> AbstractMesh:
+        """A copy whose named axes get new types."""
+        types = tuple(name_to_type.get(n, t) for n, t in zip(self.axis_names, self.axis_types))
+        return AbstractMesh(self.axis_sizes, self.axis_names, types)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.axis_sizes, self.axis_names, self.axis_types)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AbstractMesh) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        axes = ", ".join(f"{n!r}: {s}" for n, s in zip(self.axis_names, self.axis_sizes))
+        types = ", ".join(t.name for t in self.axis_types)
+        comma = "," if len(self.axis_types) == 1 else ""
+        return f"AbstractMesh({axes}, axis_types=({types}{comma}))"
+
+
+def get_abstract_mesh() -> AbstractMesh:
+    """The abstract mesh of the context mesh (``set_mesh``); an empty one without."""
+    mesh = get_mesh()
+    return AbstractMesh((), ()) if mesh is None else mesh.abstract_mesh
 
 
 class NamedSharding(Sharding):
@@ -153,8 +248,8 @@ class NamedSharding(Sharding):
     def __init__(
         self, mesh: Mesh, spec: PartitionSpec | None = None, *, memory_kind: str | None = None
     ) -> None:
-        if not isinstance(mesh, Mesh):
-            raise TypeError(f"NamedSharding expects a Mesh, got {mesh!r}")
+        if not isinstance(mesh, Mesh | AbstractMesh):
+            raise TypeError(f"NamedSharding expects a Mesh or an AbstractMesh, got {mesh!r}")
         self.mesh = mesh
         self.spec = PartitionSpec() if spec is None else spec
         if not isinstance(self.spec, PartitionSpec):
@@ -177,7 +272,9 @@ class NamedSharding(Sharding):
                         f"entries for `{name}`"
                     )
                 used.append(name)
-        self.device_set = frozenset(mesh.devices.flat)
+        # An abstract mesh has axes but no devices (a sharding made while tracing).
+        devices = mesh.devices.flat if isinstance(mesh, Mesh) else ()
+        self.device_set = frozenset(devices)
 
     def __repr__(self) -> str:
         return f"NamedSharding(mesh={self.mesh!s}, spec={self.spec!r}, memory_kind=device)"

@@ -8,6 +8,7 @@
 """
 
 from trellax._src.api.core_names import find_top_trace as find_top_trace
+from trellax._src.api.core_names import get_opaque_trace_state as get_opaque_trace_state
 from trellax._src.api.core_names import jaxpr_as_fun as jaxpr_as_fun
 from trellax._src.api.core_names import jaxprs_in_params as jaxprs_in_params
 from trellax._src.api.core_names import mapped_aval as mapped_aval
@@ -19,5 +20,6 @@ from trellax._src.core.jaxpr import Jaxpr as Jaxpr
 from trellax._src.core.jaxpr import JaxprEqn as JaxprEqn
 from trellax._src.core.jaxpr import Literal as Literal
 from trellax._src.core.jaxpr import Var as Var
+from trellax._src.experimental.hijax import Effect as Effect
 from trellax._src.interpreters.extending import Primitive as Primitive
 from trellax.extend.core import primitives as primitives

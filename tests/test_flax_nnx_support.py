@@ -1,0 +1,198 @@
+"""What trellax provides for Flax's ``flax.nnx`` (docs/compat.md, "flax.nnx"): JAX names and
+behaviours nnx relies on, checked without Flax; and the real ``flax.nnx`` on trellax when Flax
+0.12.8 is installed (skipped otherwise)."""
+
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+import subprocess
+import sys
+import textwrap
+import typing
+
+import numpy as np
+import pytest
+
+import trellax
+import trellax.numpy as jnp
+from trellax.experimental import hijax
+from trellax.experimental.layout import Format, Layout
+from trellax.extend.core import get_opaque_trace_state
+from trellax.flax.typing import BaseConfigContext, HashableMapping, PytreeDeque, SizeBytes
+from trellax.sharding import AbstractMesh, AxisType, NamedSharding, PartitionSpec
+
+
+def test_layout_and_format() -> None:
+    layout = Layout((1, 0))
+    assert layout == Layout([1, 0]) and hash(layout) == hash(Layout((1, 0)))
+    assert layout.update(major_to_minor=(0, 1)).major_to_minor == (0, 1)
+    with pytest.raises(ValueError, match="rank of the value"):
+        layout.check_compatible_aval((2, 3, 4))
+    assert repr(Format()) == "Format(layout=None, sharding=None)"
+    with pytest.raises(ValueError, match="Sharding has to be concrete"):
+        Format(layout)
+    with pytest.raises(TypeError, match="layout argument"):
+        Format("C")
+
+
+def test_abstract_mesh() -> None:
+    m = AbstractMesh((2, 3), ("a", "b"))
+    assert m.size == 6 and m.shape_tuple == (("a", 2), ("b", 3)) and not m.empty
+    assert m == AbstractMesh((2, 3), ("a", "b")) and m.are_all_axes_auto
+    assert repr(m) == "AbstractMesh('a': 2, 'b': 3, axis_types=(Auto, Auto))"
+    assert m.update_axis_types({"a": AxisType.Explicit}).axis_types[0] == AxisType.Explicit
+    assert trellax.sharding.get_abstract_mesh().empty
+    s = NamedSharding(m, PartitionSpec("a"))
+    assert s.mesh is m and s.device_set == frozenset()
+    mesh = trellax.make_mesh((1,), ("x",))
+    assert mesh.abstract_mesh.axis_names == ("x",) and mesh.abstract_mesh.size == 1
+
+
+def test_typeof_ref_is_abstract_ref() -> None:
+    r = trellax.new_ref(jnp.zeros(3))
+    t = trellax.typeof(r)
+    assert isinstance(t, hijax.AbstractRef)
+    assert str(t) == "Ref{float32[3]}" and t.shape == (3,) and t.dtype == np.float32
+
+
+def test_key_arrays_in_shape_functions() -> None:
+    k = trellax.random.key(0)
+    keys = trellax.random.split(k, 4)
+    assert jnp.broadcast_to(k, (3,)).shape == (3,)
+    assert jnp.reshape(keys, (2, 2)).shape == (2, 2)
+    assert jnp.expand_dims(keys, -1).shape == (4, 1)
+    assert bool(jnp.array_equal(keys, trellax.random.split(k, 4)))
+    assert not bool(jnp.array_equal(k, trellax.random.key(1)))
+    assert not bool(jnp.allclose(k, trellax.random.key(1)))
+    assert bool(jnp.isclose(k, k))
+
+
+def test_key_arrays_as_tree_leaves() -> None:
+    k = trellax.random.key(0)
+    assert trellax.tree.map(lambda x: x, k) is k  # JAX: keys are leaves
+    assert trellax.tree.map(lambda x: None, k) is None
+    assert trellax.tree.map(lambda x: 0, [k]) == [0]
+    assert trellax.tree.structure(k) == trellax.tree.structure(trellax.random.key(1))
+    out = trellax.eval_shape(lambda: trellax.random.key(0))
+    assert out == trellax.ShapeDtypeStruct((), k.dtype)
+    assert trellax.jit(lambda k: trellax.random.split(k))(k).shape == (2,)
+
+
+def test_custom_vjp_none_under_none() -> None:
+    @trellax.custom_vjp
+    def f(pair: tuple[object, object]) -> object:
+        return pair[1] * 2.0
+
+    def fwd(pair: tuple[object, object]) -> tuple[object, None]:
+        return f(pair), None
+
+    def bwd(res: None, g: object) -> tuple[tuple[None, object]]:
+        return ((None, g * 2.0),)
+
+    f.defvjp(fwd, bwd)
+    grad = trellax.grad(lambda x: f((None, x)))(1.0)
+    assert float(grad) == 2.0
+
+
+def test_scan_split_transpose_accepted() -> None:
+    carry, ys = trellax.lax.scan(
+        lambda c, x: (c + x, c), 0.0, jnp.arange(3.0), _split_transpose=True
+    )
+    assert float(carry) == 3.0 and ys.shape == (3,)
+
+
+def test_opaque_trace_state() -> None:
+    outside = get_opaque_trace_state(convention="nnx")
+    assert outside == get_opaque_trace_state()
+    seen = []
+    trellax.jit(lambda x: seen.append(get_opaque_trace_state()) or x)(1.0)
+    assert seen[0] != outside
+
+
+def test_flax_typing_helpers() -> None:
+    assert repr(SizeBytes.from_any({"a": jnp.zeros((10, 10)), "b": "x"})) == "100 (400 B)"
+    assert repr(SizeBytes(2000, 8000)) == "2,000 (8.0 KB)"
+    assert SizeBytes.from_any([trellax.random.key(0)]) == SizeBytes(1, 8)
+    m = HashableMapping({"b": 1, 0: 2})
+    assert hash(m) == hash(HashableMapping({0: 2, "b": 1})) and m.update({"c": 3})["c"] == 3
+    assert trellax.tree.leaves(PytreeDeque([1, 2])) == [1, 2]
+
+    class Mode(BaseConfigContext[str]):
+        stack: typing.ClassVar[list[str]] = []
+
+        @classmethod
+        def get_default(cls) -> str:
+            return "default"
+
+        @classmethod
+        def get_stack(cls) -> list[str]:
+            return cls.stack
+
+    with Mode("a"):
+        assert Mode.current_value() == "a"
+    assert Mode.current_value() == "default"
+
+    @Mode("b")
+    def read() -> str:
+        return Mode.current_value()
+
+    assert Mode.current_value() == "default" and read() == "b"
+
+
+def test_hijax_primitives_refuse() -> None:
+    p = hijax.HiPrimitive("box_get")
+    with pytest.raises(NotImplementedError, match="no HiJAX"):
+        p.bind(1)
+
+
+_HAS_FLAX = (
+    importlib.util.find_spec("flax") is not None
+    and importlib.util.find_spec("treescope") is not None
+)
+
+
+@pytest.mark.skipif(
+    not _HAS_FLAX,
+    reason="needs the real flax: pip install 'trellax[nnx]' && pip install --no-deps flax==0.12.8",
+)
+def test_real_flax_nnx_trains_on_trellax(tmp_path: pathlib.Path) -> None:
+    program = textwrap.dedent(
+        """
+        import jax, jax.numpy as jnp, trellax
+        from flax import nnx
+        assert jax is trellax or jax.__name__ == "jax"
+        assert nnx.Linear.__module__ == "flax.nnx.nn.linear"
+
+        class MLP(nnx.Module):
+            def __init__(self, rngs):
+                self.l1 = nnx.Linear(3, 8, rngs=rngs)
+                self.l2 = nnx.Linear(8, 1, rngs=rngs)
+            def __call__(self, x):
+                return self.l2(nnx.relu(self.l1(x)))
+
+        model = MLP(nnx.Rngs(0))
+        x = jnp.linspace(-1, 1, 12).reshape(4, 3)
+        y = jnp.sum(x, axis=1, keepdims=True)
+
+        @nnx.jit
+        def step(model):
+            loss, grads = nnx.value_and_grad(lambda m: jnp.mean((m(x) - y) ** 2))(model)
+            nnx.update(model, jax.tree.map(lambda p, g: p - 0.1 * g, nnx.state(model, nnx.Param), grads))
+            return loss
+
+        losses = [float(step(model)) for _ in range(20)]
+        assert losses[-1] < losses[0] / 2, losses
+        print("ok", type(model.l1.kernel[...]).__module__)
+        """
+    )
+    script = tmp_path / "nnx_program.py"
+    script.write_text(program)
+    out = subprocess.run(
+        [sys.executable, "-m", "trellax", "run", str(script)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith("ok trellax."), out.stdout
