@@ -67,7 +67,25 @@ class PartitionSpec(tuple[Any, ...]):
 P = PartitionSpec
 
 
-class Mesh:
+class _AxisTypeQueries:
+    """``are_all_axes_auto/explicit/manual`` of a mesh with ``axis_types``."""
+
+    axis_types: tuple[Any, ...]
+
+    @property
+    def are_all_axes_auto(self) -> bool:
+        return all(t == AxisType.Auto for t in self.axis_types)
+
+    @property
+    def are_all_axes_explicit(self) -> bool:
+        return all(t == AxisType.Explicit for t in self.axis_types)
+
+    @property
+    def are_all_axes_manual(self) -> bool:
+        return all(t == AxisType.Manual for t in self.axis_types)
+
+
+class Mesh(_AxisTypeQueries):
     """Devices arranged in named axes (``Mesh(np.array(devices).reshape(4, 2), ("x", "y"))``)."""
 
     def __init__(self, devices: Any, axis_names: Sequence[str], axis_types: Any = None) -> None:
@@ -140,18 +158,6 @@ class Mesh:
         return f"Mesh({axes}, axis_types=({types}{',' if len(self.axis_types) == 1 else ''}))"
 
     @property
-    def are_all_axes_auto(self) -> bool:
-        return all(t == AxisType.Auto for t in self.axis_types)
-
-    @property
-    def are_all_axes_explicit(self) -> bool:
-        return all(t == AxisType.Explicit for t in self.axis_types)
-
-    @property
-    def are_all_axes_manual(self) -> bool:
-        return all(t == AxisType.Manual for t in self.axis_types)
-
-    @property
     def abstract_mesh(self) -> AbstractMesh:
         """The mesh's axes without its devices."""
         return AbstractMesh(self.axis_sizes, self.axis_names, self.axis_types)
@@ -163,7 +169,7 @@ class Mesh:
         return None
 
 
-class AbstractMesh:
+class AbstractMesh(_AxisTypeQueries):
     """Named axes of given sizes (``AbstractMesh((2, 4), ("data", "model"))``)."""
 
     def __init__(
@@ -201,18 +207,6 @@ class AbstractMesh:
     @property
     def abstract_mesh(self) -> AbstractMesh:
         return self
-
-    @property
-    def are_all_axes_auto(self) -> bool:
-        return all(t == AxisType.Auto for t in self.axis_types)
-
-    @property
-    def are_all_axes_explicit(self) -> bool:
-        return all(t == AxisType.Explicit for t in self.axis_types)
-
-    @property
-    def are_all_axes_manual(self) -> bool:
-        return all(t == AxisType.Manual for t in self.axis_types)
 
     def update_axis_types(self, name_to_type: dict[str, AxisType]) -> AbstractMesh:
         """A copy whose named axes get new types."""
