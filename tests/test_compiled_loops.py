@@ -47,7 +47,11 @@ def check(f: Callable[..., Any], *args: Any, expect: tuple[str, ...] = ()) -> st
     # the jitted function against eager evaluation (dtypes and weak flags too)
     jitted = trellax.tree_util.tree_leaves(trellax.jit(f)(*args))
     with trellax.disable_jit():
-        eager = trellax.tree_util.tree_leaves(f(*args))
+        try:
+            eager = trellax.tree_util.tree_leaves(f(*args))
+        except ValueError as e:  # as JAX: a zero-length scan op by op has no output types
+            assert "zero-length scan is not supported in disable_jit() mode" in str(e)
+            return run
     for j, e in zip(jitted, eager):
         if not isinstance(e, trellax.Array):  # a Python scalar carried through op by op
             e = tnp.asarray(e)

@@ -370,6 +370,13 @@ class Array(abc.ABC):
             descending: bool = False,
             dtype: DTypeLike | None = None,
         ) -> Array: ...
+        def argpartition(self, kth: int, axis: int = -1) -> Array: ...
+        def byteswap(self) -> Array: ...
+        def compress(
+            self, condition: Any, axis: int | None = None, *, out: None = None, size: int | None = None,
+            fill_value: Any = 0,
+        ) -> Array: ...  # fmt: skip
+        def __contains__(self, item: Any) -> bool: ...  # an Array of bool at run time
         def dot(
             self,
             b: Any,
