@@ -28,6 +28,7 @@ import numpy as np
 from absl.testing import absltest, parameterized
 
 # the random-value makers, scalar shapes and promotion helpers of the lax_numpy_* files
+from jax_tests import jtu_numpy as _jtu_numpy_shared
 from jax_tests.jtu_numpy import (  # noqa: F401 (re-exported for the test files)
     NUMPY_SCALAR_SHAPE,
     PYTHON_SCALAR_SHAPE,
@@ -67,6 +68,10 @@ from trellax.test_util import check_grads as check_grads
 from trellax.test_util import check_jvp as check_jvp
 from trellax.test_util import check_vjp as check_vjp
 
+#: the lax files' makers (``jtu_values``) draw through these
+_dims = _dims_of_shape
+_cast_to_shape = _jtu_numpy_shared._cast_to_shape
+_rand_dtype = _jtu_numpy_shared._rand_dtype
 NUM_GENERATED_CASES = int(os.getenv("JAX_NUM_GENERATED_CASES", "10"))
 
 
