@@ -257,8 +257,10 @@ class Primitive:
                     raise
                 out = eval_primitive(self, [operand_array(a) for a in args], params)
             return out
-        if EXTENDED_TYPES and any(type(a) in EXTENDED_TYPES for a in args):
-            return extended_bind[0](self, args, params)  # type: ignore[no-any-return]
+        if EXTENDED_TYPES:  # a plain loop: this runs for every traced bind
+            for a in args:
+                if type(a) in EXTENDED_TYPES:
+                    return extended_bind[0](self, args, params)  # type: ignore[no-any-return]
         try:
             out = trace.process_primitive(self, args, params)
         except AttributeError:
