@@ -133,7 +133,7 @@ def _normalized_starts(
     primitive clamps: a Python int statically, a traced or array index with a ``select``."""
     starts = list(start_indices)
     if len(starts) != a.ndim:
-        raise TypeError(
+        raise ValueError(  # JAX's class
             f"{name}: need one start index per dimension of shape {tuple(a.shape)}, "
             f"got {len(starts)}"
         )
