@@ -174,6 +174,11 @@ def _aval(shape: Sequence[int], dtype: Any, weak: bool) -> ShapedArray:
 
 
 def _shape_tuple(name: str, shape: Any) -> Shape:
+    """``shape`` (a sequence of ints, one int, or a 1-d integer array, as JAX accepts) as a tuple
+    of non-negative ints; anything else is a ``TypeError``. An empty array of any dtype is
+    ``()``."""
+    if getattr(shape, "ndim", None) == 1:
+        shape = list(shape)  # a 1-d NumPy or trellax array: its elements are the sizes
     try:
         dims = tuple(
             operator.index(d) for d in (shape if isinstance(shape, Sequence) else (shape,))
