@@ -19,6 +19,7 @@ BID = "broadcast_in_dim with dims () returns the operand unchecked in JAX (even 
 STRIDE0 = "a zero slice stride: JAX divides by it (ZeroDivisionError); trellax a TypeError"
 FORWARD = "JAX returns an unchanged scan carry as the init object itself (a Python float)"
 TYPED = "JAX returns its internal TypedInt literal for a Python int; trellax the int itself"
+SLICE_N = "slice with too few indices: JAX eager ValueError (an internal zip), jit TypeError"
 PPERM0 = "ppermute outside vmap: NameError as every collective (JAX eager: no eval rule)"
 
 KNOWN: dict[str, str] = {
@@ -37,6 +38,7 @@ KNOWN: dict[str, str] = {
     "lax.broadcast_shapes(e2)": BSHAPES,
     "lax.broadcast_in_dim(v, (3,), ())": BID,
     "lax.slice(v, (0,), (3,), (0,))": STRIDE0,
+    "lax.slice(m23, (0,), (1,))": SLICE_N,
     "lax.scan(lambda c, x: (c, x), 0.0, e, unroll=0)": FORWARD,
     "lax.scan(lambda c, x: (c, x), 0.0, [], length=2)": FORWARD,
     "lax.stop_gradient(1)": TYPED,
