@@ -16,9 +16,8 @@ device computed by NumPy.
 
 from __future__ import annotations
 
-import operator
-
 import functools
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 

@@ -24,7 +24,7 @@ from trellax._src.core import core
 from trellax._src.core.basearray import Array as _BaseArray
 from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.custom.derivatives import custom_jvp
-from trellax._src.numpy.util import check_arraylike, promote_args_inexact
+from trellax._src.numpy.util import check_arraylike
 from trellax._src.scipy.special import logsumexp
 
 Array = Any
