@@ -94,10 +94,28 @@ def test_under_jit() -> None:
     _close(tys, -np.sin(np.arange(3.0)))
 
 
-def test_reverse_mode_is_refused() -> None:
+def test_reverse_mode_differentiates_the_function() -> None:
+    # JAX refuses (ValueError "Linearization failed ..."); trellax differentiates the function
     f = _sin_with_cos_rule()
-    with pytest.raises(ValueError, match="Linearization failed to produce known values"):
-        trellax.grad(f)(0.5)
+    _close(trellax.grad(f)(0.5), np.cos(np.float32(0.5)))
+
+
+def test_custom_vjp_with_sequential_fwd_and_bwd_under_vmap_of_jit() -> None:
+    @trellax.custom_batching.sequential_vmap
+    def fwd(x: Any, y: Any) -> Any:
+        return tnp.sin(x) * y, (x, y)
+
+    @trellax.custom_batching.sequential_vmap
+    def bwd(res: Any, ct: Any) -> Any:
+        return res[0] * ct, res[1] * ct
+
+    fun = trellax.custom_vjp(lambda *args: fwd(*args)[0])
+    fun.defvjp(fwd, bwd)
+    xs, y = tnp.linspace(0, 1, 5), tnp.float32(0.5)
+    out, f_vjp = trellax.vjp(trellax.vmap(trellax.jit(fun), in_axes=(0, None)), xs, y)
+    gx, gy = f_vjp(out)
+    _close(gx, np.asarray(xs) * np.asarray(out))
+    _close(gy, np.sum(np.asarray(out)) * 0.5)
 
 
 def test_in_batched_keeps_none_subtrees() -> None:
