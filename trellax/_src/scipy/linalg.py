@@ -497,11 +497,15 @@ def eigh_tridiagonal(
             f"got {dr.dtype} and {er.dtype}"
         )
     dm, em = linalg._inexact("eigh_tridiagonal", dr, er)
-    if dm.ndim != 1:
-        raise ValueError(f"eigh_tridiagonal: d must be 1-D, got shape {tuple(dm.shape)}")
+    if dm.ndim != 1:  # JAX: IndexError for a 0-d d (it reads d.shape[0])
+        raise (IndexError if dm.ndim == 0 else ValueError)(
+            f"eigh_tridiagonal: d must be 1-D, got shape {tuple(dm.shape)}"
+        )
     n = dm.shape[0]
     if n > 1 and tuple(em.shape) != (n - 1,):  # JAX ignores e when n <= 1
-        raise ValueError(
+        # JAX's classes: a 1-D e of another length fails its elementwise adds (TypeError), an
+        # e of another rank its broadcasting (ValueError)
+        raise (TypeError if em.ndim == 1 else ValueError)(
             f"eigh_tridiagonal: e must have shape ({n - 1},) for a d of length {n}, "
             f"got {tuple(em.shape)}"
         )
