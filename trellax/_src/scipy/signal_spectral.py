@@ -216,7 +216,9 @@ def csd(
         if xa.ndim != ya.ndim:
             raise ValueError(f"csd: x and y must have the same rank ({xa.ndim} vs {ya.ndim})")
         try:
-            outer = np.broadcast_shapes(shape[:ax] + shape[ax + 1 :], ya.shape[:ax] + ya.shape[ax + 1 :])
+            outer = np.broadcast_shapes(
+                shape[:ax] + shape[ax + 1 :], ya.shape[:ax] + ya.shape[ax + 1 :]
+            )
         except ValueError as err:
             raise ValueError("x and y cannot be broadcast together.") from err
         # an empty input: the shorter length along the axis, the outer axes broadcast (JAX's)

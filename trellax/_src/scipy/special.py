@@ -8,9 +8,8 @@ floats; Python scalars stay weak) and then composes existing operations, so all 
 
 from __future__ import annotations
 
-import operator
-
 import math
+import operator
 from typing import Any
 
 import numpy as np

@@ -21,7 +21,9 @@ def logpdf(x: ArrayLike, mean: ArrayLike, cov: ArrayLike, allow_singular: None =
     diff = u.subtract(x, mean)
     if mean.ndim == 0:  # a scalar mean: the univariate normal, elementwise (JAX's reading)
         log_var = u.add(math.log(2 * math.pi), u.log(cov))
-        return u.subtract(u.divide(u.multiply(-0.5, u.multiply(diff, diff)), cov), u.multiply(0.5, log_var))
+        return u.subtract(
+            u.divide(u.multiply(-0.5, u.multiply(diff, diff)), cov), u.multiply(0.5, log_var)
+        )
     n = mean.shape[-1]
     if cov.ndim < 2:
         variance = shapes.broadcast_to(cov, (n,))
