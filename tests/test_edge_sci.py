@@ -219,3 +219,16 @@ def test_uniform_bound_shapes_and_choice_axis() -> None:
     with pytest.raises(ValueError, match="out of bounds"):
         trandom.choice(k, m, (1,), axis=2)
     assert trandom.choice(k, m, (1,), axis=-1).shape == (2, 1)
+
+
+def test_qr_multiply_with_pivoting() -> None:
+    a = np.random.RandomState(3).randn(4, 3).astype(np.float32)
+    c = np.random.RandomState(4).randn(2, 4).astype(np.float32)
+    out, r, p = tsl.qr_multiply(a, c, pivoting=True)
+    q, r2, p2 = tsl.qr(a, pivoting=True, mode="economic")
+    np.testing.assert_array_equal(np.asarray(p), np.asarray(p2))
+    np.testing.assert_allclose(np.asarray(r), np.asarray(r2))
+    np.testing.assert_allclose(np.asarray(out), c @ np.asarray(q), atol=1e-6)
+    # half precision: computed in float32 and rounded back, as every trellax decomposition
+    qh, rh, ph = tsl.qr(a.astype(np.float16), pivoting=True)
+    assert qh.dtype == rh.dtype == np.float16 and ph.dtype == np.int32

@@ -18,6 +18,7 @@ from trellax._src.numpy.creation import zeros
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import ensure_array
 from trellax._src.scipy.linalg import expm
+from trellax._src.scipy.linalg_pivoted_qr import pivoted_qr
 
 ArrayLike = Any
 
@@ -92,16 +93,18 @@ def qr_multiply(
     conjugate: bool = False,
     overwrite_a: bool = False,
     overwrite_c: bool = False,
-) -> tuple[Array, Array]:
+) -> tuple[Array, ...]:
     """``(c @ Q, R)`` (``mode='right'``) or ``(Q @ c, R)`` (``'left'``) with the economic QR
-    factors of ``a``; ``conjugate`` uses ``conj(Q)``. Column pivoting is not supported."""
+    factors of ``a``; ``conjugate`` uses ``conj(Q)``; ``pivoting`` also returns the column
+    permutation ``p`` (``a[:, p] = Q @ R``)."""
     if mode not in ("right", "left"):
         raise ValueError(f"mode must be 'right' or 'left', got {mode!r}")
-    if pivoting:
-        raise NotImplementedError("qr_multiply: pivoting=True (QR with column pivoting)")
     x, cm = linalg._inexact("qr_multiply", a, c)
-    q, r = linalg.qr(x, mode="reduced")
+    if pivoting:
+        q, r, p = pivoted_qr(x, full_matrices=False)
+    else:
+        q, r = linalg.qr(x, mode="reduced")
     if conjugate:
         q = ufuncs.conjugate(q)
     out = linalg_ops.matmul(cm, q) if mode == "right" else linalg_ops.matmul(q, cm)
-    return out, r
+    return (out, r, p) if pivoting else (out, r)

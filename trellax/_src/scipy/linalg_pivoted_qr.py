@@ -66,6 +66,11 @@ def pivoted_qr(x: Array, *, full_matrices: bool) -> tuple[Array, Array, Array]:
     """``(q, r, p)`` with ``x[..., :, p] = q @ r``: ``q`` ``(..., m, m)`` (``(..., m, k)``
     without ``full_matrices``), ``r`` upper triangular with non-increasing ``|diag|``, ``p``
     int32."""
+    if dtypes.kind(x.dtype) == "f" and x.dtype.itemsize < 4:
+        # float16/bfloat16: computed in float32 and rounded back (the rule of every trellax
+        # decomposition; docs/semantics.md)
+        q, r, p = pivoted_qr(x.astype(dtypes.float32), full_matrices=full_matrices)
+        return q.astype(x.dtype), r.astype(x.dtype), p
     m, n = x.shape[-2:]
     batch = tuple(x.shape[:-2])
     if not batch:
