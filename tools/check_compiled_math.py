@@ -3,7 +3,7 @@ float32 input, against the float64 result rounded to float32 and against NumPy's
 and, with ``--jax FILE`` (written by ``--dump-jax`` under a Python with JAX), against
 ``jax.jit``'s results on every 61st bit pattern.
 
-usage: python tools/check_compiled_math.py [--stride K] [--jax-dir DIR]
+usage: python tools/check_compiled_math.py [--stride K] [--funcs exp,tanh] [--jax-dir DIR]
        /tmp/jaxref/bin/python tools/check_compiled_math.py --dump-jax DIR [--stride 61]
 Prints, per function, the largest distance in ulps and how many inputs sit at each distance
 (docs/performance.md, "Transcendental functions in compiled kernels"). Single-threaded; all
@@ -86,12 +86,13 @@ def main() -> None:
         dump_jax(args[args.index("--dump-jax") + 1], stride)
         return
     jax_dir = args[args.index("--jax-dir") + 1] if "--jax-dir" in args else None
+    funcs = args[args.index("--funcs") + 1].split(",") if "--funcs" in args else list(FUNCS)
     from trellax._src.backend import compiled  # here: needs numba, which the module keeps lazy
 
     kernels: dict[str, Any] = {
-        name: compiled.kernel(compiled.math_kernel_source(name)).load() for name in FUNCS
+        name: compiled.kernel(compiled.math_kernel_source(name)).load() for name in funcs
     }
-    for name in FUNCS:
+    for name in funcs:
         vs_ref: Counter[int] = Counter()
         vs_np: Counter[int] = Counter()
         vs_jax: Counter[int] = Counter()
