@@ -21,7 +21,8 @@ placed into a float's bits.
 * ``_logisticf``: the backend impl's formula ``1 / (1 + exp(-x))`` with ``_expf``.
 
 Contract (``docs/performance.md``, "Transcendental functions in compiled kernels"): measured on
-all 2**32 float32 inputs by ``tools/check_compiled_math.py``; the tests
+dense samples of the float32 inputs (every 7th or 61st bit pattern; ``--stride 1``: all 2**32) by
+``tools/check_compiled_math.py``; the tests
 (``tests/test_compiled_math.py``) check the bound on a dense sample of every binade and on the
 special values (NaN, ±inf, ±0.0, subnormals, the overflow and underflow thresholds).
 """
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 #: Maximum distance, in float32 units in the last place, from exp/tanh/logistic of the float64
 #: value of the input rounded to float32 (the correctly rounded result, up to float64's error).
-ULP_BOUND = {"exp": 1, "tanh": 2, "logistic": 3}
+ULP_BOUND = {"exp": 1, "tanh": 2, "logistic": 4}
 
 #: Kernel-module source (appended to ``compiled.HEADER``): inline helpers of float32 arguments.
 SOURCE = """
