@@ -23,6 +23,7 @@ from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import UnexpectedTracerError
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
+from trellax._src.custom.arguments import forward_attr, resolve_args
 from trellax._src.custom.symbolic import (
     CustomVJPPrimal,
     SymbolicZero,
@@ -47,16 +48,6 @@ from trellax._src.tree.tree_util import (
 
 def _name(f: Any) -> str:
     return getattr(f, "__name__", type(f).__name__)
-
-
-def _resolve_args(
-    fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> tuple[Any, ...]:
-    if not kwargs:
-        return args
-    bound = inspect.signature(fun).bind(*args, **kwargs)
-    bound.apply_defaults()
-    return tuple(bound.args) + tuple(bound.kwargs.values())
 
 
 def _nondiff_positions(
@@ -181,6 +172,7 @@ class custom_jvp:
         self.nondiff_argnums = _nondiff_positions(fun, nondiff_argnums, nondiff_argnames)
         self._jvp_rule: Callable[..., Any] | None = None
         self._symbolic_zeros = False
+        self._sig_cache: dict[str, Any] = {}
 
     def defjvp(self, jvp: Callable[..., Any], symbolic_zeros: bool = False) -> Callable[..., Any]:
         """Sets the JVP rule ``jvp(primals, tangents) -> (primal_out, tangent_out)``; with
@@ -210,11 +202,13 @@ class custom_jvp:
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
         return self if obj is None else functools.partial(self, obj)
 
+    __getattr__ = forward_attr
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         name = _name(self._fun)
         if self._jvp_rule is None:
             raise AttributeError(f"No JVP defined for custom_jvp function {name} using defjvp.")
-        args = _resolve_args(self._fun, args, kwargs)
+        args = resolve_args(self._fun, args, kwargs, "custom_jvp", self._sig_cache)
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             return _call_undifferentiated(
@@ -460,6 +454,7 @@ class custom_vjp:
         self._fwd: Callable[..., Any] | None = None
         self._bwd: Callable[..., Any] | None = None
         self._symbolic_zeros = False
+        self._sig_cache: dict[str, Any] = {}
 
     def defvjp(
         self, fwd: Callable[..., Any], bwd: Callable[..., Any], symbolic_zeros: bool = False
@@ -471,11 +466,13 @@ class custom_vjp:
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
         return self if obj is None else functools.partial(self, obj)
 
+    __getattr__ = forward_attr
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         name = _name(self._fun)
         if self._fwd is None or self._bwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {name} using defvjp.")
-        args = _resolve_args(self._fun, args, kwargs)
+        args = resolve_args(self._fun, args, kwargs, "custom_vjp", self._sig_cache)
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             return _call_undifferentiated(self, args, call_custom_vjp, custom_vjp_call_p, None)
