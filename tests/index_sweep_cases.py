@@ -96,7 +96,11 @@ def _at_cases() -> list[Case]:
         ("lambda a: a.at[1].max(True)", "xb", False),
         ("lambda a: a.at[1, -5].set(0.0)", "m", True),
         ("lambda a: a.at[-4, 1].get(mode='fill')", "m", True),
-        ("lambda a: a.at[:, jnp.array([0, 3, 4, -5])].get(mode='fill', fill_value=-1.0)", "m", True),
+        (
+            "lambda a: a.at[:, jnp.array([0, 3, 4, -5])].get(mode='fill', fill_value=-1.0)",
+            "m",
+            True,
+        ),
         ("lambda a: a.at[jnp.array([0, 2, 2]), jnp.array([1, 1, 1])].add(1.0)", "m", True),
         ("lambda a: a.at[jnp.array([0, 2]), 1:].mul(2.0)", "m", True),
         ("lambda a: a.at[..., -1].min(-100.0)", "m", True),
@@ -113,7 +117,13 @@ def _at_cases() -> list[Case]:
 
 def _take_cases() -> list[Case]:
     out: list[Case] = []
-    for mode in ("", ", mode='clip'", ", mode='wrap'", ", mode='fill'", ", mode='promise_in_bounds'"):
+    for mode in (
+        "",
+        ", mode='clip'",
+        ", mode='wrap'",
+        ", mode='fill'",
+        ", mode='promise_in_bounds'",
+    ):
         out.append((f"lambda a, i: jnp.take(a, i{mode})", "x, ioob", True))
         out.append((f"lambda a, i: jnp.take(a, i{mode})", "xi, ioob", False))
         out.append((f"lambda a, i: jnp.take(a, i, axis=1{mode})", "m, ioob", True))
@@ -123,7 +133,11 @@ def _take_cases() -> list[Case]:
         out.append((f"lambda a, i: jnp.take_along_axis(a, i, axis=None{mode})", "x, ioob", True))
     out += [
         ("lambda a, i: jnp.take(a, i, mode='fill', fill_value=7.5)", "x, ioob", True),
-        ("lambda a, i: jnp.take(a, i, unique_indices=True, indices_are_sorted=True)", "x, i3", True),
+        (
+            "lambda a, i: jnp.take(a, i, unique_indices=True, indices_are_sorted=True)",
+            "x, i3",
+            True,
+        ),
         ("lambda a, i: jnp.take(a, i, axis=-1)", "m, i3", True),
         ("lambda a, i: jnp.take(a, i, axis=2)", "m, i3", True),
         ("lambda a, i: jnp.take_along_axis(a, i, axis=-1, fill_value=-9.0)", "m, ta", True),
@@ -160,7 +174,11 @@ def _dynamic_cases() -> list[Case]:
         ("lambda a, t: lax.dynamic_index_in_dim(a, t, keepdims=False)", "x, st", True),
         ("lambda a, t: lax.dynamic_slice(a, (t, t), (2, 2))", "m, st", True),
         ("lambda a, t: lax.dynamic_update_slice(a, jnp.ones((2, 2)), (t, t))", "m, st", True),
-        ("lambda a, t: lax.dynamic_slice(a, (t,), (2,), allow_negative_indices=False)", "x, st", True),
+        (
+            "lambda a, t: lax.dynamic_slice(a, (t,), (2,), allow_negative_indices=False)",
+            "x, st",
+            True,
+        ),
         ("lambda a: lax.dynamic_slice(a, (1,), (6,))", "x", True),
         ("lambda a: lax.dynamic_update_slice(a, jnp.ones(6), (0,))", "x", True),
         ("lambda a: lax.dynamic_slice(a, (1.0,), (2,))", "x", True),
