@@ -82,7 +82,7 @@ def forward_attr(self: Any, name: str) -> Any:
     function itself."""
     if name.startswith("__") or name in ("_fun", "_sig_cache"):
         raise AttributeError(name)
-    fun = self.__dict__.get("_fun")
+    fun = self.__dict__.get("_fun", self.__dict__.get("fun"))
     if fun is None:
         raise AttributeError(name)
     return fun if name == "fun" else getattr(fun, name)

@@ -10,7 +10,7 @@ exactly, and the output's structure must be the function's. Its JVP is again a
 ``custom_vmap_call``, of the function's JVP, whose rule is the JVP of the rule (JAX's
 construction): ``vmap(jvp(f))`` batches with the rule, and arguments whose primal and tangent
 are not batched alike are mapped by an ordinary ``vmap`` of the rule's derivative. Reverse
-mode is refused, as in JAX."""
+mode differentiates the function itself (JAX refuses it; see docs/semantics.md)."""
 
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ from trellax._src.control_flow.scan import map as lax_map
 from trellax._src.core import core
 from trellax._src.core.core import EvalTrace, Primitive
 from trellax._src.core.jaxpr import ClosedJaxpr
-from trellax._src.custom.arguments import resolve_args
+from trellax._src.custom.arguments import forward_attr, resolve_args
 from trellax._src.interpreters import batching, tracing
-from trellax._src.interpreters.ad import jvp_flat
+from trellax._src.interpreters.ad import _LinearDispatch, jvp_flat
 from trellax._src.interpreters.call_jaxpr import batch_body, inline_codegen, trace_call
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import Zero, instantiate
@@ -53,6 +53,8 @@ class custom_vmap:
         self.vmap_rule: Callable[..., Any] | None = None
         self._name: str = getattr(fun, "__name__", type(fun).__name__)
         self._sig_cache: dict[str, Any] = {}
+
+    __getattr__ = forward_attr
 
     def def_vmap(self, vmap_rule: Callable[..., Any]) -> Callable[..., Any]:
         self.vmap_rule = vmap_rule
@@ -214,8 +216,12 @@ def _custom_vmap_call_jvp(
     num_consts: int,
     rule: _Rule | _JvpRule,
 ) -> tuple[Any, Any]:
-    if any(type(t) is not Zero for t in tangents[:num_consts]):
-        # the function closes over a value being differentiated, which its rule cannot see
+    if isinstance(core.current_trace(), _LinearDispatch) or any(
+        type(t) is not Zero for t in tangents[:num_consts]
+    ):
+        # reverse mode (JAX refuses it outright; trellax differentiates the function, which
+        # also lets a custom_vjp whose fwd holds a custom_vmap be linearized under vmap), or a
+        # function closing over a value being differentiated, which its rule cannot see
         outs, t_outs = jvp_flat(lambda *xs: tracing.eval_jaxpr(call, *xs), primals, tangents)
         return tuple(outs), tuple(t_outs)
     # as JAX: the derivative is again a custom_vmap call, of the function's JVP, whose rule is
@@ -268,7 +274,7 @@ def sequential_vmap(f: Callable[..., Any]) -> custom_vmap:
         def one(xs: Any) -> Any:
             it = iter(xs)
             full = [next(it) if b else x for x, b in zip(leaves, flags)]
-            return f(*tree_unflatten(tree, full))
+            return g(*tree_unflatten(tree, full))  # the custom function, as JAX's map body
 
         out = lax_map(one, mapped)
         return out, tree_map(lambda _: True, out)
