@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 from random_sweep_stats import digest, distance, from_hex
-from random_tail_cases import CASES, MEASURED_SIZE, case_id
+from random_tail_cases import CASES, case_id
 
 import trellax
 import trellax.random as tr
@@ -100,7 +100,3 @@ def tails_table(golden: dict[str, Any]) -> str:
 def test_docs_table_is_measured() -> None:
     """docs/random.md's table of the tails is generated from the golden file."""
     assert tails_table(GOLDEN) in DOCS.read_text(encoding="utf-8")
-
-
-def test_measured_size_is_the_chunk_size_plus_one() -> None:
-    assert MEASURED_SIZE == 65537
