@@ -106,7 +106,7 @@ cumprod    I    =    =    =    =    =    =    =    I    F    I    F    I
 nancumsum  I    =    =    =    =    =    =    =    I    F    I    F    I
 nancumprod I    =    =    =    =    =    =    =    I    F    I    F    I
 cumulative_sum  I I  U    I    =    =    =    =    I    F    ValueError ValueError ValueError
-cumulative_prod I I  U    I    =    =    =    =    I    F    ValueError ValueError ValueError
+cumulative_prod I =  =    =    =    =    =    =    I    F    ValueError ValueError ValueError
 median     f32  f32  f32  f32  =    =    =    ValueError F F F    F    f32
 nanmedian  f32  f32  f32  f32  =    =    =    ValueError F F F    F    f32
 quantile   f32  f32  f32  f32  =    =    =    ValueError F F F    F    f32

@@ -143,7 +143,7 @@ def _normalized_starts(
     if len(starts) != a.ndim:
         raise ValueError(  # JAX's class
             f"{name}: need one start index per dimension of shape {tuple(a.shape)}, "
-            f"got {len(starts)}"
+            f"got {len(starts)} (length of slice indices must match the operand's rank)"
         )
     out: list[Any] = []
     for s, n in zip(starts, a.shape):
@@ -369,7 +369,14 @@ def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
     elif dtypes.kind(a.dtype) == "i":
         key = ew.bitwise_not(a)  # ~v = -v - 1 reverses the order without overflow
     else:
+        # NaN is the largest value (as in XLA's TopK): a first key that is False for NaN
         key = ew.neg(a)
+        number = ew.eq(a, a)
+        _, _, values, indices = reductions.sort((number, key, a, index), ax, True, num_keys=2)
+        return (
+            structural.slice_in_dim(values, 0, k, 1, ax),
+            structural.slice_in_dim(indices, 0, k, 1, ax),
+        )
     _, values, indices = reductions.sort((key, a, index), ax, True, num_keys=1)
     return (
         structural.slice_in_dim(values, 0, k, 1, ax),

@@ -501,7 +501,9 @@ def _update_ids(indices: Any, updates: Any, dn: ScatterDimensionNumbers) -> Any:
     ids = np.arange(1, int(np.prod(batch, dtype=np.int64)) + 1, dtype=np.int32).reshape(batch)
     view = [ushape[p] if p in scatter_axes else 1 for p in range(len(ushape))]
     ids = np.broadcast_to(ids.reshape(view), ushape)
-    return core.new_array(np.ascontiguousarray(ids), np.dtype(np.int32), False)
+    # np.array, not np.ascontiguousarray: that one turns a 0-d array (the ids of a scalar
+    # update, x.at[2].set(v)) into shape (1,)
+    return core.new_array(np.array(ids, order="C"), np.dtype(np.int32), False)
 
 
 def _landed_masks(

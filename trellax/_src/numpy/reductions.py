@@ -714,7 +714,8 @@ def _cumulative_api(
             )
         axis = 0
     ax = canonicalize_axis(axis, arr.ndim)
-    out = _cumulative(name, prim, arr, ax, dtype, promote_integers=True)
+    # JAX widens small integers in cumulative_sum only (cumulative_prod of int8 is int8)
+    out = _cumulative(name, prim, arr, ax, dtype, promote_integers=identity == 0)
     if include_initial:
         shape = list(out.shape)
         shape[ax] = 1
@@ -746,8 +747,8 @@ def cumulative_prod(
     dtype: DTypeLike | None = None,
     include_initial: bool = False,
 ) -> Array:
-    """The Array API's cumulative product: widens integers like :func:`prod`; ``include_initial``
-    prepends a one."""
+    """The Array API's cumulative product in the input's dtype (integers are not widened, as in
+    JAX); ``include_initial`` prepends a one."""
     return _cumulative_api(
         "cumulative_prod", lax_reductions.cumprod_p, x, axis, dtype, include_initial, 1
     )

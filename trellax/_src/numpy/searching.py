@@ -230,6 +230,8 @@ def take(
         (ax,) = canonicalize_axes("take", (axis,), x.ndim)
     n = x.shape[ax]
     mode = "fill" if mode is None else mode
+    if mode == "promise_in_bounds":  # JAX's take refuses it (take_along_axis takes it)
+        raise ValueError(f"Invalid mode {mode!r} for np.take")
     if n == 0 and idx.size:  # JAX refuses it in every mode
         raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
     idx, oob = _normalize_indices(idx, n, mode, "take")

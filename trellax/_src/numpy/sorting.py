@@ -61,12 +61,10 @@ def sort(
     descending: bool = False,
 ) -> Array:
     """A sorted copy along ``axis`` (of the flattened array when None); keeps dtype and weak
-    flag. ``descending=True`` reverses the order and keeps equal elements in their original
-    order."""
+    flag. ``descending=True`` is the ascending sort reversed, as in JAX (equal values that
+    differ, -0.0 and 0.0, come out in reverse order)."""
     _check_sort_args("sort", kind, order)
     x, ax = _axis("sort", _asarray("sort", a), axis)
-    if descending:
-        x = rev(x, (ax,))
     keys = sort_keys(x)
     if len(keys) == 1:
         out = lax_sort(x, dimension=ax, is_stable=True)
