@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import numpy as kernels
-from trellax._src.backend import threads
+from trellax._src.backend import select_bits, threads
 from trellax._src.backend.float_facts import compute_dtype
 from trellax._src.core.jaxpr import JaxprEqn
 
@@ -43,11 +43,26 @@ RULES: dict[Any, Rule] = {}
 enabled = True
 
 
-def call_expr(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+#: ``value_of(name)``: the value of a name bound when the program was generated (a constant
+#: or literal), or None for a name computed at run time.
+ValueOf = Callable[[str], Any]
+
+#: Rules that also read the values known when the program is generated (same result types).
+VALUE_RULES: dict[Any, Callable[[JaxprEqn, list[str], Bind, ValueOf], str | None]] = {}
+
+
+def call_expr(
+    eqn: JaxprEqn, args: list[str], bind: Bind, value_of: ValueOf | None = None
+) -> str | None:
     """The expression computing ``eqn``'s result from the names ``args``, or None."""
     if not enabled:
         return None
-    rule = RULES.get(eqn.primitive.impl)
+    impl = eqn.primitive.impl
+    if value_of is not None:
+        value_rule = VALUE_RULES.get(impl)
+        if value_rule is not None:
+            return value_rule(eqn, args, bind, value_of)
+    rule = RULES.get(impl)
     if rule is None:
         return None
     return rule(eqn, args, bind)
@@ -159,7 +174,21 @@ def _reduce_sum(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
 def _select_n(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
     if len(args) != 3 or eqn.invars[0].aval.dtype != np.bool_:
         return None
+    if eqn.invars[0].aval.size >= select_bits.BITS_MIN:  # the kernel's path (select_bits.py)
+        return f"{bind(select_bits.select2, 'f')}({args[0]}, {args[1]}, {args[2]})"
     return f"{bind(np.where, 'f')}({args[0]}, {args[2]}, {args[1]})"
+
+
+def _select_n_known(eqn: JaxprEqn, args: list[str], bind: Bind, value_of: ValueOf) -> str | None:
+    """``select_n`` whose false case is a constant of all-zero bits (relu's derivative selects
+    the cotangent or zeros): the bit path without reading the zeros (same bits as the kernel)."""
+    expr = _select_n(eqn, args, bind)
+    if expr is None or eqn.invars[0].aval.size < select_bits.BITS_MIN:
+        return expr
+    known = value_of(args[1])
+    if known is None or not select_bits.all_zero_bits(known):
+        return expr
+    return f"{bind(select_bits.select2, 'f')}({args[0]}, {args[1]}, {args[2]}, True)"
 
 
 def _convert_element_type(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
@@ -181,4 +210,5 @@ RULES[kernels.broadcast_in_dim] = _broadcast_in_dim
 RULES[kernels.dot_general] = _dot_general
 RULES[kernels.reduce_sum] = _reduce_sum
 RULES[kernels.select_n] = _select_n
+VALUE_RULES[kernels.select_n] = _select_n_known
 RULES[kernels.convert_element_type] = _convert_element_type
