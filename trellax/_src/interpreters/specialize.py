@@ -148,15 +148,18 @@ def _batched_outer(x: Any, y: Any, b: int, m: int, n: int) -> Any:
 
 def _batched_outer_expr(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
     """The kernel's per-example outer products (``vmap`` of an outer product: one batch axis in
-    front, one contracted axis of size 1, one free axis each): the same products, x's first, in
-    another memory order."""
+    front, one free axis each, and one contracted axis of size 1 or none): the same products,
+    x's first, in another memory order."""
     (lc, rc), _ = eqn.params["dimension_numbers"]
     xs, ys = eqn.invars[0].aval.shape, eqn.invars[1].aval.shape
-    if len(xs) != 3 or len(ys) != 3 or len(lc) != 1 or len(rc) != 1:
+    if len(xs) == 2 and len(ys) == 2 and not lc and not rc and xs[0] == ys[0]:
+        b, m, n = xs[0], xs[1], ys[1]  # no contraction at all: (b, m) x (b, n)
+    elif len(xs) != 3 or len(ys) != 3 or len(lc) != 1 or len(rc) != 1:
         return None
-    if lc[0] == 0 or rc[0] == 0 or xs[lc[0]] != 1 or ys[rc[0]] != 1 or xs[0] != ys[0]:
+    elif lc[0] == 0 or rc[0] == 0 or xs[lc[0]] != 1 or ys[rc[0]] != 1 or xs[0] != ys[0]:
         return None
-    b, m, n = xs[0], xs[3 - lc[0]], ys[3 - rc[0]]
+    else:
+        b, m, n = xs[0], xs[3 - lc[0]], ys[3 - rc[0]]
     if b < 64 or b < max(m, n):  # the batch axis must be the long one to gain
         return None
     f = bind(_batched_outer, "f")
