@@ -154,9 +154,17 @@ def _batched_outer_expr(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | Non
     xs, ys = eqn.invars[0].aval.shape, eqn.invars[1].aval.shape
     if len(xs) == 2 and len(ys) == 2 and not lc and not rc and xs[0] == ys[0]:
         b, m, n = xs[0], xs[1], ys[1]  # no contraction at all: (b, m) x (b, n)
-    elif len(xs) != 3 or len(ys) != 3 or len(lc) != 1 or len(rc) != 1:
-        return None
-    elif lc[0] == 0 or rc[0] == 0 or xs[lc[0]] != 1 or ys[rc[0]] != 1 or xs[0] != ys[0]:
+    elif (
+        len(xs) != 3
+        or len(ys) != 3
+        or len(lc) != 1
+        or len(rc) != 1
+        or lc[0] == 0
+        or rc[0] == 0
+        or xs[lc[0]] != 1
+        or ys[rc[0]] != 1
+        or xs[0] != ys[0]
+    ):
         return None
     else:
         b, m, n = xs[0], xs[3 - lc[0]], ys[3 - rc[0]]
