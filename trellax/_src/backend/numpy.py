@@ -19,7 +19,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.backend import singular, threads, xla_erf
+from trellax._src.backend import select_bits, singular, threads, xla_erf
 from trellax._src.backend.convert import convert
 from trellax._src.backend.float_facts import (
     compute_dtype,
@@ -357,6 +357,8 @@ def complex_(x: np.ndarray, y: np.ndarray) -> Any:
 
 def select_n(which: np.ndarray, *cases: np.ndarray) -> Any:
     if which.dtype.kind == "b":  # (a dtype == type comparison costs ~0.3 us)
+        if which.size >= select_bits.BITS_MIN:  # without branches (select_bits.py)
+            return select_bits.select2(which, cases[0], cases[1])
         return np.where(which, cases[1], cases[0])
     return np.choose(which.astype(np.intp), cases, mode="clip")
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.backend import compiled, fp_errors
+from trellax._src.backend import compiled, fp_errors, select_bits
 from trellax._src.backend.convert import convert
 from trellax._src.core.core import Primitive
 from trellax._src.core.jaxpr import Atom, JaxprEqn, Literal, Var
@@ -79,6 +79,8 @@ class _RegionWriter:
         self.narrow_scratch: dict[tuple[np.dtype[Any], tuple[int, ...]], str] = {}
         self.views: dict[int, JaxprEqn] = {}  # var id -> the view member that made it
         self.round_scratch: dict[tuple[int, ...], tuple[str, str]] = {}
+        #: external var id -> its value when known as the program is generated (a constant)
+        self.known: dict[int, Any] = {}
 
     def fresh(self, prefix: str) -> str:
         self.count += 1
@@ -387,6 +389,7 @@ class _RegionWriter:
         values_in: list[str] = []
         for i, v in enumerate(region.externals):
             outer = self.ref(v)
+            self.known[id(v)] = em.known_value(outer)
             chunked = v.aval.ndim > 0 and v.aval.shape[0] == region.n
             if region.flat:
                 chunked = v.aval.size == region.size
@@ -598,14 +601,39 @@ class _RegionWriter:
             self.body.append(f"    _copyto({t}, {ins[0]}, casting='unsafe'){comment}")
         elif name == "select_n" and len(ins) == 3 and eqn.invars[0].aval.dtype == np.bool_:
             t = self.target(v, j, [])
-            self.body.append(f"    _copyto({t}, {ins[1]}){comment}")
-            self.body.append(f"    _copyto({t}, {ins[2]}, where={ins[0]})")
+            if self.selects_bits(eqn):  # without branches (backend/select_bits.py)
+                zero = self.known_zero(eqn.invars[1])
+                f = em.bind(select_bits.select_into, "f")
+                self.body.append(f"    {f}({ins[0]}, {ins[1]}, {ins[2]}, {t}, {zero}){comment}")
+            else:
+                self.body.append(f"    _copyto({t}, {ins[1]}){comment}")
+                self.body.append(f"    _copyto({t}, {ins[2]}, where={ins[0]})")
         else:  # the impl itself on the chunk (allocates a chunk-sized result)
             t = self.target(v, j, [])
             f = em.bind(functools.partial(impl, **params) if params else impl, "f")
             self.body.append(f"    _copyto({t}, {f}({', '.join(ins)}), casting='unsafe'){comment}")
         self.expr[id(v)] = t
         self.store(v, t)
+
+    def selects_bits(self, eqn: JaxprEqn) -> bool:
+        """Whether a bool ``select_n`` is written as a bit selection: its cases and result of
+        one plain dtype, held as themselves (not widened), and chunks large enough."""
+        v = eqn.outvars[0]
+        d = v.aval.dtype
+        chunk = self.region.rows * int(np.prod(self.chunk_shape(v), dtype=np.int64))
+        return (
+            not self.is_wide(v)
+            and all(a.aval.dtype == d for a in eqn.invars[1:])
+            and select_bits.int_view(d) is not None
+            and chunk >= select_bits.BITS_MIN
+        )
+
+    def known_zero(self, a: Atom) -> bool:
+        """Whether ``a`` is known, as the program is generated, to be all-zero bits."""
+        if isinstance(a, Literal):
+            return select_bits.all_zero_bits(np.asarray(a.value, a.aval.dtype))
+        value = self.known.get(id(a))
+        return value is not None and select_bits.all_zero_bits(value)
 
     def convert_excess(self, j: int, eqn: JaxprEqn, x: str, comment: str) -> None:
         """A convert from or to a widened type under excess precision (not to float32 from a

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import numpy as kernels
-from trellax._src.backend import threads
+from trellax._src.backend import select_bits, threads
 from trellax._src.backend.float_facts import compute_dtype
 from trellax._src.core.jaxpr import JaxprEqn
 
@@ -43,11 +43,26 @@ RULES: dict[Any, Rule] = {}
 enabled = True
 
 
-def call_expr(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+#: ``value_of(name)``: the value of a name bound when the program was generated (a constant
+#: or literal), or None for a name computed at run time.
+ValueOf = Callable[[str], Any]
+
+#: Rules that also read the values known when the program is generated (same result types).
+VALUE_RULES: dict[Any, Callable[[JaxprEqn, list[str], Bind, ValueOf], str | None]] = {}
+
+
+def call_expr(
+    eqn: JaxprEqn, args: list[str], bind: Bind, value_of: ValueOf | None = None
+) -> str | None:
     """The expression computing ``eqn``'s result from the names ``args``, or None."""
     if not enabled:
         return None
-    rule = RULES.get(eqn.primitive.impl)
+    impl = eqn.primitive.impl
+    if value_of is not None:
+        value_rule = VALUE_RULES.get(impl)
+        if value_rule is not None:
+            return value_rule(eqn, args, bind, value_of)
+    rule = RULES.get(impl)
     if rule is None:
         return None
     return rule(eqn, args, bind)
@@ -133,15 +148,26 @@ def _batched_outer(x: Any, y: Any, b: int, m: int, n: int) -> Any:
 
 def _batched_outer_expr(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
     """The kernel's per-example outer products (``vmap`` of an outer product: one batch axis in
-    front, one contracted axis of size 1, one free axis each): the same products, x's first, in
-    another memory order."""
+    front, one free axis each, and one contracted axis of size 1 or none): the same products,
+    x's first, in another memory order."""
     (lc, rc), _ = eqn.params["dimension_numbers"]
     xs, ys = eqn.invars[0].aval.shape, eqn.invars[1].aval.shape
-    if len(xs) != 3 or len(ys) != 3 or len(lc) != 1 or len(rc) != 1:
+    if len(xs) == 2 and len(ys) == 2 and not lc and not rc and xs[0] == ys[0]:
+        b, m, n = xs[0], xs[1], ys[1]  # no contraction at all: (b, m) x (b, n)
+    elif (
+        len(xs) != 3
+        or len(ys) != 3
+        or len(lc) != 1
+        or len(rc) != 1
+        or lc[0] == 0
+        or rc[0] == 0
+        or xs[lc[0]] != 1
+        or ys[rc[0]] != 1
+        or xs[0] != ys[0]
+    ):
         return None
-    if lc[0] == 0 or rc[0] == 0 or xs[lc[0]] != 1 or ys[rc[0]] != 1 or xs[0] != ys[0]:
-        return None
-    b, m, n = xs[0], xs[3 - lc[0]], ys[3 - rc[0]]
+    else:
+        b, m, n = xs[0], xs[3 - lc[0]], ys[3 - rc[0]]
     if b < 64 or b < max(m, n):  # the batch axis must be the long one to gain
         return None
     f = bind(_batched_outer, "f")
@@ -159,7 +185,21 @@ def _reduce_sum(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
 def _select_n(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
     if len(args) != 3 or eqn.invars[0].aval.dtype != np.bool_:
         return None
+    if eqn.invars[0].aval.size >= select_bits.BITS_MIN:  # the kernel's path (select_bits.py)
+        return f"{bind(select_bits.select2, 'f')}({args[0]}, {args[1]}, {args[2]})"
     return f"{bind(np.where, 'f')}({args[0]}, {args[2]}, {args[1]})"
+
+
+def _select_n_known(eqn: JaxprEqn, args: list[str], bind: Bind, value_of: ValueOf) -> str | None:
+    """``select_n`` whose false case is a constant of all-zero bits (relu's derivative selects
+    the cotangent or zeros): the bit path without reading the zeros (same bits as the kernel)."""
+    expr = _select_n(eqn, args, bind)
+    if expr is None or eqn.invars[0].aval.size < select_bits.BITS_MIN:
+        return expr
+    known = value_of(args[1])
+    if known is None or not select_bits.all_zero_bits(known):
+        return expr
+    return f"{bind(select_bits.select2, 'f')}({args[0]}, {args[1]}, {args[2]}, True)"
 
 
 def _convert_element_type(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
@@ -181,4 +221,5 @@ RULES[kernels.broadcast_in_dim] = _broadcast_in_dim
 RULES[kernels.dot_general] = _dot_general
 RULES[kernels.reduce_sum] = _reduce_sum
 RULES[kernels.select_n] = _select_n
+VALUE_RULES[kernels.select_n] = _select_n_known
 RULES[kernels.convert_element_type] = _convert_element_type

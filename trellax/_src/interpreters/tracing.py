@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend import fp_errors, threads
+from trellax._src.backend import fp_errors, heap, threads
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.config import settings as _config
 from trellax._src.core import core, errors, leaks, source_info
@@ -317,6 +317,12 @@ class Emitter:
     def emit(self, line: str) -> None:
         self.lines.append(line)
 
+    def known_value(self, name: str) -> Any:
+        """The value bound to ``name`` when the program was generated (a constant or literal
+        array), or None (an argument or a value computed at run time)."""
+        value = self.env.get(name) if name.isidentifier() else None
+        return value if isinstance(value, np.ndarray | np.generic) else None
+
     def fix(self, name: str, aval: ShapedArray, indent: str) -> None:
         """Re-types a result where NumPy may return another type: 0-d results come back as NumPy
         scalars; ml_dtypes computes some int4 ops in int8."""
@@ -472,7 +478,7 @@ class Emitter:
                 "register one with def_impl)"
             )
         if not eqn.primitive.multiple_results:
-            expr = specialize.call_expr(eqn, args, self.bind)
+            expr = specialize.call_expr(eqn, args, self.bind, self.known_value)
             if expr is not None:
                 self.emit(f"{indent}{outs[0]} = {expr}  # {eqn.primitive.name}")
                 return
@@ -604,6 +610,7 @@ def compile_jaxpr(
     (:mod:`trellax._src.interpreters.fusion`; ``fusion_options`` defaults to the settings in
     force). The generated source is the function's ``__doc__``.
     """
+    heap.keep_heap_pad()  # temporaries reused between calls without page faults (heap.py)
     em = Emitter()
     em.fusion = fusion_options if fusion_options is not None else fusion_runtime.options()
     if _config.state().excess and not em.fusion.excess_precision:
