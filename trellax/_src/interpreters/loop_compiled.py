@@ -151,6 +151,8 @@ class _Writer:
             name = self.fresh("K")
             self.globals.append(f"{name} = {_literal(a.value, a.aval.dtype)}")
             return "s", name
+        if id(a) not in self.vals:
+            raise Unsupported("an operand defined outside the body")
         return self.vals[id(a)]
 
     def pointer(self, ufunc: np.ufunc, dtypes: list[Any]) -> tuple[str, str]:
@@ -171,11 +173,19 @@ class _Writer:
 
     def equations(self, jaxpr: Jaxpr, out: list[str], indent: str) -> None:
         for e in jaxpr.eqns:
-            if len(e.outvars) != 1 or not _shape_ok(e.outvars[0]):
-                raise Unsupported(e.primitive.name)
-            if not all(isinstance(a, Literal) or id(a) in self.vals for a in e.invars):
-                raise Unsupported("an operand defined outside the body")  # pragma: no cover
             name = e.primitive.name
+            if name == "transpose" and tuple(e.params["permutation"]) == (1, 0):
+                # a view, as the Python loop's ``x.transpose((1, 0))``: a product then reads
+                # the same strides
+                kind, src = self.ref(e.invars[0])
+                if kind != "m":
+                    raise Unsupported("transpose of a computed value")
+                t = self.fresh("m")
+                out.append(f"{indent}{t} = {src}.T  # transpose")
+                self.vals[id(e.outvars[0])] = ("m", t)
+                continue
+            if len(e.outvars) != 1 or not _shape_ok(e.outvars[0]):
+                raise Unsupported(name)
             if name == "dot_general":
                 self._dot(e, out, indent)
             elif name == "broadcast_in_dim" and not e.invars[0].aval.shape:
@@ -501,6 +511,8 @@ class LoopKernel:
         self.steps = 0
         self.ready: compiled.Ready | None = None
         self.failed = False
+        #: Why compiling or calling the kernel failed (the Python loop runs instead).
+        self.error: BaseException | None = None
 
     def _arguments(self, n: int, args: Sequence[Any]) -> list[Any]:
         ins = [a[()] if s else a for a, s in zip(args, self.scalar_in)]
@@ -519,8 +531,8 @@ class LoopKernel:
             warm = (self.kernel, tuple(self._arguments(0, args)))
             try:
                 self.ready = ready = compiled.prepare([warm], wait=opts.compiled_wait)
-            except Exception:  # a Numba failure: keep the Python loop
-                self.failed = True
+            except Exception as e:  # a Numba failure: keep the Python loop
+                self.failed, self.error = True, e
                 return None
             if not ready.done:
                 return None
@@ -528,8 +540,8 @@ class LoopKernel:
         assert self.kernel.fn is not None
         try:
             self.kernel.fn(*full)
-        except Exception:  # pragma: no cover - argument types Numba could not compile
-            self.failed, self.ready = True, None
+        except Exception as e:  # pragma: no cover - argument types Numba could not compile
+            self.failed, self.ready, self.error = True, None, e
             return None
         results = full[len(full) - len(self.outs) :]
         return tuple(r.reshape(()) if not s else r for r, (s, _) in zip(results, self.outs))
