@@ -40,7 +40,7 @@ COMPILED_MIN = 1 << 20
 #: element, so the Python per chunk weighs more (measured: docs/performance.md).
 COMPILED_CHUNK = 1 << 18
 #: Loop steps run before a small loop is compiled as one function (docs/performance.md).
-COMPILED_LOOP_MIN = 10000
+COMPILED_LOOP_MIN = 100_000
 _COMPILED_MODES = ("auto", "off")
 
 

@@ -444,7 +444,8 @@ def scan_kernel(
     outs += [((length, *a.aval.shape), a.aval.dtype) for a in ys]
     scalar_in = [not v.aval.shape for v in body.invars[: n_consts + n_carry]]
     scalar_in += [False] * (len(body.invars) - n_consts - n_carry)
-    return LoopKernel(src, w.pointers, body_consts, scalar_in, outs, length, length)
+    dtypes = [v.aval.dtype for v in body.invars]
+    return LoopKernel(src, w.pointers, body_consts, scalar_in, dtypes, outs, length, length)
 
 
 def while_kernel(
@@ -482,9 +483,8 @@ def while_kernel(
     src = _source(w, len(carries), w.pre, loop)
     outs = [(tuple(a.aval.shape), a.aval.dtype) for a in carries]
     ins = [*cond.invars[:n_c], *body.invars[:n_b], *carries]
-    return LoopKernel(
-        src, w.pointers, [*cconsts, *bconsts], [not v.aval.shape for v in ins], outs, 1, 100
-    )
+    scalar_in, dtypes = [not v.aval.shape for v in ins], [v.aval.dtype for v in ins]
+    return LoopKernel(src, w.pointers, [*cconsts, *bconsts], scalar_in, dtypes, outs, 1, 100)
 
 
 class LoopKernel:
@@ -498,6 +498,7 @@ class LoopKernel:
         pointers: list[int],
         consts: list[Any],
         scalar_in: list[bool],
+        dtypes: list[np.dtype[Any]],
         outs: list[tuple[tuple[int, ...], np.dtype[Any]]],
         n: int,
         weight: int,
@@ -506,6 +507,7 @@ class LoopKernel:
         self.pointers = np.array([*pointers, 0], np.uintp)
         self.consts = [np.asarray(getattr(c, "_value", c)) for c in consts]
         self.scalar_in = scalar_in
+        self.dtypes = dtypes
         self.outs = outs
         self.n, self.weight = n, weight
         self.steps = 0
@@ -520,6 +522,9 @@ class LoopKernel:
         return [n, self.pointers, *self.consts, *ins, *outs]
 
     def __call__(self, *args: Any) -> tuple[Any, ...] | None:
+        for a, d in zip(args, self.dtypes):
+            if getattr(a, "dtype", None) != d:
+                return None  # a value of another dtype than its type says: NumPy's promotion
         ready = self.ready
         if ready is None or not ready.done:
             if self.failed or ready is not None:
