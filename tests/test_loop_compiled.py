@@ -232,3 +232,24 @@ def test_ufunc_loop_reading_rejects_unknown_signatures() -> None:
     assert ufunc_loops.loop(np.tanh, "q->q") is None
     found = ufunc_loops.loop(np.matmul, "ff->f")
     assert found is not None and found[0] != 0
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n", [1, 3, 8, 15, 17, 33, 100])
+def test_products_of_every_shape_keep_blas_bits(runs: list[int], dtype: Any, n: int) -> None:
+    # matrix @ vector, vector @ matrix and their transposes (NumPy's matmul loop, BLAS's
+    # summation order), square and not, random values where a different order of the sums
+    # would show in the last bits
+    r = np.random.default_rng(n)
+    a = jnp.asarray(r.standard_normal((n, n + 2)).astype(dtype))
+    b = jnp.asarray(r.standard_normal((n + 2, n)).astype(dtype))
+
+    def f(h: Any) -> Any:
+        def body(c: Any, _: Any) -> Any:
+            u, v = c
+            return (a @ (a.T @ u) * 0.25, (v @ b) @ a * 0.25), (b.T @ v, u @ a)
+
+        return lax.scan(body, (h, jnp.ones(n + 2, dtype)), None, length=3)
+
+    same(*both(lambda: f, jnp.asarray(r.standard_normal(n).astype(dtype))))
+    assert runs

@@ -39,6 +39,10 @@ MAX_ELEMENTS = 4096
 #: Switched off to measure or test the Python loops (tests compare both).
 enabled = True
 
+#: The largest loop-invariant matrix of a product (below ``threads.BLAS_SMALL``: the Python
+#: loop calls ``numpy.matmul`` for it too).
+MAX_MATRIX = 65536
+
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _CONTRACT = {
     # (lhs ndim, rhs ndim, lhs contracting, rhs contracting) -> (matrix side, transposed)
@@ -108,7 +112,10 @@ def _shape_ok(v: Atom, matrix: bool = False) -> bool:
     if d.kind not in "biuf" or d.itemsize > 8 or d.num >= 256 or d == np.float16:
         return False
     n = int(np.prod(a.shape)) if a.shape else 1
-    return n <= MAX_ELEMENTS and (len(a.shape) <= 1 or (matrix and len(a.shape) == 2))
+    if len(a.shape) <= 1:
+        return n <= MAX_ELEMENTS
+    # a product with a larger matrix goes to threads.matmul in the Python loop (BLAS_SMALL)
+    return matrix and len(a.shape) == 2 and n <= MAX_MATRIX
 
 
 def _literal(value: Any, dtype: np.dtype[Any]) -> str:
