@@ -7,6 +7,7 @@ The rule of these functions deliberately disagrees with the function (``sin`` ba
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -200,3 +201,29 @@ def test_custom_vjp_forwards_attributes_to_the_function() -> None:
     _close(trellax.vmap(f)(xs, ys), np.cos(np.linspace(0, 1, 5, dtype=np.float32)) * ys)
     _close(trellax.grad(f)(0.5, 2.0), np.cos(0.5) * 2.0)
     assert f.fun.vmap_rule is rule
+
+
+def test_custom_jvp_with_a_batched_nondiff_argument_keeps_its_rule() -> None:
+    @functools.partial(trellax.custom_jvp, nondiff_argnums=(0,))
+    def f(x: Any, y: Any) -> Any:
+        return x * y
+
+    f.defjvp(lambda x, p, t: (f(x, p[0]), 5 * t[0] + 0 * x))
+    g = trellax.vmap(f)
+    y, t = trellax.jvp(lambda y: g(tnp.array([2.0]), y), (tnp.array([3.0]),), (tnp.array([1.0]),))
+    _close(y, [6.0])
+    _close(t, [5.0])  # the rule's 5, not the function's x = 2
+    _close(trellax.grad(lambda y: g(tnp.array([2.0, 3.0]), y).sum())(tnp.ones(2)), [5.0, 5.0])
+
+
+def test_custom_vjp_refuses_tracers_as_nondiff_arguments() -> None:
+    @functools.partial(trellax.custom_vjp, nondiff_argnums=(0,))
+    def f(x: Any, y: Any) -> Any:
+        return x * y
+
+    f.defvjp(lambda x, y: (f(x, y), tnp.cos(y)), lambda x, c, g: (c * g,))
+    _close(trellax.grad(f, 1)(2.0, 3.0), np.cos(np.float32(3.0)))  # concrete: fine
+    with pytest.raises(trellax.errors.UnexpectedTracerError, match="custom_vjp"):
+        trellax.jit(f)(2, 3.0)
+    with pytest.raises(trellax.errors.UnexpectedTracerError, match="custom_vjp"):
+        trellax.grad(trellax.jit(f), 1)(2.0, 3.0)

@@ -130,6 +130,22 @@ def _call_undifferentiated(
     return f._fun(*args)
 
 
+def _refuse_tracers(arg: Any, name: str) -> None:
+    """JAX's rule: a ``custom_vjp``'s ``nondiff_argnums`` may not hold tracers (its ``bwd``
+    would close over a value of a trace that has ended)."""
+    for leaf in tree_flatten(arg)[0]:
+        if isinstance(leaf, core.Tracer):
+            raise UnexpectedTracerError(
+                leaf,
+                f"Found a tracer ({_aval_str(core.get_aval(leaf))}) passed as a "
+                f"non-differentiable argument to the custom_vjp function {name}, in a position "
+                "named by nondiff_argnums. Tracers cannot be non-differentiable arguments of "
+                "custom_vjp functions: use nondiff_argnums only for arguments that are not and "
+                "do not hold arrays (functions, static settings), and pass arrays as ordinary "
+                "arguments (their cotangent may be None).",
+            )
+
+
 def _differentiated(trace: Any) -> bool:
     """Whether a JVP trace encloses ``trace`` (only then does a custom rule matter)."""
     while trace is not None:
@@ -494,6 +510,8 @@ class custom_vjp:
         if self._fwd is None or self._bwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {name} using defvjp.")
         args = resolve_args(self._fun, args, kwargs, "custom_vjp", self._sig_cache)
+        for i in self.nondiff_argnums:
+            _refuse_tracers(args[i], name)
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             return _call_undifferentiated(self, args, call_custom_vjp, custom_vjp_call_p, None)
@@ -810,7 +828,7 @@ def call_custom_jvp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
     """``f(*args)`` for a ``custom_jvp`` ``f`` and arguments batched by ``trace``."""
 
     if _nondiff_batched(trace, args, f.nondiff_argnums):
-        return f._fun(*args)  # a batched non-differentiable argument: no rule applies per batch
+        return _call_custom_jvp_nondiff_batched(f, trace, args)
     values, axes = unbatch(trace, args)
     nd = f.nondiff_argnums
     diff_axes = tuple(a for i, a in enumerate(axes) if i not in nd)
@@ -827,6 +845,42 @@ def call_custom_jvp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
         return vmap_over(one, (diff_axes, diff_axes), trace)(primals, tangents)
 
     batched.defjvp(rule, symbolic_zeros=f._symbolic_zeros)
+    assert trace.parent is not None
+    with core.using_trace(trace.parent):
+        out = batched(*values)
+    return rewrap(trace, out)
+
+
+def _call_custom_jvp_nondiff_batched(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
+    """``f(*args)`` when a non-differentiable argument is batched (``vmap(f)`` with
+    ``nondiff_argnums`` mapped): the function of the whole batch takes every argument as an
+    operand, and its rule is the ``vmap`` of ``f``'s rule with the non-differentiable
+    arguments' tangents dropped, as each example's rule sees them (JAX does the same)."""
+    nd = f.nondiff_argnums
+    nd_leaves = tree_flatten([args[i] for i in nd])[0]
+    if f._symbolic_zeros or not all(
+        isinstance(x, core.Tracer | np.ndarray | np.generic | float | int | complex | bool)
+        or hasattr(x, "dtype")
+        for x in nd_leaves
+    ):
+        return f._fun(*args)  # an object that is no array cannot be an operand: no rule
+    values, axes = unbatch(trace, args)
+    diff_idx = [i for i in range(len(args)) if i not in nd]
+    nd_axes = tuple(axes[i] for i in nd)
+    diff_axes = tuple(axes[i] for i in diff_idx)
+    batched = custom_jvp(vmap_over(f._fun, axes, trace))
+
+    def rule(primals: Any, tangents: Any) -> Any:
+        def one(ndv: Any, p: Any, t: Any) -> Any:
+            return f._jvp_rule(*ndv, p, t)
+
+        return vmap_over(one, (nd_axes, diff_axes, diff_axes), trace)(
+            tuple(primals[i] for i in nd),
+            tuple(primals[i] for i in diff_idx),
+            tuple(tangents[i] for i in diff_idx),
+        )
+
+    batched.defjvp(rule)
     assert trace.parent is not None
     with core.using_trace(trace.parent):
         out = batched(*values)
