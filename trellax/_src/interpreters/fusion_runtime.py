@@ -41,7 +41,7 @@ COMPILED_MIN = 1 << 20
 COMPILED_CHUNK = 1 << 18
 #: Loop steps run before a small loop is compiled as one function (docs/performance.md).
 COMPILED_LOOP_MIN = 100_000
-_COMPILED_MODES = ("auto", "off")
+_COMPILED_MODES = ("auto", "exact", "off")
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,9 @@ class FusionOptions:
     #: ``trellax.config.fused_excess_precision``, as it was when the program was compiled.
     excess_precision: bool = False
     #: Compiled groups (``interpreters/fusion_compiled.py``, needs the ``compiled`` extra):
-    #: ``"auto"`` (when Numba imports) or ``"off"``; the smallest region (elements) compiled.
+    #: ``"auto"`` (when Numba imports), ``"exact"`` (the same, but float32 exp/tanh/logistic stay
+    #: NumPy calls: bit-identical to the NumPy path) or ``"off"``; the smallest region
+    #: (elements) compiled.
     compiled: str = "auto"
     compiled_min: int = COMPILED_MIN
     #: Elements per chunk of a compiled region (at least ``chunk``).
