@@ -44,6 +44,10 @@ enabled = True
 MAX_MATRIX = 65536
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+#: Functions the fused regions may compile as approximations (``fusion_compiled``'s
+#: ``_APPROX_F32``, ``backend/compiled_math.py``): a loop calls NumPy's own loop for them (a
+#: ufunc) or stays Python, so its bits stay NumPy's.
+_APPROXIMATE = frozenset({"exp", "tanh", "logistic"})
 _CONTRACT = {
     # (lhs ndim, rhs ndim, lhs contracting, rhs contracting) -> (matrix side, transposed)
     (2, 1, 1, 0): ("lhs", False),
@@ -200,7 +204,11 @@ class _Writer:
             elif name == "add_any" and _add_any_ok(e):
                 t = f"np.{e.outvars[0].aval.dtype.name}"
                 self._elementwise(e, out, indent, lambda i, f, t=t: ([], f"{t}({i[0]} + {i[1]})"))
-            elif fusion_compiled.compilable(e) and all(_shape_ok(a) for a in e.invars):
+            elif (
+                name not in _APPROXIMATE
+                and fusion_compiled.compilable(e)
+                and all(_shape_ok(a) for a in e.invars)
+            ):
                 self._elementwise(e, out, indent, _translate(e))
             elif _is_unary_ufunc(e):
                 self._unary(e, out, indent)
