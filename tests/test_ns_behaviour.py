@@ -261,9 +261,9 @@ def test_scatter_sub_index_take_fft_under_transformations() -> None:
     _same(take(x), np.arange(12.0, dtype=np.float32).reshape(3, 4)[:, [2, 0]].T)
     g = trellax.grad(lambda v: lax.index_take(v, (jnp.array([0, 0]),), (0,)).sum())(x)
     _same(g, np.array([[2.0] * 4, [0.0] * 4, [0.0] * 4], np.float32))
-    with pytest.raises(ValueError, match="repeated axes"):
+    with pytest.raises(TypeError, match="must not repeat"):  # JAX's classes (gather's)
         lax.index_take(x, (jnp.array([0]), jnp.array([0])), (1, 1))
-    with pytest.raises(TypeError, match="integers"):
+    with pytest.raises(ValueError, match="integers"):
         lax.index_take(x, (jnp.array([0.5]),), (0,))
     assert lax.fft(jnp.ones(4, jnp.complex64), lax.FftType.FFT, (4,)).dtype == jnp.complex64
     with pytest.raises(ValueError, match="Unknown FFT type 'DCT'"):  # JAX's words

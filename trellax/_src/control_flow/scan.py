@@ -291,8 +291,8 @@ def _scan(
 ) -> tuple[Any, Any]:
     x_leaves, _ = tree_flatten(xs)
     x_arrays = [asarray(x) for x in x_leaves]
-    if any(x.ndim == 0 for x in x_arrays):
-        raise ValueError(
+    if any(x.ndim == 0 for x in x_arrays):  # JAX: an IndexError (a Python number: ValueError)
+        raise IndexError(
             "scan got a scalar in xs; every leaf of xs needs a leading axis to scan over"
         )
     sizes = sorted({x.shape[0] for x in x_arrays})

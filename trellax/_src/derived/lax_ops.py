@@ -7,7 +7,8 @@ existing primitives and ``trellax.numpy``.
   applied ``k`` times (a ``while_loop`` over the largest count).
 * ``conv_general_dilated_patches`` is ``conv_general_dilated`` with a one-hot kernel: output
   feature ``c * prod(filter_shape) + s`` is input feature ``c`` at window position ``s``.
-* ``index_take`` indexes with ``trellax.numpy``'s integer-array indexing (one ``gather``).
+* ``index_take`` is one ``gather`` of the index arrays stacked as columns, each index taken
+  modulo the size of its axis (as in JAX).
 * ``ragged_dot(lhs [m, k], rhs [g, k, n], group_sizes [g])``: the rows of ``lhs`` are split
   into consecutive groups of the given sizes and group ``i`` is multiplied by ``rhs[i]``; rows
   after the last group give zeros. One matrix product per group, masked.
@@ -30,9 +31,8 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax import indexing
 from trellax._src.lax._base import asarray
 from trellax._src.lax.conv import conv_dimension_numbers, conv_general_dilated
-from trellax._src.lax.reductions import dot_general
-from trellax._src.numpy.indexing import getitem
-from trellax._src.numpy.shapes import moveaxis
+from trellax._src.lax.reductions import dot_dimension_numbers, dot_general
+from trellax._src.lax.shapes import expand_dims
 
 
 def scatter_apply(
@@ -165,7 +165,14 @@ def ragged_dot_general(
             "ragged_dot_general requires that group_sizes.dtype is subtype of np.integer."
         )
     dn = ragged_dot_dimension_numbers
-    (lc, rc), (lb, rb) = dn.dot_dimension_numbers
+    # JAX checks the dot dimension numbers first: its TypeErrors before any layout question
+    (lc, rc), (lb, rb) = dot_dimension_numbers(dn.dot_dimension_numbers, x.ndim, y.ndim)
+    for a, b in zip(lc, rc):
+        if x.shape[a] != y.shape[b]:
+            raise TypeError(
+                f"ragged_dot: contracting dimensions must have the same size, got lhs "
+                f"{tuple(x.shape[i] for i in lc)} and rhs {tuple(y.shape[i] for i in rc)}"
+            )
     if (
         tuple(lb)
         or tuple(rb)
@@ -231,25 +238,28 @@ def conv_general_dilated_local(
 
 
 def index_take(src: ArrayLike, idxs: Sequence[ArrayLike], axes: Sequence[int]) -> Array:
-    """``src`` indexed along ``axes`` by the integer arrays ``idxs`` (broadcast together): the
-    result has the index arrays' shape followed by the remaining axes of ``src`` in order (JAX's
-    ``lax.index_take``; out-of-bounds indices are clamped, as ``gather`` does)."""
+    """``src`` indexed along ``axes`` (increasing) by the integer arrays ``idxs``, one per axis:
+    ``out[i, ...] = src[..., idxs[0][i] at axes[0], ..., idxs[-1][i] at axes[-1], ...]`` with
+    the remaining axes of ``src`` after the first. As in JAX, every index is taken modulo the
+    size of its axis (``-1`` is the last element, ``size`` the first): one ``gather`` whose
+    errors are JAX's (``IndexError`` for an axis past the rank, ``TypeError`` for axes out of
+    order or a count that does not match, ``ValueError`` for no index array at all)."""
     x = asarray(src)
-    ax = [operator.index(a) for a in axes]
-    if len(ax) != len(idxs):
-        raise ValueError(f"index_take: {len(idxs)} index arrays for {len(ax)} axes")
-    for a in ax:  # JAX's gather refuses negative axes too
-        if not 0 <= a < x.ndim:
-            raise TypeError(f"index_take: axis {a} is out of bounds for rank {x.ndim}")
-    if len(set(ax)) != len(ax):
-        raise ValueError(f"index_take: repeated axes {tuple(axes)}")
-    indices = []
-    for i in idxs:
-        arr = asarray(i)
-        if dtypes.kind(arr.dtype) not in ("i", "u"):
-            raise TypeError(f"index_take: indices must be integers, got {arr.dtype.name}")
-        if arr.ndim != 1:
-            raise TypeError(f"index_take: index arrays must be 1-D, got shape {arr.shape}")
-        indices.append(arr)
-    moved = moveaxis(x, ax, list(range(len(ax)))) if ax else x
-    return getitem(moved, tuple(indices))
+    columns = [expand_dims(asarray(i), (1,)) for i in idxs]
+    if not columns:
+        raise ValueError("index_take: needs at least one index array")
+    ax = tuple(operator.index(a) for a in axes)
+    sizes = [x.shape[a] for a in ax]  # an axis past the rank: IndexError, as in JAX
+    indices = tnp.concatenate(columns, axis=1)
+    if dtypes.kind(indices.dtype) not in ("i", "u"):
+        raise ValueError(f"index_take: indices must be integers, got {indices.dtype.name}")
+    indices = tnp.remainder(indices, np.array(sizes, dtypes.canonicalize_dtype(np.int64)))
+    slice_sizes = list(x.shape)
+    for a in ax:
+        slice_sizes[a] = 1
+    dn = indexing.GatherDimensionNumbers(
+        offset_dims=tuple(range(1, x.ndim - len(ax) + 1)),
+        collapsed_slice_dims=ax,
+        start_index_map=ax,
+    )
+    return indexing.gather(x, indices, dn, tuple(slice_sizes))

@@ -296,13 +296,26 @@ def complex_to_real(d: DType) -> DType:
     return d
 
 
-def canonicalize_axes(name: str, axes: Sequence[int], ndim: int) -> tuple[int, ...]:
+def canonicalize_axes(
+    name: str,
+    axes: Sequence[int],
+    ndim: int,
+    error: type[Exception] = ValueError,
+    repeated: type[Exception] | None = None,
+) -> tuple[int, ...]:
+    """``axes`` as non-negative axes of a rank-``ndim`` array (negative ones count from the end).
+
+    An axis out of range raises ``error``, a repeated one ``repeated`` (default: ``error``): JAX's
+    class differs by primitive (``rev`` and ``dot_general`` raise ``TypeError``, the logical
+    reductions ``IndexError`` for a bad axis and ``ValueError`` for a repeated one, the others
+    ``ValueError``), so each caller passes its own.
+    """
     out = []
     for a in axes:
         a = int(a)
         if not -ndim <= a < max(ndim, 1) or (ndim == 0 and a not in (0, -1)):
-            raise ValueError(f"{name}: axis {a} is out of bounds for an array of rank {ndim}")
+            raise error(f"{name}: axis {a} is out of bounds for an array of rank {ndim}")
         out.append(a % ndim if ndim else 0)
     if len(set(out)) != len(out):
-        raise ValueError(f"{name}: repeated axes {tuple(axes)}")
+        raise (repeated or error)(f"{name}: repeated axes {tuple(axes)}")
     return tuple(out)

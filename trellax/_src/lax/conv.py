@@ -59,15 +59,25 @@ class ConvDimensionNumbers(NamedTuple):
     out_spec: tuple[int, ...]
 
 
-def _ints(name: str, what: str, xs: Any, n: int) -> tuple[int, ...]:
+def _ints(
+    name: str,
+    what: str,
+    xs: Any,
+    n: int,
+    count: type[Exception] = ValueError,
+    sign: type[Exception] = ValueError,
+) -> tuple[int, ...]:
+    """``xs`` as ``n`` positive ints; a wrong count raises ``count``, a value below 1 ``sign``
+    (JAX's classes differ by argument: a dilation below 1 is a ``TypeError``, a stride a
+    ``ValueError``; ``reduce_window``'s wrong counts are mostly ``TypeError``)."""
     try:
         t = tuple(operator.index(x) for x in xs)
     except TypeError:
         raise TypeError(f"{name}: {what} must be a sequence of integers, got {xs!r}") from None
     if len(t) != n:
-        raise ValueError(f"{name}: {what} must have {n} entries (one per spatial axis), got {t}")
+        raise count(f"{name}: {what} must have {n} entries (one per spatial axis), got {t}")
     if any(v < 1 for v in t):
-        raise ValueError(f"{name}: {what} must be positive, got {t}")
+        raise sign(f"{name}: {what} must be positive, got {t}")
     return t
 
 
@@ -96,7 +106,14 @@ def padtype_to_pads(
     return pads
 
 
-def _pads(name: str, padding: Any, in_shape: Any, window: Any, strides: Any) -> Pads:
+def _pads(
+    name: str,
+    padding: Any,
+    in_shape: Any,
+    window: Any,
+    strides: Any,
+    count: type[Exception] = ValueError,
+) -> Pads:
     if isinstance(padding, str):
         return tuple(padtype_to_pads(in_shape, window, strides, padding))
     try:
@@ -107,9 +124,7 @@ def _pads(name: str, padding: Any, in_shape: Any, window: Any, strides: Any) -> 
             f"integer pairs, got {padding!r}"
         ) from None
     if len(pads) != len(in_shape):
-        raise ValueError(
-            f"{name}: padding needs {len(in_shape)} (low, high) pairs, got {len(pads)}"
-        )
+        raise count(f"{name}: padding needs {len(in_shape)} (low, high) pairs, got {len(pads)}")
     return pads
 
 
@@ -152,8 +167,10 @@ def conv_dimension_numbers(
             "convolution requires lhs and rhs ndim to be equal, got "
             f"{len(lhs_shape)} and {len(rhs_shape)}."
         )
-    if nd < 2:
-        raise TypeError(f"convolution requires operands of rank >= 2, got shape {tuple(lhs_shape)}")
+    if nd < 2:  # JAX fails indexing the missing axes: an IndexError
+        raise IndexError(
+            f"convolution requires operands of rank >= 2, got shape {tuple(lhs_shape)}"
+        )
     if dimension_numbers is None:
         iota = tuple(range(nd))
         return ConvDimensionNumbers(iota, iota, iota)
@@ -261,8 +278,8 @@ def conv_general_dilated(
         )  # fmt: skip
     nsp = x.ndim - 2
     strides = _ints(name, "window_strides", window_strides, nsp)
-    ld = _ints(name, "lhs_dilation", lhs_dilation or (1,) * nsp, nsp)
-    rd = _ints(name, "rhs_dilation", rhs_dilation or (1,) * nsp, nsp)
+    ld = _ints(name, "lhs_dilation", lhs_dilation or (1,) * nsp, nsp, sign=TypeError)
+    rd = _ints(name, "rhs_dilation", rhs_dilation or (1,) * nsp, nsp, sign=TypeError)
     g = operator.index(feature_group_count)
     if g < 1:
         raise ValueError(f"{name}: feature_group_count must be positive, got {g}")
@@ -273,7 +290,7 @@ def conv_general_dilated(
         )
     in_sp = [(x.shape[dn.lhs_spec[2 + j]] - 1) * ld[j] + 1 for j in range(nsp)]
     k_sp = [(y.shape[dn.rhs_spec[2 + j]] - 1) * rd[j] + 1 for j in range(nsp)]
-    pads = _pads(name, padding, in_sp, k_sp, strides)
+    pads = _pads(name, padding, in_sp, k_sp, strides, count=TypeError)
     out = x.dtype
     if preferred_element_type is not None:
         out = dtypes.check_user_dtype(preferred_element_type, name)
@@ -590,10 +607,12 @@ def reduce_window(
             f"{name}: init_value dtype {init.dtype} must equal the operand dtype {x.dtype}"
         )
     nd = x.ndim
-    dims = _ints(name, "window_dimensions", window_dimensions, nd)
-    strides = _ints(name, "window_strides", window_strides, nd)
-    bd = _ints(name, "base_dilation", base_dilation or (1,) * nd, nd)
-    wd = _ints(name, "window_dilation", window_dilation or (1,) * nd, nd)
+    # JAX's classes: a wrong count is a TypeError (but of window_dilation a ValueError), a
+    # dilation below 1 a TypeError
+    dims = _ints(name, "window_dimensions", window_dimensions, nd, TypeError)
+    strides = _ints(name, "window_strides", window_strides, nd, TypeError)
+    bd = _ints(name, "base_dilation", base_dilation or (1,) * nd, nd, TypeError, TypeError)
+    wd = _ints(name, "window_dilation", window_dilation or (1,) * nd, nd, sign=TypeError)
     in_shape = [(n - 1) * b + 1 if n else 0 for n, b in zip(x.shape, bd)]
     win = [(k - 1) * w + 1 for k, w in zip(dims, wd)]
     pads = _pads(name, padding, in_shape, win, strides)

@@ -91,12 +91,20 @@ def empty(shape: Sequence[int], dtype: DTypeLike, *, out_sharding: Any = None) -
 
 
 def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
-    """The shape the given shapes broadcast to (ValueError when they do not)."""
-    return tuple(_broadcast_shapes(*[tuple(s) for s in shapes]))
+    """The shape the given shapes broadcast to (ValueError when they do not; TypeError for a
+    negative size, as in JAX)."""
+    given = [tuple(operator.index(d) for d in s) for s in shapes]
+    for s in given:
+        if any(d < 0 for d in s):
+            raise TypeError(f"broadcast_shapes: sizes must be non-negative, got shape {s}")
+    return tuple(_broadcast_shapes(*given))
 
 
 def broadcast_to_rank(x: ArrayLike, rank: int) -> Array:
-    """``x`` with leading axes of size 1 added up to ``rank``."""
+    """``x`` with leading axes of size 1 added up to ``rank`` (a Python or NumPy int: an array
+    is JAX's ``TypeError``)."""
+    if not isinstance(rank, int | np.integer):
+        raise TypeError(f"broadcast_to_rank: rank must be an integer, got {type(rank).__name__}")
     a = asarray(x)
     if a.ndim >= rank:
         return a
@@ -133,7 +141,7 @@ def _normalized_starts(
     primitive clamps: a Python int statically, a traced or array index with a ``select``."""
     starts = list(start_indices)
     if len(starts) != a.ndim:
-        raise TypeError(
+        raise ValueError(  # JAX's class
             f"{name}: need one start index per dimension of shape {tuple(a.shape)}, "
             f"got {len(starts)}"
         )

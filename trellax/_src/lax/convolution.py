@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from trellax._src.core.basearray import Array
 from trellax._src.core.typing import ArrayLike
 from trellax._src.lax.conv import (
-    conv_dimension_numbers,
     conv_general_dilated,
     conv_general_permutations,
     padtype_to_pads,
@@ -38,16 +39,45 @@ def conv_shape_tuple(
     strides: Sequence[int],
     pads: Any,
     batch_group_count: int = 1,
-) -> tuple[int, ...]:
-    """The output shape of a convolution of ``NC...`` by ``OI...`` operands."""
+) -> tuple[Any, ...]:
+    """The output shape of a convolution of ``NC...`` by ``OI...`` operands.
+
+    As in JAX, the spatial sizes are NumPy ``int64`` scalars (computed in NumPy) and the first
+    two entries are ``lhs_shape[0] // batch_group_count`` and ``rhs_shape[0]`` as given. A wrong
+    number of pads is a ``TypeError``, padding that leaves a negative size a ``ValueError``.
+    """
     spatial = tuple(lhs_shape[2:])
     if isinstance(pads, str):
         pads = padtype_to_pads(spatial, rhs_shape[2:], strides, pads)
-    out = [
-        (n + lo + hi - k) // s + 1 if n + lo + hi >= k else 0
-        for n, k, s, (lo, hi) in zip(spatial, rhs_shape[2:], strides, pads, strict=True)
-    ]
-    return (lhs_shape[0] // batch_group_count, rhs_shape[0], *out)
+    if len(pads) != len(spatial):
+        raise TypeError(
+            f"conv_shape_tuple: expected {len(spatial)} (low, high) pads, got {len(pads)}"
+        )
+    padded = np.add(np.asarray(spatial, np.int64), [int(lo) + int(hi) for lo, hi in pads])
+    if np.any(padded < 0):
+        raise ValueError(
+            f"conv_shape_tuple: padding {pads} leaves a negative size of spatial shape {spatial}"
+        )
+    out = tuple(
+        np.int64(max(0, (int(n) - int(k)) // int(st) + 1) if n >= k else 0)
+        for n, k, st in zip(padded, rhs_shape[2:], strides, strict=True)
+    )
+    first = lhs_shape[0] // batch_group_count if batch_group_count > 1 else lhs_shape[0]
+    return (first, rhs_shape[0], *out)
+
+
+def _permuted(
+    lhs_shape: Sequence[int], rhs_shape: Sequence[int], specs: Any
+) -> tuple[Any, Any, tuple[int, ...]]:
+    """JAX's shape helpers take the layout strings only (``("NHWC", "HWIO", "NHWC")``): the
+    operand shapes in ``NC...``/``OI...`` order (NumPy int64) and the output permutation."""
+    if not (isinstance(specs, tuple | list) and len(specs) == 3):
+        raise TypeError(
+            "convolution shape helpers take dimension_numbers as three layout strings, got "
+            f"{specs!r}"
+        )
+    lhs_perm, rhs_perm, out_perm = conv_general_permutations(tuple(specs))
+    return np.take(lhs_shape, lhs_perm), np.take(rhs_shape, rhs_perm), out_perm
 
 
 def conv_general_shape_tuple(
@@ -56,16 +86,12 @@ def conv_general_shape_tuple(
     window_strides: Sequence[int],
     padding: Any,
     dimension_numbers: Any,
-) -> tuple[int, ...]:
-    """The output shape of ``conv_general_dilated`` (no dilation) in the output layout."""
-    dn = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
-    lhs = tuple(lhs_shape[i] for i in dn.lhs_spec)
-    rhs = tuple(rhs_shape[i] for i in dn.rhs_spec)
+) -> tuple[Any, ...]:
+    """The output shape of ``conv_general_dilated`` (no dilation) in the output layout, as NumPy
+    int64 scalars (JAX's types); ``dimension_numbers`` are layout strings."""
+    lhs, rhs, out_perm = _permuted(lhs_shape, rhs_shape, dimension_numbers)
     logical = conv_shape_tuple(lhs, rhs, window_strides, padding)
-    out = [0] * len(logical)
-    for i, axis in enumerate(dn.out_spec):
-        out[axis] = logical[i]
-    return tuple(out)
+    return tuple(np.take(np.asarray(logical, np.int64), np.argsort(out_perm)))
 
 
 def _transpose_pad_total(k: int, s: int, padding: str) -> int:
@@ -83,25 +109,20 @@ def conv_transpose_shape_tuple(
     window_strides: Sequence[int],
     padding: Any,
     dimension_numbers: Any,
-) -> tuple[int, ...]:
-    """The output shape of ``conv_transpose`` (in the output layout): each spatial size is
-    ``(n - 1) * stride - k + 2`` plus the total padding."""
-    dn = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
-    lhs = tuple(lhs_shape[i] for i in dn.lhs_spec)
-    rhs = tuple(rhs_shape[i] for i in dn.rhs_spec)
+) -> tuple[Any, ...]:
+    """The output shape of ``conv_transpose`` (in the output layout, NumPy int64 scalars as in
+    JAX): each spatial size is ``(n - 1) * stride - k + 2`` plus the total padding."""
+    lhs, rhs, out_perm = _permuted(lhs_shape, rhs_shape, dimension_numbers)
     if isinstance(padding, str):
-        totals = [_transpose_pad_total(k, s, padding) for k, s in zip(rhs[2:], window_strides)]
+        totals = [_transpose_pad_total(int(k), s, padding) for k, s in zip(rhs[2:], window_strides)]
     else:
         totals = [int(lo) + int(hi) for lo, hi in padding]
     spatial = [
-        (n - 1) * s - k + 2 + p
+        (int(n) - 1) * s - int(k) + 2 + p
         for n, k, s, p in zip(lhs[2:], rhs[2:], window_strides, totals, strict=True)
     ]
-    logical = (lhs[0], rhs[0], *spatial)
-    out = [0] * len(logical)
-    for i, axis in enumerate(dn.out_spec):
-        out[axis] = logical[i]
-    return tuple(out)
+    logical = np.asarray((lhs[0], rhs[0], *spatial), np.int64)
+    return tuple(np.take(logical, np.argsort(out_perm)))
 
 
 def conv(

@@ -159,8 +159,9 @@ def _gather_abstract_eval(
             f"Gather op must have one slice size for every input dimension, got "
             f"len(slice_sizes)={len(slice_sizes)} for an operand of rank {rank}"
         )
+    no_indices = 0 in tuple(indices.shape)  # nothing is gathered: JAX skips the bound check
     for i, (s, n) in enumerate(zip(slice_sizes, shape)):
-        if not 0 <= s <= n:
+        if not 0 <= s <= (n if not no_indices else s):
             raise TypeError(
                 f"Slice size at index {i} in gather op is out of range, must be within "
                 f"[0, {n} + 1), got {s}."

@@ -77,6 +77,7 @@ reduce_min_p = _reduction("reduce_min", backend.reduce_min, any_)
 reduce_and_p = _reduction("reduce_and", backend.reduce_and, bool_or_int, keep_weak=False)
 reduce_or_p = _reduction("reduce_or", backend.reduce_or, bool_or_int, keep_weak=False)
 reduce_xor_p = _reduction("reduce_xor", backend.reduce_xor, bool_or_int, keep_weak=False)
+_LOGICAL = (reduce_and_p, reduce_or_p, reduce_xor_p)
 
 
 class Reducer(Protocol):
@@ -90,7 +91,9 @@ class Reducer(Protocol):
 def _reducer(prim: Primitive) -> Reducer:
     def f(operand: ArrayLike, axes: Sequence[int]) -> Array:
         x = asarray(operand)
-        return prim.bind(x, axes=canonicalize_axes(prim.name, axes, x.ndim))
+        # JAX: a bad axis of a logical reduction is an IndexError, of the others a ValueError
+        bad = IndexError if prim in _LOGICAL else ValueError
+        return prim.bind(x, axes=canonicalize_axes(prim.name, axes, x.ndim, bad, ValueError))
 
     f.__name__ = f.__qualname__ = prim.name
     f.__doc__ = f"``{prim.name}`` over ``axes``; keeps the operand dtype."
@@ -344,22 +347,44 @@ def dot_general(
     if out_sharding is not None:
         check_out_sharding("lax.dot_general", out_sharding)
     x, y = asarray(lhs), asarray(rhs)
-    (lc, rc), (lb, rb) = dimension_numbers
-    dn = (
-        (
-            canonicalize_axes("dot_general", lc, x.ndim),
-            canonicalize_axes("dot_general", rc, y.ndim),
-        ),
-        (
-            canonicalize_axes("dot_general", lb, x.ndim),
-            canonicalize_axes("dot_general", rb, y.ndim),
-        ),
-    )
+    dn = dot_dimension_numbers(dimension_numbers, x.ndim, y.ndim)
     out = dot_result_dtype(x.dtype, y.dtype)
     if preferred_element_type is not None:
         pref = dtypes.check_user_dtype(preferred_element_type, "dot_general")
         out = pref
     return dot_general_p.bind(x, y, dimension_numbers=dn, preferred_element_type=out)
+
+
+def dot_dimension_numbers(dn: Any, lhs_ndim: int, rhs_ndim: int) -> Any:
+    """``dn`` checked as JAX checks it (in its order, each a ``TypeError``), with negative axes
+    counted from the end (a superset of JAX, which refuses them)."""
+    (lc, rc), (lb, rb) = dn
+    out = []
+    for side, ndim, contract, batch in (("lhs", lhs_ndim, lc, lb), ("rhs", rhs_ndim, rc, rb)):
+        c = tuple(int(a) + ndim if -ndim <= int(a) < 0 else int(a) for a in contract)
+        b = tuple(int(a) + ndim if -ndim <= int(a) < 0 else int(a) for a in batch)
+        if not all(0 <= a < ndim for a in (*c, *b)):
+            raise TypeError(
+                f"dot_general: every {side} dimension number must be an axis of the {side} "
+                f"(rank {ndim}); got {side} contracting {tuple(contract)} and batch {tuple(batch)}"
+            )
+        out.append((c, b))
+    (lc, lb), (rc, rb) = out
+    if len(lb) != len(rb):
+        raise TypeError(
+            f"dot_general: lhs and rhs need as many batch dimensions, got {lb} and {rb}"
+        )
+    for side, c, b in (("lhs", lc, lb), ("rhs", rc, rb)):
+        for what, axes in (("batch", b), ("contracting", c)):
+            if len(set(axes)) != len(axes):
+                raise TypeError(f"dot_general: repeated {side} {what} dimensions {axes}")
+    for side, c, b in (("lhs", lc, lb), ("rhs", rc, rb)):
+        if set(c) & set(b):
+            raise TypeError(
+                f"dot_general: {side} dimensions {sorted(set(c) & set(b))} are both batch "
+                f"({b}) and contracting ({c}) dimensions"
+            )
+    return (lc, rc), (lb, rb)
 
 
 def dot_result_dtype(a: Any, b: Any) -> Any:

@@ -174,6 +174,11 @@ def _aval(shape: Sequence[int], dtype: Any, weak: bool) -> ShapedArray:
 
 
 def _shape_tuple(name: str, shape: Any) -> Shape:
+    """``shape`` (a sequence of ints, one int, or a 1-d integer array, as JAX accepts) as a tuple
+    of non-negative ints; anything else is a ``TypeError``. An empty array of any dtype is
+    ``()``."""
+    if getattr(shape, "ndim", None) == 1:
+        shape = list(shape)  # a 1-d NumPy or trellax array: its elements are the sizes
     try:
         dims = tuple(
             operator.index(d) for d in (shape if isinstance(shape, Sequence) else (shape,))
@@ -261,11 +266,11 @@ def _bitcast_abstract_eval(x: AbstractValue, *, new_dtype: Any) -> ShapedArray:
     if old == new:
         return _aval(shape, new_dtype, False)
     if old > new:
-        if old % new:
-            raise TypeError(f"bitcast_convert_type: {x.dtype.name} -> {new_dtype.name}")
+        if old % new:  # JAX's class for every size mismatch of a bitcast
+            raise ValueError(f"bitcast_convert_type: {x.dtype.name} -> {new_dtype.name}")
         return _aval((*shape, old // new), new_dtype, False)
     if not shape or shape[-1] != new // old:
-        raise TypeError(
+        raise ValueError(
             f"bitcast_convert_type from {x.dtype.name} to {np.dtype(new_dtype).name} needs a "
             f"trailing dimension of size {new // old}, got shape {shape}"
         )
@@ -386,9 +391,10 @@ def _reshape_abstract_eval(
     x: AbstractValue, *, new_sizes: Shape, dimensions: Shape | None = None
 ) -> ShapedArray:
     if math.prod(new_sizes) != math.prod(x.shape):
-        raise TypeError(
-            f"reshape total size must be unchanged, got new_sizes {new_sizes} for shape "
-            f"{tuple(x.shape)}."
+        # JAX 0.10.2 lets this through its shape rule and fails compiling it: a ValueError
+        raise ValueError(
+            f"reshape: {math.prod(x.shape)} elements of shape {tuple(x.shape)} cannot take the "
+            f"shape {new_sizes} ({math.prod(new_sizes)} elements)"
         )
     return _aval(new_sizes, x.dtype, x.weak_type)
 
@@ -405,6 +411,11 @@ def reshape(
     x = asarray(x)
     sizes = _shape_tuple("reshape", new_sizes)
     dims = None if dimensions is None else tuple(int(d) for d in dimensions)
+    if dims is not None and sorted(dims) != list(range(x.ndim)):
+        raise TypeError(
+            f"reshape: dimensions {dims} must be a permutation of the axes of shape "
+            f"{tuple(x.shape)}"
+        )
     if sizes == tuple(x.shape) and (dims is None or dims == tuple(range(x.ndim))):
         same: Array = x
         return same
@@ -487,7 +498,7 @@ def _rev_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> ShapedArray:
 
 def rev(x: ArrayLike, dimensions: Sequence[int]) -> Array:
     x = asarray(x)
-    dims = canonicalize_axes("rev", dimensions, x.ndim)
+    dims = canonicalize_axes("rev", dimensions, x.ndim, TypeError)  # JAX's class
     return rev_p.bind(x, dimensions=dims)
 
 

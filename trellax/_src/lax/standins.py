@@ -17,6 +17,7 @@ device computed by NumPy.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -108,5 +109,6 @@ def composite(decomposition: Callable[..., Any], name: str, version: int = 0) ->
 
 
 def shape_as_value(shape: Sequence[int]) -> np.ndarray[Any, np.dtype[Any]]:
-    """``shape`` as a 1-d NumPy int32 array (int32 with x64 on too, as JAX)."""
-    return np.asarray(tuple(int(d) for d in shape), dtype=np.int32)
+    """``shape`` as a 1-d NumPy int32 array (int32 with x64 on too, as JAX); a size that is not
+    an integer (a float, a float array's element) is JAX's ``TypeError``."""
+    return np.asarray(tuple(operator.index(d) for d in shape), dtype=np.int32)

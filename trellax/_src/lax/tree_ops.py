@@ -274,6 +274,19 @@ def _interleave(a: Array, b: Array, axis: int) -> Array:
     return convenience.slice_in_dim(out, 0, shape[axis] - extra, 1, axis) if extra else out
 
 
+def _approx_k(operand: Any, k: int, dimension: int) -> int:
+    """JAX's checks of ``approx_max_k``/``approx_min_k`` before ``top_k``'s own: ``k`` below 1 is
+    a ``ValueError``, a ``reduction_dimension`` outside the operand's axes an ``IndexError``."""
+    k = operator.index(k)
+    if k <= 0:
+        raise ValueError(f"approx_max_k/approx_min_k: k must be positive, got {k}")
+    ndim = asarray(operand).ndim
+    d = operator.index(dimension)
+    if ndim and not -ndim <= d < ndim:
+        raise IndexError(f"reduction_dimension {d} is not an axis of a rank-{ndim} operand")
+    return k
+
+
 def approx_max_k(
     operand: Any,
     k: int,
@@ -284,7 +297,9 @@ def approx_max_k(
 ) -> tuple[Array, Array]:
     """The ``k`` largest values along ``reduction_dimension`` and their indices (exact here,
     as JAX's CPU result is)."""
-    return convenience.top_k(operand, k, axis=reduction_dimension)
+    return convenience.top_k(
+        operand, _approx_k(operand, k, reduction_dimension), axis=reduction_dimension
+    )
 
 
 def approx_min_k(
@@ -297,6 +312,7 @@ def approx_min_k(
 ) -> tuple[Array, Array]:
     """The ``k`` smallest values along ``reduction_dimension`` (ascending) and their indices."""
     x = asarray(operand)
+    k = _approx_k(x, k, reduction_dimension)
     # An order-reversing involution: the top k of the key, mapped back, are x's bottom k.
     flip = elementwise.neg if dtypes.kind(x.dtype) == "f" else elementwise.bitwise_not
     top, indices = convenience.top_k(flip(x), k, axis=reduction_dimension)

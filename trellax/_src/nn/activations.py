@@ -24,7 +24,7 @@ from trellax._src.core import core
 from trellax._src.core.basearray import Array as _BaseArray
 from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.custom.derivatives import custom_jvp
-from trellax._src.numpy.util import promote_args_inexact
+from trellax._src.numpy.util import check_arraylike
 from trellax._src.scipy.special import logsumexp
 
 Array = Any
@@ -176,27 +176,35 @@ def soft_sign(x: Array) -> Array:
 
 def squareplus(x: Array, b: Any = 4) -> Array:
     """``(x + sqrt(x² + b)) / 2``, a smooth ``relu``."""
-    x, bb = promote_args_inexact("squareplus", x, b)
-    return (x + jnp.sqrt(jnp.square(x) + bb)) / 2
+    # JAX's steps, without promoting first: a bool or int ``x`` squares to int32 and the
+    # result is a strong float32 whatever ``b`` is
+    check_arraylike("squareplus", x, b)
+    x = jnp.asarray(x)
+    return (x + jnp.sqrt(jnp.square(x) + b)) / 2
 
 
 def sparse_plus(x: Array) -> Array:
     """0 for ``x <= -1``, ``(x + 1)² / 4`` between, ``x`` for ``x >= 1``."""
-    (x,) = promote_args_inexact("sparse_plus", x)
-    inner = jnp.square(x + 1) / 4
-    return jnp.where(x <= -1, 0.0, jnp.where(x >= 1, x, inner))
+    # JAX's steps: an int or bool ``x`` meets weak float constants first, so its result is a
+    # weak float32
+    check_arraylike("sparse_plus", x)
+    x = jnp.asarray(x)
+    return jnp.where(x <= -1.0, 0.0, jnp.where(x >= 1.0, x, (x + 1.0) ** 2 / 4))
 
 
 def sparse_sigmoid(x: Array) -> Array:
     """The derivative of :func:`sparse_plus`: ``clip(x + 1, 0, 2) / 2``."""
-    (x,) = promote_args_inexact("sparse_sigmoid", x)
-    return 0.5 * jnp.clip(x + 1.0, 0.0, 2.0)
+    check_arraylike("sparse_sigmoid", x)  # an int or bool ``x``: a weak float32, as in JAX
+    return 0.5 * jnp.clip(jnp.asarray(x) + 1.0, 0.0, 2.0)
 
 
 @custom_jvp
 def log1mexp(x: Array) -> Array:
     """``log(1 - exp(-x))`` for ``x >= 0``, accurate on both sides of ``log 2``."""
-    (x,) = promote_args_inexact("log1mexp", x)
+    check_arraylike("log1mexp", x)
+    x = jnp.asarray(x)
+    if x.dtype == np.bool_:  # JAX negates first, which refuses a bool
+        raise TypeError("log1mexp does not accept dtype bool (it negates its operand)")
     small = jnp.log(-jnp.expm1(-x))
     large = jnp.log1p(-jnp.exp(-x))
     return jnp.where(x < np.log(2.0), small, large)

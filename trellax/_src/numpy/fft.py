@@ -438,6 +438,10 @@ def _num_points(fun_name: str, n: int, d: Any) -> int:
             f"Got d = {list(d)}."
         )
     # JAX's arithmetic for any n: no frequencies for n <= 0 (rfftfreq(0) is [nan]: 0 / 0)
+    if np.ndim(n) != 0:  # an array of sizes: JAX's ValueError
+        raise ValueError(f"The n argument of jax.numpy.fft.{fun_name} must be a scalar, got {n}")
+    if getattr(n, "dtype", None) == np.bool_:
+        return int(bool(n))  # a 0-d bool array counts as 0 or 1, as Python's bools do
     return operator.index(n)
 
 
