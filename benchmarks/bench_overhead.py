@@ -29,6 +29,7 @@ import trellax.lax as tlax
 import trellax.numpy as tnp
 import trellax.random as trandom
 import trellax.tree_util as ttu
+from trellax._src.interpreters.fusion_runtime import fusion_options
 
 Thunk = Callable[[], object]
 CLOCK = time.process_time if os.environ.get("BENCH_CLOCK") == "process" else time.perf_counter
@@ -61,6 +62,14 @@ def interleaved(fns: dict[str, Thunk | None]) -> dict[str, float | None]:
                 f()
             best[k] = min(best[k], (CLOCK() - t0) / n)
     return {k: best.get(k) for k in fns}
+
+
+def _compile_loops(f: Callable[[Any], Any], x: Any) -> None:
+    """Runs ``f`` once with its loops compiled before the call (with the ``compiled`` extra:
+    ``interpreters/loop_compiled.py``; by default a loop is compiled after 100,000 steps, in
+    the background), so the timed calls measure the compiled loops."""
+    with fusion_options(compiled_loop_min=0, compiled_wait=True):
+        f(x)
 
 
 def _rnn(lib: Any, lax: Any, np_: Any) -> Callable[[Any], Any]:
@@ -184,6 +193,7 @@ def main() -> None:
     )
     for name, make, by_hand in loops:
         tf = make(trellax, tlax, tnp)
+        _compile_loops(tf, h0)
         jf = make(jax, jax.lax, jnp) if jax is not None else None
         jh = jnp.ones(16) if jax is not None else None
         row(
@@ -197,6 +207,7 @@ def main() -> None:
             "<= 5x",
         )
     tw = _while(trellax, tlax, tnp)
+    _compile_loops(tw, tnp.ones(8))
     jw = _while(jax, jax.lax, jnp) if jax is not None else None
     x8 = tnp.ones(8)
     x8_np = np.ones(8, np.float32)

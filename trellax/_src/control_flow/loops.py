@@ -29,7 +29,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
 from trellax._src.dtypes import dtypes
-from trellax._src.interpreters import batching, tracing
+from trellax._src.interpreters import batching, loop_buffers, loop_compiled, tracing
 from trellax._src.lax._base import asarray, scalar_to_array
 from trellax._src.lax.elementwise import add, lt
 from trellax._src.lax.reductions import reduce_or_p
@@ -68,6 +68,15 @@ def _while_codegen(
     cconsts, bconsts, init = args[:n_c], args[n_c : n_c + n_b], args[n_c + n_b :]
     carry = [em.fresh("c") for _ in init]
     em.maybe_scalar.update(carry)
+    outer = indent
+    if loop_buffers.active() and loop_compiled.wanted():
+        # The whole loop as one compiled function once it is ready (loop_compiled.py); the
+        # Python loop below runs until then, with the same bits.
+        kernel = loop_compiled.while_kernel(
+            cond_jaxpr.jaxpr, cond_jaxpr.consts, body_jaxpr.jaxpr, body_jaxpr.consts, n_c, n_b
+        )
+        if kernel is not None:
+            indent = loop_compiled.branch(em, kernel, args, carry, indent)
     em.assign(carry, init, indent)
     inner = indent + "    "
     at = em.open_loop()
@@ -83,7 +92,7 @@ def _while_codegen(
         em.close_loop(at, indent)
     em.assign(carry, new, inner)
     targets.swap(inner)
-    em.assign(outs, carry, indent)
+    em.assign(outs, carry, outer)
 
 
 while_p.def_impl(_run_eagerly(while_p))

@@ -33,7 +33,14 @@ from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
-from trellax._src.interpreters import batching, loop_buffers, peephole, specialize, tracing
+from trellax._src.interpreters import (
+    batching,
+    loop_buffers,
+    loop_compiled,
+    peephole,
+    specialize,
+    tracing,
+)
 from trellax._src.lax._base import asarray
 from trellax._src.lax.shapes import Dims, bdim_at_front, moveaxis
 from trellax._src.lax.structural import concatenate, reshape
@@ -71,13 +78,21 @@ def _scan_codegen(
         body, late, late_ys = scan_after.split(orig, n_consts, n_carry)
     carry = [em.fresh("c") for _ in init]
     em.maybe_scalar.update(carry)
+    bufs = [em.fresh("b") for _ in body.out_avals[n_carry:]]
+    outer = indent
+    if loop_buffers.active() and loop_compiled.wanted():
+        # The whole loop as one compiled function once it is ready (loop_compiled.py); the
+        # Python loop below runs until then, with the same bits.
+        kernel = loop_compiled.scan_kernel(
+            body, closed.consts, n_consts, n_carry, length, p["reverse"]
+        )
+        if kernel is not None:
+            indent = loop_compiled.branch(em, kernel, args, [*carry, *bufs], indent)
     em.assign(carry, init, indent)
     empty = em.bind(np.empty, "f")
-    bufs = []
-    for a in body.out_avals[n_carry:]:
-        bufs.append(em.fresh("b"))
+    for a, buf in zip(body.out_avals[n_carry:], bufs):
         shape, dtype = em.bind((length, *a.shape), "s"), em.bind(a.dtype, "d")
-        em.emit(f"{indent}{bufs[-1]} = {empty}({shape}, {dtype})")
+        em.emit(f"{indent}{buf} = {empty}({shape}, {dtype})")
     t = em.fresh("t")
     steps = f"range({length - 1}, -1, -1)" if p["reverse"] else f"range({length})"
     # With loop buffers on, slices and rows come from iterating (zip over the arrays, reversed
@@ -117,8 +132,8 @@ def _scan_codegen(
     em.close_loop(at, indent)
     ys = list(bufs)
     if late:
-        ys = _after_loop(em, orig, n_consts, n_carry, consts, late, late_ys, bufs, indent)
-    em.assign(outs, [*carry, *ys], indent)
+        ys = _after_loop(em, orig, n_consts, n_carry, consts, late, late_ys, bufs, outer)
+    em.assign(outs, [*carry, *ys], outer)
 
 
 def _after_loop(

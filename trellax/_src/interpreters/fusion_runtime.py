@@ -39,6 +39,8 @@ COMPILED_MIN = 1 << 20
 #: Elements per chunk of a compiled region: its kernel runs ~4x faster than a NumPy call per
 #: element, so the Python per chunk weighs more (measured: docs/performance.md).
 COMPILED_CHUNK = 1 << 18
+#: Loop steps run before a small loop is compiled as one function (docs/performance.md).
+COMPILED_LOOP_MIN = 100_000
 _COMPILED_MODES = ("auto", "exact", "off")
 
 
@@ -66,6 +68,9 @@ class FusionOptions:
     #: Compile a region's kernels before its first call returns (True), or in the background
     #: while the region's NumPy version runs (False, the default: no call waits for Numba).
     compiled_wait: bool = False
+    #: Compile a small loop as one function (``interpreters/loop_compiled.py``) once it has run
+    #: this many steps (a ``while_loop`` call counts 100).
+    compiled_loop_min: int = COMPILED_LOOP_MIN
 
 
 def _env_int(name: str, default: int) -> int:
@@ -95,6 +100,7 @@ def _from_env() -> FusionOptions:
         compiled=compiled,
         compiled_min=_env_int("TRELLAX_COMPILED_MIN", COMPILED_MIN),
         compiled_chunk=_env_int("TRELLAX_COMPILED_CHUNK", COMPILED_CHUNK),
+        compiled_loop_min=_env_int("TRELLAX_COMPILED_LOOP_MIN", COMPILED_LOOP_MIN),
         compiled_wait=os.environ.get("TRELLAX_COMPILED_WAIT", "0").strip() in ("1", "true"),
         enabled=enabled,
         chunk=chunk,
@@ -137,6 +143,7 @@ def fusion_options(**changes: Any) -> Iterator[FusionOptions]:
             "min_threaded",
             "compiled_min",
             "compiled_chunk",
+            "compiled_loop_min",
         ):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"fusion option {key} must be an int >= 0, got {value!r}")
