@@ -20,9 +20,11 @@ from deriv_cases import (
     EXCLUDED,
     JAX_RAISES,
     JIT_ERROR,
+    PUBLIC_FUNCTIONS,
     WEAK_DIFFERS,
     Case,
     Derivatives,
+    custom_rule_functions,
     leaves,
     namespace,
     pattern,
@@ -286,6 +288,25 @@ def test_every_differentiable_primitive_has_a_case() -> None:
     assert stale == [], (
         f"EXCLUDED names a primitive that is not differentiable or has a case: {stale}"
     )
+
+
+CUSTOM_PUBLIC: list[str] = json.loads(
+    (pathlib.Path(__file__).parent / "golden" / "custom_public.json").read_text()
+)["functions"]
+
+
+def test_every_custom_rule_function_has_a_case() -> None:
+    """Every public function whose derivative is a custom rule, in JAX
+    (``tools/gen_golden_custom_public.py``) or in trellax (found the same way), has cases with
+    first to third derivatives at ordinary and special points."""
+    ours = custom_rule_functions(trellax)
+    assert "nn.relu" in ours and "numpy.logaddexp" in ours  # the search finds what it should
+    missing = sorted((set(CUSTOM_PUBLIC) | set(ours)) - set(PUBLIC_FUNCTIONS))
+    assert missing == [], f"custom-rule functions without a case in PUBLIC_FUNCTIONS: {missing}"
+    by_name = {c.name: c for c in ALL}
+    for fn, names in PUBLIC_FUNCTIONS.items():
+        cases = [by_name[n] for n in names]  # KeyError: a listed case does not exist
+        assert max(c.orders for c in cases) >= 2, f"{fn}: no higher-order case"
 
 
 PRIMITIVE_CASES = [c for c in CASES if c.prim in set(differentiable_primitives())]
