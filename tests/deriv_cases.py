@@ -795,7 +795,7 @@ MEASURED: dict[str, tuple[float, tuple[int, ...]]] = {
     "ndtri/ordinary": (16, ()),  # 10 ulps measured
     "ndtri/special": (128, (1, 2, 3)),  # 110 ulps measured
     "log_ndtr/ordinary": (8192, ()),  # measured
-    "log_ndtr/special": (128, (1,)),  # 90 ulps measured
+    "log_ndtr/special": (128, (1, 4)),  # 90 ulps measured
     "sinc/ordinary": (32, ()),  # 24 ulps measured
     "logaddexp/ordinary": (256, ()),  # 201 ulps measured
     "gelu/ordinary": (128, ()),  # 90 ulps measured
@@ -811,6 +811,15 @@ MEASURED: dict[str, tuple[float, tuple[int, ...]]] = {
     "expn/ordinary": (32, ()),  # 27 ulps measured
     "expn/special": (8, (0, 1)),  # 0 ulps measured
     "bessel_j/special": (64, (0, 1)),  # 0 ulps measured
+    # the same function as log_ndtr (and its mirror image)
+    "norm_logcdf/ordinary": (8192, ()),
+    "norm_logcdf/special": (128, (1, 4)),
+    "norm_logsf/ordinary": (8192, ()),
+    "norm_logsf/special": (128, (1, 3)),
+    "composed/nondiff": (32, ()),  # 19 ulps measured
+    "composed/scan_jvp": (64, ()),  # 25 ulps measured
+    "zeta/special": (512, ()),  # 470 ulps measured (JAX's float32 series in q)
+    "pinv": (64, ()),  # 59 ulps measured
 }
 
 #: cases whose weakly typed gradients are strong in JAX: JAX's versions return strong results
@@ -840,6 +849,10 @@ WEAK_DIFFERS = frozenset(
         "spence/special",
         "ndtri/ordinary",
         "ndtri/special",
+        "norm_logcdf/ordinary",
+        "norm_logcdf/special",
+        "norm_logsf/ordinary",
+        "norm_logsf/special",
     }
 )
 
@@ -1099,7 +1112,9 @@ PUBLIC: tuple[Case, ...] = tuple(
     _measured(c)
     for c in (
         *e1(_C, "jax.nn.relu6", _ORD, (6.0, 7.0, 5.5, *_AT0), "relu6"),
-        *e1(_C, "jax.nn.hard_sigmoid", _ORD, (3.0, -3.0, 0.0, "inf", "-inf", "nan"), "hard_sigmoid"),
+        *e1(
+            _C, "jax.nn.hard_sigmoid", _ORD, (3.0, -3.0, 0.0, "inf", "-inf", "nan"), "hard_sigmoid"
+        ),
         *e1(_C, "jax.nn.hard_silu", _ORD, (3.0, -3.0, 0.0, "inf", "-inf", "nan"), "hard_silu"),
         *e1(
             _C,
@@ -1276,8 +1291,11 @@ _REV = ("g1", "g2.0", "g3.0.0", "weak1", "weak2", "weak3")
 _NOWEAK = ("g1", "g2.0", "g3.0.0", "jvp1", "jvp2", "jvp3", "hess")  # vmap needs an axis
 
 
+#: composed cases whose custom rules are the true derivative (the others' rules deliberately
+#: differ from the function's slope, e.g. ``self_exp``'s 3 exp: finite differences do not apply)
+_TRUE_RULES = frozenset({"composed/vjp_in_jvp", "composed/grad_in_vjp", "composed/nondiff"})
 COMPOSED: tuple[Case, ...] = tuple(
-    _measured(c)
+    replace(_measured(c), fd=c.fd and c.name in _TRUE_RULES)
     for c in (
         Case("composed/self", "custom_jvp_call", "custom['self_exp']", _PTS),
         Case("composed/rule_grads", "custom_jvp_call", "custom['sin_exp']", _PTS),
@@ -1306,6 +1324,27 @@ COMPOSED: tuple[Case, ...] = tuple(
         Case("composed/cond", "custom_jvp_call", "custom['cond']", _PTS, fd=False, only=_NOWEAK),
     )
 )
+
+#: divergences from JAX found by these cases and not fixed yet (issue 24): case name (or
+#: ``name|dtype``) -> what differs. ``test_matches_jax`` expects them to fail (strictly: an entry
+#: that starts matching must be removed); docs/autodiff.md lists them.
+OPEN: dict[str, str] = {
+    "logit/special": "at 0 and 1 trellax's derivatives are NaN where JAX's rule gives +-inf",
+    "kl_div/ordinary": "the third derivative in y cancels to 2.5e-15 where JAX's rule gives 0",
+    "rel_entr/ordinary": "the third derivative in y cancels to 2.5e-15 where JAX's rule gives 0",
+    "kl_div/special": "NaN where JAX gives finite limits at x = 0, y = 0 and y = inf",
+    "rel_entr/special": "NaN where JAX gives finite limits at x = 0, y = 0 and y = inf",
+    "poch/ordinary": "second/third derivatives in z 8-94 ulps from JAX's",
+    "poch/special": "derivatives at the poles of z and at m = 0 differ (not analysed yet)",
+}
+
+#: quantities not compared because JAX's own value is wrong: its reverse mode through a scan of
+#: a custom_jvp whose rule calls custom functions disagrees with its forward mode (g2 != jvp2
+#: in JAX's golden data; trellax's g2 equals JAX's jvp2). docs/autodiff.md has the numbers.
+JAX_WRONG: dict[str, tuple[str, ...]] = {
+    "composed/scan": ("g2.0", "g3.0.0", "weak2", "weak3"),
+    "composed/scan_jvp": ("g2.0", "g3.0.0", "hess", "weak2", "weak3"),
+}
 
 ALL: tuple[Case, ...] = (*CASES, *CUSTOM, *PUBLIC, *COMPOSED)
 
