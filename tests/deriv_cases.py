@@ -674,6 +674,12 @@ GENERAL: list[Case] = [
         (0.4, -1.2, 0.9),
     ),
     g(
+        "remat_opt",
+        "remat_opt",
+        "jax.jit(lambda x: jax.checkpoint(custom['remat_sin'])(x) * x)",
+        (0.4, -1.2, 0.9),
+    ),
+    g(
         "custom_linear_solve",
         "custom_linear_solve",
         "lambda x: jnp.sin(custom['diag_solve'](jnp.sin(x)))",
@@ -942,6 +948,12 @@ def custom_functions(jax: Any) -> dict[str, Callable[..., Any]]:
 
     vjp_sin.defvjp(_vjp_sin_fwd, _vjp_sin_bwd)
 
+    @jax.custom_vjp
+    def remat_sin(x: Any) -> Any:
+        return jnp.sin(x)
+
+    remat_sin.defvjp(_vjp_sin_fwd, _vjp_sin_bwd, optimize_remat=True)
+
     def diag_solve(b: Any) -> Any:
         d = jnp.asarray(np.array([2.0, 3.0, 0.5]), b.dtype)
         return lax.custom_linear_solve(lambda v: d * v, b, lambda mv, r: r / d, symmetric=True)
@@ -1034,6 +1046,7 @@ def custom_functions(jax: Any) -> dict[str, Callable[..., Any]]:
     return {
         "jvp_sin": jvp_sin,
         "vjp_sin": vjp_sin,
+        "remat_sin": remat_sin,
         "diag_solve": diag_solve,
         "vmap_sin": vmap_sin,
         "debug_sin": debug_sin,

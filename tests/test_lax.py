@@ -16,6 +16,7 @@ import trellax._src
 import trellax.numpy as tnp
 from trellax import lax
 from trellax._src.core import core
+from trellax._src.custom.remat_opt import optimize_remat_of_custom_vjp_fwd
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as lax_elementwise
 from trellax._src.lax import fft as lax_fft
@@ -686,6 +687,10 @@ CASES["custom_linear_solve"] = lambda: lax.custom_linear_solve(
 )
 CASES["schur"] = lambda: lax.linalg.schur(f32((3, 3)))
 CASES["hessenberg"] = lambda: lax.linalg.hessenberg(f32((2, 4, 4)))
+CASES["remat_opt"] = lambda: trellax.jit(
+    optimize_remat_of_custom_vjp_fwd(tnp.sin, None, lambda x: (tnp.sin(x), (x,)), None),
+    inline=True,
+)(f32((3,)))
 
 
 @pytest.mark.parametrize("name", sorted(core.primitives()))

@@ -4,6 +4,7 @@ and jax.jit (docs/performance.md, "Compiled kernels").
 usage: python tools/measure_compiled.py [--rounds N] [--cases a,b]
   TXPY: a python with trellax and numba (default: .venv/bin/python)
   JPY: a python with jax (optional; e.g. /tmp/jaxref/bin/python)
+  BASE: a trellax checkout to time too, compiled (optional; e.g. /work/main)
 Each (case, variant) runs in its own process; the rounds alternate the variants, so a change in
 the machine's load hits all of them alike. Prints per case the best wall and CPU time (ms) of
 each variant over the rounds, and the ratios to jax.jit.
@@ -23,6 +24,7 @@ CASES = [
     "softmax_4096x1024",
     "layer_norm_4096x1024",
     "gelu_epilogue_4096x1024",
+    "gelu_erf_epilogue_4096x1024",
     "normal_1e6",
 ]
 
@@ -43,11 +45,15 @@ def _programs(ns: Any, nn: Any, random: Any) -> dict[str, Any]:
     def gelu_epilogue(h: Any, b: Any) -> Any:  # the bias and activation after a matmul
         return nn.gelu(h + b)
 
+    def gelu_erf_epilogue(h: Any, b: Any) -> Any:  # the exact (erf) form
+        return nn.gelu(h + b, approximate=False)
+
     return {
         "chain_25m": chain,
         "softmax_4096x1024": softmax,
         "layer_norm_4096x1024": layer_norm,
         "gelu_epilogue_4096x1024": gelu_epilogue,
+        "gelu_erf_epilogue_4096x1024": gelu_erf_epilogue,
         "normal_1e6": lambda key: random.normal(key, (1_000_000,)),
     }
 
@@ -64,7 +70,7 @@ def _inputs(case: str) -> tuple[Any, ...]:
     row = rng.standard_normal(1024, dtype=np.float32)
     if case == "layer_norm_4096x1024":
         return (x, row, row[::-1].copy())
-    if case == "gelu_epilogue_4096x1024":
+    if case in ("gelu_epilogue_4096x1024", "gelu_erf_epilogue_4096x1024"):
         return (x, row)
     return (x,)
 
@@ -114,6 +120,10 @@ def main() -> None:
         ("compiled", txpy, "trellax", {"TRELLAX_COMPILED": "auto", "TRELLAX_COMPILED_WAIT": "1"}),
         ("numpy path", txpy, "trellax", {"TRELLAX_COMPILED": "off"}),
     ]
+    base = os.environ.get("BASE", "")  # a trellax checkout to compare with (PYTHONPATH)
+    if base:
+        env = {"TRELLAX_COMPILED": "auto", "TRELLAX_COMPILED_WAIT": "1", "PYTHONPATH": base}
+        variants.append(("base", txpy, "trellax", env))
     if jpy:
         variants.append(("jax.jit", jpy, "jax", {"JAX_PLATFORMS": "cpu"}))
     best: dict[tuple[str, str], dict[str, float]] = {}
@@ -147,7 +157,8 @@ def main() -> None:
         if j:
             ratios = ", ".join(
                 f"{n}: {best[(case, n)]['wall'] / j['wall']:.2f}x"
-                for n in names[:2]
+                for n in names
+                if n != "jax.jit"
                 if (case, n) in best
             )
         print(f"{case} | " + " | ".join(cells) + f" | {ratios}")

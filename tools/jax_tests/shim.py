@@ -36,6 +36,7 @@ STANDINS: dict[str, tuple[str, ...]] = {
     ),
     "jax._src.core": ("trellax._src.core.core", "trellax.errors"),
     "jax._src.dtypes": ("trellax._src.compat.jax_src.dtypes",),
+    "jax._src.custom_derivatives": ("trellax._src.compat.jax_src.custom_derivatives",),
     "jax._src.tree_util": ("trellax.tree_util", "trellax._src.tree.tree_util"),
     "jax._src.util": (),
     "jax._src.lib": (),
@@ -67,6 +68,8 @@ STANDINS: dict[str, tuple[str, ...]] = {
     "jax._src.interpreters.mlir": ("trellax.interpreters.mlir",),
 }
 VALUES: dict[str, dict[str, Any]] = {
+    # debugging names only (JAX's error messages); trellax's custom functions take none
+    "jax._src.api_util": {"debug_info": lambda *args, **kwargs: None},
     "jax._src.lib": {"jaxlib_extension_version": 10**6, "version": (0, 10, 2)},
 }
 

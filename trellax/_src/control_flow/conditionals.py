@@ -29,11 +29,11 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.dtypes import dtypes
-from trellax._src.interpreters import tracing
+from trellax._src.interpreters import batching, tracing
 from trellax._src.lax._base import asarray, scalar_to_array
 from trellax._src.lax.ad_util import differentiable
 from trellax._src.lax.elementwise import eq_p, ne
-from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
+from trellax._src.lax.shapes import Dims, bdim_at_front, moveaxis
 from trellax._src.lax.stop_gradient import stop_gradient_p
 from trellax._src.lax.structural import (
     _convert,
@@ -288,7 +288,7 @@ def _zero_like(x: Array) -> Array:
 def _cond_batch(
     args: Sequence[Any], dims: Dims, *, branches: tuple[ClosedJaxpr, ...]
 ) -> tuple[list[Any], list[int | None]]:
-    size = axis_size(args, dims)
+    size = batching.current_axis().size  # also when only a collective inside is batched
     index, ops = args[0], list(args[1:])
     ops_b = [d is not None for d in dims[1:]]
     ops = [o if d is None else moveaxis(o, d, 0) for o, d in zip(ops, dims[1:])]

@@ -29,11 +29,11 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
 from trellax._src.dtypes import dtypes
-from trellax._src.interpreters import tracing
+from trellax._src.interpreters import batching, tracing
 from trellax._src.lax._base import asarray, scalar_to_array
 from trellax._src.lax.elementwise import add, lt
 from trellax._src.lax.reductions import reduce_or_p
-from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
+from trellax._src.lax.shapes import Dims, bdim_at_front, moveaxis
 from trellax._src.lax.structural import (
     _convert,
     broadcast_in_dim_p,
@@ -247,7 +247,7 @@ def _while_batch(
     cond_nconsts: int,
     body_nconsts: int,
 ) -> tuple[list[Any], list[int | None]]:
-    size = axis_size(args, dims)
+    size = batching.current_axis().size  # also when only a collective inside is batched
     vals = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
     b = [d is not None for d in dims]
     cconsts, bconsts = vals[:cond_nconsts], vals[cond_nconsts : cond_nconsts + body_nconsts]

@@ -33,9 +33,9 @@ from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
-from trellax._src.interpreters import loop_buffers, peephole, specialize, tracing
+from trellax._src.interpreters import batching, loop_buffers, peephole, specialize, tracing
 from trellax._src.lax._base import asarray
-from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, moveaxis
+from trellax._src.lax.shapes import Dims, bdim_at_front, moveaxis
 from trellax._src.lax.structural import concatenate, reshape
 from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
@@ -390,7 +390,7 @@ def _scan_batch(
     length: int,
     reverse: bool,
 ) -> tuple[list[Any], list[int | None]]:
-    size = axis_size(args, dims)
+    size = batching.current_axis().size  # also when only a collective inside is batched
     nc, nk = num_consts, num_carry
     consts = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args[:nc], dims[:nc])]
     carry = [

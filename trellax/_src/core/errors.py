@@ -139,7 +139,10 @@ class UnexpectedTracerError(TrellaxTypeError):
     Fix: return values from the traced function instead of storing them on the side.
     """
 
-    def __init__(self, tracer: Any) -> None:
+    def __init__(self, tracer: Any, message: str | None = None) -> None:
+        if message is not None:  # another misuse of a tracer, explained by the caller
+            super().__init__(message)
+            return
         super().__init__(
             f"Encountered an unexpected tracer: {_describe(tracer)} was created inside a traced "
             "function whose trace has ended (it leaked, e.g. through a global, a closure or an "

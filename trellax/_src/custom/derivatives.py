@@ -23,10 +23,21 @@ from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import UnexpectedTracerError
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
+from trellax._src.custom.arguments import forward_attr, resolve_args
+from trellax._src.custom.per_example import (
+    Axis,
+    rewrap,
+    sum_shared,
+    symbolic_batched_bwd,
+    symbolic_batched_fwd,
+    symbolic_batched_rule,
+    unbatch,
+    vmap_over,
+)
+from trellax._src.custom.remat_opt import optimize_remat_of_custom_vjp_fwd
 from trellax._src.custom.symbolic import (
     CustomVJPPrimal,
     SymbolicZero,
-    custom_vjp_primal_tree_values,
 )
 from trellax._src.interpreters import batching, tracing
 from trellax._src.interpreters.ad import JVPTrace, JVPTracer, _LinearDispatch
@@ -34,7 +45,6 @@ from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.interpreters.tracing import JaxprTrace
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval, zeros
-from trellax._src.lax.reductions import reduce_sum_p
 from trellax._src.lax.shapes import moveaxis
 from trellax._src.tree.tree_util import (
     PyTreeDef,
@@ -47,16 +57,6 @@ from trellax._src.tree.tree_util import (
 
 def _name(f: Any) -> str:
     return getattr(f, "__name__", type(f).__name__)
-
-
-def _resolve_args(
-    fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> tuple[Any, ...]:
-    if not kwargs:
-        return args
-    bound = inspect.signature(fun).bind(*args, **kwargs)
-    bound.apply_defaults()
-    return tuple(bound.args) + tuple(bound.kwargs.values())
 
 
 def _nondiff_positions(
@@ -130,6 +130,22 @@ def _call_undifferentiated(
     return f._fun(*args)
 
 
+def _refuse_tracers(arg: Any, name: str) -> None:
+    """JAX's rule: a ``custom_vjp``'s ``nondiff_argnums`` may not hold tracers (its ``bwd``
+    would close over a value of a trace that has ended)."""
+    for leaf in tree_flatten(arg)[0]:
+        if isinstance(leaf, core.Tracer):
+            raise UnexpectedTracerError(
+                leaf,
+                f"Found a tracer ({_aval_str(core.get_aval(leaf))}) passed as a "
+                f"non-differentiable argument to the custom_vjp function {name}, in a position "
+                "named by nondiff_argnums. Tracers cannot be non-differentiable arguments of "
+                "custom_vjp functions: use nondiff_argnums only for arguments that are not and "
+                "do not hold arrays (functions, static settings), and pass arrays as ordinary "
+                "arguments (their cotangent may be None).",
+            )
+
+
 def _differentiated(trace: Any) -> bool:
     """Whether a JVP trace encloses ``trace``, or a jaxpr trace (whose program may be
     differentiated later: ``jvp(jit(vmap(f)))`` traces the batched call, then differentiates
@@ -183,6 +199,7 @@ class custom_jvp:
         self.nondiff_argnums = _nondiff_positions(fun, nondiff_argnums, nondiff_argnames)
         self._jvp_rule: Callable[..., Any] | None = None
         self._symbolic_zeros = False
+        self._sig_cache: dict[str, Any] = {}
 
     def defjvp(self, jvp: Callable[..., Any], symbolic_zeros: bool = False) -> Callable[..., Any]:
         """Sets the JVP rule ``jvp(primals, tangents) -> (primal_out, tangent_out)``; with
@@ -212,11 +229,13 @@ class custom_jvp:
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
         return self if obj is None else functools.partial(self, obj)
 
+    __getattr__ = forward_attr
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         name = _name(self._fun)
         if self._jvp_rule is None:
             raise AttributeError(f"No JVP defined for custom_jvp function {name} using defjvp.")
-        args = _resolve_args(self._fun, args, kwargs)
+        args = resolve_args(self._fun, args, kwargs, "custom_jvp", self._sig_cache)
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             return _call_undifferentiated(
@@ -462,10 +481,23 @@ class custom_vjp:
         self._fwd: Callable[..., Any] | None = None
         self._bwd: Callable[..., Any] | None = None
         self._symbolic_zeros = False
+        self._sig_cache: dict[str, Any] = {}
 
     def defvjp(
-        self, fwd: Callable[..., Any], bwd: Callable[..., Any], symbolic_zeros: bool = False
+        self,
+        fwd: Callable[..., Any],
+        bwd: Callable[..., Any],
+        symbolic_zeros: bool = False,
+        optimize_remat: bool = False,
     ) -> None:
+        """Sets the forward pass ``fwd(*args) -> (out, residuals)`` and the backward pass
+        ``bwd(residuals, cotangent) -> input cotangents``. ``optimize_remat``: where the
+        residuals end up unused (a rematerialized forward pass), compute the function instead
+        of ``fwd`` (:mod:`remat_opt`)."""
+        if optimize_remat:
+            fwd = optimize_remat_of_custom_vjp_fwd(
+                self._fun, None, fwd, None, self.nondiff_argnums, symbolic_zeros
+            )
         self._fwd = fwd
         self._bwd = bwd
         self._symbolic_zeros = bool(symbolic_zeros)
@@ -473,11 +505,15 @@ class custom_vjp:
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
         return self if obj is None else functools.partial(self, obj)
 
+    __getattr__ = forward_attr
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         name = _name(self._fun)
         if self._fwd is None or self._bwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {name} using defvjp.")
-        args = _resolve_args(self._fun, args, kwargs)
+        args = resolve_args(self._fun, args, kwargs, "custom_vjp", self._sig_cache)
+        for i in self.nondiff_argnums:
+            _refuse_tracers(args[i], name)
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
             return _call_undifferentiated(self, args, call_custom_vjp, custom_vjp_call_p, None)
@@ -706,8 +742,9 @@ def _define_call(prim_name: str, jvp: Any) -> Primitive:
 
 
 def _call_batch(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
-    """Under ``vmap`` the call is inlined (its body batched); differentiating the batched
-    jaxpr afterwards uses the body's own derivative."""
+    """Under ``vmap``, a call whose closed-over values are batched is inlined (its body
+    batched): its rules cannot see the batch of a value they close over. Differentiating the
+    batched jaxpr afterwards uses the body's own derivative."""
 
     size = batching.current_axis().size
     moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
@@ -784,30 +821,6 @@ custom_jvp_call_p.def_batch(_custom_jvp_call_batch)
 # A ``custom_vjp``'s ``bwd`` returns, for an unbatched argument, the sum of its per-example
 # cotangents (the argument was shared by every example). As in JAX, ``fwd``, ``bwd`` and the JVP
 # rule run once over the whole batch.
-def _unbatch(trace: BatchTrace, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """The arguments' values (batch moved to axis 0) in the parent trace, and their in_axes."""
-    values, axes = [], []
-    for arg in args:
-        leaves, tree = tree_flatten(arg)
-        vals, dims = [], []
-        for leaf in leaves:
-            v, d = trace.unpack(leaf)
-            vals.append(v if d is None else moveaxis(v, d, 0))
-            dims.append(None if d is None else 0)
-        values.append(tree_unflatten(tree, vals))
-        axes.append(tree_unflatten(tree, dims))
-    return tuple(values), tuple(axes)
-
-
-def _vmap(fun: Callable[..., Any], in_axes: Any, trace: BatchTrace) -> Callable[..., Any]:
-
-    return vmap(fun, in_axes=in_axes, axis_size=trace.axis_size, axis_name=trace.axis_name)
-
-
-def _rewrap(trace: BatchTrace, out: Any) -> Any:
-    return tree_map(lambda o: BatchTracer(trace, o, 0), out)
-
-
 def _nondiff_batched(trace: BatchTrace, args: tuple[Any, ...], nondiff: tuple[int, ...]) -> bool:
 
     return _owns(trace, BatchTracer, [args[i] for i in nondiff])
@@ -817,64 +830,63 @@ def call_custom_jvp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
     """``f(*args)`` for a ``custom_jvp`` ``f`` and arguments batched by ``trace``."""
 
     if _nondiff_batched(trace, args, f.nondiff_argnums):
-        return f._fun(*args)  # a batched non-differentiable argument: no rule applies per batch
-    values, axes = _unbatch(trace, args)
+        return _call_custom_jvp_nondiff_batched(f, trace, args)
+    values, axes = unbatch(trace, args)
     nd = f.nondiff_argnums
     diff_axes = tuple(a for i, a in enumerate(axes) if i not in nd)
-    batched = custom_jvp(_vmap(f._fun, axes, trace), nondiff_argnums=nd)
+    batched = custom_jvp(vmap_over(f._fun, axes, trace), nondiff_argnums=nd)
 
     def rule(*rest: Any) -> Any:
         nondiff, (primals, tangents) = rest[: len(nd)], rest[len(nd) :]
         if f._symbolic_zeros:
-            return _symbolic_batched_rule(f, nondiff, primals, tangents, diff_axes, trace)
+            return symbolic_batched_rule(f, nondiff, primals, tangents, diff_axes, trace)
 
         def one(p: Any, t: Any) -> Any:
             return f._jvp_rule(*nondiff, p, t)
 
-        return _vmap(one, (diff_axes, diff_axes), trace)(primals, tangents)
+        return vmap_over(one, (diff_axes, diff_axes), trace)(primals, tangents)
 
     batched.defjvp(rule, symbolic_zeros=f._symbolic_zeros)
     assert trace.parent is not None
     with core.using_trace(trace.parent):
         out = batched(*values)
-    return _rewrap(trace, out)
+    return rewrap(trace, out)
 
 
-def _symbolic_batched_rule(
-    f: Any, nondiff: Any, primals: Any, tangents: Any, diff_axes: Any, trace: BatchTrace
-) -> Any:
-    """The ``vmap`` of a ``symbolic_zeros`` JVP rule: symbolic zero tangents stay symbolic
-    (each example's rule sees one of the example's shape, and a symbolic zero it returns is one
-    of the whole batch)."""
-    t_leaves, t_tree = tree_flatten(tangents)
-    ax_leaves = tree_flatten(diff_axes, is_leaf=lambda x: x is None)[0]
-    sym = [type(t) is SymbolicZero for t in t_leaves]
-    per_example = [
-        SymbolicZero(ShapedArray(t.aval.shape[1:], t.aval.dtype, t.aval.weak_type))
-        if s and a is not None
-        else t
-        for t, s, a in zip(t_leaves, sym, ax_leaves)
-    ]
-    live = [t for t, s in zip(t_leaves, sym) if not s]
-    live_axes = [a for a, s in zip(ax_leaves, sym) if not s]
-    out_sym: list[bool] = []
+def _call_custom_jvp_nondiff_batched(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
+    """``f(*args)`` when a non-differentiable argument is batched (``vmap(f)`` with
+    ``nondiff_argnums`` mapped): the function of the whole batch takes every argument as an
+    operand, and its rule is the ``vmap`` of ``f``'s rule with the non-differentiable
+    arguments' tangents dropped, as each example's rule sees them (JAX does the same)."""
+    nd = f.nondiff_argnums
+    nd_leaves = tree_flatten([args[i] for i in nd])[0]
+    if f._symbolic_zeros or not all(
+        isinstance(x, core.Tracer | np.ndarray | np.generic | float | int | complex | bool)
+        or hasattr(x, "dtype")
+        for x in nd_leaves
+    ):
+        return f._fun(*args)  # an object that is no array cannot be an operand: no rule
+    values, axes = unbatch(trace, args)
+    diff_idx = [i for i in range(len(args)) if i not in nd]
+    nd_axes = tuple(axes[i] for i in nd)
+    diff_axes = tuple(axes[i] for i in diff_idx)
+    batched = custom_jvp(vmap_over(f._fun, axes, trace))
 
-    def one(p: Any, live_t: list[Any]) -> Any:
-        it = iter(live_t)
-        full = [pe if s else next(it) for s, pe in zip(sym, per_example)]
-        po, to = f._jvp_rule(*nondiff, p, tree_unflatten(t_tree, full))
-        to_leaves, to_tree = tree_flatten(to)
-        out_sym[:] = [type(x) is SymbolicZero for x in to_leaves]
-        return po, tree_unflatten(
-            to_tree, [zeros(x.aval) if m else x for x, m in zip(to_leaves, out_sym)]
+    def rule(primals: Any, tangents: Any) -> Any:
+        def one(ndv: Any, p: Any, t: Any) -> Any:
+            return f._jvp_rule(*ndv, p, t)
+
+        return vmap_over(one, (nd_axes, diff_axes, diff_axes), trace)(
+            tuple(primals[i] for i in nd),
+            tuple(primals[i] for i in diff_idx),
+            tuple(tangents[i] for i in diff_idx),
         )
 
-    po, to = _vmap(one, (diff_axes, live_axes), trace)(primals, live)
-    to_leaves, to_tree = tree_flatten(to)
-    to_leaves = [
-        SymbolicZero(core.get_aval(_arr(x))) if m else x for x, m in zip(to_leaves, out_sym)
-    ]
-    return po, tree_unflatten(to_tree, to_leaves)
+    batched.defjvp(rule)
+    assert trace.parent is not None
+    with core.using_trace(trace.parent):
+        out = batched(*values)
+    return rewrap(trace, out)
 
 
 def call_custom_vjp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
@@ -882,95 +894,64 @@ def call_custom_vjp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
 
     if _nondiff_batched(trace, args, f.nondiff_argnums):
         return f._fun(*args)
-    values, axes = _unbatch(trace, args)
+    values, axes = unbatch(trace, args)
+    batched = _batched_custom_vjp(f, axes, trace)
+    assert trace.parent is not None
+    with core.using_trace(trace.parent):
+        out = batched(*values)
+    return rewrap(trace, out)
+
+
+def _batched_custom_vjp(f: Any, axes: Any, trace: Any) -> custom_vjp:
+    """The ``custom_vjp`` of the whole batch: ``vmap`` of ``f``'s function, ``fwd`` and ``bwd``
+    over ``axes`` (``trace``: what has the batch's ``axis_size`` and ``axis_name``)."""
     nd = f.nondiff_argnums
     diff_axes = [a for i, a in enumerate(axes) if i not in nd]
-    batched = custom_vjp(_vmap(f._fun, axes, trace), nondiff_argnums=nd)
+    batched = custom_vjp(vmap_over(f._fun, axes, trace), nondiff_argnums=nd)
 
     def bwd(*rest: Any) -> Any:
         nondiff, (res, ct) = rest[: len(nd)], rest[len(nd) :]
         if f._symbolic_zeros:
-            cts = _symbolic_batched_bwd(f, nondiff, res, ct, trace)
+            cts = symbolic_batched_bwd(f, nondiff, res, ct, trace)
         else:
-            cts = _vmap(lambda r, c: f._bwd(*nondiff, r, c), 0, trace)(res, ct)
+            cts = vmap_over(lambda r, c: f._bwd(*nondiff, r, c), 0, trace)(res, ct)
         if not isinstance(cts, (tuple, list)) or len(cts) != len(diff_axes):
             return cts  # the custom_vjp machinery reports the malformed result
-        return tuple(_sum_shared(g, a) for g, a in zip(cts, diff_axes))
+        return tuple(sum_shared(g, a) for g, a in zip(cts, diff_axes))
 
-    fwd = _vmap(f._fwd, axes, trace)
+    fwd = vmap_over(f._fwd, axes, trace)
     if f._symbolic_zeros:
-        fwd = _symbolic_batched_fwd(f, axes, trace)
+        fwd = symbolic_batched_fwd(f, axes, trace)
     batched.defvjp(fwd, bwd, symbolic_zeros=f._symbolic_zeros)
-    assert trace.parent is not None
-    with core.using_trace(trace.parent):
-        out = batched(*values)
-    return _rewrap(trace, out)
+    return batched
 
 
-def _symbolic_batched_fwd(f: Any, axes: Any, trace: BatchTrace) -> Callable[..., Any]:
-    """The ``vmap`` of a ``symbolic_zeros`` forward rule: each example's rule gets its
-    arguments as :class:`CustomVJPPrimal` records perturbed as the batch's are."""
-
-    def fwd(*cargs: Any) -> Any:
-        nd = f.nondiff_argnums
-        flags = [
-            None if i in nd else tree_map(lambda c: c.perturbed, a) for i, a in enumerate(cargs)
-        ]
-        vals = [a if i in nd else custom_vjp_primal_tree_values(a) for i, a in enumerate(cargs)]
-
-        def one(*vs: Any) -> Any:
-            wrapped = [
-                v if fl is None else tree_map(lambda x, p: CustomVJPPrimal(x, p), v, fl)
-                for v, fl in zip(vs, flags)
-            ]
-            return f._fwd(*wrapped)
-
-        return _vmap(one, axes, trace)(*vals)
-
-    return fwd
-
-
-def _symbolic_batched_bwd(f: Any, nondiff: Any, res: Any, ct: Any, trace: BatchTrace) -> Any:
-    """The ``vmap`` of a ``symbolic_zeros`` backward rule: symbolic zero cotangents reach each
-    example as symbolic zeros of its shape; a symbolic zero it returns is a zero (``None``)."""
-    ct_leaves, ct_tree = tree_flatten(ct)
-    sym = [type(c) is SymbolicZero for c in ct_leaves]
-    per = [
-        SymbolicZero(ShapedArray(c.aval.shape[1:], c.aval.dtype, c.aval.weak_type)) if s else None
-        for c, s in zip(ct_leaves, sym)
-    ]
-    live = [c for c, s in zip(ct_leaves, sym) if not s]
-
-    def one(r: Any, live_c: list[Any]) -> Any:
-        it = iter(live_c)
-        full = [p if s else next(it) for s, p in zip(sym, per)]
-        g = f._bwd(*nondiff, r, tree_unflatten(ct_tree, full))
-        if not isinstance(g, (tuple, list)):
-            return g
-        return tuple(
-            tree_map(
-                lambda x: None if type(x) is SymbolicZero else x,
-                gi,
-                is_leaf=lambda x: type(x) is SymbolicZero,
-            )
-            for gi in g
-        )
-
-    return _vmap(one, 0, trace)(res, live)
+def _custom_vjp_call_batch(
+    args: Sequence[Any],
+    dims: Sequence[Any],
+    *,
+    call_jaxpr: ClosedJaxpr,
+    num_consts: int,
+    name: _Static,
+) -> tuple[Any, Any]:
+    """Under ``vmap`` a ``custom_vjp_call`` stays one, of the batched function whose ``fwd``
+    and ``bwd`` are the ``vmap`` of the originals (as in JAX: differentiating the batched
+    program later still uses the custom rule)."""
+    info = name.value
+    f = info["f"]
+    if any(d is not None for d in dims[:num_consts]) or not isinstance(f, custom_vjp):
+        # a batched value the function closes over: its rules cannot see the batch
+        return _call_batch(args, dims, call_jaxpr=call_jaxpr, num_consts=num_consts, name=name)
+    axis = batching.current_axis()
+    moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
+    values = info["full_args"](moved[num_consts:])
+    flat_axes = info["full_args"]([None if d is None else 0 for d in dims[num_consts:]])
+    axes = [None if i in f.nondiff_argnums else a for i, a in enumerate(flat_axes)]
+    for i in f.nondiff_argnums:
+        values[i] = info["nondiff"][list(f.nondiff_argnums).index(i)]
+    batched = _batched_custom_vjp(f, axes, Axis(axis.size, axis.name))
+    outs = tree_flatten(batched(*values))[0]
+    return [_arr(o) for o in outs], [0] * len(outs)
 
 
-def _sum_shared(g: Any, axes: Any) -> Any:
-    """The cotangent ``g`` of one argument, summed over the batch where the argument (its in_axes
-    leaf ``None``) was shared by every example."""
-
-    if g is None:
-        return None
-    axis_leaves = tree_flatten(axes, is_leaf=lambda x: x is None)[0]
-    leaves, tree = tree_flatten(g, is_leaf=lambda x: x is None)
-    if len(leaves) != len(axis_leaves):
-        return g  # reported by the custom_vjp machinery
-    out = [
-        leaf if leaf is None or a is not None else reduce_sum_p.bind(asarray(leaf), axes=(0,))
-        for leaf, a in zip(leaves, axis_leaves)
-    ]
-    return tree_unflatten(tree, out)
+custom_vjp_call_p.def_batch(_custom_vjp_call_batch)

@@ -252,6 +252,14 @@ def linearize_flat(
         core.reset_current_trace(token)
         trace.active = False
     out_primals, out_tangents, out_zero = _unpack_outputs(trace, outs)
+    if any(isinstance(p, core.Tracer) and p._trace is tt for p in out_primals):
+        tt.active = False  # a primal output computed from tangents (JVP of a custom_vmap call)
+        raise ValueError(
+            "Linearization failed to produce known values for all output primals. This is "
+            "typically caused by differentiating in reverse mode a function that uses an "
+            "operation without reverse-mode support (custom_vmap's derivative is forward "
+            "mode only)."
+        )
     out_avals = [zero_of(p).aval for p in out_primals]
     closed = _finish_linear(tt, out_tangents, out_avals)
     if leaks.checking():

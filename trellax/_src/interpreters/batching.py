@@ -26,6 +26,7 @@ import numpy as np
 
 from trellax._src.core import core, errors, leaks
 from trellax._src.core.core import Primitive, ShapedArray, Trace
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.dtypes import dtypes
 
 
@@ -150,7 +151,27 @@ collective_rules: dict[Primitive, Callable[..., Any]] = {}
 
 #: Primitives holding sub-jaxprs: ``uses_axis(params, name) -> bool`` says whether a collective
 #: inside them names the axis, in which case they are batched even with unbatched operands.
+#: Without an entry, :func:`_binds_collective` looks into the parameters' jaxprs.
 axis_users: dict[Primitive, Callable[[dict[str, Any], Any], bool]] = {}
+
+
+def _binds_collective(params: dict[str, Any], name: Any) -> bool:
+    """Whether a jaxpr among ``params`` (a control-flow body, a custom function's call) binds
+    a collective: then the primitive is batched even when no operand is (the collective needs
+    this trace's axis, as ``psum`` of an unbatched value sums it ``axis_size`` times)."""
+    return any(_holds_collective(v) for v in params.values())
+
+
+def _holds_collective(value: Any) -> bool:
+    if isinstance(value, tuple | list):
+        return any(_holds_collective(v) for v in value)
+    jaxpr = value.jaxpr if isinstance(value, ClosedJaxpr) else value
+    if not isinstance(jaxpr, Jaxpr):
+        return False
+    return any(
+        e.primitive in collective_rules or any(_holds_collective(v) for v in e.params.values())
+        for e in jaxpr.eqns
+    )
 
 
 class BatchTrace(Trace):
@@ -209,8 +230,10 @@ class BatchTrace(Trace):
         if collective is not None:
             return self._run(prim, collective, (self, vals, dims), params)
         if not batched:
-            uses = axis_users.get(prim)
-            if uses is None or self.axis_name is None or not uses(params, self.axis_name):
+            if self.axis_name is None:
+                return parent.process_primitive(prim, vals, params)
+            uses = axis_users.get(prim, _binds_collective)
+            if not uses(params, self.axis_name):
                 return parent.process_primitive(prim, vals, params)
         if not self.active:
             raise errors.UnexpectedTracerError(None)

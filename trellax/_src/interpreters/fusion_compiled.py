@@ -14,9 +14,12 @@ backend impl's arithmetic on the same dtype, with the same rounding (IEEE operat
 sqrt, comparisons, casts), the same integer wrap-around (each integer result is cast back to
 its dtype), the same NaN propagation and the same signed zeros of ``max``/``min``;
 ``tests/test_fusion_compiled.py`` checks each against the impl on special values. So results
-are bit-identical to the NumPy path. Transcendental functions are not compiled: compiled
-versions were measured slower than NumPy's SIMD loops here (same document). float16, bfloat16,
-complex and anything not in :func:`compilable` stays a NumPy call.
+are bit-identical to the NumPy path, with one stated exception: with ``compiled="auto"`` (the
+default) float32 ``exp``, ``tanh`` and ``logistic`` are the vectorizable functions of
+:mod:`trellax._src.backend.compiled_math`, within its ``ULP_BOUND`` of the true value rather
+than NumPy's bits (``compiled="exact"`` keeps them NumPy calls). ``erfc`` calls libm as its
+impl does (same bits). float16, bfloat16, complex and anything not in :func:`compilable` stays a
+NumPy call.
 """
 
 from __future__ import annotations
@@ -41,6 +44,13 @@ _BINARY = {"add": "+", "sub": "-", "mul": "*"}
 _COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _BITWISE = {"and": "&", "or": "|", "xor": "^"}
 _FLOAT_UNARY = {"sqrt": "np.sqrt({0})", "floor": "np.floor({0})", "ceil": "np.ceil({0})"}
+#: float32 functions of ``backend/compiled_math.py``: within a stated ulp bound of the true
+#: value, not NumPy's bits (``compiled="auto"`` only; ``"exact"`` leaves them NumPy calls).
+_APPROX_F32 = {"exp": "_expf", "tanh": "_tanhf", "logistic": "_logisticf"}
+#: Functions whose impl is libm's float64 function of the float64 value, rounded to the dtype
+#: (``backend/numpy.py``: ``_vectorize_math``): the same libm call here, so the same bits.
+_LIBM = {"erfc": "math.erfc"}
+_F32 = np.dtype(np.float32)
 
 
 def _t(d: np.dtype[Any]) -> str:
@@ -72,6 +82,10 @@ def compilable(eqn: JaxprEqn) -> bool:
         return x in _FLOATS and all(d == out for d in ins)
     if name == "is_finite":
         return x in _FLOATS
+    if name in _APPROX_F32:
+        return x == out == _F32 and rt.options().compiled == "auto"
+    if name in _LIBM:
+        return x == out and x in _FLOATS
     if name == "select_n":
         return len(ins) == 3 and ins[0] == _BOOL and ins[1] == ins[2] == out
     if name == "integer_pow":
@@ -118,6 +132,10 @@ def expression(eqn: JaxprEqn, ins: list[str], fresh: Callable[[], str]) -> tuple
         return [], f"{t}({t}(1) / np.sqrt({ins[0]}))"
     if name == "is_finite":
         return [], f"np.isfinite({ins[0]})"
+    if name in _APPROX_F32:
+        return [], f"{_APPROX_F32[name]}({ins[0]})"
+    if name in _LIBM:
+        return [], f"{t}({_LIBM[name]}(np.float64({ins[0]})))"
     if name == "select_n":
         return [], f"({ins[2]} if {ins[0]} else {ins[1]})"
     if name == "convert_element_type":

@@ -39,7 +39,7 @@ COMPILED_MIN = 1 << 20
 #: Elements per chunk of a compiled region: its kernel runs ~4x faster than a NumPy call per
 #: element, so the Python per chunk weighs more (measured: docs/performance.md).
 COMPILED_CHUNK = 1 << 18
-_COMPILED_MODES = ("auto", "off")
+_COMPILED_MODES = ("auto", "exact", "off")
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,9 @@ class FusionOptions:
     #: ``trellax.config.fused_excess_precision``, as it was when the program was compiled.
     excess_precision: bool = False
     #: Compiled groups (``interpreters/fusion_compiled.py``, needs the ``compiled`` extra):
-    #: ``"auto"`` (when Numba imports) or ``"off"``; the smallest region (elements) compiled.
+    #: ``"auto"`` (when Numba imports), ``"exact"`` (the same, but float32 exp/tanh/logistic stay
+    #: NumPy calls: bit-identical to the NumPy path) or ``"off"``; the smallest region
+    #: (elements) compiled.
     compiled: str = "auto"
     compiled_min: int = COMPILED_MIN
     #: Elements per chunk of a compiled region (at least ``chunk``).

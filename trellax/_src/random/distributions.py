@@ -66,6 +66,12 @@ def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = float) -> Arr
     return ga / (ga + gb)
 
 
+def _stand_in(shape: tuple[int, ...]) -> np.ndarray[Any, Any]:
+    """A zero-memory array of ``shape``: the batch shape of a parameter for ``resolve_shape``
+    (indexing the parameter's last axis fails when it is empty)."""
+    return np.broadcast_to(np.zeros((), np.int8), shape)
+
+
 @accepts_out_sharding
 def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = float) -> Array:
     data, _ = single_key(key, "dirichlet")
@@ -73,7 +79,9 @@ def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = float) -> Ar
     al = as_param(alpha, d)
     if al.ndim < 1:
         raise ValueError(f"dirichlet requires alpha.ndim >= 1, got alpha.ndim == {al.ndim}")
-    batch = resolve_shape("dirichlet", shape, al[..., 0])
+    batch = resolve_shape("dirichlet", shape, _stand_in(al.shape[:-1]))
+    if 0 in (*batch, al.shape[-1]):  # nothing to draw (JAX's empty answer, no max of nothing)
+        return tnp.zeros((*batch, al.shape[-1]), d)
     lg = _gamma(data, al, (*batch, al.shape[-1]), True)
     z = tnp.exp(lg - tnp.max(lg, axis=-1, keepdims=True))
     return z / tnp.sum(z, axis=-1, keepdims=True)
@@ -127,6 +135,8 @@ def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = float) -
 @accepts_out_sharding
 def generalized_normal(key: Any, p: Any, shape: Any = (), dtype: Any = float) -> Array:
     data, _ = single_key(key, "generalized_normal")
+    if shape is None:  # JAX's default is (), and None is its TypeError
+        raise TypeError("generalized_normal: shape must be a sequence of ints, got None")
     d = float_dtype("generalized_normal", dtype)
     pa = as_param(p, d)
     return _generalized_normal(data, pa, resolve_shape("generalized_normal", shape, pa), d)
@@ -259,7 +269,9 @@ def multivariate_normal(
             f"multivariate_normal requires cov.shape == (..., n, n) for n={n}, but got "
             f"cov.shape == {tuple(cv.shape)}."
         )
-    batch = resolve_shape("multivariate_normal", shape, mu[..., 0], cv[..., 0, 0])
+    batch = resolve_shape(
+        "multivariate_normal", shape, _stand_in(mu.shape[:-1]), _stand_in(cv.shape[:-2])
+    )
     if method == "cholesky":
         factor = tnp.linalg.cholesky(cv)
     elif method == "svd":

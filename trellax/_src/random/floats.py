@@ -176,16 +176,31 @@ def _uniform_abstract(
     """The bounds are arrays of ``dtype`` whose shapes broadcast to ``shape``; a batch of keys
     (key data ``K + (2,)``, under ``vmap``) gives ``K + shape`` (the bounds broadcast to that)."""
     full = (*key.shape[:-1], *shape)
-    for bound in (minval, maxval):
+    check_bounds(full, shape, dtype, minval, maxval)
+    return ShapedArray._fast(full, dtype, False)
+
+
+def check_bounds(
+    full: tuple[int, ...], shape: tuple[int, ...], dtype: np.dtype[Any], *bounds: Any
+) -> None:
+    """JAX's errors unless each bound (an array of ``dtype``) broadcasts to ``full``: a rank
+    above the result's is its ``ValueError``, another dtype or a mismatched size its
+    ``TypeError``."""
+    for bound in bounds:
         if bound.dtype == dtype and not bound.shape:
             continue  # scalar bounds (the usual case) broadcast to anything
-        if bound.dtype != dtype or len(bound.shape) > len(full):
-            raise TypeError(f"random_uniform bounds must be {dtype} of rank <= {len(full)}")
-        if np.broadcast_shapes(tuple(bound.shape), full) != full:
+        if bound.dtype != dtype:
+            raise TypeError(f"random_uniform bounds must be {dtype}, got {bound.dtype}")
+        if len(bound.shape) > len(full):
+            raise ValueError(
+                f"uniform: a bound of shape {tuple(bound.shape)} has more dimensions than the "
+                f"result shape {full}"
+            )
+        ok = all(b in (1, f) for b, f in zip(bound.shape[::-1], full[::-1], strict=False))
+        if not ok:
             raise TypeError(
                 f"mul got incompatible shapes for broadcasting: {shape}, {tuple(bound.shape)}."
             )
-    return ShapedArray._fast(full, dtype, False)
 
 
 random_uniform_p = Primitive("random_uniform")

@@ -83,7 +83,10 @@ def choice(
         n_inputs = int(a)
     else:
         assert arr is not None
-        axis = operator.index(axis) % arr.ndim
+        axis = operator.index(axis)
+        if not -arr.ndim <= axis < arr.ndim:  # JAX's ValueError (no silent wrap-around)
+            raise ValueError(f"axis {axis} is out of bounds for array of dimension {arr.ndim}")
+        axis %= arr.ndim
         n_inputs = arr.shape[axis]
     n_draws = math.prod(s)
     if n_draws == 0:

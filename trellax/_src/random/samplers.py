@@ -296,6 +296,12 @@ def weibull_min(
     key: Any, scale: Any, concentration: Any, shape: Any = (), dtype: Any = float
 ) -> Array:
     data, _ = single_key(key, "weibull_min")
+    for name, value in (("scale", scale), ("concentration", concentration)):
+        if isinstance(value, (tuple, list)):  # JAX's TypeError (it divides by the raw value)
+            raise TypeError(
+                f"weibull_min: {name} must be an array or a scalar, got a {type(value).__name__}"
+                " (is a shape in the place of the parameters?)"
+            )
     d = float_dtype("weibull_min", dtype)
     u = _uniform(data, canonical_shape(shape), d, 0.0, 1.0)
     one = np.array(1.0, d)
@@ -331,11 +337,20 @@ def double_sided_maxwell(
 ) -> Array:
     data, _ = single_key(key, "double_sided_maxwell")
     d = float_dtype("double_sided_maxwell", dtype)
-    s = canonical_shape(shape)
+    lo, sc = as_param(loc, d), as_param(scale, d)
+    # ``shape`` is prepended to the parameters' broadcast shape (JAX's documented rule; with
+    # shape=() JAX's code appends that shape twice, which trellax does not copy: docs/semantics.md)
+    try:
+        params = tuple(np.broadcast_shapes(tuple(lo.shape), tuple(sc.shape)))
+    except ValueError:
+        raise ValueError(
+            f"Incompatible shapes for broadcasting: shapes={[tuple(lo.shape), tuple(sc.shape)]}"
+        ) from None
+    s = (*canonical_shape(shape), *params)
     k1, k2 = split_data(data, 2)
     m = _maxwell(k1, s, d)
     # the signs are JAX's rademacher draws: a float32 bernoulli whatever the sample dtype
-    return rademacher(k2, s, d) * m * as_param(scale, d) + as_param(loc, d)
+    return rademacher(k2, s, d) * m * sc + lo
 
 
 @accepts_out_sharding

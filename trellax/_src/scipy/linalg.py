@@ -27,6 +27,7 @@ from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import take
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args, promote_dtypes
+from trellax._src.scipy.linalg_pivoted_qr import pivoted_qr
 
 ArrayLike = Any
 
@@ -46,8 +47,10 @@ def cholesky(
     a: ArrayLike, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True
 ) -> Array:
     """The Cholesky factor: upper ``U`` with ``a = U^H U`` by default (SciPy's convention), lower
-    with ``lower=True``."""
-    return linalg.cholesky(a, upper=not lower)
+    with ``lower=True``. Only that triangle of ``a`` is read (SciPy's and JAX's rule)."""
+    x = _matrix("cholesky", a)
+    low = lax_linalg.cholesky(x if lower else _mH(x), symmetrize_input=False)
+    return low if lower else _mH(low)
 
 
 def cho_factor(
@@ -255,6 +258,11 @@ def lu_solve(
     if lm.ndim != 2:
         raise NotImplementedError("lu_solve of batched matrices is not supported yet")
     n = lm.shape[0]
+    if bm.ndim == 0 or bm.shape[0] != n:
+        raise ValueError(
+            f"lu_solve: b must have {n} rows (one per row of the factored matrix), "
+            f"got shape {tuple(bm.shape)}"
+        )
     rows = arange(n, dtype=dtypes.int32)
     perm = rows
     for k in range(pv.shape[0]):
@@ -327,13 +335,17 @@ def qr(
     pivoting: bool = False,
     check_finite: bool = True,
 ) -> tuple[Array, ...]:
-    """``(q, r)`` (``mode``: 'full', 'economic'), ``(r,)`` for 'r'; no pivoting."""
-    if pivoting:
-        raise NotImplementedError("qr with pivoting=True is not supported")
+    """``(q, r)`` (``mode``: 'full', 'economic'), ``(r,)`` for 'r' (the full ``(m, n)`` factor,
+    as SciPy's); with ``pivoting`` also the column permutation ``p`` (``a[:, p] = q @ r``, int32),
+    by Householder reflections with LAPACK's ``geqp3`` pivot rule."""
     if mode not in ("full", "economic", "r"):
         raise ValueError(f"Unsupported QR decomposition mode {mode!r}")
     x = linalg._matrix("qr", a, square=False)
-    q, r = lax_linalg.qr(x, full_matrices=mode == "full")
+    full = mode in ("full", "r")
+    if pivoting:
+        q, r, p = pivoted_qr(x, full_matrices=full)
+        return (r, p) if mode == "r" else (q, r, p)
+    q, r = lax_linalg.qr(x, full_matrices=full)
     return (r,) if mode == "r" else (q, r)
 
 
@@ -368,7 +380,8 @@ def eigh(
         raise NotImplementedError("Only the type=1 case of eigh is implemented.")
     if eigvals is not None:
         raise NotImplementedError("Only the eigvals=None case of eigh is implemented.")
-    w, v = linalg.eigh(a, UPLO="L" if lower else "U", symmetrize_input=False)
+    # JAX symmetrizes the input (lax.linalg.eigh's default), whatever ``lower`` says
+    w, v = linalg.eigh(a, UPLO="L" if lower else "U", symmetrize_input=True)
     return w if eigvals_only else (w, v)
 
 
@@ -376,7 +389,7 @@ def polar(
     a: ArrayLike,
     side: str = "right",
     *,
-    method: str = "svd",
+    method: str = "qdwh",
     eps: float | None = None,
     max_iterations: int | None = None,
 ) -> tuple[Array, Array]:
@@ -388,6 +401,15 @@ def polar(
         raise ValueError("The input `a` must be at least a 2-D array.")
     if side not in ("right", "left"):
         raise ValueError("The argument `side` must be either 'right' or 'left'.")
+    if method not in ("qdwh", "svd"):
+        raise ValueError(f"Unknown polar decomposition method {method}.")
+    m, n = arr.shape[-2:]
+    if method == "qdwh" and ((side == "right" and m < n) or (side == "left" and m > n)):
+        # JAX's QDWH iteration needs a tall matrix (a wide one for side='left'); same refusal
+        raise NotImplementedError(
+            f"polar(method='qdwh') needs m >= n for side='right' and m <= n for side='left', "
+            f"got shape {tuple(arr.shape)} with side={side!r}; method='svd' takes any shape"
+        )
     w, s, vh = linalg.svd(arr, full_matrices=False)
     u = linalg_ops.matmul(w, vh)
     sd = s.astype(w.dtype)
@@ -468,8 +490,25 @@ def eigh_tridiagonal(
     off-diagonal ``e`` (the eigenvectors too unless ``eigvals_only``)."""
     if select != "a":
         raise NotImplementedError("eigh_tridiagonal: only select='a' is supported")
-    dm, em = linalg._inexact("eigh_tridiagonal", d, e)
+    dr, er = asarray(d), asarray(e)
+    if dr.dtype != er.dtype or dtypes.kind(dr.dtype) not in "fc" or dr.dtype.itemsize < 4:
+        raise TypeError(
+            "eigh_tridiagonal: d and e must have the same dtype, float32/float64 or complex, "
+            f"got {dr.dtype} and {er.dtype}"
+        )
+    dm, em = linalg._inexact("eigh_tridiagonal", dr, er)
+    if dm.ndim != 1:  # JAX: IndexError for a 0-d d (it reads d.shape[0])
+        raise (IndexError if dm.ndim == 0 else ValueError)(
+            f"eigh_tridiagonal: d must be 1-D, got shape {tuple(dm.shape)}"
+        )
     n = dm.shape[0]
+    if n > 1 and tuple(em.shape) != (n - 1,):  # JAX ignores e when n <= 1
+        # JAX's classes: a 1-D e of another length fails its elementwise adds (TypeError), an
+        # e of another rank its broadcasting (ValueError)
+        raise (TypeError if em.ndim == 1 else ValueError)(
+            f"eigh_tridiagonal: e must have shape ({n - 1},) for a d of length {n}, "
+            f"got {tuple(em.shape)}"
+        )
     matrix = _diag(dm)
     if n > 1:
         off = ufuncs.add(_diag(em, 1), _diag(ufuncs.conjugate(em), -1))
@@ -560,9 +599,23 @@ def companion(a: ArrayLike) -> Array:
     return joining.concatenate([first[..., None, :], below], axis=-2)
 
 
+def _static_n(name: str, n: Any) -> int:
+    """The order ``n`` of a special-matrix constructor: a static Python integer. An array is
+    JAX's ``ValueError`` (it hashes its static arguments); a float, ``operator.index``'s
+    ``TypeError``."""
+    if isinstance(n, (Array, np.ndarray)):
+        raise ValueError(
+            f"{name}: n sets the shape of the result and must be a static Python int, "
+            f"got an array of shape {tuple(n.shape)} (JAX refuses non-hashable static arguments)"
+        )
+    return operator.index(n)
+
+
 def hilbert(n: int) -> Array:
     """The Hilbert matrix ``1 / (i + j + 1)``."""
-    n = operator.index(n)
+    n = _static_n("hilbert", n)
+    if n < 0:
+        raise TypeError(f"hilbert: n must be non-negative, got {n}")
     i = arange(n, dtype=dtypes.default_float_dtype())
     return ufuncs.divide(1.0, ufuncs.add(ufuncs.add(i[:, None], i[None, :]), 1.0))
 
@@ -570,7 +623,7 @@ def hilbert(n: int) -> Array:
 def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Array:
     """The discrete Fourier transform matrix ``exp(-2 pi i jk / n)`` (``scale``: None, 'n' or
     'sqrtn')."""
-    n = operator.index(n)
+    n = _static_n("dft", n)
     if scale not in (None, "n", "sqrtn"):
         raise ValueError(f"scale must be None, 'n' or 'sqrtn', got {scale!r}")
     k = np.arange(n)
@@ -585,9 +638,8 @@ def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Array:
 
 def hadamard(n: int, dtype: Any = int) -> Array:
     """The Hadamard matrix of order ``n`` (a power of 2), by Sylvester's construction."""
-    n = operator.index(n)
-    if n < 1 or n & (n - 1):
-        raise ValueError("n must be an positive a power of 2 integer")
+    if not isinstance(n, (int, np.integer)) or n < 1 or n & (n - 1):
+        raise ValueError(f"hadamard: n must be a positive power of 2, got {n!r}")
     h = np.ones((1, 1))
     while h.shape[0] < n:
         h = np.block([[h, h], [h, -h]])
@@ -596,7 +648,7 @@ def hadamard(n: int, dtype: Any = int) -> Array:
 
 def helmert(n: int, full: bool = False) -> Array:
     """The Helmert matrix of order ``n`` (without its first row unless ``full``)."""
-    n = operator.index(n)
+    n = _static_n("helmert", n)
     h = np.tril(np.ones((n, n)), -1) - np.diag(np.arange(n))
     d = np.arange(n) * np.arange(1, n + 1)
     h[0] = 1
@@ -606,23 +658,36 @@ def helmert(n: int, full: bool = False) -> Array:
 
 
 def leslie(f: ArrayLike, s: ArrayLike) -> Array:
-    """The Leslie matrix of fecundities ``f`` and survival rates ``s`` (``len(f) = len(s) + 1``)."""
-    fv, sv = promote_args("leslie", f, s)
-    if fv.ndim != 1 or sv.ndim != 1 or fv.shape[0] != sv.shape[0] + 1:
-        raise ValueError("f must be 1-D with one more element than the 1-D s")
-    n = fv.shape[0]
-    below = (
-        joining.concatenate([_diag(sv), zeros((n - 1, 1), dtype=sv.dtype)], axis=1)
-        if n > 1
-        else zeros((0, 1), dtype=fv.dtype)
+    """The Leslie matrix of fecundities ``f`` (``(..., n)``, ``n >= 2``) and survival rates ``s``
+    (``(..., n - 1)``); leading axes are batch axes (broadcast), as JAX's."""
+    check_arraylike("leslie", f, s)
+    dtype, weak = promote_dtypes("leslie", f, s)
+    fv, sv = (shapes.atleast_1d(_convert(ensure_array("leslie", x), dtype, weak)) for x in (f, s))
+    if fv.shape[-1] < 2:
+        raise ValueError(
+            f"The length of f along the last axis must be at least 2; got shape {fv.shape}."
+        )
+    n = fv.shape[-1]
+    if sv.shape[-1] != n - 1:
+        raise ValueError(
+            "The length of s along the last axis must be one less than the length of f; "
+            f"got f shape {fv.shape} and s shape {sv.shape}."
+        )
+    fv, sv = _vectors("leslie", fv, sv)
+    below = joining.concatenate(
+        [
+            ufuncs.multiply(sv[..., :, None], eye(n - 1, dtype=sv.dtype)),
+            zeros((*sv.shape[:-1], n - 1, 1), dtype=sv.dtype),
+        ],
+        axis=-1,
     )
-    return joining.concatenate([fv[None, :], below], axis=0)
+    return joining.concatenate([fv[..., None, :], below], axis=-2)
 
 
 def pascal(n: int, kind: str | None = None) -> Array:
     """The Pascal matrix (``kind``: 'symmetric' (default), 'lower' or 'upper'); float32 even
     with x64 on, as in JAX, but computed exactly."""
-    n = operator.index(n)
+    n = _static_n("pascal", n)
     kind = "symmetric" if kind is None else kind
     lower = np.array(
         [[math.comb(i, j) for j in range(n)] for i in range(n)], dtype=np.float64
@@ -640,7 +705,7 @@ def pascal(n: int, kind: str | None = None) -> Array:
 
 def invpascal(n: int, kind: str | None = None) -> Array:
     """The inverse of ``pascal(n, kind)``."""
-    n = operator.index(n)
+    n = _static_n("invpascal", n)
     kind = "symmetric" if kind is None else kind
     signs = np.array(
         [[(-1) ** (i - j) * math.comb(i, j) for j in range(n)] for i in range(n)], dtype=np.float64
@@ -657,8 +722,9 @@ def invpascal(n: int, kind: str | None = None) -> Array:
 
 
 def invhilbert(n: int) -> Array:
-    """The exact inverse of the Hilbert matrix of order ``n``."""
-    n = operator.index(n)
+    """The exact inverse of the Hilbert matrix of order ``n`` (a negative ``n`` gives JAX's empty
+    ``(0, 0)`` matrix)."""
+    n = max(_static_n("invhilbert", n), 0)
     out = np.empty((n, n))
     for i in range(n):
         for j in range(n):

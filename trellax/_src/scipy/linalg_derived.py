@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
-from trellax._src.numpy import joining, linalg, linalg_ops, ufuncs
+from trellax._src.numpy import joining, linalg, linalg_ops, shapes, ufuncs
 from trellax._src.numpy.creation import zeros
+from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import ensure_array
 from trellax._src.scipy.linalg import expm
+from trellax._src.scipy.linalg_pivoted_qr import pivoted_qr
 
 ArrayLike = Any
 
@@ -49,28 +53,36 @@ def expm_frechet(
 
 def fiedler_companion(a: ArrayLike) -> Array:
     """Fiedler's companion matrix of the polynomial with coefficients ``a`` (highest degree
-    first): pentadiagonal, with the roots of the polynomial as eigenvalues."""
+    first): pentadiagonal, with the roots of the polynomial as eigenvalues. Leading axes are
+    batch axes (``(..., n)`` gives ``(..., n - 1, n - 1)``); a 0-d ``a`` is a constant
+    polynomial (a ``(0, 0)`` matrix), as in JAX."""
     (c,) = linalg._inexact("fiedler_companion", a)
-    if c.ndim != 1:
-        raise ValueError(f"Input 'a' must be a 1-D array, got shape {c.shape}.")
-    n = c.shape[0] - 1
-    if n < 1:
-        return zeros((0, 0), dtype=c.dtype)
-    c = ufuncs.divide(c, c[0])
-    m = zeros((n, n), dtype=c.dtype)
-    m = m.at[0, 0].set(-c[1])
-    if n > 1:
-        m = m.at[1, 0].set(1)
-    for i in range(0, n, 2):
-        if i + 1 < n:
-            m = m.at[i, i + 1].set(-c[i + 2])
-        if i + 2 < n:
-            m = m.at[i, i + 2].set(1)
-        if i >= 2:
-            m = m.at[i, i - 1].set(-c[i + 1])
-    for i in range(3, n, 2):
-        m = m.at[i, i - 2].set(1)
-    return m
+    c = shapes.atleast_1d(c)
+    if c.shape[-1] == 0:
+        raise ValueError(
+            "fiedler_companion requires the last axis of 'a' to have nonzero length, "
+            f"got shape {c.shape}."
+        )
+    n = c.shape[-1] - 1
+    c = ufuncs.divide(c, c[..., :1])
+    i = np.arange(n)[:, None]
+    j = np.arange(n)[None, :]
+    even, odd = i % 2 == 0, i % 2 == 1
+    # (mask, value) pairs of the pentadiagonal pattern; the masks are disjoint, values gathered
+    # from the coefficients by static (clipped) indices
+    cells = [
+        ((i == 0) & (j == 0), ufuncs.negative(c[..., 1:2, None]) if n else None),
+        ((i == 1) & (j == 0), None),
+        ((j == i + 1) & even, ufuncs.negative(c[..., np.minimum(i + 2, n)])),
+        ((j == i + 2) & even, None),
+        ((j == i - 1) & even & (i >= 2), ufuncs.negative(c[..., np.minimum(i + 1, n)])),
+        ((j == i - 2) & odd & (i >= 3), None),
+    ]
+    out = zeros((*c.shape[:-1], n, n), dtype=c.dtype)
+    for mask, value in cells:
+        if mask.any():
+            out = where(mask, 1 if value is None else value, out)
+    return out
 
 
 def qr_multiply(
@@ -81,16 +93,18 @@ def qr_multiply(
     conjugate: bool = False,
     overwrite_a: bool = False,
     overwrite_c: bool = False,
-) -> tuple[Array, Array]:
+) -> tuple[Array, ...]:
     """``(c @ Q, R)`` (``mode='right'``) or ``(Q @ c, R)`` (``'left'``) with the economic QR
-    factors of ``a``; ``conjugate`` uses ``conj(Q)``. Column pivoting is not supported."""
+    factors of ``a``; ``conjugate`` uses ``conj(Q)``; ``pivoting`` also returns the column
+    permutation ``p`` (``a[:, p] = Q @ R``)."""
     if mode not in ("right", "left"):
         raise ValueError(f"mode must be 'right' or 'left', got {mode!r}")
-    if pivoting:
-        raise NotImplementedError("qr_multiply: pivoting=True (QR with column pivoting)")
     x, cm = linalg._inexact("qr_multiply", a, c)
-    q, r = linalg.qr(x, mode="reduced")
+    if pivoting:
+        q, r, p = pivoted_qr(x, full_matrices=False)
+    else:
+        q, r = linalg.qr(x, mode="reduced")
     if conjugate:
         q = ufuncs.conjugate(q)
     out = linalg_ops.matmul(cm, q) if mode == "right" else linalg_ops.matmul(q, cm)
-    return out, r
+    return (out, r, p) if pivoting else (out, r)

@@ -63,6 +63,10 @@ def hessenberg(
 ) -> Array | tuple[Array, Array]:
     """The upper Hessenberg form ``H`` of ``a`` (``a = Q H Q^H``), and ``Q`` with ``calc_q``."""
     x = ensure_array("hessenberg", a)  # not promoted, as JAX
+    if x.ndim >= 1 and x.shape[-1] == 0:
+        # nothing to reduce: zeros of the input's shape, whatever the other axes (JAX's answer)
+        empty = zeros(tuple(x.shape), dtype=x.dtype)
+        return (empty, empty) if calc_q else empty
     packed, taus = _hessenberg(x)
     h = shapes.triu(packed, -1)
     if not calc_q:
@@ -82,11 +86,29 @@ def rsf2csf(T: ArrayLike, Z: ArrayLike, check_finite: bool = True) -> tuple[Arra
     """The complex Schur form ``(T', Z')`` from a real one ``(T, Z)``: each 2x2 block is
     triangularized by a unitary rotation (``Z' T' Z'^H = Z T Z^H``)."""
     t, z = linalg._inexact("rsf2csf", T, Z)
-    if t.ndim != 2 or t.shape[0] != t.shape[1]:
-        raise ValueError(f"Input 'T' must be square, got {t.shape}")
-    if z.shape != t.shape:
+    for name, x in (("T", t), ("Z", z)):
+        if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+            raise ValueError(f"Input '{name}' must be square, got {x.shape}")
+    if z.shape[-1] != t.shape[-1]:
         raise ValueError(f"Input array shapes must match: Z: {z.shape} vs. T: {t.shape}")
     t, z = _complex(t), _complex(z)
+    if t.ndim == 2 and z.ndim == 2:
+        return _rsf2csf_2d(t, z)
+    # leading axes are batch axes (broadcast), one matrix pair at a time, as JAX's vectorize
+    n = t.shape[-1]
+    batch = shapes.broadcast_shapes(tuple(t.shape[:-2]), tuple(z.shape[:-2]))
+    tb = shapes.reshape(shapes.broadcast_to(t, (*batch, n, n)), (-1, n, n))
+    zb = shapes.reshape(shapes.broadcast_to(z, (*batch, n, n)), (-1, n, n))
+    if tb.shape[0] == 0:
+        return zeros((*batch, n, n), dtype=t.dtype), zeros((*batch, n, n), dtype=t.dtype)
+    pairs = [_rsf2csf_2d(tb[i], zb[i]) for i in range(tb.shape[0])]
+    return (
+        shapes.reshape(joining.stack([p[0] for p in pairs]), (*batch, n, n)),
+        shapes.reshape(joining.stack([p[1] for p in pairs]), (*batch, n, n)),
+    )
+
+
+def _rsf2csf_2d(t: Array, z: Array) -> tuple[Array, Array]:
     n = t.shape[0]
     eps = float(dtypes.finfo(t.dtype).eps)
     for m in range(n - 1, 0, -1):

@@ -24,7 +24,7 @@ import trellax.numpy as jnp
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.numpy.fft import _complex_of
-from trellax._src.numpy.util import promote_args_inexact
+from trellax._src.numpy.util import promote_args_inexact, promote_args_inexact_keep_shapes
 from trellax._src.scipy.signal_conv import check_real_fft_dtype, normalize_axis
 from trellax._src.scipy.signal_detrend import detrend as _detrend
 from trellax._src.scipy.signal_windows import get_window, window_length_check
@@ -204,16 +204,28 @@ def csd(
         (xa,) = promote_args_inexact("csd", x)
         ya = xa
     else:
-        xa, ya = promote_args_inexact("csd", x, y)
+        xa, ya = promote_args_inexact_keep_shapes("csd", x, y)
     if scaling not in ("density", "spectrum"):
         raise ValueError(f"Unknown scaling: {scaling}")
     if average not in ("mean", "median"):
         raise ValueError(f'average must be "median" or "mean", got {average}')
     ax = normalize_axis(axis, xa.ndim)
     real = _real_dtype(xa.dtype)
+    shape = tuple(xa.shape)
+    if not same:
+        if xa.ndim != ya.ndim:
+            raise ValueError(f"csd: x and y must have the same rank ({xa.ndim} vs {ya.ndim})")
+        try:
+            outer = np.broadcast_shapes(
+                shape[:ax] + shape[ax + 1 :], ya.shape[:ax] + ya.shape[ax + 1 :]
+            )
+        except ValueError as err:
+            raise ValueError("x and y cannot be broadcast together.") from err
+        # an empty input: the shorter length along the axis, the outer axes broadcast (JAX's)
+        shape = (*outer[:ax], min(xa.shape[ax], ya.shape[ax]), *outer[ax:])
     if xa.size == 0 or ya.size == 0:
         out_dtype = real if same else _complex_of(real)
-        return jnp.zeros(xa.shape, real), jnp.zeros(xa.shape, out_dtype)
+        return jnp.zeros(shape, real), jnp.zeros(shape, out_dtype)
     xa = jnp.moveaxis(xa, ax, -1)
     ya = jnp.moveaxis(ya, normalize_axis(axis, ya.ndim), -1)
     if not same:

@@ -9,6 +9,7 @@ floats; Python scalars stay weak) and then composes existing operations, so all 
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,7 @@ from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.stop_gradient import stop_gradient
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, ufuncs
-from trellax._src.numpy.creation import asarray
+from trellax._src.numpy.creation import asarray, full
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.shapes import squeeze
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact
@@ -253,16 +254,19 @@ def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
 
 
 def multigammaln(a: ArrayLike, d: ArrayLike) -> Array:
-    """The log of the multivariate gamma function of dimension ``d`` (a static int)."""
-    d_int = int(d)
-    if d_int < 1:
-        raise ValueError(f"d must be a positive integer, got {d}")
+    """The log of the multivariate gamma function of dimension ``d`` (a static int; ``d = 0``
+    is the empty product, 0). A negative or non-integral ``d`` is a ``ValueError`` (as SciPy;
+    JAX truncates it with ``int()``)."""
+    d_float = float(d)
+    d_int = int(d_float)
+    if d_int != d_float or d_int < 0:
+        raise ValueError(f"multigammaln: d must be a non-negative integer, got {d}")
     (x,) = _real_inexact("multigammaln", a)
     constant = d_int * (d_int - 1) / 4 * math.log(math.pi)
-    total = _c(constant, x)
+    total = full(tuple(x.shape), constant, dtype=x.dtype)  # x's shape, also for d = 0
     for j in range(d_int):
         total = lax.add(total, lax.lgamma(lax.sub(x, _c(j / 2, x))))
-    return total
+    return _convert(total, total.dtype, False)  # strong, as JAX's
 
 
 def factorial(n: ArrayLike, exact: bool = False) -> Array:
@@ -572,7 +576,8 @@ def comb(N: ArrayLike, k: ArrayLike, *, repetition: bool = False) -> Array:
 
 def bernoulli(n: int) -> Array:
     """The first ``n + 1`` Bernoulli numbers ``B_0 .. B_n`` (``B_1 = -1/2``), a float array."""
-    if not isinstance(n, (int, np.integer)) or n < 0:
+    n = operator.index(n)  # a Python/NumPy int or a concrete 0-d integer array, as JAX's
+    if n < 0:
         raise ValueError(f"n must be a non-negative integer, got {n!r}")
     from fractions import Fraction
 

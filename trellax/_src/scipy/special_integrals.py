@@ -137,5 +137,11 @@ def sph_harm_y(
             "The 'diff_n' argument to jax.scipy.special.sph_harm_y is not supported."
         )
     tt, pp = _real_inexact("sph_harm_y", theta, phi)
+    for name, v in (("n", n), ("m", m)):
+        if dtypes.kind(asarray(v).dtype) not in "iub":
+            raise TypeError(
+                f"sph_harm_y: the degree and order must be integers, got {name} of dtype "
+                f"{asarray(v).dtype}"
+            )
     nn, mm = (_convert(asarray(v), tt.dtype, tt.weak_type) for v in (n, m))
     return sph.sph_harm_y(*promote_shapes([nn, mm, tt, pp]))

@@ -6,7 +6,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.numpy import ufuncs as u
 from trellax._src.numpy.selection import where
 from trellax._src.scipy import special
-from trellax._src.scipy.stats._util import ArrayLike, promote, strong_if_shaped
+from trellax._src.scipy.stats._util import ArrayLike, k, promote, strong_if_shaped
 
 
 def _logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
@@ -33,10 +33,12 @@ def cdf(k: ArrayLike, p: ArrayLike) -> Array:
 def _ppf(q: ArrayLike, p: ArrayLike) -> Array:
     """The smallest ``k`` with ``cdf(k) >= q``: 0 for ``q <= 1 - p``, else 1 (NaN outside)."""
     q, p = promote("bernoulli.ppf", q, p)
-    value = where(u.less_equal(q, u.subtract(1, p)), 0, 1)
+    zero, one = k(0, q), k(1, q)  # the result has q's dtype (JAX's lax._const constants)
+    value = where(u.less_equal(q, u.subtract(one, p)), zero, one)
     bad = u.logical_or(
         u.logical_or(u.less(q, 0), u.greater(q, 1)), u.logical_or(u.less(p, 0), u.greater(p, 1))
     )
+    bad = u.logical_or(bad, u.logical_or(u.isnan(q), u.isnan(p)))
     return where(bad, float("nan"), value)
 
 

@@ -18,10 +18,13 @@ def logpdf(x: ArrayLike, mean: ArrayLike, cov: ArrayLike, allow_singular: None =
     if allow_singular is not None:
         raise NotImplementedError("allow_singular argument of multivariate_normal.logpdf")
     x, mean, cov = promote("multivariate_normal.logpdf", x, mean, cov, keep_shapes=True)
-    if mean.ndim == 0:
-        raise ValueError("multivariate_normal.logpdf: mean must have at least one dimension")
-    n = mean.shape[-1]
     diff = u.subtract(x, mean)
+    if mean.ndim == 0:  # a scalar mean: the univariate normal, elementwise (JAX's reading)
+        log_var = u.add(math.log(2 * math.pi), u.log(cov))
+        return u.subtract(
+            u.divide(u.multiply(-0.5, u.multiply(diff, diff)), cov), u.multiply(0.5, log_var)
+        )
+    n = mean.shape[-1]
     if cov.ndim < 2:
         variance = shapes.broadcast_to(cov, (n,))
         quad = reductions.sum(u.divide(u.multiply(diff, diff), variance), axis=-1)
@@ -33,7 +36,9 @@ def logpdf(x: ArrayLike, mean: ArrayLike, cov: ArrayLike, allow_singular: None =
                 f"cov {cov.shape}"
             )
         chol = linalg.cholesky(cov)
-
+        if n == 0:  # a zero-dimensional space: density 1 (JAX's -0.0), one per batch element
+            zero = u.multiply(-0.0, reductions.sum(diff, axis=-1))
+            return u.add(zero, u.multiply(-0.0, reductions.sum(chol, axis=(-2, -1))))
         flat = shapes.reshape(diff, (-1, n))
         y = solve_triangular(chol, shapes.transpose(flat), lower=True)
         quad = shapes.reshape(reductions.sum(u.multiply(y, y), axis=0), tuple(diff.shape[:-1]))

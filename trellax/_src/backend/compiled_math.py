@@ -1,0 +1,83 @@
+"""Float32 ``exp``, ``tanh`` and ``logistic`` for compiled kernels, to a stated ulp bound.
+
+NumPy's float32 ``exp`` and ``tanh`` are separate passes over memory that a compiled loop cannot
+call (they are NumPy's own SIMD code, not libm's), so a fused region with a transcendental
+function used to leave it as a NumPy call between compiled loops (softmax: sub, then NumPy's
+``exp``, then div). The functions here are written to vectorize inside a Numba loop: branch-free
+float32 arithmetic (selects, no calls), no fused multiply-adds (Numba does not contract ``a * b +
+c`` without ``fastmath``, so the bits are the same on every machine), and integer exponents
+placed into a float's bits.
+
+* ``_expf``: ``exp(x) = 2**n * exp(r)``, ``n = rint(x / ln 2)``, ``r = x - n ln 2`` in two
+  pieces (Cody and Waite: ``n * 0.693359375`` is exact for the ``n`` that occur), ``exp(r)`` by
+  a degree-7 polynomial ``1 + r + r² P(r)`` (the coefficients of Cephes' ``expf``), then two
+  multiplications by ``2**floor(n/2)`` and ``2**(n - floor(n/2))`` so that a subnormal result is
+  rounded once. Inputs are clamped to [-104, 89] first (past them the result is 0 or inf in any
+  case), and a NaN is returned as ``x + x`` (quieted, with its payload and sign).
+* ``_tanhf``: for ``|x| < 0.625`` the odd polynomial ``x + x s P(s)``, ``s = x²`` (``P`` of degree
+  5, a least-squares fit of ``(tanh(x)/x - 1)/s``, weighted by ``s``, rounded to float32); from
+  0.625 on, ``1 - 2 / (exp(2|x|) + 1)`` with ``_expf``, the sign copied from ``x``; below
+  ``2**-12`` (where tanh rounds to ``x``), ``x`` itself (so ``tanh(-0.0) = -0.0``).
+* ``_logisticf``: the backend impl's formula ``1 / (1 + exp(-x))`` with ``_expf``.
+
+Contract (``docs/performance.md``, "Transcendental functions in compiled kernels"): measured on
+dense samples of the float32 inputs (every 7th or 61st bit pattern; ``--stride 1``: all 2**32) by
+``tools/check_compiled_math.py``; the tests
+(``tests/test_compiled_math.py``) check the bound on a dense sample of every binade and on the
+special values (NaN, ±inf, ±0.0, subnormals, the overflow and underflow thresholds).
+"""
+
+from __future__ import annotations
+
+#: Maximum distance, in float32 units in the last place, from exp/tanh/logistic of the float64
+#: value of the input rounded to float32 (the correctly rounded result, up to float64's error).
+ULP_BOUND = {"exp": 1, "tanh": 2, "logistic": 4}
+
+#: Kernel-module source (appended to ``compiled.HEADER``): inline helpers of float32 arguments.
+SOURCE = """
+@_inline
+def _pow2i(n):
+    # 2**n for an integral float32 n in [-126, 127], from the bits of the exponent field
+    return np.int32((np.int32(n) + np.int32(127)) << np.int32(23)).view(np.float32)
+
+
+@_inline
+def _expf(x):
+    xc = x if x > np.float32(-104.0) else np.float32(-104.0)
+    xc = xc if xc < np.float32(89.0) else np.float32(89.0)
+    n = np.float32(np.rint(xc * np.float32(1.44269504088896341)))
+    r = np.float32(xc - n * np.float32(0.693359375)) - n * np.float32(-2.12194440e-4)
+    p = np.float32(1.9875691500e-4)
+    p = np.float32(p * r + np.float32(1.3981999507e-3))
+    p = np.float32(p * r + np.float32(8.3334519073e-3))
+    p = np.float32(p * r + np.float32(4.1665795894e-2))
+    p = np.float32(p * r + np.float32(1.6666665459e-1))
+    p = np.float32(p * r + np.float32(5.0000001201e-1))
+    p = np.float32(np.float32(p * np.float32(r * r)) + r) + np.float32(1)
+    h = np.float32(np.floor(n * np.float32(0.5)))
+    y = np.float32(p * _pow2i(h)) * _pow2i(n - h)
+    return np.float32(np.nan) if x != x else y
+
+
+@_inline
+def _tanhf(x):
+    a = abs(x)
+    s = np.float32(x * x)
+    p = np.float32(0.0021827539894729853)
+    p = np.float32(p * s + np.float32(-0.00822021346539259))
+    p = np.float32(p * s + np.float32(0.021717706695199013))
+    p = np.float32(p * s + np.float32(-0.05394979938864708))
+    p = np.float32(p * s + np.float32(0.133332297205925))
+    p = np.float32(p * s + np.float32(-0.3333333134651184))
+    small = x + np.float32(x * np.float32(s * p))
+    big = np.float32(1) - np.float32(2) / np.float32(_expf(a + a) + np.float32(1))
+    big = big if x > 0 else -big
+    y = small if a < np.float32(0.625) else big
+    y = x if a < np.float32(0.000244140625) else y
+    return np.float32(np.nan) if x != x else y
+
+
+@_inline
+def _logisticf(x):
+    return np.float32(1) / np.float32(np.float32(1) + _expf(-x))
+"""
