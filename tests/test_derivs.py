@@ -19,10 +19,14 @@ from deriv_cases import (
     CASES,
     EXCLUDED,
     JAX_RAISES,
+    JAX_WRONG,
     JIT_ERROR,
+    OPEN,
+    PUBLIC_FUNCTIONS,
     WEAK_DIFFERS,
     Case,
     Derivatives,
+    custom_rule_functions,
     leaves,
     namespace,
     pattern,
@@ -175,13 +179,18 @@ def compare(
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("case", ALL, ids=_ids)
-def test_matches_jax(case: Case, dtype: str) -> None:
+def test_matches_jax(case: Case, dtype: str, request: pytest.FixtureRequest) -> None:
     key = f"{case.name}|{dtype}"
+    reason = OPEN.get(key, OPEN.get(case.name))
+    if reason is not None:  # a known divergence still to fix: fails once it matches
+        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
     golden = GOLDEN[key]
     failures = []
     with precision(dtype):
         d = Derivatives(trellax, case, namespace(trellax), np.dtype(dtype))
         for name in quantities(case, d.n):
+            if name in JAX_WRONG.get(case.name, ()):
+                continue
             fn, args = d.function(name)
             failures += compare(name, fn, args, golden[name], key, case, d)
     assert not failures, "\n".join(failures)
@@ -288,6 +297,25 @@ def test_every_differentiable_primitive_has_a_case() -> None:
     )
 
 
+CUSTOM_PUBLIC: list[str] = json.loads(
+    (pathlib.Path(__file__).parent / "golden" / "custom_public.json").read_text()
+)["functions"]
+
+
+def test_every_custom_rule_function_has_a_case() -> None:
+    """Every public function whose derivative is a custom rule, in JAX
+    (``tools/gen_golden_custom_public.py``) or in trellax (found the same way), has cases with
+    first to third derivatives at ordinary and special points."""
+    ours = custom_rule_functions(trellax)
+    assert "nn.relu" in ours and "numpy.logaddexp" in ours  # the search finds what it should
+    missing = sorted((set(CUSTOM_PUBLIC) | set(ours)) - set(PUBLIC_FUNCTIONS))
+    assert missing == [], f"custom-rule functions without a case in PUBLIC_FUNCTIONS: {missing}"
+    by_name = {c.name: c for c in ALL}
+    for fn, names in PUBLIC_FUNCTIONS.items():
+        cases = [by_name[n] for n in names]  # KeyError: a listed case does not exist
+        assert max(c.orders for c in cases) >= 2, f"{fn}: no higher-order case"
+
+
 PRIMITIVE_CASES = [c for c in CASES if c.prim in set(differentiable_primitives())]
 
 
@@ -353,6 +381,22 @@ def test_fixed_values_where_jax_is_not_the_reference() -> None:
     h = trellax.grad(lambda a: (trellax.grad(lambda b: (g3(b) * b).sum())(a) * a).sum())
     np.testing.assert_allclose(np.asarray(trellax.jit(h)(m)), np.asarray(h(m)), rtol=1e-5)
     assert np.isfinite(np.asarray(h(m))).all()
+    # log_ndtr below the middle range: reverse mode was NaN at -40 (the masked log(0)) and half
+    # the derivative at exactly -10 in float32 (a tie of minimum); JAX: 40.0254 and 10.0981
+    np.testing.assert_allclose(float(trellax.grad(jsp.log_ndtr)(f32(-40.0))), 40.025, rtol=1e-4)
+    np.testing.assert_allclose(float(trellax.grad(jsp.log_ndtr)(f32(-10.0))), 10.0981, rtol=1e-5)
+    # a custom_jvp whose rule calls it, under vmap inside jit: the second derivative used the
+    # body's (exp) derivative instead of the rule (was 3, JAX 9)
+    x = jnp.array([0.0], f32)
+
+    @trellax.custom_jvp
+    def f(y: Any) -> Any:
+        return jnp.exp(y)
+
+    f.defjvp(lambda p, t: (f(p[0]), f(p[0]) * t[0] * 3))
+    inner = trellax.jit(trellax.vmap(f))
+    hess = trellax.grad(lambda y: trellax.grad(lambda z: inner(z).sum())(y).sum())
+    assert float(hess(x)[0]) == 9.0
     # the scipy.special integrals of a Python scalar are strong, as JAX's
     for fn in (jsp.expi, jsp.exp1, jsp.dawsn, jsp.erfcx, jsp.spence, lambda x: jsp.fresnel(x)[0]):
         assert not fn(0.5).weak_type

@@ -147,9 +147,11 @@ def _refuse_tracers(arg: Any, name: str) -> None:
 
 
 def _differentiated(trace: Any) -> bool:
-    """Whether a JVP trace encloses ``trace`` (only then does a custom rule matter)."""
+    """Whether a JVP trace encloses ``trace``, or a jaxpr trace (whose program may be
+    differentiated later: ``jvp(jit(vmap(f)))`` traces the batched call, then differentiates
+    it): only then does a custom rule matter."""
     while trace is not None:
-        if type(trace) is JVPTrace:
+        if type(trace) in (JVPTrace, JaxprTrace):
             return True
         trace = getattr(trace, "parent", None)
     return False

@@ -158,12 +158,16 @@ def log_ndtr(x: ArrayLike, series_order: int = 3) -> Array:
     lower, upper = (-20.0, 8.0) if a.dtype == dtypes.float64 else (-10.0, 5.0)
     # upper tail: log(1 - q) ~ -q with q = ndtr(-x)
     upper_value = lax.neg(ndtr(lax.neg(a)))
-    middle = lax.log(ndtr(a))
-    safe = ufuncs.minimum(a, _c(lower, a))
+    # the middle formula only where it is taken: below ``lower`` ndtr underflows to 0 and the
+    # masked log(0)'s infinite derivative would turn the reverse-mode gradient into NaN
+    in_middle = ufuncs.greater(a, _c(lower, a))
+    middle = lax.log(ndtr(where(in_middle, a, _c(0, a))))
+    # (not minimum(a, lower): at a == lower a tie would halve the derivative)
+    safe = where(in_middle, _c(lower, a), a)
     return where(
         ufuncs.greater(a, _c(upper, a)),
         upper_value,
-        where(ufuncs.greater(a, _c(lower, a)), middle, _log_ndtr_lower(safe, series_order)),
+        where(in_middle, middle, _log_ndtr_lower(safe, series_order)),
     )
 
 
