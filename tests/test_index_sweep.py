@@ -29,86 +29,22 @@ GOLDEN: dict[str, str] = json.loads(
 #:   reverse; P ``jnp.partition``/``argpartition``: JAX goes through ``top_k`` of negated values
 #:   (zeros change sign, NaNs land before the kth element); Z the sign of a zero: XLA's cumulative
 #:   sums start from +0.0 (``cumsum([-0.0])`` is 0.0 there) and a cumulative product's gradient
-#:   gives 0.0 where trellax gives -0.0; D ``dynamic_update_slice`` with start indices of mixed
-#:   dtypes (JAX: TypeError); B the gradient of ``promise_in_bounds`` gathers of out-of-bounds
+#:   gives 0.0 where trellax gives -0.0; (D, start indices of mixed dtypes, and C, ``lax.sort``
+#:   of complex operands, are fixed); B the gradient of ``promise_in_bounds`` gathers of out-of-bounds
 #:   indices (JAX clamps in the backward pass too, trellax drops); J a boolean index built inside
 #:   ``jit`` (JAX: NonConcreteBooleanIndexError; trellax sees a concrete mask and indexes);
-#:   C ``lax.sort`` of complex operands (JAX sorts lexicographically, trellax refuses);
 #:   S ``searchsorted(method='sort')`` of an unsorted row (undefined; the two differ);
 #:   G JAX's scatter-min gradient with clipped negative indices (1 where the value was replaced:
 #:   JAX's looks wrong); U the NaN payload of complex NaNs in ``unique(equal_nan=False)``;
 #:   X a float start index under vmap (JAX: ValueError).
 #: calls that differ from JAX and are not fixed yet (expression -> class above)
 OPEN: dict[str, str] = {
-    "jax.grad(lambda *z: jnp.sum((lambda a: a.at[7].get(mode='promise_in_bounds'))(*z)))(x)": "B",
-    "jax.grad(lambda *z: jnp.sum((lambda a: a.at[-9].get(mode='promise_in_bounds'))(*z)))(x)": "B",
-    "jax.grad(lambda *z: jnp.sum((lambda a: a.at[jnp.array(-6)].get(mode='promise_in_bounds'))(*z)))(x)": "B",
-    "jax.grad(lambda *z: jnp.sum((lambda a, i: a.at[i].min(-2.5, mode='clip'))(*z)))(x, ioob)": "G",
-    "jax.jit(lambda a: a.at[jnp.array([True, False, True, False, True])].set(0.0))(x)": "J",
-    "jax.jit(lambda a: a.at[jnp.array([True, False, True, False, True])].get())(x)": "J",
-    "jax.jit(lambda a: a.at[jnp.array(True)].set(0.0))(x)": "J",
-    "jax.jit(lambda a: a.at[1, jnp.array([True, False, True, True])].set(0.0))(m)": "J",
-    "jax.grad(lambda *z: jnp.sum((lambda a, i: jnp.take_along_axis(a, i, axis=1, mode='promise_in_bounds'))(*z)))(m, ta)": "B",
-    "jax.grad(lambda *z: jnp.sum((lambda a, i: jnp.take_along_axis(a, i, axis=0, mode='promise_in_bounds'))(*z)))(m, ta)": "B",
-    "jax.grad(lambda *z: jnp.sum((lambda a, i: jnp.take_along_axis(a, i, axis=None, mode='promise_in_bounds'))(*z)))(x, ioob)": "B",
-    "(lambda a: lax.dynamic_update_slice(a, jnp.ones((2, 3)), (1, jnp.int8(-1))))(m)": "D",
-    "jax.jit(lambda a: lax.dynamic_update_slice(a, jnp.ones((2, 3)), (1, jnp.int8(-1))))(m)": "D",
-    "jax.vmap(lambda a: lax.dynamic_update_slice(a, jnp.ones((2, 3)), (1, jnp.int8(-1))))(*V(m))": "D",
-    "jax.grad(lambda *z: jnp.sum((lambda a: lax.dynamic_update_slice(a, jnp.ones((2, 3)), (1, jnp.int8(-1))))(*z)))(m)": "D",
-    "(lambda a: lax.dynamic_update_slice(a, jnp.ones((2, 3)), (1, jnp.uint32(4))))(m)": "D",
-    "jax.jit(lambda a: lax.dynamic_update_slice(a, jnp.ones((2, 3)), (1, jnp.uint32(4))))(m)": "D",
-    "jax.vmap(lambda a: lax.dynamic_update_slice(a, jnp.ones((2, 3)), (1, jnp.uint32(4))))(*V(m))": "D",
-    "jax.grad(lambda *z: jnp.sum((lambda a: lax.dynamic_update_slice(a, jnp.ones((2, 3)), (1, jnp.uint32(4))))(*z)))(m)": "D",
     "jax.vmap(lambda a: lax.dynamic_slice(a, (1.0,), (2,)))(*V(x))": "X",
-    "(lambda a: jnp.partition(a, 3))(xs)": "P",
-    "jax.jit(lambda a: jnp.partition(a, 3))(xs)": "P",
-    "jax.vmap(lambda a: jnp.partition(a, 3))(*V(xs))": "P",
-    "(lambda a: jnp.argpartition(a, 3))(xs)": "P",
-    "jax.jit(lambda a: jnp.argpartition(a, 3))(xs)": "P",
-    "jax.vmap(lambda a: jnp.argpartition(a, 3))(*V(xs))": "P",
-    "(lambda a: jnp.partition(a, 3))(xh)": "P",
-    "jax.jit(lambda a: jnp.partition(a, 3))(xh)": "P",
-    "jax.vmap(lambda a: jnp.partition(a, 3))(*V(xh))": "P",
-    "(lambda a: jnp.argpartition(a, 3))(xh)": "P",
-    "jax.jit(lambda a: jnp.argpartition(a, 3))(xh)": "P",
-    "jax.vmap(lambda a: jnp.argpartition(a, 3))(*V(xh))": "P",
-    "(lambda a: jnp.partition(a, 3))(srt)": "P",
-    "jax.jit(lambda a: jnp.partition(a, 3))(srt)": "P",
-    "jax.vmap(lambda a: jnp.partition(a, 3))(*V(srt))": "P",
-    "jax.vmap(lambda a: jnp.argpartition(a, 3))(*V(srt))": "P",
-    "(lambda a: jnp.partition(a, 3))(xi8)": "P",
-    "jax.jit(lambda a: jnp.partition(a, 3))(xi8)": "P",
-    "jax.vmap(lambda a: jnp.partition(a, 3))(*V(xi8))": "P",
-    "(lambda a: jnp.argpartition(a, 3))(xi8)": "P",
-    "jax.jit(lambda a: jnp.argpartition(a, 3))(xi8)": "P",
-    "jax.vmap(lambda a: jnp.argpartition(a, 3))(*V(xi8))": "P",
-    "(lambda a: jnp.partition(a, 3))(xb)": "P",
-    "jax.jit(lambda a: jnp.partition(a, 3))(xb)": "P",
-    "jax.vmap(lambda a: jnp.partition(a, 3))(*V(xb))": "P",
-    "(lambda a: jnp.argpartition(a, 3))(xb)": "P",
-    "jax.jit(lambda a: jnp.argpartition(a, 3))(xb)": "P",
-    "jax.vmap(lambda a: jnp.argpartition(a, 3))(*V(xb))": "P",
     "(lambda a: jnp.unique(a, equal_nan=False))(xc)": "U",
-    "(lambda a: lax.sort(a))(xc)": "C",
-    "jax.jit(lambda a: lax.sort(a))(xc)": "C",
-    "jax.vmap(lambda a: lax.sort(a))(*V(xc))": "C",
-    "(lambda a: jnp.partition(a, 3))(xc)": "P",
-    "jax.jit(lambda a: jnp.partition(a, 3))(xc)": "P",
-    "jax.vmap(lambda a: jnp.partition(a, 3))(*V(xc))": "P",
-    "(lambda a: jnp.argpartition(a, 3))(xc)": "P",
-    "jax.jit(lambda a: jnp.argpartition(a, 3))(xc)": "P",
-    "jax.vmap(lambda a: jnp.argpartition(a, 3))(*V(xc))": "P",
-    "jax.vmap(lambda a, v: jnp.searchsorted(a, v, side='left', method='sort'))(*V(srt, sv))": "S",
-    "jax.vmap(lambda a, v: jnp.searchsorted(a, v, side='right', method='sort'))(*V(srt, sv))": "S",
     "(lambda a: lax.cumlogsumexp(a))(xn)": "L",
     "jax.jit(lambda a: lax.cumlogsumexp(a))(xn)": "L",
     "jax.vmap(lambda a: lax.cumlogsumexp(a))(*V(xn))": "L",
     "jax.vmap(lambda a: lax.cumlogsumexp(a, reverse=True))(*V(xn))": "L",
-    "jax.grad(lambda *z: jnp.sum((lambda a: jnp.cumprod(a))(*z)))(xz)": "Z",
-    "jax.grad(lambda *z: jnp.sum((lambda a: jnp.nancumprod(a))(*z)))(xz)": "Z",
-    "jax.grad(lambda *z: jnp.sum((lambda a: jnp.cumulative_prod(a))(*z)))(xz)": "Z",
-    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumprod(a))(*z)))(xz)": "Z",
-    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumprod(a, reverse=True))(*z)))(xz)": "Z",
     "(lambda a: lax.cumlogsumexp(a))(xz)": "L",
     "jax.jit(lambda a: lax.cumlogsumexp(a))(xz)": "L",
     "jax.vmap(lambda a: lax.cumlogsumexp(a))(*V(xz))": "L",
@@ -147,19 +83,10 @@ OPEN: dict[str, str] = {
     "(lambda a: lax.cummin(a, reverse=True))(xb)": "M",
     "jax.jit(lambda a: lax.cummin(a, reverse=True))(xb)": "M",
     "jax.vmap(lambda a: lax.cummin(a, reverse=True))(*V(xb))": "M",
-    "jax.vmap(lambda a: jnp.cumsum(a))(*V(xs))": "Z",
-    "jax.vmap(lambda a: jnp.nancumsum(a))(*V(xs))": "Z",
-    "jax.vmap(lambda a: jnp.cumulative_sum(a))(*V(xs))": "Z",
-    "jax.vmap(lambda a: jnp.cumulative_sum(a, include_initial=True))(*V(xs))": "Z",
-    "jax.vmap(lambda a: lax.cumsum(a))(*V(xs))": "Z",
-    "(lambda a: lax.cumsum(a, reverse=True))(xs)": "Z",
-    "jax.jit(lambda a: lax.cumsum(a, reverse=True))(xs)": "Z",
-    "jax.vmap(lambda a: lax.cumsum(a, reverse=True))(*V(xs))": "Z",
     "jax.vmap(lambda a: lax.cumlogsumexp(a))(*V(xs))": "L",
     "(lambda a: lax.cumlogsumexp(a, reverse=True))(xs)": "L",
     "jax.jit(lambda a: lax.cumlogsumexp(a, reverse=True))(xs)": "L",
     "jax.vmap(lambda a: lax.cumlogsumexp(a, reverse=True))(*V(xs))": "L",
-    "jax.vmap(lambda a: jnp.add.accumulate(a))(*V(xs))": "Z",
     "(lambda a: lax.cummax(a))(xc)": "M",
     "jax.jit(lambda a: lax.cummax(a))(xc)": "M",
     "jax.vmap(lambda a: lax.cummax(a))(*V(xc))": "M",
@@ -190,7 +117,81 @@ OPEN: dict[str, str] = {
 }
 
 #: deliberate differences (expression -> reason, listed in docs/semantics.md)
-KNOWN: dict[str, str] = {}
+#: kept on purpose (docs/semantics.md, "Where trellax differs from JAX, on purpose")
+PROMISE = "promise_in_bounds broken by the caller: undefined; JAX clamps in the backward pass"
+CONCRETE_MASK = (
+    "a mask built inside jit from constants is concrete here: trellax indexes (JAX raises)"
+)
+UNSORTED = "searchsorted(method='sort') of an unsorted row: undefined; the two differ"
+SCATTER_MIN_GRAD = (
+    "JAX's scatter-min gradient with clipped negative indices counts a replaced value"
+)
+PARTITION = "JAX's partition changes the sign of zeros and moves NaNs before the kth element"
+ZERO_SIGN = "the sign of an exact zero sum (XLA's batched/reversed scans start from +0.0)"
+
+KNOWN: dict[str, str] = {
+    "jax.grad(lambda *z: jnp.sum((lambda a: a.at[7].get(mode='promise_in_bounds'))(*z)))(x)": PROMISE,
+    "jax.grad(lambda *z: jnp.sum((lambda a: a.at[-9].get(mode='promise_in_bounds'))(*z)))(x)": PROMISE,
+    "jax.grad(lambda *z: jnp.sum((lambda a: a.at[jnp.array(-6)].get(mode='promise_in_bounds'))(*z)))(x)": PROMISE,
+    "jax.grad(lambda *z: jnp.sum((lambda a, i: a.at[i].min(-2.5, mode='clip'))(*z)))(x, ioob)": SCATTER_MIN_GRAD,
+    "jax.jit(lambda a: a.at[jnp.array([True, False, True, False, True])].set(0.0))(x)": CONCRETE_MASK,
+    "jax.jit(lambda a: a.at[jnp.array([True, False, True, False, True])].get())(x)": CONCRETE_MASK,
+    "jax.jit(lambda a: a.at[jnp.array(True)].set(0.0))(x)": CONCRETE_MASK,
+    "jax.jit(lambda a: a.at[1, jnp.array([True, False, True, True])].set(0.0))(m)": CONCRETE_MASK,
+    "jax.grad(lambda *z: jnp.sum((lambda a, i: jnp.take_along_axis(a, i, axis=1, mode='promise_in_bounds'))(*z)))(m, ta)": PROMISE,
+    "jax.grad(lambda *z: jnp.sum((lambda a, i: jnp.take_along_axis(a, i, axis=0, mode='promise_in_bounds'))(*z)))(m, ta)": PROMISE,
+    "jax.grad(lambda *z: jnp.sum((lambda a, i: jnp.take_along_axis(a, i, axis=None, mode='promise_in_bounds'))(*z)))(x, ioob)": PROMISE,
+    "(lambda a: jnp.partition(a, 3))(xs)": PARTITION,
+    "jax.jit(lambda a: jnp.partition(a, 3))(xs)": PARTITION,
+    "jax.vmap(lambda a: jnp.partition(a, 3))(*V(xs))": PARTITION,
+    "(lambda a: jnp.argpartition(a, 3))(xs)": PARTITION,
+    "jax.jit(lambda a: jnp.argpartition(a, 3))(xs)": PARTITION,
+    "jax.vmap(lambda a: jnp.argpartition(a, 3))(*V(xs))": PARTITION,
+    "(lambda a: jnp.partition(a, 3))(xh)": PARTITION,
+    "jax.jit(lambda a: jnp.partition(a, 3))(xh)": PARTITION,
+    "jax.vmap(lambda a: jnp.partition(a, 3))(*V(xh))": PARTITION,
+    "(lambda a: jnp.argpartition(a, 3))(xh)": PARTITION,
+    "jax.jit(lambda a: jnp.argpartition(a, 3))(xh)": PARTITION,
+    "jax.vmap(lambda a: jnp.argpartition(a, 3))(*V(xh))": PARTITION,
+    "(lambda a: jnp.partition(a, 3))(srt)": PARTITION,
+    "jax.jit(lambda a: jnp.partition(a, 3))(srt)": PARTITION,
+    "jax.vmap(lambda a: jnp.partition(a, 3))(*V(srt))": PARTITION,
+    "jax.vmap(lambda a: jnp.argpartition(a, 3))(*V(srt))": PARTITION,
+    "(lambda a: jnp.partition(a, 3))(xi8)": PARTITION,
+    "jax.jit(lambda a: jnp.partition(a, 3))(xi8)": PARTITION,
+    "jax.vmap(lambda a: jnp.partition(a, 3))(*V(xi8))": PARTITION,
+    "(lambda a: jnp.argpartition(a, 3))(xi8)": PARTITION,
+    "jax.jit(lambda a: jnp.argpartition(a, 3))(xi8)": PARTITION,
+    "jax.vmap(lambda a: jnp.argpartition(a, 3))(*V(xi8))": PARTITION,
+    "(lambda a: jnp.partition(a, 3))(xb)": PARTITION,
+    "jax.jit(lambda a: jnp.partition(a, 3))(xb)": PARTITION,
+    "jax.vmap(lambda a: jnp.partition(a, 3))(*V(xb))": PARTITION,
+    "(lambda a: jnp.argpartition(a, 3))(xb)": PARTITION,
+    "jax.jit(lambda a: jnp.argpartition(a, 3))(xb)": PARTITION,
+    "jax.vmap(lambda a: jnp.argpartition(a, 3))(*V(xb))": PARTITION,
+    "(lambda a: jnp.partition(a, 3))(xc)": PARTITION,
+    "jax.jit(lambda a: jnp.partition(a, 3))(xc)": PARTITION,
+    "jax.vmap(lambda a: jnp.partition(a, 3))(*V(xc))": PARTITION,
+    "(lambda a: jnp.argpartition(a, 3))(xc)": PARTITION,
+    "jax.jit(lambda a: jnp.argpartition(a, 3))(xc)": PARTITION,
+    "jax.vmap(lambda a: jnp.argpartition(a, 3))(*V(xc))": PARTITION,
+    "jax.vmap(lambda a, v: jnp.searchsorted(a, v, side='left', method='sort'))(*V(srt, sv))": UNSORTED,
+    "jax.vmap(lambda a, v: jnp.searchsorted(a, v, side='right', method='sort'))(*V(srt, sv))": UNSORTED,
+    "jax.grad(lambda *z: jnp.sum((lambda a: jnp.cumprod(a))(*z)))(xz)": ZERO_SIGN,
+    "jax.grad(lambda *z: jnp.sum((lambda a: jnp.nancumprod(a))(*z)))(xz)": ZERO_SIGN,
+    "jax.grad(lambda *z: jnp.sum((lambda a: jnp.cumulative_prod(a))(*z)))(xz)": ZERO_SIGN,
+    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumprod(a))(*z)))(xz)": ZERO_SIGN,
+    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumprod(a, reverse=True))(*z)))(xz)": ZERO_SIGN,
+    "jax.vmap(lambda a: jnp.cumsum(a))(*V(xs))": ZERO_SIGN,
+    "jax.vmap(lambda a: jnp.nancumsum(a))(*V(xs))": ZERO_SIGN,
+    "jax.vmap(lambda a: jnp.cumulative_sum(a))(*V(xs))": ZERO_SIGN,
+    "jax.vmap(lambda a: jnp.cumulative_sum(a, include_initial=True))(*V(xs))": ZERO_SIGN,
+    "jax.vmap(lambda a: lax.cumsum(a))(*V(xs))": ZERO_SIGN,
+    "(lambda a: lax.cumsum(a, reverse=True))(xs)": ZERO_SIGN,
+    "jax.jit(lambda a: lax.cumsum(a, reverse=True))(xs)": ZERO_SIGN,
+    "jax.vmap(lambda a: lax.cumsum(a, reverse=True))(*V(xs))": ZERO_SIGN,
+    "jax.vmap(lambda a: jnp.add.accumulate(a))(*V(xs))": ZERO_SIGN,
+}
 
 
 @pytest.fixture(scope="module")

@@ -134,6 +134,23 @@ def _dynamic_index(index: ArrayLike, size: int, allow_negative: bool) -> Array:
     return i
 
 
+def _same_index_dtypes(starts: Sequence[Any], name: str) -> None:
+    """JAX's rule: the start indices of one dynamic slice share one integer type (a Python int
+    counts as the default integer type; ``(1, jnp.int8(2))`` is refused)."""
+    names: list[str] = []
+    for s in starts:
+        if isinstance(s, int) and not isinstance(s, bool):
+            names.append(dtypes.default_int_dtype().name)
+        elif hasattr(s, "dtype"):
+            names.append(np.dtype(s.dtype).name)
+    if len(set(names)) > 1:
+        sep = ": " if name == "dynamic_slice" else " "
+        raise TypeError(
+            f"index arguments to {name} must be integers of the same type, got{sep}"
+            + ", ".join(names)
+        )
+
+
 def _normalized_starts(
     a: Array, start_indices: Sequence[ArrayLike], allow_negative: bool, name: str
 ) -> list[Any]:
@@ -145,6 +162,7 @@ def _normalized_starts(
             f"{name}: need one start index per dimension of shape {tuple(a.shape)}, "
             f"got {len(starts)} (length of slice indices must match the operand's rank)"
         )
+    _same_index_dtypes(starts, name)
     out: list[Any] = []
     for s, n in zip(starts, a.shape):
         if isinstance(s, (int, np.integer)) and not isinstance(s, bool):

@@ -24,6 +24,7 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax._base import (
+    Category,
     any_,
     asarray,
     bool_or_int,
@@ -230,6 +231,10 @@ cummin = _cumulator(cummin_p)
 
 # -- sort ---------------------------------------------------------------------------------------
 
+#: sort keys: every numeric type; complex ones order lexicographically (real part, then
+#: imaginary part), as XLA's comparator and NumPy's sort do
+_sortable = Category("bool, integer, floating, complex", "buifc")
+
 sort_p = Primitive("sort", multiple_results=True)
 sort_p.def_impl(backend.sort)
 
@@ -246,7 +251,7 @@ def _sort_abstract_eval(
                 f"{', '.join(str(tuple(o.shape)) for o in operands)}"
             )
     for op in operands[:num_keys]:
-        check_dtype("sort", op.dtype, not_complex, None)
+        check_dtype("sort", op.dtype, _sortable, None)
     return tuple(ShapedArray._fast(shape, o.dtype, o.weak_type) for o in operands)
 
 
