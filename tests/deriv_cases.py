@@ -489,7 +489,7 @@ GENERAL: list[Case] = [
         fd=False,
     ),
     g("cummin", "cummin", "lambda x: lax.cummin(x) ** 3", _V6),
-    g("cumlogsumexp", "cumsum", "lambda x: lax.cumlogsumexp(x)", _V6),
+    g("cumlogsumexp", "log1p", "lambda x: lax.cumlogsumexp(x)", _V6),
     g(
         "sort",
         "sort",

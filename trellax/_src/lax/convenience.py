@@ -411,11 +411,28 @@ def cumlogsumexp(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Ar
     (ax,) = canonicalize_axes("cumlogsumexp", (axis,), ndim)
     if reverse:
         a = structural.rev(a, (ax,))
-    m = reductions.reduce_max(a, (ax,))
-    m = structural.select_n(ew.is_finite(m), scalar_to_array(0, m.dtype, False), m)
-    shift = structural.expand_dims(m, (ax,))
-    out = ew.add(ew.log(reductions.cumsum(ew.exp(ew.sub(a, shift)), ax)), shift)
-    return structural.rev(out, (ax,)) if reverse else out
+    # a prefix scan of logaddexp in log2(n) doubling steps (element i takes in element i - k):
+    # each partial result stays in its own range, so a small early value is not lost to a
+    # shift by the largest one (log(cumsum(exp(x - max))) gave -inf for [-200, 0])
+    n = a.shape[ax]
+    k = 1
+    while k < n:
+        prev = structural.slice_in_dim(a, 0, n - k, 1, ax)
+        pad = [(0, 0, 0)] * a.ndim
+        pad[ax] = (k, 0, 0)
+        shifted = structural.pad(prev, scalar_to_array(-np.inf, a.dtype, False), pad)
+        a = _logaddexp(a, shifted)
+        k *= 2
+    return structural.rev(a, (ax,)) if reverse else a
+
+
+def _logaddexp(x: Array, y: Array) -> Array:
+    """``log(exp(x) + exp(y))`` without overflow; equal infinities give themselves."""
+    hi, lo = ew.max(x, y), ew.min(x, y)
+    out = ew.add(hi, ew.log1p(ew.exp(ew.sub(lo, hi))))
+    return structural.select_n(
+        ew.eq(x, y), out, ew.add(x, ew.log(scalar_to_array(2, x.dtype, False)))
+    )
 
 
 def batch_matmul(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None) -> Array:
