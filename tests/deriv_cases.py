@@ -1342,11 +1342,6 @@ COMPOSED: tuple[Case, ...] = tuple(
 #: ``name|dtype``) -> what differs. ``test_matches_jax`` expects them to fail (strictly: an entry
 #: that starts matching must be removed); docs/autodiff.md lists them.
 OPEN: dict[str, str] = {
-    "logit/special": "at 0 and 1 trellax's derivatives are NaN where JAX's rule gives +-inf",
-    "kl_div/ordinary": "the third derivative in y cancels to 2.5e-15 where JAX's rule gives 0",
-    "rel_entr/ordinary": "the third derivative in y cancels to 2.5e-15 where JAX's rule gives 0",
-    "kl_div/special": "NaN where JAX gives finite limits at x = 0, y = 0 and y = inf",
-    "rel_entr/special": "NaN where JAX gives finite limits at x = 0, y = 0 and y = inf",
     "poch/ordinary": "second/third derivatives in z 8-94 ulps from JAX's",
     "poch/special": "derivatives at the poles of z and at m = 0 differ (not analysed yet)",
 }

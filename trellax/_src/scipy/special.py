@@ -306,9 +306,24 @@ def expit(x: ArrayLike) -> Array:
 
 
 def logit(x: ArrayLike) -> Array:
-    """The inverse of ``expit``: ``log(x / (1 - x))``."""
+    """The inverse of ``expit``: ``log(x / (1 - x))``. Differentiated as JAX does (custom JVP
+    ``t / (x (1 - x))``), so the derivative at 0 and 1 is ``inf``, not NaN."""
     (a,) = _real_inexact("logit", x)
+    out: Array = _logit(a)
+    return out
+
+
+def _logit_plain(a: Array) -> Array:
     return lax.log(lax.div(a, lax.sub(_c(1, a), a)))
+
+
+def _logit_jvp(primals: tuple[Array], tangents: tuple[Array]) -> Any:
+    (a,), (t,) = primals, tangents
+    out: Array = _logit(a)
+    return out, lax.div(t, lax.mul(a, lax.sub(_c(1, a), a)))
+
+
+_logit = ufuncs._custom_jvp(_logit_plain, _logit_jvp)
 
 
 def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
@@ -388,11 +403,18 @@ _xlogx = ufuncs._custom_jvp(lambda a: _xlogy_plain(a, a), _xlogx_jvp)
 
 
 def rel_entr(p: ArrayLike, q: ArrayLike) -> Array:
-    """``p log(p / q)`` for ``p, q > 0``, 0 for ``p == 0 <= q``, ``inf`` otherwise."""
+    """``p log(p / q)`` for ``p, q > 0``, 0 for ``p == 0 <= q``, ``inf`` otherwise. Computed as
+    JAX does, ``xlogx(p) - xlogy(p, q)`` on operands replaced by 1 outside ``p, q > 0``, so its
+    derivatives there are finite (0) instead of NaN."""
     a, b = _real_inexact("rel_entr", p, q)
-    zero = _c(0, a)
+    return _rel_entr(a, b)
+
+
+def _rel_entr(a: Array, b: Array) -> Array:
+    zero, one = _c(0, a), _c(1, a)
     both = ufuncs.logical_and(ufuncs.greater(a, zero), ufuncs.greater(b, zero))
-    value = lax.mul(a, lax.log(lax.div(a, b)))
+    safe_a, safe_b = where(both, a, one), where(both, b, one)
+    value = lax.sub(_xlogx(safe_a), _xlogy(safe_a, safe_b))
     edge = where(
         ufuncs.logical_and(ufuncs.equal(a, zero), ufuncs.greater_equal(b, zero)),
         zero,
@@ -402,17 +424,10 @@ def rel_entr(p: ArrayLike, q: ArrayLike) -> Array:
 
 
 def kl_div(p: ArrayLike, q: ArrayLike) -> Array:
-    """``p log(p / q) - p + q`` for ``p, q > 0``, ``q`` for ``p == 0 <= q``, ``inf`` otherwise."""
+    """``p log(p / q) - p + q`` for ``p, q > 0``, ``q`` for ``p == 0 <= q``, ``inf`` otherwise
+    (``rel_entr(p, q) - p + q``, as JAX computes it: NaN in either gives NaN)."""
     a, b = _real_inexact("kl_div", p, q)
-    zero = _c(0, a)
-    both = ufuncs.logical_and(ufuncs.greater(a, zero), ufuncs.greater(b, zero))
-    value = lax.add(lax.sub(lax.mul(a, lax.log(lax.div(a, b))), a), b)
-    edge = where(
-        ufuncs.logical_and(ufuncs.equal(a, zero), ufuncs.greater_equal(b, zero)),
-        b,
-        _c(float("inf"), a),
-    )
-    return where(both, value, edge)
+    return lax.add(lax.sub(_rel_entr(a, b), a), b)
 
 
 def boxcox(x: ArrayLike, lmbda: ArrayLike) -> Array:
