@@ -55,3 +55,14 @@ def test_gradient_is_the_softmax_of_the_prefix() -> None:
     want = np.exp(xs - np.logaddexp.reduce(xs))
     np.testing.assert_allclose(g[:3], want, rtol=1e-5)
     assert g[3] == 0.0
+
+
+def test_gradient_at_ties_and_infinite_terms_is_jaxs() -> None:
+    g = trellax.grad(lambda v: lax.cumlogsumexp(v).sum())
+    np.testing.assert_allclose(
+        np.asarray(g(tnp.array([1.0, 1.0, 1.0]))), [11 / 6, 5 / 6, 1 / 3], rtol=1e-6
+    )
+    # the first term alone is the identity: its derivative is 1 even at -inf (JAX: [1, 2, 0])
+    np.testing.assert_array_equal(
+        np.asarray(g(tnp.array([-np.inf, 0.0, -np.inf]))), [1.0, 2.0, 0.0]
+    )

@@ -78,6 +78,10 @@ INT_CUMLOGSUMEXP = (
 UNIQUE_NAN = "which NaN payload unique keeps for complex NaNs (equal_nan=False)"
 
 KNOWN: dict[str, str] = {
+    "jax.vmap(lambda a: lax.cumlogsumexp(a))(*V(xs))": ZERO_SIGN,
+    "(lambda a: lax.cumlogsumexp(a, reverse=True))(xs)": ZERO_SIGN,
+    "jax.jit(lambda a: lax.cumlogsumexp(a, reverse=True))(xs)": ZERO_SIGN,
+    "jax.vmap(lambda a: lax.cumlogsumexp(a, reverse=True))(*V(xs))": ZERO_SIGN,
     "(lambda a: lax.cumlogsumexp(a))(xi8)": INT_CUMLOGSUMEXP,
     "jax.jit(lambda a: lax.cumlogsumexp(a))(xi8)": INT_CUMLOGSUMEXP,
     "jax.vmap(lambda a: lax.cumlogsumexp(a))(*V(xi8))": INT_CUMLOGSUMEXP,

@@ -416,23 +416,24 @@ def cumlogsumexp(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Ar
     # shift by the largest one (log(cumsum(exp(x - max))) gave -inf for [-200, 0])
     n = a.shape[ax]
     k = 1
-    while k < n:
-        prev = structural.slice_in_dim(a, 0, n - k, 1, ax)
-        pad = [(0, 0, 0)] * a.ndim
-        pad[ax] = (k, 0, 0)
-        shifted = structural.pad(prev, scalar_to_array(-np.inf, a.dtype, False), pad)
-        a = _logaddexp(a, shifted)
+    while k < n:  # the first k elements are final; the others take in the one k before them
+        head = structural.slice_in_dim(a, 0, k, 1, ax)
+        tail = _logaddexp(
+            structural.slice_in_dim(a, k, n, 1, ax), structural.slice_in_dim(a, 0, n - k, 1, ax)
+        )
+        a = structural.concatenate([head, tail], ax)
         k *= 2
     return structural.rev(a, (ax,)) if reverse else a
 
 
 def _logaddexp(x: Array, y: Array) -> Array:
-    """``log(exp(x) + exp(y))`` without overflow; equal infinities give themselves."""
+    """``log(exp(x) + exp(y))`` without overflow. Where the two are equal the correction is
+    ``log(2)`` through a constant difference (equal infinities would give ``inf - inf``), so
+    the derivative at a tie is ``max``'s even split, 1/2 to each, as JAX's rule gives."""
     hi, lo = ew.max(x, y), ew.min(x, y)
-    out = ew.add(hi, ew.log1p(ew.exp(ew.sub(lo, hi))))
-    return structural.select_n(
-        ew.eq(x, y), out, ew.add(x, ew.log(scalar_to_array(2, x.dtype, False)))
-    )
+    zero = scalar_to_array(0, x.dtype, False)
+    delta = structural.select_n(ew.eq(hi, lo), ew.sub(lo, hi), zero)
+    return ew.add(hi, ew.log1p(ew.exp(delta)))
 
 
 def batch_matmul(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None) -> Array:
