@@ -159,17 +159,19 @@ def _binds_collective(params: dict[str, Any], name: Any) -> bool:
     """Whether a jaxpr among ``params`` (a control-flow body, a custom function's call) binds
     a collective: then the primitive is batched even when no operand is (the collective needs
     this trace's axis, as ``psum`` of an unbatched value sums it ``axis_size`` times)."""
-    return any(_holds_collective(v) for v in params.values())
+    return any(holds_collective(v) for v in params.values())
 
 
-def _holds_collective(value: Any) -> bool:
+def holds_collective(value: Any) -> bool:
+    """Whether ``value`` (a jaxpr, a closed jaxpr, or a tuple/list of them) binds a collective,
+    directly or in a jaxpr inside one of its equations."""
     if isinstance(value, tuple | list):
-        return any(_holds_collective(v) for v in value)
+        return any(holds_collective(v) for v in value)
     jaxpr = value.jaxpr if isinstance(value, ClosedJaxpr) else value
     if not isinstance(jaxpr, Jaxpr):
         return False
     return any(
-        e.primitive in collective_rules or any(_holds_collective(v) for v in e.params.values())
+        e.primitive in collective_rules or any(holds_collective(v) for v in e.params.values())
         for e in jaxpr.eqns
     )
 

@@ -384,21 +384,8 @@ def has_collective(closed: ClosedJaxpr) -> bool:
     memo = _memo(closed)
     hit = memo.get("collective")
     if hit is None:
-        hit = memo["collective"] = _jaxpr_has_collective(closed.jaxpr)
+        hit = memo["collective"] = batching.holds_collective(closed.jaxpr)
     return bool(hit)
-
-
-def _jaxpr_has_collective(j: Jaxpr) -> bool:
-    for eqn in j.eqns:
-        if eqn.primitive in batching.collective_rules:
-            return True
-        for p in eqn.params.values():
-            for sub in p if isinstance(p, tuple) else (p,):
-                if isinstance(sub, ClosedJaxpr) and has_collective(sub):
-                    return True
-                if isinstance(sub, Jaxpr) and _jaxpr_has_collective(sub):
-                    return True
-    return False
 
 
 def batch_call(
