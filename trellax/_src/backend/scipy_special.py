@@ -48,7 +48,7 @@ def scipy_special_module() -> types.ModuleType | None:
             try:
                 # Imported here, not at the top: SciPy is an optional dependency, and importing
                 # scipy.special costs ~0.1 s that programs without special functions don't pay.
-                import scipy.special as special_module
+                import scipy.special as special_module  # type: ignore[import-untyped]
             except ImportError:
                 special_module = None
             _module = special_module
