@@ -104,13 +104,13 @@ def compare(name: str, dtype: Any, size: int, rounds: int) -> dict[str, Any]:
         own = entry.own(*args)
         fast = scipy_special.fast_value(name, *args)
     differ = bits_differ(own, fast)
+    samples = [tuple(float(v[i]) for v in args) for i in np.flatnonzero(differ)[:4]]
     own_t, fast_t = [], []
     args = interior(name, dtype, entry.nargs, size)
     with np.errstate(all="ignore"):
         for _ in range(rounds):
             own_t.append(cpu_time(entry.own, args))
             fast_t.append(cpu_time(lambda *a: scipy_special.fast_value(name, *a), args))
-    samples = [tuple(float(v[i]) for v in args) for i in np.flatnonzero(differ)[:4]]
     return {
         "name": name,
         "dtype": np.dtype(dtype).name,
