@@ -86,10 +86,9 @@ class Accelerated:
     def fast(self, module: types.ModuleType, *args: np.ndarray) -> Any:
         """SciPy's values (float64, rounded once), the edge operands by the own kernel."""
         dtype = np.result_type(*args)
-        if len(args) == 1:
-            wide = [np.asarray(args[0], np.float64)]
-        else:
-            wide = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in args))
+        wide: list[np.ndarray] = [np.asarray(v, np.float64) for v in args]
+        if len(wide) > 1:
+            wide = list(np.broadcast_arrays(*wide))
         with np.errstate(all="ignore"):
             result: np.ndarray = np.asarray(self.via(module, *wide), np.float64).astype(dtype)
             edge = ~np.isfinite(wide[0])
