@@ -31,6 +31,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from trellax._src.backend import blas_rows
+
 try:  # optional (trellax[threads]): controls BLAS's thread count
     import threadpoolctl as _threadpoolctl
 except ImportError:  # pragma: no cover - depends on the installation
@@ -167,17 +169,21 @@ BLAS_PRIMITIVES = frozenset(
 #: Products of fewer multiply-adds than this run on one BLAS thread anyway (OpenBLAS's own
 #: threshold is 65536 x 4), so their kernels do not switch BLAS's thread count.
 BLAS_SMALL = 1 << 18
-#: Products of at least this many multiply-adds (~0.25 ms of one core) are split into
-#: :data:`MATMUL_PARTS` column (or row) blocks on the pool.
-MATMUL_SPLIT = 1 << 23
+#: Products of at least this many multiply-adds (~0.04 ms of one core) are split into blocks of
+#: rows on the pool (chosen by measurement: docs/performance.md, "Products on the pool").
+MATMUL_SPLIT = 1 << 21
+#: Multiply-adds per block at least, and blocks per product at most.
+MATMUL_BLOCK = 1 << 20
 MATMUL_PARTS = 4
+#: The types BLAS computes (others go to NumPy's own loop, which is not split).
+_BLAS_TYPES = frozenset(map(np.dtype, ["float32", "float64", "complex64", "complex128"]))
 
 
 def matmul(a: Any, b: Any) -> Any:
     """``np.matmul(a, b)`` with BLAS held to one thread unless the product is small; a large
-    product of two matrices of one float type runs on the worker pool in a fixed number of
-    column (or row) blocks. Every element is the
-    same dot product whatever the blocking; the block count does not depend on the thread count."""
+    product of two matrices of one float or complex type runs on the worker pool in blocks of
+    rows, handed out one at a time. The blocks depend only on the shapes, and a product is split
+    only where BLAS gives every element the bits of the unsplit product (``blas_rows``)."""
     if a.ndim < 2 or b.ndim < 2 or a.dtype.kind not in "fc":
         return np.matmul(a, b)
     m, k = a.shape[-2:]
@@ -189,25 +195,33 @@ def matmul(a: Any, b: Any) -> Any:
         with blas_single_thread():
             return np.matmul(a, b)
     with blas_single_thread() as controlled:
-        if not controlled or work < MATMUL_SPLIT or default_workers() < 2 or min(m, n) < 8:
+        edges = _row_edges(a, b, work) if controlled else None
+        if edges is None:
             return np.matmul(a, b)
         out = np.empty((m, n), a.dtype)
-        if n >= m:
-            parts = split(n, MATMUL_PARTS)
 
-            def block(i: int, _: None) -> None:
-                j0, j1 = parts[i]
-                np.matmul(a, b[:, j0:j1], out=out[:, j0:j1])
+        def block(i: int, _: None) -> None:
+            np.matmul(a[edges[i] : edges[i + 1]], b, out=out[edges[i] : edges[i + 1]])
 
-        else:
-            parts = split(m, MATMUL_PARTS)
-
-            def block(i: int, _: None) -> None:
-                i0, i1 = parts[i]
-                np.matmul(a[i0:i1], b, out=out[i0:i1])
-
-        run_chunks(block, len(parts), lambda: None)
+        run_chunks(block, len(edges) - 1, lambda: None)
         return out
+
+
+def _row_edges(a: Any, b: Any, work: int) -> list[int] | None:
+    """The row blocks ``a @ b`` is split into, or None to make one BLAS call."""
+    if work < MATMUL_SPLIT or a.dtype not in _BLAS_TYPES or default_workers() < 2:
+        return None
+    if not (blas_rows.plain_layout(a) and blas_rows.plain_layout(b)):
+        return None
+    if np.may_share_memory(a, b):  # NumPy computes ``x @ x.T`` by SYRK, blocks would not
+        return None
+    g = blas_rows.granule(a.dtype)
+    if g is None:
+        return None
+    edges = blas_rows.row_edges(a.shape[0], g, min(MATMUL_PARTS, work // MATMUL_BLOCK))
+    if len(edges) < 3 or not blas_rows.blocks_agree(a, b, edges, g):
+        return None
+    return edges
 
 
 # -- the pool ------------------------------------------------------------------------------------
@@ -240,7 +254,10 @@ def run_dynamic(work: Callable[[], None], workers: int) -> None:
         work()
     finally:
         for f in futures:
-            f.result()
+            # a copy no worker has started yet is dropped (the work is done): waiting for a
+            # descheduled pool thread to start it would stall the caller on a busy machine
+            if not f.cancel():
+                f.result()
 
 
 def run_chunks(
