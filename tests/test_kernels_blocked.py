@@ -382,6 +382,8 @@ def test_blocked_matmul_is_bit_identical_to_one_product(
     m, k, n = shape
     monkeypatch.setattr(threads, "MATMUL_SPLIT", 0)
     monkeypatch.setattr(threads, "MATMUL_BLOCK", 1)
+    monkeypatch.setattr(threads, "MATMUL_ROWS", 1)
+    monkeypatch.setattr(threads, "spare_cpu", lambda: True)
     a = RNG.standard_normal((m, k)).astype(np.float32)
     b = RNG.standard_normal((k, n)).astype(np.float32)
     with threads.blas_single_thread():

@@ -49,7 +49,9 @@ def test_row_blocks_give_the_bits_of_one_product(
 ) -> None:
     m, k, n = shape
     monkeypatch.setattr(threads, "MATMUL_SPLIT", 0)
+    monkeypatch.setattr(threads, "spare_cpu", lambda: True)
     monkeypatch.setattr(threads, "MATMUL_BLOCK", 1)
+    monkeypatch.setattr(threads, "MATMUL_ROWS", 1)
     split = 0
     for ta, tb in itertools.product([False, True], repeat=2):
         a = _operand((m, k), dtype, ta)
@@ -71,7 +73,9 @@ def test_row_blocks_give_the_bits_of_one_product(
 @needs_blas_control
 def test_special_values_land_where_one_product_puts_them(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(threads, "MATMUL_SPLIT", 0)
+    monkeypatch.setattr(threads, "spare_cpu", lambda: True)
     monkeypatch.setattr(threads, "MATMUL_BLOCK", 1)
+    monkeypatch.setattr(threads, "MATMUL_ROWS", 1)
     monkeypatch.setattr(threads, "_ENV_THREADS", 2)
     a = RNG.standard_normal((200, 48)).astype(np.float32)
     b = RNG.standard_normal((48, 96)).astype(np.float32)
@@ -97,7 +101,9 @@ def test_row_edges_start_at_multiples_of_the_granule() -> None:
 @needs_blas_control
 def test_products_blas_computes_otherwise_are_not_split(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(threads, "MATMUL_SPLIT", 0)
+    monkeypatch.setattr(threads, "spare_cpu", lambda: True)
     monkeypatch.setattr(threads, "MATMUL_BLOCK", 1)
+    monkeypatch.setattr(threads, "MATMUL_ROWS", 1)
     monkeypatch.setattr(threads, "_ENV_THREADS", 2)
     x = RNG.standard_normal((240, 64)).astype(np.float32)
     with threads.blas_single_thread():
@@ -112,8 +118,10 @@ def test_products_blas_computes_otherwise_are_not_split(monkeypatch: pytest.Monk
 @needs_blas_control
 def test_large_products_are_checked_with_fewer_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(threads, "MATMUL_SPLIT", 0)
+    monkeypatch.setattr(threads, "spare_cpu", lambda: True)
     monkeypatch.setattr(threads, "_ENV_THREADS", 2)
     monkeypatch.setattr(threads, "MATMUL_BLOCK", 1)
+    monkeypatch.setattr(threads, "MATMUL_ROWS", 1)
     monkeypatch.setattr(blas_rows, "CHECK_WORK", 1 << 12)
     monkeypatch.setattr(blas_rows, "CHECK_MIN", 1 << 10)
     a = RNG.standard_normal((517, 40)).astype(np.float32)
@@ -141,7 +149,9 @@ def test_a_jit_training_step_with_split_products_matches_one_call_products(
     monkeypatch.setattr(threads, "MATMUL_SPLIT", 1 << 62)
     one = trellax.tree_util.tree_leaves(trellax.jit(trellax.value_and_grad(loss))(params, x))
     monkeypatch.setattr(threads, "MATMUL_SPLIT", 0)
+    monkeypatch.setattr(threads, "spare_cpu", lambda: True)
     monkeypatch.setattr(threads, "MATMUL_BLOCK", 1)
+    monkeypatch.setattr(threads, "MATMUL_ROWS", 1)
     monkeypatch.setattr(threads, "_ENV_THREADS", 2)
     split = trellax.tree_util.tree_leaves(
         trellax.jit(trellax.value_and_grad(lambda p, x: loss(p, x)))(params, x)
@@ -171,3 +181,27 @@ def test_a_pool_copy_that_has_not_started_is_not_waited_for() -> None:
         release.set()
         for b in blockers:
             b.result()
+
+
+def test_spare_cpu_is_looked_up_at_most_every_few_milliseconds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    first = threads.spare_cpu()
+    assert isinstance(first, bool)
+    monkeypatch.setattr(threads, "SPARE_EVERY", 3600.0)
+    monkeypatch.setattr(threads, "_spare", [threads.time.monotonic(), 0.0])
+    assert threads.spare_cpu() is False  # the last look is reused
+    monkeypatch.setattr(threads, "_spare", [0.0, 0.0])
+    threads.spare_cpu()
+    assert threads._spare[0] > 0.0  # looked again
+
+
+@needs_blas_control
+def test_products_are_not_split_while_every_cpu_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(threads, "MATMUL_SPLIT", 0)
+    monkeypatch.setattr(threads, "_ENV_THREADS", 2)
+    monkeypatch.setattr(threads, "spare_cpu", lambda: False)
+    a = RNG.standard_normal((300, 64)).astype(np.float32)
+    b = RNG.standard_normal((64, 300)).astype(np.float32)
+    with threads.blas_single_thread():
+        assert threads._row_edges(a, b, 300 * 64 * 300) is None
