@@ -94,7 +94,7 @@ def test_row_edges_start_at_multiples_of_the_granule() -> None:
         edges = blas_rows.row_edges(m, g, parts)
         assert edges[0] == 0 and edges[-1] == m
         assert all(e % g == 0 for e in edges[:-1])
-        assert all(lo < hi for lo, hi in zip(edges, edges[1:]))
+        assert all(lo < hi for lo, hi in itertools.pairwise(edges))
         assert len(edges) - 1 == max(1, min(parts, m // g))
 
 

@@ -22,6 +22,7 @@ product is not split: the result is then one BLAS call, as before.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -54,7 +55,7 @@ def _operand(shape: tuple[int, int], dtype: np.dtype[Any], transposed: bool) -> 
 def _agree(a: Any, b: Any, edges: Sequence[int]) -> bool:
     whole = np.matmul(a, b)
     out = np.empty_like(whole)
-    for i0, i1 in zip(edges[:-1], edges[1:]):
+    for i0, i1 in itertools.pairwise(edges):
         np.matmul(a[i0:i1], b, out=out[i0:i1])
     return bool(out.tobytes() == whole.tobytes())
 
