@@ -62,7 +62,8 @@ def zeta64(s: np.ndarray, q: np.ndarray) -> np.ndarray:
         power = np.power(a, -ss - 1)  # a**(-s-2j+1)
         inv_a2 = 1 / (a * a)
         for j, c in enumerate(_BERNOULLI):
-            tail = tail + c * rising * power
+            # an underflowed power makes the term 0 even where ``rising`` overflowed (huge s)
+            tail = tail + np.where(power == 0, 0.0, c * rising * power)
             rising = rising * (ss + 2 * j + 1) * (ss + 2 * j + 2)
             power = power * inv_a2
         out[ok] = total + tail

@@ -81,7 +81,7 @@ expn = accelerated(
     integrals.expn,
     lambda sc, n, x: sc.expn(np.where(_not_natural(n), 0, n).astype(np.int64), x),
     nargs=2,
-    own_where=lambda n, x: _not_natural(n) | (x <= 0),
+    own_where=lambda n, x: _not_natural(n) | (x <= 0) | (n >= 2**31),  # (int64 cast wraps)
     fast_dtypes=F32,
 )
 igamma = accelerated(

@@ -134,12 +134,36 @@ def _interior(
     return value, dvalue, use_series
 
 
+_SMALL_A = 1e-3
+_ZETA = (1.6449340668482264, 1.2020569031595943, 1.0823232337111382, 1.0369277551433699)
+
+
+def _upper_small_a(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``Q(a, x)`` for ``0 < a < 1e-3`` and ``x < a + 1`` (1-d float64), without cancellation:
+    ``Q = -expm1(a log x - lgamma(1 + a)) - a x^a / Γ(1 + a) · Σ_(n>=1) (-x)^n / (n! (a + n))``."""
+    # lgamma(1 + a) = -γ a + Σ_(k>=2) (-a)^k ζ(k) / k, exact to float64 for a < 1e-3
+    lg1p = -0.5772156649015329 * a
+    for k, z in enumerate(_ZETA, start=2):
+        lg1p = lg1p + (-a) ** k * z / k
+    total = np.zeros_like(x)
+    term = np.ones_like(x)  # (-x)^n / n!
+    for n in range(1, 40):
+        term = term * -x / n
+        total = total + term / (a + n)
+    power = a * np.log(x) - lg1p
+    out: np.ndarray = -np.expm1(power) - a * np.exp(power) * total
+    return out
+
+
 def igamma64(a: np.ndarray, x: np.ndarray, upper: bool) -> np.ndarray:
     """``P(a, x)`` (``Q`` if ``upper``) of 1-d float64 operands, with JAX's edge values."""
     out = np.full(a.shape, np.nan)
     ok = (a > 0) & (x > 0) & np.isfinite(a) & np.isfinite(x)
     value, _, use_series = _interior(a[ok], x[ok], grad=False)
     out[ok] = np.where(use_series != upper, value, 1 - value)
+    if upper:  # 1 - P cancels for tiny a, where Q ~ a E_1(x): Q from its own series there
+        small = ok & (a < _SMALL_A) & (x < a + 1)
+        out[small] = _upper_small_a(a[small], x[small])
     low = 1.0 if upper else 0.0
     out[(x == 0) & (a > 0)] = low
     out[(x == np.inf) & (a >= 0)] = 1 - low

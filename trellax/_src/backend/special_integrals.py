@@ -30,6 +30,8 @@ from trellax._src.backend.special_util import float64_operands, unary_impl
 _EPS = float(np.finfo(np.float64).eps)
 _EULER = 0.57721566490153286061
 _TINY = 1e-300
+_SERIES_ORDERS = 64  # orders below this take the power series for x <= 1
+_HUGE_SPENCE = 1e8  # beyond this, 1 - x/(x-1) is taken as 1/x (it rounds to 0 past 1e16)
 
 
 def _fraction(x: np.ndarray, n: np.ndarray) -> np.ndarray:
@@ -78,14 +80,17 @@ def expn64(n: np.ndarray, x: np.ndarray) -> np.ndarray:
     integer = (n >= 0) & (n == np.floor(n)) & (x >= 0)
     zero = integer & (n == 0) & (x > 0)
     out[zero] = np.exp(-x[zero]) / x[zero]
-    pos = integer & (n >= 1) & (x > 0) & np.isfinite(x)
-    low = pos & (x <= 1)
+    pos = integer & (n >= 1) & (x > 0) & np.isfinite(x) & np.isfinite(n)
+    # the series' cost grows with the order: large orders take the fraction, which converges
+    # within a few steps there (its terms shrink like k / n)
+    low = pos & (x <= 1) & (n < _SERIES_ORDERS)
     out[low] = _series(x[low], n[low])
-    high = pos & (x > 1)
+    high = pos & ~low
     out[high] = np.exp(-x[high]) * _fraction(x[high], n[high])
     at_zero = integer & (x == 0)
     out[at_zero] = np.where(n[at_zero] > 1, 1 / (n[at_zero] - 1), np.inf)
     out[integer & (n >= 1) & (x == np.inf)] = 0.0
+    out[integer & (n == np.inf) & (x > 0)] = 0.0  # E_n(x) <= e^-x / (n - 1) -> 0
     return out
 
 
@@ -176,12 +181,18 @@ def spence64(x: np.ndarray) -> np.ndarray:
     c = y < -0.5  # y/(y-1) in (1/3, 1): reflect again where it exceeds 1/2
     yc = y[c]
     w = yc / (yc - 1)
-    inner = np.where(
-        w <= 0.5,
-        _dilog_small(np.minimum(w, 0.5)),
-        pi2_6 - np.log(w) * np.log1p(-w) - _dilog_small(np.minimum(1 - w, 0.5)),
-    )
+    with np.errstate(divide="ignore", invalid="ignore"):  # w == 1 past 1e16: replaced below
+        inner = np.where(
+            w <= 0.5,
+            _dilog_small(np.minimum(w, 0.5)),
+            pi2_6 - np.log(w) * np.log1p(-w) - _dilog_small(np.minimum(1 - w, 0.5)),
+        )
     value[c] = -inner - 0.5 * np.log1p(-yc) ** 2
+    # huge x: w = 1 - v with v = 1/x exactly, Li_2(w) = π²/6 - log(w) log(v) - Li_2(v)
+    d = np.abs(y) > _HUGE_SPENCE
+    v = 1 / x[ok][d]
+    inner_d = pi2_6 - np.log1p(-v) * np.log(v) - _dilog_small(v)
+    value[d] = -inner_d - 0.5 * np.log(x[ok][d]) ** 2
     out[ok] = value
     return out
 
