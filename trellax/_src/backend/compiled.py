@@ -19,7 +19,9 @@ of ``max``/``min``).
 
 from __future__ import annotations
 
+import glob
 import hashlib
+import importlib.metadata
 import importlib.util
 import os
 import sys
@@ -73,7 +75,10 @@ def cache_dir() -> str | None:
     """Where kernel sources (and Numba's cached machine code beside them) are kept: a writable
     directory, or None (then kernels are compiled in memory only)."""
     numba = _import_numba()
-    version = getattr(numba, "__version__", "none")
+    return _cache_dir(getattr(numba, "__version__", "none"))
+
+
+def _cache_dir(version: str) -> str | None:
     root = os.environ.get("TRELLAX_CACHE_DIR") or os.path.join(
         os.path.expanduser("~"), ".cache", "trellax"
     )
@@ -87,6 +92,38 @@ def cache_dir() -> str | None:
         if os.access(path, os.W_OK):
             return path
     return None
+
+
+_loaded = False
+
+
+def used() -> bool:
+    """Whether this process has loaded a kernel (so paid Numba's import and set-up)."""
+    return _loaded
+
+
+def compiled_in_process(k: Kernel) -> bool:
+    """Whether ``k`` is loaded and compiled for some argument types in this process."""
+    return k.fn is not None and bool(getattr(k.fn, "signatures", ()))
+
+
+_ON_DISK: dict[str, bool] = {}
+
+
+def on_disk(k: Kernel) -> bool:
+    """Whether Numba's disk cache held machine code of ``k`` when first asked (looked up
+    without importing Numba: its version names the cache directory)."""
+    found = _ON_DISK.get(k.text)
+    if found is None:
+        try:
+            where = _cache_dir(importlib.metadata.version("numba"))
+        except importlib.metadata.PackageNotFoundError:
+            where = None
+        digest = hashlib.sha256(k.text.encode()).hexdigest()[:24]
+        pattern = f"_trellax_kernel_{digest}.*.nbi"
+        found = where is not None and bool(glob.glob(os.path.join(where, "__pycache__", pattern)))
+        _ON_DISK[k.text] = found
+    return found
 
 
 class Kernel:
@@ -107,6 +144,8 @@ class Kernel:
             if self.fn is None:
                 digest = hashlib.sha256(self.text.encode()).hexdigest()[:24]
                 self.fn = getattr(_load(self.text, digest), self.name)
+        global _loaded
+        _loaded = True
         return self.fn
 
     def __repr__(self) -> str:
