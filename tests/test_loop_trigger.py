@@ -111,9 +111,12 @@ def test_step_count_setting_replaces_the_measured_rule(seen: list[tuple[Any, boo
 def test_compile_cost_estimate() -> None:
     k = compiled.kernel(f"@_kernel\ndef kernel(n):\n    return n + {np.random.randint(1 << 30)}\n")
     assert not compiled.compiled_in_process(k)
-    disk = loop_compiled.LOAD if compiled.on_disk(k) else loop_compiled.COMPILE
     first = 0.0 if compiled.used() else loop_compiled.FIRST_USE
-    assert loop_compiled.compile_cost(k) == first + disk
+    if compiled.on_disk(k):
+        assert loop_compiled.compile_cost(k) == first + loop_compiled.LOAD
+    else:
+        cold = 0.0 if loop_compiled._compiled_cold else loop_compiled.FIRST_COMPILE
+        assert loop_compiled.compile_cost(k) == first + loop_compiled.COMPILE + cold
     assert k.load()(1) >= 1
     assert compiled.used() and compiled.compiled_in_process(k)
     assert loop_compiled.compile_cost(k) == 0.0  # another jit of the same loop: at once

@@ -46,16 +46,21 @@ MAX_ELEMENTS = 4096
 #: Switched off to measure or test the Python loops (tests compare both).
 enabled = True
 
-#: The clock of the trigger: the CPU time of the thread running the Python loop (other
-#: processes on a loaded machine do not count). Tests replace it.
-clock: Callable[[], float] = time.thread_time
+#: The clock of the trigger: wall time of the Python loop (the thread's CPU clock is a ~3 µs
+#: system call here, ``perf_counter`` 0.25 µs; on a loaded machine wall time overstates the
+#: loop's cost, so loops compile sooner there). Tests replace it.
+clock: Callable[[], float] = time.perf_counter
 
-#: Measured costs (CPU seconds, docs/performance.md, "Compiled loops: when"): Numba's first use
-#: in a process (import, then its compiler's set-up at the first kernel loaded), loading one
-#: loop kernel from Numba's disk cache, compiling one.
+#: Measured costs (CPU seconds, docs/performance.md, "Loops: when to compile"): Numba's first
+#: use in a process (import, then its set-up at the first kernel loaded), loading one loop
+#: kernel from Numba's disk cache, compiling one, and the extra cost of the first loop kernel a
+#: process compiles (the compiler's own first use of what loop kernels call).
 FIRST_USE = 1.1
 LOAD = 0.05
-COMPILE = 3.0
+COMPILE = 1.5
+FIRST_COMPILE = 5.0
+#: Whether this process has started compiling a loop kernel that was not on disk.
+_compiled_cold = False
 
 #: The largest loop-invariant matrix of a product (below ``threads.BLAS_SMALL``: the Python
 #: loop calls ``numpy.matmul`` for it too).
@@ -525,11 +530,14 @@ def while_kernel(
 def compile_cost(kernel: compiled.Kernel) -> float:
     """The estimated CPU seconds of making ``kernel`` ready: nothing when this process has it
     compiled already (another ``jit`` of the same loop), else Numba's first use unless a kernel
-    was loaded before, plus loading it from the disk cache or compiling it."""
+    was loaded before, plus loading it from the disk cache or compiling it (the first compile of
+    a process costs more)."""
     if compiled.compiled_in_process(kernel):
         return 0.0
     first = 0.0 if compiled.used() else FIRST_USE
-    return first + (LOAD if compiled.on_disk(kernel) else COMPILE)
+    if compiled.on_disk(kernel):
+        return first + LOAD
+    return first + COMPILE + (0.0 if _compiled_cold else FIRST_COMPILE)
 
 
 class LoopKernel:
@@ -572,10 +580,10 @@ class LoopKernel:
         """The Python loop started at ``t0`` has ended (the program calls it)."""
         self.spent += clock() - t0
 
-    def due(self) -> bool:
+    def due(self, opts: fusion_runtime.FusionOptions) -> bool:
         """Whether to compile now: after ``compiled_loop_min`` steps when that option is set,
         else once the Python loop has cost the estimated compile cost (:func:`compile_cost`)."""
-        fixed = fusion_runtime.options().compiled_loop_min
+        fixed = opts.compiled_loop_min
         if fixed is not None:
             return self.steps >= fixed
         return self.spent >= compile_cost(self.kernel)
@@ -597,9 +605,11 @@ class LoopKernel:
                 return None
             opts = fusion_runtime.options()
             self.steps += self.weight
-            if opts.compiled == "off" or not self.due():
+            if opts.compiled == "off" or not self.due(opts):
                 return None
             warm = (self.kernel, tuple(self._arguments(0, args)))
+            global _compiled_cold
+            _compiled_cold = _compiled_cold or not compiled.on_disk(self.kernel)
             try:
                 self.ready = ready = compiled.prepare([warm], wait=opts.compiled_wait)
             except Exception as e:  # a Numba failure: keep the Python loop
