@@ -136,7 +136,7 @@ def test_gelu_erf_form_and_gradients_compile_as_one_loop() -> None:
             g, w = np.asarray(g), np.asarray(w)
             assert g.dtype == w.dtype == F32
             scale = np.maximum(np.abs(w), 1.0) * (33 if w.ndim == 1 else 1)
-            assert (np.abs(g - w) <= 4 * BOUND["erfc"] * eps * scale).all(), (g - w)
+            assert (np.abs(g - w) <= 4 * BOUND["erfc"] * eps * scale).all(), g - w
     _, text_exact = _lower(_gelu_erf, (x, b), **{**AUTO, "compiled": "exact"})
     assert any("erfc" in ln for ln in _compiled_lines(text_exact))  # libm's, the impl's bits
 

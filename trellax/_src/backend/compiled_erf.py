@@ -8,15 +8,16 @@ multiply-adds, integer exponents placed into a float's bits), so that the GELU o
 ``x * erfc(-x / √2) / 2``, and its derivative run as one vectorized loop.
 
 * ``|x| < 0.5``: ``erf(x) = x P(x²)``, ``P`` of degree 4 (a weighted least-squares fit of the
-  relative error, rounded to float32; the fit's own error is 1.5e-9); ``erfc = 1 - erf``,
+  relative error: 1.5e-9, 5.9e-8 with the coefficients rounded to float32); ``erfc = 1 - erf``,
   which cancels at most one bit there (``erfc`` is in ``[0.48, 1.52]``).
 * ``|x| >= 0.5``: ``erfc(a) = exp(-a²) F(a)``, ``F`` a degree-9 polynomial in
   ``t = 1 / (1 + a/2)`` (fitted to ``erfc(a) exp(a²)`` on ``[0.5, 10.06]`` at the float32
   values of ``t``, coefficients rounded to float32 one at a time with the rest refitted; fit
-  error 2.2e-9). ``exp(-a²)`` without the usual loss of ``a²``'s rounding (which costs up to
-  ~80 ulp near the underflow): ``a = h + l`` with ``h`` the top 12 bits of ``a``, so ``h²`` is
-  exact and ``a² = h² + l (a + h)``; the reduction ``-h² = n ln 2 + r`` is
-  :mod:`.compiled_math`'s Cody–Waite step, ``r`` is then lowered by ``l (a + h)``, ``exp(r)``
+  error 2.2e-9; ``tools/fit_compiled_erf.py`` computes all the coefficients). ``exp(-a²)``
+  without the usual loss of ``a²``'s rounding (which costs up to ~60 ulp in the tail):
+  ``a = h + l`` with ``h`` the top 12 bits of ``a``, so ``h²`` is exact and
+  ``a² = h² + l (a + h)``; the reduction ``-h² = n ln 2 + r`` is :mod:`.compiled_math`'s
+  Cody–Waite step, ``r`` is then lowered by ``l (a + h)``, ``exp(r)``
   is the same degree-7 polynomial as ``_expf``, and ``2**n`` is applied last as two
   multiplications (a subnormal result is rounded once). ``a`` is clamped to 11, past which
   ``erfc`` is 0 in float32 (it underflows from 10.0542). For ``x < 0``, ``erfc(x) = 2 -

@@ -16,11 +16,12 @@ its dtype), the same NaN propagation and the same signed zeros of ``max``/``min`
 ``tests/test_fusion_compiled.py`` checks each against the impl on special values. So results
 are bit-identical to the NumPy path, with one stated exception: with ``compiled="auto"`` (the
 default) float32 ``exp``, ``tanh``, ``logistic``, ``erf`` and ``erfc`` are the vectorizable
-functions of :mod:`trellax._src.backend.compiled_math` and :mod:`trellax._src.backend.compiled_erf`, within their
-``ULP_BOUND`` of the true value rather than the impl's bits (``compiled="exact"`` keeps them
-NumPy calls, or libm's ``erfc`` as the impl calls it, with the same bits). float64 ``erf`` and
-``erfc`` call libm as their impl does (same bits). float16, bfloat16, complex and anything not in :func:`compilable` stays a
-NumPy call.
+functions of :mod:`trellax._src.backend.compiled_math` and
+:mod:`trellax._src.backend.compiled_erf`, within their ``ULP_BOUND`` of the true value rather
+than the impl's bits (``compiled="exact"`` keeps them NumPy calls, or libm's ``erfc`` as the
+impl calls it, with the same bits). float64 ``erf`` and ``erfc`` call libm as their impl does
+(same bits). float16, bfloat16, complex and anything not in :func:`compilable` stays a NumPy
+call.
 """
 
 from __future__ import annotations
