@@ -38,12 +38,11 @@ GOLDEN: dict[str, str] = json.loads(
 #:   S ``searchsorted(method='sort')`` of an unsorted row (undefined; the two differ);
 #:   G JAX's scatter-min gradient with clipped negative indices (1 where the value was replaced:
 #:   JAX's looks wrong); U the NaN payload of complex NaNs in ``unique(equal_nan=False)``;
-#:   X a float start index under vmap (JAX: ValueError).
+#:   X a float start index under vmap (JAX: ValueError; fixed).
 #: calls that differ from JAX and are not fixed yet (expression -> class above)
 OPEN: dict[str, str] = {
     "(lambda a: lax.cumlogsumexp(a, reverse=True))(xz)": "L",
     "jax.jit(lambda a: lax.cumlogsumexp(a, reverse=True))(xz)": "L",
-    "jax.vmap(lambda a: lax.dynamic_slice(a, (1.0,), (2,)))(*V(x))": "X",
     "(lambda a: lax.cumlogsumexp(a))(xz)": "L",
     "jax.jit(lambda a: lax.cumlogsumexp(a))(xz)": "L",
     "jax.vmap(lambda a: lax.cumlogsumexp(a))(*V(xz))": "L",
