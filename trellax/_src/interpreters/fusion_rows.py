@@ -248,9 +248,7 @@ class RowGroup:
             return self._admit_view(j, eqn, row_shapes)
         return False
 
-    def _admit_view(
-        self, j: int, eqn: JaxprEqn, row_shapes: tuple[tuple[int, ...], ...]
-    ) -> bool:
+    def _admit_view(self, j: int, eqn: JaxprEqn, row_shapes: tuple[tuple[int, ...], ...]) -> bool:
         x = eqn.invars[0]
         if not isinstance(x, Var) or not self.has(x):
             return False  # a view of an outside value: read through it (index_of)
@@ -409,7 +407,9 @@ class _Source:
         p = self.g.phase[vid]
         if (vid, p) not in self.stored:
             self.stored.add((vid, p))
-            self.loops.setdefault(p, []).append(f"{rb}[i{self.rank - 1}] = {self.loop_local[p][vid]}")
+            self.loops.setdefault(p, []).append(
+                f"{rb}[i{self.rank - 1}] = {self.loop_local[p][vid]}"
+            )
         return rb
 
     def row(self, a: Any) -> str:
@@ -460,7 +460,10 @@ def kernel_source(
             name = src.fresh("s")
             lines = src.after.setdefault(p_x, [])
             init = _INIT[which].format(
-                t=t, plan=src.param(plan), stack=src.stack(x.aval.dtype), cell=src.cell(x.aval.dtype)
+                t=t,
+                plan=src.param(plan),
+                stack=src.stack(x.aval.dtype),
+                cell=src.cell(x.aval.dtype),
             )
             helper = which if which == "sum" else str(8 * x.aval.dtype.itemsize)
             lines.append(f"{name} = _row_{helper}({rb}, {init})  # {eqn.primitive.name}")
@@ -581,12 +584,16 @@ def _close(w: Any, group: RowGroup, partials: list[str]) -> None:
                 operands[id(a)] = op
     last = group.members[-1][0]
     needed = {
-        id(v) for v in group.internal.values() if id(v) in w.out_index or w.last_use.get(id(v), -1) > last
+        id(v)
+        for v in group.internal.values()
+        if id(v) in w.out_index or w.last_use.get(id(v), -1) > last
     }
     views = [m for m in group.members if m[2] == "view" and id(m[1].outvars[0]) in needed]
     stored = {group.resolve(m[1].outvars[0]) for m in views}
     outputs = [
-        v for v in group.internal.values() if (id(v) in needed and id(v) not in group.alias) or id(v) in stored
+        v
+        for v in group.internal.values()
+        if (id(v) in needed and id(v) not in group.alias) or id(v) in stored
     ]
     read = {w.buffer[i] for i in operands if i in w.buffer}
     keep = [b for b in w.free if b in read]  # the kernel reads them: not reusable yet
@@ -607,7 +614,9 @@ def _close(w: Any, group: RowGroup, partials: list[str]) -> None:
     dummies += [np.zeros((1,) * v.aval.ndim, v.aval.dtype) for v in outputs]
     w.warmups.append((kernel, (0, *dummies)))  # r = 0: compiles for these types, runs nothing
     names = ", ".join(eqn.primitive.name for _, eqn, _, _ in group.members)
-    w.body.append(f"    {k}.fn(r, {', '.join([*args, *targets])})  # compiled rows: {names}")
+    w.body.append(
+        f"    {k}.fn(r, {', '.join([*args, *targets])})  # compiled: {names} (row kernel)"
+    )
     for v, t in zip(outputs, targets):
         w.expr[id(v)] = t
     for j, eqn, kind, _ in views:
@@ -619,4 +628,3 @@ def _close(w: Any, group: RowGroup, partials: list[str]) -> None:
             # the buffer alive while it is read: _plan_lifetimes)
             w.buffer.pop(id(out), None)
     w.free_dead(last)
-
