@@ -158,6 +158,7 @@ class ArrayImpl(Array):
     def copy_to_host_async(self) -> None:
         """Starts copying the data to the host: nothing to do, it lives there."""
 
+    @property
     def is_fully_replicated(self) -> bool:
         return True
 
