@@ -613,7 +613,7 @@ def _close(w: Any, group: RowGroup, partials: list[str]) -> None:
     dummies = [arrays[a] for a in args]
     dummies += [np.zeros((1,) * v.aval.ndim, v.aval.dtype) for v in outputs]
     w.warmups.append((kernel, (0, *dummies)))  # r = 0: compiles for these types, runs nothing
-    names = ", ".join(eqn.primitive.name for _, eqn, _, _ in group.members)
+    names = ", ".join(eqn.primitive.name for _, eqn, kind, _ in group.members if kind != "view")
     w.body.append(
         f"    {k}.fn(r, {', '.join([*args, *targets])})  # compiled: {names} (row kernel)"
     )
