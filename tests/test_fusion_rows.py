@@ -200,3 +200,14 @@ def test_row_kernels_can_be_switched_off() -> None:
     assert "(row kernel)" not in text
     _, text = _lower(softmax, (x,), compiled_rows=True, **BASE)
     assert "# compiled: reduce_max" in text and "(row kernel)" in text
+
+
+def test_chains_of_views_needed_after_the_kernel() -> None:
+    x = tnp.asarray(_data(np.float32, (50, 70)))
+
+    def f(x: Any) -> Any:
+        m = x.max(-1)
+        wide = lax.broadcast_in_dim(lax.expand_dims(m, (1,)), (50, 70), (0, 1))
+        return tnp.log(wide) + x, x - wide
+
+    three_ways(f, x)
