@@ -588,7 +588,9 @@ def _close(w: Any, group: RowGroup, partials: list[str]) -> None:
         for v in group.internal.values()
         if id(v) in w.out_index or w.last_use.get(id(v), -1) > last
     }
-    views = []  # views needed later, with the views they are made from
+    views: list[
+        tuple[int, JaxprEqn, str, str]
+    ] = []  # views needed later, with the views they are made from
     wanted = set(needed)
     for m in reversed(group.members):
         if m[2] == "view" and id(m[1].outvars[0]) in wanted:
