@@ -158,7 +158,9 @@ class ArrayImpl(Array):
     def copy_to_host_async(self) -> None:
         """Starts copying the data to the host: nothing to do, it lives there."""
 
+    @property
     def is_fully_replicated(self) -> bool:
+        """True: one device holds all of the array (a property, as JAX's)."""
         return True
 
     # -- printing -----------------------------------------------------------------------------
