@@ -877,6 +877,178 @@ for _k, _src in _TREE.items():
     _add(f"tree/{_k}", "from typing import Any\n" + _src)
 
 
+# ---- second wave: optax programs with schedules, masks and several steps
+
+TRANSFORMS2 = {
+    "decay_sched": "optax.add_decayed_weights(optax.linear_schedule(0.1, 0.0, 4))",
+    "adamw_maskfn": "optax.adamw(0.1, weight_decay=0.5, mask=lambda p: jax.tree.map(lambda x: x.ndim > 0, p))",
+    "adam_sched": "optax.adam(optax.exponential_decay(0.1, 2, 0.5))",
+    "sgd_sched": "optax.sgd(optax.cosine_decay_schedule(0.1, 4))",
+    "sgd_wcos": "optax.sgd(optax.warmup_cosine_decay_schedule(0.0, 0.1, 2, 6))",
+    "inject_sched": "optax.inject_hyperparams(optax.sgd)(learning_rate=optax.linear_schedule(0.1, 0.0, 4))",
+    "inject_bf16": "optax.inject_hyperparams(optax.adam, hyperparam_dtype=jnp.bfloat16)(learning_rate=0.1)",
+    "inject_static": "optax.inject_hyperparams(optax.sgd, static_args='nesterov')(0.1, momentum=0.9, nesterov=True)",
+    "inject_mom": "optax.inject_hyperparams(optax.sgd)(learning_rate=0.1, momentum=0.9)",
+    "masked_prefix": "optax.masked(optax.sgd(0.1, momentum=0.5), {'w': True, 'b': False})",
+    "masked_false": "optax.masked(optax.adam(0.1), jax.tree.map(lambda _: False, params))",
+    "multi_two": "optax.multi_transform({'x': optax.adam(0.1), 'y': optax.set_to_zero()}, "
+    "jax.tree.map(lambda p: 'x' if p.ndim else 'y', params))",
+    "multi_missing": "optax.multi_transform({'x': optax.adam(0.1)}, jax.tree.map(lambda p: 'z', params))",
+    "chain_all": "optax.chain(optax.zero_nans(), optax.clip(0.5), optax.clip_by_global_norm(1.0), "
+    "optax.scale_by_adam(), optax.add_decayed_weights(0.01), optax.scale_by_learning_rate(0.1), "
+    "optax.keep_params_nonnegative())",
+    "if_finite_adam": "optax.apply_if_finite(optax.adam(0.1), 1)",
+    "clip_arr": "optax.clip(jnp.array(0.5, jnp.bfloat16))",
+    "amsgrad_mu": "optax.amsgrad(0.1, mu_dtype=jnp.bfloat16)",
+    "lamb_wd": "optax.lamb(0.1, weight_decay=0.1)",
+    "trace_nest": "optax.trace(0.9, nesterov=True)",
+    "rms_nest": "optax.rmsprop(0.1, momentum=0.5, nesterov=True, centered=True)",
+}
+GRAD_SEQ = {
+    "seq": "[jax.tree.map(lambda p: jnp.full_like(p, v), params) for v in (0.5, jnp.nan, -0.25, jnp.inf, 2.0)]",
+}
+_STEPS5 = """
+params = {params}
+tx = {tx}
+st = tx.init(params)
+outs = []
+for g in {grads}:
+    u, st = tx.update(g, st, params)
+    params = optax.apply_updates(params, u)
+    outs.append((u, params))
+out = (outs, st)
+"""
+for _t, _tx in TRANSFORMS2.items():
+    for _p in ("f32", "bf16", "f16", "empty", "list"):
+        _add(f"optax2/{_t}/{_p}", _STEPS5.format(params=PARAMS[_p][0], grads=GRAD_SEQ["seq"], tx=_tx))
+    _add(f"optax2/{_t}/jit", _STEPS5.format(params=PARAMS["f32"][0], grads=GRAD_SEQ["seq"], tx=_tx)
+         .replace("u, st = tx.update(g, st, params)", "u, st = jax.jit(tx.update)(g, st, params)"))
+for _p in ("f32", "bf16", "f16"):
+    _add(f"optax2/train_step_jit/{_p}", f"""
+params = {PARAMS[_p][0]}
+tx = optax.chain(optax.clip_by_global_norm(1.0), optax.adamw(optax.warmup_cosine_decay_schedule(0.0, 0.1, 2, 8), weight_decay=0.01))
+st = tx.init(params)
+def loss(p):
+    return sum(jnp.sum((x.astype(jnp.float32) - 3.0) ** 2) for x in jax.tree.leaves(p))
+@jax.jit
+def step(p, s):
+    l, g = jax.value_and_grad(loss)(p)
+    u, s = tx.update(g, s, p)
+    return optax.apply_updates(p, u), s, l
+hist = []
+for _ in range(6):
+    params, st, l = step(params, st)
+    hist.append(l)
+out = (params, st, hist)
+""")
+
+# ---- second wave: Flax programs
+
+_FLAX2 = {
+    "vmap_axis_size": """
+class M(nn.Module):
+    @nn.compact
+    def __call__(self):
+        return self.param('p', nn.initializers.normal(1.0), (2,))
+V = nn.vmap(M, variable_axes={'params': 0}, split_rngs={'params': True}, axis_size=3)
+out = V().init(jax.random.key(4))
+""",
+    "jit_mutable": """
+class M(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        c = self.variable('batch_stats', 'n', lambda: jnp.zeros((), jnp.int32))
+        c.value += 1
+        return x * c.value
+J = nn.jit(M)
+v = J().init(jax.random.key(0), jnp.ones(2))
+y, upd = J().apply(v, jnp.ones(2), mutable=['batch_stats'])
+y2, upd2 = J().apply(upd, jnp.ones(2), mutable=['batch_stats'])
+out = (v, y, upd, y2, upd2)
+""",
+    "batchnorm_train": """
+m = nn.BatchNorm(use_running_average=False, momentum=0.5)
+x = jnp.array([[1.0, -2.0], [3.0, 0.5], [-1.0, 4.0]])
+v = m.init(jax.random.key(0), x)
+y, upd = m.apply(v, x, mutable=['batch_stats'])
+out = (v, y, upd)
+""",
+    "batchnorm_bf16": """
+m = nn.BatchNorm(use_running_average=False, dtype=jnp.bfloat16)
+x = jnp.array([[1.0, -2.0], [3.0, 0.5], [-1.0, 4.0]], jnp.bfloat16)
+v = m.init(jax.random.key(0), x)
+out = m.apply(v, x, mutable=['batch_stats'])
+""",
+    "dropout_rng": """
+m = nn.Dropout(0.3, deterministic=False)
+out = m.apply({}, jnp.ones((2, 5)), rngs={'dropout': jax.random.key(7)})
+""",
+    "dropout_rate1": """
+m = nn.Dropout(1.0, deterministic=False)
+out = m.apply({}, jnp.ones((3,)), rngs={'dropout': jax.random.key(7)})
+""",
+    "ser_frozen_nested": """
+f = flax.core.freeze({'a': {'b': jnp.ones(2)}, 'c': [1, 2]})
+out = (serialization.to_state_dict(f), serialization.from_bytes(f, serialization.to_bytes(f)))
+""",
+    "ser_struct_in_list": """
+@struct.dataclass
+class S:
+    x: Any
+    y: Any = None
+t = [S(jnp.ones(2)), {'s': S(jnp.zeros(1), 3)}]
+out = (serialization.to_state_dict(t), serialization.from_bytes(t, serialization.to_bytes(t)))
+""",
+    "ser_opt_state": """
+params = {'w': jnp.ones(2), 'b': jnp.zeros(())}
+tx = optax.chain(optax.clip_by_global_norm(1.0), optax.adam(0.1))
+st = tx.init(params)
+u, st = tx.update(params, st, params)
+out = serialization.from_bytes(tx.init(params), serialization.to_bytes(st))
+""",
+    "ser_opt_state_dict": """
+params = {'w': jnp.ones(2)}
+tx = optax.sgd(0.1, momentum=0.9)
+out = serialization.to_state_dict(tx.init(params))
+""",
+    "ser_masked_state": """
+params = {'w': jnp.ones(2), 'b': jnp.zeros(())}
+tx = optax.masked(optax.adam(0.1), {'w': True, 'b': False})
+out = serialization.to_state_dict(tx.init(params))
+""",
+    "dense_int_input": """
+m = nn.Dense(2, kernel_init=nn.initializers.ones)
+v = m.init(jax.random.key(0), jnp.ones((1, 3), jnp.int32))
+out = (v, m.apply(v, jnp.array([[1, 2, 3]])))
+""",
+    "dense_bf16_params": """
+m = nn.Dense(2, param_dtype=jnp.bfloat16)
+v = m.init(jax.random.key(0), jnp.ones((1, 3)))
+out = (v, m.apply(v, jnp.ones((1, 3))))
+""",
+    "embed_oob": """
+m = nn.Embed(4, 2, embedding_init=nn.initializers.ones)
+v = m.init(jax.random.key(0), jnp.array([0]))
+out = m.apply(v, jnp.array([0, 3, 4, -1, 100]))
+""",
+    "layernorm_const": """
+m = nn.LayerNorm()
+v = m.init(jax.random.key(0), jnp.ones((2, 3)))
+out = m.apply(v, jnp.array([[5.0, 5.0, 5.0], [1e30, -1e30, 0.0]]))
+""",
+    "ts_none_tx_state": """
+state = train_state.TrainState.create(apply_fn=None, params={'w': jnp.ones(2), 'n': None}, tx=optax.adam(0.1))
+out = state.apply_gradients(grads={'w': jnp.ones(2), 'n': None})
+""",
+    "ts_int_step": """
+state = train_state.TrainState.create(apply_fn=None, params={'w': jnp.ones(2)}, tx=optax.sgd(0.1))
+s = jax.jit(lambda s: s.apply_gradients(grads={'w': jnp.ones(2)}))(state)
+out = (s.step, type(s.step).__name__)
+""",
+}
+for _k, _src in _FLAX2.items():
+    _add(f"flax2/{_k}", "from typing import Any\n" + _src)
+
 def names(jax: Any, optax: Any, flax: Any) -> dict[str, Any]:
     """The bindings a program sees, made from the three top-level modules given."""
 

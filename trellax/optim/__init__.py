@@ -84,6 +84,7 @@ from trellax._src.optim.transforms import ScaleByRmsState as ScaleByRmsState
 from trellax._src.optim.transforms import ScaleByRssState as ScaleByRssState
 from trellax._src.optim.transforms import ScaleByScheduleState as ScaleByScheduleState
 from trellax._src.optim.transforms import TraceState as TraceState
+from trellax._src.optim.transforms import WeightDecaySchedule as WeightDecaySchedule
 from trellax._src.optim.transforms import add_decayed_weights as add_decayed_weights
 from trellax._src.optim.transforms import clip_by_global_norm as clip_by_global_norm
 from trellax._src.optim.transforms import identity as identity
