@@ -25,7 +25,7 @@ from typing import Any
 # The trellax modules that hold the counterparts of JAX's internal modules (searched in order).
 STANDINS: dict[str, tuple[str, ...]] = {
     "jax._src": ("trellax._src",),
-    "jax._src.api": ("trellax", "trellax._src.api.api"),
+    "jax._src.api": ("trellax", "trellax._src.api.api", "trellax._src.compat.jax_src.api"),
     "jax._src.api_util": (),
     "jax._src.config": (
         "trellax._src.config.jax_option_flags",

@@ -142,6 +142,22 @@ legacy_prng_key = FlagState(
     "UserWarning ('warn') or raise ValueError ('error'); typed keys (random.key) are always "
     "accepted",
 )
+
+
+def _parse_int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"new int value must be an int, got {value!r} of type {type(value)}.")
+    return value
+
+
+random_seed_offset = FlagState(
+    "random_seed_offset",
+    0,
+    _parse_int,
+    "an integer added to every seed given to random.key and random.PRNGKey before the key is "
+    "made (so one program draws other numbers under another offset); part of the jit cache key",
+    state_field="seed_offset",
+)
 log_compiles = _bool_flag(
     "log_compiles",
     False,

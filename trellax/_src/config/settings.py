@@ -54,6 +54,9 @@ class State(NamedTuple):
     explicit_x64: ExplicitX64Mode = ExplicitX64Mode.WARN
     #: the values of the contexts made by ``make_user_context`` (``_src/config/user_context.py``)
     user: tuple[Any, ...] = ()
+    #: ``random_seed_offset``: added to the seeds of ``random.key``/``PRNGKey`` (a traced
+    #: program's constants depend on it, so it is part of the jit cache key, as in JAX)
+    seed_offset: int = 0
 
 
 def keeps_x64(st: State) -> bool:

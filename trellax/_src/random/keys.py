@@ -28,6 +28,7 @@ from trellax._src.config import settings as _config
 from trellax._src.core.basearray import Array
 from trellax._src.core.devices import CPU, DEFAULT_SHARDING
 from trellax._src.dtypes import dtypes
+from trellax._src.lax.ad_util import float0
 from trellax._src.numpy import extended
 from trellax._src.random import threefry
 from trellax._src.random.dispatch import eager_value
@@ -240,6 +241,45 @@ class PRNGKeyArray(Array):
     def block_until_ready(self) -> PRNGKeyArray:
         return self
 
+    # -- the buffer's attributes, as JAX's key arrays report those of their key data ----------
+
+    def copy_to_host_async(self) -> None:
+        """Starts copying the data to the host: nothing to do, it lives there."""
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        return True
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return True
+
+    def on_device_size_in_bytes(self) -> int:
+        """The bytes of the key data."""
+        data: Any = self._base
+        return int(data.nbytes)
+
+    def unsafe_buffer_pointer(self) -> int:
+        """The address of the key data."""
+        data: Any = self._base
+        return int(data.unsafe_buffer_pointer())
+
+    def addressable_data(self, index: int) -> PRNGKeyArray:
+        """The keys on addressable device ``index`` (one device: all of them)."""
+        if index != 0:
+            raise IndexError(f"trellax has one device; addressable_data({index}) does not exist")
+        return self
+
+    @property
+    def addressable_shards(self) -> list[Any]:
+        """The shards of the key data (one device: one shard)."""
+        data: Any = self._base
+        return list(data.addressable_shards)
+
+    @property
+    def global_shards(self) -> list[Any]:
+        return self.addressable_shards
+
     def __copy__(self) -> PRNGKeyArray:
         return self
 
@@ -301,15 +341,25 @@ class _Origin:
 
 def _unflatten_key(origin: _Origin | None, children: Sequence[Any]) -> Any:
     """A key array around rebuilt key data. A child that is not key data (``None``, a Python
-    number, a string: what ``tree_map`` of a non-array function or a prefix tree puts there)
-    is returned itself, as JAX, whose keys are leaves, would return it; a shape struct of key
-    data becomes the shape struct of the keys."""
+    number, a string, an array that is not uint32 with a trailing axis of 2: what ``tree_map``
+    of a function that does not return keys, or a prefix tree, puts there) is returned itself,
+    as JAX, whose keys are leaves, would return it; float0 (co)tangents of key data become
+    float0 arrays of the keys' shape, and a shape struct of key data the shape struct of the
+    keys."""
     (base,) = children
     key = origin.key() if origin is not None else None
     if key is not None and key._base is base:
         return key
     if isinstance(base, Array | np.ndarray):
-        return PRNGKeyArray._wrap(base)
+        shape = tuple(base.shape)
+        if shape[-1:] != (2,):
+            return base  # not key data: what a function mapped over the tree returned
+        if base.dtype == _U32:
+            return PRNGKeyArray._wrap(base)
+        if base.dtype == float0:
+            # a key's (co)tangent: JAX's is a float0 array of the key's own shape
+            return np.zeros(shape[:-1], float0)
+        return base
     if isinstance(base, ShapeDtypeStruct) and base.dtype == _U32 and base.shape[-1:] == (2,):
         return ShapeDtypeStruct(base.shape[:-1], KEY_DTYPE, sharding=base.sharding)
     return base
@@ -348,7 +398,8 @@ def _seed_array(seed: Any, name: str) -> Array:
         )
     if dtypes.kind(arr.dtype) not in ("i", "u", "b"):
         raise TypeError(f"PRNG key seed must be an integer; got {arr!r}")
-    return arr
+    offset = jax_flags.random_seed_offset.value
+    return arr + offset if offset else arr
 
 
 def PRNGKey(seed: Any, *, impl: Any = None) -> Array:

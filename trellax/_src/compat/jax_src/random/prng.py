@@ -10,43 +10,16 @@ but keys of any other implementation cannot be made: ``random_seed`` raises
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import trellax.random as _random
-from trellax._src.compat.jax_src.random import threefry2x32 as _fry
+from trellax._src.compat.jax_src.random.threefry2x32 import PRNGImpl as PRNGImpl
+from trellax._src.compat.jax_src.random.threefry2x32 import (
+    threefry_prng_impl as threefry_prng_impl,
+)
 from trellax._src.config import jax_flags as _jax_flags
 from trellax._src.random.keys import PRNGKeyArray as PRNGKeyArray
 from trellax._src.random.keys import PRNGKeyDType
-
-
-class PRNGImpl(NamedTuple):
-    """A PRNG implementation: the key data's shape and the functions on key data (``seed``,
-    ``split``, ``random_bits``, ``fold_in``), with a name and a short tag (``fry``)."""
-
-    key_shape: tuple[int, ...]
-    seed: Callable[..., Any]
-    split: Callable[..., Any]
-    random_bits: Callable[..., Any]
-    fold_in: Callable[..., Any]
-    name: str = "<unnamed>"
-    tag: str = "?"
-
-    def __hash__(self) -> int:
-        return hash(self.tag)
-
-    def __str__(self) -> str:
-        return self.tag
-
-
-threefry_prng_impl = PRNGImpl(
-    key_shape=(2,),
-    seed=_fry.threefry_seed,
-    split=_fry.threefry_split,
-    random_bits=_fry.threefry_random_bits,
-    fold_in=_fry.threefry_fold_in,
-    name="threefry2x32",
-    tag="fry",
-)
 
 
 def _refused(name: str) -> Callable[..., Any]:
@@ -100,3 +73,24 @@ KeyTy = PRNGKeyDType
 # the key data (``_base_array``)
 PRNGKeyArray._impl = property(lambda self: threefry_prng_impl)  # type: ignore[attr-defined]
 PRNGKeyArray._base_array = property(lambda self: self._base)  # type: ignore[attr-defined]
+
+
+def random_wrap(base_arr: Any, *, impl: Any) -> PRNGKeyArray:
+    """Typed keys around key data whose last axis is the implementation's key shape."""
+    if impl is not threefry_prng_impl and impl != "threefry2x32":
+        random_seed(0, impl)  # raises: keys of other implementations cannot be made
+    return _random.wrap_key_data(base_arr)
+
+
+def random_unwrap(keys: Any) -> Any:
+    """The uint32 key data of typed keys (``TypeError`` for anything else, as JAX)."""
+    if not isinstance(keys, PRNGKeyArray):
+        raise TypeError(f"random_unwrap takes key array operand, got {keys!r}")
+    return _random.key_data(keys)
+
+
+def random_bits(keys: Any, bit_width: int, shape: Any) -> Any:
+    """Raw unsigned bits of width ``bit_width`` (8, 16, 32, 64) from typed keys."""
+    if bit_width not in (8, 16, 32, 64):
+        raise ValueError(f"bit_width must be 8, 16, 32 or 64, got {bit_width}")
+    return _random.bits(keys, tuple(shape), dtype=f"uint{bit_width}")

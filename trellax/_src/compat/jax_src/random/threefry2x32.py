@@ -5,8 +5,8 @@ written with ``trellax.random``'s typed keys, so they give JAX's bits, and the r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -57,3 +57,33 @@ def threefry_2x32(keypair: Any, count: Any) -> Array:
     y0, y1 = _threefry.threefry2x32(k0, k1, flat[:half], flat[half:])
     out = np.concatenate([y0, y1])[: c.size].reshape(c.shape)
     return _jnp.asarray(out)
+
+
+class PRNGImpl(NamedTuple):
+    """A PRNG implementation: the key data's shape and the functions on key data (``seed``,
+    ``split``, ``random_bits``, ``fold_in``), with a name and a short tag (``fry``)."""
+
+    key_shape: tuple[int, ...]
+    seed: Callable[..., Any]
+    split: Callable[..., Any]
+    random_bits: Callable[..., Any]
+    fold_in: Callable[..., Any]
+    name: str = "<unnamed>"
+    tag: str = "?"
+
+    def __hash__(self) -> int:
+        return hash(self.tag)
+
+    def __str__(self) -> str:
+        return self.tag
+
+
+threefry_prng_impl = PRNGImpl(
+    key_shape=(2,),
+    seed=threefry_seed,
+    split=threefry_split,
+    random_bits=threefry_random_bits,
+    fold_in=threefry_fold_in,
+    name="threefry2x32",
+    tag="fry",
+)
