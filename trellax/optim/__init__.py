@@ -98,13 +98,17 @@ from trellax._src.optim.transforms import scale_by_schedule as scale_by_schedule
 from trellax._src.optim.transforms import scale_by_stddev as scale_by_stddev
 from trellax._src.optim.transforms import trace as trace
 from trellax._src.optim.wrappers import ApplyIfFiniteState as ApplyIfFiniteState
+from trellax._src.optim.wrappers import EmaState as EmaState
 from trellax._src.optim.wrappers import MaskedNode as MaskedNode
 from trellax._src.optim.wrappers import MultiTransformState as MultiTransformState
 from trellax._src.optim.wrappers import NonNegativeParamsState as NonNegativeParamsState
 from trellax._src.optim.wrappers import PartitionState as PartitionState
 from trellax._src.optim.wrappers import ZeroNansState as ZeroNansState
 from trellax._src.optim.wrappers import apply_if_finite as apply_if_finite
+from trellax._src.optim.wrappers import centralize as centralize
 from trellax._src.optim.wrappers import clip as clip
+from trellax._src.optim.wrappers import clip_by_block_rms as clip_by_block_rms
+from trellax._src.optim.wrappers import ema as ema
 from trellax._src.optim.wrappers import keep_params_nonnegative as keep_params_nonnegative
 from trellax._src.optim.wrappers import masked as masked
 from trellax._src.optim.wrappers import multi_transform as multi_transform

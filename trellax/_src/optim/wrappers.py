@@ -1,5 +1,6 @@
 """optax's wrappers and constraints: ``masked``, ``multi_transform`` (``partition``),
-``apply_if_finite``, ``clip``, ``zero_nans``, ``keep_params_nonnegative`` and ``set_to_zero``.
+``apply_if_finite``, ``clip``, ``clip_by_block_rms``, ``centralize``, ``ema``, ``zero_nans``,
+``keep_params_nonnegative`` and ``set_to_zero``.
 
 State layouts are optax 0.2.8's (``MaskedState(inner_state)`` with ``MaskedNode()`` where the
 mask is False, ``PartitionState(inner_states)``, ``ApplyIfFiniteState(...)``,
@@ -20,8 +21,13 @@ from trellax._src.optim.base import (
     OptState,
     Params,
     Updates,
+    abs_sq,
+    bias_correction,
+    cast_tree,
     init_empty_state,
     safe_increment,
+    update_moment,
+    zeros_like_tree,
 )
 from trellax._src.optim.transforms import MaskedState
 from trellax.tree_util import tree_leaves, tree_map
@@ -208,7 +214,71 @@ def set_to_zero() -> GradientTransformation:
 
 
 __all__: list[str] = [
-    "ApplyIfFiniteState", "MaskedNode", "MultiTransformState", "NonNegativeParamsState",
-    "PartitionState", "ZeroNansState", "apply_if_finite", "clip", "keep_params_nonnegative",
-    "masked", "multi_transform", "partition", "set_to_zero", "zero_nans",
+    "ApplyIfFiniteState",
+    "EmaState",
+    "MaskedNode",
+    "MultiTransformState",
+    "NonNegativeParamsState",
+    "PartitionState",
+    "ZeroNansState",
+    "apply_if_finite",
+    "centralize",
+    "clip",
+    "clip_by_block_rms",
+    "ema",
+    "keep_params_nonnegative",
+    "masked",
+    "multi_transform",
+    "partition",
+    "set_to_zero",
+    "zero_nans",
 ]  # fmt: skip
+
+
+class EmaState(NamedTuple):
+    """The step count and the exponential moving average of the updates."""
+
+    count: Any
+    ema: Any
+
+
+def ema(decay: float, debias: bool = True, accumulator_dtype: Any = None) -> GradientTransformation:
+    """The exponential moving average of the updates (bias-corrected when ``debias``), stored in
+    ``accumulator_dtype`` when given."""
+
+    def init(params: Params) -> EmaState:
+        return EmaState(jnp.zeros([], jnp.int32), zeros_like_tree(params, accumulator_dtype))
+
+    def update(updates: Updates, state: EmaState, params: Params = None) -> Any:
+        new = update_moment(updates, state.ema, decay, 1)
+        count = safe_increment(state.count)
+        out = bias_correction(new, decay, count) if debias else new
+        return out, EmaState(count, cast_tree(new, accumulator_dtype))
+
+    return GradientTransformation(init, update)
+
+
+def clip_by_block_rms(threshold: Any) -> GradientTransformation:
+    """Divides each leaf by ``max(1, rms(leaf) / threshold)``."""
+
+    def clip_one(u: Any) -> Any:
+        return u / jnp.maximum(1.0, jnp.sqrt(jnp.mean(abs_sq(u))) / threshold)
+
+    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+        return tree_map(clip_one, updates), state
+
+    return GradientTransformation(init_empty_state, update)
+
+
+def centralize() -> GradientTransformation:
+    """Subtracts from each leaf of two or more dimensions its mean over all axes but the first."""
+
+    def center(g: Any) -> Any:
+        if len(g.shape) > 1:
+            return g - g.mean(tuple(range(1, len(g.shape))), keepdims=True)
+        return g
+
+    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+        return tree_map(center, updates), state
+
+    return GradientTransformation(init_empty_state, update)
