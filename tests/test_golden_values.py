@@ -227,7 +227,7 @@ def run(case: dict[str, Any], x64: bool, jit: bool) -> list[str]:
 #: Cases where trellax still differs from JAX (eager and jit alike), to triage case by case:
 #: XLA's flush of subnormals in max/min/sign/heaviside/hypot/nextafter/spacing/count_nonzero;
 #: JAX's inexact exp2 (2**100 off by 2e-6) and logaddexp2; sign(-0.0) (JAX: -0.0); arcsin,
-#: sinh/cosh near the overflow edge; integer power wrapping; cumprod's product order. Each is
+#: sinh/cosh near the overflow edge; integer power wrapping. Each is
 #: an expected failure (strict: a fix makes the test fail until the entry is removed).
 KNOWN_DIFFERENCES = {
     "arcsin-bfloat16",
@@ -238,9 +238,6 @@ KNOWN_DIFFERENCES = {
     "cosh-uint64-x64",
     "count_nonzero-float32",
     "count_nonzero-float64-x64",
-    "cumprod-bfloat16",
-    "cumprod-float32",
-    "cumprod-float64-x64",
     "exp2-bfloat16",
     "exp2-float32",
     "exp2-int32",

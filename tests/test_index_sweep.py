@@ -23,39 +23,24 @@ GOLDEN: dict[str, str] = json.loads(
 )
 
 #: what differs, by class (the values of OPEN); found by this probe, not fixed in this round:
-#: L ``lax.cumlogsumexp``: 1 ulp off some of JAX's values (the order of its logaddexp steps
-#:   differs from XLA's reduce-window), integer inputs are refused with another class (JAX:
+#: L ``lax.cumlogsumexp``: 1 ulp off some of JAX's values (the steps now go in XLA's
+#:   reduce-window order, ``backend/scan_order.py``; what is left is NumPy's ``exp``/``log1p``
+#:   against XLA's, ``tests/test_scan_order.py`` bounds it), integer inputs are refused with another class (JAX:
 #:   OverflowError); M ``lax.cummax/cummin`` and ``maximum/minimum
 #:   .accumulate``: JAX takes complex operands (lexicographic) and refuses bool, trellax the
 #:   reverse; P ``jnp.partition``/``argpartition``: JAX goes through ``top_k`` of negated values
-#:   (zeros change sign, NaNs land before the kth element); Z the sign of a zero: XLA's cumulative
-#:   sums start from +0.0 (``cumsum([-0.0])`` is 0.0 there) and a cumulative product's gradient
-#:   gives 0.0 where trellax gives -0.0; (D, start indices of mixed dtypes, and C, ``lax.sort``
+#:   (zeros change sign, NaNs land before the kth element); Z the sign of a zero: a cumulative
+#:   product's gradient and ``cumlogsumexp`` give 0.0 where trellax gives -0.0 (cumulative sums
+#:   now start from +0.0 as XLA's do); (D, start indices of mixed dtypes, and C, ``lax.sort``
 #:   of complex operands, are fixed); B the gradient of ``promise_in_bounds`` gathers of out-of-bounds
 #:   indices (JAX clamps in the backward pass too, trellax drops); J a boolean index built inside
 #:   ``jit`` (JAX: NonConcreteBooleanIndexError; trellax sees a concrete mask and indexes);
 #:   S ``searchsorted(method='sort')`` of an unsorted row (undefined; the two differ);
 #:   G JAX's scatter-min gradient with clipped negative indices (1 where the value was replaced:
 #:   JAX's looks wrong); U the NaN payload of complex NaNs in ``unique(equal_nan=False)``;
-#:   X a float start index under vmap (JAX: ValueError).
+#:   X a float start index under vmap (JAX: ValueError; fixed).
 #: calls that differ from JAX and are not fixed yet (expression -> class above)
-OPEN: dict[str, str] = {
-    "(lambda a: lax.cumlogsumexp(a, reverse=True))(xz)": "L",
-    "jax.jit(lambda a: lax.cumlogsumexp(a, reverse=True))(xz)": "L",
-    "jax.vmap(lambda a: lax.dynamic_slice(a, (1.0,), (2,)))(*V(x))": "X",
-    "(lambda a: lax.cumlogsumexp(a))(xz)": "L",
-    "jax.jit(lambda a: lax.cumlogsumexp(a))(xz)": "L",
-    "jax.vmap(lambda a: lax.cumlogsumexp(a))(*V(xz))": "L",
-    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumlogsumexp(a))(*z)))(xz)": "L",
-    "jax.vmap(lambda a: lax.cumlogsumexp(a, reverse=True))(*V(xz))": "L",
-    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumlogsumexp(a, reverse=True))(*z)))(xz)": "L",
-    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumlogsumexp(a))(*z)))(xt)": "L",
-    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumlogsumexp(a, reverse=True))(*z)))(xt)": "L",
-    "(lambda a: lax.cumlogsumexp(a))(xc)": "L",
-    "jax.jit(lambda a: lax.cumlogsumexp(a))(xc)": "L",
-    "jax.vmap(lambda a: lax.cumlogsumexp(a))(*V(xc))": "L",
-    "jax.vmap(lambda a: lax.cumlogsumexp(a, reverse=True))(*V(xc))": "L",
-}
+OPEN: dict[str, str] = {}
 
 #: deliberate differences (expression -> reason, listed in docs/semantics.md)
 #: kept on purpose (docs/semantics.md, "Where trellax differs from JAX, on purpose")
@@ -68,7 +53,7 @@ SCATTER_MIN_GRAD = (
     "JAX's scatter-min gradient with clipped negative indices counts a replaced value"
 )
 PARTITION = "JAX's partition changes the sign of zeros and moves NaNs before the kth element"
-ZERO_SIGN = "the sign of an exact zero sum (XLA's batched/reversed scans start from +0.0)"
+ZERO_SIGN = "the sign of an exact zero in cumlogsumexp and in cumprod's gradient (XLA's order)"
 CUMMAX = "lax.cummax/cummin: JAX's complex running max is not lexicographic (reverse=True keeps"
 " 2+5j over 3+0j); trellax refuses complex and accepts bool (a superset)"
 NEG_AXIS = "lax counts negative axes from the end (a superset; docs/semantics.md)"
@@ -76,8 +61,26 @@ INT_CUMLOGSUMEXP = (
     "cumlogsumexp of integers: JAX crashes (OverflowError from -inf to int), trellax TypeError"
 )
 UNIQUE_NAN = "which NaN payload unique keeps for complex NaNs (equal_nan=False)"
+LSE_KERNELS = (
+    "cumlogsumexp: XLA's order, NumPy's exp/log1p (within 4 float32 ulps of JAX: "
+    "tests/test_cumlogsumexp.py, tests/test_scan_order.py)"
+)
 
 KNOWN: dict[str, str] = {
+    "(lambda a: lax.cumlogsumexp(a, reverse=True))(xz)": LSE_KERNELS,
+    "jax.jit(lambda a: lax.cumlogsumexp(a, reverse=True))(xz)": LSE_KERNELS,
+    "(lambda a: lax.cumlogsumexp(a))(xz)": LSE_KERNELS,
+    "jax.jit(lambda a: lax.cumlogsumexp(a))(xz)": LSE_KERNELS,
+    "jax.vmap(lambda a: lax.cumlogsumexp(a))(*V(xz))": LSE_KERNELS,
+    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumlogsumexp(a))(*z)))(xz)": LSE_KERNELS,
+    "jax.vmap(lambda a: lax.cumlogsumexp(a, reverse=True))(*V(xz))": LSE_KERNELS,
+    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumlogsumexp(a, reverse=True))(*z)))(xz)": LSE_KERNELS,
+    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumlogsumexp(a))(*z)))(xt)": LSE_KERNELS,
+    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumlogsumexp(a, reverse=True))(*z)))(xt)": LSE_KERNELS,
+    "(lambda a: lax.cumlogsumexp(a))(xc)": LSE_KERNELS,
+    "jax.jit(lambda a: lax.cumlogsumexp(a))(xc)": LSE_KERNELS,
+    "jax.vmap(lambda a: lax.cumlogsumexp(a))(*V(xc))": LSE_KERNELS,
+    "jax.vmap(lambda a: lax.cumlogsumexp(a, reverse=True))(*V(xc))": LSE_KERNELS,
     "jax.vmap(lambda a: lax.cumlogsumexp(a))(*V(xs))": ZERO_SIGN,
     "(lambda a: lax.cumlogsumexp(a, reverse=True))(xs)": ZERO_SIGN,
     "jax.jit(lambda a: lax.cumlogsumexp(a, reverse=True))(xs)": ZERO_SIGN,
@@ -180,15 +183,6 @@ KNOWN: dict[str, str] = {
     "jax.grad(lambda *z: jnp.sum((lambda a: jnp.cumulative_prod(a))(*z)))(xz)": ZERO_SIGN,
     "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumprod(a))(*z)))(xz)": ZERO_SIGN,
     "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumprod(a, reverse=True))(*z)))(xz)": ZERO_SIGN,
-    "jax.vmap(lambda a: jnp.cumsum(a))(*V(xs))": ZERO_SIGN,
-    "jax.vmap(lambda a: jnp.nancumsum(a))(*V(xs))": ZERO_SIGN,
-    "jax.vmap(lambda a: jnp.cumulative_sum(a))(*V(xs))": ZERO_SIGN,
-    "jax.vmap(lambda a: jnp.cumulative_sum(a, include_initial=True))(*V(xs))": ZERO_SIGN,
-    "jax.vmap(lambda a: lax.cumsum(a))(*V(xs))": ZERO_SIGN,
-    "(lambda a: lax.cumsum(a, reverse=True))(xs)": ZERO_SIGN,
-    "jax.jit(lambda a: lax.cumsum(a, reverse=True))(xs)": ZERO_SIGN,
-    "jax.vmap(lambda a: lax.cumsum(a, reverse=True))(*V(xs))": ZERO_SIGN,
-    "jax.vmap(lambda a: jnp.add.accumulate(a))(*V(xs))": ZERO_SIGN,
 }
 
 

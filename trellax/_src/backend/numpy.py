@@ -19,7 +19,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.backend import select_bits, singular, threads, xla_erf
+from trellax._src.backend import scan_order, select_bits, singular, threads, xla_erf
 from trellax._src.backend.convert import convert
 from trellax._src.backend.float_facts import (
     compute_dtype,
@@ -624,6 +624,14 @@ def cummin(x: np.ndarray, *, axis: int, reverse: bool) -> Any:
 def _cumulative(
     fn: Any, x: np.ndarray, axis: int, reverse: bool, zero_signs: str | None = None
 ) -> Any:
+    if (
+        fn in (np.cumsum, np.cumprod)
+        and x.size
+        and (x.dtype.kind == "c" or _is_real_float(x.dtype))
+    ):
+        # inexact sums and products associate as XLA's CPU backend does (``scan_order``)
+        ufunc = np.add if fn is np.cumsum else np.multiply
+        return scan_order.cumulative(ufunc, x, axis, reverse)
     src = np.flip(x, axis) if reverse else x
     if fn in (np.cumsum, np.cumprod):
         out = fn(src, axis=axis, dtype=_acc_dtype(x.dtype))

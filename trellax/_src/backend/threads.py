@@ -24,12 +24,15 @@ import contextvars
 import itertools
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import numpy as np
+
+from trellax._src.backend import blas_rows
 
 try:  # optional (trellax[threads]): controls BLAS's thread count
     import threadpoolctl as _threadpoolctl
@@ -167,17 +170,22 @@ BLAS_PRIMITIVES = frozenset(
 #: Products of fewer multiply-adds than this run on one BLAS thread anyway (OpenBLAS's own
 #: threshold is 65536 x 4), so their kernels do not switch BLAS's thread count.
 BLAS_SMALL = 1 << 18
-#: Products of at least this many multiply-adds (~0.25 ms of one core) are split into
-#: :data:`MATMUL_PARTS` column (or row) blocks on the pool.
-MATMUL_SPLIT = 1 << 23
+#: Products of at least this many multiply-adds (~0.7 ms of one core) are split into blocks of
+#: rows on the pool (chosen by measurement: docs/performance.md, "Products on the pool").
+MATMUL_SPLIT = 1 << 25
+#: Multiply-adds and rows per block at least, and blocks per product at most.
+MATMUL_BLOCK = 1 << 23
+MATMUL_ROWS = 64
 MATMUL_PARTS = 4
+#: The types BLAS computes (others go to NumPy's own loop, which is not split).
+_BLAS_TYPES = frozenset(map(np.dtype, ["float32", "float64", "complex64", "complex128"]))
 
 
 def matmul(a: Any, b: Any) -> Any:
     """``np.matmul(a, b)`` with BLAS held to one thread unless the product is small; a large
-    product of two matrices of one float type runs on the worker pool in a fixed number of
-    column (or row) blocks. Every element is the
-    same dot product whatever the blocking; the block count does not depend on the thread count."""
+    product of two matrices of one float or complex type runs on the worker pool in blocks of
+    rows, handed out one at a time. The blocks depend only on the shapes, and a product is split
+    only where BLAS gives every element the bits of the unsplit product (``blas_rows``)."""
     if a.ndim < 2 or b.ndim < 2 or a.dtype.kind not in "fc":
         return np.matmul(a, b)
     m, k = a.shape[-2:]
@@ -189,25 +197,74 @@ def matmul(a: Any, b: Any) -> Any:
         with blas_single_thread():
             return np.matmul(a, b)
     with blas_single_thread() as controlled:
-        if not controlled or work < MATMUL_SPLIT or default_workers() < 2 or min(m, n) < 8:
+        edges = _row_edges(a, b, work) if controlled else None
+        if edges is None:
             return np.matmul(a, b)
         out = np.empty((m, n), a.dtype)
-        if n >= m:
-            parts = split(n, MATMUL_PARTS)
 
-            def block(i: int, _: None) -> None:
-                j0, j1 = parts[i]
-                np.matmul(a, b[:, j0:j1], out=out[:, j0:j1])
+        def block(i: int, _: None) -> None:
+            np.matmul(a[edges[i] : edges[i + 1]], b, out=out[edges[i] : edges[i + 1]])
 
-        else:
-            parts = split(m, MATMUL_PARTS)
-
-            def block(i: int, _: None) -> None:
-                i0, i1 = parts[i]
-                np.matmul(a[i0:i1], b, out=out[i0:i1])
-
-        run_chunks(block, len(parts), lambda: None)
+        run_chunks(block, len(edges) - 1, lambda: None)
         return out
+
+
+def _row_edges(a: Any, b: Any, work: int) -> list[int] | None:
+    """The row blocks ``a @ b`` is split into, or None to make one BLAS call."""
+    if work < MATMUL_SPLIT or a.dtype not in _BLAS_TYPES or default_workers() < 2:
+        return None
+    if not spare_cpu():
+        return None
+    if not (blas_rows.plain_layout(a) and blas_rows.plain_layout(b)):
+        return None
+    if np.may_share_memory(a, b):  # NumPy computes ``x @ x.T`` by SYRK, blocks would not
+        return None
+    g = blas_rows.granule(a.dtype)
+    if g is None:
+        return None
+    parts = min(MATMUL_PARTS, work // MATMUL_BLOCK, a.shape[0] // MATMUL_ROWS)
+    edges = blas_rows.row_edges(a.shape[0], g, parts)
+    if len(edges) < 3 or not blas_rows.blocks_agree(a, b, edges, g):
+        return None
+    return edges
+
+
+# -- is a CPU free? -------------------------------------------------------------------------------
+
+#: Seconds between two looks at the machine's run queue.
+SPARE_EVERY = 0.02
+_spare = [0.0, 1.0]  # time of the last look, and whether a CPU was free then
+_loadavg_fd: list[int] = []
+
+
+def spare_cpu() -> bool:
+    """Whether the machine had a CPU free at the last look (at most ``SPARE_EVERY`` s ago): the
+    tasks running or ready to run, the fourth field of Linux's ``/proc/loadavg`` (this thread
+    among them), at most the online CPUs. Elsewhere always True.
+
+    Why: a product of a millisecond or less gains from a second worker only if one can start at
+    once. When every core is taken (other processes), each split product puts the caller to
+    sleep until the worker's block is done, and waking it up waits for a time slice: measured at
+    load 10 on 2 cores, a training step took 1.4x as long split as unsplit."""
+    now = time.monotonic()
+    if now - _spare[0] < SPARE_EVERY:
+        return bool(_spare[1])
+    _spare[0] = now
+    if not _loadavg_fd:
+        try:
+            _loadavg_fd.append(os.open("/proc/loadavg", os.O_RDONLY))
+        except OSError:
+            _loadavg_fd.append(-1)
+    fd = _loadavg_fd[0]
+    free = True
+    if fd >= 0:
+        try:
+            running = int(os.pread(fd, 128, 0).split()[3].split(b"/")[0])
+            free = running <= (os.cpu_count() or 1)
+        except (OSError, ValueError, IndexError):
+            free = True
+    _spare[1] = float(free)
+    return free
 
 
 # -- the pool ------------------------------------------------------------------------------------
@@ -240,7 +297,10 @@ def run_dynamic(work: Callable[[], None], workers: int) -> None:
         work()
     finally:
         for f in futures:
-            f.result()
+            # a copy no worker has started yet is dropped (the work is done): waiting for a
+            # descheduled pool thread to start it would stall the caller on a busy machine
+            if not f.cancel():
+                f.result()
 
 
 def run_chunks(

@@ -70,6 +70,9 @@ class FusionOptions:
     #: this many steps (a ``while_loop`` call counts 100); None (the default): once its Python
     #: loop has cost the estimated compile time (``LoopKernel.due``, docs/performance.md).
     compiled_loop_min: int | None = None
+    #: Row kernels (``interpreters/fusion_rows.py``): reductions over the last axis and their
+    #: elementwise consumers in one compiled pass per row; off: per-row reductions stay NumPy.
+    compiled_rows: bool = True
 
 
 def _env_int(name: str, default: int) -> int:
@@ -102,6 +105,7 @@ def _from_env() -> FusionOptions:
         compiled_chunk=_env_int("TRELLAX_COMPILED_CHUNK", COMPILED_CHUNK),
         compiled_loop_min=_env_int("TRELLAX_COMPILED_LOOP_MIN", -1) if loop_min else None,
         compiled_wait=os.environ.get("TRELLAX_COMPILED_WAIT", "0").strip() in ("1", "true"),
+        compiled_rows=os.environ.get("TRELLAX_COMPILED_ROWS", "1").strip() not in ("0", "false"),
         enabled=enabled,
         chunk=chunk,
         min_elements=2 * chunk,
@@ -130,7 +134,7 @@ def fusion_options(**changes: Any) -> Iterator[FusionOptions]:
     :func:`~trellax._src.interpreters.tracing.compile_jaxpr`.
     """
     for key, value in changes.items():
-        if key in ("enabled", "compiled_wait"):
+        if key in ("enabled", "compiled_wait", "compiled_rows"):
             if not isinstance(value, bool):
                 raise TypeError(f"fusion option {key} must be a bool, got {value!r}")
         elif key == "compiled":

@@ -409,21 +409,86 @@ def cumlogsumexp(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Ar
         raise TypeError(f"cumlogsumexp does not accept dtype {a.dtype.name}")
     ndim = reductions._accumulable("cumlogsumexp", a.ndim)
     (ax,) = canonicalize_axes("cumlogsumexp", (axis,), ndim)
-    if reverse:
-        a = structural.rev(a, (ax,))
-    # a prefix scan of logaddexp in log2(n) doubling steps (element i takes in element i - k):
-    # each partial result stays in its own range, so a small early value is not lost to a
-    # shift by the largest one (log(cumsum(exp(x - max))) gave -inf for [-200, 0])
+    return _xla_order_scan(a, ax, reverse)
+
+
+#: XLA CPU's block length for cumulative reduce_windows (``backend/scan_order.py``).
+_SCAN_BLOCK = 16
+
+
+def _xla_order_scan(a: Array, ax: int, reverse: bool) -> Array:
+    """The cumulative logaddexp of ``a`` along ``ax`` in the order XLA's CPU backend combines
+    it (the block scheme of ``backend/scan_order.py``, written in lax operations so that it
+    traces and differentiates): blocks of 16 folded left to right, block totals scanned
+    recursively, each block combined with the total before (after) it. Each partial result
+    stays in its own range, so a small early value is not lost to a shift by the largest one
+    (``log(cumsum(exp(x - max)))`` gave -inf for ``[-200, 0]``)."""
     n = a.shape[ax]
-    k = 1
-    while k < n:  # the first k elements are final; the others take in the one k before them
-        head = structural.slice_in_dim(a, 0, k, 1, ax)
-        tail = _logaddexp(
-            structural.slice_in_dim(a, k, n, 1, ax), structural.slice_in_dim(a, 0, n - k, 1, ax)
+    if n <= _SCAN_BLOCK:
+        return _fold_blocks(a, ax, reverse)
+    shape = tuple(a.shape)
+    blocks = -(-n // _SCAN_BLOCK)
+    pad = blocks * _SCAN_BLOCK - n
+    if pad:
+        fill = full((*shape[:ax], pad, *shape[ax + 1 :]), -np.inf, a.dtype)
+        a = structural.concatenate([a, fill], ax)
+    split = (*shape[:ax], blocks, _SCAN_BLOCK, *shape[ax + 1 :])
+    local = _fold_blocks(structural.reshape(a, split), ax + 1, reverse)
+    edge = 0 if reverse else _SCAN_BLOCK - 1
+    totals = structural.reshape(
+        structural.slice_in_dim(local, edge, edge + 1, 1, ax + 1),
+        (*shape[:ax], blocks, *shape[ax + 1 :]),
+    )
+    totals = structural.reshape(
+        _xla_order_scan(totals, ax, reverse), (*split[: ax + 1], 1, *split[ax + 2 :])
+    )
+    if reverse:
+        inner = _logaddexp(
+            structural.slice_in_dim(local, 0, blocks - 1, 1, ax),
+            _broadcast_block(structural.slice_in_dim(totals, 1, blocks, 1, ax), ax),
         )
-        a = structural.concatenate([head, tail], ax)
-        k *= 2
-    return structural.rev(a, (ax,)) if reverse else a
+        parts = [inner, structural.slice_in_dim(local, blocks - 1, blocks, 1, ax)]
+    else:
+        inner = _logaddexp(
+            _broadcast_block(structural.slice_in_dim(totals, 0, blocks - 1, 1, ax), ax),
+            structural.slice_in_dim(local, 1, blocks, 1, ax),
+        )
+        parts = [structural.slice_in_dim(local, 0, 1, 1, ax), inner]
+    joined = structural.reshape(
+        structural.concatenate(parts, ax), (*shape[:ax], blocks * _SCAN_BLOCK, *shape[ax + 1 :])
+    )
+    return structural.slice_in_dim(joined, 0, n, 1, ax)
+
+
+def _broadcast_block(totals: Array, ax: int) -> Array:
+    """Block totals (a 1 at axis ``ax + 1``) repeated over the 16 elements of each block."""
+    shape = list(totals.shape)
+    shape[ax + 1] = _SCAN_BLOCK
+    return structural.broadcast_in_dim(totals, tuple(shape), tuple(range(len(shape))))
+
+
+def _fold_blocks(a: Array, ax: int, reverse: bool) -> Array:
+    """Each element's window along ``ax`` (at most 16 long) folded left to right: the running
+    logaddexp, or for ``reverse`` ``x[i] (+) x[i+1] (+) ... (+) x[-1]`` folded from ``x[i]``."""
+    n = a.shape[ax]
+    if n < 2:
+        return a
+    items = [structural.slice_in_dim(a, i, i + 1, 1, ax) for i in range(n)]
+    if not reverse:
+        out = [items[0]]
+        for item in items[1:]:
+            out.append(_logaddexp(out[-1], item))
+        return structural.concatenate(out, ax)
+    acc = a
+    for k in range(1, n):
+        # every window that starts before k takes in x[k], in order
+        head = structural.slice_in_dim(acc, 0, k, 1, ax)
+        shape = list(head.shape)
+        grown = structural.broadcast_in_dim(items[k], tuple(shape), tuple(range(len(shape))))
+        acc = structural.concatenate(
+            [_logaddexp(head, grown), structural.slice_in_dim(acc, k, n, 1, ax)], ax
+        )
+    return acc
 
 
 def _logaddexp(x: Array, y: Array) -> Array:

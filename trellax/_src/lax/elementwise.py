@@ -11,6 +11,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from trellax._src.backend import numpy as backend
+from trellax._src.backend import special_fast
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.core.typing import ArrayLike
@@ -80,12 +81,12 @@ asinh_p = naryop("asinh", backend.asinh, [inexact])
 acosh_p = naryop("acosh", backend.acosh, [inexact])
 atanh_p = naryop("atanh", backend.atanh, [inexact])
 erf_p = naryop("erf", backend.erf, [floating])
-erfc_p = naryop("erfc", backend.erfc, [floating])
-lgamma_p = naryop("lgamma", backend.lgamma, [floating])
-digamma_p = naryop("digamma", backend.digamma, [floating])
+erfc_p = naryop("erfc", special_fast.erfc, [floating])
+lgamma_p = naryop("lgamma", special_fast.lgamma, [floating])
+digamma_p = naryop("digamma", special_fast.digamma, [floating])
 
-i0_p = naryop("i0", backend.i0, [floating], fusable=False)
-bessel_i0e_p = naryop("bessel_i0e", backend.bessel_i0e, [floating], fusable=False)
+i0_p = naryop("i0", special_fast.i0, [floating], fusable=False)
+bessel_i0e_p = naryop("bessel_i0e", special_fast.bessel_i0e, [floating], fusable=False)
 
 
 gcd_p = naryop("gcd", backend.gcd, [integer, integer], fusable=False)

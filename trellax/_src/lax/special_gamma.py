@@ -8,6 +8,7 @@ the ``igamma_grad_a`` primitive, which itself has no derivative (JAX raises too)
 
 from __future__ import annotations
 
+from trellax._src.backend import special_fast
 from trellax._src.backend import special_gamma as special_gamma_kernels
 from trellax._src.core.basearray import Array
 from trellax._src.core.typing import ArrayLike
@@ -18,7 +19,7 @@ from trellax._src.lax.naryop import naryop
 
 _c = ad_util.const
 
-igamma_p = naryop("igamma", special_gamma_kernels.igamma, [floating, floating], fusable=False)
+igamma_p = naryop("igamma", special_fast.igamma, [floating, floating], fusable=False)
 
 
 def igamma(a: ArrayLike, x: ArrayLike) -> Array:

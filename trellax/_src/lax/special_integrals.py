@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from trellax._src.backend import special_error as special_error_kernels
+from trellax._src.backend import special_fast
 from trellax._src.backend import special_integrals as special_integrals_kernels
 from trellax._src.backend.numpy import Impl
 from trellax._src.core.basearray import Array
@@ -42,16 +42,16 @@ def _unary(name: str, kernel: Impl) -> Primitive:
     return naryop(name, kernel, [floating], fusable=False)
 
 
-erfcx_p = _unary("erfcx", special_error_kernels.erfcx)
-dawsn_p = _unary("dawsn", special_error_kernels.dawsn)
-fresnel_s_p = _unary("fresnel_s", special_error_kernels.fresnel_s)
-fresnel_c_p = _unary("fresnel_c", special_error_kernels.fresnel_c)
-exp1_p = _unary("exp1", special_integrals_kernels.exp1)
-expi_p = _unary("expi", special_integrals_kernels.expi)
-sici_si_p = _unary("sici_si", special_integrals_kernels.sici_si)
-sici_ci_p = _unary("sici_ci", special_integrals_kernels.sici_ci)
+erfcx_p = _unary("erfcx", special_fast.erfcx)
+dawsn_p = _unary("dawsn", special_fast.dawsn)
+fresnel_s_p = _unary("fresnel_s", special_fast.fresnel_s)
+fresnel_c_p = _unary("fresnel_c", special_fast.fresnel_c)
+exp1_p = _unary("exp1", special_fast.exp1)
+expi_p = _unary("expi", special_fast.expi)
+sici_si_p = _unary("sici_si", special_fast.sici_si)
+sici_ci_p = _unary("sici_ci", special_fast.sici_ci)
 spence_p = _unary("spence", special_integrals_kernels.spence)
-expn_p = naryop("expn", special_integrals_kernels.expn, [floating, floating], fusable=False)
+expn_p = naryop("expn", special_fast.expn, [floating, floating], fusable=False)
 
 
 def erfcx(x: ArrayLike) -> Array:

@@ -511,6 +511,15 @@ def mean(
     return _convert(lax.div(total, normalizer), result_dtype, False)
 
 
+_mean = mean  # var/std's keyword ``mean`` shadows the function inside them
+
+
+def _given_mean(name: str, m: ArrayLike, x: Array) -> Array:
+    """A caller's mean (``var(x, mean=m)``): in the computation dtype, broadcast to ``x``."""
+    given = _convert(ensure_array(name, m), x.dtype, False)
+    return broadcast_to(given, tuple(x.shape))
+
+
 def _correction(name: str, ddof: Any, correction: Any) -> Any:
     if correction is None:
         return ddof
@@ -553,11 +562,14 @@ def var(
     keepdims: bool = False,
     *,
     where: ArrayLike | None = None,
+    mean: ArrayLike | None = None,
     correction: int | float | None = None,
 ) -> Array:
     """Variance, ``sum(|x - mean|**2) / (N - correction)``; complex input gives a real result.
 
-    ``ddof`` and ``correction`` are the same thing (NumPy's and the Array API's names).
+    ``ddof`` and ``correction`` are the same thing (NumPy's and the Array API's names). ``mean``
+    is a mean computed before (of the shape ``keepdims=True`` gives), used instead of computing
+    it, as in NumPy 2 and JAX.
     """
     check_no_out("var", out)
     x = ensure_array("var", a)
@@ -573,7 +585,12 @@ def var(
     if dtype is None and dtypes.kind(x.dtype) in ("b", "i", "u"):
         x = promote_to("var", x, result_dtype)  # var(int8) is float32
     x = _convert(x, compute, False)
-    centered = _abs2(lax.sub(x, mean(x, axes, dtype=compute, keepdims=True, where=where)))
+    centre = (
+        _mean(x, axes, dtype=compute, keepdims=True, where=where)
+        if mean is None
+        else _given_mean("var", mean, x)
+    )
+    centered = _abs2(lax.sub(x, centre))
     total = sum(centered, axes, dtype=real, keepdims=keepdims, where=where)
     floating = dtypes.kind(real) == "f"
     if where is None and isinstance(corr, (int, float)):  # a static normalizer
@@ -607,9 +624,10 @@ def std(
     keepdims: bool = False,
     *,
     where: ArrayLike | None = None,
+    mean: ArrayLike | None = None,
     correction: int | float | None = None,
 ) -> Array:
-    """Standard deviation, the square root of :func:`var` (same dtypes)."""
+    """Standard deviation, the square root of :func:`var` (same dtypes; ``mean`` as there)."""
     check_no_out("std", out)
     if dtype is not None and dtypes.kind(dtypes.check_user_dtype(dtype, "std")) not in ("f", "c"):
         raise ValueError(
@@ -620,7 +638,7 @@ def std(
     x = ensure_array("std", a)
     if dtype is None and dtypes.kind(x.dtype) in ("b", "i", "u"):
         x = promote_to("std", x, to_inexact_dtype(x.dtype))  # reported as std's, not var's
-    v = var(x, axis, dtype, None, 0, keepdims, where=where, correction=corr)
+    v = var(x, axis, dtype, None, 0, keepdims, where=where, mean=mean, correction=corr)
     return lax.sqrt(v)
 
 
@@ -769,6 +787,8 @@ def _nan_reduction(
     **kwargs: Any,
 ) -> Array:
     x = ensure_array(name, a)
+    if kwargs.get("where") is not None:
+        _check_where_dtype(name, kwargs["where"])  # the error names the nan function
     if not is_inexact(x):
         return reducer(x, axis=axis, keepdims=keepdims, **kwargs)
     nan = isnan(x)
@@ -887,6 +907,8 @@ def nanmean(
     """:func:`mean` of the non-NaN elements (an all-NaN slice gives NaN)."""
     check_no_out("nanmean", out)
     x = ensure_array("nanmean", a)
+    if where is not None:
+        _check_where_dtype("nanmean", where)
     if not is_inexact(x):
         return mean(x, axis, dtype, keepdims=keepdims, where=where)
     if dtype is None:
@@ -906,8 +928,10 @@ def nanvar(
     ddof: int = 0,
     keepdims: bool = False,
     where: ArrayLike | None = None,
+    mean: ArrayLike | None = None,
 ) -> Array:
-    """:func:`var` of the non-NaN elements; NaN where fewer than ``ddof + 1`` remain."""
+    """:func:`var` of the non-NaN elements; NaN where fewer than ``ddof + 1`` remain (``mean``:
+    a mean computed before, as in :func:`var`)."""
     check_no_out("nanvar", out)
     x = ensure_array("nanvar", a)
     axes = reduction_axes(x.ndim, axis)
@@ -915,7 +939,12 @@ def nanvar(
     real = complex_to_real(compute)
     x = _convert(x, compute, False)
     nan = isnan(x) if is_inexact(x) else broadcast_to(const(False, dtypes.bool_), x.shape)
-    centered = lax.sub(x, nanmean(x, axes, dtype=compute, keepdims=True, where=where))
+    centre = (
+        nanmean(x, axes, dtype=compute, keepdims=True, where=where)
+        if mean is None
+        else _given_mean("nanvar", mean, x)
+    )
+    centered = lax.sub(x, centre)
     centered = _abs2(select_n(nan, centered, full_like_shape(0, centered)))
     total = sum(centered, axes, dtype=real, keepdims=keepdims, where=where)
     count = sum(lax.bitwise_not(nan), axes, dtype=real, keepdims=keepdims, where=where)
@@ -934,10 +963,11 @@ def nanstd(
     ddof: int = 0,
     keepdims: bool = False,
     where: ArrayLike | None = None,
+    mean: ArrayLike | None = None,
 ) -> Array:
     """Square root of :func:`nanvar`."""
     check_no_out("nanstd", out)
-    return lax.sqrt(nanvar(a, axis, dtype, None, ddof, keepdims, where=where))
+    return lax.sqrt(nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean))
 
 
 def _nan_arg_reduction(

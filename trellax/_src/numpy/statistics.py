@@ -32,6 +32,7 @@ from trellax._src.numpy.reductions import (
     canonicalize_axis,
     check_no_out,
     const,
+    cumsum,
     full_like_shape,
     isnan,
     mean,
@@ -46,7 +47,7 @@ from trellax._src.numpy.util import (
 
 ArrayLike = Any
 
-_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
+_METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf")
 
 
 def _take_last(x: Array, index: Array) -> Array:
@@ -73,19 +74,34 @@ def _quantile(
     *,
     squash_nans: bool,
     percent: bool = False,
+    weights: ArrayLike | None = None,
 ) -> Array:
     """What all the public functions compute (``q`` in percent when ``percent``)."""
     check_no_out(name, out)
     check_arraylike(name, a, q)
+    if weights is not None:
+        check_arraylike(name, weights)
     (qa,) = promote_args_inexact(name, q)
     if percent:
         qa = lax.div(qa, const(100, qa.dtype, qa.weak_type))
     if method not in _METHODS:
         raise ValueError(
-            f"{name}: method can only be 'linear', 'lower', 'higher', 'midpoint', or 'nearest'; "
-            f"got {method!r}"
+            f"{name}: method can only be 'linear', 'lower', 'higher', 'midpoint', 'nearest' or "
+            f"'inverted_cdf'; got {method!r}"
         )
-    (x,) = promote_args_inexact(name, a)
+    w: Array | None = None
+    if weights is None:
+        (x,) = promote_args_inexact(name, a)
+    else:
+        if dtypes.kind(dtypes.dtype_and_weak_type(weights)[0]) == "c":
+            raise ValueError("Weights cannot be complex types.")
+        if method != "inverted_cdf":
+            raise NotImplementedError(
+                f"{method} doesn't support weights. Only method 'inverted_cdf' supports weights."
+            )
+        x, w = promote_args_inexact_keep_shapes(name, a, weights)
+        if tuple(w.shape) != tuple(x.shape):
+            w = _weights_along(x, w, axis, quantile=True)
     if dtypes.kind(x.dtype) == "c":
         raise ValueError(
             f"{name} does not support complex input, as the operation is poorly defined."
@@ -102,6 +118,13 @@ def _quantile(
     qshape = tuple(qa.shape)
     out_shape = qshape + batch
     qd, one = qa.dtype, const(1, qa.dtype)
+    if method == "inverted_cdf":
+        if w is not None:
+            w = reshape(transpose(w, (*rest, *axes)), (*batch, n))
+        result = _inverted_cdf(x, w, qa, squash_nans)
+        if keepdims:
+            result = reshape(result, qshape + (keep_shape or (1,)))
+        return _convert(result, out_dtype, False)
 
     if squash_nans:
         x = lax_reductions.sort(x, dimension=x.ndim - 1)  # NaNs sort to the end
@@ -143,6 +166,56 @@ def _quantile(
     return _convert(result, out_dtype, False)
 
 
+def _inverted_cdf(x: Array, w: Array | None, qa: Array, squash_nans: bool) -> Array:
+    """NumPy's 'inverted_cdf' quantiles of the rows of ``x`` (shape ``batch + (n,)``) with
+    ``weights`` ``w`` (None: all 1), of shape ``q.shape + batch``: the smallest sorted value
+    whose cumulative weight reaches ``q`` times the row's total weight.
+
+    A negative or NaN weight makes its row NaN; so does a NaN value, unless ``squash_nans``
+    (then NaN values weigh nothing, and an all-NaN row is NaN).
+    """
+    batch, n = tuple(x.shape[:-1]), int(x.shape[-1])
+    qshape = tuple(qa.shape)
+    out_shape = qshape + batch
+    if n == 0:
+        return broadcast_to(const(float("nan"), x.dtype), out_shape)
+    if w is None:
+        w = full_like_shape(1, x)
+    xs, ws = lax_reductions.sort((x, w), dimension=x.ndim - 1, num_keys=1)  # NaNs last
+    nan = isnan(xs)
+    zero = full_like_shape(0, ws)
+    bad = lax.bitwise_or(lax.lt(ws, zero), isnan(ws))
+    cw = cumsum(select_n(lax.bitwise_or(bad, nan), ws, zero), axis=-1)
+    total = reshape(getitem(cw, (..., slice(n - 1, n))), batch)
+    lead, tail = range(len(qshape)), range(len(qshape), len(out_shape))
+    target = lax.mul(
+        broadcast_in_dim(_convert(qa, ws.dtype, False), out_shape, lead),
+        broadcast_in_dim(total, out_shape, tail),
+    )
+    wide = (*out_shape, n)
+    below = lax.lt(
+        broadcast_in_dim(cw, wide, range(len(qshape), len(wide))),
+        broadcast_in_dim(target, wide, range(len(out_shape))),
+    )
+    i32 = dtypes.int32
+    index = sum(below, axis=-1, dtype=i32)
+    valid = (
+        sum(lax.bitwise_not(nan), axis=-1, dtype=i32) if squash_nans else full_like_shape(n, total)
+    )
+    last = broadcast_in_dim(
+        _convert(lax.sub(valid, const(1, valid.dtype)), i32, False), out_shape, tail
+    )
+    index = lax.max(full_like_shape(0, index), lax.min(index, last))
+    result = _take_last(xs, index)
+    row_nan = lax_reductions.reduce_or(bad, (x.ndim - 1,))
+    if squash_nans:
+        row_nan = lax.bitwise_or(row_nan, lax.eq(valid, full_like_shape(0, valid)))
+    else:
+        row_nan = lax.bitwise_or(row_nan, lax_reductions.reduce_or(nan, (x.ndim - 1,)))
+    force = broadcast_in_dim(row_nan, out_shape, tail)
+    return select_n(force, result, full_like_shape(float("nan"), result))
+
+
 def quantile(
     a: ArrayLike,
     q: ArrayLike,
@@ -151,14 +224,20 @@ def quantile(
     overwrite_input: bool = False,
     method: str = "linear",
     keepdims: bool = False,
+    *,
+    weights: ArrayLike | None = None,
 ) -> Array:
     """The ``q``-th quantiles (``q`` in [0, 1], a scalar or a 1-D array) along ``axis``.
 
     The result has ``q``'s shape in front. A slice holding NaN gives NaN. ``method`` is one of
     'linear', 'lower', 'higher', 'midpoint', 'nearest' (where 'nearest' rounds a position that
-    lies exactly halfway down, as JAX does).
+    lies exactly halfway down, as JAX does) or 'inverted_cdf', the only one that takes
+    ``weights`` (of ``a``'s shape, or of its sizes along ``axis``; a negative or NaN weight
+    gives NaN).
     """
-    return _quantile("quantile", a, q, out, axis, method, keepdims, squash_nans=False)
+    return _quantile(
+        "quantile", a, q, out, axis, method, keepdims, squash_nans=False, weights=weights
+    )
 
 
 def nanquantile(
@@ -169,9 +248,13 @@ def nanquantile(
     overwrite_input: bool = False,
     method: str = "linear",
     keepdims: bool = False,
+    *,
+    weights: ArrayLike | None = None,
 ) -> Array:
     """:func:`quantile` of the non-NaN elements (an all-NaN slice gives NaN)."""
-    return _quantile("nanquantile", a, q, out, axis, method, keepdims, squash_nans=True)
+    return _quantile(
+        "nanquantile", a, q, out, axis, method, keepdims, squash_nans=True, weights=weights
+    )
 
 
 def percentile(
@@ -183,13 +266,23 @@ def percentile(
     method: str = "linear",
     keepdims: bool = False,
     *,
+    weights: ArrayLike | None = None,
     out_sharding: Any = None,
 ) -> Array:
     """:func:`quantile` with ``q`` in percent (0 to 100)."""
     if out_sharding is not None:
         check_out_sharding("numpy.percentile", out_sharding)
     return _quantile(
-        "percentile", a, q, out, axis, method, keepdims, squash_nans=False, percent=True
+        "percentile",
+        a,
+        q,
+        out,
+        axis,
+        method,
+        keepdims,
+        squash_nans=False,
+        percent=True,
+        weights=weights,
     )
 
 
@@ -201,10 +294,21 @@ def nanpercentile(
     overwrite_input: bool = False,
     method: str = "linear",
     keepdims: bool = False,
+    *,
+    weights: ArrayLike | None = None,
 ) -> Array:
     """:func:`nanquantile` with ``q`` in percent (0 to 100)."""
     return _quantile(
-        "nanpercentile", a, q, out, axis, method, keepdims, squash_nans=True, percent=True
+        "nanpercentile",
+        a,
+        q,
+        out,
+        axis,
+        method,
+        keepdims,
+        squash_nans=True,
+        percent=True,
+        weights=weights,
     )
 
 
@@ -230,6 +334,33 @@ def nanmedian(
     return _quantile("nanmedian", a, 0.5, out, axis, "midpoint", keepdims, squash_nans=True)
 
 
+def _weights_along(x: Array, w: Array, axis: Axis, quantile: bool = False) -> Array:
+    """Weights given for the reduced axes only (``w.shape`` is ``x``'s sizes along ``axis``, in
+    ``axis``'s order), broadcast to ``x``'s shape, as JAX's ``average`` and ``quantile`` take
+    them (with their messages)."""
+    if axis is None:
+        raise ValueError(
+            "Weights shape must match 'a' shape when axis is None."
+            if quantile
+            else "Axis must be specified when shapes of a and weights differ."
+        )
+    given = axis if isinstance(axis, (tuple, list)) else (axis,)
+    axes = tuple(canonicalize_axis(ax, x.ndim) for ax in given)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"repeated axis in {tuple(given)}")
+    sizes = tuple(x.shape[ax] for ax in axes)
+    if tuple(w.shape) != sizes:
+        raise ValueError(
+            f"Weights shape {tuple(w.shape)} must match reduction axes {sizes}"
+            if quantile
+            else "Shape of weights must be consistent with shape of a along specified axis."
+        )
+    order = sorted(range(len(axes)), key=lambda i: axes[i])
+    if order != list(range(len(axes))):
+        w = transpose(w, tuple(order))
+    return broadcast_in_dim(w, tuple(x.shape), tuple(sorted(axes)))
+
+
 def average(
     a: ArrayLike,
     axis: Axis = None,
@@ -240,7 +371,8 @@ def average(
     """The weighted mean ``sum(a * w) / sum(w)``; ``a`` and ``weights`` promote together to an
     inexact dtype (``average(int32, weights=float16)`` is float16).
 
-    1-D ``weights`` may go with an N-D ``a`` along a single ``axis``. With ``returned=True``,
+    ``weights`` of ``a``'s shape, or of its sizes along ``axis`` (an int or a tuple, in that
+    order), as in JAX. With ``returned=True``,
     also the sum of the weights (broadcast to the result's shape).
     """
     if weights is None:
@@ -252,16 +384,7 @@ def average(
         check_arraylike("average", a, weights)
         x, w = promote_args_inexact_keep_shapes("average", a, weights)
         if tuple(x.shape) != tuple(w.shape):
-            if w.ndim != 1:
-                raise ValueError("1D weights expected when shapes of a and weights differ.")
-            if axis is None:
-                raise ValueError("Axis must be specified when shapes of a and weights differ.")
-            if isinstance(axis, (tuple, list)):
-                raise ValueError("Single axis expected when shapes of a and weights differ")
-            ax = canonicalize_axis(axis, x.ndim)
-            if w.shape[0] != x.shape[ax]:
-                raise ValueError("Length of weights not compatible with specified axis.")
-            w = broadcast_in_dim(w, x.shape, (ax,))
+            w = _weights_along(x, w, axis)
         total = sum(w, axis=axis, keepdims=keepdims)
         avg = ufuncs.true_divide(sum(lax.mul(x, w), axis=axis, keepdims=keepdims), total)
     if returned:
