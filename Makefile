@@ -79,6 +79,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_random_sweep.py
 	$(GOLDEN_PY) tools/gen_golden_random_tails.py
 	$(GOLDEN_PY) tools/gen_golden_index_sweep.py
+	$(GOLDEN_PY) tools/gen_golden_cumlogsumexp.py
 	$(GOLDEN_PY) tools/gen_golden_scan_order.py
 	$(GOLDEN_PY) tools/gen_jax_names.py
 	$(GOLDEN_PY) tools/gen_golden_names.py
@@ -122,6 +123,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_numpy_peer.py
 	$(GOLDEN_PY) tools/gen_golden_derivs.py
 	$(GOLDEN_PY) tools/gen_golden_custom_public.py
+	$(GOLDEN_PY) tools/gen_golden_probe_batch3.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 
 clean:

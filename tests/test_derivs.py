@@ -400,3 +400,20 @@ def test_fixed_values_where_jax_is_not_the_reference() -> None:
     # the scipy.special integrals of a Python scalar are strong, as JAX's
     for fn in (jsp.expi, jsp.exp1, jsp.dawsn, jsp.erfcx, jsp.spence, lambda x: jsp.fresnel(x)[0]):
         assert not fn(0.5).weak_type
+
+
+def test_inverse_function_rules_at_the_ends() -> None:
+    """erf_inv is differentiated by JAX's rule sqrt(pi)/2 exp(y**2): inf at ±1 with JAX's signs
+    of the higher derivatives (was NaN); ndtri by sqrt(2 pi) exp(z**2 / 2): inf at 0 and 1 (was
+    NaN; JAX's 0 there is wrong, docs/semantics.md) and finite at 1e-30 (was NaN)."""
+    jsp, lax = trellax.scipy.special, trellax.lax
+    for dtype in (np.float32, np.float64):
+        with precision(np.dtype(dtype).name):
+            one = dtype(1.0)
+            for fn in (lax.erf_inv, jsp.erfinv):
+                assert [float(_nth(fn, k)(one)) for k in (1, 2, 3)] == [np.inf] * 3
+                assert [float(_nth(fn, k)(-one)) for k in (1, 2, 3)] == [np.inf, -np.inf, np.inf]
+            assert float(_nth(jsp.ndtri, 1)(dtype(0.0))) == np.inf
+            assert float(_nth(jsp.ndtri, 1)(one)) == np.inf
+            np.testing.assert_allclose(float(_nth(jsp.ndtri, 1)(dtype(1e-30))), 8.658028e28, 1e-5)
+            np.testing.assert_allclose(float(_nth(jsp.ndtri, 1)(dtype(0.5))), 2.5066283, 1e-6)

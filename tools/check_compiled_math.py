@@ -1,4 +1,5 @@
-"""Ulp errors of the compiled float32 exp/tanh/logistic (``backend/compiled_math.py``) over every
+"""Ulp errors of the compiled float32 exp/tanh/logistic/erf/erfc (``backend/compiled_math.py``,
+``backend/compiled_erf.py``) over every
 float32 input, against the float64 result rounded to float32 and against NumPy's float32 loops;
 and, with ``--jax FILE`` (written by ``--dump-jax`` under a Python with JAX), against
 ``jax.jit``'s results on every 61st bit pattern.
@@ -12,6 +13,7 @@ Prints, per function, the largest distance in ulps and how many inputs sit at ea
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections import Counter
@@ -19,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-FUNCS = ("exp", "tanh", "logistic")
+FUNCS = ("exp", "tanh", "logistic", "erf", "erfc")
 BLOCK = 1 << 24
 
 
@@ -46,12 +48,20 @@ def reference(name: str, x: np.ndarray) -> np.ndarray:
             return np.exp(d).astype(np.float32)
         if name == "tanh":
             return np.tanh(d).astype(np.float32)
+        if name in ("erf", "erfc"):  # libm's float64 function, rounded
+            f = np.frompyfunc(getattr(math, name), 1, 1)
+            return np.asarray(f(d), np.float64).astype(np.float32)
         one = np.float32(1)
         return one / (one + np.exp(-d).astype(np.float32))
 
 
 def numpy_f32(name: str, x: np.ndarray) -> np.ndarray:
-    """The backend impl's float32 result (NumPy's loops)."""
+    """The backend impl's float32 result (NumPy's loops; for erf, XLA's polynomial)."""
+    if name in ("erf", "erfc"):
+        # Imported here: --dump-jax runs this file under a Python without trellax.
+        from trellax._src.backend import numpy as backend
+
+        return np.asarray(getattr(backend, name)(x), np.float32)
     with np.errstate(all="ignore"):
         if name == "exp":
             return np.exp(x)
@@ -71,7 +81,13 @@ def dump_jax(where: str, stride: int) -> None:
     import jax
     import jax.numpy as jnp
 
-    fns = {"exp": jnp.exp, "tanh": jnp.tanh, "logistic": jax.nn.sigmoid}
+    fns = {
+        "exp": jnp.exp,
+        "tanh": jnp.tanh,
+        "logistic": jax.nn.sigmoid,
+        "erf": jax.lax.erf,
+        "erfc": jax.lax.erfc,
+    }
     os.makedirs(where, exist_ok=True)
     for name in FUNCS:
         f = jax.jit(fns[name])

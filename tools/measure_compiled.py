@@ -25,11 +25,13 @@ CASES = [
     "layer_norm_4096x1024",
     "gelu_epilogue_4096x1024",
     "gelu_erf_epilogue_4096x1024",
+    "gelu_grad_4096x1024",
+    "gelu_erf_grad_4096x1024",
     "normal_1e6",
 ]
 
 
-def _programs(ns: Any, nn: Any, random: Any) -> dict[str, Any]:
+def _programs(ns: Any, nn: Any, random: Any, grad: Any = None) -> dict[str, Any]:
     def chain(x: Any) -> Any:
         return ((x * 2 + 1) ** 2).sum()
 
@@ -48,7 +50,12 @@ def _programs(ns: Any, nn: Any, random: Any) -> dict[str, Any]:
     def gelu_erf_epilogue(h: Any, b: Any) -> Any:  # the exact (erf) form
         return nn.gelu(h + b, approximate=False)
 
+    def gelu_grads(approximate: bool) -> Any:  # an MLP layer's backward pass through its GELU
+        return grad(lambda h, b: nn.gelu(h + b, approximate=approximate).sum(), argnums=(0, 1))
+
     return {
+        "gelu_grad_4096x1024": gelu_grads(True) if grad else None,
+        "gelu_erf_grad_4096x1024": gelu_grads(False) if grad else None,
         "chain_25m": chain,
         "softmax_4096x1024": softmax,
         "layer_norm_4096x1024": layer_norm,
@@ -70,7 +77,7 @@ def _inputs(case: str) -> tuple[Any, ...]:
     row = rng.standard_normal(1024, dtype=np.float32)
     if case == "layer_norm_4096x1024":
         return (x, row, row[::-1].copy())
-    if case in ("gelu_epilogue_4096x1024", "gelu_erf_epilogue_4096x1024"):
+    if case.startswith("gelu"):
         return (x, row)
     return (x,)
 
@@ -82,7 +89,7 @@ def child(case: str, lib: str) -> dict[str, float]:
         import jax  # here: the child process imports only the library it times
         import jax.numpy as ns  # here: the child process imports only the library it times
 
-        f = jax.jit(_programs(ns, jax.nn, jax.random)[case])
+        f = jax.jit(_programs(ns, jax.nn, jax.random, jax.grad)[case])
         args = tuple(ns.asarray(a) for a in _inputs(case))
 
         def call() -> None:
@@ -91,7 +98,7 @@ def child(case: str, lib: str) -> dict[str, float]:
         import trellax  # here: the child process imports only the library it times
         import trellax.numpy as ns  # here: the child process imports only the library it times
 
-        f = trellax.jit(_programs(ns, trellax.nn, trellax.random)[case])
+        f = trellax.jit(_programs(ns, trellax.nn, trellax.random, trellax.grad)[case])
         args = tuple(ns.asarray(a) for a in _inputs(case))
 
         def call() -> None:

@@ -307,7 +307,6 @@ from trellax._src.lax.convolution import (  # noqa: E402
     conv_transpose_shape_tuple,
     conv_with_general_padding,
 )
-from trellax._src.lax.special import erf_inv  # noqa: E402
 from trellax._src.lax.special_beta import betainc  # noqa: E402
 from trellax._src.lax.special_gamma import igamma, igamma_grad_a, igammac  # noqa: E402
 from trellax._src.lax.tree_ops import (  # noqa: E402
@@ -319,6 +318,7 @@ from trellax._src.lax.tree_ops import (  # noqa: E402
     reduce_window,
     reduce_window_shape_tuple,
 )
+from trellax._src.scipy.special_inverse import erf_inv  # noqa: E402
 
 __all__ += [
     "ConvDimensionNumbers",

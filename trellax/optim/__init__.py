@@ -17,11 +17,26 @@ from trellax._src.optim.aliases import adamw as adamw
 from trellax._src.optim.aliases import lion as lion
 from trellax._src.optim.aliases import rmsprop as rmsprop
 from trellax._src.optim.aliases import sgd as sgd
+from trellax._src.optim.aliases_more import ScaleByAmsgradState as ScaleByAmsgradState
+from trellax._src.optim.aliases_more import adamax as adamax
+from trellax._src.optim.aliases_more import amsgrad as amsgrad
+from trellax._src.optim.aliases_more import lamb as lamb
+from trellax._src.optim.aliases_more import scale_by_adamax as scale_by_adamax
+from trellax._src.optim.aliases_more import scale_by_amsgrad as scale_by_amsgrad
+from trellax._src.optim.aliases_more import scale_by_trust_ratio as scale_by_trust_ratio
 from trellax._src.optim.base import EmptyState as EmptyState
 from trellax._src.optim.base import GradientTransformation as GradientTransformation
+from trellax._src.optim.base import (
+    GradientTransformationExtraArgs as GradientTransformationExtraArgs,
+)
 from trellax._src.optim.base import apply_updates as apply_updates
 from trellax._src.optim.base import chain as chain
 from trellax._src.optim.base import global_norm as global_norm
+from trellax._src.optim.inject import InjectHyperparamsState as InjectHyperparamsState
+from trellax._src.optim.inject import (
+    InjectStatefulHyperparamsState as InjectStatefulHyperparamsState,
+)
+from trellax._src.optim.inject import inject_hyperparams as inject_hyperparams
 from trellax._src.optim.loss_scale import DynamicLossScale as DynamicLossScale
 from trellax._src.optim.loss_scale import all_finite as all_finite
 from trellax._src.optim.loss_scale import select_tree as select_tree
@@ -69,6 +84,7 @@ from trellax._src.optim.transforms import ScaleByRmsState as ScaleByRmsState
 from trellax._src.optim.transforms import ScaleByRssState as ScaleByRssState
 from trellax._src.optim.transforms import ScaleByScheduleState as ScaleByScheduleState
 from trellax._src.optim.transforms import TraceState as TraceState
+from trellax._src.optim.transforms import WeightDecaySchedule as WeightDecaySchedule
 from trellax._src.optim.transforms import add_decayed_weights as add_decayed_weights
 from trellax._src.optim.transforms import clip_by_global_norm as clip_by_global_norm
 from trellax._src.optim.transforms import identity as identity
@@ -81,4 +97,22 @@ from trellax._src.optim.transforms import scale_by_rss as scale_by_rss
 from trellax._src.optim.transforms import scale_by_schedule as scale_by_schedule
 from trellax._src.optim.transforms import scale_by_stddev as scale_by_stddev
 from trellax._src.optim.transforms import trace as trace
+from trellax._src.optim.wrappers import ApplyIfFiniteState as ApplyIfFiniteState
+from trellax._src.optim.wrappers import EmaState as EmaState
+from trellax._src.optim.wrappers import MaskedNode as MaskedNode
+from trellax._src.optim.wrappers import MultiTransformState as MultiTransformState
+from trellax._src.optim.wrappers import NonNegativeParamsState as NonNegativeParamsState
+from trellax._src.optim.wrappers import PartitionState as PartitionState
+from trellax._src.optim.wrappers import ZeroNansState as ZeroNansState
+from trellax._src.optim.wrappers import apply_if_finite as apply_if_finite
+from trellax._src.optim.wrappers import centralize as centralize
+from trellax._src.optim.wrappers import clip as clip
+from trellax._src.optim.wrappers import clip_by_block_rms as clip_by_block_rms
+from trellax._src.optim.wrappers import ema as ema
+from trellax._src.optim.wrappers import keep_params_nonnegative as keep_params_nonnegative
+from trellax._src.optim.wrappers import masked as masked
+from trellax._src.optim.wrappers import multi_transform as multi_transform
+from trellax._src.optim.wrappers import partition as partition
+from trellax._src.optim.wrappers import set_to_zero as set_to_zero
+from trellax._src.optim.wrappers import zero_nans as zero_nans
 from trellax.optim import losses as losses

@@ -160,6 +160,7 @@ class ArrayImpl(Array):
 
     @property
     def is_fully_replicated(self) -> bool:
+        """True: one device holds all of the array (a property, as JAX's)."""
         return True
 
     # -- printing -----------------------------------------------------------------------------

@@ -19,7 +19,9 @@ of ``max``/``min``).
 
 from __future__ import annotations
 
+import glob
 import hashlib
+import importlib.metadata
 import importlib.util
 import os
 import sys
@@ -30,7 +32,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from trellax._src.backend import compiled_math
+from trellax._src.backend import compiled_erf, compiled_math
 
 _numba: types.ModuleType | None = None
 _tried = False
@@ -73,7 +75,10 @@ def cache_dir() -> str | None:
     """Where kernel sources (and Numba's cached machine code beside them) are kept: a writable
     directory, or None (then kernels are compiled in memory only)."""
     numba = _import_numba()
-    version = getattr(numba, "__version__", "none")
+    return _cache_dir(getattr(numba, "__version__", "none"))
+
+
+def _cache_dir(version: str) -> str | None:
     root = os.environ.get("TRELLAX_CACHE_DIR") or os.path.join(
         os.path.expanduser("~"), ".cache", "trellax"
     )
@@ -87,6 +92,38 @@ def cache_dir() -> str | None:
         if os.access(path, os.W_OK):
             return path
     return None
+
+
+_loaded = False
+
+
+def used() -> bool:
+    """Whether this process has loaded a kernel (so paid Numba's import and set-up)."""
+    return _loaded
+
+
+def compiled_in_process(k: Kernel) -> bool:
+    """Whether ``k`` is loaded and compiled for some argument types in this process."""
+    return k.fn is not None and bool(getattr(k.fn, "signatures", ()))
+
+
+_ON_DISK: dict[str, bool] = {}
+
+
+def on_disk(k: Kernel) -> bool:
+    """Whether Numba's disk cache held machine code of ``k`` when first asked (looked up
+    without importing Numba: its version names the cache directory)."""
+    found = _ON_DISK.get(k.text)
+    if found is None:
+        try:
+            where = _cache_dir(importlib.metadata.version("numba"))
+        except importlib.metadata.PackageNotFoundError:
+            where = None
+        digest = hashlib.sha256(k.text.encode()).hexdigest()[:24]
+        pattern = f"_trellax_kernel_{digest}.*.nbi"
+        found = where is not None and bool(glob.glob(os.path.join(where, "__pycache__", pattern)))
+        _ON_DISK[k.text] = found
+    return found
 
 
 class Kernel:
@@ -107,6 +144,8 @@ class Kernel:
             if self.fn is None:
                 digest = hashlib.sha256(self.text.encode()).hexdigest()[:24]
                 self.fn = getattr(_load(self.text, digest), self.name)
+        global _loaded
+        _loaded = True
         return self.fn
 
     def __repr__(self) -> str:
@@ -245,12 +284,14 @@ def _fmin(a, b):
     return a if a < b else b
 """
     + compiled_math.SOURCE
+    + compiled_erf.SOURCE
 )
 
 
 def math_kernel_source(name: str) -> str:
     """A 1-d kernel ``kernel(r, x, out)`` applying the float32 function ``name`` of
-    :mod:`.compiled_math` (``exp``, ``tanh``, ``logistic``): for the accuracy checks."""
+    :mod:`.compiled_math` (``exp``, ``tanh``, ``logistic``) or :mod:`.compiled_erf` (``erf``,
+    ``erfc``): for the accuracy checks."""
     return (
         f"@_kernel\ndef kernel(r, x, o):\n    for i in range(r):\n        o[i] = _{name}f(x[i])\n"
     )

@@ -14,10 +14,14 @@ placed into a float's bits.
   multiplications by ``2**floor(n/2)`` and ``2**(n - floor(n/2))`` so that a subnormal result is
   rounded once. Inputs are clamped to [-104, 89] first (past them the result is 0 or inf in any
   case), and a NaN is returned as ``x + x`` (quieted, with its payload and sign).
-* ``_tanhf``: for ``|x| < 0.625`` the odd polynomial ``x + x s P(s)``, ``s = x²`` (``P`` of degree
-  5, a least-squares fit of ``(tanh(x)/x - 1)/s``, weighted by ``s``, rounded to float32); from
-  0.625 on, ``1 - 2 / (exp(2|x|) + 1)`` with ``_expf``, the sign copied from ``x``; below
-  ``2**-12`` (where tanh rounds to ``x``), ``x`` itself (so ``tanh(-0.0) = -0.0``).
+* ``_tanhf``: one rational function, ``x P(s) / Q(s)`` with ``s = x²`` and ``P``, ``Q`` of
+  degree 4 with positive coefficients (so Horner's rule does not cancel), fitted to
+  ``tanh(x)/x`` on ``[0, 9.1]`` by iteratively reweighted linear least squares (relative error
+  of the fit 2.3e-8, 5.3e-8 with the coefficients rounded to float32;
+  ``tools/fit_compiled_erf.py``); ``±1`` from ``|x| = 9.0109139`` (the first float32
+  whose tanh rounds to 1), ``x`` itself below ``2**-12`` (so ``tanh(-0.0) = -0.0``). It
+  replaced a polynomial below 0.625 and ``1 - 2 / (exp(2|x|) + 1)`` above, both computed for
+  every element: 2.7 times the work, for a bound of 2 ulp instead of 7.
 * ``_logisticf``: the backend impl's formula ``1 / (1 + exp(-x))`` with ``_expf``.
 
 Contract (``docs/performance.md``, "Transcendental functions in compiled kernels"): measured on
@@ -31,7 +35,7 @@ from __future__ import annotations
 
 #: Maximum distance, in float32 units in the last place, from exp/tanh/logistic of the float64
 #: value of the input rounded to float32 (the correctly rounded result, up to float64's error).
-ULP_BOUND = {"exp": 1, "tanh": 2, "logistic": 4}
+ULP_BOUND = {"exp": 1, "tanh": 7, "logistic": 4}
 
 #: Kernel-module source (appended to ``compiled.HEADER``): inline helpers of float32 arguments.
 SOURCE = """
@@ -61,18 +65,23 @@ def _expf(x):
 
 @_inline
 def _tanhf(x):
+    # x P(s) / Q(s), s = x^2, both of degree 4 with positive coefficients; 1 from 9.0109139
     a = abs(x)
-    s = np.float32(x * x)
-    p = np.float32(0.0021827539894729853)
-    p = np.float32(p * s + np.float32(-0.00822021346539259))
-    p = np.float32(p * s + np.float32(0.021717706695199013))
-    p = np.float32(p * s + np.float32(-0.05394979938864708))
-    p = np.float32(p * s + np.float32(0.133332297205925))
-    p = np.float32(p * s + np.float32(-0.3333333134651184))
-    small = x + np.float32(x * np.float32(s * p))
-    big = np.float32(1) - np.float32(2) / np.float32(_expf(a + a) + np.float32(1))
-    big = big if x > 0 else -big
-    y = small if a < np.float32(0.625) else big
+    ac = min(a, np.float32(9.1))
+    s = np.float32(ac * ac)
+    p = np.float32(1.317697950753427e-08)
+    p = np.float32(p * s + np.float32(2.048075657512527e-05))
+    p = np.float32(p * s + np.float32(0.0034877832513302565))
+    p = np.float32(p * s + np.float32(0.1337445080280304))
+    p = np.float32(p * s + np.float32(1))
+    q = np.float32(7.703812343606842e-07)
+    q = np.float32(q * s + np.float32(0.00032728759106248617))
+    q = np.float32(q * s + np.float32(0.025847282260656357))
+    q = np.float32(q * s + np.float32(0.4670776426792145))
+    q = np.float32(q * s + np.float32(1))
+    y = np.float32(np.float32(ac * p) / q)
+    y = np.float32(1) if ac >= np.float32(9.010913848876953) else y
+    y = -y if x < 0 else y
     y = x if a < np.float32(0.000244140625) else y
     return np.float32(np.nan) if x != x else y
 

@@ -68,7 +68,7 @@ def _while_codegen(
     cconsts, bconsts, init = args[:n_c], args[n_c : n_c + n_b], args[n_c + n_b :]
     carry = [em.fresh("c") for _ in init]
     em.maybe_scalar.update(carry)
-    outer = indent
+    outer, timed = indent, ""
     if loop_buffers.active() and loop_compiled.wanted():
         # The whole loop as one compiled function once it is ready (loop_compiled.py); the
         # Python loop below runs until then, with the same bits.
@@ -76,7 +76,7 @@ def _while_codegen(
             cond_jaxpr.jaxpr, cond_jaxpr.consts, body_jaxpr.jaxpr, body_jaxpr.consts, n_c, n_b
         )
         if kernel is not None:
-            indent = loop_compiled.branch(em, kernel, args, carry, indent)
+            indent, timed = loop_compiled.branch(em, kernel, args, carry, indent)
     em.assign(carry, init, indent)
     inner = indent + "    "
     at = em.open_loop()
@@ -92,6 +92,8 @@ def _while_codegen(
         em.close_loop(at, indent)
     em.assign(carry, new, inner)
     targets.swap(inner)
+    if timed:
+        em.emit(indent + timed)
     em.assign(outs, carry, outer)
 
 

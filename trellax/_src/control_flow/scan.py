@@ -79,7 +79,7 @@ def _scan_codegen(
     carry = [em.fresh("c") for _ in init]
     em.maybe_scalar.update(carry)
     bufs = [em.fresh("b") for _ in body.out_avals[n_carry:]]
-    outer = indent
+    outer, timed = indent, ""
     if loop_buffers.active() and loop_compiled.wanted():
         # The whole loop as one compiled function once it is ready (loop_compiled.py); the
         # Python loop below runs until then, with the same bits.
@@ -87,7 +87,7 @@ def _scan_codegen(
             body, closed.consts, n_consts, n_carry, length, p["reverse"]
         )
         if kernel is not None:
-            indent = loop_compiled.branch(em, kernel, args, [*carry, *bufs], indent)
+            indent, timed = loop_compiled.branch(em, kernel, args, [*carry, *bufs], indent)
     em.assign(carry, init, indent)
     empty = em.bind(np.empty, "f")
     for a, buf in zip(body.out_avals[n_carry:], bufs):
@@ -130,6 +130,8 @@ def _scan_codegen(
         header = f"{', '.join(names)} in zip({', '.join(seqs)})" if len(names) > 1 else ""
         em.lines.insert(at, f"{indent}for {header or f'{t} in {steps}'}:")
     em.close_loop(at, indent)
+    if timed:
+        em.emit(indent + timed)
     ys = list(bufs)
     if late:
         ys = _after_loop(em, orig, n_consts, n_carry, consts, late, late_ys, bufs, outer)

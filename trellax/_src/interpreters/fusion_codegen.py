@@ -34,6 +34,7 @@ from trellax._src.backend.convert import convert
 from trellax._src.core.core import Primitive
 from trellax._src.core.jaxpr import Atom, JaxprEqn, Literal, Var
 from trellax._src.interpreters import fusion_compiled as fc
+from trellax._src.interpreters import fusion_rows as fr
 from trellax._src.interpreters import fusion_runtime as rt
 from trellax._src.interpreters.fusion import _BF16, NARROW, REDUCTIONS, Region, shadow
 
@@ -196,6 +197,9 @@ class _RegionWriter:
 
         partials: list[str] = []
         compile_ = self.compile_ and self.region.compiled and not self.wide
+        if compile_ and not region.flat and fr.main_shape(region.eqns, region.kinds) is not None:
+            fr.write_members(self, partials)  # row kernels (fusion_rows.py)
+            return self._define_function(partials), values_in
         group: fc.Group | None = None
         for j, (eqn, kind) in enumerate(zip(region.eqns, region.kinds)):
             if compile_:

@@ -15,11 +15,13 @@ sqrt, comparisons, casts), the same integer wrap-around (each integer result is 
 its dtype), the same NaN propagation and the same signed zeros of ``max``/``min``;
 ``tests/test_fusion_compiled.py`` checks each against the impl on special values. So results
 are bit-identical to the NumPy path, with one stated exception: with ``compiled="auto"`` (the
-default) float32 ``exp``, ``tanh`` and ``logistic`` are the vectorizable functions of
-:mod:`trellax._src.backend.compiled_math`, within its ``ULP_BOUND`` of the true value rather
-than NumPy's bits (``compiled="exact"`` keeps them NumPy calls). ``erfc`` calls libm as its
-impl does (same bits). float16, bfloat16, complex and anything not in :func:`compilable` stays a
-NumPy call.
+default) float32 ``exp``, ``tanh``, ``logistic``, ``erf`` and ``erfc`` are the vectorizable
+functions of :mod:`trellax._src.backend.compiled_math` and
+:mod:`trellax._src.backend.compiled_erf`, within their ``ULP_BOUND`` of the true value rather
+than the impl's bits (``compiled="exact"`` keeps them NumPy calls, or libm's ``erfc`` as the
+impl calls it, with the same bits). float64 ``erf`` and ``erfc`` call libm as their impl does
+(same bits). float16, bfloat16, complex and anything not in :func:`compilable` stays a NumPy
+call.
 """
 
 from __future__ import annotations
@@ -40,21 +42,35 @@ _INTS = frozenset(
 )
 _BOOL = np.dtype(np.bool_)
 
-_BINARY = {"add": "+", "sub": "-", "mul": "*"}
+_BINARY = {"add": "+", "add_any": "+", "sub": "-", "mul": "*"}
 _COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _BITWISE = {"and": "&", "or": "|", "xor": "^"}
 _FLOAT_UNARY = {"sqrt": "np.sqrt({0})", "floor": "np.floor({0})", "ceil": "np.ceil({0})"}
 #: float32 functions of ``backend/compiled_math.py``: within a stated ulp bound of the true
 #: value, not NumPy's bits (``compiled="auto"`` only; ``"exact"`` leaves them NumPy calls).
-_APPROX_F32 = {"exp": "_expf", "tanh": "_tanhf", "logistic": "_logisticf"}
+_APPROX_F32 = {
+    "exp": "_expf",
+    "tanh": "_tanhf",
+    "logistic": "_logisticf",
+    "erf": "_erff",  # backend/compiled_erf.py
+    "erfc": "_erfcf",
+}
 #: Functions whose impl is libm's float64 function of the float64 value, rounded to the dtype
 #: (``backend/numpy.py``: ``_vectorize_math``): the same libm call here, so the same bits.
-_LIBM = {"erfc": "math.erfc"}
+_LIBM = {"erfc": "math.erfc", "erf": "math.erf"}
+#: Of those, the dtypes whose impl is the libm call (float32 ``erf`` is XLA's polynomial).
+_LIBM_DTYPES = {"erfc": _FLOATS, "erf": frozenset({np.dtype(np.float64)})}
 _F32 = np.dtype(np.float32)
 
 
 def _t(d: np.dtype[Any]) -> str:
     return "np.bool_" if d == _BOOL else f"np.{d.name}"
+
+
+def _approx(name: str, x: np.dtype[Any], out: np.dtype[Any]) -> bool:
+    """Whether ``name`` of ``x`` is written as a function of a stated ulp bound (float32 under
+    ``compiled="auto"``), not as the impl's bits."""
+    return name in _APPROX_F32 and x == out == _F32 and rt.options().compiled == "auto"
 
 
 def compilable(eqn: JaxprEqn) -> bool:
@@ -82,10 +98,10 @@ def compilable(eqn: JaxprEqn) -> bool:
         return x in _FLOATS and all(d == out for d in ins)
     if name == "is_finite":
         return x in _FLOATS
-    if name in _APPROX_F32:
-        return x == out == _F32 and rt.options().compiled == "auto"
+    if _approx(name, x, out):
+        return True
     if name in _LIBM:
-        return x == out and x in _FLOATS
+        return x == out and x in _LIBM_DTYPES[name]
     if name == "select_n":
         return len(ins) == 3 and ins[0] == _BOOL and ins[1] == ins[2] == out
     if name == "integer_pow":
@@ -132,7 +148,7 @@ def expression(eqn: JaxprEqn, ins: list[str], fresh: Callable[[], str]) -> tuple
         return [], f"{t}({t}(1) / np.sqrt({ins[0]}))"
     if name == "is_finite":
         return [], f"np.isfinite({ins[0]})"
-    if name in _APPROX_F32:
+    if _approx(name, x, out):
         return [], f"{_APPROX_F32[name]}({ins[0]})"
     if name in _LIBM:
         return [], f"{t}({_LIBM[name]}(np.float64({ins[0]})))"

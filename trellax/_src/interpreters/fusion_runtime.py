@@ -39,8 +39,6 @@ COMPILED_MIN = 1 << 20
 #: Elements per chunk of a compiled region: its kernel runs ~4x faster than a NumPy call per
 #: element, so the Python per chunk weighs more (measured: docs/performance.md).
 COMPILED_CHUNK = 1 << 18
-#: Loop steps run before a small loop is compiled as one function (docs/performance.md).
-COMPILED_LOOP_MIN = 100_000
 _COMPILED_MODES = ("auto", "exact", "off")
 
 
@@ -69,8 +67,12 @@ class FusionOptions:
     #: while the region's NumPy version runs (False, the default: no call waits for Numba).
     compiled_wait: bool = False
     #: Compile a small loop as one function (``interpreters/loop_compiled.py``) once it has run
-    #: this many steps (a ``while_loop`` call counts 100).
-    compiled_loop_min: int = COMPILED_LOOP_MIN
+    #: this many steps (a ``while_loop`` call counts 100); None (the default): once its Python
+    #: loop has cost the estimated compile time (``LoopKernel.due``, docs/performance.md).
+    compiled_loop_min: int | None = None
+    #: Row kernels (``interpreters/fusion_rows.py``): reductions over the last axis and their
+    #: elementwise consumers in one compiled pass per row; off: per-row reductions stay NumPy.
+    compiled_rows: bool = True
 
 
 def _env_int(name: str, default: int) -> int:
@@ -96,12 +98,14 @@ def _from_env() -> FusionOptions:
         compiled = "auto"
     if compiled not in _COMPILED_MODES:
         raise ValueError(f"TRELLAX_COMPILED must be one of {_COMPILED_MODES}, got {compiled!r}")
+    loop_min = os.environ.get("TRELLAX_COMPILED_LOOP_MIN", "").strip()
     return FusionOptions(
         compiled=compiled,
         compiled_min=_env_int("TRELLAX_COMPILED_MIN", COMPILED_MIN),
         compiled_chunk=_env_int("TRELLAX_COMPILED_CHUNK", COMPILED_CHUNK),
-        compiled_loop_min=_env_int("TRELLAX_COMPILED_LOOP_MIN", COMPILED_LOOP_MIN),
+        compiled_loop_min=_env_int("TRELLAX_COMPILED_LOOP_MIN", -1) if loop_min else None,
         compiled_wait=os.environ.get("TRELLAX_COMPILED_WAIT", "0").strip() in ("1", "true"),
+        compiled_rows=os.environ.get("TRELLAX_COMPILED_ROWS", "1").strip() not in ("0", "false"),
         enabled=enabled,
         chunk=chunk,
         min_elements=2 * chunk,
@@ -130,7 +134,7 @@ def fusion_options(**changes: Any) -> Iterator[FusionOptions]:
     :func:`~trellax._src.interpreters.tracing.compile_jaxpr`.
     """
     for key, value in changes.items():
-        if key in ("enabled", "compiled_wait"):
+        if key in ("enabled", "compiled_wait", "compiled_rows"):
             if not isinstance(value, bool):
                 raise TypeError(f"fusion option {key} must be a bool, got {value!r}")
         elif key == "compiled":
@@ -145,6 +149,8 @@ def fusion_options(**changes: Any) -> Iterator[FusionOptions]:
             "compiled_chunk",
             "compiled_loop_min",
         ):
+            if key == "compiled_loop_min" and value is None:
+                continue
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"fusion option {key} must be an int >= 0, got {value!r}")
             if key == "chunk" and value == 0:

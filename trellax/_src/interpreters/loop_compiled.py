@@ -15,15 +15,22 @@ bodies"). When Numba is installed, a loop whose body this module can translate i
 
 Vectors and scalars only (matrices only as loop-invariant operands of a product, at most
 :data:`MAX_ELEMENTS` elements a value); anything else keeps the generated Python loop. The
-program holds both versions: the compiled one runs once ready (compiled on the background
-thread after :attr:`FusionOptions.compiled_loop_min` steps, or before the call with
-``compiled_wait``); both give the same bits, so the switch changes no result
-(``tests/test_loop_compiled.py``).
+program holds both versions: the compiled one runs once ready; both give the same bits, so the
+switch changes no result (``tests/test_loop_compiled.py``).
+
+When to compile is measured (:meth:`LoopKernel.due`): each loop counts the CPU time its Python
+loop has cost, and starts compiling (on the background thread, or before the call with
+``compiled_wait``) once that time reaches the estimated cost of compiling it
+(:func:`compile_cost`: Numba's first use in the process, then loading the kernel from Numba's
+disk cache or compiling it) -- so a loop never costs more than twice what it would have cost
+with the best decision made in hindsight. ``compiled_loop_min`` (a step count) replaces the rule
+when set (0: compile at the first call).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -38,6 +45,22 @@ MAX_ELEMENTS = 4096
 
 #: Switched off to measure or test the Python loops (tests compare both).
 enabled = True
+
+#: The clock of the trigger: wall time of the Python loop (the thread's CPU clock is a ~3 µs
+#: system call here, ``perf_counter`` 0.25 µs; on a loaded machine wall time overstates the
+#: loop's cost, so loops compile sooner there). Tests replace it.
+clock: Callable[[], float] = time.perf_counter
+
+#: Measured costs (CPU seconds, docs/performance.md, "Loops: when to compile"): Numba's first
+#: use in a process (import, then its set-up at the first kernel loaded), loading one loop
+#: kernel from Numba's disk cache, compiling one, and the extra cost of the first loop kernel a
+#: process compiles (the compiler's own first use of what loop kernels call).
+FIRST_USE = 1.1
+LOAD = 0.05
+COMPILE = 1.5
+FIRST_COMPILE = 5.0
+#: Whether this process has started compiling a loop kernel that was not on disk.
+_compiled_cold = False
 
 #: The largest loop-invariant matrix of a product (below ``threads.BLAS_SMALL``: the Python
 #: loop calls ``numpy.matmul`` for it too).
@@ -328,15 +351,17 @@ def wanted() -> bool:
 
 def branch(
     em: tracing.Emitter, kernel: LoopKernel, args: list[str], results: list[str], indent: str
-) -> str:
+) -> tuple[str, str]:
     """Emits ``r = kernel(args); if r is not None: results = r`` and opens the ``else:``
-    branch (the Python loop); returns its indentation."""
-    k, got = em.bind(kernel, "L"), em.fresh("r")
+    branch (the Python loop, timed); returns its indentation and the statement to emit after
+    the Python loop at that indentation (the kernel adds the loop's CPU time to its cost)."""
+    k, got, t0 = em.bind(kernel, "L"), em.fresh("r"), em.fresh("t")
     em.emit(f"{indent}{got} = {k}({', '.join(args)})")
     em.emit(f"{indent}if {got} is not None:")
     em.emit(f"{indent}    {', '.join(results)}, = {got}" if results else f"{indent}    pass")
     em.emit(f"{indent}else:")
-    return indent + "    "
+    em.emit(f"{indent}    {t0} = {k}.started()")
+    return indent + "    ", f"{k}.interpreted({t0})"
 
 
 def _prepared(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[Jaxpr, list[Any]]:
@@ -502,10 +527,23 @@ def while_kernel(
     return LoopKernel(src, w.pointers, [*cconsts, *bconsts], scalar_in, dtypes, outs, 1, 100)
 
 
+def compile_cost(kernel: compiled.Kernel) -> float:
+    """The estimated CPU seconds of making ``kernel`` ready: nothing when this process has it
+    compiled already (another ``jit`` of the same loop), else Numba's first use unless a kernel
+    was loaded before, plus loading it from the disk cache or compiling it (the first compile of
+    a process costs more)."""
+    if compiled.compiled_in_process(kernel):
+        return 0.0
+    first = 0.0 if compiled.used() else FIRST_USE
+    if compiled.on_disk(kernel):
+        return first + LOAD
+    return first + COMPILE + (0.0 if _compiled_cold else FIRST_COMPILE)
+
+
 class LoopKernel:
     """A compiled loop in a generated program: ``kernel(*args)`` returns its results, or None
-    while it is not compiled (the program then runs its Python loop). Compiling starts once
-    the loop has run :attr:`FusionOptions.compiled_loop_min` steps (``weight`` a call)."""
+    while it is not compiled (the program then runs its Python loop, timed by :meth:`started`
+    and :meth:`interpreted`). Compiling starts once :meth:`due`."""
 
     def __init__(
         self,
@@ -525,11 +563,30 @@ class LoopKernel:
         self.dtypes = dtypes
         self.outs = outs
         self.n, self.weight = n, weight
+        #: Loop steps run by the Python loop (a ``while_loop`` call counts ``weight``), and the
+        #: CPU seconds they cost.
         self.steps = 0
+        self.spent = 0.0
         self.ready: compiled.Ready | None = None
         self.failed = False
         #: Why compiling or calling the kernel failed (the Python loop runs instead).
         self.error: BaseException | None = None
+
+    def started(self) -> float:
+        """The clock when the Python loop starts (the program calls it)."""
+        return clock()
+
+    def interpreted(self, t0: float) -> None:
+        """The Python loop started at ``t0`` has ended (the program calls it)."""
+        self.spent += clock() - t0
+
+    def due(self, opts: fusion_runtime.FusionOptions) -> bool:
+        """Whether to compile now: after ``compiled_loop_min`` steps when that option is set,
+        else once the Python loop has cost the estimated compile cost (:func:`compile_cost`)."""
+        fixed = opts.compiled_loop_min
+        if fixed is not None:
+            return self.steps >= fixed
+        return self.spent >= compile_cost(self.kernel)
 
     def _arguments(self, n: int, args: Sequence[Any]) -> list[Any]:
         ins = [a[()] if s else a for a, s in zip(args, self.scalar_in)]
@@ -543,12 +600,16 @@ class LoopKernel:
         ready = self.ready
         if ready is None or not ready.done:
             if self.failed or ready is not None:
+                if ready is not None and ready.error is not None:
+                    self.failed, self.ready, self.error = True, None, ready.error
                 return None
             opts = fusion_runtime.options()
             self.steps += self.weight
-            if self.steps < opts.compiled_loop_min or opts.compiled == "off":
+            if opts.compiled == "off" or not self.due(opts):
                 return None
             warm = (self.kernel, tuple(self._arguments(0, args)))
+            global _compiled_cold
+            _compiled_cold = _compiled_cold or not compiled.on_disk(self.kernel)
             try:
                 self.ready = ready = compiled.prepare([warm], wait=opts.compiled_wait)
             except Exception as e:  # a Numba failure: keep the Python loop

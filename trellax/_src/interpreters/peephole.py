@@ -141,39 +141,49 @@ def _scalar_broadcasts(jaxpr: Jaxpr) -> Jaxpr:
     if not candidates:
         return jaxpr
     uses = _uses(jaxpr)
-    consumer: dict[int, int] = {}
+    consumers: dict[int, list[int]] = {}
     for i, e in enumerate(eqns):
         for a in e.invars:
-            if type(a) is Var:
-                consumer[id(a)] = i
+            if type(a) is Var and i not in consumers.setdefault(id(a), []):
+                consumers[id(a)].append(i)
     replace: dict[int, JaxprEqn] = {}
     drop: set[int] = set()
     for i in candidates:
         b = eqns[i].outvars[0]
-        if uses.get(id(b)) != 1:
+        users = consumers.get(id(b), [])
+        if uses.get(id(b)) != len(users) or not users:  # an output, or read twice by one eqn
             continue
-        k = consumer[id(b)]
-        e = replace.get(k, eqns[k])
-        shape = b.aval.shape
-        if (
-            not isinstance(e.primitive.impl, np.ufunc)
-            or not getattr(e.primitive, "elementwise", False)
-            or len(e.invars) != 2
-            or e.params
-            or tuple(e.outvars[0].aval.shape) != tuple(shape)
-        ):
-            continue
-        pos = 0 if e.invars[0] is b else 1
-        if e.invars[1 - pos].aval.shape != shape or e.invars[pos] is not b:
-            continue
-        operands = list(e.invars)
-        operands[pos] = eqns[i].invars[0]
-        replace[k] = JaxprEqn(e.primitive, operands, list(e.outvars), e.params, e.source, e.api)
+        folded = [_fold_scalar(replace.get(k, eqns[k]), b, eqns[i].invars[0]) for k in users]
+        if any(f is None for f in folded):
+            continue  # every reader must take the scalar, or the broadcast stays
+        for k, f in zip(users, folded, strict=True):
+            assert f is not None
+            replace[k] = f
         drop.add(i)
     if not replace:
         return jaxpr
     out = [replace.get(i, e) for i, e in enumerate(eqns) if i not in drop]
     return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out)
+
+
+def _fold_scalar(e: JaxprEqn, b: Var, scalar: Any) -> JaxprEqn | None:
+    """``e`` reading the 0-d ``scalar`` in place of its broadcast ``b``, when ``e`` is a binary
+    NumPy ufunc whose other operand has ``b``'s shape (else None)."""
+    shape = b.aval.shape
+    if (
+        not isinstance(e.primitive.impl, np.ufunc)
+        or not getattr(e.primitive, "elementwise", False)
+        or len(e.invars) != 2
+        or e.params
+        or tuple(e.outvars[0].aval.shape) != tuple(shape)
+    ):
+        return None
+    pos = 0 if e.invars[0] is b else 1
+    if e.invars[1 - pos].aval.shape != shape or e.invars[pos] is not b:
+        return None
+    operands = list(e.invars)
+    operands[pos] = scalar
+    return JaxprEqn(e.primitive, operands, list(e.outvars), e.params, e.source, e.api)
 
 
 def _matrix_vector(jaxpr: Jaxpr) -> Jaxpr:

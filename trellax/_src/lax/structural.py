@@ -553,11 +553,19 @@ def _zero_index(like: Any) -> Any:
     return core.new_array(np.zeros((), like.dtype), like.dtype, False)
 
 
+def _integer_starts(starts: Sequence[Any]) -> None:
+    """JAX batches dynamic slices through gather/scatter, whose check of a float start index
+    raises ValueError (not the TypeError of the unbatched primitive)."""
+    if any(dtypes.kind(s.dtype) not in "iu" for s in starts):
+        raise ValueError("indices must have an integer type")
+
+
 @dynamic_slice_p.def_batch
 def _dynamic_slice_batch(
     args: Sequence[Any], dims: Dims, *, slice_sizes: tuple[int, ...]
 ) -> tuple[Any, int]:
     x, *starts = args
+    _integer_starts(starts)
     if any(d is not None for d in dims[1:]):
         return dynamic_slice_gather(args, dims, slice_sizes)
     x = bdim_at_front(x, dims[0], axis_size(args, dims))
@@ -568,6 +576,7 @@ def _dynamic_slice_batch(
 @dynamic_update_slice_p.def_batch
 def _dynamic_update_slice_batch(args: Sequence[Any], dims: Dims) -> tuple[Any, int]:
     x, update, *starts = args
+    _integer_starts(starts)
     if any(d is not None for d in dims[2:]):
         return dynamic_update_slice_scatter(args, dims)
     size = axis_size(args, dims)

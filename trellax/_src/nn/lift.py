@@ -22,7 +22,10 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 import trellax.numpy as jnp
+from trellax import dtypes as trellax_dtypes
 from trellax import lax, tree_util
 from trellax._src.api.api import jit as _jit
 from trellax._src.api.autodiff import jvp as _jvp
@@ -377,7 +380,10 @@ def scan(
 
         steps = (tuple(svars), split_rng, scanned)
         # the broadcast pass: creates the shared variables before the loop, as Flax's extra trace
-        first = tree_util.tree_map(lambda x: x[n - 1 if reverse else 0], steps)
+        # (with no steps, a stand-in step of zeros, as Flax's pass traces shapes only)
+        first = tree_util.tree_map(
+            lambda x: x[n - 1 if reverse else 0] if n else _zero_step(x), steps
+        )
         b_out = body(bvars, (cvars, init), first)[0]
         for b_new, b_old in zip(b_out, bvars):
             for col, coll in b_old.items():
@@ -405,6 +411,16 @@ def scan(
 
 
 # -- checkpoint, jit, map_variables --------------------------------------------------------------
+
+
+def _zero_step(x: Any) -> Any:
+    """A step of zeros shaped like one step of the stacked ``x`` (which has none)."""
+    if jnp.issubdtype(x.dtype, trellax_dtypes.prng_key):
+        rnd = random()
+        return rnd.wrap_key_data(
+            jnp.zeros(rnd.key_data(x).shape[1:], np.uint32), impl=rnd.key_impl(x)
+        )
+    return jnp.zeros(x.shape[1:], x.dtype)
 
 
 def checkpoint(

@@ -841,6 +841,12 @@ def copy(a: ArrayLike, order: str | None = None) -> Array:
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
+    if not hasattr(x, "__dlpack__"):
+        # JAX's class; NumPy would raise an AttributeError (a NumPy scalar has no __dlpack__)
+        raise TypeError(
+            f"from_dlpack needs an object with a __dlpack__ method (an array of a DLPack "
+            f"library), got {type(x).__name__}"
+        )
     return _array(np.from_dlpack(x), None, "from_dlpack", copy=True)
 
 

@@ -18,13 +18,14 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax.conv import conv_general_dilated
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, linalg_ops, reductions, shapes, ufuncs
-from trellax._src.numpy.creation import arange, asarray, zeros
+from trellax._src.numpy.creation import arange, asarray, full, zeros
 from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import searchsorted, take
 from trellax._src.numpy.segment import segment_sum
 from trellax._src.numpy.selection import clip, where
 from trellax._src.numpy.sorting import argsort
 from trellax._src.numpy.static_args import check_static
+from trellax._src.numpy.statistics import average
 from trellax._src.numpy.util import (
     check_arraylike,
     ensure_array,
@@ -179,6 +180,28 @@ def correlate(
     return _correlate1d("correlate", a, v, mode, flip=False)
 
 
+def _cov_weights(name: str, w: ArrayLike, samples: int, integer: bool) -> Array:
+    """``fweights``/``aweights`` checked as JAX checks them, and made non-negative (NumPy
+    raises for negative weights; JAX takes their absolute values)."""
+    wa = ensure_array("cov", w)
+    if wa.ndim > 1:
+        raise RuntimeError(f"cannot handle multidimensional {name}")
+    if wa.shape[0] != samples:
+        raise RuntimeError(f"incompatible numbers of samples and {name}")
+    if integer and dtypes.kind(wa.dtype) not in ("i", "u"):
+        raise TypeError(f"{name} must be integer.")
+    return ufuncs.absolute(wa)
+
+
+def _inexact_dtype_arg(name: str, dtype: Any) -> Any:
+    if dtype is None:
+        return None
+    d = dtypes.check_user_dtype(dtype, name)
+    if dtypes.kind(d) not in ("f", "c"):
+        raise ValueError(f"{name}: dtype must be a subclass of float or complex; got {dtype=}")
+    return d
+
+
 def cov(
     m: ArrayLike,
     y: ArrayLike | None = None,
@@ -187,56 +210,67 @@ def cov(
     ddof: int | None = None,
     fweights: ArrayLike | None = None,
     aweights: ArrayLike | None = None,
+    dtype: Any = None,
 ) -> Array:
-    """The covariance matrix of the variables in the rows (``rowvar``) or columns of ``m``."""
+    """The covariance matrix of the variables in the rows (``rowvar``) or columns of ``m``.
+
+    ``fweights`` (integer repeat counts) and ``aweights`` (observation weights) are taken in
+    absolute value, as in JAX; ``dtype`` (inexact) is the dtype the data and weights are cast to.
+    """
     check_arraylike("cov", m)
-    x = shapes.atleast_2d(ensure_array("cov", m))
-    if ensure_array("cov", m).ndim > 2:
+    d = _inexact_dtype_arg("cov", dtype)
+    ma = ensure_array("cov", m)
+    if ma.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
-    if not rowvar and x.shape[0] != 1:
+    x = shapes.atleast_2d(ma)
+    if not rowvar and ma.ndim != 1:
         x = shapes.transpose(x)
+    if x.shape[0] == 0:
+        return zeros((0, 0), dtype=dtypes.default_float_dtype())
     if y is not None:
         ya = shapes.atleast_2d(ensure_array("cov", y))
         if not rowvar and ya.shape[0] != 1:
             ya = shapes.transpose(ya)
         x = joining.concatenate([x, ya], axis=0)
     (x,) = promote_args_inexact("cov", x)
+    if x.shape[1] == 0:
+        k = x.shape[0]
+        return full((() if k == 1 else (k, k)), np.nan, x.dtype)
     if ddof is None:
         ddof = 0 if bias else 1
-    n = x.shape[1]
+    samples = x.shape[1]
     w: Array | None = None
     if fweights is not None:
-        w = ensure_array("cov", fweights)
+        w = _cov_weights("fweights", fweights, samples, integer=True)
+    aw: Array | None = None
     if aweights is not None:
-        aw = ensure_array("cov", aweights)
+        aw = _cov_weights("aweights", aweights, samples, integer=False)
         w = aw if w is None else ufuncs.multiply(w, aw)
+    if d is not None:
+        x = _convert(x, d, False)
+        w = None if w is None else _convert(w, d, False)
+    avg, w_sum = average(x, axis=1, weights=w, returned=True)
+    w_sum = w_sum[0]
     if w is None:
-        avg = reductions.mean(x, axis=1)
-        w_sum: Any = n
-        factor: Any = max(n - ddof, 0)
+        factor: Any = samples - ddof
+    elif ddof == 0:
+        factor = w_sum
+    elif aw is None:
+        factor = ufuncs.subtract(w_sum, ddof)
     else:
-        (w,) = promote_args_inexact("cov", w)
-        w_sum = reductions.sum(w)
-        avg = ufuncs.divide(reductions.sum(ufuncs.multiply(x, w), axis=1), w_sum)
-        if ddof == 0:
-            factor = w_sum
-        elif aweights is None:
-            factor = ufuncs.subtract(w_sum, ddof)
-        else:
-            aw = ensure_array("cov", aweights)
-            factor = ufuncs.subtract(
-                w_sum,
-                ufuncs.divide(ufuncs.multiply(ddof, reductions.sum(ufuncs.multiply(w, aw))), w_sum),
-            )
+        spread = ufuncs.divide(reductions.sum(ufuncs.multiply(w, aw)), w_sum)
+        factor = ufuncs.subtract(w_sum, ufuncs.multiply(ddof, spread))
     xc = ufuncs.subtract(x, avg[:, None])
-    xw = xc if w is None else ufuncs.multiply(xc, w)
-    c = linalg_ops.matmul(xw, ufuncs.conjugate(shapes.transpose(xc)))
+    xt = shapes.transpose(xc if w is None else ufuncs.multiply(xc, w[None, :]))
+    c = linalg_ops.dot(xc, ufuncs.conjugate(xt))
     return shapes.squeeze(ufuncs.true_divide(c, factor))
 
 
-def corrcoef(x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True) -> Array:
+def corrcoef(
+    x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, dtype: Any = None
+) -> Array:
     """Pearson correlation coefficients (``cov`` normalized by the standard deviations)."""
-    c = cov(x, y, rowvar)
+    c = cov(x, y, rowvar, dtype=_inexact_dtype_arg("corrcoef", dtype))
     if c.ndim == 0:
         return ufuncs.divide(c, c)
     d = shapes.diagonal(c)

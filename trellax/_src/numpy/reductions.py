@@ -787,6 +787,8 @@ def _nan_reduction(
     **kwargs: Any,
 ) -> Array:
     x = ensure_array(name, a)
+    if kwargs.get("where") is not None:
+        _check_where_dtype(name, kwargs["where"])  # the error names the nan function
     if not is_inexact(x):
         return reducer(x, axis=axis, keepdims=keepdims, **kwargs)
     nan = isnan(x)
@@ -905,6 +907,8 @@ def nanmean(
     """:func:`mean` of the non-NaN elements (an all-NaN slice gives NaN)."""
     check_no_out("nanmean", out)
     x = ensure_array("nanmean", a)
+    if where is not None:
+        _check_where_dtype("nanmean", where)
     if not is_inexact(x):
         return mean(x, axis, dtype, keepdims=keepdims, where=where)
     if dtype is None:

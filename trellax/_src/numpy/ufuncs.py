@@ -262,6 +262,7 @@ def power(x: ArrayLike, y: ArrayLike, /) -> Array:
     if _kind(xa) in ("f", "c") and _kind(ya) in ("i", "u"):
         promote_dtypes("power", xa, ya)  # JAX promotes first: strict mode refuses float ** int
         (a,) = promote_args_numeric("power", x)
+        a, ya = promote_shapes([a, ya], "power")
         return lax.pow(a, ya)
     a, b = promote_args_numeric("power", x, y)
     if _kind(a) in ("i", "u"):

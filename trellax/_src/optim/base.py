@@ -31,6 +31,13 @@ class GradientTransformation(NamedTuple):
     update: Callable[..., tuple[Updates, OptState]]
 
 
+class GradientTransformationExtraArgs(GradientTransformation):
+    """A ``GradientTransformation`` whose ``update`` takes extra keyword arguments (optax's
+    class of ``chain``'s result and of its optimizers: the same pair of functions)."""
+
+    __slots__ = ()
+
+
 class EmptyState(NamedTuple):
     """The state of a stateless transformation."""
 
@@ -123,7 +130,13 @@ def bias_correction(moment: Any, decay: Any, count: Any) -> Any:
     # becomes a multiplication by the reciprocal when the tree has one leaf (see div_by_scalar).
     count = jnp.asarray(count)
     exponent = count.astype(np.float32) if dtypes.issubdtype(count.dtype, np.integer) else count
-    correction = 1 - jnp.power(decay, exponent)
+    power = jnp.power(decay, exponent)
+    decay_dtype = getattr(decay, "dtype", None)
+    if decay_dtype is not None and not getattr(decay, "weak_type", False):
+        # a strong array decay (inject_hyperparams keeps b1/b2 in the parameters' dtype): JAX's
+        # power of it stays in its dtype (rounded there) before the subtraction
+        power = power.astype(decay_dtype)
+    correction = 1 - power
     single = len(tree_leaves(moment)) == 1
     return tree_map(
         lambda t: div_by_scalar(t, correction.astype(t.dtype), float32_reciprocal=single),
@@ -187,4 +200,4 @@ def chain(*transforms: GradientTransformation) -> GradientTransformation:
             new_state.append(s)
         return updates, tuple(new_state)
 
-    return GradientTransformation(init, update)
+    return GradientTransformationExtraArgs(init, update)

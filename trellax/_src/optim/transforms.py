@@ -290,6 +290,12 @@ class AddDecayedWeightsState(NamedTuple):
     pass
 
 
+class WeightDecaySchedule(NamedTuple):
+    """The step count of a scheduled weight decay."""
+
+    count: Any
+
+
 class MaskedState(NamedTuple):
     """The state of a transformation applied under a mask (optax's state layout)."""
 
@@ -305,38 +311,45 @@ def identity() -> GradientTransformation:
     return GradientTransformation(init_empty_state, update)
 
 
-def add_decayed_weights(weight_decay: float = 0.0, mask: Any = None) -> GradientTransformation:
+def add_decayed_weights(weight_decay: Any = 0.0, mask: Any = None) -> GradientTransformation:
     """``update + weight_decay * param`` (only where ``mask``, a pytree of bools or a function
-    of the params returning one, is True)."""
+    of the params returning one, is True); a callable ``weight_decay`` is a schedule of the
+    step count kept in the state."""
+    scheduled = callable(weight_decay)
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def init(params: Params) -> Any:
+        return WeightDecaySchedule(_count()) if scheduled else EmptyState()
+
+    def update(updates: Updates, state: Any, params: Params = None) -> Any:
         if params is None:
             raise ValueError(
                 "add_decayed_weights needs the params: call update(updates, state, params)"
             )
+        new_state = WeightDecaySchedule(safe_increment(state.count)) if scheduled else state
         if isinstance(weight_decay, (int, float)) and weight_decay == 0.0:
-            return updates, state
+            return updates, new_state
         m = mask(params) if callable(mask) else mask
+        rate = weight_decay(state.count) if callable(weight_decay) else weight_decay
 
         def decay(g: Any, p: Any) -> Any:
-            return None if g is None else g + weight_decay * p
+            return None if g is None else g + rate * p
 
         if m is None:
-            return tree_map(decay, updates, params, is_leaf=_none), state
+            return tree_map(decay, updates, params, is_leaf=_none), new_state
         out = tree_map(
             lambda g, p, keep: decay(g, p) if keep else g, updates, params, m, is_leaf=_none
         )
-        return out, state
+        return out, new_state
 
     if mask is None:
-        return GradientTransformation(init_empty_state, update)
+        return GradientTransformation(init, update)
 
     # under a mask optax wraps the state, so checkpoints of the two have one layout
     def masked_update(updates: Updates, state: MaskedState, params: Params = None) -> Any:
         out, inner = update(updates, state.inner_state, params)
         return out, MaskedState(inner)
 
-    return GradientTransformation(lambda params: MaskedState(EmptyState()), masked_update)
+    return GradientTransformation(lambda params: MaskedState(init(params)), masked_update)
 
 
 class ClipByGlobalNormState(NamedTuple):

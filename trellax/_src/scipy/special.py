@@ -27,7 +27,7 @@ from trellax._src.numpy.creation import asarray, full
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.shapes import squeeze
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact
-from trellax._src.scipy import special_zeta
+from trellax._src.scipy import special_inverse, special_zeta
 
 ArrayLike = Any
 Axis = Any
@@ -66,7 +66,7 @@ def erfc(x: ArrayLike) -> Array:
 def erfinv(x: ArrayLike) -> Array:
     """The inverse error function (``±inf`` at ``±1``, NaN outside ``[-1, 1]``)."""
     (a,) = _real_inexact("erfinv", x)
-    return lax_special.erf_inv(a)
+    return special_inverse.erf_inv(a)
 
 
 def _float32_64(name: str, x: ArrayLike) -> Array:
@@ -101,13 +101,27 @@ def ndtr(x: ArrayLike) -> Array:
 
 
 def ndtri(p: ArrayLike) -> Array:
-    """The inverse of ``ndtr`` (``-inf`` at 0, ``inf`` at 1, NaN outside ``[0, 1]``).
+    """The inverse of ``ndtr`` (``-inf`` at 0, ``inf`` at 1, NaN outside ``[0, 1]``), differentiated
+    by the inverse-function rule ``sqrt(2 pi) exp(z**2 / 2)``: ``inf`` at 0 and 1 (JAX's
+    derivative through its polynomial is 0 there; docs/semantics.md)."""
+    out: Array = _ndtri(_float32_64("ndtri", p))
+    return out
+
+
+def _ndtri_jvp(primals: tuple[Array], tangents: tuple[Array]) -> Any:
+    (a,), (t,) = primals, tangents
+    z: Array = _ndtri(a)
+    half_square = lax.mul(_c(0.5, z), lax.mul(z, z))
+    return z, lax.mul(t, lax.mul(_c(math.sqrt(2 * math.pi), z), lax.exp(half_square)))
+
+
+def _ndtri_plain(a: Array) -> Array:
+    """ndtri's value.
 
     The lower tail ``q = min(p, 1 - p)`` starts from ``sqrt(2) * erfinv(2q - 1)`` (or, below
     ``1e-3``, Abramowitz and Stegun's rational tail estimate) and takes three Newton steps on
     ``log_ndtr(z) = log(q)``, which keep the relative accuracy of tiny probabilities.
     """
-    a = _float32_64("ndtri", p)
     lower = ufuncs.less(a, _c(0.5, a))
     q = where(lower, a, lax.sub(_c(1, a), a))
     central = lax.mul(
@@ -146,6 +160,9 @@ def ndtri(p: ArrayLike) -> Array:
         _c(math.sqrt(2), a), lax_special.erf_inv(lax.sub(lax.mul(_c(2, a), a), _c(1, a)))
     )
     return where(ufuncs.equal(a, _c(0.5, a)), at_half, where(lower, z, lax.neg(z)))
+
+
+_ndtri = ufuncs._custom_jvp(_ndtri_plain, _ndtri_jvp)
 
 
 def log_ndtr(x: ArrayLike, series_order: int = 3) -> Array:
