@@ -39,7 +39,7 @@ from __future__ import annotations
 ULP_BOUND = {"erfc": 7, "erf": 4}
 
 #: Kernel-module source (appended to ``compiled.HEADER`` after ``compiled_math.SOURCE``, whose
-#: ``_pow2i`` it uses).
+#: ``_pow2i`` and ``_exp_reduced`` it uses).
 SOURCE = """
 @_inline
 def _erf_small(x):
@@ -73,14 +73,7 @@ def _erfc_tail(a):
     z = -np.float32(h * h)
     n = np.float32(np.rint(z * np.float32(1.44269504088896341)))
     r = np.float32(z - n * np.float32(0.693359375)) - n * np.float32(-2.12194440e-4)
-    r = np.float32(r - lo)
-    e = np.float32(1.9875691500e-4)
-    e = np.float32(e * r + np.float32(1.3981999507e-3))
-    e = np.float32(e * r + np.float32(8.3334519073e-3))
-    e = np.float32(e * r + np.float32(4.1665795894e-2))
-    e = np.float32(e * r + np.float32(1.6666665459e-1))
-    e = np.float32(e * r + np.float32(5.0000001201e-1))
-    e = np.float32(np.float32(e * np.float32(r * r)) + r) + np.float32(1)
+    e = _exp_reduced(np.float32(r - lo))
     k = np.float32(np.floor(n * np.float32(0.5)))
     return np.float32(np.float32(e * f) * _pow2i(k)) * _pow2i(n - k)
 

@@ -46,18 +46,24 @@ def _pow2i(n):
 
 
 @_inline
-def _expf(x):
-    xc = x if x > np.float32(-104.0) else np.float32(-104.0)
-    xc = xc if xc < np.float32(89.0) else np.float32(89.0)
-    n = np.float32(np.rint(xc * np.float32(1.44269504088896341)))
-    r = np.float32(xc - n * np.float32(0.693359375)) - n * np.float32(-2.12194440e-4)
+def _exp_reduced(r):
+    # exp(r) for the reduced argument |r| <= ln(2)/2: 1 + r + r^2 P(r)
     p = np.float32(1.9875691500e-4)
     p = np.float32(p * r + np.float32(1.3981999507e-3))
     p = np.float32(p * r + np.float32(8.3334519073e-3))
     p = np.float32(p * r + np.float32(4.1665795894e-2))
     p = np.float32(p * r + np.float32(1.6666665459e-1))
     p = np.float32(p * r + np.float32(5.0000001201e-1))
-    p = np.float32(np.float32(p * np.float32(r * r)) + r) + np.float32(1)
+    return np.float32(np.float32(p * np.float32(r * r)) + r) + np.float32(1)
+
+
+@_inline
+def _expf(x):
+    xc = x if x > np.float32(-104.0) else np.float32(-104.0)
+    xc = xc if xc < np.float32(89.0) else np.float32(89.0)
+    n = np.float32(np.rint(xc * np.float32(1.44269504088896341)))
+    r = np.float32(xc - n * np.float32(0.693359375)) - n * np.float32(-2.12194440e-4)
+    p = _exp_reduced(r)
     h = np.float32(np.floor(n * np.float32(0.5)))
     y = np.float32(p * _pow2i(h)) * _pow2i(n - h)
     return np.float32(np.nan) if x != x else y

@@ -74,9 +74,9 @@ def _scan_last(ufunc: np.ufunc, x: np.ndarray, reverse: bool) -> np.ndarray:
 def _fold_last(ufunc: np.ufunc, x: np.ndarray, reverse: bool) -> np.ndarray:
     """One block (2 to 16 elements) along the last axis: :func:`_fold_rows` there."""
     if not reverse:
-        out: np.ndarray = x + 0 if ufunc is np.add else x.copy()  # +0.0: the identity first
+        out: np.ndarray = x.copy()
         if ufunc is np.add:
-            out[..., 1:] = x[..., 1:]
+            out[..., 0] += 0  # the identity first: -0.0 + ... becomes +0.0
         ufunc.accumulate(out, axis=-1, out=out)
         return out
     out = x + 0 if ufunc is np.add else x.copy()
