@@ -119,6 +119,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_silent3.py
 	$(GOLDEN_PY) tools/gen_golden_edge_inputs.py
 	$(GOLDEN_PY) tools/gen_golden_edge_sweep.py
+	$(GOLDEN_PY) tools/gen_golden_edge_public.py
 	$(GOLDEN_PY) tools/gen_golden_corpus.py
 	$(GOLDEN_PY) tools/gen_golden_numpy_peer.py
 	$(GOLDEN_PY) tools/gen_golden_derivs.py

@@ -1,0 +1,63 @@
+"""Golden outcomes of the second edge sweep (``tests/edge_public_cases.py``): every public
+function of ``numpy``, ``scipy.ndimage``, ``scipy.fft``, ``tree_util`` and the array methods on
+empty, 0-d, wrong-rank and dtype-extreme inputs and out-of-range axes, recorded from JAX 0.10.2.
+
+Writes ``tests/golden/edge_public.json``: ``{namespace: {expression: outcome}}``, an outcome as
+in ``tests/golden/edge_sweep.json`` (shape, dtype, weak flag and values of each leaf, or
+``"ERR <class>"``).
+
+    python tools/gen_golden_edge_public.py [NAMESPACE ...] [-v]   # needs jax==0.10.2
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+
+import jax
+
+OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "edge_public.json"
+sys.path.insert(0, str(OUT.parent.parent))
+from edge_public_cases import all_cases, public_environment  # noqa: E402
+from edge_sweep_cases import describe  # noqa: E402
+
+
+def main() -> None:
+    """Record every namespace, or those named on the command line (``-v`` prints each call)."""
+    assert jax.__version__ == "0.10.2"
+    env = public_environment(jax)
+    only = [a for a in sys.argv[1:] if not a.startswith("-")]
+    for ns, cases in all_cases(jax).items():
+        if only and ns not in only:
+            continue
+        rows = []
+        for c in cases:
+            if "-v" in sys.argv:
+                print(c, file=sys.stderr, flush=True)
+            rows.append(f"{json.dumps(c)}: {json.dumps(describe(env, c))}")
+            if len(rows) % 100 == 0 or len(rows) == len(cases):
+                save(ns, rows)
+        print(f"{ns}: {len(rows)} calls", flush=True)
+
+
+def save(ns: str, rows: list[str]) -> None:
+    """Record the calls of ``ns`` done so far (a long run can stop and still leave data)."""
+    done = json.loads(OUT.read_text()) if OUT.exists() else {}
+    done[ns] = json.loads("{" + ",".join(rows) + "}")
+    write(done)
+
+
+def write(out: dict[str, dict[str, str]]) -> None:
+    """Write ``out``, one call a line (compact; diffs line by line)."""
+    blocks = [
+        f"{json.dumps(ns)}: {{\n"
+        + ",\n".join(f"{json.dumps(c)}: {json.dumps(r)}" for c, r in calls.items())
+        + "\n}"
+        for ns, calls in sorted(out.items())
+    ]
+    OUT.write_text("{\n" + ",\n".join(blocks) + "\n}\n")
+
+
+if __name__ == "__main__":
+    main()
