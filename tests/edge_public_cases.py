@@ -53,7 +53,7 @@ SKIP = {
         "vectorize", "load", "save", "savez", "printoptions", "set_printoptions",
         "get_printoptions", "fromfile", "fromiter", "frombuffer", "fromstring", "from_dlpack",
         "einsum_path", "isdtype", "issubdtype", "promote_types", "result_type", "can_cast",
-        "get_printoptions", "array_repr", "array_str", "dtype", "iinfo", "finfo",
+        "array_repr", "array_str", "dtype", "iinfo", "finfo",
     },
     "tree_util": {"register_pytree_node", "register_pytree_with_keys", "register_static",
                   "register_dataclass", "register_pytree_node_class",

@@ -33,7 +33,9 @@ def test_edge_public_matches_jax(env: dict[str, Any], ns: str) -> None:
     for expr, want in GOLDEN[ns].items():
         why = mismatch(env, expr, want)
         if expr in KNOWN or expr in OPEN:
-            assert why is not None, f"{expr} now matches JAX: drop it from tests/edge_public_open.py"
+            assert why is not None, (
+                f"{expr} now matches JAX: drop it from tests/edge_public_open.py"
+            )
         elif why is not None:
             bad.append(f"{expr}: {why}")
     assert not bad, f"{len(bad)} of {len(GOLDEN[ns])} differ:\n" + "\n".join(bad)

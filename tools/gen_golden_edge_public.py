@@ -6,7 +6,7 @@ Writes ``tests/golden/edge_public.json``: ``{namespace: {expression: outcome}}``
 in ``tests/golden/edge_sweep.json`` (shape, dtype, weak flag and values of each leaf, or
 ``"ERR <class>"``).
 
-    python tools/gen_golden_edge_public.py [NAMESPACE ...] [-v]   # needs jax==0.10.2
+    python tools/gen_golden_edge_public.py [NAMESPACE ...] [-v] [--resume]   # needs jax==0.10.2
 """
 
 from __future__ import annotations
@@ -32,10 +32,12 @@ def main() -> None:
         if only and ns not in only:
             continue
         rows = []
+        old = json.loads(OUT.read_text()).get(ns, {}) if "--resume" in sys.argv else {}
         for c in cases:
             if "-v" in sys.argv:
                 print(c, file=sys.stderr, flush=True)
-            rows.append(f"{json.dumps(c)}: {json.dumps(describe(env, c))}")
+            got = old[c] if c in old else describe(env, c)
+            rows.append(f"{json.dumps(c)}: {json.dumps(got)}")
             if len(rows) % 100 == 0 or len(rows) == len(cases):
                 save(ns, rows)
         print(f"{ns}: {len(rows)} calls", flush=True)

@@ -364,6 +364,7 @@ def attach(cls: type) -> None:
         "sum": reductions.sum,
         "var": reductions.var,
         "clip": selection.clip,
+        "choose": editing.choose,
         "round": ufuncs.round,
         "diagonal": shapes.diagonal,
         "flatten": shapes._flatten_method,

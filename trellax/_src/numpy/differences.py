@@ -72,6 +72,8 @@ def ediff1d(
     input wraps 300 to 44, a float end is truncated for an integer input) and the result is
     strong when either is given."""
     flat = ravel(ensure_array("ediff1d", ary))
+    if flat.dtype == dtypes.bool_:  # JAX subtracts, which bool does not allow (diff's xor aside)
+        raise TypeError("ediff1d does not accept a bool array (it subtracts neighbours)")
     out = diff(flat)
     seq: list[Any] = []
     if to_begin is not None:

@@ -97,7 +97,10 @@ def delete(
                 )
             keep = np.nonzero(~index)[0]
         else:
-            if not np.issubdtype(index.dtype, np.integer) and index.size:
+            # an empty list is float to NumPy, so only a non-integer array or entry is refused
+            if not np.issubdtype(index.dtype, np.integer) and (
+                index.size or isinstance(obj, Array)
+            ):
                 raise ValueError(
                     f"np.delete(arr, obj): got obj.dtype={index.dtype}; must be integer or bool."
                 )

@@ -123,6 +123,8 @@ def ix_(*args: ArrayLike) -> tuple[Array, ...]:
             )
         if x.dtype == dtypes.bool_:
             raise NotImplementedError("Boolean arguments to trellax.numpy.ix_ are not implemented")
+        if x.shape[0] == 0:  # an empty index list is integer whatever its dtype (as in JAX)
+            x = _convert(x, dtypes.default_int_dtype(), False)
         shape = [1] * len(args)
         shape[i] = x.shape[0]
         out.append(shapes.reshape(x, tuple(shape)))

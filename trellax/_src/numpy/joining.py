@@ -168,10 +168,12 @@ def _split(name: str, ary: ArrayLike, indices_or_sections: Any, axis: int) -> li
     ):
         points = [_static_index(name, i) for i in sections]
         bounds = [0, *points, size]
-        pieces = []
-        for lo, hi in itertools.pairwise(bounds):
-            start, stop, _ = slice(lo, hi).indices(size)  # NumPy's slicing semantics
-            pieces.append((start, max(start, stop)))
+        pieces = list(itertools.pairwise(bounds))
+        if any(hi < lo for lo, hi in pieces):
+            # JAX's rule (NumPy would slice): split points rise within [0, size]
+            raise ValueError(
+                f"{name}: split points must be nondecreasing within [0, {size}], got {points}"
+            )
     else:
         n = _static_index(name, sections)
         if n <= 0:

@@ -659,9 +659,9 @@ def _cumulative(
     want = None if dtype is None else dtypes.check_user_dtype(dtype, name)
     if fill_nan is not None and is_inexact(x):
         x = select_n(isnan(x), x, full_like_shape(fill_nan, x))
+    ax = 0 if axis is None else canonicalize_axis(axis, x.ndim)  # 0-d: no axis 0, as in JAX
     if axis is None or x.ndim == 0:
         x = reshape(x, (x.size,))
-    ax = canonicalize_axis(0 if axis is None else axis, x.ndim)
     result_dtype = x.dtype if want is None else want
     if (want is None and promote_integers) or result_dtype == dtypes.bool_:
         result_dtype = promote_integer_dtype(result_dtype)

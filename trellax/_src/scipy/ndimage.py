@@ -70,6 +70,8 @@ def map_coordinates(
         )
     if x.ndim == 0:
         raise TypeError("map_coordinates needs an input with at least one axis")
+    if isinstance(order, (Array, np.ndarray)):
+        raise ValueError("map_coordinates: order must be a Python int (a static argument)")
     order = operator.index(int(order))
     if order > 1 or order < 0:
         raise NotImplementedError("jax.scipy.ndimage.map_coordinates currently requires order<=1")

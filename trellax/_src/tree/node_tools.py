@@ -32,8 +32,10 @@ def is_tree_node(typ: type) -> bool:
     >>> is_tree_node(list), is_tree_node(int)
     (True, False)
     """
+    if typ is None:
+        raise TypeError("is_tree_node expects a type, got None")
     if not isinstance(typ, type):
-        raise TypeError(f"is_tree_node expects a type, got {typ!r} of type {type(typ)}")
+        return False  # an instance is no node type (as in JAX: a list instance gives False)
     return classify(typ) is not None
 
 
