@@ -12,6 +12,7 @@ import numpy as np
 import trellax.numpy as jnp
 from trellax import dtypes, lax
 from trellax._src.api.api import eval_shape
+from trellax._src.core.core import Tracer
 from trellax._src.optim.base import (
     GradientTransformation,
     GradientTransformationExtraArgs,
@@ -182,6 +183,11 @@ class MultiSteps:
             zeros = tree_map(lambda s: jnp.zeros(s.shape, s.dtype), shapes)
             return zeros, state._replace(skip_state=skip_state)
 
+        if not isinstance(skip_arr, Tracer):
+            # a concrete flag (an eager step): run the one branch lax.cond would select,
+            # without tracing both (the same values, a fraction of the time)
+            branch = skip_update if bool(skip_arr) else do_update
+            return branch(updates, state, params)  # type: ignore[no-any-return]
         out: tuple[Updates, MultiStepsState] = lax.cond(
             skip_arr, skip_update, do_update, updates, state, params
         )

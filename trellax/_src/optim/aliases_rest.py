@@ -25,6 +25,7 @@ from trellax._src.optim.base import (
     bias_correction,
     cast_tree,
     chain,
+    div_by_scalar,
     full_like_tree,
     init_empty_state,
     safe_increment,
@@ -272,7 +273,11 @@ def scale_by_novograd(
         return jnp.linalg.norm(g) ** 2
 
     def step(g: Any, p: Any, nu: Any) -> Any:
-        return g / (jnp.sqrt(nu + eps_root) + eps) + weight_decay * p
+        # optax runs this inside lax.cond, compiled: XLA divides by the 0-d norm through its
+        # reciprocal for float16 (see div_by_scalar)
+        return div_by_scalar(g, jnp.sqrt(nu + eps_root) + eps, float32_reciprocal=False) + (
+            weight_decay * p
+        )
 
     def first_nu(grads: Any, nu: Any) -> Any:
         return tree_map(lambda g, n: norm_sq(g).astype(n.dtype), grads, nu)
