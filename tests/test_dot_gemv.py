@@ -115,3 +115,16 @@ def test_shapes_left_to_matmul() -> None:
         outs, text = _three(lambda w, v: w @ v, w, v)
         assert outs[0] == outs[1] == outs[2]
         assert ".flags.forc" not in text
+
+
+def test_constant_matrix_checked_when_generated() -> None:
+    # a loop's weight matrix closed over: its layout is checked once, the carry at every step
+    r = np.random.default_rng(5)
+    for w in (r.standard_normal((9, 9)).astype(np.float32), r.standard_normal((9, 18))[:, ::2]):
+        wc = tnp.asarray(w, dtype=tnp.float32)
+        f = lambda h: lax.fori_loop(0, 4, lambda i, h: tnp.tanh(wc @ h) + tnp.tanh(h @ wc), h)  # noqa: E731
+        outs, text = _three(f, np.linspace(-2, 2, 9, dtype=np.float32))
+        assert outs[0] == outs[1] == outs[2]
+        lines = [line for line in text.splitlines() if "# dot_general" in line]
+        assert len(lines) == 2
+        assert all(line.count(".flags.forc") == 1 for line in lines), lines

@@ -119,7 +119,9 @@ def _plain(d: np.dtype[Any]) -> bool:
     return d.kind in "fciu" and d.num < 256 and compute_dtype(d) is d
 
 
-def _dot_general(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+def _dot_general(
+    eqn: JaxprEqn, args: list[str], bind: Bind, value_of: ValueOf | None = None
+) -> str | None:
     # The kernel's two BLAS paths, for operands already of the result's dtype.
     (lc, rc), (lb, rb) = eqn.params["dimension_numbers"]
     out = eqn.params["preferred_element_type"]
@@ -143,8 +145,17 @@ def _dot_general(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
     if dot_gemv and work < threads.BLAS_SMALL and _dot_is_matmul(out, xa.shape, ya.shape):
         # np.dot's matrix-vector path makes the BLAS gemv call matmul makes, ~0.5 µs sooner
         # (the gufunc's set-up); only for the layouts where both surely reach that call
-        ok = f"{args[0]}.flags.forc and {args[1]}.flags.forc"
-        return f"{bind(np.dot, 'f')}({a}, {b}) if {ok} else {matmul}({a}, {b})"
+        # the layout of an operand known when the program is generated (a constant, such as a
+        # loop's weight matrix) is checked now, not at every call
+        checks = []
+        for name in args:
+            known = value_of(name) if value_of is not None else None
+            if not isinstance(known, np.ndarray):
+                checks.append(f"{name}.flags.forc")
+            elif not known.flags.forc:
+                return f"{matmul}({a}, {b})"
+        dot = f"{bind(np.dot, 'f')}({a}, {b})"
+        return f"{dot} if {' and '.join(checks)} else {matmul}({a}, {b})" if checks else dot
     return f"{matmul}({a}, {b})"
 
 
@@ -240,6 +251,7 @@ RULES[kernels.expand_dims] = _same_size_reshape
 RULES[kernels.transpose] = _transpose
 RULES[kernels.broadcast_in_dim] = _broadcast_in_dim
 RULES[kernels.dot_general] = _dot_general
+VALUE_RULES[kernels.dot_general] = _dot_general
 RULES[kernels.reduce_sum] = _reduce_sum
 RULES[kernels.select_n] = _select_n
 VALUE_RULES[kernels.select_n] = _select_n_known
