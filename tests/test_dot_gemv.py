@@ -117,13 +117,16 @@ def test_shapes_left_to_matmul() -> None:
         assert ".flags.forc" not in text
 
 
+def _fori_closing_over(wc: Any) -> Callable[[Any], Any]:
+    return lambda h: lax.fori_loop(0, 4, lambda i, h: tnp.tanh(wc @ h) + tnp.tanh(h @ wc), h)
+
+
 def test_constant_matrix_checked_when_generated() -> None:
     # a loop's weight matrix closed over: its layout is checked once, the carry at every step
     r = np.random.default_rng(5)
+    h0 = np.linspace(-2, 2, 9, dtype=np.float32)
     for w in (r.standard_normal((9, 9)).astype(np.float32), r.standard_normal((9, 18))[:, ::2]):
-        wc = tnp.asarray(w, dtype=tnp.float32)
-        f = lambda h: lax.fori_loop(0, 4, lambda i, h: tnp.tanh(wc @ h) + tnp.tanh(h @ wc), h)  # noqa: E731
-        outs, text = _three(f, np.linspace(-2, 2, 9, dtype=np.float32))
+        outs, text = _three(_fori_closing_over(tnp.asarray(w, dtype=tnp.float32)), h0)
         assert outs[0] == outs[1] == outs[2]
         lines = [line for line in text.splitlines() if "# dot_general" in line]
         assert len(lines) == 2
