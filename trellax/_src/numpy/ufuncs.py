@@ -30,6 +30,7 @@ from trellax._src.lax.structural import (
     clamp,
     select_n,
 )
+from trellax._src.numpy.bool_product import selecting_product
 from trellax._src.numpy.extended import is_extended
 from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import (
@@ -109,32 +110,12 @@ def add(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 
 def multiply(x: ArrayLike, y: ArrayLike, /) -> Array:
-    """``x * y`` with JAX's promotion; for bool, logical and.
-
-    A bool operand that already has the result's shape selects instead of multiplying, as in
-    JAX: XLA rewrites ``convert(pred) * v`` into ``select(pred, v, 0)`` for float16/32/64 and
-    complex results, so ``False * nan`` is 0 and ``False * -2.0`` is +0.0 there (bfloat16 and
-    float8 are widened before the product and keep IEEE's NaN and -0.0; so does a broadcast
-    bool operand)."""
+    """``x * y`` with JAX's promotion; bool: and; a bool operand may select (``bool_product``)."""
     a, b = promote_args("multiply", x, y)
     if a.dtype is dtypes.bool_:
         return lax.and_p.bind(a, b)
-    if a.dtype in _SELECTING_PRODUCT:
-        shape = np.broadcast_shapes(np.shape(a), np.shape(b))
-        if _is_bool(x) and np.shape(x) == shape and not _is_bool(y):
-            return select_n(ensure_array("multiply", x), a, broadcast_to(b, shape))
-        if _is_bool(y) and np.shape(y) == shape and not _is_bool(x):
-            return select_n(ensure_array("multiply", y), b, broadcast_to(a, shape))
-    return _mul(a, b)
-
-
-_SELECTING_PRODUCT = frozenset(
-    np.dtype(name) for name in ("float16", "float32", "float64", "complex64", "complex128")
-)
-
-
-def _is_bool(v: Any) -> bool:
-    return type(v) is bool or getattr(v, "dtype", None) == np.bool_
+    selected = selecting_product(x, y, a, b)
+    return _mul(a, b) if selected is None else selected
 
 
 _add = eager.fast_bind(lax.add_p, 2)
