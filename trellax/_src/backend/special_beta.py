@@ -52,7 +52,87 @@ def _lentz(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
         hl = hl * factor
         c[live], d[live], h[live] = cl, dl, hl
         live = live[np.abs(factor - 1) > _EPS]
+    h[live] = np.nan  # (not converged: NaN rather than a wrong value)
     out: np.ndarray = h
+    return out
+
+
+_LOG_2PI = float(np.log(2 * np.pi))
+_BIG = 10.0  # (Stirling's correction below is accurate to float64 from here on)
+
+
+def _stirling_corr(z: np.ndarray) -> np.ndarray:
+    """``lgamma(z) - ((z - 1/2) log z - z + log(2π)/2)`` for ``z >= 10``."""
+    r = 1 / z
+    r2 = r * r
+    coef = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156)
+    acc = np.zeros_like(z)
+    for c in coef[::-1]:
+        acc = acc * r2 + c
+    out: np.ndarray = acc * r
+    return out
+
+
+def _log1pmx(t: np.ndarray) -> np.ndarray:
+    """``log(1 + t) - t`` without cancellation for small ``|t|`` (``t > -1``)."""
+    small = np.abs(t) < 0.5
+    ts = np.where(small, t, 0.0)
+    acc = np.zeros_like(t)
+    power = ts * ts
+    for k in range(2, 60):
+        acc += (-power if k % 2 == 0 else power) / k
+        power = power * ts
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out: np.ndarray = np.where(small, acc, np.log1p(t) - t)
+    return out
+
+
+def _lgamma_diff(g: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """``lgamma(g) - lgamma(g + s)`` for ``g >= 10``, ``0 < s``, without cancellation."""
+    q = s / g
+    out: np.ndarray = (
+        -s * np.log(g)
+        - (g - 0.5) * _log1pmx(q)
+        + 0.5 * q
+        - s * np.log1p(q)
+        + _stirling_corr(g)
+        - _stirling_corr(g + s)
+    )
+    return out
+
+
+def _log_front(
+    a: np.ndarray, b: np.ndarray, lx: np.ndarray, ly: np.ndarray, delta: np.ndarray
+) -> np.ndarray:
+    """``log(x^a y^b / (a B(a, b)))`` from ``lx = log x``, ``ly = log(1 - x)`` and
+    ``delta = x - a/(a + b)`` (each computed without rounding ``1 - x`` first)."""
+    out = np.empty_like(a)
+    sa, sb = a < _BIG, b < _BIG
+    both = sa & sb
+    out[both] = _lgamma(1 + a[both]) + _lgamma(b[both]) - _lgamma(a[both] + b[both])
+    m = sa & ~sb
+    out[m] = _lgamma(1 + a[m]) + _lgamma_diff(b[m], a[m])
+    m = ~sa & sb
+    out[m] = np.log(a[m]) + _lgamma(b[m]) + _lgamma_diff(a[m], b[m])
+    out = a * lx + b * ly - out
+    m = ~sa & ~sb
+    am, bm, dm = a[m], b[m], delta[m]
+    x0, y0 = am / (am + bm), bm / (am + bm)
+    out[m] = (
+        am * _log1pmx_at(lx[m] - np.log(x0), dm / x0)
+        + bm * _log1pmx_at(ly[m] - np.log(y0), -dm / y0)
+        + 0.5 * np.log(am * y0 / (2 * np.pi))
+        + _stirling_corr(am + bm)
+        - _stirling_corr(am)
+        - _stirling_corr(bm)
+        - np.log(am)
+    )
+    return out
+
+
+def _log1pmx_at(log_ratio: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """``log(1 + t) - t`` given also ``log(1 + t)`` (used where ``|t| >= 1/2``)."""
+    out: np.ndarray = np.where(np.abs(t) < 0.5, _log1pmx(t), log_ratio - t)
     return out
 
 
@@ -64,10 +144,19 @@ def betainc64(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     flip = xx > (aa + 1) / (aa + bb + 2)
     pa, pb = np.where(flip, bb, aa), np.where(flip, aa, bb)
     px = np.where(flip, 1 - xx, xx)
-    log_beta = _lgamma(pa) + _lgamma(pb) - _lgamma(pa + pb)
-    front = np.exp(pa * np.log(px) + pb * np.log1p(-px) - log_beta) / pa
-    value = front * _lentz(pa, pb, px)
+    with np.errstate(divide="ignore"):
+        lx, ly = np.log(xx), np.log1p(-xx)
+    delta = xx - aa / (aa + bb)
+    front = np.exp(
+        _log_front(
+            pa, pb, np.where(flip, ly, lx), np.where(flip, lx, ly), np.where(flip, -delta, delta)
+        )
+    )
+    live = front > 0
+    value = np.zeros_like(front)
+    value[live] = front[live] * _lentz(pa[live], pb[live], px[live])
     out[ok] = np.where(flip, 1 - value, value)
+    out[ok & (a == b) & (x == 0.5)] = 0.5  # (exact by symmetry; the fraction is slowest here)
     inside = (x >= 0) & (x <= 1)
     nonneg = (a >= 0) & (b >= 0)
     out[inside & nonneg & (a == 0)] = 1.0
