@@ -102,3 +102,12 @@ def test_betainc_unconverged_fraction_is_nan_not_wrong() -> None:
             special.betainc(np.float64(1e16), np.float64(1e16), np.float64(0.5 + 1e-9))
         )
     assert np.isnan(got) or 0.0 <= float(got) <= 1.0
+
+
+def test_betainc_tiny_b_past_the_mean_is_not_negative() -> None:
+    # I_x(a, b) ~ b for tiny b: the complement 1 - I_{1-x}(b, a) gave 0 or -4.4e-16 here
+    a = np.array([7.798108e-08, 6.693021, 0.5160092], np.float32)
+    b = np.array([1.8216880e-44, 1.0171083e-34, 4.6396992e-42], np.float32)
+    x = np.array([0.9098784, 0.9481873, 0.6624011], np.float32)
+    got = np.asarray(special.betainc(a, b, x))
+    assert not (got <= 0).any()

