@@ -106,7 +106,7 @@ def _log_front(
 ) -> np.ndarray:
     """``log(x^a y^b / (a B(a, b)))`` from ``lx = log x``, ``ly = log(1 - x)`` and
     ``delta = x - a/(a + b)`` (each computed without rounding ``1 - x`` first)."""
-    out = np.empty_like(a)
+    out: np.ndarray = np.empty_like(a)
     sa, sb = a < _BIG, b < _BIG
     both = sa & sb
     out[both] = _lgamma(1 + a[both]) + _lgamma(b[both]) - _lgamma(a[both] + b[both])
@@ -114,7 +114,7 @@ def _log_front(
     out[m] = _lgamma(1 + a[m]) + _lgamma_diff(b[m], a[m])
     m = ~sa & sb
     out[m] = np.log(a[m]) + _lgamma(b[m]) + _lgamma_diff(a[m], b[m])
-    out = a * lx + b * ly - out
+    out = np.asarray(a * lx + b * ly - out)
     m = ~sa & ~sb
     am, bm, dm = a[m], b[m], delta[m]
     x0, y0 = am / (am + bm), bm / (am + bm)
