@@ -108,11 +108,32 @@ def add(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 
 def multiply(x: ArrayLike, y: ArrayLike, /) -> Array:
-    """``x * y`` with JAX's promotion; for bool, logical and."""
+    """``x * y`` with JAX's promotion; for bool, logical and.
+
+    A bool operand that already has the result's shape selects instead of multiplying, as in
+    JAX: XLA rewrites ``convert(pred) * v`` into ``select(pred, v, 0)`` for float16/32/64 and
+    complex results, so ``False * nan`` is 0 and ``False * -2.0`` is +0.0 there (bfloat16 and
+    float8 are widened before the product and keep IEEE's NaN and -0.0; so does a broadcast
+    bool operand)."""
     a, b = promote_args("multiply", x, y)
     if a.dtype is dtypes.bool_:
         return lax.and_p.bind(a, b)
+    if a.dtype in _SELECTING_PRODUCT:
+        shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+        if _is_bool(x) and np.shape(x) == shape and not _is_bool(y):
+            return select_n(ensure_array("multiply", x), a, broadcast_to(b, shape))
+        if _is_bool(y) and np.shape(y) == shape and not _is_bool(x):
+            return select_n(ensure_array("multiply", y), b, broadcast_to(a, shape))
     return _mul(a, b)
+
+
+_SELECTING_PRODUCT = frozenset(
+    np.dtype(name) for name in ("float16", "float32", "float64", "complex64", "complex128")
+)
+
+
+def _is_bool(v: Any) -> bool:
+    return type(v) is bool or getattr(v, "dtype", None) == np.bool_
 
 
 _add = eager.fast_bind(lax.add_p, 2)
