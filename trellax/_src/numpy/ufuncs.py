@@ -30,6 +30,7 @@ from trellax._src.lax.structural import (
     clamp,
     select_n,
 )
+from trellax._src.numpy.extended import is_extended
 from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import (
     _TO_INEXACT,
@@ -713,8 +714,28 @@ def bitwise_count(x: ArrayLike, /) -> Array:
 
 # -- comparisons and logic ------------------------------------------------------------------------
 
-equal = _binary("equal", lax.eq_p)
-not_equal = _binary("not_equal", lax.ne_p)
+_equal = _binary("equal", lax.eq_p)
+_not_equal = _binary("not_equal", lax.ne_p)
+
+
+def equal(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x == y`` elementwise (key arrays compare their key data, as JAX's do)."""
+    if is_extended(x) or is_extended(y):
+        return _keys_compare(x, y, True)
+    return _equal(x, y)
+
+
+def not_equal(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x != y`` elementwise (key arrays compare their key data, as JAX's do)."""
+    if is_extended(x) or is_extended(y):
+        return _keys_compare(x, y, False)
+    return _not_equal(x, y)
+
+
+def _keys_compare(x: Any, y: Any, eq: bool) -> Array:
+    key, other = (x, y) if is_extended(x) else (y, x)
+    out: Array = key == other if eq else key != other
+    return out
 
 
 _COMPLEX = frozenset([dtypes.complex64, dtypes.complex128])
