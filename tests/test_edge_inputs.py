@@ -35,7 +35,6 @@ KNOWN: dict[str, str] = {
         for t in ("empty", "empty2")
     },
     "histogramdd(empty2)": "NumPy's answer for an empty sample; JAX fails on min/max of it",
-    "ix_(empty)": "JAX makes an empty float index array int32; trellax keeps its dtype (NumPy)",
     **{
         f"median({t})": "both refuse an empty median: IndexError (JAX: a TypeError from gather)"
         for t in ("empty", "empty2")
