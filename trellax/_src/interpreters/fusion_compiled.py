@@ -15,9 +15,9 @@ sqrt, comparisons, casts), the same integer wrap-around (each integer result is 
 its dtype), the same NaN propagation and the same signed zeros of ``max``/``min``;
 ``tests/test_fusion_compiled.py`` checks each against the impl on special values. So results
 are bit-identical to the NumPy path, with one stated exception: with ``compiled="auto"`` (the
-default) float32 ``exp``, ``tanh``, ``logistic``, ``erf`` and ``erfc`` are the vectorizable
-functions of :mod:`trellax._src.backend.compiled_math` and
-:mod:`trellax._src.backend.compiled_erf`, within their ``ULP_BOUND`` of the true value rather
+default) float32 ``exp``, ``tanh``, ``logistic``, ``erf``, ``erfc`` and ``log`` are the
+vectorizable functions of :mod:`trellax._src.backend.compiled_math`,
+:mod:`trellax._src.backend.compiled_erf` and :mod:`trellax._src.backend.compiled_log`, within their ``ULP_BOUND`` of the true value rather
 than the impl's bits (``compiled="exact"`` keeps them NumPy calls, or libm's ``erfc`` as the
 impl calls it, with the same bits). float64 ``erf`` and ``erfc`` call libm as their impl does
 (same bits). float16, bfloat16, complex and anything not in :func:`compilable` stays a NumPy
@@ -54,6 +54,7 @@ _APPROX_F32 = {
     "logistic": "_logisticf",
     "erf": "_erff",  # backend/compiled_erf.py
     "erfc": "_erfcf",
+    "log": "_logf",  # backend/compiled_log.py
 }
 #: Functions whose impl is libm's float64 function of the float64 value, rounded to the dtype
 #: (``backend/numpy.py``: ``_vectorize_math``): the same libm call here, so the same bits.
