@@ -48,7 +48,7 @@ _BITWISE = {"and": "&", "or": "|", "xor": "^"}
 _FLOAT_UNARY = {"sqrt": "np.sqrt({0})", "floor": "np.floor({0})", "ceil": "np.ceil({0})"}
 #: float32 functions of ``backend/compiled_math.py``: within a stated ulp bound of the true
 #: value, not NumPy's bits (``compiled="auto"`` only; ``"exact"`` leaves them NumPy calls).
-_APPROX_F32 = {
+APPROX_F32 = {
     "exp": "_expf",
     "tanh": "_tanhf",
     "logistic": "_logisticf",
@@ -71,7 +71,7 @@ def _t(d: np.dtype[Any]) -> str:
 def _approx(name: str, x: np.dtype[Any], out: np.dtype[Any]) -> bool:
     """Whether ``name`` of ``x`` is written as a function of a stated ulp bound (float32 under
     ``compiled="auto"``), not as the impl's bits."""
-    return name in _APPROX_F32 and x == out == _F32 and rt.options().compiled == "auto"
+    return name in APPROX_F32 and x == out == _F32 and rt.options().compiled == "auto"
 
 
 def compilable(eqn: JaxprEqn) -> bool:
@@ -150,7 +150,7 @@ def expression(eqn: JaxprEqn, ins: list[str], fresh: Callable[[], str]) -> tuple
     if name == "is_finite":
         return [], f"np.isfinite({ins[0]})"
     if _approx(name, x, out):
-        return [], f"{_APPROX_F32[name]}({ins[0]})"
+        return [], f"{APPROX_F32[name]}({ins[0]})"
     if name in _LIBM:
         return [], f"{t}({_LIBM[name]}(np.float64({ins[0]})))"
     if name == "select_n":
