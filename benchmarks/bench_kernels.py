@@ -374,7 +374,7 @@ def _elementwise(case: str) -> dict[str, Fn | None]:
 
             return lsm
 
-    elif case.startswith("GELU"):  # bias add and GELU of a matmul's output; or its gradient
+    elif case.startswith("GELU ") and ("erf" in case or "grad" in case):  # nn.gelu, or its grad
         return _gelu(case)
 
     else:  # GELU epilogue: bias add and tanh-GELU of a matmul's output
