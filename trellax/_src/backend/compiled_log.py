@@ -21,8 +21,8 @@ calls, no fused multiply-adds, so the bits are the same on every machine):
   loop does on the machine measured). Which NaN is not part of the contract; that it is a NaN is.
 
 Contract (``docs/performance.md``, "log in compiled kernels"): :data:`ULP_BOUND`, the distance
-from the float64 ``log`` of the input rounded to float32, measured over all float32 inputs by
-``tools/check_compiled_math.py --funcs log`` and checked by ``tests/test_compiled_log.py``.
+from the float64 ``log`` of the input rounded to float32, measured on every 7th float32 bit pattern
+(613,566,757 inputs, max 1 ulp) by ``tools/check_compiled_math.py --funcs log --stride 7`` and checked by ``tests/test_compiled_log.py``.
 ``compiled="exact"`` keeps NumPy's ``log`` and its bits.
 """
 
