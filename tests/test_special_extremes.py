@@ -63,3 +63,51 @@ def test_expn_infinite_and_huge_orders(dtype: type, jit: bool) -> None:
     with np.errstate(invalid="ignore"):
         want = np.where(np.isinf(nf), 0.0, np.exp(-xf) / (xf + nf) * (1 + nf / (xf + nf) ** 2))
     np.testing.assert_allclose(got, want.astype(dtype), rtol=2e-6)
+
+
+# (a, b, x, I_x(a, b)): scipy.special.betainc's float64 values (Boost), except the row with
+# b = 1e300 where SciPy gives NaN: there I_x(3, b) -> P(3, b x) = 1 - 2.5/e (b x = 1).
+BETAINC_EXTREMES = [
+    (3.5e-5, 1.4e20, 1.4e-31, 0.9991576143427066),
+    (1e-3, 1e10, 1e-10, 0.9997803916424145),
+    (0.5, 1.4e20, 1.4e-31, 4.995547525195121e-06),
+    (0.5, 1e10, 1e-10, 0.8427007929549037),
+    (1e-40, 1.4e20, 1.4e-31, 1.0),
+    (1e-300, 1e300, 1e-300, 1.0),
+    (1.0, 1e300, 1e-300, 0.6321205588285577),
+    (3.0, 1e300, 1e-300, 1 - 2.5 / math.e),
+    (1e10, 1e10, 0.49999, 0.00233886748862132),
+    (1e7, 1e7, 0.5003, 0.9963548232210578),
+    (1.4e20, 1.4e20, 0.5, 0.5),
+]
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_betainc_extreme_parameters_match_scipy(jit: bool) -> None:
+    a, b, x, want = (np.array(c, np.float64) for c in zip(*BETAINC_EXTREMES, strict=True))
+    with trellax.enable_x64(True):
+        got = np.asarray(_run(special.betainc, jit)(a, b, x))  # type: ignore[operator]
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, want, rtol=2e-9, atol=1e-300)
+    got32 = np.asarray(special.betainc(*(v.astype(np.float32) for v in (a, b, x))))
+    ok = np.isfinite(a.astype(np.float32)) & np.isfinite(b.astype(np.float32))
+    ok &= (x.astype(np.float32) > 0) & (a.astype(np.float32) > 0) & (x.astype(np.float32) == x)
+    np.testing.assert_allclose(got32[ok], want[ok].astype(np.float32), rtol=1e-5, atol=1e-38)
+
+
+def test_betainc_unconverged_fraction_is_nan_not_wrong() -> None:
+    # both parameters huge and x near (not at) the mean: the fraction needs ~sqrt(a) steps
+    with trellax.enable_x64(True):
+        got = np.asarray(
+            special.betainc(np.float64(1e16), np.float64(1e16), np.float64(0.5 + 1e-9))
+        )
+    assert np.isnan(got) or 0.0 <= float(got) <= 1.0
+
+
+def test_betainc_tiny_b_past_the_mean_is_not_negative() -> None:
+    # I_x(a, b) ~ b for tiny b: the complement 1 - I_{1-x}(b, a) gave 0 or -4.4e-16 here
+    a = np.array([7.798108e-08, 6.693021, 0.5160092], np.float32)
+    b = np.array([1.8216880e-44, 1.0171083e-34, 4.6396992e-42], np.float32)
+    x = np.array([0.9098784, 0.9481873, 0.6624011], np.float32)
+    got = np.asarray(special.betainc(a, b, x))
+    assert not (got <= 0).any()

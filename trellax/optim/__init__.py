@@ -11,6 +11,14 @@ The arithmetic and dtypes are optax 0.2.8's (moments in the parameters' dtype un
 ``*_dtype`` option says otherwise); docs/nn.md lists the measured agreement.
 """
 
+from trellax._src.optim.accumulation import LookaheadParams as LookaheadParams
+from trellax._src.optim.accumulation import LookaheadState as LookaheadState
+from trellax._src.optim.accumulation import MultiSteps as MultiSteps
+from trellax._src.optim.accumulation import MultiStepsState as MultiStepsState
+from trellax._src.optim.accumulation import ShouldSkipUpdateFunction as ShouldSkipUpdateFunction
+from trellax._src.optim.accumulation import lookahead as lookahead
+from trellax._src.optim.accumulation import skip_large_updates as skip_large_updates
+from trellax._src.optim.accumulation import skip_not_finite as skip_not_finite
 from trellax._src.optim.aliases import adagrad as adagrad
 from trellax._src.optim.aliases import adam as adam
 from trellax._src.optim.aliases import adamw as adamw
@@ -24,6 +32,22 @@ from trellax._src.optim.aliases_more import lamb as lamb
 from trellax._src.optim.aliases_more import scale_by_adamax as scale_by_adamax
 from trellax._src.optim.aliases_more import scale_by_amsgrad as scale_by_amsgrad
 from trellax._src.optim.aliases_more import scale_by_trust_ratio as scale_by_trust_ratio
+from trellax._src.optim.aliases_rest import ScaleByBeliefState as ScaleByBeliefState
+from trellax._src.optim.aliases_rest import ScaleByNovogradState as ScaleByNovogradState
+from trellax._src.optim.aliases_rest import ScaleBySM3State as ScaleBySM3State
+from trellax._src.optim.aliases_rest import adabelief as adabelief
+from trellax._src.optim.aliases_rest import fromage as fromage
+from trellax._src.optim.aliases_rest import novograd as novograd
+from trellax._src.optim.aliases_rest import radam as radam
+from trellax._src.optim.aliases_rest import scale_by_belief as scale_by_belief
+from trellax._src.optim.aliases_rest import scale_by_novograd as scale_by_novograd
+from trellax._src.optim.aliases_rest import scale_by_param_block_norm as scale_by_param_block_norm
+from trellax._src.optim.aliases_rest import scale_by_param_block_rms as scale_by_param_block_rms
+from trellax._src.optim.aliases_rest import scale_by_radam as scale_by_radam
+from trellax._src.optim.aliases_rest import scale_by_sm3 as scale_by_sm3
+from trellax._src.optim.aliases_rest import scale_by_yogi as scale_by_yogi
+from trellax._src.optim.aliases_rest import sm3 as sm3
+from trellax._src.optim.aliases_rest import yogi as yogi
 from trellax._src.optim.base import EmptyState as EmptyState
 from trellax._src.optim.base import GradientTransformation as GradientTransformation
 from trellax._src.optim.base import (
@@ -32,6 +56,9 @@ from trellax._src.optim.base import (
 from trellax._src.optim.base import apply_updates as apply_updates
 from trellax._src.optim.base import chain as chain
 from trellax._src.optim.base import global_norm as global_norm
+from trellax._src.optim.factorized import FactoredState as FactoredState
+from trellax._src.optim.factorized import adafactor as adafactor
+from trellax._src.optim.factorized import scale_by_factored_rms as scale_by_factored_rms
 from trellax._src.optim.inject import InjectHyperparamsState as InjectHyperparamsState
 from trellax._src.optim.inject import (
     InjectStatefulHyperparamsState as InjectStatefulHyperparamsState,

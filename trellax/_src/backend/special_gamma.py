@@ -167,6 +167,9 @@ def igamma64(a: np.ndarray, x: np.ndarray, upper: bool) -> np.ndarray:
     low = 1.0 if upper else 0.0
     out[(x == 0) & (a > 0)] = low
     out[(x == np.inf) & (a >= 0)] = 1 - low
+    # far in the right tail (x past 1e250 and beyond twice a) Q underflows: the fraction's
+    # terms overflow there (NaN before), the limit is exact in float64
+    out[ok & (x >= 1e250) & (x > 2 * a)] = 1 - low
     # a == 0: JAX's P is NaN below x = 1 (its series branch), its Q is 0 for every x > 0
     out[(a == 0) & (x >= (0 if upper else 1))] = 1 - low
     out[(a == 0) & (x == 0)] = np.nan

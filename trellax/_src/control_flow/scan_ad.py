@@ -135,7 +135,12 @@ def _residual_scan(
                 stacked.append(r)
             else:
                 kinds.append(("outer", r))
-        info["lin"], info["kinds"] = lin, kinds
+        # keep no tracer of this trace past it (check_tracer_leaks): the consts made inside the
+        # body are found again through ``kinds``
+        kept = [x if k == "outer" else None for k, x in kinds]
+        closed = ClosedJaxpr(lin.closed.jaxpr, kept)
+        info["lin"] = Linearized(closed, lin.in_avals, lin.out_avals, lin.out_zero)
+        info["kinds"] = kinds
         return [*outs, *stacked]
 
     fwd = tracing.trace_to_jaxpr(fwd_body, fwd_in_avals, "scan residuals")

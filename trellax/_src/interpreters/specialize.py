@@ -109,12 +109,19 @@ def _broadcast_in_dim(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
     return f"{bind(_broadcast_copy, 'f')}({x}, {bind(shape, 's')}, {bind(out_aval.dtype, 'd')})"
 
 
+#: Small matrix-vector products by ``np.dot`` (same bits as ``np.matmul``; a switch for
+#: measurements and tests, read when a program is generated).
+dot_gemv = True
+
+
 def _plain(d: np.dtype[Any]) -> bool:
     """A dtype NumPy's matmul computes in itself (no float32 detour, not bool)."""
     return d.kind in "fciu" and d.num < 256 and compute_dtype(d) is d
 
 
-def _dot_general(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
+def _dot_general(
+    eqn: JaxprEqn, args: list[str], bind: Bind, value_of: ValueOf | None = None
+) -> str | None:
     # The kernel's two BLAS paths, for operands already of the result's dtype.
     (lc, rc), (lb, rb) = eqn.params["dimension_numbers"]
     out = eqn.params["preferred_element_type"]
@@ -135,7 +142,32 @@ def _dot_general(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
         return f"{matmul}({args[0]}, {args[1]})"
     a = args[0] if lc[0] == len(xa.shape) - 1 else f"{args[0]}.T"
     b = args[1] if rc[0] == 0 else f"{args[1]}.T"
+    if dot_gemv and work < threads.BLAS_SMALL and _dot_is_matmul(out, xa.shape, ya.shape):
+        # np.dot's matrix-vector path makes the BLAS gemv call matmul makes, ~0.5 µs sooner
+        # (the gufunc's set-up); only for the layouts where both surely reach that call
+        # the layout of an operand known when the program is generated (a constant, such as a
+        # loop's weight matrix) is checked now, not at every call
+        checks = []
+        for name in args:
+            known = value_of(name) if value_of is not None else None
+            if not isinstance(known, np.ndarray):
+                checks.append(f"{name}.flags.forc")
+            elif not known.flags.forc:
+                return f"{matmul}({a}, {b})"
+        dot = f"{bind(np.dot, 'f')}({a}, {b})"
+        return f"{dot} if {' and '.join(checks)} else {matmul}({a}, {b})" if checks else dot
     return f"{matmul}({a}, {b})"
+
+
+def _dot_is_matmul(d: np.dtype[Any], xs: tuple[int, ...], ys: tuple[int, ...]) -> bool:
+    """Whether ``np.dot`` and ``np.matmul`` give the same bits for contiguous operands of these
+    shapes: a float32/float64 matrix (both sides at least 2; ``np.dot`` treats a side of 1 as a
+    row, column or scalar and calls another BLAS routine) and a vector of at least 2 elements.
+    Then both call ``cblas_?gemv`` with the same transposition after OpenBLAS's row/column-major
+    swap (tests/test_dot_gemv.py compares them over sizes, layouts and special values)."""
+    if d.char not in "fd" or sorted((len(xs), len(ys))) != [1, 2]:
+        return False
+    return min(*xs, *ys) >= 2
 
 
 def _batched_outer(x: Any, y: Any, b: int, m: int, n: int) -> Any:
@@ -219,6 +251,7 @@ RULES[kernels.expand_dims] = _same_size_reshape
 RULES[kernels.transpose] = _transpose
 RULES[kernels.broadcast_in_dim] = _broadcast_in_dim
 RULES[kernels.dot_general] = _dot_general
+VALUE_RULES[kernels.dot_general] = _dot_general
 RULES[kernels.reduce_sum] = _reduce_sum
 RULES[kernels.select_n] = _select_n
 VALUE_RULES[kernels.select_n] = _select_n_known

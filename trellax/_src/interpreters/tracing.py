@@ -666,7 +666,7 @@ def run_equation(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -
     invars = [Var(a) for a in in_avals]
     outvars = [Var(a) for a in out_avals]
     # Reverse-mode rules make new jaxprs at every call: equal structures share one program.
-    context = (_config.state(), fusion_runtime.options(), specialize.enabled)
+    context = (_config.state(), fusion_runtime.options(), specialize.enabled, specialize.dot_gemv)
     key = program_cache.structural_key(prim, in_avals, params, context)
     run = program_cache.lookup(key) if key is not None else None
     if run is None:

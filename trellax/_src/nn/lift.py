@@ -388,6 +388,9 @@ def scan(
         for b_new, b_old in zip(b_out, bvars):
             for col, coll in b_old.items():
                 b_new.setdefault(col, coll)
+        # Flax's broadcast pass hands the variables out through a JAX transformation, whose
+        # pytree round trip sorts every dict's keys (bias before kernel): so does this one
+        b_out = tree_util.tree_map(lambda x: x, b_out)
 
         def step_fn(carry: Any, step: Any) -> Any:
             _, carry, ys = body(b_out, carry, step)

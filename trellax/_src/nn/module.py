@@ -762,7 +762,8 @@ class Module:
         """Flax's summary table of an ``init`` run on ``args`` (see ``nn.tabulate``)."""
         names = ("depth", "show_repeated", "mutable", "console_kwargs", "table_kwargs")
         opts = {k: kwargs.pop(k) for k in names if k in kwargs}
-        opts.update({k: kwargs.pop(k) for k in ("column_kwargs", "compute_flops") if k in kwargs})
+        more = ("column_kwargs", "compute_flops", "compute_vjp_flops")
+        opts.update({k: kwargs.pop(k) for k in more if k in kwargs})
         return str(_SUMMARY["tabulate"](self, rngs, **opts)(*args, **kwargs))
 
     def module_paths(self, rngs: Any, *args: Any, **kwargs: Any) -> dict[str, Module]:

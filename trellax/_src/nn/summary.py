@@ -1,140 +1,350 @@
 """``Module.tabulate``/``nn.tabulate`` and ``Module.module_paths``: one row per module call of
-an ``init`` run (path, class, input and output shapes, the module's own variables by
-collection with their counts and bytes), drawn as Flax draws its table (without colours)."""
+an ``init`` run traced abstractly (path, class and method, inputs and outputs as shapes, the
+FLOPs of the call and of its VJP when asked, the module's own variables by collection with their
+counts and bytes), drawn as Flax's table (``summary_render``: plain text, no rich)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import dataclasses
+import enum
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from trellax import tree_util
+from trellax._src.api.api import eval_shape
+from trellax._src.api.autodiff import vjp as _vjp
+from trellax._src.api.leaves import ShapeDtypeStruct
+from trellax._src.nn import partitioning as meta
+from trellax._src.nn.flops import count_flops
 from trellax._src.nn.module import _INIT_MUTABLE, _SUMMARY, Module, intercept_methods
+from trellax._src.nn.summary_render import as_yaml, draw_table
 
 
-class _Row:
-    def __init__(self, path: tuple[str, ...], module: Module, method: str, inputs: Any, out: Any):
-        self.path = path
+class _ValueRepresentation:
+    """A value as the table shows it."""
+
+    def render(self) -> str:
+        raise NotImplementedError
+
+
+@dataclasses.dataclass
+class _ArrayRepresentation(_ValueRepresentation):
+    shape: tuple[int, ...]
+    dtype: Any
+
+    @classmethod
+    def from_array(cls, x: Any) -> _ArrayRepresentation:
+        return cls(tuple(int(d) for d in x.shape), np.dtype(x.dtype))
+
+    def render(self) -> str:
+        return f"[dim]{self.dtype}[/dim][{','.join(str(d) for d in self.shape)}]"
+
+
+@dataclasses.dataclass
+class _PartitionedArrayRepresentation(_ValueRepresentation):
+    array_representation: _ArrayRepresentation
+    names: Any
+
+    def render(self) -> str:
+        return self.array_representation.render() + f" [dim]P[/dim]{self.names}"
+
+
+@dataclasses.dataclass
+class _ObjectRepresentation(_ValueRepresentation):
+    obj: Any
+
+    def render(self) -> str:
+        return repr(self.obj)
+
+
+def _represent(x: Any) -> _ValueRepresentation:
+    if isinstance(x, int | float | bool | type(None)):
+        return _ObjectRepresentation(x)
+    if isinstance(x, meta.Partitioned):
+        return _PartitionedArrayRepresentation(_ArrayRepresentation.from_array(x.value), x.names)
+    if hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, np.generic):
+        return _ArrayRepresentation.from_array(x)
+    return _ObjectRepresentation(x)
+
+
+def _represent_tree(x: Any) -> Any:
+    return tree_util.tree_map(
+        _represent, x, is_leaf=lambda v: v is None or isinstance(v, meta.Partitioned)
+    )
+
+
+def _abstract(x: Any) -> Any:
+    """The value a recorded input stands for when a call is traced again."""
+    if isinstance(x, _ArrayRepresentation):
+        return ShapeDtypeStruct(x.shape, x.dtype)
+    if isinstance(x, _PartitionedArrayRepresentation):
+        a = x.array_representation
+        return ShapeDtypeStruct(a.shape, a.dtype)
+    if isinstance(x, _ObjectRepresentation):
+        return x.obj
+    return x
+
+
+@dataclasses.dataclass
+class Row:
+    """One module call of the table: ``path``, an unbound ``module_copy``, the ``method``'s
+    name, ``inputs``/``outputs`` (trees of value representations), the module's own variables
+    (``module_variables``), the variables its size columns count (``counted_variables``: the
+    whole subtree at the ``depth`` limit), and the FLOPs of the call and of its VJP (``-1`` when
+    not computed)."""
+
+    path: tuple[str, ...]
+    module_copy: Module
+    method: str
+    inputs: Any
+    outputs: Any
+    module_variables: dict[str, Any]
+    counted_variables: dict[str, Any]
+    flops: int
+    vjp_flops: int
+
+    def size_and_bytes(self, collections: Iterable[str]) -> dict[str, tuple[int, int]]:
+        """``{collection: (element count, bytes)}`` of the counted variables."""
+        return {
+            c: _size_and_bytes(self.counted_variables[c]) if c in self.counted_variables else (0, 0)
+            for c in collections
+        }
+
+
+class Table(list[Row]):
+    """The rows of a summary, with the summarised ``module`` and the variable ``collections``."""
+
+    def __init__(self, module: Module, collections: Sequence[str], rows: Iterable[Row]):
+        super().__init__(rows)
         self.module = module
-        self.method = method
-        self.inputs = inputs
-        self.outputs = out
-        self.variables: dict[str, dict[str, Any]] = {}
+        self.collections = collections
 
 
-def _module_rows(module: Module, rngs: Any, args: Any, kwargs: Any, mutable: Any) -> list[_Row]:
-    rows: list[_Row] = []
+@dataclasses.dataclass
+class _Call:
+    index: int
+    path: tuple[str, ...]
+    module: Module
+    method: str
+    args: Any
+    kwargs: Any
+    outputs: Any = None
+
+
+def _record_calls(module: Module, args: Any, kwargs: Any) -> tuple[Any, list[_Call]]:
+    calls: list[_Call] = []
 
     def interceptor(next_fun: Callable[..., Any], a: Any, k: Any, context: Any) -> Any:
         mdl = context.module
+        if context.method_name == "setup" or mdl.scope is None:
+            return next_fun(*a, **k)
+        call = _Call(len(calls), mdl.path, mdl.clone(parent=None), context.method_name, a, k)
+        calls.append(call)
+        call.args, call.kwargs = _represent_tree(a), _represent_tree(dict(k))
         out = next_fun(*a, **k)
-        if context.method_name != "setup" and mdl.scope is not None:
-            inputs = a[0] if len(a) == 1 and not k else (a, k) if k else a
-            rows.append(_Row(mdl.path, mdl.clone(parent=None), context.method_name, inputs, out))
+        call.outputs = _represent_tree(out)
         return out
 
-    with intercept_methods(interceptor):
-        variables = module.init(rngs, *args, mutable=mutable, **kwargs)
-    rows.sort(key=lambda r: 0 if r.path == () else 1)  # the outer call finishes last
-    seen: set[tuple[str, ...]] = set()
-    unique = []
-    for r in rows:
-        if r.path not in seen:
-            seen.add(r.path)
-            unique.append(r)
-    for r in unique:
-        for col, tree in variables.items():
-            node: Any = tree
-            for p in r.path:
-                node = node.get(p, {}) if isinstance(node, Mapping) else {}
-            child_names = {
-                c.path[len(r.path)]
-                for c in unique
-                if c.path[: len(r.path)] == r.path and len(c.path) > len(r.path)
-            }
-            own = (
-                {k: v for k, v in node.items() if k not in child_names}
-                if isinstance(node, Mapping)
-                else {}
-            )
-            r.variables[col] = own
-    return unique
+    def init() -> Any:
+        with intercept_methods(interceptor):
+            return module.init(*args, **kwargs)
+
+    variables = eval_shape(init)
+    calls.sort(key=lambda c: c.index)
+    return variables, calls
 
 
-def _shape_repr(x: Any) -> str:
-    def one(v: Any) -> str:
-        if hasattr(v, "shape") and hasattr(v, "dtype"):
-            return f"{v.dtype}[{','.join(str(d) for d in v.shape)}]"
-        return repr(v)
+def _path_variables(path: tuple[str, ...], variables: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for col, tree in variables.items():
+        node: Any = tree
+        for name in path:
+            if not isinstance(node, Mapping) or name not in node:
+                node = None
+                break
+            node = node[name]
+        if node is not None:
+            out[col] = dict(node) if isinstance(node, Mapping) else node
+    return out
 
-    leaves = tree_util.tree_leaves(x)
-    if isinstance(x, tuple | list) and leaves:
-        return "- " + "\n- ".join(one(v) for v in leaves) if len(leaves) > 1 else one(leaves[0])
-    if isinstance(x, Mapping):
-        return "\n".join(f"{k}: {_shape_repr(v)}" for k, v in x.items())
-    return one(x) if leaves else ""
+
+def _own_variables(
+    path: tuple[str, ...], variables: Mapping[str, Any], paths: set[tuple[str, ...]]
+) -> dict[str, Any]:
+    own = _path_variables(path, variables)
+    return {
+        col: {k: v for k, v in tree.items() if (*path, k) not in paths}
+        if isinstance(tree, Mapping)
+        else tree
+        for col, tree in own.items()
+    }
+
+
+def _call_flops(c: _Call, rngs: Any, mutable: Any, fwd: bool, bwd: bool) -> tuple[int, int]:
+    if not fwd and not bwd:
+        return -1, -1
+    rngs = rngs if isinstance(rngs, Mapping) else {"params": rngs}
+    leaves, treedef = tree_util.tree_flatten((c.args, c.kwargs))
+    leaves = [_abstract(v) for v in leaves]
+    dyn = [i for i, v in enumerate(leaves) if isinstance(v, ShapeDtypeStruct)]
+
+    def inputs(values: Sequence[Any]) -> Any:
+        new = list(leaves)
+        for i, v in zip(dyn, values, strict=True):
+            new[i] = v
+        return tree_util.tree_unflatten(treedef, new)
+
+    def init(r: Any, values: Sequence[Any]) -> Any:
+        a, k = inputs(values)
+        return c.module.init(r, *a, method=c.method, mutable=mutable, **k)
+
+    def apply(variables: Any, r: Any, values: Sequence[Any]) -> Any:
+        a, k = inputs(values)
+        return c.module.apply(variables, *a, rngs=r, method=c.method, mutable=mutable, **k)
+
+    def apply_vjp(variables: Any, r: Any, values: Sequence[Any]) -> Any:
+        out, back = _vjp(apply, variables, r, values)
+        return back(out)
+
+    dyn_values = [leaves[i] for i in dyn]
+    variables = eval_shape(init, rngs, dyn_values)
+    flops = count_flops(apply, variables, rngs, dyn_values) if fwd else -1
+    vjp_flops = -1
+    if bwd:
+        try:
+            vjp_flops = count_flops(apply_vjp, variables, rngs, dyn_values)
+        except (TypeError, ValueError):  # not differentiable: Flax reports 0 as well
+            vjp_flops = 0
+    return flops, vjp_flops
+
+
+def _process_inputs(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    if args and kwargs:
+        return (*args, kwargs)
+    if args:
+        return args[0] if len(args) == 1 else args
+    return kwargs if kwargs else ()
+
+
+def _get_module_table(
+    module: Module,
+    depth: int | None,
+    show_repeated: bool,
+    compute_flops: bool,
+    compute_vjp_flops: bool,
+) -> Callable[..., Table]:
+    """A function with ``init``'s signature that returns the summary's rows (a ``Table``)."""
+
+    def table_fn(*args: Any, **kwargs: Any) -> Table:
+        variables, calls = _record_calls(module, args, kwargs)
+        rngs = args[0] if args else kwargs.get("rngs", {})
+        mutable = kwargs.get("mutable", _INIT_MUTABLE)
+        paths = {c.path for c in calls}
+        visited: set[tuple[str, ...]] = set()
+        rows = []
+        for c in calls:
+            if c.path in visited or not hasattr(c.module, c.method):
+                if not show_repeated:
+                    continue
+                own: dict[str, Any] = {}
+                counted: dict[str, Any] = {}
+            else:
+                if depth is not None and len(c.path) > depth:
+                    continue
+                own = _own_variables(c.path, variables, paths)
+                at_limit = depth is not None and len(c.path) == depth
+                counted = _path_variables(c.path, variables) if at_limit else own
+            visited.add(c.path)
+            flops = _call_flops(c, rngs, mutable, compute_flops, compute_vjp_flops)
+            inputs = _process_inputs(tuple(c.args), c.kwargs)
+            rows.append(Row(c.path, c.module, c.method, inputs, c.outputs, own, counted, *flops))
+        cols = sorted(variables.keys(), key=lambda c: (c != "params", c))  # params first
+        return Table(module, tuple(cols), rows)
+
+    return table_fn
+
+
+def _size_and_bytes(tree: Any) -> tuple[int, int]:
+    leaves = [v for v in tree_util.tree_leaves(tree) if hasattr(v, "size")]
+    size = sum(int(v.size) for v in leaves)
+    return size, sum(int(v.size) * np.dtype(v.dtype).itemsize for v in leaves)
 
 
 def _bytes_repr(n: int) -> str:
-    if n > 1e9:
-        return f"{n / 1e9:,.1f} GB"
-    if n > 1e6:
-        return f"{n / 1e6:,.1f} MB"
-    if n > 1e3:
-        return f"{n / 1e3:,.1f} KB"
+    for scale, unit in ((1e9, "GB"), (1e6, "MB"), (1e3, "KB")):
+        if n > scale:
+            return f"{n / scale:,.1f} {unit}"
     return f"{n:,} B"
 
 
-def _size(tree: Any) -> tuple[int, int]:
-    leaves = [v for v in tree_util.tree_leaves(tree) if hasattr(v, "size")]
-    return sum(int(v.size) for v in leaves), sum(int(v.size) * v.dtype.itemsize for v in leaves)
+def _size_and_bytes_repr(size: int, num_bytes: int) -> str:
+    return f"{size:,} [dim]({_bytes_repr(num_bytes)})[/dim]" if size else ""
 
 
-def _vars_cell(own: Mapping[str, Any]) -> str:
-    if not own:
-        return ""
-    flat = tree_util.tree_flatten_with_path(dict(own))[0]
-    lines = [
-        f"{tree_util.keystr(p, simple=True, separator='/')}: {_shape_repr(v)}" for p, v in flat
-    ]
-    n, b = _size(own)
-    return "\n".join([*lines, "", f"{n:,} ({_bytes_repr(b)})"])
+def _normalize(obj: Any) -> Any:
+    if isinstance(obj, _ValueRepresentation):
+        return obj
+    if isinstance(obj, tuple | list):
+        return tuple(_normalize(v) for v in obj)
+    if isinstance(obj, Mapping):
+        return {_normalize(k): _normalize(v) for k, v in obj.items()}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: _normalize(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    return obj
 
 
-def _draw(title: str, header: list[str], rows: list[list[str]], total: list[str]) -> str:
-    cells = [header, *rows, total]
-    widths = [
-        max(len(line) for r in cells for line in (r[i].split("\n") or [""]))
-        for i in range(len(header))
-    ]
+def _rendered(tree: Any) -> str:
+    def render(x: Any) -> str:
+        return x.render() if isinstance(x, _ValueRepresentation) else repr(x)
 
-    def line(left: str, mid: str, right: str, fill: str) -> str:
-        return left + mid.join(fill * (w + 2) for w in widths) + right
+    def walk(x: Any) -> Any:
+        if isinstance(x, Mapping):
+            return {k: walk(v) for k, v in x.items()}
+        if isinstance(x, tuple):
+            return tuple(walk(v) for v in x)
+        return render(x)
 
-    def row(r: list[str], sep: str, right_align: set[int] | None = None) -> list[str]:
-        parts = [c.split("\n") for c in r]
-        height = max(len(p) for p in parts)
-        out = []
-        for k in range(height):
-            texts = []
-            for i, p in enumerate(parts):
-                t = p[k] if k < len(p) else ""
-                texts.append(
-                    t.rjust(widths[i]) if right_align and i in right_align else t.ljust(widths[i])
-                )
-            out.append(sep + sep.join(f" {t} " for t in texts) + sep)
-        return out
+    return as_yaml(walk(_normalize(tree)))
 
-    width = sum(widths) + 3 * len(widths) + 1
-    lines = ["", title.center(width).rstrip().ljust(width)]
-    lines.append(line("┏", "┳", "┓", "━"))
-    lines += row(header, "┃")
-    lines.append(line("┡", "╇", "┩", "━"))
-    for r in rows:
-        lines += row(r, "│")
-        lines.append(line("├", "┼", "┤", "─"))
-    lines += row(total, "│", right_align={3})
-    lines.append(line("└", "┴", "┘", "─"))
-    return "\n".join(lines)
+
+def _collection_cell(row: Row, col: str, size: tuple[int, int]) -> str:
+    text = ""
+    if col in row.module_variables:
+        text = _rendered(_represent_tree(row.module_variables[col]))
+        if text:
+            text += "\n\n"
+    return text + f"[bold]{_size_and_bytes_repr(*size)}[/bold]"
+
+
+def render_table(table: Table, extra_cols: Sequence[str], ansi: bool) -> str:
+    """The text of ``table`` (Flax's layout); ``extra_cols`` are ``flops``/``vjp_flops``."""
+    cols = ["path", "module", "inputs", "outputs", *extra_cols]
+    body = []
+    totals = dict.fromkeys(table.collections, (0, 0))
+    for row in table:
+        sizes = row.size_and_bytes(table.collections)
+        for c, (n, b) in sizes.items():
+            totals[c] = (totals[c][0] + n, totals[c][1] + b)
+        method = "" if row.method in ("__call__", "<lambda>") else f" [dim]({row.method})[/dim]"
+        body.append(
+            [
+                "/".join(row.path),
+                type(row.module_copy).__name__ + method,
+                *(_rendered(getattr(row, c)) for c in cols[2:]),
+                *(_collection_cell(row, c, sizes[c]) for c in table.collections),
+            ]
+        )
+    footer = [""] * (len(cols) - 1) + ["Total"]
+    footer += [_size_and_bytes_repr(*totals[c]) for c in table.collections]
+    grand = (sum(n for n, _ in totals.values()), sum(b for _, b in totals.values()))
+    caption = f"\n[bold]Total Parameters: {_size_and_bytes_repr(*grand)}[/bold]"
+    title = f"{type(table.module).__name__} Summary"
+    header = [*cols, *table.collections]
+    return "\n" + draw_table(title, header, body, footer, len(cols) - 1, caption, ansi) + "\n"
 
 
 def tabulate(
@@ -150,44 +360,23 @@ def tabulate(
     compute_vjp_flops: bool = False,
     **kwargs: Any,
 ) -> Callable[..., str]:
-    """A function of the module's inputs that returns Flax's summary table of an ``init`` run:
-    one row per submodule (``depth`` limits the path length), its inputs, outputs and own
-    variables by collection, and the totals. FLOP columns are not computed."""
-    if compute_flops or compute_vjp_flops:
-        raise NotImplementedError("tabulate: FLOP counts need XLA's cost analysis")
+    """A function of the module's inputs that returns Flax's summary table of an ``init`` run
+    (traced abstractly: nothing is computed): one row per module call (``depth`` limits the
+    path length, deeper variables are counted in the row at the limit; ``show_repeated`` shows
+    every call of a shared module), its inputs, outputs and own variables by collection, the
+    totals, and with ``compute_flops``/``compute_vjp_flops`` the FLOPs of each call and of its
+    VJP (``trellax._src.nn.flops``: XLA's cost-analysis conventions). ``console_kwargs``'
+    ``force_terminal`` (default true) chooses ANSI styles or plain text; ``table_kwargs`` and
+    ``column_kwargs`` (rich options) are accepted and ignored."""
+    console = {"force_terminal": True, **(console_kwargs or {})}
+    ansi = bool(console.get("force_terminal"))
 
     def run(*args: Any, **call_kw: Any) -> str:
-        rows = _module_rows(module, rngs, args, {**kwargs, **call_kw}, mutable)
-        if depth is not None:
-            rows = [r for r in rows if len(r.path) <= depth]
-        cols = sorted(
-            {c for r in rows for c in r.variables if any(r2.variables.get(c) for r2 in rows)}
+        table = _get_module_table(module, depth, show_repeated, compute_flops, compute_vjp_flops)(
+            rngs, *args, mutable=mutable, **{**kwargs, **call_kw}
         )
-        header = ["path", "module", "inputs", "outputs", *cols]
-        body = [
-            [
-                "/".join(r.path),
-                type(r.module).__name__
-                if r.method == "__call__"
-                else f"{type(r.module).__name__}.{r.method}"[: 10**6],
-                _shape_repr(r.inputs),
-                _shape_repr(r.outputs),
-                *(_vars_cell(r.variables.get(c, {})) for c in cols),
-            ]
-            for r in rows
-        ]
-        totals = []
-        grand_n = grand_b = 0
-        for c in cols:
-            n, b = _size([r.variables.get(c, {}) for r in rows])
-            grand_n, grand_b = grand_n + n, grand_b + b
-            totals.append(f"{n:,} ({_bytes_repr(b)})")
-        table = _draw(
-            f"{type(module).__name__} Summary", header, body, ["", "", "", "Total", *totals]
-        )
-        width = len(table.split("\n")[2])
-        footer = f"Total Parameters: {grand_n:,} ({_bytes_repr(grand_b)})"
-        return f"{table}\n{' ' * width}\n{footer.center(width).rstrip()}\n\n"
+        extra = [c for c, on in (("flops", compute_flops), ("vjp_flops", compute_vjp_flops)) if on]
+        return render_table(table, extra, ansi)
 
     return run
 
@@ -201,7 +390,10 @@ def module_paths(
     **kwargs: Any,
 ) -> dict[str, Module]:
     """``{path: module}`` (unbound copies) of every module called by an ``init`` run."""
-    return {"/".join(r.path): r.module for r in _module_rows(module, rngs, args, kwargs, mutable)}
+    table = _get_module_table(module, None, show_repeated, False, False)(
+        rngs, *args, mutable=mutable, **kwargs
+    )
+    return {"/".join(r.path): r.module_copy for r in table}
 
 
 _SUMMARY["tabulate"] = tabulate

@@ -267,7 +267,7 @@ _NUMPY_NAME = {
     "lshift": "left_shift",
     "rshift": "right_shift",
 }
-_COMPARE = {
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "eq": ufuncs.equal,
     "ne": ufuncs.not_equal,
     "lt": ufuncs.less,

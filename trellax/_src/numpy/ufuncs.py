@@ -30,6 +30,8 @@ from trellax._src.lax.structural import (
     clamp,
     select_n,
 )
+from trellax._src.numpy.bool_product import selecting_product
+from trellax._src.numpy.extended import is_extended
 from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import (
     _TO_INEXACT,
@@ -108,11 +110,12 @@ def add(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 
 def multiply(x: ArrayLike, y: ArrayLike, /) -> Array:
-    """``x * y`` with JAX's promotion; for bool, logical and."""
+    """``x * y`` with JAX's promotion; bool: and; a bool operand may select (``bool_product``)."""
     a, b = promote_args("multiply", x, y)
     if a.dtype is dtypes.bool_:
         return lax.and_p.bind(a, b)
-    return _mul(a, b)
+    selected = selecting_product(x, y, a, b)
+    return _mul(a, b) if selected is None else selected
 
 
 _add = eager.fast_bind(lax.add_p, 2)
@@ -692,8 +695,28 @@ def bitwise_count(x: ArrayLike, /) -> Array:
 
 # -- comparisons and logic ------------------------------------------------------------------------
 
-equal = _binary("equal", lax.eq_p)
-not_equal = _binary("not_equal", lax.ne_p)
+_equal = _binary("equal", lax.eq_p)
+_not_equal = _binary("not_equal", lax.ne_p)
+
+
+def equal(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x == y`` elementwise (key arrays compare their key data, as JAX's do)."""
+    if is_extended(x) or is_extended(y):
+        return _keys_compare(x, y, True)
+    return _equal(x, y)
+
+
+def not_equal(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x != y`` elementwise (key arrays compare their key data, as JAX's do)."""
+    if is_extended(x) or is_extended(y):
+        return _keys_compare(x, y, False)
+    return _not_equal(x, y)
+
+
+def _keys_compare(x: Any, y: Any, eq: bool) -> Array:
+    key, other = (x, y) if is_extended(x) else (y, x)
+    out: Array = key == other if eq else key != other
+    return out
 
 
 _COMPLEX = frozenset([dtypes.complex64, dtypes.complex128])

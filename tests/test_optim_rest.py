@@ -1,0 +1,235 @@
+"""optax's MultiSteps, Adafactor, AdaBelief, RAdam, Yogi, NovoGrad, Fromage, SM3 and Lookahead
+on ``trellax.optim`` against optax 0.2.8: 100-step trajectories on float32, bfloat16 and
+float16 parameters, with plain gradients and with -0.0, subnormal, huge, ±inf and NaN ones.
+
+The golden data (``tests/golden/optim_rest.json``, from ``tools/gen_golden_optim_rest.py``)
+are eager optax, op by op. The test replays the spiky trajectories on trellax eagerly (float32
+and float16 for every configuration, bfloat16 for one of each optimizer) and under
+``trellax.jit`` for the configurations with control flow, in under 20 s of CPU time;
+``python tests/test_optim_rest.py`` measures all 228 runs (the plain sequences and the other
+runs agree as these do; BOUNDS holds the bounds of every spiky run). A run not in BOUNDS must match optax bit for bit at
+every step (a digest of the parameters' and the state's bytes); a listed one meets what XLA
+computes differently from an op-by-op evaluation: its approximate float32 ``lax.rsqrt`` (SM3),
+its reduction order (norms and means: NovoGrad, Fromage, Adafactor), the code optax runs
+compiled inside ``lax.cond`` (NovoGrad, MultiSteps: FMA contraction, reassociation), or, under
+``jit``, the float ``powf`` of a constant base (``jax.jit(lambda c: 0.999 ** c)`` and eager JAX
+differ by an ulp, and trellax's jit reproduces the jitted value: RAdam's ``1 - b2**t`` cancels,
+so its rectification moves by 0.3 %). The bound is the measured largest distance, in ulps of
+the dtype, of the parameters and of the state leaves over the recorded steps.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import Any
+
+import numpy as np
+import pytest
+from optim_cases import DTYPES, ulps
+from optim_rest_cases import CASES, GRADIENTS, RECORD_STEPS, replay
+
+import trellax
+import trellax.numpy as jnp
+import trellax.optim as optim
+
+GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "optim_rest.json").read_text())
+
+#: "eager|case" or "jit|case" -> (params ulps, state ulps), measured
+#: (``python tests/test_optim_rest.py`` prints them)
+BOUNDS: dict[str, tuple[int, int]] = {
+    "jit|o.radam(1e-2)|float32|spiky": (15082, 0),  # from step 6
+    "eager|o.radam(1e-2, nesterov=True, eps_root=1e-8, threshold=3.0)|bfloat16|spiky": (
+        0,
+        0,
+    ),  # from step 80
+    "eager|o.radam(1e-2, nesterov=True, eps_root=1e-8, threshold=3.0)|float16|spiky": (
+        0,
+        0,
+    ),  # from step 80
+    "eager|o.novograd(1e-2)|float32|spiky": (11, 16),  # from step 1
+    "jit|o.novograd(1e-2)|float32|spiky": (11, 16),  # from step 1
+    "eager|o.novograd(1e-2, weight_decay=0.1)|float32|spiky": (12, 467),  # from step 1
+    "jit|o.novograd(1e-2, weight_decay=0.1)|float32|spiky": (12, 467),  # from step 1
+    "eager|o.fromage(1e-2)|float32|spiky": (2, 0),  # from step 7
+    "jit|o.fromage(1e-2)|float32|spiky": (2, 0),  # from step 7
+    "eager|o.fromage(1e-2)|bfloat16|spiky": (1, 0),  # from step 44
+    "eager|o.fromage(o.linear_schedule(1e-2, 0.0, 50))|float32|spiky": (2, 0),  # from step 7
+    "jit|o.fromage(o.linear_schedule(1e-2, 0.0, 50))|float32|spiky": (2, 0),  # from step 7
+    "eager|o.fromage(o.linear_schedule(1e-2, 0.0, 50))|bfloat16|spiky": (0, 0),  # from step 51
+    "eager|o.sm3(1e-2)|float32|spiky": (1, 144),  # from step 1
+    "jit|o.sm3(1e-2)|float32|spiky": (1, 144),  # from step 1
+    "eager|o.adafactor(1e-2)|float32|spiky": (7, 0),  # from step 5
+    "jit|o.adafactor(1e-2)|float32|spiky": (7, 0),  # from step 5
+    "eager|o.adafactor(1e-2)|bfloat16|spiky": (0, 0),  # from step 50
+    "eager|o.adafactor(1e-2)|float16|spiky": (4, 0),  # from step 14
+    "eager|o.adafactor(1e-2, min_dim_size_to_factor=4, momentum=0.9, weight_decay_rate=1e-3)|float32|spiky": (
+        1,
+        8,
+    ),  # from step 1
+    "jit|o.adafactor(1e-2, min_dim_size_to_factor=4, momentum=0.9, weight_decay_rate=1e-3)|float32|spiky": (
+        1,
+        8,
+    ),  # from step 1
+    "eager|o.adafactor(1e-2, min_dim_size_to_factor=4, momentum=0.9, weight_decay_rate=1e-3)|bfloat16|spiky": (
+        0,
+        0,
+    ),  # from step 6
+    "eager|o.adafactor(1e-2, min_dim_size_to_factor=4, momentum=0.9, weight_decay_rate=1e-3)|float16|spiky": (
+        1,
+        50167,
+    ),  # from step 1
+    "eager|o.adafactor(min_dim_size_to_factor=2, clipping_threshold=None, multiply_by_parameter_scale=False, dtype_momentum=jnp.bfloat16, momentum=0.5)|float32|spiky": (
+        0,
+        2,
+    ),  # from step 1
+    "jit|o.adafactor(min_dim_size_to_factor=2, clipping_threshold=None, multiply_by_parameter_scale=False, dtype_momentum=jnp.bfloat16, momentum=0.5)|float32|spiky": (
+        0,
+        2,
+    ),  # from step 1
+    "eager|o.adafactor(min_dim_size_to_factor=2, clipping_threshold=None, multiply_by_parameter_scale=False, dtype_momentum=jnp.bfloat16, momentum=0.5)|bfloat16|spiky": (
+        0,
+        0,
+    ),  # from step 80
+    "eager|o.adafactor(min_dim_size_to_factor=2, clipping_threshold=None, multiply_by_parameter_scale=False, dtype_momentum=jnp.bfloat16, momentum=0.5)|float16|spiky": (
+        20,
+        40,
+    ),  # from step 1
+    "eager|o.chain(o.scale_by_param_block_norm(), o.scale(-1e-2))|float32|spiky": (
+        2,
+        0,
+    ),  # from step 4
+    "jit|o.chain(o.scale_by_param_block_norm(), o.scale(-1e-2))|float32|spiky": (
+        2,
+        0,
+    ),  # from step 4
+    "eager|o.chain(o.scale_by_param_block_norm(), o.scale(-1e-2))|bfloat16|spiky": (
+        0,
+        0,
+    ),  # from step 8
+    "eager|o.chain(o.scale_by_param_block_norm(), o.scale(-1e-2))|float16|spiky": (
+        0,
+        0,
+    ),  # from step 8
+    "eager|o.MultiSteps(o.adam(1e-2), 3)|float32|spiky": (32, 230),  # from step 3
+    "jit|o.MultiSteps(o.adam(1e-2), 3)|float32|spiky": (32, 230),  # from step 3
+    "eager|o.MultiSteps(o.adam(1e-2), 3)|bfloat16|spiky": (0, 0),  # from step 4
+    "eager|o.MultiSteps(o.adam(1e-2), 3)|float16|spiky": (8, 0),  # from step 3
+    "eager|o.MultiSteps(o.sgd(0.1, momentum=0.9), 2, use_grad_mean=False, should_skip_update_fn=o.skip_not_finite)|float32|spiky": (
+        32,
+        558,
+    ),  # from step 4
+    "jit|o.MultiSteps(o.sgd(0.1, momentum=0.9), 2, use_grad_mean=False, should_skip_update_fn=o.skip_not_finite)|float32|spiky": (
+        32,
+        558,
+    ),  # from step 4
+    "eager|o.lookahead(o.sgd(0.1, momentum=0.9), 3, 0.5, reset_state=True)|float32|spiky": (
+        0,
+        0,
+    ),  # from step 4
+    "jit|o.lookahead(o.sgd(0.1, momentum=0.9), 3, 0.5, reset_state=True)|float32|spiky": (
+        0,
+        0,
+    ),  # from step 4
+    "eager|o.lookahead(o.sgd(0.1, momentum=0.9), 3, 0.5, reset_state=True)|bfloat16|spiky": (
+        0,
+        0,
+    ),  # from step 4
+}
+
+_FLOATS = {"float32": np.float32, "float16": np.float16, "bfloat16": jnp.bfloat16}
+
+
+def _describe(x: Any) -> list[Any]:
+    if isinstance(x, trellax.Array):
+        return [str(x.dtype), bool(x.weak_type)]
+    return [type(x).__name__, None]
+
+
+def _leaf_ulps(mine: list[str], theirs: list[str], kind: str) -> int:
+    if mine == theirs:
+        return 0
+    if kind not in _FLOATS:  # an integer or boolean leaf: any difference counts fully
+        return 2**40
+    width = np.uint16 if kind in ("float16", "bfloat16") else np.uint32
+    got = np.array([int(h, 16) for h in mine], width).view(_FLOATS[kind])
+    return ulps(got, theirs)
+
+
+def measure(case: str, jit: bool) -> tuple[int, int, int]:
+    """(first step whose digest differs from optax's, 0 if none; the largest ulp distance of
+    the parameters, and of the state, over the recorded steps). Asserts the error class, the
+    state's layout and the dtypes and weak flags of updates and state leaves."""
+    want = GOLDEN["transforms"][case]
+    got = replay(
+        optim,
+        jnp,
+        trellax.tree_util.tree_leaves,
+        _describe,
+        case,
+        wrap=trellax.jit if jit else (lambda f: f),
+    )
+    assert got.get("error") == want.get("error"), f"{case}: {got.get('error')} raised"
+    if "error" in want:
+        return 0, 0, 0
+    assert got["layout"] == want["layout"], "the state's layout differs from optax's"
+    assert got["updates"] == want["updates"], "the updates' dtypes differ from optax's"
+    assert got["state_kinds"] == want["state_kinds"], "the state's dtypes differ from optax's"
+    first = next(
+        (t + 1 for t, (a, b) in enumerate(zip(got["digests"], want["digests"])) if a != b), 0
+    )
+    dtype = case.split("|")[1]
+    p_ulps = s_ulps = 0
+    for t in map(str, RECORD_STEPS):
+        for mine, theirs in zip(got["params"][t], want["params"][t]):
+            p_ulps = max(p_ulps, _leaf_ulps(mine, theirs, dtype))
+        for mine, theirs, kind in zip(got["state"][t], want["state"][t], want["state_kinds"]):
+            s_ulps = max(s_ulps, _leaf_ulps(mine, theirs, kind[0]))
+    return first, p_ulps, s_ulps
+
+
+ALL = [f"{e}|{d}|{g}" for e in CASES for d in DTYPES for g in GRADIENTS]
+
+
+def _check(case: str, jit: bool) -> None:
+    first, p_ulps, s_ulps = measure(case, jit)
+    bound = BOUNDS.get(("jit|" if jit else "eager|") + case)
+    if bound is None:
+        assert first == 0, f"differs from optax from step {first}: {p_ulps} / {s_ulps} ulps"
+    else:
+        assert p_ulps <= bound[0] and s_ulps <= bound[1], (
+            f"{p_ulps} / {s_ulps} ulps from optax (params / state); bound {bound}"
+        )
+
+
+def test_golden_covers_every_case() -> None:
+    assert sorted(GOLDEN["transforms"]) == sorted(ALL)
+    assert not {k.split("|", 1)[1] for k in BOUNDS} - set(ALL)
+
+
+SPIKY = [c for c in ALL if c.endswith("|spiky")]
+#: one configuration of each optimizer (bfloat16), and the ones with control flow (jitted)
+ONE_EACH = [CASES[i] for i in (0, 2, 4, 6, 8, 10, 11, 15, 17)]
+JITTED = [CASES[i] for i in (2, 6, 12, 15, 16, 18)]
+#: keeps the module under 20 s of CPU time; the script below measures all 228 runs
+EAGER_RUNS = [c for c in SPIKY if "|bfloat16|" not in c] + [f"{e}|bfloat16|spiky" for e in ONE_EACH]
+
+
+@pytest.mark.parametrize("case", EAGER_RUNS)
+def test_eager_trajectory_matches_optax(case: str) -> None:
+    _check(case, jit=False)
+
+
+@pytest.mark.parametrize("case", [f"{e}|float32|spiky" for e in JITTED])
+def test_jitted_trajectory_matches_optax(case: str) -> None:
+    _check(case, jit=True)
+
+
+if __name__ == "__main__":  # prints the measured ulps of every run that is not bit-identical
+    for c in ALL:
+        for jit in (False, True):
+            first, p, s = measure(c, jit)
+            if first:
+                print(
+                    f"    {('jit|' if jit else 'eager|') + c!r}: ({p}, {s}),  # from step {first}"
+                )
