@@ -364,6 +364,19 @@ def _elementwise(case: str) -> dict[str, Fn | None]:
 
             return ln
 
+    elif case == "log_softmax 4096x1024":
+        xn = RNG.standard_normal((4096, 1024), dtype=np.float32)
+
+        def make(m: Any) -> Callable[[Any], Any]:
+            def lsm(x: Any) -> Any:
+                s = x - x.max(axis=-1, keepdims=True)
+                return s - m.log(m.exp(s).sum(axis=-1, keepdims=True))
+
+            return lsm
+
+    elif case.startswith("GELU ") and ("erf" in case or "grad" in case):  # nn.gelu, or its grad
+        return _gelu(case)
+
     else:  # GELU epilogue: bias add and tanh-GELU of a matmul's output
         xn = RNG.standard_normal((4096, 1024), dtype=np.float32)
         bias = RNG.standard_normal(1024, dtype=np.float32)
@@ -386,11 +399,50 @@ def _elementwise(case: str) -> dict[str, Fn | None]:
         torch_fns = {
             "softmax 4096x1024": lambda: torch.softmax(t, -1),
             "layer norm 4096x1024": lambda: torch.nn.functional.layer_norm(t, (1024,)) * 1.5 + 0.1,
+            "log_softmax 4096x1024": lambda: torch.log_softmax(t, -1),
         }
         g = make(torch)
         out["torch"] = torch_fns.get(case, lambda: g(t))
     g_np = make(np)
     out["numpy"] = lambda: g_np(xn)
+    return out
+
+
+def _gelu(case: str) -> dict[str, Fn | None]:
+    """``nn.gelu(h + b)`` of either form, or its gradient in ``h`` and ``b`` (an MLP layer's
+    backward pass through its activation), trellax and ``jax.jit`` (and PyTorch's ``gelu``)."""
+    approximate = "tanh" in case
+    hn = RNG.standard_normal((4096, 1024), dtype=np.float32)
+    bn = RNG.standard_normal(1024, dtype=np.float32)
+    out: dict[str, Fn | None] = {}
+    for name, L in (("trellax", trellax), ("jax", jax)):
+        if L is None:
+            continue
+
+        def fwd(h: Any, b: Any, L: Any = L) -> Any:
+            return L.nn.gelu(h + b, approximate=approximate)
+
+        def loss(h: Any, b: Any, fwd: Any = fwd) -> Any:
+            return fwd(h, b).sum()
+
+        f = L.jit(L.grad(loss, argnums=(0, 1)) if "grad" in case else fwd)
+        h, b = L.numpy.asarray(hn), L.numpy.asarray(bn)
+        if name == "jax":
+            out[name] = lambda f=f, h=h, b=b: jax.block_until_ready(f(h, b))
+        else:
+            out[name] = lambda f=f, h=h, b=b: f(h, b)
+    if torch is not None:
+        th = torch.from_numpy(hn).requires_grad_("grad" in case)
+        tb = torch.from_numpy(bn).requires_grad_("grad" in case)
+        mode = "tanh" if approximate else "none"
+
+        def tfn() -> Any:
+            y = torch.nn.functional.gelu(th + tb, approximate=mode)
+            if "grad" not in case:
+                return y
+            return torch.autograd.grad(y.sum(), (th, tb))
+
+        out["torch"] = tfn
     return out
 
 
@@ -427,6 +479,10 @@ def cases() -> list[tuple[str, str, Callable[[], dict[str, Fn | None]]]]:
         "softmax 4096x1024",
         "layer norm 4096x1024",
         "GELU epilogue 4096x1024",
+        "log_softmax 4096x1024",
+        "GELU erf 4096x1024",
+        "GELU erf grad 4096x1024",
+        "GELU tanh grad 4096x1024",
     ):
         out.append(("elementwise", case, lambda case=case: _elementwise(case)))
     return out

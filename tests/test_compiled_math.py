@@ -1,4 +1,5 @@
-"""The compiled float32 exp/tanh/logistic/erf/erfc (``backend/compiled_math.py``, ``compiled_erf.py``) against their stated ulp
+"""The compiled float32 exp/tanh/logistic/erf/erfc/log (``backend/compiled_math.py``, ``compiled_erf.py``,
+``compiled_log.py``) against their stated ulp
 bound, and fused programs that use them (``compiled="auto"``, the default with the extra).
 
 The bound (``compiled_math.ULP_BOUND``) is the distance to the float64 function of the input
@@ -19,7 +20,7 @@ import pytest
 
 import trellax
 import trellax.numpy as tnp
-from trellax._src.backend import compiled, compiled_erf, compiled_math
+from trellax._src.backend import compiled, compiled_erf, compiled_log, compiled_math
 from trellax._src.interpreters.fusion_runtime import fusion_options
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
@@ -30,7 +31,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 F32 = np.float32
-BOUND = {**compiled_math.ULP_BOUND, **compiled_erf.ULP_BOUND}
+BOUND = {**compiled_math.ULP_BOUND, **compiled_erf.ULP_BOUND, **compiled_log.ULP_BOUND}
 TINY = float(np.finfo(F32).tiny)
 SPECIAL = np.array(
     [  # noqa: RUF005 (commented groups)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-FUNCS = ("exp", "tanh", "logistic", "erf", "erfc")
+FUNCS = ("exp", "tanh", "logistic", "erf", "erfc", "log")
 BLOCK = 1 << 24
 
 
@@ -46,6 +46,8 @@ def reference(name: str, x: np.ndarray) -> np.ndarray:
         d = x.astype(np.float64)
         if name == "exp":
             return np.exp(d).astype(np.float32)
+        if name == "log":
+            return np.log(d).astype(np.float32)
         if name == "tanh":
             return np.tanh(d).astype(np.float32)
         if name in ("erf", "erfc"):  # libm's float64 function, rounded
@@ -65,6 +67,8 @@ def numpy_f32(name: str, x: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         if name == "exp":
             return np.exp(x)
+        if name == "log":
+            return np.log(x)
         if name == "tanh":
             return np.tanh(x)
         one = np.float32(1)
@@ -87,6 +91,7 @@ def dump_jax(where: str, stride: int) -> None:
         "logistic": jax.nn.sigmoid,
         "erf": jax.lax.erf,
         "erfc": jax.lax.erfc,
+        "log": jnp.log,
     }
     os.makedirs(where, exist_ok=True)
     for name in FUNCS:

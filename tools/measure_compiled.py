@@ -27,6 +27,7 @@ CASES = [
     "gelu_erf_epilogue_4096x1024",
     "gelu_grad_4096x1024",
     "gelu_erf_grad_4096x1024",
+    "log_softmax_4096x1024",
     "normal_1e6",
 ]
 
@@ -58,6 +59,7 @@ def _programs(ns: Any, nn: Any, random: Any, grad: Any = None) -> dict[str, Any]
         "gelu_erf_grad_4096x1024": gelu_grads(False) if grad else None,
         "chain_25m": chain,
         "softmax_4096x1024": softmax,
+        "log_softmax_4096x1024": lambda x: nn.log_softmax(x),
         "layer_norm_4096x1024": layer_norm,
         "gelu_epilogue_4096x1024": gelu_epilogue,
         "gelu_erf_epilogue_4096x1024": gelu_erf_epilogue,

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from trellax._src.backend import compiled_erf, compiled_math
+from trellax._src.backend import compiled_erf, compiled_log, compiled_math
 
 _numba: types.ModuleType | None = None
 _tried = False
@@ -285,13 +285,14 @@ def _fmin(a, b):
 """
     + compiled_math.SOURCE
     + compiled_erf.SOURCE
+    + compiled_log.SOURCE
 )
 
 
 def math_kernel_source(name: str) -> str:
     """A 1-d kernel ``kernel(r, x, out)`` applying the float32 function ``name`` of
-    :mod:`.compiled_math` (``exp``, ``tanh``, ``logistic``) or :mod:`.compiled_erf` (``erf``,
-    ``erfc``): for the accuracy checks."""
+    :mod:`.compiled_math` (``exp``, ``tanh``, ``logistic``), :mod:`.compiled_erf` (``erf``,
+    ``erfc``) or :mod:`.compiled_log` (``log``): for the accuracy checks."""
     return (
         f"@_kernel\ndef kernel(r, x, o):\n    for i in range(r):\n        o[i] = _{name}f(x[i])\n"
     )

@@ -15,9 +15,9 @@ sqrt, comparisons, casts), the same integer wrap-around (each integer result is 
 its dtype), the same NaN propagation and the same signed zeros of ``max``/``min``;
 ``tests/test_fusion_compiled.py`` checks each against the impl on special values. So results
 are bit-identical to the NumPy path, with one stated exception: with ``compiled="auto"`` (the
-default) float32 ``exp``, ``tanh``, ``logistic``, ``erf`` and ``erfc`` are the vectorizable
-functions of :mod:`trellax._src.backend.compiled_math` and
-:mod:`trellax._src.backend.compiled_erf`, within their ``ULP_BOUND`` of the true value rather
+default) float32 ``exp``, ``tanh``, ``logistic``, ``erf``, ``erfc`` and ``log`` are the
+vectorizable functions of :mod:`trellax._src.backend.compiled_math`,
+:mod:`trellax._src.backend.compiled_erf` and :mod:`trellax._src.backend.compiled_log`, within their ``ULP_BOUND`` of the true value rather
 than the impl's bits (``compiled="exact"`` keeps them NumPy calls, or libm's ``erfc`` as the
 impl calls it, with the same bits). float64 ``erf`` and ``erfc`` call libm as their impl does
 (same bits). float16, bfloat16, complex and anything not in :func:`compilable` stays a NumPy
@@ -48,12 +48,13 @@ _BITWISE = {"and": "&", "or": "|", "xor": "^"}
 _FLOAT_UNARY = {"sqrt": "np.sqrt({0})", "floor": "np.floor({0})", "ceil": "np.ceil({0})"}
 #: float32 functions of ``backend/compiled_math.py``: within a stated ulp bound of the true
 #: value, not NumPy's bits (``compiled="auto"`` only; ``"exact"`` leaves them NumPy calls).
-_APPROX_F32 = {
+APPROX_F32 = {
     "exp": "_expf",
     "tanh": "_tanhf",
     "logistic": "_logisticf",
     "erf": "_erff",  # backend/compiled_erf.py
     "erfc": "_erfcf",
+    "log": "_logf",  # backend/compiled_log.py
 }
 #: Functions whose impl is libm's float64 function of the float64 value, rounded to the dtype
 #: (``backend/numpy.py``: ``_vectorize_math``): the same libm call here, so the same bits.
@@ -70,7 +71,7 @@ def _t(d: np.dtype[Any]) -> str:
 def _approx(name: str, x: np.dtype[Any], out: np.dtype[Any]) -> bool:
     """Whether ``name`` of ``x`` is written as a function of a stated ulp bound (float32 under
     ``compiled="auto"``), not as the impl's bits."""
-    return name in _APPROX_F32 and x == out == _F32 and rt.options().compiled == "auto"
+    return name in APPROX_F32 and x == out == _F32 and rt.options().compiled == "auto"
 
 
 def compilable(eqn: JaxprEqn) -> bool:
@@ -149,7 +150,7 @@ def expression(eqn: JaxprEqn, ins: list[str], fresh: Callable[[], str]) -> tuple
     if name == "is_finite":
         return [], f"np.isfinite({ins[0]})"
     if _approx(name, x, out):
-        return [], f"{_APPROX_F32[name]}({ins[0]})"
+        return [], f"{APPROX_F32[name]}({ins[0]})"
     if name in _LIBM:
         return [], f"{t}({_LIBM[name]}(np.float64({ins[0]})))"
     if name == "select_n":

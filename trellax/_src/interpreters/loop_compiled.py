@@ -68,9 +68,9 @@ MAX_MATRIX = 65536
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 #: Functions the fused regions may compile as approximations (``fusion_compiled``'s
-#: ``_APPROX_F32``, ``backend/compiled_math.py``): a loop calls NumPy's own loop for them (a
-#: ufunc) or stays Python, so its bits stay NumPy's.
-_APPROXIMATE = frozenset({"exp", "tanh", "logistic"})
+#: ``APPROX_F32``, ``backend/compiled_math.py``): a loop calls NumPy's own loop for them (a
+#: ufunc) or stays Python, so its bits stay NumPy's (float32 ``erf``/``erfc``/``log`` included).
+_APPROXIMATE = frozenset(fusion_compiled.APPROX_F32)
 _CONTRACT = {
     # (lhs ndim, rhs ndim, lhs contracting, rhs contracting) -> (matrix side, transposed)
     (2, 1, 1, 0): ("lhs", False),
