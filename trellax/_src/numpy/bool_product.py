@@ -31,7 +31,10 @@ def selecting_product(x: Any, y: Any, a: Array, b: Array) -> Array | None:
     of the result's shape and the other is not boolean; ``None`` when it is a plain product."""
     if a.dtype not in _SELECTING:
         return None
-    shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+    try:
+        shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+    except ValueError:  # lax.mul raises JAX's TypeError for these
+        return None
     if _is_bool(x) and np.shape(x) == shape and not _is_bool(y):
         return select_n(ensure_array("multiply", x), a, broadcast_to(b, shape))
     if _is_bool(y) and np.shape(y) == shape and not _is_bool(x):
