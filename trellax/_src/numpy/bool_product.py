@@ -29,14 +29,15 @@ def _is_bool(v: Any) -> bool:
 def selecting_product(x: Any, y: Any, a: Array, b: Array) -> Array | None:
     """JAX's value of ``x * y`` (promoted to ``a``, ``b``) when one operand is a boolean array
     of the result's shape and the other is not boolean; ``None`` when it is a plain product."""
-    if a.dtype not in _SELECTING:
+    x_bool, y_bool = _is_bool(x), _is_bool(y)
+    if x_bool is y_bool or a.dtype not in _SELECTING:  # (the common case: one cheap test)
         return None
     try:
         shape = np.broadcast_shapes(np.shape(a), np.shape(b))
     except ValueError:  # lax.mul raises JAX's TypeError for these
         return None
-    if _is_bool(x) and np.shape(x) == shape and not _is_bool(y):
+    if x_bool and np.shape(x) == shape:
         return select_n(ensure_array("multiply", x), a, broadcast_to(b, shape))
-    if _is_bool(y) and np.shape(y) == shape and not _is_bool(x):
+    if y_bool and np.shape(y) == shape:
         return select_n(ensure_array("multiply", y), b, broadcast_to(a, shape))
     return None
