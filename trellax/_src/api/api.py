@@ -37,7 +37,7 @@ from trellax._src.backend import fp_errors
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.config import jax_flags
 from trellax._src.config import settings as _config
-from trellax._src.core import core, errors
+from trellax._src.core import core, errors, traceback_filter
 from trellax._src.core.core import ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.dtypes import dtypes
@@ -230,77 +230,81 @@ class Jitted(Generic[P, R]):
         return len(self._cache)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
-        st = _config._local_state.get() or _config._global_state[0]  # config.state(), inlined
-        if not kwargs and not self._has_static:
-            # Fast path: positional concrete arrays and Python scalars (the common case of a hot
-            # loop): one flat key of the config and each argument's (shape, dtype, weak_type) or
-            # scalar type (see _fast_key), no pytree.
-            key: tuple[Any, ...] | None
-            values: Sequence[Any]
-            a: tuple[Any, ...] = args
-            n = len(a)
-            if n == 2 and type(a[0]) is ArrayImpl and type(a[1]) is ArrayImpl:
-                x, y = a  # unrolled for the common arities: _fast_key's result
-                key = (st, x.shape, x.dtype, x.weak_type, y.shape, y.dtype, y.weak_type)
-                values = (x._value, y._value)
-            elif n == 1 and type(a[0]) is ArrayImpl:
-                (x,) = a
-                key = (st, x.shape, x.dtype, x.weak_type)
-                values = (x._value,)
-            else:
-                key, values = _fast_key(st, a)
-            if key is not None:
-                entry = self._fast_cache.get(key)
-                if entry is not None and core._current_trace.get() is core.eval_trace:
-                    bare = entry.bare
-                    if bare is None:
-                        outs = entry.run(*values)
-                    else:
-                        token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
-                        try:
-                            outs = bare(*values)
-                        finally:
-                            _ERRSTATE.reset(token)
-                    if entry.single:  # one array out: core.new_array, inlined
-                        out = outs[0]
-                        d, w = entry.out_avals[0]
-                        if type(out) is np.ndarray and out.dtype is d:
-                            result: Any = _object_new(ArrayImpl)
-                            result._value = out
-                            result.dtype = d
-                            result.shape = out.shape
-                            result.weak_type = w
-                            return result  # type: ignore[no-any-return]
-                    return self._finish(entry, outs)
-        trace = core._current_trace.get()
-        if trace is not core.eval_trace:
-            if isinstance(
-                trace, core.EvalTrace
-            ):  # debug_nans/disable_jit: _src/interpreters/op_by_op.py
-                return op_by_op.call_jitted(self, args, kwargs)  # type: ignore[no-any-return]
-            if self.options.inline:  # JAX's inline=True: the body joins the enclosing trace
-                return self.fun(*args, **kwargs)
-            return self._bind(args, kwargs, st)
-        dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
-        leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
-        avals = self._avals(leaves, len(dyn_args))
-        key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in avals), static_key, st)
-        key += _ref_key(leaves)
-        entry = _lookup(self._cache, key)
-        if entry is None:
-            entry = self._trace(args, kwargs, in_tree, avals, leaves)
-            self._cache[key] = entry
-        if entry.run is None:
-            entry.compile()
-            if not kwargs and not self._has_static and entry.refs is None:
-                fast_key = _fast_key(st, args)[0]
-                if fast_key is not None:
-                    self._fast_cache[fast_key] = entry
-        if entry.refs is not None:
-            return self._call_with_refs(entry, leaves, avals)
-        values = [_leaf_value(x, a) for x, a in zip(leaves, avals)]
-        outs = entry.run(*values)
-        return self._finish(entry, _unalias(outs, leaves, values))
+        try:
+            st = _config._local_state.get() or _config._global_state[0]  # config.state(), inlined
+            if not kwargs and not self._has_static:
+                # Fast path: positional concrete arrays and Python scalars (the common case of a hot
+                # loop): one flat key of the config and each argument's (shape, dtype, weak_type) or
+                # scalar type (see _fast_key), no pytree.
+                key: tuple[Any, ...] | None
+                values: Sequence[Any]
+                a: tuple[Any, ...] = args
+                n = len(a)
+                if n == 2 and type(a[0]) is ArrayImpl and type(a[1]) is ArrayImpl:
+                    x, y = a  # unrolled for the common arities: _fast_key's result
+                    key = (st, x.shape, x.dtype, x.weak_type, y.shape, y.dtype, y.weak_type)
+                    values = (x._value, y._value)
+                elif n == 1 and type(a[0]) is ArrayImpl:
+                    (x,) = a
+                    key = (st, x.shape, x.dtype, x.weak_type)
+                    values = (x._value,)
+                else:
+                    key, values = _fast_key(st, a)
+                if key is not None:
+                    entry = self._fast_cache.get(key)
+                    if entry is not None and core._current_trace.get() is core.eval_trace:
+                        bare = entry.bare
+                        if bare is None:
+                            outs = entry.run(*values)
+                        else:
+                            token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
+                            try:
+                                outs = bare(*values)
+                            finally:
+                                _ERRSTATE.reset(token)
+                        if entry.single:  # one array out: core.new_array, inlined
+                            out = outs[0]
+                            d, w = entry.out_avals[0]
+                            if type(out) is np.ndarray and out.dtype is d:
+                                result: Any = _object_new(ArrayImpl)
+                                result._value = out
+                                result.dtype = d
+                                result.shape = out.shape
+                                result.weak_type = w
+                                return result  # type: ignore[no-any-return]
+                        return self._finish(entry, outs)
+            trace = core._current_trace.get()
+            if trace is not core.eval_trace:
+                if isinstance(
+                    trace, core.EvalTrace
+                ):  # debug_nans/disable_jit: _src/interpreters/op_by_op.py
+                    return op_by_op.call_jitted(self, args, kwargs)  # type: ignore[no-any-return]
+                if self.options.inline:  # JAX's inline=True: the body joins the enclosing trace
+                    return self.fun(*args, **kwargs)
+                return self._bind(args, kwargs, st)
+            dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
+            leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
+            avals = self._avals(leaves, len(dyn_args))
+            key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in avals), static_key, st)
+            key += _ref_key(leaves)
+            entry = _lookup(self._cache, key)
+            if entry is None:
+                entry = self._trace(args, kwargs, in_tree, avals, leaves)
+                self._cache[key] = entry
+            if entry.run is None:
+                entry.compile()
+                if not kwargs and not self._has_static and entry.refs is None:
+                    fast_key = _fast_key(st, args)[0]
+                    if fast_key is not None:
+                        self._fast_cache[fast_key] = entry
+            if entry.refs is not None:
+                return self._call_with_refs(entry, leaves, avals)
+            values = [_leaf_value(x, a) for x, a in zip(leaves, avals)]
+            outs = entry.run(*values)
+            return self._finish(entry, _unalias(outs, leaves, values))
+        except Exception as e:  # the API boundary of traceback filtering (off by default)
+            traceback_filter.reraise(e)
+            raise
 
     def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any], st: _config.State) -> R:
         """A call under a transformation: ``fun`` traced once per signature (the cache eager
@@ -797,6 +801,7 @@ def _trace_pytree(
     return closed, out_tree_box[0]
 
 
+@traceback_filter.api_boundary
 def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """The shapes, dtypes and weak flags of ``fun(*args)``'s results, without computing them.
 
@@ -833,6 +838,7 @@ def make_jaxpr(
     if abstracted_axes is not None:
         raise NotImplementedError("make_jaxpr(abstracted_axes=...): trellax has static shapes")
 
+    @traceback_filter.api_boundary
     @functools.wraps(fun)
     def make(*args: Any, **kwargs: Any) -> Any:
         with batching.extend_axis_env(axis_env or ()):
@@ -913,3 +919,6 @@ def run_cached(key: Hashable, fun: Callable[..., Any], arrays: Sequence[Any]) ->
     return tree_unflatten(
         entry.out_tree, [new(o, d, w) for o, (d, w) in zip(outs, entry.out_avals)]
     )
+
+
+traceback_filter.register_boundary(Jitted.__call__.__code__)

@@ -17,7 +17,7 @@ import numpy as np
 
 from trellax._src.api import grad_refs
 from trellax._src.api.closed_fun import ClosedFunction
-from trellax._src.core import core
+from trellax._src.core import core, traceback_filter
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr
@@ -181,6 +181,7 @@ def _linearize_args(
 # -- jvp and linearize ------------------------------------------------------------------------------
 
 
+@traceback_filter.api_boundary
 def jvp(
     fun: Callable[..., Any], primals: Any, tangents: Any, has_aux: bool = False
 ) -> tuple[Any, ...]:
@@ -258,6 +259,7 @@ def _aval_str(a: ShapedArray) -> str:
     return f"{'~' if a.weak_type else ''}{name}[{','.join(map(str, a.shape))}]"
 
 
+@traceback_filter.api_boundary
 def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """``(fun(*primals), f_jvp)``: ``f_jvp(*tangents)`` evaluates the linearized function.
 
@@ -431,6 +433,7 @@ def _vjp(
     return tree_unflatten(flat.out_tree, outs[:n]), vjp_fn, aux, outs[:n]
 
 
+@traceback_filter.api_boundary
 def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """Reverse mode: ``(fun(*primals), vjp_fn)``; ``vjp_fn(ct)`` returns one cotangent per
     primal, as a tuple.
@@ -504,6 +507,7 @@ def value_and_grad(
     name = "grad"
 
     @functools.wraps(fun, updated=())
+    @traceback_filter.api_boundary
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
         flat, in_tree, xs, outs, lin = _linearize_args(
             fun, args, kwargs, argnums, name, holomorphic, allow_int, has_aux
@@ -554,6 +558,7 @@ def grad(
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, reduce_axes)
 
     @functools.wraps(fun, updated=())
+    @traceback_filter.api_boundary
     def grad_f(*args: Any, **kwargs: Any) -> Any:
         (value_aux, g) = vg(*args, **kwargs)
         return (g, value_aux[1]) if has_aux else g

@@ -24,7 +24,7 @@ from trellax._src.api.autodiff import (
     _zeros_out,
     check_unflatten,
 )
-from trellax._src.core import core
+from trellax._src.core import core, traceback_filter
 from trellax._src.core.core import ShapedArray
 from trellax._src.interpreters import ad
 from trellax._src.interpreters.batching import batch_flat
@@ -62,6 +62,7 @@ def jacfwd(
     """
 
     @functools.wraps(fun, updated=())
+    @traceback_filter.api_boundary
     def jacfun(*args: Any, **kwargs: Any) -> Any:
         f_partial, in_tree, xs = _flat_args(fun, args, kwargs, argnums)
         check_unflatten(in_tree)
@@ -241,6 +242,7 @@ def _jacrev(
     name: str,
 ) -> Callable[..., Any]:
     @functools.wraps(fun, updated=())
+    @traceback_filter.api_boundary
     def jacfun(*args: Any, **kwargs: Any) -> Any:
         flat, in_tree, xs, outs, lin = _linearize_args(
             fun, args, kwargs, argnums, name, holomorphic, allow_int, has_aux, rebuild_check=True

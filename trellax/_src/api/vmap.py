@@ -15,7 +15,7 @@ import numpy as np
 
 from trellax._src.api import ref_frames
 from trellax._src.api.ref_frames import RefBase
-from trellax._src.core import core
+from trellax._src.core import core, traceback_filter
 from trellax._src.core.basearray import Array
 from trellax._src.interpreters import batching
 from trellax._src.lax._base import asarray
@@ -140,6 +140,7 @@ def vmap(
         )
 
     @_vmap_doc(fun)
+    @traceback_filter.api_boundary
     def vmap_f(*args: Any, **kwargs: Any) -> Any:
         if type(in_axes) is tuple and len(in_axes) != len(args):
             raise ValueError(f"{_IN_AXES_TYPE}len(in_axes)={len(in_axes)}, len(args)={len(args)}")

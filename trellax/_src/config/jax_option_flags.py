@@ -48,7 +48,10 @@ traceback_filtering = FlagState(
     "traceback_filtering",
     "auto",
     parse_enum(("off", "tracebackhide", "remove_frames", "quiet_remove_frames", "auto")),
-    _NOTHING + "trellax never removes frames from tracebacks (its frames are plain Python)",
+    "which of trellax's frames an exception's traceback keeps once it leaves jit/grad/vmap/"
+    "Module.init/apply: auto and off keep them all (trellax's default: its frames are plain "
+    "Python, worth reading); tracebackhide marks them for pytest/IPython; remove_frames and "
+    "quiet_remove_frames drop them (see trellax._src.core.traceback_filter)",
 )
 use_simplified_jaxpr_constants = _bool_flag(
     "use_simplified_jaxpr_constants",

@@ -24,6 +24,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from trellax._src.core import traceback_filter
 from trellax._src.nn import errors
 from trellax._src.nn import lazy as _lazy
 from trellax._src.nn import partitioning as meta
@@ -632,6 +633,7 @@ class Module:
             updated = FLAX_HOOKS["FrozenDict"](updated)  # Flax's flax_return_frozendict flag
         return out, updated
 
+    @traceback_filter.api_boundary
     def init_with_output(
         self,
         rngs: Any,
@@ -659,6 +661,7 @@ class Module:
             )
         return self._run({}, rngs, method, mutable, True, args, kwargs, capture_intermediates)
 
+    @traceback_filter.api_boundary
     def init(
         self,
         rngs: Any,
@@ -679,6 +682,7 @@ class Module:
             **kwargs,
         )[1]
 
+    @traceback_filter.api_boundary
     def apply(
         self,
         variables: Mapping[str, Any],
