@@ -75,3 +75,60 @@ def test_gradient_and_vmap() -> None:
     got = np.asarray(trellax.vmap(lambda p, v: p * v)(b, f))
     assert np.isnan(got[0, 0]) and got[0, 1] == 0.0 and not np.signbit(got[0, 1])
     assert got[1, 0] == 0.0 and got[1, 1] == -1.0
+
+
+# Under jit, XLA's rewrite also sees an explicit conversion: ``b.astype(f) * v`` selects (JAX
+# 0.10.2, observed); run one operation at a time (eagerly) it is the IEEE product.
+CONVERTED = {
+    "astype": lambda b, v: b.astype(v.dtype) * v,
+    "reversed": lambda b, v: v * b.astype(v.dtype),
+    "lax": lambda b, v: trellax.lax.mul(trellax.lax.convert_element_type(b, v.dtype), v),
+    "scalar": lambda b, v: b.astype(v.dtype) * v.dtype.type(NAN),
+    "fori_loop": lambda b, v: trellax.lax.fori_loop(
+        0, 2, lambda i, c: c + b.astype(v.dtype) * v, jnp.zeros_like(v)
+    ),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64"])
+@pytest.mark.parametrize("form", sorted(CONVERTED))
+def test_converted_bool_selects_under_jit_only(dtype: str, form: str) -> None:
+    b = jnp.asarray(MASK)
+    with trellax.enable_x64(dtype == "float64"):
+        v = jnp.asarray(np.array([NAN, NAN, -0.0, np.inf]).astype(dtype))
+        fn = CONVERTED[form]
+        got = np.asarray(trellax.jit(fn)(b, v))
+        eager = np.asarray(fn(b, v))
+    if form == "scalar":
+        assert _bits(got) == _bits(np.array([NAN, 0.0, 0.0, NAN]).astype(dtype))
+        assert np.isnan(eager).all()
+        return
+    want = np.array([NAN, 0.0, 0.0, np.inf]).astype(dtype)
+    if form == "fori_loop":
+        want = want + want  # two steps from zero
+    assert _bits(got) == _bits(want)
+    assert not np.signbit(np.real(got[2]))  # +0.0 where False, even for -0.0 * False
+    if form == "fori_loop":  # a loop is one compiled program even eagerly, in JAX too
+        assert _bits(eager) == _bits(want)
+    else:  # one operation at a time: the IEEE product
+        assert np.isnan(eager[1]) and np.signbit(np.real(eager[2]))
+
+
+def test_converted_bool_products_that_keep_ieee_under_jit() -> None:
+    b = jnp.asarray(MASK)
+    v = jnp.asarray(VALUES.astype(np.float32))
+    widened = trellax.jit(lambda b, v: b.astype(jnp.bfloat16) * v.astype(jnp.bfloat16))(b, v)
+    assert np.isnan(np.asarray(widened.astype(np.float32))[1])  # bfloat16: widened, IEEE
+    column = jnp.asarray([[True], [False]])
+    rows = jnp.asarray([[NAN, -1.0]] * 2, jnp.float32)
+    got = np.asarray(trellax.jit(lambda c, r: c.astype(jnp.float32) * r)(column, rows))
+    assert np.isnan(got[1, 0]) and np.signbit(got[1, 1])  # broadcast after the conversion
+
+
+def test_converted_bool_gradient_under_jit() -> None:
+    v = jnp.asarray(VALUES.astype(np.float32))
+    b = jnp.asarray(MASK)
+    g = trellax.jit(trellax.grad(lambda v, b: (b.astype(jnp.float32) * v * v).sum()))(v, b)
+    eager = trellax.grad(lambda v, b: (b.astype(jnp.float32) * v * v).sum())(v, b)
+    assert _bits(g) == _bits(np.array([NAN, 0.0, 0.0, np.inf], np.float32))
+    assert np.isnan(np.asarray(eager)[1])

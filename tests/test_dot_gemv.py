@@ -114,7 +114,31 @@ def test_shapes_left_to_matmul() -> None:
     ):
         outs, text = _three(lambda w, v: w @ v, w, v)
         assert outs[0] == outs[1] == outs[2]
-        assert ".flags.forc" not in text
+        assert "dot(" not in text.replace("# dot_general", "")
+        # float operands are checked for a layout BLAS takes; integers never reach BLAS
+        assert (".flags.forc" in text) == (w.dtype.kind == "f")
+
+
+def test_layouts_blas_cannot_take_give_the_bits_of_contiguous_operands() -> None:
+    # NumPy's matmul sends a stride-0 or strided operand to its own loop, which sums in another
+    # order than BLAS on some CPUs; the kernel and generated programs copy such operands first
+    r = np.random.default_rng(7)
+    w = r.standard_normal((6, 6)).astype(np.float32)
+    wide = r.standard_normal((6, 12)).astype(np.float32)
+    for v in (
+        np.broadcast_to(np.float32(1.5), (6,)),
+        wide[0, ::2],
+        np.arange(6.0, dtype=np.float32),
+    ):
+        want = np.matmul(np.ascontiguousarray(v), w.T).tobytes()
+        jitted = trellax.jit(lambda v: lax.dot_general(v, tnp.asarray(w), (((0,), (1,)), ((), ()))))
+        assert np.asarray(jitted(v)).tobytes() == want
+        eager = lax.dot_general(tnp.asarray(v), tnp.asarray(w), (((0,), (1,)), ((), ())))
+        assert np.asarray(eager).tobytes() == want
+    # a broadcast inside the program (a view in the kernel, a copy in the specialized program)
+    f = trellax.grad(lambda x: (tnp.tanh(tnp.asarray(w) @ x) @ tnp.asarray(w)).sum())
+    outs, _ = _three(f, np.arange(6.0, dtype=np.float32))
+    assert outs[0] == outs[1] == outs[2]
 
 
 def _fori_closing_over(wc: Any) -> Callable[[Any], Any]:

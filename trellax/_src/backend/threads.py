@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextvars
 import itertools
+import math
 import os
 import threading
 import time
@@ -185,7 +186,10 @@ def matmul(a: Any, b: Any) -> Any:
     """``np.matmul(a, b)`` with BLAS held to one thread unless the product is small; a large
     product of two matrices of one float or complex type runs on the worker pool in blocks of
     rows, handed out one at a time. The blocks depend only on the shapes, and a product is split
-    only where BLAS gives every element the bits of the unsplit product (``blas_rows``)."""
+    only where BLAS gives every element the bits of the unsplit product (``blas_rows``).
+    Operands are first given a layout BLAS takes (:func:`blas_layout`)."""
+    if a.dtype.kind in "fc" and not (a.flags.forc and b.flags.forc):
+        a, b = blas_layout(a), blas_layout(b)
     if a.ndim < 2 or b.ndim < 2 or a.dtype.kind not in "fc":
         return np.matmul(a, b)
     m, k = a.shape[-2:]
@@ -207,6 +211,21 @@ def matmul(a: Any, b: Any) -> Any:
 
         run_chunks(block, len(edges) - 1, lambda: None)
         return out
+
+
+def blas_layout(x: Any) -> Any:
+    """``x``, copied to C order unless it is C- or Fortran-contiguous. NumPy's matmul sends a
+    float product whose operand BLAS cannot take (a stride-0 broadcast, a strided slice) to its
+    own loop, which sums in another order than BLAS's kernels on some CPUs (OpenBLAS's gemv on
+    AMD EPYC), so without this the bits of a product would depend on how its operands happen to
+    be laid out (a broadcast constant here, a copy of it in a generated program there)."""
+    return x if x.flags.forc else np.ascontiguousarray(x)
+
+
+def matmul_any_layout(a: Any, b: Any) -> Any:
+    """``np.matmul`` of two small operands after :func:`blas_layout` (generated programs call it
+    when an operand is neither C- nor Fortran-contiguous)."""
+    return np.matmul(blas_layout(a), blas_layout(b))
 
 
 def _row_edges(a: Any, b: Any, work: int) -> list[int] | None:
@@ -233,7 +252,7 @@ def _row_edges(a: Any, b: Any, work: int) -> list[int] | None:
 
 #: Seconds between two looks at the machine's run queue.
 SPARE_EVERY = 0.02
-_spare = [0.0, 1.0]  # time of the last look, and whether a CPU was free then
+_spare = [-math.inf, 1.0]  # time of the last look (never yet), and whether a CPU was free then
 _loadavg_fd: list[int] = []
 
 

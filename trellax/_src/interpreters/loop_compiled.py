@@ -37,7 +37,13 @@ import numpy as np
 
 from trellax._src.backend import compiled, ufunc_loops
 from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Literal, Var
-from trellax._src.interpreters import fusion_compiled, fusion_runtime, peephole, tracing
+from trellax._src.interpreters import (
+    fusion_compiled,
+    fusion_runtime,
+    peephole,
+    tracing,
+    xla_rewrites,
+)
 
 #: The largest value (elements) of a compiled loop body; larger bodies are NumPy calls anyway
 #: bound by their work, not by the calls.
@@ -369,7 +375,8 @@ def _prepared(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[Jaxpr, list[Any]]:
     consts = list(consts)
     if tracing.call_bodies and any(e.primitive in tracing.call_bodies for e in jaxpr.eqns):
         jaxpr, consts = tracing.inline_calls(jaxpr, consts)
-    return peephole.simplify(tracing.without_dead_code(jaxpr)), consts
+    body = xla_rewrites.select_bool_products(tracing.without_dead_code(jaxpr))
+    return peephole.simplify(body), consts
 
 
 def _carry_in(w: _Writer, v: Var, param: str) -> None:

@@ -137,26 +137,37 @@ def _dot_general(
     # large products go through the kernel's own matmul (BLAS held to one thread, blocks on
     # the worker pool: backend/threads.py); small ones straight to NumPy
     work = math.prod(xa.shape) * (math.prod(ya.shape) // max(1, ya.shape[rc[0]]))
-    matmul = bind(threads.matmul if work >= threads.BLAS_SMALL else np.matmul, "f")
-    if tuple(lc) == (1,) and tuple(rc) == (0,) and len(xa.shape) == 2 and len(ya.shape) == 2:
-        return f"{matmul}({args[0]}, {args[1]})"
+    if work >= threads.BLAS_SMALL:  # the kernel's own matmul gives operands a BLAS layout
+        matmul = bind(threads.matmul, "f")
+        if tuple(lc) == (1,) and tuple(rc) == (0,) and len(xa.shape) == 2 == len(ya.shape):
+            return f"{matmul}({args[0]}, {args[1]})"
     a = args[0] if lc[0] == len(xa.shape) - 1 else f"{args[0]}.T"
     b = args[1] if rc[0] == 0 else f"{args[1]}.T"
-    if dot_gemv and work < threads.BLAS_SMALL and _dot_is_matmul(out, xa.shape, ya.shape):
+    if work >= threads.BLAS_SMALL:
+        return f"{matmul}({a}, {b})"
+    # Small products call NumPy directly when both operands are C- or Fortran-contiguous (a
+    # layout BLAS takes, as the kernel's matmul would give them), else the kernel's copy first:
+    # the layout of an operand known when the program is generated (a constant, such as a
+    # loop's weight matrix) is checked now, not at every call.
+    if out.kind not in "fc":  # integers: NumPy's own loop whatever the layout
+        return f"{bind(np.matmul, 'f')}({a}, {b})"
+    checks = []
+    for name in args:
+        known = value_of(name) if value_of is not None else None
+        if not isinstance(known, np.ndarray):
+            checks.append(f"{name}.flags.forc")
+        elif not known.flags.forc:
+            checks.append("False")
+    fallback = f"{bind(threads.matmul_any_layout, 'f')}({a}, {b})"
+    if dot_gemv and _dot_is_matmul(out, xa.shape, ya.shape):
         # np.dot's matrix-vector path makes the BLAS gemv call matmul makes, ~0.5 µs sooner
-        # (the gufunc's set-up); only for the layouts where both surely reach that call
-        # the layout of an operand known when the program is generated (a constant, such as a
-        # loop's weight matrix) is checked now, not at every call
-        checks = []
-        for name in args:
-            known = value_of(name) if value_of is not None else None
-            if not isinstance(known, np.ndarray):
-                checks.append(f"{name}.flags.forc")
-            elif not known.flags.forc:
-                return f"{matmul}({a}, {b})"
-        dot = f"{bind(np.dot, 'f')}({a}, {b})"
-        return f"{dot} if {' and '.join(checks)} else {matmul}({a}, {b})" if checks else dot
-    return f"{matmul}({a}, {b})"
+        # (the gufunc's set-up)
+        fast = f"{bind(np.dot, 'f')}({a}, {b})"
+    else:
+        fast = f"{bind(np.matmul, 'f')}({a}, {b})"
+    if "False" in checks:
+        return fallback
+    return f"{fast} if {' and '.join(checks)} else {fallback}" if checks else fast
 
 
 def _dot_is_matmul(d: np.dtype[Any], xs: tuple[int, ...], ys: tuple[int, ...]) -> bool:

@@ -35,6 +35,7 @@ from trellax._src.interpreters import (
     peephole,
     program_cache,
     specialize,
+    xla_rewrites,
 )
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import float0
@@ -346,7 +347,7 @@ class Emitter:
         (a loop's code generator chooses where results are written: :attr:`out_targets`)."""
         if call_bodies and any(e.primitive in call_bodies for e in jaxpr.eqns):
             jaxpr, consts = inline_calls(jaxpr, consts)
-        jaxpr = without_dead_code(jaxpr)
+        jaxpr = xla_rewrites.select_bool_products(without_dead_code(jaxpr))
         if specialize.enabled:
             jaxpr = peephole.simplify(jaxpr)
         names: dict[int, str] = {}

@@ -4,7 +4,8 @@ XLA rewrites ``convert(pred) * v`` into ``select(pred, v, 0)`` when the boolean 
 has the result's shape and the product is float16/32/64 or complex, so in JAX
 ``jnp.array([True, False]) * jnp.array([nan, -2.0])`` is ``[nan, 0.0]``: ``False * nan`` is 0 and
 ``False * -2.0`` is +0.0. bfloat16 and float8 are widened before the product and keep IEEE's NaN
-and -0.0, and so does a broadcast boolean operand (``docs/semantics.md``, "Signed zeros").
+and -0.0, and so does a broadcast boolean operand (``docs/semantics.md``, "Signed zeros"). An
+explicit ``b.astype(f) * v`` selects too, under ``jit`` only (``interpreters/xla_rewrites.py``).
 """
 
 from __future__ import annotations
