@@ -82,6 +82,8 @@ def _while_codegen(
     at = em.open_loop()
     em.emit(f"{indent}while True:")
     targets = loop_targets.Targets(em, n_b, len(carry), [], "")
+    em.open_carries(carry, [*cconsts, *bconsts])
+    new: list[str] = list(carry)
     try:
         (pred,) = em.jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, [*cconsts, *carry], inner)
         em.emit(f"{inner}if not {pred}:")
@@ -90,6 +92,7 @@ def _while_codegen(
     finally:
         targets.release()
         em.close_loop(at, indent)
+        em.close_carries(carry, new, at, indent)
     em.assign(carry, new, inner)
     targets.swap(inner)
     if timed:

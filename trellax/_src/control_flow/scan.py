@@ -109,8 +109,12 @@ def _scan_codegen(
         for name, x in zip(x_names, xs):
             em.emit(f"{inner}{name} = {x}[{t}]")
     targets = loop_targets.Targets(em, n_consts, n_carry, bufs, t, iterate)
+    em.open_carries(carry, consts)
     try:
         body_outs = em.jaxpr(body, closed.consts, [*consts, *carry, *x_names], inner, targets.plan)
+    except BaseException:
+        em.close_carries(carry, carry, at, indent)
+        raise
     finally:
         targets.release()
     for buf, y, v in zip(bufs, body_outs[n_carry:], targets.ys):
@@ -130,6 +134,7 @@ def _scan_codegen(
         header = f"{', '.join(names)} in zip({', '.join(seqs)})" if len(names) > 1 else ""
         em.lines.insert(at, f"{indent}for {header or f'{t} in {steps}'}:")
     em.close_loop(at, indent)
+    em.close_carries(carry, body_outs[:n_carry], at, indent)
     if timed:
         em.emit(indent + timed)
     ys = list(bufs)

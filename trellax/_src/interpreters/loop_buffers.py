@@ -54,8 +54,11 @@ def active() -> bool:
 
 def writes_out(eqn: JaxprEqn) -> bool:
     """Whether ``eqn`` is a ufunc call that can write its one result into a given array of the
-    result's shape and dtype with the same bits."""
+    result's shape and dtype with the same bits (or a small matrix-vector product that the
+    compiler writes as ``np.dot``/``np.matmul`` into its ``out``: :func:`specialize.gemv_out`)."""
     impl = eqn.primitive.impl
+    if specialize.gemv_out(eqn):
+        return True
     if type(impl) is not np.ufunc or eqn.params or impl.nout != 1 or len(eqn.outvars) != 1:
         return False
     if len(eqn.invars) != impl.nin:

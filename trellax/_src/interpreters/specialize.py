@@ -50,14 +50,28 @@ ValueOf = Callable[[str], Any]
 #: Rules that also read the values known when the program is generated (same result types).
 VALUE_RULES: dict[Any, Callable[[JaxprEqn, list[str], Bind, ValueOf], str | None]] = {}
 
+#: ``layout(name)``: how the generated code learns that the value of ``name`` is a contiguous
+#: array: ``""`` when that is known when the program is generated (a loop buffer, a fresh
+#: product), the name of a flag computed once before a loop (a loop carry whose later values
+#: are all known to be contiguous), or None (check ``name.flags.forc`` where it is used).
+Layout = Callable[[str], "str | None"]
+
 
 def call_expr(
-    eqn: JaxprEqn, args: list[str], bind: Bind, value_of: ValueOf | None = None
+    eqn: JaxprEqn,
+    args: list[str],
+    bind: Bind,
+    value_of: ValueOf | None = None,
+    layout: Layout | None = None,
+    out: str | None = None,
 ) -> str | None:
-    """The expression computing ``eqn``'s result from the names ``args``, or None."""
+    """The expression computing ``eqn``'s result from the names ``args``, or None. ``out``: a
+    buffer the result is written into, only for a product :func:`gemv_out` accepts."""
     if not enabled:
         return None
     impl = eqn.primitive.impl
+    if impl is kernels.dot_general:
+        return _dot_general(eqn, args, bind, value_of, layout, out if gemv_out(eqn) else None)
     if value_of is not None:
         value_rule = VALUE_RULES.get(impl)
         if value_rule is not None:
@@ -113,20 +127,59 @@ def _broadcast_in_dim(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
 #: measurements and tests, read when a program is generated).
 dot_gemv = True
 
+#: Layout checks of those products settled when the program is generated where the operand is
+#: known to be contiguous (a loop buffer, a fresh product; a loop carry checked once before its
+#: loop): a switch for measurements and tests, read when a program is generated.
+known_layout = True
+
+#: Small matrix-vector products inside loop bodies written into a loop buffer (``np.dot``'s
+#: ``out``, ``np.matmul``'s positional ``out``): a switch, read when a program is generated.
+dot_out = True
+
 
 def _plain(d: np.dtype[Any]) -> bool:
     """A dtype NumPy's matmul computes in itself (no float32 detour, not bool)."""
     return d.kind in "fciu" and d.num < 256 and compute_dtype(d) is d
 
 
+def fresh_contiguous(eqn: JaxprEqn) -> bool:
+    """Whether :func:`_dot_general`'s expression for ``eqn`` (when it gives one) makes a new
+    C-contiguous array: every product but the per-example outer products (a transposed view)."""
+    (_, _), (lb, rb) = eqn.params["dimension_numbers"]
+    return not lb and not rb and len(eqn.outvars[0].aval.shape) <= 2
+
+
+def gemv_out(eqn: JaxprEqn) -> bool:
+    """Whether :func:`_dot_general` writes ``eqn``'s product into a given vector: a small
+    matrix-vector product of float32/float64 operands of the result's dtype, which it computes
+    by ``np.dot`` or ``np.matmul`` (a new result and one written into a contiguous ``out`` of
+    the result's dtype come from the same BLAS call; tests/test_loop_layout.py)."""
+    if not (enabled and dot_gemv and dot_out) or eqn.primitive.impl is not kernels.dot_general:
+        return False
+    (lc, rc), (lb, rb) = eqn.params["dimension_numbers"]
+    d = eqn.params["preferred_element_type"]
+    xa, ya = eqn.invars[0].aval, eqn.invars[1].aval
+    if lb or rb or xa.dtype is not d or ya.dtype is not d or len(eqn.outvars[0].aval.shape) != 1:
+        return False
+    if len(lc) != 1 or len(rc) != 1 or not _dot_is_matmul(d, xa.shape, ya.shape):
+        return False
+    work = math.prod(xa.shape) * (math.prod(ya.shape) // max(1, ya.shape[rc[0]]))
+    return bool(work < threads.BLAS_SMALL)
+
+
 def _dot_general(
-    eqn: JaxprEqn, args: list[str], bind: Bind, value_of: ValueOf | None = None
+    eqn: JaxprEqn,
+    args: list[str],
+    bind: Bind,
+    value_of: ValueOf | None = None,
+    layout: Layout | None = None,
+    out: str | None = None,
 ) -> str | None:
     # The kernel's two BLAS paths, for operands already of the result's dtype.
     (lc, rc), (lb, rb) = eqn.params["dimension_numbers"]
-    out = eqn.params["preferred_element_type"]
+    d = eqn.params["preferred_element_type"]
     xa, ya = eqn.invars[0].aval, eqn.invars[1].aval
-    if xa.dtype is not out or ya.dtype is not out or not _plain(out):
+    if xa.dtype is not d or ya.dtype is not d or not _plain(d):
         return None
     if tuple(lb) == (0,) and tuple(rb) == (0,):
         return _batched_outer_expr(eqn, args, bind)
@@ -148,26 +201,43 @@ def _dot_general(
     # Small products call NumPy directly when both operands are C- or Fortran-contiguous (a
     # layout BLAS takes, as the kernel's matmul would give them), else the kernel's copy first:
     # the layout of an operand known when the program is generated (a constant, such as a
-    # loop's weight matrix) is checked now, not at every call.
-    if out.kind not in "fc":  # integers: NumPy's own loop whatever the layout
+    # loop's weight matrix) is checked now, not at every call; so is a loop buffer or a fresh
+    # product, and a loop's constant or a carry whose every later value is one of those is
+    # checked once before the loop (``layout``). ``out``: written into that buffer.
+    if d.kind not in "fc":  # integers: NumPy's own loop whatever the layout
         return f"{bind(np.matmul, 'f')}({a}, {b})"
+    known = [value_of(name) if value_of is not None else None for name in args]
     checks = []
-    for name in args:
-        known = value_of(name) if value_of is not None else None
-        if not isinstance(known, np.ndarray):
+    for name, k in zip(args, known):
+        if isinstance(k, np.ndarray):
+            if not k.flags.forc:
+                checks.append("False")
+            continue
+        check = layout(name) if layout is not None else None
+        if check is None:
             checks.append(f"{name}.flags.forc")
-        elif not known.flags.forc:
-            checks.append("False")
-    fallback = f"{bind(threads.matmul_any_layout, 'f')}({a}, {b})"
-    if dot_gemv and _dot_is_matmul(out, xa.shape, ya.shape):
+        elif check:
+            checks.append(check)
+    if out is None:
+        fallback = f"{bind(threads.matmul_any_layout, 'f')}({a}, {b})"
+    else:
+        fallback = f"{bind(_matmul_any_layout_into, 'f')}({a}, {b}, {out})"
+    if dot_gemv and _dot_is_matmul(d, xa.shape, ya.shape):
         # np.dot's matrix-vector path makes the BLAS gemv call matmul makes, ~0.5 µs sooner
         # (the gufunc's set-up)
-        fast = f"{bind(np.dot, 'f')}({a}, {b})"
+        into = f", out={out}" if out is not None else ""
+        fast = f"{bind(np.dot, 'f')}({a}, {b}{into})"
     else:
-        fast = f"{bind(np.matmul, 'f')}({a}, {b})"
+        fast = f"{bind(np.matmul, 'f')}({a}, {b}{f', {out}' if out is not None else ''})"
     if "False" in checks:
         return fallback
     return f"{fast} if {' and '.join(checks)} else {fallback}" if checks else fast
+
+
+def _matmul_any_layout_into(a: Any, b: Any, out: Any) -> Any:
+    """``threads.matmul_any_layout`` written into ``out`` (a loop buffer: C-contiguous, of the
+    result's dtype): the same BLAS call on the same contiguous operands."""
+    return np.matmul(threads.blas_layout(a), threads.blas_layout(b), out)
 
 
 def _dot_is_matmul(d: np.dtype[Any], xs: tuple[int, ...], ys: tuple[int, ...]) -> bool:
@@ -262,7 +332,6 @@ RULES[kernels.expand_dims] = _same_size_reshape
 RULES[kernels.transpose] = _transpose
 RULES[kernels.broadcast_in_dim] = _broadcast_in_dim
 RULES[kernels.dot_general] = _dot_general
-VALUE_RULES[kernels.dot_general] = _dot_general
 RULES[kernels.reduce_sum] = _reduce_sum
 RULES[kernels.select_n] = _select_n
 VALUE_RULES[kernels.select_n] = _select_n_known

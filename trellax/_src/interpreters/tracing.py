@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -303,6 +304,13 @@ class Emitter:
         self.written: set[Var] = set()
         #: Allocations to place before the innermost enclosing loop (one list per open loop).
         self.loop_allocs: list[list[str]] = []
+        #: Names whose value is surely a contiguous array (a result written into a loop buffer
+        #: or a row, a fresh product): matrix-vector products on them skip the layout check.
+        self.contiguous: set[str] = set()
+        #: The carries of the loops being emitted, innermost last: name -> the flag holding
+        #: its initial value's layout ("" until a product asks for it, :meth:`layout`).
+        self._carry_scopes: list[dict[str, str]] = []
+        self._invariant: list[set[str]] = []
         self._count = 0
 
     def fresh(self, prefix: str = "v") -> str:
@@ -323,6 +331,44 @@ class Emitter:
         array), or None (an argument or a value computed at run time)."""
         value = self.env.get(name) if name.isidentifier() else None
         return value if isinstance(value, np.ndarray | np.generic) else None
+
+    def layout(self, name: str) -> str | None:
+        """How the code knows ``name`` holds a contiguous array (:data:`specialize.Layout`)."""
+        if not specialize.known_layout:
+            return None
+        if name in self.contiguous:
+            return ""
+        for scope in reversed(self._carry_scopes):
+            if name in scope:
+                if not scope[name]:
+                    scope[name] = self.fresh("q")
+                return scope[name]
+        return None
+
+    def open_carries(self, carry: Sequence[str], invariant: Sequence[str] = ()) -> None:
+        """Starts the body of a loop with these carries and loop-invariant operands (its
+        constants, defined before the loop statement); then :meth:`close_carries`."""
+        scope = dict.fromkeys(invariant, "")
+        scope.update(dict.fromkeys(carry, ""))
+        self._carry_scopes.append(scope)
+        self._invariant.append(set(invariant) - set(carry))
+
+    def close_carries(self, carry: Sequence[str], new: Sequence[str], at: int, indent: str) -> None:
+        """Ends the body started by :meth:`open_carries` (``new``: the body's new carries).
+        An operand whose layout a product asked for gets a flag computed once, before the loop
+        statement at line ``at``, when it does not change in the loop or when every value the
+        body gives it is known contiguous (then only the initial value is unknown); otherwise
+        its check is written out where it is used."""
+        scope = self._carry_scopes.pop()
+        invariant = self._invariant.pop()
+        for c, flag in scope.items():
+            if not flag:
+                continue
+            if c in invariant or new[list(carry).index(c)] in self.contiguous:
+                self.lines.insert(at, f"{indent}{flag} = {c}.flags.forc")
+                continue
+            word = re.compile(rf"\b{flag}\b")
+            self.lines[at:] = [word.sub(f"{c}.flags.forc", line) for line in self.lines[at:]]
 
     def fix(self, name: str, aval: ShapedArray, indent: str) -> None:
         """Re-types a result where NumPy may return another type: 0-d results come back as NumPy
@@ -479,14 +525,29 @@ class Emitter:
                 "register one with def_impl)"
             )
         if not eqn.primitive.multiple_results:
-            expr = specialize.call_expr(eqn, args, self.bind, self.known_value)
+            into = self.out_targets.get(eqn.outvars[0]) if eqn.outvars else None
+            if into is not None and not specialize.gemv_out(eqn):
+                into = None
+            expr = specialize.call_expr(eqn, args, self.bind, self.known_value, self.layout, into)
             if expr is not None:
                 self.emit(f"{indent}{outs[0]} = {expr}  # {eqn.primitive.name}")
+                if into is not None:
+                    self.written.add(eqn.outvars[0])
+                if eqn.primitive.name == "dot_general" and specialize.fresh_contiguous(eqn):
+                    self.contiguous.add(outs[0])
                 return
         f = self.bind(functools.partial(impl, **eqn.params) if eqn.params else impl, "f")
-        if eqn.outvars and eqn.outvars[0] in self.out_targets and loop_buffers.writes_out(eqn):
+        if (
+            eqn.outvars
+            and eqn.outvars[0] in self.out_targets
+            and type(impl) is np.ufunc
+            and loop_buffers.writes_out(eqn)
+        ):
             self.written.add(eqn.outvars[0])
             args = [*args, self.out_targets[eqn.outvars[0]]]
+            self.contiguous.update(outs)  # a vector buffer or a row of a C-ordered buffer
+        elif type(impl) is np.ufunc and len(outs) == 1 and len(eqn.outvars[0].aval.shape) == 1:
+            self.contiguous.update(outs)  # a ufunc's new vector
         call = f"{f}({', '.join(args)})  # {eqn.primitive.name}"
         if not outs:  # an effect with no results (a callback returning None)
             self.emit(f"{indent}{call}")
@@ -667,7 +728,13 @@ def run_equation(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -
     invars = [Var(a) for a in in_avals]
     outvars = [Var(a) for a in out_avals]
     # Reverse-mode rules make new jaxprs at every call: equal structures share one program.
-    context = (_config.state(), fusion_runtime.options(), specialize.enabled, specialize.dot_gemv)
+    context = (
+        _config.state(),
+        fusion_runtime.options(),
+        specialize.enabled,
+        specialize.dot_gemv,
+        specialize.known_layout,
+    )
     key = program_cache.structural_key(prim, in_avals, params, context)
     run = program_cache.lookup(key) if key is not None else None
     if run is None:
