@@ -27,6 +27,7 @@ from trellax._src.backend import numpy as kernels
 from trellax._src.backend import select_bits, threads
 from trellax._src.backend.float_facts import compute_dtype
 from trellax._src.core.jaxpr import JaxprEqn
+from trellax._src.interpreters import outer_compiled
 
 #: ``bind(value, prefix) -> name``: a global of the generated code holding ``value``.
 Bind = Callable[[Any, str], str]
@@ -135,6 +136,10 @@ known_layout = True
 #: Small matrix-vector products inside loop bodies written into a loop buffer (``np.dot``'s
 #: ``out``, ``np.matmul``'s positional ``out``): a switch, read when a program is generated.
 dot_out = True
+
+#: Per-example outer products by the compiled kernel of ``outer_compiled.py`` (with the
+#: ``compiled`` extra): a switch, read when a program is generated.
+outer_compiled_on = True
 
 
 def _plain(d: np.dtype[Any]) -> bool:
@@ -283,6 +288,10 @@ def _batched_outer_expr(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | Non
         b, m, n = xs[0], xs[3 - lc[0]], ys[3 - rc[0]]
     if b < 64 or b < max(m, n):  # the batch axis must be the long one to gain
         return None
+    if outer_compiled_on and outer_compiled.wanted() and b * m * n >= outer_compiled.MIN_ELEMENTS:
+        # one compiled loop in the result's order once it is ready (outer_compiled.py)
+        f, np_f = bind(outer_compiled.batched_outer, "f"), bind(_batched_outer, "f")
+        return f"{f}({args[0]}, {args[1]}, {b}, {m}, {n}, {np_f})"
     f = bind(_batched_outer, "f")
     return f"{f}({args[0]}, {args[1]}, {b}, {m}, {n})"
 
