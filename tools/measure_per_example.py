@@ -24,7 +24,7 @@ import numpy as np
 
 import trellax
 import trellax.numpy as jnp
-from trellax._src.interpreters import specialize
+from trellax._src.interpreters import outer_compiled, specialize
 
 ROUNDS = int(os.environ.get("ROUNDS", "15"))
 
@@ -64,6 +64,9 @@ def main() -> None:
         "its two operand transposes": lambda: (
             np.ascontiguousarray(g.T),
             np.ascontiguousarray(_X.T),
+        ),
+        "compiled kernel alone, fresh result": lambda: outer_compiled.batched_outer(
+            g, _X, 1000, 16, 32, specialize._batched_outer
         ),
         "floor: write 2 MB (fill, preallocated)": lambda: out.fill(1.0),
         "floor: write 2 MB (fill, fresh)": lambda: np.empty((16, 32, 1000), np.float32).fill(1.0),
