@@ -734,6 +734,7 @@ def run_equation(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -
         specialize.enabled,
         specialize.dot_gemv,
         specialize.known_layout,
+        specialize.dot_out,
         specialize.outer_compiled_on,
     )
     key = program_cache.structural_key(prim, in_avals, params, context)
