@@ -118,3 +118,21 @@ def test_switched_off_under_compiled_off() -> None:
     with fusion_runtime.fusion_options(compiled="off"):
         text = tracing.compile_jaxpr(closed).__doc__ or ""
     assert numpy_call.search(text) and not compiled_call.search(text), text
+
+
+def test_before_the_kernel_is_ready_same_layout_and_bits() -> None:
+    # while compiling, NumPy's products are returned in the kernel's C order: a reduction of
+    # the result gives the same bits before and after the kernel is ready
+    r = np.random.default_rng(9)
+    x = r.standard_normal((1000, 16)).astype(np.float32)
+    y = r.standard_normal((1000, 32)).astype(np.float32)
+    ready = outer_compiled.STATE["ready"]
+    with_kernel = outer_compiled.batched_outer(x, y, 1000, 16, 32, specialize._batched_outer)
+    ready.done = False
+    try:
+        before = outer_compiled.batched_outer(x, y, 1000, 16, 32, specialize._batched_outer)
+    finally:
+        ready.done = True
+    assert before.flags.c_contiguous and with_kernel.flags.c_contiguous
+    assert before.tobytes() == with_kernel.tobytes()
+    assert before.sum(0).tobytes() == with_kernel.sum(0).tobytes()

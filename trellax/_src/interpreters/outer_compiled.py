@@ -11,8 +11,10 @@ bits as NumPy's multiply (no fused operations, no flush of subnormals), and a C-
 without the operand transposes the NumPy version needs.
 
 The kernel is compiled once per process (Numba's disk cache keeps its machine code), on the
-background thread unless ``TRELLAX_COMPILED_WAIT``; until it is ready, and for products below
-:data:`MIN_ELEMENTS`, the NumPy version runs.
+background thread unless ``TRELLAX_COMPILED_WAIT``; until it is ready the NumPy version runs and
+its result is copied into the kernel's C order (the bits of every later reduction do not
+depend on when the kernel became ready); products below :data:`MIN_ELEMENTS` and other dtypes
+keep the NumPy version as it is (decided by the types, so also never changing).
 """
 
 from __future__ import annotations
@@ -85,7 +87,9 @@ def batched_outer(x: Any, y: Any, b: int, m: int, n: int, numpy_version: Callabl
         return numpy_version(x, y, b, m, n)
     fn = kernel()
     if fn is None:
-        return numpy_version(x, y, b, m, n)
+        # not compiled yet: NumPy's products, in the kernel's memory order, so that a reduction
+        # of the result adds in the same order before and after the kernel is ready
+        return np.ascontiguousarray(numpy_version(x, y, b, m, n))
     out = np.empty((b, m, n), d)
     fn(np.ascontiguousarray(x.reshape(b, m)), np.ascontiguousarray(y.reshape(b, n)), out)
     return out
