@@ -104,6 +104,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_nn.py
 	$(GOLDEN_PY) tools/gen_golden_jax_attention.py
 	$(GOLDEN_PY) tools/gen_golden_nn_init_edges.py
+	$(GOLDEN_PY) tools/gen_golden_nn_init_large.py
 	$(GOLDEN_PY) tools/gen_golden_linen.py
 	$(GOLDEN_PY) tools/gen_golden_jit_call.py
 	$(GOLDEN_PY) tools/gen_golden_compat.py

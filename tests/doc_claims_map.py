@@ -4,7 +4,8 @@ tools/audit_doc_claims.py finds the claims (sentences with "bit-identical", "exa
 "≤ N", "× faster", percentages, "never", "always", "as in JAX", "matches", ...); each must be
 covered here by an entry naming its file and a stable stretch of its sentence (not a line
 number), and the tests that measure it. A speed or share figure may instead name the benchmark
-record it comes from ("benchmark: ..."); a sentence that is not a measurable fact says why
+record it comes from ("benchmark: ..."), a pass count of an upstream test suite the dated run
+that produced it ("record: ..."); a sentence that is not a measurable fact says why
 ("prose: ...", sparingly). ``TODO`` marks a claim found but not yet audited: the test caps
 their number, which may only go down.
 
@@ -35,11 +36,167 @@ def TABLE(path: str, header: str, *measured_by: str) -> Evidence:
 
 
 def SECTION(path: str, heading: str, record: str) -> Evidence:
-    """Every claim under ``heading`` (a dated measurement record) of ``path``."""
+    """Every claim under ``heading`` (a dated measurement record: "benchmark: ..." or
+    "record: ...") of ``path``."""
     return Evidence(path=path, section=heading, measured_by=(record,))
 
 
-EVIDENCE: list[Evidence] = [
+AUDITED: list[Evidence] = [
+    # per page, in the order of the page
+    # ---- docs/nn.md
+    E(
+        "docs/nn.md",
+        "Identical for half/f32 inputs.",
+        "tests/test_nn_golden.py::test_batchnorm_running_stats_keep_their_dtype",
+    ),
+    E(
+        "docs/nn.md",
+        "never by a submodule or in the same collection",
+        "tests/test_nn_module.py::test_name_in_use",
+    ),
+    E(
+        "docs/nn.md",
+        "The variables passed in are never modified.",
+        "tests/test_nn_module.py::test_variables_mutability_and_sow",
+    ),
+    E(
+        "docs/nn.md",
+        "dropout masks and `make_rng` keys bit for bit",
+        "tests/test_nn_module.py::test_rng_streams_and_make_rng",
+        "tests/test_nn_golden.py::test_against_flax",
+    ),
+    E(
+        "docs/nn.md",
+        "exactly one of the constructor attribute and the call argument",
+        "tests/test_nn_module.py::test_merge_param",
+    ),
+    E(
+        "docs/nn.md",
+        "the body always runs once before the loop",
+        "prose: names options trellax does not support; the trace counts are in the Flax-suite table below",
+    ),
+    E(
+        "docs/nn.md",
+        "raises `NameError` (unbound axis name), as in JAX",
+        "tests/test_nn_axis_name.py::test_batchnorm_axis_name_outside_vmap",
+    ),
+    E(
+        "docs/nn.md",
+        "Initializers against JAX 0.10.2, measured on 2026-11-28",
+        "tests/test_nn_init_large.py",
+    ),
+    E(
+        "docs/nn.md",
+        "The uniform family is bit-identical.",
+        "tests/test_nn_init_large.py::test_initializer_against_jax",
+    ),
+    E(
+        "docs/nn.md",
+        "The normal family differs by a few ulps in about 1 % of the elements",
+        "tests/test_nn_init_large.py::test_initializer_against_jax",
+    ),
+    TABLE(
+        "docs/nn.md",
+        "| initializer | largest difference | elements that differ |",
+        "tests/test_nn_init_large.py::test_docs_table_is_measured",
+        "tests/test_nn_init_large.py::test_initializer_against_jax",
+    ),
+    E(
+        "docs/nn.md",
+        "(never a loop over output pixels)",
+        "prose: describes how trellax/_src/lax/conv.py computes (im2col + BLAS), not a result",
+    ),
+    TABLE(
+        "docs/nn.md",
+        "| file | pass under Flax | pass on trellax, before | after |",
+        "record: tools/run_flax_tests.py runs of 27 Nov 2026 (branches flax2/flax3), pass lists in tests/golden/peer/flax_test_files.json and tests/golden/flax/own_tests_under_flax.json",
+    ),
+    E(
+        "docs/nn.md",
+        "(trellax always runs the broadcast pass)",
+        "record: tools/run_flax_tests.py failure list of linen_transforms_test.py (27 Nov 2026), tests/golden/peer/flax_test_files.json",
+    ),
+    E(
+        "docs/nn.md",
+        "quantized values are bit-identical to Flax's",
+        "tests/test_nn_fp8.py::test_qdq_is_flax_bit_for_bit",
+        "tests/test_nn_fp8.py::test_dense_general_training_matches_flax",
+    ),
+    E(
+        "docs/nn.md",
+        "all agree (bits, or a few ulps of the dtype)",
+        "tests/test_probe_batch3.py::test_program",
+    ),
+    E(
+        "docs/nn.md",
+        "AdaBelief, Yogi, Lookahead and most RAdam runs are bit-identical",
+        "tests/test_optim_golden.py::test_trajectory_matches_optax",
+        "tests/test_optim_golden.py::test_bounds_are_tight_and_needed",
+    ),
+    E(
+        "docs/nn.md",
+        "The arithmetic is optax 0.2.8's, operation by operation",
+        "tests/test_optim_golden.py::test_trajectory_matches_optax",
+        "tests/test_optim_golden.py::test_schedule_matches_optax",
+    ),
+    E(
+        "docs/nn.md",
+        "Where optax's value depends on how XLA's CPU compiler rewrites it",
+        "tests/test_optim_golden.py::test_trajectory_matches_optax",
+        "tests/test_optim_golden.py::test_bounds_are_tight_and_needed",
+    ),
+    E(
+        "docs/nn.md",
+        "**Measured agreement** (`tests/test_optim_golden.py`",
+        "tests/test_optim_golden.py::test_trajectory_matches_optax",
+        "tests/test_optim_golden.py::test_bounds_are_tight_and_needed",
+    ),
+    TABLE(
+        "docs/nn.md",
+        "| cause | trajectories | params / state ulps |",
+        "tests/test_optim_golden.py::test_trajectory_matches_optax",
+        "tests/test_optim_golden.py::test_bounds_are_tight_and_needed",
+    ),
+    E(
+        "docs/nn.md",
+        "The 62 schedule cases",
+        "tests/test_optim_golden.py::test_schedule_matches_optax",
+    ),
+    E(
+        "docs/nn.md",
+        "the golden trajectories are therefore eager optax's",
+        "tests/test_optim_golden.py::test_trajectory_matches_optax",
+    ),
+    E(
+        "docs/nn.md",
+        "The losses (`trellax.optim.losses`) are checked on 124 cases",
+        "tests/test_optim_losses.py::test_loss_matches_optax",
+    ),
+    E(
+        "docs/nn.md",
+        "took 82.7 s with two BLAS threads and 10.8 s with one",
+        "benchmark: one timed run of examples/train_digits.py recorded in docs/nn.md (OpenBLAS threads)",
+    ),
+    E(
+        "docs/nn.md",
+        "`make demo` (the promotion tour, then 12 epochs) took 28 s",
+        "benchmark: one timed run of make demo recorded in docs/nn.md",
+    ),
+    E(
+        "docs/nn.md",
+        "Timing each equation of that list alone (best of 7)",
+        "benchmark: per-equation timing of the digits training step (tools/profile_jit.py)",
+    ),
+    E(
+        "docs/nn.md",
+        "so line positions match",
+        "tests/test_nn_summary.py::test_table_rows_and_flops_match_flax",
+        "tests/test_nn_summary.py::test_tabulate_text_plain_and_terminal",
+    ),
+]
+
+# --- not audited yet: regenerate with tools/audit_doc_claims.py --todo --------------------------
+UNAUDITED: list[Evidence] = [
     E("README.md", "`trellax.lax` is the strict layer below, which never promotes and says", TODO),
     E("README.md", "values — shape, dtype and weak flag, never data — so", TODO),
     E("README.md", "each other and with `jit`, as in JAX.", TODO),
@@ -415,100 +572,6 @@ EVIDENCE: list[Evidence] = [
         TODO,
     ),
     E("docs/jax_coverage.md", "yet; `trellax.random` is JAX's threefry, bit for bit.", TODO),
-    E("docs/nn.md", "Identical for half/f32 inputs.", TODO),
-    E("docs/nn.md", "name may be reused in another collection, never by a submodule", TODO),
-    E("docs/nn.md", "The variables passed in are never modified.", TODO),
-    E("docs/nn.md", "dropout masks and `make_rng` keys bit for bit: `make_rng` folds the", TODO),
-    E(
-        "docs/nn.md",
-        "`nn.merge_param(name, attr, arg)` backs `deterministic` and `use_running_average`: exactly one of the",
-        TODO,
-    ),
-    E(
-        "docs/nn.md",
-        "supported: `nn.scan`'s `data_transform` and `check_constancy_invariants=False` (the body always runs once before",
-        TODO,
-    ),
-    E("docs/nn.md", "raises `NameError` (unbound axis name), as in JAX.", TODO),
-    E("docs/nn.md", "(for the same key: the uniform family bit-identical to JAX's; the", TODO),
-    E("docs/nn.md", "with one strided slice per kernel offset (never a loop over", TODO),
-    E("docs/nn.md", "| 100 | 89 | 96 (96.0 %) |", TODO),
-    E("docs/nn.md", "| 648 | 637 | 648 (100 %) |", TODO),
-    E("docs/nn.md", "| 140 | 117 | 140 (100 %) |", TODO),
-    E("docs/nn.md", "| 89 | 81 | 85 (95.5 %) |", TODO),
-    E("docs/nn.md", "| 21 | 21 | 21 (100 %) |", TODO),
-    E("docs/nn.md", "| 91 | 90 | 90 (98.9 %) |", TODO),
-    E("docs/nn.md", "| 13 | 13 | 13 (100 %) |", TODO),
-    E("docs/nn.md", "| 24 | 24 | 24 (100 %) |", TODO),
-    E("docs/nn.md", "**all eight** | **1126** | **1072 (95.2 %)** | **1116 (99.1", TODO),
-    E(
-        "docs/nn.md",
-        "`linen_transforms_test.py` (4): trace counts of `nn.scan(check_constancy_invariants=False)` (trellax always runs the broadcast",
-        TODO,
-    ),
-    E("docs/nn.md", "| 23 | 16 | 22 (95.7 %) |", TODO),
-    E("docs/nn.md", "| 7 | 6 | 7 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 3 | 3 | 3 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 3 | 3 | 3 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 1 | 1 | 1 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 5 | 5 | 5 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 27 | 13 | 25 (92.6 %) |", TODO),
-    E("docs/nn.md", "| 16 | 0 | 16 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 4 | 4 | 4 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 5 | 1 | 5 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 19 | 19 | 19 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 9 | 0 | 7 (77.8 %) |", TODO),
-    E("docs/nn.md", "| 8 | 0 | 8 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 22 | 0 | 22 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 1 | 0 | 1 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 3 | 0 | 3 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 1 | 0 | 1 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 1 | 0 | 1 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 3 | 0 | 3 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 1 | 0 | 1 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 1 | 0 | 1 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 2 | 0 | 2 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 2 | 0 | 2 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 2 | 0 | 2 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 1 | 0 | 1 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 26 | 3 | 23 (88.5 %) |", TODO),
-    E("docs/nn.md", "| 104 | 96 | 96 (92.3 %) |", TODO),
-    E("docs/nn.md", "| 3 | 3 | 3 (100.0 %) |", TODO),
-    E("docs/nn.md", "| 12 | 0 | 11 (91.7 %) |", TODO),
-    E("docs/nn.md", "| 4 | 0 | 0 (0.0 %) |", TODO),
-    E("docs/nn.md", "| **all** | **319** | **173 (54.2 %)** | **282 (88.4", TODO),
-    E(
-        "docs/nn.md",
-        "even, as XLA's), so quantized values are bit-identical to Flax's (`tests/test_nn_fp8.py`,",
-        TODO,
-    ),
-    E("docs/nn.md", "updates: all agree (bits, or a few ulps of the dtype)", TODO),
-    E("docs/nn.md", "Yogi, Lookahead and most RAdam runs are bit-identical at every step;", TODO),
-    E(
-        "docs/nn.md",
-        "`warmup_steps >= decay_steps`, `cosine_decay_schedule` with `decay_steps <= 0`, a negative `piecewise_constant_schedule`",
-        TODO,
-    ),
-    E("docs/nn.md", "when XLA rewrites it (an eager division always; optax's jitted bias", TODO),
-    E("docs/nn.md", "steps 1, 2, 10 and 100, in ulps of their dtype.", TODO),
-    E("docs/nn.md", "cause | trajectories | params / state ulps |", TODO),
-    E("docs/nn.md", "is an approximation (correctly rounded for ~82 % of float32 inputs,", TODO),
-    E("docs/nn.md", "float32 cosine and XLA's differ by 1 ulp at some inputs", TODO),
-    E("docs/nn.md", "array, and 2⁴⁰ as a Python int) match optax's value, type,", TODO),
-    E(
-        "docs/nn.md",
-        "`trellax.jit` (eager steps give the same 264 bit-identical trajectories and the",
-        TODO,
-    ),
-    E("docs/nn.md", "shape and gradient, within a few float32 ulps (XLA's and NumPy's", TODO),
-    E("docs/nn.md", "threads and 10.8 s with one (98.33 % held-out accuracy both", TODO),
-    E("docs/nn.md", "s, 2.4 s of it training (98.33 % held-out accuracy each", TODO),
-    E(
-        "docs/nn.md",
-        "(forward, input and kernel cotangents) about 40 %, the max-pool gradient's",
-        TODO,
-    ),
-    E("docs/nn.md", "rich draws for Flax, so line positions match.", TODO),
     E("docs/performance.md", "This host ran about 2-4x slower than in the", TODO),
     E("docs/performance.md", "NumPy path runs, and the suite times exactly that window.", TODO),
     E(
@@ -1796,3 +1859,5 @@ EVIDENCE: list[Evidence] = [
         TODO,
     ),
 ]
+
+EVIDENCE: list[Evidence] = AUDITED + UNAUDITED

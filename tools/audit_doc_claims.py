@@ -238,10 +238,11 @@ class Evidence:
     ``snippet``: claims of ``path`` whose sentence contains it (whitespace-normalized).
     ``table``: every row of the tables of ``path`` whose header row contains it.
     ``section``: every claim under that heading (at any depth) of ``path``; only for
-    benchmark records (a dated measurement section is a record of its run).
+    benchmark or run records (a dated measurement section is a record of its run).
     ``measured_by``: pytest node ids or test files ("tests/test_x.py::test_y"), each of which
-    must exist; or one "benchmark: <where the run is recorded>"; or one "prose: <why this is not
-    a measurable fact>"; or "todo: <what is missing>" for a claim not yet audited.
+    must exist; "benchmark: <where a speed run is recorded>"; "record: <a dated run of an
+    upstream test suite or script, and where its output is kept>"; or alone, "prose: <why this
+    is not a measurable fact>" or "todo: <what is missing>" for a claim not yet audited.
     """
 
     path: str
@@ -299,15 +300,19 @@ def evidence_problems(entry: Evidence, repo: Path = REPO) -> list[str]:
             why = missing_tests(item, repo)
             if why:
                 problems.append(f"{where}: {why}")
-        elif item.split(":", 1)[0] in {"benchmark", "prose", "todo"}:
+        elif item.split(":", 1)[0] in {"benchmark", "record", "prose", "todo"}:
             if len(item.split(":", 1)[1].strip()) < 8:
                 problems.append(f"{where}: {item!r} needs its record or reason")
-            if len(entry.measured_by) > 1 and not item.startswith("benchmark"):
+            if len(entry.measured_by) > 1 and item.split(":", 1)[0] in {"prose", "todo"}:
                 problems.append(f"{where}: {item!r} cannot be combined with other evidence")
         else:
-            problems.append(f"{where}: {item!r} is neither tests/..., benchmark:, prose: nor todo:")
-    if entry.section and not all(i.startswith("benchmark:") for i in entry.measured_by):
-        problems.append(f"{where}: a whole section can only be mapped to benchmark records")
+            problems.append(
+                f"{where}: {item!r} is not tests/..., benchmark:, record:, prose: or todo:"
+            )
+    if entry.section and not all(
+        i.split(":")[0] in {"benchmark", "record"} for i in entry.measured_by
+    ):
+        problems.append(f"{where}: a whole section can only be mapped to benchmark/run records")
     return problems
 
 
