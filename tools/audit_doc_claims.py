@@ -5,7 +5,7 @@ that uses words a test (or a benchmark) can confirm or refute: "bit-identical", 
 "exact", "identical", "ulp", "≤ N", "N× faster", a percentage, "never", "always",
 "nothing can", "as in JAX", "matches". Fenced code blocks are skipped; every other paragraph
 (a table row, a list item and a heading are each a paragraph of their own) is split into
-sentences, and each sentence with at least one such word is one claim.
+sentences, and each sentence with at least one such word outside inline code is one claim.
 
     python tools/audit_doc_claims.py               # every claim, as file:line  [kinds]  sentence
     python tools/audit_doc_claims.py --unmapped    # only the claims tests/doc_claims_map.py lacks
@@ -77,8 +77,14 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
+_INLINE_CODE = re.compile(r"`[^`]*`")
+
+
 def claim_kinds(sentence: str) -> tuple[str, ...]:
-    return tuple(kind for kind, pattern in _COMPILED.items() if pattern.search(sentence))
+    """The kinds of claim a sentence makes; inline code (`|x| <= 2`, `exact=True`) is not prose
+    and does not count."""
+    prose = _INLINE_CODE.sub(" ", sentence)
+    return tuple(kind for kind, pattern in _COMPILED.items() if pattern.search(prose))
 
 
 @dataclass
@@ -171,7 +177,8 @@ def claims_in_markdown(
             kinds = tuple(k for k in claim_kinds(piece) if only is None or k in only)
             if not kinds:
                 continue
-            first = min(m.start() for kind in kinds for m in [_COMPILED[kind].search(piece)] if m)
+            prose = _INLINE_CODE.sub(lambda m: " " * len(m.group()), piece)
+            first = min(m.start() for kind in kinds for m in [_COMPILED[kind].search(prose)] if m)
             found.append(
                 Claim(
                     path=path,
