@@ -45,6 +45,9 @@ CLAIM_PATTERNS: dict[str, str] = {
 }
 _COMPILED = {kind: re.compile(pattern, re.IGNORECASE) for kind, pattern in CLAIM_PATTERNS.items()}
 
+# Kinds that a dated benchmark record can vouch for: speeds, shares and bounds of a run.
+MEASUREMENT_KINDS = frozenset({"speedup", "percent", "bound"})
+
 # In module docstrings only the kinds that state a numeric or bit-level guarantee count: there
 # "as in JAX", "never" and "matches" describe what the code below does, which its tests pin.
 DOCSTRING_KINDS = frozenset(
@@ -244,8 +247,10 @@ class Evidence:
 
     ``snippet``: claims of ``path`` whose sentence contains it (whitespace-normalized).
     ``table``: every row of the tables of ``path`` whose header row contains it.
-    ``section``: every claim under that heading (at any depth) of ``path``; only for
-    benchmark or run records (a dated measurement section is a record of its run).
+    ``section``: every claim under that heading (at any depth) of ``path`` whose kinds are all
+    measurements of a run (speed-ups, percentages, bounds); only for benchmark or run records (a
+    dated measurement section is a record of its run). Correctness words in such a section
+    ("bit-identical", "exact", "ulp", "never", ...) still need their own mapping to tests.
     ``measured_by``: pytest node ids or test files ("tests/test_x.py::test_y"), each of which
     must exist; "benchmark: <where a speed run is recorded>"; "record: <a dated run of an
     upstream test suite or script, and where its output is kept>"; or alone, "prose: <why this
@@ -272,7 +277,8 @@ class Evidence:
             return normalize(self.snippet) in claim.sentence
         if self.table:
             return bool(claim.table_header) and normalize(self.table) in claim.table_header
-        return self.section in claim.sections
+        # a dated record vouches for the speeds and shares it measured, not for correctness
+        return self.section in claim.sections and set(claim.kinds) <= MEASUREMENT_KINDS
 
 
 def is_test_reference(item: str) -> bool:
