@@ -1,4 +1,4 @@
-"""Claims of docs/jax_coverage.md: ``trellax.numpy``'s scalar types compare and hash as the NumPy
+"""Claims of docs pages that no other test measured. docs/jax_coverage.md: ``trellax.numpy``'s scalar types compare and hash as the NumPy
 scalar types they stand for (as JAX's do); ``scipy.special.bernoulli`` is exact (rationals rounded
 once); ``scipy.linalg.expm`` agrees with SciPy's to the dtype's precision at small and large
 norms."""
@@ -59,3 +59,32 @@ def test_expm_agrees_with_scipy_at_small_and_large_norms(scale: float) -> None:
         got = np.asarray(expm(tnp.asarray(a)))
     want = sl.expm(a)
     np.testing.assert_allclose(got, want, rtol=1e-12 * max(1.0, scale), atol=1e-14)
+
+
+# docs/vmap.md: in_axes entries are ints or None (bool and NumPy ints raise, as in JAX), and
+# keyword arguments are mapped over axis 0
+
+
+@pytest.mark.parametrize("axis", [True, np.int64(0)])
+def test_vmap_refuses_bool_and_numpy_int_in_axes(axis: object) -> None:
+    with pytest.raises(TypeError, match="in_axes must be an int, None"):
+        trellax.vmap(lambda x: x, in_axes=axis)(tnp.ones(3))
+
+
+def test_vmap_maps_keyword_arguments_over_axis_0() -> None:
+    out = trellax.vmap(lambda x, y: x * y, in_axes=None)(2.0, y=tnp.arange(3.0))
+    assert out.shape == (3,) and np.asarray(out).tolist() == [0.0, 2.0, 4.0]
+    with pytest.raises(ValueError):
+        trellax.vmap(lambda x, y: x + y)(tnp.ones(3), y=tnp.ones(4))
+
+
+# docs/scipy.md: an unknown (or JAX-experimental) minimize method raises ValueError
+
+
+def test_minimize_refuses_the_experimental_method() -> None:
+    from trellax.scipy.optimize import minimize
+
+    with pytest.raises(ValueError, match="not recognized"):
+        minimize(
+            lambda x: (x**2).sum(), tnp.ones(2), method="l-bfgs-experimental-do-not-rely-on-this"
+        )
