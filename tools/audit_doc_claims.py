@@ -80,7 +80,7 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
-_INLINE_CODE = re.compile(r"`[^`]*`")
+_INLINE_CODE = re.compile(r"``[^`]*``|`[^`]*`")
 
 
 def claim_kinds(sentence: str) -> tuple[str, ...]:
