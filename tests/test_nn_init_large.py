@@ -6,7 +6,9 @@ holds what the generator measured on all 262,144 elements (largest ulp distance 
 difference, number of differing elements) and trellax's hash at that time: the test requires
 the same hash (so a change to a sampler fails here until re-measured and docs/nn.md's figures
 are updated), checks JAX's values kept at every 61st position against the stated bound, and
-checks that docs/nn.md's table states exactly the golden figures."""
+checks that docs/nn.md's table states exactly the golden figures. The hash and share checks need
+a host like the measuring one (the golden file's ``host``: NumPy version and SIMD level, which
+decide the last bits of NumPy's float32 log1p); elsewhere the bounds are checked on the sample."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from nn_init_large_cases import ABSOLUTE, CASES, DTYPE, SEED, SHAPE, STRIDE
+from nn_init_large_cases import ABSOLUTE, CASES, DTYPE, SEED, SHAPE, STRIDE, host_simd
 from random_sweep_stats import digest, distance, from_hex
 
 import trellax
@@ -27,6 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLDEN: dict[str, Any] = json.loads(
     (ROOT / "tests" / "golden" / "nn_init_large.json").read_text(encoding="utf-8")
 )
+HOST: str = GOLDEN.pop("host")
+#: trellax's normal draws use NumPy's float32 log1p, whose last bits depend on the SIMD level
+#: NumPy dispatches to: the measured hashes and shares hold on a host like the measuring one
+SAME_HOST = host_simd() == HOST
 REMEASURE = (
     "trellax's draw changed: re-run tools/gen_golden_nn_init_large.py with JAX 0.10.2 and "
     "update the initializer table in docs/nn.md"
@@ -50,7 +56,8 @@ def test_initializer_against_jax(case: str) -> None:
     if "trellax_sha256" not in want:
         assert digest(got) == want["sha256"], "no longer bit-identical to JAX's draw"
         return
-    assert digest(got) == want["trellax_sha256"], REMEASURE
+    if SAME_HOST:
+        assert digest(got) == want["trellax_sha256"], REMEASURE
     sample = from_hex(want["samples"], np.dtype(DTYPE))
     mine = got.reshape(-1)[::STRIDE]
     assert sample.shape == mine.shape
@@ -60,9 +67,11 @@ def test_initializer_against_jax(case: str) -> None:
     else:
         ulps = distance(mine, sample)
         assert int(ulps.max()) <= want["ulp_max"]
-        # the sampled share of differing elements is near the whole draw's (binomial noise)
         share = want["differ"] / got.size
-        assert abs(float(np.mean(ulps > 0)) - share) < 5 * (share / len(ulps)) ** 0.5 + 1e-9
+        if SAME_HOST:  # the sampled share is near the whole draw's (binomial noise)
+            assert abs(float(np.mean(ulps > 0)) - share) < 5 * (share / len(ulps)) ** 0.5 + 1e-9
+        else:  # docs/nn.md: "about 1 %" here, 0.6 % measured earlier on an AVX2 host
+            assert float(np.mean(ulps > 0)) <= 0.02
 
 
 def initializer_rows() -> list[str]:

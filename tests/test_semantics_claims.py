@@ -20,25 +20,26 @@ def test_subnormal_results_and_inputs_are_kept() -> None:
 
 
 @pytest.mark.parametrize(
-    "dtype, lo, hi, inexact",
+    "dtype, lo, hi",
     [
-        (np.float16, -24, 16, []),
-        (ml_dtypes.bfloat16, -133, 128, []),
-        # NumPy 2.4's float32 exp2(127) is one ulp above 2**127 (docs/semantics.md says so)
-        (np.float32, -149, 128, [127]),
-        (np.float64, -1074, 1024, []),
+        (np.float16, -24, 16),
+        (ml_dtypes.bfloat16, -133, 128),
+        (np.float32, -149, 128),
+        (np.float64, -1074, 1024),
     ],
 )
-def test_exp2_of_integer_values_is_the_exact_power_of_two(
-    dtype: type, lo: int, hi: int, inexact: list[int]
-) -> None:
+def test_exp2_of_integer_values_is_the_exact_power_of_two(dtype: type, lo: int, hi: int) -> None:
     assert float(tnp.exp2(tnp.float32(100.0))) == 2.0**100
     assert float(tnp.exp2(tnp.asarray(7, ml_dtypes.bfloat16))) == 128.0
     n = np.arange(lo, hi)
     with trellax.enable_x64(dtype is np.float64):
-        got = np.asarray(tnp.exp2(tnp.asarray(n.astype(dtype)))).astype(np.float64)
-    assert got.dtype == np.float64
-    assert n[got != np.ldexp(1.0, n)].tolist() == inexact
+        got = np.asarray(tnp.exp2(tnp.asarray(n.astype(dtype))))
+    # it is NumPy's exp2 (ml_dtypes' for bfloat16), bit for bit ...
+    assert got.tobytes() == np.exp2(n.astype(dtype)).tobytes()
+    # ... which is exact except float32's exp2(127): one ulp high with NumPy 2.4's AVX-512
+    # kernel on this host (docs/semantics.md states it)
+    inexact = n[got.astype(np.float64) != np.ldexp(1.0, n)].tolist()
+    assert set(inexact) <= ({127} if dtype is np.float32 else set()), inexact
 
 
 def test_logaddexp2_of_equal_arguments_is_exact() -> None:

@@ -7,7 +7,7 @@ bit-identical, JAX's values every ``STRIDE`` positions (hex bit patterns) and wh
 measured comparing the two whole draws: the largest distance in float32 ulps (or, for
 ``orthogonal``, the largest absolute difference), the number of differing elements, and the
 SHA-256 of trellax's draw, so that the test can tell whether those figures still describe
-trellax.
+trellax; and the host's NumPy version and SIMD level, on which trellax's normal draws depend.
 
     PYTHONPATH=. python tools/gen_golden_nn_init_large.py   # needs jax==0.10.2; imports trellax
 """
@@ -27,7 +27,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "golden" / "nn_init_large.json"
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
-from nn_init_large_cases import ABSOLUTE, CASES, DTYPE, SEED, SHAPE, STRIDE  # noqa: E402
+from nn_init_large_cases import ABSOLUTE, CASES, DTYPE, SEED, SHAPE, STRIDE, host_simd  # noqa: E402
 from random_sweep_stats import bits_of, digest, distance  # noqa: E402
 
 import trellax  # noqa: E402
@@ -36,7 +36,7 @@ import trellax.nn as tnn  # noqa: E402
 
 def main() -> None:
     assert jax.__version__ == "0.10.2"
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"host": host_simd()}
     for case in CASES:
         init_jax = eval(f"jax.nn.initializers.{case}", {"jax": jax})
         init_trellax = eval(f"tnn.initializers.{case}", {"tnn": tnn})
@@ -57,7 +57,7 @@ def main() -> None:
         out[case] = entry
         print(case, {k: v for k, v in entry.items() if k != "samples"}, flush=True)
     OUT.write_text(json.dumps(out, indent=0, sort_keys=True, separators=(",", ":")) + "\n")
-    print(f"wrote {OUT} ({len(out)} draws)")
+    print(f"wrote {OUT} ({len(out) - 1} draws, {out['host']})")
 
 
 if __name__ == "__main__":
