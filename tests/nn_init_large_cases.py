@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-import numpy as np
+from host_simd import host_simd as host_simd
 
 SHAPE = (512, 512)
 DTYPE = "float32"
@@ -31,13 +31,3 @@ CASES: list[str] = [
 
 #: cases compared by absolute difference (a QR factorization: LAPACK's against XLA's)
 ABSOLUTE = {"orthogonal()"}
-
-
-def host_simd() -> str:
-    """The widest x86 SIMD level NumPy dispatches to here: NumPy's float32 ``log1p`` (inside the
-    normal sampler) gives other last bits with AVX-512 than with AVX2, so trellax's draws, and
-    their distance to JAX's, depend on it."""
-    from numpy._core._multiarray_umath import __cpu_features__ as features
-
-    level = "AVX-512" if features.get("AVX512F") else "AVX2" if features.get("AVX2") else "other"
-    return f"NumPy {np.__version__}, {level}"
