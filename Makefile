@@ -21,7 +21,7 @@ lint: $(STAMP)
 	$(PY) -m ruff check trellax tests benchmarks tools
 	$(PY) -m ruff format --check trellax tests benchmarks tools
 	$(PY) -m mypy --strict trellax
-	$(PY) -m pytest -q -p no:cacheprovider tests/test_layers.py
+	$(PY) -m pytest -q -p no:cacheprovider tests/test_layers.py tests/test_doc_claims.py
 
 # User-style snippets in tests/typing, checked by mypy and pyright: every assert_type must hold and
 # every `# type: ignore[...]` must be needed (an expected error that stops being one fails too).

@@ -2551,6 +2551,7 @@ AUDITED: list[Evidence] = [
         "On a host where NumPy 2.4.6 dispatches AVX-512",
         "tests/test_transcendental.py::test_float32_accuracy",
     ),
+    E("README.md", "Docs state what a test measures:", "tests/test_doc_claims.py"),
 ]
 
 # --- not audited yet: regenerate with tools/audit_doc_claims.py --todo --------------------------
