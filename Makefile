@@ -21,7 +21,7 @@ lint: $(STAMP)
 	$(PY) -m ruff check trellax tests benchmarks tools
 	$(PY) -m ruff format --check trellax tests benchmarks tools
 	$(PY) -m mypy --strict trellax
-	$(PY) -m pytest -q -p no:cacheprovider tests/test_layers.py
+	$(PY) -m pytest -q -p no:cacheprovider tests/test_layers.py tests/test_doc_claims.py
 
 # User-style snippets in tests/typing, checked by mypy and pyright: every assert_type must hold and
 # every `# type: ignore[...]` must be needed (an expected error that stops being one fails too).
@@ -104,6 +104,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_nn.py
 	$(GOLDEN_PY) tools/gen_golden_jax_attention.py
 	$(GOLDEN_PY) tools/gen_golden_nn_init_edges.py
+	$(GOLDEN_PY) tools/gen_golden_nn_init_large.py
 	$(GOLDEN_PY) tools/gen_golden_linen.py
 	$(GOLDEN_PY) tools/gen_golden_jit_call.py
 	$(GOLDEN_PY) tools/gen_golden_compat.py

@@ -236,17 +236,18 @@ ATOL: dict[str, float] = {c: 1e-6 for c in CASES if "linalg.det" in c}
 
 
 #: large draws compared by ulps at every ``STRIDE``-th element (plus the whole draw's SHA-256):
-#: expression -> (largest distance in ulps, largest share of sampled elements that differ), the
-#: figures ``docs/nn.md`` states for the initializers (a 512 x 512 float32 kernel)
+#: expression -> (largest distance in ulps, largest share of sampled elements that differ). The
+#: whole-draw figures docs/nn.md states are measured by tests/test_nn_init_large.py (1.1-1.2 % of
+#: elements differ since the table-lookup normal sampler; 1.2 % of this sample): 2 % here
 STRIDE = 61
 _INIT = "jax.nn.initializers.{}(jax.random.key(0), (512, 512), jnp.float32)"
 SAMPLED: dict[str, tuple[int, float]] = {
-    _INIT.format("lecun_normal()"): (4, 0.01),
-    _INIT.format("he_normal()"): (4, 0.01),
-    _INIT.format("glorot_normal()"): (4, 0.01),
-    _INIT.format("normal(0.02)"): (4, 0.01),
-    _INIT.format("variance_scaling(1., 'fan_avg', 'normal')"): (4, 0.01),
-    _INIT.format("truncated_normal(0.02)"): (4, 0.01),
+    _INIT.format("lecun_normal()"): (4, 0.02),
+    _INIT.format("he_normal()"): (4, 0.02),
+    _INIT.format("glorot_normal()"): (4, 0.02),
+    _INIT.format("normal(0.02)"): (4, 0.02),
+    _INIT.format("variance_scaling(1., 'fan_avg', 'normal')"): (4, 0.02),
+    _INIT.format("truncated_normal(0.02)"): (4, 0.02),
     _INIT.format("lecun_uniform()"): (0, 0.0),
     _INIT.format("uniform()"): (0, 0.0),
 }

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 import transcendental_cases as cases
+from host_simd import host_simd
 
 import trellax
 import trellax.numpy as tnp
@@ -32,6 +33,14 @@ EXACT_BOUND = {"exp": 2, "log": 2, "log2": 2, "log10": 2, "sigmoid": 2, "sqrt": 
 JAX_BOUND = {"sinh": 24, "cosh": 24, "tanh": 4, "exp": 4, "exp2": 61, "expm1": 5, "log": 2,
              "log2": 2, "log10": 2, "log1p": 2, "arcsinh": 2, "arctanh": 2, "sigmoid": 2,
              "tan": 0, "arctan": 0, "sqrt": 0, "cbrt": 0}  # fmt: skip
+
+#: The bounds above were measured where NumPy dispatches AVX2 kernels. Where it dispatches
+#: AVX-512 ones (the 2026-11-28 host, NumPy 2.4.6) its float32 (and float64 reference) kernels
+#: round differently, and these functions measured wider (docs/semantics.md states both):
+if host_simd().endswith("AVX-512"):
+    EXACT_BOUND.update({"arcsin": 2, "cbrt": 2, "cosh": 2, "expm1": 2, "tan": 2})
+    JAX_BOUND.update({"arccos": 2, "arcsin": 2, "arctan": 1, "cbrt": 2, "cosh": 25, "expm1": 7,
+                      "tan": 2})  # fmt: skip
 
 
 def _ordered(a: np.ndarray) -> np.ndarray:
