@@ -2552,6 +2552,17 @@ AUDITED: list[Evidence] = [
         "tests/test_transcendental.py::test_float32_accuracy",
     ),
     E("README.md", "Docs state what a test measures:", "tests/test_doc_claims.py"),
+    # ---- session 9's branches
+    SECTION(
+        "docs/performance.md",
+        "Loops and per-example gradients, sixth look (issue 23, branch `speed-loop4`)",
+        "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
+    ),
+    E(
+        "docs/performance.md",
+        "Its C-ordered result also gives a later reduction the unspecialized program's bits",
+        "tests/test_outer_compiled.py",
+    ),
 ]
 
 # --- not audited yet: regenerate with tools/audit_doc_claims.py --todo --------------------------
