@@ -43,7 +43,9 @@ distance from the float64 function of the input rounded to float32, measured by
 from __future__ import annotations
 
 #: Maximum distance, in float32 ulps, from the float64 erf/erfc of the input rounded to float32.
-ULP_BOUND = {"erfc": 7, "erf": 4}
+#: ``erfc_e``: erfc computed by ``_erfcf_e`` from ``_expf(-fl(x²))``, the form a kernel with the
+#: derivative of erfc uses (``fusion_compiled``'s shared exp).
+ULP_BOUND = {"erfc": 7, "erf": 4, "erfc_e": 7}
 
 #: Kernel-module source (appended to ``compiled.HEADER`` after ``compiled_math.SOURCE``, whose
 #: ``_pow2i`` and ``_exp_reduced`` it uses).
@@ -71,10 +73,8 @@ def _erf_poly(s):
 
 
 @_inline
-def _erfc_tail(a, s):
-    # erfc(a) for a >= 0.5 (NaN-free a, s = fl(a * a)): exp(-a^2) F(t), t = 1 / (1 + a/2)
-    ac = min(a, np.float32(11))
-    t = np.float32(1) / np.float32(np.float32(1) + np.float32(ac * np.float32(0.5)))
+def _erfc_f(t):
+    # erfc(a) exp(a^2) = F(t), t = 1 / (1 + a/2), for a in [0.5, 10.06]
     f = np.float32(-0.07448138296604156)
     f = _fma(f, t, np.float32(0.3515543043613434))
     f = _fma(f, t, np.float32(-0.6115961670875549))
@@ -85,6 +85,15 @@ def _erfc_tail(a, s):
     f = _fma(f, t, np.float32(0.2836613357067108))
     f = _fma(f, t, np.float32(0.2819782495498657))
     f = _fma(f, t, np.float32(3.7894362776569324e-06))
+    return f
+
+
+@_inline
+def _erfc_tail(a, s):
+    # erfc(a) for a >= 0.5 (NaN-free a, s = fl(a * a)): exp(-a^2) F(t), t = 1 / (1 + a/2)
+    ac = min(a, np.float32(11))
+    t = np.float32(1) / np.float32(np.float32(1) + np.float32(ac * np.float32(0.5)))
+    f = _erfc_f(t)
     # exp(-ac^2): ac^2 = sc + lo exactly; -sc = n ln 2 + r (Cody-Waite), exp(r - lo) by the
     # degree-7 polynomial of _exp_reduced, then 2**n as 2**(n + 64) (exact) and 2**-64 (the
     # one rounding, so a subnormal result is rounded once)
@@ -113,6 +122,30 @@ def _erfcf(x):
     big = np.float32(2) - y if x < 0 else y
     out = small if a < np.float32(0.5) else big
     return x + x if x != x else out
+
+
+@_inline
+def _erfcf_e(x, e):
+    # erfc(x) given e = _expf(-fl(x * x)), the exp a fused derivative of erfc computes anyway
+    # (fusion_compiled shares it): exp(-a^2) = e (1 - lo) to within lo^2 / 2 < 2^-36 relative,
+    # a^2 = fl(a^2) + lo exactly
+    a = abs(x)
+    s = np.float32(x * x)
+    small = _fma(-x, _erf_poly(s), np.float32(1))
+    ac = min(a, np.float32(11))
+    t = np.float32(1) / np.float32(np.float32(1) + np.float32(ac * np.float32(0.5)))
+    f = _erfc_f(t)
+    lo = _fma(ac, ac, -min(s, np.float32(121)))
+    y = np.float32(e * _fma(-lo, f, f))
+    big = np.float32(2) - y if x < 0 else y
+    out = small if a < np.float32(0.5) else big
+    return x + x if x != x else out
+
+
+@_inline
+def _erfc_ef(x):
+    # _erfcf_e with its exp, as one function of x (the accuracy checks' kernel)
+    return _erfcf_e(x, _expf(-np.float32(x * x)))
 
 
 @_inline
