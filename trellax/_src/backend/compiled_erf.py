@@ -33,10 +33,15 @@ time per element than the version without them, the same coefficients).
   ``erf(±inf) = ±1``, ``erf(±0) = ±0``, ``erfc(±0) = 1``, subnormal inputs keep
   ``erf(x) = x · 2/√π`` rounded.
 
-Contract (``docs/performance.md``, "erf and erfc in compiled kernels"): :data:`ULP_BOUND`, the
-distance from the float64 function of the input rounded to float32, measured by
-``tools/check_compiled_math.py`` on dense samples of the float32 inputs and checked by
-``tests/test_compiled_erf.py``. ``compiled="exact"`` keeps the impl (libm's ``erfc``, XLA's
+``_erfcf_e(x, e)`` is erfc given ``e = _expf(-fl(x²))``, the value a kernel with erfc's
+derivative computes anyway: ``exp(-x²) = e (1 - lo)`` to within ``lo²/2`` (``lo = fma(x, x,
+-fl(x²))``, ``|lo| <= 2^-24 x²``), so erfc costs no exp of its own there.
+
+Contract (``docs/performance.md``, "erf and erfc in compiled kernels" and "The erf GELU with
+fused multiply-adds and a shared exp"): :data:`ULP_BOUND`, the distance from the float64
+function of the input rounded to float32, measured by ``tools/check_compiled_math.py`` over
+all 2**32 float32 inputs (``--stride 1 --fast``) and checked by ``tests/test_compiled_erf.py``,
+``tests/test_compiled_erf_shared.py`` and ``tests/test_compiled_math.py``. ``compiled="exact"`` keeps the impl (libm's ``erfc``, XLA's
 ``erf``) and its bits.
 """
 

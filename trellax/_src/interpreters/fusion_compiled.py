@@ -22,6 +22,12 @@ than the impl's bits (``compiled="exact"`` keeps them NumPy calls, or libm's ``e
 impl calls it, with the same bits). float64 ``erf`` and ``erfc`` call libm as their impl does
 (same bits). float16, bfloat16, complex and anything not in :func:`compilable` stays a NumPy
 call.
+
+A kernel's statements are value-numbered (:class:`_Numbering`): a statement equal to an earlier
+one (same operation, same operands) is a copy of it, which changes no bits. A float32 ``erfc(x)``
+in a kernel that also computes ``exp(-(x * x))`` (erfc's derivative, in a gradient) is written
+``_erfcf_e(x, e)`` of that exp (``erfc_e`` in :data:`compiled_erf.ULP_BOUND`), so the kernel
+computes one exp instead of two.
 """
 
 from __future__ import annotations
