@@ -292,7 +292,8 @@ def _fmin(a, b):
 def math_kernel_source(name: str) -> str:
     """A 1-d kernel ``kernel(r, x, out)`` applying the float32 function ``name`` of
     :mod:`.compiled_math` (``exp``, ``tanh``, ``logistic``), :mod:`.compiled_erf` (``erf``,
-    ``erfc``) or :mod:`.compiled_log` (``log``): for the accuracy checks."""
+    ``erfc``, and ``erfc_e``: erfc from the exp it shares with its derivative) or
+    :mod:`.compiled_log` (``log``): for the accuracy checks."""
     return (
         f"@_kernel\ndef kernel(r, x, o):\n    for i in range(r):\n        o[i] = _{name}f(x[i])\n"
     )

@@ -22,10 +22,17 @@ than the impl's bits (``compiled="exact"`` keeps them NumPy calls, or libm's ``e
 impl calls it, with the same bits). float64 ``erf`` and ``erfc`` call libm as their impl does
 (same bits). float16, bfloat16, complex and anything not in :func:`compilable` stays a NumPy
 call.
+
+A kernel's statements are value-numbered (:class:`_Numbering`): a statement equal to an earlier
+one (same operation, same operands) is a copy of it, which changes no bits. A float32 ``erfc(x)``
+in a kernel that also computes ``exp(-(x * x))`` (erfc's derivative, in a gradient) is written
+``_erfcf_e(x, e)`` of that exp (``erfc_e`` in :data:`compiled_erf.ULP_BOUND`), so the kernel
+computes one exp instead of two.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -301,7 +308,6 @@ def kernel_source(
     when given, receives the local name of each value (var id -> name)."""
     args: list[str] = []
     params: list[str] = []
-    local: dict[int, str] = {}
     loads: list[str] = []
     loops = [f"i{k}" for k in range(len(loop_dims))]
     seen: dict[tuple[str, tuple[int | None, ...]], str] = {}
@@ -319,28 +325,53 @@ def kernel_source(
             seen[key] = name
         return seen[key]
 
-    counter = [0]
+    erfc_in: dict[int, str] = {}
 
-    def fresh() -> str:
-        counter[0] += 1
-        return f"u{counter[0]}"
+    def emit(shared: set[int]) -> tuple[list[str], dict[int, str], _Numbering]:
+        counter = [0]
 
-    body: list[str] = []
-    for _, eqn in group.members:
-        ins = []
-        for a in eqn.invars:
-            if isinstance(a, Var) and id(a) in local:
-                ins.append(local[id(a)])
-            elif isinstance(a, Literal) or id(a) in constants:
-                ins.append(load(constants[id(a)], ()))
+        def fresh() -> str:
+            counter[0] += 1
+            return f"u{counter[0]}"
+
+        body: list[str] = []
+        local: dict[int, str] = {}
+        numbering = _Numbering()
+        for _, eqn in group.members:
+            ins = []
+            for a in eqn.invars:
+                if isinstance(a, Var) and id(a) in local:
+                    ins.append(local[id(a)])
+                elif isinstance(a, Literal) or id(a) in constants:
+                    ins.append(load(constants[id(a)], ()))
+                else:
+                    op = operands[id(a)]
+                    ins.append(load(op.expr, op.index))
+            if eqn.primitive.name == "erfc":
+                erfc_in[id(eqn)] = ins[0]
+            if id(eqn) in shared:
+                lines, expr = _erfc_sharing_exp(ins[0], fresh)
             else:
-                op = operands[id(a)]
-                ins.append(load(op.expr, op.index))
-        lines, expr = expression(eqn, ins, fresh)
-        body.extend(lines)
-        result = fresh()
-        body.append(f"{result} = {expr}  # {eqn.primitive.name}")
-        local[id(eqn.outvars[0])] = result
+                lines, expr = expression(eqn, ins, fresh)
+            for line in lines:
+                name, rhs = line.split(" = ", 1)
+                body.append(numbering.add(name, rhs))
+            result = fresh()
+            body.append(f"{numbering.add(result, expr)}  # {eqn.primitive.name}")
+            local[id(eqn.outvars[0])] = result
+        return body, local, numbering
+
+    body, local, numbering = emit(set())
+    # erfc(x) beside exp(-(x * x)) (its derivative): one exp for both (_erfcf_e)
+    shared = {
+        id(eqn)
+        for _, eqn in group.members
+        if eqn.primitive.name == "erfc"
+        and _approx("erfc", eqn.invars[0].aval.dtype, eqn.outvars[0].aval.dtype)
+        and numbering.has_exp_of_neg_square(erfc_in[id(eqn)])
+    }
+    if shared:
+        body, local, numbering = emit(shared)
     out_params = [f"o{k}" for k in range(len(outputs))]
     idx = ", ".join(loops)
     for o, v in zip(out_params, outputs):
@@ -354,3 +385,56 @@ def kernel_source(
     if names is not None:  # the local name of each value (sum_kernel_source reads them)
         names.update(local)
     return src, args
+
+
+class _Numbering:
+    """Value numbering of a kernel's statements: a statement whose right-hand side (with the
+    names it reads replaced by their first equal) was already computed becomes a copy of that
+    value. The statements are pure float/int arithmetic of the loop's point, so an equal text is
+    an equal value, bit for bit; LLVM would usually merge them too, this makes it certain and
+    lets :func:`kernel_source` see which values exist (erfc's shared exp)."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, str] = {}
+        self.alias: dict[str, str] = {}
+        self.assigned: set[str] = set()
+
+    def canon(self, rhs: str) -> str:
+        return _NAME.sub(lambda m: self.alias.get(m.group(0), m.group(0)), rhs)
+
+    def add(self, name: str, rhs: str) -> str:
+        """The statement ``name = rhs`` as emitted (``rhs`` canonical, or a copy)."""
+        c = self.canon(rhs)
+        if name in self.assigned:
+            # assigned again (integer_pow's buffers): forget every fact about its old value
+            self.known = {
+                k: v for k, v in self.known.items() if v != name and name not in _NAME.findall(k)
+            }
+            self.alias = {k: v for k, v in self.alias.items() if name not in (k, v)}
+            return f"{name} = {c}"
+        self.assigned.add(name)
+        first = c if _NAME.fullmatch(c) else self.known.get(c)
+        if first is not None:
+            self.alias[name] = first
+            return f"{name} = {first}"
+        self.known[c] = name
+        return f"{name} = {c}"
+
+    def has_exp_of_neg_square(self, x: str) -> bool:
+        """Whether ``_expf(-(x * x))`` (float32, as ``integer_pow``/``mul``, ``neg`` and
+        ``exp`` write it) is among the values."""
+        x = self.alias.get(x, x)
+        sq = self.known.get(f"np.float32({x} * {x})")
+        ng = self.known.get(f"np.float32(-{sq})") if sq else None
+        return ng is not None and f"_expf({ng})" in self.known
+
+
+_NAME = re.compile(r"\bu\d+\b")
+
+
+def _erfc_sharing_exp(x: str, fresh: Callable[[], str]) -> tuple[list[str], str]:
+    """float32 ``erfc(x)`` as ``_erfcf_e`` of ``exp(-(x * x))``, written exactly as the
+    derivative's equations write it so that :class:`_Numbering` makes them one value."""
+    sq, ng, e = fresh(), fresh(), fresh()
+    lines = [f"{sq} = np.float32({x} * {x})", f"{ng} = np.float32(-{sq})", f"{e} = _expf({ng})"]
+    return lines, f"_erfcf_e({x}, {e})"
