@@ -9,19 +9,28 @@ from typing import Any
 
 import numpy as np
 import pytest
+from host_simd import host_simd
 from numpy_peer_cases import CASES
 
 import trellax
 import trellax.numpy as jnp
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "numpy_peer.json").read_text())
+AVX512 = host_simd().endswith("AVX-512")
 
 
-def _check(got: Any, want: Any) -> None:
+#: Cases whose float32 values are NumPy's exp/log1p kernels', whose last bits differ by host:
+#: exact on the AVX2 host the golden was measured on, within an ulp on an AVX-512 host.
+HOST_ULPS = {
+    "jnp.logaddexp.reduceat(jnp.arange(12.).reshape(3, 4), jnp.array([2, 0, 3]), axis=1)": 1,
+}
+
+
+def _check(got: Any, want: Any, ulps: int = 0) -> None:
     if isinstance(want, list):
         assert isinstance(got, (tuple, list)) and len(got) == len(want)
         for g, w in zip(got, want):
-            _check(g, w)
+            _check(g, w, ulps)
         return
     a = np.asarray(got)
     assert (str(a.dtype), bool(getattr(got, "weak_type", False))) == (
@@ -38,7 +47,10 @@ def _check(got: Any, want: Any) -> None:
             if a.dtype.kind == "V" or (a.dtype.itemsize == 2 and a.dtype.kind == "f")
             else a
         )
-        np.testing.assert_array_equal(got_values, expected)
+        if ulps:
+            np.testing.assert_array_max_ulp(got_values, expected.astype(a.dtype), maxulp=ulps)
+        else:
+            np.testing.assert_array_equal(got_values, expected)
 
 
 @pytest.mark.parametrize("expr", CASES)
@@ -50,7 +62,7 @@ def test_matches_jax(expr: str) -> None:
             eval(expr, env)
         assert type(info.value).__name__ == want["error"]
         return
-    _check(eval(expr, env), want)
+    _check(eval(expr, env), want, HOST_ULPS.get(expr, 0) if AVX512 else 0)
 
 
 def test_ds_reads_like_a_slice_and_is_a_pytree() -> None:
