@@ -2553,6 +2553,11 @@ AUDITED: list[Evidence] = [
     ),
     E("README.md", "Docs state what a test measures:", "tests/test_doc_claims.py"),
     # ---- session 9's branches
+    E(
+        "docs/semantics.md",
+        "float32 `arctan2` is float64's rounded once, on every host",
+        "tests/test_atan2_float32.py",
+    ),
     SECTION(
         "docs/performance.md",
         "Loops and per-example gradients, sixth look (issue 23, branch `speed-loop4`)",
