@@ -1,6 +1,8 @@
-"""Golden outcomes of the second edge sweep (``tests/edge_public_cases.py``): every public
-function of ``numpy``, ``scipy.ndimage``, ``scipy.fft``, ``tree_util`` and the array methods on
-empty, 0-d, wrong-rank and dtype-extreme inputs and out-of-range axes, recorded from JAX 0.10.2.
+"""Golden outcomes of the second and third edge sweeps (``tests/edge_public_cases.py``,
+``tests/edge_dtype_cases.py``): every public function of ``numpy``, ``scipy.ndimage``,
+``scipy.fft``, ``tree_util`` and the array methods on empty, 0-d, wrong-rank and dtype-extreme
+inputs and out-of-range axes, and ``lax``, ``nn``, ``nn.initializers``, the ``random`` samplers,
+``scipy.special`` and ``scipy.stats`` on dtype extremes and edge shapes, recorded from JAX 0.10.2.
 
 Writes ``tests/golden/edge_public.json``: ``{namespace: {expression: outcome}}``, an outcome as
 in ``tests/golden/edge_sweep.json`` (shape, dtype, weak flag and values of each leaf, or
