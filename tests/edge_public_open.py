@@ -39,6 +39,7 @@ SICI = "sici at 65504/inf: JAX's NaN; trellax the limits (pi/2, 0); bfloat16 rou
 PGAMMA = "polygamma(127, 127) in float32: the value underflows to 0 (trellax); JAX NaN"
 IGAMMA255 = "gammainc(255, 255) in float32: JAX 0.508365, trellax (and SciPy) 0.508328"
 SCIPYVAL = "trellax gives SciPy's value (float64 SciPy, the dtype's tolerance); JAX's differs"
+CUMBOOL = "lax.cummax/cummin of bool: JAX's TypeError; trellax a running or/and (a superset)"
 
 KNOWN: dict[str, str] = {
     "cv.all()": ALLC,
@@ -76,6 +77,8 @@ KNOWN: dict[str, str] = {
     "jnp.unravel_index(t, v)": UNRAVEL,
     "jnp.unravel_index(xv, xv)": UNRAVEL,
     "lax.broadcast_shapes(u8)": LAXBC,
+    "lax.cummax(bl)": CUMBOOL,
+    "lax.cummin(bl)": CUMBOOL,
     "lax.select(bl, s, s)": LAXSEL,
     "lax.shape_as_value(i8)": SHAPEV,
     "lax.zeta(h, h)": ZETA,

@@ -215,8 +215,6 @@ def _accumulable(name: str, ndim: int) -> int:
 def _cumulator(prim: Primitive) -> Cumulative:
     def f(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
         x = asarray(operand)
-        if prim.name in ("cummax", "cummin") and x.dtype == dtypes.bool_:  # as JAX refuses it
-            raise TypeError(f"{prim.name} does not accept dtype bool")
         (ax,) = canonicalize_axes(prim.name, (axis,), _accumulable(prim.name, x.ndim))
         return prim.bind(x, axis=ax, reverse=bool(reverse))
 
