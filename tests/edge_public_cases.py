@@ -16,6 +16,7 @@ import inspect
 from types import ModuleType
 from typing import Any
 
+from edge_dtype_cases import dtype_cases, dtype_environment
 from edge_sweep_cases import arity, environment, public
 
 #: inputs beyond those of the first sweep, evaluated with ``jnp`` bound
@@ -75,12 +76,14 @@ RECEIVERS = ["s", "i", "b", "e", "e2", "t", "u8", "xv", "cv"]
 
 def public_environment(top: ModuleType) -> dict[str, Any]:
     """The names the expressions use (``top`` is ``jax`` or ``trellax``): those of the first
-    sweep's :func:`environment` for the numpy module, plus this sweep's namespaces and inputs."""
+    sweep's :func:`environment` for the numpy module, plus this sweep's namespaces and inputs
+    and those of ``tests/edge_dtype_cases.py``."""
     mods = {n: importlib.import_module(f"{top.__name__}.{p}") for n, p in NAMESPACES.items()}
     env = environment(top, {"random": top.random}, None)
     env.update({SHORT[n]: mod for n, mod in mods.items()})
     for tag, expr in MORE_INPUTS.items():
         env[tag] = eval(expr, env)
+    dtype_environment(top, env)  # the third sweep's (tests/edge_dtype_cases.py)
     return env
 
 
@@ -140,4 +143,5 @@ def all_cases(top: ModuleType) -> dict[str, list[str]]:
     env = public_environment(top)
     out = {ns: list(dict.fromkeys(auto_cases(ns, env[SHORT[ns]]))) for ns in NAMESPACES}
     out["methods"] = method_cases()
+    out.update(dtype_cases(env))
     return out

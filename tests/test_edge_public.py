@@ -1,8 +1,11 @@
-"""The second edge sweep (issue 24, section 4): every public function of trellax's ``numpy``,
-``scipy.ndimage``, ``scipy.fft``, ``tree_util`` and the array methods on empty, 0-d, wrong-rank
-and dtype-extreme inputs and out-of-range axes, against JAX 0.10.2's outcome
-(``tests/edge_public_cases.py``, ``tests/golden/edge_public.json``): JAX's shapes, dtypes, weak
-flags and values, or an error of JAX's class, and never a NumPy exception leaking out."""
+"""The second and third edge sweeps (issue 24, section 4): every public function of trellax's
+``numpy``, ``scipy.ndimage``, ``scipy.fft``, ``tree_util`` and the array methods on empty, 0-d,
+wrong-rank and dtype-extreme inputs and out-of-range axes (``tests/edge_public_cases.py``), and
+``lax``, ``nn``, ``nn.initializers``, the ``random`` samplers, ``scipy.special`` and
+``scipy.stats`` on dtype extremes, mismatched dtypes and edge shapes
+(``tests/edge_dtype_cases.py``), against JAX 0.10.2's outcome (``tests/golden/edge_public.json``):
+JAX's shapes, dtypes, weak flags and values, or an error of JAX's class, and never a NumPy
+exception leaking out."""
 
 from __future__ import annotations
 

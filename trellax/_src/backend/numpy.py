@@ -254,6 +254,13 @@ def _int_div(x: np.ndarray, y: np.ndarray) -> Any:
 def pow_(x: np.ndarray, y: np.ndarray) -> Any:
     if _is_int(y.dtype) and x.dtype.kind != "c":
         return np.power(x, y.astype(x.dtype))
+    if y.size == 1 and x.dtype.kind == "f" and y.dtype.kind == "f" and y.reshape(()) == 0.5:
+        # NumPy takes sqrt for a scalar 0.5, giving NaN at -inf and -0 at -0; C's pow (and
+        # XLA's) give +inf and +0 there, as NumPy does for an array exponent
+        xb = np.broadcast_to(x, np.broadcast_shapes(x.shape, y.shape))
+        with np.errstate(invalid="ignore"):
+            root = np.sqrt(xb) + x.dtype.type(0)  # + 0 turns -0 into +0
+        return np.where(np.isneginf(xb), x.dtype.type(np.inf), root)
     return np.power(x, y.astype(x.dtype) if y.dtype != x.dtype else y)
 
 
@@ -354,11 +361,10 @@ def _vectorize_math(fn: Callable[[float], float], x: np.ndarray) -> Any:
 
 def complex_(x: np.ndarray, y: np.ndarray) -> Any:
     out_dtype = np.complex128 if x.dtype == np.float64 else np.complex64
-    return (
-        (x + 1j * y.astype(np.float64)).astype(out_dtype)
-        if x.size
-        else np.zeros(np.broadcast_shapes(x.shape, y.shape), out_dtype)
-    )
+    # the parts are set, not computed: x + 1j * y would turn an infinite y into a NaN real part
+    out = np.empty(np.broadcast_shapes(x.shape, y.shape), out_dtype)
+    out.real, out.imag = x, y
+    return out
 
 
 def select_n(which: np.ndarray, *cases: np.ndarray) -> Any:

@@ -83,7 +83,7 @@ def polygamma(m: np.ndarray, x: np.ndarray) -> Any:
     dtype = np.result_type(m, x)
     m64, x64 = np.broadcast_arrays(np.asarray(m, np.float64), np.asarray(x, np.float64))
     out = np.full(m64.shape, np.nan)
-    valid = (m64 >= 0) & (m64 == np.floor(m64))
+    valid = (m64 >= 0) & (m64 == np.floor(m64)) & np.isfinite(m64)  # NaN at m = inf (JAX)
     with np.errstate(all="ignore"):
         higher = valid & (m64 > 0)
         mh = m64[higher]

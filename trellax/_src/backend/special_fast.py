@@ -124,7 +124,7 @@ polygamma = accelerated(
     series.polygamma,
     lambda sc, m, x: sc.polygamma(np.where(_not_natural(m), 0, m).astype(np.int64), x),
     nargs=2,
-    own_where=lambda m, x: _not_natural(m) | ((x <= 0) & (x == np.floor(x))),
+    own_where=lambda m, x: _not_natural(m) | np.isinf(m) | ((x <= 0) & (x == np.floor(x))),
 )
 bessel_i1e = accelerated("bessel_i1e", series.bessel_i1e, lambda sc, x: sc.i1e(x))
 bessel_i0e = accelerated("bessel_i0e", base.bessel_i0e, lambda sc, x: sc.i0e(x), fast_dtypes=F32)

@@ -164,6 +164,9 @@ def igamma64(a: np.ndarray, x: np.ndarray, upper: bool) -> np.ndarray:
     if upper:  # 1 - P cancels for tiny a, where Q ~ a E_1(x): Q from its own series there
         small = ok & (a < _SMALL_A) & (x < a + 1)
         out[small] = _upper_small_a(a[small], x[small])
+    # where the fraction or series overflows (a and x near the float32 top: -inf before) the
+    # value is not a probability; JAX gives NaN there
+    out[ok & np.isinf(out)] = np.nan
     low = 1.0 if upper else 0.0
     out[(x == 0) & (a > 0)] = low
     out[(x == np.inf) & (a >= 0)] = 1 - low

@@ -276,8 +276,8 @@ def dynamic_update_index_in_dim(
 def index_in_dim(operand: ArrayLike, index: int, axis: int = 0, keepdims: bool = True) -> Array:
     """The slab at the static ``index`` along ``axis``."""
     a = asarray(operand)
+    i = operator.index(index)  # JAX's TypeError for a non-integer index comes first
     n = a.shape[axis]
-    i = operator.index(index)
     if not -n <= i < n:
         raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
     i %= n
@@ -324,13 +324,18 @@ def stack(operands: Sequence[ArrayLike], axis: int = 0) -> Array:
     arrays = [asarray(o) for o in operands]
     if not arrays:
         raise ValueError("lax.stack requires at least one operand")
-    ax = axis % (arrays[0].ndim + 1)
+    nd = arrays[0].ndim + 1
+    if not -nd <= operator.index(axis) < nd:
+        raise ValueError(f"lax.stack: axis {axis} is out of bounds for a {nd}-d result")
+    ax = axis % nd
     return structural.concatenate([structural.expand_dims(x, (ax,)) for x in arrays], ax)
 
 
 def unstack(x: ArrayLike, axis: int = 0) -> tuple[Array, ...]:
     """The slabs of ``x`` along ``axis``."""
     a = asarray(x)
+    if not -a.ndim <= operator.index(axis) < a.ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
     return tuple(index_in_dim(a, i, axis, keepdims=False) for i in range(a.shape[axis]))
 
 
@@ -364,6 +369,8 @@ def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
     """The ``k`` largest entries along ``axis`` in descending order, and their int32 indices
     (ties keep the lower index first)."""
     a = asarray(operand)
+    if a.ndim and not -a.ndim <= operator.index(axis) < a.ndim:  # JAX checks the axis first
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
     k = operator.index(k)
     ax = axis % a.ndim if a.ndim else 0
     n = a.shape[ax] if a.ndim else 0

@@ -363,6 +363,8 @@ def conj(x: ArrayLike) -> Array:
     """The complex conjugate; a real floating operand is its own conjugate, made complex as in
     JAX (``conj(float32)`` is complex64, imaginary part +0)."""
     a = asarray(x)
+    if a.dtype in (dtypes.float16, dtypes.bfloat16):  # no complex type of that width (JAX)
+        raise TypeError(f"conj does not accept dtype {a.dtype.name}")
     if dtypes.kind(a.dtype) == "f":
         return convert_element_type(a, np.complex128 if a.dtype == np.float64 else np.complex64)
     return _conj(a)

@@ -359,11 +359,19 @@ def broadcast_in_dim(
     return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=dims)
 
 
+def _array_of_values(arg: Any) -> bool:
+    """Whether a static sequence argument is an array with elements (or 0-d): JAX cannot hash
+    its elements and raises TypeError; an empty 1-d array is an empty sequence."""
+    return isinstance(arg, Array) and (arg.ndim == 0 or arg.size > 0)
+
+
 def broadcast(x: ArrayLike, sizes: Sequence[int], *, out_sharding: Any = None) -> Array:
     """Adds leading dimensions of the given sizes."""
     if out_sharding is not None:
         check_out_sharding("lax.broadcast", out_sharding)
     x = asarray(x)
+    if _array_of_values(sizes):  # JAX's sizes are static: a sequence of ints, not an array
+        raise TypeError(f"lax.broadcast: sizes must be a sequence of ints, got {sizes!r}")
     sizes = _shape_tuple("broadcast", sizes)
     n = len(sizes)
     return broadcast_in_dim(x, (*sizes, *x.shape), tuple(range(n, n + x.ndim)))
@@ -462,6 +470,10 @@ def _expand_dims_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> Shaped
 
 def expand_dims(x: ArrayLike, dimensions: Sequence[int]) -> Array:
     x = asarray(x)
+    if _array_of_values(dimensions):  # static: a sequence of ints (JAX's TypeError)
+        raise TypeError(
+            f"lax.expand_dims: dimensions must be a sequence of ints, got {dimensions!r}"
+        )
     dims = canonicalize_axes("expand_dims", dimensions, x.ndim + len(dimensions))
     return expand_dims_p.bind(x, dimensions=dims)
 

@@ -333,6 +333,9 @@ def slice_in_dim(
     """``lax.slice`` along one axis (``None`` bounds mean the ends)."""
     arr = asarray(operand)
     n = arr.shape[axis]
+    # the bounds are static integers (a float one is JAX's TypeError)
+    start_index = None if start_index is None else operator.index(start_index)
+    limit_index = None if limit_index is None else operator.index(limit_index)
     lo = 0 if start_index is None else (start_index + n if start_index < 0 else start_index)
     hi = n if limit_index is None else (limit_index + n if limit_index < 0 else limit_index)
     starts = [0] * arr.ndim

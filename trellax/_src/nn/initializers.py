@@ -249,6 +249,8 @@ def orthogonal(scale: float = 1.0, column_axis: int = -1, dtype: Any = None) -> 
         shp = _shape(shape)
         if len(shp) < 2:
             raise ValueError("orthogonal initializer requires at least a 2D shape")
+        if any(s < 0 for s in shp):  # JAX's ValueError, before any sampling
+            raise ValueError(f"orthogonal initializer: negative size in shape {shp}")
         if 0 in shp:  # no orthogonal matrix to draw: the empty weights
             return jnp.zeros(shp, d)
         n_cols = shp[column_axis]

@@ -676,10 +676,7 @@ def linspace(
     lo, hi = _concrete_ends("linspace", start, stop)
     traced.check_size("linspace", (num, *np.broadcast_shapes(lo.shape, hi.shape)), d)
     compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
-    with fp_errors.quiet():  # an infinite end gives inf * 0 in NumPy's step arithmetic
-        value, step = np.linspace(
-            lo.astype(compute), hi.astype(compute), num, endpoint=endpoint, retstep=True, axis=axis
-        )
+    value, step = _samples(lo.astype(compute), hi.astype(compute), num, endpoint, axis)
     if dtypes.kind(d) in ("i", "u"):
         value = np.floor(value)
     out = eager.wrap(_host_convert(value, d), d, False)
@@ -713,11 +710,40 @@ def logspace(
     (b,) = _concrete_ends("logspace", base)
     traced.check_size("logspace", (num, *np.broadcast_shapes(lo.shape, hi.shape, b.shape)), d)
     compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
+    shape = np.broadcast_shapes(lo.shape, hi.shape, b.shape)
+    lo, hi = (np.broadcast_to(v, shape).astype(compute) for v in (lo, hi))
+    exponents, _ = _samples(lo, hi, num, endpoint, axis)
+    ax = axis + exponents.ndim if axis < 0 else axis
+    bounds = exponents.shape[:ax] + exponents.shape[ax + 1 :]
     with fp_errors.quiet():
-        value = np.logspace(
-            lo.astype(compute), hi.astype(compute), num, endpoint=endpoint, base=b, axis=axis
-        )
+        value = np.power(np.expand_dims(np.broadcast_to(b, bounds), ax), exponents)
     return eager.wrap(_host_convert(value, d), d, False)
+
+
+def _samples(
+    lo: np.ndarray[Any, Any], hi: np.ndarray[Any, Any], num: int, endpoint: bool, axis: int
+) -> tuple[np.ndarray[Any, Any], Any]:
+    """NumPy's ``linspace`` samples and step, except where an end is infinite or NaN: there
+    JAX's ``start * (1 - t) + stop * t`` (``inf * 0`` makes the sample at the other end NaN;
+    ``linspace(inf, 1.0, 4)`` is ``[inf, inf, inf, 1]``), ``stop`` last when ``endpoint``,
+    and ``start`` alone for one sample."""
+    with fp_errors.quiet():  # an infinite end gives inf * 0 in the step arithmetic
+        value, step = np.linspace(lo, hi, num, endpoint=endpoint, retstep=True, axis=axis)
+        bad = ~(np.isfinite(lo) & np.isfinite(hi))
+        if num == 0 or not bad.any():
+            return value, step
+        ax = axis + value.ndim if axis < 0 else axis
+        bounds = value.shape[:ax] + value.shape[ax + 1 :]
+        start, stop = (np.expand_dims(np.broadcast_to(v, bounds), ax) for v in (lo, hi))
+        div = num - 1 if endpoint else num
+        t = np.arange(num, dtype=np.float64) / (div or 1)
+        t = t.reshape((num,) + (1,) * (value.ndim - ax - 1))
+        ends = start * (1 - t) + stop * t
+        if num == 1:
+            ends = np.broadcast_to(start, value.shape)
+        elif endpoint:
+            ends[(slice(None),) * ax + (-1,)] = stop[(slice(None),) * ax + (0,)]
+        return np.where(np.expand_dims(np.broadcast_to(bad, bounds), ax), ends, value), step
 
 
 def geomspace(

@@ -499,14 +499,14 @@ def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: Any = None) -> Array:
     when None: the bounding box of the nonzero entries, as NumPy 2 and JAX trim N-D input; a
     0-d input is returned as it is). All zeros give an empty array."""
     x = ensure_array("trim_zeros", filt)
-    if x.ndim == 0:
-        return x
     check_static("trim_zeros", axis=axis)
     axes = (
         set(range(x.ndim))
         if axis is None
         else {canonicalize_axis(a, x.ndim) for a in (axis if isinstance(axis, tuple) else (axis,))}
     )
+    if x.ndim == 0:
+        return x
     mode = trim.lower()
     nonzero = np.nonzero(_concrete("trim_zeros", x, "filt"))
     if nonzero[0].size == 0:

@@ -299,14 +299,15 @@ def repeat(
     if isinstance(repeats, (list, tuple)):  # static counts, as NumPy accepts them
         repeats = asarray(repeats)
     counts = ensure_array("repeat", repeats)
+    if counts.ndim > 1:  # JAX reads counts of any rank in order (shape (3, 1) is 3 counts)
+        counts = lax_structural.reshape(counts, (counts.size,))
     # JAX checks the counts' shape against the axis (a ValueError) before their dtype
-    if counts.ndim > 1:
-        raise ValueError(f"repeat: repeats must be 0-d or 1-d, got shape {tuple(counts.shape)}")
     if counts.ndim == 1 and counts.shape[0] not in (1, n):
         raise ValueError(
             f"repeat: {counts.shape[0]} repeats for an axis of length {n} (need 1 or {n})"
         )
-    if dtypes.kind(counts.dtype) not in ("i", "u", "b"):
+    # JAX's dtype check is its gather's: an empty array gathers nothing and takes any counts
+    if dtypes.kind(counts.dtype) not in ("i", "u", "b") and x.size:
         raise TypeError(f"repeat: repeats must be integers, got dtype {counts.dtype.name}")
     counts = lax_structural._convert(counts, dtypes.int32, False)
     if counts.ndim == 0 or counts.shape[0] == 1:

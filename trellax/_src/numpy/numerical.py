@@ -504,8 +504,10 @@ def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int = 16) -> Array:
     pa, xa = promote_args_keep_shapes("polyval", p, x)
     if pa.ndim == 0:
         _poly1d("polyval", pa)
-    # JAX starts Horner's rule from a strong zero of the promoted dtype: a strong result
-    out = _convert(ufuncs.multiply(xa, 0), xa.dtype, False)
+    # JAX starts Horner's rule from a strong zero of the promoted dtype, shaped as a row of
+    # coefficients broadcast with x (a ValueError when they do not broadcast, rows or none)
+    shape = shapes.broadcast_shapes(tuple(pa.shape[1:]), tuple(xa.shape))
+    out = shapes.broadcast_to(_convert(ufuncs.multiply(xa, 0), xa.dtype, False), shape)
     for i in range(pa.shape[0]):
         out = ufuncs.add(ufuncs.multiply(out, xa), pa[i])
     return out

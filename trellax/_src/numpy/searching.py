@@ -223,7 +223,9 @@ def take(
     if out is not None:
         raise NotImplementedError("The 'out' argument to trellax.numpy.take is not supported.")
     x = _asarray("take", a)
-    idx = _index_array("take", indices)
+    idx = _asarray("take", indices)
+    # as in JAX, empty indices of any dtype select nothing; others must be integers
+    idx = _index_array("take", idx) if idx.size else _convert(idx, dtypes.int32, False)
     if axis is None:
         x, ax = ravel(x), 0
     else:
@@ -555,7 +557,14 @@ def digitize(
         const(b.shape[0], dtypes.int32), searchsorted(rev(b, (0,)), xx, side=side, method=m)
     )
     first, last = slice(b, (0,), (1,)), slice(b, (b.shape[0] - 1,), (b.shape[0],))
-    is_increasing = reshape(lax.ge(last, first), ())
+    if dtypes.kind(b.dtype) == "c":  # complex bins are ordered lexicographically, as in JAX
+        lr, fr = lax.real(last), lax.real(first)
+        ge = lax.bitwise_or(
+            lax.gt(lr, fr), lax.bitwise_and(lax.eq(lr, fr), lax.ge(lax.imag(last), lax.imag(first)))
+        )
+    else:
+        ge = lax.ge(last, first)
+    is_increasing = reshape(ge, ())
     return select_n(is_increasing, decreasing, increasing)
 
 

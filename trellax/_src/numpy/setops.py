@@ -222,6 +222,8 @@ def _unique_axis(
     x: Array, axis: int, equal_nan: bool, size: int | None, fill_value: Any
 ) -> _Unique:
     """Unique slices along ``axis``: lexicographic sort of the flattened slices."""
+    if x.ndim == 0:  # no axis to take slices along (JAX's ValueError)
+        raise ValueError(f"unique: axis {axis} is out of bounds for a 0-d array")
     (ax,) = canonicalize_axes("unique", (axis,), x.ndim)
     perm_axes = (ax, *[i for i in range(x.ndim) if i != ax])
     moved = transpose(x, perm_axes)
@@ -420,9 +422,28 @@ def setxor1d(
     both = concatenate([a1, a2], 0)
     if assume_unique:  # as NumPy and JAX: the values that occur once in both arrays together
         keep = _singletons(both)
-    else:
-        keep = concatenate([isin(a1, a2, invert=True), isin(a2, a1, invert=True)], 0)
+    else:  # each array's NaNs count as one value, which is in neither other array (JAX)
+        keep = concatenate(
+            [
+                lax.bitwise_and(isin(a1, a2, invert=True), _not_later_nan(a1)),
+                lax.bitwise_and(isin(a2, a1, invert=True), _not_later_nan(a2)),
+            ],
+            0,
+        )
+        u = _unique_1d(
+            both, "setxor1d", valid=keep, equal_nan=False, size=size, fill_value=fill_value
+        )
+        return u.values
     return _unique_1d(both, "setxor1d", valid=keep, size=size, fill_value=fill_value).values
+
+
+def _not_later_nan(x: Array) -> Array:
+    """False at the NaNs of a 1-D ``x`` after its first one."""
+    nan = isnan(x)
+    if x.shape[0] == 0 or dtypes.kind(x.dtype) not in ("f", "c"):
+        return logical_not(nan)
+    seen = cumsum(_convert(nan, dtypes.int32, False), 0)
+    return logical_not(lax.bitwise_and(nan, lax.gt(seen, const(1, dtypes.int32))))
 
 
 def _singletons(x: Array) -> Array:

@@ -62,7 +62,13 @@ def canonical_shape(name: str, shape: Any) -> Shape:
 
 
 def _axes_tuple(axis: Any) -> tuple[Any, ...]:
-    return tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    """``axis`` as a tuple: a sequence, or a concrete array of rank >= 1 taken element by element
+    (each must be an integer: an empty array of any dtype is no axes, as in JAX)."""
+    if isinstance(axis, (tuple, list)):
+        return tuple(axis)
+    if isinstance(axis, Array) and axis.ndim >= 1 and core.is_concrete(axis):
+        return tuple(operator.index(a) for a in axis)
+    return (axis,)
 
 
 def _array(name: str, a: ArrayLike) -> Array:
@@ -383,12 +389,13 @@ def flipud(m: ArrayLike) -> Array:
 def _static_ints(value: Any) -> tuple[int, ...] | None:
     """``value`` as a tuple of Python ints, or None when it is not static (a traced array).
 
-    As in JAX, a float shift is converted to an integer (toward zero: 1.7 shifts by 1)."""
+    As in JAX, a float shift is converted to an integer (toward zero: 1.7 shifts by 1) and a
+    complex one by its real part."""
     if isinstance(value, Array):
         if not core.is_concrete(value):
             return None
-        if dtypes.kind(value.dtype) not in ("i", "u", "b", "f"):
-            raise TypeError(f"roll: shift must be real, got dtype {value.dtype.name}")
+        if dtypes.kind(value.dtype) == "c":  # JAX keeps the real part (1+5j shifts by 1)
+            value = lax.real(value)
         value = value.astype(dtypes.int32)
         return tuple(int(v) for v in value.tolist()) if value.ndim else (int(value),)
     try:

@@ -30,7 +30,13 @@ AxisNames = tuple[Any, ...]
 
 
 def _names(axis_name: Any) -> AxisNames:
-    return tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
+    names = tuple(axis_name) if isinstance(axis_name, (tuple, list)) else (axis_name,)
+    for n in names:  # axis names are hashable (JAX's TypeError for an array, say)
+        try:
+            hash(n)
+        except TypeError:
+            raise TypeError(f"axis names must be hashable, got {type(n).__name__}") from None
+    return names
 
 
 def _unbound(name: Any, fun: str) -> NameError:

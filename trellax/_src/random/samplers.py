@@ -277,10 +277,10 @@ def truncated_normal(
 @accepts_out_sharding
 def lognormal(key: Any, sigma: Any = 1.0, shape: Any = None, dtype: Any = float) -> Array:
     data, _ = single_key(key, "lognormal")
-    d = float_dtype("lognormal", dtype)
+    d = float_dtype("lognormal", dtype, complex_ok=True)  # complex: exp of a complex normal
     sg = as_param(sigma, d)
     s = resolve_shape("lognormal", shape, sg)
-    return tnp.exp(_normal_real(data, s, d) * sg)
+    return tnp.exp(_normal(data, s, d) * sg)
 
 
 @accepts_out_sharding
@@ -359,7 +359,7 @@ def geometric(key: Any, p: Any, shape: Any = None, dtype: Any = int) -> Array:
     data, _ = single_key(key, "geometric")
     d = int_dtype(dtype)
     if dtypes.kind(d) not in ("i", "u"):
-        raise TypeError(f"geometric only accepts integer dtypes, got {d.name}")
+        raise ValueError(f"geometric only accepts integer dtypes, got {d.name}")  # JAX's class
     fd = dtypes.default_float_dtype()
     pa = as_param(p, fd)
     s = resolve_shape("geometric", shape, pa)

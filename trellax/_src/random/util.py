@@ -25,8 +25,8 @@ def canonical_shape(shape: Any) -> Shape:
 
 
 def _checked_shape(shape: Shape) -> Shape:
-    if any(s < 0 for s in shape):
-        raise ValueError(f"invalid tensor dimension size in shape {shape}: sizes must be >= 0")
+    if any(s < 0 for s in shape):  # JAX's TypeError (its samplers broadcast to the shape)
+        raise TypeError(f"invalid tensor dimension size in shape {shape}: sizes must be >= 0")
     return shape
 
 

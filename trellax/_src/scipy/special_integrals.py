@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
+from trellax._src.lax import elementwise as lax
 from trellax._src.lax import special_integrals as prims
 from trellax._src.lax import special_series as series
 from trellax._src.lax import special_sph_harm as sph
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy.creation import arange, asarray
+from trellax._src.numpy.selection import where
 from trellax._src.numpy.shapes import broadcast_to
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact, promote_shapes
 from trellax._src.scipy.special import ArrayLike
@@ -82,13 +84,16 @@ def spence(x: ArrayLike) -> Array:
 def owens_t(h: ArrayLike, a: ArrayLike) -> Array:
     """Owen's T function ``T(h, a)``."""
     hh, aa = _real_inexact("owens_t", h, a)
+    if hh.dtype in (dtypes.float16, dtypes.bfloat16):  # JAX computes and returns float32
+        hh, aa = _convert(hh, dtypes.float32, False), _convert(aa, dtypes.float32, False)
     return series.owens_t(hh, aa)
 
 
 def hyp1f1(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     """Kummer's confluent hypergeometric function ``1F1(a; b; x)``."""
     aa, bb, xx = _real_inexact("hyp1f1", a, b, x)
-    return series.hyp1f1(aa, bb, xx)
+    # 1F1(a; a; x) = exp(x) (so 1 at a = b = 0, inf/0 at x = +-inf), as JAX takes it
+    return where(lax.eq(aa, bb), lax.exp(xx), series.hyp1f1(aa, bb, xx))
 
 
 def bessel_jn(z: ArrayLike, *, v: int, n_iter: int = 50) -> Array:

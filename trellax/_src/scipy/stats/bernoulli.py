@@ -10,11 +10,13 @@ from trellax._src.scipy.stats._util import ArrayLike, k, promote, strong_if_shap
 
 
 def _logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
-    """``log(p)`` at 1, ``log(1 - p)`` at 0, ``-inf`` elsewhere."""
+    """``log(p)`` at 1, ``log(1 - p)`` at 0, ``-inf`` elsewhere; NaN for a NaN ``k`` (JAX's
+    and SciPy's)."""
     k, p, loc = promote("bernoulli.logpmf", k, p, loc)
     x = u.subtract(k, loc)
     value = u.add(special.xlogy(x, p), special.xlog1py(u.subtract(1, x), u.negative(p)))
-    return where(u.logical_or(u.equal(x, 0), u.equal(x, 1)), value, -float("inf"))
+    out = where(u.logical_or(u.equal(x, 0), u.equal(x, 1)), value, -float("inf"))
+    return where(u.isnan(x), float("nan"), out)
 
 
 def _pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:

@@ -30,7 +30,11 @@ def _logpdf(
     )
     value = u.subtract(u.subtract(linear, special.betaln(a, b)), u.log(scale))
     outside = u.logical_or(u.greater(x, u.add(loc, scale)), u.less(x, loc))
-    return where(outside, -float("inf"), value)
+    # shapes and scale must be positive: NaN otherwise, even outside the support (JAX, SciPy)
+    invalid = u.logical_or(
+        u.logical_or(u.less_equal(a, 0), u.less_equal(b, 0)), u.less_equal(scale, 0)
+    )
+    return where(invalid, float("nan"), where(outside, -float("inf"), value))
 
 
 def _cdf(

@@ -19,7 +19,9 @@ def _logpmf(k: ArrayLike, n: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLi
     comb = u.negative(u.add(u.log(u.add(n, 1)), special.betaln(u.add(n_y, 1), u.add(y, 1))))
     beta = u.subtract(special.betaln(u.add(y, a), u.add(n_y, b)), special.betaln(a, b))
     outside = u.logical_or(u.less(y, 0), u.greater(y, n))
-    return where(outside, -float("inf"), u.add(comb, beta))
+    # a and b must be positive, n non-negative: NaN otherwise, even outside (JAX, SciPy)
+    invalid = u.logical_or(u.logical_or(u.less_equal(a, 0), u.less_equal(b, 0)), u.less(n, 0))
+    return where(invalid, float("nan"), where(outside, -float("inf"), u.add(comb, beta)))
 
 
 def logpmf(k: ArrayLike, n: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0) -> Array:

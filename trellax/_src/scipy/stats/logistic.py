@@ -5,7 +5,7 @@ from __future__ import annotations
 from trellax._src.core.basearray import Array
 from trellax._src.numpy import ufuncs as u
 from trellax._src.scipy import special
-from trellax._src.scipy.stats._util import ArrayLike, k, promote
+from trellax._src.scipy.stats._util import ArrayLike, k, promote, strong_if_shaped
 
 
 def _y(name: str, x: ArrayLike, loc: ArrayLike, scale: ArrayLike) -> tuple[Array, Array]:
@@ -43,10 +43,10 @@ def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
 def ppf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``loc + scale * logit(q)``."""
     q, loc, scale = promote("logistic.ppf", x, loc, scale)
-    return u.add(loc, u.multiply(scale, special.logit(q)))
+    return strong_if_shaped(u.add(loc, u.multiply(scale, special.logit(q))))
 
 
 def isf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """``loc - scale * logit(q)``."""
     q, loc, scale = promote("logistic.isf", x, loc, scale)
-    return u.subtract(loc, u.multiply(scale, special.logit(q)))
+    return strong_if_shaped(u.subtract(loc, u.multiply(scale, special.logit(q))))

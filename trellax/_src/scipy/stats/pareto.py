@@ -50,9 +50,12 @@ def logcdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1)
 
 
 def ppf(q: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    """``loc + scale * (1 - q)**(-1/b)``."""
+    """``loc + scale * (1 - q)**(-1/b)``, NaN for ``q`` outside ``[0, 1]`` (as JAX); a bool
+    array ``q`` gives a strong result, as JAX's."""
     q, b, loc, scale = promote("pareto.ppf", q, b, loc, scale)
-    return u.add(loc, u.multiply(scale, u.power(u.subtract(1, q), u.negative(u.divide(1, b)))))
+    value = u.add(loc, u.multiply(scale, u.power(u.subtract(1, q), u.negative(u.divide(1, b)))))
+    outside = u.logical_or(u.less(q, 0), u.greater(q, 1))
+    return strong_if_shaped(where(outside, float("nan"), value))
 
 
 def cdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:

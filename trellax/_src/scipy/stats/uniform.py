@@ -15,7 +15,9 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     x, loc, scale = promote("uniform.logpdf", x, loc, scale)
     inside = u.logical_and(u.greater_equal(x, loc), u.less_equal(x, u.add(loc, scale)))
     value = u.negative(u.log(scale))
-    return where(inside, value, c(float("-inf"), value))
+    out = where(inside, value, c(float("-inf"), value))
+    unknown = u.logical_or(u.isnan(x), u.logical_or(u.isnan(loc), u.isnan(scale)))
+    return where(unknown, c(float("nan"), value), out)  # NaN in, NaN out (SciPy's)
 
 
 def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
