@@ -2555,6 +2555,11 @@ AUDITED: list[Evidence] = [
     # ---- session 9's branches
     E(
         "docs/semantics.md",
+        "`tests/test_edge_public.py` replays 7,152 calls recorded from JAX 0.10.2",
+        "tests/test_edge_public.py",
+    ),
+    E(
+        "docs/semantics.md",
         "float32 `arctan2` is float64's rounded once, on every host",
         "tests/test_atan2_float32.py",
     ),
