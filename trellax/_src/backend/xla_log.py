@@ -69,117 +69,157 @@ _MINUS_HALF = _f32(-0.5)
 _SPLIT = np.uint32(0x3F3504F3)
 
 
-def _fma_step(p: F32, t: F32 | F64, c: Any, acc: F64) -> None:
-    """``p = p * t + c`` rounded once (to float32, by way of float64), in place."""
-    np.multiply(p, t, out=acc, dtype=np.float64)
-    acc += c
-    np.copyto(p, acc, casting="unsafe")
+#: Elements per block: every step of a block is one NumPy pass over buffers that stay in cache.
+BLOCK = 1 << 14
 
 
-def _horner(coeffs: list[float], t: F32, acc: F64) -> F32:
-    """``P(t)`` by Horner's rule, every step one fused multiply-add (the first is exact)."""
-    np.multiply(t, coeffs[0], out=acc, dtype=np.float64)
-    acc += coeffs[1]
-    p: F32 = acc.astype(np.float32)
+class Scratch:
+    """Buffers for one block: float64 ``acc`` for the fused steps, float32 and integer rows."""
+
+    __slots__ = ("acc", "f32", "i32", "idx")
+
+    def __init__(self, n: int = BLOCK) -> None:
+        self.acc: F64 = np.empty(n, np.float64)
+        self.f32: F32 = np.empty((6, n), np.float32)
+        self.i32: I32 = np.empty(n, np.int32)
+        self.idx = np.empty(n, np.intp)
+
+
+def _fma_into(a: F32, b: F32, c: Any, acc: F64, out: F32) -> None:
+    """``out = a * b + c`` rounded once (to float32, by way of float64: the product is exact)."""
+    np.multiply(a, b, out=acc, dtype=np.float64)
+    np.add(acc, c, out=out, casting="unsafe")
+
+
+
+
+def _horner_into(coeffs: list[float], t: F32, acc: F64, out: F32) -> None:
+    """``P(t)`` by Horner's rule, every step one fused multiply-add."""
+    np.multiply(t, coeffs[0], out=acc, dtype=np.float64)  # exact
+    np.add(acc, coeffs[1], out=out, casting="unsafe")
     for c in coeffs[2:]:
-        _fma_step(p, t, c, acc)
-    return p
+        _fma_into(out, t, c, acc, out)
 
 
-def _log_core(x: F32) -> F32:
-    """XLA's log for positive normal float32 ``x`` (1-D); other inputs give garbage."""
-    acc = np.empty(x.shape, np.float64)
-    ix = x.view(np.uint32) - _SPLIT  # mantissa offset so m lands in [√2/2, √2)
-    k = ix.view(np.int32) >> 23  # x = 2**k * m (the bias cancels with the offset's)
+def _log_block(x: F32, out: F32, s: Scratch) -> None:
+    """XLA's log of positive normal float32 ``x`` (1-D, at most a block) into ``out`` (which
+    may be ``x``); other inputs give garbage, for :func:`_fix_specials` to overwrite."""
+    m = x.size
+    acc = s.acc[:m]
+    f, f2, f3, a, b, c = (row[:m] for row in s.f32)
+    k = s.i32[:m]
+    ix = f.view(np.uint32)
+    np.subtract(x.view(np.uint32), _SPLIT, out=ix)  # mantissa offset: m lands in [√2/2, √2)
+    np.right_shift(ix.view(np.int32), 23, out=k)  # x = 2**k * m (the offset cancels the bias)
     ix &= np.uint32(0x007FFFFF)
     ix += _SPLIT
-    f = ix.view(np.float32)
     f -= _ONE  # exact
-    e = k.astype(np.float32)
-    f2 = f * f
-    f3 = f2 * f
-    a = _horner(_P[0:3], f, acc)
-    b = _horner(_P[3:6], f, acc)
-    c = _horner(_P[6:9], f, acc)
-    _fma_step(a, f3, b, acc)  # A f³ + B
-    _fma_step(a, f3, c, acc)  # (A f³ + B) f³ + C
-    lo = e * _LN2_LO  # rounded to float32, then added inside the fused step
-    np.multiply(a, f3, out=acc, dtype=np.float64)
-    acc += lo
-    np.copyto(a, acc, casting="unsafe")
+    np.multiply(f, f, out=f2)
+    np.multiply(f2, f, out=f3)
+    _horner_into(_P[0:3], f, acc, a)
+    _horner_into(_P[3:6], f, acc, b)
+    _horner_into(_P[6:9], f, acc, c)
+    _fma_into(a, f3, b, acc, a)  # A f³ + B
+    _fma_into(a, f3, c, acc, a)  # (A f³ + B) f³ + C
+    np.multiply(k, _LN2_LO, out=b)  # k (exact in float32) times ln2's low part, rounded
+    _fma_into(a, f3, b, acc, a)  # ... f³ + that, fused
     f2 *= _HALF  # exact
-    r = f - f2
-    r += a
-    e *= _LN2_HI  # exact: 9 significant bits times an exponent
-    r += e
-    return r
+    np.subtract(f, f2, out=f2)
+    f2 += a
+    np.multiply(k, _LN2_HI, out=a)  # exact: 9 significant bits times an exponent
+    np.add(f2, a, out=out)
+
+
+def _fix_specials(x: F32, out: F32) -> None:
+    """XLA's log where ``x`` is not a positive normal float32: ``-inf`` at zeros and subnormals
+    (of either sign), the all-ones NaN at negative numbers and NaNs, ``+inf`` at ``+inf``."""
+    bad = ~(x >= _TINY)
+    if bad.any():
+        idx = np.flatnonzero(bad)
+        out[idx] = np.where(np.abs(x[idx]) < _TINY, -_INF, _NAN)
+    big = x == _INF
+    if big.any():
+        out[big] = _INF
+
+
+def _log_into(x: F32, out: F32, s: Scratch) -> None:
+    """``out = log(x)`` (XLA's) for 1-D float32 ``x``, block by block."""
+    for i0 in range(0, x.size, BLOCK):
+        xb, ob = x[i0 : i0 + BLOCK], out[i0 : i0 + BLOCK]
+        _log_block(np.maximum(xb, _TINY), ob, s)  # NaN stays NaN (overwritten below)
+        _fix_specials(xb, ob)
 
 
 def log_f32(x: Any) -> F32:
     """XLA:CPU's float32 ``log`` of a float32 array (any shape), bit for bit."""
     x = np.asarray(x, np.float32)
-    flat = x.reshape(-1)
+    flat = np.ascontiguousarray(x).reshape(-1)
+    out = np.empty_like(flat)
     with np.errstate(all="ignore"):
-        r = _log_core(np.maximum(flat, _TINY))  # NaN propagates: fixed below
-        _specials_log(flat, r)
-    out: F32 = r.reshape(x.shape)
-    return out
-
-
-def _specials_log(x: F32, r: F32) -> None:
-    """Writes XLA's values at zero and subnormal inputs (``-inf``), ``+inf``, negative and NaN
-    inputs (the all-ones NaN) into ``r``."""
-    bad = ~(x >= _TINY)  # not a positive normal: zero, subnormal, negative, NaN
-    if bad.any():
-        idx = np.flatnonzero(bad)
-        xb = x[idx]
-        r[idx] = np.where(np.abs(xb) < _TINY, -_INF, _NAN)
-    big = x == _INF
-    if big.any():
-        r[big] = _INF
+        _log_into(flat, out, Scratch(min(flat.size, BLOCK)))
+    result: F32 = out.reshape(x.shape)
+    return result
 
 
 def log1p_f32(x: Any) -> F32:
     """XLA:CPU's float32 ``log1p`` of a float32 array (any shape), bit for bit."""
     x = np.asarray(x, np.float32)
-    flat = x.reshape(-1)
+    flat = np.ascontiguousarray(x).reshape(-1)
     out = np.empty_like(flat)
     with np.errstate(all="ignore"):
-        log1p_into(flat, out)
+        log1p_into(flat, out, Scratch(min(flat.size, BLOCK)))
     result: F32 = out.reshape(x.shape)
     return result
 
 
-def log1p_into(x: F32, out: F32) -> None:
-    """``out = log1p(x)`` (XLA's) for 1-D float32 ``x``; call with NumPy's floating-point errors
-    silenced."""
-    small = np.abs(x) < _SMALL
-    if small.all():
-        out[...] = _log1p_small(x)
+def log1p_into(x: F32, out: F32, s: Scratch) -> None:
+    """``out = log1p(x)`` (XLA's) for 1-D float32 ``x`` into ``out`` (which may be ``x``),
+    block by block in ``s``'s buffers; call with NumPy's floating-point errors silenced."""
+    for i0 in range(0, x.size, BLOCK):
+        _log1p_block(x[i0 : i0 + BLOCK], out[i0 : i0 + BLOCK], s)
+
+
+def _log1p_block(x: F32, out: F32, s: Scratch) -> None:
+    m = x.size
+    a = s.f32[0][:m]
+    np.abs(x, out=a)
+    large = ~(a < _SMALL)  # |x| >= √2 - 1, or NaN: log(x + 1)
+    tiny = np.flatnonzero(a < _TINY)  # zeros and subnormals count as zero: log1p is that zero
+    zeros = np.copysign(_f32(0), x[tiny]) if tiny.size else None
+    n_large = int(np.count_nonzero(large))
+    if n_large == 0:
+        _log1p_small(x, out, s)
+    elif n_large == m:
+        u = np.add(x, _ONE)
+        _log_block(np.maximum(u, _TINY), out, s)
+        _fix_specials(u, out)
     else:
-        si = np.flatnonzero(small)
-        li = np.flatnonzero(~small)
-        out[si] = _log1p_small(x[si])
-        xl = x[li]
-        u = xl + _ONE
-        r = _log_core(np.maximum(u, _TINY))
-        _specials_log(u, r)
+        li = np.flatnonzero(large)
+        si = np.flatnonzero(~large)
+        xs, u = x[si], x[li]
+        u += _ONE
+        r = np.maximum(u, _TINY)
+        _log_block(r, r, s)
+        _fix_specials(u, r)
+        ys = np.empty_like(xs)
+        _log1p_small(xs, ys, s)
         out[li] = r
-    tiny = np.abs(x) < _TINY  # subnormal inputs count as zero: log1p is that zero
-    if tiny.any():
-        out[tiny] = np.copysign(_f32(0), x[tiny])
+        out[si] = ys
+    if zeros is not None:
+        out[tiny] = zeros
 
 
-def _log1p_small(x: F32) -> F32:
-    """The rational branch, ``|x| < √2 - 1``."""
-    acc = np.empty(x.shape, np.float64)
-    num = _horner(_NUM, x, acc)
-    den = _horner(_DEN, x, acc)
+def _log1p_small(x: F32, out: F32, s: Scratch) -> None:
+    """The rational branch, ``|x| < √2 - 1``: ``x + (x³ N(x)/D(x) - x²/2)``."""
+    m = x.size
+    acc = s.acc[:m]
+    num, den, x2 = (row[:m] for row in s.f32[1:4])
+    _horner_into(_NUM, x, acc, num)
+    _horner_into(_DEN, x, acc, den)
     num /= den
-    x2 = x * x
-    x3 = x2 * x
-    x3 *= num  # rounded: XLA fuses nothing here (the -x²/2 it adds is exact)
+    np.multiply(x, x, out=x2)
+    np.multiply(x2, x, out=den)  # x³
+    den *= num  # rounded: XLA fuses nothing here (the -x²/2 it adds is exact)
     x2 *= _MINUS_HALF
-    x3 += x2
-    x3 += x
-    return x3
+    den += x2
+    np.add(den, x, out=out)

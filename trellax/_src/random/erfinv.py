@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend import fp_errors
+from trellax._src.backend import fp_errors, xla_log
 from trellax._src.random import chunks
 
 F32 = np.ndarray[Any, np.dtype[np.float32]]
@@ -45,12 +45,13 @@ _INF = np.float32(np.inf)
 class Scratch:
     """The buffers :func:`erfinv_f32_into` needs for up to ``n`` values."""
 
-    __slots__ = ("acc", "t", "w")
+    __slots__ = ("acc", "log", "t", "w")
 
     def __init__(self, n: int) -> None:
         self.w: F32 = np.empty(n, np.float32)
         self.t: F64 = np.empty(n, np.float64)
         self.acc: F64 = np.empty(n, np.float64)
+        self.log = xla_log.Scratch(min(n, xla_log.BLOCK))
 
 
 def horner_into(coeffs: list[float], t: F64, acc: F64, p: F32) -> None:
@@ -98,7 +99,7 @@ def erfinv_f32_into(x: F32, out: F32, s: Scratch, *, defer_tail: bool = False) -
     w, t = s.w[:m], s.t[:m]
     np.multiply(x, x, out=w)
     np.negative(w, out=w)
-    np.log1p(w, out=w)  # -w: the algorithm's w, whose negation is exact
+    xla_log.log1p_into(w, w, s.log)  # -w: the algorithm's w, whose negation is exact
     low = w.min()
     tail: Tail | None = None
     if not low > _MINUS_FIVE:  # some w >= 5 (|x| > 0.9966), or a NaN
@@ -160,7 +161,7 @@ def erfinv_f32_small(x: F32) -> F32:
     try:
         w = np.multiply(x, x)
         np.negative(w, out=w)
-        np.log1p(w, out=w)
+        w = xla_log.log1p_f32(w)
         np.negative(w, out=w)
     finally:
         fp_errors.leave(token)
