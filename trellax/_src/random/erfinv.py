@@ -42,6 +42,7 @@ _MINUS_FIVE = np.float32(-5)
 _HALF_FIVE = np.float32(2.5)
 _THREE = np.float32(3)
 _INF = np.float32(np.inf)
+_ZERO = np.float32(0)
 
 
 class Scratch:
@@ -79,6 +80,7 @@ def tail_values(big_w: F32, x: F32) -> F32:
     q = np.empty(x.shape, np.float32)
     horner_into(Q32, t, np.empty_like(t), q)
     q *= x
+    np.copyto(q, x + _ZERO, where=x != x)  # XLA returns a NaN x itself (quieted)
     out: F32 = np.where(np.abs(x) == 1, x * _INF, q)
     return out
 
@@ -191,7 +193,10 @@ def _erfinv_values_source() -> str:
         "        elif abs(x) == 1:",
         "            out[i] = x * math.inf",
         "            continue",
-        "        else:  # |x| > 0.9966, or NaN",
+        "        elif x != x:  # NaN: XLA returns it (x * NaN keeps x's bits)",
+        "            out[i] = x",
+        "            continue",
+        "        else:  # |x| > 0.9966, |x| > 1, inf",
         "            r[0] = math.sqrt(w)",
         "            r[0] = r[0] - 3.0",
         "            t = r[0]",
