@@ -77,3 +77,23 @@ def test_blocks_and_shapes(n: int) -> None:
         assert xla_log.log_f32(grid).reshape(-1).view(np.uint32).tolist() == (
             xla_log.log_f32(grid.reshape(-1)).view(np.uint32).tolist()
         )
+
+
+@pytest.mark.parametrize("name", ["log", "log1p"])
+def test_compiled_kernel_matches(name: str) -> None:
+    # the Numba loops (random/compiled_kernels' log32, log1p32) against the NumPy steps
+    from trellax._src.backend import compiled, xla_log_compiled
+
+    if not compiled.available():
+        pytest.skip("Numba is not installed")
+    k = compiled.kernel(xla_log_compiled.kernel_source(name))
+    compiled.prepare([(k, (np.zeros(1, np.float32), np.zeros(1, np.float32)))], wait=True)
+    x = np.concatenate([hard_inputs(), _every(251)])
+    out = np.empty_like(x)
+    k.fn(x, out)
+    want = np.asarray(FUNCS[name](x), np.float32)
+    assert np.count_nonzero(out.view(np.uint32) != want.view(np.uint32)) == 0
+
+
+def _every(step: int) -> Any:
+    return np.arange(0, 1 << 32, step, dtype=np.uint64).astype(np.uint32).view(np.float32)

@@ -46,19 +46,19 @@ I32 = np.ndarray[Any, np.dtype[np.int32]]
 
 _f32 = np.float32
 #: The degree-8 polynomial of ``log``, highest degree first, as float32 values.
-_P = [float(_f32(c)) for c in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1,
+P32 = [float(_f32(c)) for c in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1,
       -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1,
       3.3333331174e-1)]  # fmt: skip
-_LN2_LO = _f32(-2.12194440e-4)
-_LN2_HI = _f32(0.693359375)
+LN2_LO = _f32(-2.12194440e-4)
+LN2_HI = _f32(0.693359375)
 #: ``log1p``'s numerator and denominator, highest degree first, as float32 values.
-_NUM = [float(_f32(c)) for c in (4.5270000862445199635215e-5, 4.9854102823193375972212e-1,
+NUM32 = [float(_f32(c)) for c in (4.5270000862445199635215e-5, 4.9854102823193375972212e-1,
         6.5787325942061044846969e0, 2.9911919328553073277375e1, 6.0949667980987787057556e1,
         5.7112963590585538103336e1, 2.0039553499201281259648e1)]  # fmt: skip
-_DEN = [float(_f32(c)) for c in (1.0, 1.5062909083469192043167e1, 8.3047565967967209469434e1,
+DEN32 = [float(_f32(c)) for c in (1.0, 1.5062909083469192043167e1, 8.3047565967967209469434e1,
         2.2176239823732856465394e2, 3.0909872225312059774938e2, 2.1642788614495947685003e2,
         6.0118660497603843919306e1)]  # fmt: skip
-_SMALL = _f32(0.41421356237309504880)  # √2 - 1
+SMALL = _f32(0.41421356237309504880)  # √2 - 1
 _TINY = _f32(1.1754943508222875e-38)  # the smallest normal float32
 _NAN = np.array(0xFFFFFFFF, np.uint32).view(np.float32)[()]  # XLA's NaN here: all bits set
 _INF = _f32(np.inf)
@@ -91,8 +91,6 @@ def _fma_into(a: F32, b: F32, c: Any, acc: F64, out: F32) -> None:
     np.add(acc, c, out=out, casting="unsafe")
 
 
-
-
 def _horner_into(coeffs: list[float], t: F32, acc: F64, out: F32) -> None:
     """``P(t)`` by Horner's rule, every step one fused multiply-add."""
     np.multiply(t, coeffs[0], out=acc, dtype=np.float64)  # exact
@@ -116,17 +114,17 @@ def _log_block(x: F32, out: F32, s: Scratch) -> None:
     f -= _ONE  # exact
     np.multiply(f, f, out=f2)
     np.multiply(f2, f, out=f3)
-    _horner_into(_P[0:3], f, acc, a)
-    _horner_into(_P[3:6], f, acc, b)
-    _horner_into(_P[6:9], f, acc, c)
+    _horner_into(P32[0:3], f, acc, a)
+    _horner_into(P32[3:6], f, acc, b)
+    _horner_into(P32[6:9], f, acc, c)
     _fma_into(a, f3, b, acc, a)  # A f³ + B
     _fma_into(a, f3, c, acc, a)  # (A f³ + B) f³ + C
-    np.multiply(k, _LN2_LO, out=b)  # k (exact in float32) times ln2's low part, rounded
+    np.multiply(k, LN2_LO, out=b)  # k (exact in float32) times ln2's low part, rounded
     _fma_into(a, f3, b, acc, a)  # ... f³ + that, fused
     f2 *= _HALF  # exact
     np.subtract(f, f2, out=f2)
     f2 += a
-    np.multiply(k, _LN2_HI, out=a)  # exact: 9 significant bits times an exponent
+    np.multiply(k, LN2_HI, out=a)  # exact: 9 significant bits times an exponent
     np.add(f2, a, out=out)
 
 
@@ -183,7 +181,7 @@ def _log1p_block(x: F32, out: F32, s: Scratch) -> None:
     m = x.size
     a = s.f32[0][:m]
     np.abs(x, out=a)
-    large = ~(a < _SMALL)  # |x| >= √2 - 1, or NaN: log(x + 1)
+    large = ~(a < SMALL)  # |x| >= √2 - 1, or NaN: log(x + 1)
     tiny = np.flatnonzero(a < _TINY)  # zeros and subnormals count as zero: log1p is that zero
     zeros = np.copysign(_f32(0), x[tiny]) if tiny.size else None
     n_large = int(np.count_nonzero(large))
@@ -214,8 +212,8 @@ def _log1p_small(x: F32, out: F32, s: Scratch) -> None:
     m = x.size
     acc = s.acc[:m]
     num, den, x2 = (row[:m] for row in s.f32[1:4])
-    _horner_into(_NUM, x, acc, num)
-    _horner_into(_DEN, x, acc, den)
+    _horner_into(NUM32, x, acc, num)
+    _horner_into(DEN32, x, acc, den)
     num /= den
     np.multiply(x, x, out=x2)
     np.multiply(x2, x, out=den)  # x³

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import fp_errors, xla_log
-from trellax._src.random import chunks
+from trellax._src.random import chunks, compiled_kernels
 
 F32 = np.ndarray[Any, np.dtype[np.float32]]
 F64 = np.ndarray[Any, np.dtype[np.float64]]
@@ -103,7 +103,11 @@ def erfinv_f32_into(x: F32, out: F32, s: Scratch, *, defer_tail: bool = False) -
     w, t = s.w[:m], s.t[:m]
     np.multiply(x, x, out=w)
     np.negative(w, out=w)
-    xla_log.log1p_into(w, w, s.log)  # -w: the algorithm's w, whose negation is exact
+    log1p = compiled_kernels.get("log1p32", m)  # the same bits as xla_log's NumPy steps
+    if log1p is not None:
+        log1p(w, w)  # -w: the algorithm's w, whose negation is exact
+    else:
+        xla_log.log1p_into(w, w, s.log)
     low = w.min()
     tail: Tail | None = None
     if not low > _MINUS_FIVE:  # some w >= 5 (|x| > 0.9966), or a NaN
@@ -138,6 +142,7 @@ def erfinv_f32(x: Any) -> F32:
         return small
     out: F32 = np.empty_like(flat)
     tails: list[tuple[int, Tail]] = []
+    compiled_kernels.wanted(flat.size)  # large arrays start compiling the log1p kernel
 
     def work(i0: int, i1: int, s: Scratch) -> None:
         tail = erfinv_f32_into(flat[i0:i1], out[i0:i1], s, defer_tail=True)

@@ -21,29 +21,35 @@ import numpy as np
 from trellax._src.backend import xla_log
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax.shapes import def_elementwise
+from trellax._src.random import compiled_kernels
 
 _VIA_F32 = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
 
 
-def _values(x: Any, f32: Any, f64: Any) -> Any:
-    """``f32`` (XLA's float32 function) or, for float64, ``f64`` (NumPy's) of ``x``."""
+def _values(x: Any, kernel: str, f32: Any, f64: Any) -> Any:
+    """XLA's float32 function of ``x`` (the compiled ``kernel`` once ready, else ``f32``: the
+    same bits) or, for float64, ``f64`` (NumPy's)."""
     x = np.asarray(x)
     d = x.dtype
-    if d in _VIA_F32:
-        out = f32(x.astype(np.float32, copy=False))
-        return out if d == np.float32 else out.astype(d)
-    with np.errstate(all="ignore"):
-        return f64(x)
+    if d not in _VIA_F32:
+        with np.errstate(all="ignore"):
+            return f64(x)
+    flat = np.ascontiguousarray(x, np.float32).reshape(-1)
+    out = np.empty_like(flat)
+    if not compiled_kernels.elementwise(kernel, flat, out):
+        out = f32(flat)
+    out = out.reshape(x.shape)
+    return out if d == np.float32 else out.astype(d)
 
 
 def log_values(x: Any) -> Any:
     """``random_log``'s impl."""
-    return _values(x, xla_log.log_f32, np.log)
+    return _values(x, "log32", xla_log.log_f32, np.log)
 
 
 def log1p_values(x: Any) -> Any:
     """``random_log1p``'s impl."""
-    return _values(x, xla_log.log1p_f32, np.log1p)
+    return _values(x, "log1p32", xla_log.log1p_f32, np.log1p)
 
 
 def _same_aval(x: Any) -> ShapedArray:
