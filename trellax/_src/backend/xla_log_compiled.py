@@ -29,13 +29,7 @@ def _core_source() -> str:
     p = xla_log.P32
     lines = [
         "@_inline",
-        "def _xla_logf(x):",
-        "    if not x >= np.float32(1.1754943508222875e-38):",
-        "        if abs(x) < np.float32(1.1754943508222875e-38):",
-        "            return -np.float32(np.inf)",
-        "        return np.int32(-1).view(np.float32)",
-        "    if x == np.float32(np.inf):",
-        "        return x",
+        "def _xla_log_core(x):",
         "    ix = np.int32(np.float32(x).view(np.int32) - np.int32(0x3F3504F3))",
         "    e = np.float32(ix >> np.int32(23))",
         "    f = np.int32((ix & np.int32(0x007FFFFF)) + np.int32(0x3F3504F3)).view(np.float32)",
@@ -52,6 +46,16 @@ def _core_source() -> str:
         "    r = np.float32(f - np.float32(np.float32(0.5) * f2))",
         "    r = np.float32(r + a)",
         f"    return np.float32(r + np.float32(e * np.float32({float(xla_log.LN2_HI)!r})))",
+        "",
+        "",
+        "@_inline",
+        "def _xla_logf(x):",
+        "    # branch-free (selects), so that the loop vectorizes; specials last",
+        "    tiny = np.float32(1.1754943508222875e-38)",
+        "    r = _xla_log_core(max(x, tiny))",
+        "    r = r if x >= tiny else np.int32(-1).view(np.float32)",
+        "    r = -np.float32(np.inf) if abs(x) < tiny else r",
+        "    return x if x == np.float32(np.inf) else r",
     ]
     return "\n".join(lines) + "\n\n\n"
 
@@ -62,17 +66,16 @@ def _log1p_source() -> str:
         "@_inline",
         "def _xla_log1pf(x):",
         "    ax = abs(x)",
-        "    if ax < np.float32(1.1754943508222875e-38):",
-        "        return np.float32(x * np.float32(0))  # a zero of x's sign",
-        f"    if not ax < np.float32({float(xla_log.SMALL)!r}):",
-        "        return _xla_logf(np.float32(x + np.float32(1)))",
+        "    big = _xla_logf(np.float32(x + np.float32(1)))",
         *_horner("num", xla_log.NUM32, "x"),
         *_horner("den", xla_log.DEN32, "x"),
         "    q = np.float32(num / den)",
         "    x2 = np.float32(x * x)",
         "    s = np.float32(np.float32(x2 * x) * q)",
         "    s = np.float32(s + np.float32(x2 * np.float32(-0.5)))",
-        "    return np.float32(x + s)",
+        "    s = np.float32(x + s)",
+        f"    r = s if ax < np.float32({float(xla_log.SMALL)!r}) else big",
+        "    return np.float32(x * np.float32(0)) if ax < np.float32(1.1754943508222875e-38) else r",
     ]
     return "\n".join(lines) + "\n\n\n"
 
