@@ -36,6 +36,9 @@ exhaustive comparison finds no input where it matters. ``compiled_log`` is a dif
 
 from __future__ import annotations
 
+import array
+import math
+import struct
 from typing import Any
 
 import numpy as np
@@ -163,6 +166,9 @@ def log1p_f32(x: Any) -> F32:
     """XLA:CPU's float32 ``log1p`` of a float32 array (any shape), bit for bit."""
     x = np.asarray(x, np.float32)
     flat = np.ascontiguousarray(x).reshape(-1)
+    if flat.size <= FEW:
+        few: F32 = np.array(log1p_values(flat.tolist()), np.float32).reshape(x.shape)
+        return few
     out = np.empty_like(flat)
     with np.errstate(all="ignore"):
         log1p_into(flat, out, Scratch(min(flat.size, BLOCK)))
@@ -221,3 +227,87 @@ def _log1p_small(x: F32, out: F32, s: Scratch) -> None:
     x2 *= _MINUS_HALF
     den += x2
     np.add(den, x, out=out)
+
+
+# -- a few values on Python floats -----------------------------------------------------------
+#
+# For a handful of values the ~60 NumPy calls above cost more than the arithmetic. The same steps
+# on Python floats: a float32 operation is the float64 one rounded by a store into an
+# ``array('f')`` element (float64 holds every float32 product exactly and rounds +, -, *, / of
+# float32 operands so that the second rounding is harmless), a fused step is the float64
+# multiply-add so rounded, as in the NumPy code.
+
+#: Up to this many values :func:`log1p_f32` takes the Python-float path.
+FEW = 32
+_NAN_BITS = struct.pack("<I", 0xFFFFFFFF)
+_F = struct.Struct("<f")
+_I = struct.Struct("<I")
+
+
+def _log_core_value(u: float, r: array.array[float]) -> float:
+    """XLA's log of the float32 value ``u`` (a Python float), specials included."""
+    if not u >= _TINY_F:
+        return -math.inf if abs(u) < _TINY_F else _F.unpack(_NAN_BITS)[0]
+    if u == math.inf:
+        return u
+    ix = _I.unpack(_F.pack(u))[0] - 0x3F3504F3
+    e = float(ix >> 23)
+    f = _F.unpack(_I.pack((ix & 0x007FFFFF) + 0x3F3504F3))[0] - 1.0  # exact
+    r[0] = f * f
+    f2 = r[0]
+    r[0] = f2 * f
+    f3 = r[0]
+    parts = []
+    for c0, c1, c2 in (P32[0:3], P32[3:6], P32[6:9]):
+        r[0] = f * c0 + c1
+        r[0] = r[0] * f + c2
+        parts.append(r[0])
+    a, b, c = parts
+    r[0] = a * f3 + b
+    r[0] = r[0] * f3 + c
+    a = r[0]
+    r[0] = e * _LN2_LO_F
+    r[0] = a * f3 + r[0]
+    a = r[0]
+    r[0] = f - 0.5 * f2  # 0.5 * f2 is exact
+    r[0] = r[0] + a
+    r[0] = r[0] + e * _LN2_HI_F  # the product is exact
+    return r[0]
+
+
+def log1p_values(xs: list[float]) -> list[float]:
+    """XLA's float32 log1p of float32 values given as Python floats, as Python floats (each a
+    float32 value): the steps of :func:`log1p_into`, value by value."""
+    r = array.array("f", [0.0])
+    out = []
+    for x in xs:
+        ax = abs(x)
+        if ax < _TINY_F:
+            out.append(math.copysign(0.0, x))
+        elif ax < _SMALL_F:
+            r[0] = x * NUM32[0] + NUM32[1]
+            for c in NUM32[2:]:
+                r[0] = r[0] * x + c
+            num = r[0]
+            r[0] = x * DEN32[0] + DEN32[1]
+            for c in DEN32[2:]:
+                r[0] = r[0] * x + c
+            r[0] = num / r[0]
+            q = r[0]
+            r[0] = x * x
+            x2 = r[0]
+            r[0] = x2 * x
+            r[0] = r[0] * q
+            r[0] = r[0] - 0.5 * x2  # exact product
+            r[0] = x + r[0]
+            out.append(r[0])
+        else:
+            r[0] = x + 1.0
+            out.append(_log_core_value(r[0], r))
+    return out
+
+
+_TINY_F = float(_TINY)
+_SMALL_F = float(SMALL)
+_LN2_LO_F = float(LN2_LO)
+_LN2_HI_F = float(LN2_HI)
