@@ -76,6 +76,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_random_extra.py > tests/golden/random_extra.json
 	$(GOLDEN_PY) tools/gen_golden_random_large.py
 	$(GOLDEN_PY) tools/gen_golden_erf_xla.py
+	$(GOLDEN_PY) tools/gen_golden_xla_log.py
 	$(GOLDEN_PY) tools/gen_golden_random_sweep.py
 	$(GOLDEN_PY) tools/gen_golden_random_tails.py
 	$(GOLDEN_PY) tools/gen_golden_index_sweep.py

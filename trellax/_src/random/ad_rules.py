@@ -21,6 +21,7 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
 from trellax._src.random.floats import random_erf_inv_p, random_uniform_p
 from trellax._src.random.gamma_grad import random_gamma_grad_p
+from trellax._src.random.logs import random_log1p_p, random_log_p
 from trellax._src.random.loops import random_gamma_p
 
 
@@ -47,6 +48,8 @@ def _erf_inv_rule(t: Any, ans: Any, x: Any) -> Any:
 
 
 ad_util.defjvp(random_erf_inv_p, _erf_inv_rule)
+ad_util.defjvp(random_log_p, lambda t, ans, x: tnp.divide(t, x))
+ad_util.defjvp(random_log1p_p, lambda t, ans, x: tnp.divide(t, tnp.add(1, x)))
 
 
 def _gamma_rule(t: Any, ans: Any, keys: Any, a: Any, *, log_space: bool) -> Any:

@@ -15,6 +15,8 @@ kernel     ``out[j]`` for the counter ``(0, start + j)``
 ``unit64`` ``((x0 << 32 | x1) >> 12) * 2**-52``: the float64 one
 ``table``  ``table[(x0 ^ x1) >> 9]``: a float32 normal from the table of all of them
 ``randint`` JAX's randint of two draws (two keys) combined with a modulus, 32-bit words
+``log32``  ``out[j] = log(x[j])``, XLA's float32 log (no hash: :mod:`.xla_log_compiled`)
+``log1p32`` ``out[j] = log1p(x[j])``, XLA's float32 log1p (erfinv's and the samplers')
 ========== ======================================================================================
 
 Every one is integer arithmetic (each sum cast back to uint32 wraps as NumPy's does) or an
@@ -36,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend import compiled
+from trellax._src.backend import compiled, xla_log_compiled
 from trellax._src.interpreters import fusion_runtime
 from trellax._src.random import chunks
 
@@ -164,6 +166,8 @@ def randint_source() -> str:
 
 def _sources() -> dict[str, str]:
     out = {"xor32": xor_source(), "randint": randint_source(), "table": table_source()}
+    out["log32"] = xla_log_compiled.kernel_source("log")
+    out["log1p32"] = xla_log_compiled.kernel_source("log1p")
     for name, (extra, store) in _ONE_KEY.items():
         out[name] = _one_key("kernel", extra, store)
     return out
@@ -172,6 +176,8 @@ def _sources() -> dict[str, str]:
 def _dummies(name: str) -> tuple[Any, ...]:
     """Arguments of each kernel's types that do no work (``n = 0``): its compile-time call."""
     u32 = np.zeros(10, np.uint32)
+    if name in ("log32", "log1p32"):
+        return (np.zeros(1, np.float32), np.zeros(1, np.float32))
     if name == "randint":
         z = np.uint32(0)
         return (0, 0, 0, z, u32, z, u32, z, np.uint64(0), z, z, np.zeros(1, np.uint32))
@@ -284,3 +290,21 @@ def run_randint(
 
 def _none() -> None:
     return None
+
+
+def elementwise(name: str, x: Any, out: Any) -> bool:
+    """``out = f(x)`` by the compiled elementwise kernel ``name`` (``log32``, ``log1p32``; 1-D
+    C-contiguous float32 ``x`` and ``out``), chunk by chunk on the thread pool; False (nothing
+    done) while the kernel is not ready, for the caller's NumPy path (the same bits)."""
+    fn = get(name, x.size)
+    if fn is None:
+        return False
+    if x.size <= CHUNK:
+        fn(x, out)
+        return True
+
+    def work(i0: int, i1: int, _: object) -> None:
+        fn(x[i0:i1], out[i0:i1])
+
+    chunks.run_chunks(x.size, work, _none, chunk=CHUNK)
+    return True

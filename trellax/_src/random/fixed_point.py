@@ -16,6 +16,7 @@ import numpy as np
 import trellax.numpy as tnp
 from trellax import lax
 from trellax._src.core.basearray import Array
+from trellax._src.random.logs import random_log1p_p, random_log_p
 from trellax._src.random.primitives import random_bits_p
 
 _U32 = np.uint32
@@ -59,4 +60,5 @@ def gumbel_highest_float32(data: Array, shape: tuple[int, ...]) -> Array:
     x = safe_int_to_float(
         tnp.stack([tnp.where(low_half, hi, neg_hi), tnp.where(low_half, lo, neg_lo)])
     )
-    return tnp.where(low_half, -tnp.log(-tnp.log1p(-x)), -tnp.log(-tnp.log(x)))
+    log, log1p = random_log_p.bind, random_log1p_p.bind  # XLA's float32 functions (logs.py)
+    return tnp.where(low_half, -log(-log1p(-x)), -log(-log(x)))

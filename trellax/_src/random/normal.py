@@ -29,6 +29,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from trellax._src.backend import xla_log
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax import ad_util
 from trellax._src.random import chunks, compiled_kernels, erfinv, threefry, threefry_compiled
@@ -57,8 +58,7 @@ def normal_small_f32(k0: int, k1: int, n: int) -> np.ndarray[Any, np.dtype[np.fl
     # uniform in (-1, 1): 2 * f + minval with f = (bits >> 9) * 2**-23, i.e. an integer below
     # 2**24 in magnitude times 2**-24: exact in float64 and in float32
     xs = [(b >> 9) * _TWO_POW_M22 + _LO32 for b in threefry.lanes(y0 ^ y1, n)]
-    w = np.array([-(x * x) for x in xs], np.float32)  # rounded once, as float32's x * x
-    np.log1p(w, out=w)  # |x| < 1: no floating-point errors
+    w = xla_log.log1p_f32(np.array([-(x * x) for x in xs], np.float32))  # x * x rounded once
     return np.frombuffer(erfinv.erfinv_values(xs, [-v for v in w.tolist()], _SQRT2_32), np.float32)
 
 

@@ -15,6 +15,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.out_sharding import accepts_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.random.keys import single_key
+from trellax._src.random.logs import random_log_p
 from trellax._src.random.primitives import random_bits_p
 from trellax._src.random.samplers import _gumbel, _uniform, randint, split_data
 from trellax._src.random.util import canonical_shape, check_shape, default_int, float_dtype
@@ -124,7 +125,9 @@ def choice(
             r = c[-1] * (np.array(1, pa.dtype) - u)
             ind = lax.convert_element_type(tnp.searchsorted(c, r), default_int())
         else:
-            g = _gumbel(data, (n_inputs,), pa.dtype, mode) + tnp.log(pa)
+            g = _gumbel(data, (n_inputs,), pa.dtype, mode) + random_log_p.bind(
+                pa
+            )  # XLA's log (logs.py)
             order = tnp.argsort(-g, stable=True)[:n_draws]
             ind = tnp.reshape(lax.convert_element_type(order, default_int()), s)
     if is_int:

@@ -25,6 +25,7 @@ from trellax._src.random.floats import (
 )
 from trellax._src.random.floats import SMALL as _SMALL_UNIFORM
 from trellax._src.random.keys import single_key
+from trellax._src.random.logs import random_log1p_p, random_log_p
 from trellax._src.random.normal import normal_data, random_normal_p
 from trellax._src.random.primitives import random_bits_p, random_split_p
 from trellax._src.random.randint import randint as randint
@@ -182,6 +183,18 @@ def rademacher(key: Any, shape: Any = (), dtype: Any = int) -> Array:
 # -- one-line transformations ------------------------------------------------------------------------
 
 
+def _log(x: Any) -> Array:
+    """XLA's ``log`` of a sampler's draw (:mod:`.logs`)."""
+    out: Array = random_log_p.bind(x)
+    return out
+
+
+def _log1p(x: Any) -> Array:
+    """XLA's ``log1p`` of a sampler's draw (:mod:`.logs`)."""
+    out: Array = random_log1p_p.bind(x)
+    return out
+
+
 def _tiny(d: np.dtype[Any]) -> Any:
     return dtypes.finfo(d).tiny
 
@@ -197,7 +210,7 @@ def gumbel(key: Any, shape: Any = (), dtype: Any = float, mode: str | None = Non
 def _gumbel(data: Array, shape: tuple[int, ...], d: np.dtype[Any], mode: str | None) -> Array:
     if mode in (None, "low"):
         u = _uniform(data, shape, d, _tiny(d), 1.0)
-        return -tnp.log(-tnp.log(u))
+        return -_log(-_log(u))
     if mode == "highest" and d == np.float32:  # 64 bits per sample
         return gumbel_highest_float32(data, shape)
     if mode in ("high", "highest"):
@@ -208,7 +221,7 @@ def _gumbel(data: Array, shape: tuple[int, ...], d: np.dtype[Any], mode: str | N
             hi,
             hi + lo * np.array(2.0 ** -NMANT[d.name], d) + np.array(_tiny(d), d),
         )
-        return -tnp.log(-tnp.log1p(-x))
+        return -_log(-_log1p(-x))
     raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
 
 
@@ -221,7 +234,7 @@ def exponential(key: Any, shape: Any = (), dtype: Any = float) -> Array:
 
 
 def _exponential(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
-    return -tnp.log1p(-_uniform(data, shape, d, 0.0, 1.0))
+    return -_log1p(-_uniform(data, shape, d, 0.0, 1.0))
 
 
 @accepts_out_sharding
@@ -230,7 +243,7 @@ def laplace(key: Any, shape: Any = (), dtype: Any = float) -> Array:
     d = float_dtype("laplace", dtype)
     lo = np.nextafter(np.array(-1, d), np.array(0, d))
     u = _uniform(data, canonical_shape(shape), d, lo, 1.0)
-    return tnp.sign(u) * tnp.log1p(-tnp.abs(u))
+    return tnp.sign(u) * _log1p(-tnp.abs(u))
 
 
 @accepts_out_sharding
@@ -238,7 +251,7 @@ def logistic(key: Any, shape: Any = (), dtype: Any = float) -> Array:
     data, _ = single_key(key, "logistic")
     d = float_dtype("logistic", dtype)
     u = _uniform(data, canonical_shape(shape), d, _tiny(d), 1.0)
-    return tnp.log(u) - tnp.log1p(-u)
+    return _log(u) - _log1p(-u)
 
 
 @accepts_out_sharding
@@ -305,7 +318,7 @@ def weibull_min(
     d = float_dtype("weibull_min", dtype)
     u = _uniform(data, canonical_shape(shape), d, 0.0, 1.0)
     one = np.array(1.0, d)
-    return tnp.power(-tnp.log1p(-u), as_param(one / as_param(concentration, d), d)) * as_param(
+    return tnp.power(-_log1p(-u), as_param(one / as_param(concentration, d), d)) * as_param(
         scale, d
     )
 
@@ -317,7 +330,7 @@ def rayleigh(key: Any, scale: Any = 1.0, shape: Any = None, dtype: Any = float) 
     sc = as_param(scale, d)
     s = resolve_shape("rayleigh", shape, sc)
     u = _uniform(data, s, d, 0.0, 1.0)
-    return sc * tnp.sqrt(tnp.log(u) * np.array(-2.0, d))
+    return sc * tnp.sqrt(_log(u) * np.array(-2.0, d))
 
 
 @accepts_out_sharding
@@ -365,7 +378,7 @@ def geometric(key: Any, p: Any, shape: Any = None, dtype: Any = int) -> Array:
     s = resolve_shape("geometric", shape, pa)
     u = _uniform(data, s, fd, 0.0, 1.0)
     u = tnp.where(u == np.array(0, fd), np.array(1, fd), u)
-    g = tnp.floor(tnp.log(u) / tnp.log1p(-pa)) + np.array(1, fd)
+    g = tnp.floor(_log(u) / _log1p(-pa)) + np.array(1, fd)
     return lax.convert_element_type(g, d)
 
 
