@@ -2551,6 +2551,13 @@ AUDITED: list[Evidence] = [
     # ---- session 9's branches
     E(
         "docs/random.md",
+        "So `random_sweep.json` and `random_tails.json` record the host",
+        "tests/test_random_sweep.py::test_draw_matches_jax",
+        "tests/test_random_tails.py::test_tail_draw_matches_jax",
+        "tests/test_random_large.py::test_large_draw_matches_jax",
+    ),
+    E(
+        "docs/random.md",
         "NumPy's float32 `log`/`log1p` differ from it by an ulp or two",
         "record: tools/check_xla_log.py over all 2**32 float32 inputs against JAX 0.10.2, 2026-11-28 (branch xla-log)",
     ),

@@ -18,6 +18,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from host_simd import host_simd
 from random_large_cases import CASES, STRIDE, case_id
 
 import trellax.numpy as jnp
@@ -119,6 +120,11 @@ ULP_BOUNDS: dict[tuple[str, str], int] = {
 # float16 f's ratio of two exact chi-square draws differs in 56 % of values (bfloat16 is exact).
 DIVERGENT: set[tuple[str, str]] = {}
 
+#: Exact draws that go through a NumPy float32 function whose AVX-512 kernel rounds otherwise
+#: than its AVX2 one and XLA's (``tan`` for ``cauchy``): the bound on such a host, at the samples.
+AVX512 = host_simd().endswith("AVX-512")
+AVX512_BOUNDS: dict[tuple[str, str], int] = {("r.cauchy(k, (n,), d)", "float32"): 2}
+
 
 def _ordered(raw: np.ndarray, bits: int) -> np.ndarray:
     """Sign-magnitude float bit patterns mapped onto a monotone integer line."""
@@ -147,6 +153,9 @@ def test_large_draw_matches_jax(expr: str, dtype: str, size: int) -> None:
     ulps = np.abs(_ordered(raw[::STRIDE], 8 * got.itemsize) - _ordered(sample, 8 * got.itemsize))
     worst = int(ulps.max())
     if (expr, dtype) in EXACT:
+        if not same and AVX512 and (expr, dtype) in AVX512_BOUNDS:
+            assert worst <= AVX512_BOUNDS[(expr, dtype)], f"{expr} {dtype}: {worst} ulp"
+            return
         assert same, f"{expr} {dtype}: no longer bit-identical to JAX ({worst} ulp at samples)"
         return
     bound = ULP_BOUNDS.get((expr, dtype), 0)

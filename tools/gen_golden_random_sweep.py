@@ -30,6 +30,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "golden" / "random_sweep.json"
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
+from host_simd import host_simd  # noqa: E402
 from random_sweep_cases import CASES, MEASURED_SIZE, STRIDE, case_id  # noqa: E402
 from random_sweep_stats import bits_of, digest, distance  # noqa: E402
 
@@ -103,6 +104,7 @@ def main() -> None:
             entry["differ"] = int((ulps != 0).sum())
             entry["trellax_sha256"] = digest(got)
         out[cid] = entry
+    out["host"] = host_simd()  # trellax's last bits depend on NumPy's SIMD kernels
     OUT.write_text(json.dumps(out, indent=0, sort_keys=True, separators=(",", ":")) + "\n")
     print(f"wrote {OUT} ({len(out)} draws)")
 

@@ -25,6 +25,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "golden" / "random_tails.json"
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
+from host_simd import host_simd  # noqa: E402
 from random_sweep_stats import bits_of, digest, distance  # noqa: E402
 from random_tail_cases import CASES, case_id  # noqa: E402
 
@@ -73,6 +74,7 @@ def main() -> None:
             entry["size"] = int(ulps.size)
             entry["trellax_sha256"] = digest(got)
         out[cid] = entry
+    out["host"] = host_simd()  # trellax's last bits depend on NumPy's SIMD kernels
     OUT.write_text(json.dumps(out, indent=0, sort_keys=True, separators=(",", ":")) + "\n")
     print(f"wrote {OUT} ({len(out)} draws)")
 
