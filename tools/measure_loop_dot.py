@@ -10,15 +10,15 @@ never due; interleaved rounds of 50 calls, thread CPU time, best of ``ROUNDS``.
 
 from __future__ import annotations
 
+import functools
 import os
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from loop_bench import best_thread_times, loop_cases
 
 import trellax
-import trellax.lax as lax
 import trellax.numpy as jnp
 from trellax._src.interpreters import fusion_runtime, specialize
 
@@ -26,19 +26,7 @@ ROUNDS = int(os.environ.get("ROUNDS", "9"))
 
 
 def _cases() -> dict[str, tuple[Callable[[Any], Any], int]]:
-    w = jnp.eye(16) * 0.9
-
-    def scan(h0: Any) -> Any:
-        def body(h: Any, _: Any) -> Any:
-            h = jnp.tanh(w @ h + 0.1)
-            return h, h.sum()
-
-        return lax.scan(body, h0, None, length=100)[1].sum()
-
-    def fori(h: Any) -> Any:
-        return lax.fori_loop(0, 100, lambda i, h: jnp.tanh(w @ h + 0.1), h)
-
-    return {"scan jit(grad)": (trellax.grad(scan), 16), "fori_loop": (fori, 16)}
+    return {k: v for k, v in loop_cases().items() if k != "while_loop"}  # no product in it
 
 
 def _jit(fn: Callable[[Any], Any], dot: bool, x: Any) -> Callable[[Any], Any]:
@@ -58,13 +46,8 @@ def main() -> None:
             variants = {"matmul": _jit(fn, False, x), "dot": _jit(fn, True, x)}
             a, b = (np.asarray(f(x)) for f in variants.values())
             assert a.tobytes() == b.tobytes()
-            best = dict.fromkeys(variants, float("inf"))
-            for _ in range(ROUNDS):
-                for key, f in variants.items():
-                    t0 = time.thread_time()
-                    for _ in range(50):
-                        f(x)
-                    best[key] = min(best[key], (time.thread_time() - t0) / 50)
+            calls = {k: functools.partial(f, x) for k, f in variants.items()}
+            best = best_thread_times(calls, ROUNDS)
         print(name, " ".join(f"{k}: {v * 1e6:.1f} us" for k, v in best.items()))
 
 

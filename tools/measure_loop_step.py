@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import functools
 import os
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from loop_bench import best_thread_times, loop_cases
 
 import trellax
-import trellax.lax as lax
 import trellax.numpy as jnp
 from trellax._src.interpreters import fusion_runtime, specialize
 
@@ -31,29 +30,7 @@ SWITCHES = ("known_layout", "dot_out")
 
 
 def _cases() -> dict[str, tuple[Callable[[Any], Any], int]]:
-    w = jnp.eye(16) * 0.9
-
-    def scan(h0: Any) -> Any:
-        def body(h: Any, _: Any) -> Any:
-            h = jnp.tanh(w @ h + 0.1)
-            return h, h.sum()
-
-        return lax.scan(body, h0, None, length=100)[1].sum()
-
-    def fori(h: Any) -> Any:
-        return lax.fori_loop(0, 100, lambda i, h: jnp.tanh(w @ h + 0.1), h)
-
-    def while_(x: Any) -> Any:
-        def body(c: Any) -> Any:
-            return c[0] + 1, c[1] * 0.99 + jnp.sin(c[1])
-
-        return lax.while_loop(lambda c: c[0] < 100, body, (0, x))[1]
-
-    return {
-        "scan jit(grad)": (trellax.grad(scan), 16),
-        "fori_loop": (fori, 16),
-        "while_loop": (while_, 8),
-    }
+    return loop_cases()
 
 
 def _floor_scan(h0: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -105,13 +82,7 @@ def main() -> None:
                 runs["floor"] = functools.partial(_floor_scan, np.ones(16, np.float32))
             outs = [np.asarray(f()).tobytes() for f in runs.values()]
             assert all(o == outs[0] for o in outs), name
-            best = dict.fromkeys(runs, float("inf"))
-            for _ in range(ROUNDS):
-                for key, f in runs.items():
-                    t0 = time.thread_time()
-                    for _ in range(50):
-                        f()
-                    best[key] = min(best[key], (time.thread_time() - t0) / 50)
+            best = best_thread_times(runs, ROUNDS)
         print(name, " ".join(f"{k}: {v * 1e6:.1f} us" for k, v in best.items()))
 
 

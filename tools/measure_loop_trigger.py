@@ -16,14 +16,16 @@ first ran compiled.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
+from loop_bench import best_thread_times, loop_cases
+
 import trellax
-import trellax.lax as lax
 import trellax.numpy as jnp
 from trellax._src.interpreters import fusion_runtime, loop_compiled
 
@@ -31,25 +33,8 @@ ROUNDS = int(os.environ.get("ROUNDS", "9"))
 
 
 def _cases() -> dict[str, tuple[Callable[[Any], Any], int]]:
-    w = jnp.eye(16) * 0.9
-
-    def scan(h0: Any) -> Any:
-        def body(h: Any, _: Any) -> Any:
-            h = jnp.tanh(w @ h + 0.1)
-            return h, h.sum()
-
-        return lax.scan(body, h0, None, length=100)[1].sum()
-
-    def fori(h: Any) -> Any:
-        return lax.fori_loop(0, 100, lambda i, h: jnp.tanh(w @ h + 0.1), h)
-
-    def while_(x: Any) -> Any:
-        def body(c: Any) -> Any:
-            return c[0] + 1, c[1] * 0.99 + jnp.sin(c[1])
-
-        return lax.while_loop(lambda c: c[0] < 100, body, (0, x))[1]
-
-    return {"scan": (trellax.grad(scan), 16), "fori": (fori, 16), "while": (while_, 8)}
+    """The shared cases under this tool's short names (its command line takes them)."""
+    return dict(zip(("scan", "fori", "while"), loop_cases().values(), strict=True))
 
 
 def _jit(fn: Callable[[Any], Any], compiled_loops: bool, x: Any) -> Callable[[Any], Any]:
@@ -69,13 +54,9 @@ def ab() -> None:
         x = jnp.ones(n)
         with fusion_runtime.fusion_options(compiled_loop_min=10**12):  # never compiles
             plain, timed = _jit(fn, False, x), _jit(fn, True, x)
-            best = {"no kernel": float("inf"), "kernel + trigger": float("inf")}
-            for _ in range(ROUNDS):
-                for key, f in (("no kernel", plain), ("kernel + trigger", timed)):
-                    t0 = time.thread_time()
-                    for _ in range(50):
-                        f(x)
-                    best[key] = min(best[key], (time.thread_time() - t0) / 50)
+            calls = {"no kernel": functools.partial(plain, x)}
+            calls["kernel + trigger"] = functools.partial(timed, x)
+            best = best_thread_times(calls, ROUNDS)
         print(name, " ".join(f"{k}: {v * 1e6:.1f} us" for k, v in best.items()))
 
 

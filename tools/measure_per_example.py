@@ -16,11 +16,11 @@ import os
 
 os.environ.setdefault("TRELLAX_COMPILED_WAIT", "1")
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from loop_bench import best_thread_times
 
 import trellax
 import trellax.numpy as jnp
@@ -74,13 +74,7 @@ def main() -> None:
     a, b = (np.asarray(runs[k]()) for k in ("jit call, NumPy outer", "jit call, compiled outer"))
     assert a.shape == b.shape and a.tobytes() == np.ascontiguousarray(b).tobytes()
     assert np.array_equal(a, b)
-    best = dict.fromkeys(runs, float("inf"))
-    for _ in range(ROUNDS):
-        for key, f in runs.items():
-            t0 = time.thread_time()
-            for _ in range(50):
-                f()
-            best[key] = min(best[key], (time.thread_time() - t0) / 50)
+    best = best_thread_times(runs, ROUNDS)
     for key, v in best.items():
         print(f"{key:42s} {v * 1e6:8.1f} us")
 
