@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from compiled_kernel_helpers import AUTO, run_math_kernel
 
 import trellax
 import trellax.numpy as tnp
@@ -36,12 +37,7 @@ BOUND = compiled_erf.ULP_BOUND
 TINY = float(np.finfo(F32).tiny)
 
 
-def _run(name: str, x: Any) -> np.ndarray:
-    k = compiled.kernel(compiled.math_kernel_source(name)).load()
-    x = np.ascontiguousarray(x, F32)
-    out = np.empty_like(x)
-    k(x.size, x, out)
-    return out
+_run = run_math_kernel
 
 
 def _bits(a: np.ndarray) -> list[int]:
@@ -90,14 +86,6 @@ def test_the_check_catches_a_wrong_kernel() -> None:
 
 
 # -- in fused programs -----------------------------------------------------------------------------
-
-AUTO = {
-    "chunk": 7,
-    "min_elements": 0,
-    "compiled_min": 0,
-    "compiled_chunk": 1,
-    "compiled_wait": True,
-}
 
 
 def _lower(f: Any, args: tuple[Any, ...], **opts: Any) -> tuple[Any, str]:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from compiled_kernel_helpers import AUTO
 
 import trellax
 import trellax.numpy as tnp
@@ -76,14 +77,6 @@ def test_negative_inputs_give_nan() -> None:
 
 
 # -- in fused programs -----------------------------------------------------------------------------
-
-AUTO = {
-    "chunk": 7,
-    "min_elements": 0,
-    "compiled_min": 0,
-    "compiled_chunk": 1,
-    "compiled_wait": True,
-}
 
 
 def _lower(f: Any, args: tuple[Any, ...], **opts: Any) -> tuple[Any, str]:

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from compiled_kernel_helpers import AUTO
 
 import trellax
 import trellax.numpy as tnp
@@ -124,14 +125,6 @@ def test_overflow_and_underflow_thresholds_of_exp() -> None:
 
 
 # -- in fused programs -----------------------------------------------------------------------------
-
-AUTO = {
-    "chunk": 7,
-    "min_elements": 0,
-    "compiled_min": 0,
-    "compiled_chunk": 1,
-    "compiled_wait": True,
-}
 
 
 def _lower(f: Any, args: tuple[Any, ...], **opts: Any) -> tuple[Any, str]:
