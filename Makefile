@@ -96,6 +96,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) -m pip install -q optax==0.2.8
 	$(GOLDEN_PY) tools/gen_golden_optim.py
 	$(GOLDEN_PY) tools/gen_golden_optim_rest.py
+	$(GOLDEN_PY) tools/gen_golden_optim_numerics.py
 	$(GOLDEN_PY) tools/gen_golden_losses.py
 	$(GOLDEN_PY) tools/gen_golden_silent.py
 	$(GOLDEN_PY) tools/gen_golden_jaxfile_numpy.py

@@ -62,7 +62,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.adafactor(1e-2)|float32|spiky": (7, 0),  # from step 5
     "jit|o.adafactor(1e-2)|float32|spiky": (7, 0),  # from step 5
     "eager|o.adafactor(1e-2)|bfloat16|spiky": (0, 0),  # from step 50
-    "eager|o.adafactor(1e-2)|float16|spiky": (4, 0),  # from step 14
+    "eager|o.adafactor(1e-2)|float16|spiky": (0, 0),  # from step 50 (NaN payloads)
     "eager|o.adafactor(1e-2, min_dim_size_to_factor=4, momentum=0.9, weight_decay_rate=1e-3)|float32|spiky": (
         1,
         8,
@@ -76,9 +76,9 @@ BOUNDS: dict[str, tuple[int, int]] = {
         0,
     ),  # from step 6
     "eager|o.adafactor(1e-2, min_dim_size_to_factor=4, momentum=0.9, weight_decay_rate=1e-3)|float16|spiky": (
-        1,
-        50167,
-    ),  # from step 1
+        0,
+        0,
+    ),  # from step 6: NaN payloads only (the row factor and the clipping divide as XLA does)
     "eager|o.adafactor(min_dim_size_to_factor=2, clipping_threshold=None, multiply_by_parameter_scale=False, dtype_momentum=jnp.bfloat16, momentum=0.5)|float32|spiky": (
         0,
         2,
@@ -91,10 +91,6 @@ BOUNDS: dict[str, tuple[int, int]] = {
         0,
         0,
     ),  # from step 80
-    "eager|o.adafactor(min_dim_size_to_factor=2, clipping_threshold=None, multiply_by_parameter_scale=False, dtype_momentum=jnp.bfloat16, momentum=0.5)|float16|spiky": (
-        20,
-        40,
-    ),  # from step 1
     "eager|o.chain(o.scale_by_param_block_norm(), o.scale(-1e-2))|float32|spiky": (
         2,
         0,
@@ -111,10 +107,19 @@ BOUNDS: dict[str, tuple[int, int]] = {
         0,
         0,
     ),  # from step 8
+    # inside optax's compiled lax.cond XLA turns the running mean ``acc + (g - acc) / (n + 1)``
+    # into fma(g - acc, 1 / (n + 1), acc): at step 3 (the first emitting step) that form gives
+    # optax's first moment in all 40 elements, the division trellax (and eager optax) performs
+    # differs in 15 of them by 1-8 ulps
     "eager|o.MultiSteps(o.adam(1e-2), 3)|float32|spiky": (32, 230),  # from step 3
     "jit|o.MultiSteps(o.adam(1e-2), 3)|float32|spiky": (32, 230),  # from step 3
     "eager|o.MultiSteps(o.adam(1e-2), 3)|bfloat16|spiky": (0, 0),  # from step 4
     "eager|o.MultiSteps(o.adam(1e-2), 3)|float16|spiky": (8, 0),  # from step 3
+    # optax runs the inner sgd inside a compiled lax.cond, where XLA contracts the trace
+    # ``acc + 0.9 * t`` into a fused multiply-add: at step 4 (the first momentum step on a
+    # nonzero trace) fma(0.9, t, acc) rounded once gives optax's trace in all 40 elements, the
+    # two roundings trellax (and eager optax) perform differ in 14 by 1 ulp, and the trajectory
+    # drifts from there (the zero update of a non-emitting step: see docs/semantics.md)
     "eager|o.MultiSteps(o.sgd(0.1, momentum=0.9), 2, use_grad_mean=False, should_skip_update_fn=o.skip_not_finite)|float32|spiky": (
         32,
         558,

@@ -252,6 +252,12 @@ def _int_div(x: np.ndarray, y: np.ndarray) -> Any:
 
 
 def pow_(x: np.ndarray, y: np.ndarray) -> Any:
+    if x.dtype == np.float32:
+        # NumPy 2.4's float32 power loop is not correctly rounded: it differs from XLA's in
+        # 1,576 of 8,000 random inputs (0.9f ** 4 among them); the float64 power rounded once
+        # to float32 differs in 5, by 1 ulp (tests/test_optim_numerics.py)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            return np.power(x.astype(np.float64), y.astype(np.float64)).astype(np.float32)
     if _is_int(y.dtype) and x.dtype.kind != "c":
         return np.power(x, y.astype(x.dtype))
     if y.size == 1 and x.dtype.kind == "f" and y.dtype.kind == "f" and y.reshape(()) == 0.5:

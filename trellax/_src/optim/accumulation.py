@@ -20,6 +20,7 @@ from trellax._src.optim.base import (
     Updates,
     cast_tree_like,
     safe_increment,
+    zero_count,
     zeros_like_tree,
 )
 from trellax.tree_util import tree_leaves, tree_map
@@ -126,10 +127,10 @@ class MultiSteps:
 
     def init(self, params: Params) -> MultiStepsState:
         """The state before the first step."""
-        gradient_step = jnp.zeros([], dtype=jnp.int32)
+        gradient_step = zero_count()
         _, skip_state = self._should_skip_update_fn(zeros_like_tree(params), gradient_step, params)
         return MultiStepsState(
-            mini_step=jnp.zeros([], dtype=jnp.int32),
+            mini_step=zero_count(),
             gradient_step=gradient_step,
             inner_opt_state=self._opt.init(params),
             acc_grads=zeros_like_tree(params, self._accumulator_dtype),

@@ -10,13 +10,16 @@ from trellax._src.optim.base import (
     GradientTransformation,
     Params,
     Updates,
+    adam_step,
     bias_correction,
     cast_tree,
     chain,
     init_empty_state,
+    is_none,
     safe_increment,
     update_moment,
     update_moment_per_elem_norm,
+    zero_count,
     zeros_like_tree,
 )
 from trellax._src.optim.transforms import (
@@ -28,10 +31,6 @@ from trellax._src.optim.transforms import (
 from trellax.tree_util import tree_map
 
 
-def _none(x: Any) -> bool:
-    return x is None
-
-
 def scale_by_adamax(
     b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8
 ) -> GradientTransformation:
@@ -39,9 +38,7 @@ def scale_by_adamax(
     ``nu = max(|g| + eps, b2 * nu)`` (no correction needed for it)."""
 
     def init(params: Params) -> ScaleByAdamState:
-        return ScaleByAdamState(
-            jnp.zeros([], jnp.int32), zeros_like_tree(params), zeros_like_tree(params)
-        )
+        return ScaleByAdamState(zero_count(), zeros_like_tree(params), zeros_like_tree(params))
 
     def update(updates: Updates, state: ScaleByAdamState, params: Params = None) -> Any:
         count = safe_increment(state.count)
@@ -50,7 +47,7 @@ def scale_by_adamax(
             lambda g, t: None if g is None else jnp.maximum(jnp.abs(g) + eps, b2 * t),
             updates,
             state.nu,
-            is_leaf=_none,
+            is_leaf=is_none,
         )
         out = tree_map(lambda m, v: m / v, bias_correction(mu, b1, count), nu)
         return out, ScaleByAdamState(count, mu, nu)
@@ -87,7 +84,7 @@ def scale_by_amsgrad(
 
     def init(params: Params) -> ScaleByAmsgradState:
         return ScaleByAmsgradState(
-            jnp.zeros([], jnp.int32),
+            zero_count(),
             zeros_like_tree(params, mu_dtype),
             zeros_like_tree(params),
             zeros_like_tree(params),
@@ -100,12 +97,7 @@ def scale_by_amsgrad(
         mu_hat = bias_correction(mu, b1, count) if bias_correction_mu else mu
         nu_eff = bias_correction(nu, b2, count) if bias_correction_nu else nu
         nu_max = tree_map(jnp.maximum, state.nu_max, nu_eff)
-        out = tree_map(
-            lambda m, v: None if m is None else m / (jnp.sqrt(v + eps_root) + eps),
-            mu_hat,
-            nu_max,
-            is_leaf=_none,
-        )
+        out = adam_step(mu_hat, nu_max, eps, eps_root)
         return out, ScaleByAmsgradState(count, cast_tree(mu, mu_dtype), nu, nu_max)
 
     return GradientTransformation(init, update)

@@ -22,15 +22,19 @@ from trellax._src.optim.base import (
     Params,
     Updates,
     abs_sq,
+    adam_step,
     bias_correction,
     cast_tree,
     chain,
     div_by_scalar,
+    first_moment_hat,
     full_like_tree,
     init_empty_state,
+    is_none,
     safe_increment,
     update_moment,
     update_moment_per_elem_norm,
+    zero_count,
     zeros_like_tree,
 )
 from trellax._src.optim.transforms import (
@@ -47,23 +51,6 @@ NO_PARAMS_MSG = (
     "You are using a transformation that requires the current value of parameters, but you "
     "are not passing `params` when calling `update`."
 )
-
-
-def _none(x: Any) -> bool:
-    return x is None
-
-
-def _count() -> Any:
-    return jnp.zeros([], jnp.int32)
-
-
-def _nesterov_mu_hat(mu: Any, updates: Any, b1: Any, count: Any) -> Any:
-    """Nadam's look-ahead first moment: ``b1 * mu_hat(t+1) + (1 - b1) * g_hat(t)``."""
-    return tree_map(
-        lambda m, g: b1 * m + (1 - b1) * g,
-        bias_correction(mu, b1, safe_increment(count)),
-        bias_correction(updates, b1, count),
-    )
 
 
 # ---- AdaBelief
@@ -89,7 +76,7 @@ def scale_by_belief(
     ``(g - mu)²`` (plus ``eps_root``, kept in the stored moment)."""
 
     def init(params: Params) -> ScaleByBeliefState:
-        return ScaleByBeliefState(_count(), zeros_like_tree(params), zeros_like_tree(params))
+        return ScaleByBeliefState(zero_count(), zeros_like_tree(params), zeros_like_tree(params))
 
     def update(updates: Updates, state: ScaleByBeliefState, params: Params = None) -> Any:
         mu = update_moment(updates, state.mu, b1, 1)
@@ -97,17 +84,8 @@ def scale_by_belief(
         nu = update_moment_per_elem_norm(error, state.nu, b2, 2)
         nu = tree_map(lambda v: v + eps_root, nu)
         count = safe_increment(state.count)
-        if nesterov:
-            mu_hat = _nesterov_mu_hat(mu, updates, b1, count)
-        else:
-            mu_hat = bias_correction(mu, b1, count)
-        nu_hat = bias_correction(nu, b2, count)
-        out = tree_map(
-            lambda m, v: None if m is None else m / (jnp.sqrt(v) + eps),
-            mu_hat,
-            nu_hat,
-            is_leaf=_none,
-        )
+        mu_hat = first_moment_hat(mu, updates, b1, count, nesterov)
+        out = adam_step(mu_hat, bias_correction(nu, b2, count), eps)
         return out, ScaleByBeliefState(count, mu, nu)
 
     return GradientTransformation(init, update)
@@ -144,7 +122,7 @@ def scale_by_yogi(
 
     def init(params: Params) -> ScaleByAdamState:
         return ScaleByAdamState(
-            _count(),
+            zero_count(),
             full_like_tree(params, initial_accumulator_value),
             full_like_tree(params, initial_accumulator_value),
         )
@@ -157,13 +135,7 @@ def scale_by_yogi(
         nu = tree_map(second, updates, state.nu)
         count = safe_increment(state.count)
         mu_hat = bias_correction(mu, b1, count)
-        nu_hat = bias_correction(nu, b2, count)
-        out = tree_map(
-            lambda m, v: None if m is None else m / (jnp.sqrt(v + eps_root) + eps),
-            mu_hat,
-            nu_hat,
-            is_leaf=_none,
-        )
+        out = adam_step(mu_hat, bias_correction(nu, b2, count), eps, eps_root)
         return out, ScaleByAdamState(count, mu, nu)
 
     return GradientTransformation(init, update)
@@ -196,12 +168,10 @@ def scale_by_radam(
         r = jnp.sqrt(
             (rho - 4.0) * (rho - 2.0) * rho_inf / ((rho_inf - 4.0) * (rho_inf - 2.0) * rho)
         )
-        return tree_map(
-            lambda m, v: r.astype(m.dtype) * m / (jnp.sqrt(v + eps_root) + eps), mu_hat, nu_hat
-        )
+        return adam_step(mu_hat, nu_hat, eps, eps_root, factor=r)
 
     def init(params: Params) -> ScaleByAdamState:
-        return ScaleByAdamState(_count(), zeros_like_tree(params), zeros_like_tree(params))
+        return ScaleByAdamState(zero_count(), zeros_like_tree(params), zeros_like_tree(params))
 
     def update(updates: Updates, state: ScaleByAdamState, params: Params = None) -> Any:
         mu = update_moment(updates, state.mu, b1, 1)
@@ -209,10 +179,7 @@ def scale_by_radam(
         count = safe_increment(state.count)
         b2t = b2**count
         rho = rho_inf - 2 * count * b2t / (1 - b2t)
-        if nesterov:
-            mu_hat = _nesterov_mu_hat(mu, updates, b1, count)
-        else:
-            mu_hat = bias_correction(mu, b1, count)
+        mu_hat = first_moment_hat(mu, updates, b1, count, nesterov)
         nu_hat = bias_correction(nu, b2, count)
         out = tree_map(
             lambda t, f: jnp.where(rho >= threshold, t, f),
@@ -267,7 +234,7 @@ def scale_by_novograd(
 
     def init(params: Params) -> ScaleByNovogradState:
         nu = tree_map(lambda p: jnp.asarray(0.0, dtype=p.dtype), params)
-        return ScaleByNovogradState(_count(), zeros_like_tree(params, mu_dtype), nu)
+        return ScaleByNovogradState(zero_count(), zeros_like_tree(params, mu_dtype), nu)
 
     def norm_sq(g: Any) -> Any:
         return jnp.linalg.norm(g) ** 2
@@ -293,7 +260,7 @@ def scale_by_novograd(
             lambda m, u: None if m is None else b1 * m + u,
             mu,
             tree_map(step, grads, params, nu),
-            is_leaf=_none,
+            is_leaf=is_none,
         )
 
     def update(updates: Updates, state: ScaleByNovogradState, params: Params) -> Any:

@@ -48,8 +48,14 @@ def init_empty_state(params: Params) -> EmptyState:
     return EmptyState()
 
 
-def _is_none(x: Any) -> bool:
+def is_none(x: Any) -> bool:
+    """Whether a leaf is ``None`` (the ``is_leaf`` that keeps ``None`` updates ``None``)."""
     return x is None
+
+
+def zero_count() -> Any:
+    """The int32 zero every step counter starts from."""
+    return jnp.zeros([], jnp.int32)
 
 
 def zeros_like_tree(params: Params, dtype: Any = None) -> Any:
@@ -86,7 +92,7 @@ def update_moment(updates: Updates, moments: Any, decay: Any, order: int) -> Any
         lambda g, t: None if g is None else (1 - decay) * (g**order) + decay * t,
         updates,
         moments,
-        is_leaf=_is_none,
+        is_leaf=is_none,
     )
 
 
@@ -104,19 +110,22 @@ def update_moment_per_elem_norm(updates: Updates, moments: Any, decay: Any, orde
         lambda g, t: None if g is None else (1 - decay) * norm(g) + decay * t,
         updates,
         moments,
-        is_leaf=_is_none,
+        is_leaf=is_none,
     )
 
 
 def div_by_scalar(t: Any, s: Any, *, float32_reciprocal: bool = True) -> Any:
-    """``t / s`` for a 0-d ``s`` of ``t``'s dtype, rounded as optax's is on XLA's CPU compiler,
-    which turns a division by a broadcast divisor into a multiplication by its reciprocal:
+    """``t / s`` for an ``s`` of ``t``'s dtype that broadcasts to ``t``'s shape without having
+    it (a 0-d divisor, or a mean taken with ``keepdims``), rounded as optax's is on XLA's CPU
+    compiler, which turns a division by a broadcast divisor into a multiplication by its
+    reciprocal:
     always for float16 (the reciprocal rounded to float16), for float32 when
     ``float32_reciprocal`` (XLA does it when the divisor has a single user, so an eager
     division always, a jitted one over a tree of several leaves not), never for bfloat16 and
     float64 (correctly rounded quotients). Measured against JAX 0.10.2 on 10⁵ inputs each."""
     t = jnp.asarray(t)
-    if t.ndim > 0 and (t.dtype == np.float16 or (t.dtype == np.float32 and float32_reciprocal)):
+    rewritten = t.dtype == np.float16 or (t.dtype == np.float32 and float32_reciprocal)
+    if rewritten and np.shape(s) != t.shape and jnp.result_type(t, s) == t.dtype:
         return t * (1 / jnp.asarray(s, t.dtype))
     return t / s
 
@@ -144,6 +153,33 @@ def bias_correction(moment: Any, decay: Any, count: Any) -> Any:
     )
 
 
+def first_moment_hat(mu: Any, updates: Any, b1: Any, count: Any, nesterov: bool) -> Any:
+    """Adam's bias-corrected first moment ``mu / (1 - b1**count)``; with ``nesterov``, Nadam's
+    look-ahead ``b1 * mu_hat(count + 1) + (1 - b1) * g_hat(count)``."""
+    if not nesterov:
+        return bias_correction(mu, b1, count)
+    return tree_map(
+        lambda m, g: b1 * m + (1 - b1) * g,
+        bias_correction(mu, b1, safe_increment(count)),
+        bias_correction(updates, b1, count),
+    )
+
+
+def adam_step(mu_hat: Any, nu_hat: Any, eps: Any, eps_root: Any = None, factor: Any = None) -> Any:
+    """``mu_hat / (sqrt(nu_hat + eps_root) + eps)`` leaf by leaf (no ``eps_root`` term when it
+    is ``None``; ``factor * mu_hat`` in the numerator when a ``factor`` is given, cast to the
+    leaf's dtype); ``None`` leaves stay ``None``."""
+
+    def one(m: Any, v: Any) -> Any:
+        if m is None:
+            return None
+        if factor is not None:
+            m = factor.astype(m.dtype) * m
+        return m / (jnp.sqrt(v if eps_root is None else v + eps_root) + eps)
+
+    return tree_map(one, mu_hat, nu_hat, is_leaf=is_none)
+
+
 def safe_increment(count: Any) -> Any:
     """``count + 1``, saturating at the dtype's maximum instead of wrapping."""
     count = jnp.asarray(count)
@@ -167,7 +203,7 @@ def apply_updates(params: Params, updates: Updates) -> Params:
         lambda p, u: None if p is None else jnp.asarray(p + u).astype(jnp.asarray(p).dtype),
         params,
         updates,
-        is_leaf=_is_none,
+        is_leaf=is_none,
     )
 
 

@@ -17,7 +17,9 @@ from trellax._src.optim.base import (
     Updates,
     abs_sq,
     chain,
+    div_by_scalar,
     safe_increment,
+    zero_count,
 )
 from trellax._src.optim.transforms import (
     ScalarOrSchedule,
@@ -99,7 +101,7 @@ def scale_by_factored_rms(
         return _Leaf(one, one, one, jnp.zeros_like(p))
 
     def init(params: Params) -> FactoredState:
-        return _to_state(jnp.zeros([], jnp.int32), tree_map(init_leaf, params))
+        return _to_state(zero_count(), tree_map(init_leaf, params))
 
     def update_leaf(g: Any, v_row: Any, v_col: Any, v: Any, p: Any, step: Any) -> _Leaf:
         dtype = p.dtype
@@ -112,7 +114,9 @@ def scale_by_factored_rms(
             new_row = (rate * v_row + (1.0 - rate) * jnp.mean(g_sq, axis=d0)).astype(dtype)
             new_col = (rate * v_col + (1.0 - rate) * jnp.mean(g_sq, axis=d1)).astype(dtype)
             reduced = d1 - 1 if d1 > d0 else d1
-            row_factor = (new_row / jnp.mean(new_row, axis=reduced, keepdims=True)) ** -0.5
+            # eager and jitted, XLA divides by the broadcast mean as a product with its reciprocal
+            row_mean = jnp.mean(new_row, axis=reduced, keepdims=True)
+            row_factor = div_by_scalar(new_row, row_mean) ** -0.5
             col_factor = new_col**-0.5
             out = g * jnp.expand_dims(row_factor, axis=d0) * jnp.expand_dims(col_factor, axis=d1)
         else:

@@ -25,6 +25,7 @@ from trellax._src.optim.base import (
     Params,
     Updates,
     safe_increment,
+    zero_count,
 )
 from trellax.tree_util import tree_leaves
 
@@ -111,10 +112,10 @@ def inject_hyperparams(
         def init(params: Params) -> InjectStatefulHyperparamsState:
             dt = dtype_for(params)
             hp = {k: jnp.asarray(_convert_floats(v, dt)) for k, v in numeric.items()}
-            states = {k: WrappedScheduleState(jnp.zeros([], jnp.int32)) for k in scheds}
+            states = {k: WrappedScheduleState(zero_count()) for k in scheds}
             hp.update({k: _convert_floats(f(states[k].count), dt) for k, f in scheds.items()})
             inner = inner_factory(**other, **hp).init(params)
-            return InjectStatefulHyperparamsState(jnp.zeros([], jnp.int32), hp, states, inner)
+            return InjectStatefulHyperparamsState(zero_count(), hp, states, inner)
 
         def update(
             updates: Updates, state: InjectStatefulHyperparamsState, params: Params = None

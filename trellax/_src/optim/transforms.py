@@ -15,29 +15,25 @@ from trellax._src.optim.base import (
     Params,
     Updates,
     abs_sq,
+    adam_step,
     bias_correction,
     cast_tree,
     cast_tree_like,
     div_by_scalar,
+    first_moment_hat,
     full_like_tree,
     global_norm,
     init_empty_state,
+    is_none,
     safe_increment,
     update_moment,
     update_moment_per_elem_norm,
+    zero_count,
     zeros_like_tree,
 )
 from trellax.tree_util import tree_map
 
 ScalarOrSchedule = float | Callable[[Any], Any]
-
-
-def _none(x: Any) -> bool:
-    return x is None
-
-
-def _count() -> Any:
-    return jnp.zeros((), jnp.int32)
 
 
 class TraceState(NamedTuple):
@@ -58,8 +54,8 @@ def trace(
         return None if g is None else g + decay * t
 
     def update(updates: Updates, state: TraceState, params: Params = None) -> Any:
-        new = tree_map(step, updates, state.trace, is_leaf=_none)
-        out = tree_map(step, updates, new, is_leaf=_none) if nesterov else new
+        new = tree_map(step, updates, state.trace, is_leaf=is_none)
+        out = tree_map(step, updates, new, is_leaf=is_none) if nesterov else new
         return out, TraceState(cast_tree(new, accumulator_dtype))
 
     return GradientTransformation(init, update)
@@ -86,28 +82,15 @@ def scale_by_adam(
 
     def init(params: Params) -> ScaleByAdamState:
         return ScaleByAdamState(
-            _count(), zeros_like_tree(params, mu_dtype), zeros_like_tree(params)
+            zero_count(), zeros_like_tree(params, mu_dtype), zeros_like_tree(params)
         )
 
     def update(updates: Updates, state: ScaleByAdamState, params: Params = None) -> Any:
         mu = update_moment(updates, state.mu, b1, 1)
         nu = update_moment_per_elem_norm(updates, state.nu, b2, 2)
         count = safe_increment(state.count)
-        if nesterov:
-            mu_hat = tree_map(
-                lambda m, g: b1 * m + (1 - b1) * g,
-                bias_correction(mu, b1, safe_increment(count)),
-                bias_correction(updates, b1, count),
-            )
-        else:
-            mu_hat = bias_correction(mu, b1, count)
-        nu_hat = bias_correction(nu, b2, count)
-        out = tree_map(
-            lambda m, v: None if m is None else m / (jnp.sqrt(v + eps_root) + eps),
-            mu_hat,
-            nu_hat,
-            is_leaf=_none,
-        )
+        mu_hat = first_moment_hat(mu, updates, b1, count, nesterov)
+        out = adam_step(mu_hat, bias_correction(nu, b2, count), eps, eps_root)
         return out, ScaleByAdamState(count, cast_tree(mu, mu_dtype), cast_tree_like(nu, state.nu))
 
     return GradientTransformation(init, update)
@@ -135,7 +118,7 @@ def scale_by_rms(
 
     def init(params: Params) -> Any:
         nu = full_like_tree(params, initial_scale)
-        return ScaleByRmsWithCountState(_count(), nu) if correct else ScaleByRmsState(nu)
+        return ScaleByRmsWithCountState(zero_count(), nu) if correct else ScaleByRmsState(nu)
 
     def update(updates: Updates, state: Any, params: Params = None) -> Any:
         nu = update_moment_per_elem_norm(updates, state.nu, decay, 2)
@@ -181,7 +164,7 @@ def scale_by_stddev(
     def init(params: Params) -> Any:
         mu, nu = zeros_like_tree(params), full_like_tree(params, initial_scale)
         return (
-            ScaleByRStdDevWithCountState(_count(), mu, nu)
+            ScaleByRStdDevWithCountState(zero_count(), mu, nu)
             if correct
             else (ScaleByRStdDevState(mu, nu))
         )
@@ -238,7 +221,7 @@ def scale_by_lion(
     """Lion: ``sign((1 - b1) g + b1 mu)``, then ``mu = (1 - b2) g + b2 mu``."""
 
     def init(params: Params) -> ScaleByLionState:
-        return ScaleByLionState(_count(), zeros_like_tree(params, mu_dtype))
+        return ScaleByLionState(zero_count(), zeros_like_tree(params, mu_dtype))
 
     def update(updates: Updates, state: ScaleByLionState, params: Params = None) -> Any:
         out = tree_map(lambda g, m: jnp.sign((1.0 - b1) * g + b1 * m), updates, state.mu)
@@ -265,7 +248,7 @@ def scale_by_schedule(step_size_fn: Callable[[Any], Any]) -> GradientTransformat
     """Multiplies every update by ``step_size_fn(count)``, converted to the update's dtype."""
 
     def init(params: Params) -> ScaleByScheduleState:
-        return ScaleByScheduleState(_count())
+        return ScaleByScheduleState(zero_count())
 
     def update(updates: Updates, state: ScaleByScheduleState, params: Params = None) -> Any:
         s = step_size_fn(state.count)
@@ -318,7 +301,7 @@ def add_decayed_weights(weight_decay: Any = 0.0, mask: Any = None) -> GradientTr
     scheduled = callable(weight_decay)
 
     def init(params: Params) -> Any:
-        return WeightDecaySchedule(_count()) if scheduled else EmptyState()
+        return WeightDecaySchedule(zero_count()) if scheduled else EmptyState()
 
     def update(updates: Updates, state: Any, params: Params = None) -> Any:
         if params is None:
@@ -335,9 +318,9 @@ def add_decayed_weights(weight_decay: Any = 0.0, mask: Any = None) -> GradientTr
             return None if g is None else g + rate * p
 
         if m is None:
-            return tree_map(decay, updates, params, is_leaf=_none), new_state
+            return tree_map(decay, updates, params, is_leaf=is_none), new_state
         out = tree_map(
-            lambda g, p, keep: decay(g, p) if keep else g, updates, params, m, is_leaf=_none
+            lambda g, p, keep: decay(g, p) if keep else g, updates, params, m, is_leaf=is_none
         )
         return out, new_state
 

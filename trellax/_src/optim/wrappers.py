@@ -24,17 +24,16 @@ from trellax._src.optim.base import (
     abs_sq,
     bias_correction,
     cast_tree,
+    div_by_scalar,
     init_empty_state,
+    is_none,
     safe_increment,
     update_moment,
+    zero_count,
     zeros_like_tree,
 )
 from trellax._src.optim.transforms import MaskedState
 from trellax.tree_util import tree_leaves, tree_map
-
-
-def _none(x: Any) -> bool:
-    return x is None
 
 
 class MaskedNode(NamedTuple):
@@ -131,16 +130,16 @@ def apply_if_finite(
 
     def init(params: Params) -> OptState:
         return ApplyIfFiniteState(
-            jnp.zeros([], jnp.int32),
+            zero_count(),
             jnp.array(True, jnp.bool_),
-            jnp.zeros([], jnp.int32),
+            zero_count(),
             inner.init(params),
         )
 
     def update(updates: Updates, state: ApplyIfFiniteState, params: Params = None) -> Any:
         flags = [jnp.all(jnp.isfinite(u)) for u in tree_leaves(updates)]
         finite = jnp.all(jnp.array(flags))
-        count = jnp.where(finite, jnp.zeros([], jnp.int32), safe_increment(state.notfinite_count))
+        count = jnp.where(finite, zero_count(), safe_increment(state.notfinite_count))
         new_updates, inner_state = lax.cond(
             jnp.logical_or(finite, count > max_consecutive_errors),
             lambda _: inner.update(updates, state.inner_state, params),
@@ -197,7 +196,7 @@ def keep_params_nonnegative() -> GradientTransformation:
             lambda p, u: None if p is None else jnp.where((p + u) < 0.0, -p, u),
             params,
             updates,
-            is_leaf=_none,
+            is_leaf=is_none,
         )
         return out, state
 
@@ -247,7 +246,7 @@ def ema(decay: float, debias: bool = True, accumulator_dtype: Any = None) -> Gra
     ``accumulator_dtype`` when given."""
 
     def init(params: Params) -> EmaState:
-        return EmaState(jnp.zeros([], jnp.int32), zeros_like_tree(params, accumulator_dtype))
+        return EmaState(zero_count(), zeros_like_tree(params, accumulator_dtype))
 
     def update(updates: Updates, state: EmaState, params: Params = None) -> Any:
         new = update_moment(updates, state.ema, decay, 1)
@@ -262,7 +261,9 @@ def clip_by_block_rms(threshold: Any) -> GradientTransformation:
     """Divides each leaf by ``max(1, rms(leaf) / threshold)``."""
 
     def clip_one(u: Any) -> Any:
-        return u / jnp.maximum(1.0, jnp.sqrt(jnp.mean(abs_sq(u))) / threshold)
+        u = jnp.asarray(u)
+        denominator = jnp.maximum(1.0, jnp.sqrt(jnp.mean(abs_sq(u))) / threshold)
+        return div_by_scalar(u, denominator)
 
     def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         return tree_map(clip_one, updates), state
