@@ -1182,13 +1182,19 @@ PUBLIC: tuple[Case, ...] = tuple(
             fd=False,
             orders=2,
         ),
-        Case("poch/ordinary", _C, "jsp.poch", ((0.5, 2.0, 4.0), (2.5, 1.5, 0.5))),
+        # JAX's higher derivatives of poch are the further off mpmath (up to 141 ulps in
+        # float32, 87 in float64: docs/autodiff.md; test_poch_derivatives_against_mpmath pins
+        # trellax's); at (-1.5, 1) poch is z, whose exact zero derivatives both libraries
+        # round to noise of different signs: that point is not compared (differs)
+        Case("poch/ordinary", _C, "jsp.poch", ((0.5, 2.0, 4.0), (2.5, 1.5, 0.5)), ulps=160.0),
         Case(
             "poch/special",
             _C,
             "jsp.poch",
             ((0.0, -1.0, -1.5, 1.5), (2.5, 2.5, 1.0, 0.0)),
             fd=False,
+            ulps=160.0,
+            differs=(2,),
         ),
         Case(
             "logaddexp_base2/ordinary",
@@ -1348,10 +1354,7 @@ COMPOSED: tuple[Case, ...] = tuple(
 #: divergences from JAX found by these cases and not fixed yet (issue 24): case name (or
 #: ``name|dtype``) -> what differs. ``test_matches_jax`` expects them to fail (strictly: an entry
 #: that starts matching must be removed); docs/autodiff.md lists them.
-OPEN: dict[str, str] = {
-    "poch/ordinary": "second/third derivatives in z 8-94 ulps from JAX's",
-    "poch/special": "derivatives at the poles of z and at m = 0 differ (not analysed yet)",
-}
+OPEN: dict[str, str] = {}
 
 #: quantities not compared because JAX's own value is wrong: its reverse mode through a scan of
 #: a custom_jvp whose rule calls custom functions disagrees with its forward mode (g2 != jvp2
