@@ -23,6 +23,8 @@ from deriv_cases import (
     JIT_ERROR,
     OPEN,
     PUBLIC_FUNCTIONS,
+    SURFACE_ALIASES,
+    SURFACE_NOT_DIFFERENTIABLE,
     WEAK_DIFFERS,
     Case,
     Derivatives,
@@ -332,6 +334,62 @@ def test_every_custom_rule_function_has_a_case() -> None:
     for fn, names in PUBLIC_FUNCTIONS.items():
         cases = [by_name[n] for n in names]  # KeyError: a listed case does not exist
         assert max(c.orders for c in cases) >= 2, f"{fn}: no higher-order case"
+
+
+def public_surface() -> dict[str, Any]:
+    """Every activation of trellax.nn and every public function of trellax.scipy.special."""
+    import inspect
+    import re
+
+    from trellax._src.nn import activations
+
+    out: dict[str, Any] = {}
+    for prefix, module in (("nn", trellax.nn), ("scipy.special", trellax.scipy.special)):
+        for name in dir(module):
+            obj = getattr(module, name)
+            if name.startswith("_") or inspect.isclass(obj) or inspect.ismodule(obj):
+                continue
+            if not callable(obj) or re.fullmatch(r"[a-z0-9_]+", name) is None:
+                continue
+            if prefix == "nn" and obj.__module__ not in (
+                activations.__name__,
+                "trellax._src.scipy.special",
+            ):
+                continue  # the Flax-style layers, transforms and partitioning helpers
+            out[f"{prefix}.{name}"] = obj
+    return out
+
+
+def test_every_public_function_has_a_case() -> None:
+    """Every activation of trellax.nn and every scipy.special function has cases that take its
+    derivatives to order two or more, one of them at special points (a ``/special`` case): its
+    own, or those of the function it is (``is``) or forwards to (``SURFACE_ALIASES``)."""
+    import re
+
+    surface = public_surface()
+    assert {"nn.celu", "nn.glu", "scipy.special.gammainc", "scipy.special.poch"} <= set(surface)
+    by_name = {c.name: c for c in ALL}
+
+    def cases_of(key: str) -> list[Case]:
+        short = key.rsplit(".", 1)[1]
+        source = r"\b(jax\.nn|jsp)\." + short + r"\b"
+        own = [c for c in ALL if re.search(source, c.fn) and key.split(".")[0] in ("nn", "scipy")]
+        if key.startswith("nn."):
+            own = [c for c in own if "jax.nn." in c.fn]
+        else:
+            own = [c for c in own if "jsp." in c.fn]
+        return own + [by_name[n] for n in PUBLIC_FUNCTIONS.get(key, ())]
+
+    missing = []
+    for key, obj in sorted(surface.items()):
+        if key in SURFACE_NOT_DIFFERENTIABLE:
+            continue
+        targets = [key, SURFACE_ALIASES.get(key, key)]
+        targets += [k for k, o in surface.items() if o is obj]
+        cases = [c for t in targets for c in cases_of(t)]
+        if not any(c.orders >= 2 and c.name.endswith("/special") for c in cases):
+            missing.append(key)
+    assert missing == [], f"public functions without a higher-order special-point case: {missing}"
 
 
 PRIMITIVE_CASES = [c for c in CASES if c.prim in set(differentiable_primitives())]
