@@ -126,25 +126,39 @@ def _bessel_j_series(n: np.ndarray, z: np.ndarray) -> np.ndarray:
 
 
 def _bessel_j_miller(n: np.ndarray, z: np.ndarray) -> np.ndarray:
-    """``J_n(z)`` for ``z > 1`` (1-d) by Miller's algorithm, all elements in one recurrence."""
+    """``J_n(z)`` for ``z > 1`` (1-d) by Miller's algorithm: one recurrence per distinct ``z``,
+    shared by every order asked of it (``bessel_jn(z, v=...)`` asks for ``J_0 .. J_v`` of each
+    ``z``), so the cost is O(start * distinct z + elements), not O(start * elements). Each
+    element's arithmetic is the one a recurrence of its own would do, to the bit."""
+    if z.size == 0:
+        return np.zeros_like(z)
     start = int(np.max(np.maximum(n, z), initial=0) + 15 * np.cbrt(np.max(z, initial=1)) + 40)
     start += start % 2
-    nxt = np.zeros_like(z)  # J_(k+1)
-    cur = np.full_like(z, 1e-300)  # J_k, k = start
-    norm = np.zeros_like(z)
+    uz, inv = np.unique(z, return_inverse=True)
+    inv = inv.reshape(-1)
+    order = np.argsort(n, kind="stable")  # the elements grouped by the order they want
+    sorted_n = n[order]
+    wanted, first = np.unique(sorted_n, return_index=True)
+    groups = dict(zip(wanted.tolist(), np.split(order, first[1:]), strict=True))
+    nxt = np.zeros_like(uz)  # J_(k+1)
+    cur = np.full_like(uz, 1e-300)  # J_k, k = start
+    norm = np.zeros_like(uz)
     want = np.zeros_like(z)
     for k in range(start, 0, -1):
-        prev = (2 * k / z) * cur - nxt  # J_(k-1)
+        prev = (2 * k / uz) * cur - nxt  # J_(k-1)
         nxt, cur = cur, prev
         if (k - 1) % 2 == 0 and k - 1 > 0:
             norm += 2 * cur
-        want = np.where(n == k - 1, cur, want)
+        members = groups.get(float(k - 1))
+        if members is not None:
+            want[members] = cur[inv[members]]
         big = np.abs(cur) > 1e250
         if big.any():
             scale = np.where(big, 1e-250, 1.0)
-            nxt, cur, norm, want = nxt * scale, cur * scale, norm * scale, want * scale
+            nxt, cur, norm = nxt * scale, cur * scale, norm * scale
+            want = want * scale[inv]
     norm += cur  # J_0
-    out: np.ndarray = want / norm
+    out: np.ndarray = want / norm[inv]
     return out
 
 
