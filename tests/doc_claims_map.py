@@ -2567,6 +2567,17 @@ AUDITED: list[Evidence] = [
     E("README.md", "Docs state what a test measures:", "tests/test_doc_claims.py"),
     # ---- session 9's branches
     E(
+        "docs/nn.md",
+        "Adafactor on float16 parameters is bit-identical to optax",
+        "tests/test_optim_numerics.py::test_factored_adafactor_float16_steps_are_optaxs",
+        "tests/test_optim_rest.py",
+    ),
+    E(
+        "docs/semantics.md",
+        "is the float64 power rounded to float32: within 1 ulp of XLA's",
+        "tests/test_optim_numerics.py::test_float32_pow_is_xlas_within_an_ulp",
+    ),
+    E(
         "docs/random.md",
         "So `random_sweep.json` and `random_tails.json` record the host",
         "tests/test_random_sweep.py::test_draw_matches_jax",
