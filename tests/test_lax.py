@@ -682,6 +682,8 @@ CASES.update(
 
 # issue 14, the remaining lax names (tests/test_golden_lax_more.py has their golden data)
 CASES["reduce_precision"] = lambda: lax.reduce_precision(f32(), 5, 10)
+CASES["random_log"] = lambda: trellax.random.gumbel(_K(), (3,))  # XLA's float32 log of u
+CASES["random_log1p"] = lambda: trellax.random.exponential(_K(), (3,))  # -log1p(-u)
 CASES["custom_linear_solve"] = lambda: lax.custom_linear_solve(
     lambda x: 2.0 * x, f32(), lambda mv, y: y / 2.0, symmetric=True
 )

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from xla_log_cases import hard_inputs, sweep_inputs
 
+import trellax
 from trellax._src.backend import xla_log
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "xla_log.json").read_text())
@@ -106,3 +107,14 @@ def test_python_float_path_matches_golden() -> None:
     got = np.array(xla_log.log1p_values(x.tolist()), np.float32)
     bad = {k: (want[k], v) for k, v in zip(_hex(x), _hex(got), strict=True) if want[k] != v}
     assert not bad
+
+
+def test_sampler_log_primitives_differentiate_as_log_and_log1p() -> None:
+    from trellax._src.random.logs import random_log1p_p, random_log_p
+
+    x = np.array([0.25, 0.5, 0.9], np.float32)
+    for prim, ref in ((random_log_p, trellax.numpy.log), (random_log1p_p, trellax.numpy.log1p)):
+        got = trellax.jvp(prim.bind, (x,), (np.ones(3, np.float32),))
+        want = trellax.jvp(ref, (x,), (np.ones(3, np.float32),))
+        np.testing.assert_array_equal(np.asarray(got[1]), np.asarray(want[1]))
+        np.testing.assert_array_max_ulp(np.asarray(got[0]), np.asarray(want[0]), maxulp=2)

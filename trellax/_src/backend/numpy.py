@@ -252,6 +252,13 @@ def _int_div(x: np.ndarray, y: np.ndarray) -> Any:
 
 
 def pow_(x: np.ndarray, y: np.ndarray) -> Any:
+    if y.size == 1 and x.dtype.kind == "f" and y.dtype.kind == "f" and y.reshape(()) == 0.5:
+        # NumPy takes sqrt for a scalar 0.5, giving NaN at -inf and -0 at -0; C's pow (and
+        # XLA's) give +inf and +0 there, as NumPy does for an array exponent
+        xb = np.broadcast_to(x, np.broadcast_shapes(x.shape, y.shape))
+        with np.errstate(invalid="ignore"):
+            root = np.sqrt(xb) + x.dtype.type(0)  # + 0 turns -0 into +0
+        return np.where(np.isneginf(xb), x.dtype.type(np.inf), root)
     if x.dtype == np.float32:
         # NumPy 2.4's float32 power loop is not correctly rounded: it differs from XLA's in
         # 1,576 of 8,000 random inputs (0.9f ** 4 among them); the float64 power rounded once
@@ -260,13 +267,6 @@ def pow_(x: np.ndarray, y: np.ndarray) -> Any:
             return np.power(x.astype(np.float64), y.astype(np.float64)).astype(np.float32)
     if _is_int(y.dtype) and x.dtype.kind != "c":
         return np.power(x, y.astype(x.dtype))
-    if y.size == 1 and x.dtype.kind == "f" and y.dtype.kind == "f" and y.reshape(()) == 0.5:
-        # NumPy takes sqrt for a scalar 0.5, giving NaN at -inf and -0 at -0; C's pow (and
-        # XLA's) give +inf and +0 there, as NumPy does for an array exponent
-        xb = np.broadcast_to(x, np.broadcast_shapes(x.shape, y.shape))
-        with np.errstate(invalid="ignore"):
-            root = np.sqrt(xb) + x.dtype.type(0)  # + 0 turns -0 into +0
-        return np.where(np.isneginf(xb), x.dtype.type(np.inf), root)
     return np.power(x, y.astype(x.dtype) if y.dtype != x.dtype else y)
 
 
