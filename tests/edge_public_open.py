@@ -170,7 +170,6 @@ KNOWN: dict[str, str] = {
 #: dtype extremes, ``tests/edge_dtype_cases.py``: values at NaN/inf/-0.0 edges, float32 digits
 #: lost to JAX's or trellax's cancellation, weak flags)
 OPEN: dict[str, str] = {
-    "sp.expn(s, i)": "value",
     "st.bernoulli.pmf(h, h)": "value",
     "st.bernoulli.pmf(bf, bf)": "value",
     "st.bernoulli.logpmf(h, h)": "value",

@@ -31,9 +31,12 @@ SCHUR0 = "a 0x0 matrix: JAX indexes its empty Schur form (IndexError); trellax r
 ISTFT0 = "istft of zero segments: JAX's reshape fails (size -4); trellax returns empty signals"
 MGL = "multigammaln of a non-integral or negative d: ValueError (SciPy); JAX truncates with int()"
 BESSEL = "bessel_jn: JAX's float32 recurrence is NaN / n_iter=0 a wrong shape; trellax exact"
+EXPNX = "expn of a negative or non-integer order at 0 < x <= 1: JAX NaN; trellax E_n(x) (mpmath)"
 SPH = "sph_harm_y broadcasts 0-d args and needs no n_max; JAX needs 1-D n, m and max(n)"
 
 KNOWN: dict[str, str] = {
+    "sp.expn(s, s)": EXPNX,
+    "sp.expn(jnp.int32(-1), s)": EXPNX,
     "jax.vmap(lambda x: lax.ppermute(x, 'i', [(0, 1)]), axis_name='i')(v)": PPERM,
     "fft.fftfreq(2.5)": FLOAT,
     "fft.fftfreq(s)": FLOAT,

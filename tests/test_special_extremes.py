@@ -65,6 +65,39 @@ def test_expn_infinite_and_huge_orders(dtype: type, jit: bool) -> None:
     np.testing.assert_allclose(got, want.astype(dtype), rtol=2e-6)
 
 
+# (n, x, E_n(x)): mpmath's expint at 50 digits for orders that are negative or not integers
+# (JAX 0.10.2: NaN for x <= 1, and -0.00136 at (-100.5, 2)); x = 0 and inf are the limits
+EXPN_REAL_ORDERS = [
+    (0.5, 0.1, 3.6697045911267447),
+    (0.5, 3.0, 0.014639587483610874),
+    (2.5, 0.5, 0.26512649694890095),
+    (7.5, 1.0, 0.048111374216158694),
+    (70.5, 0.5, 0.008663827024723444),
+    (-0.5, 0.5, 2.0084408102719697),
+    (-1.0, 0.1, 99.53211598395553),
+    (-1.0, 3.0, 0.022127585941272863),
+    (-7.25, 1.5, 295.29971971883367),
+    (-100.5, 2.0, 2.612656357352871e128),
+    (-128.0, 127.0, 8.76276461049298e-57),
+    (0.5, 0.0, np.inf),
+    (2.5, 0.0, 1 / 1.5),
+    (-0.5, np.inf, 0.0),
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("jit", [False, True])
+def test_expn_of_negative_and_non_integer_orders(dtype: type, jit: bool) -> None:
+    n, x, want = (np.array(c) for c in zip(*EXPN_REAL_ORDERS, strict=True))
+    fn = _run(special.expn, jit)
+    with trellax.enable_x64(dtype == np.float64):
+        got = np.asarray(fn(jnp.asarray(n.astype(dtype)), jnp.asarray(x.astype(dtype))))  # type: ignore[operator]
+    assert got.dtype == dtype
+    tol = 2e-6 if dtype == np.float32 else 1e-12
+    with np.errstate(over="ignore"):
+        np.testing.assert_allclose(got, want.astype(dtype), rtol=tol)
+
+
 # (a, b, x, I_x(a, b)): scipy.special.betainc's float64 values (Boost), except the row with
 # b = 1e300 where SciPy gives NaN: there I_x(3, b) -> P(3, b x) = 1 - 2.5/e (b x = 1).
 BETAINC_EXTREMES = [

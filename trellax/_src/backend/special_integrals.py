@@ -15,7 +15,12 @@ integrals (``si``, ``ci``) and ``spence``, computed in float64.
 
 Edge values follow JAX 0.10.2 (observed), including its NaNs: ``exp1`` of a negative number or
 ``inf``, ``expi`` of ``0`` or ``±inf``, ``ci`` of ``-inf``, ``spence`` of a negative number or
-``inf``, ``expn`` of a negative or non-integer order.
+``inf``, ``expn`` at a negative ``x``.
+``expn`` of a non-integer order ``n > 0``: the continued fraction (as for integers) for
+``x > 1``; for ``0 < x <= 1`` the series with ``Γ(1-n) x^(n-1)`` in place of the term that
+has a pole at integer ``n`` (JAX 0.10.2 gives NaN there: a value that exists). A negative
+order: the downward recurrence from ``n - floor(n)`` (JAX's fraction is NaN for ``x <= 1``
+and loses the sign for very negative orders: ``E_-100.5(2)`` is ``-0.00136`` there).
 """
 
 from __future__ import annotations
@@ -75,6 +80,52 @@ def _series(x: np.ndarray, n: np.ndarray) -> np.ndarray:
     return out
 
 
+def _series_real(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """``E_n(x)`` for ``0 < x <= 1`` and ``0 < n < 64`` not an integer:
+    ``Γ(1-n) x^(n-1) - Σ_k (-x)^k / (k! (k-n+1))`` (no denominator vanishes there)."""
+    gamma = np.array([math.gamma(1 - v) for v in n.tolist()], dtype=np.float64)
+    with np.errstate(over="ignore"):
+        out: np.ndarray = gamma * np.power(x, n - 1)
+    term = np.ones_like(x)  # (-x)^k / k!
+    for k in range(0, 60):
+        if k:
+            term = term * -x / k
+        out = out - term / (k - n + 1)
+    return out
+
+
+def _scaled_real(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """``e^x E_n(x)`` for ``x > 0`` and a positive order that is not an integer: the continued
+    fraction for ``x > 1`` or large orders, else the series."""
+    out = np.empty_like(x)
+    frac = (x > 1) | (n >= _SERIES_ORDERS)
+    out[frac] = _fraction(x[frac], n[frac])
+    out[~frac] = np.exp(x[~frac]) * _series_real(x[~frac], n[~frac])
+    return out
+
+
+def _negative_order(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """``E_n(x)`` for ``x > 0`` and ``n < 0``: from the order ``ν0 = n - floor(n)`` in
+    ``[0, 1)`` down by ``E_ν = (e^-x - ν E_(ν+1)) / x``, which adds two positive terms for
+    ``ν < 0`` (stable), carried as ``e^x E_ν`` so that large ``x`` does not underflow."""
+    nu0 = n - np.floor(n)
+    scaled = 1 / x  # e^x E_0
+    frac = nu0 > 0
+    scaled[frac] = _scaled_real(x[frac], nu0[frac])
+    steps = np.rint(nu0 - n)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for j in range(1, int(steps.max(initial=0)) + 1):
+            nu = nu0 - j
+            scaled = np.where(j <= steps, (1 - nu * scaled) / x, scaled)
+        log = np.log(scaled) - x
+        out: np.ndarray = np.where(np.isinf(scaled), np.inf, np.exp(log))
+    return out
+
+
+#: below this order the recurrence's step count is too large: JAX's continued fraction
+_MOST_STEPS = -1e5
+
+
 def expn64(n: np.ndarray, x: np.ndarray) -> np.ndarray:
     out = np.full(x.shape, np.nan)
     integer = (n >= 0) & (n == np.floor(n)) & (x >= 0)
@@ -87,9 +138,19 @@ def expn64(n: np.ndarray, x: np.ndarray) -> np.ndarray:
     out[low] = _series(x[low], n[low])
     high = pos & ~low
     out[high] = np.exp(-x[high]) * _fraction(x[high], n[high])
-    at_zero = integer & (x == 0)
+    # any other finite order: a positive one by the fraction or the series with Γ(1-n) in
+    # place of the term with a pole at integers; a negative one by the recurrence
+    real = ~integer & np.isfinite(n) & (x > 0) & np.isfinite(x)
+    up = real & (n > 0)
+    out[up] = np.exp(-x[up]) * _scaled_real(x[up], n[up])
+    down = real & (n < 0) & (n >= _MOST_STEPS)
+    out[down] = _negative_order(x[down], n[down])
+    far = real & (n < _MOST_STEPS)
+    out[far] = np.exp(-x[far]) * _fraction(x[far], n[far])
+    finite = np.isfinite(n)
+    at_zero = (integer | finite) & (x == 0)
     out[at_zero] = np.where(n[at_zero] > 1, 1 / (n[at_zero] - 1), np.inf)
-    out[integer & (n >= 1) & (x == np.inf)] = 0.0
+    out[finite & (x == np.inf)] = 0.0
     out[integer & (n == np.inf) & (x > 0)] = 0.0  # E_n(x) <= e^-x / (n - 1) -> 0
     return out
 
