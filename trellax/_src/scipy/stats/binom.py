@@ -6,12 +6,14 @@ from trellax._src.core.basearray import Array
 from trellax._src.numpy import ufuncs as u
 from trellax._src.numpy.selection import where
 from trellax._src.scipy import special
-from trellax._src.scipy.stats._util import ArrayLike, promote, strong_if_shaped
+from trellax._src.scipy.stats._util import ArrayLike, promote
 
 
-def _logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
+def logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
     """``log C(n, y) + y log p + (n - y) log(1 - p)`` for ``0 <= y <= n`` (``y = k - loc``,
-    the binomial coefficient through ``gammaln``), ``-inf`` outside."""
+    the binomial coefficient through ``gammaln``), ``-inf`` outside. Weak when every promoted
+    input is (a bool array with the Python-int ``loc`` promotes to a weak float32): JAX's
+    formula has no dtype-fixing constant."""
     k, n, p, loc = promote("binom.logpmf", k, n, p, loc)
     y = u.subtract(k, loc)
     comb = u.subtract(
@@ -21,11 +23,6 @@ def _logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Arr
     linear = u.add(special.xlogy(y, p), special.xlog1py(u.subtract(n, y), u.negative(p)))
     inside = u.logical_and(u.greater_equal(y, 0), u.less_equal(y, n))
     return where(inside, u.add(comb, linear), -float("inf"))
-
-
-def logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
-    """See ``_logpmf``; strong unless every input is a weak scalar (JAX's constants)."""
-    return strong_if_shaped(_logpmf(k, n, p, loc))
 
 
 def pmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Array:
