@@ -472,6 +472,9 @@ AUDITED: list[Evidence] = [
         "tests/test_cumlogsumexp.py",
         "tests/test_array.py::test_from_dlpack_round_trip",
         "tests/test_edge_public.py",
+        "tests/test_edge_public_known.py",
+        "tests/test_special_extremes.py",
+        "tests/test_golden_special_more.py::test_weak_flags_of_scalars",
     ),
     TABLE(
         "docs/semantics.md",

@@ -98,6 +98,22 @@ def test_expn_of_negative_and_non_integer_orders(dtype: type, jit: bool) -> None
         np.testing.assert_allclose(got, want.astype(dtype), rtol=tol)
 
 
+# orders within 1e-5 of an integer: Γ(1-n) x^(n-1) and the series' term at k = n - 1 cancel
+EXPN_NEAR_INTEGER = [
+    (2.00001, 1.0, 0.14849500025433132),
+    (0.9999, 0.5, 0.5598094240958695),
+    (1.0001, 1.0, 0.21937415043182246),
+    (2.00001, 0.5, 0.32664238726764455),
+]
+
+
+def test_expn_near_integer_orders_float64() -> None:
+    n, x, want = (np.array(c) for c in zip(*EXPN_NEAR_INTEGER, strict=True))
+    with trellax.enable_x64(True):
+        got = np.asarray(special.expn(jnp.asarray(n), jnp.asarray(x)))
+    np.testing.assert_allclose(got, want, rtol=2e-10)
+
+
 # (a, b, x, I_x(a, b)): scipy.special.betainc's float64 values (Boost), except the row with
 # b = 1e300 where SciPy gives NaN: there I_x(3, b) -> P(3, b x) = 1 - 2.5/e (b x = 1).
 BETAINC_EXTREMES = [
