@@ -41,8 +41,8 @@ IGAMMA255 = "gammainc(255, 255) in float32: JAX 0.508365, trellax (and SciPy) 0.
 SCIPYVAL = "trellax gives SciPy's value (float64 SciPy, the dtype's tolerance); JAX's differs"
 BERN = "bernoulli pmf/logpmf off the integers (k = 0.5): JAX log(0.5); trellax SciPy's 0 / -inf"
 BINOMP = (
-    "binom with p outside [0, 1] (65504, 3e38, inf): JAX 0 / -inf (its k < n + 1 is False "
-    "when n + 1 rounds to n); trellax NaN, as SciPy"
+    "binom with p outside [0, 1]: JAX's formula gives numbers (pmf(1.5, 1.5, 1.5) = 1.84, "
+    "pmf(127, 127, 127) = inf; 0 where k < n + 1 fails as n + 1 rounds to n); trellax NaN, as SciPy"
 )
 NANX = "gamma.logpdf/pdf of a NaN x: JAX -inf / 0 (its x >= loc is False); trellax NaN, as SciPy"
 PARETO = (
@@ -181,6 +181,12 @@ KNOWN: dict[str, str] = {
     "st.bernoulli.pmf(bf, bf)": BERN,
     "st.bernoulli.logpmf(h, h)": BERN,
     "st.bernoulli.logpmf(bf, bf)": BERN,
+    "st.binom.pmf(i8, i8, i8)": BINOMP,
+    "st.binom.pmf(u8, u8, u8)": BINOMP,
+    "st.binom.pmf(hs, hs, hs)": BINOMP,
+    "st.binom.logpmf(i8, i8, i8)": BINOMP,
+    "st.binom.logpmf(u8, u8, u8)": BINOMP,
+    "st.binom.logpmf(hs, hs, hs)": BINOMP,
     "st.binom.pmf(h, h, h)": BINOMP,
     "st.binom.pmf(bf, bf, bf)": BINOMP,
     "st.binom.pmf(xv, xv, xv)": BINOMP,
