@@ -8,7 +8,12 @@ from trellax._src.core.basearray import Array
 from trellax._src.numpy import ufuncs as u
 from trellax._src.numpy.selection import where
 from trellax._src.scipy import special
-from trellax._src.scipy.stats._util import ArrayLike, promote, strong_if_shaped
+from trellax._src.scipy.stats._util import (
+    ArrayLike,
+    log_gamma_kernel,
+    promote,
+    strong_if_shaped,
+)
 
 
 def _y(
@@ -19,11 +24,14 @@ def _y(
 
 
 def _logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    """``(k/2 - 1) log(y) - y/2 - gammaln(k/2) - (k/2) log(2) - log(scale)``, ``-inf`` below."""
+    """``(k/2 - 1) log(y) - y/2 - gammaln(k/2) - (k/2) log(2) - log(scale)``, ``-inf`` below
+    (for ``k >= 16`` by Stirling's form, ``stats._util.log_gamma_kernel``)."""
     y, df, scale = _y("chi2.logpdf", x, df, loc, scale)
     half = u.divide(df, 2)
     value = u.subtract(special.xlogy(u.subtract(half, 1), y), u.divide(y, 2))
     value = u.subtract(value, u.add(special.gammaln(half), u.multiply(half, math.log(2))))
+    # for df >= 16 Stirling's form of the Gamma(df/2) kernel at y/2 (less cancellation)
+    value = log_gamma_kernel(half, u.divide(y, 2), value, -math.log(2))
     return where(u.less(y, 0), -float("inf"), u.subtract(value, u.log(scale)))
 
 

@@ -6,7 +6,12 @@ from trellax._src.core.basearray import Array
 from trellax._src.numpy import ufuncs as u
 from trellax._src.numpy.selection import where
 from trellax._src.scipy import special
-from trellax._src.scipy.stats._util import ArrayLike, promote, strong_if_shaped
+from trellax._src.scipy.stats._util import (
+    ArrayLike,
+    log_gamma_kernel,
+    promote,
+    strong_if_shaped,
+)
 
 
 def _y(
@@ -17,12 +22,11 @@ def _y(
 
 
 def _logpdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
-    """``(a - 1) log(y) - y - gammaln(a) - log(scale)`` for ``y >= 0``, ``-inf`` below."""
+    """``(a - 1) log(y) - y - gammaln(a) - log(scale)`` for ``y >= 0``, ``-inf`` below (for
+    ``a >= 8`` by Stirling's form, ``stats._util.log_gamma_kernel``)."""
     y, a, scale = _y("gamma.logpdf", x, a, loc, scale)
-    value = u.subtract(
-        u.subtract(special.xlogy(u.subtract(a, 1), y), y),
-        u.add(special.gammaln(a), u.log(scale)),
-    )
+    direct = u.subtract(u.subtract(special.xlogy(u.subtract(a, 1), y), y), special.gammaln(a))
+    value = u.subtract(log_gamma_kernel(a, y, direct), u.log(scale))
     return where(u.less(y, 0), -float("inf"), value)
 
 

@@ -10,7 +10,12 @@ from trellax._src.numpy import ufuncs as u
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact_keep_shapes
 from trellax._src.scipy import special
-from trellax._src.scipy.stats._util import ArrayLike, promote, strong_if_shaped
+from trellax._src.scipy.stats._util import (
+    ArrayLike,
+    log_gamma_kernel,
+    promote,
+    strong_if_shaped,
+)
 
 
 def logpmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
@@ -18,6 +23,7 @@ def logpmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Array:
     k, mu, loc = promote("poisson.logpmf", k, mu, loc)
     x = u.subtract(k, loc)
     value = u.subtract(u.subtract(special.xlogy(x, mu), special.gammaln(u.add(x, 1))), mu)
+    value = log_gamma_kernel(u.add(x, 1), mu, value)  # Stirling's form for k >= 7
     valid = u.logical_and(u.greater_equal(x, 0), u.equal(x, u.floor(x)))
     return where(valid, value, -float("inf"))
 
