@@ -510,6 +510,8 @@ AUDITED: list[Evidence] = [
         "| where | JAX | trellax (the exact value) |",
         "tests/test_derivs.py::test_fixed_values_where_jax_is_not_the_reference",
         "tests/test_derivs.py::test_matches_jax",
+        "tests/test_deriv_exact_gamma.py::test_limits_where_jax_gives_nan",
+        "tests/test_deriv_exact_gamma.py::test_against_mpmath",
     ),
     E(
         "docs/semantics.md",
