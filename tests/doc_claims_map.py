@@ -233,6 +233,7 @@ AUDITED: list[Evidence] = [
         "tests/test_deriv_exact_gamma.py::test_i0e_beyond_500_is_exact_in_float64",
         "tests/test_deriv_exact_gamma.py::test_limits_where_jax_gives_nan",
         "tests/test_deriv_exact_gamma.py::test_digamma_near_its_root",
+        "tests/test_derivs.py::test_matches_jax",
     ),
     E(
         "docs/autodiff.md",
