@@ -341,11 +341,76 @@ def digamma(x: np.ndarray) -> Any:
     return _vectorize_math(_digamma_scalar, x)
 
 
+#: digamma's positive root x0 as the sum of two doubles, and the Taylor coefficients of digamma
+#: there, (-1)**(k+1) zeta(k + 1, x0) for k = 1..40 (mpmath, 50 digits)
+_PSI_ROOT_HI, _PSI_ROOT_LO = 1.4616321449683622, 9.549995429965697e-17
+_PSI_ROOT_SERIES = (
+    0.9676722454476212,
+    -0.4427631689835921,
+    0.258499760955651,
+    -0.16394270544240652,
+    0.10782405069126237,
+    -0.07219956125645471,
+    0.04880428816414311,
+    -0.03316112647484736,
+    0.022597648232218104,
+    -0.01542476590494896,
+    0.010538791616612175,
+    -0.007204534386356869,
+    0.004926781395729853,
+    -0.003369801655439328,
+    0.002305126326734928,
+    -0.0015769367714301972,
+    0.0010788252019162967,
+    -0.0007380709389960052,
+    0.000504953265834602,
+    -0.0003454680251063077,
+    0.00023635601564027053,
+    -0.00016170622091974803,
+    0.0001106337276874741,
+    -7.569179582195066e-05,
+    5.178575795222081e-05,
+    -3.5430070947659604e-05,
+    2.424006611860132e-05,
+    -1.6584242271854135e-05,
+    1.134638458466385e-05,
+    -7.762817668462094e-06,
+    5.3110609208898636e-06,
+    -3.6336507898010456e-06,
+    2.486022733129538e-06,
+    -1.7008538854332607e-06,
+    1.1636675363548843e-06,
+    -7.96142543124197e-07,
+    5.446941930669446e-07,
+    -3.7266161283438227e-07,
+    2.549626552021554e-07,
+    -1.7443695117727745e-07,
+)
+
+
 def _digamma_scalar(v: float) -> float:
     if math.isinf(v):  # psi(+inf) = +inf; -inf is a limit of poles
         return v if v > 0 else math.nan
     if math.isnan(v) or (v <= 0 and v == math.floor(v)):
         return math.nan
+    if 0 < v < 4:
+        # the recurrence below cancels to a few float64 ulps of ~2.4, not of the result (near
+        # the root digamma(1.5) was 40 ulps off): the Taylor series about the root instead,
+        # whose terms fall by 0.5 / x0 = 0.34 each, moved to by psi(v) = psi(v - 1) + 1/(v - 1)
+        # or psi(v) = psi(v + 1) - 1/v (v - 1 is exact here; the worst of 1,151 points in
+        # (0.5, 4) was 5.3 ulps, now 1.4 ulps; mpmath)
+        shift = 0.0
+        while v - _PSI_ROOT_HI >= 0.5:
+            v -= 1
+            shift += 1 / v
+        while v - _PSI_ROOT_HI < -0.5:
+            shift -= 1 / v
+            v += 1
+        d = (v - _PSI_ROOT_HI) - _PSI_ROOT_LO
+        total = 0.0
+        for c in reversed(_PSI_ROOT_SERIES):
+            total = total * d + c
+        return total * d + shift
     result = 0.0
     if v < 0:  # reflection
         return _digamma_scalar(1 - v) - math.pi / math.tan(math.pi * v)
@@ -924,12 +989,17 @@ def stack_rows(rows: list[Any], shape: tuple[int, ...], dtype: np.dtype) -> Any:
 
 def bessel_i0e(x: np.ndarray) -> Any:
     wide = np.abs(x.astype(np.float64))
-    big = wide > 500.0  # i0 overflows there: the asymptotic series (exact to double precision)
+    big = wide > 500.0  # i0 overflows there: the asymptotic series
     small = np.where(big, 0.0, wide)
     out = np.i0(small) * np.exp(-small)
     if big.any():
         z = np.where(big, wide, 1.0)
-        series = 1 + 1 / (8 * z) + 9 / (128 * z**2) + 225 / (3072 * z**3)
+        # sum of ((2k-1)!!)**2 / (k! (8z)**k) for k < 8: the first term left out is below
+        # 1e-21 of the sum at z = 500 (the four terms used before left 1.8e-12 there: i0e(700)
+        # was 2,100 ulps off in float64, and its derivative 6.6e-10 relatively)
+        series = np.ones_like(z)
+        for k in range(7, 0, -1):
+            series = 1 + series * ((2 * k - 1) ** 2 / (8.0 * k)) / z
         out = np.where(big, series / np.sqrt(2 * np.pi * z), out)  # 0 at inf
     return np.where(np.isnan(wide), np.nan, out).astype(x.dtype)
 

@@ -315,11 +315,14 @@ def multigammaln(a: ArrayLike, d: ArrayLike) -> Array:
     if d_int != d_float or d_int < 0:
         raise ValueError(f"multigammaln: d must be a non-negative integer, got {d}")
     (x,) = _real_inexact("multigammaln", a)
+    # strong from the start, as JAX's: every term is then strong, and the cast's transpose gives
+    # a weakly typed input a weakly typed gradient (JAX's weak flags)
+    x = _convert(x, x.dtype, False)
     constant = d_int * (d_int - 1) / 4 * math.log(math.pi)
     total = full(tuple(x.shape), constant, dtype=x.dtype)  # x's shape, also for d = 0
     for j in range(d_int):
         total = lax.add(total, lax.lgamma(lax.sub(x, _c(j / 2, x))))
-    return _convert(total, total.dtype, False)  # strong, as JAX's
+    return total
 
 
 def factorial(n: ArrayLike, exact: bool = False) -> Array:
@@ -652,14 +655,19 @@ def comb(N: ArrayLike, k: ArrayLike, *, repetition: bool = False) -> Array:
     if repetition:
         n = lax.sub(lax.add(n, kk), _c(1, n))
     one = _c(1, n)
+    valid = ufuncs.logical_and(ufuncs.greater_equal(kk, _c(0, kk)), ufuncs.less_equal(kk, n))
+    valid = ufuncs.logical_and(valid, ufuncs.greater_equal(n, _c(0, n)))
+    # outside the valid region comb is the constant 0: the log-gammas there are evaluated at
+    # (1, 0), so that their derivatives (NaN at the poles of k > N, such as comb(3, 4)) do not
+    # reach the derivative of the 0 selected (JAX's derivative there is 0 as well)
+    n_at, k_at = where(valid, n, one), where(valid, kk, _c(0, kk))
     value = lax.exp(
         lax.sub(
-            lax.lgamma(lax.add(n, one)),
-            lax.add(lax.lgamma(lax.add(kk, one)), lax.lgamma(lax.add(lax.sub(n, kk), one))),
+            lax.lgamma(lax.add(n_at, one)),
+            lax.add(lax.lgamma(lax.add(k_at, one)), lax.lgamma(lax.add(lax.sub(n_at, k_at), one))),
         )
     )
-    valid = ufuncs.logical_and(ufuncs.greater_equal(kk, _c(0, kk)), ufuncs.less_equal(kk, n))
-    return where(ufuncs.logical_and(valid, ufuncs.greater_equal(n, _c(0, n))), value, _c(0, n))
+    return where(valid, value, _c(0, n))
 
 
 def bernoulli(n: int) -> Array:
