@@ -88,7 +88,10 @@ def _along(f: Callable[[Vec], Vec], x: Vec, dirs: Sequence[Vec], orders: Sequenc
 
     def component(i: int) -> Any:
         def g(*t: Any) -> Any:
-            y = [xj + mp.fsum(tk * d[j] for tk, d in zip(t, dirs, strict=True)) for j, xj in enumerate(x)]
+            y = [
+                xj + mp.fsum(tk * d[j] for tk, d in zip(t, dirs, strict=True))
+                for j, xj in enumerate(x)
+            ]
             return f(y)[i]
 
         return mp.diff(g, [0] * len(dirs), list(orders))
@@ -141,8 +144,9 @@ def main() -> None:
         for dtype in ("float32", "float64"):
             q = quantities(case, dtype)
             result[f"{name}|{dtype}"] = {
-                k: np.asarray([[float(t) for t in r] if isinstance(r, list) else float(r) for r in v])
-                .tolist()
+                k: np.asarray(
+                    [[float(t) for t in r] if isinstance(r, list) else float(r) for r in v]
+                ).tolist()
                 for k, v in q.items()
             }
             print(name, dtype, flush=True)

@@ -1,0 +1,117 @@
+"""The first to third derivatives of nn.silu, the softmax family and nn.standardize against
+mpmath's (issue 24): ``tests/golden/deriv_exact_derivs_nn.json`` holds the exact values of
+``tests/deriv_cases.py``'s quantities at each case's points (``tools/gen_deriv_exact_derivs_nn.py``,
+50 digits, rounded to float64). Where JAX's value is the farther one the quantity is listed in
+``deriv_cases.JAX_WRONG`` and measured here instead (docs/autodiff.md has the numbers)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import Any
+
+import numpy as np
+import pytest
+from deriv_cases import ALL, JAX_WRONG, Derivatives, leaves, namespace
+
+import trellax
+
+HERE = pathlib.Path(__file__).parent
+EXACT: dict[str, dict[str, Any]] = json.loads(
+    (HERE / "golden" / "deriv_exact_derivs_nn.json").read_text()
+)
+JAX: dict[str, dict[str, Any]] = json.loads((HERE / "golden" / "derivs.json").read_text())
+BY_NAME = {c.name: c for c in ALL}
+
+#: the bound on trellax's distance to the exact value, in ulps of the dtype (of each entry, or of
+#: the array's largest entry where an entry nearly cancels: the measure of tests/test_derivs.py)
+BOUND = {
+    "nn_silu/ordinary": 6.0,
+    "nn_log_softmax/ordinary": 16.0,
+    "nn_logmeanexp/ordinary": 16.0,
+    "nn_standardize/ordinary|float32": 32.0,
+    "nn_standardize/ordinary|float64": 8.0,
+    "nn_standardize/special": 16.0,
+}
+SPECIAL_BOUND = 6.0  # the softmax family at the tie of the maximum and the -inf entry
+
+
+def bound(key: str) -> float:
+    name = key.split("|")[0]
+    return BOUND.get(key, BOUND.get(name, SPECIAL_BOUND))
+
+
+def distance(got: Any, exact: Any, dtype: str) -> float:
+    """The largest distance, in ulps of each entry or of the largest entry, whichever is less."""
+    g = np.asarray(got, np.float64).reshape(-1)
+    x = np.asarray(exact, np.float64).reshape(-1)
+    eps = float(np.finfo(dtype).eps)
+    top = float(np.abs(x).max(initial=0.0)) or 1.0
+    per_entry = np.abs(g - x) / (eps * np.maximum(np.abs(x), float(np.finfo(dtype).tiny)))
+    return float(np.minimum(per_entry, np.abs(g - x) / (eps * top)).max(initial=0.0))
+
+
+def trellax_value(key: str, name: str) -> np.ndarray:
+    case_name, dtype = key.split("|")
+    case = BY_NAME[case_name]
+    with trellax.enable_x64(dtype == "float64"):
+        d = Derivatives(trellax, case, namespace(trellax), np.dtype(dtype))
+        fn, args = d.function(name)
+        value = np.asarray(leaves(fn(*args))[0], np.float64)
+    if name == "hess" and case.elementwise:
+        return np.diagonal(value)
+    return value
+
+
+def _exact(key: str, name: str) -> np.ndarray:
+    value = np.asarray(EXACT[key][name], np.float64)
+    return (
+        np.diagonal(value) if name == "hess" and BY_NAME[key.split("|")[0]].elementwise else value
+    )
+
+
+PAIRS = [(key, name) for key in sorted(EXACT) for name in EXACT[key]]
+
+
+@pytest.mark.parametrize(("key", "name"), PAIRS, ids=[f"{k}-{n}" for k, n in PAIRS])
+def test_within_bound_of_mpmath(key: str, name: str) -> None:
+    dtype = key.split("|")[1]
+    got = trellax_value(key, name)
+    ulps = distance(got, _exact(key, name), dtype)
+    assert ulps <= bound(key), f"{ulps:.3g} ulps from mpmath's (bound {bound(key)})"
+
+
+WRONG = [
+    (key, name)
+    for key, name in PAIRS
+    if key.split("|")[0].endswith("/special") and name in JAX_WRONG.get(key.split("|")[0], ())
+]
+
+
+@pytest.mark.parametrize(("key", "name"), WRONG, ids=[f"{k}-{n}" for k, n in WRONG])
+def test_closer_than_jax_at_special_points(key: str, name: str) -> None:
+    """At the special points every quantity not compared with JAX is nearer the exact value in
+    trellax than in JAX's golden record (by at least 1.5 ulps or a factor of 2)."""
+    dtype = key.split("|")[1]
+    exact = _exact(key, name)
+    ours = distance(trellax_value(key, name), exact, dtype)
+    theirs = distance(JAX[key][name][0]["values"], exact, dtype)
+    assert ours <= max(theirs / 2, theirs - 1.5), f"trellax {ours:.3g} ulps, JAX {theirs:.3g}"
+
+
+def test_standardize_third_derivative_at_a_constant_row() -> None:
+    """At a constant row the variance is 0 and its derivative passes the clip whole: the third
+    derivative along ``u`` is ``-3 u_c |u_c|**2 / (n eps**1.5)`` (``u_c`` centred), not half of
+    it (``max``'s tie rule) nor 0 (JAX)."""
+    x = np.ones(4)
+    u = np.array([1.0, -2.0, 0.5, 3.0])
+    eps = 1e-5
+    with trellax.enable_x64(True):
+
+        def along(f: Any) -> Any:
+            return lambda y: trellax.jvp(f, (y,), (u,))[1]
+
+        got = np.asarray(along(along(along(trellax.nn.standardize)))(x))
+    c = u - u.mean()
+    want = -3 * c * (c @ c) / (len(u) * eps**1.5)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
