@@ -237,6 +237,43 @@ AUDITED: list[Evidence] = [
         "tests/test_derivs.py::test_matches_jax",
         "tests/test_derivs.py::test_poch_derivatives_against_mpmath",
     ),
+    # derivs-nn: the softmax family, silu and standardize against mpmath
+    E(
+        "docs/autodiff.md",
+        "Softmax family, `silu` and `standardize` (measured 28 Nov 2026 against mpmath",
+        "tests/test_deriv_exact_derivs_nn.py::test_within_bound_of_mpmath",
+        "tests/test_derivs.py::test_matches_jax",
+    ),
+    E(
+        "docs/autodiff.md",
+        "trellax's second and third derivatives are within 6 ulps of the exact ones",
+        "tests/test_deriv_exact_derivs_nn.py::test_within_bound_of_mpmath",
+        "tests/test_deriv_exact_derivs_nn.py::test_closer_than_jax_at_special_points",
+        "tests/test_deriv_exact_derivs_nn.py::test_documented_distances",
+    ),
+    E(
+        "docs/autodiff.md",
+        "`standardize` of a constant row has the variance 0 at the clip's kink",
+        "tests/test_deriv_exact_derivs_nn.py::test_documented_values_at_a_constant_row",
+        "tests/test_deriv_exact_derivs_nn.py::test_standardize_third_derivative_at_a_constant_row",
+        "tests/test_deriv_exact_derivs_nn.py::test_documented_distances",
+    ),
+    E(
+        "docs/autodiff.md",
+        "At the ordinary points both sides are some ulps off on different quantities",
+        "tests/test_deriv_exact_derivs_nn.py::test_documented_distances",
+    ),
+    E(
+        "docs/autodiff.md",
+        "Trellax stays the farther on `standardize`'s float32 derivatives at ordinary points",
+        "tests/test_deriv_exact_derivs_nn.py::test_documented_distances",
+    ),
+    E(
+        "docs/semantics.md",
+        "and `scipy.special`'s at a tie of the maximum beside a -inf entry",
+        "tests/test_deriv_exact_derivs_nn.py::test_within_bound_of_mpmath",
+        "tests/test_deriv_exact_derivs_nn.py::test_documented_distances",
+    ),
     E(
         "docs/autodiff.md",
         "a primitive sees a tangent with its primal's weak flag",

@@ -32,6 +32,11 @@ BOUND = {
     "nn_standardize/ordinary|float32": 32.0,
     "nn_standardize/ordinary|float64": 8.0,
     "nn_standardize/special": 16.0,
+    "nn_log_softmax/special": 1.5,
+    "nn_logsumexp/special": 1.5,
+    "nn_logmeanexp/special": 1.5,
+    "sp_log_softmax/special": 1.5,
+    "sp_logsumexp/special": 1.5,
 }
 SPECIAL_BOUND = 6.0  # the softmax family at the tie of the maximum and the -inf entry
 
@@ -115,3 +120,35 @@ def test_standardize_third_derivative_at_a_constant_row() -> None:
     c = u - u.mean()
     want = -3 * c * (c @ c) / (len(u) * eps**1.5)
     np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+#: the distances docs/autodiff.md states: (case|dtype, quantity) -> (trellax's, JAX's), in ulps
+DOCUMENTED = {
+    ("nn_softmax/special|float64", "jvp3"): (0.96, 703.0),
+    ("nn_logsumexp/special|float32", "g2.0"): (0.58, 2.2),
+    ("nn_standardize/special|float32", "g3.0.0"): (13.2, 8.39e6),
+    ("nn_log_softmax/ordinary|float32", "g3.0.0"): (13.0, 22.0),
+    ("nn_log_softmax/ordinary|float64", "g3.0.0"): (10.2, 5.6),
+    ("nn_log_softmax/ordinary|float64", "jvp3"): (2.8, 61.5),
+    ("nn_silu/ordinary|float32", "weak2"): (3.1, 5.2),
+    ("nn_standardize/ordinary|float32", "g2.0"): (10.2, 4.4),
+    ("nn_standardize/ordinary|float32", "g3.0.0"): (27.2, 6.9),
+    ("nn_standardize/ordinary|float32", "jvp3"): (15.1, 1.9),
+}
+
+
+@pytest.mark.parametrize(("key", "name"), sorted(DOCUMENTED))
+def test_documented_distances(key: str, name: str) -> None:
+    dtype = key.split("|")[1]
+    exact = _exact(key, name)
+    ours = distance(trellax_value(key, name), exact, dtype)
+    theirs = distance(JAX[key][name][0]["values"], exact, dtype)
+    want_ours, want_theirs = DOCUMENTED[key, name]
+    np.testing.assert_allclose([ours, theirs], [want_ours, want_theirs], rtol=0.05)
+
+
+def test_documented_values_at_a_constant_row() -> None:
+    key = "nn_standardize/special|float32"
+    np.testing.assert_allclose(EXACT[key]["g3.0.0"][0], -1215245.95, rtol=1e-8)
+    assert float(trellax_value(key, "g3.0.0").reshape(-1)[0]) == -1215248.0
+    assert JAX[key]["g3.0.0"][0]["values"][0] == 0.0
