@@ -235,16 +235,6 @@ def _stop(x: Any) -> Any:
     return x if stop is None else stop(x)
 
 
-def _centre(top: Any) -> Any:
-    """The shift by the maximum, differentiated in 32- and 64-bit floats: its tangents cancel
-    in exact arithmetic, and shifting them by the maximum's keeps the higher derivatives'
-    moments centred (at the tie of ``deriv_cases``' special point the third derivatives of
-    softmax came within 3 ulps of mpmath's instead of 90-820, docs/autodiff.md); a constant in
-    16-bit floats, whose rounding would leave a first-order residue."""
-    wide = np.dtype(top.dtype).kind == "f" and np.dtype(top.dtype).itemsize >= 4
-    return top if wide else _stop(top)
-
-
 def _max_keepdims(x: Any, axis: Any, where: Any) -> Any:
     # -inf as the initial value, as JAX: an empty axis has a maximum (so softmax of an empty
     # array is empty, not an error) and it changes no other maximum; without ``where`` and on
@@ -262,7 +252,7 @@ def softmax(x: Array, axis: int | tuple[int, ...] | None = -1, where: Array | No
     x = _arr(x)
     if where is not None:
         return _masked_softmax(x, jnp.asarray(where), axis)
-    unnormalized = jnp.exp(x - _centre(_max_keepdims(x, axis, where)))
+    unnormalized = jnp.exp(x - _stop(_max_keepdims(x, axis, where)))
     result: Array = unnormalized / jnp.sum(unnormalized, axis, keepdims=True)
     return result
 
@@ -291,8 +281,7 @@ def log_softmax(
     # Masked-out entries enter as -inf (JAX's formula): their NaN cotangents then stop at that
     # `where`, so a fully masked row has a zero gradient, not NaN.
     x_safe = x if where is None else jnp.where(where, x, -jnp.inf)
-    top = _max_keepdims(x, axis, where)
-    shifted = x_safe - (_stop(top) if where is not None else _centre(top))
+    shifted = x_safe - _stop(_max_keepdims(x, axis, where))
     total = jnp.sum(jnp.exp(shifted), axis, where=where, keepdims=True)
     result = shifted - jnp.log(total)
     if where is not None:
@@ -312,14 +301,11 @@ def standardize(
     """``(x - mean) / sqrt(variance + epsilon)`` along ``axis``; ``algorithm="fast"`` uses
     ``mean(x**2) - mean(x)**2`` clipped at 0, ``"stable"`` uses ``mean((x - mean)**2)``."""
     x = _arr(x)
-    own_mean = mean is None
     if mean is None:
         mean = jnp.mean(x, axis, keepdims=True, where=where)
     if variance is None:
         if algorithm == "stable":
             variance = jnp.mean(jnp.square(x - mean), axis, keepdims=True, where=where)
-        elif algorithm == "fast" and own_mean:
-            variance = _fast_variance(x, jnp.asarray(True) if where is None else where, axis)
         elif algorithm == "fast":
             variance = jnp.mean(jnp.square(x), axis, keepdims=True, where=where) - jnp.square(mean)
             variance = _clip_at_zero(variance)
@@ -333,30 +319,6 @@ def _clip_at_zero(v: Array) -> Array:
     never negative in exact arithmetic, so at a constant row its derivatives are those of the
     variance itself (docs/autodiff.md: the third derivative of standardize there)."""
     return jnp.where(v < 0, jnp.zeros_like(v), v)
-
-
-@functools.partial(custom_jvp, nondiff_argnums=(2,))
-def _fast_variance(x: Array, where: Array, axis: Any) -> Array:
-    """``mean(x**2) - mean(x)**2`` clipped at 0 (the "fast" variance), keeping the axes."""
-    where_ = None if where.ndim == 0 else where
-    mean = jnp.mean(x, axis, keepdims=True, where=where_)
-    return _clip_at_zero(jnp.mean(jnp.square(x), axis, keepdims=True, where=where_) - mean * mean)
-
-
-@_fast_variance.defjvp
-def _fast_variance_jvp(axis: Any, primals: Any, tangents: Any) -> Any:
-    # the tangent in the centred form 2 mean((x - mean) dx): equal in exact arithmetic to that
-    # of mean(x**2) - mean**2, without its cancellation (which reached 31 float32 ulps in the
-    # third derivative); 0 where the clip is active (a negative rounded variance)
-    x, where = primals
-    x_dot = tangents[0]
-    where_ = None if where.ndim == 0 else where
-    v = _fast_variance(x, where, axis)
-    centred = x - jnp.mean(x, axis, keepdims=True, where=where_)
-    v_dot = 2 * jnp.mean(centred * x_dot, axis, keepdims=True, where=where_)
-    unclipped = jnp.mean(jnp.square(x), axis, keepdims=True, where=where_)
-    unclipped = unclipped - jnp.square(jnp.mean(x, axis, keepdims=True, where=where_))
-    return v, jnp.where(unclipped < 0, jnp.zeros_like(v_dot), v_dot)
 
 
 def one_hot(x: Array, num_classes: int, *, dtype: Any = None, axis: int = -1) -> Array:

@@ -545,17 +545,12 @@ def logsumexp(
         (x,) = promote_args_inexact("logsumexp", a)
         weights = None
     check_arraylike("logsumexp", x)
-    # The shift's tangent cancels in exact arithmetic. In float16/bfloat16 it is a constant for
-    # differentiation (as in JAX), as its rounding would leave a first-order residue; in wider
-    # floats it is differentiated: the higher derivatives' moments are then taken about the
-    # maximum's tangent, which keeps their cancellation small (at a tie of the maximum, the
-    # third derivative came within 3 ulps of mpmath's instead of 58-240, docs/autodiff.md).
+    # The shift is a constant for differentiation (as in JAX): its gradient cancels exactly in
+    # real arithmetic, and in float16/bfloat16 would leave rounding noise behind.
     amax = reductions.max(
         ufuncs.real(x), axis=axis, keepdims=True, where=where, initial=float("-inf")
     )
-    amax = _where(ufuncs.isfinite(amax), amax, _c(0, amax))
-    if dtypes.finfo(amax.dtype).bits < 32:
-        amax = stop_gradient(amax)
+    amax = stop_gradient(_where(ufuncs.isfinite(amax), amax, _c(0, amax)))
     exp_a = ufuncs.exp(ufuncs.subtract(x, amax.astype(x.dtype)))
     if weights is not None:
         exp_a = ufuncs.multiply(exp_a, weights)
