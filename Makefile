@@ -102,6 +102,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_jaxfile_numpy.py
 	$(GOLDEN_PY) -m pip install -q scipy
 	$(GOLDEN_PY) tools/gen_golden_special_more.py
+	$(GOLDEN_PY) -m pip install -q mpmath
+	$(GOLDEN_PY) tools/gen_deriv_exact_derivs_nn.py
 	$(GOLDEN_PY) -m pip install -q flax
 	$(GOLDEN_PY) tools/gen_golden_nn.py
 	$(GOLDEN_PY) tools/gen_golden_jax_attention.py
@@ -129,7 +131,6 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_derivs.py
 	$(GOLDEN_PY) tools/gen_golden_custom_public.py
 	$(GOLDEN_PY) tools/gen_golden_probe_batch3.py
-	$(GOLDEN_PY) -m pip install -q mpmath
 	$(GOLDEN_PY) tools/gen_deriv_exact_gamma.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 

@@ -270,6 +270,48 @@ AUDITED: list[Evidence] = [
         "tests/test_derivs.py::test_matches_jax",
         "tests/test_derivs.py::test_poch_derivatives_against_mpmath",
     ),
+    # derivs-nn: the softmax family, silu and standardize against mpmath
+    E(
+        "docs/autodiff.md",
+        "Softmax family, `silu` and `standardize` (measured 28 Nov 2026 against mpmath",
+        "tests/test_deriv_exact_derivs_nn.py::test_within_bound_of_mpmath",
+        "tests/test_derivs.py::test_matches_jax",
+    ),
+    E(
+        "docs/autodiff.md",
+        "`standardize` of a constant row has the variance 0 at the clip's kink",
+        "tests/test_deriv_exact_derivs_nn.py::test_documented_values_at_a_constant_row",
+        "tests/test_deriv_exact_derivs_nn.py::test_standardize_third_derivative_at_a_constant_row",
+        "tests/test_deriv_exact_derivs_nn.py::test_documented_distances",
+    ),
+    E(
+        "docs/autodiff.md",
+        "`scipy.special.softmax` and `log_softmax` are within 4.4 ulps of the exact",
+        "tests/test_deriv_exact_derivs_nn.py::test_within_bound_of_mpmath",
+        "tests/test_deriv_exact_derivs_nn.py::test_closer_than_jax",
+        "tests/test_deriv_exact_derivs_nn.py::test_documented_distances",
+    ),
+    E(
+        "docs/autodiff.md",
+        "keep the shift constant, as JAX does, and both libraries are far from the exact",
+        "tests/test_deriv_exact_derivs_nn.py::test_documented_distances",
+    ),
+    E(
+        "docs/autodiff.md",
+        "At the ordinary points the two are some ulps apart either way",
+        "tests/test_deriv_exact_derivs_nn.py::test_documented_distances",
+    ),
+    E(
+        "docs/autodiff.md",
+        "derivatives at ordinary points are farther in trellax (12.6, 37.8 and 31.2 ulps",
+        "tests/test_deriv_exact_derivs_nn.py::test_documented_distances",
+    ),
+    E(
+        "docs/semantics.md",
+        "`log_softmax` at a tie of the maximum beside a -inf entry",
+        "tests/test_deriv_exact_derivs_nn.py::test_within_bound_of_mpmath",
+        "tests/test_deriv_exact_derivs_nn.py::test_documented_distances",
+    ),
     E(
         "docs/autodiff.md",
         "a primitive sees a tangent with its primal's weak flag",

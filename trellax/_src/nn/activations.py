@@ -308,10 +308,17 @@ def standardize(
             variance = jnp.mean(jnp.square(x - mean), axis, keepdims=True, where=where)
         elif algorithm == "fast":
             variance = jnp.mean(jnp.square(x), axis, keepdims=True, where=where) - jnp.square(mean)
-            variance = jnp.clip(variance, 0)
+            variance = _clip_at_zero(variance)
         else:
             raise ValueError(f"Unknown algorithm '{algorithm}'. Expected 'fast' or 'stable'.")
     return jnp.subtract(x, mean) * lax.rsqrt(variance + epsilon)
+
+
+def _clip_at_zero(v: Array) -> Array:
+    """``max(v, 0)`` whose derivative is 1 at ``v == 0`` (not ``max``'s 1/2): a variance is
+    never negative in exact arithmetic, so at a constant row its derivatives are those of the
+    variance itself (docs/autodiff.md: the third derivative of standardize there)."""
+    return jnp.where(v < 0, jnp.zeros_like(v), v)
 
 
 def one_hot(x: Array, num_classes: int, *, dtype: Any = None, axis: int = -1) -> Array:
