@@ -6,7 +6,10 @@ epsilon (at most 200000 terms, which reaches ``x`` within ~1e-4 of 1), for ``0 <
 ``x < 0`` after Pfaff's transformation ``2F1(a, b; c; x) = (1-x)^-a 2F1(a, c-b; c; x/(x-1))``,
 whose argument lies in ``[0, 1)``. At ``x == 1`` Gauss's sum ``Γ(c)Γ(c-a-b)/(Γ(c-a)Γ(c-b))``
 where ``c > a + b`` (``inf`` otherwise); beyond 1, and for a non-positive integer ``c``, ``inf``
-(JAX's values). The derivatives in ``a``, ``b``, ``c`` sum the derivatives of the terms, each
+(JAX's values, also for a NaN ``x`` at such a pole). Where ``a`` or ``b`` is a non-positive integer
+``-m`` the series is a polynomial of degree ``m``: it is summed as such for ``x >= 1`` (JAX:
+``inf``) and wherever ``c = -p`` with ``p >= m`` (the sum stops before the pole; JAX: ``inf``),
+and gives the sign of its leading coefficient at ``x = ±inf``. The derivatives in ``a``, ``b``, ``c`` sum the derivatives of the terms, each
 from the previous one by the product rule.
 """
 
@@ -68,27 +71,59 @@ def _gauss_sum(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return out
 
 
+def _degree(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The degree of the terminating series (``inf`` where neither parameter is a
+    non-positive integer)."""
+    with np.errstate(invalid="ignore"):
+        out = np.full(a.shape, np.inf)
+        for p in (a, b):
+            integer = (p <= 0) & (p == np.floor(p))
+            out = np.where(integer, np.minimum(out, -p), out)
+    return out
+
+
+def _polynomial(a: np.ndarray, b: np.ndarray, c: np.ndarray, x: np.ndarray, m: np.ndarray) -> Any:
+    """``Σ_(k<=m) (a)_k (b)_k / ((c)_k k!) x^k`` (1-d; ``x = ±inf``: the leading term's sign)."""
+    total = np.ones_like(x)
+    term = np.ones_like(x)  # without x^k where x is infinite
+    infinite = np.isinf(x)
+    step_x = np.where(infinite, np.sign(x), x)
+    for k in range(int(m.max(initial=0))):
+        live = k < m
+        term = np.where(live, term * (a + k) * (b + k) / ((c + k) * (k + 1)) * step_x, term)
+        total = np.where(live, total + term, total)
+    out: np.ndarray = np.where(infinite & (m > 0), np.sign(term) * np.inf, total)
+    return out
+
+
 def hyp2f1_64(a: np.ndarray, b: np.ndarray, c: np.ndarray, x: np.ndarray, part: int) -> np.ndarray:
     out = np.full(x.shape, np.nan)
     finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c) & ~np.isnan(x)
-    pole = finite & (c <= 0) & (c == np.floor(c))
-    inside = finite & ~pole & (x >= 0) & (x < 1)
+    degree = _degree(a, b)
+    c_pole = (c <= 0) & (c == np.floor(c))
+    # a terminating series: at x >= 1 (or ±inf), and where it stops before a pole of (c)_k
+    terminates = np.isfinite(degree) & (~c_pole | (-c >= degree))
+    poly = finite & terminates & ((x >= 1) | np.isinf(x) | c_pole)
+    pole = np.isfinite(a) & np.isfinite(b) & np.isfinite(c) & c_pole & ~terminates
+    inside = finite & ~pole & ~poly & (x >= 0) & (x < 1)
     if inside.any():
         out[inside] = _series(a[inside], b[inside], c[inside], x[inside])[part]
-    neg = finite & ~pole & (x < 0) & np.isfinite(x)
+    neg = finite & ~pole & ~poly & (x < 0) & np.isfinite(x)
     if neg.any():
         an, bn, cn, xn = a[neg], b[neg], c[neg], x[neg]
         z = xn / (xn - 1)
         f, fa, fb, fc = _series(an, cn - bn, cn, z)
         front = np.exp(-an * np.log1p(-xn))
         out[neg] = front * [f, fa - np.log1p(-xn) * f, -fb, fb + fc][part]
-    one = finite & ~pole & (x == 1)
+    one = finite & ~pole & ~poly & (x == 1)
     if part == 0:
         ok = one & (c > a + b)
         out[ok] = _gauss_sum(a[ok], b[ok], c[ok])
         out[one & (c <= a + b)] = np.inf
-        out[(finite & (x > 1)) | pole] = np.inf
+        out[(finite & ~poly & (x > 1)) | pole] = np.inf
         out[pole & (x == 0)] = 1.0
+        if poly.any():
+            out[poly] = _polynomial(a[poly], b[poly], c[poly], x[poly], degree[poly])
     return out
 
 

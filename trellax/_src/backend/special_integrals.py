@@ -15,7 +15,11 @@ integrals (``si``, ``ci``) and ``spence``, computed in float64.
 
 Edge values follow JAX 0.10.2 (observed), including its NaNs: ``exp1`` of a negative number or
 ``inf``, ``expi`` of ``0`` or ``±inf``, ``ci`` of ``-inf``, ``spence`` of a negative number or
-``inf``, ``expn`` of a negative or non-integer order.
+``inf``. ``expn`` takes any real order (JAX: NaN for a negative or non-integer order at
+``0 < x <= 1`` and at ``x = inf``): ``E_n(x) = ∫_1^∞ e^(-xt) t^(-n) dt``, by the continued
+fraction, except ``x^(n-1) Γ(1-n) Q(1-n, x)`` for ``n < 1`` below ``x = 2 - n`` and, for
+``1 < n < 64`` below ``x = 1``, a start at the order in ``(1/2, 3/2)`` with ``n``'s fractional
+part carried up by ``E_(k+1) = (e^-x - x E_k) / k``.
 """
 
 from __future__ import annotations
@@ -25,11 +29,13 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.backend.special_gamma import igamma64
 from trellax._src.backend.special_util import float64_operands, unary_impl
 
 _EPS = float(np.finfo(np.float64).eps)
 _EULER = 0.57721566490153286061
 _TINY = 1e-300
+_LGAMMA = np.frompyfunc(math.lgamma, 1, 1)
 _SERIES_ORDERS = 64  # orders below this take the power series for x <= 1
 _HUGE_SPENCE = 1e8  # beyond this, 1 - x/(x-1) is taken as 1/x (it rounds to 0 past 1e16)
 
@@ -75,6 +81,62 @@ def _series(x: np.ndarray, n: np.ndarray) -> np.ndarray:
     return out
 
 
+def _gamma_form(n: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``E_n(x) = x^(n-1) Γ(1-n) Q(1-n, x)`` for ``n < 1`` (``Q`` without cancellation)."""
+    s = 1 - n
+    with np.errstate(over="ignore"):
+        scale = np.exp(np.asarray(_LGAMMA(s), np.float64) - s * np.log(x))
+    out: np.ndarray = scale * igamma64(s, x, upper=True)
+    return out
+
+
+#: ζ(2), ..., ζ(17)
+_ZETA = (
+    1.6449340668482264, 1.2020569031595942, 1.0823232337111381, 1.03692775514337,
+    1.0173430619844492, 1.008349277381923, 1.0040773561979444, 1.0020083928260821,
+    1.000994575127818, 1.0004941886041194, 1.000246086553308, 1.0001227133475785,
+    1.0000612481350588, 1.000030588236307, 1.0000152822594086, 1.0000076371976379,
+)  # fmt: skip
+
+
+def _lgamma_one_minus(f: np.ndarray) -> np.ndarray:
+    """``lgamma(1 - f)`` for ``0 <= f <= 1/2``, without rounding ``1 - f``: ``γ f + Σ ζ(k) f^k/k``
+    below ``f = 0.1`` (17 terms: exact to float64), libm beyond."""
+    series = _EULER * f
+    power = f.copy()
+    for k, z in enumerate(_ZETA, start=2):
+        power = power * f
+        series = series + z * power / k
+    out: np.ndarray = np.where(f < 0.1, series, np.asarray(_LGAMMA(1 - f), np.float64))
+    return out
+
+
+def _upward(n: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``E_n(x)`` for ``0 < x <= 1`` and a non-integer ``1 < n < 64``, from the order ``n0`` in
+    ``(1/2, 3/2)`` with ``n``'s fractional part, up by ``E_(k+1) = (e^-x - x E_k) / k`` (which
+    damps errors for ``x <= 1``). ``n0 < 1``: the gamma form. ``n0 = 1 + f > 1``: the series, whose
+    pole terms combine as ``x^f Γ(-f) + 1/f = -expm1(f log x + lgamma(1-f)) / f`` (no cancellation
+    as ``f -> 0``), ``- Σ_(k>=1) (-x)^k / (k! (k-f))``."""
+    f = n - np.floor(n)
+    high = f > 0.5
+    start = np.where(high, f, 1 + f)
+    value = np.empty_like(x)
+    value[high] = _gamma_form(f[high], x[high])
+    fl, xl = f[~high], x[~high]
+    lead = -np.expm1(fl * np.log(xl) + _lgamma_one_minus(fl)) / fl
+    total = np.zeros_like(xl)
+    term = np.ones_like(xl)  # (-x)^k / k!
+    for k in range(1, 40):
+        term = term * -xl / k
+        total += term / (k - fl)
+    value[~high] = lead - total
+    e = np.exp(-x)
+    for k in range(int(np.floor(n).max(initial=1))):
+        order = start + k
+        value = np.where(order < n, (e - x * value) / order, value)
+    return value
+
+
 def expn64(n: np.ndarray, x: np.ndarray) -> np.ndarray:
     out = np.full(x.shape, np.nan)
     integer = (n >= 0) & (n == np.floor(n)) & (x >= 0)
@@ -87,9 +149,20 @@ def expn64(n: np.ndarray, x: np.ndarray) -> np.ndarray:
     out[low] = _series(x[low], n[low])
     high = pos & ~low
     out[high] = np.exp(-x[high]) * _fraction(x[high], n[high])
-    at_zero = integer & (x == 0)
-    out[at_zero] = np.where(n[at_zero] > 1, 1 / (n[at_zero] - 1), np.inf)
-    out[integer & (n >= 1) & (x == np.inf)] = 0.0
+    # negative or non-integer orders: the integral ∫_1^∞ e^(-xt) t^(-n) dt is as finite for x > 0
+    other = ~integer & np.isfinite(n) & (x > 0) & np.isfinite(x)
+    # n < 1 below x = 2 - n: the gamma form (the fraction loses every digit there for very
+    # negative n: 4061 for E_-40.5(1.5) = 2.56e41); 1 < n < 64 below x = 1: recurrence upward
+    gamma_form = other & (n < 1) & (x < 2 - n)
+    out[gamma_form] = _gamma_form(n[gamma_form], x[gamma_form])
+    small = other & (n > 1) & (n < _SERIES_ORDERS) & (x <= 1)
+    out[small] = _upward(n[small], x[small])
+    large = other & ~gamma_form & ~small
+    out[large] = np.exp(-x[large]) * _fraction(x[large], n[large])
+    at_zero = (x == 0) & np.isfinite(n)  # the integral of t^(-n): 1/(n-1) for n > 1, else inf
+    with np.errstate(divide="ignore"):
+        out[at_zero] = np.where(n[at_zero] > 1, 1 / (n[at_zero] - 1), np.inf)
+    out[np.isfinite(n) & (x == np.inf)] = 0.0
     out[integer & (n == np.inf) & (x > 0)] = 0.0  # E_n(x) <= e^-x / (n - 1) -> 0
     return out
 

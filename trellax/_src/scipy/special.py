@@ -33,11 +33,72 @@ ArrayLike = Any
 Axis = Any
 
 
+#: the ``ValueError`` JAX 0.10.2 raises for complex input (observed): its message's subject
+_COMPLEX_VALUE_ERROR = {
+    "beta": "beta",
+    "betainc": "betainc",
+    "dawsn": "dawsn",
+    "entr": "entr",
+    "exp1": "exp1",
+    "expi": "expi",
+    "expn": "expn",
+    "gammasgn": "gammasgn",
+    "hyp1f1": "hyp1f1",
+    "kl_div": "kl_div",
+    "rel_entr": "rel_entr",
+    "poch": "jnp.poch",
+}
+#: the primitive whose dtype check refuses complex input in JAX (a ``TypeError``), and whether
+#: its message names the operand's position
+_COMPLEX_TYPE_ERROR = {
+    "erf": ("erf", False),
+    "erfc": ("erfc", False),
+    "erfinv": ("erf_inv", False),
+    "digamma": ("digamma", False),
+    "gammaln": ("lgamma", False),
+    "betaln": ("lgamma", False),
+    "comb": ("lgamma", False),
+    "factorial": ("lgamma", False),
+    "multigammaln": ("lgamma", False),
+    "i0": ("bessel_i0e", False),
+    "i0e": ("bessel_i0e", False),
+    "i1": ("bessel_i1e", False),
+    "i1e": ("bessel_i1e", False),
+    "gammainc": ("igamma", True),
+    "gammaincc": ("igammac", True),
+    "zeta": ("zeta", True),
+}
+
+
+def _complex_error(name: str, dtype: Any) -> Exception:
+    """The error JAX raises for a complex operand of ``scipy.special.<name>``: ``ValueError``
+    for most functions that check, ``TypeError`` from the first primitive otherwise."""
+    if name in _COMPLEX_VALUE_ERROR:
+        return ValueError(f"{_COMPLEX_VALUE_ERROR[name]} does not support complex-valued inputs.")
+    if name == "sici":
+        return ValueError(f"Argument `x` to sici must be real-valued. Got dtype {dtype}.")
+    if name == "fresnel":
+        return NotImplementedError("Support for complex-valued inputs is not implemented yet.")
+    if name in ("hyp2f1", "bessel_jn"):  # (JAX's first operation is a remainder)
+        return TypeError(
+            f"rem does not accept dtype {dtype} at position 0. Accepted dtypes at position 0 "
+            "are subtypes of integer, floating."
+        )
+    if name not in _COMPLEX_TYPE_ERROR:  # (JAX computes a complex value: not supported here)
+        return TypeError(f"{name} does not support complex-valued inputs")
+    prim, positional = _COMPLEX_TYPE_ERROR[name]
+    where = " at position 0" if positional else ""
+    return TypeError(
+        f"{prim} does not accept dtype {dtype}{where}. Accepted dtypes{where} are subtypes of "
+        "floating."
+    )
+
+
 def _real_inexact(name: str, *args: ArrayLike) -> list[Array]:
     check_arraylike(name, *args)
     out = promote_args_inexact(name, *args)
     if dtypes.kind(out[0].dtype) == "c":
-        raise TypeError(f"{name} does not support complex-valued inputs")
+        raise _complex_error(name, out[0].dtype)
     if dtypes.kind(out[0].dtype) != "f":
         raise TypeError(f"{name} requires floating-point or integer inputs, got {out[0].dtype}")
     return out
@@ -75,7 +136,9 @@ def _float32_64(name: str, x: ArrayLike) -> Array:
     check_arraylike(name, x)
     a = asarray(x)
     if a.dtype not in (dtypes.float32, dtypes.float64):
-        raise TypeError(f"x.dtype={a.dtype} is not supported, see docstring for supported types.")
+        # (JAX's log_ndtr message stops after "supported.")
+        tail = "" if name == "log_ndtr" else ", see docstring for supported types"
+        raise TypeError(f"x.dtype={a.dtype} is not supported{tail}.")
     return _convert(a, a.dtype, False)
 
 
