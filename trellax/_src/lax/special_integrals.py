@@ -85,7 +85,7 @@ def expi(x: ArrayLike) -> Array:
 
 
 def expn(n: ArrayLike, x: ArrayLike) -> Array:
-    """``E_n(x) = ∫_1^∞ e^(-xt)/t^n dt`` (``n`` a non-negative integer value)."""
+    """``E_n(x) = ∫_1^∞ e^(-xt)/t^n dt`` (any real order ``n``)."""
     return expn_p.bind(asarray(n), asarray(x))
 
 

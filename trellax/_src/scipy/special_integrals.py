@@ -66,8 +66,8 @@ def expi(x: ArrayLike) -> Array:
 
 
 def expn(n: ArrayLike, x: ArrayLike) -> Array:
-    """The generalized exponential integral ``E_n(x)`` (NaN unless ``n`` is a non-negative
-    integer value)."""
+    """The generalized exponential integral ``E_n(x)`` for any real order ``n`` (NaN for a
+    negative ``x``)."""
     nn, a = _real_inexact("expn", n, x)
     return prims.expn(nn, a)
 
