@@ -20,7 +20,10 @@ import trellax. Sections:
 * ``expn``: ``E_n(x)`` at random orders (negative, non-integer, near integers) and arguments;
 * ``erfcx_complex``: JAX's complex ``erfcx`` on a grid of the plane, with SciPy's value;
 * ``complex_errors``: each ``jax.scipy.special`` function with one complex operand (``0.5+1j``,
-  the others 1.5): the class and first line of the error it raises, or ``ok`` and the dtype.
+  the others 1.5): the class and first line of the error it raises, or ``ok`` and the dtype;
+* ``complex_values``: JAX's values of the functions it computes for complex operands by their
+  real formula (``expit``, ``logit``, ``xlogy``, ``xlog1py``, ``boxcox``, ``boxcox1p``) over
+  the 100 points whose real and imaginary parts are each of 0, -0, ±1, 0.5, -2.5, 3, ±inf, NaN.
 """
 
 from __future__ import annotations
@@ -223,6 +226,46 @@ def complex_errors() -> dict[str, list[str]]:
     return out
 
 
+_PARTS = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, INF, -INF, math.nan]
+#: name -> call of (jax.scipy.special, z)
+COMPLEX_CALLS: dict[str, Callable[[Any, Any], Any]] = {
+    "expit(z)": lambda sp, z: sp.expit(z),
+    "logit(z)": lambda sp, z: sp.logit(z),
+    "xlogy(z, z + 1)": lambda sp, z: sp.xlogy(z, z + 1),
+    "xlogy(z, 1.5)": lambda sp, z: sp.xlogy(z, 1.5),
+    "xlogy(1.5, z)": lambda sp, z: sp.xlogy(1.5, z),
+    "xlog1py(z, z)": lambda sp, z: sp.xlog1py(z, z),
+    "boxcox(z, 0.5)": lambda sp, z: sp.boxcox(z, 0.5),
+    "boxcox(z, 0)": lambda sp, z: sp.boxcox(z, 0.0),
+    "boxcox(1.5, z)": lambda sp, z: sp.boxcox(1.5, z),
+    "boxcox1p(z, 0.5)": lambda sp, z: sp.boxcox1p(z, 0.5),
+    "boxcox1p(1.5, z)": lambda sp, z: sp.boxcox1p(1.5, z),
+}
+
+
+def complex_values() -> list[dict[str, Any]]:
+    z = np.array([complex(a, b) for a in _PARTS for b in _PARTS])
+    out = []
+    for dtype, x64 in (("complex64", False), ("complex128", True)):
+        jax.config.update("jax_enable_x64", x64)
+        for name, call in COMPLEX_CALLS.items():
+            res = call(jsp, jnp.asarray(z.astype(dtype)))
+            value = np.asarray(res).astype(np.complex128)
+            out.append(
+                {
+                    "name": name,
+                    "dtype": dtype,
+                    "x64": x64,
+                    "result_dtype": str(res.dtype),
+                    "re": z.real.tolist(),
+                    "im": z.imag.tolist(),
+                    "jax": [value.real.tolist(), value.imag.tolist()],
+                }
+            )
+    jax.config.update("jax_enable_x64", False)
+    return out
+
+
 def main() -> None:
     data = {
         "jax_version": importlib.metadata.version("jax"),
@@ -231,6 +274,7 @@ def main() -> None:
         "expn": expn_random(),
         "erfcx_complex": erfcx_complex(),
         "complex_errors": complex_errors(),
+        "complex_values": complex_values(),
     }
     OUT.write_text(json.dumps(data, indent=None, sort_keys=True) + "\n")
 

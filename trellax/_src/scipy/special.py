@@ -70,6 +70,14 @@ _COMPLEX_TYPE_ERROR = {
 }
 
 
+def _inexact(name: str, *args: ArrayLike) -> list[Array]:
+    """The arguments promoted to an inexact dtype, complex included (the functions JAX
+    computes for complex operands with the same formula)."""
+    check_arraylike(name, *args)
+    out: list[Array] = promote_args_inexact(name, *args)
+    return out
+
+
 def _complex_error(name: str, dtype: Any) -> Exception:
     """The error JAX raises for a complex operand of ``scipy.special.<name>``: ``ValueError``
     for most functions that check, ``TypeError`` from the first primitive otherwise."""
@@ -437,14 +445,17 @@ def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
 
 def expit(x: ArrayLike) -> Array:
     """The logistic sigmoid ``1 / (1 + exp(-x))``."""
-    (a,) = _real_inexact("expit", x)
+    (a,) = _inexact("expit", x)
+    if dtypes.kind(a.dtype) == "c":  # (JAX's complex logistic: the plain formula)
+        one = _c(1, a)
+        return lax.div(one, lax.add(one, lax.exp(lax.neg(a))))
     return lax.logistic(a)
 
 
 def logit(x: ArrayLike) -> Array:
     """The inverse of ``expit``: ``log(x / (1 - x))``. Differentiated as JAX does (custom JVP
     ``t / (x (1 - x))``), so the derivative at 0 and 1 is ``inf``, not NaN."""
-    (a,) = _real_inexact("logit", x)
+    (a,) = _inexact("logit", x)
     out: Array = _logit(a)
     return out
 
@@ -466,7 +477,7 @@ def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
     """``x * log(y)``, 0 where ``x == 0`` (even for ``y == 0``). Differentiated as JAX does
     (custom JVP ``t_x log(y) + t_y x / y``): at ``x == 0`` the derivative in ``x`` is
     ``log(y)``, not 0."""
-    a, b = _real_inexact("xlogy", x, y)
+    a, b = _inexact("xlogy", x, y)
     out: Array = _xlogy(a, b)
     return out
 
@@ -496,7 +507,7 @@ def xlog1py(x: ArrayLike, y: ArrayLike) -> Array:
     """``x * log1p(y)``, 0 where ``x == 0``. Differentiated as JAX does (custom JVP
     ``t_x log1p(y) + t_y x / (1 + y)``): at ``x == 0`` the derivative in ``x`` is
     ``log1p(y)``, not 0."""
-    a, b = _real_inexact("xlog1py", x, y)
+    a, b = _inexact("xlog1py", x, y)
     out: Array = _xlog1py(a, b)
     return out
 
@@ -568,7 +579,7 @@ def kl_div(p: ArrayLike, q: ArrayLike) -> Array:
 
 def boxcox(x: ArrayLike, lmbda: ArrayLike) -> Array:
     """The Box-Cox transform: ``(x**lmbda - 1) / lmbda``, ``log(x)`` for ``lmbda == 0``."""
-    a, lam = _real_inexact("boxcox", x, lmbda)
+    a, lam = _inexact("boxcox", x, lmbda)
     safe = where(ufuncs.equal(lam, _c(0, lam)), _c(1, lam), lam)
     value = lax.div(lax.expm1(lax.mul(safe, lax.log(a))), safe)
     return where(ufuncs.equal(lam, _c(0, lam)), lax.log(a), value)
@@ -576,7 +587,7 @@ def boxcox(x: ArrayLike, lmbda: ArrayLike) -> Array:
 
 def boxcox1p(x: ArrayLike, lmbda: ArrayLike) -> Array:
     """The Box-Cox transform of ``1 + x``."""
-    a, lam = _real_inexact("boxcox1p", x, lmbda)
+    a, lam = _inexact("boxcox1p", x, lmbda)
     safe = where(ufuncs.equal(lam, _c(0, lam)), _c(1, lam), lam)
     value = lax.div(lax.expm1(lax.mul(safe, lax.log1p(a))), safe)
     return where(ufuncs.equal(lam, _c(0, lam)), lax.log1p(a), value)
