@@ -380,7 +380,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/special_functions.md",
-        "On the golden grids, against mpmath",
+        "Also not kept, measured against mpmath on the golden grids",
         "tests/test_special_exact.py::test_jax_differs_from_the_exact_values_where_listed",
         "tests/test_special_exact.py::test_owens_t_at_h_zero_and_a_infinite",
         "tests/test_golden_special_more.py::test_values",
