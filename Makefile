@@ -62,7 +62,7 @@ GOLDEN_PY   := $(GOLDEN_VENV)/bin/python
 
 golden: $(STAMP)
 	test -x $(GOLDEN_PY) || $(PYTHON) -m venv $(GOLDEN_VENV)
-	$(GOLDEN_PY) -m pip install -q jax==$(JAX_VERSION) jaxlib==$(JAX_VERSION) numpy ml_dtypes
+	$(GOLDEN_PY) -m pip install -q jax==$(JAX_VERSION) jaxlib==$(JAX_VERSION) numpy ml_dtypes mpmath
 	$(GOLDEN_PY) tools/gen_golden.py
 	$(GOLDEN_PY) tools/gen_golden_control.py
 	$(GOLDEN_PY) tools/gen_golden_core.py
@@ -102,8 +102,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_jaxfile_numpy.py
 	$(GOLDEN_PY) -m pip install -q scipy
 	$(GOLDEN_PY) tools/gen_golden_special_more.py
-	$(GOLDEN_PY) -m pip install -q mpmath
 	$(GOLDEN_PY) tools/gen_deriv_exact_derivs_nn.py
+	$(GOLDEN_PY) tools/gen_golden_special_exact.py
 	$(GOLDEN_PY) -m pip install -q flax
 	$(GOLDEN_PY) tools/gen_golden_nn.py
 	$(GOLDEN_PY) tools/gen_golden_jax_attention.py

@@ -135,6 +135,7 @@ KNOWN: dict[str, str] = {
     "sp.gammainc(u8, u8)": IGAMMA255,
     "sp.gammaincc(u8, u8)": IGAMMA255,
     "sp.expn(nz, xv)": SCIPYVAL,
+    "sp.owens_t(nz, xv)": SCIPYVAL,
     "sp.owens_t(h, h)": SCIPYVAL,
     "sp.owens_t(bf, bf)": SCIPYVAL,
     "st.beta.logpdf(u8, u8, u8)": SCIPYVAL,

@@ -111,7 +111,7 @@ def test_expn_near_integer_orders_float64() -> None:
     n, x, want = (np.array(c) for c in zip(*EXPN_NEAR_INTEGER, strict=True))
     with trellax.enable_x64(True):
         got = np.asarray(special.expn(jnp.asarray(n), jnp.asarray(x)))
-    np.testing.assert_allclose(got, want, rtol=2e-10)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
 
 
 # (a, b, x, I_x(a, b)): scipy.special.betainc's float64 values (Boost), except the row with

@@ -15,12 +15,11 @@ integrals (``si``, ``ci``) and ``spence``, computed in float64.
 
 Edge values follow JAX 0.10.2 (observed), including its NaNs: ``exp1`` of a negative number or
 ``inf``, ``expi`` of ``0`` or ``±inf``, ``ci`` of ``-inf``, ``spence`` of a negative number or
-``inf``, ``expn`` at a negative ``x``.
-``expn`` of a non-integer order ``n > 0``: the continued fraction (as for integers) for
-``x > 1``; for ``0 < x <= 1`` the series with ``Γ(1-n) x^(n-1)`` in place of the term that
-has a pole at integer ``n`` (JAX 0.10.2 gives NaN there: a value that exists). A negative
-order: the downward recurrence from ``n - floor(n)`` (JAX's fraction is NaN for ``x <= 1``
-and loses the sign for very negative orders: ``E_-100.5(2)`` is ``-0.00136`` there).
+``inf``. ``expn`` takes any real order (JAX: NaN for a negative or non-integer order at
+``0 < x <= 1`` and at ``x = inf``): ``E_n(x) = ∫_1^∞ e^(-xt) t^(-n) dt``, by the continued
+fraction, except ``x^(n-1) Γ(1-n) Q(1-n, x)`` for ``n < 1`` below ``x = 2 - n`` and, for
+``1 < n < 64`` below ``x = 1``, a start at the order in ``(1/2, 3/2)`` with ``n``'s fractional
+part carried up by ``E_(k+1) = (e^-x - x E_k) / k``.
 """
 
 from __future__ import annotations
@@ -30,11 +29,13 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.backend.special_gamma import igamma64
 from trellax._src.backend.special_util import float64_operands, unary_impl
 
 _EPS = float(np.finfo(np.float64).eps)
 _EULER = 0.57721566490153286061
 _TINY = 1e-300
+_LGAMMA = np.frompyfunc(math.lgamma, 1, 1)
 _SERIES_ORDERS = 64  # orders below this take the power series for x <= 1
 _HUGE_SPENCE = 1e8  # beyond this, 1 - x/(x-1) is taken as 1/x (it rounds to 0 past 1e16)
 
@@ -80,50 +81,60 @@ def _series(x: np.ndarray, n: np.ndarray) -> np.ndarray:
     return out
 
 
-def _series_real(x: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """``E_n(x)`` for ``0 < x <= 1`` and ``0 < n < 64`` not an integer:
-    ``Γ(1-n) x^(n-1) - Σ_k (-x)^k / (k! (k-n+1))`` (no denominator vanishes there)."""
-    gamma = np.array([math.gamma(1 - v) for v in n.tolist()], dtype=np.float64)
+def _gamma_form(n: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``E_n(x) = x^(n-1) Γ(1-n) Q(1-n, x)`` for ``n < 1`` (``Q`` without cancellation)."""
+    s = 1 - n
     with np.errstate(over="ignore"):
-        out: np.ndarray = gamma * np.power(x, n - 1)
-    term = np.ones_like(x)  # (-x)^k / k!
-    for k in range(0, 60):
-        if k:
-            term = term * -x / k
-        out = out - term / (k - n + 1)
+        scale = np.exp(np.asarray(_LGAMMA(s), np.float64) - s * np.log(x))
+    out: np.ndarray = scale * igamma64(s, x, upper=True)
     return out
 
 
-def _scaled_real(x: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """``e^x E_n(x)`` for ``x > 0`` and a positive order that is not an integer: the continued
-    fraction for ``x > 1`` or large orders, else the series."""
-    out = np.empty_like(x)
-    frac = (x > 1) | (n >= _SERIES_ORDERS)
-    out[frac] = _fraction(x[frac], n[frac])
-    out[~frac] = np.exp(x[~frac]) * _series_real(x[~frac], n[~frac])
+#: ζ(2), ..., ζ(17)
+_ZETA = (
+    1.6449340668482264, 1.2020569031595942, 1.0823232337111381, 1.03692775514337,
+    1.0173430619844492, 1.008349277381923, 1.0040773561979444, 1.0020083928260821,
+    1.000994575127818, 1.0004941886041194, 1.000246086553308, 1.0001227133475785,
+    1.0000612481350588, 1.000030588236307, 1.0000152822594086, 1.0000076371976379,
+)  # fmt: skip
+
+
+def _lgamma_one_minus(f: np.ndarray) -> np.ndarray:
+    """``lgamma(1 - f)`` for ``0 <= f <= 1/2``, without rounding ``1 - f``: ``γ f + Σ ζ(k) f^k/k``
+    below ``f = 0.1`` (17 terms: exact to float64), libm beyond."""
+    series = _EULER * f
+    power = f.copy()
+    for k, z in enumerate(_ZETA, start=2):
+        power = power * f
+        series = series + z * power / k
+    out: np.ndarray = np.where(f < 0.1, series, np.asarray(_LGAMMA(1 - f), np.float64))
     return out
 
 
-def _negative_order(x: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """``E_n(x)`` for ``x > 0`` and ``n < 0``: from the order ``ν0 = n - floor(n)`` in
-    ``[0, 1)`` down by ``E_ν = (e^-x - ν E_(ν+1)) / x``, which adds two positive terms for
-    ``ν < 0`` (stable), carried as ``e^x E_ν`` so that large ``x`` does not underflow."""
-    nu0 = n - np.floor(n)
-    scaled = 1 / x  # e^x E_0
-    frac = nu0 > 0
-    scaled[frac] = _scaled_real(x[frac], nu0[frac])
-    steps = np.rint(nu0 - n)
-    with np.errstate(over="ignore", invalid="ignore"):
-        for j in range(1, int(steps.max(initial=0)) + 1):
-            nu = nu0 - j
-            scaled = np.where(j <= steps, (1 - nu * scaled) / x, scaled)
-        log = np.log(scaled) - x
-        out: np.ndarray = np.where(np.isinf(scaled), np.inf, np.exp(log))
-    return out
-
-
-#: below this order the recurrence's step count is too large: JAX's continued fraction
-_MOST_STEPS = -1e5
+def _upward(n: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``E_n(x)`` for ``0 < x <= 1`` and a non-integer ``1 < n < 64``, from the order ``n0`` in
+    ``(1/2, 3/2)`` with ``n``'s fractional part, up by ``E_(k+1) = (e^-x - x E_k) / k`` (which
+    damps errors for ``x <= 1``). ``n0 < 1``: the gamma form. ``n0 = 1 + f > 1``: the series, whose
+    pole terms combine as ``x^f Γ(-f) + 1/f = -expm1(f log x + lgamma(1-f)) / f`` (no cancellation
+    as ``f -> 0``), ``- Σ_(k>=1) (-x)^k / (k! (k-f))``."""
+    f = n - np.floor(n)
+    high = f > 0.5
+    start = np.where(high, f, 1 + f)
+    value = np.empty_like(x)
+    value[high] = _gamma_form(f[high], x[high])
+    fl, xl = f[~high], x[~high]
+    lead = -np.expm1(fl * np.log(xl) + _lgamma_one_minus(fl)) / fl
+    total = np.zeros_like(xl)
+    term = np.ones_like(xl)  # (-x)^k / k!
+    for k in range(1, 40):
+        term = term * -xl / k
+        total += term / (k - fl)
+    value[~high] = lead - total
+    e = np.exp(-x)
+    for k in range(int(np.floor(n).max(initial=1))):
+        order = start + k
+        value = np.where(order < n, (e - x * value) / order, value)
+    return value
 
 
 def expn64(n: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -138,19 +149,20 @@ def expn64(n: np.ndarray, x: np.ndarray) -> np.ndarray:
     out[low] = _series(x[low], n[low])
     high = pos & ~low
     out[high] = np.exp(-x[high]) * _fraction(x[high], n[high])
-    # any other finite order: a positive one by the fraction or the series with Γ(1-n) in
-    # place of the term with a pole at integers; a negative one by the recurrence
-    real = ~integer & np.isfinite(n) & (x > 0) & np.isfinite(x)
-    up = real & (n > 0)
-    out[up] = np.exp(-x[up]) * _scaled_real(x[up], n[up])
-    down = real & (n < 0) & (n >= _MOST_STEPS)
-    out[down] = _negative_order(x[down], n[down])
-    far = real & (n < _MOST_STEPS)
-    out[far] = np.exp(-x[far]) * _fraction(x[far], n[far])
-    finite = np.isfinite(n)
-    at_zero = (integer | finite) & (x == 0)
-    out[at_zero] = np.where(n[at_zero] > 1, 1 / (n[at_zero] - 1), np.inf)
-    out[finite & (x == np.inf)] = 0.0
+    # negative or non-integer orders: the integral ∫_1^∞ e^(-xt) t^(-n) dt is as finite for x > 0
+    other = ~integer & np.isfinite(n) & (x > 0) & np.isfinite(x)
+    # n < 1 below x = 2 - n: the gamma form (the fraction loses every digit there for very
+    # negative n: 4061 for E_-40.5(1.5) = 2.56e41); 1 < n < 64 below x = 1: recurrence upward
+    gamma_form = other & (n < 1) & (x < 2 - n)
+    out[gamma_form] = _gamma_form(n[gamma_form], x[gamma_form])
+    small = other & (n > 1) & (n < _SERIES_ORDERS) & (x <= 1)
+    out[small] = _upward(n[small], x[small])
+    large = other & ~gamma_form & ~small
+    out[large] = np.exp(-x[large]) * _fraction(x[large], n[large])
+    at_zero = (x == 0) & np.isfinite(n)  # the integral of t^(-n): 1/(n-1) for n > 1, else inf
+    with np.errstate(divide="ignore"):
+        out[at_zero] = np.where(n[at_zero] > 1, 1 / (n[at_zero] - 1), np.inf)
+    out[np.isfinite(n) & (x == np.inf)] = 0.0
     out[integer & (n == np.inf) & (x > 0)] = 0.0  # E_n(x) <= e^-x / (n - 1) -> 0
     return out
 

@@ -52,7 +52,7 @@ def owens_t64(h: np.ndarray, a: np.ndarray) -> np.ndarray:
     out[small] = _owens_t_small_a(ah[small], aa[small])
     large = (aa > 1) & np.isfinite(ah)
     hl, al = ah[large], aa[large]
-    hal = hl * al
+    hal = np.where(hl == 0, 0.0, hl * al)  # (h = 0, a = inf: T = 1/4, not 0 * inf)
     q1, q2 = _q(hl), _q(hal)
     inner = np.zeros_like(hl)
     fin = np.isfinite(hal)

@@ -33,11 +33,80 @@ ArrayLike = Any
 Axis = Any
 
 
+#: the ``ValueError`` JAX 0.10.2 raises for complex input (observed): its message's subject
+_COMPLEX_VALUE_ERROR = {
+    "beta": "beta",
+    "betainc": "betainc",
+    "dawsn": "dawsn",
+    "entr": "entr",
+    "exp1": "exp1",
+    "expi": "expi",
+    "expn": "expn",
+    "gammasgn": "gammasgn",
+    "hyp1f1": "hyp1f1",
+    "kl_div": "kl_div",
+    "rel_entr": "rel_entr",
+    "poch": "jnp.poch",
+}
+#: the primitive whose dtype check refuses complex input in JAX (a ``TypeError``), and whether
+#: its message names the operand's position
+_COMPLEX_TYPE_ERROR = {
+    "erf": ("erf", False),
+    "erfc": ("erfc", False),
+    "erfinv": ("erf_inv", False),
+    "digamma": ("digamma", False),
+    "gammaln": ("lgamma", False),
+    "betaln": ("lgamma", False),
+    "comb": ("lgamma", False),
+    "factorial": ("lgamma", False),
+    "multigammaln": ("lgamma", False),
+    "i0": ("bessel_i0e", False),
+    "i0e": ("bessel_i0e", False),
+    "i1": ("bessel_i1e", False),
+    "i1e": ("bessel_i1e", False),
+    "gammainc": ("igamma", True),
+    "gammaincc": ("igammac", True),
+    "zeta": ("zeta", True),
+}
+
+
+def _inexact(name: str, *args: ArrayLike) -> list[Array]:
+    """The arguments promoted to an inexact dtype, complex included (the functions JAX
+    computes for complex operands with the same formula)."""
+    check_arraylike(name, *args)
+    out: list[Array] = promote_args_inexact(name, *args)
+    return out
+
+
+def _complex_error(name: str, dtype: Any) -> Exception:
+    """The error JAX raises for a complex operand of ``scipy.special.<name>``: ``ValueError``
+    for most functions that check, ``TypeError`` from the first primitive otherwise."""
+    if name in _COMPLEX_VALUE_ERROR:
+        return ValueError(f"{_COMPLEX_VALUE_ERROR[name]} does not support complex-valued inputs.")
+    if name == "sici":
+        return ValueError(f"Argument `x` to sici must be real-valued. Got dtype {dtype}.")
+    if name == "fresnel":
+        return NotImplementedError("Support for complex-valued inputs is not implemented yet.")
+    if name in ("hyp2f1", "bessel_jn"):  # (JAX's first operation is a remainder)
+        return TypeError(
+            f"rem does not accept dtype {dtype} at position 0. Accepted dtypes at position 0 "
+            "are subtypes of integer, floating."
+        )
+    if name not in _COMPLEX_TYPE_ERROR:  # (JAX computes a complex value: not supported here)
+        return TypeError(f"{name} does not support complex-valued inputs")
+    prim, positional = _COMPLEX_TYPE_ERROR[name]
+    where = " at position 0" if positional else ""
+    return TypeError(
+        f"{prim} does not accept dtype {dtype}{where}. Accepted dtypes{where} are subtypes of "
+        "floating."
+    )
+
+
 def _real_inexact(name: str, *args: ArrayLike) -> list[Array]:
     check_arraylike(name, *args)
     out = promote_args_inexact(name, *args)
     if dtypes.kind(out[0].dtype) == "c":
-        raise TypeError(f"{name} does not support complex-valued inputs")
+        raise _complex_error(name, out[0].dtype)
     if dtypes.kind(out[0].dtype) != "f":
         raise TypeError(f"{name} requires floating-point or integer inputs, got {out[0].dtype}")
     return out
@@ -75,7 +144,9 @@ def _float32_64(name: str, x: ArrayLike) -> Array:
     check_arraylike(name, x)
     a = asarray(x)
     if a.dtype not in (dtypes.float32, dtypes.float64):
-        raise TypeError(f"x.dtype={a.dtype} is not supported, see docstring for supported types.")
+        # (JAX's log_ndtr message stops after "supported.")
+        tail = "" if name == "log_ndtr" else ", see docstring for supported types"
+        raise TypeError(f"x.dtype={a.dtype} is not supported{tail}.")
     return _convert(a, a.dtype, False)
 
 
@@ -377,14 +448,17 @@ def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
 
 def expit(x: ArrayLike) -> Array:
     """The logistic sigmoid ``1 / (1 + exp(-x))``."""
-    (a,) = _real_inexact("expit", x)
+    (a,) = _inexact("expit", x)
+    if dtypes.kind(a.dtype) == "c":  # (JAX's complex logistic: the plain formula)
+        one = _c(1, a)
+        return lax.div(one, lax.add(one, lax.exp(lax.neg(a))))
     return lax.logistic(a)
 
 
 def logit(x: ArrayLike) -> Array:
     """The inverse of ``expit``: ``log(x / (1 - x))``. Differentiated as JAX does (custom JVP
     ``t / (x (1 - x))``), so the derivative at 0 and 1 is ``inf``, not NaN."""
-    (a,) = _real_inexact("logit", x)
+    (a,) = _inexact("logit", x)
     out: Array = _logit(a)
     return out
 
@@ -406,7 +480,7 @@ def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
     """``x * log(y)``, 0 where ``x == 0`` (even for ``y == 0``). Differentiated as JAX does
     (custom JVP ``t_x log(y) + t_y x / y``): at ``x == 0`` the derivative in ``x`` is
     ``log(y)``, not 0."""
-    a, b = _real_inexact("xlogy", x, y)
+    a, b = _inexact("xlogy", x, y)
     out: Array = _xlogy(a, b)
     return out
 
@@ -436,7 +510,7 @@ def xlog1py(x: ArrayLike, y: ArrayLike) -> Array:
     """``x * log1p(y)``, 0 where ``x == 0``. Differentiated as JAX does (custom JVP
     ``t_x log1p(y) + t_y x / (1 + y)``): at ``x == 0`` the derivative in ``x`` is
     ``log1p(y)``, not 0."""
-    a, b = _real_inexact("xlog1py", x, y)
+    a, b = _inexact("xlog1py", x, y)
     out: Array = _xlog1py(a, b)
     return out
 
@@ -508,7 +582,7 @@ def kl_div(p: ArrayLike, q: ArrayLike) -> Array:
 
 def boxcox(x: ArrayLike, lmbda: ArrayLike) -> Array:
     """The Box-Cox transform: ``(x**lmbda - 1) / lmbda``, ``log(x)`` for ``lmbda == 0``."""
-    a, lam = _real_inexact("boxcox", x, lmbda)
+    a, lam = _inexact("boxcox", x, lmbda)
     safe = where(ufuncs.equal(lam, _c(0, lam)), _c(1, lam), lam)
     value = lax.div(lax.expm1(lax.mul(safe, lax.log(a))), safe)
     return where(ufuncs.equal(lam, _c(0, lam)), lax.log(a), value)
@@ -516,7 +590,7 @@ def boxcox(x: ArrayLike, lmbda: ArrayLike) -> Array:
 
 def boxcox1p(x: ArrayLike, lmbda: ArrayLike) -> Array:
     """The Box-Cox transform of ``1 + x``."""
-    a, lam = _real_inexact("boxcox1p", x, lmbda)
+    a, lam = _inexact("boxcox1p", x, lmbda)
     safe = where(ufuncs.equal(lam, _c(0, lam)), _c(1, lam), lam)
     value = lax.div(lax.expm1(lax.mul(safe, lax.log1p(a))), safe)
     return where(ufuncs.equal(lam, _c(0, lam)), lax.log1p(a), value)

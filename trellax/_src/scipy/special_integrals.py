@@ -1,6 +1,6 @@
 """``scipy.special`` functions on the primitives of ``lax/special_integrals.py``: the scaled
 complementary error function, Dawson's integral, Fresnel, exponential, sine/cosine integrals and
-``spence``. Arguments promote to an inexact dtype as in JAX (complex refused)."""
+``spence``. Arguments promote to an inexact dtype as in JAX (complex refused, except by ``erfcx``)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,12 @@ def _strong(a: Array) -> Array:
 
 
 def erfcx(x: ArrayLike) -> Array:
-    """``exp(x²) erfc(x)``, without the overflow of the product."""
+    """``exp(x²) erfc(x)``, without the overflow of the product. Complex input is the Faddeeva
+    function at ``i z``: ``erfcx(z) = w(iz)`` (complex64/complex128, as JAX)."""
+    check_arraylike("erfcx", x)
+    (z,) = promote_args_inexact("erfcx", x)
+    if dtypes.kind(z.dtype) == "c":
+        return series.wofz(_strong(lax.complex(lax.neg(lax.imag(z)), lax.real(z))))
     (a,) = _real_inexact("erfcx", x)
     return prims.erfcx(a)
 
