@@ -40,6 +40,7 @@ from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.interpreters import (
     fusion_compiled,
     fusion_runtime,
+    loop_native,
     peephole,
     tracing,
     xla_rewrites,
@@ -578,6 +579,9 @@ class LoopKernel:
         self.failed = False
         #: Why compiling or calling the kernel failed (the Python loop runs instead).
         self.error: BaseException | None = None
+        #: The kernel as a shared library (:mod:`.loop_native`), made at the first call.
+        self.native: loop_native.Native | None = None
+        self._native_tried = False
 
     def started(self) -> float:
         """The clock when the Python loop starts (the program calls it)."""
@@ -600,10 +604,34 @@ class LoopKernel:
         outs = [np.empty(shape or (1,), d) for shape, d in self.outs]
         return [n, self.pointers, *self.consts, *ins, *outs]
 
+    def _results(self, full: list[Any]) -> tuple[Any, ...]:
+        results = full[len(full) - len(self.outs) :]
+        return tuple(r.reshape(()) if not s else r for r, (s, _) in zip(results, self.outs))
+
+    def _first_native(self, args: Sequence[Any]) -> None:
+        """At the first call: the kernel's shared library, loaded at once when this host has
+        it on disk (~0.3 ms, no Numba)."""
+        self._native_tried = True
+        if not loop_native.enabled or fusion_runtime.options().compiled == "off":
+            return
+        kinds = loop_native.kinds_of(self._arguments(0, args))
+        if kinds is not None:
+            self.native = loop_native.Native(self.kernel.text, kinds)
+            self.native.load()
+
     def __call__(self, *args: Any) -> tuple[Any, ...] | None:
         for a, d in zip(args, self.dtypes):
             if getattr(a, "dtype", None) != d:
                 return None  # a value of another dtype than its type says: NumPy's promotion
+        if not self._native_tried:
+            self._first_native(args)
+        native = self.native
+        if native is not None and native.fn is not None:
+            full = self._arguments(self.n, args)
+            packed = native.arguments(full)
+            if packed is not None:
+                native.fn(packed[0].ctypes.data)
+                return self._results(full)
         ready = self.ready
         if ready is None or not ready.done:
             if self.failed or ready is not None:
@@ -622,6 +650,8 @@ class LoopKernel:
             except Exception as e:  # a Numba failure: keep the Python loop
                 self.failed, self.error = True, e
                 return None
+            if native is not None and not native.failed:
+                loop_native.build_later(native)  # for the next processes on this host
             if not ready.done:
                 return None
         full = self._arguments(self.n, args)
@@ -631,5 +661,4 @@ class LoopKernel:
         except Exception as e:  # pragma: no cover - argument types Numba could not compile
             self.failed, self.ready, self.error = True, None, e
             return None
-        results = full[len(full) - len(self.outs) :]
-        return tuple(r.reshape(()) if not s else r for r, (s, _) in zip(results, self.outs))
+        return self._results(full)
