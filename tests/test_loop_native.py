@@ -214,3 +214,29 @@ def test_switches_and_kinds(cache: str, monkeypatch: pytest.MonkeyPatch) -> None
     with fusion_runtime.fusion_options(compiled="off"):
         kernels, _ = _kernels(fn, _ns["inputs"]())
     assert all(k.native is None for k in kernels)
+
+
+def test_a_loop_compiled_by_the_measured_rule_builds_its_library(
+    cache: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(loop_compiled, "clock", lambda: float(next(ticks)))  # 1 s a loop
+    monkeypatch.setattr(loop_compiled, "compile_cost", lambda kernel: 2.5)
+    fn, x = _ns["programs"]()["while"], _ns["inputs"]()
+    expected = _python_loop(fn, x)
+    with fusion_runtime.fusion_options(compiled_wait=True):
+        kernels, f = _kernels(fn, x)
+        (k,) = kernels
+        assert k.native is not None
+        for _ in range(3):
+            assert np.asarray(f(x)).tobytes() == expected
+        assert k.ready is not None and k.ready.done  # due after 3 s of Python loop
+        assert k.native.future is not None  # the library is queued for the next processes
+        k.native.future.result()
+        assert k.native.error is None and k.native.fn is not None and k.native.on_disk()
+        assert np.asarray(f(x)).tobytes() == expected
+    # the step-count setting (tests, benchmarks) compiles without building a library
+    with fusion_runtime.fusion_options(compiled_loop_min=0, compiled_wait=True):
+        kernels, f = _kernels(_ns["programs"]()["fori"], x)
+    assert kernels and all(k.ready is not None for k in kernels)
+    assert all(k.native is not None and k.native.future is None for k in kernels)

@@ -630,7 +630,7 @@ class LoopKernel:
             full = self._arguments(self.n, args)
             packed = native.arguments(full)
             if packed is not None:
-                native.fn(packed[0].ctypes.data)
+                native.fn(packed[0])
                 return self._results(full)
         ready = self.ready
         if ready is None or not ready.done:
@@ -650,8 +650,10 @@ class LoopKernel:
             except Exception as e:  # a Numba failure: keep the Python loop
                 self.failed, self.error = True, e
                 return None
-            if native is not None and not native.failed:
-                loop_native.build_later(native)  # for the next processes on this host
+            if native is not None and not native.failed and opts.compiled_loop_min is None:
+                # for the next processes on this host: only under the measured rule (a loop
+                # worth compiling here); the step-count setting is for tests and benchmarks
+                loop_native.build_later(native)
             if not ready.done:
                 return None
         full = self._arguments(self.n, args)

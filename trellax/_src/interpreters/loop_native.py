@@ -244,12 +244,12 @@ class Native:
             os.replace(txt, path + ".txt")  # the name first: the library's presence means both
             os.replace(so, path + ".so")
 
-    def arguments(self, full: list[Any]) -> tuple[np.ndarray, list[Any]] | None:
-        """The int64 argument array of the call ``kernel(*full)`` (with the arrays to keep
-        alive), or None when an array is not C-contiguous."""
+    def arguments(self, full: list[Any]) -> tuple[Any, list[Any]] | None:
+        """The argument array (int64) of the call ``kernel(*full)``, with the arrays to keep
+        alive, or None when an array is not C-contiguous."""
         n, pointers, *rest = full
         keep: list[Any] = [pointers]
-        values = [n, pointers.ctypes.data, pointers.shape[0]]
+        values = [n, _address(pointers), pointers.shape[0]]
         for a, (ndim, _) in zip(rest, self.kinds):
             if ndim < 0:
                 a = np.asarray(a)
@@ -258,12 +258,24 @@ class Native:
                 continue
             if not a.flags.c_contiguous:
                 return None
-            values.append(a.ctypes.data)
+            values.append(_address(a))
             values.extend(a.shape)
         block = np.empty(self.scratch, np.uint8)
         keep.append(block)
-        values.append(block.ctypes.data)
-        return np.array(values, np.int64), keep
+        values.append(_address(block))
+        return (ctypes.c_int64 * len(values))(*values), keep
+
+
+_from_buffer = ctypes.c_char.from_buffer
+_addressof = ctypes.addressof
+
+
+def _address(a: np.ndarray) -> int:
+    """The address of a C-contiguous array's data (through ctypes' buffer view when writable
+    and not empty: ~5x faster than ``a.ctypes.data``)."""
+    if a.flags.writeable and a.size:
+        return _addressof(_from_buffer(a))
+    return int(a.ctypes.data)
 
 
 def kinds_of(full: list[Any]) -> list[tuple[int, str]] | None:
