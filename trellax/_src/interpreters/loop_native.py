@@ -274,7 +274,7 @@ def _address(a: np.ndarray) -> int:
     """The address of a C-contiguous array's data (through ctypes' buffer view when writable
     and not empty: ~5x faster than ``a.ctypes.data``)."""
     if a.flags.writeable and a.size:
-        return _addressof(_from_buffer(a))
+        return _addressof(_from_buffer(a))  # type: ignore[arg-type]
     return int(a.ctypes.data)
 
 
