@@ -177,7 +177,7 @@ def test_a_strided_matrix_falls_back(cache: str) -> None:
     assert native is not None and native.load() is False  # nothing on disk
     full: list[Any] = [5, kernels[0].pointers]
     for ndim, dtype in native.kinds:
-        full.append(np.dtype(dtype).type(1) if ndim < 0 else np.ones((12,) * ndim, dtype))
+        full.append(np.ones((12,) * max(ndim, 0), dtype))
     assert native.arguments(full) is not None
     matrices = [i for i, a in enumerate(full) if isinstance(a, np.ndarray) and a.ndim == 2]
     assert matrices  # the weight matrix is a parameter of the kernel

@@ -627,11 +627,10 @@ class LoopKernel:
             self._first_native(args)
         native = self.native
         if native is not None and native.fn is not None:
-            full = self._arguments(self.n, args)
-            packed = native.arguments(full)
-            if packed is not None:
-                native.fn(packed[0])
-                return self._results(full)
+            ins = [a if type(a) is np.ndarray else np.asarray(a) for a in args]
+            outs = [np.empty(shape or (1,), d) for shape, d in self.outs]
+            if native.call(self.n, self.pointers, self.consts, ins, outs):
+                return tuple(r.reshape(()) if not s else r for r, (s, _) in zip(outs, self.outs))
         ready = self.ready
         if ready is None or not ready.done:
             if self.failed or ready is not None:

@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Sequence
 from concurrent.futures import Future
 from typing import Any
 
@@ -157,6 +158,7 @@ class Native:
         self.failed = False
         self.error: BaseException | None = None
         self.building = False
+        self._head: list[int] | None = None
         #: The build on the compile thread, once queued (tests wait for it).
         self.future: Future[None] | None = None
 
@@ -244,26 +246,49 @@ class Native:
             os.replace(txt, path + ".txt")  # the name first: the library's presence means both
             os.replace(so, path + ".so")
 
-    def arguments(self, full: list[Any]) -> tuple[Any, list[Any]] | None:
-        """The argument array (int64) of the call ``kernel(*full)``, with the arrays to keep
-        alive, or None when an array is not C-contiguous."""
+    def arguments(self, full: list[Any]) -> list[int] | None:
+        """The argument words of the call ``kernel(*full)`` (``n, P``, then the parameters;
+        scalars as 0-d arrays), without the scratch block's, or None when an array is not
+        C-contiguous."""
         n, pointers, *rest = full
-        keep: list[Any] = [pointers]
-        values = [n, _address(pointers), pointers.shape[0]]
-        for a, (ndim, _) in zip(rest, self.kinds):
+        words = [n, _address(pointers), pointers.shape[0]]
+        return words if self._words(rest, 0, words) else None
+
+    def _words(self, values: Sequence[Any], start: int, words: list[int]) -> bool:
+        for a, (ndim, _) in zip(values, self.kinds[start:]):
             if ndim < 0:
-                a = np.asarray(a)
-                keep.append(a)
-                values.append(a.ctypes.data)
-                continue
-            if not a.flags.c_contiguous:
-                return None
-            values.append(_address(a))
-            values.extend(a.shape)
+                words.append(_address(a))
+            elif not a.flags.c_contiguous:
+                return False
+            else:
+                words.append(_address(a))
+                words.extend(a.shape)
+        return True
+
+    def call(
+        self,
+        n: int,
+        pointers: np.ndarray,
+        consts: Sequence[np.ndarray],
+        ins: Sequence[np.ndarray],
+        outs: Sequence[np.ndarray],
+    ) -> bool:
+        """Runs the loaded library on the kernel's arguments (scalars as 0-d arrays, kept alive
+        by the caller): True when it ran, False when an array is not C-contiguous."""
+        head = self._head
+        if head is None:  # the step count, NumPy's loops and the loop's constants: fixed
+            head = self.arguments([n, pointers, *consts])
+            if head is None:
+                return False
+            self._head = head
+        words = head.copy()
+        k = len(consts)
+        if not self._words(ins, k, words) or not self._words(outs, k + len(ins), words):
+            return False
         block = np.empty(self.scratch, np.uint8)
-        keep.append(block)
-        values.append(_address(block))
-        return (ctypes.c_int64 * len(values))(*values), keep
+        words.append(_address(block))
+        self.fn((ctypes.c_int64 * len(words))(*words))
+        return True
 
 
 _from_buffer = ctypes.c_char.from_buffer
