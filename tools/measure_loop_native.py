@@ -10,6 +10,12 @@ rounds of 50 calls; and whether Numba or llvmlite were imported. Run it alternat
 its loop's library is on disk (the measured rule compiles the Numba kernel, then the library is
 built on the same thread): calls made, wall and process CPU seconds (every thread).
 
+``walls LIB``: the three loop programs written for LIB (``jax`` or ``trellax``, the same code
+as ``tools/loop_bench.py``'s), ``jit`` of each, wall time per call, best of 200 rounds of 20
+calls (short rounds: on a loaded host longer ones are preempted), rounds interleaved, the
+collector off as in ``timeit``; run it with the reference venv for ``jax`` (JAX's runtime uses
+threads of its own, so only wall time compares the two).
+
 ``startup``: what a fresh process pays before its first compiled call, by path: importing Numba,
 its set-up at the first kernel loaded from its disk cache, importing llvmlite, and loading a
 shared library (the first loop library found on disk) with ctypes.
@@ -21,6 +27,7 @@ shared library (the first loop library found on disk) with ctypes.
 from __future__ import annotations
 
 import ctypes
+import gc
 import glob
 import os
 import sys
@@ -111,5 +118,58 @@ def startup() -> None:
     print(f"process CPU from import numba on: {time.process_time() - c:.2f} s")
 
 
+def walls(lib: str) -> None:
+    import importlib
+
+    import numpy as np
+
+    L = importlib.import_module(lib)
+    jnp = importlib.import_module(lib + ".numpy")
+    lax = importlib.import_module(lib + ".lax")
+    w = jnp.eye(16) * 0.9
+
+    def scan(h0: Any) -> Any:
+        def body(h: Any, _: Any) -> Any:
+            h = jnp.tanh(w @ h + 0.1)
+            return h, h.sum()
+
+        return lax.scan(body, h0, None, length=100)[1].sum()
+
+    def fori(h: Any) -> Any:
+        return lax.fori_loop(0, 100, lambda i, h: jnp.tanh(w @ h + 0.1), h)
+
+    def while_(x: Any) -> Any:
+        def body(c: Any) -> Any:
+            return c[0] + 1, c[1] * 0.99 + jnp.sin(c[1])
+
+        return lax.while_loop(lambda c: c[0] < 100, body, (0, x))[1]
+
+    cases = {
+        "scan jit(grad)": (L.grad(scan), 16),
+        "fori_loop": (fori, 16),
+        "while_loop": (while_, 8),
+    }
+    runs = {}
+    for name, (fn, n) in cases.items():
+        f = L.jit(fn)
+        x = jnp.asarray(np.linspace(-1, 1, n).astype(np.float32))
+        if lib == "jax":
+            runs[name] = lambda f=f, x=x: f(x).block_until_ready()
+        else:
+            runs[name] = lambda f=f, x=x: f(x)
+        runs[name]()
+    best = dict.fromkeys(runs, float("inf"))
+    gc.disable()
+    for _ in range(200):
+        for name, run in runs.items():
+            t = time.perf_counter()
+            for _ in range(20):
+                run()
+            best[name] = min(best[name], (time.perf_counter() - t) / 20)
+    print(lib, "wall per call:", {k: f"{v * 1e6:.1f} us" for k, v in best.items()})
+
+
 if __name__ == "__main__":
-    {"fresh": fresh, "build": lambda: build(sys.argv[2]), "startup": startup}[sys.argv[1]]()
+    modes = {"fresh": fresh, "startup": startup}
+    modes |= {"build": lambda: build(sys.argv[2]), "walls": lambda: walls(sys.argv[2])}
+    modes[sys.argv[1]]()

@@ -20,6 +20,7 @@ versions of Python, NumPy, Numba and llvmlite.
 
 from __future__ import annotations
 
+import array
 import ctypes
 import hashlib
 import importlib.metadata
@@ -159,6 +160,7 @@ class Native:
         self.error: BaseException | None = None
         self.building = False
         self._head: list[int] | None = None
+        self._scratch = threading.local()
         #: The build on the compile thread, once queued (tests wait for it).
         self.future: Future[None] | None = None
 
@@ -285,9 +287,14 @@ class Native:
         k = len(consts)
         if not self._words(ins, k, words) or not self._words(outs, k + len(ins), words):
             return False
-        block = np.empty(self.scratch, np.uint8)
-        words.append(_address(block))
-        self.fn((ctypes.c_int64 * len(words))(*words))
+        # the scratch block: one per thread (a call runs on its caller's thread, start to end)
+        block = getattr(self._scratch, "address", None)
+        if block is None:
+            kept = self._scratch.block = np.empty(self.scratch, np.uint8)
+            block = self._scratch.address = _address(kept)
+        words.append(block)
+        packed = array.array("q", words)
+        self.fn(packed.buffer_info()[0])
         return True
 
 
