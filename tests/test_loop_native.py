@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -136,6 +137,10 @@ def test_built_library_gives_the_python_loops_bits_here_and_in_a_fresh_process(
             loop_compiled.LoopKernel.__call__ = call  # type: ignore[method-assign]
         assert answered and all(answered), name  # the library ran every loop
         assert got.hex() == expected[name], name
+        # threads calling the same loop at once (each thread has its own scratch block)
+        with ThreadPoolExecutor(4) as pool:
+            outs = list(pool.map(lambda _, f=f: np.asarray(f(x)).tobytes(), range(64)))
+        assert all(o.hex() == expected[name] for o in outs), name
     script = PROGRAMS + textwrap.dedent(
         """
         import json, sys
