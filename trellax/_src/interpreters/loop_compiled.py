@@ -25,6 +25,9 @@ loop has cost, and starts compiling (on the background thread, or before the cal
 disk cache or compiling it) -- so a loop never costs more than twice what it would have cost
 with the best decision made in hindsight. ``compiled_loop_min`` (a step count) replaces the rule
 when set (0: compile at the first call).
+
+A kernel compiled under that rule is also kept as a shared library (:mod:`.loop_native`): a
+later process on the same host loads it at the loop's first call, without Numba.
 """
 
 from __future__ import annotations
