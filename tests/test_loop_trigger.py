@@ -19,7 +19,7 @@ import trellax
 import trellax.numpy as jnp
 from trellax import lax
 from trellax._src.backend import compiled
-from trellax._src.interpreters import fusion_runtime, loop_compiled
+from trellax._src.interpreters import fusion_runtime, loop_compiled, loop_native
 
 W = np.asarray(np.random.default_rng(3).standard_normal((8, 8)) / 3, np.float32)
 
@@ -27,7 +27,9 @@ W = np.asarray(np.random.default_rng(3).standard_normal((8, 8)) / 3, np.float32)
 @pytest.fixture
 def seen(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Any, bool]]]:
     """Each call of a loop kernel: (the kernel, whether the compiled loop answered); a fake
-    clock advancing 1 s per reading; measured trigger (no step count), waiting compiles."""
+    clock advancing 1 s per reading; measured trigger (no step count), waiting compiles. The
+    shared libraries of ``loop_native`` are off: a host that has one loads it at the first
+    call (``tests/test_loop_native.py``)."""
     calls: list[tuple[Any, bool]] = []
     call = loop_compiled.LoopKernel.__call__
 
@@ -39,6 +41,7 @@ def seen(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Any, bool]]]:
     ticks = iter(range(10**6))
     monkeypatch.setattr(loop_compiled.LoopKernel, "__call__", recorded)
     monkeypatch.setattr(loop_compiled, "clock", lambda: float(next(ticks)))
+    monkeypatch.setattr(loop_native, "enabled", False)
     with fusion_runtime.fusion_options(compiled_loop_min=None, compiled_wait=True):
         yield calls
 

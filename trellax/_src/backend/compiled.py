@@ -29,7 +29,7 @@ import tempfile
 import threading
 import types
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from trellax._src.backend import compiled_erf, compiled_log, compiled_math
@@ -212,6 +212,16 @@ def prepare(warmups: list[tuple[Kernel, tuple[Any, ...]]], wait: bool) -> Ready:
         background = _BACKGROUND
     background.submit(run)
     return ready
+
+
+def submit(fn: Callable[[], None]) -> Future[None]:
+    """Runs ``fn`` on the compile thread, after the kernels queued there."""
+    global _BACKGROUND
+    with _LOCK:
+        if _BACKGROUND is None:
+            _BACKGROUND = ThreadPoolExecutor(1, thread_name_prefix="trellax-compile")
+        background = _BACKGROUND
+    return background.submit(fn)
 
 
 def _load(text: str, digest: str) -> types.ModuleType:

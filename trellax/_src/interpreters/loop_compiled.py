@@ -25,6 +25,9 @@ loop has cost, and starts compiling (on the background thread, or before the cal
 disk cache or compiling it) -- so a loop never costs more than twice what it would have cost
 with the best decision made in hindsight. ``compiled_loop_min`` (a step count) replaces the rule
 when set (0: compile at the first call).
+
+A kernel compiled under that rule is also kept as a shared library (:mod:`.loop_native`): a
+later process on the same host loads it at the loop's first call, without Numba.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.interpreters import (
     fusion_compiled,
     fusion_runtime,
+    loop_native,
     peephole,
     tracing,
     xla_rewrites,
@@ -578,6 +582,9 @@ class LoopKernel:
         self.failed = False
         #: Why compiling or calling the kernel failed (the Python loop runs instead).
         self.error: BaseException | None = None
+        #: The kernel as a shared library (:mod:`.loop_native`), made at the first call.
+        self.native: loop_native.Native | None = None
+        self._native_tried = False
 
     def started(self) -> float:
         """The clock when the Python loop starts (the program calls it)."""
@@ -600,10 +607,33 @@ class LoopKernel:
         outs = [np.empty(shape or (1,), d) for shape, d in self.outs]
         return [n, self.pointers, *self.consts, *ins, *outs]
 
+    def _results(self, full: list[Any]) -> tuple[Any, ...]:
+        results = full[len(full) - len(self.outs) :]
+        return tuple(r.reshape(()) if not s else r for r, (s, _) in zip(results, self.outs))
+
+    def _first_native(self, args: Sequence[Any]) -> None:
+        """At the first call: the kernel's shared library, loaded at once when this host has
+        it on disk (~0.3 ms, no Numba)."""
+        self._native_tried = True
+        if not loop_native.enabled or fusion_runtime.options().compiled == "off":
+            return
+        kinds = loop_native.kinds_of(self._arguments(0, args))
+        if kinds is not None:
+            self.native = loop_native.Native(self.kernel.text, kinds)
+            self.native.load()
+
     def __call__(self, *args: Any) -> tuple[Any, ...] | None:
         for a, d in zip(args, self.dtypes):
             if getattr(a, "dtype", None) != d:
                 return None  # a value of another dtype than its type says: NumPy's promotion
+        if not self._native_tried:
+            self._first_native(args)
+        native = self.native
+        if native is not None and native.fn is not None:
+            ins = [a if type(a) is np.ndarray else np.asarray(a) for a in args]
+            outs = [np.empty(shape or (1,), d) for shape, d in self.outs]
+            if native.call(self.n, self.pointers, self.consts, ins, outs):
+                return tuple(r.reshape(()) if not s else r for r, (s, _) in zip(outs, self.outs))
         ready = self.ready
         if ready is None or not ready.done:
             if self.failed or ready is not None:
@@ -622,6 +652,10 @@ class LoopKernel:
             except Exception as e:  # a Numba failure: keep the Python loop
                 self.failed, self.error = True, e
                 return None
+            if native is not None and not native.failed and opts.compiled_loop_min is None:
+                # for the next processes on this host: only under the measured rule (a loop
+                # worth compiling here); the step-count setting is for tests and benchmarks
+                loop_native.build_later(native)
             if not ready.done:
                 return None
         full = self._arguments(self.n, args)
@@ -631,5 +665,4 @@ class LoopKernel:
         except Exception as e:  # pragma: no cover - argument types Numba could not compile
             self.failed, self.ready, self.error = True, None, e
             return None
-        results = full[len(full) - len(self.outs) :]
-        return tuple(r.reshape(()) if not s else r for r, (s, _) in zip(results, self.outs))
+        return self._results(full)
