@@ -10,7 +10,12 @@ operands are laid out with a negative stride and NumPy's scalar loop computes th
 values (~15 ns an element). ``tests/test_xla_elementary.py`` compares the results with JAX's bits,
 so a NumPy that stops taking this path fails there, not silently.
 
-XLA:CPU runs with subnormals flushed to zero (inputs and results); so do these functions.
+XLA:CPU runs with subnormals flushed to zero. ``powf``'s subnormal results become zeros (so here
+too); ``tanf`` returns a tiny input unchanged (as NumPy's scalar loop does). One difference is
+left: ``powf`` rescales a subnormal base by a multiplication that the flush turns to zero, after
+which it computes with the base 2**-150 whatever the subnormal was (``pow(1e-45, 0.5)`` is 2**-75
+in JAX, 2**-74.5 here). No sampler raises a subnormal to a power (their bases are at least
+~6e-8, or gamma draws, whose subnormals are flushed to zero before).
 """
 
 from __future__ import annotations
@@ -23,42 +28,43 @@ F32 = np.ndarray[Any, np.dtype[np.float32]]
 _TINY = np.float32(1.1754943508222875e-38)
 
 
-def _reversed(x: Any) -> Any:
-    """A negative-stride view holding ``x`` (1-D float32) in its order, subnormals as zeros."""
+def _reversed(x: Any, flush: bool) -> Any:
+    """A negative-stride view holding ``x`` (1-D float32) in its order (subnormals as zeros if
+    ``flush``)."""
     buf = np.empty_like(x)
     view = buf[::-1]
     view[...] = x
-    sub = np.abs(view) < _TINY
-    if sub.any():
-        view[sub] = np.copysign(np.float32(0), view[sub])
+    if flush:
+        _flush(view)
     return view
 
 
-def _finish(out: Any, shape: tuple[int, ...]) -> F32:
-    res: F32 = np.ascontiguousarray(out)
-    sub = np.abs(res) < _TINY
+def _flush(a: Any) -> None:
+    sub = np.abs(a) < _TINY
     if sub.any():
-        res[sub] = np.copysign(np.float32(0), res[sub])
-    return res.reshape(shape)
+        a[sub] = np.copysign(np.float32(0), a[sub])
 
 
 def tan_f32(x: Any) -> F32:
     """``tanf`` of each element of a float32 array, as XLA:CPU computes it."""
     x = np.asarray(x, np.float32)
-    xs = _reversed(x.reshape(-1))
+    xs = _reversed(x.reshape(-1), False)  # tanf returns a tiny input itself: nothing flushed
     out = np.empty(xs.shape, np.float32)  # contiguous: with every operand reversed NumPy would
     # flip the loop to positive strides and take its SIMD loop again
     with np.errstate(all="ignore"):
         np.tan(xs, out=out)
-    return _finish(out, x.shape)
+    result: F32 = out.reshape(x.shape)
+    return result
 
 
 def pow_f32(x: Any, y: Any) -> F32:
     """``powf`` of each pair of elements of two float32 arrays (broadcast), as XLA:CPU computes
     it."""
     x, y = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
-    xs, ys = _reversed(x.reshape(-1)), _reversed(y.reshape(-1))
+    xs, ys = _reversed(x.reshape(-1), False), _reversed(y.reshape(-1), False)
     out = np.empty(xs.shape, np.float32)
     with np.errstate(all="ignore"):
         np.power(xs, ys, out=out)
-    return _finish(out, x.shape)
+    _flush(out)
+    result: F32 = out.reshape(x.shape)
+    return result
