@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from xla_log_cases import _neighbours, hard_inputs, sweep_inputs
 
-__all__ = ["exp_hard", "tan_hard", "pow_pairs", "pow_hard", "sweep_inputs", "POW_N"]
+__all__ = ["POW_N", "exp_hard", "pow_hard", "pow_pairs", "sweep_inputs", "tan_hard"]
 
 POW_N = 200_000
 

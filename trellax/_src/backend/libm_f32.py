@@ -4,14 +4,14 @@ XLA:CPU has no inline code for float32 ``tan`` and ``pow``: its compiled kernels
 library's ``tanf`` and ``powf`` (the machine code of ``jit(jnp.tan)``/``jit(jnp.power)`` holds the
 calls; on this host they are glibc 2.36's, and JAX 0.10.2 agrees with them on 2·10⁵ random
 inputs each). NumPy's float32 ``tan``/``power`` on contiguous arrays are its own SIMD loops, which
-differ from the C library's in ~25 % / ~21 % of inputs; on arrays with a negative stride NumPy
+differ from the C library's in ~25 % / ~18 % of inputs; on arrays with a negative stride NumPy
 2.4 takes its scalar loop, which calls the C library's function element by element. So here the
 operands are laid out with a negative stride and NumPy's scalar loop computes the C library's
 values (~15 ns an element). ``tests/test_xla_elementary.py`` compares the results with JAX's bits,
 so a NumPy that stops taking this path fails there, not silently.
 
-XLA:CPU runs with subnormals flushed to zero. ``powf``'s subnormal results become zeros (so here
-too); ``tanf`` returns a tiny input unchanged (as NumPy's scalar loop does). One difference is
+XLA:CPU runs with subnormals flushed to zero. ``powf``'s subnormal results become zeros (here too
+with ``flush=True``; the samplers keep them, as trellax keeps IEEE subnormals: docs/semantics.md); ``tanf`` returns a tiny input unchanged (as NumPy's scalar loop does). One difference is
 left: ``powf`` rescales a subnormal base by a multiplication that the flush turns to zero, after
 which it computes with the base 2**-150 whatever the subnormal was (``pow(1e-45, 0.5)`` is 2**-75
 in JAX, 2**-74.5 here). No sampler raises a subnormal to a power (their bases are at least
@@ -57,14 +57,15 @@ def tan_f32(x: Any) -> F32:
     return result
 
 
-def pow_f32(x: Any, y: Any) -> F32:
+def pow_f32(x: Any, y: Any, flush: bool = True) -> F32:
     """``powf`` of each pair of elements of two float32 arrays (broadcast), as XLA:CPU computes
-    it."""
+    it (with ``flush``; without, subnormal results are kept)."""
     x, y = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
     xs, ys = _reversed(x.reshape(-1), False), _reversed(y.reshape(-1), False)
     out = np.empty(xs.shape, np.float32)
     with np.errstate(all="ignore"):
         np.power(xs, ys, out=out)
-    _flush(out)
+    if flush:
+        _flush(out)
     result: F32 = out.reshape(x.shape)
     return result

@@ -15,8 +15,10 @@ which multiply-adds are fused is known, not guessed; every step is the same floa
 * the result is ``y · 2**m``, ``2**m`` built from the bits ``(m + 127) << 23`` (so ``m = -127``
   gives zero).
 
-XLA:CPU runs with subnormal results flushed to zero, so a result below the smallest normal float32
-is ``+0`` here too; a NaN input gives that NaN with its quiet bit set. A fused multiply-add of
+XLA:CPU runs with subnormal results flushed to zero: with ``flush=True`` a result below the
+smallest normal float32 is ``+0`` here too, and the function is XLA's bit for bit; the samplers
+call it with ``flush=False`` and keep the subnormal the same steps give (trellax keeps IEEE
+subnormals: docs/semantics.md). A NaN input gives that NaN with its quiet bit set. A fused multiply-add of
 float32 operands is computed in float64 (the product is exact there) and rounded to float32; the
 exhaustive comparison (``tools/check_xla_exp.py``: all 2**32 inputs) finds no input where that
 double rounding differs from XLA's single one.
@@ -57,7 +59,7 @@ def _fma(a: F32, b: Any, c: Any, acc: F64, out: F32) -> None:
     np.copyto(out, acc, casting="unsafe")
 
 
-def _exp_block(x: F32, out: F32, acc: F64, rows: F32) -> None:
+def _exp_block(x: F32, out: F32, acc: F64, rows: F32, flush: bool) -> None:
     m, r, p, t = (row[: x.size] for row in rows)
     a = acc[: x.size]
     np.maximum(x, LO, out=t)  # NaN stays NaN (np.maximum propagates it)
@@ -81,14 +83,16 @@ def _exp_block(x: F32, out: F32, acc: F64, rows: F32) -> None:
     k += 127
     k <<= 23
     np.multiply(p, k.view(np.float32), out=out)
-    out[out < _TINY] = 0  # subnormal results are flushed to +0
+    if flush:
+        out[out < _TINY] = 0  # subnormal results are flushed to +0
     nan = np.isnan(x)
     if nan.any():
         out[nan] = (x[nan].view(np.uint32) | _QUIET).view(np.float32)
 
 
-def exp_f32(x: Any) -> F32:
-    """XLA:CPU's float32 ``exp`` of a float32 array (any shape), bit for bit."""
+def exp_f32(x: Any, flush: bool = True) -> F32:
+    """XLA:CPU's float32 ``exp`` of a float32 array (any shape), bit for bit (with ``flush``;
+    without, subnormal results are kept)."""
     x = np.asarray(x, np.float32)
     flat = np.ascontiguousarray(x).reshape(-1)
     out = np.empty_like(flat)
@@ -97,6 +101,6 @@ def exp_f32(x: Any) -> F32:
     rows = np.empty((4, n), np.float32)
     with np.errstate(all="ignore"):
         for i0 in range(0, flat.size, BLOCK):
-            _exp_block(flat[i0 : i0 + BLOCK], out[i0 : i0 + BLOCK], acc, rows)
+            _exp_block(flat[i0 : i0 + BLOCK], out[i0 : i0 + BLOCK], acc, rows, flush)
     result: F32 = out.reshape(x.shape)
     return result

@@ -15,7 +15,7 @@ docs/random.md). The public ``trellax.numpy.log``/``log1p`` stay NumPy's.
 ``lognormal``, ``pareto``, ``chisquare``, ``f``, ``beta`` and ``dirichlet`` take an ``exp``
 (``random_exp``), ``cauchy`` a ``tan`` (``random_tan``), ``weibull_min``, ``generalized_normal`` and
 ``ball`` a ``pow`` (``random_pow``); NumPy's float32 functions differ from XLA's in ~40 % (exp),
-~25 % (tan) and ~21 % (pow) of inputs. Again float16/bfloat16 go through float32 and float64
+~25 % (tan) and ~18 % (pow) of inputs. Again float16/bfloat16 go through float32 and float64
 stays NumPy's; the public ``trellax.numpy.exp``/``tan``/``power`` are unchanged.
 """
 
@@ -60,9 +60,13 @@ def log1p_values(x: Any) -> Any:
     return _values(x, "log1p32", xla_log.log1p_f32, np.log1p)
 
 
+def _exp_ieee(x: Any) -> Any:
+    return xla_exp.exp_f32(x, flush=False)  # subnormal results kept (docs/semantics.md)
+
+
 def exp_values(x: Any) -> Any:
     """``random_exp``'s impl."""
-    return _values(x, None, xla_exp.exp_f32, np.exp)
+    return _values(x, None, _exp_ieee, np.exp)
 
 
 def tan_values(x: Any) -> Any:
@@ -77,7 +81,7 @@ def pow_values(x: Any, y: Any) -> Any:
     if d not in _VIA_F32:
         with np.errstate(all="ignore"):
             return np.power(x, y)
-    out = libm_f32.pow_f32(x.astype(np.float32), y.astype(np.float32))
+    out = libm_f32.pow_f32(x.astype(np.float32), y.astype(np.float32), flush=False)
     return out if d == np.float32 else out.astype(d)
 
 
@@ -115,3 +119,24 @@ random_pow_p = Primitive("random_pow")
 random_pow_p.def_impl(pow_values)
 random_pow_p.def_abstract_eval(_pow_aval)
 def_elementwise(random_pow_p, fusable=False)
+
+
+def fma_values(a: Any, b: Any, c: Any) -> Any:
+    """``random_fma``'s impl: ``a * b + c`` rounded once for float32 (by way of float64, where the
+    product is exact), as XLA:CPU's fused multiply-add; other dtypes round twice (NumPy)."""
+    a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
+    if a.dtype != np.float32:
+        return a * b + c
+    f64 = np.float64
+    return (a.astype(f64) * b.astype(f64) + c.astype(f64)).astype(np.float32)
+
+
+def _fma_aval(a: Any, b: Any, c: Any) -> ShapedArray:
+    return ShapedArray._fast(tuple(a.shape), a.dtype, a.weak_type and b.weak_type and c.weak_type)
+
+
+#: the multiply-adds XLA:CPU fuses inside a sampler (``maxwell``, ``wald``), operands of one shape
+random_fma_p = Primitive("random_fma")
+random_fma_p.def_impl(fma_values)
+random_fma_p.def_abstract_eval(_fma_aval)
+def_elementwise(random_fma_p, fusable=False)

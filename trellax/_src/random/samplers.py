@@ -27,6 +27,7 @@ from trellax._src.random.floats import SMALL as _SMALL_UNIFORM
 from trellax._src.random.keys import single_key
 from trellax._src.random.logs import (
     random_exp_p,
+    random_fma_p,
     random_log1p_p,
     random_log_p,
     random_pow_p,
@@ -334,9 +335,10 @@ def pareto(key: Any, b: Any, shape: Any = None, dtype: Any = float) -> Array:
     d = float_dtype("pareto", dtype)
     ba = as_param(b, d)
     s = resolve_shape("pareto", shape, ba)
-    if d != tnp.bfloat16 and _scalar(ba):
+    if d != tnp.bfloat16 and _scalar(ba) and math.prod(s) > 1:
         # XLA's simplifier turns the division by one broadcast value into a multiplication by
-        # its reciprocal (measured: with the division 10 % of pareto(3.0)'s float32 samples differ)
+        # its reciprocal (measured: with the division 10 % of pareto(3.0)'s float32 samples
+        # differ); a one-element draw keeps the division (measured at size 1)
         return _exp(_exponential(data, s, d) * (np.array(1, d) / ba))
     return _exp(_exponential(data, s, d) / ba)
 
@@ -385,11 +387,7 @@ def _maxwell(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
         return tnp.sqrt((x0 * x0 + x2 * x2) + x1 * x1)
     # XLA's own loop: x1², then x0² and x2² added by fused multiply-adds (float64 holds each
     # product exactly; the sum is rounded once to float32)
-    acc = x1 * x1
-    for v in (x0, x2):
-        v64 = v.astype(np.float64)
-        acc = (v64 * v64 + acc.astype(np.float64)).astype(d)
-    return tnp.sqrt(acc)
+    return tnp.sqrt(_fma(x2, x2, _fma(x0, x0, x1 * x1)))
 
 
 #: Reductions of more elements than this XLA:CPU gives to YNNPACK (measured with maxwell: 1,365
@@ -464,6 +462,20 @@ def wald(key: Any, mean: Any, shape: Any = None, dtype: Any = float) -> Array:
     y = v * v
     y2 = y * y
     mu2 = mu * mu
-    sq = tnp.sqrt(np.array(4, d) * mu * y + mu2 * y2)
-    x = mu + mu2 * y / np.array(2, d) - mu / np.array(2, d) * sq
+    if d == _F32:
+        # XLA:CPU fuses two of the multiply-adds (read off JAX 0.10.2's compiled wald): the sum
+        # under the root keeps one product exact, and the last step, where mu + mu² y / 2 and
+        # mu / 2 * sqrt(...) nearly cancel for a large mean, is one fused multiply-subtract
+        sq = tnp.sqrt(_fma(np.array(4, d) * mu, y, mu2 * y2))  # (the other fusing: 12 % differ)
+        x = _fma(-(mu / np.array(2, d)), sq, mu + mu2 * y / np.array(2, d))
+    else:
+        sq = tnp.sqrt(np.array(4, d) * mu * y + mu2 * y2)
+        x = mu + mu2 * y / np.array(2, d) - mu / np.array(2, d) * sq
     return tnp.where(z <= mu / (mu + x), x, mu2 / x)
+
+
+def _fma(a: Any, b: Any, c: Any) -> Array:
+    """``a * b + c`` rounded once (float32), as XLA:CPU's fused multiply-add (:mod:`.logs`)."""
+    a, b, c = tnp.broadcast_arrays(a, b, c)
+    out: Array = random_fma_p.bind(a, b, c)
+    return out
