@@ -2642,12 +2642,14 @@ AUDITED: list[Evidence] = [
     E(
         "docs/random.md",
         "XLA's algebraic simplifier, with a scalar parameter",
+        "tests/test_xla_elementary.py::test_sampler_forms_match_jax",
         "tests/test_random_sweep.py::test_draw_matches_jax",
         "record: branch samplers-exp's probes against jit(jnp.exp/tan/power) of JAX 0.10.2 and its dumped HLO/machine code, 2026-11-28",
     ),
     E(
         "docs/random.md",
         "`wald`'s `4 mu y + mu² y²` keeps one product exact",
+        "tests/test_xla_elementary.py::test_sampler_forms_match_jax",
         "tests/test_random_sweep.py::test_draw_matches_jax",
         "record: branch samplers-exp's probes against jit(jnp.exp/tan/power) of JAX 0.10.2 and its dumped HLO/machine code, 2026-11-28",
     ),

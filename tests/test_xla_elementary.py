@@ -18,7 +18,14 @@ from typing import Any
 import numpy as np
 import pytest
 from host_simd import host_simd
-from xla_elementary_cases import exp_hard, pow_hard, pow_pairs, sweep_inputs, tan_hard
+from xla_elementary_cases import (
+    SAMPLER_DRAWS,
+    exp_hard,
+    pow_hard,
+    pow_pairs,
+    sweep_inputs,
+    tan_hard,
+)
 
 import trellax
 from trellax._src.backend import libm_f32, xla_exp
@@ -149,3 +156,12 @@ def test_numpy_share_that_differs() -> None:
     assert 0.35 < share["exp"] < 0.45, share
     assert 0.20 < share["tan"] < 0.30, share
     assert 0.14 < share["pow"] < 0.22, share
+
+
+@pytest.mark.parametrize("expr", SAMPLER_DRAWS)
+def test_sampler_forms_match_jax(expr: str) -> None:
+    # the forms XLA compiles differently: array parameters (no folding), shape () (pareto's
+    # division), maxwell's two summation orders either side of 4,096 squares
+    env = {"r": trellax.random, "k": trellax.random.key(7), "jnp": trellax.numpy}
+    got = np.asarray(eval(expr, env))  # noqa: S307
+    assert _sha(got) == GOLDEN["samplers"][expr]

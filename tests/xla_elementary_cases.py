@@ -10,7 +10,15 @@ from typing import Any
 import numpy as np
 from xla_log_cases import _neighbours, hard_inputs, sweep_inputs
 
-__all__ = ["POW_N", "exp_hard", "pow_hard", "pow_pairs", "sweep_inputs", "tan_hard"]
+__all__ = [
+    "SAMPLER_DRAWS",
+    "POW_N",
+    "exp_hard",
+    "pow_hard",
+    "pow_pairs",
+    "sweep_inputs",
+    "tan_hard",
+]
 
 POW_N = 200_000
 
@@ -58,3 +66,18 @@ def pow_hard() -> tuple[Any, Any]:
                   np.float32)  # fmt: skip
     gx, gy = np.meshgrid(xs, ys)
     return gx.reshape(-1), gy.reshape(-1)
+
+
+#: Sampler draws whose form depends on how XLA compiles them (evaluated with ``r`` the random
+#: module, ``k`` key(7), ``jnp`` the numpy module): array parameters (no scalar folding), a
+#: shape-() draw, and maxwell on both sides of the 4,096-element reduction threshold.
+SAMPLER_DRAWS = (
+    "r.lognormal(k, jnp.full((1000,), 5.0), (1000,))",
+    "r.pareto(k, jnp.full((1000,), 3.0), (1000,))",
+    "r.wald(k, jnp.full((1000,), 1e3), (1000,))",
+    "r.lognormal(k, 5.0, ())",
+    "r.pareto(k, 3.0, ())",
+    "r.maxwell(k, (1365,))",
+    "r.maxwell(k, (1366,))",
+    "r.cauchy(k, (1000,))",
+)

@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 from host_simd import host_simd  # noqa: E402
 from xla_elementary_cases import (  # noqa: E402
+    SAMPLER_DRAWS,
     exp_hard,
     pow_hard,
     pow_pairs,
@@ -61,6 +62,11 @@ def main() -> None:
         "hard": [[a, b, r] for a, b, r in zip(_hex(hx), _hex(hy), _hex(np.asarray(p(hx, hy))))],
         "pairs_n": int(rx.size),
         "pairs_sha256": _sha(np.asarray(p(rx, ry))),
+    }
+    key = jax.random.key(7)
+    out["samplers"] = {
+        e: _sha(np.asarray(eval(e, {"r": jax.random, "k": key, "jnp": jnp})))  # noqa: S307
+        for e in SAMPLER_DRAWS
     }
     OUT.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
     print(f"wrote {OUT}")
