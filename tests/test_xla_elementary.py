@@ -163,5 +163,5 @@ def test_sampler_forms_match_jax(expr: str) -> None:
     # the forms XLA compiles differently: array parameters (no folding), shape () (pareto's
     # division), maxwell's two summation orders either side of 4,096 squares
     env = {"r": trellax.random, "k": trellax.random.key(7), "jnp": trellax.numpy}
-    got = np.asarray(eval(expr, env))  # noqa: S307
+    got = np.asarray(eval(expr, env))
     assert _sha(got) == GOLDEN["samplers"][expr]

@@ -11,8 +11,8 @@ import numpy as np
 from xla_log_cases import _neighbours, hard_inputs, sweep_inputs
 
 __all__ = [
-    "SAMPLER_DRAWS",
     "POW_N",
+    "SAMPLER_DRAWS",
     "exp_hard",
     "pow_hard",
     "pow_pairs",

@@ -65,8 +65,7 @@ def main() -> None:
     }
     key = jax.random.key(7)
     out["samplers"] = {
-        e: _sha(np.asarray(eval(e, {"r": jax.random, "k": key, "jnp": jnp})))  # noqa: S307
-        for e in SAMPLER_DRAWS
+        e: _sha(np.asarray(eval(e, {"r": jax.random, "k": key, "jnp": jnp}))) for e in SAMPLER_DRAWS
     }
     OUT.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
     print(f"wrote {OUT}")
