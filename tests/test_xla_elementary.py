@@ -165,3 +165,14 @@ def test_sampler_forms_match_jax(expr: str) -> None:
     env = {"r": trellax.random, "k": trellax.random.key(7), "jnp": trellax.numpy}
     got = np.asarray(eval(expr, env))
     assert _sha(got) == GOLDEN["samplers"][expr]
+
+
+def test_ctypes_fallback_gives_the_same_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    # where NumPy's negative-stride loop were not the C library's, each value is one ctypes call
+    assert libm_f32._scalar_loop_is_libm()  # this host: NumPy's scalar loop is glibc's
+    x = tan_hard()[:300]
+    px, py = (a[:300] for a in pow_pairs())
+    fast_t, fast_p = libm_f32.tan_f32(x), libm_f32.pow_f32(px, py)
+    monkeypatch.setattr(libm_f32, "_scalar_loop_is_libm", lambda: False)
+    assert _hex(libm_f32.tan_f32(x)) == _hex(fast_t)
+    assert _hex(libm_f32.pow_f32(px, py)) == _hex(fast_p)

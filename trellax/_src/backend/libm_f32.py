@@ -20,6 +20,9 @@ in JAX, 2**-74.5 here). No sampler raises a subnormal to a power (their bases ar
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
 from typing import Any
 
 import numpy as np
@@ -45,14 +48,54 @@ def _flush(a: Any) -> None:
         a[sub] = np.copysign(np.float32(0), a[sub])
 
 
-def tan_f32(x: Any) -> F32:
-    """``tanf`` of each element of a float32 array, as XLA:CPU computes it."""
-    x = np.asarray(x, np.float32)
-    xs = _reversed(x.reshape(-1), False)  # tanf returns a tiny input itself: nothing flushed
+@functools.cache
+def _libm() -> Any:
+    lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+    lib.tanf.restype = ctypes.c_float
+    lib.tanf.argtypes = [ctypes.c_float]
+    lib.powf.restype = ctypes.c_float
+    lib.powf.argtypes = [ctypes.c_float, ctypes.c_float]
+    return lib
+
+
+@functools.cache
+def _scalar_loop_is_libm() -> bool:
+    """Whether NumPy's negative-stride loops give the C library's ``tanf``/``powf`` here."""
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-1.6, 1.6, 256).astype(np.float32)
+    y = rng.uniform(-3, 3, 256).astype(np.float32)
+    b = np.abs(x) + np.float32(0.5)
+    lib = _libm()
+    want_t = np.array([lib.tanf(float(v)) for v in x], np.float32)
+    want_p = np.array([lib.powf(float(u), float(v)) for u, v in zip(b, y)], np.float32)
+    return bool(np.array_equal(_numpy_tan(x), want_t) and np.array_equal(_numpy_pow(b, y), want_p))
+
+
+def _numpy_tan(x: Any) -> Any:
+    xs = _reversed(x, False)
     out = np.empty(xs.shape, np.float32)  # contiguous: with every operand reversed NumPy would
     # flip the loop to positive strides and take its SIMD loop again
     with np.errstate(all="ignore"):
         np.tan(xs, out=out)
+    return out
+
+
+def _numpy_pow(x: Any, y: Any) -> Any:
+    xs, ys = _reversed(x, False), _reversed(y, False)
+    out = np.empty(xs.shape, np.float32)
+    with np.errstate(all="ignore"):
+        np.power(xs, ys, out=out)
+    return out
+
+
+def tan_f32(x: Any) -> F32:
+    """``tanf`` of each element of a float32 array, as XLA:CPU computes it."""
+    x = np.asarray(x, np.float32)
+    flat = x.reshape(-1)  # tanf returns a tiny input itself: nothing flushed
+    if _scalar_loop_is_libm():
+        out = _numpy_tan(flat)
+    else:
+        out = np.array([_libm().tanf(float(v)) for v in flat], np.float32)
     result: F32 = out.reshape(x.shape)
     return result
 
@@ -61,10 +104,12 @@ def pow_f32(x: Any, y: Any, flush: bool = True) -> F32:
     """``powf`` of each pair of elements of two float32 arrays (broadcast), as XLA:CPU computes
     it (with ``flush``; without, subnormal results are kept)."""
     x, y = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
-    xs, ys = _reversed(x.reshape(-1), False), _reversed(y.reshape(-1), False)
-    out = np.empty(xs.shape, np.float32)
-    with np.errstate(all="ignore"):
-        np.power(xs, ys, out=out)
+    fx, fy = x.reshape(-1), y.reshape(-1)
+    if _scalar_loop_is_libm():
+        out = _numpy_pow(fx, fy)
+    else:
+        lib = _libm()
+        out = np.array([lib.powf(float(u), float(v)) for u, v in zip(fx, fy)], np.float32)
     if flush:
         _flush(out)
     result: F32 = out.reshape(x.shape)
