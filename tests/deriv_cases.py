@@ -930,6 +930,22 @@ EXCLUDED: dict[str, str] = {
         "internal to the samplers (XLA's float32 log1p of their uniform draws, random/logs.py): "
         "no public function gives it a tangent; its rule is log1p's (tests/test_xla_log.py)"
     ),
+    "random_exp": (
+        "internal to the samplers (XLA's float32 exp, random/logs.py); its rule is exp's "
+        "(tests/test_xla_elementary.py), and samplers' gradients go through it (lognormal)"
+    ),
+    "random_tan": (
+        "internal to the cauchy sampler (the C library's tanf, random/logs.py): no public "
+        "function gives it a tangent; its rule is tan's (tests/test_xla_elementary.py)"
+    ),
+    "random_pow": (
+        "internal to the samplers (the C library's powf, random/logs.py); its rules are power's "
+        "(tests/test_xla_elementary.py), and samplers' gradients go through it (weibull_min)"
+    ),
+    "random_fma": (
+        "internal to the samplers (XLA's fused multiply-add in wald and maxwell, random/logs.py); "
+        "its rules are those of a * b + c (tests/test_xla_elementary.py)"
+    ),
 }
 
 

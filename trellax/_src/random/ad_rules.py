@@ -21,7 +21,14 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
 from trellax._src.random.floats import random_erf_inv_p, random_uniform_p
 from trellax._src.random.gamma_grad import random_gamma_grad_p
-from trellax._src.random.logs import random_log1p_p, random_log_p
+from trellax._src.random.logs import (
+    random_exp_p,
+    random_fma_p,
+    random_log1p_p,
+    random_log_p,
+    random_pow_p,
+    random_tan_p,
+)
 from trellax._src.random.loops import random_gamma_p
 
 
@@ -50,6 +57,28 @@ def _erf_inv_rule(t: Any, ans: Any, x: Any) -> Any:
 ad_util.defjvp(random_erf_inv_p, _erf_inv_rule)
 ad_util.defjvp(random_log_p, lambda t, ans, x: tnp.divide(t, x))
 ad_util.defjvp(random_log1p_p, lambda t, ans, x: tnp.divide(t, tnp.add(1, x)))
+ad_util.defjvp(random_exp_p, lambda t, ans, x: tnp.multiply(t, ans))
+ad_util.defjvp(random_tan_p, lambda t, ans, x: tnp.multiply(t, tnp.add(1, tnp.square(ans))))
+
+
+def _pow_x(t: Any, ans: Any, x: Any, y: Any) -> Any:
+    """``d x**y / dx = y * x**(y - 1)`` (``trellax.numpy.power``'s rule)."""
+    return tnp.multiply(t, tnp.multiply(y, tnp.power(x, tnp.subtract(y, 1))))
+
+
+def _pow_y(t: Any, ans: Any, x: Any, y: Any) -> Any:
+    """``d x**y / dy = log(x) * x**y``, 0 where ``x`` is 0 (as JAX's ``pow`` rule)."""
+    safe = tnp.where(x == 0, tnp.ones_like(x), x)
+    return tnp.multiply(t, tnp.where(x == 0, tnp.zeros_like(ans), tnp.log(safe) * ans))
+
+
+ad_util.defjvp(random_pow_p, _pow_x, _pow_y)
+ad_util.defjvp(
+    random_fma_p,
+    lambda t, ans, a, b, c: tnp.multiply(t, b),
+    lambda t, ans, a, b, c: tnp.multiply(t, a),
+    lambda t, ans, a, b, c: t,
+)
 
 
 def _gamma_rule(t: Any, ans: Any, keys: Any, a: Any, *, log_space: bool) -> Any:

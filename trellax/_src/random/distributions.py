@@ -18,7 +18,14 @@ from trellax._src.random.binomial import random_binomial_p
 from trellax._src.random.keys import single_key
 from trellax._src.random.loops import random_gamma_p, random_poisson_p
 from trellax._src.random.primitives import random_split_p
-from trellax._src.random.samplers import _exponential, _normal, rademacher, split_data
+from trellax._src.random.samplers import (
+    _exp,
+    _exponential,
+    _normal,
+    _pow,
+    rademacher,
+    split_data,
+)
 from trellax._src.random.util import (
     as_param,
     canonical_shape,
@@ -62,7 +69,7 @@ def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = float) -> Arr
     lga = _gamma(ka, aa, s, True)
     lgb = _gamma(kb, bb, s, True)
     top = tnp.maximum(lga, lgb)
-    ga, gb = tnp.exp(lga - top), tnp.exp(lgb - top)
+    ga, gb = _exp(lga - top), _exp(lgb - top)
     return ga / (ga + gb)
 
 
@@ -83,7 +90,7 @@ def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = float) -> Ar
     if 0 in (*batch, al.shape[-1]):  # nothing to draw (JAX's empty answer, no max of nothing)
         return tnp.zeros((*batch, al.shape[-1]), d)
     lg = _gamma(data, al, (*batch, al.shape[-1]), True)
-    z = tnp.exp(lg - tnp.max(lg, axis=-1, keepdims=True))
+    z = _exp(lg - tnp.max(lg, axis=-1, keepdims=True))
     return z / tnp.sum(z, axis=-1, keepdims=True)
 
 
@@ -101,7 +108,7 @@ def t(key: Any, df: Any, shape: Any = None, dtype: Any = float) -> Array:
 
 
 def _chisquare(data: Array, dfa: Array, s: tuple[int, ...], d: np.dtype[Any]) -> Array:
-    return tnp.exp(_gamma(data, dfa / np.array(2, d), s, True)) * np.array(2, d)
+    return _exp(_gamma(data, dfa / np.array(2, d), s, True)) * np.array(2, d)
 
 
 @accepts_out_sharding
@@ -125,8 +132,8 @@ def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = float) -
     # bfloat16, whose operations XLA:CPU first wraps in conversions to float32, the pattern is
     # not seen and JAX's own form runs (both measured on JAX 0.10.2's draws, bit for bit)
     two = np.array(2, d)
-    e_num = tnp.exp(_gamma(k_num, num / two, s, True))
-    e_den = tnp.exp(_gamma(k_den, den / two, s, True))
+    e_num = _exp(_gamma(k_num, num / two, s, True))
+    e_den = _exp(_gamma(k_den, den / two, s, True))
     if d == tnp.bfloat16:
         return ((e_num * two) / num) / ((e_den * two) / den)
     return (e_num * (den * two)) / (e_den * (num * two))
@@ -147,7 +154,7 @@ def _generalized_normal(data: Array, pa: Array, s: tuple[int, ...], d: np.dtype[
     inv = np.array(1, d) / pa
     g = _gamma(kg, inv, s, False)
     # the signs are JAX's rademacher draws: a float32 bernoulli whatever the sample dtype
-    return rademacher(kr, s, d) * tnp.power(g, inv)
+    return rademacher(kr, s, d) * _pow(g, inv)
 
 
 @accepts_out_sharding
@@ -161,7 +168,7 @@ def ball(key: Any, d: int, p: float = 2, shape: Any = (), dtype: Any = float) ->
     k1, k2 = split_data(data, 2)
     g = _generalized_normal(k1, pa, (*s, d), dt)
     e = _exponential(k2, s, dt)
-    norm = tnp.power(tnp.sum(tnp.power(tnp.abs(g), pa), axis=-1) + e, np.array(1, dt) / pa)
+    norm = _pow(tnp.sum(_pow(tnp.abs(g), pa), axis=-1) + e, np.array(1, dt) / pa)
     return g / norm[..., None]
 
 

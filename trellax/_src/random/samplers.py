@@ -25,8 +25,15 @@ from trellax._src.random.floats import (
 )
 from trellax._src.random.floats import SMALL as _SMALL_UNIFORM
 from trellax._src.random.keys import single_key
-from trellax._src.random.logs import random_log1p_p, random_log_p
-from trellax._src.random.normal import normal_data, random_normal_p
+from trellax._src.random.logs import (
+    random_exp_p,
+    random_fma_p,
+    random_log1p_p,
+    random_log_p,
+    random_pow_p,
+    random_tan_p,
+)
+from trellax._src.random.normal import lower_bound, normal_data, random_normal_p
 from trellax._src.random.primitives import random_bits_p, random_split_p
 from trellax._src.random.randint import randint as randint
 from trellax._src.random.randint import random_randint_p as random_randint_p
@@ -195,6 +202,25 @@ def _log1p(x: Any) -> Array:
     return out
 
 
+def _exp(x: Any) -> Array:
+    """XLA's ``exp`` of a sampler's value (:mod:`.logs`)."""
+    out: Array = random_exp_p.bind(x)
+    return out
+
+
+def _pow(x: Any, y: Any) -> Array:
+    """``x ** y`` as XLA:CPU computes it (the C library's ``powf``: :mod:`.logs`)."""
+    x, y = tnp.broadcast_arrays(x, y)
+    out: Array = random_pow_p.bind(x, y)
+    return out
+
+
+def _scalar(x: Any) -> bool:
+    """Whether a parameter is one value (JAX broadcasts it, and XLA's algebraic simplifier then
+    folds it into neighbouring constants: see ``lognormal``, ``pareto``)."""
+    return getattr(x, "ndim", 0) == 0
+
+
 def _tiny(d: np.dtype[Any]) -> Any:
     return dtypes.finfo(d).tiny
 
@@ -259,7 +285,8 @@ def cauchy(key: Any, shape: Any = (), dtype: Any = float) -> Array:
     data, _ = single_key(key, "cauchy")
     d = float_dtype("cauchy", dtype)
     u = _uniform(data, canonical_shape(shape), d, dtypes.finfo(d).eps, 1.0)
-    return tnp.tan(np.array(math.pi, d) * (u - np.array(0.5, d)))
+    out: Array = random_tan_p.bind(np.array(math.pi, d) * (u - np.array(0.5, d)))
+    return out
 
 
 @accepts_out_sharding
@@ -293,7 +320,13 @@ def lognormal(key: Any, sigma: Any = 1.0, shape: Any = None, dtype: Any = float)
     d = float_dtype("lognormal", dtype, complex_ok=True)  # complex: exp of a complex normal
     sg = as_param(sigma, d)
     s = resolve_shape("lognormal", shape, sg)
-    return tnp.exp(_normal(data, s, d) * sg)
+    if d.kind == "f" and d != tnp.bfloat16 and _scalar(sg):
+        # JAX computes exp((sqrt(2) * erfinv(u)) * sigma); with one sigma XLA's simplifier folds
+        # the two factors first: erfinv(u) * (sqrt(2) * sigma), one rounding fewer (measured:
+        # with the unfolded product 28 % of lognormal(5.0)'s float32 samples differ)
+        e = random_erf_inv_p.bind(_uniform(data, s, d, lower_bound(d), 1.0))
+        return _exp(e * (np.array(math.sqrt(2), d) * sg))
+    return _exp(_normal(data, s, d) * sg)
 
 
 @accepts_out_sharding
@@ -302,7 +335,12 @@ def pareto(key: Any, b: Any, shape: Any = None, dtype: Any = float) -> Array:
     d = float_dtype("pareto", dtype)
     ba = as_param(b, d)
     s = resolve_shape("pareto", shape, ba)
-    return tnp.exp(_exponential(data, s, d) / ba)
+    if d != tnp.bfloat16 and _scalar(ba) and math.prod(s) > 1:
+        # XLA's simplifier turns the division by one broadcast value into a multiplication by
+        # its reciprocal (measured: with the division 10 % of pareto(3.0)'s float32 samples
+        # differ); a one-element draw keeps the division (measured at size 1)
+        return _exp(_exponential(data, s, d) * (np.array(1, d) / ba))
+    return _exp(_exponential(data, s, d) / ba)
 
 
 def weibull_min(
@@ -318,9 +356,7 @@ def weibull_min(
     d = float_dtype("weibull_min", dtype)
     u = _uniform(data, canonical_shape(shape), d, 0.0, 1.0)
     one = np.array(1.0, d)
-    return tnp.power(-_log1p(-u), as_param(one / as_param(concentration, d), d)) * as_param(
-        scale, d
-    )
+    return _pow(-_log1p(-u), as_param(one / as_param(concentration, d), d)) * as_param(scale, d)
 
 
 @accepts_out_sharding
@@ -342,7 +378,21 @@ def maxwell(key: Any, shape: Any = (), dtype: Any = float) -> Array:
 
 def _maxwell(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
     x = _normal_real(data, (*shape, 3), d)
-    return tnp.sqrt(tnp.sum(x * x, axis=-1))
+    if d != _F32:
+        return tnp.sqrt(tnp.sum(x * x, axis=-1))
+    x0, x1, x2 = x[..., 0], x[..., 1], x[..., 2]
+    if x.size > _YNN_MIN:
+        # XLA:CPU hands a reduction of more than 4,096 elements to YNNPACK, which adds the squares
+        # as (x0² + x2²) + x1², each rounded (measured on JAX 0.10.2's draws, both sizes)
+        return tnp.sqrt((x0 * x0 + x2 * x2) + x1 * x1)
+    # XLA's own loop: x1², then x0² and x2² added by fused multiply-adds (float64 holds each
+    # product exactly; the sum is rounded once to float32)
+    return tnp.sqrt(_fma(x2, x2, _fma(x0, x0, x1 * x1)))
+
+
+#: Reductions of more elements than this XLA:CPU gives to YNNPACK (measured with maxwell: 1,365
+#: samples, 4,095 squares, XLA's loop; 1,366 samples, 4,098 squares, YNNPACK's).
+_YNN_MIN = 4096
 
 
 def double_sided_maxwell(
@@ -412,6 +462,20 @@ def wald(key: Any, mean: Any, shape: Any = None, dtype: Any = float) -> Array:
     y = v * v
     y2 = y * y
     mu2 = mu * mu
-    sq = tnp.sqrt(np.array(4, d) * mu * y + mu2 * y2)
-    x = mu + mu2 * y / np.array(2, d) - mu / np.array(2, d) * sq
+    if d == _F32:
+        # XLA:CPU fuses two of the multiply-adds (read off JAX 0.10.2's compiled wald): the sum
+        # under the root keeps one product exact, and the last step, where mu + mu² y / 2 and
+        # mu / 2 * sqrt(...) nearly cancel for a large mean, is one fused multiply-subtract
+        sq = tnp.sqrt(_fma(np.array(4, d) * mu, y, mu2 * y2))  # (the other fusing: 12 % differ)
+        x = _fma(-(mu / np.array(2, d)), sq, mu + mu2 * y / np.array(2, d))
+    else:
+        sq = tnp.sqrt(np.array(4, d) * mu * y + mu2 * y2)
+        x = mu + mu2 * y / np.array(2, d) - mu / np.array(2, d) * sq
     return tnp.where(z <= mu / (mu + x), x, mu2 / x)
+
+
+def _fma(a: Any, b: Any, c: Any) -> Array:
+    """``a * b + c`` rounded once (float32), as XLA:CPU's fused multiply-add (:mod:`.logs`)."""
+    a, b, c = tnp.broadcast_arrays(a, b, c)
+    out: Array = random_fma_p.bind(a, b, c)
+    return out
