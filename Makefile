@@ -129,6 +129,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_derivs.py
 	$(GOLDEN_PY) tools/gen_golden_custom_public.py
 	$(GOLDEN_PY) tools/gen_golden_probe_batch3.py
+	$(GOLDEN_PY) -m pip install -q mpmath
+	$(GOLDEN_PY) tools/gen_deriv_exact_derivs_hyp.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 
 clean:
