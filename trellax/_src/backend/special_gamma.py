@@ -10,7 +10,8 @@ each iterated over whole arrays, an element dropping out once its last term is b
 epsilon (at most 2000 steps, as XLA). ``igamma_grad_a`` is ``∂P/∂a``: the same series and
 continued fraction differentiated term by term in ``a`` (the derivatives of the terms, and of the
 convergents, are carried along), times the prefactor, plus the prefactor's own derivative
-``log x - ψ(a)``; that combination is taken in ``np.longdouble`` (see ``_interior``). Narrower float operands are computed in float64 and rounded once.
+``log x - ψ(a)``; for it the series, the fraction and that combination run in ``np.longdouble``
+(see ``_interior``). Narrower float operands are computed in float64 and rounded once.
 
 Edge values as JAX 0.10.2's (observed): NaN for a NaN operand, ``x < 0``, ``a < 0`` and
 ``a == x == 0``; ``P = 0`` at ``x == 0`` and ``P = 1`` at ``x == inf``. JAX's quirks are kept:
