@@ -222,6 +222,56 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/autodiff.md",
+        "The 20 `OPEN` entries of these cases are closed, each differing value measured",
+        "tests/test_deriv_exact_derivs_hyp.py::test_trellax_against_mpmath",
+        "tests/test_deriv_exact_derivs_hyp.py::test_jax_is_the_farther_where_not_compared",
+        "tests/test_derivs.py::test_matches_jax",
+    ),
+    E(
+        "docs/autodiff.md",
+        "At `x = 0.5`, `lmbda = 1e-30` the derivative in `lmbda` came out 1.41e14",
+        "tests/test_deriv_exact_derivs_hyp.py::test_boxcox_derivatives_in_lmbda_through_zero",
+        "tests/test_deriv_exact_derivs_hyp.py::test_trellax_against_mpmath",
+        "tests/test_deriv_exact_derivs_hyp.py::test_jax_is_the_farther_where_not_compared",
+    ),
+    E(
+        "docs/autodiff.md",
+        "Its first to third derivatives at the special points are",
+        "tests/test_deriv_exact_derivs_hyp.py::test_trellax_against_mpmath",
+        "tests/test_deriv_exact_derivs_hyp.py::test_jax_is_the_farther_where_not_compared",
+    ),
+    E(
+        "docs/autodiff.md",
+        "At the cases' points the float64 derivative is 0 ulps from exact",
+        "tests/test_deriv_exact_derivs_hyp.py::test_trellax_against_mpmath",
+        "tests/test_deriv_exact_derivs_hyp.py::test_jax_is_the_farther_where_not_compared",
+    ),
+    E(
+        "docs/autodiff.md",
+        "The remaining differences are JAX's: float32 `jvp1`",
+        "tests/test_deriv_exact_derivs_hyp.py::test_trellax_against_mpmath",
+        "tests/test_deriv_exact_derivs_hyp.py::test_jax_is_the_farther_where_not_compared",
+    ),
+    E(
+        "docs/autodiff.md",
+        "Open: at `x = 0.999` trellax's float64 series is 262",
+        "tests/test_deriv_exact_derivs_hyp.py::test_trellax_against_mpmath",
+    ),
+    E(
+        "docs/autodiff.md",
+        "whose cancellation made the float64 third derivative at",
+        "tests/test_deriv_exact_derivs_hyp.py::test_trellax_against_mpmath",
+        "tests/test_deriv_exact_derivs_hyp.py::test_jax_is_the_farther_where_not_compared",
+    ),
+    E(
+        "docs/autodiff.md",
+        "At `theta = 0`, `-0` and that point the first to third derivatives",
+        "tests/test_deriv_exact_derivs_hyp.py::test_trellax_against_mpmath",
+        "tests/test_deriv_exact_derivs_hyp.py::test_jax_is_the_farther_where_not_compared",
+        "tests/test_derivs.py::test_matches_jax",
+    ),
+    E(
+        "docs/autodiff.md",
         "Every quantity `test_matches_jax` records was computed exactly at the cases' points",
         "tests/test_deriv_exact_gamma.py::test_against_mpmath",
         "tests/test_deriv_exact_gamma.py::test_every_case_has_a_bound",
@@ -565,6 +615,11 @@ AUDITED: list[Evidence] = [
         "tests/test_derivs.py::test_matches_jax",
         "tests/test_deriv_exact_gamma.py::test_limits_where_jax_gives_nan",
         "tests/test_deriv_exact_gamma.py::test_against_mpmath",
+    ),
+    TABLE(
+        "docs/semantics.md",
+        "| where | JAX | trellax (the exact value) |",
+        "tests/test_deriv_exact_derivs_hyp.py",
     ),
     E(
         "docs/semantics.md",

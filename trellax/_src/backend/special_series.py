@@ -8,7 +8,8 @@ computed in float64.
   Even in ``h``, odd in ``a``.
 * ``1F1(a; b; x) = Σ_k (a)_k / (b)_k x^k / k!`` summed until the terms fall below float64's
   epsilon (at most 5000), for ``x < 0`` after Kummer's transformation
-  ``1F1(a; b; x) = e^x 1F1(b-a; b; -x)``; the derivatives in ``a`` and ``b`` sum the
+  ``1F1(a; b; x) = e^x 1F1(b-a; b; -x)`` (at ``x = -inf`` the limit, 0 for ``a > 0`` and 1
+  for ``a == 0``; NaN for ``a < 0``); the derivatives in ``a`` and ``b`` sum the
   derivatives of the terms, each from the previous one by the product rule.
 * ``J_n(z)`` for integer ``n >= 0``: the power series for ``|z| <= 1``; otherwise Miller's
   backward recurrence ``J_(k-1) = (2k/z) J_k - J_(k+1)`` from an order well above ``n`` and
@@ -108,6 +109,14 @@ def hyp1f1_64(a: np.ndarray, b: np.ndarray, x: np.ndarray, part: int) -> np.ndar
     else:
         da = _hyp1f1_series(bn - an, bn, -xn, 1)
         out[neg] = e * (da + _hyp1f1_series(bn - an, bn, -xn, 2))
+    if part == 0:
+        # the limit at x = -inf: 1F1 ~ Γ(b)/Γ(b-a) (-x)^-a + Γ(b)/Γ(a) e^x (-x)^(a-b) -> 0 for
+        # a > 0 (and 1 for a == 0), where the series gave NaN; so are x-derivatives there,
+        # a/b 1F1(a+1; b+1; x) (they were NaN; JAX's reverse mode gives -0.0)
+        pole = (b <= 0) & (b == np.floor(b))
+        low = (x == -np.inf) & np.isfinite(a) & np.isfinite(b) & ~pole
+        out[low & (a > 0)] = 0.0
+        out[low & (a == 0)] = 1.0
     return out
 
 

@@ -27,7 +27,7 @@ from trellax._src.numpy.creation import asarray, full
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.shapes import squeeze
 from trellax._src.numpy.util import check_arraylike, promote_args_inexact
-from trellax._src.scipy import special_inverse, special_zeta
+from trellax._src.scipy import special_boxcox, special_inverse, special_zeta
 
 ArrayLike = Any
 Axis = Any
@@ -581,8 +581,12 @@ def kl_div(p: ArrayLike, q: ArrayLike) -> Array:
 
 
 def boxcox(x: ArrayLike, lmbda: ArrayLike) -> Array:
-    """The Box-Cox transform: ``(x**lmbda - 1) / lmbda``, ``log(x)`` for ``lmbda == 0``."""
+    """The Box-Cox transform: ``(x**lmbda - 1) / lmbda``, ``log(x)`` for ``lmbda == 0``
+    (real operands: differentiated by a rule exact through ``lmbda == 0``,
+    ``special_boxcox.py``; complex ones by the formula, as JAX)."""
     a, lam = _inexact("boxcox", x, lmbda)
+    if dtypes.kind(a.dtype) != "c":
+        return special_boxcox.boxcox(a, lam)
     safe = where(ufuncs.equal(lam, _c(0, lam)), _c(1, lam), lam)
     value = lax.div(lax.expm1(lax.mul(safe, lax.log(a))), safe)
     return where(ufuncs.equal(lam, _c(0, lam)), lax.log(a), value)
@@ -591,6 +595,8 @@ def boxcox(x: ArrayLike, lmbda: ArrayLike) -> Array:
 def boxcox1p(x: ArrayLike, lmbda: ArrayLike) -> Array:
     """The Box-Cox transform of ``1 + x``."""
     a, lam = _inexact("boxcox1p", x, lmbda)
+    if dtypes.kind(a.dtype) != "c":
+        return special_boxcox.boxcox1p(a, lam)
     safe = where(ufuncs.equal(lam, _c(0, lam)), _c(1, lam), lam)
     value = lax.div(lax.expm1(lax.mul(safe, lax.log1p(a))), safe)
     return where(ufuncs.equal(lam, _c(0, lam)), lax.log1p(a), value)
