@@ -513,6 +513,17 @@ AUDITED: list[Evidence] = [
     # ---- docs/semantics.md
     E(
         "docs/semantics.md",
+        "`mean` (and `average` without weights) is the sum times the reciprocal of the count",
+        "tests/test_div_reciprocal.py::test_mean_matches_jax_bits",
+        "tests/test_div_reciprocal.py::test_mean_is_the_sum_times_the_reciprocal",
+    ),
+    E(
+        "docs/semantics.md",
+        "The general rule is still open: in JAX every `x / c` whose divisor is a constant",
+        "tests/test_div_reciprocal.py::test_division_by_a_broadcast_divisor_is_open",
+    ),
+    E(
+        "docs/semantics.md",
         "trellax computes dtypes exactly as JAX does.",
         "tests/test_golden_promotion.py",
         "tests/test_dtypes.py::test_op_level_promotion",

@@ -503,7 +503,15 @@ def mean(
         x = promote_to("mean", x, result_dtype)  # mean(int8) is float32
     total = sum(x, axes, dtype=compute, keepdims=keepdims, where=where)
     if where is None:
-        normalizer = const(_count(x, axes), compute)
+        count_ = np.asarray(_count(x, axes)).astype(compute)
+        if np.dtype(compute).kind == "f":
+            # JAX's mean divides by a constant inside its jitted body, and XLA's simplifier turns
+            # ``total / n`` into ``total * (1 / n)``: one rounding more, JAX's bits
+            # (docs/semantics.md, "mean")
+            with np.errstate(divide="ignore"):
+                reciprocal = np.asarray(1, compute) / count_
+            return _convert(lax.mul(total, const(reciprocal, compute)), result_dtype, False)
+        normalizer = const(count_, compute)
     else:
         mask = where_mask("mean", where, tuple(x.shape))
         count = sum(mask, axes, dtype=dtypes.default_int_dtype(), keepdims=keepdims)
