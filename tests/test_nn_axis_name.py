@@ -30,7 +30,9 @@ def test_batchnorm_axis_name_uses_the_whole_mapped_batch() -> None:
     for k in ("mean", "var"):
         stats = np.asarray(upd["batch_stats"][k])
         assert stats.shape == (3, 2)  # the same statistics on every device
-        np.testing.assert_allclose(stats, np.broadcast_to(upd_full["batch_stats"][k], (3, 2)))
+        # the mean of the devices' means and the whole batch's mean round differently
+        full_k = np.broadcast_to(upd_full["batch_stats"][k], (3, 2))
+        np.testing.assert_allclose(stats, full_k, rtol=4 * float(np.finfo(np.float32).eps))
     # without the axis name each device keeps its own statistics
     local = nn.BatchNorm(use_running_average=False, momentum=0.5)
     _, upd_local = trellax.vmap(lambda x: local.apply(variables, x, mutable=["batch_stats"]))(X)

@@ -380,6 +380,7 @@ __all__ = [
 # -- second half of trellax.numpy (reductions, shapes, searching, sets, products) ----------------
 # Each section imports its names and extends __all__ with them (mypy understands `__all__ +=`).
 
+from trellax._src.numpy.nan_arg import nanargmax, nanargmin  # noqa: E402
 from trellax._src.numpy.reductions import (  # noqa: E402
     all,
     amax,
@@ -395,8 +396,6 @@ from trellax._src.numpy.reductions import (  # noqa: E402
     max,
     mean,
     min,
-    nanargmax,
-    nanargmin,
     nancumprod,
     nancumsum,
     nanmax,

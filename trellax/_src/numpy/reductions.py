@@ -484,7 +484,8 @@ def mean(
     *,
     where: ArrayLike | None = None,
 ) -> Array:
-    """Arithmetic mean; integers and bool give float32 (float64 only for 64-bit ints).
+    """Arithmetic mean; integers and bool give float32 (float64 only for 64-bit ints). A float
+    mean is the sum times the reciprocal of the count, as JAX's (docs/semantics.md).
 
     >>> import trellax, trellax.numpy as tnp
     >>> with trellax.enable_x64():
@@ -503,15 +504,11 @@ def mean(
         x = promote_to("mean", x, result_dtype)  # mean(int8) is float32
     total = sum(x, axes, dtype=compute, keepdims=keepdims, where=where)
     if where is None:
-        count_ = np.asarray(_count(x, axes)).astype(compute)
-        if np.dtype(compute).kind == "f":
-            # JAX's mean divides by a constant inside its jitted body, and XLA's simplifier turns
-            # ``total / n`` into ``total * (1 / n)``: one rounding more, JAX's bits
-            # (docs/semantics.md, "mean")
-            with np.errstate(divide="ignore"):
-                reciprocal = np.asarray(1, compute) / count_
+        normalizer = const(_count(x, axes), compute)
+        if dtypes.kind(compute) == "f":  # XLA's total * (1 / n): JAX's bits
+            with np.errstate(divide="ignore"):  # no elements: inf, and the mean is NaN
+                reciprocal = np.asarray(1, compute) / np.asarray(_count(x, axes), compute)
             return _convert(lax.mul(total, const(reciprocal, compute)), result_dtype, False)
-        normalizer = const(count_, compute)
     else:
         mask = where_mask("mean", where, tuple(x.shape))
         count = sum(mask, axes, dtype=dtypes.default_int_dtype(), keepdims=keepdims)
@@ -976,32 +973,3 @@ def nanstd(
     """Square root of :func:`nanvar`."""
     check_no_out("nanstd", out)
     return lax.sqrt(nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean))
-
-
-def _nan_arg_reduction(
-    name: str, reducer: Callable[..., Array], fill: float, a: ArrayLike, axis: Any, keepdims: bool
-) -> Array:
-    x = ensure_array(name, a)
-    ax = None if axis is None else operator.index(axis)
-    if not is_inexact(x):
-        return reducer(x, axis=ax, keepdims=keepdims)
-    nan = isnan(x)
-    res = reducer(select_n(nan, x, full_like_shape(fill, x)), axis=ax, keepdims=keepdims)
-    all_nan = all(nan, axis=ax, keepdims=keepdims)
-    return select_n(all_nan, res, full_like_shape(-1, res))
-
-
-def nanargmax(
-    a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool | None = None
-) -> Array:
-    """:func:`argmax` ignoring NaN; -1 for an all-NaN slice (JAX's choice; NumPy raises)."""
-    check_no_out("nanargmax", out)
-    return _nan_arg_reduction("nanargmax", argmax, -np.inf, a, axis, bool(keepdims))
-
-
-def nanargmin(
-    a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool | None = None
-) -> Array:
-    """:func:`argmin` ignoring NaN; -1 for an all-NaN slice (JAX's choice; NumPy raises)."""
-    check_no_out("nanargmin", out)
-    return _nan_arg_reduction("nanargmin", argmin, np.inf, a, axis, bool(keepdims))
