@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import json
 import pathlib
-from typing import Any
 
-import numpy as np
 import pytest
-from optim_cases import DTYPES, ulps
+from optim_cases import DTYPES
+from optim_compare import check, compare, describe
 from optim_rest_cases import CASES, GRADIENTS, RECORD_STEPS, replay
 
 import trellax
@@ -142,69 +141,26 @@ BOUNDS: dict[str, tuple[int, int]] = {
     ),  # from step 4
 }
 
-_FLOATS = {"float32": np.float32, "float16": np.float16, "bfloat16": jnp.bfloat16}
-
-
-def _describe(x: Any) -> list[Any]:
-    if isinstance(x, trellax.Array):
-        return [str(x.dtype), bool(x.weak_type)]
-    return [type(x).__name__, None]
-
-
-def _leaf_ulps(mine: list[str], theirs: list[str], kind: str) -> int:
-    if mine == theirs:
-        return 0
-    if kind not in _FLOATS:  # an integer or boolean leaf: any difference counts fully
-        return 2**40
-    width = np.uint16 if kind in ("float16", "bfloat16") else np.uint32
-    got = np.array([int(h, 16) for h in mine], width).view(_FLOATS[kind])
-    return ulps(got, theirs)
-
 
 def measure(case: str, jit: bool) -> tuple[int, int, int]:
     """(first step whose digest differs from optax's, 0 if none; the largest ulp distance of
-    the parameters, and of the state, over the recorded steps). Asserts the error class, the
-    state's layout and the dtypes and weak flags of updates and state leaves."""
-    want = GOLDEN["transforms"][case]
+    the parameters, and of the state, over the recorded steps): ``optim_compare.compare``."""
     got = replay(
         optim,
         jnp,
         trellax.tree_util.tree_leaves,
-        _describe,
+        describe,
         case,
         wrap=trellax.jit if jit else (lambda f: f),
     )
-    assert got.get("error") == want.get("error"), f"{case}: {got.get('error')} raised"
-    if "error" in want:
-        return 0, 0, 0
-    assert got["layout"] == want["layout"], "the state's layout differs from optax's"
-    assert got["updates"] == want["updates"], "the updates' dtypes differ from optax's"
-    assert got["state_kinds"] == want["state_kinds"], "the state's dtypes differ from optax's"
-    first = next(
-        (t + 1 for t, (a, b) in enumerate(zip(got["digests"], want["digests"])) if a != b), 0
-    )
-    dtype = case.split("|")[1]
-    p_ulps = s_ulps = 0
-    for t in map(str, RECORD_STEPS):
-        for mine, theirs in zip(got["params"][t], want["params"][t]):
-            p_ulps = max(p_ulps, _leaf_ulps(mine, theirs, dtype))
-        for mine, theirs, kind in zip(got["state"][t], want["state"][t], want["state_kinds"]):
-            s_ulps = max(s_ulps, _leaf_ulps(mine, theirs, kind[0]))
-    return first, p_ulps, s_ulps
+    return compare(GOLDEN["transforms"][case], got, RECORD_STEPS, case.split("|")[1])
 
 
 ALL = [f"{e}|{d}|{g}" for e in CASES for d in DTYPES for g in GRADIENTS]
 
 
 def _check(case: str, jit: bool) -> None:
-    first, p_ulps, s_ulps = measure(case, jit)
-    bound = BOUNDS.get(("jit|" if jit else "eager|") + case)
-    if bound is None:
-        assert first == 0, f"differs from optax from step {first}: {p_ulps} / {s_ulps} ulps"
-    else:
-        assert p_ulps <= bound[0] and s_ulps <= bound[1], (
-            f"{p_ulps} / {s_ulps} ulps from optax (params / state); bound {bound}"
-        )
+    check(measure(case, jit), BOUNDS.get(("jit|" if jit else "eager|") + case))
 
 
 def test_golden_covers_every_case() -> None:

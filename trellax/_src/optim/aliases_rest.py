@@ -37,6 +37,7 @@ from trellax._src.optim.base import (
     zero_count,
     zeros_like_tree,
 )
+from trellax._src.optim.reduce_order import ordered_mean, ordered_norm
 from trellax._src.optim.transforms import (
     ScalarOrSchedule,
     ScaleByAdamState,
@@ -237,7 +238,7 @@ def scale_by_novograd(
         return ScaleByNovogradState(zero_count(), zeros_like_tree(params, mu_dtype), nu)
 
     def norm_sq(g: Any) -> Any:
-        return jnp.linalg.norm(g) ** 2
+        return ordered_norm(g) ** 2
 
     def step(g: Any, p: Any, nu: Any) -> Any:
         # optax runs this inside lax.cond, compiled: XLA divides by the 0-d norm through its
@@ -385,9 +386,9 @@ def sm3(learning_rate: float, momentum: float = 0.9) -> GradientTransformation:
 
 def _safe_rms(x: Any, min_rms: Any) -> Any:
     """``max(rms(x), min_rms)``, with the gradient of ``min_rms`` where the rms is below it."""
-    rms = jnp.sqrt(jnp.mean(abs_sq(x)))
+    rms = jnp.sqrt(ordered_mean(abs_sq(x)))
     x = jnp.where(rms <= min_rms, jnp.ones_like(x), x)
-    return jnp.where(rms <= min_rms, min_rms, jnp.sqrt(jnp.mean(abs_sq(x))))
+    return jnp.where(rms <= min_rms, min_rms, jnp.sqrt(ordered_mean(abs_sq(x))))
 
 
 def scale_by_param_block_rms(min_scale: float = 1e-3) -> GradientTransformation:
