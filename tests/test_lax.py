@@ -20,6 +20,7 @@ from trellax._src.custom.remat_opt import optimize_remat_of_custom_vjp_fwd
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as lax_elementwise
 from trellax._src.lax import fft as lax_fft
+from trellax._src.optim.fma import fma
 from trellax.lax import linalg as lax_linalg
 
 # Import every module that may define primitives, so the coverage test sees all of them.
@@ -684,6 +685,7 @@ CASES.update(
 CASES["reduce_precision"] = lambda: lax.reduce_precision(f32(), 5, 10)
 CASES["random_log"] = lambda: trellax.random.gumbel(_K(), (3,))  # XLA's float32 log of u
 CASES["random_log1p"] = lambda: trellax.random.exponential(_K(), (3,))  # -log1p(-u)
+CASES["optim_fma"] = lambda: fma(f32(), f32() * 0 + 3.0, f32())  # optim/fma.py, rounded once
 CASES["custom_linear_solve"] = lambda: lax.custom_linear_solve(
     lambda x: 2.0 * x, f32(), lambda mv, y: y / 2.0, symmetric=True
 )
