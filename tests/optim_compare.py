@@ -87,3 +87,17 @@ def check(result: tuple[int, int, int], bound: tuple[int, int] | None) -> None:
         assert p_ulps <= bound[0] and s_ulps <= bound[1], (
             f"{p_ulps} / {s_ulps} ulps from optax (params / state); bound {bound}"
         )
+
+
+def check_tight(
+    results: dict[str, tuple[int, int, int]], bounds: dict[str, tuple[int, int]]
+) -> list[str]:
+    """The bounds that a run of this session measured and that are not reached exactly (a
+    bound must shrink when trellax gets closer): ``key: measured`` strings, empty when tight."""
+    loose = []
+    for key, bound in bounds.items():
+        if key in results:
+            first, p_ulps, s_ulps = results[key]
+            if first == 0 or (p_ulps, s_ulps) != bound:
+                loose.append(f"{key}: measured {results[key]}, bound {bound}")
+    return loose

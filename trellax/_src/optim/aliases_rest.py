@@ -37,6 +37,7 @@ from trellax._src.optim.base import (
     zero_count,
     zeros_like_tree,
 )
+from trellax._src.optim.fma import fma
 from trellax._src.optim.reduce_order import ordered_mean, ordered_norm
 from trellax._src.optim.transforms import (
     ScalarOrSchedule,
@@ -242,10 +243,13 @@ def scale_by_novograd(
 
     def step(g: Any, p: Any, nu: Any) -> Any:
         # optax runs this inside lax.cond, compiled: XLA divides by the 0-d norm through its
-        # reciprocal for float16 (see div_by_scalar)
-        return div_by_scalar(g, jnp.sqrt(nu + eps_root) + eps, float32_reciprocal=False) + (
-            weight_decay * p
-        )
+        # reciprocal (see div_by_scalar) and, in float32, contracts the sum with the weight
+        # decay into fma(g, 1 / denominator, weight_decay * p)
+        denominator = jnp.sqrt(nu + eps_root) + eps
+        decay = weight_decay * p
+        if jnp.result_type(g, denominator, decay) == np.float32:
+            return fma(g, 1 / denominator.astype(np.float32), decay)
+        return div_by_scalar(g, denominator) + decay
 
     def first_nu(grads: Any, nu: Any) -> Any:
         return tree_map(lambda g, n: norm_sq(g).astype(n.dtype), grads, nu)
@@ -257,12 +261,15 @@ def scale_by_novograd(
         return tree_map(step, grads, params, nu)
 
     def next_mu(grads: Any, params: Any, mu: Any, nu: Any) -> Any:
-        return tree_map(
-            lambda m, u: None if m is None else b1 * m + u,
-            mu,
-            tree_map(step, grads, params, nu),
-            is_leaf=is_none,
-        )
+        def accumulate(m: Any, u: Any) -> Any:
+            if m is None:
+                return None
+            if m.dtype != np.float32 or jnp.result_type(m, u) != np.float32:
+                return b1 * m + u
+            # compiled: XLA contracts the float32 momentum sum into fma(b1, m, u)
+            return fma(b1, m, u)
+
+        return tree_map(accumulate, mu, tree_map(step, grads, params, nu), is_leaf=is_none)
 
     def update(updates: Updates, state: ScaleByNovogradState, params: Params) -> Any:
         count = safe_increment(state.count)
