@@ -4,18 +4,20 @@ float16 parameters, with plain gradients and with -0.0, subnormal, huge, ±inf a
 
 The golden data (``tests/golden/optim_rest.json``, from ``tools/gen_golden_optim_rest.py``)
 are eager optax, op by op. The test replays the spiky trajectories on trellax eagerly (float32
-and float16 for every configuration, bfloat16 for one of each optimizer) and under
-``trellax.jit`` for the configurations with control flow, in under 20 s of CPU time;
-``python tests/test_optim_rest.py`` measures all 228 runs (the plain sequences and the other
-runs agree as these do; BOUNDS holds the bounds of every spiky run). A run not in BOUNDS must match optax bit for bit at
-every step (a digest of the parameters' and the state's bytes); a listed one meets what XLA
-computes differently from an op-by-op evaluation: its approximate float32 ``lax.rsqrt`` (SM3),
-its reduction order (norms and means: NovoGrad, Fromage, Adafactor), the code optax runs
-compiled inside ``lax.cond`` (NovoGrad, MultiSteps: FMA contraction, reassociation), or, under
-``jit``, the float ``powf`` of a constant base (``jax.jit(lambda c: 0.999 ** c)`` and eager JAX
-differ by an ulp, and trellax's jit reproduces the jitted value: RAdam's ``1 - b2**t`` cancels,
-so its rectification moves by 0.3 %). The bound is the measured largest distance, in ulps of
-the dtype, of the parameters and of the state leaves over the recorded steps.
+and float16 for every configuration, bfloat16 for one of each optimizer), the plain ones in
+float32, and under ``trellax.jit`` the configurations with control flow, in under 20 s of CPU
+time; ``python tests/test_optim_rest.py`` measures all 228 runs and prints BOUNDS (which lists
+every run that is not bit-identical, tested or not). A run not in BOUNDS must match optax bit
+for bit at every step (a digest of the parameters' and the state's bytes); a listed one meets
+what XLA computes differently from an op-by-op evaluation, named beside it: its approximate
+float32 ``lax.rsqrt`` (SM3), its fused bfloat16 norm, its float32 ``powf``, the code optax
+runs compiled inside ``lax.cond`` (NovoGrad, MultiSteps: FMA contraction beyond the ones
+trellax reproduces), or, under ``jit``, the float ``powf`` of a constant base
+(``jax.jit(lambda c: 0.999 ** c)`` and eager JAX differ by an ulp, and trellax's jit reproduces
+the jitted value: RAdam's ``1 - b2**t`` cancels, so its rectification moves by 0.3 %). A (0, 0)
+bound is a digest difference alone: the sign of a zero or a NaN payload. The bound is the
+measured largest distance, in ulps of the dtype, of the parameters and of the state leaves over
+the recorded steps, and test_bounds_are_tight keeps it exact.
 """
 
 from __future__ import annotations
