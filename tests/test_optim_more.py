@@ -76,11 +76,11 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.inject_hyperparams(o.adam)(learning_rate=1e-2)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 80: digest only: a zero's sign or a NaN payload
+    ),  # from step 80: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.inject_hyperparams(o.adam, hyperparam_dtype=jnp.bfloat16)(learning_rate=1e-2)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 80: digest only: a zero's sign or a NaN payload
+    ),  # from step 80: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.inject_hyperparams(o.rmsprop, hyperparam_dtype=jnp.float16)(learning_rate=1e-2)|float32|plain": (
         40,
         0,
@@ -100,7 +100,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.lamb(1e-2)|float16|spiky": (
         0,
         0,
-    ),  # from step 50: digest only: a zero's sign or a NaN payload
+    ),  # from step 50: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.lamb(1e-2, weight_decay=0.1, mask={'b': False, 'w': True})|bfloat16|plain": (
         153,
         0,
@@ -112,7 +112,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.lamb(1e-2, weight_decay=0.1, mask={'b': False, 'w': True})|float16|spiky": (
         0,
         0,
-    ),  # from step 50: digest only: a zero's sign or a NaN payload
+    ),  # from step 50: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.chain(o.scale_by_trust_ratio(), o.scale(-1e-2))|bfloat16|plain": (
         4,
         0,
@@ -124,7 +124,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.chain(o.scale_by_trust_ratio(), o.scale(-1e-2))|float16|spiky": (
         0,
         0,
-    ),  # from step 51: digest only: a zero's sign or a NaN payload
+    ),  # from step 51: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.chain(o.scale_by_trust_ratio(min_norm=1.0, trust_coefficient=0.5, eps=1e-3), o.scale(-1e-2))|bfloat16|plain": (
         2,
         0,
@@ -136,19 +136,19 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.chain(o.scale_by_trust_ratio(min_norm=1.0, trust_coefficient=0.5, eps=1e-3), o.scale(-1e-2))|float16|spiky": (
         0,
         0,
-    ),  # from step 51: digest only: a zero's sign or a NaN payload
+    ),  # from step 51: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.chain(o.scale_by_novograd(mu_dtype=jnp.bfloat16), o.scale(-1e-2))|float32|plain": (
-        1608608,
-        50,
-    ),  # from step 2: optax's lax.cond compiled with a bfloat16 mu_dtype (not understood)
+        0,
+        0,
+    ),  # from step 4: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.chain(o.scale_by_novograd(mu_dtype=jnp.bfloat16), o.scale(-1e-2))|float32|spiky": (
-        192128,
-        15,
-    ),  # from step 2: optax's lax.cond compiled with a bfloat16 mu_dtype (not understood)
+        0,
+        0,
+    ),  # from step 11: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.chain(o.scale_by_novograd(mu_dtype=jnp.bfloat16), o.scale(-1e-2))|bfloat16|plain": (
         16,
         32,
-    ),  # from step 44: optax's lax.cond compiled with a bfloat16 mu_dtype (not understood)
+    ),  # from step 44: optax.s lax.cond compiled
     "eager|o.chain(o.scale_by_sm3(), o.scale(-1e-2))|float32|plain": (
         2,
         2048,
@@ -160,11 +160,11 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.chain(o.scale_by_factored_rms(min_dim_size_to_factor=2), o.scale(-1e-2))|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 80: digest only: a zero's sign or a NaN payload
+    ),  # from step 80: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.chain(o.scale_by_factored_rms(min_dim_size_to_factor=2), o.scale(-1e-2))|float16|spiky": (
         0,
         0,
-    ),  # from step 80: digest only: a zero's sign or a NaN payload
+    ),  # from step 80: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.MultiSteps(o.adam(1e-2), 2, accumulator_dtype=jnp.bfloat16)|float32|plain": (
         26,
         381,

@@ -50,7 +50,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "jit|o.radam(1e-2)|bfloat16|plain": (
         0,
         0,
-    ),  # from step 29: digest only: a zero's sign or a NaN payload
+    ),  # from step 29: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.radam(1e-2)|float16|plain": (
         2,
         0,
@@ -62,19 +62,19 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.radam(1e-2, nesterov=True, eps_root=1e-8, threshold=3.0)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 80: digest only: a zero's sign or a NaN payload
+    ),  # from step 80: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.radam(1e-2, nesterov=True, eps_root=1e-8, threshold=3.0)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 80: digest only: a zero's sign or a NaN payload
+    ),  # from step 80: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.radam(1e-2, nesterov=True, eps_root=1e-8, threshold=3.0)|float16|spiky": (
         0,
         0,
-    ),  # from step 80: digest only: a zero's sign or a NaN payload
+    ),  # from step 80: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.radam(1e-2, nesterov=True, eps_root=1e-8, threshold=3.0)|float16|spiky": (
         0,
         0,
-    ),  # from step 80: digest only: a zero's sign or a NaN payload
+    ),  # from step 80: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.novograd(1e-2)|float32|plain": (
         32,
         29,
@@ -150,11 +150,11 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.fromage(o.linear_schedule(1e-2, 0.0, 50))|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 51: digest only: a zero's sign or a NaN payload
+    ),  # from step 51: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.fromage(o.linear_schedule(1e-2, 0.0, 50))|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 51: digest only: a zero's sign or a NaN payload
+    ),  # from step 51: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.sm3(1e-2)|float32|plain": (2, 2048),  # from step 1: XLA's approximate float32 rsqrt
     "jit|o.sm3(1e-2)|float32|plain": (2, 2048),  # from step 1: XLA's approximate float32 rsqrt
     "eager|o.sm3(1e-2)|float32|spiky": (1, 144),  # from step 1: XLA's approximate float32 rsqrt
@@ -162,27 +162,27 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.adafactor(1e-2)|float32|spiky": (
         0,
         0,
-    ),  # from step 50: digest only: a zero's sign or a NaN payload
+    ),  # from step 50: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.adafactor(1e-2)|float32|spiky": (
         0,
         0,
-    ),  # from step 50: digest only: a zero's sign or a NaN payload
+    ),  # from step 50: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.adafactor(1e-2)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 50: digest only: a zero's sign or a NaN payload
+    ),  # from step 50: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.adafactor(1e-2)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 50: digest only: a zero's sign or a NaN payload
+    ),  # from step 50: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.adafactor(1e-2)|float16|spiky": (
         0,
         0,
-    ),  # from step 50: digest only: a zero's sign or a NaN payload
+    ),  # from step 50: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.adafactor(1e-2)|float16|spiky": (
         0,
         0,
-    ),  # from step 50: digest only: a zero's sign or a NaN payload
+    ),  # from step 50: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.adafactor(1e-2, min_dim_size_to_factor=4, momentum=0.9, weight_decay_rate=1e-3)|float32|plain": (
         1,
         4,
@@ -194,27 +194,27 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.adafactor(1e-2, min_dim_size_to_factor=4, momentum=0.9, weight_decay_rate=1e-3)|float32|spiky": (
         0,
         0,
-    ),  # from step 3: digest only: a zero's sign or a NaN payload
+    ),  # from step 3: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.adafactor(1e-2, min_dim_size_to_factor=4, momentum=0.9, weight_decay_rate=1e-3)|float32|spiky": (
         0,
         0,
-    ),  # from step 3: digest only: a zero's sign or a NaN payload
+    ),  # from step 3: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.adafactor(1e-2, min_dim_size_to_factor=4, momentum=0.9, weight_decay_rate=1e-3)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 6: digest only: a zero's sign or a NaN payload
+    ),  # from step 6: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.adafactor(1e-2, min_dim_size_to_factor=4, momentum=0.9, weight_decay_rate=1e-3)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 6: digest only: a zero's sign or a NaN payload
+    ),  # from step 6: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.adafactor(1e-2, min_dim_size_to_factor=4, momentum=0.9, weight_decay_rate=1e-3)|float16|spiky": (
         0,
         0,
-    ),  # from step 6: digest only: a zero's sign or a NaN payload
+    ),  # from step 6: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.adafactor(1e-2, min_dim_size_to_factor=4, momentum=0.9, weight_decay_rate=1e-3)|float16|spiky": (
         0,
         0,
-    ),  # from step 6: digest only: a zero's sign or a NaN payload
+    ),  # from step 6: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.adafactor(min_dim_size_to_factor=2, clipping_threshold=None, multiply_by_parameter_scale=False, dtype_momentum=jnp.bfloat16, momentum=0.5)|float32|plain": (
         1,
         0,
@@ -226,19 +226,19 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.adafactor(min_dim_size_to_factor=2, clipping_threshold=None, multiply_by_parameter_scale=False, dtype_momentum=jnp.bfloat16, momentum=0.5)|float32|spiky": (
         0,
         0,
-    ),  # from step 3: digest only: a zero's sign or a NaN payload
+    ),  # from step 3: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.adafactor(min_dim_size_to_factor=2, clipping_threshold=None, multiply_by_parameter_scale=False, dtype_momentum=jnp.bfloat16, momentum=0.5)|float32|spiky": (
         0,
         0,
-    ),  # from step 3: digest only: a zero's sign or a NaN payload
+    ),  # from step 3: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.adafactor(min_dim_size_to_factor=2, clipping_threshold=None, multiply_by_parameter_scale=False, dtype_momentum=jnp.bfloat16, momentum=0.5)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 80: digest only: a zero's sign or a NaN payload
+    ),  # from step 80: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.adafactor(min_dim_size_to_factor=2, clipping_threshold=None, multiply_by_parameter_scale=False, dtype_momentum=jnp.bfloat16, momentum=0.5)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 80: digest only: a zero's sign or a NaN payload
+    ),  # from step 80: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.chain(o.scale_by_param_block_norm(), o.scale(-1e-2))|bfloat16|plain": (
         8,
         0,
@@ -250,19 +250,19 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.chain(o.scale_by_param_block_norm(), o.scale(-1e-2))|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 8: digest only: a zero's sign or a NaN payload
+    ),  # from step 8: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.chain(o.scale_by_param_block_norm(), o.scale(-1e-2))|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 8: digest only: a zero's sign or a NaN payload
+    ),  # from step 8: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.chain(o.scale_by_param_block_norm(), o.scale(-1e-2))|float16|spiky": (
         0,
         0,
-    ),  # from step 8: digest only: a zero's sign or a NaN payload
+    ),  # from step 8: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.chain(o.scale_by_param_block_norm(), o.scale(-1e-2))|float16|spiky": (
         0,
         0,
-    ),  # from step 8: digest only: a zero's sign or a NaN payload
+    ),  # from step 8: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.MultiSteps(o.adam(1e-2), 3)|float32|plain": (
         16,
         357,
@@ -282,11 +282,11 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.MultiSteps(o.adam(1e-2), 3)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 4: digest only: a zero's sign or a NaN payload
+    ),  # from step 4: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.MultiSteps(o.adam(1e-2), 3)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 4: digest only: a zero's sign or a NaN payload
+    ),  # from step 4: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.MultiSteps(o.adam(1e-2), 3)|float16|plain": (
         8,
         0,
@@ -322,19 +322,19 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.lookahead(o.sgd(0.1, momentum=0.9), 3, 0.5, reset_state=True)|float32|spiky": (
         0,
         0,
-    ),  # from step 4: digest only: a zero's sign or a NaN payload
+    ),  # from step 4: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.lookahead(o.sgd(0.1, momentum=0.9), 3, 0.5, reset_state=True)|float32|spiky": (
         0,
         0,
-    ),  # from step 4: digest only: a zero's sign or a NaN payload
+    ),  # from step 4: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.lookahead(o.sgd(0.1, momentum=0.9), 3, 0.5, reset_state=True)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 4: digest only: a zero's sign or a NaN payload
+    ),  # from step 4: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "jit|o.lookahead(o.sgd(0.1, momentum=0.9), 3, 0.5, reset_state=True)|bfloat16|spiky": (
         0,
         0,
-    ),  # from step 4: digest only: a zero's sign or a NaN payload
+    ),  # from step 4: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
 }
 
 

@@ -264,8 +264,13 @@ def scale_by_novograd(
         def accumulate(m: Any, u: Any) -> Any:
             if m is None:
                 return None
-            if m.dtype != np.float32 or jnp.result_type(m, u) != np.float32:
+            if jnp.result_type(m, u) != np.float32:
                 return b1 * m + u
+            if m.dtype != np.float32:
+                # compiled, a half-precision momentum times b1 (b1 rounded to its dtype) is
+                # not rounded back: the product, exact in float32, is added to u there
+                wide = jnp.asarray(b1, m.dtype).astype(np.float32) * m.astype(np.float32)
+                return wide + u
             # compiled: XLA contracts the float32 momentum sum into fma(b1, m, u)
             return fma(b1, m, u)
 
