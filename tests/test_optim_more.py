@@ -89,54 +89,6 @@ BOUNDS: dict[str, tuple[int, int]] = {
         40,
         0,
     ),  # from step 1: XLA's approximate float32 rsqrt
-    "eager|o.lamb(1e-2)|bfloat16|plain": (
-        56,
-        0,
-    ),  # from step 5: XLA's fused bfloat16 norm (not modelled)
-    "eager|o.lamb(1e-2)|bfloat16|spiky": (
-        12,
-        0,
-    ),  # from step 5: XLA's fused bfloat16 norm (not modelled)
-    "eager|o.lamb(1e-2)|float16|spiky": (
-        0,
-        0,
-    ),  # from step 50: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
-    "eager|o.lamb(1e-2, weight_decay=0.1, mask={'b': False, 'w': True})|bfloat16|plain": (
-        153,
-        0,
-    ),  # from step 18: XLA's fused bfloat16 norm (not modelled)
-    "eager|o.lamb(1e-2, weight_decay=0.1, mask={'b': False, 'w': True})|bfloat16|spiky": (
-        2,
-        0,
-    ),  # from step 24: XLA's fused bfloat16 norm (not modelled)
-    "eager|o.lamb(1e-2, weight_decay=0.1, mask={'b': False, 'w': True})|float16|spiky": (
-        0,
-        0,
-    ),  # from step 50: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
-    "eager|o.chain(o.scale_by_trust_ratio(), o.scale(-1e-2))|bfloat16|plain": (
-        4,
-        0,
-    ),  # from step 10: XLA's fused bfloat16 norm (not modelled)
-    "eager|o.chain(o.scale_by_trust_ratio(), o.scale(-1e-2))|bfloat16|spiky": (
-        1,
-        0,
-    ),  # from step 26: XLA's fused bfloat16 norm (not modelled)
-    "eager|o.chain(o.scale_by_trust_ratio(), o.scale(-1e-2))|float16|spiky": (
-        0,
-        0,
-    ),  # from step 51: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
-    "eager|o.chain(o.scale_by_trust_ratio(min_norm=1.0, trust_coefficient=0.5, eps=1e-3), o.scale(-1e-2))|bfloat16|plain": (
-        2,
-        0,
-    ),  # from step 49: XLA's fused bfloat16 norm (not modelled)
-    "eager|o.chain(o.scale_by_trust_ratio(min_norm=1.0, trust_coefficient=0.5, eps=1e-3), o.scale(-1e-2))|bfloat16|spiky": (
-        2,
-        0,
-    ),  # from step 36: XLA's fused bfloat16 norm (not modelled)
-    "eager|o.chain(o.scale_by_trust_ratio(min_norm=1.0, trust_coefficient=0.5, eps=1e-3), o.scale(-1e-2))|float16|spiky": (
-        0,
-        0,
-    ),  # from step 51: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
     "eager|o.chain(o.scale_by_novograd(mu_dtype=jnp.bfloat16), o.scale(-1e-2))|float32|plain": (
         0,
         0,
@@ -145,10 +97,6 @@ BOUNDS: dict[str, tuple[int, int]] = {
         0,
         0,
     ),  # from step 11: equal at the recorded steps (a zero sign, a NaN payload or a passing difference)
-    "eager|o.chain(o.scale_by_novograd(mu_dtype=jnp.bfloat16), o.scale(-1e-2))|bfloat16|plain": (
-        16,
-        32,
-    ),  # from step 44: optax.s lax.cond compiled
     "eager|o.chain(o.scale_by_sm3(), o.scale(-1e-2))|float32|plain": (
         2,
         2048,

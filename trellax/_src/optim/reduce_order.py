@@ -141,13 +141,35 @@ def _fused_squares(y: Any) -> Any:
     return acc
 
 
+_HALF = (np.dtype(np.float16), np.dtype(jnp.bfloat16))
+
+
+def _half_norm(x: Any, keepdims: bool) -> Any:
+    """A float16 or bfloat16 norm as jitted JAX computes it: the squares taken in float32 (and
+    rounded to float16 for float16; bfloat16's stay exact), summed in float32 in the order of
+    :func:`ordered_sum`, the sum rounded to the dtype, its root taken in float32 and rounded."""
+    dtype = np.dtype(x.dtype)
+    wide = x.astype(jnp.float32)
+    squares = wide * wide
+    if dtype == np.float16:
+        squares = squares.astype(dtype).astype(jnp.float32)
+    total = _ordered_f32(squares, tuple(range(x.ndim)))
+    if total is None:
+        return jnp.linalg.norm(x, keepdims=keepdims)
+    out = jnp.sqrt(total.astype(dtype).astype(jnp.float32)).astype(dtype)
+    return out.reshape((1,) * x.ndim) if keepdims else out
+
+
 def ordered_norm(x: Any, keepdims: bool = False) -> Any:
-    """``jnp.linalg.norm(x, keepdims=keepdims)`` over every axis of a float32 array, as JAX's
-    jitted norm computes it: XLA fuses the squares into the sum. A 1-D array of at most 32
-    elements, or a 2-D one summed in row-major order (see above), is :func:`_fused_squares`
-    (``fma``); a 2-D ``(rows, cols)`` block of the accumulator family is summed by the lanes
-    of plain float32 squares; any other input is ``jnp.linalg.norm``'s."""
+    """``jnp.linalg.norm(x, keepdims=keepdims)`` over every axis, as JAX's jitted norm computes
+    it: XLA fuses the squares into the sum. For float32, a 1-D array of at most 32 elements, or
+    a 2-D one summed in row-major order (see above), is :func:`_fused_squares` (``fma``); a 2-D
+    ``(rows, cols)`` block of the accumulator family is summed by the lanes of plain float32
+    squares. float16 and bfloat16 are :func:`_half_norm`. Any other input is
+    ``jnp.linalg.norm``'s."""
     x = jnp.asarray(x)
+    if np.dtype(x.dtype) in _HALF and 0 < x.size < LIBRARY_KERNEL_SIZE:
+        return _half_norm(x, keepdims)
     if np.dtype(x.dtype) != np.float32 or x.size == 0 or x.ndim not in (1, 2):
         return jnp.linalg.norm(x, keepdims=keepdims)
     if max(x.shape) > WINDOW:
