@@ -141,7 +141,7 @@ def _fused_squares(y: Any) -> Any:
     return acc
 
 
-_HALF = (np.dtype(np.float16), np.dtype(jnp.bfloat16))
+_HALF: tuple[np.dtype[Any], ...] = (np.dtype(np.float16), np.dtype(jnp.bfloat16))
 
 
 def _half_norm(x: Any, keepdims: bool) -> Any:
