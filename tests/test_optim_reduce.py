@@ -26,6 +26,7 @@ import trellax.numpy as jnp
 from trellax._src.optim.fma import fma
 from trellax._src.optim.reduce_order import (
     LIBRARY_KERNEL_SIZE,
+    SEQUENTIAL_LIMIT,
     ordered_mean,
     ordered_norm,
     ordered_sum,
@@ -43,11 +44,13 @@ OUTSIDE = {
     "float32|(40, 100)|None",  # two reduced axes, one over 32
     "float32|(64, 64)|None",  # 4,096 elements: XLA's vectorized library kernel
     "float32|(64, 8)|None",  # the accumulator family over 256 elements
+    "float32|(20, 30)|None",  # row-major, over SEQUENTIAL_LIMIT (XLA's order, not reproduced)
+    "float32|(32, 32, 3)|(0, 1)",  # the same
 }
 #: float32 shapes whose jnp.linalg.norm ordered_norm reproduces for every draw (measured)
 NORM_EXACT = {
     "(5,)", "(8,)", "(32,)", "(2, 8)", "(4, 6)", "(4, 8)", "(16, 8)", "(32, 8)", "(3, 8)",
-    "(6, 4)", "(6, 8)", "(8, 1)", "(12, 8)", "(2, 16)", "(4, 16)", "(20, 30)",
+    "(6, 4)", "(6, 8)", "(8, 1)", "(12, 8)", "(2, 16)", "(4, 16)",
 }  # fmt: skip
 
 
@@ -87,7 +90,7 @@ def test_sum_and_mean_are_xlas(key: str) -> None:
 
 def test_numpys_order_misses_xlas() -> None:
     """jnp.sum (NumPy's pairwise order) differs from XLA's in many float32 draws of the
-    domain: the order is what the module changes (measured: 876 of 1,270)."""
+    domain: the order is what the module changes (measured: 860 of 1,250)."""
     missed = total = 0
     for key in INSIDE:
         if not key.startswith("float32"):
@@ -105,7 +108,7 @@ def test_outside_the_domain_is_jnp_sum() -> None:
         x, axis, _, _ = _case(key)
         v = jnp.asarray(x[0])
         assert _same(ordered_sum(v, axis), np.asarray(jnp.sum(v, axis=axis)))
-    assert LIBRARY_KERNEL_SIZE == 4096
+    assert LIBRARY_KERNEL_SIZE == 4096 and SEQUENTIAL_LIMIT == 256
 
 
 @pytest.mark.parametrize("shape", sorted(NORM_EXACT))
@@ -121,7 +124,7 @@ def test_norm_is_jitted_jaxs(shape: str) -> None:
 
 def test_norm_is_closer_than_linalg_norm() -> None:
     """Over the float32 shapes of NORM_EXACT jnp.linalg.norm (unfused) misses JAX's norm in
-    many draws (measured: 219 of 617)."""
+    many draws (measured: 203 of 600)."""
     missed = total = 0
     for shape in sorted(NORM_EXACT):
         x, _, case, dt = _case(f"float32|{shape}|None")
@@ -175,7 +178,7 @@ HALF_NORMS = sorted(
 @pytest.mark.parametrize("key", HALF_NORMS)
 def test_half_precision_norm_is_jitted_jaxs(key: str) -> None:
     """float16 and bfloat16 norms: squares in float32 (float16's rounded), the ordered sum
-    rounded to the dtype, its root (jnp.linalg.norm misses bfloat16's in 15 of 160 draws)."""
+    rounded to the dtype, its root (jnp.linalg.norm misses bfloat16's in 18 of 160 draws)."""
     x, _, case, dt = _case(key)
     norms = _want(case, "norm", dt, len(x))
     for i in range(len(x)):

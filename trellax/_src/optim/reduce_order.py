@@ -13,11 +13,13 @@ widened first and the result rounded back, as ``jnp.sum`` does) starting from ``
   and at most 256 elements: ``lanes = min(rows, 8, 2**floor(log2(32 // cols)))`` accumulators,
   accumulator ``j`` taking rows ``j, j + lanes, ...`` element by element, then halved pairwise
   (``acc[:h] + acc[h:]``) down to one;
-* any other two reduced axes of at most 32 elements each: left to right in row-major order.
+* any other two reduced axes of at most 32 elements each, 256 in all: left to right in
+  row-major order (XLA does so beyond 256 elements too, but one trellax operation per element
+  would cost too much there).
 
 Everything else (4,096 elements or more, where XLA calls a vectorized library kernel whose order
-depends on the machine; three or more reduced axes; a reduced axis over 32 among several)
-is ``jnp.sum``'s order: NumPy's pairwise summation.
+depends on the machine; three or more reduced axes; a reduced axis over 32 among several; a
+row-major pair over 256 elements) is ``jnp.sum``'s order: NumPy's pairwise summation.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from trellax._src.optim.fma import fma
 #: inputs this large go to XLA's vectorized reduction kernel, whose order is not reproduced
 LIBRARY_KERNEL_SIZE = 4096
 WINDOW = 32
+#: the most elements summed one operation after the other (a row-major pair of axes, a norm)
+SEQUENTIAL_LIMIT = 256
 
 
 def _axes(ndim: int, axis: Any) -> tuple[int, ...]:
@@ -93,6 +97,8 @@ def _ordered_f32(y: Any, axes: tuple[int, ...]) -> Any | None:
         return None
     rows, cols = lengths
     if not _lane_family(rows, cols):
+        if rows * cols > SEQUENTIAL_LIMIT:
+            return None  # measured too, but one operation per element costs too much
         return _left_to_right(moved.reshape((*batch, rows * cols)))
     if rows * cols > 256 or axes != (y.ndim - 2, y.ndim - 1):
         return None  # over 256 elements, or not the last two axes: not measured
@@ -172,7 +178,7 @@ def ordered_norm(x: Any, keepdims: bool = False) -> Any:
         return _half_norm(x, keepdims)
     if np.dtype(x.dtype) != np.float32 or x.size == 0 or x.ndim not in (1, 2):
         return jnp.linalg.norm(x, keepdims=keepdims)
-    if max(x.shape) > WINDOW:
+    if max(x.shape) > WINDOW or x.size > SEQUENTIAL_LIMIT:
         return jnp.linalg.norm(x, keepdims=keepdims)
     if x.ndim == 2 and _lane_family(*x.shape):
         if x.size > 256:
