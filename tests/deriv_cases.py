@@ -925,6 +925,11 @@ HESSIANS = frozenset(
 #: with its reason, e.g. ``custom_lin``, transposed but never differentiated).
 #: differentiable primitives with no case here, each with the reason
 EXCLUDED: dict[str, str] = {
+    "optim_fma": (
+        "internal to trellax.optim (the FMA XLA contracts inside optax's compiled code, "
+        "optim/fma.py): no public function gives it a tangent; its rule is a * b + c's "
+        "(tests/test_optim_reduce.py::test_fma_derivatives)"
+    ),
     "random_log": (
         "internal to the samplers (XLA's float32 log of their uniform draws, random/logs.py): "
         "no public function gives it a tangent; its rule is log's (tests/test_xla_log.py)"

@@ -20,6 +20,7 @@ from trellax._src.custom.remat_opt import optimize_remat_of_custom_vjp_fwd
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as lax_elementwise
 from trellax._src.lax import fft as lax_fft
+from trellax._src.optim.fma import fma
 from trellax.lax import linalg as lax_linalg
 
 # Import every module that may define primitives, so the coverage test sees all of them.
@@ -688,6 +689,7 @@ CASES["random_exp"] = lambda: trellax.random.lognormal(_K(), 0.5, (3,))  # XLA's
 CASES["random_tan"] = lambda: trellax.random.cauchy(_K(), (3,))  # the C library's tanf
 CASES["random_pow"] = lambda: trellax.random.weibull_min(_K(), 1.0, 2.0, (3,))  # powf
 CASES["random_fma"] = lambda: trellax.random.wald(_K(), 1e3, (3,))  # XLA's fused multiply-add
+CASES["optim_fma"] = lambda: fma(f32(), f32() * 0 + 3.0, f32())  # optim/fma.py, rounded once
 CASES["custom_linear_solve"] = lambda: lax.custom_linear_solve(
     lambda x: 2.0 * x, f32(), lambda mv, y: y / 2.0, symmetric=True
 )

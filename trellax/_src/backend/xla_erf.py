@@ -56,6 +56,20 @@ def fma_f32(a: Any, b: Any, c: Any) -> F32:
     return out
 
 
+def fma(a: Any, b: Any, c: Any) -> Any:
+    """``a * b + c`` rounded once, as XLA:CPU's contracted multiply-add, in ``a``'s dtype:
+    float32 exactly (:func:`fma_f32`); float16 and bfloat16 by way of float32 (XLA widens them
+    the same way); other dtypes as ``a * b + c`` (float64 rounds twice: NumPy has no exact
+    float64 FMA)."""
+    a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
+    if a.dtype.name not in ("float32", "float16", "bfloat16"):
+        with np.errstate(all="ignore"):
+            return np.asarray(a * b + c, a.dtype)
+    with np.errstate(all="ignore"):
+        out = fma_f32(a.astype(np.float32), b.astype(np.float32), c.astype(np.float32))
+    return out if a.dtype == np.float32 else out.astype(a.dtype)
+
+
 def erf_f32(x: Any) -> F32:
     """XLA's float32 erf of a float32 array (any shape), bit for bit."""
     x = np.asarray(x, np.float32)

@@ -23,6 +23,8 @@ from trellax._src.optim.base import (
     zero_count,
     zeros_like_tree,
 )
+from trellax._src.optim.fma import fma
+from trellax._src.optim.reduce_order import ordered_sum
 from trellax.tree_util import tree_leaves, tree_map
 
 _log = logging.getLogger(__name__)
@@ -46,7 +48,7 @@ def skip_large_updates(
     """Skips a step whose updates' squared norm is not below ``max_squared_norm`` (NaN
     included); bind ``max_squared_norm`` with ``functools.partial``."""
     del gradient_step, params
-    norm_sq = jnp.sum(jnp.array([jnp.sum(u**2) for u in tree_leaves(updates)]))
+    norm_sq = ordered_sum(jnp.array([ordered_sum(u**2) for u in tree_leaves(updates)]))
     should_skip = jnp.logical_not(norm_sq < max_squared_norm)
     return should_skip, {"should_skip": should_skip, "norm_squared": norm_sq}
 
@@ -121,9 +123,15 @@ class MultiSteps:
         return self._opt
 
     def _accumulate(self, grad: Any, acc: Any, n_acc: Any) -> Any:
-        if self._use_grad_mean:
-            return acc + (grad - acc) / (n_acc + 1)
-        return grad + acc
+        if not self._use_grad_mean:
+            return grad + acc
+        diff = grad - acc
+        if jnp.result_type(diff, acc) != np.float32:
+            return acc + diff / (n_acc + 1)
+        # optax runs this inside lax.cond, compiled, where XLA turns the running mean into
+        # fma(g - acc, 1 / (n + 1), acc): the reciprocal rounded, then one rounding
+        reciprocal = jnp.float32(1) / (n_acc + 1).astype(jnp.float32)
+        return fma(diff, reciprocal, acc)
 
     def init(self, params: Params) -> MultiStepsState:
         """The state before the first step."""

@@ -22,6 +22,7 @@ from trellax._src.optim.base import (
     zero_count,
     zeros_like_tree,
 )
+from trellax._src.optim.reduce_order import ordered_norm
 from trellax._src.optim.transforms import (
     ScaleByAdamState,
     add_decayed_weights,
@@ -122,10 +123,10 @@ def amsgrad(
 
 def _safe_norm(x: Any, min_norm: Any) -> Any:
     """``max(||x||, min_norm)``, with the gradient of ``min_norm`` where the norm is below it."""
-    norm = jnp.linalg.norm(x, keepdims=True)
+    norm = ordered_norm(x, keepdims=True)
     x = jnp.where(norm <= min_norm, jnp.ones_like(x), x)
     norm = jnp.squeeze(norm)
-    return jnp.where(norm <= min_norm, min_norm, jnp.linalg.norm(x))
+    return jnp.where(norm <= min_norm, min_norm, ordered_norm(x))
 
 
 def scale_by_trust_ratio(

@@ -37,6 +37,8 @@ from trellax._src.optim.base import (
     zero_count,
     zeros_like_tree,
 )
+from trellax._src.optim.fma import fma
+from trellax._src.optim.reduce_order import ordered_mean, ordered_norm
 from trellax._src.optim.transforms import (
     ScalarOrSchedule,
     ScaleByAdamState,
@@ -237,14 +239,17 @@ def scale_by_novograd(
         return ScaleByNovogradState(zero_count(), zeros_like_tree(params, mu_dtype), nu)
 
     def norm_sq(g: Any) -> Any:
-        return jnp.linalg.norm(g) ** 2
+        return ordered_norm(g) ** 2
 
     def step(g: Any, p: Any, nu: Any) -> Any:
         # optax runs this inside lax.cond, compiled: XLA divides by the 0-d norm through its
-        # reciprocal for float16 (see div_by_scalar)
-        return div_by_scalar(g, jnp.sqrt(nu + eps_root) + eps, float32_reciprocal=False) + (
-            weight_decay * p
-        )
+        # reciprocal (see div_by_scalar) and, in float32, contracts the sum with the weight
+        # decay into fma(g, 1 / denominator, weight_decay * p)
+        denominator = jnp.sqrt(nu + eps_root) + eps
+        decay = weight_decay * p
+        if jnp.result_type(g, denominator, decay) == np.float32:
+            return fma(g, 1 / denominator.astype(np.float32), decay)
+        return div_by_scalar(g, denominator) + decay
 
     def first_nu(grads: Any, nu: Any) -> Any:
         return tree_map(lambda g, n: norm_sq(g).astype(n.dtype), grads, nu)
@@ -256,12 +261,20 @@ def scale_by_novograd(
         return tree_map(step, grads, params, nu)
 
     def next_mu(grads: Any, params: Any, mu: Any, nu: Any) -> Any:
-        return tree_map(
-            lambda m, u: None if m is None else b1 * m + u,
-            mu,
-            tree_map(step, grads, params, nu),
-            is_leaf=is_none,
-        )
+        def accumulate(m: Any, u: Any) -> Any:
+            if m is None:
+                return None
+            if jnp.result_type(m, u) != np.float32:
+                return b1 * m + u
+            if m.dtype != np.float32:
+                # compiled, a half-precision momentum times b1 (b1 rounded to its dtype) is
+                # not rounded back: the product, exact in float32, is added to u there
+                wide = jnp.asarray(b1, m.dtype).astype(np.float32) * m.astype(np.float32)
+                return wide + u
+            # compiled: XLA contracts the float32 momentum sum into fma(b1, m, u)
+            return fma(b1, m, u)
+
+        return tree_map(accumulate, mu, tree_map(step, grads, params, nu), is_leaf=is_none)
 
     def update(updates: Updates, state: ScaleByNovogradState, params: Params) -> Any:
         count = safe_increment(state.count)
@@ -385,9 +398,9 @@ def sm3(learning_rate: float, momentum: float = 0.9) -> GradientTransformation:
 
 def _safe_rms(x: Any, min_rms: Any) -> Any:
     """``max(rms(x), min_rms)``, with the gradient of ``min_rms`` where the rms is below it."""
-    rms = jnp.sqrt(jnp.mean(abs_sq(x)))
+    rms = jnp.sqrt(ordered_mean(abs_sq(x)))
     x = jnp.where(rms <= min_rms, jnp.ones_like(x), x)
-    return jnp.where(rms <= min_rms, min_rms, jnp.sqrt(jnp.mean(abs_sq(x))))
+    return jnp.where(rms <= min_rms, min_rms, jnp.sqrt(ordered_mean(abs_sq(x))))
 
 
 def scale_by_param_block_rms(min_scale: float = 1e-3) -> GradientTransformation:

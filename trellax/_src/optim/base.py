@@ -17,6 +17,7 @@ import numpy as np
 
 import trellax.numpy as jnp
 from trellax import dtypes
+from trellax._src.optim.reduce_order import ordered_sum
 from trellax.tree_util import tree_leaves, tree_map
 
 Params = Any
@@ -138,19 +139,34 @@ def bias_correction(moment: Any, decay: Any, count: Any) -> Any:
     # ``powf``, not the repeated multiplication its eager integer power does. The division
     # becomes a multiplication by the reciprocal when the tree has one leaf (see div_by_scalar).
     count = jnp.asarray(count)
-    exponent = count.astype(np.float32) if dtypes.issubdtype(count.dtype, np.integer) else count
-    power = jnp.power(decay, exponent)
     decay_dtype = getattr(decay, "dtype", None)
-    if decay_dtype is not None and not getattr(decay, "weak_type", False):
-        # a strong array decay (inject_hyperparams keeps b1/b2 in the parameters' dtype): JAX's
-        # power of it stays in its dtype (rounded there) before the subtraction
+    strong = decay_dtype is not None and not getattr(decay, "weak_type", False)
+    half = strong and decay_dtype in (np.float16, dtypes.bfloat16)
+    exponent = count
+    if dtypes.issubdtype(count.dtype, np.integer):
+        # JAX promotes the int32 count to a strong half-precision decay's dtype first (a count
+        # past 256 rounds in bfloat16), then XLA takes the float32 power
+        exponent = (count.astype(decay_dtype) if half else count).astype(np.float32)
+    power = jnp.power(decay, exponent)
+    if strong:
+        # a strong array decay (inject_hyperparams keeps b1/b2 in the parameters' dtype or in
+        # hyperparam_dtype): JAX's power of it is rounded to its dtype
         power = power.astype(decay_dtype)
+    if half and decay_dtype == dtypes.bfloat16:
+        # XLA's bfloat16 normalization computes ``1 - power`` in float32 and keeps it there
+        power = power.astype(np.float32)
     correction = 1 - power
     single = len(tree_leaves(moment)) == 1
-    return tree_map(
-        lambda t: div_by_scalar(t, correction.astype(t.dtype), float32_reciprocal=single),
-        moment,
-    )
+
+    def divide(t: Any) -> Any:
+        # XLA divides through the reciprocal when the divisor has one user: a tree of one
+        # leaf, or a correction converted to the leaf's dtype (one conversion per leaf); a
+        # correction already in the dtype of several leaves is shared, and divided by
+        if single or correction.dtype != t.dtype:
+            return div_by_scalar(t, correction.astype(t.dtype))
+        return t / correction
+
+    return tree_map(divide, moment)
 
 
 def first_moment_hat(mu: Any, updates: Any, b1: Any, count: Any, nesterov: bool) -> Any:
@@ -213,7 +229,7 @@ def global_norm(updates: Updates) -> Any:
     total: Any = 0
     for u in tree_leaves(updates):
         u = jnp.asarray(u)
-        total = total + jnp.sum(jnp.square(u.real) + jnp.square(u.imag))
+        total = total + ordered_sum(jnp.square(u.real) + jnp.square(u.imag))
     return jnp.array(jnp.sqrt(total))
 
 

@@ -21,6 +21,7 @@ from trellax._src.optim.base import (
     safe_increment,
     zero_count,
 )
+from trellax._src.optim.reduce_order import ordered_mean
 from trellax._src.optim.transforms import (
     ScalarOrSchedule,
     add_decayed_weights,
@@ -111,11 +112,11 @@ def scale_by_factored_rms(
         g_sq = abs_sq(g) + epsilon
         if dims is not None:
             d1, d0 = dims
-            new_row = (rate * v_row + (1.0 - rate) * jnp.mean(g_sq, axis=d0)).astype(dtype)
-            new_col = (rate * v_col + (1.0 - rate) * jnp.mean(g_sq, axis=d1)).astype(dtype)
+            new_row = (rate * v_row + (1.0 - rate) * ordered_mean(g_sq, axis=d0)).astype(dtype)
+            new_col = (rate * v_col + (1.0 - rate) * ordered_mean(g_sq, axis=d1)).astype(dtype)
             reduced = d1 - 1 if d1 > d0 else d1
             # eager and jitted, XLA divides by the broadcast mean as a product with its reciprocal
-            row_mean = jnp.mean(new_row, axis=reduced, keepdims=True)
+            row_mean = ordered_mean(new_row, axis=reduced, keepdims=True)
             row_factor = div_by_scalar(new_row, row_mean) ** -0.5
             col_factor = new_col**-0.5
             out = g * jnp.expand_dims(row_factor, axis=d0) * jnp.expand_dims(col_factor, axis=d1)

@@ -32,6 +32,7 @@ from trellax._src.optim.base import (
     zero_count,
     zeros_like_tree,
 )
+from trellax._src.optim.reduce_order import ordered_mean
 from trellax._src.optim.transforms import MaskedState
 from trellax.tree_util import tree_leaves, tree_map
 
@@ -262,7 +263,7 @@ def clip_by_block_rms(threshold: Any) -> GradientTransformation:
 
     def clip_one(u: Any) -> Any:
         u = jnp.asarray(u)
-        denominator = jnp.maximum(1.0, jnp.sqrt(jnp.mean(abs_sq(u))) / threshold)
+        denominator = jnp.maximum(1.0, jnp.sqrt(ordered_mean(abs_sq(u))) / threshold)
         return div_by_scalar(u, denominator)
 
     def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
@@ -276,7 +277,7 @@ def centralize() -> GradientTransformation:
 
     def center(g: Any) -> Any:
         if len(g.shape) > 1:
-            return g - g.mean(tuple(range(1, len(g.shape))), keepdims=True)
+            return g - ordered_mean(g, tuple(range(1, len(g.shape))), keepdims=True)
         return g
 
     def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:

@@ -27,6 +27,7 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.backend import libm_f32, xla_exp, xla_log
+from trellax._src.backend.xla_erf import fma
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax.shapes import def_elementwise
 from trellax._src.random import compiled_kernels
@@ -122,13 +123,9 @@ def_elementwise(random_pow_p, fusable=False)
 
 
 def fma_values(a: Any, b: Any, c: Any) -> Any:
-    """``random_fma``'s impl: ``a * b + c`` rounded once for float32 (by way of float64, where the
-    product is exact), as XLA:CPU's fused multiply-add; other dtypes round twice (NumPy)."""
-    a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
-    if a.dtype != np.float32:
-        return a * b + c
-    f64 = np.float64
-    return (a.astype(f64) * b.astype(f64) + c.astype(f64)).astype(np.float32)
+    """``random_fma``'s impl: ``a * b + c`` rounded once, as XLA:CPU's fused multiply-add
+    (``backend.xla_erf.fma``: exact for float32, float16 and bfloat16 by way of float32)."""
+    return fma(a, b, c)
 
 
 def _fma_aval(a: Any, b: Any, c: Any) -> ShapedArray:

@@ -1,0 +1,112 @@
+"""Golden float32 sums and means from XLA's CPU backend (run with JAX installed), for the order
+``trellax.optim`` reproduces in its norms and means (``trellax/_src/optim/reduce_order.py``).
+
+Eager ``jnp.sum``/``jnp.mean`` (and ``jnp.linalg.norm``, which JAX jits whole) over small arrays (the shapes of typical optimizer leaves and a
+few more, every reduction form: full, one axis, several axes, ``keepdims``) of float32, float16
+and bfloat16 inputs whose magnitudes spread over a few binades, so that the summation order
+shows in the last bits. Writes ``tests/golden/optim_reduce.json``; ``tests/test_optim_numerics.py``
+replays it.
+
+    python tools/gen_golden_optim_reduce.py      # needs jax==0.10.2
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import jax
+import jax.numpy as jnp
+import ml_dtypes
+import numpy as np
+
+OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "optim_reduce.json"
+DRAWS = 40
+#: elements drawn per case at most (fewer draws for the larger shapes)
+BUDGET = 40 * 256
+#: (shape, axis); every case runs on float32, a few on float16 and bfloat16 too
+CASES = (
+    ((5,), None),
+    ((8,), None),
+    ((32,), None),
+    ((33,), None),
+    ((100,), None),
+    ((1000,), None),
+    ((4095,), None),
+    ((4, 8), None),
+    ((4, 8), 0),
+    ((4, 8), 1),
+    ((4, 8), (0, 1)),
+    ((2, 3), None),
+    ((2, 8), None),
+    ((4, 4), None),
+    ((4, 6), None),
+    ((8, 3), None),
+    ((8, 4), None),
+    ((8, 8), None),
+    ((16, 2), None),
+    ((16, 4), None),
+    ((16, 8), None),
+    ((32, 8), None),
+    ((64, 8), None),
+    ((6, 8), None),
+    ((12, 8), None),
+    ((6, 4), None),
+    ((3, 8), None),
+    ((2, 16), None),
+    ((4, 16), None),
+    ((8, 1), None),
+    ((20, 30), None),
+    ((3, 5, 7), (0, 2)),
+    ((2, 4, 8), None),
+    ((2, 4, 8), (1, 2)),
+    ((32, 32, 3), (0, 1)),
+    ((10, 100), 1),
+    ((100, 10), 0),
+    ((3, 200), 1),
+    ((2, 3, 40), 2),
+    ((40, 100), None),
+    ((64, 64), None),
+)
+HALF_CASES = ((8,), (32,), (4, 8), (100,))
+DTYPES = {"float32": np.float32, "float16": np.float16, "bfloat16": ml_dtypes.bfloat16}
+
+
+def _hex(a: np.ndarray) -> str:
+    return np.ascontiguousarray(a).tobytes().hex()
+
+
+def main() -> None:
+    assert jax.__version__ == "0.10.2"
+    rng = np.random.default_rng(26)
+    out: dict[str, dict[str, str]] = {}
+    for dtype_name, dt in DTYPES.items():
+        for shape, axis in CASES:
+            if dtype_name != "float32" and shape not in HALF_CASES:
+                continue
+            draws = max(3, min(DRAWS, BUDGET // int(np.prod(shape))))
+            x = rng.standard_normal((draws, *shape)) * np.exp(rng.standard_normal((draws, *shape)))
+            x = x.astype(np.float32).astype(dt)
+            sums, means, norms = [], [], []
+            for i in range(draws):
+                xi = jnp.asarray(x[i])
+                sums.append(np.asarray(jnp.sum(xi, axis=axis)))
+                means.append(np.asarray(jnp.mean(xi, axis=axis)))
+                if axis is None:  # jnp.linalg.norm is jitted: the squares fuse into the sum
+                    norms.append(np.asarray(jnp.linalg.norm(xi)))
+            key = f"{dtype_name}|{shape}|{axis}"
+            out[key] = {
+                "draws": str(draws),
+                "x": _hex(x),
+                "sum": _hex(np.stack(sums)),
+                "mean": _hex(np.stack(means)),
+            }
+            if norms:
+                out[key]["norm"] = _hex(np.stack(norms))
+    data = {"jax": jax.__version__, "cases": out}
+    OUT.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
+    print(f"wrote {OUT} ({len(out)} cases)")
+
+
+if __name__ == "__main__":
+    main()
