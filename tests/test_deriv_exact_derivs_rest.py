@@ -36,3 +36,28 @@ def test_scaled_bessel_float64_within_an_ulp_or_two(name: str) -> None:
     assert ulps.max() <= BOUNDS[name], (x[ulps.argmax()], ulps.max())
     # the point of the derivative cases where the rules cancel: exact to the last bit
     assert ulps[x == -2.5].max() == 0.0
+
+
+def test_beta_pieces_at_the_open_point() -> None:
+    """The open entry ``sp_beta/ordinary|float64`` at (2.0, 0.7): the digammas are within an
+    ulp, the two-sum correction makes ``digamma(a + b)`` exact for the exact sum (the rounded
+    sum alone left it 1 ulp off), and ``beta = exp(betaln)`` is 5 ulps off because the float64
+    ``gammaln`` kernel is 6 and 5 ulps off at 0.7 and 2.7 (the reason the entry stays open)."""
+    want = EXACT["beta_pieces"]
+    jsp = trellax.scipy.special
+
+    def ulps(got: object, key: str) -> float:
+        w = float(want[key])
+        return abs(float(np.asarray(got)) - w) / float(np.spacing(abs(w)))
+
+    with trellax.enable_x64(True):
+        a, b = np.float64(2.0), np.float64(0.7)
+        assert ulps(jsp.digamma(a), "digamma(a)") <= 1
+        assert ulps(jsp.digamma(b), "digamma(b)") <= 1
+        assert ulps(jsp.digamma(a + b), "digamma(a+b)") == 1  # the rounding of a + b
+        d_a = trellax.grad(jsp.betaln, 0)(a, b)  # digamma(a) - digamma(a + b), corrected
+        exact_d_a = want["digamma(a)"] - want["digamma(a+b)"]
+        assert abs(float(d_a) - exact_d_a) <= float(np.spacing(abs(exact_d_a)))
+        assert ulps(jsp.gammaln(b), "gammaln(b)") == 6
+        assert ulps(jsp.gammaln(a + b), "gammaln(a+b)") == 5
+        assert ulps(jsp.beta(a, b), "beta(a,b)") == 5
