@@ -39,10 +39,10 @@ def test_scaled_bessel_float64_within_an_ulp_or_two(name: str) -> None:
 
 
 def test_beta_pieces_at_the_open_point() -> None:
-    """The open entry ``sp_beta/ordinary|float64`` at (2.0, 0.7): the digammas are within an
+    """The former open entry ``sp_beta/ordinary|float64`` at (2.0, 0.7): the digammas are within an
     ulp, the two-sum correction makes ``digamma(a + b)`` exact for the exact sum (the rounded
     sum alone left it 1 ulp off), and ``beta = exp(betaln)`` is 5 ulps off because the float64
-    ``gammaln`` kernel is 6 and 5 ulps off at 0.7 and 2.7 (the reason the entry stays open)."""
+    ``gammaln`` kernel is 6 and 5 ulps off at 0.7 and 2.7 (the remaining few ulps of its derivatives)."""
     want = EXACT["beta_pieces"]
     jsp = trellax.scipy.special
 

@@ -31,7 +31,7 @@ BY_NAME = {c.name: c for c in ALL}
 #: the cancellation of their closed forms (JAX: twice as far)
 BOUNDS: dict[str, float] = {
     "sp_beta/ordinary|float32": 12,
-    "sp_beta/ordinary|float64": 10,
+    "sp_beta/ordinary|float64": 5,
     "sp_beta/special|float32": 9,
     "sp_beta/special|float64": 110,
     "sp_betaln/ordinary|float32": 2,

@@ -33,7 +33,7 @@ def main() -> None:
         data[f"i{order}e"] = [
             float(mp.besseli(order, mp.mpf(x)) * mp.exp(-abs(mp.mpf(x)))) for x in xs
         ]
-    # the pieces of beta's derivatives at (2.0, 0.7), the open entry sp_beta/ordinary|float64
+    # the pieces of beta's derivatives at (2.0, 0.7) (the entry sp_beta/ordinary|float64)
     a, b = mp.mpf(2.0), mp.mpf(0.7)
     data["beta_pieces"] = {
         "digamma(a)": float(mp.digamma(a)),
