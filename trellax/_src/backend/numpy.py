@@ -987,23 +987,6 @@ def stack_rows(rows: list[Any], shape: tuple[int, ...], dtype: np.dtype) -> Any:
     return np.stack([np.asarray(r) for r in rows]).astype(dtype, copy=False)
 
 
-def bessel_i0e(x: np.ndarray) -> Any:
-    wide = np.abs(x.astype(np.float64))
-    big = wide > 500.0  # i0 overflows there: the asymptotic series
-    small = np.where(big, 0.0, wide)
-    out = np.i0(small) * np.exp(-small)
-    if big.any():
-        z = np.where(big, wide, 1.0)
-        # sum of ((2k-1)!!)**2 / (k! (8z)**k) for k < 8: the first term left out is below
-        # 1e-21 of the sum at z = 500 (the four terms used before left 1.8e-12 there: i0e(700)
-        # was 2,100 ulps off in float64, and its derivative 6.6e-10 relatively)
-        series = np.ones_like(z)
-        for k in range(7, 0, -1):
-            series = 1 + series * ((2 * k - 1) ** 2 / (8.0 * k)) / z
-        out = np.where(big, series / np.sqrt(2 * np.pi * z), out)  # 0 at inf
-    return np.where(np.isnan(wide), np.nan, out).astype(x.dtype)
-
-
 def i0(x: np.ndarray) -> Any:
     return np.i0(x.astype(np.float64)).astype(x.dtype)
 

@@ -127,7 +127,7 @@ polygamma = accelerated(
     own_where=lambda m, x: _not_natural(m) | np.isinf(m) | ((x <= 0) & (x == np.floor(x))),
 )
 bessel_i1e = accelerated("bessel_i1e", series.bessel_i1e, lambda sc, x: sc.i1e(x))
-bessel_i0e = accelerated("bessel_i0e", base.bessel_i0e, lambda sc, x: sc.i0e(x), fast_dtypes=F32)
+bessel_i0e = accelerated("bessel_i0e", series.bessel_i0e, lambda sc, x: sc.i0e(x), fast_dtypes=F32)
 i0 = accelerated(
     "i0", base.i0, lambda sc, x: sc.i0(x), fast_dtypes=F32
 )  # float64: np.i0 uses np.exp, SVML on AVX-512
