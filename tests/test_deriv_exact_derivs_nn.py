@@ -144,14 +144,14 @@ DOCUMENTED = {
     ("nn_log_softmax/special|float32", "jvp3"): (182.0, 154.0),
     ("sp_softmax/special|float64", "jvp3"): (0.96, 703.0),
     ("sp_log_softmax/special|float64", "jvp3"): (0.58, 245.0),
-    ("nn_standardize/special|float32", "g3.0.0"): (15.6, 8.39e6),
+    ("nn_standardize/special|float32", "g3.0.0"): (4.03, 8.39e6),
     ("nn_log_softmax/ordinary|float32", "g3.0.0"): (22.0, 22.0),
     ("nn_log_softmax/ordinary|float64", "jvp3"): (10.7, 61.5),
     ("nn_logmeanexp/ordinary|float64", "g3.0.0"): (19.0, 11.4),
     ("nn_silu/ordinary|float32", "weak2"): (3.1, 5.2),
-    ("nn_standardize/ordinary|float32", "g2.0"): (12.6, 4.4),
-    ("nn_standardize/ordinary|float32", "g3.0.0"): (37.8, 6.9),
-    ("nn_standardize/ordinary|float32", "jvp3"): (31.2, 1.9),
+    ("nn_standardize/ordinary|float32", "g2.0"): (8.02, 4.4),
+    ("nn_standardize/ordinary|float32", "g3.0.0"): (12.7, 6.9),
+    ("nn_standardize/ordinary|float32", "jvp3"): (11.5, 1.9),
 }
 
 
@@ -168,5 +168,5 @@ def test_documented_distances(key: str, name: str) -> None:
 def test_documented_values_at_a_constant_row() -> None:
     key = "nn_standardize/special|float32"
     np.testing.assert_allclose(EXACT[key]["g3.0.0"][0], -1215245.95, rtol=1e-8)
-    assert float(trellax_value(key, "g3.0.0").reshape(-1)[0]) == -1215248.5
+    assert float(trellax_value(key, "g3.0.0").reshape(-1)[0]) == -1215246.5
     assert JAX[key]["g3.0.0"][0]["values"][0] == 0.0
