@@ -90,3 +90,21 @@ def test_a_broken_library_keeps_the_numpy_version(cache: str) -> None:
         f.write(b"not a library")
     assert outer_compiled.library(d) is None
     assert outer_compiled.LIBRARIES[d].failed
+
+
+def test_the_numba_kernels_first_product_builds_the_library(cache: str) -> None:
+    from trellax._src.interpreters import fusion_runtime
+
+    with fusion_runtime.fusion_options(compiled_wait=True):
+        assert outer_compiled._start().done
+    d = np.dtype(np.float64)
+    x, y = np.ones((300, 40), d), np.full((300, 30), 3.0, d)
+    numpy_version = lambda x, y, b, m, n: x.reshape(b, m, 1) * y.reshape(b, 1, n)  # noqa: E731
+    first = outer_compiled.batched_outer(x, y, 300, 40, 30, numpy_version)
+    lib = outer_compiled.LIBRARIES[d]
+    assert lib.fn is None and lib.future is not None  # the Numba kernel ran; a build is queued
+    lib.future.result(timeout=300)
+    assert lib.error is None, lib.error
+    assert lib.on_disk() and outer_compiled.library(d) is lib
+    again = outer_compiled.batched_outer(x, y, 300, 40, 30, numpy_version)
+    assert again.tobytes() == first.tobytes() == np.full((300, 40, 30), 3.0, d).tobytes()
