@@ -3028,6 +3028,11 @@ AUDITED: list[Evidence] = [
         "Loops as shared libraries (issue 23, branch `speed-loops5`, 28 Nov 2026)",
         "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
     ),
+    E(
+        "docs/performance.md",
+        "Its result is NumPy's multiply bit for bit, in this process and in a fresh one",
+        "tests/test_outer_native.py::test_library_gives_numpys_bits_here_and_in_a_fresh_process_without_numba",
+    ),
 ]
 
 # --- not audited yet: regenerate with tools/audit_doc_claims.py --todo --------------------------

@@ -86,10 +86,14 @@ def _directory() -> str | None:
 
 _ALLOC = re.compile(r"^( +)(\w+) = np\.empty\((\d+), ([\w.]+)\)$", re.M)
 
-#: The entry point's prelude (after the loop kernel's module text).
-_ENTRY_PRELUDE = """
+#: The entry point's prelude (after a kernel's module text): ``_vp(address)`` is a pointer that
+#: ``_carray`` views as an array.
+ENTRY_PRELUDE = """
 
+from llvmlite import ir as _ir
 from numba import carray as _carray, cfunc as _cfunc
+from numba.core import types as _nt
+from numba.extending import intrinsic as _intrinsic
 
 
 @_intrinsic
@@ -138,29 +142,28 @@ def source(text: str, kinds: list[tuple[int, str]]) -> str | None:
             j += 1 + ndim
         names.append(f"p{k}")
     lines.append(f"    kernel(A[{j}], {', '.join(names)})")
-    return text + _ENTRY_PRELUDE + "\n".join(lines) + "\n" + f"SCRATCH = {max(offset, 64)}\n"
+    return text + ENTRY_PRELUDE + "\n".join(lines) + "\n" + f"SCRATCH = {max(offset, 64)}\n"
 
 
-class Native:
-    """One loop kernel as a shared library: :meth:`load` it when :meth:`on_disk`, or
-    :meth:`build` it (Numba and ``cc``); then ``fn(address of the argument array)``."""
+class Library:
+    """A kernel module ``text`` (a Numba module defining the C-callable ``entry`` taking one
+    int64 array, and ``SCRATCH``) as a shared library: :meth:`load` it when :meth:`on_disk`, or
+    :meth:`build` it (Numba and ``cc``); then ``fn(address of the argument array)``. ``text``
+    None: no library (``path`` None)."""
 
-    def __init__(self, text: str, kinds: list[tuple[int, str]]) -> None:
-        self.kinds = kinds
-        self.text = source(text, kinds)
+    def __init__(self, text: str | None, prefix: str = "_trellax_loop_") -> None:
+        self.text = text
         host = _host_key()
         where = _directory() if host is not None and self.text is not None else None
         self.path: str | None = None
         if where is not None and self.text is not None:
             digest = hashlib.sha256(f"{host}\n{self.text}".encode()).hexdigest()[:24]
-            self.path = os.path.join(where, f"_trellax_loop_{digest}")
+            self.path = os.path.join(where, f"{prefix}{digest}")
         self.fn: Any = None
         self.scratch = 0
         self.failed = False
         self.error: BaseException | None = None
         self.building = False
-        self._head: list[int] | None = None
-        self._scratch = threading.local()
         #: The build on the compile thread, once queued (tests wait for it).
         self.future: Future[None] | None = None
 
@@ -204,11 +207,11 @@ class Native:
     @staticmethod
     def _build(path: str, text: str) -> None:
         if compiled._import_numba() is None:
-            raise RuntimeError("building a loop library needs numba")
+            raise RuntimeError("building a kernel library needs numba")
         import llvmlite.binding as llvm  # type: ignore[import-untyped]
 
         module: dict[str, Any] = {"_CACHE": False}
-        exec(compile(text, f"<trellax loop library {os.path.basename(path)}>", "exec"), module)
+        exec(compile(text, f"<trellax kernel library {os.path.basename(path)}>", "exec"), module)
         entry = module["entry"]
         lib = entry._library
         lib._ensure_finalized()
@@ -247,6 +250,16 @@ class Native:
                 f.write(f"{entry.native_name} {module['SCRATCH']}\n")
             os.replace(txt, path + ".txt")  # the name first: the library's presence means both
             os.replace(so, path + ".so")
+
+
+class Native(Library):
+    """One loop kernel (:mod:`.loop_compiled`) as a shared library."""
+
+    def __init__(self, text: str, kinds: list[tuple[int, str]]) -> None:
+        self.kinds = kinds
+        super().__init__(source(text, kinds))
+        self._head: list[int] | None = None
+        self._scratch = threading.local()
 
     def arguments(self, full: list[Any]) -> list[int] | None:
         """The argument words of the call ``kernel(*full)`` (``n, P``, then the parameters;
@@ -326,7 +339,7 @@ def kinds_of(full: list[Any]) -> list[tuple[int, str]] | None:
     return out
 
 
-def build_later(native: Native) -> None:
+def build_later(native: Library) -> None:
     """Builds ``native`` on the compile thread (after what is queued there)."""
     with _LOCK:
         if native.building:
