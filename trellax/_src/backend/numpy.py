@@ -19,7 +19,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.backend import scan_order, select_bits, singular, threads, xla_erf
+from trellax._src.backend import complex_inf, scan_order, select_bits, singular, threads, xla_erf
 from trellax._src.backend.convert import convert
 from trellax._src.backend.float_facts import (
     compute_dtype,
@@ -227,7 +227,7 @@ def round_(x: np.ndarray, *, rounding_method: int = 0) -> Any:
 def div(x: np.ndarray, y: np.ndarray) -> Any:
     if _is_int(x.dtype):
         return _int_div(x, y)
-    return np.true_divide(x, y)
+    return complex_inf.fix_complex_quotient(x, y, np.true_divide(x, y))
 
 
 def rem(x: np.ndarray, y: np.ndarray) -> Any:
@@ -282,7 +282,9 @@ def integer_pow(x: np.ndarray, *, y: int) -> Any:
         n >>= 1
         if n:
             base = np.multiply(base, base)
-    return np.reciprocal(acc) if y < 0 else acc
+    if y > 0:
+        return acc
+    return complex_inf.fix_complex_quotient(np.ones((), acc.dtype), acc, np.reciprocal(acc))
 
 
 def shift_right_arithmetic(x: np.ndarray, y: np.ndarray) -> Any:
