@@ -9,70 +9,11 @@ inputs and the rest. Prints one JSON line.
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
-import json
 import pathlib
-import time
+import sys
 
-import numpy as np
-
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-
-
-def _load_emulation():  # type: ignore[no-untyped-def]
-    """The module by path, so that this script needs NumPy and JAX only (not trellax's deps)."""
-    path = ROOT / "trellax" / "_src" / "backend" / "xla_exp.py"
-    spec = importlib.util.spec_from_file_location("xla_exp", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--funcs", default="exp")
-    ap.add_argument("--chunk-bits", type=int, default=22)
-    ap.add_argument("--limit", type=int, default=1 << 32, help="stop after this many inputs")
-    args = ap.parse_args()
-    import jax
-    import jax.numpy as jnp
-
-    emu = _load_emulation()
-    chunk = 1 << args.chunk_bits
-    for name in args.funcs.split(","):
-        ref_fn = jax.jit({"exp": jnp.exp}[name])
-        ours = {"exp": emu.exp_f32}[name]
-        bad_finite = bad_other = 0
-        examples: list[list[str]] = []
-        t0 = time.time()
-        for start in range(0, min(args.limit, 1 << 32), chunk):
-            bits = np.arange(start, start + chunk, dtype=np.uint64).astype(np.uint32)
-            x = bits.view(np.float32)
-            ref = np.asarray(ref_fn(x)).view(np.uint32)
-            got = ours(x).view(np.uint32)
-            diff = ref != got
-            if diff.any():
-                fin = np.isfinite(x)
-                bad_finite += int((diff & fin).sum())
-                bad_other += int((diff & ~fin).sum())
-                for i in np.flatnonzero(diff)[: 5 - len(examples)]:
-                    examples.append([hex(int(bits[i])), hex(int(ref[i])), hex(int(got[i]))])
-        print(
-            json.dumps(
-                {
-                    "func": name,
-                    "inputs": min(args.limit, 1 << 32),
-                    "differ_finite": bad_finite,
-                    "differ_nonfinite": bad_other,
-                    "examples": examples,
-                    "seconds": round(time.time() - t0),
-                }
-            ),
-            flush=True,
-        )
-
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from check_xla_log import main  # the same walk over all bit patterns
 
 if __name__ == "__main__":
-    main()
+    main("xla_exp", {"exp": ("exp", "exp_f32")})

@@ -20,30 +20,36 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
-def _load_emulation():  # type: ignore[no-untyped-def]
+#: function name -> (the jax.numpy function, the emulation's function) of ``backend/xla_log.py``
+FUNCS = {"log": ("log", "log1p_f32"[:0] + "log_f32"), "log1p": ("log1p", "log1p_f32")}
+
+
+def _load_emulation(module: str):  # type: ignore[no-untyped-def]
     """The module by path, so that this script needs NumPy and JAX only (not trellax's deps)."""
-    path = ROOT / "trellax" / "_src" / "backend" / "xla_log.py"
-    spec = importlib.util.spec_from_file_location("xla_log", path)
+    path = ROOT / "trellax" / "_src" / "backend" / f"{module}.py"
+    spec = importlib.util.spec_from_file_location(module, path)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
 
 
-def main() -> None:
+def main(module: str = "xla_log", funcs: dict[str, tuple[str, str]] = FUNCS) -> None:
+    """Compares ``backend/<module>.py``'s ``funcs`` with ``jit`` of JAX's (also for
+    ``tools/check_xla_exp.py``)."""
     ap = argparse.ArgumentParser()
-    ap.add_argument("--funcs", default="log,log1p")
+    ap.add_argument("--funcs", default=",".join(funcs))
     ap.add_argument("--chunk-bits", type=int, default=22)
     ap.add_argument("--limit", type=int, default=1 << 32, help="stop after this many inputs")
     args = ap.parse_args()
     import jax
     import jax.numpy as jnp
 
-    emu = _load_emulation()
+    emu = _load_emulation(module)
     chunk = 1 << args.chunk_bits
     for name in args.funcs.split(","):
-        ref_fn = jax.jit({"log": jnp.log, "log1p": jnp.log1p}[name])
-        ours = {"log": emu.log_f32, "log1p": emu.log1p_f32}[name]
+        ref_fn = jax.jit(getattr(jnp, funcs[name][0]))
+        ours = getattr(emu, funcs[name][1])
         bad_finite = bad_other = 0
         examples: list[list[str]] = []
         t0 = time.time()

@@ -13,52 +13,14 @@ eager optax op by op). ``tests/test_optim_more.py`` replays them.
 
 from __future__ import annotations
 
-import json
 import pathlib
 import sys
-import warnings
-from typing import Any
 
-import jax
-import jax.numpy as jnp
-import optax
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from gen_golden_optim_rest import write  # the replay, the caches and the layout
+from optim_more_cases import CASES  # shared with the test (tests/ is on the path)
 
-warnings.simplefilter("ignore")
-# optax's MultiSteps runs a lax.cond per step, which eager JAX traces and compiles anew each
-# time (about 2 s a step here); the persistent cache skips recompiling the same HLO (the same
-# executable, so the same bits) and makes a 100-step run about 5 times faster
-jax.config.update("jax_compilation_cache_dir", "/tmp/trellax-golden-jax-cache")
-jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
-jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "optim_more.json"
-sys.path.insert(0, str(OUT.parent.parent))
-from optim_cases import DTYPES  # noqa: E402
-from optim_more_cases import CASES  # noqa: E402  (shared with the test)
-from optim_rest_cases import GRADIENTS, replay  # noqa: E402
-
-
-def describe(x: Any) -> list[Any]:
-    if isinstance(x, jax.Array):
-        return [str(x.dtype), bool(x.weak_type)]
-    return [type(x).__name__, None]
-
-
-def main() -> None:
-    assert jax.__version__ == "0.10.2" and optax.__version__ == "0.2.8"
-    out: dict[str, Any] = {"jax": jax.__version__, "optax": optax.__version__}
-    out["transforms"] = {}
-    for e in CASES:
-        for d in DTYPES:
-            for g in GRADIENTS:
-                case = f"{e}|{d}|{g}"
-                out["transforms"][case] = replay(optax, jnp, jax.tree.leaves, describe, case)
-                # every eager MultiSteps step compiles its lax.cond anew: without dropping the
-                # executables, LLVM runs out of memory mappings after a few thousand of them
-                jax.clear_caches()
-    OUT.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
-    errors = [k for k, v in out["transforms"].items() if "error" in v]
-    print(f"wrote {OUT} ({len(out['transforms'])} trajectories; errors: {errors})")
-
 
 if __name__ == "__main__":
-    main()
+    write(CASES, OUT)

@@ -40,11 +40,14 @@ def describe(x: Any) -> list[Any]:
     return [type(x).__name__, None]
 
 
-def main() -> None:
+def write(cases: Any, out_path: pathlib.Path) -> None:
+    """Replays every case of ``cases`` (expressions of tests/optim_*_cases.py) on each dtype and
+    gradient sequence and writes the trajectories to ``out_path`` (also for
+    ``tools/gen_golden_optim_more.py``)."""
     assert jax.__version__ == "0.10.2" and optax.__version__ == "0.2.8"
     out: dict[str, Any] = {"jax": jax.__version__, "optax": optax.__version__}
     out["transforms"] = {}
-    for e in CASES:
+    for e in cases:
         for d in DTYPES:
             for g in GRADIENTS:
                 case = f"{e}|{d}|{g}"
@@ -52,10 +55,10 @@ def main() -> None:
                 # every eager MultiSteps step compiles its lax.cond anew: without dropping the
                 # executables, LLVM runs out of memory mappings after a few thousand of them
                 jax.clear_caches()
-    OUT.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
+    out_path.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
     errors = [k for k, v in out["transforms"].items() if "error" in v]
-    print(f"wrote {OUT} ({len(out['transforms'])} trajectories; errors: {errors})")
+    print(f"wrote {out_path} ({len(out['transforms'])} trajectories; errors: {errors})")
 
 
 if __name__ == "__main__":
-    main()
+    write(CASES, OUT)

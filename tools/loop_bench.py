@@ -4,17 +4,18 @@ elementwise work), and the interleaved best-of-rounds timer in thread CPU time."
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Callable
 from typing import Any
 
-import trellax
-import trellax.lax as lax
-import trellax.numpy as jnp
 
-
-def loop_cases() -> dict[str, tuple[Callable[[Any], Any], int]]:
-    """``name -> (function, size of its one float32 vector argument)``."""
+def loop_cases(lib: str = "trellax") -> dict[str, tuple[Callable[[Any], Any], int]]:
+    """``name -> (function, size of its one float32 vector argument)``, written with ``lib``
+    (``"trellax"`` or ``"jax"``: the same programs for both)."""
+    top = importlib.import_module(lib)
+    jnp = importlib.import_module(lib + ".numpy")
+    lax = importlib.import_module(lib + ".lax")
     w = jnp.eye(16) * 0.9
 
     def scan(h0: Any) -> Any:
@@ -34,7 +35,7 @@ def loop_cases() -> dict[str, tuple[Callable[[Any], Any], int]]:
         return lax.while_loop(lambda c: c[0] < 100, body, (0, x))[1]
 
     return {
-        "scan jit(grad)": (trellax.grad(scan), 16),
+        "scan jit(grad)": (top.grad(scan), 16),
         "fori_loop": (fori, 16),
         "while_loop": (while_, 8),
     }

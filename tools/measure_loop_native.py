@@ -125,30 +125,7 @@ def walls(lib: str) -> None:
 
     L = importlib.import_module(lib)
     jnp = importlib.import_module(lib + ".numpy")
-    lax = importlib.import_module(lib + ".lax")
-    w = jnp.eye(16) * 0.9
-
-    def scan(h0: Any) -> Any:
-        def body(h: Any, _: Any) -> Any:
-            h = jnp.tanh(w @ h + 0.1)
-            return h, h.sum()
-
-        return lax.scan(body, h0, None, length=100)[1].sum()
-
-    def fori(h: Any) -> Any:
-        return lax.fori_loop(0, 100, lambda i, h: jnp.tanh(w @ h + 0.1), h)
-
-    def while_(x: Any) -> Any:
-        def body(c: Any) -> Any:
-            return c[0] + 1, c[1] * 0.99 + jnp.sin(c[1])
-
-        return lax.while_loop(lambda c: c[0] < 100, body, (0, x))[1]
-
-    cases = {
-        "scan jit(grad)": (L.grad(scan), 16),
-        "fori_loop": (fori, 16),
-        "while_loop": (while_, 8),
-    }
+    cases = loop_cases(lib)
     runs = {}
     for name, (fn, n) in cases.items():
         f = L.jit(fn)
