@@ -227,7 +227,8 @@ def round_(x: np.ndarray, *, rounding_method: int = 0) -> Any:
 def div(x: np.ndarray, y: np.ndarray) -> Any:
     if _is_int(x.dtype):
         return _int_div(x, y)
-    return complex_inf.fix_complex_quotient(x, y, np.true_divide(x, y))
+    q = np.true_divide(x, y)
+    return complex_inf.fix_complex_quotient(x, y, q) if q.dtype.kind == "c" else q
 
 
 def rem(x: np.ndarray, y: np.ndarray) -> Any:
