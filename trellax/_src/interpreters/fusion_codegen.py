@@ -843,7 +843,8 @@ def emit_region(
         wc = _RegionWriter(em, region, ref, indent, compile_=True)
         fn_c, _ = wc.write_function()
         if wc.warmups:
-            ready = fusion_native.prepare(wc.warmups, wait=rt.options().compiled_wait)
+            wait = rt.options().compiled_wait
+            ready = fusion_native.prepare(wc.warmups, wait, elements=region.size)
             w.write((fn_c, wc, ready))
             return w.results
         em.preamble.append(f"# ({fn_c}: no compiled group, not used)")

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import compiled
+from trellax._src.interpreters import fusion_runtime as rt
 from trellax._src.interpreters import loop_native
 
 #: Switched off to test or measure without the libraries (``TRELLAX_NATIVE_FUSION=0`` too).
@@ -47,6 +48,10 @@ enabled = os.environ.get("TRELLAX_NATIVE_FUSION", "1").strip() not in ("0", "fal
 #: The count of processes (this one included) that have loaded a kernel's Numba version from
 #: which a process builds its library (``TRELLAX_NATIVE_FUSION_AFTER``; 0 or 1: at once).
 BUILD_AFTER = int(os.environ.get("TRELLAX_NATIVE_FUSION_AFTER", "2") or "2")
+
+#: The smallest region (elements) whose kernels are counted and built: the default
+#: ``compiled_min`` (``TRELLAX_NATIVE_FUSION_MIN``).
+BUILD_MIN = int(os.environ.get("TRELLAX_NATIVE_FUSION_MIN", "") or rt.COMPILED_MIN)
 
 _HEAD = "@_kernel\ndef kernel(r, "
 _PARAMS = re.compile(r"@_kernel\ndef kernel\(r, ([^)]*)\):")
@@ -218,10 +223,12 @@ def _load_all(sites: list[Site]) -> bool:
     return True
 
 
-def prepare(sites: list[Site], wait: bool) -> compiled.Ready:
+def prepare(sites: list[Site], wait: bool, elements: int = 0) -> compiled.Ready:
     """The region's readiness: done at once when the host has every kernel's library (loaded
     here, ~0.3 ms each), else once Numba has loaded the kernels (now with ``wait``, else on the
-    compile thread), after which the libraries are counted and, when due, built."""
+    compile thread), after which the libraries are counted and, when due, built: only for a
+    region of at least :data:`BUILD_MIN` ``elements`` (one compiled under the default rule,
+    not one a test compiles by lowering ``compiled_min``)."""
     ready = compiled.Ready()
     if _load_all(sites):
         ready.done = True
@@ -235,7 +242,8 @@ def prepare(sites: list[Site], wait: bool) -> compiled.Ready:
             ready.error = e
             return
         ready.done = True
-        _count_and_build(sites, inline=not wait)
+        if elements >= BUILD_MIN:
+            _count_and_build(sites, inline=not wait)
 
     if wait:
         run()

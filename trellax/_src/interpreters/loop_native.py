@@ -217,11 +217,15 @@ class Library:
         lib._ensure_finalized()
         final = llvm.parse_bitcode(lib._final_module.as_bitcode())
         # The cfunc's error path (never taken: the kernel raises nothing) names Numba's runtime;
-        # those functions trap here. Python's own functions resolve in the loading process.
+        # those functions trap here. Python's own functions resolve in the loading process, the
+        # C library's (libm's erf, erfc: fused kernels call them) through the link with -lm.
+        process = ctypes.CDLL(None)
         missing = [
             f.name
             for f in final.functions
-            if f.is_declaration and not f.name.startswith(("Py", "_Py", "llvm."))
+            if f.is_declaration
+            and not f.name.startswith(("Py", "_Py", "llvm."))
+            and (f.name.startswith(("NRT_", "numba_")) or not hasattr(process, f.name))
         ]
         if missing:
             stubs = "".join(
@@ -244,7 +248,10 @@ class Library:
             with open(obj, "wb") as fb:
                 fb.write(tm.emit_object(final))
             subprocess.run(
-                ["cc", "-shared", "-o", so, obj], check=True, capture_output=True, timeout=120
+                ["cc", "-shared", "-o", so, obj, "-lm"],
+                check=True,
+                capture_output=True,
+                timeout=120,
             )
             with open(txt, "w") as f:
                 f.write(f"{entry.native_name} {module['SCRATCH']}\n")
