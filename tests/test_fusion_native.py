@@ -289,6 +289,13 @@ def test_the_build_waits_for_the_count_of_processes(
     assert lib.path is not None and os.path.getsize(lib.path + ".seen") == 3
 
 
+def test_data_pointers_of_views_and_read_only_arrays() -> None:
+    base = np.arange(40.0).reshape(5, 8)
+    base.flags.writeable = False
+    for a in (base, base[2:], base[1:, 3:], base.T, base[::2], np.float32(1) + np.zeros(())):
+        assert fusion_native._data(a) == a.ctypes.data
+
+
 def test_source_refuses_what_it_cannot_translate() -> None:
     assert fusion_native.source("def f(): pass\n", [], None) is None
     text = "@_kernel\ndef kernel(r, a0):\n    b = np.empty(r, np.float32)\n"

@@ -32,6 +32,7 @@ without Numba (no kernel at all), nothing changes: the NumPy version, then Numba
 from __future__ import annotations
 
 import array
+import ctypes
 import os
 import re
 import threading
@@ -140,8 +141,12 @@ class NativeKernel(loop_native.Library):
         return address, local.result
 
     def __call__(self, r: int, *arrays: np.ndarray[Any, Any]) -> Any:
-        block, result = self._block()
+        local = self._local
+        block = getattr(local, "address", None)
+        if block is None:
+            block = self._block()[0]
         words = [r, block]
+        append = words.append
         keep: list[np.ndarray[Any, Any]] = []
         for k, (a, (ndim, _), d) in enumerate(zip(arrays, self.kinds, self.dtypes)):
             if a.dtype != d or a.ndim != ndim:
@@ -151,17 +156,43 @@ class NativeKernel(loop_native.Library):
                     raise TypeError("kernel library: a strided output")
                 a = np.ascontiguousarray(a)  # an input: the same values
                 keep.append(a)
-            words.append(loop_native._address(a))
-            if ndim:
+            append(_data(a))
+            if ndim == 1:
+                append(a.shape[0])
+            elif ndim:
                 words.extend(a.shape)
             else:
-                words.append(1)
+                append(1)
+        result = local.result
         if result is not None:
-            words.append(block + self.scratch)
-        packed = array.array("q", words)
+            append(block + self.scratch)
+        packed = array.array("q", words)  # kept alive until the call returns
         self.fn(packed.buffer_info()[0])
         del keep
         return None if result is None else result[0]
+
+
+def _struct_data(a: np.ndarray[Any, Any]) -> int:
+    """The data pointer of ``a`` read from its object (NumPy's ``PyArrayObject_fields``: the
+    pointer right after the object's head): ~0.4 µs, against ~2 µs for ``a.ctypes.data``."""
+    return _pointer_at(id(a) + _DATA_OFFSET).value or 0
+
+
+def _checked_data() -> Any:
+    """:func:`_struct_data` when it reads the right pointer here, else ``a.ctypes.data``."""
+    probe = np.arange(7.0)
+    views = [probe, probe[3:], probe[::2], np.zeros((3, 4), np.float32)[1:]]
+    views[1].flags.writeable = False
+    try:
+        ok = all(_struct_data(v) == v.ctypes.data for v in views)
+    except Exception:  # pragma: no cover - an unusual build of NumPy
+        ok = False
+    return _struct_data if ok else (lambda a: int(a.ctypes.data))
+
+
+_pointer_at = ctypes.c_void_p.from_address
+_DATA_OFFSET = 2 * ctypes.sizeof(ctypes.c_void_p)  # PyObject_HEAD: refcount, type
+_data = _checked_data()
 
 
 _LOCK = threading.Lock()
