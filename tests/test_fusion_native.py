@@ -292,7 +292,7 @@ def test_the_build_waits_for_the_count_of_processes(
 def test_data_pointers_of_views_and_read_only_arrays() -> None:
     base = np.arange(40.0).reshape(5, 8)
     base.flags.writeable = False
-    for a in (base, base[2:], base[1:, 3:], base.T, base[::2], np.float32(1) + np.zeros(())):
+    for a in (base, base[2:], base[1:, 3:], base.T, base[::2], np.asarray(np.float32(1))):
         assert fusion_native._data(a) == a.ctypes.data
 
 
