@@ -23,8 +23,10 @@ output raises, and the region falls back to its NumPy version for good).
 When a library is built: when a region's Numba kernels have loaded in a process, the process
 adds one to a count kept beside the library's name in the cache (``<name>.seen``, one byte a
 process); from the :data:`BUILD_AFTER`-th process on, the missing libraries of the region are
-built on the compile thread. So a program run once on a host never pays for a build, and one
-run repeatedly has its libraries from its third process on. Without ``cc``, off Linux, or
+built on the compile thread. Only regions of at least :data:`BUILD_MIN` elements are counted
+(the default ``compiled_min``: not the small regions tests compile by lowering it). So a
+program run once on a host never pays for a build, and one run repeatedly has its libraries
+from its third process on. Without ``cc``, off Linux, or
 without Numba (no kernel at all), nothing changes: the NumPy version, then Numba's kernels.
 ``TRELLAX_NATIVE_FUSION=0`` (or :data:`enabled` False) switches the libraries off.
 """
@@ -48,11 +50,11 @@ from trellax._src.interpreters import loop_native
 enabled = os.environ.get("TRELLAX_NATIVE_FUSION", "1").strip() not in ("0", "false")
 #: The count of processes (this one included) that have loaded a kernel's Numba version from
 #: which a process builds its library (``TRELLAX_NATIVE_FUSION_AFTER``; 0 or 1: at once).
-BUILD_AFTER = int(os.environ.get("TRELLAX_NATIVE_FUSION_AFTER", "2") or "2")
+BUILD_AFTER = rt._env_int("TRELLAX_NATIVE_FUSION_AFTER", 2)
 
 #: The smallest region (elements) whose kernels are counted and built: the default
 #: ``compiled_min`` (``TRELLAX_NATIVE_FUSION_MIN``).
-BUILD_MIN = int(os.environ.get("TRELLAX_NATIVE_FUSION_MIN", "") or rt.COMPILED_MIN)
+BUILD_MIN = rt._env_int("TRELLAX_NATIVE_FUSION_MIN", rt.COMPILED_MIN)
 
 _HEAD = "@_kernel\ndef kernel(r, "
 _PARAMS = re.compile(r"@_kernel\ndef kernel\(r, ([^)]*)\):")

@@ -76,12 +76,17 @@ def _host_key() -> str | None:
     return _host
 
 
+_numba_version: list[str | None] = []
+
+
 def _directory() -> str | None:
-    try:
-        version = importlib.metadata.version("numba")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    return compiled._cache_dir(f"{version}-native")
+    if not _numba_version:  # looked up once (~1 ms a look-up; every kernel asks)
+        try:
+            _numba_version.append(importlib.metadata.version("numba"))
+        except importlib.metadata.PackageNotFoundError:
+            _numba_version.append(None)
+    version = _numba_version[0]
+    return None if version is None else compiled._cache_dir(f"{version}-native")
 
 
 _ALLOC = re.compile(r"^( +)(\w+) = np\.empty\((\d+), ([\w.]+)\)$", re.M)
