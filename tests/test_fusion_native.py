@@ -289,6 +289,49 @@ def test_the_build_waits_for_the_count_of_processes(
     assert lib.path is not None and os.path.getsize(lib.path + ".seen") == 3
 
 
+def test_a_failed_build_is_not_tried_again(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRELLAX_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(fusion_native, "enabled", True)
+    monkeypatch.setattr(fusion_native, "BUILD_AFTER", 1)
+    from trellax._src.backend import compiled
+
+    kernel = compiled.kernel(
+        "@_kernel\ndef kernel(r, a0, o0):\n    for i0 in range(r):\n"
+        "        o0[i0] = np.float32(a0[i0] + np.float32(8))\n"
+    )
+    site = fusion_native.Site(kernel, (0, np.zeros(1, np.float32), np.zeros(1, np.float32)), 1)
+    lib = site.lib
+    assert lib.path is not None
+    tries: list[int] = []
+
+    def failing(path: str, text: str) -> None:
+        tries.append(1)
+        raise RuntimeError("no linker here")
+
+    monkeypatch.setattr(lib, "_build", failing)
+    fusion_native._count_and_build([site], inline=True)
+    assert tries == [1] and isinstance(lib.error, RuntimeError)
+    with open(lib.path + ".failed") as f:
+        assert "no linker here" in f.read()
+    lib.counted = lib.building = False  # as a new process would find it
+    fusion_native._count_and_build([site], inline=True)
+    assert tries == [1]
+
+
+def test_without_a_compiler_no_library_is_named(
+    built: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TRELLAX_CACHE_DIR", built["cache"])
+    monkeypatch.setattr(fusion_native, "enabled", True)
+    monkeypatch.setattr(fusion_native, "_LIBRARIES", {})
+    monkeypatch.setattr(loop_native.shutil, "which", lambda name: None)  # no cc
+    monkeypatch.setattr(loop_native, "_host_tried", False)
+    monkeypatch.setattr(loop_native, "_host", None)
+    assert loop_native._host_key() is None
+    assert _chain({"compiled_wait": True}) == (built["numba"]["chain_sum"], 0)
+    assert all(lib.path is None for lib in fusion_native._LIBRARIES.values())
+
+
 def test_data_pointers_of_views_and_read_only_arrays() -> None:
     base = np.arange(40.0).reshape(5, 8)
     base.flags.writeable = False

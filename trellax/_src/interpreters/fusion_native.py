@@ -313,8 +313,8 @@ def _count_and_build(sites: list[Site], inline: bool) -> None:
             if lib.counted or lib.path is None:
                 continue
             lib.counted = True
-            if lib.on_disk():
-                continue
+            if lib.on_disk() or os.path.exists(lib.path + ".failed"):
+                continue  # built, or a build failed on this host: not tried again
             if _count(lib) >= BUILD_AFTER and not lib.building:
                 lib.building = True
                 due.append(lib)
@@ -323,16 +323,28 @@ def _count_and_build(sites: list[Site], inline: bool) -> None:
 
     def build() -> None:
         for lib in due:
-            lib.build()
+            _build_once(lib)
 
     if inline:  # already on the compile thread
         build()
         return
     try:
         for lib in due:
-            lib.future = compiled.submit(lib.build)
+            lib.future = compiled.submit(lambda lib=lib: _build_once(lib))  # type: ignore[misc]
     except RuntimeError:  # the interpreter is exiting: no new work on the compile thread
         build()
+
+
+def _build_once(lib: NativeKernel) -> None:
+    """Builds ``lib``; a failure (a Numba error, no linker) is marked in the cache
+    (``<name>.failed``, holding the error) so that later processes do not pay for it again."""
+    lib.build()
+    if lib.error is not None and lib.path is not None and not lib.on_disk():
+        try:
+            with open(lib.path + ".failed", "w") as f:
+                f.write(f"{type(lib.error).__name__}: {lib.error}\n")
+        except OSError:
+            pass
 
 
 def build_pending() -> list[NativeKernel]:
