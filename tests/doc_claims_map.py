@@ -3038,6 +3038,31 @@ AUDITED: list[Evidence] = [
         "Its result is NumPy's multiply bit for bit, in this process and in a fresh one",
         "tests/test_outer_native.py::test_library_gives_numpys_bits_here_and_in_a_fresh_process_without_numba",
     ),
+    SECTION(
+        "docs/performance.md",
+        "Fused regions as shared libraries (issue 23, branch `fusion-lib`, 28 Nov 2026)",
+        "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
+    ),
+    E(
+        "docs/performance.md",
+        "are counted, so the tests' small regions compiled by lowering",
+        "tests/test_fusion_native.py::test_small_regions_are_never_counted",
+    ),
+    E(
+        "docs/performance.md",
+        "So a program run once on a host never pays for a build",
+        "tests/test_fusion_native.py::test_the_build_waits_for_the_count_of_processes",
+    ),
+    E(
+        "docs/performance.md",
+        "no library is named or built (Numba's version names the cache directory)",
+        "tests/test_fusion_native.py::test_switched_off_the_libraries_are_not_used",
+    ),
+    E(
+        "docs/performance.md",
+        "Numba imported: never with the libraries, always without.",
+        "tests/test_fusion_native.py::test_a_fresh_process_runs_the_libraries_without_numba",
+    ),
 ]
 
 # --- not audited yet: regenerate with tools/audit_doc_claims.py --todo --------------------------
