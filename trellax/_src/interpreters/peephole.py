@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.backend import blas_swap
 from trellax._src.backend.float_facts import compute_dtype
 from trellax._src.core.core import Primitive
 from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Var
@@ -92,10 +93,14 @@ def _plain_dot(e: JaxprEqn, numbers: Any) -> bool:
 Rule = Callable[[JaxprEqn, Callable[[Atom], "JaxprEqn | None"]], "list[JaxprEqn] | None"]
 rules: dict[Primitive, Rule] = {}
 
+#: Switched off by the tests and measurements comparing programs with and without
+#: :func:`_transposed_products`.
+swap_products = True
+
 
 def simplify(jaxpr: Jaxpr) -> Jaxpr:
     """``jaxpr`` with the chains above folded (the same object if none)."""
-    return _by_rules(_scalar_broadcasts(_matrix_vector(jaxpr)))
+    return _by_rules(_scalar_broadcasts(_transposed_products(_matrix_vector(jaxpr))))
 
 
 def _by_rules(jaxpr: Jaxpr) -> Jaxpr:
@@ -257,6 +262,46 @@ def _matrix_vector(jaxpr: Jaxpr) -> Jaxpr:
         replace[last] = JaxprEqn(
             e.primitive, operands, list(eqns[last].outvars), params, e.source, e.api
         )
+    if not replace:
+        return jaxpr
+    out = [replace.get(i, e) for i, e in enumerate(eqns) if i not in drop]
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out)
+
+
+def _transposed_products(jaxpr: Jaxpr) -> Jaxpr:
+    """``transpose((1, 0))`` of a product contracting axis 0 of two matrices (a dense layer's
+    weight gradient, ``g.T @ h`` transposed) becomes the product with its operands swapped
+    (``h.T @ g``): the same values made in C order, instead of a Fortran-order view that a
+    fused region reading it flat would copy. Only where ``blas_swap.swap_agrees`` found that
+    BLAS gives the swapped product the same bits, and only when nothing else reads the
+    untransposed product."""
+    eqns = jaxpr.eqns
+    if not swap_products or not any(e.primitive.name == "transpose" for e in eqns):
+        return jaxpr
+    uses = _uses(jaxpr)
+    producer: dict[int, int] = {}
+    for i, e in enumerate(eqns):
+        for v in e.outvars:
+            producer[id(v)] = i
+    replace: dict[int, JaxprEqn] = {}
+    drop: set[int] = set()
+    for t, e in enumerate(eqns):
+        if e.primitive.name != "transpose" or tuple(e.params["permutation"]) != (1, 0):
+            continue
+        src = e.invars[0]
+        i = producer.get(id(src)) if type(src) is Var else None
+        if i is None or i in drop or uses.get(id(src)) != 1:
+            continue
+        d = eqns[i]
+        if not _plain_dot(d, _ROW_TIMES):
+            continue
+        x, y = d.invars
+        depth, m = x.aval.shape
+        n = y.aval.shape[1]
+        if not blas_swap.swap_agrees(d.params["preferred_element_type"], depth, m, n):
+            continue
+        drop.add(i)
+        replace[t] = JaxprEqn(d.primitive, [y, x], list(e.outvars), d.params, d.source, d.api)
     if not replace:
         return jaxpr
     out = [replace.get(i, e) for i, e in enumerate(eqns) if i not in drop]
