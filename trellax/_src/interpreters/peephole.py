@@ -96,11 +96,14 @@ rules: dict[Primitive, Rule] = {}
 #: Switched off by the tests and measurements comparing programs with and without
 #: :func:`_transposed_products`.
 swap_products = True
+#: Likewise for :func:`_identity_powers`.
+identity_powers = True
 
 
 def simplify(jaxpr: Jaxpr) -> Jaxpr:
     """``jaxpr`` with the chains above folded (the same object if none)."""
-    return _by_rules(_scalar_broadcasts(_transposed_products(_matrix_vector(jaxpr))))
+    jaxpr = _transposed_products(_matrix_vector(_identity_powers(jaxpr)))
+    return _by_rules(_scalar_broadcasts(jaxpr))
 
 
 def _by_rules(jaxpr: Jaxpr) -> Jaxpr:
@@ -305,4 +308,38 @@ def _transposed_products(jaxpr: Jaxpr) -> Jaxpr:
     if not replace:
         return jaxpr
     out = [replace.get(i, e) for i, e in enumerate(eqns) if i not in drop]
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out)
+
+
+def _identity_powers(jaxpr: Jaxpr) -> Jaxpr:
+    """``integer_pow`` with ``y=1`` (optax's first moment, ``g ** 1``) dropped, its readers
+    reading its operand: the kernel returns the operand itself, so the values are the same
+    objects; in a fused region it was a copy pass. Kept when its result is an output of the
+    jaxpr or its operand a literal."""
+    eqns = jaxpr.eqns
+    if not identity_powers or not any(
+        e.primitive.name == "integer_pow" and e.params.get("y") == 1 for e in eqns
+    ):
+        return jaxpr
+    outputs = {id(a) for a in jaxpr.outvars if type(a) is Var}
+    alias: dict[int, Atom] = {}
+    out: list[JaxprEqn] = []
+    for e in eqns:
+        invars = [alias.get(id(a), a) if type(a) is Var else a for a in e.invars]
+        first = invars[0] if invars else None
+        if (
+            e.primitive.name == "integer_pow"
+            and e.params.get("y") == 1
+            and type(first) is Var
+            and id(e.outvars[0]) not in outputs
+            and first.aval.dtype == e.outvars[0].aval.dtype
+            and tuple(first.aval.shape) == tuple(e.outvars[0].aval.shape)
+        ):
+            alias[id(e.outvars[0])] = first
+            continue
+        if any(a is not b for a, b in zip(invars, e.invars, strict=True)):
+            e = JaxprEqn(e.primitive, invars, list(e.outvars), e.params, e.source, e.api)
+        out.append(e)
+    if not alias:
+        return jaxpr
     return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out)
