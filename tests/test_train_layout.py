@@ -63,7 +63,8 @@ def _same_as_unfolded(f: Callable[..., Any], *args: Any) -> str:
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize(
-    "shape", [(64, 128, 1024), (256, 256, 256), (256, 10, 256), (128, 1024, 784), (7, 3, 5), (1, 4, 9)]
+    "shape",
+    [(64, 128, 1024), (256, 256, 256), (256, 10, 256), (128, 1024, 784), (7, 3, 5), (1, 4, 9)],
 )
 def test_blas_swaps_the_weight_gradient_exactly(dtype: str, shape: tuple[int, int, int]) -> None:
     # What the fold relies on: where the check passed, x.T @ y and (y.T @ x).T give the same
@@ -129,7 +130,12 @@ def test_swap_is_kept_off_where_blas_disagrees(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(blas_swap, "swap_agrees", lambda *a: False)
     rng = np.random.default_rng(13)
     w = tnp.asarray(rng.standard_normal((6, 5)).astype(np.float32))
-    args = (w, tnp.zeros(5), tnp.asarray(rng.standard_normal((4, 6)).astype(np.float32)), tnp.ones(5))
+    args = (
+        w,
+        tnp.zeros(5),
+        tnp.asarray(rng.standard_normal((4, 6)).astype(np.float32)),
+        tnp.ones(5),
+    )
     run = _same_as_unfolded(trellax.grad(_dense_loss), *args)
     assert "transpose" in run
 

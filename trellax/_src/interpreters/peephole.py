@@ -292,10 +292,10 @@ def _transposed_products(jaxpr: Jaxpr) -> Jaxpr:
         if e.primitive.name != "transpose" or tuple(e.params["permutation"]) != (1, 0):
             continue
         src = e.invars[0]
-        i = producer.get(id(src)) if type(src) is Var else None
-        if i is None or i in drop or uses.get(id(src)) != 1:
+        at = producer.get(id(src)) if type(src) is Var else None
+        if at is None or at in drop or uses.get(id(src)) != 1:
             continue
-        d = eqns[i]
+        d = eqns[at]
         if not _plain_dot(d, _ROW_TIMES):
             continue
         x, y = d.invars
@@ -303,7 +303,7 @@ def _transposed_products(jaxpr: Jaxpr) -> Jaxpr:
         n = y.aval.shape[1]
         if not blas_swap.swap_agrees(d.params["preferred_element_type"], depth, m, n):
             continue
-        drop.add(i)
+        drop.add(at)
         replace[t] = JaxprEqn(d.primitive, [y, x], list(e.outvars), d.params, d.source, d.api)
     if not replace:
         return jaxpr
