@@ -3037,6 +3037,15 @@ AUDITED: list[Evidence] = [
         "docs/performance.md",
         "Its result is NumPy's multiply bit for bit, in this process and in a fresh one",
         "tests/test_outer_native.py::test_library_gives_numpys_bits_here_and_in_a_fresh_process_without_numba",
+    ),    SECTION(
+        "docs/performance.md",
+        "Training steps: where the time goes on the AVX-512 host, and the weight gradient's layout (issue 23, branch `train-speed`, 28 Nov 2026)",
+        "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
+    ),
+    E(
+        "docs/performance.md",
+        "so every figure here is thread CPU time or an in-process alternation, never a lone wall time",
+        "prose: how the section's own figures were taken (its method), not a property of trellax",
     ),
 ]
 
