@@ -3037,7 +3037,8 @@ AUDITED: list[Evidence] = [
         "docs/performance.md",
         "Its result is NumPy's multiply bit for bit, in this process and in a fresh one",
         "tests/test_outer_native.py::test_library_gives_numpys_bits_here_and_in_a_fresh_process_without_numba",
-    ),    SECTION(
+    ),
+    SECTION(
         "docs/performance.md",
         "Training steps: where the time goes on the AVX-512 host, and the weight gradient's layout (issue 23, branch `train-speed`, 28 Nov 2026)",
         "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
