@@ -3043,6 +3043,11 @@ AUDITED: list[Evidence] = [
         "Fused regions as shared libraries (issue 23, branch `fusion-lib`, 28 Nov 2026)",
         "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
     ),
+    SECTION(
+        "docs/performance.md",
+        "Training steps: where the time goes on the AVX-512 host, and the weight gradient's layout (issue 23, branch `train-speed`, 28 Nov 2026)",
+        "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
+    ),
     E(
         "docs/performance.md",
         "are counted, so the tests' small regions compiled by lowering",
@@ -3062,6 +3067,11 @@ AUDITED: list[Evidence] = [
         "docs/performance.md",
         "Numba imported: never with the libraries, always without.",
         "tests/test_fusion_native.py::test_a_fresh_process_runs_the_libraries_without_numba",
+    ),
+    E(
+        "docs/performance.md",
+        "so every figure here is thread CPU time or an in-process alternation, never a lone wall time",
+        "prose: how the section's own figures were taken (its method), not a property of trellax",
     ),
 ]
 
