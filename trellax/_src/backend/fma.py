@@ -31,6 +31,8 @@ F32 = np.ndarray[Any, np.dtype[np.float32]]
 F64 = np.ndarray[Any, np.dtype[np.float64]]
 
 _UP = np.float32(np.inf)
+#: The midpoint between the largest float32 and 2**128: a sum there rounds to infinity.
+_F32_OVERFLOW = 2.0**128 - 2.0**103
 #: Veltkamp's splitting constant for 53-bit significands: 2**27 + 1.
 _SPLIT = 134217729.0
 #: The fast path needs every operand's magnitude in [2**-_SAFE, 2**_SAFE] and the result's above
@@ -42,19 +44,25 @@ _SAFE_OUT = 2.0**-900
 
 def fma_f32(a: Any, b: Any, c: Any) -> F32:
     """``a * b + c`` of float32 values rounded once to float32 (round to nearest even)."""
-    p = np.multiply(a, b, dtype=np.float64)
-    cc = np.asarray(c, np.float64)
-    s = p + cc
     with np.errstate(invalid="ignore", over="ignore"):
+        p = np.multiply(a, b, dtype=np.float64)
+        cc = np.asarray(c, np.float64)
+        s = p + cc
         bb = s - p
         err = (p - (s - bb)) + (cc - bb)
         r = s.astype(np.float32)
         diff = s - r
         away = np.nextafter(r, np.where(diff > 0, _UP, -_UP))
         tie = (diff != 0) & (diff + diff == away.astype(np.float64) - r) & (err != 0)
+        tie &= np.isfinite(r)  # (an overflow to infinity has no midpoint to correct)
+        # the sum on the midpoint between the largest float32 and 2**128 rounded up to infinity,
+        # but the exact sum lies below it
+        short = (np.abs(s) == _F32_OVERFLOW) & ((err > 0) != (s > 0)) & (err != 0)
     if tie.any():
         beyond = tie & ((err > 0) == (diff > 0))
         r = np.where(beyond, away, r)
+    if short.any():
+        r = np.where(short, np.copysign(np.float32(3.4028234663852886e38), s), r)
     out: F32 = np.asarray(r, np.float32)
     return out
 
@@ -149,48 +157,62 @@ def _fma_general(a: F64, b: F64, c: F64) -> F64:
 
 
 def fma_f64(a: Any, b: Any, c: Any) -> F64:
-    """``a * b + c`` of float64 values rounded once (round to nearest even), for operands of one
-    shape; IEEE 754's ``fusedMultiplyAdd``: overflow, subnormal results, infinities, NaN and
-    signed zeros included."""
+    """``a * b + c`` of float64 values rounded once (round to nearest even), the operands
+    broadcast together; IEEE 754's ``fusedMultiplyAdd``: overflow, subnormal results, infinities,
+    NaN and signed zeros included."""
     a = np.asarray(a, np.float64)
     b = np.asarray(b, np.float64)
     c = np.asarray(c, np.float64)
     shape = np.broadcast_shapes(a.shape, b.shape, c.shape)
     a, b, c = (np.broadcast_to(x, shape).reshape(-1) for x in (a, b, c))
+    out = np.empty(a.shape, np.float64)
     with np.errstate(all="ignore"):
-        aa, ab_, ac = np.abs(a), np.abs(b), np.abs(c)
-        safe = (
-            (aa >= _SAFE_LO)
-            & (aa <= _SAFE_HI)
-            & (ab_ >= _SAFE_LO)
-            & (ab_ <= _SAFE_HI)
-            & (ac >= _SAFE_LO)
-            & (ac <= _SAFE_HI)
-        )
-        if safe.all():
-            _, _, out = _core(a, b, c)
-            safe = np.abs(out) >= _SAFE_OUT  # a cancellation deep towards underflow: redo
-            if safe.all():
-                return out.reshape(shape)
-        else:
-            out = np.empty_like(a)
-            idx = np.flatnonzero(safe)
-            _, _, z = _core(a[idx], b[idx], c[idx])
-            ok = np.abs(z) >= _SAFE_OUT
-            out[idx[ok]] = z[ok]
-            safe[idx[~ok]] = False
-        slow = ~safe
-        a, b, c = a[slow], b[slow], c[slow]
-        # zeros, infinities and NaN: the product is exact (or its special value), so ``a * b + c``
-        # rounds once; a zero c leaves the product's own rounding (and its sign)
-        special = ~(np.isfinite(a) & np.isfinite(b) & np.isfinite(c)) | (a == 0) | (b == 0)
-        plain = a * b
-        res = np.where(special, plain + c, plain)
-        general = ~special & (c != 0)
-        if general.any():
-            res[general] = _fma_general(a[general], b[general], c[general])
-        out[slow] = res
+        # chunks that stay in cache: the dozens of elementwise steps then cost less
+        for lo in range(0, a.size, _CHUNK):
+            hi = lo + _CHUNK
+            out[lo:hi] = _fma_chunk(a[lo:hi], b[lo:hi], c[lo:hi])
     return out.reshape(shape)
+
+
+#: Elements per chunk of :func:`fma_f64` (a few arrays of them fit in the L2 cache).
+_CHUNK = 32768
+
+
+def _in_range(x: F64) -> bool:
+    ax = np.abs(x)
+    return bool(ax.min() >= _SAFE_LO and ax.max() <= _SAFE_HI)  # False with a NaN
+
+
+def _fma_chunk(a: F64, b: F64, c: F64) -> F64:
+    if a.size and _in_range(a) and _in_range(b) and _in_range(c):
+        _, _, out = _core(a, b, c)
+        safe = np.abs(out) >= _SAFE_OUT  # a cancellation deep towards underflow: redo
+        if safe.all():
+            return out
+    else:
+        aa, ab, ac = np.abs(a), np.abs(b), np.abs(c)
+        safe = (aa >= _SAFE_LO) & (aa <= _SAFE_HI) & (ab >= _SAFE_LO) & (ab <= _SAFE_HI)
+        safe &= (ac >= _SAFE_LO) & (ac <= _SAFE_HI)
+        out = np.empty_like(a)
+        idx = np.flatnonzero(safe)
+        _, _, z = _core(a[idx], b[idx], c[idx])
+        ok = np.abs(z) >= _SAFE_OUT
+        out[idx[ok]] = z[ok]
+        safe[idx[~ok]] = False
+    slow = ~safe
+    a, b, c = a[slow], b[slow], c[slow]
+    # zeros, infinities and NaN: the product is exact (or its special value), so ``a * b + c``
+    # rounds once, except that a finite product is never infinite (an infinite c wins); a zero c
+    # leaves the product's own rounding (and its sign)
+    finite_ab = np.isfinite(a) & np.isfinite(b)
+    special = ~(finite_ab & np.isfinite(c)) | (a == 0) | (b == 0)
+    plain = a * b
+    res = np.where(special, np.where(finite_ab & np.isinf(c), c, plain + c), plain)
+    general = ~special & (c != 0)
+    if general.any():
+        res[general] = _fma_general(a[general], b[general], c[general])
+    out[slow] = res
+    return out
 
 
 def fma(a: Any, b: Any, c: Any) -> Any:
