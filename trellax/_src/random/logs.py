@@ -27,7 +27,6 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.backend import libm_f32, xla_exp, xla_log
-from trellax._src.backend.xla_erf import fma
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax.shapes import def_elementwise
 from trellax._src.random import compiled_kernels
@@ -120,20 +119,3 @@ random_pow_p = Primitive("random_pow")
 random_pow_p.def_impl(pow_values)
 random_pow_p.def_abstract_eval(_pow_aval)
 def_elementwise(random_pow_p, fusable=False)
-
-
-def fma_values(a: Any, b: Any, c: Any) -> Any:
-    """``random_fma``'s impl: ``a * b + c`` rounded once, as XLA:CPU's fused multiply-add
-    (``backend.xla_erf.fma``: exact for float32, float16 and bfloat16 by way of float32)."""
-    return fma(a, b, c)
-
-
-def _fma_aval(a: Any, b: Any, c: Any) -> ShapedArray:
-    return ShapedArray._fast(tuple(a.shape), a.dtype, a.weak_type and b.weak_type and c.weak_type)
-
-
-#: the multiply-adds XLA:CPU fuses inside a sampler (``maxwell``, ``wald``), operands of one shape
-random_fma_p = Primitive("random_fma")
-random_fma_p.def_impl(fma_values)
-random_fma_p.def_abstract_eval(_fma_aval)
-def_elementwise(random_fma_p, fusable=False)

@@ -17,6 +17,7 @@ import numpy as np
 
 from trellax._src.backend import libm_f32, xla_log
 from trellax._src.backend.convert import convert
+from trellax._src.backend.fma import fma_f32
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax import ad_util
 from trellax._src.lax.shapes import Dims, all_at_front
@@ -80,12 +81,6 @@ def _squeeze_c(third: Any, d: Any) -> Any:
     return third / np.sqrt(d)
 
 
-def _fma32(a: Any, b: Any, c: Any) -> Any:
-    """``a * b + c`` of float32 operands rounded once to float32 (the product is exact in
-    float64), as XLA:CPU's fused multiply-add."""
-    return (a.astype(np.float64) * b + np.asarray(c, np.float64)).astype(np.float32)
-
-
 def _pow_ieee(x: Any, y: Any) -> Any:
     return libm_f32.pow_f32(x, y, flush=False)  # subnormals kept (docs/semantics.md)
 
@@ -131,7 +126,7 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
         while active.size:
             xa, va, ua, da = x_sq[active], v[active], u[active], dd[active]
             if f32:  # XLA's log; 1 - 0.0331 x² is one fused multiply-add (see the docstring)
-                lim = _fma32(-(xa * xa), cd.type(0.0331), one)
+                lim = fma_f32(-(xa * xa), cd.type(0.0331), one)
                 w = one - va + xla_log.log_f32(va)
                 going = (ua >= lim) & (xla_log.log_f32(ua) >= xa * cd.type(0.5) + da * w)
             else:
@@ -153,7 +148,7 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
                 xr = _normal0(kx_sub, cd)
                 xs[redo] = xr
                 if f32:  # 1 + c x: a fused multiply-add in XLA's loop body
-                    vs[redo] = _fma32(ca[redo], xr, one)
+                    vs[redo] = fma_f32(ca[redo], xr, one)
                 else:
                     vs[redo] = one + ca[redo] * xr
                 redo = redo[vs[redo] <= 0]

@@ -14,6 +14,7 @@ from trellax._src.backend.array import ArrayImpl
 from trellax._src.core.basearray import Array
 from trellax._src.core.out_sharding import accepts_out_sharding
 from trellax._src.dtypes import dtypes
+from trellax._src.lax.fma import fma_p
 from trellax._src.random.dispatch import draw, eager_value
 from trellax._src.random.fixed_point import gumbel_highest_float32
 from trellax._src.random.floats import (
@@ -27,7 +28,6 @@ from trellax._src.random.floats import SMALL as _SMALL_UNIFORM
 from trellax._src.random.keys import single_key
 from trellax._src.random.logs import (
     random_exp_p,
-    random_fma_p,
     random_log1p_p,
     random_log_p,
     random_pow_p,
@@ -475,7 +475,7 @@ def wald(key: Any, mean: Any, shape: Any = None, dtype: Any = float) -> Array:
 
 
 def _fma(a: Any, b: Any, c: Any) -> Array:
-    """``a * b + c`` rounded once (float32), as XLA:CPU's fused multiply-add (:mod:`.logs`)."""
+    """``a * b + c`` rounded once, as XLA:CPU's fused multiply-add (:mod:`trellax._src.lax.fma`)."""
     a, b, c = tnp.broadcast_arrays(a, b, c)
-    out: Array = random_fma_p.bind(a, b, c)
+    out: Array = fma_p.bind(a, b, c)
     return out
