@@ -26,7 +26,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.backend import libm_f32, xla_exp, xla_log
+from trellax._src.backend import libm_f32, xla_exp, xla_f64, xla_log
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax.shapes import def_elementwise
 from trellax._src.random import compiled_kernels
@@ -52,12 +52,12 @@ def _values(x: Any, kernel: str | None, f32: Any, f64: Any) -> Any:
 
 def log_values(x: Any) -> Any:
     """``random_log``'s impl."""
-    return _values(x, "log32", xla_log.log_f32, np.log)
+    return _values(x, "log32", xla_log.log_f32, xla_f64.log_f64)
 
 
 def log1p_values(x: Any) -> Any:
     """``random_log1p``'s impl."""
-    return _values(x, "log1p32", xla_log.log1p_f32, np.log1p)
+    return _values(x, "log1p32", xla_log.log1p_f32, xla_f64.log1p_f64)
 
 
 def _exp_ieee(x: Any) -> Any:
@@ -71,13 +71,15 @@ def exp_values(x: Any) -> Any:
 
 def tan_values(x: Any) -> Any:
     """``random_tan``'s impl."""
-    return _values(x, None, libm_f32.tan_f32, np.tan)
+    return _values(x, None, libm_f32.tan_f32, xla_f64.tan_f64)
 
 
 def pow_values(x: Any, y: Any) -> Any:
     """``random_pow``'s impl: ``x ** y`` of operands of one dtype."""
     x, y = np.asarray(x), np.asarray(y)
     d = x.dtype
+    if d == np.float64:
+        return xla_f64.pow_f64(x, y)
     if d not in _VIA_F32:
         with np.errstate(all="ignore"):
             return np.power(x, y)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend import libm_f32, xla_log
+from trellax._src.backend import libm_f32, xla_f64, xla_log
 from trellax._src.backend.convert import convert
 from trellax._src.backend.fma import fma_f32
 from trellax._src.core.core import Primitive, ShapedArray
@@ -111,12 +111,12 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
         c = _squeeze_c(third, dd)
         u_boost = _uniform0(sub, cd)
         f32 = cd == np.float32
-        log1p = xla_log.log1p_f32 if f32 else np.log1p
+        log1p = xla_log.log1p_f32 if f32 else xla_f64.log1p_f64
         if log_space:
             log_u = log1p(-u_boost).astype(cd)  # -exponential
             log_boost = np.where(boost_mask | (log_u == 0), cd.type(0), log_u * (one / a))
         else:
-            pw = _pow_ieee if f32 else np.power
+            pw = _pow_ieee if f32 else xla_f64.pow_f64
             boost = np.where(boost_mask, one, pw(one - u_boost, one / a))
         n = a.size
         x_sq = np.zeros(n, cd)
@@ -130,8 +130,9 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
                 w = one - va + xla_log.log_f32(va)
                 going = (ua >= lim) & (xla_log.log_f32(ua) >= xa * cd.type(0.5) + da * w)
             else:
+                lg = xla_f64.log_f64 if cd == np.float64 else np.log
                 going = (ua >= one - cd.type(0.0331) * (xa * xa)) & (
-                    np.log(ua) >= xa * cd.type(0.5) + da * (one - va + np.log(va))
+                    lg(ua) >= xa * cd.type(0.5) + da * (one - va + lg(va))
                 )
             active = active[going]
             if not active.size:
@@ -156,7 +157,7 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
             v[active] = vs * vs * vs
             u[active] = _uniform0(ku, cd)
         if log_space:
-            log = xla_log.log_f32 if f32 else np.log
+            log = xla_log.log_f32 if f32 else xla_f64.log_f64 if cd == np.float64 else np.log
             out = log(dd) + log(v) + log_boost
         else:
             out = dd * v * boost
