@@ -17,7 +17,7 @@ import numpy as np
 
 from trellax._src.backend import libm_f32, xla_f64, xla_log
 from trellax._src.backend.convert import convert
-from trellax._src.backend.fma import fma_f32
+from trellax._src.backend.fma import fma_f32, fma_f64
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax import ad_util
 from trellax._src.lax.shapes import Dims, all_at_front
@@ -111,6 +111,10 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
         c = _squeeze_c(third, dd)
         u_boost = _uniform0(sub, cd)
         f32 = cd == np.float32
+        # float32 and float64 follow XLA:CPU's compiled loop: its log, its fused multiply-adds
+        fused = f32 or cd == np.float64
+        fma = fma_f32 if f32 else fma_f64
+        xla_lg = xla_log.log_f32 if f32 else xla_f64.log_f64
         log1p = xla_log.log1p_f32 if f32 else xla_f64.log1p_f64
         if log_space:
             log_u = log1p(-u_boost).astype(cd)  # -exponential
@@ -125,14 +129,13 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
         active = np.arange(n)
         while active.size:
             xa, va, ua, da = x_sq[active], v[active], u[active], dd[active]
-            if f32:  # XLA's log; 1 - 0.0331 x² is one fused multiply-add (see the docstring)
-                lim = fma_f32(-(xa * xa), cd.type(0.0331), one)
-                w = one - va + xla_log.log_f32(va)
-                going = (ua >= lim) & (xla_log.log_f32(ua) >= xa * cd.type(0.5) + da * w)
+            if fused:  # XLA's log; 1 - 0.0331 x² is one fused multiply-add (see the docstring)
+                lim = fma(-(xa * xa), np.full(xa.shape, cd.type(0.0331)), np.full(xa.shape, one))
+                w = one - va + xla_lg(va)
+                going = (ua >= lim) & (xla_lg(ua) >= xa * cd.type(0.5) + da * w)
             else:
-                lg = xla_f64.log_f64 if cd == np.float64 else np.log
                 going = (ua >= one - cd.type(0.0331) * (xa * xa)) & (
-                    lg(ua) >= xa * cd.type(0.5) + da * (one - va + lg(va))
+                    np.log(ua) >= xa * cd.type(0.5) + da * (one - va + np.log(va))
                 )
             active = active[going]
             if not active.size:
@@ -148,8 +151,8 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
                 kx[redo] = kx_next
                 xr = _normal0(kx_sub, cd)
                 xs[redo] = xr
-                if f32:  # 1 + c x: a fused multiply-add in XLA's loop body
-                    vs[redo] = fma_f32(ca[redo], xr, one)
+                if fused:  # 1 + c x: a fused multiply-add in XLA's loop body
+                    vs[redo] = fma(ca[redo], xr, np.full(xr.shape, one))
                 else:
                     vs[redo] = one + ca[redo] * xr
                 redo = redo[vs[redo] <= 0]
@@ -157,7 +160,7 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
             v[active] = vs * vs * vs
             u[active] = _uniform0(ku, cd)
         if log_space:
-            log = xla_log.log_f32 if f32 else xla_f64.log_f64 if cd == np.float64 else np.log
+            log = xla_lg if fused else np.log
             out = log(dd) + log(v) + log_boost
         else:
             out = dd * v * boost
