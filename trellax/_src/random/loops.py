@@ -115,12 +115,12 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
         fused = f32 or cd == np.float64
         fma = fma_f32 if f32 else fma_f64
         xla_lg = xla_log.log_f32 if f32 else xla_f64.log_f64
-        log1p = xla_log.log1p_f32 if f32 else xla_f64.log1p_f64
+        log1p = xla_log.log1p_f32 if f32 else xla_f64.log1p_f64 if fused else np.log1p
         if log_space:
             log_u = log1p(-u_boost).astype(cd)  # -exponential
             log_boost = np.where(boost_mask | (log_u == 0), cd.type(0), log_u * (one / a))
         else:
-            pw = _pow_ieee if f32 else xla_f64.pow_f64
+            pw = _pow_ieee if f32 else xla_f64.pow_f64 if fused else np.power
             boost = np.where(boost_mask, one, pw(one - u_boost, one / a))
         n = a.size
         x_sq = np.zeros(n, cd)
