@@ -16,7 +16,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from trellax._src.backend.fma import fma, fma_f32, fma_f64
+from trellax._src.backend.fma import fma, fma_f32, fma_f64, horner_f64
 
 _LIBM = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
 _LIBM.fma.restype = ctypes.c_double
@@ -185,3 +185,24 @@ def test_fma_dispatch_by_dtype() -> None:
     assert fma(bf, bf, bf).dtype == ml_dtypes.bfloat16
     i = np.array([2, 3], np.int32)
     assert fma(i, i, i).tolist() == [6, 12]
+
+
+def test_horner_f64_is_stepwise_fma() -> None:
+    """The Horner shortcut gives the bits of one :func:`fma_f64` per step, on ordinary values
+    and on values that leave its fast path (huge, tiny, zero, inf, NaN)."""
+    rng = np.random.default_rng(3)
+    coeffs = (-3.6e-21, 1.7e-19, 2.4e-1, -7.0e2, 1.6536545626831027)
+    t = np.concatenate([rng.uniform(-4, 4, 100_000), [1e300, 1e-300, 0.0, np.inf, np.nan, -2.0]])
+    want = np.full(t.shape, coeffs[0])
+    for c in coeffs[1:]:
+        want = fma_f64(want, t, np.full(t.shape, c))
+    assert _same(horner_f64(coeffs, t), want).all()
+    assert _same(horner_f64(coeffs, t[:100_000]), want[:100_000]).all()
+    assert not _same(horner_f64(coeffs, t[:100_000]), _plain_horner(coeffs, t[:100_000])).all()
+
+
+def _plain_horner(coeffs: tuple[float, ...], t: Any) -> Any:
+    p = np.full(t.shape, coeffs[0])
+    for c in coeffs[1:]:
+        p = p * t + c
+    return p

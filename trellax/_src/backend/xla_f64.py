@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.fma import fma_f64
+from trellax._src.backend.fma import fma_f64, horner_f64
 
 F64 = np.ndarray[Any, np.dtype[np.float64]]
 
@@ -109,10 +109,7 @@ def pow_f64(x: Any, y: Any) -> F64:
 
 def _horner(coeffs: tuple[float, ...], t: F64) -> F64:
     """``P(t)`` by Horner's rule, every step one fused multiply-add."""
-    p = np.full(t.shape, coeffs[0])
-    for c in coeffs[1:]:
-        p = fma_f64(p, t, np.full(t.shape, c))
-    return p
+    return horner_f64(coeffs, t)
 
 
 def log1p_f64(x: Any) -> F64:
@@ -121,7 +118,10 @@ def log1p_f64(x: Any) -> F64:
     flat = x.reshape(-1)
     with np.errstate(all="ignore"):
         small = np.abs(flat) < _SMALL
-        out = log_f64(flat + 1.0)
+        out = np.empty_like(flat)
+        big = np.flatnonzero(~small)  # and NaN
+        if big.size:
+            out[big] = log_f64(flat[big] + 1.0)
         idx = np.flatnonzero(small)
         if idx.size:
             xs = flat[idx]
