@@ -28,7 +28,7 @@ from xla_elementary_cases import (
 )
 
 import trellax
-from trellax._src.backend import xla_f64, libm_f32, xla_exp
+from trellax._src.backend import libm_f32, xla_exp, xla_f64
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "xla_elementary.json").read_text())
 FUNCS = {"exp": xla_exp.exp_f32, "tan": libm_f32.tan_f32}

@@ -17,10 +17,10 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from trellax._src.backend.fma import fma
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax.shapes import def_elementwise
 from trellax._src.random import chunks, compiled_kernels, threefry
-from trellax._src.backend.fma import fma
 from trellax._src.random.erfinv import erfinv_f32, erfinv_f64
 from trellax._src.random.primitives import bounded_rule
 
