@@ -2768,7 +2768,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/nn.md",
-        "A fused multiply-add rounded once (`optim_fma`, exact for float32)",
+        "A fused multiply-add rounded once (the `fma` primitive, exact for float32)",
         "tests/test_optim_reduce.py::test_fma_rounds_once",
         "tests/test_optim_rest.py::test_eager_trajectory_matches_optax",
     ),
