@@ -1,4 +1,4 @@
-"""XLA's float32 ``erf``, bit for bit (its fused steps: :mod:`trellax._src.backend.fma`).
+"""XLA's float32 ``erf``, bit for bit, with exactly rounded fused steps (:mod:`.fma`).
 
 XLA:CPU computes ``erf`` of float32 (and of float16/bfloat16, converted to float32 and back) with
 a rational approximation of Eigen's: ``x * P(x²) / Q(x²)`` with ``P`` of degree 4 and ``Q`` of
