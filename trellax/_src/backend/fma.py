@@ -250,7 +250,8 @@ def horner_f64(coeffs: tuple[float, ...], t: Any) -> F64:
     with np.errstate(all="ignore"):
         for lo in range(0, flat.size, _CHUNK):
             out[lo : lo + _CHUNK] = _horner_chunk(coeffs, flat[lo : lo + _CHUNK])
-    return out.reshape(t.shape)
+    result: F64 = out.reshape(t.shape)
+    return result
 
 
 def _horner_chunk(coeffs: tuple[float, ...], t: F64) -> F64:

@@ -80,7 +80,8 @@ def log_f64(x: Any) -> F64:
     idx = np.flatnonzero(ok)
     if idx.size:
         out[idx] = np.asarray(_LOG(flat[idx]), np.float64)
-    return out.reshape(x.shape)
+    result: F64 = out.reshape(x.shape)
+    return result
 
 
 def tan_f64(x: Any) -> F64:
@@ -92,7 +93,8 @@ def tan_f64(x: Any) -> F64:
     idx = np.flatnonzero(np.isfinite(flat))
     if idx.size:
         out[idx] = np.asarray(_TAN(flat[idx]), np.float64)
-    return out.reshape(x.shape)
+    result: F64 = out.reshape(x.shape)
+    return result
 
 
 def pow_f64(x: Any, y: Any) -> F64:
@@ -131,7 +133,8 @@ def log1p_f64(x: Any) -> F64:
             x2 = xs * xs
             ratio = _horner(_NUM, xs) / _horner(_DEN, xs)
             out[idx] = xs + (x2 * xs * ratio + (-0.5 * x2))
-    return out.reshape(x.shape)
+    result: F64 = out.reshape(x.shape)
+    return result
 
 
 def erfinv_f64(x: Any) -> F64:
@@ -144,14 +147,15 @@ def erfinv_f64(x: Any) -> F64:
         first = w < 6.25
         second = ~first & (w < 16.0)
         third = ~(first | second)  # and NaN
-        for mask, coeffs, t in (
-            (first, _P, lambda v: v - 3.125),
-            (second, _Q, lambda v: np.sqrt(v) - 3.25),
-            (third, _R, lambda v: np.sqrt(v) - 5.0),
+        for mask, coeffs, root, shift in (
+            (first, _P, False, 3.125),
+            (second, _Q, True, 3.25),
+            (third, _R, True, 5.0),
         ):
             idx = np.flatnonzero(mask)
             if idx.size:
-                p[idx] = _horner(coeffs, t(w[idx]))
+                v = w[idx]
+                p[idx] = _horner(coeffs, (np.sqrt(v) if root else v) - shift)
         out = p * flat
         out = np.where(np.abs(flat) == 1.0, flat * np.inf, out)
     result: F64 = out.reshape(x.shape)
