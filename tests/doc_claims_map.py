@@ -2778,6 +2778,8 @@ AUDITED: list[Evidence] = [
         "45 of the 47 float64 draws of 100,000 values are bit-identical to JAX",
         "tests/test_random_sweep.py::test_draw_matches_jax",
         "tests/test_random_sweep.py::test_docs_table_is_measured",
+        "tests/test_random_tails.py::test_tail_draw_matches_jax",
+        "tests/test_random_tails.py::test_docs_table_is_measured",
     ),
     E(
         "trellax/_src/backend/xla_f64.py",
