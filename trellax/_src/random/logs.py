@@ -9,14 +9,15 @@ Poisson/geometric draws take a ``log`` or ``log1p`` of ``u`` too. JAX computes t
 polynomial ``log``, which differs from NumPy's (libm's) by an ulp in ~8 % of float32 inputs, so
 with ``trellax.numpy.log`` ~13-35 % of such float32 samples were an ulp or more off JAX's. These
 primitives give XLA's bits instead: float32 directly, float16 and bfloat16 through float32 (as
-XLA computes them) rounded back, float64 by NumPy (XLA's float64 ``log`` is not libm's either;
-docs/random.md). The public ``trellax.numpy.log``/``log1p`` stay NumPy's.
+XLA computes them) rounded back, float64 XLA's float64 functions
+(:mod:`trellax._src.backend.xla_f64`). The public ``trellax.numpy.log``/``log1p`` stay NumPy's.
 
 ``lognormal``, ``pareto``, ``chisquare``, ``f``, ``beta`` and ``dirichlet`` take an ``exp``
 (``random_exp``), ``cauchy`` a ``tan`` (``random_tan``), ``weibull_min``, ``generalized_normal`` and
 ``ball`` a ``pow`` (``random_pow``); NumPy's float32 functions differ from XLA's in ~40 % (exp),
 ~25 % (tan) and ~18 % (pow) of inputs. Again float16/bfloat16 go through float32 and float64
-stays NumPy's; the public ``trellax.numpy.exp``/``tan``/``power`` are unchanged.
+takes :mod:`trellax._src.backend.xla_f64`; the public ``trellax.numpy.exp``/``tan``/``power`` are
+unchanged.
 """
 
 from __future__ import annotations
