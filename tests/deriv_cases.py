@@ -925,10 +925,10 @@ HESSIANS = frozenset(
 #: with its reason, e.g. ``custom_lin``, transposed but never differentiated).
 #: differentiable primitives with no case here, each with the reason
 EXCLUDED: dict[str, str] = {
-    "optim_fma": (
-        "internal to trellax.optim (the FMA XLA contracts inside optax's compiled code, "
-        "optim/fma.py): no public function gives it a tangent; its rule is a * b + c's "
-        "(tests/test_optim_reduce.py::test_fma_derivatives)"
+    "fma": (
+        "internal to the samplers and trellax.optim (the multiply-adds XLA contracts into one "
+        "FMA in compiled code, lax/fma.py): no public function gives it a tangent; its rule is "
+        "a * b + c's (tests/test_optim_reduce.py::test_fma_derivatives)"
     ),
     "random_log": (
         "internal to the samplers (XLA's float32 log of their uniform draws, random/logs.py): "
@@ -949,10 +949,6 @@ EXCLUDED: dict[str, str] = {
     "random_pow": (
         "internal to the samplers (the C library's powf, random/logs.py); its rules are power's "
         "(tests/test_xla_elementary.py), and samplers' gradients go through it (weibull_min)"
-    ),
-    "random_fma": (
-        "internal to the samplers (XLA's fused multiply-add in wald and maxwell, random/logs.py); "
-        "its rules are those of a * b + c (tests/test_xla_elementary.py)"
     ),
 }
 

@@ -903,22 +903,6 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/random.md",
-        "trellax's float64 `erfinv` refines the float32 polynomial",
-        "tests/test_random_sweep.py::test_docs_table_is_measured",
-    ),
-    E(
-        "docs/random.md",
-        "Until this round the float64 `erfinv` also returned NaN",
-        "tests/test_random_sweep.py::test_float64_far_tail_is_finite",
-    ),
-    E(
-        "docs/random.md",
-        "Far in the tails",
-        "tests/test_random_sweep.py::test_float64_far_tail_is_finite",
-        "tests/test_random_sweep.py::test_draw_matches_jax",
-    ),
-    E(
-        "docs/random.md",
         "Large differences still open (measured, not yet explained)",
         "tests/test_random_sweep.py::test_docs_table_is_measured",
     ),
@@ -2646,7 +2630,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "trellax/_src/backend/xla_erf.py",
-        "XLA's float32 ``erf``, bit for bit, and an exactly",
+        "XLA's float32 ``erf``, bit for bit, with exactly rounded fused steps",
         "tests/test_erf_xla.py::test_erf_is_xlas_polynomial",
         "tests/test_erf_xla.py::test_fma_rounds_once",
     ),
@@ -2720,7 +2704,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "trellax/_src/random/erfinv.py",
-        "behind ``normal``: XLA's float32 polynomial, bit for bit, and a float64",
+        "behind ``normal``: XLA's float32 polynomial, bit for bit (its float64 one",
         "tests/test_random_sweep.py::test_draw_matches_jax",
         "tests/test_random_fast.py::test_erfinv_chunked_with_special_values",
     ),
@@ -2758,6 +2742,51 @@ AUDITED: list[Evidence] = [
         "tests/test_random_golden.py::test_golden",
         "tests/test_random_sweep.py::test_draw_matches_jax",
     ),
+    # ---- float64 (x64) samplers and the exact float64 fused multiply-add
+    E(
+        "docs/random.md",
+        "trellax rounds it once with its exact fused multiply-add",
+        "tests/test_fma.py::test_fma_f64_against_libm",
+        "tests/test_fma.py::test_fma_f32_against_libm",
+        "tests/test_random_sweep.py::test_draw_matches_jax",
+    ),
+    E(
+        "docs/random.md",
+        "**An exact float64 fused multiply-add**",
+        "tests/test_fma.py::test_fma_f64_against_libm",
+        "tests/test_fma.py::test_fma_f64_against_exact_rationals",
+        "tests/test_fma.py::test_fma_f64_special_values",
+    ),
+    E(
+        "docs/random.md",
+        "compares it with the C library's `fma` on 1.2 million triples",
+        "tests/test_fma.py::test_fma_f64_against_libm",
+        "tests/test_fma.py::test_fma_f64_against_exact_rationals",
+        "tests/test_fma.py::test_fma_f64_special_values",
+        "tests/test_fma.py::test_fma_f32_against_libm",
+    ),
+    E(
+        "docs/random.md",
+        "**XLA's float64 functions**",
+        "tests/test_xla_f64.py::test_seeded_inputs_bit_identical",
+        "tests/test_xla_f64.py::test_hard_inputs_bit_identical",
+        "tests/test_xla_f64.py::test_numpy_float64_functions_differ_from_xla",
+        "tests/test_xla_f64.py::test_erf_inv_needs_xlas_w_and_fused_steps",
+    ),
+    E(
+        "docs/random.md",
+        "45 of the 47 float64 draws of 100,000 values are bit-identical to JAX",
+        "tests/test_random_sweep.py::test_draw_matches_jax",
+        "tests/test_random_sweep.py::test_docs_table_is_measured",
+        "tests/test_random_tails.py::test_tail_draw_matches_jax",
+        "tests/test_random_tails.py::test_docs_table_is_measured",
+    ),
+    E(
+        "trellax/_src/backend/xla_f64.py",
+        "and ``erf_inv``, bit for bit, in NumPy",
+        "tests/test_xla_f64.py::test_seeded_inputs_bit_identical",
+        "tests/test_xla_f64.py::test_hard_inputs_bit_identical",
+    ),
     # ---- host dependence (AVX-512 host of 2026-11-28)
     E(
         "docs/nn.md",
@@ -2768,7 +2797,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/nn.md",
-        "A fused multiply-add rounded once (`optim_fma`, exact for float32)",
+        "A fused multiply-add rounded once (the `fma` primitive, exact for float32)",
         "tests/test_optim_reduce.py::test_fma_rounds_once",
         "tests/test_optim_rest.py::test_eager_trajectory_matches_optax",
     ),
@@ -2818,11 +2847,6 @@ AUDITED: list[Evidence] = [
         "docs/random.md",
         "(the public ufuncs) stay NumPy's: the emulation costs",
         "benchmark: docs/random.md's measurement of the emulation (branch xla-log, 2026-11-28, loaded host)",
-    ),
-    E(
-        "docs/random.md",
-        "The float64 functions are not emulated",
-        "record: branch xla-log's comparison of XLA's float64 log/log1p with NumPy's on 6 million inputs, 2026-11-28",
     ),
     E(
         "docs/random.md",
@@ -2888,16 +2912,6 @@ AUDITED: list[Evidence] = [
         "So a gamma-family\ndraw is exact for most shapes",
         "tests/test_random_sweep.py::test_docs_table_is_measured",
         "record: branch samplers-exp's probes against jit(jnp.exp/tan/power) of JAX 0.10.2 and its dumped HLO/machine code, 2026-11-28",
-    ),
-    E(
-        "docs/random.md",
-        "float64 `exp`, `pow`, `tan`, `log` come from NumPy",
-        "tests/test_random_sweep.py::test_docs_table_is_measured",
-    ),
-    E(
-        "docs/random.md",
-        "The float32 ones of these (and",
-        "tests/test_random_sweep.py::test_docs_table_is_measured",
     ),
     E(
         "trellax/_src/backend/libm_f32.py",

@@ -688,8 +688,7 @@ CASES["random_log1p"] = lambda: trellax.random.exponential(_K(), (3,))  # -log1p
 CASES["random_exp"] = lambda: trellax.random.lognormal(_K(), 0.5, (3,))  # XLA's float32 exp
 CASES["random_tan"] = lambda: trellax.random.cauchy(_K(), (3,))  # the C library's tanf
 CASES["random_pow"] = lambda: trellax.random.weibull_min(_K(), 1.0, 2.0, (3,))  # powf
-CASES["random_fma"] = lambda: trellax.random.wald(_K(), 1e3, (3,))  # XLA's fused multiply-add
-CASES["optim_fma"] = lambda: fma(f32(), f32() * 0 + 3.0, f32())  # optim/fma.py, rounded once
+CASES["fma"] = lambda: fma(f32(), f32() * 0 + 3.0, f32())  # lax/fma.py, rounded once
 CASES["custom_linear_solve"] = lambda: lax.custom_linear_solve(
     lambda x: 2.0 * x, f32(), lambda mv, y: y / 2.0, symmetric=True
 )
