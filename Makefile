@@ -99,6 +99,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) -m pip install -q optax==0.2.8
 	$(GOLDEN_PY) tools/gen_golden_optim.py
 	$(GOLDEN_PY) tools/gen_golden_optim_rest.py
+	$(GOLDEN_PY) tools/gen_golden_optim_x64.py
 	$(GOLDEN_PY) tools/gen_golden_optim_numerics.py
 	$(GOLDEN_PY) tools/gen_golden_optim_more.py
 	$(GOLDEN_PY) tools/gen_golden_optim_reduce.py

@@ -3087,6 +3087,11 @@ AUDITED: list[Evidence] = [
         "so every figure here is thread CPU time or an in-process alternation, never a lone wall time",
         "prose: how the section's own figures were taken (its method), not a property of trellax",
     ),
+    E(
+        "docs/nn.md",
+        "with 64-bit types on it is the float64 power (a Python-float decay and the int32 count promote",
+        "tests/test_optim_x64.py::test_x64_trajectory_matches_optax",
+    ),
 ]
 
 # --- not audited yet: regenerate with tools/audit_doc_claims.py --todo --------------------------

@@ -145,8 +145,10 @@ def bias_correction(moment: Any, decay: Any, count: Any) -> Any:
     exponent = count
     if dtypes.issubdtype(count.dtype, np.integer):
         # JAX promotes the int32 count to a strong half-precision decay's dtype first (a count
-        # past 256 rounds in bfloat16), then XLA takes the float32 power
-        exponent = (count.astype(decay_dtype) if half else count).astype(np.float32)
+        # past 256 rounds in bfloat16), then XLA takes the float32 power; otherwise the power
+        # is in the promoted dtype (float64 for a Python-float decay with 64-bit types on)
+        power_dtype = np.float32 if half else jnp.result_type(decay, count)
+        exponent = (count.astype(decay_dtype) if half else count).astype(power_dtype)
     power = jnp.power(decay, exponent)
     if strong:
         # a strong array decay (inject_hyperparams keeps b1/b2 in the parameters' dtype or in
