@@ -380,7 +380,7 @@ def _prepared(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[Jaxpr, list[Any]]:
     if tracing.call_bodies and any(e.primitive in tracing.call_bodies for e in jaxpr.eqns):
         jaxpr, consts = tracing.inline_calls(jaxpr, consts)
     body = xla_rewrites.select_bool_products(tracing.without_dead_code(jaxpr))
-    return peephole.simplify(body), consts
+    return xla_rewrites.reciprocal_divisions(peephole.simplify(body)), consts
 
 
 def _carry_in(w: _Writer, v: Var, param: str) -> None:

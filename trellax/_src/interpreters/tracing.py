@@ -396,6 +396,7 @@ class Emitter:
         jaxpr = xla_rewrites.select_bool_products(without_dead_code(jaxpr))
         if specialize.enabled:
             jaxpr = peephole.simplify(jaxpr)
+        jaxpr = xla_rewrites.reciprocal_divisions(jaxpr)  # after peephole: it keeps broadcasts
         names: dict[int, str] = {}
         for v, c in zip(jaxpr.constvars, consts):
             names[id(v)] = self.bind(c._value if isinstance(c, ArrayImpl) else c, "c")

@@ -17,10 +17,16 @@ exactly where the predicate is False, so no zero constant is needed.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from trellax._src.core.jaxpr import Jaxpr, JaxprEqn, Var
+from trellax._src.backend import division
+from trellax._src.core.core import ShapedArray
+from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Literal, Var
+from trellax._src.lax.elementwise import abs_p, div_p, lt_p, mul_p
 from trellax._src.lax.select_n import select_n_p
+from trellax._src.lax.shapes import broadcast_in_dim_p
 
 _SELECTING = frozenset(
     np.dtype(name) for name in ("float16", "float32", "float64", "complex64", "complex128")
@@ -69,3 +75,131 @@ def _select(e: JaxprEqn, converted: dict[int, Var]) -> JaxprEqn | None:
         ):
             return JaxprEqn(select_n_p, [pred, a, other], [result], {}, e.source, e.api)
     return None
+
+
+# -- division by a constant or broadcast divisor ---------------------------------------------------
+#
+# XLA's simplifier turns ``a / b`` into ``a * (1 / b)`` (float16/32/64; bfloat16 is widened first,
+# complex divisions are left alone here) when ``b`` is
+#   - a constant (a literal, a closed-over array, or computed from constants only), any shape;
+#   - a broadcast of a value of rank 1 or more (a row or column spread over a matrix), however
+#     many users it has;
+#   - a broadcast of a scalar that nothing else reads: a scalar parameter read twice (two
+#     divisions, or a division and any other use, the program's outputs included) is divided.
+# Measured against JAX 0.10.2 (docs/semantics.md, "Division"; tests/test_div_rules.py). The
+# reciprocal is taken at the divisor's own shape, rounded, and in float32/float64 flushed to zero
+# where subnormal (``backend/division.py``). After this pass every float division of a jit
+# program has a divisor of the quotient's size (a kept scalar division gets an explicit
+# broadcast), so ``backend.division``'s eager rule, which looks at shapes only, never fires in
+# compiled code, and the fused kernels and loop bodies see plain products and quotients.
+
+_SHAPE_OPS = frozenset({"broadcast_in_dim", "convert_element_type", "reshape", "squeeze"})
+
+
+def reciprocal_divisions(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr`` with XLA's rewrite of divisions by constant or broadcast divisors made explicit
+    (the same object when it has no float division)."""
+    eqns = jaxpr.eqns
+    if not any(e.primitive.name == "div" for e in eqns):
+        return jaxpr
+    uses: dict[int, int] = {}
+    for e in eqns:
+        for a in e.invars:
+            if type(a) is Var:
+                uses[id(a)] = uses.get(id(a), 0) + 1
+    for a in jaxpr.outvars:
+        if type(a) is Var:
+            uses[id(a)] = uses.get(id(a), 0) + 1
+    constant = {id(v) for v in jaxpr.constvars}
+    producer: dict[int, JaxprEqn] = {}
+    out: list[JaxprEqn] = []
+    changed = False
+    for e in eqns:
+        if e.invars and all(type(a) is Literal or id(a) in constant for a in e.invars):
+            if getattr(e.primitive, "elementwise", False) or e.primitive.name in _SHAPE_OPS:
+                constant.update(id(v) for v in e.outvars)
+        for v in e.outvars:
+            producer[id(v)] = e
+        if e.primitive.name == "div" and e.outvars[0].aval.dtype in division.RECIPROCAL_DTYPES:
+            new = _division(e, constant, producer, uses)
+            if new is not None:
+                out.extend(new)
+                changed = True
+                continue
+        out.append(e)
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out) if changed else jaxpr
+
+
+def _division(
+    e: JaxprEqn, constant: set[int], producer: dict[int, JaxprEqn], uses: dict[int, int]
+) -> list[JaxprEqn] | None:
+    x, y = e.invars
+    (q,) = e.outvars
+    if type(y) is Literal:
+        r = division.xla_reciprocal(np.asarray(y.value, q.aval.dtype))
+        return [_eqn(e, mul_p, [x, Literal(r, y.aval)], q)]
+    if id(y) in constant:
+        return _times_reciprocal(e, x, y, q, None)
+    assert type(y) is Var
+    if _size(y.aval.shape) != _size(q.aval.shape):  # a broadcast in XLA's program
+        if y.aval.shape or uses.get(id(y)) == 1:
+            return _times_reciprocal(e, x, y, q, None)
+        # a scalar read elsewhere too: XLA divides; the explicit broadcast keeps it a quotient
+        full = Var(ShapedArray._fast(q.aval.shape, y.aval.dtype, y.aval.weak_type))
+        params = {"shape": tuple(q.aval.shape), "broadcast_dimensions": ()}
+        return [_eqn(e, broadcast_in_dim_p, [y], full, params), _eqn(e, div_p, [x, full], q)]
+    b = producer.get(id(y))
+    if b is None or b.primitive.name != "broadcast_in_dim":
+        return None
+    (z,) = b.invars
+    if _size(z.aval.shape) == _size(y.aval.shape):
+        return None  # a reshape for XLA, not a broadcast
+    if type(z) is Literal or id(z) in constant:
+        return _times_reciprocal(e, x, z, q, b)
+    if z.aval.shape or (uses.get(id(z)) == 1 and uses.get(id(y)) == 1):
+        return _times_reciprocal(e, x, z, q, b)
+    return None
+
+
+def _times_reciprocal(
+    e: JaxprEqn, x: Atom, y: Atom, q: Var, spread: JaxprEqn | None
+) -> list[JaxprEqn]:
+    """``q = x * r`` with ``r`` XLA's reciprocal of ``y`` (broadcast as ``spread`` was)."""
+    d = q.aval.dtype
+    shape = tuple(y.aval.shape)
+    one = Literal(np.ones((), d), ShapedArray._fast((), d, True))
+
+    def var(dtype: np.dtype[Any] = d) -> Var:
+        return Var(ShapedArray._fast(shape, dtype, False))
+
+    r = var()
+    new = [_eqn(e, div_p, [one, y], r)]
+    tiny = division.tiny(d)
+    if tiny is not None:  # flush a subnormal reciprocal to a zero of its sign
+        size, small, zero, flushed = var(), var(np.dtype(np.bool_)), var(), var()
+        new += [
+            _eqn(e, abs_p, [r], size),
+            _eqn(e, lt_p, [size, Literal(np.asarray(tiny, d), one.aval)], small),
+            _eqn(e, mul_p, [r, Literal(np.zeros((), d), one.aval)], zero),
+            _eqn(e, select_n_p, [small, r, zero], flushed),
+        ]
+        r = flushed
+    if spread is not None:
+        wide = Var(ShapedArray._fast(spread.outvars[0].aval.shape, d, False))
+        new.append(_eqn(e, broadcast_in_dim_p, [r], wide, dict(spread.params)))
+        r = wide
+    new.append(_eqn(e, mul_p, [x, r], q))
+    return new
+
+
+def _eqn(
+    e: JaxprEqn, prim: Any, invars: list[Atom], out: Var, params: dict[str, Any] | None = None
+) -> JaxprEqn:
+    return JaxprEqn(prim, invars, [out], params or {}, e.source, e.api)
+
+
+def _size(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
