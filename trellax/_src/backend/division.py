@@ -6,7 +6,9 @@ more than IEEE division, so the two differ in the last bit for 15-55 % of quotie
 reciprocal is computed at the divisor's own shape, rounded to its dtype, and in float32 and
 float64 a subnormal reciprocal is flushed to a zero of its sign (XLA:CPU runs with
 flush-to-zero): ``1 / 3e38`` is 0, so ``1 / 3e38`` as a divisor gives 0 and ``inf / 3e38`` NaN.
-bfloat16 is widened to float32 before the simplifier runs (its quotients are IEEE), and complex
+bfloat16 is widened to float32 first: its quotient is the float32 product of the widened
+dividend and the float32 reciprocal (flushed), rounded once to bfloat16, which differs from the
+IEEE quotient only near a bfloat16 rounding boundary or where the reciprocal is flushed. Complex
 divisions keep XLA's complex division (docs/semantics.md, "Division").
 
 Every JAX function runs as one compiled program, so an eager ``x / 7.0`` (the 7.0 a parameter
@@ -20,9 +22,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
-#: The dtypes whose divisions by a constant or broadcast divisor XLA turns into products.
+BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+#: The dtypes whose divisions by a constant or broadcast divisor XLA turns into products in
+#: the dtype itself (bfloat16's is a float32 product, rounded once to bfloat16).
 RECIPROCAL_DTYPES: frozenset[np.dtype[Any]] = frozenset(
     np.dtype(name) for name in ("float16", "float32", "float64")
 )
@@ -64,10 +69,14 @@ def _size(shape: tuple[int, ...]) -> int:
 
 def true_divide(x: np.ndarray, y: np.ndarray) -> Any:
     """``x / y`` for float operands of one dtype, as JAX's single-operation program computes
-    it: a product with the divisor's reciprocal when the divisor is broadcast (float16/32/64),
-    the IEEE quotient otherwise."""
-    if x.dtype in RECIPROCAL_DTYPES and is_broadcast_divisor(x.shape, y.shape):
-        return np.multiply(x, xla_reciprocal(y))
+    it: a product with the divisor's reciprocal when the divisor is broadcast, the IEEE
+    quotient otherwise."""
+    if is_broadcast_divisor(x.shape, y.shape):
+        if x.dtype in RECIPROCAL_DTYPES:
+            return np.multiply(x, xla_reciprocal(y))
+        if x.dtype == BFLOAT16:
+            f32 = np.dtype(np.float32)
+            return np.multiply(x.astype(f32), xla_reciprocal(y.astype(f32))).astype(x.dtype)
     return np.true_divide(x, y)
 
 

@@ -26,7 +26,7 @@ from trellax._src.core.core import ShapedArray
 from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.lax.elementwise import abs_p, div_p, lt_p, mul_p
 from trellax._src.lax.select_n import select_n_p
-from trellax._src.lax.shapes import broadcast_in_dim_p
+from trellax._src.lax.shapes import broadcast_in_dim_p, convert_element_type_p
 
 _SELECTING = frozenset(
     np.dtype(name) for name in ("float16", "float32", "float64", "complex64", "complex128")
@@ -93,16 +93,24 @@ def _select(e: JaxprEqn, converted: dict[int, Var]) -> JaxprEqn | None:
 # broadcast), so ``backend.division``'s eager rule, which looks at shapes only, never fires in
 # compiled code, and the fused kernels and loop bodies see plain products and quotients.
 
+_REWRITTEN = division.RECIPROCAL_DTYPES | {division.BFLOAT16}
 _SHAPE_OPS = frozenset({"broadcast_in_dim", "convert_element_type", "reshape", "squeeze"})
 
 
-def reciprocal_divisions(jaxpr: Jaxpr) -> Jaxpr:
+def reciprocal_divisions(jaxpr: Jaxpr, carried: int | None = None) -> Jaxpr:
     """``jaxpr`` with XLA's rewrite of divisions by constant or broadcast divisors made explicit
-    (the same object when it has no float division)."""
+    (the same object when it has no float division).
+
+    ``carried`` is given for a loop body: its constants and first ``carried`` inputs are the
+    loop's consts and carries, which XLA passes through the loop's state (one use more for each,
+    and closed-over arrays are no constants there; ``jit(fori_loop(..., c / t))`` divides)."""
     eqns = jaxpr.eqns
     if not any(e.primitive.name == "div" for e in eqns):
         return jaxpr
     uses: dict[int, int] = {}
+    if carried is not None:
+        for v in (*jaxpr.constvars, *jaxpr.invars[:carried]):
+            uses[id(v)] = 1
     for e in eqns:
         for a in e.invars:
             if type(a) is Var:
@@ -110,7 +118,7 @@ def reciprocal_divisions(jaxpr: Jaxpr) -> Jaxpr:
     for a in jaxpr.outvars:
         if type(a) is Var:
             uses[id(a)] = uses.get(id(a), 0) + 1
-    constant = {id(v) for v in jaxpr.constvars}
+    constant = {id(v) for v in jaxpr.constvars} if carried is None else set()
     producer: dict[int, JaxprEqn] = {}
     out: list[JaxprEqn] = []
     changed = False
@@ -120,7 +128,7 @@ def reciprocal_divisions(jaxpr: Jaxpr) -> Jaxpr:
                 constant.update(id(v) for v in e.outvars)
         for v in e.outvars:
             producer[id(v)] = e
-        if e.primitive.name == "div" and e.outvars[0].aval.dtype in division.RECIPROCAL_DTYPES:
+        if e.primitive.name == "div" and e.outvars[0].aval.dtype in _REWRITTEN:
             new = _division(e, constant, producer, uses)
             if new is not None:
                 out.extend(new)
@@ -135,9 +143,11 @@ def _division(
 ) -> list[JaxprEqn] | None:
     x, y = e.invars
     (q,) = e.outvars
-    if type(y) is Literal:
+    if type(y) is Literal and q.aval.dtype in division.RECIPROCAL_DTYPES:
         r = division.xla_reciprocal(np.asarray(y.value, q.aval.dtype))
         return [_eqn(e, mul_p, [x, Literal(r, y.aval)], q)]
+    if type(y) is Literal:
+        return _times_reciprocal(e, x, y, q, None)
     if id(y) in constant:
         return _times_reciprocal(e, x, y, q, None)
     assert type(y) is Var
@@ -164,16 +174,21 @@ def _division(
 def _times_reciprocal(
     e: JaxprEqn, x: Atom, y: Atom, q: Var, spread: JaxprEqn | None
 ) -> list[JaxprEqn]:
-    """``q = x * r`` with ``r`` XLA's reciprocal of ``y`` (broadcast as ``spread`` was)."""
-    d = q.aval.dtype
+    """``q = x * r`` with ``r`` XLA's reciprocal of ``y`` (broadcast as ``spread`` was); for
+    bfloat16 the reciprocal and the product are float32's, rounded once to bfloat16."""
+    out = q.aval.dtype
+    d = np.dtype(np.float32) if out == division.BFLOAT16 else out
     shape = tuple(y.aval.shape)
     one = Literal(np.ones((), d), ShapedArray._fast((), d, True))
 
-    def var(dtype: np.dtype[Any] = d) -> Var:
-        return Var(ShapedArray._fast(shape, dtype, False))
+    def var(dtype: np.dtype[Any] = d, at: tuple[int, ...] = shape) -> Var:
+        return Var(ShapedArray._fast(at, dtype, False))
 
+    new: list[JaxprEqn] = []
+    if d != out:
+        x, y = _widen(e, x, new), _widen(e, y, new)
     r = var()
-    new = [_eqn(e, div_p, [one, y], r)]
+    new.append(_eqn(e, div_p, [one, y], r))
     tiny = division.tiny(d)
     if tiny is not None:  # flush a subnormal reciprocal to a zero of its sign
         size, small, zero, flushed = var(), var(np.dtype(np.bool_)), var(), var()
@@ -185,11 +200,30 @@ def _times_reciprocal(
         ]
         r = flushed
     if spread is not None:
-        wide = Var(ShapedArray._fast(spread.outvars[0].aval.shape, d, False))
+        wide = var(d, tuple(spread.outvars[0].aval.shape))
         new.append(_eqn(e, broadcast_in_dim_p, [r], wide, dict(spread.params)))
         r = wide
-    new.append(_eqn(e, mul_p, [x, r], q))
+    if d == out:
+        new.append(_eqn(e, mul_p, [x, r], q))
+        return new
+    product = var(d, tuple(q.aval.shape))
+    new.append(_eqn(e, mul_p, [x, r], product))
+    new.append(_eqn(e, convert_element_type_p, [product], q, _convert_params(out)))
     return new
+
+
+def _convert_params(dtype: np.dtype[Any]) -> dict[str, Any]:
+    return {"new_dtype": dtype, "weak_type": False}
+
+
+def _widen(e: JaxprEqn, a: Atom, new: list[JaxprEqn]) -> Atom:
+    """``a`` (bfloat16) as float32, appending the conversion to ``new``."""
+    f32 = np.dtype(np.float32)
+    if type(a) is Literal:
+        return Literal(np.asarray(a.value).astype(f32), ShapedArray._fast((), f32, True))
+    wide = Var(ShapedArray._fast(tuple(a.aval.shape), f32, False))
+    new.append(_eqn(e, convert_element_type_p, [a], wide, _convert_params(f32)))
+    return wide
 
 
 def _eqn(

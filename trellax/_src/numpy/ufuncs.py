@@ -161,10 +161,16 @@ def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
     # a quotient just below an integer is not rounded up to it before flooring; x // 0 is
     # x / 0 (+-inf, or nan for 0 // 0 and nan // 0).
     mod = lax.rem(a, b)
-    div = lax.div(lax.sub(a, mod), b)
+    divisor = b
+    if not b.shape and a.shape:
+        # JAX's compiled floor_divide reads a scalar divisor five times, so XLA divides by it
+        # (no reciprocal product: docs/semantics.md, "Division"); the explicit broadcast keeps
+        # trellax's division a quotient too
+        divisor = broadcast_to(b, a.shape)
+    div = lax.div(lax.sub(a, mod), divisor)
     fix = logical_and(not_equal(mod, 0), not_equal(lax.lt(mod, _zero(mod)), lax.lt(b, _zero(b))))
     div = select_n(fix, div, lax.sub(div, _one(div)))
-    return select_n(lax.eq(b, _zero(b)), lax.round(div, 1), lax.div(a, b))
+    return select_n(lax.eq(b, _zero(b)), lax.round(div, 1), lax.div(a, divisor))
 
 
 def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:
