@@ -73,7 +73,7 @@ def _flushed(rec: dict[str, Any]) -> list[np.ndarray]:
         return (m > 0) & (m < tiny)
 
     ops = _operands(rec)
-    zeroed = {n: np.where(sub(v), v * dtype.type(0), v).astype(dtype) for n, v in ops.items()}
+    zeroed = {n: np.where(sub(v), np.copysign(0.0, v), v).astype(dtype) for n, v in ops.items()}
     return [
         sub(a) | sub(b) | _bits_differ(a, b)
         for a, b in zip(_run(rec), _run(rec, zeroed), strict=True)
@@ -107,8 +107,9 @@ def _share(form: str, dtype: str) -> float:
     (x,) = [ops["x"]]
     c = x.dtype.type(7)
     if form == "x/7.0":
-        q = (x.astype(np.float64) / 7.0).astype(x.dtype) if x.itemsize == 2 else x / c
-        return float(np.mean(q != x * (x.dtype.type(1) / c)))
+        with np.errstate(invalid="ignore", over="ignore"):
+            q = (x.astype(np.float64) / 7.0).astype(x.dtype) if x.itemsize == 2 else x / c
+            return float(np.mean(q != x * (x.dtype.type(1) / c)))
     raise AssertionError(form)
 
 
@@ -121,11 +122,16 @@ def test_the_rule_moves_bits_where_the_docs_say() -> None:
         assert 0.15 < share < 0.6, (dtype, share)
         (rec,) = [r for r in RECORDS if r["dtype"] == dtype and r["form"] == "x/7.0"]
         x = _array(GOLDEN["operands"][dtype]["x"])
-        want = _array(rec["out"][0])
-        assert _differing(x * (x.dtype.type(1) / x.dtype.type(7)), want) == 0
+        want, kept = _array(rec["out"][0]), ~_flushed(rec)[0]
+        with np.errstate(invalid="ignore", over="ignore"):
+            product = x * (x.dtype.type(1) / x.dtype.type(7))
+        assert _differing(product[kept], want[kept]) == 0
     (rec,) = [r for r in RECORDS if r["dtype"] == "bfloat16" and r["form"] == "x/7.0"]
     x = _array(GOLDEN["operands"]["bfloat16"]["x"])
-    assert _differing((x.astype(np.float32) / np.float32(7)).astype(x.dtype), _array(rec["out"][0])) == 0
+    want, kept = _array(rec["out"][0]), ~_flushed(rec)[0]
+    with np.errstate(invalid="ignore", over="ignore"):
+        product = (x.astype(np.float32) * (np.float32(1) / np.float32(7))).astype(x.dtype)
+    assert _differing(product[kept], want[kept]) == 0
 
 
 def test_flushed_reciprocal() -> None:

@@ -144,7 +144,8 @@ def _division(
     x, y = e.invars
     (q,) = e.outvars
     if type(y) is Literal and q.aval.dtype in division.RECIPROCAL_DTYPES:
-        r = division.xla_reciprocal(np.asarray(y.value, q.aval.dtype))
+        with np.errstate(all="ignore"):  # 1 / 0 is inf, silently (as XLA's folding)
+            r = division.xla_reciprocal(np.asarray(y.value, q.aval.dtype))
         return [_eqn(e, mul_p, [x, Literal(r, y.aval)], q)]
     if type(y) is Literal:
         return _times_reciprocal(e, x, y, q, None)
