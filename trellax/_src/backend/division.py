@@ -41,6 +41,25 @@ _TINY: dict[np.dtype[Any], Any] = {
 def xla_reciprocal(y: np.ndarray) -> Any:
     """``1 / y`` rounded to ``y``'s dtype, a subnormal result flushed to a zero of its sign in
     float32 and float64 (a divisor beyond ``1 / tiny``: 8.5e37 in float32, 4.5e307 in float64)."""
+    if not y.ndim:
+        key = (y.dtype, y.tobytes())  # the bits: 0.0 and -0.0 are two divisors
+        r = _SCALARS.get(key)
+        if r is None:
+            r = np.asarray(_reciprocal(y))
+            r.flags.writeable = False
+            if len(_SCALARS) >= 256:
+                _SCALARS.clear()
+            _SCALARS[key] = r
+        return r
+    return _reciprocal(y)
+
+
+#: Reciprocals of 0-d divisors (``x / 7.0`` divides by the same few values again and again;
+#: a lookup costs a tenth of the three ufunc calls)
+_SCALARS: dict[tuple[np.dtype[Any], bytes], np.ndarray] = {}
+
+
+def _reciprocal(y: np.ndarray) -> Any:
     r = np.true_divide(y.dtype.type(1), y)
     tiny = _TINY.get(y.dtype)
     if tiny is not None:
@@ -56,8 +75,10 @@ def is_broadcast_divisor(x_shape: tuple[int, ...], y_shape: tuple[int, ...]) -> 
     divisor that only gains dimensions of size 1 is a reshape for XLA, not a broadcast."""
     if x_shape == y_shape:
         return False
-    out = np.broadcast_shapes(x_shape, y_shape)
-    return _size(out) != _size(y_shape)
+    n = _size(y_shape)
+    if n < _size(x_shape):
+        return True  # (the quotient has at least the dividend's elements)
+    return _size(np.broadcast_shapes(x_shape, y_shape)) != n
 
 
 def _size(shape: tuple[int, ...]) -> int:
@@ -71,7 +92,10 @@ def true_divide(x: np.ndarray, y: np.ndarray) -> Any:
     """``x / y`` for float operands of one dtype, as JAX's single-operation program computes
     it: a product with the divisor's reciprocal when the divisor is broadcast, the IEEE
     quotient otherwise."""
-    if is_broadcast_divisor(x.shape, y.shape):
+    if y.shape == x.shape:
+        return np.true_divide(x, y)
+    broadcast = y.size < x.size or is_broadcast_divisor(x.shape, y.shape)
+    if broadcast:
         if x.dtype in RECIPROCAL_DTYPES:
             return np.multiply(x, xla_reciprocal(y))
         if x.dtype == BFLOAT16:
