@@ -3,7 +3,7 @@
 API of ``jax`` and ``trellax`` (``J.numpy``, ``J.lax``, ``J.jit``, ``J.vmap``, ``J.grad``), so the
 generator and the test run the same program. ``x`` is a vector, ``m`` a (50, 40) matrix, ``row``
 a (40,) vector of divisors, ``y`` divisors of ``x``'s shape, ``s`` a 0-d divisor; all of one
-dtype. The comments say what XLA computes (docs/semantics.md, "Division")."""
+dtype. The comments say what XLA computes (docs/semantics.md, "Division by a constant")."""
 
 from __future__ import annotations
 
@@ -81,9 +81,7 @@ FORMS: dict[str, tuple[tuple[str, ...], Callable[..., Any]]] = {
     ),
     "jit(fori(x/s))": (
         ("x", "s"),
-        lambda J, x, s: J.jit(
-            lambda a, t: J.lax.fori_loop(0, 2, lambda i, c: c / t, a)
-        )(x, s),
+        lambda J, x, s: J.jit(lambda a, t: J.lax.fori_loop(0, 2, lambda i, c: c / t, a))(x, s),
     ),
     "grad(sum(x/s))": (
         ("x", "s"),

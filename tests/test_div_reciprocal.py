@@ -105,7 +105,7 @@ def test_mean_of_nothing_and_specials() -> None:
 
 @pytest.mark.parametrize("i", range(len(GOLDEN["divisions"])))
 def test_division_by_a_broadcast_divisor_is_jax_s(i: int) -> None:
-    """The general rule (docs/semantics.md, "Division"): ``x / 7.0`` and a matrix divided by a
+    """The general rule (docs/semantics.md, "Division by a constant"): ``x / 7.0`` and a matrix divided by a
     row are the reciprocal products JAX computes, eagerly and under ``jit``, bit for bit."""
     case = GOLDEN["divisions"][i]
     x, row, m = _array(case["x"]), _array(case["row"]), _array(case["m"])

@@ -42,7 +42,7 @@ def float32_reference(f: Callable[..., Any], *args: Any) -> list[np.ndarray[Any,
     """``f``'s jaxpr evaluated in float32 wherever it has a narrow type; a convert to a narrow
     type rounds; outputs are rounded once to their types. The jaxpr is the one ``jit`` compiles:
     with XLA's division rewrites (a division by a literal is the product with the literal's
-    reciprocal, rounded to the narrow type as XLA folds it: docs/semantics.md, "Division")."""
+    reciprocal, rounded to the narrow type as XLA folds it: docs/semantics.md, "Division by a constant")."""
     closed = trellax.make_jaxpr(f)(*args)
     jaxpr = xla_rewrites.reciprocal_divisions(closed.jaxpr)
     env: dict[int, Any] = {}

@@ -2,14 +2,14 @@
 
 XLA's algebraic simplifier rewrites ``a / b`` as ``a * (1 / b)`` when ``b`` is a constant or a
 broadcast (a scalar or a row spread over a matrix), for float16, float32 and float64: one rounding
-more than IEEE division, so the two differ in the last bit for 15-55 % of quotients. The
+more than IEEE division, so the two differ in the last bit for 35-55 % of quotients. The
 reciprocal is computed at the divisor's own shape, rounded to its dtype, and in float32 and
 float64 a subnormal reciprocal is flushed to a zero of its sign (XLA:CPU runs with
 flush-to-zero): ``1 / 3e38`` is 0, so ``1 / 3e38`` as a divisor gives 0 and ``inf / 3e38`` NaN.
 bfloat16 is widened to float32 first: its quotient is the float32 product of the widened
 dividend and the float32 reciprocal (flushed), rounded once to bfloat16, which differs from the
 IEEE quotient only near a bfloat16 rounding boundary or where the reciprocal is flushed. Complex
-divisions keep XLA's complex division (docs/semantics.md, "Division").
+divisions keep XLA's complex division (docs/semantics.md, "Division by a constant").
 
 Every JAX function runs as one compiled program, so an eager ``x / 7.0`` (the 7.0 a parameter
 broadcast in that program) is rewritten too: the eager rule is "the divisor has fewer elements

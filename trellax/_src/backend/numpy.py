@@ -20,7 +20,7 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.backend import complex_inf, scan_order, select_bits, singular, threads, xla_erf
-from trellax._src.backend import division
+from trellax._src.backend import division as _division
 from trellax._src.backend.convert import convert
 from trellax._src.backend.float_facts import (
     compute_dtype,
@@ -230,7 +230,7 @@ def div(x: np.ndarray, y: np.ndarray) -> Any:
         return _int_div(x, y)
     if x.dtype.kind == "c":
         return complex_inf.fix_complex_quotient(x, y, np.true_divide(x, y))
-    return division.true_divide(x, y)  # XLA's reciprocal product by a broadcast divisor
+    return _division.true_divide(x, y)  # XLA's reciprocal product by a broadcast divisor
 
 
 def rem(x: np.ndarray, y: np.ndarray) -> Any:

@@ -86,7 +86,7 @@ def _select(e: JaxprEqn, converted: dict[int, Var]) -> JaxprEqn | None:
 #     many users it has;
 #   - a broadcast of a scalar that nothing else reads: a scalar parameter read twice (two
 #     divisions, or a division and any other use, the program's outputs included) is divided.
-# Measured against JAX 0.10.2 (docs/semantics.md, "Division"; tests/test_div_rules.py). The
+# Measured against JAX 0.10.2 (docs/semantics.md, "Division by a constant"; test_div_rules.py). The
 # reciprocal is taken at the divisor's own shape, rounded, and in float32/float64 flushed to zero
 # where subnormal (``backend/division.py``). After this pass every float division of a jit
 # program has a divisor of the quotient's size (a kept scalar division gets an explicit
@@ -123,9 +123,9 @@ def reciprocal_divisions(jaxpr: Jaxpr, carried: int | None = None) -> Jaxpr:
     out: list[JaxprEqn] = []
     changed = False
     for e in eqns:
-        if e.invars and all(type(a) is Literal or id(a) in constant for a in e.invars):
-            if getattr(e.primitive, "elementwise", False) or e.primitive.name in _SHAPE_OPS:
-                constant.update(id(v) for v in e.outvars)
+        folded = getattr(e.primitive, "elementwise", False) or e.primitive.name in _SHAPE_OPS
+        if folded and e.invars and all(type(a) is Literal or id(a) in constant for a in e.invars):
+            constant.update(id(v) for v in e.outvars)
         for v in e.outvars:
             producer[id(v)] = e
         if e.primitive.name == "div" and e.outvars[0].aval.dtype in _REWRITTEN:

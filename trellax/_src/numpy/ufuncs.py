@@ -165,7 +165,7 @@ def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
     divisor = b
     if not b.shape and a.shape:
         # JAX's compiled floor_divide reads a scalar divisor five times, so XLA divides by it
-        # (no reciprocal product: docs/semantics.md, "Division"); the explicit broadcast keeps
+        # (no reciprocal product: docs/semantics.md, "Division by a constant"); the explicit broadcast keeps
         # trellax's division a quotient too
         divisor = broadcast_to(b, a.shape)
     div = lax.div(lax.sub(a, mod), divisor)
@@ -407,7 +407,7 @@ _LOG10_E = math.log10(math.e)
 def _by_constant(x: Array, c: Array) -> Array:
     """``x / c`` for a ``c`` computed from constants only. In JAX's compiled function ``c`` is
     a constant, and XLA divides by a constant as the product with its reciprocal, so eager
-    calls multiply too (docs/semantics.md, "Division"); under ``jit`` the division is traced
+    calls multiply too (docs/semantics.md, "Division by a constant"); under ``jit`` the division is traced
     and ``interpreters/xla_rewrites.py`` finds the constant itself."""
     if type(c) is not ConcreteArray:
         return lax.div(x, c)
