@@ -570,12 +570,6 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
-        "without weights) is the sum times the reciprocal of its count",
-        "tests/test_div_reciprocal.py::test_mean_matches_jax_bits",
-        "tests/test_div_reciprocal.py::test_mean_is_the_sum_times_the_reciprocal",
-    ),
-    E(
-        "docs/semantics.md",
         "The product and the quotient differ in the last bit for 35 % (float16)",
         "tests/test_div_rules.py::test_the_rule_moves_bits_where_the_docs_say",
     ),
