@@ -128,6 +128,10 @@ def div_by_scalar(t: Any, s: Any, *, float32_reciprocal: bool = True) -> Any:
     rewritten = t.dtype == np.float16 or (t.dtype == np.float32 and float32_reciprocal)
     if rewritten and np.shape(s) != t.shape and jnp.result_type(t, s) == t.dtype:
         return t * (1 / jnp.asarray(s, t.dtype))
+    if np.shape(s) != t.shape and np.size(s) < t.size:
+        # the quotient: trellax's own ``t / s`` would be the single-operation program's
+        # reciprocal product (docs/semantics.md, "Division by a constant")
+        return t / jnp.broadcast_to(s, t.shape)
     return t / s
 
 
