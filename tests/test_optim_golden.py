@@ -77,7 +77,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     ),
     "o.rmsprop(1e-2, bias_correction=True)|float32": (12, 0),
     "o.rmsprop(1e-2, centered=True, momentum=0.9, initial_scale=0.1)|float32": (8, 512),
-    "o.rmsprop(o.exponential_decay(1e-2, 10, 0.9), decay=0.5, eps=1e-3)|float32": (11, 0),
+    "o.rmsprop(o.exponential_decay(1e-2, 10, 0.9), decay=0.5, eps=1e-3)|float32": (8, 0),
     "o.adagrad(1e-1, initial_accumulator_value=0.0)|float32": (49, 0),
     "o.adagrad(1e-1, initial_accumulator_value=0.0, eps=0.0)|float32": (49, 0),
     "o.adagrad(o.cosine_decay_schedule(0.1, 100))|float32": (68, 0),
