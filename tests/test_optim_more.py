@@ -36,9 +36,6 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "eager|o.apply_if_finite(o.adam(1e-2), 3)|float32|plain": (
         24,
         279,
-    ), 3)|float32|plain": (
-        30,
-        279,
     ),  # from step 2: the inner optimizer compiled in optax's lax.cond (FMA contraction)
     "jit|o.apply_if_finite(o.adam(1e-2), 3)|float32|plain": (
         30,
@@ -46,9 +43,6 @@ BOUNDS: dict[str, tuple[int, int]] = {
     ),  # from step 2: the inner optimizer compiled in optax's lax.cond (FMA contraction)
     "eager|o.apply_if_finite(o.adam(1e-2), 3)|float32|spiky": (
         13,
-        112,
-    ), 3)|float32|spiky": (
-        10,
         112,
     ),  # from step 2: the inner optimizer compiled in optax's lax.cond (FMA contraction)
     "jit|o.apply_if_finite(o.adam(1e-2), 3)|float32|spiky": (
