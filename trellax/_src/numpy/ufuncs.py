@@ -9,13 +9,12 @@ Each is ``promote_args*`` followed by ``lax``. Which promotion a function uses i
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any, Protocol
 
 import numpy as np
 
-from trellax._src.backend import division, eager
+from trellax._src.backend import eager
 from trellax._src.backend.eager import ConcreteArray
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive
@@ -31,6 +30,7 @@ from trellax._src.lax.structural import (
     clamp,
     select_n,
 )
+from trellax._src.numpy import division_rules
 from trellax._src.numpy.bool_product import selecting_product
 from trellax._src.numpy.extended import is_extended
 from trellax._src.numpy.static_args import check_static
@@ -158,16 +158,9 @@ def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
                 q = _convert(q, stepped.dtype, q.weak_type)
             q = select_n(fix, q, stepped)
         return q
-    # Floats as JAX (and NumPy) do: from the exact remainder, so that x == q * y + r holds and
-    # a quotient just below an integer is not rounded up to it before flooring; x // 0 is
-    # x / 0 (+-inf, or nan for 0 // 0 and nan // 0).
+    # Floats as JAX (and NumPy) do: from the exact remainder (x == q * y + r; x // 0 is x / 0)
     mod = lax.rem(a, b)
-    divisor = b
-    if not b.shape and a.shape:
-        # JAX's compiled floor_divide reads a scalar divisor five times, so XLA divides by it
-        # (no reciprocal product: docs/semantics.md, "Division by a constant"); the explicit broadcast keeps
-        # trellax's division a quotient too
-        divisor = broadcast_to(b, a.shape)
+    divisor = division_rules.shared_divisor(b, a.shape)  # read five times: XLA divides
     div = lax.div(lax.sub(a, mod), divisor)
     fix = logical_and(not_equal(mod, 0), not_equal(lax.lt(mod, _zero(mod)), lax.lt(b, _zero(b))))
     div = select_n(fix, div, lax.sub(div, _one(div)))
@@ -389,31 +382,12 @@ nextafter = _binary("nextafter", lax.nextafter_p, promote_args_inexact)
 
 def log2(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("log2", x)
-    return _rounded_once(lambda v: _by_constant(lax.log(v), lax.log(_strong_const(2, v))), a)
+    return _rounded_once(lambda v: division_rules.log_ratio(v, 2), a)
 
 
 def log10(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("log10", x)
-    # JAX 0.10.2 multiplies by 1 / ln 10 rounded to the dtype (not the reciprocal of the
-    # rounded ln 10 that dividing by ``log(10)`` would give): 984 of 2,000 float32 values
-    # differ between the two
-    return _rounded_once(lambda v: lax.mul(lax.log(v), _strong_const(_LOG10_E, v)), a)
-
-
-#: 1 / ln 10 correctly rounded to a double (``1 / math.log(10)`` is one ulp below it)
-_LOG10_E = math.log10(math.e)
-
-
-def _by_constant(x: Array, c: Array) -> Array:
-    """``x / c`` for a ``c`` computed from constants only. In JAX's compiled function ``c`` is
-    a constant, and XLA divides by a constant as the product with its reciprocal, so eager
-    calls multiply too (docs/semantics.md, "Division by a constant"); under ``jit`` the division is traced
-    and ``interpreters/xla_rewrites.py`` finds the constant itself."""
-    if type(c) is not ConcreteArray:
-        return lax.div(x, c)
-    with np.errstate(divide="ignore"):
-        r = division.xla_reciprocal(np.asarray(c))
-    return lax.mul(x, scalar_to_array(r, c.dtype, False))
+    return _rounded_once(division_rules.log10, a)
 
 
 def _rounded_once(fn: Callable[[Array], Array], a: Array) -> Array:
