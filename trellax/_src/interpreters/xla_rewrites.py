@@ -1,4 +1,6 @@
-"""Value-changing rewrites that XLA applies to every compiled program, applied to ``jit``'s.
+"""Value-changing rewrites that XLA applies to every compiled program, applied to ``jit``'s:
+``convert(pred) * v`` as a select (below), and divisions by a constant or broadcast divisor as
+products with the reciprocal (``reciprocal_divisions``, further down).
 
 XLA's algebraic simplifier turns ``convert(pred) * v`` into ``select(pred, v, 0)`` when the
 converted boolean is an operand of the product itself (not broadcast first) and the product is
