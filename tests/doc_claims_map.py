@@ -570,14 +570,29 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
-        "`mean` (and `average` without weights) is the sum times the reciprocal of the count",
-        "tests/test_div_reciprocal.py::test_mean_matches_jax_bits",
-        "tests/test_div_reciprocal.py::test_mean_is_the_sum_times_the_reciprocal",
+        "The product and the quotient differ in the last bit for 35 % (float16)",
+        "tests/test_div_rules.py::test_the_rule_moves_bits_where_the_docs_say",
     ),
     E(
         "docs/semantics.md",
-        "The general rule is still open: in JAX every `x / c` whose divisor is a constant",
-        "tests/test_div_reciprocal.py::test_division_by_a_broadcast_divisor_is_open",
+        "| `x / 2.0`, any power of two |",
+        "tests/test_div_rules.py::test_division_matches_jax_bits",
+    ),
+    E(
+        "docs/semantics.md",
+        "for `d` a constant or broadcast divisor above `1 / tiny`",
+        "tests/test_div_rules.py::test_flushed_reciprocal",
+        "tests/test_div_rules.py::test_division_matches_jax_bits",
+    ),
+    E(
+        "docs/semantics.md",
+        "for a constant or broadcast subnormal `d`",
+        "tests/test_div_rules.py::test_division_matches_jax_bits",
+    ),
+    E(
+        "trellax/_src/backend/division.py",
+        "so the two differ in the last bit for 35-55 % of quotients",
+        "tests/test_div_rules.py::test_the_rule_moves_bits_where_the_docs_say",
     ),
     E(
         "docs/semantics.md",

@@ -20,6 +20,7 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.backend import complex_inf, scan_order, select_bits, singular, threads, xla_erf
+from trellax._src.backend import division as _division
 from trellax._src.backend.convert import convert
 from trellax._src.backend.float_facts import (
     compute_dtype,
@@ -227,8 +228,9 @@ def round_(x: np.ndarray, *, rounding_method: int = 0) -> Any:
 def div(x: np.ndarray, y: np.ndarray) -> Any:
     if _is_int(x.dtype):
         return _int_div(x, y)
-    q = np.true_divide(x, y)
-    return complex_inf.fix_complex_quotient(x, y, q) if q.dtype.kind == "c" else q
+    if x.dtype.kind == "c":
+        return complex_inf.fix_complex_quotient(x, y, np.true_divide(x, y))
+    return _division.true_divide(x, y)  # XLA's reciprocal product by a broadcast divisor
 
 
 def rem(x: np.ndarray, y: np.ndarray) -> Any:
