@@ -7,7 +7,8 @@ complex operand, computed in complex128 and rounded once to the operand's dtype.
   sign of the zero).
 * ``Re z >= 1/2``: within ``1/4`` of 1 or 2, the Taylor series of ``loggamma(1 + e)``,
   ``-γe + Σ_(k>=2) (-1)^k ζ(k) e^k / k`` (plus ``log(1 + e)`` at 2), which keeps the relative
-  accuracy at the two zeros; otherwise the recurrence ``loggamma(z) = loggamma(z + n) -
+  accuracy at the two zeros; within 1.1 of 3/2 or 1 of 5/2, the Taylor series there
+  (coefficients ``(-1)^k ζ(k, c)/k``); otherwise the recurrence ``loggamma(z) = loggamma(z + n) -
   Σ_(k<n) log(z + k)`` (a sum of principal logarithms, which is the principal branch) up to
   ``Re(z + n) >= 12`` and Stirling's series with the Bernoulli numbers to ``B_16`` there (the
   first omitted term is below 1e-19 of the result).
@@ -57,13 +58,23 @@ def _hurwitz_int(k: int, q: float) -> float:
 
 #: coefficients of loggamma(1 + e) = Σ c_k e^k, k = 1 .. 40 (|e| <= 1/4: 0.25^40/40 < 1e-25)
 _TAYLOR = np.array([-_EULER_GAMMA] + [(-1) ** k * _hurwitz_int(k, 1.0) / k for k in range(2, 41)])
-#: loggamma(3/2 + e) = Σ c_k e^k, k = 0 .. 160, used for |e| <= 1.1 (ratio 1.1/1.5: the first
-#: omitted term is below 1e-22); c_0 = log(√π/2), c_1 = ψ(3/2) = 2 - γ - 2 log 2
-_MID_RADIUS = 1.1
-_TAYLOR_MID = np.array(
-    [math.log(math.sqrt(math.pi) / 2), 2 - _EULER_GAMMA - 2 * math.log(2)]
-    + [(-1) ** k * _hurwitz_int(k, 1.5) / k for k in range(2, 161)]
-)
+_PSI_HALF3 = 2 - _EULER_GAMMA - 2 * math.log(2)  # ψ(3/2)
+#: (centre, radius, coefficients): loggamma(centre + e) = Σ c_k e^k for |e| <= radius, k = 0 ..
+#: 160 (ratios 1.1/1.5 and 1/2.5: the first omitted term is below 1e-22), where |loggamma| is
+#: too small for the recurrence's 20-sized terms to keep its relative accuracy
+_MID = [
+    (
+        c,
+        r,
+        np.array(
+            [lg, psi] + [(-1) ** k * _hurwitz_int(k, c) / k for k in range(2, 161)]
+        ),
+    )
+    for c, r, lg, psi in (
+        (1.5, 1.1, math.log(math.sqrt(math.pi) / 2), _PSI_HALF3),
+        (2.5, 1.0, math.log(3 * math.sqrt(math.pi) / 4), _PSI_HALF3 + 2 / 3),
+    )
+]
 
 
 def _log1m_w(f: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -105,13 +116,16 @@ def _right(z: np.ndarray) -> np.ndarray:
     out[near1] = _taylor1(z[near1] - 1)
     e2 = z[near2] - 1
     out[near2] = _taylor1(e2 - 1) + np.log(e2)
-    mid = (np.abs(z - 1.5) <= _MID_RADIUS) & ~(near1 | near2)
-    e = z[mid] - 1.5
-    total = np.zeros_like(e)
-    for c in _TAYLOR_MID[::-1]:
-        total = total * e + c
-    out[mid] = total
-    rest = ~(near1 | near2 | mid)
+    done = near1 | near2
+    for centre, radius, coefs in _MID:
+        mid = (np.abs(z - centre) <= radius) & ~done
+        e = z[mid] - centre
+        total = np.zeros_like(e)
+        for c in coefs[::-1]:
+            total = total * e + c
+        out[mid] = total
+        done |= mid
+    rest = ~done
     zr = z[rest]
     n = np.maximum(np.ceil(_SHIFT - zr.real), 0)
     logs = np.zeros_like(zr)
@@ -158,11 +172,18 @@ def loggamma128(z: np.ndarray) -> np.ndarray:
         return _upper_half(_loggamma_upper, z, _poles(z))
 
 
+def _real_gamma(v: float) -> float:
+    try:
+        return math.gamma(v)
+    except OverflowError:  # past float64's range (v > 171.62); math.gamma flushes below
+        return math.inf
+
+
 def gamma128(z: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         out = np.exp(loggamma128(z))
         axis = (z.imag == 0) & ~_poles(z)
-        out[axis] = np.array([math.gamma(v) if v < 171.7 else math.inf for v in z.real[axis]])
+        out[axis] = np.array([_real_gamma(v) for v in z.real[axis]], np.float64)
     return out
 
 
