@@ -18,9 +18,7 @@ import trellax.lax as lax
 import trellax.numpy as jnp
 import trellax.scipy.special as jss
 
-GOLD = json.loads(
-    (pathlib.Path(__file__).parent / "golden" / "complex_special.json").read_text()
-)
+GOLD = json.loads((pathlib.Path(__file__).parent / "golden" / "complex_special.json").read_text())
 MODS: dict[str, Any] = {"special": jss, "lax": lax}
 EPS = float(np.finfo(np.float64).eps)
 #: complex operands JAX computes with that trellax refuses: JAX's owens_t of a complex operand
@@ -41,7 +39,7 @@ def outcome(fn: Any, args: list[Any]) -> tuple[str, str]:
         if isinstance(out, tuple):
             out = out[0]
         return "ok", str(out.dtype)
-    except Exception as e:  # noqa: BLE001 (the class is compared)
+    except Exception as e:
         return type(e).__name__, str(e)
 
 
@@ -132,7 +130,8 @@ def test_values_close_to_jax_or_closer_to_mpmath() -> None:
         ok = known & (np.abs(ref) > 1e-300)
         scale = np.abs(ref[ok])
         if name == "gamma":  # exp of a large exponent: the relative error grows with it
-            scale = scale * (1 + np.abs(np.asarray(jss.loggamma(z)))[ok])
+            with np.errstate(over="ignore"):
+                scale = scale * (1 + np.abs(np.asarray(jss.loggamma(z)))[ok])
         ours = np.abs(got[ok] - ref[ok]) / scale
         theirs = np.abs(want[ok] - ref[ok]) / scale
         jax_right = theirs <= 1e-13

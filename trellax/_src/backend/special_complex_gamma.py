@@ -66,9 +66,7 @@ _MID = [
     (
         c,
         r,
-        np.array(
-            [lg, psi] + [(-1) ** k * _hurwitz_int(k, c) / k for k in range(2, 161)]
-        ),
+        np.array([lg, psi] + [(-1) ** k * _hurwitz_int(k, c) / k for k in range(2, 161)]),
     )
     for c, r, lg, psi in (
         (1.5, 1.1, math.log(math.sqrt(math.pi) / 2), _PSI_HALF3),
@@ -181,7 +179,7 @@ def _real_gamma(v: float) -> float:
 
 def gamma128(z: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
-        out = np.exp(loggamma128(z))
+        out: np.ndarray = np.exp(loggamma128(z))
         axis = (z.imag == 0) & ~_poles(z)
         out[axis] = np.array([_real_gamma(v) for v in z.real[axis]], np.float64)
     return out
