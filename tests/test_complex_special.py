@@ -192,6 +192,20 @@ def test_derivatives_as_jax() -> None:
     np.testing.assert_allclose(np.asarray(gl), dec(d["jvp_loggamma"]) / (1 + 2j), rtol=1e-13)
 
 
+def test_second_derivative_of_loggamma_and_no_third() -> None:
+    # loggamma'' = trigamma = gamma''/gamma - (gamma'/gamma)², from JAX's derivatives of gamma
+    d = GOLD["derivs"]
+    z = dec(d["points"])
+    g = np.asarray(jss.gamma(z))
+    want = dec(d["grad2_gamma"]) / g - (dec(d["grad_gamma"]) / g) ** 2
+    g2 = trellax.grad(trellax.grad(jss.loggamma, holomorphic=True), holomorphic=True)
+    got = np.asarray(trellax.vmap(g2)(jnp.asarray(z)))
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    g3 = trellax.grad(g2, holomorphic=True)
+    with pytest.raises(NotImplementedError):
+        g3(jnp.asarray(z[0]))
+
+
 def test_jit_and_vmap_match_eager() -> None:
     z = _values("complex128")["points"][:64]
     for f in (jss.gamma, jss.loggamma):
