@@ -483,6 +483,7 @@ def _special_cases() -> dict[str, Any]:
     out["gamma_complex"] = lambda: special_complex.gamma_complex(c64())
     out["digamma_complex"] = lambda: special_complex.digamma_complex(c64())
     out["trigamma_complex"] = lambda: special_complex.trigamma_complex(c64())
+    out["polygamma_complex"] = lambda: special_complex.polygamma_complex(c64() * 0 + 3, c64())
     out["sph_harm_y"] = lambda: sp_harm.sph_harm_y(
         f32() * 0 + 3, f32() * 0 - 1, tnp.abs(f32()), f32()
     )

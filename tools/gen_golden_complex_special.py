@@ -13,7 +13,8 @@ tools/gen_golden_complex_special.py``. Writes tests/golden/complex_special.json:
   infinities and NaN), JAX's ``gamma`` and ``loggamma`` there, and (complex128) mpmath's at 40
   digits (``null`` where mpmath's value is not finite or the point is a pole).
 * ``derivs``: JAX's ``jvp`` of both (tangent ``1 + 2j``), ``grad(..., holomorphic=True)`` of
-  ``gamma`` and its second derivative, and what ``grad`` of ``loggamma`` raises.
+  ``gamma`` and its second derivative, what ``grad`` of ``loggamma`` raises, the third
+  derivative of ``loggamma`` by nested ``jvp``, and mpmath's ``ψ^(n)`` (n = 1 .. 4) there.
 """
 
 from __future__ import annotations
@@ -221,6 +222,17 @@ def main() -> None:
         derivs["grad_loggamma_error"] = None
     except Exception as e:
         derivs["grad_loggamma_error"] = [type(e).__name__, str(e).splitlines()[0]]
+
+    # third derivative of loggamma by nested forward mode (JAX's reverse mode raises), and
+    # mpmath's ψ^(n) at the points, n = 1 .. 4
+    def d1(f: Any) -> Any:
+        return lambda v: jax.jvp(f, (v,), (jnp.ones_like(v),))[1]
+
+    derivs["d3_loggamma"] = enc(d1(d1(d1(jss.loggamma)))(dz))
+    derivs["mp_polygamma"] = {
+        str(n): [mp_value(lambda v, n=n: mpmath.polygamma(n, v), complex(v)) for v in dz]
+        for n in range(1, 5)
+    }
     out["derivs"] = derivs
     path = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden"
     (path / "complex_special.json").write_text(json.dumps(out, indent=0) + "\n")

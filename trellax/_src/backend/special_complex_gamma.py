@@ -265,3 +265,35 @@ def digamma_complex(z: np.ndarray) -> Any:
 
 def trigamma_complex(z: np.ndarray) -> Any:
     return _rounded(trigamma128, z)
+
+
+def polygamma128(n: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """``ψ^(n)(z)`` for integer ``n >= 1`` (1-d): ``(-1)^(n+1) n! ζ(n+1, z)`` by the recurrence
+    ``ζ(s, z) = Σ_(k<N) (z+k)^-s + ζ(s, z+N)`` up to ``Re(z+N) >= 12 + 2n`` (for any ``Re z``: no
+    reflection, so a very negative ``Re z`` costs one step per unit) and Euler-Maclaurin's tail
+    there. NaN for any other ``n``."""
+    out = np.full(z.shape, complex(math.nan, math.nan), np.complex128)
+    order = n.real
+    good = (order >= 1) & (order == np.round(order)) & ~_poles(z) & (order <= 100)
+    with np.errstate(all="ignore"):
+        for m in np.unique(order[good]).astype(int):
+            sel = good & (order == m)
+            zs = z[sel]
+            steps = np.maximum(np.ceil(12 + 2 * m - zs.real), 0)
+            head = np.zeros_like(zs)
+            for k in range(int(steps.max()) if steps.size else 0):
+                head += np.where(k < steps, (zs + k) ** -(m + 1), 0)
+            s = zs + steps
+            tail = s**-m / m + 0.5 * s ** -(m + 1)
+            rising = float(m + 1)  # (m+1) (m+2) ... (m + 2j - 1)
+            for j, b in enumerate(_B2K, start=1):
+                tail += b / math.factorial(2 * j) * rising * s ** -(m + 2 * j)
+                rising *= (m + 2 * j) * (m + 2 * j + 1)
+            out[sel] = (-1) ** (m + 1) * math.factorial(m) * (head + tail)
+    return out
+
+
+def polygamma_complex(n: np.ndarray, z: np.ndarray) -> Any:
+    n128, z128 = np.broadcast_arrays(np.asarray(n, np.complex128), np.asarray(z, np.complex128))
+    out = polygamma128(n128.ravel(), z128.ravel()).reshape(z128.shape)
+    return out.astype(np.result_type(n, z))

@@ -373,10 +373,6 @@ def backward_pass(
 #: Primitives that have no JVP rule yet, with the reason (read by the coverage test and by
 #: docs/autodiff.md). Differentiating through one raises NotImplementedError naming it.
 NOT_DIFFERENTIABLE_YET: dict[str, str] = {
-    "trigamma_complex": (
-        "the complex trigamma (third derivatives of complex loggamma, gamma): JAX differentiates "
-        "its composite further; open"
-    ),
     "zeta": "lax.zeta, as in JAX (scipy.special.zeta differentiates its series expansion)",
     "nextafter": "JAX has no rule either (a zero derivative would hide the step)",
     "pmax": "JAX has no rule either",

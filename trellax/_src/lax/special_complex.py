@@ -2,8 +2,8 @@
 complex operand (``backend/special_complex_gamma.py``, complex128 rounded once).
 
 Derivatives (holomorphic): ``loggamma' = digamma``, ``gamma' = gamma * digamma``,
-``digamma' = trigamma``; ``trigamma`` has no derivative rule (third derivatives of
-``loggamma`` raise).
+``digamma' = trigamma``, ``trigamma' = polygamma_complex(2, .)`` and
+``polygamma_complex(n, .)' = polygamma_complex(n + 1, .)`` (none in the order ``n``).
 """
 
 from __future__ import annotations
@@ -13,13 +13,16 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.typing import ArrayLike
 from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray, complex_
-from trellax._src.lax.elementwise import mul
+from trellax._src.lax.elementwise import add, mul
 from trellax._src.lax.naryop import naryop
 
 loggamma_complex_p = naryop("loggamma_complex", kernels.loggamma_complex, [complex_], fusable=False)
 gamma_complex_p = naryop("gamma_complex", kernels.gamma_complex, [complex_], fusable=False)
 digamma_complex_p = naryop("digamma_complex", kernels.digamma_complex, [complex_], fusable=False)
 trigamma_complex_p = naryop("trigamma_complex", kernels.trigamma_complex, [complex_], fusable=False)
+polygamma_complex_p = naryop(
+    "polygamma_complex", kernels.polygamma_complex, [complex_, complex_], fusable=False
+)
 
 
 def loggamma_complex(z: ArrayLike) -> Array:
@@ -44,4 +47,24 @@ def trigamma_complex(z: ArrayLike) -> Array:
 
 ad_util.defjvp(loggamma_complex_p, lambda t, ans, z: mul(t, digamma_complex(z)))
 ad_util.defjvp(gamma_complex_p, lambda t, ans, z: mul(t, mul(ans, digamma_complex(z))))
+
+
+def polygamma_complex(n: ArrayLike, z: ArrayLike) -> Array:
+    """``ψ^(n)(z)`` of a complex operand for an integer order ``n >= 1`` (given in ``z``'s
+    complex dtype); NaN for other orders."""
+    return polygamma_complex_p.bind(asarray(n), asarray(z))
+
+
+def _polygamma_jvp_n(t: Array, ans: Array, n: Array, z: Array) -> Array:
+    raise ValueError("polygamma gradient with respect to m is not supported")
+
+
 ad_util.defjvp(digamma_complex_p, lambda t, ans, z: mul(t, trigamma_complex(z)))
+ad_util.defjvp(
+    trigamma_complex_p, lambda t, ans, z: mul(t, polygamma_complex(ad_util.const(z, 2), z))
+)
+ad_util.defjvp(
+    polygamma_complex_p,
+    _polygamma_jvp_n,
+    lambda t, ans, n, z: mul(t, polygamma_complex(add(n, ad_util.const(n, 1)), z)),
+)
