@@ -1,5 +1,6 @@
-"""NumPy impls of the principal ``loggamma``, ``gamma``, ``digamma`` and ``trigamma`` of a
-complex operand, computed in complex128 and rounded once to the operand's dtype.
+"""NumPy impls of the principal ``loggamma``, ``gamma``, ``digamma``, ``trigamma`` and
+``polygamma`` (order ``n >= 1``, see :func:`polygamma128`) of a complex operand, computed in
+complex128 and rounded once to the operand's dtype.
 
 * Conjugate symmetry first: a point with ``Im z < 0`` is computed at ``conj z`` and conjugated
   back. A zero imaginary part of either sign counts as ``+0``, so on the negative real axis
