@@ -235,7 +235,7 @@ def main() -> None:
     }
     out["derivs"] = derivs
     path = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden"
-    (path / "complex_special.json").write_text(json.dumps(out, indent=0) + "\n")
+    (path / "complex_special.json").write_text(json.dumps(out) + "\n")
 
 
 if __name__ == "__main__":
