@@ -65,6 +65,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) -m pip install -q jax==$(JAX_VERSION) jaxlib==$(JAX_VERSION) numpy ml_dtypes mpmath
 	$(GOLDEN_PY) tools/gen_golden.py
 	$(GOLDEN_PY) tools/gen_golden_complex_inf.py
+	$(GOLDEN_PY) tools/gen_golden_complex_special.py
 	$(GOLDEN_PY) tools/gen_golden_control.py
 	$(GOLDEN_PY) tools/gen_golden_core.py
 	$(GOLDEN_PY) tools/gen_golden_ops.py

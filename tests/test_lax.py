@@ -17,7 +17,7 @@ import trellax.numpy as tnp
 from trellax import lax
 from trellax._src.core import core
 from trellax._src.custom.remat_opt import optimize_remat_of_custom_vjp_fwd
-from trellax._src.lax import ad_util
+from trellax._src.lax import ad_util, special_complex
 from trellax._src.lax import elementwise as lax_elementwise
 from trellax._src.lax import fft as lax_fft
 from trellax._src.optim.fma import fma
@@ -478,6 +478,12 @@ def _special_cases() -> dict[str, Any]:
             s.hyp2f1_grad_p[p]
         )
     out["wofz"] = lambda: s.wofz(f32().astype("complex64") * (1 + 0.5j))
+    c64 = lambda: f32().astype("complex64") * (1 + 0.5j) + 0.25  # noqa: E731
+    out["loggamma_complex"] = lambda: special_complex.loggamma_complex(c64())
+    out["gamma_complex"] = lambda: special_complex.gamma_complex(c64())
+    out["digamma_complex"] = lambda: special_complex.digamma_complex(c64())
+    out["trigamma_complex"] = lambda: special_complex.trigamma_complex(c64())
+    out["polygamma_complex"] = lambda: special_complex.polygamma_complex(c64() * 0 + 3, c64())
     out["sph_harm_y"] = lambda: sp_harm.sph_harm_y(
         f32() * 0 + 3, f32() * 0 - 1, tnp.abs(f32()), f32()
     )
