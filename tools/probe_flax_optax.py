@@ -108,7 +108,17 @@ result = (v, y, g)
 """,
             )
     # convolutions
-    pads = ["'SAME'", "'VALID'", "'CIRCULAR'", "'CAUSAL'", "1", "(1, 2)", "((1, 0),)", "[(2, 1)]", "'REFLECT'"]
+    pads = [
+        "'SAME'",
+        "'VALID'",
+        "'CIRCULAR'",
+        "'CAUSAL'",
+        "1",
+        "(1, 2)",
+        "((1, 0),)",
+        "[(2, 1)]",
+        "'REFLECT'",
+    ]
     for pad, stride, dil, grp in itertools.product(pads, [1, 2], [1, 2], [1, 2]):
         add(
             f"conv1d/{pad}/s{stride}/d{dil}/g{grp}",
@@ -120,8 +130,21 @@ g = jax.grad(lambda v: m.apply(v, x).sum())(v)
 result = (v, y, g)
 """,
         )
-    for pad in ["'SAME'", "'VALID'", "'CIRCULAR'", "1", "(1, 2)", "((1, 0), (0, 2))", "((1, 1),) * 2"]:
-        for stride, dil, ind in [("1", "1", "1"), ("(2, 1)", "1", "1"), ("1", "(1, 2)", "1"), ("2", "1", "2")]:
+    for pad in [
+        "'SAME'",
+        "'VALID'",
+        "'CIRCULAR'",
+        "1",
+        "(1, 2)",
+        "((1, 0), (0, 2))",
+        "((1, 1),) * 2",
+    ]:
+        for stride, dil, ind in [
+            ("1", "1", "1"),
+            ("(2, 1)", "1", "1"),
+            ("1", "(1, 2)", "1"),
+            ("2", "1", "2"),
+        ]:
             add(
                 f"conv2d/{pad}/s{stride}/d{dil}/i{ind}",
                 f"""
@@ -186,7 +209,9 @@ g = jax.grad(lambda v: m.apply(v, x).sum())(v)
 result = (v, y, g)
 """,
         )
-    for pad, stride, dil in itertools.product(["'SAME'", "'VALID'", "'CIRCULAR'"], ["(2, 1)", "(1, 1)"], ["1", "(2, 1)"]):
+    for pad, stride, dil in itertools.product(
+        ["'SAME'", "'VALID'", "'CIRCULAR'"], ["(2, 1)", "(1, 1)"], ["1", "(2, 1)"]
+    ):
         add(
             f"convT2d/{pad}/s{stride}/d{dil}",
             f"""
@@ -248,8 +273,15 @@ g = jax.grad(lambda x: m.apply(v, x).astype(jnp.float32).sum() ** 2)(x)
 result = (v, y, g)
 """,
             )
-    for kw in ["", "epsilon=1e-3", "use_scale=False", "reduction_axes=(-2, -1)", "dtype=jnp.bfloat16",
-               "param_dtype=jnp.float16", "feature_axes=(-2, -1), reduction_axes=(-2, -1)"]:
+    for kw in [
+        "",
+        "epsilon=1e-3",
+        "use_scale=False",
+        "reduction_axes=(-2, -1)",
+        "dtype=jnp.bfloat16",
+        "param_dtype=jnp.float16",
+        "feature_axes=(-2, -1), reduction_axes=(-2, -1)",
+    ]:
         add(
             f"rmsnorm/{kw}",
             f"""
@@ -260,9 +292,17 @@ g = jax.grad(lambda x: m.apply(v, x).astype(jnp.float32).sum() ** 2)(x)
 result = (v, y, g)
 """,
         )
-    for kw in ["num_groups=2", "num_groups=None, group_size=2", "num_groups=1", "num_groups=4, use_bias=False",
-               "num_groups=2, reduction_axes=(1, 2, 3)", "num_groups=2, dtype=jnp.bfloat16",
-               "num_groups=3", "num_groups=2, use_fast_variance=False", "num_groups=2, epsilon=0.1"]:
+    for kw in [
+        "num_groups=2",
+        "num_groups=None, group_size=2",
+        "num_groups=1",
+        "num_groups=4, use_bias=False",
+        "num_groups=2, reduction_axes=(1, 2, 3)",
+        "num_groups=2, dtype=jnp.bfloat16",
+        "num_groups=3",
+        "num_groups=2, use_fast_variance=False",
+        "num_groups=2, epsilon=0.1",
+    ]:
         add(
             f"groupnorm/{kw}",
             f"""
@@ -281,9 +321,18 @@ x = X(4)
 result = m.init_with_output(K, x)
 """,
     )
-    for kw in ["", "momentum=0.5", "epsilon=1e-2", "axis=1", "axis=(1, 2)", "use_bias=False, use_scale=False",
-               "dtype=jnp.bfloat16", "param_dtype=jnp.float16", "use_fast_variance=False",
-               "reduction_axes=(0,)" if False else "momentum=0.0"]:
+    for kw in [
+        "",
+        "momentum=0.5",
+        "epsilon=1e-2",
+        "axis=1",
+        "axis=(1, 2)",
+        "use_bias=False, use_scale=False",
+        "dtype=jnp.bfloat16",
+        "param_dtype=jnp.float16",
+        "use_fast_variance=False",
+        "reduction_axes=(0,)" if False else "momentum=0.0",
+    ]:
         add(
             f"batchnorm/{kw}",
             f"""
@@ -355,7 +404,9 @@ result = m.init_with_output(K, x)
 """,
     )
     # dropout
-    for rate, bd, det in itertools.product(["0.0", "0.5", "1.0", "0.3"], ["()", "(0,)", "(1, 2)", "(-1,)"], ["False", "True"]):
+    for rate, bd, det in itertools.product(
+        ["0.0", "0.5", "1.0", "0.3"], ["()", "(0,)", "(1, 2)", "(-1,)"], ["False", "True"]
+    ):
         add(
             f"dropout/{rate}/{bd}/{det}",
             f"""
@@ -405,7 +456,9 @@ result = (v, m.apply(v, x, train=True, rngs={'dropout': jax.random.key(3)}), m.a
 
 
 def gen_attention() -> None:
-    for nh, qf, of, dt in itertools.product([1, 2], ["None", "8"], ["None", "3"], ["None", "jnp.bfloat16"]):
+    for nh, qf, of, dt in itertools.product(
+        [1, 2], ["None", "8"], ["None", "3"], ["None", "jnp.bfloat16"]
+    ):
         add(
             f"mha/{nh}/{qf}/{of}/{dt}",
             f"""
@@ -415,8 +468,15 @@ v, y = m.init_with_output(K, q, kv)
 result = (v, y)
 """,
         )
-    for kw in ["", "normalize_qk=True", "use_bias=False", "broadcast_dropout=False, dropout_rate=0.5",
-               "dropout_rate=0.5", "out_kernel_init=nn.initializers.ones", "qkv_dot_general=None"]:
+    for kw in [
+        "",
+        "normalize_qk=True",
+        "use_bias=False",
+        "broadcast_dropout=False, dropout_rate=0.5",
+        "dropout_rate=0.5",
+        "out_kernel_init=nn.initializers.ones",
+        "qkv_dot_general=None",
+    ]:
         add(
             f"mha/kw/{kw}",
             f"""
@@ -520,8 +580,14 @@ result = (y, g)
 """,
                     )
     add("pool/unbatched", "result = nn.max_pool(X(5, 3), (2,))")
-    add("pool/int_input_avg", "result = nn.avg_pool(jnp.arange(12).reshape(1, 12, 1), (3,), strides=(3,))")
-    add("pool/int_input_max", "result = nn.max_pool(jnp.arange(12).reshape(1, 12, 1), (3,), padding='SAME')")
+    add(
+        "pool/int_input_avg",
+        "result = nn.avg_pool(jnp.arange(12).reshape(1, 12, 1), (3,), strides=(3,))",
+    )
+    add(
+        "pool/int_input_max",
+        "result = nn.max_pool(jnp.arange(12).reshape(1, 12, 1), (3,), padding='SAME')",
+    )
     add("pool/bad_padding", "result = nn.avg_pool(X(1, 5, 1), (2,), padding='FOO')")
     add("pool/pool_fn", "result = nn.pool(X(1, 5, 1), 0.0, jax.lax.add, (2,), (1,), 'VALID')")
 
@@ -533,7 +599,9 @@ def gen_rnn() -> None:
         "SimpleCell": "nn.SimpleCell(5)",
         "OptimizedLSTMCell": "nn.OptimizedLSTMCell(5)",
         "MGUCell": "nn.MGUCell(5)",
-        "SimpleCellNoBias": "nn.SimpleCell(5, residual=True)" if False else "nn.GRUCell(5, dtype=jnp.bfloat16)",
+        "SimpleCellNoBias": "nn.SimpleCell(5, residual=True)"
+        if False
+        else "nn.GRUCell(5, dtype=jnp.bfloat16)",
     }
     for name, ctor in cells.items():
         add(
@@ -548,7 +616,13 @@ g = jax.grad(lambda v: jax.tree_util.tree_reduce(lambda a, b: a + b.astype(jnp.f
 result = (carry, v, c2, y, g)
 """,
         )
-        for kw in ["", "reverse=True", "reverse=True, keep_order=True", "return_carry=True", "time_major=True"]:
+        for kw in [
+            "",
+            "reverse=True",
+            "reverse=True, keep_order=True",
+            "return_carry=True",
+            "time_major=True",
+        ]:
             for sl in [False, True]:
                 add(
                     f"rnn/{name}/{kw}/{sl}",
@@ -1147,8 +1221,13 @@ def gen_init() -> None:
         "nn.initializers.normal()",
     ]
     for i, init in enumerate(inits):
-        for shape, dt in [("(3, 4)", "jnp.float32"), ("(3, 3, 2, 4)", "jnp.float32"), ("(5, 2)", "jnp.bfloat16"),
-                          ("(4,)", "jnp.float16"), ("(2, 3)", "jnp.complex64")]:
+        for shape, dt in [
+            ("(3, 4)", "jnp.float32"),
+            ("(3, 3, 2, 4)", "jnp.float32"),
+            ("(5, 2)", "jnp.bfloat16"),
+            ("(4,)", "jnp.float16"),
+            ("(2, 3)", "jnp.complex64"),
+        ]:
             add(
                 f"init/{i}/{init}/{shape}/{dt}",
                 f"""
@@ -1156,14 +1235,44 @@ f = {init}
 result = f(jax.random.key(3), {shape}, {dt})
 """,
             )
-    add("init/default_kernel", "result = nn.Dense(3, kernel_init=nn.linear.default_kernel_init).init(K, X(1, 2))")
+    add(
+        "init/default_kernel",
+        "result = nn.Dense(3, kernel_init=nn.linear.default_kernel_init).init(K, X(1, 2))",
+    )
 
 
 def gen_acts() -> None:
-    acts = ["relu", "relu6", "sigmoid", "softplus", "soft_sign", "silu", "swish", "log_sigmoid", "leaky_relu",
-            "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "elu", "celu", "selu", "gelu", "glu",
-            "log_softmax", "softmax", "standardize", "one_hot", "logsumexp", "tanh", "sparse_plus", "sparse_sigmoid",
-            "squareplus", "mish", "identity"]
+    acts = [
+        "relu",
+        "relu6",
+        "sigmoid",
+        "softplus",
+        "soft_sign",
+        "silu",
+        "swish",
+        "log_sigmoid",
+        "leaky_relu",
+        "hard_sigmoid",
+        "hard_silu",
+        "hard_swish",
+        "hard_tanh",
+        "elu",
+        "celu",
+        "selu",
+        "gelu",
+        "glu",
+        "log_softmax",
+        "softmax",
+        "standardize",
+        "one_hot",
+        "logsumexp",
+        "tanh",
+        "sparse_plus",
+        "sparse_sigmoid",
+        "squareplus",
+        "mish",
+        "identity",
+    ]
     for a in acts:
         for dt in ["jnp.float32", "jnp.bfloat16"]:
             if a == "one_hot":
@@ -1185,27 +1294,96 @@ result = (y, g)
 # --------------------------------------------------------------------------------------------
 # optax
 OPTS = [
-    "adabelief(0.1)", "adadelta()", "adadelta(1.0)", "adafactor()", "adafactor(0.1)", "adagrad(0.1)", "adam(0.1)",
-    "adam(0.1, nesterov=True)", "adamax(0.1)", "adamaxw(0.1)", "adamw(0.1)", "adamw(0.1, mask=lambda p: {'b': False, 'w': True})",
-    "adan(0.1)", "amsgrad(0.1)", "fromage(0.1)", "lamb(0.1)", "lars(0.1)", "lion(0.1)", "noisy_sgd(0.1)",
-    "novograd(0.1)", "optimistic_gradient_descent(0.1)", "optimistic_adam(0.1)", "optimistic_adam_v2(0.1)",
-    "polyak_sgd()", "radam(0.1)", "rmsprop(0.1)", "rmsprop(0.1, centered=True, momentum=0.9)",
-    "rmsprop(0.1, nesterov=True, momentum=0.5)", "rprop(0.1)", "sgd(0.1)", "sgd(0.1, momentum=0.9)",
-    "sgd(0.1, momentum=0.9, nesterov=True)", "sign_sgd(0.1)", "signum(0.1)", "sm3(0.1)", "yogi(0.1)", "nadam(0.1)",
-    "nadamw(0.1)", "lbfgs()", "adam(optax.linear_schedule(0.1, 0.0, 5))", "adamw(optax.cosine_decay_schedule(0.1, 5))",
-    "sgd(0.1, momentum=0.9, accumulator_dtype=jnp.bfloat16)", "adam(0.1, mu_dtype=jnp.bfloat16)",
-    "adafactor(0.1, momentum=0.9)", "adafactor(0.1, multiply_by_parameter_scale=False, clipping_threshold=None)",
-    "adam(0.1, eps_root=1e-8)", "radam(0.1, threshold=2.0)", "lion(0.1, weight_decay=0.1)",
-    "scale_by_adam()", "scale_by_rms()", "scale_by_stddev()", "scale_by_trust_ratio()", "scale_by_param_block_norm()",
-    "scale_by_param_block_rms()", "scale_by_belief()", "scale_by_yogi()", "scale_by_radam()", "scale_by_rss()",
-    "scale_by_sign()", "scale_by_sm3()", "scale_by_amsgrad()", "scale_by_novograd()", "scale_by_lion()",
-    "scale_by_adan()", "scale_by_adadelta()", "scale_by_adamax()", "scale_by_factored_rms()",
-    "scale_by_distance_over_gradients()", "scale_by_optimistic_gradient()", "scale_by_learning_rate(0.1)",
-    "scale_by_learning_rate(0.1, flip_sign=False)", "scale_by_schedule(lambda c: 0.5 ** c)", "scale(0.3)",
-    "trace(0.9)", "trace(0.9, nesterov=True)", "ema(0.9)", "ema(0.9, debias=False)", "add_decayed_weights(0.1)",
-    "centralize()", "clip(0.05)", "clip_by_block_rms(0.1)", "clip_by_global_norm(0.1)", "adaptive_grad_clip(0.1)",
-    "keep_params_nonnegative()", "zero_nans()", "identity()", "set_to_zero()", "normalize_by_update_norm()",
-    "add_noise(0.1, 0.5, 0)", "apply_every(2)",
+    "adabelief(0.1)",
+    "adadelta()",
+    "adadelta(1.0)",
+    "adafactor()",
+    "adafactor(0.1)",
+    "adagrad(0.1)",
+    "adam(0.1)",
+    "adam(0.1, nesterov=True)",
+    "adamax(0.1)",
+    "adamaxw(0.1)",
+    "adamw(0.1)",
+    "adamw(0.1, mask=lambda p: {'b': False, 'w': True})",
+    "adan(0.1)",
+    "amsgrad(0.1)",
+    "fromage(0.1)",
+    "lamb(0.1)",
+    "lars(0.1)",
+    "lion(0.1)",
+    "noisy_sgd(0.1)",
+    "novograd(0.1)",
+    "optimistic_gradient_descent(0.1)",
+    "optimistic_adam(0.1)",
+    "optimistic_adam_v2(0.1)",
+    "polyak_sgd()",
+    "radam(0.1)",
+    "rmsprop(0.1)",
+    "rmsprop(0.1, centered=True, momentum=0.9)",
+    "rmsprop(0.1, nesterov=True, momentum=0.5)",
+    "rprop(0.1)",
+    "sgd(0.1)",
+    "sgd(0.1, momentum=0.9)",
+    "sgd(0.1, momentum=0.9, nesterov=True)",
+    "sign_sgd(0.1)",
+    "signum(0.1)",
+    "sm3(0.1)",
+    "yogi(0.1)",
+    "nadam(0.1)",
+    "nadamw(0.1)",
+    "lbfgs()",
+    "adam(optax.linear_schedule(0.1, 0.0, 5))",
+    "adamw(optax.cosine_decay_schedule(0.1, 5))",
+    "sgd(0.1, momentum=0.9, accumulator_dtype=jnp.bfloat16)",
+    "adam(0.1, mu_dtype=jnp.bfloat16)",
+    "adafactor(0.1, momentum=0.9)",
+    "adafactor(0.1, multiply_by_parameter_scale=False, clipping_threshold=None)",
+    "adam(0.1, eps_root=1e-8)",
+    "radam(0.1, threshold=2.0)",
+    "lion(0.1, weight_decay=0.1)",
+    "scale_by_adam()",
+    "scale_by_rms()",
+    "scale_by_stddev()",
+    "scale_by_trust_ratio()",
+    "scale_by_param_block_norm()",
+    "scale_by_param_block_rms()",
+    "scale_by_belief()",
+    "scale_by_yogi()",
+    "scale_by_radam()",
+    "scale_by_rss()",
+    "scale_by_sign()",
+    "scale_by_sm3()",
+    "scale_by_amsgrad()",
+    "scale_by_novograd()",
+    "scale_by_lion()",
+    "scale_by_adan()",
+    "scale_by_adadelta()",
+    "scale_by_adamax()",
+    "scale_by_factored_rms()",
+    "scale_by_distance_over_gradients()",
+    "scale_by_optimistic_gradient()",
+    "scale_by_learning_rate(0.1)",
+    "scale_by_learning_rate(0.1, flip_sign=False)",
+    "scale_by_schedule(lambda c: 0.5 ** c)",
+    "scale(0.3)",
+    "trace(0.9)",
+    "trace(0.9, nesterov=True)",
+    "ema(0.9)",
+    "ema(0.9, debias=False)",
+    "add_decayed_weights(0.1)",
+    "centralize()",
+    "clip(0.05)",
+    "clip_by_block_rms(0.1)",
+    "clip_by_global_norm(0.1)",
+    "adaptive_grad_clip(0.1)",
+    "keep_params_nonnegative()",
+    "zero_nans()",
+    "identity()",
+    "set_to_zero()",
+    "normalize_by_update_norm()",
+    "add_noise(0.1, 0.5, 0)",
+    "apply_every(2)",
     "chain(clip_by_global_norm(1.0), adam(0.1))",
     "chain(scale_by_adam(), add_decayed_weights(1e-2), scale_by_learning_rate(0.1))",
     "named_chain(('clip', clip(0.1)), ('sgd', sgd(0.1)))",
@@ -1322,15 +1500,38 @@ result = (u, optax.global_norm(g), optax.tree.norm(g), optax.tree.norm(g, ord=1)
 """,
     )
     for f, args in [
-        ("add", "T1, T2"), ("sub", "T1, T2"), ("mul", "T1, T2"), ("div", "T1, T2"), ("scale", "0.5, T1"),
-        ("add_scale", "T1, 2.0, T2"), ("vdot", "T1, T2"), ("sum", "T1"), ("max", "T1"), ("min", "T1"),
-        ("zeros_like", "T1"), ("ones_like", "T1"), ("full_like", "T1, 3"), ("clip", "T1, -0.5, 0.5"),
-        ("size", "T1"), ("conj", "T1"), ("real", "T1"), ("cast", "T1, jnp.bfloat16"), ("norm", "T1"),
-        ("where", "T3, T1, T2"), ("allclose", "T1, T1"), ("update_moment", "T1, T2, 0.9, 2"),
-        ("update_infinity_moment", "T1, T2, 0.9, 1e-8"), ("bias_correction", "T1, 0.9, jnp.array(3)"),
-        ("dtype", "T1"), ("batch_shape", "T1") if False else ("dtype", "T1, 'highest'"),
-        ("get", "T1, 'a'"), ("set", "T1, a=jnp.zeros(2)"), ("random_like", "K, T1"), ("split_key_like", "K, T1"),
-        ("cast_like", "T1, T2"), ("get_all_with_path", "T1, 'a'"),
+        ("add", "T1, T2"),
+        ("sub", "T1, T2"),
+        ("mul", "T1, T2"),
+        ("div", "T1, T2"),
+        ("scale", "0.5, T1"),
+        ("add_scale", "T1, 2.0, T2"),
+        ("vdot", "T1, T2"),
+        ("sum", "T1"),
+        ("max", "T1"),
+        ("min", "T1"),
+        ("zeros_like", "T1"),
+        ("ones_like", "T1"),
+        ("full_like", "T1, 3"),
+        ("clip", "T1, -0.5, 0.5"),
+        ("size", "T1"),
+        ("conj", "T1"),
+        ("real", "T1"),
+        ("cast", "T1, jnp.bfloat16"),
+        ("norm", "T1"),
+        ("where", "T3, T1, T2"),
+        ("allclose", "T1, T1"),
+        ("update_moment", "T1, T2, 0.9, 2"),
+        ("update_infinity_moment", "T1, T2, 0.9, 1e-8"),
+        ("bias_correction", "T1, 0.9, jnp.array(3)"),
+        ("dtype", "T1"),
+        ("batch_shape", "T1") if False else ("dtype", "T1, 'highest'"),
+        ("get", "T1, 'a'"),
+        ("set", "T1, a=jnp.zeros(2)"),
+        ("random_like", "K, T1"),
+        ("split_key_like", "K, T1"),
+        ("cast_like", "T1, T2"),
+        ("get_all_with_path", "T1, 'a'"),
     ]:
         add(
             f"tree/{f}/{args}",
@@ -1344,8 +1545,21 @@ if '{f}' in ('random_like', 'split_key_like'):
 result = r
 """,
         )
-    for f in ["tree_add", "tree_sub", "tree_mul", "tree_div", "tree_vdot", "tree_sum", "tree_l2_norm", "tree_zeros_like",
-              "tree_ones_like", "tree_scalar_mul", "tree_add_scalar_mul", "tree_max", "tree_where"]:
+    for f in [
+        "tree_add",
+        "tree_sub",
+        "tree_mul",
+        "tree_div",
+        "tree_vdot",
+        "tree_sum",
+        "tree_l2_norm",
+        "tree_zeros_like",
+        "tree_ones_like",
+        "tree_scalar_mul",
+        "tree_add_scalar_mul",
+        "tree_max",
+        "tree_where",
+    ]:
         add(f"tree_utils/{f}", f"result = hasattr(optax.tree_utils, '{f}')")
     # schedules
     scheds = [
@@ -1430,7 +1644,10 @@ result = (py, arr, i32, f)
         ("triplet_margin_loss", "LG, LBL, LG * 0.5"),
         ("dice_loss", "LG, LBL"),
         ("binary_dice_loss", "LG, LBL"),
-        ("ctc_loss", "CTC_LG, jnp.zeros((2, 6)), jnp.array([[1, 2, 0], [3, 3, 1]]), jnp.array([[0., 0., 1.], [0., 0., 0.]])"),
+        (
+            "ctc_loss",
+            "CTC_LG, jnp.zeros((2, 6)), jnp.array([[1, 2, 0], [3, 3, 1]]), jnp.array([[0., 0., 1.], [0., 0., 0.]])",
+        ),
     ]
     for i, (f, args) in enumerate(losses):
         add(
@@ -1610,8 +1827,23 @@ p2 = serialization.from_state_dict(p, {'a': np.array([5.0, 6.0]), 'b': {'k': np.
 result = (d, p2.a, p2.b, p2.s)
 """,
     )
-    for dt in ["np.float32", "np.float64", "np.float16", "jnp.bfloat16", "np.int8", "np.int16", "np.int32", "np.int64",
-               "np.uint8", "np.uint16", "np.uint32", "np.uint64", "np.bool_", "np.complex64", "np.complex128"]:
+    for dt in [
+        "np.float32",
+        "np.float64",
+        "np.float16",
+        "jnp.bfloat16",
+        "np.int8",
+        "np.int16",
+        "np.int32",
+        "np.int64",
+        "np.uint8",
+        "np.uint16",
+        "np.uint32",
+        "np.uint64",
+        "np.bool_",
+        "np.complex64",
+        "np.complex128",
+    ]:
         add(
             f"ser/leaf/{dt}",
             f"""
@@ -1738,7 +1970,9 @@ result = (r, u, jax.local_device_count())
         """
 f = jax_utils.pad_shard_unpad(jax.pmap(lambda x: x * 2))
 result = f(jnp.arange(5.0))
-""" if False else "result = jax_utils.partial_eval_by_shape if False else 1",
+"""
+        if False
+        else "result = jax_utils.partial_eval_by_shape if False else 1",
     )
     add(
         "core/frozen_ops",
@@ -1787,9 +2021,11 @@ def _describe(x: Any) -> Any:
             data = np.asarray(jax.random.key_data(x))
             return ("key", dt, tuple(x.shape), None, data)
         arr = np.asarray(x)
-        if arr.dtype.kind == "V" or dt in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
-            arr = arr.astype(np.float64)
-        elif arr.dtype.kind == "f" and arr.dtype.itemsize < 8:
+        if (
+            arr.dtype.kind == "V"
+            or dt in ("bfloat16", "float8_e4m3fn", "float8_e5m2")
+            or (arr.dtype.kind == "f" and arr.dtype.itemsize < 8)
+        ):
             arr = arr.astype(np.float64)
         return ("arr", dt, tuple(arr.shape), weak, arr)
     if isinstance(x, (bool, int, float, complex, str, type(None))):
@@ -1800,7 +2036,11 @@ def _describe(x: Any) -> Any:
 def normalize(result: Any) -> Any:
     import jax
 
-    leaves = jax.tree_util.tree_flatten_with_path(result, is_leaf=lambda v: v is None)[0]
+    def leaf(v: Any) -> bool:
+        # trellax's key arrays are pytree nodes (docs/compat.md): compare them as JAX's leaves
+        return v is None or "key<" in str(getattr(v, "dtype", ""))
+
+    leaves = jax.tree_util.tree_flatten_with_path(result, is_leaf=leaf)[0]
     return [(jax.tree_util.keystr(p), _describe(v)) for p, v in leaves]
 
 
@@ -1830,7 +2070,7 @@ def run_side(names: list[str], out: str) -> None:
                 results[name] = ("ok", normalize(ns["result"]))
         except _Timeout:
             results[name] = ("timeout", "")
-        except Exception as e:  # noqa: BLE001 - every error class is data here
+        except Exception as e:
             tb = traceback.format_exc().splitlines()[-3:]
             results[name] = ("err", type(e).__name__, str(e)[:300], tb)
         finally:
@@ -1841,7 +2081,17 @@ def run_side(names: list[str], out: str) -> None:
 
 # --------------------------------------------------------------------------------------------
 # comparing
-CLASSES = ["value", "dtype", "weak", "shape", "structure", "crash", "accepts", "error_class", "timeout"]
+CLASSES = [
+    "value",
+    "dtype",
+    "weak",
+    "shape",
+    "structure",
+    "crash",
+    "accepts",
+    "error_class",
+    "timeout",
+]
 
 
 def _close(a: Any, b: Any, dt: str) -> bool:
@@ -1877,7 +2127,10 @@ def compare(ref: Any, tre: Any) -> tuple[str, str] | None:
     if [p for p, _ in rl] != [p for p, _ in tl]:
         rp = [p for p, _ in rl]
         tp = [p for p, _ in tl]
-        return ("structure", f"ref {rp[:6]}... ({len(rp)}) vs {tp[:6]}... ({len(tp)}); only ref {sorted(set(rp) - set(tp))[:4]} only trellax {sorted(set(tp) - set(rp))[:4]}")
+        return (
+            "structure",
+            f"ref {rp[:6]}... ({len(rp)}) vs {tp[:6]}... ({len(tp)}); only ref {sorted(set(rp) - set(tp))[:4]} only trellax {sorted(set(tp) - set(rp))[:4]}",
+        )
     worst: tuple[str, str] | None = None
     order = {c: i for i, c in enumerate(CLASSES)}
     for (p, a), (_, b) in zip(rl, tl):
@@ -1885,7 +2138,12 @@ def compare(ref: Any, tre: Any) -> tuple[str, str] | None:
         if a[0] != b[0] or a[1] != b[1]:
             if a[0] == "arr" and b[0] == "arr":
                 found = ("dtype", f"{p}: {a[1]} vs {b[1]}")
-            elif a[0] == "py" and b[0] == "py" and a[1] in ("int", "float") and b[1] in ("int", "float"):
+            elif (
+                a[0] == "py"
+                and b[0] == "py"
+                and a[1] in ("int", "float")
+                and b[1] in ("int", "float")
+            ):
                 found = ("dtype", f"{p}: py {a[1]} vs {b[1]}")
             else:
                 found = ("structure", f"{p}: {a[:2]} vs {b[:2]}")
@@ -1913,7 +2171,7 @@ def compare(ref: Any, tre: Any) -> tuple[str, str] | None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("prefix", nargs="?", default="")
+    ap.add_argument("prefix", nargs="?", default="", help="comma-separated name prefixes")
     ap.add_argument("--side", choices=["run"], default=None)
     ap.add_argument("--out", default="")
     ap.add_argument("--names", default="")
@@ -1926,7 +2184,7 @@ def main() -> None:
     if args.side == "run":
         run_side(pathlib.Path(args.names).read_text().split("\n"), args.out)
         return
-    names = [n for n in build() if n.startswith(args.prefix)]
+    names = [n for n in build() if n.startswith(tuple(args.prefix.split(",")))]
     tmp = pathlib.Path("/tmp/probe_flax_optax_names.txt")
     tmp.write_text("\n".join(names))
     ref: dict[str, Any] = {}
@@ -1940,7 +2198,11 @@ def main() -> None:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         env["JAX_PLATFORMS"] = "cpu"
         out = "/tmp/probe_flax_optax_ref_new.pkl"
-        subprocess.run([args.ref_python, __file__, "--side", "run", "--names", str(mtmp), "--out", out], env=env, check=True)
+        subprocess.run(
+            [args.ref_python, __file__, "--side", "run", "--names", str(mtmp), "--out", out],
+            env=env,
+            check=True,
+        )
         with open(out, "rb") as f:
             ref.update(pickle.load(f))
         with open(args.cache, "wb") as f:
@@ -1949,7 +2211,11 @@ def main() -> None:
     env["PYTHONPATH"] = str(ROOT)
     env["PROBE_TRELLAX"] = "1"
     out = "/tmp/probe_flax_optax_trellax.pkl"
-    subprocess.run([args.trellax_python, __file__, "--side", "run", "--names", str(tmp), "--out", out], env=env, check=True)
+    subprocess.run(
+        [args.trellax_python, __file__, "--side", "run", "--names", str(tmp), "--out", out],
+        env=env,
+        check=True,
+    )
     with open(out, "rb") as f:
         tre = pickle.load(f)
     by_class: collections.Counter[str] = collections.Counter()

@@ -48,6 +48,14 @@ from trellax._src.optim.aliases_rest import scale_by_sm3 as scale_by_sm3
 from trellax._src.optim.aliases_rest import scale_by_yogi as scale_by_yogi
 from trellax._src.optim.aliases_rest import sm3 as sm3
 from trellax._src.optim.aliases_rest import yogi as yogi
+from trellax._src.optim.aliases_sign import ApplyEvery as ApplyEvery
+from trellax._src.optim.aliases_sign import adamaxw as adamaxw
+from trellax._src.optim.aliases_sign import apply_every as apply_every
+from trellax._src.optim.aliases_sign import nadam as nadam
+from trellax._src.optim.aliases_sign import nadamw as nadamw
+from trellax._src.optim.aliases_sign import scale_by_sign as scale_by_sign
+from trellax._src.optim.aliases_sign import sign_sgd as sign_sgd
+from trellax._src.optim.aliases_sign import signum as signum
 from trellax._src.optim.base import EmptyState as EmptyState
 from trellax._src.optim.base import GradientTransformation as GradientTransformation
 from trellax._src.optim.base import (
@@ -104,6 +112,15 @@ from trellax._src.optim.schedules import (
 from trellax._src.optim.schedules import (
     warmup_exponential_decay_schedule as warmup_exponential_decay_schedule,
 )
+from trellax._src.optim.schedules_interp import (
+    cosine_onecycle_schedule as cosine_onecycle_schedule,
+)
+from trellax._src.optim.schedules_interp import (
+    linear_onecycle_schedule as linear_onecycle_schedule,
+)
+from trellax._src.optim.schedules_interp import (
+    piecewise_interpolate_schedule as piecewise_interpolate_schedule,
+)
 from trellax._src.optim.transforms import MaskedState as MaskedState
 from trellax._src.optim.transforms import ScaleByAdamState as ScaleByAdamState
 from trellax._src.optim.transforms import ScaleByLionState as ScaleByLionState
@@ -143,3 +160,6 @@ from trellax._src.optim.wrappers import partition as partition
 from trellax._src.optim.wrappers import set_to_zero as set_to_zero
 from trellax._src.optim.wrappers import zero_nans as zero_nans
 from trellax.optim import losses as losses
+from trellax.optim import schedules as schedules
+from trellax.optim import tree as tree
+from trellax.optim import tree_utils as tree_utils

@@ -288,7 +288,8 @@ class MultiHeadDotProductAttention(Module):
         features = self.out_features or inputs_q.shape[-1]
         qkv_features = self.qkv_features or inputs_q.shape[-1]
         if qkv_features % self.num_heads:
-            raise ValueError(
+            # Flax asserts this: a program catching AssertionError must see one
+            raise AssertionError(
                 f"Memory dimension ({qkv_features}) must be divisible by number of heads "
                 f"({self.num_heads})."
             )

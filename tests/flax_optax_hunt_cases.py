@@ -1,0 +1,169 @@
+"""Programs pinning what ``tools/probe_flax_optax.py`` (the Flax/optax differential probe) found.
+
+Each program uses the names of ``probe_batch3_cases.names`` plus ``jax_utils`` and leaves its
+answer in ``out``; ``tools/gen_golden_flax_optax_hunt.py`` runs them with JAX 0.10.2 / Flax
+0.12.8 / optax 0.2.8 into ``tests/golden/flax_optax_hunt.json`` and
+``tests/test_flax_optax_hunt.py`` replays them on trellax with ``probe_batch3_cases.classify``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from probe_batch3_cases import names
+
+PROGRAMS: dict[str, str] = {}
+
+
+def _add(name: str, src: str) -> None:
+    assert name not in PROGRAMS, name
+    PROGRAMS[name] = src
+
+
+def env(jax: Any, optax: Any, flax: Any) -> dict[str, Any]:
+    """``probe_batch3_cases.names`` and Flax's ``jax_utils`` and ``traverse_util``."""
+    out = names(jax, optax, flax)
+    out["jax_utils"] = importlib.import_module(f"{flax.__name__}.jax_utils")
+    out["traverse_util"] = importlib.import_module(f"{flax.__name__}.traverse_util")
+    return out
+
+
+# ---- flax.jax_utils.replicate: leaves become strongly typed arrays of canonical dtype
+_add(
+    "replicate/leaf_kinds",
+    "out = jax_utils.replicate({'f': 2.0, 'np64': np.float64(1.5), 'i': 3, 'b': True, "
+    "'arr64': np.arange(2.0), 'j': jnp.ones(2), 'w': jnp.asarray(1.0)})",
+)
+_add(
+    "replicate/roundtrip", "out = jax_utils.unreplicate(jax_utils.replicate({'a': 2.0, 'n': [1]}))"
+)
+
+# ---- MultiHeadDotProductAttention: heads that do not divide the features
+_add(
+    "mha/heads_not_dividing",
+    "m = nn.MultiHeadDotProductAttention(num_heads=3)\n"
+    "out = m.init(jax.random.key(0), jnp.ones((2, 3, 4)))",
+)
+
+# ---- optax.tree / optax.tree_utils
+_TREES = """
+T1 = {'a': jnp.array([1.0, -2.0]), 'b': {'c': jnp.array([[0.5, 3.0]])}}
+T2 = {'a': jnp.array([0.5, 4.0]), 'b': {'c': jnp.array([[2.0, -1.0]])}}
+TI = {'a': jnp.arange(3), 'b': jnp.ones((2, 2), jnp.int32)}
+TB = {'a': jnp.array([1.0, 2.0], jnp.bfloat16), 'e': jnp.zeros((0,))}
+TC = {'z': jnp.array([3.0 + 4.0j, -1.0j], jnp.complex64)}
+"""
+_TREE_CALLS = {
+    "add": "optax.tree.add(T1, T2, T1)",
+    "sub": "optax.tree.sub(T1, T2)",
+    "mul": "optax.tree.mul(T1, T2)",
+    "div": "optax.tree.div(T1, T2)",
+    "scale": "(optax.tree.scale(0.5, T1), optax.tree.scale(2, TB))",
+    "add_scale": "(optax.tree.add_scale(T1, 2.0, T2), optax.tree.add_scale(TB, 3, TB))",
+    "vdot": "(optax.tree.vdot(T1, T2), optax.tree.vdot(TI, TI), optax.tree.vdot(TC, TC), "
+    "optax.tree.vdot({}, {}))",
+    "sum": "(optax.tree.sum(T1), optax.tree.sum(TI), optax.tree.sum({}), optax.tree.sum(TB))",
+    "max_min": "(optax.tree.max(T1), optax.tree.min(T1), optax.tree.max(TI), optax.tree.max(TB), "
+    "optax.tree.min({'e': jnp.zeros(0)}))",
+    "size": "(optax.tree.size(T1), optax.tree.size(TB), optax.tree.size({'s': 1.0}))",
+    "conj_real": "(optax.tree.conj(TC), optax.tree.real(TC))",
+    "norm": "(optax.tree.norm(T1), optax.tree.norm(T1, squared=True), optax.tree.norm(T1, ord=1), "
+    "optax.tree.norm(T1, ord='inf'), optax.tree.norm(T1, ord=jnp.inf, squared=True), "
+    "optax.tree.norm(TI), optax.tree.norm(TC), optax.tree.norm(TC, ord=1, squared=True))",
+    "norm_bad_ord": "optax.tree.norm(T1, ord=3)",
+    "like": "(optax.tree.zeros_like(T1), optax.tree.ones_like(TI, dtype=jnp.float16), "
+    "optax.tree.full_like(TB, 7), optax.tree.full_like(T1, 2, dtype=jnp.int32))",
+    "clip": "(optax.tree.clip(T1, -0.5, 0.5), optax.tree.clip(TI, None, 1), optax.tree.clip(T1, 0.0))",
+    "moments": "(optax.tree.update_moment(T1, T2, 0.9, 2), "
+    "optax.tree.update_infinity_moment(T1, T2, 0.9, 1e-8), "
+    "optax.tree.update_moment_per_elem_norm(TC, optax.tree.real(TC), 0.5, 2), "
+    "optax.tree.bias_correction(T1, 0.9, jnp.array(3)), optax.tree.bias_correction(TB, 0.9, 2))",
+    "where": "(optax.tree.where(True, T1, T2), optax.tree.where(jnp.array([True, False]), "
+    "{'x': jnp.ones(2)}, {'x': jnp.zeros(2)}))",
+    "where_tree_condition": "optax.tree.where({'a': True}, {'a': jnp.ones(2)}, {'a': jnp.zeros(2)})",
+    "allclose": "(optax.tree.allclose(T1, T1), optax.tree.allclose(T1, T2), optax.tree.allclose({}, {}), "
+    "optax.tree.allclose(T1, optax.tree.add(T1, optax.tree.full_like(T1, 1e-3)), atol=1e-2))",
+    "cast": "(optax.tree.cast(T1, jnp.bfloat16), optax.tree.cast(T1, None), "
+    "optax.tree.cast_like(TI, optax.tree.cast(TI, jnp.float16)))",
+    "dtype": "(optax.tree.dtype(T1), optax.tree.dtype({}), optax.tree.dtype({'a': 1.0}), "
+    "optax.tree.dtype({'a': jnp.ones(1), 'b': jnp.ones(1, jnp.float16)}, 'highest'), "
+    "optax.tree.dtype({'a': jnp.ones(1), 'b': jnp.ones(1, jnp.float16)}, 'lowest'), "
+    "optax.tree.dtype({'a': jnp.ones(1, jnp.bfloat16), 'b': jnp.ones(1, jnp.float16)}, 'promote'))",
+    "dtype_mixed": "optax.tree.dtype({'a': jnp.ones(1), 'b': jnp.ones(1, jnp.int32)})",
+    "dtype_incomparable": "optax.tree.dtype({'a': jnp.ones(1, jnp.bfloat16), "
+    "'b': jnp.ones(1, jnp.float16)}, 'highest')",
+    "random_like": "optax.tree.random_like(jax.random.key(3), {'a': jnp.ones(2), "
+    "'b': jnp.ones((2, 2), jnp.bfloat16)})",
+    "random_like_uniform": "optax.tree.random_like(jax.random.key(3), T1, "
+    "sampler=jax.random.uniform, dtype=jnp.float16)",
+    "split_key_like": "jax.tree_util.tree_map(jax.random.key_data, "
+    "optax.tree.split_key_like(jax.random.key(5), T1), "
+    "is_leaf=lambda x: hasattr(x, 'dtype') and 'key' in str(x.dtype))",
+    "batch_shape": "optax.tree.batch_shape(T1, (3,))",
+    "tree_utils_names": "(optax.tree_utils.tree_add(T1, T2), optax.tree_utils.tree_l2_norm(T1), "
+    "optax.tree_utils.tree_scalar_mul(2.0, T1), optax.tree_utils.tree_add_scalar_mul(T1, 2.0, T2), "
+    "optax.tree_utils.tree_l1_norm(T1), optax.tree_utils.tree_norm(T1))",
+}
+for _name, _call in _TREE_CALLS.items():
+    _add(f"tree/{_name}", _TREES + f"out = {_call}\n")
+
+# ---- schedules that interpolate, and optax.schedules
+_SCHED = """
+s = optax.{call}
+out = ([s(i) for i in range(14)], s(jnp.array(4)), s(jnp.array(4.5, jnp.float32)), s(2.5))
+"""
+for _call in (
+    "cosine_onecycle_schedule(10, 1.0)",
+    "cosine_onecycle_schedule(12, 2.0, pct_start=0.5, div_factor=10.0, final_div_factor=100.0)",
+    "linear_onecycle_schedule(10, 1.0)",
+    "linear_onecycle_schedule(9, 0.5, pct_start=0.2, pct_final=0.6)",
+    "piecewise_interpolate_schedule('linear', 1.0, {2: 0.5, 5: 0.1})",
+    "piecewise_interpolate_schedule('cosine', 1.0, {5: 0.1, 2: 0.5})",
+    "piecewise_interpolate_schedule('linear', 2.0)",
+    "piecewise_interpolate_schedule('cosine', 1.0, {3: 2.0, 3: 0.5, 0: 3.0})",
+    "schedules.cosine_onecycle_schedule(8, 1.0)",
+    "schedules.warmup_cosine_decay_schedule(0.0, 1.0, 2, 8)",
+):
+    _add(f"sched/{_call}", _SCHED.format(call=_call))
+_add("sched/onecycle_vector_step", "out = optax.cosine_onecycle_schedule(10, 1.0)(jnp.arange(4))")
+_add("sched/onecycle_zero_steps", "out = optax.linear_onecycle_schedule(0, 1.0)")
+_add("sched/interp_bad_type", "out = optax.piecewise_interpolate_schedule('quadratic', 1.0)")
+_add(
+    "sched/interp_negative", "out = optax.piecewise_interpolate_schedule('linear', 1.0, {2: -1.0})"
+)
+
+# ---- optimizers optax has and trellax lacked
+_STEP = """
+params = {{'w': jnp.array([[1.0, -2.0], [0.5, 3.0]], {dt}), 'b': jnp.array([0.1, -0.2, 0.0], {dt})}}
+def loss(p):
+    w = p['w'].astype(jnp.float32)
+    b = p['b'].astype(jnp.float32)
+    return (w ** 2).sum() + (jnp.sin(b) * 3).sum() + w[0, 0] * b[0]
+tx = optax.{opt}
+state = tx.init(params)
+trace = []
+for _ in range(4):
+    g = jax.grad(loss)(params)
+    u, state = tx.update(g, state, params)
+    params = optax.apply_updates(params, u)
+    trace.append(u)
+out = (params, state, trace)
+"""
+for _opt in (
+    "nadam(0.1)",
+    "nadam(0.1, 0.8, 0.99, 1e-6)",
+    "nadamw(0.1)",
+    "nadamw(0.1, weight_decay=0.3)",
+    "sign_sgd(0.1)",
+    "signum(0.1)",
+    "signum(0.1, beta=0.5)",
+    "scale_by_sign()",
+    "adamaxw(0.1)",
+    "adamaxw(0.1, weight_decay=0.5, mask={'w': True, 'b': False})",
+    "apply_every(2)",
+    "apply_every(3)",
+    "chain(optax.apply_every(2), optax.sgd(0.1))",
+):
+    for _dt in ("jnp.float32", "jnp.bfloat16"):
+        _add(f"opt/{_opt}/{_dt}", _STEP.format(opt=_opt, dt=_dt))
