@@ -164,6 +164,41 @@ for _opt in (
     "apply_every(2)",
     "apply_every(3)",
     "chain(optax.apply_every(2), optax.sgd(0.1))",
+    "conditionally_transform(optax.sgd(0.1, momentum=0.9), lambda step: step % 2 == 0)",
+    "conditionally_mask(optax.adam(0.1), lambda step: step > 0)",
+    "normalize_by_update_norm()",
+    "normalize_by_update_norm(2.0, eps=0.5)",
+    "chain(optax.normalize_by_update_norm(), optax.sgd(0.1))",
+    "adadelta()",
+    "adadelta(1.0, rho=0.5, eps=1e-3)",
+    "adadelta(optax.linear_schedule(1.0, 0.1, 3), weight_decay=0.1)",
+    "scale_by_adadelta()",
+    "lars(0.1)",
+    "lars(0.1, weight_decay=0.1, momentum=0.5, nesterov=True)",
+    "lars(0.1, trust_ratio_mask={'w': True, 'b': False}, trust_coefficient=0.1, eps=1e-3)",
+    "scale_by_learning_rate(None)",
 ):
     for _dt in ("jnp.float32", "jnp.bfloat16"):
         _add(f"opt/{_opt}/{_dt}", _STEP.format(opt=_opt, dt=_dt))
+
+# ---- rprop: optax 0.2.8 returns each step's update one step late (zeros first); trellax
+# returns the current step's, so trellax's update k equals JAX's update k + 1 (the test shifts)
+_RPROP = """
+params = {{'w': jnp.array([[1.0, -2.0], [0.5, 3.0]], {dt}), 'b': jnp.array([0.1, -0.2, 0.0], {dt})}}
+def loss(p):
+    return ((p['w'].astype(jnp.float32) - 0.3) ** 2).sum() + jnp.cos(p['b'].astype(jnp.float32) * 4).sum()
+tx = optax.{opt}
+state = tx.init(params)
+ups = []
+states = []
+for _ in range(6):
+    u, state = tx.update(jax.grad(loss)(params), state, params)
+    ups.append(u)
+    states.append(state)
+out = (ups, states)
+"""
+RPROP: list[str] = []
+for _opt in ("rprop(0.1)", "rprop(0.05, eta_minus=0.3, eta_plus=1.5, max_step_size=0.08)"):
+    for _dt in ("jnp.float32", "jnp.bfloat16"):
+        RPROP.append(f"rprop/{_opt}/{_dt}")
+        _add(RPROP[-1], _RPROP.format(opt=_opt, dt=_dt))

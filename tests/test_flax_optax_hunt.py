@@ -16,7 +16,7 @@ import pathlib
 from typing import Any
 
 import pytest
-from flax_optax_hunt_cases import PROGRAMS, env
+from flax_optax_hunt_cases import PROGRAMS, RPROP, env
 from probe_batch3_cases import classify, run
 
 import trellax
@@ -37,6 +37,19 @@ def test_golden_covers_every_program() -> None:
     assert sorted(GOLDEN) == sorted(PROGRAMS)
 
 
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.parametrize("name", sorted(set(PROGRAMS) - set(RPROP)))
 def test_program(name: str, names: dict[str, Any]) -> None:
     assert classify(run(PROGRAMS[name], names), GOLDEN[name]) is None
+
+
+@pytest.mark.parametrize("name", RPROP)
+def test_rprop_is_optax_without_its_one_step_lag(name: str, names: dict[str, Any]) -> None:
+    # optax 0.2.8's rprop returns the previous step's update (zeros at the first step); its
+    # states are right. trellax returns the current step's update (docs/semantics.md).
+    mine = run(PROGRAMS[name], names)
+    ref = GOLDEN[name]
+    ups_m, states_m = mine[1]
+    ups_r, states_r = ref[1]
+    assert classify(states_m, states_r) is None
+    assert classify(["list", ups_m[1][:-1]], ["list", ups_r[1][1:]]) is None
+    assert classify(ups_m[1][0], ups_r[1][0]) is not None  # optax's first update is zeros

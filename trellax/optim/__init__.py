@@ -25,6 +25,13 @@ from trellax._src.optim.aliases import adamw as adamw
 from trellax._src.optim.aliases import lion as lion
 from trellax._src.optim.aliases import rmsprop as rmsprop
 from trellax._src.optim.aliases import sgd as sgd
+from trellax._src.optim.aliases_adaptive import ScaleByAdaDeltaState as ScaleByAdaDeltaState
+from trellax._src.optim.aliases_adaptive import ScaleByRpropState as ScaleByRpropState
+from trellax._src.optim.aliases_adaptive import adadelta as adadelta
+from trellax._src.optim.aliases_adaptive import lars as lars
+from trellax._src.optim.aliases_adaptive import rprop as rprop
+from trellax._src.optim.aliases_adaptive import scale_by_adadelta as scale_by_adadelta
+from trellax._src.optim.aliases_adaptive import scale_by_rprop as scale_by_rprop
 from trellax._src.optim.aliases_more import ScaleByAmsgradState as ScaleByAmsgradState
 from trellax._src.optim.aliases_more import adamax as adamax
 from trellax._src.optim.aliases_more import amsgrad as amsgrad
@@ -64,6 +71,15 @@ from trellax._src.optim.base import (
 from trellax._src.optim.base import apply_updates as apply_updates
 from trellax._src.optim.base import chain as chain
 from trellax._src.optim.base import global_norm as global_norm
+from trellax._src.optim.conditional import (
+    ConditionallyMaskState as ConditionallyMaskState,
+)
+from trellax._src.optim.conditional import (
+    ConditionallyTransformState as ConditionallyTransformState,
+)
+from trellax._src.optim.conditional import conditionally_mask as conditionally_mask
+from trellax._src.optim.conditional import conditionally_transform as conditionally_transform
+from trellax._src.optim.conditional import normalize_by_update_norm as normalize_by_update_norm
 from trellax._src.optim.factorized import FactoredState as FactoredState
 from trellax._src.optim.factorized import adafactor as adafactor
 from trellax._src.optim.factorized import scale_by_factored_rms as scale_by_factored_rms
