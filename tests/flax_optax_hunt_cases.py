@@ -177,6 +177,9 @@ for _opt in (
     "lars(0.1, weight_decay=0.1, momentum=0.5, nesterov=True)",
     "lars(0.1, trust_ratio_mask={'w': True, 'b': False}, trust_coefficient=0.1, eps=1e-3)",
     "scale_by_learning_rate(None)",
+    "adaptive_grad_clip(0.1)",
+    "adaptive_grad_clip(0.5, eps=0.1)",
+    "adaptive_grad_clip(0.01)",
 ):
     for _dt in ("jnp.float32", "jnp.bfloat16"):
         _add(f"opt/{_opt}/{_dt}", _STEP.format(opt=_opt, dt=_dt))
@@ -202,3 +205,31 @@ for _opt in ("rprop(0.1)", "rprop(0.05, eta_minus=0.3, eta_plus=1.5, max_step_si
     for _dt in ("jnp.float32", "jnp.bfloat16"):
         RPROP.append(f"rprop/{_opt}/{_dt}")
         _add(RPROP[-1], _RPROP.format(opt=_opt, dt=_dt))
+
+_add(
+    "opt/adaptive_grad_clip/ranks",
+    """
+shapes = [(3,), (1, 4), (2, 3), (2, 2, 3), (2, 2, 2, 3), (2, 1, 2, 2, 3)]
+base = {str(i): np.linspace(-1.0, 1.0, int(np.prod(s))).reshape(s) for i, s in enumerate(shapes)}
+params = {k: jnp.asarray(v.astype(np.float32)) for k, v in base.items()}
+grads = {k: jnp.asarray((np.cos(v * 7.0) * 3).astype(np.float32)) for k, v in base.items()}
+tx = optax.adaptive_grad_clip(0.05)
+out = tx.update(grads, tx.init(params), params)[0]
+""",
+)
+_add(
+    "opt/adaptive_grad_clip/rank6",
+    """
+p = {'x': jnp.ones((1, 1, 1, 1, 2, 2))}
+tx = optax.adaptive_grad_clip(0.05)
+out = tx.update(p, tx.init(p), p)
+""",
+)
+_add(
+    "opt/adaptive_grad_clip/no_params",
+    """
+p = {'x': jnp.ones(2)}
+tx = optax.adaptive_grad_clip(0.05)
+out = tx.update(p, tx.init(p))
+""",
+)

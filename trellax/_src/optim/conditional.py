@@ -20,6 +20,7 @@ from trellax._src.optim.base import (
     GradientTransformationExtraArgs,
     Params,
     Updates,
+    div_by_scalar,
     safe_increment,
 )
 from trellax._src.optim.tree_math import norm
@@ -113,6 +114,7 @@ def normalize_by_update_norm(scale_factor: Any = 1.0, eps: Any = 1e-6) -> Gradie
 
     def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         divisor = (norm(updates) + eps) / scale_factor
-        return tree_map(lambda g: g / divisor, updates), state
+        # a 0-d divisor: XLA's CPU compiler divides by multiplying with its reciprocal
+        return tree_map(lambda g: div_by_scalar(g, divisor), updates), state
 
     return GradientTransformation(init, update)

@@ -20,6 +20,7 @@ from trellax._src.dtypes import dtypes
 from trellax._src.optim.base import bias_correction as _bias_correction
 from trellax._src.optim.base import update_moment as _update_moment
 from trellax._src.optim.base import update_moment_per_elem_norm as _update_moment_per_elem_norm
+from trellax._src.optim.reduce_order import ordered_sum
 from trellax.tree_util import (
     tree_flatten,
     tree_flatten_with_path,
@@ -128,7 +129,10 @@ def norm(tree: Any, ord: int | str | float | None = None, squared: bool = False)
     """The 2-norm (default), 1-norm or max-norm (``ord=inf``/``'inf'``/``'infinity'``) of the
     tree taken as one vector; ``squared`` returns its square. Always an array."""
     if ord is None or (not isinstance(ord, str) and ord == 2):
-        total = sum(tree_map(lambda x: _abs_sq(jnp.asarray(x)), tree))
+        # each leaf's squares summed in XLA's CPU order, as optax's jnp.sum is compiled
+        total = tree_reduce(
+            operator.add, tree_map(lambda x: ordered_sum(_abs_sq(jnp.asarray(x))), tree), 0
+        )
         return jnp.array(total if squared else jnp.sqrt(total))
     if not isinstance(ord, str) and ord == 1:
         value = sum(tree_map(jnp.abs, tree))
