@@ -233,3 +233,34 @@ tx = optax.adaptive_grad_clip(0.05)
 out = tx.update(p, tx.init(p))
 """,
 )
+
+# ---- attention: a custom attention_fn gets only the keywords it names; Flax's dot_general and
+# einsum hooks
+_MHA = """
+x = jax.random.normal(jax.random.key(1), (2, 3, 4))
+def minimal(q, k, v):
+    return q * 2 + k.mean() + v.mean()
+def with_mask(q, k, v, mask=None, **kw):
+    w = jnp.einsum('bqhd,bkhd->bhqk', q, k)
+    return jnp.einsum('bhqk,bkhd->bqhd', jax.nn.softmax(w), v)
+class Dot:
+    def __call__(self, *a, **k):
+        return jax.lax.dot_general(*a, **k)
+m = nn.MultiHeadDotProductAttention({kw})
+v = m.init(jax.random.key(0), x)
+out = (v, m.apply(v, x{extra}))
+"""
+for _name, _kw, _extra in (
+    ("minimal_fn", "num_heads=2, attention_fn=minimal", ""),
+    ("kwargs_fn", "num_heads=2, attention_fn=with_mask", ""),
+    ("minimal_fn_sow", "num_heads=2, attention_fn=minimal", ", sow_weights=True"),
+    (
+        "hooks",
+        "num_heads=2, qkv_dot_general=jax.lax.dot_general, out_dot_general_cls=Dot, "
+        "qk_attn_weights_einsum_cls=lambda: jnp.einsum, "
+        "attn_weights_value_einsum_cls=lambda: jnp.einsum",
+        "",
+    ),
+    ("qkv_dot_general_none", "num_heads=2, qkv_dot_general=None, out_dot_general=None", ""),
+):
+    _add(f"mha/{_name}", _MHA.format(kw=_kw, extra=_extra))

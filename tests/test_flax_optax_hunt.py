@@ -3,8 +3,8 @@
 ``tools/probe_flax_optax.py`` ran ~1,050 generated Flax/optax programs under JAX 0.10.2 / Flax
 0.12.8 / optax 0.2.8 and under trellax; the programs here pin what differed and was fixed
 (``optax.tree``/``tree_utils``, the interpolating schedules, ``nadam``/``nadamw``/``sign_sgd``/
-``signum``/``adamaxw``/``apply_every``, ``jax_utils.replicate``'s dtypes, the attention heads'
-error class) against ``tests/golden/flax_optax_hunt.json`` from
+``signum``/``adamaxw``/``apply_every`` and more, ``jax_utils.replicate``'s dtypes, the attention
+heads' error class, custom ``attention_fn`` keywords and the dot_general hooks) against ``tests/golden/flax_optax_hunt.json`` from
 ``tools/gen_golden_flax_optax_hunt.py``: values bit for bit or within a few ulps of the dtype,
 dtypes, weak flags, structure and error classes.
 """
