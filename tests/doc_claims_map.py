@@ -125,7 +125,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/nn.md",
-        "replays 115 programs of them against optax 0.2.8",
+        "replays 126 programs of them against optax 0.2.8",
         "tests/test_flax_optax_hunt.py::test_program",
         "tests/test_flax_optax_hunt.py::test_rprop_is_optax_without_its_one_step_lag",
     ),

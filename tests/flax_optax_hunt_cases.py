@@ -180,6 +180,8 @@ for _opt in (
     "adaptive_grad_clip(0.1)",
     "adaptive_grad_clip(0.5, eps=0.1)",
     "adaptive_grad_clip(0.01)",
+    "flatten(optax.adam(0.1))",
+    "flatten(optax.chain(optax.clip_by_global_norm(0.5), optax.sgd(0.1, momentum=0.9)))",
 ):
     for _dt in ("jnp.float32", "jnp.bfloat16"):
         _add(f"opt/{_opt}/{_dt}", _STEP.format(opt=_opt, dt=_dt))
@@ -264,3 +266,26 @@ for _name, _kw, _extra in (
     ("qkv_dot_general_none", "num_heads=2, qkv_dot_general=None, out_dot_general=None", ""),
 ):
     _add(f"mha/{_name}", _MHA.format(kw=_kw, extra=_extra))
+
+# ---- losses
+_TRIPLET = """
+a = jnp.asarray(np.linspace(-1, 1, 12).reshape(3, 4).astype(np.float32))
+p = a + 0.1
+n = a[::-1] * 0.5
+out = optax.losses.triplet_margin_loss({args})
+"""
+for _args in (
+    "a, p, n",
+    "a, p, n, margin=0.2, eps=1e-3",
+    "a, p, n, norm_degree=1",
+    "a.T, p.T, n.T, axis=0",
+    "a.astype(jnp.bfloat16), p.astype(jnp.bfloat16), n.astype(jnp.bfloat16)",
+    "jnp.ones((2, 3), jnp.int32), p[:2, :3], n[:2, :3]",
+):
+    _add(f"loss/triplet_margin_loss/{_args}", _TRIPLET.format(args=_args))
+_add(
+    "opt/flatten/mixed_dtypes",
+    "p = {'a': jnp.ones(2, jnp.bfloat16), 'b': jnp.ones((2, 2))}\n"
+    "tx = optax.flatten(optax.sgd(0.1))\n"
+    "out = tx.update(p, tx.init(p), p)",
+)

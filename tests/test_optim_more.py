@@ -244,6 +244,8 @@ NOT_TRAJECTORIES = {
     "skip_not_finite": "a MultiSteps predicate (tests/optim_rest_cases.py runs it)",
     "skip_large_updates": "a MultiSteps predicate (tests/optim_more_cases.py runs it)",
     "losses": "the losses module (tests/test_optim_losses.py)",
+    "flatten": "a layout wrapper: its inner optimizer's runs on a raveled tree are in "
+    "tests/flax_optax_hunt_cases.py",
     "rprop": "scale_by_rprop then scale(-1): that chain's trajectory is in tests/optim_hunt_cases.py",
     "schedules": "optax's schedules submodule (the same functions as the top level)",
     "tree": "optax.tree's pytree helpers (tests/test_flax_optax_hunt.py)",

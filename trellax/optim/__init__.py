@@ -80,6 +80,7 @@ from trellax._src.optim.conditional import (
 )
 from trellax._src.optim.conditional import conditionally_mask as conditionally_mask
 from trellax._src.optim.conditional import conditionally_transform as conditionally_transform
+from trellax._src.optim.conditional import flatten as flatten
 from trellax._src.optim.conditional import normalize_by_update_norm as normalize_by_update_norm
 from trellax._src.optim.factorized import FactoredState as FactoredState
 from trellax._src.optim.factorized import adafactor as adafactor

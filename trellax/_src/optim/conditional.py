@@ -1,5 +1,5 @@
-"""optax's step-conditional wrappers ``conditionally_transform`` and ``conditionally_mask``, and
-``normalize_by_update_norm``.
+"""optax's step-conditional wrappers ``conditionally_transform`` and ``conditionally_mask``,
+``normalize_by_update_norm`` and the layout wrapper ``flatten``.
 
 Both wrappers count their calls (an int32 step starting at 0) and ask
 ``should_transform_fn(step)`` whether to run the inner transformation; otherwise
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, NamedTuple
+
+import numpy as np
 
 import trellax.numpy as jnp
 from trellax import lax
@@ -24,7 +26,7 @@ from trellax._src.optim.base import (
     safe_increment,
 )
 from trellax._src.optim.tree_math import norm
-from trellax.tree_util import tree_map
+from trellax.tree_util import tree_flatten, tree_leaves, tree_map, tree_unflatten
 
 
 class ConditionallyTransformState(NamedTuple):
@@ -118,3 +120,31 @@ def normalize_by_update_norm(scale_factor: Any = 1.0, eps: Any = 1e-6) -> Gradie
         return tree_map(lambda g: div_by_scalar(g, divisor), updates), state
 
     return GradientTransformation(init, update)
+
+
+def flatten(inner: GradientTransformation) -> GradientTransformationExtraArgs:
+    """Runs ``inner`` on one vector: every leaf raveled and concatenated in tree order (so the
+    leaves are promoted to one dtype), the updates cut back to the leaves' shapes."""
+
+    def ravel(tree: Any) -> Any:
+        return jnp.concatenate([jnp.reshape(x, [-1]) for x in tree_leaves(tree)])
+
+    def unravel(like: Any, flat: Any) -> Any:
+        leaves, treedef = tree_flatten(like)
+        pieces = []
+        start = 0
+        for leaf in leaves:
+            n = int(np.size(leaf))
+            pieces.append(jnp.reshape(flat[start : start + n], jnp.shape(leaf)))
+            start += n
+        return tree_unflatten(treedef, pieces)
+
+    def init(params: Params) -> Any:
+        return inner.init(ravel(params))
+
+    def update(updates: Updates, state: Any, params: Params = None, **extra: Any) -> Any:
+        flat_params = None if params is None else ravel(params)
+        flat, state = _inner_update(inner, ravel(updates), state, flat_params, extra)
+        return unravel(updates, flat), state
+
+    return GradientTransformationExtraArgs(init, update)
