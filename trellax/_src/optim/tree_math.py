@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 import trellax.numpy as jnp
-from trellax import random
 from trellax._src.dtypes import dtypes
+from trellax._src.nn._random import random as _random
 from trellax._src.optim.base import bias_correction as _bias_correction
 from trellax._src.optim.base import update_moment as _update_moment
 from trellax._src.optim.base import update_moment_per_elem_norm as _update_moment_per_elem_norm
@@ -255,14 +255,16 @@ def dtype(tree: Any, mixed_dtype_handler: str | None = None) -> Any:
 
 
 def random_like(
-    rng_key: Any, target_tree: Any, sampler: Callable[..., Any] = random.normal, dtype: Any = None
+    rng_key: Any, target_tree: Any, sampler: Callable[..., Any] | None = None, dtype: Any = None
 ) -> Any:
     """A tree of random leaves shaped like ``target_tree``'s, one split key per leaf (in leaf
-    order), each drawn by ``sampler(key, shape, dtype or leaf dtype)``."""
+    order), each drawn by ``sampler(key, shape, dtype or leaf dtype)`` (``random.normal`` by
+    default)."""
+    draw = _random().normal if sampler is None else sampler
     leaves, treedef = tree_flatten(target_tree)
-    keys = random.split(rng_key, len(leaves))
+    keys = _random().split(rng_key, len(leaves))
     drawn = [
-        sampler(k, jnp.shape(x), dtype if dtype is not None else jnp.asarray(x).dtype)
+        draw(k, jnp.shape(x), dtype if dtype is not None else jnp.asarray(x).dtype)
         for k, x in zip(keys, leaves)
     ]
     return tree_unflatten(treedef, drawn)
@@ -271,7 +273,7 @@ def random_like(
 def split_key_like(rng_key: Any, target_tree: Any) -> Any:
     """One split key per leaf of ``target_tree``, in the tree's structure."""
     leaves, treedef = tree_flatten(target_tree)
-    keys = random.split(rng_key, len(leaves))
+    keys = _random().split(rng_key, len(leaves))
     return tree_unflatten(treedef, [keys[i] for i in range(len(leaves))])
 
 
@@ -280,7 +282,7 @@ def unwrap_random_key_data(input_tree: Any) -> Any:
 
     def unwrap(x: Any) -> Any:
         if hasattr(x, "dtype") and dtypes.issubdtype(x.dtype, dtypes.prng_key):
-            return random.key_data(x)
+            return _random().key_data(x)
         return x
 
     return tree_map(unwrap, input_tree)
