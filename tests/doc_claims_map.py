@@ -125,13 +125,13 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/nn.md",
-        "replays 126 programs of them against optax 0.2.8",
+        "replays 130 programs of them against optax 0.2.8",
         "tests/test_flax_optax_hunt.py::test_program",
         "tests/test_flax_optax_hunt.py::test_rprop_is_optax_without_its_one_step_lag",
     ),
     E(
         "docs/nn.md",
-        "runs 18 configurations of them",
+        "runs 20 configurations of them",
         "tests/test_optim_hunt.py::test_trajectory_matches_optax",
         "tests/test_optim_hunt.py::test_bounds_are_tight",
     ),

@@ -181,6 +181,8 @@ for _opt in (
     "adaptive_grad_clip(0.5, eps=0.1)",
     "adaptive_grad_clip(0.01)",
     "flatten(optax.adam(0.1))",
+    "optimistic_gradient_descent(0.1)",
+    "optimistic_gradient_descent(0.1, alpha=0.5, beta=0.3)",
     "flatten(optax.chain(optax.clip_by_global_norm(0.5), optax.sgd(0.1, momentum=0.9)))",
 ):
     for _dt in ("jnp.float32", "jnp.bfloat16"):

@@ -25,4 +25,6 @@ CASES = (
     "o.sgd(o.cosine_onecycle_schedule(100, 1e-2))",
     "o.sgd(o.linear_onecycle_schedule(100, 1e-2))",
     "o.sgd(o.piecewise_interpolate_schedule('cosine', 1e-2, {10: 0.5, 60: 0.1}))",
+    "o.optimistic_gradient_descent(1e-2)",
+    "o.chain(o.scale_by_optimistic_gradient(alpha=0.5, beta=2.0), o.scale(-1e-2))",
 )

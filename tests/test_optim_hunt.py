@@ -1,7 +1,8 @@
 """The optax names the Flax/optax probe added to ``trellax.optim`` (``nadam``, ``nadamw``,
 ``sign_sgd``, ``signum``, ``scale_by_sign``, ``adamaxw``, ``apply_every``, ``adadelta``,
 ``scale_by_adadelta``, ``lars``, ``scale_by_rprop``, ``conditionally_transform``,
-``conditionally_mask``, ``normalize_by_update_norm``, ``adaptive_grad_clip`` and the
+``conditionally_mask``, ``normalize_by_update_norm``, ``adaptive_grad_clip``,
+``optimistic_gradient_descent``, ``scale_by_optimistic_gradient`` and the
 interpolating schedules) against optax 0.2.8: 100-step trajectories on float32, bfloat16 and
 float16 parameters with plain and spiky (-0.0, subnormal, huge, ±inf, NaN) gradients, from
 ``tests/golden/optim_hunt.json`` (``tools/gen_golden_optim_hunt.py``, eager optax). A run not

@@ -26,11 +26,20 @@ from trellax._src.optim.aliases import lion as lion
 from trellax._src.optim.aliases import rmsprop as rmsprop
 from trellax._src.optim.aliases import sgd as sgd
 from trellax._src.optim.aliases_adaptive import ScaleByAdaDeltaState as ScaleByAdaDeltaState
+from trellax._src.optim.aliases_adaptive import (
+    ScaleByOptimisticGradientState as ScaleByOptimisticGradientState,
+)
 from trellax._src.optim.aliases_adaptive import ScaleByRpropState as ScaleByRpropState
 from trellax._src.optim.aliases_adaptive import adadelta as adadelta
 from trellax._src.optim.aliases_adaptive import lars as lars
+from trellax._src.optim.aliases_adaptive import (
+    optimistic_gradient_descent as optimistic_gradient_descent,
+)
 from trellax._src.optim.aliases_adaptive import rprop as rprop
 from trellax._src.optim.aliases_adaptive import scale_by_adadelta as scale_by_adadelta
+from trellax._src.optim.aliases_adaptive import (
+    scale_by_optimistic_gradient as scale_by_optimistic_gradient,
+)
 from trellax._src.optim.aliases_adaptive import scale_by_rprop as scale_by_rprop
 from trellax._src.optim.aliases_more import ScaleByAmsgradState as ScaleByAmsgradState
 from trellax._src.optim.aliases_more import adamax as adamax

@@ -1,5 +1,6 @@
-"""optax 0.2.8's ``adadelta``, ``rprop`` and ``lars`` with the transforms they are made of
-(``scale_by_adadelta``, ``scale_by_rprop``), chained as optax chains them so states have
+"""optax 0.2.8's ``adadelta``, ``rprop``, ``lars`` and ``optimistic_gradient_descent`` with the
+transforms they are made of (``scale_by_adadelta``, ``scale_by_rprop``,
+``scale_by_optimistic_gradient``), chained as optax chains them so states have
 optax's layout.
 """
 
@@ -145,4 +146,41 @@ def lars(
         ),
         T.scale_by_learning_rate(learning_rate),
         T.trace(decay=momentum, nesterov=nesterov),
+    )
+
+
+class ScaleByOptimisticGradientState(NamedTuple):
+    """Whether no step has run yet, and the previous step's gradient."""
+
+    is_initial_step: Any
+    previous_gradient: Any
+
+
+def scale_by_optimistic_gradient(alpha: Any = 1.0, beta: Any = 1.0) -> GradientTransformation:
+    """Optimistic gradients ``(alpha + beta) * g_t - beta * g_{t-1}`` (``g_{t-1} = g_t`` at the
+    first step)."""
+
+    def init(params: Params) -> ScaleByOptimisticGradientState:
+        return ScaleByOptimisticGradientState(jnp.array(True), zeros_like_tree(params))
+
+    def update(
+        updates: Updates, state: ScaleByOptimisticGradientState, params: Params = None
+    ) -> Any:
+        def one(g: Any, prev: Any) -> Any:
+            prev = jnp.where(state.is_initial_step, g, prev)
+            return (alpha + beta) * g - beta * prev
+
+        out = tree_map(one, updates, state.previous_gradient)
+        return out, ScaleByOptimisticGradientState(jnp.array(False), updates)
+
+    return GradientTransformation(init, update)
+
+
+def optimistic_gradient_descent(
+    learning_rate: ScalarOrSchedule, alpha: Any = 1.0, beta: Any = 1.0
+) -> GradientTransformation:
+    """Optimistic gradient descent: ``scale_by_optimistic_gradient`` then the learning rate."""
+    return chain(
+        scale_by_optimistic_gradient(alpha=alpha, beta=beta),
+        T.scale_by_learning_rate(learning_rate),
     )
