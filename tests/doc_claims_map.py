@@ -125,6 +125,23 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/nn.md",
+        "replays 130 programs of them against optax 0.2.8",
+        "tests/test_flax_optax_hunt.py::test_program",
+        "tests/test_flax_optax_hunt.py::test_rprop_is_optax_without_its_one_step_lag",
+    ),
+    E(
+        "docs/nn.md",
+        "runs 20 configurations of them",
+        "tests/test_optim_hunt.py::test_trajectory_matches_optax",
+        "tests/test_optim_hunt.py::test_bounds_are_tight",
+    ),
+    E(
+        "docs/nn.md",
+        "`normalize_by_update_norm` divides through the reciprocal as XLA does",
+        "tests/test_optim_hunt.py::test_trajectory_matches_optax",
+    ),
+    E(
+        "docs/nn.md",
         "Of the 114 eager runs 87 are bit-identical at every step",
         "tests/test_optim_rest.py::test_eager_trajectory_matches_optax",
         "tests/test_optim_rest.py::test_bounds_are_tight",

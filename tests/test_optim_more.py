@@ -21,6 +21,7 @@ import pathlib
 import pytest
 from optim_cases import DTYPES, SCHEDULE_CASES, TRANSFORM_CASES
 from optim_compare import check, check_tight, compare, describe
+from optim_hunt_cases import CASES as HUNT_CASES
 from optim_more_cases import CASES
 from optim_rest_cases import CASES as REST_CASES
 from optim_rest_cases import GRADIENTS, RECORD_STEPS, replay
@@ -239,6 +240,12 @@ NOT_TRAJECTORIES = {
     "skip_not_finite": "a MultiSteps predicate (tests/optim_rest_cases.py runs it)",
     "skip_large_updates": "a MultiSteps predicate (tests/optim_more_cases.py runs it)",
     "losses": "the losses module (tests/test_optim_losses.py)",
+    "flatten": "a layout wrapper: its inner optimizer's runs on a raveled tree are in "
+    "tests/flax_optax_hunt_cases.py",
+    "rprop": "scale_by_rprop then scale(-1): that chain's trajectory is in tests/optim_hunt_cases.py",
+    "schedules": "optax's schedules submodule (the same functions as the top level)",
+    "tree": "optax.tree's pytree helpers (tests/test_flax_optax_hunt.py)",
+    "tree_utils": "optax.tree_utils's pytree helpers (tests/test_flax_optax_hunt.py)",
 }
 #: trellax's short schedule names: the same functions as optax's (optax 0.2.8 has no aliases)
 ALIASES = {
@@ -251,10 +258,10 @@ ALIASES = {
 
 def test_every_transformation_has_a_trajectory() -> None:
     """Every transformation, alias and schedule of ``trellax.optim`` is run 100 steps in
-    float32, bfloat16 and float16 against optax by one of the three golden trajectory tests
+    float32, bfloat16 and float16 against optax by one of the four golden trajectory tests
     (a schedule as a learning rate; the schedules alone at negative, zero and huge steps in
     tests/test_optim_golden.py)."""
-    text = " ".join((*TRANSFORM_CASES, *REST_CASES, *CASES))
+    text = " ".join((*TRANSFORM_CASES, *REST_CASES, *CASES, *HUNT_CASES))
     loss_names = set(dir(optim.losses))
     missing = []
     for name in sorted(n for n in dir(optim) if not n.startswith("_") and n[0].islower()):
