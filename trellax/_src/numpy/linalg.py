@@ -590,6 +590,8 @@ def cond(x: ArrayLike, p: Any = None) -> Array:
     ``norm(x, p) * norm(inv(x), p)``."""
     check_static("cond", p=p)
     a = _matrix("cond", x, square=p not in (None, 2, -2))
+    if 0 in a.shape[-2:]:
+        raise ValueError(f"cond: the matrices must not be empty, got shape {tuple(a.shape)}")
     if p in (None, 2, -2):
         s = svdvals(a)
         k = s.shape[-1]

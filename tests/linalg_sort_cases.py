@@ -1,0 +1,62 @@
+"""Expressions whose JAX outcomes ``tests/golden/linalg_sort.json`` records
+(``tools/gen_golden_linalg_sort.py``): the divergences ``tools/probe_linalg_sort.py`` found in
+linear algebra, FFT, sorting, set operations and statistics. ``jax`` is the top-level module
+(``jax`` or ``trellax``), ``jnp`` its numpy namespace; a case's golden value is JAX's result
+(every leaf's values, dtype, weak flag and shape) or JAX's error class. ``EXACT`` cases compare
+bits; the others within ``RTOL`` (computations whose last bits depend on the LAPACK build)."""
+
+_ZROW3 = "jnp.array([[1., 2., 3.], [0., 0., 0.], [7., 8., 10.]])"
+_SING3 = "jnp.array([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]])"
+_ZCOL2 = "jnp.array([[0., 1.], [0., 2.]])"
+_RHS32 = "jnp.array([[1., 2.], [-2., 3.], [0.5, 1.]])"
+_SYM3 = "jnp.array([[1., 2., 0.], [2., 1., 0.], [0., 0., 1.]])"
+_ASYM3 = "jnp.array([[2., 1., 5.], [-3., 1., 0.5], [4., 7., 3.]])"
+_HERM2 = "jnp.array([[2., 1j], [-1j, -3.]])"
+_INTS = "jnp.array([3, -1, 4, 1, -5])"
+_BOOLS = "jnp.array([True, False, True])"
+_U8 = "jnp.array([3, 0, 255], jnp.uint8)"
+
+LINALG: tuple[str, ...] = (
+    # solve of an exactly singular matrix: the unchecked LU solve's signed infinities (was NaN)
+    f"jnp.linalg.solve({_ZROW3}, jnp.array([1., 2., 3.]))",
+    f"jnp.linalg.solve({_ZROW3}, {_RHS32})",
+    f"jnp.linalg.solve({_SING3}, {_RHS32})",
+    f"jnp.linalg.solve({_ZCOL2}, {_RHS32}[:2])",
+    f"jax.jit(jnp.linalg.solve)({_ZROW3}, {_RHS32})",
+    f"jax.vmap(jnp.linalg.solve, (0, None))(jnp.stack([{_ZROW3}, jnp.eye(3)]), {_RHS32})",
+    f"jnp.linalg.solve(jnp.stack([{_ZROW3}, {_SING3}]), {_RHS32})",
+    f"jax.scipy.linalg.solve({_ZROW3}, {_RHS32})",
+    # svd(hermitian=True) is eigh of the symmetrized input: |w| descending, U = eigenvectors,
+    # Vh = (U * sign(w))^H (was the general SVD: other values for non-symmetric input, other signs)
+    f"jnp.linalg.svd({_SYM3}, hermitian=True)",
+    f"jnp.linalg.svd({_ASYM3}, hermitian=True)",
+    f"jnp.linalg.svd({_ASYM3}, hermitian=True, compute_uv=False)",
+    f"jnp.linalg.svd({_HERM2}, hermitian=True)",
+    f"jax.jit(lambda a: jnp.linalg.svd(a, hermitian=True))({_SYM3})",
+    f"jax.vmap(lambda a: jnp.linalg.svd(a, hermitian=True))(jnp.stack([{_SYM3}, {_ASYM3}]))",
+    f"jnp.linalg.pinv({_ASYM3}, hermitian=True)",
+    f"jnp.linalg.pinv({_SYM3}, hermitian=True)",
+    f"jnp.linalg.matrix_rank({_ASYM3} - jnp.eye(3) * 4, hermitian=True)",
+    "jnp.linalg.svd(jnp.ones((3, 5)), hermitian=True)",
+    # vector_norm of integers and bools keeps JAX's exact dtypes for ord 1 and +-inf (was float32)
+    f"jnp.linalg.vector_norm({_INTS}, ord=1)",
+    f"jnp.linalg.vector_norm({_INTS}, ord=jnp.inf)",
+    f"jnp.linalg.vector_norm({_INTS}, ord=-jnp.inf)",
+    f"jnp.linalg.vector_norm({_BOOLS}, ord=1)",
+    f"jnp.linalg.vector_norm({_BOOLS}, ord=jnp.inf)",
+    f"jnp.linalg.vector_norm({_U8}, ord=1)",
+    f"jnp.linalg.vector_norm({_U8}, ord=-jnp.inf)",
+    f"jax.jit(lambda x: jnp.linalg.vector_norm(x, ord=1, axis=0, keepdims=True))({_INTS}[:, None])",
+    f"jnp.linalg.vector_norm({_INTS})",
+    # cond of empty matrices is JAX's ValueError (was a TypeError from an internal slice)
+    "jnp.linalg.cond(jnp.zeros((0, 0)))",
+    "jnp.linalg.cond(jnp.zeros((2, 0, 3)))",
+)
+
+CASES: tuple[str, ...] = LINALG
+
+# cases whose values come out of an LAPACK routine or an iterative reduction: relative tolerance
+RTOL: dict[str, float] = {
+    c: 2e-5 for c in CASES if "svd" in c or "pinv" in c or ("solve" in c and "ZCOL" not in c)
+}
+X64_CASES: tuple[str, ...] = ()
