@@ -13,7 +13,7 @@ from linalg_sort_cases import CASES, RTOL, X64_CASES
 
 import trellax
 import trellax.numpy as jnp
-import trellax.scipy.linalg  # noqa: F401
+import trellax.scipy.linalg
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "linalg_sort.json").read_text())
 

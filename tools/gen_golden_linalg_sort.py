@@ -16,7 +16,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import jax.scipy.linalg  # noqa: F401
+import jax.scipy.linalg
 import numpy as np
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "linalg_sort.json"
@@ -36,8 +36,14 @@ def record(v: Any) -> list[dict[str, Any]]:
     for leaf in _leaves(v):
         a = np.asarray(leaf)
         parts = [a.real, a.imag] if a.dtype.kind == "c" else a
-        values = np.asarray(parts).astype(np.float64) if a.dtype.kind in "fcV" else np.asarray(parts)
-        listed = [repr(float(x)) for x in values.reshape(-1)] if values.dtype.kind == "f" else values.reshape(-1).tolist()
+        values = (
+            np.asarray(parts).astype(np.float64) if a.dtype.kind in "fcV" else np.asarray(parts)
+        )
+        listed = (
+            [repr(float(x)) for x in values.reshape(-1)]
+            if values.dtype.kind == "f"
+            else values.reshape(-1).tolist()
+        )
         out.append(
             {
                 "values": listed,

@@ -14,6 +14,7 @@ of the error raised. It prints the totals and the divergences grouped by functio
 from __future__ import annotations
 
 import collections
+import itertools
 import os
 import pickle
 import re
@@ -26,12 +27,18 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from probe_linalg_sort_cases import MODES, all_cases, case_id, make_inputs  # noqa: E402
+from probe_linalg_sort_cases import MODES, all_cases, case_id, make_inputs
 
 Record = dict[str, Any]
 _REF = re.compile(r"@(\w+)")
-_TOL = {"float16": 2e-2, "bfloat16": 6e-2, "float32": 3e-4, "float64": 1e-9,
-        "complex64": 3e-4, "complex128": 1e-9}
+_TOL = {
+    "float16": 2e-2,
+    "bfloat16": 6e-2,
+    "float32": 3e-4,
+    "float64": 1e-9,
+    "complex64": 3e-4,
+    "complex128": 1e-9,
+}
 
 
 def _leaves(out: Any) -> list[Any]:
@@ -48,20 +55,21 @@ def _record(out: Any) -> Record:
     return {"leaves": leaves}
 
 
-def run_side(lib: str, x64: bool, inputs_path: str, out_path: str, modes: list[str],
-             only: str) -> None:
+def run_side(
+    lib: str, x64: bool, inputs_path: str, out_path: str, modes: list[str], only: str
+) -> None:
     """Runs every case in this process, bound to ``lib``; pickles the records to ``out_path``."""
     warnings.simplefilter("ignore")
     if lib == "jax":
         import jax
         import jax.numpy as jnp
-        import jax.scipy.linalg  # noqa: F401
+        import jax.scipy.linalg
 
         jax.config.update("jax_enable_x64", x64)
     else:
         import trellax as jax  # type: ignore[no-redef]
         import trellax.numpy as jnp  # type: ignore[no-redef]
-        import trellax.scipy.linalg  # noqa: F401
+        import trellax.scipy.linalg
 
         jax.config.update("enable_x64", x64)
     with open(inputs_path, "rb") as f:
@@ -85,8 +93,9 @@ def run_side(lib: str, x64: bool, inputs_path: str, out_path: str, modes: list[s
                     out = fn(*vals, **kw)
                 elif mode == "jit":
 
-                    def g(*t: Any, vals: Any = vals, fn: Any = fn, kw: Any = kw,
-                          traced: Any = traced) -> Any:
+                    def g(
+                        *t: Any, vals: Any = vals, fn: Any = fn, kw: Any = kw, traced: Any = traced
+                    ) -> Any:
                         full = list(vals)
                         for i, ti in zip(traced, t):
                             full[i] = ti
@@ -98,7 +107,9 @@ def run_side(lib: str, x64: bool, inputs_path: str, out_path: str, modes: list[s
                     v = np.asarray(vals[i0])
                     stacked = np.stack([v, v.reshape(-1)[::-1].reshape(v.shape)])
 
-                    def h(t: Any, vals: Any = vals, fn: Any = fn, kw: Any = kw, i0: int = i0) -> Any:
+                    def h(
+                        t: Any, vals: Any = vals, fn: Any = fn, kw: Any = kw, i0: int = i0
+                    ) -> Any:
                         full = list(vals)
                         full[i0] = t
                         return fn(*full, **kw)
@@ -117,7 +128,11 @@ def _close(a: np.ndarray, b: np.ndarray, dtype: str) -> bool:
     if a.dtype.kind == "c" or b.dtype.kind == "c":
         a = a.astype(np.complex128)
         b = b.astype(np.complex128)
-        return _close(a.real, b.real, dtype) and _close(a.imag, b.imag, dtype) and _cplx_ok(a, b, dtype)
+        return (
+            _close(a.real, b.real, dtype)
+            and _close(a.imag, b.imag, dtype)
+            and _cplx_ok(a, b, dtype)
+        )
     a = a.astype(np.float64)
     b = b.astype(np.float64)
     if not np.array_equal(np.isnan(a), np.isnan(b)):
@@ -138,7 +153,7 @@ def _cplx_ok(a: np.ndarray, b: np.ndarray, dtype: str) -> bool:
 
 
 def _bits_equal(a: np.ndarray, b: np.ndarray) -> bool:
-    if a.dtype.kind in "fc" or a.dtype.itemsize == 2 and a.dtype.kind == "V":
+    if a.dtype.kind in "fc" or (a.dtype.itemsize == 2 and a.dtype.kind == "V"):
         af = a.astype(np.complex128) if a.dtype.kind == "c" else a.astype(np.float64)
         bf = b.astype(np.complex128) if b.dtype.kind == "c" else b.astype(np.float64)
         if af.dtype.kind == "c":
@@ -146,8 +161,10 @@ def _bits_equal(a: np.ndarray, b: np.ndarray) -> bool:
         nan = np.isnan(af)
         if not np.array_equal(nan, np.isnan(bf)):
             return False
-        return bool(np.array_equal(np.signbit(af[~nan]), np.signbit(bf[~nan]))
-                    and np.array_equal(af[~nan], bf[~nan]))
+        return bool(
+            np.array_equal(np.signbit(af[~nan]), np.signbit(bf[~nan]))
+            and np.array_equal(af[~nan], bf[~nan])
+        )
     return bool(np.array_equal(a, b))
 
 
@@ -195,35 +212,43 @@ def main() -> None:
         lib, x64, inp, out, modes, only = argv[1:7]
         run_side(lib, x64 == "1", inp, out, modes.split(","), only)
         return
-    opts = dict(zip(argv[::1], argv[1::1]))
+    opts = {k: v for k, v in itertools.pairwise(argv) if k.startswith("--")}
     only = opts.get("--only", "")
     modes = opts.get("--modes", ",".join(MODES))
     x64s = opts.get("--x64", "0,1").split(",")
     jax_py = os.environ.get("JAX_PY", "/tmp/jaxref/bin/python")
-    tmp = tempfile.mkdtemp(prefix="probe_linalg_")
+    # --reuse DIR: JAX's records of an earlier run in DIR (they do not change), trellax's anew
+    reuse = opts.get("--reuse")
+    tmp = reuse or tempfile.mkdtemp(prefix="probe_linalg_")
     inp = os.path.join(tmp, "inputs.pkl")
-    with open(inp, "wb") as f:
-        pickle.dump(make_inputs(), f)
+    if not reuse:
+        with open(inp, "wb") as f:
+            pickle.dump(make_inputs(), f)
     me = os.path.abspath(__file__)
     procs = []
     for x in x64s:
         for lib, py in (("jax", jax_py), ("trellax", sys.executable)):
             out = os.path.join(tmp, f"{lib}{x}.pkl")
+            if lib == "jax" and reuse:
+                continue
             cmd = [py, me, "--side", lib, x, inp, out, modes, only]
-            procs.append((lib, x, out, subprocess.Popen(cmd)))
-    for *_, p in procs:
+            procs.append(subprocess.Popen(cmd))
+    for p in procs:
         p.wait()
     got: dict[str, Record] = {}
     want: dict[str, Record] = {}
-    for lib, _, out, _p in procs:
-        with open(out, "rb") as f:
-            (want if lib == "jax" else got).update(pickle.load(f))
+    for x in x64s:
+        for lib in ("jax", "trellax"):
+            with open(os.path.join(tmp, f"{lib}{x}.pkl"), "rb") as f:
+                (want if lib == "jax" else got).update(pickle.load(f))
     kinds = {case_id(c): c[0] for c in all_cases()}
     by_class: collections.Counter[str] = collections.Counter()
     by_fn: collections.Counter[tuple[str, str]] = collections.Counter()
     listing = []
     for key, w in want.items():
         x64, mode, cid = key.split("|", 2)
+        if key not in got or cid not in kinds:
+            continue
         cls = classify(kinds[cid], got[key], w)
         if cls is None:
             continue
@@ -233,9 +258,9 @@ def main() -> None:
         if cls in ("error_class", "accepts", "crash"):
             detail = f"  jax={w.get('error') or 'ok'} trellax={got[key].get('error') or 'ok'}: {got[key].get('msg', '')[:100]}"
         elif cls in ("dtype", "weak", "shape"):
-            detail = "  jax=%s trellax=%s" % (
-                [(d, wk, s) for d, wk, s, _ in w["leaves"]][:3],
-                [(d, wk, s) for d, wk, s, _ in got[key]["leaves"]][:3])
+            want_avals = [(d, wk, s) for d, wk, s, _ in w["leaves"]][:3]
+            got_avals = [(d, wk, s) for d, wk, s, _ in got[key]["leaves"]][:3]
+            detail = f"  jax={want_avals} trellax={got_avals}"
         listing.append(f"{cls:12} x64={x64} {mode:5} {cid}{detail}")
     print(f"{len(want)} runs ({len(kinds)} cases x modes x x64), {sum(by_class.values())} differ")
     for c, k in by_class.most_common():

@@ -450,7 +450,12 @@ def _freqs(ranges: Sequence[tuple[int, int]], n: int, d: ArrayLike, dtype: Any) 
     dt = _freq_dtype(dtype)
     parts = [_convert(_arange(lo, hi), dt, False) for lo, hi in ranges]
     k = parts[0] if len(parts) == 1 else concatenate(parts, 0)
-    return lax.div(k, _spacing(d, n, dt))
+    # JAX divides by the broadcast ``d * n``, which XLA turns into a product with its reciprocal
+    # (for bfloat16 after widening to float32, where that product rounds as the quotient does)
+    spacing = _spacing(d, n, dt)
+    if dt == dtypes.bfloat16:
+        return lax.div(k, spacing)
+    return lax.mul(k, lax.div(const(1, dt), spacing))
 
 
 def _arange(start: int, stop: int) -> Array:
@@ -459,8 +464,13 @@ def _arange(start: int, stop: int) -> Array:
 
 
 def _spacing(d: ArrayLike, n: int, dt: DType) -> Array:
-    dd = _convert(ensure_array("fftfreq", d), dt, False)
-    return lax.mul(dd, const(n, dt))
+    """``d * n`` as JAX forms it: in Python for a Python number, else in ``d``'s dtype."""
+    if isinstance(d, (int, float)) and not isinstance(d, bool):
+        return const(d * n, dt)
+    dd = ensure_array("fftfreq", d)
+    if dtypes.kind(dd.dtype) == "b":
+        dd = _convert(dd, dtypes.default_int_dtype(), dd.weak_type)
+    return _convert(lax.mul(dd, const(n, dd.dtype)), dt, False)
 
 
 def _shift(name: str, x: ArrayLike, axes: int | Sequence[int] | None, inverse: bool) -> Array:

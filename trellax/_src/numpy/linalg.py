@@ -49,12 +49,8 @@ from trellax._src.numpy import linalg_ops
 from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.einsum import einsum
 from trellax._src.numpy.indexing import getitem
-from trellax._src.numpy.reductions import max as np_max
-from trellax._src.numpy.reductions import min as np_min
-from trellax._src.numpy.reductions import sum as np_sum
 from trellax._src.numpy.searching import concrete_int, const, full, take_along_axis
 from trellax._src.numpy.static_args import check_static
-from trellax._src.numpy.ufuncs import absolute as np_abs
 from trellax._src.numpy.util import ensure_array, promote_args_inexact_keep_shapes
 
 ArrayLike = Any
@@ -473,16 +469,7 @@ def vector_norm(
 ) -> Array:
     """The vector ``ord``-norm over ``axis`` (all axes when None): ``sum(|x|**ord)**(1/ord)``;
     ``inf``/``-inf`` give the max/min of ``|x|``, 0 the number of nonzeros. Real float result
-    (ints become float32), except that integer and bool input keeps JAX's exact dtypes for ``ord``
-    1 (``sum(|x|)``: ``sum``'s dtype) and ``inf``/``-inf`` (``max``/``min`` of ``|x|``: the
-    input dtype)."""
-    raw = ensure_array("vector_norm", x)
-    if dtypes.kind(raw.dtype) in ("b", "i", "u") and not isinstance(ord, str):
-        if ord in (1, np.inf, -np.inf):
-            absx = np_abs(raw)
-            reduce = np_sum if ord == 1 else np_max if ord == np.inf else np_min
-            out: Array = reduce(absx, axis=axis, keepdims=keepdims)
-            return _convert(out, out.dtype, False)
+    (ints become float32)."""
     a = _strong_inexact("vector_norm", x)
     if axis is None:
         axes = tuple(range(a.ndim))
