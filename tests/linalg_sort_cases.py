@@ -53,7 +53,24 @@ FFT: tuple[str, ...] = (
     "jax.jit(lambda d: jnp.fft.fftfreq(7, d))(0.3)",
 )
 
-CASES: tuple[str, ...] = LINALG + FFT
+SORT: tuple[str, ...] = (
+    # argsort(descending=True, stable=False) is JAX's ascending order reversed: ties last-first
+    # (was the stable descending order)
+    "jnp.argsort(jnp.array([3., 1., 3., jnp.nan, 1.]), descending=True, stable=False)",
+    "jnp.argsort(jnp.array([[2, 1, 2], [0, 0, 5]]), axis=1, descending=True, stable=False)",
+    "jax.jit(lambda x: jnp.argsort(x, descending=True, stable=False))(jnp.array([1, 1, 0, 1]))",
+    "jnp.argsort(jnp.array([3., 1., 3., jnp.nan, 1.]), descending=True)",
+    # lax.top_k orders floats totally, as XLA's TopK: +NaN, ..., +0.0, -0.0, ..., -NaN (its
+    # signed zeros were ties, kept in index order; -NaN came first)
+    "jax.lax.top_k(jnp.array([-0., 0., -0.]), 3)",
+    "jax.lax.top_k(jnp.array([0., -0., 0., 1.]), 2)",
+    "jax.lax.top_k(jnp.array([-0., 0., -0., -jnp.nan, jnp.nan]), 5)",
+    "jax.lax.top_k(jnp.array([-0., 0., -0., jnp.nan, 1., -jnp.inf], jnp.float16), 6)",
+    "jax.vmap(lambda x: jax.lax.top_k(x, 2))(jnp.array([[-0., 0., -0.], [0., -0., 1.]]))",
+    "jax.lax.top_k(jnp.array([1, 3, 3, 2]), 2)",
+)
+
+CASES: tuple[str, ...] = LINALG + FFT + SORT
 
 # cases whose values come out of an LAPACK routine or an iterative reduction: relative tolerance
 RTOL: dict[str, float] = {
