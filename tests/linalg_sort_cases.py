@@ -51,6 +51,13 @@ FFT: tuple[str, ...] = (
     "jnp.fft.fftfreq(13, 0.3, dtype=jnp.float16)",
     "jnp.fft.rfftfreq(13, 0.3, dtype=jnp.bfloat16)",
     "jax.jit(lambda d: jnp.fft.fftfreq(7, d))(0.3)",
+    # axes distinct as given but one axis once made non-negative: JAX's TypeError (was the
+    # ValueError for repeated axes); more lengths than dimensions: JAX's ValueError (was TypeError)
+    "jnp.fft.fftn(jnp.ones(8), axes=(-1, 0))",
+    "jnp.fft.irfft2(jnp.ones(8), axes=(-1, 0))",
+    "jnp.fft.fftn(jnp.ones(8), axes=(0, 0))",
+    "jnp.fft.fftn(jnp.ones(8), s=(3, 8))",
+    "jnp.fft.rfftn(jnp.ones((2, 8)), s=(1, 2, 3))",
 )
 
 SORT: tuple[str, ...] = (

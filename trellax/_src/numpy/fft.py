@@ -100,6 +100,11 @@ def _axes_and_sizes(
         if s is None:
             ax = tuple(range(x.ndim))
         else:
+            if len(s) > x.ndim:
+                raise ValueError(
+                    f"FFT input shape {tuple(x.shape)} must have at least as many input "
+                    f"dimensions as fft_lengths {tuple(s)}."
+                )
             ax = tuple(range(x.ndim - len(s), x.ndim))
     else:
         ax = tuple(operator.index(a) for a in axes)
@@ -110,6 +115,11 @@ def _axes_and_sizes(
                     f"{fun_name}: axis {a} is out of bounds for array of dimension {x.ndim}"
                 )
         if len(set(ax)) != len(ax):
+            if len(set(axes)) == len(axes):  # distinct as given (-1 and 0 of a 1-D array)
+                raise TypeError(
+                    f"{fun_name}: axes {tuple(axes)} name the same axis of an array of "
+                    f"dimension {x.ndim}"
+                )
             _repeated(fun_name, axes)
     if s is None:
         sizes = tuple(x.shape[a] for a in ax)
@@ -319,6 +329,10 @@ def irfftn(
         ax = tuple(range(x.ndim)) if s is None else tuple(range(x.ndim - len(s), x.ndim))
     else:
         ax = tuple(a_ + x.ndim if a_ < 0 else a_ for a_ in (operator.index(v) for v in axes))
+        if len(set(ax)) != len(ax):  # distinct as given, one axis once made non-negative
+            raise TypeError(
+                f"irfftn: axes {tuple(axes)} name the same axis of an array of dimension {x.ndim}"
+            )
         for a_ in ax:
             if not 0 <= a_ < x.ndim:
                 raise ValueError(
