@@ -77,7 +77,18 @@ SORT: tuple[str, ...] = (
     "jax.lax.top_k(jnp.array([1, 3, 3, 2]), 2)",
 )
 
-CASES: tuple[str, ...] = LINALG + FFT + SORT
+_PB = "pickle.loads(pickle.dumps(np.array([True, False, True])))"
+DTYPES: tuple[str, ...] = (
+    # a NumPy array read back from a pickle has a dtype object equal to, but not the same as,
+    # NumPy's own: bool products took the arithmetic path and raised (found by the probe, whose
+    # inputs travel as pickles)
+    f"jnp.linalg.outer({_PB}, {_PB})",
+    f"jnp.multiply({_PB}, {_PB})",
+    f"jax.jit(jnp.add)({_PB}, {_PB})",
+    f"jnp.outer({_PB}, {_PB})",
+)
+
+CASES: tuple[str, ...] = LINALG + FFT + SORT + DTYPES
 
 # cases whose values come out of an LAPACK routine or an iterative reduction: relative tolerance
 RTOL: dict[str, float] = {

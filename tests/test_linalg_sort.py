@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import pickle
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,7 @@ def _leaves(v: Any) -> list[Any]:
 
 
 def _check(expr: str, want: Any) -> None:
-    env = {"jax": trellax, "jnp": jnp, "np": np}
+    env = {"jax": trellax, "jnp": jnp, "np": np, "pickle": pickle}
     if isinstance(want, dict):
         with pytest.raises(Exception) as info:
             eval(expr, env)

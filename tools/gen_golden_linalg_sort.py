@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import pickle
 import sys
 from typing import Any
 
@@ -60,7 +61,7 @@ def main() -> None:
     out: dict[str, Any] = {}
     for x64, cases in ((False, CASES), (True, X64_CASES)):
         jax.config.update("jax_enable_x64", x64)
-        env = {"jax": jax, "jnp": jnp, "np": np}
+        env = {"jax": jax, "jnp": jnp, "np": np, "pickle": pickle}
         for expr in cases:
             key = f"x64|{expr}" if x64 else expr
             try:
