@@ -132,6 +132,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) -m pip install -q absl-py
 	$(GOLDEN_PY) tools/gen_golden_flax_examples.py
 	$(GOLDEN_PY) tools/gen_golden_silent3.py
+	$(GOLDEN_PY) tools/gen_golden_linalg_sort.py
 	$(GOLDEN_PY) tools/gen_golden_edge_inputs.py
 	$(GOLDEN_PY) tools/gen_golden_edge_sweep.py
 	$(GOLDEN_PY) tools/gen_golden_edge_public.py

@@ -86,6 +86,16 @@ AUDITED: list[Evidence] = [
         "tests/test_nn_init_large.py",
     ),
     E(
+        "docs/semantics.md",
+        "`fft.fftfreq`/`rfftfreq` multiply by the reciprocal of `d * n`",
+        "tests/test_linalg_sort.py",
+    ),
+    E(
+        "docs/semantics.md",
+        "`solve` of an exactly singular matrix is that same unchecked LU solve",
+        "tests/test_linalg_sort.py",
+    ),
+    E(
         "docs/nn.md",
         "The uniform family is bit-identical, and so is the normal family",
         "tests/test_nn_init_large.py::test_initializer_against_jax",

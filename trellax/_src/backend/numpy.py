@@ -941,7 +941,7 @@ def _solve(a: np.ndarray, b: np.ndarray) -> Any:
             try:
                 outs.append(np.linalg.solve(am, bm))
             except np.linalg.LinAlgError:
-                outs.append(np.full(bm.shape, np.nan, dtype=np.result_type(am, bm)))
+                outs.append(singular.lu_solve(am, bm))
         return np.stack(outs).reshape((*batch, *b.shape[-2:]))
 
 

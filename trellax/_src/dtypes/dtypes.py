@@ -397,7 +397,11 @@ def canonicalize_dtype(dtype: Any, *, x64: bool | None = None) -> DType:
     if isinstance(dtype, type) and dtype in _PY_DTYPE_KIND:
         return _DEFAULTS[x64][_PY_DTYPE_KIND[dtype]]
     d = _to_np_dtype(dtype)
+    d = _CANONICAL.get(d, d)  # an equal dtype object (unpickled) becomes trellax's own instance
     return d if x64 else _TO_32.get(d, d)
+
+
+_CANONICAL: Final[dict[DType, DType]] = {d: d for d in ALL_DTYPES}
 
 
 def _to_np_dtype(x: Any) -> DType:
@@ -484,10 +488,10 @@ def dtype_and_weak_type(x: Any) -> tuple[DType, bool]:
     if x is bool:
         return bool_, False
     if isinstance(x, (np.ndarray, np.generic)):
-        d = x.dtype
-        if d not in _KIND:
-            raise _invalid_value(x, d)
-        return (d if _config.state().x64 else _TO_32.get(d, d)), False
+        own: DType = _CANONICAL.get(x.dtype, x.dtype)  # an unpickled array's dtype: an equal copy
+        if own not in _KIND:
+            raise _invalid_value(x, own)
+        return (own if _config.state().x64 else _TO_32.get(own, own)), False
     weak = getattr(x, "weak_type", None)
     # a trellax Array or tracer (whose flag is a bool: an object answering every attribute,
     # like a mock, is not an array): dtype and flag as they are
