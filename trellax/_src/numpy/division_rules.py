@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend import division
-from trellax._src.backend.eager import ConcreteArray
+from trellax._src.backend.eager import ConcreteArray, xla_reciprocal
 from trellax._src.core.basearray import Array
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import scalar_to_array
@@ -32,7 +31,7 @@ def by_constant(x: Array, c: Array) -> Array:
     if type(c) is not ConcreteArray:
         return lax.div(x, c)
     with np.errstate(divide="ignore"):
-        r = division.xla_reciprocal(np.asarray(c))
+        r = xla_reciprocal(np.asarray(c))
     return lax.mul(x, scalar_to_array(r, c.dtype, False))
 
 

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from trellax._src.backend import division, eager
+from trellax._src.backend import eager
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive
 from trellax._src.dtypes import dtypes
@@ -508,7 +508,7 @@ def mean(
             # the count is a constant divisor of JAX's compiled mean: XLA's reciprocal product
             # (backend/division.py, the rule of every division); no elements: inf, and NaN
             with np.errstate(divide="ignore"):
-                reciprocal = division.xla_reciprocal(np.asarray(_count(x, axes), compute))
+                reciprocal = eager.xla_reciprocal(np.asarray(_count(x, axes), compute))
             return _convert(lax.mul(total, const(reciprocal, compute)), result_dtype, False)
         normalizer = const(_count(x, axes), compute)
     else:

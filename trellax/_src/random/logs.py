@@ -35,14 +35,15 @@ from trellax._src.random import compiled_kernels
 _VIA_F32 = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
 
 
-def _values(x: Any, kernel: str | None, f32: Any, f64: Any) -> Any:
+def _values(x: Any, kernel: str | None, f32: Any, f64: Any, other: Any) -> Any:
     """XLA's float32 function of ``x`` (the compiled ``kernel`` once ready, else ``f32``: the
-    same bits) or, for float64, ``f64`` (NumPy's)."""
+    same bits), for float64 XLA's float64 one (``f64``), for any other dtype (complex) NumPy's
+    ``other``."""
     x = np.asarray(x)
     d = x.dtype
     if d not in _VIA_F32:
         with np.errstate(all="ignore"):
-            return f64(x)
+            return f64(x) if d == np.float64 else other(x)
     flat = np.ascontiguousarray(x, np.float32).reshape(-1)
     out = np.empty_like(flat)
     if kernel is None or not compiled_kernels.elementwise(kernel, flat, out):
@@ -53,12 +54,12 @@ def _values(x: Any, kernel: str | None, f32: Any, f64: Any) -> Any:
 
 def log_values(x: Any) -> Any:
     """``random_log``'s impl."""
-    return _values(x, "log32", xla_log.log_f32, xla_f64.log_f64)
+    return _values(x, "log32", xla_log.log_f32, xla_f64.log_f64, np.log)
 
 
 def log1p_values(x: Any) -> Any:
     """``random_log1p``'s impl."""
-    return _values(x, "log1p32", xla_log.log1p_f32, xla_f64.log1p_f64)
+    return _values(x, "log1p32", xla_log.log1p_f32, xla_f64.log1p_f64, np.log1p)
 
 
 def _exp_ieee(x: Any) -> Any:
@@ -67,12 +68,12 @@ def _exp_ieee(x: Any) -> Any:
 
 def exp_values(x: Any) -> Any:
     """``random_exp``'s impl."""
-    return _values(x, None, _exp_ieee, xla_f64.exp_f64)
+    return _values(x, None, _exp_ieee, xla_f64.exp_f64, np.exp)
 
 
 def tan_values(x: Any) -> Any:
     """``random_tan``'s impl."""
-    return _values(x, None, libm_f32.tan_f32, xla_f64.tan_f64)
+    return _values(x, None, libm_f32.tan_f32, xla_f64.tan_f64, np.tan)
 
 
 def pow_values(x: Any, y: Any) -> Any:
