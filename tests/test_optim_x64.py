@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from optim_x64_cases import run
 
 import trellax
 import trellax.numpy as jnp
@@ -20,30 +21,12 @@ GOLDEN = json.loads((Path(__file__).parent / "golden" / "optim_x64.json").read_t
 ULPS = 2
 
 
-def run(expr: str, dtype: str) -> np.ndarray:
-    rng = np.random.default_rng(7)
-    params = {
-        "b": jnp.asarray(rng.standard_normal(3), dtype),
-        "w": jnp.asarray(rng.standard_normal((4, 3)), dtype),
-    }
-    opt = eval("optax." + expr)
-    state = opt.init(params)
-    out = []
-    for _ in range(len(GOLDEN[f"{expr}|{dtype}"])):
-        grads = {k: jnp.asarray(rng.standard_normal(v.shape), dtype) for k, v in params.items()}
-        updates, state = opt.update(grads, state, params)
-        params = optax.apply_updates(params, updates)
-        assert params["w"].dtype == np.dtype(dtype)
-        out.append([float(v) for k in ("b", "w") for v in np.asarray(params[k]).ravel()])
-    return np.array(out)
-
-
 @pytest.mark.parametrize("key", sorted(GOLDEN))
 def test_x64_trajectory_matches_optax(key: str) -> None:
     expr, dtype = key.split("|")
     want = np.array(GOLDEN[key])
     with trellax.enable_x64(True):
-        got = run(expr, dtype)
+        got = np.array(run(optax, jnp, expr, dtype))
     eps = float(np.finfo(dtype).eps)
     err = np.abs(got - want) / (eps * np.maximum(np.abs(want), 1e-3))
     assert err.max() <= ULPS, f"{err.max():.1f} ulps"
