@@ -20,6 +20,7 @@ divisor of the quotient's size, so this eager rule never fires on them twice.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import ml_dtypes
@@ -75,17 +76,10 @@ def is_broadcast_divisor(x_shape: tuple[int, ...], y_shape: tuple[int, ...]) -> 
     divisor that only gains dimensions of size 1 is a reshape for XLA, not a broadcast."""
     if x_shape == y_shape:
         return False
-    n = _size(y_shape)
-    if n < _size(x_shape):
+    n = math.prod(y_shape)
+    if n < math.prod(x_shape):
         return True  # (the quotient has at least the dividend's elements)
-    return _size(np.broadcast_shapes(x_shape, y_shape)) != n
-
-
-def _size(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
+    return math.prod(np.broadcast_shapes(x_shape, y_shape)) != n
 
 
 def true_divide(x: np.ndarray, y: np.ndarray) -> Any:
@@ -94,8 +88,7 @@ def true_divide(x: np.ndarray, y: np.ndarray) -> Any:
     quotient otherwise."""
     if y.shape == x.shape:
         return np.true_divide(x, y)
-    broadcast = y.size < x.size or is_broadcast_divisor(x.shape, y.shape)
-    if broadcast:
+    if is_broadcast_divisor(x.shape, y.shape):
         if x.dtype in RECIPROCAL_DTYPES:
             return np.multiply(x, xla_reciprocal(y))
         if x.dtype == BFLOAT16:
