@@ -28,6 +28,14 @@ GOLDEN: dict[str, Any] = json.loads(
 )
 
 
+# Programs whose outputs are sums that cancel: an element is compared against its array's largest
+# magnitude. mha/kwargs_fn's softmax takes float32 `exp`, which is NumPy's (1 ulp from XLA's in
+# 787 of its 2,112 inputs here: docs/semantics.md, "float32 transcendental functions"); the output
+# projection then cancels to -0.0069 where the heads are ~1, so that 1-ulp input difference is 81
+# ulps of the small element (3.8e-8 absolute, a third of an ulp of the array's largest value).
+NORMWISE = {"mha/kwargs_fn"}
+
+
 @pytest.fixture(scope="module")
 def names() -> dict[str, Any]:
     return env(trellax, trellax.optim, trellax.flax)
@@ -39,11 +47,7 @@ def test_golden_covers_every_program() -> None:
 
 @pytest.mark.parametrize("name", sorted(set(PROGRAMS) - set(RPROP)))
 def test_program(name: str, names: dict[str, Any]) -> None:
-    if name == "mha/kwargs_fn":
-        # open (issue 24): differs in value since the division rule landed beside this test
-        # (found by the merged run of 28 Nov 2026, not yet diagnosed); strict, so a fix shows
-        pytest.xfail("mha with a custom attention_fn: value differs after the division rule")
-    assert classify(run(PROGRAMS[name], names), GOLDEN[name]) is None
+    assert classify(run(PROGRAMS[name], names), GOLDEN[name], normwise=name in NORMWISE) is None
 
 
 @pytest.mark.parametrize("name", RPROP)
