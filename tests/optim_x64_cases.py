@@ -22,17 +22,32 @@ CASES = (
     "scale_by_adam()",
 )
 STEPS = 4
+#: the parameter trees: a bias and a kernel, or the kernel alone (XLA divides a tree of one
+#: leaf by the bias correction's reciprocal, several leaves by the correction itself)
+LEAVES = {"": ("b", "w"), "w": ("w",)}
 
 
-def run(optax: Any, jnp: Any, expr: str, dtype: str) -> list[list[float]]:
-    """The parameters (bias then kernel, flattened, as floats) after each of ``STEPS`` eager
-    steps of ``optax.<expr>`` on a 4x3 kernel and a bias of ``dtype``, gradients drawn from a
-    seeded NumPy generator."""
+def keys() -> list[str]:
+    """``expr|dtype`` for the two-leaf tree, ``expr|dtype|w`` for the kernel alone."""
+    return [
+        f"{e}|{d}" + (f"|{leaves}" if leaves else "")
+        for e in CASES
+        for d in ("float64", "float32")
+        for leaves in LEAVES
+    ]
+
+
+def run(optax: Any, jnp: Any, key: str) -> list[list[float]]:
+    """The parameters (flattened, as floats) after each of ``STEPS`` eager steps of
+    ``optax.<expr>`` on a 4x3 kernel and (unless the key ends in ``|w``) a bias, of ``dtype``,
+    gradients drawn from a seeded NumPy generator."""
+    expr, dtype, *rest = key.split("|")
     rng = np.random.default_rng(7)
     params = {
         "b": jnp.asarray(rng.standard_normal(3), dtype),
         "w": jnp.asarray(rng.standard_normal((4, 3)), dtype),
     }
+    params = {k: params[k] for k in LEAVES[rest[0] if rest else ""]}
     opt = eval("optax." + expr, {"optax": optax})
     state = opt.init(params)
     out = []
@@ -41,5 +56,5 @@ def run(optax: Any, jnp: Any, expr: str, dtype: str) -> list[list[float]]:
         updates, state = opt.update(grads, state, params)
         params = optax.apply_updates(params, updates)
         assert np.asarray(params["w"]).dtype == np.dtype(dtype)
-        out.append([float(v) for k in ("b", "w") for v in np.asarray(params[k]).ravel()])
+        out.append([float(v) for k in sorted(params) for v in np.asarray(params[k]).ravel()])
     return out

@@ -1,6 +1,6 @@
 """Golden trajectories of optax 0.2.8's bias-corrected optimizers with 64-bit types on (run with
 JAX installed): four eager steps on float64 and on float32 parameters (a 4x3 kernel and a bias,
-gradients from a seeded NumPy generator), the parameters after each step recorded as float64.
+gradients from a seeded NumPy generator; and the kernel alone), the parameters after each step recorded as float64.
 With ``jax_enable_x64`` optax's bias correction ``1 - decay ** count`` is a float64 power (a
 Python-float decay and an int32 count promote to float64), cast to each leaf's dtype.
 
@@ -25,11 +25,11 @@ import optax  # noqa: E402
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "golden" / "optim_x64.json"
 sys.path.insert(0, str(ROOT / "tests"))
-from optim_x64_cases import CASES, run  # noqa: E402
+from optim_x64_cases import keys, run  # noqa: E402
 
 
 def main() -> None:
-    data = {f"{e}|{d}": run(optax, jnp, e, d) for e in CASES for d in ("float64", "float32")}
+    data = {key: run(optax, jnp, key) for key in keys()}
     OUT.write_text(json.dumps({"jax": jax.__version__, "optax": optax.__version__, "cases": data}))
     print(f"{len(data)} trajectories -> {OUT}")
 

@@ -115,19 +115,17 @@ def update_moment_per_elem_norm(updates: Updates, moments: Any, decay: Any, orde
     )
 
 
-def div_by_scalar(t: Any, s: Any, *, float32_reciprocal: bool = True) -> Any:
+def div_by_scalar(t: Any, s: Any) -> Any:
     """``t / s`` for an ``s`` of ``t``'s dtype that broadcasts to ``t``'s shape without having
     it (a 0-d divisor, or a mean taken with ``keepdims``), rounded as optax's is on XLA's CPU
-    compiler, which turns a division by a broadcast divisor into a multiplication by its
-    reciprocal:
-    always for float16 (the reciprocal rounded to float16), for float32 when
-    ``float32_reciprocal`` (XLA does it when the divisor has a single user, so an eager
-    division always, a jitted one over a tree of several leaves not), never for bfloat16 and
-    float64 (correctly rounded quotients). Measured against JAX 0.10.2 on 10⁵ inputs each."""
+    compiler when the divisor has this one reader: a multiplication by the reciprocal for
+    float16 (rounded to float16), float32 and float64, the float32 quotient rounded once for
+    bfloat16. Measured against JAX 0.10.2 on 10⁵ inputs each; a divisor several operations read
+    is divided by (:func:`quotient`)."""
     t = jnp.asarray(t)
-    rewritten = t.dtype == np.float16 or (t.dtype == np.float32 and float32_reciprocal)
-    if rewritten and np.shape(s) != t.shape and jnp.result_type(t, s) == t.dtype:
-        return t * (1 / jnp.asarray(s, t.dtype))
+    if t.dtype in (np.float16, np.float32, np.float64) and np.shape(s) != t.shape:
+        if jnp.result_type(t, s) == t.dtype:
+            return t * (1 / jnp.asarray(s, t.dtype))
     return quotient(t, s)
 
 
