@@ -123,9 +123,9 @@ def div_by_scalar(t: Any, s: Any) -> Any:
     bfloat16. Measured against JAX 0.10.2 on 10⁵ inputs each; a divisor several operations read
     is divided by (:func:`quotient`)."""
     t = jnp.asarray(t)
-    if t.dtype in (np.float16, np.float32, np.float64) and np.shape(s) != t.shape:
-        if jnp.result_type(t, s) == t.dtype:
-            return t * (1 / jnp.asarray(s, t.dtype))
+    broadcast = np.shape(s) != t.shape and jnp.result_type(t, s) == t.dtype
+    if broadcast and t.dtype in (np.float16, np.float32, np.float64):
+        return t * (1 / jnp.asarray(s, t.dtype))
     return quotient(t, s)
 
 
