@@ -1,0 +1,45 @@
+"""Golden outcomes of the integer/cast/indexing probe programs under JAX.
+
+Runs every program of ``tests/probe_int_cases.py`` with ``jax`` 0.10.2 bound to its names and
+writes ``tests/golden/probe_int.json`` (64-bit mode off) or, with ``--x64``,
+``tests/golden/probe_int_x64.json`` (``jax_enable_x64`` set before anything runs): program name
+-> encoded answer or error class, and the warning classes it raised.
+
+    python tools/gen_golden_probe_int.py [--x64] [--only PREFIX] [--out PATH]   # jax==0.10.2
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+
+import jax
+
+X64 = "--x64" in sys.argv
+jax.config.update("jax_enable_x64", X64)
+
+GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden"
+sys.path.insert(0, str(GOLDEN.parent))
+from probe_int_cases import PROGRAMS, names, run  # noqa: E402  (shared with the test)
+
+
+def main() -> None:
+    """``--only PREFIX`` reruns the programs whose names start with PREFIX and keeps the rest."""
+    out = GOLDEN / ("probe_int_x64.json" if X64 else "probe_int.json")
+    if "--out" in sys.argv:
+        out = pathlib.Path(sys.argv[sys.argv.index("--out") + 1])
+    env = names(jax)
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    golden = json.loads(out.read_text()) if only and out.exists() else {}
+    golden = {k: v for k, v in golden.items() if k in PROGRAMS}
+    for name, src in PROGRAMS.items():
+        if only is None or name.startswith(only) or name not in golden:
+            golden[name] = run(src, env)
+    out.write_text(json.dumps(golden, indent=0, sort_keys=True, separators=(",", ":")) + "\n")
+    errors = sum(1 for v in golden.values() if v[0] == "error")
+    print(f"{len(golden)} programs (x64={X64}), {errors} end in an error under JAX")
+
+
+if __name__ == "__main__":
+    main()
