@@ -110,9 +110,7 @@ def run(src: str, env: dict[str, Any]) -> Any:
 def _counts(w: warnings.WarningMessage) -> bool:
     # NumPy's own RuntimeWarnings from the host computation are not part of JAX's behaviour
     # (XLA never warns about overflow or division by zero), and DeprecationWarnings vary by host.
-    return w.category.__name__ not in ("DeprecationWarning", "PendingDeprecationWarning") and not (
-        w.category is RuntimeWarning
-    )
+    return w.category.__name__ not in ("DeprecationWarning", "PendingDeprecationWarning") and w.category is not RuntimeWarning
 
 
 def names(jax: Any) -> dict[str, Any]:
@@ -130,7 +128,17 @@ def names(jax: Any) -> dict[str, Any]:
 # comparing
 
 #: classes, worst first
-CLASSES = ("value", "dtype", "weak", "shape", "structure", "crash", "accepts", "error_class", "warning")
+CLASSES = (
+    "value",
+    "dtype",
+    "weak",
+    "shape",
+    "structure",
+    "crash",
+    "accepts",
+    "error_class",
+    "warning",
+)
 
 
 def _diff(mine: Any, ref: Any, found: list[str]) -> None:
@@ -502,7 +510,7 @@ for _t in ("float32", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "fl
     )
 
 # complex into real, integer and bool
-_CPLX = "np.array([1+2j, -1.5-0.5j, complex(np.nan, 1), complex(0, np.nan), -0.0-1j, complex(np.inf, 0), 0j, 3e9+0j], dtype=np.complex64)"  # noqa: E501
+_CPLX = "np.array([1+2j, -1.5-0.5j, complex(np.nan, 1), complex(0, np.nan), -0.0-1j, complex(np.inf, 0), 0j, 3e9+0j], dtype=np.complex64)"
 for _t in ("float32", "float16", "int32", "uint8", "int8", "bool", "complex128", "bfloat16"):
     _case(
         f"ccast/astype/{_t}",
@@ -533,7 +541,10 @@ for _v in PYINT:
         )
         _add(f"pyint/full/{_v}/{_t}", f"out = jnp.full((2,), {_v}, jnp.{_t})\n")
         _add(f"pyint/add/{_v}/{_t}", f"out = jnp.zeros(2, jnp.{_t}) + {_v}\n")
-        _add(f"pyint/mul_jit/{_v}/{_t}", f"out = jax.jit(lambda a: a * {_v})(jnp.ones(2, jnp.{_t}))\n")
+        _add(
+            f"pyint/mul_jit/{_v}/{_t}",
+            f"out = jax.jit(lambda a: a * {_v})(jnp.ones(2, jnp.{_t}))\n",
+        )
     _add(f"pyint/default/{_v}", f"out = jnp.array({_v})\n")
     _add(f"pyint/default_list/{_v}", f"out = jnp.array([{_v}, 0])\n")
     _add(f"pyint/jit_arg/{_v}", f"out = jax.jit(lambda a: a + 1)({_v})\n")
@@ -593,9 +604,14 @@ for _i in (-11, -10, -1, 0, 9, 10, 100):
     _add(f"idx/vmap/{_i}", f"{_X}\nout = jax.vmap(lambda j: x[j])(jnp.array([{_i}, 0, -1]))\n")
     for _m in ("clip", "fill", "drop", "promise_in_bounds", None):
         _mode = "None" if _m is None else repr(_m)
-        for _how, _call in (("get", "get(mode={m})"), ("get_fill", "get(mode={m}, fill_value=-7)"),
-                            ("set", "set(99, mode={m})"), ("add", "add(5, mode={m})"),
-                            ("min", "min(-4, mode={m})"), ("div", "divide(2, mode={m})")):
+        for _how, _call in (
+            ("get", "get(mode={m})"),
+            ("get_fill", "get(mode={m}, fill_value=-7)"),
+            ("set", "set(99, mode={m})"),
+            ("add", "add(5, mode={m})"),
+            ("min", "min(-4, mode={m})"),
+            ("div", "divide(2, mode={m})"),
+        ):
             _c = _call.format(m=_mode)
             _case(
                 f"at/{_how}/{_m}/{_i}",
@@ -654,7 +670,9 @@ for _i in (-11, -10, -1, 0, 9, 10, 100):
             f"lambda a: lax.dynamic_slice_in_dim(a, {_i}, min({_n}, 4), axis=2)",
             "x",
         )
-    _case(f"dyn/index_in_dim/{_i}", _X3, f"lambda a: lax.dynamic_index_in_dim(a, {_i}, axis=1)", "x")
+    _case(
+        f"dyn/index_in_dim/{_i}", _X3, f"lambda a: lax.dynamic_index_in_dim(a, {_i}, axis=1)", "x"
+    )
     _case(
         f"dyn/index_in_dim_nokeep/{_i}",
         _X3,
@@ -774,7 +792,7 @@ _RED = ("jnp.sum", "jnp.prod", "jnp.cumsum", "jnp.cumprod", "jnp.mean", "jnp.max
         "lambda a: lax.reduce_max(a, (0,))", "lambda a: lax.cummax(a)",
         "lambda a: jnp.sum(a, where=a > 1)", "lambda a: jnp.mean(a, where=a > 1)",
         "lambda a: jnp.clip(a, 2, 300)", "lambda a: jnp.clip(a, -1, 5)",
-        "lambda a: jnp.cumsum(a) - a", "lambda a: jnp.trace(jnp.diag(a))")  # noqa: E501  # fmt: skip
+        "lambda a: jnp.cumsum(a) - a", "lambda a: jnp.trace(jnp.diag(a))")  # fmt: skip
 _RVALS = {
     "int8": [100, 100, 27, -128, 127, 5, 5, -3],
     "uint8": [200, 200, 1, 0, 255, 17, 255, 3],
