@@ -24,19 +24,41 @@ sys.path.insert(0, str(GOLDEN.parent))
 from probe_int_cases import PROGRAMS, names, run  # noqa: E402  (shared with the test)
 
 
+def _order() -> list[str]:
+    """The programs round-robin over the areas (the first part of a name), so that a partial run
+    covers every area."""
+    by_area: dict[str, list[str]] = {}
+    for name in PROGRAMS:
+        by_area.setdefault(name.split("/")[0], []).append(name)
+    rows = [names_ for names_ in by_area.values()]
+    return [row[i] for i in range(max(map(len, rows))) for row in rows if i < len(row)]
+
+
 def main() -> None:
-    """``--only PREFIX`` reruns the programs whose names start with PREFIX and keeps the rest."""
+    """``--only PREFIX`` reruns the programs whose names start with PREFIX and keeps the rest;
+    ``--resume`` keeps what the output file holds and runs the others. The file is rewritten every
+    200 programs, so an interrupted run leaves the programs done so far."""
     out = GOLDEN / ("probe_int_x64.json" if X64 else "probe_int.json")
     if "--out" in sys.argv:
         out = pathlib.Path(sys.argv[sys.argv.index("--out") + 1])
     env = names(jax)
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
-    golden = json.loads(out.read_text()) if only and out.exists() else {}
+    keep = only is not None or "--resume" in sys.argv
+    golden = json.loads(out.read_text()) if keep and out.exists() else {}
     golden = {k: v for k, v in golden.items() if k in PROGRAMS}
-    for name, src in PROGRAMS.items():
-        if only is None or name.startswith(only) or name not in golden:
-            golden[name] = run(src, env)
-    out.write_text(json.dumps(golden, indent=0, sort_keys=True, separators=(",", ":")) + "\n")
+
+    def write() -> None:
+        text = json.dumps(golden, indent=0, sort_keys=True, separators=(",", ":")) + "\n"
+        out.write_text(text)
+
+    done = 0
+    for name in _order():
+        if (only is not None and name.startswith(only)) or name not in golden:
+            golden[name] = run(PROGRAMS[name], env)
+            done += 1
+            if done % 200 == 0:
+                write()
+    write()
     errors = sum(1 for v in golden.values() if v[0] == "error")
     print(f"{len(golden)} programs (x64={X64}), {errors} end in an error under JAX")
 

@@ -147,8 +147,14 @@ def nextafter(a: np.ndarray, b: np.ndarray) -> Any:
 
 def sign(x: np.ndarray) -> Any:
     if x.dtype.kind == "c":
+        # each part divided by the magnitude on its own (XLA's x / |x|): sign(inf+0j) is nan+0j,
+        # where a complex division by |x| + 0j would make both parts NaN
         mag = np.abs(x)
-        return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag)).astype(x.dtype)
+        div = np.where(mag == 0, 1, mag)
+        out = np.empty_like(x)
+        out.real = np.where(mag == 0, 0, x.real / div)
+        out.imag = np.where(mag == 0, 0, x.imag / div)
+        return out
     out = np.sign(x)
     if x.dtype.kind == "f" or _is_custom(x.dtype):
         # XLA keeps the sign of a zero (sign(-0.0) is -0.0); NumPy's sign gives +0.0.

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.core.basearray import Array
-from trellax._src.core.errors import ConcretizationTypeError
+from trellax._src.core.errors import ConcretizationTypeError, TracerBoolConversionError
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, reductions, shapes, sorting, ufuncs
@@ -41,6 +41,8 @@ def _concrete(name: str, x: Any, what: str) -> np.ndarray[Any, Any]:
     try:
         return np.asarray(x)
     except TypeError:
+        if what == "condition":  # JAX's compress and extract test its truth: bool conversion
+            raise TracerBoolConversionError(x) from None
         raise ConcretizationTypeError(
             f"{name}: {what} must be concrete (it decides the shape of the result), got a "
             "traced value"
