@@ -406,12 +406,31 @@ def full(
     if is_extended(fill_value) or (dtype is not None and is_extended(dtype)):
         return handler("full")(shape, fill_value, dtype)  # type: ignore[no-any-return]
     dims = _shape(shape, "full")
-    if dtype is None or isinstance(fill_value, int):  # Python ints: range-checked
+    if dtype is not None and _wraps_int(fill_value, dtype):
+        # a Python int fill of an integer dtype wraps modulo 2**bits, as JAX's full does
+        # (full((2,), 300, int8) is [44, 44]), where jnp.array(300, int8) raises
+        d = dtypes.check_user_dtype(dtype, "full")
+        host = np.array(fill_value, np.uint64 if fill_value > 0 else np.int64)
+        fill = _array(host.astype(d), None, "full", copy=False)
+    elif dtype is None or isinstance(fill_value, int):  # Python ints: range-checked
         fill = _array(fill_value, dtype, "full", copy=False)
     else:  # converted as astype converts (a float fill saturates, NaN gives 0), as in JAX
         fill = _array(fill_value, None, "full", copy=False)
         fill = _convert(fill, dtypes.check_user_dtype(dtype, "full"), False)
     return _broadcast_fill("full", fill, dims)
+
+
+def _wraps_int(fill_value: Any, dtype: Any) -> bool:
+    """Whether ``fill_value`` is a Python int within int64/uint64's range and ``dtype`` an
+    integer dtype."""
+    if not isinstance(fill_value, int) or isinstance(fill_value, bool):
+        return False
+    if not -(2**63) <= fill_value < 2**64:
+        return False
+    try:
+        return dtypes.kind(np.dtype(dtype)) in "iu"
+    except TypeError:
+        return False
 
 
 def _broadcast_fill(fun_name: str, fill: Array, dims: tuple[int, ...]) -> Array:

@@ -338,7 +338,8 @@ def put(
     a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode: str | None = None, *, inplace: bool = True
 ) -> Array:
     """A copy of ``a`` with the flat positions ``ind`` set to ``v`` (cycled); needs
-    ``inplace=False``. ``mode``: None or 'clip' clamps out-of-range indices, 'wrap' wraps."""
+    ``inplace=False``. ``mode``: None or 'clip' clamps every index to ``[0, size - 1]`` (negative
+    ones to 0), 'wrap' wraps."""
     if inplace:
         raise ValueError(
             "trellax.numpy.put cannot modify arrays in-place, because trellax arrays are "
@@ -357,8 +358,9 @@ def put(
     if mode == "wrap":
         i = ufuncs.remainder(i, x.size)
     else:
-        i = ufuncs.minimum(ufuncs.maximum(i, -x.size), x.size - 1)
-        i = where(ufuncs.less(i, 0), ufuncs.add(i, x.size), i)
+        # None and 'clip' clamp to [0, size - 1]: a negative index is position 0, as in
+        # NumPy's put and JAX's (not counted from the end)
+        i = ufuncs.minimum(ufuncs.maximum(i, 0), x.size - 1)
     values = _take_static(values, np.arange(i.size) % values.size, 0)
     flat = shapes.ravel(x).at[i].set(values)
     return shapes.reshape(flat, tuple(x.shape))
