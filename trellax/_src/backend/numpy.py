@@ -302,6 +302,12 @@ def shift_right_arithmetic(x: np.ndarray, y: np.ndarray) -> Any:
 
 
 def shift_right_logical(x: np.ndarray, y: np.ndarray) -> Any:
+    if _is_custom(x.dtype):  # int4/uint4/int2/uint2: on the bit pattern of their own width
+        width = _bit_width(x.dtype)
+        pattern = x.astype(np.int64) & ((1 << width) - 1)
+        count = y.astype(np.int64)
+        out = np.where((count < 0) | (count >= width), 0, pattern >> np.clip(count, 0, 63))
+        return _from_bit_pattern(out.astype(np.uint64), x.dtype, width)
     bits = x.dtype.itemsize * 8
     unsigned = x.view(np.dtype(f"u{x.dtype.itemsize}")) if x.dtype.kind == "i" else x
     out = np.right_shift(unsigned, np.minimum(y, bits - 1).astype(unsigned.dtype))

@@ -338,8 +338,8 @@ def put(
     a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode: str | None = None, *, inplace: bool = True
 ) -> Array:
     """A copy of ``a`` with the flat positions ``ind`` set to ``v`` (cycled); needs
-    ``inplace=False``. ``mode``: None or 'clip' clamps every index to ``[0, size - 1]`` (negative
-    ones to 0), 'wrap' wraps."""
+    ``inplace=False``. ``mode``: 'clip' clamps every index to ``[0, size - 1]`` (negative ones
+    to 0), None counts a negative index from the end and clamps, 'wrap' wraps."""
     if inplace:
         raise ValueError(
             "trellax.numpy.put cannot modify arrays in-place, because trellax arrays are "
@@ -357,10 +357,11 @@ def put(
         raise ValueError(f"mode should be one of 'wrap' or 'clip'; got {mode=}")
     if mode == "wrap":
         i = ufuncs.remainder(i, x.size)
-    else:
-        # None and 'clip' clamp to [0, size - 1]: a negative index is position 0, as in
-        # NumPy's put and JAX's (not counted from the end)
+    elif mode == "clip":  # clamped to [0, size - 1]: a negative index is position 0, as JAX's
         i = ufuncs.minimum(ufuncs.maximum(i, 0), x.size - 1)
+    else:  # None: a negative index counts from the end once, then the index is clamped
+        i = ufuncs.minimum(ufuncs.maximum(i, -x.size), x.size - 1)
+        i = where(ufuncs.less(i, 0), ufuncs.add(i, x.size), i)
     values = _take_static(values, np.arange(i.size) % values.size, 0)
     flat = shapes.ravel(x).at[i].set(values)
     return shapes.reshape(flat, tuple(x.shape))
