@@ -295,6 +295,14 @@ def integer_pow(x: np.ndarray, *, y: int) -> Any:
 
 
 def shift_right_arithmetic(x: np.ndarray, y: np.ndarray) -> Any:
+    if _is_custom(x.dtype):  # int4/uint4/int2/uint2: the top bit of their own width is the sign
+        width = _bit_width(x.dtype)
+        mask = (1 << width) - 1
+        pattern = x.astype(np.int64) & mask
+        value = np.where(pattern >> (width - 1) != 0, pattern - (1 << width), pattern)
+        count = y.astype(np.int64)
+        count = np.where((count < 0) | (count >= width), width - 1, count)
+        return _from_bit_pattern(((value >> count) & mask).astype(np.uint64), x.dtype, width)
     bits = x.dtype.itemsize * 8
     signed = x.view(np.dtype(f"i{x.dtype.itemsize}")) if x.dtype.kind == "u" else x
     out = np.right_shift(signed, np.minimum(y, bits - 1).astype(signed.dtype))

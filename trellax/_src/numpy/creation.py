@@ -203,9 +203,10 @@ def _numpy_checked(x: Any, d: DType) -> np.ndarray[Any, Any]:
     float that is not an integer of ``d``'s range raises as it does in NumPy and JAX)."""
     if isinstance(x, (float, np.floating)) and dtypes.kind(d) in ("i", "u"):
         x = _float_as_int(float(x), d)
-    if d.kind == "V" and type(x) is int:
-        info = dtypes.iinfo(d) if dtypes.kind(d) in ("i", "u") else None
-        if info is not None and not int(info.min) <= x <= int(info.max):
+    if d.kind == "V" and type(x) is int and dtypes.kind(d) in ("i", "u"):
+        # int4/uint4/int2/uint2 take a Python int modulo 2**bits, as JAX's jnp.array(300, int4)
+        # (-4) does; only an int beyond int64/uint64 raises
+        if not -(2**63) <= x < 2**64:
             raise OverflowError(f"Python integer {x} out of bounds for {d.name}")
     if d.kind == "b" or d.kind == "V":
         return np.asarray(x).astype(d)
