@@ -110,7 +110,10 @@ def run(src: str, env: dict[str, Any]) -> Any:
 def _counts(w: warnings.WarningMessage) -> bool:
     # NumPy's own RuntimeWarnings from the host computation are not part of JAX's behaviour
     # (XLA never warns about overflow or division by zero), and DeprecationWarnings vary by host.
-    return w.category.__name__ not in ("DeprecationWarning", "PendingDeprecationWarning") and w.category is not RuntimeWarning
+    return (
+        w.category.__name__ not in ("DeprecationWarning", "PendingDeprecationWarning")
+        and w.category is not RuntimeWarning
+    )
 
 
 def names(jax: Any) -> dict[str, Any]:

@@ -203,11 +203,11 @@ def _numpy_checked(x: Any, d: DType) -> np.ndarray[Any, Any]:
     float that is not an integer of ``d``'s range raises as it does in NumPy and JAX)."""
     if isinstance(x, (float, np.floating)) and dtypes.kind(d) in ("i", "u"):
         x = _float_as_int(float(x), d)
-    if d.kind == "V" and type(x) is int and dtypes.kind(d) in ("i", "u"):
-        # int4/uint4/int2/uint2 take a Python int modulo 2**bits, as JAX's jnp.array(300, int4)
-        # (-4) does; only an int beyond int64/uint64 raises
-        if not -(2**63) <= x < 2**64:
-            raise OverflowError(f"Python integer {x} out of bounds for {d.name}")
+    # int4/uint4/int2/uint2 take a Python int modulo 2**bits, as JAX's jnp.array(300, int4) (-4)
+    # does; only an int beyond int64/uint64 raises
+    wide = type(x) is int and not -(2**63) <= x < 2**64
+    if d.kind == "V" and wide and dtypes.kind(d) in ("i", "u"):
+        raise OverflowError(f"Python integer {x} out of bounds for {d.name}")
     if d.kind == "b" or d.kind == "V":
         return np.asarray(x).astype(d)
     return np.asarray(x, dtype=d)
@@ -407,7 +407,7 @@ def full(
     if is_extended(fill_value) or (dtype is not None and is_extended(dtype)):
         return handler("full")(shape, fill_value, dtype)  # type: ignore[no-any-return]
     dims = _shape(shape, "full")
-    if dtype is not None and _wraps_int(fill_value, dtype):
+    if dtype is not None and isinstance(fill_value, int) and _wraps_int(fill_value, dtype):
         # a Python int fill of an integer dtype wraps modulo 2**bits, as JAX's full does
         # (full((2,), 300, int8) is [44, 44]), where jnp.array(300, int8) raises
         d = dtypes.check_user_dtype(dtype, "full")
@@ -421,10 +421,10 @@ def full(
     return _broadcast_fill("full", fill, dims)
 
 
-def _wraps_int(fill_value: Any, dtype: Any) -> bool:
-    """Whether ``fill_value`` is a Python int within int64/uint64's range and ``dtype`` an
+def _wraps_int(fill_value: int, dtype: Any) -> bool:
+    """Whether the Python int ``fill_value`` is within int64/uint64's range and ``dtype`` an
     integer dtype."""
-    if not isinstance(fill_value, int) or isinstance(fill_value, bool):
+    if isinstance(fill_value, bool):
         return False
     if not -(2**63) <= fill_value < 2**64:
         return False
