@@ -204,8 +204,8 @@ def _numpy_checked(x: Any, d: DType) -> np.ndarray[Any, Any]:
     if isinstance(x, (float, np.floating)) and dtypes.kind(d) in ("i", "u"):
         x = _float_as_int(float(x), d)
     # int4/uint4/int2/uint2 take a Python int modulo 2**bits, as JAX's jnp.array(300, int4) (-4)
-    # does; only an int beyond int64/uint64 raises
-    wide = type(x) is int and not -(2**63) <= x < 2**64
+    # does; only an int beyond int64 raises (2**63 too, as in JAX)
+    wide = type(x) is int and not -(2**63) <= x < 2**63
     if d.kind == "V" and wide and dtypes.kind(d) in ("i", "u"):
         raise OverflowError(f"Python integer {x} out of bounds for {d.name}")
     if d.kind == "b" or d.kind == "V":
