@@ -412,7 +412,7 @@ def full(
         # (full((2,), 300, int8) is [44, 44]), where jnp.array(300, int8) raises
         d = dtypes.check_user_dtype(dtype, "full")
         host = np.array(fill_value, np.uint64 if fill_value > 0 else np.int64)
-        fill = _array(host.astype(d), None, "full", copy=False)
+        fill = _array(host.astype(d), d, "full", copy=False)
     elif dtype is None or isinstance(fill_value, int):  # Python ints: range-checked
         fill = _array(fill_value, dtype, "full", copy=False)
     else:  # converted as astype converts (a float fill saturates, NaN gives 0), as in JAX
