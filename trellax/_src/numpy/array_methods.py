@@ -124,10 +124,6 @@ def _astype(self: Array, dtype: Any, copy: bool = False, device: Any = None) -> 
             DeprecationWarning,
             stacklevel=dtypes.user_stacklevel(),
         )
-    if d == dtypes.bool_ and dtypes.kind(self.dtype) == "c":
-        # a complex number is true when either part is nonzero (convert_element_type looks at
-        # the real part only, as XLA's conversion does)
-        return _convert(self != 0, d, False)
     return _convert(self, d, False)
 
 
