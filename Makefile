@@ -65,6 +65,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) -m pip install -q jax==$(JAX_VERSION) jaxlib==$(JAX_VERSION) numpy ml_dtypes mpmath
 	$(GOLDEN_PY) tools/gen_golden.py
 	$(GOLDEN_PY) tools/gen_golden_complex_inf.py
+	$(GOLDEN_PY) tools/gen_golden_complex_special.py
 	$(GOLDEN_PY) tools/gen_golden_control.py
 	$(GOLDEN_PY) tools/gen_golden_core.py
 	$(GOLDEN_PY) tools/gen_golden_ops.py
@@ -79,6 +80,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_erf_xla.py
 	$(GOLDEN_PY) tools/gen_golden_xla_log.py
 	$(GOLDEN_PY) tools/gen_golden_xla_elementary.py
+	$(GOLDEN_PY) tools/gen_golden_xla_f64.py
 	$(GOLDEN_PY) tools/gen_golden_random_sweep.py
 	$(GOLDEN_PY) tools/gen_golden_random_tails.py
 	$(GOLDEN_PY) tools/gen_golden_index_sweep.py
@@ -98,6 +100,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) -m pip install -q optax==0.2.8
 	$(GOLDEN_PY) tools/gen_golden_optim.py
 	$(GOLDEN_PY) tools/gen_golden_optim_rest.py
+	$(GOLDEN_PY) tools/gen_golden_optim_x64.py
 	$(GOLDEN_PY) tools/gen_golden_optim_numerics.py
 	$(GOLDEN_PY) tools/gen_golden_optim_more.py
 	$(GOLDEN_PY) tools/gen_golden_optim_reduce.py
@@ -105,6 +108,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_silent.py
 	$(GOLDEN_PY) tools/gen_golden_jaxfile_numpy.py
 	$(GOLDEN_PY) tools/gen_golden_div_reciprocal.py
+	$(GOLDEN_PY) tools/gen_golden_div_rules.py
 	$(GOLDEN_PY) -m pip install -q scipy
 	$(GOLDEN_PY) tools/gen_golden_special_more.py
 	$(GOLDEN_PY) tools/gen_deriv_exact_derivs_nn.py
@@ -128,6 +132,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) -m pip install -q absl-py
 	$(GOLDEN_PY) tools/gen_golden_flax_examples.py
 	$(GOLDEN_PY) tools/gen_golden_silent3.py
+	$(GOLDEN_PY) tools/gen_golden_linalg_sort.py
 	$(GOLDEN_PY) tools/gen_golden_edge_inputs.py
 	$(GOLDEN_PY) tools/gen_golden_edge_sweep.py
 	$(GOLDEN_PY) tools/gen_golden_edge_public.py
@@ -138,9 +143,12 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_probe_batch3.py
 	$(GOLDEN_PY) tools/gen_golden_probe_int.py
 	$(GOLDEN_PY) tools/gen_golden_probe_int.py --x64
+	$(GOLDEN_PY) tools/gen_golden_flax_optax_hunt.py
+	$(GOLDEN_PY) tools/gen_golden_optim_hunt.py
 	$(GOLDEN_PY) tools/gen_deriv_exact_gamma.py
 	$(GOLDEN_PY) tools/gen_deriv_exact_derivs_hyp.py
 	$(GOLDEN_PY) tools/gen_deriv_exact_derivs_rest.py
+	$(GOLDEN_PY) tools/gen_exact_hyp2f1.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 
 clean:

@@ -925,10 +925,30 @@ HESSIANS = frozenset(
 #: with its reason, e.g. ``custom_lin``, transposed but never differentiated).
 #: differentiable primitives with no case here, each with the reason
 EXCLUDED: dict[str, str] = {
-    "optim_fma": (
-        "internal to trellax.optim (the FMA XLA contracts inside optax's compiled code, "
-        "optim/fma.py): no public function gives it a tangent; its rule is a * b + c's "
-        "(tests/test_optim_reduce.py::test_fma_derivatives)"
+    "loggamma_complex": (
+        "complex operands only (the deriv cases and their goldens are real): its holomorphic "
+        "derivative digamma is checked against JAX's jvp in tests/test_complex_special.py"
+    ),
+    "gamma_complex": (
+        "complex operands only: first and second holomorphic derivatives against JAX's "
+        "(tests/test_complex_special.py::test_derivatives_as_jax)"
+    ),
+    "trigamma_complex": (
+        "complex operands only, reached as loggamma's third derivative "
+        "(tests/test_complex_special.py::test_higher_derivatives_of_loggamma)"
+    ),
+    "polygamma_complex": (
+        "complex operands only, reached as loggamma's fourth and higher derivatives "
+        "(tests/test_complex_special.py::test_higher_derivatives_of_loggamma)"
+    ),
+    "digamma_complex": (
+        "complex operands only, reached as loggamma's second derivative "
+        "(tests/test_complex_special.py::test_second_derivative_of_loggamma_and_no_third)"
+    ),
+    "fma": (
+        "internal to the samplers and trellax.optim (the multiply-adds XLA contracts into one "
+        "FMA in compiled code, lax/fma.py): no public function gives it a tangent; its rule is "
+        "a * b + c's (tests/test_optim_reduce.py::test_fma_derivatives)"
     ),
     "random_log": (
         "internal to the samplers (XLA's float32 log of their uniform draws, random/logs.py): "
@@ -949,10 +969,6 @@ EXCLUDED: dict[str, str] = {
     "random_pow": (
         "internal to the samplers (the C library's powf, random/logs.py); its rules are power's "
         "(tests/test_xla_elementary.py), and samplers' gradients go through it (weibull_min)"
-    ),
-    "random_fma": (
-        "internal to the samplers (XLA's fused multiply-add in wald and maxwell, random/logs.py); "
-        "its rules are those of a * b + c (tests/test_xla_elementary.py)"
     ),
 }
 

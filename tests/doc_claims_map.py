@@ -86,6 +86,16 @@ AUDITED: list[Evidence] = [
         "tests/test_nn_init_large.py",
     ),
     E(
+        "docs/semantics.md",
+        "`fft.fftfreq`/`rfftfreq` multiply by the reciprocal of `d * n`",
+        "tests/test_linalg_sort.py",
+    ),
+    E(
+        "docs/semantics.md",
+        "`solve` of an exactly singular matrix is that same unchecked LU solve",
+        "tests/test_linalg_sort.py",
+    ),
+    E(
         "docs/nn.md",
         "The uniform family is bit-identical, and so is the normal family",
         "tests/test_nn_init_large.py::test_initializer_against_jax",
@@ -122,6 +132,23 @@ AUDITED: list[Evidence] = [
         "docs/nn.md",
         "all agree (bits, or a few ulps of the dtype)",
         "tests/test_probe_batch3.py::test_program",
+    ),
+    E(
+        "docs/nn.md",
+        "replays 130 programs of them against optax 0.2.8",
+        "tests/test_flax_optax_hunt.py::test_program",
+        "tests/test_flax_optax_hunt.py::test_rprop_is_optax_without_its_one_step_lag",
+    ),
+    E(
+        "docs/nn.md",
+        "runs 20 configurations of them",
+        "tests/test_optim_hunt.py::test_trajectory_matches_optax",
+        "tests/test_optim_hunt.py::test_bounds_are_tight",
+    ),
+    E(
+        "docs/nn.md",
+        "`normalize_by_update_norm` divides through the reciprocal as XLA does",
+        "tests/test_optim_hunt.py::test_trajectory_matches_optax",
     ),
     E(
         "docs/nn.md",
@@ -278,7 +305,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/autodiff.md",
-        "Open: at `x = 0.999` trellax's float64 series is 262",
+        "terms) was 262 ulps off in value and 320 to 770 in the derivatives",
         "tests/test_deriv_exact_derivs_hyp.py::test_trellax_against_mpmath",
     ),
     E(
@@ -562,6 +589,15 @@ AUDITED: list[Evidence] = [
         "tests/test_special_exact.py::test_owens_t_at_h_zero_and_a_infinite",
         "tests/test_golden_special_more.py::test_values",
     ),
+    E(
+        "docs/special_functions.md",
+        "Measured against mpmath (40 digits) on the 608 points",
+        "tests/test_complex_special.py::test_loggamma_against_mpmath",
+        "tests/test_complex_special.py::test_gamma_against_mpmath",
+        "tests/test_complex_special.py::test_values_close_to_jax_or_closer_to_mpmath",
+        "tests/test_complex_special.py::test_poles_and_non_finite_are_nan",
+        "tests/test_complex_special.py::test_negative_real_axis_takes_the_upper_side",
+    ),
     # ---- docs/semantics.md
     E(
         "docs/semantics.md",
@@ -570,14 +606,29 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
-        "`mean` (and `average` without weights) is the sum times the reciprocal of the count",
-        "tests/test_div_reciprocal.py::test_mean_matches_jax_bits",
-        "tests/test_div_reciprocal.py::test_mean_is_the_sum_times_the_reciprocal",
+        "The product and the quotient differ in the last bit for 35 % (float16)",
+        "tests/test_div_rules.py::test_the_rule_moves_bits_where_the_docs_say",
     ),
     E(
         "docs/semantics.md",
-        "The general rule is still open: in JAX every `x / c` whose divisor is a constant",
-        "tests/test_div_reciprocal.py::test_division_by_a_broadcast_divisor_is_open",
+        "| `x / 2.0`, any power of two |",
+        "tests/test_div_rules.py::test_division_matches_jax_bits",
+    ),
+    E(
+        "docs/semantics.md",
+        "for `d` a constant or broadcast divisor above `1 / tiny`",
+        "tests/test_div_rules.py::test_flushed_reciprocal",
+        "tests/test_div_rules.py::test_division_matches_jax_bits",
+    ),
+    E(
+        "docs/semantics.md",
+        "for a constant or broadcast subnormal `d`",
+        "tests/test_div_rules.py::test_division_matches_jax_bits",
+    ),
+    E(
+        "trellax/_src/backend/division.py",
+        "so the two differ in the last bit for 35-55 % of quotients",
+        "tests/test_div_rules.py::test_the_rule_moves_bits_where_the_docs_say",
     ),
     E(
         "docs/semantics.md",
@@ -660,6 +711,7 @@ AUDITED: list[Evidence] = [
         "docs/semantics.md",
         "| JAX | trellax | why |",
         "tests/test_golden_behaviour.py::test_catalogue",
+        "tests/test_complex_special.py",
         "tests/test_jit_options.py::test_option_errors_match_jax",
         "tests/test_shapes.py::test_broadcast_helpers",
         "tests/test_array_api.py::test_info_capabilities_and_devices",
@@ -900,22 +952,6 @@ AUDITED: list[Evidence] = [
         "docs/random.md",
         "float32 `rsqrt` (inside every gamma-family draw)",
         "tests/test_random_sweep.py::test_docs_table_is_measured",
-    ),
-    E(
-        "docs/random.md",
-        "trellax's float64 `erfinv` refines the float32 polynomial",
-        "tests/test_random_sweep.py::test_docs_table_is_measured",
-    ),
-    E(
-        "docs/random.md",
-        "Until this round the float64 `erfinv` also returned NaN",
-        "tests/test_random_sweep.py::test_float64_far_tail_is_finite",
-    ),
-    E(
-        "docs/random.md",
-        "Far in the tails",
-        "tests/test_random_sweep.py::test_float64_far_tail_is_finite",
-        "tests/test_random_sweep.py::test_draw_matches_jax",
     ),
     E(
         "docs/random.md",
@@ -2646,7 +2682,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "trellax/_src/backend/xla_erf.py",
-        "XLA's float32 ``erf``, bit for bit, and an exactly",
+        "XLA's float32 ``erf``, bit for bit, with exactly rounded fused steps",
         "tests/test_erf_xla.py::test_erf_is_xlas_polynomial",
         "tests/test_erf_xla.py::test_fma_rounds_once",
     ),
@@ -2720,7 +2756,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "trellax/_src/random/erfinv.py",
-        "behind ``normal``: XLA's float32 polynomial, bit for bit, and a float64",
+        "behind ``normal``: XLA's float32 polynomial, bit for bit (its float64 one",
         "tests/test_random_sweep.py::test_draw_matches_jax",
         "tests/test_random_fast.py::test_erfinv_chunked_with_special_values",
     ),
@@ -2758,6 +2794,51 @@ AUDITED: list[Evidence] = [
         "tests/test_random_golden.py::test_golden",
         "tests/test_random_sweep.py::test_draw_matches_jax",
     ),
+    # ---- float64 (x64) samplers and the exact float64 fused multiply-add
+    E(
+        "docs/random.md",
+        "trellax rounds it once with its exact fused multiply-add",
+        "tests/test_fma.py::test_fma_f64_against_libm",
+        "tests/test_fma.py::test_fma_f32_against_libm",
+        "tests/test_random_sweep.py::test_draw_matches_jax",
+    ),
+    E(
+        "docs/random.md",
+        "**An exact float64 fused multiply-add**",
+        "tests/test_fma.py::test_fma_f64_against_libm",
+        "tests/test_fma.py::test_fma_f64_against_exact_rationals",
+        "tests/test_fma.py::test_fma_f64_special_values",
+    ),
+    E(
+        "docs/random.md",
+        "compares it with the C library's `fma` on 1.2 million triples",
+        "tests/test_fma.py::test_fma_f64_against_libm",
+        "tests/test_fma.py::test_fma_f64_against_exact_rationals",
+        "tests/test_fma.py::test_fma_f64_special_values",
+        "tests/test_fma.py::test_fma_f32_against_libm",
+    ),
+    E(
+        "docs/random.md",
+        "**XLA's float64 functions**",
+        "tests/test_xla_f64.py::test_seeded_inputs_bit_identical",
+        "tests/test_xla_f64.py::test_hard_inputs_bit_identical",
+        "tests/test_xla_f64.py::test_numpy_float64_functions_differ_from_xla",
+        "tests/test_xla_f64.py::test_erf_inv_needs_xlas_w_and_fused_steps",
+    ),
+    E(
+        "docs/random.md",
+        "45 of the 47 float64 draws of 100,000 values are bit-identical to JAX",
+        "tests/test_random_sweep.py::test_draw_matches_jax",
+        "tests/test_random_sweep.py::test_docs_table_is_measured",
+        "tests/test_random_tails.py::test_tail_draw_matches_jax",
+        "tests/test_random_tails.py::test_docs_table_is_measured",
+    ),
+    E(
+        "trellax/_src/backend/xla_f64.py",
+        "and ``erf_inv``, bit for bit, in NumPy",
+        "tests/test_xla_f64.py::test_seeded_inputs_bit_identical",
+        "tests/test_xla_f64.py::test_hard_inputs_bit_identical",
+    ),
     # ---- host dependence (AVX-512 host of 2026-11-28)
     E(
         "docs/nn.md",
@@ -2768,7 +2849,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/nn.md",
-        "A fused multiply-add rounded once (`optim_fma`, exact for float32)",
+        "A fused multiply-add rounded once (the `fma` primitive, exact for float32)",
         "tests/test_optim_reduce.py::test_fma_rounds_once",
         "tests/test_optim_rest.py::test_eager_trajectory_matches_optax",
     ),
@@ -2818,11 +2899,6 @@ AUDITED: list[Evidence] = [
         "docs/random.md",
         "(the public ufuncs) stay NumPy's: the emulation costs",
         "benchmark: docs/random.md's measurement of the emulation (branch xla-log, 2026-11-28, loaded host)",
-    ),
-    E(
-        "docs/random.md",
-        "The float64 functions are not emulated",
-        "record: branch xla-log's comparison of XLA's float64 log/log1p with NumPy's on 6 million inputs, 2026-11-28",
     ),
     E(
         "docs/random.md",
@@ -2888,16 +2964,6 @@ AUDITED: list[Evidence] = [
         "So a gamma-family\ndraw is exact for most shapes",
         "tests/test_random_sweep.py::test_docs_table_is_measured",
         "record: branch samplers-exp's probes against jit(jnp.exp/tan/power) of JAX 0.10.2 and its dumped HLO/machine code, 2026-11-28",
-    ),
-    E(
-        "docs/random.md",
-        "float64 `exp`, `pow`, `tan`, `log` come from NumPy",
-        "tests/test_random_sweep.py::test_docs_table_is_measured",
-    ),
-    E(
-        "docs/random.md",
-        "The float32 ones of these (and",
-        "tests/test_random_sweep.py::test_docs_table_is_measured",
     ),
     E(
         "trellax/_src/backend/libm_f32.py",
@@ -3037,6 +3103,46 @@ AUDITED: list[Evidence] = [
         "docs/performance.md",
         "Its result is NumPy's multiply bit for bit, in this process and in a fresh one",
         "tests/test_outer_native.py::test_library_gives_numpys_bits_here_and_in_a_fresh_process_without_numba",
+    ),
+    SECTION(
+        "docs/performance.md",
+        "Fused regions as shared libraries (issue 23, branch `fusion-lib`, 28 Nov 2026)",
+        "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
+    ),
+    SECTION(
+        "docs/performance.md",
+        "Training steps: where the time goes on the AVX-512 host, and the weight gradient's layout (issue 23, branch `train-speed`, 28 Nov 2026)",
+        "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
+    ),
+    E(
+        "docs/performance.md",
+        "are counted, so the tests' small regions compiled by lowering",
+        "tests/test_fusion_native.py::test_small_regions_are_never_counted",
+    ),
+    E(
+        "docs/performance.md",
+        "So a program run once on a host never pays for a build",
+        "tests/test_fusion_native.py::test_the_build_waits_for_the_count_of_processes",
+    ),
+    E(
+        "docs/performance.md",
+        "no library is named or built (Numba's version names the cache directory)",
+        "tests/test_fusion_native.py::test_switched_off_the_libraries_are_not_used",
+    ),
+    E(
+        "docs/performance.md",
+        "Numba imported: never with the libraries, always without.",
+        "tests/test_fusion_native.py::test_a_fresh_process_runs_the_libraries_without_numba",
+    ),
+    E(
+        "docs/performance.md",
+        "so every figure here is thread CPU time or an in-process alternation, never a lone wall time",
+        "prose: how the section's own figures were taken (its method), not a property of trellax",
+    ),
+    E(
+        "docs/nn.md",
+        "with 64-bit types on it is the float64 power (a Python-float decay and the int32 count promote",
+        "tests/test_optim_x64.py::test_x64_trajectory_matches_optax",
     ),
 ]
 

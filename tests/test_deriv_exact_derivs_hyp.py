@@ -41,16 +41,6 @@ BOUNDS = {
     ("sp_gammaincc/ordinary|float32", "g2.1"): 16.0,
     ("sp_gammainc/ordinary|float64", "g3.1.1"): 12.0,
     ("sp_gammaincc/ordinary|float64", "g3.1.1"): 12.0,
-    # hyp2f1 at x = 0.999 in float64: its series, summed term by term (~40000 terms), is 262
-    # ulps off in value and 320-770 in the derivatives (JAX: 21.37 for 44.08, deriv_cases'
-    # differs); not yet done
-    ("sp_hyp2f1/special|float64", "g1"): 1024.0,
-    ("sp_hyp2f1/special|float64", "g2.0"): 1024.0,
-    ("sp_hyp2f1/special|float64", "g3.0.0"): 1024.0,
-    ("sp_hyp2f1/special|float64", "jvp1"): 1024.0,
-    ("sp_hyp2f1/special|float64", "jvp2"): 1024.0,
-    ("sp_hyp2f1/special|float64", "jvp3"): 1024.0,
-    ("sp_hyp2f1/special|float64", "hess"): 1024.0,
 }
 
 

@@ -24,6 +24,7 @@ import trellax.numpy as tnp
 from trellax import lax
 from trellax._src.config import settings as config_lib
 from trellax._src.core.jaxpr import Literal
+from trellax._src.interpreters import xla_rewrites
 from trellax._src.interpreters.fusion_runtime import fusion_options
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -39,9 +40,11 @@ def _fused(f: Callable[..., Any], *args: Any) -> tuple[Any, str]:
 
 def float32_reference(f: Callable[..., Any], *args: Any) -> list[np.ndarray[Any, Any]]:
     """``f``'s jaxpr evaluated in float32 wherever it has a narrow type; a convert to a narrow
-    type rounds; outputs are rounded once to their types."""
+    type rounds; outputs are rounded once to their types. The jaxpr is the one ``jit`` compiles:
+    with XLA's division rewrites (a division by a literal is the product with the literal's
+    reciprocal, rounded to the narrow type as XLA folds it: docs/semantics.md, "Division by a constant")."""
     closed = trellax.make_jaxpr(f)(*args)
-    jaxpr = closed.jaxpr
+    jaxpr = xla_rewrites.reciprocal_divisions(closed.jaxpr)
     env: dict[int, Any] = {}
 
     def widen(x: Any, d: np.dtype[Any]) -> Any:

@@ -17,7 +17,7 @@ import trellax.numpy as tnp
 from trellax import lax
 from trellax._src.core import core
 from trellax._src.custom.remat_opt import optimize_remat_of_custom_vjp_fwd
-from trellax._src.lax import ad_util
+from trellax._src.lax import ad_util, special_complex
 from trellax._src.lax import elementwise as lax_elementwise
 from trellax._src.lax import fft as lax_fft
 from trellax._src.optim.fma import fma
@@ -478,6 +478,12 @@ def _special_cases() -> dict[str, Any]:
             s.hyp2f1_grad_p[p]
         )
     out["wofz"] = lambda: s.wofz(f32().astype("complex64") * (1 + 0.5j))
+    c64 = lambda: f32().astype("complex64") * (1 + 0.5j) + 0.25  # noqa: E731
+    out["loggamma_complex"] = lambda: special_complex.loggamma_complex(c64())
+    out["gamma_complex"] = lambda: special_complex.gamma_complex(c64())
+    out["digamma_complex"] = lambda: special_complex.digamma_complex(c64())
+    out["trigamma_complex"] = lambda: special_complex.trigamma_complex(c64())
+    out["polygamma_complex"] = lambda: special_complex.polygamma_complex(c64() * 0 + 3, c64())
     out["sph_harm_y"] = lambda: sp_harm.sph_harm_y(
         f32() * 0 + 3, f32() * 0 - 1, tnp.abs(f32()), f32()
     )
@@ -688,8 +694,7 @@ CASES["random_log1p"] = lambda: trellax.random.exponential(_K(), (3,))  # -log1p
 CASES["random_exp"] = lambda: trellax.random.lognormal(_K(), 0.5, (3,))  # XLA's float32 exp
 CASES["random_tan"] = lambda: trellax.random.cauchy(_K(), (3,))  # the C library's tanf
 CASES["random_pow"] = lambda: trellax.random.weibull_min(_K(), 1.0, 2.0, (3,))  # powf
-CASES["random_fma"] = lambda: trellax.random.wald(_K(), 1e3, (3,))  # XLA's fused multiply-add
-CASES["optim_fma"] = lambda: fma(f32(), f32() * 0 + 3.0, f32())  # optim/fma.py, rounded once
+CASES["fma"] = lambda: fma(f32(), f32() * 0 + 3.0, f32())  # lax/fma.py, rounded once
 CASES["custom_linear_solve"] = lambda: lax.custom_linear_solve(
     lambda x: 2.0 * x, f32(), lambda mv, y: y / 2.0, symmetric=True
 )

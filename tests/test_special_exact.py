@@ -198,11 +198,10 @@ def test_erfcx_complex_derivative() -> None:
     assert got == pytest.approx(want, rel=1e-5)
 
 
-#: JAX computes a complex value for these operands; trellax refuses them (TypeError): open.
-#: JAX's complex gamma/loggamma are meaningful, not garbage (2026-11-28, jax 0.10.2 x64, 5 points
-#: 0.5+1j, 2, 1+2j, -1.5+0.5j, 3-1j: within ~1.5e-15 relative of mpmath's; loggamma continuous
-#: across branches, loggamma(-1.5+0.5j) = 0.000815 - 5.9268j), so this is trellax's gap to close
-COMPLEX_OPEN = {"gamma[0]", "loggamma[0]", "owens_t[0]", "owens_t[1]"}
+#: JAX computes a complex value for these operands; trellax refuses them (TypeError): JAX's
+#: complex owens_t is not Owen's T continued (tests/test_complex_special.py, docs/semantics.md).
+#: Complex gamma/loggamma are computed since issue 24 (tests/test_complex_special.py)
+COMPLEX_OPEN = {"owens_t[0]", "owens_t[1]"}
 
 #: complex operands computed by the real formula: name -> call
 COMPLEX_CALLS: dict[str, Callable[[Any], Any]] = {

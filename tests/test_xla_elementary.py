@@ -28,7 +28,7 @@ from xla_elementary_cases import (
 )
 
 import trellax
-from trellax._src.backend import libm_f32, xla_exp
+from trellax._src.backend import libm_f32, xla_exp, xla_f64
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "xla_elementary.json").read_text())
 FUNCS = {"exp": xla_exp.exp_f32, "tan": libm_f32.tan_f32}
@@ -102,8 +102,9 @@ def test_shapes_and_narrow_dtypes() -> None:
     np.testing.assert_array_equal(exp_values(h), want)
     assert tan_values(h).dtype == np.float16
     assert pow_values(np.abs(x), np.float32(0.5)).shape == (2, 3, 4)
-    # float64 stays NumPy's
-    np.testing.assert_array_equal(exp_values(x.astype(np.float64)), np.exp(x.astype(np.float64)))
+    # float64 is XLA's own float64 exp (backend/xla_f64.py, tests/test_xla_f64.py)
+    x64 = x.astype(np.float64)
+    np.testing.assert_array_equal(exp_values(x64), xla_f64.exp_f64(x64))
 
 
 def test_primitives_differentiate_as_exp_tan_power() -> None:

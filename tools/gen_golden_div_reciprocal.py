@@ -4,8 +4,8 @@
 XLA's simplifier turns ``a / c`` into ``a * (1 / c)`` when ``c`` is a constant or a broadcast
 operand. JAX's ``mean`` divides by a constant count inside its jitted body, so its result is the
 sum times the count's reciprocal; ``x / 7.0`` (``jnp.true_divide``, one compiled program) is a
-product too. ``tests/test_div_reciprocal.py`` compares trellax with these records: ``mean`` must
-match bit for bit, the divisions' share of differing elements is what docs/semantics.md states.
+product too. ``tests/test_div_reciprocal.py`` compares trellax with these records bit for bit (``mean``
+and the divisions; ``tools/gen_golden_div_rules.py`` records many more division forms).
 
 Inputs are stored as bit patterns (hex), outputs likewise, so the test needs no JAX.
 

@@ -169,6 +169,6 @@ numpy_dtype_promotion = _promotion_flag
 # ``x.__array_namespace__()`` is the public trellax.numpy, which sits above the method table
 _array_methods.namespace = numpy
 
-# registers ``optim_fma`` (trellax.optim's exactly rounded fused multiply-add) and its rules,
-# so that the primitive table does not depend on whether trellax.optim was imported
-import trellax._src.optim.fma  # noqa: E402
+# registers ``fma`` (the exactly rounded fused multiply-add of the samplers and trellax.optim)
+# and its rules, so that the primitive table does not depend on what was imported
+import trellax._src.lax.fma  # noqa: E402

@@ -25,6 +25,22 @@ from trellax._src.optim.aliases import adamw as adamw
 from trellax._src.optim.aliases import lion as lion
 from trellax._src.optim.aliases import rmsprop as rmsprop
 from trellax._src.optim.aliases import sgd as sgd
+from trellax._src.optim.aliases_adaptive import ScaleByAdaDeltaState as ScaleByAdaDeltaState
+from trellax._src.optim.aliases_adaptive import (
+    ScaleByOptimisticGradientState as ScaleByOptimisticGradientState,
+)
+from trellax._src.optim.aliases_adaptive import ScaleByRpropState as ScaleByRpropState
+from trellax._src.optim.aliases_adaptive import adadelta as adadelta
+from trellax._src.optim.aliases_adaptive import lars as lars
+from trellax._src.optim.aliases_adaptive import (
+    optimistic_gradient_descent as optimistic_gradient_descent,
+)
+from trellax._src.optim.aliases_adaptive import rprop as rprop
+from trellax._src.optim.aliases_adaptive import scale_by_adadelta as scale_by_adadelta
+from trellax._src.optim.aliases_adaptive import (
+    scale_by_optimistic_gradient as scale_by_optimistic_gradient,
+)
+from trellax._src.optim.aliases_adaptive import scale_by_rprop as scale_by_rprop
 from trellax._src.optim.aliases_more import ScaleByAmsgradState as ScaleByAmsgradState
 from trellax._src.optim.aliases_more import adamax as adamax
 from trellax._src.optim.aliases_more import amsgrad as amsgrad
@@ -48,6 +64,14 @@ from trellax._src.optim.aliases_rest import scale_by_sm3 as scale_by_sm3
 from trellax._src.optim.aliases_rest import scale_by_yogi as scale_by_yogi
 from trellax._src.optim.aliases_rest import sm3 as sm3
 from trellax._src.optim.aliases_rest import yogi as yogi
+from trellax._src.optim.aliases_sign import ApplyEvery as ApplyEvery
+from trellax._src.optim.aliases_sign import adamaxw as adamaxw
+from trellax._src.optim.aliases_sign import apply_every as apply_every
+from trellax._src.optim.aliases_sign import nadam as nadam
+from trellax._src.optim.aliases_sign import nadamw as nadamw
+from trellax._src.optim.aliases_sign import scale_by_sign as scale_by_sign
+from trellax._src.optim.aliases_sign import sign_sgd as sign_sgd
+from trellax._src.optim.aliases_sign import signum as signum
 from trellax._src.optim.base import EmptyState as EmptyState
 from trellax._src.optim.base import GradientTransformation as GradientTransformation
 from trellax._src.optim.base import (
@@ -56,6 +80,17 @@ from trellax._src.optim.base import (
 from trellax._src.optim.base import apply_updates as apply_updates
 from trellax._src.optim.base import chain as chain
 from trellax._src.optim.base import global_norm as global_norm
+from trellax._src.optim.clipping_more import adaptive_grad_clip as adaptive_grad_clip
+from trellax._src.optim.conditional import (
+    ConditionallyMaskState as ConditionallyMaskState,
+)
+from trellax._src.optim.conditional import (
+    ConditionallyTransformState as ConditionallyTransformState,
+)
+from trellax._src.optim.conditional import conditionally_mask as conditionally_mask
+from trellax._src.optim.conditional import conditionally_transform as conditionally_transform
+from trellax._src.optim.conditional import flatten as flatten
+from trellax._src.optim.conditional import normalize_by_update_norm as normalize_by_update_norm
 from trellax._src.optim.factorized import FactoredState as FactoredState
 from trellax._src.optim.factorized import adafactor as adafactor
 from trellax._src.optim.factorized import scale_by_factored_rms as scale_by_factored_rms
@@ -104,6 +139,15 @@ from trellax._src.optim.schedules import (
 from trellax._src.optim.schedules import (
     warmup_exponential_decay_schedule as warmup_exponential_decay_schedule,
 )
+from trellax._src.optim.schedules_interp import (
+    cosine_onecycle_schedule as cosine_onecycle_schedule,
+)
+from trellax._src.optim.schedules_interp import (
+    linear_onecycle_schedule as linear_onecycle_schedule,
+)
+from trellax._src.optim.schedules_interp import (
+    piecewise_interpolate_schedule as piecewise_interpolate_schedule,
+)
 from trellax._src.optim.transforms import MaskedState as MaskedState
 from trellax._src.optim.transforms import ScaleByAdamState as ScaleByAdamState
 from trellax._src.optim.transforms import ScaleByLionState as ScaleByLionState
@@ -143,3 +187,6 @@ from trellax._src.optim.wrappers import partition as partition
 from trellax._src.optim.wrappers import set_to_zero as set_to_zero
 from trellax._src.optim.wrappers import zero_nans as zero_nans
 from trellax.optim import losses as losses
+from trellax.optim import schedules as schedules
+from trellax.optim import tree as tree
+from trellax.optim import tree_utils as tree_utils

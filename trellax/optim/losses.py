@@ -26,3 +26,4 @@ from trellax._src.optim.losses import (
 )
 from trellax._src.optim.losses import sparsemax_loss as sparsemax_loss
 from trellax._src.optim.losses import squared_error as squared_error
+from trellax._src.optim.losses import triplet_margin_loss as triplet_margin_loss

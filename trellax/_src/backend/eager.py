@@ -29,6 +29,7 @@ import numpy as np
 from trellax._src.backend import fp_errors, threads
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.backend.convert import convert as _convert_values
+from trellax._src.backend.division import xla_reciprocal as xla_reciprocal
 from trellax._src.backend.numpy import MATMUL_2D as MATMUL_2D
 from trellax._src.config import settings as _config
 from trellax._src.core import core

@@ -20,6 +20,7 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.backend import complex_inf, scan_order, select_bits, singular, threads, xla_erf
+from trellax._src.backend import division as _division
 from trellax._src.backend.convert import convert
 from trellax._src.backend.float_facts import (
     compute_dtype,
@@ -233,8 +234,9 @@ def round_(x: np.ndarray, *, rounding_method: int = 0) -> Any:
 def div(x: np.ndarray, y: np.ndarray) -> Any:
     if _is_int(x.dtype):
         return _int_div(x, y)
-    q = np.true_divide(x, y)
-    return complex_inf.fix_complex_quotient(x, y, q) if q.dtype.kind == "c" else q
+    if x.dtype.kind == "c":
+        return complex_inf.fix_complex_quotient(x, y, np.true_divide(x, y))
+    return _division.true_divide(x, y)  # XLA's reciprocal product by a broadcast divisor
 
 
 def rem(x: np.ndarray, y: np.ndarray) -> Any:
@@ -959,7 +961,7 @@ def _solve(a: np.ndarray, b: np.ndarray) -> Any:
             try:
                 outs.append(np.linalg.solve(am, bm))
             except np.linalg.LinAlgError:
-                outs.append(np.full(bm.shape, np.nan, dtype=np.result_type(am, bm)))
+                outs.append(singular.lu_solve(am, bm))
         return np.stack(outs).reshape((*batch, *b.shape[-2:]))
 
 

@@ -9,15 +9,24 @@ import numpy as np
 
 
 def lu_inverse(a: np.ndarray) -> Any:
-    """The inverse of one square matrix as an LU solve computes it without checking pivots:
-    partial pivoting, then the unit-lower and the upper triangular solves of the permuted
-    identity, so a zero pivot gives ``±inf`` (and ``nan`` where infinities meet) in the places
-    JAX's ``inv`` (LAPACK ``getrf`` + triangular solves) puts them for exactly singular inputs.
+    """The inverse of one square matrix as an LU solve computes it without checking pivots (the
+    solve of the identity, see ``lu_solve``), so a zero pivot gives ``±inf`` (and ``nan`` where
+    infinities meet) in the places JAX's ``inv`` (LAPACK ``getrf`` + triangular solves) puts them
+    for exactly singular inputs."""
+    return lu_solve(a, np.eye(a.shape[-1], dtype=a.dtype))
+
+
+def lu_solve(a: np.ndarray, b: np.ndarray) -> Any:
+    """``x`` with ``a @ x = b`` (``b`` of shape ``[n, k]``) for one square matrix, as an LU solve
+    computes it without checking pivots: partial pivoting, then the unit-lower and the upper
+    triangular solves of the permuted ``b``; a zero pivot gives ``±inf`` (``nan`` where
+    infinities meet) where JAX's ``solve`` and ``inv`` put them for exactly singular inputs.
     Rounding in nearly singular pivots may still place them differently."""
     n = a.shape[-1]
-    if a.dtype.kind == "c":  # a complex division by zero is nan+nanj: all of it, as XLA's
-        return np.full(a.shape, complex(np.nan, np.nan), a.dtype)
-    f = a.copy()
+    dtype = np.result_type(a, b)
+    if dtype.kind == "c":  # a complex division by zero is nan+nanj: all of it, as XLA's
+        return np.full(b.shape, complex(np.nan, np.nan), dtype)
+    f = a.astype(dtype)
     perm = np.arange(n)
     with np.errstate(all="ignore"):
         for k in range(n):
@@ -28,13 +37,13 @@ def lu_inverse(a: np.ndarray) -> Any:
             if f[k, k] != 0:
                 f[k + 1 :, k] = f[k + 1 :, k] / f[k, k]
             f[k + 1 :, k + 1 :] -= np.outer(f[k + 1 :, k], f[k, k + 1 :])
-        b = np.eye(n, dtype=a.dtype)[perm]
+        x = b.astype(dtype)[perm]
         for k in range(n):
-            b[k + 1 :, :] -= np.outer(f[k + 1 :, k], b[k, :])
+            x[k + 1 :, :] -= np.outer(f[k + 1 :, k], x[k, :])
         for k in range(n - 1, -1, -1):
-            b[k, :] = b[k, :] / f[k, k]
-            b[:k, :] -= np.outer(f[:k, k], b[k, :])
-    return b
+            x[k, :] = x[k, :] / f[k, k]
+            x[:k, :] -= np.outer(f[:k, k], x[k, :])
+    return x
 
 
 def nan_lower(a: np.ndarray) -> Any:

@@ -1,4 +1,4 @@
-"""XLA's float32 ``erf``, bit for bit, and an exactly rounded float32 fused multiply-add.
+"""XLA's float32 ``erf``, bit for bit, with exactly rounded fused steps (:mod:`.fma`).
 
 XLA:CPU computes ``erf`` of float32 (and of float16/bfloat16, converted to float32 and back) with
 a rational approximation of Eigen's: ``x * P(x²) / Q(x²)`` with ``P`` of degree 4 and ``Q`` of
@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.backend.fma import fma_f32
+
 F32 = np.ndarray[Any, np.dtype[np.float32]]
 
 #: Numerator (odd: ``x * P(x²)``) and denominator (even) coefficients, highest degree first.
@@ -29,45 +31,6 @@ _ALPHA32 = tuple(float(np.float32(c)) for c in _ALPHA)
 _BETA32 = tuple(float(np.float32(c)) for c in _BETA)
 #: Past this ``|x|`` erf is ``±1`` (XLA's ``kErfInvOneMinusHalfULP``).
 _CLAMP = np.float32(3.832506856900711)
-_UP = np.float32(np.inf)
-
-
-def fma_f32(a: Any, b: Any, c: Any) -> F32:
-    """``a * b + c`` of float32 values rounded once to float32 (round to nearest even).
-
-    The product of two float32 values is exact in float64; the float64 sum rounds once more, which
-    can only go wrong when it lands exactly on a midpoint between two float32 values while the
-    exact sum does not (double rounding): the sum's rounding error (Knuth's two-sum) then says on
-    which side of the midpoint the exact value lies."""
-    p = np.multiply(a, b, dtype=np.float64)
-    cc = np.asarray(c, np.float64)
-    s = p + cc
-    with np.errstate(invalid="ignore", over="ignore"):
-        bb = s - p
-        err = (p - (s - bb)) + (cc - bb)
-        r = s.astype(np.float32)
-        diff = s - r
-        away = np.nextafter(r, np.where(diff > 0, _UP, -_UP))
-        tie = (diff != 0) & (diff + diff == away.astype(np.float64) - r) & (err != 0)
-    if tie.any():
-        beyond = tie & ((err > 0) == (diff > 0))
-        r = np.where(beyond, away, r)
-    out: F32 = np.asarray(r, np.float32)
-    return out
-
-
-def fma(a: Any, b: Any, c: Any) -> Any:
-    """``a * b + c`` rounded once, as XLA:CPU's contracted multiply-add, in ``a``'s dtype:
-    float32 exactly (:func:`fma_f32`); float16 and bfloat16 by way of float32 (XLA widens them
-    the same way); other dtypes as ``a * b + c`` (float64 rounds twice: NumPy has no exact
-    float64 FMA)."""
-    a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
-    if a.dtype.name not in ("float32", "float16", "bfloat16"):
-        with np.errstate(all="ignore"):
-            return np.asarray(a * b + c, a.dtype)
-    with np.errstate(all="ignore"):
-        out = fma_f32(a.astype(np.float32), b.astype(np.float32), c.astype(np.float32))
-    return out if a.dtype == np.float32 else out.astype(a.dtype)
 
 
 def erf_f32(x: Any) -> F32:

@@ -88,7 +88,14 @@ def _while_codegen(
         (pred,) = em.jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, [*cconsts, *carry], inner)
         em.emit(f"{inner}if not {pred}:")
         em.emit(f"{inner}    break")
-        new = em.jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, [*bconsts, *carry], inner, targets.plan)
+        new = em.jaxpr(
+            body_jaxpr.jaxpr,
+            body_jaxpr.consts,
+            [*bconsts, *carry],
+            inner,
+            targets.plan,
+            carried=len(bconsts) + len(carry),
+        )
     finally:
         targets.release()
         em.close_loop(at, indent)

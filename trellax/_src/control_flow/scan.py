@@ -111,7 +111,14 @@ def _scan_codegen(
     targets = loop_targets.Targets(em, n_consts, n_carry, bufs, t, iterate)
     em.open_carries(carry, consts)
     try:
-        body_outs = em.jaxpr(body, closed.consts, [*consts, *carry, *x_names], inner, targets.plan)
+        body_outs = em.jaxpr(
+            body,
+            closed.consts,
+            [*consts, *carry, *x_names],
+            inner,
+            targets.plan,
+            carried=len(consts) + len(carry),
+        )
     except BaseException:
         em.close_carries(carry, carry, at, indent)
         raise

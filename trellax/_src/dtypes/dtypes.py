@@ -94,6 +94,7 @@ STANDARD_DTYPES: Final = (
 #: Every dtype that takes part in promotion.
 ALL_DTYPES: Final = (*STANDARD_DTYPES, *LOW_INTS.values(), *SMALL_FLOATS.values())
 _BY_NAME: Final[dict[str, DType]] = {d.name: d for d in ALL_DTYPES}
+_CANONICAL: Final[dict[DType, DType]] = {d: d for d in ALL_DTYPES}  # equal copies -> ours
 #: Scalar types by name (``jax.dtypes.bfloat16`` is ``ml_dtypes.bfloat16``, a type).
 SCALAR_TYPES: Final[dict[str, type]] = {d.name: d.type for d in ALL_DTYPES}
 
@@ -396,7 +397,7 @@ def canonicalize_dtype(dtype: Any, *, x64: bool | None = None) -> DType:
         x64 = _config.state().x64
     if isinstance(dtype, type) and dtype in _PY_DTYPE_KIND:
         return _DEFAULTS[x64][_PY_DTYPE_KIND[dtype]]
-    d = _to_np_dtype(dtype)
+    d = _CANONICAL.get(d := _to_np_dtype(dtype), d)  # an unpickled equal dtype: our instance
     return d if x64 else _TO_32.get(d, d)
 
 
@@ -484,13 +485,12 @@ def dtype_and_weak_type(x: Any) -> tuple[DType, bool]:
     if x is bool:
         return bool_, False
     if isinstance(x, (np.ndarray, np.generic)):
-        d = x.dtype
-        if d not in _KIND:
-            raise _invalid_value(x, d)
-        return (d if _config.state().x64 else _TO_32.get(d, d)), False
+        own: DType = _CANONICAL.get(x.dtype, x.dtype)  # an unpickled array's dtype: an equal copy
+        if own not in _KIND:
+            raise _invalid_value(x, own)
+        return (own if _config.state().x64 else _TO_32.get(own, own)), False
     weak = getattr(x, "weak_type", None)
-    # a trellax Array or tracer (whose flag is a bool: an object answering every attribute,
-    # like a mock, is not an array): dtype and flag as they are
+    # a trellax Array or tracer (its flag a bool, unlike a mock's): dtype and flag as they are
     if (weak is True or weak is False) and not isinstance(x, type):
         d = x.dtype
         return d, bool(weak)

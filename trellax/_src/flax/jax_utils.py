@@ -34,11 +34,24 @@ def _stack(copies: list[Any]) -> Any:
     return np.stack(copies)
 
 
+def _replicated(x: Any, n: int) -> Any:
+    """``n`` copies of ``x`` stacked on a new leading axis, as a strongly typed trellax array.
+
+    Flax puts every leaf on the devices, so a NumPy array, NumPy scalar or Python number leaf
+    becomes an array of its canonical dtype (``2.0`` -> float32, ``np.float64`` -> float32 while
+    x64 is off) that is not weakly typed; a trellax array keeps its weak flag.
+    """
+    if isinstance(x, jnp.ndarray):
+        return jnp.stack([x] * n)
+    a = jnp.asarray(x)
+    return jnp.stack([a.astype(a.dtype)] * n)
+
+
 def replicate(tree: Any, devices: Sequence[Any] | None = None, axis_name: str = "") -> Any:
     """Each leaf stacked once per device: a new leading axis of size ``len(devices)``."""
     del axis_name
     n = len(devices) if devices is not None else LOCAL_DEVICE_COUNT
-    return tree_map(lambda x: _stack([x] * n), tree)
+    return tree_map(lambda x: _replicated(x, n), tree)
 
 
 def unreplicate(tree: Any) -> Any:

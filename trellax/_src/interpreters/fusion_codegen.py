@@ -34,6 +34,7 @@ from trellax._src.backend.convert import convert
 from trellax._src.core.core import Primitive
 from trellax._src.core.jaxpr import Atom, JaxprEqn, Literal, Var
 from trellax._src.interpreters import fusion_compiled as fc
+from trellax._src.interpreters import fusion_native
 from trellax._src.interpreters import fusion_rows as fr
 from trellax._src.interpreters import fusion_runtime as rt
 from trellax._src.interpreters.fusion import _BF16, NARROW, REDUCTIONS, Region, shadow
@@ -64,8 +65,8 @@ class _RegionWriter:
     ) -> None:
         self.em = em
         self.compile_ = compile_  # write elementwise runs as compiled groups
-        #: (kernel, arguments) calls that compile each group's kernel for its argument types
-        self.warmups: list[tuple[compiled.Kernel, tuple[Any, ...]]] = []
+        #: the kernel call sites (each with arguments of its types that compile it ahead)
+        self.warmups: list[fusion_native.Site] = []
         self.indent = indent
         self.region = region
         self.ref = ref
@@ -317,8 +318,10 @@ class _RegionWriter:
             loop_dims = (None, *group.shape[1:])
         src, args = fc.kernel_source(group, operands, constants, outputs, loop_dims)
         kernel = compiled.kernel(src)
-        k = self.em.bind(kernel, "c")
-        self.warmups.append((kernel, self._dummies(args, operands, constants, outputs, targets)))
+        dummies = self._dummies(args, operands, constants, outputs, targets)
+        site = fusion_native.Site(kernel, dummies, len(targets))
+        k = self.em.bind(site, "c")
+        self.warmups.append(site)
         names = ", ".join(eqn.primitive.name for _, eqn in group.members)
         call = f"{k}.fn(r, {', '.join([*args, *targets])})  # compiled: {names}"
         for v, t in zip(outputs, targets):
@@ -330,9 +333,11 @@ class _RegionWriter:
         fast_targets = [t for v, t in zip(outputs, targets) if v in fast_outputs]
         src_sum = fc.sum_kernel_source(group, operands, constants, fast_outputs, late[1])
         kernel_sum = compiled.kernel(src_sum)
-        ks = self.em.bind(kernel_sum, "c")
         dummies = self._dummies(args, operands, constants, fast_outputs, fast_targets)
-        self.warmups.append((kernel_sum, dummies))
+        summed_dtype = late[1].invars[0].aval.dtype
+        site_sum = fusion_native.Site(kernel_sum, dummies, len(fast_targets), summed_dtype)
+        ks = self.em.bind(site_sum, "c")
+        self.warmups.append(site_sum)
         q = self.fresh("q")
         axes = (0,) if self.region.flat else tuple(late[1].params["axes"])
         self.body.append("    if r >= 128 and r & (r - 1) == 0:  # 128 * 2**k: summed inside")
@@ -838,7 +843,8 @@ def emit_region(
         wc = _RegionWriter(em, region, ref, indent, compile_=True)
         fn_c, _ = wc.write_function()
         if wc.warmups:
-            ready = compiled.prepare(wc.warmups, wait=rt.options().compiled_wait)
+            wait = rt.options().compiled_wait
+            ready = fusion_native.prepare(wc.warmups, wait, elements=region.size)
             w.write((fn_c, wc, ready))
             return w.results
         em.preamble.append(f"# ({fn_c}: no compiled group, not used)")

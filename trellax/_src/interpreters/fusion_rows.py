@@ -44,6 +44,7 @@ import numpy as np
 from trellax._src.backend import compiled
 from trellax._src.core.jaxpr import JaxprEqn, Literal, Var
 from trellax._src.interpreters import fusion_compiled as fc
+from trellax._src.interpreters import fusion_native
 from trellax._src.interpreters import fusion_runtime as rt
 
 #: Row reductions a kernel computes, and the name of its helper.
@@ -611,7 +612,6 @@ def _close(w: Any, group: RowGroup, partials: list[str]) -> None:
     plan_expr = w.em.bind(plan, "k")
     text, args = kernel_source(group, operands, constants, outputs, plan_expr)
     kernel = compiled.kernel(text)
-    k = w.em.bind(kernel, "c")
     arrays: dict[str, Any] = {plan_expr: plan}
     for op in operands.values():
         arrays[op.expr] = np.zeros((1,) * len(op.index), op.dtype)
@@ -619,7 +619,10 @@ def _close(w: Any, group: RowGroup, partials: list[str]) -> None:
         arrays[c] = np.zeros((), w.em.env[c].dtype)
     dummies = [arrays[a] for a in args]
     dummies += [np.zeros((1,) * v.aval.ndim, v.aval.dtype) for v in outputs]
-    w.warmups.append((kernel, (0, *dummies)))  # r = 0: compiles for these types, runs nothing
+    # r = 0: compiles for these types, runs nothing
+    site = fusion_native.Site(kernel, (0, *dummies), len(outputs))
+    k = w.em.bind(site, "c")
+    w.warmups.append(site)
     names = ", ".join(eqn.primitive.name for _, eqn, kind, _ in group.members if kind != "view")
     w.body.append(
         f"    {k}.fn(r, {', '.join([*args, *targets])})  # compiled: {names} (row kernel)"

@@ -374,13 +374,14 @@ def branch(
     return indent + "    ", f"{k}.interpreted({t0})"
 
 
-def _prepared(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[Jaxpr, list[Any]]:
-    """The body as the Python loop's code generator sees it (``Emitter.jaxpr``)."""
+def _prepared(jaxpr: Jaxpr, consts: Sequence[Any], carried: int) -> tuple[Jaxpr, list[Any]]:
+    """The body as the Python loop's code generator sees it (``Emitter.jaxpr``); ``carried``:
+    how many leading inputs are the loop's consts and carries."""
     consts = list(consts)
     if tracing.call_bodies and any(e.primitive in tracing.call_bodies for e in jaxpr.eqns):
         jaxpr, consts = tracing.inline_calls(jaxpr, consts)
     body = xla_rewrites.select_bool_products(tracing.without_dead_code(jaxpr))
-    return peephole.simplify(body), consts
+    return xla_rewrites.reciprocal_divisions(peephole.simplify(body), carried), consts
 
 
 def _carry_in(w: _Writer, v: Var, param: str) -> None:
@@ -459,7 +460,7 @@ def scan_kernel(
     """The compiled version of a ``scan`` (None when its body is not translated): called with
     the loop's consts, initial carries and scanned arrays, it returns the final carries and
     the stacked outputs of ``body``."""
-    body, body_consts = _prepared(body, consts)
+    body, body_consts = _prepared(body, consts, n_consts + n_carry)
     w = _Writer()
     try:
         for v in body.constvars:
@@ -509,8 +510,8 @@ def while_kernel(
 ) -> LoopKernel | None:
     """The compiled version of a ``while_loop`` (None when not translated): called with the
     cond's consts, the body's consts and the initial carries, it returns the final carries."""
-    cond, cconsts = _prepared(cond, cond_consts)
-    body, bconsts = _prepared(body, body_consts)
+    cond, cconsts = _prepared(cond, cond_consts, len(cond.invars))
+    body, bconsts = _prepared(body, body_consts, len(body.invars))
     w = _Writer()
     try:
         for v in [*cond.constvars, *body.constvars, *cond.invars[:n_c], *body.invars[:n_b]]:

@@ -76,12 +76,17 @@ def _host_key() -> str | None:
     return _host
 
 
+_numba_version: list[str | None] = []
+
+
 def _directory() -> str | None:
-    try:
-        version = importlib.metadata.version("numba")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    return compiled._cache_dir(f"{version}-native")
+    if not _numba_version:  # looked up once (~1 ms a look-up; every kernel asks)
+        try:
+            _numba_version.append(importlib.metadata.version("numba"))
+        except importlib.metadata.PackageNotFoundError:
+            _numba_version.append(None)
+    version = _numba_version[0]
+    return None if version is None else compiled._cache_dir(f"{version}-native")
 
 
 _ALLOC = re.compile(r"^( +)(\w+) = np\.empty\((\d+), ([\w.]+)\)$", re.M)
@@ -217,11 +222,15 @@ class Library:
         lib._ensure_finalized()
         final = llvm.parse_bitcode(lib._final_module.as_bitcode())
         # The cfunc's error path (never taken: the kernel raises nothing) names Numba's runtime;
-        # those functions trap here. Python's own functions resolve in the loading process.
+        # those functions trap here. Python's own functions resolve in the loading process, the
+        # C library's (libm's erf, erfc: fused kernels call them) through the link with -lm.
+        process = ctypes.CDLL(None)
         missing = [
             f.name
             for f in final.functions
-            if f.is_declaration and not f.name.startswith(("Py", "_Py", "llvm."))
+            if f.is_declaration
+            and not f.name.startswith(("Py", "_Py", "llvm."))
+            and (f.name.startswith(("NRT_", "numba_")) or not hasattr(process, f.name))
         ]
         if missing:
             stubs = "".join(
@@ -244,7 +253,10 @@ class Library:
             with open(obj, "wb") as fb:
                 fb.write(tm.emit_object(final))
             subprocess.run(
-                ["cc", "-shared", "-o", so, obj], check=True, capture_output=True, timeout=120
+                ["cc", "-shared", "-o", so, obj, "-lm"],
+                check=True,
+                capture_output=True,
+                timeout=120,
             )
             with open(txt, "w") as f:
                 f.write(f"{entry.native_name} {module['SCRATCH']}\n")

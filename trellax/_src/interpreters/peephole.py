@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.backend import blas_swap
 from trellax._src.backend.float_facts import compute_dtype
 from trellax._src.core.core import Primitive
 from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Var
@@ -92,10 +93,17 @@ def _plain_dot(e: JaxprEqn, numbers: Any) -> bool:
 Rule = Callable[[JaxprEqn, Callable[[Atom], "JaxprEqn | None"]], "list[JaxprEqn] | None"]
 rules: dict[Primitive, Rule] = {}
 
+#: Switched off by the tests and measurements comparing programs with and without
+#: :func:`_transposed_products`.
+swap_products = True
+#: Likewise for :func:`_identity_powers`.
+identity_powers = True
+
 
 def simplify(jaxpr: Jaxpr) -> Jaxpr:
     """``jaxpr`` with the chains above folded (the same object if none)."""
-    return _by_rules(_scalar_broadcasts(_matrix_vector(jaxpr)))
+    jaxpr = _transposed_products(_matrix_vector(_identity_powers(jaxpr)))
+    return _by_rules(_scalar_broadcasts(jaxpr))
 
 
 def _by_rules(jaxpr: Jaxpr) -> Jaxpr:
@@ -260,4 +268,78 @@ def _matrix_vector(jaxpr: Jaxpr) -> Jaxpr:
     if not replace:
         return jaxpr
     out = [replace.get(i, e) for i, e in enumerate(eqns) if i not in drop]
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out)
+
+
+def _transposed_products(jaxpr: Jaxpr) -> Jaxpr:
+    """``transpose((1, 0))`` of a product contracting axis 0 of two matrices (a dense layer's
+    weight gradient, ``g.T @ h`` transposed) becomes the product with its operands swapped
+    (``h.T @ g``): the same values made in C order, instead of a Fortran-order view that a
+    fused region reading it flat would copy. Only where ``blas_swap.swap_agrees`` found that
+    BLAS gives the swapped product the same bits, and only when nothing else reads the
+    untransposed product."""
+    eqns = jaxpr.eqns
+    if not swap_products or not any(e.primitive.name == "transpose" for e in eqns):
+        return jaxpr
+    uses = _uses(jaxpr)
+    producer: dict[int, int] = {}
+    for i, e in enumerate(eqns):
+        for v in e.outvars:
+            producer[id(v)] = i
+    replace: dict[int, JaxprEqn] = {}
+    drop: set[int] = set()
+    for t, e in enumerate(eqns):
+        if e.primitive.name != "transpose" or tuple(e.params["permutation"]) != (1, 0):
+            continue
+        src = e.invars[0]
+        at = producer.get(id(src)) if type(src) is Var else None
+        if at is None or at in drop or uses.get(id(src)) != 1:
+            continue
+        d = eqns[at]
+        if not _plain_dot(d, _ROW_TIMES):
+            continue
+        x, y = d.invars
+        depth, m = x.aval.shape
+        n = y.aval.shape[1]
+        if not blas_swap.swap_agrees(d.params["preferred_element_type"], depth, m, n):
+            continue
+        drop.add(at)
+        replace[t] = JaxprEqn(d.primitive, [y, x], list(e.outvars), d.params, d.source, d.api)
+    if not replace:
+        return jaxpr
+    out = [replace.get(i, e) for i, e in enumerate(eqns) if i not in drop]
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out)
+
+
+def _identity_powers(jaxpr: Jaxpr) -> Jaxpr:
+    """``integer_pow`` with ``y=1`` (optax's first moment, ``g ** 1``) dropped, its readers
+    reading its operand: the kernel returns the operand itself, so the values are the same
+    objects; in a fused region it was a copy pass. Kept when its result is an output of the
+    jaxpr or its operand a literal."""
+    eqns = jaxpr.eqns
+    if not identity_powers or not any(
+        e.primitive.name == "integer_pow" and e.params.get("y") == 1 for e in eqns
+    ):
+        return jaxpr
+    outputs = {id(a) for a in jaxpr.outvars if type(a) is Var}
+    alias: dict[int, Atom] = {}
+    out: list[JaxprEqn] = []
+    for e in eqns:
+        invars = [alias.get(id(a), a) if type(a) is Var else a for a in e.invars]
+        first = invars[0] if invars else None
+        if (
+            e.primitive.name == "integer_pow"
+            and e.params.get("y") == 1
+            and type(first) is Var
+            and id(e.outvars[0]) not in outputs
+            and first.aval.dtype == e.outvars[0].aval.dtype
+            and tuple(first.aval.shape) == tuple(e.outvars[0].aval.shape)
+        ):
+            alias[id(e.outvars[0])] = first
+            continue
+        if any(a is not b for a, b in zip(invars, e.invars, strict=True)):
+            e = JaxprEqn(e.primitive, invars, list(e.outvars), e.params, e.source, e.api)
+        out.append(e)
+    if not alias:
+        return jaxpr
     return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out)

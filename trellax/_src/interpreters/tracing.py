@@ -386,6 +386,7 @@ class Emitter:
         in_names: Sequence[str],
         indent: str,
         plan: Callable[[Jaxpr, list[Any]], None] | None = None,
+        carried: int | None = None,
     ) -> list[str]:
         """Emits ``jaxpr``'s equations with its inputs bound to ``in_names``; returns the
         expressions of its outputs. ``plan(jaxpr, steps)``, if given, sees the jaxpr as it will
@@ -396,6 +397,9 @@ class Emitter:
         jaxpr = xla_rewrites.select_bool_products(without_dead_code(jaxpr))
         if specialize.enabled:
             jaxpr = peephole.simplify(jaxpr)
+        # after peephole, which would fold the broadcasts it adds; ``carried``: a loop body's
+        # consts and carries (see there)
+        jaxpr = xla_rewrites.reciprocal_divisions(jaxpr, carried)
         names: dict[int, str] = {}
         for v, c in zip(jaxpr.constvars, consts):
             names[id(v)] = self.bind(c._value if isinstance(c, ArrayImpl) else c, "c")

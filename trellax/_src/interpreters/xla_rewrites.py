@@ -1,4 +1,6 @@
-"""Value-changing rewrites that XLA applies to every compiled program, applied to ``jit``'s.
+"""Value-changing rewrites that XLA applies to every compiled program, applied to ``jit``'s:
+``convert(pred) * v`` as a select (below), and divisions by a constant or broadcast divisor as
+products with the reciprocal (``reciprocal_divisions``, further down).
 
 XLA's algebraic simplifier turns ``convert(pred) * v`` into ``select(pred, v, 0)`` when the
 converted boolean is an operand of the product itself (not broadcast first) and the product is
@@ -17,10 +19,16 @@ exactly where the predicate is False, so no zero constant is needed.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from trellax._src.core.jaxpr import Jaxpr, JaxprEqn, Var
+from trellax._src.backend import division
+from trellax._src.core.core import ShapedArray
+from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Literal, Var
+from trellax._src.lax.elementwise import abs_p, div_p, lt_p, mul_p
 from trellax._src.lax.select_n import select_n_p
+from trellax._src.lax.shapes import broadcast_in_dim_p, convert_element_type_p
 
 _SELECTING = frozenset(
     np.dtype(name) for name in ("float16", "float32", "float64", "complex64", "complex128")
@@ -69,3 +77,166 @@ def _select(e: JaxprEqn, converted: dict[int, Var]) -> JaxprEqn | None:
         ):
             return JaxprEqn(select_n_p, [pred, a, other], [result], {}, e.source, e.api)
     return None
+
+
+# -- division by a constant or broadcast divisor ---------------------------------------------------
+#
+# XLA's simplifier turns ``a / b`` into ``a * (1 / b)`` (float16/32/64; bfloat16 is widened first,
+# complex divisions are left alone here) when ``b`` is
+#   - a constant (a literal, a closed-over array, or computed from constants only), any shape;
+#   - a broadcast of a value of rank 1 or more (a row or column spread over a matrix), however
+#     many users it has;
+#   - a broadcast of a scalar that nothing else reads: a scalar parameter read twice (two
+#     divisions, or a division and any other use, the program's outputs included) is divided.
+# Measured against JAX 0.10.2 (docs/semantics.md, "Division by a constant"; test_div_rules.py). The
+# reciprocal is taken at the divisor's own shape, rounded, and in float32/float64 flushed to zero
+# where subnormal (``backend/division.py``). After this pass every float division of a jit
+# program has a divisor of the quotient's size (a kept scalar division gets an explicit
+# broadcast), so ``backend.division``'s eager rule, which looks at shapes only, never fires in
+# compiled code, and the fused kernels and loop bodies see plain products and quotients.
+
+_REWRITTEN = division.RECIPROCAL_DTYPES | {division.BFLOAT16}
+_SHAPE_OPS = frozenset({"broadcast_in_dim", "convert_element_type", "reshape", "squeeze"})
+
+
+def reciprocal_divisions(jaxpr: Jaxpr, carried: int | None = None) -> Jaxpr:
+    """``jaxpr`` with XLA's rewrite of divisions by constant or broadcast divisors made explicit
+    (the same object when it has no float division).
+
+    ``carried`` is given for a loop body: its constants and first ``carried`` inputs are the
+    loop's consts and carries, which XLA passes through the loop's state (one use more for each,
+    and closed-over arrays are no constants there; ``jit(fori_loop(..., c / t))`` divides)."""
+    eqns = jaxpr.eqns
+    if not any(e.primitive.name == "div" for e in eqns):
+        return jaxpr
+    uses: dict[int, int] = {}
+    if carried is not None:
+        for v in (*jaxpr.constvars, *jaxpr.invars[:carried]):
+            uses[id(v)] = 1
+    for e in eqns:
+        for a in e.invars:
+            if type(a) is Var:
+                uses[id(a)] = uses.get(id(a), 0) + 1
+    for a in jaxpr.outvars:
+        if type(a) is Var:
+            uses[id(a)] = uses.get(id(a), 0) + 1
+    constant = {id(v) for v in jaxpr.constvars} if carried is None else set()
+    producer: dict[int, JaxprEqn] = {}
+    out: list[JaxprEqn] = []
+    changed = False
+    for e in eqns:
+        folded = getattr(e.primitive, "elementwise", False) or e.primitive.name in _SHAPE_OPS
+        if folded and e.invars and all(type(a) is Literal or id(a) in constant for a in e.invars):
+            constant.update(id(v) for v in e.outvars)
+        for v in e.outvars:
+            producer[id(v)] = e
+        if e.primitive.name == "div" and e.outvars[0].aval.dtype in _REWRITTEN:
+            new = _division(e, constant, producer, uses)
+            if new is not None:
+                out.extend(new)
+                changed = True
+                continue
+        out.append(e)
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out) if changed else jaxpr
+
+
+def _division(
+    e: JaxprEqn, constant: set[int], producer: dict[int, JaxprEqn], uses: dict[int, int]
+) -> list[JaxprEqn] | None:
+    x, y = e.invars
+    (q,) = e.outvars
+    if type(y) is Literal and q.aval.dtype in division.RECIPROCAL_DTYPES:
+        with np.errstate(all="ignore"):  # 1 / 0 is inf, silently (as XLA's folding)
+            r = division.xla_reciprocal(np.asarray(y.value, q.aval.dtype))
+        return [_eqn(e, mul_p, [x, Literal(r, y.aval)], q)]
+    if type(y) is Literal:
+        return _times_reciprocal(e, x, y, q, None)
+    if id(y) in constant:
+        return _times_reciprocal(e, x, y, q, None)
+    assert type(y) is Var
+    if _size(y.aval.shape) != _size(q.aval.shape):  # a broadcast in XLA's program
+        if y.aval.shape or uses.get(id(y)) == 1:
+            return _times_reciprocal(e, x, y, q, None)
+        # a scalar read elsewhere too: XLA divides; the explicit broadcast keeps it a quotient
+        full = Var(ShapedArray._fast(q.aval.shape, y.aval.dtype, y.aval.weak_type))
+        params = {"shape": tuple(q.aval.shape), "broadcast_dimensions": ()}
+        return [_eqn(e, broadcast_in_dim_p, [y], full, params), _eqn(e, div_p, [x, full], q)]
+    b = producer.get(id(y))
+    if b is None or b.primitive.name != "broadcast_in_dim":
+        return None
+    (z,) = b.invars
+    if _size(z.aval.shape) == _size(y.aval.shape):
+        return None  # a reshape for XLA, not a broadcast
+    if type(z) is Literal or id(z) in constant:
+        return _times_reciprocal(e, x, z, q, b)
+    if z.aval.shape or (uses.get(id(z)) == 1 and uses.get(id(y)) == 1):
+        return _times_reciprocal(e, x, z, q, b)
+    return None
+
+
+def _times_reciprocal(
+    e: JaxprEqn, x: Atom, y: Atom, q: Var, spread: JaxprEqn | None
+) -> list[JaxprEqn]:
+    """``q = x * r`` with ``r`` XLA's reciprocal of ``y`` (broadcast as ``spread`` was); for
+    bfloat16 the reciprocal and the product are float32's, rounded once to bfloat16."""
+    out = q.aval.dtype
+    d = np.dtype(np.float32) if out == division.BFLOAT16 else out
+    shape = tuple(y.aval.shape)
+    one = Literal(np.ones((), d), ShapedArray._fast((), d, True))
+
+    def var(dtype: np.dtype[Any] = d, at: tuple[int, ...] = shape) -> Var:
+        return Var(ShapedArray._fast(at, dtype, False))
+
+    new: list[JaxprEqn] = []
+    if d != out:
+        x, y = _widen(e, x, new), _widen(e, y, new)
+    r = var()
+    new.append(_eqn(e, div_p, [one, y], r))
+    tiny = division.tiny(d)
+    if tiny is not None:  # flush a subnormal reciprocal to a zero of its sign
+        size, small, zero, flushed = var(), var(np.dtype(np.bool_)), var(), var()
+        new += [
+            _eqn(e, abs_p, [r], size),
+            _eqn(e, lt_p, [size, Literal(np.asarray(tiny, d), one.aval)], small),
+            _eqn(e, mul_p, [r, Literal(np.zeros((), d), one.aval)], zero),
+            _eqn(e, select_n_p, [small, r, zero], flushed),
+        ]
+        r = flushed
+    if spread is not None:
+        wide = var(d, tuple(spread.outvars[0].aval.shape))
+        new.append(_eqn(e, broadcast_in_dim_p, [r], wide, dict(spread.params)))
+        r = wide
+    if d == out:
+        new.append(_eqn(e, mul_p, [x, r], q))
+        return new
+    product = var(d, tuple(q.aval.shape))
+    new.append(_eqn(e, mul_p, [x, r], product))
+    new.append(_eqn(e, convert_element_type_p, [product], q, _convert_params(out)))
+    return new
+
+
+def _convert_params(dtype: np.dtype[Any]) -> dict[str, Any]:
+    return {"new_dtype": dtype, "weak_type": False}
+
+
+def _widen(e: JaxprEqn, a: Atom, new: list[JaxprEqn]) -> Atom:
+    """``a`` (bfloat16) as float32, appending the conversion to ``new``."""
+    f32 = np.dtype(np.float32)
+    if type(a) is Literal:
+        return Literal(np.asarray(a.value).astype(f32), ShapedArray._fast((), f32, True))
+    wide = Var(ShapedArray._fast(tuple(a.aval.shape), f32, False))
+    new.append(_eqn(e, convert_element_type_p, [a], wide, _convert_params(f32)))
+    return wide
+
+
+def _eqn(
+    e: JaxprEqn, prim: Any, invars: list[Atom], out: Var, params: dict[str, Any] | None = None
+) -> JaxprEqn:
+    return JaxprEqn(prim, invars, [out], params or {}, e.source, e.api)
+
+
+def _size(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n

@@ -395,9 +395,16 @@ def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
         key = ew.bitwise_not(a)  # ~v = -v - 1 reverses the order without overflow
     else:
         # NaN is the largest value (as in XLA's TopK): a first key that is False for NaN
+        # XLA's TopK orders floats totally: +NaN, +inf ... +0.0, -0.0 ... -inf, -NaN
         key = ew.neg(a)
-        number = ew.eq(a, a)
-        _, _, values, indices = reductions.sort((number, key, a, index), ax, True, num_keys=2)
+        bits = np.dtype(f"int{8 * np.dtype(a.dtype).itemsize}")
+        negative = ew.lt(structural.bitcast_convert_type(a, bits), full((), 0, bits))
+        nan = ew.ne(a, a)
+        not_pos_nan = ew.bitwise_not(ew.bitwise_and(nan, ew.bitwise_not(negative)))
+        neg_nan = ew.bitwise_and(nan, negative)
+        keys = (not_pos_nan, neg_nan, key, negative)
+        sorted_ = reductions.sort((*keys, a, index), ax, True, num_keys=4)
+        values, indices = sorted_[4], sorted_[5]
         return (
             structural.slice_in_dim(values, 0, k, 1, ax),
             structural.slice_in_dim(indices, 0, k, 1, ax),

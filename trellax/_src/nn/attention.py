@@ -9,6 +9,7 @@ softmax are not defined for complex numbers (the FLIP's rule; Flax itself return
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import warnings
 from collections.abc import Callable
@@ -269,6 +270,14 @@ class MultiHeadDotProductAttention(Module):
     decode: bool = False
     normalize_qk: bool = False
     force_fp32_for_softmax: bool = False
+    # Flax's hooks for quantized products: dot_generals (functions, or classes to instantiate)
+    # of the q/k/v and output projections, and einsum factories for the two attention products
+    qkv_dot_general: Any = None
+    out_dot_general: Any = None
+    qkv_dot_general_cls: Any = None
+    out_dot_general_cls: Any = None
+    qk_attn_weights_einsum_cls: Any = None
+    attn_weights_value_einsum_cls: Any = None
 
     @compact
     def __call__(
@@ -288,7 +297,8 @@ class MultiHeadDotProductAttention(Module):
         features = self.out_features or inputs_q.shape[-1]
         qkv_features = self.qkv_features or inputs_q.shape[-1]
         if qkv_features % self.num_heads:
-            raise ValueError(
+            # Flax asserts this: a program catching AssertionError must see one
+            raise AssertionError(
                 f"Memory dimension ({qkv_features}) must be divisible by number of heads "
                 f"({self.num_heads})."
             )
@@ -303,6 +313,8 @@ class MultiHeadDotProductAttention(Module):
             bias_init=self.bias_init,
             use_bias=self.use_bias,
             precision=self.precision,
+            dot_general=self.qkv_dot_general,
+            dot_general_cls=self.qkv_dot_general_cls,
         )
         query = dense(name="query")(inputs_q)
         key = dense(name="key")(inputs_k)
@@ -343,20 +355,29 @@ class MultiHeadDotProductAttention(Module):
                 dropout_rng = self.make_rng("dropout")
         else:
             m_det = True
-        x = self.attention_fn(
-            query,
-            key,
-            value,
-            mask=mask,
-            dropout_rng=dropout_rng,
-            dropout_rate=self.dropout_rate,
-            broadcast_dropout=self.broadcast_dropout,
-            deterministic=m_det,
-            dtype=self.dtype,
-            precision=self.precision,
-            module=self if sow_weights else None,
-            force_fp32_for_softmax=self.force_fp32_for_softmax,
+        qk_einsum = self.qk_attn_weights_einsum_cls() if self.qk_attn_weights_einsum_cls else None
+        wv_einsum = (
+            self.attn_weights_value_einsum_cls() if self.attn_weights_value_einsum_cls else None
         )
+        options = {
+            "mask": mask,
+            "dropout_rng": dropout_rng,
+            "dropout_rate": self.dropout_rate,
+            "broadcast_dropout": self.broadcast_dropout,
+            "deterministic": m_det,
+            "dtype": self.dtype,
+            "precision": self.precision,
+            "force_fp32_for_softmax": self.force_fp32_for_softmax,
+            "qk_attn_weights_einsum": qk_einsum,
+            "attn_weights_value_einsum": wv_einsum,
+        }
+        # as Flax: a custom attention_fn gets only the keywords its signature names (and
+        # ``module`` only when weights are sown)
+        accepted = inspect.signature(self.attention_fn).parameters
+        options = {k: v for k, v in options.items() if k in accepted}
+        if sow_weights:
+            options["module"] = self
+        x = self.attention_fn(query, key, value, **options)
         return DenseGeneral(
             features=features,
             axis=(-2, -1),
@@ -366,6 +387,8 @@ class MultiHeadDotProductAttention(Module):
             dtype=self.dtype,
             param_dtype=self.param_dtype,
             precision=self.precision,
+            dot_general=self.out_dot_general,
+            dot_general_cls=self.out_dot_general_cls,
             name="out",
         )(x)
 

@@ -100,6 +100,11 @@ def _axes_and_sizes(
         if s is None:
             ax = tuple(range(x.ndim))
         else:
+            if len(s) > x.ndim:
+                raise ValueError(
+                    f"FFT input shape {tuple(x.shape)} must have at least as many input "
+                    f"dimensions as fft_lengths {tuple(s)}."
+                )
             ax = tuple(range(x.ndim - len(s), x.ndim))
     else:
         ax = tuple(operator.index(a) for a in axes)
@@ -110,6 +115,11 @@ def _axes_and_sizes(
                     f"{fun_name}: axis {a} is out of bounds for array of dimension {x.ndim}"
                 )
         if len(set(ax)) != len(ax):
+            if len(set(axes)) == len(axes):  # distinct as given (-1 and 0 of a 1-D array)
+                raise TypeError(
+                    f"{fun_name}: axes {tuple(axes)} name the same axis of an array of "
+                    f"dimension {x.ndim}"
+                )
             _repeated(fun_name, axes)
     if s is None:
         sizes = tuple(x.shape[a] for a in ax)
@@ -319,6 +329,10 @@ def irfftn(
         ax = tuple(range(x.ndim)) if s is None else tuple(range(x.ndim - len(s), x.ndim))
     else:
         ax = tuple(a_ + x.ndim if a_ < 0 else a_ for a_ in (operator.index(v) for v in axes))
+        if len(set(ax)) != len(ax):  # distinct as given, one axis once made non-negative
+            raise TypeError(
+                f"irfftn: axes {tuple(axes)} name the same axis of an array of dimension {x.ndim}"
+            )
         for a_ in ax:
             if not 0 <= a_ < x.ndim:
                 raise ValueError(
@@ -450,7 +464,12 @@ def _freqs(ranges: Sequence[tuple[int, int]], n: int, d: ArrayLike, dtype: Any) 
     dt = _freq_dtype(dtype)
     parts = [_convert(_arange(lo, hi), dt, False) for lo, hi in ranges]
     k = parts[0] if len(parts) == 1 else concatenate(parts, 0)
-    return lax.div(k, _spacing(d, n, dt))
+    # JAX divides by the broadcast ``d * n``, which XLA turns into a product with its reciprocal
+    # (for bfloat16 after widening to float32, where that product rounds as the quotient does)
+    spacing = _spacing(d, n, dt)
+    if dt == dtypes.bfloat16:
+        return lax.div(k, spacing)
+    return lax.mul(k, lax.div(const(1, dt), spacing))
 
 
 def _arange(start: int, stop: int) -> Array:
@@ -459,8 +478,13 @@ def _arange(start: int, stop: int) -> Array:
 
 
 def _spacing(d: ArrayLike, n: int, dt: DType) -> Array:
-    dd = _convert(ensure_array("fftfreq", d), dt, False)
-    return lax.mul(dd, const(n, dt))
+    """``d * n`` as JAX forms it: in Python for a Python number, else in ``d``'s dtype."""
+    if isinstance(d, (int, float)) and not isinstance(d, bool):
+        return const(d * n, dt)
+    dd = ensure_array("fftfreq", d)
+    if dtypes.kind(dd.dtype) == "b":
+        dd = _convert(dd, dtypes.default_int_dtype(), dd.weak_type)
+    return _convert(lax.mul(dd, const(n, dd.dtype)), dt, False)
 
 
 def _shift(name: str, x: ArrayLike, axes: int | Sequence[int] | None, inverse: bool) -> Array:

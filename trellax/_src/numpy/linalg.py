@@ -32,12 +32,15 @@ from trellax._src.lax import elementwise as lax
 from trellax._src.lax import linalg as lax_linalg
 from trellax._src.lax._base import canonicalize_axes, complex_to_real
 from trellax._src.lax.reductions import reduce_max, reduce_min, reduce_sum
+from trellax._src.lax.reductions import sort as lax_sort
 from trellax._src.lax.structural import (
     _convert,
     broadcast_to,
+    broadcasted_iota,
     expand_dims,
     iota,
     reshape,
+    rev,
     select_n,
     slice,
     transpose,
@@ -46,7 +49,7 @@ from trellax._src.numpy import linalg_ops
 from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.einsum import einsum
 from trellax._src.numpy.indexing import getitem
-from trellax._src.numpy.searching import concrete_int, const, full
+from trellax._src.numpy.searching import concrete_int, const, full, take_along_axis
 from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import ensure_array, promote_args_inexact_keep_shapes
 
@@ -203,13 +206,36 @@ def svd(
     subset_by_index: Any = None,
 ) -> Any:
     """``U, S, Vh`` with ``a = U @ diag(S) @ Vh``, ``S`` real and descending (only ``S`` when
-    ``compute_uv=False``). ``hermitian`` is accepted and ignored (the general algorithm is used)."""
+    ``compute_uv=False``). ``hermitian=True`` works from ``eigh`` of the symmetrized input, as
+    JAX: ``S = |eigenvalues|`` in descending order (equal ones in reverse ``eigh`` order),
+    ``U`` the matching eigenvectors, ``Vh = (U * sign(eigenvalues))^H``; ``full_matrices`` is
+    then ignored and a non-square input is a TypeError."""
     check_static("svd", full_matrices=full_matrices, compute_uv=compute_uv, hermitian=hermitian)
     x = _matrix("svd", a, square=False)
+    if hermitian:
+        return _svd_hermitian(x, compute_uv, subset_by_index)
     out = lax_linalg.svd(
         x, full_matrices=full_matrices, compute_uv=compute_uv, subset_by_index=subset_by_index
     )
     return SVDResult(*out) if compute_uv else out
+
+
+def _svd_hermitian(x: Array, compute_uv: bool, subset_by_index: Any) -> Any:
+    if x.shape[-1] != x.shape[-2]:
+        raise TypeError(f"svd(hermitian=True) needs square matrices, got shape {tuple(x.shape)}")
+    if subset_by_index is not None:
+        raise NotImplementedError("svd(hermitian=True) with subset_by_index is not supported")
+    vecs, vals = lax_linalg.eigh(x, lower=True, symmetrize_input=True)
+    s = _abs(vals)
+    last = s.ndim - 1
+    if not compute_uv:
+        return rev(lax_sort(s, dimension=last, is_stable=True), (last,))
+    idx = broadcasted_iota(np.dtype(np.int32), s.shape, last)
+    s, idx, sgn = lax_sort((s, idx, lax.sign(vals)), dimension=last, is_stable=True, num_keys=1)
+    s, idx, sgn = (rev(t, (last,)) for t in (s, idx, sgn))
+    u = take_along_axis(vecs, expand_dims(idx, (last,)), axis=-1)
+    vh = _mH(lax.mul(u, _convert(expand_dims(sgn, (last,)), u.dtype, u.weak_type)))
+    return SVDResult(u, s, vh)
 
 
 def svdvals(x: ArrayLike, /) -> Array:
@@ -339,7 +365,10 @@ def pinv(
         rtol = rcond
     if min(m, n) == 0:
         return full((*x.shape[:-2], n, m), 0, x.dtype)
-    u, s, vh = lax_linalg.svd(x, full_matrices=False)
+    if hermitian:
+        u, s, vh = _svd_hermitian(x, True, None)
+    else:
+        u, s, vh = lax_linalg.svd(x, full_matrices=False)
     tol = (
         const(10.0 * max(m, n) * _eps(x.dtype), real)
         if rtol is None
@@ -369,7 +398,7 @@ def matrix_rank(
     if x.ndim < 2:
         nz = lax.ne(x, full(x.shape, 0, x.dtype))
         return _convert(reduce_max(nz, tuple(range(x.ndim))) if x.ndim else nz, d, False)
-    s = svdvals(x)
+    s = _svd_hermitian(x, False, None) if hermitian else svdvals(x)
     real = complex_to_real(x.dtype)
     m, n = x.shape[-2:]
     if min(m, n) == 0:
@@ -548,6 +577,8 @@ def cond(x: ArrayLike, p: Any = None) -> Array:
     ``norm(x, p) * norm(inv(x), p)``."""
     check_static("cond", p=p)
     a = _matrix("cond", x, square=p not in (None, 2, -2))
+    if 0 in a.shape[-2:]:
+        raise ValueError(f"cond: the matrices must not be empty, got shape {tuple(a.shape)}")
     if p in (None, 2, -2):
         s = svdvals(a)
         k = s.shape[-1]

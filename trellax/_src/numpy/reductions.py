@@ -504,9 +504,11 @@ def mean(
         x = promote_to("mean", x, result_dtype)  # mean(int8) is float32
     total = sum(x, axes, dtype=compute, keepdims=keepdims, where=where)
     if where is None:
-        if dtypes.kind(compute) == "f":  # XLA's total * (1 / n): JAX's bits
-            with np.errstate(divide="ignore"):  # no elements: inf, and the mean is NaN
-                reciprocal = np.asarray(1, compute) / np.asarray(_count(x, axes), compute)
+        if dtypes.kind(compute) == "f":
+            # the count is a constant divisor of JAX's compiled mean: XLA's reciprocal product
+            # (backend/division.py, the rule of every division); no elements: inf, and NaN
+            with np.errstate(divide="ignore"):
+                reciprocal = eager.xla_reciprocal(np.asarray(_count(x, axes), compute))
             return _convert(lax.mul(total, const(reciprocal, compute)), result_dtype, False)
         normalizer = const(_count(x, axes), compute)
     else:

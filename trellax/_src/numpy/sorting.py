@@ -84,21 +84,23 @@ def argsort(
     dtype: Any = None,
 ) -> Array:
     """Indices that sort ``a`` along ``axis`` (stable: ties keep their order, also when
-    ``descending``). Default-int result (``dtype`` overrides)."""
+    ``descending``; ``descending`` with ``stable=False`` is the ascending order reversed, ties
+    last-first, as JAX's). Default-int result (``dtype`` overrides)."""
     _check_sort_args("argsort", kind, order)
     x, ax = _axis("argsort", _asarray("argsort", a), axis)
     d = dtypes.default_int_dtype() if dtype is None else dtypes.check_user_dtype(dtype, "argsort")
     if dtypes.kind(d) not in ("i", "u"):
         raise TypeError(f"argsort: dtype must be an integer type, got {d.name}")
     n = x.shape[ax]
-    if descending:
+    flip = descending and stable
+    if flip:
         x = rev(x, (ax,))
     keys = sort_keys(x)
     idx = broadcasted_iota(d, x.shape, ax)
     out: Array = lax_sort((*keys, idx), dimension=ax, is_stable=True, num_keys=len(keys))[-1]
-    if descending:
-        out = rev(lax.sub(const(n - 1, d), out), (ax,))
-    return out
+    if flip:
+        return rev(lax.sub(const(n - 1, d), out), (ax,))
+    return rev(out, (ax,)) if descending else out
 
 
 def lexsort(keys: Sequence[ArrayLike] | ArrayLike, axis: int = -1) -> Array:

@@ -30,6 +30,7 @@ from trellax._src.lax.structural import (
     clamp,
     select_n,
 )
+from trellax._src.numpy import division_rules
 from trellax._src.numpy.bool_product import selecting_product
 from trellax._src.numpy.extended import is_extended
 from trellax._src.numpy.static_args import check_static
@@ -157,14 +158,13 @@ def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
                 q = _convert(q, stepped.dtype, q.weak_type)
             q = select_n(fix, q, stepped)
         return q
-    # Floats as JAX (and NumPy) do: from the exact remainder, so that x == q * y + r holds and
-    # a quotient just below an integer is not rounded up to it before flooring; x // 0 is
-    # x / 0 (+-inf, or nan for 0 // 0 and nan // 0).
+    # Floats as JAX (and NumPy) do: from the exact remainder (x == q * y + r; x // 0 is x / 0)
     mod = lax.rem(a, b)
-    div = lax.div(lax.sub(a, mod), b)
+    divisor = division_rules.shared_divisor(b, a.shape)  # read five times: XLA divides
+    div = lax.div(lax.sub(a, mod), divisor)
     fix = logical_and(not_equal(mod, 0), not_equal(lax.lt(mod, _zero(mod)), lax.lt(b, _zero(b))))
     div = select_n(fix, div, lax.sub(div, _one(div)))
-    return select_n(lax.eq(b, _zero(b)), lax.round(div, 1), lax.div(a, b))
+    return select_n(lax.eq(b, _zero(b)), lax.round(div, 1), lax.div(a, divisor))
 
 
 def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -382,12 +382,12 @@ nextafter = _binary("nextafter", lax.nextafter_p, promote_args_inexact)
 
 def log2(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("log2", x)
-    return _rounded_once(lambda v: lax.div(lax.log(v), lax.log(_strong_const(2, v))), a)
+    return _rounded_once(lambda v: division_rules.log_ratio(v, 2), a)
 
 
 def log10(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("log10", x)
-    return _rounded_once(lambda v: lax.div(lax.log(v), lax.log(_strong_const(10, v))), a)
+    return _rounded_once(division_rules.log10, a)
 
 
 def _rounded_once(fn: Callable[[Array], Array], a: Array) -> Array:

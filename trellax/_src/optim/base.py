@@ -128,6 +128,17 @@ def div_by_scalar(t: Any, s: Any, *, float32_reciprocal: bool = True) -> Any:
     rewritten = t.dtype == np.float16 or (t.dtype == np.float32 and float32_reciprocal)
     if rewritten and np.shape(s) != t.shape and jnp.result_type(t, s) == t.dtype:
         return t * (1 / jnp.asarray(s, t.dtype))
+    return quotient(t, s)
+
+
+def quotient(t: Any, s: Any) -> Any:
+    """``t / s`` divided (IEEE), as XLA divides by a scalar that several operations read: a
+    divisor broadcast to ``t``'s shape explicitly, since trellax's own ``t / s`` by a smaller
+    ``s`` is the single-operation program's reciprocal product (docs/semantics.md, "Division
+    by a constant")."""
+    t = jnp.asarray(t)
+    if np.shape(s) != t.shape and np.size(s) < t.size:
+        return t / jnp.broadcast_to(s, t.shape)
     return t / s
 
 
@@ -145,8 +156,10 @@ def bias_correction(moment: Any, decay: Any, count: Any) -> Any:
     exponent = count
     if dtypes.issubdtype(count.dtype, np.integer):
         # JAX promotes the int32 count to a strong half-precision decay's dtype first (a count
-        # past 256 rounds in bfloat16), then XLA takes the float32 power
-        exponent = (count.astype(decay_dtype) if half else count).astype(np.float32)
+        # past 256 rounds in bfloat16), then XLA takes the float32 power; otherwise the power
+        # is in the promoted dtype (float64 for a Python-float decay with 64-bit types on)
+        power_dtype = np.float32 if half else jnp.result_type(decay, count)
+        exponent = (count.astype(decay_dtype) if half else count).astype(power_dtype)
     power = jnp.power(decay, exponent)
     if strong:
         # a strong array decay (inject_hyperparams keeps b1/b2 in the parameters' dtype or in
@@ -164,7 +177,7 @@ def bias_correction(moment: Any, decay: Any, count: Any) -> Any:
         # correction already in the dtype of several leaves is shared, and divided by
         if single or correction.dtype != t.dtype:
             return div_by_scalar(t, correction.astype(t.dtype))
-        return t / correction
+        return quotient(t, correction)
 
     return tree_map(divide, moment)
 

@@ -394,3 +394,26 @@ def _axes(axis: Axis, ndim: int) -> tuple[int, ...]:
     if isinstance(axis, int):
         return (_canonical_axis(axis, ndim),)
     return tuple(_canonical_axis(a, ndim) for a in axis)
+
+
+def triplet_margin_loss(
+    anchors: ArrayLike,
+    positives: ArrayLike,
+    negatives: ArrayLike,
+    axis: int = -1,
+    norm_degree: ArrayLike = 2,
+    margin: ArrayLike = 1.0,
+    eps: ArrayLike = 1e-6,
+) -> Array:
+    """``max(d(a, p) - d(a, n) + margin, 0)`` per example, with the distance
+    ``d(x, y) = (sum((x - y) ** norm_degree, axis) + eps) ** (1 / norm_degree)`` (floating
+    inputs only)."""
+    for x in (anchors, positives, negatives):
+        _require(x, jnp.floating, "triplet_margin_loss's embeddings")
+    a = jnp.asarray(anchors)
+
+    def distance(other: ArrayLike) -> Array:
+        powered = jnp.power(a - jnp.asarray(other), norm_degree).sum(axis)
+        return jnp.power(powered + eps, 1 / norm_degree)
+
+    return jnp.maximum(distance(positives) - distance(negatives) + margin, 0)

@@ -259,9 +259,12 @@ def scale_by_schedule(step_size_fn: Callable[[Any], Any]) -> GradientTransformat
 
 
 def scale_by_learning_rate(
-    learning_rate: ScalarOrSchedule, *, flip_sign: bool = True
+    learning_rate: ScalarOrSchedule | None = None, *, flip_sign: bool = True
 ) -> GradientTransformation:
-    """``-learning_rate * update`` (a number or a schedule of the step count)."""
+    """``-learning_rate * update`` (a number or a schedule of the step count); no learning rate
+    (``None``, as ``adadelta``'s default) leaves the updates alone, with an empty state."""
+    if learning_rate is None:
+        return identity()
     m = -1 if flip_sign else 1
     if callable(learning_rate):
         lr = learning_rate
@@ -319,8 +322,12 @@ def add_decayed_weights(weight_decay: Any = 0.0, mask: Any = None) -> GradientTr
 
         if m is None:
             return tree_map(decay, updates, params, is_leaf=is_none), new_state
+        # the mask may be a prefix of the params (``True`` for the whole tree, as lars's default)
         out = tree_map(
-            lambda g, p, keep: decay(g, p) if keep else g, updates, params, m, is_leaf=is_none
+            lambda keep, g, p: tree_map(decay, g, p, is_leaf=is_none) if keep else g,
+            m,
+            updates,
+            params,
         )
         return out, new_state
 

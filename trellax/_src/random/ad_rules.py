@@ -23,7 +23,6 @@ from trellax._src.random.floats import random_erf_inv_p, random_uniform_p
 from trellax._src.random.gamma_grad import random_gamma_grad_p
 from trellax._src.random.logs import (
     random_exp_p,
-    random_fma_p,
     random_log1p_p,
     random_log_p,
     random_pow_p,
@@ -73,12 +72,6 @@ def _pow_y(t: Any, ans: Any, x: Any, y: Any) -> Any:
 
 
 ad_util.defjvp(random_pow_p, _pow_x, _pow_y)
-ad_util.defjvp(
-    random_fma_p,
-    lambda t, ans, a, b, c: tnp.multiply(t, b),
-    lambda t, ans, a, b, c: tnp.multiply(t, a),
-    lambda t, ans, a, b, c: t,
-)
 
 
 def _gamma_rule(t: Any, ans: Any, keys: Any, a: Any, *, log_space: bool) -> Any:

@@ -1,5 +1,5 @@
-"""The inverse error function behind ``normal``: XLA's float32 polynomial, bit for bit, and a
-float64 refinement.
+"""The inverse error function behind ``normal``: XLA's float32 polynomial, bit for bit (its
+float64 one is :func:`trellax._src.backend.xla_f64.erfinv_f64`, re-exported here).
 
 XLA lowers float32 ``erf_inv`` (and f16/bf16, computed in f32) to Giles' approximation: with
 ``w = -log1p(-x * x)``, ``x * P(w - 2.5)`` where ``w < 5`` (``|x| < 0.9966``) and
@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import fp_errors, xla_log
+from trellax._src.backend.xla_f64 import erfinv_f64 as erfinv_f64
 from trellax._src.random import chunks, compiled_kernels
 
 F32 = np.ndarray[Any, np.dtype[np.float32]]
@@ -228,44 +229,3 @@ def _make_erfinv_values() -> Callable[..., array.array[float]]:
 
 
 erfinv_values = _make_erfinv_values()
-
-
-_ERF = np.frompyfunc(math.erf, 1, 1)
-
-
-def erfinv_f64(x: Any) -> F64:
-    """Float64 erfinv: the f32 polynomial as a start, then Newton steps on math.erf."""
-    x = np.asarray(x, np.float64)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        y = erfinv_f32(x.astype(np.float32)).astype(np.float64)
-        finite = np.isfinite(y)
-        y0 = np.where(finite, y, 0.0)
-        for _ in range(3):
-            err = np.asarray(_ERF(y0), np.float64) - x
-            y0 = y0 - err / (2 / math.sqrt(math.pi) * np.exp(-y0 * y0))
-        out: F64 = np.where(finite, y0, np.where(np.abs(x) == 1, x * np.inf, np.nan))
-        far = np.flatnonzero(~finite & (np.abs(x) < 1))
-        if far.size:  # x rounds to +-1 in float32: no start there, but a finite answer
-            out[far] = _erfinv_tail_f64(x[far])
-    return out
-
-
-_ERFC = np.frompyfunc(math.erfc, 1, 1)
-
-
-def _erfinv_tail_f64(x: F64) -> F64:
-    """erfinv where ``1 - 2**-25 < |x| < 1``: Newton's method on ``erfc`` (``1 - |x|`` is exact
-    there, so the residual keeps its precision), from ``y = 3``, below every root here
-    (``erfc(3) > 2**-25``): on the convex, decreasing ``erfc`` the steps then rise monotonically
-    to the root."""
-    ax = np.abs(x)
-    rest = 1 - ax
-    y = np.full(x.shape, 3.0)
-    for _ in range(60):
-        err = np.asarray(_ERFC(y), np.float64) - rest  # erf(y) - |x|, with the sign flipped
-        step = err / (2 / math.sqrt(math.pi) * np.exp(-y * y))
-        y = y + step
-        if not np.any(np.abs(step) > 1e-15 * y):
-            break
-    out: F64 = np.copysign(y, x)
-    return out

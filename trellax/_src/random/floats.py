@@ -2,10 +2,11 @@
 inverse error function behind ``normal``, as primitives with NumPy impls.
 
 ``random_uniform`` is bit-identical to JAX for every float dtype and any bounds: f32 emulates the
-fused ``f * (max - min) + min`` by computing it in float64 and rounding once, f64 in extended
-precision, and f16/bf16 round after the multiply and after the add as XLA does.
+fused ``f * (max - min) + min`` with the exactly rounded fused multiply-add of
+:mod:`trellax._src.backend.fma`, and f16/bf16 round after the multiply and after the add as XLA
+does.
 ``random_erf_inv`` follows XLA's lowering (:mod:`erfinv`: Giles' single-precision polynomial for
-f32, f16 and bf16 computed in f32) and refines to full precision for f64.
+f32, f16 and bf16 computed in f32, his double-precision one for f64).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from trellax._src.backend.fma import fma
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax.shapes import def_elementwise
 from trellax._src.random import chunks, compiled_kernels, threefry
@@ -157,12 +159,9 @@ def scale_unit(f: Any, minval: Any, maxval: Any, dtype: np.dtype[Any]) -> Any:
             out *= span_d
         if np.any(lo != 0):
             out += lo
-    elif dtype == np.float32:
-        span = span_d.astype(np.float64)
-        out = (f.astype(np.float64) * span + lo.astype(np.float64)).astype(np.float32)
-    elif dtype == np.float64:
-        span = (hi - lo).astype(np.longdouble)
-        out = (f.astype(np.longdouble) * span + lo.astype(np.longdouble)).astype(np.float64)
+    elif dtype in (np.float32, np.float64):
+        # one rounding, exactly (backend.fma; extended precision was a double rounding for f64)
+        out = fma(f, span_d, lo)
     else:
         out = (f * (hi - lo)).astype(dtype) + lo
         out = out.astype(dtype)

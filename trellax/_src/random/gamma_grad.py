@@ -135,10 +135,16 @@ random_gamma_grad_p.def_impl(gamma_grad_data)
 
 @random_gamma_grad_p.def_abstract_eval
 def _abstract_eval(a: Any, x: Any) -> ShapedArray:
+    for op, dtype in (("le", a.dtype), ("lt", x.dtype)):  # JAX's first comparison of each
+        if np.dtype(dtype).kind == "c":
+            raise TypeError(
+                f"{op} does not accept dtype {dtype} at position 0. Accepted dtypes at position 0 "
+                "are subtypes of integer, floating, bool."
+            )
     if tuple(a.shape) != tuple(x.shape) or a.dtype != x.dtype:
         raise TypeError(
             "random_gamma_grad takes operands of equal shapes and dtypes, got "
-            f"{a.str_short()} and {x.str_short()}"
+            f"{a.dtype}{list(a.shape)} and {x.dtype}{list(x.shape)}"
         )
     return ShapedArray._fast(tuple(a.shape), a.dtype, bool(a.weak_type and x.weak_type))
 

@@ -9,14 +9,15 @@ Poisson/geometric draws take a ``log`` or ``log1p`` of ``u`` too. JAX computes t
 polynomial ``log``, which differs from NumPy's (libm's) by an ulp in ~8 % of float32 inputs, so
 with ``trellax.numpy.log`` ~13-35 % of such float32 samples were an ulp or more off JAX's. These
 primitives give XLA's bits instead: float32 directly, float16 and bfloat16 through float32 (as
-XLA computes them) rounded back, float64 by NumPy (XLA's float64 ``log`` is not libm's either;
-docs/random.md). The public ``trellax.numpy.log``/``log1p`` stay NumPy's.
+XLA computes them) rounded back, float64 XLA's float64 functions
+(:mod:`trellax._src.backend.xla_f64`). The public ``trellax.numpy.log``/``log1p`` stay NumPy's.
 
 ``lognormal``, ``pareto``, ``chisquare``, ``f``, ``beta`` and ``dirichlet`` take an ``exp``
 (``random_exp``), ``cauchy`` a ``tan`` (``random_tan``), ``weibull_min``, ``generalized_normal`` and
 ``ball`` a ``pow`` (``random_pow``); NumPy's float32 functions differ from XLA's in ~40 % (exp),
 ~25 % (tan) and ~18 % (pow) of inputs. Again float16/bfloat16 go through float32 and float64
-stays NumPy's; the public ``trellax.numpy.exp``/``tan``/``power`` are unchanged.
+takes :mod:`trellax._src.backend.xla_f64`; the public ``trellax.numpy.exp``/``tan``/``power`` are
+unchanged.
 """
 
 from __future__ import annotations
@@ -26,8 +27,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.backend import libm_f32, xla_exp, xla_log
-from trellax._src.backend.xla_erf import fma
+from trellax._src.backend import libm_f32, xla_exp, xla_f64, xla_log
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax.shapes import def_elementwise
 from trellax._src.random import compiled_kernels
@@ -35,14 +35,15 @@ from trellax._src.random import compiled_kernels
 _VIA_F32 = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
 
 
-def _values(x: Any, kernel: str | None, f32: Any, f64: Any) -> Any:
+def _values(x: Any, kernel: str | None, f32: Any, f64: Any, other: Any) -> Any:
     """XLA's float32 function of ``x`` (the compiled ``kernel`` once ready, else ``f32``: the
-    same bits) or, for float64, ``f64`` (NumPy's)."""
+    same bits), for float64 XLA's float64 one (``f64``), for any other dtype (complex) NumPy's
+    ``other``."""
     x = np.asarray(x)
     d = x.dtype
     if d not in _VIA_F32:
         with np.errstate(all="ignore"):
-            return f64(x)
+            return f64(x) if d == np.float64 else other(x)
     flat = np.ascontiguousarray(x, np.float32).reshape(-1)
     out = np.empty_like(flat)
     if kernel is None or not compiled_kernels.elementwise(kernel, flat, out):
@@ -53,12 +54,12 @@ def _values(x: Any, kernel: str | None, f32: Any, f64: Any) -> Any:
 
 def log_values(x: Any) -> Any:
     """``random_log``'s impl."""
-    return _values(x, "log32", xla_log.log_f32, np.log)
+    return _values(x, "log32", xla_log.log_f32, xla_f64.log_f64, np.log)
 
 
 def log1p_values(x: Any) -> Any:
     """``random_log1p``'s impl."""
-    return _values(x, "log1p32", xla_log.log1p_f32, np.log1p)
+    return _values(x, "log1p32", xla_log.log1p_f32, xla_f64.log1p_f64, np.log1p)
 
 
 def _exp_ieee(x: Any) -> Any:
@@ -67,18 +68,20 @@ def _exp_ieee(x: Any) -> Any:
 
 def exp_values(x: Any) -> Any:
     """``random_exp``'s impl."""
-    return _values(x, None, _exp_ieee, np.exp)
+    return _values(x, None, _exp_ieee, xla_f64.exp_f64, np.exp)
 
 
 def tan_values(x: Any) -> Any:
     """``random_tan``'s impl."""
-    return _values(x, None, libm_f32.tan_f32, np.tan)
+    return _values(x, None, libm_f32.tan_f32, xla_f64.tan_f64, np.tan)
 
 
 def pow_values(x: Any, y: Any) -> Any:
     """``random_pow``'s impl: ``x ** y`` of operands of one dtype."""
     x, y = np.asarray(x), np.asarray(y)
     d = x.dtype
+    if d == np.float64:
+        return xla_f64.pow_f64(x, y)
     if d not in _VIA_F32:
         with np.errstate(all="ignore"):
             return np.power(x, y)
@@ -120,20 +123,3 @@ random_pow_p = Primitive("random_pow")
 random_pow_p.def_impl(pow_values)
 random_pow_p.def_abstract_eval(_pow_aval)
 def_elementwise(random_pow_p, fusable=False)
-
-
-def fma_values(a: Any, b: Any, c: Any) -> Any:
-    """``random_fma``'s impl: ``a * b + c`` rounded once, as XLA:CPU's fused multiply-add
-    (``backend.xla_erf.fma``: exact for float32, float16 and bfloat16 by way of float32)."""
-    return fma(a, b, c)
-
-
-def _fma_aval(a: Any, b: Any, c: Any) -> ShapedArray:
-    return ShapedArray._fast(tuple(a.shape), a.dtype, a.weak_type and b.weak_type and c.weak_type)
-
-
-#: the multiply-adds XLA:CPU fuses inside a sampler (``maxwell``, ``wald``), operands of one shape
-random_fma_p = Primitive("random_fma")
-random_fma_p.def_impl(fma_values)
-random_fma_p.def_abstract_eval(_fma_aval)
-def_elementwise(random_fma_p, fusable=False)

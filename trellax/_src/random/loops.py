@@ -15,8 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend import libm_f32, xla_log
+from trellax._src.backend import libm_f32, xla_f64, xla_log
 from trellax._src.backend.convert import convert
+from trellax._src.backend.fma import fma_f32, fma_f64
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax import ad_util
 from trellax._src.lax.shapes import Dims, all_at_front
@@ -80,12 +81,6 @@ def _squeeze_c(third: Any, d: Any) -> Any:
     return third / np.sqrt(d)
 
 
-def _fma32(a: Any, b: Any, c: Any) -> Any:
-    """``a * b + c`` of float32 operands rounded once to float32 (the product is exact in
-    float64), as XLA:CPU's fused multiply-add."""
-    return (a.astype(np.float64) * b + np.asarray(c, np.float64)).astype(np.float32)
-
-
 def _pow_ieee(x: Any, y: Any) -> Any:
     return libm_f32.pow_f32(x, y, flush=False)  # subnormals kept (docs/semantics.md)
 
@@ -116,12 +111,16 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
         c = _squeeze_c(third, dd)
         u_boost = _uniform0(sub, cd)
         f32 = cd == np.float32
-        log1p = xla_log.log1p_f32 if f32 else np.log1p
+        # float32 and float64 follow XLA:CPU's compiled loop: its log, its fused multiply-adds
+        fused = f32 or cd == np.float64
+        fma = fma_f32 if f32 else fma_f64
+        xla_lg = xla_log.log_f32 if f32 else xla_f64.log_f64
+        log1p = xla_log.log1p_f32 if f32 else xla_f64.log1p_f64 if fused else np.log1p
         if log_space:
             log_u = log1p(-u_boost).astype(cd)  # -exponential
             log_boost = np.where(boost_mask | (log_u == 0), cd.type(0), log_u * (one / a))
         else:
-            pw = _pow_ieee if f32 else np.power
+            pw = _pow_ieee if f32 else xla_f64.pow_f64 if fused else np.power
             boost = np.where(boost_mask, one, pw(one - u_boost, one / a))
         n = a.size
         x_sq = np.zeros(n, cd)
@@ -130,10 +129,10 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
         active = np.arange(n)
         while active.size:
             xa, va, ua, da = x_sq[active], v[active], u[active], dd[active]
-            if f32:  # XLA's log; 1 - 0.0331 x² is one fused multiply-add (see the docstring)
-                lim = _fma32(-(xa * xa), cd.type(0.0331), one)
-                w = one - va + xla_log.log_f32(va)
-                going = (ua >= lim) & (xla_log.log_f32(ua) >= xa * cd.type(0.5) + da * w)
+            if fused:  # XLA's log; 1 - 0.0331 x² is one fused multiply-add (see the docstring)
+                lim = fma(-(xa * xa), np.full(xa.shape, cd.type(0.0331)), np.full(xa.shape, one))
+                w = one - va + xla_lg(va)
+                going = (ua >= lim) & (xla_lg(ua) >= xa * cd.type(0.5) + da * w)
             else:
                 going = (ua >= one - cd.type(0.0331) * (xa * xa)) & (
                     np.log(ua) >= xa * cd.type(0.5) + da * (one - va + np.log(va))
@@ -152,8 +151,8 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
                 kx[redo] = kx_next
                 xr = _normal0(kx_sub, cd)
                 xs[redo] = xr
-                if f32:  # 1 + c x: a fused multiply-add in XLA's loop body
-                    vs[redo] = _fma32(ca[redo], xr, one)
+                if fused:  # 1 + c x: a fused multiply-add in XLA's loop body
+                    vs[redo] = fma(ca[redo], xr, np.full(xr.shape, one))
                 else:
                     vs[redo] = one + ca[redo] * xr
                 redo = redo[vs[redo] <= 0]
@@ -161,7 +160,7 @@ def gamma_data(keys: Any, alpha: Any, log_space: bool) -> Any:
             v[active] = vs * vs * vs
             u[active] = _uniform0(ku, cd)
         if log_space:
-            log = xla_log.log_f32 if f32 else np.log
+            log = xla_lg if fused else np.log
             out = log(dd) + log(v) + log_boost
         else:
             out = dd * v * boost

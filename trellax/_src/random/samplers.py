@@ -14,6 +14,7 @@ from trellax._src.backend.array import ArrayImpl
 from trellax._src.core.basearray import Array
 from trellax._src.core.out_sharding import accepts_out_sharding
 from trellax._src.dtypes import dtypes
+from trellax._src.lax.fma import fma_p
 from trellax._src.random.dispatch import draw, eager_value
 from trellax._src.random.fixed_point import gumbel_highest_float32
 from trellax._src.random.floats import (
@@ -27,7 +28,6 @@ from trellax._src.random.floats import SMALL as _SMALL_UNIFORM
 from trellax._src.random.keys import single_key
 from trellax._src.random.logs import (
     random_exp_p,
-    random_fma_p,
     random_log1p_p,
     random_log_p,
     random_pow_p,
@@ -113,6 +113,7 @@ def uniform(
 
 
 _F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
 
 
 def _normal_real(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
@@ -378,16 +379,19 @@ def maxwell(key: Any, shape: Any = (), dtype: Any = float) -> Array:
 
 def _maxwell(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array:
     x = _normal_real(data, (*shape, 3), d)
-    if d != _F32:
+    if d not in (_F32, _F64):
         return tnp.sqrt(tnp.sum(x * x, axis=-1))
     x0, x1, x2 = x[..., 0], x[..., 1], x[..., 2]
     if x.size > _YNN_MIN:
         # XLA:CPU hands a reduction of more than 4,096 elements to YNNPACK, which adds the squares
-        # as (x0² + x2²) + x1², each rounded (measured on JAX 0.10.2's draws, both sizes)
+        # as (x0² + x2²) + x1², each rounded (measured on JAX 0.10.2's draws, both sizes, float32
+        # and float64)
         return tnp.sqrt((x0 * x0 + x2 * x2) + x1 * x1)
-    # XLA's own loop: x1², then x0² and x2² added by fused multiply-adds (float64 holds each
-    # product exactly; the sum is rounded once to float32)
-    return tnp.sqrt(_fma(x2, x2, _fma(x0, x0, x1 * x1)))
+    # XLA's own loop, fused multiply-adds: float32 starts from x1² and adds x0², then x2²;
+    # float64 starts from x0² and adds x1², then x2² (measured at 7, 1,000 and 1,365 samples)
+    if d == _F32:
+        return tnp.sqrt(_fma(x2, x2, _fma(x0, x0, x1 * x1)))
+    return tnp.sqrt(_fma(x2, x2, _fma(x1, x1, x0 * x0)))
 
 
 #: Reductions of more elements than this XLA:CPU gives to YNNPACK (measured with maxwell: 1,365
@@ -462,7 +466,7 @@ def wald(key: Any, mean: Any, shape: Any = None, dtype: Any = float) -> Array:
     y = v * v
     y2 = y * y
     mu2 = mu * mu
-    if d == _F32:
+    if d in (_F32, _F64):
         # XLA:CPU fuses two of the multiply-adds (read off JAX 0.10.2's compiled wald): the sum
         # under the root keeps one product exact, and the last step, where mu + mu² y / 2 and
         # mu / 2 * sqrt(...) nearly cancel for a large mean, is one fused multiply-subtract
@@ -475,7 +479,7 @@ def wald(key: Any, mean: Any, shape: Any = None, dtype: Any = float) -> Array:
 
 
 def _fma(a: Any, b: Any, c: Any) -> Array:
-    """``a * b + c`` rounded once (float32), as XLA:CPU's fused multiply-add (:mod:`.logs`)."""
+    """``a * b + c`` rounded once, as XLA:CPU's fused multiply-add (:mod:`trellax._src.lax.fma`)."""
     a, b, c = tnp.broadcast_arrays(a, b, c)
-    out: Array = random_fma_p.bind(a, b, c)
+    out: Array = fma_p.bind(a, b, c)
     return out

@@ -18,7 +18,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import special as lax_special
-from trellax._src.lax import special_beta, special_gamma, special_prims
+from trellax._src.lax import special_beta, special_complex, special_gamma, special_prims
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.stop_gradient import stop_gradient
 from trellax._src.lax.structural import _convert
@@ -287,9 +287,14 @@ def gammaln(x: ArrayLike) -> Array:
 
 
 def loggamma(x: ArrayLike) -> Array:
-    """The principal branch of ``log(gamma(x))`` for real ``x``: ``gammaln`` for ``x > 0``, NaN
-    for ``x <= 0`` (as JAX; SciPy gives ``inf`` at 0)."""
-    (a,) = _real_inexact("loggamma", x)
+    """The principal branch of ``log(gamma(x))``: for real ``x``, ``gammaln`` for ``x > 0``, NaN
+    for ``x <= 0`` (as JAX; SciPy gives ``inf`` at 0); for complex ``x`` the branch continuous
+    off the negative real axis, taken from above on it (``nan + nanj`` at the poles and for
+    non-finite ``x``, as JAX)."""
+    (a,) = _inexact("loggamma", x)
+    if dtypes.kind(a.dtype) == "c":
+        return special_complex.loggamma_complex(_convert(a, a.dtype, False))
+    (a,) = _real_inexact("loggamma", a)
     return where(ufuncs.greater(a, _c(0, a)), lax.lgamma(a), _c(float("nan"), a))
 
 
@@ -309,8 +314,12 @@ def gammasgn(x: ArrayLike) -> Array:
 
 def gamma(x: ArrayLike) -> Array:
     """The gamma function ``gammasgn(x) * exp(gammaln(x))`` (``±inf`` at ``±0``, NaN at the
-    negative integers). Strong, as in JAX."""
-    (a,) = _real_inexact("gamma", x)
+    negative integers). Strong, as in JAX. Complex ``x``: ``exp(loggamma(x))`` (the real gamma
+    on the real axis; ``nan + nanj`` at the poles and for non-finite ``x``, as JAX)."""
+    (a,) = _inexact("gamma", x)
+    if dtypes.kind(a.dtype) == "c":
+        return special_complex.gamma_complex(_convert(a, a.dtype, False))
+    (a,) = _real_inexact("gamma", a)
     a = _convert(a, a.dtype, False)
     return lax.mul(gammasgn(a), lax.exp(lax.lgamma(a)))
 

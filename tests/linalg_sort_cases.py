@@ -1,0 +1,102 @@
+"""Expressions whose JAX outcomes ``tests/golden/linalg_sort.json`` records
+(``tools/gen_golden_linalg_sort.py``): the divergences ``tools/probe_linalg_sort.py`` found in
+linear algebra, FFT, sorting, set operations and statistics. ``jax`` is the top-level module
+(``jax`` or ``trellax``), ``jnp`` its numpy namespace; a case's golden value is JAX's result
+(every leaf's values, dtype, weak flag and shape) or JAX's error class. ``EXACT`` cases compare
+bits; the others within ``RTOL`` (computations whose last bits depend on the LAPACK build)."""
+
+_ZROW3 = "jnp.array([[1., 2., 3.], [0., 0., 0.], [7., 8., 10.]])"
+_SING3 = "jnp.array([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]])"
+_ZCOL2 = "jnp.array([[0., 1.], [0., 2.]])"
+_RHS32 = "jnp.array([[1., 2.], [-2., 3.], [0.5, 1.]])"
+_SYM3 = "jnp.array([[1., 2., 0.], [2., 1., 0.], [0., 0., 1.]])"
+_ASYM3 = "jnp.array([[2., 1., 5.], [-3., 1., 0.5], [4., 7., 3.]])"
+_HERM2 = "jnp.array([[2., 1j], [-1j, -3.]])"
+
+LINALG: tuple[str, ...] = (
+    # solve of an exactly singular matrix: the unchecked LU solve's signed infinities (was NaN)
+    f"jnp.linalg.solve({_ZROW3}, jnp.array([1., 2., 3.]))",
+    f"jnp.linalg.solve({_ZROW3}, {_RHS32})",
+    f"jnp.linalg.solve({_SING3}, {_RHS32})",
+    f"jnp.linalg.solve({_ZCOL2}, {_RHS32}[:2])",
+    f"jax.jit(jnp.linalg.solve)({_ZROW3}, {_RHS32})",
+    f"jax.vmap(jnp.linalg.solve, (0, None))(jnp.stack([{_ZROW3}, jnp.eye(3)]), {_RHS32})",
+    f"jnp.linalg.solve(jnp.stack([{_ZROW3}, {_SING3}]), {_RHS32})",
+    f"jax.scipy.linalg.solve({_ZROW3}, {_RHS32})",
+    # svd(hermitian=True) is eigh of the symmetrized input: |w| descending, U = eigenvectors,
+    # Vh = (U * sign(w))^H (was the general SVD: other values for non-symmetric input, other signs)
+    f"jnp.linalg.svd({_SYM3}, hermitian=True)",
+    f"jnp.linalg.svd({_ASYM3}, hermitian=True)",
+    f"jnp.linalg.svd({_ASYM3}, hermitian=True, compute_uv=False)",
+    f"jnp.linalg.svd({_HERM2}, hermitian=True)",
+    f"jax.jit(lambda a: jnp.linalg.svd(a, hermitian=True))({_SYM3})",
+    f"jax.vmap(lambda a: jnp.linalg.svd(a, hermitian=True))(jnp.stack([{_SYM3}, {_ASYM3}]))",
+    f"jnp.linalg.pinv({_ASYM3}, hermitian=True)",
+    f"jnp.linalg.pinv({_SYM3}, hermitian=True)",
+    f"jnp.linalg.matrix_rank({_ASYM3} - jnp.eye(3) * 4, hermitian=True)",
+    "jnp.linalg.svd(jnp.ones((3, 5)), hermitian=True)",
+    # cond of empty matrices is JAX's ValueError (was a TypeError from an internal slice)
+    "jnp.linalg.cond(jnp.zeros((0, 0)))",
+    "jnp.linalg.cond(jnp.zeros((2, 0, 3)))",
+)
+
+FFT: tuple[str, ...] = (
+    # fftfreq/rfftfreq: JAX's division by the broadcast d * n is a product with its reciprocal
+    # (XLA's rewrite), d * n formed in Python for a Python d (was IEEE division: 1 ulp apart)
+    "jnp.fft.fftfreq(7)",
+    "jnp.fft.fftfreq(7, d=0.1)",
+    "jnp.fft.rfftfreq(7, d=2)",
+    "jnp.fft.fftfreq(11, d=0.3)",
+    "jnp.fft.fftfreq(9, jnp.float16(0.3))",
+    "jnp.fft.fftfreq(13, 0.3, dtype=jnp.float16)",
+    "jnp.fft.rfftfreq(13, 0.3, dtype=jnp.bfloat16)",
+    "jax.jit(lambda d: jnp.fft.fftfreq(7, d))(0.3)",
+    # axes distinct as given but one axis once made non-negative: JAX's TypeError (was the
+    # ValueError for repeated axes); more lengths than dimensions: JAX's ValueError (was TypeError)
+    "jnp.fft.fftn(jnp.ones(8), axes=(-1, 0))",
+    "jnp.fft.irfft2(jnp.ones(8), axes=(-1, 0))",
+    "jnp.fft.fftn(jnp.ones(8), axes=(0, 0))",
+    "jnp.fft.fftn(jnp.ones(8), s=(3, 8))",
+    "jnp.fft.rfftn(jnp.ones((2, 8)), s=(1, 2, 3))",
+)
+
+SORT: tuple[str, ...] = (
+    # argsort(descending=True, stable=False) is JAX's ascending order reversed: ties last-first
+    # (was the stable descending order)
+    "jnp.argsort(jnp.array([3., 1., 3., jnp.nan, 1.]), descending=True, stable=False)",
+    "jnp.argsort(jnp.array([[2, 1, 2], [0, 0, 5]]), axis=1, descending=True, stable=False)",
+    "jax.jit(lambda x: jnp.argsort(x, descending=True, stable=False))(jnp.array([1, 1, 0, 1]))",
+    "jnp.argsort(jnp.array([3., 1., 3., jnp.nan, 1.]), descending=True)",
+    # lax.top_k orders floats totally, as XLA's TopK: +NaN, ..., +0.0, -0.0, ..., -NaN (its
+    # signed zeros were ties, kept in index order; -NaN came first)
+    "jax.lax.top_k(jnp.array([-0., 0., -0.]), 3)",
+    "jax.lax.top_k(jnp.array([0., -0., 0., 1.]), 2)",
+    "jax.lax.top_k(jnp.array([-0., 0., -0., -jnp.nan, jnp.nan]), 5)",
+    "jax.lax.top_k(jnp.array([-0., 0., -0., jnp.nan, 1., -jnp.inf], jnp.float16), 6)",
+    "jax.vmap(lambda x: jax.lax.top_k(x, 2))(jnp.array([[-0., 0., -0.], [0., -0., 1.]]))",
+    "jax.lax.top_k(jnp.array([1, 3, 3, 2]), 2)",
+)
+
+_PB = "pickle.loads(pickle.dumps(np.array([True, False, True])))"
+DTYPES: tuple[str, ...] = (
+    # a NumPy array read back from a pickle has a dtype object equal to, but not the same as,
+    # NumPy's own: bool products took the arithmetic path and raised (found by the probe, whose
+    # inputs travel as pickles)
+    f"jnp.linalg.outer({_PB}, {_PB})",
+    f"jnp.multiply({_PB}, {_PB})",
+    f"jax.jit(jnp.add)({_PB}, {_PB})",
+    f"jnp.outer({_PB}, {_PB})",
+)
+
+CASES: tuple[str, ...] = LINALG + FFT + SORT + DTYPES
+
+# cases whose values come out of an LAPACK routine or an iterative reduction: relative tolerance
+RTOL: dict[str, float] = {
+    c: 2e-5 for c in CASES if "svd" in c or "pinv" in c or ("solve" in c and "ZCOL" not in c)
+}
+X64_CASES: tuple[str, ...] = (
+    "jnp.fft.fftfreq(11, d=0.3)",
+    "jnp.fft.rfftfreq(29, d=0.7)",
+    f"jnp.linalg.solve({_ZROW3}, {_RHS32})",
+    f"jnp.linalg.svd({_ASYM3}, hermitian=True)",
+)

@@ -1,0 +1,65 @@
+"""Divergences from JAX that ``tools/probe_linalg_sort.py`` found in linear algebra, FFT,
+sorting, set operations and statistics, checked against JAX's golden outcomes."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import pickle
+from typing import Any
+
+import numpy as np
+import pytest
+from linalg_sort_cases import CASES, RTOL, X64_CASES
+
+import trellax
+import trellax.numpy as jnp
+import trellax.scipy.linalg
+
+GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "linalg_sort.json").read_text())
+
+
+def _leaves(v: Any) -> list[Any]:
+    if isinstance(v, (tuple, list)):
+        return [leaf for item in v for leaf in _leaves(item)]
+    return [v]
+
+
+def _check(expr: str, want: Any) -> None:
+    env = {"jax": trellax, "jnp": jnp, "np": np, "pickle": pickle}
+    if isinstance(want, dict):
+        with pytest.raises(Exception) as info:
+            eval(expr, env)
+        assert type(info.value).__name__ == want["error"]
+        return
+    got = _leaves(eval(expr, env))
+    assert len(got) == len(want)
+    for leaf, w in zip(got, want):
+        a = np.asarray(leaf)
+        assert (str(a.dtype), bool(getattr(leaf, "weak_type", False)), list(a.shape)) == (
+            w["dtype"],
+            w["weak_type"],
+            w["shape"],
+        )
+        if a.dtype.kind in "fcV":
+            parts = np.asarray([a.real, a.imag] if a.dtype.kind == "c" else a).astype(np.float64)
+            expected = np.array([float(s) for s in w["values"]]).reshape(parts.shape)
+            if expr in RTOL:
+                np.testing.assert_allclose(parts, expected, rtol=RTOL[expr], atol=RTOL[expr])
+            else:  # bits, with every NaN alike and the sign of zero kept
+                num = ~np.isnan(expected)
+                np.testing.assert_array_equal(np.signbit(parts[num]), np.signbit(expected[num]))
+                np.testing.assert_array_equal(parts, expected)
+        else:
+            np.testing.assert_array_equal(a.reshape(-1), np.asarray(w["values"], a.dtype))
+
+
+@pytest.mark.parametrize("expr", CASES)
+def test_matches_jax(expr: str) -> None:
+    _check(expr, GOLDEN[expr])
+
+
+@pytest.mark.parametrize("expr", X64_CASES)
+def test_matches_jax_x64(expr: str) -> None:
+    with trellax.enable_x64(True):
+        _check(expr, GOLDEN[f"x64|{expr}"])
