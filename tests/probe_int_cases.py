@@ -529,6 +529,29 @@ for _t in ("float32", "float16", "int32", "uint8", "int8", "bool", "complex128",
         "x",
     )
     _add(f"ccast/array/{_t}", f"x = jnp.asarray({_CPLX})\nout = jnp.array(x, dtype=jnp.{_t})\n")
+# complex to bool on the other paths: NumPy and list inputs test both parts (NumPy's cast), as do
+# full/full_like fills and select conditions; any/all (JAX: the real part; trellax: both, KNOWN)
+for _name, _expr in (
+    ("array_np", f"jnp.array({_CPLX}, dtype=bool)"),
+    ("asarray_np", f"jnp.asarray({_CPLX}, dtype=bool)"),
+    ("array_list", "jnp.array([1j, 0j, complex(np.nan, 0)], dtype=bool)"),
+    ("array_scalar", "jnp.array(1j, dtype=bool)"),
+    ("full", "jnp.full((2,), 1j, dtype=bool)"),
+    ("full_like", "jnp.full_like(jnp.zeros(2, bool), 1j)"),
+    ("select", f"jnp.select([jnp.asarray({_CPLX})], [jnp.ones(8)])"),
+    ("where", f"jnp.where(jnp.asarray({_CPLX}), 1, 0)"),
+    ("any", "jnp.any(jnp.asarray([1j, 0j]))"),
+    ("all", "jnp.all(jnp.asarray([1j, 1 + 0j]))"),
+    ("full_py_float", "jnp.full((2,), 1j, dtype='float32')"),
+    ("full_py_int", "jnp.full((2,), 1 + 1j, dtype='int32')"),
+    ("full_py_zero", "jnp.full((2,), 0j, dtype=bool)"),
+    ("full_arr_bool", "jnp.full((2,), jnp.asarray(1j), dtype=bool)"),
+    ("full_arr_float", "jnp.full((2,), jnp.asarray(1j), dtype='float32')"),
+    ("full_like_py_float", "jnp.full_like(jnp.zeros(2), 1j)"),
+    ("full_like_py_int", "jnp.full_like(jnp.zeros(2, 'int32'), 2 + 1j)"),
+    ("full_like_arr", "jnp.full_like(jnp.zeros(2), jnp.asarray(1j))"),
+):
+    _add(f"ccast/bool_paths/{_name}", f"out = {_expr}\n")
 for _fn in ("jnp.real", "jnp.imag", "jnp.abs", "jnp.sign", "lambda a: a.real.astype(jnp.int8)"):
     _case(f"ccast/fn/{_fn}", f"x = jnp.asarray({_CPLX})", _fn, "x", "jax.vmap(f)(x)")
 

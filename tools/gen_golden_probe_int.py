@@ -48,7 +48,7 @@ def _order() -> list[str]:
 
 
 def main() -> None:
-    """``--only PREFIX`` reruns the programs whose names start with PREFIX and keeps the rest;
+    """``--only PREFIX`` runs only the programs whose names start with PREFIX and keeps the rest;
     ``--resume`` keeps what the output file holds and runs the others; ``--limit S`` leaves out a
     program that takes over S seconds of wall time. The file is rewritten every 50 programs, so an interrupted run leaves the programs done so far."""
     out = GOLDEN / ("probe_int_x64.json" if X64 else "probe_int.json")
@@ -67,7 +67,7 @@ def main() -> None:
     limit = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else 0
     done = 0
     for name in _order():
-        if (only is not None and name.startswith(only)) or name not in golden:
+        if name.startswith(only) if only is not None else name not in golden:
             if limit:  # a wall-clock cap per program on a loaded machine: a slow one is left out
                 signal.alarm(limit)
             try:

@@ -6,9 +6,9 @@ become ``-2**31`` in int32, and 128.0 becomes -128 in int8). JAX saturates inste
 * NaN becomes 0; values are truncated toward zero, then clamped to the target's range, so
   ``inf``/``3e9`` -> ``2**31 - 1`` in int32, ``128.0`` -> 127 in int8, ``-1.0`` -> 0 in uint8,
   ``9.0`` -> 7 in int4 (every integer width, int2/int4 included);
-* a complex source loses its imaginary part first (to ``bool``: ``x != 0``, so ``nan+1j`` is
-  True; ``lax.convert_element_type`` and ``jnp.array(..., dtype=bool)`` drop the imaginary part
-  before, as XLA's conversion does);
+* a complex source loses its imaginary part first, except to ``bool``: ``x != 0``, so ``0+1j``
+  and ``nan+1j`` are True (``lax.convert_element_type`` drops the imaginary part itself before,
+  as XLA's conversion does);
 * integer -> integer conversion wraps (two's complement), as NumPy's cast does.
 
 Values already in range take NumPy's cast directly (two reductions decide that).
@@ -28,7 +28,7 @@ def convert(x: np.ndarray[Any, Any], new_dtype: np.dtype[Any]) -> Any:
     """``x`` as ``new_dtype`` with JAX's conversion rules (see the module docstring)."""
     src = x.dtype
     if src.kind == "c" and new_dtype.kind != "c":
-        if new_dtype == np.bool_:  # both parts (lax.convert_element_type takes the real one)
+        if new_dtype == np.bool_:
             return x != 0
         x = x.real
         src = x.dtype

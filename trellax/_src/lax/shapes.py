@@ -228,9 +228,7 @@ def convert_element_type(x: ArrayLike, new_dtype: DTypeLike, *, weak_type: bool 
             stacklevel=dtypes.user_stacklevel(),
         )
         if d == dtypes.bool_:  # XLA's conversion drops the imaginary part first: 1j is False
-            from trellax._src.lax.elementwise import real_p  # (elementwise imports this module)
-
-            a = real_p.bind(a)
+            a = _convert(a, np.finfo(a.dtype).dtype, False)
     return _convert(a, d, weak_type)
 
 

@@ -416,9 +416,33 @@ def full(
     elif dtype is None or isinstance(fill_value, int):  # Python ints: range-checked
         fill = _array(fill_value, dtype, "full", copy=False)
     else:  # converted as astype converts (a float fill saturates, NaN gives 0), as in JAX
-        fill = _array(fill_value, None, "full", copy=False)
-        fill = _convert(fill, dtypes.check_user_dtype(dtype, "full"), False)
+        fill = _complex_fill(fill_value, dtypes.check_user_dtype(dtype, "full"), False)
     return _broadcast_fill("full", fill, dims)
+
+
+def _complex_fill(fill_value: Any, d: DType, weak: bool) -> Array:
+    """A fill value converted to ``d`` as JAX's ``full`` converts it. A complex fill into a real
+    dtype takes lax's conversion (``ComplexWarning``, the real part; to bool too); a Python
+    complex cannot become a real number or an integer (``TypeError``, as ``float(1j)``) and
+    becomes ``x != 0`` in bool, with the warning."""
+    if dtypes.kind(d) != "c":
+        if type(fill_value) is complex:
+            if d != dtypes.bool_:
+                kind = "int() argument must be a string, a bytes-like object"
+                if dtypes.kind(d) not in ("i", "u"):
+                    kind = "float() argument must be a string"
+                raise TypeError(f"{kind} or a real number, not 'complex'")
+            warnings.warn(
+                "Casting complex values to real discards the imaginary part",
+                np.exceptions.ComplexWarning,
+                stacklevel=dtypes.user_stacklevel(),
+            )
+            return _convert(_array(fill_value != 0, None, "full", copy=False), d, weak)
+        fill = _array(fill_value, None, "full", copy=False)
+        if dtypes.kind(fill.dtype) == "c":
+            return convert_element_type(fill, d, weak_type=weak)
+        return _convert(fill, d, weak)
+    return _convert(_array(fill_value, None, "full", copy=False), d, weak)
 
 
 def _wraps_int(fill_value: int, dtype: Any) -> bool:
@@ -532,7 +556,7 @@ def full_like(
     if type(fill_value) is int:  # a Python int goes to the target dtype (wrapping), as in JAX
         fill = convert_element_type(fill_value, d, weak_type=weak)
     else:
-        fill = _convert(_array(fill_value, None, "full_like", copy=False), d, weak)
+        fill = _complex_fill(fill_value, d, weak)
     return _broadcast_fill("full_like", fill, s if shape is None else _shape(shape, "full_like"))
 
 
