@@ -141,6 +141,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_derivs.py
 	$(GOLDEN_PY) tools/gen_golden_custom_public.py
 	$(GOLDEN_PY) tools/gen_golden_probe_batch3.py
+	$(GOLDEN_PY) tools/gen_golden_probe_int.py
+	$(GOLDEN_PY) tools/gen_golden_probe_int.py --x64
 	$(GOLDEN_PY) tools/gen_golden_flax_optax_hunt.py
 	$(GOLDEN_PY) tools/gen_golden_optim_hunt.py
 	$(GOLDEN_PY) tools/gen_deriv_exact_gamma.py

@@ -235,12 +235,18 @@ def test_scalar_types_behave_like_dtypes():
         (tnp.int8, 300, "Python integer 300 out of bounds for int8"),
         (tnp.uint8, -1, "Python integer -1 out of bounds for uint8"),
         (tnp.int32, 2**31, "Python integer 2147483648 out of bounds for int32"),
-        (tnp.int4, 8, "Python integer 8 out of bounds for int4"),
+        (tnp.int4, 2**63, "Python integer 9223372036854775808 out of bounds for int4"),
     ],
 )
 def test_scalar_type_overflow(ctor, value, message):
     with pytest.raises(OverflowError, match=message):
         ctor(value)
+
+
+def test_narrow_int_scalar_types_wrap_python_ints():
+    # JAX 0.10.2 (tests/golden/probe_int.json, pyint/*/int4): int4(8) is -8, uint4(-1) is 15
+    assert int(tnp.int4(8)) == -8 and int(tnp.array(300, tnp.int4)) == -4
+    assert int(tnp.uint4(-1)) == 15 and tnp.asarray([8], tnp.int4).tolist() == [-8]
 
 
 # -- §4.3: explicit 64-bit requests warn with x64 off; values are canonicalized silently ---------------

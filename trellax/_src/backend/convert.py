@@ -6,8 +6,9 @@ become ``-2**31`` in int32, and 128.0 becomes -128 in int8). JAX saturates inste
 * NaN becomes 0; values are truncated toward zero, then clamped to the target's range, so
   ``inf``/``3e9`` -> ``2**31 - 1`` in int32, ``128.0`` -> 127 in int8, ``-1.0`` -> 0 in uint8,
   ``9.0`` -> 7 in int4 (every integer width, int2/int4 included);
-* a complex source loses its imaginary part first (to ``bool``: ``x != 0``, so ``nan+1j`` is
-  True);
+* a complex source loses its imaginary part first, except to ``bool``: ``x != 0``, so ``0+1j``
+  and ``nan+1j`` are True (``lax.convert_element_type`` drops the imaginary part itself before,
+  as XLA's conversion does);
 * integer -> integer conversion wraps (two's complement), as NumPy's cast does.
 
 Values already in range take NumPy's cast directly (two reductions decide that).
@@ -35,6 +36,10 @@ def convert(x: np.ndarray[Any, Any], new_dtype: np.dtype[Any]) -> Any:
         return x if src == np.bool_ else x != 0
     if _is_float(src) and _is_int(new_dtype):
         return _float_to_int(x, new_dtype)
+    if _is_int(src) and _is_int(new_dtype) and "V" in (src.kind, new_dtype.kind):
+        # between ml_dtypes' int4/uint4/int2/uint2 (NumPy has no direct cast): through int64,
+        # whose cast into the narrow type wraps
+        return x.astype(np.int64).astype(new_dtype)
     return x.astype(new_dtype)
 
 

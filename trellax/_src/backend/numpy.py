@@ -148,8 +148,14 @@ def nextafter(a: np.ndarray, b: np.ndarray) -> Any:
 
 def sign(x: np.ndarray) -> Any:
     if x.dtype.kind == "c":
+        # each part divided by the magnitude on its own (XLA's x / |x|): sign(inf+0j) is nan+0j,
+        # where a complex division by |x| + 0j would make both parts NaN
         mag = np.abs(x)
-        return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag)).astype(x.dtype)
+        div = np.where(mag == 0, 1, mag)
+        out = np.empty_like(x)
+        out.real = np.where(mag == 0, 0, x.real / div)
+        out.imag = np.where(mag == 0, 0, x.imag / div)
+        return out
     out = np.sign(x)
     if x.dtype.kind == "f" or _is_custom(x.dtype):
         # XLA keeps the sign of a zero (sign(-0.0) is -0.0); NumPy's sign gives +0.0.
@@ -291,6 +297,14 @@ def integer_pow(x: np.ndarray, *, y: int) -> Any:
 
 
 def shift_right_arithmetic(x: np.ndarray, y: np.ndarray) -> Any:
+    if _is_custom(x.dtype):  # int4/uint4/int2/uint2: the top bit of their own width is the sign
+        width = _bit_width(x.dtype)
+        mask = (1 << width) - 1
+        pattern = x.astype(np.int64) & mask
+        value = np.where(pattern >> (width - 1) != 0, pattern - (1 << width), pattern)
+        count = y.astype(np.int64)
+        count = np.where((count < 0) | (count >= width), width - 1, count)
+        return _from_bit_pattern(((value >> count) & mask).astype(np.uint64), x.dtype, width)
     bits = x.dtype.itemsize * 8
     signed = x.view(np.dtype(f"i{x.dtype.itemsize}")) if x.dtype.kind == "u" else x
     out = np.right_shift(signed, np.minimum(y, bits - 1).astype(signed.dtype))
@@ -298,6 +312,12 @@ def shift_right_arithmetic(x: np.ndarray, y: np.ndarray) -> Any:
 
 
 def shift_right_logical(x: np.ndarray, y: np.ndarray) -> Any:
+    if _is_custom(x.dtype):  # int4/uint4/int2/uint2: on the bit pattern of their own width
+        width = _bit_width(x.dtype)
+        pattern = x.astype(np.int64) & ((1 << width) - 1)
+        count = y.astype(np.int64)
+        out = np.where((count < 0) | (count >= width), 0, pattern >> np.clip(count, 0, 63))
+        return _from_bit_pattern(out.astype(np.uint64), x.dtype, width)
     bits = x.dtype.itemsize * 8
     unsigned = x.view(np.dtype(f"u{x.dtype.itemsize}")) if x.dtype.kind == "i" else x
     out = np.right_shift(unsigned, np.minimum(y, bits - 1).astype(unsigned.dtype))

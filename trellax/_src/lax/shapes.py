@@ -227,6 +227,8 @@ def convert_element_type(x: ArrayLike, new_dtype: DTypeLike, *, weak_type: bool 
             np.exceptions.ComplexWarning,
             stacklevel=dtypes.user_stacklevel(),
         )
+        if d == dtypes.bool_:  # XLA's conversion drops the imaginary part first: 1j is False
+            a = _convert(a, np.finfo(a.dtype).dtype, False)
     return _convert(a, d, weak_type)
 
 
@@ -236,6 +238,10 @@ def _is_ext(d: Any) -> bool:
 
 
 def _python_int_as(x: int, d: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    if dtypes.kind(d) in ("i", "u") and not -(2**63) <= x < 2**64:
+        # JAX wraps an int of int64's or uint64's range into an integer type; a wider one
+        # cannot reach the conversion (a float or bool target takes any int)
+        raise OverflowError("Python int too large to convert to C long")
     if dtypes.kind(d) in ("i", "u", "b"):
         bits = 64 if dtypes.kind(d) == "b" else dtypes.itemsize_bits(d)
         wrapped = x % (1 << bits)  # two's complement wrap-around, like a C cast

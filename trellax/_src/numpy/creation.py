@@ -203,10 +203,11 @@ def _numpy_checked(x: Any, d: DType) -> np.ndarray[Any, Any]:
     float that is not an integer of ``d``'s range raises as it does in NumPy and JAX)."""
     if isinstance(x, (float, np.floating)) and dtypes.kind(d) in ("i", "u"):
         x = _float_as_int(float(x), d)
-    if d.kind == "V" and type(x) is int:
-        info = dtypes.iinfo(d) if dtypes.kind(d) in ("i", "u") else None
-        if info is not None and not int(info.min) <= x <= int(info.max):
-            raise OverflowError(f"Python integer {x} out of bounds for {d.name}")
+    # int4/uint4/int2/uint2 take a Python int modulo 2**bits, as JAX's jnp.array(300, int4) (-4)
+    # does; only an int beyond int64 raises (2**63 too, as in JAX)
+    wide = type(x) is int and not -(2**63) <= x < 2**63
+    if d.kind == "V" and wide and dtypes.kind(d) in ("i", "u"):
+        raise OverflowError(f"Python integer {x} out of bounds for {d.name}")
     if d.kind == "b" or d.kind == "V":
         return np.asarray(x).astype(d)
     return np.asarray(x, dtype=d)
@@ -406,12 +407,55 @@ def full(
     if is_extended(fill_value) or (dtype is not None and is_extended(dtype)):
         return handler("full")(shape, fill_value, dtype)  # type: ignore[no-any-return]
     dims = _shape(shape, "full")
-    if dtype is None or isinstance(fill_value, int):  # Python ints: range-checked
+    if dtype is not None and isinstance(fill_value, int) and _wraps_int(fill_value, dtype):
+        # a Python int fill of an integer dtype wraps modulo 2**bits, as JAX's full does
+        # (full((2,), 300, int8) is [44, 44]), where jnp.array(300, int8) raises
+        d = dtypes.check_user_dtype(dtype, "full")
+        host = np.array(fill_value, np.uint64 if fill_value > 0 else np.int64)
+        fill = _array(host.astype(d), d, "full", copy=False)
+    elif dtype is None or isinstance(fill_value, int):  # Python ints: range-checked
         fill = _array(fill_value, dtype, "full", copy=False)
     else:  # converted as astype converts (a float fill saturates, NaN gives 0), as in JAX
-        fill = _array(fill_value, None, "full", copy=False)
-        fill = _convert(fill, dtypes.check_user_dtype(dtype, "full"), False)
+        fill = _complex_fill(fill_value, dtypes.check_user_dtype(dtype, "full"), False)
     return _broadcast_fill("full", fill, dims)
+
+
+def _complex_fill(fill_value: Any, d: DType, weak: bool) -> Array:
+    """A fill value converted to ``d`` as JAX's ``full`` converts it. A complex fill into a real
+    dtype takes lax's conversion (``ComplexWarning``, the real part; to bool too); a Python
+    complex cannot become a real number or an integer (``TypeError``, as ``float(1j)``) and
+    becomes ``x != 0`` in bool, with the warning."""
+    if dtypes.kind(d) != "c":
+        if type(fill_value) is complex:
+            if d != dtypes.bool_:
+                kind = "int() argument must be a string, a bytes-like object"
+                if dtypes.kind(d) not in ("i", "u"):
+                    kind = "float() argument must be a string"
+                raise TypeError(f"{kind} or a real number, not 'complex'")
+            warnings.warn(
+                "Casting complex values to real discards the imaginary part",
+                np.exceptions.ComplexWarning,
+                stacklevel=dtypes.user_stacklevel(),
+            )
+            return _convert(_array(fill_value != 0, None, "full", copy=False), d, weak)
+        fill = _array(fill_value, None, "full", copy=False)
+        if dtypes.kind(fill.dtype) == "c":
+            return convert_element_type(fill, d, weak_type=weak)
+        return _convert(fill, d, weak)
+    return _convert(_array(fill_value, None, "full", copy=False), d, weak)
+
+
+def _wraps_int(fill_value: int, dtype: Any) -> bool:
+    """Whether the Python int ``fill_value`` is within int64/uint64's range and ``dtype`` an
+    integer dtype."""
+    if isinstance(fill_value, bool):
+        return False
+    if not -(2**63) <= fill_value < 2**64:
+        return False
+    try:
+        return dtypes.kind(np.dtype(dtype)) in "iu"
+    except TypeError:
+        return False
 
 
 def _broadcast_fill(fun_name: str, fill: Array, dims: tuple[int, ...]) -> Array:
@@ -512,7 +556,7 @@ def full_like(
     if type(fill_value) is int:  # a Python int goes to the target dtype (wrapping), as in JAX
         fill = convert_element_type(fill_value, d, weak_type=weak)
     else:
-        fill = _convert(_array(fill_value, None, "full_like", copy=False), d, weak)
+        fill = _complex_fill(fill_value, d, weak)
     return _broadcast_fill("full_like", fill, s if shape is None else _shape(shape, "full_like"))
 
 

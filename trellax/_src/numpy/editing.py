@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.core.basearray import Array
-from trellax._src.core.errors import ConcretizationTypeError
+from trellax._src.core.errors import ConcretizationTypeError, TracerBoolConversionError
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, reductions, shapes, sorting, ufuncs
@@ -41,6 +41,8 @@ def _concrete(name: str, x: Any, what: str) -> np.ndarray[Any, Any]:
     try:
         return np.asarray(x)
     except TypeError:
+        if what == "condition":  # JAX's compress and extract test its truth: bool conversion
+            raise TracerBoolConversionError(x) from None
         raise ConcretizationTypeError(
             f"{name}: {what} must be concrete (it decides the shape of the result), got a "
             "traced value"
@@ -336,7 +338,8 @@ def put(
     a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode: str | None = None, *, inplace: bool = True
 ) -> Array:
     """A copy of ``a`` with the flat positions ``ind`` set to ``v`` (cycled); needs
-    ``inplace=False``. ``mode``: None or 'clip' clamps out-of-range indices, 'wrap' wraps."""
+    ``inplace=False``. ``mode``: 'clip' clamps every index to ``[0, size - 1]`` (negative ones
+    to 0), None counts a negative index from the end and clamps, 'wrap' wraps."""
     if inplace:
         raise ValueError(
             "trellax.numpy.put cannot modify arrays in-place, because trellax arrays are "
@@ -354,7 +357,9 @@ def put(
         raise ValueError(f"mode should be one of 'wrap' or 'clip'; got {mode=}")
     if mode == "wrap":
         i = ufuncs.remainder(i, x.size)
-    else:
+    elif mode == "clip":  # clamped to [0, size - 1]: a negative index is position 0, as JAX's
+        i = ufuncs.minimum(ufuncs.maximum(i, 0), x.size - 1)
+    else:  # None: a negative index counts from the end once, then the index is clamped
         i = ufuncs.minimum(ufuncs.maximum(i, -x.size), x.size - 1)
         i = where(ufuncs.less(i, 0), ufuncs.add(i, x.size), i)
     values = _take_static(values, np.arange(i.size) % values.size, 0)

@@ -115,6 +115,13 @@ def _quantile(
     batch = tuple(x.shape[i] for i in rest)
     n = math.prod(x.shape[i] for i in axes)
     x = reshape(transpose(x, (*rest, *axes)), (*batch, n))
+    if n == 0 and math.prod(batch) * math.prod(qa.shape) > 0:
+        # an element taken from an empty axis: JAX's gather refuses it (its nan- forms index)
+        if squash_nans:
+            raise IndexError("index is out of bounds for axis 0 with size 0")
+        raise TypeError(
+            "Slice size at index 0 in gather op is out of range, must be within [0, 0 + 1), got 1."
+        )
     qshape = tuple(qa.shape)
     out_shape = qshape + batch
     qd, one = qa.dtype, const(1, qa.dtype)
