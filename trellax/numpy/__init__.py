@@ -10,7 +10,7 @@ Array(2, dtype=int32, weak_type=True)
 import numpy as _np
 
 from trellax._src.core.basearray import Array as ndarray
-from trellax._src.dtypes.dtypes import finfo, iinfo, isdtype, issubdtype, promote_types
+from trellax._src.dtypes.dtypes import finfo, iinfo, isdtype, promote_types
 from trellax._src.numpy import array_methods as _array_methods  # noqa: F401  (attaches operators)
 from trellax._src.numpy.creation import (
     arange,
@@ -792,6 +792,7 @@ from trellax._src.numpy.inspection import (  # noqa: E402
     iscomplexobj,
     isrealobj,
     isscalar,
+    issubdtype,
     iterable,
     ndim,
     shape,

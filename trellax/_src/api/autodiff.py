@@ -434,15 +434,19 @@ def _vjp(
 
 
 @traceback_filter.api_boundary
-def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
+def vjp(
+    fun: Callable[..., Any], *primals: Any, has_aux: bool = False, reduce_axes: Any = ()
+) -> tuple[Any, ...]:
     """Reverse mode: ``(fun(*primals), vjp_fn)``; ``vjp_fn(ct)`` returns one cotangent per
-    primal, as a tuple.
+    primal, as a tuple. ``reduce_axes`` (removed from JAX) must be empty.
 
     >>> import trellax, trellax.numpy as tnp
     >>> y, f_vjp = trellax.vjp(tnp.sin, 0.0)
     >>> f_vjp(1.0)
     (Array(1., dtype=float32, weak_type=True),)
     """
+    if reduce_axes:
+        raise NotImplementedError("reduce_axes argument to vjp is deprecated")
     out, vjp_fn, aux, _ = _vjp(fun, primals, has_aux)
     return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
 

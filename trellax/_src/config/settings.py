@@ -320,9 +320,9 @@ def enable_x64(new_val: bool = True) -> _Override:
     return _Override(x64=_parse_bool("enable_x64", new_val))
 
 
-def numpy_dtype_promotion(mode: str) -> _Override:
+def numpy_dtype_promotion(new_val: str) -> _Override:
     """Sets the promotion mode (``"standard"`` or ``"strict"``) inside a block or function."""
-    return _Override(mode=_parse_mode(mode))
+    return _Override(mode=_parse_mode(new_val))
 
 
 def fused_excess_precision(new_val: bool = True) -> _Override:

@@ -116,12 +116,30 @@ def _cond_dce(eqn: JaxprEqn, used: list[bool]) -> JaxprEqn | None:
 tracing.dce_rules[cond_p] = _cond_dce
 
 
-def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
+_NO_OPERAND = object()
+
+
+def _legacy_operand(operands: tuple[Any, ...], operand: Any) -> tuple[Any, ...]:
+    """The operands of the older one-operand form ``operand=`` (still accepted by JAX)."""
+    if operand is _NO_OPERAND:
+        return operands
+    if operands:
+        raise TypeError(
+            "if 'operand' keyword is passed then no positional operands can be passed, got "
+            f"operand={operand!r} and positional operands {operands!r}"
+        )
+    return (operand,)
+
+
+def switch(
+    index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, operand: Any = _NO_OPERAND
+) -> Any:
     """Applies ``branches[index](*operands)``; ``index`` is clamped to the valid range.
 
     Every branch must return the same tree of (shape, dtype); weak flags may differ, and the
-    result has ``branches[0]``'s.
+    result has ``branches[0]``'s. ``operand=x`` is the older spelling of one operand ``x``.
     """
+    operands = _legacy_operand(operands, operand)
     funs = tuple(branches)
     _check_switch_args(index, funs)
     if (out := unjitted.switch(index, funs, operands)) is not unjitted.NOT_HANDLED:
@@ -242,13 +260,18 @@ def _check_branch_outputs(
 
 
 def cond(
-    pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any], *operands: Any
+    pred: Any,
+    true_fun: Callable[..., Any],
+    false_fun: Callable[..., Any],
+    *operands: Any,
+    operand: Any = _NO_OPERAND,
 ) -> Any:
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, traced both ways.
 
     ``pred`` must be a scalar bool or number (nonzero is true). Both branches must return the
-    same tree of (shape, dtype).
+    same tree of (shape, dtype). ``operand=x`` is the older spelling of one operand ``x``.
     """
+    operands = _legacy_operand(operands, operand)
     _check_cond_args(pred, true_fun, false_fun)
     if (out := unjitted.cond(pred, true_fun, false_fun, operands)) is not unjitted.NOT_HANDLED:
         return out

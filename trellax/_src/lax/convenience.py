@@ -51,8 +51,17 @@ def dtype(x: Any) -> np.dtype[Any]:
     return asarray(x).dtype
 
 
-def full(shape: Sequence[int], fill_value: ArrayLike, dtype: DTypeLike | None = None) -> Array:
-    """An array of ``shape`` filled with ``fill_value`` (cast to ``dtype`` when given)."""
+def full(
+    shape: Sequence[int],
+    fill_value: ArrayLike,
+    dtype: DTypeLike | None = None,
+    *,
+    sharding: Any = None,
+) -> Array:
+    """An array of ``shape`` filled with ``fill_value`` (cast to ``dtype`` when given);
+    ``sharding`` is checked, and one device holds the result."""
+    if sharding is not None:
+        check_out_sharding("lax.full", sharding)
     value = asarray(fill_value)
     if value.ndim:
         raise TypeError(
@@ -68,9 +77,12 @@ def full_like(
     fill_value: ArrayLike,
     dtype: DTypeLike | None = None,
     shape: Sequence[int] | None = None,
+    sharding: Any = None,
 ) -> Array:
     """An array like ``x`` (its shape and dtype unless given) filled with ``fill_value``; weak
-    when ``x`` is weak and no dtype is given."""
+    when ``x`` is weak and no dtype is given. ``sharding`` is checked (one device)."""
+    if sharding is not None:
+        check_out_sharding("lax.full_like", sharding)
     a = asarray(x)
     d = a.dtype if dtype is None else dtypes.check_user_dtype(dtype, "full_like")
     weak = dtype is None and a.weak_type

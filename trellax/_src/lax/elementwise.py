@@ -305,7 +305,14 @@ div = _binary(div_p)
 rem = _binary(rem_p)
 max = _binary(max_p)
 min = _binary(min_p)
-nextafter = _binary(nextafter_p)
+_nextafter = _binary(nextafter_p)
+
+
+def nextafter(x1: ArrayLike, x2: ArrayLike) -> Array:
+    """The next representable value after ``x1`` toward ``x2``; operands of the same dtype."""
+    return _nextafter(x1, x2)
+
+
 atan2 = _binary(atan2_p)
 pow = _binary(pow_p)
 complex = _binary(complex_p)

@@ -202,25 +202,27 @@ def _convert_abstract_eval(x: AbstractValue, *, new_dtype: Any, weak_type: bool)
     return _aval(x.shape, new_dtype, weak_type)
 
 
-def convert_element_type(x: ArrayLike, new_dtype: DTypeLike, *, weak_type: bool = False) -> Array:
+def convert_element_type(
+    operand: ArrayLike, new_dtype: DTypeLike, *, weak_type: bool = False
+) -> Array:
     """Casts to ``new_dtype`` (any pair of dtypes is allowed); the result is strong by default.
 
     A 64-bit request with x64 off is truncated with a warning; a complex operand cast to a real,
     integer or bool dtype warns ``ComplexWarning`` (its imaginary part is discarded), as in JAX.
     """
-    src = getattr(x, "dtype", None)
+    src = getattr(operand, "dtype", None)
     if _is_ext(new_dtype) or _is_ext(src):
         if not (_is_ext(src) and src == new_dtype):
-            shown = src if src is not None else dtypes.dtype_and_weak_type(x)[0]
+            shown = src if src is not None else dtypes.dtype_and_weak_type(operand)[0]
             to = new_dtype if _is_ext(new_dtype) else dtypes.check_user_dtype(new_dtype, "")
             raise ValueError(f"Cannot convert_element_type from {shown} to {to}")
-        return x  # type: ignore[return-value]  # a key array to its own dtype
+        return operand  # type: ignore[return-value]  # a key array to its own dtype
     d = dtypes.check_user_dtype(new_dtype, "convert_element_type")
-    if type(x) is int:
+    if type(operand) is int:
         # A Python int goes straight to the target dtype (JAX): 2**40 -> float32 works with x64
         # off, and an integer target wraps instead of raising.
-        return _convert(ArrayImpl._new(_python_int_as(x, d), d, False), d, weak_type)
-    a = asarray(x)
+        return _convert(ArrayImpl._new(_python_int_as(operand, d), d, False), d, weak_type)
+    a = asarray(operand)
     if dtypes.kind(a.dtype) == "c" and dtypes.kind(d) != "c":
         warnings.warn(
             "Casting complex values to real discards the imaginary part",
@@ -283,10 +285,10 @@ def _bitcast_abstract_eval(x: AbstractValue, *, new_dtype: Any) -> ShapedArray:
     return _aval(shape[:-1], new_dtype, False)
 
 
-def bitcast_convert_type(x: ArrayLike, new_dtype: DTypeLike) -> Array:
+def bitcast_convert_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
     """Reinterprets the bits; a narrower type adds a trailing dimension, a wider one consumes it."""
     d = dtypes.check_user_dtype(new_dtype, "bitcast_convert_type")
-    a = asarray(x)
+    a = asarray(operand)
     if np.dtype(d) == np.bool_ or a.dtype == np.bool_:
         # XLA has no bit layout for bool: JAX's TypeError
         raise TypeError(f"bitcast_convert_type from {a.dtype.name} to {np.dtype(d).name}: bool")
@@ -345,24 +347,28 @@ def _broadcast_in_dim_abstract_eval(
 
 
 def broadcast_in_dim(
-    x: ArrayLike, shape: ShapeLike, broadcast_dimensions: Sequence[int], *, out_sharding: Any = None
+    operand: ArrayLike,
+    shape: ShapeLike,
+    broadcast_dimensions: Sequence[int],
+    *,
+    out_sharding: Any = None,
 ) -> Array:
     """Broadcasts ``x`` to ``shape``, its axis ``i`` becoming axis ``broadcast_dimensions[i]``
     (in any order, as in JAX: unordered dimensions transpose ``x`` first)."""
     if out_sharding is not None:
         check_out_sharding("lax.broadcast_in_dim", out_sharding)
-    x = asarray(x)
+    operand = asarray(operand)
     shape = _shape_tuple("broadcast_in_dim", shape)
     dims = tuple(int(d) for d in broadcast_dimensions)
-    if tuple(x.shape) == shape and dims == tuple(range(len(shape))):
-        same: Array = x
+    if tuple(operand.shape) == shape and dims == tuple(range(len(shape))):
+        same: Array = operand
         return same
-    _check_broadcast_in_dim(tuple(x.shape), shape, dims)
+    _check_broadcast_in_dim(tuple(operand.shape), shape, dims)
     if list(dims) != sorted(dims):
         order = tuple(int(i) for i in np.argsort(dims))
-        x = transpose_p.bind(x, permutation=order)
+        operand = transpose_p.bind(operand, permutation=order)
         dims = tuple(sorted(dims))
-    return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=dims)
+    return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims)
 
 
 def _array_of_values(arg: Any) -> bool:
@@ -371,16 +377,16 @@ def _array_of_values(arg: Any) -> bool:
     return isinstance(arg, Array) and (arg.ndim == 0 or arg.size > 0)
 
 
-def broadcast(x: ArrayLike, sizes: Sequence[int], *, out_sharding: Any = None) -> Array:
+def broadcast(operand: ArrayLike, sizes: Sequence[int], *, out_sharding: Any = None) -> Array:
     """Adds leading dimensions of the given sizes."""
     if out_sharding is not None:
         check_out_sharding("lax.broadcast", out_sharding)
-    x = asarray(x)
+    operand = asarray(operand)
     if _array_of_values(sizes):  # JAX's sizes are static: a sequence of ints, not an array
         raise TypeError(f"lax.broadcast: sizes must be a sequence of ints, got {sizes!r}")
     sizes = _shape_tuple("broadcast", sizes)
     n = len(sizes)
-    return broadcast_in_dim(x, (*sizes, *x.shape), tuple(range(n, n + x.ndim)))
+    return broadcast_in_dim(operand, (*sizes, *operand.shape), tuple(range(n, n + operand.ndim)))
 
 
 def broadcast_to(x: ArrayLike, shape: ShapeLike) -> Array:
@@ -414,7 +420,7 @@ def _reshape_abstract_eval(
 
 
 def reshape(
-    x: ArrayLike,
+    operand: ArrayLike,
     new_sizes: ShapeLike,
     dimensions: Sequence[int] | None = None,
     *,
@@ -422,18 +428,18 @@ def reshape(
 ) -> Array:
     if out_sharding is not None:
         check_out_sharding("lax.reshape", out_sharding)
-    x = asarray(x)
+    operand = asarray(operand)
     sizes = _shape_tuple("reshape", new_sizes)
     dims = None if dimensions is None else tuple(int(d) for d in dimensions)
-    if dims is not None and sorted(dims) != list(range(x.ndim)):
+    if dims is not None and sorted(dims) != list(range(operand.ndim)):
         raise TypeError(
             f"reshape: dimensions {dims} must be a permutation of the axes of shape "
-            f"{tuple(x.shape)}"
+            f"{tuple(operand.shape)}"
         )
-    if sizes == tuple(x.shape) and (dims is None or dims == tuple(range(x.ndim))):
-        same: Array = x
+    if sizes == tuple(operand.shape) and (dims is None or dims == tuple(range(operand.ndim))):
+        same: Array = operand
         return same
-    return reshape_p.bind(x, new_sizes=sizes, dimensions=dims)
+    return reshape_p.bind(operand, new_sizes=sizes, dimensions=dims)
 
 
 squeeze_p = _prim("squeeze", backend.squeeze, fp_free=True)
@@ -450,17 +456,17 @@ def _squeeze_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> ShapedArra
     return _aval([s for i, s in enumerate(x.shape) if i not in dimensions], x.dtype, x.weak_type)
 
 
-def squeeze(x: ArrayLike, dimensions: Sequence[int]) -> Array:
+def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     """Removes the size-1 ``dimensions`` of ``x``."""
-    x = asarray(x)
+    array = asarray(array)
     given = [operator.index(d) for d in dimensions]  # JAX's TypeError for a non-integer
     if len(set(given)) != len(given):
         raise ValueError(f"dimensions are not unique: {tuple(given)}")
-    dims = canonicalize_axes("squeeze", given, x.ndim)
+    dims = canonicalize_axes("squeeze", given, array.ndim)
     if not dims:
-        same: Array = x
+        same: Array = array
         return same
-    return squeeze_p.bind(x, dimensions=dims)
+    return squeeze_p.bind(array, dimensions=dims)
 
 
 expand_dims_p = _prim("expand_dims", backend.expand_dims, fp_free=True)
@@ -474,14 +480,14 @@ def _expand_dims_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> Shaped
     return _aval(shape, x.dtype, x.weak_type)
 
 
-def expand_dims(x: ArrayLike, dimensions: Sequence[int]) -> Array:
-    x = asarray(x)
+def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
+    array = asarray(array)
     if _array_of_values(dimensions):  # static: a sequence of ints (JAX's TypeError)
         raise TypeError(
             f"lax.expand_dims: dimensions must be a sequence of ints, got {dimensions!r}"
         )
-    dims = canonicalize_axes("expand_dims", dimensions, x.ndim + len(dimensions))
-    return expand_dims_p.bind(x, dimensions=dims)
+    dims = canonicalize_axes("expand_dims", dimensions, array.ndim + len(dimensions))
+    return expand_dims_p.bind(array, dimensions=dims)
 
 
 transpose_p = _prim("transpose", backend.transpose, fp_free=True)
@@ -497,13 +503,13 @@ def _transpose_abstract_eval(x: AbstractValue, *, permutation: Shape) -> ShapedA
     return _aval([x.shape[p] for p in permutation], x.dtype, x.weak_type)
 
 
-def transpose(x: ArrayLike, permutation: Sequence[int]) -> Array:
-    x = asarray(x)
+def transpose(operand: ArrayLike, permutation: Sequence[int]) -> Array:
+    operand = asarray(operand)
     perm = tuple(int(p) for p in permutation)
-    if perm == tuple(range(x.ndim)):
-        same: Array = x
+    if perm == tuple(range(operand.ndim)):
+        same: Array = operand
         return same
-    return transpose_p.bind(x, permutation=perm)
+    return transpose_p.bind(operand, permutation=perm)
 
 
 rev_p = _prim("rev", backend.rev, fp_free=True)
@@ -514,10 +520,10 @@ def _rev_abstract_eval(x: AbstractValue, *, dimensions: Shape) -> ShapedArray:
     return _aval(x.shape, x.dtype, x.weak_type)
 
 
-def rev(x: ArrayLike, dimensions: Sequence[int]) -> Array:
-    x = asarray(x)
-    dims = canonicalize_axes("rev", dimensions, x.ndim, TypeError)  # JAX's class
-    return rev_p.bind(x, dimensions=dims)
+def rev(operand: ArrayLike, dimensions: Sequence[int]) -> Array:
+    operand = asarray(operand)
+    dims = canonicalize_axes("rev", dimensions, operand.ndim, TypeError)  # JAX's class
+    return rev_p.bind(operand, dimensions=dims)
 
 
 # -- differentiation rules ------------------------------------------------------------------------

@@ -154,10 +154,12 @@ def _pad_abstract_eval(
     return _aval(shape, x.dtype, x.weak_type and padding_value.weak_type)
 
 
-def pad(x: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[Sequence[int]]) -> Array:
+def pad(
+    operand: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[Sequence[int]]
+) -> Array:
     """Pads with ``padding_value``: one ``(low, high, interior)`` per dimension (may be negative)."""
     config = tuple((int(lo), int(hi), int(it)) for lo, hi, it in padding_config)
-    return pad_p.bind(asarray(x), asarray(padding_value), padding_config=config)
+    return pad_p.bind(asarray(operand), asarray(padding_value), padding_config=config)
 
 
 slice_p = _prim("slice", backend.slice_, fp_free=True)
@@ -188,13 +190,13 @@ def _slice_abstract_eval(
 
 
 def slice(
-    x: ArrayLike,
+    operand: ArrayLike,
     start_indices: Sequence[int],
     limit_indices: Sequence[int],
     strides: Sequence[int] | None = None,
 ) -> Array:
     return slice_p.bind(
-        asarray(x),
+        asarray(operand),
         start_indices=tuple(int(i) for i in start_indices),
         limit_indices=tuple(int(i) for i in limit_indices),
         strides=None if strides is None else tuple(int(i) for i in strides),

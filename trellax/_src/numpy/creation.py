@@ -525,13 +525,13 @@ def ones_like(
 
 
 def empty_like(
-    a: ArrayLike,
+    prototype: ArrayLike,
     dtype: DTypeLike | None = None,
     shape: ShapeLike | None = None,
     *,
     device: Any = None,
 ) -> Array:
-    return zeros_like(a, dtype, shape)
+    return zeros_like(prototype, dtype, shape)
 
 
 def full_like(

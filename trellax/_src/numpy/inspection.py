@@ -1,5 +1,5 @@
 """Questions about arrays that need no computation: ``shape``, ``ndim``, ``size``, ``isscalar``,
-``iscomplexobj``, ``isrealobj``, ``iterable``; and whole-array comparisons ``array_equal`` and
+``iscomplexobj``, ``isrealobj``, ``iterable``, ``issubdtype``; and whole-array comparisons ``array_equal`` and
 ``array_equiv`` (0-d bool arrays, as in JAX).
 """
 
@@ -19,6 +19,12 @@ from trellax._src.numpy.shapes import broadcast_shapes, broadcast_to
 from trellax._src.numpy.util import promote_args
 
 ArrayLike = Any
+
+
+def issubdtype(arg1: Any, arg2: Any) -> bool:
+    """Whether dtype ``arg1`` is ``arg2`` or below it in the type hierarchy (``jax.numpy``'s
+    names for the parameters of :func:`trellax.dtypes.issubdtype`)."""
+    return dtypes.issubdtype(arg1, arg2)
 
 
 def _abstract_shape(a: Any) -> tuple[int, ...]:

@@ -555,7 +555,7 @@ def _sinc_taylor(k: int) -> Any:
     return _SINC_TAYLOR[k]
 
 
-def i0(x: ArrayLike, /) -> Array:
+def i0(x: ArrayLike) -> Array:
     """Modified Bessel function of the first kind, order 0."""
     (a,) = promote_args_inexact("i0", x)
     if _kind(a) == "c":
@@ -583,7 +583,7 @@ floor = _rounding("floor", lax.floor)
 ceil = _rounding("ceil", lax.ceil)
 
 
-def trunc(x: ArrayLike, /) -> Array:
+def trunc(x: ArrayLike) -> Array:
     (a,) = promote_args("trunc", x)
     if _kind(a) in ("b", "i", "u"):
         return a
@@ -603,10 +603,10 @@ def rint(x: ArrayLike, /) -> Array:
     return lax.round(a, 1)
 
 
-def round(x: ArrayLike, decimals: int = 0, out: None = None) -> Array:
+def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
     """Rounds half to even, to ``decimals`` places. Integers keep their dtype."""
     check_static("round", decimals=decimals)
-    a = ensure_array("round", x)
+    a = ensure_array("round", a)
     if out is not None:
         raise NotImplementedError("The 'out' argument to trellax.numpy.round is not supported.")
     k = _kind(a)
@@ -797,15 +797,17 @@ def isnan(x: ArrayLike, /) -> Array:
     return lax.ne(a, a)
 
 
-def isposinf(x: ArrayLike, /) -> Array:
-    return _isposneginf("isposinf", x, np.inf)
+def isposinf(x: ArrayLike, /, out: None = None) -> Array:
+    return _isposneginf("isposinf", x, np.inf, out)
 
 
-def isneginf(x: ArrayLike, /) -> Array:
-    return _isposneginf("isneginf", x, -np.inf)
+def isneginf(x: ArrayLike, /, out: None = None) -> Array:
+    return _isposneginf("isneginf", x, -np.inf, out)
 
 
-def _isposneginf(name: str, x: ArrayLike, infinity: float) -> Array:
+def _isposneginf(name: str, x: ArrayLike, infinity: float, out: None) -> Array:
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to isneginf/isposinf is not supported.")
     a = ensure_array(name, x)
     k = _kind(a)
     if k == "c":  # JAX's error (complex values are ordered, but have no signed infinity)
@@ -841,7 +843,7 @@ def _true_like(a: Array, value: bool = True, weak_type: bool | None = None) -> A
     return broadcast_to(scalar_to_array(value, dtypes.bool_, weak), a.shape)
 
 
-def isreal(x: ArrayLike, /) -> Array:
+def isreal(x: ArrayLike) -> Array:
     a = ensure_array("isreal", x)
     if _kind(a) == "c":
         return lax.eq(lax.imag(a), _lax_const(0, lax.imag(a)))
@@ -849,7 +851,7 @@ def isreal(x: ArrayLike, /) -> Array:
     return _true_like(a, weak_type=a.weak_type and a.ndim == 0)
 
 
-def iscomplex(x: ArrayLike, /) -> Array:
+def iscomplex(x: ArrayLike) -> Array:
     """Where the imaginary part is nonzero (so a NaN imaginary part counts; real inputs never)."""
     a = ensure_array("iscomplex", x)
     if _kind(a) == "c":
@@ -876,15 +878,15 @@ def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     )
 
 
-def fmax(x: ArrayLike, y: ArrayLike, /) -> Array:
-    # JAX's rule: x where x > y or y is NaN, else y (so fmax(0.0, -0.0) is -0.0, the second)
-    a, b = promote_args("fmax", x, y)
+def fmax(x1: ArrayLike, x2: ArrayLike) -> Array:
+    # JAX's rule: x1 where x1 > x2 or x2 is NaN, else x2 (so fmax(0.0, -0.0) is -0.0, the second)
+    a, b = promote_args("fmax", x1, x2)
     return select_n(lax.bitwise_or(greater(a, b), isnan(b)), b, a)
 
 
-def fmin(x: ArrayLike, y: ArrayLike, /) -> Array:
-    # JAX's rule: x where x < y or y is NaN, else y
-    a, b = promote_args("fmin", x, y)
+def fmin(x1: ArrayLike, x2: ArrayLike) -> Array:
+    # JAX's rule: x1 where x1 < x2 or x2 is NaN, else x2
+    a, b = promote_args("fmin", x1, x2)
     return select_n(lax.bitwise_or(less(a, b), isnan(b)), b, a)
 
 
@@ -959,7 +961,9 @@ def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
     return m, e
 
 
-def modf(x: ArrayLike, /) -> tuple[Array, Array]:
+def modf(x: ArrayLike, /, out: None = None) -> tuple[Array, Array]:
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.modf is not supported.")
     (a,) = promote_args_inexact("modf", x)
     whole = trunc(a)
     return lax.sub(a, whole), whole
@@ -976,14 +980,14 @@ def spacing(x: ArrayLike, /) -> Array:
     return lax.sub(lax.nextafter(a, toward), a)
 
 
-def gcd(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+def gcd(x1: ArrayLike, x2: ArrayLike) -> Array:
     a, b = promote_args("gcd", x1, x2)  # not _numeric: bool with bool is an error, as in JAX
     if _kind(a) not in ("i", "u"):
         raise ValueError("Arguments to trellax.numpy.gcd must be integers.")
     return _weak_only_if_scalar(lax.gcd_p.bind(a, b))
 
 
-def lcm(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+def lcm(x1: ArrayLike, x2: ArrayLike) -> Array:
     a, b = promote_args("lcm", x1, x2)  # not _numeric: bool with bool is an error, as in JAX
     if _kind(a) not in ("i", "u"):
         raise ValueError("Arguments to trellax.numpy.lcm must be integers.")

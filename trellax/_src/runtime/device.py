@@ -15,6 +15,7 @@ import functools
 import importlib.metadata
 import platform
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -41,8 +42,18 @@ def devices(backend: str | None = None) -> list[Device]:
     return list(device_list())
 
 
-def local_devices(process_index: int | None = None, backend: str | None = None) -> list[Device]:
-    """The devices of this process (all of them: there is one process)."""
+def local_devices(
+    process_index: int | None = None, backend: str | None = None, host_id: int | None = None
+) -> list[Device]:
+    """The devices of this process (all of them: there is one process). ``host_id`` is the
+    older name of ``process_index`` (it warns, as in JAX)."""
+    if host_id is not None:
+        warnings.warn(
+            "The argument to local_devices has been renamed from `host_id` to `process_index`.",
+            UserWarning,
+            stacklevel=2,
+        )
+        process_index = host_id
     _check_backend(backend)
     if process_index not in (None, 0):
         raise ValueError(f"process_index {process_index} does not exist: there is one process")
