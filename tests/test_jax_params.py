@@ -1,6 +1,8 @@
 """Every keyword parameter of JAX 0.10.2's public functions is accepted by trellax's function of
-the same name (``tests/golden/jax_params.json``, from ``tools/gen_golden_jax_params.py``): a
-program that passes ``jnp.round(a=x)`` or ``lax.reshape(operand=x, ...)`` runs unchanged.
+the same name, and so are those of Flax's ``flax.linen`` classes and functions (``trellax.nn``)
+and optax's functions (``trellax.optim``) (``tests/golden/jax_params.json``, from
+``tools/gen_golden_jax_params.py``): a program that passes ``jnp.round(a=x)``,
+``lax.reshape(operand=x, ...)`` or ``nn.Dense(features=3, use_bias=False)`` runs unchanged.
 ``KNOWN`` lists what trellax leaves out, with the reason."""
 
 from __future__ import annotations
@@ -21,20 +23,30 @@ _UFUNC = (
     "the ufunc objects' call is the plain function, so JAX's out=None/where=None call keywords "
     "are not accepted (docs/jax_coverage.md: they cost ~12 % of an 8-element add)"
 )
+_UFUNCS = [
+    "add",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "logaddexp",
+    "logaddexp2",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "maximum",
+    "minimum",
+    "multiply",
+    "negative",
+    "subtract",
+]
 KNOWN: dict[str, tuple[set[str], str]] = {
-    **{
-        f".numpy:{name}": ({"out", "where"}, _UFUNC)
-        for name in (
-            "add", "bitwise_and", "bitwise_or", "bitwise_xor", "logaddexp", "logaddexp2",
-            "logical_and", "logical_or", "logical_xor", "maximum", "minimum", "multiply",
-            "negative", "subtract",
-        )
-    },  # fmt: skip
+    **{f".numpy:{name}": ({"out", "where"}, _UFUNC) for name in _UFUNCS},
     ":new_ref": ({"kind", "memory_space"}, "array references have one kind and memory here"),
     ":vmap": ({"sum_match"}, "an undocumented flag of JAX's batching internals"),
     ".lax:all_gather": ({"to"}, "varying/unvarying axis types are not modelled"),
     ".lax:conv_general_permutations": ({"dimension_numbers"}, "an internal helper"),
     ".lax:conv_transpose": ({"use_consistent_padding"}, "not implemented yet"),
+    "flax.core:scan": ({"_split_transpose", "data_transform"}, "Flax-internal scan options"),
 }
 
 
@@ -52,17 +64,38 @@ def _accepts(fn: Any) -> tuple[set[str], bool] | None:
     return names, any(p.kind == kinds.VAR_KEYWORD for p in sig.parameters.values())
 
 
+#: where each golden prefix's counterparts live
+MODULE = {"flax.linen": "trellax.nn", "optax": "trellax.optim"}
+
+
+def _counterpart(prefix: str, name: str) -> Any:
+    if prefix == ".Array":  # a method, looked up on an array
+        return getattr(importlib.import_module("trellax.numpy").ones(2), name, None)
+    if prefix.startswith("optax."):
+        module = "trellax.optim." + prefix.split(".", 1)[1]
+    elif prefix.startswith("jax."):
+        module = "trellax." + prefix.split(".", 1)[1]
+    elif prefix.startswith("flax.") and prefix != "flax.linen":
+        module = "trellax." + prefix
+    else:
+        module = MODULE.get(prefix, "trellax" + prefix)
+    try:
+        return getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        return None
+
+
 @pytest.mark.parametrize("key", sorted(GOLDEN))
 def test_keyword_parameters_of_jax_are_accepted(key: str) -> None:
-    suffix, name = key.split(":")
-    fn = getattr(importlib.import_module("trellax" + suffix), name, None)
-    if fn is None or inspect.isclass(fn):
+    prefix, name = key.split(":")
+    fn = _counterpart(prefix, name)
+    if fn is None or (inspect.isclass(fn) and not prefix.startswith("flax")):
         pytest.skip("trellax has no function of this name (tests/test_jax_names.py)")
     accepted = _accepts(fn)
     if accepted is None or accepted[1]:
         return  # no readable signature, or **kwargs
     missing = set(GOLDEN[key]) - accepted[0]
     known, _ = KNOWN.get(key, (set(), ""))
-    assert missing == known, f"trellax{suffix}.{name} lacks {sorted(missing - known)}" + (
+    assert missing == known, f"{prefix}.{name}'s counterpart lacks {sorted(missing - known)}" + (
         f"; no longer lacks {sorted(known - missing)}: update KNOWN" if known - missing else ""
     )

@@ -334,17 +334,13 @@ def test_imports_inside_functions_are_few_and_explained() -> None:
     assert silent == [], f"imports inside functions without a comment saying why: {silent}"
 
 
-#: Modules over 1,000 lines that another branch of issue 21 is shrinking (temporary).
-TOO_LONG_FOR_NOW = {"trellax._src.backend.numpy"}  # arch-prims moves kernels onto the primitives
-
-
 def test_no_module_over_1000_lines() -> None:
     big = {
         m: n
         for m, p in MODULES.items()
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > 1000
     }
-    assert set(big) <= TOO_LONG_FOR_NOW, big
+    assert big == {}, big
 
 
 _REGISTRATIONS = """

@@ -246,6 +246,7 @@ NOT_TRAJECTORIES = {
     "schedules": "optax's schedules submodule (the same functions as the top level)",
     "tree": "optax.tree's pytree helpers (tests/test_flax_optax_hunt.py)",
     "tree_utils": "optax.tree_utils's pytree helpers (tests/test_flax_optax_hunt.py)",
+    "with_extra_args_support": "a signature wrapper (tests/test_jax_params_behaviour.py)",
 }
 #: trellax's short schedule names: the same functions as optax's (optax 0.2.8 has no aliases)
 ALIASES = {

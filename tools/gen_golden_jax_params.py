@@ -1,11 +1,13 @@
-"""Golden keyword parameters of JAX 0.10.2's public functions (run with JAX installed).
+"""Golden keyword parameters of JAX 0.10.2's, Flax 0.12.8's and optax 0.2.8's public functions.
 
 For every callable (not a class) of ``jax``, ``jax.numpy``, ``jax.lax``, ``jax.random``,
-``jax.nn``, ``jax.numpy.linalg`` and ``jax.scipy.special`` whose signature can be read, records
-the names a caller may pass by keyword. ``tests/test_jax_params.py`` checks that trellax's
-function of the same name accepts each of them.
+``jax.nn``, ``jax.numpy.linalg``, ``jax.scipy.special``, ``optax``, ``optax.losses`` and
+``optax.schedules``, every class and function of ``flax.linen`` (a Module's fields are its
+constructor's parameters) and every method of ``jax.Array``, whose signature can be read, records
+the names a caller may pass by keyword. ``tests/test_jax_params.py`` checks that trellax's counterpart (``trellax.nn`` for
+``flax.linen``, ``trellax.optim`` for ``optax``) accepts each of them.
 
-    python tools/gen_golden_jax_params.py      # needs jax==0.10.2
+    python tools/gen_golden_jax_params.py      # needs jax==0.10.2, flax==0.12.8, optax==0.2.8
 """
 
 from __future__ import annotations
@@ -19,22 +21,50 @@ import sys
 import jax
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from jax_signatures import MODULES, parameters  # noqa: E402
+from jax_signatures import MODULES, parameters
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "jax_params.json"
 
 
+#: (module, key prefix, whether classes count)
+SOURCES = [
+    *[("jax" + suffix, suffix, False) for suffix in MODULES],
+    ("flax.linen", "flax.linen", True),
+    ("optax", "optax", False),
+    ("optax.losses", "optax.losses", False),
+    ("optax.schedules", "optax.schedules", False),
+    *[(m, m, False) for m in ("jax.tree_util", "jax.tree", "jax.scipy.linalg", "jax.image")],
+    *[(m, m, False) for m in ("jax.scipy.signal", "jax.numpy.fft", "jax.nn.initializers")],
+    *[(m, m, False) for m in ("jax.example_libraries.stax", "jax.example_libraries.optimizers")],
+    *[(m, m, False) for m in ("jax.flatten_util", "jax.dtypes", "jax.ad_checkpoint")],
+    *[(f"flax.{m}", f"flax.{m}", True) for m in ("core", "struct", "serialization")],
+    *[(f"flax.{m}", f"flax.{m}", True) for m in ("traverse_util", "jax_utils")],
+    *[(f"flax.training.{m}", f"flax.training.{m}", True) for m in ("train_state", "common_utils")],
+]
+
+
 def main() -> None:
     found: dict[str, list[str]] = {}
-    for suffix in MODULES:
-        module = importlib.import_module("jax" + suffix)
+    for module_name, prefix, classes in SOURCES:
+        module = importlib.import_module(module_name)
         for name in sorted(dir(module)):
             fn = getattr(module, name)
-            if name.startswith("_") or not callable(fn) or inspect.isclass(fn):
+            if name.startswith("_") or not callable(fn) or (inspect.isclass(fn) and not classes):
                 continue
             params = parameters(fn)
             if params is not None and params[0]:
-                found[f"{suffix}:{name}"] = sorted(params[0])
+                found[f"{prefix}:{name}"] = sorted(params[0])
+    array = jax.numpy.ones(2)
+    for name in sorted(dir(array)):
+        if name.startswith("_"):
+            continue
+        try:
+            method = getattr(array, name)
+        except Exception:  # a property that refuses (flat, ...), or one only some arrays have
+            continue
+        params = parameters(method) if callable(method) else None
+        if params is not None and params[0]:
+            found[f".Array:{name}"] = sorted(params[0])
     OUT.write_text(json.dumps({"jax": jax.__version__, "params": found}, indent=0, sort_keys=True))
     print(f"{len(found)} functions -> {OUT}")
 

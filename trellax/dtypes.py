@@ -7,6 +7,8 @@ dtype('int16')
 (dtype('float16'), False)
 """
 
+from typing import Any
+
 from trellax._src.dtypes.dtypes import (
     ALL_DTYPES,
     FLOAT4S,
@@ -18,7 +20,7 @@ from trellax._src.dtypes.dtypes import (
     WEAK_NODES,
     TypePromotionError,
     WeakType,
-    canonicalize_dtype,
+    _extended_type,
     default_complex_dtype,
     default_float_dtype,
     default_int_dtype,
@@ -39,7 +41,28 @@ from trellax._src.dtypes.dtypes import (
     weak_float,
     weak_int,
 )
+from trellax._src.dtypes.dtypes import canonicalize_dtype as _canonicalize_dtype
 from trellax._src.lax.ad_util import float0
+
+
+def canonicalize_dtype(
+    dtype: Any, allow_extended_dtype: bool = False, *, x64: bool | None = None
+) -> Any:
+    """The dtype trellax actually uses for ``dtype``: with x64 off, 64-bit types become 32-bit;
+    Python types map to the defaults. An extended (key) dtype is returned as it is with
+    ``allow_extended_dtype``, refused otherwise (JAX's ``ValueError``)."""
+    try:
+        return _canonicalize_dtype(dtype, x64=x64)
+    except TypeError:
+        if _extended_type(dtype) is None:
+            raise
+        if allow_extended_dtype:
+            return dtype
+        raise ValueError(
+            f"Internal: canonicalize_dtype called on extended dtype {dtype} with "
+            "allow_extended_dtype=False"
+        ) from None
+
 
 # The scalar types, as in ``jax.dtypes`` (``np.dtype(bfloat16)`` is the dtype).
 bfloat16 = SCALAR_TYPES["bfloat16"]

@@ -169,7 +169,6 @@ from trellax._src.numpy.ufuncs import (
     sign,
     signbit,
     sin,
-    sinc,
     sinh,
     spacing,
     sqrt,
@@ -798,6 +797,7 @@ from trellax._src.numpy.inspection import (  # noqa: E402
     shape,
     size,
 )
+from trellax._src.numpy.sinc import sinc  # noqa: E402
 
 __all__ += [
     "array_equal",

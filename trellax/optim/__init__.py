@@ -80,6 +80,7 @@ from trellax._src.optim.base import (
 from trellax._src.optim.base import apply_updates as apply_updates
 from trellax._src.optim.base import chain as chain
 from trellax._src.optim.base import global_norm as global_norm
+from trellax._src.optim.base import with_extra_args_support as with_extra_args_support
 from trellax._src.optim.clipping_more import adaptive_grad_clip as adaptive_grad_clip
 from trellax._src.optim.conditional import (
     ConditionallyMaskState as ConditionallyMaskState,

@@ -138,7 +138,7 @@ class ArrayImpl(Array):
     def addressable_data(self) -> Any:
         return lambda index: self
 
-    def to_device(self, device: Any, /, *, stream: Any = None) -> ArrayImpl:
+    def to_device(self, device: Any, *, stream: Any = None) -> ArrayImpl:
         if not is_cpu(device):
             raise ValueError(f"trellax arrays live on the 'cpu' device only; got {device!r}")
         return self
@@ -146,6 +146,18 @@ class ArrayImpl(Array):
     def is_deleted(self) -> bool:
         """Whether the buffer was freed (``delete``): never, trellax does not free buffers."""
         return False
+
+    def is_ready(self) -> bool:
+        """True: trellax computes eagerly, so a value is ready once it exists."""
+        return True
+
+    def on_device_size_in_bytes(self) -> int:
+        """The bytes the data takes (``nbytes``: one device, no padding)."""
+        return int(self._value.nbytes)
+
+    def platform(self) -> str:
+        """The platform of the device holding the array: ``"cpu"``."""
+        return "cpu"
 
     def unsafe_buffer_pointer(self) -> int:
         """The address of the array's data (of the NumPy buffer holding it)."""

@@ -43,8 +43,11 @@ def scan(
     reverse: bool = False,
     unroll: int = 1,
     metadata_params: Mapping[Any, Any] | None = None,
+    check_constancy_invariants: bool = True,
 ) -> Callable[..., Any]:
-    """``fn(scope, carry, *xs) -> (carry, ys)`` looped over the leading axis of ``xs``."""
+    """``fn(scope, carry, *xs) -> (carry, ys)`` looped over the leading axis of ``xs``.
+    ``check_constancy_invariants=False`` is accepted; trellax checks that the broadcast
+    variables stay constant either way (docs/nn.md)."""
     return lift.scan(
         fn,
         variable_axes=dict(variable_axes or {}),

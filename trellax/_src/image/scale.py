@@ -33,6 +33,7 @@ from trellax._src.numpy import linalg_ops, reductions, shapes, ufuncs
 from trellax._src.numpy.creation import arange, asarray
 from trellax._src.numpy.searching import take
 from trellax._src.numpy.selection import where
+from trellax._src.numpy.sinc import sinc
 from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args_inexact
 
 ArrayLike = Any
@@ -93,7 +94,7 @@ def _keys_cubic(x: Array, a: float) -> Array:
 
 
 def _lanczos(x: Array, radius: int) -> Array:
-    value = ufuncs.multiply(ufuncs.sinc(x), ufuncs.sinc(ufuncs.divide(x, radius)))
+    value = ufuncs.multiply(sinc(x), sinc(ufuncs.divide(x, radius)))
     return where(ufuncs.greater(x, radius), 0, value)
 
 

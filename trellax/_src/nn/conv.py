@@ -77,6 +77,18 @@ class Conv(Module):
     precision: Any = None
     kernel_init: Any = default_kernel_init
     bias_init: Any = initializers.zeros
+    promote_dtype: Any = promote_dtype
+    conv_general_dilated: Any = None
+    conv_general_dilated_cls: Any = None
+
+    def _conv_fn(self) -> Any:
+        """The convolution to call: ``conv_general_dilated_cls()`` or ``conv_general_dilated``
+        when given (Flax's hooks), else ``lax.conv_general_dilated``."""
+        if self.conv_general_dilated_cls is not None:
+            return self.conv_general_dilated_cls()
+        if self.conv_general_dilated is not None:
+            return self.conv_general_dilated
+        return lax.conv_general_dilated
 
     @compact
     def __call__(self, inputs: Any) -> Any:
@@ -129,8 +141,8 @@ class Conv(Module):
             if self.use_bias
             else None
         )
-        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
-        y = lax.conv_general_dilated(
+        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        y = self._conv_fn()(
             inputs,
             kernel,
             strides,
@@ -169,10 +181,9 @@ class Conv(Module):
             )
         in_features = inputs.shape[-1]
         dn = _conv_dimension_numbers(inputs.ndim)
+        conv = self._conv_fn()
         out_shape = eval_shape(
-            lambda lhs, rhs: lax.conv_general_dilated(
-                lhs, rhs, strides, padding, in_dil, k_dil, dimension_numbers=dn
-            ),
+            lambda lhs, rhs: conv(lhs, rhs, strides, padding, in_dil, k_dil, dimension_numbers=dn),
             inputs,
             ShapeDtypeStruct((*kernel_size, in_features, self.features), inputs.dtype),
         ).shape
@@ -190,7 +201,7 @@ class Conv(Module):
             if self.use_bias
             else None
         )
-        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         y = lax.conv_general_dilated_local(
             inputs,
             kernel,
@@ -234,6 +245,8 @@ class ConvTranspose(Module):
     kernel_init: Any = default_kernel_init
     bias_init: Any = initializers.zeros
     transpose_kernel: bool = False
+    promote_dtype: Any = promote_dtype
+    preferred_element_type: Any = None
 
     @compact
     def __call__(self, inputs: Any) -> Any:
@@ -267,7 +280,7 @@ class ConvTranspose(Module):
             if self.use_bias
             else None
         )
-        inputs, kernel, bias = promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
         y = lax.conv_transpose(
             inputs,
             kernel,
@@ -278,6 +291,7 @@ class ConvTranspose(Module):
             else self.kernel_dilation,
             transpose_kernel=self.transpose_kernel,
             precision=self.precision,
+            preferred_element_type=self.preferred_element_type,
         )
         if self.padding == "CIRCULAR":
             # Wrap the full output periodically onto the period ``input size * stride``.

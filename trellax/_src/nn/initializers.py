@@ -35,14 +35,14 @@ def _shape(shape: Any) -> tuple[int, ...]:
     return tuple(int(s) for s in shape) if isinstance(shape, Sequence) else (int(shape),)
 
 
-def zeros(key: Any, shape: Sequence[int], dtype: Any = None) -> Any:
-    """All zeros (the key is ignored)."""
-    return jnp.zeros(_shape(shape), _dtype(dtype))
+def zeros(key: Any, shape: Sequence[int], dtype: Any = None, out_sharding: Any = None) -> Any:
+    """All zeros (the key is ignored; ``out_sharding`` is checked, one device)."""
+    return jnp.zeros(_shape(shape), _dtype(dtype), out_sharding=out_sharding)
 
 
-def ones(key: Any, shape: Sequence[int], dtype: Any = None) -> Any:
-    """All ones (the key is ignored)."""
-    return jnp.ones(_shape(shape), _dtype(dtype))
+def ones(key: Any, shape: Sequence[int], dtype: Any = None, out_sharding: Any = None) -> Any:
+    """All ones (the key is ignored; ``out_sharding`` is checked, one device)."""
+    return jnp.ones(_shape(shape), _dtype(dtype), out_sharding=out_sharding)
 
 
 def constant(value: Any, dtype: Any = None) -> Initializer:

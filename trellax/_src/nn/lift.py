@@ -258,10 +258,12 @@ def vmap(
     out_axes: Any = 0,
     axis_size: int | None = None,
     axis_name: Any = None,
+    spmd_axis_name: Any = None,
     metadata_params: Mapping[Any, Any] | None = None,
 ) -> Callable[..., Any]:
     """``fn(scope, *args)`` mapped over an axis of ``args`` and of the collections in
-    ``variable_axes``; split rng streams give each index its own key."""
+    ``variable_axes``; split rng streams give each index its own key (``spmd_axis_name`` as
+    ``trellax.vmap``'s)."""
     params = dict(metadata_params or {})
     var_in, var_out = _split_axes(variable_axes)
     rng_filters = list(split_rngs)
@@ -298,6 +300,7 @@ def vmap(
             out_axes=(out_axes, out_vaxes),
             axis_name=axis_name,
             axis_size=axis_size,
+            spmd_axis_name=spmd_axis_name,
         )(groups, rng_groups, args)
         outs = tuple(
             meta.add_axis(g, ax, params) if ax is not None else g for g, ax in zip(outs, out_vaxes)
@@ -430,12 +433,18 @@ def checkpoint(
     fn: Callable[..., Any],
     variables: Any = True,
     rngs: Any = True,
+    concrete: bool = False,
     prevent_cse: bool = True,
     static_argnums: Sequence[int] = (),
     policy: Callable[..., bool] | None = None,
 ) -> Callable[..., Any]:
     """``fn(scope, *args)`` under ``trellax.checkpoint`` (recomputed in the backward pass);
-    ``static_argnums`` index ``args``."""
+    ``static_argnums`` index ``args``. ``concrete`` (removed from JAX) must be False."""
+    if concrete:
+        raise NotImplementedError(
+            "The `concrete` option of checkpoint was removed (as from jax.checkpoint in JAX "
+            "v0.10.0); use `static_argnums`."
+        )
     static = frozenset(static_argnums)
 
     def wrapper(scope: Scope, *args: Any, **kwargs: Any) -> Any:
@@ -729,12 +738,16 @@ def vjp(
     scope: Scope,
     *primals: Any,
     has_aux: bool = False,
+    reduce_axes: Any = (),
     vjp_variables: Any = "params",
     variables: Any = True,
     rngs: Any = True,
 ) -> Any:
     """``trellax.vjp`` of ``fn(scope, *primals)`` with respect to the ``vjp_variables``
-    collections and the primals; the pullback returns ``(variable_grads, *primal_grads)``."""
+    collections and the primals; the pullback returns ``(variable_grads, *primal_grads)``.
+    ``reduce_axes`` (removed from JAX) must be empty."""
+    if reduce_axes:
+        raise NotImplementedError("reduce_axes argument to vjp is deprecated")
     packed = Packed(scope, (vjp_variables, variables), (variables,), (rngs,))
     vjp_vars, other = packed.variable_groups
     single = packed.single

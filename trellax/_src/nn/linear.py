@@ -251,6 +251,7 @@ class Embed(Module):
     dtype: Dtype | None = None
     param_dtype: Dtype = jnp.float32
     embedding_init: Any = default_embed_init
+    promote_dtype: Any = promote_dtype
 
     def setup(self) -> None:
         self.embedding = self.param(
@@ -264,11 +265,11 @@ class Embed(Module):
         inputs = jnp.asarray(inputs)
         if not dtypes.issubdtype(inputs.dtype, np.integer):
             raise ValueError("Input type must be an integer or unsigned integer.")
-        (embedding,) = promote_dtype(self.embedding, dtype=self.dtype, inexact=False)
+        (embedding,) = self.promote_dtype(self.embedding, dtype=self.dtype, inexact=False)
         if self.num_embeddings == 1:
             return jnp.broadcast_to(embedding, (*inputs.shape, self.features))
         return jnp.take(embedding, inputs, axis=0)
 
     def attend(self, query: Any) -> Any:
-        query, embedding = promote_dtype(query, self.embedding, dtype=self.dtype)
+        query, embedding = self.promote_dtype(query, self.embedding, dtype=self.dtype)
         return jnp.dot(query, embedding.T)

@@ -109,16 +109,16 @@ class _DynamicContext:
 _context = _DynamicContext()
 
 
-def compact(fn: F) -> F:
+def compact(fun: F) -> F:
     """Marks the one method of a module that may create submodules and variables inline."""
-    fn.compact = True  # type: ignore[attr-defined]
-    return fn
+    fun.compact = True  # type: ignore[attr-defined]
+    return fun
 
 
-def nowrap(fn: F) -> F:
+def nowrap(fun: F) -> F:
     """Marks a helper method that must not be wrapped (it runs no setup and names nothing)."""
-    fn.nowrap = True  # type: ignore[attr-defined]
-    return fn
+    fun.nowrap = True  # type: ignore[attr-defined]
+    return fun
 
 
 def _fields(m: Any) -> tuple[dataclasses.Field[Any], ...]:

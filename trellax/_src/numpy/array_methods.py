@@ -133,6 +133,11 @@ def _copy(self: Array, order: str | None = None) -> Array:
     return copy(self)
 
 
+def _clone(self: Array) -> Array:
+    """A new array with the same dtype, weak flag and value (``x.clone()``)."""
+    return copy(self)
+
+
 def _iter(self: Array) -> Iterator[Array]:
     if self.ndim == 0:  # raised by iter() itself, as NumPy and JAX do (not at the first next())
         raise TypeError("iteration over a 0-d array")
@@ -186,7 +191,9 @@ def _round(self: Array, ndigits: int | None = None) -> Any:
     return out
 
 
-def _view(self: Array, dtype: Any = None) -> Array:
+def _view(self: Array, dtype: Any = None, type: None = None) -> Array:
+    if type is not None:
+        raise NotImplementedError("`type` argument of array.view() is not supported.")
     if dtype is None:
         return self
 
@@ -339,6 +346,7 @@ def attach(cls: type) -> None:
         "at": property(indexing._IndexUpdateHelper),
         "astype": _astype,
         "copy": _copy,
+        "clone": _clone,
         "view": _view,
         "T": property(_T),
         "mT": property(_mT),

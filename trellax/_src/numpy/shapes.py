@@ -151,18 +151,20 @@ def ravel(a: ArrayLike, order: str = "C", *, out_sharding: Any = None) -> Array:
     return reshape(x, (x.size,), order)
 
 
-def _reshape_method(self: Array, *args: Any, order: str = "C", shape: Any = None) -> Array:
+def _reshape_method(
+    self: Array, *args: Any, order: str = "C", shape: Any = None, out_sharding: Any = None
+) -> Array:
     """``x.reshape(2, 3)`` and ``x.reshape((2, 3))``."""
     if shape is None:
         if len(args) == 1 and not isinstance(args[0], int):
             shape = args[0]
         else:
             shape = args
-    return reshape(self, shape, order)
+    return reshape(self, shape, order, out_sharding=out_sharding)
 
 
-def _flatten_method(self: Array, order: str = "C") -> Array:
-    return ravel(self, order)
+def _flatten_method(self: Array, order: str = "C", *, out_sharding: Any = None) -> Array:
+    return ravel(self, order, out_sharding=out_sharding)
 
 
 # -- permuting axes ------------------------------------------------------------------------------

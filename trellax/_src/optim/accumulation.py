@@ -20,6 +20,7 @@ from trellax._src.optim.base import (
     Updates,
     cast_tree_like,
     safe_increment,
+    with_extra_args_support,
     zero_count,
     zeros_like_tree,
 )
@@ -80,17 +81,6 @@ def _never_skip(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
     return jnp.array(False, dtype=jnp.bool_), ()
 
 
-def _with_extra_args(tx: GradientTransformation) -> GradientTransformationExtraArgs:
-    if isinstance(tx, GradientTransformationExtraArgs):
-        return tx
-
-    def update(updates: Updates, state: Any, params: Params = None, **extra: Any) -> Any:
-        del extra
-        return tx.update(updates, state, params)
-
-    return GradientTransformationExtraArgs(tx.init, update)
-
-
 class MultiSteps:
     """Accumulates the gradients of ``every_k_schedule`` steps (their mean, or their sum with
     ``use_grad_mean=False``) and applies the inner optimizer once per ``k`` steps; the other
@@ -105,7 +95,7 @@ class MultiSteps:
         should_skip_update_fn: ShouldSkipUpdateFunction | None = None,
         accumulator_dtype: Any = jnp.float32,
     ) -> None:
-        self._opt = _with_extra_args(opt)
+        self._opt = with_extra_args_support(opt)
         if isinstance(every_k_schedule, int):
             k = every_k_schedule
             self._every_k_schedule: Callable[[Any], Any] = lambda step: k

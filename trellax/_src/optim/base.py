@@ -39,6 +39,29 @@ class GradientTransformationExtraArgs(GradientTransformation):
     __slots__ = ()
 
 
+def with_extra_args_support(tx: GradientTransformation) -> GradientTransformationExtraArgs:
+    """``tx`` with an ``update`` that takes extra keyword arguments (and ignores them when
+    ``tx``'s own update takes none)."""
+    if isinstance(tx, GradientTransformationExtraArgs):
+        return tx
+
+    def update(updates: Updates, state: Any, params: Params = None, **extra_args: Any) -> Any:
+        del extra_args
+        return tx.update(updates, state, params)
+
+    return GradientTransformationExtraArgs(tx.init, update)
+
+
+def update_with_extra(
+    tx: GradientTransformation, updates: Updates, state: Any, params: Params, extra: dict[str, Any]
+) -> Any:
+    """``tx.update``, given the extra keyword arguments when it takes them (optax passes them
+    only to a ``GradientTransformationExtraArgs``)."""
+    if extra and isinstance(tx, GradientTransformationExtraArgs):
+        return tx.update(updates, state, params, **extra)
+    return tx.update(updates, state, params)
+
+
 class EmptyState(NamedTuple):
     """The state of a stateless transformation."""
 
@@ -252,14 +275,14 @@ def chain(*transforms: GradientTransformation) -> GradientTransformation:
     def init(params: Params) -> OptState:
         return tuple(t.init(params) for t in transforms)
 
-    def update(updates: Updates, state: OptState, params: Params = None) -> Any:
+    def update(updates: Updates, state: OptState, params: Params = None, **extra: Any) -> Any:
         if len(state) != len(transforms):
             raise ValueError(
                 f"chain: expected a state of {len(transforms)} parts, got {len(state)}"
             )
         new_state = []
         for t, s in zip(transforms, state):
-            updates, s = t.update(updates, s, params)
+            updates, s = update_with_extra(t, updates, s, params, extra)
             new_state.append(s)
         return updates, tuple(new_state)
 

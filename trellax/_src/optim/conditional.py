@@ -24,6 +24,7 @@ from trellax._src.optim.base import (
     Updates,
     div_by_scalar,
     safe_increment,
+    update_with_extra,
 )
 from trellax._src.optim.tree_math import norm
 from trellax.tree_util import tree_flatten, tree_leaves, tree_map, tree_unflatten
@@ -41,14 +42,6 @@ class ConditionallyMaskState(NamedTuple):
 
     step: Any
     inner_state: Any
-
-
-def _inner_update(
-    inner: GradientTransformation, updates: Updates, state: Any, params: Params, extra: Any
-) -> Any:
-    if extra:
-        return inner.update(updates, state, params, **extra)
-    return inner.update(updates, state, params)
 
 
 def _decide(fn: Callable[..., Any], step: Any, forward: bool, extra: dict[str, Any]) -> Any:
@@ -72,7 +65,7 @@ def conditionally_transform(
         pred = _decide(should_transform_fn, state.step, forward_extra_args, extra)
         new_updates, new_inner = lax.cond(
             pred,
-            lambda _: _inner_update(inner, updates, state.inner_state, params, extra),
+            lambda _: update_with_extra(inner, updates, state.inner_state, params, extra),
             lambda _: (updates, state.inner_state),
             None,
         )
@@ -98,7 +91,7 @@ def conditionally_mask(
         pred = _decide(should_transform_fn, state.step, forward_extra_args, extra)
         new_updates, new_inner = lax.cond(
             pred,
-            lambda _: _inner_update(inner, updates, state.inner_state, params, extra),
+            lambda _: update_with_extra(inner, updates, state.inner_state, params, extra),
             lambda _: (tree_map(jnp.zeros_like, updates), state.inner_state),
             None,
         )
@@ -144,7 +137,7 @@ def flatten(inner: GradientTransformation) -> GradientTransformationExtraArgs:
 
     def update(updates: Updates, state: Any, params: Params = None, **extra: Any) -> Any:
         flat_params = None if params is None else ravel(params)
-        flat, state = _inner_update(inner, ravel(updates), state, flat_params, extra)
+        flat, state = update_with_extra(inner, ravel(updates), state, flat_params, extra)
         return unravel(updates, flat), state
 
     return GradientTransformationExtraArgs(init, update)

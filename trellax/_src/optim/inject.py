@@ -25,6 +25,7 @@ from trellax._src.optim.base import (
     Params,
     Updates,
     safe_increment,
+    update_with_extra,
     zero_count,
 )
 from trellax.tree_util import tree_leaves
@@ -118,7 +119,10 @@ def inject_hyperparams(
             return InjectStatefulHyperparamsState(zero_count(), hp, states, inner)
 
         def update(
-            updates: Updates, state: InjectStatefulHyperparamsState, params: Params = None
+            updates: Updates,
+            state: InjectStatefulHyperparamsState,
+            params: Params = None,
+            **extra: Any,
         ) -> Any:
             dt = dtype_for(params)
             hp = {k: _convert_floats(v, dt) for k, v in state.hyperparams.items()}
@@ -132,7 +136,9 @@ def inject_hyperparams(
                 k: WrappedScheduleState(safe_increment(state.hyperparams_states[k].count))
                 for k in scheds
             }
-            updates, inner = inner_factory(**other, **hp).update(updates, state.inner_state, params)
+            updates, inner = update_with_extra(
+                inner_factory(**other, **hp), updates, state.inner_state, params, extra
+            )
             return updates, InjectStatefulHyperparamsState(
                 safe_increment(state.count), hp, states, inner
             )

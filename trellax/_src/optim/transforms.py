@@ -216,15 +216,34 @@ class ScaleByLionState(NamedTuple):
 
 
 def scale_by_lion(
-    b1: float = 0.9, b2: float = 0.99, mu_dtype: Any = None
+    b1: float = 0.9,
+    b2: float = 0.99,
+    mu_dtype: Any = None,
+    *,
+    mode: str = "hard",
+    smooth_beta: float = 1.0,
 ) -> GradientTransformation:
-    """Lion: ``sign((1 - b1) g + b1 mu)``, then ``mu = (1 - b2) g + b2 mu``."""
+    """Lion: ``sign((1 - b1) g + b1 mu)``, then ``mu = (1 - b2) g + b2 mu``. ``mode="smooth"``
+    takes ``tanh(smooth_beta * x)`` of the mix ``x`` instead of its sign, ``"refined"`` keeps
+    ``x`` where ``|x| < 1`` and its sign elsewhere."""
+
+    def direction(g: Any, m: Any) -> Any:
+        x = (1.0 - b1) * g + b1 * m
+        if mode == "hard":
+            return jnp.sign(x)
+        if mode == "smooth":
+            return jnp.tanh(smooth_beta * x)
+        if mode == "refined":
+            return jnp.where(jnp.abs(x) < 1.0, x, jnp.sign(x))
+        raise ValueError(
+            f'Unknown lion mode: {mode}. It needs to be one of ["hard", "smooth", "refined"].'
+        )
 
     def init(params: Params) -> ScaleByLionState:
         return ScaleByLionState(zero_count(), zeros_like_tree(params, mu_dtype))
 
     def update(updates: Updates, state: ScaleByLionState, params: Params = None) -> Any:
-        out = tree_map(lambda g, m: jnp.sign((1.0 - b1) * g + b1 * m), updates, state.mu)
+        out = tree_map(direction, updates, state.mu)
         mu = cast_tree(update_moment(updates, state.mu, b2, 1), mu_dtype)
         return out, ScaleByLionState(safe_increment(state.count), mu)
 

@@ -29,12 +29,13 @@ from trellax._src.optim.base import (
     is_none,
     safe_increment,
     update_moment,
+    update_with_extra,
     zero_count,
     zeros_like_tree,
 )
 from trellax._src.optim.reduce_order import ordered_mean
 from trellax._src.optim.transforms import MaskedState
-from trellax.tree_util import tree_leaves, tree_map
+from trellax.tree_util import tree_leaves, tree_map, tree_structure
 
 
 class MaskedNode(NamedTuple):
@@ -45,10 +46,14 @@ def _mask_tree(tree: Any, mask: Any) -> Any:
     return tree_map(lambda m, t: t if m else MaskedNode(), mask, tree)
 
 
-def masked(inner: GradientTransformation, mask: Any) -> GradientTransformation:
+def masked(
+    inner: GradientTransformation, mask: Any, *, mask_compatible_extra_args: bool = False
+) -> GradientTransformation:
     """Applies ``inner`` to the leaves where ``mask`` (a pytree of bools that is a prefix of the
     params, or a function of the params/updates returning one) is True; the other updates pass
-    through unchanged, and ``inner``'s state holds only the masked-in leaves."""
+    through unchanged, and ``inner``'s state holds only the masked-in leaves. Extra keyword
+    arguments of ``update`` reach ``inner``; with ``mask_compatible_extra_args``, those shaped
+    as the updates' tree are masked as the updates are."""
 
     def resolve(tree: Any) -> Any:
         return mask(tree) if callable(mask) else mask
@@ -56,10 +61,18 @@ def masked(inner: GradientTransformation, mask: Any) -> GradientTransformation:
     def init(params: Params) -> OptState:
         return MaskedState(inner.init(_mask_tree(params, resolve(params))))
 
-    def update(updates: Updates, state: MaskedState, params: Params = None) -> Any:
+    def update(updates: Updates, state: MaskedState, params: Params = None, **extra: Any) -> Any:
         m = resolve(updates)
         masked_params = None if params is None else _mask_tree(params, m)
-        new, inner_state = inner.update(_mask_tree(updates, m), state.inner_state, masked_params)
+        if mask_compatible_extra_args:
+            structure = tree_structure(updates)
+            extra = {
+                k: _mask_tree(v, m) if tree_structure(v) == structure else v
+                for k, v in extra.items()
+            }
+        new, inner_state = update_with_extra(
+            inner, _mask_tree(updates, m), state.inner_state, masked_params, extra
+        )
         out = tree_map(lambda keep, n, old: n if keep else old, m, new, updates)
         return out, MaskedState(inner_state)
 
@@ -78,15 +91,22 @@ MultiTransformState = PartitionState
 def partition(
     transforms: Mapping[Hashable, GradientTransformation],
     param_labels: Any,
+    *,
+    mask_compatible_extra_args: bool = False,
 ) -> GradientTransformation:
     """Applies ``transforms[label]`` to the leaves labelled ``label`` by ``param_labels`` (a
-    pytree of labels, or a function of the params returning one)."""
+    pytree of labels, or a function of the params returning one); extra keyword arguments of
+    ``update`` reach each, masked as in :func:`masked` with ``mask_compatible_extra_args``."""
 
     def labels_of(tree: Any) -> Any:
         return param_labels(tree) if callable(param_labels) else param_labels
 
     def group_tx(labels: Any, group: Hashable) -> GradientTransformation:
-        return masked(transforms[group], tree_map(lambda lab: lab == group, labels))
+        return masked(
+            transforms[group],
+            tree_map(lambda lab: lab == group, labels),
+            mask_compatible_extra_args=mask_compatible_extra_args,
+        )
 
     def init(params: Params) -> OptState:
         labels = labels_of(params)
@@ -98,12 +118,12 @@ def partition(
             )
         return PartitionState({g: group_tx(labels, g).init(params) for g in transforms})
 
-    def update(updates: Updates, state: PartitionState, params: Params = None) -> Any:
+    def update(updates: Updates, state: PartitionState, params: Params = None, **extra: Any) -> Any:
         labels = labels_of(updates)
         new_states = {}
         for g in transforms:
             updates, new_states[g] = group_tx(labels, g).update(
-                updates, state.inner_states[g], params
+                updates, state.inner_states[g], params, **extra
             )
         return updates, PartitionState(new_states)
 
@@ -137,13 +157,15 @@ def apply_if_finite(
             inner.init(params),
         )
 
-    def update(updates: Updates, state: ApplyIfFiniteState, params: Params = None) -> Any:
+    def update(
+        updates: Updates, state: ApplyIfFiniteState, params: Params = None, **extra: Any
+    ) -> Any:
         flags = [jnp.all(jnp.isfinite(u)) for u in tree_leaves(updates)]
         finite = jnp.all(jnp.array(flags))
         count = jnp.where(finite, zero_count(), safe_increment(state.notfinite_count))
         new_updates, inner_state = lax.cond(
             jnp.logical_or(finite, count > max_consecutive_errors),
-            lambda _: inner.update(updates, state.inner_state, params),
+            lambda _: update_with_extra(inner, updates, state.inner_state, params, extra),
             lambda _: (tree_map(jnp.zeros_like, updates), state.inner_state),
             None,
         )
