@@ -15,9 +15,15 @@ from typing import Any
 
 import pytest
 
-GOLDEN: dict[str, list[str]] = json.loads(
-    (pathlib.Path(__file__).parent / "golden" / "jax_params.json").read_text()
-)["params"]
+_DATA = json.loads((pathlib.Path(__file__).parent / "golden" / "jax_params.json").read_text())
+GOLDEN: dict[str, list[str]] = _DATA["params"]
+#: the plain-value defaults (bools, numbers, strings, None, tuples of them) of each function
+DEFAULTS: dict[str, dict[str, Any]] = _DATA["defaults"]
+#: (function, parameter) whose default differs on purpose, with the reason
+KNOWN_DEFAULTS = {
+    ("flax.jax_utils:replicate", "axis_name"): "unused on one device; Flax's is a placeholder",
+    ("flax.jax_utils:prefetch_to_device", "axis_name"): "unused on one device",
+}
 
 _UFUNC = (
     "the ufunc objects' call is the plain function, so JAX's out=None/where=None call keywords "
@@ -99,3 +105,23 @@ def test_keyword_parameters_of_jax_are_accepted(key: str) -> None:
     assert missing == known, f"{prefix}.{name}'s counterpart lacks {sorted(missing - known)}" + (
         f"; no longer lacks {sorted(known - missing)}: update KNOWN" if known - missing else ""
     )
+
+
+@pytest.mark.parametrize("key", sorted(k for k in DEFAULTS if DEFAULTS[k]))
+def test_plain_defaults_are_jax_s(key: str) -> None:
+    """A different default is a silently different result (``rademacher(dtype=None)`` was
+    float32, JAX's int32): each plain default equals JAX's, Flax's or optax's."""
+    prefix, name = key.split(":")
+    fn = _counterpart(prefix, name)
+    if fn is None or (inspect.isclass(fn) and not prefix.startswith("flax")):
+        pytest.skip("trellax has no function of this name (tests/test_jax_names.py)")
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        pytest.skip("no readable signature")
+    for param, want in DEFAULTS[key].items():
+        if param not in params or (key, param) in KNOWN_DEFAULTS:
+            continue
+        got = params[param].default
+        got = list(got) if type(got) is tuple else got
+        assert (type(got), got) == (type(want), want), f"{param}: {got!r}, JAX's {want!r}"

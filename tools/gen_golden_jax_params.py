@@ -4,7 +4,8 @@ For every callable (not a class) of ``jax``, ``jax.numpy``, ``jax.lax``, ``jax.r
 ``jax.nn``, ``jax.numpy.linalg``, ``jax.scipy.special``, ``optax``, ``optax.losses`` and
 ``optax.schedules``, every class and function of ``flax.linen`` (a Module's fields are its
 constructor's parameters) and every method of ``jax.Array``, whose signature can be read, records
-the names a caller may pass by keyword. ``tests/test_jax_params.py`` checks that trellax's counterpart (``trellax.nn`` for
+the names a caller may pass by keyword and the plain-value defaults (a different default is a
+silently different result). ``tests/test_jax_params.py`` checks that trellax's counterpart (``trellax.nn`` for
 ``flax.linen``, ``trellax.optim`` for ``optax``) accepts each of them.
 
     python tools/gen_golden_jax_params.py      # needs jax==0.10.2, flax==0.12.8, optax==0.2.8
@@ -17,6 +18,7 @@ import inspect
 import json
 import pathlib
 import sys
+from typing import Any
 
 import jax
 
@@ -43,8 +45,29 @@ SOURCES = [
 ]
 
 
+_SIMPLE = (bool, int, float, str, type(None))
+
+
+def defaults(fn: Any) -> dict[str, Any]:
+    """The parameters whose default is a plain value (a bool, number, string, None or a tuple of
+    them), as JSON values (a tuple as a list); other defaults are left out."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return {}
+    out: dict[str, Any] = {}
+    for p in sig.parameters.values():
+        d = p.default
+        if d is inspect.Parameter.empty:
+            continue
+        if type(d) in _SIMPLE or (type(d) is tuple and all(type(v) in _SIMPLE for v in d)):
+            out[p.name] = list(d) if type(d) is tuple else d
+    return out
+
+
 def main() -> None:
     found: dict[str, list[str]] = {}
+    found_defaults: dict[str, dict[str, Any]] = {}
     for module_name, prefix, classes in SOURCES:
         module = importlib.import_module(module_name)
         for name in sorted(dir(module)):
@@ -54,6 +77,7 @@ def main() -> None:
             params = parameters(fn)
             if params is not None and params[0]:
                 found[f"{prefix}:{name}"] = sorted(params[0])
+                found_defaults[f"{prefix}:{name}"] = defaults(fn)
     array = jax.numpy.ones(2)
     for name in sorted(dir(array)):
         if name.startswith("_"):
@@ -65,7 +89,9 @@ def main() -> None:
         params = parameters(method) if callable(method) else None
         if params is not None and params[0]:
             found[f".Array:{name}"] = sorted(params[0])
-    OUT.write_text(json.dumps({"jax": jax.__version__, "params": found}, indent=0, sort_keys=True))
+            found_defaults[f".Array:{name}"] = defaults(method)
+    data = {"jax": jax.__version__, "params": found, "defaults": found_defaults}
+    OUT.write_text(json.dumps(data, indent=0, sort_keys=True))
     print(f"{len(found)} functions -> {OUT}")
 
 

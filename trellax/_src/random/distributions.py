@@ -42,7 +42,7 @@ def _gamma(data: Array, a: Array, shape: tuple[int, ...], log_space: bool) -> Ar
 
 
 @accepts_out_sharding
-def gamma(key: Any, a: Any, shape: Any = None, dtype: Any = float) -> Array:
+def gamma(key: Any, a: Any, shape: Any = None, dtype: Any = None) -> Array:
     """Gamma(a, 1) samples (Marsaglia–Tsang, one key per element as in JAX)."""
     data, _ = single_key(key, "gamma")
     d = float_dtype("gamma", dtype)
@@ -51,7 +51,7 @@ def gamma(key: Any, a: Any, shape: Any = None, dtype: Any = float) -> Array:
 
 
 @accepts_out_sharding
-def loggamma(key: Any, a: Any, shape: Any = None, dtype: Any = float) -> Array:
+def loggamma(key: Any, a: Any, shape: Any = None, dtype: Any = None) -> Array:
     """``log`` of Gamma(a, 1) samples, computed in log space (accurate for tiny ``a``)."""
     data, _ = single_key(key, "loggamma")
     d = float_dtype("gamma", dtype)
@@ -60,7 +60,7 @@ def loggamma(key: Any, a: Any, shape: Any = None, dtype: Any = float) -> Array:
 
 
 @accepts_out_sharding
-def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = float) -> Array:
+def beta(key: Any, a: Any, b: Any, shape: Any = None, dtype: Any = None) -> Array:
     data, _ = single_key(key, "beta")
     d = float_dtype("beta", dtype)
     aa, bb = as_param(a, d), as_param(b, d)
@@ -80,7 +80,7 @@ def _stand_in(shape: tuple[int, ...]) -> np.ndarray[Any, Any]:
 
 
 @accepts_out_sharding
-def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = float) -> Array:
+def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = None) -> Array:
     data, _ = single_key(key, "dirichlet")
     d = float_dtype("dirichlet", dtype)
     al = as_param(alpha, d)
@@ -95,7 +95,7 @@ def dirichlet(key: Any, alpha: Any, shape: Any = None, dtype: Any = float) -> Ar
 
 
 @accepts_out_sharding
-def t(key: Any, df: Any, shape: Any = None, dtype: Any = float) -> Array:
+def t(key: Any, df: Any, shape: Any = None, dtype: Any = None) -> Array:
     data, _ = single_key(key, "t")
     d = float_dtype("t", dtype)
     dfa = as_param(df, d)
@@ -112,7 +112,7 @@ def _chisquare(data: Array, dfa: Array, s: tuple[int, ...], d: np.dtype[Any]) ->
 
 
 @accepts_out_sharding
-def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = float) -> Array:
+def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = None) -> Array:
     data, _ = single_key(key, "chisquare")
     d = float_dtype("chisquare", dtype)
     dfa = as_param(df, d)
@@ -120,7 +120,7 @@ def chisquare(key: Any, df: Any, shape: Any = None, dtype: Any = float) -> Array
 
 
 @accepts_out_sharding
-def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = float) -> Array:
+def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = None) -> Array:
     data, _ = single_key(key, "f")
     d = float_dtype("f", dtype)
     num, den = as_param(dfnum, d), as_param(dfden, d)
@@ -140,7 +140,7 @@ def f(key: Any, dfnum: Any, dfden: Any, shape: Any = None, dtype: Any = float) -
 
 
 @accepts_out_sharding
-def generalized_normal(key: Any, p: Any, shape: Any = (), dtype: Any = float) -> Array:
+def generalized_normal(key: Any, p: Any, shape: Any = (), dtype: Any = None) -> Array:
     data, _ = single_key(key, "generalized_normal")
     if shape is None:  # JAX's default is (), and None is its TypeError
         raise TypeError("generalized_normal: shape must be a sequence of ints, got None")
@@ -158,7 +158,7 @@ def _generalized_normal(data: Array, pa: Array, s: tuple[int, ...], d: np.dtype[
 
 
 @accepts_out_sharding
-def ball(key: Any, d: int, p: float = 2, shape: Any = (), dtype: Any = float) -> Array:
+def ball(key: Any, d: int, p: float = 2, shape: Any = (), dtype: Any = None) -> Array:
     """Points uniform in the unit ``p``-norm ball of dimension ``d``."""
     data, _ = single_key(key, "ball")
     dt = float_dtype("ball", dtype)
@@ -176,7 +176,7 @@ def ball(key: Any, d: int, p: float = 2, shape: Any = (), dtype: Any = float) ->
 
 
 @accepts_out_sharding
-def poisson(key: Any, lam: Any, shape: Any = None, dtype: Any = int) -> Array:
+def poisson(key: Any, lam: Any, shape: Any = None, dtype: Any = None) -> Array:
     """Poisson counts; ``lam`` is float32 even under x64, and ``lam < 0`` or NaN gives -1."""
     data, _ = single_key(key, "poisson")
     dt = int_dtype(dtype)
@@ -295,9 +295,7 @@ def multivariate_normal(
 
 
 @accepts_out_sharding
-def orthogonal(
-    key: Any, n: int, shape: Any = (), dtype: Any = float, m: int | None = None
-) -> Array:
+def orthogonal(key: Any, n: int, shape: Any = (), dtype: Any = None, m: int | None = None) -> Array:
     """Random orthogonal (or unitary) matrices, Haar-distributed, via QR of a normal matrix."""
     data, _ = single_key(key, "orthogonal")
     d = float_dtype("normal", dtype, complex_ok=True)

@@ -171,7 +171,7 @@ def _int_bound(x: Any) -> Array:
 
 
 @accepts_out_sharding
-def randint(key: Any, shape: Any, minval: Any, maxval: Any, dtype: Any = int) -> Array:
+def randint(key: Any, shape: Any, minval: Any, maxval: Any, dtype: Any = None) -> Array:
     """Integers in ``[minval, maxval)``; bounds are clipped to the dtype's range as in JAX."""
     data, _ = single_key(key, "randint")
     d = int_dtype(dtype)

@@ -96,7 +96,7 @@ def _bound(x: Any, d: np.dtype[Any]) -> Array:
 
 @accepts_out_sharding
 def uniform(
-    key: Any, shape: Any = (), dtype: Any = float, minval: Any = 0.0, maxval: Any = 1.0
+    key: Any, shape: Any = (), dtype: Any = None, minval: Any = 0.0, maxval: Any = 1.0
 ) -> Array:
     """Uniform floats in ``[minval, maxval)``, bit-identical to JAX (XLA:CPU's FMA emulated)."""
     data, _ = single_key(key, "uniform")
@@ -125,7 +125,7 @@ def _normal_real(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array
 
 
 @accepts_out_sharding
-def normal(key: Any, shape: Any = (), dtype: Any = float) -> Array:
+def normal(key: Any, shape: Any = (), dtype: Any = None) -> Array:
     """Standard normal samples: ``sqrt(2) * erfinv(u)`` with ``u`` uniform in ``(-1, 1)``."""
     data, _ = single_key(key, "normal")
     d = float_dtype("normal", dtype, complex_ok=True)
@@ -180,9 +180,10 @@ _ONE = {np.dtype(n): np.array(1, n) for n in ("float32", "float64")}
 
 
 @accepts_out_sharding
-def rademacher(key: Any, shape: Any = (), dtype: Any = int) -> Array:
-    """-1 or +1 with equal probability, in any dtype (bool gives all True)."""
-    d = dtypes.check_user_dtype(dtype)
+def rademacher(key: Any, shape: Any = (), dtype: Any = None) -> Array:
+    """-1 or +1 with equal probability, in any dtype (bool gives all True; None the default
+    int, as JAX)."""
+    d = dtypes.check_user_dtype(int if dtype is None else dtype)
     b = bernoulli(key, 0.5, canonical_shape(shape))
     two_b = lax.convert_element_type(b, np.int32) * 2 - 1
     return lax.convert_element_type(two_b, d)
@@ -227,7 +228,7 @@ def _tiny(d: np.dtype[Any]) -> Any:
 
 
 @accepts_out_sharding
-def gumbel(key: Any, shape: Any = (), dtype: Any = float, mode: str | None = None) -> Array:
+def gumbel(key: Any, shape: Any = (), dtype: Any = None, mode: str | None = None) -> Array:
     """Standard Gumbel samples: ``-log(-log(u))``."""
     data, _ = single_key(key, "gumbel")
     d = float_dtype("gumbel", dtype)
@@ -253,7 +254,7 @@ def _gumbel(data: Array, shape: tuple[int, ...], d: np.dtype[Any], mode: str | N
 
 
 @accepts_out_sharding
-def exponential(key: Any, shape: Any = (), dtype: Any = float) -> Array:
+def exponential(key: Any, shape: Any = (), dtype: Any = None) -> Array:
     """Exponential(1) samples: ``-log1p(-u)``."""
     data, _ = single_key(key, "exponential")
     d = float_dtype("exponential", dtype)
@@ -265,7 +266,7 @@ def _exponential(data: Array, shape: tuple[int, ...], d: np.dtype[Any]) -> Array
 
 
 @accepts_out_sharding
-def laplace(key: Any, shape: Any = (), dtype: Any = float) -> Array:
+def laplace(key: Any, shape: Any = (), dtype: Any = None) -> Array:
     data, _ = single_key(key, "laplace")
     d = float_dtype("laplace", dtype)
     lo = np.nextafter(np.array(-1, d), np.array(0, d))
@@ -274,7 +275,7 @@ def laplace(key: Any, shape: Any = (), dtype: Any = float) -> Array:
 
 
 @accepts_out_sharding
-def logistic(key: Any, shape: Any = (), dtype: Any = float) -> Array:
+def logistic(key: Any, shape: Any = (), dtype: Any = None) -> Array:
     data, _ = single_key(key, "logistic")
     d = float_dtype("logistic", dtype)
     u = _uniform(data, canonical_shape(shape), d, _tiny(d), 1.0)
@@ -282,7 +283,7 @@ def logistic(key: Any, shape: Any = (), dtype: Any = float) -> Array:
 
 
 @accepts_out_sharding
-def cauchy(key: Any, shape: Any = (), dtype: Any = float) -> Array:
+def cauchy(key: Any, shape: Any = (), dtype: Any = None) -> Array:
     data, _ = single_key(key, "cauchy")
     d = float_dtype("cauchy", dtype)
     u = _uniform(data, canonical_shape(shape), d, dtypes.finfo(d).eps, 1.0)
@@ -292,7 +293,7 @@ def cauchy(key: Any, shape: Any = (), dtype: Any = float) -> Array:
 
 @accepts_out_sharding
 def truncated_normal(
-    key: Any, lower: Any, upper: Any, shape: Any = None, dtype: Any = float
+    key: Any, lower: Any, upper: Any, shape: Any = None, dtype: Any = None
 ) -> Array:
     """Normal samples restricted to ``(lower, upper)`` by inverting the CDF."""
     data, _ = single_key(key, "truncated_normal")
@@ -316,7 +317,7 @@ def truncated_normal(
 
 
 @accepts_out_sharding
-def lognormal(key: Any, sigma: Any = 1.0, shape: Any = None, dtype: Any = float) -> Array:
+def lognormal(key: Any, sigma: Any = 1.0, shape: Any = None, dtype: Any = None) -> Array:
     data, _ = single_key(key, "lognormal")
     d = float_dtype("lognormal", dtype, complex_ok=True)  # complex: exp of a complex normal
     sg = as_param(sigma, d)
@@ -331,7 +332,7 @@ def lognormal(key: Any, sigma: Any = 1.0, shape: Any = None, dtype: Any = float)
 
 
 @accepts_out_sharding
-def pareto(key: Any, b: Any, shape: Any = None, dtype: Any = float) -> Array:
+def pareto(key: Any, b: Any, shape: Any = None, dtype: Any = None) -> Array:
     data, _ = single_key(key, "pareto")
     d = float_dtype("pareto", dtype)
     ba = as_param(b, d)
@@ -345,7 +346,7 @@ def pareto(key: Any, b: Any, shape: Any = None, dtype: Any = float) -> Array:
 
 
 def weibull_min(
-    key: Any, scale: Any, concentration: Any, shape: Any = (), dtype: Any = float
+    key: Any, scale: Any, concentration: Any, shape: Any = (), dtype: Any = None
 ) -> Array:
     data, _ = single_key(key, "weibull_min")
     for name, value in (("scale", scale), ("concentration", concentration)):
@@ -361,7 +362,7 @@ def weibull_min(
 
 
 @accepts_out_sharding
-def rayleigh(key: Any, scale: Any = 1.0, shape: Any = None, dtype: Any = float) -> Array:
+def rayleigh(key: Any, scale: Any = 1.0, shape: Any = None, dtype: Any = None) -> Array:
     data, _ = single_key(key, "rayleigh")
     d = float_dtype("rayleigh", dtype)
     sc = as_param(scale, d)
@@ -371,7 +372,7 @@ def rayleigh(key: Any, scale: Any = 1.0, shape: Any = None, dtype: Any = float) 
 
 
 @accepts_out_sharding
-def maxwell(key: Any, shape: Any = (), dtype: Any = float) -> Array:
+def maxwell(key: Any, shape: Any = (), dtype: Any = None) -> Array:
     data, _ = single_key(key, "maxwell")
     d = float_dtype("maxwell", dtype)
     return _maxwell(data, canonical_shape(shape), d)
@@ -400,7 +401,7 @@ _YNN_MIN = 4096
 
 
 def double_sided_maxwell(
-    key: Any, loc: Any, scale: Any, shape: Any = (), dtype: Any = float
+    key: Any, loc: Any, scale: Any, shape: Any = (), dtype: Any = None
 ) -> Array:
     data, _ = single_key(key, "double_sided_maxwell")
     d = float_dtype("double_sided_maxwell", dtype)
@@ -421,7 +422,7 @@ def double_sided_maxwell(
 
 
 @accepts_out_sharding
-def geometric(key: Any, p: Any, shape: Any = None, dtype: Any = int) -> Array:
+def geometric(key: Any, p: Any, shape: Any = None, dtype: Any = None) -> Array:
     """Trials until the first success (``>= 1``), by inversion."""
     data, _ = single_key(key, "geometric")
     d = int_dtype(dtype)
@@ -438,7 +439,7 @@ def geometric(key: Any, p: Any, shape: Any = None, dtype: Any = int) -> Array:
 
 @accepts_out_sharding
 def triangular(
-    key: Any, left: Any, mode: Any, right: Any, shape: Any = None, dtype: Any = float
+    key: Any, left: Any, mode: Any, right: Any, shape: Any = None, dtype: Any = None
 ) -> Array:
     data, _ = single_key(key, "triangular")
     d = float_dtype("triangular", dtype)
@@ -453,7 +454,7 @@ def triangular(
 
 
 @accepts_out_sharding
-def wald(key: Any, mean: Any, shape: Any = None, dtype: Any = float) -> Array:
+def wald(key: Any, mean: Any, shape: Any = None, dtype: Any = None) -> Array:
     """Inverse Gaussian samples with scale 1 (Michael, Schucany and Haas)."""
     data, _ = single_key(key, "wald")
     d = float_dtype("wald", dtype)
