@@ -19,6 +19,13 @@ _DATA = json.loads((pathlib.Path(__file__).parent / "golden" / "jax_params.json"
 GOLDEN: dict[str, list[str]] = _DATA["params"]
 #: the plain-value defaults (bools, numbers, strings, None, tuples of them) of each function
 DEFAULTS: dict[str, dict[str, Any]] = _DATA["defaults"]
+#: the names that can be passed by position, in order ("" for positional-only)
+POSITIONAL: dict[str, list[str]] = _DATA["positional"]
+#: functions whose positional order differs on purpose, with the reason
+KNOWN_ORDER = {
+    "flax.core:scan": "Flax's private _split_transpose/data_transform come before metadata_params",
+    ".lax:conv_general_permutations": "an internal helper",
+}
 #: (function, parameter) whose default differs on purpose, with the reason
 KNOWN_DEFAULTS = {
     ("flax.jax_utils:replicate", "axis_name"): "unused on one device; Flax's is a placeholder",
@@ -125,3 +132,31 @@ def test_plain_defaults_are_jax_s(key: str) -> None:
         got = params[param].default
         got = list(got) if type(got) is tuple else got
         assert (type(got), got) == (type(want), want), f"{param}: {got!r}, JAX's {want!r}"
+
+
+@pytest.mark.parametrize(
+    "key", sorted(k for k in POSITIONAL if POSITIONAL[k] and k not in KNOWN_ORDER)
+)
+def test_positional_order_is_jax_s(key: str) -> None:
+    """An argument passed by position lands on the parameter JAX's function gives it (a
+    different order would take ``full_like(x, v, dtype, shape)`` as something else): where both
+    accept a position by name, the names agree. trellax may take fewer positions (Flax's
+    ``parent``/``name``, trailing ``out_sharding``: keyword-only here) but not other ones."""
+    prefix, name = key.split(":")
+    fn = _counterpart(prefix, name)
+    if fn is None or (inspect.isclass(fn) and not prefix.startswith("flax")):
+        pytest.skip("trellax has no function of this name (tests/test_jax_names.py)")
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        pytest.skip("no readable signature")
+    kinds = inspect.Parameter
+    mine = []
+    for p in params:
+        if p.kind == kinds.VAR_POSITIONAL:
+            return  # *args takes any later position
+        if p.kind not in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD):
+            break
+        mine.append("" if p.kind == kinds.POSITIONAL_ONLY else p.name)
+    for i, (want, got) in enumerate(zip(POSITIONAL[key], mine)):
+        assert not want or not got or want == got, f"position {i}: {got!r}, JAX's {want!r}"

@@ -4,8 +4,8 @@ For every callable (not a class) of ``jax``, ``jax.numpy``, ``jax.lax``, ``jax.r
 ``jax.nn``, ``jax.numpy.linalg``, ``jax.scipy.special``, ``optax``, ``optax.losses`` and
 ``optax.schedules``, every class and function of ``flax.linen`` (a Module's fields are its
 constructor's parameters) and every method of ``jax.Array``, whose signature can be read, records
-the names a caller may pass by keyword and the plain-value defaults (a different default is a
-silently different result). ``tests/test_jax_params.py`` checks that trellax's counterpart (``trellax.nn`` for
+the names a caller may pass by keyword, the order of those that can be passed by position and
+the plain-value defaults (a different order or default is a silently different result). ``tests/test_jax_params.py`` checks that trellax's counterpart (``trellax.nn`` for
 ``flax.linen``, ``trellax.optim`` for ``optax``) accepts each of them.
 
     python tools/gen_golden_jax_params.py      # needs jax==0.10.2, flax==0.12.8, optax==0.2.8
@@ -65,9 +65,25 @@ def defaults(fn: Any) -> dict[str, Any]:
     return out
 
 
+def positional(fn: Any) -> list[str]:
+    """The names that can be passed by position, in order (``""`` for a positional-only one,
+    whose name a caller never sees), up to a ``*args``."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return []
+    out = []
+    for p in sig.parameters.values():
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            break
+        out.append("" if p.kind == p.POSITIONAL_ONLY else p.name)
+    return out
+
+
 def main() -> None:
     found: dict[str, list[str]] = {}
     found_defaults: dict[str, dict[str, Any]] = {}
+    found_positional: dict[str, list[str]] = {}
     for module_name, prefix, classes in SOURCES:
         module = importlib.import_module(module_name)
         for name in sorted(dir(module)):
@@ -78,6 +94,7 @@ def main() -> None:
             if params is not None and params[0]:
                 found[f"{prefix}:{name}"] = sorted(params[0])
                 found_defaults[f"{prefix}:{name}"] = defaults(fn)
+                found_positional[f"{prefix}:{name}"] = positional(fn)
     array = jax.numpy.ones(2)
     for name in sorted(dir(array)):
         if name.startswith("_"):
@@ -90,7 +107,13 @@ def main() -> None:
         if params is not None and params[0]:
             found[f".Array:{name}"] = sorted(params[0])
             found_defaults[f".Array:{name}"] = defaults(method)
-    data = {"jax": jax.__version__, "params": found, "defaults": found_defaults}
+            found_positional[f".Array:{name}"] = positional(method)
+    data = {
+        "jax": jax.__version__,
+        "params": found,
+        "defaults": found_defaults,
+        "positional": found_positional,
+    }
     OUT.write_text(json.dumps(data, indent=0, sort_keys=True))
     print(f"{len(found)} functions -> {OUT}")
 
