@@ -5,6 +5,7 @@ forms are ``tests/div_compound_cases.py``'s; docs/semantics.md, "Compound divisi
 
 from __future__ import annotations
 
+import decimal
 import json
 from pathlib import Path
 from typing import Any
@@ -144,3 +145,20 @@ def test_complex_rules(dtype: str) -> None:
         assert np.mean(got[ok] == want[ok]) > share, form
         err = np.abs(got[ok] - want[ok]) / np.abs(want[ok])
         assert float(err.max()) <= 2.5 * eps, (form, float(err.max()) / eps)
+
+
+def test_rsqrt_is_xla_approximation() -> None:
+    """XLA:CPU's ``rsqrt`` (``rsqrt(b)`` of the golden, 2,000 elements): float16 is the float32
+    ``1 / sqrt`` rounded once, at every element (trellax's too); float32 and float64 are a
+    hardware approximation refined by Newton steps, the correctly rounded value for 1,629 and
+    1,720 elements; trellax's ``1 / sqrt(x)`` in the dtype gives JAX's bits for 1,367 and 1,420."""
+    decimal.getcontext().prec = 50
+    counts = {}
+    for dtype in ("float16", "float32", "float64"):
+        b = _array(GOLDEN["operands"][dtype]["b"])
+        want = _array(_record(dtype, "rsqrt(b)")["out"][0])
+        exact = np.array([float(1 / decimal.Decimal(float(v)).sqrt()) for v in b])
+        with trellax.enable_x64(True):
+            mine = np.asarray(trellax.lax.rsqrt(trellax.numpy.asarray(b)))
+        counts[dtype] = (int(np.sum(want == exact.astype(b.dtype))), int(np.sum(want == mine)))
+    assert counts == {"float16": (2000, 2000), "float32": (1629, 1367), "float64": (1720, 1420)}

@@ -1,6 +1,8 @@
 """Value-changing rewrites that XLA applies to every compiled program, applied to ``jit``'s:
-``convert(pred) * v`` as a select (below), and divisions by a constant or broadcast divisor as
-products with the reciprocal (``reciprocal_divisions``, further down).
+``convert(pred) * v`` as a select (below), divisions by a constant or broadcast divisor as
+products with the reciprocal (``reciprocal_divisions``, further down), and in the same pass the
+algebraic simplifier's compound rewrites of divisions (``a / sqrt(b)`` as ``a * rsqrt(b)``,
+``(a / b) / c`` as ``a / (b * c)`` and the rest, at the end).
 
 XLA's algebraic simplifier turns ``convert(pred) * v`` into ``select(pred, v, 0)`` when the
 converted boolean is an operand of the product itself (not broadcast first) and the product is
