@@ -60,6 +60,10 @@ COMPLEX_FORMS: dict[str, Form] = {
     "(a/b)/c": REAL_FORMS["(a/b)/c"],
     "a/(b/c)": REAL_FORMS["a/(b/c)"],
     "a/exp(b)": REAL_FORMS["a/exp(b)"],  # not rewritten
+    # a complex constant divisor: under jit the product with XLA's folded reciprocal
+    "jit(a/(2-3j))": (("a",), _jit(lambda J, a: a / (2 - 3j))),
+    "jit(a/d), d closed over": (("a", "d"), lambda J, a, d: J.jit(lambda x: x / d)(a)),
+    "a/(2-3j) eager": (("a",), lambda J, a: J.numpy.asarray(a) / (2 - 3j)),  # divides
 }
 
 #: form -> the part that decides its last bits once rewritten (float16/32/64)

@@ -162,3 +162,14 @@ def test_rsqrt_is_xla_approximation() -> None:
             mine = np.asarray(trellax.lax.rsqrt(trellax.numpy.asarray(b)))
         counts[dtype] = (int(np.sum(want == exact.astype(b.dtype))), int(np.sum(want == mine)))
     assert counts == {"float16": (2000, 2000), "float32": (1629, 1367), "float64": (1720, 1420)}
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_constant_divisor_under_jit(dtype: str) -> None:
+    """Under ``jit`` a complex constant divisor (a literal, 2,000 closed-over divisors) is the
+    product with the reciprocal XLA folds, rounded as XLA's compiled product: JAX's bits at
+    every element (before: 342 and 748 of 2,000 in complex64, 704 and 797 in complex128)."""
+    for form in ("jit(a/(2-3j))", "jit(a/d), d closed over"):
+        rec = _record(dtype, form)
+        (got,), want = _run(rec), _array(rec["out"][0])
+        assert int(np.sum(_differ(got, want))) == 0, form

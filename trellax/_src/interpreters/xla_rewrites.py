@@ -28,6 +28,7 @@ import numpy as np
 from trellax._src.backend import division
 from trellax._src.core.core import ShapedArray
 from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Literal, Var
+from trellax._src.lax._base import complex_
 from trellax._src.lax.elementwise import (
     abs_p,
     div_p,
@@ -40,8 +41,18 @@ from trellax._src.lax.elementwise import (
     sqrt_p,
     sub_p,
 )
+from trellax._src.lax.naryop import naryop
 from trellax._src.lax.select_n import select_n_p
 from trellax._src.lax.shapes import broadcast_in_dim_p, convert_element_type_p
+
+#: ``1 / c`` of a complex constant as XLA folds it (Smith's quotient; ``backend/division.py``)
+complex_reciprocal_p = naryop(
+    "xla_complex_reciprocal", division.xla_complex_reciprocal, [complex_], fusable=False
+)
+#: a complex product rounded as XLA's compiled one (``backend/division.py``)
+complex_product_p = naryop(
+    "xla_complex_product", division.xla_complex_product, [complex_, complex_], fusable=False
+)
 
 _SELECTING = frozenset(
     np.dtype(name) for name in ("float16", "float32", "float64", "complex64", "complex128")
@@ -147,7 +158,11 @@ def reciprocal_divisions(jaxpr: Jaxpr, carried: int | None = None) -> Jaxpr:
             producer[id(v)] = e
         if rewrite and e.primitive.name == "div":
             dtype = e.outvars[0].aval.dtype
-            new = _division(e, constant, producer, uses) if dtype in _REWRITTEN else None
+            new = None
+            if dtype in _REWRITTEN:
+                new = _division(e, constant, producer, uses)
+            elif dtype.kind == "c":
+                new = _complex_constant(e, constant, producer)
             if new is not None:
                 for n in new:
                     emit(n, False)
@@ -253,6 +268,39 @@ def _compound(e: JaxprEqn, producer: dict[int, JaxprEqn]) -> list[JaxprEqn] | No
         bottom = var(q)
         return [_eqn(e, mul_p, [b, y], bottom), _eqn(e, div_p, [a, bottom], q)]
     return None
+
+
+def _complex_constant(
+    e: JaxprEqn, constant: set[int], producer: dict[int, JaxprEqn]
+) -> list[JaxprEqn] | None:
+    """A complex division by a constant (a literal, a closed-over array, or a broadcast of
+    one) as the product with its reciprocal, as XLA folds it under ``jit``; complex divisions
+    by anything else stay XLA's complex division (eagerly too)."""
+    x, y = e.invars
+    (q,) = e.outvars
+    if type(y) is Literal:
+        r = division.xla_complex_reciprocal(np.asarray(y.value, q.aval.dtype))
+        return [_eqn(e, complex_product_p, [x, Literal(r, y.aval)], q)]
+    if id(y) not in constant:
+        return None
+    b = producer.get(id(y))
+    if b is not None and b.primitive.name == "broadcast_in_dim":
+        (z,) = b.invars
+        if type(z) is Literal or id(z) in constant:
+            y, spread = z, b
+        else:
+            spread = None
+    else:
+        spread = None
+    aval = ShapedArray._fast(tuple(y.aval.shape), q.aval.dtype, False)
+    r = Var(aval)
+    new = [_eqn(e, complex_reciprocal_p, [y], r)]
+    if spread is not None and y.aval.shape:  # a 0-d reciprocal is a scalar to the compiler
+        wide = Var(ShapedArray._fast(tuple(q.aval.shape), q.aval.dtype, False))
+        new.append(_eqn(e, broadcast_in_dim_p, [r], wide, dict(spread.params)))
+        r = wide
+    new.append(_eqn(e, complex_product_p, [x, r], q))
+    return new
 
 
 def _division(
