@@ -106,7 +106,7 @@ def _select(e: JaxprEqn, converted: dict[int, Var]) -> JaxprEqn | None:
 # -- division by a constant or broadcast divisor ---------------------------------------------------
 #
 # XLA's simplifier turns ``a / b`` into ``a * (1 / b)`` (float16/32/64; bfloat16 is widened first,
-# complex divisions are left alone here) when ``b`` is
+# complex ones only by a constant: ``_complex_constant``) when ``b`` is
 #   - a constant (a literal, a closed-over array, or computed from constants only), any shape;
 #   - a broadcast of a value of rank 1 or more (a row or column spread over a matrix), however
 #     many users it has;
