@@ -632,12 +632,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
-        "under `jit` a constant divisor (a literal, a closed-over array) is the product",
-        "tests/test_div_compound.py::test_complex_constant_divisor_under_jit",
-    ),
-    E(
-        "docs/semantics.md",
-        "Complex quotients keep NumPy's division, not XLA's, so",
+        "Complex products and square roots in trellax are NumPy's, not XLA's, so",
         "tests/test_div_compound.py::test_complex_rules",
     ),
     E(
