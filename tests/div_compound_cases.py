@@ -64,6 +64,8 @@ COMPLEX_FORMS: dict[str, Form] = {
     "jit(a/(2-3j))": (("a",), _jit(lambda J, a: a / (2 - 3j))),
     "jit(a/d), d closed over": (("a", "d"), lambda J, a, d: J.jit(lambda x: x / d)(a)),
     "a/(2-3j) eager": (("a",), lambda J, a: J.numpy.asarray(a) / (2 - 3j)),  # divides
+    "a/b eager": (("a", "b"), lambda J, a, b: J.numpy.asarray(a) / J.numpy.asarray(b)),
+    "jit(a/c)": (("a", "c"), _jit(lambda J, a, c: a / c)),
 }
 
 #: form -> the part that decides its last bits once rewritten (float16/32/64)

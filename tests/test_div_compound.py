@@ -152,10 +152,11 @@ def test_complex_rules(dtype: str) -> None:
 def test_complex_division_is_xlas(dtype: str) -> None:
     """Eagerly a complex division is XLA's compiled one (Smith's quotient with fused
     multiply-adds): JAX's bits at all 2,000 elements of ``a / (2 - 3j)`` (NumPy's: 742 and
-    1,151)."""
-    rec = _record(dtype, "a/(2-3j) eager")
-    (got,), want = _run(rec), _array(rec["out"][0])
-    assert int(np.sum(_differ(got, want))) == 0
+    1,151), of ``a / b`` and of ``jit(a / c)`` (complex64 and complex128)."""
+    for form in ("a/(2-3j) eager", "a/b eager", "jit(a/c)"):
+        rec = _record(dtype, form)
+        (got,), want = _run(rec), _array(rec["out"][0])
+        assert int(np.sum(_differ(got, want))) == 0, form
 
 
 def test_rsqrt_is_xla_approximation() -> None:
