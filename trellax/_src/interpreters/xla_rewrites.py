@@ -28,13 +28,16 @@ import numpy as np
 from trellax._src.backend import division
 from trellax._src.core.core import ShapedArray
 from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Literal, Var
+from trellax._src.lax import ad_util
 from trellax._src.lax._base import complex_
 from trellax._src.lax.elementwise import (
     abs_p,
     div_p,
     exp_p,
     lt_p,
+    mul,
     mul_p,
+    neg,
     neg_p,
     pow_p,
     rsqrt_p,
@@ -53,6 +56,10 @@ complex_reciprocal_p = naryop(
 complex_product_p = naryop(
     "xla_complex_product", division.xla_complex_product, [complex_, complex_], fusable=False
 )
+
+# (jit rewrites after differentiation, so these rules only serve a jaxpr that binds them itself)
+ad_util.defjvp(complex_reciprocal_p, lambda t, ans, y: neg(mul(t, mul(ans, ans))))
+ad_util.defjvp(complex_product_p, lambda t, ans, x, r: mul(t, r), lambda t, ans, x, r: mul(x, t))
 
 _SELECTING = frozenset(
     np.dtype(name) for name in ("float16", "float32", "float64", "complex64", "complex128")
