@@ -632,6 +632,29 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
+        "Complex products and square roots in trellax are NumPy's, not XLA's, so",
+        "tests/test_div_compound.py::test_complex_rules",
+    ),
+    E(
+        "docs/semantics.md",
+        "Adam's update `(m / c1) / (sqrt(v / c2) + eps)` divides by bias corrections",
+        "tests/test_optim_golden.py::test_trajectory_matches_optax",
+        "tests/test_optim_golden.py::test_bounds_are_tight_and_needed",
+        "tests/test_optim_golden.py::test_schedule_trajectory_op_by_op_matches_optax",
+    ),
+    E(
+        "docs/semantics.md",
+        "Adam inside `MultiSteps` and `apply_if_finite` under `jit` moved",
+        "tests/test_optim_more.py::test_bounds_are_tight",
+        "tests/test_optim_rest.py::test_bounds_are_tight",
+    ),
+    E(
+        "docs/semantics.md",
+        "The starting approximation comes from the processor's own table",
+        "tests/test_div_compound.py::test_rsqrt_is_xla_approximation",
+    ),
+    E(
+        "docs/semantics.md",
         "trellax computes dtypes exactly as JAX does.",
         "tests/test_golden_promotion.py",
         "tests/test_dtypes.py::test_op_level_promotion",

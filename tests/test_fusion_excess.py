@@ -236,6 +236,11 @@ JAX_PROGRAMS: dict[str, Callable[[Any], Any]] = {
 #: Correctly rounded elementwise operations only: NumPy and XLA agree bit for bit op by op (the
 #: layer norm's float32 sums associate differently in XLA; exp and tanh are approximations).
 _EXACT_OPS = ("affine", "divsqrt", "to_f32", "round_trip")
+#: Programs whose jit XLA rewrites: float16 ``x / sqrt(y)`` is ``x * rsqrt(y)`` (the float16
+#: rsqrt rounds once), so trellax's jit gives JAX's jit bits there, which differ from its
+#: op-by-op ones in 297 of 768 elements (docs/semantics.md, "Compound divisions under jit");
+#: bfloat16's operations are wrapped in float32 conversions, which hides the pattern.
+_JIT_REWRITTEN = {("divsqrt", "float16")}
 
 
 def _golden_cases() -> list[dict[str, Any]]:
@@ -257,7 +262,10 @@ def test_against_jax(case: dict[str, Any]) -> None:
     jit_jax = _decode(case["jit"], case["out_dtype"], case["shape"])
     exact, _ = _fused(f, x)
     got = np.asarray(exact(x))
-    if case["name"] in _EXACT_OPS:  # off: JAX's op-by-op bits
+    if (case["name"], case["dtype"]) in _JIT_REWRITTEN:  # off: JAX's jit bits
+        assert_same(got, jit_jax)
+        assert (got != eager_jax).any()
+    elif case["name"] in _EXACT_OPS:  # off: JAX's op-by-op bits
         assert_same(got, eager_jax)
     with trellax.fused_excess_precision():
         excess, text = _fused(f, x)

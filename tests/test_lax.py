@@ -17,6 +17,7 @@ import trellax.numpy as tnp
 from trellax import lax
 from trellax._src.core import core
 from trellax._src.custom.remat_opt import optimize_remat_of_custom_vjp_fwd
+from trellax._src.interpreters import xla_rewrites
 from trellax._src.lax import ad_util, special_complex
 from trellax._src.lax import elementwise as lax_elementwise
 from trellax._src.lax import fft as lax_fft
@@ -647,6 +648,19 @@ CASES = {
 }
 
 #: Primitives that never run forward, with the reason.
+# the jit pass's complex constant division (interpreters/xla_rewrites.py), bound directly
+_C64 = lambda: np.array([1 + 2j, -3 + 0.5j], np.complex64)  # noqa: E731
+CASES.update(
+    {
+        "xla_complex_reciprocal": lambda: xla_rewrites.complex_reciprocal_p.bind(
+            trellax.numpy.asarray(_C64())
+        ),
+        "xla_complex_product": lambda: xla_rewrites.complex_product_p.bind(
+            trellax.numpy.asarray(_C64()), trellax.numpy.asarray(_C64())
+        ),
+    }
+)
+
 NOT_EVALUATED = {
     "custom_lin": "the linear equation of a custom_vjp function: only ever transposed (autodiff)",
 }

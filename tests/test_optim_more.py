@@ -39,7 +39,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
         279,
     ),  # from step 2: the inner optimizer compiled in optax's lax.cond (FMA contraction)
     "jit|o.apply_if_finite(o.adam(1e-2), 3)|float32|plain": (
-        30,
+        26,
         279,
     ),  # from step 2: the inner optimizer compiled in optax's lax.cond (FMA contraction)
     "eager|o.apply_if_finite(o.adam(1e-2), 3)|float32|spiky": (
@@ -47,7 +47,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
         112,
     ),  # from step 2: the inner optimizer compiled in optax's lax.cond (FMA contraction)
     "jit|o.apply_if_finite(o.adam(1e-2), 3)|float32|spiky": (
-        10,
+        8,
         112,
     ),  # from step 2: the inner optimizer compiled in optax's lax.cond (FMA contraction)
     "eager|o.apply_if_finite(o.adam(1e-2), 3)|float16|plain": (
@@ -119,7 +119,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
         381,
     ),  # from step 2: the inner optimizer compiled in optax's lax.cond (FMA contraction)
     "jit|o.MultiSteps(o.adam(1e-2), 2, accumulator_dtype=jnp.bfloat16)|float32|plain": (
-        26,
+        34,
         381,
     ),  # from step 2: the inner optimizer compiled in optax's lax.cond (FMA contraction)
     "eager|o.MultiSteps(o.adam(1e-2), 2, accumulator_dtype=jnp.bfloat16)|float32|spiky": (
@@ -155,7 +155,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
         39,
     ),  # from step 2: the inner optimizer compiled in optax's lax.cond (FMA contraction)
     "jit|o.MultiSteps(o.adam(1e-2), 2, should_skip_update_fn=lambda u, g, p: o.skip_large_updates(u, g, p, 40.0))|float32|spiky": (
-        48,
+        32,
         39,
     ),  # from step 2: the inner optimizer compiled in optax's lax.cond (FMA contraction)
     "eager|o.MultiSteps(o.adam(1e-2), 2, should_skip_update_fn=lambda u, g, p: o.skip_large_updates(u, g, p, 40.0))|float16|plain": (

@@ -26,6 +26,8 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from trellax._src.backend.fma import fma
+
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 #: The dtypes whose divisions by a constant or broadcast divisor XLA turns into products in
 #: the dtype itself (bfloat16's is a float32 product, rounded once to bfloat16).
@@ -101,3 +103,80 @@ def tiny(dtype: np.dtype[Any]) -> Any:
     """The smallest normal number below which XLA:CPU flushes ``dtype``'s reciprocals to zero
     (None for float16, whose subnormals it keeps)."""
     return _TINY.get(np.dtype(dtype))
+
+
+def xla_complex_reciprocal(y: np.ndarray, fused: bool = False) -> Any:
+    """``1 / y`` for complex ``y`` as XLA computes it: Smith's quotient, the larger part of the
+    divisor first. With ``t`` the smaller part over the larger and ``d = large + small * t``,
+    ``1 / y`` is ``(t - 1j) / d`` where the imaginary part is the larger, ``(1 - t j) / d``
+    elsewhere. XLA's constant folder (a constant's reciprocal under ``jit``) rounds ``d``'s
+    product (``fused=False``: every one of the 2,000 closed-over divisors of
+    ``tests/golden/div_compound.json``); compiled code, ``fused=True``, makes ``d`` one fused
+    multiply-add (JAX 0.10.2's eager ``1 / c``, measured on 20,000 complex64 divisors). Zeros,
+    infinities and NaN keep NumPy's quotient."""
+    y = np.asarray(y)
+    part = y.real.dtype
+    re, im = y.real, y.imag
+    with np.errstate(all="ignore"):
+        by_imag = np.abs(re) < np.abs(im)
+        large = np.where(by_imag, im, re)
+        small = np.where(by_imag, re, im)
+        t = small / large
+        d = fma(small, t, large) if fused else large + small * t
+        one = part.type(1)
+        out = np.empty(y.shape, y.dtype)
+        out.real = np.where(by_imag, t / d, one / d)
+        out.imag = np.where(by_imag, -one / d, -t / d)
+        plain = ~(np.isfinite(y) & (y != 0))
+        if plain.any():
+            out = np.where(plain, np.true_divide(y.dtype.type(1), y), out)
+    return out
+
+
+def xla_complex_product(x: np.ndarray, r: np.ndarray) -> Any:
+    """``x * r`` for complex operands as XLA:CPU's compiled product rounds it (``r`` the
+    reciprocal of a constant divisor): the real part ``fma(x.re, r.re, -(x.im * r.im))``; the
+    imaginary part ``fma(x.im, r.re, x.re * r.im)``, except for a 0-d ``r`` (a scalar constant,
+    which the compiler sees) with ``r.im >= 0``: ``fma(x.re, r.im, x.im * r.re)``. Measured on
+    JAX 0.10.2: 24 scalar constants on 4,000 complex64 values each, and the golden's 2,000
+    closed-over divisors (NumPy's product differs in the last bit for 3 % of real parts and 30 %
+    of imaginary ones)."""
+    x, r = np.asarray(x), np.asarray(r)
+    with np.errstate(all="ignore"):
+        real = fma(x.real, r.real, -(x.imag * r.imag))
+        if r.ndim == 0 and not r.imag < 0:
+            imag = fma(np.broadcast_to(x.real, x.shape), r.imag, x.imag * r.real)
+        else:
+            imag = fma(x.imag, r.real, x.real * r.imag)
+        out = np.empty(np.broadcast_shapes(x.shape, r.shape), np.result_type(x, r))
+        out.real = real
+        out.imag = imag
+    return out
+
+
+def xla_complex_divide(x: np.ndarray, y: np.ndarray) -> Any:
+    """``x / y`` for complex operands of one dtype as XLA:CPU's compiled division computes it
+    where both are finite and ``y`` is not zero: Smith's quotient with fused multiply-adds. With
+    ``t`` the smaller part of ``y`` over the larger and ``d = fma(small, t, large)``, the quotient
+    is ``(fma(x.re, t, x.im) + fma(x.im, t, -x.re) j) / d`` where ``y``'s imaginary part is the
+    larger, ``(fma(x.im, t, x.re) + fma(-x.re, t, x.im) j) / d`` elsewhere. Measured against
+    JAX 0.10.2 on 50,000 complex64 pairs with parts over e^±8: every quotient (NumPy's: 48 %).
+    Elsewhere NumPy's quotient, which the caller fixes up to C99 Annex G's values."""
+    x, y = np.broadcast_arrays(np.asarray(x), np.asarray(y))
+    with np.errstate(all="ignore"):
+        re, im = y.real, y.imag
+        by_imag = np.abs(re) < np.abs(im)
+        large = np.where(by_imag, im, re)
+        small = np.where(by_imag, re, im)
+        t = small / large
+        d = fma(small, t, large)
+        a, b = x.real, x.imag
+        num_re = fma(np.where(by_imag, a, b), t, np.where(by_imag, b, a))
+        num_im = fma(np.where(by_imag, b, -a), t, np.where(by_imag, -a, b))
+        out = np.empty(x.shape, np.result_type(x, y))
+        out.real = num_re / d
+        out.imag = num_im / d
+        plain = ~(np.isfinite(x) & np.isfinite(y) & (y != 0))
+        if plain.any():
+            out = np.where(plain, np.true_divide(x, y), out)
+    return out

@@ -243,7 +243,7 @@ def div(x: np.ndarray, y: np.ndarray) -> Any:
     if _is_int(x.dtype):
         return _int_div(x, y)
     if x.dtype.kind == "c":
-        return complex_inf.fix_complex_quotient(x, y, np.true_divide(x, y))
+        return complex_inf.fix_complex_quotient(x, y, _division.xla_complex_divide(x, y))
     return _division.true_divide(x, y)  # XLA's reciprocal product by a broadcast divisor
 
 

@@ -1,6 +1,8 @@
 """Value-changing rewrites that XLA applies to every compiled program, applied to ``jit``'s:
-``convert(pred) * v`` as a select (below), and divisions by a constant or broadcast divisor as
-products with the reciprocal (``reciprocal_divisions``, further down).
+``convert(pred) * v`` as a select (below), divisions by a constant or broadcast divisor as
+products with the reciprocal (``reciprocal_divisions``, further down), and in the same pass the
+algebraic simplifier's compound rewrites of divisions (``a / sqrt(b)`` as ``a * rsqrt(b)``,
+``(a / b) / c`` as ``a / (b * c)`` and the rest, at the end).
 
 XLA's algebraic simplifier turns ``convert(pred) * v`` into ``select(pred, v, 0)`` when the
 converted boolean is an operand of the product itself (not broadcast first) and the product is
@@ -26,9 +28,38 @@ import numpy as np
 from trellax._src.backend import division
 from trellax._src.core.core import ShapedArray
 from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Literal, Var
-from trellax._src.lax.elementwise import abs_p, div_p, lt_p, mul_p
+from trellax._src.lax import ad_util
+from trellax._src.lax._base import complex_
+from trellax._src.lax.elementwise import (
+    abs_p,
+    div_p,
+    exp_p,
+    lt_p,
+    mul,
+    mul_p,
+    neg,
+    neg_p,
+    pow_p,
+    rsqrt_p,
+    sqrt_p,
+    sub_p,
+)
+from trellax._src.lax.naryop import naryop
 from trellax._src.lax.select_n import select_n_p
 from trellax._src.lax.shapes import broadcast_in_dim_p, convert_element_type_p
+
+#: ``1 / c`` of a complex constant as XLA folds it (Smith's quotient; ``backend/division.py``)
+complex_reciprocal_p = naryop(
+    "xla_complex_reciprocal", division.xla_complex_reciprocal, [complex_], fusable=False
+)
+#: a complex product rounded as XLA's compiled one (``backend/division.py``)
+complex_product_p = naryop(
+    "xla_complex_product", division.xla_complex_product, [complex_, complex_], fusable=False
+)
+
+# (jit rewrites after differentiation, so these rules only serve a jaxpr that binds them itself)
+ad_util.defjvp(complex_reciprocal_p, lambda t, ans, y: neg(mul(t, mul(ans, ans))))
+ad_util.defjvp(complex_product_p, lambda t, ans, x, r: mul(t, r), lambda t, ans, x, r: mul(x, t))
 
 _SELECTING = frozenset(
     np.dtype(name) for name in ("float16", "float32", "float64", "complex64", "complex128")
@@ -82,7 +113,7 @@ def _select(e: JaxprEqn, converted: dict[int, Var]) -> JaxprEqn | None:
 # -- division by a constant or broadcast divisor ---------------------------------------------------
 #
 # XLA's simplifier turns ``a / b`` into ``a * (1 / b)`` (float16/32/64; bfloat16 is widened first,
-# complex divisions are left alone here) when ``b`` is
+# complex ones only by a constant: ``_complex_constant``) when ``b`` is
 #   - a constant (a literal, a closed-over array, or computed from constants only), any shape;
 #   - a broadcast of a value of rank 1 or more (a row or column spread over a matrix), however
 #     many users it has;
@@ -123,21 +154,160 @@ def reciprocal_divisions(jaxpr: Jaxpr, carried: int | None = None) -> Jaxpr:
     constant = {id(v) for v in jaxpr.constvars} if carried is None else set()
     producer: dict[int, JaxprEqn] = {}
     out: list[JaxprEqn] = []
-    changed = False
-    for e in eqns:
+
+    def emit(e: JaxprEqn, rewrite: bool = True) -> bool:
+        """Appends ``e`` to ``out``, rewritten if XLA would (and ``rewrite``); whether it was.
+        The divisions the compound rules make are looked at again, the reciprocals not."""
         folded = getattr(e.primitive, "elementwise", False) or e.primitive.name in _SHAPE_OPS
         if folded and e.invars and all(type(a) is Literal or id(a) in constant for a in e.invars):
             constant.update(id(v) for v in e.outvars)
         for v in e.outvars:
             producer[id(v)] = e
-        if e.primitive.name == "div" and e.outvars[0].aval.dtype in _REWRITTEN:
-            new = _division(e, constant, producer, uses)
+        if rewrite and e.primitive.name == "div":
+            dtype = e.outvars[0].aval.dtype
+            new = None
+            if dtype in _REWRITTEN:
+                new = _division(e, constant, producer, uses)
+            elif dtype.kind == "c":
+                new = _complex_constant(e, constant, producer)
             if new is not None:
-                out.extend(new)
-                changed = True
-                continue
+                for n in new:
+                    emit(n, False)
+                return True
+            if dtype in division.RECIPROCAL_DTYPES or dtype.kind == "c":
+                new = _compound(e, producer)
+            if new is not None:
+                for n in new:
+                    emit(n)
+                return True
         out.append(e)
+        return False
+
+    changed = False
+    for e in eqns:
+        changed = emit(e) or changed
     return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out) if changed else jaxpr
+
+
+# -- the algebraic simplifier's compound rewrites of a division ----------------------------------
+#
+# Measured on JAX 0.10.2 (jit on CPU; the optimized HLO, then bits: docs/semantics.md, "Compound
+# divisions under jit"; tests/test_div_compound.py). For float16/32/64 quotients (bfloat16's
+# operations are wrapped in conversions to float32 first, which hides every pattern):
+#   exp(a) / exp(b) -> exp(a - b)        a / exp(b)    -> a * exp(-b)
+#   a / sqrt(b)     -> a * rsqrt(b)      a / rsqrt(b)  -> a * sqrt(b)
+#   a / pow(b, c)   -> a * pow(b, -c)    a / (b / c)   -> (a * c) / b
+#   (a / b) / c     -> a / (b * c)       (a / b) / (c / d) -> (a * d) / (b * c)
+# complex quotients get the last four and ``a / rsqrt(b)`` (complex exp and sqrt are expanded into
+# real operations before the simplifier runs). They fire whatever else reads the intermediate
+# (``exp(b)`` is then computed twice). A division by a constant or a broadcast is rewritten
+# first (``(a / b) / 3`` is ``(a / b) * (1/3)``), and a division the rules produce is looked at
+# again (``a / (3 / b)`` becomes ``(a * b) * (1/3)``).
+
+_EXPANDED = frozenset({"exp", "sqrt"})  # complex forms XLA expands before simplifying
+
+
+def _compound(e: JaxprEqn, producer: dict[int, JaxprEqn]) -> list[JaxprEqn] | None:
+    x, y = e.invars
+    (q,) = e.outvars
+    aval = q.aval
+    if type(y) is not Var or y.aval.shape != aval.shape or y.aval.dtype != aval.dtype:
+        return None
+    if type(x) is Var and (x.aval.shape != aval.shape or x.aval.dtype != aval.dtype):
+        return None
+    complex_ = aval.dtype.kind == "c"
+
+    def made(a: Atom) -> JaxprEqn | None:
+        p = producer.get(id(a)) if type(a) is Var else None
+        if p is None or (complex_ and p.primitive.name in _EXPANDED):
+            return None
+        for b in p.invars:  # literals, or operands of the quotient's shape (any dtype: pow's)
+            if type(b) is Var and b.aval.shape != aval.shape:
+                return None
+        return p
+
+    def var(like: Atom) -> Var:
+        return Var(ShapedArray._fast(tuple(like.aval.shape), like.aval.dtype, False))
+
+    py, px = made(y), made(x)
+    ny = py.primitive.name if py is not None else ""
+    nx = px.primitive.name if px is not None else ""
+    if py is not None and ny == "exp" and nx == "exp":
+        assert px is not None
+        (a,), (b,) = px.invars, py.invars
+        d = var(a)
+        return [_eqn(e, sub_p, [a, b], d), _eqn(e, exp_p, [d], q, dict(py.params))]
+    if py is not None and ny in ("exp", "sqrt", "rsqrt", "pow"):
+        (b, *rest) = py.invars
+        r = var(y)
+        if ny == "exp":
+            m = var(b)
+            return [
+                _eqn(e, neg_p, [b], m),
+                _eqn(e, exp_p, [m], r, dict(py.params)),
+                _eqn(e, mul_p, [x, r], q),
+            ]
+        if ny in ("sqrt", "rsqrt"):
+            flip = rsqrt_p if ny == "sqrt" else sqrt_p
+            return [_eqn(e, flip, [b], r, dict(py.params)), _eqn(e, mul_p, [x, r], q)]
+        (c,) = rest
+        m = var(c)
+        return [
+            _eqn(e, neg_p, [c], m),
+            _eqn(e, pow_p, [b, m], r, dict(py.params)),
+            _eqn(e, mul_p, [x, r], q),
+        ]
+    if py is not None and ny == "div" and nx == "div":
+        assert px is not None
+        (n1, d1), (n2, d2) = px.invars, py.invars  # (n1 / d1) / (n2 / d2)
+        top, bottom = var(q), var(q)
+        return [
+            _eqn(e, mul_p, [n1, d2], top),
+            _eqn(e, mul_p, [d1, n2], bottom),
+            _eqn(e, div_p, [top, bottom], q),
+        ]
+    if py is not None and ny == "div":
+        b, c = py.invars
+        top = var(q)
+        return [_eqn(e, mul_p, [x, c], top), _eqn(e, div_p, [top, b], q)]
+    if px is not None and nx == "div":
+        a, b = px.invars
+        bottom = var(q)
+        return [_eqn(e, mul_p, [b, y], bottom), _eqn(e, div_p, [a, bottom], q)]
+    return None
+
+
+def _complex_constant(
+    e: JaxprEqn, constant: set[int], producer: dict[int, JaxprEqn]
+) -> list[JaxprEqn] | None:
+    """A complex division by a constant (a literal, a closed-over array, or a broadcast of
+    one) as the product with its reciprocal, as XLA folds it under ``jit``; complex divisions
+    by anything else stay XLA's complex division (eagerly too)."""
+    x, y = e.invars
+    (q,) = e.outvars
+    if type(y) is Literal:
+        r = division.xla_complex_reciprocal(np.asarray(y.value, q.aval.dtype))
+        return [_eqn(e, complex_product_p, [x, Literal(r, y.aval)], q)]
+    if id(y) not in constant:
+        return None
+    b = producer.get(id(y))
+    if b is not None and b.primitive.name == "broadcast_in_dim":
+        (z,) = b.invars
+        if type(z) is Literal or id(z) in constant:
+            y, spread = z, b
+        else:
+            spread = None
+    else:
+        spread = None
+    aval = ShapedArray._fast(tuple(y.aval.shape), q.aval.dtype, False)
+    r = Var(aval)
+    new = [_eqn(e, complex_reciprocal_p, [y], r)]
+    if spread is not None and y.aval.shape:  # a 0-d reciprocal is a scalar to the compiler
+        wide = Var(ShapedArray._fast(tuple(q.aval.shape), q.aval.dtype, False))
+        new.append(_eqn(e, broadcast_in_dim_p, [r], wide, dict(spread.params)))
+        r = wide
+    new.append(_eqn(e, complex_product_p, [x, r], q))
+    return new
 
 
 def _division(
