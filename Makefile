@@ -151,6 +151,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_deriv_exact_derivs_hyp.py
 	$(GOLDEN_PY) tools/gen_deriv_exact_derivs_rest.py
 	$(GOLDEN_PY) tools/gen_exact_hyp2f1.py
+	$(GOLDEN_PY) tools/gen_exact_complex_log1p.py
 	TRELLAX_REGEN_GOLDEN=1 $(PY) -m pytest -q tests/test_cli.py
 
 clean:

@@ -774,6 +774,9 @@ def _candidate_steps(eqn: JaxprEqn, d: np.dtype[Any]) -> Steps | None:
         return [(np.arctan2, (0, 1))]
     if name == "rsqrt":
         return [(np.sqrt, (0,)), (np.reciprocal, ("t",))]
+    real_ufunc = getattr(_impl(eqn), "real_ufunc", None)
+    if isinstance(real_ufunc, np.ufunc) and d.kind != "c":  # log1p: a ufunc for real dtypes
+        return [(real_ufunc, tuple(range(real_ufunc.nin)))]
     if name == "logistic":  # one / (one + exp(-x))
         one = np.ones((), d)
         return [

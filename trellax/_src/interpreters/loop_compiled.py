@@ -270,8 +270,8 @@ class _Writer:
 
     def _unary(self, e: JaxprEqn, out: list[str], indent: str) -> None:
         (x,), v = e.invars, e.outvars[0]
-        impl = e.primitive.impl
-        assert isinstance(impl, np.ufunc)  # _is_unary_ufunc
+        impl = _real_ufunc(e.primitive.impl)
+        assert impl is not None  # _is_unary_ufunc
         fn, data = self.pointer(impl, [x.aval.dtype, v.aval.dtype])
         kind, src = self.ref(x)
         t = f"np.{v.aval.dtype.name}"
@@ -342,9 +342,18 @@ def _translate(e: JaxprEqn) -> Any:
     return expr
 
 
+def _real_ufunc(impl: Any) -> np.ufunc | None:
+    """The NumPy ufunc ``impl`` is for real dtypes: itself, or the ``real_ufunc`` of a kernel that
+    treats complex input apart (``log1p``)."""
+    if type(impl) is np.ufunc:
+        return impl
+    found = getattr(impl, "real_ufunc", None)
+    return found if type(found) is np.ufunc else None
+
+
 def _is_unary_ufunc(e: JaxprEqn) -> bool:
-    impl = e.primitive.impl
-    if type(impl) is not np.ufunc or impl.nin != 1 or impl.nout != 1 or e.params:
+    impl = _real_ufunc(e.primitive.impl)
+    if impl is None or impl.nin != 1 or impl.nout != 1 or e.params:
         return False
     x, v = e.invars[0].aval, e.outvars[0].aval
     return x.dtype in _FLOATS and v.dtype == x.dtype and x.shape == v.shape
