@@ -66,10 +66,12 @@ _SYMBOLS = {
 
 def _defer(name: str, self: Any, other: Any, reflected: bool = False) -> bool:
     """True if the operator should return NotImplemented; raises for lists, tuples, dicts, sets
-    (naming the operands in the order they were written, as Python and JAX do)."""
+    themselves, not their subclasses (naming the operands in the order they were written, as Python and JAX do)."""
     if type(other) is ConcreteArray or _is_arraylike(other):
         return False
     if isinstance(other, (list, tuple, dict, set)):
+        if type(other) not in (list, tuple, dict, set):
+            return True  # a subclass (a NamedTuple with its own operators): let it answer
         left, right = type(self).__name__, type(other).__name__
         if reflected:
             left, right = right, left

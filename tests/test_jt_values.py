@@ -1,0 +1,129 @@
+"""Indexing and operator behaviours JAX's own test files found different (branch ``jt-values``),
+checked against JAX 0.10.2's results in ``tests/golden/jt_values.json``
+(``tools/gen_golden_jt_values.py``)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import warnings
+from typing import Any, NamedTuple
+
+import numpy as np
+import pytest
+
+import trellax
+import trellax.numpy as jnp
+
+GOLDEN = json.loads(
+    (pathlib.Path(__file__).parent / "golden" / "jt_values.json").read_text(encoding="utf-8")
+)
+
+
+def build_index(items: list[Any]) -> tuple[Any, ...]:
+    table = {"T": True, "F": False, "...": Ellipsis, ":": slice(None), ":2": slice(None, 2)}
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, list):
+            out.append(np.array(item, dtype=np.int32))
+        elif item in ("aT", "aF"):
+            out.append(np.array(item == "aT"))
+        elif isinstance(item, int):
+            out.append(item)
+        else:
+            out.append(table[item])
+    return tuple(out)
+
+
+def base() -> np.ndarray[Any, Any]:
+    return np.arange(120, dtype=np.int32).reshape(2, 3, 4, 5)
+
+
+@pytest.mark.parametrize(
+    "case", GOLDEN["scalar_bool_indices"], ids=lambda c: "_".join(map(str, c["index"]))
+)
+@pytest.mark.parametrize("jit", [False, True])
+def test_scalar_boolean_index(case: dict[str, Any], jit: bool) -> None:
+    """A 0-d boolean is an index array of size 1 or 0 into a new axis: x[False] is empty, and
+    next to index arrays it broadcasts with them (NumPy's rule, which JAX follows)."""
+    idx = build_index(case["index"])
+    x = base()
+    shape = tuple(case["shape"])
+    upd = np.arange(1, 1 + int(np.prod(shape)), dtype=np.int32).reshape(shape) + 1000
+
+    def get(a: Any) -> Any:
+        return jnp.asarray(a)[idx]
+
+    def set_full(a: Any, u: Any) -> Any:
+        return jnp.asarray(a).at[idx].set(u)
+
+    def set_scalar(a: Any) -> Any:
+        return jnp.asarray(a).at[idx].set(np.int32(-7))
+
+    if jit:
+        get, set_full, set_scalar = trellax.jit(get), trellax.jit(set_full), trellax.jit(set_scalar)
+    got = np.asarray(get(x))
+    assert got.shape == shape
+    np.testing.assert_array_equal(got.ravel(), case["value"])
+    np.testing.assert_array_equal(np.asarray(set_full(x, upd)).ravel(), case["set_full"])
+    np.testing.assert_array_equal(np.asarray(set_scalar(x)).ravel(), case["set_scalar"])
+
+
+@pytest.mark.parametrize(
+    "case", GOLDEN["empty_masks"], ids=lambda c: f"{c['x_shape']}-{c['m_shape']}"
+)
+def test_empty_boolean_mask_of_other_shape(case: dict[str, Any]) -> None:
+    """An empty boolean mask selects nothing whatever its shape (no shape-mismatch error)."""
+    a = np.arange(int(np.prod(case["x_shape"])), dtype=np.int32).reshape(case["x_shape"])
+    m = np.zeros(case["m_shape"], dtype=bool)
+    assert jnp.asarray(a)[jnp.asarray(m)].shape == tuple(case["shape"])
+    assert trellax.jit(lambda v: v[m])(a).shape == tuple(case["shape"])
+    np.testing.assert_array_equal(np.asarray(jnp.asarray(a).at[m].set(5)).ravel(), case["set"])
+
+
+def test_nonempty_mask_of_other_shape_still_raises() -> None:
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        jnp.arange(3)[np.array([True, False])]
+
+
+@pytest.mark.parametrize(
+    "case", GOLDEN["unsigned_scatters"], ids=lambda c: f"{c['dtype']}-{c['method']}-{c['value']}"
+)
+def test_scatter_python_int_in_operand_dtype(case: dict[str, Any]) -> None:
+    """A Python int the integer operand's dtype holds is scattered in that dtype, even past the
+    default int's range (uint32 ``.at[0].set(2**32 - 1)``)."""
+    a = jnp.zeros(2, dtype=case["dtype"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no unsafe-cast warning either
+        r = getattr(a.at[0], case["method"])(case["value"])
+    assert str(r.dtype) == case["result_dtype"]
+    assert np.asarray(r).tolist() == case["result"]
+
+
+def test_scatter_python_int_beyond_operand_dtype_still_overflows() -> None:
+    with pytest.raises(OverflowError):
+        jnp.zeros(2, dtype="int32").at[0].set(2**32 - 1)
+
+
+class Wrapped(NamedTuple):
+    arr: Any
+
+    def __mul__(self, other: Any) -> Any:
+        return Wrapped(self.arr * other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return Wrapped(other * self.arr)
+
+
+def test_operators_defer_to_tuple_subclasses() -> None:
+    """``array * obj`` lets a tuple subclass with its own ``__rmul__`` answer (JAX returns
+    NotImplemented for it); a plain tuple is still refused."""
+    w, b = Wrapped(jnp.ones(4)), jnp.ones(4)
+    got = {
+        "array_times_namedtuple": type(b * w).__name__,
+        "namedtuple_times_array": type(w * b).__name__,
+        "jit_array_times_namedtuple": type(trellax.jit(lambda p, q: p * q)(b, w)).__name__,
+    }
+    assert got == GOLDEN["namedtuple_defer"]
+    with pytest.raises(TypeError, match="unsupported operand"):
+        b * (1.0, 2.0)  # noqa: B018

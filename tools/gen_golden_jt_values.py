@@ -1,0 +1,149 @@
+"""Golden results of JAX 0.10.2 for the indexing and operator behaviours fixed on branch
+``jt-values`` (found by JAX's own ``lax_numpy_indexing_test``/``lax_numpy_operators_test``).
+
+Records, on a fixed ``int32`` array of shape (2, 3, 4, 5): ``x[idx]`` and ``x.at[idx].set(u)``
+for indices holding 0-d booleans (alone, several, next to index arrays), ``x[m]`` and
+``x.at[m].set(5)`` for empty boolean masks whose shape does not match the array's, scatters of
+Python ints outside int32 into unsigned operands, and which operand answers ``array * obj`` for a
+``NamedTuple`` with its own operators. ``tests/test_jt_values.py`` compares trellax with them.
+
+    python tools/gen_golden_jt_values.py      # needs jax==0.10.2
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "jt_values.json"
+
+# each index as a list of items: "T"/"F" a Python bool, "aT"/"aF" a 0-d NumPy bool array,
+# "..." Ellipsis, ":" a full slice, ":2" a slice, an int, or a list of ints (an index array)
+SCALAR_BOOL_INDICES: list[list[Any]] = [
+    ["F"],
+    ["...", "F"],
+    [0, ":2", "F"],
+    [":2", 0, "F"],
+    [":2", [0, 2], "T"],
+    [[1, 0], ":", "T"],
+    ["T", ":", "T", ":", "aT"],
+    ["T", "T"],
+    ["T", "F", "...", "T"],
+    [[1], "F"],
+    ["aF", ":", [1]],
+]
+
+EMPTY_MASKS: list[tuple[list[int], list[int]]] = [
+    ([3], [0]),
+    ([3, 4], [0]),
+    ([3, 4], [0, 4]),
+    ([3, 4], [3, 0]),
+    ([3, 4, 5], [3, 0]),
+]
+
+# (dtype, value, method): Python ints outside int32 that the operand's dtype holds
+UNSIGNED_SCATTERS: list[tuple[str, int, str]] = [
+    ("uint32", 2**32 - 1, "set"),
+    ("uint32", 2**32 - 1, "add"),
+    ("uint32", 2**32 - 1, "max"),
+    ("uint32", 2**31, "min"),
+    ("uint8", 255, "set"),
+    ("int8", 1000, "set"),
+]
+
+
+def build_index(items: list[Any]) -> tuple[Any, ...]:
+    table = {"T": True, "F": False, "...": Ellipsis, ":": slice(None), ":2": slice(None, 2)}
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, list):
+            out.append(np.array(item, dtype=np.int32))
+        elif item in ("aT", "aF"):
+            out.append(np.array(item == "aT"))
+        elif isinstance(item, int):
+            out.append(item)
+        else:
+            out.append(table[item])
+    return tuple(out)
+
+
+def base() -> np.ndarray:
+    return np.arange(120, dtype=np.int32).reshape(2, 3, 4, 5)
+
+
+def main() -> None:
+    x = base()
+    scalar_bools = []
+    for items in SCALAR_BOOL_INDICES:
+        idx = build_index(items)
+        got = np.asarray(jnp.asarray(x)[idx])
+        jitted = np.asarray(jax.jit(lambda a, idx=idx: a[idx])(x))
+        assert np.array_equal(got, jitted)
+        upd = np.arange(1, 1 + got.size, dtype=np.int32).reshape(got.shape) + 1000
+        set_full = np.asarray(jnp.asarray(x).at[idx].set(upd))
+        set_scalar = np.asarray(jnp.asarray(x).at[idx].set(np.int32(-7)))
+        scalar_bools.append(
+            {
+                "index": items,
+                "shape": list(got.shape),
+                "value": got.ravel().tolist(),
+                "set_full": set_full.ravel().tolist(),
+                "set_scalar": set_scalar.ravel().tolist(),
+            }
+        )
+    empty = []
+    for xs, ms in EMPTY_MASKS:
+        a = np.arange(int(np.prod(xs)), dtype=np.int32).reshape(xs)
+        m = np.zeros(ms, dtype=bool)
+        got = np.asarray(jnp.asarray(a)[jnp.asarray(m)])
+        updated = np.asarray(jnp.asarray(a).at[m].set(5))
+        empty.append(
+            {"x_shape": xs, "m_shape": ms, "shape": list(got.shape),
+             "set": updated.ravel().tolist()}
+        )  # fmt: skip
+    scatters = []
+    for dt, v, method in UNSIGNED_SCATTERS:
+        a = jnp.zeros(2, dtype=dt)
+        r = getattr(a.at[0], method)(v)
+        scatters.append(
+            {"dtype": dt, "value": v, "method": method, "result": np.asarray(r).tolist(),
+             "result_dtype": str(r.dtype)}
+        )  # fmt: skip
+
+    class Wrapped(NamedTuple):
+        arr: Any
+
+        def __mul__(self, other: Any) -> Any:
+            return Wrapped(self.arr * other)
+
+        def __rmul__(self, other: Any) -> Any:
+            return Wrapped(other * self.arr)
+
+    w, b = Wrapped(jnp.ones(4)), jnp.ones(4)
+    defer = {
+        "array_times_namedtuple": type(b * w).__name__,
+        "namedtuple_times_array": type(w * b).__name__,
+        "jit_array_times_namedtuple": type(jax.jit(lambda p, q: p * q)(b, w)).__name__,
+    }
+    OUT.write_text(
+        json.dumps(
+            {
+                "jax_version": jax.__version__,
+                "scalar_bool_indices": scalar_bools,
+                "empty_masks": empty,
+                "unsigned_scatters": scatters,
+                "namedtuple_defer": defer,
+            },
+            indent=1,
+        )
+        + "\n"  # fmt: skip
+    )
+
+
+if __name__ == "__main__":
+    main()
