@@ -14,6 +14,7 @@ import pytest
 
 import trellax
 import trellax.numpy as jnp
+import trellax.scipy.special as tsp
 
 GOLDEN = json.loads(
     (pathlib.Path(__file__).parent / "golden" / "jt_values.json").read_text(encoding="utf-8")
@@ -127,3 +128,29 @@ def test_operators_defer_to_tuple_subclasses() -> None:
     assert got == GOLDEN["namedtuple_defer"]
     with pytest.raises(TypeError, match="unsupported operand"):
         b * (1.0, 2.0)  # noqa: B018
+
+
+def _grid(*axes: list[float]) -> list[np.ndarray[Any, Any]]:
+    return [np.asarray(v, dtype=np.float32).ravel() for v in np.meshgrid(*axes, indexing="ij")]
+
+
+def _expected(values: list[Any]) -> np.ndarray[Any, Any]:
+    return np.array([np.nan if v is None else v for v in values])
+
+
+def test_betainc_with_infinite_parameters() -> None:
+    """``I_x(a, inf)`` is 1 for ``x > 0``, ``I_x(inf, inf)`` NaN (JAX's and SciPy's limits)."""
+    params = [float("inf"), 0.0, 1e-7, 1.0, 2.0, -0.5, float("nan")]
+    a, b, x = _grid(params, params, [0.0, 0.25, 0.5, 1.0, 1.5])
+    got = np.asarray(tsp.betainc(a, b, x), dtype=np.float64)
+    np.testing.assert_allclose(got, _expected(GOLDEN["special"]["betainc"]), rtol=5e-5)
+
+
+@pytest.mark.parametrize("repetition", [False, True])
+def test_comb_grid(repetition: bool) -> None:
+    """``comb(N, 0, repetition=True)`` is 1 for every ``N >= 0`` (``N + k - 1`` is then -1 at
+    ``N = 0``)."""
+    n, k = _grid([-2.0, -1.0, 0.0, 0.5, 1.0, 2.0, 3.0], [-1.0, 0.0, 0.5, 1.0, 2.0])
+    got = np.asarray(tsp.comb(n, k, repetition=repetition), dtype=np.float64)
+    key = "comb_repetition" if repetition else "comb"
+    np.testing.assert_allclose(got, _expected(GOLDEN["special"][key]), rtol=1e-5, atol=1e-6)

@@ -5,7 +5,8 @@ Records, on a fixed ``int32`` array of shape (2, 3, 4, 5): ``x[idx]`` and ``x.at
 for indices holding 0-d booleans (alone, several, next to index arrays), ``x[m]`` and
 ``x.at[m].set(5)`` for empty boolean masks whose shape does not match the array's, scatters of
 Python ints outside int32 into unsigned operands, and which operand answers ``array * obj`` for a
-``NamedTuple`` with its own operators. ``tests/test_jt_values.py`` compares trellax with them.
+``NamedTuple`` with its own operators; ``scipy.special.betainc`` with infinite parameters and
+``comb`` on a grid with and without repetition. ``tests/test_jt_values.py`` compares trellax with them.
 
     python tools/gen_golden_jt_values.py      # needs jax==0.10.2
 """
@@ -18,6 +19,7 @@ from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
+import jax.scipy.special as jsp
 import numpy as np
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "jt_values.json"
@@ -55,6 +57,32 @@ UNSIGNED_SCATTERS: list[tuple[str, int, str]] = [
     ("uint8", 255, "set"),
     ("int8", 1000, "set"),
 ]
+
+
+BETAINC_PARAMS = [float("inf"), 0.0, 1e-7, 1.0, 2.0, -0.5, float("nan")]
+BETAINC_X = [0.0, 0.25, 0.5, 1.0, 1.5]
+COMB_N = [-2.0, -1.0, 0.0, 0.5, 1.0, 2.0, 3.0]
+COMB_K = [-1.0, 0.0, 0.5, 1.0, 2.0]
+
+
+def special_values() -> dict[str, Any]:
+    a, b, x = (
+        np.asarray(v, dtype=np.float32).ravel()
+        for v in np.meshgrid(BETAINC_PARAMS, BETAINC_PARAMS, BETAINC_X, indexing="ij")
+    )
+    n, k = (
+        np.asarray(v, dtype=np.float32).ravel() for v in np.meshgrid(COMB_N, COMB_K, indexing="ij")
+    )
+
+    # NaN written as None (JSON)
+    def listed(v: Any) -> list[Any]:
+        return [None if np.isnan(e) else float(e) for e in np.asarray(v, dtype=np.float64)]
+
+    return {
+        "betainc": listed(jsp.betainc(a, b, x)),
+        "comb": listed(jsp.comb(n, k)),
+        "comb_repetition": listed(jsp.comb(n, k, repetition=True)),
+    }
 
 
 def build_index(items: list[Any]) -> tuple[Any, ...]:
@@ -136,6 +164,7 @@ def main() -> None:
                 "jax_version": jax.__version__,
                 "scalar_bool_indices": scalar_bools,
                 "empty_masks": empty,
+                "special": special_values(),
                 "unsigned_scatters": scatters,
                 "namedtuple_defer": defer,
             },
