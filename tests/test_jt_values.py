@@ -154,3 +154,27 @@ def test_comb_grid(repetition: bool) -> None:
     got = np.asarray(tsp.comb(n, k, repetition=repetition), dtype=np.float64)
     key = "comb_repetition" if repetition else "comb"
     np.testing.assert_allclose(got, _expected(GOLDEN["special"][key]), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "case",
+    GOLDEN["empty_frompyfunc"],
+    ids=lambda c: f"{c['method']}-{c['shape']}-{c['axis']}",
+)
+def test_frompyfunc_over_empty_operands(case: dict[str, Any]) -> None:
+    """A ``frompyfunc`` ufunc's methods on empty operands: the result's shape and dtype come from
+    tracing the function once (``vectorize`` over an empty batch used to raise)."""
+    add = jnp.frompyfunc(lambda a, b: a + b, 2, 1, identity=0)
+    x = jnp.zeros(tuple(case["shape"]), "float32")
+    if case["method"] == "reduceat":
+        r = add.reduceat(x, jnp.array([0, 1]), axis=case["axis"])
+    else:
+        r = getattr(add, case["method"])(x, axis=case["axis"])
+    assert list(r.shape) == case["out_shape"]
+    assert str(r.dtype) == case["out_dtype"]
+    assert np.asarray(r).ravel().tolist() == case["value"]
+
+
+def test_vectorize_over_empty_batch() -> None:
+    out = jnp.vectorize(lambda a: a * 2.0)(jnp.zeros((0, 2), "int32"))
+    assert (out.shape, str(out.dtype)) == ((0, 2), "float32")

@@ -85,6 +85,27 @@ def special_values() -> dict[str, Any]:
     }
 
 
+def empty_frompyfunc() -> list[dict[str, Any]]:
+    """``frompyfunc`` methods over empty operands (the function is never called)."""
+    add = jnp.frompyfunc(lambda a, b: a + b, 2, 1, identity=0)
+    cases: list[dict[str, Any]] = []
+    for shape, axis in [((0,), 0), ((0, 3), 1), ((0, 3), 0), ((3, 0), 1)]:
+        x = jnp.zeros(shape, "float32")
+        for method in ("accumulate", "reduce", "reduceat"):
+            if method == "reduceat":
+                if shape[axis] == 0:
+                    continue
+                r = add.reduceat(x, jnp.array([0, 1]), axis=axis)
+            else:
+                r = getattr(add, method)(x, axis=axis)
+            cases.append(
+                {"shape": list(shape), "axis": axis, "method": method,
+                 "out_shape": list(r.shape), "out_dtype": str(r.dtype),
+                 "value": np.asarray(r).ravel().tolist()}
+            )  # fmt: skip
+    return cases
+
+
 def build_index(items: list[Any]) -> tuple[Any, ...]:
     table = {"T": True, "F": False, "...": Ellipsis, ":": slice(None), ":2": slice(None, 2)}
     out: list[Any] = []
@@ -165,6 +186,7 @@ def main() -> None:
                 "scalar_bool_indices": scalar_bools,
                 "empty_masks": empty,
                 "special": special_values(),
+                "empty_frompyfunc": empty_frompyfunc(),
                 "unsigned_scatters": scatters,
                 "namedtuple_defer": defer,
             },
