@@ -127,7 +127,7 @@ def test_operators_defer_to_tuple_subclasses() -> None:
     }
     assert got == GOLDEN["namedtuple_defer"]
     with pytest.raises(TypeError, match="unsupported operand"):
-        b * (1.0, 2.0)  # noqa: B018
+        b * (1.0, 2.0)
 
 
 def _grid(*axes: list[float]) -> list[np.ndarray[Any, Any]]:

@@ -99,10 +99,15 @@ def empty_frompyfunc() -> list[dict[str, Any]]:
             else:
                 r = getattr(add, method)(x, axis=axis)
             cases.append(
-                {"shape": list(shape), "axis": axis, "method": method,
-                 "out_shape": list(r.shape), "out_dtype": str(r.dtype),
-                 "value": np.asarray(r).ravel().tolist()}
-            )  # fmt: skip
+                {
+                    "shape": list(shape),
+                    "axis": axis,
+                    "method": method,
+                    "out_shape": list(r.shape),
+                    "out_dtype": str(r.dtype),
+                    "value": np.asarray(r).ravel().tolist(),
+                }
+            )
     return cases
 
 
@@ -152,17 +157,26 @@ def main() -> None:
         got = np.asarray(jnp.asarray(a)[jnp.asarray(m)])
         updated = np.asarray(jnp.asarray(a).at[m].set(5))
         empty.append(
-            {"x_shape": xs, "m_shape": ms, "shape": list(got.shape),
-             "set": updated.ravel().tolist()}
-        )  # fmt: skip
+            {
+                "x_shape": xs,
+                "m_shape": ms,
+                "shape": list(got.shape),
+                "set": updated.ravel().tolist(),
+            }
+        )
     scatters = []
     for dt, v, method in UNSIGNED_SCATTERS:
         a = jnp.zeros(2, dtype=dt)
         r = getattr(a.at[0], method)(v)
         scatters.append(
-            {"dtype": dt, "value": v, "method": method, "result": np.asarray(r).tolist(),
-             "result_dtype": str(r.dtype)}
-        )  # fmt: skip
+            {
+                "dtype": dt,
+                "value": v,
+                "method": method,
+                "result": np.asarray(r).tolist(),
+                "result_dtype": str(r.dtype),
+            }
+        )
 
     class Wrapped(NamedTuple):
         arr: Any
@@ -192,7 +206,7 @@ def main() -> None:
             },
             indent=1,
         )
-        + "\n"  # fmt: skip
+        + "\n"
     )
 
 

@@ -868,10 +868,16 @@ def _scatter(
         )
     expanded = _expand_scalar_bools(x, idx)
     if expanded is not None:
-        out_shape = tuple(x.shape)
-        kw = {"indices_are_sorted": indices_are_sorted, "unique_indices": unique_indices}
-        out = _scatter(*expanded, values, combine, mode=mode, wrap=wrap, **kw)  # type: ignore[arg-type]
-        return reshape(out, out_shape)
+        bigger = _scatter(
+            *expanded,
+            values,
+            combine,
+            indices_are_sorted=indices_are_sorted,
+            unique_indices=unique_indices,
+            mode=mode,
+            wrap=wrap,
+        )
+        return reshape(bigger, tuple(x.shape))
     scatter_mode = GatherScatterMode.from_any(mode, GatherScatterMode.FILL_OR_DROP)
     y = None
     if type(values) is int and dtypes.kind(x.dtype) in ("i", "u"):
