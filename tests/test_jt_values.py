@@ -178,3 +178,15 @@ def test_frompyfunc_over_empty_operands(case: dict[str, Any]) -> None:
 def test_vectorize_over_empty_batch() -> None:
     out = jnp.vectorize(lambda a: a * 2.0)(jnp.zeros((0, 2), "int32"))
     assert (out.shape, str(out.dtype)) == ((0, 2), "float32")
+
+
+def test_infinite_initial_is_not_flagged_by_debug_infs() -> None:
+    """``initial=-inf`` (as ``logsumexp`` passes to ``max``) is a constant, not an infinite
+    result of an operation, so ``debug_infs`` lets it through as JAX does."""
+    with trellax.debug_infs(True):
+        lse = float(tsp.logsumexp(np.ones(4, dtype=np.float32)))
+        top = float(jnp.max(jnp.arange(3.0), initial=-np.inf))
+    assert lse == pytest.approx(GOLDEN["special"]["logsumexp_debug_infs"], rel=1e-6)
+    assert top == GOLDEN["special"]["max_initial_debug_infs"]
+    with trellax.debug_infs(True), pytest.raises(FloatingPointError):
+        jnp.log(jnp.zeros(2))  # a real infinite result is still reported

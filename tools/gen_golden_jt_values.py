@@ -78,7 +78,12 @@ def special_values() -> dict[str, Any]:
     def listed(v: Any) -> list[Any]:
         return [None if np.isnan(e) else float(e) for e in np.asarray(v, dtype=np.float64)]
 
+    with jax.debug_infs(True):  # an infinite initial value is no infinite result
+        lse = float(jsp.logsumexp(np.ones(4, dtype=np.float32)))
+        top = float(jnp.max(jnp.arange(3.0), initial=-np.inf))
     return {
+        "logsumexp_debug_infs": lse,
+        "max_initial_debug_infs": top,
         "betainc": listed(jsp.betainc(a, b, x)),
         "comb": listed(jsp.comb(n, k)),
         "comb_repetition": listed(jsp.comb(n, k, repetition=True)),
