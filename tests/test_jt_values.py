@@ -190,3 +190,19 @@ def test_infinite_initial_is_not_flagged_by_debug_infs() -> None:
     assert top == GOLDEN["special"]["max_initial_debug_infs"]
     with trellax.debug_infs(True), pytest.raises(FloatingPointError):
         jnp.log(jnp.zeros(2))  # a real infinite result is still reported
+
+
+def test_lax_conj_keeps_the_weak_flag() -> None:
+    """``lax.conj`` of a weakly typed float is a weakly typed complex (it was strong)."""
+    from trellax import lax
+
+    got = {
+        name: [str(r.dtype), bool(r.weak_type)]
+        for name, r in [
+            ("python_float", lax.conj(1.0)),
+            ("float32", lax.conj(np.float32(1.0))),
+            ("python_complex", lax.conj(1j)),
+            ("weak_float_array", lax.conj(jnp.asarray(2.0) * 1.0)),
+        ]
+    }
+    assert got == GOLDEN["special"]["lax_conj"]

@@ -81,7 +81,17 @@ def special_values() -> dict[str, Any]:
     with jax.debug_infs(True):  # an infinite initial value is no infinite result
         lse = float(jsp.logsumexp(np.ones(4, dtype=np.float32)))
         top = float(jnp.max(jnp.arange(3.0), initial=-np.inf))
+    conj = {
+        name: [str(r.dtype), bool(r.weak_type)]
+        for name, r in [
+            ("python_float", jax.lax.conj(1.0)),
+            ("float32", jax.lax.conj(np.float32(1.0))),
+            ("python_complex", jax.lax.conj(1j)),
+            ("weak_float_array", jax.lax.conj(jnp.asarray(2.0) * 1.0)),
+        ]
+    }
     return {
+        "lax_conj": conj,
         "logsumexp_debug_infs": lse,
         "max_initial_debug_infs": top,
         "betainc": listed(jsp.betainc(a, b, x)),
