@@ -206,3 +206,59 @@ def test_lax_conj_keeps_the_weak_flag() -> None:
         ]
     }
     assert got == GOLDEN["special"]["lax_conj"]
+
+
+NUMPY = GOLDEN["numpy"]
+
+
+@pytest.mark.parametrize(
+    "case", NUMPY["convolve"], ids=lambda c: f"{c['op']}-{c['dtype']}-{c['mode']}"
+)
+def test_convolve_preferred_element_type(case: dict[str, Any]) -> None:
+    """``preferred_element_type`` is the result dtype; integers convolve as integers."""
+    x = (np.arange(1, 6) % 3).astype(case["dtype"])
+    y = (np.arange(2, 5) % 2).astype(case["dtype"])
+    r = getattr(jnp, case["op"])(x, y, mode=case["mode"], preferred_element_type=case["dtype"])
+    assert str(r.dtype) == case["out_dtype"]
+    value = np.asarray(r)
+    if value.dtype.kind == "c":
+        value = np.stack([value.real, value.imag], -1)
+    np.testing.assert_allclose(value.astype(np.float64).ravel(), case["value"], rtol=1e-3)
+
+
+def test_interp_period_ignores_left_and_right() -> None:
+    c = NUMPY["interp_period"]
+    got = jnp.interp(
+        np.array(c["x"], np.float32),
+        np.array(c["xp"], np.float32),
+        np.array(c["fp"], np.float32),
+        period=0.59,
+        left=5.0,
+        right=1.0,
+    )
+    np.testing.assert_allclose(np.asarray(got), c["value"], rtol=1e-6)
+
+
+def test_view_to_and_from_bool() -> None:
+    v = NUMPY["view"]
+    assert (
+        np.asarray(jnp.asarray(np.array([True, False])).view(np.int8)).tolist() == v["bool_as_int8"]
+    )
+    four = jnp.asarray(np.array([True, False, True, True]))
+    assert np.asarray(four.view(np.int16)).tolist() == v["bool_as_int16"]
+    u8 = jnp.asarray(np.array([1, 0, 2, 255], np.uint8))
+    assert np.asarray(u8.view(bool)).tolist() == v["uint8_as_bool"]
+    jitted = trellax.jit(lambda a: a.view(np.int8))(np.array([True, False]))
+    assert np.asarray(jitted).tolist() == v["bool_as_int8"]
+
+
+def test_roll_by_numpy_shift() -> None:
+    a = jnp.roll(jnp.arange(12).reshape(3, 4), np.array([-2]), axis=(-2,))
+    b = jnp.roll(jnp.arange(6).reshape(2, 3), np.array([1, 1]), axis=(0, 1))
+    assert [np.asarray(a).ravel().tolist(), np.asarray(b).ravel().tolist()] == NUMPY["roll"]
+
+
+def test_size_repeated_axis() -> None:
+    with pytest.raises(ValueError) as info:
+        jnp.size(jnp.zeros((2, 3, 4)), (0, -3))
+    assert str(info.value) == NUMPY["size_repeated_axis_error"]

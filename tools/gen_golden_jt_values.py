@@ -126,6 +126,58 @@ def empty_frompyfunc() -> list[dict[str, Any]]:
     return cases
 
 
+def numpy_cases() -> dict[str, Any]:
+    """``convolve``/``correlate`` with ``preferred_element_type``, ``interp`` with ``period`` and
+    ``left``/``right``, ``view`` to and from bool, ``roll`` by a NumPy shift, ``size`` with a
+    repeated axis."""
+    conv = []
+    for dt in ("uint16", "int32", "int8", "float16", "float32", "complex64"):
+        for op in ("convolve", "correlate"):
+            for mode in ("full", "same", "valid"):
+                x = (np.arange(1, 6) % 3).astype(dt)
+                y = (np.arange(2, 5) % 2).astype(dt)
+                r = getattr(jnp, op)(x, y, mode=mode, preferred_element_type=dt)
+                value = np.asarray(r)
+                if value.dtype.kind == "c":
+                    value = np.stack([value.real, value.imag], -1)
+                conv.append(
+                    {
+                        "dtype": dt,
+                        "op": op,
+                        "mode": mode,
+                        "out_dtype": str(r.dtype),
+                        "value": value.astype(np.float64).ravel().tolist(),
+                    }
+                )
+    xp = np.array([0.1, 0.25, 0.4, 0.55], np.float32)
+    fp = np.array([1.0, 3.0, -2.0, 0.5], np.float32)
+    xs = np.array([-2.0, 0.0, 0.3, 0.58, 1.2, 7.0], np.float32)
+    interp = np.asarray(jnp.interp(xs, xp, fp, period=0.59, left=5.0, right=1.0)).tolist()
+    views = {
+        "bool_as_int8": np.asarray(jnp.asarray(np.array([True, False])).view(np.int8)).tolist(),
+        "bool_as_int16": np.asarray(
+            jnp.asarray(np.array([True, False, True, True])).view(np.int16)
+        ).tolist(),
+        "uint8_as_bool": np.asarray(
+            jnp.asarray(np.array([1, 0, 2, 255], np.uint8)).view(bool)
+        ).tolist(),
+    }
+    rolled = np.asarray(jnp.roll(jnp.arange(12).reshape(3, 4), np.array([-2]), axis=(-2,)))
+    rolled2 = np.asarray(jnp.roll(jnp.arange(6).reshape(2, 3), np.array([1, 1]), axis=(0, 1)))
+    try:
+        jnp.size(jnp.zeros((2, 3, 4)), (0, -3))
+        size_error = None
+    except ValueError as e:
+        size_error = str(e)
+    return {
+        "convolve": conv,
+        "interp_period": {"x": xs.tolist(), "xp": xp.tolist(), "fp": fp.tolist(), "value": interp},
+        "view": views,
+        "roll": [rolled.ravel().tolist(), rolled2.ravel().tolist()],
+        "size_repeated_axis_error": size_error,
+    }
+
+
 def build_index(items: list[Any]) -> tuple[Any, ...]:
     table = {"T": True, "F": False, "...": Ellipsis, ":": slice(None), ":2": slice(None, 2)}
     out: list[Any] = []
@@ -215,6 +267,7 @@ def main() -> None:
                 "scalar_bool_indices": scalar_bools,
                 "empty_masks": empty,
                 "special": special_values(),
+                "numpy": numpy_cases(),
                 "empty_frompyfunc": empty_frompyfunc(),
                 "unsigned_scatters": scatters,
                 "namedtuple_defer": defer,

@@ -193,6 +193,11 @@ def _view(self: Array, dtype: Any = None) -> Array:
         return self
 
     d = dtypes.check_user_dtype(dtype, "view")
+    # bool has no bit pattern to reinterpret: through uint8 either way (JAX's view)
+    if self.dtype == np.bool_ and d != np.bool_:
+        return _view(self.astype(np.uint8), d)
+    if d == np.bool_ and self.dtype != np.bool_:
+        return _view(self, np.uint8).astype(np.bool_)
     old, new = dtypes.itemsize_bits(self.dtype), dtypes.itemsize_bits(d)  # int4 is 4 bits wide
     if self.ndim == 0 and old != new:
         raise ValueError("view() of a 0d array is only supported if the itemsize is unchanged.")

@@ -51,7 +51,10 @@ def size(a: ArrayLike, axis: int | tuple[int, ...] | None = None) -> int:
     if axis is None:
         return math.prod(s)
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    return math.prod(s[reductions.canonicalize_axis(i, len(s))] for i in axes)
+    canonical = tuple(reductions.canonicalize_axis(i, len(s)) for i in axes)
+    if len(set(canonical)) != len(canonical):  # JAX's error, naming the normalized axes
+        raise ValueError(f"repeated axis: {canonical}")
+    return math.prod(s[i] for i in canonical)
 
 
 def isscalar(element: Any) -> bool:
