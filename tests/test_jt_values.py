@@ -262,3 +262,22 @@ def test_size_repeated_axis() -> None:
     with pytest.raises(ValueError) as info:
         jnp.size(jnp.zeros((2, 3, 4)), (0, -3))
     assert str(info.value) == NUMPY["size_repeated_axis_error"]
+
+
+@pytest.mark.parametrize("name", ["ndim", "shape", "size"])
+def test_shape_functions_warn_on_sequences(name: str) -> None:
+    """``ndim``/``shape``/``size`` of a list answer and warn (JAX's ``DeprecationWarning``)."""
+    want = NUMPY["sequence_warnings"][name]
+    with pytest.warns(DeprecationWarning) as record:
+        value = getattr(jnp, name)([1, 2, 3])
+    assert (list(value) if isinstance(value, tuple) else value) == want["value"]
+    assert str(record[0].message).split(",")[0] == want["starts"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        getattr(jnp, name)(np.ones(3))  # arrays and scalars do not warn
+        getattr(jnp, name)(2.0)
+
+
+def test_lexsort_of_scalar_keys() -> None:
+    got = jnp.lexsort((np.float32(1.0), np.float32(2.0)))
+    assert [int(got), str(got.dtype), list(got.shape)] == NUMPY["lexsort_scalars"]

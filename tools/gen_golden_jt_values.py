@@ -169,7 +169,22 @@ def numpy_cases() -> dict[str, Any]:
         size_error = None
     except ValueError as e:
         size_error = str(e)
+    import warnings
+
+    sequence_warnings = {}
+    for fn in (jnp.ndim, jnp.shape, jnp.size):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = fn([1, 2, 3])
+        sequence_warnings[fn.__name__] = {
+            "value": list(value) if isinstance(value, tuple) else value,
+            "category": caught[0].category.__name__,
+            "starts": str(caught[0].message).split(",")[0],
+        }
+    lex = jnp.lexsort((np.float32(1.0), np.float32(2.0)))
     return {
+        "sequence_warnings": sequence_warnings,
+        "lexsort_scalars": [int(lex), str(lex.dtype), list(lex.shape)],
         "convolve": conv,
         "interp_period": {"x": xs.tolist(), "xp": xp.tolist(), "fp": fp.tolist(), "value": interp},
         "view": views,
