@@ -258,7 +258,7 @@ def _reduction(
         if type(initial) is float and initial in _INFS and dtypes.kind(compute) in ("f", "c"):
             # an infinite Python float is a constant made in the compute dtype (as JAX folds
             # it): no conversion op, so jax_debug_infs does not flag initial=-inf (logsumexp's)
-            init = scalar_to_array(initial, compute, False)
+            init: Array = scalar_to_array(initial, compute, False)
         else:
             init = _convert(ensure_array(name, initial), compute, False)
         if init.shape != ():
