@@ -281,3 +281,14 @@ def test_shape_functions_warn_on_sequences(name: str) -> None:
 def test_lexsort_of_scalar_keys() -> None:
     got = jnp.lexsort((np.float32(1.0), np.float32(2.0)))
     assert [int(got), str(got.dtype), list(got.shape)] == NUMPY["lexsort_scalars"]
+
+
+def test_index_take_under_rank_promotion_raise() -> None:
+    """``lax.index_take`` promoted its index arrays' ranks internally, which raised under
+    ``numpy_rank_promotion="raise"`` (JAX's test configuration)."""
+    from trellax import lax
+
+    src = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
+    with trellax.numpy_rank_promotion("raise"):
+        got = lax.index_take(src, (np.array([0, 1, -1]), np.array([2, 0, 5])), (0, 2))
+    assert np.asarray(got).ravel().tolist() == GOLDEN["special"]["index_take_rank_raise"]

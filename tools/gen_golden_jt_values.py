@@ -90,7 +90,11 @@ def special_values() -> dict[str, Any]:
             ("weak_float_array", jax.lax.conj(jnp.asarray(2.0) * 1.0)),
         ]
     }
+    src = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
+    with jax.numpy_rank_promotion("raise"):
+        taken = jax.lax.index_take(src, (np.array([0, 1, -1]), np.array([2, 0, 5])), (0, 2))
     return {
+        "index_take_rank_raise": np.asarray(taken).ravel().tolist(),
         "lax_conj": conj,
         "logsumexp_debug_infs": lse,
         "max_initial_debug_infs": top,
