@@ -292,3 +292,31 @@ def test_index_take_under_rank_promotion_raise() -> None:
     with trellax.numpy_rank_promotion("raise"):
         got = lax.index_take(src, (np.array([0, 1, -1]), np.array([2, 0, 5])), (0, 2))
     assert np.asarray(got).ravel().tolist() == GOLDEN["special"]["index_take_rank_raise"]
+
+
+@pytest.mark.parametrize(
+    "case", list(zip(range(5), GOLDEN["special"]["vmap_conv_empty_batch"], strict=True))
+)
+def test_vmap_conv_over_an_empty_batch(case: tuple[int, list[int]]) -> None:
+    """``vmap`` of ``conv_general_dilated`` over a batch of size 0 (the batch rule divided by
+    the batch size: ``ZeroDivisionError``)."""
+    from trellax import lax
+
+    configs = [
+        (None, 0, 1, 1, (2, 3, 6, 7), (4, 3, 1, 2)),
+        (0, None, 1, 1, (2, 3, 6, 7), (4, 3, 1, 2)),
+        (0, 0, 1, 1, (2, 3, 6, 7), (4, 3, 1, 2)),
+        (None, 0, 2, 1, (2, 6, 6, 7), (4, 3, 1, 2)),
+        (0, None, 1, 2, (4, 3, 6, 7), (4, 3, 1, 2)),
+    ]
+    k, shape = case
+    lb, rb, fg, bg, lshape, rshape = configs[k]
+
+    def conv(x: Any, w: Any) -> Any:
+        return lax.conv_general_dilated(
+            x, w, (1, 1), ((1, 0), (0, 1)), feature_group_count=fg, batch_group_count=bg
+        )
+
+    lhs = np.zeros(((0,) if lb is not None else ()) + lshape, np.float32)
+    rhs = np.zeros(((0,) if rb is not None else ()) + rshape, np.float32)
+    assert list(trellax.vmap(conv, (lb, rb))(lhs, rhs).shape) == shape

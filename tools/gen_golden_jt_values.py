@@ -13,6 +13,7 @@ Python ints outside int32 into unsigned operands, and which operand answers ``ar
 
 from __future__ import annotations
 
+import functools
 import json
 import pathlib
 from typing import Any, NamedTuple
@@ -65,6 +66,16 @@ COMB_N = [-2.0, -1.0, 0.0, 0.5, 1.0, 2.0, 3.0]
 COMB_K = [-1.0, 0.0, 0.5, 1.0, 2.0]
 
 
+# (lhs batch dim, rhs batch dim, feature groups, batch groups, lhs shape, rhs shape)
+EMPTY_BATCH_CONVS: list[tuple[Any, Any, int, int, list[int], list[int]]] = [
+    (None, 0, 1, 1, [2, 3, 6, 7], [4, 3, 1, 2]),
+    (0, None, 1, 1, [2, 3, 6, 7], [4, 3, 1, 2]),
+    (0, 0, 1, 1, [2, 3, 6, 7], [4, 3, 1, 2]),
+    (None, 0, 2, 1, [2, 6, 6, 7], [4, 3, 1, 2]),
+    (0, None, 1, 2, [4, 3, 6, 7], [4, 3, 1, 2]),
+]
+
+
 def special_values() -> dict[str, Any]:
     a, b, x = (
         np.asarray(v, dtype=np.float32).ravel()
@@ -93,7 +104,20 @@ def special_values() -> dict[str, Any]:
     src = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
     with jax.numpy_rank_promotion("raise"):
         taken = jax.lax.index_take(src, (np.array([0, 1, -1]), np.array([2, 0, 5])), (0, 2))
+    empty_conv = []
+    for lb, rb, fg, bg, lshape, rshape in EMPTY_BATCH_CONVS:
+        conv = functools.partial(
+            jax.lax.conv_general_dilated,
+            window_strides=(1, 1),
+            padding=((1, 0), (0, 1)),
+            feature_group_count=fg,
+            batch_group_count=bg,
+        )
+        lhs = np.zeros(((0,) if lb is not None else ()) + tuple(lshape), np.float32)
+        rhs = np.zeros(((0,) if rb is not None else ()) + tuple(rshape), np.float32)
+        empty_conv.append(list(jax.vmap(conv, (lb, rb))(lhs, rhs).shape))
     return {
+        "vmap_conv_empty_batch": empty_conv,
         "index_take_rank_raise": np.asarray(taken).ravel().tolist(),
         "lax_conj": conj,
         "logsumexp_debug_infs": lse,
