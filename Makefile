@@ -145,6 +145,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_probe_int.py
 	$(GOLDEN_PY) tools/gen_golden_probe_int.py --x64
 	$(GOLDEN_PY) tools/gen_golden_jax_params.py
+	$(GOLDEN_PY) tools/gen_golden_jt_values.py
 	$(GOLDEN_PY) tools/gen_golden_flax_optax_hunt.py
 	$(GOLDEN_PY) tools/gen_golden_optim_hunt.py
 	$(GOLDEN_PY) tools/gen_deriv_exact_gamma.py

@@ -1951,8 +1951,8 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
-        "at float32 rounding, `log1p` near one (1 ulp), `conj`'s weak type,",
-        "tests/test_lax_jax_errors.py",
+        "Fixed in trellax: operators return `NotImplemented` for subclasses of",
+        "tests/test_jt_values.py::test_operators_defer_to_tuple_subclasses",
     ),
     E(
         "docs/compat.md",

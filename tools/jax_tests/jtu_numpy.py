@@ -276,7 +276,7 @@ def strict_promotion_if_dtypes_match(dtypes: Any) -> Any:
 
 
 def _promote(inexact: bool, *args: Any) -> list[Any]:
-    if len(args) < 2:
+    if len(args) < 2 and not inexact:
         return [jnp.asarray(a) for a in args]
     dtype, weak = _numpy_util.promote_dtypes("promote_like_jnp", *args)
     dtype = _dtypes.canonicalize_dtype(dtype)

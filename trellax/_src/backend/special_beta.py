@@ -322,6 +322,8 @@ def betainc64(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     out[(x == 0) & nonneg] = 0.0
     out[(x == 1) & nonneg] = 1.0
     out[inside & (b >= 0) & (a == np.inf) & (x < 1)] = 0.0
+    out[(x > 0) & (x <= 1) & (a >= 0) & (a < np.inf) & (b == np.inf)] = 1.0
+    out[(a == np.inf) & (b == np.inf)] = np.nan  # no limit: JAX's (and SciPy's) NaN
     out[(a == 0) & (b == 0)] = np.nan
     return out
 

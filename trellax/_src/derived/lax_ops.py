@@ -253,7 +253,8 @@ def index_take(src: ArrayLike, idxs: Sequence[ArrayLike], axes: Sequence[int]) -
     indices = tnp.concatenate(columns, axis=1)
     if dtypes.kind(indices.dtype) not in ("i", "u"):
         raise ValueError(f"index_take: indices must be integers, got {indices.dtype.name}")
-    indices = tnp.remainder(indices, np.array(sizes, dtypes.canonicalize_dtype(np.int64)))
+    # sizes as a (1, k) row: no rank promotion (it raises under numpy_rank_promotion="raise")
+    indices = tnp.remainder(indices, np.array([sizes], dtypes.canonicalize_dtype(np.int64)))
     slice_sizes = list(x.shape)
     for a in ax:
         slice_sizes[a] = 1

@@ -796,6 +796,25 @@ Fold = tuple[int, int, bool]
 _L, _R, _O = 0, 1, 2
 
 
+def _empty_batch(
+    rule: Callable[..., tuple[Any, int]], args: Sequence[Any], dims: Dims, params: dict[str, Any]
+) -> tuple[Any, int]:
+    """A batch rule over a batch of size 0: applied to a batch of one zero example (the
+    folds divide by the batch size), its result sliced to size 0 along the batch axis."""
+    from trellax._src.lax.convenience import full
+    from trellax._src.lax.structural import slice_in_dim_static
+
+    one = []
+    for x, d in zip(args, dims, strict=True):
+        if d is not None:
+            shape = list(x.shape)
+            shape[d] = 1
+            x = full(tuple(shape), 0, x.dtype)
+        one.append(x)
+    res, axis = rule(one, dims, **params)
+    return slice_in_dim_static(res, 0, 0, axis), axis
+
+
 def _fold_rule(
     prim: Primitive,
     shape_param: str | None,
@@ -810,6 +829,8 @@ def _fold_rule(
     def rule(args: Sequence[Any], dims: Dims, **params: Any) -> tuple[Any, int]:
         (a, b), (da, db) = args, dims
         size = axis_size(args, dims)
+        if size == 0:  # an empty batch: one example of zeros gives the shapes, then none of it
+            return _empty_batch(rule, args, dims, params)
         specs = params["dimension_numbers"]
         g = params["feature_group_count"]
         new = dict(params)

@@ -373,7 +373,9 @@ def conj(x: ArrayLike) -> Array:
     if a.dtype in (dtypes.float16, dtypes.bfloat16):  # no complex type of that width (JAX)
         raise TypeError(f"conj does not accept dtype {a.dtype.name}")
     if dtypes.kind(a.dtype) == "f":
-        return convert_element_type(a, np.complex128 if a.dtype == np.float64 else np.complex64)
+        # a weakly typed float gives a weakly typed complex, as JAX's conj
+        d = np.complex128 if a.dtype == np.float64 else np.complex64
+        return convert_element_type(a, d, weak_type=a.weak_type)
     return _conj(a)
 
 

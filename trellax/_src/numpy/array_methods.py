@@ -66,10 +66,12 @@ _SYMBOLS = {
 
 def _defer(name: str, self: Any, other: Any, reflected: bool = False) -> bool:
     """True if the operator should return NotImplemented; raises for lists, tuples, dicts, sets
-    (naming the operands in the order they were written, as Python and JAX do)."""
+    themselves, not their subclasses (naming the operands in the order they were written, as Python and JAX do)."""
     if type(other) is ConcreteArray or _is_arraylike(other):
         return False
     if isinstance(other, (list, tuple, dict, set)):
+        if type(other) not in (list, tuple, dict, set):
+            return True  # a subclass (a NamedTuple with its own operators): let it answer
         left, right = type(self).__name__, type(other).__name__
         if reflected:
             left, right = right, left
@@ -198,6 +200,11 @@ def _view(self: Array, dtype: Any = None, type: None = None) -> Array:
         return self
 
     d = dtypes.check_user_dtype(dtype, "view")
+    # bool has no bit pattern to reinterpret: through uint8 either way (JAX's view)
+    if self.dtype == np.bool_ and d != np.bool_:
+        return _view(self.astype(np.uint8), d)
+    if d == np.bool_ and self.dtype != np.bool_:
+        return _view(self, np.uint8).astype(np.bool_)
     old, new = dtypes.itemsize_bits(self.dtype), dtypes.itemsize_bits(d)  # int4 is 4 bits wide
     if self.ndim == 0 and old != new:
         raise ValueError("view() of a 0d array is only supported if the itemsize is unchanged.")

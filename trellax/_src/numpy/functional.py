@@ -157,16 +157,49 @@ class vectorize:
             shapes.broadcast_to(a, batch + tuple(a.shape[a.ndim - c :]))
             for a, c in zip(arrays, core, strict=True)
         ]
+        if 0 in batch:  # no element to call with: the result's shape and dtype from tracing
+            return self._empty_result(args, kwargs, mapped, arrays, core, tuple(batch))
         results = []
         for index in itertools.product(*map(range, batch)):
             call = list(args)
             for i, a in zip(mapped, arrays, strict=True):
                 call[i] = a[index]
             results.append(ensure_array("vectorize", self.pyfunc(*call, **kwargs)))
-        if not results:
-            raise ValueError("vectorize over an empty batch is not supported")
         stacked = joining.stack(results)
         return shapes.reshape(stacked, tuple(batch) + tuple(results[0].shape))
+
+    def _empty_result(
+        self,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        mapped: list[int],
+        arrays: list[Array],
+        core: list[int],
+        batch: tuple[int, ...],
+    ) -> Array:
+        """The zero-size result of a call over an empty batch: the function traced once on
+        abstract elements (as JAX's ``vmap`` does), its result given the batch axes."""
+        from trellax._src.api.api import eval_shape
+        from trellax._src.api.leaves import ShapeDtypeStruct
+        from trellax._src.numpy.creation import zeros
+
+        def one(*elements: Any) -> Any:
+            call = list(args)
+            for i, e in zip(mapped, elements, strict=True):
+                call[i] = e
+            return self.pyfunc(*call, **kwargs)
+
+        elements = [
+            ShapeDtypeStruct(tuple(a.shape[a.ndim - c :]), a.dtype, weak_type=a.weak_type)
+            for a, c in zip(arrays, core, strict=True)
+        ]
+        out = eval_shape(one, *elements)
+        if not hasattr(out, "shape"):
+            raise NotImplementedError(
+                "vectorize over an empty batch of a function of several results"
+            )
+        result: Array = zeros(batch + tuple(out.shape), out.dtype)
+        return result
 
 
 def _groups(spec: str) -> list[str]:

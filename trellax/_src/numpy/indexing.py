@@ -88,6 +88,57 @@ def _scalar_masks_as_bools(idx: Any) -> Any:
     return out if type(idx) is tuple else out[0]
 
 
+def _is_scalar_bool(item: Any) -> bool:
+    if isinstance(item, (bool, np.bool_)):
+        return True
+    return (
+        isinstance(item, (np.ndarray, ConcreteArray)) and item.ndim == 0 and item.dtype == np.bool_
+    )
+
+
+def _expand_scalar_bools(x: Array, idx: Any) -> tuple[Array, Any] | None:
+    """NumPy's reading of a 0-d boolean index when it cannot be a plain new axis: ``x[False]``,
+    or a scalar boolean next to index arrays, with which it broadcasts as an index array of
+    size 1 (True) or 0 (False) into a new axis of size 1. Returns ``x`` with those size-1 axes
+    inserted and the index with each such boolean replaced by its index array, or ``None``
+    when no boolean needs it."""
+    items = list(idx) if type(idx) is tuple else [idx]
+    scalars = [i for i in items if _is_scalar_bool(i)]
+    if not scalars:
+        return None
+    others_advanced = any(
+        i is not None
+        and i is not Ellipsis
+        and not _is_scalar_bool(i)
+        and not _is_static_int(i)
+        and not isinstance(i, (slice, Slice))
+        for i in items
+    )
+    if len(scalars) == 1 and bool(scalars[0]) and not others_advanced:
+        return None  # True alone is a new axis of size 1
+    consumed = sum(
+        0 if i is None or i is Ellipsis else int(np.ndim(i)) if _is_bool_mask(i) else 1
+        for i in items
+    )
+    positions: list[int] = []
+    new_items: list[Any] = []
+    axis = 0  # an axis of the expanded array
+    for item in items:
+        if item is Ellipsis:
+            axis += x.ndim - consumed
+        elif _is_scalar_bool(item):
+            positions.append(axis)
+            item = np.zeros(1 if bool(item) else 0, dtype=np.int32)
+            axis += 1
+        elif item is not None:
+            axis += int(np.ndim(item)) if _is_bool_mask(item) else 1
+        new_items.append(item)
+    shape = list(x.shape)
+    for p in positions:
+        shape.insert(p, 1)
+    return reshape(x, tuple(shape)), tuple(new_items)
+
+
 def getitem(
     x: Array, idx: Any, *, mode: Any = None, fill_value: Any = None, wrap: bool = True
 ) -> Array:
@@ -105,6 +156,9 @@ def getitem(
         plain = _scalar_masks_as_bools(idx)
         if plain is not idx and _is_basic(plain):
             return getitem(x, plain)  # x[Array(False)] is x[False]: an empty new axis
+    expanded = _expand_scalar_bools(x, idx)
+    if expanded is not None:
+        return getitem(*expanded, mode=mode, fill_value=fill_value, wrap=wrap)
     # JAX's default: reads clamp, and the gradient (a scatter-add in the same mode) drops
     # out-of-bounds positions instead of piling them onto the edge; static ints clamp
     gather_mode = GatherScatterMode.from_any(mode, GatherScatterMode.PROMISE_IN_BOUNDS)
@@ -279,7 +333,7 @@ def normalize_index(
                 entries.append(("new",))  # x[True] is x[None]: a new axis of size 1
                 continue
             covered = tuple(x.shape[axis : axis + mask.ndim])
-            if mask.shape != covered:
+            if mask.shape != covered and mask.size:  # NumPy takes any empty mask
                 raise IndexError(
                     "boolean index did not match shape of indexed array in index "
                     f"{pos}: got {mask.shape}, expected {list(covered)}"
@@ -812,8 +866,28 @@ def _scatter(
             f"{combine} does not accept dtype bool at position 0. Accepted dtypes at position 0 "
             "are subtypes of integer, floating, complexfloating."
         )
+    expanded = _expand_scalar_bools(x, idx)
+    if expanded is not None:
+        bigger = _scatter(
+            *expanded,
+            values,
+            combine,
+            indices_are_sorted=indices_are_sorted,
+            unique_indices=unique_indices,
+            mode=mode,
+            wrap=wrap,
+        )
+        return reshape(bigger, tuple(x.shape))
     scatter_mode = GatherScatterMode.from_any(mode, GatherScatterMode.FILL_OR_DROP)
-    y = ensure_array(f"at[].{combine}", values) if not isinstance(values, (list, tuple)) else None
+    y = None
+    if type(values) is int and dtypes.kind(x.dtype) in ("i", "u"):
+        # as in JAX, a Python int that the integer operand's dtype holds is taken in that
+        # dtype (uint32 ``.at[0].set(2**32 - 1)``), even beyond the default int's range
+        info = dtypes.iinfo(x.dtype)
+        if int(info.min) <= values <= int(info.max):
+            y = tnp_asarray(np.asarray(values, dtype=x.dtype))
+    if y is None and not isinstance(values, (list, tuple)):
+        y = ensure_array(f"at[].{combine}", values)
     if y is None:
         y = tnp_asarray(values)
     safe = _safe_to_cast(y, x.dtype)

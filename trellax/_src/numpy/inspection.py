@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -35,23 +36,41 @@ def _abstract_shape(a: Any) -> tuple[int, ...]:
     return tuple(np.shape(a))
 
 
+def _warn_sequence(name: str, a: Any) -> None:
+    """JAX's deprecation of lists and tuples where an array or scalar is expected."""
+    if isinstance(a, (list, tuple)):
+        warnings.warn(
+            f"{name} requires ndarray or scalar arguments, got {type(a)} at position 0. In a "
+            "future trellax release this will be an error.",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+
+
 def shape(a: ArrayLike) -> tuple[int, ...]:
-    """The shape of ``a`` (arrays, scalars and nested lists alike)."""
+    """The shape of ``a`` (arrays and scalars; a list or tuple still works, with JAX's
+    ``DeprecationWarning``)."""
+    _warn_sequence("shape", a)
     return _abstract_shape(a)
 
 
 def ndim(a: ArrayLike) -> int:
-    """The number of axes of ``a``."""
+    """The number of axes of ``a`` (a list or tuple warns, as in JAX)."""
+    _warn_sequence("ndim", a)
     return len(_abstract_shape(a))
 
 
 def size(a: ArrayLike, axis: int | tuple[int, ...] | None = None) -> int:
     """The number of elements of ``a``, or along ``axis`` (an int or a tuple of ints)."""
+    _warn_sequence("size", a)
     s = _abstract_shape(a)
     if axis is None:
         return math.prod(s)
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    return math.prod(s[reductions.canonicalize_axis(i, len(s))] for i in axes)
+    canonical = tuple(reductions.canonicalize_axis(i, len(s)) for i in axes)
+    if len(set(canonical)) != len(canonical):  # JAX's error, naming the normalized axes
+        raise ValueError(f"repeated axis: {canonical}")
+    return math.prod(s[i] for i in canonical)
 
 
 def isscalar(element: Any) -> bool:

@@ -94,9 +94,7 @@ def interp(
     (fpa,) = promote_args_inexact("interp", fp)
     if xpa.ndim != 1 or fpa.ndim != 1 or xpa.shape[0] != fpa.shape[0] or xpa.shape[0] == 0:
         raise ValueError("xp and fp must be one-dimensional arrays of equal, nonzero size")
-    if period is not None:
-        if left is not None or right is not None:
-            raise ValueError("left and right are not used with period")
+    if period is not None:  # left and right are then ignored, as in JAX
         p = ufuncs.abs(ensure_array("interp", period))
         xa = ufuncs.remainder(xa, p)
         xpa = ufuncs.remainder(xpa, p)
@@ -123,9 +121,20 @@ def interp(
     return _convert(value, value.dtype, False)  # strong, as JAX's
 
 
-def _correlate1d(name: str, a: ArrayLike, v: ArrayLike, mode: str, flip: bool) -> Array:
+def _correlate1d(
+    name: str,
+    a: ArrayLike,
+    v: ArrayLike,
+    mode: str,
+    flip: bool,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> Array:
     check_arraylike(name, a, v)
-    x, y = promote_args_inexact(name, a, v)
+    if preferred_element_type is None:
+        x, y = promote_args_inexact(name, a, v)
+    else:  # as JAX: the operands keep their promoted (maybe integer) dtype, the result that one
+        x, y = promote_args(name, a, v)
     if x.ndim != 1 or y.ndim != 1:
         raise ValueError(f"{name}() only support 1-dimensional inputs.")
     if x.shape[0] == 0 or y.shape[0] == 0:
@@ -148,7 +157,14 @@ def _correlate1d(name: str, a: ArrayLike, v: ArrayLike, mode: str, flip: bool) -
         lo, hi = 0, 0
 
     # the one convolution primitive (differentiable, batched), on (1, 1, n) by (1, 1, m)
-    out = conv_general_dilated(x[None, None, :], y[None, None, :], (1,), [(lo, hi)])[0, 0]
+    out = conv_general_dilated(
+        x[None, None, :],
+        y[None, None, :],
+        (1,),
+        [(lo, hi)],
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )[0, 0]
     if swapped and not flip:
         out = shapes.flip(out, 0)
         if dtypes.kind(out.dtype) == "c":
@@ -165,7 +181,7 @@ def convolve(
     preferred_element_type: Any = None,
 ) -> Array:
     """The discrete linear convolution of two 1-D arrays (``mode``: full, same, valid)."""
-    return _correlate1d("convolve", a, v, mode, flip=True)
+    return _correlate1d("convolve", a, v, mode, True, precision, preferred_element_type)
 
 
 def correlate(
@@ -177,7 +193,7 @@ def correlate(
     preferred_element_type: Any = None,
 ) -> Array:
     """The cross-correlation of two 1-D arrays (``mode``: valid, same, full)."""
-    return _correlate1d("correlate", a, v, mode, flip=False)
+    return _correlate1d("correlate", a, v, mode, False, precision, preferred_element_type)
 
 
 def _cov_weights(name: str, w: ArrayLike, samples: int, integer: bool) -> Array:

@@ -29,7 +29,7 @@ from trellax._src.core.core import Primitive
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import reductions as lax_reductions
-from trellax._src.lax._base import complex_to_real
+from trellax._src.lax._base import complex_to_real, scalar_to_array
 from trellax._src.lax.structural import (
     _convert,
     broadcast_to,
@@ -52,6 +52,9 @@ DType = np.dtype[Any]
 Axis = int | Sequence[int] | None
 
 # -- shared helpers ------------------------------------------------------------------------------
+
+
+_INFS = (float("inf"), float("-inf"))
 
 
 def canonicalize_axis(axis: Any, ndim: int) -> int:
@@ -252,7 +255,12 @@ def _reduction(
         x = select_n(where_mask(name, where, tuple(x.shape)), identity, x)
     out_arr = (op.reduce_bool if is_bool else op.reduce).bind(x, axes=axes)
     if initial is not None:
-        init = _convert(ensure_array(name, initial), compute, False)
+        if type(initial) is float and initial in _INFS and dtypes.kind(compute) in ("f", "c"):
+            # an infinite Python float is a constant made in the compute dtype (as JAX folds
+            # it): no conversion op, so jax_debug_infs does not flag initial=-inf (logsumexp's)
+            init: Array = scalar_to_array(initial, compute, False)
+        else:
+            init = _convert(ensure_array(name, initial), compute, False)
         if init.shape != ():
             raise ValueError(f"initial value must be a scalar. Got array of shape {init.shape}")
         out_arr = (op.combine_bool if is_bool else op.combine).bind(

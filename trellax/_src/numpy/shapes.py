@@ -14,6 +14,8 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.out_sharding import check_out_sharding
@@ -393,6 +395,8 @@ def _static_ints(value: Any) -> tuple[int, ...] | None:
 
     As in JAX, a float shift is converted to an integer (toward zero: 1.7 shifts by 1) and a
     complex one by its real part."""
+    if isinstance(value, (np.ndarray, np.generic)):  # a NumPy shift: read like a concrete array
+        value = ensure_array("roll", value)
     if isinstance(value, Array):
         if not core.is_concrete(value):
             return None

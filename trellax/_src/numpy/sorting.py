@@ -124,10 +124,11 @@ def lexsort(keys: Sequence[ArrayLike] | ArrayLike, axis: int = -1) -> Array:
 
     shape = broadcast_shapes(*[tuple(k.shape) for k in ks])
     ks = [broadcast_to(k, shape) for k in ks]
-    if not shape:
-        raise ValueError("lexsort: keys must have at least one dimension")
-    (ax,) = canonicalize_axes("lexsort", (axis,), len(shape))
     d = dtypes.default_int_dtype()
+    if not shape:  # scalar keys: one element, at index 0 (as JAX and NumPy)
+        zero: Array = broadcasted_iota(d, (1,), 0).reshape(())
+        return zero
+    (ax,) = canonicalize_axes("lexsort", (axis,), len(shape))
     sort_ops = [k2 for k in reversed(ks) for k2 in sort_keys(k)]
     idx = broadcasted_iota(d, shape, ax)
     out: Array = lax_sort((*sort_ops, idx), dimension=ax, is_stable=True, num_keys=len(sort_ops))[

@@ -755,6 +755,7 @@ def zeta(x: ArrayLike, q: ArrayLike | None = None) -> Array:
 def comb(N: ArrayLike, k: ArrayLike, *, repetition: bool = False) -> Array:
     """The binomial coefficient ``N choose k`` via ``gammaln`` (0 where ``k > N`` or negative)."""
     n, kk = _real_inexact("comb", N, k)
+    given = n
     if repetition:
         n = lax.sub(lax.add(n, kk), _c(1, n))
     one = _c(1, n)
@@ -770,7 +771,13 @@ def comb(N: ArrayLike, k: ArrayLike, *, repetition: bool = False) -> Array:
             lax.add(lax.lgamma(lax.add(k_at, one)), lax.lgamma(lax.add(lax.sub(n_at, k_at), one))),
         )
     )
-    return where(valid, value, _c(0, n))
+    out = where(valid, value, _c(0, n))
+    if repetition:  # choosing nothing from N >= 0 kinds is one way (N + k - 1 may be negative)
+        empty = ufuncs.logical_and(
+            ufuncs.equal(kk, _c(0, kk)), ufuncs.greater_equal(given, _c(0, n))
+        )
+        out = where(empty, one, out)
+    return out
 
 
 def bernoulli(n: int) -> Array:
