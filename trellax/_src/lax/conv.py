@@ -26,6 +26,7 @@ from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util, structural
 from trellax._src.lax._base import asarray, check_dtype, num, same_dtypes_error
+from trellax._src.lax.convenience import full
 from trellax._src.lax.elementwise import (
     add_p,
     bitwise_and,
@@ -43,6 +44,7 @@ from trellax._src.lax.structural import (
     pad_p,
     reshape_p,
     rev,
+    slice_in_dim_static,
     transpose,
     transpose_p,
 )
@@ -801,9 +803,6 @@ def _empty_batch(
 ) -> tuple[Any, int]:
     """A batch rule over a batch of size 0: applied to a batch of one zero example (the
     folds divide by the batch size), its result sliced to size 0 along the batch axis."""
-    from trellax._src.lax.convenience import full
-    from trellax._src.lax.structural import slice_in_dim_static
-
     one = []
     for x, d in zip(args, dims, strict=True):
         if d is not None:

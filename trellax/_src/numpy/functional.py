@@ -16,9 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api.api import eval_shape
+from trellax._src.api.leaves import ShapeDtypeStruct
 from trellax._src.core.basearray import Array
 from trellax._src.numpy import joining, shapes
-from trellax._src.numpy.creation import asarray
+from trellax._src.numpy.creation import asarray, zeros
 from trellax._src.numpy.index_tricks import indices
 from trellax._src.numpy.reductions import canonicalize_axis
 from trellax._src.numpy.util import ensure_array
@@ -179,9 +181,6 @@ class vectorize:
     ) -> Array:
         """The zero-size result of a call over an empty batch: the function traced once on
         abstract elements (as JAX's ``vmap`` does), its result given the batch axes."""
-        from trellax._src.api.api import eval_shape
-        from trellax._src.api.leaves import ShapeDtypeStruct
-        from trellax._src.numpy.creation import zeros
 
         def one(*elements: Any) -> Any:
             call = list(args)
