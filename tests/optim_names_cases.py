@@ -1,0 +1,64 @@
+"""The transformations of ``trellax.optim`` added for optax's remaining public names
+(``stateless``, ``stateless_with_tree_map``, ``freeze``, ``selective_transform``, ...), run
+through ``optim_rest_cases.replay`` like ``tests/optim_more_cases.py``; and the small helpers
+(``HELPERS``: an expression of ``o``, ``jnp`` and the inputs ``x``/``y``, evaluated in each of
+``HELPER_DTYPES``).
+
+Shared by ``tools/gen_golden_optim_names.py`` (run with optax) and ``tests/test_optim_names.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+CASES = (
+    "o.chain(o.stateless(lambda u, p: {k: v * 0.5 for k, v in u.items()}), o.sgd(0.1))",
+    "o.chain(o.stateless_with_tree_map(lambda u, p: u - 0.01 * p), o.sgd(0.1))",
+    "o.chain(o.freeze({'b': True, 'w': False}), o.adam(1e-2))",
+    "o.selective_transform(o.adam(1e-2), freeze_mask={'b': False, 'w': True})",
+)
+
+HELPER_DTYPES = ("float32", "bfloat16", "float16")
+
+#: name -> expression; x is a (4, 5) array spread over a few binades, y another, z zeros
+HELPERS = {
+    "safe_norm": "o.safe_norm(x, 0.5)",
+    "safe_norm_small": "o.safe_norm(z, 0.5)",
+    "safe_norm_axis": "o.safe_norm(x, 0.5, axis=1)",
+    "safe_norm_axis_keepdims": "o.safe_norm(x, 3.0, axis=0, keepdims=True)",
+    "safe_norm_ord1": "o.safe_norm(x, 0.5, ord=1, axis=1)",
+    "safe_rms": "o.safe_root_mean_squares(x, 0.5)",
+    "safe_rms_small": "o.safe_root_mean_squares(z, 0.5)",
+    "safe_increment": "o.safe_increment(jnp.asarray(5, jnp.int32))",
+    "safe_increment_top": "o.safe_increment(jnp.asarray(2147483647, jnp.int32))",
+    "safe_int32_increment": "o.safe_int32_increment(jnp.asarray(7, jnp.int32))",
+    "safe_increment_float": "o.safe_increment(jnp.asarray(2.0, jnp.float32))",
+    "update_moment": "o.update_moment({'a': x}, {'a': y}, 0.9, 2)",
+    "update_infinity_moment": "o.update_infinity_moment({'a': x}, {'a': y}, 0.9, 1e-3)",
+    "update_moment_per_elem_norm": "o.update_moment_per_elem_norm({'a': x}, {'a': y}, 0.9, 2)",
+    "bias_correction": "o.bias_correction({'a': x}, 0.9, jnp.asarray(3, jnp.int32))",
+    "bias_correction_two": "o.bias_correction({'a': x, 'b': y}, 0.99, jnp.asarray(10, jnp.int32))",
+    "incremental_update": "o.incremental_update({'a': x}, {'a': y}, 0.1)",
+    "periodic_update_on": "o.periodic_update({'a': x}, {'a': y}, 6, 3)",
+    "periodic_update_off": "o.periodic_update({'a': x}, {'a': y}, 7, 3)",
+    "init_empty_state": "o.init_empty_state({'a': x})",
+    "tree_map_params": "o.tree_map_params(o.adam(1e-2), lambda p: p * 2, "
+    "o.adam(1e-2).init({'a': x}), transform_non_params=lambda v: v + 1)",
+    "tree_map_params_rest": "o.tree_map_params(o.sgd(0.1, momentum=0.9).init, "
+    "lambda p, q: p + q, o.sgd(0.1, momentum=0.9).init({'a': x}), {'a': y})",
+    "grad_safe_norm_small": "G(lambda v: o.safe_norm(v, 0.5), z)",
+    "grad_safe_norm": "G(lambda v: o.safe_norm(v, 0.5), x)",
+    "grad_safe_rms_small": "G(lambda v: o.safe_root_mean_squares(v, 0.5), z)",
+    "grad_scale_gradient": "G(lambda v: (o.scale_gradient(v, 3.0) * y).sum(), x)",
+    "grad_scale_gradient_zero": "G(lambda v: (o.scale_gradient(v, 0.0) * y).sum() + v.sum(), x)",
+    "grad_scale_gradient_tree": "G(lambda v: (o.scale_gradient({'a': v, 'b': v}, -0.5)['b'] * y)"
+    ".sum(), x)",
+}
+
+
+def helper_inputs(dtype: str) -> dict[str, np.ndarray]:
+    """x, y (float64 values, rounded to ``dtype`` by the caller) and z (zeros)."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((4, 5)) * np.exp2(rng.integers(-3, 4, (4, 5)))
+    y = np.abs(rng.standard_normal((4, 5)))
+    return {"x": x, "y": y, "z": np.zeros((4, 5))}
