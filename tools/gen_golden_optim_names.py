@@ -21,8 +21,8 @@ import numpy as np
 import optax
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gen_golden_optim_rest import write  # noqa: E402  (the replay, the caches, the layout)
-from optim_names_cases import (  # noqa: E402  (tests/ on the path)
+from gen_golden_optim_rest import write
+from optim_names_cases import (
     CASES,
     HELPER_DTYPES,
     HELPERS,
