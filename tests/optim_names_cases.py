@@ -9,13 +9,36 @@ Shared by ``tools/gen_golden_optim_names.py`` (run with optax) and ``tests/test_
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+
+#: a transformation that needs the loss as ``value`` (Polyak's step), given ``b[0]**2 + 1``
+POLYAK = (
+    "(lambda t: o.GradientTransformation(t.init, lambda u, s, p: "
+    "t.update(u, s, p, value=p['b'][0] ** 2 + 1)))({})"
+)
 
 CASES = (
     "o.chain(o.stateless(lambda u, p: {k: v * 0.5 for k, v in u.items()}), o.sgd(0.1))",
     "o.chain(o.stateless_with_tree_map(lambda u, p: u - 0.01 * p), o.sgd(0.1))",
     "o.chain(o.freeze({'b': True, 'w': False}), o.adam(1e-2))",
     "o.selective_transform(o.adam(1e-2), freeze_mask={'b': False, 'w': True})",
+    "o.adan(1e-2)",
+    "o.adan(1e-2, weight_decay=1e-3)",
+    "o.chain(o.scale_by_adan(b1=0.9, eps_root=1e-8), o.scale(-1e-2))",
+    "o.optimistic_adam(1e-2)",
+    "o.optimistic_adam(1e-2, optimism=5e-3, nesterov=False)",
+    "o.optimistic_adam_v2(1e-2, alpha=1.0, beta=0.5)",
+    "o.optimistic_adam_v2(o.linear_schedule(1e-2, 1e-3, 50))",
+    POLYAK.format("o.polyak_sgd(0.5)"),
+    POLYAK.format("o.chain(o.scale_by_polyak(variant='sps+', eps=1e-3), o.scale(-0.1))"),
+    "o.chain(o.scale_by_distance_over_gradients(), o.scale(-1.0))",
+    "o.chain(o.scale_by_distance_over_gradients(reps_rel=1e-4, global_scale=0.5), o.scale(-1.0))",
+    "o.chain(o.snapshot('norm', o.global_norm), o.sgd(0.1))",
+    "o.chain(o.monitor({'norm': o.global_norm, 'adam': o.scale_by_adam()}), o.sgd(0.1))",
+    "o.chain(o.measure_with_ema(lambda u: {k: v * 2 for k, v in u.items()}, 0.9), o.scale(-0.01))",
+    "o.chain(o.measure_with_ema(lambda u: u, 0.8, debias=False), o.scale(-0.01))",
 )
 
 HELPER_DTYPES = ("float32", "bfloat16", "float16")
@@ -46,6 +69,13 @@ HELPERS = {
     "o.adam(1e-2).init({'a': x}), transform_non_params=lambda v: v + 1)",
     "tree_map_params_rest": "o.tree_map_params(o.sgd(0.1, momentum=0.9).init, "
     "lambda p, q: p + q, o.sgd(0.1, momentum=0.9).init({'a': x}), {'a': y})",
+    "per_example_global_norm_clip": "o.per_example_global_norm_clip({'a': x, 'b': y}, 1.0)",
+    "per_example_global_norm_clip_tall": "o.per_example_global_norm_clip("
+    "{'a': jnp.tile(x, (10, 1)) * jnp.arange(1, 41, dtype=x.dtype)[:, None]}, 3.0)",
+    "per_example_global_norm_clip_big": "o.per_example_global_norm_clip({'a': x}, 100.0)",
+    "per_example_layer_norm_clip": "o.per_example_layer_norm_clip({'a': x, 'b': y[:, :2]}, 1.0)",
+    "per_example_layer_norm_clip_sized": "o.per_example_layer_norm_clip({'a': x, 'b': y[:, :2]}, "
+    "1.0, uniform=False)",
     "grad_safe_norm_small": "G(lambda v: o.safe_norm(v, 0.5), z)",
     "grad_safe_norm": "G(lambda v: o.safe_norm(v, 0.5), x)",
     "grad_safe_rms_small": "G(lambda v: o.safe_root_mean_squares(v, 0.5), z)",
@@ -62,3 +92,32 @@ def helper_inputs(dtype: str) -> dict[str, np.ndarray]:
     x = rng.standard_normal((4, 5)) * np.exp2(rng.integers(-3, 4, (4, 5)))
     y = np.abs(rng.standard_normal((4, 5)))
     return {"x": x, "y": y, "z": np.zeros((4, 5))}
+
+
+#: transformations whose state holds a typed PRNG key (replayed by ``noise_replay``)
+NOISE_CASES = (
+    "o.chain(o.add_noise(0.01, 0.55, 0), o.scale(-0.1))",
+    "o.noisy_sgd(0.1, key=3)",
+    "o.noisy_sgd(0.05, eta=0.1, gamma=0.3, key=o.tree_utils.tree_split_key_like(KEY, [0])[0])",
+)
+
+
+def noise_replay(o: Any, jnp: Any, random: Any, leaves: Any, expr: str, dtype: str) -> Any:
+    """``expr`` run 100 steps on the plain gradients of ``dtype``: the bits of the parameters
+    and of the state (typed keys as their key data) at the recorded steps. ``KEY`` in ``expr``
+    is ``random.key(11)``."""
+    from optim_cases import STEPS, bits, gradients, initial_params
+    from optim_rest_cases import RECORD_STEPS
+
+    tx = eval(expr, {"o": o, "jnp": jnp, "KEY": random.key(11)})
+    params = {k: jnp.asarray(v) for k, v in initial_params(dtype).items()}
+    state = tx.init(params)
+    out: dict[str, Any] = {}
+    for t in range(1, STEPS + 1):
+        g = {k: jnp.asarray(v) for k, v in gradients(dtype, t).items()}
+        updates, state = tx.update(g, state, params)
+        params = o.apply_updates(params, updates)
+        if t in RECORD_STEPS:
+            plain = o.tree_utils.tree_unwrap_random_key_data(state)
+            out[str(t)] = [bits(v) for v in [*leaves(params), *leaves(plain)]]
+    return out

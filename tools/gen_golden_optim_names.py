@@ -26,7 +26,9 @@ from optim_names_cases import (
     CASES,
     HELPER_DTYPES,
     HELPERS,
+    NOISE_CASES,
     helper_inputs,
+    noise_replay,
 )
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "optim_names.json"
@@ -59,5 +61,10 @@ if __name__ == "__main__":
     write(CASES, OUT)
     data = json.loads(OUT.read_text())
     data["helpers"] = helpers()
+    data["noise"] = {
+        f"{e}|{d}": noise_replay(optax, jnp, jax.random, jax.tree.leaves, e, d)
+        for e in NOISE_CASES
+        for d in ("float32", "bfloat16", "float16")
+    }
     OUT.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
     print(f"added {len(data['helpers'])} helper values")

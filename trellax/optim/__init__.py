@@ -182,6 +182,33 @@ from trellax._src.optim.transforms import scale_by_rss as scale_by_rss
 from trellax._src.optim.transforms import scale_by_schedule as scale_by_schedule
 from trellax._src.optim.transforms import scale_by_stddev as scale_by_stddev
 from trellax._src.optim.transforms import trace as trace
+from trellax._src.optim.transforms_names import AddNoiseState as AddNoiseState
+from trellax._src.optim.transforms_names import MonitorState as MonitorState
+from trellax._src.optim.transforms_names import ScaleByAdanState as ScaleByAdanState
+from trellax._src.optim.transforms_names import (
+    ScaleByDistanceOverGradientsState as ScaleByDistanceOverGradientsState,
+)
+from trellax._src.optim.transforms_names import SnapshotState as SnapshotState
+from trellax._src.optim.transforms_names import adan as adan
+from trellax._src.optim.transforms_names import add_noise as add_noise
+from trellax._src.optim.transforms_names import measure_with_ema as measure_with_ema
+from trellax._src.optim.transforms_names import monitor as monitor
+from trellax._src.optim.transforms_names import noisy_sgd as noisy_sgd
+from trellax._src.optim.transforms_names import optimistic_adam as optimistic_adam
+from trellax._src.optim.transforms_names import optimistic_adam_v2 as optimistic_adam_v2
+from trellax._src.optim.transforms_names import (
+    per_example_global_norm_clip as per_example_global_norm_clip,
+)
+from trellax._src.optim.transforms_names import (
+    per_example_layer_norm_clip as per_example_layer_norm_clip,
+)
+from trellax._src.optim.transforms_names import polyak_sgd as polyak_sgd
+from trellax._src.optim.transforms_names import scale_by_adan as scale_by_adan
+from trellax._src.optim.transforms_names import (
+    scale_by_distance_over_gradients as scale_by_distance_over_gradients,
+)
+from trellax._src.optim.transforms_names import scale_by_polyak as scale_by_polyak
+from trellax._src.optim.transforms_names import snapshot as snapshot
 from trellax._src.optim.tree_math import bias_correction as bias_correction
 from trellax._src.optim.tree_math import update_infinity_moment as update_infinity_moment
 from trellax._src.optim.tree_math import update_moment as update_moment
