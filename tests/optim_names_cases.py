@@ -43,7 +43,8 @@ CASES = (
 
 HELPER_DTYPES = ("float32", "bfloat16", "float16")
 
-#: name -> expression; x is a (4, 5) array spread over a few binades, y another, z zeros
+#: name -> expression; x is a (4, 5) array spread over a few binades, y another, z zeros, T a
+#: (2, 2, 5) array of 0/1 targets
 HELPERS = {
     "safe_norm": "o.safe_norm(x, 0.5)",
     "safe_norm_small": "o.safe_norm(z, 0.5)",
@@ -76,6 +77,32 @@ HELPERS = {
     "per_example_layer_norm_clip": "o.per_example_layer_norm_clip({'a': x, 'b': y[:, :2]}, 1.0)",
     "per_example_layer_norm_clip_sized": "o.per_example_layer_norm_clip({'a': x, 'b': y[:, :2]}, "
     "1.0, uniform=False)",
+    "ntxent": "o.losses.ntxent(x, jnp.array([0, 1, 0, 1]))",
+    "ntxent_top": "o.ntxent(x, jnp.array([0, 0, 1, 2]), 0.5)",
+    "dice": "o.losses.dice_loss(x.reshape(2, 2, 5), T)",
+    "dice_options": "o.losses.dice_loss(x.reshape(2, 2, 5), T, class_weights=jnp.arange(5.0)"
+    ".astype(x.dtype), alpha=0.3, beta=0.7, reduction='sum', ignore_background=True)",
+    "dice_none": "o.losses.dice_loss(x.reshape(2, 2, 5), T, reduction='none', axis=1, smooth=0.1)",
+    "dice_probabilities": "o.losses.dice_loss(jnp.full((2, 2, 4), 0.25, x.dtype), T[..., :4], "
+    "apply_softmax=False)",
+    "dice_not_probabilities": "o.losses.dice_loss(x.reshape(2, 2, 5), T, apply_softmax=False)",
+    "dice_bad_reduction": "o.losses.dice_loss(x.reshape(2, 2, 5), T, reduction='max')",
+    "dice_one_class": "o.losses.dice_loss(x[:, :3], T.reshape(4, 5)[:, :3])",
+    "binary_dice": "o.losses.binary_dice_loss(x, T.reshape(4, 5))",
+    "binary_dice_probabilities": "o.losses.binary_dice_loss(y / 3, T.reshape(4, 5), "
+    "apply_sigmoid=False, smooth=0.5)",
+    "generalized_dice": "o.losses.multiclass_generalized_dice_loss(x.reshape(2, 2, 5), T)",
+    "generalized_dice_background": "o.losses.multiclass_generalized_dice_loss("
+    "x.reshape(2, 2, 5), T, ignore_background=True, smooth=0.0)",
+    "ranking": "o.losses.ranking_softmax_loss(x, y)",
+    "ranking_where": "o.losses.ranking_softmax_loss(x, y, where=y > 0.5, weights=y, "
+    "reduce_fn=jnp.sum)",
+    "ranking_per_list": "o.losses.ranking_softmax_loss(x, y, where=y > 0.5, reduce_fn=None)",
+    "ranking_empty_list": "o.losses.ranking_softmax_loss(x, y, "
+    "where=jnp.arange(20).reshape(4, 5) > 7)",
+    "grad_ntxent": "G(lambda v: o.losses.ntxent(v, jnp.array([0, 1, 0, 1])), x)",
+    "grad_dice": "G(lambda v: o.losses.dice_loss(v.reshape(2, 2, 5), T).sum(), x)",
+    "grad_ranking": "G(lambda v: o.losses.ranking_softmax_loss(v, y), x)",
     "grad_safe_norm_small": "G(lambda v: o.safe_norm(v, 0.5), z)",
     "grad_safe_norm": "G(lambda v: o.safe_norm(v, 0.5), x)",
     "grad_safe_rms_small": "G(lambda v: o.safe_root_mean_squares(v, 0.5), z)",
@@ -91,7 +118,7 @@ def helper_inputs(dtype: str) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(7)
     x = rng.standard_normal((4, 5)) * np.exp2(rng.integers(-3, 4, (4, 5)))
     y = np.abs(rng.standard_normal((4, 5)))
-    return {"x": x, "y": y, "z": np.zeros((4, 5))}
+    return {"x": x, "y": y, "z": np.zeros((4, 5)), "T": (y > 0.8).reshape(2, 2, 5) * 1.0}
 
 
 #: transformations whose state holds a typed PRNG key (replayed by ``noise_replay``)

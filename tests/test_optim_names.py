@@ -63,6 +63,19 @@ HELPER_ULPS = {
     # the derivative of the float16 norm (trellax's ordered_norm, reduce_order.py) differs from
     # JAX's jitted norm's by one ulp in some elements; cause not yet analysed
     "grad_safe_norm|float16": 1,
+    # the sums over the spatial axes are trellax.numpy's, not XLA's CPU order; not yet ordered
+    "dice_none|float32": 1,
+    "generalized_dice|float32": 2,
+    "grad_dice|float32": 2,
+    "grad_dice|float16": 2,
+    # derivatives through softmax sums (trellax's summation order, cause not analysed further);
+    # the largest float32 error is 1.5e-8 for grad_ranking, against gradients of up to 0.9
+    "grad_ntxent|float32": 1,
+    "grad_ntxent|bfloat16": 8,
+    "grad_ntxent|float16": 4,
+    "grad_ranking|float32": 31,
+    "grad_ranking|bfloat16": 4,
+    "grad_ranking|float16": 8,
 }
 
 

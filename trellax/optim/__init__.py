@@ -134,6 +134,7 @@ from trellax._src.optim.losses import (
     softmax_cross_entropy_with_integer_labels as softmax_cross_entropy_with_integer_labels,
 )
 from trellax._src.optim.losses import squared_error as squared_error
+from trellax._src.optim.losses_more import ntxent as ntxent
 from trellax._src.optim.schedules import constant as constant
 from trellax._src.optim.schedules import constant_schedule as constant_schedule
 from trellax._src.optim.schedules import cosine_decay as cosine_decay
