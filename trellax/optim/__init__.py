@@ -186,9 +186,6 @@ from trellax._src.optim.transforms import trace as trace
 from trellax._src.optim.transforms_names import AddNoiseState as AddNoiseState
 from trellax._src.optim.transforms_names import MonitorState as MonitorState
 from trellax._src.optim.transforms_names import ScaleByAdanState as ScaleByAdanState
-from trellax._src.optim.transforms_names import (
-    ScaleByDistanceOverGradientsState as ScaleByDistanceOverGradientsState,
-)
 from trellax._src.optim.transforms_names import SnapshotState as SnapshotState
 from trellax._src.optim.transforms_names import adan as adan
 from trellax._src.optim.transforms_names import add_noise as add_noise
