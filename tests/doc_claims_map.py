@@ -1871,6 +1871,17 @@ AUDITED: list[Evidence] = [
         "tests/test_dot_gemv.py",
     ),
     # ---- docs/compat.md
+    E(
+        "docs/compat.md",
+        "are there too, checked against optax",
+        "tests/test_optim_names.py::test_helper_matches_optax",
+    ),
+    E(
+        "docs/compat.md",
+        "match optax 0.2.8 bit for bit, but for the sign of a NaN",
+        "tests/test_optim_names.py::test_trajectory_matches_optax",
+        "tests/test_optim_names.py::test_noise_trajectory_matches_optax",
+    ),
     SECTION(
         "docs/compat.md",
         "Equinox, einops and jaxtyping on trellax",

@@ -23,6 +23,7 @@ from optim_cases import DTYPES, SCHEDULE_CASES, TRANSFORM_CASES
 from optim_compare import check, check_tight, compare, describe
 from optim_hunt_cases import CASES as HUNT_CASES
 from optim_more_cases import CASES
+from optim_names_cases import CASES as NAMES_CASES
 from optim_rest_cases import CASES as REST_CASES
 from optim_rest_cases import GRADIENTS, RECORD_STEPS, replay
 
@@ -247,6 +248,31 @@ NOT_TRAJECTORIES = {
     "tree": "optax.tree's pytree helpers (tests/test_flax_optax_hunt.py)",
     "tree_utils": "optax.tree_utils's pytree helpers (tests/test_flax_optax_hunt.py)",
     "with_extra_args_support": "a signature wrapper (tests/test_jax_params_behaviour.py)",
+    **{
+        name: "a helper function, its values against optax's in tests/test_optim_names.py"
+        for name in (
+            "bias_correction",
+            "incremental_update",
+            "init_empty_state",
+            "periodic_update",
+            "safe_increment",
+            "safe_int32_increment",
+            "safe_norm",
+            "safe_root_mean_squares",
+            "scale_gradient",
+            "tree_map_params",
+            "update_infinity_moment",
+            "update_moment",
+            "update_moment_per_elem_norm",
+            "per_example_global_norm_clip",
+            "per_example_layer_norm_clip",
+        )
+    },
+    **{
+        name: "a PRNG key in its state: 100 steps in float32/bfloat16/float16 bit for bit "
+        "against optax in tests/test_optim_names.py::test_noise_trajectory_matches_optax"
+        for name in ("add_noise", "noisy_sgd")
+    },
 }
 #: trellax's short schedule names: the same functions as optax's (optax 0.2.8 has no aliases)
 ALIASES = {
@@ -259,10 +285,10 @@ ALIASES = {
 
 def test_every_transformation_has_a_trajectory() -> None:
     """Every transformation, alias and schedule of ``trellax.optim`` is run 100 steps in
-    float32, bfloat16 and float16 against optax by one of the four golden trajectory tests
+    float32, bfloat16 and float16 against optax by one of the five golden trajectory tests
     (a schedule as a learning rate; the schedules alone at negative, zero and huge steps in
     tests/test_optim_golden.py)."""
-    text = " ".join((*TRANSFORM_CASES, *REST_CASES, *CASES, *HUNT_CASES))
+    text = " ".join((*TRANSFORM_CASES, *REST_CASES, *CASES, *HUNT_CASES, *NAMES_CASES))
     loss_names = set(dir(optim.losses))
     missing = []
     for name in sorted(n for n in dir(optim) if not n.startswith("_") and n[0].islower()):

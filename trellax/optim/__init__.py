@@ -80,6 +80,8 @@ from trellax._src.optim.base import (
 from trellax._src.optim.base import apply_updates as apply_updates
 from trellax._src.optim.base import chain as chain
 from trellax._src.optim.base import global_norm as global_norm
+from trellax._src.optim.base import init_empty_state as init_empty_state
+from trellax._src.optim.base import safe_increment as safe_increment
 from trellax._src.optim.base import with_extra_args_support as with_extra_args_support
 from trellax._src.optim.clipping_more import adaptive_grad_clip as adaptive_grad_clip
 from trellax._src.optim.conditional import (
@@ -95,6 +97,17 @@ from trellax._src.optim.conditional import normalize_by_update_norm as normalize
 from trellax._src.optim.factorized import FactoredState as FactoredState
 from trellax._src.optim.factorized import adafactor as adafactor
 from trellax._src.optim.factorized import scale_by_factored_rms as scale_by_factored_rms
+from trellax._src.optim.helpers import freeze as freeze
+from trellax._src.optim.helpers import incremental_update as incremental_update
+from trellax._src.optim.helpers import periodic_update as periodic_update
+from trellax._src.optim.helpers import safe_int32_increment as safe_int32_increment
+from trellax._src.optim.helpers import safe_norm as safe_norm
+from trellax._src.optim.helpers import safe_root_mean_squares as safe_root_mean_squares
+from trellax._src.optim.helpers import scale_gradient as scale_gradient
+from trellax._src.optim.helpers import selective_transform as selective_transform
+from trellax._src.optim.helpers import stateless as stateless
+from trellax._src.optim.helpers import stateless_with_tree_map as stateless_with_tree_map
+from trellax._src.optim.helpers import tree_map_params as tree_map_params
 from trellax._src.optim.inject import InjectHyperparamsState as InjectHyperparamsState
 from trellax._src.optim.inject import (
     InjectStatefulHyperparamsState as InjectStatefulHyperparamsState,
@@ -121,6 +134,7 @@ from trellax._src.optim.losses import (
     softmax_cross_entropy_with_integer_labels as softmax_cross_entropy_with_integer_labels,
 )
 from trellax._src.optim.losses import squared_error as squared_error
+from trellax._src.optim.losses_more import ntxent as ntxent
 from trellax._src.optim.schedules import constant as constant
 from trellax._src.optim.schedules import constant_schedule as constant_schedule
 from trellax._src.optim.schedules import cosine_decay as cosine_decay
@@ -169,6 +183,34 @@ from trellax._src.optim.transforms import scale_by_rss as scale_by_rss
 from trellax._src.optim.transforms import scale_by_schedule as scale_by_schedule
 from trellax._src.optim.transforms import scale_by_stddev as scale_by_stddev
 from trellax._src.optim.transforms import trace as trace
+from trellax._src.optim.transforms_names import AddNoiseState as AddNoiseState
+from trellax._src.optim.transforms_names import MonitorState as MonitorState
+from trellax._src.optim.transforms_names import ScaleByAdanState as ScaleByAdanState
+from trellax._src.optim.transforms_names import SnapshotState as SnapshotState
+from trellax._src.optim.transforms_names import adan as adan
+from trellax._src.optim.transforms_names import add_noise as add_noise
+from trellax._src.optim.transforms_names import measure_with_ema as measure_with_ema
+from trellax._src.optim.transforms_names import monitor as monitor
+from trellax._src.optim.transforms_names import noisy_sgd as noisy_sgd
+from trellax._src.optim.transforms_names import optimistic_adam as optimistic_adam
+from trellax._src.optim.transforms_names import optimistic_adam_v2 as optimistic_adam_v2
+from trellax._src.optim.transforms_names import (
+    per_example_global_norm_clip as per_example_global_norm_clip,
+)
+from trellax._src.optim.transforms_names import (
+    per_example_layer_norm_clip as per_example_layer_norm_clip,
+)
+from trellax._src.optim.transforms_names import polyak_sgd as polyak_sgd
+from trellax._src.optim.transforms_names import scale_by_adan as scale_by_adan
+from trellax._src.optim.transforms_names import (
+    scale_by_distance_over_gradients as scale_by_distance_over_gradients,
+)
+from trellax._src.optim.transforms_names import scale_by_polyak as scale_by_polyak
+from trellax._src.optim.transforms_names import snapshot as snapshot
+from trellax._src.optim.tree_math import bias_correction as bias_correction
+from trellax._src.optim.tree_math import update_infinity_moment as update_infinity_moment
+from trellax._src.optim.tree_math import update_moment as update_moment
+from trellax._src.optim.tree_math import update_moment_per_elem_norm as update_moment_per_elem_norm
 from trellax._src.optim.wrappers import ApplyIfFiniteState as ApplyIfFiniteState
 from trellax._src.optim.wrappers import EmaState as EmaState
 from trellax._src.optim.wrappers import MaskedNode as MaskedNode
