@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import trellax
 import trellax.numpy as jnp
 from trellax import lax
+from trellax._src.custom.derivatives import custom_vjp
 from trellax._src.optim.base import (
     EmptyState,
     GradientTransformation,
@@ -98,7 +98,7 @@ def scale_gradient(inputs: Any, scale: Any) -> Any:
         if scale == 0.0:
             return lax.stop_gradient(inputs)
 
-    @trellax.custom_vjp
+    @custom_vjp
     def identity(tree: Any) -> Any:
         return tree
 
