@@ -67,18 +67,44 @@ def _windows(y: Any) -> Any:
     return _windows(_left_to_right(y))
 
 
-def _lane_family(rows: int, cols: int) -> bool:
-    """Whether XLA sums a ``(rows, cols)`` block with several accumulators."""
-    return rows >= 2 and not rows & (rows - 1) and 2 <= cols <= 8
+def lane_count(rows: int, cols: int, squares: bool = False) -> int:
+    """How many accumulators XLA's compiled loop (LLVM's vectorizer) gives a ``(rows, cols)``
+    float32 block, measured for ``rows, cols <= 32`` (``tools/gen_golden_optim_reduce.py``);
+    ``1`` is one accumulator (row-major order). ``squares`` is a norm's block, whose squares
+    are fused into the loop (only ``8 x 7`` and ``8 x 8`` differ: 8 lanes there, 4 for a sum)."""
+    if not 2 <= cols <= 8 or rows < 2:
+        return 1
+    if rows in (2, 4):
+        return rows
+    if rows == 8:
+        return 8 if squares or cols <= 6 else 4
+    if not 16 <= rows <= WINDOW:
+        return 1
+    if cols >= 7:
+        return 4
+    if rows % 8 < 4:
+        return 8
+    return 8 if cols == 2 and rows >= 28 else 4
 
 
 def _lanes(y: Any, lanes: int) -> Any:
-    """The last two axes ``(rows, cols)`` summed by ``lanes`` accumulators, then halved."""
+    """The last two axes ``(rows, cols)`` summed by ``lanes`` accumulators (accumulator ``j``
+    taking rows ``j, j + lanes, ...`` element by element), halved pairwise down to one, then
+    the rows left over (``rows % lanes``) added one element after the other."""
     rows, cols = y.shape[-2:]
+    whole = rows - rows % lanes
     acc = jnp.zeros((*y.shape[:-2], lanes), jnp.float32)
-    for start in range(0, rows, lanes):
+    for start in range(0, whole, lanes):
         for k in range(cols):
             acc = acc + y[..., start : start + lanes, k]
+    total = _halve(acc)
+    for r in range(whole, rows):
+        for k in range(cols):
+            total = total + y[..., r, k]
+    return total
+
+
+def _halve(acc: Any) -> Any:
     while acc.shape[-1] > 1:
         half = acc.shape[-1] // 2
         acc = acc[..., :half] + acc[..., half:]
@@ -96,13 +122,14 @@ def _ordered_f32(y: Any, axes: tuple[int, ...]) -> Any | None:
     if len(axes) != 2 or max(lengths) > WINDOW:
         return None
     rows, cols = lengths
-    if not _lane_family(rows, cols):
+    lanes = lane_count(rows, cols)
+    if lanes == 1:
         if rows * cols > SEQUENTIAL_LIMIT:
             return None  # measured too, but one operation per element costs too much
         return _left_to_right(moved.reshape((*batch, rows * cols)))
-    if rows * cols > 256 or axes != (y.ndim - 2, y.ndim - 1):
-        return None  # over 256 elements, or not the last two axes: not measured
-    return _lanes(moved, min(rows, 8, 1 << ((WINDOW // cols).bit_length() - 1)))
+    if axes != (y.ndim - 2, y.ndim - 1):
+        return None  # not the last two axes: not measured
+    return _lanes(moved, lanes)
 
 
 def ordered_sum(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
@@ -166,26 +193,63 @@ def _half_norm(x: Any, keepdims: bool) -> Any:
     return out.reshape((1,) * x.ndim) if keepdims else out
 
 
+def _row_major_squares(y: Any) -> Any:
+    """The sum of squares of a 2-D block's last two axes in row-major order as XLA's loop
+    with one accumulator computes it: the first square rounded, every further one added by
+    ``fma(y, y, acc)`` (unlike :func:`_fused_squares`, whose first two are swapped)."""
+    flat = y.reshape((*y.shape[:-2], -1))
+    acc = flat[..., 0] * flat[..., 0]
+    for k in range(1, flat.shape[-1]):
+        acc = fma(flat[..., k], flat[..., k], acc)
+    return acc
+
+
+def _lane_squares(y: Any, lanes: int) -> Any:
+    """A norm's squares of a ``(rows, cols)`` block summed by :func:`_lanes`' accumulators.
+    Measured: each step is ``fma(v, v, acc)`` for ``cols <= 4`` and a rounded square added for
+    ``cols`` 5 to 8 (``2 x 5``: the last column's step fused); the rows left over after the
+    halving are always fused."""
+    rows, cols = y.shape[-2:]
+    whole = rows - rows % lanes
+    acc = jnp.zeros((*y.shape[:-2], lanes), jnp.float32)
+    for start in range(0, whole, lanes):
+        for k in range(cols):
+            v = y[..., start : start + lanes, k]
+            fused = cols <= 4 or (rows, cols, k) == (2, 5, 4)
+            acc = fma(v, v, acc) if fused else acc + v * v
+    total = _halve(acc)
+    for r in range(whole, rows):
+        for k in range(cols):
+            total = fma(y[..., r, k], y[..., r, k], total)
+    return total
+
+
 def ordered_norm(x: Any, keepdims: bool = False) -> Any:
     """``jnp.linalg.norm(x, keepdims=keepdims)`` over every axis, as JAX's jitted norm computes
-    it: XLA fuses the squares into the sum. For float32, a 1-D array of at most 32 elements, or
-    a 2-D one summed in row-major order (see above), is :func:`_fused_squares` (``fma``); a 2-D
-    ``(rows, cols)`` block of the accumulator family is summed by the lanes of plain float32
-    squares. float16 and bfloat16 are :func:`_half_norm`. Any other input is
-    ``jnp.linalg.norm``'s."""
+    it: XLA fuses the squares into the sum's loop. For float32 (measured for every shape with
+    both sides at most 32, and 1-D lengths up to 32):
+
+    * a vector (1-D, or 2-D with a side of 1) of at most 32 elements: :func:`_fused_squares`;
+    * a 2-D block whose :func:`lane_count` is above 1: :func:`_lane_squares`;
+    * any other 2-D block of at most 256 elements: :func:`_row_major_squares`.
+
+    float16 and bfloat16 are :func:`_half_norm`. Any other input (a side over 32, where XLA
+    first splits the reduction into windows, more than two axes, float64) is
+    ``jnp.linalg.norm``'s NumPy order."""
     x = jnp.asarray(x)
     if np.dtype(x.dtype) in _HALF and 0 < x.size < LIBRARY_KERNEL_SIZE:
         return _half_norm(x, keepdims)
     if np.dtype(x.dtype) != np.float32 or x.size == 0 or x.ndim not in (1, 2):
         return jnp.linalg.norm(x, keepdims=keepdims)
-    if max(x.shape) > WINDOW or x.size > SEQUENTIAL_LIMIT:
+    if max(x.shape) > WINDOW:
         return jnp.linalg.norm(x, keepdims=keepdims)
-    if x.ndim == 2 and _lane_family(*x.shape):
-        if x.size > 256:
-            return jnp.linalg.norm(x, keepdims=keepdims)
-        rows, cols = x.shape
-        total = _lanes(x * x, min(rows, 8, 1 << ((WINDOW // cols).bit_length() - 1)))
-    else:
+    if x.ndim == 1 or min(x.shape) == 1:
         total = _fused_squares(x.reshape(-1))
+    elif (lanes := lane_count(*x.shape, squares=True)) > 1:
+        total = _lane_squares(x, lanes)
+    elif x.size <= SEQUENTIAL_LIMIT:
+        total = _row_major_squares(x)
+    else:
+        return jnp.linalg.norm(x, keepdims=keepdims)
     out = jnp.sqrt(total)
     return out.reshape((1,) * x.ndim) if keepdims else out
