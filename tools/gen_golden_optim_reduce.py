@@ -69,6 +69,14 @@ CASES = (
     ((64, 64), None),
 )
 HALF_CASES = ((8,), (32,), (4, 8), (100,))
+#: float32 shapes swept for the order of whole-array sums and jitted norms: every (rows, cols)
+#: with rows <= 32 and cols <= 8, a few wider ones of at most 256 elements, 1-D lengths to 32
+SWEEP = (
+    [(r, c) for r in range(1, 33) for c in range(1, 9)]
+    + [(r, c) for r in (1, 2, 3, 4, 5, 8) for c in (9, 12, 16, 23, 32) if r * c <= 256]
+    + [(n,) for n in range(1, 33)]
+)
+SWEEP_DRAWS = 6
 DTYPES = {"float32": np.float32, "float16": np.float16, "bfloat16": ml_dtypes.bfloat16}
 
 
@@ -103,7 +111,18 @@ def main() -> None:
             }
             if norms:
                 out[key]["norm"] = _hex(np.stack(norms))
-    data = {"jax": jax.__version__, "cases": out}
+    sweep: dict[str, dict[str, str]] = {}
+    srng = np.random.default_rng(27)  # its own stream: the cases above keep their draws
+    norm = jax.jit(jnp.linalg.norm)
+    for shape in SWEEP:
+        x = srng.standard_normal((SWEEP_DRAWS, *shape))
+        x = (x * np.exp(srng.standard_normal(x.shape))).astype(np.float32)
+        sweep[str(shape)] = {
+            "x": _hex(x),
+            "sum": _hex(np.stack([np.asarray(jnp.sum(jnp.asarray(xi))) for xi in x])),
+            "norm": _hex(np.stack([np.asarray(norm(jnp.asarray(xi))) for xi in x])),
+        }
+    data = {"jax": jax.__version__, "cases": out, "sweep": sweep}
     OUT.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
     print(f"wrote {OUT} ({len(out)} cases)")
 

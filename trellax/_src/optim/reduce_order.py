@@ -245,7 +245,7 @@ def ordered_norm(x: Any, keepdims: bool = False) -> Any:
         return jnp.linalg.norm(x, keepdims=keepdims)
     if x.ndim == 1 or min(x.shape) == 1:
         total = _fused_squares(x.reshape(-1))
-    elif (lanes := lane_count(*x.shape, squares=True)) > 1:
+    elif (lanes := lane_count(x.shape[0], x.shape[1], squares=True)) > 1:
         total = _lane_squares(x, lanes)
     elif x.size <= SEQUENTIAL_LIMIT:
         total = _row_major_squares(x)

@@ -1,0 +1,57 @@
+"""The order of XLA's CPU float32 reductions over a sweep of shapes (``"sweep"`` in
+``tests/golden/optim_reduce.json``, from ``tools/gen_golden_optim_reduce.py``: whole-array
+``jnp.sum`` and jitted ``jnp.linalg.norm`` of JAX 0.10.2, six draws per shape): every
+``(rows, cols)`` with ``rows <= 32`` and ``cols <= 8``, some wider blocks of at most 256
+elements, and 1-D lengths 1 to 32. ``ordered_sum`` and ``ordered_norm``
+(``trellax/_src/optim/reduce_order.py``) give JAX's bits for every draw of every shape.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import trellax.numpy as jnp
+from trellax._src.optim.reduce_order import lane_count, ordered_norm, ordered_sum
+
+SWEEP = json.loads((pathlib.Path(__file__).parent / "golden" / "optim_reduce.json").read_text())[
+    "sweep"
+]
+
+
+def _case(shape: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    case = SWEEP[shape]
+    x = np.frombuffer(bytes.fromhex(case["x"]), np.float32)
+    sums = np.frombuffer(bytes.fromhex(case["sum"]), np.float32)
+    norms = np.frombuffer(bytes.fromhex(case["norm"]), np.float32)
+    return x.reshape((len(sums), *ast.literal_eval(shape))), sums, norms
+
+
+def test_sweep_covers_the_shapes() -> None:
+    shapes = {ast.literal_eval(s) for s in SWEEP}
+    assert {(r, c) for r in range(1, 33) for c in range(1, 9)} <= shapes
+    assert {(n,) for n in range(1, 33)} <= shapes
+
+
+@pytest.mark.parametrize("shape", sorted(SWEEP))
+def test_sum_and_norm_are_xlas(shape: str) -> None:
+    x, sums, norms = _case(shape)
+    got = np.asarray(ordered_sum(jnp.asarray(x), axis=tuple(range(1, x.ndim))))
+    assert got.tobytes() == sums.tobytes(), "sum"
+    for i in range(len(x)):
+        got_norm = np.asarray(ordered_norm(jnp.asarray(x[i])))
+        assert got_norm.tobytes() == norms[i].tobytes(), f"draw {i}: norm"
+
+
+def test_lane_counts() -> None:
+    """The measured accumulator counts the sweep pins down (a few spelled out)."""
+    assert [lane_count(8, c) for c in range(1, 10)] == [1, 8, 8, 8, 8, 8, 4, 4, 1]
+    assert [lane_count(8, c, squares=True) for c in (7, 8)] == [8, 8]
+    assert [lane_count(r, 3) for r in (2, 3, 4, 5, 15, 16, 20, 24, 28, 32, 33)] == [
+        2, 1, 4, 1, 1, 8, 4, 8, 4, 8, 1,
+    ]  # fmt: skip
+    assert lane_count(28, 2) == 8 and lane_count(20, 2) == 4
