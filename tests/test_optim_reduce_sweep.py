@@ -2,7 +2,8 @@
 ``tests/golden/optim_reduce.json``, from ``tools/gen_golden_optim_reduce.py``: whole-array
 ``jnp.sum`` and jitted ``jnp.linalg.norm`` of JAX 0.10.2, six draws per shape): every
 ``(rows, cols)`` with ``rows <= 32`` and ``cols <= 8``, some wider blocks of at most 256
-elements, and 1-D lengths 1 to 32. ``ordered_sum`` and ``ordered_norm``
+elements, and 1-D lengths 1 to 32; and the norms of float64 draws of the same shapes with
+64-bit types on (``"sweep64"``). ``ordered_sum`` and ``ordered_norm``
 (``trellax/_src/optim/reduce_order.py``) give JAX's bits for every draw of every shape.
 """
 
@@ -15,12 +16,13 @@ import pathlib
 import numpy as np
 import pytest
 
+import trellax
 import trellax.numpy as jnp
 from trellax._src.optim.reduce_order import lane_count, ordered_norm, ordered_sum
 
-SWEEP = json.loads((pathlib.Path(__file__).parent / "golden" / "optim_reduce.json").read_text())[
-    "sweep"
-]
+GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "optim_reduce.json").read_text())
+SWEEP = GOLDEN["sweep"]
+SWEEP64 = GOLDEN["sweep64"]
 
 
 def _case(shape: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -47,6 +49,19 @@ def test_sum_and_norm_are_xlas(shape: str) -> None:
         assert got_norm.tobytes() == norms[i].tobytes(), f"draw {i}: norm"
 
 
+@pytest.mark.parametrize("shape", sorted(SWEEP64))
+def test_float64_norm_is_xlas(shape: str) -> None:
+    case = SWEEP64[shape]
+    norms = np.frombuffer(bytes.fromhex(case["norm"]), np.float64)
+    x = np.frombuffer(bytes.fromhex(case["x"]), np.float64)
+    x = x.reshape((len(norms), *ast.literal_eval(shape)))
+    with trellax.enable_x64(True):
+        for i in range(len(x)):
+            got = np.asarray(ordered_norm(jnp.asarray(x[i])))
+            assert got.dtype == np.float64
+            assert got.tobytes() == norms[i].tobytes(), f"draw {i}"
+
+
 def test_lane_counts() -> None:
     """The measured accumulator counts the sweep pins down (a few spelled out)."""
     assert [lane_count(8, c) for c in range(1, 10)] == [1, 8, 8, 8, 8, 8, 4, 4, 1]
@@ -55,3 +70,7 @@ def test_lane_counts() -> None:
         2, 1, 4, 1, 1, 8, 4, 8, 4, 8, 1,
     ]  # fmt: skip
     assert lane_count(28, 2) == 8 and lane_count(20, 2) == 4
+    wide = [lane_count(r, 3, squares=True, wide=True) for r in (2, 3, 4, 8, 12, 13, 16, 32)]
+    assert wide == [2, 1, 4, 4, 4, 1, 4, 4]
+    assert [lane_count(16, c, wide=True) for c in (4, 6, 7, 8)] == [4, 4, 2, 2]
+    assert lane_count(4, 7, wide=True) == 2 and lane_count(4, 7, squares=True, wide=True) == 4

@@ -70,7 +70,8 @@ CASES = (
 )
 HALF_CASES = ((8,), (32,), (4, 8), (100,))
 #: float32 shapes swept for the order of whole-array sums and jitted norms: every (rows, cols)
-#: with rows <= 32 and cols <= 8, a few wider ones of at most 256 elements, 1-D lengths to 32
+#: with rows <= 32 and cols <= 8, a few wider ones of at most 256 elements, 1-D lengths to 32;
+#: the norms of float64 draws of the same shapes too (64-bit types on)
 SWEEP = (
     [(r, c) for r in range(1, 33) for c in range(1, 9)]
     + [(r, c) for r in (1, 2, 3, 4, 5, 8) for c in (9, 12, 16, 23, 32) if r * c <= 256]
@@ -122,7 +123,17 @@ def main() -> None:
             "sum": _hex(np.stack([np.asarray(jnp.sum(jnp.asarray(xi))) for xi in x])),
             "norm": _hex(np.stack([np.asarray(norm(jnp.asarray(xi))) for xi in x])),
         }
-    data = {"jax": jax.__version__, "cases": out, "sweep": sweep}
+    sweep64: dict[str, dict[str, str]] = {}
+    jax.config.update("jax_enable_x64", True)  # last: the float32 data above are taken without
+    norm64 = jax.jit(jnp.linalg.norm)
+    for shape in SWEEP:
+        x64 = srng.standard_normal((SWEEP_DRAWS, *shape))
+        x64 = x64 * np.exp(srng.standard_normal(x64.shape))
+        sweep64[str(shape)] = {
+            "x": _hex(x64),
+            "norm": _hex(np.stack([np.asarray(norm64(jnp.asarray(xi))) for xi in x64])),
+        }
+    data = {"jax": jax.__version__, "cases": out, "sweep": sweep, "sweep64": sweep64}
     OUT.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
     print(f"wrote {OUT} ({len(out)} cases)")
 

@@ -67,12 +67,19 @@ def _windows(y: Any) -> Any:
     return _windows(_left_to_right(y))
 
 
-def lane_count(rows: int, cols: int, squares: bool = False) -> int:
+def lane_count(rows: int, cols: int, squares: bool = False, wide: bool = False) -> int:
     """How many accumulators XLA's compiled loop (LLVM's vectorizer) gives a ``(rows, cols)``
-    float32 block, measured for ``rows, cols <= 32`` (``tools/gen_golden_optim_reduce.py``);
-    ``1`` is one accumulator (row-major order). ``squares`` is a norm's block, whose squares
-    are fused into the loop (only ``8 x 7`` and ``8 x 8`` differ: 8 lanes there, 4 for a sum)."""
+    float32 block (float64 with ``wide``), measured for ``rows, cols <= 32``
+    (``tools/gen_golden_optim_reduce.py``); ``1`` is one accumulator (row-major order).
+    ``squares`` is a norm's block, whose squares are fused into the loop (float32 ``8 x 7`` and
+    ``8 x 8`` take 8 lanes there, 4 for a sum; float64 ``4 x 7`` and ``4 x 8`` take 4, not 2)."""
     if not 2 <= cols <= 8 or rows < 2:
+        return 1
+    if wide:
+        if rows == 2 or (rows == 4 and squares):
+            return rows
+        if rows in (4, 8, 12) or 16 <= rows <= WINDOW:
+            return 4 if cols <= 6 else 2
         return 1
     if rows in (2, 4):
         return rows
@@ -175,6 +182,7 @@ def _fused_squares(y: Any) -> Any:
 
 
 _HALF: tuple[np.dtype[Any], ...] = (np.dtype(np.float16), np.dtype(jnp.bfloat16))
+_FULL: tuple[np.dtype[Any], ...] = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _half_norm(x: Any, keepdims: bool) -> Any:
@@ -208,10 +216,10 @@ def _lane_squares(y: Any, lanes: int) -> Any:
     """A norm's squares of a ``(rows, cols)`` block summed by :func:`_lanes`' accumulators.
     Measured: each step is ``fma(v, v, acc)`` for ``cols <= 4`` and a rounded square added for
     ``cols`` 5 to 8 (``2 x 5``: the last column's step fused); the rows left over after the
-    halving are always fused."""
+    halving are always fused. float32 and float64 alike."""
     rows, cols = y.shape[-2:]
     whole = rows - rows % lanes
-    acc = jnp.zeros((*y.shape[:-2], lanes), jnp.float32)
+    acc = jnp.zeros((*y.shape[:-2], lanes), y.dtype)
     for start in range(0, whole, lanes):
         for k in range(cols):
             v = y[..., start : start + lanes, k]
@@ -226,26 +234,29 @@ def _lane_squares(y: Any, lanes: int) -> Any:
 
 def ordered_norm(x: Any, keepdims: bool = False) -> Any:
     """``jnp.linalg.norm(x, keepdims=keepdims)`` over every axis, as JAX's jitted norm computes
-    it: XLA fuses the squares into the sum's loop. For float32 (measured for every shape with
-    both sides at most 32, and 1-D lengths up to 32):
+    it: XLA fuses the squares into the sum's loop. For float32 and float64 (measured for every
+    shape with both sides at most 32, and 1-D lengths up to 32; float64 has its own
+    :func:`lane_count`):
 
     * a vector (1-D, or 2-D with a side of 1) of at most 32 elements: :func:`_fused_squares`;
     * a 2-D block whose :func:`lane_count` is above 1: :func:`_lane_squares`;
     * any other 2-D block of at most 256 elements: :func:`_row_major_squares`.
 
     float16 and bfloat16 are :func:`_half_norm`. Any other input (a side over 32, where XLA
-    first splits the reduction into windows, more than two axes, float64) is
+    first splits the reduction into windows, more than two axes) is
     ``jnp.linalg.norm``'s NumPy order."""
     x = jnp.asarray(x)
-    if np.dtype(x.dtype) in _HALF and 0 < x.size < LIBRARY_KERNEL_SIZE:
+    dtype = np.dtype(x.dtype)
+    if dtype in _HALF and 0 < x.size < LIBRARY_KERNEL_SIZE:
         return _half_norm(x, keepdims)
-    if np.dtype(x.dtype) != np.float32 or x.size == 0 or x.ndim not in (1, 2):
+    if dtype not in _FULL or x.size == 0 or x.ndim not in (1, 2):
         return jnp.linalg.norm(x, keepdims=keepdims)
     if max(x.shape) > WINDOW:
         return jnp.linalg.norm(x, keepdims=keepdims)
+    wide = dtype == np.float64
     if x.ndim == 1 or min(x.shape) == 1:
         total = _fused_squares(x.reshape(-1))
-    elif (lanes := lane_count(x.shape[0], x.shape[1], squares=True)) > 1:
+    elif (lanes := lane_count(x.shape[0], x.shape[1], squares=True, wide=wide)) > 1:
         total = _lane_squares(x, lanes)
     elif x.size <= SEQUENTIAL_LIMIT:
         total = _row_major_squares(x)
