@@ -2,22 +2,30 @@
 ``trellax.optim`` (global norm, block rms, trust ratio, NovoGrad, Fromage, Adafactor).
 
 A floating reduction of an input under 4,096 elements is compiled by XLA into plain loops whose
-order ``tools/gen_golden_optim_reduce.py`` measured (``tests/test_optim_numerics.py`` replays it;
-``docs/nn.md`` states the domain). The sum is taken in float32 (float16 and bfloat16 inputs are
+order ``tools/gen_golden_optim_reduce.py`` measured (``tests/test_optim_reduce.py`` and
+``tests/test_optim_reduce_sweep.py`` replay it; ``docs/nn.md`` states the domain). Reading the
+compiled code (``XLA_FLAGS=--xla_dump_to=DIR``: the kernels' LLVM IR after optimization and
+their object files) shows the structure; a search over candidate orders against jitted JAX's
+bits fixed the details. The sum is taken in float32 (float16 and bfloat16 inputs are
 widened first and the result rounded back, as ``jnp.sum`` does) starting from ``+0``:
 
 * one reduced axis of at most 32 elements: left to right;
 * one reduced axis of more: the axis padded with zeros to a multiple of 32 (half of the padding
   in front), each window of 32 summed left to right, the window sums reduced the same way;
-* the last two axes of a ``(rows, cols)`` block with ``rows`` a power of two, ``2 <= cols <= 8``
-  and at most 256 elements: ``lanes = min(rows, 8, 2**floor(log2(32 // cols)))`` accumulators,
-  accumulator ``j`` taking rows ``j, j + lanes, ...`` element by element, then halved pairwise
-  (``acc[:h] + acc[h:]``) down to one;
+* the last two axes of a ``(rows, cols)`` block with ``2 <= cols <= 8`` whose
+  :func:`lane_count` is above 1 (``rows`` 2, 4, 8, or 16 to 32): XLA's loop is row-major with
+  one accumulator, and LLVM's vectorizer (XLA's reductions may be reassociated) turns it into
+  ``lanes`` accumulators, accumulator ``j`` taking rows ``j, j + lanes, ...`` element by
+  element, halved pairwise (``acc[:h] + acc[h:]``) down to one, the ``rows % lanes`` rows left
+  over then added one element after the other. How many lanes is its cost model's choice; the
+  table in :func:`lane_count` is measured, not derived;
 * any other two reduced axes of at most 32 elements each, 256 in all: left to right in
   row-major order (XLA does so beyond 256 elements too, but one trellax operation per element
   would cost too much there).
 
-Everything else (4,096 elements or more, where XLA calls a vectorized library kernel whose order
+An axis over 32 among two reduced axes is split by XLA into windows of 32 (a reduce-window
+kernel whose window sums a final loop adds); that is not reproduced. Everything else (4,096
+elements or more, where XLA calls a vectorized library kernel whose order
 depends on the machine; three or more reduced axes; a reduced axis over 32 among several; a
 row-major pair over 256 elements) is ``jnp.sum``'s order: NumPy's pairwise summation.
 """
