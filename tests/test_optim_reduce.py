@@ -51,6 +51,9 @@ OUTSIDE = {
 NORM_EXACT = {
     "(5,)", "(8,)", "(32,)", "(2, 8)", "(4, 6)", "(4, 8)", "(16, 8)", "(32, 8)", "(3, 8)",
     "(6, 4)", "(6, 8)", "(8, 1)", "(12, 8)", "(2, 16)", "(4, 16)",
+    # the accumulator blocks whose lanes XLA fuses with FMAs, or whose lane count is not
+    # min(rows, 8, 32 // cols): missed before reduce_order.lane_count was measured
+    "(2, 3)", "(4, 4)", "(8, 3)", "(8, 4)", "(8, 8)", "(16, 2)", "(16, 4)",
 }  # fmt: skip
 
 
@@ -124,7 +127,7 @@ def test_norm_is_jitted_jaxs(shape: str) -> None:
 
 def test_norm_is_closer_than_linalg_norm() -> None:
     """Over the float32 shapes of NORM_EXACT jnp.linalg.norm (unfused) misses JAX's norm in
-    many draws (measured: 203 of 600)."""
+    many draws (measured: 262 of 880)."""
     missed = total = 0
     for shape in sorted(NORM_EXACT):
         x, _, case, dt = _case(f"float32|{shape}|None")
