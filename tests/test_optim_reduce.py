@@ -54,6 +54,8 @@ NORM_EXACT = {
     # the accumulator blocks whose lanes XLA fuses with FMAs, or whose lane count is not
     # min(rows, 8, 32 // cols): missed before reduce_order.lane_count was measured
     "(2, 3)", "(4, 4)", "(8, 3)", "(8, 4)", "(8, 8)", "(16, 2)", "(16, 4)",
+    # vectors past 32 elements: rounded squares summed in windows of 32 (were NumPy's order)
+    "(33,)", "(100,)", "(1000,)", "(4095,)",
 }  # fmt: skip
 
 
@@ -127,7 +129,7 @@ def test_norm_is_jitted_jaxs(shape: str) -> None:
 
 def test_norm_is_closer_than_linalg_norm() -> None:
     """Over the float32 shapes of NORM_EXACT jnp.linalg.norm (unfused) misses JAX's norm in
-    many draws (measured: 262 of 880)."""
+    many draws (measured: 292 of 973)."""
     missed = total = 0
     for shape in sorted(NORM_EXACT):
         x, _, case, dt = _case(f"float32|{shape}|None")

@@ -77,6 +77,8 @@ SWEEP = (
     + [(r, c) for r in (1, 2, 3, 4, 5, 8) for c in (9, 12, 16, 23, 32) if r * c <= 256]
     + [(n,) for n in range(1, 33)]
 )
+#: float32 1-D lengths past one window of 32 (the norm's squares summed in windows)
+LONG = (33, 40, 63, 64, 65, 100, 255, 256, 257, 1000, 1025, 2048, 4095)
 SWEEP_DRAWS = 6
 DTYPES = {"float32": np.float32, "float16": np.float16, "bfloat16": ml_dtypes.bfloat16}
 
@@ -119,6 +121,14 @@ def main() -> None:
         x = srng.standard_normal((SWEEP_DRAWS, *shape))
         x = (x * np.exp(srng.standard_normal(x.shape))).astype(np.float32)
         sweep[str(shape)] = {
+            "x": _hex(x),
+            "sum": _hex(np.stack([np.asarray(jnp.sum(jnp.asarray(xi))) for xi in x])),
+            "norm": _hex(np.stack([np.asarray(norm(jnp.asarray(xi))) for xi in x])),
+        }
+    for n in LONG:
+        x = srng.standard_normal((SWEEP_DRAWS, n))
+        x = (x * np.exp(srng.standard_normal(x.shape))).astype(np.float32)
+        sweep[str((n,))] = {
             "x": _hex(x),
             "sum": _hex(np.stack([np.asarray(jnp.sum(jnp.asarray(xi))) for xi in x])),
             "norm": _hex(np.stack([np.asarray(norm(jnp.asarray(xi))) for xi in x])),

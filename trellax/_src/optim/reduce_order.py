@@ -243,10 +243,13 @@ def _lane_squares(y: Any, lanes: int) -> Any:
 def ordered_norm(x: Any, keepdims: bool = False) -> Any:
     """``jnp.linalg.norm(x, keepdims=keepdims)`` over every axis, as JAX's jitted norm computes
     it: XLA fuses the squares into the sum's loop. For float32 and float64 (measured for every
-    shape with both sides at most 32, and 1-D lengths up to 32; float64 has its own
+    shape with both sides at most 32, and float32 1-D lengths up to 4,095; float64 has its own
     :func:`lane_count`):
 
     * a vector (1-D, or 2-D with a side of 1) of at most 32 elements: :func:`_fused_squares`;
+    * a float32 vector of 33 to 4,095 elements: the rounded squares summed in windows of 32,
+      as a long axis's sum (XLA splits the reduction, and the squares become a kernel of
+      their own, without FMAs);
     * a 2-D block whose :func:`lane_count` is above 1: :func:`_lane_squares`;
     * any other 2-D block of at most 256 elements: :func:`_row_major_squares`.
 
@@ -259,9 +262,17 @@ def ordered_norm(x: Any, keepdims: bool = False) -> Any:
         return _half_norm(x, keepdims)
     if dtype not in _FULL or x.size == 0 or x.ndim not in (1, 2):
         return jnp.linalg.norm(x, keepdims=keepdims)
+    wide = dtype == np.float64
+    if x.ndim == 1 and x.size > WINDOW and not wide:
+        if x.size >= LIBRARY_KERNEL_SIZE:
+            return jnp.linalg.norm(x, keepdims=keepdims)
+        # split into windows of 32 by XLA: the squares are a kernel of their own (rounded),
+        # summed in the order of a long axis's sum
+        total = _windows(x.reshape(-1) * x.reshape(-1))
+        out = jnp.sqrt(total)
+        return out.reshape((1,) * x.ndim) if keepdims else out
     if max(x.shape) > WINDOW:
         return jnp.linalg.norm(x, keepdims=keepdims)
-    wide = dtype == np.float64
     if x.ndim == 1 or min(x.shape) == 1:
         total = _fused_squares(x.reshape(-1))
     elif (lanes := lane_count(x.shape[0], x.shape[1], squares=True, wide=wide)) > 1:
