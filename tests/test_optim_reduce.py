@@ -43,7 +43,6 @@ OUTSIDE = {
     "float32|(2, 4, 8)|None",  # three reduced axes
     "float32|(40, 100)|None",  # two reduced axes, one over 32
     "float32|(64, 64)|None",  # 4,096 elements: XLA's vectorized library kernel
-    "float32|(64, 8)|None",  # the accumulator family over 256 elements
     "float32|(20, 30)|None",  # row-major, over SEQUENTIAL_LIMIT (XLA's order, not reproduced)
     "float32|(32, 32, 3)|(0, 1)",  # the same
 }
@@ -56,6 +55,8 @@ NORM_EXACT = {
     "(2, 3)", "(4, 4)", "(8, 3)", "(8, 4)", "(8, 8)", "(16, 2)", "(16, 4)",
     # vectors past 32 elements: rounded squares summed in windows of 32 (were NumPy's order)
     "(33,)", "(100,)", "(1000,)", "(4095,)",
+    # over 32 rows: windows of 32 rows, the squares rounded (was NumPy's order)
+    "(64, 8)",
 }  # fmt: skip
 
 
@@ -95,7 +96,7 @@ def test_sum_and_mean_are_xlas(key: str) -> None:
 
 def test_numpys_order_misses_xlas() -> None:
     """jnp.sum (NumPy's pairwise order) differs from XLA's in many float32 draws of the
-    domain: the order is what the module changes (measured: 860 of 1,250)."""
+    domain: the order is what the module changes (measured: 876 of 1,270)."""
     missed = total = 0
     for key in INSIDE:
         if not key.startswith("float32"):
@@ -129,7 +130,7 @@ def test_norm_is_jitted_jaxs(shape: str) -> None:
 
 def test_norm_is_closer_than_linalg_norm() -> None:
     """Over the float32 shapes of NORM_EXACT jnp.linalg.norm (unfused) misses JAX's norm in
-    many draws (measured: 292 of 973)."""
+    many draws (measured: 296 of 993)."""
     missed = total = 0
     for shape in sorted(NORM_EXACT):
         x, _, case, dt = _case(f"float32|{shape}|None")

@@ -79,6 +79,8 @@ SWEEP = (
 )
 #: float32 1-D lengths past one window of 32 (the norm's squares summed in windows)
 LONG = (33, 40, 63, 64, 65, 100, 255, 256, 257, 1000, 1025, 2048, 4095)
+#: float32 blocks of more than 32 rows (XLA splits them into windows of 32 rows)
+TALL = [(r, c) for r in (33, 40, 64, 65, 96, 100, 128, 300, 512) for c in (2, 3, 4, 5, 7, 8)]
 SWEEP_DRAWS = 6
 DTYPES = {"float32": np.float32, "float16": np.float16, "bfloat16": ml_dtypes.bfloat16}
 
@@ -125,10 +127,10 @@ def main() -> None:
             "sum": _hex(np.stack([np.asarray(jnp.sum(jnp.asarray(xi))) for xi in x])),
             "norm": _hex(np.stack([np.asarray(norm(jnp.asarray(xi))) for xi in x])),
         }
-    for n in LONG:
-        x = srng.standard_normal((SWEEP_DRAWS, n))
+    for shape in [(n,) for n in LONG] + [s for s in TALL if s[0] * s[1] < 4096]:
+        x = srng.standard_normal((SWEEP_DRAWS, *shape))
         x = (x * np.exp(srng.standard_normal(x.shape))).astype(np.float32)
-        sweep[str((n,))] = {
+        sweep[str(shape)] = {
             "x": _hex(x),
             "sum": _hex(np.stack([np.asarray(jnp.sum(jnp.asarray(xi))) for xi in x])),
             "norm": _hex(np.stack([np.asarray(norm(jnp.asarray(xi))) for xi in x])),

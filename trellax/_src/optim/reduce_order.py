@@ -126,6 +126,24 @@ def _halve(acc: Any) -> Any:
     return acc[..., 0]
 
 
+def _row_windows(y: Any) -> Any:
+    """The last two axes ``(rows, cols)``, ``rows`` over 32 and ``cols`` at most 32, summed as
+    XLA splits them: the rows padded with zeros to a multiple of 32 (half of the padding in
+    front), each window of ``(32, cols)`` summed as a block (a padded one row-major, its loop
+    being left unvectorized by the bounds checks), the window sums as a long axis's sum.
+    Measured for rows 33 to 512 (2 to 8 columns) except ``rows % 32 == 31``, whose one row of
+    padding at the end gives an order not found (those stay in NumPy's order)."""
+    rows, cols = y.shape[-2:]
+    padded = -(-rows // WINDOW) * WINDOW
+    low = (padded - rows) // 2
+    pads = [(0, 0)] * (y.ndim - 2) + [(low, padded - rows - low), (0, 0)]
+    blocks = jnp.pad(y, pads).reshape((*y.shape[:-2], padded // WINDOW, WINDOW, cols))
+    lanes = lane_count(WINDOW, cols)
+    if padded == rows and lanes > 1:
+        return _windows(_lanes(blocks, lanes))
+    return _windows(_left_to_right(blocks.reshape((*blocks.shape[:-2], WINDOW * cols))))
+
+
 def _ordered_f32(y: Any, axes: tuple[int, ...]) -> Any | None:
     """The float32 sum of ``y`` over ``axes`` in XLA's order, or None outside the domain."""
     kept = [i for i in range(y.ndim) if i not in axes]
@@ -134,9 +152,13 @@ def _ordered_f32(y: Any, axes: tuple[int, ...]) -> Any | None:
     batch = tuple(y.shape[i] for i in kept)
     if len(axes) == 1:
         return _windows(moved)
-    if len(axes) != 2 or max(lengths) > WINDOW:
+    if len(axes) != 2 or lengths[1] > WINDOW:
         return None
     rows, cols = lengths
+    if rows > WINDOW:
+        if axes != (y.ndim - 2, y.ndim - 1) or rows % WINDOW == WINDOW - 1:
+            return None  # not the last two axes, or one row of padding: not reproduced
+        return _row_windows(moved)
     lanes = lane_count(rows, cols)
     if lanes == 1:
         if rows * cols > SEQUENTIAL_LIMIT:
@@ -250,6 +272,8 @@ def ordered_norm(x: Any, keepdims: bool = False) -> Any:
     * a float32 vector of 33 to 4,095 elements: the rounded squares summed in windows of 32,
       as a long axis's sum (XLA splits the reduction, and the squares become a kernel of
       their own, without FMAs);
+    * a float32 ``(rows, cols)`` block with ``rows`` over 32, ``2 <= cols <= 32`` and under
+      4,096 elements: the rounded squares summed by :func:`_row_windows`;
     * a 2-D block whose :func:`lane_count` is above 1: :func:`_lane_squares`;
     * any other 2-D block of at most 256 elements: :func:`_row_major_squares`.
 
@@ -271,6 +295,11 @@ def ordered_norm(x: Any, keepdims: bool = False) -> Any:
         total = _windows(x.reshape(-1) * x.reshape(-1))
         out = jnp.sqrt(total)
         return out.reshape((1,) * x.ndim) if keepdims else out
+    if x.ndim == 2 and x.shape[0] > WINDOW and 2 <= x.shape[1] <= WINDOW and not wide:
+        if x.size >= LIBRARY_KERNEL_SIZE or x.shape[0] % WINDOW == WINDOW - 1:
+            return jnp.linalg.norm(x, keepdims=keepdims)
+        out = jnp.sqrt(_row_windows(x * x))  # split by XLA: the squares rounded, no FMAs
+        return out.reshape((1, 1)) if keepdims else out
     if max(x.shape) > WINDOW:
         return jnp.linalg.norm(x, keepdims=keepdims)
     if x.ndim == 1 or min(x.shape) == 1:
