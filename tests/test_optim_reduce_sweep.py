@@ -1,6 +1,7 @@
 """The order of XLA's CPU float32 reductions over a sweep of shapes (``"sweep"`` in
 ``tests/golden/optim_reduce.json``, from ``tools/gen_golden_optim_reduce.py``: whole-array
-``jnp.sum`` and jitted ``jnp.linalg.norm`` of JAX 0.10.2, six draws per shape): every
+``jnp.sum`` and jitted ``jnp.linalg.norm`` of JAX 0.10.2, six draws per shape; nine blocks in
+float16 and bfloat16 too): every
 ``(rows, cols)`` with ``rows <= 32`` and ``cols <= 8``, some wider blocks of at most 256
 elements, 1-D lengths 1 to 32, 13 longer ones up to 4,095 and 53 blocks of 33 to 512 rows; and the norms of float64 draws of the same shapes with
 64-bit types on (``"sweep64"``, up to 32 rows). ``ordered_sum`` and ``ordered_norm``
@@ -12,7 +13,9 @@ from __future__ import annotations
 import ast
 import json
 import pathlib
+from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -25,16 +28,23 @@ SWEEP = GOLDEN["sweep"]
 SWEEP64 = GOLDEN["sweep64"]
 
 
-def _case(shape: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    case = SWEEP[shape]
-    x = np.frombuffer(bytes.fromhex(case["x"]), np.float32)
-    sums = np.frombuffer(bytes.fromhex(case["sum"]), np.float32)
-    norms = np.frombuffer(bytes.fromhex(case["norm"]), np.float32)
+DTYPES: dict[str, Any] = {"float16": np.float16, "bfloat16": ml_dtypes.bfloat16}
+
+
+def _case(key: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A float32 sweep case ``"(shape)"`` or a half-precision one ``"dtype|(shape)"``."""
+    dtype_name, _, shape = key.rpartition("|")
+    dt = DTYPES.get(dtype_name, np.float32)
+    case = SWEEP[key]
+    x = np.frombuffer(bytes.fromhex(case["x"]), dt)
+    sums = np.frombuffer(bytes.fromhex(case["sum"]), dt)
+    norms = np.frombuffer(bytes.fromhex(case["norm"]), dt)
     return x.reshape((len(sums), *ast.literal_eval(shape))), sums, norms
 
 
 def test_sweep_covers_the_shapes() -> None:
-    shapes = {ast.literal_eval(s) for s in SWEEP}
+    shapes = {ast.literal_eval(s) for s in SWEEP if "|" not in s}
+    assert sum("|" in s for s in SWEEP) == 18  # nine float16 and nine bfloat16 blocks
     assert {(r, c) for r in range(1, 33) for c in range(1, 9)} <= shapes
     assert {(n,) for n in range(1, 33)} <= shapes
     assert max(s[0] for s in shapes if len(s) == 1) == 4095

@@ -81,6 +81,8 @@ SWEEP = (
 LONG = (33, 40, 63, 64, 65, 100, 255, 256, 257, 1000, 1025, 2048, 4095)
 #: float32 blocks of more than 32 rows (XLA splits them into windows of 32 rows)
 TALL = [(r, c) for r in (33, 40, 64, 65, 96, 100, 128, 300, 512) for c in (2, 3, 4, 5, 7, 8)]
+#: float16 and bfloat16 blocks whose float32 order the sweep pins down
+HALF_SWEEP = ((2, 5), (4, 3), (8, 5), (8, 7), (16, 3), (20, 3), (33, 2), (64, 4), (100, 3))
 SWEEP_DRAWS = 6
 DTYPES = {"float32": np.float32, "float16": np.float16, "bfloat16": ml_dtypes.bfloat16}
 
@@ -135,6 +137,16 @@ def main() -> None:
             "sum": _hex(np.stack([np.asarray(jnp.sum(jnp.asarray(xi))) for xi in x])),
             "norm": _hex(np.stack([np.asarray(norm(jnp.asarray(xi))) for xi in x])),
         }
+    for dtype_name in ("float16", "bfloat16"):
+        for shape in HALF_SWEEP:
+            x = srng.standard_normal((SWEEP_DRAWS, *shape))
+            x = (x * np.exp(srng.standard_normal(x.shape))).astype(np.float32)
+            x = x.astype(DTYPES[dtype_name])
+            sweep[f"{dtype_name}|{shape}"] = {
+                "x": _hex(x),
+                "sum": _hex(np.stack([np.asarray(jnp.sum(jnp.asarray(xi))) for xi in x])),
+                "norm": _hex(np.stack([np.asarray(norm(jnp.asarray(xi))) for xi in x])),
+            }
     sweep64: dict[str, dict[str, str]] = {}
     jax.config.update("jax_enable_x64", True)  # last: the float32 data above are taken without
     norm64 = jax.jit(jnp.linalg.norm)
