@@ -80,7 +80,9 @@ SWEEP = (
 #: float32 1-D lengths past one window of 32 (the norm's squares summed in windows)
 LONG = (33, 40, 63, 64, 65, 100, 255, 256, 257, 1000, 1025, 2048, 4095)
 #: float32 blocks of more than 32 rows (XLA splits them into windows of 32 rows)
-TALL = [(r, c) for r in (33, 40, 64, 65, 96, 100, 128, 300, 512) for c in (2, 3, 4, 5, 7, 8)]
+TALL = [
+    (r, c) for r in (33, 40, 62, 63, 64, 65, 95, 96, 100, 128, 300, 512) for c in (2, 3, 4, 5, 7, 8)
+]
 #: float16 and bfloat16 blocks whose float32 order the sweep pins down
 HALF_SWEEP = ((2, 5), (4, 3), (8, 5), (8, 7), (16, 3), (20, 3), (33, 2), (64, 4), (100, 3))
 SWEEP_DRAWS = 6
