@@ -2,7 +2,8 @@
 ``tests/golden/optim_reduce.json``, from ``tools/gen_golden_optim_reduce.py``: whole-array
 ``jnp.sum`` and jitted ``jnp.linalg.norm`` of JAX 0.10.2, six draws per shape): every
 ``(rows, cols)`` with ``rows <= 32`` and ``cols <= 8``, some wider blocks of at most 256
-elements, 1-D lengths 1 to 32, 13 longer ones up to 4,095, 71 blocks of 33 to 512 rows, and
+elements, 1-D lengths 1 to 32, 13 longer ones up to 4,095, 71 blocks of 33 to 512 rows, five
+2-D vectors (a side of 1, up to 1,000 elements), and
 nine blocks in float16 and bfloat16; and the norms of float64 draws of the shapes up to 32 rows
 with 64-bit types on (``"sweep64"``). ``ordered_sum`` and ``ordered_norm``
 (``trellax/_src/optim/reduce_order.py``) give JAX's bits for every draw of every shape.
@@ -48,7 +49,8 @@ def test_sweep_covers_the_shapes() -> None:
     assert {(r, c) for r in range(1, 33) for c in range(1, 9)} <= shapes
     assert {(n,) for n in range(1, 33)} <= shapes
     assert max(s[0] for s in shapes if len(s) == 1) == 4095
-    assert sum(len(s) == 2 and s[0] > 32 for s in shapes) == 71
+    assert sum(len(s) == 2 and s[0] > 32 and s[1] > 1 for s in shapes) == 71
+    assert {(1, 1000), (1000, 1)} <= shapes
 
 
 @pytest.mark.parametrize("shape", sorted(SWEEP))

@@ -131,7 +131,8 @@ def main() -> None:
             "sum": _hex(np.stack([np.asarray(jnp.sum(jnp.asarray(xi))) for xi in x])),
             "norm": _hex(np.stack([np.asarray(norm(jnp.asarray(xi))) for xi in x])),
         }
-    for shape in [(n,) for n in LONG] + [s for s in TALL if s[0] * s[1] < 4096]:
+    vectors = [(1, 100), (1, 1000), (64, 1), (100, 1), (1000, 1)]  # 2-D with a side of 1
+    for shape in [(n,) for n in LONG] + [s for s in TALL if s[0] * s[1] < 4096] + vectors:
         x = srng.standard_normal((SWEEP_DRAWS, *shape))
         x = (x * np.exp(srng.standard_normal(x.shape))).astype(np.float32)
         sweep[str(shape)] = {

@@ -161,9 +161,13 @@ def _ordered_f32(y: Any, axes: tuple[int, ...]) -> Any | None:
     batch = tuple(y.shape[i] for i in kept)
     if len(axes) == 1:
         return _windows(moved)
-    if len(axes) != 2 or lengths[1] > WINDOW:
+    if len(axes) != 2:
         return None
     rows, cols = lengths
+    if 1 in lengths and axes == (y.ndim - 2, y.ndim - 1):
+        return _windows(moved.reshape((*batch, rows * cols)))  # measured: as one axis
+    if cols > WINDOW:
+        return None
     if rows > WINDOW:
         if axes != (y.ndim - 2, y.ndim - 1):
             return None  # not the last two axes: not measured
@@ -278,7 +282,8 @@ def ordered_norm(x: Any, keepdims: bool = False) -> Any:
     :func:`lane_count`):
 
     * a vector (1-D, or 2-D with a side of 1) of at most 32 elements: :func:`_fused_squares`;
-    * a float32 vector of 33 to 4,095 elements: the rounded squares summed in windows of 32,
+    * a float32 vector (also 2-D with a side of 1) of 33 to 4,095 elements: the rounded
+      squares summed in windows of 32,
       as a long axis's sum (XLA splits the reduction, and the squares become a kernel of
       their own, without FMAs);
     * a float32 ``(rows, cols)`` block with ``rows`` over 32, ``2 <= cols <= 32`` and under
@@ -296,7 +301,7 @@ def ordered_norm(x: Any, keepdims: bool = False) -> Any:
     if dtype not in _FULL or x.size == 0 or x.ndim not in (1, 2):
         return jnp.linalg.norm(x, keepdims=keepdims)
     wide = dtype == np.float64
-    if x.ndim == 1 and x.size > WINDOW and not wide:
+    if (x.ndim == 1 or min(x.shape) == 1) and x.size > WINDOW and not wide:
         if x.size >= LIBRARY_KERNEL_SIZE:
             return jnp.linalg.norm(x, keepdims=keepdims)
         # split into windows of 32 by XLA: the squares are a kernel of their own (rounded),
