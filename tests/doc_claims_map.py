@@ -2883,6 +2883,12 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/nn.md",
+        "A sweep of every `(rows, cols)` with",
+        "tests/test_optim_reduce_sweep.py::test_sum_and_norm_are_xlas",
+        "tests/test_optim_reduce_sweep.py::test_sweep_covers_the_shapes",
+    ),
+    E(
+        "docs/nn.md",
         "A fused multiply-add rounded once (the `fma` primitive, exact for float32)",
         "tests/test_optim_reduce.py::test_fma_rounds_once",
         "tests/test_optim_rest.py::test_eager_trajectory_matches_optax",

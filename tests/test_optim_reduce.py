@@ -43,7 +43,6 @@ OUTSIDE = {
     "float32|(2, 4, 8)|None",  # three reduced axes
     "float32|(40, 100)|None",  # two reduced axes, one over 32
     "float32|(64, 64)|None",  # 4,096 elements: XLA's vectorized library kernel
-    "float32|(64, 8)|None",  # the accumulator family over 256 elements
     "float32|(20, 30)|None",  # row-major, over SEQUENTIAL_LIMIT (XLA's order, not reproduced)
     "float32|(32, 32, 3)|(0, 1)",  # the same
 }
@@ -51,6 +50,13 @@ OUTSIDE = {
 NORM_EXACT = {
     "(5,)", "(8,)", "(32,)", "(2, 8)", "(4, 6)", "(4, 8)", "(16, 8)", "(32, 8)", "(3, 8)",
     "(6, 4)", "(6, 8)", "(8, 1)", "(12, 8)", "(2, 16)", "(4, 16)",
+    # the accumulator blocks whose lanes XLA fuses with FMAs, or whose lane count is not
+    # min(rows, 8, 32 // cols): missed before reduce_order.lane_count was measured
+    "(2, 3)", "(4, 4)", "(8, 3)", "(8, 4)", "(8, 8)", "(16, 2)", "(16, 4)",
+    # vectors past 32 elements: rounded squares summed in windows of 32 (were NumPy's order)
+    "(33,)", "(100,)", "(1000,)", "(4095,)",
+    # over 32 rows: windows of 32 rows, the squares rounded (was NumPy's order)
+    "(64, 8)",
 }  # fmt: skip
 
 
@@ -90,7 +96,7 @@ def test_sum_and_mean_are_xlas(key: str) -> None:
 
 def test_numpys_order_misses_xlas() -> None:
     """jnp.sum (NumPy's pairwise order) differs from XLA's in many float32 draws of the
-    domain: the order is what the module changes (measured: 860 of 1,250)."""
+    domain: the order is what the module changes (measured: 876 of 1,270)."""
     missed = total = 0
     for key in INSIDE:
         if not key.startswith("float32"):
@@ -124,7 +130,7 @@ def test_norm_is_jitted_jaxs(shape: str) -> None:
 
 def test_norm_is_closer_than_linalg_norm() -> None:
     """Over the float32 shapes of NORM_EXACT jnp.linalg.norm (unfused) misses JAX's norm in
-    many draws (measured: 203 of 600)."""
+    many draws (measured: 296 of 993)."""
     missed = total = 0
     for shape in sorted(NORM_EXACT):
         x, _, case, dt = _case(f"float32|{shape}|None")

@@ -69,6 +69,23 @@ CASES = (
     ((64, 64), None),
 )
 HALF_CASES = ((8,), (32,), (4, 8), (100,))
+#: float32 shapes swept for the order of whole-array sums and jitted norms: every (rows, cols)
+#: with rows <= 32 and cols <= 8, a few wider ones of at most 256 elements, 1-D lengths to 32;
+#: the norms of float64 draws of the same shapes too (64-bit types on)
+SWEEP = (
+    [(r, c) for r in range(1, 33) for c in range(1, 9)]
+    + [(r, c) for r in (1, 2, 3, 4, 5, 8) for c in (9, 12, 16, 23, 32) if r * c <= 256]
+    + [(n,) for n in range(1, 33)]
+)
+#: float32 1-D lengths past one window of 32 (the norm's squares summed in windows)
+LONG = (33, 40, 63, 64, 65, 100, 255, 256, 257, 1000, 1025, 2048, 4095)
+#: float32 blocks of more than 32 rows (XLA splits them into windows of 32 rows)
+TALL = [
+    (r, c) for r in (33, 40, 62, 63, 64, 65, 95, 96, 100, 128, 300, 512) for c in (2, 3, 4, 5, 7, 8)
+]
+#: float16 and bfloat16 blocks whose float32 order the sweep pins down
+HALF_SWEEP = ((2, 5), (4, 3), (8, 5), (8, 7), (16, 3), (20, 3), (33, 2), (64, 4), (100, 3))
+SWEEP_DRAWS = 6
 DTYPES = {"float32": np.float32, "float16": np.float16, "bfloat16": ml_dtypes.bfloat16}
 
 
@@ -103,7 +120,47 @@ def main() -> None:
             }
             if norms:
                 out[key]["norm"] = _hex(np.stack(norms))
-    data = {"jax": jax.__version__, "cases": out}
+    sweep: dict[str, dict[str, str]] = {}
+    srng = np.random.default_rng(27)  # its own stream: the cases above keep their draws
+    norm = jax.jit(jnp.linalg.norm)
+    for shape in SWEEP:
+        x = srng.standard_normal((SWEEP_DRAWS, *shape))
+        x = (x * np.exp(srng.standard_normal(x.shape))).astype(np.float32)
+        sweep[str(shape)] = {
+            "x": _hex(x),
+            "sum": _hex(np.stack([np.asarray(jnp.sum(jnp.asarray(xi))) for xi in x])),
+            "norm": _hex(np.stack([np.asarray(norm(jnp.asarray(xi))) for xi in x])),
+        }
+    vectors = [(1, 100), (1, 1000), (64, 1), (100, 1), (1000, 1)]  # 2-D with a side of 1
+    for shape in [(n,) for n in LONG] + [s for s in TALL if s[0] * s[1] < 4096] + vectors:
+        x = srng.standard_normal((SWEEP_DRAWS, *shape))
+        x = (x * np.exp(srng.standard_normal(x.shape))).astype(np.float32)
+        sweep[str(shape)] = {
+            "x": _hex(x),
+            "sum": _hex(np.stack([np.asarray(jnp.sum(jnp.asarray(xi))) for xi in x])),
+            "norm": _hex(np.stack([np.asarray(norm(jnp.asarray(xi))) for xi in x])),
+        }
+    for dtype_name in ("float16", "bfloat16"):
+        for shape in HALF_SWEEP:
+            x = srng.standard_normal((SWEEP_DRAWS, *shape))
+            x = (x * np.exp(srng.standard_normal(x.shape))).astype(np.float32)
+            x = x.astype(DTYPES[dtype_name])
+            sweep[f"{dtype_name}|{shape}"] = {
+                "x": _hex(x),
+                "sum": _hex(np.stack([np.asarray(jnp.sum(jnp.asarray(xi))) for xi in x])),
+                "norm": _hex(np.stack([np.asarray(norm(jnp.asarray(xi))) for xi in x])),
+            }
+    sweep64: dict[str, dict[str, str]] = {}
+    jax.config.update("jax_enable_x64", True)  # last: the float32 data above are taken without
+    norm64 = jax.jit(jnp.linalg.norm)
+    for shape in SWEEP:
+        x64 = srng.standard_normal((SWEEP_DRAWS, *shape))
+        x64 = x64 * np.exp(srng.standard_normal(x64.shape))
+        sweep64[str(shape)] = {
+            "x": _hex(x64),
+            "norm": _hex(np.stack([np.asarray(norm64(jnp.asarray(xi))) for xi in x64])),
+        }
+    data = {"jax": jax.__version__, "cases": out, "sweep": sweep, "sweep64": sweep64}
     OUT.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
     print(f"wrote {OUT} ({len(out)} cases)")
 
