@@ -78,6 +78,22 @@ SORT: tuple[str, ...] = (
 )
 
 _PB = "pickle.loads(pickle.dumps(np.array([True, False, True])))"
+STATS: tuple[str, ...] = (
+    # bincount of booleans counts False and True as 0 and 1 (was TypeError); weights of another
+    # shape than x: JAX's ValueError, also for a scalar (was TypeError, or broadcast silently)
+    "jnp.bincount(jnp.array([True, False, True, True]))",
+    "jnp.bincount(jnp.array([True, True]), length=3)",
+    "jnp.bincount(jnp.array([True, False, True]), minlength=4)",
+    "jnp.bincount(jnp.array([True, False, True]), weights=jnp.array([1, 2, 3], jnp.int8))",
+    "jax.jit(lambda x: jnp.bincount(x, length=2))(jnp.array([False, False, True]))",
+    "jax.vmap(lambda x: jnp.bincount(x, length=3))(jnp.array([[True, False], [True, True]]))",
+    "jnp.bincount(jnp.array([0, 1, 1]), weights=2.0)",
+    "jnp.bincount(jnp.array([0, 1, 1]), weights=jnp.array([2.0]))",
+    "jnp.bincount(jnp.array([0, 1, 1]), weights=jnp.array([True, False]))",
+    "jnp.bincount(jnp.array([0, 1, 1]), weights=jnp.array([True, False, True]))",
+    "jnp.bincount(jnp.array([True, False]), weights=jnp.array([1., 2., 3.]))",
+)
+
 DTYPES: tuple[str, ...] = (
     # a NumPy array read back from a pickle has a dtype object equal to, but not the same as,
     # NumPy's own: bool products took the arithmetic path and raised (found by the probe, whose
@@ -88,13 +104,14 @@ DTYPES: tuple[str, ...] = (
     f"jnp.outer({_PB}, {_PB})",
 )
 
-CASES: tuple[str, ...] = LINALG + FFT + SORT + DTYPES
+CASES: tuple[str, ...] = LINALG + FFT + SORT + STATS + DTYPES
 
 # cases whose values come out of an LAPACK routine or an iterative reduction: relative tolerance
 RTOL: dict[str, float] = {
     c: 2e-5 for c in CASES if "svd" in c or "pinv" in c or ("solve" in c and "ZCOL" not in c)
 }
 X64_CASES: tuple[str, ...] = (
+    "jnp.bincount(jnp.array([True, False, True, True]))",
     "jnp.fft.fftfreq(11, d=0.3)",
     "jnp.fft.rfftfreq(29, d=0.7)",
     f"jnp.linalg.solve({_ZROW3}, {_RHS32})",
