@@ -13,6 +13,8 @@ _SYM3 = "jnp.array([[1., 2., 0.], [2., 1., 0.], [0., 0., 1.]])"
 _ASYM3 = "jnp.array([[2., 1., 5.], [-3., 1., 0.5], [4., 7., 3.]])"
 _HERM2 = "jnp.array([[2., 1j], [-1j, -3.]])"
 
+_PX = "jnp.linspace(0., 1., 6)"
+
 LINALG: tuple[str, ...] = (
     # solve of an exactly singular matrix: the unchecked LU solve's signed infinities (was NaN)
     f"jnp.linalg.solve({_ZROW3}, jnp.array([1., 2., 3.]))",
@@ -92,6 +94,14 @@ STATS: tuple[str, ...] = (
     "jnp.bincount(jnp.array([0, 1, 1]), weights=jnp.array([True, False]))",
     "jnp.bincount(jnp.array([0, 1, 1]), weights=jnp.array([True, False, True]))",
     "jnp.bincount(jnp.array([True, False]), weights=jnp.array([1., 2., 3.]))",
+    # polyfit(full=True)'s rcond is a weak default float (was strong float32) whose default is
+    # len(x) times the epsilon of x's own dtype (was the promoted dtype's); integer x: ValueError
+    f"jnp.polyfit({_PX}, {_PX} ** 2, 1, full=True)",
+    f"jnp.polyfit({_PX}, {_PX} ** 2, 2, full=True, rcond=0.1)",
+    f"jnp.polyfit({_PX}.astype(jnp.float16), {_PX} ** 2, 1, full=True)[4]",
+    f"jax.jit(lambda a, b: jnp.polyfit(a, b, 1, full=True))({_PX}, {_PX} ** 2)",
+    "jnp.polyfit(jnp.arange(5), jnp.arange(5.), 1)",
+    "jnp.polyfit(jnp.arange(5), jnp.arange(5), 1)",
 )
 
 DTYPES: tuple[str, ...] = (
@@ -106,14 +116,19 @@ DTYPES: tuple[str, ...] = (
 
 CASES: tuple[str, ...] = LINALG + FFT + SORT + STATS + DTYPES
 
-# cases whose values come out of an LAPACK routine or an iterative reduction: relative tolerance
-RTOL: dict[str, float] = {
-    c: 2e-5 for c in CASES if "svd" in c or "pinv" in c or ("solve" in c and "ZCOL" not in c)
-}
 X64_CASES: tuple[str, ...] = (
+    f"jnp.polyfit({_PX}, {_PX} ** 2, 1, full=True)",
+    f"jnp.polyfit(jnp.linspace(0., 1., 6, dtype=jnp.float32), {_PX} ** 2, 1, full=True)",
     "jnp.bincount(jnp.array([True, False, True, True]))",
     "jnp.fft.fftfreq(11, d=0.3)",
     "jnp.fft.rfftfreq(29, d=0.7)",
     f"jnp.linalg.solve({_ZROW3}, {_RHS32})",
     f"jnp.linalg.svd({_ASYM3}, hermitian=True)",
 )
+
+# cases whose values come out of an LAPACK routine or an iterative reduction: relative tolerance
+RTOL: dict[str, float] = {
+    c: 2e-5
+    for c in CASES + X64_CASES
+    if "svd" in c or "pinv" in c or "polyfit" in c or ("solve" in c and "ZCOL" not in c)
+}
