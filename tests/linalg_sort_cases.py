@@ -80,6 +80,19 @@ SORT: tuple[str, ...] = (
 )
 
 _PB = "pickle.loads(pickle.dumps(np.array([True, False, True])))"
+SETOPS: tuple[str, ...] = (
+    # setdiff1d(assume_unique=True) keeps ar1's entries that are not in ar2 in their order,
+    # repeats included, as JAX does (was the sorted unique values: a silently different result)
+    "jnp.setdiff1d(jnp.array([3, 1, 1, 2, 5, 0]), jnp.array([2, 7]), assume_unique=True)",
+    "jnp.setdiff1d(jnp.array([[3., 1.], [1., 2.]]), jnp.array([2.]), assume_unique=True)",
+    "jnp.setdiff1d(jnp.array([3, 1, 1, 2]), jnp.array([2]), assume_unique=True, size=5)",
+    "jnp.setdiff1d(jnp.array([3, 1, 1]), 2, assume_unique=True, size=4, fill_value=-1)",
+    "jnp.setdiff1d(jnp.array([3, 1, 1, 2]), jnp.array([2]), assume_unique=True, size=2)",
+    "jax.jit(lambda a: jnp.setdiff1d(a, jnp.array([2]), assume_unique=True, size=4))"
+    "(jnp.array([2, 9, 9, 2]))",
+    "jnp.setdiff1d(jnp.zeros(0, jnp.int32), jnp.array([2]), assume_unique=True, size=2)",
+)
+
 STATS: tuple[str, ...] = (
     # bincount of booleans counts False and True as 0 and 1 (was TypeError); weights of another
     # shape than x: JAX's ValueError, also for a scalar (was TypeError, or broadcast silently)
@@ -114,7 +127,7 @@ DTYPES: tuple[str, ...] = (
     f"jnp.outer({_PB}, {_PB})",
 )
 
-CASES: tuple[str, ...] = LINALG + FFT + SORT + STATS + DTYPES
+CASES: tuple[str, ...] = LINALG + FFT + SORT + SETOPS + STATS + DTYPES
 
 X64_CASES: tuple[str, ...] = (
     f"jnp.polyfit({_PX}, {_PX} ** 2, 1, full=True)",
