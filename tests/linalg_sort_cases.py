@@ -13,6 +13,8 @@ _SYM3 = "jnp.array([[1., 2., 0.], [2., 1., 0.], [0., 0., 1.]])"
 _ASYM3 = "jnp.array([[2., 1., 5.], [-3., 1., 0.5], [4., 7., 3.]])"
 _HERM2 = "jnp.array([[2., 1j], [-1j, -3.]])"
 
+_PX = "jnp.linspace(0., 1., 6)"
+
 LINALG: tuple[str, ...] = (
     # solve of an exactly singular matrix: the unchecked LU solve's signed infinities (was NaN)
     f"jnp.linalg.solve({_ZROW3}, jnp.array([1., 2., 3.]))",
@@ -78,6 +80,43 @@ SORT: tuple[str, ...] = (
 )
 
 _PB = "pickle.loads(pickle.dumps(np.array([True, False, True])))"
+SETOPS: tuple[str, ...] = (
+    # setdiff1d(assume_unique=True) keeps ar1's entries that are not in ar2 in their order,
+    # repeats included, as JAX does (was the sorted unique values: a silently different result)
+    "jnp.setdiff1d(jnp.array([3, 1, 1, 2, 5, 0]), jnp.array([2, 7]), assume_unique=True)",
+    "jnp.setdiff1d(jnp.array([[3., 1.], [1., 2.]]), jnp.array([2.]), assume_unique=True)",
+    "jnp.setdiff1d(jnp.array([3, 1, 1, 2]), jnp.array([2]), assume_unique=True, size=5)",
+    "jnp.setdiff1d(jnp.array([3, 1, 1]), 2, assume_unique=True, size=4, fill_value=-1)",
+    "jnp.setdiff1d(jnp.array([3, 1, 1, 2]), jnp.array([2]), assume_unique=True, size=2)",
+    "jax.jit(lambda a: jnp.setdiff1d(a, jnp.array([2]), assume_unique=True, size=4))"
+    "(jnp.array([2, 9, 9, 2]))",
+    "jnp.setdiff1d(jnp.zeros(0, jnp.int32), jnp.array([2]), assume_unique=True, size=2)",
+)
+
+STATS: tuple[str, ...] = (
+    # bincount of booleans counts False and True as 0 and 1 (was TypeError); weights of another
+    # shape than x: JAX's ValueError, also for a scalar (was TypeError, or broadcast silently)
+    "jnp.bincount(jnp.array([True, False, True, True]))",
+    "jnp.bincount(jnp.array([True, True]), length=3)",
+    "jnp.bincount(jnp.array([True, False, True]), minlength=4)",
+    "jnp.bincount(jnp.array([True, False, True]), weights=jnp.array([1, 2, 3], jnp.int8))",
+    "jax.jit(lambda x: jnp.bincount(x, length=2))(jnp.array([False, False, True]))",
+    "jax.vmap(lambda x: jnp.bincount(x, length=3))(jnp.array([[True, False], [True, True]]))",
+    "jnp.bincount(jnp.array([0, 1, 1]), weights=2.0)",
+    "jnp.bincount(jnp.array([0, 1, 1]), weights=jnp.array([2.0]))",
+    "jnp.bincount(jnp.array([0, 1, 1]), weights=jnp.array([True, False]))",
+    "jnp.bincount(jnp.array([0, 1, 1]), weights=jnp.array([True, False, True]))",
+    "jnp.bincount(jnp.array([True, False]), weights=jnp.array([1., 2., 3.]))",
+    # polyfit(full=True)'s rcond is a weak default float (was strong float32) whose default is
+    # len(x) times the epsilon of x's own dtype (was the promoted dtype's); integer x: ValueError
+    f"jnp.polyfit({_PX}, {_PX} ** 2, 1, full=True)",
+    f"jnp.polyfit({_PX}, {_PX} ** 2, 2, full=True, rcond=0.1)",
+    f"jnp.polyfit({_PX}.astype(jnp.float16), {_PX} ** 2, 1, full=True)[4]",
+    f"jax.jit(lambda a, b: jnp.polyfit(a, b, 1, full=True))({_PX}, {_PX} ** 2)",
+    "jnp.polyfit(jnp.arange(5), jnp.arange(5.), 1)",
+    "jnp.polyfit(jnp.arange(5), jnp.arange(5), 1)",
+)
+
 DTYPES: tuple[str, ...] = (
     # a NumPy array read back from a pickle has a dtype object equal to, but not the same as,
     # NumPy's own: bool products took the arithmetic path and raised (found by the probe, whose
@@ -88,15 +127,21 @@ DTYPES: tuple[str, ...] = (
     f"jnp.outer({_PB}, {_PB})",
 )
 
-CASES: tuple[str, ...] = LINALG + FFT + SORT + DTYPES
+CASES: tuple[str, ...] = LINALG + FFT + SORT + SETOPS + STATS + DTYPES
 
-# cases whose values come out of an LAPACK routine or an iterative reduction: relative tolerance
-RTOL: dict[str, float] = {
-    c: 2e-5 for c in CASES if "svd" in c or "pinv" in c or ("solve" in c and "ZCOL" not in c)
-}
 X64_CASES: tuple[str, ...] = (
+    f"jnp.polyfit({_PX}, {_PX} ** 2, 1, full=True)",
+    f"jnp.polyfit(jnp.linspace(0., 1., 6, dtype=jnp.float32), {_PX} ** 2, 1, full=True)",
+    "jnp.bincount(jnp.array([True, False, True, True]))",
     "jnp.fft.fftfreq(11, d=0.3)",
     "jnp.fft.rfftfreq(29, d=0.7)",
     f"jnp.linalg.solve({_ZROW3}, {_RHS32})",
     f"jnp.linalg.svd({_ASYM3}, hermitian=True)",
 )
+
+# cases whose values come out of an LAPACK routine or an iterative reduction: relative tolerance
+RTOL: dict[str, float] = {
+    c: 2e-5
+    for c in CASES + X64_CASES
+    if "svd" in c or "pinv" in c or "polyfit" in c or ("solve" in c and "ZCOL" not in c)
+}

@@ -63,16 +63,6 @@ KNOWN: dict[tuple[str, tuple[str, ...], bool | None], str] = {
         None,
     ): "area weights at the right edge differ",
     (
-        "jnp.polyfit(a0, a1, 1, w=a2)",
-        ("arr:int32:[0, 1, 2, 3]", "arr:int32:[1, 3, 5, 8]", "arr:float32:[1.0, 1.0, 2.0, 0.5]"),
-        None,
-    ): "JAX raises ValueError here; cause not found",
-    (
-        "jnp.polyfit(a0, a1, 2, full=True)",
-        ("arr:float32:[0.0, 1.0, 2.0, 3.0, 4.0]", "arr:float32:[1.0, 2.0, 5.0, 10.0, 17.5]"),
-        None,
-    ): "full=True extras differ from JAX's",
-    (
         "lax.approx_min_k(a0, 2, reduction_dimension=0)",
         ("arr:int32:[[3, 1, 4], [5, 0, 2]]",),
         None,

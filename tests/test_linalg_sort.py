@@ -63,3 +63,15 @@ def test_matches_jax(expr: str) -> None:
 def test_matches_jax_x64(expr: str) -> None:
     with trellax.enable_x64(True):
         _check(expr, GOLDEN[f"x64|{expr}"])
+
+
+def test_interp_period_is_numpys_whatever_ran_before() -> None:
+    # JAX 0.10.2 eagerly returns the non-periodic result of an earlier call with other keywords
+    # (docs/semantics.md); trellax's periodic result is NumPy's, in any call order
+    xp = np.array([0, 1, 2, 4], np.float32)
+    fp = np.array([0, 10, -5, 3], np.float32)
+    xq = np.array([-1, 0, 0.5, 1.5, 3, 4, 9, np.nan], np.float32)
+    jnp.interp(xq, xp, fp, right=7)
+    for period in (3, -3):
+        got = np.asarray(jnp.interp(xq, xp, fp, period=period))
+        np.testing.assert_allclose(got, np.interp(xq, xp, fp, period=period), rtol=1e-6)

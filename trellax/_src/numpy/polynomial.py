@@ -129,13 +129,16 @@ def polyfit(
     deg = operator.index(deg)
     if deg < 0:
         raise ValueError("expected deg >= 0")
+    x_dtype = asarray(x).dtype  # rcond's default is x's own epsilon, as in JAX
+    if dtypes.kind(x_dtype) not in ("f", "c", "V"):
+        raise ValueError(f"polyfit: data type {x_dtype.name} of x is not inexact")
     xa, ya = promote_args_inexact_keep_shapes("polyfit", x, y)
     if xa.ndim != 1 or xa.shape[0] == 0:
         raise TypeError("expected 1D vector for x")
     if ya.ndim not in (1, 2) or ya.shape[0] != xa.shape[0]:
         raise TypeError("expected 1D or 2D array for y with as many rows as x")
     order = deg + 1
-    rc = xa.shape[0] * float(dtypes.finfo(xa.dtype).eps) if rcond is None else rcond
+    rc = xa.shape[0] * float(dtypes.finfo(x_dtype).eps) if rcond is None else rcond
     lhs = vander(xa, order)
     rhs = ya
     if w is not None:
@@ -147,7 +150,7 @@ def polyfit(
     c, resids, rank, s = linalg.lstsq(lhs, rhs, rcond=rc)
     c = ufuncs.divide(c, scale if c.ndim == 1 else scale[:, None])
     if full:
-        return c, resids, rank, s, asarray(np.asarray(rc, xa.dtype))
+        return c, resids, rank, s, asarray(float(rc))  # a weak default float, as in JAX
     if cov:
         inverse = linalg.inv(_matmul(shapes.transpose(lhs), lhs))
         inverse = ufuncs.divide(inverse, ufuncs.multiply(scale[:, None], scale[None, :]))

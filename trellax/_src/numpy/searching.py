@@ -588,6 +588,8 @@ def bincount(
     if out_sharding is not None:
         check_out_sharding("numpy.bincount", out_sharding)
     xx = _asarray("bincount", x)
+    if xx.dtype == dtypes.bool_:  # JAX counts booleans as 0 and 1
+        xx = _convert(xx, dtypes.default_int_dtype(), False)
     if dtypes.kind(xx.dtype) not in ("i", "u"):
         raise TypeError(f"x argument to bincount must have an integer type; got {xx.dtype.name}")
     if xx.ndim != 1:
@@ -607,13 +609,17 @@ def bincount(
         w = full(xx.shape, 1, d)
     else:
         w = _asarray("bincount", weights)
+        if w.shape != xx.shape:  # JAX does not broadcast the weights
+            raise ValueError(
+                f"bincount: weights must have the shape of x, {xx.shape}; got {w.shape}"
+            )
         if w.dtype == dtypes.bool_:
             raise TypeError(
                 "bincount does not accept weights of dtype bool; cast them to a number type "
                 "first (weights.astype(int))"
             )
         d = w.dtype
-        w = broadcast_to(_convert(w, d, False), xx.shape)
+        w = _convert(w, d, False)
     idx = lax.max(xx, const(0, xx.dtype))
     return scatter1(full((n,), 0, d), idx, w, "add")
 

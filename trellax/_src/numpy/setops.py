@@ -399,12 +399,28 @@ def setdiff1d(
     size: int | None = None,
     fill_value: Any = None,
 ) -> Array:
-    """The sorted unique values of ``ar1`` that are not in ``ar2``; keeps ``ar1``'s dtype (as
-    JAX does). Padding (with ``size``) uses ``fill_value``, 0 by default."""
+    """The sorted unique values of ``ar1`` that are not in ``ar2`` (with ``assume_unique``:
+    ``ar1``'s entries not in ``ar2``, in their order, as JAX); keeps ``ar1``'s dtype (as JAX
+    does). Padding (with ``size``) uses ``fill_value``, 0 by default."""
     a1 = ravel(_asarray("setdiff1d", ar1))
     a2 = _asarray("setdiff1d", ar2)
     keep = isin(a1, a2, invert=True)
     fill = 0 if fill_value is None and size is not None else fill_value
+    if assume_unique:  # as JAX: ar1's kept entries in their order, repeats included, unsorted
+        d = dtypes.default_int_dtype()
+        if size is None:
+            n = concrete_int(reduce_sum(_convert(keep, d, False), (0,)), "setdiff1d")
+        else:
+            n = static_int(size, "setdiff1d", "size")
+        positions, ok, _ = compact(keep, n)
+        if a1.shape[0]:
+            values = gather1(a1, positions)
+        else:
+            values = full((n,), 0, a1.dtype, a1.weak_type)
+        if fill is not None:
+            pad = _convert(ensure_array("setdiff1d", fill), a1.dtype, a1.weak_type)
+            values = select_n(ok, pad, values)
+        return _strong_if_complex(values)
     return _unique_1d(a1, "setdiff1d", valid=keep, size=size, fill_value=fill).values
 
 
