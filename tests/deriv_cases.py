@@ -950,6 +950,16 @@ EXCLUDED: dict[str, str] = {
         "FMA in compiled code, lax/fma.py): no public function gives it a tangent; its rule is "
         "a * b + c's (tests/test_optim_reduce.py::test_fma_derivatives)"
     ),
+    "xla_complex_reciprocal": (
+        "written only by the jit pass for a complex constant divisor, after differentiation "
+        "(interpreters/xla_rewrites.py); its rule is 1/y's "
+        "(tests/test_div_compound.py::test_jvp_rules_of_the_complex_rewrite_primitives)"
+    ),
+    "xla_complex_product": (
+        "written only by the jit pass for a complex constant divisor, after differentiation "
+        "(interpreters/xla_rewrites.py); its rule is x*r's "
+        "(tests/test_div_compound.py::test_jvp_rules_of_the_complex_rewrite_primitives)"
+    ),
     "random_log": (
         "internal to the samplers (XLA's float32 log of their uniform draws, random/logs.py): "
         "no public function gives it a tangent; its rule is log's (tests/test_xla_log.py)"

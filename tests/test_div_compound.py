@@ -185,3 +185,15 @@ def test_complex_constant_divisor_under_jit(dtype: str) -> None:
         rec = _record(dtype, form)
         (got,), want = _run(rec), _array(rec["out"][0])
         assert int(np.sum(_differ(got, want))) == 0, form
+
+
+def test_jvp_rules_of_the_complex_rewrite_primitives() -> None:
+    """The primitives the jit pass writes for a complex constant divisor differentiate as the
+    reciprocal and the product they stand for."""
+    y = trellax.numpy.asarray(np.array([2 - 3j, -0.5 + 1j], np.complex64))
+    x = trellax.numpy.asarray(np.array([1 + 1j, 3 - 2j], np.complex64))
+    t = trellax.numpy.asarray(np.array([0.5 - 1j, 2 + 0.25j], np.complex64))
+    _, dr = trellax.jvp(lambda v: xla_rewrites.complex_reciprocal_p.bind(v), (y,), (t,))
+    np.testing.assert_allclose(np.asarray(dr), np.asarray(-t / (y * y)), rtol=1e-6)
+    _, dp = trellax.jvp(lambda a, b: xla_rewrites.complex_product_p.bind(a, b), (x, y), (t, t))
+    np.testing.assert_allclose(np.asarray(dp), np.asarray(t * y + x * t), rtol=1e-6)

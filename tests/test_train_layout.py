@@ -41,9 +41,11 @@ def _body(run: Any) -> str:
     return text[text.index("def run(") :]
 
 
-def _same_as_unfolded(f: Callable[..., Any], *args: Any) -> str:
+def _same_as_unfolded(f: Callable[..., Any], *args: Any, jit_is_eager: bool = True) -> str:
     """``f``'s program with and without the folds (small fusion chunks, so that regions form):
-    the same bytes; ``jit`` and eager: the same bytes; the folded program's text."""
+    the same bytes; ``jit`` and eager: the same bytes (within float32 rounding when
+    ``jit_is_eager`` is False: a division XLA rewrites under ``jit``); the folded program's
+    text."""
     flat = [np.asarray(a) for a in trellax.tree_util.tree_leaves(args)]
     on, off = _compile(f, args, True), _compile(f, args, False)
     got, want = on(*flat), off(*flat)
@@ -57,7 +59,11 @@ def _same_as_unfolded(f: Callable[..., Any], *args: Any) -> str:
         eager = trellax.tree_util.tree_leaves(f(*args))
     for j, e in zip(jitted, eager, strict=True):
         j, e = np.asarray(j), np.asarray(e)
-        assert j.dtype == e.dtype and j.shape == e.shape and j.tobytes() == e.tobytes()
+        assert j.dtype == e.dtype and j.shape == e.shape
+        if jit_is_eager:
+            assert j.tobytes() == e.tobytes()
+        else:
+            np.testing.assert_allclose(j, e, rtol=1e-5, atol=1e-7)
     return _body(on)
 
 
@@ -179,7 +185,9 @@ def test_adam_step_region_reads_the_gradient_flat() -> None:
         return optim.apply_updates(p, u), s
 
     state = tx.init(params)
-    run = _same_as_unfolded(step, params, state)
+    # under jit XLA turns Adam's (m / c1) / (sqrt(v / c2) + eps) into m / (c1 * (...)), as JAX's
+    # jit does (docs/semantics.md, compound divisions): jit and eager differ in the last bits
+    run = _same_as_unfolded(step, params, state, jit_is_eager=False)
     region = run.split("fused region")
     assert len(region) > 1
     swapped = blas_swap.swap_agrees(np.dtype("float32"), 32, 64, 96)
