@@ -9,6 +9,8 @@ dtype('int16')
 
 from typing import Any
 
+import numpy as np
+
 from trellax._src.dtypes.dtypes import (
     ALL_DTYPES,
     FLOAT4S,
@@ -47,7 +49,7 @@ from trellax._src.lax.ad_util import float0
 
 def canonicalize_dtype(
     dtype: Any, allow_extended_dtype: bool = False, *, x64: bool | None = None
-) -> Any:
+) -> np.dtype[Any]:
     """The dtype trellax actually uses for ``dtype``: with x64 off, 64-bit types become 32-bit;
     Python types map to the defaults. An extended (key) dtype is returned as it is with
     ``allow_extended_dtype``, refused otherwise (JAX's ``ValueError``)."""
@@ -57,7 +59,7 @@ def canonicalize_dtype(
         if _extended_type(dtype) is None:
             raise
         if allow_extended_dtype:
-            return dtype
+            return dtype  # type: ignore[no-any-return]  # a key dtype, not a NumPy one
         raise ValueError(
             f"Internal: canonicalize_dtype called on extended dtype {dtype} with "
             "allow_extended_dtype=False"
