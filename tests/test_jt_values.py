@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
+from jt_values_cases import base, build_index
 
 import trellax
 import trellax.numpy as jnp
@@ -19,25 +20,6 @@ import trellax.scipy.special as tsp
 GOLDEN = json.loads(
     (pathlib.Path(__file__).parent / "golden" / "jt_values.json").read_text(encoding="utf-8")
 )
-
-
-def build_index(items: list[Any]) -> tuple[Any, ...]:
-    table = {"T": True, "F": False, "...": Ellipsis, ":": slice(None), ":2": slice(None, 2)}
-    out: list[Any] = []
-    for item in items:
-        if isinstance(item, list):
-            out.append(np.array(item, dtype=np.int32))
-        elif item in ("aT", "aF"):
-            out.append(np.array(item == "aT"))
-        elif isinstance(item, int):
-            out.append(item)
-        else:
-            out.append(table[item])
-    return tuple(out)
-
-
-def base() -> np.ndarray[Any, Any]:
-    return np.arange(120, dtype=np.int32).reshape(2, 3, 4, 5)
 
 
 @pytest.mark.parametrize(

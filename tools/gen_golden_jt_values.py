@@ -16,12 +16,16 @@ from __future__ import annotations
 import functools
 import json
 import pathlib
+import sys
 from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
 import jax.scipy.special as jsp
 import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests"))
+from jt_values_cases import base, build_index
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "jt_values.json"
 
@@ -219,25 +223,6 @@ def numpy_cases() -> dict[str, Any]:
         "roll": [rolled.ravel().tolist(), rolled2.ravel().tolist()],
         "size_repeated_axis_error": size_error,
     }
-
-
-def build_index(items: list[Any]) -> tuple[Any, ...]:
-    table = {"T": True, "F": False, "...": Ellipsis, ":": slice(None), ":2": slice(None, 2)}
-    out: list[Any] = []
-    for item in items:
-        if isinstance(item, list):
-            out.append(np.array(item, dtype=np.int32))
-        elif item in ("aT", "aF"):
-            out.append(np.array(item == "aT"))
-        elif isinstance(item, int):
-            out.append(item)
-        else:
-            out.append(table[item])
-    return tuple(out)
-
-
-def base() -> np.ndarray:
-    return np.arange(120, dtype=np.int32).reshape(2, 3, 4, 5)
 
 
 def main() -> None:
