@@ -451,3 +451,21 @@ def test_jit_matches_eager(name: str) -> None:
 def test_jaxpr_shows_linalg_primitives() -> None:
     text = str(trellax.make_jaxpr(lambda x: LA.inv(x) + LA.det(x))(t(A)))
     assert "inv" in text and "det" in text
+
+
+def test_einsum_takes_any_character_as_a_label() -> None:
+    # JAX's einsum (opt_einsum's parser) takes digits and other characters as labels, as Flax
+    # nnx's attention does ('...kh1d'); NumPy's refuses them. The result is the lettered one's.
+    rng = np.random.default_rng(3)
+    q = rng.standard_normal((2, 3, 4, 5, 6)).astype(np.float32)
+    k = rng.standard_normal((2, 7, 4, 1, 6)).astype(np.float32)
+    got = tnp.einsum("...qhgd,...kh1d->...hgqk", q, k)
+    want = tnp.einsum("...qhgd,...khzd->...hgqk", q, k)
+    assert got.shape == (2, 4, 5, 3, 7)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    a, b = rng.standard_normal((2, 3)), rng.standard_normal((3, 4))
+    np.testing.assert_array_equal(
+        np.asarray(tnp.einsum("αβ,βγ->αγ", a, b)), np.asarray(tnp.einsum("ij,jk->ik", a, b))
+    )
+    with pytest.raises(ValueError, match="invalid subscript"):
+        tnp.einsum("i.j", a)

@@ -39,7 +39,7 @@ def _parse(subscripts: str, shapes: Sequence[tuple[int, ...]]) -> tuple[list[str
 def _parse_cached(
     subscripts: str, shapes: tuple[tuple[int, ...], ...]
 ) -> tuple[tuple[str, ...], str]:
-    s = subscripts.replace(" ", "")
+    s = _letters_only(subscripts.replace(" ", ""))
     if "->" in s:
         lhs, out = s.split("->")
         explicit = True
@@ -85,6 +85,18 @@ def _parse_cached(
                 counts[c] = counts.get(c, 0) + 1
         out = ell + "".join(sorted(c for c, k in counts.items() if k == 1 and c not in ell))
     return tuple(labels), out
+
+
+def _letters_only(s: str) -> str:
+    """``s`` with every label that is not an ASCII letter (a digit, a Unicode letter: JAX's
+    einsum takes any character) renamed to a letter ``s`` does not use."""
+    others = sorted({c for c in s if c not in _LETTERS and c not in ".,->"})
+    if not others:
+        return s
+    free = [c for c in string.ascii_letters if c not in s]
+    if len(free) < len(others):
+        raise ValueError(f"einsum: more than {len(_LETTERS)} distinct labels in {s!r}")
+    return s.translate({ord(c): f for c, f in zip(others, free)})
 
 
 def _check_sizes(labels: Sequence[str], shapes: Sequence[tuple[int, ...]]) -> dict[str, int]:
