@@ -10,34 +10,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 import pytest
 from div_compound_cases import COMPLEX_FORMS, PARTS, REAL_FORMS
+from golden_bits import bits_differ as _differ
+from golden_bits import decode as _array
 
 import trellax
 from trellax._src.interpreters import xla_rewrites
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "div_compound.json").read_text("utf-8"))
 RECORDS: list[dict[str, Any]] = GOLDEN["records"]
-_UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64, 16: np.uint64}
-
-
-def _array(rec: dict[str, Any]) -> np.ndarray:
-    dtype = np.dtype(getattr(ml_dtypes, rec["dtype"], rec["dtype"]))
-    raw = np.frombuffer(bytes.fromhex(rec["hex"]), _UINT[dtype.itemsize])
-    return raw.view(dtype).reshape(rec["shape"])
-
-
-def _differ(got: Any, want: np.ndarray) -> np.ndarray:
-    """Where the bits differ (any NaN matches any NaN)."""
-    got = np.asarray(got)
-    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape)
-    if want.dtype.kind == "c":
-        return _differ(got.real, want.real) | _differ(got.imag, want.imag)
-    nan = np.isnan(got.astype(np.float64)) & np.isnan(want.astype(np.float64))
-    view = _UINT[want.dtype.itemsize]
-    return ~((got.view(view) == want.view(view)) | nan)
 
 
 def _run(rec: dict[str, Any]) -> list[np.ndarray]:

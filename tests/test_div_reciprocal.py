@@ -15,6 +15,8 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
+from golden_bits import decode as _array
+from golden_bits import same_bits as _same_bits
 
 import trellax
 import trellax.numpy as tnp
@@ -22,24 +24,6 @@ import trellax.numpy as tnp
 GOLDEN = json.loads(
     (Path(__file__).parent / "golden" / "div_reciprocal.json").read_text(encoding="utf-8")
 )
-_UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
-
-
-def _array(rec: dict[str, Any]) -> np.ndarray:
-    dtype = np.dtype(getattr(ml_dtypes, rec["dtype"], rec["dtype"]))
-    raw = np.frombuffer(bytes.fromhex(rec["hex"]), _UINT[dtype.itemsize])
-    return raw.view(dtype).reshape(rec["shape"])
-
-
-def _same_bits(got: Any, want: np.ndarray) -> bool:
-    got = np.asarray(got)
-    if got.dtype != want.dtype or got.shape != want.shape:
-        return False
-    view = _UINT[want.dtype.itemsize]
-    nan = np.isnan(want.astype(np.float64))
-    if not np.array_equal(np.isnan(got.astype(np.float64)), nan):
-        return False
-    return bool(np.array_equal(got.view(view)[~nan], want.view(view)[~nan]))  # NaN: any payload
 
 
 def _axis(case: dict[str, Any]) -> Any:

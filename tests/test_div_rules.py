@@ -15,28 +15,14 @@ import ml_dtypes
 import numpy as np
 import pytest
 from div_rules_cases import EDGE_X, FORMS
+from golden_bits import bits_differ as _bits_differ
+from golden_bits import decode as _array
 
 import trellax
 from trellax._src.interpreters import xla_rewrites
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "div_rules.json").read_text("utf-8"))
 RECORDS: list[dict[str, Any]] = GOLDEN["records"]
-_UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
-
-
-def _array(rec: dict[str, Any]) -> np.ndarray:
-    dtype = np.dtype(getattr(ml_dtypes, rec["dtype"], rec["dtype"]))
-    raw = np.frombuffer(bytes.fromhex(rec["hex"]), _UINT[dtype.itemsize])
-    return raw.view(dtype).reshape(rec["shape"])
-
-
-def _bits_differ(got: Any, want: np.ndarray) -> np.ndarray:
-    """Where the bits differ (any NaN matches any NaN)."""
-    got = np.asarray(got)
-    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape)
-    nan_g, nan_w = np.isnan(got.astype(np.float64)), np.isnan(want.astype(np.float64))
-    view = _UINT[want.dtype.itemsize]
-    return ~((got.view(view) == want.view(view)) | (nan_g & nan_w))
 
 
 def _differing(got: Any, want: np.ndarray) -> int:
