@@ -95,3 +95,24 @@ def test_pcast_needs_shard_map() -> None:
         out_specs=P("i"),
     )(tnp.ones(2))
     np.testing.assert_array_equal(out, np.ones(4))
+
+
+def test_jit_out_shardings_place_the_eager_results() -> None:
+    # Flax's rng guide prints the shards of jit(..., out_shardings=NamedSharding(mesh, P("data")))
+    mesh = trellax.make_mesh((8,), ("data",))
+    data = trellax.sharding.NamedSharding(mesh, P("data"))
+    f = trellax.jit(lambda x, y: (x * 2, y.sum()), out_shardings=(data, None))
+    a, b = f(tnp.ones((8, 2)), tnp.ones(3))
+    assert a.sharding == data
+    assert [s.index[0] for s in a.addressable_shards] == [slice(i, i + 1) for i in range(8)]
+    assert [s.device.id for s in a.addressable_shards] == list(range(8))
+    assert b.sharding == trellax.sharding.SingleDeviceSharding(trellax.devices()[0])
+    np.testing.assert_array_equal(a, np.full((8, 2), 2.0, np.float32))
+    # traced calls give values, not placements; a PartitionSpec needs the context mesh
+    g = trellax.jit(lambda x: x + 1, out_shardings=data)
+    assert trellax.jit(lambda x: g(x) * 2)(tnp.ones(8)).tolist() == [4.0] * 8
+    with trellax.set_mesh(mesh):
+        h = trellax.jit(lambda x: x + 1, out_shardings=P("data"))
+        assert h(tnp.ones(8)).sharding == data
+    with pytest.raises(ValueError, match="divisible"):  # 3 rows over 8 devices
+        trellax.jit(lambda x: x, out_shardings=data)(tnp.ones(3))

@@ -19,7 +19,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 import numpy as np
 
-from trellax._src.api import ref_frames, stages
+from trellax._src.api import jit_options, ref_frames, stages
 from trellax._src.api.jit_options import (
     JitOptions,
     Traced,
@@ -760,9 +760,22 @@ def jit(
         backend=backend,
         compiler_options=compiler_options,
     )
+    cls = Jitted if out_shardings is None else _PlacedJitted
     if fun is None:
-        return lambda f: Jitted(_check_jittable(f), nums, names, options, infer)
-    return Jitted(_check_jittable(fun), nums, names, options, infer)
+        return lambda f: cls(_check_jittable(f), nums, names, options, infer)
+    return cls(_check_jittable(fun), nums, names, options, infer)
+
+
+class _PlacedJitted(Jitted[P, R]):
+    """A function jitted with ``out_shardings``: an eager call's results are put there (they
+    report that sharding, as JAX's do); traced calls return tracers unchanged."""
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        out = super().__call__(*args, **kwargs)
+        if core._current_trace.get() is core.eval_trace and jit_options.place_outputs:
+            placed: R = jit_options.place_outputs[0](out, self.options.out_shardings)
+            return placed
+        return out
 
 
 def _check_jittable(fun: Any) -> Any:
