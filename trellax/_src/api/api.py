@@ -449,7 +449,8 @@ class Jitted(Generic[P, R]):
         avals: list[ShapedArray],
         leaves: Sequence[Any] = (),
     ) -> _CacheEntry:
-        self.options.check_call(len(args))
+        dyn_args = self._split(args, kwargs)[0]  # in_shardings cover these
+        self.options.check_call(len(dyn_args), bool(kwargs))
         if jax_flags.no_tracing.value:
             name, where = _name_and_place(self.fun)
             raise RuntimeError(

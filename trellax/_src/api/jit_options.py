@@ -148,8 +148,10 @@ class JitOptions:
             repr(sorted(self.compiler_options.items())),
         )
 
-    def check_call(self, n_positional: int) -> None:
-        """JAX's call-time errors of the placement options (run when a signature is traced)."""
+    def check_call(self, n_positional: int, has_kwargs: bool = False) -> None:
+        """JAX's call-time errors of the placement options (run when a signature is traced);
+        ``n_positional`` counts the positional arguments that are not static, ``has_kwargs``
+        says whether keyword arguments were given (static ones too, as JAX counts them)."""
         if self.backend is not None and self.backend != "cpu":
             raise RuntimeError(
                 f"Unknown backend: '{self.backend}' requested, but no platforms that are "
@@ -168,6 +170,8 @@ class JitOptions:
                         f"{what} and then the mesh context manager is not required."
                     )
         spec = self.in_shardings
+        if spec is not None and has_kwargs:
+            raise ValueError("pjit does not support kwargs when in_shardings is specified.")
         if isinstance(spec, (tuple, list)) and len(spec) != n_positional:
             raise ValueError(
                 "pjit in_shardings specification must be a tree prefix of the positional "
