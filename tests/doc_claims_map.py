@@ -2008,6 +2008,12 @@ AUDITED: list[Evidence] = [
     # ---- docs/toplevel.md
     E(
         "docs/toplevel.md",
+        "a function is traced once per signature (input tree",
+        "tests/test_checkpoint_recompute.py::test_a_function_is_traced_once_per_signature_for_every_checkpoint_wrapper",
+        "tests/test_checkpoint_recompute.py::test_a_trace_closing_over_an_outer_tracer_is_not_kept",
+    ),
+    E(
+        "docs/toplevel.md",
         "linear part reads, the body's inputs are always kept; a value",
         "tests/test_checkpoint_recompute.py::test_linear_function_recomputes_per_policy",
         "tests/test_checkpoint_golden.py",
