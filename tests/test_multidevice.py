@@ -116,3 +116,21 @@ def test_jit_out_shardings_place_the_eager_results() -> None:
         assert h(tnp.ones(8)).sharding == data
     with pytest.raises(ValueError, match="divisible"):  # 3 rows over 8 devices
         trellax.jit(lambda x: x, out_shardings=data)(tnp.ones(3))
+
+
+def test_jax_src_test_util_create_mesh() -> None:
+    # JAX's gradient-checkpointing guide imports jax._src.test_util and calls create_mesh
+    import unittest
+
+    from trellax._src.compat.jax_src import test_util as jtu
+
+    mesh = jtu.create_mesh((2, 4), ("x", "y"))
+    assert mesh.shape_tuple == (("x", 2), ("y", 4))
+    assert mesh.axis_types == (trellax.sharding.AxisType.Auto,) * 2
+    ordered = jtu.create_mesh((4,), ("i",), iota_order=True)
+    assert [d.id for d in ordered.devices.ravel()] == [0, 1, 2, 3]
+    with pytest.raises(unittest.SkipTest, match="requires 16 global devices and found 8"):
+        jtu.create_mesh((16,), ("x",))
+    from trellax import test_util
+
+    assert jtu.check_grads is test_util.check_grads
