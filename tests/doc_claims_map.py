@@ -2002,6 +2002,12 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
+        "Added 2026-11-29 (17 programs, 55 in all)",
+        "tests/test_corpus.py",
+        "tests/test_corpus_runner.py",
+    ),
+    E(
+        "docs/compat.md",
         "before raising (its prints happen, as in JAX); `grad`/`jacrev`/`jacfwd` rebuild the",
         "tests/test_corpus.py",
     ),
