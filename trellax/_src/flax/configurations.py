@@ -22,7 +22,7 @@ import os
 from collections.abc import Iterator
 from typing import Any, Generic, NoReturn, TypeVar
 
-from trellax._src.nn.module_util import FLAX_HOOKS
+from trellax._src.nn.flax_hooks import FLAX_HOOKS
 
 _T = TypeVar("_T")
 
