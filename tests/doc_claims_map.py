@@ -2002,7 +2002,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
-        "Added 2026-11-29 (17 programs, 55 in all)",
+        "Added 2026-11-29 (23 programs, 61 in all)",
         "tests/test_corpus.py",
         "tests/test_corpus_runner.py",
     ),
