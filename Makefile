@@ -105,6 +105,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_optim_more.py
 	$(GOLDEN_PY) tools/gen_golden_optim_reduce.py
 	$(GOLDEN_PY) tools/gen_golden_optim_names.py
+	$(GOLDEN_PY) tools/gen_golden_optim_qualnames.py
 	$(GOLDEN_PY) tools/gen_golden_losses.py
 	$(GOLDEN_PY) tools/gen_golden_silent.py
 	$(GOLDEN_PY) tools/gen_golden_jaxfile_numpy.py

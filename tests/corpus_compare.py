@@ -32,13 +32,37 @@ class LineRule:
     """A regex over lines and what to do with matching lines: drop them, or loosen rtol.
 
     With ``until``, a matching line starts a block that ends at the next line matching
-    ``until`` (included), and the whole block is dropped (a printed jaxpr, for instance)."""
+    ``until`` (included), and the whole block is dropped (a printed jaxpr, for instance); with
+    ``unordered`` too, the block is kept but its lines are compared as a set, in sorted order
+    (callbacks that XLA may run in another order)."""
 
     pattern: str
     rtol: float | None = None  # None (and no atol): drop the line from both outputs
     reason: str = ""
     until: str | None = None
     atol: float | None = None
+    unordered: bool = False
+
+
+def _sort_unordered_blocks(lines: list[str], rules: Sequence[LineRule]) -> list[str]:
+    """``lines`` with the lines inside each block of an ``unordered`` rule (between its first
+    line and the line matching ``until``) sorted."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        rule = next(
+            (r for r in rules if r.unordered and r.until and re.search(r.pattern, lines[i])), None
+        )
+        if rule is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and not re.search(rule.until or "", lines[j]):
+            j += 1
+        out += [lines[i], *sorted(lines[i + 1 : j]), *lines[j : j + 1]]
+        i = j + 1
+    return out
 
 
 @dataclass(frozen=True)
@@ -55,14 +79,15 @@ def tokens(output: str, rules: Sequence[LineRule] = ()) -> list[Token]:
     out: list[Token] = []
     pending = ""
     block_end: str | None = None
-    for line in output.splitlines():
+    kept = [r for r in rules if not r.unordered]
+    for line in _sort_unordered_blocks(output.splitlines(), rules):
         if block_end is not None:
             if re.search(block_end, line):
                 block_end = None
             continue
         rtol, atol = RTOL, ATOL
         dropped = False
-        for rule in rules:
+        for rule in kept:
             if re.search(rule.pattern, line):
                 if rule.until is not None:
                     if not re.search(rule.until, line):

@@ -2002,10 +2002,22 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
+        "Added 2026-11-29 (23 programs, 61 in all)",
+        "tests/test_corpus.py",
+        "tests/test_corpus_runner.py",
+    ),
+    E(
+        "docs/compat.md",
         "before raising (its prints happen, as in JAX); `grad`/`jacrev`/`jacfwd` rebuild the",
         "tests/test_corpus.py",
     ),
     # ---- docs/toplevel.md
+    E(
+        "docs/toplevel.md",
+        "a function is traced once per signature (input tree",
+        "tests/test_checkpoint_recompute.py::test_a_function_is_traced_once_per_signature_for_every_checkpoint_wrapper",
+        "tests/test_checkpoint_recompute.py::test_a_trace_closing_over_an_outer_tracer_is_not_kept",
+    ),
     E(
         "docs/toplevel.md",
         "linear part reads, the body's inputs are always kept; a value",

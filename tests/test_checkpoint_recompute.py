@@ -192,3 +192,52 @@ def test_split_control_flow_keeps_values(body: Any, policy: Any) -> None:
     _, f_lin = trellax.linearize(f, w)
     _, b_lin = trellax.linearize(body, w)
     np.testing.assert_allclose(f_lin(w), b_lin(w), rtol=1e-5, atol=1e-6)
+
+
+_inner: Any = tnp.sin
+
+
+def _outer(x: Any) -> Any:
+    return _inner(x) * 2.0
+
+
+def test_a_function_is_traced_once_per_signature_for_every_checkpoint_wrapper() -> None:
+    # JAX keeps checkpoint's trace with the function object: rebinding a global it reads is not
+    # seen by later calls with the same signature, through new wrappers too (JAX's
+    # autodiff_remat guide redefines `predict` after `loss` was traced and prints the old
+    # residuals); another signature (a float32 array, not a weak Python float) traces anew
+    global _inner
+    _inner = tnp.sin
+    try:
+        first = trellax.grad(trellax.checkpoint(_outer))(1.0)
+        _inner = tnp.cos
+        np.testing.assert_allclose(first, 2 * np.cos(1.0), rtol=1e-6)
+        for wrapped in (
+            trellax.checkpoint(_outer),
+            trellax.checkpoint(_outer, policy=trellax.checkpoint_policies.nothing_saveable),
+            trellax.checkpoint(_outer, prevent_cse=False),
+        ):
+            np.testing.assert_allclose(trellax.grad(wrapped)(1.0), 2 * np.cos(1.0), rtol=1e-6)
+            np.testing.assert_allclose(wrapped(1.0), 2 * np.sin(1.0), rtol=1e-6)
+        text = str(trellax.make_jaxpr(trellax.checkpoint(_outer))(1.0))
+        assert "sin" in text and "cos" not in text
+        np.testing.assert_allclose(trellax.grad(_outer)(1.0), -2 * np.sin(1.0), rtol=1e-6)
+        fresh = trellax.grad(trellax.checkpoint(_outer))(tnp.float32(1.0))
+        np.testing.assert_allclose(fresh, -2 * np.sin(1.0), rtol=1e-6)
+    finally:
+        _inner = tnp.sin
+
+
+def test_a_trace_closing_over_an_outer_tracer_is_not_kept() -> None:
+    box: list[Any] = []
+
+    def scaled(x: Any) -> Any:
+        return x * box[0]
+
+    def loss(w: Any) -> Any:
+        box[:] = [w]
+        return trellax.checkpoint(scaled)(3.0)
+
+    assert float(trellax.grad(loss)(2.0)) == 3.0
+    assert float(trellax.grad(loss)(5.0)) == 3.0  # a kept trace would hold the old tracer
+    assert float(trellax.jit(trellax.grad(loss))(5.0)) == 3.0

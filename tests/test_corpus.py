@@ -87,10 +87,13 @@ def test_program_prints_what_it_prints_under_jax(
 ) -> None:
     missing = _missing(prog)
     if missing:
-        pytest.skip(
-            f"needs {', '.join(missing)} (pip install --no-deps optax==0.2.8 chex==0.1.92"
-            " after trellax[optax], see docs/compat.md)"
+        recipe = (
+            " (pip install --no-deps optax==0.2.8 chex==0.1.92 after trellax[optax], see"
+            " docs/compat.md)"
+            if "optax" in missing
+            else ""
         )
+        pytest.skip(f"needs {', '.join(missing)}{recipe}")
     if prog.get("xfail"):
         pytest.xfail(prog["xfail"])
     if prog.get("slow") and not SLOW:

@@ -311,6 +311,27 @@ def test_jit_options_behave_as_in_jax(case: str) -> None:
     assert str(info.value)[:60] == want["message"][:60]
 
 
+def test_in_shardings_cover_the_positional_arguments_that_are_not_static() -> None:
+    # Flax's "Scale up on multiple devices" guide: jit(init_fn, static_argnums=(2, 3),
+    # in_shardings=(key sharding, x sharding)) called with four positional arguments
+    one = SingleDeviceSharding(trellax.devices()[0])
+
+    def f(a: Any, n: int, b: Any, m: int) -> Any:
+        return a * n + b * m
+
+    x = tnp.ones(2)
+    jitted = trellax.jit(f, static_argnums=(1, 3), in_shardings=(one, one))
+    assert jitted(x, 2, x, 3).tolist() == [5.0, 5.0]
+    for spec in [(one, one, one), (one,)]:
+        with pytest.raises(ValueError, match=f"length {len(spec)} for an args tuple of length 2"):
+            trellax.jit(f, static_argnums=(1, 3), in_shardings=spec)(x, 2, x, 3)
+    # any keyword argument (a static one too) is refused with in_shardings, as in JAX
+    g = trellax.jit(lambda a, b, n: a * n + b, static_argnames=("n",), in_shardings=(one, one))
+    with pytest.raises(ValueError, match="pjit does not support kwargs when in_shardings"):
+        g(x, x, n=2)
+    assert trellax.jit(lambda a, b: a + b, in_shardings=None)(x, b=x).tolist() == [2.0, 2.0]
+
+
 def test_collective_inside_jit_under_vmap_of_grad() -> None:
     g = trellax.jit(lambda x: x / lax.psum(x, "i"))
     x = tnp.arange(1.0, 4.0)

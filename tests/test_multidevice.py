@@ -95,3 +95,42 @@ def test_pcast_needs_shard_map() -> None:
         out_specs=P("i"),
     )(tnp.ones(2))
     np.testing.assert_array_equal(out, np.ones(4))
+
+
+def test_jit_out_shardings_place_the_eager_results() -> None:
+    # Flax's rng guide prints the shards of jit(..., out_shardings=NamedSharding(mesh, P("data")))
+    mesh = trellax.make_mesh((8,), ("data",))
+    data = trellax.sharding.NamedSharding(mesh, P("data"))
+    f = trellax.jit(lambda x, y: (x * 2, y.sum()), out_shardings=(data, None))
+    a, b = f(tnp.ones((8, 2)), tnp.ones(3))
+    assert a.sharding == data
+    assert [s.index[0] for s in a.addressable_shards] == [slice(i, i + 1) for i in range(8)]
+    assert [s.device.id for s in a.addressable_shards] == list(range(8))
+    assert b.sharding == trellax.sharding.SingleDeviceSharding(trellax.devices()[0])
+    np.testing.assert_array_equal(a, np.full((8, 2), 2.0, np.float32))
+    # traced calls give values, not placements; a PartitionSpec needs the context mesh
+    g = trellax.jit(lambda x: x + 1, out_shardings=data)
+    assert trellax.jit(lambda x: g(x) * 2)(tnp.ones(8)).tolist() == [4.0] * 8
+    with trellax.set_mesh(mesh):
+        h = trellax.jit(lambda x: x + 1, out_shardings=P("data"))
+        assert h(tnp.ones(8)).sharding == data
+    with pytest.raises(ValueError, match="divisible"):  # 3 rows over 8 devices
+        trellax.jit(lambda x: x, out_shardings=data)(tnp.ones(3))
+
+
+def test_jax_src_test_util_create_mesh() -> None:
+    # JAX's gradient-checkpointing guide imports jax._src.test_util and calls create_mesh
+    import unittest
+
+    from trellax._src.compat.jax_src import test_util as jtu
+
+    mesh = jtu.create_mesh((2, 4), ("x", "y"))
+    assert mesh.shape_tuple == (("x", 2), ("y", 4))
+    assert mesh.axis_types == (trellax.sharding.AxisType.Auto,) * 2
+    ordered = jtu.create_mesh((4,), ("i",), iota_order=True)
+    assert [d.id for d in ordered.devices.ravel()] == [0, 1, 2, 3]
+    with pytest.raises(unittest.SkipTest, match="requires 16 global devices and found 8"):
+        jtu.create_mesh((16,), ("x",))
+    from trellax import test_util
+
+    assert jtu.check_grads is test_util.check_grads

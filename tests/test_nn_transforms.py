@@ -106,3 +106,42 @@ def test_flax_ids_and_core_meta() -> None:
     a = ids.uuid()
     assert a == a and copy.copy(a) != a and copy.deepcopy(a) != a and ids.uuid() != a
     assert core.AxisMetadata is nn.meta.AxisMetadata and core.meta.unbox is nn.unbox
+
+
+def test_modules_inside_pytree_arguments_are_lifted() -> None:
+    # Flax's "Module lifecycle" note: a closure made a flax.struct PyTreeNode holding a Dense
+    # passes through nn.vmap; the Dense is lifted with the method (its params gain the axis)
+    from collections.abc import Callable, Iterable
+
+    from trellax.flax import struct
+
+    class Partial(struct.PyTreeNode):
+        fn: Callable[..., Any] = struct.field(pytree_node=False)
+        args: Iterable[Any]
+
+        def __call__(self, *args: Any) -> Any:
+            return self.fn(*(tuple(self.args) + args))
+
+    class Foo(nn.Module):
+        @nn.compact
+        def __call__(self, x: Any) -> Any:
+            dense = nn.Dense(x.shape[-1])
+            vmap_inner = nn.vmap(
+                Foo.inner, in_axes=0, variable_axes={"params": 0}, split_rngs={"params": True}
+            )
+            return vmap_inner(self, x, Partial(lambda mdl, x: mdl(x) + 1, [dense]))
+
+        def inner(self, x: Any, fn: Any) -> Any:
+            for _ in range(3):
+                x = fn(x)
+            return x
+
+    x = tnp.ones((3, 2))
+    variables = Foo().init(random.key(0), x)
+    kernel = np.asarray(variables["params"]["Dense_0"]["kernel"])
+    bias = np.asarray(variables["params"]["Dense_0"]["bias"])
+    assert kernel.shape == (3, 2, 2) and bias.shape == (3, 2)
+    want = np.ones((3, 2), np.float32)
+    for _ in range(3):
+        want = np.einsum("bi,bio->bo", want, kernel) + bias + 1
+    np.testing.assert_allclose(Foo().apply(variables, x), want, rtol=1e-5)

@@ -19,7 +19,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 import numpy as np
 
-from trellax._src.api import ref_frames, stages
+from trellax._src.api import jit_options, ref_frames, stages
 from trellax._src.api.jit_options import (
     JitOptions,
     Traced,
@@ -449,7 +449,8 @@ class Jitted(Generic[P, R]):
         avals: list[ShapedArray],
         leaves: Sequence[Any] = (),
     ) -> _CacheEntry:
-        self.options.check_call(len(args))
+        dyn_args = self._split(args, kwargs)[0]  # in_shardings cover these
+        self.options.check_call(len(dyn_args), bool(kwargs))
         if jax_flags.no_tracing.value:
             name, where = _name_and_place(self.fun)
             raise RuntimeError(
@@ -760,9 +761,22 @@ def jit(
         backend=backend,
         compiler_options=compiler_options,
     )
+    cls = Jitted if out_shardings is None else _PlacedJitted
     if fun is None:
-        return lambda f: Jitted(_check_jittable(f), nums, names, options, infer)
-    return Jitted(_check_jittable(fun), nums, names, options, infer)
+        return lambda f: cls(_check_jittable(f), nums, names, options, infer)
+    return cls(_check_jittable(fun), nums, names, options, infer)
+
+
+class _PlacedJitted(Jitted[P, R]):
+    """A function jitted with ``out_shardings``: an eager call's results are put there (they
+    report that sharding, as JAX's do); traced calls return tracers unchanged."""
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        out = super().__call__(*args, **kwargs)
+        if core._current_trace.get() is core.eval_trace and jit_options.place_outputs:
+            placed: R = jit_options.place_outputs[0](out, self.options.out_shardings)
+            return placed
+        return out
 
 
 def _check_jittable(fun: Any) -> Any:

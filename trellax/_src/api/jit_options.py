@@ -81,9 +81,10 @@ class JitOptions:
       pruning is invisible here (a compiled program ignores arguments it does not read).
     * ``inline``: as in JAX, a jitted function called inside another trace is one ``jit``
       equation, unless ``inline=True``: then its operations join the enclosing trace.
-    * ``in_shardings``/``out_shardings``/``device``/``backend``: there is one CPU device, so a
-      sharding (``SingleDeviceSharding``, a ``NamedSharding`` on a one-device mesh, a tuple of
-      them) places nothing; JAX's errors are kept (a bare ``PartitionSpec`` outside a mesh
+    * ``in_shardings``/``out_shardings``/``device``/``backend``: the data is one NumPy buffer
+      whatever the sharding, so they change no value. An eager call's results report the
+      ``out_shardings`` given (``device_put`` to them: ``.sharding``, ``addressable_shards``,
+      as in JAX); the input shardings are not propagated to the results. JAX's errors are kept (a bare ``PartitionSpec`` outside a mesh
       context, a tuple of the wrong length, ``device`` with ``backend`` or with
       ``in_shardings``, a backend other than ``"cpu"``).
     * ``compiler_options``: XLA's options; there is no XLA, so they are accepted and ignored
@@ -147,8 +148,10 @@ class JitOptions:
             repr(sorted(self.compiler_options.items())),
         )
 
-    def check_call(self, n_positional: int) -> None:
-        """JAX's call-time errors of the placement options (run when a signature is traced)."""
+    def check_call(self, n_positional: int, has_kwargs: bool = False) -> None:
+        """JAX's call-time errors of the placement options (run when a signature is traced);
+        ``n_positional`` counts the positional arguments that are not static, ``has_kwargs``
+        says whether keyword arguments were given (static ones too, as JAX counts them)."""
         if self.backend is not None and self.backend != "cpu":
             raise RuntimeError(
                 f"Unknown backend: '{self.backend}' requested, but no platforms that are "
@@ -167,6 +170,8 @@ class JitOptions:
                         f"{what} and then the mesh context manager is not required."
                     )
         spec = self.in_shardings
+        if spec is not None and has_kwargs:
+            raise ValueError("pjit does not support kwargs when in_shardings is specified.")
         if isinstance(spec, (tuple, list)) and len(spec) != n_positional:
             raise ValueError(
                 "pjit in_shardings specification must be a tree prefix of the positional "
@@ -217,6 +222,11 @@ context_mesh: list[Callable[[], Any]] = []
 
 def _context_mesh() -> Any:
     return context_mesh[0]() if context_mesh else None
+
+
+#: ``device_put``, registered by ``runtime.device`` (a higher layer, which owns placement): an
+#: eager call of a function jitted with ``out_shardings`` puts its results there.
+place_outputs: list[Callable[[Any, Any], Any]] = []
 
 
 class Traced:

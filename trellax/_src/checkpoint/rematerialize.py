@@ -11,6 +11,7 @@ in JAX (the last section of this module). Forward mode and batching inline the b
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import logging
@@ -20,6 +21,7 @@ from typing import Any
 
 from trellax._src.checkpoint.dce import dce
 from trellax._src.checkpoint.partial_eval import Plan, plan
+from trellax._src.config import settings as _config
 from trellax._src.core import core
 from trellax._src.core.core import Primitive
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Var
@@ -150,7 +152,14 @@ def _bind(
         out_box.append(out_tree)
         return [asarray(o) for o in out_leaves]
 
-    body, consts = trace_call(flat_fun, arrays, getattr(fun, "__name__", "fun"))
+    key = _trace_key(fun, args, kwargs, static, static_names, in_tree, arrays)
+    cached = _cached_trace(fun, key)
+    if cached is None:
+        body, consts = trace_call(flat_fun, arrays, getattr(fun, "__name__", "fun"))
+        _store_trace(fun, key, (body, consts, out_box[0]))
+    else:
+        body, consts, out_tree = cached
+        out_box.append(out_tree)
     outs = remat_p.bind_multi(
         *consts,
         *arrays,
@@ -160,6 +169,56 @@ def _bind(
         policy=policy,
     )
     return tree_unflatten(out_box[0], list(outs))
+
+
+# -- the traces of a function, by signature --------------------------------------------------------
+#
+# As JAX does, ``checkpoint`` traces a function once per signature (its input tree, the shapes,
+# dtypes and weak flags of its array arguments, its static arguments and the configuration) and
+# keeps the trace with the function object, for every ``checkpoint`` wrapper of it: a global the
+# function reads that is rebound afterwards is not seen by later calls (JAX's autodiff_remat guide
+# redefines ``predict`` under an already traced ``loss`` and prints the residuals of the first
+# trace). A trace that closes over another transformation's tracers is not kept.
+
+_TRACES: weakref.WeakKeyDictionary[Callable[..., Any], dict[Any, Any]] = weakref.WeakKeyDictionary()
+
+
+def _trace_key(
+    fun: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    static: Iterable[int],
+    static_names: Sequence[str],
+    in_tree: PyTreeDef,
+    arrays: Sequence[Any],
+) -> Any:
+    """The signature ``fun``'s trace is kept under; None when a static argument is not
+    hashable (JAX keys those by identity; they are traced every time here)."""
+    static_vals = tuple((i, args[i]) for i in sorted(static))
+    static_kw = tuple((k, kwargs[k]) for k in sorted(static_names) if k in kwargs)
+    avals = tuple((a.shape, a.dtype, a.weak_type) for a in map(core.get_aval, arrays))
+    key = (in_tree, avals, static_vals, static_kw, _config.state())
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _cached_trace(fun: Callable[..., Any], key: Any) -> Any:
+    if key is None:
+        return None
+    try:
+        return _TRACES.get(fun, {}).get(key)
+    except TypeError:  # not weakly referenceable
+        return None
+
+
+def _store_trace(fun: Callable[..., Any], key: Any, entry: tuple[Any, ...]) -> None:
+    if key is None or any(isinstance(c, core.Tracer) for c in entry[1]):
+        return
+    with contextlib.suppress(TypeError):  # TypeError: not weakly referenceable
+        _TRACES.setdefault(fun, {})[key] = entry
 
 
 # -- reverse mode: the residuals are recomputed ---------------------------------------------------

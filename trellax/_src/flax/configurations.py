@@ -22,7 +22,7 @@ import os
 from collections.abc import Iterator
 from typing import Any, Generic, NoReturn, TypeVar
 
-from trellax._src.nn.module_util import FLAX_HOOKS
+from trellax._src.nn.flax_hooks import FLAX_HOOKS
 
 _T = TypeVar("_T")
 
@@ -168,6 +168,7 @@ flax_fix_rng = bool_flag(
     default=False,
     help="Add separator characters when folding static data into PRNG keys.",
 )
+FLAX_HOOKS["fix_rng_separator"] = lambda: flax_fix_rng.value  # read by make_rng
 flax_use_flaxlib = bool_flag(
     "flax_use_flaxlib", default=False, help="Use flaxlib (C++) acceleration."
 )

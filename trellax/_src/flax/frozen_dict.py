@@ -35,7 +35,7 @@ from trellax._src.flax.state_dict import (
     to_state_dict,
 )
 from trellax._src.flax.state_dict import register_serialization_state as _register_state
-from trellax._src.nn.module_util import FLAX_HOOKS
+from trellax._src.nn.flax_hooks import FLAX_HOOKS
 from trellax.tree_util import DictKey, register_pytree_with_keys_class, tree_map
 
 K = TypeVar("K")

@@ -28,6 +28,7 @@ from trellax._src.core import traceback_filter
 from trellax._src.nn import errors
 from trellax._src.nn import lazy as _lazy
 from trellax._src.nn import partitioning as meta
+from trellax._src.nn.flax_hooks import FLAX_HOOKS
 from trellax._src.nn.intercept import (
     InterceptorContext,
     _capturer,
@@ -37,7 +38,6 @@ from trellax._src.nn.intercept import (
 )
 from trellax._src.nn.module_util import (
     _UNSPECIFIED,
-    FLAX_HOOKS,
     SetupState,
     Variable,
     _add,

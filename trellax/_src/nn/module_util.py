@@ -20,13 +20,9 @@ import numpy as np
 from trellax._src.api.api import ShapeDtypeStruct, eval_shape
 from trellax._src.nn import errors
 from trellax._src.nn import partitioning as meta
+from trellax._src.nn.flax_hooks import FLAX_HOOKS
 from trellax._src.nn.scope import Scope
 from trellax._src.tree import tree_util
-
-#: Filled by ``trellax._src.flax`` (which builds on ``trellax.nn``) when it is imported:
-#: ``"FrozenDict"`` (the class) and ``"return_frozendict"`` (reads Flax's
-#: ``flax_return_frozendict`` flag). Without them attributes freeze to dicts and results are dicts.
-FLAX_HOOKS: dict[str, Callable[..., Any]] = {}
 
 
 class _Unspecified:

@@ -14,7 +14,8 @@ from typing import Any
 
 from trellax._src.nn import errors, transforms
 from trellax._src.nn import module as module_lib
-from trellax._src.nn.module_util import FLAX_HOOKS, Variable
+from trellax._src.nn.flax_hooks import FLAX_HOOKS
+from trellax._src.nn.module_util import Variable
 from trellax._src.nn.partitioning import PartitionSpec, RulesFallback, with_logical_constraint
 from trellax._src.tree import tree_util
 from trellax._src.tree.registry import register_pytree_node

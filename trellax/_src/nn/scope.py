@@ -17,6 +17,7 @@ import numpy as np
 
 from trellax._src.nn import errors
 from trellax._src.nn._random import random as _random
+from trellax._src.nn.flax_hooks import FLAX_HOOKS
 
 
 class DenyList:
@@ -251,7 +252,8 @@ class Scope:
         """A fresh key per call, derived as Flax derives it, so that the same key gives Flax's
         parameters, dropout masks and ``make_rng`` keys: the stream's key folded once with the
         first four bytes (big-endian) of the SHA-1 of this path's names followed by the
-        per-scope, per-stream call count (1, 2, ...) as minimal big-endian bytes."""
+        per-scope, per-stream call count (1, 2, ...) as minimal big-endian bytes (each preceded
+        by a zero byte when Flax's ``flax_fix_rng_separator`` flag is set)."""
         if stream not in self.root.rngs:
             if "params" not in self.root.rngs:  # Flax falls back on the params stream
                 raise errors.InvalidRngError(f'{module_name} needs PRNG for "{stream}"')
@@ -260,8 +262,16 @@ class Scope:
         count = self.root.rng_counters.get(slot, 0) + 1
         self.root.rng_counters[slot] = count
         digest = hashlib.sha1(usedforsecurity=False)
+        # Flax's flax_fix_rng_separator flag (set through trellax.flax.config): a zero byte
+        # before each name and before the count, so that ("ab", "cdef") and ("abc", "def")
+        # no longer hash alike
+        sep = (
+            b"\00"
+            if "fix_rng_separator" in FLAX_HOOKS and FLAX_HOOKS["fix_rng_separator"]()
+            else b""
+        )
         for name in self.path[self.root.rng_offset :]:
-            digest.update(name.encode("utf-8"))
-        digest.update(count.to_bytes((count.bit_length() + 7) // 8, "big"))
+            digest.update(sep + name.encode("utf-8"))
+        digest.update(sep + count.to_bytes((count.bit_length() + 7) // 8, "big"))
         data = np.uint32(int.from_bytes(digest.digest()[:4], "big"))
         return _random().fold_in(self.root.rngs[stream], data)

@@ -22,8 +22,8 @@ from typing import Any, TypeVar
 from trellax import tree_util
 from trellax._src.nn import errors, lift
 from trellax._src.nn import partitioning as meta
+from trellax._src.nn.flax_hooks import FLAX_HOOKS
 from trellax._src.nn.module import Module, Variable, _State, _wrap_method
-from trellax._src.nn.module_util import FLAX_HOOKS
 from trellax._src.nn.scope import Scope
 
 Target = TypeVar("Target")
@@ -121,29 +121,35 @@ class _Ref:
 tree_util.register_pytree_node(_Ref, lambda r: ((), r.index), lambda index, _: _Ref(index))
 
 
+def _is_ref_target(x: Any) -> bool:
+    return isinstance(x, Module | Variable)
+
+
 def _take_refs(tree: Any, refs: list[Any]) -> Any:
-    if isinstance(tree, Module | Variable):
-        refs.append(tree)
-        return _Ref(len(refs) - 1)
-    if isinstance(tree, list | tuple) and not hasattr(tree, "_fields"):
-        items = [_take_refs(v, refs) for v in tree]
-        return tree if all(a is b for a, b in zip(items, tree)) else type(tree)(items)
-    if isinstance(tree, dict):
-        new = {k: _take_refs(v, refs) for k, v in tree.items()}
-        return tree if all(new[k] is tree[k] for k in tree) else new
-    return tree
+    """``tree`` with each module or variable in it (anywhere in the pytree: lists, dicts,
+    ``flax.struct`` dataclasses, ... as Flax finds them) replaced by a ``_Ref``, appended to
+    ``refs``."""
+
+    def take(x: Any) -> Any:
+        if _is_ref_target(x):
+            refs.append(x)
+            return _Ref(len(refs) - 1)
+        return x
+
+    found = tree_util.tree_leaves(tree, is_leaf=_is_ref_target)
+    if not any(_is_ref_target(x) for x in found):
+        return tree  # nothing to take: the arguments pass unchanged
+    return tree_util.tree_map(take, tree, is_leaf=_is_ref_target)
 
 
 def _put_refs(tree: Any, refs: Sequence[Any]) -> Any:
-    if isinstance(tree, _Ref):
-        return refs[tree.index]
-    if isinstance(tree, list | tuple) and not hasattr(tree, "_fields"):
-        items = [_put_refs(v, refs) for v in tree]
-        return tree if all(a is b for a, b in zip(items, tree)) else type(tree)(items)
-    if isinstance(tree, dict):
-        new = {k: _put_refs(v, refs) for k, v in tree.items()}
-        return tree if all(new[k] is tree[k] for k in tree) else new
-    return tree
+    if not refs:
+        return tree
+    return tree_util.tree_map(
+        lambda x: refs[x.index] if isinstance(x, _Ref) else x,
+        tree,
+        is_leaf=lambda x: isinstance(x, _Ref),
+    )
 
 
 def _bound_clone(

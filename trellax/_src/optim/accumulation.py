@@ -235,7 +235,7 @@ def lookahead(
     if sync_period < 1:
         raise ValueError("Synchronization period must be >= 1.")
 
-    def init(params: Params) -> LookaheadState:
+    def init_fn(params: Params) -> LookaheadState:
         fast = getattr(params, "fast", None)
         if fast is None:
             _log.warning(
@@ -245,7 +245,7 @@ def lookahead(
             fast = params
         return LookaheadState(fast_optimizer.init(fast), jnp.zeros(shape=(), dtype=jnp.int32))
 
-    def update(updates: Updates, state: LookaheadState, params: LookaheadParams) -> Any:
+    def update_fn(updates: Updates, state: LookaheadState, params: LookaheadParams) -> Any:
         updates, fast_state = fast_optimizer.update(updates, state.fast_state, params.fast)
         sync_next = state.steps_since_sync == (sync_period - 1)
         diff = tree_map(lambda f, u, s: f + u - s, params.fast, updates, params.slow)
@@ -261,4 +261,4 @@ def lookahead(
         steps = (state.steps_since_sync + 1) % sync_period
         return out, LookaheadState(fast_state, steps)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)

@@ -36,10 +36,10 @@ def scale_by_adadelta(rho: Any = 0.9, eps: Any = 1e-6) -> GradientTransformation
     """Scales each gradient by ``sqrt(E[dx²] + eps) / sqrt(E[g²] + eps)`` (Zeiler 2012), the
     gradient average taken with this step's gradient and the update average after it."""
 
-    def init(params: Params) -> ScaleByAdaDeltaState:
+    def init_fn(params: Params) -> ScaleByAdaDeltaState:
         return ScaleByAdaDeltaState(zeros_like_tree(params), zeros_like_tree(params))
 
-    def update(updates: Updates, state: ScaleByAdaDeltaState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ScaleByAdaDeltaState, params: Params = None) -> Any:
         e_g = update_moment(updates, state.e_g, rho, 2)
         scaled = tree_map(
             lambda g, eg, ex: jnp.sqrt(ex + eps) / jnp.sqrt(eg + eps) * g, updates, e_g, state.e_x
@@ -47,7 +47,7 @@ def scale_by_adadelta(rho: Any = 0.9, eps: Any = 1e-6) -> GradientTransformation
         e_x = update_moment(scaled, state.e_x, rho, 2)
         return scaled, ScaleByAdaDeltaState(e_g, e_x)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def adadelta(
@@ -83,10 +83,10 @@ def scale_by_rprop(
     gradient keeps its sign, shrinks by ``eta_minus`` when it flips (that step is then 0), and
     stays in ``[min_step_size, max_step_size]``."""
 
-    def init(params: Params) -> ScaleByRpropState:
+    def init_fn(params: Params) -> ScaleByRpropState:
         return ScaleByRpropState(full_like_tree(params, learning_rate), zeros_like_tree(params))
 
-    def update(updates: Updates, state: ScaleByRpropState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ScaleByRpropState, params: Params = None) -> Any:
         agree = tree_map(lambda g, prev: g * prev, updates, state.prev_updates)
 
         def resize(s: Any, size: Any) -> Any:
@@ -110,7 +110,7 @@ def scale_by_rprop(
         )
         return out, ScaleByRpropState(sizes, steps)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def rprop(
@@ -160,10 +160,10 @@ def scale_by_optimistic_gradient(alpha: Any = 1.0, beta: Any = 1.0) -> GradientT
     """Optimistic gradients ``(alpha + beta) * g_t - beta * g_{t-1}`` (``g_{t-1} = g_t`` at the
     first step)."""
 
-    def init(params: Params) -> ScaleByOptimisticGradientState:
+    def init_fn(params: Params) -> ScaleByOptimisticGradientState:
         return ScaleByOptimisticGradientState(jnp.array(True), zeros_like_tree(params))
 
-    def update(
+    def update_fn(
         updates: Updates, state: ScaleByOptimisticGradientState, params: Params = None
     ) -> Any:
         def one(g: Any, prev: Any) -> Any:
@@ -173,7 +173,7 @@ def scale_by_optimistic_gradient(alpha: Any = 1.0, beta: Any = 1.0) -> GradientT
         out = tree_map(one, updates, state.previous_gradient)
         return out, ScaleByOptimisticGradientState(jnp.array(False), updates)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def optimistic_gradient_descent(

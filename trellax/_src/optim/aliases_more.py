@@ -38,10 +38,10 @@ def scale_by_adamax(
     """``mu_hat / nu`` with a bias-corrected first moment and the decaying infinity norm
     ``nu = max(|g| + eps, b2 * nu)`` (no correction needed for it)."""
 
-    def init(params: Params) -> ScaleByAdamState:
+    def init_fn(params: Params) -> ScaleByAdamState:
         return ScaleByAdamState(zero_count(), zeros_like_tree(params), zeros_like_tree(params))
 
-    def update(updates: Updates, state: ScaleByAdamState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ScaleByAdamState, params: Params = None) -> Any:
         count = safe_increment(state.count)
         mu = update_moment(updates, state.mu, b1, 1)
         nu = tree_map(
@@ -53,7 +53,7 @@ def scale_by_adamax(
         out = tree_map(lambda m, v: m / v, bias_correction(mu, b1, count), nu)
         return out, ScaleByAdamState(count, mu, nu)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def adamax(
@@ -83,7 +83,7 @@ def scale_by_amsgrad(
 ) -> GradientTransformation:
     """Adam whose step divides by the running maximum of the (bias-corrected) second moment."""
 
-    def init(params: Params) -> ScaleByAmsgradState:
+    def init_fn(params: Params) -> ScaleByAmsgradState:
         return ScaleByAmsgradState(
             zero_count(),
             zeros_like_tree(params, mu_dtype),
@@ -91,7 +91,7 @@ def scale_by_amsgrad(
             zeros_like_tree(params),
         )
 
-    def update(updates: Updates, state: ScaleByAmsgradState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ScaleByAmsgradState, params: Params = None) -> Any:
         mu = update_moment(updates, state.mu, b1, 1)
         nu = update_moment_per_elem_norm(updates, state.nu, b2, 2)
         count = safe_increment(state.count)
@@ -101,7 +101,7 @@ def scale_by_amsgrad(
         out = adam_step(mu_hat, nu_max, eps, eps_root)
         return out, ScaleByAmsgradState(count, cast_tree(mu, mu_dtype), nu, nu_max)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def amsgrad(
@@ -142,14 +142,14 @@ def scale_by_trust_ratio(
         zero = jnp.logical_or(p_norm == 0.0, u_norm == 0.0)
         return u * jnp.where(zero, jnp.array(1.0, dtype=jnp.asarray(p).dtype), ratio)
 
-    def update(updates: Updates, state: Any, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: Any, params: Params = None) -> Any:
         if params is None:
             raise ValueError(
                 "scale_by_trust_ratio needs the params: call update(updates, state, params)"
             )
         return tree_map(scale_one, updates, params), state
 
-    return GradientTransformation(init_empty_state, update)
+    return GradientTransformation(init_empty_state, update_fn)
 
 
 def lamb(

@@ -77,10 +77,10 @@ def scale_by_belief(
     """``mu_hat / (sqrt(s_hat) + eps)`` where ``s`` averages the squared prediction error
     ``(g - mu)²`` (plus ``eps_root``, kept in the stored moment)."""
 
-    def init(params: Params) -> ScaleByBeliefState:
+    def init_fn(params: Params) -> ScaleByBeliefState:
         return ScaleByBeliefState(zero_count(), zeros_like_tree(params), zeros_like_tree(params))
 
-    def update(updates: Updates, state: ScaleByBeliefState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ScaleByBeliefState, params: Params = None) -> Any:
         mu = update_moment(updates, state.mu, b1, 1)
         error = tree_map(lambda g, m: g - m, updates, mu)
         nu = update_moment_per_elem_norm(error, state.nu, b2, 2)
@@ -90,7 +90,7 @@ def scale_by_belief(
         out = adam_step(mu_hat, bias_correction(nu, b2, count), eps)
         return out, ScaleByBeliefState(count, mu, nu)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def adabelief(
@@ -122,7 +122,7 @@ def scale_by_yogi(
     """Adam with Yogi's additive second moment ``v - (1 - b2) * sign(v - g²) * g²``; both
     moments start at ``initial_accumulator_value``."""
 
-    def init(params: Params) -> ScaleByAdamState:
+    def init_fn(params: Params) -> ScaleByAdamState:
         return ScaleByAdamState(
             zero_count(),
             full_like_tree(params, initial_accumulator_value),
@@ -132,7 +132,7 @@ def scale_by_yogi(
     def second(g: Any, v: Any) -> Any:
         return v - (1 - b2) * jnp.sign(v - abs_sq(g)) * abs_sq(g)
 
-    def update(updates: Updates, state: ScaleByAdamState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ScaleByAdamState, params: Params = None) -> Any:
         mu = update_moment(updates, state.mu, b1, 1)
         nu = tree_map(second, updates, state.nu)
         count = safe_increment(state.count)
@@ -140,7 +140,7 @@ def scale_by_yogi(
         out = adam_step(mu_hat, bias_correction(nu, b2, count), eps, eps_root)
         return out, ScaleByAdamState(count, mu, nu)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def yogi(
@@ -172,10 +172,10 @@ def scale_by_radam(
         )
         return adam_step(mu_hat, nu_hat, eps, eps_root, factor=r)
 
-    def init(params: Params) -> ScaleByAdamState:
+    def init_fn(params: Params) -> ScaleByAdamState:
         return ScaleByAdamState(zero_count(), zeros_like_tree(params), zeros_like_tree(params))
 
-    def update(updates: Updates, state: ScaleByAdamState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ScaleByAdamState, params: Params = None) -> Any:
         mu = update_moment(updates, state.mu, b1, 1)
         nu = update_moment_per_elem_norm(updates, state.nu, b2, 2)
         count = safe_increment(state.count)
@@ -190,7 +190,7 @@ def scale_by_radam(
         )
         return out, ScaleByAdamState(count, mu, nu)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def radam(
@@ -234,7 +234,7 @@ def scale_by_novograd(
     moments instead of averaging)."""
     mu_dtype = None if mu_dtype is None else dtypes.canonicalize_dtype(mu_dtype)
 
-    def init(params: Params) -> ScaleByNovogradState:
+    def init_fn(params: Params) -> ScaleByNovogradState:
         nu = tree_map(lambda p: jnp.asarray(0.0, dtype=p.dtype), params)
         return ScaleByNovogradState(zero_count(), zeros_like_tree(params, mu_dtype), nu)
 
@@ -276,7 +276,7 @@ def scale_by_novograd(
 
         return tree_map(accumulate, mu, tree_map(step, grads, params, nu), is_leaf=is_none)
 
-    def update(updates: Updates, state: ScaleByNovogradState, params: Params) -> Any:
+    def update_fn(updates: Updates, state: ScaleByNovogradState, params: Params) -> Any:
         count = safe_increment(state.count)
         first = count == 1
         nu = lax.cond(first, first_nu, next_nu, updates, state.nu)
@@ -284,7 +284,7 @@ def scale_by_novograd(
         mu = cast_tree(mu, mu_dtype)
         return mu, ScaleByNovogradState(count, mu, nu)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def novograd(
@@ -354,7 +354,7 @@ def scale_by_sm3(b1: float = 0.9, b2: float = 1.0, eps: float = 1e-8) -> Gradien
     """SM3: a memory-saving Adagrad whose accumulator is the minimum over per-axis maxima (a
     leaf of fewer than two dimensions keeps the full accumulator), with momentum ``b1``."""
 
-    def init(params: Params) -> ScaleBySM3State:
+    def init_fn(params: Params) -> ScaleBySM3State:
         _reject_complex(params)
         mu = tree_map(lambda p: [_axis_zeros(p, i) for i in range(p.ndim)], params)
         return ScaleBySM3State(mu, zeros_like_tree(params))
@@ -377,7 +377,7 @@ def scale_by_sm3(b1: float = 0.9, b2: float = 1.0, eps: float = 1e-8) -> Gradien
         axes = range(a.ndim)
         return [jnp.max(a, axis=[j for j in axes if j != i]) for i in axes]
 
-    def update(updates: Updates, state: ScaleBySM3State, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ScaleBySM3State, params: Params = None) -> Any:
         mu = tree_map(expanded, updates, state.mu)
         accum = tree_map(accumulate, updates, mu)
         inv = tree_map(lambda t: jnp.where(t > 0, lax.rsqrt(t + eps), 0.0), accum)
@@ -385,7 +385,7 @@ def scale_by_sm3(b1: float = 0.9, b2: float = 1.0, eps: float = 1e-8) -> Gradien
         nu = update_moment(up, state.nu, b1, 1)
         return nu, ScaleBySM3State(tree_map(per_axis_max, accum), nu)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def sm3(learning_rate: float, momentum: float = 0.9) -> GradientTransformation:
@@ -406,20 +406,20 @@ def _safe_rms(x: Any, min_rms: Any) -> Any:
 def scale_by_param_block_rms(min_scale: float = 1e-3) -> GradientTransformation:
     """Multiplies each leaf's update by the rms of its parameter (at least ``min_scale``)."""
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         if params is None:
             raise ValueError(NO_PARAMS_MSG)
         return tree_map(lambda u, p: u * _safe_rms(p, min_scale), updates, params), state
 
-    return GradientTransformation(init_empty_state, update)
+    return GradientTransformation(init_empty_state, update_fn)
 
 
 def scale_by_param_block_norm(min_scale: float = 1e-3) -> GradientTransformation:
     """Multiplies each leaf's update by the norm of its parameter (at least ``min_scale``)."""
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         if params is None:
             raise ValueError(NO_PARAMS_MSG)
         return tree_map(lambda u, p: u * _safe_norm(p, min_scale), updates, params), state
 
-    return GradientTransformation(init_empty_state, update)
+    return GradientTransformation(init_empty_state, update_fn)

@@ -29,13 +29,13 @@ from trellax.tree_util import tree_map
 def scale_by_sign() -> GradientTransformation:
     """Replaces every update by its sign (``-1``, ``0`` or ``1`` in the update's dtype)."""
 
-    def init(params: Params) -> EmptyState:
+    def init_fn(params: Params) -> EmptyState:
         return EmptyState()
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         return tree_map(jnp.sign, updates), state
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def sign_sgd(learning_rate: ScalarOrSchedule) -> GradientTransformation:
@@ -91,10 +91,10 @@ def apply_every(k: Any = 1) -> GradientTransformation:
     """Sums the gradients of ``k`` steps and emits the sum on every ``k``-th step (zeros on the
     others); the other transforms of a chain still step every time."""
 
-    def init(params: Params) -> ApplyEvery:
+    def init_fn(params: Params) -> ApplyEvery:
         return ApplyEvery(jnp.zeros([], jnp.int32), zeros_like_tree(params))
 
-    def update(updates: Updates, state: ApplyEvery, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ApplyEvery, params: Params = None) -> Any:
         phase = state.count % k
         keep = phase != 0
         total = tree_map(lambda g, acc: keep * acc + g, updates, state.grad_acc)
@@ -102,4 +102,4 @@ def apply_every(k: Any = 1) -> GradientTransformation:
         out = tree_map(lambda acc: emit * acc, total)
         return out, ApplyEvery(safe_increment(state.count) % k, total)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)

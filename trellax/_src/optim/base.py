@@ -45,11 +45,11 @@ def with_extra_args_support(tx: GradientTransformation) -> GradientTransformatio
     if isinstance(tx, GradientTransformationExtraArgs):
         return tx
 
-    def update(updates: Updates, state: Any, params: Params = None, **extra_args: Any) -> Any:
+    def update_fn(updates: Updates, state: Any, params: Params = None, **extra_args: Any) -> Any:
         del extra_args
         return tx.update(updates, state, params)
 
-    return GradientTransformationExtraArgs(tx.init, update)
+    return GradientTransformationExtraArgs(tx.init, update_fn)
 
 
 def update_with_extra(
@@ -272,10 +272,10 @@ def chain(*transforms: GradientTransformation) -> GradientTransformation:
     if not transforms:  # optax refuses an empty chain too (with a ValueError)
         raise ValueError("chain needs at least one transformation")
 
-    def init(params: Params) -> OptState:
+    def init_fn(params: Params) -> OptState:
         return tuple(t.init(params) for t in transforms)
 
-    def update(updates: Updates, state: OptState, params: Params = None, **extra: Any) -> Any:
+    def update_fn(updates: Updates, state: OptState, params: Params = None, **extra: Any) -> Any:
         if len(state) != len(transforms):
             raise ValueError(
                 f"chain: expected a state of {len(transforms)} parts, got {len(state)}"
@@ -286,4 +286,4 @@ def chain(*transforms: GradientTransformation) -> GradientTransformation:
             new_state.append(s)
         return updates, tuple(new_state)
 
-    return GradientTransformationExtraArgs(init, update)
+    return GradientTransformationExtraArgs(init_fn, update_fn)

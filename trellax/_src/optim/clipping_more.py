@@ -59,10 +59,10 @@ def adaptive_grad_clip(
 ) -> GradientTransformation:
     """Clips each unit of the updates to ``clipping * max(unit norm of the param, eps)``."""
 
-    def init(params: Params) -> EmptyState:
+    def init_fn(params: Params) -> EmptyState:
         return EmptyState()
 
-    def update(updates: Updates, state: EmptyState, params: Params) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params) -> Any:
         # params is required, as in optax (a call without it is a TypeError)
         if params is None:
             raise ValueError(
@@ -74,4 +74,4 @@ def adaptive_grad_clip(
         limit = tree_map(lambda n: clipping * jnp.maximum(n, eps), p_norm)
         return tree_map(unitwise_clip, g_norm, limit, updates), state
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)

@@ -56,10 +56,10 @@ def conditionally_transform(
     """Runs ``inner`` at the steps ``should_transform_fn`` accepts; passes updates through at
     the others."""
 
-    def init(params: Params) -> ConditionallyTransformState:
+    def init_fn(params: Params) -> ConditionallyTransformState:
         return ConditionallyTransformState(inner.init(params), jnp.zeros([], jnp.int32))
 
-    def update(
+    def update_fn(
         updates: Updates, state: ConditionallyTransformState, params: Params = None, **extra: Any
     ) -> Any:
         pred = _decide(should_transform_fn, state.step, forward_extra_args, extra)
@@ -71,7 +71,7 @@ def conditionally_transform(
         )
         return new_updates, ConditionallyTransformState(new_inner, safe_increment(state.step))
 
-    return GradientTransformationExtraArgs(init, update)
+    return GradientTransformationExtraArgs(init_fn, update_fn)
 
 
 def conditionally_mask(
@@ -82,10 +82,10 @@ def conditionally_mask(
     """Runs ``inner`` at the steps ``should_transform_fn`` accepts; returns zero updates at the
     others."""
 
-    def init(params: Params) -> ConditionallyMaskState:
+    def init_fn(params: Params) -> ConditionallyMaskState:
         return ConditionallyMaskState(jnp.zeros([], jnp.int32), inner.init(params))
 
-    def update(
+    def update_fn(
         updates: Updates, state: ConditionallyMaskState, params: Params = None, **extra: Any
     ) -> Any:
         pred = _decide(should_transform_fn, state.step, forward_extra_args, extra)
@@ -97,22 +97,22 @@ def conditionally_mask(
         )
         return new_updates, ConditionallyMaskState(safe_increment(state.step), new_inner)
 
-    return GradientTransformationExtraArgs(init, update)
+    return GradientTransformationExtraArgs(init_fn, update_fn)
 
 
 def normalize_by_update_norm(scale_factor: Any = 1.0, eps: Any = 1e-6) -> GradientTransformation:
     """Divides every update by ``(norm(updates) + eps) / scale_factor`` (the whole tree's
     2-norm)."""
 
-    def init(params: Params) -> EmptyState:
+    def init_fn(params: Params) -> EmptyState:
         return EmptyState()
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         divisor = (norm(updates) + eps) / scale_factor
         # a 0-d divisor: XLA's CPU compiler divides by multiplying with its reciprocal
         return tree_map(lambda g: div_by_scalar(g, divisor), updates), state
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def flatten(inner: GradientTransformation) -> GradientTransformationExtraArgs:
@@ -132,12 +132,12 @@ def flatten(inner: GradientTransformation) -> GradientTransformationExtraArgs:
             start += n
         return tree_unflatten(treedef, pieces)
 
-    def init(params: Params) -> Any:
+    def init_fn(params: Params) -> Any:
         return inner.init(ravel(params))
 
-    def update(updates: Updates, state: Any, params: Params = None, **extra: Any) -> Any:
+    def update_fn(updates: Updates, state: Any, params: Params = None, **extra: Any) -> Any:
         flat_params = None if params is None else ravel(params)
         flat, state = update_with_extra(inner, ravel(updates), state, flat_params, extra)
         return unravel(updates, flat), state
 
-    return GradientTransformationExtraArgs(init, update)
+    return GradientTransformationExtraArgs(init_fn, update_fn)

@@ -101,7 +101,7 @@ def scale_by_factored_rms(
             return _Leaf(one, _zeros_without_axis(p, d0), _zeros_without_axis(p, d1), one)
         return _Leaf(one, one, one, jnp.zeros_like(p))
 
-    def init(params: Params) -> FactoredState:
+    def init_fn(params: Params) -> FactoredState:
         return _to_state(zero_count(), tree_map(init_leaf, params))
 
     def update_leaf(g: Any, v_row: Any, v_col: Any, v: Any, p: Any, step: Any) -> _Leaf:
@@ -125,7 +125,7 @@ def scale_by_factored_rms(
             out = g * new_v**-0.5
         return _Leaf(out, new_row, new_col, new_v)
 
-    def update(updates: Updates, state: FactoredState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: FactoredState, params: Params = None) -> Any:
         if params is None:
             raise ValueError(NO_PARAMS_MSG)
         leaves = tree_map(
@@ -139,7 +139,7 @@ def scale_by_factored_rms(
         out = tree_map(lambda o: o.update, leaves)
         return out, _to_state(safe_increment(state.count), leaves)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def adafactor(

@@ -116,24 +116,24 @@ def stateless(f: Callable[[Updates, Params], Updates]) -> GradientTransformation
     """A transformation without state whose update is ``f(updates, params)`` (``params`` may be
     ``None``)."""
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         del state
         return f(updates, params), EmptyState()
 
-    return GradientTransformation(init_empty_state, update)
+    return GradientTransformation(init_empty_state, update_fn)
 
 
 def stateless_with_tree_map(f: Callable[[Any, Any], Any]) -> GradientTransformation:
     """A transformation without state that maps ``f(update, param)`` over the leaves (``param``
     is ``None`` when no parameters are passed)."""
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         del state
         if params is None:
             return tree_map(lambda u: f(u, None), updates), EmptyState()
         return tree_map(f, updates, params), EmptyState()
 
-    return GradientTransformation(init_empty_state, update)
+    return GradientTransformation(init_empty_state, update_fn)
 
 
 class _ParamsMarker:

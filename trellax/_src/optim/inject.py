@@ -91,7 +91,7 @@ def inject_hyperparams(
         )
 
     @functools.wraps(inner_factory)
-    def wrapped(*args: Any, **kwargs: Any) -> GradientTransformation:
+    def wrapped_transform(*args: Any, **kwargs: Any) -> GradientTransformation:
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
         scheds: dict[str, Callable[[Any], Any]] = {}
@@ -110,7 +110,7 @@ def inject_hyperparams(
         def dtype_for(params: Params) -> Any:
             return hyperparam_dtype if hyperparam_dtype is not None else _highest_dtype(params)
 
-        def init(params: Params) -> InjectStatefulHyperparamsState:
+        def init_fn(params: Params) -> InjectStatefulHyperparamsState:
             dt = dtype_for(params)
             hp = {k: jnp.asarray(_convert_floats(v, dt)) for k, v in numeric.items()}
             states = {k: WrappedScheduleState(zero_count()) for k in scheds}
@@ -118,7 +118,7 @@ def inject_hyperparams(
             inner = inner_factory(**other, **hp).init(params)
             return InjectStatefulHyperparamsState(zero_count(), hp, states, inner)
 
-        def update(
+        def update_fn(
             updates: Updates,
             state: InjectStatefulHyperparamsState,
             params: Params = None,
@@ -143,6 +143,6 @@ def inject_hyperparams(
                 safe_increment(state.count), hp, states, inner
             )
 
-        return GradientTransformationExtraArgs(init, update)
+        return GradientTransformationExtraArgs(init_fn, update_fn)
 
-    return wrapped
+    return wrapped_transform

@@ -47,18 +47,18 @@ def trace(
     The trace is stored in ``accumulator_dtype`` when given; the update is computed before that
     cast."""
 
-    def init(params: Params) -> TraceState:
+    def init_fn(params: Params) -> TraceState:
         return TraceState(zeros_like_tree(params, accumulator_dtype))
 
     def step(g: Any, t: Any) -> Any:
         return None if g is None else g + decay * t
 
-    def update(updates: Updates, state: TraceState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: TraceState, params: Params = None) -> Any:
         new = tree_map(step, updates, state.trace, is_leaf=is_none)
         out = tree_map(step, updates, new, is_leaf=is_none) if nesterov else new
         return out, TraceState(cast_tree(new, accumulator_dtype))
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 class ScaleByAdamState(NamedTuple):
@@ -80,12 +80,12 @@ def scale_by_adam(
     (Nadam's look-ahead first moment with ``nesterov=True``). ``mu`` is stored in ``mu_dtype``
     when given, after the update is computed."""
 
-    def init(params: Params) -> ScaleByAdamState:
+    def init_fn(params: Params) -> ScaleByAdamState:
         return ScaleByAdamState(
             zero_count(), zeros_like_tree(params, mu_dtype), zeros_like_tree(params)
         )
 
-    def update(updates: Updates, state: ScaleByAdamState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ScaleByAdamState, params: Params = None) -> Any:
         mu = update_moment(updates, state.mu, b1, 1)
         nu = update_moment_per_elem_norm(updates, state.nu, b2, 2)
         count = safe_increment(state.count)
@@ -93,7 +93,7 @@ def scale_by_adam(
         out = adam_step(mu_hat, bias_correction(nu, b2, count), eps, eps_root)
         return out, ScaleByAdamState(count, cast_tree(mu, mu_dtype), cast_tree_like(nu, state.nu))
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 class ScaleByRmsState(NamedTuple):
@@ -116,11 +116,11 @@ def scale_by_rms(
     the moving average of ``|g|²`` (bias-corrected with ``bias_correction=True``)."""
     correct = bias_correction
 
-    def init(params: Params) -> Any:
+    def init_fn(params: Params) -> Any:
         nu = full_like_tree(params, initial_scale)
         return ScaleByRmsWithCountState(zero_count(), nu) if correct else ScaleByRmsState(nu)
 
-    def update(updates: Updates, state: Any, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: Any, params: Params = None) -> Any:
         nu = update_moment_per_elem_norm(updates, state.nu, decay, 2)
         if correct:
             count = safe_increment(state.count)
@@ -134,7 +134,7 @@ def scale_by_rms(
         out = tree_map(lambda s, g: s * g, scaling, updates)
         return out, (ScaleByRmsWithCountState(count, nu) if correct else ScaleByRmsState(nu))
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 _bias_correction = bias_correction
@@ -161,7 +161,7 @@ def scale_by_stddev(
     """Centered RMS: ``g * rsqrt(nu - |mu|² + eps)``."""
     correct = bias_correction
 
-    def init(params: Params) -> Any:
+    def init_fn(params: Params) -> Any:
         mu, nu = zeros_like_tree(params), full_like_tree(params, initial_scale)
         return (
             ScaleByRStdDevWithCountState(zero_count(), mu, nu)
@@ -169,7 +169,7 @@ def scale_by_stddev(
             else (ScaleByRStdDevState(mu, nu))
         )
 
-    def update(updates: Updates, state: Any, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: Any, params: Params = None) -> Any:
         mu = update_moment(updates, state.mu, decay, 1)
         nu = update_moment_per_elem_norm(updates, state.nu, decay, 2)
         if correct:
@@ -187,7 +187,7 @@ def scale_by_stddev(
             return out, ScaleByRStdDevWithCountState(count, mu, nu)
         return out, ScaleByRStdDevState(mu, nu)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 class ScaleByRssState(NamedTuple):
@@ -199,15 +199,15 @@ def scale_by_rss(
 ) -> GradientTransformation:
     """Adagrad: ``g * rsqrt(sum of |g|² + eps)`` (0 where the sum is 0)."""
 
-    def init(params: Params) -> ScaleByRssState:
+    def init_fn(params: Params) -> ScaleByRssState:
         return ScaleByRssState(full_like_tree(params, initial_accumulator_value))
 
-    def update(updates: Updates, state: ScaleByRssState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ScaleByRssState, params: Params = None) -> Any:
         sos = tree_map(lambda g, t: abs_sq(g) + t, updates, state.sum_of_squares)
         inv = tree_map(lambda t: jnp.where(t > 0, lax.rsqrt(t + eps), 0.0), sos)
         return tree_map(lambda s, g: s * g, inv, updates), ScaleByRssState(sos)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 class ScaleByLionState(NamedTuple):
@@ -239,24 +239,24 @@ def scale_by_lion(
             f'Unknown lion mode: {mode}. It needs to be one of ["hard", "smooth", "refined"].'
         )
 
-    def init(params: Params) -> ScaleByLionState:
+    def init_fn(params: Params) -> ScaleByLionState:
         return ScaleByLionState(zero_count(), zeros_like_tree(params, mu_dtype))
 
-    def update(updates: Updates, state: ScaleByLionState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ScaleByLionState, params: Params = None) -> Any:
         out = tree_map(direction, updates, state.mu)
         mu = cast_tree(update_moment(updates, state.mu, b2, 1), mu_dtype)
         return out, ScaleByLionState(safe_increment(state.count), mu)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def scale(step_size: float) -> GradientTransformation:
     """Multiplies every update by ``step_size``."""
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         return tree_map(lambda g: step_size * g, updates), state
 
-    return GradientTransformation(init_empty_state, update)
+    return GradientTransformation(init_empty_state, update_fn)
 
 
 class ScaleByScheduleState(NamedTuple):
@@ -266,15 +266,15 @@ class ScaleByScheduleState(NamedTuple):
 def scale_by_schedule(step_size_fn: Callable[[Any], Any]) -> GradientTransformation:
     """Multiplies every update by ``step_size_fn(count)``, converted to the update's dtype."""
 
-    def init(params: Params) -> ScaleByScheduleState:
+    def init_fn(params: Params) -> ScaleByScheduleState:
         return ScaleByScheduleState(zero_count())
 
-    def update(updates: Updates, state: ScaleByScheduleState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ScaleByScheduleState, params: Params = None) -> Any:
         s = step_size_fn(state.count)
         out = tree_map(lambda g: jnp.array(s, dtype=g.dtype) * g, updates)
         return out, ScaleByScheduleState(safe_increment(state.count))
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def scale_by_learning_rate(
@@ -310,10 +310,10 @@ class MaskedState(NamedTuple):
 def identity() -> GradientTransformation:
     """Leaves the updates as they are (a placeholder with optax's empty state)."""
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         return updates, state
 
-    return GradientTransformation(init_empty_state, update)
+    return GradientTransformation(init_empty_state, update_fn)
 
 
 def add_decayed_weights(weight_decay: Any = 0.0, mask: Any = None) -> GradientTransformation:
@@ -322,10 +322,10 @@ def add_decayed_weights(weight_decay: Any = 0.0, mask: Any = None) -> GradientTr
     step count kept in the state."""
     scheduled = callable(weight_decay)
 
-    def init(params: Params) -> Any:
+    def init_fn(params: Params) -> Any:
         return WeightDecaySchedule(zero_count()) if scheduled else EmptyState()
 
-    def update(updates: Updates, state: Any, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: Any, params: Params = None) -> Any:
         if params is None:
             raise ValueError(
                 "add_decayed_weights needs the params: call update(updates, state, params)"
@@ -351,14 +351,14 @@ def add_decayed_weights(weight_decay: Any = 0.0, mask: Any = None) -> GradientTr
         return out, new_state
 
     if mask is None:
-        return GradientTransformation(init, update)
+        return GradientTransformation(init_fn, update_fn)
 
     # under a mask optax wraps the state, so checkpoints of the two have one layout
     def masked_update(updates: Updates, state: MaskedState, params: Params = None) -> Any:
-        out, inner = update(updates, state.inner_state, params)
+        out, inner = update_fn(updates, state.inner_state, params)
         return out, MaskedState(inner)
 
-    return GradientTransformation(lambda params: MaskedState(init(params)), masked_update)
+    return GradientTransformation(lambda params: MaskedState(init_fn(params)), masked_update)
 
 
 class ClipByGlobalNormState(NamedTuple):
@@ -369,7 +369,7 @@ def clip_by_global_norm(max_norm: float) -> GradientTransformation:
     """Rescales all updates together so that their global norm is at most ``max_norm``:
     ``(u / norm) * max_norm`` when the norm is not below ``max_norm``."""
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         norm = global_norm(updates)
         trigger = jnp.squeeze(norm < max_norm)
 
@@ -378,4 +378,4 @@ def clip_by_global_norm(max_norm: float) -> GradientTransformation:
 
         return tree_map(clip, updates), state
 
-    return GradientTransformation(init_empty_state, update)
+    return GradientTransformation(init_empty_state, update_fn)

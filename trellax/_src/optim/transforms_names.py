@@ -80,11 +80,11 @@ def add_noise(
         warnings.warn("add_noise: no key given, using the seed 0", stacklevel=2)
         key = 0
 
-    def init(params: Params) -> AddNoiseState:
+    def init_fn(params: Params) -> AddNoiseState:
         del params
         return AddNoiseState(count=zero_count(), rng_key=_typed_key(key))
 
-    def update(updates: Updates, state: AddNoiseState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: AddNoiseState, params: Params = None) -> Any:
         del params
         count = safe_increment(state.count)
         std = jnp.sqrt(eta / count**gamma)
@@ -92,7 +92,7 @@ def add_noise(
         noise = tree_math.random_like(sample_key, updates)
         return tree_math.add_scale(updates, std, noise), AddNoiseState(count, rng_key)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def noisy_sgd(
@@ -120,14 +120,14 @@ def snapshot(measure_name: str, measure: Callable[[Any], Any]) -> GradientTransf
     """Leaves the updates unchanged and keeps ``measure(updates)`` (``measure(params)`` at
     ``init``) in the state under ``measure_name``."""
 
-    def init(params: Params) -> SnapshotState:
+    def init_fn(params: Params) -> SnapshotState:
         return SnapshotState({measure_name: measure(params)})
 
-    def update(updates: Updates, state: SnapshotState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: SnapshotState, params: Params = None) -> Any:
         del state, params
         return updates, SnapshotState({measure_name: measure(updates)})
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 class MonitorState(NamedTuple):
@@ -154,10 +154,12 @@ def monitor(measures: dict[str, Any]) -> GradientTransformationExtraArgs:
             txs[name] = with_extra_args_support(measure)
     names = tuple(txs)
 
-    def init(params: Params) -> MonitorState:
+    def init_fn(params: Params) -> MonitorState:
         return MonitorState({}, tuple(txs[n].init(params) for n in names))
 
-    def update(updates: Updates, state: MonitorState, params: Params = None, **extra: Any) -> Any:
+    def update_fn(
+        updates: Updates, state: MonitorState, params: Params = None, **extra: Any
+    ) -> Any:
         measurements = {}
         new_states = []
         for name, s in zip(names, state.measure_states, strict=True):
@@ -165,7 +167,7 @@ def monitor(measures: dict[str, Any]) -> GradientTransformationExtraArgs:
             new_states.append(s)
         return updates, MonitorState(measurements, tuple(new_states))
 
-    return GradientTransformationExtraArgs(init, update)
+    return GradientTransformationExtraArgs(init_fn, update_fn)
 
 
 def measure_with_ema(
@@ -262,11 +264,11 @@ def scale_by_adan(
     """Adan's scaling: ``(m_hat + (1 - b2) * v_hat) / (sqrt(n_hat + eps_root) + eps)``, where
     ``v`` averages the gradient differences and ``n`` the squares of ``g + (1 - b2) * diff``."""
 
-    def init(params: Params) -> ScaleByAdanState:
+    def init_fn(params: Params) -> ScaleByAdanState:
         z = tree_math.zeros_like
         return ScaleByAdanState(z(params), z(params), z(params), z(params), zero_count())
 
-    def update(updates: Updates, state: ScaleByAdanState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ScaleByAdanState, params: Params = None) -> Any:
         del params
         g = updates
         diff = tree_math.where(state.t == 0, tree_math.zeros_like(g), tree_math.sub(g, state.g))
@@ -283,7 +285,7 @@ def scale_by_adan(
         denom = tree_map(lambda x: jnp.sqrt(x + eps_root) + eps, n_hat)
         return tree_math.div(u, denom), ScaleByAdanState(m, v, n, g, t)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def adan(
@@ -375,7 +377,7 @@ def scale_by_polyak(
     gap clipped at 0 for ``variant="sps+"``), 0 where ``||g||² + eps`` is at most float64's
     machine epsilon; ``update`` needs the loss as the keyword ``value``."""
 
-    def update(
+    def update_fn(
         updates: Updates, state: EmptyState, params: Params = None, *, value: Any, **extra: Any
     ) -> Any:
         del params, extra
@@ -392,7 +394,7 @@ def scale_by_polyak(
         )
         return tree_math.scale(step, updates), state
 
-    return GradientTransformationExtraArgs(init_empty_state, update)
+    return GradientTransformationExtraArgs(init_empty_state, update_fn)
 
 
 def polyak_sgd(
@@ -433,14 +435,16 @@ def scale_by_distance_over_gradients(
     gradients + eps)``, where ``max_dist`` (first ``reps_rel * (1 + ||p||)``) is the largest
     distance of the parameters from their initial value (kept in ``param_dtype``)."""
 
-    def init(params: Params) -> ScaleByDistanceOverGradientsState:
+    def init_fn(params: Params) -> ScaleByDistanceOverGradientsState:
         return ScaleByDistanceOverGradientsState(
             tree_map(lambda x: reps_rel * (1 + _l2(x)), params),
             tree_map(lambda x: jnp.zeros(1), params),
             tree_math.cast(params, param_dtype),
         )
 
-    def update(updates: Updates, state: ScaleByDistanceOverGradientsState, params: Params) -> Any:
+    def update_fn(
+        updates: Updates, state: ScaleByDistanceOverGradientsState, params: Params
+    ) -> Any:
         max_dist = tree_map(
             lambda d, x, y: jnp.maximum(d, _l2(x, y)), state.max_dist, params, state.init_params
         )
@@ -452,7 +456,7 @@ def scale_by_distance_over_gradients(
         )
         return out, ScaleByDistanceOverGradientsState(max_dist, sums, state.init_params)
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 __all__ = [

@@ -58,10 +58,10 @@ def masked(
     def resolve(tree: Any) -> Any:
         return mask(tree) if callable(mask) else mask
 
-    def init(params: Params) -> OptState:
+    def init_fn(params: Params) -> OptState:
         return MaskedState(inner.init(_mask_tree(params, resolve(params))))
 
-    def update(updates: Updates, state: MaskedState, params: Params = None, **extra: Any) -> Any:
+    def update_fn(updates: Updates, state: MaskedState, params: Params = None, **extra: Any) -> Any:
         m = resolve(updates)
         masked_params = None if params is None else _mask_tree(params, m)
         if mask_compatible_extra_args:
@@ -76,7 +76,7 @@ def masked(
         out = tree_map(lambda keep, n, old: n if keep else old, m, new, updates)
         return out, MaskedState(inner_state)
 
-    return GradientTransformationExtraArgs(init, update)
+    return GradientTransformationExtraArgs(init_fn, update_fn)
 
 
 class PartitionState(NamedTuple):
@@ -108,7 +108,7 @@ def partition(
             mask_compatible_extra_args=mask_compatible_extra_args,
         )
 
-    def init(params: Params) -> OptState:
+    def init_fn(params: Params) -> OptState:
         labels = labels_of(params)
         missing = set(tree_leaves(labels)) - set(transforms)
         if missing:
@@ -118,7 +118,9 @@ def partition(
             )
         return PartitionState({g: group_tx(labels, g).init(params) for g in transforms})
 
-    def update(updates: Updates, state: PartitionState, params: Params = None, **extra: Any) -> Any:
+    def update_fn(
+        updates: Updates, state: PartitionState, params: Params = None, **extra: Any
+    ) -> Any:
         labels = labels_of(updates)
         new_states = {}
         for g in transforms:
@@ -127,7 +129,7 @@ def partition(
             )
         return updates, PartitionState(new_states)
 
-    return GradientTransformationExtraArgs(init, update)
+    return GradientTransformationExtraArgs(init_fn, update_fn)
 
 
 multi_transform = partition
@@ -147,7 +149,9 @@ def apply_if_finite(
     inner: GradientTransformation, max_consecutive_errors: int
 ) -> GradientTransformation:
     """Skips (zero updates, state kept) an update holding a NaN or an infinity, unless more than
-    ``max_consecutive_errors`` such updates came in a row."""
+    ``max_consecutive_errors`` such updates came in a row. (Its functions are ``init`` and
+    ``update``, not ``init_fn``/``update_fn``, as in optax: their names show when it is
+    printed.)"""
 
     def init(params: Params) -> OptState:
         return ApplyIfFiniteState(
@@ -178,10 +182,10 @@ def apply_if_finite(
 def clip(max_delta: Any) -> GradientTransformation:
     """Clips every update element to ``[-max_delta, max_delta]``."""
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         return tree_map(lambda u: jnp.clip(u, -max_delta, max_delta), updates), state
 
-    return GradientTransformation(init_empty_state, update)
+    return GradientTransformation(init_empty_state, update_fn)
 
 
 class ZeroNansState(NamedTuple):
@@ -193,15 +197,15 @@ class ZeroNansState(NamedTuple):
 def zero_nans() -> GradientTransformation:
     """Replaces NaNs in the updates by zeros, recording per leaf whether there was one."""
 
-    def init(params: Params) -> OptState:
+    def init_fn(params: Params) -> OptState:
         return ZeroNansState(tree_map(lambda _: jnp.array(False, jnp.bool_), params))
 
-    def update(updates: Updates, state: ZeroNansState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: ZeroNansState, params: Params = None) -> Any:
         found = ZeroNansState(tree_map(lambda u: jnp.any(jnp.isnan(u)), updates))
         out = tree_map(lambda u: jnp.where(jnp.isnan(u), jnp.zeros_like(u), u), updates)
         return out, found
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 NonNegativeParamsState = EmptyState
@@ -210,7 +214,7 @@ NonNegativeParamsState = EmptyState
 def keep_params_nonnegative() -> GradientTransformation:
     """Changes an update that would make its parameter negative into ``-param`` (to 0)."""
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         if params is None:
             raise ValueError(
                 "keep_params_nonnegative needs the params: call update(updates, state, params)"
@@ -223,16 +227,16 @@ def keep_params_nonnegative() -> GradientTransformation:
         )
         return out, state
 
-    return GradientTransformation(lambda params: NonNegativeParamsState(), update)
+    return GradientTransformation(lambda params: NonNegativeParamsState(), update_fn)
 
 
 def set_to_zero() -> GradientTransformation:
     """Replaces every update by zeros (freezes the parameters it is applied to)."""
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         return tree_map(jnp.zeros_like, updates), state
 
-    return GradientTransformation(init_empty_state, update)
+    return GradientTransformation(init_empty_state, update_fn)
 
 
 __all__: list[str] = [
@@ -268,16 +272,16 @@ def ema(decay: float, debias: bool = True, accumulator_dtype: Any = None) -> Gra
     """The exponential moving average of the updates (bias-corrected when ``debias``), stored in
     ``accumulator_dtype`` when given."""
 
-    def init(params: Params) -> EmaState:
+    def init_fn(params: Params) -> EmaState:
         return EmaState(zero_count(), zeros_like_tree(params, accumulator_dtype))
 
-    def update(updates: Updates, state: EmaState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmaState, params: Params = None) -> Any:
         new = update_moment(updates, state.ema, decay, 1)
         count = safe_increment(state.count)
         out = bias_correction(new, decay, count) if debias else new
         return out, EmaState(count, cast_tree(new, accumulator_dtype))
 
-    return GradientTransformation(init, update)
+    return GradientTransformation(init_fn, update_fn)
 
 
 def clip_by_block_rms(threshold: Any) -> GradientTransformation:
@@ -288,10 +292,10 @@ def clip_by_block_rms(threshold: Any) -> GradientTransformation:
         denominator = jnp.maximum(1.0, jnp.sqrt(ordered_mean(abs_sq(u))) / threshold)
         return div_by_scalar(u, denominator)
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         return tree_map(clip_one, updates), state
 
-    return GradientTransformation(init_empty_state, update)
+    return GradientTransformation(init_empty_state, update_fn)
 
 
 def centralize() -> GradientTransformation:
@@ -302,7 +306,7 @@ def centralize() -> GradientTransformation:
             return g - ordered_mean(g, tuple(range(1, len(g.shape))), keepdims=True)
         return g
 
-    def update(updates: Updates, state: EmptyState, params: Params = None) -> Any:
+    def update_fn(updates: Updates, state: EmptyState, params: Params = None) -> Any:
         return tree_map(center, updates), state
 
-    return GradientTransformation(init_empty_state, update)
+    return GradientTransformation(init_empty_state, update_fn)

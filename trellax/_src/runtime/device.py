@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api import jit_options
 from trellax._src.api.ref_frames import AbstractRef, RefBase
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.core.basearray import Array
@@ -160,6 +161,9 @@ def _put_one(x: Any, device: Any) -> Any:
         return out
 
     return tree_map(put, x)
+
+
+jit_options.place_outputs[:] = [device_put]  # the results of jit(out_shardings=...)
 
 
 def device_get(x: Any) -> Any:
