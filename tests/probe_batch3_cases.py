@@ -1210,16 +1210,24 @@ def _diff_array(mine: list[Any], ref: list[Any], found: list[str], normwise: boo
         found.append("value")
 
 
-def classify(mine: Any, ref: Any, *, normwise: bool = False) -> str | None:
-    """``None`` when ``mine`` agrees with JAX's ``ref`` (bits, or within :data:`RTOL`), else the
-    worst class of difference. ``normwise`` measures each element's error against its array's
-    largest magnitude rather than its own (for results of sums that cancel)."""
+def error_verdict(mine: Any, ref: Any) -> str | None:
+    """The verdict when either side raised (an error outcome is ``["error", class name, names of
+    the class and its bases]``): ``"accepts"`` when only JAX raised, ``"crash"``
+    when only trellax did, ``"error_class"`` when both raised but trellax's class is not, or does
+    not derive from, JAX's; ``None`` when the errors agree."""
     if ref[0] == "error":
         if mine[0] != "error":
             return "accepts"
         return None if ref[1] in mine[2] else "error_class"
-    if mine[0] == "error":
-        return "crash"
+    return "crash"
+
+
+def classify(mine: Any, ref: Any, *, normwise: bool = False) -> str | None:
+    """``None`` when ``mine`` agrees with JAX's ``ref`` (bits, or within :data:`RTOL`), else the
+    worst class of difference. ``normwise`` measures each element's error against its array's
+    largest magnitude rather than its own (for results of sums that cancel)."""
+    if ref[0] == "error" or mine[0] == "error":
+        return error_verdict(mine, ref)
     found: list[str] = []
     _diff(mine, ref, found, normwise)
     return _worst(found)
