@@ -9,7 +9,10 @@ shared treedef.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
+from functools import reduce
+from itertools import repeat
 from typing import Any
 
 from trellax._src.tree import codegen as tree_codegen
@@ -20,10 +23,12 @@ from trellax._src.tree.registry import (
     DICT,
     KIND,
     LIST,
+    LIST_REG,
     NAMEDTUPLE,
     NONE,
     ORDERED_DICT,
     TUPLE,
+    TUPLE_REG,
     Registration,
     classify,
     custom_keys,
@@ -89,6 +94,10 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
     guess_t: Any = None
     prev: Spec = None
     if t is list or t is tuple:
+        if len(x) >= BULK_MIN:
+            bulk = _bulk_specs(x, leaves)
+            if bulk is not None:
+                return (reg, None, bulk)
         for c in x:
             tc = type(c)
             if tc is guess_t:
@@ -121,6 +130,10 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
             keys = tuple(sorted(x))
         except TypeError:
             keys = sorted_keys(x)  # raises the explanatory error
+        if len(keys) >= BULK_MIN:
+            bulk = _bulk_specs(list(map(x.__getitem__, keys)), leaves)
+            if bulk is not None:
+                return (reg, keys, bulk)
         for k in keys:
             c = x[k]
             tc = type(c)
@@ -152,12 +165,8 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
     if x is None:
         return NONE_SPEC
     if reg.kind == CUSTOM:  # the registered function, checked only when its result is unusual
-        out = reg.flatten(x)  # type: ignore[misc]
-        if type(out) is not tuple or len(out) != 2 or type(out[0]) not in (tuple, list):
-            out = reg.check_parts(out)
-        children, aux = out
-    else:
-        children, aux = node_parts(x, reg)
+        return _custom_spec(reg, reg.flatten(x), leaves)  # type: ignore[misc]
+    children, aux = node_parts(x, reg)
     for c in children:
         try:
             r = KIND[type(c)]
@@ -169,6 +178,124 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
         else:
             specs.append(_flatten_node(c, r, leaves))
     return (reg, aux, tuple(specs))
+
+
+def _custom_spec(reg: Registration, out: Any, leaves: list[Any]) -> Spec:
+    """The spec of a node of a registered class, from its flatten function's result ``out``."""
+    if type(out) is not tuple or len(out) != 2 or type(out[0]) not in (tuple, list):
+        out = reg.check_parts(out)
+    children, aux = out
+    specs: list[Spec] = []
+    for c in children:
+        try:
+            r = KIND[type(c)]
+        except KeyError:
+            r = classify(type(c))
+        if r is None:
+            leaves.append(c)
+            specs.append(None)
+        else:
+            specs.append(_flatten_node(c, r, leaves))
+    return (reg, aux, tuple(specs))
+
+
+# -- many children at once ------------------------------------------------------------------------
+#
+# A long list, tuple or dict whose children are all leaves (or None), or all flat tuples or lists
+# of one length holding leaves, or all nodes of one registered class whose children are leaves
+# (the common wide trees: a list of 10,000 numbers, of (x, y) pairs, of registered points) is
+# flattened by a few passes of C-level ``map``/``set``/``chain`` over the children instead of one
+# Python iteration each. The checks are exact (every child's type, every length, every leaf's
+# type); when one fails the general loop runs (for registered classes, on the flatten results
+# already computed, so the registered function is called once per node either way).
+
+#: Children a node must have for the bulk passes to be tried.
+BULK_MIN = 8
+_NONE_T = type(None)
+_first = operator.itemgetter(0)
+_second = operator.itemgetter(1)
+
+
+def _leaf_types(types: Iterable[type]) -> bool:
+    """Whether every type in ``types`` is a leaf type."""
+    for t in types:
+        try:
+            r = KIND[t]
+        except KeyError:
+            r = classify(t)
+        if r is not None:
+            return False
+    return True
+
+
+def _flat_children(nodes: list[Any], leaves: list[Any], nt: type | None = None) -> Spec:
+    """The shared leaf-only spec of ``nodes`` when all are tuples (or all lists: ``nt``, when
+    the caller has checked it) of one length holding only leaves, their leaves appended to
+    ``leaves``; else None (``leaves`` untouched)."""
+    if nt is None:
+        ntypes = set(map(type, nodes))
+        if len(ntypes) != 1:
+            return None
+        nt = ntypes.pop()
+        if (nt is not tuple and nt is not list) or not _leaf_types(map(type, nodes[0])):
+            return None
+    lens = set(map(len, nodes))
+    if len(lens) != 1:
+        return None
+    start = len(leaves)
+    reduce(operator.iadd, nodes, leaves)  # C-level ``leaves += node`` for each node
+    if not _leaf_types(set(map(type, leaves[start:]))):
+        del leaves[start:]
+        return None
+    return (TUPLE_REG if nt is tuple else LIST_REG, None, (None,) * lens.pop())
+
+
+def _bulk_specs(x: Any, leaves: list[Any]) -> tuple[Spec, ...] | None:
+    """The children's specs of the list, tuple or dict values ``x``, when one of the bulk forms
+    above applies (their leaves appended to ``leaves``); else None, ``leaves`` untouched."""
+    first = x[0]
+    if first is not None:  # a quick look at the first child: a form the bulk passes exclude?
+        try:
+            r = KIND[type(first)]
+        except KeyError:
+            r = classify(type(first))
+        if r is not None:
+            if r.kind == LIST or r.kind == TUPLE:
+                if type(first) not in (list, tuple) or not _leaf_types(map(type, first)):
+                    return None
+            elif r.kind != CUSTOM:
+                return None
+    types = set(map(type, x))
+    if len(types) > 3:
+        return None
+    if _NONE_T in types:
+        types.discard(_NONE_T)
+        if not _leaf_types(types):
+            return None
+        leaves += [c for c in x if c is not None]
+        return tuple([None if c is not None else NONE_SPEC for c in x])
+    if _leaf_types(types):
+        leaves += x
+        return (None,) * len(x)
+    if len(types) != 1:
+        return None
+    t = types.pop()
+    if t is tuple or t is list:
+        child = _flat_children(x, leaves, t)
+        return None if child is None else (child,) * len(x)
+    reg = KIND.get(t)
+    if reg is None or reg.kind != CUSTOM:
+        return None
+    outs = list(map(reg.flatten, x))  # type: ignore[arg-type]
+    if set(map(type, outs)) == {tuple} and set(map(len, outs)) == {2}:
+        inner = _flat_children(list(map(_first, outs)), leaves)
+        if inner is not None:
+            auxes = list(map(_second, outs))
+            aux = auxes[0]
+            if all(map(operator.is_, auxes, repeat(aux))):
+                return ((reg, aux, inner[2]),) * len(x)
+            return tuple([(reg, a, inner[2]) for a in auxes])
+    return tuple([_custom_spec(reg, out, leaves) for out in outs])
 
 
 class _NoGuess:
