@@ -115,6 +115,11 @@ TREES: dict[str, Callable[[], Any]] = {
     "ordered_dict": lambda: OrderedDict((f"k{i}", i) for i in range(N)),
     "dicts": lambda: [{"a": i, "b": i} for i in range(N)],
     "points": lambda: [Point(i, float(i)) for i in range(N)],
+    "points_in_chunks": lambda: [Point(i, -i) for i in range(3 * flatten._CHUNK + 5)],
+    "points_break_in_second_chunk": lambda: [
+        Point(i, i) if i != flatten._CHUNK + 7 else Point(i, (i,)) for i in range(600)
+    ],
+    "tagged_in_chunks": lambda: [Tagged(i, "t" if i < 300 else "u") for i in range(600)],
     "points_then_nested": lambda: [Point(i, i) for i in range(N)] + [Point([1], (2,))],
     "points_nested_first": lambda: [Point((i,), i) for i in range(N)],
     "points_then_a_pair": lambda: [Point(i, i) for i in range(N)] + [(1, 2)],

@@ -211,6 +211,8 @@ def _custom_spec(reg: Registration, out: Any, leaves: list[Any]) -> Spec:
 
 #: Children a node must have for the bulk passes to be tried.
 BULK_MIN = 8
+#: Nodes of a registered class flattened per bulk pass.
+_CHUNK = 256
 _NONE_T = type(None)
 _first = operator.itemgetter(0)
 _second = operator.itemgetter(1)
@@ -286,16 +288,26 @@ def _bulk_specs(x: Any, leaves: list[Any]) -> tuple[Spec, ...] | None:
     reg = KIND.get(t)
     if reg is None or reg.kind != CUSTOM:
         return None
-    outs = list(map(reg.flatten, x))  # type: ignore[arg-type]
-    if set(map(type, outs)) == {tuple} and set(map(len, outs)) == {2}:
-        inner = _flat_children(list(map(_first, outs)), leaves)
-        if inner is not None:
-            auxes = list(map(_second, outs))
-            aux = auxes[0]
-            if all(map(operator.is_, auxes, repeat(aux))):
-                return ((reg, aux, inner[2]),) * len(x)
-            return tuple([(reg, a, inner[2]) for a in auxes])
-    return tuple([_custom_spec(reg, out, leaves) for out in outs])
+    # In chunks, so that the flatten results alive at once stay under the collector's
+    # threshold (700 new objects): holding all of them made it run during the pass.
+    specs: list[Spec] = []
+    shared: Spec = None
+    for lo in range(0, len(x), _CHUNK):
+        outs = list(map(reg.flatten, x[lo : lo + _CHUNK]))  # type: ignore[arg-type]
+        if set(map(type, outs)) == {tuple} and set(map(len, outs)) == {2}:
+            inner = _flat_children(list(map(_first, outs)), leaves)
+            if inner is not None:
+                auxes = list(map(_second, outs))
+                aux = auxes[0]
+                if all(map(operator.is_, auxes, repeat(aux))):
+                    if shared is None or shared[1] is not aux or shared[2] != inner[2]:
+                        shared = (reg, aux, inner[2])
+                    specs += (shared,) * len(outs)
+                else:
+                    specs += [(reg, a, inner[2]) for a in auxes]
+                continue
+        specs += [_custom_spec(reg, out, leaves) for out in outs]
+    return tuple(specs)
 
 
 class _NoGuess:
