@@ -1116,6 +1116,17 @@ AUDITED: list[Evidence] = [
         "Fixed costs: loops, per-example gradients, `random.normal`, `tree_flatten` (issue 23)",
         "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
     ),
+    E(
+        "docs/performance.md",
+        "The checks are exact (every child's type, every",
+        "tests/test_tree_bulk.py::test_bulk_passes_match_the_general_path",
+        "tests/test_tree_bulk.py::test_the_bulk_path_is_taken",
+    ),
+    SECTION(
+        "docs/performance.md",
+        "`tree_flatten` of wide nodes (issue 23, 29 Nov 2026)",
+        "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
+    ),
     SECTION(
         "docs/performance.md",
         "Loop bodies, third round (issue 23: `jit(grad)` of `scan`, `fori_loop`, `while_loop`)",
