@@ -1094,6 +1094,16 @@ AUDITED: list[Evidence] = [
         "tests/test_random_kernels.py",
         "tests/test_random_vmap.py::test_small_erfinv_path_is_bit_identical",
     ),
+    E(
+        "docs/semantics.md",
+        "special cases of `floor_divide`/`//` and `remainder`/`%` (33 of the 45",
+        "tests/test_array_api_departures.py::test_floor_divide_and_remainder_special_cases_are_jax_s",
+    ),
+    E(
+        "docs/semantics.md",
+        "`searchsorted` returns int32 indices and `cumulative_prod` of `uint8` stays",
+        "tests/test_array_api_departures.py::test_searchsorted_and_cumulative_prod_dtypes_with_x64",
+    ),
     # ---- docs/performance.md: each dated section is a benchmark record of its speeds and shares;
     # its correctness words map to the tests the section names (or to a test found for them)
     SECTION(
