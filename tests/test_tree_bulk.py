@@ -1,8 +1,9 @@
 """Wide nodes are flattened by bulk passes over their children (``flatten._bulk_specs``): a list,
 tuple or dict of leaves (and None), of flat tuples or lists of one length, or of nodes of one
-registered class. Whatever the children, the leaves (the same objects, in the same order), the
+registered class; runs of siblings of one nested structure by one generated loop
+(``flatten._sibling_flattener``). Whatever the children, the leaves (the same objects, in the same order), the
 treedef, the rebuilt tree, the errors and the calls of registered flatten functions are those of
-the general path (the same trees flattened with the bulk passes switched off)."""
+the general path (the same trees flattened with the bulk passes and sibling runs switched off)."""
 
 from __future__ import annotations
 
@@ -129,6 +130,17 @@ TREES: dict[str, Callable[[], Any]] = {
     "tagged_other_aux": lambda: [Tagged(i, i % 3) for i in range(N)],
     "list_children": lambda: [ListKids(i) for i in range(N)],
     "generator_children": lambda: [ListKids(i, gen=True) for i in range(N)],
+    "nested_run_broken_then_resumed": lambda: (
+        [(i, [float(i)]) for i in range(30)] + [(1, (2,))] + [(i, [i]) for i in range(30)]
+    ),
+    "nested_run_broken_by_a_leaf_type": lambda: (
+        [(i, [i]) for i in range(20)] + [(1, [Point(1, 2)])] + [(i, [i]) for i in range(5)]
+    ),
+    "nested_run_of_dicts": lambda: [{"a": i, "b": [i, None]} for i in range(50)],
+    "nested_run_in_a_dict": lambda: (
+        {f"k{i:03d}": (i, [i]) for i in range(50)} | {"k025": (1, [2, 3])}
+    ),
+    "nested_run_of_empty_structures": lambda: [([], ()) for _ in range(20)] + [([1], ())],
     "deep_wide": lambda: [[(i, i) for i in range(N)] for _ in range(3)],
 }
 
@@ -147,6 +159,7 @@ def _canon(x: Any) -> Any:
 def _general(tree: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], Any, int]:
     with monkeypatch.context() as m:
         m.setattr(flatten, "BULK_MIN", 10**9)
+        m.setattr(flatten, "_sibling_flattener", lambda spec: None)
         CALLS.clear()
         leaves, treedef = tu.tree_flatten(tree)
         return leaves, treedef, len(CALLS)

@@ -231,7 +231,7 @@ class _Decline(Exception):
 
 
 def compile_flattener(
-    spec: Any, treedef: Any, kind_get: Any, *, extend: bool = False
+    spec: Any, treedef: Any, kind_get: Any, *, extend: bool = False, run: bool = False
 ) -> Callable[..., Any] | None:
     """A function ``tree -> (leaves, treedef) | None`` that flattens trees of exactly the structure
     ``spec`` in straight-line code and returns None for any other tree.
@@ -244,6 +244,10 @@ def compile_flattener(
     With ``extend``, the function is ``(tree, leaves) -> treedef | None`` instead: it appends
     the leaves to the list ``leaves`` (only once every check has passed) and returns
     ``treedef`` (then a spec, shared by every subtree of this structure).
+
+    With ``run``, the function is ``(trees, i, leaves) -> int``: it flattens ``trees[i]``,
+    ``trees[i + 1]``, ... in one loop while they have the structure, appending their leaves, and
+    returns the index of the first one that has not (``len(trees)`` when all have).
     """
     lines: list[str] = []
     leaves: list[str] = []
@@ -296,6 +300,15 @@ def compile_flattener(
     if leaves:
         checks = " or ".join(f"g(type({name}), M) is not None" for name in leaves)
         lines.append(f"if {checks}: return None")
+    if run:
+        if leaves:
+            lines.append(f"L += ({', '.join(leaves)},)")
+        lines.append("i += 1")
+        body = "".join(f"        {line.replace('return None', 'break')}\n" for line in lines)
+        source = f"def guess(X, i, L):\n    for x in X[i:]:\n{body}    return i\n"
+        exec(compile(source, "<trellax pytree flatten>", "exec"), ns)
+        fn_run: Callable[..., Any] = ns["guess"]
+        return fn_run
     if not extend:
         lines.append(f"return [{', '.join(leaves)}], TD")
     elif leaves:

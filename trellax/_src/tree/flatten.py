@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterable
 from functools import reduce
-from itertools import repeat
+from itertools import islice, repeat
 from typing import Any
 
 from trellax._src.tree import codegen as tree_codegen
@@ -98,7 +98,8 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
             bulk = _bulk_specs(x, leaves)
             if bulk is not None:
                 return (reg, None, bulk)
-        for c in x:
+        children = iter(x)
+        for c in children:
             tc = type(c)
             if tc is guess_t:
                 s = guess(c, leaves)
@@ -118,10 +119,17 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
                 continue
             s = _flatten_node(c, r, leaves)
             if guess_t is None and prev is not None and s == prev:
-                guess = _sibling_flattener(prev)
-                guess_t = tc if guess is not None else _NO_GUESS
-                if guess is not None:  # an interchangeable structure: share the spec
-                    s = prev
+                pair = _sibling_flattener(prev)
+                guess_t = tc if pair is not None else _NO_GUESS
+                if pair is not None:  # an interchangeable structure: share the spec
+                    guess, run = pair
+                    specs.append(prev)
+                    k = len(specs)
+                    stop = run(x, k, leaves)  # the siblings that follow, in one loop
+                    if stop > k:
+                        specs += repeat(prev, stop - k)
+                        next(islice(children, stop - k - 1, None), None)
+                    continue
             prev = s
             specs.append(s)
         return (reg, None, tuple(specs))
@@ -134,7 +142,8 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
             bulk = _bulk_specs(list(map(x.__getitem__, keys)), leaves)
             if bulk is not None:
                 return (reg, keys, bulk)
-        for k in keys:
+        key_iter = iter(keys)
+        for k in key_iter:
             c = x[k]
             tc = type(c)
             if tc is guess_t:
@@ -155,10 +164,17 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
                 continue
             s = _flatten_node(c, r, leaves)
             if guess_t is None and prev is not None and s == prev:
-                guess = _sibling_flattener(prev)
-                guess_t = tc if guess is not None else _NO_GUESS
-                if guess is not None:  # an interchangeable structure: share the spec
-                    s = prev
+                pair = _sibling_flattener(prev)
+                guess_t = tc if pair is not None else _NO_GUESS
+                if pair is not None:  # an interchangeable structure: share the spec
+                    guess, run = pair
+                    specs.append(prev)
+                    k = len(specs)
+                    stop = run(list(map(x.__getitem__, keys)), k, leaves)
+                    if stop > k:
+                        specs += repeat(prev, stop - k)
+                        next(islice(key_iter, stop - k - 1, None), None)
+                    continue
             prev = s
             specs.append(s)
         return (reg, keys, tuple(specs))
@@ -315,12 +331,15 @@ class _NoGuess:
 
 
 _NO_GUESS = _NoGuess
-_SIBLINGS: dict[Any, Callable[[Any, list[Any]], Any] | None] = {}
+_Flattener = Callable[[Any, list[Any]], Any]
+_Run = Callable[[Any, int, list[Any]], int]
+_SIBLINGS: dict[Any, tuple[_Flattener, _Run] | None] = {}
 
 
-def _sibling_flattener(spec: Spec) -> Callable[[Any, list[Any]], Any] | None:
-    """The generated flattener of subtrees whose structure is ``spec`` (None for structures
-    it cannot check without user code: registered classes, dicts with other than str keys)."""
+def _sibling_flattener(spec: Spec) -> tuple[_Flattener, _Run] | None:
+    """The generated flatteners of subtrees whose structure is ``spec``: one subtree at a time,
+    and a run of them in one loop (None for structures that cannot be checked without user
+    code: registered classes, dicts with other than str keys)."""
     try:
         return _SIBLINGS[spec]
     except KeyError:
@@ -328,10 +347,12 @@ def _sibling_flattener(spec: Spec) -> Callable[[Any, list[Any]], Any] | None:
     except TypeError:  # unhashable aux data
         return None
     fn = tree_codegen.compile_flattener(spec, spec, KIND.get, extend=True)
+    run = tree_codegen.compile_flattener(spec, spec, KIND.get, run=True)
+    pair = (fn, run) if fn is not None and run is not None else None
     if len(_SIBLINGS) >= _CACHE_LIMIT:
         _SIBLINGS.clear()
-    _SIBLINGS[spec] = fn
-    return fn
+    _SIBLINGS[spec] = pair
+    return pair
 
 
 def _flatten_node_is_leaf(x: Any, reg: Registration, leaves: list[Any], is_leaf: Any) -> Spec:
