@@ -3217,6 +3217,22 @@ AUDITED: list[Evidence] = [
         "so every figure here is thread CPU time or an in-process alternation, never a lone wall time",
         "prose: how the section's own figures were taken (its method), not a property of trellax",
     ),
+    SECTION(
+        "docs/performance.md",
+        "Softmax from a fresh process, and two products at once (issue 23, branch `speed13`, 29 Nov 2026)",
+        "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
+    ),
+    E(
+        "docs/performance.md",
+        "Splitting each 256³ product in two row blocks (bit-identical at the 12-row granule)",
+        "tests/test_matmul_rows.py::test_row_blocks_give_the_bits_of_one_product",
+    ),
+    E(
+        "docs/performance.md",
+        "so the results are bit-identical whatever the threads",
+        "tests/test_matmul_pair.py::test_a_pair_gives_each_products_one_thread_bits",
+        "tests/test_matmul_pair.py::test_an_mlp_gradient_pairs_its_backward_products_with_the_same_bits",
+    ),
     E(
         "docs/nn.md",
         "with 64-bit types on it is the float64 power (a Python-float decay and the int32 count promote",

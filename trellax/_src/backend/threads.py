@@ -213,6 +213,38 @@ def matmul(a: Any, b: Any) -> Any:
         return out
 
 
+#: Two independent products of at least this many multiply-adds each (and below
+#: ``MATMUL_SPLIT``, which splits a product itself) run at once, one on a pool thread, when a CPU
+#: is free (:func:`matmul_pair`; docs/performance.md, "Two products at once").
+PAIR_MIN = 1 << 22
+
+
+def pairs(work_a: int, work_b: int) -> bool:
+    """Whether a generated program runs two independent products of these sizes (multiply-adds)
+    by :func:`matmul_pair`."""
+    return min(work_a, work_b) >= PAIR_MIN and max(work_a, work_b) < MATMUL_SPLIT
+
+
+def matmul_pair(a1: Any, b1: Any, a2: Any, b2: Any) -> tuple[Any, Any]:
+    """``(matmul(a1, b1), matmul(a2, b2))`` for two products neither of which reads the other:
+    the first on a pool thread while the caller computes the second, when BLAS is held to one
+    thread, there are two workers and a CPU is free (:func:`spare_cpu`); else one after the
+    other. Each product is the same one-thread BLAS call either way, so the bits do not depend on
+    the threads. If no pool thread has started the first product when the second is done, the
+    caller takes it back (a descheduled pool thread is not waited for)."""
+    if default_workers() < 2 or not spare_cpu():
+        return matmul(a1, b1), matmul(a2, b2)
+    with blas_single_thread() as controlled:
+        if not controlled:
+            return matmul(a1, b1), matmul(a2, b2)
+        first = pool(1).submit(contextvars.copy_context().run, matmul, a1, b1)
+        try:
+            second = matmul(a2, b2)
+        finally:
+            taken_back = first.cancel()
+        return (matmul(a1, b1) if taken_back else first.result()), second
+
+
 def blas_layout(x: Any) -> Any:
     """``x``, copied to C order unless it is C- or Fortran-contiguous. NumPy's matmul sends a
     float product whose operand BLAS cannot take (a stride-0 broadcast, a strided slice) to its

@@ -133,6 +133,33 @@ dot_gemv = True
 #: loop): a switch for measurements and tests, read when a program is generated.
 known_layout = True
 
+#: Two independent mid-size products next to each other in a program run at once
+#: (``threads.matmul_pair``): a switch, read when a program is generated.
+pair_products = True
+
+
+def pair_operands(eqn: JaxprEqn, expr: str, bind_env: dict[str, Any]) -> tuple[str, str] | None:
+    """The two operand expressions of ``eqn``'s product when :func:`_dot_general` wrote it as
+    ``threads.matmul(a, b)`` of two matrices large enough to be paired
+    (``threads.pairs``), else None."""
+    if not (enabled and pair_products) or eqn.primitive.name != "dot_general":
+        return None
+    head, sep, rest = expr.partition("(")
+    if not sep or bind_env.get(head) is not threads.matmul or not rest.endswith(")"):
+        return None
+    parts = rest[:-1].split(", ")
+    if len(parts) != 2 or not all(p.removesuffix(".T").isidentifier() for p in parts):
+        return None
+    (_, rc), (lb, rb) = eqn.params["dimension_numbers"]
+    xa, ya = eqn.invars[0].aval, eqn.invars[1].aval
+    if lb or rb or len(xa.shape) != 2 or len(ya.shape) != 2:
+        return None
+    work = math.prod(xa.shape) * ya.shape[1 - rc[0]]
+    if not threads.pairs(work, work):
+        return None
+    return parts[0], parts[1]
+
+
 #: Small matrix-vector products inside loop bodies written into a loop buffer (``np.dot``'s
 #: ``out``, ``np.matmul``'s positional ``out``): a switch, read when a program is generated.
 dot_out = True

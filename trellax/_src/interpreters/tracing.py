@@ -312,6 +312,9 @@ class Emitter:
         self._carry_scopes: list[dict[str, str]] = []
         self._invariant: list[set[str]] = []
         self._count = 0
+        #: The last product written that could run at once with the next one (its line's
+        #: index, its result, its operands, indent, and the line count after it).
+        self._last_product: tuple[int, str, tuple[str, str], str, int] | None = None
 
     def fresh(self, prefix: str = "v") -> str:
         self._count += 1
@@ -534,6 +537,9 @@ class Emitter:
                 into = None
             expr = specialize.call_expr(eqn, args, self.bind, self.known_value, self.layout, into)
             if expr is not None:
+                if into is None and self.depth == 0 and self._pair(eqn, expr, outs[0], indent):
+                    self.contiguous.add(outs[0])
+                    return
                 self.emit(f"{indent}{outs[0]} = {expr}  # {eqn.primitive.name}")
                 if into is not None:
                     self.written.add(eqn.outvars[0])
@@ -558,6 +564,28 @@ class Emitter:
             return
         target = ", ".join(outs) + ("," if eqn.primitive.multiple_results else "")
         self.emit(f"{indent}{target} = {call}")
+
+    def _pair(self, eqn: JaxprEqn, expr: str, out: str, indent: str) -> bool:
+        """Writes this product and the product on the line just before it as one
+        ``threads.matmul_pair`` call when both are mid-size matrix products and this one does not
+        read the other's result (True); else notes this product as the next one's partner."""
+        ops = specialize.pair_operands(eqn, expr, self.env)
+        last, self._last_product = self._last_product, None
+        if ops is None:
+            return False
+        if last is not None:
+            at, prev_out, prev_ops, prev_indent, n_lines = last
+            reads = {o.removesuffix(".T") for o in ops}
+            adjacent = at == len(self.lines) - 1 and n_lines == len(self.lines)
+            if adjacent and prev_indent == indent and prev_out not in reads:
+                f = self.bind(threads.matmul_pair, "f")
+                self.lines[at] = (
+                    f"{indent}{prev_out}, {out} = {f}({prev_ops[0]}, {prev_ops[1]}, "
+                    f"{ops[0]}, {ops[1]})  # dot_general, dot_general (at once)"
+                )
+                return True
+        self._last_product = (len(self.lines), out, ops, indent, len(self.lines) + 1)
+        return False
 
     def assign(self, targets: Sequence[str], exprs: Sequence[str], indent: str) -> None:
         """``targets = exprs`` as one tuple assignment (so swaps are safe)."""
@@ -740,6 +768,7 @@ def run_equation(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -
         specialize.known_layout,
         specialize.dot_out,
         specialize.outer_compiled_on,
+        specialize.pair_products,
     )
     key = program_cache.structural_key(prim, in_avals, params, context)
     run = program_cache.lookup(key) if key is not None else None
