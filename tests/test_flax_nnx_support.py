@@ -146,6 +146,44 @@ def test_hijax_primitives_refuse() -> None:
         p.bind(1)
 
 
+def test_shard_map_spec_prefix_with_list_nodes() -> None:
+    # nnx's shard_map passes out_specs=(None, [P(), P("a")]) for outputs (None, [u1, u2]) where
+    # each u is a pytree with no leaves: a list in the prefix is a node, not one spec.
+    mesh = trellax.sharding.Mesh(trellax.devices()[:1], ("a",))
+    P = PartitionSpec
+
+    def f(x: typing.Any) -> typing.Any:
+        return None, [{}, {"w": x * 2}]
+
+    g = trellax.shard_map(f, mesh=mesh, in_specs=(P("a"),), out_specs=(None, [P(), P("a")]))
+    out = g(jnp.arange(4.0))
+    assert out[0] is None and out[1][0] == {}
+    np.testing.assert_array_equal(np.asarray(out[1][1]["w"]), [0.0, 2.0, 4.0, 6.0])
+
+
+def test_eager_sharding_constraint_and_reshard_place_arrays() -> None:
+    # nnx.Param(..., out_sharding=...) places its value with with_sharding_constraint (Auto
+    # meshes) or reshard (Explicit meshes); as in JAX the eager result reports the sharding.
+    from trellax.experimental.layout import Format, Layout
+
+    mesh = trellax.sharding.Mesh(trellax.devices()[:1], ("data",))
+    s = NamedSharding(mesh, PartitionSpec("data", None))
+    x = jnp.ones((8, 4))
+    y = trellax.lax.with_sharding_constraint(x, s)
+    assert y.sharding == s
+    ys = trellax.lax.with_sharding_constraint([x, x], s)
+    assert all(v.sharding == s for v in ys)
+    f = Format(Layout((1, 0)), s)
+    assert trellax.lax.with_sharding_constraint(x, f).sharding == s
+    with trellax.sharding.set_mesh(mesh):
+        z = trellax.sharding.reshard(x, PartitionSpec(None, "data"))
+    assert z.sharding == NamedSharding(mesh, PartitionSpec(None, "data"))
+    np.testing.assert_array_equal(np.asarray(z), np.ones((8, 4)))
+    # Under jit the constraint is on a traced value: the result is computed as before.
+    g = trellax.jit(lambda a: trellax.lax.with_sharding_constraint(a * 2, s))
+    np.testing.assert_array_equal(np.asarray(g(x)), 2 * np.ones((8, 4)))
+
+
 _HAS_FLAX = (
     importlib.util.find_spec("flax") is not None
     and importlib.util.find_spec("treescope") is not None

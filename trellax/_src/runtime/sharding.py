@@ -387,11 +387,14 @@ jit_options.context_mesh[:] = [get_mesh]  # jit's in_shardings check reads the c
 
 
 def reshard(xs: Any, out_shardings: Any) -> Any:
-    """``xs`` unchanged: on one device every sharding is the same layout."""
+    """``xs`` with each concrete array reporting its sharding in ``out_shardings`` (a pytree
+    prefix; a ``PartitionSpec`` is over the mesh of ``set_mesh``): the data stay one buffer."""
+    from trellax._src.runtime.device import place_eagerly  # device.py imports this module
+
     for s in tree_flatten(out_shardings, is_leaf=lambda x: isinstance(x, Sharding | P))[0]:
         if not isinstance(s, Sharding | PartitionSpec):
             raise TypeError(f"reshard: expected shardings or PartitionSpecs, got {s!r}")
-    return xs
+    return place_eagerly(xs, out_shardings)
 
 
 class Shard:
