@@ -234,3 +234,61 @@ def test_real_flax_nnx_trains_on_trellax(tmp_path: pathlib.Path) -> None:
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.startswith("ok trellax."), out.stdout
+
+
+def test_group_norm_mask_broadcasting_against_x() -> None:
+    # nnx's GroupNorm test hands Linen's GroupNorm a mask of the features only, shape (6,),
+    # for x of shape (10, 6): it broadcasts, as the same mask spelled out for every row does.
+    from trellax import nn
+
+    x = jnp.arange(60.0).reshape(10, 6) ** 1.5
+    mask = jnp.array([True, False, True, False, True, False])
+    layer = nn.GroupNorm(num_groups=3)
+    params = layer.init(trellax.random.key(0), x)
+    short = layer.apply(params, x, mask=mask)
+    full = layer.apply(params, x, mask=jnp.broadcast_to(mask, x.shape))
+    np.testing.assert_allclose(np.asarray(short), np.asarray(full), rtol=1e-6)
+    assert np.isfinite(np.asarray(short)[:, ::2]).all()
+
+
+def test_cost_analysis_counts_flops_transcendentals_and_bytes() -> None:
+    # nnx.tabulate(compute_flops=True) and nnx's jit tests read Compiled.cost_analysis().
+    f = trellax.jit(lambda a, b: jnp.tanh(a @ b).sum())
+    lowered = f.lower(jnp.ones((4, 8)), jnp.ones((8, 3)))
+    cost = lowered.cost_analysis()
+    assert isinstance(cost, dict)
+    # dot: 2 * 12 outputs * 8 contracted; sum: 12 - 1; tanh: 12 transcendentals, no flops.
+    assert cost["flops"] == 2 * 12 * 8 + 11
+    assert cost["transcendentals"] == 12
+    # unfused float32 traffic: dot (32 + 24 in, 12 out), tanh (12 in, 12 out), sum (12, 1)
+    assert cost["bytes accessed"] == 4 * ((32 + 24 + 12) + (12 + 12) + (12 + 1))
+    assert lowered.compile().cost_analysis() == cost
+
+
+def test_linen_scope_rngs_and_partitioned_nnx_metadata() -> None:
+    # nnx's Linen bridge reads a Linen module's scope.rngs / scope.mutable and converts boxed
+    # variables to nnx metadata (names <-> out_sharding, rules <-> sharding_rules) and back.
+    from trellax import nn
+
+    seen: dict[str, typing.Any] = {}
+
+    class M(nn.Module):
+        @nn.compact
+        def __call__(self, x: typing.Any) -> typing.Any:
+            assert self.scope is not None
+            seen["rngs"] = sorted(self.scope.rngs)
+            seen["mutable"] = self.scope.mutable
+            return x
+
+    M().init({"params": trellax.random.key(0), "dropout": trellax.random.key(1)}, 1.0)
+    assert seen["rngs"] == ["dropout", "params"]
+    assert seen["mutable"] == nn.DenyList("intermediates")  # init's default, as in Flax
+    p = nn.Partitioned(jnp.ones(2), ("a",))
+    meta = p.to_nnx_metadata()
+    assert meta["out_sharding"] == ("a",) and "names" not in meta
+    back = nn.Partitioned.from_nnx_metadata({**meta, "linen_meta_type": nn.Partitioned})
+    assert back.names == ("a",) and back.value is p.value
+    lp = nn.LogicallyPartitioned(jnp.ones(2), ("x",), rules=(("x", "a"),))
+    lmeta = lp.to_nnx_metadata()
+    assert lmeta["sharding_rules"] == (("x", "a"),)
+    assert nn.LogicallyPartitioned.from_nnx_metadata(lmeta).rules == (("x", "a"),)
