@@ -292,3 +292,20 @@ def test_linen_scope_rngs_and_partitioned_nnx_metadata() -> None:
     lmeta = lp.to_nnx_metadata()
     assert lmeta["sharding_rules"] == (("x", "a"),)
     assert nn.LogicallyPartitioned.from_nnx_metadata(lmeta).rules == (("x", "a"),)
+
+
+def test_cond_forwards_operands_returned_unchanged() -> None:
+    # nnx.cond hands back every variable; one no branch touches is an operand returned as is,
+    # which JAX takes out of the cond: under vmap with a batched predicate it stays unbatched.
+    def f(p: typing.Any, x: typing.Any, y: typing.Any) -> typing.Any:
+        return trellax.lax.cond(p, lambda x, y: (x, y + 1), lambda x, y: (x, y * 2), x, y)
+
+    jaxpr = trellax.make_jaxpr(f)(True, 1.0, 2.0).jaxpr
+    assert jaxpr.outvars[0] is jaxpr.invars[1]  # the first output is x itself
+    (eqn,) = [e for e in jaxpr.eqns if e.primitive.name == "cond"]
+    assert len(eqn.outvars) == 1
+    g = trellax.vmap(f, in_axes=(0, None, 0), out_axes=(None, 0))
+    x_out, y_out = g(jnp.array([True, False]), 1.0, jnp.array([2.0, 3.0]))
+    assert x_out.shape == () and float(x_out) == 1.0
+    np.testing.assert_array_equal(np.asarray(y_out), [3.0, 6.0])
+    assert trellax.grad(lambda x: f(True, x, x)[0] + f(False, x, x)[1])(3.0) == 3.0
