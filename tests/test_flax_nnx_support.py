@@ -265,6 +265,16 @@ def test_cost_analysis_counts_flops_transcendentals_and_bytes() -> None:
     assert lowered.compile().cost_analysis() == cost
 
 
+def test_lowered_out_info() -> None:
+    # nnx.tabulate(compute_flops=True) reads the outputs' types from Lowered.out_info.
+    lowered = trellax.jit(lambda a: {"y": a * 2, "z": (a.sum(),)}).lower(jnp.ones(3))
+    info = lowered.out_info
+    assert isinstance(info["y"], trellax.ShapeDtypeStruct)
+    assert (info["y"].shape, info["z"][0].shape) == ((3,), ())
+    assert info["y"].dtype == np.float32
+    assert lowered.compile().out_info["z"][0].shape == ()
+
+
 def test_linen_scope_rngs_and_partitioned_nnx_metadata() -> None:
     # nnx's Linen bridge reads a Linen module's scope.rngs / scope.mutable and converts boxed
     # variables to nnx metadata (names <-> out_sharding, rules <-> sharding_rules) and back.
