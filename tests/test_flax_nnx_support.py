@@ -345,3 +345,14 @@ def test_checkify_nan_and_division_checks() -> None:
 
     err, _ = checkify.checkify(g, errors=checkify.all_checks)(jnp.float32(-1.0))
     assert err.get() == "bad -1.0 (`check` failed)"
+
+
+def test_pmap_device_count_check_reads_in_axes_prefixes() -> None:
+    # nnx.pmap(in_axes=(0, None, 0)) over (rng state, the rest of the module, x): the unmapped
+    # argument's leaves (a bias of 10) do not count as mapped axes against the device count.
+    f = trellax.pmap(
+        lambda a, b, c: a["w"] + b["bias"][:3] + b["k"][0] + c, in_axes=(0, None, 0), axis_size=1
+    )
+    b = {"bias": jnp.ones(10), "k": jnp.ones(2)}
+    out = f({"w": jnp.ones((1, 3))}, b, jnp.ones((1, 3)))
+    np.testing.assert_array_equal(np.asarray(out), np.full((1, 3), 4.0))
