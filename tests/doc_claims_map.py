@@ -1894,6 +1894,12 @@ AUDITED: list[Evidence] = [
     # ---- docs/compat.md
     E(
         "docs/compat.md",
+        "Messages are JAX's (`msg.format(...)` + `` (`check` failed)``",
+        "tests/test_golden_compat.py",
+        "tests/test_flax_nnx_support.py::test_checkify_nan_and_division_checks",
+    ),
+    E(
+        "docs/compat.md",
         "are there too, checked against optax",
         "tests/test_optim_names.py::test_helper_matches_optax",
     ),

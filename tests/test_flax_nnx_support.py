@@ -146,6 +146,44 @@ def test_hijax_primitives_refuse() -> None:
         p.bind(1)
 
 
+def test_shard_map_spec_prefix_with_list_nodes() -> None:
+    # nnx's shard_map passes out_specs=(None, [P(), P("a")]) for outputs (None, [u1, u2]) where
+    # each u is a pytree with no leaves: a list in the prefix is a node, not one spec.
+    mesh = trellax.sharding.Mesh(trellax.devices()[:1], ("a",))
+    P = PartitionSpec
+
+    def f(x: typing.Any) -> typing.Any:
+        return None, [{}, {"w": x * 2}]
+
+    g = trellax.shard_map(f, mesh=mesh, in_specs=(P("a"),), out_specs=(None, [P(), P("a")]))
+    out = g(jnp.arange(4.0))
+    assert out[0] is None and out[1][0] == {}
+    np.testing.assert_array_equal(np.asarray(out[1][1]["w"]), [0.0, 2.0, 4.0, 6.0])
+
+
+def test_eager_sharding_constraint_and_reshard_place_arrays() -> None:
+    # nnx.Param(..., out_sharding=...) places its value with with_sharding_constraint (Auto
+    # meshes) or reshard (Explicit meshes); as in JAX the eager result reports the sharding.
+    from trellax.experimental.layout import Format, Layout
+
+    mesh = trellax.sharding.Mesh(trellax.devices()[:1], ("data",))
+    s = NamedSharding(mesh, PartitionSpec("data", None))
+    x = jnp.ones((8, 4))
+    y = trellax.lax.with_sharding_constraint(x, s)
+    assert y.sharding == s
+    ys = trellax.lax.with_sharding_constraint([x, x], s)
+    assert all(v.sharding == s for v in ys)
+    f = Format(Layout((1, 0)), s)
+    assert trellax.lax.with_sharding_constraint(x, f).sharding == s
+    with trellax.sharding.set_mesh(mesh):
+        z = trellax.sharding.reshard(x, PartitionSpec(None, "data"))
+    assert z.sharding == NamedSharding(mesh, PartitionSpec(None, "data"))
+    np.testing.assert_array_equal(np.asarray(z), np.ones((8, 4)))
+    # Under jit the constraint is on a traced value: the result is computed as before.
+    g = trellax.jit(lambda a: trellax.lax.with_sharding_constraint(a * 2, s))
+    np.testing.assert_array_equal(np.asarray(g(x)), 2 * np.ones((8, 4)))
+
+
 _HAS_FLAX = (
     importlib.util.find_spec("flax") is not None
     and importlib.util.find_spec("treescope") is not None
@@ -196,3 +234,125 @@ def test_real_flax_nnx_trains_on_trellax(tmp_path: pathlib.Path) -> None:
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.startswith("ok trellax."), out.stdout
+
+
+def test_group_norm_mask_broadcasting_against_x() -> None:
+    # nnx's GroupNorm test hands Linen's GroupNorm a mask of the features only, shape (6,),
+    # for x of shape (10, 6): it broadcasts, as the same mask spelled out for every row does.
+    from trellax import nn
+
+    x = jnp.arange(60.0).reshape(10, 6) ** 1.5
+    mask = jnp.array([True, False, True, False, True, False])
+    layer = nn.GroupNorm(num_groups=3)
+    params = layer.init(trellax.random.key(0), x)
+    short = layer.apply(params, x, mask=mask)
+    full = layer.apply(params, x, mask=jnp.broadcast_to(mask, x.shape))
+    np.testing.assert_allclose(np.asarray(short), np.asarray(full), rtol=1e-6)
+    assert np.isfinite(np.asarray(short)[:, ::2]).all()
+
+
+def test_cost_analysis_counts_flops_transcendentals_and_bytes() -> None:
+    # nnx.tabulate(compute_flops=True) and nnx's jit tests read Compiled.cost_analysis().
+    f = trellax.jit(lambda a, b: jnp.tanh(a @ b).sum())
+    lowered = f.lower(jnp.ones((4, 8)), jnp.ones((8, 3)))
+    cost = lowered.cost_analysis()
+    assert isinstance(cost, dict)
+    # dot: 2 * 12 outputs * 8 contracted; sum: 12 - 1; tanh: 12 transcendentals, no flops.
+    assert cost["flops"] == 2 * 12 * 8 + 11
+    assert cost["transcendentals"] == 12
+    # unfused float32 traffic: dot (32 + 24 in, 12 out), tanh (12 in, 12 out), sum (12, 1)
+    assert cost["bytes accessed"] == 4 * ((32 + 24 + 12) + (12 + 12) + (12 + 1))
+    assert lowered.compile().cost_analysis() == cost
+
+
+def test_lowered_out_info() -> None:
+    # nnx.tabulate(compute_flops=True) reads the outputs' types from Lowered.out_info.
+    lowered = trellax.jit(lambda a: {"y": a * 2, "z": (a.sum(),)}).lower(jnp.ones(3))
+    info = lowered.out_info
+    assert isinstance(info["y"], trellax.ShapeDtypeStruct)
+    assert (info["y"].shape, info["z"][0].shape) == ((3,), ())
+    assert info["y"].dtype == np.float32
+    assert lowered.compile().out_info["z"][0].shape == ()
+
+
+def test_linen_scope_rngs_and_partitioned_nnx_metadata() -> None:
+    # nnx's Linen bridge reads a Linen module's scope.rngs / scope.mutable and converts boxed
+    # variables to nnx metadata (names <-> out_sharding, rules <-> sharding_rules) and back.
+    from trellax import nn
+
+    seen: dict[str, typing.Any] = {}
+
+    class M(nn.Module):
+        @nn.compact
+        def __call__(self, x: typing.Any) -> typing.Any:
+            assert self.scope is not None
+            seen["rngs"] = sorted(self.scope.rngs)
+            seen["mutable"] = self.scope.mutable
+            return x
+
+    M().init({"params": trellax.random.key(0), "dropout": trellax.random.key(1)}, 1.0)
+    assert seen["rngs"] == ["dropout", "params"]
+    assert seen["mutable"] == nn.DenyList("intermediates")  # init's default, as in Flax
+    p = nn.Partitioned(jnp.ones(2), ("a",))
+    meta = p.to_nnx_metadata()
+    assert meta["out_sharding"] == ("a",) and "names" not in meta
+    back = nn.Partitioned.from_nnx_metadata({**meta, "linen_meta_type": nn.Partitioned})
+    assert back.names == ("a",) and back.value is p.value
+    lp = nn.LogicallyPartitioned(jnp.ones(2), ("x",), rules=(("x", "a"),))
+    lmeta = lp.to_nnx_metadata()
+    assert lmeta["sharding_rules"] == (("x", "a"),)
+    assert nn.LogicallyPartitioned.from_nnx_metadata(lmeta).rules == (("x", "a"),)
+
+
+def test_cond_forwards_operands_returned_unchanged() -> None:
+    # nnx.cond hands back every variable; one no branch touches is an operand returned as is,
+    # which JAX takes out of the cond: under vmap with a batched predicate it stays unbatched.
+    def f(p: typing.Any, x: typing.Any, y: typing.Any) -> typing.Any:
+        return trellax.lax.cond(p, lambda x, y: (x, y + 1), lambda x, y: (x, y * 2), x, y)
+
+    jaxpr = trellax.make_jaxpr(f)(True, 1.0, 2.0).jaxpr
+    assert jaxpr.outvars[0] is jaxpr.invars[1]  # the first output is x itself
+    (eqn,) = [e for e in jaxpr.eqns if e.primitive.name == "cond"]
+    assert len(eqn.outvars) == 1
+    g = trellax.vmap(f, in_axes=(0, None, 0), out_axes=(None, 0))
+    x_out, y_out = g(jnp.array([True, False]), 1.0, jnp.array([2.0, 3.0]))
+    assert x_out.shape == () and float(x_out) == 1.0
+    np.testing.assert_array_equal(np.asarray(y_out), [3.0, 6.0])
+    assert trellax.grad(lambda x: f(True, x, x)[0] + f(False, x, x)[1])(3.0) == 3.0
+
+
+def test_checkify_nan_and_division_checks() -> None:
+    # nnx.checkify(f, errors=checkify.float_checks) expects "nan generated by primitive: sin"
+    # from a jitted f, raised as a ValueError by Error.throw().
+    from trellax.experimental import checkify
+
+    f = trellax.jit(lambda a: a + jnp.sin(a))
+    err, out = checkify.checkify(f, errors=checkify.float_checks)(jnp.inf)
+    assert err.get() == "nan generated by primitive: sin."
+    assert np.isnan(np.asarray(out))
+    with pytest.raises(ValueError, match="nan generated by primitive: sin"):
+        err.throw()
+    ok, _ = checkify.checkify(f, errors=checkify.float_checks)(1.0)
+    assert ok.get() is None
+    # user checks only: the NaN is not reported
+    assert checkify.checkify(f)(jnp.inf)[0].get() is None
+    err, _ = checkify.checkify(lambda a: 7 // a, errors=checkify.div_checks)(jnp.array([1, 0]))
+    assert err.get() == "division by zero"
+
+    def g(v: typing.Any) -> typing.Any:
+        checkify.check(v > 0, "bad {}", v)
+        return jnp.log(v)
+
+    err, _ = checkify.checkify(g, errors=checkify.all_checks)(jnp.float32(-1.0))
+    assert err.get() == "bad -1.0 (`check` failed)"
+
+
+def test_pmap_device_count_check_reads_in_axes_prefixes() -> None:
+    # nnx.pmap(in_axes=(0, None, 0)) over (rng state, the rest of the module, x): the unmapped
+    # argument's leaves (a bias of 10) do not count as mapped axes against the device count.
+    f = trellax.pmap(
+        lambda a, b, c: a["w"] + b["bias"][:3] + b["k"][0] + c, in_axes=(0, None, 0), axis_size=1
+    )
+    b = {"bias": jnp.ones(10), "k": jnp.ones(2)}
+    out = f({"w": jnp.ones((1, 3))}, b, jnp.ones((1, 3)))
+    np.testing.assert_array_equal(np.asarray(out), np.full((1, 3), 4.0))

@@ -215,6 +215,13 @@ def a_b(a, b):
             ValueError,
             "at vmap out_axes[1], got axis spec None but output was batched on axis 0",
         ),
+        (  # the path names the output leaf inside the prefix's subtree (JAX 0.10.2's text)
+            lambda: trellax.vmap(
+                lambda a: ({"a": a, "b": [a, 2 * a]},), out_axes=({"a": 0, "b": None},)
+            )(tnp.ones(3)),
+            ValueError,
+            "at vmap out_axes[0]['b'][0], got axis spec None but output was batched on axis 0",
+        ),
         (
             lambda: trellax.vmap(lambda a: a, in_axes=None)(tnp.ones(2)),
             ValueError,

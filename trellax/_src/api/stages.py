@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.api.leaves import _leaf_aval, _leaf_value, _unalias
+from trellax._src.api import flops
+from trellax._src.api.leaves import ShapeDtypeStruct, _leaf_aval, _leaf_value, _unalias
 from trellax._src.config import settings as _config
 from trellax._src.core import core
 from trellax._src.core.core import ShapedArray
@@ -123,6 +124,19 @@ class Lowered:
         XLA's; accepted and unused: there is no XLA compiler here)."""
         return Compiled(self, tracing.compile_jaxpr(self.jaxpr))
 
+    @property
+    def out_info(self) -> Any:
+        """The outputs' types: their tree with one ``ShapeDtypeStruct`` per array."""
+        return tree_unflatten(
+            self.out_tree,
+            [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in self.jaxpr.out_avals],
+        )
+
+    def cost_analysis(self) -> dict[str, float]:
+        """An estimate of the work (``flops``, ``transcendentals``, ``bytes accessed``) counted
+        from the jaxpr by XLA's conventions (``trellax._src.api.flops``): a dict, as JAX's."""
+        return flops.cost_analysis(self.jaxpr.jaxpr)
+
     def __repr__(self) -> str:
         avals = ", ".join(a.str_short() for a in self._flat_avals)
         return f"<trellax Lowered {self._name}({avals})>"
@@ -177,6 +191,16 @@ class Compiled:
         outs = _unalias(self._run(*values), leaves, values)
         arrays = [core.new_array(o, d, w) for o, (d, w) in zip(outs, self._out)]
         return tree_unflatten(self.out_tree, arrays)
+
+    @property
+    def out_info(self) -> Any:
+        """The outputs' types (:attr:`Lowered.out_info`)."""
+        return self.lowered.out_info
+
+    def cost_analysis(self) -> dict[str, float]:
+        """The lowered program's estimate (:meth:`Lowered.cost_analysis`): trellax's compiled
+        program runs the same operations."""
+        return self.lowered.cost_analysis()
 
     def __repr__(self) -> str:
         return f"<trellax Compiled {self.lowered._name}>"

@@ -280,12 +280,14 @@ def _from_elt(element: Any, spec: Any, size: int) -> Any:
 
 
 def _out_paths(out_axes: Any, out_value: Any) -> list[str]:
-    """The key path (into ``out_axes``) of the prefix leaf each output leaf falls under."""
+    """The key path of each output leaf, as JAX names it: the path of the prefix leaf it falls
+    under followed by its path inside that subtree."""
     with_path, prefix_def = tree_flatten_with_path(out_axes, is_leaf=_is_none)
     subtrees = prefix_def.flatten_up_to(out_value)
     paths: list[str] = []
     for (path, _), sub in zip(with_path, subtrees):
-        paths.extend([keystr(list(path))] * len(tree_flatten(sub)[0]))
+        inner = tree_flatten_with_path(sub)[0]
+        paths.extend(keystr([*path, *leaf_path]) for leaf_path, _ in inner)
     return paths
 
 

@@ -226,10 +226,36 @@ def _switch(
         jaxprs.append(ClosedJaxpr(Jaxpr([], invars, j.outvars, j.eqns), []))
         all_consts.extend(consts)
     out_tree = traced[0][2]
-    outs = cond_p.bind_multi(
-        idx, *all_consts, *[asarray(x) for x in leaves], branches=tuple(jaxprs)
+    operands_in = [asarray(x) for x in leaves]
+    # An output that every branch returns as the same operand, untouched, is that operand (as
+    # in JAX): it leaves the cond, so under vmap it stays unbatched when the operand is.
+    fwd = _forwarded_outputs(
+        [closed.jaxpr for closed, _, _ in traced], [len(c) for _, c, _ in traced]
     )
-    return tree_unflatten(out_tree, list(outs))
+    kept = [k for k, p in enumerate(fwd) if p is None]
+    if len(kept) < len(fwd):
+        jaxprs = [
+            ClosedJaxpr(
+                Jaxpr([], j.jaxpr.invars, [j.jaxpr.outvars[k] for k in kept], j.jaxpr.eqns), []
+            )
+            for j in jaxprs
+        ]
+    outs = iter(cond_p.bind_multi(idx, *all_consts, *operands_in, branches=tuple(jaxprs)))
+    flat = [next(outs) if p is None else operands_in[p] for p in fwd]
+    return tree_unflatten(out_tree, flat)
+
+
+def _forwarded_outputs(branches: Sequence[Jaxpr], n_consts: Sequence[int]) -> list[int | None]:
+    """Per output, the operand index every branch returns there unchanged (else None)."""
+    found: list[int | None] | None = None
+    for j, n_c in zip(branches, n_consts):
+        operand_vars = j.invars[n_c:]
+        mine: list[int | None] = []
+        for v in j.outvars:
+            where = [p for p, iv in enumerate(operand_vars) if iv is v]
+            mine.append(where[0] if where else None)
+        found = mine if found is None else [a if a == b else None for a, b in zip(found, mine)]
+    return found or []
 
 
 def _check_branch_outputs(

@@ -195,19 +195,9 @@ class Scope(_BaseScope):
         self._invalid = False
 
     @property
-    def mutable(self) -> Any:
-        """The mutability filter of this call."""
-        return self.root.mutable_filter
-
-    @property
     def name(self) -> str | None:
         """The last name of the path (None at the root)."""
         return self.path[-1] if self.path else None
-
-    @property
-    def rngs(self) -> dict[str, Any]:
-        """The rng streams of this call."""
-        return self.root.rngs
 
     def rewound(self, rewind_rngs: bool = False) -> Scope:
         """The same variables at the same path with no names reserved."""

@@ -27,7 +27,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.typing import ArrayLike
 from trellax._src.lax._base import asarray
 from trellax._src.tree.registry import register_pytree_node
-from trellax._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
+from trellax._src.tree.tree_util import tree_flatten, tree_map
 
 _T = TypeVar("_T")
 
@@ -74,16 +74,22 @@ def platform_dependent(
     return branch(*args)
 
 
+#: Places concrete arrays by a pytree prefix of shardings (set by ``runtime.device``, which this
+#: layer may not import); until then, leaves are only converted to arrays.
+place_eagerly: list[Callable[[Any, Any], Any]] = [lambda x, s: tree_map(asarray, x)]
+
+
 def with_sharding_constraint(x: Any, shardings: Any) -> Any:
-    """``x`` unchanged: one device, nothing to shard. ``None`` shardings are refused, as JAX."""
+    """``x``, each concrete array placed by its sharding (a pytree prefix of ``x``; the data are
+    one buffer, so only ``.sharding`` changes), traced values unchanged. ``None`` shardings are
+    refused, as JAX."""
     leaves, _ = tree_flatten(shardings, is_leaf=lambda s: s is None)
     if shardings is None or any(s is None for s in leaves):
         raise ValueError(
             "One of with_sharding_constraint arguments got sharding None which is not allowed. "
             "Please only pass `Sharding` instances."
         )
-    flat, tree = tree_flatten(x)
-    return tree_unflatten(tree, [asarray(v) for v in flat])
+    return place_eagerly[0](x, shardings)
 
 
 def stage(x: ArrayLike, /) -> Array:

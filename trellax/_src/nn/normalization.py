@@ -266,7 +266,8 @@ class GroupNorm(Module):
         group_size = channels // num_groups
         grouped = x.reshape((*x.shape[:-1], num_groups, group_size))
         if mask is not None:
-            mask = mask.reshape(grouped.shape)
+            # A mask that broadcasts against x splits its own last axis into the groups.
+            mask = mask.reshape((*mask.shape[:-1], num_groups, group_size))
         mean, var = _compute_stats(
             grouped,
             [*reduction_axes[:-1], grouped.ndim - 1],

@@ -19,7 +19,7 @@ import enum
 import functools
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from trellax._src.api import jit_options
 from trellax._src.nn import errors
@@ -176,6 +176,25 @@ class Partitioned(AxisMetadata[_Boxed]):
         """The ``NamedSharding`` of the names on ``mesh``."""
         return NamedSharding(mesh, self.get_partition_spec())
 
+    #: field name -> the name of the same metadata on an ``nnx.Variable`` (nnx's Linen bridge)
+    _nnx_names: ClassVar[dict[str, str]] = {"names": "out_sharding"}
+
+    def to_nnx_metadata(self) -> dict[str, Any]:
+        """The fields as ``nnx.Variable`` metadata (``names`` is nnx's ``out_sharding``)."""
+        return {
+            self._nnx_names.get(f.name, f.name): getattr(self, f.name)
+            for f in dataclasses.fields(self)
+        }
+
+    @classmethod
+    def from_nnx_metadata(cls, metadata: dict[str, Any]) -> Any:
+        """The box of an ``nnx.Variable``'s value and metadata (the inverse of
+        :meth:`to_nnx_metadata`; metadata that are not fields are dropped)."""
+        back = {nnx: field for field, nnx in cls._nnx_names.items()}
+        fields = {f.name for f in dataclasses.fields(cls)}
+        kwargs = {back.get(k, k): v for k, v in metadata.items()}
+        return cls(**{k: v for k, v in kwargs.items() if k in fields})
+
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class LogicallyPartitioned(Partitioned[_Boxed]):
@@ -183,6 +202,8 @@ class LogicallyPartitioned(Partitioned[_Boxed]):
     rules of :func:`logical_axis_rules`)."""
 
     rules: Any = None
+
+    _nnx_names: ClassVar[dict[str, str]] = {"names": "out_sharding", "rules": "sharding_rules"}
 
     def __eq__(self, other: object) -> bool:
         if self is other:

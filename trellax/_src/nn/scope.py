@@ -206,6 +206,17 @@ class Scope:
         return type(self)(root, self.path)
 
     @property
+    def mutable(self) -> Any:
+        """The mutability filter of this call (Flax's ``Scope.mutable``)."""
+        return self.root.mutable_filter
+
+    @property
+    def rngs(self) -> dict[str, Any]:
+        """The rng streams of this call by name (Flax's ``Scope.rngs``; nnx's Linen bridge reads
+        its keys and draws from each with ``make_rng``)."""
+        return self.root.rngs
+
+    @property
     def path_text(self) -> str:
         return "/" + "/".join(self.path)
 

@@ -29,8 +29,10 @@ from trellax._src.core.core import ShapedArray, get_aval
 from trellax._src.core.devices import CPU as CPU
 from trellax._src.core.devices import Device as Device
 from trellax._src.core.devices import Sharding, SingleDeviceSharding, device_list, is_cpu
+from trellax._src.lax import standins
 from trellax._src.lax._base import JAX_ARRAY_REFUSED
 from trellax._src.numpy.creation import asarray
+from trellax._src.runtime.layout import Format
 from trellax._src.runtime.sharding import NamedSharding, PartitionSpec, get_mesh
 from trellax._src.tree.prefix import mismatch_details
 from trellax._src.tree.tree_util import tree_map
@@ -164,6 +166,26 @@ def _put_one(x: Any, device: Any) -> Any:
 
 
 jit_options.place_outputs[:] = [device_put]  # the results of jit(out_shardings=...)
+
+
+def place_eagerly(x: Any, shardings: Any) -> Any:
+    """``x`` with each concrete array placed by its sharding in ``shardings`` (a pytree prefix of
+    ``x``), as the eager ``with_sharding_constraint`` and ``reshard`` of JAX place theirs; traced
+    values are returned unchanged. A ``PartitionSpec`` is over the mesh of ``set_mesh`` (left
+    unplaced when there is none); a ``Format`` places by its sharding."""
+    mesh = get_mesh()
+
+    def resolve(s: Any) -> Any:
+        if isinstance(s, Format):  # a layout with a sharding: the layout is NumPy's own
+            s = s.sharding
+        if isinstance(s, PartitionSpec):
+            return NamedSharding(mesh, s) if mesh is not None else None
+        return s
+
+    return device_put(x, tree_map(resolve, shardings, is_leaf=_is_placement))
+
+
+standins.place_eagerly[:] = [place_eagerly]  # lax.with_sharding_constraint's placement
 
 
 def device_get(x: Any) -> Any:

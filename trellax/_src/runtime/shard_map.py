@@ -31,7 +31,7 @@ from trellax._src.runtime.sharding import (
     get_mesh,
     spec_axes,
 )
-from trellax._src.tree.tree_util import tree_flatten, tree_map, tree_unflatten
+from trellax._src.tree.tree_util import tree_flatten, tree_unflatten
 
 
 class _InferFromArgs:
@@ -51,20 +51,17 @@ def _spec_list(specs: Any, values: Any, what: str, fun_name: str) -> list[Any]:
     """One spec per leaf of ``values`` (``specs`` is a pytree prefix of ``values``)."""
     if specs is Infer:
         return [_inferred(v) for v in tree_flatten(values)[0]]
+    spec_leaves, spec_def = tree_flatten(specs, is_leaf=_is_spec)
     try:
-        per_leaf = tree_map(
-            lambda spec, sub: [spec] * len(tree_flatten(sub)[0]), specs, values, is_leaf=_is_spec
-        )
+        subtrees = spec_def.flatten_up_to(values)
     except (ValueError, TypeError) as e:
         raise ValueError(
             f"shard_map applied to the function '{fun_name}' was given {what} that are not a "
             f"pytree prefix of the {'outputs' if what == 'out_specs' else 'arguments'}: {e}"
         ) from None
-    return [
-        s
-        for group in tree_flatten(per_leaf, is_leaf=lambda x: isinstance(x, list))[0]
-        for s in group
-    ]
+    # Each spec repeated over the leaves of the subtree it covers (a container of specs, such as
+    # a list, is a node of the prefix, never one spec).
+    return [s for s, sub in zip(spec_leaves, subtrees) for _ in tree_flatten(sub)[0]]
 
 
 def _inferred(value: Any) -> PartitionSpec:
@@ -175,7 +172,8 @@ def shard_map(
             axis_names=axis_names,
             check_vma=check_vma,
         )
-    fun_name = getattr(f, "__name__", repr(f))
+    # A callable object without a name is named by its type: its repr may run user code.
+    fun_name = getattr(f, "__name__", type(f).__name__)
 
     @functools.wraps(f)
     def mapped(*args: Any) -> Any:

@@ -387,11 +387,14 @@ jit_options.context_mesh[:] = [get_mesh]  # jit's in_shardings check reads the c
 
 
 def reshard(xs: Any, out_shardings: Any) -> Any:
-    """``xs`` unchanged: on one device every sharding is the same layout."""
+    """``xs`` with each concrete array reporting its sharding in ``out_shardings`` (a pytree
+    prefix; a ``PartitionSpec`` is over the mesh of ``set_mesh``): the data stay one buffer."""
+    from trellax._src.runtime.device import place_eagerly  # device.py imports this module
+
     for s in tree_flatten(out_shardings, is_leaf=lambda x: isinstance(x, Sharding | P))[0]:
         if not isinstance(s, Sharding | PartitionSpec):
             raise TypeError(f"reshard: expected shardings or PartitionSpecs, got {s!r}")
-    return xs
+    return place_eagerly(xs, out_shardings)
 
 
 class Shard:
@@ -576,9 +579,9 @@ def pmap(
         return _mapped(inner_mapped, tuple(dynamic), kwargs)
 
     def _mapped(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        axes = tree_flatten(in_axes, is_leaf=lambda x: x is None)[0]
-        sizes = set()
         leaves = tree_flatten(args)[0]
+        axes = _leaf_axes(in_axes, args, len(leaves))
+        sizes = set()
         for i, leaf in enumerate(leaves):
             ax = axes[i] if len(axes) == len(leaves) else (axes[0] if axes else 0)
             if ax is not None and hasattr(leaf, "shape") and len(leaf.shape) > ax:
@@ -595,6 +598,26 @@ def pmap(
         return fn(*args, **kwargs)
 
     return pmapped
+
+
+def _leaf_axes(in_axes: Any, args: tuple[Any, ...], n_leaves: int) -> list[Any]:
+    """One mapped axis per leaf of ``args``: ``in_axes`` (a tuple with one pytree prefix per
+    argument, or one axis for all) spread over the leaves; ``pmap``'s device count check reads
+    them (a prefix that does not fit is left to ``vmap`` to report)."""
+    if isinstance(in_axes, int) or in_axes is None:
+        return [in_axes] * n_leaves
+    if not (isinstance(in_axes, (tuple, list)) and len(in_axes) == len(args)):
+        return tree_flatten(in_axes, is_leaf=lambda x: x is None)[0]
+    out: list[Any] = []
+    for spec, arg in zip(in_axes, args):
+        specs, spec_def = tree_flatten(spec, is_leaf=lambda x: x is None)
+        try:
+            subtrees = spec_def.flatten_up_to(arg)
+        except (ValueError, TypeError):
+            return tree_flatten(in_axes, is_leaf=lambda x: x is None)[0]
+        for axis, sub in zip(specs, subtrees):
+            out.extend([axis] * len(tree_flatten(sub)[0]))
+    return out
 
 
 def smap(f: Any = None, /, **kwargs: Any) -> Any:
