@@ -233,3 +233,18 @@ from trellax.optim import losses as losses
 from trellax.optim import schedules as schedules
 from trellax.optim import tree as tree
 from trellax.optim import tree_utils as tree_utils
+from trellax._src.optim.lbfgs import ScaleByLBFGSState as ScaleByLBFGSState
+from trellax._src.optim.lbfgs import lbfgs as lbfgs
+from trellax._src.optim.lbfgs import scale_by_lbfgs as scale_by_lbfgs
+from trellax._src.optim.linesearch import (
+    ScaleByBacktrackingLinesearchState as ScaleByBacktrackingLinesearchState,
+)
+from trellax._src.optim.linesearch import (
+    ScaleByZoomLinesearchState as ScaleByZoomLinesearchState,
+)
+from trellax._src.optim.linesearch import ZoomLinesearchInfo as ZoomLinesearchInfo
+from trellax._src.optim.linesearch import (
+    scale_by_backtracking_linesearch as scale_by_backtracking_linesearch,
+)
+from trellax._src.optim.linesearch import scale_by_zoom_linesearch as scale_by_zoom_linesearch
+from trellax._src.optim.linesearch import value_and_grad_from_state as value_and_grad_from_state
