@@ -248,3 +248,22 @@ from trellax._src.optim.linesearch import (
 )
 from trellax._src.optim.linesearch import scale_by_zoom_linesearch as scale_by_zoom_linesearch
 from trellax._src.optim.linesearch import value_and_grad_from_state as value_and_grad_from_state
+from trellax._src.optim.names_more import AdaptiveGradClipState as AdaptiveGradClipState
+from trellax._src.optim.names_more import AddDecayedWeightsState as AddDecayedWeightsState
+from trellax._src.optim.names_more import ClipByGlobalNormState as ClipByGlobalNormState
+from trellax._src.optim.names_more import ClipState as ClipState
+from trellax._src.optim.names_more import MaskOrFn as MaskOrFn
+from trellax._src.optim.names_more import OptState as OptState
+from trellax._src.optim.names_more import Params as Params
+from trellax._src.optim.names_more import ScalarOrSchedule as ScalarOrSchedule
+from trellax._src.optim.names_more import ScaleByTrustRatioState as ScaleByTrustRatioState
+from trellax._src.optim.names_more import ScaleState as ScaleState
+from trellax._src.optim.names_more import Schedule as Schedule
+from trellax._src.optim.names_more import TransformInitFn as TransformInitFn
+from trellax._src.optim.names_more import (
+    TransformUpdateExtraArgsFn as TransformUpdateExtraArgsFn,
+)
+from trellax._src.optim.names_more import TransformUpdateFn as TransformUpdateFn
+from trellax._src.optim.names_more import Updates as Updates
+from trellax._src.optim.names_more import named_chain as named_chain
+from trellax._src.optim.transforms import ScaleByRStdDevState as ScaleByRStdDevState

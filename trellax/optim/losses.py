@@ -34,3 +34,5 @@ from trellax._src.optim.losses_more import (
 )
 from trellax._src.optim.losses_more import ntxent as ntxent
 from trellax._src.optim.losses_more import ranking_softmax_loss as ranking_softmax_loss
+from trellax._src.optim.losses_fy import make_fenchel_young_loss as make_fenchel_young_loss
+from trellax._src.optim.losses_fy import multiclass_sparsemax_loss as multiclass_sparsemax_loss

@@ -1,0 +1,65 @@
+"""The Fenchel-Young losses against optax 0.2.8 (golden data ``tests/golden/optim_fy.json``
+from ``tools/gen_golden_optim_fy.py``, eager optax): ``make_fenchel_young_loss`` (with
+``logsumexp``) and ``multiclass_sparsemax_loss``, values and gradients in float32, bfloat16
+and float16, same dtypes and shapes, the bits equal but for the ulps in ``ULPS`` (measured).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import Any
+
+import numpy as np
+import pytest
+from optim_fy_cases import CASES, DTYPES, inputs
+
+import trellax
+import trellax.numpy as jnp
+import trellax.optim as optim
+from trellax.scipy.special import logsumexp
+
+GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "optim_fy.json").read_text())
+KEYS = sorted(f"{n}|{d}" for n in CASES for d in DTYPES)
+#: runs that are not bit-identical: the largest distance in ulps of the dtype, measured
+ULPS: dict[str, int] = {}
+
+
+def _record(v: Any) -> list[Any]:
+    a = np.asarray(v)
+    return [str(a.dtype), list(a.shape), a.tobytes().hex()]
+
+
+def _ulps(got: list[Any], want: list[Any]) -> int:
+    if got[2] == want[2]:
+        return 0
+    ints = {2: np.int16, 4: np.int32}[np.dtype(jnp.dtype(got[0])).itemsize]
+    a, b = (np.frombuffer(bytes.fromhex(r[2]), ints).astype(np.int64) for r in (got, want))
+    return int(np.abs(a - b).max())
+
+
+def test_golden_covers_every_case() -> None:
+    assert sorted(GOLDEN) == KEYS
+    assert set(ULPS) <= set(KEYS)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_loss_matches_optax(key: str) -> None:
+    name, dtype = key.split("|")
+    env: dict[str, Any] = {"o": optim, "jnp": jnp, "lse": logsumexp,
+                           "G": lambda f, v: trellax.grad(f)(v)}  # fmt: skip
+    env.update({k: jnp.asarray(v, None if k == "k" else dtype) for k, v in inputs().items()})
+    want = GOLDEN[key]
+    if isinstance(want, dict):
+        with pytest.raises(Exception) as info:
+            eval(CASES[name], env)
+        assert type(info.value).__name__ == want["error"]
+        return
+    got = _record(eval(CASES[name], env))
+    assert got[:2] == want[:2]
+    assert _ulps(got, want) == ULPS.get(key, 0)
+
+
+def test_sparsemax_loss_is_zero_on_a_confident_label() -> None:
+    scores = jnp.array([[0.0, 5.0, 0.0], [3.0, 0.0, 0.0]])
+    assert np.asarray(optim.losses.multiclass_sparsemax_loss(scores, jnp.array([1, 0]))).tolist() == [0.0, 0.0]
