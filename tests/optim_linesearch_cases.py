@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from optim_cases import bits, layout
 
-STEPS = 12
+STEPS = 8
 DTYPES = ("float32", "bfloat16", "float16")
 
 #: (optimizer expression of ``o``, whether the state stores the gradient: ``False`` takes
@@ -79,10 +79,14 @@ def objectives(jnp: Any, lax: Any, dtype: str) -> dict[str, tuple[Callable[..., 
     }  # fmt: skip
 
 
-def run(o: Any, jnp: Any, lax: Any, api: Any, leaves: Any, key: str) -> dict[str, Any]:
+def run(
+    o: Any, jnp: Any, lax: Any, api: Any, leaves: Any, key: str, jit: Any = None
+) -> dict[str, Any]:
     """``key`` = ``case|objective|dtype`` run ``STEPS`` rounds: the state's layout, the
     dtypes and weak flags of the updates and state leaves after round 1, and the bits of the
-    parameters and state leaves after each round; or the error class it raises."""
+    parameters and state leaves after each round; or the error class it raises. ``jit``
+    compiles the update (the generator's ``jax.jit``: eager optax compiles each round's search
+    loop anew, which took a minute a case)."""
     case, objective, dtype = key.split("|")
     expr, stored = CASES[case]
     f, params = objectives(jnp, lax, dtype)[objective]
@@ -90,10 +94,15 @@ def run(o: Any, jnp: Any, lax: Any, api: Any, leaves: Any, key: str) -> dict[str
         opt = eval(expr, {"o": o})
         state = opt.init(params)
         from_state = o.value_and_grad_from_state(f)
+
+        def update(g: Any, s: Any, p: Any, v: Any) -> Any:
+            return opt.update(g, s, p, value=v, grad=g, value_fn=f)
+
+        step_fn = update if jit is None else jit(update)
         out: dict[str, Any] = {"params": [], "state": []}
         for step in range(STEPS):
             value, grad = from_state(params, state=state) if stored else api.value_and_grad(f)(params)
-            updates, state = opt.update(grad, state, params, value=value, grad=grad, value_fn=f)
+            updates, state = step_fn(grad, state, params, value)
             params = o.apply_updates(params, updates)
             if step == 0:
                 out["layout"] = layout(state)

@@ -21,8 +21,22 @@ from trellax.scipy.special import logsumexp
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "optim_fy.json").read_text())
 KEYS = sorted(f"{n}|{d}" for n in CASES for d in DTYPES)
-#: runs that are not bit-identical: the largest distance in ulps of the dtype, measured
-ULPS: dict[str, int] = {}
+#: runs that are not bit-identical: the largest distance in ulps of the result's dtype, measured
+ULPS: dict[str, int] = {
+    # the softmax in the derivative of logsumexp: trellax's order of summation (3.1e-8 relative)
+    "grad_fy_lse|float32": 4,
+    # the simplex projection: optax's threshold search differs from ours (a sort and a cumulative
+    # sum in float32); 5.7e-8 relative in float32. From half-precision scores optax's float32
+    # result carries the half-precision rounding of its intermediate sums: 1.2e-5 (bfloat16)
+    # and 6.2e-4 and 1.9e-4 (the spread case, bfloat16 and float16) relative to the largest loss
+    "sparsemax_spread|float32": 1,
+    "sparsemax|bfloat16": 1728,
+    "sparsemax_spread|bfloat16": 87808,
+    "sparsemax_spread|float16": 27460,
+}
+#: where optax raises (its projection's custom derivative returns a half-precision tangent for
+#: a float32 output, a TypeError) and trellax computes the gradient
+OPTAX_RAISES = {f"{n}|{d}" for n in ("grad_sparsemax", "grad_sparsemax_spread") for d in DTYPES[1:]}
 
 
 def _record(v: Any) -> list[Any]:
@@ -41,6 +55,7 @@ def _ulps(got: list[Any], want: list[Any]) -> int:
 def test_golden_covers_every_case() -> None:
     assert sorted(GOLDEN) == KEYS
     assert set(ULPS) <= set(KEYS)
+    assert OPTAX_RAISES == {k for k in KEYS if isinstance(GOLDEN[k], dict)}
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -51,9 +66,11 @@ def test_loss_matches_optax(key: str) -> None:
     env.update({k: jnp.asarray(v, None if k == "k" else dtype) for k, v in inputs().items()})
     want = GOLDEN[key]
     if isinstance(want, dict):
-        with pytest.raises(Exception) as info:
-            eval(CASES[name], env)
-        assert type(info.value).__name__ == want["error"]
+        assert key in OPTAX_RAISES and want["error"] == "TypeError"
+        grad = np.asarray(eval(CASES[name], env)).astype(np.float32)
+        assert np.isfinite(grad).all()
+        # each row of the gradient is sparsemax(scores) minus the label's one-hot: sums to 0
+        assert np.abs(grad.sum(-1)).max() < 1e-2
         return
     got = _record(eval(CASES[name], env))
     assert got[:2] == want[:2]

@@ -1,6 +1,6 @@
 """L-BFGS, the backtracking and zoom linesearches and ``value_and_grad_from_state`` against
 optax 0.2.8 (golden data ``tests/golden/optim_linesearch.json`` from
-``tools/gen_golden_optim_linesearch.py``, eager optax): 12 rounds of each case of
+``tools/gen_golden_optim_linesearch.py``, eager optax): 8 rounds of each case of
 ``tests/optim_linesearch_cases.py`` in float32, bfloat16 and float16.
 
 The state layouts, dtypes and weak flags are optax's in every case. The bits are not always:
@@ -8,7 +8,7 @@ optax runs each search in a compiled ``lax.while_loop`` where XLA also compiles 
 contracting its products and sums into fused multiply-adds that the eager objective (and
 trellax) rounds twice, so the objective's values and gradients differ by an ulp or so and
 the difference is carried on by the search. ``MEASURED`` lists, per run that is not
-bit-identical, the largest distance in ulps of the parameters over the 12 rounds (measured).
+bit-identical, the largest distance in ulps of the parameters over the 8 rounds (measured).
 """
 
 from __future__ import annotations

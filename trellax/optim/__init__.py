@@ -267,3 +267,5 @@ from trellax._src.optim.names_more import TransformUpdateFn as TransformUpdateFn
 from trellax._src.optim.names_more import Updates as Updates
 from trellax._src.optim.names_more import named_chain as named_chain
 from trellax._src.optim.transforms import ScaleByRStdDevState as ScaleByRStdDevState
+from trellax._src.optim.inject import inject_stateful_hyperparams as inject_stateful_hyperparams
+from trellax._src.optim.inject import WrappedSchedule as WrappedSchedule

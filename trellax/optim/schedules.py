@@ -30,3 +30,9 @@ from trellax._src.optim.schedules_interp import (
 from trellax._src.optim.schedules_interp import (
     piecewise_interpolate_schedule as piecewise_interpolate_schedule,
 )
+from trellax._src.optim.inject import WrappedSchedule as WrappedSchedule
+from trellax._src.optim.inject import (
+    inject_stateful_hyperparams as inject_stateful_hyperparams,
+)
+from trellax._src.optim.names_more import Schedule as Schedule
+from trellax._src.optim.names_more import StatefulSchedule as StatefulSchedule

@@ -28,7 +28,9 @@ def make_fenchel_young_loss(max_fun: Callable[..., Any]) -> Callable[..., Any]:
 
 def _simplex_projection(x: Any) -> Any:
     """The Euclidean projection of a vector onto the probability simplex: ``max(x - t, 0)``
-    with the threshold ``t`` that makes it sum to 1 (found from the sorted entries)."""
+    with the threshold ``t`` that makes it sum to 1 (found from the sorted entries).
+    Half-precision input is computed and returned in float32, as optax's projection does."""
+    x = x.astype(jnp.promote_types(x.dtype, jnp.float32))
     desc = -jnp.sort(-x)
     excess = jnp.cumsum(desc) - 1.0
     counts = jnp.arange(1, x.shape[0] + 1, dtype=x.dtype)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from trellax._src.optim.base import (
     EmptyState,
@@ -30,6 +30,18 @@ ScaleState = EmptyState
 Schedule = Callable[[Any], Any]
 ScalarOrSchedule = float | Any | Schedule
 MaskOrFn = Any | Callable[[Any], Any] | None
+
+
+@runtime_checkable
+class StatefulSchedule(Protocol):
+    """A schedule with a state: ``init()``, ``update(state, **extra_args)`` and
+    ``__call__(state, **extra_args)`` (the value)."""
+
+    def init(self) -> Any: ...
+
+    def update(self, state: Any, **extra_args: Any) -> Any: ...
+
+    def __call__(self, state: Any, **extra_args: Any) -> Any: ...
 
 
 class TransformInitFn(Protocol):
