@@ -101,7 +101,9 @@ def run(
         step_fn = update if jit is None else jit(update)
         out: dict[str, Any] = {"params": [], "state": []}
         for step in range(STEPS):
-            value, grad = from_state(params, state=state) if stored else api.value_and_grad(f)(params)
+            value, grad = (
+                from_state(params, state=state) if stored else api.value_and_grad(f)(params)
+            )
             updates, state = step_fn(grad, state, params, value)
             params = o.apply_updates(params, updates)
             if step == 0:

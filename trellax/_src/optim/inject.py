@@ -134,7 +134,7 @@ def _inject(
         )
 
     @functools.wraps(inner_factory)
-    def wrapped_transform(*args: Any, **kwargs: Any) -> GradientTransformation:
+    def wrapped_transform(*args: Any, **kwargs: Any) -> GradientTransformationExtraArgs:
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
         scheds: dict[str, Any] = {}
@@ -183,7 +183,9 @@ def _inject(
 
         # optax builds both wrappers in inject_hyperparams: its functions carry that name
         for fn in (init_fn, update_fn):
-            fn.__qualname__ = f"inject_hyperparams.<locals>.wrapped_transform.<locals>.{fn.__name__}"
+            fn.__qualname__ = (
+                f"inject_hyperparams.<locals>.wrapped_transform.<locals>.{fn.__name__}"
+            )
         return GradientTransformationExtraArgs(init_fn, update_fn)
 
     return wrapped_transform

@@ -70,7 +70,9 @@ def _inverse_hessian_product(
     return vec
 
 
-def scale_by_lbfgs(memory_size: int = 10, scale_init_precond: bool = True) -> GradientTransformation:
+def scale_by_lbfgs(
+    memory_size: int = 10, scale_init_precond: bool = True
+) -> GradientTransformation:
     """The L-BFGS direction ``P_k u_k``: ``P_k`` approximates the inverse Hessian from the
     last ``memory_size`` differences of parameters and updates (Nocedal and Wright's
     Algorithm 7.4). With ``scale_init_precond`` the initial matrix is ``gamma * I`` with
@@ -80,7 +82,9 @@ def scale_by_lbfgs(memory_size: int = 10, scale_init_precond: bool = True) -> Gr
         raise ValueError("memory_size must be >= 1")
 
     def init_fn(params: Params) -> ScaleByLBFGSState:
-        stacked = tree_map(lambda p: jnp.zeros((memory_size, *jnp.shape(p)), jnp.result_type(p)), params)
+        stacked = tree_map(
+            lambda p: jnp.zeros((memory_size, *jnp.shape(p)), jnp.result_type(p)), params
+        )
         return ScaleByLBFGSState(
             count=jnp.asarray(0, dtype=jnp.int32),
             params=tm.zeros_like(params),
@@ -129,13 +133,15 @@ def scale_by_lbfgs(memory_size: int = 10, scale_init_precond: bool = True) -> Gr
     return GradientTransformation(init_fn, update_fn)
 
 
+#: optax's default linesearch of ``lbfgs``
+_ZOOM = scale_by_zoom_linesearch(max_linesearch_steps=20, initial_guess_strategy="one")
+
+
 def lbfgs(
     learning_rate: Any = None,
     memory_size: int = 10,
     scale_init_precond: bool = True,
-    linesearch: GradientTransformation | None = scale_by_zoom_linesearch(
-        max_linesearch_steps=20, initial_guess_strategy="one"
-    ),
+    linesearch: GradientTransformation | None = _ZOOM,
 ) -> GradientTransformationExtraArgs:
     """L-BFGS: :func:`scale_by_lbfgs`, then ``-learning_rate`` (``-1`` when ``None``), then
     ``linesearch`` (optax's default: a zoom linesearch of at most 20 steps starting each round

@@ -186,7 +186,8 @@ def scale_by_backtracking_linesearch(
                 new_value = objective(candidate)
                 error = shortfall(eta, new_value)
             out = _Trial(eta, new_value, new_grad, error, trial.steps + 1)
-            return tm.cast_like(out, trial)
+            cast: _Trial = tm.cast_like(out, trial)
+            return cast
 
         start = _Trial(
             learning_rate=jnp.minimum(increase_factor * state.learning_rate, max_learning_rate),
@@ -318,8 +319,13 @@ def scale_by_zoom_linesearch(
             value, grad = vg(fused_add_scale(params, step, updates), **kwargs)
             slope = tm.real(tm.vdot(tm.conj(grad), updates))
             dec = decrease_error(step, value, slope, value0, slope0)
-            return value, grad, slope, dec, curvature_error(slope, slope0), jnp.maximum(
-                dec, curvature_error(slope, slope0)
+            return (
+                value,
+                grad,
+                slope,
+                dec,
+                curvature_error(slope, slope0),
+                jnp.maximum(dec, curvature_error(slope, slope0)),
             )
 
         def search(z: _Zoom) -> _Zoom:
@@ -347,7 +353,8 @@ def scale_by_zoom_linesearch(
                 low, value_low, slope_low, high, value_high, slope_high, low, value_low,
                 safe, value_safe, grad_safe,
             )  # fmt: skip
-            return tm.cast_like(out, z)
+            cast: _Zoom = tm.cast_like(out, z)
+            return cast
 
         def zoom(z: _Zoom) -> _Zoom:
             width = jnp.abs(z.high - z.low)
@@ -373,9 +380,7 @@ def scale_by_zoom_linesearch(
             high_pt = tm.where(to_high, new, [z.high, z.value_high, z.slope_high])
             high, value_high, slope_high = tm.where(flip, low_pt, high_pt)
             low, value_low, slope_low = tm.where(~to_high, new, low_pt)
-            ref, value_ref = tm.where(
-                to_high | flip, [z.high, z.value_high], [z.low, z.value_low]
-            )
+            ref, value_ref = tm.where(to_high | flip, [z.high, z.value_high], [z.low, z.value_low])
             give_up = ((z.count + 1) >= max_linesearch_steps) | (
                 (width <= stepsize_precision) & (safe > 0.0)
             )
@@ -385,25 +390,29 @@ def scale_by_zoom_linesearch(
                 low, value_low, slope_low, high, value_high, slope_high, ref, value_ref,
                 safe, value_safe, grad_safe,
             )  # fmt: skip
-            return tm.cast_like(out, z)
+            cast: _Zoom = tm.cast_like(out, z)
+            return cast
 
         def fall_back(z: _Zoom) -> _Zoom:
             use_safe = (z.safe > 0.0) | jnp.isinf(z.decrease_error)
             step, value, grad = tm.where(
                 use_safe, [z.safe, z.value_safe, z.grad_safe], [z.step, z.value, z.grad]
             )
-            return tm.cast_like(z._replace(step=step, value=value, grad=grad), z)
+            cast: _Zoom = tm.cast_like(z._replace(step=step, value=value, grad=grad), z)
+            return cast
 
         def one_round(z: _Zoom) -> _Zoom:
             z = tm.cast_like(lax.cond(z.bracketed, zoom, search, z), z)
-            return tm.cast_like(lax.cond(z.failed, fall_back, lambda s: s, z), z)
+            cast: _Zoom = tm.cast_like(lax.cond(z.failed, fall_back, lambda s: s, z), z)
+            return cast
 
         start = _Zoom(
             jnp.asarray(0), guess, jnp.asarray(0.0, dtype=kind), jnp.array(value0, dtype=kind),
             grad0, slope0, inf, inf, no, no, no, zero, value0, slope0, zero, value0, slope0,
             zero, value0, zero, value0, grad0,
         )  # fmt: skip
-        return lax.while_loop(lambda z: ~(z.done | z.failed), one_round, _strong(start))
+        last: _Zoom = lax.while_loop(lambda z: ~(z.done | z.failed), one_round, _strong(start))
+        return last
 
     def init_fn(params: Params) -> ScaleByZoomLinesearchState:
         kind = _value_dtype(params)

@@ -14,11 +14,11 @@ from trellax._src.optim.base import (
     EmptyState,
     GradientTransformation,
     GradientTransformationExtraArgs,
-    OptState,
-    Params,
-    Updates,
     update_with_extra,
 )
+from trellax._src.optim.base import OptState as OptState
+from trellax._src.optim.base import Params as Params
+from trellax._src.optim.base import Updates as Updates
 
 AdaptiveGradClipState = EmptyState
 AddDecayedWeightsState = EmptyState
@@ -83,7 +83,9 @@ def named_chain(*args: tuple[str, GradientTransformation]) -> GradientTransforma
     ) -> tuple[Updates, OptState]:
         new_state = collections.OrderedDict()
         for name, tx in transforms.items():
-            updates, new_state[name] = update_with_extra(tx, updates, state[name], params, extra_args)
+            updates, new_state[name] = update_with_extra(
+                tx, updates, state[name], params, extra_args
+            )
         return updates, new_state
 
     return GradientTransformationExtraArgs(init_fn, update_fn)
