@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
-from optim_compare import leaf_ulps
+from optim_compare import FLOATS, leaf_ulps
 from optim_linesearch_cases import KEYS, run
 
 import trellax
@@ -87,6 +87,23 @@ def _replay(key: str) -> dict[str, Any]:
     return run(optim, jnp, lax, trellax, trellax.tree_util.tree_leaves, key)
 
 
+def _relative(got: dict[str, Any], want: dict[str, Any], dtype: str) -> float:
+    """The largest difference of the parameters over the rounds, relative to the largest
+    parameter of optax's round."""
+    kind = FLOATS[dtype]
+    width = np.uint32 if dtype == "float32" else np.uint16
+    worst = 0.0
+    for mine, theirs in zip(got["params"], want["params"], strict=True):
+        a, b = (
+            np.concatenate([np.array([int(h, 16) for h in x], width).view(kind) for x in r]).astype(
+                np.float64
+            )
+            for r in (mine, theirs)
+        )
+        worst = max(worst, float(np.abs(a - b).max() / np.abs(b).max()))
+    return worst
+
+
 def _param_ulps(got: dict[str, Any], want: dict[str, Any], dtype: str) -> int:
     return max(
         leaf_ulps(m, t, dtype)
@@ -113,6 +130,8 @@ def test_trajectory_against_optax(key: str) -> None:
     assert got["kinds"] == want["kinds"]
     dtype = key.split("|")[2]
     assert _param_ulps(got, want, dtype) == MEASURED.get(key, 0)
+    if dtype == "float32":  # measured: 7.6e-4 at most (lbfgs_backtracking|rosen)
+        assert _relative(got, want, dtype) <= 7.7e-4
     first = {**got, "params": got["params"][:1]}
     assert _param_ulps(first, {**want, "params": want["params"][:1]}, dtype) <= FIRST_ROUND_ULPS
 
