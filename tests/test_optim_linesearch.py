@@ -215,3 +215,28 @@ def test_inject_stateful_hyperparams_feeds_extra_args_to_the_schedule() -> None:
     inner = wrapped.init(params).hyperparams_states["learning_rate"]
     assert type(inner).__name__ == "WrappedScheduleState" and int(inner.count) == 0
     assert isinstance(_LossSchedule(), optim.schedules.StatefulSchedule)
+
+
+def test_lbfgs_runs_under_jit_as_eagerly() -> None:
+    """The searches are lax loops: the documented loop traces under ``trellax.jit`` and gives
+    the eager bits."""
+
+    def f(p: Any) -> Any:
+        return jnp.sum((p - jnp.arange(3.0)) ** 2 * jnp.array([1.0, 10.0, 100.0]) + p**4)
+
+    opt = optim.lbfgs()
+    from_state = optim.value_and_grad_from_state(f)
+
+    def step(p: Any, s: Any) -> Any:
+        v, g = from_state(p, state=s)
+        u, s = opt.update(g, s, p, value=v, grad=g, value_fn=f)
+        return optim.apply_updates(p, u), s
+
+    compiled = trellax.jit(step)
+    p1 = p2 = jnp.array([0.5, -1.0, 3.0])
+    s1 = s2 = opt.init(p1)
+    for _ in range(4):
+        p1, s1 = step(p1, s1)
+        p2, s2 = compiled(p2, s2)
+        assert np.asarray(p1).tobytes() == np.asarray(p2).tobytes()
+    assert float(f(p1)) < float(f(jnp.array([0.5, -1.0, 3.0])))

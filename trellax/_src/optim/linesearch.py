@@ -278,8 +278,8 @@ def scale_by_zoom_linesearch(
     by ``increase_factor`` (capped at ``max_learning_rate``) until an interval holding such a
     step is found, which is then narrowed by cubic or quadratic interpolation or bisection.
     After ``max_linesearch_steps`` trials, or once the interval is shorter than
-    ``stepsize_precision``, the best step with sufficient decrease is taken (or the last trial
-    when there is none, or 0 ... as optax: the last trial). The state keeps the value and
+    ``stepsize_precision``, it takes the best step with sufficient decrease seen (the last
+    trial when there is none). The state keeps the value and
     gradient at the chosen step for :func:`value_and_grad_from_state`. ``update`` takes
     ``value``, ``grad`` and ``value_fn`` keywords, and any keyword ``value_fn`` takes.
     ``verbose`` is accepted and prints nothing."""
