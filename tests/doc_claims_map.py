@@ -1905,6 +1905,21 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
+        "are checked the same way",
+        "tests/test_optim_fy.py::test_loss_matches_optax",
+    ),
+    E(
+        "docs/compat.md",
+        "the state layouts, dtypes and weak flags are optax's in all 46 runs",
+        "tests/test_optim_linesearch.py::test_trajectory_against_optax",
+    ),
+    E(
+        "docs/compat.md",
+        "in the 8 half-precision runs of a",
+        "tests/test_optim_linesearch.py::test_trajectory_against_optax",
+    ),
+    E(
+        "docs/compat.md",
         "match optax 0.2.8 bit for bit, but for the sign of a NaN",
         "tests/test_optim_names.py::test_trajectory_matches_optax",
         "tests/test_optim_names.py::test_noise_trajectory_matches_optax",

@@ -22,6 +22,7 @@ import pytest
 from optim_cases import DTYPES, SCHEDULE_CASES, TRANSFORM_CASES
 from optim_compare import check, check_tight, compare, describe
 from optim_hunt_cases import CASES as HUNT_CASES
+from optim_linesearch_cases import CASES as LINESEARCH_CASES
 from optim_more_cases import CASES
 from optim_names_cases import CASES as NAMES_CASES
 from optim_rest_cases import CASES as REST_CASES
@@ -248,6 +249,11 @@ NOT_TRAJECTORIES = {
     "tree": "optax.tree's pytree helpers (tests/test_flax_optax_hunt.py)",
     "tree_utils": "optax.tree_utils's pytree helpers (tests/test_flax_optax_hunt.py)",
     "with_extra_args_support": "a signature wrapper (tests/test_jax_params_behaviour.py)",
+    "value_and_grad_from_state": "reads a linesearch's state: every run of "
+    "tests/optim_linesearch_cases.py calls it",
+    "named_chain": "chain with a dict of states (tests/test_optim_linesearch.py)",
+    "inject_stateful_hyperparams": "inject_hyperparams with stateful schedules "
+    "(tests/test_optim_linesearch.py)",
     **{
         name: "a helper function, its values against optax's in tests/test_optim_names.py"
         for name in (
@@ -288,7 +294,16 @@ def test_every_transformation_has_a_trajectory() -> None:
     float32, bfloat16 and float16 against optax by one of the five golden trajectory tests
     (a schedule as a learning rate; the schedules alone at negative, zero and huge steps in
     tests/test_optim_golden.py)."""
-    text = " ".join((*TRANSFORM_CASES, *REST_CASES, *CASES, *HUNT_CASES, *NAMES_CASES))
+    text = " ".join(
+        (
+            *TRANSFORM_CASES,
+            *REST_CASES,
+            *CASES,
+            *HUNT_CASES,
+            *NAMES_CASES,
+            *(expr for expr, _ in LINESEARCH_CASES.values()),
+        )
+    )
     loss_names = set(dir(optim.losses))
     missing = []
     for name in sorted(n for n in dir(optim) if not n.startswith("_") and n[0].islower()):

@@ -112,7 +112,24 @@ from trellax._src.optim.inject import InjectHyperparamsState as InjectHyperparam
 from trellax._src.optim.inject import (
     InjectStatefulHyperparamsState as InjectStatefulHyperparamsState,
 )
+from trellax._src.optim.inject import WrappedSchedule as WrappedSchedule
 from trellax._src.optim.inject import inject_hyperparams as inject_hyperparams
+from trellax._src.optim.inject import inject_stateful_hyperparams as inject_stateful_hyperparams
+from trellax._src.optim.lbfgs import ScaleByLBFGSState as ScaleByLBFGSState
+from trellax._src.optim.lbfgs import lbfgs as lbfgs
+from trellax._src.optim.lbfgs import scale_by_lbfgs as scale_by_lbfgs
+from trellax._src.optim.linesearch import (
+    ScaleByBacktrackingLinesearchState as ScaleByBacktrackingLinesearchState,
+)
+from trellax._src.optim.linesearch import (
+    ScaleByZoomLinesearchState as ScaleByZoomLinesearchState,
+)
+from trellax._src.optim.linesearch import ZoomLinesearchInfo as ZoomLinesearchInfo
+from trellax._src.optim.linesearch import (
+    scale_by_backtracking_linesearch as scale_by_backtracking_linesearch,
+)
+from trellax._src.optim.linesearch import scale_by_zoom_linesearch as scale_by_zoom_linesearch
+from trellax._src.optim.linesearch import value_and_grad_from_state as value_and_grad_from_state
 from trellax._src.optim.loss_scale import DynamicLossScale as DynamicLossScale
 from trellax._src.optim.loss_scale import all_finite as all_finite
 from trellax._src.optim.loss_scale import select_tree as select_tree
@@ -135,6 +152,24 @@ from trellax._src.optim.losses import (
 )
 from trellax._src.optim.losses import squared_error as squared_error
 from trellax._src.optim.losses_more import ntxent as ntxent
+from trellax._src.optim.names_more import AdaptiveGradClipState as AdaptiveGradClipState
+from trellax._src.optim.names_more import AddDecayedWeightsState as AddDecayedWeightsState
+from trellax._src.optim.names_more import ClipByGlobalNormState as ClipByGlobalNormState
+from trellax._src.optim.names_more import ClipState as ClipState
+from trellax._src.optim.names_more import MaskOrFn as MaskOrFn
+from trellax._src.optim.names_more import OptState as OptState
+from trellax._src.optim.names_more import Params as Params
+from trellax._src.optim.names_more import ScalarOrSchedule as ScalarOrSchedule
+from trellax._src.optim.names_more import ScaleByTrustRatioState as ScaleByTrustRatioState
+from trellax._src.optim.names_more import ScaleState as ScaleState
+from trellax._src.optim.names_more import Schedule as Schedule
+from trellax._src.optim.names_more import TransformInitFn as TransformInitFn
+from trellax._src.optim.names_more import (
+    TransformUpdateExtraArgsFn as TransformUpdateExtraArgsFn,
+)
+from trellax._src.optim.names_more import TransformUpdateFn as TransformUpdateFn
+from trellax._src.optim.names_more import Updates as Updates
+from trellax._src.optim.names_more import named_chain as named_chain
 from trellax._src.optim.schedules import constant as constant
 from trellax._src.optim.schedules import constant_schedule as constant_schedule
 from trellax._src.optim.schedules import cosine_decay as cosine_decay
@@ -168,6 +203,7 @@ from trellax._src.optim.transforms import ScaleByAdamState as ScaleByAdamState
 from trellax._src.optim.transforms import ScaleByLionState as ScaleByLionState
 from trellax._src.optim.transforms import ScaleByRmsState as ScaleByRmsState
 from trellax._src.optim.transforms import ScaleByRssState as ScaleByRssState
+from trellax._src.optim.transforms import ScaleByRStdDevState as ScaleByRStdDevState
 from trellax._src.optim.transforms import ScaleByScheduleState as ScaleByScheduleState
 from trellax._src.optim.transforms import TraceState as TraceState
 from trellax._src.optim.transforms import WeightDecaySchedule as WeightDecaySchedule

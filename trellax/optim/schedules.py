@@ -5,7 +5,13 @@ from trellax._src.optim.inject import InjectHyperparamsState as InjectHyperparam
 from trellax._src.optim.inject import (
     InjectStatefulHyperparamsState as InjectStatefulHyperparamsState,
 )
+from trellax._src.optim.inject import WrappedSchedule as WrappedSchedule
 from trellax._src.optim.inject import inject_hyperparams as inject_hyperparams
+from trellax._src.optim.inject import (
+    inject_stateful_hyperparams as inject_stateful_hyperparams,
+)
+from trellax._src.optim.names_more import Schedule as Schedule
+from trellax._src.optim.names_more import StatefulSchedule as StatefulSchedule
 from trellax._src.optim.schedules import constant_schedule as constant_schedule
 from trellax._src.optim.schedules import cosine_decay_schedule as cosine_decay_schedule
 from trellax._src.optim.schedules import exponential_decay as exponential_decay

@@ -75,6 +75,28 @@ def _convert_floats(x: Any, dtype: Any) -> Any:
     return x
 
 
+class WrappedSchedule:
+    """A schedule of the step count as a stateful schedule: its state is the count."""
+
+    def __init__(self, schedule_fn: Callable[[Any], Any]) -> None:
+        self.schedule_fn = schedule_fn
+
+    def init(self) -> WrappedScheduleState:
+        return WrappedScheduleState(zero_count())
+
+    def update(self, state: WrappedScheduleState, **extra_args: Any) -> WrappedScheduleState:
+        del extra_args
+        return WrappedScheduleState(safe_increment(state.count))
+
+    def __call__(self, state: WrappedScheduleState, **extra_args: Any) -> Any:
+        del extra_args
+        return self.schedule_fn(state.count)
+
+
+def _is_stateful(value: Any) -> bool:
+    return callable(value) and all(hasattr(value, n) for n in ("init", "update"))
+
+
 def inject_hyperparams(
     inner_factory: Callable[..., GradientTransformation],
     static_args: str | Iterable[str] = (),
@@ -82,6 +104,27 @@ def inject_hyperparams(
 ) -> Callable[..., GradientTransformation]:
     """Wraps ``inner_factory`` (``optax.adam``, ...) so that its numeric arguments live in the
     state's ``hyperparams`` dict and its callable arguments are schedules of the step count."""
+    return _inject(inner_factory, static_args, hyperparam_dtype, stateful=False)
+
+
+def inject_stateful_hyperparams(
+    inner_factory: Callable[..., GradientTransformation],
+    static_args: str | Iterable[str] = (),
+    hyperparam_dtype: Any = None,
+) -> Callable[..., GradientTransformationExtraArgs]:
+    """Like :func:`inject_hyperparams`, and an argument may also be a stateful schedule (an
+    object with ``init()``, ``update(state, **extra_args)`` and ``__call__(state,
+    **extra_args)``, such as :class:`WrappedSchedule`): its state is kept in
+    ``hyperparams_states``, and the update's extra keyword arguments reach it."""
+    return _inject(inner_factory, static_args, hyperparam_dtype, stateful=True)
+
+
+def _inject(
+    inner_factory: Callable[..., GradientTransformation],
+    static_args: str | Iterable[str],
+    hyperparam_dtype: Any,
+    stateful: bool,
+) -> Callable[..., GradientTransformationExtraArgs]:
     static = {static_args} if isinstance(static_args, str) else set(static_args)
     signature = inspect.signature(inner_factory)
     if not static.issubset(signature.parameters):
@@ -91,17 +134,19 @@ def inject_hyperparams(
         )
 
     @functools.wraps(inner_factory)
-    def wrapped_transform(*args: Any, **kwargs: Any) -> GradientTransformation:
+    def wrapped_transform(*args: Any, **kwargs: Any) -> GradientTransformationExtraArgs:
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
-        scheds: dict[str, Callable[[Any], Any]] = {}
+        scheds: dict[str, Any] = {}
         numeric: dict[str, Any] = {}
         other: dict[str, Any] = {}
         for name, value in bound.arguments.items():
             if name in static or isinstance(value, bool):
                 other[name] = value
-            elif callable(value):
+            elif stateful and _is_stateful(value):
                 scheds[name] = value
+            elif callable(value):
+                scheds[name] = WrappedSchedule(value)
             elif isinstance(value, (int, float, jnp.ndarray, np.ndarray)):
                 numeric[name] = value
             else:
@@ -113,8 +158,8 @@ def inject_hyperparams(
         def init_fn(params: Params) -> InjectStatefulHyperparamsState:
             dt = dtype_for(params)
             hp = {k: jnp.asarray(_convert_floats(v, dt)) for k, v in numeric.items()}
-            states = {k: WrappedScheduleState(zero_count()) for k in scheds}
-            hp.update({k: _convert_floats(f(states[k].count), dt) for k, f in scheds.items()})
+            states = {k: f.init() for k, f in scheds.items()}
+            hp.update({k: _convert_floats(f(states[k]), dt) for k, f in scheds.items()})
             inner = inner_factory(**other, **hp).init(params)
             return InjectStatefulHyperparamsState(zero_count(), hp, states, inner)
 
@@ -126,16 +171,9 @@ def inject_hyperparams(
         ) -> Any:
             dt = dtype_for(params)
             hp = {k: _convert_floats(v, dt) for k, v in state.hyperparams.items()}
-            hp.update(
-                {
-                    k: _convert_floats(f(state.hyperparams_states[k].count), dt)
-                    for k, f in scheds.items()
-                }
-            )
-            states = {
-                k: WrappedScheduleState(safe_increment(state.hyperparams_states[k].count))
-                for k in scheds
-            }
+            old = state.hyperparams_states
+            hp.update({k: _convert_floats(f(old[k], **extra), dt) for k, f in scheds.items()})
+            states = {k: f.update(old[k], **extra) for k, f in scheds.items()}
             updates, inner = update_with_extra(
                 inner_factory(**other, **hp), updates, state.inner_state, params, extra
             )
@@ -143,6 +181,11 @@ def inject_hyperparams(
                 safe_increment(state.count), hp, states, inner
             )
 
+        # optax builds both wrappers in inject_hyperparams: its functions carry that name
+        for fn in (init_fn, update_fn):
+            fn.__qualname__ = (
+                f"inject_hyperparams.<locals>.wrapped_transform.<locals>.{fn.__name__}"
+            )
         return GradientTransformationExtraArgs(init_fn, update_fn)
 
     return wrapped_transform
