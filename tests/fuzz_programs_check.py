@@ -7,7 +7,7 @@ NaN). A program that uses an operation whose float results are not exactly round
 (``fuzz_programs.approx``: transcendentals, sums and products in another order than XLA's,
 matmul, complex products) is compared within :data:`ULPS` units in the last place instead, measured
 at the larger of the element's magnitude and, after a reduction, the array's largest finite
-magnitude; NaN and infinities must sit where JAX's are, with their signs.
+magnitude, at the precision of the program's coarsest float dtype (:func:`coarsest`); NaN and infinities must sit where JAX's are, with their signs.
 """
 
 from __future__ import annotations
@@ -35,15 +35,31 @@ def _decode(entry: list[Any]) -> np.ndarray:
     return decode({"dtype": dtype, "hex": hexbits, "shape": shape})
 
 
-def _ulp(mag: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
+def _ulp(mag: np.ndarray, dtype: np.dtype[Any], nmant: int) -> np.ndarray:
     fi = ml_dtypes.finfo(dtype)
     _, e = np.frexp(np.maximum(mag, float(fi.tiny)))
-    return np.ldexp(1.0, e - 1 - int(fi.nmant))
+    return np.ldexp(1.0, e - 1 - min(int(fi.nmant), nmant))
 
 
-def _close(got: np.ndarray, want: np.ndarray, normwise: bool) -> bool:
+def coarsest(prog: dict[str, Any]) -> int:
+    """The fewest mantissa bits of a float dtype the program computes in (its inputs', its
+    casts', the default float's): a float32 step cast to float64 is compared at float32's ulp."""
+    names = [i["dtype"] for i in prog["inputs"]]
+    names += [op[-1]["dtype"] for op in prog["ops"] if isinstance(op[-1], dict) and "dtype" in op[-1]]
+    names.append("float64" if prog["x64"] else "float32")
+    bits = [
+        int(ml_dtypes.finfo(fuzz_programs.np_dtype(n)).nmant)
+        for n in names
+        if n in fuzz_programs.FLOATS or n.startswith("complex")
+    ]
+    return min(bits)
+
+
+def _close(got: np.ndarray, want: np.ndarray, normwise: bool, nmant: int) -> bool:
     if want.dtype.kind == "c":
-        return _close(got.real, want.real, normwise) and _close(got.imag, want.imag, normwise)
+        return _close(got.real, want.real, normwise, nmant) and _close(
+            got.imag, want.imag, normwise, nmant
+        )
     g = got.astype(np.float64)
     w = want.astype(np.float64)
     if not np.array_equal(np.isnan(g), np.isnan(w)):
@@ -55,10 +71,10 @@ def _close(got: np.ndarray, want: np.ndarray, normwise: bool) -> bool:
     mag = np.maximum(np.abs(g), np.abs(w))
     if normwise and ok.any():
         mag = np.maximum(mag, np.abs(w[ok]).max())
-    return bool(np.all(np.abs(g - w)[ok] <= ULPS * _ulp(mag, want.dtype)[ok]))
+    return bool(np.all(np.abs(g - w)[ok] <= ULPS * _ulp(mag, want.dtype, nmant)[ok]))
 
 
-def _diff(mine: Any, ref: Any, found: list[str], tolerant: bool, normwise: bool) -> None:
+def _diff(mine: Any, ref: Any, found: list[str], tolerant: int, normwise: bool) -> None:
     if mine == ref:
         return
     if mine[0] != ref[0] or ref[0] in ("py", "obj"):
@@ -83,7 +99,7 @@ def _diff(mine: Any, ref: Any, found: list[str], tolerant: bool, normwise: bool)
     got, want = _decode(mine), _decode(ref)
     if not bits_differ(got, want).any():
         return
-    if tolerant and want.dtype.kind in "fcV" and _close(got, want, normwise):
+    if tolerant and want.dtype.kind in "fcV" and _close(got, want, normwise, tolerant):
         return
     found.append("value")
 
@@ -99,7 +115,8 @@ def verdict(prog: dict[str, Any], mine: Any, ref: Any) -> str | None:
         "grad",
         "value_and_grad",
     )
-    _diff(mine[1], ref[1], found, fuzz_programs.approx(prog), reduces)
+    tolerant = coarsest(prog) if fuzz_programs.approx(prog) else 0
+    _diff(mine[1], ref[1], found, tolerant, reduces)
     for c in CLASSES:
         if c in found:
             return c
