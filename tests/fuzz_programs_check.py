@@ -45,7 +45,9 @@ def coarsest(prog: dict[str, Any]) -> int:
     """The fewest mantissa bits of a float dtype the program computes in (its inputs', its
     casts', the default float's): a float32 step cast to float64 is compared at float32's ulp."""
     names = [i["dtype"] for i in prog["inputs"]]
-    names += [op[-1]["dtype"] for op in prog["ops"] if isinstance(op[-1], dict) and "dtype" in op[-1]]
+    names += [
+        op[-1]["dtype"] for op in prog["ops"] if isinstance(op[-1], dict) and "dtype" in op[-1]
+    ]
     names.append("float64" if prog["x64"] else "float32")
     bits = [
         int(ml_dtypes.finfo(fuzz_programs.np_dtype(n)).nmant)
