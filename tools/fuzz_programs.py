@@ -188,7 +188,7 @@ def _operand(g: _Gen) -> list[Any]:
 def _op(g: _Gen) -> list[Any]:
     """One random operation over the values so far (its result typed loosely)."""
     r = g.rng
-    name, shape, dt = g.ref()
+    name, shape, _dt = g.ref()
     nd = len(shape)
     kind = r.random()
     if kind < 0.22:
@@ -203,9 +203,10 @@ def _op(g: _Gen) -> list[Any]:
     if kind < 0.66:
         op = r.choice(REDUCE_EXACT if r.random() < 0.5 else REDUCE_APPROX)
         kw: dict[str, Any] = {"axis": _axis(g, nd, op not in ("cumsum", "cumprod"))}
-        if op not in ("cumsum", "cumprod", "argmax", "argmin") or r.random() < 0.3:
-            if r.random() < 0.4:
-                kw["keepdims"] = True
+        if (op not in ("cumsum", "cumprod", "argmax", "argmin") or r.random() < 0.3) and (
+            r.random() < 0.4
+        ):
+            kw["keepdims"] = True
         if op in ("sum", "prod", "cumsum", "mean") and r.random() < 0.2:
             kw["dtype"] = g.dtype()
         return [op, ["ref", name], kw]
