@@ -338,6 +338,34 @@ def test_at_keeps_operand_dtype_and_weak_flag(make, value, dtype, weak, method):
     assert (out.dtype, out.weak_type) == (np.dtype(dtype), weak)
 
 
+@pytest.mark.parametrize(
+    ("method", "value", "want"),
+    [
+        ("add", 2, [True, True, True]),
+        ("add", 0.5, [True, True, True]),
+        ("add", 0, [True, False, True]),
+        ("add", 1j, [True, False, True]),  # back to bool through the real part, as XLA's cast
+        ("multiply", 0, [True, False, False]),
+        ("multiply", 1j, [True, False, False]),
+        ("multiply", 2, [True, False, True]),
+    ],
+)
+def test_at_add_multiply_on_bool_with_non_bool_values(method, value, want):
+    """JAX refuses a bool add/mul only when the values are bool too; with int, float or complex
+    values the scatter combines in the promoted dtype and casts back (fuzzer seed 435)."""
+    x = tnp.asarray([True, False, True])
+    for f in (
+        lambda x: getattr(x.at[1:], method)(value),
+        trellax.jit(lambda x: getattr(x.at[1:], method)(value)),
+    ):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            out = f(x)
+        assert out.dtype == np.bool_ and out.tolist() == want
+    with pytest.raises(TypeError, match="bool"):
+        getattr(x.at[1:], method)(True)
+
+
 def test_at_set_wraps_python_ints_like_jax():
     assert tnp.ones(2, "int8").at[0].set(1000).tolist() == [-24, 1]
     assert tnp.ones(2, "uint8").at[0].set(-1).tolist() == [255, 1]

@@ -142,3 +142,22 @@ def test_take_from_empty_axis_refused() -> None:
     with pytest.raises(IndexError, match=r"non-empty jnp\.take"):
         jnp.take(jnp.ones((2, 0, 4)), jnp.array([0]), axis=1)
     assert jnp.take(jnp.ones((2, 0, 4)), jnp.array([], jnp.int32), axis=1).shape == (2, 0, 4)
+
+
+@pytest.mark.parametrize("mode", ["wrap", "clip", "fill", None])
+def test_empty_take_from_empty_axis_in_every_mode(mode: str | None) -> None:
+    """JAX 0.10.2 takes no indices from an empty axis in every mode (fuzzer seed 1241: ``wrap``
+    raised IndexError here)."""
+    out = jnp.take(jnp.zeros((0,), jnp.float16), jnp.array([], jnp.int32), mode=mode)
+    assert (out.shape, out.dtype) == ((0,), np.dtype(np.float16))
+    with pytest.raises(IndexError, match=r"non-empty jnp\.take"):
+        jnp.take(jnp.zeros((0,)), jnp.array([1]), mode=mode)
+
+
+def test_concatenate_checks_ranks_before_zero_d() -> None:
+    """JAX 0.10.2 compares every operand's rank with the first's before refusing 0-d operands
+    (fuzzer seeds 950, 1834, 2326, 2408)."""
+    with pytest.raises(TypeError, match="different numbers of dimensions"):
+        jnp.concatenate([jnp.ones(2), jnp.ones(())])
+    with pytest.raises(ValueError, match="Zero-dimensional"):
+        jnp.concatenate([jnp.ones(()), jnp.ones(2)])

@@ -469,3 +469,20 @@ def test_einsum_takes_any_character_as_a_label() -> None:
     )
     with pytest.raises(ValueError, match="invalid subscript"):
         tnp.einsum("i.j", a)
+
+
+@pytest.mark.parametrize(
+    ("subscripts", "x", "y", "want"),
+    [  # JAX 0.10.2's values: a size-1 axis broadcasts against the other operand's label
+        ("ij,jk->ik", [[1.0], [2.0]], np.arange(6.0).reshape(3, 2), [[6.0, 9.0], [12.0, 18.0]]),
+        ("ij,ij->ij", np.arange(8).reshape(4, 2), [[3]], (np.arange(8) * 3).reshape(4, 2)),
+        ("ij,ij->i", np.arange(8.0).reshape(4, 2), [[3.0]], [3.0, 15.0, 27.0, 39.0]),
+        ("ij,ij->", np.arange(8.0).reshape(4, 2), [[3.0, 3.0]], 84.0),
+        ("ij,j->i", np.ones((2, 3)), [1.0], [3.0, 3.0]),
+        ("i,i->", np.ones((0,)), [1.0], 0.0),
+    ],
+)
+def test_einsum_broadcasts_size_one_axes(subscripts: str, x: Any, y: Any, want: Any) -> None:
+    """Fuzzer seed 672 (``tests/test_fuzz_programs.py``): these raised a dot_general TypeError."""
+    got = tnp.einsum(subscripts, tnp.asarray(x), tnp.asarray(y))
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

@@ -22,6 +22,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.reductions import dot_general, reduce_or, reduce_sum
+from trellax._src.lax.shapes import broadcast_to
 from trellax._src.lax.structural import _convert, reshape, slice, transpose
 from trellax._src.numpy.util import promote_args_keep_shapes
 
@@ -108,7 +109,8 @@ def _check_sizes(labels: Sequence[str], shapes: Sequence[tuple[int, ...]]) -> di
                     f"Size of label '{c}' for operand {i} ({n}) does not match previous terms "
                     f"({sizes[c]})."
                 )
-            sizes[c] = max(sizes.get(c, 1), n) if n != 0 else 0
+            if c not in sizes or sizes[c] == 1:  # a size 1 takes the other's size (0 too)
+                sizes[c] = n
     return sizes
 
 
@@ -271,9 +273,12 @@ def _einsum(
 ) -> Array:
     shapes = [tuple(a.shape) for a in arrays]
     labels, out_labels = _parse(subscripts, shapes)
-    _check_sizes(labels, shapes)
+    sizes = _check_sizes(labels, shapes)
     ops: list[tuple[Array, str]] = []
     for a, t in zip(arrays, labels):
+        full = tuple(sizes[c] for c in t)
+        if tuple(a.shape) != full:  # a size-1 axis broadcasts against its label's size (JAX)
+            a = broadcast_to(a, full)
         ops.append(_diagonal(a, t))
     for pair in _path(labels, out_labels, [tuple(a.shape) for a, _ in ops], optimize):
         picked = [ops[i] for i in pair]

@@ -860,12 +860,6 @@ def _scatter(
     the promoted dtype and converts the result back (``int32 [2] .at[0].add(0.6)`` twice is
     ``int32(2 + 1.2) = 3``, not ``2 + 0 + 0``); ``set`` casts the values.
     """
-    if combine in ("add", "mul") and x.dtype == dtypes.bool_:
-        # JAX's scatter-add/mul refuse bool operands (a logical or/and would be another op)
-        raise TypeError(
-            f"{combine} does not accept dtype bool at position 0. Accepted dtypes at position 0 "
-            "are subtypes of integer, floating, complexfloating."
-        )
     expanded = _expand_scalar_bools(x, idx)
     if expanded is not None:
         bigger = _scatter(
@@ -906,6 +900,13 @@ def _scatter(
             (x.dtype, x.weak_type), (y.dtype, y.weak_type)
         )
         x = _convert(x, joined, joined_weak)
+    if combine in ("add", "mul") and x.dtype == dtypes.bool_:
+        # JAX's scatter-add/mul refuse a bool combination (a logical or/and would be another
+        # op); bool ``x`` with int/float values combines in the promoted dtype, as above
+        raise TypeError(
+            f"{combine} does not accept dtype bool at position 0. Accepted dtypes at position 0 "
+            "are subtypes of integer, floating, complexfloating."
+        )
     y = _convert(y, x.dtype, x.weak_type)
     entries = normalize_index(x, idx, wrap=wrap)
     if any(e[0] == "dslice" for e in entries):
@@ -937,6 +938,9 @@ def _scatter(
     prim = SCATTER_PRIMITIVES[combine]
     out: Array = prim.bind(x, plan.indices, y, dimension_numbers=sdn, mode=scatter_mode)
     if out.dtype != result_dtype:
+        if result_dtype == dtypes.bool_ and dtypes.kind(out.dtype) == "c":
+            # XLA's conversion back drops the imaginary part first: bool .at[].add(1j) keeps False
+            out = _convert(out, np.finfo(out.dtype).dtype, False)
         out = _convert(out, result_dtype, result_weak)
     return out
 

@@ -91,9 +91,14 @@ def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Array:
     if axis is None:
         xs = [lax_structural.reshape(x, (x.size,)) for x in xs]
         axis = 0
-    if any(x.ndim == 0 for x in xs):
+    if xs[0].ndim == 0:
         raise ValueError("Zero-dimensional arrays cannot be concatenated.")
-    ax = canonicalize_axis(axis, xs[0].ndim)
+    ax = canonicalize_axis(axis, xs[0].ndim)  # JAX checks the axis, then the ranks
+    if any(x.ndim != xs[0].ndim for x in xs):
+        shapes = ", ".join(str(tuple(x.shape)) for x in xs)
+        raise TypeError(
+            f"Cannot concatenate arrays with different numbers of dimensions: got {shapes}."
+        )
     return lax_concatenate(xs, ax)
 
 

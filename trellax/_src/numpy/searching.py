@@ -183,6 +183,8 @@ def _normalize_indices(idx: Array, n: int, mode: str, fun_name: str) -> tuple[Ar
     d = dtypes.default_int_dtype()  # wide enough for idx + n (int8 indices into 200 elements)
     idx = _convert(idx, d, False)
     if mode == "wrap":
+        if n == 0 and idx.size == 0:  # no index to wrap: an empty take, as in JAX
+            return idx, None
         if n == 0:
             raise IndexError(f"{fun_name}: cannot wrap indices into an empty axis")
         r = lax.rem(idx, const(n, d))

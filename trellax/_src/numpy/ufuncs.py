@@ -23,6 +23,7 @@ from trellax._src.custom.derivatives import custom_jvp
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import scalar_to_array
+from trellax._src.lax.stop_gradient import stop_gradient
 from trellax._src.lax.structural import (
     _convert,
     bitcast_convert_type,
@@ -164,7 +165,11 @@ def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
     div = lax.div(lax.sub(a, mod), divisor)
     fix = logical_and(not_equal(mod, 0), not_equal(lax.lt(mod, _zero(mod)), lax.lt(b, _zero(b))))
     div = select_n(fix, div, lax.sub(div, _one(div)))
-    return select_n(lax.eq(b, _zero(b)), lax.round(div, 1), lax.div(a, divisor))
+    out = select_n(lax.eq(b, _zero(b)), lax.round(div, 1), lax.div(a, divisor))
+    # a floor has no derivative: JAX's ends in round, a symbolic zero, so no upstream factor
+    # is multiplied by it (the x / 0 branch here would otherwise pass 0 * inf = NaN back)
+    result: Array = stop_gradient(out)
+    return result
 
 
 def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:

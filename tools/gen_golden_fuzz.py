@@ -1,0 +1,76 @@
+"""Golden outcomes of the random programs of the differential fuzzer under JAX.
+
+Runs the programs of seeds ``0 .. N-1`` (``tools/fuzz_programs.py``) whose 64-bit mode is the
+one asked for with ``jax`` 0.10.2 and writes ``tests/golden/fuzz_x32.json`` (or, with
+``--x64``, ``tests/golden/fuzz_x64.json``, ``jax_enable_x64`` set before anything runs): seed ->
+``[sha of the program's JSON, outcome]``, the outcome as :func:`fuzz_programs.run` encodes it
+(dtype, weak flag, shape and hex bits of each array, or the exception's class). The hash lets
+the test notice a generator that no longer makes the program JAX ran.
+
+    python tools/gen_golden_fuzz.py [--x64] [--n N] [--limit SECONDS] [--resume]  # jax==0.10.2
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import signal
+import sys
+
+import jax
+
+X64 = "--x64" in sys.argv
+jax.config.update("jax_enable_x64", X64)
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+from fuzz_programs import generate, program_sha, run  # noqa: E402  (shared with the test)
+
+
+class _Slow(BaseException):
+    """Raised by the alarm of ``--limit`` (a BaseException, so no program's handler takes it)."""
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _Slow
+
+
+signal.signal(signal.SIGALRM, _alarm)
+
+
+def main() -> None:
+    """``--n N`` seeds (default 4000, half of them in each mode); ``--resume`` keeps what the
+    output file holds; ``--limit S`` leaves out a program over S seconds of wall time. The file is
+    rewritten every 50 programs, so an interrupted run keeps the programs done so far."""
+    out = ROOT / "tests" / "golden" / ("fuzz_x64.json" if X64 else "fuzz_x32.json")
+    n = int(sys.argv[sys.argv.index("--n") + 1]) if "--n" in sys.argv else 4000
+    limit = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else 0
+    golden: dict[str, object] = {}
+    if "--resume" in sys.argv and out.exists():
+        golden = json.loads(out.read_text())
+
+    def write() -> None:
+        out.write_text(json.dumps(golden, sort_keys=True, separators=(",", ":")) + "\n")
+
+    done = 0
+    for seed in range(n):
+        prog = generate(seed)
+        if prog["x64"] != X64 or str(seed) in golden:
+            continue
+        if limit:
+            signal.alarm(limit)
+        try:
+            golden[str(seed)] = [program_sha(prog), run(prog, jax)]
+        except _Slow:
+            print(f"left out (over {limit} s): {seed}", flush=True)
+        signal.alarm(0)
+        done += 1
+        if done % 50 == 0:
+            write()
+            jax.clear_caches()  # every program's function is new: compiled code piles up
+    write()
+    print(f"{len(golden)} programs (x64={X64})")
+
+
+if __name__ == "__main__":
+    main()
