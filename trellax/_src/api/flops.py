@@ -247,14 +247,6 @@ def jaxpr_flops(jaxpr: Any) -> int:
     return sum(_eqn_flops(eqn) for eqn in jaxpr.eqns)
 
 
-def count_flops(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
-    """The FLOP count of ``fun(*args, **kwargs)`` traced abstractly (nothing is computed)."""
-    from trellax._src.api.api import make_jaxpr  # api.py imports stages, which imports this
-
-    closed = make_jaxpr(fun)(*args, **kwargs)
-    return jaxpr_flops(closed.jaxpr)
-
-
 def _eqn_transcendentals(eqn: Any) -> int:
     inner = [j for v in eqn.params.values() for j in _inner_jaxprs(v)]
     if inner:

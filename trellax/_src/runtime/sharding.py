@@ -30,6 +30,7 @@ from trellax._src.core.devices import (
     device_list,
     is_device,
 )
+from trellax._src.lax import standins
 from trellax._src.numpy.creation import asarray
 from trellax._src.tree.tree_util import tree_flatten
 
@@ -389,12 +390,10 @@ jit_options.context_mesh[:] = [get_mesh]  # jit's in_shardings check reads the c
 def reshard(xs: Any, out_shardings: Any) -> Any:
     """``xs`` with each concrete array reporting its sharding in ``out_shardings`` (a pytree
     prefix; a ``PartitionSpec`` is over the mesh of ``set_mesh``): the data stay one buffer."""
-    from trellax._src.runtime.device import place_eagerly  # device.py imports this module
-
     for s in tree_flatten(out_shardings, is_leaf=lambda x: isinstance(x, Sharding | P))[0]:
         if not isinstance(s, Sharding | PartitionSpec):
             raise TypeError(f"reshard: expected shardings or PartitionSpecs, got {s!r}")
-    return place_eagerly(xs, out_shardings)
+    return standins.place_eagerly[0](xs, out_shardings)  # set by runtime/device.py
 
 
 class Shard:
