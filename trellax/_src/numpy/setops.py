@@ -362,6 +362,13 @@ def intersect1d(
     ``return_indices``, also the index of each one's first occurrence in ``ar1`` and ``ar2``."""
     a1, a2 = promote_args_keep_shapes("intersect1d", ar1, ar2)
     a1, a2 = ravel(a1), ravel(a2)
+    if size is not None and fill_value is None and a1.shape[0] + a2.shape[0] == 1:
+        # one entry in all: no result, and JAX pads with that entry (indices with the sizes)
+        k = static_int(size, "intersect1d", "size")
+        lone = broadcast_to(concatenate([a1, a2], 0), (k,))
+        d = dtypes.default_int_dtype()
+        n1, n2 = full((k,), a1.shape[0], d), full((k,), a2.shape[0], d)
+        return (lone, n1, n2) if return_indices else lone
     if assume_unique:
         return _intersect_assumed_unique(a1, a2, return_indices, size, fill_value)
     u = _unique_1d(
