@@ -367,8 +367,8 @@ def intersect1d(
         k = static_int(size, "intersect1d", "size")
         lone = broadcast_to(concatenate([a1, a2], 0), (k,))
         d = dtypes.default_int_dtype()
-        n1, n2 = full((k,), a1.shape[0], d), full((k,), a2.shape[0], d)
-        return (lone, n1, n2) if return_indices else lone
+        pad1, pad2 = full((k,), a1.shape[0], d), full((k,), a2.shape[0], d)
+        return (lone, pad1, pad2) if return_indices else lone
     if assume_unique:
         return _intersect_assumed_unique(a1, a2, return_indices, size, fill_value)
     u = _unique_1d(
