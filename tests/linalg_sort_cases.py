@@ -119,6 +119,9 @@ SETOPS: tuple[str, ...] = (
     f"jnp.intersect1d({_SA}, {_SF}, size=3, return_indices=True)",
     f"jax.jit(lambda a: jnp.setxor1d(a, {_SFB}, size=4))({_SF})",
     f"jnp.setxor1d({_SA}, {_SB}, size=7)",
+    # without a size under jit: JAX's NonConcreteBooleanIndexError (was ConcretizationTypeError)
+    f"jax.jit(lambda a: jnp.intersect1d(a, {_SB}, assume_unique=True))({_SA})",
+    f"jax.jit(lambda a: jnp.setxor1d(a, {_SB}, assume_unique=True))({_SA})",
 )
 
 STATS: tuple[str, ...] = (
@@ -165,6 +168,9 @@ X64_CASES: tuple[str, ...] = (
     "jnp.fft.rfftfreq(29, d=0.7)",
     f"jnp.linalg.solve({_ZROW3}, {_RHS32})",
     f"jnp.linalg.svd({_ASYM3}, hermitian=True)",
+    # intersect1d(assume_unique=True)'s indices without a size are int32 (was int64)
+    f"jnp.intersect1d({_SA}, {_SB}, assume_unique=True, return_indices=True)",
+    f"jnp.intersect1d({_SA}, {_SB}, assume_unique=True, return_indices=True, size=7)",
 )
 
 # cases whose values come out of an LAPACK routine or an iterative reduction: relative tolerance

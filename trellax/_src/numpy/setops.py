@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from trellax._src.core import core
 from trellax._src.core.basearray import Array
+from trellax._src.core.errors import NonConcreteBooleanIndexError
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
@@ -449,6 +451,8 @@ def setxor1d(
     both = concatenate([a1, a2], 0)
     if assume_unique:  # as JAX: the values that occur once in both arrays together, every NaN
         keep = _singletons(both)
+        if size is None:
+            _mask_count(keep)  # JAX's error class under tracing
     else:  # each array's NaNs count as one value, which is in neither other array (JAX)
         keep = concatenate(
             [
@@ -481,6 +485,14 @@ def _default_pad(values: Array, ok: Array) -> Array:
     return select_n(ok, broadcast_to(pad, (n,)), values)
 
 
+def _mask_count(mask: Array) -> int:
+    """The number of True entries of a mask JAX uses as a boolean index (eager only: JAX's
+    error class under tracing)."""
+    if not core.is_concrete(mask):
+        raise NonConcreteBooleanIndexError(mask)
+    return int(reduce_sum(_convert(mask, dtypes.default_int_dtype(), False), (0,)))
+
+
 def _intersect_assumed_unique(
     a1: Array, a2: Array, return_indices: bool, size: int | None, fill_value: Any
 ) -> Any:
@@ -502,8 +514,12 @@ def _intersect_assumed_unique(
         head = xs
         hit = full((0,), False, dtypes.bool_)
         p1 = p2 = full((0,), 0, d)
-    if size is None:
-        k = concrete_int(reduce_sum(_convert(hit, d, False), (0,)), "intersect1d")
+    if size is None:  # JAX indexes with the mask; its indices are int32 then (int64 if needed)
+        k = _mask_count(hit)
+        d = dtypes.int32 if n < 2**31 else d
+        perm = _convert(perm, d, False)
+        if n > 1:
+            p1, p2 = slice(perm, (0,), (n - 1,)), slice(perm, (1,), (n,))
     else:
         k = static_int(size, "intersect1d", "size")
     positions, ok, _ = compact(hit, k)
