@@ -7,9 +7,10 @@ the first element of each run of equal values, and compact the marked ones with
 ``setdiff1d``) sorts the excluded elements last and never marks them.
 
 The number of unique values depends on the data: pass a static ``size=`` (and ``fill_value=``) to
-use these under ``jit``. Padding follows JAX: ``unique`` and ``union1d``/``intersect1d`` pad
-with the smallest unique value (``unique``'s indices with its index, counts with 0;
-``intersect1d``'s indices with the size of each array); ``setdiff1d`` pads with 0.
+use these under ``jit``. Padding follows JAX: ``unique`` and ``union1d`` pad with the smallest
+unique value (``unique``'s indices with its index, counts with 0); ``intersect1d``/``setxor1d``
+with the smallest result (NaN if a result is NaN, 0 if there is none; ``intersect1d``'s indices
+with the size of each array); ``setdiff1d`` pads with 0.
 """
 
 from __future__ import annotations
