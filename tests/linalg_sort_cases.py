@@ -79,6 +79,11 @@ SORT: tuple[str, ...] = (
     "jax.lax.top_k(jnp.array([1, 3, 3, 2]), 2)",
 )
 
+_SA = "jnp.array([5, 1, 3, 3, 7, 1, 9])"
+_SB = "jnp.array([3, 4, 5, 5, 10])"
+_SF = "jnp.array([1.5, jnp.nan, 2., jnp.nan, 1.5, -0., 0.])"
+_SFB = "jnp.array([jnp.nan, 2., 0.])"
+_NZ = "jnp.array([0., -0., 0., -0., 1., -1.])"
 _PB = "pickle.loads(pickle.dumps(np.array([True, False, True])))"
 SETOPS: tuple[str, ...] = (
     # setdiff1d(assume_unique=True) keeps ar1's entries that are not in ar2 in their order,
@@ -91,6 +96,32 @@ SETOPS: tuple[str, ...] = (
     "jax.jit(lambda a: jnp.setdiff1d(a, jnp.array([2]), assume_unique=True, size=4))"
     "(jnp.array([2, 9, 9, 2]))",
     "jnp.setdiff1d(jnp.zeros(0, jnp.int32), jnp.array([2]), assume_unique=True, size=2)",
+    # intersect1d(assume_unique=True) sorts both arrays together and keeps every entry equal to
+    # the next one, repeats and both zeros included (was the sorted unique common values)
+    f"jnp.intersect1d({_SA}, {_SB}, assume_unique=True)",
+    f"jnp.intersect1d({_SF}, {_SFB}, assume_unique=True)",
+    f"jnp.intersect1d({_NZ}, {_NZ}[::-1], assume_unique=True)",
+    f"jnp.intersect1d({_SA}, {_SB}, assume_unique=True, return_indices=True)",
+    f"jnp.intersect1d({_SA}, {_SB}, assume_unique=True, size=7, return_indices=True)",
+    f"jnp.intersect1d({_SA}, {_SB}, assume_unique=True, size=2, fill_value=-1)",
+    f"jax.jit(lambda a: jnp.intersect1d(a, {_SB}, assume_unique=True, size=6))({_SA})",
+    "jnp.intersect1d(jnp.zeros(0), jnp.array([1.]), assume_unique=True, size=2)",
+    "jnp.intersect1d(jnp.array([-3.]), jnp.zeros(0), size=2)",
+    "jnp.intersect1d(jnp.array([jnp.nan]), jnp.zeros(0), size=2)",
+    "jnp.intersect1d(jnp.array([2]), jnp.zeros(0, int), assume_unique=True, return_indices=True)",
+    # setxor1d(assume_unique=True) keeps every NaN (NaN equals nothing; kept one)
+    f"jnp.setxor1d({_SF}, {_SFB}, assume_unique=True)",
+    # with a size and no fill_value, intersect1d/setxor1d pad with 0 when there is no result
+    # and with NaN when a result is NaN (the smallest input value was the padding)
+    f"jnp.setxor1d({_SF}, {_SFB}, size=6)",
+    f"jnp.setxor1d({_NZ}, {_NZ}[::-1], size=6)",
+    f"jnp.intersect1d({_SA}, {_SF}, size=6)",
+    f"jnp.intersect1d({_SA}, {_SF}, size=3, return_indices=True)",
+    f"jax.jit(lambda a: jnp.setxor1d(a, {_SFB}, size=4))({_SF})",
+    f"jnp.setxor1d({_SA}, {_SB}, size=7)",
+    # without a size under jit: JAX's NonConcreteBooleanIndexError (was ConcretizationTypeError)
+    f"jax.jit(lambda a: jnp.intersect1d(a, {_SB}, assume_unique=True))({_SA})",
+    f"jax.jit(lambda a: jnp.setxor1d(a, {_SB}, assume_unique=True))({_SA})",
 )
 
 STATS: tuple[str, ...] = (
@@ -137,6 +168,9 @@ X64_CASES: tuple[str, ...] = (
     "jnp.fft.rfftfreq(29, d=0.7)",
     f"jnp.linalg.solve({_ZROW3}, {_RHS32})",
     f"jnp.linalg.svd({_ASYM3}, hermitian=True)",
+    # intersect1d(assume_unique=True)'s indices without a size are int32 (was int64)
+    f"jnp.intersect1d({_SA}, {_SB}, assume_unique=True, return_indices=True)",
+    f"jnp.intersect1d({_SA}, {_SB}, assume_unique=True, return_indices=True, size=7)",
 )
 
 # cases whose values come out of an LAPACK routine or an iterative reduction: relative tolerance

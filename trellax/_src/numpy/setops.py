@@ -7,16 +7,19 @@ the first element of each run of equal values, and compact the marked ones with
 ``setdiff1d``) sorts the excluded elements last and never marks them.
 
 The number of unique values depends on the data: pass a static ``size=`` (and ``fill_value=``) to
-use these under ``jit``. Padding follows JAX: ``unique`` and ``union1d``/``intersect1d`` pad
-with the smallest unique value (``unique``'s indices with its index, counts with 0;
-``intersect1d``'s indices with the size of each array); ``setdiff1d`` pads with 0.
+use these under ``jit``. Padding follows JAX: ``unique`` and ``union1d`` pad with the smallest
+unique value (``unique``'s indices with its index, counts with 0); ``intersect1d``/``setxor1d``
+with the smallest result (NaN if a result is NaN, 0 if there is none; ``intersect1d``'s indices
+with the size of each array); ``setdiff1d`` pads with 0.
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from trellax._src.core import core
 from trellax._src.core.basearray import Array
+from trellax._src.core.errors import NonConcreteBooleanIndexError
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
@@ -362,9 +365,20 @@ def intersect1d(
     ``return_indices``, also the index of each one's first occurrence in ``ar1`` and ``ar2``."""
     a1, a2 = promote_args_keep_shapes("intersect1d", ar1, ar2)
     a1, a2 = ravel(a1), ravel(a2)
+    if size is not None and fill_value is None and a1.shape[0] + a2.shape[0] == 1:
+        # one entry in all: no result, and JAX pads with that entry (indices with the sizes)
+        k = static_int(size, "intersect1d", "size")
+        lone = broadcast_to(concatenate([a1, a2], 0), (k,))
+        d = dtypes.default_int_dtype()
+        pad1, pad2 = full((k,), a1.shape[0], d), full((k,), a2.shape[0], d)
+        return (lone, pad1, pad2) if return_indices else lone
+    if assume_unique:
+        return _intersect_assumed_unique(a1, a2, return_indices, size, fill_value)
     u = _unique_1d(
         a1, "intersect1d", valid=isin(a1, a2), size=size, fill_value=fill_value, want="i"
     )
+    if size is not None and fill_value is None:
+        u = u._replace(values=_default_pad(u.values, logical_not(_get(u.filled))))
     if not return_indices:
         return u.values
     d = dtypes.default_int_dtype()
@@ -436,8 +450,10 @@ def setxor1d(
     a1, a2 = promote_args_keep_shapes("setxor1d", ar1, ar2)
     a1, a2 = ravel(a1), ravel(a2)
     both = concatenate([a1, a2], 0)
-    if assume_unique:  # as NumPy and JAX: the values that occur once in both arrays together
+    if assume_unique:  # as JAX: the values that occur once in both arrays together, every NaN
         keep = _singletons(both)
+        if size is None:
+            _mask_count(keep)  # JAX's error class under tracing
     else:  # each array's NaNs count as one value, which is in neither other array (JAX)
         keep = concatenate(
             [
@@ -446,11 +462,85 @@ def setxor1d(
             ],
             0,
         )
-        u = _unique_1d(
-            both, "setxor1d", valid=keep, equal_nan=False, size=size, fill_value=fill_value
-        )
-        return u.values
-    return _unique_1d(both, "setxor1d", valid=keep, size=size, fill_value=fill_value).values
+    u = _unique_1d(both, "setxor1d", valid=keep, equal_nan=False, size=size, fill_value=fill_value)
+    if size is not None and fill_value is None:
+        return _default_pad(u.values, logical_not(_get(u.filled)))
+    return u.values
+
+
+def _default_pad(values: Array, ok: Array) -> Array:
+    """JAX's default padding of ``intersect1d``/``setxor1d`` with a ``size``: the smallest
+    result, NaN when a result is NaN (JAX pads with the maximum, then the minimum, and both
+    propagate NaN), and 0 when there is no result."""
+    n = values.shape[0]
+    if n == 0:
+        return values
+    weak = values.weak_type
+    first = slice(values, (0,), (1,))
+    zero = full((1,), 0, values.dtype, weak)
+    pad = select_n(slice(ok, (0,), (1,)), zero, first)
+    if dtypes.kind(values.dtype) == "f":
+        nan_result = reduce_or(lax.bitwise_and(isnan(values), ok), (0,))
+        nan = full((1,), float("nan"), values.dtype, weak)
+        pad = select_n(reshape(nan_result, (1,)), pad, nan)
+    return select_n(ok, broadcast_to(pad, (n,)), values)
+
+
+def _mask_count(mask: Array) -> int:
+    """The number of True entries of a mask JAX uses as a boolean index (eager only: JAX's
+    error class under tracing)."""
+    if not core.is_concrete(mask):
+        raise NonConcreteBooleanIndexError(mask)
+    return int(reduce_sum(_convert(mask, dtypes.default_int_dtype(), False), (0,)))
+
+
+def _intersect_assumed_unique(
+    a1: Array, a2: Array, return_indices: bool, size: int | None, fill_value: Any
+) -> Any:
+    """``intersect1d(..., assume_unique=True)`` as JAX computes it for any input: both arrays
+    sorted together (stably) and every entry equal to its successor kept, repeats included;
+    the indices are those two entries' positions in ``a1`` and ``a2``."""
+    d = dtypes.default_int_dtype()
+    n1, n2 = a1.shape[0], a2.shape[0]
+    n = n1 + n2
+    both = concatenate([a1, a2], 0)
+    keys = sort_keys(both)
+    out = lax_sort((*keys, both, iota(d, n)), dimension=0, is_stable=True, num_keys=len(keys))
+    xs, perm = out[-2], out[-1]
+    if n > 1:
+        head, tail = slice(xs, (0,), (n - 1,)), slice(xs, (1,), (n,))
+        hit = lax.eq(head, tail)
+        p1, p2 = slice(perm, (0,), (n - 1,)), slice(perm, (1,), (n,))
+    else:
+        head = xs
+        hit = full((0,), False, dtypes.bool_)
+        p1 = p2 = full((0,), 0, d)
+    if size is None:  # JAX indexes with the mask; its indices are int32 then (int64 if needed)
+        k = _mask_count(hit)
+        d = dtypes.int32 if n < 2**31 else d
+        perm = _convert(perm, d, False)
+        if n > 1:
+            p1, p2 = slice(perm, (0,), (n - 1,)), slice(perm, (1,), (n,))
+    else:
+        k = static_int(size, "intersect1d", "size")
+    positions, ok, _ = compact(hit, k)
+    if n > 1:
+        values = gather1(head, positions)
+        ind1 = gather1(p1, positions)
+        ind2 = lax.sub(gather1(p2, positions), const(n1, d))
+    else:
+        values = full((k,), 0, both.dtype, both.weak_type)
+        ind1 = ind2 = full((k,), 0, d)
+    if size is not None:
+        if fill_value is None:
+            values = _default_pad(values, ok)
+        else:
+            fill = _convert(ensure_array("intersect1d", fill_value), both.dtype, False)
+            values = select_n(ok, fill, _convert(values, both.dtype, False))
+        ind1 = select_n(ok, full((k,), n1, d), ind1)
+        ind2 = select_n(ok, full((k,), n2, d), ind2)
+    values = _strong_if_complex(values)
+    return (values, ind1, ind2) if return_indices else values
 
 
 def _not_later_nan(x: Array) -> Array:
