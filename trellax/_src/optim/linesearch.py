@@ -17,9 +17,9 @@ import inspect
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-import trellax
 import trellax.numpy as jnp
 from trellax import lax
+from trellax._src.api.autodiff import value_and_grad, vjp
 from trellax._src.optim import tree_math as tm
 from trellax._src.optim.base import GradientTransformationExtraArgs, Params, Updates, safe_increment
 from trellax._src.optim.fma import fma
@@ -175,7 +175,7 @@ def scale_by_backtracking_linesearch(
             candidate = fused_add_scale(params, eta, updates)
             new_grad = trial.grad
             if store_grad:
-                new_value, pullback = trellax.vjp(objective, candidate)
+                new_value, pullback = vjp(objective, candidate)
                 error = shortfall(eta, new_value)
                 new_grad = lax.cond(
                     (error <= atol) | (trial.steps == max_backtracking_steps),
@@ -439,7 +439,7 @@ def scale_by_zoom_linesearch(
     ) -> tuple[Updates, ScaleByZoomLinesearchState]:
         kwargs = _split_kwargs(value_fn, extra_args, "scale_by_zoom_linesearch")
         guess = jnp.asarray(1.0) if initial_guess_strategy == "one" else state.learning_rate
-        last = run(updates, params, value, grad, guess, trellax.value_and_grad(value_fn), kwargs)
+        last = run(updates, params, value, grad, guess, value_and_grad(value_fn), kwargs)
         new_state = ScaleByZoomLinesearchState(
             learning_rate=last.step,
             value=last.value,
@@ -494,7 +494,7 @@ def value_and_grad_from_state(
         stored: tuple[Any, Any] = lax.cond(
             jnp.isfinite(value),
             lambda *_: (value, grad),
-            lambda p, a, kw: trellax.value_and_grad(value_fn)(p, *a, **kw),
+            lambda p, a, kw: value_and_grad(value_fn)(p, *a, **kw),
             params,
             fn_args,
             fn_kwargs,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import trellax.numpy as jnp
-from trellax import vmap
+from trellax._src.api.vmap import vmap
 
 
 def make_fenchel_young_loss(max_fun: Callable[..., Any]) -> Callable[..., Any]:
