@@ -485,6 +485,11 @@ def _leaves_node(x: Any, reg: Registration, leaves: list[Any]) -> None:
             keys = sorted(x)
         except TypeError:
             keys = list(sorted_keys(x))
+        if (
+            len(keys) >= BULK_MIN
+            and _bulk_specs(list(map(x.__getitem__, keys)), leaves) is not None
+        ):
+            return  # the bulk passes of tree_flatten
         for k in keys:
             c = x[k]
             try:
@@ -493,17 +498,23 @@ def _leaves_node(x: Any, reg: Registration, leaves: list[Any]) -> None:
                 r = classify(type(c))
             if r is None:
                 leaves.append(c)
-            else:
+            elif c is not None:
                 _leaves_node(c, r, leaves)
         return
-    for c in x if t is list or t is tuple else node_parts(x, reg)[0]:
+    if t is list or t is tuple:
+        if len(x) >= BULK_MIN and _bulk_specs(x, leaves) is not None:
+            return
+        children: Any = x
+    else:
+        children = node_parts(x, reg)[0]
+    for c in children:
         try:
             r = KIND[type(c)]
         except KeyError:
             r = classify(type(c))
         if r is None:
             leaves.append(c)
-        else:
+        elif c is not None:
             _leaves_node(c, r, leaves)
 
 
