@@ -182,25 +182,18 @@ def _flatten_node(x: Any, reg: Registration, leaves: list[Any]) -> Spec:
         return NONE_SPEC
     if reg.kind == CUSTOM:  # the registered function, checked only when its result is unusual
         return _custom_spec(reg, reg.flatten(x), leaves)  # type: ignore[misc]
-    children, aux = node_parts(x, reg)
-    for c in children:
-        try:
-            r = KIND[type(c)]
-        except KeyError:
-            r = classify(type(c))
-        if r is None:
-            leaves.append(c)
-            specs.append(None)
-        else:
-            specs.append(_flatten_node(c, r, leaves))
-    return (reg, aux, tuple(specs))
+    return _node_spec(reg, *node_parts(x, reg), leaves)
 
 
 def _custom_spec(reg: Registration, out: Any, leaves: list[Any]) -> Spec:
     """The spec of a node of a registered class, from its flatten function's result ``out``."""
     if type(out) is not tuple or len(out) != 2 or type(out[0]) not in (tuple, list):
         out = reg.check_parts(out)
-    children, aux = out
+    return _node_spec(reg, out[0], out[1], leaves)
+
+
+def _node_spec(reg: Registration, children: Iterable[Any], aux: Any, leaves: list[Any]) -> Spec:
+    """The spec of a node with these children and aux data, its leaves appended to ``leaves``."""
     specs: list[Spec] = []
     for c in children:
         try:
