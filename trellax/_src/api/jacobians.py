@@ -83,10 +83,9 @@ def jacfwd(
         out_t: list[Any] = []
         dims: list[int | None] = []
         aux: Any = None
-        if n_basis == 0:
-            outs = flat(*xs)
-        else:
-            outs, out_t, dims, aux = _pushforward(flat, xs, in_avals, n_basis)
+        # an empty basis still pushes forward (a batch of none), so a primitive without a
+        # derivative rule raises as in JAX
+        outs, out_t, dims, aux = _pushforward(flat, xs, in_avals, n_basis)
         assert flat.out_tree is not None
         n = flat.n_out
         out_avals = [_aval(o) for o in outs[:n]]
@@ -95,7 +94,9 @@ def jacfwd(
             per_in = []
             off = 0
             for a in in_avals:
-                if a.size == 0 or n_basis == 0:
+                if a.size == 0 or n_basis == 0 or not differentiable(oa.dtype):
+                    # an integer or bool output has a float0 tangent: its block is zeros of the
+                    # output's own dtype (JAX's jacfwd gives those too)
                     per_in.append(
                         _zeros_out(ShapedArray._fast(oa.shape + a.shape, oa.dtype, oa.weak_type))
                     )

@@ -19,6 +19,7 @@ from trellax._src.core import core, traceback_filter
 from trellax._src.core.basearray import Array
 from trellax._src.interpreters import batching
 from trellax._src.lax._base import asarray
+from trellax._src.lax.ad_util import float0 as float0_dtype
 from trellax._src.lax.shapes import moveaxis
 from trellax._src.lax.structural import broadcast_in_dim_p
 from trellax._src.tree.keys import keystr
@@ -365,7 +366,8 @@ def _move_out(
         return x
     if x is None:
         return None
-    if not isinstance(x, Array):
+    float0 = isinstance(x, np.ndarray) and x.dtype == float0_dtype
+    if not isinstance(x, Array) and not float0:
         x = asarray(x)
     nd = x.ndim + (dim is None)
     if not -nd <= axis < nd:
@@ -374,6 +376,8 @@ def _move_out(
     if dim is None:
         shape = list(x.shape)
         shape.insert(axis, size)
+        if float0:  # a tangent of an integer or bool output: no values to broadcast
+            return np.zeros(shape, float0_dtype)
         keep = tuple(i for i in range(nd) if i != axis)
         return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=keep)
-    return moveaxis(x, dim, axis)
+    return np.moveaxis(x, dim, axis) if float0 else moveaxis(x, dim, axis)

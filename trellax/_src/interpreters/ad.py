@@ -139,6 +139,8 @@ class JVPTrace(Trace):
             raise errors.UnexpectedTracerError(None)
         rule = prim.jvp_rule
         if rule is None:
+            # the operands' own errors (a refused dtype, a shape) come first, as in JAX
+            prim.abstract_eval(*[core.get_aval(p) for p in primals], **params)
             raise NotImplementedError(
                 f"Differentiation rule for '{prim.name}' not implemented (trellax.grad/jvp); "
                 "see docs/autodiff.md for the primitives that are not differentiable yet"
@@ -336,6 +338,8 @@ def backward_pass(
 
     # Equations without a linear input (constants computed inside a linear function) run forward.
     for eqn in jaxpr.eqns:
+        if not eqn.outvars:  # nothing to compute (a loop or branch left without outputs)
+            continue
         if id(eqn.outvars[0]) not in linear:
             ins = [read(a) for a in eqn.invars]
             if eqn.primitive.multiple_results:
@@ -347,7 +351,7 @@ def backward_pass(
 
     for eqn in reversed(jaxpr.eqns):
         prim = eqn.primitive
-        if id(eqn.outvars[0]) not in linear:
+        if not eqn.outvars or id(eqn.outvars[0]) not in linear:
             continue
         if prim.multiple_results:
             cts = [ct_env.pop(id(v), None) for v in eqn.outvars]

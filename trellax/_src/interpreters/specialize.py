@@ -117,7 +117,7 @@ def _broadcast_in_dim(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
     if tuple(expanded) != tuple(in_aval.shape):
         x = f"{x}.reshape({bind(tuple(expanded), 's')})"
     size = math.prod(shape)
-    if math.prod(in_aval.shape) == size:
+    if tuple(expanded) == shape:  # only size-1 axes added (equal sizes are not enough: 0 == 0)
         return x if x != args[0] else f"{x}.reshape({bind(shape, 's')})"
     if size > _COPY_BROADCAST_MAX or in_aval.dtype != out_aval.dtype:
         return None

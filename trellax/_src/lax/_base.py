@@ -313,9 +313,9 @@ def canonicalize_axes(
     out = []
     for a in axes:
         a = int(a)
-        if not -ndim <= a < max(ndim, 1) or (ndim == 0 and a not in (0, -1)):
+        if not -ndim <= a < ndim:  # a 0-d array has no axis at all
             raise error(f"{name}: axis {a} is out of bounds for an array of rank {ndim}")
-        out.append(a % ndim if ndim else 0)
+        out.append(a % ndim)
     if len(set(out)) != len(out):
         raise (repeated or error)(f"{name}: repeated axes {tuple(axes)}")
     return tuple(out)

@@ -913,6 +913,9 @@ def _scatter(
         entries = _windows_as_indices(x, entries)
     plan = plan_index(tuple(x.shape), entries)
     target = plan.final_shape
+    if 0 in target:
+        # an empty region: nothing is updated, and (as in JAX) the values' shape is not checked
+        return _convert(x, result_dtype, result_weak)
     if tuple(y.shape) != target:
         if len(y.shape) > len(target):  # JAX refuses even leading size-1 axes (NumPy drops)
             raise ValueError(
@@ -926,8 +929,6 @@ def _scatter(
                 f"Incompatible shapes for scatter: updates of shape {tuple(y.shape)} cannot be "
                 f"broadcast to the indexed shape {target}"
             ) from None
-    if _selects_nothing_from_empty(x, entries):
-        return _convert(x, result_dtype, result_weak)  # nothing to update (shapes checked)
     y = reshape(y, plan.gather_shape)
     dn = plan.dnums
     sdn = ScatterDimensionNumbers(

@@ -287,6 +287,14 @@ def repeat(
     if out_sharding is not None:
         check_out_sharding("numpy.repeat", out_sharding)
     x = ensure_array("repeat", a)
+    if axis is not None and x.ndim == 0:
+        # as in JAX, a 0-d operand repeats as one element whatever the axis, by a scalar count
+        if np.ndim(repeats) and np.size(repeats) != 1:
+            raise ValueError(
+                "`repeat` with a scalar parameter `a` is only implemented for scalar values of "
+                "the parameter `repeats`."
+            )
+        axis = None
     if axis is None:
         x = lax_structural.reshape(x, (x.size,))
         axis = 0

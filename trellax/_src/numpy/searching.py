@@ -230,6 +230,8 @@ def take(
     idx = _index_array("take", idx) if idx.size else _convert(idx, dtypes.int32, False)
     if axis is None:
         x, ax = ravel(x), 0
+    elif x.ndim == 0:  # a 0-d array has no axis to take along (JAX: ValueError)
+        raise ValueError(f"take: axis {axis} is out of bounds for an array of rank 0")
     else:
         (ax,) = canonicalize_axes("take", (axis,), x.ndim)
     n = x.shape[ax]
