@@ -615,6 +615,15 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
+        "Before the fixes below 89 of the 2,000 programs differed",
+        "tests/test_fuzz_compose.py::test_divergence_rate",
+        "tests/test_fuzz_compose.py::test_program",
+        "record: the 89 is the same replay (tools/fuzz_compose.py, its goldens) with trellax at "
+        "main ac5301c (29 Nov 2026, session 14), before the fixes; each fix's test in "
+        "tests/test_compose_fixes.py fails there",
+    ),
+    E(
+        "docs/semantics.md",
         "Fixed, each with a test that failed before: a bool `.at[].add`",
         "tests/test_indexing.py::test_at_add_multiply_on_bool_with_non_bool_values",
         "tests/test_linalg.py::test_einsum_broadcasts_size_one_axes",

@@ -159,3 +159,56 @@ def test_repeat_of_a_0d_array_ignores_the_axis() -> None:
         np.testing.assert_array_equal(jnp.repeat(x, jnp.array([3]), axis=axis), np.full(3, 1.5))
     with pytest.raises(ValueError, match="scalar parameter"):
         jnp.repeat(x, jnp.array([1, 2]), axis=0)
+
+
+def test_a_0d_scatter_min_max_ending_at_zero() -> None:
+    """A 0-d operand whose scattered min/max ends at zero: the sign pass got a NumPy scalar,
+    not an array (TypeError); JAX gives the signed zero of its max/min order."""
+    assert not bool(jnp.array(False).at[()].min(1e10))
+    assert np.signbit(np.asarray(jnp.float32(0.0).at[()].min(-0.0)))
+    assert not np.signbit(np.asarray(jnp.float32(-0.0).at[()].max(0.0)))
+    f = trellax.vmap(trellax.vmap(lambda x, b: b.at[()].min(1e10), (0, None)), (0, None))
+    out = f(jnp.ones((1, 3)), jnp.array(False))
+    assert out.shape == (1, 3) and not np.asarray(out).any()
+
+
+def test_an_integer_on_an_empty_axis_beside_an_index_array() -> None:
+    """With an index array present JAX gathers an integer as one more index array (no static
+    bounds check): an empty result is returned, a non-empty one is the gather's TypeError, and a
+    scatter there changes nothing. Alone, the integer is an IndexError."""
+    e = jnp.zeros((0, 1, 4))
+    assert e.at[0, jnp.array([-2]), 2:5:-1].get().shape == (1, 0)
+    assert e[0, jnp.array([], jnp.int32)].shape == (0, 4)
+    with pytest.raises(TypeError, match="Slice size"):
+        jnp.zeros((0, 3))[0, jnp.array([0])]
+    out = jnp.zeros((0, 3)).at[0, jnp.array([0])].set(1.0)
+    assert out.shape == (0, 3)
+    with pytest.raises(IndexError, match="out of bounds for axis 0 with size 0"):
+        e[0]
+
+
+def test_the_gradient_of_var_overflows_as_jax_does() -> None:
+    """``var`` squares with the ``square`` primitive (derivative ``2 * c * t``) as JAX does, so a
+    centred value beyond half the float range gives JAX's infinite gradient rather than the
+    product rule's finite one."""
+    x = jnp.array([1.0, -2.828125, -3.3895313892515355e38], jnp.bfloat16)
+    g = np.asarray(trellax.grad(lambda x: jnp.var(x))(x)).astype(np.float32)
+    assert np.isinf(g[0]) and np.isinf(g[1]) and np.isnan(g[2])
+    # ordinary values are unchanged: 2 (x - mean) / n
+    y = jnp.array([1.0, 2.0, 4.0])
+    np.testing.assert_allclose(trellax.grad(jnp.var)(y), 2 * (np.array([1, 2, 4]) - 7 / 3) / 3)
+
+
+def test_bool_scatter_add_checks_the_region_and_shapes_first() -> None:
+    """JAX's order for a bool ``.at[].add``/``.multiply``: an empty region returns the operand,
+    then a values shape that does not broadcast is a ValueError, and only then is the bool
+    combination refused (TypeError)."""
+    b = jnp.zeros((4, 3), bool)
+    assert b.at[4:].add(True).dtype == np.dtype(bool)
+    assert b.at[4:].add(jnp.ones((5, 7), bool)).shape == (4, 3)
+    with pytest.raises(ValueError):
+        b.at[0:-1].add(b)
+    with pytest.raises(ValueError):
+        b.at[0:-1].multiply(b)
+    with pytest.raises(TypeError, match="add does not accept dtype bool"):
+        b.at[0].add(True)

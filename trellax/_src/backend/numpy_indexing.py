@@ -193,7 +193,8 @@ def _zero_signs_after_scatter(
     zero = out == 0
     if not zero.any():
         return out
-    seen = deciding_zeros(operand, for_max=for_max)
+    # an array even for a 0-d operand (NumPy's comparisons give a scalar there)
+    seen = np.array(deciding_zeros(operand, for_max=for_max), dtype=bool)
     np.logical_or.at(seen, target, deciding_zeros(upd, for_max=for_max))
     return merge_zero_signs(out, zero, seen, for_max=for_max, dtype=d)  # type: ignore[no-any-return]
 

@@ -345,7 +345,25 @@ def normalize_index(
             entries.append(_entry(item, axis, x.shape[axis], clamp_ints, wrap, check))
             axis += 1
     entries.extend(("slice", 0, x.shape[a], 1) for a in range(axis, x.ndim))
-    return entries
+    return _integers_outside(entries)
+
+
+def _integers_outside(entries: list[Entry]) -> list[Entry]:
+    """Static integers outside their axis become 0-d index arrays (a scatter drops them, a
+    ``"fill"`` read fills). On an empty axis that is an IndexError unless the user's index has
+    an index array: then JAX gathers every integer as one more index array, unchecked."""
+    kinds = {e[0] for e in entries}
+    if "int_on_empty" in kinds and "array" not in kinds:
+        bad = next(e for e in entries if e[0] == "int_on_empty")
+        raise IndexError(f"index is out of bounds for axis {bad[2]} with size 0")
+    if not kinds & {"int_on_empty", "int_outside"}:
+        return entries
+    return [
+        ("array", asarray(np.int32(max(min(e[1], 2**31 - 1), -(2**31)))), e[3])
+        if e[0] in ("int_on_empty", "int_outside")
+        else e
+        for e in entries
+    ]
 
 
 def _entry(
@@ -370,12 +388,12 @@ def _entry(
                     f"index {i} out of bounds for axis {axis} with size {dim} "
                     f"(normalize_indices={wrap})"
                 )
-            if dim == 0:
-                raise IndexError(f"index is out of bounds for axis {axis} with size 0")
+            if dim == 0:  # an error unless an index array joins it (then as a 0-d array)
+                return ("int_on_empty", i, axis, wrap)
             if clamp_ints:
                 return ("int", 0 if i < 0 else dim - 1)
             # the index array path normalizes a negative index once more, as JAX does
-            return ("array", asarray(np.int32(max(min(i, 2**31 - 1), -(2**31)))), wrap)
+            return ("int_outside", i, axis, wrap)
         return ("int", i + dim if i < 0 else i)
     arr = ensure_array("indexing", item) if not isinstance(item, (list, tuple)) else None
     if arr is None:
@@ -900,13 +918,6 @@ def _scatter(
             (x.dtype, x.weak_type), (y.dtype, y.weak_type)
         )
         x = _convert(x, joined, joined_weak)
-    if combine in ("add", "mul") and x.dtype == dtypes.bool_:
-        # JAX's scatter-add/mul refuse a bool combination (a logical or/and would be another
-        # op); bool ``x`` with int/float values combines in the promoted dtype, as above
-        raise TypeError(
-            f"{combine} does not accept dtype bool at position 0. Accepted dtypes at position 0 "
-            "are subtypes of integer, floating, complexfloating."
-        )
     y = _convert(y, x.dtype, x.weak_type)
     entries = normalize_index(x, idx, wrap=wrap)
     if any(e[0] == "dslice" for e in entries):
@@ -929,6 +940,14 @@ def _scatter(
                 f"Incompatible shapes for scatter: updates of shape {tuple(y.shape)} cannot be "
                 f"broadcast to the indexed shape {target}"
             ) from None
+    if combine in ("add", "mul") and x.dtype == dtypes.bool_:
+        # JAX's scatter-add/mul refuse a bool combination (a logical or/and would be another
+        # op), after the shapes; bool ``x`` with int/float values combines in the promoted
+        # dtype, as above
+        raise TypeError(
+            f"{combine} does not accept dtype bool at position 0. Accepted dtypes at position 0 "
+            "are subtypes of integer, floating, complexfloating."
+        )
     y = reshape(y, plan.gather_shape)
     dn = plan.dnums
     sdn = ScatterDimensionNumbers(

@@ -565,7 +565,9 @@ def _abs2(centered: Array) -> Array:
     """``|c|**2``: real for complex input."""
     if dtypes.kind(centered.dtype) == "c":
         return lax.real(lax.mul(centered, lax.conj(centered)))
-    return lax.mul(centered, centered)
+    # the square primitive, as JAX: its derivative is 2 * c * t, which overflows where 2 * c
+    # does (the product's c * t + t * c would not)
+    return lax.square(centered)
 
 
 def var(
