@@ -28,6 +28,7 @@ from trellax._src.core import core, errors, leaks, source_info
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.dtypes import dtypes
+from trellax._src.dtypes.extended import ExtendedDType, physical_element
 from trellax._src.interpreters import (
     fusion,
     fusion_codegen,
@@ -377,7 +378,10 @@ class Emitter:
         """Re-types a result where NumPy may return another type: 0-d results come back as NumPy
         scalars; ml_dtypes computes some int4 ops in int8."""
         d = aval.dtype
-        if d.kind == "V":
+        if isinstance(d, ExtendedDType):  # the program holds its physical array
+            d = physical_element(d)[1]
+            self.emit(f"{indent}{name} = _fix_dtype({name}, {self.bind(d, 'd')})")
+        elif d.kind == "V":
             self.emit(f"{indent}{name} = _fix_dtype({name}, {self.bind(d, 'd')})")
         elif not aval.shape:
             self.emit(f"{indent}{name} = _asarray({name})")

@@ -31,6 +31,7 @@ from trellax._src.lax._base import (
     num,
     same_dtypes_error,
 )
+from trellax._src.lax import extended_dtypes as extended_dtypes  # registers its conversions
 from trellax._src.lax.elementwise import sub_p
 from trellax._src.lax.indexing import (
     GatherDimensionNumbers,
