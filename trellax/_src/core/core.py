@@ -90,7 +90,7 @@ class ShapedArray:
     def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False) -> None:
         self.shape = tuple(int(s) for s in shape)
         # an extended dtype (``dtypes/extended.py``) is kept as it is: it is no NumPy dtype
-        self.dtype = dtype if isinstance(dtype, ExtendedDType) else np.dtype(dtype)
+        self.dtype = dtype if isinstance(dtype, ExtendedDType) else np.dtype(dtype)  # type: ignore[assignment]
         self.weak_type = bool(weak_type)
 
     @classmethod

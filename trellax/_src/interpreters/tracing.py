@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import fp_errors, heap, threads
-from trellax._src.backend.array import ArrayImpl
+from trellax._src.backend.array import ArrayImpl, EArray
 from trellax._src.config import settings as _config
 from trellax._src.core import core, errors, leaks, source_info
 from trellax._src.core.core import Primitive, ShapedArray, Trace
@@ -98,6 +98,8 @@ class JaxprTrace(Trace):
             # A tracer of another, still active trace (a cond branch closing over a jit
             # argument, a residual of the function being differentiated): it becomes a constant
             # input of this jaxpr, supplied by the trace that owns it.
+            return self._const_var(x)
+        if type(x) is EArray:  # an array of an extended dtype: a constant, never a literal
             return self._const_var(x)
         if type(x) is not ArrayImpl:
             if isinstance(x, np.ndarray) and x.dtype == float0:

@@ -81,7 +81,11 @@ def _to_edtype_transpose(ct: Any, x: Any, *, edtype: ExtendedDType) -> list[Any]
         return [None]
     if ct.dtype == edtype:
         return [from_edtype_p.bind(ct, dtype=aval.dtype)]
-    return [convert_element_type_p.bind(_physical_shape(ct, edtype), new_dtype=aval.dtype, weak_type=False)]
+    return [
+        convert_element_type_p.bind(
+            _physical_shape(ct, edtype), new_dtype=aval.dtype, weak_type=False
+        )
+    ]
 
 
 def _to_edtype_batch(args: Sequence[Any], dims: Sequence[Any], *, edtype: ExtendedDType) -> Any:
@@ -105,7 +109,7 @@ from_edtype_p.def_impl(_identity, fp_free=True)
 
 @from_edtype_p.def_abstract_eval
 def _from_edtype_abstract_eval(x: AbstractValue, *, dtype: np.dtype[Any]) -> ShapedArray:
-    elem_shape, _ = physical_element(x.dtype)
+    elem_shape, _ = physical_element(x.dtype)  # type: ignore[arg-type]
     return ShapedArray._fast((*x.shape, *elem_shape), dtype, False)
 
 

@@ -213,7 +213,10 @@ def convert_element_type(
     """
     src = getattr(operand, "dtype", None)
     if _is_user_ext(new_dtype) or _is_user_ext(src):
-        return EXTENDED_CONVERT[0](operand if src is not None else asarray(operand), new_dtype)
+        out: Array = EXTENDED_CONVERT[0](
+            operand if src is not None else asarray(operand), new_dtype
+        )
+        return out
     if _is_ext(new_dtype) or _is_ext(src):
         if not (_is_ext(src) and src == new_dtype):
             shown = src if src is not None else dtypes.dtype_and_weak_type(operand)[0]

@@ -22,6 +22,7 @@ from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as ew
+from trellax._src.lax import extended_dtypes as extended_dtypes  # registers its conversions
 from trellax._src.lax._base import (
     any_,
     asarray,
@@ -31,7 +32,6 @@ from trellax._src.lax._base import (
     num,
     same_dtypes_error,
 )
-from trellax._src.lax import extended_dtypes as extended_dtypes  # registers its conversions
 from trellax._src.lax.elementwise import sub_p
 from trellax._src.lax.indexing import (
     GatherDimensionNumbers,

@@ -20,7 +20,7 @@ class _EArrayMeta(type):
 class EArray(metaclass=_EArrayMeta):
     """``EArray(aval, physical)``: an array of ``aval.dtype`` stored as ``physical``."""
 
-    def __new__(cls, aval: Any, physical: Any) -> Any:  # type: ignore[misc]
+    def __new__(cls, aval: Any, physical: Any) -> Any:
         value = getattr(physical, "_value", physical)
         out = _EArray._from_physical(value, aval.dtype)
         if tuple(out.shape) != tuple(aval.shape):
