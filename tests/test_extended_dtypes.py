@@ -288,3 +288,38 @@ def test_primal_tangent_dtype() -> None:
     (ct,) = bwd(g)
     assert out.dtype == jnp.bfloat16 and ct.dtype == jnp.bfloat16
     np.testing.assert_array_equal(np.asarray(ct, np.float32), [1.0, 2.0, 4.0])
+
+
+def test_result_handlers_are_never_called() -> None:
+    """trellax builds extended arrays from their physical buffers: the rules' result handler and
+    the compat module's table of handlers are never consulted."""
+    from trellax._src.compat.jax_src.interpreters import pxla
+
+    class handled(extended): ...
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a result handler was called")
+
+    @dataclasses.dataclass(frozen=True)
+    class Handled(ExtendedDType):
+        name: str = "handled"
+        type: Any = handled
+        _rules = types.SimpleNamespace(
+            physical_element_aval=lambda _: ShapedArray((), F32),
+            allow_conversion=True,
+            global_sharded_result_handler=refuse,
+        )
+
+    saved = dict(pxla.global_result_handlers)
+    pxla.global_result_handlers.clear()
+    try:
+        h = Handled()
+        for f in (
+            lambda a: lax.convert_element_type(a, h),
+            trellax.jit(lambda a: lax.convert_element_type(a, h)),
+        ):
+            e = f(jnp.ones(2))
+            assert e.dtype == h
+            assert trellax.jit(lambda a: a)(e).dtype == h
+    finally:
+        pxla.global_result_handlers.update(saved)
