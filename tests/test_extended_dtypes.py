@@ -323,3 +323,30 @@ def test_result_handlers_are_never_called() -> None:
             assert trellax.jit(lambda a: a)(e).dtype == h
     finally:
         pxla.global_result_handlers.update(saved)
+
+
+def test_numpy_functions_that_move_elements() -> None:
+    """stack/concatenate/where/broadcast_to/reshape/expand_dims and the fills work on arrays
+    whose element is stored as a scalar, eagerly and under jit, as in JAX."""
+    e = to_max(jnp.arange(3.0))
+
+    def check(out: Any, shape: tuple[int, ...], values: Any) -> None:
+        assert isinstance(out, EArray) and out.dtype == MAX and out.shape == shape
+        np.testing.assert_array_equal(np.asarray(to_f32(out)), values)
+
+    for run in (lambda f, *a: f(*a), lambda f, *a: trellax.jit(f)(*a)):
+        check(run(lambda a: jnp.stack([a, a]), e), (2, 3), [[0, 1, 2]] * 2)
+        check(run(lambda a: jnp.concatenate([a, a]), e), (6,), [0, 1, 2] * 2)
+        check(
+            run(lambda a: jnp.where(jnp.array([True, False, True]), a, a[::-1]), e), (3,), [0, 1, 2]
+        )
+        check(run(lambda a: jnp.broadcast_to(a, (2, 3)), e), (2, 3), [[0, 1, 2]] * 2)
+        check(run(lambda a: jnp.reshape(a, (3, 1)), e), (3, 1), [[0], [1], [2]])
+        check(run(lambda a: jnp.expand_dims(a, 0), e), (1, 3), [[0, 1, 2]])
+    check(jnp.zeros(2, MAX), (2,), [0, 0])
+    check(jnp.full((2,), 5.0, MAX), (2,), [5, 5])
+    check(jnp.zeros_like(e), (3,), [0, 0, 0])
+    with pytest.raises(TypeError, match="cannot be mixed with arrays of float32"):
+        jnp.stack([e, jnp.ones(3)])
+    with pytest.raises(TypeError, match="eq does not accept dtype maxf32"):
+        _ = e == e
