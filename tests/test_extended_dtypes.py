@@ -117,9 +117,7 @@ def test_vmap_over_extended_arrays() -> None:
     assert kept.dtype == MAX and kept.shape == (2, 2)
 
 
-def test_elements_stored_as_rows() -> None:
-    """An element stored as an int32[3]: the physical array has one more axis."""
-
+def _triple() -> ExtendedDType:
     class triple(extended): ...
 
     @dataclasses.dataclass(frozen=True)
@@ -131,7 +129,12 @@ def test_elements_stored_as_rows() -> None:
             allow_conversion=True,
         )
 
-    t = Triple()
+    return Triple()
+
+
+def test_elements_stored_as_rows() -> None:
+    """An element stored as an int32[3]: the physical array has one more axis."""
+    t = _triple()
     x = jnp.arange(6, dtype=jnp.int32).reshape(2, 3)
     for f in (
         lambda a: lax.convert_element_type(a, t),
@@ -350,3 +353,13 @@ def test_numpy_functions_that_move_elements() -> None:
         jnp.stack([e, jnp.ones(3)])
     with pytest.raises(TypeError, match="eq does not accept dtype maxf32"):
         _ = e == e
+    with pytest.raises(TypeError, match="extended dtype maxf32 has no numeric kind"):
+        jnp.sum(e)
+
+
+def test_numpy_functions_refuse_elements_stored_as_rows() -> None:
+    t = _triple()
+    e = lax.convert_element_type(jnp.zeros((2, 3), jnp.int32), t)
+    for f in (lambda: jnp.stack([e, e]), lambda: jnp.reshape(e, (2, 1))):
+        with pytest.raises(TypeError, match=r"each element stored as \[3\]"):
+            f()

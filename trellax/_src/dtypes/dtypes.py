@@ -23,6 +23,10 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.config import settings as _config
+from trellax._src.dtypes.extended import Kinds
+from trellax._src.dtypes.extended import _extended_type as _extended_type
+from trellax._src.dtypes.extended import extended as extended
+from trellax._src.dtypes.extended import prng_key as prng_key
 from trellax._src.dtypes.lattice import Lattice, NoJoinError
 
 DType: TypeAlias = np.dtype[Any]
@@ -99,13 +103,15 @@ _CANONICAL: Final[dict[DType, DType]] = {d: d for d in ALL_DTYPES}  # equal copi
 SCALAR_TYPES: Final[dict[str, type]] = {d.name: d.type for d in ALL_DTYPES}
 
 #: Kind of every dtype: "b", "u", "i", "f" or "c" (ml_dtypes' own ``kind`` is "V").
-_KIND: Final[dict[DType, str]] = {
-    **{d: d.kind for d in STANDARD_DTYPES if d is not bfloat16},
-    bfloat16: "f",
-    **{d: "i" for d in _SIGNED_LOW},
-    **{d: "u" for d in _UNSIGNED_LOW},
-    **{d: "f" for d in SMALL_FLOATS.values()},
-}
+_KIND: Final[dict[DType, str]] = Kinds(
+    {
+        **{d: d.kind for d in STANDARD_DTYPES if d is not bfloat16},
+        bfloat16: "f",
+        **{d: "i" for d in _SIGNED_LOW},
+        **{d: "u" for d in _UNSIGNED_LOW},
+        **{d: "f" for d in SMALL_FLOATS.values()},
+    }
+)
 _CUSTOM_FLOATS: Final = frozenset((bfloat16, *SMALL_FLOATS.values()))
 
 
@@ -820,19 +826,6 @@ _CATEGORY_CLASS: Final[dict[str, type[np.generic]]] = {
     "f": np.floating,
     "c": np.complexfloating,
 }
-
-
-class extended(np.generic):
-    """The scalar type above JAX's extended dtypes (typed PRNG keys): not a NumPy dtype."""
-
-
-class prng_key(extended):
-    """The scalar type of typed PRNG key arrays (``issubdtype(key.dtype, prng_key)``)."""
-
-
-def _extended_type(a: Any) -> type | None:
-    t = a if isinstance(a, type) else getattr(a, "type", None)
-    return t if isinstance(t, type) and issubclass(t, extended) else None
 
 
 def issubdtype(a: Any, b: Any) -> bool:

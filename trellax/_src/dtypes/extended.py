@@ -28,7 +28,7 @@ itself (``lax/extended_dtypes.py``).
 ...     name: str = "meters"
 ...     type: type = meter
 ...     _rules: object = None
->>> issubdtype(Meters(), extended), issubdtype(Meters(), np.floating)
+>>> issubclass(Meters().type, extended), issubclass(Meters().type, np.floating)
 (True, False)
 """
 
@@ -39,7 +39,32 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.dtypes.dtypes import extended, issubdtype
+
+class extended(np.generic):
+    """The scalar type above extended dtypes (typed PRNG keys, user-defined ones): not a NumPy
+    dtype."""
+
+
+class prng_key(extended):
+    """The scalar type of typed PRNG key arrays (``issubdtype(key.dtype, prng_key)``)."""
+
+
+def _extended_type(a: Any) -> type | None:
+    t = a if isinstance(a, type) else getattr(a, "type", None)
+    return t if isinstance(t, type) and issubclass(t, extended) else None
+
+
+class Kinds(dict[Any, str]):
+    """The table of dtype kinds ("b", "u", "i", "f", "c"): an extended dtype has none, and
+    asking for it is a ``TypeError`` (a NumPy function given an extended array)."""
+
+    def __missing__(self, d: Any) -> str:
+        if _extended_type(d) is None:
+            raise KeyError(d)
+        raise TypeError(
+            f"the extended dtype {d} has no numeric kind: only conversions and functions that "
+            "move elements accept its arrays (convert them to their physical dtype first)"
+        )
 
 
 class ExtendedDType:
@@ -179,7 +204,6 @@ __all__ = [
     "PrimalTangentDType",
     "conversion_allowed",
     "is_extended_dtype",
-    "issubdtype",
     "physical_element",
     "primal_tangent_dtype",
     "rules",
