@@ -5,7 +5,9 @@ with cotangents accumulated by the dtype's own ``add`` (a running maximum here).
 from __future__ import annotations
 
 import dataclasses
+import json
 import types
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,6 +21,7 @@ from trellax._src.core.core import ShapedArray, physical_aval
 from trellax._src.dtypes.dtypes import extended, issubdtype
 from trellax._src.dtypes.extended import ExtendedDType, primal_tangent_dtype
 from trellax._src.random.keys import KEY_DTYPE
+from trellax.nn import fp8_ops
 
 F32 = np.dtype(np.float32)
 
@@ -77,7 +80,7 @@ def test_conversion_makes_an_array_of_the_extended_dtype() -> None:
     e = to_max(jnp.arange(3.0))
     assert isinstance(e, EArray) and isinstance(e, trellax.Array)
     assert e.dtype == MAX and e.shape == (3,) and e.ndim == 1 and e.size == 3
-    assert repr(e) == "EArray([0., 1., 2.], dtype=maxf32)"
+    assert repr(e) == "EArray([0., 1., 2.], dtype=float32)"  # JAX prints the physical array
     back = to_f32(e)
     assert back.dtype == F32
     np.testing.assert_array_equal(np.asarray(back), [0.0, 1.0, 2.0])
@@ -363,3 +366,101 @@ def test_numpy_functions_refuse_elements_stored_as_rows() -> None:
     for f in (lambda: jnp.stack([e, e]), lambda: jnp.reshape(e, (2, 1))):
         with pytest.raises(TypeError, match=r"each element stored as \[3\]"):
             f()
+
+
+# -- against JAX 0.10.2 with Flax's meta dtype (tools/gen_golden_extended_dtypes.py) ------------
+
+GOLDEN = json.loads(
+    (Path(__file__).parent / "golden" / "extended_dtypes.json").read_text(encoding="utf-8")
+)["cases"]
+META = fp8_ops.fp32_max_grad
+
+
+def test_repr_as_jax() -> None:
+    e = lax.convert_element_type(jnp.arange(3.0), META)
+    assert repr(e) == GOLDEN["repr"]["array"] and repr(META) == GOLDEN["repr"]["dtype"]
+
+
+def test_joins_as_jax() -> None:
+    e = lax.convert_element_type(jnp.arange(3.0), META)
+    other = lax.convert_element_type(-jnp.ones(3), META)
+    got = {
+        "stack": jnp.stack([e, e]),
+        "concatenate": jnp.concatenate([e, e]),
+        "where": jnp.where(jnp.array([True, False, True]), e, other),
+        "broadcast_to": jnp.broadcast_to(e, (2, 3)),
+    }
+    for name, out in got.items():
+        np.testing.assert_array_equal(np.asarray(to_f32(out)), GOLDEN["joins"][name], err_msg=name)
+
+
+def _meta_observe() -> Any:
+    @trellax.custom_vjp
+    def obs(scale: Any, x: Any) -> Any:
+        return x
+
+    def fwd(scale: Any, x: Any) -> tuple[Any, Any]:
+        return x, jnp.max(jnp.abs(x))
+
+    def bwd(amax: Any, g: Any) -> tuple[Any, Any]:
+        return lax.convert_element_type(jnp.reshape(amax, (1,)), META), g
+
+    obs.defvjp(fwd, bwd)
+    return obs
+
+
+def test_scan_constant_of_the_meta_dtype_as_jax() -> None:
+    obs = _meta_observe()
+
+    def outer(x: Any, scale_f32: Any) -> Any:
+        scale = lax.convert_element_type(scale_f32, META)
+
+        def body(c: Any, _: Any) -> tuple[Any, None]:
+            return obs(scale, c) * 2.0, None
+
+        out, _ = lax.scan(body, x, None, length=3)
+        return out.sum()
+
+    case = GOLDEN["scan_max"]
+    x = jnp.array(case["x"], jnp.float32)
+    for name, g in (
+        ("eager", trellax.grad(outer, (0, 1))),
+        ("jit", trellax.jit(trellax.grad(outer, (0, 1)))),
+    ):
+        gx, gs = g(x, jnp.zeros(1, jnp.float32))
+        np.testing.assert_array_equal(np.asarray(gx), case[name]["grad_x"])
+        np.testing.assert_array_equal(np.asarray(gs), case[name]["grad_scale"])
+        assert str(gs.dtype) == case[name]["dtype"]
+
+
+def test_vjp_with_two_uses_as_jax() -> None:
+    e = lax.convert_element_type(jnp.arange(3.0), META)
+    _, bwd = trellax.vjp(
+        lambda a: (lax.convert_element_type(a, META), lax.convert_element_type(a * 2.0, META)),
+        jnp.arange(3.0),
+    )
+    (ct,) = bwd((e, e))
+    np.testing.assert_array_equal(np.asarray(ct), GOLDEN["vjp_two_uses"]["ct"])
+    assert str(ct.dtype) == GOLDEN["vjp_two_uses"]["dtype"]
+
+
+def test_primal_tangent_dtype_as_jax() -> None:
+    case = GOLDEN["primal_tangent"]
+    dt = primal_tangent_dtype(jnp.int8, jnp.bfloat16)
+    assert repr(dt) == case["repr"]
+
+    @trellax.custom_vjp
+    def f(v: Any) -> Any:
+        return v.astype(jnp.int8).astype(jnp.bfloat16) * 2
+
+    f.defvjp(lambda v: (f(v), None), lambda _, c: (c * 2,))
+
+    def run() -> Any:
+        out, back = trellax.vjp(f, jnp.array([1, 2, 3], jnp.int8).astype(dt))
+        return out, back(jnp.array([0.5, 1.0, 2.0], jnp.bfloat16))[0]
+
+    for r in (run, trellax.jit(run)):
+        out, ct = r()
+        np.testing.assert_array_equal(np.asarray(out, np.float64), case["out"])
+        np.testing.assert_array_equal(np.asarray(ct, np.float64), case["ct"])
+        assert (str(out.dtype), str(ct.dtype)) == (case["out_dtype"], case["ct_dtype"])

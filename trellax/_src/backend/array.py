@@ -376,8 +376,9 @@ class EArray(ArrayImpl):
         raise AttributeError(f"arrays of the extended dtype {self.dtype} have no itemsize")
 
     def __repr__(self) -> str:
+        """JAX's form: the physical array, with its (physical) dtype."""
         body = np.array2string(self._value, separator=", ", prefix="EArray(", suffix=",")
-        return f"EArray({body}, dtype={self.dtype})"
+        return f"EArray({body}, dtype={self._value.dtype.name})"
 
     def __str__(self) -> str:
         return self.__repr__()
