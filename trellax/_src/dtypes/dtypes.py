@@ -23,9 +23,9 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.config import settings as _config
-from trellax._src.dtypes.extended import Kinds
 from trellax._src.dtypes.extended import _extended_type as _extended_type
 from trellax._src.dtypes.extended import extended as extended
+from trellax._src.dtypes.extended import no_kind
 from trellax._src.dtypes.extended import prng_key as prng_key
 from trellax._src.dtypes.lattice import Lattice, NoJoinError
 
@@ -103,15 +103,13 @@ _CANONICAL: Final[dict[DType, DType]] = {d: d for d in ALL_DTYPES}  # equal copi
 SCALAR_TYPES: Final[dict[str, type]] = {d.name: d.type for d in ALL_DTYPES}
 
 #: Kind of every dtype: "b", "u", "i", "f" or "c" (ml_dtypes' own ``kind`` is "V").
-_KIND: Final[dict[DType, str]] = Kinds(
-    {
-        **{d: d.kind for d in STANDARD_DTYPES if d is not bfloat16},
-        bfloat16: "f",
-        **{d: "i" for d in _SIGNED_LOW},
-        **{d: "u" for d in _UNSIGNED_LOW},
-        **{d: "f" for d in SMALL_FLOATS.values()},
-    }
-)
+_KIND: Final[dict[DType, str]] = {
+    **{d: d.kind for d in STANDARD_DTYPES if d is not bfloat16},
+    bfloat16: "f",
+    **{d: "i" for d in _SIGNED_LOW},
+    **{d: "u" for d in _UNSIGNED_LOW},
+    **{d: "f" for d in SMALL_FLOATS.values()},
+}
 _CUSTOM_FLOATS: Final = frozenset((bfloat16, *SMALL_FLOATS.values()))
 
 
@@ -360,7 +358,10 @@ def default_complex_dtype() -> DType:
 
 def kind(d: DType) -> str:
     """The promotion category of a supported dtype: "b", "u", "i", "f" or "c"."""
-    return _KIND[d]
+    try:
+        return _KIND[d]
+    except KeyError:
+        return no_kind(d)  # an extended dtype has none (TypeError); else the KeyError again
 
 
 _PACKAGE_DIR: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

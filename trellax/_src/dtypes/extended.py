@@ -54,17 +54,15 @@ def _extended_type(a: Any) -> type | None:
     return t if isinstance(t, type) and issubclass(t, extended) else None
 
 
-class Kinds(dict[Any, str]):
-    """The table of dtype kinds ("b", "u", "i", "f", "c"): an extended dtype has none, and
-    asking for it is a ``TypeError`` (a NumPy function given an extended array)."""
-
-    def __missing__(self, d: Any) -> str:
-        if _extended_type(d) is None:
-            raise KeyError(d)
-        raise TypeError(
-            f"the extended dtype {d} has no numeric kind: only conversions and functions that "
-            "move elements accept its arrays (convert them to their physical dtype first)"
-        )
+def no_kind(d: Any) -> str:
+    """``dtypes.kind`` of a dtype it does not know: a ``TypeError`` for an extended dtype (a NumPy
+    function given an extended array), else the ``KeyError``."""
+    if _extended_type(d) is None:
+        raise KeyError(d)
+    raise TypeError(
+        f"the extended dtype {d} has no numeric kind: only conversions and functions that "
+        "move elements accept its arrays (convert them to their physical dtype first)"
+    )
 
 
 class ExtendedDType:
