@@ -134,6 +134,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) -m pip install -q flax==0.12.8 msgpack
 	$(GOLDEN_PY) tools/gen_golden_flax.py
 	$(GOLDEN_PY) tools/gen_golden_nn_fp8.py
+	$(GOLDEN_PY) tools/gen_golden_extended_dtypes.py
 	$(GOLDEN_PY) -m pip install -q absl-py
 	$(GOLDEN_PY) tools/gen_golden_flax_examples.py
 	$(GOLDEN_PY) tools/gen_golden_silent3.py

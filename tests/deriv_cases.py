@@ -925,6 +925,14 @@ HESSIANS = frozenset(
 #: with its reason, e.g. ``custom_lin``, transposed but never differentiated).
 #: differentiable primitives with no case here, each with the reason
 EXCLUDED: dict[str, str] = {
+    "to_edtype": (
+        "the conversion to a user-defined extended dtype (identity on buffers); its tangents "
+        "and cotangents follow the dtype's rules, checked in tests/test_extended_dtypes.py"
+    ),
+    "from_edtype": (
+        "the conversion from a user-defined extended dtype (identity on buffers); checked in "
+        "tests/test_extended_dtypes.py"
+    ),
     "loggamma_complex": (
         "complex operands only (the deriv cases and their goldens are real): its holomorphic "
         "derivative digamma is checked against JAX's jvp in tests/test_complex_special.py"

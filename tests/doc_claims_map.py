@@ -1926,6 +1926,12 @@ AUDITED: list[Evidence] = [
     # ---- docs/compat.md
     E(
         "docs/compat.md",
+        "The 17 that failed before were user-defined extended dtypes",
+        "record: tools/run_jax_tests.py --files dtypes_test of 29 Nov 2026 (branch ext14), tests/golden/peer/jax/dtypes_test.json",
+        "tests/test_extended_dtypes.py::test_result_handlers_are_never_called",
+    ),
+    E(
+        "docs/compat.md",
         "Messages are JAX's (`msg.format(...)` + `` (`check` failed)``",
         "tests/test_golden_compat.py",
         "tests/test_flax_nnx_support.py::test_checkify_nan_and_division_checks",
@@ -2547,6 +2553,11 @@ AUDITED: list[Evidence] = [
         "tests/test_coverage_claims.py::test_minimize_refuses_the_experimental_method",
     ),
     # ---- docs/extending.md
+    E(
+        "docs/extending.md",
+        "trellax makes it from the physical buffer directly and never calls that handler",
+        "tests/test_extended_dtypes.py::test_result_handlers_are_never_called",
+    ),
     E(
         "docs/extending.md",
         "is asked when tracing only, as in JAX; its answer is",

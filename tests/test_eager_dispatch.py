@@ -23,6 +23,7 @@ from trellax._src.backend import eager
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.core import core
 from trellax._src.dtypes import dtypes
+from trellax._src.dtypes.extended import primal_tangent_dtype
 from trellax._src.lax import _base
 from trellax._src.numpy import util as np_util
 
@@ -457,12 +458,16 @@ def test_transformations_after_eager_warmup() -> None:
     assert v._value.tolist() == [[3.0] * 3] * 2
 
 
+_F16_AS_EXT = primal_tangent_dtype(np.float16, np.float16)
+
+
 def test_data_movement_impls_raise_no_fp_errors() -> None:
     """Primitives run without switching NumPy's error state really cannot raise one: under the
     strictest user setting, NaN/inf data passes through them and the setting is untouched."""
     flagged = {p.name for p in core.primitives().values() if p.impl_fp_free}
     data_movement = {"select_n", "broadcast_in_dim", "reshape", "squeeze", "expand_dims"}
     data_movement |= {"transpose", "rev", "concatenate", "slice", "name"}
+    data_movement |= {"to_edtype", "from_edtype"}  # extended dtypes: identity on buffers
     assert flagged == data_movement  # each one is run below
     x = arr([[np.nan, np.inf], [-np.inf, -0.0]], np.dtype("float16"))
     i = arr([[0, 1], [1, 0]], np.dtype("int32"))
@@ -479,6 +484,7 @@ def test_data_movement_impls_raise_no_fp_errors() -> None:
             lax.concatenate([x, x], 0),
             lax.slice(x, (0, 0), (2, 1)),
             trellax.ad_checkpoint.checkpoint_name(x, "x"),
+            lax.convert_element_type(lax.convert_element_type(x, _F16_AS_EXT), np.float16),
         ]
         assert np.geterr()["invalid"] == "raise"
     assert all(o.dtype == np.dtype("float16") for o in outs)

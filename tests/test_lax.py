@@ -17,6 +17,7 @@ import trellax.numpy as tnp
 from trellax import lax
 from trellax._src.core import core
 from trellax._src.custom.remat_opt import optimize_remat_of_custom_vjp_fwd
+from trellax._src.dtypes.extended import primal_tangent_dtype
 from trellax._src.interpreters import xla_rewrites
 from trellax._src.lax import ad_util, special_complex
 from trellax._src.lax import elementwise as lax_elementwise
@@ -711,6 +712,12 @@ CASES["random_pow"] = lambda: trellax.random.weibull_min(_K(), 1.0, 2.0, (3,))  
 CASES["fma"] = lambda: fma(f32(), f32() * 0 + 3.0, f32())  # lax/fma.py, rounded once
 CASES["custom_linear_solve"] = lambda: lax.custom_linear_solve(
     lambda x: 2.0 * x, f32(), lambda mv, y: y / 2.0, symmetric=True
+)
+# user-defined extended dtypes (lax/extended_dtypes.py): the round trip binds both conversions
+# and ends in float32 (an extended array has no NumPy value to compare; see
+# tests/test_extended_dtypes.py)
+CASES["from_edtype"] = CASES["to_edtype"] = lambda: lax.convert_element_type(
+    lax.convert_element_type(f32(), primal_tangent_dtype(np.float32, "bfloat16")), np.float32
 )
 CASES["schur"] = lambda: lax.linalg.schur(f32((3, 3)))
 CASES["hessenberg"] = lambda: lax.linalg.hessenberg(f32((2, 4, 4)))

@@ -15,6 +15,7 @@ import trellax
 import trellax.nn as nn
 import trellax.numpy as tnp
 import trellax.random as random
+from trellax import lax
 from trellax.nn import fp8_ops
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "nn_fp8.json").read_text())["cases"]
@@ -129,10 +130,43 @@ def test_fp8_einsum_matches_flax(which: str) -> None:
         np.testing.assert_allclose(np.asarray(gv[COL][key]), arr(value), rtol=1e-6, err_msg=key)
 
 
-def test_fp8_meta_dtype_is_refused() -> None:
-    assert fp8_ops.CAN_USE_EARRAY is False
-    with pytest.raises(NotImplementedError, match="extended dtypes"):
-        _ = fp8_ops.fp32_max_grad
+@pytest.mark.parametrize("q_dtype, top", [("float8_e4m3fn", 448.0), ("float8_e4m3fnuz", 240.0)])
+@pytest.mark.parametrize("use_jit", [True, False])
+def test_fp32_max_grad_meta_dtype_takes_the_max_of_updates(
+    q_dtype: str, top: float, use_jit: bool
+) -> None:
+    """Flax's meta dtype: a history and scale used in three steps of a scan get the largest of
+    the three updates as gradient (with float32 they would get the sum)."""
+    assert fp8_ops.CAN_USE_EARRAY is True
+    assert fp8_ops.fm32 is fp8_ops.fp32_max_grad and repr(fp8_ops.fm32) == "fp8_meta32"
+    meta, f32 = fp8_ops.fp32_max_grad, tnp.dtype("float32")
+
+    def outer(x: Any, history: Any, scale: Any) -> Any:
+        h, s = lax.convert_element_type(history, meta), lax.convert_element_type(scale, meta)
+
+        def body(c: Any, _: Any) -> tuple[Any, None]:
+            return fp8_ops.in_qdq(f32, tnp.dtype(q_dtype), c, s, h), None
+
+        out, _ = lax.scan(body, tnp.array([x], f32), None, length=3)
+        return out[0]
+
+    step = trellax.grad(outer, (0, 1, 2))
+    if use_jit:
+        step = trellax.jit(step)
+    history, scale = tnp.zeros(3, f32), tnp.ones(1, f32)
+    expected = [
+        ([2.0, 0.0, 0.0], [1.0]),
+        ([3.0, 0.0, 2.0], [2.0 / top]),
+        ([4.0, 2.0, 3.0], [3.0 / top]),
+    ]
+    for x, (want_h, want_s) in zip((2.0, 3.0, 4.0), expected):
+        _, history, scale = step(x, history, scale)
+        assert history.dtype == f32 and scale.dtype == f32
+        np.testing.assert_allclose(np.asarray(history), want_h)
+        np.testing.assert_allclose(np.asarray(scale), want_s, rtol=1e-6)
+
+
+def test_fp8_ops_unknown_name() -> None:
     with pytest.raises(AttributeError):
         _ = fp8_ops.no_such_name  # type: ignore[attr-defined]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.array import ArrayImpl
+from trellax._src.backend.array import ArrayImpl, EArray
 from trellax._src.config import settings as _config
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray
@@ -166,7 +166,7 @@ def _not_abstract(leaf: Any, path: Callable[[], str]) -> TypeError:
 
 def _leaf_value(leaf: Any, aval: ShapedArray) -> Any:
     """A leaf as the NumPy value the compiled program takes."""
-    if type(leaf) is ArrayImpl:
+    if type(leaf) is ArrayImpl or type(leaf) is EArray:  # an EArray's physical buffer
         return leaf._value
     return np.asarray(leaf, dtype=aval.dtype if aval.dtype.kind != "V" else None).astype(
         aval.dtype, copy=False

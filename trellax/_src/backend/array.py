@@ -17,6 +17,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray, check_bool_size, check_index_operand
 from trellax._src.core.devices import CPU, DEFAULT_SHARDING, is_cpu
 from trellax._src.dtypes import dtypes
+from trellax._src.dtypes.extended import ExtendedDType, physical_element
 
 _object_new = object.__new__
 
@@ -44,6 +45,8 @@ class ArrayImpl(Array):
             value = np.asarray(value)
         vd = value.dtype
         if vd is not dtype and vd != dtype:
+            if isinstance(dtype, ExtendedDType):  # its physical buffer (an impl's result)
+                return EArray._from_physical(value, dtype)
             value = _narrow(value, dtype)
         a = _object_new(ArrayImpl)
         a._value = value
@@ -330,6 +333,61 @@ class ArrayImpl(Array):
     def __dlpack_device__(self) -> tuple[int, int]:
         dev: tuple[int, int] = self._value.__dlpack_device__()
         return dev
+
+
+class EArray(ArrayImpl):
+    """A concrete array of a user-defined extended dtype (``dtypes/extended.py``).
+
+    Its buffer ``_value`` is the *physical* array (shape ``shape`` followed by the shape of one
+    element's storage, of the physical element dtype), so impl rules and compiled programs see
+    NumPy arrays only; ``shape`` and ``dtype`` are the logical ones. Made by
+    ``lax.convert_element_type(x, edtype)``.
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def _from_physical(value: Any, dtype: ExtendedDType) -> EArray:
+        elem_shape, elem_dtype = physical_element(dtype)
+        value = np.asarray(value, elem_dtype)
+        n = len(elem_shape)
+        if tuple(value.shape[value.ndim - n :]) != elem_shape:
+            raise ValueError(
+                f"a physical array of shape {value.shape} cannot hold elements of {dtype} "
+                f"(each stored as {elem_dtype.name}{list(elem_shape)})"
+            )
+        a = _object_new(EArray)
+        a._value = value
+        a.dtype = dtype  # type: ignore[assignment]
+        a.shape = tuple(value.shape[: value.ndim - n])
+        a.weak_type = False
+        return a
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def itemsize(self) -> int:
+        raise AttributeError(f"arrays of the extended dtype {self.dtype} have no itemsize")
+
+    def __repr__(self) -> str:
+        """JAX's form: the physical array, with its (physical) dtype."""
+        body = np.array2string(self._value, separator=", ", prefix="EArray(", suffix=",")
+        return f"EArray({body}, dtype={self._value.dtype.name})"
+
+    def __str__(self) -> str:
+        return self.__repr__()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        raise TypeError(
+            f"an array of the extended dtype {self.dtype} has no NumPy value: convert it to its "
+            "physical dtype first (lax.convert_element_type)"
+        )
 
 
 core.new_array = ArrayImpl._new

@@ -91,6 +91,7 @@ def _scan_codegen(
     em.assign(carry, init, indent)
     empty = em.bind(np.empty, "f")
     for a, buf in zip(body.out_avals[n_carry:], bufs):
+        a = core.physical_aval(a)  # an extended dtype's rows are its physical arrays
         shape, dtype = em.bind((length, *a.shape), "s"), em.bind(a.dtype, "d")
         em.emit(f"{indent}{buf} = {empty}({shape}, {dtype})")
     t = em.fresh("t")

@@ -45,6 +45,7 @@ from trellax._src.core import errors
 from trellax._src.core.basearray import Array
 from trellax._src.core.devices import DEFAULT_SHARDING
 from trellax._src.dtypes import dtypes
+from trellax._src.dtypes.extended import ExtendedDType, physical_element
 
 Shape: TypeAlias = tuple[int, ...]
 DType: TypeAlias = np.dtype[Any]
@@ -88,7 +89,8 @@ class ShapedArray:
 
     def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False) -> None:
         self.shape = tuple(int(s) for s in shape)
-        self.dtype = np.dtype(dtype)
+        # an extended dtype (``dtypes/extended.py``) is kept as it is: it is no NumPy dtype
+        self.dtype = dtype if isinstance(dtype, ExtendedDType) else np.dtype(dtype)  # type: ignore[assignment]
         self.weak_type = bool(weak_type)
 
     @classmethod
@@ -146,6 +148,16 @@ class ShapedArray:
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
         return f"ShapedArray({self.dtype.name}{list(self.shape)}{weak})"
+
+
+def physical_aval(aval: ShapedArray) -> ShapedArray:
+    """The abstract value of the array that stores ``aval``: for a user-defined extended dtype,
+    its physical element dtype, the element's storage shape appended; else ``aval`` itself."""
+    d = aval.dtype
+    if not isinstance(d, ExtendedDType) or getattr(d, "_rules", None) is None:
+        return aval
+    elem_shape, elem_dtype = physical_element(d)
+    return ShapedArray((*aval.shape, *elem_shape), elem_dtype)
 
 
 def get_aval(x: AbstractValue) -> ShapedArray:

@@ -23,6 +23,10 @@ import ml_dtypes
 import numpy as np
 
 from trellax._src.config import settings as _config
+from trellax._src.dtypes.extended import _extended_type as _extended_type
+from trellax._src.dtypes.extended import extended as extended
+from trellax._src.dtypes.extended import no_kind
+from trellax._src.dtypes.extended import prng_key as prng_key
 from trellax._src.dtypes.lattice import Lattice, NoJoinError
 
 DType: TypeAlias = np.dtype[Any]
@@ -354,7 +358,10 @@ def default_complex_dtype() -> DType:
 
 def kind(d: DType) -> str:
     """The promotion category of a supported dtype: "b", "u", "i", "f" or "c"."""
-    return _KIND[d]
+    try:
+        return _KIND[d]
+    except KeyError:
+        return no_kind(d)  # an extended dtype has none (TypeError); else the KeyError again
 
 
 _PACKAGE_DIR: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -820,19 +827,6 @@ _CATEGORY_CLASS: Final[dict[str, type[np.generic]]] = {
     "f": np.floating,
     "c": np.complexfloating,
 }
-
-
-class extended(np.generic):
-    """The scalar type above JAX's extended dtypes (typed PRNG keys): not a NumPy dtype."""
-
-
-class prng_key(extended):
-    """The scalar type of typed PRNG key arrays (``issubdtype(key.dtype, prng_key)``)."""
-
-
-def _extended_type(a: Any) -> type | None:
-    t = a if isinstance(a, type) else getattr(a, "type", None)
-    return t if isinstance(t, type) and issubclass(t, extended) else None
 
 
 def issubdtype(a: Any, b: Any) -> bool:

@@ -24,11 +24,12 @@ from trellax._src.core import core, errors, leaks
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
 from trellax._src.dtypes import dtypes
+from trellax._src.dtypes.extended import ExtendedDType
 from trellax._src.interpreters.tracing import JaxprTrace, JaxprTracer, eval_jaxpr
 from trellax._src.lax.ad_util import (
     UndefinedPrimal,
     Zero,
-    add_any_p,
+    add_tangents,
     differentiable,
     is_float0,
     zero_of,
@@ -165,6 +166,8 @@ class JVPTrace(Trace):
         if t.dtype != d:
             if not differentiable(d):
                 return p
+            if isinstance(d, ExtendedDType):  # its tangents have the rules' tangent dtype
+                return JVPTracer(self, p, t)
             t = convert_element_type_p.bind(t, new_dtype=d, weak_type=t.weak_type)
         if t.shape != p.shape:
             t = broadcast_in_dim(t, p.shape, tuple(range(len(p.shape) - t.ndim, len(p.shape))))
@@ -322,7 +325,7 @@ def backward_pass(
         if prev is None:
             ct_env[id(v)] = ct
         else:
-            ct_env[id(v)] = add_any_p.bind(prev, ct)
+            ct_env[id(v)] = add_tangents(prev, ct)
 
     for i, (v, seed) in enumerate(zip(jaxpr.outvars, cts_out)):
         if skip_out and skip_out[i]:

@@ -22,12 +22,13 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import fp_errors, heap, threads
-from trellax._src.backend.array import ArrayImpl
+from trellax._src.backend.array import ArrayImpl, EArray
 from trellax._src.config import settings as _config
 from trellax._src.core import core, errors, leaks, source_info
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.dtypes import dtypes
+from trellax._src.dtypes.extended import ExtendedDType, physical_element
 from trellax._src.interpreters import (
     fusion,
     fusion_codegen,
@@ -97,6 +98,8 @@ class JaxprTrace(Trace):
             # A tracer of another, still active trace (a cond branch closing over a jit
             # argument, a residual of the function being differentiated): it becomes a constant
             # input of this jaxpr, supplied by the trace that owns it.
+            return self._const_var(x)
+        if type(x) is EArray:  # an array of an extended dtype: a constant, never a literal
             return self._const_var(x)
         if type(x) is not ArrayImpl:
             if isinstance(x, np.ndarray) and x.dtype == float0:
@@ -377,7 +380,10 @@ class Emitter:
         """Re-types a result where NumPy may return another type: 0-d results come back as NumPy
         scalars; ml_dtypes computes some int4 ops in int8."""
         d = aval.dtype
-        if d.kind == "V":
+        if isinstance(d, ExtendedDType):  # the program holds its physical array
+            d = physical_element(d)[1]
+            self.emit(f"{indent}{name} = _fix_dtype({name}, {self.bind(d, 'd')})")
+        elif d.kind == "V":
             self.emit(f"{indent}{name} = _fix_dtype({name}, {self.bind(d, 'd')})")
         elif not aval.shape:
             self.emit(f"{indent}{name} = _asarray({name})")

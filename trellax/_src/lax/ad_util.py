@@ -26,6 +26,7 @@ import numpy as np
 
 from trellax._src.core import core
 from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
+from trellax._src.dtypes.extended import ExtendedDType, tangent_dtype
 from trellax._src.lax._base import asarray
 
 #: The dtype of tangents and cotangents of integer and bool values: no values, itemsize 0.
@@ -66,15 +67,23 @@ def is_float0(d: np.dtype[Any]) -> bool:
 
 
 def differentiable(d: np.dtype[Any]) -> bool:
-    """Inexact dtypes have tangents; integers and bools have float0 ones."""
+    """Inexact dtypes have tangents; integers and bools have float0 ones (an extended dtype has
+    them when its rules give a tangent dtype)."""
+    if isinstance(d, ExtendedDType):
+        return getattr(getattr(d, "_rules", None), "tangent_dtype", None) is not None
     return d.kind in "fc" or d.name == "bfloat16" or d.name.startswith("float8")
 
 
 def tangent_aval(aval: AbstractValue) -> ShapedArray:
-    """The abstract value of a tangent of ``aval``: the same, or float0 for int/bool."""
+    """The abstract value of a tangent of ``aval``: the same, or float0 for int/bool (for an
+    extended dtype, its rules' tangent dtype)."""
     shape = tuple(aval.shape)
-    if differentiable(aval.dtype):
-        return ShapedArray._fast(shape, aval.dtype, aval.weak_type)
+    d = aval.dtype
+    if isinstance(d, ExtendedDType):
+        td = tangent_dtype(d) if getattr(d, "_rules", None) is not None else None
+        return ShapedArray._fast(shape, float0 if td is None else td, False)
+    if differentiable(d):
+        return ShapedArray._fast(shape, d, aval.weak_type)
     return ShapedArray._fast(shape, float0, False)
 
 
@@ -85,8 +94,21 @@ def zero_of(x: Any) -> Zero:
     return Zero(tangent_aval(x))
 
 
+class _Extended:
+    """How cotangents of a user-defined extended dtype add and start (its rules' ``add`` and
+    ``zero``): filled by ``lax/extended_dtypes.py``."""
+
+    add: Callable[[Any, Any], Any]
+    zeros: Callable[[ShapedArray], Any]
+
+
+EXTENDED = _Extended()
+
+
 def zeros(aval: ShapedArray) -> Any:
-    """A concrete zeros array of ``aval``."""
+    """A concrete zeros array of ``aval`` (for an extended dtype, its rules' ``zero``)."""
+    if isinstance(aval.dtype, ExtendedDType):
+        return EXTENDED.zeros(aval)
     return core.new_array(np.zeros(aval.shape, aval.dtype), aval.dtype, aval.weak_type)
 
 
@@ -120,6 +142,8 @@ def add_tangents(x: Any, y: Any) -> Any:
         return y
     if type(y) is Zero:
         return x
+    if isinstance(x.dtype, ExtendedDType):
+        return EXTENDED.add(x, y)
     return add_any_p.bind(x, y)
 
 

@@ -29,6 +29,7 @@ from trellax._src.core.core import AbstractValue, Primitive, ShapedArray, broadc
 from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
 from trellax._src.dtypes import dtypes
+from trellax._src.dtypes.extended import ExtendedDType
 from trellax._src.lax import ad_util
 from trellax._src.lax._base import (
     asarray,
@@ -211,6 +212,11 @@ def convert_element_type(
     integer or bool dtype warns ``ComplexWarning`` (its imaginary part is discarded), as in JAX.
     """
     src = getattr(operand, "dtype", None)
+    if _is_user_ext(new_dtype) or _is_user_ext(src):
+        out: Array = EXTENDED_CONVERT[0](
+            operand if src is not None else asarray(operand), new_dtype
+        )
+        return out
     if _is_ext(new_dtype) or _is_ext(src):
         if not (_is_ext(src) and src == new_dtype):
             shown = src if src is not None else dtypes.dtype_and_weak_type(operand)[0]
@@ -232,6 +238,15 @@ def convert_element_type(
         if d == dtypes.bool_:  # XLA's conversion drops the imaginary part first: 1j is False
             a = _convert(a, np.finfo(a.dtype).dtype, False)
     return _convert(a, d, weak_type)
+
+
+#: ``convert(x, new_dtype)`` for user-defined extended dtypes (``lax/extended_dtypes.py``).
+EXTENDED_CONVERT: list[Callable[[Any, Any], Any]] = []
+
+
+def _is_user_ext(d: Any) -> bool:
+    """A user-defined extended dtype (one with rules; a key dtype has none)."""
+    return isinstance(d, ExtendedDType) and getattr(d, "_rules", None) is not None
 
 
 def _is_ext(d: Any) -> bool:

@@ -22,6 +22,7 @@ from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as ew
+from trellax._src.lax import extended_dtypes as extended_dtypes  # registers its conversions
 from trellax._src.lax._base import (
     any_,
     asarray,

@@ -18,13 +18,17 @@ The float8 products run through ``lax.dot_general`` with float32 (``preferred_el
 accumulation. NumPy has no float8 arithmetic, so they are no faster than float32 products: the
 layers are for running fp8 training code and checking its numerics, not for speed.
 
-Not provided: Flax's ``fp32_max_grad``/``fm32`` meta dtype (an extended dtype whose gradients
-accumulate with ``max`` instead of ``+``): trellax has no user-defined extended dtypes, so
-``CAN_USE_EARRAY`` is False and reading those names raises ``NotImplementedError``.
+Flax's meta dtype ``fp32_max_grad`` (alias ``fm32``) is a user-defined extended dtype
+(``trellax._src.dtypes.extended``): float32 values whose cotangents accumulate with ``max``
+from ``-inf`` instead of ``+`` from 0. A scale or history converted to it and used several times
+(in every step of a ``scan``, say) gets the largest of its updates as gradient, not their sum.
+``update_fp8_meta`` and the quantizers convert such values to float32 for their arithmetic and
+give the updates back in the meta dtype.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import warnings
 from collections.abc import Sequence
@@ -34,14 +38,17 @@ import numpy as np
 
 import trellax.numpy as jnp
 from trellax import dtypes, lax
+from trellax._src.core.core import ShapedArray
 from trellax._src.custom.derivatives import custom_jvp, custom_vjp
+from trellax._src.dtypes.dtypes import extended
+from trellax._src.dtypes.extended import ExtendedDType
 from trellax._src.nn import initializers
 from trellax._src.nn._random import random as _random
 from trellax._src.nn.module import Module
 
 OVERWRITE_WITH_GRADIENT = "_overwrite_with_gradient"
-#: Flax's flag for its extended-array meta dtype; trellax has none (see the module docstring).
-CAN_USE_EARRAY = False
+#: Flax's flag for "arrays of extended dtypes exist outside jit": they do in trellax.
+CAN_USE_EARRAY = True
 
 _FP8_TYPES = tuple(
     np.dtype(t)
@@ -52,17 +59,81 @@ _FP8_TYPES = tuple(
         dtypes.float8_e5m2fnuz,
     )
 )
-_NOT_PROVIDED = ("fp32_max_grad", "fm32", "fp8_meta_dtype", "fp8_meta_dtype_wrapper")
 
 
-def __getattr__(name: str) -> Any:
-    if name in _NOT_PROVIDED:
-        raise NotImplementedError(
-            f"fp8_ops.{name}: trellax has no user-defined extended dtypes, so Flax's fp8 meta "
-            "dtype (gradients accumulated with max) is not provided; the fp8 layers keep their "
-            "scales and amax histories in float32."
-        )
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# -- the meta dtype: float32 whose cotangents accumulate with max ---------------------------
+
+
+class fp8_meta_dtype(extended):
+    """The scalar type of the meta dtype (for ``dtypes.issubdtype``)."""
+
+
+class Fp8MetaTyRules:
+    """The rules of :class:`fp8_meta_dtype_wrapper`: stored as its float dtype, converted to and
+    from it freely, tangents of its own dtype, cotangents combined with ``max``."""
+
+    @staticmethod
+    def physical_element_aval(dtype: Any) -> Any:
+        return ShapedArray((), dtype.float_dtype)
+
+    @staticmethod
+    def convert_from(meta: Any, other: Any) -> bool:
+        return bool(meta.float_dtype == other)
+
+    @staticmethod
+    def convert_to(other: Any, meta: Any) -> bool:
+        return bool(meta.float_dtype == other)
+
+    @staticmethod
+    def add(dt: Any, x: Any, y: Any) -> Any:
+        f = dt.float_dtype
+        biggest = lax.max(lax.convert_element_type(x, f), lax.convert_element_type(y, f))
+        return lax.convert_element_type(biggest, dt)
+
+    @staticmethod
+    def zero(dt: Any) -> Any:
+        f = np.dtype(dt.float_dtype)
+        bottom = -np.inf if _has_inf(f) else dtypes.finfo(f).min
+        return lax.convert_element_type(np.array(bottom, f), dt)
+
+    @staticmethod
+    def tangent_dtype(dtype: Any) -> Any:
+        return dtype
+
+    @staticmethod
+    def full(shape: Any, fill_value: Any, dtype: Any) -> Any:
+        filled = lax.full(shape, lax.convert_element_type(fill_value, dtype.float_dtype))
+        return lax.convert_element_type(filled, dtype)
+
+
+def _has_inf(d: np.dtype[Any]) -> bool:
+    return bool(np.isinf(np.array(np.inf).astype(d)))
+
+
+@dataclasses.dataclass(frozen=True)
+class fp8_meta_dtype_wrapper(ExtendedDType):
+    """``fp8_meta_dtype_wrapper(float32)``: prints ``fp8_meta32``."""
+
+    float_dtype: Any
+    _rules: Any = Fp8MetaTyRules
+    type: Any = fp8_meta_dtype
+
+    def __repr__(self) -> str:
+        return f"fp8_meta{dtypes.finfo(self.float_dtype).bits}"
+
+    name = property(__repr__)
+
+
+#: Flax's float32 meta dtype, under both its names.
+fm32 = fp8_meta_dtype_wrapper(np.dtype(np.float32))
+fp32_max_grad = fm32
+
+
+def _fm32_to_float32(value: Any) -> Any:
+    """``value`` as float32 when it has the meta dtype (else unchanged)."""
+    if value.dtype == fm32:
+        return lax.convert_element_type(value, jnp.float32)
+    return value
 
 
 # -- quantization ---------------------------------------------------------------------------
@@ -109,10 +180,18 @@ def compute_amax_history(x: Any, amax_history: Any) -> Any:
 
 
 def update_fp8_meta(x: Any, q_dtype: Any, scale: Any, amax_history: Any) -> tuple[Any, Any]:
-    """``(new_scale, new_history)`` of a tensor ``x`` about to be quantized to ``q_dtype``."""
+    """``(new_scale, new_history)`` of a tensor ``x`` about to be quantized to ``q_dtype``
+    (in the meta dtype when both came in it)."""
+    meta = scale.dtype == fm32 and amax_history.dtype == fm32
+    if meta:
+        scale, amax_history = _fm32_to_float32(scale), _fm32_to_float32(amax_history)
     top = get_fp8_max(q_dtype, jnp.float32)
     new_scale = compute_scale(jnp.max(amax_history, axis=0), scale, top)
-    return new_scale, compute_amax_history(x, amax_history)
+    new_history = compute_amax_history(x, amax_history)
+    if meta:
+        new_scale = lax.convert_element_type(new_scale, fm32)  # type: ignore[arg-type]
+        new_history = lax.convert_element_type(new_history, fm32)  # type: ignore[arg-type]
+    return new_scale, new_history
 
 
 def quantize_dequantize_update(
@@ -120,7 +199,7 @@ def quantize_dequantize_update(
 ) -> tuple[Any, Any, Any]:
     """``(qdq(x) with the new scale, new_scale, new_history)``."""
     new_scale, new_history = update_fp8_meta(x, q_dtype, scale, amax_history)
-    return qdq(x, q_dtype, new_scale, compute_dtype), new_scale, new_history
+    return qdq(x, q_dtype, _fm32_to_float32(new_scale), compute_dtype), new_scale, new_history
 
 
 # -- transposes of dot_general (the backward products of quantized_dot) ---------------------
@@ -235,7 +314,7 @@ def _in_q_fwd(
     compute_dtype: Any, q_dtype: Any, inp: Any, scale: Any, amax_history: Any
 ) -> tuple[Any, Any]:
     new_scale, new_history = update_fp8_meta(inp, q_dtype, scale, amax_history)
-    q = quantize(inp, q_dtype, new_scale, compute_dtype)
+    q = quantize(inp, q_dtype, _fm32_to_float32(new_scale), compute_dtype)
     return (q, new_scale), (new_scale, new_history)
 
 
@@ -251,7 +330,7 @@ in_q.defvjp(_in_q_fwd, _in_q_bwd)
 
 
 def _out_dq(dq_type: Any, lhs_scale: Any, rhs_scale: Any, out: Any) -> Any:
-    return dequantize(out, dq_type, lhs_scale * rhs_scale)
+    return dequantize(out, dq_type, _fm32_to_float32(lhs_scale) * _fm32_to_float32(rhs_scale))
 
 
 def _out_dq_fwd(dq_type: Any, lhs_scale: Any, rhs_scale: Any, out: Any) -> tuple[Any, Any]:

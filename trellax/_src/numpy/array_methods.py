@@ -21,10 +21,17 @@ from trellax._src.backend.eager import ConcreteArray
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive
 from trellax._src.dtypes import dtypes
+from trellax._src.dtypes.extended import ExtendedDType
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.elementwise import add_p, mul_p, sub_p
 from trellax._src.lax.elementwise import complex as lax_complex
-from trellax._src.lax.structural import _convert, bitcast_convert_type, reshape, transpose
+from trellax._src.lax.structural import (
+    _convert,
+    bitcast_convert_type,
+    convert_element_type,
+    reshape,
+    transpose,
+)
 from trellax._src.numpy import (
     editing,
     indexing,
@@ -115,6 +122,8 @@ def _matmul(a: Any, b: Any) -> Any:
 
 def _astype(self: Array, dtype: Any, copy: bool = False, device: Any = None) -> Array:
     """A cast to ``dtype``; the result is strong even when the dtype is unchanged."""
+    if isinstance(dtype, ExtendedDType) or isinstance(self.dtype, ExtendedDType):
+        return convert_element_type(self, dtype)  # type: ignore[arg-type]  # to or from a user-defined extended dtype
     d = dtypes.check_user_dtype(dtype, "astype")
     if dtypes.kind(self.dtype) == "c" and dtypes.kind(d) != "c" and d != dtypes.bool_:
         import warnings

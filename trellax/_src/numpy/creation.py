@@ -38,6 +38,7 @@ from trellax._src.lax.structural import (
     reshape,
 )
 from trellax._src.numpy import creation_traced as traced
+from trellax._src.numpy import extended as _extended
 from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.numpy.util import to_inexact_dtype
 
@@ -924,3 +925,7 @@ def frombuffer(buffer: Any, dtype: DTypeLike = float, count: int = -1, offset: i
     d = dtypes.check_user_dtype(dtype, "frombuffer")
     value = np.frombuffer(buffer, dtype=d, count=count, offset=offset)
     return eager.wrap(value.copy(), d, False)
+
+
+# the plain function, for arrays of user-defined extended dtypes (numpy/extended.py)
+_extended.PLAIN["full"] = lambda shape, value, dtype: full(shape, value, dtype)

@@ -27,6 +27,7 @@ from trellax._src.lax import structural as lax_structural
 from trellax._src.lax.reductions import cumsum_p
 from trellax._src.lax.structural import _convert, broadcast_in_dim
 from trellax._src.lax.structural import concatenate as lax_concatenate
+from trellax._src.numpy import extended as _extended
 from trellax._src.numpy import indexing
 from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.extended import any_extended, handler
@@ -362,3 +363,9 @@ def _repeat_by_gather(x: Array, counts: Array, axis: int, total: int) -> Array:
     )
     index = cumsum_p.bind(marks, axis=0, reverse=False)
     return indexing.getitem(x, (slice(None),) * axis + (index,))
+
+
+# the plain functions, for arrays of user-defined extended dtypes (numpy/extended.py)
+_extended.PLAIN.update(
+    concatenate=lambda seq, axis: concatenate(seq, axis), stack=lambda seq, axis: stack(seq, axis)
+)

@@ -12,6 +12,7 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax.reductions import reduce_and
 from trellax._src.lax.structural import _convert, select_n_p
+from trellax._src.numpy import extended as _extended
 from trellax._src.numpy import ufuncs
 from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.numpy.searching import nonzero
@@ -206,3 +207,7 @@ def nan_to_num(
     out = where(ufuncs.isposinf(out), _real_like(hi, a, False), out)
     result: Array = where(ufuncs.isneginf(out), _real_like(lo, a, False), out)
     return result
+
+
+# the plain function, for arrays of user-defined extended dtypes (numpy/extended.py)
+_extended.PLAIN["where"] = lambda c, x, y: where(c, x, y)

@@ -30,6 +30,7 @@ from trellax._src.lax.structural import (
     rev,
     select_n,
 )
+from trellax._src.numpy import extended as _extended
 from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.numpy.reductions import (
@@ -569,3 +570,11 @@ def trace(
     if out is not None:
         raise NotImplementedError("The 'out' argument to trellax.numpy.trace is not supported.")
     return sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+
+
+# the plain functions, for arrays of user-defined extended dtypes (numpy/extended.py)
+_extended.PLAIN.update(
+    reshape=lambda a, shape, order: reshape(a, shape, order),
+    expand_dims=lambda a, axis: expand_dims(a, axis),
+    broadcast_to=lambda a, shape: broadcast_to(a, shape),
+)

@@ -690,6 +690,8 @@ def not_equal(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 def _keys_compare(x: Any, y: Any, eq: bool) -> Array:
     key, other = (x, y) if is_extended(x) else (y, x)
+    if getattr(key.dtype, "_rules", None) is not None:  # a user-defined extended dtype
+        return (lax.eq_p if eq else lax.ne_p).bind(x, y)  # lax's TypeError
     out: Array = key == other if eq else key != other
     return out
 

@@ -28,6 +28,7 @@ from trellax._src.config import settings as _config
 from trellax._src.core.basearray import Array
 from trellax._src.core.devices import CPU, DEFAULT_SHARDING
 from trellax._src.dtypes import dtypes
+from trellax._src.dtypes.extended import ExtendedDType
 from trellax._src.lax.ad_util import float0
 from trellax._src.numpy import extended
 from trellax._src.random import threefry
@@ -38,10 +39,12 @@ from trellax._src.tree.registry import register_pytree_node
 _U32 = np.dtype(np.uint32)
 
 
-class PRNGKeyDType:
-    """The dtype of typed threefry keys; prints as ``key<fry>``."""
+class PRNGKeyDType(ExtendedDType):
+    """The dtype of typed threefry keys; prints as ``key<fry>``. The built-in extended dtype: key
+    arrays are wrappers of their key data (no ``_rules``, see the module doc)."""
 
     name = "key<fry>"
+    _rules = None
     itemsize = 8
     kind = "V"
     impl = "threefry2x32"

@@ -22,6 +22,8 @@ import trellax.dtypes as _public
 from trellax._src.compat.jax_src.literals import TypedComplex, TypedFloat, TypedInt, TypedNdArray
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes as _dt
+from trellax._src.dtypes.extended import ExtendedDType as ExtendedDType
+from trellax._src.dtypes.extended import primal_tangent_dtype as primal_tangent_dtype
 from trellax._src.numpy import util as _numpy_util
 
 DType = np.dtype[Any]
