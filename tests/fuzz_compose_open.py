@@ -36,17 +36,19 @@ SCATTER_MUL = (
 )
 
 KNOWN: dict[tuple[str, int], tuple[str, str]] = {
-    **{("x32", s): ("value", FTZ) for s in (217, 503, 862)},
+    **{("x32", s): ("value", FTZ) for s in (217, 503, 862, 2449, 2613)},
     ("x64", 155): ("value", FTZ),
     ("x32", 130): ("value", FMA),
     ("x64", 1759): ("value", FMA),
-    **{("x32", s): ("accepts", JACFWD_BOOL) for s in (591, 839, 1261)},
-    **{("x64", s): ("accepts", JACFWD_BOOL) for s in (122, 1200, 1308)},
+    **{("x32", s): ("accepts", JACFWD_BOOL) for s in (591, 839, 1261, 2005, 2459)},
+    **{("x64", s): ("accepts", JACFWD_BOOL) for s in (122, 1200, 1308, 2556)},
     ("x32", 1603): ("value", SINH),
     ("x64", 1033): ("crash", ARGMAX_C),
+    ("x64", 2511): ("crash", ARGMAX_C),
 }
 
 OPEN: dict[tuple[str, int], tuple[str, str]] = {
     ("x64", 814): ("value", CUMPROD_GRAD),
     ("x64", 1800): ("crash", SCATTER_MUL),
+    ("x64", 2797): ("crash", SCATTER_MUL),
 }

@@ -212,3 +212,34 @@ def test_bool_scatter_add_checks_the_region_and_shapes_first() -> None:
         b.at[0:-1].multiply(b)
     with pytest.raises(TypeError, match="add does not accept dtype bool"):
         b.at[0].add(True)
+
+
+def test_grad_through_a_while_loop_whose_carry_gets_no_tangent() -> None:
+    """The body reads the input only in dead code: JAX's JVP of the loop finds (by a fixpoint)
+    that no carry gets a tangent, so reverse mode has no loop to transpose and the gradient is
+    zeros. A carry that does depend on the input still refuses reverse mode."""
+    c = jnp.float32(2.0)
+
+    def g(x: jnp.ndarray) -> jnp.ndarray:
+        def body(st: tuple[jnp.ndarray, jnp.ndarray]) -> tuple[jnp.ndarray, jnp.ndarray]:
+            i, acc = st
+            _ = jnp.abs(jnp.sum(x))  # reads x, used by nothing
+            return i + 1, jnp.where(i == 0, jnp.broadcast_to(c, (2,)), acc)
+
+        init = (jnp.int32(0), jnp.broadcast_to(c, (2,)))
+        return jnp.sum(lax.while_loop(lambda st: st[0] < 2, body, init)[1])
+
+    np.testing.assert_array_equal(trellax.grad(g)(jnp.ones(3)), np.zeros(3, np.float32))
+
+    def h(x: jnp.ndarray) -> jnp.ndarray:
+        def body(st: tuple[jnp.ndarray, jnp.ndarray]) -> tuple[jnp.ndarray, jnp.ndarray]:
+            i, acc = st
+            return i + 1, acc + jnp.sum(x)
+
+        return lax.while_loop(lambda st: st[0] < 2, body, (jnp.int32(0), jnp.float32(0)))[1]
+
+    with pytest.raises(ValueError, match="Reverse-mode differentiation does not work"):
+        trellax.grad(h)(jnp.ones(3))
+    # forward mode through the same loop: the tangent of 2 * sum(x)
+    _, t = trellax.jvp(h, (jnp.ones(3),), (jnp.ones(3),))
+    assert float(t) == 6.0

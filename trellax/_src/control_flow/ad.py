@@ -36,12 +36,17 @@ def _has_tangent(p: Any, t: Any) -> bool:
     return type(t) is not Zero and _diff(p)
 
 
-def jvp_closed(closed: ClosedJaxpr, nz: Sequence[bool], name: str) -> ClosedJaxpr:
+def jvp_closed(
+    closed: ClosedJaxpr,
+    nz: Sequence[bool],
+    name: str,
+    out_nz: Sequence[bool] | None = None,
+) -> ClosedJaxpr:
     """``closed`` differentiated: (inputs, tangents of the ``nz`` inputs) -> (outputs, tangents
-    of the differentiable outputs), with its constants."""
+    of the differentiable outputs, or of the ``out_nz`` ones), with its constants."""
 
     in_avals = list(closed.in_avals)
-    out_diff = [_diff(a) for a in closed.out_avals]
+    out_diff = [_diff(a) for a in closed.out_avals] if out_nz is None else list(out_nz)
     n = len(in_avals)
     t_avals = [ad_util.tangent_aval(a) for a, z in zip(in_avals, nz) if z]
 
@@ -55,13 +60,32 @@ def jvp_closed(closed: ClosedJaxpr, nz: Sequence[bool], name: str) -> ClosedJaxp
 
 
 def _jvp_jaxpr(
-    closed: ClosedJaxpr, nz: Sequence[bool], name: str
+    closed: ClosedJaxpr, nz: Sequence[bool], name: str, out_nz: Sequence[bool] | None = None
 ) -> tuple[Jaxpr, list[Any], list[bool]]:
     """:func:`jvp_closed` with its constants hoisted to leading inputs; also the constants and
     which outputs are differentiable."""
-    j = (res := jvp_closed(closed, nz, name)).jaxpr
+    j = (res := jvp_closed(closed, nz, name, out_nz)).jaxpr
     out_diff = [_diff(a) for a in closed.out_avals]
     return Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), list(res.consts), out_diff
+
+
+def _nonzero_tangent_outputs(closed: ClosedJaxpr, nz: Sequence[bool]) -> list[bool]:
+    """Which outputs of ``closed`` get a tangent that is not a symbolic zero when the ``nz``
+    inputs have tangents (traced abstractly; nothing runs)."""
+    in_avals = list(closed.in_avals)
+    n = len(in_avals)
+    found: list[bool] = []
+
+    def g(*args: Any) -> list[Any]:
+        ps, ts_nz = list(args[:n]), iter(args[n:])
+        ts = [next(ts_nz) if z else Zero(ad_util.tangent_aval(a)) for a, z in zip(in_avals, nz)]
+        outs, touts = jvp_flat(lambda *x: tracing.eval_jaxpr(closed, *x), ps, ts)
+        found[:] = [type(t) is not Zero for t in touts]
+        return list(outs)
+
+    t_avals = [ad_util.tangent_aval(a) for a, z in zip(in_avals, nz) if z]
+    tracing.trace_to_jaxpr(g, [*in_avals, *t_avals], "nonzero tangents")
+    return [f and _diff(a) for f, a in zip(found, closed.out_avals)]
 
 
 def _reverse_mode() -> bool:
@@ -90,8 +114,17 @@ def _while_jvp(
     cconsts, bconsts, carry = primals[:n_c], primals[n_c : n_c + n_b], primals[n_c + n_b :]
     bts, cts = tangents[n_c : n_c + n_b], tangents[n_c + n_b :]
     b_nz = [_has_tangent(p, t) for p, t in zip(bconsts, bts)]
-    c_nz = [_diff(p) for p in carry]
-    j, hoisted, _ = _jvp_jaxpr(body_jaxpr, [*b_nz, *c_nz], "jvp of while body")
+    # the carries with a tangent: those given one, and those the body gives one, to a fixpoint
+    # (as JAX: a carry the body never makes depend on a tangent stays a symbolic zero, so a
+    # reverse-mode pass has no loop to transpose)
+    c_nz = [_has_tangent(p, t) for p, t in zip(carry, cts)]
+    while True:
+        out_nz = _nonzero_tangent_outputs(body_jaxpr, [*b_nz, *c_nz])
+        grown = [a or b for a, b in zip(c_nz, out_nz)]
+        if grown == c_nz:
+            break
+        c_nz = grown
+    j, hoisted, _ = _jvp_jaxpr(body_jaxpr, [*b_nz, *c_nz], "jvp of while body", c_nz)
     h, nb, nc, nbt = len(hoisted), len(bconsts), len(carry), sum(b_nz)
     iv = j.invars
     consts_v, carry_v = iv[: h + nb], iv[h + nb : h + nb + nc]
