@@ -666,4 +666,13 @@ def dynamic_update_slice_scatter(args: Sequence[Any], dims: Dims) -> tuple[Any, 
         operand_batching_dims=(0,),
         scatter_indices_batching_dims=(0,),
     )
-    return scatter_p.bind(x, indices, update, dimension_numbers=dn, mode=GatherScatterMode.CLIP), 0
+    out = scatter_p.bind(
+        x,
+        indices,
+        update,
+        dimension_numbers=dn,
+        indices_are_sorted=True,
+        unique_indices=True,
+        mode=GatherScatterMode.CLIP,
+    )
+    return out, 0
