@@ -31,10 +31,6 @@ MINVAR_JVP = (
     "jvp of minimum(x64 array, var(bfloat16 input)): JAX's tangent is NaN at an element where "
     "the other operand (17.4) is chosen and var's tangent is NaN; cause not isolated yet"
 )
-SCATTER_MUL = (
-    "a derivative through .at[].multiply with traced update values raises NotImplementedError "
-    "(JAX differentiates it)"
-)
 ORDER = (
     "several errors apply and JAX raises another one first (its check order for shapes, axes, "
     "dtypes and empty operands); both refuse the program"
@@ -55,8 +51,6 @@ OPEN: dict[tuple[str, int], tuple[str, str]] = {
     ("x32", 3188): ("value", CDIV_JVP),
     ("x64", 3970): ("value", CUMPROD_GRAD),
     ("x64", 21): ("value", MINVAR_JVP),
-    ("x32", 2131): ("crash", SCATTER_MUL),
-    ("x64", 3848): ("crash", SCATTER_MUL),
     **{("x32", s): ("error_class", ORDER) for s in (738, 992, 1251, 2385, 3187, 3246)},
     **{("x64", s): ("error_class", ORDER) for s in (1011, 2026)},
 }
