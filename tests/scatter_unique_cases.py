@@ -41,6 +41,9 @@ CASES: dict[str, str] = {
         "lambda x, y: lax.scatter_mul(x, jnp.array([[4], [0], [2]]), y, "
         "lax.ScatterDimensionNumbers((), (0,), (0,)), unique_indices=True)"
     ),
+    "segment_prod_promised": (
+        "lambda x, y: x * jax.ops.segment_prod(y, jnp.array([3, 0, 1]), 5, unique_indices=True)"
+    ),
     "set_slice": "lambda x, y: x.at[1:4].set(y)",
     "set_int": "lambda x, y: x.at[0].set(y[2])",
     "set_promised": "lambda x, y: x.at[jnp.array([3, 0, 1])].set(y, unique_indices=True)",
@@ -113,6 +116,9 @@ ERRORS: dict[str, str] = {
     "grad_lax_scatter_mul": (
         "jax.grad(lambda y: lax.scatter_mul(x, jnp.array([[4], [0], [2]]), y, "
         "lax.ScatterDimensionNumbers((), (0,), (0,))).sum())(y)"
+    ),
+    "grad_segment_prod": (
+        "jax.grad(lambda y: jax.ops.segment_prod(y, jnp.array([3, 0, 1]), 5).sum())(y)"
     ),
     "transpose_set_repeated": (
         "jax.linear_transpose(lambda y: jnp.zeros(5).at[jnp.array([3, 0, 3])].set(y), y)(x)"
