@@ -1936,6 +1936,11 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
+        "`nan_checks` report a NaN result of an arithmetic primitive",
+        "tests/test_checkify.py::test_case",
+    ),
+    E(
+        "docs/compat.md",
         "are there too, checked against optax",
         "tests/test_optim_names.py::test_helper_matches_optax",
     ),

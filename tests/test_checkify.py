@@ -25,6 +25,12 @@ GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "checkify.json")
 M = types.SimpleNamespace(jax=trellax, jnp=tnp, lax=lax, checkify=checkify)
 
 
+def test_every_program_has_jax_outcome() -> None:
+    """The 69 programs docs/compat.md counts, each with JAX's recorded outcome."""
+    assert len(cc.CASES) == 69
+    assert set(GOLDEN["cases"]) == set(cc.CASES)
+
+
 @pytest.mark.parametrize("name", sorted(cc.CASES))
 def test_case(name: str) -> None:
     assert cc.outcome(name, M) == GOLDEN["cases"][name]

@@ -223,17 +223,12 @@ def _staging() -> Iterator[None]:
 
 #: ``checkify_check`` (pred, *args; message): a check inside a function ``checkify`` traces. It
 #: has no results and is never removed as dead code; ``checkify``'s evaluation turns it into an
-#: update of the error state. Run directly (a jaxpr evaluated outside ``checkify``) it raises.
+#: update of the error state. Run as it is (inside a custom-derivative function, whose equation
+#: ``checkify`` keeps for its rules after checking its body) it does nothing.
 check_p = Primitive("checkify_check", multiple_results=True)
 check_p.def_abstract_eval(lambda *avals, message: ())
+check_p.def_impl(lambda *args, message: ())
 dce.EFFECTFUL.add(check_p)
-
-
-@check_p.def_impl
-def _check_impl(pred: Any, *payload: Any, message: _Message) -> tuple[()]:
-    if not bool(np.asarray(pred)):
-        raise JaxRuntimeError(message.format([np.asarray(p) for p in payload]))
-    return ()
 
 
 @check_p.def_jvp

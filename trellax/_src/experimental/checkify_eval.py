@@ -214,9 +214,14 @@ class Checker:
                 failed = tnp.logical_not(ins[0])
                 state = self.record(state, kind, failed, self.user_codes[id(eqn)], ins[1:])
             return [], state
-        inline = _inline_body(eqn)
-        if inline is not None:
-            return self.run(inline, ins, state)
+        body = tracing.call_bodies.get(prim)
+        if body is not None:  # a nested jit: evaluated in place
+            return self.run(body(eqn), ins, state)
+        custom = _custom_body(eqn)
+        if custom is not None:
+            # the checks run on the function's body; the equation itself is kept, so that its
+            # derivative rules still apply to the checked function (its checks do nothing there)
+            _, state = self.run(custom, ins, state)
         if prim is cond_p:
             return self._cond(eqn, ins, state)
         if prim is scan_p:
@@ -322,12 +327,8 @@ def _user_kind(atoms: Sequence[Any]) -> Kind:
     return Kind("user", tuple((tuple(a.aval.shape), str(a.aval.dtype)) for a in atoms))
 
 
-def _inline_body(eqn: JaxprEqn) -> ClosedJaxpr | None:
-    """The body of a call evaluated in place: a nested ``jit``, a ``custom_jvp``/``custom_vjp``
-    function (its primal computation)."""
-    body = tracing.call_bodies.get(eqn.primitive)
-    if body is not None:
-        return body(eqn)
+def _custom_body(eqn: JaxprEqn) -> ClosedJaxpr | None:
+    """The primal computation of a ``custom_jvp``/``custom_vjp`` function's equation."""
     if eqn.primitive.name == "custom_jvp_call" or eqn.primitive is custom_vjp_call_p:
         call = eqn.params.get("call_jaxpr")
         if isinstance(call, ClosedJaxpr):
