@@ -177,6 +177,37 @@ CASES: dict[str, str] = {
         'lambda x: lax.fori_loop(0, 5, lambda i, c: (checkify.check(c < 3, "c {} at {}", c, i),'
         " c + 1.)[1], x), jnp.float32(0.)"
     ),
+    # a jitted function called twice (one trace, one check code), its second call failing first
+    "jit_called_twice": ("lambda x: (pos(x - 5.), pos(x))[0], jnp.float32(-1.)"),
+    "jit_called_twice_second_fails": ("lambda x: (pos(x), pos(x - 5.))[0], jnp.float32(2.)"),
+    "debug_check_in_scan": (
+        'lambda x: lax.scan(lambda c, v: (c, (checkify.debug_check(v > 0, "d {}", v), v)[1]), '
+        "0., x)[1], jnp.array([1., -2., -3.])"
+    ),
+    "vmap_inside_user": (
+        'lambda x: jax.vmap(lambda v: (checkify.check(v > 0, "v {}", v), v)[1])(x), '
+        "jnp.array([1., -2., -3.])"
+    ),
+    "fori_vmap_first_iteration": (
+        'lambda x: lax.fori_loop(0, 5, lambda i, c: (checkify.check(c < 3., "c {} i {}", c, i), '
+        "c + 1.)[1], x), jnp.array([0., 2.5, 7.]), vm=True"
+    ),
+    "vmap_inside_user_several": (
+        'lambda x: jax.vmap(lambda v: (checkify.check(v > 0, "v {}", v), v)[1])(x), '
+        "jnp.array([-5., 1., -2., 3.])"
+    ),
+    "vmap_inside_dynamic_slice_oob": (
+        "lambda x, i: jax.vmap(lambda v, j: lax.dynamic_slice(v, (j,), (1,)))(x, i), "
+        "jnp.ones((3, 3)), jnp.array([0, 5, 7]), errors=checkify.index_checks"
+    ),
+    "cond_index_only_nan_off": (
+        "lambda x, i: lax.cond(i > 0, lambda: jnp.log(x[i]), lambda: x[0]), jnp.arange(3.) - 1., 5, "
+        "errors=checkify.nan_checks"
+    ),
+    "user_off_nan_on": (
+        'lambda x: (checkify.check(x > 0, "B {}", x), jnp.log(x))[1], jnp.float32(-1.), '
+        "errors=checkify.float_checks"
+    ),
 }
 
 
@@ -196,6 +227,11 @@ def namespace(M: Any) -> dict[str, Any]:
 
     cv.defvjp(lambda x: (cv(x), x), lambda r, g: (g / r,))
 
+    @jax.jit
+    def pos(v: Any) -> Any:
+        checkify.check(v > 0, "pos {}", v)
+        return v
+
     def run(f: Any, *args: Any, errors: Any = checkify.all_checks, vm: bool = False) -> list[Any]:
         try:
             g = checkify.checkify(f, errors=errors)
@@ -213,6 +249,7 @@ def namespace(M: Any) -> dict[str, Any]:
         "checkify": checkify,
         "cj": cj,
         "cv": cv,
+        "pos": pos,
         "run": run,
         "inf": jnp.float32(float("inf")),
         "x2": jnp.arange(12.0).reshape(3, 4),

@@ -240,15 +240,15 @@ def _check_jvp(primals: Sequence[Any], tangents: Sequence[Any], **params: Any) -
 @check_p.def_batch
 def _check_batch(args: Sequence[Any], dims: Sequence[Any], *, message: _Message) -> Any:
     """Under a ``vmap`` inside ``checkify``: one check, failing if any element fails, with the
-    arguments of the first failing element."""
+    arguments of the last failing element (the one JAX reports)."""
     size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
     moved = [
         tnp.moveaxis(a, d, 0) if d is not None else tnp.broadcast_to(a, (size, *a.shape))
         for a, d in zip(args, dims)
     ]
     ok = moved[0]
-    first = tnp.argmax(tnp.logical_not(ok))
-    check_p.bind_multi(tnp.all(ok), *[p[first] for p in moved[1:]], message=message)
+    last = size - 1 - tnp.argmax(tnp.logical_not(ok)[::-1])
+    check_p.bind_multi(tnp.all(ok), *[p[last] for p in moved[1:]], message=message)
     return (), ()
 
 
