@@ -200,6 +200,10 @@ CASES: dict[str, str] = {
         "lambda x, i: jax.vmap(lambda v, j: lax.dynamic_slice(v, (j,), (1,)))(x, i), "
         "jnp.ones((3, 3)), jnp.array([0, 5, 7]), errors=checkify.index_checks"
     ),
+    "vmap_while_fixed_trip_count": (
+        "lambda x: lax.while_loop(lambda c: c[0] < 4, lambda c: (c[0] + 1, jnp.sqrt(c[1] - 1.)), "
+        "(0, x))[1], jnp.array([100., 0.5, 2.]), errors=checkify.nan_checks, vm=True"
+    ),
     "cond_index_only_nan_off": (
         "lambda x, i: lax.cond(i > 0, lambda: jnp.log(x[i]), lambda: x[0]), jnp.arange(3.) - 1., 5, "
         "errors=checkify.nan_checks"
