@@ -204,6 +204,18 @@ CASES: dict[str, str] = {
         "lambda x: lax.while_loop(lambda c: c[0] < 4, lambda c: (c[0] + 1, jnp.sqrt(c[1] - 1.)), "
         "(0, x))[1], jnp.array([100., 0.5, 2.]), errors=checkify.nan_checks, vm=True"
     ),
+    "float_division_by_zero": (
+        "lambda x, y: x / y, jnp.ones(3), jnp.array([1., 0., 1.]), errors=checkify.div_checks"
+    ),
+    "zero_over_zero_division_first": "lambda x: x / 0., jnp.float32(0.)",
+    "remat_body": (
+        'lambda x: jax.checkpoint(lambda v: (checkify.check(jnp.all(v > 0), "pos"), v + 1)[1])(x), '
+        "jnp.array([0, 2, 3])"
+    ),
+    "oob_index_matrix": (
+        "lambda x, i: x[i], jnp.ones((2, 3)), jnp.array([[0, 1], [1, 7]]), "
+        "errors=checkify.index_checks"
+    ),
     "cond_index_only_nan_off": (
         "lambda x, i: lax.cond(i > 0, lambda: jnp.log(x[i]), lambda: x[0]), jnp.arange(3.) - 1., 5, "
         "errors=checkify.nan_checks"

@@ -217,6 +217,10 @@ class Checker:
         body = tracing.call_bodies.get(prim)
         if body is not None:  # a nested jit: evaluated in place
             return self.run(body(eqn), ins, state)
+        if prim.name == "remat2":  # a checkpoint computes its body's values: evaluated in place
+            inner = eqn.params["jaxpr"]
+            closed = inner if isinstance(inner, ClosedJaxpr) else ClosedJaxpr(inner, [])
+            return self.run(closed, ins, state)
         custom = _custom_body(eqn)
         if custom is not None:
             # the checks run on the function's body; the equation itself is kept, so that its
@@ -229,7 +233,7 @@ class Checker:
         if prim is while_p:
             return self._while(eqn, ins, state)
         name = prim.name
-        if self.options.div and name == "div" and np.dtype(ins[1].dtype).kind in "iu":
+        if self.options.div and name == "div":
             code = self.new_site(self.make_message("division by zero", _no_args(), 0, ""))
             state = self.record(state, DIV, tnp.any(ins[1] == 0), code, [])
         if self.options.oob:
@@ -307,7 +311,7 @@ class Checker:
         shape, starts, axes, limits = found
         if not starts.size:
             return state
-        bad = tnp.logical_or(starts < 0, starts > limits)
+        bad = tnp.logical_or(starts < 0, starts > tnp.broadcast_to(limits, starts.shape))
         flat = tnp.ravel(bad)
         at = tnp.argmax(flat)
         k = at % starts.shape[-1]
