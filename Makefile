@@ -95,6 +95,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_fusion.py
 	$(GOLDEN_PY) tools/gen_golden_toplevel.py
 	$(GOLDEN_PY) tools/gen_golden_checkpoint.py
+	$(GOLDEN_PY) tools/gen_golden_scatter_unique.py
+	$(GOLDEN_PY) tools/gen_golden_checkify.py
 	$(GOLDEN_PY) tools/gen_golden_control_custom.py
 	$(GOLDEN_PY) tools/gen_golden_scipy_modules.py
 	$(GOLDEN_PY) -m pip install -q optax==0.2.8

@@ -953,6 +953,10 @@ EXCLUDED: dict[str, str] = {
         "complex operands only, reached as loggamma's second derivative "
         "(tests/test_complex_special.py::test_second_derivative_of_loggamma_and_no_third)"
     ),
+    "checkify_check": (
+        "a checkify check has no results (nothing to differentiate); its JVP keeps the check on "
+        "the primals (tests/test_checkify.py)"
+    ),
     "fma": (
         "internal to the samplers and trellax.optim (the multiply-adds XLA contracts into one "
         "FMA in compiled code, lax/fma.py): no public function gives it a tangent; its rule is "

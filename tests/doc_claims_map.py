@@ -268,6 +268,18 @@ AUDITED: list[Evidence] = [
     # ---- docs/autodiff.md
     E(
         "docs/autodiff.md",
+        "The promise is not checked: as in JAX, repeated indices",
+        "prose: trellax never inspects the indices for the promise (no check to measure); the "
+        "flags themselves are tests/test_scatter_unique.py::test_flags_set_by_the_index",
+    ),
+    E(
+        "docs/autodiff.md",
+        "Values, JVPs, gradients (eager, `jit`, `vmap`) and second",
+        "tests/test_scatter_unique.py::test_values_and_derivatives",
+        "tests/test_scatter_unique.py::test_errors_without_the_promise",
+    ),
+    E(
+        "docs/autodiff.md",
         "The other differences these cases found, 80 (case, dtype) entries when first run",
         "tests/test_derivs.py::test_matches_jax",
     ),
@@ -636,6 +648,7 @@ AUDITED: list[Evidence] = [
         "tests/test_jaxfile_numpy.py::test_empty_take_from_empty_axis_in_every_mode",
         "tests/test_autodiff_semantics.py::test_floor_divide_has_a_zero_derivative_that_stops_nan",
         "tests/test_jaxfile_numpy.py::test_concatenate_checks_ranks_before_zero_d",
+        "tests/test_scatter_unique.py::test_values_and_derivatives",
     ),
     E(
         "docs/semantics.md",
@@ -1941,6 +1954,11 @@ AUDITED: list[Evidence] = [
         "Messages are JAX's (`msg.format(...)` + `` (`check` failed)``",
         "tests/test_golden_compat.py",
         "tests/test_flax_nnx_support.py::test_checkify_nan_and_division_checks",
+    ),
+    E(
+        "docs/compat.md",
+        "`nan_checks` report a NaN result of an arithmetic primitive",
+        "tests/test_checkify.py::test_case",
     ),
     E(
         "docs/compat.md",

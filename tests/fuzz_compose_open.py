@@ -30,10 +30,6 @@ ARGMAX_C = (
     "evaluation accepts it and the dead call is dropped; trellax refuses the call (TypeError)"
 )
 CUMPROD_GRAD = "second derivative of cumprod through infinities: JAX -inf where trellax gives NaN"
-SCATTER_MUL = (
-    "a derivative through .at[].multiply with traced update values raises NotImplementedError "
-    "(JAX differentiates it when the indices are unique)"
-)
 
 KNOWN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x32", s): ("value", FTZ) for s in (217, 503, 862, 2449, 2613)},
@@ -49,6 +45,4 @@ KNOWN: dict[tuple[str, int], tuple[str, str]] = {
 
 OPEN: dict[tuple[str, int], tuple[str, str]] = {
     ("x64", 814): ("value", CUMPROD_GRAD),
-    ("x64", 1800): ("crash", SCATTER_MUL),
-    ("x64", 2797): ("crash", SCATTER_MUL),
 }

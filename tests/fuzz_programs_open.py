@@ -27,10 +27,6 @@ CATAN = (
 )
 CDIV_JVP = "jvp of a complex x / x at non-finite parts: the tangent's NaN/inf parts differ"
 CUMPROD_GRAD = "grad of cumprod with inf and -0.0 elements: JAX -inf where trellax gives NaN"
-SCATTER_MUL = (
-    "a derivative through .at[].multiply with traced update values raises NotImplementedError "
-    "(JAX differentiates it)"
-)
 ORDER = (
     "several errors apply and JAX raises another one first (its check order for shapes, axes, "
     "dtypes and empty operands); both refuse the program"
@@ -50,8 +46,6 @@ OPEN: dict[tuple[str, int], tuple[str, str]] = {
     ("x64", 700): ("value", CATAN2),
     ("x32", 3188): ("value", CDIV_JVP),
     ("x64", 3970): ("value", CUMPROD_GRAD),
-    ("x32", 2131): ("crash", SCATTER_MUL),
-    ("x64", 3848): ("crash", SCATTER_MUL),
     **{("x32", s): ("error_class", ORDER) for s in (738, 992, 1251, 3246)},
     ("x64", 1011): ("error_class", ORDER),
 }

@@ -18,6 +18,7 @@ from trellax import lax
 from trellax._src.core import core
 from trellax._src.custom.remat_opt import optimize_remat_of_custom_vjp_fwd
 from trellax._src.dtypes.extended import primal_tangent_dtype
+from trellax._src.experimental import checkify as _checkify
 from trellax._src.interpreters import xla_rewrites
 from trellax._src.lax import ad_util, special_complex
 from trellax._src.lax import elementwise as lax_elementwise
@@ -692,6 +693,11 @@ CASES.update(
             np.negative, trellax.ShapeDtypeStruct((3,), "int8"), tnp.ones(3, "int8")
         ),
         "debug_callback": lambda: trellax.debug.callback(lambda x: None, tnp.ones(3)),
+        # a check with no results, as staged by checkify (its impl, run outside checkify's
+        # evaluation, does nothing)
+        "checkify_check": lambda: _checkify.check_p.bind_multi(
+            tnp.asarray(False), tnp.ones(2), message=_checkify._Message("m {}", None, 1)
+        ),
         # inline=True: the equation is recorded in this trace, not inside a `jit` equation
         "custom_vmap_call": lambda: trellax.jit(
             trellax.custom_batching.sequential_vmap(tnp.sin), inline=True

@@ -6,3 +6,6 @@ stand-ins), and ``ode`` (``odeint``); see docs/compat.md."""
 from trellax._src.experimental.misc import disable_x64 as disable_x64
 from trellax._src.experimental.misc import enable_x64 as enable_x64
 from trellax._src.experimental.misc import io_callback as io_callback
+
+# ``checkify`` is loaded with trellax: its check primitive must exist before any jaxpr holds it
+from trellax.experimental import checkify as checkify

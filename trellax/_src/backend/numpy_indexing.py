@@ -135,7 +135,11 @@ def _scatter_impl(combine: Any) -> Any:
         *,
         dimension_numbers: Any,
         mode: Any,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
     ) -> Any:
+        # the two promises change nothing here: repeated indices combine in order either way
+        del indices_are_sorted, unique_indices
         dn = dimension_numbers
         rank = operand.ndim
         skip = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)

@@ -56,6 +56,8 @@ def scatter_apply(
         scatter_indices,
         tnp.ones(tuple(update_shape), dtypes.int32),
         dimension_numbers,
+        indices_are_sorted=indices_are_sorted,
+        unique_indices=unique_indices,
         mode=mode,
     )
     top = tnp.max(counts) if x.size else tnp.asarray(0, dtypes.int32)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from trellax._src.core.core import Primitive
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.interpreters import tracing
 
@@ -36,9 +37,17 @@ def jaxprs_in(value: Any) -> Iterator[Jaxpr]:
             yield from jaxprs_in(v)
 
 
+#: Primitives that are effects whatever their name (filled by the layers that define them, e.g.
+#: ``checkify``'s check): never removed as dead code.
+EFFECTFUL: set[Primitive] = set()
+
+
 def has_effects(eqn: JaxprEqn) -> bool:
     """Whether removing ``eqn`` would change what a program does besides its values: a
-    callback other than a pure one, directly or inside a sub-jaxpr."""
+    callback other than a pure one, or an :data:`EFFECTFUL` primitive, directly or inside a
+    sub-jaxpr."""
+    if eqn.primitive in EFFECTFUL:
+        return True
     name = eqn.primitive.name
     if "callback" in name and not (
         name == "pure_callback" and eqn.params.get("vmap_method") not in ("io", "ordered_io")

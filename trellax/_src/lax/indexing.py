@@ -238,8 +238,11 @@ def _scatter_abstract_eval(name: str) -> Any:
         updates: AbstractValue,
         *,
         dimension_numbers: ScatterDimensionNumbers,
+        indices_are_sorted: bool,
+        unique_indices: bool,
         mode: GatherScatterMode,
     ) -> ShapedArray:
+        del indices_are_sorted, unique_indices  # promises about the indices, not shapes
         dn = dimension_numbers
         if operand.dtype != updates.dtype:
             raise same_dtypes_error("scatter", [operand.dtype, updates.dtype])
@@ -318,13 +321,14 @@ def _scatter_fn(prim: Primitive) -> Any:
         unique_indices: bool = False,
         mode: str | GatherScatterMode | None = None,
     ) -> Array:
-        del indices_are_sorted, unique_indices
         dn = ScatterDimensionNumbers(*(_ints("dimension_numbers", f) for f in dimension_numbers))
         return prim.bind(
             asarray(operand),
             asarray(scatter_indices),
             asarray(updates),
             dimension_numbers=dn,
+            indices_are_sorted=bool(indices_are_sorted),
+            unique_indices=bool(unique_indices),
             mode=GatherScatterMode.from_any(mode, GatherScatterMode.FILL_OR_DROP),
         )
 
@@ -332,7 +336,10 @@ def _scatter_fn(prim: Primitive) -> Any:
     f.__doc__ = (
         f"XLA's ``{prim.name}``: combines ``updates`` into the windows of ``operand`` that "
         "``gather`` with the same dimension numbers would read; ``mode`` defaults to dropping "
-        "out-of-bounds windows."
+        "out-of-bounds windows. ``unique_indices=True`` promises that no two updates reach one "
+        "element (a promise trellax does not check); it is what makes the derivatives of "
+        "``scatter`` (through its transpose) and ``scatter_mul`` (with respect to ``updates``) "
+        "available, as in JAX. ``indices_are_sorted`` is carried along and otherwise unused."
     )
     return f
 
@@ -443,7 +450,13 @@ def _gather_transpose(
     aval = operand.aval
     zeros = ad_util.zeros(ShapedArray._fast(tuple(aval.shape), ct.dtype, ct.weak_type))
     out = scatter_add_p.bind(
-        zeros, indices, ct, dimension_numbers=_scatter_dnums_of(dimension_numbers), mode=mode
+        zeros,
+        indices,
+        ct,
+        dimension_numbers=_scatter_dnums_of(dimension_numbers),
+        indices_are_sorted=False,
+        unique_indices=False,
+        mode=mode,
     )
     return [ad_util.unbroadcast(out, aval), None]
 
@@ -467,6 +480,8 @@ def _scatter_add_transpose(
     updates: Any,
     *,
     dimension_numbers: ScatterDimensionNumbers,
+    indices_are_sorted: bool,
+    unique_indices: bool,
     mode: GatherScatterMode,
 ) -> list[Any]:
     if ad_util.is_undefined(indices):
@@ -513,12 +528,21 @@ def _landed_masks(
     updates: Any,
     dn: ScatterDimensionNumbers,
     mode: Any,
+    indices_are_sorted: bool,
 ) -> tuple[Any, Any]:
     """(operand elements nobody overwrote, update elements that landed), both bool."""
 
     ids = _update_ids(indices, updates, dn)
     zeros = ad_util.zeros(ShapedArray._fast(tuple(operand.shape), ids.dtype, False))
-    scattered = prim.bind(zeros, indices, ids, dimension_numbers=dn, mode=mode)
+    scattered = prim.bind(
+        zeros,
+        indices,
+        ids,
+        dimension_numbers=dn,
+        indices_are_sorted=indices_are_sorted,
+        unique_indices=False,
+        mode=mode,
+    )
     back = gather_p.bind(
         scattered,
         indices,
@@ -533,50 +557,187 @@ def _landed_masks(
 
 
 def _scatter_jvp(
-    primals: Any, tangents: Any, *, dimension_numbers: ScatterDimensionNumbers, mode: Any
+    primals: Any,
+    tangents: Any,
+    *,
+    dimension_numbers: ScatterDimensionNumbers,
+    indices_are_sorted: bool,
+    unique_indices: bool,
+    mode: Any,
 ) -> tuple[Any, Any]:
     operand, indices, updates = primals
-    ans = scatter_p.bind(operand, indices, updates, dimension_numbers=dimension_numbers, mode=mode)
-    kept, landed = _landed_masks(scatter_p, operand, indices, updates, dimension_numbers, mode)
+    params = dict(
+        dimension_numbers=dimension_numbers,
+        indices_are_sorted=indices_are_sorted,
+        unique_indices=unique_indices,
+        mode=mode,
+    )
+    ans = scatter_p.bind(operand, indices, updates, **params)
     t_op = ad_util.instantiate(tangents[0])
     t_up = ad_util.convert(ad_util.instantiate(tangents[2]), t_op.dtype, t_op.weak_type)
+    if unique_indices:
+        # every update lands on its own elements: the tangents are scattered the same way
+        # (linear in both, transposed below)
+        return ans, scatter_p.bind(t_op, indices, t_up, **params)
+    kept, landed = _landed_masks(
+        scatter_p, operand, indices, updates, dimension_numbers, mode, indices_are_sorted
+    )
     t_op = select_n_p.bind(kept, _zeros_like(t_op), t_op)
     t_up = select_n_p.bind(landed, _zeros_like(t_up), t_up)
-    t = scatter_add_p.bind(t_op, indices, t_up, dimension_numbers=dimension_numbers, mode=mode)
-    return ans, t
+    return ans, scatter_add_p.bind(t_op, indices, t_up, **params)
+
+
+def _gather_back(
+    x: Any, indices: Any, dn: ScatterDimensionNumbers, updates_shape: tuple[int, ...], mode: Any
+) -> Any:
+    """The windows of ``x`` a scatter with ``dn`` writes, in the updates' layout (a dropped,
+    out-of-bounds window reads 0)."""
+    return gather_p.bind(
+        x,
+        indices,
+        dimension_numbers=_gather_dnums_of(dn),
+        slice_sizes=_inverse_slice_sizes(len(x.shape), dn, updates_shape),
+        mode=mode,
+        fill_value=0,
+    )
+
+
+def _scatter_transpose(
+    ct: Any,
+    operand: Any,
+    indices: Any,
+    updates: Any,
+    *,
+    dimension_numbers: ScatterDimensionNumbers,
+    indices_are_sorted: bool,
+    unique_indices: bool,
+    mode: GatherScatterMode,
+) -> list[Any]:
+    """With unique indices: the operand's cotangent is ``ct`` with the overwritten windows
+    zeroed, the updates' is ``ct`` read back at the windows."""
+    if not unique_indices:
+        raise NotImplementedError("scatter transpose is only implemented where unique_indices=True")
+    if ad_util.is_undefined(indices):
+        raise TypeError("scatter is not linear in its indices")
+    ushape = tuple((updates.aval if ad_util.is_undefined(updates) else updates).shape)
+    ct_op = ct_up = None
+    if ad_util.is_undefined(operand):
+        zeros = ad_util.zeros(ShapedArray._fast(ushape, ct.dtype, ct.weak_type))
+        cleared = scatter_p.bind(
+            ct,
+            indices,
+            zeros,
+            dimension_numbers=dimension_numbers,
+            indices_are_sorted=indices_are_sorted,
+            unique_indices=True,
+            mode=mode,
+        )
+        ct_op = ad_util.unbroadcast(cleared, operand.aval)
+    if ad_util.is_undefined(updates):
+        back = _gather_back(ct, indices, dimension_numbers, ushape, mode)
+        ct_up = ad_util.unbroadcast(back, updates.aval)
+    return [ct_op, None, ct_up]
 
 
 scatter_p.def_jvp(_scatter_jvp)
+scatter_p.def_transpose(_scatter_transpose)
+
+_SCATTER_MUL_UNIQUE = "scatter_mul gradients are only implemented if `unique_indices=True`"
 
 
 def _scatter_mul_jvp(
-    primals: Any, tangents: Any, *, dimension_numbers: ScatterDimensionNumbers, mode: Any
+    primals: Any,
+    tangents: Any,
+    *,
+    dimension_numbers: ScatterDimensionNumbers,
+    indices_are_sorted: bool,
+    unique_indices: bool,
+    mode: Any,
 ) -> tuple[Any, Any]:
+    """Linear in the operand (its tangent is scattered with the same updates); with unique
+    indices, the updates' tangent enters as ``operand * scatter_add(0, indices, t)``."""
     operand, indices, updates = primals
-    params = dict(dimension_numbers=dimension_numbers, mode=mode)
+    params = dict(
+        dimension_numbers=dimension_numbers,
+        indices_are_sorted=indices_are_sorted,
+        unique_indices=unique_indices,
+        mode=mode,
+    )
     ans = scatter_mul_p.bind(operand, indices, updates, **params)
     t_op, _, t_up = tangents
-    if type(t_up).__name__ != "Zero":
-        raise NotImplementedError(
-            "scatter_mul gradients are only implemented if `unique_indices=True`"
+    out: Any = ad_util.Zero(ad_util.tangent_aval(ans))
+    if type(t_op) is not ad_util.Zero:
+        out = scatter_mul_p.bind(t_op, indices, updates, **params)
+    if type(t_up) is not ad_util.Zero:
+        if not unique_indices:
+            raise NotImplementedError(_SCATTER_MUL_UNIQUE)
+        t_up = ad_util.convert(t_up, operand.dtype, operand.weak_type)
+        spread = scatter_add_p.bind(_zeros_like(operand), indices, t_up, **params)
+        out = ad_util.add_tangents(out, mul_p.bind(operand, spread))
+    return ans, out
+
+
+def _scatter_mul_transpose(
+    ct: Any,
+    operand: Any,
+    indices: Any,
+    updates: Any,
+    *,
+    dimension_numbers: ScatterDimensionNumbers,
+    indices_are_sorted: bool,
+    unique_indices: bool,
+    mode: GatherScatterMode,
+) -> list[Any]:
+    """Linear in one of operand and updates at a time: the operand's cotangent is ``ct``
+    scattered with the same updates; the updates' (unique indices only) is ``ct * operand``
+    read back at the windows."""
+    if ad_util.is_undefined(indices):
+        raise TypeError("scatter-mul is not linear in its indices")
+    ct_op = ct_up = None
+    if ad_util.is_undefined(operand):
+        out = scatter_mul_p.bind(
+            ct,
+            indices,
+            updates,
+            dimension_numbers=dimension_numbers,
+            indices_are_sorted=indices_are_sorted,
+            unique_indices=unique_indices,
+            mode=mode,
         )
-    ones = _full(tuple(operand.shape), operand, 1)
-    factor = scatter_mul_p.bind(ones, indices, updates, **params)
-    return ans, mul_p.bind(t_op, factor)
+        ct_op = ad_util.unbroadcast(out, operand.aval)
+    elif ad_util.is_undefined(updates):
+        if not unique_indices:
+            raise NotImplementedError(_SCATTER_MUL_UNIQUE)
+        ushape = tuple(updates.aval.shape)
+        back = _gather_back(mul_p.bind(ct, operand), indices, dimension_numbers, ushape, mode)
+        ct_up = ad_util.unbroadcast(back, updates.aval)
+    return [ct_op, None, ct_up]
 
 
 scatter_mul_p.def_jvp(_scatter_mul_jvp)
+scatter_mul_p.def_transpose(_scatter_mul_transpose)
 
 
 def _scatter_extremal_jvp(prim: Primitive) -> Any:
     def rule(
-        primals: Any, tangents: Any, *, dimension_numbers: ScatterDimensionNumbers, mode: Any
+        primals: Any,
+        tangents: Any,
+        *,
+        dimension_numbers: ScatterDimensionNumbers,
+        indices_are_sorted: bool,
+        unique_indices: bool,
+        mode: Any,
     ) -> tuple[Any, Any]:
         """Ties share the tangent equally (operand included), like JAX's max rules."""
 
         operand, indices, updates = primals
         dn = dimension_numbers
-        params = dict(dimension_numbers=dn, mode=mode)
+        params = dict(
+            dimension_numbers=dn,
+            indices_are_sorted=indices_are_sorted,
+            unique_indices=unique_indices,
+            mode=mode,
+        )
         ans = prim.bind(operand, indices, updates, **params)
         t_op = ad_util.instantiate(tangents[0])
         t_up = ad_util.convert(ad_util.instantiate(tangents[2]), t_op.dtype, t_op.weak_type)
@@ -687,6 +848,8 @@ def _scatter_batch_rule(prim: Any) -> Any:
         dims: Dims,
         *,
         dimension_numbers: ScatterDimensionNumbers,
+        indices_are_sorted: bool,
+        unique_indices: bool,
         mode: GatherScatterMode,
     ) -> tuple[Any, int]:
         # Every operand is given the batch at axis 0 (the result is batched whenever any input
@@ -699,7 +862,16 @@ def _scatter_batch_rule(prim: Any) -> Any:
             ("update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims"),
             ("operand_batching_dims", "scatter_indices_batching_dims"),
         )
-        return prim.bind(operand, indices, updates, dimension_numbers=new, mode=mode), 0
+        out = prim.bind(
+            operand,
+            indices,
+            updates,
+            dimension_numbers=new,
+            indices_are_sorted=indices_are_sorted,
+            unique_indices=unique_indices,
+            mode=mode,
+        )
+        return out, 0
 
     return rule
 

@@ -609,22 +609,17 @@ def _clamp_batch(args: Sequence[Any], dims: Dims) -> tuple[Any, int]:
 # dynamic_slice / dynamic_update_slice with per-element start indices become a gather / scatter
 
 
-def _start_indices(
-    x_shape: tuple[int, ...],
-    starts: Sequence[Any],
-    dims: Sequence[int | None],
-    sizes: Sequence[int],
-    size: int,
-) -> Any:
-    """The per-element start indices, clamped so the window fits, stacked as ``(B, n)`` int32."""
+def _start_indices(starts: Sequence[Any], dims: Sequence[int | None], size: int) -> Any:
+    """The per-element start indices, stacked as ``(B, n)`` int32. Not clamped here: the gather
+    and scatter they feed clamp them in ``CLIP`` mode as ``dynamic_slice`` would, and
+    ``checkify``'s index checks see the starts as given (as in JAX)."""
 
     def i32(v: Any) -> Any:
         return convert_element_type_p.bind(v, new_dtype=dtypes.int32, weak_type=False)
 
     columns = []
-    for k, (s, d, w) in enumerate(zip(starts, dims, sizes)):
-        s = clamp_p.bind(i32(asarray(0)), i32(s), i32(asarray(x_shape[k] - w)))
-        s = bdim_at_front(s, d, size)  # (B,)
+    for s, d in zip(starts, dims):
+        s = bdim_at_front(i32(s), d, size)  # (B,)
         columns.append(reshape_p.bind(s, new_sizes=(size, 1), dimensions=None))
     return concatenate_p.bind(*columns, dimension=1)
 
@@ -635,7 +630,7 @@ def dynamic_slice_gather(
     size = axis_size(args, dims)
     x = bdim_at_front(args[0], dims[0], size)
     n = x.ndim - 1
-    indices = _start_indices(tuple(x.shape[1:]), args[1:], dims[1:], slice_sizes, size)
+    indices = _start_indices(args[1:], dims[1:], size)
     dn = GatherDimensionNumbers(
         offset_dims=tuple(range(1, n + 1)),
         collapsed_slice_dims=(),
@@ -659,7 +654,7 @@ def dynamic_update_slice_scatter(args: Sequence[Any], dims: Dims) -> tuple[Any, 
     x = bdim_at_front(args[0], dims[0], size)
     update = bdim_at_front(args[1], dims[1], size)
     n = x.ndim - 1
-    indices = _start_indices(tuple(x.shape[1:]), args[2:], dims[2:], update.shape[1:], size)
+    indices = _start_indices(args[2:], dims[2:], size)
     dn = ScatterDimensionNumbers(
         update_window_dims=tuple(range(1, n + 1)),
         inserted_window_dims=(),
@@ -667,4 +662,13 @@ def dynamic_update_slice_scatter(args: Sequence[Any], dims: Dims) -> tuple[Any, 
         operand_batching_dims=(0,),
         scatter_indices_batching_dims=(0,),
     )
-    return scatter_p.bind(x, indices, update, dimension_numbers=dn, mode=GatherScatterMode.CLIP), 0
+    out = scatter_p.bind(
+        x,
+        indices,
+        update,
+        dimension_numbers=dn,
+        indices_are_sorted=True,
+        unique_indices=True,
+        mode=GatherScatterMode.CLIP,
+    )
+    return out, 0

@@ -713,9 +713,8 @@ class _IndexUpdateRef:
         mode: str | None = None,
         wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(
-            self.array, self.index, values, "set", mode=mode, wrap=wrap_negative_indices
-        )
+        promises = (indices_are_sorted, unique_indices)
+        return self._update(values, "set", promises, mode, wrap_negative_indices)
 
     def add(
         self,
@@ -726,9 +725,8 @@ class _IndexUpdateRef:
         mode: str | None = None,
         wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(
-            self.array, self.index, values, "add", mode=mode, wrap=wrap_negative_indices
-        )
+        promises = (indices_are_sorted, unique_indices)
+        return self._update(values, "add", promises, mode, wrap_negative_indices)
 
     def subtract(
         self,
@@ -739,9 +737,8 @@ class _IndexUpdateRef:
         mode: str | None = None,
         wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(
-            self.array, self.index, negative(values), "add", mode=mode, wrap=wrap_negative_indices
-        )
+        promises = (indices_are_sorted, unique_indices)
+        return self._update(negative(values), "add", promises, mode, wrap_negative_indices)
 
     def multiply(
         self,
@@ -752,9 +749,8 @@ class _IndexUpdateRef:
         mode: str | None = None,
         wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(
-            self.array, self.index, values, "mul", mode=mode, wrap=wrap_negative_indices
-        )
+        promises = (indices_are_sorted, unique_indices)
+        return self._update(values, "mul", promises, mode, wrap_negative_indices)
 
     mul = multiply
 
@@ -770,7 +766,10 @@ class _IndexUpdateRef:
         """``x / d`` where ``d`` is ones with the values multiplied in at the index (JAX's
         definition): integers give floats, repeated indices divide repeatedly."""
 
-        return divide(self.array, self._multiplied_ones(values, mode, wrap_negative_indices))
+        promises = (indices_are_sorted, unique_indices)
+        return divide(
+            self.array, self._multiplied_ones(values, mode, wrap_negative_indices, promises)
+        )
 
     def power(
         self,
@@ -784,12 +783,41 @@ class _IndexUpdateRef:
         """``x ** e`` where ``e`` is ones with the values multiplied in at the index (JAX's
         definition): repeated indices raise repeatedly."""
 
-        return power(self.array, self._multiplied_ones(values, mode, wrap_negative_indices))
+        promises = (indices_are_sorted, unique_indices)
+        return power(
+            self.array, self._multiplied_ones(values, mode, wrap_negative_indices, promises)
+        )
 
-    def _multiplied_ones(self, values: ArrayLike, mode: str | None, wrap: bool) -> Array:
+    def _update(
+        self,
+        values: ArrayLike,
+        combine: str,
+        promises: tuple[bool, bool],
+        mode: str | None,
+        wrap: bool,
+        array: Array | None = None,
+    ) -> Array:
+        """The scatter of every update method; ``promises`` are the caller's
+        ``(indices_are_sorted, unique_indices)``."""
+        x = self.array if array is None else array
+        sorted_, unique = promises
+        return _scatter(
+            x,
+            self.index,
+            values,
+            combine,
+            indices_are_sorted=sorted_,
+            unique_indices=unique,
+            mode=mode,
+            wrap=wrap,
+        )
+
+    def _multiplied_ones(
+        self, values: ArrayLike, mode: str | None, wrap: bool, promises: tuple[bool, bool]
+    ) -> Array:
         one = _convert(asarray(1), self.array.dtype, self.array.weak_type)
         ones = broadcast_to(one, tuple(self.array.shape))
-        return _scatter(ones, self.index, values, "mul", mode=mode, wrap=wrap)
+        return self._update(values, "mul", promises, mode, wrap, array=ones)
 
     def apply(
         self,
@@ -833,9 +861,8 @@ class _IndexUpdateRef:
         mode: str | None = None,
         wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(
-            self.array, self.index, values, "min", mode=mode, wrap=wrap_negative_indices
-        )
+        promises = (indices_are_sorted, unique_indices)
+        return self._update(values, "min", promises, mode, wrap_negative_indices)
 
     def max(
         self,
@@ -846,9 +873,8 @@ class _IndexUpdateRef:
         mode: str | None = None,
         wrap_negative_indices: bool = True,
     ) -> Array:
-        return _scatter(
-            self.array, self.index, values, "max", mode=mode, wrap=wrap_negative_indices
-        )
+        promises = (indices_are_sorted, unique_indices)
+        return self._update(values, "max", promises, mode, wrap_negative_indices)
 
 
 if TYPE_CHECKING:
@@ -955,14 +981,35 @@ def _scatter(
         inserted_window_dims=dn.collapsed_slice_dims,
         scatter_dims_to_operand_dims=dn.start_index_map,
     )
+    # as in JAX, an index of integers, slices, None and ... (no index array and no boolean,
+    # though a 0-d integer array, traced or not, counts as an integer) writes every element at
+    # most once, in order; the caller's promises are added to that
+    static = not _has_bool(idx) and all(
+        e[0] in ("int", "slice", "new") or (e[0] == "array" and e[1].ndim == 0) for e in entries
+    )
     prim = SCATTER_PRIMITIVES[combine]
-    out: Array = prim.bind(x, plan.indices, y, dimension_numbers=sdn, mode=scatter_mode)
+    out: Array = prim.bind(
+        x,
+        plan.indices,
+        y,
+        dimension_numbers=sdn,
+        indices_are_sorted=bool(indices_are_sorted) or static,
+        unique_indices=bool(unique_indices) or static,
+        mode=scatter_mode,
+    )
     if out.dtype != result_dtype:
         if result_dtype == dtypes.bool_ and dtypes.kind(out.dtype) == "c":
             # XLA's conversion back drops the imaginary part first: bool .at[].add(1j) keeps False
             out = _convert(out, np.finfo(out.dtype).dtype, False)
         out = _convert(out, result_dtype, result_weak)
     return out
+
+
+def _has_bool(idx: Any) -> bool:
+    """A boolean (mask or scalar) anywhere in the index: JAX's updates then do not promise
+    unique indices (``x.at[True]`` included)."""
+    items = idx if type(idx) is tuple else (idx,)
+    return any(_is_bool_mask(i) or _is_scalar_bool(i) for i in items)
 
 
 def _safe_to_cast(y: Array, d: np.dtype[Any]) -> bool:

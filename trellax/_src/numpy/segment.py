@@ -86,14 +86,20 @@ def _segment(
         # negative ids are out of range too (no wrap-around from the end, as in JAX)
         ids = where(ufuncs.less(ids, 0), n, ids)
     at = out.at[ids]
-    at_mode = "clip" if mode == "clip" else "drop"
+    # the caller's promises reach the scatter, as in JAX (unique ids make segment_prod
+    # differentiable in ``data``)
+    kw: dict[str, Any] = dict(
+        mode="clip" if mode == "clip" else "drop",
+        indices_are_sorted=indices_are_sorted,
+        unique_indices=unique_indices,
+    )
     if kind == "sum":
-        return at.add(x, mode=at_mode)
+        return at.add(x, **kw)
     if kind == "prod":
-        return at.multiply(x, mode=at_mode)
+        return at.multiply(x, **kw)
     if kind == "max":
-        return at.max(x, mode=at_mode)
-    return at.min(x, mode=at_mode)
+        return at.max(x, **kw)
+    return at.min(x, **kw)
 
 
 def segment_sum(
