@@ -171,12 +171,13 @@ def nextafter(a: np.ndarray, b: np.ndarray) -> Any:
 def sign(x: np.ndarray) -> Any:
     if x.dtype.kind == "c":
         # each part divided by the magnitude on its own (XLA's x / |x|): sign(inf+0j) is nan+0j,
-        # where a complex division by |x| + 0j would make both parts NaN
+        # where a complex division by |x| + 0j would make both parts NaN; a zero is its own
+        # sign, its parts' signs kept (sign(-0 + 0j) is -0 + 0j)
         mag = np.abs(x)
         div = np.where(mag == 0, 1, mag)
         out = np.empty_like(x)
-        out.real = np.where(mag == 0, 0, x.real / div)
-        out.imag = np.where(mag == 0, 0, x.imag / div)
+        out.real = np.where(mag == 0, x.real, x.real / div)
+        out.imag = np.where(mag == 0, x.imag, x.imag / div)
         return out
     out = np.sign(x)
     if x.dtype.kind == "f" or _is_custom(x.dtype):
@@ -223,10 +224,12 @@ def _complex_atan2(y: np.ndarray, x: np.ndarray) -> Any:
         coarse - half > np.pi / 2, np.pi, np.where(coarse - half < -np.pi / 2, -np.pi, 0)
     )
     arg_w = _wrap_angle(half + turn)
-    singular = (abs_a == 0) | (abs_c == 0)
+    # XLA's formula is NaN + NaN j wherever a part of an operand is infinite or NaN (x*x of an
+    # infinite part is NaN): every such point of a grid of parts 0, -0, 1, -2, 1e300, ±inf, NaN
+    singular = (abs_a == 0) | (abs_c == 0) | ~(np.isfinite(x) & np.isfinite(y))
     out = np.empty(arg_w.shape, np.complex128)
     out.real = np.where(singular, np.nan, arg_w)  # -i * (log|w| + i Arg(w))
-    out.imag = np.where(singular, np.nan, -log_abs_w)
+    out.imag = np.where(singular, np.nan, 0.0 - log_abs_w)  # +0 where |w| is 1 (JAX's)
     return out.astype(y.dtype)
 
 
@@ -299,6 +302,23 @@ def pow_(x: np.ndarray, y: np.ndarray) -> Any:
     if _is_int(y.dtype) and x.dtype.kind != "c":
         return np.power(x, y.astype(x.dtype))
     return np.power(x, y.astype(x.dtype) if y.dtype != x.dtype else y)
+
+
+def square(x: np.ndarray) -> Any:
+    """``x * x``; a complex ``a + bj`` squares as ``(a - b)(a + b) + 2ab j``, with real part +0
+    where ``|a| == |b|`` and ``a`` is finite (XLA's complex square: the product form overflows in
+    ``a*a - b*b`` where the factored one does not, ``(-1.6e308 + 7.6e307j)**2`` is inf - inf j,
+    not -inf - inf j)."""
+    if x.dtype.kind != "c":
+        return np.multiply(x, x)
+    a, b = x.real, x.imag
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        re = np.where(np.isfinite(a) & (np.abs(a) == np.abs(b)), a.dtype.type(0), (a - b) * (a + b))
+        im = (a * b) * a.dtype.type(2)
+    out = np.empty(x.shape, x.dtype)
+    out.real = re
+    out.imag = im
+    return out
 
 
 def integer_pow(x: np.ndarray, *, y: int) -> Any:

@@ -246,7 +246,7 @@ def sign(x: ArrayLike, /) -> Array:
 
 def square(x: ArrayLike, /) -> Array:
     (a,) = promote_args_numeric("square", x)
-    return lax.integer_pow(a, 2)
+    return lax.square(a)
 
 
 def reciprocal(x: ArrayLike, /) -> Array:
