@@ -42,7 +42,6 @@ from trellax._src.lax.structural import (
     pad_p,
     reshape_p,
     rev_p,
-    select_n_p,
     slice_p,
     transpose_p,
 )
@@ -584,7 +583,9 @@ ad_util.defjvp(cummax_p, _cumulative_select_jvp(cummax_p))
 ad_util.defjvp(cummin_p, _cumulative_select_jvp(cummin_p))
 
 
-def _cumprod_jvp(primals: Sequence[Any], tangents: Sequence[Any], *, axis: int, reverse: bool) -> Any:
+def _cumprod_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, axis: int, reverse: bool
+) -> Any:
     """The JVP of the associative scan of ``mul`` (JAX's rule: its derivative of ``cumprod`` is
     the product rule applied in the scan's odd/even order, and the primal it returns is that
     scan's product, not ``cumprod``'s). The order decides where an infinite factor meets a zero:
