@@ -607,12 +607,13 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
-        "Before the fixes below 44 of the 4,000 programs differed",
+        "Before the fixes below 44 of the first 4,000 programs differed",
         "tests/test_fuzz_programs.py::test_divergence_rate",
         "tests/test_fuzz_programs.py::test_program",
         "record: the 44 is the same replay with trellax at main 04fb784 (29 Nov 2026, branch "
-        "fuzz13), before the five fixes; each fix's test fails there; the 27 is the same replay "
-        "at main ac5301c (branch fuzz14 forks there)",
+        "fuzz13), before the five fixes; each fix's test fails there; the 27 and the 38 of seeds "
+        "4,000-7,999 are the same replay at main ac5301c (29 Nov 2026, before session 14's "
+        "fixes)",
     ),
     E(
         "docs/semantics.md",

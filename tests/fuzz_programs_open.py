@@ -16,7 +16,9 @@ ANYALL = "JAX 0.10.2's any/all of complex test the real part only; trellax tests
 CPOW = (
     "complex64 power where |Im y * arg x| is large: JAX's exp(y log x) in float32 is 64 ulps of "
     "|z| from the true value (1.97054767e-31 + 3.44960468e-31j; JAX 1.97057687e-31 + ...); "
-    "trellax computes in complex128 and rounds once, listed in docs/semantics.md"
+    "trellax computes in complex128 and rounds once; at a zero base and at infinite or "
+    "overflowing parts JAX's formula gives NaN where trellax keeps NumPy's value (0 ** (1 + 1j) "
+    "is NaN in JAX, 0 here), listed in docs/semantics.md"
 )
 CATAN2 = (
     "complex arctan2 of finite operands: JAX evaluates -i log((x + iy) / sqrt(x*x + y*y)) as "
@@ -31,6 +33,21 @@ CDIV_FTZ = (
     "XLA on CPU flushes subnormals: x / x of complex64 with a subnormal part (-1.4e-45j / itself "
     "is NaN + NaN j in JAX) or a subnormal imaginary quotient (1 + 8.4e-45j here, 1 + 0j in JAX)"
 )
+CABS = (
+    "complex abs of NaN + inf j (a cumsum's infinite part): JAX NaN, trellax inf (C99's hypot), "
+    "listed in docs/semantics.md"
+)
+ULP_AMPLIFIED = (
+    "a last-place difference of an elementary function (trellax's expm1 or tanh, NumPy's; "
+    "XLA's one ulp away) amplified by an ill-conditioned next step: sinc near 1e7, the "
+    "tanh derivative 1 - tanh(x)**2 near x = 12 (1.5e6-fold)"
+)
+BCAST_DIV = (
+    "XLA's simplifier moves a broadcast past a division inside JAX's jitted remainder: "
+    "div(broadcast(y), y) becomes broadcast(y / y), exactly 1, where trellax takes the product "
+    "with the broadcast divisor's reciprocal (0.9995 in float16), so the remainder's tangent "
+    "floors 1 (JAX) or 0.9995 (trellax): 0 against 1"
+)
 SCATTER_MUL = (
     "a derivative through .at[].multiply with traced update values raises NotImplementedError "
     "(JAX differentiates it)"
@@ -44,9 +61,18 @@ KNOWN: dict[tuple[str, int], tuple[str, str]] = {
     ("x64", 359): ("value", CPOW),
     ("x32", 1463): ("value", CATAN2),
     ("x32", 3188): ("value", CDIV_FTZ),
+    **{("x32", s): ("value", FTZ) for s in (5140, 5539)},
+    ("x32", 4044): ("value", CABS),
+    ("x32", 7072): ("value", ANYALL),
+    ("x32", 7886): ("value", CPOW),
+    **{("x64", s): ("value", FTZ) for s in (5973, 6519, 7350)},
+    **{("x64", s): ("value", CPOW) for s in (4612, 5831, 7534)},
+    **{("x64", s): ("value", ULP_AMPLIFIED) for s in (4779, 6158)},
+    ("x64", 6314): ("value", CATAN2),
 }
 
 OPEN: dict[tuple[str, int], tuple[str, str]] = {
     ("x32", 2131): ("crash", SCATTER_MUL),
-    ("x64", 3848): ("crash", SCATTER_MUL),
+    ("x32", 4064): ("value", BCAST_DIV),
+    **{("x64", s): ("crash", SCATTER_MUL) for s in (3848, 5000, 7214, 7941)},
 }

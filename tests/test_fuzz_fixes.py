@@ -221,6 +221,7 @@ def _errors() -> dict[str, Callable[[], Any]]:
         "grad_nextafter_empty": lambda: trellax.grad(
             lambda x: jnp.nextafter(jnp.nansum(x, axis=-1), 1.0).sum()
         )(jnp.zeros((0, 2, 0))),
+        "at_bool_mul_shape": lambda: jnp.ones(2, bool).at[1].multiply(jnp.ones(1, bool)),
         "median_no_rows": lambda: jnp.median(jnp.zeros((0, 0)), axis=1, keepdims=True),
         "quantile_no_q": lambda: jnp.quantile(jnp.zeros((0, 0)), jnp.zeros((0,)), axis=1),
         "nanquantile_no_rows": lambda: jnp.nanquantile(jnp.zeros((0, 0)), 0.5, axis=1),
