@@ -785,6 +785,7 @@ AUDITED: list[Evidence] = [
         "tests/test_edge_sci.py::test_special_argument_rules",
         "tests/test_fuzz_fixes.py::test_complex_arctan2_finite_differences",
         "tests/test_fuzz_fixes.py::test_complex64_power_is_rounded_once",
+        "tests/test_fuzz_fixes.py::test_complex_power_special_values",
         "tests/test_fuzz_programs.py::test_program",
         "tests/test_jax_scipy_behaviours.py::test_signal_without_rank_promotion",
         "tests/test_cumlogsumexp.py",

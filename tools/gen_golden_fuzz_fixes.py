@@ -129,6 +129,16 @@ def main() -> None:
         ),
     }
     gold["errors"] = {k: outcome(f) for k, f in errs.items()}
+    # complex power on a grid of special parts (every pair of values)
+    pw = [0.0, -0.0, 1.0, -2.0, 0.5, INF, -INF, NAN]
+    for dt in ("complex64", "complex128"):
+        g = grid(pw, dt)
+        xx, yy = np.repeat(g, len(g)), np.tile(g, len(g))
+        gold[f"power_special/{dt}"] = {
+            "x": enc(xx),
+            "y": enc(yy),
+            "out": outcome(lambda xx=xx, yy=yy: jnp.power(xx, yy)),
+        }
     # complex power: random finite operands, JAX's value and mpmath's
     mpmath.mp.dps = 40
     n = 1500
