@@ -152,9 +152,10 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_probe_int.py
 	$(GOLDEN_PY) tools/gen_golden_probe_int.py --x64
 	$(GOLDEN_PY) tools/gen_golden_fuzz.py
-	$(GOLDEN_PY) tools/gen_golden_fuzz.py --x64
+	$(GOLDEN_PY) tools/gen_golden_fuzz.py --x64 --skip 7087
 	$(GOLDEN_PY) tools/gen_golden_fuzz.py --compose --limit 60
 	$(GOLDEN_PY) tools/gen_golden_fuzz.py --compose --x64 --limit 60
+	$(GOLDEN_PY) tools/gen_golden_fuzz_fixes.py
 	$(GOLDEN_PY) tools/gen_golden_jax_params.py
 	$(GOLDEN_PY) tools/gen_golden_jt_values.py
 	$(GOLDEN_PY) tools/gen_golden_flax_optax_hunt.py

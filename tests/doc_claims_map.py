@@ -619,11 +619,19 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
-        "Before the fixes below 44 of the 4,000 programs differed",
+        "Before the fixes below 44 of the first 4,000 programs differed",
         "tests/test_fuzz_programs.py::test_divergence_rate",
         "tests/test_fuzz_programs.py::test_program",
         "record: the 44 is the same replay with trellax at main 04fb784 (29 Nov 2026, branch "
-        "fuzz13), before the five fixes; each fix's test fails there",
+        "fuzz13), before the five fixes; each fix's test fails there; the 27 and the 38 of seeds "
+        "4,000-7,999 are the same replay at main ac5301c (29 Nov 2026, before session 14's "
+        "fixes)",
+    ),
+    E(
+        "docs/semantics.md",
+        "Fixed next (`tests/test_fuzz_fixes.py`, against `tests/golden/fuzz_fixes.json`)",
+        "tests/test_fuzz_fixes.py",
+        "tests/test_fuzz_programs.py::test_program",
     ),
     E(
         "docs/semantics.md",
@@ -794,6 +802,10 @@ AUDITED: list[Evidence] = [
         "tests/test_optim_golden.py::test_trajectory_matches_optax",
         "tests/test_edge_sci.py::test_sampler_parameter_shapes",
         "tests/test_edge_sci.py::test_special_argument_rules",
+        "tests/test_fuzz_fixes.py::test_complex_arctan2_finite_differences",
+        "tests/test_fuzz_fixes.py::test_complex64_power_is_rounded_once",
+        "tests/test_fuzz_fixes.py::test_complex_power_special_values",
+        "tests/test_fuzz_programs.py::test_program",
         "tests/test_jax_scipy_behaviours.py::test_signal_without_rank_promotion",
         "tests/test_cumlogsumexp.py",
         "tests/test_array.py::test_from_dlpack_round_trip",

@@ -29,7 +29,6 @@ ARGMAX_C = (
     "argmax of a complex array inside a scan body whose result is unused: JAX's abstract "
     "evaluation accepts it and the dead call is dropped; trellax refuses the call (TypeError)"
 )
-CUMPROD_GRAD = "second derivative of cumprod through infinities: JAX -inf where trellax gives NaN"
 
 KNOWN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x32", s): ("value", FTZ) for s in (217, 503, 862, 2449, 2613)},
@@ -43,6 +42,4 @@ KNOWN: dict[tuple[str, int], tuple[str, str]] = {
     ("x64", 2511): ("crash", ARGMAX_C),
 }
 
-OPEN: dict[tuple[str, int], tuple[str, str]] = {
-    ("x64", 814): ("value", CUMPROD_GRAD),
-}
+OPEN: dict[tuple[str, int], tuple[str, str]] = {}

@@ -59,7 +59,7 @@ def test_program(mode: str, seed: int) -> None:
 
 def test_divergence_rate() -> None:
     """The share the docs state (docs/semantics.md, "Composed transformations against JAX"):
-    the listed programs are all that differ, 21 of the 2,800, 20 of them kept on purpose."""
+    the listed programs are all that differ, 20 of the 2,800, all kept on purpose."""
     assert len(CASES) == 2800
-    assert len(OPEN) + len(KNOWN) == 21
+    assert len(OPEN) + len(KNOWN) == 20
     assert len(KNOWN) == 20

@@ -40,7 +40,7 @@ def _outcome(mode: str, seed: int) -> tuple[dict[str, Any], Any]:
 def test_golden_programs_exist() -> None:
     """Thousands of programs, every transformation and input dtype among them, and the listed
     ones among the golden programs."""
-    assert len(CASES) >= 3000
+    assert len(CASES) >= 7000
     progs = [fuzz_programs.generate(s) for _, s in CASES[::7]]
     assert {p["transform"] for p in progs} == set(fuzz_programs.TRANSFORMS)
     dtypes = {i["dtype"] for p in progs for i in p["inputs"]}
@@ -51,12 +51,15 @@ def test_golden_programs_exist() -> None:
 
 def test_divergence_rate() -> None:
     """The share the docs state (docs/semantics.md, "Random programs against JAX"): the listed
-    programs are all that differ, 21 of the 4,000 programs (0.6 %; 44, 1.1 %, before the fixes of the
-    session that wrote the fuzzer), 16 of them in value (10 kept on purpose)."""
-    assert len(CASES) == 4000
-    assert len(OPEN) + len(KNOWN) == 21
-    assert sum(1 for c, _ in [*OPEN.values(), *KNOWN.values()] if c == "value") == 16
-    assert len(KNOWN) == 10
+    programs are all that differ, 28 of the 7,999 programs (0.4 %): 13 of seeds 0-3,999 (27
+    before the fixes of session 14, 44 before those of the session that wrote the fuzzer) and
+    15 of seeds 4,000-7,999 (38 before session 14's fixes); 28 of them in value, 27 kept on
+    purpose."""
+    assert len(CASES) == 7999
+    assert len(OPEN) + len(KNOWN) == 28
+    assert sum(1 for c, _ in [*OPEN.values(), *KNOWN.values()] if c == "value") == 28
+    assert len(KNOWN) == 27
+    assert sum(1 for _, s in [*OPEN, *KNOWN] if s < 4000) == 13
 
 
 @pytest.mark.parametrize(("mode", "seed"), CASES)

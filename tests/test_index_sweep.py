@@ -54,7 +54,7 @@ SCATTER_MIN_GRAD = (
     "JAX's scatter-min gradient with clipped negative indices counts a replaced value"
 )
 PARTITION = "JAX's partition changes the sign of zeros and moves NaNs before the kth element"
-ZERO_SIGN = "the sign of an exact zero in cumlogsumexp and in cumprod's gradient (XLA's order)"
+ZERO_SIGN = "the sign of an exact zero in cumlogsumexp (XLA's order)"
 CUMMAX = "lax.cummax/cummin: JAX's complex running max is not lexicographic (reverse=True keeps"
 " 2+5j over 3+0j); trellax refuses complex and accepts bool (a superset)"
 NEG_AXIS = "lax counts negative axes from the end (a superset; docs/semantics.md)"
@@ -179,11 +179,6 @@ KNOWN: dict[str, str] = {
     "jax.vmap(lambda a: jnp.argpartition(a, 3))(*V(xc))": PARTITION,
     "jax.vmap(lambda a, v: jnp.searchsorted(a, v, side='left', method='sort'))(*V(srt, sv))": UNSORTED,
     "jax.vmap(lambda a, v: jnp.searchsorted(a, v, side='right', method='sort'))(*V(srt, sv))": UNSORTED,
-    "jax.grad(lambda *z: jnp.sum((lambda a: jnp.cumprod(a))(*z)))(xz)": ZERO_SIGN,
-    "jax.grad(lambda *z: jnp.sum((lambda a: jnp.nancumprod(a))(*z)))(xz)": ZERO_SIGN,
-    "jax.grad(lambda *z: jnp.sum((lambda a: jnp.cumulative_prod(a))(*z)))(xz)": ZERO_SIGN,
-    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumprod(a))(*z)))(xz)": ZERO_SIGN,
-    "jax.grad(lambda *z: jnp.sum((lambda a: lax.cumprod(a, reverse=True))(*z)))(xz)": ZERO_SIGN,
 }
 
 

@@ -507,6 +507,7 @@ CASES = {
     "min": lambda: lax.min(u8(), u8()),
     "neg": lambda: lax.neg(i8()),
     "sign": lambda: lax.sign(c64()),
+    "square": lambda: lax.square(c64()),
     "floor": lambda: lax.floor(f16()),
     "ceil": lambda: lax.ceil(f32()),
     "round": lambda: lax.round(f32(), 1),

@@ -8,7 +8,8 @@ Runs the programs of seeds ``0 .. N-1`` (``tools/fuzz_programs.py``, or with ``-
 (dtype, weak flag, shape and hex bits of each array, or the exception's class). The hash lets
 the test notice a generator that no longer makes the program JAX ran.
 
-    python tools/gen_golden_fuzz.py [--compose] [--x64] [--n N] [--limit SECONDS] [--resume]
+    python tools/gen_golden_fuzz.py [--compose] [--x64] [--n N] [--start S] [--limit SECONDS]
+                                    [--resume] [--out FILE] [--skip S1,S2]    # jax==0.10.2
 """
 
 from __future__ import annotations
@@ -44,7 +45,10 @@ signal.signal(signal.SIGALRM, _alarm)
 
 
 def main() -> None:
-    """``--n N`` seeds (default 4000, half of them in each mode; 2000 with ``--compose``); ``--resume`` keeps what the
+    """Seeds ``--start S`` (default 0) to ``--n N`` (default 8000, half of them in each mode;
+    2000 with ``--compose``); ``--out FILE`` writes elsewhere than the golden file; ``--skip
+    S1,S2`` leaves out seeds whose program kills JAX's process (x64 7087: XLA dies of SIGFPE);
+    ``--resume`` keeps what the
     output file holds; ``--limit S`` leaves out a program over S seconds of wall time. The file is
     rewritten every 50 programs, so an interrupted run keeps the programs done so far."""
     names = {
@@ -54,8 +58,16 @@ def main() -> None:
         (True, True): "fuzz_compose_x64.json",
     }
     out = ROOT / "tests" / "golden" / names[COMPOSE, X64]
-    default_n = 2000 if COMPOSE else 4000
+    if "--out" in sys.argv:  # a trial run of new seeds, kept apart from the committed goldens
+        out = pathlib.Path(sys.argv[sys.argv.index("--out") + 1])
+    default_n = 2000 if COMPOSE else 8000
     n = int(sys.argv[sys.argv.index("--n") + 1]) if "--n" in sys.argv else default_n
+    start = int(sys.argv[sys.argv.index("--start") + 1]) if "--start" in sys.argv else 0
+    skip = (
+        {int(v) for v in sys.argv[sys.argv.index("--skip") + 1].split(",")}
+        if "--skip" in sys.argv
+        else set()
+    )
     limit = int(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else 0
     golden: dict[str, object] = {}
     if "--resume" in sys.argv and out.exists():
@@ -65,9 +77,9 @@ def main() -> None:
         out.write_text(json.dumps(golden, sort_keys=True, separators=(",", ":")) + "\n")
 
     done = 0
-    for seed in range(n):
+    for seed in range(start, n):
         prog = generate(seed)
-        if prog["x64"] != X64 or str(seed) in golden:
+        if prog["x64"] != X64 or str(seed) in golden or seed in skip:
             continue
         if limit:
             signal.alarm(limit)

@@ -53,6 +53,8 @@ nextafter_p = naryop("nextafter", backend.nextafter, [floating, floating])
 atan2_p = naryop("atan2", backend.atan2, [inexact, inexact])
 neg_p = naryop("neg", backend.neg, [num])
 sign_p = naryop("sign", backend.sign, [num])
+#: bound for complex operands only (a real square is ``integer_pow(x, 2)``, the same bits)
+square_p = naryop("square", backend.square, [num])
 abs_p = naryop("abs", backend.abs_, [signed_num], result_dtype=complex_to_real)
 floor_p = naryop("floor", backend.floor, [floating])
 ceil_p = naryop("ceil", backend.ceil, [floating])
@@ -401,7 +403,12 @@ def integer_pow(x: ArrayLike, y: int) -> Array:
 
 
 def square(x: ArrayLike) -> Array:
-    return integer_pow(x, 2)
+    """``x * x``: JAX's ``square`` primitive for complex operands (its own formula, see
+    ``backend.square``), ``integer_pow(x, 2)`` for the others (the same product)."""
+    a = asarray(x)
+    if dtypes.kind(a.dtype) == "c":
+        return square_p.bind(a)
+    return integer_pow(a, 2)
 
 
 def reciprocal(x: ArrayLike) -> Array:
@@ -542,6 +549,7 @@ def _integer_pow_jvp(t: Array, ans: Array, x: Array, *, y: int) -> Array:
 
 
 ad_util.defjvp(integer_pow_p, _integer_pow_jvp)
+ad_util.defjvp(square_p, lambda t, ans, x: mul(t, mul(_c(x, 2), x)))
 _integer_pow_nonzero_jvp = integer_pow_p.jvp_rule
 
 

@@ -42,7 +42,6 @@ from trellax._src.lax.structural import (
     pad_p,
     reshape_p,
     rev_p,
-    select_n_p,
     slice_p,
     transpose_p,
 )
@@ -584,36 +583,30 @@ ad_util.defjvp(cummax_p, _cumulative_select_jvp(cummax_p))
 ad_util.defjvp(cummin_p, _cumulative_select_jvp(cummin_p))
 
 
-def _cumprod_jvp(t: Any, ans: Any, x: Any, *, axis: int, reverse: bool) -> Any:
-    """d y_i = sum_{j<=i} t_j prod_{k<=i, k!=j} x_k, computed without dividing by x."""
+def _cumprod_jvp(
+    primals: Sequence[Any], tangents: Sequence[Any], *, axis: int, reverse: bool
+) -> Any:
+    """The JVP of the associative scan of ``mul`` (JAX's rule: its derivative of ``cumprod`` is
+    the product rule applied in the scan's odd/even order, and the primal it returns is that
+    scan's product, not ``cumprod``'s). The order decides where an infinite factor meets a zero:
+    ``grad(sum(cumprod([a, inf, -0.0, b])))`` has JAX's -inf and NaN in the same places."""
+    (x,), (t,) = primals, tangents
+    if type(t) is ad_util.Zero:
+        ans = cumprod_p.bind(x, axis=axis, reverse=reverse)
+        return ans, ad_util.zero_of(ans)
 
-    n = x.ndim
-    size = x.shape[axis]
-    shape = tuple(x.shape)
-    big = (*shape[:axis], size, *shape[axis:])  # axis j (source), then axis i (target)
-    one = ad_util.const(x, 1)
-    jdim = axis
-    idim = axis + 1
-    xdims = tuple(i if i < axis else i + 1 for i in range(n))
-    xb = broadcast_in_dim_p.bind(x, shape=big, broadcast_dimensions=xdims)
-    jj = broadcasted_iota(dtypes.int32, big, jdim)
-    kk = broadcasted_iota(dtypes.int32, big, idim)
-    after = ew.lt(kk, jj) if reverse else ew.gt(kk, jj)
-    masked = select_n_p.bind(after, ad_util.broadcast_to_shape(one, big), xb)
-    c = cumprod_p.bind(masked, axis=idim, reverse=reverse)  # prod of x_k strictly after j, to i
-    shift = tuple((1, -1, 0) if i == axis else (0, 0, 0) for i in range(n))
+    def combine(a: Any, ta: Any, b: Any, tb: Any) -> tuple[Any, Any]:
+        return ew.mul(a, b), ad_util.add_any_p.bind(ew.mul(ta, b), ew.mul(a, tb))
+
     if reverse:
-        shift = tuple((-1, 1, 0) if i == axis else (0, 0, 0) for i in range(n))
-    left = pad_p.bind(cumprod_p.bind(x, axis=axis, reverse=reverse), one, padding_config=shift)
-    coef_dims = tuple(i if i <= axis else i + 1 for i in range(n))
-    coef = broadcast_in_dim_p.bind(ew.mul(t, left), shape=big, broadcast_dimensions=coef_dims)
-    valid = ew.ge(kk, jj) if not reverse else ew.le(kk, jj)
-    zero = ad_util.broadcast_to_shape(ad_util.const(x, 0), big)
-    terms = select_n_p.bind(valid, zero, ew.mul(coef, c))
-    return reduce_sum_p.bind(terms, axes=(jdim,))
+        x, t = rev_p.bind(x, dimensions=(axis,)), rev_p.bind(t, dimensions=(axis,))
+    out, t_out = _pair_scan(combine, x, t, axis)
+    if reverse:
+        out, t_out = rev_p.bind(out, dimensions=(axis,)), rev_p.bind(t_out, dimensions=(axis,))
+    return out, t_out
 
 
-ad_util.defjvp(cumprod_p, _cumprod_jvp)
+cumprod_p.def_jvp(_cumprod_jvp)
 
 
 def _sort_jvp(

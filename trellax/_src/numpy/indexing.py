@@ -939,20 +939,21 @@ def _scatter(
             stacklevel=dtypes.user_stacklevel(),
         )
     result_dtype, result_weak = x.dtype, x.weak_type
-    if combine != "set" and not safe:
-        joined, joined_weak = dtypes.lattice_result_type(
-            (x.dtype, x.weak_type), (y.dtype, y.weak_type)
-        )
-        x = _convert(x, joined, joined_weak)
-    y = _convert(y, x.dtype, x.weak_type)
     entries = normalize_index(x, idx, wrap=wrap)
     if any(e[0] == "dslice" for e in entries):
         entries = _windows_as_indices(x, entries)
     plan = plan_index(tuple(x.shape), entries)
     target = plan.final_shape
     if 0 in target:
-        # an empty region: nothing is updated, and (as in JAX) the values' shape is not checked
-        return _convert(x, result_dtype, result_weak)
+        # JAX's rule: an update of an empty region returns the operand as it is, before the
+        # values' shape and dtype are looked at (.at[1:1].set(ones(5)) of any array is the array)
+        return x
+    if combine != "set" and not safe:
+        joined, joined_weak = dtypes.lattice_result_type(
+            (x.dtype, x.weak_type), (y.dtype, y.weak_type)
+        )
+        x = _convert(x, joined, joined_weak)
+    y = _convert(y, x.dtype, x.weak_type)
     if tuple(y.shape) != target:
         if len(y.shape) > len(target):  # JAX refuses even leading size-1 axes (NumPy drops)
             raise ValueError(

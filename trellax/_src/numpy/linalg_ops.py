@@ -81,9 +81,10 @@ def matmul(
         x = reshape(x, (1, x.shape[0]))
     if y_vec:
         y = reshape(y, (y.shape[0], 1))
+    # JAX broadcasts the batch dimensions first (ValueError), then checks the contraction
+    batch = _broadcast_batch(x.shape[:-2], y.shape[:-2])
     if x.shape[-1] != y.shape[-2]:
         raise _contraction_error((x.shape[-1],), (y.shape[-2],))
-    batch = _broadcast_batch(x.shape[:-2], y.shape[:-2])
     if x.shape[:-2] != batch:
         x = broadcast_to(x, (*batch, *x.shape[-2:]))
     if y.shape[:-2] != batch:

@@ -675,7 +675,8 @@ def _cumulative(
     x = canonical_operand(name, ensure_array(name, a))  # cumulative reductions too, as in JAX
     want = None if dtype is None else dtypes.check_user_dtype(dtype, name)
     if fill_nan is not None and is_inexact(x):
-        x = select_n(isnan(x), x, full_like_shape(fill_nan, x))
+        filled = full_like_shape(fill_nan, x)
+        x = select_n(isnan(x), x, filled) if x.size else filled  # JAX's where when empty
     ax = 0 if axis is None else canonicalize_axis(axis, x.ndim)  # 0-d: no axis 0, as in JAX
     if axis is None or x.ndim == 0:
         x = reshape(x, (x.size,))
@@ -809,7 +810,9 @@ def _nan_reduction(
     if not is_inexact(x):
         return reducer(x, axis=axis, keepdims=keepdims, **kwargs)
     nan = isnan(x)
-    filled = select_n(nan, x, full_like_shape(_identity_value(fill, x.dtype), x))
+    filled = full_like_shape(_identity_value(fill, x.dtype), x)
+    if x.size:  # JAX's where of an empty shape is its first value: no tangent flows from x
+        filled = select_n(nan, x, filled)
     out = reducer(filled, axis=axis, keepdims=keepdims, **kwargs)
     if nan_if_all_nan:
         all_nan = all(nan, axis=axis, keepdims=keepdims)

@@ -11,6 +11,7 @@ from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax.reductions import reduce_and
+from trellax._src.lax.shapes import broadcast_to
 from trellax._src.lax.structural import _convert, select_n_p
 from trellax._src.numpy import extended as _extended
 from trellax._src.numpy import ufuncs
@@ -87,6 +88,10 @@ def where(
     if not (c.shape == a.shape == b.shape):  # JAX's ValueError for shapes that cannot broadcast
         core.broadcast_shapes(tuple(c.shape), tuple(a.shape), tuple(b.shape))
     c, b, a = promote_shapes([c, b, a])
+    shape = core.broadcast_shapes(tuple(c.shape), tuple(a.shape), tuple(b.shape))
+    if 0 in shape:  # JAX's rule: an empty result is x broadcast, without a select (and so
+        # without a tangent from the condition's or y's side)
+        return broadcast_to(a, shape)
     return select_n_p.bind(c, b, a)
 
 

@@ -115,8 +115,10 @@ def _quantile(
     batch = tuple(x.shape[i] for i in rest)
     n = math.prod(x.shape[i] for i in axes)
     x = reshape(transpose(x, (*rest, *axes)), (*batch, n))
-    if n == 0 and math.prod(batch) * math.prod(qa.shape) > 0:
-        # an element taken from an empty axis: JAX's gather refuses it (its nan- forms index)
+    if n == 0 and math.prod(qa.shape) > 0 and (math.prod(batch) > 0 or not squash_nans):
+        # an element taken from an empty axis: JAX's gather refuses it, even when there are no
+        # rows to take it for (median of (0, 0) along axis 1); its nan- forms index, and only
+        # where there are rows
         if squash_nans:
             raise IndexError("index is out of bounds for axis 0 with size 0")
         raise TypeError(

@@ -17,7 +17,7 @@ import numpy as np
 from trellax._src.backend import eager
 from trellax._src.backend.eager import ConcreteArray
 from trellax._src.core.basearray import Array
-from trellax._src.core.core import Primitive
+from trellax._src.core.core import Primitive, broadcast_shapes
 from trellax._src.core.typing import ArrayLike
 from trellax._src.custom.derivatives import custom_jvp
 from trellax._src.dtypes import dtypes
@@ -246,7 +246,7 @@ def sign(x: ArrayLike, /) -> Array:
 
 def square(x: ArrayLike, /) -> Array:
     (a,) = promote_args_numeric("square", x)
-    return lax.integer_pow(a, 2)
+    return lax.square(a)
 
 
 def reciprocal(x: ArrayLike, /) -> Array:
@@ -839,15 +839,26 @@ def iscomplex(x: ArrayLike) -> Array:
 # -- the rest of jax.numpy's ufuncs ---------------------------------------------------------------
 
 
+def _where_shapes(*arrays: Array) -> None:
+    """JAX's ``ValueError`` for operands that do not broadcast, raised by the functions JAX
+    builds on ``where`` (``copysign``, ``heaviside``) before any ``lax`` operation sees them (the
+    elementwise ones raise ``TypeError``)."""
+    shapes = [tuple(a.shape) for a in arrays]
+    if len(set(shapes)) > 1:
+        broadcast_shapes(*shapes)
+
+
 def copysign(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args_inexact("copysign", x, y)
     if _kind(a) == "c":
         raise TypeError("copysign does not support complex-valued inputs")
+    _where_shapes(a, b)
     return select_n(signbit(b), lax.abs(a), lax.neg(lax.abs(a)))
 
 
 def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     a, b = promote_args_inexact("heaviside", x1, x2)
+    _where_shapes(a, b)
     zero = _lax_const(0, a)
     at_zero_or_nan = select_n(isnan(a), b, a)  # a NaN step input gives NaN, as in JAX
     return select_n(
