@@ -610,6 +610,13 @@ AUDITED: list[Evidence] = [
         "tests/test_complex_special.py::test_poles_and_non_finite_are_nan",
         "tests/test_complex_special.py::test_negative_real_axis_takes_the_upper_side",
     ),
+    E(
+        "docs/autodiff.md",
+        "Indexing and `.at[]` updates are differentiable: `gather` transposes",
+        "tests/test_scatter_extremal.py::test_derivatives_match_jax",
+        "tests/test_scatter_unique.py",
+        "tests/test_autodiff_indexing.py",
+    ),
     # ---- docs/semantics.md
     E(
         "docs/semantics.md",

@@ -50,9 +50,6 @@ CONCRETE_MASK = (
     "a mask built inside jit from constants is concrete here: trellax indexes (JAX raises)"
 )
 UNSORTED = "searchsorted(method='sort') of an unsorted row: undefined; the two differ"
-SCATTER_MIN_GRAD = (
-    "JAX's scatter-min gradient with clipped negative indices counts a replaced value"
-)
 PARTITION = "JAX's partition changes the sign of zeros and moves NaNs before the kth element"
 ZERO_SIGN = "the sign of an exact zero in cumlogsumexp (XLA's order)"
 CUMMAX = "lax.cummax/cummin: JAX's complex running max is not lexicographic (reverse=True keeps"
@@ -135,7 +132,6 @@ KNOWN: dict[str, str] = {
     "jax.grad(lambda *z: jnp.sum((lambda a: a.at[7].get(mode='promise_in_bounds'))(*z)))(x)": PROMISE,
     "jax.grad(lambda *z: jnp.sum((lambda a: a.at[-9].get(mode='promise_in_bounds'))(*z)))(x)": PROMISE,
     "jax.grad(lambda *z: jnp.sum((lambda a: a.at[jnp.array(-6)].get(mode='promise_in_bounds'))(*z)))(x)": PROMISE,
-    "jax.grad(lambda *z: jnp.sum((lambda a, i: a.at[i].min(-2.5, mode='clip'))(*z)))(x, ioob)": SCATTER_MIN_GRAD,
     "jax.jit(lambda a: a.at[jnp.array([True, False, True, False, True])].set(0.0))(x)": CONCRETE_MASK,
     "jax.jit(lambda a: a.at[jnp.array([True, False, True, False, True])].get())(x)": CONCRETE_MASK,
     "jax.jit(lambda a: a.at[jnp.array(True)].set(0.0))(x)": CONCRETE_MASK,

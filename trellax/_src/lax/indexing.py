@@ -35,7 +35,7 @@ from trellax._src.lax._base import asarray, same_dtypes_error
 from trellax._src.lax.elementwise import add_p, div_p, eq_p, mul_p, neg
 from trellax._src.lax.indexing_checks import check_gather, check_scatter
 from trellax._src.lax.select_n import select_n_p
-from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front, convert_element_type_p
+from trellax._src.lax.shapes import Dims, axis_size, bdim_at_front
 
 
 class GatherDimensionNumbers(NamedTuple):
@@ -728,8 +728,11 @@ def _scatter_extremal_jvp(prim: Primitive) -> Any:
         unique_indices: bool,
         mode: Any,
     ) -> tuple[Any, Any]:
-        """Ties share the tangent equally (operand included), like JAX's max rules."""
-
+        """JAX's rule: the operand's tangent passes through everywhere, and each written window
+        is corrected in the updates' shape. Updates that tie for a position share it equally,
+        with the operand element when it is kept too; an update that lost (NaN never equals
+        itself, so a NaN update is one) contributes nothing, and an operand element that was
+        replaced has its tangent taken out (an untouched NaN keeps its tangent)."""
         operand, indices, updates = primals
         dn = dimension_numbers
         params = dict(
@@ -741,35 +744,47 @@ def _scatter_extremal_jvp(prim: Primitive) -> Any:
         ans = prim.bind(operand, indices, updates, **params)
         t_op = ad_util.instantiate(tangents[0])
         t_up = ad_util.convert(ad_util.instantiate(tangents[2]), t_op.dtype, t_op.weak_type)
-        back = gather_p.bind(
-            ans,
-            indices,
-            dimension_numbers=_gather_dnums_of(dn),
-            slice_sizes=_inverse_slice_sizes(len(operand.shape), dn, tuple(updates.shape)),
-            mode=mode,
-            fill_value=None,
-        )
-        won = eq_p.bind(updates, back)
-        retained = eq_p.bind(operand, ans)
+        # JAX's modes: the read-backs clamp (promise_in_bounds), the counts drop what falls
+        # outside, and only the final scatter-add takes the caller's mode
+        drop = GatherScatterMode.FILL_OR_DROP
+        slices = _inverse_slice_sizes(len(operand.shape), dn, tuple(updates.shape))
+
+        def windows(v: Any) -> Any:  # what the scatter's windows hold in v, updates' shape
+            return gather_p.bind(
+                v,
+                indices,
+                dimension_numbers=_gather_dnums_of(dn),
+                slice_sizes=slices,
+                mode=GatherScatterMode.PROMISE_IN_BOUNDS,
+                fill_value=None,
+            )
+
+        def count(v: Any) -> Any:  # per window: how many updates wrote its position
+            total = scatter_add_p.bind(
+                _zeros_like(t_op),
+                indices,
+                v,
+                dimension_numbers=dn,
+                indices_are_sorted=indices_are_sorted,
+                unique_indices=unique_indices,
+                mode=drop,
+            )
+            return windows(total)
+
+        target = windows(ans)
+        won = eq_p.bind(updates, target)
+        kept = eq_p.bind(windows(operand), target)
         ones_u = _full(tuple(updates.shape), t_op, 1)
         zeros_u = _zeros_like(ones_u)
-        n_won = scatter_add_p.bind(
-            _zeros_like(t_op), indices, select_n_p.bind(won, zeros_u, ones_u), **params
-        )
-        one = _full(tuple(operand.shape), t_op, 1)
-        zero = _zeros_like(one)
-        share = div_p.bind(
-            one,
-            add_p.bind(
-                n_won,
-                convert_element_type_p.bind(retained, new_dtype=one.dtype, weak_type=one.weak_type),
-            ),
-        )
-        share = select_n_p.bind(eq_p.bind(share, share), zero, share)  # 1/0 where nobody wins
-        op_part = mul_p.bind(t_op, select_n_p.bind(retained, zero, share))
-        t_won = select_n_p.bind(won, zeros_u, t_up)
-        up_part = mul_p.bind(scatter_add_p.bind(zero, indices, t_won, **params), share)
-        return ans, add_p.bind(op_part, up_part)
+        n_won = count(select_n_p.bind(won, zeros_u, ones_u))
+        n_refs = count(ones_u)
+        one_more = div_p.bind(ones_u, add_p.bind(n_won, ones_u))
+        up_share = select_n_p.bind(kept, div_p.bind(ones_u, n_won), one_more)
+        up_coef = select_n_p.bind(won, zeros_u, up_share)
+        op_share = select_n_p.bind(kept, zeros_u, one_more)
+        op_coef = div_p.bind(add_p.bind(neg(ones_u), op_share), n_refs)
+        fix = add_p.bind(mul_p.bind(windows(t_op), op_coef), mul_p.bind(t_up, up_coef))
+        return ans, scatter_add_p.bind(t_op, indices, fix, **params)
 
     return rule
 
