@@ -35,7 +35,7 @@ LIST, TUPLE, DICT, NONE, NAMEDTUPLE, ORDERED_DICT, DEFAULT_DICT, CUSTOM = range(
 class Registration:
     """How one node type is flattened and rebuilt. One object per type, compared by identity."""
 
-    __slots__ = ("flatten", "flatten_with_keys", "kind", "origin", "type", "unflatten")
+    __slots__ = ("flatten", "flatten_with_keys", "kind", "origin", "type", "unflatten", "user_leaf")
 
     def __init__(
         self,
@@ -52,6 +52,7 @@ class Registration:
         self.flatten = flatten
         self.unflatten = unflatten
         self.flatten_with_keys = flatten_with_keys
+        self.user_leaf = False  # a node for the transformations, a leaf for the public functions
 
     def __repr__(self) -> str:
         return f"<pytree registration of {self.type.__qualname__} by {self.origin}>"
@@ -158,6 +159,21 @@ def _add(reg: Registration, caller: str) -> None:
         )
     _REGISTERED[t] = reg
     KIND[t] = reg
+
+
+USER_LEAF_TYPES: set[type] = set()
+
+
+def treat_as_leaf_publicly(nodetype: type) -> None:
+    """Makes the registered node type ``nodetype`` a leaf for the public tree functions
+    (``trellax.tree_util``, ``trellax.tree``) while the transformations, which flatten with
+    this package's own functions, keep descending into it (how a typed PRNG key is one leaf to
+    users, as in JAX, but crosses ``jit``/``vmap``/``grad`` as its uint32 data)."""
+    reg = _REGISTERED.get(nodetype)
+    if reg is None:
+        raise ValueError(f"{nodetype.__qualname__} is not a registered pytree node type.")
+    reg.user_leaf = True
+    USER_LEAF_TYPES.add(nodetype)
 
 
 def register_pytree_node(

@@ -123,7 +123,11 @@ def tree_reduce(
     >>> tree_reduce(lambda a, b: a + b, [1, (2, 3)])
     6
     """
-    flat = tree_leaves(tree, is_leaf)
+    return reduce_leaves(function, tree_leaves(tree, is_leaf), initializer)
+
+
+def reduce_leaves(function: Callable[[Any, Any], Any], flat: list[Any], initializer: Any) -> Any:
+    """``tree_reduce`` of the leaves ``flat`` (``_NO_INITIALIZER``: none given)."""
     if initializer is _NO_INITIALIZER:
         if not flat:
             raise TypeError(
@@ -150,7 +154,17 @@ def tree_transpose(
     >>> tree_transpose(outer, inner, [(1, 2, 3), (4, 5, 6)])
     ([1, 4], [2, 5], [3, 6])
     """
-    flat, treedef = tree_flatten(pytree_to_transpose)
+    return transpose_with(tree_flatten, outer_treedef, inner_treedef, pytree_to_transpose)
+
+
+def transpose_with(
+    flatten: Callable[[Any], tuple[list[Any], PyTreeDef]],
+    outer_treedef: PyTreeDef,
+    inner_treedef: PyTreeDef | None,
+    pytree_to_transpose: Any,
+) -> Any:
+    """``tree_transpose`` with the trees flattened by ``flatten``."""
+    flat, treedef = flatten(pytree_to_transpose)
     if inner_treedef is None:
         subtrees = flatten_up_to(outer_treedef, pytree_to_transpose, "tree_transpose", "the tree")
         if not subtrees:
@@ -158,7 +172,7 @@ def tree_transpose(
                 f"tree_transpose: cannot infer inner_treedef: outer_treedef {outer_treedef!r} has "
                 "no leaves. Pass inner_treedef explicitly."
             )
-        inner_treedef = tree_flatten(subtrees[0])[1]
+        inner_treedef = flatten(subtrees[0])[1]
     expected = outer_treedef.compose(inner_treedef)
     if treedef != expected:
         diff = first_difference(expected._spec, treedef._spec)
