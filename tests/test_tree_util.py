@@ -806,3 +806,17 @@ def test_property_map_and_transpose(value: Any) -> None:
     assert first == value and second == value
     paths = tu.tree_leaves_with_path(value)
     assert [_follow(value, p) for p, _ in paths] == leaves
+
+
+def test_transpose_takes_any_structure_with_the_right_number_of_leaves() -> None:
+    # JAX 0.10.2 checks only the leaf count (a list where the outer structure has a tuple, a dict
+    # for a list, a custom node whose aux data changed when it was rebuilt)
+    outer, inner = tu.tree_structure([0, 0]), tu.tree_structure((0, 0, 0))
+    assert tu.tree_transpose(outer, inner, [[1, 2, 3], (4, 5, 6)]) == ([1, 4], [2, 5], [3, 6])
+    assert tu.tree_transpose(outer, inner, {"a": (1, 2, 3), "b": (4, 5, 6)}) == (
+        [1, 4],
+        [2, 5],
+        [3, 6],
+    )
+    with pytest.raises(TypeError, match="Mismatch"):
+        tu.tree_transpose(outer, inner, [(1, 2, 3), (4, 5)])
