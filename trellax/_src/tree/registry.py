@@ -71,15 +71,15 @@ class Registration:
         what = "flatten_with_keys" if with_keys else "flatten"
         if type(out) is not tuple or len(out) != 2:
             raise ValueError(
-                f"The {what} function registered for the custom pytree node type "
-                f"{self.type.__qualname__} must return a (children, aux_data) tuple, got "
-                f"{out!r} of type {type(out).__name__}"
+                "The to_iterable function for a custom PyTree node should return a (children, "
+                f"aux_data) tuple, got {out!r} of type {type(out).__name__} (from the {what} "
+                f"function registered for the custom pytree node type {self.type.__qualname__})"
             )
         if not isinstance(out[0], Iterable):
             raise ValueError(
-                f"The {what} function registered for the custom pytree node type "
-                f"{self.type.__qualname__} must return a (children, aux_data) tuple whose "
-                f"children are iterable, got {out!r}"
+                "The to_iterable function for a custom PyTree node should return a (children, "
+                f"aux_data) tuple where 'children' is iterable, got {out!r} (from the {what} "
+                f"function registered for the custom pytree node type {self.type.__qualname__})"
             )
         return out
 
