@@ -820,3 +820,21 @@ def test_transpose_takes_any_structure_with_the_right_number_of_leaves() -> None
     )
     with pytest.raises(TypeError, match="Mismatch"):
         tu.tree_transpose(outer, inner, [(1, 2, 3), (4, 5)])
+
+
+def test_partial_of_a_partial_func_compares_and_hashes_as_the_partial() -> None:
+    # JAX 0.10.2: Partial(fun, 2).func == fun from either side, and two Partials of fun have
+    # equal funcs with equal hashes
+    fun = functools.partial(print, 1)
+    p1, p2 = tu.Partial(fun, 2), tu.Partial(fun, 2)
+    assert fun == p1.func and p1.func == fun and p1.func == p2.func
+    assert hash(p1.func) == hash(p2.func)
+    assert tu.tree_structure(p1) == tu.tree_structure(tu.Partial(functools.partial(print, 1), 3))
+    assert p1.func != functools.partial(print, 2)
+
+
+def test_static_field_keeps_a_given_static_entry() -> None:
+    from trellax.tree import static as tu_static
+
+    assert tu_static(metadata={"static": False}).metadata == {"static": False}
+    assert dict(tu_static(metadata={"a": 1}).metadata) == {"static": True, "a": 1}

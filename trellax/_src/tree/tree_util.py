@@ -292,10 +292,26 @@ class _StaticCallable:
         return self.fn(*args, **kwargs)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is _StaticCallable and bool(self.fn == other.fn)
+        # equal to a partial of the same function and arguments (the one it wraps included, from
+        # either side: ``fun == Partial(fun, 2).func``), as JAX's wrapper is
+        o = other.fn if type(other) is _StaticCallable else other
+        if not isinstance(o, functools.partial):
+            return False
+        if o is self.fn:
+            return True
+        try:
+            return bool(
+                self.fn.func == o.func and self.fn.args == o.args and self.fn.keywords == o.keywords
+            )
+        except Exception:  # arguments that do not compare to a bool (arrays)
+            return False
 
     def __hash__(self) -> int:
-        return hash(self.fn)
+        fn = self.fn
+        try:
+            return hash((fn.func, fn.args, tuple(fn.keywords.items())))
+        except TypeError:  # unhashable arguments: equal only to itself
+            return hash(id(fn))
 
     def __repr__(self) -> str:
         return repr(self.fn)
