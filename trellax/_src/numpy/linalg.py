@@ -362,6 +362,8 @@ def pinv(
     m, n = x.shape[-2:]
     real = complex_to_real(x.dtype)
     if rcond is not None:
+        if rtol is not None:
+            raise ValueError("pinv: only one of rtol and rcond may be specified.")
         rtol = rcond
     if min(m, n) == 0:
         return full((*x.shape[:-2], n, m), 0, x.dtype)
@@ -393,6 +395,8 @@ def matrix_rank(
 ) -> Array:
     """The number of singular values above ``rtol * max(s)`` (default ``max(m, n) * eps``), or
     above the absolute ``tol``; a default-int array over the batch dimensions."""
+    if tol is not None and rtol is not None:
+        raise ValueError("matrix_rank: only one of tol or rtol may be specified.")
     x = _strong_inexact("matrix_rank", M)
     d = dtypes.default_int_dtype()
     if x.ndim < 2:

@@ -591,7 +591,10 @@ def companion(a: ArrayLike) -> Array:
     """The companion matrix of the polynomial with coefficients ``a`` (highest power first)."""
     av = ensure_array("companion", a)
     if av.ndim < 1 or av.shape[-1] < 2:
-        raise ValueError("Incorrect shape for `a`. `a` must have a last axis of length >= 2.")
+        shape = av.shape if av.ndim else (1,)  # a scalar is a polynomial of one coefficient
+        raise ValueError(
+            f"The length of `a` along the last axis must be at least 2; got shape {shape}."
+        )
     n = av.shape[-1] - 1  # leading axes are batch axes (one matrix per polynomial, as JAX's)
     first = ufuncs.divide(ufuncs.negative(av[..., 1:]), av[..., :1])
     below = eye(n - 1, n, dtype=first.dtype) if n > 1 else zeros((0, n), dtype=first.dtype)
@@ -764,7 +767,7 @@ def convolution_matrix(a: ArrayLike, n: int, mode: str = "full") -> Array:
         rows = max(m, n) - min(m, n) + 1
         start = min(m, n) - 1
     else:
-        raise ValueError(f"mode must be 'full', 'same' or 'valid', got {mode!r}")
+        raise ValueError(f"mode must be one of 'full', 'valid', 'same'; got {mode!r}.")
     i = ufuncs.add(arange(rows)[:, None], start)
     k = ufuncs.subtract(i, arange(n)[None, :])
     inside = ufuncs.logical_and(ufuncs.greater_equal(k, 0), ufuncs.less(k, m))

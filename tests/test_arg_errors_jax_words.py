@@ -1,0 +1,55 @@
+"""Argument errors of ``linalg.pinv``/``matrix_rank``, ``scipy.linalg.companion``/
+``convolution_matrix`` and ``lax.broadcast_shapes``: JAX's error classes and words (observed with
+JAX 0.10.2; its linalg_test and lax_vmap_test match them)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import trellax.numpy as tnp
+import trellax.scipy as tsp
+from trellax import lax
+
+
+def test_pinv_and_matrix_rank_refuse_both_tolerances() -> None:
+    x = tnp.ones((3, 3))
+    with pytest.raises(ValueError, match=r"^pinv: only one of rtol and rcond may be specified\.$"):
+        tnp.linalg.pinv(x, rcond=1e-2, rtol=1e-2)
+    np.testing.assert_array_equal(tnp.linalg.pinv(x, rcond=1e-2), tnp.linalg.pinv(x, rtol=1e-2))
+    with pytest.raises(
+        ValueError, match=r"^matrix_rank: only one of tol or rtol may be specified\.$"
+    ):
+        tnp.linalg.matrix_rank(x, rtol=1e-2, tol=1e-2)
+    assert int(tnp.linalg.matrix_rank(x, rtol=1e-2)) == int(tnp.linalg.matrix_rank(x, tol=1e-2))
+
+
+@pytest.mark.parametrize(("shape", "shown"), [((1,), "(1,)"), ((0,), "(0,)"), ((), "(1,)")])
+def test_companion_of_too_short_a(shape: tuple[int, ...], shown: str) -> None:
+    want = f"The length of `a` along the last axis must be at least 2; got shape {shown}."
+    with pytest.raises(ValueError) as e:
+        tsp.linalg.companion(tnp.zeros(shape))
+    assert str(e.value) == want
+
+
+def test_convolution_matrix_bad_mode() -> None:
+    with pytest.raises(ValueError) as e:
+        tsp.linalg.convolution_matrix(tnp.array([1.0, 2.0, 3.0]), 3, mode="bad")
+    assert str(e.value) == "mode must be one of 'full', 'valid', 'same'; got 'bad'."
+
+
+def test_broadcast_shapes_bad_shapes() -> None:
+    with pytest.raises(TypeError) as e:
+        lax.broadcast_shapes((-1,))
+    assert str(e.value) == (
+        "Only non-negative indices are allowed when broadcasting static shapes, but got shape (-1,)."
+    )
+    for bad, shown in [("hello", "hello"), ((2.5,), "(2.5,)")]:
+        with pytest.raises(TypeError) as e:
+            lax.broadcast_shapes(bad)  # type: ignore[arg-type]
+        assert str(e.value) == (
+            f"Shapes must be 1D sequences of concrete values of integer type, got {shown}."
+        )
+    assert lax.broadcast_shapes((2, 1), (3,)) == (2, 3)
+    with pytest.raises(ValueError):
+        lax.broadcast_shapes((2,), (3,))
