@@ -53,3 +53,30 @@ def test_broadcast_shapes_bad_shapes() -> None:
     assert lax.broadcast_shapes((2, 1), (3,)) == (2, 3)
     with pytest.raises(ValueError):
         lax.broadcast_shapes((2,), (3,))
+
+
+def test_convolution_matrix_argument_checks() -> None:
+    a = tnp.array([1.0, 2.0, 3.0])
+    for n in (0, -1):
+        with pytest.raises(ValueError) as e:
+            tsp.linalg.convolution_matrix(a, n)
+        assert str(e.value) == f"n must be a positive integer; got {n}."
+    for shape in [(0,), (2, 0)]:
+        with pytest.raises(ValueError) as e:
+            tsp.linalg.convolution_matrix(tnp.zeros(shape), 3)
+        assert str(e.value) == f"len(a) must be at least 1; got shape {shape}."
+    with pytest.raises(ValueError, match="must be at least 1-dimensional, got a scalar"):
+        tsp.linalg.convolution_matrix(tnp.array(5.0), 3)
+
+
+def test_convolution_matrix_batches_leading_axes() -> None:
+    # JAX 0.10.2: convolution_matrix(arange(6.).reshape(2, 3) + 1, 2, "same")
+    a = np.arange(6.0).reshape(2, 3) + 1
+    got = np.asarray(tsp.linalg.convolution_matrix(a, 2, "same"))
+    want = [[[1.0, 0.0], [2.0, 1.0], [3.0, 2.0]], [[4.0, 0.0], [5.0, 4.0], [6.0, 5.0]]]
+    np.testing.assert_array_equal(got, want)
+    for mode in ("full", "same", "valid"):
+        for n in (1, 2, 5):
+            whole = np.asarray(tsp.linalg.convolution_matrix(a, n, mode))
+            rows = [np.asarray(tsp.linalg.convolution_matrix(r, n, mode)) for r in a]
+            np.testing.assert_array_equal(whole, np.stack(rows))

@@ -749,14 +749,17 @@ def fiedler(a: ArrayLike) -> Array:
 
 
 def convolution_matrix(a: ArrayLike, n: int, mode: str = "full") -> Array:
-    """The matrix ``A`` with ``A @ v == convolve(a, v, mode)`` for vectors ``v`` of length ``n``."""
-    av = ensure_array("convolution_matrix", a)
-    if av.ndim != 1 or av.shape[0] == 0:
-        raise ValueError("convolution_matrix: a must be a non-empty 1-D array")
+    """The matrix ``A`` with ``A @ v == convolve(a, v, mode)`` for vectors ``v`` of length ``n``
+    (leading axes of ``a`` are batch axes: one matrix per row, as JAX's)."""
     n = operator.index(n)
     if n <= 0:
-        raise ValueError(f"n must be a positive integer, got {n}")
-    m = av.shape[0]
+        raise ValueError(f"n must be a positive integer; got {n}.")
+    av = ensure_array("convolution_matrix", a)
+    if av.ndim == 0:
+        raise ValueError("convolution_matrix: a must be at least 1-dimensional, got a scalar.")
+    if av.shape[-1] == 0:
+        raise ValueError(f"len(a) must be at least 1; got shape {av.shape}.")
+    m = av.shape[-1]
     full = m + n - 1
     if mode == "full":
         start, rows = 0, full
@@ -771,5 +774,5 @@ def convolution_matrix(a: ArrayLike, n: int, mode: str = "full") -> Array:
     i = ufuncs.add(arange(rows)[:, None], start)
     k = ufuncs.subtract(i, arange(n)[None, :])
     inside = ufuncs.logical_and(ufuncs.greater_equal(k, 0), ufuncs.less(k, m))
-    values = take(av, ufuncs.minimum(ufuncs.maximum(k, 0), m - 1))
+    values = take(av, ufuncs.minimum(ufuncs.maximum(k, 0), m - 1), axis=-1)
     return where(inside, values, zeros((), dtype=av.dtype))
