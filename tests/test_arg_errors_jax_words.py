@@ -80,3 +80,68 @@ def test_convolution_matrix_batches_leading_axes() -> None:
             whole = np.asarray(tsp.linalg.convolution_matrix(a, n, mode))
             rows = [np.asarray(tsp.linalg.convolution_matrix(r, n, mode)) for r in a]
             np.testing.assert_array_equal(whole, np.stack(rows))
+
+
+def test_pad_errors() -> None:
+    z = np.zeros(2)
+    cases = [
+        (
+            [(0, 1, 0), (0, 1, 0)],
+            "length of padding_config must equal the number of axes of operand, got "
+            "padding_config ((0, 1, 0), (0, 1, 0)) for operand shape (2,)",
+        ),
+        (
+            [(0, 1, -1)],
+            "interior padding in padding_config must be nonnegative, got padding_config "
+            "((0, 1, -1),)",
+        ),
+        (
+            [(-3, 0, 0)],
+            "Dimension size after padding is not at least 0, got result shape (-1,), for "
+            "padding_config ((-3, 0, 0),) and operand shape (2,)",
+        ),
+        (
+            [(-4, 0, 1)],
+            "Dimension size after padding is not at least 0, got result shape (-1,), for "
+            "padding_config ((-4, 0, 1),) and operand shape (2,)",
+        ),
+    ]
+    for config, want in cases:
+        with pytest.raises(ValueError) as e:
+            lax.pad(z, 0.0, config)
+        assert str(e.value) == want
+
+
+def test_reshape_of_a_shape_that_is_not_integers() -> None:
+    assert lax.reshape(np.ones((3,), np.float32), (lax.add(1, 2), 1)).shape == (3, 1)
+    for bad in [(np.array([3, 1]),), (1.5, 2.0)]:
+        with pytest.raises(TypeError, match="^Shapes must be 1D sequences of concrete values"):
+            lax.reshape(np.ones(3), bad)
+
+
+def test_conv_argument_errors() -> None:
+    x = tnp.ones((1, 10, 10, 5), dtype=tnp.bfloat16)
+    with pytest.raises(ValueError) as e:
+        lax.conv_general_dilated_patches(x, (5, 5), window_strides=(1, 1), padding=(3, 3))
+    assert str(e.value) == (
+        "padding argument to conv_general_dilated should be a string or a sequence of (low, "
+        "high) pairs, got (3, 3)"
+    )
+    with pytest.raises(ValueError) as e:
+        lax.conv(tnp.zeros((1, 1, 3, 3)), np.zeros((1, 1, 1, 1)), [1], "SAME")
+    assert str(e.value) == (
+        "conv_general_dilated window and window_strides must have the same number of "
+        "dimensions, but got 2 and 1"
+    )
+    dn = lax.ConvDimensionNumbers(lhs_spec=(0, 1, 2), rhs_spec=(0, 1, 2), out_spec=(0, 1, 2))
+    with pytest.raises(ValueError) as e:
+        lax.conv_general_dilated(
+            np.ones((1, 1, 1)), np.ones((1, 1, 1, 1)), (1,), ((0, 0),), dimension_numbers=dn
+        )
+    assert str(e.value) == (
+        "conv_general_dilated lhs and rhs must have the same number of dimensions, but got "
+        "(1, 1, 1) and (1, 1, 1, 1)."
+    )
+    # without dimension numbers, JAX's TypeError of conv_dimension_numbers
+    with pytest.raises(TypeError, match="ndim to be equal"):
+        lax.conv_general_dilated(np.ones((1, 1, 3)), np.ones((1, 1, 1, 1)), (1,), "VALID")

@@ -121,6 +121,11 @@ def _pads(
     try:
         pads = tuple((operator.index(lo), operator.index(hi)) for lo, hi in padding)
     except (TypeError, ValueError):
+        if name == "conv_general_dilated":  # JAX's ValueError and words
+            raise ValueError(
+                "padding argument to conv_general_dilated should be a string or a sequence of "
+                f"(low, high) pairs, got {padding!r}"
+            ) from None
         raise TypeError(
             f"{name}: padding must be 'SAME', 'SAME_LOWER', 'VALID' or a sequence of (low, high) "
             f"integer pairs, got {padding!r}"
@@ -164,6 +169,12 @@ def conv_dimension_numbers(
 ) -> ConvDimensionNumbers:
     """Normalizes ``dimension_numbers`` (None, spec strings, or permutations)."""
     nd = len(lhs_shape)
+    if len(rhs_shape) != nd and isinstance(dimension_numbers, ConvDimensionNumbers):
+        # numbers given in full: JAX's shape rule speaks (a ValueError)
+        raise ValueError(
+            "conv_general_dilated lhs and rhs must have the same number of dimensions, but got "
+            f"{tuple(lhs_shape)} and {tuple(rhs_shape)}."
+        )
     if len(rhs_shape) != nd:
         raise TypeError(
             "convolution requires lhs and rhs ndim to be equal, got "
@@ -279,6 +290,11 @@ def conv_general_dilated(
             feature_group_count, preferred_element_type,
         )  # fmt: skip
     nsp = x.ndim - 2
+    if hasattr(window_strides, "__len__") and len(window_strides) != nsp:
+        raise ValueError(
+            "conv_general_dilated window and window_strides must have the same number of "
+            f"dimensions, but got {nsp} and {len(window_strides)}"
+        )
     strides = _ints(name, "window_strides", window_strides, nsp)
     ld = _ints(name, "lhs_dilation", lhs_dilation or (1,) * nsp, nsp, sign=TypeError)
     rd = _ints(name, "rhs_dilation", rhs_dilation or (1,) * nsp, nsp, sign=TypeError)
