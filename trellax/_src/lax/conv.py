@@ -500,10 +500,14 @@ def conv_transpose(
     transpose_kernel: bool = False,
     precision: Any = None,
     preferred_element_type: DTypeLike | None = None,
+    use_consistent_padding: bool = False,
 ) -> Array:
     """The "deconvolution": a convolution of the ``strides``-dilated input, so the spatial
     size grows by ``strides``; ``transpose_kernel`` flips the kernel's spatial axes and swaps
-    its in/out features (the gradient of a forward convolution)."""
+    its in/out features (the gradient of a forward convolution). ``"SAME"``/``"VALID"`` name
+    the forward convolution's padding; ``(low, high)`` pairs are the transposed convolution's
+    own, or with ``use_consistent_padding`` the forward one's too (the input is then padded by
+    ``dilation * (k - 1) - low`` and ``- high``, PyTorch's convention, as JAX)."""
     x, y = asarray(lhs), asarray(rhs)
     if dimension_numbers is None:
         if x.ndim not in _TRANSPOSE_DEFAULT_DN:
@@ -518,6 +522,8 @@ def conv_transpose(
         if padding.upper() not in ("SAME", "VALID"):
             raise ValueError(f"Invalid padding mode: {padding}")
         pads: Any = [_conv_transpose_padding(k, s, padding.upper()) for k, s in zip(eff_k, strides)]
+    elif use_consistent_padding:
+        pads = [(e - 1 - lo, e - 1 - hi) for e, (lo, hi) in zip(eff_k, padding)]
     else:
         pads = padding
     if transpose_kernel:
