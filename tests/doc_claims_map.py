@@ -956,6 +956,18 @@ AUDITED: list[Evidence] = [
         "tests/test_key_tree_results.py::test_random_seed_offset_is_part_of_the_jit_cache_key",
     ),
     E(
+        "docs/jax_coverage.md",
+        "(`rng_bit_generator` is there: XLA's Philox",
+        "tests/test_rng_bit_generator.py::test_matches_jax",
+        "tests/test_rng_bit_generator.py::test_errors",
+    ),
+    E(
+        "trellax/_src/lax/rng_bit_generator.py",
+        "Observed bit for bit against JAX 0.10.2",
+        "tests/test_rng_bit_generator.py::test_matches_jax",
+        "tests/test_rng_bit_generator.py::test_vmap_draws_each_state_alone",
+    ),
+    E(
         "docs/random.md",
         "To the public tree functions (`trellax.tree.*`, `trellax.tree_util.*`) a",
         "tests/test_key_public_leaf.py::test_leaves_structure_and_paths",

@@ -713,6 +713,7 @@ CASES["custom_linear_solve"] = lambda: lax.custom_linear_solve(
     lambda x: 2.0 * x, f32(), lambda mv, y: y / 2.0, symmetric=True
 )
 CASES["schur"] = lambda: lax.linalg.schur(f32((3, 3)))
+CASES["rng_bit_generator"] = lambda: lax.rng_bit_generator(np.arange(1, 5, dtype=np.uint32), (2, 3))
 CASES["hessenberg"] = lambda: lax.linalg.hessenberg(f32((2, 4, 4)))
 CASES["remat_opt"] = lambda: trellax.jit(
     optimize_remat_of_custom_vjp_fwd(tnp.sin, None, lambda x: (tnp.sin(x), (x,)), None),
