@@ -375,7 +375,8 @@ def pinv(
         if rtol is None
         else _convert(ensure_array("pinv", rtol), real, False)
     )
-    return _PINV[bool(hermitian)](x, tol)
+    out: Array = _PINV[bool(hermitian)](x, tol)
+    return out
 
 
 def _pinv_value(x: Array, tol: Array, hermitian: bool) -> Array:

@@ -285,7 +285,7 @@ class _StaticCallable:
 
     __slots__ = ("fn",)
 
-    def __init__(self, fn: Callable[..., Any]) -> None:
+    def __init__(self, fn: functools.partial[Any]) -> None:
         self.fn = fn
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
