@@ -115,7 +115,7 @@ def test_pad_errors() -> None:
 def test_reshape_of_a_shape_that_is_not_integers() -> None:
     assert lax.reshape(np.ones((3,), np.float32), (lax.add(1, 2), 1)).shape == (3, 1)
     for bad in [(np.array([3, 1]),), (1.5, 2.0)]:
-        with pytest.raises(TypeError, match="^Shapes must be 1D sequences of concrete values"):
+        with pytest.raises(TypeError, match=r"^Shapes must be 1D sequences of concrete values"):
             lax.reshape(np.ones(3), bad)
 
 

@@ -52,13 +52,13 @@ def test_fwd_primal_out_of_another_shape() -> None:
         return tnp.zeros((3, *x.shape), x.dtype), None
 
     f = _with_fwd(f_fwd2)
-    with pytest.raises(
-        TypeError,
-        match="first element had shapes/dtypes of:\n    float32\\[3\\]\n"
-        "while the custom_vjp-decorated function f had output shapes/dtypes of:\n"
-        "    float32\\[\\]$",
-    ):
+    with pytest.raises(TypeError) as e:
         trellax.grad(lambda x: _scan_apply(f, x))(np.float32(1.0))
+    assert str(e.value).endswith(
+        "first element had shapes/dtypes of:\n    float32[3]\n"
+        "while the custom_vjp-decorated function f had output shapes/dtypes of:\n"
+        "    float32[]"
+    )
     with pytest.raises(TypeError, match="fwd rule f_fwd2 for function f"):
         trellax.grad(lambda x: trellax.jit(f)(x))(np.float32(1.0))
 
