@@ -2079,8 +2079,22 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
-        "Others: `delete` (trellax never frees a buffer,",
-        "tests/test_key_primitives.py",
+        "`random_test` (3 on 2026-11-29; 35 on 2026-11-28, 31 of them because keys were",
+        "record: a dated run of upstream test files or programs through trellax.compat (tools/run_jax_tests.py, tools/run_peer_tests.py, tests/corpus), stated in this section of docs/compat.md",
+    ),
+    E(
+        "docs/compat.md",
+        "- `lax`: `rng_bit_generator` (XLA's Philox on CPU, bit for bit against golden data",
+        "tests/test_rng_bit_generator.py::test_matches_jax",
+        "tests/test_lax_conv.py::test_conv_transpose_use_consistent_padding_is_the_conv_gradient",
+        "tests/test_arg_errors_jax_words.py::test_pad_errors",
+        "tests/test_arg_errors_jax_words.py::test_conv_argument_errors",
+        "tests/test_arg_errors_jax_words.py::test_broadcast_shapes_bad_shapes",
+    ),
+    E(
+        "docs/compat.md",
+        "Left after this session: `random_test` 3 (`is_deleted` after `delete`",
+        "record: a dated run of upstream test files or programs through trellax.compat (tools/run_jax_tests.py, tools/run_peer_tests.py, tests/corpus), stated in this section of docs/compat.md",
     ),
     E(
         "docs/compat.md",
