@@ -838,3 +838,37 @@ def test_static_field_keeps_a_given_static_entry() -> None:
 
     assert tu_static(metadata={"static": False}).metadata == {"static": False}
     assert dict(tu_static(metadata={"a": 1}).metadata) == {"static": True, "a": 1}
+
+
+def test_keys_match_positional_patterns() -> None:
+    # JAX 0.10.2's key classes have __match_args__ (``case DictKey("foo")``)
+    found = []
+    for key in [
+        tu.SequenceKey(1),
+        tu.DictKey("foo"),
+        tu.GetAttrKey("bar"),
+        tu.FlattenedIndexKey(2),
+    ]:
+        match key:
+            case tu.SequenceKey(i):
+                found.append(("seq", i))
+            case tu.DictKey(k):
+                found.append(("dict", k))
+            case tu.GetAttrKey(n):
+                found.append(("attr", n))
+            case tu.FlattenedIndexKey(k):
+                found.append(("flat", k))
+    assert found == [("seq", 1), ("dict", "foo"), ("attr", "bar"), ("flat", 2)]
+
+
+def test_register_dataclass_refuses_overlapping_fields() -> None:
+    @dataclasses.dataclass
+    class Foo:
+        x: int
+        y: float
+
+    with pytest.raises(ValueError) as e:
+        tu.register_dataclass(Foo, data_fields=["x", "y"], meta_fields=["x"])
+    assert (
+        str(e.value) == "data_fields and meta_fields must not overlap. Overlapping fields: {'x'}."
+    )

@@ -317,6 +317,11 @@ def register_dataclass(
     meta = tuple(meta_fields)
     if isinstance(data_fields, str) or isinstance(meta_fields, str):
         raise TypeError("register_dataclass: data_fields and meta_fields must be lists of names.")
+    overlap = set(data) & set(meta)
+    if overlap:
+        raise ValueError(
+            f"data_fields and meta_fields must not overlap. Overlapping fields: {overlap}."
+        )
     if dataclasses.is_dataclass(nodetype):
         init = {f.name for f in dataclasses.fields(nodetype) if f.init}
         given = set(data) | set(meta) | set(drop_fields)
