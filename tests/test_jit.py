@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import operator
@@ -803,3 +804,24 @@ def test_a_function_traced_inside_jit_is_not_traced_again_at_top_level() -> None
     state = tnp.arange(5, dtype=tnp.uint32)
     outer(state), outer(state), inner(state)
     assert count[0] == 1
+
+
+def test_treedefs_with_array_aux_data_raise_jax_value_error() -> None:
+    # JAX 0.10.2 (issue 28659): an array as a static field makes the second jit call compare two
+    # treedefs, which raises JAX's ValueError
+    @trellax.tree_util.register_dataclass
+    @dataclasses.dataclass
+    class Tree:
+        x: Any = dataclasses.field(metadata={"static": True})
+
+    head = "Exception raised while checking equality of metadata fields of pytree."
+    a, b = (
+        trellax.tree_util.tree_structure(Tree(np.arange(4))),
+        trellax.tree_util.tree_structure(Tree(np.arange(4))),
+    )
+    with pytest.raises(ValueError, match=head):
+        _ = a == b
+    f = trellax.jit(lambda t: t)
+    f(Tree(np.arange(4)))
+    with pytest.raises(ValueError, match=head):
+        f(Tree(np.arange(4)))

@@ -43,6 +43,7 @@ from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import batching, jit_call, op_by_op, tracing
 from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from trellax._src.tree.treedef import MetadataEqualityError
 
 P = ParamSpec("P")
 Q = ParamSpec("Q")
@@ -623,6 +624,8 @@ def _lookup(cache: dict[Any, _CacheEntry], key: tuple[Any, ...]) -> _CacheEntry 
     equal hash makes a comparison necessary) is JAX's ValueError."""
     try:
         return cache.get(key)
+    except MetadataEqualityError:
+        raise  # an argument's treedef holds aux data that cannot be compared: JAX's words
     except Exception as e:
         raise ValueError(
             "static arguments should be comparable using __eq__. The following error was "
