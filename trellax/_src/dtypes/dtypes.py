@@ -843,6 +843,10 @@ def issubdtype(a: Any, b: Any) -> bool:
     >>> issubdtype("float8_e4m3fn", np.float16)
     False
     """
+    if not isinstance(a, type) and hasattr(type(a), "__numpy_dtype__"):
+        # an array: NumPy's conversion, as JAX's issubdtype (a DeprecationWarning; NumPy's
+        # ValueError for a key array, whose dtype is not NumPy's)
+        a = np.dtype(a)
     ext = _extended_type(a)
     if ext is not None or _extended_type(b) is not None:
         tb = b if isinstance(b, type) else getattr(b, "type", None)
