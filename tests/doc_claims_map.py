@@ -2079,7 +2079,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
-        "`random_test` (3 on 2026-11-29; 35 on 2026-11-28, 31 of them because keys were",
+        "`random_test` (2 on 2026-11-29; 35 on 2026-11-28, 31 of them because keys were",
         "record: a dated run of upstream test files or programs through trellax.compat (tools/run_jax_tests.py, tools/run_peer_tests.py, tests/corpus), stated in this section of docs/compat.md",
     ),
     E(
@@ -2093,7 +2093,17 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
-        "Left after this session: `random_test` 3 (`is_deleted` after `delete`",
+        "- Trees: `tree_transpose` checks only the leaf count, as JAX; custom flatten",
+        "tests/test_tree_util.py::test_transpose_takes_any_structure_with_the_right_number_of_leaves",
+        "tests/test_usage_errors.py::test_bad_custom_flatten_names_the_type",
+        "tests/test_prefix_errors.py::test_an_empty_container_is_a_node_not_a_leaf",
+        "tests/test_tree_util.py::test_keys_match_positional_patterns",
+        "tests/test_tree_util.py::test_register_dataclass_refuses_overlapping_fields",
+        "tests/test_jit.py::test_treedefs_with_array_aux_data_raise_jax_value_error",
+    ),
+    E(
+        "docs/compat.md",
+        "Left after this session: `random_test` 2 (`is_deleted` after `delete`",
         "record: a dated run of upstream test files or programs through trellax.compat (tools/run_jax_tests.py, tools/run_peer_tests.py, tests/corpus), stated in this section of docs/compat.md",
     ),
     E(
