@@ -825,3 +825,19 @@ def test_treedefs_with_array_aux_data_raise_jax_value_error() -> None:
     f(Tree(np.arange(4)))
     with pytest.raises(ValueError, match=head):
         f(Tree(np.arange(4)))
+
+
+def test_out_shardings_show_in_eval_shape_and_out_info() -> None:
+    # JAX 0.10.2 (api_test.test_eval_shape_out_shardings): jit(out_shardings=s).eval_shape(x)
+    # is a ShapeDtypeStruct placed on s; lower()/compile() out_info too; None leaves one unplaced
+    from trellax.sharding import SingleDeviceSharding
+
+    s = SingleDeviceSharding(trellax.devices()[0])
+    x = np.arange(8)
+    f = trellax.jit(lambda v: v * 2, out_shardings=s)
+    out = f.eval_shape(x)
+    assert out.shape == (8,) and out.sharding == s
+    assert f.lower(x).out_info.sharding == s and f.lower(x).compile().out_info.sharding == s
+    a, b = trellax.jit(lambda v: (v, v * 2), out_shardings=(s, None)).eval_shape(x)
+    assert a.sharding == s and b.sharding is None
+    assert trellax.jit(lambda v: v * 2).eval_shape(x).sharding is None
