@@ -401,7 +401,6 @@ def tree_flatten(tree: Any, is_leaf: IsLeaf = None) -> tuple[list[Any], PyTreeDe
     td._compiled = None
     td._uses = 0
     td._hash = -1
-    td._user = -1
     if is_leaf is None and len(leaves) <= _GUESS_MAX_LEAVES:
         _learn(type(tree), td)
     return leaves, td

@@ -5,9 +5,9 @@ They are this package's functions with one difference: a node of a type register
 import the package's own functions and keep descending into such nodes, which is how a key
 crosses ``jit``, ``vmap`` and ``grad`` as its uint32 data.
 
-Each function flattens as the package does first; only when the treedef holds such a node
-(a flag computed once per treedef, and treedefs of recurring structures are shared) does it
-flatten again with those nodes as leaves. A tree without keys costs one attribute read more.
+Each function flattens as the package does first; only when that flatten met such a node (a
+counter the node type's registered flatten function bumps) does it flatten again with those
+nodes as leaves. A tree without keys costs two reads of the counter.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 from trellax._src.tree import flatten as _flat
 from trellax._src.tree import tree_util as _tu
 from trellax._src.tree.errors import flatten_rest, flatten_up_to
-from trellax._src.tree.registry import USER_LEAF_TYPES
-from trellax._src.tree.treedef import IsLeaf, PyTreeDef, Spec, tree_unflatten
+from trellax._src.tree.registry import USER_LEAF_SEEN, USER_LEAF_TYPES
+from trellax._src.tree.treedef import IsLeaf, PyTreeDef, tree_unflatten
 
 _NO_INITIALIZER: Any = _tu._NO_INITIALIZER
 
@@ -27,21 +27,6 @@ _NO_INITIALIZER: Any = _tu._NO_INITIALIZER
 def is_public_leaf(x: Any) -> bool:
     """Whether ``x`` is a node that the public functions treat as a leaf (a typed key)."""
     return type(x) in USER_LEAF_TYPES
-
-
-def _holds(spec: Spec) -> bool:
-    if spec is None:
-        return False
-    reg, _, children = spec
-    return bool(reg.user_leaf) or any(_holds(s) for s in children)
-
-
-def holds_public_leaf(treedef: PyTreeDef) -> bool:
-    """Whether ``treedef`` (made by the package's flatten) holds a node of a publicly-leaf type."""
-    flag = treedef._user
-    if flag < 0:
-        flag = treedef._user = int(_holds(treedef._spec))
-    return flag == 1
 
 
 def _stop(is_leaf: IsLeaf) -> Callable[[Any], bool]:
@@ -58,8 +43,9 @@ def tree_flatten(tree: Any, is_leaf: IsLeaf = None) -> tuple[list[Any], PyTreeDe
     >>> tree_flatten([1.0, (2.0, 3.0)])
     ([1.0, 2.0, 3.0], PyTreeDef([*, (*, *)]))
     """
+    seen = USER_LEAF_SEEN[0]
     leaves, treedef = _flat.tree_flatten(tree, is_leaf)
-    if treedef._user == 0 or not holds_public_leaf(treedef):
+    if USER_LEAF_SEEN[0] == seen:
         return leaves, treedef
     return _flat.tree_flatten(tree, _stop(is_leaf))
 
@@ -116,8 +102,9 @@ def tree_flatten_with_path(
     >>> tree_flatten_with_path({"a": [1, 2]})[0]
     [((DictKey(key='a'), SequenceKey(idx=0)), 1), ((DictKey(key='a'), SequenceKey(idx=1)), 2)]
     """
+    seen = USER_LEAF_SEEN[0]
     pairs, treedef = _flat.flatten_with_path(tree, is_leaf, is_leaf_takes_path)
-    if not holds_public_leaf(treedef):
+    if USER_LEAF_SEEN[0] == seen:
         return pairs, treedef
     return _flat.flatten_with_path(tree, _stop_path(is_leaf, is_leaf_takes_path), True)
 

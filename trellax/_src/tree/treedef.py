@@ -181,7 +181,6 @@ def make_treedef(spec: Spec, num_leaves: int | None = None) -> PyTreeDef:
     td._compiled = None
     td._uses = 0
     td._hash = -1
-    td._user = -1
     return td
 
 
@@ -266,13 +265,12 @@ class PyTreeDef:
     PyTreeDef([*, (*, *)])
     """
 
-    __slots__ = ("__weakref__", "_compiled", "_hash", "_num_leaves", "_spec", "_user", "_uses")
+    __slots__ = ("__weakref__", "_compiled", "_hash", "_num_leaves", "_spec", "_uses")
     _spec: Spec
     _num_leaves: int
     _compiled: Callable[[list[Any]], Any] | None
     _uses: int
     _hash: int
-    _user: int  # whether a node of a publicly-leaf type is in the structure (-1: not known yet)
 
     def __init__(self) -> None:
         raise TypeError(
