@@ -123,6 +123,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) -m pip install -q flax
 	$(GOLDEN_PY) tools/gen_golden_nn.py
 	$(GOLDEN_PY) tools/gen_golden_jax_attention.py
+	$(GOLDEN_PY) tools/gen_golden_rng_bit_generator.py
 	$(GOLDEN_PY) tools/gen_golden_nn_init_edges.py
 	$(GOLDEN_PY) tools/gen_golden_nn_init_large.py
 	$(GOLDEN_PY) tools/gen_golden_linen.py

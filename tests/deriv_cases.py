@@ -827,7 +827,10 @@ MEASURED: dict[str, tuple[float, tuple[int, ...]]] = {
     "composed/nondiff": (32, ()),  # 19 ulps measured
     "composed/scan_jvp": (64, ()),  # 25 ulps measured
     "zeta/special": (512, ()),  # 470 ulps measured (JAX's float32 series in q)
-    "pinv": (64, ()),  # 59 ulps measured
+    # 75.7 ulps measured (third-order jvp) since pinv has the pseudo-inverse's own rule; against
+    # the float64 value JAX's float32 is 153.5 ulps off, trellax's 58.5 (7 through the SVD before,
+    # then 59 ulps from JAX's)
+    "pinv": (96, ()),
 }
 
 #: cases whose weakly typed gradients are strong in JAX: JAX's versions return strong results

@@ -27,7 +27,7 @@ GOLDEN: dict[str, dict[str, str]] = json.loads(
 )
 
 #: JAX functions trellax does not have (docs/jax_coverage.md lists them)
-MISSING = {"lax.rng_bit_generator", "lax.rng_uniform", "lax.scaled_dot"}
+MISSING = {"lax.rng_uniform", "lax.scaled_dot"}
 
 
 _RTOL = {

@@ -58,7 +58,6 @@ KNOWN: dict[str, tuple[set[str], str]] = {
     ":vmap": ({"sum_match"}, "an undocumented flag of JAX's batching internals"),
     ".lax:all_gather": ({"to"}, "varying/unvarying axis types are not modelled"),
     ".lax:conv_general_permutations": ({"dimension_numbers"}, "an internal helper"),
-    ".lax:conv_transpose": ({"use_consistent_padding"}, "not implemented yet"),
     "flax.core:scan": ({"_split_transpose", "data_transform"}, "Flax-internal scan options"),
 }
 

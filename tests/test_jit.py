@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import operator
@@ -803,3 +804,40 @@ def test_a_function_traced_inside_jit_is_not_traced_again_at_top_level() -> None
     state = tnp.arange(5, dtype=tnp.uint32)
     outer(state), outer(state), inner(state)
     assert count[0] == 1
+
+
+def test_treedefs_with_array_aux_data_raise_jax_value_error() -> None:
+    # JAX 0.10.2 (issue 28659): an array as a static field makes the second jit call compare two
+    # treedefs, which raises JAX's ValueError
+    @trellax.tree_util.register_dataclass
+    @dataclasses.dataclass
+    class Tree:
+        x: Any = dataclasses.field(metadata={"static": True})
+
+    head = "Exception raised while checking equality of metadata fields of pytree."
+    a, b = (
+        trellax.tree_util.tree_structure(Tree(np.arange(4))),
+        trellax.tree_util.tree_structure(Tree(np.arange(4))),
+    )
+    with pytest.raises(ValueError, match=head):
+        _ = a == b
+    f = trellax.jit(lambda t: t)
+    f(Tree(np.arange(4)))
+    with pytest.raises(ValueError, match=head):
+        f(Tree(np.arange(4)))
+
+
+def test_out_shardings_show_in_eval_shape_and_out_info() -> None:
+    # JAX 0.10.2 (api_test.test_eval_shape_out_shardings): jit(out_shardings=s).eval_shape(x)
+    # is a ShapeDtypeStruct placed on s; lower()/compile() out_info too; None leaves one unplaced
+    from trellax.sharding import SingleDeviceSharding
+
+    s = SingleDeviceSharding(trellax.devices()[0])
+    x = np.arange(8)
+    f = trellax.jit(lambda v: v * 2, out_shardings=s)
+    out = f.eval_shape(x)
+    assert out.shape == (8,) and out.sharding == s
+    assert f.lower(x).out_info.sharding == s and f.lower(x).compile().out_info.sharding == s
+    a, b = trellax.jit(lambda v: (v, v * 2), out_shardings=(s, None)).eval_shape(x)
+    assert a.sharding == s and b.sharding is None
+    assert trellax.jit(lambda v: v * 2).eval_shape(x).sharding is None

@@ -197,3 +197,39 @@ def test_reduce_window_general_computations_and_pytrees() -> None:
         lambda x: lax.reduce_window(x, 0.0, lambda a, b: a + b, (1, 2), (1, 1), "VALID").sum()
     )(x)
     np.testing.assert_array_equal(np.asarray(g), [[1.0, 2.0, 1.0], [1.0, 2.0, 1.0]])
+
+
+@pytest.mark.parametrize(
+    ("n", "k", "stride", "pads", "dil"),
+    [(7, 3, 2, (1, 1), 1), (8, 3, 1, (0, 2), 2), (8, 2, 3, (2, 1), 1)],
+)
+def test_conv_transpose_use_consistent_padding_is_the_conv_gradient(
+    n: int, k: int, stride: int, pads: tuple[int, int], dil: int
+) -> None:
+    # JAX 0.10.2: with use_consistent_padding the (low, high) pairs are the forward
+    # convolution's, and conv_transpose(transpose_kernel=True) is its gradient (PyTorch's rule)
+    rng = np.random.RandomState(0)
+    x = rng.randn(2, n, 3).astype(np.float32)
+    w = rng.randn(k, 3, 4).astype(np.float32)
+    dn = ("NHC", "HIO", "NHC")
+
+    def fwd(v: Any) -> Any:
+        return lax.conv_general_dilated(
+            v, w, (stride,), [pads], rhs_dilation=(dil,), dimension_numbers=dn
+        )
+
+    out, pull = trellax.vjp(fwd, x)
+    ct = rng.randn(*out.shape).astype(np.float32)
+    (want,) = pull(ct)
+    got = lax.conv_transpose(
+        ct, w, (stride,), [pads], rhs_dilation=(dil,), dimension_numbers=dn,
+        transpose_kernel=True, use_consistent_padding=True,
+    )  # fmt: skip
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-5, atol=1e-5)
+    # without the flag the pairs pad the transposed convolution itself
+    plain = lax.conv_transpose(
+        ct, w, (stride,), [pads], rhs_dilation=(dil,), dimension_numbers=dn, transpose_kernel=True
+    )
+    eff = (k - 1) * dil + 1
+    assert got.shape[1] == n
+    assert plain.shape[1] == (out.shape[1] - 1) * stride + 1 + sum(pads) - eff + 1

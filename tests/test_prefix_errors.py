@@ -44,3 +44,28 @@ def test_prefix_errors_kinds() -> None:
     assert "different lengths of tuple" in str(length("in_axes"))
     (keys,) = prefix_errors({"a": 0}, {"a": 1.0, "b": 2.0})
     assert "different numbers of pytree children" in str(keys("in_axes"))
+
+
+@pytest.mark.parametrize(
+    ("prefix", "full", "head", "where"),
+    [
+        ({}, {"a": []}, "different numbers of pytree children", "in_axes"),
+        ({"{oops}": []}, {"{oops}": [{}]}, "different lengths of list", "in_axes['{oops}']"),
+        ({"{oops}": {}}, {"{oops}": 1}, "different types", "in_axes['{oops}']"),
+    ],
+)
+def test_an_empty_container_is_a_node_not_a_leaf(
+    prefix: Any, full: Any, head: str, where: str
+) -> None:
+    # JAX 0.10.2's tree_util_test: {} and [] have children counts and types like any node
+    (e,) = prefix_errors(prefix, full)
+    text = str(e("in_axes"))
+    assert text.startswith(f"pytree structure error: {head} at key path\n    {where}\n")
+
+
+def test_different_children_name_the_symmetric_difference() -> None:
+    (e,) = prefix_errors({"a": 1}, {"a": 2, "b": 3})
+    assert str(e("in_axes")).endswith("so the symmetric difference on key sets is\n    b")
+    (e,) = prefix_errors({}, {"a": []})
+    assert str(e("in_axes")).endswith("so the symmetric difference on key sets is\n    a")
+    assert prefix_errors({}, {}) == [] and prefix_errors([], []) == []

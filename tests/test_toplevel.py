@@ -341,3 +341,27 @@ def test_point_to_point_collectives_raise(name: str, args: tuple[object, ...]) -
     kw = {"axis_name": "i"} if name == "ragged_all_to_all" else {}
     with pytest.raises(NotImplementedError, match="vmap"):
         fn(*args, **kw)
+
+
+def test_closure_convert_checks_the_argument_structure() -> None:
+    # JAX 0.10.2 (custom_api_test.test_closure_convert_pytree_mismatch): the values before the
+    # constants must have the example arguments' structure
+    _, vjp = trellax.vjp(lambda x, z: z * x, 2.0, 3.0)
+    pure, consts = trellax.closure_convert(vjp, 2.0)
+    assert consts == []
+    assert [float(v) for v in pure(2.0, *consts)] == [6.0, 4.0]
+    head = "The inputs to the closure produced by closure_convert must have the same Pytree "
+    for bad, shown in [((2.0, consts), "PyTreeDef((*, []))"), ((), "PyTreeDef(())")]:
+        with pytest.raises(TypeError) as e:
+            pure(*bad)
+        assert str(e.value).startswith(head)
+        assert str(e.value).endswith(f"Expected PyTreeDef((*,)), but got {shown}")
+
+    def outer(y: trellax.Array) -> trellax.Array:
+        fc, cs = trellax.closure_convert(lambda x: x * y, 1.0)
+        assert len(cs) == 1
+        with pytest.raises(TypeError, match="same Pytree structure"):
+            fc(1.0, 2.0, *cs)
+        return fc(3.0, *cs)
+
+    assert float(trellax.jit(outer)(2.0)) == 6.0

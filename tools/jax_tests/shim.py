@@ -52,6 +52,7 @@ STANDINS: dict[str, tuple[str, ...]] = {
     "jax._src.random.core": ("trellax._src.compat.jax_src.random.core", "trellax.random"),
     "jax._src.random.threefry2x32": ("trellax._src.compat.jax_src.random.threefry2x32",),
     "jax._src.literals": ("trellax._src.compat.jax_src.literals",),
+    "jax._src.deprecations": ("trellax._src.compat.jax_src.deprecations",),
     "jax._src.array": (),
     "jax._src.sharding_impls": ("trellax.sharding",),
     "jax.interpreters": (),

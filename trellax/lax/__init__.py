@@ -393,6 +393,7 @@ from trellax._src.lax.options import (  # noqa: E402
     Tolerance,
 )
 from trellax._src.lax.reduce_precision import reduce_precision  # noqa: E402
+from trellax._src.lax.rng_bit_generator import rng_bit_generator  # noqa: E402
 from trellax._src.lax.standins import (  # noqa: E402
     after_all,
     composite,
@@ -421,6 +422,7 @@ __all__ += [
     "dce_sink",
     "platform_dependent",
     "reduce_precision",
+    "rng_bit_generator",
     "shape_as_value",
     "stage",
     "with_sharding_constraint",

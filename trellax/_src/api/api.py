@@ -42,7 +42,8 @@ from trellax._src.core.core import ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import batching, jit_call, op_by_op, tracing
-from trellax._src.tree.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from trellax._src.tree.tree_util import PyTreeDef, broadcast_prefix, tree_flatten, tree_unflatten
+from trellax._src.tree.treedef import MetadataEqualityError
 
 P = ParamSpec("P")
 Q = ParamSpec("Q")
@@ -524,7 +525,10 @@ class Jitted(Generic[P, R]):
             self._cache[key] = entry
         names = [self._path(len(leaves), len(dyn_args), i) for i in range(len(leaves))]
         name = getattr(self.fun, "__name__", "fun")
-        return stages.Lowered(entry.closed, in_tree, entry.out_tree, name, names)
+        lowered = stages.Lowered(entry.closed, in_tree, entry.out_tree, name, names)
+        if self.options.out_shardings is not None:
+            lowered._out_structs = self._out_structs(entry.out_tree, entry.closed.out_avals)
+        return lowered
 
     def clear_cache(self) -> None:
         self._cache.clear()
@@ -553,12 +557,23 @@ class Jitted(Generic[P, R]):
             in_avals=tree_unflatten(in_tree, avals),
             out_tree=entry.out_tree,
             out_avals=tree_unflatten(entry.out_tree, list(outs)),
-            out_info=tree_unflatten(
-                entry.out_tree, [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in outs]
-            ),
+            out_info=tree_unflatten(entry.out_tree, self._out_structs(entry.out_tree, outs)),
             donate_argnums=self.options.donate_argnums,
             lower=functools.partial(self.lower, *args, **kwargs),
         )
+
+    def _out_structs(self, out_tree: PyTreeDef, outs: Sequence[Any]) -> list[ShapeDtypeStruct]:
+        """One ``ShapeDtypeStruct`` per output, with its ``out_shardings`` entry when given (a
+        prefix of the outputs' tree; ``None`` leaves an output unplaced), as JAX's."""
+        given = self.options.out_shardings
+        if given is None:
+            return [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in outs]
+        full = tree_unflatten(out_tree, [0] * len(outs))
+        per_leaf = broadcast_prefix(given, full, is_leaf=lambda x: x is None)
+        return [
+            ShapeDtypeStruct(a.shape, a.dtype, a.weak_type, sharding=s)
+            for a, s in zip(outs, per_leaf)
+        ]
 
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
         """The shapes, dtypes and weak flags of this function's results for these arguments
@@ -623,6 +638,8 @@ def _lookup(cache: dict[Any, _CacheEntry], key: tuple[Any, ...]) -> _CacheEntry 
     equal hash makes a comparison necessary) is JAX's ValueError."""
     try:
         return cache.get(key)
+    except MetadataEqualityError:
+        raise  # an argument's treedef holds aux data that cannot be compared: JAX's words
     except Exception as e:
         raise ValueError(
             "static arguments should be comparable using __eq__. The following error was "

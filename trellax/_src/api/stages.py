@@ -113,6 +113,7 @@ class Lowered:
         self.out_tree = out_tree
         self._name = name
         self._arg_names = list(arg_names)
+        self._out_structs: list[ShapeDtypeStruct] | None = None  # set by jit (out_shardings)
 
     def as_text(self) -> str:
         """The jaxpr, the fusion settings and the generated program (with the current fusion
@@ -126,11 +127,14 @@ class Lowered:
 
     @property
     def out_info(self) -> Any:
-        """The outputs' types: their tree with one ``ShapeDtypeStruct`` per array."""
-        return tree_unflatten(
-            self.out_tree,
-            [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in self.jaxpr.out_avals],
-        )
+        """The outputs' types: their tree with one ``ShapeDtypeStruct`` per array (with its
+        ``out_shardings`` entry when the function was jitted with them)."""
+        structs = self._out_structs
+        if structs is None:
+            structs = [
+                ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in self.jaxpr.out_avals
+            ]
+        return tree_unflatten(self.out_tree, structs)
 
     def cost_analysis(self) -> dict[str, float]:
         """An estimate of the work (``flops``, ``transcendentals``, ``bytes accessed``) counted

@@ -8,6 +8,7 @@ It is not constructible; arrays come from ``trellax.numpy.asarray`` and friends.
 from __future__ import annotations
 
 import abc
+import warnings
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -142,6 +143,19 @@ class Array(abc.ABC):
     @property
     @abc.abstractmethod
     def dtype(self) -> np.dtype[Any]: ...
+
+    @property
+    def __numpy_dtype__(self) -> Any:
+        """NumPy 2.4's protocol for ``np.dtype(x)``: the array's dtype, with JAX's deprecation
+        warning (``dtype=arr`` where ``dtype=arr.dtype`` is meant). A key array's ``key<fry>`` is
+        no NumPy dtype, so NumPy then raises its ``ValueError``, as under JAX."""
+        warnings.warn(
+            "Implicit conversion of an array to a dtype is deprecated; rather than dtype=arr use "
+            "dtype=arr.dtype. In the future this will result in an error.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.dtype
 
     @property
     @abc.abstractmethod

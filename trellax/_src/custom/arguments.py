@@ -1,13 +1,16 @@
 """Arguments of custom functions (``custom_jvp``, ``custom_vjp``, ``custom_vmap``): keyword
 arguments resolved to positions as JAX resolves them, and attribute forwarding to the decorated
-function."""
+function, and JAX's check of a ``custom_vjp`` ``fwd`` rule's primal output."""
 
 from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from trellax._src.core.core import ShapedArray
+from trellax._src.tree.tree_util import PyTreeDef, tree_unflatten
 
 
 def _name(f: Any) -> str:
@@ -86,3 +89,41 @@ def forward_attr(self: Any, name: str) -> Any:
     if fun is None:
         raise AttributeError(name)
     return fun if name == "fun" else getattr(fun, name)
+
+
+def check_fwd_primal_out(
+    fwd: str,
+    name: str,
+    tree: PyTreeDef,
+    avals: Sequence[ShapedArray],
+    expected: tuple[PyTreeDef, Sequence[ShapedArray]],
+) -> None:
+    """JAX's check of a ``fwd`` rule's primal output against the primal function's, made when
+    the function was traced before (in a jaxpr): the same tree, then the same shapes/dtypes."""
+    want_tree, want_avals = expected
+
+    def shown(t: PyTreeDef, avs: Sequence[ShapedArray]) -> str:
+        return str(tree_unflatten(t, [_short(a) for a in avs])).replace("'", "")
+
+    head = (
+        f"Custom VJP fwd rule {fwd} for function {name} must produce a pair (list or tuple of "
+        "length two) where the first element represents the primal output (equal to the output "
+        f"of the custom_vjp-decorated function {name}) and the second element represents "
+        "residuals (i.e. values stored from the forward pass for use on the backward pass), but "
+        "instead the fwd rule output's first element had"
+    )
+    if tree != want_tree:
+        raise TypeError(
+            f"{head} container/pytree structure:\n    {shown(tree, avals)}\nwhile the "
+            f"custom_vjp-decorated function {name} had output container/pytree structure:\n"
+            f"    {shown(want_tree, want_avals)}."
+        )
+    if any(a.shape != b.shape or a.dtype != b.dtype for a, b in zip(avals, want_avals)):
+        raise TypeError(
+            f"{head} shapes/dtypes of:\n    {shown(tree, avals)}\nwhile the custom_vjp-decorated "
+            f"function {name} had output shapes/dtypes of:\n    {shown(want_tree, want_avals)}"
+        )
+
+
+def _short(a: ShapedArray) -> str:
+    return f"{a.dtype.name}[{','.join(map(str, a.shape))}]"

@@ -23,7 +23,7 @@ from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import UnexpectedTracerError
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
-from trellax._src.custom.arguments import forward_attr, resolve_args
+from trellax._src.custom.arguments import check_fwd_primal_out, forward_attr, resolve_args
 from trellax._src.custom.per_example import (
     Axis,
     rewrap,
@@ -558,11 +558,18 @@ class custom_vjp:
         return out
 
     def _linear(
-        self, args: list[Any], tangents: list[Any], parent: core.Trace, rule_trace: core.Trace
+        self,
+        args: list[Any],
+        tangents: list[Any],
+        parent: core.Trace,
+        rule_trace: core.Trace,
+        expected: tuple[PyTreeDef, Sequence[ShapedArray]] | None = None,
     ) -> tuple[PyTreeDef, list[Any], Sequence[Any]]:
         """Reverse mode: ``fwd`` run in ``parent`` on the primal ``args`` and one ``custom_lin``
         equation over the (flat, per differentiable leaf) ``tangents`` bound in ``rule_trace``;
-        returns the output tree, the primal output leaves and their tangents."""
+        returns the output tree, the primal output leaves and their tangents. ``expected``: the
+        primal function's output tree and types, when it was traced already (a custom function
+        inside a jaxpr), which ``fwd``'s primal output must match."""
         assert self._fwd is not None and self._bwd is not None
         name = _name(self._fun)
         nondiff = [args[i] for i in self.nondiff_argnums]
@@ -595,6 +602,10 @@ class custom_vjp:
         primal_out, res = pair
         out_leaves, out_tree = tree_flatten(primal_out)
         out_arrays = [_arr(o) for o in out_leaves]
+        if expected is not None:
+            check_fwd_primal_out(
+                _name(self._fwd), name, out_tree, [core.get_aval(o) for o in out_arrays], expected
+            )
         res_leaves, res_tree = tree_flatten(res)
         res_arrays = [_arr(r) for r in res_leaves]
         out_avals = tuple(tangent_aval(core.get_aval(o)) for o in out_arrays)
@@ -725,7 +736,11 @@ def _custom_vjp_call_jvp(
     args = info["full_args"](primals[num_consts:])
     assert rule_trace.parent is not None
     _, out_arrays, t_outs = info["f"]._linear(
-        args, list(tangents[num_consts:]), rule_trace.parent, rule_trace
+        args,
+        list(tangents[num_consts:]),
+        rule_trace.parent,
+        rule_trace,
+        (info["out_tree"], call_jaxpr.out_avals),
     )
     return tuple(out_arrays), tuple(t_outs)
 

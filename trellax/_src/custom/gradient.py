@@ -83,18 +83,23 @@ def closure_convert(
         flat_fun, [core.get_aval(a) for a in arrays], getattr(fun, "__name__", "fun")
     )
     hoisted = [i for i, c in enumerate(closed.consts) if isinstance(c, core.Tracer)]
-    n = len(example_args)
 
-    def converted(*args: Any) -> Any:
-        if len(args) != n + len(hoisted):
+    def converted(*args_and_consts: Any) -> Any:
+        # the last len(hoisted) values are the constants; the others must have the structure of
+        # the example arguments (JAX's TypeError otherwise)
+        n = max(len(args_and_consts) - len(hoisted), 0)
+        args, given = args_and_consts[:n], args_and_consts[n:]
+        flat_args, tree = tree_flatten(tuple(args))
+        if tree != in_tree or len(given) != len(hoisted):
             raise TypeError(
-                f"closure-converted {getattr(fun, '__name__', 'function')} takes {n} "
-                f"arguments and {len(hoisted)} constants, got {len(args)} values"
+                "The inputs to the closure produced by closure_convert must have the same Pytree "
+                "structure as the example arguments passed when closure_convert was called. "
+                f"Expected {in_tree}, but got {tree}"
             )
         consts = list(closed.consts)
-        for i, c in zip(hoisted, args[n:]):
+        for i, c in zip(hoisted, given):
             consts[i] = c
-        flat = [asarray(x) for x in tree_flatten(args[:n])[0]]
+        flat = [asarray(x) for x in flat_args]
         outs = tracing.eval_jaxpr(ClosedJaxpr(closed.jaxpr, consts), *flat)
         return tree_unflatten(out_box[0], outs)
 

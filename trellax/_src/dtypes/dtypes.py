@@ -832,11 +832,11 @@ _CATEGORY_CLASS: Final[dict[str, type[np.generic]]] = {
 def issubdtype(a: Any, b: Any) -> bool:
     """``np.issubdtype`` that knows bfloat16, fp8/6/4 are floating and int4/int2 are integers.
 
-    >>> issubdtype("bfloat16", np.floating)
-    True
-    >>> issubdtype("float8_e4m3fn", np.float16)
-    False
+    >>> issubdtype("bfloat16", np.floating), issubdtype("float8_e4m3fn", np.float16)
+    (True, False)
     """
+    if not isinstance(a, type) and hasattr(type(a), "__numpy_dtype__"):
+        a = np.dtype(a)  # an array: warns as JAX's (a key array: NumPy's ValueError)
     ext = _extended_type(a)
     if ext is not None or _extended_type(b) is not None:
         tb = b if isinstance(b, type) else getattr(b, "type", None)

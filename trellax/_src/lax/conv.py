@@ -121,6 +121,11 @@ def _pads(
     try:
         pads = tuple((operator.index(lo), operator.index(hi)) for lo, hi in padding)
     except (TypeError, ValueError):
+        if name == "conv_general_dilated":  # JAX's ValueError and words
+            raise ValueError(
+                "padding argument to conv_general_dilated should be a string or a sequence of "
+                f"(low, high) pairs, got {padding!r}"
+            ) from None
         raise TypeError(
             f"{name}: padding must be 'SAME', 'SAME_LOWER', 'VALID' or a sequence of (low, high) "
             f"integer pairs, got {padding!r}"
@@ -164,6 +169,12 @@ def conv_dimension_numbers(
 ) -> ConvDimensionNumbers:
     """Normalizes ``dimension_numbers`` (None, spec strings, or permutations)."""
     nd = len(lhs_shape)
+    if len(rhs_shape) != nd and isinstance(dimension_numbers, ConvDimensionNumbers):
+        # numbers given in full: JAX's shape rule speaks (a ValueError)
+        raise ValueError(
+            "conv_general_dilated lhs and rhs must have the same number of dimensions, but got "
+            f"{tuple(lhs_shape)} and {tuple(rhs_shape)}."
+        )
     if len(rhs_shape) != nd:
         raise TypeError(
             "convolution requires lhs and rhs ndim to be equal, got "
@@ -279,6 +290,11 @@ def conv_general_dilated(
             feature_group_count, preferred_element_type,
         )  # fmt: skip
     nsp = x.ndim - 2
+    if hasattr(window_strides, "__len__") and len(window_strides) != nsp:
+        raise ValueError(
+            "conv_general_dilated window and window_strides must have the same number of "
+            f"dimensions, but got {nsp} and {len(window_strides)}"
+        )
     strides = _ints(name, "window_strides", window_strides, nsp)
     ld = _ints(name, "lhs_dilation", lhs_dilation or (1,) * nsp, nsp, sign=TypeError)
     rd = _ints(name, "rhs_dilation", rhs_dilation or (1,) * nsp, nsp, sign=TypeError)
@@ -484,10 +500,14 @@ def conv_transpose(
     transpose_kernel: bool = False,
     precision: Any = None,
     preferred_element_type: DTypeLike | None = None,
+    use_consistent_padding: bool = False,
 ) -> Array:
     """The "deconvolution": a convolution of the ``strides``-dilated input, so the spatial
     size grows by ``strides``; ``transpose_kernel`` flips the kernel's spatial axes and swaps
-    its in/out features (the gradient of a forward convolution)."""
+    its in/out features (the gradient of a forward convolution). ``"SAME"``/``"VALID"`` name
+    the forward convolution's padding; ``(low, high)`` pairs are the transposed convolution's
+    own, or with ``use_consistent_padding`` the forward one's too (the input is then padded by
+    ``dilation * (k - 1) - low`` and ``- high``, PyTorch's convention, as JAX)."""
     x, y = asarray(lhs), asarray(rhs)
     if dimension_numbers is None:
         if x.ndim not in _TRANSPOSE_DEFAULT_DN:
@@ -502,6 +522,8 @@ def conv_transpose(
         if padding.upper() not in ("SAME", "VALID"):
             raise ValueError(f"Invalid padding mode: {padding}")
         pads: Any = [_conv_transpose_padding(k, s, padding.upper()) for k, s in zip(eff_k, strides)]
+    elif use_consistent_padding:
+        pads = [(e - 1 - lo, e - 1 - hi) for e, (lo, hi) in zip(eff_k, padding)]
     else:
         pads = padding
     if transpose_kernel:

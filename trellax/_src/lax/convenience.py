@@ -105,11 +105,26 @@ def empty(shape: Sequence[int], dtype: DTypeLike, *, out_sharding: Any = None) -
 def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     """The shape the given shapes broadcast to (ValueError when they do not; TypeError for a
     negative size, as in JAX)."""
-    given = [tuple(operator.index(d) for d in s) for s in shapes]
+    given = [_static_shape(s) for s in shapes]
     for s in given:
         if any(d < 0 for d in s):
-            raise TypeError(f"broadcast_shapes: sizes must be non-negative, got shape {s}")
+            raise TypeError(
+                "Only non-negative indices are allowed when broadcasting static shapes, but got "
+                f"shape {s}."
+            )
     return tuple(_broadcast_shapes(*given))
+
+
+def _static_shape(s: Any) -> tuple[int, ...]:
+    """``s`` as a tuple of ints: JAX's ``TypeError`` for anything but a 1-D sequence of them."""
+    try:
+        if isinstance(s, str):
+            raise TypeError
+        return tuple(operator.index(d) for d in s)
+    except TypeError:
+        raise TypeError(
+            f"Shapes must be 1D sequences of concrete values of integer type, got {s}."
+        ) from None
 
 
 def broadcast_to_rank(x: ArrayLike, rank: int) -> Array:

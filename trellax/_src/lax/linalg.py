@@ -671,9 +671,25 @@ svd_p.def_jvp(_svd_jvp)
 def _qr_jvp(primals: Any, tangents: Any, *, full_matrices: bool) -> tuple[Any, Any]:
     (x,), (dx,) = primals, tangents
     m, n = x.shape[-2:]
-    if m < n or (full_matrices and m != n):
+    if full_matrices and m > n:
         raise NotImplementedError("Unimplemented case of QR decomposition derivative")
     q, r = qr_p.bind_multi(x, full_matrices=False)
+    if m >= n:
+        dq, dr = _qr_square_or_tall_tangents(q, r, dx)
+        return (q, r), (dq, dr)
+    # a wide matrix [X | Y] (either mode): Q R1 = X is the QR of the square X, R = [R1 | Q^H Y],
+    # so dQ and dR1 are X's, and dR2 = dQ^H Y + Q^H dY
+    nd = x.ndim
+    r1 = _st.slice_in_dim_static(r, 0, m, nd - 1)
+    dq, dr1 = _qr_square_or_tall_tangents(q, r1, _st.slice_in_dim_static(dx, 0, m, nd - 1))
+    y = _st.slice_in_dim_static(x, m, n, nd - 1)
+    dy = _st.slice_in_dim_static(dx, m, n, nd - 1)
+    dr2 = ew.add(_mm(_H(dq), y), _mm(_H(q), dy))
+    return (q, r), (dq, _st.concatenate([dr1, dr2], nd - 1))
+
+
+def _qr_square_or_tall_tangents(q: Any, r: Any, dx: Any) -> tuple[Any, Any]:
+    """``(dQ, dR)`` of a reduced QR ``Q R = X`` with ``X`` of at least as many rows as columns."""
     dx_rinv = triangular_solve_p.bind(
         r,
         dx,
@@ -686,13 +702,13 @@ def _qr_jvp(primals: Any, tangents: Any, *, full_matrices: bool) -> tuple[Any, A
     qt_dx_rinv = _mm(_H(q), dx_rinv)
     low = ew.mul(qt_dx_rinv, _tri_mask(qt_dx_rinv, True, unit_diagonal=True))
     do = ew.sub(low, _H(low))
-    if dtypes.kind(x.dtype) == "c":
+    if dtypes.kind(dx.dtype) == "c":
         eye = _eye_like(qt_dx_rinv)
         im_part = ew.sub(qt_dx_rinv, _cast(ew.real(qt_dx_rinv), qt_dx_rinv.dtype))
         do = ew.add(do, ew.mul(eye, im_part))
     dq = ew.add(_mm(q, ew.sub(do, qt_dx_rinv)), dx_rinv)
     dr = _mm(ew.sub(qt_dx_rinv, do), r)
-    return (q, r), (dq, dr)
+    return dq, dr
 
 
 qr_p.def_jvp(_qr_jvp)

@@ -185,7 +185,10 @@ def _shape_tuple(name: str, shape: Any) -> Shape:
             operator.index(d) for d in (shape if isinstance(shape, Sequence) else (shape,))
         )
     except TypeError:
-        raise TypeError(f"{name}: shape must be a sequence of integers, got {shape!r}") from None
+        raise TypeError(
+            "Shapes must be 1D sequences of concrete values of integer type, got "
+            f"{shape!r} (the shape given to {name})."
+        ) from None
     if any(d < 0 for d in dims):
         raise TypeError(f"{name}: shape {dims} has negative dimensions")
     return dims

@@ -139,19 +139,24 @@ def _pad_abstract_eval(
         raise ValueError(
             f"padding_value must be a scalar; got np.shape(padding_value)={padding_value.shape}"
         )
-    if len(padding_config) != len(x.shape):
+    config = tuple(tuple(c) for c in padding_config)
+    if len(config) != len(x.shape):
         raise ValueError(
-            f"pad: padding_config has {len(padding_config)} entries for an operand of rank "
-            f"{len(x.shape)}"
+            "length of padding_config must equal the number of axes of operand, got "
+            f"padding_config {config} for operand shape {tuple(x.shape)}"
         )
-    shape = []
-    for n, (lo, hi, interior) in zip(x.shape, padding_config):
-        if interior < 0:
-            raise ValueError(f"pad: interior padding must be >= 0, got {interior}")
-        size = lo + hi + n + max(n - 1, 0) * interior
-        if size < 0:
-            raise ValueError(f"pad: negative padding {padding_config} leaves a negative size")
-        shape.append(size)
+    if any(interior < 0 for _, _, interior in config):
+        raise ValueError(
+            f"interior padding in padding_config must be nonnegative, got padding_config {config}"
+        )
+    shape = [
+        lo + hi + n + max(n - 1, 0) * interior for n, (lo, hi, interior) in zip(x.shape, config)
+    ]
+    if any(size < 0 for size in shape):
+        raise ValueError(
+            f"Dimension size after padding is not at least 0, got result shape {tuple(shape)}, "
+            f"for padding_config {config} and operand shape {tuple(x.shape)}"
+        )
     return _aval(shape, x.dtype, x.weak_type and padding_value.weak_type)
 
 

@@ -343,6 +343,8 @@ def _filled(fun_name: str, shape: Any, dtype: Any, value: int, weak_type: bool =
 
 
 def _is_float0(dtype: Any) -> bool:
+    if hasattr(type(dtype), "__numpy_dtype__"):
+        return False  # an array given as a dtype: check_user_dtype refuses it (no warning first)
     try:
         return bool(np.dtype(dtype) == float0)
     except TypeError:

@@ -27,6 +27,7 @@ import numpy as np
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import broadcast_shapes
 from trellax._src.core.out_sharding import check_out_sharding
+from trellax._src.custom.derivatives import custom_jvp
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax import linalg as lax_linalg
@@ -356,24 +357,34 @@ def pinv(
     rcond: ArrayLike | None = None,
 ) -> Array:
     """The Moore-Penrose pseudo-inverse, from the SVD: singular values at or below
-    ``rtol * max(s)`` (default ``10 * max(m, n) * eps``) are treated as zero."""
+    ``rtol * max(s)`` (default ``10 * max(m, n) * eps``) are treated as zero. Its derivative is
+    the pseudo-inverse's own (valid where the rank does not change), not the SVD's, which is
+    undefined at repeated singular values (``jacobian(pinv)(eye(2))``, as JAX)."""
     x = _matrix("pinv", a, square=False)
     x = _convert(x, x.dtype, False)  # strong, as JAX's
     m, n = x.shape[-2:]
     real = complex_to_real(x.dtype)
     if rcond is not None:
+        if rtol is not None:
+            raise ValueError("pinv: only one of rtol and rcond may be specified.")
         rtol = rcond
     if min(m, n) == 0:
         return full((*x.shape[:-2], n, m), 0, x.dtype)
-    if hermitian:
-        u, s, vh = _svd_hermitian(x, True, None)
-    else:
-        u, s, vh = lax_linalg.svd(x, full_matrices=False)
     tol = (
         const(10.0 * max(m, n) * _eps(x.dtype), real)
         if rtol is None
         else _convert(ensure_array("pinv", rtol), real, False)
     )
+    out: Array = _PINV[bool(hermitian)](x, tol)
+    return out
+
+
+def _pinv_value(x: Array, tol: Array, hermitian: bool) -> Array:
+    real = complex_to_real(x.dtype)
+    if hermitian:
+        u, s, vh = _svd_hermitian(x, True, None)
+    else:
+        u, s, vh = lax_linalg.svd(x, full_matrices=False)
     if tol.ndim:
         tol = reshape(tol, (*tol.shape, 1))
     smax = slice(s, (0,) * s.ndim, (*s.shape[:-1], 1))
@@ -382,6 +393,33 @@ def pinv(
     s_inv = select_n(keep, full(s.shape, 0, real), lax.div(full(s.shape, 1, real), safe))
     v_scaled = lax.mul(_mH(vh), _convert(expand_dims(s_inv, (s.ndim - 1,)), x.dtype, False))
     return linalg_ops.matmul(v_scaled, _mH(u))
+
+
+def _pinv_jvp(hermitian: bool) -> Any:
+    def rule(primals: tuple[Array, Array], tangents: tuple[Any, Any]) -> tuple[Array, Array]:
+        # d pinv(A) = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P, with P = pinv(A),
+        # expanded: with S = P P^H dA^H and T = dA^H P^H P, -P dA P + S - S A P + T - P A T
+        x, tol = primals
+        dx = tangents[0]
+        p = _PINV[hermitian](x, tol)
+        mm = linalg_ops.matmul
+        dxh = _mH(dx)
+        s = mm(mm(p, _mH(p)), dxh)
+        t = mm(mm(dxh, _mH(p)), p)
+        out = lax.sub(lax.add(lax.neg(mm(mm(p, dx), p)), s), mm(mm(s, x), p))
+        out = lax.sub(lax.add(out, t), mm(mm(p, x), t))
+        return p, out
+
+    return rule
+
+
+def _pinv_with_rule(hermitian: bool) -> Any:
+    f = custom_jvp(lambda x, tol: _pinv_value(x, tol, hermitian))
+    f.defjvp(_pinv_jvp(hermitian))
+    return f
+
+
+_PINV = {False: _pinv_with_rule(False), True: _pinv_with_rule(True)}
 
 
 def matrix_rank(
@@ -393,6 +431,8 @@ def matrix_rank(
 ) -> Array:
     """The number of singular values above ``rtol * max(s)`` (default ``max(m, n) * eps``), or
     above the absolute ``tol``; a default-int array over the batch dimensions."""
+    if tol is not None and rtol is not None:
+        raise ValueError("matrix_rank: only one of tol or rtol may be specified.")
     x = _strong_inexact("matrix_rank", M)
     d = dtypes.default_int_dtype()
     if x.ndim < 2:

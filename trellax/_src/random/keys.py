@@ -34,7 +34,7 @@ from trellax._src.numpy import extended
 from trellax._src.random import threefry
 from trellax._src.random.dispatch import eager_value
 from trellax._src.random.primitives import random_fold_in_p, random_seed_p, random_split_p
-from trellax._src.tree.registry import register_pytree_node
+from trellax._src.tree.registry import register_pytree_node, treat_as_leaf_publicly
 
 _U32 = np.dtype(np.uint32)
 
@@ -369,6 +369,8 @@ def _unflatten_key(origin: _Origin | None, children: Sequence[Any]) -> Any:
 
 
 register_pytree_node(PRNGKeyArray, lambda k: ((k._base,), _Origin(k)), _unflatten_key)  # type: ignore[arg-type]
+# one leaf to users (``jax.tree.map(f, keys)`` calls ``f(keys)``), its data to the transformations
+treat_as_leaf_publicly(PRNGKeyArray)
 
 
 def key_dtype(impl_spec: Any = None) -> PRNGKeyDType:

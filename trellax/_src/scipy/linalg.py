@@ -591,7 +591,10 @@ def companion(a: ArrayLike) -> Array:
     """The companion matrix of the polynomial with coefficients ``a`` (highest power first)."""
     av = ensure_array("companion", a)
     if av.ndim < 1 or av.shape[-1] < 2:
-        raise ValueError("Incorrect shape for `a`. `a` must have a last axis of length >= 2.")
+        shape = av.shape if av.ndim else (1,)  # a scalar is a polynomial of one coefficient
+        raise ValueError(
+            f"The length of `a` along the last axis must be at least 2; got shape {shape}."
+        )
     n = av.shape[-1] - 1  # leading axes are batch axes (one matrix per polynomial, as JAX's)
     first = ufuncs.divide(ufuncs.negative(av[..., 1:]), av[..., :1])
     below = eye(n - 1, n, dtype=first.dtype) if n > 1 else zeros((0, n), dtype=first.dtype)
@@ -746,14 +749,17 @@ def fiedler(a: ArrayLike) -> Array:
 
 
 def convolution_matrix(a: ArrayLike, n: int, mode: str = "full") -> Array:
-    """The matrix ``A`` with ``A @ v == convolve(a, v, mode)`` for vectors ``v`` of length ``n``."""
-    av = ensure_array("convolution_matrix", a)
-    if av.ndim != 1 or av.shape[0] == 0:
-        raise ValueError("convolution_matrix: a must be a non-empty 1-D array")
+    """The matrix ``A`` with ``A @ v == convolve(a, v, mode)`` for vectors ``v`` of length ``n``
+    (leading axes of ``a`` are batch axes: one matrix per row, as JAX's)."""
     n = operator.index(n)
     if n <= 0:
-        raise ValueError(f"n must be a positive integer, got {n}")
-    m = av.shape[0]
+        raise ValueError(f"n must be a positive integer; got {n}.")
+    av = ensure_array("convolution_matrix", a)
+    if av.ndim == 0:
+        raise ValueError("convolution_matrix: a must be at least 1-dimensional, got a scalar.")
+    if av.shape[-1] == 0:
+        raise ValueError(f"len(a) must be at least 1; got shape {av.shape}.")
+    m = av.shape[-1]
     full = m + n - 1
     if mode == "full":
         start, rows = 0, full
@@ -764,9 +770,9 @@ def convolution_matrix(a: ArrayLike, n: int, mode: str = "full") -> Array:
         rows = max(m, n) - min(m, n) + 1
         start = min(m, n) - 1
     else:
-        raise ValueError(f"mode must be 'full', 'same' or 'valid', got {mode!r}")
+        raise ValueError(f"mode must be one of 'full', 'valid', 'same'; got {mode!r}.")
     i = ufuncs.add(arange(rows)[:, None], start)
     k = ufuncs.subtract(i, arange(n)[None, :])
     inside = ufuncs.logical_and(ufuncs.greater_equal(k, 0), ufuncs.less(k, m))
-    values = take(av, ufuncs.minimum(ufuncs.maximum(k, 0), m - 1))
+    values = take(av, ufuncs.minimum(ufuncs.maximum(k, 0), m - 1), axis=-1)
     return where(inside, values, zeros((), dtype=av.dtype))

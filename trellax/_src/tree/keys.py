@@ -21,6 +21,7 @@ class DictKey:
     """The entry of a mapping's value: ``DictKey(key='a')``, shown as ``['a']``."""
 
     __slots__ = ("key",)
+    __match_args__ = ("key",)  # `case DictKey("foo")`, as JAX's
     key: Hashable
 
     def __init__(self, key: Hashable) -> None:
@@ -49,6 +50,7 @@ class SequenceKey:
     """The entry of a list or tuple element: ``SequenceKey(idx=0)``, shown as ``[0]``."""
 
     __slots__ = ("idx",)
+    __match_args__ = ("idx",)
     idx: int
 
     def __init__(self, idx: int) -> None:
@@ -77,6 +79,7 @@ class GetAttrKey:
     """The entry of an attribute (namedtuple field, dataclass field): shown as ``.name``."""
 
     __slots__ = ("name",)
+    __match_args__ = ("name",)
     name: str
 
     def __init__(self, name: str) -> None:
@@ -105,6 +108,7 @@ class FlattenedIndexKey:
     """The position of a child of a custom node registered without keys: ``[<flat index 0>]``."""
 
     __slots__ = ("key",)
+    __match_args__ = ("key",)
     key: int
 
     def __init__(self, key: int) -> None:

@@ -86,9 +86,9 @@ def _reduce_halves(operation: Callable[[Any, Any], Any], values: list[Any]) -> A
 
 def static(**kwargs: Any) -> Any:
     """A ``dataclasses.field`` marked static (``metadata={"static": True}``), for
-    ``register_dataclass``: the field is aux data of the treedef, not a child."""
-    metadata = dict(kwargs.pop("metadata", None) or {})
-    metadata["static"] = True
+    ``register_dataclass``: the field is aux data of the treedef, not a child. A ``"static"``
+    entry of the given ``metadata`` is kept (``metadata={"static": False}``, as in JAX)."""
+    metadata = {"static": True, **(kwargs.pop("metadata", None) or {})}
     return dataclasses.field(metadata=metadata, **kwargs)
 
 

@@ -33,8 +33,9 @@ def _key_name(key: Any) -> str:
 def _errors(
     path: tuple[Any, ...], prefix: Any, full: Any, is_leaf: Callable[[Any], bool] | None
 ) -> Iterator[ErrorMaker]:
-    if prefix is not None and treedef_is_leaf(tree_structure(prefix, is_leaf=is_leaf)):
-        return  # a leaf (not None, an empty node) is a prefix of anything
+    td = tree_structure(prefix, is_leaf=is_leaf)
+    if td.num_leaves == 1 and treedef_is_leaf(td):
+        return  # a leaf (not None or an empty container: nodes) is a prefix of anything
     where = keystr(path)
     if type(prefix) is not type(full):
         yield lambda name: ValueError(
@@ -61,6 +62,7 @@ def _errors(
     if len(prefix_children) != len(full_children):
         ours = " ".join(_key_name(k) for k in prefix_keys)
         theirs = " ".join(_key_name(k) for k in full_keys)
+        odd = sorted({_key_name(k) for k in prefix_keys} ^ {_key_name(k) for k in full_keys})
         yield lambda name: ValueError(
             "pytree structure error: different numbers of pytree children at key path\n"
             f"    {name}{where}\n"
@@ -68,7 +70,8 @@ def _errors(
             f"    {type(prefix)}\n"
             f"with {len(prefix_children)} child keys\n    {ours}\n"
             "but at the same key path the full pytree has a subtree of the same type but with "
-            f"{len(full_children)} child keys\n    {theirs}"
+            f"{len(full_children)} child keys\n    {theirs}\n"
+            f"so the symmetric difference on key sets is\n    {' '.join(odd)}"
         )
         return
     if prefix_def != full_def:

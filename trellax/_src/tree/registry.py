@@ -35,7 +35,7 @@ LIST, TUPLE, DICT, NONE, NAMEDTUPLE, ORDERED_DICT, DEFAULT_DICT, CUSTOM = range(
 class Registration:
     """How one node type is flattened and rebuilt. One object per type, compared by identity."""
 
-    __slots__ = ("flatten", "flatten_with_keys", "kind", "origin", "type", "unflatten")
+    __slots__ = ("flatten", "flatten_with_keys", "kind", "origin", "type", "unflatten", "user_leaf")
 
     def __init__(
         self,
@@ -52,6 +52,7 @@ class Registration:
         self.flatten = flatten
         self.unflatten = unflatten
         self.flatten_with_keys = flatten_with_keys
+        self.user_leaf = False  # a node for the transformations, a leaf for the public functions
 
     def __repr__(self) -> str:
         return f"<pytree registration of {self.type.__qualname__} by {self.origin}>"
@@ -70,15 +71,15 @@ class Registration:
         what = "flatten_with_keys" if with_keys else "flatten"
         if type(out) is not tuple or len(out) != 2:
             raise ValueError(
-                f"The {what} function registered for the custom pytree node type "
-                f"{self.type.__qualname__} must return a (children, aux_data) tuple, got "
-                f"{out!r} of type {type(out).__name__}"
+                "The to_iterable function for a custom PyTree node should return a (children, "
+                f"aux_data) tuple, got {out!r} of type {type(out).__name__} (from the {what} "
+                f"function registered for the custom pytree node type {self.type.__qualname__})"
             )
         if not isinstance(out[0], Iterable):
             raise ValueError(
-                f"The {what} function registered for the custom pytree node type "
-                f"{self.type.__qualname__} must return a (children, aux_data) tuple whose "
-                f"children are iterable, got {out!r}"
+                "The to_iterable function for a custom PyTree node should return a (children, "
+                f"aux_data) tuple where 'children' is iterable, got {out!r} (from the {what} "
+                f"function registered for the custom pytree node type {self.type.__qualname__})"
             )
         return out
 
@@ -158,6 +159,36 @@ def _add(reg: Registration, caller: str) -> None:
         )
     _REGISTERED[t] = reg
     KIND[t] = reg
+
+
+USER_LEAF_TYPES: set[type] = set()
+#: how many nodes of those types were flattened so far (the public functions compare it before
+#: and after a flatten: unchanged, the tree held none, which costs one list read)
+USER_LEAF_SEEN: list[int] = [0]
+
+
+def _counting(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def counted(node: Any) -> Any:
+        USER_LEAF_SEEN[0] += 1
+        return fn(node)
+
+    return counted
+
+
+def treat_as_leaf_publicly(nodetype: type) -> None:
+    """Makes the registered node type ``nodetype`` a leaf for the public tree functions
+    (``trellax.tree_util``, ``trellax.tree``) while the transformations, which flatten with
+    this package's own functions, keep descending into it (how a typed PRNG key is one leaf to
+    users, as in JAX, but crosses ``jit``/``vmap``/``grad`` as its uint32 data)."""
+    reg = _REGISTERED.get(nodetype)
+    if reg is None:
+        raise ValueError(f"{nodetype.__qualname__} is not a registered pytree node type.")
+    if not reg.user_leaf:
+        reg.user_leaf = True
+        reg.flatten = _counting(reg.flatten)  # type: ignore[arg-type]
+        if reg.flatten_with_keys is not None:
+            reg.flatten_with_keys = _counting(reg.flatten_with_keys)
+    USER_LEAF_TYPES.add(nodetype)
 
 
 def register_pytree_node(
@@ -301,6 +332,11 @@ def register_dataclass(
     meta = tuple(meta_fields)
     if isinstance(data_fields, str) or isinstance(meta_fields, str):
         raise TypeError("register_dataclass: data_fields and meta_fields must be lists of names.")
+    overlap = set(data) & set(meta)
+    if overlap:
+        raise ValueError(
+            f"data_fields and meta_fields must not overlap. Overlapping fields: {overlap}."
+        )
     if dataclasses.is_dataclass(nodetype):
         init = {f.name for f in dataclasses.fields(nodetype) if f.init}
         given = set(data) | set(meta) | set(drop_fields)

@@ -123,7 +123,11 @@ def tree_reduce(
     >>> tree_reduce(lambda a, b: a + b, [1, (2, 3)])
     6
     """
-    flat = tree_leaves(tree, is_leaf)
+    return reduce_leaves(function, tree_leaves(tree, is_leaf), initializer)
+
+
+def reduce_leaves(function: Callable[[Any, Any], Any], flat: list[Any], initializer: Any) -> Any:
+    """``tree_reduce`` of the leaves ``flat`` (``_NO_INITIALIZER``: none given)."""
     if initializer is _NO_INITIALIZER:
         if not flat:
             raise TypeError(
@@ -150,7 +154,17 @@ def tree_transpose(
     >>> tree_transpose(outer, inner, [(1, 2, 3), (4, 5, 6)])
     ([1, 4], [2, 5], [3, 6])
     """
-    flat, treedef = tree_flatten(pytree_to_transpose)
+    return transpose_with(tree_flatten, outer_treedef, inner_treedef, pytree_to_transpose)
+
+
+def transpose_with(
+    flatten: Callable[[Any], tuple[list[Any], PyTreeDef]],
+    outer_treedef: PyTreeDef,
+    inner_treedef: PyTreeDef | None,
+    pytree_to_transpose: Any,
+) -> Any:
+    """``tree_transpose`` with the trees flattened by ``flatten``."""
+    flat, treedef = flatten(pytree_to_transpose)
     if inner_treedef is None:
         subtrees = flatten_up_to(outer_treedef, pytree_to_transpose, "tree_transpose", "the tree")
         if not subtrees:
@@ -158,9 +172,11 @@ def tree_transpose(
                 f"tree_transpose: cannot infer inner_treedef: outer_treedef {outer_treedef!r} has "
                 "no leaves. Pass inner_treedef explicitly."
             )
-        inner_treedef = tree_flatten(subtrees[0])[1]
+        inner_treedef = flatten(subtrees[0])[1]
     expected = outer_treedef.compose(inner_treedef)
-    if treedef != expected:
+    # as JAX, only the number of leaves must agree: a node whose aux data changed on rebuilding
+    # (or lists for tuples) is taken as it is
+    if treedef.num_leaves != expected.num_leaves:
         diff = first_difference(expected._spec, treedef._spec)
         where, want, got = diff if diff is not None else ("the root", "?", "?")
         raise TypeError(
@@ -269,17 +285,33 @@ class _StaticCallable:
 
     __slots__ = ("fn",)
 
-    def __init__(self, fn: Callable[..., Any]) -> None:
+    def __init__(self, fn: functools.partial[Any]) -> None:
         self.fn = fn
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is _StaticCallable and bool(self.fn == other.fn)
+        # equal to a partial of the same function and arguments (the one it wraps included, from
+        # either side: ``fun == Partial(fun, 2).func``), as JAX's wrapper is
+        o = other.fn if type(other) is _StaticCallable else other
+        if not isinstance(o, functools.partial):
+            return False
+        if o is self.fn:
+            return True
+        try:
+            return bool(
+                self.fn.func == o.func and self.fn.args == o.args and self.fn.keywords == o.keywords
+            )
+        except Exception:  # arguments that do not compare to a bool (arrays)
+            return False
 
     def __hash__(self) -> int:
-        return hash(self.fn)
+        fn = self.fn
+        try:
+            return hash((fn.func, fn.args, tuple(fn.keywords.items())))
+        except TypeError:  # unhashable arguments: equal only to itself
+            return hash(id(fn))
 
     def __repr__(self) -> str:
         return repr(self.fn)

@@ -248,6 +248,11 @@ def _find_unhashable(spec: Spec) -> tuple[Registration, Any] | None:
 flatten_up_to_checked: Callable[[PyTreeDef, Any, str, str], list[Any]] | None = None
 
 
+class MetadataEqualityError(ValueError):
+    """Comparing two treedefs raised in their aux data (an array as a static field): JAX's
+    ``ValueError``."""
+
+
 class PyTreeDef:
     """The structure of a pytree: its containers and where the leaves go, without the leaves.
 
@@ -326,10 +331,11 @@ class PyTreeDef:
         try:
             return bool(self._spec == other._spec)
         except Exception as e:
-            raise TypeError(
-                f"cannot compare {self!r} with {other!r}: comparing their aux data raised "
-                f"{type(e).__name__}: {e}. Aux data must compare with == and give a bool "
-                "(use tuples, not arrays or lists)."
+            raise MetadataEqualityError(
+                "Exception raised while checking equality of metadata fields of pytree. Make "
+                "sure that metadata fields are hashable and have simple equality semantics. "
+                "(Note: arrays cannot be passed as metadata fields!) Comparing the aux data of "
+                f"{self!r} and {other!r} raised {type(e).__name__}: {e}"
             ) from e
 
     def __ne__(self, other: object) -> bool:
