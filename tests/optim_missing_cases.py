@@ -22,6 +22,13 @@ STATE = (
 )
 
 
+#: a least-squares loss ``loss(params, inputs, targets)`` with a sine (a non-constant Hessian)
+LOSS = "(lambda p, i, t: jnp.sum((jnp.sin(i @ p['w']) + p['b'] - t) ** 2))"
+
+#: CTC arguments: logits, their paddings, labels, their paddings
+CTC = "L, LP, LB, LBP"
+
+
 def _paths(expr: str) -> str:
     return f"[(keystr(p), v) for p, v in {expr}]"
 
@@ -59,17 +66,111 @@ CASES: dict[str, str] = {
     "tree_map_params": "o.tree.map_params(o.adam(1e-2), lambda p: p + 1, "
     "o.adam(1e-2).init({'a': x}), transform_non_params=lambda v: v - 1)",
     "named_tuple_key": "str(o.tree_utils.NamedTupleKey('A', 'b'))",
+    # optax.projections (T: a tree of three leaves)
+    "proj_non_negative": "o.projections.projection_non_negative(T)",
+    "proj_box": "o.projections.projection_box(T, -0.5, 0.5)",
+    "proj_box_leaf": "o.projections.projection_box(x, -0.5, 0.5)",
+    "proj_box_tree": "o.projections.projection_box(x, x * 0 - 0.2, y * 0 + 0.3)",
+    "proj_box_int": "o.projections.projection_box(1, 0.0, 1)",
+    "proj_hypercube": "o.projections.projection_hypercube(T, 0.7)",
+    "proj_hypercube_leaf": "o.projections.projection_hypercube(x, 0.7)",
+    "proj_simplex": "o.projections.projection_simplex(T)",
+    "proj_simplex_2d": "o.projections.projection_simplex(x, 2.0)",
+    "proj_simplex_vector": "o.projections.projection_simplex(x[0])",
+    "proj_l1_sphere": "o.projections.projection_l1_sphere(T, 1.5)",
+    "proj_l1_ball_out": "o.projections.projection_l1_ball(T, 0.5)",
+    "proj_l1_ball_in": "o.projections.projection_l1_ball(T, 100.0)",
+    "proj_l2_sphere": "o.projections.projection_l2_sphere(T, 2.0)",
+    "proj_l2_sphere_float": "o.projections.projection_l2_sphere({'a': x[0], 'b': 1.0}, 2.0)",
+    "proj_l2_ball_out": "o.projections.projection_l2_ball(T, 0.5)",
+    "proj_l2_ball_in": "o.projections.projection_l2_ball(T, 100.0)",
+    "proj_linf_ball": "o.projections.projection_linf_ball(T, 0.4)",
+    "proj_hyperplane": "o.projections.projection_hyperplane(T, U, 0.3)",
+    "proj_halfspace_out": "o.projections.projection_halfspace(T, U, -5.0)",
+    "proj_halfspace_in": "o.projections.projection_halfspace(T, U, 50.0)",
+    "proj_vector": "o.projections.projection_vector(T, U)",
+    # optax.second_order (a least-squares loss of a two-leaf model)
+    "second_order_hvp": f"o.second_order.hvp({LOSS}, y[0, :4], {{'w': x[0, :3], 'b': x[1, 0]}}, "
+    "x[2:, :3], y[2:, 0])",
+    "second_order_hessian_diag": f"o.second_order.hessian_diag({LOSS}, "
+    "{'w': x[0, :3], 'b': x[1, 0]}, x[2:, :3], y[2:, 0])",
+    "second_order_fisher_diag": f"o.second_order.fisher_diag({LOSS}, "
+    "{'w': x[0, :3], 'b': x[1, 0]}, x[2:, :3], y[2:, 0])",
+    # linear algebra
+    "power_iteration": "o.power_iteration(S)",
+    "power_iteration_v0": "o.power_iteration(S, v0=jnp.ones(5), num_iters=3)",
+    "power_iteration_key": "o.power_iteration(S, key=jax.random.PRNGKey(3), error_tolerance=1e-3)",
+    "power_iteration_tree": "o.power_iteration(lambda t: {'a': S[:2, :2] @ t['a']}, "
+    "v0={'a': jnp.ones(2)})",
+    "power_iteration_callable_no_v0": "o.power_iteration(lambda v: S @ v)",
+    "matrix_inverse_pth_root_2": "o.matrix_inverse_pth_root(S, 2)",
+    "matrix_inverse_pth_root_4": "o.matrix_inverse_pth_root(S, 4)",
+    "matrix_inverse_pth_root_1": "o.matrix_inverse_pth_root(S, 1, ridge_epsilon=0.0)",
+    "matrix_inverse_pth_root_1x1": "o.matrix_inverse_pth_root(S[:1, :1], 2)",
+    "nnls": "o.nnls(x, y[:, 0], 2000)",
+    "nnls_matrix": "o.nnls(x, y[:, :2], 2000)",
+    "nnls_doc": "o.nnls(jnp.array([[1., 2.], [3., 4.]]), jnp.array([5., 6.]), 1000)",
+    # multi_normal
+    "multi_normal_sample": "o.multi_normal(x[0], x[1] * 0.1).sample((3,), jax.random.PRNGKey(0))",
+    "multi_normal_log_prob": "o.multi_normal(x[0], x[1] * 0.1).log_prob(y[:2])",
+    "multi_normal_params": "o.multi_normal(x[0], x[1] * 0.1).params",
+    "multi_normal_log_scale": "o.multi_normal(x[0, 0], x[1] * 0.1).log_scale",
+    # CTC (L: logits (2, 6, 4); label 2 repeated in the first row; padded frames and labels)
+    "ctc_loss": f"o.ctc_loss({CTC})",
+    "ctc_loss_blank2": f"o.ctc_loss({CTC}, blank_id=2)",
+    "ctc_loss_losses": f"o.losses.ctc_loss({CTC}, log_epsilon=-1e4)",
+    "ctc_forward_probs": f"o.ctc_loss_with_forward_probs({CTC})",
+    "ctc_grad": f"jax.grad(lambda L: o.ctc_loss({CTC}).sum())(L)",
+    "ctc_bad_rank": "o.ctc_loss(L[0], LP, LB, LBP)",
+    # optax.transforms' own names
+    "transforms_unitwise_norm": "o.transforms.unitwise_norm(x)",
+    "transforms_unitwise_clip": "o.transforms.unitwise_clip(x * 0 + 2.0, x * 0 + 1.0, y)",
+    "transforms_chain": "(lambda t: t.update({'a': x}, t.init({'a': x}))[0])"
+    "(o.transforms.chain(o.transforms.clip(0.1), o.sgd(1.0)))",
 }
 
 #: relative tolerance per case (the default is bit for bit)
-RTOL: dict[str, float] = {}
+RTOL: dict[str, float] = {
+    "second_order_hessian_diag": 1e-6,
+    "second_order_hvp": 1e-6,
+    "power_iteration": 1e-6,
+    "power_iteration_v0": 1e-6,
+    "power_iteration_key": 1e-6,
+    "power_iteration_tree": 1e-6,
+    "matrix_inverse_pth_root_2": 1e-5,
+    "matrix_inverse_pth_root_4": 1e-5,
+    "matrix_inverse_pth_root_1": 1e-5,
+    "matrix_inverse_pth_root_1x1": 1e-6,
+    "nnls": 1e-5,
+    "nnls_matrix": 1e-5,
+    "nnls_doc": 1e-5,
+    "multi_normal_log_prob": 1e-6,
+    "ctc_loss": 1e-6,
+    "ctc_loss_blank2": 1e-6,
+    "ctc_loss_losses": 1e-6,
+    "ctc_forward_probs": 1e-6,
+    "ctc_grad": 1e-5,
+    "multi_normal_sample": 1e-6,
+    "proj_l1_sphere": 1e-6,
+    "proj_l1_ball_out": 1e-6,
+    "proj_hyperplane": 2e-6,
+    "proj_halfspace_out": 2e-6,
+    "proj_vector": 2e-6,
+}
 
 
 def inputs() -> dict[str, Any]:
     """The arrays the expressions use (NumPy; converted with ``jnp.asarray``)."""
     rng = np.random.default_rng(14)
+    x = rng.normal(size=(4, 5)).astype(np.float32)
     return {
-        "x": rng.normal(size=(4, 5)).astype(np.float32),
+        "x": x,
+        "T": {"a": x[0], "b": x[1, :2] * 0.3, "c": x[2:, :2]},
+        "U": {"a": x[3], "b": x[2, :2], "c": x[:2, 3:]},
+        "L": rng.normal(size=(2, 6, 4)).astype(np.float32),
+        "LP": np.array([[0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0]], np.float32),
+        "LB": np.array([[1, 2, 2], [3, 1, 0]], np.int32),
+        "LBP": np.array([[0, 0, 0], [0, 0, 1]], np.float32),
         "y": rng.normal(size=(4, 5)).astype(np.float32),
         "S": (lambda a: (a @ a.T + 5 * np.eye(5)).astype(np.float32))(rng.normal(size=(5, 5))),
     }

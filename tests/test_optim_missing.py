@@ -30,7 +30,7 @@ def _evaluate(expr: str) -> Any:
         "jax": trellax,
         "keystr": trellax.tree_util.keystr,
     }
-    env.update({k: jnp.asarray(v) for k, v in inputs().items()})
+    env.update(trellax.tree.map(jnp.asarray, inputs()))
     return eval(expr, env)
 
 
