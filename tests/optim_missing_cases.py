@@ -25,6 +25,9 @@ STATE = (
 #: a least-squares loss ``loss(params, inputs, targets)`` with a sine (a non-constant Hessian)
 LOSS = "(lambda p, i, t: jnp.sum((jnp.sin(i @ p['w']) + p['b'] - t) ** 2))"
 
+#: a one-hot argmax of every leaf (piecewise constant: only perturbations make it smooth)
+ARGMAX = "(lambda t: jax.tree.map(lambda z: jax.nn.one_hot(jnp.argmax(z), z.shape[-1]), t))"
+
 #: CTC arguments: logits, their paddings, labels, their paddings
 CTC = "L, LP, LB, LBP"
 
@@ -122,6 +125,19 @@ CASES: dict[str, str] = {
     "ctc_forward_probs": f"o.ctc_loss_with_forward_probs({CTC})",
     "ctc_grad": f"jax.grad(lambda L: o.ctc_loss({CTC}).sum())(L)",
     "ctc_bad_rank": "o.ctc_loss(L[0], LP, LB, LBP)",
+    # optax.perturbations (an argmax smoothed; its value, Jacobian and a loss's gradient)
+    "pert_argmax": f"o.perturbations.make_perturbed_fun({ARGMAX}, 64, 0.5)"
+    "(jax.random.PRNGKey(1), x[0])",
+    "pert_argmax_normal": f"o.perturbations.make_perturbed_fun({ARGMAX}, 64, 0.5, "
+    "o.perturbations.Normal())(jax.random.PRNGKey(1), x[0])",
+    "pert_no_baseline": f"o.perturbations.make_perturbed_fun({ARGMAX}, 32, 1.0, "
+    "use_baseline=False)(jax.random.PRNGKey(2), {'a': x[0], 'b': x[1, :3]})",
+    "pert_jacobian": f"jax.jacobian(o.perturbations.make_perturbed_fun({ARGMAX}, 64, 0.5), "
+    "argnums=1)(jax.random.PRNGKey(1), x[0])",
+    "pert_grad_tree": "jax.grad(lambda v: o.tree.vdot(o.perturbations.make_perturbed_fun("
+    f"{ARGMAX}, 32, 0.5)(jax.random.PRNGKey(3), v), {{'a': y[0], 'b': y[1, :3]}}))"
+    "({'a': x[0], 'b': x[1, :3]})",
+    "pert_log_probs": "(o.perturbations.Normal().log_prob(x), o.perturbations.Gumbel().log_prob(x))",
     # optax.transforms' own names
     "transforms_unitwise_norm": "o.transforms.unitwise_norm(x)",
     "transforms_unitwise_clip": "o.transforms.unitwise_clip(x * 0 + 2.0, x * 0 + 1.0, y)",
@@ -151,6 +167,12 @@ RTOL: dict[str, float] = {
     "ctc_forward_probs": 1e-6,
     "ctc_grad": 1e-5,
     "multi_normal_sample": 1e-6,
+    "pert_argmax": 1e-6,
+    "pert_argmax_normal": 1e-6,
+    "pert_no_baseline": 1e-6,
+    "pert_jacobian": 1e-5,
+    "pert_grad_tree": 1e-5,
+    "pert_log_probs": 1e-6,
     "proj_l1_sphere": 1e-6,
     "proj_l1_ball_out": 1e-6,
     "proj_hyperplane": 2e-6,
