@@ -28,6 +28,9 @@ LOSS = "(lambda p, i, t: jnp.sum((jnp.sin(i @ p['w']) + p['b'] - t) ** 2))"
 #: a one-hot argmax of every leaf (piecewise constant: only perturbations make it smooth)
 ARGMAX = "(lambda t: jax.tree.map(lambda z: jax.nn.one_hot(jnp.argmax(z), z.shape[-1]), t))"
 
+#: index arrays as plain int32 arrays
+STRONG = "(lambda t: tuple(jnp.asarray(a, jnp.int32) for a in t))"
+
 #: CTC arguments: logits, their paddings, labels, their paddings
 CTC = "L, LP, LB, LBP"
 
@@ -138,6 +141,17 @@ CASES: dict[str, str] = {
     f"{ARGMAX}, 32, 0.5)(jax.random.PRNGKey(3), v), {{'a': y[0], 'b': y[1, :3]}}))"
     "({'a': x[0], 'b': x[1, :3]})",
     "pert_log_probs": "(o.perturbations.Normal().log_prob(x), o.perturbations.Gumbel().log_prob(x))",
+    # optax.assignment (index arrays taken as int32 arrays: optax's weak flags vary)
+    "assign_square": f"{STRONG}(o.assignment.hungarian_algorithm(x[:, :4]))",
+    "assign_wide": f"{STRONG}(o.assignment.hungarian_algorithm(x))",
+    "assign_tall": f"{STRONG}(o.assignment.hungarian_algorithm(x.T))",
+    "assign_ties": f"{STRONG}(o.assignment.hungarian_algorithm(jnp.round(x[:, :4])))",
+    "assign_empty": f"{STRONG}(o.assignment.hungarian_algorithm(x[:0]))",
+    "assign_jit": f"{STRONG}(jax.jit(o.assignment.hungarian_algorithm)(y))",
+    "assign_vmap": f"{STRONG}(jax.vmap(o.assignment.hungarian_algorithm)(L))",
+    "assign_base_square": f"{STRONG}(o.assignment.base_hungarian_algorithm(x[:, :4]))",
+    "assign_base_wide": f"{STRONG}(o.assignment.base_hungarian_algorithm(x))",
+    "assign_base_tall": f"{STRONG}(o.assignment.base_hungarian_algorithm(x.T))",
     # optax.transforms' own names
     "transforms_unitwise_norm": "o.transforms.unitwise_norm(x)",
     "transforms_unitwise_clip": "o.transforms.unitwise_clip(x * 0 + 2.0, x * 0 + 1.0, y)",

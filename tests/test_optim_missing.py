@@ -62,16 +62,54 @@ def test_matches_optax(name: str) -> None:
 
 
 #: the public names of optax 0.2.8's ``optax.transforms``
-OPTAX_TRANSFORMS = (
-    "AddNoiseState ApplyIfFiniteState ConditionFn ConditionallyMaskState "
-    "ConditionallyTransformState EmaState MaskedNode MaskedState MonitorState MultiSteps "
-    "MultiStepsState NonNegativeParamsState PartitionState ShouldSkipUpdateFunction SnapshotState "
-    "TraceState ZeroNansState adaptive_grad_clip add_decayed_weights add_noise apply_if_finite "
-    "chain clip clip_by_block_rms clip_by_global_norm conditionally_mask conditionally_transform "
-    "ema flatten freeze keep_params_nonnegative masked measure_with_ema monitor named_chain "
-    "partition per_example_global_norm_clip per_example_layer_norm_clip selective_transform "
-    "skip_large_updates skip_not_finite snapshot trace unitwise_clip unitwise_norm zero_nans"
-).split()
+OPTAX_TRANSFORMS = [
+    "AddNoiseState",
+    "ApplyIfFiniteState",
+    "ConditionFn",
+    "ConditionallyMaskState",
+    "ConditionallyTransformState",
+    "EmaState",
+    "MaskedNode",
+    "MaskedState",
+    "MonitorState",
+    "MultiSteps",
+    "MultiStepsState",
+    "NonNegativeParamsState",
+    "PartitionState",
+    "ShouldSkipUpdateFunction",
+    "SnapshotState",
+    "TraceState",
+    "ZeroNansState",
+    "adaptive_grad_clip",
+    "add_decayed_weights",
+    "add_noise",
+    "apply_if_finite",
+    "chain",
+    "clip",
+    "clip_by_block_rms",
+    "clip_by_global_norm",
+    "conditionally_mask",
+    "conditionally_transform",
+    "ema",
+    "flatten",
+    "freeze",
+    "keep_params_nonnegative",
+    "masked",
+    "measure_with_ema",
+    "monitor",
+    "named_chain",
+    "partition",
+    "per_example_global_norm_clip",
+    "per_example_layer_norm_clip",
+    "selective_transform",
+    "skip_large_updates",
+    "skip_not_finite",
+    "snapshot",
+    "trace",
+    "unitwise_clip",
+    "unitwise_norm",
+    "zero_nans",
+]
 
 
 def test_transforms_has_optax_s_46_names() -> None:
