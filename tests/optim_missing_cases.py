@@ -152,6 +152,17 @@ CASES: dict[str, str] = {
     "assign_base_square": f"{STRONG}(o.assignment.base_hungarian_algorithm(x[:, :4]))",
     "assign_base_wide": f"{STRONG}(o.assignment.base_hungarian_algorithm(x))",
     "assign_base_tall": f"{STRONG}(o.assignment.base_hungarian_algorithm(x.T))",
+    # optax.contrib.reduce_on_plateau (the states and updates of 14 steps; PLATEAU values)
+    "plateau_default": "PT(o, jnp, {}, PLATEAU, 'float32')",
+    "plateau_patience": "PT(o, jnp, {'patience': 2, 'factor': 0.5}, PLATEAU, 'float32')",
+    "plateau_cooldown": "PT(o, jnp, {'patience': 1, 'cooldown': 2, 'factor': 0.5, 'min_scale': 0.2}, "
+    "PLATEAU, 'float32')",
+    "plateau_accumulate": "PT(o, jnp, {'patience': 1, 'accumulation_size': 3, 'atol': 0.01, "
+    "'rtol': 0.0}, PLATEAU, 'float32')",
+    "plateau_bf16": "PT(o, jnp, {'patience': 2, 'factor': 0.3}, PLATEAU, 'bfloat16')",
+    "plateau_jit": "PT(o, jnp, {'patience': 2, 'factor': 0.5}, PLATEAU, 'float32', jax.jit)",
+    "plateau_bad_factor": "o.contrib.reduce_on_plateau(factor=1.5)",
+    "plateau_bad_tol": "o.contrib.reduce_on_plateau(rtol=0.0, atol=0.0)",
     # optax.transforms' own names
     "transforms_unitwise_norm": "o.transforms.unitwise_norm(x)",
     "transforms_unitwise_clip": "o.transforms.unitwise_clip(x * 0 + 2.0, x * 0 + 1.0, y)",
@@ -187,6 +198,26 @@ RTOL: dict[str, float] = {
     "second_order_hessian_diag": 1e-6,
     "second_order_hvp": 1e-6,
 }
+
+
+#: the losses fed to reduce_on_plateau: a fall, a plateau, a small dip, another plateau
+PLATEAU = [5.0, 4.0, 3.9, 3.9, 3.95, 3.9, 3.9, 3.5, 3.5, 3.5, 3.5, 3.6, 3.5, 3.5]
+
+
+def plateau_trajectory(
+    o: Any, jnp: Any, kwargs: dict[str, Any], values: list[float], dtype: str, wrap: Any = None
+) -> list[Any]:
+    """``(updates, state)`` after each value of ``values`` fed to ``o.contrib.reduce_on_plateau``
+    (``wrap``, e.g. ``jit``, applied to its update)."""
+    opt = o.contrib.reduce_on_plateau(**kwargs)
+    params = {"w": jnp.ones(3, dtype)}
+    state = opt.init(params)
+    update = opt.update if wrap is None else wrap(opt.update)
+    out = []
+    for v in values:
+        updates, state = update(params, state, value=jnp.asarray(v))
+        out.append((updates, state))
+    return out
 
 
 def inputs() -> dict[str, Any]:

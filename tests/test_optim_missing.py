@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from optim_missing_cases import CASES, RTOL, inputs, record
+from optim_missing_cases import CASES, PLATEAU, RTOL, inputs, plateau_trajectory, record
 
 import trellax
 import trellax.numpy as jnp
@@ -29,6 +29,8 @@ def _evaluate(expr: str) -> Any:
         "jnp": jnp,
         "jax": trellax,
         "keystr": trellax.tree_util.keystr,
+        "PT": plateau_trajectory,
+        "PLATEAU": PLATEAU,
     }
     env.update(trellax.tree.map(jnp.asarray, inputs()))
     return eval(expr, env)
