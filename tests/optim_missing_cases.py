@@ -163,6 +163,21 @@ CASES: dict[str, str] = {
     "plateau_jit": "PT(o, jnp, {'patience': 2, 'factor': 0.5}, PLATEAU, 'float32', jax.jit)",
     "plateau_bad_factor": "o.contrib.reduce_on_plateau(factor=1.5)",
     "plateau_bad_tol": "o.contrib.reduce_on_plateau(rtol=0.0, atol=0.0)",
+    # optax.contrib's schedule-free family (10 steps on a quadratic; TR records params and state)
+    "sf_adamw": "TR(o, jnp, o.contrib.schedule_free_adamw(1e-2), 'float32')",
+    "sf_adamw_options": "TR(o, jnp, o.contrib.schedule_free_adamw(3e-2, warmup_steps=4, b1=0.8, "
+    "weight_decay=1e-2), 'float32')",
+    "sf_adamw_bf16": "TR(o, jnp, o.contrib.schedule_free_adamw(1e-2), 'bfloat16')",
+    "sf_adamw_state_dtype": "TR(o, jnp, o.contrib.schedule_free_adamw(1e-2, "
+    "state_dtype=jnp.float32), 'bfloat16')",
+    "sf_sgd": "TR(o, jnp, o.contrib.schedule_free_sgd(0.1), 'float32')",
+    "sf_sgd_decay": "TR(o, jnp, o.contrib.schedule_free_sgd(0.1, warmup_steps=3, "
+    "weight_decay=1e-3), 'float32')",
+    "sf_wrap_adam": "TR(o, jnp, o.contrib.schedule_free(o.adam(1e-2), 1e-2, b1=0.95), 'float32')",
+    "sf_jit": "TR(o, jnp, o.contrib.schedule_free_adamw(1e-2), 'float32', jax.jit)",
+    "sf_eval_params": "(lambda t: o.contrib.schedule_free_eval_params(t[-1][1], t[-1][0]))"
+    "(TR(o, jnp, o.contrib.schedule_free_adamw(1e-2), 'float32'))",
+    "sf_eval_params_bad": "o.contrib.schedule_free_eval_params(o.adam(1e-2).init(x), x)",
     # optax.transforms' own names
     "transforms_unitwise_norm": "o.transforms.unitwise_norm(x)",
     "transforms_unitwise_clip": "o.transforms.unitwise_clip(x * 0 + 2.0, x * 0 + 1.0, y)",
@@ -197,6 +212,7 @@ RTOL: dict[str, float] = {
     "proj_vector": 1e-6,
     "second_order_hessian_diag": 1e-6,
     "second_order_hvp": 1e-6,
+    "sf_jit": 1e-6,
 }
 
 
@@ -217,6 +233,26 @@ def plateau_trajectory(
     for v in values:
         updates, state = update(params, state, value=jnp.asarray(v))
         out.append((updates, state))
+    return out
+
+
+def trajectory(
+    o: Any, jnp: Any, opt: Any, dtype: str, wrap: Any = None, steps: int = 10
+) -> list[Any]:
+    """``(params, state)`` after each of ``steps`` updates of ``opt`` on the loss
+    ``sum((w - 0.5)**2) + sum(b**2)`` from fixed starting parameters of ``dtype``."""
+    params = {
+        "w": jnp.asarray([0.3, -1.2, 2.5, 0.01], dtype),
+        "b": jnp.asarray([1.5, -0.25], dtype),
+    }
+    state = opt.init(params)
+    update = opt.update if wrap is None else wrap(opt.update)
+    out = []
+    for _ in range(steps):
+        grads = {"w": 2 * (params["w"] - 0.5), "b": 2 * params["b"]}
+        updates, state = update(grads, state, params)
+        params = o.apply_updates(params, updates)
+        out.append((params, state))
     return out
 
 

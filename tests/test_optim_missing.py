@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from optim_missing_cases import CASES, PLATEAU, RTOL, inputs, plateau_trajectory, record
+from optim_missing_cases import CASES, PLATEAU, RTOL, inputs, plateau_trajectory, record, trajectory
 
 import trellax
 import trellax.numpy as jnp
@@ -31,6 +31,7 @@ def _evaluate(expr: str) -> Any:
         "keystr": trellax.tree_util.keystr,
         "PT": plateau_trajectory,
         "PLATEAU": PLATEAU,
+        "TR": trajectory,
     }
     env.update(trellax.tree.map(jnp.asarray, inputs()))
     return eval(expr, env)

@@ -20,14 +20,14 @@ import optax
 
 TESTS = pathlib.Path(__file__).resolve().parent.parent / "tests"
 sys.path.insert(0, str(TESTS))
-from optim_missing_cases import CASES, PLATEAU, inputs, plateau_trajectory, record  # noqa: E402
+from optim_missing_cases import CASES, PLATEAU, inputs, plateau_trajectory, record, trajectory  # noqa: E402
 
 OUT = TESTS / "golden" / "optim_missing.json"
 
 
 def evaluate() -> dict[str, Any]:
     env: dict[str, Any] = {"o": optax, "jnp": jnp, "jax": jax, "keystr": jax.tree_util.keystr}
-    env.update(PT=plateau_trajectory, PLATEAU=PLATEAU)
+    env.update(PT=plateau_trajectory, PLATEAU=PLATEAU, TR=trajectory)
     env.update(jax.tree.map(jnp.asarray, inputs()))
     out: dict[str, Any] = {}
     for name, expr in CASES.items():

@@ -1,5 +1,10 @@
-"""``optax.contrib``: so far only ``reduce_on_plateau`` (with ``ReduceLROnPlateauState``); the
+"""``optax.contrib``: so far ``reduce_on_plateau`` and the ``schedule_free`` family; the
 other contributed optimizers are not written yet (install the real optax, docs/compat.md)."""
 
 from trellax._src.optim.plateau import ReduceLROnPlateauState as ReduceLROnPlateauState
 from trellax._src.optim.plateau import reduce_on_plateau as reduce_on_plateau
+from trellax._src.optim.schedule_free import ScheduleFreeState as ScheduleFreeState
+from trellax._src.optim.schedule_free import schedule_free as schedule_free
+from trellax._src.optim.schedule_free import schedule_free_adamw as schedule_free_adamw
+from trellax._src.optim.schedule_free import schedule_free_eval_params as schedule_free_eval_params
+from trellax._src.optim.schedule_free import schedule_free_sgd as schedule_free_sgd
