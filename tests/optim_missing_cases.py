@@ -178,6 +178,13 @@ CASES: dict[str, str] = {
     "sf_eval_params": "(lambda t: o.contrib.schedule_free_eval_params(t[-1][1], t[-1][0]))"
     "(TR(o, jnp, o.contrib.schedule_free_adamw(1e-2), 'float32'))",
     "sf_eval_params_bad": "o.contrib.schedule_free_eval_params(o.adam(1e-2).init(x), x)",
+    # optax.contrib.adopt (10 steps, TR)
+    "adopt": "TR(o, jnp, o.contrib.adopt(1e-2), 'float32')",
+    "adopt_options": "TR(o, jnp, o.contrib.adopt(3e-2, b1=0.8, b2=0.99, nesterov=True), 'float32')",
+    "adopt_no_clip": "TR(o, jnp, o.contrib.adopt(1e-2, use_clipping=False), 'float32')",
+    "adopt_bf16": "TR(o, jnp, o.contrib.adopt(1e-2, mu_dtype=jnp.float32), 'bfloat16')",
+    "adopt_schedule": "TR(o, jnp, o.contrib.adopt(o.linear_schedule(1e-2, 1e-3, 8), "
+    "clip_value_fn=lambda c: 0.5 + c * 0.1), 'float32')",
     # optax.transforms' own names
     "transforms_unitwise_norm": "o.transforms.unitwise_norm(x)",
     "transforms_unitwise_clip": "o.transforms.unitwise_clip(x * 0 + 2.0, x * 0 + 1.0, y)",

@@ -1,6 +1,8 @@
-"""``optax.contrib``: so far ``reduce_on_plateau`` and the ``schedule_free`` family; the
+"""``optax.contrib``: so far ``adopt``, ``reduce_on_plateau`` and the ``schedule_free`` family; the
 other contributed optimizers are not written yet (install the real optax, docs/compat.md)."""
 
+from trellax._src.optim.adopt import adopt as adopt
+from trellax._src.optim.adopt import scale_by_adopt as scale_by_adopt
 from trellax._src.optim.plateau import ReduceLROnPlateauState as ReduceLROnPlateauState
 from trellax._src.optim.plateau import reduce_on_plateau as reduce_on_plateau
 from trellax._src.optim.schedule_free import ScheduleFreeState as ScheduleFreeState
