@@ -185,6 +185,13 @@ CASES: dict[str, str] = {
     "adopt_bf16": "TR(o, jnp, o.contrib.adopt(1e-2, mu_dtype=jnp.float32), 'bfloat16')",
     "adopt_schedule": "TR(o, jnp, o.contrib.adopt(o.linear_schedule(1e-2, 1e-3, 8), "
     "clip_value_fn=lambda c: 0.5 + c * 0.1), 'float32')",
+    # optax.contrib.madgrad (10 steps, TR)
+    "madgrad": "TR(o, jnp, o.contrib.madgrad(1e-2), 'float32')",
+    "madgrad_options": "TR(o, jnp, o.contrib.madgrad(3e-2, momentum=0.5, weight_decay=1e-2), "
+    "'float32')",
+    "madgrad_schedule": "TR(o, jnp, o.contrib.madgrad(o.linear_schedule(1e-2, 1e-3, 8)), "
+    "'float32')",
+    "madgrad_bf16": "TR(o, jnp, o.contrib.madgrad(1e-2), 'bfloat16')",
     # optax.transforms' own names
     "transforms_unitwise_norm": "o.transforms.unitwise_norm(x)",
     "transforms_unitwise_clip": "o.transforms.unitwise_clip(x * 0 + 2.0, x * 0 + 1.0, y)",
@@ -220,6 +227,8 @@ RTOL: dict[str, float] = {
     "second_order_hessian_diag": 1e-6,
     "second_order_hvp": 1e-6,
     "sf_jit": 1e-6,
+    "madgrad": 1e-6,
+    "madgrad_options": 1e-6,
 }
 
 

@@ -1,8 +1,12 @@
-"""``optax.contrib``: so far ``adopt``, ``reduce_on_plateau`` and the ``schedule_free`` family; the
-other contributed optimizers are not written yet (install the real optax, docs/compat.md)."""
+"""``optax.contrib``: so far ``adopt``, ``madgrad``, ``reduce_on_plateau`` and the
+``schedule_free`` family; the other contributed optimizers are not written yet (install the real
+optax, docs/compat.md)."""
 
 from trellax._src.optim.adopt import adopt as adopt
 from trellax._src.optim.adopt import scale_by_adopt as scale_by_adopt
+from trellax._src.optim.madgrad import MadgradState as MadgradState
+from trellax._src.optim.madgrad import madgrad as madgrad
+from trellax._src.optim.madgrad import scale_by_madgrad as scale_by_madgrad
 from trellax._src.optim.plateau import ReduceLROnPlateauState as ReduceLROnPlateauState
 from trellax._src.optim.plateau import reduce_on_plateau as reduce_on_plateau
 from trellax._src.optim.schedule_free import ScheduleFreeState as ScheduleFreeState
