@@ -192,6 +192,17 @@ CASES: dict[str, str] = {
     "madgrad_schedule": "TR(o, jnp, o.contrib.madgrad(o.linear_schedule(1e-2, 1e-3, 8)), "
     "'float32')",
     "madgrad_bf16": "TR(o, jnp, o.contrib.madgrad(1e-2), 'bfloat16')",
+    # optax.contrib.sam and normalize (10 steps, TR; opaque mode with the loss's gradient)
+    "normalize": "o.contrib.normalize().update({'a': x, 'b': y}, o.contrib.normalize().init(x))",
+    "sam": "TR(o, jnp, o.contrib.sam(o.sgd(0.1), o.chain(o.contrib.normalize(), o.sgd(0.05))), "
+    "'float32')",
+    "sam_period3": "TR(o, jnp, o.contrib.sam(o.adam(0.05), o.sgd(0.02), sync_period=3, "
+    "reset_state=False), 'float32')",
+    "sam_adam_adv": "TR(o, jnp, o.contrib.sam(o.sgd(0.1, momentum=0.9), o.adam(0.01)), 'float32')",
+    "sam_opaque": "TR(o, jnp, o.contrib.sam(o.sgd(0.1), o.chain(o.contrib.normalize(), "
+    "o.sgd(0.05)), sync_period=3, opaque_mode=True), 'float32', lambda u: (lambda g, s, p: "
+    "u(g, s, p, grad_fn=lambda q, i: {'w': 2 * (q['w'] - 0.5), 'b': 2 * q['b']})))",
+    "sam_bad_period": "o.contrib.sam(o.sgd(0.1), o.sgd(0.1), sync_period=0)",
     # optax.transforms' own names
     "transforms_unitwise_norm": "o.transforms.unitwise_norm(x)",
     "transforms_unitwise_clip": "o.transforms.unitwise_clip(x * 0 + 2.0, x * 0 + 1.0, y)",

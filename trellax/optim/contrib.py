@@ -1,6 +1,6 @@
-"""``optax.contrib``: so far ``adopt``, ``madgrad``, ``reduce_on_plateau`` and the
-``schedule_free`` family; the other contributed optimizers are not written yet (install the real
-optax, docs/compat.md)."""
+"""``optax.contrib``: so far ``adopt``, ``madgrad``, ``sam``, ``normalize``,
+``reduce_on_plateau`` and the ``schedule_free`` family; the other contributed optimizers are not
+written yet (install the real optax, docs/compat.md)."""
 
 from trellax._src.optim.adopt import adopt as adopt
 from trellax._src.optim.adopt import scale_by_adopt as scale_by_adopt
@@ -9,6 +9,10 @@ from trellax._src.optim.madgrad import madgrad as madgrad
 from trellax._src.optim.madgrad import scale_by_madgrad as scale_by_madgrad
 from trellax._src.optim.plateau import ReduceLROnPlateauState as ReduceLROnPlateauState
 from trellax._src.optim.plateau import reduce_on_plateau as reduce_on_plateau
+from trellax._src.optim.sam import NormalizeState as NormalizeState
+from trellax._src.optim.sam import SAMState as SAMState
+from trellax._src.optim.sam import normalize as normalize
+from trellax._src.optim.sam import sam as sam
 from trellax._src.optim.schedule_free import ScheduleFreeState as ScheduleFreeState
 from trellax._src.optim.schedule_free import schedule_free as schedule_free
 from trellax._src.optim.schedule_free import schedule_free_adamw as schedule_free_adamw
