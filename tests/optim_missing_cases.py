@@ -203,6 +203,13 @@ CASES: dict[str, str] = {
     "o.sgd(0.05)), sync_period=3, opaque_mode=True), 'float32', lambda u: (lambda g, s, p: "
     "u(g, s, p, grad_fn=lambda q, i: {'w': 2 * (q['w'] - 0.5), 'b': 2 * q['b']})))",
     "sam_bad_period": "o.contrib.sam(o.sgd(0.1), o.sgd(0.1), sync_period=0)",
+    # optax.contrib.prodigy (10 steps, TR)
+    "prodigy": "TR(o, jnp, o.contrib.prodigy(), 'float32')",
+    "prodigy_options": "TR(o, jnp, o.contrib.prodigy(0.5, betas=(0.8, 0.99), weight_decay=1e-2, "
+    "estim_lr0=1e-3), 'float32')",
+    "prodigy_safeguard": "TR(o, jnp, o.contrib.prodigy(safeguard_warmup=True, beta3=0.9), "
+    "'float32')",
+    "prodigy_bf16": "TR(o, jnp, o.contrib.prodigy(), 'bfloat16')",
     # optax.transforms' own names
     "transforms_unitwise_norm": "o.transforms.unitwise_norm(x)",
     "transforms_unitwise_clip": "o.transforms.unitwise_clip(x * 0 + 2.0, x * 0 + 1.0, y)",

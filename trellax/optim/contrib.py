@@ -1,4 +1,4 @@
-"""``optax.contrib``: so far ``adopt``, ``madgrad``, ``sam``, ``normalize``,
+"""``optax.contrib``: so far ``adopt``, ``madgrad``, ``prodigy``, ``sam``, ``normalize``,
 ``reduce_on_plateau`` and the ``schedule_free`` family; the other contributed optimizers are not
 written yet (install the real optax, docs/compat.md)."""
 
@@ -9,6 +9,8 @@ from trellax._src.optim.madgrad import madgrad as madgrad
 from trellax._src.optim.madgrad import scale_by_madgrad as scale_by_madgrad
 from trellax._src.optim.plateau import ReduceLROnPlateauState as ReduceLROnPlateauState
 from trellax._src.optim.plateau import reduce_on_plateau as reduce_on_plateau
+from trellax._src.optim.prodigy import ProdigyState as ProdigyState
+from trellax._src.optim.prodigy import prodigy as prodigy
 from trellax._src.optim.sam import NormalizeState as NormalizeState
 from trellax._src.optim.sam import SAMState as SAMState
 from trellax._src.optim.sam import normalize as normalize
