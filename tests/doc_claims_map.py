@@ -1949,7 +1949,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
-        "`tests/test_optim_missing.py` checks 125 expressions of them against optax 0.2.8",
+        "`tests/test_optim_missing.py` checks 128 expressions of them against optax 0.2.8",
         "tests/test_optim_missing.py::test_matches_optax",
         "tests/test_optim_missing.py::test_golden_covers_every_case",
     ),

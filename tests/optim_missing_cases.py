@@ -210,6 +210,11 @@ CASES: dict[str, str] = {
     "prodigy_safeguard": "TR(o, jnp, o.contrib.prodigy(safeguard_warmup=True, beta3=0.9), "
     "'float32')",
     "prodigy_bf16": "TR(o, jnp, o.contrib.prodigy(), 'bfloat16')",
+    # optax.contrib.dadapt_adamw (10 steps, TR)
+    "dadapt": "TR(o, jnp, o.contrib.dadapt_adamw(), 'float32')",
+    "dadapt_options": "TR(o, jnp, o.contrib.dadapt_adamw(0.5, betas=(0.8, 0.99), "
+    "weight_decay=1e-2, estim_lr0=1e-3), 'float32')",
+    "dadapt_bf16": "TR(o, jnp, o.contrib.dadapt_adamw(), 'bfloat16')",
     # optax.transforms' own names
     "transforms_unitwise_norm": "o.transforms.unitwise_norm(x)",
     "transforms_unitwise_clip": "o.transforms.unitwise_clip(x * 0 + 2.0, x * 0 + 1.0, y)",
@@ -247,6 +252,7 @@ RTOL: dict[str, float] = {
     "sf_jit": 1e-6,
     "madgrad": 1e-6,
     "madgrad_options": 1e-6,
+    "dadapt": 1e-6,
 }
 
 

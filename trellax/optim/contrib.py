@@ -1,9 +1,11 @@
-"""``optax.contrib``: so far ``adopt``, ``madgrad``, ``prodigy``, ``sam``, ``normalize``,
-``reduce_on_plateau`` and the ``schedule_free`` family; the other contributed optimizers are not
-written yet (install the real optax, docs/compat.md)."""
+"""``optax.contrib``: so far ``adopt``, ``dadapt_adamw``, ``madgrad``, ``prodigy``, ``sam``,
+``normalize``, ``reduce_on_plateau`` and the ``schedule_free`` family; the other contributed
+optimizers are not written yet (install the real optax, docs/compat.md)."""
 
 from trellax._src.optim.adopt import adopt as adopt
 from trellax._src.optim.adopt import scale_by_adopt as scale_by_adopt
+from trellax._src.optim.dadapt import DAdaptAdamWState as DAdaptAdamWState
+from trellax._src.optim.dadapt import dadapt_adamw as dadapt_adamw
 from trellax._src.optim.madgrad import MadgradState as MadgradState
 from trellax._src.optim.madgrad import madgrad as madgrad
 from trellax._src.optim.madgrad import scale_by_madgrad as scale_by_madgrad
