@@ -2042,6 +2042,32 @@ AUDITED: list[Evidence] = [
         "tests/test_optim_names.py::test_trajectory_matches_optax",
         "tests/test_optim_names.py::test_noise_trajectory_matches_optax",
     ),
+    E(
+        "docs/compat.md",
+        "`tests/test_optim_missing.py` checks 128 expressions of them against optax 0.2.8",
+        "tests/test_optim_missing.py::test_matches_optax",
+        "tests/test_optim_missing.py::test_golden_covers_every_case",
+    ),
+    E(
+        "docs/compat.md",
+        "Since 2026-11-29 `trellax.optim` also has `ctc_loss` and `ctc_loss_with_forward_probs`",
+        "tests/test_optim_missing.py::test_matches_optax",
+    ),
+    E(
+        "docs/compat.md",
+        "`make_perturbed_fun` draws its samples as optax does, so the same key gives the same",
+        "tests/test_optim_missing.py::test_matches_optax",
+    ),
+    E(
+        "docs/compat.md",
+        "One difference: `tree.set` also replaces a match nested under a plain tuple",
+        "tests/test_optim_missing.py::test_tree_set_replaces_a_match_under_a_plain_tuple",
+    ),
+    SECTION(
+        "docs/compat.md",
+        "optax's own tests",
+        "record: a dated run of upstream test files or programs through trellax.compat (tools/run_jax_tests.py, tools/run_peer_tests.py, tests/corpus), stated in this section of docs/compat.md",
+    ),
     SECTION(
         "docs/compat.md",
         "Equinox, einops and jaxtyping on trellax",

@@ -488,3 +488,20 @@ def test_decompositions_are_checked_against_the_impl() -> None:
 
     assert _ufunc_steps(rsqrt_eqn("float32")) == [(np.sqrt, (0,)), (np.reciprocal, ("t",))]
     assert _ufunc_steps(rsqrt_eqn("float16")) is None
+
+
+def test_broadcast_view_does_not_lend_its_smaller_buffer() -> None:
+    """A broadcast (a view of a smaller value) whose source dies at a member: the member's result
+    (the broadcast's shape) must not be written into the source's smaller scratch buffer (a
+    ValueError from NumPy before the fix; seen in optax's perturbations tests' jacobians)."""
+    n = 200_000
+
+    def f(a: Any, c: Any, b: Any) -> Any:
+        w = lax.broadcast_in_dim((a + c) * 2.0, (1, n, 4), (0, 1))
+        return (-(-w * b)) + (-w)
+
+    a = np.linspace(-1, 1, n, dtype=np.float32).reshape(1, n)
+    b = np.full((1, n, 4), 3.0, np.float32)
+    got = trellax.jit(f)(a, a, b)
+    want = f(tnp.asarray(a), tnp.asarray(a), tnp.asarray(b))
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

@@ -58,6 +58,49 @@ GROUPS: dict[str, list[str]] = {
             "schedule_free",
         )
     ],
+    "src": [
+        f"optax._src.{name}_test"
+        for name in (
+            "base",
+            "combine",
+            "factorized",
+            "float64",
+            "linear_algebra",
+            "linesearch",
+            "lookahead",
+            "numerics",
+            "sharding",
+            "update",
+            "utils",
+        )
+    ],
+    "transforms": [
+        f"optax.transforms._{name}_test"
+        for name in (
+            "accumulation",
+            "adding",
+            "clipping",
+            "combining",
+            "conditionality",
+            "constraining",
+            "freezing",
+            "layouts",
+            "masking",
+            "monitoring",
+        )
+    ],
+    "tree_utils": [
+        f"optax.tree_utils._{name}_test"
+        for name in ("casting", "random", "state_utils", "tree_math")
+    ],
+    "other": [
+        "optax.optax_test",
+        "optax.assignment._hungarian_algorithm_test",
+        "optax.experimental._aggregating_test",
+        "optax.microbatching._microbatching_test",
+        "optax.perturbations._make_pert_test",
+        "optax.projections._projections_test",
+    ],
 }
 
 

@@ -118,6 +118,9 @@ from trellax._src.optim.inject import inject_stateful_hyperparams as inject_stat
 from trellax._src.optim.lbfgs import ScaleByLBFGSState as ScaleByLBFGSState
 from trellax._src.optim.lbfgs import lbfgs as lbfgs
 from trellax._src.optim.lbfgs import scale_by_lbfgs as scale_by_lbfgs
+from trellax._src.optim.linear_algebra import matrix_inverse_pth_root as matrix_inverse_pth_root
+from trellax._src.optim.linear_algebra import nnls as nnls
+from trellax._src.optim.linear_algebra import power_iteration as power_iteration
 from trellax._src.optim.linesearch import (
     ScaleByBacktrackingLinesearchState as ScaleByBacktrackingLinesearchState,
 )
@@ -151,7 +154,13 @@ from trellax._src.optim.losses import (
     softmax_cross_entropy_with_integer_labels as softmax_cross_entropy_with_integer_labels,
 )
 from trellax._src.optim.losses import squared_error as squared_error
+from trellax._src.optim.losses_ctc import ctc_loss as ctc_loss
+from trellax._src.optim.losses_ctc import ctc_loss_with_forward_probs as ctc_loss_with_forward_probs
 from trellax._src.optim.losses_more import ntxent as ntxent
+from trellax._src.optim.multi_normal import (
+    MultiNormalDiagFromLogScale as MultiNormalDiagFromLogScale,
+)
+from trellax._src.optim.multi_normal import multi_normal as multi_normal
 from trellax._src.optim.names_more import AdaptiveGradClipState as AdaptiveGradClipState
 from trellax._src.optim.names_more import AddDecayedWeightsState as AddDecayedWeightsState
 from trellax._src.optim.names_more import ClipByGlobalNormState as ClipByGlobalNormState
@@ -265,7 +274,13 @@ from trellax._src.optim.wrappers import multi_transform as multi_transform
 from trellax._src.optim.wrappers import partition as partition
 from trellax._src.optim.wrappers import set_to_zero as set_to_zero
 from trellax._src.optim.wrappers import zero_nans as zero_nans
+from trellax.optim import assignment as assignment
+from trellax.optim import contrib as contrib
 from trellax.optim import losses as losses
+from trellax.optim import perturbations as perturbations
+from trellax.optim import projections as projections
 from trellax.optim import schedules as schedules
+from trellax.optim import second_order as second_order
+from trellax.optim import transforms as transforms
 from trellax.optim import tree as tree
 from trellax.optim import tree_utils as tree_utils

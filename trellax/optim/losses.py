@@ -27,6 +27,8 @@ from trellax._src.optim.losses import (
 from trellax._src.optim.losses import sparsemax_loss as sparsemax_loss
 from trellax._src.optim.losses import squared_error as squared_error
 from trellax._src.optim.losses import triplet_margin_loss as triplet_margin_loss
+from trellax._src.optim.losses_ctc import ctc_loss as ctc_loss
+from trellax._src.optim.losses_ctc import ctc_loss_with_forward_probs as ctc_loss_with_forward_probs
 from trellax._src.optim.losses_fy import make_fenchel_young_loss as make_fenchel_young_loss
 from trellax._src.optim.losses_fy import multiclass_sparsemax_loss as multiclass_sparsemax_loss
 from trellax._src.optim.losses_more import binary_dice_loss as binary_dice_loss

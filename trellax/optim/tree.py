@@ -6,6 +6,10 @@
 Array(5., dtype=float32)
 """
 
+from trellax._src.optim.helpers import tree_map_params as map_params  # noqa: F401
+from trellax._src.optim.tree_lookup import get as get
+from trellax._src.optim.tree_lookup import get_all_with_path as get_all_with_path
+from trellax._src.optim.tree_lookup import set as set
 from trellax._src.optim.tree_math import add as add
 from trellax._src.optim.tree_math import add_scale as add_scale
 from trellax._src.optim.tree_math import allclose as allclose

@@ -5,6 +5,11 @@ optax's deprecated aliases ``tree_scalar_mul``, ``tree_add_scalar_mul``, ``tree_
 
 import functools
 
+from trellax._src.optim.helpers import tree_map_params as tree_map_params
+from trellax._src.optim.tree_lookup import NamedTupleKey as NamedTupleKey
+from trellax._src.optim.tree_lookup import get as tree_get
+from trellax._src.optim.tree_lookup import get_all_with_path as tree_get_all_with_path
+from trellax._src.optim.tree_lookup import set as tree_set
 from trellax._src.optim.tree_math import add as tree_add
 from trellax._src.optim.tree_math import add_scale as tree_add_scale
 from trellax._src.optim.tree_math import allclose as tree_allclose
@@ -45,6 +50,7 @@ tree_l1_norm = functools.partial(tree_norm, ord=1)
 tree_l2_norm = functools.partial(tree_norm, ord=2)
 
 __all__ = [
+    "NamedTupleKey",
     "tree_add",
     "tree_add_scalar_mul",
     "tree_add_scale",
@@ -58,8 +64,11 @@ __all__ = [
     "tree_div",
     "tree_dtype",
     "tree_full_like",
+    "tree_get",
+    "tree_get_all_with_path",
     "tree_l1_norm",
     "tree_l2_norm",
+    "tree_map_params",
     "tree_max",
     "tree_min",
     "tree_mul",
@@ -69,6 +78,7 @@ __all__ = [
     "tree_real",
     "tree_scalar_mul",
     "tree_scale",
+    "tree_set",
     "tree_size",
     "tree_split_key_like",
     "tree_sub",

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.api import flops
+from trellax._src.api import flops, hlo_text
 from trellax._src.api.leaves import ShapeDtypeStruct, _leaf_aval, _leaf_value, _unalias
 from trellax._src.config import settings as _config
 from trellax._src.core import core
@@ -119,6 +119,18 @@ class Lowered:
         """The jaxpr, the fusion settings and the generated program (with the current fusion
         settings, as :meth:`compile` would generate it)."""
         return _describe(self.jaxpr, tracing.compile_jaxpr(self.jaxpr), self._name)
+
+    def compiler_ir(self, dialect: str | None = None) -> Any:
+        """``dialect="hlo"``: the jaxpr in XLA's HLO text syntax (an object with
+        ``as_hlo_text()``; a view, trellax has no XLA: ``trellax._src.api.hlo_text``). StableHLO
+        (JAX's default dialect) is not available."""
+        if dialect == "hlo":
+            return hlo_text.HloText(hlo_text.hlo_text(self.jaxpr, self._name, self._arg_names))
+        if dialect in (None, "stablehlo"):
+            raise NotImplementedError(
+                "trellax has no StableHLO; compiler_ir(dialect='hlo') gives an HLO text view"
+            )
+        raise ValueError(f"Unknown dialect {dialect}")
 
     def compile(self, compiler_options: dict[str, str | bool] | None = None) -> Compiled:
         """The program, compiled with the fusion settings in force (``compiler_options`` are

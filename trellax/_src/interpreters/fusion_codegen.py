@@ -124,6 +124,9 @@ class _RegionWriter:
                 and a.aval.shape == v.aval.shape
                 and a.aval.dtype == v.aval.dtype
                 and self.buffer[id(a)] not in self.free
+                # a view (a broadcast) shares the buffer of a smaller value: the buffer itself
+                # must have v's chunk shape and storage
+                and self.buffers[self.buffer[id(a)]] == (self.storage(v), self.chunk_shape(v))
                 and self.dies_here(self.buffer[id(a)], j)
             ):
                 b = self.buffer[id(a)]

@@ -10,7 +10,7 @@ the inner state unchanged either way. The choice is a ``lax.cond``, so the funct
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -141,3 +141,11 @@ def flatten(inner: GradientTransformation) -> GradientTransformationExtraArgs:
         return unravel(updates, flat), state
 
     return GradientTransformationExtraArgs(init_fn, update_fn)
+
+
+class ConditionFn(Protocol):
+    """The type of ``conditionally_transform``'s ``should_transform_fn``: called with the step
+    (an int32 scalar) and the extra arguments, returns a boolean scalar."""
+
+    def __call__(self, step: Any, **extra_args: Any) -> Any:
+        """Whether the inner transformation runs at ``step``."""

@@ -1,0 +1,24 @@
+"""``optax.contrib``: so far ``adopt``, ``dadapt_adamw``, ``madgrad``, ``prodigy``, ``sam``,
+``normalize``, ``reduce_on_plateau`` and the ``schedule_free`` family; the other contributed
+optimizers are not written yet (install the real optax, docs/compat.md)."""
+
+from trellax._src.optim.adopt import adopt as adopt
+from trellax._src.optim.adopt import scale_by_adopt as scale_by_adopt
+from trellax._src.optim.dadapt import DAdaptAdamWState as DAdaptAdamWState
+from trellax._src.optim.dadapt import dadapt_adamw as dadapt_adamw
+from trellax._src.optim.madgrad import MadgradState as MadgradState
+from trellax._src.optim.madgrad import madgrad as madgrad
+from trellax._src.optim.madgrad import scale_by_madgrad as scale_by_madgrad
+from trellax._src.optim.plateau import ReduceLROnPlateauState as ReduceLROnPlateauState
+from trellax._src.optim.plateau import reduce_on_plateau as reduce_on_plateau
+from trellax._src.optim.prodigy import ProdigyState as ProdigyState
+from trellax._src.optim.prodigy import prodigy as prodigy
+from trellax._src.optim.sam import NormalizeState as NormalizeState
+from trellax._src.optim.sam import SAMState as SAMState
+from trellax._src.optim.sam import normalize as normalize
+from trellax._src.optim.sam import sam as sam
+from trellax._src.optim.schedule_free import ScheduleFreeState as ScheduleFreeState
+from trellax._src.optim.schedule_free import schedule_free as schedule_free
+from trellax._src.optim.schedule_free import schedule_free_adamw as schedule_free_adamw
+from trellax._src.optim.schedule_free import schedule_free_eval_params as schedule_free_eval_params
+from trellax._src.optim.schedule_free import schedule_free_sgd as schedule_free_sgd
