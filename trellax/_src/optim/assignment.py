@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 
-import trellax
 import trellax.numpy as jnp
+from trellax._src.api.leaves import ShapeDtypeStruct
+from trellax._src.callbacks.callbacks import pure_callback
 from trellax._src.core import core
 
 
@@ -88,12 +89,10 @@ def _assign(cost_matrix: Any, order: str) -> tuple[Any, Any]:
         rows, cols = _solve(np.asarray(cost), order)
         return jnp.asarray(rows), jnp.asarray(cols)
     out = (
-        trellax.ShapeDtypeStruct((k,), jnp.int32),
-        trellax.ShapeDtypeStruct((k,), jnp.int32),
+        ShapeDtypeStruct((k,), jnp.int32),
+        ShapeDtypeStruct((k,), jnp.int32),
     )
-    rows, cols = trellax.pure_callback(
-        lambda c: _solve(c, order), out, cost, vmap_method="sequential"
-    )
+    rows, cols = pure_callback(lambda c: _solve(c, order), out, cost, vmap_method="sequential")
     return rows, cols
 
 

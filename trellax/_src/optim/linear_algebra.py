@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import trellax
 import trellax.numpy as jnp
 from trellax import lax
 from trellax._src.optim.tree_math import norm as _norm
 from trellax._src.optim.tree_math import vdot as _vdot
+from trellax._src.random import keys as random_keys
+from trellax._src.random import samplers as random_samplers
 from trellax.tree_util import tree_map
 
 
@@ -49,8 +50,8 @@ def power_iteration(
             return jnp.matmul(matrix, v, precision=precision)
 
         if v0 is None:
-            key = trellax.random.PRNGKey(0) if key is None else key
-            v0 = trellax.random.uniform(
+            key = random_keys.PRNGKey(0) if key is None else key
+            v0 = random_samplers.uniform(
                 key, shape=matrix.shape[-1:], dtype=matrix.dtype, minval=-1.0, maxval=1.0
             )
     start = _unit(v0)

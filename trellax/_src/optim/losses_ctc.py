@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import trellax.numpy as jnp
-from trellax import lax, nn
+from trellax import lax
+from trellax._src.nn import activations as nn
 
 
 def _check(logits: Any, logit_paddings: Any, labels: Any, label_paddings: Any) -> None:

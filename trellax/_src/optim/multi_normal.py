@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import trellax.numpy as jnp
-from trellax import lax, random
-from trellax.scipy.stats import norm
+from trellax import lax
+from trellax._src.random import samplers as random
+from trellax._src.scipy.stats import norm
 
 
 class MultiNormalDiagFromLogScale:

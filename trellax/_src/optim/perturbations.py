@@ -15,10 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import trellax
 import trellax.numpy as jnp
 from trellax import lax
+from trellax._src.api.vmap import vmap
 from trellax._src.optim import tree_math
+from trellax._src.random import keys as random_keys
+from trellax._src.random import samplers as random_samplers
+from trellax._src.tree.public import tree_map
 
 
 class Normal:
@@ -26,7 +29,7 @@ class Normal:
 
     def sample(self, key: Any, sample_shape: tuple[int, ...] = (), dtype: Any = float) -> Any:
         """Standard normal draws."""
-        return trellax.random.normal(key, sample_shape, dtype)
+        return random_samplers.normal(key, sample_shape, dtype)
 
     def log_prob(self, inputs: Any) -> Any:
         """``-x**2 / 2`` (the log density up to a constant)."""
@@ -38,7 +41,7 @@ class Gumbel:
 
     def sample(self, key: Any, sample_shape: tuple[int, ...] = (), dtype: Any = float) -> Any:
         """Standard Gumbel draws."""
-        return trellax.random.gumbel(key, sample_shape, dtype)
+        return random_samplers.gumbel(key, sample_shape, dtype)
 
     def log_prob(self, inputs: Any) -> Any:
         """``-x - exp(-x)``."""
@@ -61,9 +64,9 @@ def make_perturbed_fun(
 
     def one_sample(key: Any, x: Any, baseline: Any) -> Any:
         z = tree_math.random_like(key, x, sampler=noise.sample)
-        point = lax.stop_gradient(trellax.tree.map(lambda xi, zi: xi + sigma * zi, x, z))
-        scaled = trellax.tree.map(lambda xi, yi: (yi - xi) / sigma, x, point)
-        weight = _one_in_value(tree_math.sum(trellax.tree.map(noise.log_prob, scaled)))
+        point = lax.stop_gradient(tree_map(lambda xi, zi: xi + sigma * zi, x, z))
+        scaled = tree_map(lambda xi, yi: (yi - xi) / sigma, x, point)
+        weight = _one_in_value(tree_math.sum(tree_map(noise.log_prob, scaled)))
         out = tree_math.scale(weight, fun(point))
         if use_baseline:
             out = tree_math.add_scale(out, 1 - weight, baseline)
@@ -71,8 +74,8 @@ def make_perturbed_fun(
 
     def estimate(key: Any, x: Any) -> Any:
         baseline = fun(lax.stop_gradient(x)) if use_baseline else None
-        keys = trellax.random.split(key, num_samples)
-        samples = trellax.vmap(one_sample, in_axes=(0, None, None))(keys, x, baseline)
-        return trellax.tree.map(lambda s: jnp.mean(s, axis=0), samples)
+        keys = random_keys.split(key, num_samples)
+        samples = vmap(one_sample, in_axes=(0, None, None))(keys, x, baseline)
+        return tree_map(lambda s: jnp.mean(s, axis=0), samples)
 
     return estimate

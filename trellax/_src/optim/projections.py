@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import trellax.numpy as jnp
+from trellax._src.derived.flatten_util import ravel_pytree
 from trellax._src.optim.tree_math import norm as _norm
 from trellax._src.optim.tree_math import vdot as _vdot
-from trellax.flatten_util import ravel_pytree
 from trellax.tree_util import tree_map
 
 

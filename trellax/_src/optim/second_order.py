@@ -10,9 +10,10 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-import trellax
 import trellax.numpy as jnp
-from trellax.flatten_util import ravel_pytree
+from trellax._src.api.autodiff import grad, jvp
+from trellax._src.api.vmap import vmap
+from trellax._src.derived.flatten_util import ravel_pytree
 
 LossFn = Callable[[Any, Any, Any], Any]
 
@@ -27,8 +28,8 @@ def _deprecated(name: str) -> None:
 
 def _hvp(loss: LossFn, v: Any, params: Any, inputs: Any, targets: Any) -> Any:
     _, unravel = ravel_pytree(params)
-    grad = trellax.grad(lambda p: loss(p, inputs, targets))
-    return trellax.jvp(grad, (params,), (unravel(v),))[1]
+    grad_fn = grad(lambda p: loss(p, inputs, targets))
+    return jvp(grad_fn, (params,), (unravel(v),))[1]
 
 
 def hvp(loss: LossFn, v: Any, params: Any, inputs: Any, targets: Any) -> Any:
@@ -47,11 +48,11 @@ def hessian_diag(loss: LossFn, params: Any, inputs: Any, targets: Any) -> Any:
     def entry(e: Any) -> Any:
         return jnp.vdot(e, ravel_pytree(_hvp(loss, e, params, inputs, targets))[0])
 
-    return trellax.vmap(entry)(basis)
+    return vmap(entry)(basis)
 
 
 def fisher_diag(negative_log_likelihood: LossFn, params: Any, inputs: Any, targets: Any) -> Any:
     """The squared gradient of ``negative_log_likelihood`` in the raveled parameters."""
     _deprecated("fisher_diag")
-    grad = trellax.grad(negative_log_likelihood)(params, inputs, targets)
-    return jnp.square(ravel_pytree(grad)[0])
+    g = grad(negative_log_likelihood)(params, inputs, targets)
+    return jnp.square(ravel_pytree(g)[0])
