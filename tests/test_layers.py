@@ -120,7 +120,7 @@ SIDEWAYS: dict[str, tuple[str, ...]] = {
     # losses; random for optax's perturbations, multi_normal and power_iteration; derived for
     # ravel_pytree (projections, second_order)
     "trellax._src.optim": (*_NUMPY, "trellax._src.nn", "trellax._src.scipy", "trellax._src.random",
-                           "trellax._src.derived"),  # fmt: skip
+                           "trellax._src.derived"),
     "trellax._src.image": _NUMPY,
     "trellax._src.flax": (*_NUMPY, "trellax._src.nn", "trellax.nn", "trellax._src.optim",
                           "trellax.optim", "trellax.random"),
