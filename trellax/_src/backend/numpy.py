@@ -763,6 +763,10 @@ def dot_general(
     ):
         return threads.matmul(x, y)  # the plain matrix product: straight to BLAS
     (lc, rc), (lb, rb) = dimension_numbers
+    if x.dtype != y.dtype:
+        # operands of two dtypes are each converted to the result's dtype first, as XLA does
+        # (JAX: int8 8 times bfloat16 21.625 into int8 is 8 * 21 = 168, wrapped to -88)
+        x, y = convert(x, out_dtype), convert(y, out_dtype)
     compute = compute_dtype(out_dtype)
     if out_dtype == np.bool_:
         compute = np.dtype(np.int32)
@@ -797,7 +801,7 @@ def dot_general(
         out = prod.reshape((*batch, *a.shape[nb : nb + len(lf)], *b.shape[nb + len(rc) :]))
     if out_dtype == np.bool_:
         return out != 0
-    return np.asarray(out).astype(out_dtype, copy=False)
+    return convert(np.asarray(out), out_dtype)  # a float sum into integers saturates, NaN is 0
 
 
 # -- linear algebra: decompositions and solves (trellax._src.lax.linalg) -------------------------

@@ -1,0 +1,48 @@
+"""Fixes found by the fuzzer of ``lax`` primitives with random parameters (``tools/fuzz_lax.py``,
+``tests/test_fuzz_lax.py``); each test failed before its fix. Expected values are JAX 0.10.2's,
+observed with it and derived by hand in the comments."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import trellax.numpy as jnp
+from trellax import lax
+
+_DOT = (((0,), (0,)), ((), ()))
+
+
+def test_dot_general_of_two_dtypes_converts_operands_to_the_result_dtype() -> None:
+    # int8 [8, 3] . bfloat16 [21.625, 1] into int8: XLA converts 21.625 to 21 first,
+    # 8 * 21 + 3 * 1 = 171, wrapped into int8 = -85 (not 8 * 21.625 + 3 = 176 -> -80)
+    a = jnp.array([8, 3], jnp.int8)
+    b = jnp.array([21.625, 1.0], jnp.bfloat16)
+    got = lax.dot_general(a, b, _DOT, preferred_element_type=jnp.int8)
+    assert got.dtype == jnp.int8 and int(got) == -85
+    # float32 . float16 into int32: [.5, -1.5, 2] truncates to [0, -1, 2] on both sides: 5
+    x = jnp.array([0.5, -1.5, 2.0], jnp.float32)
+    got = lax.dot_general(x, x.astype(jnp.float16), _DOT, preferred_element_type=jnp.int32)
+    assert int(got) == 5
+    # NaN and out-of-range operands convert as convert_element_type does: NaN -> 0, 1e30 ->
+    # INT_MAX (then INT_MAX + 1 + 1 wraps); -1.5 -> 0 in uint32
+    ones = jnp.ones(3, jnp.int8)
+    for v, want, dt in ((np.nan, 2, jnp.int32), (1e30, -(2**31) + 1, jnp.int32), (-1.5, 2, jnp.uint32)):  # fmt: skip
+        f = jnp.array([v, 1.0, 1.0], jnp.float32)
+        assert int(lax.dot_general(f, ones, _DOT, preferred_element_type=dt)) == want
+    # float32 . float16 into float16: 1.0004 rounds to 1.0 in float16 before the sum (3.0; a
+    # float32 sum 3.0012 would round to 3.002)
+    y = jnp.full(3, 1.0004, jnp.float32)
+    got = lax.dot_general(y, jnp.ones(3, jnp.float16), _DOT, preferred_element_type=jnp.float16)
+    assert float(got) == 3.0
+    # a bool operand beside float32 into int32: 0.5 truncates to 0 -> 0
+    got = lax.dot_general(jnp.ones(3, bool), jnp.full(3, 0.5), _DOT, preferred_element_type=jnp.int32)  # fmt: skip
+    assert int(got) == 0
+
+
+def test_dot_general_float_sum_into_integers_saturates() -> None:
+    # one dtype, float32 sums converted to int32/uint8 as convert_element_type does
+    one = jnp.ones(2, jnp.float32)
+    for v, i32, u8 in ((1e30, 2**31 - 1, 255), (np.nan, 0, 0), (-1e30, -(2**31), 0)):
+        x = jnp.array([v, 1.0], jnp.float32)
+        assert int(lax.dot_general(x, one, _DOT, preferred_element_type=jnp.int32)) == i32
+        assert int(lax.dot_general(x, one, _DOT, preferred_element_type=jnp.uint8)) == u8
