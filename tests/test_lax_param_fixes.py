@@ -46,3 +46,34 @@ def test_dot_general_float_sum_into_integers_saturates() -> None:
         x = jnp.array([v, 1.0], jnp.float32)
         assert int(lax.dot_general(x, one, _DOT, preferred_element_type=jnp.int32)) == i32
         assert int(lax.dot_general(x, one, _DOT, preferred_element_type=jnp.uint8)) == u8
+
+
+def test_approx_k_not_aggregated_returns_a_short_axis_whole() -> None:
+    # JAX's CPU approx_max_k/approx_min_k with aggregate_to_topk=False return every entry of an
+    # axis of up to 1,024, sorted (shape (2, 1, 4) for k=3 on (2, 1, 4)); aggregated, k entries
+    x = jnp.array([[1.5, -np.inf, -0.0, -2.0], [1.0, -67.0, 3.0, 35.5]], jnp.float32)
+    v, i = lax.approx_max_k(x, 3, aggregate_to_topk=False)
+    assert v.shape == i.shape == (2, 4)
+    assert v.tolist() == [[1.5, -0.0, -2.0, -np.inf], [35.5, 3.0, 1.0, -67.0]]
+    assert i.tolist() == [[0, 2, 3, 1], [3, 2, 0, 1]]
+    v, i = lax.approx_min_k(x, 1, reduction_dimension=0, aggregate_to_topk=False)
+    assert v.tolist() == [[1.0, -np.inf, -0.0, -2.0], [1.5, -67.0, 3.0, 35.5]]
+    assert i.tolist() == [[1, 0, 0, 0], [0, 1, 1, 1]]
+    assert lax.approx_max_k(x, 3)[0].shape == (2, 3)
+    assert lax.approx_max_k(jnp.zeros(1500), 3, aggregate_to_topk=False)[0].shape == (3,)
+
+
+def test_scatter_into_an_empty_operand_returns_it() -> None:
+    # an operand with an empty axis and non-empty updates: nothing is written (JAX returns the
+    # empty operand in every mode; trellax raised IndexError in clip mode)
+    dn = lax.ScatterDimensionNumbers(
+        update_window_dims=(), inserted_window_dims=(0, 2), scatter_dims_to_operand_dims=(2, 0),
+        operand_batching_dims=(1,), scatter_indices_batching_dims=(0,),
+    )  # fmt: skip
+    operand = jnp.zeros((0, 4, 4), jnp.float16)
+    indices = jnp.zeros((4, 3, 2), jnp.int32)
+    updates = jnp.ones((4, 3), jnp.float16)
+    for f in (lax.scatter, lax.scatter_add, lax.scatter_min, lax.scatter_mul):
+        for mode in ("clip", "fill", "promise_in_bounds"):
+            out = f(operand, indices, updates, dn, mode=mode)
+            assert out.shape == (0, 4, 4) and out.dtype == jnp.float16
