@@ -77,3 +77,32 @@ def test_scatter_into_an_empty_operand_returns_it() -> None:
         for mode in ("clip", "fill", "promise_in_bounds"):
             out = f(operand, indices, updates, dn, mode=mode)
             assert out.shape == (0, 4, 4) and out.dtype == jnp.float16
+
+
+def _raises(cls: type[Exception], f: object) -> None:
+    try:
+        f()  # type: ignore[operator]
+    except cls:
+        return
+    raise AssertionError(f"no {cls.__name__}")
+
+
+def test_error_classes_and_refusals_of_jax() -> None:
+    # scatter_add/scatter_mul (and scatter_sub) of bool: TypeError (scatter, min and max take it)
+    dn = lax.ScatterDimensionNumbers((), (0,), (0,))
+    b, i = jnp.ones(3, bool), jnp.zeros((1, 1), jnp.int32)
+    for f in (lax.scatter_add, lax.scatter_mul, lax.scatter_sub):
+        _raises(TypeError, lambda f=f: f(b, i, jnp.zeros(1, bool), dn))
+    assert lax.scatter_max(b, i, jnp.zeros(1, bool), dn).tolist() == [True] * 3
+    # argmax over an empty axis: ValueError before the index dtype is looked at
+    _raises(ValueError, lambda: lax.argmax(jnp.ones((0, 3)), 0, jnp.float32))
+    # top_k of complex: ValueError
+    _raises(ValueError, lambda: lax.top_k(jnp.ones(3, jnp.complex64), 2))
+    # bitcast: bool and complex only to their own type (both ways), which is accepted
+    _raises(TypeError, lambda: lax.bitcast_convert_type(jnp.ones(3, jnp.complex64), jnp.float32))
+    _raises(TypeError, lambda: lax.bitcast_convert_type(jnp.ones((3, 2), jnp.float32), jnp.complex64))  # fmt: skip
+    assert lax.bitcast_convert_type(jnp.ones(3, bool), bool).tolist() == [True] * 3
+    assert lax.bitcast_convert_type(jnp.ones(2, jnp.complex64), jnp.complex64).tolist() == [1, 1]
+    # approx_max_k/approx_min_k of integers: ValueError (JAX: the operand must be floating)
+    _raises(ValueError, lambda: lax.approx_min_k(jnp.ones(3, jnp.int8), 1))
+    _raises(ValueError, lambda: lax.approx_max_k(jnp.ones(3, jnp.uint32), 1))

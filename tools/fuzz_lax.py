@@ -171,7 +171,9 @@ def _conv(g: _G) -> Made:
         "padding": pad,
         "lhs_dilation": None if r.random() < 0.5 else [r.choice([1, 2]) for _ in sp],
         "rhs_dilation": None if r.random() < 0.5 else [r.choice([1, 2]) for _ in sp],
-        "dimension_numbers": ["".join(lhs_spec), "".join(rhs_spec), "".join(out_spec)] if use_dn else None,  # fmt: skip
+        "dimension_numbers": ["".join(lhs_spec), "".join(rhs_spec), "".join(out_spec)]
+        if use_dn
+        else None,
         "feature_group_count": fgc,
         "batch_group_count": bgc,
         "precision": g.precision(),
@@ -590,7 +592,7 @@ def generate(seed: int) -> dict[str, Any]:
             if rng.random() < 0.6 or last:
                 ax = rng.randint(0, len(spec["shape"]))
                 base = {k: spec[k] for k in ("dtype", "shape")}
-                base["shape"] = spec["shape"][:ax] + [b] + spec["shape"][ax:]
+                base["shape"] = [*spec["shape"][:ax], b, *spec["shape"][ax:]]
                 vals = [fp._element(rng, spec["dtype"]) for _ in range(int(np.prod(base["shape"])))]  # fmt: skip
                 if spec["dtype"] not in fp.FLOATS and "complex" not in spec["dtype"]:
                     # integer operands stay in the range the generator chose (indices, amounts)

@@ -134,16 +134,16 @@ def _arg_reduction(name: str, kernel: Impl) -> Primitive:
     @prim.def_abstract_eval
     def abstract_eval(x: AbstractValue, *, axes: Shape, index_dtype: Any) -> ShapedArray:
         check_dtype(name, x.dtype, not_complex, None)
-        if dtypes.kind(index_dtype) not in ("i", "u"):
-            raise TypeError(f"{name}: index_dtype must be an integer type, got {index_dtype}")
         (axis,) = axes
         if not 0 <= axis < len(x.shape):
             raise ValueError(f"Invalid axis {axis} for operand shape {tuple(x.shape)}")
-        if x.shape[axis] == 0:
+        if x.shape[axis] == 0:  # before the index dtype, as in JAX
             raise ValueError(
                 "argmin and argmax require non-empty reduced dimension. "
                 f"operand.shape={tuple(x.shape)} axis={axis}"
             )
+        if dtypes.kind(index_dtype) not in ("i", "u"):
+            raise TypeError(f"{name}: index_dtype must be an integer type, got {index_dtype}")
         shape = tuple(s for i, s in enumerate(x.shape) if i != axis)
         return ShapedArray._fast(shape, index_dtype, False)
 

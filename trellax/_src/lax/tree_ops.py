@@ -297,7 +297,10 @@ def _kept(operand: Any, k: int, dimension: int, aggregate_to_topk: bool) -> int:
     """How many entries the result keeps along the reduced axis: ``k``, or the whole axis when
     JAX's CPU result is not aggregated to the top ``k`` and the axis is short."""
     k = _approx_k(operand, k, dimension)
-    shape = asarray(operand).shape
+    x = asarray(operand)
+    if dtypes.kind(x.dtype) != "f":
+        raise ValueError(f"approx_max_k/approx_min_k: operand must be floating, got {x.dtype}")
+    shape = x.shape
     if not aggregate_to_topk and shape and shape[dimension] <= _WHOLE_AXIS:
         return max(k, int(shape[dimension]))
     return k
