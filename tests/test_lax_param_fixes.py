@@ -106,3 +106,25 @@ def test_error_classes_and_refusals_of_jax() -> None:
     # approx_max_k/approx_min_k of integers: ValueError (JAX: the operand must be floating)
     _raises(ValueError, lambda: lax.approx_min_k(jnp.ones(3, jnp.int8), 1))
     _raises(ValueError, lambda: lax.approx_max_k(jnp.ones(3, jnp.uint32), 1))
+
+
+def test_scatter_without_scatter_dims_combines_every_update() -> None:
+    # kept on purpose (docs/semantics.md): indices of shape (4, 2, 0) address the whole operand
+    # eight times; XLA on CPU applies only the last update (JAX: add 10, min 4, max 6)
+    dn = lax.ScatterDimensionNumbers(
+        update_window_dims=(2,), inserted_window_dims=(), scatter_dims_to_operand_dims=()
+    )
+    u = jnp.array([9, 18, 8, 2, 7, 1, 5, 4], jnp.int32).reshape(4, 2, 1)
+    x, i = jnp.array([6], jnp.int32), jnp.zeros((4, 2, 0), jnp.int32)
+    assert lax.scatter_add(x, i, u, dn).tolist() == [60]
+    assert lax.scatter_min(x, i, u, dn).tolist() == [1]
+    assert lax.scatter_max(x, i, u, dn).tolist() == [18]
+
+
+def test_clamp_derivative_with_scalar_bounds() -> None:
+    # kept on purpose (docs/semantics.md): JAX's rule raises TypeError here
+    import trellax
+
+    x = jnp.array([-2.0, 0.25, 3.0], jnp.float32)
+    g = trellax.grad(lambda v: lax.clamp(jnp.float32(-1.0), v, jnp.float32(1.0)).sum())(x)
+    assert g.tolist() == [0.0, 1.0, 0.0]
