@@ -40,11 +40,10 @@ CONV_VMAP = (
     "example's NaN into a finite example's result; trellax computes each example alone"
 )
 # -- open
-PREFERRED = (
-    "JAX refuses a preferred_element_type narrower than the operands' (or of another kind, for "
-    "convolutions) with TypeError; trellax accepts it"
+CONV_NEG_PAD = (
+    "conv: negative padding larger than an empty spatial axis: JAX's ValueError comes before "
+    "its preferred_element_type check (TypeError), trellax checks only the type"
 )
-CONV_NEG_PAD = "conv: negative padding larger than an empty spatial axis: JAX ValueError"
 RW_GENERIC = (
     "reduce_window with an init value that is not its computation's identity: JAX cannot "
     "differentiate it (ValueError); trellax differentiates it or raises NotImplementedError"
@@ -182,15 +181,13 @@ KNOWN: dict[tuple[str, int], tuple[str, str]] = {
 OPEN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x32", s): ("error_class", BITCAST_ORDER) for s in (1657,)},
     **{("x64", s): ("value", CONV_GRAD_INF) for s in (463,)},
-    **{("x64", s): ("accepts", CONV_NEG_PAD) for s in (1146,)},
+    **{("x64", s): ("error_class", CONV_NEG_PAD) for s in (1146,)},
     **{("x64", s): ("value", CUMLSE_BRANCH) for s in (916,)},
     **{("x32", s): ("value", CUMLSE_JVP) for s in (255,)},
     **{("x32", s): ("value", CUMPROD_COMPLEX) for s in (1269,)},
     **{("x64", s): ("value", DOT_COMPLEX_INT) for s in (593,)},
     **{("x32", s): ("error_class", NO_RULE_ORDER) for s in (618,)},
     **{("x64", s): ("error_class", NO_RULE_ORDER) for s in (1861,)},
-    **{("x32", s): ("accepts", PREFERRED) for s in (109, 419, 898)},
-    **{("x64", s): ("accepts", PREFERRED) for s in (1979,)},
     **{("x64", s): ("accepts", RW_BOOL) for s in (1554,)},
     **{("x32", s): ("error_class", RW_DILATED) for s in (1103, 1253)},
     **{("x64", s): ("accepts", RW_DILATED) for s in (305, 1628)},

@@ -128,3 +128,35 @@ def test_clamp_derivative_with_scalar_bounds() -> None:
     x = jnp.array([-2.0, 0.25, 3.0], jnp.float32)
     g = trellax.grad(lambda v: lax.clamp(jnp.float32(-1.0), v, jnp.float32(1.0)).sum())(x)
     assert g.tolist() == [0.0, 1.0, 0.0]
+
+
+def test_complex_dot_general_into_a_real_type_converts_the_complex_sum() -> None:
+    # (1+1j)**2 + 2.5**2 = 6.25 + 2j: into float32 6.25 and into int32 6 (the real parts'
+    # products alone would give 7.25)
+    a = jnp.array([1 + 1j, 2.5 + 0j], jnp.complex64)
+    assert float(lax.dot_general(a, a, _DOT, preferred_element_type=jnp.float32)) == 6.25
+    assert int(lax.dot_general(a, a, _DOT, preferred_element_type=jnp.int32)) == 6
+
+
+def test_preferred_element_type_refusals() -> None:
+    # dot_general: an integer or complex result refuses a narrower preferred type (complex
+    # counts its part's width, bool one bit); a float result takes any
+    x8, x32 = jnp.ones(2, jnp.int8), jnp.ones(2, jnp.int32)
+    _raises(TypeError, lambda: lax.dot_general(x8, x8, _DOT, preferred_element_type=bool))
+    _raises(TypeError, lambda: lax.dot_general(x32, x32, _DOT, preferred_element_type=jnp.float16))  # fmt: skip
+    c = jnp.ones(2, jnp.complex64)
+    _raises(TypeError, lambda: lax.dot_general(c, c, _DOT, preferred_element_type=jnp.uint8))
+    assert lax.dot_general(c, c, _DOT, preferred_element_type=jnp.int32).dtype == jnp.int32
+    f = jnp.ones(2, jnp.float32)
+    assert lax.dot_general(f, f, _DOT, preferred_element_type=jnp.int8).dtype == jnp.int8
+
+    # conv: signed into unsigned, float into integer or a narrower float, real into complex
+    def conv(dt: object, pref: object) -> object:
+        x = jnp.ones((1, 1, 2), dt)  # type: ignore[arg-type]
+        return lax.conv_general_dilated(x, x, (1,), "VALID", preferred_element_type=pref)  # type: ignore[arg-type]
+
+    for dt, pref in ((jnp.int8, jnp.uint8), (jnp.float32, jnp.float16), (jnp.float32, jnp.int32),
+                     (jnp.int32, jnp.complex64), (jnp.int32, jnp.float16)):  # fmt: skip
+        _raises(TypeError, lambda dt=dt, pref=pref: conv(dt, pref))
+    for dt, pref in ((jnp.uint8, jnp.int8), (jnp.int8, jnp.float16), (jnp.float16, jnp.bfloat16)):
+        assert conv(dt, pref).dtype == pref  # type: ignore[attr-defined]

@@ -774,6 +774,10 @@ def dot_general(
         # an integer result of inexact operands: XLA accumulates in the operands' type and
         # converts the sum (JAX: dot([.5, -1.5, 2], same, int32) is 6, not a sum of truncations)
         compute = np.promote_types(compute_dtype(x.dtype), compute_dtype(y.dtype))
+    elif x.dtype.kind == "c" and out_dtype.kind != "c":
+        # complex operands into a real or integer result: the complex sum, converted (JAX:
+        # (1+1j)**2 + 2.5**2 into float32 is 6.25, not 1 + 6.25 from the real parts)
+        compute = x.dtype
     xc, yc = x.astype(compute, copy=False), y.astype(compute, copy=False)
     lf = [d for d in range(x.ndim) if d not in lc and d not in lb]
     rf = [d for d in range(y.ndim) if d not in rc and d not in rb]
