@@ -52,7 +52,6 @@ RW_DILATED = (
     "the derivative of a max/min reduce_window with window dilation: JAX NotImplementedError; "
     "trellax differentiates it, or fails with TypeError inside its own rule"
 )
-RW_BOOL = "reduce_window with mul over bool under vmap: JAX TypeError; trellax accepts"
 SCATTER_MUL = (
     "a derivative through scatter_mul with traced updates raises NotImplementedError (JAX "
     "differentiates it when the indices are unique)"
@@ -188,7 +187,6 @@ OPEN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x64", s): ("value", DOT_COMPLEX_INT) for s in (593,)},
     **{("x32", s): ("error_class", NO_RULE_ORDER) for s in (618,)},
     **{("x64", s): ("error_class", NO_RULE_ORDER) for s in (1861,)},
-    **{("x64", s): ("accepts", RW_BOOL) for s in (1554,)},
     **{("x32", s): ("error_class", RW_DILATED) for s in (1103, 1253)},
     **{("x64", s): ("accepts", RW_DILATED) for s in (305, 1628)},
     **{("x32", s): ("accepts", RW_GENERIC) for s in (1548,)},

@@ -160,3 +160,12 @@ def test_preferred_element_type_refusals() -> None:
         _raises(TypeError, lambda dt=dt, pref=pref: conv(dt, pref))
     for dt, pref in ((jnp.uint8, jnp.int8), (jnp.int8, jnp.float16), (jnp.float16, jnp.bfloat16)):
         assert conv(dt, pref).dtype == pref  # type: ignore[attr-defined]
+
+
+def test_reduce_window_add_mul_refuse_bool() -> None:
+    # JAX: lax.add and lax.mul do not take bool, so neither do their windows (max/min do)
+    x = jnp.array([True, False, True])
+    for comp, init in ((lax.add, False), (lax.mul, True)):
+        _raises(TypeError, lambda c=comp, i=init: lax.reduce_window(x, np.array(i), c, (2,), (1,), "VALID"))  # fmt: skip
+    got = lax.reduce_window(x, np.array(False), lax.max, (2,), (1,), "VALID")
+    assert got.tolist() == [True, True]

@@ -620,6 +620,9 @@ def reduce_window(
     init = asarray(init_value)
     if init.ndim != 0:
         raise TypeError(f"{name}: init_value must be a scalar, got shape {init.shape}")
+    if comp in ("add", "mul") and dtypes.kind(x.dtype) == "b":
+        # JAX folds bool windows with max/min (or and/or) only: lax.add/lax.mul refuse bool
+        raise TypeError(f"{name}: {comp} does not accept dtype bool")
 
     concrete = isinstance(init, ArrayImpl)
     if concrete and bool(np.asarray(init) == _identity(comp, init.dtype)):
