@@ -56,7 +56,6 @@ SCATTER_MUL = (
     "a derivative through scatter_mul with traced updates raises NotImplementedError (JAX "
     "differentiates it when the indices are unique)"
 )
-BITCAST_ORDER = "bitcast of a 0-d uint32 to complex64: JAX's shape check (ValueError) comes first"
 NO_RULE_ORDER = (
     "jvp of population_count/reduce_or of a dtype they refuse: JAX's missing derivative rule "
     "(NotImplementedError) comes before the dtype check (TypeError)"
@@ -178,7 +177,6 @@ KNOWN: dict[tuple[str, int], tuple[str, str]] = {
 }
 
 OPEN: dict[tuple[str, int], tuple[str, str]] = {
-    **{("x32", s): ("error_class", BITCAST_ORDER) for s in (1657,)},
     **{("x64", s): ("value", CONV_GRAD_INF) for s in (463,)},
     **{("x64", s): ("error_class", CONV_NEG_PAD) for s in (1146,)},
     **{("x64", s): ("value", CUMLSE_BRANCH) for s in (916,)},

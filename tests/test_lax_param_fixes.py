@@ -169,3 +169,11 @@ def test_reduce_window_add_mul_refuse_bool() -> None:
         _raises(TypeError, lambda c=comp, i=init: lax.reduce_window(x, np.array(i), c, (2,), (1,), "VALID"))  # fmt: skip
     got = lax.reduce_window(x, np.array(False), lax.max, (2,), (1,), "VALID")
     assert got.tolist() == [True, True]
+
+
+def test_bitcast_widening_checks_the_trailing_axis_first() -> None:
+    # uint32 to complex64 needs a trailing axis of 2: JAX's ValueError comes before the
+    # complex refusal (TypeError), which a (2,) operand then meets
+    _raises(ValueError, lambda: lax.bitcast_convert_type(jnp.zeros((), jnp.uint32), jnp.complex64))  # fmt: skip
+    _raises(ValueError, lambda: lax.bitcast_convert_type(jnp.zeros(3, jnp.uint32), jnp.complex64))  # fmt: skip
+    _raises(TypeError, lambda: lax.bitcast_convert_type(jnp.zeros(2, jnp.uint32), jnp.complex64))  # fmt: skip
