@@ -177,3 +177,19 @@ def test_bitcast_widening_checks_the_trailing_axis_first() -> None:
     _raises(ValueError, lambda: lax.bitcast_convert_type(jnp.zeros((), jnp.uint32), jnp.complex64))  # fmt: skip
     _raises(ValueError, lambda: lax.bitcast_convert_type(jnp.zeros(3, jnp.uint32), jnp.complex64))  # fmt: skip
     _raises(TypeError, lambda: lax.bitcast_convert_type(jnp.zeros(2, jnp.uint32), jnp.complex64))  # fmt: skip
+
+
+def test_max_window_derivative_with_an_empty_result_and_strides() -> None:
+    # a window longer than the operand with stride 2: the result is empty, JAX's derivatives
+    # are zeros (grad) and an empty tangent (jvp); trellax's rule sliced past the start
+    import trellax
+
+    x = jnp.arange(16, dtype=jnp.float32).reshape(2, 4, 2)
+    for comp, init in ((lax.max, -np.inf), (lax.min, np.inf)):
+
+        def f(a: object, comp: object = comp, init: float = init) -> object:
+            return lax.reduce_window(a, init, comp, (3, 1, 1), (2, 1, 1), "VALID")  # type: ignore[arg-type]
+
+        g = trellax.grad(lambda a, f=f: f(a).sum())(x)  # type: ignore[attr-defined]
+        assert g.shape == (2, 4, 2) and not np.asarray(g).any()
+        assert trellax.jvp(f, (x,), (x,))[1].shape == (0, 4, 2)

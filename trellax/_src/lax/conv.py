@@ -672,9 +672,11 @@ def _padded(x: Any, fill: Any, params: dict[str, Any]) -> Any:
 
 def _reduce_window_jvp(t: Any, ans: Any, x: Any, init: Any, **params: Any) -> Any:
     comp = params["computation"]
-    if comp == "add":
+    if comp == "add" or (comp in ("max", "min") and 0 in tuple(ans.shape)):
+        # (an empty result's tangent is empty whatever the computation: the window sum's shape
+        # rule gives it without slicing windows that may start past the operand)
         zero = ad_util.const(t, 0, weak_type=False)
-        return reduce_window_p.bind(t, zero.reshape(()), **params)
+        return reduce_window_p.bind(t, zero.reshape(()), **{**params, "computation": "add"})
     if comp not in ("max", "min"):
         raise NotImplementedError(f"reduce_window: no derivative for computation {comp!r}")
     # the tangent of the first element in each window that equals the result
