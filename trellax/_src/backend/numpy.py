@@ -763,9 +763,7 @@ def dot_general(
     ):
         return threads.matmul(x, y)  # the plain matrix product: straight to BLAS
     (lc, rc), (lb, rb) = dimension_numbers
-    if x.dtype != y.dtype:
-        # operands of two dtypes are each converted to the result's dtype first, as XLA does
-        # (JAX: int8 8 times bfloat16 21.625 into int8 is 8 * 21 = 168, wrapped to -88)
+    if x.dtype != y.dtype:  # XLA converts each operand to the result's dtype first
         x, y = convert(x, out_dtype), convert(y, out_dtype)
     compute = compute_dtype(out_dtype)
     if out_dtype == np.bool_:
@@ -774,9 +772,7 @@ def dot_general(
         # an integer result of inexact operands: XLA accumulates in the operands' type and
         # converts the sum (JAX: dot([.5, -1.5, 2], same, int32) is 6, not a sum of truncations)
         compute = np.promote_types(compute_dtype(x.dtype), compute_dtype(y.dtype))
-    elif x.dtype.kind == "c" and out_dtype.kind != "c":
-        # complex operands into a real or integer result: the complex sum, converted (JAX:
-        # (1+1j)**2 + 2.5**2 into float32 is 6.25, not 1 + 6.25 from the real parts)
+    elif x.dtype.kind == "c" and out_dtype.kind != "c":  # the complex sum, then converted
         compute = x.dtype
     xc, yc = x.astype(compute, copy=False), y.astype(compute, copy=False)
     lf = [d for d in range(x.ndim) if d not in lc and d not in lb]
