@@ -159,6 +159,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_scatter_extremal.py
 	$(GOLDEN_PY) tools/gen_golden_fuzz.py --compose --x64 --limit 60
 	$(GOLDEN_PY) tools/gen_golden_fuzz_fixes.py
+	$(GOLDEN_PY) tools/gen_golden_fuzz.py --lax --limit 60
+	$(GOLDEN_PY) tools/gen_golden_fuzz.py --lax --x64 --limit 60
 	$(GOLDEN_PY) tools/gen_golden_jax_params.py
 	$(GOLDEN_PY) tools/gen_golden_jt_values.py
 	$(GOLDEN_PY) tools/gen_golden_flax_optax_hunt.py

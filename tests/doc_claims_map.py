@@ -657,6 +657,16 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
+        "Before the fixes below 163 of the 2,000 programs differed",
+        "tests/test_fuzz_lax.py::test_divergence_rate",
+        "tests/test_fuzz_lax.py::test_program",
+        "tests/test_fuzz_lax.py::test_golden_programs_exist",
+        "record: the 163 is the same replay (tools/fuzz_lax.py, its goldens) with trellax at "
+        "main f0336be (29 Nov 2026, session 14, branch laxfuzz14), before the fixes; each fix's "
+        "test in tests/test_lax_param_fixes.py fails there",
+    ),
+    E(
+        "docs/semantics.md",
         "Fixed, each with a test that failed before: a bool `.at[].add`",
         "tests/test_indexing.py::test_at_add_multiply_on_bool_with_non_bool_values",
         "tests/test_linalg.py::test_einsum_broadcasts_size_one_axes",

@@ -753,6 +753,8 @@ def dot_general(
     ):
         return threads.matmul(x, y)  # the plain matrix product: straight to BLAS
     (lc, rc), (lb, rb) = dimension_numbers
+    if x.dtype != y.dtype:  # XLA converts each operand to the result's dtype first
+        x, y = convert(x, out_dtype), convert(y, out_dtype)
     compute = compute_dtype(out_dtype)
     if out_dtype == np.bool_:
         compute = np.dtype(np.int32)
@@ -760,6 +762,8 @@ def dot_general(
         # an integer result of inexact operands: XLA accumulates in the operands' type and
         # converts the sum (JAX: dot([.5, -1.5, 2], same, int32) is 6, not a sum of truncations)
         compute = np.promote_types(compute_dtype(x.dtype), compute_dtype(y.dtype))
+    elif x.dtype.kind == "c" and out_dtype.kind != "c":  # the complex sum, then converted
+        compute = x.dtype
     xc, yc = x.astype(compute, copy=False), y.astype(compute, copy=False)
     lf = [d for d in range(x.ndim) if d not in lc and d not in lb]
     rf = [d for d in range(y.ndim) if d not in rc and d not in rb]
@@ -787,7 +791,7 @@ def dot_general(
         out = prod.reshape((*batch, *a.shape[nb : nb + len(lf)], *b.shape[nb + len(rc) :]))
     if out_dtype == np.bool_:
         return out != 0
-    return np.asarray(out).astype(out_dtype, copy=False)
+    return convert(np.asarray(out), out_dtype)  # a float sum into integers saturates, NaN is 0
 
 
 # -- linear algebra: decompositions and solves (trellax._src.lax.linalg) -------------------------

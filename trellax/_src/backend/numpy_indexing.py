@@ -161,7 +161,7 @@ def _scatter_impl(combine: Any) -> Any:
         upd = np.transpose(updates, (*batch_pos, *dn.update_window_dims))
         full = upd.shape
         out = operand.copy()
-        if upd.size == 0:
+        if upd.size == 0 or operand.size == 0:  # nothing to write, or nowhere to write it
             return out
         arrays = [np.broadcast_to(i, full) for i in idx]
         if mode.value != _CLIP and oob.any():

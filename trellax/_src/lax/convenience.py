@@ -406,7 +406,7 @@ def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
     if not 0 <= k <= n:
         raise ValueError(f"k argument to top_k must be in [0, {n}], got {k}")
     if dtypes.kind(a.dtype) == "c":
-        raise TypeError("top_k does not accept complex operands")
+        raise ValueError("top_k does not accept complex operands")  # JAX's class
     if n > 2**31:  # the indices are int32 (as in JAX)
         raise ValueError(
             "top_k returns int32 indices, which will overflow for array dimensions larger than "

@@ -322,8 +322,12 @@ def _scatter_fn(prim: Primitive) -> Any:
         mode: str | GatherScatterMode | None = None,
     ) -> Array:
         dn = ScatterDimensionNumbers(*(_ints("dimension_numbers", f) for f in dimension_numbers))
+        x = asarray(operand)
+        if prim in (scatter_add_p, scatter_mul_p) and dtypes.kind(x.dtype) == "b":
+            # JAX's combiners add and mul refuse bool (min, max and plain scatter take it)
+            raise TypeError(f"{prim.name} does not accept dtype bool")
         return prim.bind(
-            asarray(operand),
+            x,
             asarray(scatter_indices),
             asarray(updates),
             dimension_numbers=dn,

@@ -307,9 +307,20 @@ def bitcast_convert_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
     """Reinterprets the bits; a narrower type adds a trailing dimension, a wider one consumes it."""
     d = dtypes.check_user_dtype(new_dtype, "bitcast_convert_type")
     a = asarray(operand)
-    if np.dtype(d) == np.bool_ or a.dtype == np.bool_:
-        # XLA has no bit layout for bool: JAX's TypeError
-        raise TypeError(f"bitcast_convert_type from {a.dtype.name} to {np.dtype(d).name}: bool")
+    wide, narrow = np.dtype(d).itemsize, a.dtype.itemsize
+    if wide > narrow and (a.ndim == 0 or a.shape[-1] != wide // narrow):
+        # JAX checks the trailing axis a widening bitcast consumes first (ValueError)
+        raise ValueError(
+            f"bitcast_convert_type from {a.dtype.name} to {np.dtype(d).name}: the last axis "
+            f"must have {wide // narrow} elements, got shape {tuple(a.shape)}"
+        )
+    kinds = np.dtype(d).kind + a.dtype.kind
+    if np.dtype(d) != a.dtype and ("b" in kinds or "c" in kinds):
+        # bool and complex have no bit layout JAX reinterprets: only to their own type (TypeError)
+        raise TypeError(
+            f"bitcast_convert_type from {a.dtype.name} to {np.dtype(d).name}: bool and complex "
+            "convert only to their own type"
+        )
     return bitcast_convert_type_p.bind(a, new_dtype=d)
 
 

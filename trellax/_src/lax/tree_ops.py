@@ -287,6 +287,25 @@ def _approx_k(operand: Any, k: int, dimension: int) -> int:
     return k
 
 
+#: the longest axis JAX's CPU ``approx_max_k``/``approx_min_k`` returns whole, sorted, when
+#: ``aggregate_to_topk=False`` (observed with JAX 0.10.2; longer axes are cut to sizes that
+#: depend on ``k`` and ``recall_target``, which trellax does not follow: it returns ``k``)
+_WHOLE_AXIS = 1024
+
+
+def _kept(operand: Any, k: int, dimension: int, aggregate_to_topk: bool) -> int:
+    """How many entries the result keeps along the reduced axis: ``k``, or the whole axis when
+    JAX's CPU result is not aggregated to the top ``k`` and the axis is short."""
+    k = _approx_k(operand, k, dimension)
+    x = asarray(operand)
+    if dtypes.kind(x.dtype) != "f":
+        raise ValueError(f"approx_max_k/approx_min_k: operand must be floating, got {x.dtype}")
+    shape = x.shape
+    if not aggregate_to_topk and shape and shape[dimension] <= _WHOLE_AXIS:
+        return max(k, int(shape[dimension]))
+    return k
+
+
 def approx_max_k(
     operand: Any,
     k: int,
@@ -296,10 +315,10 @@ def approx_max_k(
     aggregate_to_topk: bool = True,
 ) -> tuple[Array, Array]:
     """The ``k`` largest values along ``reduction_dimension`` and their indices (exact here,
-    as JAX's CPU result is)."""
-    return convenience.top_k(
-        operand, _approx_k(operand, k, reduction_dimension), axis=reduction_dimension
-    )
+    as JAX's CPU result is; with ``aggregate_to_topk=False`` an axis of up to 1,024 entries
+    comes back whole, sorted, as on JAX's CPU)."""
+    kept = _kept(operand, k, reduction_dimension, aggregate_to_topk)
+    return convenience.top_k(operand, kept, axis=reduction_dimension)
 
 
 def approx_min_k(
@@ -312,7 +331,7 @@ def approx_min_k(
 ) -> tuple[Array, Array]:
     """The ``k`` smallest values along ``reduction_dimension`` (ascending) and their indices."""
     x = asarray(operand)
-    k = _approx_k(x, k, reduction_dimension)
+    k = _kept(x, k, reduction_dimension, aggregate_to_topk)
     # An order-reversing involution: the top k of the key, mapped back, are x's bottom k.
     flip = elementwise.neg if dtypes.kind(x.dtype) == "f" else elementwise.bitwise_not
     top, indices = convenience.top_k(flip(x), k, axis=reduction_dimension)

@@ -1,0 +1,195 @@
+"""Fixes found by the fuzzer of ``lax`` primitives with random parameters (``tools/fuzz_lax.py``,
+``tests/test_fuzz_lax.py``); each test failed before its fix. Expected values are JAX 0.10.2's,
+observed with it and derived by hand in the comments."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import trellax.numpy as jnp
+from trellax import lax
+
+_DOT = (((0,), (0,)), ((), ()))
+
+
+def test_dot_general_of_two_dtypes_converts_operands_to_the_result_dtype() -> None:
+    # int8 [8, 3] . bfloat16 [21.625, 1] into int8: XLA converts 21.625 to 21 first,
+    # 8 * 21 + 3 * 1 = 171, wrapped into int8 = -85 (not 8 * 21.625 + 3 = 176 -> -80)
+    a = jnp.array([8, 3], jnp.int8)
+    b = jnp.array([21.625, 1.0], jnp.bfloat16)
+    got = lax.dot_general(a, b, _DOT, preferred_element_type=jnp.int8)
+    assert got.dtype == jnp.int8 and int(got) == -85
+    # float32 . float16 into int32: [.5, -1.5, 2] truncates to [0, -1, 2] on both sides: 5
+    x = jnp.array([0.5, -1.5, 2.0], jnp.float32)
+    got = lax.dot_general(x, x.astype(jnp.float16), _DOT, preferred_element_type=jnp.int32)
+    assert int(got) == 5
+    # NaN and out-of-range operands convert as convert_element_type does: NaN -> 0, 1e30 ->
+    # INT_MAX (then INT_MAX + 1 + 1 wraps); -1.5 -> 0 in uint32
+    ones = jnp.ones(3, jnp.int8)
+    for v, want, dt in ((np.nan, 2, jnp.int32), (1e30, -(2**31) + 1, jnp.int32), (-1.5, 2, jnp.uint32)):  # fmt: skip
+        f = jnp.array([v, 1.0, 1.0], jnp.float32)
+        assert int(lax.dot_general(f, ones, _DOT, preferred_element_type=dt)) == want
+    # float32 . float16 into float16: 1.0004 rounds to 1.0 in float16 before the sum (3.0; a
+    # float32 sum 3.0012 would round to 3.002)
+    y = jnp.full(3, 1.0004, jnp.float32)
+    got = lax.dot_general(y, jnp.ones(3, jnp.float16), _DOT, preferred_element_type=jnp.float16)
+    assert float(got) == 3.0
+    # a bool operand beside float32 into int32: 0.5 truncates to 0 -> 0
+    got = lax.dot_general(jnp.ones(3, bool), jnp.full(3, 0.5), _DOT, preferred_element_type=jnp.int32)  # fmt: skip
+    assert int(got) == 0
+
+
+def test_dot_general_float_sum_into_integers_saturates() -> None:
+    # one dtype, float32 sums converted to int32/uint8 as convert_element_type does
+    one = jnp.ones(2, jnp.float32)
+    for v, i32, u8 in ((1e30, 2**31 - 1, 255), (np.nan, 0, 0), (-1e30, -(2**31), 0)):
+        x = jnp.array([v, 1.0], jnp.float32)
+        assert int(lax.dot_general(x, one, _DOT, preferred_element_type=jnp.int32)) == i32
+        assert int(lax.dot_general(x, one, _DOT, preferred_element_type=jnp.uint8)) == u8
+
+
+def test_approx_k_not_aggregated_returns_a_short_axis_whole() -> None:
+    # JAX's CPU approx_max_k/approx_min_k with aggregate_to_topk=False return every entry of an
+    # axis of up to 1,024, sorted (shape (2, 1, 4) for k=3 on (2, 1, 4)); aggregated, k entries
+    x = jnp.array([[1.5, -np.inf, -0.0, -2.0], [1.0, -67.0, 3.0, 35.5]], jnp.float32)
+    v, i = lax.approx_max_k(x, 3, aggregate_to_topk=False)
+    assert v.shape == i.shape == (2, 4)
+    assert v.tolist() == [[1.5, -0.0, -2.0, -np.inf], [35.5, 3.0, 1.0, -67.0]]
+    assert i.tolist() == [[0, 2, 3, 1], [3, 2, 0, 1]]
+    v, i = lax.approx_min_k(x, 1, reduction_dimension=0, aggregate_to_topk=False)
+    assert v.tolist() == [[1.0, -np.inf, -0.0, -2.0], [1.5, -67.0, 3.0, 35.5]]
+    assert i.tolist() == [[1, 0, 0, 0], [0, 1, 1, 1]]
+    assert lax.approx_max_k(x, 3)[0].shape == (2, 3)
+    assert lax.approx_max_k(jnp.zeros(1500), 3, aggregate_to_topk=False)[0].shape == (3,)
+
+
+def test_scatter_into_an_empty_operand_returns_it() -> None:
+    # an operand with an empty axis and non-empty updates: nothing is written (JAX returns the
+    # empty operand in every mode; trellax raised IndexError in clip mode)
+    dn = lax.ScatterDimensionNumbers(
+        update_window_dims=(), inserted_window_dims=(0, 2), scatter_dims_to_operand_dims=(2, 0),
+        operand_batching_dims=(1,), scatter_indices_batching_dims=(0,),
+    )  # fmt: skip
+    operand = jnp.zeros((0, 4, 4), jnp.float16)
+    indices = jnp.zeros((4, 3, 2), jnp.int32)
+    updates = jnp.ones((4, 3), jnp.float16)
+    for f in (lax.scatter, lax.scatter_add, lax.scatter_min, lax.scatter_mul):
+        for mode in ("clip", "fill", "promise_in_bounds"):
+            out = f(operand, indices, updates, dn, mode=mode)
+            assert out.shape == (0, 4, 4) and out.dtype == jnp.float16
+
+
+def _raises(cls: type[Exception], f: object) -> None:
+    try:
+        f()  # type: ignore[operator]
+    except cls:
+        return
+    raise AssertionError(f"no {cls.__name__}")
+
+
+def test_error_classes_and_refusals_of_jax() -> None:
+    # scatter_add/scatter_mul (and scatter_sub) of bool: TypeError (scatter, min and max take it)
+    dn = lax.ScatterDimensionNumbers((), (0,), (0,))
+    b, i = jnp.ones(3, bool), jnp.zeros((1, 1), jnp.int32)
+    for f in (lax.scatter_add, lax.scatter_mul, lax.scatter_sub):
+        _raises(TypeError, lambda f=f: f(b, i, jnp.zeros(1, bool), dn))
+    assert lax.scatter_max(b, i, jnp.zeros(1, bool), dn).tolist() == [True] * 3
+    # argmax over an empty axis: ValueError before the index dtype is looked at
+    _raises(ValueError, lambda: lax.argmax(jnp.ones((0, 3)), 0, jnp.float32))
+    # top_k of complex: ValueError
+    _raises(ValueError, lambda: lax.top_k(jnp.ones(3, jnp.complex64), 2))
+    # bitcast: bool and complex only to their own type (both ways), which is accepted
+    _raises(TypeError, lambda: lax.bitcast_convert_type(jnp.ones(3, jnp.complex64), jnp.float32))
+    _raises(TypeError, lambda: lax.bitcast_convert_type(jnp.ones((3, 2), jnp.float32), jnp.complex64))  # fmt: skip
+    assert lax.bitcast_convert_type(jnp.ones(3, bool), bool).tolist() == [True] * 3
+    assert lax.bitcast_convert_type(jnp.ones(2, jnp.complex64), jnp.complex64).tolist() == [1, 1]
+    # approx_max_k/approx_min_k of integers: ValueError (JAX: the operand must be floating)
+    _raises(ValueError, lambda: lax.approx_min_k(jnp.ones(3, jnp.int8), 1))
+    _raises(ValueError, lambda: lax.approx_max_k(jnp.ones(3, jnp.uint32), 1))
+
+
+def test_scatter_without_scatter_dims_combines_every_update() -> None:
+    # kept on purpose (docs/semantics.md): indices of shape (4, 2, 0) address the whole operand
+    # eight times; XLA on CPU applies only the last update (JAX: add 10, min 4, max 6)
+    dn = lax.ScatterDimensionNumbers(
+        update_window_dims=(2,), inserted_window_dims=(), scatter_dims_to_operand_dims=()
+    )
+    u = jnp.array([9, 18, 8, 2, 7, 1, 5, 4], jnp.int32).reshape(4, 2, 1)
+    x, i = jnp.array([6], jnp.int32), jnp.zeros((4, 2, 0), jnp.int32)
+    assert lax.scatter_add(x, i, u, dn).tolist() == [60]
+    assert lax.scatter_min(x, i, u, dn).tolist() == [1]
+    assert lax.scatter_max(x, i, u, dn).tolist() == [18]
+
+
+def test_clamp_derivative_with_scalar_bounds() -> None:
+    # kept on purpose (docs/semantics.md): JAX's rule raises TypeError here
+    import trellax
+
+    x = jnp.array([-2.0, 0.25, 3.0], jnp.float32)
+    g = trellax.grad(lambda v: lax.clamp(jnp.float32(-1.0), v, jnp.float32(1.0)).sum())(x)
+    assert g.tolist() == [0.0, 1.0, 0.0]
+
+
+def test_complex_dot_general_into_a_real_type_converts_the_complex_sum() -> None:
+    # (1+1j)**2 + 2.5**2 = 6.25 + 2j: into float32 6.25 and into int32 6 (the real parts'
+    # products alone would give 7.25)
+    a = jnp.array([1 + 1j, 2.5 + 0j], jnp.complex64)
+    assert float(lax.dot_general(a, a, _DOT, preferred_element_type=jnp.float32)) == 6.25
+    assert int(lax.dot_general(a, a, _DOT, preferred_element_type=jnp.int32)) == 6
+
+
+def test_preferred_element_type_refusals() -> None:
+    # dot_general: an integer or complex result refuses a narrower preferred type (complex
+    # counts its part's width, bool one bit); a float result takes any
+    x8, x32 = jnp.ones(2, jnp.int8), jnp.ones(2, jnp.int32)
+    _raises(TypeError, lambda: lax.dot_general(x8, x8, _DOT, preferred_element_type=bool))
+    _raises(TypeError, lambda: lax.dot_general(x32, x32, _DOT, preferred_element_type=jnp.float16))  # fmt: skip
+    c = jnp.ones(2, jnp.complex64)
+    _raises(TypeError, lambda: lax.dot_general(c, c, _DOT, preferred_element_type=jnp.uint8))
+    assert lax.dot_general(c, c, _DOT, preferred_element_type=jnp.int32).dtype == jnp.int32
+    f = jnp.ones(2, jnp.float32)
+    assert lax.dot_general(f, f, _DOT, preferred_element_type=jnp.int8).dtype == jnp.int8
+
+    # conv: signed into unsigned, float into integer or a narrower float, real into complex
+    def conv(dt: object, pref: object) -> object:
+        x = jnp.ones((1, 1, 2), dt)  # type: ignore[arg-type]
+        return lax.conv_general_dilated(x, x, (1,), "VALID", preferred_element_type=pref)  # type: ignore[arg-type]
+
+    for dt, pref in ((jnp.int8, jnp.uint8), (jnp.float32, jnp.float16), (jnp.float32, jnp.int32),
+                     (jnp.int32, jnp.complex64), (jnp.int32, jnp.float16)):  # fmt: skip
+        _raises(TypeError, lambda dt=dt, pref=pref: conv(dt, pref))
+    for dt, pref in ((jnp.uint8, jnp.int8), (jnp.int8, jnp.float16), (jnp.float16, jnp.bfloat16)):
+        assert conv(dt, pref).dtype == pref  # type: ignore[attr-defined]
+
+
+def test_reduce_window_add_mul_refuse_bool() -> None:
+    # JAX: lax.add and lax.mul do not take bool, so neither do their windows (max/min do)
+    x = jnp.array([True, False, True])
+    for comp, init in ((lax.add, False), (lax.mul, True)):
+        _raises(TypeError, lambda c=comp, i=init: lax.reduce_window(x, np.array(i), c, (2,), (1,), "VALID"))  # fmt: skip
+    got = lax.reduce_window(x, np.array(False), lax.max, (2,), (1,), "VALID")
+    assert got.tolist() == [True, True]
+
+
+def test_bitcast_widening_checks_the_trailing_axis_first() -> None:
+    # uint32 to complex64 needs a trailing axis of 2: JAX's ValueError comes before the
+    # complex refusal (TypeError), which a (2,) operand then meets
+    _raises(ValueError, lambda: lax.bitcast_convert_type(jnp.zeros((), jnp.uint32), jnp.complex64))  # fmt: skip
+    _raises(ValueError, lambda: lax.bitcast_convert_type(jnp.zeros(3, jnp.uint32), jnp.complex64))  # fmt: skip
+    _raises(TypeError, lambda: lax.bitcast_convert_type(jnp.zeros(2, jnp.uint32), jnp.complex64))  # fmt: skip
+
+
+def test_max_window_derivative_with_an_empty_result_and_strides() -> None:
+    # a window longer than the operand with stride 2: the result is empty, JAX's derivatives
+    # are zeros (grad) and an empty tangent (jvp); trellax's rule sliced past the start
+    import trellax
+
+    x = jnp.arange(16, dtype=jnp.float32).reshape(2, 4, 2)
+    for comp, init in ((lax.max, -np.inf), (lax.min, np.inf)):
+
+        def f(a: object, comp: object = comp, init: float = init) -> object:
+            return lax.reduce_window(a, init, comp, (3, 1, 1), (2, 1, 1), "VALID")  # type: ignore[arg-type]
+
+        g = trellax.grad(lambda a, f=f: f(a).sum())(x)  # type: ignore[attr-defined]
+        assert g.shape == (2, 4, 2) and not np.asarray(g).any()
+        assert trellax.jvp(f, (x,), (x,))[1].shape == (0, 4, 2)
