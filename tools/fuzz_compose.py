@@ -22,7 +22,6 @@ import importlib
 import json
 import random
 import sys
-import warnings
 from typing import Any
 
 import numpy as np
@@ -245,12 +244,7 @@ def evaluate(prog: dict[str, Any], jax: Any) -> Any:
 
 def run(prog: dict[str, Any], jax: Any) -> Any:
     """``["ok", encoded answer]`` or ``["error", class name, [class and base names]]``."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return ["ok", fp.encode(evaluate(prog, jax))]
-        except Exception as e:
-            return ["error", type(e).__name__, [k.__name__ for k in type(e).__mro__]]
+    return fp.run(prog, jax, evaluate)
 
 
 def as_fuzz_program(prog: dict[str, Any]) -> dict[str, Any]:

@@ -454,12 +454,15 @@ def encode(x: Any) -> Any:
     return ["obj", type(x).__name__]
 
 
-def run(prog: dict[str, Any], jax: Any) -> Any:
-    """``["ok", encoded answer]`` or ``["error", class name, [class and base names]]``."""
+def run(
+    prog: dict[str, Any], jax: Any, evaluator: Callable[[dict[str, Any], Any], Any] = evaluate
+) -> Any:
+    """``["ok", encoded answer]`` or ``["error", class name, [class and base names]]``; the
+    other fuzzers (``fuzz_compose``, ``fuzz_lax``) pass their own ``evaluator``."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return ["ok", encode(evaluate(prog, jax))]
+            return ["ok", encode(evaluator(prog, jax))]
         except Exception as e:
             return ["error", type(e).__name__, [c.__name__ for c in type(e).__mro__]]
 
