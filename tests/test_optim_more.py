@@ -255,6 +255,23 @@ NOT_TRAJECTORIES = {
     "inject_stateful_hyperparams": "inject_hyperparams with stateful schedules "
     "(tests/test_optim_linesearch.py)",
     **{
+        name: "optax's submodule of that name; its functions against optax's in "
+        "tests/test_optim_missing.py (contrib's optimizers there as trajectories too)"
+        for name in (
+            "assignment",
+            "contrib",
+            "perturbations",
+            "projections",
+            "second_order",
+            "transforms",
+        )
+    },
+    **{
+        name: "a linear-algebra or sampling helper, not a transformation: its values against "
+        "optax's in tests/test_optim_missing.py"
+        for name in ("matrix_inverse_pth_root", "multi_normal", "nnls", "power_iteration")
+    },
+    **{
         name: "a helper function, its values against optax's in tests/test_optim_names.py"
         for name in (
             "bias_correction",
