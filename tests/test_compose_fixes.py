@@ -107,11 +107,15 @@ def test_a_non_empty_region_still_checks_the_values_shape() -> None:
 
 
 def test_an_operand_error_comes_before_a_missing_derivative_rule() -> None:
-    """``nextafter`` has no derivative rule; differentiating it with a complex operand raises
-    JAX's dtype TypeError (checked first), not NotImplementedError."""
+    """``jnp.nextafter`` has no derivative rule; differentiating it with a complex operand raises
+    JAX's dtype TypeError (a jnp function is traced before it is differentiated), not
+    NotImplementedError. A bare ``lax.nextafter`` under ``linearize`` reports the missing rule
+    first, as JAX's primitive does."""
     x = jnp.ones((2,))
     z = jnp.array([1 + 1j, 2.0], jnp.complex64)
     with pytest.raises(TypeError, match="nextafter does not accept dtype complex64"):
+        trellax.linearize(lambda a: jnp.nextafter(a.astype(z.dtype), z), x)
+    with pytest.raises(NotImplementedError, match="nextafter"):
         trellax.linearize(lambda a: lax.nextafter(a.astype(z.dtype), z), x)
     with pytest.raises(NotImplementedError, match="nextafter"):
         trellax.grad(lambda a: jnp.sum(jnp.nextafter(a, 2.0)))(x)

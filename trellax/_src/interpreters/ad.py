@@ -139,9 +139,7 @@ class JVPTrace(Trace):
         if not self.active:
             raise errors.UnexpectedTracerError(None)
         rule = prim.jvp_rule
-        if rule is None:
-            # the operands' own errors (a refused dtype, a shape) come first, as in JAX
-            prim.abstract_eval(*[core.get_aval(p) for p in primals], **params)
+        if rule is None:  # before the operands' own errors, as JAX's primitives do
             raise NotImplementedError(
                 f"Differentiation rule for '{prim.name}' not implemented (trellax.grad/jvp); "
                 "see docs/autodiff.md for the primitives that are not differentiable yet"

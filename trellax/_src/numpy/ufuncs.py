@@ -16,11 +16,13 @@ import numpy as np
 
 from trellax._src.backend import eager
 from trellax._src.backend.eager import ConcreteArray
+from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Primitive, broadcast_shapes
 from trellax._src.core.typing import ArrayLike
 from trellax._src.custom.derivatives import custom_jvp
 from trellax._src.dtypes import dtypes
+from trellax._src.interpreters import ad
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.stop_gradient import stop_gradient
@@ -72,8 +74,14 @@ def _binary(name: str, prim: Primitive, promote: _Promote = promote_args) -> Bin
     bind = eager.fast_bind(prim, 2)
 
     def f(x: ArrayLike, y: ArrayLike, /) -> Array:
-        a, b = promote(name, x, y)
-        return bind(a, b)
+        return bind(*promote(name, x, y))
+
+    if prim.name in ad.NOT_DIFFERENTIABLE_YET:  # JAX's jnp checks dtypes before a missing rule
+        plain = f
+
+        def f(x: ArrayLike, y: ArrayLike, /) -> Array:
+            prim.abstract_eval(*(core.get_aval(v) for v in promote(name, x, y)))
+            return plain(x, y)
 
     f.__name__ = f.__qualname__ = name
     return f
