@@ -64,10 +64,6 @@ NO_RULE_ORDER = (
 )
 CONV_GRAD_INF = "a float16 convolution gradient through inf: NaN (JAX) against a finite value"
 CUMLSE_JVP = "a tangent of cumlogsumexp after inf in bfloat16 (JAX 2.40625 where trellax 1)"
-CUMLSE_BRANCH = (
-    "complex cumlogsumexp: JAX's first element is log(exp(x)), its imaginary part reduced to "
-    "(-pi, pi]; trellax returns the element itself"
-)
 CUMPROD_COMPLEX = (
     "complex cumprod through infinities: XLA starts the product from 1, and (1+0j) * (2-infj) "
     "is nan-infj; trellax keeps 2-infj"
@@ -178,7 +174,6 @@ KNOWN: dict[tuple[str, int], tuple[str, str]] = {
 OPEN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x64", s): ("value", CONV_GRAD_INF) for s in (463,)},
     **{("x64", s): ("error_class", CONV_NEG_PAD) for s in (1146,)},
-    **{("x64", s): ("value", CUMLSE_BRANCH) for s in (916,)},
     **{("x32", s): ("value", CUMLSE_JVP) for s in (255,)},
     **{("x32", s): ("value", CUMPROD_COMPLEX) for s in (1269,)},
     **{("x64", s): ("value", DOT_COMPLEX_INT) for s in (593,)},

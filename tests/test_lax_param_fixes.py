@@ -193,3 +193,31 @@ def test_max_window_derivative_with_an_empty_result_and_strides() -> None:
         g = trellax.grad(lambda a, f=f: f(a).sum())(x)  # type: ignore[attr-defined]
         assert g.shape == (2, 4, 2) and not np.asarray(g).any()
         assert trellax.jvp(f, (x,), (x,))[1].shape == (0, 4, 2)
+
+
+def test_complex_cumlogsumexp_starts_each_window_from_minus_infinity() -> None:
+    # XLA combines the first element of each window with the initial value -inf, so it comes
+    # back as log(exp(x)): the imaginary part taken to [-pi, pi) by fmod(v + pi, 2pi) - pi
+    # (-36.25 + 6 * 2pi = 1.4991...), pi itself to -pi, and a -inf real part to NaN
+    x = jnp.array([1 - 36.25j, 2 + np.pi * 1j, -np.inf + 5j], jnp.complex64)
+    for i, (re, im) in enumerate(((1.0, -36.25 + 12 * np.pi), (2.0, -np.pi))):
+        got = complex(lax.cumlogsumexp(x[i : i + 1])[0])
+        assert got.real == re and abs(got.imag - im) < 1e-5, (i, got)
+        got = complex(lax.cumlogsumexp(x[i : i + 1], reverse=True)[0])
+        assert abs(got.imag - im) < 1e-5
+    assert np.isnan(complex(lax.cumlogsumexp(x[2:])[0]).real)
+    # the last element of a reversed scan is a window's first element too: 1 + 3.5j comes
+    # back as 1 + (3.5 - 2pi)j; forward, the running sum still agrees with log(cumsum(exp))
+    y = jnp.array([1 - 3.5j, 2 + 0.5j, 1 + 3.5j], jnp.complex64)
+    rev = np.asarray(lax.cumlogsumexp(y, reverse=True))
+    assert abs(rev[2] - (1 + (3.5 - 2 * np.pi) * 1j)) < 1e-5
+    fwd = np.asarray(lax.cumlogsumexp(y))
+    assert abs(fwd[0] - (1 + (2 * np.pi - 3.5) * 1j)) < 1e-5
+    want = np.log(np.cumsum(np.exp(np.asarray(y))))
+    assert np.allclose(np.exp(fwd), np.exp(want), rtol=1e-5)
+    # 40 elements run through the block scheme; every element stays in [-pi, pi)
+    z = jnp.array((np.arange(40) % 7 - 3) + 1j * (np.arange(40) * 5.0 - 100), jnp.complex64)
+    got = np.asarray(lax.cumlogsumexp(z))
+    assert np.all((got.imag >= -np.pi) & (got.imag < np.pi))
+    want = np.log(np.cumsum(np.exp(np.asarray(z))))
+    assert np.allclose(np.exp(got), np.exp(want), rtol=1e-4)
