@@ -221,3 +221,30 @@ def test_complex_cumlogsumexp_starts_each_window_from_minus_infinity() -> None:
     assert np.all((got.imag >= -np.pi) & (got.imag < np.pi))
     want = np.log(np.cumsum(np.exp(np.asarray(z))))
     assert np.allclose(np.exp(got), np.exp(want), rtol=1e-4)
+
+
+def test_complex_cumprod_starts_each_window_from_one() -> None:
+    # XLA folds each window from the identity 1+0j, and (1+0j) * (inf+0.5j) is
+    # (inf*1 - 0.5*0) + (inf*0 + 0.5*1)j = inf+nanj: the element alone comes back changed
+    inf_re = complex(np.inf, 0.5)
+    x = jnp.array([inf_re, 1 + 0.1j, 1 + 0.1j], jnp.complex64)
+    got = np.asarray(lax.cumprod(x))
+    assert got[0].real == np.inf and np.isnan(got[0].imag)
+    assert np.isnan(got[1].real) and np.isnan(got[1].imag)
+    rev = np.asarray(lax.cumprod(x[::-1], reverse=True))
+    assert rev[2].real == np.inf and np.isnan(rev[2].imag)
+    one = np.asarray(lax.cumprod(x[:1]))
+    assert one[0].real == np.inf and np.isnan(one[0].imag)
+    # inside a window the running product multiplies as lax.mul does: (0.99+0.2j) * (inf+0.5j)
+    # is inf+infj
+    y = jnp.array([1 + 0.1j, 1 + 0.1j, inf_re, 1 + 0.1j], jnp.complex64)
+    got = np.asarray(lax.cumprod(y))
+    assert got[2].real == np.inf and got[2].imag == np.inf
+    # past 16 elements (XLA's blocks) the first block takes in the identity as its total
+    # before it, so there the product of inf+0.5j is 1 * (inf+infj) = nan+nanj
+    z = jnp.array([1 + 0.1j, 1 + 0.1j, inf_re] + [1 + 0.1j] * 14, jnp.complex64)
+    got = np.asarray(lax.cumprod(z))
+    assert got[1] == np.asarray(lax.cumprod(y))[1] and np.isnan(got[2].real)
+    assert np.isnan(got[2].imag)
+    # real products are unchanged by the identity: -0.0 stays
+    assert np.signbit(np.asarray(lax.cumprod(jnp.array([-0.0, 2.0])))[0])
