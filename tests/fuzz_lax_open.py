@@ -64,7 +64,6 @@ NO_RULE_ORDER = (
 )
 CONV_GRAD_INF = "a float16 convolution gradient through inf: NaN (JAX) against a finite value"
 CUMLSE_JVP = "a tangent of cumlogsumexp after inf in bfloat16 (JAX 2.40625 where trellax 1)"
-DOT_COMPLEX_INT = "complex dot_general into int32 through infinities: INT_MIN (JAX) against 0"
 SCATTER_COMPLEX = "scatter_min/scatter_max of complex with NaN: which element JAX keeps"
 
 KNOWN: dict[tuple[str, int], tuple[str, str]] = {
@@ -171,7 +170,6 @@ OPEN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x64", s): ("value", CONV_GRAD_INF) for s in (463,)},
     **{("x64", s): ("error_class", CONV_NEG_PAD) for s in (1146,)},
     **{("x32", s): ("value", CUMLSE_JVP) for s in (255,)},
-    **{("x64", s): ("value", DOT_COMPLEX_INT) for s in (593,)},
     **{("x32", s): ("error_class", NO_RULE_ORDER) for s in (618,)},
     **{("x64", s): ("error_class", NO_RULE_ORDER) for s in (1861,)},
     **{("x32", s): ("accepts", RW_DILATED) for s in (1103, 1253)},

@@ -248,3 +248,24 @@ def test_complex_cumprod_starts_each_window_from_one() -> None:
     assert np.isnan(got[2].imag)
     # real products are unchanged by the identity: -0.0 stays
     assert np.signbit(np.asarray(lax.cumprod(jnp.array([-0.0, 2.0])))[0])
+
+
+def test_complex_dot_general_into_an_integer_type_where_the_sum_does_not_fit() -> None:
+    # XLA converts the complex sum's real part without saturating: NaN, infinities and values
+    # out of range give INT_MIN for int32 and 2**32 - 1 for uint32 (convert_element_type would
+    # give 0 for NaN and INT_MAX for inf); values that fit truncate as before
+    one = jnp.array([1, 0], jnp.complex64)
+    for v, i32, u32 in (
+        (np.nan, -(2**31), 2**32 - 1),
+        (np.inf, -(2**31), 2**32 - 1),
+        (3e9, -(2**31), 3_000_000_000),
+        (-1.0, -1, 2**32 - 1),
+        (-0.7, 0, 0),
+        (300.7, 300, 300),
+    ):
+        a = jnp.array([v, 0], jnp.complex64)
+        assert int(lax.dot_general(a, one, _DOT, preferred_element_type=jnp.int32)) == i32, v
+        assert int(lax.dot_general(a, one, _DOT, preferred_element_type=jnp.uint32)) == u32, v
+    # an infinite imaginary part makes the real part of the product NaN: inf * 0
+    a = jnp.array([complex(0, np.inf), 0], jnp.complex64)
+    assert int(lax.dot_general(a, one, _DOT, preferred_element_type=jnp.int32)) == -(2**31)
