@@ -64,7 +64,7 @@ NO_RULE_ORDER = (
 )
 CONV_GRAD_INF = "a float16 convolution gradient through inf: NaN (JAX) against a finite value"
 CUMLSE_JVP = "a tangent of cumlogsumexp after inf in bfloat16 (JAX 2.40625 where trellax 1)"
-SCATTER_COMPLEX = "scatter_min/scatter_max of complex with NaN: which element JAX keeps"
+
 
 KNOWN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x32", s): ("value", APPROX_NAN) for s in (409, 566, 1430, 1667)},
@@ -178,6 +178,4 @@ OPEN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x32", s): ("error_class", RW_GENERIC) for s in (1577,)},
     **{("x64", s): ("accepts", RW_GENERIC) for s in (1436,)},
     **{("x64", s): ("error_class", RW_GENERIC) for s in (564, 708)},
-    **{("x32", s): ("value", SCATTER_COMPLEX) for s in (38,)},
-    **{("x64", s): ("value", SCATTER_COMPLEX) for s in (1849,)},
 }

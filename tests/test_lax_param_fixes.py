@@ -269,3 +269,31 @@ def test_complex_dot_general_into_an_integer_type_where_the_sum_does_not_fit() -
     # an infinite imaginary part makes the real part of the product NaN: inf * 0
     a = jnp.array([complex(0, np.inf), 0], jnp.complex64)
     assert int(lax.dot_general(a, one, _DOT, preferred_element_type=jnp.int32)) == -(2**31)
+
+
+def test_complex_max_min_and_their_scatters_keep_xlas_element_beside_nan() -> None:
+    # XLA's complex max(a, b) is a where a is lexicographically larger, else b; comparisons
+    # with NaN are false, so NaN does not propagate: max(nan+1j, 2+5j) = 2+5j but
+    # max(2+5j, nan+1j) = nan+1j; max(2-3j, 1+nanj) = 2-3j (2 > 1 decides)
+    c = np.complex64
+    a = jnp.array([complex(np.nan, 1), 2 + 5j, 2 - 3j, 2 - 3j], c)
+    b = jnp.array([2 + 5j, complex(np.nan, 1), complex(1, np.nan), 2 - 5j], c)
+    got = [complex(v) for v in np.asarray(lax.max(a, b))]
+    assert got[0] == 2 + 5j and np.isnan(got[1].real) and got[2:] == [2 - 3j, 2 - 3j]
+    assert [complex(v) for v in np.asarray(jnp.maximum(a, b))][2:] == [2 - 3j, 2 - 3j]
+    got = [complex(v) for v in np.asarray(lax.min(a, b))]
+    assert got[0] == 2 + 5j and np.isnan(got[1].real) and np.isnan(got[2].imag)
+    assert got[3] == 2 - 5j
+    # a scatter combines each update in order with the value held: min(0.03+3.5j, nan+1j) is
+    # nan+1j, then min(nan+1j, 1+nanj) = 1+nanj, then min(1+nanj, 2+5j) = 1+nanj (1 < 2)
+    dn = lax.ScatterDimensionNumbers(
+        update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
+    )
+    op = jnp.array([0.03 + 3.5j, 7 + 0j], c)
+    idx = jnp.array([[0], [1], [0], [0]], jnp.int32)
+    ups = jnp.array([complex(np.nan, 1), 1 + 1j, complex(1, np.nan), 2 + 5j], c)
+    got = np.asarray(lax.scatter_min(op, idx, ups, dn))
+    assert got[0].real == 1 and np.isnan(got[0].imag) and got[1] == 1 + 1j
+    # max: max(0.03+3.5j, nan+1j) = nan+1j, max(nan+1j, 1+nanj) = 1+nanj, then 2+5j wins
+    got = np.asarray(lax.scatter_max(op, idx, ups, dn))
+    assert got[0] == 2 + 5j and got[1] == 7

@@ -31,6 +31,7 @@ from trellax._src.backend import (
 from trellax._src.backend import division as _division
 from trellax._src.backend.bit_patterns import bitcast_convert_type as bitcast_convert_type
 from trellax._src.backend.complex_log1p import complex_log1p
+from trellax._src.backend.complex_order import complex_pick
 from trellax._src.backend.convert import complex_sum_to_int, convert
 from trellax._src.backend.float_facts import (
     compute_dtype,
@@ -109,10 +110,14 @@ shift_left = np.left_shift
 
 
 def max_(a: Any, b: Any) -> Any:
+    if np.result_type(a, b).kind == "c":
+        return complex_pick(a, b, for_max=True)
     return _order_zeros(np.maximum(a, b), a, b, for_max=True)
 
 
 def min_(a: Any, b: Any) -> Any:
+    if np.result_type(a, b).kind == "c":
+        return complex_pick(a, b, for_max=False)
     return _order_zeros(np.minimum(a, b), a, b, for_max=False)
 
 
