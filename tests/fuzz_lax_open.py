@@ -63,7 +63,6 @@ NO_RULE_ORDER = (
     "(NotImplementedError) comes before the dtype check (TypeError)"
 )
 CONV_GRAD_INF = "a float16 convolution gradient through inf: NaN (JAX) against a finite value"
-CUMLSE_JVP = "a tangent of cumlogsumexp after inf in bfloat16 (JAX 2.40625 where trellax 1)"
 
 
 KNOWN: dict[tuple[str, int], tuple[str, str]] = {
@@ -169,7 +168,6 @@ KNOWN: dict[tuple[str, int], tuple[str, str]] = {
 OPEN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x64", s): ("value", CONV_GRAD_INF) for s in (463,)},
     **{("x64", s): ("error_class", CONV_NEG_PAD) for s in (1146,)},
-    **{("x32", s): ("value", CUMLSE_JVP) for s in (255,)},
     **{("x32", s): ("error_class", NO_RULE_ORDER) for s in (618,)},
     **{("x64", s): ("error_class", NO_RULE_ORDER) for s in (1861,)},
     **{("x32", s): ("accepts", RW_DILATED) for s in (1103, 1253)},

@@ -297,3 +297,22 @@ def test_complex_max_min_and_their_scatters_keep_xlas_element_beside_nan() -> No
     # max: max(0.03+3.5j, nan+1j) = nan+1j, max(nan+1j, 1+nanj) = 1+nanj, then 2+5j wins
     got = np.asarray(lax.scatter_max(op, idx, ups, dn))
     assert got[0] == 2 + 5j and got[1] == 7
+
+
+def test_cumlogsumexp_tangent_is_the_scan_of_logaddexps_rule_through_infinities() -> None:
+    import trellax
+
+    # JAX differentiates cumlogsumexp as an associative scan of logaddexp, whose rule weighs
+    # tangents by exp(x - out) with +inf read as 0. Reversed [0, -0.921875, inf]: out[1] =
+    # logaddexp(inf, -0.921875) has tangent exp(-0.921875) + 1 = 1.398 (bfloat16 1.3984375);
+    # out[0] = logaddexp(out[1], 0) adds exp(0 - 0) * 1: 2.3984375, rounded to even 2.40625
+    # (the softmax-weighted sum would be 1)
+    x = jnp.array([0.0, -0.921875, np.inf], jnp.bfloat16)
+    _, t = trellax.jvp(lambda v: lax.cumlogsumexp(v, reverse=True), (x,), (jnp.ones_like(x),))
+    assert [float(v) for v in np.asarray(t, np.float32)] == [2.40625, 1.3984375, 1.0]
+    # finite inputs: still the softmax weights (grad of the sum of the scan)
+    z = jnp.array([0.5, -1.0, 2.0], jnp.float32)
+    g = np.asarray(trellax.grad(lambda v: lax.cumlogsumexp(v).sum())(z))
+    e = np.exp(np.array([0.5, -1.0, 2.0]))
+    want = [sum(e[i] / e[: k + 1].sum() for k in range(i, 3)) for i in range(3)]
+    assert np.allclose(g, want, rtol=1e-6)
