@@ -44,6 +44,11 @@ RW_EMPTY = (
     "padding: JAX's own rule fails (TypeError from a slice with a negative start); trellax "
     "gives zeros"
 )
+RW_DILATED = (
+    "the derivative of a max/min reduce_window with window or base dilation: JAX has no rule "
+    "(NotImplementedError); trellax differentiates it (checked against float64 central "
+    "differences, tests/test_lax_param_fixes.py)"
+)
 # -- open
 CONV_NEG_PAD = (
     "conv: negative padding larger than an empty spatial axis: JAX's ValueError comes before "
@@ -52,11 +57,6 @@ CONV_NEG_PAD = (
 RW_GENERIC = (
     "reduce_window with an init value that is not its computation's identity: JAX cannot "
     "differentiate it (ValueError); trellax differentiates it or raises NotImplementedError"
-)
-RW_DILATED = (
-    "the derivative of a max/min reduce_window with window dilation: JAX has no rule "
-    "(NotImplementedError); trellax differentiates it (its values not checked against a "
-    "reference here)"
 )
 NO_RULE_ORDER = (
     "jvp of population_count/reduce_or of a dtype they refuse: JAX's missing derivative rule "
@@ -163,6 +163,8 @@ KNOWN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x64", s): ("error_class", NEG_AXIS) for s in (225, 524, 584, 999, 1284, 1598, 1882)},
     **{("x32", s): ("accepts", RW_EMPTY) for s in (814,)},
     **{("x64", s): ("value", SCATTER_NO_DIMS) for s in (1202,)},
+    **{("x32", s): ("accepts", RW_DILATED) for s in (1103, 1253)},
+    **{("x64", s): ("accepts", RW_DILATED) for s in (305, 1628)},
 }
 
 OPEN: dict[tuple[str, int], tuple[str, str]] = {
@@ -170,8 +172,6 @@ OPEN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x64", s): ("error_class", CONV_NEG_PAD) for s in (1146,)},
     **{("x32", s): ("error_class", NO_RULE_ORDER) for s in (618,)},
     **{("x64", s): ("error_class", NO_RULE_ORDER) for s in (1861,)},
-    **{("x32", s): ("accepts", RW_DILATED) for s in (1103, 1253)},
-    **{("x64", s): ("accepts", RW_DILATED) for s in (305, 1628)},
     **{("x32", s): ("accepts", RW_GENERIC) for s in (1548,)},
     **{("x32", s): ("error_class", RW_GENERIC) for s in (1577,)},
     **{("x64", s): ("accepts", RW_GENERIC) for s in (1436,)},

@@ -4,6 +4,8 @@ observed with it and derived by hand in the comments."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 import trellax.numpy as jnp
@@ -316,3 +318,105 @@ def test_cumlogsumexp_tangent_is_the_scan_of_logaddexps_rule_through_infinities(
     e = np.exp(np.array([0.5, -1.0, 2.0]))
     want = [sum(e[i] / e[: k + 1].sum() for k in range(i, 3)) for i in range(3)]
     assert np.allclose(g, want, rtol=1e-6)
+
+
+def test_dilated_max_min_window_derivatives_match_finite_differences() -> None:
+    # JAX has no derivative of a max/min reduce_window with window or base dilation
+    # (NotImplementedError); trellax's (a superset, docs/semantics.md) is checked here against
+    # central differences in float64 on distinct values (no ties), windows that hold only
+    # padding left out: the parameters of fuzz_lax's programs x32-1103, x32-1253, x64-305 and
+    # x64-1628, on larger inputs, and two more mixing both dilations
+    import trellax
+
+    rng = np.random.default_rng(0)
+    cfgs: list[tuple[Any, float, tuple[int, ...], dict[str, Any]]] = [
+        (
+            lax.min,
+            np.inf,
+            (5, 4, 7),
+            dict(
+                window_dimensions=(2, 1, 3),
+                window_strides=(2, 1, 2),
+                padding="VALID",
+                window_dilation=(2, 1, 2),
+            ),
+        ),  # fmt: skip
+        (
+            lax.max,
+            -np.inf,
+            (5, 3, 6),
+            dict(
+                window_dimensions=(1, 2, 3),
+                window_strides=(2, 1, 2),
+                padding=((0, -1), (1, 0), (0, 0)),
+                window_dilation=(2, 2, 1),
+            ),
+        ),  # fmt: skip
+        (
+            lax.max,
+            -np.inf,
+            (3, 5),
+            dict(
+                window_dimensions=(1, 3),
+                window_strides=(2, 1),
+                padding=((2, -1), (1, -1)),
+                window_dilation=(1, 2),
+            ),
+        ),  # fmt: skip
+        (
+            lax.max,
+            -np.inf,
+            (3, 4),
+            dict(
+                window_dimensions=(2, 3),
+                window_strides=(1, 1),
+                padding=((-1, 2), (2, 0)),
+                base_dilation=(2, 2),
+            ),
+        ),  # fmt: skip
+        (
+            lax.min,
+            np.inf,
+            (4, 5),
+            dict(
+                window_dimensions=(2, 2),
+                window_strides=(1, 2),
+                padding=((1, 1), (0, 1)),
+                base_dilation=(2, 1),
+                window_dilation=(2, 2),
+            ),
+        ),  # fmt: skip
+        (
+            lax.max,
+            -np.inf,
+            (6, 7),
+            dict(
+                window_dimensions=(3, 2),
+                window_strides=(2, 1),
+                padding="SAME",
+                base_dilation=(1, 3),
+                window_dilation=(2, 3),
+            ),
+        ),  # fmt: skip
+    ]
+    with trellax.enable_x64(True):
+        for comp, init, shape, kw in cfgs:
+            n = int(np.prod(shape))
+            x = rng.permutation(np.arange(n, dtype=np.float64)).reshape(shape) * 0.37
+            out = np.asarray(lax.reduce_window(x, init, comp, **kw))
+            keep = np.isfinite(out)
+            assert keep.any()
+            w = rng.normal(size=out.shape)
+
+            def f(v: Any, kw: dict[str, Any] = kw, comp: Any = comp, init: float = init) -> Any:
+                y = lax.reduce_window(v, init, comp, **kw)
+                return (jnp.where(keep, y, 0.0) * w).sum()
+
+            g = np.asarray(trellax.grad(f)(jnp.asarray(x)))
+            fd = np.zeros_like(x)
+            for i in np.ndindex(shape):
+                e = np.zeros_like(x)
+                e[i] = 1e-6
+                fd[i] = (float(f(jnp.asarray(x + e))) - float(f(jnp.asarray(x - e)))) / 2e-6
+            assert np.abs(g).sum() > 0
+            assert np.max(np.abs(g - fd)) < 1e-6, (kw, g, fd)
