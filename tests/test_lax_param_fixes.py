@@ -320,6 +320,16 @@ def test_cumlogsumexp_tangent_is_the_scan_of_logaddexps_rule_through_infinities(
     assert np.allclose(g, want, rtol=1e-6)
 
 
+def _weighted_window_sum(
+    comp: Any, init: float, kw: dict[str, Any], keep: np.ndarray, w: np.ndarray
+) -> Any:
+    def f(v: Any) -> Any:
+        y = lax.reduce_window(v, init, comp, **kw)
+        return (jnp.where(keep, y, 0.0) * w).sum()
+
+    return f
+
+
 def test_dilated_max_min_window_derivatives_match_finite_differences() -> None:
     # JAX has no derivative of a max/min reduce_window with window or base dilation
     # (NotImplementedError); trellax's (a superset, docs/semantics.md) is checked here against
@@ -340,7 +350,7 @@ def test_dilated_max_min_window_derivatives_match_finite_differences() -> None:
                 padding="VALID",
                 window_dilation=(2, 1, 2),
             ),
-        ),  # fmt: skip
+        ),
         (
             lax.max,
             -np.inf,
@@ -351,7 +361,7 @@ def test_dilated_max_min_window_derivatives_match_finite_differences() -> None:
                 padding=((0, -1), (1, 0), (0, 0)),
                 window_dilation=(2, 2, 1),
             ),
-        ),  # fmt: skip
+        ),
         (
             lax.max,
             -np.inf,
@@ -362,7 +372,7 @@ def test_dilated_max_min_window_derivatives_match_finite_differences() -> None:
                 padding=((2, -1), (1, -1)),
                 window_dilation=(1, 2),
             ),
-        ),  # fmt: skip
+        ),
         (
             lax.max,
             -np.inf,
@@ -373,7 +383,7 @@ def test_dilated_max_min_window_derivatives_match_finite_differences() -> None:
                 padding=((-1, 2), (2, 0)),
                 base_dilation=(2, 2),
             ),
-        ),  # fmt: skip
+        ),
         (
             lax.min,
             np.inf,
@@ -385,7 +395,7 @@ def test_dilated_max_min_window_derivatives_match_finite_differences() -> None:
                 base_dilation=(2, 1),
                 window_dilation=(2, 2),
             ),
-        ),  # fmt: skip
+        ),
         (
             lax.max,
             -np.inf,
@@ -397,7 +407,7 @@ def test_dilated_max_min_window_derivatives_match_finite_differences() -> None:
                 base_dilation=(1, 3),
                 window_dilation=(2, 3),
             ),
-        ),  # fmt: skip
+        ),
     ]
     with trellax.enable_x64(True):
         for comp, init, shape, kw in cfgs:
@@ -408,10 +418,7 @@ def test_dilated_max_min_window_derivatives_match_finite_differences() -> None:
             assert keep.any()
             w = rng.normal(size=out.shape)
 
-            def f(v: Any, kw: dict[str, Any] = kw, comp: Any = comp, init: float = init) -> Any:
-                y = lax.reduce_window(v, init, comp, **kw)
-                return (jnp.where(keep, y, 0.0) * w).sum()
-
+            f = _weighted_window_sum(comp, init, kw, keep, w)
             g = np.asarray(trellax.grad(f)(jnp.asarray(x)))
             fd = np.zeros_like(x)
             for i in np.ndindex(shape):
