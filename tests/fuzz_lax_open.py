@@ -49,14 +49,15 @@ RW_DILATED = (
     "(NotImplementedError); trellax differentiates it (checked against float64 central "
     "differences, tests/test_lax_param_fixes.py)"
 )
+RW_GENERIC = (
+    "the gradient of an add/max/min reduce_window whose init value is not the identity: JAX's "
+    "generic reduce_window fails to linearize (ValueError); trellax differentiates it, the init "
+    "a constant (checked against float64 central differences, tests/test_lax_param_fixes.py)"
+)
 # -- open
 CONV_NEG_PAD = (
     "conv: negative padding larger than an empty spatial axis: JAX's ValueError comes before "
     "its preferred_element_type check (TypeError), trellax checks only the type"
-)
-RW_GENERIC = (
-    "reduce_window with an init value that is not its computation's identity: JAX cannot "
-    "differentiate it (ValueError); trellax differentiates it or raises NotImplementedError"
 )
 NO_RULE_ORDER = (
     "jvp of population_count/reduce_or of a dtype they refuse: JAX's missing derivative rule "
@@ -165,6 +166,8 @@ KNOWN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x64", s): ("value", SCATTER_NO_DIMS) for s in (1202,)},
     **{("x32", s): ("accepts", RW_DILATED) for s in (1103, 1253)},
     **{("x64", s): ("accepts", RW_DILATED) for s in (305, 1628)},
+    **{("x32", s): ("accepts", RW_GENERIC) for s in (1548,)},
+    **{("x64", s): ("accepts", RW_GENERIC) for s in (1436,)},
 }
 
 OPEN: dict[tuple[str, int], tuple[str, str]] = {
@@ -172,8 +175,4 @@ OPEN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x64", s): ("error_class", CONV_NEG_PAD) for s in (1146,)},
     **{("x32", s): ("error_class", NO_RULE_ORDER) for s in (618,)},
     **{("x64", s): ("error_class", NO_RULE_ORDER) for s in (1861,)},
-    **{("x32", s): ("accepts", RW_GENERIC) for s in (1548,)},
-    **{("x32", s): ("error_class", RW_GENERIC) for s in (1577,)},
-    **{("x64", s): ("accepts", RW_GENERIC) for s in (1436,)},
-    **{("x64", s): ("error_class", RW_GENERIC) for s in (564, 708)},
 }

@@ -427,3 +427,71 @@ def test_dilated_max_min_window_derivatives_match_finite_differences() -> None:
                 fd[i] = (float(f(jnp.asarray(x + e))) - float(f(jnp.asarray(x - e)))) / 2e-6
             assert np.abs(g).sum() > 0
             assert np.max(np.abs(g - fd)) < 1e-6, (kw, g, fd)
+
+
+def test_mul_window_derivative_raises_jaxs_value_error() -> None:
+    import pytest
+
+    import trellax
+
+    # JAX's reduce_window with lax.mul is its generic reduce_window: grad fails to linearize
+    # with ValueError (trellax raised NotImplementedError)
+    x = jnp.array([0.5, 1.0, 2.0, 3.0], jnp.float32)
+    one = jnp.float32(1.0)
+    with pytest.raises(ValueError, match="reduce_window"):
+        trellax.grad(lambda v: lax.reduce_window(v, one, lax.mul, (2,), (1,), "VALID").sum())(x)
+
+
+def test_window_derivatives_with_other_init_values_match_finite_differences() -> None:
+    # an add/max/min reduce_window whose init value is not the identity is JAX's generic
+    # reduce_window, which grad refuses (ValueError); trellax differentiates it (a superset,
+    # docs/semantics.md): the init value is a constant, so a window whose max is the init has
+    # derivative 0. Checked against float64 central differences, on the parameters of
+    # fuzz_lax's x32-1548 (max, init 1) and x64-1436 (add, init 2) and two more
+    import trellax
+
+    rng = np.random.default_rng(1)
+    cfgs: list[tuple[Any, float, tuple[int, ...], dict[str, Any]]] = [
+        (
+            lax.max,
+            1.0,
+            (3, 4, 4),
+            dict(
+                window_dimensions=(3, 1, 2),
+                window_strides=(1, 2, 1),
+                padding="SAME",
+                window_dilation=(1, 2, 2),
+            ),
+        ),
+        (lax.add, 2.0, (4,), dict(window_dimensions=(1,), window_strides=(1,), padding="SAME")),
+        (
+            lax.min,
+            -0.5,
+            (5, 4),
+            dict(window_dimensions=(2, 2), window_strides=(1, 1), padding=((1, 0), (0, 1))),
+        ),
+        (
+            lax.add,
+            0.25,
+            (6,),
+            dict(
+                window_dimensions=(3,), window_strides=(2,), padding=((1, 1),), base_dilation=(2,)
+            ),
+        ),
+    ]
+    with trellax.enable_x64(True):
+        for comp, init, shape, kw in cfgs:
+            n = int(np.prod(shape))
+            x = (rng.permutation(np.arange(n, dtype=np.float64)).reshape(shape) - n / 2) * 0.37
+            out = np.asarray(lax.reduce_window(x, init, comp, **kw))
+            keep = np.isfinite(out)
+            w = rng.normal(size=out.shape)
+            f = _weighted_window_sum(comp, init, kw, keep, w)
+            g = np.asarray(trellax.grad(f)(jnp.asarray(x)))
+            fd = np.zeros_like(x)
+            for i in np.ndindex(shape):
+                e = np.zeros_like(x)
+                e[i] = 1e-6
+                fd[i] = (float(f(jnp.asarray(x + e))) - float(f(jnp.asarray(x - e)))) / 2e-6
+            assert np.abs(g).sum() > 0
+            assert np.max(np.abs(g - fd)) < 1e-6, (kw, g, fd)
