@@ -489,7 +489,7 @@ GENERAL: list[Case] = [
         fd=False,
     ),
     g("cummin", "cummin", "lambda x: lax.cummin(x) ** 3", _V6),
-    g("cumlogsumexp", "log1p", "lambda x: lax.cumlogsumexp(x)", _V6),
+    g("cumlogsumexp", "exp", "lambda x: lax.cumlogsumexp(x)", _V6),
     g(
         "sort",
         "sort",
@@ -764,7 +764,9 @@ MEASURED: dict[str, tuple[float, tuple[int, ...]]] = {
     "svd": (32, ()),  # measured
     "eigh/vectors": (16, ()),  # measured
     "eigh": (64, ()),  # measured
-    "cumlogsumexp": (64, ()),  # measured
+    # measured: 79.6 ulps at jvp3 (a third derivative of -1e-5 among terms of 0.05) since the
+    # JVP is JAX's scan of logaddexp's rule
+    "cumlogsumexp": (96, ()),
     "reduce_min/ties": (8, (3, 4, 5)),  # measured
     "bessel_j/ordinary": (64, (0, 1, 2)),  # measured
     "xlog1py/ordinary": (64, ()),  # measured
@@ -1200,6 +1202,7 @@ PUBLIC_FUNCTIONS: dict[str, tuple[str, ...]] = {
     "scipy.special.boxcox1p": ("sp_boxcox1p/ordinary", "sp_boxcox1p/special"),
     "numpy.frexp": ("frexp/ordinary", "frexp/special"),
     "numpy.i0": ("i0/ordinary", "i0/special"),
+    "lax.cumlogsumexp": ("cumlogsumexp",),  # the JVP of a scan of logaddexp, as JAX's
     "numpy.logaddexp": ("logaddexp2/ordinary", "logaddexp2/special"),  # (named before base 2)
     "numpy.logaddexp2": ("logaddexp_base2/ordinary", "logaddexp_base2/special"),
     "numpy.sinc": ("sinc/ordinary", "sinc/special"),

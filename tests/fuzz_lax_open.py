@@ -44,36 +44,27 @@ RW_EMPTY = (
     "padding: JAX's own rule fails (TypeError from a slice with a negative start); trellax "
     "gives zeros"
 )
+RW_DILATED = (
+    "the derivative of a max/min reduce_window with window or base dilation: JAX has no rule "
+    "(NotImplementedError); trellax differentiates it (checked against float64 central "
+    "differences, tests/test_lax_param_fixes.py)"
+)
+RW_GENERIC = (
+    "the gradient of an add/max/min reduce_window whose init value is not the identity: JAX's "
+    "generic reduce_window fails to linearize (ValueError); trellax differentiates it, the init "
+    "a constant (checked against float64 central differences, tests/test_lax_param_fixes.py)"
+)
 # -- open
 CONV_NEG_PAD = (
     "conv: negative padding larger than an empty spatial axis: JAX's ValueError comes before "
     "its preferred_element_type check (TypeError), trellax checks only the type"
-)
-RW_GENERIC = (
-    "reduce_window with an init value that is not its computation's identity: JAX cannot "
-    "differentiate it (ValueError); trellax differentiates it or raises NotImplementedError"
-)
-RW_DILATED = (
-    "the derivative of a max/min reduce_window with window dilation: JAX has no rule "
-    "(NotImplementedError); trellax differentiates it (its values not checked against a "
-    "reference here)"
 )
 NO_RULE_ORDER = (
     "jvp of population_count/reduce_or of a dtype they refuse: JAX's missing derivative rule "
     "(NotImplementedError) comes before the dtype check (TypeError)"
 )
 CONV_GRAD_INF = "a float16 convolution gradient through inf: NaN (JAX) against a finite value"
-CUMLSE_JVP = "a tangent of cumlogsumexp after inf in bfloat16 (JAX 2.40625 where trellax 1)"
-CUMLSE_BRANCH = (
-    "complex cumlogsumexp: JAX's first element is log(exp(x)), its imaginary part reduced to "
-    "(-pi, pi]; trellax returns the element itself"
-)
-CUMPROD_COMPLEX = (
-    "complex cumprod through infinities: XLA starts the product from 1, and (1+0j) * (2-infj) "
-    "is nan-infj; trellax keeps 2-infj"
-)
-DOT_COMPLEX_INT = "complex dot_general into int32 through infinities: INT_MIN (JAX) against 0"
-SCATTER_COMPLEX = "scatter_min/scatter_max of complex with NaN: which element JAX keeps"
+
 
 KNOWN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x32", s): ("value", APPROX_NAN) for s in (409, 566, 1430, 1667)},
@@ -173,23 +164,15 @@ KNOWN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x64", s): ("error_class", NEG_AXIS) for s in (225, 524, 584, 999, 1284, 1598, 1882)},
     **{("x32", s): ("accepts", RW_EMPTY) for s in (814,)},
     **{("x64", s): ("value", SCATTER_NO_DIMS) for s in (1202,)},
+    **{("x32", s): ("accepts", RW_DILATED) for s in (1103, 1253)},
+    **{("x64", s): ("accepts", RW_DILATED) for s in (305, 1628)},
+    **{("x32", s): ("accepts", RW_GENERIC) for s in (1548,)},
+    **{("x64", s): ("accepts", RW_GENERIC) for s in (1436,)},
 }
 
 OPEN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x64", s): ("value", CONV_GRAD_INF) for s in (463,)},
     **{("x64", s): ("error_class", CONV_NEG_PAD) for s in (1146,)},
-    **{("x64", s): ("value", CUMLSE_BRANCH) for s in (916,)},
-    **{("x32", s): ("value", CUMLSE_JVP) for s in (255,)},
-    **{("x32", s): ("value", CUMPROD_COMPLEX) for s in (1269,)},
-    **{("x64", s): ("value", DOT_COMPLEX_INT) for s in (593,)},
     **{("x32", s): ("error_class", NO_RULE_ORDER) for s in (618,)},
     **{("x64", s): ("error_class", NO_RULE_ORDER) for s in (1861,)},
-    **{("x32", s): ("accepts", RW_DILATED) for s in (1103, 1253)},
-    **{("x64", s): ("accepts", RW_DILATED) for s in (305, 1628)},
-    **{("x32", s): ("accepts", RW_GENERIC) for s in (1548,)},
-    **{("x32", s): ("error_class", RW_GENERIC) for s in (1577,)},
-    **{("x64", s): ("accepts", RW_GENERIC) for s in (1436,)},
-    **{("x64", s): ("error_class", RW_GENERIC) for s in (564, 708)},
-    **{("x32", s): ("value", SCATTER_COMPLEX) for s in (38,)},
-    **{("x64", s): ("value", SCATTER_COMPLEX) for s in (1849,)},
 }

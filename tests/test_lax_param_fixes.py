@@ -4,6 +4,8 @@ observed with it and derived by hand in the comments."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 import trellax.numpy as jnp
@@ -193,3 +195,303 @@ def test_max_window_derivative_with_an_empty_result_and_strides() -> None:
         g = trellax.grad(lambda a, f=f: f(a).sum())(x)  # type: ignore[attr-defined]
         assert g.shape == (2, 4, 2) and not np.asarray(g).any()
         assert trellax.jvp(f, (x,), (x,))[1].shape == (0, 4, 2)
+
+
+def test_complex_cumlogsumexp_starts_each_window_from_minus_infinity() -> None:
+    # XLA combines the first element of each window with the initial value -inf, so it comes
+    # back as log(exp(x)): the imaginary part taken to [-pi, pi) by fmod(v + pi, 2pi) - pi
+    # (-36.25 + 6 * 2pi = 1.4991...), pi itself to -pi, and a -inf real part to NaN
+    x = jnp.array([1 - 36.25j, 2 + np.pi * 1j, -np.inf + 5j], jnp.complex64)
+    for i, (re, im) in enumerate(((1.0, -36.25 + 12 * np.pi), (2.0, -np.pi))):
+        got = complex(lax.cumlogsumexp(x[i : i + 1])[0])
+        assert got.real == re and abs(got.imag - im) < 1e-5, (i, got)
+        got = complex(lax.cumlogsumexp(x[i : i + 1], reverse=True)[0])
+        assert abs(got.imag - im) < 1e-5
+    assert np.isnan(complex(lax.cumlogsumexp(x[2:])[0]).real)
+    # the last element of a reversed scan is a window's first element too: 1 + 3.5j comes
+    # back as 1 + (3.5 - 2pi)j; forward, the running sum still agrees with log(cumsum(exp))
+    y = jnp.array([1 - 3.5j, 2 + 0.5j, 1 + 3.5j], jnp.complex64)
+    rev = np.asarray(lax.cumlogsumexp(y, reverse=True))
+    assert abs(rev[2] - (1 + (3.5 - 2 * np.pi) * 1j)) < 1e-5
+    fwd = np.asarray(lax.cumlogsumexp(y))
+    assert abs(fwd[0] - (1 + (2 * np.pi - 3.5) * 1j)) < 1e-5
+    want = np.log(np.cumsum(np.exp(np.asarray(y))))
+    assert np.allclose(np.exp(fwd), np.exp(want), rtol=1e-5)
+    # 40 elements run through the block scheme; every element stays in [-pi, pi)
+    z = jnp.array((np.arange(40) % 7 - 3) + 1j * (np.arange(40) * 5.0 - 100), jnp.complex64)
+    got = np.asarray(lax.cumlogsumexp(z))
+    assert np.all((got.imag >= -np.pi) & (got.imag < np.pi))
+    want = np.log(np.cumsum(np.exp(np.asarray(z))))
+    assert np.allclose(np.exp(got), np.exp(want), rtol=1e-4)
+
+
+def test_complex_cumprod_starts_each_window_from_one() -> None:
+    # XLA folds each window from the identity 1+0j, and (1+0j) * (inf+0.5j) is
+    # (inf*1 - 0.5*0) + (inf*0 + 0.5*1)j = inf+nanj: the element alone comes back changed
+    inf_re = complex(np.inf, 0.5)
+    x = jnp.array([inf_re, 1 + 0.1j, 1 + 0.1j], jnp.complex64)
+    got = np.asarray(lax.cumprod(x))
+    assert got[0].real == np.inf and np.isnan(got[0].imag)
+    assert np.isnan(got[1].real) and np.isnan(got[1].imag)
+    rev = np.asarray(lax.cumprod(x[::-1], reverse=True))
+    assert rev[2].real == np.inf and np.isnan(rev[2].imag)
+    one = np.asarray(lax.cumprod(x[:1]))
+    assert one[0].real == np.inf and np.isnan(one[0].imag)
+    # inside a window the running product multiplies as lax.mul does: (0.99+0.2j) * (inf+0.5j)
+    # is inf+infj
+    y = jnp.array([1 + 0.1j, 1 + 0.1j, inf_re, 1 + 0.1j], jnp.complex64)
+    got = np.asarray(lax.cumprod(y))
+    assert got[2].real == np.inf and got[2].imag == np.inf
+    # past 16 elements (XLA's blocks) the first block takes in the identity as its total
+    # before it, so there the product of inf+0.5j is 1 * (inf+infj) = nan+nanj
+    z = jnp.array([1 + 0.1j, 1 + 0.1j, inf_re] + [1 + 0.1j] * 14, jnp.complex64)
+    got = np.asarray(lax.cumprod(z))
+    assert got[1] == np.asarray(lax.cumprod(y))[1] and np.isnan(got[2].real)
+    assert np.isnan(got[2].imag)
+    # real products are unchanged by the identity: -0.0 stays
+    assert np.signbit(np.asarray(lax.cumprod(jnp.array([-0.0, 2.0])))[0])
+
+
+def test_complex_dot_general_into_an_integer_type_where_the_sum_does_not_fit() -> None:
+    # XLA converts the complex sum's real part without saturating: NaN, infinities and values
+    # out of range give INT_MIN for int32 and 2**32 - 1 for uint32 (convert_element_type would
+    # give 0 for NaN and INT_MAX for inf); values that fit truncate as before
+    one = jnp.array([1, 0], jnp.complex64)
+    for v, i32, u32 in (
+        (np.nan, -(2**31), 2**32 - 1),
+        (np.inf, -(2**31), 2**32 - 1),
+        (3e9, -(2**31), 3_000_000_000),
+        (-1.0, -1, 2**32 - 1),
+        (-0.7, 0, 0),
+        (300.7, 300, 300),
+    ):
+        a = jnp.array([v, 0], jnp.complex64)
+        assert int(lax.dot_general(a, one, _DOT, preferred_element_type=jnp.int32)) == i32, v
+        assert int(lax.dot_general(a, one, _DOT, preferred_element_type=jnp.uint32)) == u32, v
+    # an infinite imaginary part makes the real part of the product NaN: inf * 0
+    a = jnp.array([complex(0, np.inf), 0], jnp.complex64)
+    assert int(lax.dot_general(a, one, _DOT, preferred_element_type=jnp.int32)) == -(2**31)
+
+
+def test_complex_max_min_and_their_scatters_keep_xlas_element_beside_nan() -> None:
+    # XLA's complex max(a, b) is a where a is lexicographically larger, else b; comparisons
+    # with NaN are false, so NaN does not propagate: max(nan+1j, 2+5j) = 2+5j but
+    # max(2+5j, nan+1j) = nan+1j; max(2-3j, 1+nanj) = 2-3j (2 > 1 decides)
+    c = np.complex64
+    a = jnp.array([complex(np.nan, 1), 2 + 5j, 2 - 3j, 2 - 3j], c)
+    b = jnp.array([2 + 5j, complex(np.nan, 1), complex(1, np.nan), 2 - 5j], c)
+    got = [complex(v) for v in np.asarray(lax.max(a, b))]
+    assert got[0] == 2 + 5j and np.isnan(got[1].real) and got[2:] == [2 - 3j, 2 - 3j]
+    assert [complex(v) for v in np.asarray(jnp.maximum(a, b))][2:] == [2 - 3j, 2 - 3j]
+    got = [complex(v) for v in np.asarray(lax.min(a, b))]
+    assert got[0] == 2 + 5j and np.isnan(got[1].real) and np.isnan(got[2].imag)
+    assert got[3] == 2 - 5j
+    # a scatter combines each update in order with the value held: min(0.03+3.5j, nan+1j) is
+    # nan+1j, then min(nan+1j, 1+nanj) = 1+nanj, then min(1+nanj, 2+5j) = 1+nanj (1 < 2)
+    dn = lax.ScatterDimensionNumbers(
+        update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
+    )
+    op = jnp.array([0.03 + 3.5j, 7 + 0j], c)
+    idx = jnp.array([[0], [1], [0], [0]], jnp.int32)
+    ups = jnp.array([complex(np.nan, 1), 1 + 1j, complex(1, np.nan), 2 + 5j], c)
+    got = np.asarray(lax.scatter_min(op, idx, ups, dn))
+    assert got[0].real == 1 and np.isnan(got[0].imag) and got[1] == 1 + 1j
+    # max: max(0.03+3.5j, nan+1j) = nan+1j, max(nan+1j, 1+nanj) = 1+nanj, then 2+5j wins
+    got = np.asarray(lax.scatter_max(op, idx, ups, dn))
+    assert got[0] == 2 + 5j and got[1] == 7
+
+
+def test_cumlogsumexp_tangent_is_the_scan_of_logaddexps_rule_through_infinities() -> None:
+    import trellax
+
+    # JAX differentiates cumlogsumexp as an associative scan of logaddexp, whose rule weighs
+    # tangents by exp(x - out) with +inf read as 0. Reversed [0, -0.921875, inf]: out[1] =
+    # logaddexp(inf, -0.921875) has tangent exp(-0.921875) + 1 = 1.398 (bfloat16 1.3984375);
+    # out[0] = logaddexp(out[1], 0) adds exp(0 - 0) * 1: 2.3984375, rounded to even 2.40625
+    # (the softmax-weighted sum would be 1)
+    x = jnp.array([0.0, -0.921875, np.inf], jnp.bfloat16)
+    _, t = trellax.jvp(lambda v: lax.cumlogsumexp(v, reverse=True), (x,), (jnp.ones_like(x),))
+    assert [float(v) for v in np.asarray(t, np.float32)] == [2.40625, 1.3984375, 1.0]
+    # finite inputs: still the softmax weights (grad of the sum of the scan)
+    z = jnp.array([0.5, -1.0, 2.0], jnp.float32)
+    g = np.asarray(trellax.grad(lambda v: lax.cumlogsumexp(v).sum())(z))
+    e = np.exp(np.array([0.5, -1.0, 2.0]))
+    want = [sum(e[i] / e[: k + 1].sum() for k in range(i, 3)) for i in range(3)]
+    assert np.allclose(g, want, rtol=1e-6)
+
+
+def _weighted_window_sum(
+    comp: Any, init: float, kw: dict[str, Any], keep: np.ndarray, w: np.ndarray
+) -> Any:
+    def f(v: Any) -> Any:
+        y = lax.reduce_window(v, init, comp, **kw)
+        return (jnp.where(keep, y, 0.0) * w).sum()
+
+    return f
+
+
+def test_dilated_max_min_window_derivatives_match_finite_differences() -> None:
+    # JAX has no derivative of a max/min reduce_window with window or base dilation
+    # (NotImplementedError); trellax's (a superset, docs/semantics.md) is checked here against
+    # central differences in float64 on distinct values (no ties), windows that hold only
+    # padding left out: the parameters of fuzz_lax's programs x32-1103, x32-1253, x64-305 and
+    # x64-1628, on larger inputs, and two more mixing both dilations
+    import trellax
+
+    rng = np.random.default_rng(0)
+    cfgs: list[tuple[Any, float, tuple[int, ...], dict[str, Any]]] = [
+        (
+            lax.min,
+            np.inf,
+            (5, 4, 7),
+            dict(
+                window_dimensions=(2, 1, 3),
+                window_strides=(2, 1, 2),
+                padding="VALID",
+                window_dilation=(2, 1, 2),
+            ),
+        ),
+        (
+            lax.max,
+            -np.inf,
+            (5, 3, 6),
+            dict(
+                window_dimensions=(1, 2, 3),
+                window_strides=(2, 1, 2),
+                padding=((0, -1), (1, 0), (0, 0)),
+                window_dilation=(2, 2, 1),
+            ),
+        ),
+        (
+            lax.max,
+            -np.inf,
+            (3, 5),
+            dict(
+                window_dimensions=(1, 3),
+                window_strides=(2, 1),
+                padding=((2, -1), (1, -1)),
+                window_dilation=(1, 2),
+            ),
+        ),
+        (
+            lax.max,
+            -np.inf,
+            (3, 4),
+            dict(
+                window_dimensions=(2, 3),
+                window_strides=(1, 1),
+                padding=((-1, 2), (2, 0)),
+                base_dilation=(2, 2),
+            ),
+        ),
+        (
+            lax.min,
+            np.inf,
+            (4, 5),
+            dict(
+                window_dimensions=(2, 2),
+                window_strides=(1, 2),
+                padding=((1, 1), (0, 1)),
+                base_dilation=(2, 1),
+                window_dilation=(2, 2),
+            ),
+        ),
+        (
+            lax.max,
+            -np.inf,
+            (6, 7),
+            dict(
+                window_dimensions=(3, 2),
+                window_strides=(2, 1),
+                padding="SAME",
+                base_dilation=(1, 3),
+                window_dilation=(2, 3),
+            ),
+        ),
+    ]
+    with trellax.enable_x64(True):
+        for comp, init, shape, kw in cfgs:
+            n = int(np.prod(shape))
+            x = rng.permutation(np.arange(n, dtype=np.float64)).reshape(shape) * 0.37
+            out = np.asarray(lax.reduce_window(x, init, comp, **kw))
+            keep = np.isfinite(out)
+            assert keep.any()
+            w = rng.normal(size=out.shape)
+
+            f = _weighted_window_sum(comp, init, kw, keep, w)
+            g = np.asarray(trellax.grad(f)(jnp.asarray(x)))
+            fd = np.zeros_like(x)
+            for i in np.ndindex(shape):
+                e = np.zeros_like(x)
+                e[i] = 1e-6
+                fd[i] = (float(f(jnp.asarray(x + e))) - float(f(jnp.asarray(x - e)))) / 2e-6
+            assert np.abs(g).sum() > 0
+            assert np.max(np.abs(g - fd)) < 1e-6, (kw, g, fd)
+
+
+def test_mul_window_derivative_raises_jaxs_value_error() -> None:
+    import pytest
+
+    import trellax
+
+    # JAX's reduce_window with lax.mul is its generic reduce_window: grad fails to linearize
+    # with ValueError (trellax raised NotImplementedError)
+    x = jnp.array([0.5, 1.0, 2.0, 3.0], jnp.float32)
+    one = jnp.float32(1.0)
+    with pytest.raises(ValueError, match="reduce_window"):
+        trellax.grad(lambda v: lax.reduce_window(v, one, lax.mul, (2,), (1,), "VALID").sum())(x)
+
+
+def test_window_derivatives_with_other_init_values_match_finite_differences() -> None:
+    # an add/max/min reduce_window whose init value is not the identity is JAX's generic
+    # reduce_window, which grad refuses (ValueError); trellax differentiates it (a superset,
+    # docs/semantics.md): the init value is a constant, so a window whose max is the init has
+    # derivative 0. Checked against float64 central differences, on the parameters of
+    # fuzz_lax's x32-1548 (max, init 1) and x64-1436 (add, init 2) and two more
+    import trellax
+
+    rng = np.random.default_rng(1)
+    cfgs: list[tuple[Any, float, tuple[int, ...], dict[str, Any]]] = [
+        (
+            lax.max,
+            1.0,
+            (3, 4, 4),
+            dict(
+                window_dimensions=(3, 1, 2),
+                window_strides=(1, 2, 1),
+                padding="SAME",
+                window_dilation=(1, 2, 2),
+            ),
+        ),
+        (lax.add, 2.0, (4,), dict(window_dimensions=(1,), window_strides=(1,), padding="SAME")),
+        (
+            lax.min,
+            -0.5,
+            (5, 4),
+            dict(window_dimensions=(2, 2), window_strides=(1, 1), padding=((1, 0), (0, 1))),
+        ),
+        (
+            lax.add,
+            0.25,
+            (6,),
+            dict(
+                window_dimensions=(3,), window_strides=(2,), padding=((1, 1),), base_dilation=(2,)
+            ),
+        ),
+    ]
+    with trellax.enable_x64(True):
+        for comp, init, shape, kw in cfgs:
+            n = int(np.prod(shape))
+            x = (rng.permutation(np.arange(n, dtype=np.float64)).reshape(shape) - n / 2) * 0.37
+            out = np.asarray(lax.reduce_window(x, init, comp, **kw))
+            keep = np.isfinite(out)
+            w = rng.normal(size=out.shape)
+            f = _weighted_window_sum(comp, init, kw, keep, w)
+            g = np.asarray(trellax.grad(f)(jnp.asarray(x)))
+            fd = np.zeros_like(x)
+            for i in np.ndindex(shape):
+                e = np.zeros_like(x)
+                e[i] = 1e-6
+                fd[i] = (float(f(jnp.asarray(x + e))) - float(f(jnp.asarray(x - e)))) / 2e-6
+            assert np.abs(g).sum() > 0
+            assert np.max(np.abs(g - fd)) < 1e-6, (kw, g, fd)

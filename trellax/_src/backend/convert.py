@@ -76,3 +76,19 @@ def _float_to_int(x: np.ndarray[Any, Any], d: np.dtype[Any]) -> Any:
     if not exact_top:
         out = np.where(wide >= float(hi), np.asarray(hi, mid), out)
     return out.astype(d)
+
+
+def complex_sum_to_int(out: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """A complex ``dot_general`` sum into an integer type, as XLA's CPU code converts it (JAX
+    0.10.2, observed): the real part truncated where it fits; NaN, an infinity or a value out
+    of range gives the type's minimum for signed types (-2**31 for int32) and its maximum for
+    unsigned ones (-1.0 into uint32 is 2**32 - 1), not the saturation of ``convert``."""
+    real = np.trunc(out.real)
+    info = np.iinfo(dtype)
+    # the bounds as floats: the maximum rounds up to 2**bits, itself out of range
+    with np.errstate(invalid="ignore"):
+        fits = (real >= float(info.min)) & (real < float(info.max) + 1.0)
+    bad = info.min if dtype.kind == "i" else info.max
+    res: np.ndarray = np.where(fits, real, 0).astype(dtype)
+    res[~fits] = bad
+    return res

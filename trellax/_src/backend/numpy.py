@@ -31,7 +31,8 @@ from trellax._src.backend import (
 from trellax._src.backend import division as _division
 from trellax._src.backend.bit_patterns import bitcast_convert_type as bitcast_convert_type
 from trellax._src.backend.complex_log1p import complex_log1p
-from trellax._src.backend.convert import convert
+from trellax._src.backend.complex_order import complex_pick
+from trellax._src.backend.convert import complex_sum_to_int, convert
 from trellax._src.backend.float_facts import (
     compute_dtype,
     deciding_zeros,
@@ -109,10 +110,14 @@ shift_left = np.left_shift
 
 
 def max_(a: Any, b: Any) -> Any:
+    if np.result_type(a, b).kind == "c":
+        return complex_pick(a, b, for_max=True)
     return _order_zeros(np.maximum(a, b), a, b, for_max=True)
 
 
 def min_(a: Any, b: Any) -> Any:
+    if np.result_type(a, b).kind == "c":
+        return complex_pick(a, b, for_max=False)
     return _order_zeros(np.minimum(a, b), a, b, for_max=False)
 
 
@@ -791,6 +796,8 @@ def dot_general(
         out = prod.reshape((*batch, *a.shape[nb : nb + len(lf)], *b.shape[nb + len(rc) :]))
     if out_dtype == np.bool_:
         return out != 0
+    if compute.kind == "c" and out_dtype.kind in "iu":
+        return complex_sum_to_int(np.asarray(out), out_dtype)
     return convert(np.asarray(out), out_dtype)  # a float sum into integers saturates, NaN is 0
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.backend.complex_order import complex_pick
 from trellax._src.backend.float_facts import deciding_zeros, is_real_float, merge_zero_signs
 
 _CLIP, _FILL, _PROMISE = "clip", "fill", "promise_in_bounds"
@@ -171,6 +172,8 @@ def _scatter_impl(combine: Any) -> Any:
         target = tuple(arrays)
         if combine is None:
             out[target] = upd
+        elif out.dtype.kind == "c" and (combine is np.maximum or combine is np.minimum):
+            _complex_extreme_at(out, target, upd, for_max=combine is np.maximum)
         else:
             with np.errstate(all="ignore"):  # NaN in min/max, inf * 0: JAX doesn't warn
                 combine.at(out, target, upd)
@@ -179,6 +182,28 @@ def _scatter_impl(combine: Any) -> Any:
         return out
 
     return impl
+
+
+def _complex_extreme_at(
+    out: np.ndarray[Any, Any], target: tuple[Any, ...], upd: np.ndarray[Any, Any], for_max: bool
+) -> None:
+    """A complex scatter max/min in place: each update combined in order with what its target
+    holds by XLA's complex max/min (``complex_order``: the held value stays only where it orders
+    strictly after, or before, the update; NaN does not propagate). Updates are applied in
+    rounds, the k-th update of every target in round k, so the order per target is kept."""
+    full = np.broadcast_shapes(*(np.shape(t) for t in target), upd.shape)
+    lin = np.ravel_multi_index(tuple(np.broadcast_to(t, full).ravel() for t in target), out.shape)
+    vals = np.broadcast_to(upd, full).ravel()
+    order = np.argsort(lin, kind="stable")
+    sorted_lin = lin[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(sorted_lin)) + 1]
+    rank = np.empty(lin.size, np.intp)
+    rank[order] = np.arange(lin.size) - np.repeat(starts, np.diff(np.r_[starts, lin.size]))
+    flat = out.reshape(-1)
+    for r in range(int(rank.max()) + 1 if rank.size else 0):
+        sel = rank == r
+        where = lin[sel]
+        flat[where] = complex_pick(flat[where], vals[sel], for_max=for_max)
 
 
 def _zero_signs_after_scatter(

@@ -17,7 +17,11 @@ Measured against JAX 0.10.2 on this machine (``tests/test_scan_order.py``, golde
 so in float32, by up to 0.25 in a bfloat16 sum of 120 values), which is why trellax uses this
 order for inexact dtypes. Each addition rounds to the operand dtype (float16/bfloat16 added in
 float32 and rounded, as NumPy's and ml_dtypes' loops do), as XLA's does. Integer scans wrap and
-are associative, so they keep NumPy's single pass.
+are associative, so they keep NumPy's single pass. A complex product multiplies the identity
+``1+0j`` in where XLA's folds do (each window's first element; past one block, the first
+block, whose total before it is the identity), which turns an infinite part into NaN as
+``lax.mul`` does (``tests/test_lax_param_fixes.py``); its finite values are within rounding of
+XLA's, not identical bits.
 
 The work is about twice NumPy's single pass (the block folds are 15 strided ufunc calls, and
 the totals' scan adds 1/16 more each level).
@@ -48,7 +52,9 @@ def _scan_last(ufunc: np.ufunc, x: np.ndarray, reverse: bool) -> np.ndarray:
     ``(16, ..., blocks)``, so that every fold step is one ufunc call over contiguous rows."""
     n = x.shape[-1]
     if n == 1:
-        single: np.ndarray = x.copy()  # one element: XLA returns it as it is (-0.0 stays)
+        # one element: XLA returns it as it is (-0.0 stays), but a complex product starts
+        # from 1 (``(1+0j) * (inf+1j)`` is ``inf+nanj``)
+        single: np.ndarray = _from_one(ufunc, x)
         return single
     if n <= BLOCK:
         return _fold_last(ufunc, x, reverse)
@@ -65,8 +71,11 @@ def _scan_last(ufunc: np.ufunc, x: np.ndarray, reverse: bool) -> np.ndarray:
     totals = _scan_last(ufunc, np.ascontiguousarray(local[edge]), reverse)
     if reverse:
         local[..., :-1] = ufunc(local[..., :-1], totals[..., 1:])
+        # the last block takes in the identity: a complex product's infinities turn NaN
+        local[..., -1] = _from_one(ufunc, local[..., -1])
     else:
         local[..., 1:] = ufunc(totals[..., :-1], local[..., 1:])
+        local[..., 0] = _from_one(ufunc, local[..., 0])
     out: np.ndarray = local.transpose((*range(1, nb + 2), 0)).reshape(*batch, blocks * BLOCK)
     return out if blocks * BLOCK == n else out[..., :n]
 
@@ -77,9 +86,10 @@ def _fold_last(ufunc: np.ufunc, x: np.ndarray, reverse: bool) -> np.ndarray:
         out: np.ndarray = x.copy()
         if ufunc is np.add:
             out[..., 0] += 0  # the identity first: -0.0 + ... becomes +0.0
+        out[..., 0] = _from_one(ufunc, out[..., 0])
         ufunc.accumulate(out, axis=-1, out=out)
         return out
-    out = x + 0 if ufunc is np.add else x.copy()
+    out = x + 0 if ufunc is np.add else _from_one(ufunc, x)
     for k in range(1, x.shape[-1]):
         ufunc(out[..., :k], x[..., k : k + 1], out=out[..., :k])
     return out
@@ -92,11 +102,24 @@ def _fold_rows(ufunc: np.ufunc, rows: np.ndarray, reverse: bool) -> np.ndarray:
     if not reverse:
         if ufunc is np.add:
             rows[0] += 0  # the identity first: -0.0 + ... becomes +0.0
+        rows[0] = _from_one(ufunc, rows[0])
         for k in range(1, rows.shape[0]):
             ufunc(rows[k - 1], rows[k], out=rows[k])
         return rows
-    out: np.ndarray = rows + 0 if ufunc is np.add else rows.copy()
+    out: np.ndarray = rows + 0 if ufunc is np.add else _from_one(ufunc, rows)
     for k in range(1, rows.shape[0]):
         # every window that starts before k takes in x[k], in order: x[i] + ... + x[k]
         ufunc(out[:k], rows[k], out=out[:k])
     return out
+
+
+def _from_one(ufunc: np.ufunc, x: np.ndarray) -> np.ndarray:
+    """A copy of ``x``; for a complex product, ``1 * x`` (the window's fold starts from the
+    identity, and a complex multiplication by ``1+0j`` turns an infinite part into NaN:
+    ``(1+0j) * (2-infj)`` is ``nan+nanj``, as JAX's ``mul`` gives too). For real dtypes
+    multiplying by 1 changes nothing, so the copy is plain."""
+    if ufunc is np.multiply and x.dtype.kind == "c":
+        out: np.ndarray = np.multiply(x, np.ones((), x.dtype))
+        return out
+    plain: np.ndarray = x.copy()
+    return plain

@@ -700,7 +700,12 @@ def _reduce_window_jvp(t: Any, ans: Any, x: Any, init: Any, **params: Any) -> An
         zero = ad_util.const(t, 0, weak_type=False)
         return reduce_window_p.bind(t, zero.reshape(()), **{**params, "computation": "add"})
     if comp not in ("max", "min"):
-        raise NotImplementedError(f"reduce_window: no derivative for computation {comp!r}")
+        # JAX's class: its generic reduce_window (any computation but the add/max/min monoids)
+        # fails to linearize under grad with ValueError
+        raise ValueError(
+            f"reduce_window: no derivative for computation {comp!r} (only add, max and min "
+            "windows are differentiable)"
+        )
     # the tangent of the first element in each window that equals the result
     xp = _padded(x, init, params)
     tp = _padded(t, ad_util.const(t, 0, weak_type=False).reshape(()), params)

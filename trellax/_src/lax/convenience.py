@@ -450,7 +450,48 @@ def cumlogsumexp(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Ar
         raise TypeError(f"cumlogsumexp does not accept dtype {a.dtype.name}")
     ndim = reductions._accumulable("cumlogsumexp", a.ndim)
     (ax,) = canonicalize_axes("cumlogsumexp", (axis,), ndim)
-    return _xla_order_scan(a, ax, reverse)
+    if dtypes.kind(a.dtype) == "c":
+        return _xla_order_scan(a, ax, reverse)
+    out: Array = _real_cumlogsumexp(ax, reverse)(a)
+    return out
+
+
+_CUMLSE_FNS: dict[tuple[int, bool], Any] = {}
+
+
+def _real_cumlogsumexp(ax: int, reverse: bool) -> Any:
+    """The real cumlogsumexp along ``ax`` as a ``custom_jvp`` function: its values in XLA's
+    order (:func:`_xla_order_scan`), its tangent JAX's: the JVP of an associative scan of
+    ``jnp.logaddexp``, whose rule reads ``+inf`` as 0 (so after an infinity the tangent is
+    not the softmax-weighted sum: JAX's ``jvp`` of ``[0, -0.921875, inf]`` reversed in
+    bfloat16 is ``2.40625`` at the first element)."""
+    key = (ax, reverse)
+    fn = _CUMLSE_FNS.get(key)
+    if fn is not None:
+        return fn
+    from trellax._src.custom.derivatives import custom_jvp
+    from trellax._src.lax.tree_ops import associative_scan
+    from trellax._src.numpy.ufuncs import logaddexp
+
+    def primal(x: Array) -> Array:
+        return _xla_order_scan(x, ax, reverse)
+
+    def scan(x: Array) -> Array:
+        out: Array = associative_scan(logaddexp, x, reverse=reverse, axis=ax)
+        return out
+
+    def rule(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
+        from trellax._src.api.autodiff import jvp
+
+        (x,), (t,) = primals, tangents
+        _, tangent = jvp(scan, (x,), (t,))
+        # the primal through the wrapped function, so a higher derivative uses this rule again
+        return wrapped(x), tangent
+
+    wrapped = custom_jvp(primal)
+    wrapped.defjvp(rule)
+    _CUMLSE_FNS[key] = wrapped
+    return wrapped
 
 
 #: XLA CPU's block length for cumulative reduce_windows (``backend/scan_order.py``).
@@ -513,14 +554,14 @@ def _fold_blocks(a: Array, ax: int, reverse: bool) -> Array:
     logaddexp, or for ``reverse`` ``x[i] (+) x[i+1] (+) ... (+) x[-1]`` folded from ``x[i]``."""
     n = a.shape[ax]
     if n < 2:
-        return a
+        return _start(a)
     items = [structural.slice_in_dim(a, i, i + 1, 1, ax) for i in range(n)]
     if not reverse:
-        out = [items[0]]
+        out = [_start(items[0])]
         for item in items[1:]:
             out.append(_logaddexp(out[-1], item))
         return structural.concatenate(out, ax)
-    acc = a
+    acc = _start(a)
     for k in range(1, n):
         # every window that starts before k takes in x[k], in order
         head = structural.slice_in_dim(acc, 0, k, 1, ax)
@@ -532,10 +573,39 @@ def _fold_blocks(a: Array, ax: int, reverse: bool) -> Array:
     return acc
 
 
+def _start(x: Array) -> Array:
+    """A window's first element as XLA makes it, by combining it with the initial value ``-inf``:
+    the element itself for reals, :func:`_logaddexp_complex` of ``-inf`` and it for complex
+    (its imaginary part reduced to ``[-pi, pi)``, NaN where its real part is ``-inf``)."""
+    if dtypes.kind(x.dtype) != "c":
+        return x
+    return _logaddexp_complex(full(tuple(x.shape), -np.inf, x.dtype), x)
+
+
+def _logaddexp_complex(x: Array, y: Array) -> Array:
+    """The complex ``log(exp(x) + exp(y))`` as XLA's reduction computes it (observed on JAX
+    0.10.2): ``m + log1p(exp(x + y - 2m))`` with ``m`` the lexicographic maximum, and the
+    imaginary part of the sum taken to ``[-pi, pi)`` as ``fmod(v + pi, 2pi)`` (plus ``2pi`` when
+    negative) ``- pi``. Two ``-inf`` real parts give NaN (``inf - inf`` in the difference)."""
+    hi = ew.max(x, y)
+    two = scalar_to_array(2, x.dtype, False)
+    out = ew.add(hi, ew.log1p(ew.exp(ew.sub(ew.add(x, y), ew.mul(hi, two)))))
+    im = ew.imag(out)
+    ft = im.dtype
+    pi = scalar_to_array(np.pi, ft, False)
+    turn = scalar_to_array(2 * np.pi, ft, False)
+    zero = scalar_to_array(0, ft, False)
+    r = ew.rem(ew.add(im, pi), turn)
+    r = structural.select_n(ew.lt(r, zero), r, ew.add(r, turn))
+    return ew.complex(ew.real(out), ew.sub(r, pi))
+
+
 def _logaddexp(x: Array, y: Array) -> Array:
     """``log(exp(x) + exp(y))`` without overflow. Where the two are equal the correction is
     ``log(2)`` through a constant difference (equal infinities would give ``inf - inf``), so
     the derivative at a tie is ``max``'s even split, 1/2 to each, as JAX's rule gives."""
+    if dtypes.kind(x.dtype) == "c":
+        return _logaddexp_complex(x, y)
     hi, lo = ew.max(x, y), ew.min(x, y)
     zero = scalar_to_array(0, x.dtype, False)
     delta = structural.select_n(ew.eq(hi, lo), ew.sub(lo, hi), zero)
