@@ -853,6 +853,7 @@ AUDITED: list[Evidence] = [
         "docs/semantics.md",
         "`jit` fuses large elementwise regions into chunk loops whose results are bit-identical",
         "tests/test_fusion.py",
+        "tests/test_fusion_pairwise.py",
     ),
     E(
         "docs/semantics.md",
@@ -1329,6 +1330,11 @@ AUDITED: list[Evidence] = [
         "This is bit for bit what ml_dtypes does:",
         "tests/test_fusion.py",
         "tests/test_fusion_prod_range.py",
+    ),
+    E(
+        "docs/performance.md",
+        "places its chunks on the nodes of that tree (each at most",
+        "tests/test_fusion_pairwise.py",
     ),
     E(
         "docs/performance.md",
