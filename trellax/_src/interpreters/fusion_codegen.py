@@ -37,7 +37,14 @@ from trellax._src.interpreters import fusion_compiled as fc
 from trellax._src.interpreters import fusion_native
 from trellax._src.interpreters import fusion_rows as fr
 from trellax._src.interpreters import fusion_runtime as rt
-from trellax._src.interpreters.fusion import _BF16, NARROW, REDUCTIONS, Region, shadow
+from trellax._src.interpreters.fusion import (
+    _BF16,
+    NARROW,
+    REDUCTIONS,
+    Region,
+    pairwise_scalars,
+    shadow,
+)
 
 if TYPE_CHECKING:
     from trellax._src.interpreters.tracing import Emitter
@@ -489,7 +496,7 @@ class _RegionWriter:
         parts = em.fresh("p")
         vals = ", ".join([*values_in, *outs])
         sep = "(" if alt is None else ""
-        plan = self.pairwise()
+        plan = region.pairwise
         bounds = "" if plan is None else f", {em.bind(plan[1], 'bounds')}"
         em.emit(
             f"{indent}{parts} = {run}{sep}{fn}, {n_rows}, {region.rows}, {scratch}, "
@@ -505,7 +512,7 @@ class _RegionWriter:
             v = eqn.outvars[0]
             name = em.fresh()
             f = em.bind(_impl(eqn))
-            if plan is not None and self.pairwise_scalars(eqn, kind) == plan[0]:
+            if plan is not None and pairwise_scalars(region, eqn, kind) == plan[0]:
                 em.emit(
                     f"{indent}{name} = _combine_pairwise({em.bind(plan[2], 'tree')}, "
                     f"[q[{k}] for q in {parts}], {em.bind(v.aval.dtype, 'd')})"
@@ -520,28 +527,6 @@ class _RegionWriter:
             em.fix(name, v.aval, indent)
             self.results[id(v)] = name
             k += 1
-
-    def pairwise(self) -> tuple[int, rt.Bounds, rt.Tree] | None:
-        """For a region with a cross-chunk float32/float64/complex sum over a whole array:
-        chunk boundaries on the nodes of NumPy's pairwise tree over that array (the first such
-        sum's: complex and real trees split at different places) and that tree, so the sum's
-        partials combine into the unfused sum bit for bit; with the scalars per element it holds
-        for."""
-        region = self.region
-        for eqn, kind in zip(region.eqns, region.kinds):
-            scalars = self.pairwise_scalars(eqn, kind)
-            if scalars:
-                n = region.size if region.flat else region.n
-                plan = rt.pairwise_plan(n, region.rows, scalars)
-                return None if plan is None else (scalars, *plan)
-        return None
-
-    def pairwise_scalars(self, eqn: JaxprEqn, kind: str) -> int:
-        """:func:`_pairwise_scalars` of a cross-chunk sum over its whole (flat or 1-D) operand,
-        else 0 (a sum over the leading axis of rows is NumPy's row-by-row loop, not pairwise)."""
-        if kind != "late" or not (self.region.flat or eqn.invars[0].aval.ndim == 1):
-            return 0
-        return _pairwise_scalars(eqn)
 
     def aliases(self, eqn: JaxprEqn, kind: str) -> bool:
         """Whether ``eqn``'s result is a view of its operand inside the chunk function (a
@@ -763,23 +748,6 @@ def _impl(eqn: JaxprEqn) -> Callable[..., Any]:
     impl = eqn.primitive.impl
     assert impl is not None  # fusion.classify admits only primitives with an impl
     return impl
-
-
-_PAIRWISE_SCALARS = {
-    np.dtype(np.float32): 1,
-    np.dtype(np.float64): 1,
-    np.dtype(np.complex64): 2,
-    np.dtype(np.complex128): 2,
-}
-
-
-def _pairwise_scalars(eqn: JaxprEqn) -> int:
-    """Scalars per element of a ``reduce_sum`` NumPy sums pairwise in its own dtype (float32,
-    float64 and complex: 1 or 2), else 0 (narrow floats accumulate in float32 through cast
-    buffers; integer sums are exact in any order)."""
-    if eqn.primitive.name != "reduce_sum":
-        return 0
-    return _PAIRWISE_SCALARS.get(eqn.invars[0].aval.dtype, 0)
 
 
 def _is_int(d: np.dtype[Any]) -> bool:

@@ -287,8 +287,7 @@ def pairwise_plan(n: int, rows: int, scalars: int) -> tuple[Bounds, Tree] | None
     NumPy's pairwise-sum tree over the whole run, each of at most ``rows`` elements, and the tree
     above them. Summing each chunk with ``add.reduce`` and adding the chunk sums along the tree
     (:func:`combine_pairwise`) gives ``add.reduce`` of the whole run bit for bit. None when a
-    leaf block of that tree is longer than ``rows`` (tiny chunks) or there are fewer than two
-    chunks."""
+    leaf block of that tree is longer than ``rows`` (tiny chunks)."""
     bounds: list[tuple[int, int]] = []
     limit = rows * scalars
 
@@ -305,7 +304,7 @@ def pairwise_plan(n: int, rows: int, scalars: int) -> tuple[Bounds, Tree] | None
         return None if left is None or right is None else (left, right)
 
     tree = split(0, n * scalars)
-    if tree is None or len(bounds) < 2:
+    if tree is None:
         return None
     return tuple(bounds), tree
 
