@@ -127,3 +127,24 @@ def test_signed_zero_and_specials() -> None:
     y[[5, 150000]] = [np.inf, -np.inf]
     eager, jitted = _eager_and_jit(lambda a, b: tnp.sum(a - b), y, np.zeros_like(y))
     assert jitted == eager
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_compiled_sum_kernel_keeps_numpys_order(dtype: str) -> None:
+    """With the ``compiled`` extra, a chunk's sum is taken inside the kernel, walking NumPy's
+    pairwise recursion for any chunk length of at least 128 (tree chunks are rarely 128·2^k)."""
+    from trellax._src.backend import compiled
+
+    if not compiled.available():
+        pytest.skip("needs the compiled extra (Numba)")
+    f = EXPRESSIONS["sum(w * z)"]
+    with trellax.enable_x64(dtype == "float64"):
+        for n in (131073, 200001, 1 << 18, 1_000_003):
+            w, z = _operands(n, dtype, n + 1)
+            for chunk in (1000, 65536):
+                opts = dict(compiled="auto", compiled_wait=True, compiled_min=0, chunk=chunk)
+                with fusion_options(**opts, compiled_chunk=chunk):
+                    text = trellax.jit(f).lower(tnp.asarray(w), tnp.asarray(z)).as_text()
+                    assert "summed inside, in NumPy's pairwise order" in text
+                    eager, jitted = _eager_and_jit(f, w, z)
+                assert jitted == eager, (dtype, n, chunk)

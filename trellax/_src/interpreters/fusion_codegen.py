@@ -286,7 +286,7 @@ class _RegionWriter:
         """Writes ``group``'s kernel call into the chunk function (or its members one by one,
         when an operand cannot be indexed); its values used later go to buffers or outputs.
         With ``late`` (a cross-chunk sum of one of its values, see ``fc.sums_in_kernel``), a
-        chunk of 128 * 2**k elements is summed inside a second kernel, in NumPy's order; other
+        chunk of at least 128 elements is summed inside a second kernel, in NumPy's order; other
         chunks store the value and sum it with NumPy. The partial goes to ``partials``."""
         operands: dict[int, fc.Operand] = {}
         constants: dict[int, str] = {}
@@ -350,7 +350,7 @@ class _RegionWriter:
         self.warmups.append(site_sum)
         q = self.fresh("q")
         axes = (0,) if self.region.flat else tuple(late[1].params["axes"])
-        self.body.append("    if r >= 128 and r & (r - 1) == 0:  # 128 * 2**k: summed inside")
+        self.body.append("    if r >= 128:  # summed inside, in NumPy's pairwise order")
         # Numba returns a float32 as a Python float: back to the dtype (exact), as combine
         # stacks the partials in their own dtype
         scalar = self.em.bind(late[1].invars[0].aval.dtype.type, "t")
