@@ -1402,12 +1402,6 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/performance.md",
-        "+0.0); for 128·2^k elements the halves are exact and the tree",
-        "tests/test_fusion.py",
-        "tests/test_fusion_compiled.py",
-    ),
-    E(
-        "docs/performance.md",
         "of `tests/golden/fusion_narrow.json` are bfloat16/float16 programs, which are never compiled.",
         "tests/test_fusion.py",
         "tests/test_fusion_compiled.py",
