@@ -853,6 +853,7 @@ AUDITED: list[Evidence] = [
         "docs/semantics.md",
         "`jit` fuses large elementwise regions into chunk loops whose results are bit-identical",
         "tests/test_fusion.py",
+        "tests/test_fusion_pairwise.py",
     ),
     E(
         "docs/semantics.md",
@@ -1332,6 +1333,11 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/performance.md",
+        "places its chunks on the nodes of that tree (each at most",
+        "tests/test_fusion_pairwise.py",
+    ),
+    E(
+        "docs/performance.md",
         "n + 8) ε Σ|xᵢ|` of the exact sum, so",
         "tests/test_fusion.py",
         "tests/test_fusion_prod_range.py",
@@ -1391,12 +1397,6 @@ AUDITED: list[Evidence] = [
     E(
         "docs/performance.md",
         "**Exactness: bit-identical to the NumPy path.**",
-        "tests/test_fusion.py",
-        "tests/test_fusion_compiled.py",
-    ),
-    E(
-        "docs/performance.md",
-        "+0.0); for 128·2^k elements the halves are exact and the tree",
         "tests/test_fusion.py",
         "tests/test_fusion_compiled.py",
     ),

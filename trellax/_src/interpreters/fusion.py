@@ -41,7 +41,7 @@ import numpy as np
 
 from trellax._src.backend import compiled, fp_errors
 from trellax._src.core.jaxpr import Jaxpr, JaxprEqn, Literal, Var
-from trellax._src.interpreters.fusion_runtime import FusionOptions
+from trellax._src.interpreters.fusion_runtime import Bounds, FusionOptions, Tree, pairwise_plan
 
 #: Reductions a region can hold, and how their per-chunk partials combine.
 REDUCTIONS = {
@@ -142,6 +142,10 @@ class Region:
     #: Its elementwise runs are compiled (``fusion_compiled.py``): decided with the chunk size.
     compiled: bool = False
     rows: int = 1
+    #: For a cross-chunk float32/float64/complex sum over a whole array: the scalars per element
+    #: it holds for, the chunks (nodes of NumPy's pairwise tree, :func:`pairwise_plan`) and the
+    #: tree that combines their sums into the unfused sum bit for bit.
+    pairwise: tuple[int, Bounds, Tree] | None = None
     externals: list[Var] = field(default_factory=list)
     outputs: list[Var] = field(default_factory=list)
 
@@ -240,7 +244,23 @@ class Region:
             self.rows = max(1, chunk)
         else:
             self.rows = max(1, chunk // max(1, self.row_elements))
+        self._plan_pairwise()
         return True
+
+    def _plan_pairwise(self) -> None:
+        """Sets :attr:`pairwise` from the first cross-chunk sum that NumPy sums pairwise over a
+        whole array (complex and real trees split at different places, so one tree per region).
+        The tree's chunks may hold up to 4/3 of ``rows`` (then ``rows`` grows to the longest),
+        so they average about ``rows`` instead of between half and all of it."""
+        for eqn, kind in zip(self.eqns, self.kinds):
+            scalars = pairwise_scalars(self, eqn, kind)
+            if scalars:
+                n = self.size if self.flat else self.n
+                plan = pairwise_plan(n, max(1, self.rows * 4 // 3), scalars)
+                if plan is not None:
+                    self.pairwise = (scalars, *plan)
+                    self.rows = max(i1 - i0 for i0, i1 in plan[0])
+                return
 
     def _flat_ok(self) -> bool:
         """Every value one shape ``S`` (ndim >= 2), every outside operand ``S``-shaped or a single
@@ -278,6 +298,28 @@ class Region:
             + ", ".join(ops)
             + f"; {len(self.outputs)} array outputs, {len(self.late)} cross-chunk reductions"
         )
+
+
+_PAIRWISE_SCALARS = {
+    np.dtype(np.float32): 1,
+    np.dtype(np.float64): 1,
+    np.dtype(np.complex64): 2,
+    np.dtype(np.complex128): 2,
+}
+
+
+def pairwise_scalars(region: Region, eqn: JaxprEqn, kind: str) -> int:
+    """Scalars per element (1, or 2 for complex) of a cross-chunk ``reduce_sum`` of
+    ``region`` that NumPy sums pairwise over a whole array in its own dtype: float32, float64
+    and complex, over a flat or 1-D operand; else 0 (narrow floats accumulate in float32
+    through cast buffers, a sum over the leading axis of rows is NumPy's row-by-row loop,
+    integer sums are exact in any order)."""
+    if kind != "late" or eqn.primitive.name != "reduce_sum":
+        return 0
+    x = eqn.invars[0].aval
+    if not (region.flat or x.ndim == 1):
+        return 0
+    return _PAIRWISE_SCALARS.get(x.dtype, 0)
 
 
 #: bfloat16 operations computed in float32 and rounded once, exactly as ml_dtypes' loops do

@@ -37,7 +37,14 @@ from trellax._src.interpreters import fusion_compiled as fc
 from trellax._src.interpreters import fusion_native
 from trellax._src.interpreters import fusion_rows as fr
 from trellax._src.interpreters import fusion_runtime as rt
-from trellax._src.interpreters.fusion import _BF16, NARROW, REDUCTIONS, Region, shadow
+from trellax._src.interpreters.fusion import (
+    _BF16,
+    NARROW,
+    REDUCTIONS,
+    Region,
+    pairwise_scalars,
+    shadow,
+)
 
 if TYPE_CHECKING:
     from trellax._src.interpreters.tracing import Emitter
@@ -279,7 +286,7 @@ class _RegionWriter:
         """Writes ``group``'s kernel call into the chunk function (or its members one by one,
         when an operand cannot be indexed); its values used later go to buffers or outputs.
         With ``late`` (a cross-chunk sum of one of its values, see ``fc.sums_in_kernel``), a
-        chunk of 128 * 2**k elements is summed inside a second kernel, in NumPy's order; other
+        chunk of at least 128 elements is summed inside a second kernel, in NumPy's order; other
         chunks store the value and sum it with NumPy. The partial goes to ``partials``."""
         operands: dict[int, fc.Operand] = {}
         constants: dict[int, str] = {}
@@ -343,7 +350,7 @@ class _RegionWriter:
         self.warmups.append(site_sum)
         q = self.fresh("q")
         axes = (0,) if self.region.flat else tuple(late[1].params["axes"])
-        self.body.append("    if r >= 128 and r & (r - 1) == 0:  # 128 * 2**k: summed inside")
+        self.body.append("    if r >= 128:  # summed inside, in NumPy's pairwise order")
         # Numba returns a float32 as a Python float: back to the dtype (exact), as combine
         # stacks the partials in their own dtype
         scalar = self.em.bind(late[1].invars[0].aval.dtype.type, "t")
@@ -489,9 +496,11 @@ class _RegionWriter:
         parts = em.fresh("p")
         vals = ", ".join([*values_in, *outs])
         sep = "(" if alt is None else ""
+        plan = region.pairwise
+        bounds = "" if plan is None else f", {em.bind(plan[1], 'bounds')}"
         em.emit(
             f"{indent}{parts} = {run}{sep}{fn}, {n_rows}, {region.rows}, {scratch}, "
-            f"({vals}{',' if len(values_in) + len(outs) == 1 else ''}), {row_elements})"
+            f"({vals}{',' if len(values_in) + len(outs) == 1 else ''}), {row_elements}{bounds})"
         )
         self.results: dict[int, str] = {}
         for v, o in zip(region.outputs, outs):
@@ -503,11 +512,18 @@ class _RegionWriter:
             v = eqn.outvars[0]
             name = em.fresh()
             f = em.bind(_impl(eqn))
-            em.emit(
-                f"{indent}{name} = _combine({f}, {REDUCTIONS[eqn.primitive.name]!r}, "
-                f"[q[{k}] for q in {parts}], {em.bind(v.aval.dtype, 'd')})"
-                f"  # {eqn.primitive.name}, across chunks"
-            )
+            if plan is not None and pairwise_scalars(region, eqn, kind) == plan[0]:
+                em.emit(
+                    f"{indent}{name} = _combine_pairwise({em.bind(plan[2], 'tree')}, "
+                    f"[q[{k}] for q in {parts}], {em.bind(v.aval.dtype, 'd')})"
+                    f"  # {eqn.primitive.name}, across chunks in NumPy's pairwise order"
+                )
+            else:
+                em.emit(
+                    f"{indent}{name} = _combine({f}, {REDUCTIONS[eqn.primitive.name]!r}, "
+                    f"[q[{k}] for q in {parts}], {em.bind(v.aval.dtype, 'd')})"
+                    f"  # {eqn.primitive.name}, across chunks"
+                )
             em.fix(name, v.aval, indent)
             self.results[id(v)] = name
             k += 1
@@ -867,6 +883,7 @@ _GLOBALS: dict[str, Any] = {
     "_combine": rt.combine,
     "_convert": convert,
     "_partial_sum": rt.partial_sum,
+    "_combine_pairwise": rt.combine_pairwise,
     "_round_bf16": rt.round_bf16,
     "_round_bf16_new": rt.round_bf16_new,
     "_narrow_bf16": rt.narrow_bf16,

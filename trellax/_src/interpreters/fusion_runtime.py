@@ -175,6 +175,8 @@ def thread_count() -> int:
 
 
 Chunk = Callable[[int, int, Any, Any], Any]
+#: Explicit chunk boundaries ``(i0, i1)``, in order (see :func:`pairwise_plan`).
+Bounds = tuple[tuple[int, int], ...]
 
 
 def run_region(
@@ -184,18 +186,21 @@ def run_region(
     scratch: Callable[[], Any],
     values: tuple[Any, ...],
     row_elements: int,
+    bounds: Bounds | None = None,
 ) -> list[Any]:
-    """Runs ``chunk`` over rows ``[0, n_rows)`` in steps of ``rows``; returns each chunk's
-    partials, in chunk order (so the combined result is the same with or without threads)."""
-    n_chunks = -(-n_rows // rows)
+    """Runs ``chunk`` over rows ``[0, n_rows)`` in steps of ``rows`` (or over ``bounds``, chunks
+    of at most ``rows`` rows); returns each chunk's partials, in chunk order (so the combined
+    result is the same with or without threads)."""
+    if bounds is None:
+        bounds = tuple((i0, min(i0 + rows, n_rows)) for i0 in range(0, n_rows, rows))
+    n_chunks = len(bounds)
     parts: list[Any] = [None] * n_chunks
     opts = options()
     workers = min(thread_count(), n_chunks)
     if workers < 2 or n_rows * row_elements < opts.min_threaded:
         buffers = scratch()
-        for k in range(n_chunks):
-            i0 = k * rows
-            parts[k] = chunk(i0, min(i0 + rows, n_rows), buffers, values)
+        for k, (i0, i1) in enumerate(bounds):
+            parts[k] = chunk(i0, i1, buffers, values)
         return parts
     counter = itertools.count()
 
@@ -205,8 +210,8 @@ def run_region(
             k = next(counter)  # atomic under the GIL
             if k >= n_chunks:
                 return
-            i0 = k * rows
-            parts[k] = chunk(i0, min(i0 + rows, n_rows), buffers, values)
+            i0, i1 = bounds[k]
+            parts[k] = chunk(i0, i1, buffers, values)
 
     # Each worker runs in a copy of the caller's context: NumPy's floating-point error state
     # (silenced by the compiled program) is a context variable.
@@ -224,6 +229,7 @@ def run_either(
     scratch: Callable[[], Any],
     values: tuple[Any, ...],
     row_elements: int,
+    bounds: Bounds | None = None,
 ) -> list[Any]:
     """:func:`run_region` of a region's compiled version once ``ready.done`` (its kernels are
     compiled), else of its NumPy version. Both chunk alike and give the same bits; if the
@@ -232,10 +238,12 @@ def run_either(
     the call is run again that way (outputs are written afresh, inputs are never written)."""
     if ready.done:
         try:
-            return run_region(compiled_chunk, n_rows, rows, compiled_scratch, values, row_elements)
+            return run_region(
+                compiled_chunk, n_rows, rows, compiled_scratch, values, row_elements, bounds
+            )
         except Exception as e:
             ready.done, ready.error = False, e
-    return run_region(chunk, n_rows, rows, scratch, values, row_elements)
+    return run_region(chunk, n_rows, rows, scratch, values, row_elements, bounds)
 
 
 # -- cross-chunk reductions -----------------------------------------------------------------------
@@ -262,6 +270,55 @@ def combine(impl: Callable[..., Any], kind: str, parts: Sequence[Any], dtype: np
     else:
         out = impl(stacked, axes=(0,))
     return np.asarray(out).astype(dtype, copy=False)
+
+
+#: NumPy's pairwise sum (``add.reduce`` of float32/float64/complex64/complex128 over a
+#: contiguous run) sums runs of at most this many scalars (a complex number is two) directly,
+#: with eight interleaved accumulators; a longer run of ``m`` scalars is split after
+#: ``m // 2 - (m // 2) % 8`` scalars and the two halves' sums are added.
+PAIRWISE_BLOCK = 128
+
+#: A node of the pairwise tree: a chunk's index, or the pair of nodes whose sums are added.
+Tree = int | tuple["Tree", "Tree"]
+
+
+def pairwise_plan(n: int, rows: int, scalars: int) -> tuple[Bounds, Tree] | None:
+    """Chunks of ``n`` elements (each ``scalars`` scalars: 2 for complex) that are nodes of
+    NumPy's pairwise-sum tree over the whole run, each of at most ``rows`` elements, and the tree
+    above them. Summing each chunk with ``add.reduce`` and adding the chunk sums along the tree
+    (:func:`combine_pairwise`) gives ``add.reduce`` of the whole run bit for bit. None when a
+    leaf block of that tree is longer than ``rows`` (tiny chunks)."""
+    bounds: list[tuple[int, int]] = []
+    limit = rows * scalars
+
+    def split(start: int, m: int) -> Tree | None:  # m scalars from element `start`
+        if m <= limit:
+            bounds.append((start, start + m // scalars))
+            return len(bounds) - 1
+        if m <= PAIRWISE_BLOCK:
+            return None  # a leaf block longer than a chunk
+        half = m // 2
+        half -= half % 8
+        left = split(start, half)
+        right = split(start + half // scalars, m - half) if left is not None else None
+        return None if left is None or right is None else (left, right)
+
+    tree = split(0, n * scalars)
+    if tree is None:
+        return None
+    return tuple(bounds), tree
+
+
+def combine_pairwise(tree: Tree, parts: Sequence[Any], dtype: np.dtype[Any]) -> Any:
+    """The whole run's sum from the chunk sums ``parts`` of :func:`pairwise_plan`: added along
+    the tree, then to the identity 0 as NumPy's reduction does (a sum of -0.0 is +0.0)."""
+
+    def total(node: Tree) -> Any:
+        if isinstance(node, int):
+            return np.asarray(parts[node], dtype)
+        return np.add(total(node[0]), total(node[1]), dtype=dtype)
+
+    return np.add(np.zeros((), dtype), total(tree), dtype=dtype)
 
 
 def integer_pow_plan(y: int) -> list[tuple[str, str, str]]:
