@@ -12,6 +12,7 @@ import numpy as _np
 from trellax._src.core.basearray import Array as ndarray
 from trellax._src.dtypes.dtypes import finfo, iinfo, isdtype, promote_types
 from trellax._src.numpy import array_methods as _array_methods  # noqa: F401  (attaches operators)
+from trellax._src.numpy import cumlogsumexp_rule as _cumlogsumexp_rule  # noqa: F401  (lax.cumlogsumexp's tangent)
 from trellax._src.numpy.creation import (
     arange,
     array,

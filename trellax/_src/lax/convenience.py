@@ -451,54 +451,25 @@ def cumlogsumexp(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Ar
     ndim = reductions._accumulable("cumlogsumexp", a.ndim)
     (ax,) = canonicalize_axes("cumlogsumexp", (axis,), ndim)
     if dtypes.kind(a.dtype) == "c":
-        return _xla_order_scan(a, ax, reverse)
-    out: Array = _real_cumlogsumexp(ax, reverse)(a)
+        return xla_order_scan(a, ax, reverse)
+    if real_cumlogsumexp_hook is None:
+        return xla_order_scan(a, ax, reverse)
+    out: Array = real_cumlogsumexp_hook(ax, reverse)(a)
     return out
 
 
-_CUMLSE_FNS: dict[tuple[int, bool], Any] = {}
-
-
-def _real_cumlogsumexp(ax: int, reverse: bool) -> Any:
-    """The real cumlogsumexp along ``ax`` as a ``custom_jvp`` function: its values in XLA's
-    order (:func:`_xla_order_scan`), its tangent JAX's: the JVP of an associative scan of
-    ``jnp.logaddexp``, whose rule reads ``+inf`` as 0 (so after an infinity the tangent is
-    not the softmax-weighted sum: JAX's ``jvp`` of ``[0, -0.921875, inf]`` reversed in
-    bfloat16 is ``2.40625`` at the first element)."""
-    key = (ax, reverse)
-    fn = _CUMLSE_FNS.get(key)
-    if fn is not None:
-        return fn
-    from trellax._src.custom.derivatives import custom_jvp
-    from trellax._src.lax.tree_ops import associative_scan
-    from trellax._src.numpy.ufuncs import logaddexp
-
-    def primal(x: Array) -> Array:
-        return _xla_order_scan(x, ax, reverse)
-
-    def scan(x: Array) -> Array:
-        out: Array = associative_scan(logaddexp, x, reverse=reverse, axis=ax)
-        return out
-
-    def rule(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
-        from trellax._src.api.autodiff import jvp
-
-        (x,), (t,) = primals, tangents
-        _, tangent = jvp(scan, (x,), (t,))
-        # the primal through the wrapped function, so a higher derivative uses this rule again
-        return wrapped(x), tangent
-
-    wrapped = custom_jvp(primal)
-    wrapped.defjvp(rule)
-    _CUMLSE_FNS[key] = wrapped
-    return wrapped
+#: ``(axis, reverse) -> function``: the real cumlogsumexp with JAX's tangent rule (a
+#: ``custom_jvp`` over :func:`xla_order_scan`, built with the custom-rule, numpy and autodiff
+#: layers above this one); ``numpy/cumlogsumexp_rule.py`` fills it when trellax is imported.
+#: Until then (this module alone) the values are the same and autodiff differentiates the scan.
+real_cumlogsumexp_hook: Any = None
 
 
 #: XLA CPU's block length for cumulative reduce_windows (``backend/scan_order.py``).
 _SCAN_BLOCK = 16
 
 
-def _xla_order_scan(a: Array, ax: int, reverse: bool) -> Array:
+def xla_order_scan(a: Array, ax: int, reverse: bool) -> Array:
     """The cumulative logaddexp of ``a`` along ``ax`` in the order XLA's CPU backend combines
     it (the block scheme of ``backend/scan_order.py``, written in lax operations so that it
     traces and differentiates): blocks of 16 folded left to right, block totals scanned
@@ -522,7 +493,7 @@ def _xla_order_scan(a: Array, ax: int, reverse: bool) -> Array:
         (*shape[:ax], blocks, *shape[ax + 1 :]),
     )
     totals = structural.reshape(
-        _xla_order_scan(totals, ax, reverse), (*split[: ax + 1], 1, *split[ax + 2 :])
+        xla_order_scan(totals, ax, reverse), (*split[: ax + 1], 1, *split[ax + 2 :])
     )
     if reverse:
         inner = _logaddexp(
