@@ -25,6 +25,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
+from fuzz_fixes_cases import error_programs
 from golden_bits import bits_differ, decode
 
 import trellax
@@ -208,29 +209,7 @@ def test_var_tangent_overflows_as_jaxs() -> None:
 
 
 def _errors() -> dict[str, Callable[[], Any]]:
-    return {
-        "copysign": lambda: jnp.copysign(jnp.ones((1, 3)), jnp.ones((1, 2))),
-        "heaviside": lambda: jnp.heaviside(jnp.ones((4,)), jnp.ones((2,))),
-        "take0d": lambda: jnp.take(jnp.ones(()), jnp.array([1, 2]), axis=0, mode="wrap"),
-        "take0d_empty": lambda: jnp.take(jnp.ones(()), jnp.array([], jnp.int32), axis=0),
-        "matmul": lambda: jnp.matmul(jnp.ones((4, 3, 0)), jnp.ones((3, 4, 0))),
-        "at_empty_slice": lambda: jnp.zeros((2, 1, 3)).at[..., -1:-1].max(jnp.ones((4, 1))),
-        "at_empty_array": lambda: jnp.zeros((2, 3)).at[jnp.array([], jnp.int32)].set(jnp.ones(5)),
-        "at_empty_bool_add": lambda: jnp.zeros((3,), bool).at[1:1].add(jnp.ones((7,))),
-        "where_empty": lambda: jnp.where(jnp.ones((0, 2)) > 0, jnp.int8(1), jnp.ones((0, 2))),
-        "grad_nextafter_empty": lambda: trellax.grad(
-            lambda x: jnp.nextafter(jnp.nansum(x, axis=-1), 1.0).sum()
-        )(jnp.zeros((0, 2, 0))),
-        "at_bool_mul_shape": lambda: jnp.ones(2, bool).at[1].multiply(jnp.ones(1, bool)),
-        "median_no_rows": lambda: jnp.median(jnp.zeros((0, 0)), axis=1, keepdims=True),
-        "quantile_no_q": lambda: jnp.quantile(jnp.zeros((0, 0)), jnp.zeros((0,)), axis=1),
-        "nanquantile_no_rows": lambda: jnp.nanquantile(jnp.zeros((0, 0)), 0.5, axis=1),
-        "jvp_nansum_empty": lambda: trellax.jvp(
-            lambda x: jnp.nextafter(jnp.nansum(x, axis=0), 2.0),
-            (jnp.zeros((0, 3)),),
-            (jnp.ones((0, 3)),),
-        ),
-    }
+    return error_programs(trellax, jnp)
 
 
 @pytest.mark.parametrize("name", sorted(_errors()))

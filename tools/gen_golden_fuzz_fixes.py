@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -24,6 +25,9 @@ import numpy as np
 
 jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests"))
+from fuzz_fixes_cases import error_programs  # noqa: E402  (shared with the test)
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "fuzz_fixes.json"
 INF, NAN = float("inf"), float("nan")
@@ -105,29 +109,7 @@ def main() -> None:
         "y": outcome(lambda: jax.jvp(lambda a: jnp.var(a, axis=0), (v,), (jnp.ones_like(v),))),
     }
     # error classes where two checks apply (JAX's order)
-    errs: dict[str, Callable[[], Any]] = {
-        "copysign": lambda: jnp.copysign(jnp.ones((1, 3)), jnp.ones((1, 2))),
-        "heaviside": lambda: jnp.heaviside(jnp.ones((4,)), jnp.ones((2,))),
-        "take0d": lambda: jnp.take(jnp.ones(()), jnp.array([1, 2]), axis=0, mode="wrap"),
-        "take0d_empty": lambda: jnp.take(jnp.ones(()), jnp.array([], jnp.int32), axis=0),
-        "matmul": lambda: jnp.matmul(jnp.ones((4, 3, 0)), jnp.ones((3, 4, 0))),
-        "at_empty_slice": lambda: jnp.zeros((2, 1, 3)).at[..., -1:-1].max(jnp.ones((4, 1))),
-        "at_empty_array": lambda: jnp.zeros((2, 3)).at[jnp.array([], jnp.int32)].set(jnp.ones(5)),
-        "at_empty_bool_add": lambda: jnp.zeros((3,), bool).at[1:1].add(jnp.ones((7,))),
-        "where_empty": lambda: jnp.where(jnp.ones((0, 2)) > 0, jnp.int8(1), jnp.ones((0, 2))),
-        "grad_nextafter_empty": lambda: jax.grad(
-            lambda x: jnp.nextafter(jnp.nansum(x, axis=-1), 1.0).sum()
-        )(jnp.zeros((0, 2, 0))),
-        "at_bool_mul_shape": lambda: jnp.ones(2, bool).at[1].multiply(jnp.ones(1, bool)),
-        "median_no_rows": lambda: jnp.median(jnp.zeros((0, 0)), axis=1, keepdims=True),
-        "quantile_no_q": lambda: jnp.quantile(jnp.zeros((0, 0)), jnp.zeros((0,)), axis=1),
-        "nanquantile_no_rows": lambda: jnp.nanquantile(jnp.zeros((0, 0)), 0.5, axis=1),
-        "jvp_nansum_empty": lambda: jax.jvp(
-            lambda x: jnp.nextafter(jnp.nansum(x, axis=0), 2.0),
-            (jnp.zeros((0, 3)),),
-            (jnp.ones((0, 3)),),
-        ),
-    }
+    errs = error_programs(jax, jnp)
     gold["errors"] = {k: outcome(f) for k, f in errs.items()}
     # complex power on a grid of special parts (every pair of values)
     pw = [0.0, -0.0, 1.0, -2.0, 0.5, INF, -INF, NAN]
