@@ -46,3 +46,12 @@ def test_searchsorted_and_cumulative_prod_dtypes_with_x64() -> None:
         assert tnp.searchsorted(x, x).dtype == tnp.int32
         empty = tnp.array([], dtype=tnp.uint8)
         assert tnp.cumulative_prod(empty, include_initial=True).dtype == tnp.uint8
+
+
+def test_sign_keeps_the_sign_of_a_zero_as_jax() -> None:
+    """``sign(-0.0)`` is -0.0 and the complex sign of a zero is that zero with its parts' signs
+    (``sign(-0 + 0j)`` is ``-0 + 0j``), as in JAX; the standard asks for +0 and ``0 + 0j``."""
+    assert np.signbit(np.asarray(tnp.sign(tnp.asarray(-0.0))))
+    z = np.asarray(tnp.sign(tnp.asarray([complex(-0.0, 0.0), complex(0.0, -0.0)], tnp.complex64)))
+    assert list(np.signbit(z.real)) == [True, False]
+    assert list(np.signbit(z.imag)) == [False, True]
