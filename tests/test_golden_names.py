@@ -62,31 +62,6 @@ KNOWN: dict[tuple[str, tuple[str, ...], bool | None], str] = {
         ),
         None,
     ): "area weights at the right edge differ",
-    (
-        "lax.approx_min_k(a0, 2, reduction_dimension=0)",
-        ("arr:int32:[[3, 1, 4], [5, 0, 2]]",),
-        None,
-    ): "JAX raises ValueError (non-last reduction dimension or int operand); not checked",
-    (
-        "lax.reduce((a0, a1), (0.0, 1), lambda a, b: (a[0] + b[0], a[1] * b[1]), (1,))",
-        ("arr:float32:[[3.0, 1.0], [4.0, 1.0]]", "arr:int32:[[3, 1], [4, 2]]"),
-        True,
-    ): "x64: weak 64-bit init values against 32-bit operands",
-    (
-        "lax.reduce(a0, -128, lax.max, (0,))",
-        ("arr:int32:[[3, 1, 4], [1, 5, 9]]",),
-        True,
-    ): "x64: weak 64-bit init values against 32-bit operands",
-    (
-        "lax.reduce(a0, 1.0, lambda a, b: a * b + 1, (0, 1))",
-        ("arr:float32:[[3.0, 1.0], [4.0, 1.0]]",),
-        True,
-    ): "x64: weak 64-bit init values against 32-bit operands",
-    (
-        "lax.reduce_window(a0, 1.0, lax.mul, (2,), (1,), 'VALID', None, (2,))",
-        ("arr:float32:[1.0, 2.0, 3.0, 4.0, 5.0]",),
-        True,
-    ): "x64: weak 64-bit init values against 32-bit operands",
 }
 
 _RTOL = {"float16": 2e-3, "bfloat16": 2e-2, "float32": 2e-5, "complex64": 2e-5}

@@ -24,7 +24,7 @@ from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
-from trellax._src.lax import ad_util, structural
+from trellax._src.lax import ad_util, elementwise, structural
 from trellax._src.lax._base import asarray, check_dtype, num, same_dtypes_error
 from trellax._src.lax.convenience import full
 from trellax._src.lax.elementwise import (
@@ -628,9 +628,10 @@ def reduce_window(
     ``mul`` or their ``trellax.numpy`` equivalents), starting from ``init_value``; padding
     elements equal ``init_value``.
 
-    A scalar ``init_value`` equal to the computation's identity (``0.0`` for add, ``-inf`` for
-    max) is used in the operand's own dtype, as in JAX, so ``reduce_window(int_x, -inf, lax.max,
-    ...)`` works on integers.
+    For ``lax.add``/``max``/``min``, a concrete scalar ``init_value`` equal to the computation's
+    identity in its own dtype (``0.0`` for add, ``-inf`` for max) is used in the operand's
+    dtype, as in JAX, so ``reduce_window(int_x, -inf, lax.max, ...)`` works on integers; any
+    other init value must have the operand's dtype.
     """
     name = "reduce_window"
     x = asarray(operand)
@@ -646,13 +647,18 @@ def reduce_window(
         # JAX folds bool windows with max/min (or and/or) only: lax.add/lax.mul refuse bool
         raise TypeError(f"{name}: {comp} does not accept dtype bool")
 
+    # JAX's monoid windows: lax.add/max/min (not mul, not the jnp functions) with a concrete
+    # init equal to the identity in its own dtype reduce in the operand's dtype
+    monoid = computation in (elementwise.add, elementwise.max, elementwise.min)
     concrete = isinstance(init, ArrayImpl)
-    if concrete and bool(np.asarray(init) == _identity(comp, init.dtype)):
-        init = ArrayImpl._new(_identity(comp, x.dtype), x.dtype, False)
+    if monoid and concrete and bool(np.asarray(init) == _identity(comp, init.dtype)):
+        dropped = True
     elif init.dtype != x.dtype:
         raise TypeError(
             f"{name}: init_value dtype {init.dtype} must equal the operand dtype {x.dtype}"
         )
+    else:
+        dropped = concrete and bool(np.asarray(init) == _identity(comp, x.dtype))
     nd = x.ndim
     # JAX's classes: a wrong count is a TypeError (but of window_dilation a ValueError), a
     # dilation below 1 a TypeError
@@ -663,9 +669,10 @@ def reduce_window(
     in_shape = [(n - 1) * b + 1 if n else 0 for n, b in zip(x.shape, bd)]
     win = [(k - 1) * w + 1 for k, w in zip(dims, wd)]
     pads = _pads(name, padding, in_shape, win, strides)
-    return reduce_window_p.bind(
+    identity = ArrayImpl._new(_identity(comp, x.dtype), x.dtype, False)
+    out = reduce_window_p.bind(
         x,
-        init,
+        identity,
         computation=comp,
         window_dimensions=dims,
         window_strides=strides,
@@ -673,6 +680,12 @@ def reduce_window(
         base_dilation=bd,
         window_dilation=wd,
     )
+    if dropped:
+        return out
+    # XLA's windows skip padding and dilation holes and start from the init value once: the
+    # primitive pads with the identity, and another init value is combined with each window
+    combine: Callable[[Array, Array], Array] = getattr(elementwise, comp)  # (here: a cycle)
+    return combine(structural.broadcast(init, tuple(out.shape)), out)
 
 
 # -- differentiation rules of reduce_window ------------------------------------------------------

@@ -2,14 +2,16 @@
 ``associative_scan``, ``approx_max_k``/``approx_min_k``, ``optimization_barrier``.
 
 Layer 6 (next to ``control_flow``), since they flatten pytrees. The computation is called on
-whole arrays, never per element: ``reduce`` with one of ``lax.add``/``mul``/``max``/``min``/
-``bitwise_*`` and an operand of one array uses the matching reduction primitive (then folds in
-``init_values``); any other computation is folded from the left along the reduced axes, one
-call per position (exactly JAX's result for associative computations, and the sequential result
-otherwise). ``reduce_window`` of one array by one of ``lax.add``/``mul``/``max``/``min`` is the
-``reduce_window`` primitive; any other computation or a pytree of operands pads with the init
-value (``base_dilation`` as interior padding) and folds the computation over the window's
-positions, each a strided slice.
+whole arrays, never per element. ``reduce`` follows JAX's two paths: one of ``lax.add``/``mul``/
+``max``/``min``/``bitwise_*`` with a concrete init equal to its identity in the init's own dtype
+is the matching reduction primitive (the init dropped, so ``-inf`` reduces integers); otherwise
+the init values must have the operands' dtypes (``TypeError``), a monoid computation folds its
+init into the primitive's result once, and any other is folded from the left along the reduced
+axes, one call per position (exactly JAX's result for associative computations, the sequential
+result otherwise). ``reduce_window`` of one array by one of ``lax.add``/``mul``/``max``/``min``
+is the ``reduce_window`` primitive; any other computation or a pytree of operands folds the
+computation over the window's positions, each a strided slice, skipping padding and the holes
+of ``base_dilation`` as XLA does.
 ``associative_scan`` is the odd/even recursion of Blelloch's scan (``O(log n)`` levels).
 """
 
@@ -20,6 +22,9 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
+from trellax._src.backend.array import ArrayImpl
 from trellax._src.core.basearray import Array
 from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.dtypes import dtypes
@@ -58,7 +63,7 @@ def reduce(
             f"Operands must have the same tree structure as init_values: {tree} vs. {init_tree}"
         )
     arrays = [asarray(x) for x in flat]
-    init_arrays = [_init_like(asarray(v), a) for v, a in zip(inits, arrays, strict=False)]
+    init_arrays = [asarray(v) for v in inits]
     if not arrays:
         return operands
     shape = tuple(arrays[0].shape)
@@ -72,13 +77,20 @@ def reduce(
     if any(v.ndim != 0 for v in init_arrays):
         shapes = [tuple(v.shape) for v in init_arrays]
         raise ValueError(f"reduce found non-scalar initial value: {shapes}")
-    for a, v in zip(arrays, init_arrays, strict=True):
-        if v.ndim != 0 or v.dtype != a.dtype:
-            raise TypeError(
-                "reduce: each init value must be a scalar of its operand's dtype, got "
-                f"{v.dtype.name}{list(v.shape)} for {a.dtype.name}"
-            )
+    if len(arrays) == 1 and is_identity(computation, init_arrays[0]):
+        # JAX's monoid reduction: the init value (the identity in its own dtype, whatever
+        # the operand's) is dropped, so ``reduce(int8_x, -inf, lax.max, ...)`` works
+        return tree_unflatten(tree, [_MONOIDS[computation](arrays[0], dims)])
+    if any(v.dtype != a.dtype for a, v in zip(arrays, init_arrays, strict=True)):
+        raise TypeError(
+            "reduce: the init values' dtypes must equal the operands' (a Python scalar has "
+            "its default dtype here: int32/float32, or int64/float64 with x64); got operands "
+            f"{[a.dtype.name for a in arrays]} and init values "
+            f"{[v.dtype.name for v in init_arrays]}"
+        )
     if len(arrays) == 1 and computation in _MONOIDS:
+        # another init value is folded in once (XLA may fold it into each of its partial
+        # results: JAX's value is then implementation-defined)
         out = _MONOIDS[computation](arrays[0], dims)
         return tree_unflatten(tree, [computation(init_arrays[0], out)])
     rest = [d for d in range(ndim) if d not in dims]
@@ -112,11 +124,58 @@ def _check_window_args(init_value: Any, window: Any, strides: Any) -> None:
         )
 
 
-def _init_like(init: Array, operand: Array) -> Array:
-    """A weakly typed init value (a Python scalar) takes the operand's dtype, as in JAX."""
-    if init.weak_type and init.dtype != operand.dtype and init.ndim == 0:
-        return structural._convert(init, operand.dtype, False)
-    return init
+def _identity(computation: Any, dtype: Any) -> Any:
+    """The identity of ``computation`` in ``dtype`` (None: it has none there), JAX's test."""
+    kind = dtypes.kind(dtype)
+    if kind not in "biufc":
+        return None
+    if computation is elementwise.add:
+        return 0
+    if computation is elementwise.mul:
+        return 1
+    if computation in (elementwise.max, elementwise.min):
+        big = computation is elementwise.min
+        if kind == "b":
+            return big
+        if kind in "iu":
+            info = dtypes.iinfo(dtype)
+            return info.max if big else info.min
+        return np.inf if big else -np.inf
+    if kind not in "biu":  # the bitwise computations have no identity in inexact dtypes
+        return None
+    if computation in (elementwise.bitwise_or, elementwise.bitwise_xor):
+        return 0
+    if computation is elementwise.bitwise_and:
+        return True if kind == "b" else (-1 if kind == "i" else dtypes.iinfo(dtype).max)
+    return None
+
+
+def is_identity(computation: Any, init: Array) -> bool:
+    """Whether ``init`` is a concrete scalar equal to ``computation``'s identity in its own
+    dtype: then ``reduce`` is the computation's reduction primitive, as in JAX."""
+    if computation not in _MONOIDS or not isinstance(init, ArrayImpl) or init.ndim != 0:
+        return False
+    identity = _identity(computation, init.dtype)
+    return identity is not None and bool(np.asarray(init) == identity)
+
+
+def _window_primitive(computation: Any, operand: Any, init_value: Any) -> bool:
+    """Whether ``reduce_window`` of one array is the ``reduce_window`` primitive: always for
+    ``lax.add``/``max``/``min``/``mul``; for the ``trellax.numpy`` functions of those names
+    (generic computations in JAX) only where JAX's generic window computes the same: init and
+    operand of one dtype, and no bool sum or product (``jnp.add`` of bools is ``or``)."""
+    comp = conv.reduce_window_computation(computation)
+    if comp is None:
+        return False
+    if computation in (elementwise.add, elementwise.max, elementwise.min, elementwise.mul):
+        return True
+    leaves = tree_flatten(init_value)[0]
+    if len(leaves) != 1:
+        return False
+    dtype = asarray(operand).dtype
+    if asarray(leaves[0]).dtype != dtype:
+        return False
+    return not (comp in ("add", "mul") and dtypes.kind(dtype) == "b")
 
 
 def reduce_window_shape_tuple(
@@ -159,7 +218,7 @@ def reduce_window(
     strided slice per window offset with ``computation`` itself."""
     _check_window_args(init_value, window_dimensions, window_strides)
     flat, tree = tree_flatten(operand)
-    if len(flat) == 1 and conv.reduce_window_computation(computation) is not None:
+    if len(flat) == 1 and _window_primitive(computation, flat[0], init_value):
         (init,) = tree_flatten(init_value)[0] or [init_value]
         out = conv.reduce_window(
             flat[0], init, computation, window_dimensions,
@@ -171,7 +230,14 @@ def reduce_window(
     if tree != init_tree:
         raise ValueError("reduce_window: operand and init_value must have the same structure")
     arrays = [asarray(x) for x in flat]
-    init_arrays = [_init_like(asarray(v), a) for v, a in zip(inits, arrays, strict=False)]
+    init_arrays = [asarray(v) for v in inits]
+    if any(v.dtype != a.dtype for a, v in zip(arrays, init_arrays, strict=True)):
+        raise TypeError(
+            "reduce_window: the init values' dtypes must equal the operands' (a Python scalar "
+            "has its default dtype here); got operands "
+            f"{[a.dtype.name for a in arrays]} and init values "
+            f"{[v.dtype.name for v in init_arrays]}"
+        )
     shape = tuple(arrays[0].shape)
     nd = len(shape)
     window = tuple(operator.index(w) for w in window_dimensions)
@@ -193,6 +259,12 @@ def reduce_window(
         structural.pad(a, v, [(lo, hi, b - 1) for (lo, hi), b in zip(pads, base, strict=True)])
         for a, v in zip(arrays, init_arrays, strict=True)
     ]
+    # XLA's windows skip the padding and the holes of base dilation (the init value is folded
+    # in once, at the start): where a window position falls there, the accumulator is kept
+    real: Array | None = None
+    if any(lo or hi for lo, hi in pads) or any(b != 1 for b in base):
+        cfg = [(lo, hi, b - 1) for (lo, hi), b in zip(pads, base, strict=True)]
+        real = structural.pad(_full_bool(shape, True), _full_bool((), False), cfg)
     acc = [structural.broadcast(v, out_shape) for v in init_arrays]
     for position in itertools.product(*[range(w) for w in window]):
         start = [p * d for p, d in zip(position, wdil, strict=True)]
@@ -208,8 +280,16 @@ def reduce_window(
                 "reduce_window output must have the same tree structure as the operands "
                 f"{tree} vs. {result_tree}"
             )
-        acc = [asarray(r) for r in leaves]
+        if real is None:
+            acc = [asarray(r) for r in leaves]
+        else:
+            keep = structural.slice(real, start, limit, strides)
+            acc = [structural.select_n(keep, a, asarray(r)) for a, r in zip(acc, leaves)]
     return tree_unflatten(tree, acc)
+
+
+def _full_bool(shape: tuple[int, ...], value: bool) -> Array:
+    return ArrayImpl._new(np.full(shape, value), dtypes.bool_, False)
 
 
 def associative_scan(
