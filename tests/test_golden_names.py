@@ -52,17 +52,7 @@ DELIBERATE: dict[tuple[str, tuple[str, ...]], str] = {
 
 #: (expr, args, x64 or None for both) -> reason: disagreements found by the last golden run and
 #: not fixed yet (xfails; each is listed in the issue-14 report).
-KNOWN: dict[tuple[str, tuple[str, ...], bool | None], str] = {
-    (
-        "image.scale_and_translate(a0, (3, 5), (1,), a1, a2, 'area')",
-        (
-            "arr:float32:[[0.0, 5.0, 1.0, 7.0], [3.0, 2.0, 9.0, 4.0], [1.0, 1.0, 0.0, 8.0]]",
-            "arr:float32:[0.7]",
-            "arr:float32:[0.3]",
-        ),
-        None,
-    ): "area weights at the right edge differ",
-}
+KNOWN: dict[tuple[str, tuple[str, ...], bool | None], str] = {}
 
 _RTOL = {"float16": 2e-3, "bfloat16": 2e-2, "float32": 2e-5, "complex64": 2e-5}
 

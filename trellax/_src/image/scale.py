@@ -127,11 +127,12 @@ def _weights(
             0, ufuncs.subtract(ufuncs.minimum(hi, ufuncs.add(i, 1)), ufuncs.maximum(lo, i))
         )
         total = reductions.sum(overlap, axis=0, keepdims=True)
-        return where(
+        averaged = where(
             ufuncs.greater(total, 0),
             ufuncs.divide(overlap, where(ufuncs.greater(total, 0), total, 1)),
             0,
         )
+        return where(_inside(_sample(j, scale, translation), n_in), averaged, 0)
     inv_scale = ufuncs.divide(1, scale)
     sample = ufuncs.subtract(
         ufuncs.multiply(ufuncs.subtract(ufuncs.add(j, 0.5), translation), inv_scale), 0.5
