@@ -30,12 +30,6 @@ _LOOSE: dict[str, tuple[float, str]] = {}
 #: (expr, args) -> reason: differences from JAX that lie outside these modules (xfails, for
 #: both x64 settings; each is in the issue-14 report).
 KNOWN: dict[tuple[str, tuple[str, ...]], str] = {
-    ("jax.grad(stats.gennorm.logpdf, argnums=(0, 1))(a0, a1)", ("py:0.7", "py:1.5")): (
-        "autodiff: the gradient in beta is strong (JAX: weak). The JVP casts a strong tangent "
-        "of a weak primal to weak before each primitive (interpreters/ad.py _match_weak); "
-        "transposing that cast makes the cotangent strong. Same for grad(lambda x, b: "
-        "-abs(x)**b, argnums=1)"
-    ),
     (
         "stats.gaussian_kde(a0).evaluate(a1)",
         ("arr:float16:[1.0, 2.0, 4.0, 7.0]", "arr:float32:[0.0, 3.0]"),

@@ -577,11 +577,13 @@ def _pow_jvp_x(t: Array, ans: Array, x: Array, y: Array) -> Array:
     return mul(t, jac)
 
 
-ad_util.defjvp(
-    pow_p,
-    _pow_jvp_x,
-    lambda t, ans, x, y: mul(t, mul(log(_replace_zero(x)), ans)),
-)
+def _pow_jvp_y(t: Array, ans: Array, x: Array, y: Array) -> Array:
+    # made strong as JAX's rule does: transposed, the cast gives the cotangent the weak flag
+    # of the tangent (so the exponent's gradient is weak beside a strong one of the base)
+    return convert_element_type(mul(t, mul(log(_replace_zero(x)), ans)), y.dtype)
+
+
+ad_util.defjvp(pow_p, _pow_jvp_x, _pow_jvp_y)
 
 # Linear maps between real and complex numbers (cotangents are never conjugated, as in JAX).
 # The zero part is a strong 0-d zero, as in JAX: the cotangent of z from real(z)/imag(z) is never
