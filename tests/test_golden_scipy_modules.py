@@ -46,17 +46,7 @@ DELIBERATE: dict[tuple[str, tuple[str, ...]], str] = {
 }
 
 #: (expr, args, x64 or None for both) -> reason.
-KNOWN: dict[tuple[str, tuple[str, ...], bool | None], str] = {
-    (
-        "ndimage.map_coordinates(a0, [a1], order=0, mode='reflect')",
-        (
-            "arr:float32:[0.0, 1.0, 4.0, 9.0, 16.0]",
-            "arr:float32:[-1.5, -0.5, -0.0, 0.4, 0.5, 1.5, 2.5, 3.7, 4.0, 4.5, 6.2, nan, inf]",
-        ),
-        None,
-    ): "an infinite coordinate in reflect mode: JAX gives element 0, trellax reflects the "
-    "saturated index (element 2)",
-}
+KNOWN: dict[tuple[str, tuple[str, ...], bool | None], str] = {}
 
 
 def _id(case: dict[str, Any]) -> str:

@@ -44,10 +44,16 @@ def _map_index(i: Array, n: int, mode: str) -> tuple[Array, Array | None]:
     if mode == "mirror":
         if n == 1:
             return jnp.zeros_like(i), None
-        j = jnp.remainder(i, 2 * n - 2)
-        return jnp.where(j >= n, 2 * n - 2 - j, j), None
-    j = jnp.remainder(i, 2 * n)  # reflect
-    return jnp.where(j >= n, 2 * n - 1 - j, j), None
+        return _triangle(i, n), None
+    # reflect: the mirror of the half-step grid 2i + 1 (int32 arithmetic that wraps, as JAX's,
+    # so a saturated infinite coordinate lands where JAX's does)
+    return jnp.floor_divide(_triangle(2 * i + 1, 2 * n + 1) - 1, 2), None
+
+
+def _triangle(i: Array, n: int) -> Array:
+    """``i`` folded into ``[0, n - 1]`` by the triangular wave of period ``2n - 2``."""
+    half = n - 1
+    return jnp.abs(jnp.remainder(i + half, 2 * half) - half)
 
 
 def _round_half_away(x: Array) -> Array:
