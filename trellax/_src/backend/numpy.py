@@ -310,7 +310,9 @@ def integer_pow(x: np.ndarray, *, y: int) -> Any:
             base = np.multiply(base, base)
     if y > 0:
         return acc
-    return complex_inf.fix_complex_quotient(np.ones((), acc.dtype), acc, np.reciprocal(acc))
+    if acc.dtype.kind == "c":  # 1 / x**n by XLA's complex division (so 1 / (1+0j) is 1+0j)
+        return div(np.ones_like(acc), acc)
+    return np.reciprocal(acc)
 
 
 def shift_right_arithmetic(x: np.ndarray, y: np.ndarray) -> Any:

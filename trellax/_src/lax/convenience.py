@@ -62,6 +62,13 @@ def full(
     ``sharding`` is checked, and one device holds the result."""
     if sharding is not None:
         check_out_sharding("lax.full", sharding)
+    if (
+        dtype is not None
+        and isinstance(fill_value, (int, complex))
+        and type(fill_value) is not bool
+    ):
+        value = _python_fill(fill_value, dtypes.check_user_dtype(dtype, "full"), False)
+        return structural.broadcast(value, tuple(operator.index(s) for s in shape))
     value = asarray(fill_value)
     if value.ndim:
         raise TypeError(
@@ -70,6 +77,13 @@ def full(
     if dtype is not None:
         value = structural._convert(value, dtypes.check_user_dtype(dtype, "full"), False)
     return structural.broadcast(value, tuple(operator.index(s) for s in shape))
+
+
+def _python_fill(value: int | complex, d: Any, weak: bool) -> Array:
+    """A Python int or complex fill value cast straight to ``d`` as ``convert_element_type``
+    does (JAX): an int beyond int32 wraps into an integer dtype, a complex one refuses a real
+    dtype (``TypeError``) and is its nonzero test as bool."""
+    return structural.convert_element_type(value, d, weak_type=weak)
 
 
 def full_like(
@@ -86,6 +100,10 @@ def full_like(
     a = asarray(x)
     d = a.dtype if dtype is None else dtypes.check_user_dtype(dtype, "full_like")
     weak = dtype is None and a.weak_type
+    if isinstance(fill_value, (int, complex)) and type(fill_value) is not bool:
+        return structural.broadcast(
+            _python_fill(fill_value, d, weak), tuple(a.shape if shape is None else shape)
+        )
     value = asarray(fill_value)
     if value.ndim:
         raise TypeError(

@@ -13,6 +13,7 @@ module above it).
 
 from __future__ import annotations
 
+import cmath
 import math
 import operator
 import warnings
@@ -227,6 +228,24 @@ def convert_element_type(
             raise ValueError(f"Cannot convert_element_type from {shown} to {to}")
         return operand  # type: ignore[return-value]  # a key array to its own dtype
     d = dtypes.check_user_dtype(new_dtype, "convert_element_type")
+    if type(operand) is complex and dtypes.kind(d) != "c":
+        # JAX casts a Python complex as NumPy's array constructor does: the nonzero test as
+        # bool, int()'s or float()'s TypeError otherwise, except that a non-finite one goes to
+        # an integer type as a complex array would (the imaginary part dropped, with a warning)
+        if dtypes.kind(d) == "b":
+            warnings.warn(
+                "Casting complex values to real discards the imaginary part",
+                np.exceptions.ComplexWarning,
+                stacklevel=dtypes.user_stacklevel(),
+            )
+            return _convert(ArrayImpl._new(np.array(operand != 0), d, False), d, weak_type)
+        if dtypes.kind(d) != "f" and not cmath.isfinite(operand):
+            return convert_element_type(asarray(operand), d, weak_type=weak_type)
+        kind = "float" if dtypes.kind(d) == "f" else "int"
+        raise TypeError(
+            f"{kind}() argument must be a string or a real number, not 'complex' "
+            f"(convert_element_type of {operand!r} to {d.name})"
+        )
     if type(operand) is int:
         # A Python int goes straight to the target dtype (JAX): 2**40 -> float32 works with x64
         # off, and an integer target wraps instead of raising.
@@ -268,6 +287,9 @@ def _python_int_as(x: int, d: np.dtype[Any]) -> np.ndarray[Any, Any]:
         if dtypes.kind(d) == "i" and wrapped >= 1 << (bits - 1):
             wrapped -= 1 << bits
         return np.array(wrapped if dtypes.kind(d) != "b" else x != 0).astype(d)
+    if abs(x) >= 2**64 and dtypes.kind(d) == "f" and d not in (np.float16, np.float32, np.float64):
+        # JAX hands such an int to NumPy as an object, which ml_dtypes' types refuse
+        raise TypeError(f"Python int {x} cannot be converted to {d.name}")
     try:
         value = float(x)
     except OverflowError:  # beyond float64: infinite in every float type

@@ -426,21 +426,11 @@ def full(
 def _complex_fill(fill_value: Any, d: DType, weak: bool) -> Array:
     """A fill value converted to ``d`` as JAX's ``full`` converts it. A complex fill into a real
     dtype takes lax's conversion (``ComplexWarning``, the real part; to bool too); a Python
-    complex cannot become a real number or an integer (``TypeError``, as ``float(1j)``) and
-    becomes ``x != 0`` in bool, with the warning."""
+    complex takes lax's rules for Python complex numbers (``convert_element_type``: a finite
+    one cannot become a real number or an integer, ``TypeError`` as ``float(1j)``)."""
     if dtypes.kind(d) != "c":
         if type(fill_value) is complex:
-            if d != dtypes.bool_:
-                kind = "int() argument must be a string, a bytes-like object"
-                if dtypes.kind(d) not in ("i", "u"):
-                    kind = "float() argument must be a string"
-                raise TypeError(f"{kind} or a real number, not 'complex'")
-            warnings.warn(
-                "Casting complex values to real discards the imaginary part",
-                np.exceptions.ComplexWarning,
-                stacklevel=dtypes.user_stacklevel(),
-            )
-            return _convert(_array(fill_value != 0, None, "full", copy=False), d, weak)
+            return convert_element_type(fill_value, d, weak_type=weak)
         fill = _array(fill_value, None, "full", copy=False)
         if dtypes.kind(fill.dtype) == "c":
             return convert_element_type(fill, d, weak_type=weak)
