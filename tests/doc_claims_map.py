@@ -667,7 +667,8 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
-        "Fixed, each with a test that failed before: a bool `.at[].add`",
+        "Fixed, each with a test that failed before: the derivative of `remainder`/`fmod`",
+        "tests/test_div_rules.py::test_division_matches_jax_bits",
         "tests/test_indexing.py::test_at_add_multiply_on_bool_with_non_bool_values",
         "tests/test_linalg.py::test_einsum_broadcasts_size_one_axes",
         "tests/test_jaxfile_numpy.py::test_empty_take_from_empty_axis_in_every_mode",

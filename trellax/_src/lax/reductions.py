@@ -515,9 +515,11 @@ def _reduce_prod_jvp(t: Any, ans: Any, x: Any, *, axes: Shape) -> Any:
 
 
 ad_util.defjvp(reduce_prod_p, _reduce_prod_jvp)
-ad_util.defzeros(
-    "a logical reduction of integers or bools", reduce_and_p, reduce_or_p, reduce_xor_p
-)
+# reduce_and/reduce_xor have no rule, as in JAX (interpreters/ad.NOT_DIFFERENTIABLE_YET); JAX's
+# reduce_or has a zero linearization rule and no JVP rule: grad/vjp of it reach its dtype check
+# (TypeError for floats), jvp reports the missing rule first (NotImplementedError)
+ad_util.defzeros("a logical reduction of integers or bools (reverse mode only)", reduce_or_p)
+reduce_or_p.linearize_only = True
 ad_util.defzeros("an index result: float0 tangent", argmax_p, argmin_p)
 
 
