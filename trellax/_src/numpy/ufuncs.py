@@ -185,7 +185,7 @@ def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args_numeric("remainder", x, y)
     if _kind(a) == "c":
         raise TypeError("remainder does not support complex-valued inputs")
-    r = _int_rem(a, _read_again(a, b))
+    r = _int_rem(a, division_rules.read_again(a, b))
     if _kind(a) == "u":
         return r
     fix = logical_and(not_equal(r, 0), not_equal(lax.lt(r, _zero(r)), lax.lt(b, _zero(b))))
@@ -202,17 +202,7 @@ def fmod(x: ArrayLike, y: ArrayLike, /) -> Array:
         # JAX guards only integer inputs against a zero divisor; booleans (computed as int32)
         # get XLA's remainder by zero, the dividend: fmod(True, False) is 1
         return lax.rem(a, b)
-    return _int_rem(a, _read_again(a, b))
-
-
-def _read_again(a: Array, b: Array) -> Array:
-    """A float scalar divisor ``b`` of ``remainder``/``fmod``, spread over ``a``'s shape: JAX
-    compiles each function as one program in which ``b`` is read again (by the derivative's
-    ``x / b``, and in ``remainder`` by the sign fix), so XLA divides by it instead of
-    multiplying by its reciprocal (``lax.rem``'s rule alone would, eagerly)."""
-    if _kind(a) != "f":
-        return b
-    return division_rules.shared_divisor(b, a.shape)
+    return _int_rem(a, division_rules.read_again(a, b))
 
 
 def _int_rem(a: Array, b: Array) -> Array:
@@ -677,15 +667,6 @@ def right_shift(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 
 bitwise_right_shift = right_shift
-
-
-def bitwise_count(x: ArrayLike, /) -> Array:
-    """The number of 1 bits in ``|x|``, as uint8 (never weak: JAX ends with ``astype``); bool
-    input counts as int32."""
-    (a,) = promote_args_numeric("bitwise_count", x)
-    if _kind(a) not in ("i", "u"):  # JAX's jitted function checks the dtype before any rule
-        lax.population_count_p.abstract_eval(core.get_aval(a))
-    return _convert(lax.population_count(lax.abs(a) if _kind(a) == "i" else a), dtypes.uint8, False)
 
 
 # -- comparisons and logic ------------------------------------------------------------------------
