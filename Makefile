@@ -116,6 +116,8 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_jaxfile_numpy.py
 	$(GOLDEN_PY) tools/gen_golden_div_reciprocal.py
 	$(GOLDEN_PY) tools/gen_golden_div_rules.py
+	$(GOLDEN_PY) tools/gen_golden_error_order.py
+	$(GOLDEN_PY) tools/gen_golden_complex_extrema.py
 	$(GOLDEN_PY) tools/gen_golden_div_compound.py
 	$(GOLDEN_PY) -m pip install -q scipy
 	$(GOLDEN_PY) tools/gen_golden_special_more.py

@@ -32,6 +32,23 @@ FORMS: dict[str, tuple[tuple[str, ...], Callable[..., Any]]] = {
     "floor_divide(x,0.7)": (("x",), lambda J, x: J.numpy.floor_divide(x, 0.7)),
     "remainder(x,0.7)": (("x",), lambda J, x: J.numpy.remainder(x, 0.7)),
     "mean(m,axis=1)": (("m",), lambda J, m: J.numpy.mean(m[:, :7], axis=1)),
+    # the derivative of a remainder by a scalar: JAX's remainder/fmod are one compiled program
+    # that reads the divisor again (the tangent's x / s is a quotient); lax.rem's rule divides
+    # alone (a reciprocal product)
+    "jvp(remainder(k*s,s)) per s": (("y",), lambda J, y: _rem_tangents(J, J.numpy.remainder, y)),
+    "jvp(fmod(k*s,s)) per s": (("y",), lambda J, y: _rem_tangents(J, J.numpy.fmod, y)),
+    "jvp(lax.rem(k*s,s)) per s": (
+        ("y",),
+        lambda J, y: _rem_tangents(
+            J, lambda a, b: J.lax.rem(a, J.numpy.broadcast_to(b, a.shape)), y
+        ),
+    ),
+    "grad(sum(k*s % s)) per s": (
+        ("y",),
+        lambda J, y: J.numpy.stack(
+            [J.grad(lambda t, k=k: J.numpy.sum(k % t))(t) for k, t in _multiples(J, y)]
+        ),
+    ),
     "vmap(x/s per example)": (
         ("m", "row"),
         lambda J, m, r: J.vmap(lambda a, t: a / t)(m.T, r),
@@ -100,6 +117,22 @@ FORMS: dict[str, tuple[tuple[str, ...], Callable[..., Any]]] = {
         lambda J, m, r: J.jit(J.grad(lambda a, b: J.numpy.sum(a / b)))(m, r),
     ),
 }
+
+
+def _multiples(J: Any, y: np.ndarray) -> list[tuple[Any, Any]]:
+    """``(k * s, s)`` for the first 40 divisors ``s`` of ``y``, ``k`` from -4 to 4 (the
+    product rounded to the dtype): quotients at or next to integers."""
+    k = np.arange(-4, 5).astype(y.dtype)
+    return [(J.numpy.asarray(k * s), J.numpy.asarray(s)) for s in y[:40]]
+
+
+def _rem_tangents(J: Any, rem: Callable[[Any, Any], Any], y: np.ndarray) -> Any:
+    """The tangents of ``rem(k * s, s)`` along ``s`` (one row per divisor), eagerly."""
+    rows = []
+    for x, s in _multiples(J, y):
+        rows.append(J.jvp(lambda t, x=x: rem(x, t), (s,), (J.numpy.ones_like(s),))[1])
+    return J.numpy.stack(rows)
+
 
 #: dtypes recorded (complex divisions are XLA's own algorithm, not NumPy's: not compared)
 DTYPES = ("float16", "bfloat16", "float32", "float64")

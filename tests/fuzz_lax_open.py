@@ -54,16 +54,15 @@ RW_GENERIC = (
     "generic reduce_window fails to linearize (ValueError); trellax differentiates it, the init "
     "a constant (checked against float64 central differences, tests/test_lax_param_fixes.py)"
 )
-# -- open
-CONV_NEG_PAD = (
-    "conv: negative padding larger than an empty spatial axis: JAX's ValueError comes before "
-    "its preferred_element_type check (TypeError), trellax checks only the type"
+CONV_FILL = (
+    "a convolution's filled zeros times a non-finite kernel tap: XLA:CPU multiplies explicit "
+    "padding zeros in float16/bfloat16/float32/complex64 convolutions without dilation "
+    "(conv([1,1,1,1], [inf,1,1], pad (1,1)) is [nan,inf,inf,inf]; float64 [2,inf,inf,inf]) "
+    "and skips lhs-dilation holes, and padding once either operand is dilated; trellax's GEMM "
+    "multiplies every filled zero of the forward pass and none in its strided input "
+    "cotangent: the float16 and float32 input gradient of x64 463 is NaN in JAX where its "
+    "float64 one is trellax's value (38.40625)"
 )
-NO_RULE_ORDER = (
-    "jvp of population_count/reduce_or of a dtype they refuse: JAX's missing derivative rule "
-    "(NotImplementedError) comes before the dtype check (TypeError)"
-)
-CONV_GRAD_INF = "a float16 convolution gradient through inf: NaN (JAX) against a finite value"
 
 
 KNOWN: dict[tuple[str, int], tuple[str, str]] = {
@@ -168,11 +167,7 @@ KNOWN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x64", s): ("accepts", RW_DILATED) for s in (305, 1628)},
     **{("x32", s): ("accepts", RW_GENERIC) for s in (1548,)},
     **{("x64", s): ("accepts", RW_GENERIC) for s in (1436,)},
+    **{("x64", s): ("value", CONV_FILL) for s in (463,)},
 }
 
-OPEN: dict[tuple[str, int], tuple[str, str]] = {
-    **{("x64", s): ("value", CONV_GRAD_INF) for s in (463,)},
-    **{("x64", s): ("error_class", CONV_NEG_PAD) for s in (1146,)},
-    **{("x32", s): ("error_class", NO_RULE_ORDER) for s in (618,)},
-    **{("x64", s): ("error_class", NO_RULE_ORDER) for s in (1861,)},
-}
+OPEN: dict[tuple[str, int], tuple[str, str]] = {}

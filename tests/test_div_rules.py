@@ -99,6 +99,13 @@ def _share(form: str, dtype: str) -> float:
     raise AssertionError(form)
 
 
+def test_the_golden_holds_every_form() -> None:
+    """The 44 forms the docs count, each recorded in the four dtypes."""
+    assert len(FORMS) == 44
+    for dtype in ("float16", "bfloat16", "float32", "float64"):
+        assert {r["form"] for r in RECORDS if r["dtype"] == dtype and "s" not in r} == set(FORMS)
+
+
 def test_the_rule_moves_bits_where_the_docs_say() -> None:
     """The product differs from the quotient in 35-55 % of elements (float16/32/64, x / 7.0:
     35 %, 55 %, 36 % of the golden's 2,000), and JAX's recorded bits are the product's: the

@@ -98,7 +98,6 @@ from trellax._src.numpy.ufuncs import (
     atan,
     atan2,
     atanh,
-    bitwise_count,
     bitwise_invert,
     bitwise_left_shift,
     bitwise_not,
@@ -650,6 +649,7 @@ __all__ += ["diff", "ediff1d"]
 # -- issue 14 (drop-in completeness): one block per private module, names sorted ----------------
 
 from trellax._src.numpy.bits import (  # noqa: E402
+    bitwise_count,
     packbits,
     unpackbits,
 )

@@ -190,6 +190,7 @@ class Primitive:
         "impl",
         "impl_fp_free",
         "jvp_rule",
+        "linearize_only",
         "multiple_results",
         "name",
         "transpose_rule",
@@ -204,6 +205,10 @@ class Primitive:
         self.abstract_eval_rule: AbstractEvalRule | None = None
         # Slots for later transformations (autodiff and batching); None until registered.
         self.jvp_rule: Callable[..., Any] | None = None
+        #: the JVP rule serves reverse mode only (``grad``, ``vjp``, ``linearize``); forward
+        #: mode (``jvp``) reports the rule missing, as JAX does for a primitive that has a
+        #: linearization rule and no JVP rule (``reduce_or``)
+        self.linearize_only = False
         self.transpose_rule: Callable[..., Any] | None = None
         self.batch_rule: Callable[..., Any] | None = None
         # A memo {operand dtype: result dtype} for elementwise primitives whose rule is "operands

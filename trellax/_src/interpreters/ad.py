@@ -139,7 +139,9 @@ class JVPTrace(Trace):
         if not self.active:
             raise errors.UnexpectedTracerError(None)
         rule = prim.jvp_rule
-        if rule is None:  # before the operands' own errors, as JAX's primitives do
+        if rule is None or (prim.linearize_only and self.tangent_trace is None):
+            # before the operands' own errors (their dtype checks in abstract evaluation), as
+            # JAX's primitives do: jvp(lax.population_count, (x_f32,), ...) NotImplementedError
             raise NotImplementedError(
                 f"Differentiation rule for '{prim.name}' not implemented (trellax.grad/jvp); "
                 "see docs/autodiff.md for the primitives that are not differentiable yet"
@@ -390,4 +392,12 @@ NOT_DIFFERENTIABLE_YET: dict[str, str] = {
     "igamma_grad_a": "the a-derivative of igamma: JAX has no rule for it either",
     "random_gamma_grad": "second derivatives of gamma samples: JAX raises too (its rule is a loop)",
     "custom_lin": "the linear equation of a custom_vjp function: transposed, never differentiated",
+    **{
+        name: (
+            "JAX has no rule either: integer operands have float0 tangents, so only a dtype the "
+            "primitive refuses reaches the rule, and the missing rule is reported before the "
+            "dtype (forward mode; reduce_or too, which has a zero rule in reverse mode only)"
+        )
+        for name in ("population_count", "clz", "reduce_and", "reduce_xor", "rng_bit_generator")
+    },
 }

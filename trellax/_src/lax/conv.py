@@ -309,6 +309,13 @@ def conv_general_dilated(
     in_sp = [(x.shape[dn.lhs_spec[2 + j]] - 1) * ld[j] + 1 for j in range(nsp)]
     k_sp = [(y.shape[dn.rhs_spec[2 + j]] - 1) * rd[j] + 1 for j in range(nsp)]
     pads = _pads(name, padding, in_sp, k_sp, strides, count=TypeError)
+    sizes = [max(0, s) for s in in_sp]  # an empty axis stays empty when dilated
+    if any(s + lo + hi < 0 for s, (lo, hi) in zip(sizes, pads, strict=True)):
+        # a shape error: JAX reports it before the preferred type's (a dtype rule, later)
+        raise ValueError(
+            f"{name}: negative padding {list(pads)} removes more than the (dilated) spatial "
+            f"sizes {sizes} of the lhs"
+        )
     out = x.dtype
     if preferred_element_type is not None:
         out = dtypes.check_user_dtype(preferred_element_type, name)

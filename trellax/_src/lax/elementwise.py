@@ -622,8 +622,6 @@ ad_util.defzeros(
     shift_left_p,
     shift_right_arithmetic_p,
     shift_right_logical_p,
-    population_count_p,
-    clz_p,
     gcd_p,
     lcm_p,
 )

@@ -14,6 +14,7 @@ from typing import Any, Protocol, TypeAlias, overload
 import numpy as np
 
 from trellax._src.backend import numpy as backend
+from trellax._src.backend.complex_order import with_complex_order
 from trellax._src.backend.numpy import Impl
 from trellax._src.config import jax_flags
 from trellax._src.core.basearray import Array
@@ -72,8 +73,9 @@ def _reduction(name: str, kernel: Impl, accepted: Any, *, keep_weak: bool = True
 reduce_sum_p = _reduction("reduce_sum", backend.reduce_sum, number)
 ad_util.PRIMITIVES.reduce_sum = reduce_sum_p
 reduce_prod_p = _reduction("reduce_prod", backend.reduce_prod, number)
-reduce_max_p = _reduction("reduce_max", backend.reduce_max, any_)
-reduce_min_p = _reduction("reduce_min", backend.reduce_min, any_)
+# complex: XLA's order and fold (NaN does not propagate as in NumPy's maximum)
+reduce_max_p = _reduction("reduce_max", with_complex_order(backend.reduce_max, for_max=True), any_)
+reduce_min_p = _reduction("reduce_min", with_complex_order(backend.reduce_min, for_max=False), any_)
 reduce_and_p = _reduction("reduce_and", backend.reduce_and, bool_or_int, keep_weak=False)
 reduce_or_p = _reduction("reduce_or", backend.reduce_or, bool_or_int, keep_weak=False)
 reduce_xor_p = _reduction("reduce_xor", backend.reduce_xor, bool_or_int, keep_weak=False)
@@ -515,9 +517,11 @@ def _reduce_prod_jvp(t: Any, ans: Any, x: Any, *, axes: Shape) -> Any:
 
 
 ad_util.defjvp(reduce_prod_p, _reduce_prod_jvp)
-ad_util.defzeros(
-    "a logical reduction of integers or bools", reduce_and_p, reduce_or_p, reduce_xor_p
-)
+# reduce_and/reduce_xor have no rule, as in JAX (interpreters/ad.NOT_DIFFERENTIABLE_YET); JAX's
+# reduce_or has a zero linearization rule and no JVP rule: grad/vjp of it reach its dtype check
+# (TypeError for floats), jvp reports the missing rule first (NotImplementedError)
+ad_util.defzeros("a logical reduction of integers or bools (reverse mode only)", reduce_or_p)
+reduce_or_p.linearize_only = True
 ad_util.defzeros("an index result: float0 tangent", argmax_p, argmin_p)
 
 

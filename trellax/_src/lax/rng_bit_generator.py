@@ -20,7 +20,6 @@ import numpy as np
 
 from trellax._src.config import settings as _config
 from trellax._src.core.core import Primitive, ShapedArray
-from trellax._src.lax import ad_util
 from trellax._src.lax._base import asarray
 from trellax._src.lax.options import RandomAlgorithm
 from trellax._src.lax.shapes import Dims, bdim_at_front
@@ -67,6 +66,12 @@ def _as_words(key: np.ndarray) -> np.ndarray:
 
 def _impl(key: Any, *, shape: tuple[int, ...], dtype: np.dtype[Any], algorithm: int) -> Any:
     k = np.asarray(key)
+    if k.dtype not in (_U32, _U64):  # checked when it runs, as JAX does (its abstract
+        # evaluation takes any state: under jvp, or traced by jit, the missing rule comes first)
+        raise TypeError(
+            f"rng_bit_generator: the state must be uint32[4] or uint64[2], got {k.dtype}"
+            f"{list(k.shape)}"
+        )
     words = _as_words(k)
     n = math.prod(shape) * (2 if dtype == _U64 else 1)
     n_blocks = -(-n // 4)
@@ -111,7 +116,8 @@ def _batch(args: Sequence[Any], dims: Dims, **params: Any) -> tuple[Any, Any]:
     return outs, [0, 0]
 
 
-ad_util.defzeros("integer outputs (a state and raw bits)", rng_bit_generator_p)
+# no JVP rule, as in JAX (interpreters/ad.NOT_DIFFERENTIABLE_YET): a uint32 state has float0
+# tangents, so only a float state would reach one
 
 
 def rng_bit_generator(
@@ -138,7 +144,7 @@ def rng_bit_generator(
             stacklevel=2,
         )
         want = _U32
-    if (k.dtype, tuple(k.shape)) not in ((_U32, (4,)), (_U64, (2,))):
+    if k.dtype in (_U32, _U64) and (k.dtype, tuple(k.shape)) not in ((_U32, (4,)), (_U64, (2,))):
         raise TypeError(
             "rng_bit_generator: the state must be uint32[4] or uint64[2], got "
             f"{k.dtype}{list(k.shape)}"

@@ -1,4 +1,5 @@
-"""``packbits`` and ``unpackbits``: bools (nonzero values) to the bits of uint8 values and back."""
+"""``packbits`` and ``unpackbits``: bools (nonzero values) to the bits of uint8 values and back;
+``bitwise_count``: the 1 bits of each value."""
 
 from __future__ import annotations
 
@@ -6,12 +7,15 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
+from trellax._src.lax import elementwise as lax
+from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, shapes, ufuncs
 from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.padding import pad
-from trellax._src.numpy.util import check_arraylike, ensure_array
+from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args_numeric
 
 ArrayLike = Any
 
@@ -69,3 +73,14 @@ def unpackbits(
         else:
             bits = bits[..., :keep]
     return shapes.moveaxis(bits, -1, axis)
+
+
+def bitwise_count(x: ArrayLike, /) -> Array:
+    """The number of 1 bits in ``|x|``, as uint8 (never weak: JAX ends with ``astype``); bool
+    input counts as int32."""
+    (a,) = promote_args_numeric("bitwise_count", x)
+    k = dtypes.kind(a.dtype)
+    if k not in ("i", "u"):  # JAX's jitted function checks the dtype before any rule
+        lax.population_count_p.abstract_eval(core.get_aval(a))
+    counted = lax.population_count(lax.abs(a) if k == "i" else a)
+    return _convert(counted, dtypes.uint8, False)

@@ -4,7 +4,8 @@ than the single operation: the eager rule of ``backend/division.py`` sees shapes
 
 - A divisor computed from constants only (``log(2)`` in ``log2``) is a constant of JAX's
   program, so XLA multiplies by its reciprocal even where the shapes are equal (a 0-d input).
-- A scalar divisor that the function reads several times (``floor_divide``'s) is divided by.
+- A scalar divisor that the function reads several times (``floor_divide``'s, and
+  ``remainder``'s and ``fmod``'s in their derivatives) is divided by.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 
 from trellax._src.backend.eager import ConcreteArray, xla_reciprocal
 from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import scalar_to_array
 from trellax._src.lax.structural import broadcast_to
@@ -45,6 +47,16 @@ def log10(v: Array) -> Array:
     (not divided by the rounded ``log(10)``: 984 of 2,000 float32 values differ between the
     two)."""
     return lax.mul(lax.log(v), scalar_to_array(LOG10_E, v.dtype, False))
+
+
+def read_again(a: Array, b: Array) -> Array:
+    """A float scalar divisor ``b`` of ``remainder``/``fmod``, spread over ``a``'s shape: JAX
+    compiles each function as one program in which ``b`` is read again (by the derivative's
+    ``x / b``, and in ``remainder`` by the sign fix), so XLA divides by it instead of
+    multiplying by its reciprocal (``lax.rem``'s rule alone would, eagerly)."""
+    if dtypes.kind(a.dtype) != "f":
+        return b
+    return shared_divisor(b, a.shape)
 
 
 def shared_divisor(b: Array, shape: Any) -> Array:

@@ -185,7 +185,7 @@ def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:
     a, b = promote_args_numeric("remainder", x, y)
     if _kind(a) == "c":
         raise TypeError("remainder does not support complex-valued inputs")
-    r = _int_rem(a, b)
+    r = _int_rem(a, division_rules.read_again(a, b))
     if _kind(a) == "u":
         return r
     fix = logical_and(not_equal(r, 0), not_equal(lax.lt(r, _zero(r)), lax.lt(b, _zero(b))))
@@ -202,7 +202,7 @@ def fmod(x: ArrayLike, y: ArrayLike, /) -> Array:
         # JAX guards only integer inputs against a zero divisor; booleans (computed as int32)
         # get XLA's remainder by zero, the dividend: fmod(True, False) is 1
         return lax.rem(a, b)
-    return _int_rem(a, b)
+    return _int_rem(a, division_rules.read_again(a, b))
 
 
 def _int_rem(a: Array, b: Array) -> Array:
@@ -667,13 +667,6 @@ def right_shift(x: ArrayLike, y: ArrayLike, /) -> Array:
 
 
 bitwise_right_shift = right_shift
-
-
-def bitwise_count(x: ArrayLike, /) -> Array:
-    """The number of 1 bits in ``|x|``, as uint8 (never weak: JAX ends with ``astype``); bool
-    input counts as int32."""
-    (a,) = promote_args_numeric("bitwise_count", x)
-    return _convert(lax.population_count(lax.abs(a) if _kind(a) == "i" else a), dtypes.uint8, False)
 
 
 # -- comparisons and logic ------------------------------------------------------------------------
