@@ -86,10 +86,21 @@ def _defer(name: str, self: Any, other: Any, reflected: bool = False) -> bool:
     return True
 
 
+def _operand(other: Any) -> Any:
+    """The other operand of an operator: an object with ``__jax_array__`` (not an array itself)
+    stands for the array it returns, as under JAX's operators (the promoting functions refuse
+    such objects unless they are pytree nodes: ``util.jax_array_operand``)."""
+    if hasattr(type(other), "__jax_array__") and not isinstance(other, Array):
+        return other.__jax_array__()
+    return other
+
+
 def _binop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
     def op(self: Any, other: Any) -> Any:
-        if type(other) is not ConcreteArray and _defer(name, self, other):
-            return NotImplemented
+        if type(other) is not ConcreteArray:
+            if _defer(name, self, other):
+                return NotImplemented
+            other = _operand(other)
         return fn(self, other)
 
     op.__name__ = f"__{name}__"
@@ -98,8 +109,10 @@ def _binop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any
 
 def _rbinop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
     def op(self: Any, other: Any) -> Any:
-        if type(other) is not ConcreteArray and _defer(name, self, other, reflected=True):
-            return NotImplemented
+        if type(other) is not ConcreteArray:
+            if _defer(name, self, other, reflected=True):
+                return NotImplemented
+            other = _operand(other)
         return fn(other, self)
 
     op.__name__ = f"__r{name}__"
@@ -196,9 +209,14 @@ def _compress(
 
 
 def _round(self: Array, ndigits: int | None = None) -> Any:
+    """Python's ``round``: with ``ndigits``, ``round(x, ndigits)``; without, the nearest
+    integers (halves to even) as an array of the default integer dtype, as JAX (not a Python
+    ``int``: it stays traceable under ``jit``)."""
     out = ufuncs.round(self, 0 if ndigits is None else ndigits)
-    if ndigits is None and self.ndim == 0:
-        return int(out)
+    if ndigits is None:
+        if dtypes.kind(out.dtype) == "c":  # the real part's integer, as JAX (no warning)
+            out = ufuncs.real(out)
+        return out.astype(dtypes.default_int_dtype())
     return out
 
 
@@ -326,8 +344,10 @@ def _same_type_fast_path(prim: Primitive, name: str) -> Callable[[Any, Any], Any
                     # promotion leaves the array alone and only converts the scalar
                     return bind(self, scalar_to_array(other, dtype, weak_type))
             return fn(self, other)
-        if t is not ConcreteArray and _defer(name, self, other):
-            return NotImplemented
+        if t is not ConcreteArray:
+            if _defer(name, self, other):
+                return NotImplemented
+            other = _operand(other)
         return fn(self, other)
 
     op = eager.fast_operator(prim, promoting_op)

@@ -200,10 +200,7 @@ def _split(name: str, ary: ArrayLike, indices_or_sections: Any, axis: int) -> li
 
 def _static_index(name: str, v: Any) -> int:
     if not core.is_concrete(v):
-        raise ConcretizationTypeError(
-            f"{name}: the split points must be static (they set the output shapes); got a "
-            "traced array"
-        )
+        raise ConcretizationTypeError(v, f"the split points of {name} (they set the output shapes)")
     try:
         return operator.index(v)
     except TypeError:

@@ -18,10 +18,9 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax.conv import conv_general_dilated
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, linalg_ops, reductions, shapes, ufuncs
-from trellax._src.numpy.creation import arange, asarray, full, zeros
+from trellax._src.numpy.creation import arange, asarray, full, ones_like, zeros
 from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import searchsorted, take
-from trellax._src.numpy.segment import segment_sum
 from trellax._src.numpy.selection import clip, where
 from trellax._src.numpy.sorting import argsort
 from trellax._src.numpy.static_args import check_static
@@ -92,8 +91,10 @@ def interp(
     # x and xp promote together, fp on its own; the result joins the two (JAX's order)
     xa, xpa = promote_args_inexact_keep_shapes("interp", x, xp)
     (fpa,) = promote_args_inexact("interp", fp)
-    if xpa.ndim != 1 or fpa.ndim != 1 or xpa.shape[0] != fpa.shape[0] or xpa.shape[0] == 0:
-        raise ValueError("xp and fp must be one-dimensional arrays of equal, nonzero size")
+    if xpa.ndim != 1 or fpa.ndim != 1 or xpa.shape[0] != fpa.shape[0]:
+        raise ValueError("xp and fp must be one-dimensional arrays of equal size")
+    if xpa.shape[0] == 0:  # JAX's class: its lookup of xp[0] fails
+        raise IndexError("interp: xp and fp are empty (index 0 is out of bounds for size 0)")
     if period is not None:  # left and right are then ignored, as in JAX
         p = ufuncs.abs(ensure_array("interp", period))
         xa = ufuncs.remainder(xa, p)
@@ -107,10 +108,14 @@ def interp(
     x0, x1 = take(xpa, ufuncs.subtract(i, 1)), take(xpa, i)
     f0, f1 = take(fpa, ufuncs.subtract(i, 1)), take(fpa, i)
     dx = ufuncs.subtract(x1, x0)
-    t = ufuncs.divide(ufuncs.subtract(xa, x0), dx)
+    # An interval no wider than the spacing of the dtype's epsilon (2**-46 in float32) counts
+    # as a jump, as in JAX: it takes f0, and the division by it is kept out of the derivative
+    # (dividing by the interval itself gave NaN gradients where xp's points nearly coincide).
+    tiny = float(np.spacing(dtypes.finfo(xpa.dtype).eps))
+    jump = ufuncs.less_equal(ufuncs.abs(dx), tiny)
+    t = ufuncs.divide(ufuncs.subtract(xa, x0), where(jump, ones_like(dx), dx))
     df = ufuncs.subtract(f1, f0)
-    value = ufuncs.add(f0, ufuncs.multiply(t, df))
-    value = where(ufuncs.equal(dx, 0), f0, value)
+    value = where(jump, f0, ufuncs.add(f0, ufuncs.multiply(t, df)))
     if period is None:
         lo = fpa[0] if left is None or isinstance(left, str) else left
         hi = fpa[-1] if right is None or isinstance(right, str) else right
@@ -547,12 +552,10 @@ def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -
     x, y = promote_args_inexact("polymul", _poly1d("polymul", a1), _poly1d("polymul", a2))
     if x.shape[0] == 0 or y.shape[0] == 0:
         return zeros((1,), dtype=x.dtype)
-    n, m = x.shape[0], y.shape[0]
-    # out[k] = sum_i x[i] y[k - i], as an outer product summed along anti-diagonals
-    outer = ufuncs.multiply(x[:, None], y[None, :])
-    k = ufuncs.add(arange(n)[:, None], arange(m)[None, :])
-
-    out = segment_sum(shapes.ravel(outer), shapes.ravel(k), num_segments=n + m - 1)
+    # the full convolution of the coefficients, on the convolution primitive: it sums float16
+    # and bfloat16 products in float32 and rounds once, as JAX (a scatter-add of the products
+    # rounded each partial sum to the 8 bits of a bfloat16: 37.5 where JAX gives 37.75)
+    out = _correlate1d("polymul", x, y, "full", True)
     return _convert(out, x.dtype, x.weak_type)  # a convolution: weak inputs, a weak product
 
 
