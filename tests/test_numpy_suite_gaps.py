@@ -188,3 +188,22 @@ def test_shape_errors_in_jax_words() -> None:
         tnp.trace(tnp.ones((3, 3)), axis1=1, axis2=1)
     with pytest.raises(ConcretizationTypeError, match="Abstract tracer value encountered"):
         trellax.jit(lambda x, i: tnp.split(x, i))(tnp.arange(4), tnp.array([2]))
+
+
+@pytest.mark.parametrize("repeats", [[2], 2, [1, 3, 0, 1, 1, 2]])
+@pytest.mark.parametrize("axis", [None, 0])
+def test_repeat_closed_over_concrete_counts_under_jit(repeats: object, axis: int | None) -> None:
+    # counts closed over by a jitted function have values: the output length is static
+    counts = tnp.array(repeats)
+    m = tnp.arange(6)
+    out = trellax.jit(lambda a: tnp.repeat(a, counts, axis=axis))(m)
+    np.testing.assert_array_equal(out, np.repeat(np.arange(6), np.asarray(repeats), axis))
+
+
+def test_split_sections_known_under_jvp() -> None:
+    # jvp's tracer of a concrete primal knows its value; an integral float count of sections
+    (pieces, _) = trellax.jvp(lambda i: tnp.split(tnp.zeros((12, 2)), i), (2.0,), (1.0,))
+    assert [p.shape for p in pieces] == [(6, 2), (6, 2)]
+    assert len(tnp.split(tnp.zeros(12), 2.0)) == 2
+    with pytest.raises(TypeError):
+        tnp.split(tnp.zeros(12), 2.5)

@@ -527,7 +527,7 @@ ERRORS = [
     ("stack empty", lambda: tnp.stack([]), ValueError, "at least one array"),
     ("split unequal", lambda: tnp.split(tnp.ones(5), 2), ValueError, "equal division"),
     ("split zero sections", lambda: tnp.split(tnp.ones(5), 0), ValueError, "larger than 0"),
-    ("split float", lambda: tnp.split(tnp.ones(4), 2.0), TypeError, "integers"),
+    ("split float", lambda: tnp.split(tnp.ones(4), [2.0]), TypeError, "integers"),
     # JAX's vsplit splits 1-D input along axis 0 (NumPy refuses); a 0-d input has no axis 0
     ("vsplit 0-d", lambda: tnp.vsplit(tnp.ones(()), 2), IndexError, "out of bounds"),
     ("dsplit 2-d", lambda: tnp.dsplit(tnp.ones((2, 4)), 2), IndexError, "out of bounds"),
