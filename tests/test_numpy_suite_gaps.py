@@ -207,3 +207,29 @@ def test_split_sections_known_under_jvp() -> None:
     assert len(tnp.split(tnp.zeros(12), 2.0)) == 2
     with pytest.raises(TypeError):
         tnp.split(tnp.zeros(12), 2.5)
+
+
+def test_view_of_int4_packs_nibbles_low_first() -> None:
+    x = tnp.array([1, 2, 3, 4, -1, -2, -3, -4], tnp.int4)
+    np.testing.assert_array_equal(x.view(tnp.int16), np.array([0x4321, -12817], np.int16))
+    np.testing.assert_array_equal(
+        tnp.array([1, 2, 3, 4, 5, 6, 7, 8], tnp.int4).view(tnp.uint8), [33, 67, 101, 135]
+    )
+    back = tnp.array([0x4321, -2], tnp.int16).view(tnp.int4)
+    np.testing.assert_array_equal(np.asarray(back, np.int8), [1, 2, 3, 4, -2, -1, -1, -1])
+    assert tnp.zeros((2, 32), tnp.int4).view(tnp.int16).shape == (2, 8)
+    jitted = trellax.jit(lambda v: v.view(tnp.int16))(x)
+    np.testing.assert_array_equal(jitted, x.view(tnp.int16))
+
+
+def test_view_of_complex_as_interleaved_parts() -> None:
+    z = tnp.array([1 + 2j, 3 - 4j], tnp.complex64)
+    np.testing.assert_array_equal(z.view(tnp.float32), [1.0, 2.0, 3.0, -4.0])
+    np.testing.assert_array_equal(
+        z.view(tnp.int32), np.array([1, 2, 3, -4], np.float32).view(np.int32)
+    )
+    np.testing.assert_array_equal(
+        tnp.array([1.0, 2, 3, 4], tnp.float32).view(tnp.complex64), [1 + 2j, 3 + 4j]
+    )
+    assert z.view(tnp.bfloat16).shape == (8,)
+    assert z.view(tnp.complex64) is not None

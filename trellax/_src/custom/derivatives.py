@@ -24,6 +24,7 @@ from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import UnexpectedTracerError
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.custom.arguments import check_fwd_primal_out, forward_attr, resolve_args
+from trellax._src.custom.closure import closes_over, custom_jvp_under_batch
 from trellax._src.custom.per_example import (
     Axis,
     rewrap,
@@ -122,6 +123,18 @@ def _call_undifferentiated(
     if type(outer) is BatchTrace and _owns(outer, BatchTracer, args) and _differentiated(outer):
         return call_batched(f, outer, args)
     elsewhere = _primal_side(outer, args)
+    if (
+        type(outer) is BatchTrace
+        and elsewhere is not None
+        and isinstance(f, custom_jvp)
+        and closes_over(outer, f._fun, f._jvp_rule)
+    ):
+        # the function closes over values this vmap batches: the enclosing trace that owns
+        # the arguments cannot see them (closure.py)
+        if type(elsewhere) is JVPTrace:
+            return custom_jvp_under_batch(f, args, elsewhere, outer)
+        if outer.aliases:  # inside such a rule (``f(y)`` for its primal output)
+            return f._fun(*args)
     if elsewhere is not None:
         with core.using_trace(elsewhere):
             return f(*args)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from trellax._src.backend import eager
@@ -220,6 +221,9 @@ def _round(self: Array, ndigits: int | None = None) -> Any:
     return out
 
 
+_UINT4 = np.dtype(ml_dtypes.uint4)
+
+
 def _view(self: Array, dtype: Any = None, type: None = None) -> Array:
     if type is not None:
         raise NotImplementedError("`type` argument of array.view() is not supported.")
@@ -235,6 +239,33 @@ def _view(self: Array, dtype: Any = None, type: None = None) -> Array:
     old, new = dtypes.itemsize_bits(self.dtype), dtypes.itemsize_bits(d)  # int4 is 4 bits wide
     if self.ndim == 0 and old != new:
         raise ValueError("view() of a 0d array is only supported if the itemsize is unchanged.")
+    if d == self.dtype:
+        return bitcast_convert_type(self, d)
+    if self.ndim == 0 and (dtypes.kind(self.dtype) == "c" or dtypes.kind(d) == "c"):
+        return reshape(_view(reshape(self, (1,)), d), ())
+    if dtypes.kind(self.dtype) == "c":  # as its (real, imag) pairs, interleaved (NumPy's bytes)
+        parts = joining.stack([ufuncs.real(self), ufuncs.imag(self)], axis=-1)
+        return _view(reshape(parts, (*self.shape[:-1], self.shape[-1] * 2)), d)
+    if dtypes.kind(d) == "c":  # pairs of the real dtype of half the width
+        half = np.dtype(f"float{new // 2}")
+        pairs = _view(self, half)
+        pairs = reshape(pairs, (*pairs.shape[:-1], pairs.shape[-1] // 2, 2))
+        return lax_complex(pairs[..., 0], pairs[..., 1])
+    if old == 4 and new > 4:  # nibbles packed into bytes, the first in the low half
+        nibbles = bitcast_convert_type(self, _UINT4).astype(np.uint8)
+        if self.shape[-1] % 2:
+            raise ValueError(
+                f"view: the last axis (size {self.shape[-1]}) must be divisible by 2 to view "
+                f"{self.dtype.name} as {d.name}"
+            )
+        pairs = reshape(nibbles, (*self.shape[:-1], self.shape[-1] // 2, 2))
+        packed = pairs[..., 0] | (pairs[..., 1] << np.uint8(4))
+        return _view(packed, d)
+    if new == 4 and old > 4:  # each byte's low nibble, then its high one
+        raw = _view(self, np.uint8)
+        halves = joining.stack([raw & np.uint8(15), raw >> np.uint8(4)], axis=-1)
+        flat = reshape(halves, (*raw.shape[:-1], raw.shape[-1] * 2)).astype(_UINT4)
+        return bitcast_convert_type(flat, d)
     if old == new:
         return bitcast_convert_type(self, d)
 
