@@ -75,3 +75,27 @@ def test_the_original_issue() -> None:
     p, t = trellax.jvp(h, (np.float32(1.0),), (np.float32(2.0),))
     np.testing.assert_allclose(p, [0.0, 1.0, 2.0])
     np.testing.assert_allclose(t, [0.0, 2.0, 4.0])
+
+
+def test_collective_inside_a_custom_jvp_keeps_an_unbatched_output() -> None:
+    # the staged custom_jvp_call under vmap: psum's result is unbatched, so out_axes=None works
+    # (every output was forced batched: "vmap has mapped output ... but out_axes is None")
+    from trellax import lax
+    from trellax.core import eval_jaxpr
+
+    @trellax.custom_jvp
+    def f(x: Any) -> Any:
+        return lax.psum(x, "foo")
+
+    @f.defjvp
+    def f_jvp(xs: Any, ts: Any) -> Any:
+        return lax.psum(xs[0], "foo"), ts[0]
+
+    def g(x: Any) -> Any:
+        closed = trellax.make_jaxpr(f)(x)
+        return eval_jaxpr(closed.jaxpr, [], x)[0]
+
+    out = trellax.vmap(lambda _, x: g(x), axis_name="foo", in_axes=(0, None), out_axes=None)(
+        tnp.arange(4.0), 2.0
+    )
+    assert float(out) == 8.0

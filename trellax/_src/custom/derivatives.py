@@ -798,9 +798,10 @@ def _custom_jvp_call_batch(
     size, axis_name = axis.size, axis.name
     moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
     batched = [d is not None for d in dims]
-    jaxpr, new_consts, _ = batch_jaxpr(
-        call_jaxpr, batched, size, [True] * len(call_jaxpr.out_avals)
-    )
+    # outputs stay unbatched where the body leaves them so (a collective's result, as JAX: a
+    # vmap with out_axes=None over psum inside a custom_jvp)
+    jaxpr, new_consts, out_batched = batch_jaxpr(call_jaxpr, batched, size)
+    out_axes = [0 if b else None for b in out_batched]
     info = name.value
     arg_axes = [0 if b else None for b in batched[num_consts:]]
 
@@ -817,9 +818,13 @@ def _custom_jvp_call_batch(
             box[:] = [p_tree, [t is None for t in to]]
             return [_arr(p) for p in po], [_arr(p) if t is None else t for p, t in zip(po, to)]
 
-        po, to = vmap(one, (arg_axes, arg_axes), axis_size=size, axis_name=axis_name)(
-            p_flat, t_flat
-        )
+        po, to = vmap(
+            one,
+            (arg_axes, arg_axes),
+            (out_axes, out_axes),
+            axis_size=size,
+            axis_name=axis_name,
+        )(p_flat, t_flat)
         p_tree, none = box
         return list(po), p_tree, [None if n else t for t, n in zip(to, none)]
 
@@ -831,7 +836,7 @@ def _custom_jvp_call_batch(
         num_consts=len(new_consts) + num_consts,
         name=new_info,
     )
-    return outs, [0] * len(outs)
+    return outs, out_axes
 
 
 custom_jvp_call_p.def_batch(_custom_jvp_call_batch)
