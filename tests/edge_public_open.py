@@ -14,6 +14,7 @@ EQUIV = "array_equiv of unbroadcastable shapes: JAX's broadcast raises TypeError
 NOAXES = "dctn/idctn of a 0-d bool over no axes: JAX returns the input; trellax a float32"
 HIST0 = "histogram of an empty array: JAX fails on min of nothing; trellax NumPy's range (0, 1)"
 GEOM0 = "geomspace through zero: JAX returns NaN rows; trellax NumPy's ValueError"
+POLYNAN = "polymul: JAX's convolution spreads a NaN into coefficients it is not part of"
 POLY1D = "poly* of N-D coefficients: JAX broadcasts them without meaning; trellax wants 1-D"
 QINT = "quantile with an integer q: JAX fails in floor (TypeError, even q=1); trellax accepts"
 SPACING = "spacing(-0.0): JAX follows the sign bit (-tiny); trellax NumPy's +tiny"
@@ -79,6 +80,7 @@ KNOWN: dict[str, str] = {
     "jnp.polyder(t)": POLY1D,
     "jnp.polydiv(e2, e3)": POLY1D,
     "jnp.polydiv(t, v)": POLY1D,
+    "jnp.polymul(xv, xv)": POLYNAN,
     "jnp.polysub(e2, e3)": POLY1D,
     "jnp.quantile(u8, u8)": QINT,
     "jnp.rollaxis(t, v, axis=5)": ROLLAXIS2,

@@ -21,6 +21,7 @@ from trellax._src.numpy import joining, linalg_ops, reductions, shapes, ufuncs
 from trellax._src.numpy.creation import arange, asarray, full, ones_like, zeros
 from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import searchsorted, take
+from trellax._src.numpy.segment import segment_sum
 from trellax._src.numpy.selection import clip, where
 from trellax._src.numpy.sorting import argsort
 from trellax._src.numpy.static_args import check_static
@@ -552,11 +553,20 @@ def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -
     x, y = promote_args_inexact("polymul", _poly1d("polymul", a1), _poly1d("polymul", a2))
     if x.shape[0] == 0 or y.shape[0] == 0:
         return zeros((1,), dtype=x.dtype)
-    # the full convolution of the coefficients, on the convolution primitive: it sums float16
-    # and bfloat16 products in float32 and rounds once, as JAX (a scatter-add of the products
-    # rounded each partial sum to the 8 bits of a bfloat16: 37.5 where JAX gives 37.75)
-    out = _correlate1d("polymul", x, y, "full", True)
-    return _convert(out, x.dtype, x.weak_type)  # a convolution: weak inputs, a weak product
+    dtype, weak = x.dtype, x.weak_type
+    n, m = x.shape[0], y.shape[0]
+    # float16 and bfloat16 products are summed in float32 and rounded once, as JAX's
+    # convolution does (summed in bfloat16, each partial sum was rounded to 8 bits: 37.5 where
+    # JAX gives 37.75)
+    acc = np.dtype(np.float32) if x.dtype.itemsize < 4 and dtypes.kind(x.dtype) == "f" else None
+    if acc is not None:
+        x, y = _convert(x, acc, False), _convert(y, acc, False)
+    # out[k] = sum_i x[i] y[k - i], as an outer product summed along anti-diagonals (each
+    # coefficient from its own products: a NaN does not spread, unlike JAX's convolution)
+    outer = ufuncs.multiply(x[:, None], y[None, :])
+    k = ufuncs.add(arange(n)[:, None], arange(m)[None, :])
+    out = segment_sum(shapes.ravel(outer), shapes.ravel(k), num_segments=n + m - 1)
+    return _convert(out, dtype, weak)  # a convolution: weak inputs, a weak product
 
 
 def polyder(p: ArrayLike, m: int = 1) -> Array:

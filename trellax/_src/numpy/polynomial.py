@@ -27,7 +27,7 @@ from trellax._src.numpy import (
 )
 from trellax._src.numpy.creation import asarray, eye, zeros
 from trellax._src.numpy.linalg_ops import matmul
-from trellax._src.numpy.numerical import vander
+from trellax._src.numpy.numerical import polymul, vander
 from trellax._src.numpy.util import (
     check_arraylike,
     promote_args_inexact,
@@ -51,11 +51,8 @@ def poly(seq_of_zeros: ArrayLike) -> Array:
     if z.shape[0] == 0:  # no roots: the constant 1, a 0-d array (NumPy's and JAX's)
         return asarray(np.ones((), z.dtype))
     out = asarray(np.ones(1, z.dtype))
-    zero = asarray(np.zeros(1, z.dtype))
-    for k in range(z.shape[0]):  # times (x - z[k]): a shift minus z[k] times the coefficients
-        shifted = joining.concatenate([out, zero])
-        scaled = joining.concatenate([zero, ufuncs.multiply(ufuncs.negative(z[k]), out)])
-        out = ufuncs.add(shifted, scaled)
+    for k in range(z.shape[0]):
+        out = polymul(out, joining.stack([asarray(np.ones((), z.dtype)), ufuncs.negative(z[k])]))
     return out
 
 
