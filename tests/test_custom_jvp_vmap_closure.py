@@ -99,3 +99,26 @@ def test_collective_inside_a_custom_jvp_keeps_an_unbatched_output() -> None:
         tnp.arange(4.0), 2.0
     )
     assert float(out) == 8.0
+
+
+def test_collective_inside_a_custom_vjp_keeps_an_unbatched_output() -> None:
+    from trellax import lax
+    from trellax.core import eval_jaxpr
+
+    @trellax.custom_vjp
+    def f(x: Any) -> Any:
+        return lax.psum(x, "foo")
+
+    f.defvjp(lambda x: (lax.psum(x, "foo"), ()), lambda _, g: (g,))
+
+    def g(x: Any) -> Any:
+        closed = trellax.make_jaxpr(f)(x)
+        return eval_jaxpr(closed.jaxpr, [], x)[0]
+
+    out = trellax.vmap(lambda _, x: g(x), axis_name="foo", in_axes=(0, None), out_axes=None)(
+        tnp.arange(4.0), 2.0
+    )
+    assert float(out) == 8.0
+    # a batched input keeps its output batched, and the custom rule still gives the gradient
+    ys = trellax.vmap(lambda x: g(x), axis_name="foo")(tnp.arange(4.0))
+    np.testing.assert_allclose(ys, [6.0, 6.0, 6.0, 6.0])

@@ -935,24 +935,27 @@ def call_custom_vjp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
     return rewrap(trace, out)
 
 
-def _batched_custom_vjp(f: Any, axes: Any, trace: Any) -> custom_vjp:
+def _batched_custom_vjp(f: Any, axes: Any, trace: Any, out_axes: Any = 0) -> custom_vjp:
     """The ``custom_vjp`` of the whole batch: ``vmap`` of ``f``'s function, ``fwd`` and ``bwd``
-    over ``axes`` (``trace``: what has the batch's ``axis_size`` and ``axis_name``)."""
+    over ``axes`` (``trace``: what has the batch's ``axis_size`` and ``axis_name``); the
+    outputs batched as ``out_axes`` says (``None`` for an output the body leaves unbatched)."""
     nd = f.nondiff_argnums
     diff_axes = [a for i, a in enumerate(axes) if i not in nd]
-    batched = custom_vjp(vmap_over(f._fun, axes, trace), nondiff_argnums=nd)
+    if f._symbolic_zeros:
+        out_axes = 0  # the symbolic-zero rules batch every output
+    batched = custom_vjp(vmap_over(f._fun, axes, trace, out_axes), nondiff_argnums=nd)
 
     def bwd(*rest: Any) -> Any:
         nondiff, (res, ct) = rest[: len(nd)], rest[len(nd) :]
         if f._symbolic_zeros:
             cts = symbolic_batched_bwd(f, nondiff, res, ct, trace)
         else:
-            cts = vmap_over(lambda r, c: f._bwd(*nondiff, r, c), 0, trace)(res, ct)
+            cts = vmap_over(lambda r, c: f._bwd(*nondiff, r, c), (0, out_axes), trace)(res, ct)
         if not isinstance(cts, (tuple, list)) or len(cts) != len(diff_axes):
             return cts  # the custom_vjp machinery reports the malformed result
         return tuple(sum_shared(g, a) for g, a in zip(cts, diff_axes))
 
-    fwd = vmap_over(f._fwd, axes, trace)
+    fwd = vmap_over(f._fwd, axes, trace, (out_axes, 0))
     if f._symbolic_zeros:
         fwd = symbolic_batched_fwd(f, axes, trace)
     batched.defvjp(fwd, bwd, symbolic_zeros=f._symbolic_zeros)
@@ -982,9 +985,15 @@ def _custom_vjp_call_batch(
     axes = [None if i in f.nondiff_argnums else a for i, a in enumerate(flat_axes)]
     for i in f.nondiff_argnums:
         values[i] = info["nondiff"][list(f.nondiff_argnums).index(i)]
-    batched = _batched_custom_vjp(f, axes, Axis(axis.size, axis.name))
+    # outputs stay unbatched where the body leaves them so (a collective's result)
+    _, _, out_batched = batch_jaxpr(call_jaxpr, [d is not None for d in dims], axis.size)
+    flat_out_axes = [0 if b else None for b in out_batched]
+    out_axes = tree_unflatten(info["out_tree"], flat_out_axes)
+    batched = _batched_custom_vjp(f, axes, Axis(axis.size, axis.name), out_axes)
     outs = tree_flatten(batched(*values))[0]
-    return [_arr(o) for o in outs], [0] * len(outs)
+    if f._symbolic_zeros:
+        flat_out_axes = [0] * len(outs)
+    return [_arr(o) for o in outs], flat_out_axes
 
 
 custom_vjp_call_p.def_batch(_custom_vjp_call_batch)
