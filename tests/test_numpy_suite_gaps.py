@@ -78,6 +78,16 @@ def test_interp_errors() -> None:
         tnp.interp(0.0, tnp.ones(2), tnp.ones(3))
     with pytest.raises(IndexError):
         tnp.interp(0.0, tnp.zeros(0), tnp.zeros(0))
+    # these computed something before: a complex x as if real, an unknown string as no value
+    with pytest.raises(ValueError, match="complex x values not supported"):
+        tnp.interp(1j, 1j * np.arange(3.0), np.arange(3.0))
+    with pytest.raises(ValueError, match="the only valid string value of `left` is 'extrapolate'"):
+        tnp.interp(0.0, tnp.arange(3.0), tnp.arange(3.0), left="interpolate")
+    with pytest.raises(ValueError, match="the only valid string value of `right`"):
+        tnp.interp(0.0, tnp.arange(3.0), tnp.arange(3.0), right="interpolate")
+    with pytest.raises(ValueError, match="period must be a scalar; got"):
+        tnp.interp(0.0, tnp.arange(3.0), tnp.arange(3.0), period=np.array([1.0]))
+    assert float(tnp.interp(-1.0, tnp.arange(3.0), tnp.arange(3.0), left="extrapolate")) == -1.0
 
 
 def test_python_round_gives_default_int_arrays() -> None:

@@ -89,14 +89,23 @@ def interp(
     """Piecewise-linear interpolation of the points ``(xp, fp)`` at ``x`` (``xp`` increasing);
     ``left``/``right`` (default ``fp[0]``/``fp[-1]``) outside, or ``"extrapolate"``."""
     check_arraylike("interp", x, xp, fp)
+    for name, v in (("left", left), ("right", right)):
+        if isinstance(v, str) and v != "extrapolate":  # JAX's words (no other string)
+            raise ValueError(
+                f"the only valid string value of `{name}` is 'extrapolate', but got: {v!r}"
+            )
     # x and xp promote together, fp on its own; the result joins the two (JAX's order)
     xa, xpa = promote_args_inexact_keep_shapes("interp", x, xp)
+    if dtypes.kind(xa.dtype) == "c":  # no order on complex numbers (JAX's ValueError)
+        raise ValueError("trellax.numpy.interp: complex x values not supported.")
     (fpa,) = promote_args_inexact("interp", fp)
     if xpa.ndim != 1 or fpa.ndim != 1 or xpa.shape[0] != fpa.shape[0]:
         raise ValueError("xp and fp must be one-dimensional arrays of equal size")
     if xpa.shape[0] == 0:  # JAX's class: its lookup of xp[0] fails
         raise IndexError("interp: xp and fp are empty (index 0 is out of bounds for size 0)")
     if period is not None:  # left and right are then ignored, as in JAX
+        if np.ndim(period) != 0:
+            raise ValueError(f"period must be a scalar; got {period}")
         p = ufuncs.abs(ensure_array("interp", period))
         xa = ufuncs.remainder(xa, p)
         xpa = ufuncs.remainder(xpa, p)
