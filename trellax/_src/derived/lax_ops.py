@@ -12,6 +12,7 @@ existing primitives and ``trellax.numpy``.
 * ``ragged_dot(lhs [m, k], rhs [g, k, n], group_sizes [g])``: the rows of ``lhs`` are split
   into consecutive groups of the given sizes and group ``i`` is multiplied by ``rhs[i]``; rows
   after the last group give zeros. One matrix product per group, masked.
+  ``ragged_dot_general`` does the same for any dimension numbers, in JAX's three modes.
 """
 
 from __future__ import annotations
