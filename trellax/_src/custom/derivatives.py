@@ -17,13 +17,17 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.api.vmap import vmap
 from trellax._src.control_flow.common import _run_batched, batch_jaxpr
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import UnexpectedTracerError
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
-from trellax._src.custom.arguments import check_fwd_primal_out, forward_attr, resolve_args
+from trellax._src.custom.arguments import (
+    check_fwd_primal_out,
+    check_jvp_primal_out,
+    forward_attr,
+    resolve_args,
+)
 from trellax._src.custom.closure import closes_over, custom_jvp_under_batch
 from trellax._src.custom.per_example import (
     Axis,
@@ -36,6 +40,7 @@ from trellax._src.custom.per_example import (
     vmap_over,
 )
 from trellax._src.custom.remat_opt import optimize_remat_of_custom_vjp_fwd
+from trellax._src.custom.staged_batch import custom_jvp_call_batch
 from trellax._src.custom.symbolic import (
     CustomVJPPrimal,
     SymbolicZero,
@@ -271,10 +276,15 @@ class custom_jvp:
         return tree_unflatten(p_tree, wrapped)
 
     def _jvp_outputs(
-        self, nondiff: Sequence[Any], primals: Sequence[Any], tangents: Sequence[Any]
+        self,
+        nondiff: Sequence[Any],
+        primals: Sequence[Any],
+        tangents: Sequence[Any],
+        expected: Any = None,
     ) -> tuple[list[Any], PyTreeDef, list[Any]]:
         """Runs the rule (in the current trace) and checks its output: the primal output
-        leaves, their tree, and the tangent leaves (``None`` for a non-differentiable output)."""
+        leaves, their tree, and the tangent leaves (``None`` for a non-differentiable output);
+        ``expected``, the traced function's (tree, avals), is checked first when given."""
 
         assert self._jvp_rule is not None
         name = _name(self._fun)
@@ -289,6 +299,9 @@ class custom_jvp:
                 f"{_show(out)}."
             )
         p_leaves, p_tree = tree_flatten(out[0])
+        if expected is not None:
+            avals = [core.get_aval(_arr(p)) for p in p_leaves]
+            check_jvp_primal_out(rule, name, p_tree, avals, expected)
         t_leaves, t_tree = tree_flatten(out[1])
         if p_tree != t_tree:
             raise TypeError(
@@ -726,7 +739,13 @@ def _custom_jvp_call_jvp(
     in_tree = info["in_tree"]
     ps = tree_unflatten(in_tree, list(primals[num_consts:]))
     ts = tree_unflatten(in_tree, list(tangents[num_consts:]))
-    p_out, _, t_out = info["jvp_outputs"](info["nondiff"], ps, ts)
+    jvp_outputs = info["jvp_outputs"]
+    if getattr(jvp_outputs, "__func__", None) is custom_jvp._jvp_outputs:
+        # the rule of the function traced into this call: its primal output must be that one's
+        expected = (info["out_tree"], call_jaxpr.out_avals)
+        p_out, _, t_out = jvp_outputs(info["nondiff"], ps, ts, expected)
+    else:
+        p_out, _, t_out = jvp_outputs(info["nondiff"], ps, ts)
     return tuple(_arr(p) for p in p_out), tuple(
         Zero(tangent_aval(core.get_aval(_arr(p)))) if t is None else t for p, t in zip(p_out, t_out)
     )
@@ -784,62 +803,7 @@ custom_jvp_call_p = _define_call("custom_jvp_call", _custom_jvp_call_jvp)
 custom_vjp_call_p = _define_call("custom_vjp_call", _custom_vjp_call_jvp)
 
 
-def _custom_jvp_call_batch(
-    args: Sequence[Any],
-    dims: Sequence[Any],
-    *,
-    call_jaxpr: ClosedJaxpr,
-    num_consts: int,
-    name: _Static,
-) -> tuple[Any, Any]:
-    """Under ``vmap`` a ``custom_jvp_call`` stays one: its body batched, its rule the ``vmap`` of
-    the rule (so differentiating the batched program still uses the rule, as in JAX)."""
-    axis = batching.current_axis()
-    size, axis_name = axis.size, axis.name
-    moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
-    batched = [d is not None for d in dims]
-    # outputs stay unbatched where the body leaves them so (a collective's result, as JAX: a
-    # vmap with out_axes=None over psum inside a custom_jvp)
-    jaxpr, new_consts, out_batched = batch_jaxpr(call_jaxpr, batched, size)
-    out_axes = [0 if b else None for b in out_batched]
-    info = name.value
-    arg_axes = [0 if b else None for b in batched[num_consts:]]
-
-    def jvp_outputs(nondiff: Any, ps: Any, ts: Any) -> tuple[list[Any], PyTreeDef, list[Any]]:
-        p_flat = tree_flatten(ps)[0]
-        t_flat = [_materialize(t) for t in tree_flatten(ts, is_leaf=lambda x: type(x) is Zero)[0]]
-        box: list[Any] = []
-
-        def one(p_leaves: list[Any], t_leaves: list[Any]) -> Any:
-            tree = info["in_tree"]
-            po, p_tree, to = info["jvp_outputs"](
-                nondiff, tree_unflatten(tree, p_leaves), tree_unflatten(tree, t_leaves)
-            )
-            box[:] = [p_tree, [t is None for t in to]]
-            return [_arr(p) for p in po], [_arr(p) if t is None else t for p, t in zip(po, to)]
-
-        po, to = vmap(
-            one,
-            (arg_axes, arg_axes),
-            (out_axes, out_axes),
-            axis_size=size,
-            axis_name=axis_name,
-        )(p_flat, t_flat)
-        p_tree, none = box
-        return list(po), p_tree, [None if n else t for t, n in zip(to, none)]
-
-    new_info = _Static({**info, "jvp_outputs": jvp_outputs}, name.label)
-    outs = custom_jvp_call_p.bind_multi(
-        *new_consts,
-        *moved,
-        call_jaxpr=jaxpr,
-        num_consts=len(new_consts) + num_consts,
-        name=new_info,
-    )
-    return outs, out_axes
-
-
-custom_jvp_call_p.def_batch(_custom_jvp_call_batch)
+custom_jvp_call_p.def_batch(custom_jvp_call_batch)
 
 
 # -- custom functions under vmap --------------------------------------------------------------------
