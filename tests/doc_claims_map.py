@@ -2097,6 +2097,11 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
+        "`gather`'s transpose keeps the cotangent's dtype",
+        "tests/test_autodiff_indexing.py::test_gather_transpose_keeps_the_cotangent_dtype",
+    ),
+    E(
+        "docs/compat.md",
         "`install()` and `uninstall()`: an installed JAX is never shadowed otherwise.",
         "tests/test_compat.py::test_install_uninstall_around_a_real_jax",
     ),

@@ -239,3 +239,23 @@ def test_vmap_of_grad_and_grad_of_vmap() -> None:
     expected = [[0, 18, 4, 6], [8, 90, 12, 14], [16, 162, 20, 22]]
     assert np.asarray(trellax.vmap(trellax.grad(g))(x)).tolist() == expected
     assert np.asarray(trellax.grad(lambda x: trellax.vmap(g)(x).sum())(x)).tolist() == expected
+
+
+@pytest.mark.parametrize("dtype", [tnp.float8_e4m3fn, tnp.float16, tnp.float32])
+def test_gather_transpose_keeps_the_cotangent_dtype(dtype: Any) -> None:
+    # a custom_vjp whose bwd returns bfloat16: JAX's gather transpose scatters into zeros of
+    # the cotangent's dtype and returns bfloat16 (it was cast back to the operand's dtype)
+    @trellax.custom_vjp
+    def f(x: Any) -> Any:
+        return x
+
+    f.defvjp(lambda x: (f(x), ()), lambda res, g: (g.astype(tnp.bfloat16),))
+
+    def g(x: Any) -> Any:
+        return f(x.at[tnp.argsort(x)].get())
+
+    x = tnp.arange(8, dtype=dtype)
+    _, vjp_fn = trellax.vjp(g, x)
+    (ct,) = vjp_fn(tnp.ones((8,), dtype=dtype))
+    assert ct.dtype == tnp.bfloat16
+    np.testing.assert_array_equal(np.asarray(ct, np.float32), np.ones(8, np.float32))

@@ -263,9 +263,11 @@ def rand_unique_int(rng: np.random.RandomState, high: int | None = None) -> Any:
 def rand_indices_unique_along_axis(rng: np.random.RandomState) -> Any:
     def fn(dim: int, shape: Any, axis: int, allow_negative: bool = True) -> Any:
         shape = tuple(shape)
+        axis = axis % len(shape)  # a negative axis (-1) split the shape wrongly
         rest = shape[:axis] + shape[axis + 1 :]
         batch = math.prod(rest)
-        idx = np.array([rng.choice(dim, size=shape[axis], replace=False) for _ in range(batch)])
+        rows = [rng.choice(dim, size=shape[axis], replace=False) for _ in range(batch)]
+        idx = np.array(rows, dtype=np.int64)  # integers even when empty
         idx = np.moveaxis(idx.reshape((*rest, shape[axis])), -1, axis)
         if allow_negative:
             mask = rng.choice([False, True], idx.shape)

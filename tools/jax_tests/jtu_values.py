@@ -187,9 +187,10 @@ def rand_indices_unique_along_axis(rng: np.random.RandomState) -> Any:
     """Indices below ``dim``, distinct along ``axis``; some made negative."""
 
     def gen(dim: int, shape: tuple[int, ...], axis: int, allow_negative: bool = True) -> Any:
+        axis = axis % len(shape)  # a negative axis (-1) split the shape wrongly
         rest = shape[:axis] + shape[axis + 1 :]
         rows = [rng.choice(dim, size=shape[axis], replace=False) for _ in range(math.prod(rest))]
-        idx = np.moveaxis(np.array(rows).reshape((*rest, shape[axis])), -1, axis)
+        idx = np.moveaxis(np.array(rows, dtype=np.int64).reshape((*rest, shape[axis])), -1, axis)
         if allow_negative:
             idx[rng.choice([False, True], idx.shape)] -= dim
         return idx

@@ -127,3 +127,40 @@ def check_fwd_primal_out(
 
 def _short(a: ShapedArray) -> str:
     return f"{a.dtype.name}[{','.join(map(str, a.shape))}]"
+
+
+def check_jvp_primal_out(
+    rule: str,
+    name: str,
+    tree: PyTreeDef,
+    avals: Sequence[ShapedArray],
+    expected: tuple[PyTreeDef, Sequence[ShapedArray]],
+) -> None:
+    """JAX's check of a ``custom_jvp`` rule's primal output against the function's, made when
+    the function was traced before (a staged call under ``jit``/``scan``): the same tree, then
+    the same shapes/dtypes. Without it a rule returning more outputs than the function was
+    silently cut to the function's count."""
+    want_tree, want_avals = expected
+
+    def shown(t: PyTreeDef, avs: Sequence[ShapedArray]) -> str:
+        return str(tree_unflatten(t, [_short(a) for a in avs])).replace("'", "")
+
+    head = (
+        f"Custom JVP rule {rule} for function {name} must produce a pair (list or tuple of length "
+        "two) where the first element represents the primal output (equal in value to the output "
+        f"of the custom_jvp-decorated function {name}, and in particular"
+    )
+    if tree != want_tree:
+        raise TypeError(
+            f"{head} of the same container/pytree structure), but instead the JVP rule output's "
+            f"first element had container/pytree structure:\n    {shown(tree, avals)}\nwhile "
+            f"the custom_jvp-decorated function {name} had output container/pytree structure:\n"
+            f"    {shown(want_tree, want_avals)}."
+        )
+    if any(a.shape != b.shape or a.dtype != b.dtype for a, b in zip(avals, want_avals)):
+        raise TypeError(
+            f"{head} with leaves of the same shape/dtype), but instead the JVP rule output's "
+            f"first element had shapes/dtypes of:\n    {shown(tree, avals)}\nwhile the "
+            f"custom_jvp-decorated function {name} had output shapes/dtypes of:\n"
+            f"    {shown(want_tree, want_avals)}"
+        )

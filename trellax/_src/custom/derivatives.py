@@ -17,13 +17,18 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.api.vmap import vmap
 from trellax._src.control_flow.common import _run_batched, batch_jaxpr
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import UnexpectedTracerError
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
-from trellax._src.custom.arguments import check_fwd_primal_out, forward_attr, resolve_args
+from trellax._src.custom.arguments import (
+    check_fwd_primal_out,
+    check_jvp_primal_out,
+    forward_attr,
+    resolve_args,
+)
+from trellax._src.custom.closure import closes_over, custom_jvp_under_batch
 from trellax._src.custom.per_example import (
     Axis,
     rewrap,
@@ -35,6 +40,7 @@ from trellax._src.custom.per_example import (
     vmap_over,
 )
 from trellax._src.custom.remat_opt import optimize_remat_of_custom_vjp_fwd
+from trellax._src.custom.staged_batch import custom_jvp_call_batch
 from trellax._src.custom.symbolic import (
     CustomVJPPrimal,
     SymbolicZero,
@@ -122,6 +128,18 @@ def _call_undifferentiated(
     if type(outer) is BatchTrace and _owns(outer, BatchTracer, args) and _differentiated(outer):
         return call_batched(f, outer, args)
     elsewhere = _primal_side(outer, args)
+    if (
+        type(outer) is BatchTrace
+        and elsewhere is not None
+        and isinstance(f, custom_jvp)
+        and closes_over(outer, f._fun, f._jvp_rule)
+    ):
+        # the function closes over values this vmap batches: the enclosing trace that owns
+        # the arguments cannot see them (closure.py)
+        if type(elsewhere) is JVPTrace:
+            return custom_jvp_under_batch(f, args, elsewhere, outer)
+        if outer.aliases:  # inside such a rule (``f(y)`` for its primal output)
+            return f._fun(*args)
     if elsewhere is not None:
         with core.using_trace(elsewhere):
             return f(*args)
@@ -258,10 +276,15 @@ class custom_jvp:
         return tree_unflatten(p_tree, wrapped)
 
     def _jvp_outputs(
-        self, nondiff: Sequence[Any], primals: Sequence[Any], tangents: Sequence[Any]
+        self,
+        nondiff: Sequence[Any],
+        primals: Sequence[Any],
+        tangents: Sequence[Any],
+        expected: Any = None,
     ) -> tuple[list[Any], PyTreeDef, list[Any]]:
         """Runs the rule (in the current trace) and checks its output: the primal output
-        leaves, their tree, and the tangent leaves (``None`` for a non-differentiable output)."""
+        leaves, their tree, and the tangent leaves (``None`` for a non-differentiable output);
+        ``expected``, the traced function's (tree, avals), is checked first when given."""
 
         assert self._jvp_rule is not None
         name = _name(self._fun)
@@ -276,6 +299,9 @@ class custom_jvp:
                 f"{_show(out)}."
             )
         p_leaves, p_tree = tree_flatten(out[0])
+        if expected is not None:
+            avals = [core.get_aval(_arr(p)) for p in p_leaves]
+            check_jvp_primal_out(rule, name, p_tree, avals, expected)
         t_leaves, t_tree = tree_flatten(out[1])
         if p_tree != t_tree:
             raise TypeError(
@@ -713,7 +739,13 @@ def _custom_jvp_call_jvp(
     in_tree = info["in_tree"]
     ps = tree_unflatten(in_tree, list(primals[num_consts:]))
     ts = tree_unflatten(in_tree, list(tangents[num_consts:]))
-    p_out, _, t_out = info["jvp_outputs"](info["nondiff"], ps, ts)
+    jvp_outputs = info["jvp_outputs"]
+    if getattr(jvp_outputs, "__func__", None) is custom_jvp._jvp_outputs:
+        # the rule of the function traced into this call: its primal output must be that one's
+        expected = (info["out_tree"], call_jaxpr.out_avals)
+        p_out, _, t_out = jvp_outputs(info["nondiff"], ps, ts, expected)
+    else:
+        p_out, _, t_out = jvp_outputs(info["nondiff"], ps, ts)
     return tuple(_arr(p) for p in p_out), tuple(
         Zero(tangent_aval(core.get_aval(_arr(p)))) if t is None else t for p, t in zip(p_out, t_out)
     )
@@ -771,57 +803,7 @@ custom_jvp_call_p = _define_call("custom_jvp_call", _custom_jvp_call_jvp)
 custom_vjp_call_p = _define_call("custom_vjp_call", _custom_vjp_call_jvp)
 
 
-def _custom_jvp_call_batch(
-    args: Sequence[Any],
-    dims: Sequence[Any],
-    *,
-    call_jaxpr: ClosedJaxpr,
-    num_consts: int,
-    name: _Static,
-) -> tuple[Any, Any]:
-    """Under ``vmap`` a ``custom_jvp_call`` stays one: its body batched, its rule the ``vmap`` of
-    the rule (so differentiating the batched program still uses the rule, as in JAX)."""
-    axis = batching.current_axis()
-    size, axis_name = axis.size, axis.name
-    moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
-    batched = [d is not None for d in dims]
-    jaxpr, new_consts, _ = batch_jaxpr(
-        call_jaxpr, batched, size, [True] * len(call_jaxpr.out_avals)
-    )
-    info = name.value
-    arg_axes = [0 if b else None for b in batched[num_consts:]]
-
-    def jvp_outputs(nondiff: Any, ps: Any, ts: Any) -> tuple[list[Any], PyTreeDef, list[Any]]:
-        p_flat = tree_flatten(ps)[0]
-        t_flat = [_materialize(t) for t in tree_flatten(ts, is_leaf=lambda x: type(x) is Zero)[0]]
-        box: list[Any] = []
-
-        def one(p_leaves: list[Any], t_leaves: list[Any]) -> Any:
-            tree = info["in_tree"]
-            po, p_tree, to = info["jvp_outputs"](
-                nondiff, tree_unflatten(tree, p_leaves), tree_unflatten(tree, t_leaves)
-            )
-            box[:] = [p_tree, [t is None for t in to]]
-            return [_arr(p) for p in po], [_arr(p) if t is None else t for p, t in zip(po, to)]
-
-        po, to = vmap(one, (arg_axes, arg_axes), axis_size=size, axis_name=axis_name)(
-            p_flat, t_flat
-        )
-        p_tree, none = box
-        return list(po), p_tree, [None if n else t for t, n in zip(to, none)]
-
-    new_info = _Static({**info, "jvp_outputs": jvp_outputs}, name.label)
-    outs = custom_jvp_call_p.bind_multi(
-        *new_consts,
-        *moved,
-        call_jaxpr=jaxpr,
-        num_consts=len(new_consts) + num_consts,
-        name=new_info,
-    )
-    return outs, [0] * len(outs)
-
-
-custom_jvp_call_p.def_batch(_custom_jvp_call_batch)
+custom_jvp_call_p.def_batch(custom_jvp_call_batch)
 
 
 # -- custom functions under vmap --------------------------------------------------------------------
@@ -917,24 +899,27 @@ def call_custom_vjp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
     return rewrap(trace, out)
 
 
-def _batched_custom_vjp(f: Any, axes: Any, trace: Any) -> custom_vjp:
+def _batched_custom_vjp(f: Any, axes: Any, trace: Any, out_axes: Any = 0) -> custom_vjp:
     """The ``custom_vjp`` of the whole batch: ``vmap`` of ``f``'s function, ``fwd`` and ``bwd``
-    over ``axes`` (``trace``: what has the batch's ``axis_size`` and ``axis_name``)."""
+    over ``axes`` (``trace``: what has the batch's ``axis_size`` and ``axis_name``); the
+    outputs batched as ``out_axes`` says (``None`` for an output the body leaves unbatched)."""
     nd = f.nondiff_argnums
     diff_axes = [a for i, a in enumerate(axes) if i not in nd]
-    batched = custom_vjp(vmap_over(f._fun, axes, trace), nondiff_argnums=nd)
+    if f._symbolic_zeros:
+        out_axes = 0  # the symbolic-zero rules batch every output
+    batched = custom_vjp(vmap_over(f._fun, axes, trace, out_axes), nondiff_argnums=nd)
 
     def bwd(*rest: Any) -> Any:
         nondiff, (res, ct) = rest[: len(nd)], rest[len(nd) :]
         if f._symbolic_zeros:
             cts = symbolic_batched_bwd(f, nondiff, res, ct, trace)
         else:
-            cts = vmap_over(lambda r, c: f._bwd(*nondiff, r, c), 0, trace)(res, ct)
+            cts = vmap_over(lambda r, c: f._bwd(*nondiff, r, c), (0, out_axes), trace)(res, ct)
         if not isinstance(cts, (tuple, list)) or len(cts) != len(diff_axes):
             return cts  # the custom_vjp machinery reports the malformed result
         return tuple(sum_shared(g, a) for g, a in zip(cts, diff_axes))
 
-    fwd = vmap_over(f._fwd, axes, trace)
+    fwd = vmap_over(f._fwd, axes, trace, (out_axes, 0))
     if f._symbolic_zeros:
         fwd = symbolic_batched_fwd(f, axes, trace)
     batched.defvjp(fwd, bwd, symbolic_zeros=f._symbolic_zeros)
@@ -964,9 +949,15 @@ def _custom_vjp_call_batch(
     axes = [None if i in f.nondiff_argnums else a for i, a in enumerate(flat_axes)]
     for i in f.nondiff_argnums:
         values[i] = info["nondiff"][list(f.nondiff_argnums).index(i)]
-    batched = _batched_custom_vjp(f, axes, Axis(axis.size, axis.name))
+    # outputs stay unbatched where the body leaves them so (a collective's result)
+    _, _, out_batched = batch_jaxpr(call_jaxpr, [d is not None for d in dims], axis.size)
+    flat_out_axes = [0 if b else None for b in out_batched]
+    out_axes = tree_unflatten(info["out_tree"], flat_out_axes)
+    batched = _batched_custom_vjp(f, axes, Axis(axis.size, axis.name), out_axes)
     outs = tree_flatten(batched(*values))[0]
-    return [_arr(o) for o in outs], [0] * len(outs)
+    if f._symbolic_zeros:
+        flat_out_axes = [0] * len(outs)
+    return [_arr(o) for o in outs], flat_out_axes
 
 
 custom_vjp_call_p.def_batch(_custom_vjp_call_batch)

@@ -39,9 +39,17 @@ def unbatch(trace: BatchTrace, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], 
     return tuple(values), tuple(axes)
 
 
-def vmap_over(fun: Callable[..., Any], in_axes: Any, trace: Any) -> Callable[..., Any]:
+def vmap_over(
+    fun: Callable[..., Any], in_axes: Any, trace: Any, out_axes: Any = 0
+) -> Callable[..., Any]:
 
-    return vmap(fun, in_axes=in_axes, axis_size=trace.axis_size, axis_name=trace.axis_name)
+    return vmap(
+        fun,
+        in_axes=in_axes,
+        out_axes=out_axes,
+        axis_size=trace.axis_size,
+        axis_name=trace.axis_name,
+    )
 
 
 def rewrap(trace: BatchTrace, out: Any) -> Any:

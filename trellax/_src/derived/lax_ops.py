@@ -12,6 +12,7 @@ existing primitives and ``trellax.numpy``.
 * ``ragged_dot(lhs [m, k], rhs [g, k, n], group_sizes [g])``: the rows of ``lhs`` are split
   into consecutive groups of the given sizes and group ``i`` is multiplied by ``rhs[i]``; rows
   after the last group give zeros. One matrix product per group, masked.
+  ``ragged_dot_general`` does the same for any dimension numbers, in JAX's three modes.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from trellax._src.lax import indexing
 from trellax._src.lax._base import asarray
 from trellax._src.lax.conv import conv_dimension_numbers, conv_general_dilated
 from trellax._src.lax.reductions import dot_dimension_numbers, dot_general
-from trellax._src.lax.shapes import expand_dims
+from trellax._src.lax.shapes import broadcast_in_dim, expand_dims
 
 
 def scatter_apply(
@@ -155,17 +156,22 @@ def ragged_dot_general(
     group_offset: ArrayLike | None = None,
     out_sharding: Any = None,
 ) -> Array:
-    """``ragged_dot`` with explicit dimension numbers; only ``ragged_dot``'s layout (lhs ragged
-    along a non-contracting dimension, one rhs group dimension, no batch dimensions) is
-    supported."""
+    """``dot_general`` with one ragged ``lhs`` dimension split into consecutive groups of
+    ``group_sizes`` (its last axis; leading axes, if any, give sizes per position of the
+    ``lhs`` dimensions listed by :func:`_ragged_prefix`). Where the ragged dimension is:
+
+    * non-contracting: ``rhs`` has one group dimension, and the part of ``lhs`` in group ``i``
+      is multiplied by ``rhs``'s group ``i`` (the output has no group dimension);
+    * contracting: each group's part of the contraction is a separate output, stacked on a new
+      leading axis of size ``g``;
+    * batch: an ordinary ``dot_general`` (JAX's values: positions past the last group count).
+
+    Otherwise positions past the last group contribute nothing (zeros). The first two modes are
+    one ``dot_general`` of ``lhs`` masked per group (``g`` times the products of one)."""
 
     if group_offset is not None:
         raise NotImplementedError("ragged_dot: group_offset is not supported")
     x, y, gs = asarray(lhs), asarray(rhs), asarray(group_sizes)
-    if dtypes.kind(gs.dtype) not in ("i", "u"):
-        raise TypeError(
-            "ragged_dot_general requires that group_sizes.dtype is subtype of np.integer."
-        )
     dn = ragged_dot_dimension_numbers
     # JAX checks the dot dimension numbers first: its TypeErrors before any layout question
     (lc, rc), (lb, rb) = dot_dimension_numbers(dn.dot_dimension_numbers, x.ndim, y.ndim)
@@ -175,32 +181,112 @@ def ragged_dot_general(
                 f"ragged_dot: contracting dimensions must have the same size, got lhs "
                 f"{tuple(x.shape[i] for i in lc)} and rhs {tuple(y.shape[i] for i in rc)}"
             )
-    if (
-        tuple(lb)
-        or tuple(rb)
-        or x.ndim != 2
-        or y.ndim != 3
-        or tuple(dn.lhs_ragged_dimensions) != (0,)
-        or tuple(dn.rhs_group_dimensions) != (0,)
-        or tuple(lc) != (1,)
-        or tuple(rc) != (1,)
-    ):
-        raise NotImplementedError(
-            "ragged_dot_general: only ragged_dot's layout (lhs [m, k] ragged along m, rhs "
-            "[g, k, n]) is supported"
+    mode, ragged, prefix, group_dim = _ragged_layout(x, y, gs, dn, lc, rc, lb, rb)
+    if dtypes.kind(gs.dtype) not in ("i", "u"):
+        raise TypeError(
+            "ragged_dot_general requires that group_sizes.dtype is subtype of np.integer."
         )
-    if gs.shape != (y.shape[0],):
-        raise ValueError(f"ragged_dot: group_sizes must have shape ({y.shape[0]},), got {gs.shape}")
-    products = dot_general(
-        x, y, (((1,), (1,)), ((), ())), precision, preferred_element_type
-    )  # [m, g, n]
-    ends = tnp.cumsum(gs)
+    if mode == "batch":  # as JAX: the groups change nothing (no position is dropped)
+        return dot_general(x, y, ((lc, rc), (lb, rb)), precision, preferred_element_type)
+    g = gs.shape[-1]
+    # member[..., r, i]: position r of the ragged dimension is in group i (per prefix position)
+    ends = tnp.cumsum(gs, axis=-1)
     starts = ends - gs
-    rows = tnp.arange(x.shape[0], dtype=ends.dtype)[:, None]
-    member = (rows >= starts[None, :]) & (rows < ends[None, :])  # [m, g]
-    picked = tnp.where(member[:, :, None], products, tnp.zeros((), products.dtype))
-    out: Array = tnp.sum(picked, axis=1, dtype=products.dtype)
-    return out
+    # equal ranks (no implicit rank promotion, which a user's config may forbid)
+    pos = tnp.arange(x.shape[ragged], dtype=ends.dtype).reshape((1,) * (gs.ndim - 1) + (-1, 1))
+    member = (pos >= starts[..., None, :]) & (pos < ends[..., None, :])
+    # the mask over lhs's axes plus a last axis of groups: member's axes stand for ``dims``
+    dims = (*prefix, ragged, x.ndim) if gs.ndim > 1 else (ragged, x.ndim)
+    perm = tuple(int(i) for i in np.argsort(dims))
+    mask = broadcast_in_dim(tnp.transpose(member, perm), (*x.shape, g), tuple(sorted(dims)))
+    zero = tnp.zeros((), x.dtype)
+    per_group = tnp.where(mask, x[..., None], zero)  # lhs.shape + (g,)
+    if mode == "noncontracting":
+        assert group_dim is not None
+        dnums = ((lc, rc), ((*lb, x.ndim), (*rb, group_dim)))
+        out = dot_general(per_group, y, dnums, precision, preferred_element_type)
+        summed: Array = tnp.sum(out, axis=len(lb), dtype=out.dtype)
+        return summed
+    out = dot_general(per_group, y, ((lc, rc), (lb, rb)), precision, preferred_element_type)
+    lhs_free = sum(1 for d in range(x.ndim) if d not in lc and d not in lb)
+    moved: Array = tnp.moveaxis(out, len(lb) + lhs_free, 0)
+    return moved
+
+
+def _ragged_prefix(
+    mode: str, ndim: int, ragged: int, lb: Sequence[int], lc: Sequence[int]
+) -> tuple[int, ...]:
+    """The ``lhs`` dimensions ``group_sizes``'s leading axes stand for (JAX's order): the batch
+    dimensions, then the dimensions of the ragged one's kind that precede it (none before a
+    ragged batch dimension's own predecessors among the batch dimensions)."""
+    free = [d for d in range(ndim) if d not in lc and d not in lb]
+    if mode == "noncontracting":
+        return (*lb, *free[: free.index(ragged)])
+    if mode == "contracting":
+        return (*lb, *lc[: list(lc).index(ragged)])
+    return tuple(lb[: list(lb).index(ragged)])
+
+
+def _ragged_layout(
+    x: Array,
+    y: Array,
+    gs: Array,
+    dn: RaggedDotDimensionNumbers,
+    lc: Sequence[int],
+    rc: Sequence[int],
+    lb: Sequence[int],
+    rb: Sequence[int],
+) -> tuple[str, int, tuple[int, ...], int | None]:
+    """(mode, ragged lhs dimension, prefix dimensions, rhs group dimension), checked in JAX's
+    order and with its ``TypeError`` words."""
+    if len(dn.lhs_ragged_dimensions) != 1:
+        raise TypeError("ragged_dot_general expects exactly one lhs ragged dimension.")
+    ragged = operator.index(dn.lhs_ragged_dimensions[0])
+    if not 0 <= ragged < x.ndim:
+        raise TypeError(
+            "ragged_dot_general requires lhs ragged dimension numbers to be nonnegative and "
+            f"less than the number of axes of the lhs value, got {ragged} for lhs of rank "
+            f"{x.ndim}."
+        )
+    mode = "batch" if ragged in lb else "contracting" if ragged in lc else "noncontracting"
+    prefix = _ragged_prefix(mode, x.ndim, ragged, lb, lc)
+    if gs.ndim == 0:
+        raise TypeError("expected rank of group_sizes to be >=1.")
+    if gs.ndim != 1:
+        expected = (*(x.shape[d] for d in prefix), gs.shape[-1])
+        if tuple(gs.shape) != expected:
+            raise TypeError(
+                f"expected group_sizes to have shape {expected}, got {tuple(gs.shape)}."
+            )
+    g = gs.shape[-1]
+    groups = [operator.index(d) for d in dn.rhs_group_dimensions]
+    if mode != "noncontracting":
+        if groups:
+            raise TypeError(
+                "ragged_dot_general requires zero group dimensions in the rhs when lhs ragged "
+                "dimension is contracting or batch."
+            )
+        return mode, ragged, prefix, None
+    if len(groups) != 1:
+        raise TypeError(
+            "ragged_dot_general requires exactly one rhs group dimension when lhs ragged "
+            "dimension is noncontracting."
+        )
+    (group_dim,) = groups
+    if not 0 <= group_dim < y.ndim:
+        raise TypeError(
+            "ragged_dot_general requires rhs group dimension numbers to be nonnegative and less "
+            f"than the number of axes of the rhs value, got {group_dim} for rhs of rank "
+            f"{y.ndim}."
+        )
+    if group_dim in rb or group_dim in rc:
+        raise TypeError(
+            "ragged_dot_general requires rhs group dimension numbers to be distinct from "
+            "contracting and batch dimensions."
+        )
+    if y.shape[group_dim] != g:
+        raise TypeError(f"expected rhs group dimension size to be {g}, got {y.shape[group_dim]}.")
+    return mode, ragged, prefix, group_dim
 
 
 def conv_general_dilated_local(

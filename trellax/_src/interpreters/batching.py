@@ -187,6 +187,9 @@ class BatchTrace(Trace):
         self.axis_name = axis_name
         self.active = True
         self.axis = AxisInfo(axis_size, axis_name, self)
+        #: other traces of the same batch axis whose tracers this one takes as its own (a
+        #: custom rule run on a different parent while closing over the enclosing vmap's values)
+        self.aliases: tuple[BatchTrace, ...] = ()
         #: where each tracer was created (id -> line), kept only while leak checking is on
         self.origins: dict[int, str | None] | None = {} if leaks.checking() else None
 
@@ -200,7 +203,7 @@ class BatchTrace(Trace):
 
     def unpack(self, x: Any) -> tuple[Any, int | None]:
         """(value, batch dim) of ``x``: a value of another trace is unbatched."""
-        if type(x) is BatchTracer and x._trace is self:
+        if type(x) is BatchTracer and (x._trace is self or x._trace in self.aliases):
             return x.val, x.batch_dim
         return x, None
 
@@ -220,8 +223,9 @@ class BatchTrace(Trace):
         vals: list[Any] = []
         dims: list[int | None] = []
         batched = False
+        aliases = self.aliases
         for a in args:
-            if type(a) is BatchTracer and a._trace is self:
+            if type(a) is BatchTracer and (a._trace is self or a._trace in aliases):
                 vals.append(a.val)
                 dims.append(a.batch_dim)
                 batched = True

@@ -462,7 +462,9 @@ def _gather_transpose(
         unique_indices=False,
         mode=mode,
     )
-    return [ad_util.unbroadcast(out, aval), None]
+    # the scatter has the operand's shape and the cotangent's dtype, which it keeps (as JAX: a
+    # custom_vjp whose bwd returns bfloat16 for a float8 input gives bfloat16 through a gather)
+    return [out, None]
 
 
 gather_p.def_jvp(_gather_jvp)

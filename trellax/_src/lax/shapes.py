@@ -329,7 +329,9 @@ def bitcast_convert_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
     """Reinterprets the bits; a narrower type adds a trailing dimension, a wider one consumes it."""
     d = dtypes.check_user_dtype(new_dtype, "bitcast_convert_type")
     a = asarray(operand)
-    wide, narrow = np.dtype(d).itemsize, a.dtype.itemsize
+    # widths in bits: int4 is 4 bits wide although NumPy stores it in a byte (int4 -> float16
+    # consumes a trailing axis of 4)
+    wide, narrow = dtypes.itemsize_bits(np.dtype(d)), dtypes.itemsize_bits(a.dtype)
     if wide > narrow and (a.ndim == 0 or a.shape[-1] != wide // narrow):
         # JAX checks the trailing axis a widening bitcast consumes first (ValueError)
         raise ValueError(

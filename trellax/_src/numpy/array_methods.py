@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from trellax._src.backend import eager
@@ -86,10 +87,21 @@ def _defer(name: str, self: Any, other: Any, reflected: bool = False) -> bool:
     return True
 
 
+def _operand(other: Any) -> Any:
+    """The other operand of an operator: an object with ``__jax_array__`` (not an array itself)
+    stands for the array it returns, as under JAX's operators (the promoting functions refuse
+    such objects unless they are pytree nodes: ``util.jax_array_operand``)."""
+    if hasattr(type(other), "__jax_array__") and not isinstance(other, Array):
+        return other.__jax_array__()
+    return other
+
+
 def _binop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
     def op(self: Any, other: Any) -> Any:
-        if type(other) is not ConcreteArray and _defer(name, self, other):
-            return NotImplemented
+        if type(other) is not ConcreteArray:
+            if _defer(name, self, other):
+                return NotImplemented
+            other = _operand(other)
         return fn(self, other)
 
     op.__name__ = f"__{name}__"
@@ -98,8 +110,10 @@ def _binop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any
 
 def _rbinop(fn: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
     def op(self: Any, other: Any) -> Any:
-        if type(other) is not ConcreteArray and _defer(name, self, other, reflected=True):
-            return NotImplemented
+        if type(other) is not ConcreteArray:
+            if _defer(name, self, other, reflected=True):
+                return NotImplemented
+            other = _operand(other)
         return fn(other, self)
 
     op.__name__ = f"__r{name}__"
@@ -196,10 +210,18 @@ def _compress(
 
 
 def _round(self: Array, ndigits: int | None = None) -> Any:
+    """Python's ``round``: with ``ndigits``, ``round(x, ndigits)``; without, the nearest
+    integers (halves to even) as an array of the default integer dtype, as JAX (not a Python
+    ``int``: it stays traceable under ``jit``)."""
     out = ufuncs.round(self, 0 if ndigits is None else ndigits)
-    if ndigits is None and self.ndim == 0:
-        return int(out)
+    if ndigits is None:
+        if dtypes.kind(out.dtype) == "c":  # the real part's integer, as JAX (no warning)
+            out = ufuncs.real(out)
+        return out.astype(dtypes.default_int_dtype())
     return out
+
+
+_UINT4 = np.dtype(ml_dtypes.uint4)
 
 
 def _view(self: Array, dtype: Any = None, type: None = None) -> Array:
@@ -217,6 +239,33 @@ def _view(self: Array, dtype: Any = None, type: None = None) -> Array:
     old, new = dtypes.itemsize_bits(self.dtype), dtypes.itemsize_bits(d)  # int4 is 4 bits wide
     if self.ndim == 0 and old != new:
         raise ValueError("view() of a 0d array is only supported if the itemsize is unchanged.")
+    if d == self.dtype:
+        return bitcast_convert_type(self, d)
+    if self.ndim == 0 and (dtypes.kind(self.dtype) == "c" or dtypes.kind(d) == "c"):
+        return reshape(_view(reshape(self, (1,)), d), ())
+    if dtypes.kind(self.dtype) == "c":  # as its (real, imag) pairs, interleaved (NumPy's bytes)
+        parts = joining.stack([ufuncs.real(self), ufuncs.imag(self)], axis=-1)
+        return _view(reshape(parts, (*self.shape[:-1], self.shape[-1] * 2)), d)
+    if dtypes.kind(d) == "c":  # pairs of the real dtype of half the width
+        half = np.dtype(f"float{new // 2}")
+        pairs = _view(self, half)
+        pairs = reshape(pairs, (*pairs.shape[:-1], pairs.shape[-1] // 2, 2))
+        return lax_complex(pairs[..., 0], pairs[..., 1])
+    if old == 4 and new > 4:  # nibbles packed into bytes, the first in the low half
+        nibbles = bitcast_convert_type(self, _UINT4).astype(np.uint8)
+        if self.shape[-1] % 2:
+            raise ValueError(
+                f"view: the last axis (size {self.shape[-1]}) must be divisible by 2 to view "
+                f"{self.dtype.name} as {d.name}"
+            )
+        pairs = reshape(nibbles, (*self.shape[:-1], self.shape[-1] // 2, 2))
+        packed = pairs[..., 0] | (pairs[..., 1] << np.uint8(4))
+        return _view(packed, d)
+    if new == 4 and old > 4:  # each byte's low nibble, then its high one
+        raw = _view(self, np.uint8)
+        halves = joining.stack([raw & np.uint8(15), raw >> np.uint8(4)], axis=-1)
+        flat = reshape(halves, (*raw.shape[:-1], raw.shape[-1] * 2)).astype(_UINT4)
+        return bitcast_convert_type(flat, d)
     if old == new:
         return bitcast_convert_type(self, d)
 
@@ -326,8 +375,10 @@ def _same_type_fast_path(prim: Primitive, name: str) -> Callable[[Any, Any], Any
                     # promotion leaves the array alone and only converts the scalar
                     return bind(self, scalar_to_array(other, dtype, weak_type))
             return fn(self, other)
-        if t is not ConcreteArray and _defer(name, self, other):
-            return NotImplemented
+        if t is not ConcreteArray:
+            if _defer(name, self, other):
+                return NotImplemented
+            other = _operand(other)
         return fn(self, other)
 
     op = eager.fast_operator(prim, promoting_op)

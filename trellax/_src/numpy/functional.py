@@ -19,6 +19,7 @@ import numpy as np
 from trellax._src.api.api import eval_shape
 from trellax._src.api.leaves import ShapeDtypeStruct
 from trellax._src.core.basearray import Array
+from trellax._src.dtypes import dtypes
 from trellax._src.numpy import joining, shapes
 from trellax._src.numpy.creation import asarray, zeros
 from trellax._src.numpy.index_tricks import indices
@@ -57,7 +58,14 @@ def array_str(
 def load(file: Any, *args: Any, **kwargs: Any) -> Any:
     """``np.load``, with arrays converted to trellax arrays (``.npz`` archives stay lazy)."""
     out = np.load(file, *args, **kwargs)
+    if isinstance(out, np.ndarray) and out.dtype == _UNTYPED_2_BYTES:
+        # ``.npy`` has no code for bfloat16: ``save`` writes its data as untyped 2-byte
+        # records, which are read back as bfloat16, as JAX does
+        out = out.view(dtypes.bfloat16)
     return asarray(out) if isinstance(out, np.ndarray) else out
+
+
+_UNTYPED_2_BYTES = np.dtype("V2")
 
 
 def fromfile(*args: Any, **kwargs: Any) -> Array:

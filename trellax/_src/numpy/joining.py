@@ -181,7 +181,7 @@ def _split(name: str, ary: ArrayLike, indices_or_sections: Any, axis: int) -> li
                 f"{name}: split points must be nondecreasing within [0, {size}], got {points}"
             )
     else:
-        n = _static_index(name, sections)
+        n = _static_index(name, sections, count=True)
         if n <= 0:
             raise ValueError(f"{name}: number of sections must be larger than 0, got {n}")
         part, rest = divmod(size, n)
@@ -198,12 +198,21 @@ def _split(name: str, ary: ArrayLike, indices_or_sections: Any, axis: int) -> li
     return [_slice_axis(x, ax, lo, hi) for lo, hi in pieces]
 
 
-def _static_index(name: str, v: Any) -> int:
+def _static_index(name: str, v: Any, count: bool = False) -> int:
+    """A split point (or, with ``count``, the number of sections) as a Python int. A tracer
+    that knows its value (``jvp``'s of a concrete primal) gives that value; the number of
+    sections may be an integral float (``split(x, 2.0)``), as under JAX."""
     if not core.is_concrete(v):
-        raise ConcretizationTypeError(
-            f"{name}: the split points must be static (they set the output shapes); got a "
-            "traced array"
-        )
+        known = core.to_concrete_value(v)
+        if known is None:
+            raise ConcretizationTypeError(
+                v, f"the split points of {name} (they set the output shapes)"
+            )
+        v = known
+    if count and isinstance(v, (float, np.floating, np.ndarray)) and np.ndim(v) == 0:
+        f = float(v)
+        if f.is_integer():
+            return int(f)
     try:
         return operator.index(v)
     except TypeError:
@@ -323,21 +332,23 @@ def repeat(
     # JAX's dtype check is its gather's: an empty array gathers nothing and takes any counts
     if dtypes.kind(counts.dtype) not in ("i", "u", "b") and x.size:
         raise TypeError(f"repeat: repeats must be integers, got dtype {counts.dtype.name}")
-    counts = lax_structural._convert(counts, dtypes.int32, False)
-    if counts.ndim == 0 or counts.shape[0] == 1:
-        counts = lax_structural.broadcast_to(counts, (n,))
     if total_repeat_length is None:
+        # read before any conversion: under jit an operation on a constant (a closed-over
+        # concrete array of counts) is staged, so the converted counts have no value
         if not core.is_concrete(counts):
             raise ConcretizationTypeError(
                 "trellax.numpy.repeat with traced repeats needs a static total_repeat_length= "
                 "(the output length depends on the values of repeats)"
             )
-        values = np.asarray(counts)
+        values = np.broadcast_to(np.asarray(counts).astype(np.int64), (n,))
         if (values < 0).any():
             raise TypeError("repeat: repeats may not be negative")
         total = int(values.sum())
     else:
         total = operator.index(total_repeat_length)
+    counts = lax_structural._convert(counts, dtypes.int32, False)
+    if counts.ndim == 0 or counts.shape[0] == 1:
+        counts = lax_structural.broadcast_to(counts, (n,))
     return _repeat_by_gather(x, counts, ax, total)
 
 

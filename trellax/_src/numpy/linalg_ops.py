@@ -202,13 +202,22 @@ def tensordot(
         ca, cb = tuple(range(x.ndim - n, x.ndim)), tuple(range(n))
     elif isinstance(axes, (list, tuple)) and len(axes) == 2:
         aa, bb = axes
+        if not all(isinstance(v, (int, np.integer, list, tuple)) for v in (aa, bb)):
+            raise TypeError(  # JAX's class and words
+                "tensordot requires both axes lists to be either ints, tuples or lists, got "
+                f"{aa} and {bb}"
+            )
         ca = (int(aa),) if isinstance(aa, (int, np.integer)) else tuple(int(i) for i in aa)
         cb = (int(bb),) if isinstance(bb, (int, np.integer)) else tuple(int(i) for i in bb)
         if len(ca) != len(cb):
-            raise ValueError(f"tensordot requires axes lists of the same length, got {ca} and {cb}")
+            raise TypeError(
+                f"tensordot requires axes lists to have equal length, got {list(ca)} and "
+                f"{list(cb)}."
+            )
     else:
         raise TypeError(
-            f"tensordot axes argument must be an int or a pair of sequences, got {axes!r}"
+            "tensordot axes argument must be an int, a pair of ints, or a pair of lists/tuples "
+            f"of ints; got {axes!r}."
         )
     try:
         return dot_general(

@@ -18,7 +18,7 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax.conv import conv_general_dilated
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, linalg_ops, reductions, shapes, ufuncs
-from trellax._src.numpy.creation import arange, asarray, full, zeros
+from trellax._src.numpy.creation import arange, asarray, full, ones_like, zeros
 from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import searchsorted, take
 from trellax._src.numpy.segment import segment_sum
@@ -89,12 +89,23 @@ def interp(
     """Piecewise-linear interpolation of the points ``(xp, fp)`` at ``x`` (``xp`` increasing);
     ``left``/``right`` (default ``fp[0]``/``fp[-1]``) outside, or ``"extrapolate"``."""
     check_arraylike("interp", x, xp, fp)
+    for name, v in (("left", left), ("right", right)):
+        if isinstance(v, str) and v != "extrapolate":  # JAX's words (no other string)
+            raise ValueError(
+                f"the only valid string value of `{name}` is 'extrapolate', but got: {v!r}"
+            )
     # x and xp promote together, fp on its own; the result joins the two (JAX's order)
     xa, xpa = promote_args_inexact_keep_shapes("interp", x, xp)
+    if dtypes.kind(xa.dtype) == "c":  # no order on complex numbers (JAX's ValueError)
+        raise ValueError("trellax.numpy.interp: complex x values not supported.")
     (fpa,) = promote_args_inexact("interp", fp)
-    if xpa.ndim != 1 or fpa.ndim != 1 or xpa.shape[0] != fpa.shape[0] or xpa.shape[0] == 0:
-        raise ValueError("xp and fp must be one-dimensional arrays of equal, nonzero size")
+    if xpa.ndim != 1 or fpa.ndim != 1 or xpa.shape[0] != fpa.shape[0]:
+        raise ValueError("xp and fp must be one-dimensional arrays of equal size")
+    if xpa.shape[0] == 0:  # JAX's class: its lookup of xp[0] fails
+        raise IndexError("interp: xp and fp are empty (index 0 is out of bounds for size 0)")
     if period is not None:  # left and right are then ignored, as in JAX
+        if np.ndim(period) != 0:
+            raise ValueError(f"period must be a scalar; got {period}")
         p = ufuncs.abs(ensure_array("interp", period))
         xa = ufuncs.remainder(xa, p)
         xpa = ufuncs.remainder(xpa, p)
@@ -107,10 +118,14 @@ def interp(
     x0, x1 = take(xpa, ufuncs.subtract(i, 1)), take(xpa, i)
     f0, f1 = take(fpa, ufuncs.subtract(i, 1)), take(fpa, i)
     dx = ufuncs.subtract(x1, x0)
-    t = ufuncs.divide(ufuncs.subtract(xa, x0), dx)
+    # An interval no wider than the spacing of the dtype's epsilon (2**-46 in float32) counts
+    # as a jump, as in JAX: it takes f0, and the division by it is kept out of the derivative
+    # (dividing by the interval itself gave NaN gradients where xp's points nearly coincide).
+    tiny = float(np.spacing(dtypes.finfo(xpa.dtype).eps))
+    jump = ufuncs.less_equal(ufuncs.abs(dx), tiny)
+    t = ufuncs.divide(ufuncs.subtract(xa, x0), where(jump, ones_like(dx), dx))
     df = ufuncs.subtract(f1, f0)
-    value = ufuncs.add(f0, ufuncs.multiply(t, df))
-    value = where(ufuncs.equal(dx, 0), f0, value)
+    value = where(jump, f0, ufuncs.add(f0, ufuncs.multiply(t, df)))
     if period is None:
         lo = fpa[0] if left is None or isinstance(left, str) else left
         hi = fpa[-1] if right is None or isinstance(right, str) else right
@@ -547,13 +562,20 @@ def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -
     x, y = promote_args_inexact("polymul", _poly1d("polymul", a1), _poly1d("polymul", a2))
     if x.shape[0] == 0 or y.shape[0] == 0:
         return zeros((1,), dtype=x.dtype)
+    dtype, weak = x.dtype, x.weak_type
     n, m = x.shape[0], y.shape[0]
-    # out[k] = sum_i x[i] y[k - i], as an outer product summed along anti-diagonals
+    # float16 and bfloat16 products are summed in float32 and rounded once, as JAX's
+    # convolution does (summed in bfloat16, each partial sum was rounded to 8 bits: 37.5 where
+    # JAX gives 37.75)
+    acc = np.dtype(np.float32) if x.dtype.itemsize < 4 and dtypes.kind(x.dtype) == "f" else None
+    if acc is not None:
+        x, y = _convert(x, acc, False), _convert(y, acc, False)
+    # out[k] = sum_i x[i] y[k - i], as an outer product summed along anti-diagonals (each
+    # coefficient from its own products: a NaN does not spread, unlike JAX's convolution)
     outer = ufuncs.multiply(x[:, None], y[None, :])
     k = ufuncs.add(arange(n)[:, None], arange(m)[None, :])
-
     out = segment_sum(shapes.ravel(outer), shapes.ravel(k), num_segments=n + m - 1)
-    return _convert(out, x.dtype, x.weak_type)  # a convolution: weak inputs, a weak product
+    return _convert(out, dtype, weak)  # a convolution: weak inputs, a weak product
 
 
 def polyder(p: ArrayLike, m: int = 1) -> Array:

@@ -7,7 +7,8 @@ traced.
 
 Modes: 'constant', 'edge', 'reflect' and 'symmetric' (``reflect_type`` 'even' or 'odd'),
 'wrap', 'linear_ramp', 'maximum', 'minimum', 'mean', 'median', 'empty' (zeros: arrays are
-immutable, so there is nothing uninitialized to return).
+immutable, so there is nothing uninitialized to return), or a function that returns each padded
+lane (``mode(lane, (before, after), axis, kwargs)``).
 """
 
 from __future__ import annotations
@@ -87,7 +88,21 @@ def _pairs(
     return tuple((lo, hi) for lo, hi in rows)
 
 
-def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Array:
+def _pad_function(
+    x: Array, widths: Pairs, function: Callable[..., Any], kwargs: dict[str, Any]
+) -> Array:
+    """A callable ``mode``: zeros are padded on, then, axis by axis, every 1-D lane along the
+    axis is replaced by ``function(lane, (before, after), axis, kwargs)``. NumPy's function
+    writes into the lane; here (as in JAX) it returns the new lane, mapped over the lanes."""
+    from trellax._src.numpy.functional import apply_along_axis
+
+    out = _pad_constant(x, widths, 0)
+    for axis in range(out.ndim):
+        out = apply_along_axis(function, axis, out, widths[axis], axis, kwargs)
+    return out
+
+
+def pad(array: ArrayLike, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Array:
     """Pads ``array`` with ``pad_width`` = ``((before, after), ...)`` (or one pair, or one int
     for every side).
 
@@ -97,9 +112,9 @@ def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any)
     """
     x = ensure_array("pad", array)
     if callable(mode):
-        raise NotImplementedError("trellax.numpy.pad does not support a callable mode")
-    if mode not in _ALLOWED_KWARGS:
-        raise ValueError(f"Unimplemented padding mode '{mode}' for np.pad.")
+        return _pad_function(x, _pairs(pad_width, x.ndim, "pad_width"), mode, kwargs)
+    if not isinstance(mode, str) or mode not in _ALLOWED_KWARGS:
+        raise NotImplementedError(f"Unimplemented padding mode '{mode}' for np.pad.")
     unsupported = set(kwargs) - set(_ALLOWED_KWARGS[mode])
     if unsupported:
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {sorted(unsupported)}")

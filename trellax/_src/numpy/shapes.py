@@ -248,7 +248,9 @@ def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Array:
         return handler("expand_dims")(a, axis)  # type: ignore[no-any-return]
     x = ensure_array("expand_dims", a)
     axes = _axes_tuple(axis)
-    dims = reduction_axes(x.ndim + len(axes), axes)
+    dims = tuple(canonicalize_axis(a, x.ndim + len(axes)) for a in axes)
+    if len(set(dims)) != len(dims):  # JAX's words
+        raise ValueError(f"repeated axis in lax.expand_dims: {tuple(axes)}")
     return lax_structural.expand_dims(x, dims)
 
 
@@ -569,6 +571,9 @@ def trace(
     default int)."""
     if out is not None:
         raise NotImplementedError("The 'out' argument to trellax.numpy.trace is not supported.")
+    nd = np.ndim(a)
+    if nd >= 2 and canonicalize_axis(axis1, nd) == canonicalize_axis(axis2, nd):
+        raise ValueError(f"axis1 and axis2 can not be same. axis1={axis1} and axis2={axis2}")
     return sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 
