@@ -6,9 +6,8 @@ become ``-2**31`` in int32, and 128.0 becomes -128 in int8). JAX saturates inste
 * NaN becomes 0; values are truncated toward zero, then clamped to the target's range, so
   ``inf``/``3e9`` -> ``2**31 - 1`` in int32, ``128.0`` -> 127 in int8, ``-1.0`` -> 0 in uint8,
   ``9.0`` -> 7 in int4 (every integer width, int2/int4 included);
-* a complex source loses its imaginary part first, except to ``bool``: ``x != 0``, so ``0+1j``
-  and ``nan+1j`` are True (``lax.convert_element_type`` drops the imaginary part itself before,
-  as XLA's conversion does);
+* a complex source loses its imaginary part first, to ``bool`` too (XLA's conversion: ``0+1j``
+  is False; ``jnp.astype(bool)`` is the nonzero test instead, computed as ``x != 0``);
 * integer -> integer conversion wraps (two's complement), as NumPy's cast does.
 
 Values already in range take NumPy's cast directly (two reductions decide that).
@@ -28,9 +27,7 @@ def convert(x: np.ndarray[Any, Any], new_dtype: np.dtype[Any]) -> Any:
     """``x`` as ``new_dtype`` with JAX's conversion rules (see the module docstring)."""
     src = x.dtype
     if src.kind == "c" and new_dtype.kind != "c":
-        if new_dtype == np.bool_:
-            return x != 0
-        x = x.real
+        x = x.real  # XLA's conversion drops the imaginary part first, to bool too (1j is False)
         src = x.dtype
     if new_dtype == np.bool_:
         return x if src == np.bool_ else x != 0

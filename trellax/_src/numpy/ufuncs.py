@@ -887,6 +887,11 @@ def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
         raise ValueError(f"ldexp not supported for input types ({a.dtype.name}, {b.dtype.name})")
     if _kind(b) not in ("i", "u", "b"):
         raise ValueError(f"ldexp: exponent must be an integer array, got {b.dtype.name}")
+    # an exponent beyond int32 scales to 0 or inf as int32's extremes do: clamped, not wrapped
+    info = dtypes.iinfo(b.dtype) if _kind(b) != "b" else None
+    if info is not None and (info.max > 2**31 - 1 or info.min < -(2**31)):
+        lo, hi = max(int(info.min), -(2**31)), 2**31 - 1
+        b = clamp(scalar_to_array(lo, b.dtype, False), b, scalar_to_array(hi, b.dtype, False))
     # equal ranks first: lax broadcasts only size-1 axes and 0-d operands
     out: Array = _ldexp(*promote_shapes([a, _convert(b, dtypes.int32, False)]))
     return out
