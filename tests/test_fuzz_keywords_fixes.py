@@ -1,0 +1,74 @@
+"""The fixes found by the keyword fuzzer (``tests/test_fuzz_keywords.py``), one test each, checked
+against properties JAX 0.10.2 shows (its outcomes are in ``tests/golden/fuzz_keywords_*.json``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import trellax
+import trellax.numpy as tnp
+
+
+@pytest.mark.parametrize("name", ["fft", "ifft", "rfft", "irfft"])
+@pytest.mark.parametrize("n", [None, 6])
+def test_fft_axis_none_is_the_nd_transform(name: str, n: int | None) -> None:
+    """``axis=None`` of a 1-D transform is JAX 0.10.2's N-D transform over every axis (with
+    ``n``, ``s=(n,)``: the last axis), eagerly and under ``jit``; before the fix it raised."""
+    x = tnp.asarray(np.arange(9.0, dtype=np.float32).reshape(1, 3, 3))
+    one = getattr(tnp.fft, name)
+    nd = getattr(tnp.fft, name + "n")
+    want = nd(x, s=None if n is None else (n,))
+    got = one(x, n=n, axis=None)
+    jitted = trellax.jit(lambda v: one(v, n=n, axis=None))(x)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    np.testing.assert_array_equal(np.asarray(jitted), np.asarray(want))
+
+
+def test_fft_axis_none_edge_cases() -> None:
+    """JAX's answers at the edges of ``axis=None``: a 0-d input comes back as it is (complex for
+    ``fft``/``irfft``, real for ``rfft``); ``n`` with a 0-d input is an IndexError; ``hfft`` and
+    ``ihfft`` refuse ``None`` without ``n`` (TypeError) and use the last axis with it."""
+    two = tnp.asarray(np.float32(2.0))
+    assert tnp.fft.fft(two, axis=None).dtype == tnp.complex64
+    assert tnp.fft.rfft(two, axis=None).dtype == tnp.float32
+    assert complex(tnp.fft.irfft(two, axis=None)) == 2.0
+    with pytest.raises(IndexError):
+        tnp.fft.fft(two, n=6, axis=None)
+    with pytest.raises(TypeError):
+        tnp.fft.hfft(tnp.ones(4), axis=None)
+    x = tnp.asarray(np.arange(6.0, dtype=np.float32).reshape(2, 3))
+    np.testing.assert_array_equal(
+        np.asarray(tnp.fft.ihfft(x, n=4, axis=None)), np.asarray(tnp.fft.ihfft(x, n=4))
+    )
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_histogram_edges_do_not_overflow(dtype: str) -> None:
+    """The bin edges of a float16 sample from -81.6 to 65504 are finite and evenly spaced to the
+    dtype's precision (JAX's: -81.62, 21780, 43620, 65500 in float16); trellax formed
+    ``hi - lo`` (inf in float16) and returned NaN and inf."""
+    a = tnp.asarray(np.array([-81.6, 65504.0, 2.0, 0.5])).astype(dtype)
+    edges = np.asarray(tnp.histogram_bin_edges(a, 3)).astype(np.float64)
+    assert np.isfinite(edges).all()
+    assert edges[0] == float(a.min()) and edges[-1] == float(a.max())
+    lo, hi = edges[0], edges[-1]
+    eps = float(tnp.finfo(dtype).eps)
+    np.testing.assert_allclose(edges, lo + (hi - lo) * np.arange(4) / 3, rtol=2 * eps)
+    counts, _ = tnp.histogram(a, 3)
+    assert np.asarray(counts).tolist() == [3, 0, 1]
+
+
+@pytest.mark.parametrize("shape", [(3, 0, 3), (2, 0), (0,)])
+def test_nonzero_of_empty_input_with_size(shape: tuple[int, ...]) -> None:
+    """``nonzero``/``argwhere`` of an empty input with ``size`` are zeros (JAX's), whatever the
+    fill value; trellax divided by the zero stride (-1 in the leading indices) or filled."""
+    e = tnp.zeros(shape, tnp.int8)
+    for fill in (None, 2):
+        out = tnp.nonzero(e, size=3, fill_value=fill)
+        assert len(out) == len(shape)
+        for o in out:
+            assert o.dtype == tnp.int32 and np.asarray(o).tolist() == [0, 0, 0]
+    got = trellax.jit(lambda v: tnp.argwhere(v, size=2, fill_value=5))(e)
+    assert np.asarray(got).tolist() == [[0] * len(shape)] * 2
