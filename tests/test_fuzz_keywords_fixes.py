@@ -72,3 +72,35 @@ def test_nonzero_of_empty_input_with_size(shape: tuple[int, ...]) -> None:
             assert o.dtype == tnp.int32 and np.asarray(o).tolist() == [0, 0, 0]
     got = trellax.jit(lambda v: tnp.argwhere(v, size=2, fill_value=5))(e)
     assert np.asarray(got).tolist() == [[0] * len(shape)] * 2
+
+
+@pytest.mark.parametrize("decimals", [1, 2, -1])
+def test_round_float16_does_not_overflow(decimals: int) -> None:
+    """``round(float16, decimals)`` scales in float32 as JAX does: 65504 stays 65504 (trellax
+    gave inf from 65504 * 10 in float16) and 0.65625 rounds to JAX's 0.7002 at one decimal."""
+    x = tnp.asarray(np.array([65504.0, -65504.0, 0.65625, 21.5625], np.float16))
+    got = np.asarray(tnp.round(x, decimals)).astype(np.float64)
+    want = np.round(np.array([65504.0, -65504.0, 0.65625, 21.5625]), decimals)
+    assert np.isfinite(got).all()
+    np.testing.assert_array_equal(got, want.astype(np.float32).astype(np.float16))
+
+
+@pytest.mark.parametrize("shape", [(3, 2), (2, 3), (2, 2, 3), (1, 1, 1), (0, 3)])
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_qr_raw_mode(shape: tuple[int, ...], dtype: str) -> None:
+    """``qr(mode="raw")`` returns JAX's ``(h, tau)``: ``h`` of shape ``(..., n, m)`` whose
+    transposed upper triangle is ``R``, ``tau`` of shape ``(..., min(m, n))`` (trellax raised
+    ValueError for the mode), eagerly and under ``jit``."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(shape) + (1j * rng.standard_normal(shape) if "complex" in dtype else 0)
+    a = tnp.asarray(x.astype(dtype))
+    h, tau = tnp.linalg.qr(a, mode="raw")
+    m, n = shape[-2:]
+    assert h.shape == (*shape[:-2], n, m) and tau.shape == (*shape[:-2], min(m, n))
+    assert h.dtype == a.dtype and tau.dtype == a.dtype
+    r = np.asarray(tnp.linalg.qr(a, mode="r"))
+    top = np.triu(np.swapaxes(np.asarray(h), -1, -2))[..., : min(m, n), :]
+    np.testing.assert_allclose(top, r, rtol=1e-5, atol=1e-5)
+    jh, jt = trellax.jit(lambda v: tnp.linalg.qr(v, mode="raw"))(a)
+    np.testing.assert_array_equal(np.asarray(jh), np.asarray(h))
+    np.testing.assert_array_equal(np.asarray(jt), np.asarray(tau))

@@ -188,12 +188,14 @@ def eigvals(a: ArrayLike) -> Array:
 
 def qr(a: ArrayLike, mode: str = "reduced") -> Any:
     """``Q, R`` with ``a = Q @ R``. ``mode``: ``"reduced"`` (``k = min(m, n)`` columns),
-    ``"complete"`` (square ``Q``) or ``"r"`` (``R`` only)."""
+    ``"complete"`` (square ``Q``), ``"r"`` (``R`` only) or ``"raw"`` (LAPACK's ``h, tau``)."""
     check_static("qr", mode=mode)
     x = _matrix("qr", a, square=False)
+    if mode == "raw":  # JAX's and NumPy's (h, tau) of LAPACK's geqrf, h transposed
+        return lax_linalg.qr_raw(x)
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(
-            f"Unsupported QR decomposition mode {mode!r}; use 'reduced', 'complete' or 'r'"
+            f"Unsupported QR decomposition mode {mode!r}; use 'reduced', 'complete', 'r' or 'raw'"
         )
     q, r = lax_linalg.qr(x, full_matrices=mode == "complete")
     return r if mode == "r" else QRResult(q, r)
