@@ -104,3 +104,28 @@ def test_qr_raw_mode(shape: tuple[int, ...], dtype: str) -> None:
     jh, jt = trellax.jit(lambda v: tnp.linalg.qr(v, mode="raw"))(a)
     np.testing.assert_array_equal(np.asarray(jh), np.asarray(h))
     np.testing.assert_array_equal(np.asarray(jt), np.asarray(tau))
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_geomspace_undefined_sequences(jit: bool) -> None:
+    """``geomspace`` with a change of sign is JAX's all-NaN row (trellax kept exact end points
+    around NaN); under ``jit`` an end at zero gives JAX's NaN pattern too (a zero stop: a NaN
+    start, then zeros), eagerly it stays NumPy's ValueError (docs/semantics.md); ``num=1`` under
+    ``jit`` no longer raises."""
+
+    def run(lo: float, hi: float, num: int) -> np.ndarray:
+        f = lambda: tnp.geomspace(lo, hi, num)  # noqa: E731
+        return np.asarray(trellax.jit(f)() if jit else f())
+
+    for lo, hi in [(-1.0, 100.0), (1.0, -3.5)]:
+        assert np.isnan(run(lo, hi, 5)).all(), (lo, hi)
+    if jit:
+        for lo, hi in [(0.0, 4.0), (0.0, 0.0), (-0.0, 2.0)]:
+            assert np.isnan(run(lo, hi, 5)).all(), (lo, hi)
+        out = run(4.0, 0.0, 5)
+        assert np.isnan(out[0]) and (out[1:] == 0).all()
+    else:
+        with pytest.raises(ValueError):
+            run(4.0, 0.0, 5)
+    np.testing.assert_allclose(run(1.0, 1000.0, 1), [1.0], rtol=1e-6)
+    np.testing.assert_allclose(run(-2.0, -8.0, 3), [-2.0, -4.0, -8.0], rtol=1e-6)

@@ -809,8 +809,12 @@ def geomspace(
     if traced.tracing():
         return traced.geomspace(start, stop, num, endpoint, d, axis)
     lo, hi = _concrete_ends("geomspace", start, stop)
-    if not (np.all(lo != 0) and np.all(hi != 0)):
+    if not (np.all(lo != 0) and np.all(hi != 0)):  # docs/semantics.md: NumPy's error, not NaN
         raise ValueError("Geometric sequence cannot include zero")
+    with fp_errors.quiet():
+        undefined = ~(np.isfinite(lo) & np.isfinite(hi)) | ((lo.real < 0) != (hi.real < 0))
+    if np.any(undefined):  # a non-finite end or a change of sign: JAX's NaN pattern
+        return traced.geomspace(start, stop, num, endpoint, d, axis)
     traced.check_size("geomspace", (num, *np.broadcast_shapes(lo.shape, hi.shape)), d)
     compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
     with fp_errors.quiet():
