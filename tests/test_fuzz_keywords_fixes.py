@@ -129,3 +129,42 @@ def test_geomspace_undefined_sequences(jit: bool) -> None:
             run(4.0, 0.0, 5)
     np.testing.assert_allclose(run(1.0, 1000.0, 1), [1.0], rtol=1e-6)
     np.testing.assert_allclose(run(-2.0, -8.0, 3), [-2.0, -4.0, -8.0], rtol=1e-6)
+
+
+def test_insert_clips_out_of_range_indices() -> None:
+    """``insert`` clips a concrete index into ``[0, n]`` after counting a negative one from the
+    end (JAX's rule, which trellax already applied to a traced index; it raised IndexError), an
+    empty axis included; a list ``obj`` is JAX's TypeError and a 2-D one its ValueError."""
+    a = tnp.arange(3)
+    assert tnp.insert(a, 5, 9).tolist() == [0, 1, 2, 9]
+    assert tnp.insert(a, -5, 9).tolist() == [9, 0, 1, 2]
+    assert tnp.insert(a, np.array([0, 5, -9]), 9).tolist() == [9, 9, 0, 1, 2, 9]
+    empty = tnp.zeros((3, 0), tnp.bool_)
+    got = trellax.jit(lambda v: tnp.insert(v, -1, 300, axis=1))(empty)
+    assert got.shape == (3, 1) and np.asarray(got).all()
+    with pytest.raises(TypeError):
+        tnp.insert(a, [0, 1], 9)
+    with pytest.raises(ValueError):
+        tnp.insert(a, np.array([[1]]), 9)
+
+
+def test_diff_of_order_zero_returns_the_input() -> None:
+    """``diff(n=0)`` is the input as it is before any rank or axis check, as in JAX (a 0-d input
+    with ``prepend``/``append`` was a ValueError)."""
+    x = tnp.asarray(np.float32(3.0))
+    assert float(tnp.diff(x, n=0, axis=0, prepend=1.5, append=-np.inf)) == 3.0
+    y = tnp.arange(3.0)
+    assert tnp.diff(y, n=0, axis=5, prepend=1.0).tolist() == [0.0, 1.0, 2.0]
+
+
+@pytest.mark.parametrize("name", ["eigh", "eigvalsh"])
+def test_eigh_of_non_finite_matrix_is_nan(name: str) -> None:
+    """``eigh``/``eigvalsh`` of a matrix holding NaN or inf are all NaN (XLA's LAPACK answer,
+    JAX's), as ``eig`` already was; NumPy's LinAlgError escaped before."""
+    x = np.array([[1.0, np.nan], [2.0, 3.0]], np.float32)
+    out = getattr(tnp.linalg, name)(tnp.asarray(x))
+    for o in out if isinstance(out, tuple) else (out,):
+        assert np.isnan(np.asarray(o)).all()
+    ok = getattr(tnp.linalg, name)(tnp.asarray(np.eye(2, dtype=np.float32)))
+    w = ok[0] if isinstance(ok, tuple) else ok
+    assert np.asarray(w).tolist() == [1.0, 1.0]

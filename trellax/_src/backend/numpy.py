@@ -837,7 +837,8 @@ def cholesky(x: np.ndarray) -> Any:
 
 
 def eigh(x: np.ndarray, *, lower: bool) -> Any:
-    w, v = np.linalg.eigh(_linalg_compute(x), UPLO="L" if lower else "U")
+    eigh_ = lambda m: tuple(np.linalg.eigh(m, UPLO="L" if lower else "U"))  # noqa: E731
+    w, v = _nan_where_nonfinite(eigh_, _linalg_compute(x))  # XLA's all-NaN, not LinAlgError
     return v.astype(x.dtype), w.astype(np.real(np.zeros((), x.dtype)).dtype)
 
 
