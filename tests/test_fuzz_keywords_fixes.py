@@ -27,13 +27,15 @@ def test_fft_axis_none_is_the_nd_transform(name: str, n: int | None) -> None:
 
 
 def test_fft_axis_none_edge_cases() -> None:
-    """JAX's answers at the edges of ``axis=None``: a 0-d input comes back as it is (complex for
-    ``fft``/``irfft``, real for ``rfft``); ``n`` with a 0-d input is an IndexError; ``hfft`` and
-    ``ihfft`` refuse ``None`` without ``n`` (TypeError) and use the last axis with it."""
+    """JAX's answers at the edges of ``axis=None``: a 0-d input comes back as it is from
+    ``fft`` (complex); ``rfft``/``irfft`` of it keep trellax's ValueError (no axis to transform,
+    docs/semantics.md); ``n`` with a 0-d input is an IndexError; ``hfft`` and ``ihfft`` refuse
+    ``None`` without ``n`` (TypeError) and use the last axis with it."""
     two = tnp.asarray(np.float32(2.0))
     assert tnp.fft.fft(two, axis=None).dtype == tnp.complex64
-    assert tnp.fft.rfft(two, axis=None).dtype == tnp.float32
-    assert complex(tnp.fft.irfft(two, axis=None)) == 2.0
+    for name in ("rfft", "irfft"):
+        with pytest.raises(ValueError):
+            getattr(tnp.fft, name)(two, axis=None)
     with pytest.raises(IndexError):
         tnp.fft.fft(two, n=6, axis=None)
     with pytest.raises(TypeError):
@@ -168,3 +170,17 @@ def test_eigh_of_non_finite_matrix_is_nan(name: str) -> None:
     ok = getattr(tnp.linalg, name)(tnp.asarray(np.eye(2, dtype=np.float32)))
     w = ok[0] if isinstance(ok, tuple) else ok
     assert np.asarray(w).tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("name", ["hfft", "ihfft"])
+def test_hfft_axis_out_of_range_is_index_error(name: str) -> None:
+    """``hfft``/``ihfft`` with an axis out of range, or of a 0-d input, raise JAX's IndexError
+    (trellax raised ValueError); ``ihfft``'s first frequency has JAX's +0 imaginary part."""
+    f = getattr(tnp.fft, name)
+    with pytest.raises(IndexError):
+        f(tnp.ones(3), axis=-2)
+    with pytest.raises(IndexError):
+        f(tnp.asarray(np.float32(1.0)))
+    if name == "ihfft":
+        dc = np.asarray(f(tnp.asarray(np.array([1.0, 2.0, 3.0, 4.0], np.float32))))[0]
+        assert dc.imag == 0 and not np.signbit(dc.imag)

@@ -184,7 +184,10 @@ def qr(x: ArrayLike, *, full_matrices: bool = True) -> tuple[Array, Array]:
 def _qr_raw_kernel(x: np.ndarray) -> Any:
     """NumPy's (LAPACK geqrf's) raw QR: the Householder reflectors below the diagonal of ``h``
     (transposed, ``(..., n, m)``) and their scalings ``tau`` (``(..., min(m, n))``)."""
-    h, tau = np.linalg.qr(x.astype(backend.compute_dtype(x.dtype), copy=False), mode="raw")
+    from trellax._src.backend.float_facts import compute_dtype
+
+    xc: Any = x.astype(compute_dtype(x.dtype), copy=False)
+    h, tau = np.linalg.qr(xc, mode="raw")
     return np.asarray(h).astype(x.dtype), np.asarray(tau).astype(x.dtype)
 
 

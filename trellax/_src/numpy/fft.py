@@ -231,9 +231,13 @@ def _no_axis(name: str, a: ArrayLike, axis: Any, n: int | None) -> Any:
     if axis is None:
         if n is None:
             raise TypeError(f"{name}: axis must be an integer, got None")
-        if np.ndim(a) == 0:  # type: ignore[arg-type]
+        if np.ndim(a) == 0:
             raise IndexError(f"{name}: a 0-d input has no last axis to transform")
         return -1
+    nd = np.ndim(a)
+    if (isinstance(axis, int) and not -nd <= axis < max(nd, 1)) or (nd == 0 and axis is not None):
+        # JAX indexes the shape by the axis: its IndexError
+        raise IndexError(f"{name}: axis {axis} is out of bounds for array of dimension {nd}")
     return axis
 
 
@@ -332,8 +336,8 @@ def rfftn(
     _check_norm(norm)
     x = _real_input("rfftn", a)
     ax, sizes = _axes_and_sizes("rfftn", x, s, axes)
-    if not ax:  # no axis to transform: JAX returns the (inexact) input as it is
-        return x
+    if not ax:  # docs/semantics.md: JAX returns the real input as a "spectrum"
+        raise ValueError("rfftn: at least one axis is required")
     if sizes[-1] < 1:
         raise ValueError(f"rfftn: invalid number of data points ({sizes[-1]}) specified")
     for a_, n in zip(ax, sizes):
@@ -375,8 +379,8 @@ def irfftn(
                 raise ValueError(
                     f"irfftn: axis {a_} is out of bounds for array of dimension {x.ndim}"
                 )
-    if not ax:  # no axis to transform: JAX returns the input made complex
-        return x
+    if not ax:  # docs/semantics.md: JAX returns the input made complex as a "signal"
+        raise ValueError("irfftn: at least one axis is required")
     if s is None:
         # JAX's default output length, 0 (an empty result) for one or no input frequencies
         sizes = (*(x.shape[a_] for a_ in ax[:-1]), max(2 * (x.shape[ax[-1]] - 1), 0))
@@ -467,7 +471,11 @@ def ihfft(
     _axis_check_1d("ihfft", axis)
     _check_norm(norm)
     x = _real_input("ihfft", a)
-    return lax.conj(rfft(x, n, axis, _SWAP[norm]))
+    # conjugate, then scale (JAX's order: the scaling's complex product makes the zero
+    # imaginary part of the first frequency +0, where scaling first and conjugating gave -0)
+    out = lax.conj(rfft(x, n, axis, None))
+    length = x.shape[axis] if n is None else operator.index(n)
+    return _scale(out, _norm_factor(_SWAP[norm], length, False))
 
 
 # -- frequencies and shifts ---------------------------------------------------------------------------
