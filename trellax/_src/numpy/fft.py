@@ -234,11 +234,15 @@ def _no_axis(name: str, a: ArrayLike, axis: Any, n: int | None) -> Any:
         if np.ndim(a) == 0:
             raise IndexError(f"{name}: a 0-d input has no last axis to transform")
         return -1
-    nd = np.ndim(a)
-    if (isinstance(axis, int) and not -nd <= axis < max(nd, 1)) or (nd == 0 and axis is not None):
-        # JAX indexes the shape by the axis: its IndexError
-        raise IndexError(f"{name}: axis {axis} is out of bounds for array of dimension {nd}")
     return axis
+
+
+def _default_length_axis(name: str, x: Array, axis: Any, n: int | None) -> None:
+    """Without ``n``, JAX reads the default length from ``x.shape[axis]`` (after its dtype
+    checks): an axis out of range, or a 0-d input, is its IndexError there."""
+    nd = x.ndim
+    if n is None and isinstance(axis, int) and (nd == 0 or not -nd <= axis < nd):
+        raise IndexError(f"{name}: axis {axis} is out of bounds for array of dimension {nd}")
 
 
 def _fft1(
@@ -459,6 +463,7 @@ def hfft(
     _axis_check_1d("hfft", axis)
     _check_norm(norm)
     x = _inexact("hfft", a)
+    _default_length_axis("hfft", x, axis, n)
     x = lax.conj(_convert(x, _complex_of(x.dtype), False))
     return irfft(x, n, axis, _SWAP[norm])
 
@@ -471,6 +476,7 @@ def ihfft(
     _axis_check_1d("ihfft", axis)
     _check_norm(norm)
     x = _real_input("ihfft", a)
+    _default_length_axis("ihfft", x, axis, n)
     # conjugate, then scale (JAX's order: the scaling's complex product makes the zero
     # imaginary part of the first frequency +0, where scaling first and conjugating gave -0)
     out = lax.conj(rfft(x, n, axis, None))
