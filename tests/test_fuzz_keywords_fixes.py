@@ -184,3 +184,32 @@ def test_hfft_axis_out_of_range_is_index_error(name: str) -> None:
     if name == "ihfft":
         dc = np.asarray(f(tnp.asarray(np.array([1.0, 2.0, 3.0, 4.0], np.float32))))[0]
         assert dc.imag == 0 and not np.signbit(dc.imag)
+
+
+def test_error_classes_of_jax() -> None:
+    """Wrong keyword values raise JAX's error classes (or one deriving from it): three-term
+    ``where`` with ``size``/``fill_value`` is a ValueError (trellax ignored them); ``delete``
+    out of range is JAX's ValueError (still an IndexError), of a list a TypeError;
+    ``diagonal`` of one axis twice is JAX's TypeError (still a ValueError); ``glu`` over an odd
+    axis is JAX's AssertionError (still a ValueError)."""
+    cond = tnp.asarray([True, False])
+    with pytest.raises(ValueError):
+        tnp.where(cond, 1.0, 2.0, size=3)
+    with pytest.raises(ValueError):
+        tnp.where(cond, 1.0, 2.0, fill_value=0)
+    assert tnp.where(cond, 1.0, 2.0, size=None).tolist() == [1.0, 2.0]
+    a = tnp.arange(3)
+    for bad in (5, -4):
+        with pytest.raises(ValueError):
+            tnp.delete(a, bad)
+        with pytest.raises(IndexError):
+            tnp.delete(a, bad)
+    with pytest.raises(TypeError):
+        tnp.delete(a, [0, 1])
+    m = tnp.arange(6).reshape(2, 3)
+    with pytest.raises(TypeError):
+        tnp.diagonal(m, axis1=1, axis2=1)
+    with pytest.raises(ValueError):
+        tnp.diagonal(m, axis2=0)
+    with pytest.raises(AssertionError):
+        trellax.nn.glu(tnp.ones(3), axis=0)

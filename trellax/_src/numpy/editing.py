@@ -79,6 +79,10 @@ def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
     return joining.concatenate([arr, values], axis=axis)
 
 
+class _OutOfBounds(IndexError, ValueError):
+    """An index out of range: JAX's ValueError, NumPy's IndexError (both catch it)."""
+
+
 def delete(
     arr: ArrayLike, obj: Any, axis: int | None = None, *, assume_unique_indices: bool = False
 ) -> Array:
@@ -90,6 +94,10 @@ def delete(
     if isinstance(obj, slice):
         keep = np.delete(np.arange(n), obj)
     else:
+        if isinstance(obj, (list, tuple)):  # JAX's TypeError: a sequence is not an array
+            raise TypeError(
+                f"delete requires ndarray or scalar arguments, got {type(obj)} at position 1."
+            )
         index = _concrete("delete", obj, "obj")
         if index.dtype == np.bool_:
             if index.shape != (n,):
@@ -108,7 +116,7 @@ def delete(
                 )
             index = index.astype(np.int64).ravel()
             if index.size and (index.min() < -n or index.max() >= n):
-                raise IndexError(f"delete: index out of bounds for axis {ax} with size {n}")
+                raise _OutOfBounds(f"delete: index out of bounds for axis {ax} with size {n}")
             keep = np.delete(np.arange(n), index)
     return _take_static(x, keep, ax)
 
