@@ -213,3 +213,16 @@ def test_error_classes_of_jax() -> None:
         tnp.diagonal(m, axis2=0)
     with pytest.raises(AssertionError):
         trellax.nn.glu(tnp.ones(3), axis=0)
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_linspace_step_of_integer_dtype(jit: bool) -> None:
+    """With 64-bit mode on, ``linspace(..., retstep=True, dtype=<int>)`` returns its step in JAX's
+    inexact type of that dtype: float32 for 8- to 32-bit integers and bool, float64 for 64-bit
+    ones (trellax gave the default float, float64, for all)."""
+    with trellax.enable_x64(True):
+        for dt, want in (("uint16", "float32"), ("int32", "float32"), ("int64", "float64")):
+            f = lambda dt=dt: tnp.linspace(-2, 1, 5, retstep=True, dtype=dt)  # noqa: E731
+            out, step = trellax.jit(f)() if jit else f()
+            assert out.dtype == tnp.dtype(dt) and step.dtype == tnp.dtype(want)
+            assert float(step) == 0.75

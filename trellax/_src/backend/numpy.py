@@ -839,7 +839,7 @@ def cholesky(x: np.ndarray) -> Any:
 def eigh(x: np.ndarray, *, lower: bool) -> Any:
     eigh_ = lambda m: tuple(np.linalg.eigh(m, UPLO="L" if lower else "U"))  # noqa: E731
     try:  # LAPACK's answer for inf (NaN values, unit vectors); where it fails, XLA's all-NaN
-        w, v = eigh_(_linalg_compute(x))
+        w, v = np.linalg.eigh(_linalg_compute(x), UPLO="L" if lower else "U")
     except np.linalg.LinAlgError:
         w, v = _nan_where_nonfinite(eigh_, _linalg_compute(x))
     return v.astype(x.dtype), w.astype(np.real(np.zeros((), x.dtype)).dtype)

@@ -728,7 +728,7 @@ def linspace(
         value = np.floor(value)
     out = eager.wrap(_host_convert(value, d), d, False)
     if retstep:  # the step keeps the computation dtype (a float for an integer dtype), as JAX's
-        sd = d if dtypes.kind(d) in ("f", "c") else dtypes.default_float_dtype()
+        sd = d if dtypes.kind(d) in ("f", "c") else to_inexact_dtype(d)
         if num == 0 or (num == 1 and endpoint):  # JAX's step without a spacing: a 0-d NaN
             step = np.nan
         elif num == 1:

@@ -33,6 +33,7 @@ from trellax._src.lax.structural import (
     slice_in_dim_static,
 )
 from trellax._src.numpy.reductions import const
+from trellax._src.numpy.util import to_inexact_dtype
 
 DType = np.dtype[Any]
 Shape = tuple[int, ...]
@@ -140,7 +141,7 @@ def linspace(
     asked), computed in the inexact type of ``dtype`` (integer results are floored, as eagerly).
     ``start`` and ``stop`` may be arrays (broadcast together) and complex."""
     kind = dtypes.kind(dtype)
-    compute = dtype if kind in ("f", "c") else dtypes.default_float_dtype()
+    compute = dtype if kind in ("f", "c") else to_inexact_dtype(dtype)  # JAX: int32 -> float32
     lo, hi = _endpoint(start, compute), _endpoint(stop, compute)
     bounds = core.broadcast_shapes(tuple(lo.shape), tuple(hi.shape))
     ax = axis + len(bounds) + 1 if axis < 0 else axis
