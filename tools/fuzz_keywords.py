@@ -617,7 +617,8 @@ def evaluate(prog: dict[str, Any], jax: Any) -> Any:
     f = _function(jax, prog["fn"])
 
     def call(*a: Any) -> Any:
-        return f(*_value(prog["args"], list(a)), **_value(prog["kwargs"], list(a)))
+        kwargs = {key: _value(v, list(a)) for key, v in prog["kwargs"].items()}
+        return f(*_value(prog["args"], list(a)), **kwargs)
 
     if prog["transform"] == "jit":
         return jax.jit(call)(*xs)
