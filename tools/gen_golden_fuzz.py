@@ -75,7 +75,7 @@ def main() -> None:
     out = ROOT / "tests" / "golden" / name
     if "--out" in sys.argv:  # a trial run of new seeds, kept apart from the committed goldens
         out = pathlib.Path(sys.argv[sys.argv.index("--out") + 1])
-    default_n = 2800 if COMPOSE else 2000 if LAX else 4000 if KEYWORDS else 8000
+    default_n = 2800 if COMPOSE else 2000 if LAX else 6000 if KEYWORDS else 8000
     n = int(sys.argv[sys.argv.index("--n") + 1]) if "--n" in sys.argv else default_n
     start = int(sys.argv[sys.argv.index("--start") + 1]) if "--start" in sys.argv else 0
     skip = (
