@@ -226,3 +226,22 @@ def test_linspace_step_of_integer_dtype(jit: bool) -> None:
             out, step = trellax.jit(f)() if jit else f()
             assert out.dtype == tnp.dtype(dt) and step.dtype == tnp.dtype(want)
             assert float(step) == 0.75
+
+
+def test_lstsq_and_full_error_classes() -> None:
+    """``lstsq`` checks that the leading dimensions match before the ranks (JAX's ValueError:
+    trellax raised TypeError for a 3-D operand with another first dimension) and reads both
+    first dimensions (IndexError for a 0-d ``a``); ``full``/``full_like`` of ``None`` are JAX's
+    TypeError (trellax raised ValueError)."""
+    with pytest.raises(ValueError):
+        tnp.linalg.lstsq(tnp.ones((3, 3)), tnp.ones((1, 3, 2)))
+    with pytest.raises(ValueError):
+        tnp.linalg.lstsq(tnp.ones((2, 1, 2)), tnp.ones((3, 1)))
+    with pytest.raises(TypeError):
+        tnp.linalg.lstsq(tnp.ones((3, 2, 2)), tnp.ones((3, 1)))
+    with pytest.raises(IndexError):
+        tnp.linalg.lstsq(tnp.ones(()), tnp.ones(3))
+    with pytest.raises(TypeError):
+        tnp.full((2,), None)
+    with pytest.raises(TypeError):
+        tnp.full_like(tnp.ones(2), None)

@@ -392,6 +392,12 @@ def empty(
     return _filled("empty", shape, dtype, 0)
 
 
+def _check_fill(name: str, fill_value: Any) -> None:
+    """JAX's TypeError for a ``None`` fill value (it is not an array or a scalar)."""
+    if fill_value is None:
+        raise TypeError(f"{name} requires ndarray or scalar arguments, got {type(None)}")
+
+
 def full(
     shape: ShapeLike,
     fill_value: ArrayLike,
@@ -407,6 +413,7 @@ def full(
     """
     if out_sharding is not None:
         check_out_sharding("full", out_sharding)
+    _check_fill("full", fill_value)
     if is_extended(fill_value) or (dtype is not None and is_extended(dtype)):
         return handler("full")(shape, fill_value, dtype)  # type: ignore[no-any-return]
     dims = _shape(shape, "full")
@@ -549,6 +556,7 @@ def full_like(
     """``full`` with ``a``'s shape, dtype and weak flag; the fill value is cast, not promoted."""
     if out_sharding is not None:
         check_out_sharding("full_like", out_sharding)
+    _check_fill("full_like", fill_value)
     if is_extended(a if dtype is None else dtype) or is_extended(fill_value):
         key_dtype = a.dtype if dtype is None else dtype  # type: ignore[union-attr]
         dims = a.shape if shape is None else shape  # type: ignore[union-attr]

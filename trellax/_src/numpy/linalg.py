@@ -309,11 +309,13 @@ def lstsq(
     ``m <= n`` (eager only).
     """
     x, y = _inexact("lstsq", a, b)
+    vector = y.ndim == 1
+    if x.ndim == 0 or y.ndim == 0:  # JAX reads both first dimensions: IndexError (AxisError)
+        raise np.exceptions.AxisError("lstsq: a and b must have at least one dimension")
+    if x.ndim and x.shape[0] != y.shape[0]:  # JAX's first check, before the ranks
+        raise ValueError(f"Leading dimensions of input arrays must match: a {x.shape}, b {y.shape}")
     if x.ndim != 2:
         raise TypeError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
-    vector = y.ndim == 1
-    if y.ndim == 0:  # JAX reads b's first dimension: an IndexError (AxisError is both)
-        raise np.exceptions.AxisError("lstsq: b must be one or two-dimensional, got a 0-d array")
     if y.ndim not in (1, 2):
         raise TypeError(f"{y.ndim}-dimensional array given. b must be one or two-dimensional")
     m, n = x.shape
