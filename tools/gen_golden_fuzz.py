@@ -1,14 +1,16 @@
 """Golden outcomes of the random programs of the differential fuzzer under JAX.
 
 Runs the programs of seeds ``0 .. N-1`` (``tools/fuzz_programs.py``, or with ``--compose``
-``tools/fuzz_compose.py``, with ``--lax`` ``tools/fuzz_lax.py``) whose 64-bit mode is the one asked for with ``jax`` 0.10.2 and writes
+``tools/fuzz_compose.py``, with ``--lax`` ``tools/fuzz_lax.py``, with ``--keywords``
+``tools/fuzz_keywords.py``) whose 64-bit mode is the one asked for with ``jax`` 0.10.2 and writes
 ``tests/golden/fuzz_x32.json`` (or, with ``--x64``, ``tests/golden/fuzz_x64.json``,
-``jax_enable_x64`` set before anything runs; ``fuzz_compose_x32.json`` ... with ``--compose``, ``fuzz_lax_x32.json`` ... with ``--lax``): seed ->
+``jax_enable_x64`` set before anything runs; ``fuzz_compose_x32.json`` ... with ``--compose``, ``fuzz_lax_x32.json`` ... with ``--lax``,
+``fuzz_keywords_x32.json`` ... with ``--keywords``): seed ->
 ``[sha of the program's JSON, outcome]``, the outcome as :func:`fuzz_programs.run` encodes it
 (dtype, weak flag, shape and hex bits of each array, or the exception's class). The hash lets
 the test notice a generator that no longer makes the program JAX ran.
 
-    python tools/gen_golden_fuzz.py [--compose | --lax] [--x64] [--n N] [--start S]
+    python tools/gen_golden_fuzz.py [--compose | --lax | --keywords] [--x64] [--n N] [--start S]
                                     [--limit SECONDS] [--resume] [--out FILE] [--skip S1,S2]
 """
 
@@ -30,7 +32,16 @@ from fuzz_programs import program_sha  # noqa: E402  (shared with the test)
 
 COMPOSE = "--compose" in sys.argv
 LAX = "--lax" in sys.argv
-_gen = __import__("fuzz_lax" if LAX else "fuzz_compose" if COMPOSE else "fuzz_programs")
+KEYWORDS = "--keywords" in sys.argv
+_gen = __import__(
+    "fuzz_keywords"
+    if KEYWORDS
+    else "fuzz_lax"
+    if LAX
+    else "fuzz_compose"
+    if COMPOSE
+    else "fuzz_programs"
+)
 generate, run = _gen.generate, _gen.run
 
 
@@ -59,10 +70,12 @@ def main() -> None:
         (True, True): "fuzz_compose_x64.json",
     }
     name = ("fuzz_lax_x64.json" if X64 else "fuzz_lax_x32.json") if LAX else names[COMPOSE, X64]
+    if KEYWORDS:
+        name = "fuzz_keywords_x64.json" if X64 else "fuzz_keywords_x32.json"
     out = ROOT / "tests" / "golden" / name
     if "--out" in sys.argv:  # a trial run of new seeds, kept apart from the committed goldens
         out = pathlib.Path(sys.argv[sys.argv.index("--out") + 1])
-    default_n = 2800 if COMPOSE else 2000 if LAX else 8000
+    default_n = 2800 if COMPOSE else 2000 if LAX else 6000 if KEYWORDS else 8000
     n = int(sys.argv[sys.argv.index("--n") + 1]) if "--n" in sys.argv else default_n
     start = int(sys.argv[sys.argv.index("--start") + 1]) if "--start" in sys.argv else 0
     skip = (

@@ -839,7 +839,11 @@ def cholesky(x: np.ndarray) -> Any:
 
 
 def eigh(x: np.ndarray, *, lower: bool) -> Any:
-    w, v = np.linalg.eigh(_linalg_compute(x), UPLO="L" if lower else "U")
+    eigh_ = lambda m: tuple(np.linalg.eigh(m, UPLO="L" if lower else "U"))  # noqa: E731
+    try:  # LAPACK's answer for inf (NaN values, unit vectors); where it fails, XLA's all-NaN
+        w, v = np.linalg.eigh(_linalg_compute(x), UPLO="L" if lower else "U")
+    except np.linalg.LinAlgError:
+        w, v = _nan_where_nonfinite(eigh_, _linalg_compute(x))
     return v.astype(x.dtype), w.astype(np.real(np.zeros((), x.dtype)).dtype)
 
 
@@ -963,8 +967,7 @@ def slogdet(x: np.ndarray) -> Any:
 def fft(x: np.ndarray, *, fft_type: str, fft_lengths: tuple[int, ...]) -> Any:
     axes = tuple(range(x.ndim - len(fft_lengths), x.ndim))
     if fft_type == "FFT":
-        out = np.fft.fftn(x, s=fft_lengths, axes=axes)
-        return out.astype(x.dtype, copy=False)
+        return np.fft.fftn(x, s=fft_lengths, axes=axes).astype(x.dtype, copy=False)
     if fft_type == "IFFT":
         return np.fft.ifftn(x, s=fft_lengths, axes=axes).astype(x.dtype, copy=False)
     if fft_type == "RFFT":

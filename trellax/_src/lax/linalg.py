@@ -181,6 +181,32 @@ def qr(x: ArrayLike, *, full_matrices: bool = True) -> tuple[Array, Array]:
     return q, r
 
 
+def _qr_raw_kernel(x: np.ndarray) -> Any:
+    """NumPy's (LAPACK geqrf's) raw QR: the Householder reflectors below the diagonal of ``h``
+    (transposed, ``(..., n, m)``) and their scalings ``tau`` (``(..., min(m, n))``)."""
+    from trellax._src.backend.float_facts import compute_dtype
+
+    xc: Any = x.astype(compute_dtype(x.dtype), copy=False)
+    h, tau = np.linalg.qr(xc, mode="raw")
+    return np.asarray(h).astype(x.dtype), np.asarray(tau).astype(x.dtype)
+
+
+qr_raw_p = _prim("qr_raw", _qr_raw_kernel, multiple_results=True)
+
+
+@qr_raw_p.def_abstract_eval
+def _qr_raw_abstract_eval(x: AbstractValue) -> tuple[ShapedArray, ShapedArray]:
+    batch, m, n = _check_matrix("qr", x, square=False)
+    w = x.weak_type
+    return _aval((*batch, n, m), x.dtype, w), _aval((*batch, min(m, n)), x.dtype, w)
+
+
+def qr_raw(x: ArrayLike) -> tuple[Array, Array]:
+    """``h, tau`` of ``numpy.linalg.qr(mode="raw")`` (``jnp.linalg.qr(mode="raw")``)."""
+    h, tau = qr_raw_p.bind_multi(asarray(x))
+    return h, tau
+
+
 svd_p = _prim("svd", backend.svd, multiple_results=True)
 
 

@@ -122,12 +122,16 @@ def selu(x: Array) -> Array:
     return _SELU_SCALE * elu(x, _SELU_ALPHA)
 
 
+class _OddSize(ValueError, AssertionError):
+    """``glu`` over an odd axis: JAX's AssertionError (an ``assert``), a ValueError here too."""
+
+
 def glu(x: Array, axis: int = -1) -> Array:
     """First half of ``x`` along ``axis`` times the sigmoid of the second half."""
     x = _arr(x)
     size = x.shape[axis]
     if size % 2:
-        raise ValueError(f"axis size must be divisible by 2, got {size}")
+        raise _OddSize(f"axis size must be divisible by 2, got {size}")
     x1, x2 = jnp.split(x, 2, axis)
     return x1 * sigmoid(x2)
 

@@ -392,6 +392,12 @@ def empty(
     return _filled("empty", shape, dtype, 0)
 
 
+def _check_fill(name: str, fill_value: Any) -> None:
+    """JAX's TypeError for a ``None`` fill value (it is not an array or a scalar)."""
+    if fill_value is None:
+        raise TypeError(f"{name} requires ndarray or scalar arguments, got {type(None)}")
+
+
 def full(
     shape: ShapeLike,
     fill_value: ArrayLike,
@@ -407,6 +413,7 @@ def full(
     """
     if out_sharding is not None:
         check_out_sharding("full", out_sharding)
+    _check_fill("full", fill_value)
     if is_extended(fill_value) or (dtype is not None and is_extended(dtype)):
         return handler("full")(shape, fill_value, dtype)  # type: ignore[no-any-return]
     dims = _shape(shape, "full")
@@ -539,6 +546,7 @@ def full_like(
     """``full`` with ``a``'s shape, dtype and weak flag; the fill value is cast, not promoted."""
     if out_sharding is not None:
         check_out_sharding("full_like", out_sharding)
+    _check_fill("full_like", fill_value)
     if is_extended(a if dtype is None else dtype) or is_extended(fill_value):
         key_dtype = a.dtype if dtype is None else dtype  # type: ignore[union-attr]
         dims = a.shape if shape is None else shape  # type: ignore[union-attr]
@@ -718,7 +726,7 @@ def linspace(
         value = np.floor(value)
     out = eager.wrap(_host_convert(value, d), d, False)
     if retstep:  # the step keeps the computation dtype (a float for an integer dtype), as JAX's
-        sd = d if dtypes.kind(d) in ("f", "c") else dtypes.default_float_dtype()
+        sd = d if dtypes.kind(d) in ("f", "c") else to_inexact_dtype(d)
         if num == 0 or (num == 1 and endpoint):  # JAX's step without a spacing: a 0-d NaN
             step = np.nan
         elif num == 1:
@@ -799,8 +807,12 @@ def geomspace(
     if traced.tracing():
         return traced.geomspace(start, stop, num, endpoint, d, axis)
     lo, hi = _concrete_ends("geomspace", start, stop)
-    if not (np.all(lo != 0) and np.all(hi != 0)):
+    if not (np.all(lo != 0) and np.all(hi != 0)):  # docs/semantics.md: NumPy's error, not NaN
         raise ValueError("Geometric sequence cannot include zero")
+    with fp_errors.quiet():
+        undefined = ~(np.isfinite(lo) & np.isfinite(hi)) | ((lo.real < 0) != (hi.real < 0))
+    if np.any(undefined):  # a non-finite end or a change of sign: JAX's NaN pattern
+        return traced.geomspace(start, stop, num, endpoint, d, axis)
     traced.check_size("geomspace", (num, *np.broadcast_shapes(lo.shape, hi.shape)), d)
     compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
     with fp_errors.quiet():

@@ -24,6 +24,7 @@ from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
+from trellax._src.lax.select_n import select_n
 from trellax._src.lax.structural import (
     _convert,
     broadcast_in_dim,
@@ -32,6 +33,7 @@ from trellax._src.lax.structural import (
     slice_in_dim_static,
 )
 from trellax._src.numpy.reductions import const
+from trellax._src.numpy.util import to_inexact_dtype
 
 DType = np.dtype[Any]
 Shape = tuple[int, ...]
@@ -139,7 +141,7 @@ def linspace(
     asked), computed in the inexact type of ``dtype`` (integer results are floored, as eagerly).
     ``start`` and ``stop`` may be arrays (broadcast together) and complex."""
     kind = dtypes.kind(dtype)
-    compute = dtype if kind in ("f", "c") else dtypes.default_float_dtype()
+    compute = dtype if kind in ("f", "c") else to_inexact_dtype(dtype)  # JAX: int32 -> float32
     lo, hi = _endpoint(start, compute), _endpoint(stop, compute)
     bounds = core.broadcast_shapes(tuple(lo.shape), tuple(hi.shape))
     ax = axis + len(bounds) + 1 if axis < 0 else axis
@@ -207,13 +209,24 @@ def geomspace(
     out = logspace(log_lo, log_hi, num, endpoint, 10.0, compute, axis)
     ax = axis + out.ndim if axis < 0 else axis
     out = lax.mul(_along(sign, tuple(out.shape), ax), out)
-    if num > 0:  # exact end points
+    if num > 0:  # exact end points where the sequence is defined (JAX's formula gives NaN, or
+        # a NaN start and zeros after it for a zero stop, when an end is 0 or the sign changes)
         first_shape = tuple(1 if i == ax else s for i, s in enumerate(out.shape))
-        parts = [_along(lo, first_shape, ax)]
-        inner = slice_in_dim_static(out, 1, num - 1 if endpoint else num, ax)
+        ok = lax.bitwise_and(_finite(log_lo), _finite(log_hi))
+        first = slice_in_dim_static(out, 0, 1, ax)
+        parts = [select_n(_along(ok, first_shape, ax), first, _along(lo, first_shape, ax))]
         if num > 1:
-            parts.append(inner)
+            parts.append(slice_in_dim_static(out, 1, num - 1 if endpoint else num, ax))
             if endpoint:
-                parts.append(_along(hi, first_shape, ax))
+                last = slice_in_dim_static(out, num - 1, num, ax)
+                parts.append(
+                    select_n(_along(ok, first_shape, ax), last, _along(hi, first_shape, ax))
+                )
         out = concatenate(parts, ax) if len(parts) > 1 else parts[0]
     return _convert(out, dtype, False)
+
+
+def _finite(x: Array) -> Array:
+    """Whether ``x`` (real or complex) is finite: ``x - x == 0`` is false for NaN and +-inf."""
+    diff = lax.sub(x, x)
+    return lax.eq(diff, const(0, diff.dtype))

@@ -34,11 +34,11 @@ def diff(
     n = operator.index(n)
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
+    if n == 0:  # JAX's: the input as it is, before the rank and axis are checked
+        return x
     if x.ndim == 0:
         raise ValueError("diff requires input that is at least one dimensional; got a 0-d array")
     ax = canonicalize_axis(axis, x.ndim)
-    if n == 0:
-        return x
     parts: list[Array | None] = []
     for extra in (prepend, append):
         if extra is None:

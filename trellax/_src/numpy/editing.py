@@ -79,6 +79,10 @@ def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
     return joining.concatenate([arr, values], axis=axis)
 
 
+class _OutOfBounds(IndexError, ValueError):
+    """An index out of range: JAX's ValueError, NumPy's IndexError (both catch it)."""
+
+
 def delete(
     arr: ArrayLike, obj: Any, axis: int | None = None, *, assume_unique_indices: bool = False
 ) -> Array:
@@ -90,6 +94,10 @@ def delete(
     if isinstance(obj, slice):
         keep = np.delete(np.arange(n), obj)
     else:
+        if isinstance(obj, (list, tuple)):  # JAX's TypeError: a sequence is not an array
+            raise TypeError(
+                f"delete requires ndarray or scalar arguments, got {type(obj)} at position 1."
+            )
         index = _concrete("delete", obj, "obj")
         if index.dtype == np.bool_:
             if index.shape != (n,):
@@ -108,7 +116,7 @@ def delete(
                 )
             index = index.astype(np.int64).ravel()
             if index.size and (index.min() < -n or index.max() >= n):
-                raise IndexError(f"delete: index out of bounds for axis {ax} with size {n}")
+                raise _OutOfBounds(f"delete: index out of bounds for axis {ax} with size {n}")
             keep = np.delete(np.arange(n), index)
     return _take_static(x, keep, ax)
 
@@ -148,16 +156,22 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
     if isinstance(obj, slice):
         index = np.arange(*obj.indices(n))
     else:
+        if isinstance(obj, (list, tuple)):  # JAX's TypeError: a sequence is not an array
+            raise TypeError(
+                f"insert requires ndarray or scalar arguments, got {type(obj)} at position 1."
+            )
         index = _concrete("insert", obj, "obj")
         if index.dtype == np.bool_ or not np.issubdtype(index.dtype, np.integer):
             raise ValueError(
                 f"trellax.numpy.insert(): index array must be integer typed; got {index}"
             )
+    if index.ndim > 1:
+        raise ValueError("insert: the index array obj must be one-dimensional or a scalar")
     scalar = index.ndim == 0
     index = index.astype(np.int64).ravel()
-    if index.size and (index.min() < -n or index.max() > n):
-        raise IndexError(f"insert: index out of bounds for axis {ax} with size {n}")
-    index = np.where(index < 0, index + n, index)
+    # JAX's rule (also under jit): a negative index counts from the end, then every index is
+    # clipped into [0, n] (NumPy raises IndexError out of range)
+    index = np.clip(np.where(index < 0, index + n, index), 0, n)
     if scalar:
         # NumPy's rule: the values' leading axis becomes the inserted slab along ``axis``
         v = shapes.reshape(v, (1,) * (x.ndim - v.ndim) + tuple(v.shape)) if v.ndim < x.ndim else v

@@ -100,6 +100,7 @@ def _axes_and_sizes(
         if s is None:
             ax = tuple(range(x.ndim))
         else:
+            _too_many_lengths(x, s)
             if len(s) > x.ndim:
                 raise ValueError(
                     f"FFT input shape {tuple(x.shape)} must have at least as many input "
@@ -131,6 +132,15 @@ def _axes_and_sizes(
         if n < 1 and not (n == 0 and (allow_empty or s is None)):
             raise ValueError(f"{fun_name}: invalid number of data points ({n}) specified")
     return ax, sizes
+
+
+def _too_many_lengths(x: Array, s: Sequence[int]) -> None:
+    """JAX 0.10.2 places the lengths on the last ``len(s)`` axes by assignment into the shape,
+    so more than twice as many lengths as axes (any for a 0-d input) is its IndexError."""
+    if len(s) > 2 * x.ndim:
+        raise IndexError(
+            f"FFT lengths {tuple(s)} cannot be placed on an array of dimension {x.ndim}"
+        )
 
 
 def _repeated(fun_name: str, axes: Any) -> None:
@@ -184,8 +194,11 @@ def _c2c(
 # -- complex transforms ------------------------------------------------------------------------------
 
 
-def fft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
-    """The 1-D discrete Fourier transform along ``axis`` (length ``n``: zero-padded or cropped).
+def fft(
+    a: ArrayLike, n: int | None = None, axis: int | None = -1, norm: str | None = None
+) -> Array:
+    """The 1-D discrete Fourier transform along ``axis`` (length ``n``: zero-padded or cropped);
+    ``axis=None`` is :func:`fftn` over every axis (with ``n``, the last one at length ``n``).
 
     >>> import trellax.numpy as tnp
     >>> fft(tnp.asarray([1.0, 0.0, 0.0, 0.0]))
@@ -194,7 +207,9 @@ def fft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = N
     return _fft1("fft", a, n, axis, norm, inverse=False)
 
 
-def ifft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
+def ifft(
+    a: ArrayLike, n: int | None = None, axis: int | None = -1, norm: str | None = None
+) -> Array:
     """The 1-D inverse discrete Fourier transform (``1/n`` scaling with ``norm="backward"``)."""
     return _fft1("ifft", a, n, axis, norm, inverse=True)
 
@@ -204,9 +219,37 @@ def _check_not_0d(name: str, x: Array, axis: int) -> None:
         raise ValueError(f"{name}: axis {axis} is out of bounds for array of dimension 0")
 
 
+def _all_axes(n: int | None) -> Sequence[int] | None:
+    """The ``s`` of the N-D transform that ``axis=None`` of a 1-D transform means (JAX 0.10.2
+    accepts it: every axis, or with ``n`` the last one at length ``n``)."""
+    return None if n is None else (operator.index(n),)
+
+
+def _no_axis(name: str, a: ArrayLike, axis: Any, n: int | None) -> Any:
+    """``hfft``/``ihfft`` with ``axis=None``: JAX 0.10.2 indexes the shape by it when ``n`` is
+    not given (its TypeError) and otherwise transforms the last axis."""
+    if axis is None:
+        if n is None:
+            raise TypeError(f"{name}: axis must be an integer, got None")
+        if np.ndim(a) == 0:
+            raise IndexError(f"{name}: a 0-d input has no last axis to transform")
+        return -1
+    return axis
+
+
+def _default_length_axis(name: str, x: Array, axis: Any, n: int | None) -> None:
+    """Without ``n``, JAX reads the default length from ``x.shape[axis]`` (after its dtype
+    checks): an axis out of range, or a 0-d input, is its IndexError there."""
+    nd = x.ndim
+    if n is None and isinstance(axis, int) and (nd == 0 or not -nd <= axis < nd):
+        raise IndexError(f"{name}: axis {axis} is out of bounds for array of dimension {nd}")
+
+
 def _fft1(
-    name: str, a: ArrayLike, n: int | None, axis: int, norm: str | None, *, inverse: bool
+    name: str, a: ArrayLike, n: int | None, axis: int | None, norm: str | None, *, inverse: bool
 ) -> Array:
+    if axis is None:
+        return _fftn(name, a, _all_axes(n), None, norm, inverse=inverse)
     _axis_check_1d(name, axis)
     _check_norm(norm)
     x = _inexact(name, a)
@@ -297,7 +340,7 @@ def rfftn(
     _check_norm(norm)
     x = _real_input("rfftn", a)
     ax, sizes = _axes_and_sizes("rfftn", x, s, axes)
-    if not ax:
+    if not ax:  # docs/semantics.md: JAX returns the real input as a "spectrum"
         raise ValueError("rfftn: at least one axis is required")
     if sizes[-1] < 1:
         raise ValueError(f"rfftn: invalid number of data points ({sizes[-1]}) specified")
@@ -326,6 +369,8 @@ def irfftn(
     x = _inexact("irfftn", a)
     x = _convert(x, _complex_of(x.dtype), False)
     if axes is None:
+        if s is not None:
+            _too_many_lengths(x, s)
         ax = tuple(range(x.ndim)) if s is None else tuple(range(x.ndim - len(s), x.ndim))
     else:
         ax = tuple(a_ + x.ndim if a_ < 0 else a_ for a_ in (operator.index(v) for v in axes))
@@ -338,7 +383,7 @@ def irfftn(
                 raise ValueError(
                     f"irfftn: axis {a_} is out of bounds for array of dimension {x.ndim}"
                 )
-    if not ax:
+    if not ax:  # docs/semantics.md: JAX returns the input made complex as a "signal"
         raise ValueError("irfftn: at least one axis is required")
     if s is None:
         # JAX's default output length, 0 (an empty result) for one or no input frequencies
@@ -358,16 +403,26 @@ def irfftn(
     return _scale(out, _norm_factor(norm, int(np.prod(sizes)), True))
 
 
-def rfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
-    """The 1-D transform of real input (``n // 2 + 1`` frequencies)."""
+def rfft(
+    a: ArrayLike, n: int | None = None, axis: int | None = -1, norm: str | None = None
+) -> Array:
+    """The 1-D transform of real input (``n // 2 + 1`` frequencies); ``axis=None`` is
+    :func:`rfftn` over every axis."""
+    if axis is None:
+        return rfftn(a, _all_axes(n), None, norm)
     _axis_check_1d("rfft", axis)
     x = _real_input("rfft", a)
     _check_not_0d("rfft", x, axis)
     return rfftn(x, None if n is None else (n,), (axis,), norm)
 
 
-def irfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
-    """The inverse of :func:`rfft`: ``n`` real outputs (default ``2 * (m - 1)``)."""
+def irfft(
+    a: ArrayLike, n: int | None = None, axis: int | None = -1, norm: str | None = None
+) -> Array:
+    """The inverse of :func:`rfft`: ``n`` real outputs (default ``2 * (m - 1)``); ``axis=None``
+    is :func:`irfftn` over every axis."""
+    if axis is None:
+        return irfftn(a, _all_axes(n), None, norm)
     _axis_check_1d("irfft", axis)
     x = _inexact("irfft", a)
     _check_not_0d("irfft", x, axis)
@@ -399,22 +454,34 @@ def irfft2(
 _SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
 
 
-def hfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
+def hfft(
+    a: ArrayLike, n: int | None = None, axis: int | None = -1, norm: str | None = None
+) -> Array:
     """The transform of a Hermitian-symmetric signal given by its first half: real output of
     length ``n`` (default ``2 * (m - 1)``)."""
+    axis = _no_axis("hfft", a, axis, n)
     _axis_check_1d("hfft", axis)
     _check_norm(norm)
     x = _inexact("hfft", a)
+    _default_length_axis("hfft", x, axis, n)
     x = lax.conj(_convert(x, _complex_of(x.dtype), False))
     return irfft(x, n, axis, _SWAP[norm])
 
 
-def ihfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
+def ihfft(
+    a: ArrayLike, n: int | None = None, axis: int | None = -1, norm: str | None = None
+) -> Array:
     """The inverse of :func:`hfft` (real input, ``n // 2 + 1`` complex outputs)."""
+    axis = _no_axis("ihfft", a, axis, n)
     _axis_check_1d("ihfft", axis)
     _check_norm(norm)
     x = _real_input("ihfft", a)
-    return lax.conj(rfft(x, n, axis, _SWAP[norm]))
+    _default_length_axis("ihfft", x, axis, n)
+    # conjugate, then scale (JAX's order: the scaling's complex product makes the zero
+    # imaginary part of the first frequency +0, where scaling first and conjugating gave -0)
+    out = lax.conj(rfft(x, n, axis, None))
+    length = x.shape[axis] if n is None else operator.index(n)
+    return _scale(out, _norm_factor(_SWAP[norm], length, False))
 
 
 # -- frequencies and shifts ---------------------------------------------------------------------------

@@ -188,12 +188,14 @@ def eigvals(a: ArrayLike) -> Array:
 
 def qr(a: ArrayLike, mode: str = "reduced") -> Any:
     """``Q, R`` with ``a = Q @ R``. ``mode``: ``"reduced"`` (``k = min(m, n)`` columns),
-    ``"complete"`` (square ``Q``) or ``"r"`` (``R`` only)."""
+    ``"complete"`` (square ``Q``), ``"r"`` (``R`` only) or ``"raw"`` (LAPACK's ``h, tau``)."""
     check_static("qr", mode=mode)
     x = _matrix("qr", a, square=False)
+    if mode == "raw":  # JAX's and NumPy's (h, tau) of LAPACK's geqrf, h transposed
+        return lax_linalg.qr_raw(x)
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(
-            f"Unsupported QR decomposition mode {mode!r}; use 'reduced', 'complete' or 'r'"
+            f"Unsupported QR decomposition mode {mode!r}; use 'reduced', 'complete', 'r' or 'raw'"
         )
     q, r = lax_linalg.qr(x, full_matrices=mode == "complete")
     return r if mode == "r" else QRResult(q, r)
@@ -307,11 +309,13 @@ def lstsq(
     ``m <= n`` (eager only).
     """
     x, y = _inexact("lstsq", a, b)
+    vector = y.ndim == 1
+    if x.ndim == 0 or y.ndim == 0:  # JAX reads both first dimensions: IndexError (AxisError)
+        raise np.exceptions.AxisError("lstsq: a and b must have at least one dimension")
+    if x.ndim and x.shape[0] != y.shape[0]:  # JAX's first check, before the ranks
+        raise ValueError(f"Leading dimensions of input arrays must match: a {x.shape}, b {y.shape}")
     if x.ndim != 2:
         raise TypeError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
-    vector = y.ndim == 1
-    if y.ndim == 0:  # JAX reads b's first dimension: an IndexError (AxisError is both)
-        raise np.exceptions.AxisError("lstsq: b must be one or two-dimensional, got a 0-d array")
     if y.ndim not in (1, 2):
         raise TypeError(f"{y.ndim}-dimensional array given. b must be one or two-dimensional")
     m, n = x.shape

@@ -33,7 +33,6 @@ from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.reductions import cumsum, reduce_max, reduce_min, reduce_or, reduce_sum
 from trellax._src.lax.structural import (
     _convert,
-    broadcast_in_dim,
     broadcast_to,
     broadcasted_iota,
     concatenate,
@@ -43,6 +42,7 @@ from trellax._src.lax.structural import (
     select_n,
     slice,
 )
+from trellax._src.numpy import creation_traced
 from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.einsum import einsum
 from trellax._src.numpy.indexing import _scatter, getitem
@@ -423,8 +423,10 @@ def nonzero(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) ->
         n = concrete_int(reduce_sum(_convert(mask, d, False), (0,)), "nonzero")
     else:
         n = static_int(size, "nonzero", "size")
-    positions, valid, _ = compact(mask, n)
     fills = _per_dim_fill(fill_value, x.ndim)
+    if x.size == 0:  # JAX's answer for an empty input: zeros, whatever the fill value
+        return tuple(creation_traced.filled((n,), d, 0) for _ in x.shape)
+    positions, valid, _ = compact(mask, n)
     out = []
     stride = 1
     strides = []
@@ -704,11 +706,9 @@ def histogram_bin_edges(
         same = lax.eq(lo, hi)
         lo = select_n(same, lo, lax.sub(lo, half))
         hi = select_n(same, hi, lax.add(hi, half))
-        steps = _convert(iota(dtypes.int32, nbins + 1), d, False)
-        frac = lax.div(steps, const(nbins, d))
-        edges = lax.add(lo, lax.mul(lax.sub(hi, lo), frac))
-        is_last = lax.eq(iota(dtypes.int32, nbins + 1), const(nbins, dtypes.int32))
-        return select_n(is_last, edges, broadcast_in_dim(hi, (nbins + 1,), ()))
+        # JAX's linspace in a's dtype: lo * (1 - t) + hi * t, which never forms hi - lo (a
+        # float16 range from -82 to 65504 overflows it)
+        return creation_traced.linspace(lo, hi, nbins + 1, True, d)[0]
     b = _asarray("histogram", bins)
     if b.ndim != 1:
         raise ValueError(f"histogram: bins must be an int or a 1-D array, got shape {b.shape}")

@@ -67,6 +67,10 @@ def where(
         raise ValueError(
             "Either both or neither of the x and y arguments should be provided to trellax.numpy.where"
         )
+    if size is not None or fill_value is not None:  # JAX's: they belong to the one-term form
+        raise ValueError(
+            "size and fill_value arguments cannot be used in three-term where function."
+        )
     if (  # the common eager case: a bool mask and two arrays of one type and shape
         type(condition) is ConcreteArray
         and type(x) is ConcreteArray

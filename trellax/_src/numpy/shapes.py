@@ -535,6 +535,10 @@ def triu(m: ArrayLike, k: int = 0) -> Array:
     return _triangle("triu", m, k, upper=True)
 
 
+class _SameAxes(ValueError, TypeError):
+    """``diagonal`` of one axis with itself."""
+
+
 def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     """The ``offset``-th diagonal of the planes spanned by ``axis1`` and ``axis2``; it becomes
     the last axis of the result."""
@@ -545,8 +549,8 @@ def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> A
             f"diagonal requires an array of at least two dimensions, got shape {tuple(x.shape)}"
         )
     a1, a2 = canonicalize_axis(axis1, x.ndim), canonicalize_axis(axis2, x.ndim)
-    if a1 == a2:
-        raise ValueError("diagonal: axis1 and axis2 cannot be the same")
+    if a1 == a2:  # JAX's TypeError (from its transpose), NumPy's ValueError: both catch it
+        raise _SameAxes("diagonal: axis1 and axis2 cannot be the same")
     k = operator.index(offset)
     x = moveaxis(x, (a1, a2), (-2, -1))
     *batch, n, m = x.shape

@@ -603,6 +603,11 @@ def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
         return lax.complex(round(lax.real(a), decimals), round(lax.imag(a), decimals))
     if decimals == 0:
         return lax.round(a, 1)
+    if a.dtype == dtypes.float16:
+        # JAX's: a float16 input is scaled in float32 and rounded back, so 65504 * 10 does not
+        # overflow to inf (bfloat16, with float32's range, is scaled in its own precision)
+        wide = round(_convert(a, dtypes.float32, a.weak_type), decimals)
+        return _convert(wide, a.dtype, a.weak_type)
     factor = _lax_const(10.0**decimals, a)
     return lax.div(lax.round(lax.mul(a, factor), 1), factor)
 

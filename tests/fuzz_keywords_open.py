@@ -1,0 +1,202 @@
+"""Keyword fuzzer programs (``tests/test_fuzz_keywords.py``) where trellax and JAX differ.
+
+Keyed ``(mode, seed)``; each value is ``(class of difference, cause)``. ``KNOWN``: trellax keeps
+its own answer on purpose (a documented departure, or JAX's value is the wrong one). ``OPEN``:
+found and not fixed yet, grouped by cause. The test fails when a listed program starts to agree
+(or differs in another class), so both lists stay honest.
+"""
+
+from __future__ import annotations
+
+UFUNC_WHERE = "the ufunc objects (add, multiply, maximum, bitwise_and, logaddexp) take no out=/where= call keywords, for call speed (trellax/_src/numpy/ufunc_objects.py): TypeError where JAX raises NotImplementedError for where="
+HALF_LINALG = "jnp.linalg decompositions of float16/bfloat16 (and polyfit of them) raise NotImplementedError on CPU in JAX; trellax computes them in float32 and rounds back (docs/semantics.md)"
+HALF_RFFT = "jnp.fft's real transforms of float16/bfloat16 raise ValueError in JAX; trellax computes them in float32, as fft of float16 is (docs/semantics.md)"
+HIST_COMPLEX = "jnp.histogram of complex input bins it in lexicographic order and returns complex counts; trellax raises TypeError (docs/semantics.md)"
+HIST0 = "histogram of an empty array: JAX fails on min of nothing; trellax NumPy's range (0, 1) (docs/semantics.md)"
+GEOM0 = "geomspace with an end at zero: JAX's NaN row, trellax NumPy's ValueError eagerly (docs/semantics.md)"
+ANYALL = "JAX 0.10.2's any/all of complex test the real part only (all(100j) is False); trellax tests x != 0 (docs/semantics.md)"
+SPECIAL_ACCURACY = "bessel_jn, comb, factorial: trellax's value is at least as close to SciPy's float64 value (bessel_jn: JAX NaN or |J| > 1 at large x, e.g. J0(250) = 3.5; factorial(10.) 48 float32 ulps off in JAX, 7 here; comb(N, k) of uint32 extremes rounded to one float)"
+FILL_PROMOTES = "JAX promotes nonzero/flatnonzero/argwhere/intersect1d results with a float fill_value (float index arrays, even with nothing filled); trellax keeps integer indices and the input's dtype"
+TRI_FLOAT32 = "JAX's tri defaults to float32 even with x64 on (its docs say the default float); trellax the default float (float64)"
+PARTITION_ORDER = "partition/argpartition: the order within the two sides is unspecified (JAX's docs); JAX's top_k gives the bottom ascending and the top descending, trellax both sorted ascending"
+FTZ = "XLA on CPU flushes subnormal operands and results to zero (a 1.2e-38 * 0.5 in gelu, a subnormal product in convolve, 5e-324 counted as zero by argwhere); trellax keeps IEEE subnormals"
+VANDER_POWER = "JAX's complex vander forms x ** k through exp/log in complex64 (x ** 1 differs from x by 2e-6 at 42.6j); trellax multiplies, exactly"
+CROSS_2VEC = "cross of a 3-vector with a 2-vector holding inf: JAX pads the 2-vector with 0 and forms inf * 0 = NaN; trellax (NumPy's) never multiplies by the missing component"
+COMPLEX_PRODUCT_INF = "convolve/correlate/tensordot of complex values with inf or overflow: XLA's complex convolution (three real products) or the promotion of a real operand to complex forms inf - inf or inf * 0 = NaN; trellax's direct products keep the infinite part"
+XLA_MUL_ONE = "leaky_relu(negative_slope=1.0) of complex -inf-22j under jit: XLA's simplifier drops x * 1, trellax's complex product (1 + 0j) * x gives NaN imaginary part"
+
+FFT_NONFINITE = "FFT of inputs with inf, NaN mixed with overflow, or huge finite values: NumPy's pocketfft and XLA's DUCC round and combine differently, so NaN/inf land on other outputs"
+LINALG_NUMERIC = "ill-conditioned, overflowing or non-finite matrices: LAPACK through NumPy and XLA's kernels differ beyond the tolerance (pinv/lstsq/svd/eigh/cond/slogdet/matrix_rank/qr), or JAX's dtype of an empty lstsq residual"
+
+
+# fmt: off
+KNOWN: dict[tuple[str, int], tuple[str, str]] = {
+    **{("x32", s): ("error_class", UFUNC_WHERE) for s in (
+        102, 114, 226, 380, 413, 428, 530, 556, 752, 824, 1262, 1270, 1299, 1343, 1418, 1422,
+        1519, 1707, 1743, 1838, 1923, 1926, 2065, 2092, 2102, 2121, 2298, 2310, 2596, 2611,
+        2638, 2738, 2883, 3083, 3121, 3401, 3416, 3464, 3631, 3685, 3705, 3822, 3830, 3858,
+        3866, 4371, 4445, 4625, 4660, 4706, 4761, 4794, 5027, 5095, 5150, 5198, 5218, 5240,
+        5260, 5336, 5357, 5403, 5409, 5616, 5632, 5687, 5745, 5752, 5879, 5880, 5949
+    )},
+    **{("x64", s): ("error_class", UFUNC_WHERE) for s in (
+        95, 163, 290, 292, 362, 402, 408, 440, 442, 563, 753, 772, 803, 879, 920, 992, 1024,
+        1078, 1122, 1294, 1306, 1322, 1401, 1429, 1569, 1592, 1787, 1798, 1886, 1942, 1971,
+        2063, 2074, 2075, 2277, 2297, 2317, 2571, 2712, 3016, 3094, 3151, 3248, 3352, 3386,
+        3572, 3575, 3753, 3853, 3886, 4028, 4049, 4151, 4312, 4326, 4359, 4369, 4455, 4620,
+        4633, 4649, 4683, 4707, 4729, 4855, 4864, 4871, 4917, 4932, 4992, 5020, 5026, 5060,
+        5068, 5142, 5309, 5362, 5427, 5432, 5517, 5625, 5628, 5629, 5631, 5771, 5834, 5945
+    )},
+    **{("x32", s): ("accepts", HALF_LINALG) for s in (
+        72, 134, 138, 166, 239, 263, 270, 455, 500, 673, 697, 1030, 1040, 1045, 1051, 1264,
+        1280, 1346, 1407, 1428, 1505, 1558, 1717, 1915, 1952, 2306, 2327, 2360, 2391, 2461,
+        2568, 2623, 2656, 2657, 2701, 2817, 2858, 2910, 2914, 2969, 2988, 3237, 3311, 3514,
+        3534, 3694, 3799, 4036, 4095, 4116, 4194, 4204, 4295, 4736, 4749, 4816, 4861, 4927,
+        4931, 5100, 5106, 5135, 5514, 5735
+    )},
+    **{("x64", s): ("accepts", HALF_LINALG) for s in (
+        1, 210, 247, 256, 285, 366, 368, 887, 994, 1055, 1474, 1489, 1709, 1728, 2012, 2191,
+        2268, 2288, 2335, 2390, 2480, 2659, 2663, 2703, 2953, 3245, 3462, 3474, 3488, 3569,
+        3954, 4008, 4143, 4159, 4182, 4189, 4217, 4235, 4303, 4364, 4395, 4415, 4436, 4884,
+        4944, 5082, 5429, 5539, 5604, 5656
+    )},
+    **{("x32", s): ("accepts", HALF_RFFT) for s in (1191, 2495, 2496, 2580, 2740, 2941, 3184, 3277, 3762, 4100, 4131, 4740)},
+    **{("x64", s): ("accepts", HALF_RFFT) for s in (642, 978, 2576, 2651, 3404, 4027, 4365, 4856, 5232)},
+    **{("x64", s): ("crash", HIST_COMPLEX) for s in (2431, 4001)},
+    **{("x32", s): ("accepts", HIST0) for s in (3353, 3366)},
+    **{("x64", s): ("accepts", HIST0) for s in (1193, 1986, 2802, 3737, 5205)},
+    **{("x64", s): ("crash", GEOM0) for s in (1564, 2548)},
+    **{("x64", s): ("value", ANYALL) for s in (1741, 5365)},
+    **{("x32", s): ("value", SPECIAL_ACCURACY) for s in (171, 533, 764, 1605, 1700, 2940, 3927, 4484, 4731, 5046)},
+    **{("x64", s): ("value", SPECIAL_ACCURACY) for s in (862, 1487, 2182, 2788, 2938, 3148, 3373, 3812, 4968, 5069)},
+    **{("x32", s): ("dtype", FILL_PROMOTES) for s in (1146, 4979, 5203)},
+    **{("x64", s): ("dtype", FILL_PROMOTES) for s in (728, 3620, 3643, 4132, 5766)},
+    **{("x64", s): ("dtype", TRI_FLOAT32) for s in (1834, 3189, 3431)},
+    **{("x32", s): ("value", PARTITION_ORDER) for s in (792, 3465, 4661, 4815)},
+    **{("x64", s): ("value", PARTITION_ORDER) for s in (1591, 2323)},
+    **{("x32", s): ("value", FTZ) for s in (4778, 5858)},
+    **{("x64", s): ("shape", FTZ) for s in (2522,)},
+    **{("x32", s): ("value", VANDER_POWER) for s in (1953, 2392, 2642, 4385)},
+    **{("x32", s): ("value", CROSS_2VEC) for s in (309,)},
+    **{("x32", s): ("value", COMPLEX_PRODUCT_INF) for s in (1228, 3001, 4480, 5920)},
+    **{("x64", s): ("value", COMPLEX_PRODUCT_INF) for s in (4176, 4699, 5241, 5762)},
+    **{("x32", s): ("value", XLA_MUL_ONE) for s in (1855,)},
+}
+
+OPEN: dict[tuple[str, int], tuple[str, str]] = {
+    **{("x32", s): ("value", LINALG_NUMERIC) for s in (1379, 2239, 4344, 4513, 4518, 4806, 5249, 5335)},
+    **{("x64", s): ("dtype", LINALG_NUMERIC) for s in (2305, 3174)},
+    **{("x64", s): ("value", LINALG_NUMERIC) for s in (132, 672, 897, 2977, 3885, 4284, 4296)},
+    **{("x32", s): ("dtype", "fft:rfftfreq: dtype differs from JAX's") for s in (806,)},
+    **{("x64", s): ("dtype", "fft:rfftfreq: dtype differs from JAX's") for s in (276, 2210, 2949, 3127, 3264, 4441, 5361)},
+    **{("x32", s): ("accepts", "jnp.histogram: JAX raises TypeError, trellax returns a value") for s in (464, 2425, 3470)},
+    **{("x64", s): ("accepts", "jnp.histogram: JAX raises TypeError, trellax returns a value") for s in (1579, 3143, 4689, 5714)},
+    **{("x32", s): ("value", FFT_NONFINITE) for s in (317, 2715, 3141, 5890)},
+    **{("x64", s): ("value", FFT_NONFINITE) for s in (1616, 3372)},
+    **{("x32", s): ("accepts", "jnp.linalg.slogdet: JAX raises NotImplementedError, trellax returns a value") for s in (465, 4152, 5030)},
+    **{("x64", s): ("accepts", "jnp.linalg.slogdet: JAX raises NotImplementedError, trellax returns a value") for s in (227, 1954, 5238)},
+    **{("x32", s): ("accepts", "jnp.indices: JAX raises TypeError, trellax returns a value") for s in (757, 2767, 5938)},
+    **{("x64", s): ("accepts", "jnp.indices: JAX raises TypeError, trellax returns a value") for s in (882, 4656)},
+    **{("x32", s): ("error_class", "jnp.partition: JAX raises NotImplementedError, trellax ValueError") for s in (796,)},
+    **{("x64", s): ("error_class", "jnp.partition: JAX raises NotImplementedError, trellax ValueError") for s in (1799, 3674, 4039, 5374)},
+    **{("x32", s): ("error_class", "jnp.unwrap: JAX raises ValueError, trellax TypeError") for s in (2776,)},
+    **{("x64", s): ("error_class", "jnp.unwrap: JAX raises ValueError, trellax TypeError") for s in (497, 2447, 2564, 5717)},
+    **{("x32", s): ("error_class", "jnp.linalg.tensordot: JAX raises ValueError, trellax TypeError") for s in (2289, 2400)},
+    **{("x64", s): ("error_class", "jnp.linalg.tensordot: JAX raises ValueError, trellax TypeError") for s in (3023, 4444)},
+    **{("x32", s): ("error_class", "jnp.cross: JAX raises TypeError, trellax ValueError") for s in (4738,)},
+    **{("x64", s): ("error_class", "jnp.cross: JAX raises TypeError, trellax ValueError") for s in (199, 2896, 3935)},
+    **{("x32", s): ("error_class", "jnp.insert: JAX raises TypeError, trellax AxisError") for s in (966, 2818, 4197)},
+    **{("x64", s): ("error_class", "jnp.insert: JAX raises TypeError, trellax AxisError") for s in (5905,)},
+    **{("x32", s): ("error_class", "jnp.nanmedian: JAX raises TypeError, trellax IndexError") for s in (2045, 2448)},
+    **{("x64", s): ("error_class", "jnp.nanmedian: JAX raises TypeError, trellax IndexError") for s in (3122, 3198)},
+    **{("x32", s): ("accepts", "jax.nn.standardize: JAX raises ValueError, trellax returns a value") for s in (1252,)},
+    **{("x64", s): ("accepts", "jax.nn.standardize: JAX raises ValueError, trellax returns a value") for s in (202, 1816)},
+    **{("x64", s): ("accepts", "jnp.histogram_bin_edges: JAX raises TypeError, trellax returns a value") for s in (1693, 2803, 5264)},
+    **{("x32", s): ("accepts", "jnp.unique_all: JAX raises ValueError, trellax returns a value") for s in (2067,)},
+    **{("x64", s): ("accepts", "jnp.unique_all: JAX raises ValueError, trellax returns a value") for s in (505, 1672)},
+    **{("x32", s): ("error_class", "jnp.repeat: JAX raises TypeError, trellax ValueError") for s in (1331, 4860)},
+    **{("x64", s): ("error_class", "jnp.repeat: JAX raises TypeError, trellax ValueError") for s in (4343,)},
+    **{("x32", s): ("error_class", "jnp.trim_zeros: JAX raises ConcretizationTypeError, trellax AxisError") for s in (2747, 2815, 3337)},
+    **{("x32", s): ("error_class", "jnp.vecdot: JAX raises TypeError, trellax AxisError") for s in (984,)},
+    **{("x64", s): ("error_class", "jnp.vecdot: JAX raises TypeError, trellax AxisError") for s in (1630, 4618)},
+    **{("x32", s): ("accepts", "jnp.partition: JAX raises TypeError, trellax returns a value") for s in (3441,)},
+    **{("x64", s): ("accepts", "jnp.partition: JAX raises TypeError, trellax returns a value") for s in (4370,)},
+    **{("x32", s): ("accepts", "jnp.setxor1d: JAX raises ValueError, trellax returns a value") for s in (216,)},
+    **{("x64", s): ("accepts", "jnp.setxor1d: JAX raises ValueError, trellax returns a value") for s in (4830,)},
+    **{("x64", s): ("error_class", "jnp.fft.ihfft: JAX raises IndexError, trellax ValueError") for s in (160, 5906)},
+    **{("x64", s): ("error_class", "jnp.linalg.cross: JAX raises TypeError, trellax ValueError") for s in (3300, 4123)},
+    **{("x32", s): ("error_class", "jax.nn.one_hot: JAX raises NameError, trellax TypeError") for s in (2364,)},
+    **{("x64", s): ("error_class", "jax.nn.one_hot: JAX raises NameError, trellax TypeError") for s in (384,)},
+    **{("x32", s): ("error_class", "jnp.geomspace: JAX raises TypeError, trellax ValueError") for s in (560, 5605)},
+    **{("x32", s): ("error_class", "jnp.partition: JAX raises NotImplementedError, trellax TypeError") for s in (4558,)},
+    **{("x64", s): ("error_class", "jnp.partition: JAX raises NotImplementedError, trellax TypeError") for s in (2942,)},
+    **{("x32", s): ("error_class", "jnp.unwrap: JAX raises TypeError, trellax ValueError") for s in (5292,)},
+    **{("x64", s): ("error_class", "jnp.unwrap: JAX raises TypeError, trellax ValueError") for s in (376,)},
+    **{("x64", s): ("shape", "numpy:unique_counts: shape differs from JAX's") for s in (3129, 4380)},
+    **{("x32", s): ("value", "nn:squareplus: value differs from JAX's") for s in (1692, 4594)},
+    **{("x32", s): ("value", "numpy:logspace: value differs from JAX's") for s in (157,)},
+    **{("x64", s): ("value", "numpy:logspace: value differs from JAX's") for s in (3846,)},
+    **{("x64", s): ("value", "numpy:polyfit: value differs from JAX's") for s in (2224, 4711)},
+    **{("x64", s): ("accepts", "jnp.fft.ifftn: JAX raises ValueError, trellax returns a value") for s in (2629,)},
+    **{("x32", s): ("accepts", "jnp.argpartition: JAX raises NotImplementedError, trellax returns a value") for s in (1069,)},
+    **{("x32", s): ("accepts", "jnp.diff: JAX raises TypeError, trellax returns a value") for s in (1833,)},
+    **{("x32", s): ("accepts", "jnp.intersect1d: JAX raises ValueError, trellax returns a value") for s in (4301,)},
+    **{("x64", s): ("accepts", "jnp.nanquantile: JAX raises TypeError, trellax returns a value") for s in (2924,)},
+    **{("x32", s): ("accepts", "jnp.pad: JAX raises TypeError, trellax returns a value") for s in (5227,)},
+    **{("x64", s): ("accepts", "jnp.percentile: JAX raises TypeError, trellax returns a value") for s in (1475,)},
+    **{("x64", s): ("accepts", "jnp.quantile: JAX raises TypeError, trellax returns a value") for s in (681,)},
+    **{("x32", s): ("accepts", "jnp.repeat: JAX raises TypeError, trellax returns a value") for s in (3953,)},
+    **{("x32", s): ("accepts", "jnp.setdiff1d: JAX raises IndexError, trellax returns a value") for s in (1106,)},
+    **{("x64", s): ("accepts", "jnp.trapezoid: JAX raises IndexError, trellax returns a value") for s in (1830,)},
+    **{("x64", s): ("accepts", "jnp.union1d: JAX raises ValueError, trellax returns a value") for s in (725,)},
+    **{("x32", s): ("accepts", "jnp.unique_inverse: JAX raises ValueError, trellax returns a value") for s in (3452,)},
+    **{("x64", s): ("accepts", "jnp.unique: JAX raises ValueError, trellax returns a value") for s in (1134,)},
+    **{("x64", s): ("accepts", "jnp.unpackbits: JAX raises ZeroDivisionError, trellax returns a value") for s in (2208,)},
+    **{("x32", s): ("accepts", "jnp.vander: JAX raises TypeError, trellax returns a value") for s in (3082,)},
+    **{("x64", s): ("crash", "jnp.fft.fftfreq: JAX returns a value, trellax raises TypeError") for s in (5988,)},
+    **{("x64", s): ("crash", "jnp.argsort: JAX returns a value, trellax raises TypeError") for s in (2478,)},
+    **{("x32", s): ("crash", "jnp.logspace: JAX returns a value, trellax raises ValueError") for s in (2175,)},
+    **{("x32", s): ("crash", "jnp.nanargmin: JAX returns a value, trellax raises TypeError") for s in (1001,)},
+    **{("x32", s): ("crash", "jnp.pad: JAX returns a value, trellax raises ValueError") for s in (4531,)},
+    **{("x64", s): ("crash", "jnp.setxor1d: JAX returns a value, trellax raises NonConcreteBooleanIndexError") for s in (4285,)},
+    **{("x32", s): ("crash", "jnp.take_along_axis: JAX returns a value, trellax raises ValueError") for s in (5097,)},
+    **{("x32", s): ("crash", "jnp.take: JAX returns a value, trellax raises ValueError") for s in (1749,)},
+    **{("x64", s): ("dtype", "nn:gelu: dtype differs from JAX's") for s in (2202,)},
+    **{("x64", s): ("dtype", "nn:logmeanexp: dtype differs from JAX's") for s in (2223,)},
+    **{("x64", s): ("dtype", "nn:softmax: dtype differs from JAX's") for s in (809,)},
+    **{("x64", s): ("dtype", "numpy:polyint: dtype differs from JAX's") for s in (3190,)},
+    **{("x32", s): ("error_class", "jnp.fft.irfftn: JAX raises IndexError, trellax ValueError") for s in (1478,)},
+    **{("x64", s): ("error_class", "jnp.linalg.lstsq: JAX raises TracerBoolConversionError, trellax ConcretizationTypeError") for s in (3429,)},
+    **{("x32", s): ("error_class", "jnp.bincount: JAX raises ConcretizationTypeError, trellax ValueError") for s in (621,)},
+    **{("x32", s): ("error_class", "jnp.compress: JAX raises TypeError, trellax ValueError") for s in (29,)},
+    **{("x64", s): ("error_class", "jnp.compress: JAX raises ValueError, trellax TypeError") for s in (2781,)},
+    **{("x64", s): ("error_class", "jnp.cross: JAX raises ValueError, trellax TypeError") for s in (2527,)},
+    **{("x64", s): ("error_class", "jnp.extract: JAX raises TypeError, trellax ValueError") for s in (4961,)},
+    **{("x32", s): ("error_class", "jnp.interp: JAX raises IndexError, trellax ValueError") for s in (5043,)},
+    **{("x32", s): ("error_class", "jnp.linspace: JAX raises IndexError, trellax ValueError") for s in (2647,)},
+    **{("x64", s): ("error_class", "jnp.nan_to_num: JAX raises ValueError, trellax TypeError") for s in (834,)},
+    **{("x32", s): ("error_class", "jnp.nanquantile: JAX raises TypeError, trellax IndexError") for s in (3293,)},
+    **{("x64", s): ("error_class", "jnp.packbits: JAX raises IndexError, trellax ValueError") for s in (5557,)},
+    **{("x32", s): ("error_class", "jnp.pad: JAX raises TypeError, trellax ValueError") for s in (2319,)},
+    **{("x64", s): ("error_class", "jnp.polyfit: JAX raises TypeError, trellax ValueError") for s in (799,)},
+    **{("x32", s): ("error_class", "jnp.stack: JAX raises TypeError, trellax ValueError") for s in (2488,)},
+    **{("x32", s): ("error_class", "jnp.take: JAX raises NotImplementedError, trellax IndexError") for s in (4508,)},
+    **{("x64", s): ("error_class", "jnp.tensordot: JAX raises ValueError, trellax TypeError") for s in (2721,)},
+    **{("x32", s): ("error_class", "jnp.unique: JAX raises ConcretizationTypeError, trellax ValueError") for s in (544,)},
+    **{("x32", s): ("error_class", "jnp.unstack: JAX raises TypeError, trellax ValueError") for s in (5254,)},
+    **{("x64", s): ("error_class", "jax.scipy.special.bessel_jn: JAX raises ValueError, trellax TypeError") for s in (704,)},
+    **{("x32", s): ("shape", "numpy:intersect1d: shape differs from JAX's") for s in (2479,)},
+    **{("x32", s): ("shape", "numpy:unique: shape differs from JAX's") for s in (3555,)},
+    **{("x32", s): ("value", "numpy:amax: value differs from JAX's") for s in (1222,)},
+    **{("x64", s): ("value", "numpy:full: value differs from JAX's") for s in (4346,)},
+    **{("x64", s): ("value", "numpy:gradient: value differs from JAX's") for s in (207,)},
+    **{("x64", s): ("value", "numpy:isin: value differs from JAX's") for s in (2020,)},
+    **{("x64", s): ("value", "numpy:min: value differs from JAX's") for s in (5338,)},
+    **{("x32", s): ("value", "numpy:nanprod: value differs from JAX's") for s in (4966,)},
+    **{("x32", s): ("value", "numpy:ptp: value differs from JAX's") for s in (2503,)},
+    **{("x32", s): ("value", "numpy:sum: value differs from JAX's") for s in (3836,)},
+    **{("x32", s): ("value", "numpy:unique_inverse: value differs from JAX's") for s in (1458,)},
+    **{("x32", s): ("value", "numpy:var: value differs from JAX's") for s in (1982,)},
+    **{("x32", s): ("value", "special:logsumexp: value differs from JAX's") for s in (2262,)},
+    **{("x64", s): ("weak", "numpy:unwrap: weak differs from JAX's") for s in (5402,)},
+}
+# fmt: on
