@@ -22,3 +22,24 @@ from trellax._src.optim.schedule_free import schedule_free as schedule_free
 from trellax._src.optim.schedule_free import schedule_free_adamw as schedule_free_adamw
 from trellax._src.optim.schedule_free import schedule_free_eval_params as schedule_free_eval_params
 from trellax._src.optim.schedule_free import schedule_free_sgd as schedule_free_sgd
+from trellax._src.optim.contrib_adaptive import COCOBState as COCOBState
+from trellax._src.optim.contrib_adaptive import DoGState as DoGState
+from trellax._src.optim.contrib_adaptive import DoWGState as DoWGState
+from trellax._src.optim.contrib_adaptive import ScaleByAdemamixState as ScaleByAdemamixState
+from trellax._src.optim.contrib_adaptive import (
+    ScaleBySimplifiedAdEMAMixState as ScaleBySimplifiedAdEMAMixState,
+)
+from trellax._src.optim.contrib_adaptive import acprop as acprop
+from trellax._src.optim.contrib_adaptive import ademamix as ademamix
+from trellax._src.optim.contrib_adaptive import cocob as cocob
+from trellax._src.optim.contrib_adaptive import dog as dog
+from trellax._src.optim.contrib_adaptive import dowg as dowg
+from trellax._src.optim.contrib_adaptive import scale_by_acprop as scale_by_acprop
+from trellax._src.optim.contrib_adaptive import scale_by_ademamix as scale_by_ademamix
+from trellax._src.optim.contrib_adaptive import scale_by_cocob as scale_by_cocob
+from trellax._src.optim.contrib_adaptive import scale_by_dog as scale_by_dog
+from trellax._src.optim.contrib_adaptive import scale_by_dowg as scale_by_dowg
+from trellax._src.optim.contrib_adaptive import (
+    scale_by_simplified_ademamix as scale_by_simplified_ademamix,
+)
+from trellax._src.optim.contrib_adaptive import simplified_ademamix as simplified_ademamix

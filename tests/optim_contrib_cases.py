@@ -1,0 +1,141 @@
+"""optax 0.2.8's ``contrib`` optimizers that ``trellax.optim.contrib`` gained in session 15, as
+100-step trajectories: each case is an expression of ``o`` (optax or ``trellax.optim``) and
+``jnp`` giving a gradient transformation, run by :func:`trajectory` with the case's options.
+
+Shared by ``tools/gen_golden_optim_contrib.py`` (run with optax) and
+``tests/test_optim_contrib.py``. The parameters after every step and the final state are
+recorded; a case is compared bit for bit unless ``ULPS`` bounds it, in units in the last place
+of the largest magnitude of the expected leaf (the leaf's dtype).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+#: name -> (transformation expression, parameter dtype, trajectory kind)
+#: kinds: "plain" (grads only), "value" (update(..., value=loss)), "obj" (obj_fn=loss),
+#: "batch" (per-example gradients with a leading axis of 3), "complex" (complex64 parameters)
+CASES: dict[str, tuple[str, str, str]] = {
+    "acprop": ("o.contrib.acprop(1e-2)", "float32", "plain"),
+    "acprop_options": (
+        "o.contrib.acprop(3e-2, b1=0.8, b2=0.99, eps=1e-8, weight_decay=1e-2)",
+        "float32",
+        "plain",
+    ),
+    "acprop_bf16": ("o.contrib.acprop(1e-2)", "bfloat16", "plain"),
+    "ademamix": ("o.contrib.ademamix(1e-2)", "float32", "plain"),
+    "ademamix_options": (
+        "o.contrib.ademamix(3e-2, b1=0.8, b3=o.linear_schedule(0.9, 0.999, 50), "
+        "alpha=o.linear_schedule(0.0, 5.0, 50), eps_root=1e-8, weight_decay=1e-2)",
+        "float32",
+        "plain",
+    ),
+    "ademamix_bf16": ("o.contrib.ademamix(1e-2)", "bfloat16", "plain"),
+    "ademamix_mu_dtype": (
+        "o.contrib.ademamix(1e-2, mu_dtype=jnp.float32)",
+        "bfloat16",
+        "plain",
+    ),
+    "simplified_ademamix": ("o.contrib.simplified_ademamix(1e-2)", "float32", "plain"),
+    "simplified_ademamix_options": (
+        "o.contrib.simplified_ademamix(1e-3, b1=0.9, b2=0.99, alpha=2.0, weight_decay=1e-2)",
+        "float32",
+        "plain",
+    ),
+    "simplified_ademamix_bf16": ("o.contrib.simplified_ademamix(1e-2)", "bfloat16", "plain"),
+    "cocob": ("o.contrib.cocob()", "float32", "plain"),
+    "cocob_options": ("o.contrib.cocob(0.5, alpha=10.0, weight_decay=1e-2)", "float32", "plain"),
+    "cocob_bf16": ("o.contrib.cocob()", "bfloat16", "plain"),
+    "dog": ("o.contrib.dog()", "float32", "plain"),
+    "dog_distance": ("o.contrib.dog(init_step=('distance', 0.1))", "float32", "plain"),
+    "dog_lr": (
+        "o.contrib.dog(0.5, init_step=('learning_rate', 1e-2), weight_decay=1e-3)",
+        "float32",
+        "plain",
+    ),
+    "dog_bf16": ("o.contrib.dog()", "bfloat16", "plain"),
+    "dowg": ("o.contrib.dowg()", "float32", "plain"),
+    "dowg_options": (
+        "o.contrib.dowg(0.5, init_estim_sq_dist=1e-2, weight_decay=1e-3)",
+        "float32",
+        "plain",
+    ),
+    "dowg_bf16": ("o.contrib.dowg()", "bfloat16", "plain"),
+}
+
+
+def params_of(jnp: Any, dtype: str) -> dict[str, Any]:
+    """The starting parameters: a 3x4 matrix ``w`` and a vector ``b`` of 2."""
+    w = np.array(
+        [[0.3, -1.2, 2.5, 0.01], [1.1, 0.2, -0.7, 0.45], [-0.3, 0.9, 1.7, -2.2]], np.float32
+    )
+    b = np.array([1.5, -0.25], np.float32)
+    if dtype == "complex64":
+        return {"w": jnp.asarray(w + 0.5j * w[::-1], dtype), "b": jnp.asarray(b - 0.3j, dtype)}
+    return {"w": jnp.asarray(w, dtype), "b": jnp.asarray(b, dtype)}
+
+
+def loss_of(jnp: Any) -> Any:
+    """``sum(c (w - 0.5)**2) + sum(b**4) / 4`` with per-row weights ``c`` (1, 2, 0.5)."""
+
+    def loss(p: dict[str, Any]) -> Any:
+        c = jnp.asarray([[1.0], [2.0], [0.5]], p["w"].dtype)
+        return jnp.sum(c * (p["w"] - 0.5) ** 2) + jnp.sum(p["b"] ** 4) / 4
+
+    return loss
+
+
+def grads_of(jnp: Any, p: dict[str, Any], batch: bool) -> dict[str, Any]:
+    """The loss's gradient, written out (the same operations in both libraries); ``batch``
+    stacks it three times with the factors 1, 2 and 0.5 (per-example gradients)."""
+    c = jnp.asarray([[1.0], [2.0], [0.5]], p["w"].dtype)
+    g = {"w": 2 * c * (p["w"] - 0.5), "b": p["b"] ** 3}
+    if not batch:
+        return g
+    return {k: jnp.stack([v, 2 * v, 0.5 * v]) for k, v in g.items()}
+
+
+def trajectory(o: Any, jnp: Any, opt: Any, dtype: str, kind: str, steps: int = 100) -> Any:
+    """``(params after each step, final state)`` of ``steps`` updates of ``opt``."""
+    params = params_of(jnp, dtype)
+    loss = loss_of(jnp)
+    state = opt.init(params)
+    out = []
+    for _ in range(steps):
+        grads = grads_of(jnp, params, kind == "batch")
+        if kind == "value":
+            updates, state = opt.update(grads, state, params, value=loss(params))
+        elif kind == "obj":
+            updates, state = opt.update(grads, state, params, obj_fn=loss)
+        else:
+            updates, state = opt.update(grads, state, params)
+        params = o.apply_updates(params, updates)
+        out.append(params)
+    return out, state
+
+
+#: bound per case in ulps of the largest expected magnitude of each leaf (default: bit for bit)
+ULPS: dict[str, float] = {}
+
+
+def record(value: Any, leaves_of: Any, treedef_of: Any, key_data: Any) -> dict[str, Any]:
+    """A JSON record of a value: its tree structure's text and its leaves (dtype, shape,
+    float64 values; complex leaves as real and imaginary parts; typed keys as their
+    ``key_data``)."""
+    out = []
+    for leaf in leaves_of(value):
+        name = str(getattr(leaf, "dtype", ""))
+        kind = "|weak" if getattr(leaf, "weak_type", False) else ""
+        if name.startswith("key"):
+            a = np.asarray(key_data(leaf))
+            out.append([name, list(a.shape), np.asarray(a, np.float64).ravel().tolist()])
+            continue
+        a = np.asarray(leaf)
+        if np.iscomplexobj(a):
+            flat = np.concatenate([a.real.ravel(), a.imag.ravel()]).astype(np.float64)
+        else:
+            flat = np.asarray(a, np.float64).ravel()
+        out.append([str(a.dtype) + kind, list(a.shape), flat.tolist()])
+    return {"tree": str(treedef_of(value)), "leaves": out}

@@ -1,0 +1,70 @@
+"""The ``optax.contrib`` optimizers ``trellax.optim.contrib`` gained in session 15, against
+optax 0.2.8 (golden data ``tests/golden/optim_contrib.json`` from
+``tools/gen_golden_optim_contrib.py``).
+
+Each case of ``tests/optim_contrib_cases.py`` runs 100 steps; the parameters after every step
+and the final state must have optax's tree structure, dtypes, shapes and values: bit for bit
+unless the case has a bound in ``ULPS`` (units in the last place of the largest expected
+magnitude of the leaf, in the leaf's dtype).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import Any
+
+import numpy as np
+import pytest
+from optim_contrib_cases import CASES, ULPS, record, trajectory
+
+import trellax
+import trellax.numpy as jnp
+import trellax.optim as optim
+from trellax._src.dtypes import dtypes
+
+GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "optim_contrib.json").read_text())
+
+
+def _run(name: str) -> Any:
+    expr, dtype, kind = CASES[name]
+    opt = eval(expr, {"o": optim, "jnp": jnp, "jax": trellax})
+    return trajectory(optim, jnp, opt, dtype, kind)
+
+
+def ulps_apart(got: list[float], want: list[float], dtype: str) -> float:
+    """The largest difference in ulps of ``dtype`` at the largest magnitude of ``want``."""
+    w = np.asarray(want, np.float64)
+    g = np.asarray(got, np.float64)
+    if w.size == 0:
+        return 0.0
+    if np.array_equal(g, w, equal_nan=True):
+        return 0.0
+    base = dtype.split("|")[0]
+    real = {"complex64": "float32", "complex128": "float64"}.get(base, base)
+    top = float(np.max(np.abs(w[np.isfinite(w)]), initial=0.0))
+    spacing = float(np.spacing(np.asarray(top, dtypes.canonicalize_dtype(real)).astype(np.float64)))
+    spacing = max(spacing, float(np.finfo(dtypes.canonicalize_dtype(real)).tiny))
+    return float(np.max(np.abs(g - w))) / spacing
+
+
+def test_golden_covers_every_case() -> None:
+    assert sorted(GOLDEN["cases"]) == sorted(CASES)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_optax(name: str) -> None:
+    want = GOLDEN["cases"][name]
+    if "error" in want:
+        with pytest.raises(Exception) as info:
+            _run(name)
+        assert type(info.value).__name__ == want["error"]
+        return
+    got = record(_run(name), trellax.tree.leaves, trellax.tree.structure, trellax.random.key_data)
+    assert got["tree"] == want["tree"]
+    assert len(got["leaves"]) == len(want["leaves"])
+    bound = ULPS.get(name, 0.0)
+    for k, (g, w) in enumerate(zip(got["leaves"], want["leaves"], strict=True)):
+        assert g[:2] == w[:2], (k, g[:2], w[:2])
+        apart = ulps_apart(g[2], w[2], w[0])
+        assert apart <= bound, (k, w[0], w[1], apart)
