@@ -43,8 +43,8 @@ def ulps_apart(got: list[float], want: list[float], dtype: str) -> float:
     base = dtype.split("|")[0]
     real = {"complex64": "float32", "complex128": "float64"}.get(base, base)
     top = float(np.max(np.abs(w[np.isfinite(w)]), initial=0.0))
-    spacing = float(np.spacing(np.asarray(top, dtypes.canonicalize_dtype(real)).astype(np.float64)))
-    spacing = max(spacing, float(np.finfo(dtypes.canonicalize_dtype(real)).tiny))
+    kind = dtypes.canonicalize_dtype(real)
+    spacing = max(float(np.spacing(np.asarray(top, kind))), float(dtypes.finfo(kind).tiny))
     return float(np.max(np.abs(g - w))) / spacing
 
 
