@@ -16,7 +16,7 @@ import numpy as np
 
 #: name -> (transformation expression, parameter dtype, trajectory kind)
 #: kinds: "plain" (grads only), "value" (update(..., value=loss)), "obj" (obj_fn=loss),
-#: "batch" (per-example gradients with a leading axis of 3), "complex" (complex64 parameters)
+#: "batch" (per-example gradients with a leading axis of 3), "matrix" (the 3x4 matrix alone)
 CASES: dict[str, tuple[str, str, str]] = {
     "acprop": ("o.contrib.acprop(1e-2)", "float32", "plain"),
     "acprop_options": (
@@ -106,6 +106,43 @@ CASES: dict[str, tuple[str, str, str]] = {
         "float32",
         "obj",
     ),
+    "muon": ("o.contrib.muon(1e-2)", "float32", "plain"),
+    "muon_options": (
+        "o.contrib.muon(3e-2, ns_coeffs='dion', beta=0.9, weight_decay=1e-2, nesterov=False, "
+        "adaptive=True, adam_learning_rate=1e-2)",
+        "float32",
+        "plain",
+    ),
+    "muon_spectral": (
+        "o.contrib.muon(1e-2, preconditioning='spectral', consistent_rms=0.2)",
+        "float32",
+        "plain",
+    ),
+    "muon_aol": ("o.contrib.muon(1e-2, preconditioning='aol')", "float32", "plain"),
+    "muon_schatten": ("o.contrib.muon(1e-2, preconditioning='schatten')", "float32", "plain"),
+    "muon_dims": (
+        "o.contrib.muon(1e-2, muon_weight_dimension_numbers={'w': "
+        "o.contrib.MuonDimensionNumbers(1, 0), 'b': None})",
+        "float32",
+        "plain",
+    ),
+    "muon_bf16": ("o.contrib.muon(1e-2, mu_dtype=jnp.float32)", "bfloat16", "plain"),
+    "scale_by_muon_no_dims": ("o.contrib.scale_by_muon(ns_steps=3)", "float32", "matrix"),
+    "scale_by_muon_alone": (
+        "o.contrib.scale_by_muon(ns_steps=3, weight_dimension_numbers="
+        "{'w': o.contrib.MuonDimensionNumbers()})",
+        "float32",
+        "matrix",
+    ),
+    "galore": ("o.contrib.galore(1e-2, rank=2, update_proj_gap=10)", "float32", "plain"),
+    "galore_options": (
+        "o.contrib.galore(1e-2, rank=1, update_proj_gap=7, scale=0.5, base_optimizer=o.sgd(1.0, "
+        "momentum=0.9), weight_decay=1e-3, weight_dimension_numbers="
+        "o.contrib.GaLoreDimensionNumbers(1, 0))",
+        "float32",
+        "plain",
+    ),
+    "galore_bf16": ("o.contrib.galore(1e-2, rank=2, update_proj_gap=10)", "bfloat16", "plain"),
     "sophia_bf16": ("o.contrib.sophia(1e-2, mu_dtype=jnp.float32)", "bfloat16", "obj"),
 }
 
@@ -135,7 +172,9 @@ def grads_of(jnp: Any, p: dict[str, Any], batch: bool) -> dict[str, Any]:
     """The loss's gradient, written out (the same operations in both libraries); ``batch``
     stacks it three times with the factors 1, 2 and 0.5 (per-example gradients)."""
     c = jnp.asarray([[1.0], [2.0], [0.5]], p["w"].dtype)
-    g = {"w": 2 * c * (p["w"] - 0.5), "b": p["b"] ** 3}
+    g = {"w": 2 * c * (p["w"] - 0.5)}
+    if "b" in p:
+        g["b"] = p["b"] ** 3
     if not batch:
         return g
     return {k: jnp.stack([v, 2 * v, 0.5 * v]) for k, v in g.items()}
@@ -144,6 +183,8 @@ def grads_of(jnp: Any, p: dict[str, Any], batch: bool) -> dict[str, Any]:
 def trajectory(o: Any, jnp: Any, opt: Any, dtype: str, kind: str, steps: int = 100) -> Any:
     """``(params after each step, final state)`` of ``steps`` updates of ``opt``."""
     params = params_of(jnp, dtype)
+    if kind == "matrix":  # the matrix alone
+        params = {"w": params["w"]}
     loss = loss_of(jnp)
     state = opt.init(params)
     out = []
@@ -163,7 +204,19 @@ def trajectory(o: Any, jnp: Any, opt: Any, dtype: str, kind: str, steps: int = 1
 #: bound per case in ulps of the largest expected magnitude of each leaf (default: bit for bit),
 #: measured on this host: the Gaussian noise of the DP cases (2), the Hessian-vector products of
 #: jvp(grad) feeding Sophia's estimate (1 and 5), MoMo's adapted lower bound (1, the final state)
+#: Muon's and GaLore's matrix products (NumPy's order, not XLA's dot emitter's) and GaLore's SVD
+#: put them within 2-10 ulps; muon_options' bound is its final momentum's (entries at most
+#: 0.0098 that inherit the parameters' differences of 6.6e-7, 11 ulps of their 0.56)
 ULPS: dict[str, float] = {
+    "muon": 3.0,
+    "muon_options": 700.0,
+    "muon_spectral": 2.0,
+    "muon_aol": 4.0,
+    "muon_schatten": 2.0,
+    "muon_dims": 2.0,
+    "scale_by_muon_alone": 4.5,
+    "galore": 6.0,
+    "galore_options": 10.0,
     "dp_aggregate": 2.0,
     "dp_aggregate_seed": 2.0,
     "momo_options": 1.0,

@@ -52,6 +52,14 @@ from trellax._src.optim.dadapt import dadapt_adamw as dadapt_adamw
 from trellax._src.optim.madgrad import MadgradState as MadgradState
 from trellax._src.optim.madgrad import madgrad as madgrad
 from trellax._src.optim.madgrad import scale_by_madgrad as scale_by_madgrad
+from trellax._src.optim.muon import GaLoreDimensionNumbers as GaLoreDimensionNumbers
+from trellax._src.optim.muon import GaLoreState as GaLoreState
+from trellax._src.optim.muon import MuonDimensionNumbers as MuonDimensionNumbers
+from trellax._src.optim.muon import MuonState as MuonState
+from trellax._src.optim.muon import galore as galore
+from trellax._src.optim.muon import muon as muon
+from trellax._src.optim.muon import scale_by_galore as scale_by_galore
+from trellax._src.optim.muon import scale_by_muon as scale_by_muon
 from trellax._src.optim.plateau import ReduceLROnPlateauState as ReduceLROnPlateauState
 from trellax._src.optim.plateau import reduce_on_plateau as reduce_on_plateau
 from trellax._src.optim.prodigy import ProdigyState as ProdigyState
