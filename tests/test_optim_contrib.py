@@ -68,3 +68,82 @@ def test_matches_optax(name: str) -> None:
         assert g[:2] == w[:2], (k, g[:2], w[:2])
         apart = ulps_apart(g[2], w[2], w[0])
         assert apart <= bound, (k, w[0], w[1], apart)
+
+
+#: the public names of optax 0.2.8's ``optax.contrib``
+OPTAX_CONTRIB = [
+    "COCOBState",
+    "DAdaptAdamWState",
+    "DifferentiallyPrivateAggregateState",
+    "DoGState",
+    "DoWGState",
+    "GaLoreDimensionNumbers",
+    "GaLoreState",
+    "HutchinsonState",
+    "MadgradState",
+    "MechanicState",
+    "MomoAdamState",
+    "MomoState",
+    "MuonDimensionNumbers",
+    "MuonState",
+    "NormalizeState",
+    "ProdigyState",
+    "ReduceLROnPlateauState",
+    "SAMState",
+    "ScaleByAdemamixState",
+    "ScaleBySimplifiedAdEMAMixState",
+    "ScheduleFreeState",
+    "SophiaState",
+    "SplitRealAndImaginaryState",
+    "acprop",
+    "ademamix",
+    "adopt",
+    "cocob",
+    "dadapt_adamw",
+    "differentially_private_aggregate",
+    "dog",
+    "dowg",
+    "dpsgd",
+    "galore",
+    "hutchinson_estimator_diag_hessian",
+    "madgrad",
+    "mechanize",
+    "momo",
+    "momo_adam",
+    "muon",
+    "normalize",
+    "prodigy",
+    "reduce_on_plateau",
+    "sam",
+    "scale_by_acprop",
+    "scale_by_ademamix",
+    "scale_by_adopt",
+    "scale_by_cocob",
+    "scale_by_galore",
+    "scale_by_madgrad",
+    "scale_by_muon",
+    "scale_by_simplified_ademamix",
+    "schedule_free",
+    "schedule_free_adamw",
+    "schedule_free_eval_params",
+    "schedule_free_sgd",
+    "simplified_ademamix",
+    "sophia",
+    "split_real_and_imaginary",
+]
+
+
+def test_contrib_has_optax_s_58_names() -> None:
+    assert len(OPTAX_CONTRIB) == 58
+    assert [n for n in OPTAX_CONTRIB if not hasattr(optim.contrib, n)] == []
+
+
+def test_case_counts_stated_in_the_docs() -> None:
+    """docs/compat.md: 50 cases, 35 bit for bit (every bfloat16 one), 14 within a bound, one
+    error."""
+    errors = [n for n in CASES if "error" in GOLDEN["cases"][n]]
+    assert len(CASES) == 50
+    assert errors == ["scale_by_muon_no_dims"]
+    assert len(ULPS) == 14 and set(ULPS) <= set(CASES)
+    assert not [n for n in ULPS if CASES[n][1] == "bfloat16"]
+    assert len(CASES) - len(ULPS) - len(errors) == 35
