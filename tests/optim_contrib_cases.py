@@ -147,6 +147,49 @@ CASES: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: ``optax.microbatching``: expressions of ``o``, ``jnp``, ``M`` (``o.microbatching``), ``X``
+#: (a 12x3 float32 batch) and ``W`` (3 weights), compared like the trajectories
+MICRO: dict[str, str] = {
+    "mb_sum": "M.microbatch(lambda x: jnp.sum(x ** 2, axis=0), 0, 4)(X)",
+    "mb_mean": "M.microbatch(lambda x: jnp.mean(x, axis=0), 0, 3, M.AccumulationType.MEAN)(X)",
+    "mb_running_mean": "M.microbatch(lambda x: jnp.mean(x, axis=0), 0, 6, "
+    "M.AccumulationType.RUNNING_MEAN)(X)",
+    "mb_concat": "M.microbatch(lambda x: x * 2 + 1, 0, 4, M.AccumulationType.CONCAT)(X)",
+    "mb_tree": "M.microbatch(lambda x, w: {'s': jnp.sum(x @ w), 'c': x @ w}, 0, 4, "
+    "{'s': M.AccumulationType.SUM, 'c': M.AccumulationType.CONCAT})(X, W)",
+    "mb_kwargs": "M.microbatch(lambda w, *, x: jnp.sum(x * w), (), 2, argnames='x')(W, x=X)",
+    "mb_axis1": "M.microbatch(lambda x: jnp.sum(x, axis=1), 0, 4, M.AccumulationType.CONCAT, "
+    "in_axes=1)(X.T)",
+    "mb_early_stop": "M.microbatch(lambda x: jnp.sum(x, axis=0), 0, 3, num_real_microbatches=2)(X)",
+    "mb_none": "M.microbatch(lambda x: x + 1, 0, None)(X)",
+    "mb_bad_size": "M.microbatch(lambda x: x, 0, 5)(X)",
+    "mb_int_mean": "M.microbatch(lambda x: x, 0, 4, M.AccumulationType.MEAN)(jnp.ones((8, 2), "
+    "jnp.int32))",
+    "mb_reshape": "M.reshape_batch_axis({'a': X, 'b': X[:, 0]}, 4)",
+    "micro_vmap": "M.micro_vmap(lambda x, w: jnp.tanh(x @ w), in_axes=(0, None), "
+    "microbatch_size=3)(X, W)",
+    "micro_vmap_sum": "M.micro_vmap(lambda x: x * x, microbatch_size=4, "
+    "accumulator=M.AccumulationType.SUM)(X)",
+    "micro_grad": "M.micro_grad(lambda w, x: jnp.sum(jnp.tanh(x @ w) ** 2), microbatch_size=4)"
+    "(W, X)",
+    "micro_grad_mean_aux": "M.micro_grad(lambda w, x: (jnp.sum((x @ w) ** 2), x[0]), "
+    "has_aux=True, microbatch_size=6, accumulator=M.AccumulationType.MEAN, "
+    "metrics_fn=lambda g: jnp.sum(g ** 2), keep_batch_dim=False)(W, X[:, None, :])",
+    "micro_grad_clip": "M.micro_grad(lambda w, x: jnp.sum(jnp.sin(x @ w)), microbatch_size=3, "
+    "transform_fn=lambda g: g / jnp.maximum(1.0, jnp.linalg.norm(g)))(W, X)",
+    "top_level_microbatch": "o.microbatch(lambda x: jnp.max(x, axis=0), 0, 2)(X)",
+}
+
+
+def micro_inputs(jnp: Any) -> dict[str, Any]:
+    """``X`` and ``W`` of :data:`MICRO`."""
+    rng = np.random.default_rng(15)
+    return {
+        "X": jnp.asarray(rng.normal(size=(12, 3)).astype(np.float32)),
+        "W": jnp.asarray(np.array([0.5, -1.0, 0.25], np.float32)),
+    }
+
+
 def params_of(jnp: Any, dtype: str) -> dict[str, Any]:
     """The starting parameters: a 3x4 matrix ``w`` and a vector ``b`` of 2."""
     w = np.array(

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from optim_contrib_cases import CASES, ULPS, record, trajectory
+from optim_contrib_cases import CASES, MICRO, ULPS, micro_inputs, record, trajectory
 
 import trellax
 import trellax.numpy as jnp
@@ -147,3 +147,35 @@ def test_case_counts_stated_in_the_docs() -> None:
     assert len(ULPS) == 14 and set(ULPS) <= set(CASES)
     assert not [n for n in ULPS if CASES[n][1] == "bfloat16"]
     assert len(CASES) - len(ULPS) - len(errors) == 35
+
+
+@pytest.mark.parametrize("name", sorted(MICRO))
+def test_microbatching_matches_optax(name: str) -> None:
+    """optax.microbatching's functions: the same tree, dtypes, shapes and values (or the same
+    error class); bit for bit but for the cases of ``MICRO_ULPS`` (optax's loop is compiled,
+    and XLA sums and multiplies inside it in its own order: within 2 ulps of the largest
+    magnitude of each leaf, measured)."""
+    want = GOLDEN["micro"][name]
+    env = {"o": optim, "jnp": jnp, "jax": trellax, "M": optim.microbatching, **micro_inputs(jnp)}
+    if "error" in want:
+        with pytest.raises(Exception) as info:
+            eval(MICRO[name], env)
+        assert type(info.value).__name__ == want["error"]
+        return
+    value = eval(MICRO[name], env)
+    got = record(value, trellax.tree.leaves, trellax.tree.structure, trellax.random.key_data)
+    assert got["tree"] == want["tree"]
+    assert [g[:2] for g in got["leaves"]] == [w[:2] for w in want["leaves"]]
+    for g, w in zip(got["leaves"], want["leaves"], strict=True):
+        assert ulps_apart(g[2], w[2], w[0]) <= MICRO_ULPS.get(name, 0.0)
+
+
+#: measured bounds of the microbatching cases whose compiled optax loop rounds otherwise
+MICRO_ULPS = {
+    "mb_sum": 1.0,
+    "micro_grad": 2.0,
+    "micro_grad_clip": 1.0,
+    "micro_grad_mean_aux": 0.125,
+    "micro_vmap": 1.0,
+    "micro_vmap_sum": 1.0,
+}

@@ -21,7 +21,7 @@ import optax
 
 TESTS = pathlib.Path(__file__).resolve().parent.parent / "tests"
 sys.path.insert(0, str(TESTS))
-from optim_contrib_cases import CASES, record, trajectory  # noqa: E402
+from optim_contrib_cases import CASES, MICRO, micro_inputs, record, trajectory  # noqa: E402
 
 OUT = TESTS / "golden" / "optim_contrib.json"
 
@@ -39,11 +39,25 @@ def evaluate(names: list[str]) -> dict[str, Any]:
     return out
 
 
+def evaluate_micro() -> dict[str, Any]:
+    env = {"o": optax, "jnp": jnp, "jax": jax, "M": optax.microbatching, **micro_inputs(jnp)}
+    out: dict[str, Any] = {}
+    for name, expr in MICRO.items():
+        try:
+            value = eval(expr, env)
+            out[name] = record(value, jax.tree.leaves, jax.tree.structure, jax.random.key_data)
+        except Exception as e:  # the error class is the golden value
+            out[name] = {"error": type(e).__name__}
+    return out
+
+
 if __name__ == "__main__":
-    names = sys.argv[1:] or sorted(CASES)
-    cases = evaluate(names)
+    names = [n for n in sys.argv[1:] if n != "--micro"] or sorted(CASES)
+    old = json.loads(OUT.read_text()) if OUT.exists() else {}
+    cases = evaluate(names) if names != ["-"] else {}
     if sys.argv[1:]:  # refresh some cases only
-        cases = {**json.loads(OUT.read_text())["cases"], **cases}
-    data = {"jax": jax.__version__, "optax": optax.__version__, "cases": cases}
+        cases = {**old.get("cases", {}), **cases}
+    micro = evaluate_micro() if "--micro" in sys.argv or not sys.argv[1:] else old.get("micro")
+    data = {"jax": jax.__version__, "optax": optax.__version__, "cases": cases, "micro": micro}
     OUT.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
     print(f"wrote {len(cases)} cases to {OUT}")

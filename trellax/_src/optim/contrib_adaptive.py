@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 import trellax.numpy as jnp
 from trellax._src.optim import tree_math
+from trellax._src.optim.aliases_rest import ScaleByBeliefState
 from trellax._src.optim.base import (
     GradientTransformation,
     bias_correction,
@@ -32,7 +33,6 @@ from trellax._src.optim.base import (
     zero_count,
     zeros_like_tree,
 )
-from trellax._src.optim.aliases_rest import ScaleByBeliefState
 from trellax._src.optim.transforms import add_decayed_weights, identity, scale_by_learning_rate
 from trellax.tree_util import tree_map
 
