@@ -28,7 +28,7 @@ from trellax.tree_util import tree_flatten, tree_leaves, tree_map
 Function = Callable[..., Any]
 
 #: the auxiliary outputs of :func:`micro_grad`: per-example values, metrics and ``aux``
-IndividualOutputs = collections.namedtuple("Aux", ["values", "metrics", "aux"])
+IndividualOutputs = collections.namedtuple("Aux", ["values", "metrics", "aux"])  # type: ignore[name-match]
 
 
 @dataclasses.dataclass(frozen=True)
