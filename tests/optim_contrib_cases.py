@@ -178,7 +178,31 @@ MICRO: dict[str, str] = {
     "micro_grad_clip": "M.micro_grad(lambda w, x: jnp.sum(jnp.sin(x @ w)), microbatch_size=3, "
     "transform_fn=lambda g: g / jnp.maximum(1.0, jnp.linalg.norm(g)))(W, X)",
     "top_level_microbatch": "o.microbatch(lambda x: jnp.max(x, axis=0), 0, 2)(X)",
+    # optax.experimental.aggregating (A): AGG runs 6 steps of per-element gradients
+    "agg_mean_variance": "AGG(A.add_mean_variance_to_opt(o.sgd(0.1), ema_decay=0.8))",
+    "agg_mean_variance_accumulate": "AGG(A.add_mean_variance_to_opt(o.adam(0.1), "
+    "accumulation_steps=3))",
+    "agg_incremental": "AGG(A.process(o.identity(), A.average_incrementally_updates(0, 2), "
+    "o.sgd(0.1)))",
+    "agg_accumulate_plain": "AGG(A.process(o.clip(0.5), A.average_incrementally_updates(None, "
+    "3), o.sgd(0.1)))",
+    "agg_unbiased": "A.get_unbiased_mean_and_variance_ema(AGG(A.add_mean_variance_to_opt("
+    "o.sgd(0.1)))[1])",
+    "agg_batch_size": "A.get_batch_size_from_per_elt_updates({'a': X, 'b': X[:, :2]}, 0)",
+    "agg_batch_size_bad": "A.get_batch_size_from_per_elt_updates({'a': X, 'b': X.T}, 0)",
 }
+
+
+def aggregate_run(o: Any, jnp: Any, opt: Any, x: Any, steps: int = 6) -> Any:
+    """``(params, state)`` after ``steps`` updates of ``opt`` given per-element gradients: the
+    12 rows of ``x`` times the parameters ``w`` (3 weights, from 1)."""
+    w = jnp.ones(3, jnp.float32)
+    state = opt.init(w)
+    for k in range(steps):
+        per_elt = x * w + 0.1 * k
+        updates, state = opt.update(per_elt, state, w)
+        w = o.apply_updates(w, updates)
+    return w, state
 
 
 def micro_inputs(jnp: Any) -> dict[str, Any]:

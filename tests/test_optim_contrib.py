@@ -16,7 +16,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from optim_contrib_cases import CASES, MICRO, ULPS, micro_inputs, record, trajectory
+from optim_contrib_cases import (
+    CASES,
+    MICRO,
+    ULPS,
+    aggregate_run,
+    micro_inputs,
+    record,
+    trajectory,
+)
 
 import trellax
 import trellax.numpy as jnp
@@ -157,6 +165,8 @@ def test_microbatching_matches_optax(name: str) -> None:
     magnitude of each leaf, measured)."""
     want = GOLDEN["micro"][name]
     env = {"o": optim, "jnp": jnp, "jax": trellax, "M": optim.microbatching, **micro_inputs(jnp)}
+    env["A"] = optim.experimental.aggregating
+    env["AGG"] = lambda opt: aggregate_run(optim, jnp, opt, env["X"])
     if "error" in want:
         with pytest.raises(Exception) as info:
             eval(MICRO[name], env)
@@ -178,4 +188,6 @@ MICRO_ULPS = {
     "micro_grad_mean_aux": 0.125,
     "micro_vmap": 1.0,
     "micro_vmap_sum": 1.0,
+    # aggregating's bias correction ``x / (1 - decay ** count)``, a float32 power of an array
+    "agg_unbiased": 1.0,
 }

@@ -271,6 +271,8 @@ NOT_TRAJECTORIES = {
         "expressions against optax in tests/test_optim_contrib.py"
         for name in ("microbatching", "microbatch")
     },
+    "experimental": "optax.experimental (aggregating): 7 expressions against optax in "
+    "tests/test_optim_contrib.py::test_microbatching_matches_optax",
     **{
         name: "a linear-algebra or sampling helper, not a transformation: its values against "
         "optax's in tests/test_optim_missing.py"

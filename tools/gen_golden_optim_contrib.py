@@ -21,7 +21,14 @@ import optax
 
 TESTS = pathlib.Path(__file__).resolve().parent.parent / "tests"
 sys.path.insert(0, str(TESTS))
-from optim_contrib_cases import CASES, MICRO, micro_inputs, record, trajectory  # noqa: E402
+from optim_contrib_cases import (  # noqa: E402
+    CASES,
+    MICRO,
+    aggregate_run,
+    micro_inputs,
+    record,
+    trajectory,
+)
 
 OUT = TESTS / "golden" / "optim_contrib.json"
 
@@ -41,6 +48,8 @@ def evaluate(names: list[str]) -> dict[str, Any]:
 
 def evaluate_micro() -> dict[str, Any]:
     env = {"o": optax, "jnp": jnp, "jax": jax, "M": optax.microbatching, **micro_inputs(jnp)}
+    env["A"] = optax.experimental.aggregating
+    env["AGG"] = lambda opt: aggregate_run(optax, jnp, opt, env["X"])
     out: dict[str, Any] = {}
     for name, expr in MICRO.items():
         try:

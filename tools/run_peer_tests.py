@@ -13,7 +13,7 @@ lists the others with the first line of their error.
 
 ``--trellax-contrib`` (trellax backend) also resolves the optimizers of ``optax.contrib`` and of
 its private modules to ``trellax.optim.contrib``'s (and ``optax.microbatching``'s to
-``trellax.optim.microbatching``'s), so optax's tests of them exercise trellax's implementations
+``trellax.optim.microbatching``'s, ``optax.experimental.aggregating``'s likewise), so optax's tests of them exercise trellax's implementations
 rather than optax's own code running on trellax.
 """
 
@@ -200,15 +200,19 @@ def use_trellax_contrib() -> int:
             if hasattr(module, name):
                 setattr(module, name, obj)
                 replaced += 1
-    # optax.microbatching's names likewise (its test imports the private module)
-    import optax.microbatching._microbatching as theirs
+    # optax.microbatching's and optax.experimental.aggregating's names likewise (their tests
+    # import the private modules)
+    import optax.experimental._aggregating as their_agg
+    import optax.microbatching._microbatching as their_mb
 
-    import trellax.optim.microbatching as mine
+    import trellax.optim.experimental.aggregating as my_agg
+    import trellax.optim.microbatching as my_mb
 
-    for name in dir(mine):
-        if not name.startswith("_") and hasattr(theirs, name):
-            setattr(theirs, name, getattr(mine, name))
-            replaced += 1
+    for theirs, mine in ((their_mb, my_mb), (their_agg, my_agg)):
+        for name in dir(mine):
+            if not name.startswith("_") and hasattr(theirs, name):
+                setattr(theirs, name, getattr(mine, name))
+                replaced += 1
     return replaced
 
 

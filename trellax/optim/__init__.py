@@ -276,6 +276,7 @@ from trellax._src.optim.wrappers import set_to_zero as set_to_zero
 from trellax._src.optim.wrappers import zero_nans as zero_nans
 from trellax.optim import assignment as assignment
 from trellax.optim import contrib as contrib
+from trellax.optim import experimental as experimental
 from trellax.optim import losses as losses
 from trellax.optim import microbatching as microbatching
 from trellax.optim import perturbations as perturbations
