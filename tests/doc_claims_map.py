@@ -2072,6 +2072,12 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
+        "`tests/test_optim_contrib.py` checks 25 expressions",
+        "tests/test_optim_contrib.py::test_microbatching_matches_optax",
+        "tests/test_optim_contrib.py::test_micro_counts_stated_in_the_docs",
+    ),
+    E(
+        "docs/compat.md",
         "MoMo and Mechanic sum small float32 inner products as XLA's CPU dot",
         "tests/test_optim_contrib.py::test_matches_optax",
     ),
