@@ -1,6 +1,5 @@
-"""``optax.contrib``: so far ``adopt``, ``dadapt_adamw``, ``madgrad``, ``prodigy``, ``sam``,
-``normalize``, ``reduce_on_plateau`` and the ``schedule_free`` family; the other contributed
-optimizers are not written yet (install the real optax, docs/compat.md)."""
+"""``optax.contrib``: every optimizer of optax 0.2.8's contrib, written for trellax (the
+agreement with optax is in docs/compat.md)."""
 
 from trellax._src.optim.adopt import adopt as adopt
 from trellax._src.optim.adopt import scale_by_adopt as scale_by_adopt
