@@ -2065,10 +2065,11 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
-        "`tests/test_optim_contrib.py` runs 50 cases of them 100 steps each",
+        "`tests/test_optim_contrib.py` runs 57 cases of them 100 steps each",
         "tests/test_optim_contrib.py::test_matches_optax",
         "tests/test_optim_contrib.py::test_case_counts_stated_in_the_docs",
         "tests/test_optim_contrib.py::test_contrib_has_optax_s_58_names",
+        "tests/test_optim_contrib.py::test_every_contrib_optimizer_has_a_trajectory",
     ),
     E(
         "docs/compat.md",

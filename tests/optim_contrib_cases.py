@@ -143,6 +143,21 @@ CASES: dict[str, tuple[str, str, str]] = {
         "plain",
     ),
     "galore_bf16": ("o.contrib.galore(1e-2, rank=2, update_proj_gap=10)", "bfloat16", "plain"),
+    "scale_by_acprop": ("o.contrib.scale_by_acprop(b1=0.7)", "float32", "plain"),
+    "scale_by_ademamix": ("o.contrib.scale_by_ademamix(alpha=2.0)", "float32", "plain"),
+    "scale_by_adopt": ("o.contrib.scale_by_adopt(nesterov=True)", "float32", "plain"),
+    "scale_by_cocob": ("o.contrib.scale_by_cocob(alpha=50.0)", "float32", "plain"),
+    "scale_by_galore": (
+        "o.contrib.scale_by_galore(rank=2, update_proj_gap=5, base_optimizer=o.sgd(0.05))",
+        "float32",
+        "plain",
+    ),
+    "scale_by_madgrad": ("o.contrib.scale_by_madgrad(1e-2)", "float32", "plain"),
+    "scale_by_simplified_ademamix": (
+        "o.contrib.scale_by_simplified_ademamix(alpha=1.0)",
+        "float32",
+        "plain",
+    ),
     "sophia_bf16": ("o.contrib.sophia(1e-2, mu_dtype=jnp.float32)", "bfloat16", "obj"),
 }
 
@@ -284,6 +299,9 @@ ULPS: dict[str, float] = {
     "scale_by_muon_alone": 4.5,
     "galore": 6.0,
     "galore_options": 10.0,
+    "scale_by_galore": 4.0,
+    # madgrad's cube root and weighted sums (its aliases in tests/test_optim_missing.py: 1e-6)
+    "scale_by_madgrad": 5.0,
     "dp_aggregate": 2.0,
     "dp_aggregate_seed": 2.0,
     "momo_options": 1.0,
