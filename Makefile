@@ -111,6 +111,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_optim_linesearch.py
 	$(GOLDEN_PY) tools/gen_golden_optim_fy.py
 	$(GOLDEN_PY) tools/gen_golden_optim_missing.py
+	$(GOLDEN_PY) tools/gen_golden_optim_contrib.py
 	$(GOLDEN_PY) tools/gen_golden_losses.py
 	$(GOLDEN_PY) tools/gen_golden_silent.py
 	$(GOLDEN_PY) tools/gen_golden_jaxfile_numpy.py

@@ -2072,6 +2072,25 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
+        "`tests/test_optim_contrib.py` runs 57 cases of them 100 steps each",
+        "tests/test_optim_contrib.py::test_matches_optax",
+        "tests/test_optim_contrib.py::test_case_counts_stated_in_the_docs",
+        "tests/test_optim_contrib.py::test_contrib_has_optax_s_58_names",
+        "tests/test_optim_contrib.py::test_every_contrib_optimizer_has_a_trajectory",
+    ),
+    E(
+        "docs/compat.md",
+        "`tests/test_optim_contrib.py` checks 25 expressions",
+        "tests/test_optim_contrib.py::test_microbatching_matches_optax",
+        "tests/test_optim_contrib.py::test_micro_counts_stated_in_the_docs",
+    ),
+    E(
+        "docs/compat.md",
+        "MoMo and Mechanic sum small float32 inner products as XLA's CPU dot",
+        "tests/test_optim_contrib.py::test_matches_optax",
+    ),
+    E(
+        "docs/compat.md",
         "`make_perturbed_fun` draws its samples as optax does, so the same key gives the same",
         "tests/test_optim_missing.py::test_matches_optax",
     ),

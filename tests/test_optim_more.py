@@ -267,6 +267,13 @@ NOT_TRAJECTORIES = {
         )
     },
     **{
+        name: "optax.microbatching's loop over microbatches, not a transformation: 18 "
+        "expressions against optax in tests/test_optim_contrib.py"
+        for name in ("microbatching", "microbatch")
+    },
+    "experimental": "optax.experimental (aggregating): 7 expressions against optax in "
+    "tests/test_optim_contrib.py::test_microbatching_matches_optax",
+    **{
         name: "a linear-algebra or sampling helper, not a transformation: its values against "
         "optax's in tests/test_optim_missing.py"
         for name in ("matrix_inverse_pth_root", "multi_normal", "nnls", "power_iteration")

@@ -10,6 +10,11 @@ absltest/parameterized ``TestCase``s), which streams one JSON line per test. Und
 worker calls ``trellax.compat.install()`` first, so optax, chex and the tests import trellax as
 ``jax``. ``--compare`` prints, per file, how many of the tests that pass under JAX pass here, and
 lists the others with the first line of their error.
+
+``--trellax-contrib`` (trellax backend) also resolves the optimizers of ``optax.contrib`` and of
+its private modules to ``trellax.optim.contrib``'s (and ``optax.microbatching``'s to
+``trellax.optim.microbatching``'s, ``optax.experimental.aggregating``'s likewise), so optax's tests of them exercise trellax's implementations
+rather than optax's own code running on trellax.
 """
 
 from __future__ import annotations
@@ -171,12 +176,54 @@ class _StreamingResult(unittest.TestResult):
             self._emit(test, kind, f"subtest {subtest._subDescription()}: {self._summary(err)}")
 
 
+def use_trellax_contrib() -> int:
+    """Replaces, in ``optax.contrib`` and its private modules, every name that
+    ``trellax.optim.contrib`` also defines by trellax's object (so optax's contrib tests call
+    trellax's optimizers; optax's own helpers stay where trellax has none). Returns how many
+    attributes were replaced."""
+    import pkgutil  # only this mode needs them
+
+    import optax.contrib
+
+    import trellax.optim.contrib as ours
+    from trellax._src.optim.muon import orthogonalize_via_newton_schulz
+
+    names = {n: getattr(ours, n) for n in dir(ours) if not n.startswith("_")}
+    names["orthogonalize_via_newton_schulz"] = orthogonalize_via_newton_schulz
+    replaced = 0
+    modules = [optax.contrib]
+    for info in pkgutil.iter_modules(optax.contrib.__path__, "optax.contrib."):
+        if not info.name.endswith("_test"):
+            modules.append(importlib.import_module(info.name))
+    for module in modules:
+        for name, obj in names.items():
+            if hasattr(module, name):
+                setattr(module, name, obj)
+                replaced += 1
+    # optax.microbatching's and optax.experimental.aggregating's names likewise (their tests
+    # import the private modules)
+    import optax.experimental._aggregating as their_agg
+    import optax.microbatching._microbatching as their_mb
+
+    import trellax.optim.experimental.aggregating as my_agg
+    import trellax.optim.microbatching as my_mb
+
+    for theirs, mine in ((their_mb, my_mb), (their_agg, my_agg)):
+        for name in dir(mine):
+            if not name.startswith("_") and hasattr(theirs, name):
+                setattr(theirs, name, getattr(mine, name))
+                replaced += 1
+    return replaced
+
+
 def worker(module_name: str, backend: str, only: list[str], sample: int) -> int:
     """Runs the tests of one module, streaming results to stdout."""
     if backend == "trellax":
         import trellax.compat  # the point of the worker: imports below get trellax as jax
 
         trellax.compat.install()
+        if os.environ.get("TRELLAX_PEER_CONTRIB") == "trellax":
+            use_trellax_contrib()
     from absl import flags  # optax's tests read absl flags; parse the defaults
 
     flags.FLAGS(sys.argv[:1], known_only=True)
@@ -292,9 +339,16 @@ def main(argv: list[str] | None = None) -> int:
         nargs="*",
         help="read results from these --stream files instead of running the tests",
     )
+    p.add_argument(
+        "--trellax-contrib",
+        action="store_true",
+        help="resolve optax.contrib's and optax.microbatching's names to trellax.optim's",
+    )
     p.add_argument("--worker", help=argparse.SUPPRESS)
     p.add_argument("--only", nargs="*", default=[], help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.trellax_contrib:
+        os.environ["TRELLAX_PEER_CONTRIB"] = "trellax"  # read by the workers
     if args.worker:
         return worker(args.worker, args.backend, args.only, args.sample)
     modules = args.modules or [m for g in args.groups for m in GROUPS[g]]

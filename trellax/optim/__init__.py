@@ -276,7 +276,9 @@ from trellax._src.optim.wrappers import set_to_zero as set_to_zero
 from trellax._src.optim.wrappers import zero_nans as zero_nans
 from trellax.optim import assignment as assignment
 from trellax.optim import contrib as contrib
+from trellax.optim import experimental as experimental
 from trellax.optim import losses as losses
+from trellax.optim import microbatching as microbatching
 from trellax.optim import perturbations as perturbations
 from trellax.optim import projections as projections
 from trellax.optim import schedules as schedules
@@ -284,3 +286,4 @@ from trellax.optim import second_order as second_order
 from trellax.optim import transforms as transforms
 from trellax.optim import tree as tree
 from trellax.optim import tree_utils as tree_utils
+from trellax.optim.microbatching import microbatch as microbatch

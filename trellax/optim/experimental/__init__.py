@@ -1,0 +1,3 @@
+"""``optax.experimental``: so far its one submodule, ``aggregating``."""
+
+from trellax.optim.experimental import aggregating as aggregating
