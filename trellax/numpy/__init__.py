@@ -37,6 +37,7 @@ from trellax._src.numpy.creation import (
     zeros_like,
 )
 from trellax._src.numpy.dtype_functions import astype, can_cast, result_type
+from trellax._src.numpy.ldexp import ldexp
 from trellax._src.numpy.linalg_ops import dot, inner, matmul, outer, vdot
 from trellax._src.numpy.scalar_types import (
     LOW_PRECISION as _LOW_PRECISION,
@@ -142,7 +143,6 @@ from trellax._src.numpy.ufuncs import (
     isposinf,
     isreal,
     lcm,
-    ldexp,
     left_shift,
     less,
     less_equal,

@@ -233,8 +233,7 @@ def div(x: np.ndarray, y: np.ndarray) -> Any:
 def rem(x: np.ndarray, y: np.ndarray) -> Any:
     if _is_int(x.dtype):
         safe = np.where(y == 0, 1, y)
-        r = np.fmod(x, safe)
-        return np.where(y == 0, x, r)
+        return np.where(y == 0, x, np.fmod(x, safe))
     return np.fmod(x, y)
 
 
@@ -310,9 +309,8 @@ def integer_pow(x: np.ndarray, *, y: int) -> Any:
             base = np.multiply(base, base)
     if y > 0:
         return acc
-    if acc.dtype.kind == "c":  # 1 / x**n by XLA's complex division (so 1 / (1+0j) is 1+0j)
-        return div(np.ones_like(acc), acc)
-    return np.reciprocal(acc)
+    # 1 / x**n; a complex one by XLA's division (1 / (1+0j) is 1+0j)
+    return div(np.ones_like(acc), acc) if acc.dtype.kind == "c" else np.reciprocal(acc)
 
 
 def shift_right_arithmetic(x: np.ndarray, y: np.ndarray) -> Any:

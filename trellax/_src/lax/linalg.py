@@ -21,6 +21,7 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from trellax._src.backend import numpy as backend
+from trellax._src.backend.float_facts import compute_dtype
 from trellax._src.backend.numpy import Impl
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
@@ -184,8 +185,6 @@ def qr(x: ArrayLike, *, full_matrices: bool = True) -> tuple[Array, Array]:
 def _qr_raw_kernel(x: np.ndarray) -> Any:
     """NumPy's (LAPACK geqrf's) raw QR: the Householder reflectors below the diagonal of ``h``
     (transposed, ``(..., n, m)``) and their scalings ``tau`` (``(..., min(m, n))``)."""
-    from trellax._src.backend.float_facts import compute_dtype
-
     xc: Any = x.astype(compute_dtype(x.dtype), copy=False)
     h, tau = np.linalg.qr(xc, mode="raw")
     return np.asarray(h).astype(x.dtype), np.asarray(tau).astype(x.dtype)

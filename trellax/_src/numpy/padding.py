@@ -28,6 +28,7 @@ from trellax._src.lax import structural as lax_structural
 from trellax._src.lax.structural import _convert, broadcast_in_dim, broadcasted_iota, rev
 from trellax._src.numpy import reductions, statistics, ufuncs
 from trellax._src.numpy.creation import asarray
+from trellax._src.numpy.functional import apply_along_axis
 from trellax._src.numpy.reductions import const
 from trellax._src.numpy.shapes import _slice_axis
 from trellax._src.numpy.util import ensure_array
@@ -94,8 +95,6 @@ def _pad_function(
     """A callable ``mode``: zeros are padded on, then, axis by axis, every 1-D lane along the
     axis is replaced by ``function(lane, (before, after), axis, kwargs)``. NumPy's function
     writes into the lane; here (as in JAX) it returns the new lane, mapped over the lanes."""
-    from trellax._src.numpy.functional import apply_along_axis
-
     out = _pad_constant(x, widths, 0)
     for axis in range(out.ndim):
         out = apply_along_axis(function, axis, out, widths[axis], axis, kwargs)
