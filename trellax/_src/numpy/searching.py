@@ -33,7 +33,6 @@ from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.reductions import cumsum, reduce_max, reduce_min, reduce_or, reduce_sum
 from trellax._src.lax.structural import (
     _convert,
-    broadcast_in_dim,
     broadcast_to,
     broadcasted_iota,
     concatenate,
@@ -640,9 +639,12 @@ def histogram(
     ``bins`` is a number of equal-width bins over ``range`` (default: ``a``'s min and max) or
     the edges themselves; the last bin includes its right edge; values outside are ignored.
     Edges and counts have ``a``'s inexact dtype (``histogram(int32)`` gives float32), promoted
-    with the weights' when there are weights (``histogram(int32, weights=float16)``: float16). ``density=True`` normalizes the counts to
-    a probability density.
+    with the weights' when there are weights (``histogram(int32, weights=float16)``: float16;
+    complex weights: complex counts and edges). ``density=True`` normalizes the counts to a
+    probability density. Complex ``a`` raises ``TypeError``.
     """
+    if dtypes.kind(_asarray("histogram", a).dtype) == "c":
+        raise TypeError("histogram does not support complex input")
     if weights is None:
         x = ravel(_asarray("histogram", a))
         w = None
@@ -652,9 +654,9 @@ def histogram(
             raise ValueError(
                 f"histogram: weights should have the same shape as a, got {w.shape} and {x.shape}"
             )
+    # complex weights make everything complex, as in JAX: complex counts, and edges that are
+    # the real edges with a zero imaginary part
     d = to_inexact_dtype(x.dtype)
-    if dtypes.kind(d) == "c":
-        raise TypeError("histogram does not support complex input")
     xf = _convert(x, d, False)
     edges = histogram_bin_edges(xf, bins, range)
     w = full(x.shape, 1, d) if w is None else _convert(w, d, False)
@@ -704,11 +706,11 @@ def histogram_bin_edges(
         same = lax.eq(lo, hi)
         lo = select_n(same, lo, lax.sub(lo, half))
         hi = select_n(same, hi, lax.add(hi, half))
-        steps = _convert(iota(dtypes.int32, nbins + 1), d, False)
-        frac = lax.div(steps, const(nbins, d))
-        edges = lax.add(lo, lax.mul(lax.sub(hi, lo), frac))
-        is_last = lax.eq(iota(dtypes.int32, nbins + 1), const(nbins, dtypes.int32))
-        return select_n(is_last, edges, broadcast_in_dim(hi, (nbins + 1,), ()))
+        # JAX's linspace: lo * (1 - t) + hi * t, so an infinite end gives infinite edges, not
+        # the NaN of lo + (hi - lo) * t
+        from trellax._src.numpy.creation_traced import linspace
+
+        return linspace(lo, hi, nbins + 1, True, d)[0]
     b = _asarray("histogram", bins)
     if b.ndim != 1:
         raise ValueError(f"histogram: bins must be an int or a 1-D array, got shape {b.shape}")

@@ -118,6 +118,7 @@ def _unique_1d(
     and counts (``"c"``) asked for."""
     d = dtypes.default_int_dtype()
     n = x.shape[0]
+    x = _one_complex_nan(x)
     keys = sort_keys(x)
     if valid is not None:
         keys = [logical_not(valid), *keys]  # excluded entries sort last
@@ -162,6 +163,16 @@ def _unique_1d(
         if "v" in want:
             inverse = scatter1(full((n,), 0, d), _get(perm), run, "set")
     return _Unique(values, index, inverse, counts, logical_not(ok))
+
+
+def _one_complex_nan(x: Array) -> Array:
+    """Complex entries with a NaN part all become ``nan+0j``, as in JAX's set operations: one
+    NaN that sorts last (sorted by parts, ``0+nanj`` came first and ``nan+2j`` differed from
+    ``nan+nanj``)."""
+    if dtypes.kind(x.dtype) != "c":
+        return x
+    nan = _convert(full(x.shape, complex(float("nan"), 0.0), x.dtype), x.dtype, x.weak_type)
+    return select_n(isnan(x), x, nan)
 
 
 def _strong_if_complex(values: Array) -> Array:
@@ -228,6 +239,7 @@ def _unique_axis(
     if x.ndim == 0:  # no axis to take slices along (JAX's ValueError)
         raise ValueError(f"unique: axis {axis} is out of bounds for a 0-d array")
     (ax,) = canonicalize_axes("unique", (axis,), x.ndim)
+    x = _one_complex_nan(x)
     perm_axes = (ax, *[i for i in range(x.ndim) if i != ax])
     moved = transpose(x, perm_axes)
     rest = moved.shape[1:]
