@@ -13,6 +13,9 @@ _SYM3 = "jnp.array([[1., 2., 0.], [2., 1., 0.], [0., 0., 1.]])"
 _ASYM3 = "jnp.array([[2., 1., 5.], [-3., 1., 0.5], [4., 7., 3.]])"
 _HERM2 = "jnp.array([[2., 1j], [-1j, -3.]])"
 
+_ZDIAG = "jnp.array([[0., 2., 3.], [1., 5., 0.], [7., 8., 0.]])"
+_TRHS = "jnp.array([[0.5, 1.], [-1.25, 0.], [2., 3.]])"
+
 _PX = "jnp.linspace(0., 1., 6)"
 
 LINALG: tuple[str, ...] = (
@@ -37,6 +40,22 @@ LINALG: tuple[str, ...] = (
     f"jnp.linalg.pinv({_SYM3}, hermitian=True)",
     f"jnp.linalg.matrix_rank({_ASYM3} - jnp.eye(3) * 4, hermitian=True)",
     "jnp.linalg.svd(jnp.ones((3, 5)), hermitian=True)",
+    # solve_triangular with a zero pivot substitutes as JAX's triangular solve: the rows
+    # solved before the pivot keep their values, inf at it, nan (0 / 0, inf * 0) after it (was a
+    # pivoting LU solve of the whole matrix: NaN and other signs everywhere)
+    f"jax.scipy.linalg.solve_triangular({_ZROW3}, jnp.array([0.5, -1.25, 2.]), lower=True)",
+    f"jax.scipy.linalg.solve_triangular({_ZROW3}, jnp.array([0.5, -1.25, 2.]), trans=1)",
+    f"jax.scipy.linalg.solve_triangular({_ZROW3}, {_TRHS}, lower=True)",
+    f"jax.scipy.linalg.solve_triangular({_ZROW3}, {_TRHS})",
+    f"jax.scipy.linalg.solve_triangular({_ZROW3}, {_TRHS}, lower=True, trans='T')",
+    f"jax.scipy.linalg.solve_triangular({_ZROW3}.T, {_TRHS}, trans=1)",
+    f"jax.scipy.linalg.solve_triangular({_ZDIAG}, {_TRHS}, lower=True)",
+    f"jax.scipy.linalg.solve_triangular({_ZDIAG}, {_TRHS})",
+    f"jax.lax.linalg.triangular_solve({_ZROW3}, {_TRHS}.T, left_side=False, lower=True)",
+    f"jax.lax.linalg.triangular_solve({_ZROW3}, {_TRHS}.T, left_side=False, transpose_a=True)",
+    f"jax.vmap(lambda a: jax.scipy.linalg.solve_triangular(a, {_TRHS}, lower=True))"
+    f"(jnp.stack([{_ZROW3}, {_ZDIAG}]))",
+    f"jax.scipy.linalg.solve_triangular({_ZROW3}.astype(jnp.complex64), {_TRHS}, lower=True)",
     # cond of empty matrices is JAX's ValueError (was a TypeError from an internal slice)
     "jnp.linalg.cond(jnp.zeros((0, 0)))",
     "jnp.linalg.cond(jnp.zeros((2, 0, 3)))",

@@ -426,6 +426,8 @@ def report(
             print(f"{lib}: {total / 60:.1f} min over {len(recs)} runs (as timed when run)")
             for k in sorted(recs, key=lambda k: -recs[k].get("t", 0.0))[:slowest]:
                 print(f"  {recs[k].get('t', 0.0):7.2f} s  {k}")
+    with open(os.path.join(tmp, "records.pkl"), "wb") as fb:  # both sides, to inspect
+        pickle.dump({"jax": want, "trellax": got}, fb)
     with open(os.path.join(tmp, "listing.txt"), "w") as f:
         f.write("\n".join(listing) + "\n")
     print("listing in", os.path.join(tmp, "listing.txt"))
