@@ -56,6 +56,16 @@ LINALG: tuple[str, ...] = (
     f"jax.vmap(lambda a: jax.scipy.linalg.solve_triangular(a, {_TRHS}, lower=True))"
     f"(jnp.stack([{_ZROW3}, {_ZDIAG}]))",
     f"jax.scipy.linalg.solve_triangular({_ZROW3}.astype(jnp.complex64), {_TRHS}, lower=True)",
+    # scipy.linalg.solve(assume_a='pos') goes through the Cholesky factor of one triangle, as
+    # JAX's: NaN for a matrix that is not positive definite (was the general LU solution)
+    f"jax.scipy.linalg.solve({_SYM3}, jnp.array([1., -2., 0.5]), assume_a='pos')",
+    f"jax.scipy.linalg.solve({_SYM3}, {_RHS32}, assume_a='pos', lower=True)",
+    f"jax.scipy.linalg.solve({_ASYM3} @ {_ASYM3}.T, {_RHS32}, assume_a='pos')",
+    f"jax.scipy.linalg.solve({_ASYM3} + 9 * jnp.eye(3), {_RHS32}, assume_a='pos')",
+    f"jax.scipy.linalg.solve({_ASYM3} + 9 * jnp.eye(3), {_RHS32}, assume_a='pos', lower=True)",
+    f"jax.jit(lambda a: jax.scipy.linalg.solve(a, {_RHS32}, assume_a='pos'))({_SYM3})",
+    f"jax.scipy.linalg.solve(jnp.stack([{_SYM3}, jnp.eye(3)]), {_RHS32}, assume_a='pos')",
+    "jax.scipy.linalg.solve(jnp.eye(3), jnp.ones((2, 3, 2)), assume_a='pos')",
     # cond of empty matrices is JAX's ValueError (was a TypeError from an internal slice)
     "jnp.linalg.cond(jnp.zeros((0, 0)))",
     "jnp.linalg.cond(jnp.zeros((2, 0, 3)))",
