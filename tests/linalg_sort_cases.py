@@ -66,6 +66,10 @@ LINALG: tuple[str, ...] = (
     f"jax.jit(lambda a: jax.scipy.linalg.solve(a, {_RHS32}, assume_a='pos'))({_SYM3})",
     f"jax.scipy.linalg.solve(jnp.stack([{_SYM3}, jnp.eye(3)]), {_RHS32}, assume_a='pos')",
     "jax.scipy.linalg.solve(jnp.eye(3), jnp.ones((2, 3, 2)), assume_a='pos')",
+    # polar of an integer or bool matrix: JAX's ValueError (was decomposed as float32)
+    "jax.scipy.linalg.polar(jnp.eye(3, dtype=jnp.int32))",
+    "jax.scipy.linalg.polar(jnp.eye(2, dtype=bool), method='svd')",
+    "jax.scipy.linalg.polar(jnp.eye(2, dtype=jnp.int32), method='svd')",
     # cond of empty matrices is JAX's ValueError (was a TypeError from an internal slice)
     "jnp.linalg.cond(jnp.zeros((0, 0)))",
     "jnp.linalg.cond(jnp.zeros((2, 0, 3)))",
@@ -89,6 +93,8 @@ FFT: tuple[str, ...] = (
     "jnp.fft.fftn(jnp.ones(8), axes=(0, 0))",
     "jnp.fft.fftn(jnp.ones(8), s=(3, 8))",
     "jnp.fft.rfftn(jnp.ones((2, 8)), s=(1, 2, 3))",
+    "jnp.fft.irfftn(jnp.ones(8), s=(3, 8))",
+    "jnp.fft.irfftn(jnp.ones((2, 8)), s=(2, 3, 8), norm='forward')",
 )
 
 SORT: tuple[str, ...] = (
@@ -106,6 +112,9 @@ SORT: tuple[str, ...] = (
     "jax.lax.top_k(jnp.array([-0., 0., -0., jnp.nan, 1., -jnp.inf], jnp.float16), 6)",
     "jax.vmap(lambda x: jax.lax.top_k(x, 2))(jnp.array([[-0., 0., -0.], [0., -0., 1.]]))",
     "jax.lax.top_k(jnp.array([1, 3, 3, 2]), 2)",
+    # lexsort keys of different shapes: JAX's ValueError (were broadcast together)
+    "jnp.lexsort((jnp.ones(3), jnp.ones(1)))",
+    "jnp.lexsort((jnp.ones((2, 3)), jnp.ones(3)))",
     # partition is JAX's: the kth + 1 smallest ascending, then the rest descending (floats in
     # their total order); argpartition the rest's indices in increasing order (both were the
     # full sort, a valid partition but other values at other places)

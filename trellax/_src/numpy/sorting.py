@@ -130,6 +130,8 @@ def lexsort(keys: Sequence[ArrayLike] | ArrayLike, axis: int = -1) -> Array:
     if not ks:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
 
+    if len({tuple(k.shape) for k in ks}) > 1:  # JAX's rule (and NumPy's): no broadcasting
+        raise ValueError("all keys need to be the same shape")
     shape = broadcast_shapes(*[tuple(k.shape) for k in ks])
     ks = [broadcast_to(k, shape) for k in ks]
     d = dtypes.default_int_dtype()

@@ -413,6 +413,14 @@ def polar(
         raise ValueError("The argument `side` must be either 'right' or 'left'.")
     if method not in ("qdwh", "svd"):
         raise ValueError(f"Unknown polar decomposition method {method}.")
+    if dtypes.kind(arr.dtype) not in ("f", "c"):  # JAX's classes: qdwh takes the epsilon of
+        # the type, svd is lax's primitive on the array as it is
+        if method == "svd":
+            raise TypeError(
+                f"svd does not accept dtype {np.dtype(arr.dtype).name} at position 0. Accepted "
+                "dtypes at position 0 are subtypes of floating, complexfloating."
+            )
+        raise ValueError(f"data type {np.dtype(arr.dtype).type} not inexact")
     m, n = arr.shape[-2:]
     if method == "qdwh" and ((side == "right" and m < n) or (side == "left" and m > n)):
         # JAX's QDWH iteration needs a tall matrix (a wide one for side='left'); same refusal
