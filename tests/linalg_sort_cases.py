@@ -215,6 +215,15 @@ STATS: tuple[str, ...] = (
     f"jax.jit(lambda a, b: jnp.polyfit(a, b, 1, full=True))({_PX}, {_PX} ** 2)",
     "jnp.polyfit(jnp.arange(5), jnp.arange(5.), 1)",
     "jnp.polyfit(jnp.arange(5), jnp.arange(5), 1)",
+    # nan-quantiles of an empty axis: JAX's IndexError for one q without keepdims, else its
+    # gather's TypeError (was IndexError for every form)
+    "jnp.nanquantile(jnp.zeros(0), 0.3)",
+    "jnp.nanquantile(jnp.zeros(0), jnp.array([0., 0.25, 1.]))",
+    "jnp.nanquantile(jnp.zeros(0), 0.3, axis=0, keepdims=True)",
+    "jnp.nanpercentile(jnp.zeros(0), jnp.array([10., 50.]))",
+    "jnp.nanmedian(jnp.zeros(0), axis=-1, keepdims=True)",
+    "jnp.nanmedian(jnp.zeros(0))",
+    "jnp.nanmedian(jnp.zeros((2, 0)), axis=1)",
     # polyval of no coefficients is 0 everywhere, NaN x too (Horner's rule started from x * 0:
     # -0.0 and NaN); polymul by no coefficients multiplies by [0] (was a single 0)
     "jnp.polyval(jnp.zeros(0), jnp.array([-1., 0., 0.5, jnp.nan, jnp.inf]))",
