@@ -188,6 +188,14 @@ SETOPS: tuple[str, ...] = (
     f"jnp.setdiff1d({_CN}, {_CW})",
     f"jnp.setxor1d({_CN}, {_CW})",
     f"jnp.intersect1d({_CN}, {_CW}, return_indices=True)",
+    # an empty input with a size needs a fill_value: JAX's ValueError (was padded with 0)
+    "jnp.unique(jnp.zeros(0), size=3)",
+    "jnp.unique(jnp.zeros(0), size=3, return_index=True, return_counts=True)",
+    "jnp.unique_values(jnp.zeros(0), size=2)",
+    "jnp.unique(jnp.zeros((0, 2)), axis=0, size=2)",
+    "jnp.union1d(jnp.zeros(0), jnp.zeros(0), size=2)",
+    "jnp.unique(jnp.zeros(0), size=0)",
+    "jnp.unique(jnp.zeros(0), size=3, fill_value=1.)",
     # without a size under jit: JAX's NonConcreteBooleanIndexError (was ConcretizationTypeError)
     f"jax.jit(lambda a: jnp.intersect1d(a, {_SB}, assume_unique=True))({_SA})",
     f"jax.jit(lambda a: jnp.setxor1d(a, {_SB}, assume_unique=True))({_SA})",

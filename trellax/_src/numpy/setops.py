@@ -142,6 +142,7 @@ def _unique_1d(
         size = concrete_int(reduce_sum(ones, (0,)), fun_name)
     else:
         size = static_int(size, fun_name, "size")
+        _check_empty_fill(fun_name, n, size, fill_value)
     positions, ok, _ = compact(starts, size)
     values = gather1(xs, positions) if n else full((size,), 0, x.dtype, x.weak_type)
     if fill_value is not None:
@@ -163,6 +164,20 @@ def _unique_1d(
         if "v" in want:
             inverse = scatter1(full((n,), 0, d), _get(perm), run, "set")
     return _Unique(values, index, inverse, counts, logical_not(ok))
+
+
+_PAD_FROM_VALUES = frozenset(
+    ["unique", "union1d", "unique_values", "unique_counts", "unique_inverse", "unique_all"]
+)
+
+
+def _check_empty_fill(fun_name: str, n: int, size: int, fill_value: Any) -> None:
+    """JAX's ValueError: padding with the smallest unique value needs a value to exist."""
+    if fun_name in _PAD_FROM_VALUES and n == 0 and size > 0 and fill_value is None:
+        raise ValueError(
+            "jnp.unique: for zero-sized input with nonzero size argument, fill_value must be "
+            "specified"
+        )
 
 
 def _one_complex_nan(x: Array) -> Array:
@@ -266,6 +281,8 @@ def _unique_axis(
         starts = full((0,), True, dtypes.bool_)
     if size is None:
         size = concrete_int(reduce_sum(_convert(starts, d, False), (0,)), "unique")
+    else:
+        _check_empty_fill("unique", n, size, fill_value)
     positions, ok, _ = compact(starts, size)
     values = take(spec_rows, positions, axis=0, mode="clip")
     if fill_value is not None:
