@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from probe_linalg_sort_cases import MODES, Case, all_cases, case_id, make_inputs
+from probe_linalg_sort_cases import KNOWN, MODES, Case, all_cases, case_id, make_inputs
 
 Record = dict[str, Any]
 _REF = re.compile(r"@(\w+)")
@@ -392,8 +392,11 @@ def report(
 ) -> None:
     """Prints the totals and the divergences by class and function; writes the listing."""
     kinds = {case_id(c): c[0] for c in all_cases()}
+    known = [(tag, re.compile(rx)) for tag, rx in KNOWN]
     by_class: collections.Counter[str] = collections.Counter()
     by_fn: collections.Counter[tuple[str, str]] = collections.Counter()
+    by_tag: collections.Counter[str] = collections.Counter()
+    open_class: collections.Counter[str] = collections.Counter()
     listing = []
     for key, w in want.items():
         x64, mode, cid = key.split("|", 2)
@@ -404,6 +407,13 @@ def report(
             continue
         by_class[cls] += 1
         by_fn[(cid.split("(")[0], cls)] += 1
+        sig = f"{cls} {key} jax={w.get('error') or 'ok'}"
+        tag = next((t for t, rx in known if rx.search(sig)), None)
+        if tag is None:
+            open_class[cls] += 1
+        else:
+            by_tag[tag] += 1
+            cls = f"{cls}[{tag}]"
         detail = ""
         g = got[key]
         if cls in ("error_class", "accepts", "crash"):
@@ -413,10 +423,16 @@ def report(
             got_avals = [(d, wk, s) for d, wk, s, _ in g["leaves"]][:3]
             detail = f"  jax={want_avals} trellax={got_avals}"
         listing.append(f"{cls:12} x64={x64} {mode:5} {cid}{detail}")
+    listing.sort(key=lambda line: "[" in line.split()[0])  # open ones first
     n_cases = len({k.split("|", 2)[2] for k in want})
     print(f"{len(want)} runs ({n_cases} cases x modes x x64), {sum(by_class.values())} differ")
     for c, k in by_class.most_common():
-        print(f"  {c:12} {k}")
+        print(f"  {c:12} {k}  (open {open_class[c]})")
+    print(
+        f"documented in docs/semantics.md: {sum(by_tag.values())}; open: {sum(open_class.values())}"
+    )
+    for t, k in by_tag.most_common():
+        print(f"  {t:20} {k}")
     for (fn, c), k in sorted(by_fn.items()):
         print(f"  {fn:40} {c:12} {k}")
     if show:
