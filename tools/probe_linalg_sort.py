@@ -1,14 +1,28 @@
 """Differential probe of linear algebra, FFT, sorting/searching, set operations, statistics and
 polynomial helpers: trellax against JAX 0.10.2, case by case.
 
-    python tools/probe_linalg_sort.py [--list] [--only PREFIX] [--modes eager,jit,vmap] [--x64 0,1]
+    python tools/probe_linalg_sort.py [--only P1;P2] [--modes eager,jit,vmap] [--x64 0,1]
+        [--cache DIR] [--refresh] [--cached-only] [--reuse OLD_RUN_DIR] [--timeout S]
+        [--slowest N] [--list]
 
 The driver (run with trellax's interpreter) builds the inputs of ``probe_linalg_sort_cases.py``,
-pickles them, runs every case in a JAX process (``/tmp/jaxref/bin/python``, or ``$JAX_PY``) and in a
-trellax process, once per x64 setting, eagerly, under ``jit`` and under ``vmap``; then it compares
-each result's structure, dtype, weak flag, shape and values (bits for exact operations, a dtype
-tolerance otherwise, a separate class for column sign/phase flips of decompositions) and the class
-of the error raised. It prints the totals and the divergences grouped by function and class.
+pickles them and runs every case eagerly, under ``jit`` and under ``vmap``, once per x64 setting,
+in a JAX process (``/tmp/jaxref/bin/python``, or ``$JAX_PY``) and in a trellax process, one
+process at a time. JAX's outcomes do not change between runs: they are kept in ``--cache``
+(default ``/tmp/probe_linalg_cache``, one file per x64 setting, keyed by ``x64|mode|case`` and
+tied to a digest of the inputs), so a re-run only runs the cases the cache lacks (``--refresh``
+runs them all again, ``--cached-only`` skips the missing ones, ``--reuse`` imports the
+``jax0.pkl``/``jax1.pkl`` of an old run directory). Each side appends every outcome to a stream
+as soon as it has it; a run that gives nothing for ``--timeout`` seconds (default 120) is
+recorded as ``Timeout`` and a new process takes the rest. Progress is printed every 30 s and
+``--slowest N`` lists the slowest runs of each side.
+
+The comparison checks each result's structure, dtype, weak flag, shape and values (bits for
+exact operations, a dtype tolerance otherwise, a separate class for column sign/phase flips of
+decompositions) and the class of the error raised (trellax's may be a subclass of JAX's). It
+prints the totals and the divergences grouped by function and class; the ones that
+``KNOWN`` ties to docs/semantics.md are counted apart, and the listing (``listing.txt``, with
+``records.pkl`` holding both sides' outcomes) puts the open ones first.
 """
 
 from __future__ import annotations
