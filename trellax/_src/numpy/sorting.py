@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import broadcast_shapes
 from trellax._src.dtypes import dtypes
@@ -20,10 +22,12 @@ from trellax._src.lax.convenience import top_k
 from trellax._src.lax.reductions import sort as lax_sort
 from trellax._src.lax.structural import (
     _convert,
+    bitcast_convert_type,
     broadcast_to,
     broadcasted_iota,
     concatenate,
     rev,
+    select_n,
     slice_in_dim_static,
 )
 from trellax._src.numpy.searching import _asarray, const, ravel
@@ -169,8 +173,9 @@ def _reversed_order(x: Array) -> Array:
 def partition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
     """A copy with the element that would be at position ``kth`` in sorted order moved there:
     the ``kth + 1`` smallest in ascending order, then the others in descending order (JAX's
-    arrangement, from two ``top_k``; floats in their total order, -0.0 before 0.0). Complex
-    input, which ``top_k`` refuses, is fully sorted (a valid partition)."""
+    arrangement, which it builds from two ``top_k``; here one sort by the floats' total order,
+    -NaN < -inf < ... < -0.0 < 0.0 < ... < NaN, the tail reversed). Complex input, which
+    ``top_k`` refuses, is fully sorted (a valid partition)."""
     check_static("partition", kth=kth, axis=axis)
     x = _asarray("partition", a)
     (ax,) = canonicalize_axes("partition", (axis,), x.ndim)
@@ -178,8 +183,20 @@ def partition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
     k = _check_kth("partition", kth, n) % n
     if dtypes.kind(x.dtype) == "c":
         return sort(x, ax)
-    low = _reversed_order(top_k(_reversed_order(x), k + 1, axis=ax)[0])
-    high = top_k(x, n - k - 1, axis=ax)[0]
+    # one sort in the total order (what JAX's two top_k give), then the tail reversed
+    if dtypes.kind(x.dtype) == "f":
+        width = 8 * np.dtype(x.dtype).itemsize
+        bits = bitcast_convert_type(x, np.dtype(f"uint{width}"))
+        negative = lax.lt(
+            bitcast_convert_type(x, np.dtype(f"int{width}")), const(0, np.dtype(f"int{width}"))
+        )
+        sign = const(1 << (width - 1), bits.dtype)
+        key = select_n(negative, lax.bitwise_or(bits, sign), lax.bitwise_not(bits))
+        ordered = lax_sort((key, x), dimension=ax, is_stable=True, num_keys=1)[1]
+    else:
+        ordered = lax_sort(x, dimension=ax, is_stable=True)
+    low = slice_in_dim_static(ordered, 0, k + 1, ax)
+    high = rev(slice_in_dim_static(ordered, k + 1, n, ax), (ax,))
     return _convert(concatenate([low, high], ax), x.dtype, x.weak_type)
 
 
