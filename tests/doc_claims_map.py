@@ -103,7 +103,8 @@ AUDITED: list[Evidence] = [
         "record: tools/probe_linalg_sort.py --cached-only on 29 Nov 2026 with JAX's outcomes "
         "from the cache, trellax at main 5308e8b (2,305 differ, 416 open) and at branch "
         "linalg15 (1,883 differ, 0 open); the percentages of polyfit's covariance are its [0, 0] "
-        "entry against numpy.polyfit in float64",
+        "entry against numpy.polyfit in float64; the 29.7 minutes are the same driver's JAX side "
+        "with x64 off and an empty cache (--slowest 25), branch linalg15 at 324c491",
     ),
     E(
         "docs/nn.md",
