@@ -96,6 +96,17 @@ AUDITED: list[Evidence] = [
         "tests/test_linalg_sort.py",
     ),
     E(
+        "docs/semantics.md",
+        "Before the fixes of session 15 (trellax at 5308e8b), 2,305 runs differed",
+        "tests/test_linalg_sort.py",
+        "tests/test_linalg_sort.py::test_documented_departures",
+        "record: tools/probe_linalg_sort.py --cached-only on 29 Nov 2026 with JAX's outcomes "
+        "from the cache, trellax at main 5308e8b (2,305 differ, 416 open) and at branch "
+        "linalg15 (1,883 differ, 0 open); the percentages of polyfit's covariance are its [0, 0] "
+        "entry against numpy.polyfit in float64; the 29.7 minutes are the same driver's JAX side "
+        "with x64 off and an empty cache (--slowest 25), branch linalg15 at 324c491",
+    ),
+    E(
         "docs/nn.md",
         "The uniform family is bit-identical, and so is the normal family",
         "tests/test_nn_init_large.py::test_initializer_against_jax",

@@ -396,17 +396,6 @@ DELIBERATE: list[Difference] = [
             c["fn"] in ("dot", "matmul") and jax_error(c, p, "TypeError", "preferred_element_type")
         ),
     ),
-    Difference(
-        "convert_element_type-python-complex",
-        "docs/semantics.md: eager lax.convert_element_type(2j, a real or integer dtype) raises "
-        "TypeError in JAX (NumPy's float()/int() of a Python complex) but converts under jit; "
-        "trellax converts on both paths (with JAX's ComplexWarning)",
-        lambda c, p: (
-            c["fn"] == "lax.convert_element_type"
-            and c["args"] == ["py:2j"]
-            and jax_error(c, p, "TypeError")
-        ),
-    ),
 ]
 
 DIFFERENCES = KNOWN_BUGS + DELIBERATE

@@ -38,7 +38,7 @@ def _known(mode: str) -> dict[str, str]:
     known |= {f"complex64 {s} rpower": CPOW for s in ("-1", "inf", "nan")}
     if mode == "x64":
         known["complex64 -2147483649 rpower"] = CPOW
-    known |= {f"{d} 1j linspace": OPEN_LINSPACE for d in ints}
+    known |= {f"{d} 1j linspace": OPEN_LINSPACE for d in ["bool", *ints]}
     known["float16 100000.0 linspace"] = OPEN_LINSPACE
     if mode == "x64":
         for s in ("2147483648", "-2147483649"):

@@ -908,15 +908,15 @@ def triangular_solve(
         n = t.shape[-1]
         t = t.copy()
         t[..., np.arange(n), np.arange(n)] = 1
-    if transpose_a:
-        t = np.swapaxes(t, -1, -2)
-    if conjugate_a:
-        t = np.conj(t)
+    t = np.conj(t) if conjugate_a else t
     bc = _linalg_compute(b)
-    if left_side:
-        out = _solve(t, bc)
-    else:  # x @ t = b  <=>  t^T @ x^T = b^T
-        out = np.swapaxes(_solve(np.swapaxes(t, -1, -2), np.swapaxes(bc, -1, -2)), -1, -2)
+    trans = transpose_a != (not left_side)  # x @ op(t) = b  <=>  op(t)^T @ x^T = b^T
+    bc = bc if left_side else np.swapaxes(bc, -1, -2)
+    if np.any(np.diagonal(t, axis1=-2, axis2=-1) == 0):  # singular: substitute, as LAPACK's trsm
+        out = singular.triangular_solve(t, bc, lower=lower, transpose=trans)
+    else:
+        out = _solve(np.swapaxes(t, -1, -2) if trans else t, bc)
+    out = out if left_side else np.swapaxes(out, -1, -2)
     return np.asarray(out).astype(b.dtype)
 
 

@@ -51,3 +51,38 @@ def nan_lower(a: np.ndarray) -> Any:
     n = a.shape[-1]
     nan = complex(np.nan, np.nan) if a.dtype.kind == "c" else np.nan
     return np.where(np.tril(np.ones((n, n), bool)), np.array(nan, a.dtype), np.zeros((), a.dtype))
+
+
+def triangular_solve(t: np.ndarray, b: np.ndarray, *, lower: bool, transpose: bool) -> Any:
+    """``x`` with ``op(t) @ x = b`` for triangular ``t`` (``[..., n, n]``, the other triangle
+    zero), by substitution as JAX's triangular solve computes it on CPU: without
+    ``transpose``, each solved row divides by its pivot and is subtracted from the rows after
+    it; with ``transpose``, each row is its right-hand side minus the products with the rows
+    solved before it, divided by its pivot. A zero pivot gives ``±inf`` there (``nan`` for
+    ``0 / 0``, and for any complex division by zero, as XLA's) and ``nan`` where infinities meet
+    zeros later; the rows solved before it keep their values (a pivoting LU solve of the whole
+    matrix spread NaN into them)."""
+    n = t.shape[-1]
+    x = np.array(b, dtype=np.result_type(t, b))
+    forward = lower != transpose  # lower, or the transpose of an upper triangle
+    order = range(n) if forward else range(n - 1, -1, -1)
+    with np.errstate(all="ignore"):
+        for k in order:
+            done = slice(0, k) if forward else slice(k + 1, n)
+            pivot = t[..., k, k][..., None]
+            if transpose:  # the column of t above (or below) the pivot is op(t)'s row
+                dot = np.einsum("...i,...ij->...j", t[..., done, k], x[..., done, :])
+                xk = _divide(x[..., k, :] - dot, pivot)
+            else:
+                xk = _divide(x[..., k, :], pivot)
+            x[..., k, :] = xk
+            if not transpose:
+                rest = slice(k + 1, n) if forward else slice(0, k)
+                x[..., rest, :] -= t[..., rest, k][..., :, None] * xk[..., None, :]
+    return x
+
+
+def _divide(a: np.ndarray, pivot: np.ndarray) -> Any:
+    if a.dtype.kind == "c":
+        return np.where(pivot == 0, complex(np.nan, np.nan), a / np.where(pivot == 0, 1, pivot))
+    return a / pivot

@@ -229,18 +229,20 @@ def convert_element_type(
         return operand  # type: ignore[return-value]  # a key array to its own dtype
     d = dtypes.check_user_dtype(new_dtype, "convert_element_type")
     if type(operand) is complex and dtypes.kind(d) != "c":
-        # JAX casts a Python complex as NumPy's array constructor does: the nonzero test as
-        # bool, int()'s or float()'s TypeError otherwise, except that a non-finite one goes to
-        # an integer type as a complex array would (the imaginary part dropped, with a warning)
+        # JAX warns, then casts a Python complex as NumPy's array constructor does: the
+        # nonzero test as bool, int()'s or float()'s TypeError otherwise, except that a
+        # non-finite one goes to an integer type as a complex array would (the real part)
+        warnings.warn(
+            "Casting complex values to real discards the imaginary part",
+            np.exceptions.ComplexWarning,
+            stacklevel=dtypes.user_stacklevel(),
+        )
         if dtypes.kind(d) == "b":
-            warnings.warn(
-                "Casting complex values to real discards the imaginary part",
-                np.exceptions.ComplexWarning,
-                stacklevel=dtypes.user_stacklevel(),
-            )
             return _convert(ArrayImpl._new(np.array(operand != 0), d, False), d, weak_type)
         if dtypes.kind(d) != "f" and not cmath.isfinite(operand):
-            return convert_element_type(asarray(operand), d, weak_type=weak_type)
+            with warnings.catch_warnings():  # warned once above
+                warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+                return convert_element_type(asarray(operand), d, weak_type=weak_type)
         kind = "float" if dtypes.kind(d) == "f" else "int"
         raise TypeError(
             f"{kind}() argument must be a string or a real number, not 'complex' "

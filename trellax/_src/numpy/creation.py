@@ -194,6 +194,8 @@ def _host_convert(src: np.ndarray[Any, Any], d: DType) -> np.ndarray[Any, Any]:
     """A NumPy array as a new NumPy array of ``d``, converted as ``astype`` converts (floats
     saturate into an integer range, NaN becomes 0; JAX leaves NumPy inputs to NumPy's cast, which
     is undefined out of range), with NumPy's floating-point warnings silenced."""
+    if src.dtype.kind == "c" and d == dtypes.bool_:  # NumPy's cast: the nonzero test
+        return np.array(src != 0, dtype=d, copy=True)
     with fp_errors.quiet():
         out: np.ndarray[Any, Any] = np.array(eager.host_convert(src, d), dtype=d, copy=True)
     return out

@@ -371,6 +371,13 @@ def irfftn(
     if axes is None:
         if s is not None:
             _too_many_lengths(x, s)
+        if s is not None and len(s) > x.ndim:  # JAX's ValueError (its shape: the input's last
+            # axis cut to the frequencies of s[-1]), as fftn/rfftn
+            cut = (*x.shape[:-1], operator.index(s[-1]) // 2 + 1) if x.ndim else ()
+            raise ValueError(
+                f"FFT input shape {cut} must have at least as many input dimensions as "
+                f"fft_lengths {tuple(s)}."
+            )
         ax = tuple(range(x.ndim)) if s is None else tuple(range(x.ndim - len(s), x.ndim))
     else:
         ax = tuple(a_ + x.ndim if a_ < 0 else a_ for a_ in (operator.index(v) for v in axes))

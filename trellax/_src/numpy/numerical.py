@@ -536,9 +536,10 @@ def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int = 16) -> Array:
     if pa.ndim == 0:
         _poly1d("polyval", pa)
     # JAX starts Horner's rule from a strong zero of the promoted dtype, shaped as a row of
-    # coefficients broadcast with x (a ValueError when they do not broadcast, rows or none)
+    # coefficients broadcast with x (a ValueError when they do not broadcast, rows or none);
+    # a zero, not x * 0: no coefficients give 0 everywhere, also at NaN (NumPy's value too)
     shape = shapes.broadcast_shapes(tuple(pa.shape[1:]), tuple(xa.shape))
-    out = shapes.broadcast_to(_convert(ufuncs.multiply(xa, 0), xa.dtype, False), shape)
+    out = zeros(shape, dtype=xa.dtype)
     for i in range(pa.shape[0]):
         out = ufuncs.add(ufuncs.multiply(out, xa), pa[i])
     return out
@@ -560,8 +561,13 @@ def polysub(a1: ArrayLike, a2: ArrayLike) -> Array:
 def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -> Array:
     """The product of two polynomials (a full convolution of the coefficients)."""
     x, y = promote_args_inexact("polymul", _poly1d("polymul", a1), _poly1d("polymul", a2))
+    # no coefficients are the zero polynomial [0] (JAX's product has len(other) entries, each
+    # 0 times a coefficient: signed zeros, NaN for a non-finite coefficient)
     if x.shape[0] == 0 or y.shape[0] == 0:
-        return zeros((1,), dtype=x.dtype)
+        other = y if x.shape[0] == 0 else x
+        if other.shape[0] == 0:
+            return zeros((1,), dtype=x.dtype)
+        return ufuncs.multiply(zeros((1,), dtype=x.dtype), other)
     dtype, weak = x.dtype, x.weak_type
     n, m = x.shape[0], y.shape[0]
     # float16 and bfloat16 products are summed in float32 and rounded once, as JAX's

@@ -207,6 +207,10 @@ def _to_numeric(x: Array) -> Array:
 
 
 def _cast_to_bool(x: Array) -> Array:
+    # complex: the nonzero test (any([1j]) is True, NumPy's meaning; docs/semantics.md), not the
+    # conversion, which drops the imaginary part as XLA's does
+    if dtypes.kind(x.dtype) == "c":
+        return _convert(to_bool(x), dtypes.bool_, False)
     return _convert(x, dtypes.bool_, False)
 
 

@@ -424,8 +424,15 @@ def nonzero(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) ->
     else:
         n = static_int(size, "nonzero", "size")
     fills = _per_dim_fill(fill_value, x.ndim)
-    if x.size == 0:  # JAX's answer for an empty input: zeros, whatever the fill value
-        return tuple(creation_traced.filled((n,), d, 0) for _ in x.shape)
+    if x.size == 0:
+        # every slot is filled: with fill_value (JAX 0.10.2 gives zeros whatever the fill value,
+        # a departure listed in docs/semantics.md), 0 without one
+        return tuple(
+            creation_traced.filled((n,), d, 0)
+            if f is None
+            else broadcast_to(_convert(ensure_array("nonzero", f), d, False), (n,))
+            for f in fills
+        )
     positions, valid, _ = compact(mask, n)
     out = []
     stride = 1
@@ -642,9 +649,12 @@ def histogram(
     ``bins`` is a number of equal-width bins over ``range`` (default: ``a``'s min and max) or
     the edges themselves; the last bin includes its right edge; values outside are ignored.
     Edges and counts have ``a``'s inexact dtype (``histogram(int32)`` gives float32), promoted
-    with the weights' when there are weights (``histogram(int32, weights=float16)``: float16). ``density=True`` normalizes the counts to
-    a probability density.
+    with the weights' when there are weights (``histogram(int32, weights=float16)``: float16;
+    complex weights: complex counts and edges). ``density=True`` normalizes the counts to a
+    probability density. Complex ``a`` raises ``TypeError``.
     """
+    if dtypes.kind(_asarray("histogram", a).dtype) == "c":
+        raise TypeError("histogram does not support complex input")
     if weights is None:
         x = ravel(_asarray("histogram", a))
         w = None
@@ -654,9 +664,9 @@ def histogram(
             raise ValueError(
                 f"histogram: weights should have the same shape as a, got {w.shape} and {x.shape}"
             )
+    # complex weights make everything complex, as in JAX: complex counts, and edges that are
+    # the real edges with a zero imaginary part
     d = to_inexact_dtype(x.dtype)
-    if dtypes.kind(d) == "c":
-        raise TypeError("histogram does not support complex input")
     xf = _convert(x, d, False)
     edges = histogram_bin_edges(xf, bins, range)
     w = full(x.shape, 1, d) if w is None else _convert(w, d, False)
@@ -707,7 +717,8 @@ def histogram_bin_edges(
         lo = select_n(same, lo, lax.sub(lo, half))
         hi = select_n(same, hi, lax.add(hi, half))
         # JAX's linspace in a's dtype: lo * (1 - t) + hi * t, which never forms hi - lo (a
-        # float16 range from -82 to 65504 overflows it)
+        # float16 range from -82 to 65504 overflows it; an infinite end gives infinite edges,
+        # not the NaN of lo + (hi - lo) * t)
         return creation_traced.linspace(lo, hi, nbins + 1, True, d)[0]
     b = _asarray("histogram", bins)
     if b.ndim != 1:

@@ -118,6 +118,7 @@ def _unique_1d(
     and counts (``"c"``) asked for."""
     d = dtypes.default_int_dtype()
     n = x.shape[0]
+    x = _one_complex_nan(x)
     keys = sort_keys(x)
     if valid is not None:
         keys = [logical_not(valid), *keys]  # excluded entries sort last
@@ -141,6 +142,7 @@ def _unique_1d(
         size = concrete_int(reduce_sum(ones, (0,)), fun_name)
     else:
         size = static_int(size, fun_name, "size")
+        _check_empty_fill(fun_name, n, size, fill_value)
     positions, ok, _ = compact(starts, size)
     values = gather1(xs, positions) if n else full((size,), 0, x.dtype, x.weak_type)
     if fill_value is not None:
@@ -162,6 +164,30 @@ def _unique_1d(
         if "v" in want:
             inverse = scatter1(full((n,), 0, d), _get(perm), run, "set")
     return _Unique(values, index, inverse, counts, logical_not(ok))
+
+
+_PAD_FROM_VALUES = frozenset(
+    ["unique", "union1d", "unique_values", "unique_counts", "unique_inverse", "unique_all"]
+)
+
+
+def _check_empty_fill(fun_name: str, n: int, size: int, fill_value: Any) -> None:
+    """JAX's ValueError: padding with the smallest unique value needs a value to exist."""
+    if fun_name in _PAD_FROM_VALUES and n == 0 and size > 0 and fill_value is None:
+        raise ValueError(
+            "jnp.unique: for zero-sized input with nonzero size argument, fill_value must be "
+            "specified"
+        )
+
+
+def _one_complex_nan(x: Array) -> Array:
+    """Complex entries with a NaN part all become ``nan+0j``, as in JAX's set operations: one
+    NaN that sorts last (sorted by parts, ``0+nanj`` came first and ``nan+2j`` differed from
+    ``nan+nanj``)."""
+    if dtypes.kind(x.dtype) != "c":
+        return x
+    nan = _convert(full(x.shape, complex(float("nan"), 0.0), x.dtype), x.dtype, x.weak_type)
+    return select_n(isnan(x), x, nan)
 
 
 def _strong_if_complex(values: Array) -> Array:
@@ -228,6 +254,7 @@ def _unique_axis(
     if x.ndim == 0:  # no axis to take slices along (JAX's ValueError)
         raise ValueError(f"unique: axis {axis} is out of bounds for a 0-d array")
     (ax,) = canonicalize_axes("unique", (axis,), x.ndim)
+    x = _one_complex_nan(x)
     perm_axes = (ax, *[i for i in range(x.ndim) if i != ax])
     moved = transpose(x, perm_axes)
     rest = moved.shape[1:]
@@ -254,6 +281,8 @@ def _unique_axis(
         starts = full((0,), True, dtypes.bool_)
     if size is None:
         size = concrete_int(reduce_sum(_convert(starts, d, False), (0,)), "unique")
+    else:
+        _check_empty_fill("unique", n, size, fill_value)
     positions, ok, _ = compact(starts, size)
     values = take(spec_rows, positions, axis=0, mode="clip")
     if fill_value is not None:

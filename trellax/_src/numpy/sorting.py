@@ -11,13 +11,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import broadcast_shapes
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
+from trellax._src.lax.convenience import top_k
 from trellax._src.lax.reductions import sort as lax_sort
-from trellax._src.lax.structural import _convert, broadcast_to, broadcasted_iota, rev
+from trellax._src.lax.structural import (
+    _convert,
+    bitcast_convert_type,
+    broadcast_to,
+    broadcasted_iota,
+    concatenate,
+    rev,
+    select_n,
+    slice_in_dim_static,
+)
 from trellax._src.numpy.searching import _asarray, const, ravel
 from trellax._src.numpy.static_args import check_static
 from trellax._src.numpy.util import ensure_array
@@ -122,6 +134,8 @@ def lexsort(keys: Sequence[ArrayLike] | ArrayLike, axis: int = -1) -> Array:
     if not ks:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
 
+    if len({tuple(k.shape) for k in ks}) > 1:  # JAX's rule (and NumPy's): no broadcasting
+        raise ValueError("all keys need to be the same shape")
     shape = broadcast_shapes(*[tuple(k.shape) for k in ks])
     ks = [broadcast_to(k, shape) for k in ks]
     d = dtypes.default_int_dtype()
@@ -149,22 +163,61 @@ def _check_kth(fun_name: str, kth: Any, n: int) -> int:
     return k
 
 
+def _reversed_order(x: Array) -> Array:
+    """An exact map of ``x`` that reverses its order (and is its own inverse): ``~x`` for
+    integers and bools (no overflow at the minimum, unlike ``-x``), ``-x`` for floats (the total
+    order -NaN < -inf < ... < -0.0 < 0.0 < ... < inf < NaN, reversed)."""
+    return lax.bitwise_not(x) if dtypes.kind(x.dtype) in "biu" else lax.neg(x)
+
+
 def partition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
-    """A copy with the element that would be at position ``kth`` in sorted order moved there,
-    smaller ones before it and larger ones after it (trellax returns the fully sorted array,
-    a valid partition)."""
+    """A copy with the element that would be at position ``kth`` in sorted order moved there:
+    the ``kth + 1`` smallest in ascending order, then the others in descending order (JAX's
+    arrangement, which it builds from two ``top_k``; here one sort by the floats' total order,
+    -NaN < -inf < ... < -0.0 < 0.0 < ... < NaN, the tail reversed). Complex input, which
+    ``top_k`` refuses, is fully sorted (a valid partition)."""
     check_static("partition", kth=kth, axis=axis)
     x = _asarray("partition", a)
     (ax,) = canonicalize_axes("partition", (axis,), x.ndim)
-    _check_kth("partition", kth, x.shape[ax])
-    return sort(x, ax)
+    n = x.shape[ax]
+    k = _check_kth("partition", kth, n) % n
+    if dtypes.kind(x.dtype) == "c":
+        return sort(x, ax)
+    # one sort in the total order (what JAX's two top_k give), then the tail reversed
+    if dtypes.kind(x.dtype) == "f":
+        width = 8 * np.dtype(x.dtype).itemsize
+        bits = bitcast_convert_type(x, np.dtype(f"uint{width}"))
+        negative = lax.lt(
+            bitcast_convert_type(x, np.dtype(f"int{width}")), const(0, np.dtype(f"int{width}"))
+        )
+        sign = const(1 << (width - 1), bits.dtype)
+        key = select_n(negative, lax.bitwise_or(bits, sign), lax.bitwise_not(bits))
+        ordered = lax_sort((key, x), dimension=ax, is_stable=True, num_keys=1)[1]
+    else:
+        ordered = lax_sort(x, dimension=ax, is_stable=True)
+    low = slice_in_dim_static(ordered, 0, k + 1, ax)
+    high = rev(slice_in_dim_static(ordered, k + 1, n, ax), (ax,))
+    return _convert(concatenate([low, high], ax), x.dtype, x.weak_type)
 
 
 def argpartition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
-    """Indices that partition ``a`` at ``kth`` (see :func:`partition`); int32 with ``a``'s weak
-    flag, as in JAX."""
+    """Indices that partition ``a`` at ``kth``: those of the ``kth + 1`` smallest entries in
+    ascending order of value (ties: lower index first), then the other indices in increasing
+    order, as JAX's. int32 with ``a``'s weak flag, as in JAX (its indices come from
+    ``lax.top_k``). Complex input gives the indices that sort it."""
     check_static("argpartition", kth=kth, axis=axis)
     x = _asarray("argpartition", a)
     (ax,) = canonicalize_axes("argpartition", (axis,), x.ndim)
-    _check_kth("argpartition", kth, x.shape[ax])
-    return _convert(argsort(x, ax, dtype=dtypes.int32), dtypes.int32, x.weak_type)
+    n = x.shape[ax]
+    k = _check_kth("argpartition", kth, n) % n
+    i32 = dtypes.int32
+    if dtypes.kind(x.dtype) == "c":
+        return _convert(argsort(x, ax, dtype=i32), i32, x.weak_type)
+    order = top_k(_reversed_order(x), n, axis=ax)[1]  # every index, smallest value first
+    iota = broadcasted_iota(i32, x.shape, ax)
+    rank = lax_sort((order, iota), dimension=ax, is_stable=True, num_keys=1)[1]
+    chosen = _convert(lax.lt(rank, const(k + 1, i32)), i32, False)
+    others = lax_sort((chosen, iota), dimension=ax, is_stable=True, num_keys=1)[1]
+    low = slice_in_dim_static(order, 0, k + 1, ax)
+    high = slice_in_dim_static(others, 0, n - k - 1, ax)
+    return _convert(concatenate([low, high], ax), i32, x.weak_type)

@@ -118,8 +118,8 @@ def _quantile(
     if n == 0 and math.prod(qa.shape) > 0 and (math.prod(batch) > 0 or not squash_nans):
         # an element taken from an empty axis: JAX's gather refuses it, even when there are no
         # rows to take it for (median of (0, 0) along axis 1); its nan- forms index, and only
-        # where there are rows
-        if squash_nans:
+        # for a 0-d result (one q, no keepdims, no rows left; otherwise the gather's TypeError)
+        if squash_nans and qa.ndim == 0 and not keepdims and not batch:
             raise IndexError("index is out of bounds for axis 0 with size 0")
         raise TypeError(
             "Slice size at index 0 in gather op is out of range, must be within [0, 0 + 1), got 1."

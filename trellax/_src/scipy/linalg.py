@@ -318,12 +318,22 @@ def solve(
     check_finite: bool = True,
     assume_a: str = "gen",
 ) -> Array:
-    """``x`` with ``a @ x = b`` (``assume_a``: 'gen', 'sym', 'her' or 'pos'; all solved by the
-    general method here)."""
+    """``x`` with ``a @ x = b`` (``assume_a``: 'gen', 'sym', 'her' or 'pos'). 'pos' solves
+    through the Cholesky factor of the ``lower`` (or upper) triangle, as JAX does, so a matrix
+    that is not positive definite gives NaN; the others by the general LU method."""
     if assume_a not in ("gen", "sym", "her", "pos"):
         raise ValueError(
             f"Expected assume_a to be one of 'gen', 'sym', 'her', 'pos'; got {assume_a!r}"
         )
+    if assume_a == "pos":
+        am, bm = linalg._inexact("solve", a, b)
+        vector = bm.ndim == am.ndim - 1
+        if am.ndim < 2 or not (bm.ndim == am.ndim or (vector and bm.shape[-1] == am.shape[-1])):
+            raise ValueError(
+                "The arguments to solve must have shapes a=[..., m, m] and b=[..., m, k] or "
+                f"b=[..., m]; got a={tuple(am.shape)} and b={tuple(bm.shape)}"
+            )
+        return cho_solve(cho_factor(am, lower=lower), bm)
     return linalg.solve(a, b)
 
 
@@ -403,6 +413,14 @@ def polar(
         raise ValueError("The argument `side` must be either 'right' or 'left'.")
     if method not in ("qdwh", "svd"):
         raise ValueError(f"Unknown polar decomposition method {method}.")
+    if dtypes.kind(arr.dtype) not in ("f", "c"):  # JAX's classes: qdwh takes the epsilon of
+        # the type, svd is lax's primitive on the array as it is
+        if method == "svd":
+            raise TypeError(
+                f"svd does not accept dtype {np.dtype(arr.dtype).name} at position 0. Accepted "
+                "dtypes at position 0 are subtypes of floating, complexfloating."
+            )
+        raise ValueError(f"data type {np.dtype(arr.dtype).type} not inexact")
     m, n = arr.shape[-2:]
     if method == "qdwh" and ((side == "right" and m < n) or (side == "left" and m > n)):
         # JAX's QDWH iteration needs a tall matrix (a wide one for side='left'); same refusal
