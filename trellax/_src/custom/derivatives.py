@@ -40,7 +40,6 @@ from trellax._src.custom.per_example import (
     vmap_over,
 )
 from trellax._src.custom.remat_opt import optimize_remat_of_custom_vjp_fwd
-from trellax._src.custom.staged_batch import custom_jvp_call_batch
 from trellax._src.custom.symbolic import (
     CustomVJPPrimal,
     SymbolicZero,
@@ -801,9 +800,6 @@ def _call_batch(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tupl
 
 custom_jvp_call_p = _define_call("custom_jvp_call", _custom_jvp_call_jvp)
 custom_vjp_call_p = _define_call("custom_vjp_call", _custom_vjp_call_jvp)
-
-
-custom_jvp_call_p.def_batch(custom_jvp_call_batch)
 
 
 # -- custom functions under vmap --------------------------------------------------------------------

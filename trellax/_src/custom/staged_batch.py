@@ -10,6 +10,7 @@ from typing import Any
 from trellax._src.api.vmap import vmap
 from trellax._src.control_flow.common import batch_jaxpr
 from trellax._src.core.jaxpr import ClosedJaxpr
+from trellax._src.custom.derivatives import _arr, _materialize, _Static, custom_jvp_call_p
 from trellax._src.interpreters import batching
 from trellax._src.lax.ad_util import Zero
 from trellax._src.lax.shapes import moveaxis
@@ -26,9 +27,6 @@ def custom_jvp_call_batch(
 ) -> tuple[Any, Any]:
     """Under ``vmap`` a ``custom_jvp_call`` stays one: its body batched, its rule the ``vmap`` of
     the rule (so differentiating the batched program still uses the rule, as in JAX)."""
-    # the primitive and helpers live in derivatives.py, which imports this module
-    from trellax._src.custom.derivatives import _arr, _materialize, _Static, custom_jvp_call_p
-
     axis = batching.current_axis()
     size, axis_name = axis.size, axis.name
     moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
@@ -72,3 +70,6 @@ def custom_jvp_call_batch(
         name=new_info,
     )
     return outs, out_axes
+
+
+custom_jvp_call_p.def_batch(custom_jvp_call_batch)
