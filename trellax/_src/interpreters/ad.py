@@ -392,6 +392,7 @@ NOT_DIFFERENTIABLE_YET: dict[str, str] = {
     "igamma_grad_a": "the a-derivative of igamma: JAX has no rule for it either",
     "random_gamma_grad": "second derivatives of gamma samples: JAX raises too (its rule is a loop)",
     "custom_lin": "the linear equation of a custom_vjp function: transposed, never differentiated",
+    "qr_raw": "qr(mode='raw') (LAPACK geqrf's reflectors): JAX has no rule either",
     **{
         name: (
             "JAX has no rule either: integer operands have float0 tangents, so only a dtype the "

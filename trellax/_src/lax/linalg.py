@@ -768,6 +768,7 @@ for _p in (
     eigh_p,
     eig_p,
     qr_p,
+    qr_raw_p,
     svd_p,
     triangular_solve_p,
     solve_p,
