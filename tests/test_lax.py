@@ -626,6 +626,7 @@ CASES = {
     "eigh": lambda: lax_linalg.eigh(_sq()),
     "eig": lambda: lax_linalg.eig(_sq()),
     "qr": lambda: lax_linalg.qr(_sq()),
+    "qr_raw": lambda: tnp.linalg.qr(_sq(), mode="raw"),
     "svd": lambda: lax_linalg.svd(_sq()),
     "triangular_solve": lambda: lax_linalg.triangular_solve(_sq(), _sq(), left_side=True),
     "solve": lambda: lax_linalg.solve(_sq(), _sq()),

@@ -139,7 +139,7 @@ class JVPTrace(Trace):
         if not self.active:
             raise errors.UnexpectedTracerError(None)
         rule = prim.jvp_rule
-        if rule is None or (prim.linearize_only and self.tangent_trace is None):
+        if rule is None or (getattr(prim, "linearize_only", False) and self.tangent_trace is None):
             # before the operands' own errors (their dtype checks in abstract evaluation), as
             # JAX's primitives do: jvp(lax.population_count, (x_f32,), ...) NotImplementedError
             raise NotImplementedError(
