@@ -724,6 +724,13 @@ def linspace(
     traced.check_size("linspace", (num, *np.broadcast_shapes(lo.shape, hi.shape)), d)
     compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
     value, step = _samples(lo.astype(compute), hi.astype(compute), num, endpoint, axis)
+    if np.iscomplexobj(value) and dtypes.kind(d) != "c":  # JAX's conversion: the real part
+        warnings.warn(
+            "Casting complex values to real discards the imaginary part",
+            np.exceptions.ComplexWarning,
+            stacklevel=dtypes.user_stacklevel(),
+        )
+        value = value.real
     if dtypes.kind(d) in ("i", "u"):
         value = np.floor(value)
     out = eager.wrap(_host_convert(value, d), d, False)
