@@ -197,12 +197,17 @@ def _memoizable(x: Any, value: np.ndarray[Any, Any]) -> bool:
 _SCALAR_ARRAYS: dict[tuple[Any, ...], ArrayImpl] = {}
 
 
+def check_python_int(x: int) -> None:
+    """A Python int is a weak value of the default int type: OverflowError beyond its range."""
+    lo, hi = dtypes.DEFAULT_INT_RANGE[_config.state().x64]
+    if not lo <= x <= hi:
+        default = dtypes.default_int_dtype()
+        raise OverflowError(f"Python int {x} too large to convert to {default.name}")
+
+
 def _scalar_to_array(x: Any, dtype: DType, weak_type: bool) -> ArrayImpl:
     if type(x) is int:
-        lo, hi = dtypes.DEFAULT_INT_RANGE[_config.state().x64]
-        if not lo <= x <= hi:
-            default = dtypes.default_int_dtype()
-            raise OverflowError(f"Python int {x} too large to convert to {default.name}")
+        check_python_int(x)
         try:
             value = np.array(x, dtype=dtype)
         except OverflowError:  # fits the default int but not dtype: wrap, as JAX does

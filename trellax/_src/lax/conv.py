@@ -607,7 +607,8 @@ def reduce_window_computation(computation: Any) -> str | None:
     return _COMPUTATIONS.get(getattr(computation, "__name__", ""))
 
 
-def _identity(computation: str, d: Any) -> Any:
+def monoid_identity(computation: str, d: Any) -> Any:
+    """The identity of ``add``/``mul``/``max``/``min`` in ``d``, a NumPy scalar array."""
     if computation == "add":
         return np.zeros((), d)
     if computation == "mul":
@@ -658,14 +659,14 @@ def reduce_window(
     # init equal to the identity in its own dtype reduce in the operand's dtype
     monoid = computation in (elementwise.add, elementwise.max, elementwise.min)
     concrete = isinstance(init, ArrayImpl)
-    if monoid and concrete and bool(np.asarray(init) == _identity(comp, init.dtype)):
+    if monoid and concrete and bool(np.asarray(init) == monoid_identity(comp, init.dtype)):
         dropped = True
     elif init.dtype != x.dtype:
         raise TypeError(
             f"{name}: init_value dtype {init.dtype} must equal the operand dtype {x.dtype}"
         )
     else:
-        dropped = concrete and bool(np.asarray(init) == _identity(comp, x.dtype))
+        dropped = concrete and bool(np.asarray(init) == monoid_identity(comp, x.dtype))
     nd = x.ndim
     # JAX's classes: a wrong count is a TypeError (but of window_dilation a ValueError), a
     # dilation below 1 a TypeError
@@ -676,7 +677,7 @@ def reduce_window(
     in_shape = [(n - 1) * b + 1 if n else 0 for n, b in zip(x.shape, bd)]
     win = [(k - 1) * w + 1 for k, w in zip(dims, wd)]
     pads = _pads(name, padding, in_shape, win, strides)
-    identity = ArrayImpl._new(_identity(comp, x.dtype), x.dtype, False)
+    identity = ArrayImpl._new(monoid_identity(comp, x.dtype), x.dtype, False)
     out = reduce_window_p.bind(
         x,
         identity,
@@ -980,7 +981,7 @@ def _reduce_window_batch(args: Sequence[Any], dims: Dims, **params: Any) -> tupl
         (lo, hi, bd - 1) for (lo, hi), bd in zip(params["padding"], params["base_dilation"])
     )
     xp, dp = pad_rule([x, init], [dx, di], padding_config=cfg)
-    ident = asarray(_identity(params["computation"], x.dtype))
+    ident = asarray(monoid_identity(params["computation"], x.dtype))
     new = {
         "computation": params["computation"],
         "window_dimensions": _ins(params["window_dimensions"], dp, 1),

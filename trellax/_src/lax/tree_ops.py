@@ -124,23 +124,17 @@ def _check_window_args(init_value: Any, window: Any, strides: Any) -> None:
         )
 
 
+_ARITHMETIC = {elementwise.add: "add", elementwise.mul: "mul", elementwise.max: "max",
+               elementwise.min: "min"}  # fmt: skip
+
+
 def _identity(computation: Any, dtype: Any) -> Any:
     """The identity of ``computation`` in ``dtype`` (None: it has none there), JAX's test."""
     kind = dtypes.kind(dtype)
     if kind not in "biufc":
         return None
-    if computation is elementwise.add:
-        return 0
-    if computation is elementwise.mul:
-        return 1
-    if computation in (elementwise.max, elementwise.min):
-        big = computation is elementwise.min
-        if kind == "b":
-            return big
-        if kind in "iu":
-            info = dtypes.iinfo(dtype)
-            return info.max if big else info.min
-        return np.inf if big else -np.inf
+    if computation in _ARITHMETIC:
+        return conv.monoid_identity(_ARITHMETIC[computation], dtype)
     if kind not in "biu":  # the bitwise computations have no identity in inexact dtypes
         return None
     if computation in (elementwise.bitwise_or, elementwise.bitwise_xor):

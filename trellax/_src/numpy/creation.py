@@ -26,7 +26,7 @@ from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
 from trellax._src.dtypes import dtypes
-from trellax._src.lax._base import scalar_to_array
+from trellax._src.lax._base import check_python_int, scalar_to_array
 from trellax._src.lax.ad_util import float0
 from trellax._src.lax.structural import (
     _convert,
@@ -836,11 +836,8 @@ def _concrete_ends(fun_name: str, *ends: Any) -> list[np.ndarray[Any, Any]]:
     for x in ends:
         if isinstance(x, Array) and not core.is_concrete(x):
             raise TypeError(f"{fun_name}: expected a concrete value, got a traced array")
-        if type(x) is int:  # a weak int of the default int type, as in JAX (OverflowError)
-            lo, hi = dtypes.DEFAULT_INT_RANGE[_config.state().x64]
-            if not lo <= x <= hi:
-                default = dtypes.default_int_dtype()
-                raise OverflowError(f"Python int {x} too large to convert to {default.name}")
+        if type(x) is int:  # a weak int of the default int type, as in JAX
+            check_python_int(x)
         a = np.asarray(x)
         if a.dtype.kind not in "biufc":
             a = a.astype(np.float64)  # bfloat16 and the other ml_dtypes types
