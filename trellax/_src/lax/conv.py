@@ -609,10 +609,8 @@ def reduce_window_computation(computation: Any) -> str | None:
 
 def monoid_identity(computation: str, d: Any) -> Any:
     """The identity of ``add``/``mul``/``max``/``min`` in ``d``, a NumPy scalar array."""
-    if computation == "add":
-        return np.zeros((), d)
-    if computation == "mul":
-        return np.ones((), d)
+    if computation in ("add", "mul"):
+        return np.array(int(computation == "mul"), d)
     big = computation == "min"
     if dtypes.kind(d) == "b":
         return np.array(big, d)
