@@ -149,9 +149,8 @@ def _astype(self: Array, dtype: Any, copy: bool = False, device: Any = None) -> 
             DeprecationWarning,
             stacklevel=dtypes.user_stacklevel(),
         )
-    if dtypes.kind(self.dtype) == "c" and d == dtypes.bool_:
-        # astype(bool) is the nonzero test (1j is True); the result is strong
-        return _convert(ufuncs.not_equal(self, 0), d, False)
+    if d == dtypes.bool_:
+        return reductions.as_bool(self)  # the nonzero test: 1j is True
     return _convert(self, d, False)
 
 

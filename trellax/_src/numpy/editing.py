@@ -22,7 +22,7 @@ from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy import joining, reductions, shapes, sorting, ufuncs
 from trellax._src.numpy.creation import arange, asarray, zeros_like
-from trellax._src.numpy.reductions import canonicalize_axis, cumsum, to_bool
+from trellax._src.numpy.reductions import as_bool, canonicalize_axis, cumsum
 from trellax._src.numpy.searching import nonzero, take, take_along_axis
 from trellax._src.numpy.selection import where
 from trellax._src.numpy.static_args import check_static
@@ -431,8 +431,7 @@ def select(
     if not condlist:
         raise ValueError("condlist must be non-empty")
     check_arraylike("select", *condlist, *choicelist, default)
-    # the nonzero test, as JAX's astype(bool) (a complex 1j condition is true)
-    conds = [_convert(to_bool(ensure_array("select", c)), dtypes.bool_, False) for c in condlist]
+    conds = [as_bool(ensure_array("select", c)) for c in condlist]  # a 1j condition is true
     *choices, fallback = promote_args("select", *choicelist, default)
     result = fallback
     for c, choice in zip(reversed(conds), reversed(choices), strict=True):

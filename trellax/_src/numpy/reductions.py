@@ -206,9 +206,10 @@ def _to_numeric(x: Array) -> Array:
     return x
 
 
-def _cast_to_bool(x: Array) -> Array:
-    # complex: the nonzero test (any([1j]) is True, NumPy's meaning; docs/semantics.md), not the
-    # conversion, which drops the imaginary part as XLA's does
+def as_bool(x: Array) -> Array:
+    """The nonzero test as a strong bool array: ``astype(bool)``, ``any``/``all`` and ``select``'s
+    conditions. A complex value is true when either part is nonzero (``1j`` is True, NumPy's
+    meaning; docs/semantics.md), where the conversion primitive keeps XLA's real part."""
     if dtypes.kind(x.dtype) == "c":
         return _convert(to_bool(x), dtypes.bool_, False)
     return _convert(x, dtypes.bool_, False)
@@ -407,7 +408,7 @@ def all(
         keepdims=keepdims,
         initial=None,
         where=where,
-        preproc=_cast_to_bool,
+        preproc=as_bool,
     )
 
 
@@ -430,7 +431,7 @@ def any(
         keepdims=keepdims,
         initial=None,
         where=where,
-        preproc=_cast_to_bool,
+        preproc=as_bool,
     )
 
 
@@ -688,10 +689,10 @@ def _cumulative(
     if (want is None and promote_integers) or result_dtype == dtypes.bool_:
         result_dtype = promote_integer_dtype(result_dtype)
     if want == dtypes.bool_ and x.dtype != dtypes.bool_:
-        x = _cast_to_bool(x)  # dtype=bool means "count nonzero entries", then test the count
+        x = as_bool(x)  # dtype=bool means "count nonzero entries", then test the count
     out = prim.bind(_convert(x, result_dtype, False), axis=ax, reverse=False)
     if want == dtypes.bool_:
-        out = _cast_to_bool(out)
+        out = as_bool(out)
     return out
 
 
