@@ -17,7 +17,6 @@ from typing import Any
 
 from trellax._src.tree import flatten as _flat
 from trellax._src.tree import tree_util as _tu
-from trellax._src.tree.errors import flatten_rest, flatten_up_to
 from trellax._src.tree.registry import USER_LEAF_SEEN, USER_LEAF_TYPES
 from trellax._src.tree.treedef import IsLeaf, PyTreeDef, tree_unflatten
 
@@ -77,11 +76,7 @@ def tree_map(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: IsLeaf = Non
     >>> tree_map(lambda x: x * 2, [1, (2, 3)])
     [2, (4, 6)]
     """
-    flat, treedef = tree_flatten(tree, is_leaf)
-    if rest:
-        others = flatten_rest(treedef, rest, "tree_map")
-        return tree_unflatten(treedef, [f(*xs) for xs in zip(flat, *others)])
-    return tree_unflatten(treedef, [f(x) for x in flat])
+    return _tu.map_with(tree_flatten, f, tree, rest, is_leaf)
 
 
 def _stop_path(is_leaf: Callable[..., bool] | None, takes_path: bool) -> Callable[..., bool]:
@@ -129,9 +124,9 @@ def tree_map_with_path(
     >>> tree_map_with_path(lambda path, x: keystr(path), {"a": [0, 0]})
     {'a': ["['a'][0]", "['a'][1]"]}
     """
-    pairs, treedef = tree_flatten_with_path(tree, is_leaf, is_leaf_takes_path)
-    others = flatten_rest(treedef, rest, "tree_map_with_path")
-    return tree_unflatten(treedef, [f(path, x, *xs) for (path, x), *xs in zip(pairs, *others)])
+    return _tu.map_with_path_with(
+        tree_flatten_with_path, f, tree, rest, is_leaf, is_leaf_takes_path
+    )
 
 
 def tree_reduce(
@@ -173,14 +168,7 @@ def tree_broadcast(prefix_tree: Any, full_tree: Any, is_leaf: IsLeaf = None) -> 
     >>> tree_broadcast([1, 2], [[3, 4], 5])
     [[1, 1], 2]
     """
-    prefix_leaves, prefix_def = tree_flatten(prefix_tree, is_leaf)
-    try:
-        subtrees = flatten_up_to(prefix_def, full_tree, "broadcast_prefix", "the full tree")
-    except ValueError as e:  # JAX's words first (programs match "pytree structure error")
-        raise ValueError(f"pytree structure error: {e}") from None
-    out: list[Any] = []
-    for x, subtree in zip(prefix_leaves, subtrees):
-        out.extend([x] * len(tree_leaves(subtree)))
+    out = _tu.broadcast_prefix_with(tree_flatten, prefix_tree, full_tree, is_leaf)
     return tree_unflatten(tree_structure(full_tree), out)
 
 

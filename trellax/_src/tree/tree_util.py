@@ -69,9 +69,36 @@ def tree_map(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: IsLeaf = Non
         except KeyError:
             reg = classify(type(tree))
         return f(tree) if reg is None else map_node(f, tree, reg)
-    flat, treedef = tree_flatten(tree, is_leaf)
+    return map_with(tree_flatten, f, tree, rest, is_leaf)
+
+
+Flatten = Callable[[Any, Any], tuple[list[Any], PyTreeDef]]
+
+
+def map_with(
+    flatten: Flatten, f: Callable[..., Any], tree: Any, rest: tuple[Any, ...], is_leaf: Any
+) -> Any:
+    """``tree_map`` through the flatten function ``flatten`` (this package's, or the public one
+    that treats typed keys as leaves)."""
+    flat, treedef = flatten(tree, is_leaf)
+    if not rest:
+        return tree_unflatten(treedef, [f(x) for x in flat])
     others = flatten_rest(treedef, rest, "tree_map")
     return tree_unflatten(treedef, [f(*xs) for xs in zip(flat, *others)])
+
+
+def map_with_path_with(
+    flatten_with_path: Callable[[Any, Any, bool], tuple[list[tuple[Any, Any]], PyTreeDef]],
+    f: Callable[..., Any],
+    tree: Any,
+    rest: tuple[Any, ...],
+    is_leaf: Any,
+    is_leaf_takes_path: bool,
+) -> Any:
+    """``tree_map_with_path`` through the flatten function ``flatten_with_path``."""
+    pairs, treedef = flatten_with_path(tree, is_leaf, is_leaf_takes_path)
+    others = flatten_rest(treedef, rest, "tree_map_with_path")
+    return tree_unflatten(treedef, [f(path, x, *xs) for (path, x), *xs in zip(pairs, *others)])
 
 
 def tree_flatten_with_path(
@@ -107,9 +134,7 @@ def tree_map_with_path(
     >>> tree_map_with_path(lambda path, x: keystr(path), {"a": [0, 0]})
     {'a': ["['a'][0]", "['a'][1]"]}
     """
-    pairs, treedef = flatten_with_path(tree, is_leaf, is_leaf_takes_path)
-    others = flatten_rest(treedef, rest, "tree_map_with_path")
-    return tree_unflatten(treedef, [f(path, x, *xs) for (path, x), *xs in zip(pairs, *others)])
+    return map_with_path_with(flatten_with_path, f, tree, rest, is_leaf, is_leaf_takes_path)
 
 
 def tree_reduce(
@@ -200,14 +225,21 @@ def broadcast_prefix(prefix_tree: Any, full_tree: Any, is_leaf: IsLeaf = None) -
     >>> broadcast_prefix((None, 0), (1.0, {"k1": 2.0, "k2": 3.0}), is_leaf=lambda x: x is None)
     [None, 0, 0]
     """
-    prefix_leaves, prefix_def = tree_flatten(prefix_tree, is_leaf)
+    return broadcast_prefix_with(tree_flatten, prefix_tree, full_tree, is_leaf)
+
+
+def broadcast_prefix_with(
+    flatten: Flatten, prefix_tree: Any, full_tree: Any, is_leaf: Any
+) -> list[Any]:
+    """:func:`broadcast_prefix` through the flatten function ``flatten``."""
+    prefix_leaves, prefix_def = flatten(prefix_tree, is_leaf)
     try:
         subtrees = flatten_up_to(prefix_def, full_tree, "broadcast_prefix", "the full tree")
     except ValueError as e:  # JAX's words first (programs match "pytree structure error")
         raise ValueError(f"pytree structure error: {e}") from None
     out: list[Any] = []
     for x, subtree in zip(prefix_leaves, subtrees):
-        out.extend([x] * len(tree_leaves(subtree)))
+        out.extend([x] * len(flatten(subtree, None)[0]))
     return out
 
 
