@@ -29,16 +29,12 @@ OWN_BATCH_RULE = {
 def test_no_separate_batch_rule_modules() -> None:
     """Batch rules are written beside their primitives, not in ``*_batch.py`` side modules."""
     # interpreters/batching.py is the vmap interpreter; nn/batch_apply.py is Flax's BatchApply
-    # layer and optim/microbatching.py optax's gradient accumulation (no batch rules);
-    # custom/staged_batch.py is an exception owed: the vmap rule of custom_jvp_call, split from
-    # custom/derivatives.py (959 lines) and registering itself, until the staged-call
-    # primitives leave that module together with their rules
+    # layer and optim/microbatching.py optax's gradient accumulation (no batch rules)
     allowed = {
         "interpreters/batching.py",
         "custom_batching.py",
         "nn/batch_apply.py",
         "optim/microbatching.py",
-        "custom/staged_batch.py",
     }
     found = [
         str(p.relative_to(SRC))

@@ -109,7 +109,6 @@ from trellax._src.core.basearray import Array as Array
 
 # -- issue 14: runtime helpers under JAX's names (one CPU device) --------------------------------
 from trellax._src.core.devices import Device as Device
-from trellax._src.custom import staged_batch as _staged_batch
 from trellax._src.custom.derivatives import custom_jvp as custom_jvp
 from trellax._src.custom.derivatives import custom_vjp as custom_vjp
 from trellax._src.custom.gradient import closure_convert as closure_convert

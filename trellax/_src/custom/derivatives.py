@@ -17,11 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.control_flow.common import _run_batched, batch_jaxpr
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import UnexpectedTracerError
-from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.custom.arguments import (
     check_fwd_primal_out,
     check_jvp_primal_out,
@@ -30,7 +28,6 @@ from trellax._src.custom.arguments import (
 )
 from trellax._src.custom.closure import closes_over, custom_jvp_under_batch
 from trellax._src.custom.per_example import (
-    Axis,
     rewrap,
     sum_shared,
     symbolic_batched_bwd,
@@ -40,17 +37,24 @@ from trellax._src.custom.per_example import (
     vmap_over,
 )
 from trellax._src.custom.remat_opt import optimize_remat_of_custom_vjp_fwd
+from trellax._src.custom.staged import (
+    _arr,
+    _materialize,
+    _name,
+    _Static,
+    bind_call,
+    custom_jvp_call_p,
+    custom_vjp_call_p,
+    static_nondiff,
+)
 from trellax._src.custom.symbolic import (
     CustomVJPPrimal,
     SymbolicZero,
 )
-from trellax._src.interpreters import batching, tracing
 from trellax._src.interpreters.ad import JVPTrace, JVPTracer, _LinearDispatch
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.interpreters.tracing import JaxprTrace
-from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval, zeros
-from trellax._src.lax.shapes import moveaxis
 from trellax._src.tree.tree_util import (
     PyTreeDef,
     tree_flatten,
@@ -58,10 +62,6 @@ from trellax._src.tree.tree_util import (
     tree_structure,
     tree_unflatten,
 )
-
-
-def _name(f: Any) -> str:
-    return getattr(f, "__name__", type(f).__name__)
 
 
 def _nondiff_positions(
@@ -118,7 +118,7 @@ def _primal_side(trace: Any, args: Sequence[Any]) -> core.Trace | None:
 
 
 def _call_undifferentiated(
-    f: Any, args: tuple[Any, ...], call_batched: Any, prim: Primitive, jvp_outputs: Any
+    f: Any, args: tuple[Any, ...], call_batched: Any, prim: Primitive, rules: dict[str, Any]
 ) -> Any:
     """A custom function called where the current trace does not differentiate its arguments:
     under a ``vmap`` inside a differentiation (``call_batched``), in the trace that owns its
@@ -142,8 +142,8 @@ def _call_undifferentiated(
     if elsewhere is not None:
         with core.using_trace(elsewhere):
             return f(*args)
-    if type(outer) is JaxprTrace and _static_nondiff(args, f.nondiff_argnums):
-        return _bind_call(prim, f, args, jvp_outputs)
+    if type(outer) is JaxprTrace and static_nondiff(args, f.nondiff_argnums):
+        return bind_call(prim, f, args, rules)
     return f._fun(*args)
 
 
@@ -180,14 +180,6 @@ def _aval_str(a: ShapedArray) -> str:
 
 def _as_symbolic(t: Any) -> Any:
     return SymbolicZero(t.aval) if type(t) is Zero else t
-
-
-def _materialize(t: Any) -> Any:
-    if type(t) is not Zero:
-        return t
-    if t.aval.dtype == float0:
-        return np.zeros(t.aval.shape, float0)
-    return zeros(t.aval)
 
 
 class custom_jvp:
@@ -255,9 +247,8 @@ class custom_jvp:
         args = resolve_args(self._fun, args, kwargs, "custom_jvp", self._sig_cache)
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
-            return _call_undifferentiated(
-                self, args, call_custom_jvp, custom_jvp_call_p, self._jvp_outputs
-            )
+            rules = {"jvp_outputs": self._jvp_outputs, "check_out": True}
+            return _call_undifferentiated(self, args, call_custom_jvp, custom_jvp_call_p, rules)
         nondiff = [args[i] for i in self.nondiff_argnums]
         diff_idx = [i for i in range(len(args)) if i not in self.nondiff_argnums]
         primals: list[Any] = []
@@ -341,11 +332,6 @@ def _show(x: Any) -> str:
         return repr(x)
 
 
-def _arr(x: Any) -> Any:
-
-    return asarray(x)
-
-
 def _tree_add(a: Any, b: Any) -> Any:
 
     return tree_map(lambda x, y: x + y, a, b)
@@ -357,21 +343,6 @@ def _tree_zeros_like(a: Any) -> Any:
 
 
 # -- custom_vjp -----------------------------------------------------------------------------------
-
-
-class _Static:
-    """A parameter value compared by identity (functions, trees of residual metadata)."""
-
-    __slots__ = ("label", "value")
-
-    def __init__(self, value: Any, label: str | None = None) -> None:
-        self.value = value
-        self.label = label
-
-    def __repr__(self) -> str:
-        if self.label is not None:
-            return self.label
-        return _name(self.value) if callable(self.value) else "..."
 
 
 custom_lin_p = Primitive("custom_lin", multiple_results=True)
@@ -541,7 +512,8 @@ class custom_vjp:
             _refuse_tracers(args[i], name)
         trace = _our_trace([a for i, a in enumerate(args) if i not in self.nondiff_argnums])
         if trace is None:
-            return _call_undifferentiated(self, args, call_custom_vjp, custom_vjp_call_p, None)
+            rules = {"jvp_outputs": None, "batch_vjp": _batched_custom_vjp}
+            return _call_undifferentiated(self, args, call_custom_vjp, custom_vjp_call_p, rules)
         diff_idx = [i for i in range(len(args)) if i not in self.nondiff_argnums]
         primal_args = list(args)
         tangents: list[Any] = []
@@ -650,156 +622,6 @@ class custom_vjp:
         with core.using_trace(rule_trace):
             t_outs = custom_lin_p.bind_multi(*res_arrays, *live, num_res=len(res_arrays), info=info)
         return out_tree, out_arrays, t_outs
-
-
-# -- custom_jvp_call / custom_vjp_call: a custom function inside a traced jaxpr ------------------
-#
-# Under ``jit`` and in the bodies of ``cond``/``scan``/``while`` (traced before they are
-# differentiated) a custom function becomes one equation holding its traced body and its rules,
-# as in JAX, so that differentiating the jaxpr later still uses the rules.
-
-
-def _static_nondiff(args: Sequence[Any], nondiff_argnums: Sequence[int]) -> bool:
-    """Whether the non-differentiable arguments hold no tracers (they become parameters)."""
-    leaves = tree_flatten([args[i] for i in nondiff_argnums])[0]
-    return not any(isinstance(x, core.Tracer) for x in leaves)
-
-
-def _bind_call(prim: Primitive, f: Any, args: tuple[Any, ...], jvp_outputs: Any) -> Any:
-
-    nondiff_argnums = f.nondiff_argnums
-    nondiff = [args[i] for i in nondiff_argnums]
-    diff_idx = [i for i in range(len(args)) if i not in nondiff_argnums]
-    diff_args = [args[i] for i in diff_idx]
-    leaves, in_tree = tree_flatten(diff_args)
-    arrays = [_arr(x) for x in leaves]
-    out_box: list[PyTreeDef] = []
-    # the static arguments only: the differentiable ones (maybe tracers) are filled in per call,
-    # and the equation holding this function must not keep tracers alive (leak checker)
-    static_args = [None if i in diff_idx else a for i, a in enumerate(args)]
-
-    def full_args(flat: Sequence[Any]) -> list[Any]:
-        full = list(static_args)
-        for i, a in zip(diff_idx, tree_unflatten(in_tree, list(flat))):
-            full[i] = a
-        return full
-
-    def flat_fun(*xs: Any) -> list[Any]:
-        out_leaves, out_tree = tree_flatten(f._fun(*full_args(xs)))
-        out_box.append(out_tree)
-        return [_arr(o) for o in out_leaves]
-
-    closed = tracing.trace_to_jaxpr(
-        flat_fun, [core.get_aval(a) for a in arrays], f"custom function {_name(f._fun)}"
-    )
-    j = closed.jaxpr
-    call = ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), [])
-    info = _Static(
-        {
-            "f": f,
-            "nondiff": nondiff,
-            "full_args": full_args,
-            "in_tree": in_tree,
-            "out_tree": out_box[0],
-            "jvp_outputs": jvp_outputs,
-        },
-        _name(f._fun),
-    )
-    outs = prim.bind_multi(
-        *closed.consts, *arrays, call_jaxpr=call, num_consts=len(closed.consts), name=info
-    )
-    return tree_unflatten(out_box[0], list(outs))
-
-
-def _call_abstract_eval(*args: Any, call_jaxpr: ClosedJaxpr, **params: Any) -> Any:
-    return tuple(call_jaxpr.out_avals)
-
-
-def _call_codegen(em: Any, eqn: Any, args: list[str], outs: list[str], indent: str) -> None:
-    closed: ClosedJaxpr = eqn.params["call_jaxpr"]
-    em.assign(outs, em.jaxpr(closed.jaxpr, closed.consts, args, indent), indent)
-
-
-def _closed_over_tangents(tangents: Sequence[Any], num_consts: int) -> None:
-    if any(type(t) is not Zero for t in tangents[:num_consts]):
-        raise UnexpectedTracerError(None)
-
-
-def _custom_jvp_call_jvp(
-    primals: Sequence[Any],
-    tangents: Sequence[Any],
-    *,
-    call_jaxpr: ClosedJaxpr,
-    num_consts: int,
-    name: _Static,
-) -> tuple[Any, Any]:
-    _closed_over_tangents(tangents, num_consts)
-    info = name.value
-    in_tree = info["in_tree"]
-    ps = tree_unflatten(in_tree, list(primals[num_consts:]))
-    ts = tree_unflatten(in_tree, list(tangents[num_consts:]))
-    jvp_outputs = info["jvp_outputs"]
-    if getattr(jvp_outputs, "__func__", None) is custom_jvp._jvp_outputs:
-        # the rule of the function traced into this call: its primal output must be that one's
-        expected = (info["out_tree"], call_jaxpr.out_avals)
-        p_out, _, t_out = jvp_outputs(info["nondiff"], ps, ts, expected)
-    else:
-        p_out, _, t_out = jvp_outputs(info["nondiff"], ps, ts)
-    return tuple(_arr(p) for p in p_out), tuple(
-        Zero(tangent_aval(core.get_aval(_arr(p)))) if t is None else t for p, t in zip(p_out, t_out)
-    )
-
-
-def _custom_vjp_call_jvp(
-    primals: Sequence[Any],
-    tangents: Sequence[Any],
-    *,
-    call_jaxpr: ClosedJaxpr,
-    num_consts: int,
-    name: _Static,
-) -> tuple[Any, Any]:
-
-    rule_trace = core.current_trace()
-    if not isinstance(rule_trace, _LinearDispatch):
-        raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
-    _closed_over_tangents(tangents, num_consts)
-    info = name.value
-    args = info["full_args"](primals[num_consts:])
-    assert rule_trace.parent is not None
-    _, out_arrays, t_outs = info["f"]._linear(
-        args,
-        list(tangents[num_consts:]),
-        rule_trace.parent,
-        rule_trace,
-        (info["out_tree"], call_jaxpr.out_avals),
-    )
-    return tuple(out_arrays), tuple(t_outs)
-
-
-def _define_call(prim_name: str, jvp: Any) -> Primitive:
-
-    prim = Primitive(prim_name, multiple_results=True)
-    prim.def_abstract_eval(_call_abstract_eval)
-    prim.def_impl(lambda *args, **params: tracing.run_equation(prim, args, params))
-    tracing.codegen_rules[prim] = _call_codegen
-    prim.def_jvp(jvp)
-    prim.def_batch(_call_batch)
-    return prim
-
-
-def _call_batch(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
-    """Under ``vmap``, a call whose closed-over values are batched is inlined (its body
-    batched): its rules cannot see the batch of a value they close over. Differentiating the
-    batched jaxpr afterwards uses the body's own derivative."""
-
-    size = batching.current_axis().size
-    moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
-    outs, batched = _run_batched(params["call_jaxpr"], moved, [d is not None for d in dims], size)
-    return outs, [0 if b else None for b in batched]
-
-
-custom_jvp_call_p = _define_call("custom_jvp_call", _custom_jvp_call_jvp)
-custom_vjp_call_p = _define_call("custom_vjp_call", _custom_vjp_call_jvp)
 
 
 # -- custom functions under vmap --------------------------------------------------------------------
@@ -920,40 +742,3 @@ def _batched_custom_vjp(f: Any, axes: Any, trace: Any, out_axes: Any = 0) -> cus
         fwd = symbolic_batched_fwd(f, axes, trace)
     batched.defvjp(fwd, bwd, symbolic_zeros=f._symbolic_zeros)
     return batched
-
-
-def _custom_vjp_call_batch(
-    args: Sequence[Any],
-    dims: Sequence[Any],
-    *,
-    call_jaxpr: ClosedJaxpr,
-    num_consts: int,
-    name: _Static,
-) -> tuple[Any, Any]:
-    """Under ``vmap`` a ``custom_vjp_call`` stays one, of the batched function whose ``fwd``
-    and ``bwd`` are the ``vmap`` of the originals (as in JAX: differentiating the batched
-    program later still uses the custom rule)."""
-    info = name.value
-    f = info["f"]
-    if any(d is not None for d in dims[:num_consts]) or not isinstance(f, custom_vjp):
-        # a batched value the function closes over: its rules cannot see the batch
-        return _call_batch(args, dims, call_jaxpr=call_jaxpr, num_consts=num_consts, name=name)
-    axis = batching.current_axis()
-    moved = [a if d is None else moveaxis(a, d, 0) for a, d in zip(args, dims)]
-    values = info["full_args"](moved[num_consts:])
-    flat_axes = info["full_args"]([None if d is None else 0 for d in dims[num_consts:]])
-    axes = [None if i in f.nondiff_argnums else a for i, a in enumerate(flat_axes)]
-    for i in f.nondiff_argnums:
-        values[i] = info["nondiff"][list(f.nondiff_argnums).index(i)]
-    # outputs stay unbatched where the body leaves them so (a collective's result)
-    _, _, out_batched = batch_jaxpr(call_jaxpr, [d is not None for d in dims], axis.size)
-    flat_out_axes = [0 if b else None for b in out_batched]
-    out_axes = tree_unflatten(info["out_tree"], flat_out_axes)
-    batched = _batched_custom_vjp(f, axes, Axis(axis.size, axis.name), out_axes)
-    outs = tree_flatten(batched(*values))[0]
-    if f._symbolic_zeros:
-        flat_out_axes = [0] * len(outs)
-    return [_arr(o) for o in outs], flat_out_axes
-
-
-custom_vjp_call_p.def_batch(_custom_vjp_call_batch)

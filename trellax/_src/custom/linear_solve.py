@@ -28,7 +28,7 @@ from trellax._src.control_flow.common import batch_jaxpr
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
-from trellax._src.custom.derivatives import _Static
+from trellax._src.custom.staged import _Static
 from trellax._src.interpreters import batching, tracing
 from trellax._src.lax import ad_util
 from trellax._src.lax import elementwise as ew

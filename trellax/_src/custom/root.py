@@ -21,8 +21,9 @@ from typing import Any
 
 from trellax._src.api.autodiff import jvp, linearize
 from trellax._src.core import core
-from trellax._src.custom.derivatives import _Static, custom_jvp
+from trellax._src.custom.derivatives import custom_jvp
 from trellax._src.custom.linear_solve import check_tree, trace_closure
+from trellax._src.custom.staged import _Static
 from trellax._src.interpreters import tracing
 from trellax._src.lax import elementwise as ew
 from trellax._src.lax._base import asarray

@@ -25,7 +25,7 @@ from trellax._src.control_flow.loops import while_loop, while_p
 from trellax._src.control_flow.scan import scan, scan_p
 from trellax._src.core.core import Primitive
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal
-from trellax._src.custom.derivatives import custom_vjp_call_p
+from trellax._src.custom.staged import custom_vjp_call_p
 from trellax._src.interpreters import dce, tracing
 from trellax._src.lax.indexing import _inverse_slice_sizes
 from trellax._src.tree.tree_util import tree_flatten
