@@ -229,6 +229,27 @@ def sums_in_kernel(eqn: JaxprEqn, group: Group | None, flat: bool) -> bool:
     return flat or x.aval.ndim == 1
 
 
+def eight_sums(b: str, lo: str, n: str, out: str, indent: str) -> str:
+    """Kernel source that sums ``b[lo:lo + n]`` (``n >= 8``) into ``out`` as NumPy sums a run of
+    at most 128 elements: eight interleaved running sums over blocks of 8, combined as
+    ``((0+1)+(2+3))+((4+5)+(6+7))``, then the last ``n % 8`` elements one by one. Shared by the
+    flat sum kernel here and the row kernels of :mod:`.fusion_rows`. The blocks are counted
+    (``q``), not stepped through (``range(lo + 8, end, 8)`` ran the row kernels' leaf 2.1x
+    slower in Numba 0.68: 1.56 against 0.73 ms for 40,000 runs of 127 float32, interleaved)."""
+    lines = [
+        f"r0, r1, r2, r3 = {b}[{lo}], {b}[{lo} + 1], {b}[{lo} + 2], {b}[{lo} + 3]",
+        f"r4, r5, r6, r7 = {b}[{lo} + 4], {b}[{lo} + 5], {b}[{lo} + 6], {b}[{lo} + 7]",
+        f"nb = {n} // 8",
+        "for q in range(1, nb):",
+        f"    i = {lo} + 8 * q",
+        *(f"    r{k} += {b}[i + {k}]" if k else f"    r0 += {b}[i]" for k in range(8)),
+        f"{out} = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))",
+        f"for i in range({lo} + 8 * nb, {lo} + {n}):",
+        f"    {out} += {b}[i]",
+    ]
+    return "\n".join(indent + line for line in lines)
+
+
 def sum_kernel_source(
     group: Group,
     operands: dict[int, Operand],
@@ -276,21 +297,7 @@ def sum_kernel_source(
                 i0 = np.uint64(base + k)
 {block}
                 buf[k] = {local}
-            end = m - m % 8
-            r0, r1, r2, r3 = buf[0], buf[1], buf[2], buf[3]
-            r4, r5, r6, r7 = buf[4], buf[5], buf[6], buf[7]
-            for i in range(8, end, 8):
-                r0 += buf[i]
-                r1 += buf[i + 1]
-                r2 += buf[i + 2]
-                r3 += buf[i + 3]
-                r4 += buf[i + 4]
-                r5 += buf[i + 5]
-                r6 += buf[i + 6]
-                r7 += buf[i + 7]
-            s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-            for i in range(end, m):
-                s += buf[i]
+{eight_sums("buf", "0", "m", "s", " " * 12)}
             vals[vp] = s
             vp += 1
         elif states[sp - 1] == 2:

@@ -54,7 +54,7 @@ _VIEWS = frozenset({"broadcast_in_dim", "expand_dims", "stop_gradient"})
 
 #: Helpers of every row kernel module (after ``compiled.HEADER``): NumPy's pairwise row sum,
 #: the row max/min with XLA's zero signs.
-HELPERS = """
+HELPERS = f"""
 _row = numba.njit(nogil=True, cache=_CACHE, error_model="numpy", boundscheck=False)
 
 
@@ -68,22 +68,7 @@ def _leaf(b, lo, n):
         for i in range(lo + 1, lo + n):
             res += b[i]
         return res
-    r0, r1, r2, r3 = b[lo], b[lo + 1], b[lo + 2], b[lo + 3]
-    r4, r5, r6, r7 = b[lo + 4], b[lo + 5], b[lo + 6], b[lo + 7]
-    nb = n // 8
-    for q in range(1, nb):
-        i = lo + 8 * q
-        r0 += b[i]
-        r1 += b[i + 1]
-        r2 += b[i + 2]
-        r3 += b[i + 3]
-        r4 += b[i + 4]
-        r5 += b[i + 5]
-        r6 += b[i + 6]
-        r7 += b[i + 7]
-    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    for i in range(lo + 8 * nb, lo + n):
-        res += b[i]
+{fc.eight_sums("b", "lo", "n", "res", "    ")}
     return res
 
 
