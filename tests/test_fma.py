@@ -206,3 +206,30 @@ def _plain_horner(coeffs: tuple[float, ...], t: Any) -> Any:
     for c in coeffs[1:]:
         p = p * t + c
     return p
+
+
+def test_fma_f32_double_rounding_midpoints_in_arrays() -> None:
+    """A float64 sum that lands on a float32 midpoint while the exact sum lies below it: the
+    array path finds such elements among ordinary ones (and in 0-d input) and rounds them by the
+    exact sum, where rounding the float64 sum would tie to even the wrong way."""
+    a = np.float32((1 + 2.0**-23) * 2.0**-12)
+    b = np.float32((1 - 2.0**-23) * 2.0**-12)
+    c = np.float32(1 + 2.0**-23)
+    # exact: 1 + 2**-23 + 2**-24 - 2**-70; the float64 sum is the midpoint 1 + 3 * 2**-24
+    assert float(a) * float(b) + float(c) == 1 + 3 * 2.0**-24
+    want = np.float32(1 + 2.0**-23)
+    assert fma_f32(a, b, c) == want
+    rng = np.random.default_rng(7)
+    n = 10_000
+    xs = rng.standard_normal((3, n)).astype(np.float32)
+    at = rng.choice(n, 25, replace=False)
+    xs[0, at], xs[1, at], xs[2, at] = a, b, c
+    # with -c the exact sum is -(1 + 2**-24 + 2**-70): the float64 sum is the midpoint
+    # -(1 + 2**-24), whose tie to even would give -1.0
+    xs[2, at[:5]] = -c
+    assert np.float32(float(a) * float(b) - float(c)) == -1.0
+    got = fma_f32(*xs)
+    assert (got[at[5:]] == want).all()
+    assert (got[at[:5]] == -want).all()
+    assert _same(got, _libm(_LIBM.fmaf, *xs, np.float32)).all()
+    assert _same(fma_f32(*xs.reshape(3, 100, 100)), got.reshape(100, 100)).all()

@@ -43,11 +43,41 @@ _SAFE_OUT = 2.0**-900
 
 
 def fma_f32(a: Any, b: Any, c: Any) -> F32:
-    """``a * b + c`` of float32 values rounded once to float32 (round to nearest even)."""
+    """``a * b + c`` of float32 values rounded once to float32 (round to nearest even).
+
+    The float64 sum ``s`` rounded to float32 is the answer except where ``s`` sits exactly on a
+    midpoint between two float32 values (its 29 low significand bits ``0x10000000``), in the
+    float32 subnormal range (other midpoints) or on the overflow threshold: only those elements
+    (about 2**-29 of random data) take the corrected path."""
     with np.errstate(invalid="ignore", over="ignore"):
         p = np.multiply(a, b, dtype=np.float64)
         cc = np.asarray(c, np.float64)
         s = p + cc
+        if np.ndim(s) == 0:
+            return _fma_f32_fix(p, cc, np.asarray(s))
+        mag = np.abs(s)
+        cand = (s.view(np.uint64) & _LOW29) == _MID29
+        cand |= (mag < _F32_TINY) & (s != 0)
+        cand |= mag == _F32_OVERFLOW
+        r = s.astype(np.float32)
+    if cand.any():
+        ps, cs = np.broadcast_to(p, s.shape)[cand], np.broadcast_to(cc, s.shape)[cand]
+        r[cand] = _fma_f32_fix(ps, cs, s[cand])
+    out: F32 = r
+    return out
+
+
+#: The low 29 bits of a float64 significand, and their value on a float32 midpoint.
+_LOW29 = np.uint64(0x1FFFFFFF)
+_MID29 = np.uint64(0x10000000)
+#: The smallest normal float32: below it float32 midpoints have other float64 bit patterns.
+_F32_TINY = 2.0**-126
+
+
+def _fma_f32_fix(p: Any, cc: Any, s: Any) -> F32:
+    """The float32 rounding of the exact ``p + cc`` (``p`` the exact float64 product, ``s`` its
+    float64 sum) for any elements: the double rounding corrected by the sum's error."""
+    with np.errstate(invalid="ignore", over="ignore"):
         bb = s - p
         err = (p - (s - bb)) + (cc - bb)
         r = s.astype(np.float32)
