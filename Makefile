@@ -120,6 +120,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_error_order.py
 	$(GOLDEN_PY) tools/gen_golden_complex_extrema.py
 	$(GOLDEN_PY) tools/gen_golden_complex_mul.py
+	$(GOLDEN_PY) tools/gen_golden_nn_init_complex.py
 	$(GOLDEN_PY) tools/gen_golden_div_compound.py
 	$(GOLDEN_PY) -m pip install -q scipy
 	$(GOLDEN_PY) tools/gen_golden_special_more.py
