@@ -146,7 +146,9 @@ def _delete_unique_traced(x: Array, obj: Array, ax: int) -> Array:
 
 def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None) -> Array:
     """``values`` inserted before the positions ``obj`` along ``axis`` (in ``arr``'s dtype)."""
-    check_arraylike("insert", arr, values)
+    # JAX checks the positions with the arrays, before the axis: a list of positions is its
+    # TypeError whatever the axis
+    check_arraylike("insert", arr, 0 if isinstance(obj, slice) or _is_traced(obj) else obj, values)
     x, ax = _flat_or_axis("insert", arr, axis)
     n = x.shape[ax]
     v = ensure_array("insert", values)
@@ -156,10 +158,6 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
     if isinstance(obj, slice):
         index = np.arange(*obj.indices(n))
     else:
-        if isinstance(obj, (list, tuple)):  # JAX's TypeError: a sequence is not an array
-            raise TypeError(
-                f"insert requires ndarray or scalar arguments, got {type(obj)} at position 1."
-            )
         index = _concrete("insert", obj, "obj")
         if index.dtype == np.bool_ or not np.issubdtype(index.dtype, np.integer):
             raise ValueError(
@@ -520,6 +518,7 @@ def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: Any = None) -> Array:
     0-d input is returned as it is). All zeros give an empty array."""
     x = ensure_array("trim_zeros", filt)
     check_static("trim_zeros", axis=axis)
+    values = _concrete("trim_zeros", x, "filt")  # JAX needs the values before anything else
     axes = (
         set(range(x.ndim))
         if axis is None
@@ -528,7 +527,7 @@ def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: Any = None) -> Array:
     if x.ndim == 0:
         return x
     mode = trim.lower()
-    nonzero = np.nonzero(_concrete("trim_zeros", x, "filt"))
+    nonzero = np.nonzero(values)
     if nonzero[0].size == 0:
         return x[tuple(slice(0, 0) if i in axes else slice(None) for i in range(x.ndim))]
     box = tuple(

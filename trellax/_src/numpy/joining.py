@@ -296,6 +296,7 @@ def repeat(
     """
     if out_sharding is not None:
         check_out_sharding("numpy.repeat", out_sharding)
+    check_arraylike("repeat", a, repeats)  # counts as a list or tuple: JAX's TypeError
     x = ensure_array("repeat", a)
     if axis is not None and x.ndim == 0:
         # as in JAX, a 0-d operand repeats as one element whatever the axis, by a scalar count
@@ -319,8 +320,6 @@ def repeat(
         wide = (*shape[: ax + 1], scalar, *shape[ax + 1 :])
         spread = broadcast_in_dim(expanded, wide, tuple(range(len(wide))))
         return lax_structural.reshape(spread, (*shape[:ax], n * scalar, *shape[ax + 1 :]))
-    if isinstance(repeats, (list, tuple)):  # static counts, as NumPy accepts them
-        repeats = asarray(repeats)
     counts = ensure_array("repeat", repeats)
     if counts.ndim > 1:  # JAX reads counts of any rank in order (shape (3, 1) is 3 counts)
         counts = lax_structural.reshape(counts, (counts.size,))

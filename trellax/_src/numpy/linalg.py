@@ -51,7 +51,7 @@ from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.einsum import einsum
 from trellax._src.numpy.indexing import getitem
 from trellax._src.numpy.searching import concrete_int, const, full, take_along_axis
-from trellax._src.numpy.static_args import check_static
+from trellax._src.numpy.static_args import check_static, int_axis
 from trellax._src.numpy.util import ensure_array, promote_args_inexact_keep_shapes
 
 ArrayLike = Any
@@ -697,6 +697,7 @@ def outer(x1: ArrayLike, x2: ArrayLike, /) -> Array:
 def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
     """Cross products of 3-vectors along ``axis``, other dimensions broadcast."""
     a, b = ensure_array("cross", x1), ensure_array("cross", x2)
+    axis = int_axis("cross", axis)  # JAX indexes the shapes with it: only an integer
     for arr in (a, b):
         if arr.ndim == 0:  # JAX reads the axis of each: an IndexError (AxisError is both)
             raise np.exceptions.AxisError("cross: inputs must have at least one dimension")

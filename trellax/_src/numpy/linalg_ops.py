@@ -19,6 +19,7 @@ from trellax._src.lax import structural as lax_structural
 from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.reductions import dot_general, dot_general_p
 from trellax._src.lax.structural import _convert, broadcast_to, reshape, transpose
+from trellax._src.numpy.static_args import int_axis
 from trellax._src.numpy.ufuncs import conjugate, multiply
 from trellax._src.numpy.util import promote_args_keep_shapes
 
@@ -219,12 +220,27 @@ def tensordot(
             "tensordot axes argument must be an int, a pair of ints, or a pair of lists/tuples "
             f"of ints; got {axes!r}."
         )
+    for axes_, nd in ((ca, x.ndim), (cb, y.ndim)):
+        for a_ in axes_:  # JAX canonicalizes each axis first: its ValueError (AxisError is one)
+            if not -nd <= a_ < nd:
+                raise np.exceptions.AxisError(a_, nd)
     try:
         return dot_general(
             x, y, ((ca, cb), ((), ())), precision, _preferred(x, preferred_element_type)
         )
     except TypeError as e:
         raise TypeError(f"tensordot: {e}") from None
+
+
+def _cross_axis(axis: Any) -> int:
+    """An ``axisa``/``axisb``/``axisc`` of :func:`cross`. JAX moves the axis with ``moveaxis``,
+    so a one-element sequence is that axis, a longer one is its ``ValueError`` and anything else
+    not an integer a ``TypeError``."""
+    if isinstance(axis, (tuple, list)):
+        if len(axis) != 1:
+            raise ValueError(f"cross: an axis argument names one axis, got {tuple(axis)}")
+        axis = axis[0]
+    return int_axis("cross", axis)
 
 
 def _moveaxis_last(x: Array, axis: int, fun_name: str) -> Array:
@@ -249,6 +265,7 @@ def vecdot(
     """``sum(conj(x1) * x2, axis)`` with the other dimensions broadcast (Array API)."""
 
     x, y = promote_args_keep_shapes("vecdot", x1, x2)
+    axis = int_axis("vecdot", axis)  # JAX indexes the shapes with it: only an integer
     if x.ndim == 0 or y.ndim == 0:
         # JAX reads the contracted axis of each: an IndexError (NumPy's AxisError is both)
         raise np.exceptions.AxisError("vecdot: operands must have at least one dimension")
@@ -319,10 +336,17 @@ def cross(
     x, y = _convert(x, x.dtype, False), _convert(y, y.dtype, False)  # JAX's result is strong
     if axis is not None:
         axisa = axisb = axisc = axis
+    axisa, axisb, axisc = (_cross_axis(a_) for a_ in (axisa, axisb, axisc))
     x, y = _moveaxis_last(x, axisa, "cross"), _moveaxis_last(y, axisb, "cross")
     if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
         raise ValueError("Dimension must be either 2 or 3 for cross product")
-    batch = broadcast_shapes(x.shape[:-1], y.shape[:-1])
+    try:
+        batch = broadcast_shapes(x.shape[:-1], y.shape[:-1])
+    except ValueError:  # JAX multiplies the components with lax.mul: its TypeError
+        raise TypeError(
+            f"cross: the vectors' other dimensions {x.shape[:-1]} and {y.shape[:-1]} do not "
+            "broadcast together"
+        ) from None
 
     def comp(v: Array, i: int) -> Array:
         v = broadcast_to(v, (*batch, v.shape[-1]))

@@ -47,6 +47,7 @@ from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.einsum import einsum
 from trellax._src.numpy.indexing import _scatter, getitem
 from trellax._src.numpy.util import (
+    check_arraylike,
     ensure_array,
     promote_args_inexact_keep_shapes,
     promote_args_keep_shapes,
@@ -653,6 +654,7 @@ def histogram(
     complex weights: complex counts and edges). ``density=True`` normalizes the counts to a
     probability density. Complex ``a`` raises ``TypeError``.
     """
+    check_arraylike("histogram", a, bins)  # JAX's TypeError for a list, tuple or string
     if dtypes.kind(_asarray("histogram", a).dtype) == "c":
         raise TypeError("histogram does not support complex input")
     if weights is None:
@@ -691,13 +693,14 @@ def histogram_bin_edges(
 ) -> Array:
     """The bin edges :func:`histogram` uses (``a``'s inexact dtype); ``weights`` is accepted
     and unused, as in JAX and NumPy (it only matters for string ``bins``)."""
-    x = ravel(_asarray("histogram_bin_edges", a))
-    d = to_inexact_dtype(x.dtype)
-    x = _convert(x, d, False)
     if isinstance(bins, str):
         raise NotImplementedError(
             f"histogram: string bins ({bins!r}) are not supported; pass a number of bins or edges"
         )
+    check_arraylike("histogram_bin_edges", a, bins)  # edges as a list or tuple: JAX's TypeError
+    x = ravel(_asarray("histogram_bin_edges", a))
+    d = to_inexact_dtype(x.dtype)
+    x = _convert(x, d, False)
     if np.ndim(bins) == 0:  # a number of bins: an integer (0-d integer arrays too, as in JAX)
         nbins = operator.index(bins)
         if nbins < 1:
