@@ -29,7 +29,6 @@ from trellax._src.lax.structural import _convert, broadcast_in_dim
 from trellax._src.lax.structural import concatenate as lax_concatenate
 from trellax._src.numpy import extended as _extended
 from trellax._src.numpy import indexing
-from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.extended import any_extended, handler
 from trellax._src.numpy.reductions import canonicalize_axis, const
 from trellax._src.numpy.shapes import (
