@@ -482,8 +482,10 @@ def ihfft(
     axis = _no_axis("ihfft", a, axis, n)
     _axis_check_1d("ihfft", axis)
     _check_norm(norm)
-    x = _real_input("ihfft", a)
-    _default_length_axis("ihfft", x, axis, n)
+    x = _inexact("ihfft", a)
+    _default_length_axis("ihfft", x, axis, n)  # JAX reads the length before the dtype check
+    if dtypes.kind(x.dtype) == "c":
+        raise ValueError("only real valued inputs supported for ihfft")
     # conjugate, then scale (JAX's order: the scaling's complex product makes the zero
     # imaginary part of the first frequency +0, where scaling first and conjugating gave -0)
     out = lax.conj(rfft(x, n, axis, None))

@@ -480,6 +480,8 @@ def setxor1d(
     a1, a2 = ravel(a1), ravel(a2)
     both = concatenate([a1, a2], 0)
     if assume_unique:  # as JAX: the values that occur once in both arrays together, every NaN
+        if size is None and both.shape[0] == 0:
+            return both  # nothing in either array: JAX returns it, under jit too
         keep = _singletons(both)
         if size is None:
             _mask_count(keep)  # JAX's error class under tracing
