@@ -25,7 +25,7 @@ from trellax._src.numpy.creation import arange, asarray, zeros_like
 from trellax._src.numpy.reductions import canonicalize_axis, cumsum, to_bool
 from trellax._src.numpy.searching import nonzero, take, take_along_axis
 from trellax._src.numpy.selection import where
-from trellax._src.numpy.static_args import check_static
+from trellax._src.numpy.static_args import check_static, moved_axis
 from trellax._src.numpy.util import (
     check_arraylike,
     ensure_array,
@@ -266,6 +266,9 @@ def compress(
     """The slices of ``a`` along ``axis`` where ``condition`` is true."""
     if out is not None:
         raise NotImplementedError("The 'out' argument to trellax.numpy.compress is not supported.")
+    check_arraylike("compress", condition, a, fill_value)  # JAX's TypeError for None or a list
+    if axis is not None:  # JAX moves the axis to the front with moveaxis
+        axis = moved_axis("compress", axis)
     x, ax = _flat_or_axis("compress", a, axis)
     if size is not None:
         return _compress_sized(condition, x, ax, operator.index(size), fill_value)
@@ -303,6 +306,7 @@ def extract(
     condition: ArrayLike, arr: ArrayLike, *, size: int | None = None, fill_value: ArrayLike = 0
 ) -> Array:
     """The elements of ``arr`` where ``condition`` is true (both flattened)."""
+    check_arraylike("extract", condition, arr, fill_value)  # JAX's TypeError for None or a list
     if size is not None and _is_traced(condition):
         c: Any = shapes.ravel(condition)
     else:

@@ -28,7 +28,7 @@ from trellax._src.lax.fft import fft as lax_fft
 from trellax._src.lax.structural import _convert, concatenate, iota, pad, slice, transpose
 from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.searching import const
-from trellax._src.numpy.util import ensure_array, promote_args_inexact
+from trellax._src.numpy.util import ensure_array, promote_args_inexact, to_inexact_dtype
 
 ArrayLike = Any
 DType = np.dtype[Any]
@@ -506,9 +506,12 @@ def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None
     """The sample frequencies of an ``n``-point transform with spacing ``d``:
     ``[0, 1, ..., n//2 - 1 (or (n-1)//2), -(n//2), ..., -1] / (d * n)`` (default float)."""
     n = _num_points("fftfreq", n, d)
-    if n <= 0:
-        return _freqs(((0, 0),), n, d, dtype)
-    return _freqs(((0, (n - 1) // 2 + 1), (-(n // 2), 0)), n, d, dtype)
+    out = _freq_dtype(dtype)
+    # JAX computes in the inexact dtype of ``dtype`` and converts at the end: an integer or
+    # bool dtype gets the truncated (or nonzero) frequencies, not an integer division
+    work = out if dtypes.kind(out) in ("f", "c") else to_inexact_dtype(out)
+    ranges = ((0, 0),) if n <= 0 else ((0, (n - 1) // 2 + 1), (-(n // 2), 0))
+    return _convert(_freqs(ranges, n, d, work), out, False)
 
 
 def rfftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None) -> Array:

@@ -38,6 +38,7 @@ from trellax._src.numpy.shapes import (
     atleast_3d,
     canonical_shape,
 )
+from trellax._src.numpy.static_args import int_axis
 from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args_keep_shapes
 
 ArrayLike = Any
@@ -116,6 +117,7 @@ def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> Ar
         raise ValueError("Need at least one array to stack.")
     if any_extended(seq):
         return handler("stack")(seq, axis)  # type: ignore[no-any-return]
+    axis = int_axis("stack", axis)  # JAX's TypeError comes before the shapes are compared
     xs = _promoted("stack", seq, dtype)
     shape = tuple(xs[0].shape)
     if any(tuple(x.shape) != shape for x in xs[1:]):
@@ -250,6 +252,7 @@ def dsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
 def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
     """The sub-arrays along ``axis``, as a tuple (the inverse of :func:`stack`)."""
     arr = ensure_array("unstack", x)
+    axis = int_axis("unstack", axis)  # JAX's TypeError comes before the rank check
     if arr.ndim == 0:
         raise ValueError(
             "Unstack requires arrays with rank > 0, however a scalar array was passed."

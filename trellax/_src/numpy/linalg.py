@@ -24,8 +24,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import broadcast_shapes
+from trellax._src.core.errors import TracerBoolConversionError
 from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.custom.derivatives import custom_jvp
 from trellax._src.dtypes import dtypes
@@ -343,6 +345,14 @@ def lstsq(
     r = lax.sub(linalg_ops.matmul(x, sol), y)
     resid = reduce_sum(lax.mul(_abs(r), _abs(r)), (0,))
     if numpy_resid:
+        if not core.is_concrete(rank):  # JAX branches in Python on the rank: its bool error
+            err = TracerBoolConversionError(rank)
+            err.add_note(
+                "trellax.numpy.linalg.lstsq(numpy_resid=True): whether there are residuals "
+                "depends on the rank of the matrix, which is not known while tracing; use "
+                "numpy_resid=False under jit (the residuals then always have their full shape)"
+            )
+            raise err
         if concrete_int(rank, "lstsq", "rank") < n or m <= n:
             resid = full((0,), 0, real)
         elif vector:

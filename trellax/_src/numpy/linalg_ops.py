@@ -19,7 +19,7 @@ from trellax._src.lax import structural as lax_structural
 from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.reductions import dot_general, dot_general_p
 from trellax._src.lax.structural import _convert, broadcast_to, reshape, transpose
-from trellax._src.numpy.static_args import int_axis
+from trellax._src.numpy.static_args import int_axis, moved_axis
 from trellax._src.numpy.ufuncs import conjugate, multiply
 from trellax._src.numpy.util import promote_args_keep_shapes
 
@@ -232,17 +232,6 @@ def tensordot(
         raise TypeError(f"tensordot: {e}") from None
 
 
-def _cross_axis(axis: Any) -> int:
-    """An ``axisa``/``axisb``/``axisc`` of :func:`cross`. JAX moves the axis with ``moveaxis``,
-    so a one-element sequence is that axis, a longer one is its ``ValueError`` and anything else
-    not an integer a ``TypeError``."""
-    if isinstance(axis, (tuple, list)):
-        if len(axis) != 1:
-            raise ValueError(f"cross: an axis argument names one axis, got {tuple(axis)}")
-        axis = axis[0]
-    return int_axis("cross", axis)
-
-
 def _moveaxis_last(x: Array, axis: int, fun_name: str) -> Array:
     try:
         (ax,) = canonicalize_axes(fun_name, (axis,), x.ndim)
@@ -336,7 +325,7 @@ def cross(
     x, y = _convert(x, x.dtype, False), _convert(y, y.dtype, False)  # JAX's result is strong
     if axis is not None:
         axisa = axisb = axisc = axis
-    axisa, axisb, axisc = (_cross_axis(a_) for a_ in (axisa, axisb, axisc))
+    axisa, axisb, axisc = (moved_axis("cross", a_) for a_ in (axisa, axisb, axisc))
     x, y = _moveaxis_last(x, axisa, "cross"), _moveaxis_last(y, axisb, "cross")
     if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
         raise ValueError("Dimension must be either 2 or 3 for cross product")

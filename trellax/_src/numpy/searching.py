@@ -227,8 +227,6 @@ def take(
         raise NotImplementedError("The 'out' argument to trellax.numpy.take is not supported.")
     x = _asarray("take", a)
     idx = _asarray("take", indices)
-    # as in JAX, empty indices of any dtype select nothing; others must be integers
-    idx = _index_array("take", idx) if idx.size else _convert(idx, dtypes.int32, False)
     if axis is None:
         x, ax = ravel(x), 0
     elif x.ndim == 0:  # a 0-d array has no axis to take along (JAX: ValueError)
@@ -237,10 +235,16 @@ def take(
         (ax,) = canonicalize_axes("take", (axis,), x.ndim)
     n = x.shape[ax]
     mode = "fill" if mode is None else mode
-    if mode == "promise_in_bounds":  # JAX's take refuses it (take_along_axis takes it)
-        raise ValueError(f"Invalid mode {mode!r} for np.take")
+    if mode == "raise":  # JAX checks the mode before it looks at the axis or the indices
+        _normalize_indices(idx, n, mode, "take")
+    if mode not in ("fill", "clip", "wrap"):  # JAX's take refuses promise_in_bounds too
+        raise ValueError(f"trellax.numpy.take: invalid mode {mode!r}")
     if n == 0 and idx.size:  # JAX refuses it in every mode
         raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
+    if mode == "fill" and idx.dtype == dtypes.bool_:  # JAX's fill mode wraps negative indices
+        idx = _convert(idx, dtypes.default_int_dtype(), False)  # first: bools become 0 and 1
+    # as in JAX, empty indices of any dtype select nothing; others must be integers
+    idx = _index_array("take", idx) if idx.size else _convert(idx, dtypes.int32, False)
     idx, oob = _normalize_indices(idx, n, mode, "take")
     out_ = getitem(x, (builtins.slice(None),) * ax + (idx,))
     if oob is None:
@@ -312,9 +316,12 @@ def take_along_axis(
     else:
         (ax,) = canonicalize_axes("take_along_axis", (axis,), x.ndim)
     n = x.shape[ax]
+    d = dtypes.default_int_dtype()
+    if n == 0:  # JAX returns zeros of the broadcast shape before it looks at the mode
+        _, out_shape = _along_axis_indices("take_along_axis", x, _convert(idx, d, False), ax)
+        return broadcast_to(_fill_const("take_along_axis", 0, x), out_shape)
     if wrap_negative_indices is None:
         wrap_negative_indices = mode != "promise_in_bounds"
-    d = dtypes.default_int_dtype()
     idx = _convert(idx, d, False)
     if wrap_negative_indices:
         idx = select_n(lax.lt(idx, const(0, d)), idx, lax.add(idx, const(n, d)))
@@ -327,10 +334,8 @@ def take_along_axis(
         idx = lax.max(lax.min(idx, const(max(n - 1, 0), d)), const(0, d))
     else:
         oob = lax.bitwise_or(lax.lt(idx, const(0, d)), lax.ge(idx, const(n, d)))
-        idx = select_n(oob, idx, const(0, d)) if n else idx
+        idx = select_n(oob, idx, const(0, d))
     arrays, out_shape = _along_axis_indices("take_along_axis", x, idx, ax)
-    if n == 0:
-        return broadcast_to(_fill_const("take_along_axis", 0, x), out_shape)
     out = getitem(x, tuple(arrays))
     if oob is None:
         return out
@@ -609,6 +614,11 @@ def bincount(
     if xx.ndim != 1:
         raise ValueError(f"bincount: only 1-dimensional input supported, got shape {xx.shape}")
     minlength = static_int(minlength, "bincount", "minlength")
+    if length is None and not core.is_concrete(xx):  # JAX needs x's values first, even empty
+        raise ConcretizationTypeError(
+            "trellax.numpy.bincount: the length of the result depends on the values of x, "
+            "which are not known while tracing. Pass a static length= argument."
+        )
     if minlength < 0:
         raise ValueError(f"bincount: minlength must be non-negative, got {minlength}")
     if length is None:

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
-from trellax._src.core.errors import NonConcreteBooleanIndexError
+from trellax._src.core.errors import ConcretizationTypeError, NonConcreteBooleanIndexError
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
@@ -226,6 +226,11 @@ def unique(
     # the flags are read with bool(), as JAX reads them (an array of one element is its truth)
     return_index, return_inverse = bool(return_index), bool(return_inverse)
     return_counts = bool(return_counts)
+    if size is None and not core.is_concrete(x):  # JAX needs the values before the axis
+        raise ConcretizationTypeError(
+            "trellax.numpy.unique: the size of the result depends on the values of the input, "
+            "which are not known while tracing. Pass a static size= argument."
+        )
     if axis is None:
         want = "i" * return_index + "v" * return_inverse + "c" * return_counts
         u = _unique_1d(

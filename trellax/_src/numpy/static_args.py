@@ -40,3 +40,14 @@ def int_axis(
         return operator.index(axis)
     except TypeError:
         raise error(f"{fun_name}: {what} must be an integer, got {axis!r}") from None
+
+
+def moved_axis(fun_name: str, axis: Any) -> int:
+    """An axis that JAX hands to ``moveaxis``: a one-element sequence is that axis, a longer or
+    empty one is its ``ValueError`` (one source for one destination) and anything else that is
+    not an integer its ``TypeError``."""
+    if isinstance(axis, (tuple, list)):
+        if len(axis) != 1:
+            raise ValueError(f"{fun_name}: the axis argument names one axis, got {tuple(axis)}")
+        axis = axis[0]
+    return int_axis(fun_name, axis)
