@@ -108,8 +108,10 @@ def bessel_jn(z: ArrayLike, *, v: int, n_iter: int = 50) -> Array:
     signature; the recurrence here runs until it converges."""
     del n_iter
     (zc,) = promote_args_inexact("bessel_jn", z)
-    if dtypes.kind(zc.dtype) == "c":  # JAX's class, checked before the order
-        raise ValueError("bessel_jn: complex input is not supported")
+    if dtypes.kind(zc.dtype) == "c":  # refused before the order is read, with JAX's classes:
+        # its check catches complex128 (ValueError); complex64 fails later in a remainder
+        cls = ValueError if zc.dtype == dtypes.complex128 else TypeError
+        raise cls(f"bessel_jn: complex input ({zc.dtype.name}) is not supported")
     try:
         v = operator.index(v)  # the number of orders: an integer (JAX's TypeError otherwise)
     except TypeError:
