@@ -347,10 +347,11 @@ def lstsq(
     if numpy_resid:
         if not core.is_concrete(rank):  # JAX branches in Python on the rank: its bool error
             err = TracerBoolConversionError(rank)
-            err.add_note(
+            err.args = (
                 "trellax.numpy.linalg.lstsq(numpy_resid=True): whether there are residuals "
                 "depends on the rank of the matrix, which is not known while tracing; use "
-                "numpy_resid=False under jit (the residuals then always have their full shape)"
+                "numpy_resid=False under jit (the residuals then always have their full shape). "
+                + str(err.args[0]),
             )
             raise err
         if concrete_int(rank, "lstsq", "rank") < n or m <= n:
