@@ -213,6 +213,18 @@ def test_tensordot_axis_out_of_range(shapes: Any, axes: Any) -> None:
     assert tnp.tensordot(m, m, axes=([-1], [1])).shape == (2, 2)
 
 
+@pytest.mark.parametrize("n", [-1, -5])
+def test_tensordot_negative_axis_count(n: int) -> None:
+    """A negative integer ``axes`` contracts nothing in JAX (and NumPy): the outer product,
+    as ``axes=0``; trellax raised ValueError."""
+    m = tnp.asarray(np.arange(6.0, dtype=np.float32).reshape(2, 3))
+    v = tnp.asarray(np.arange(2.0, dtype=np.float32))
+    for a, b in ((m, m), (v, m), (tnp.float32(2.0), v)):
+        want = np.asarray(tnp.tensordot(a, b, axes=0))
+        for call in both(lambda x, y: tnp.tensordot(x, y, axes=n), a, b):
+            np.testing.assert_array_equal(np.asarray(call()), want)
+
+
 @pytest.mark.parametrize(("sa", "sb"), [((2, 3), (3, 3)), ((2, 2), (3, 2)), ((3, 3), (0, 3))])
 def test_cross_batch_shapes_that_do_not_broadcast(sa: Any, sb: Any) -> None:
     """Vectors whose other dimensions do not broadcast: JAX's TypeError (it multiplies the

@@ -195,11 +195,7 @@ def tensordot(
             raise TypeError(
                 f"Number of tensordot axes (axes {n}) exceeds input ranks ({x.shape} and {y.shape})"
             )
-        if n < 0:
-            raise ValueError(
-                f"tensordot: axes={n} must be between 0 and the smaller rank "
-                f"({min(x.ndim, y.ndim)}) of shapes {x.shape} and {y.shape}"
-            )
+        n = max(n, 0)  # a negative count contracts nothing (JAX and NumPy: the outer product)
         ca, cb = tuple(range(x.ndim - n, x.ndim)), tuple(range(n))
     elif isinstance(axes, (list, tuple)) and len(axes) == 2:
         aa, bb = axes
