@@ -286,7 +286,7 @@ VALUE_CASES: list[tuple[str, Callable[[Any], Any], Callable[[Any], Any]]] = [
     ("repeat-axis", lambda x: tnp.repeat(x, 2, -1), lambda x: np.repeat(x, 2, -1)),
     ("repeat-zero", lambda x: tnp.repeat(x, 0, 0), lambda x: np.repeat(x, 0, 0)),
     ("repeat-counts", lambda x: tnp.repeat(x, tnp.asarray([2, 0, 1]), 0), lambda x: np.repeat(x, [2, 0, 1], 0)),
-    ("repeat-list", lambda x: tnp.repeat(x, [1, 3, 0, 2], 1), lambda x: np.repeat(x, [1, 3, 0, 2], 1)),
+    ("repeat-counts-axis1", lambda x: tnp.repeat(x, tnp.asarray([1, 3, 0, 2]), 1), lambda x: np.repeat(x, [1, 3, 0, 2], 1)),
 ]  # fmt: skip
 
 _DATA_FOR = {3: A, 2: M, 1: V}

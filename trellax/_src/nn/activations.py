@@ -312,6 +312,11 @@ def standardize(
             variance = jnp.mean(jnp.square(x - mean), axis, keepdims=True, where=where)
         elif algorithm == "fast":
             variance = jnp.mean(jnp.square(x), axis, keepdims=True, where=where) - jnp.square(mean)
+            if jnp.iscomplexobj(variance):  # JAX clips this variance at 0: complex has no order
+                raise ValueError(
+                    "standardize: the 'fast' variance of complex values cannot be clipped at 0 "
+                    "(complex numbers have no order); pass variance= or use algorithm='stable'"
+                )
             variance = _clip_at_zero(variance)
         else:
             raise ValueError(f"Unknown algorithm '{algorithm}'. Expected 'fast' or 'stable'.")
@@ -351,6 +356,15 @@ def one_hot(x: Array, num_classes: int, *, dtype: Any = None, axis: int = -1) ->
             stacklevel=2,
         )
     d = dtypes.default_float_dtype() if dtype is None else dtype
+    if not isinstance(axis, (int, np.integer)):
+        # JAX reads any other axis as the name of a mapped axis (vmap's axis_name): the class
+        # is that axis' index, so num_classes must be its size; an unbound name is NameError
+        size = lax.axis_size(axis)
+        if n != size:
+            raise ValueError(
+                f"one_hot: num_classes ({n}) must be the size ({size}) of the mapped axis {axis!r}"
+            )
+        return (x == lax.axis_index(axis)).astype(d)
     out_axis = axis % (x.ndim + 1) if -(x.ndim + 1) <= axis <= x.ndim else None
     if out_axis is None:
         raise ValueError(f"axis {axis} is out of bounds for an output of rank {x.ndim + 1}")

@@ -15,6 +15,7 @@ from trellax._src.lax.structural import _convert
 from trellax._src.numpy import reductions, shapes, ufuncs
 from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.padding import pad
+from trellax._src.numpy.static_args import int_axis
 from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args_numeric
 
 ArrayLike = Any
@@ -28,6 +29,14 @@ def _shifts(bitorder: str) -> Array:
     raise ValueError("'order' must be either 'little' or 'big'")
 
 
+def _bit_axis(fun_name: str, axis: Any) -> int:
+    """The axis of :func:`packbits`/:func:`unpackbits`. JAX indexes a NumPy array of the shape
+    with it: a one-element sequence is that axis; any other non-integer is its IndexError."""
+    if isinstance(axis, (tuple, list)) and len(axis) == 1:
+        axis = axis[0]
+    return int_axis(fun_name, axis, error=IndexError)
+
+
 def packbits(a: ArrayLike, axis: int | None = None, bitorder: str = "big") -> Array:
     """Groups of 8 truth values along ``axis`` (flattened for None) packed into uint8 values,
     zero-padded at the end."""
@@ -38,6 +47,7 @@ def packbits(a: ArrayLike, axis: int | None = None, bitorder: str = "big") -> Ar
     shifts = _shifts(bitorder)
     if axis is None:
         x, axis = shapes.ravel(x), 0
+    axis = _bit_axis("packbits", axis)
     bits = ufuncs.not_equal(x, 0).astype(dtypes.uint8)
     bits = shapes.moveaxis(bits, axis, -1)
     remainder = bits.shape[-1] % 8
@@ -61,6 +71,7 @@ def unpackbits(
     shifts = _shifts(bitorder)
     if axis is None:
         x, axis = shapes.ravel(x), 0
+    axis = _bit_axis("unpackbits", axis)
     moved = shapes.moveaxis(x, axis, -1)
     shifts = shapes.reshape(shifts, (1,) * moved.ndim + (8,))  # no rank promotion
     bits = ufuncs.bitwise_and(ufuncs.right_shift(moved[..., None], shifts), 1)

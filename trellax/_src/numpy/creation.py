@@ -40,6 +40,7 @@ from trellax._src.lax.structural import (
 from trellax._src.numpy import creation_traced as traced
 from trellax._src.numpy import extended as _extended
 from trellax._src.numpy.extended import handler, is_extended
+from trellax._src.numpy.static_args import int_axis
 from trellax._src.numpy.util import to_inexact_dtype
 
 DType = np.dtype[Any]
@@ -717,6 +718,7 @@ def linspace(
         d = to_inexact_dtype(dtypes.result_type(start, stop))
     else:
         d = dtypes.check_user_dtype(dtype, "linspace")
+    axis = traced.sample_axis("linspace", axis, num, _bounds_ndim(start, stop))
     if traced.tracing():
         out, step_ = traced.linspace(start, stop, num, endpoint, d, retstep, axis)
         return (out, step_) if step_ is not None else out
@@ -758,6 +760,7 @@ def logspace(
     else:
         d = dtypes.check_user_dtype(dtype, "logspace")
     num = operator.index(num)
+    axis = traced.sample_axis("logspace", axis, num, _bounds_ndim(start, stop, base))
     if traced.tracing():
         return traced.logspace(start, stop, num, endpoint, base, d, axis)
     lo, hi = _concrete_ends("logspace", start, stop)
@@ -813,6 +816,7 @@ def geomspace(
     else:
         d = dtypes.check_user_dtype(dtype, "geomspace")
     num = operator.index(num)
+    axis = int_axis("geomspace", axis)  # JAX's TypeError comes before any value is looked at
     if traced.tracing():
         return traced.geomspace(start, stop, num, endpoint, d, axis)
     lo, hi = _concrete_ends("geomspace", start, stop)
@@ -827,6 +831,11 @@ def geomspace(
     with fp_errors.quiet():
         value = np.geomspace(lo.astype(compute), hi.astype(compute), num, endpoint, axis=axis)
     return eager.wrap(_host_convert(value, d), d, False)
+
+
+def _bounds_ndim(*ends: Any) -> int:
+    """The rank of the end points (and base) broadcast together."""
+    return len(np.broadcast_shapes(*(tuple(getattr(e, "shape", np.shape(e))) for e in ends)))
 
 
 def _concrete_ends(fun_name: str, *ends: Any) -> list[np.ndarray[Any, Any]]:

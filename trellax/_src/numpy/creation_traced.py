@@ -15,6 +15,7 @@ faster for small arrays), after :func:`check_size` refuses a result that cannot 
 from __future__ import annotations
 
 import math
+import operator
 import os
 from typing import Any
 
@@ -118,6 +119,29 @@ def _endpoint(x: Any, dtype: DType) -> Array:
     value = np.asarray(x).astype(dtype)
     out: Array = core.new_array(value, dtype, False)
     return out
+
+
+def sample_axis(fun_name: str, axis: Any, num: int, bounds_ndim: int) -> int:
+    """Where ``linspace``/``logspace`` put the sample axis among the ``bounds_ndim`` dimensions
+    of the broadcast ends, as JAX places it: a negative ``axis`` counts from the end of the
+    result; with fewer than 2 samples the axis is only inserted into the shape (a position past
+    either end clamps to it, as Python's ``list.insert``); with 2 or more, JAX also indexes the
+    result's shape with it, so a position past it is its ``IndexError``. Only an integer axis
+    is taken (``TypeError`` otherwise)."""
+    try:
+        a = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"{fun_name}: axis must be an integer, got {axis!r}") from None
+    slot = bounds_ndim + a + 1 if a < 0 else a
+    if num < 2:
+        return min(slot, bounds_ndim) if slot >= 0 else max(0, bounds_ndim + slot)
+    if slot == -(bounds_ndim + 1):  # counted from the end twice: the first position
+        return 0
+    if not 0 <= slot <= bounds_ndim:
+        raise IndexError(
+            f"{fun_name}: axis {a} is out of bounds for the {bounds_ndim + 1}-d result"
+        )
+    return slot
 
 
 def _along(x: Array, shape: tuple[int, ...], axis: int) -> Array:

@@ -17,7 +17,7 @@ from trellax._src.numpy import ufuncs
 from trellax._src.numpy.joining import concatenate
 from trellax._src.numpy.reductions import canonicalize_axis
 from trellax._src.numpy.shapes import ravel
-from trellax._src.numpy.static_args import check_static
+from trellax._src.numpy.static_args import check_static, int_axis
 from trellax._src.numpy.util import ensure_array, promote_args_keep_shapes
 
 
@@ -32,9 +32,10 @@ def diff(
     check_static("diff", n=n, axis=axis)
     x = ensure_array("diff", a)
     n = operator.index(n)
+    axis = int_axis("diff", axis)  # JAX reads both as integers first, whatever n is
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
-    if n == 0:  # JAX's: the input as it is, before the rank and axis are checked
+    if n == 0:  # JAX's: the input as it is, before the rank and axis range are checked
         return x
     if x.ndim == 0:
         raise ValueError("diff requires input that is at least one dimensional; got a 0-d array")

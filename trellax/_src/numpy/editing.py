@@ -25,7 +25,7 @@ from trellax._src.numpy.creation import arange, asarray, zeros_like
 from trellax._src.numpy.reductions import as_bool, canonicalize_axis, cumsum
 from trellax._src.numpy.searching import nonzero, take, take_along_axis
 from trellax._src.numpy.selection import where
-from trellax._src.numpy.static_args import check_static
+from trellax._src.numpy.static_args import check_static, moved_axis
 from trellax._src.numpy.util import (
     check_arraylike,
     ensure_array,
@@ -146,7 +146,9 @@ def _delete_unique_traced(x: Array, obj: Array, ax: int) -> Array:
 
 def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None) -> Array:
     """``values`` inserted before the positions ``obj`` along ``axis`` (in ``arr``'s dtype)."""
-    check_arraylike("insert", arr, values)
+    # JAX checks the positions with the arrays, before the axis: a list of positions is its
+    # TypeError whatever the axis
+    check_arraylike("insert", arr, 0 if isinstance(obj, slice) or _is_traced(obj) else obj, values)
     x, ax = _flat_or_axis("insert", arr, axis)
     n = x.shape[ax]
     v = ensure_array("insert", values)
@@ -156,10 +158,6 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
     if isinstance(obj, slice):
         index = np.arange(*obj.indices(n))
     else:
-        if isinstance(obj, (list, tuple)):  # JAX's TypeError: a sequence is not an array
-            raise TypeError(
-                f"insert requires ndarray or scalar arguments, got {type(obj)} at position 1."
-            )
         index = _concrete("insert", obj, "obj")
         if index.dtype == np.bool_ or not np.issubdtype(index.dtype, np.integer):
             raise ValueError(
@@ -268,6 +266,9 @@ def compress(
     """The slices of ``a`` along ``axis`` where ``condition`` is true."""
     if out is not None:
         raise NotImplementedError("The 'out' argument to trellax.numpy.compress is not supported.")
+    check_arraylike("compress", condition, a, fill_value)  # JAX's TypeError for None or a list
+    if axis is not None:  # JAX moves the axis to the front with moveaxis
+        axis = moved_axis("compress", axis)
     x, ax = _flat_or_axis("compress", a, axis)
     if size is not None:
         return _compress_sized(condition, x, ax, operator.index(size), fill_value)
@@ -305,6 +306,7 @@ def extract(
     condition: ArrayLike, arr: ArrayLike, *, size: int | None = None, fill_value: ArrayLike = 0
 ) -> Array:
     """The elements of ``arr`` where ``condition`` is true (both flattened)."""
+    check_arraylike("extract", condition, arr, fill_value)  # JAX's TypeError for None or a list
     if size is not None and _is_traced(condition):
         c: Any = shapes.ravel(condition)
     else:
@@ -519,6 +521,7 @@ def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: Any = None) -> Array:
     0-d input is returned as it is). All zeros give an empty array."""
     x = ensure_array("trim_zeros", filt)
     check_static("trim_zeros", axis=axis)
+    values = _concrete("trim_zeros", x, "filt")  # JAX needs the values before anything else
     axes = (
         set(range(x.ndim))
         if axis is None
@@ -527,7 +530,7 @@ def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: Any = None) -> Array:
     if x.ndim == 0:
         return x
     mode = trim.lower()
-    nonzero = np.nonzero(_concrete("trim_zeros", x, "filt"))
+    nonzero = np.nonzero(values)
     if nonzero[0].size == 0:
         return x[tuple(slice(0, 0) if i in axes else slice(None) for i in range(x.ndim))]
     box = tuple(

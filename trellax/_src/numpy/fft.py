@@ -28,7 +28,7 @@ from trellax._src.lax.fft import fft as lax_fft
 from trellax._src.lax.structural import _convert, concatenate, iota, pad, slice, transpose
 from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.searching import const
-from trellax._src.numpy.util import ensure_array, promote_args_inexact
+from trellax._src.numpy.util import ensure_array, promote_args_inexact, to_inexact_dtype
 
 ArrayLike = Any
 DType = np.dtype[Any]
@@ -482,8 +482,10 @@ def ihfft(
     axis = _no_axis("ihfft", a, axis, n)
     _axis_check_1d("ihfft", axis)
     _check_norm(norm)
-    x = _real_input("ihfft", a)
-    _default_length_axis("ihfft", x, axis, n)
+    x = _inexact("ihfft", a)
+    _default_length_axis("ihfft", x, axis, n)  # JAX reads the length before the dtype check
+    if dtypes.kind(x.dtype) == "c":
+        raise ValueError("only real valued inputs supported for ihfft")
     # conjugate, then scale (JAX's order: the scaling's complex product makes the zero
     # imaginary part of the first frequency +0, where scaling first and conjugating gave -0)
     out = lax.conj(rfft(x, n, axis, None))
@@ -504,9 +506,12 @@ def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None
     """The sample frequencies of an ``n``-point transform with spacing ``d``:
     ``[0, 1, ..., n//2 - 1 (or (n-1)//2), -(n//2), ..., -1] / (d * n)`` (default float)."""
     n = _num_points("fftfreq", n, d)
-    if n <= 0:
-        return _freqs(((0, 0),), n, d, dtype)
-    return _freqs(((0, (n - 1) // 2 + 1), (-(n // 2), 0)), n, d, dtype)
+    out = _freq_dtype(dtype)
+    # JAX computes in the inexact dtype of ``dtype`` and converts at the end: an integer or
+    # bool dtype gets the truncated (or nonzero) frequencies, not an integer division
+    work = out if dtypes.kind(out) in ("f", "c") else to_inexact_dtype(out)
+    ranges = ((0, 0),) if n <= 0 else ((0, (n - 1) // 2 + 1), (-(n // 2), 0))
+    return _convert(_freqs(ranges, n, d, work), out, False)
 
 
 def rfftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None) -> Array:

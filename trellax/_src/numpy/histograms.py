@@ -12,6 +12,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.structural import _convert
@@ -64,7 +66,9 @@ def histogramdd(
     sizes = []
     for k in builtins.range(d):
         column = x[:, k]
-        e = histogram_bin_edges(column, bins_list[k], None if range is None else range[k])
+        b = bins_list[k]  # one dimension's edges may be a list here (JAX takes them)
+        b = np.asarray(b) if isinstance(b, (list, tuple)) else b
+        e = histogram_bin_edges(column, b, None if range is None else range[k])
         m = e.shape[0]
         index = ufuncs.subtract(searchsorted(e, column, side="right"), 1)
         index = where(ufuncs.equal(column, e[-1]), m - 2, index)

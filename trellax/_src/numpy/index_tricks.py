@@ -137,6 +137,8 @@ def indices(
     """Grid indices of an array of shape ``dimensions`` (stacked, or an open mesh if sparse)."""
     dims = tuple(operator.index(d) for d in dimensions)
     d = dtypes.default_int_dtype() if dtype is None else dtypes.check_user_dtype(dtype, "indices")
+    if d == np.bool_ and dims:  # JAX builds each grid with an iota of the dtype: no bool
+        raise TypeError("indices does not accept dtype bool; use an integer or float dtype")
     grids = []
     for i, n in enumerate(dims):
         shape = [1] * len(dims)

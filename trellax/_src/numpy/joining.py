@@ -29,7 +29,6 @@ from trellax._src.lax.structural import _convert, broadcast_in_dim
 from trellax._src.lax.structural import concatenate as lax_concatenate
 from trellax._src.numpy import extended as _extended
 from trellax._src.numpy import indexing
-from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.extended import any_extended, handler
 from trellax._src.numpy.reductions import canonicalize_axis, const
 from trellax._src.numpy.shapes import (
@@ -39,6 +38,7 @@ from trellax._src.numpy.shapes import (
     atleast_3d,
     canonical_shape,
 )
+from trellax._src.numpy.static_args import int_axis
 from trellax._src.numpy.util import check_arraylike, ensure_array, promote_args_keep_shapes
 
 ArrayLike = Any
@@ -117,6 +117,7 @@ def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> Ar
         raise ValueError("Need at least one array to stack.")
     if any_extended(seq):
         return handler("stack")(seq, axis)  # type: ignore[no-any-return]
+    axis = int_axis("stack", axis)  # JAX's TypeError comes before the shapes are compared
     xs = _promoted("stack", seq, dtype)
     shape = tuple(xs[0].shape)
     if any(tuple(x.shape) != shape for x in xs[1:]):
@@ -251,6 +252,7 @@ def dsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
 def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
     """The sub-arrays along ``axis``, as a tuple (the inverse of :func:`stack`)."""
     arr = ensure_array("unstack", x)
+    axis = int_axis("unstack", axis)  # JAX's TypeError comes before the rank check
     if arr.ndim == 0:
         raise ValueError(
             "Unstack requires arrays with rank > 0, however a scalar array was passed."
@@ -296,6 +298,7 @@ def repeat(
     """
     if out_sharding is not None:
         check_out_sharding("numpy.repeat", out_sharding)
+    check_arraylike("repeat", a, repeats)  # counts as a list or tuple: JAX's TypeError
     x = ensure_array("repeat", a)
     if axis is not None and x.ndim == 0:
         # as in JAX, a 0-d operand repeats as one element whatever the axis, by a scalar count
@@ -319,8 +322,6 @@ def repeat(
         wide = (*shape[: ax + 1], scalar, *shape[ax + 1 :])
         spread = broadcast_in_dim(expanded, wide, tuple(range(len(wide))))
         return lax_structural.reshape(spread, (*shape[:ax], n * scalar, *shape[ax + 1 :]))
-    if isinstance(repeats, (list, tuple)):  # static counts, as NumPy accepts them
-        repeats = asarray(repeats)
     counts = ensure_array("repeat", repeats)
     if counts.ndim > 1:  # JAX reads counts of any rank in order (shape (3, 1) is 3 counts)
         counts = lax_structural.reshape(counts, (counts.size,))

@@ -24,8 +24,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import broadcast_shapes
+from trellax._src.core.errors import TracerBoolConversionError
 from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.custom.derivatives import custom_jvp
 from trellax._src.dtypes import dtypes
@@ -51,7 +53,7 @@ from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.einsum import einsum
 from trellax._src.numpy.indexing import getitem
 from trellax._src.numpy.searching import concrete_int, const, full, take_along_axis
-from trellax._src.numpy.static_args import check_static
+from trellax._src.numpy.static_args import check_static, int_axis
 from trellax._src.numpy.util import ensure_array, promote_args_inexact_keep_shapes
 
 ArrayLike = Any
@@ -343,6 +345,15 @@ def lstsq(
     r = lax.sub(linalg_ops.matmul(x, sol), y)
     resid = reduce_sum(lax.mul(_abs(r), _abs(r)), (0,))
     if numpy_resid:
+        if not core.is_concrete(rank):  # JAX branches in Python on the rank: its bool error
+            err = TracerBoolConversionError(rank)
+            err.args = (
+                "trellax.numpy.linalg.lstsq(numpy_resid=True): whether there are residuals "
+                "depends on the rank of the matrix, which is not known while tracing; use "
+                "numpy_resid=False under jit (the residuals then always have their full shape). "
+                + str(err.args[0]),
+            )
+            raise err
         if concrete_int(rank, "lstsq", "rank") < n or m <= n:
             resid = full((0,), 0, real)
         elif vector:
@@ -697,6 +708,7 @@ def outer(x1: ArrayLike, x2: ArrayLike, /) -> Array:
 def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
     """Cross products of 3-vectors along ``axis``, other dimensions broadcast."""
     a, b = ensure_array("cross", x1), ensure_array("cross", x2)
+    axis = int_axis("cross", axis)  # JAX indexes the shapes with it: only an integer
     for arr in (a, b):
         if arr.ndim == 0:  # JAX reads the axis of each: an IndexError (AxisError is both)
             raise np.exceptions.AxisError("cross: inputs must have at least one dimension")

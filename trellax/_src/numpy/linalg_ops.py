@@ -19,6 +19,7 @@ from trellax._src.lax import structural as lax_structural
 from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.reductions import dot_general, dot_general_p
 from trellax._src.lax.structural import _convert, broadcast_to, reshape, transpose
+from trellax._src.numpy.static_args import int_axis, moved_axis
 from trellax._src.numpy.ufuncs import conjugate, multiply
 from trellax._src.numpy.util import promote_args_keep_shapes
 
@@ -194,11 +195,7 @@ def tensordot(
             raise TypeError(
                 f"Number of tensordot axes (axes {n}) exceeds input ranks ({x.shape} and {y.shape})"
             )
-        if n < 0:
-            raise ValueError(
-                f"tensordot: axes={n} must be between 0 and the smaller rank "
-                f"({min(x.ndim, y.ndim)}) of shapes {x.shape} and {y.shape}"
-            )
+        n = max(n, 0)  # a negative count contracts nothing (JAX and NumPy: the outer product)
         ca, cb = tuple(range(x.ndim - n, x.ndim)), tuple(range(n))
     elif isinstance(axes, (list, tuple)) and len(axes) == 2:
         aa, bb = axes
@@ -219,6 +216,10 @@ def tensordot(
             "tensordot axes argument must be an int, a pair of ints, or a pair of lists/tuples "
             f"of ints; got {axes!r}."
         )
+    for axes_, nd in ((ca, x.ndim), (cb, y.ndim)):
+        for a_ in axes_:  # JAX canonicalizes each axis first: its ValueError (AxisError is one)
+            if not -nd <= a_ < nd:
+                raise np.exceptions.AxisError(a_, nd)
     try:
         return dot_general(
             x, y, ((ca, cb), ((), ())), precision, _preferred(x, preferred_element_type)
@@ -249,6 +250,7 @@ def vecdot(
     """``sum(conj(x1) * x2, axis)`` with the other dimensions broadcast (Array API)."""
 
     x, y = promote_args_keep_shapes("vecdot", x1, x2)
+    axis = int_axis("vecdot", axis)  # JAX indexes the shapes with it: only an integer
     if x.ndim == 0 or y.ndim == 0:
         # JAX reads the contracted axis of each: an IndexError (NumPy's AxisError is both)
         raise np.exceptions.AxisError("vecdot: operands must have at least one dimension")
@@ -319,10 +321,17 @@ def cross(
     x, y = _convert(x, x.dtype, False), _convert(y, y.dtype, False)  # JAX's result is strong
     if axis is not None:
         axisa = axisb = axisc = axis
+    axisa, axisb, axisc = (moved_axis("cross", a_) for a_ in (axisa, axisb, axisc))
     x, y = _moveaxis_last(x, axisa, "cross"), _moveaxis_last(y, axisb, "cross")
     if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
         raise ValueError("Dimension must be either 2 or 3 for cross product")
-    batch = broadcast_shapes(x.shape[:-1], y.shape[:-1])
+    try:
+        batch = broadcast_shapes(x.shape[:-1], y.shape[:-1])
+    except ValueError:  # JAX multiplies the components with lax.mul: its TypeError
+        raise TypeError(
+            f"cross: the vectors' other dimensions {x.shape[:-1]} and {y.shape[:-1]} do not "
+            "broadcast together"
+        ) from None
 
     def comp(v: Array, i: int) -> Array:
         v = broadcast_to(v, (*batch, v.shape[-1]))

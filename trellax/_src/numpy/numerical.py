@@ -24,7 +24,7 @@ from trellax._src.numpy.searching import searchsorted, take
 from trellax._src.numpy.segment import segment_sum
 from trellax._src.numpy.selection import clip, where
 from trellax._src.numpy.sorting import argsort
-from trellax._src.numpy.static_args import check_static
+from trellax._src.numpy.static_args import check_static, int_axis
 from trellax._src.numpy.statistics import average
 from trellax._src.numpy.util import (
     check_arraylike,
@@ -324,6 +324,8 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Arra
     n = xa.shape[0] if N is None else operator.index(N)
     if n < 0:
         raise ValueError("N must be nonnegative")
+    if xa.dtype == np.bool_:  # JAX forms the exponents as an iota of x's dtype: no bool
+        raise TypeError("vander does not accept bool input; cast it to a number type first")
     exponents = range(n - 1, -1, -1) if not increasing else range(n)
     if n == 0:
         return zeros((xa.shape[0], 0), dtype=xa.dtype)
@@ -345,12 +347,16 @@ def unwrap(
     integer input with an integer period stays integer, with the default period it becomes float.
     """
     check_static("unwrap", axis=axis)
+    check_arraylike("unwrap", p)
+    if period is None:  # JAX promotes p with the period first: None is its ValueError
+        raise ValueError("unwrap: period must be a number or an array, got None")
     check_arraylike("unwrap", p, period)
     d, _ = promote_dtypes("unwrap", p, period)
     if d == dtypes.bool_:
         d = dtypes.default_float_dtype()
     if dtypes.kind(d) == "c":
         raise ValueError("jnp.unwrap does not support complex inputs.")
+    axis = int_axis("unwrap", axis)  # JAX reads p.shape[axis]: only an integer
     x = _convert(ensure_array("unwrap", p), d, False)
     per = _convert(ensure_array("unwrap", period), d, False)
     x = shapes.moveaxis(x, axis, -1)

@@ -124,8 +124,12 @@ def pad(array: ArrayLike, pad_width: Any, mode: Any = "constant", **kwargs: Any)
         return _pad_constant(x, widths, kwargs.get("constant_values", 0))
     if mode == "empty":
         return _pad_constant(x, widths, 0)
+    if x.size == 0 and mode in _EMPTY_ERRORS:  # JAX computes these along every axis, padded
+        raise _EMPTY_ERRORS[mode](  # or not: an empty array fails whatever the widths
+            f"pad: mode '{mode}' has no values to take from an empty array"
+        )
     for i, (lo, hi) in enumerate(widths):
-        if x.shape[i] == 0 and (lo or hi):
+        if x.shape[i] == 0 and (lo or hi) and mode != "mean":  # an empty mean is NaN (JAX)
             raise ValueError(
                 f"can't extend empty axis {i} using modes other than 'constant' or 'empty'"
             )
@@ -150,6 +154,16 @@ def pad(array: ArrayLike, pad_width: Any, mode: Any = "constant", **kwargs: Any)
         "median": statistics.median,
     }
     return _pad_stats(x, widths, lengths, stats[mode])
+
+
+#: modes that fail on an empty array in JAX, with its error class: the reductions without an
+#: identity (ValueError) and the ones that gather or slice an element (TypeError)
+_EMPTY_ERRORS: dict[str, type[Exception]] = {
+    "maximum": ValueError,
+    "minimum": ValueError,
+    "median": TypeError,
+    "linear_ramp": TypeError,
+}
 
 
 def _fill_value(x: Array, value: Any) -> Array:
@@ -265,13 +279,13 @@ def _pad_wrap(x: Array, widths: Pairs) -> Array:
 
 def _pad_stats(x: Array, widths: Pairs, lengths: Pairs | None, stat: Callable[..., Array]) -> Array:
     for i, (lo, hi) in enumerate(widths):
+        if lengths is not None and 0 in lengths[i]:  # JAX checks every axis' lengths
+            raise ValueError("stat_length of 0 yields no value for padding")
         if not (lo or hi):
             continue
-        size = x.shape[i]
+        size = x.shape[i]  # 0 only for 'mean' here: the mean of nothing, NaN, as in JAX
         n_before = size if lengths is None else min(lengths[i][0], size)
         n_after = size if lengths is None else min(lengths[i][1], size)
-        if n_before == 0 or n_after == 0:
-            raise ValueError("stat_length of 0 yields no value for padding")
         parts = []
         for n, count, first in ((n_before, lo, True), (n_after, hi, False)):
             if not count:

@@ -130,13 +130,15 @@ def polyfit(
     if deg < 0:
         raise ValueError("expected deg >= 0")
     x_dtype = asarray(x).dtype  # rcond's default is x's own epsilon, as in JAX
-    if dtypes.kind(x_dtype) not in ("f", "c", "V"):
-        raise ValueError(f"polyfit: data type {x_dtype.name} of x is not inexact")
     xa, ya = promote_args_inexact_keep_shapes("polyfit", x, y)
+    # JAX's order: the shapes first, then x's epsilon (only without rcond: integer x is
+    # refused there, and fitted when rcond is given)
     if xa.ndim != 1 or xa.shape[0] == 0:
         raise TypeError("expected 1D vector for x")
     if ya.ndim not in (1, 2) or ya.shape[0] != xa.shape[0]:
         raise TypeError("expected 1D or 2D array for y with as many rows as x")
+    if rcond is None and dtypes.kind(x_dtype) not in ("f", "c", "V"):
+        raise ValueError(f"polyfit: data type {x_dtype.name} of x is not inexact (pass rcond)")
     order = deg + 1
     rc = xa.shape[0] * float(dtypes.finfo(x_dtype).eps) if rcond is None else rcond
     lhs = vander(xa, order)

@@ -47,6 +47,7 @@ from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.einsum import einsum
 from trellax._src.numpy.indexing import _scatter, getitem
 from trellax._src.numpy.util import (
+    check_arraylike,
     ensure_array,
     promote_args_inexact_keep_shapes,
     promote_args_keep_shapes,
@@ -226,8 +227,6 @@ def take(
         raise NotImplementedError("The 'out' argument to trellax.numpy.take is not supported.")
     x = _asarray("take", a)
     idx = _asarray("take", indices)
-    # as in JAX, empty indices of any dtype select nothing; others must be integers
-    idx = _index_array("take", idx) if idx.size else _convert(idx, dtypes.int32, False)
     if axis is None:
         x, ax = ravel(x), 0
     elif x.ndim == 0:  # a 0-d array has no axis to take along (JAX: ValueError)
@@ -236,10 +235,16 @@ def take(
         (ax,) = canonicalize_axes("take", (axis,), x.ndim)
     n = x.shape[ax]
     mode = "fill" if mode is None else mode
-    if mode == "promise_in_bounds":  # JAX's take refuses it (take_along_axis takes it)
-        raise ValueError(f"Invalid mode {mode!r} for np.take")
+    if mode == "raise":  # JAX checks the mode before it looks at the axis or the indices
+        _normalize_indices(idx, n, mode, "take")
+    if mode not in ("fill", "clip", "wrap"):  # JAX's take refuses promise_in_bounds too
+        raise ValueError(f"trellax.numpy.take: invalid mode {mode!r}")
     if n == 0 and idx.size:  # JAX refuses it in every mode
         raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
+    if mode == "fill" and idx.dtype == dtypes.bool_:  # JAX's fill mode wraps negative indices
+        idx = _convert(idx, dtypes.default_int_dtype(), False)  # first: bools become 0 and 1
+    # as in JAX, empty indices of any dtype select nothing; others must be integers
+    idx = _index_array("take", idx) if idx.size else _convert(idx, dtypes.int32, False)
     idx, oob = _normalize_indices(idx, n, mode, "take")
     out_ = getitem(x, (builtins.slice(None),) * ax + (idx,))
     if oob is None:
@@ -311,9 +316,12 @@ def take_along_axis(
     else:
         (ax,) = canonicalize_axes("take_along_axis", (axis,), x.ndim)
     n = x.shape[ax]
+    d = dtypes.default_int_dtype()
+    if n == 0:  # JAX returns zeros of the broadcast shape before it looks at the mode
+        _, out_shape = _along_axis_indices("take_along_axis", x, _convert(idx, d, False), ax)
+        return broadcast_to(_fill_const("take_along_axis", 0, x), out_shape)
     if wrap_negative_indices is None:
         wrap_negative_indices = mode != "promise_in_bounds"
-    d = dtypes.default_int_dtype()
     idx = _convert(idx, d, False)
     if wrap_negative_indices:
         idx = select_n(lax.lt(idx, const(0, d)), idx, lax.add(idx, const(n, d)))
@@ -326,10 +334,8 @@ def take_along_axis(
         idx = lax.max(lax.min(idx, const(max(n - 1, 0), d)), const(0, d))
     else:
         oob = lax.bitwise_or(lax.lt(idx, const(0, d)), lax.ge(idx, const(n, d)))
-        idx = select_n(oob, idx, const(0, d)) if n else idx
+        idx = select_n(oob, idx, const(0, d))
     arrays, out_shape = _along_axis_indices("take_along_axis", x, idx, ax)
-    if n == 0:
-        return broadcast_to(_fill_const("take_along_axis", 0, x), out_shape)
     out = getitem(x, tuple(arrays))
     if oob is None:
         return out
@@ -608,6 +614,11 @@ def bincount(
     if xx.ndim != 1:
         raise ValueError(f"bincount: only 1-dimensional input supported, got shape {xx.shape}")
     minlength = static_int(minlength, "bincount", "minlength")
+    if length is None and not core.is_concrete(xx):  # JAX needs x's values first, even empty
+        raise ConcretizationTypeError(
+            "trellax.numpy.bincount: the length of the result depends on the values of x, "
+            "which are not known while tracing. Pass a static length= argument."
+        )
     if minlength < 0:
         raise ValueError(f"bincount: minlength must be non-negative, got {minlength}")
     if length is None:
@@ -653,6 +664,7 @@ def histogram(
     complex weights: complex counts and edges). ``density=True`` normalizes the counts to a
     probability density. Complex ``a`` raises ``TypeError``.
     """
+    check_arraylike("histogram", a, bins)  # JAX's TypeError for a list, tuple or string
     if dtypes.kind(_asarray("histogram", a).dtype) == "c":
         raise TypeError("histogram does not support complex input")
     if weights is None:
@@ -691,13 +703,14 @@ def histogram_bin_edges(
 ) -> Array:
     """The bin edges :func:`histogram` uses (``a``'s inexact dtype); ``weights`` is accepted
     and unused, as in JAX and NumPy (it only matters for string ``bins``)."""
-    x = ravel(_asarray("histogram_bin_edges", a))
-    d = to_inexact_dtype(x.dtype)
-    x = _convert(x, d, False)
     if isinstance(bins, str):
         raise NotImplementedError(
             f"histogram: string bins ({bins!r}) are not supported; pass a number of bins or edges"
         )
+    check_arraylike("histogram_bin_edges", a, bins)  # edges as a list or tuple: JAX's TypeError
+    x = ravel(_asarray("histogram_bin_edges", a))
+    d = to_inexact_dtype(x.dtype)
+    x = _convert(x, d, False)
     if np.ndim(bins) == 0:  # a number of bins: an integer (0-d integer arrays too, as in JAX)
         nbins = operator.index(bins)
         if nbins < 1:

@@ -203,6 +203,8 @@ def nan_to_num(
     k = dtypes.kind(a.dtype)
     if k in ("b", "i", "u"):
         return a
+    if nan is None:  # JAX makes an array of it: None is its ValueError (integers return first)
+        raise ValueError("nan_to_num: nan must be a number, got None")
     if k == "c":
         return lax.complex(
             nan_to_num(lax.real(a), nan=nan, posinf=posinf, neginf=neginf),

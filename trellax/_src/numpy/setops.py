@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
-from trellax._src.core.errors import NonConcreteBooleanIndexError
+from trellax._src.core.errors import ConcretizationTypeError, NonConcreteBooleanIndexError
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
@@ -226,6 +226,11 @@ def unique(
     # the flags are read with bool(), as JAX reads them (an array of one element is its truth)
     return_index, return_inverse = bool(return_index), bool(return_inverse)
     return_counts = bool(return_counts)
+    if size is None and not core.is_concrete(x):  # JAX needs the values before the axis
+        raise ConcretizationTypeError(
+            "trellax.numpy.unique: the size of the result depends on the values of the input, "
+            "which are not known while tracing. Pass a static size= argument."
+        )
     if axis is None:
         want = "i" * return_index + "v" * return_inverse + "c" * return_counts
         u = _unique_1d(
@@ -480,6 +485,8 @@ def setxor1d(
     a1, a2 = ravel(a1), ravel(a2)
     both = concatenate([a1, a2], 0)
     if assume_unique:  # as JAX: the values that occur once in both arrays together, every NaN
+        if size is None and both.shape[0] == 0:
+            return both  # nothing in either array: JAX returns it, under jit too
         keep = _singletons(both)
         if size is None:
             _mask_count(keep)  # JAX's error class under tracing

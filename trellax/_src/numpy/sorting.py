@@ -31,7 +31,7 @@ from trellax._src.lax.structural import (
     slice_in_dim_static,
 )
 from trellax._src.numpy.searching import _asarray, const, ravel
-from trellax._src.numpy.static_args import check_static
+from trellax._src.numpy.static_args import check_static, int_axis
 from trellax._src.numpy.util import ensure_array
 
 ArrayLike = Any
@@ -101,17 +101,13 @@ def argsort(
     _check_sort_args("argsort", kind, order)
     x, ax = _axis("argsort", _asarray("argsort", a), axis)
     d = dtypes.default_int_dtype() if dtype is None else dtypes.check_user_dtype(dtype, "argsort")
-    if dtypes.kind(d) not in ("i", "u"):
-        raise TypeError(f"argsort: dtype must be an integer type, got {d.name}")
-    n = x.shape[ax]
-    flip = descending and stable
-    if flip:
-        x = rev(x, (ax,))
+    if d == dtypes.bool_:  # JAX sorts an iota of the dtype along: any number type but bool
+        raise TypeError("argsort: dtype must be a number type, got bool")
+    idx = broadcasted_iota(d, x.shape, ax)  # in d: float16 positions round, int8 ones wrap
+    if descending and stable:  # reversed, so ties keep their order once reversed back
+        x, idx = rev(x, (ax,)), rev(idx, (ax,))
     keys = sort_keys(x)
-    idx = broadcasted_iota(d, x.shape, ax)
     out: Array = lax_sort((*keys, idx), dimension=ax, is_stable=True, num_keys=len(keys))[-1]
-    if flip:
-        return rev(lax.sub(const(n - 1, d), out), (ax,))
     return rev(out, (ax,)) if descending else out
 
 
@@ -178,7 +174,7 @@ def partition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
     ``top_k`` refuses, is fully sorted (a valid partition)."""
     check_static("partition", kth=kth, axis=axis)
     x = _asarray("partition", a)
-    (ax,) = canonicalize_axes("partition", (axis,), x.ndim)
+    (ax,) = canonicalize_axes("partition", (int_axis("partition", axis),), x.ndim)
     n = x.shape[ax]
     k = _check_kth("partition", kth, n) % n
     if dtypes.kind(x.dtype) == "c":
@@ -207,7 +203,7 @@ def argpartition(a: ArrayLike, kth: int, axis: int = -1) -> Array:
     ``lax.top_k``). Complex input gives the indices that sort it."""
     check_static("argpartition", kth=kth, axis=axis)
     x = _asarray("argpartition", a)
-    (ax,) = canonicalize_axes("argpartition", (axis,), x.ndim)
+    (ax,) = canonicalize_axes("argpartition", (int_axis("argpartition", axis),), x.ndim)
     n = x.shape[ax]
     k = _check_kth("argpartition", kth, n) % n
     i32 = dtypes.int32

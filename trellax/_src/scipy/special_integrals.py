@@ -4,6 +4,8 @@ complementary error function, Dawson's integral, Fresnel, exponential, sine/cosi
 
 from __future__ import annotations
 
+import operator
+
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
@@ -105,9 +107,18 @@ def bessel_jn(z: ArrayLike, *, v: int, n_iter: int = 50) -> Array:
     """``J_0(z), ..., J_v(z)`` stacked on a new leading axis. ``n_iter`` is accepted for JAX's
     signature; the recurrence here runs until it converges."""
     del n_iter
+    (zc,) = promote_args_inexact("bessel_jn", z)
+    if dtypes.kind(zc.dtype) == "c":  # refused before the order is read, with JAX's classes:
+        # its check catches complex128 (ValueError); complex64 fails later in a remainder
+        cls = ValueError if zc.dtype == dtypes.complex128 else TypeError
+        raise cls(f"bessel_jn: complex input ({zc.dtype.name}) is not supported")
+    try:
+        v = operator.index(v)  # the number of orders: an integer (JAX's TypeError otherwise)
+    except TypeError:
+        raise TypeError(f"bessel_jn: v must be an integer, got {v!r}") from None
     (zz,) = _real_inexact("bessel_jn", z)
-    orders = arange(int(v) + 1, dtype=zz.dtype).reshape((-1,) + (1,) * zz.ndim)
-    zb = broadcast_to(zz, (int(v) + 1, *zz.shape))
+    orders = arange(v + 1, dtype=zz.dtype).reshape((-1,) + (1,) * zz.ndim)
+    zb = broadcast_to(zz, (v + 1, *zz.shape))
     return series.bessel_j(broadcast_to(orders, zb.shape), zb)
 
 
