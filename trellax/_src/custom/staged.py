@@ -61,13 +61,6 @@ class _Static:
         return _name(self.value) if callable(self.value) else "..."
 
 
-# -- custom_jvp_call / custom_vjp_call: a custom function inside a traced jaxpr ------------------
-#
-# Under ``jit`` and in the bodies of ``cond``/``scan``/``while`` (traced before they are
-# differentiated) a custom function becomes one equation holding its traced body and its rules,
-# as in JAX, so that differentiating the jaxpr later still uses the rules.
-
-
 def static_nondiff(args: Sequence[Any], nondiff_argnums: Sequence[int]) -> bool:
     """Whether the non-differentiable arguments hold no tracers (they become parameters)."""
     leaves = tree_flatten([args[i] for i in nondiff_argnums])[0]
