@@ -4,6 +4,13 @@
 JAX (the tracer knows its value), so a Python-scalar tangent comes out as an array: trellax
 returned the tracer as it was, and ``jvp(jnp.asarray, (1.,), (2.,))`` gave the tangent back
 as the Python float ``2.0``.
+
+A ``ShapeDtypeStruct`` given to a ``jit``-wrapped function while a jaxpr is being staged
+(``eval_shape``, ``make_jaxpr``, ``jit(...).trace()``) is a constant of that jaxpr without a
+value, as in JAX: trellax tried to read its value (``float()`` of it raised ``TypeError``).
+Running a program that holds one (an outer ``jit``'s call or ``lower``) raises JAX's
+``TypeError``, and so does calling the function with one outside any staging, naming the
+argument.
 """
 
 from __future__ import annotations
@@ -28,3 +35,40 @@ def test_jvp_of_asarray_gives_array_tangent(convert: object) -> None:
 def test_asarray_under_make_jaxpr_adds_no_equation() -> None:
     jaxpr = trellax.make_jaxpr(lambda x: trellax.jvp(tnp.asarray, (x,), (x,)))(1.0)
     assert len(jaxpr.jaxpr.eqns) == 0  # an abstract tracer is returned as it is, as in JAX
+
+
+_SDS = trellax.ShapeDtypeStruct((2,), tnp.float32)
+
+
+def test_shape_dtype_struct_under_eval_shape_is_an_abstract_constant() -> None:
+    inner = trellax.jit(lambda x: x + 1)
+    out = trellax.eval_shape(lambda: inner(_SDS))
+    assert (out.shape, out.dtype) == ((2,), np.float32)
+    out = trellax.eval_shape(lambda y: inner(_SDS) * y, 2.0)
+    assert (out.shape, out.dtype) == ((2,), np.float32)
+    two = trellax.jit(lambda a, b: a * b)
+    out = trellax.eval_shape(lambda: two(_SDS, trellax.ShapeDtypeStruct((3, 1), tnp.float32)))
+    assert out.shape == (3, 2)
+    jaxpr = trellax.make_jaxpr(lambda: inner(_SDS))()
+    assert jaxpr.consts == [_SDS] and len(jaxpr.jaxpr.constvars) == 1
+    outer = trellax.jit(lambda: inner(_SDS))
+    assert outer.eval_shape().shape == (2,)
+    assert len(outer.trace().jaxpr.eqns) == 1
+
+
+def test_running_a_shape_dtype_struct_raises_jax_type_error() -> None:
+    inner = trellax.jit(lambda x: x + 1)
+    outer = trellax.jit(lambda: inner(_SDS))
+    msg = "A ShapeDtypeStruct does not have a value and cannot be used as a constant"
+    with pytest.raises(TypeError, match=msg):
+        outer()
+    with pytest.raises(TypeError, match=msg):
+        outer.lower()
+    with pytest.raises(TypeError, match=r"Argument 'x' of shape float32\[2\] of type .* is not a"):
+        inner(_SDS)
+    pair = trellax.jit(lambda a, *, b: a[1] + b["z"])
+    with pytest.raises(TypeError, match=r"Argument 'a\[1\]' of shape int32\[3,1\]"):
+        pair((1.0, trellax.ShapeDtypeStruct((3, 1), tnp.int32)), b={"z": 1.0})
+    with pytest.raises(TypeError, match=r"Argument 'b\['z'\]' of shape float32\[2\]"):
+        pair((1.0, 2.0), b={"z": _SDS})
+    assert float(inner(1.0)) == 2.0  # values still go through

@@ -457,6 +457,22 @@ def eval_context() -> Any:
 # -- tracers --------------------------------------------------------------------------------------
 
 
+class Placeholder:
+    """A type without data (``ShapeDtypeStruct``): a staging trace (``make_jaxpr``,
+    ``eval_shape``, ``jit(...).trace()``) takes one given to a ``jit``-wrapped function as a
+    constant of its jaxpr that has no value, as JAX does; running such a jaxpr raises
+    :func:`placeholder_error`."""
+
+    __slots__ = ()
+
+
+def placeholder_error(x: Placeholder) -> TypeError:
+    return TypeError(
+        f"A {type(x).__name__} does not have a value and cannot be used as a constant in a "
+        "JAX function."
+    )
+
+
 class Tracer(Array):
     """An array that belongs to a trace: its abstract value, and whatever the trace keeps.
 

@@ -99,7 +99,9 @@ class JaxprTrace(Trace):
             # argument, a residual of the function being differentiated): it becomes a constant
             # input of this jaxpr, supplied by the trace that owns it.
             return self._const_var(x)
-        if type(x) is EArray:  # an array of an extended dtype: a constant, never a literal
+        if type(x) is EArray or isinstance(x, core.Placeholder):
+            # an array of an extended dtype: a constant, never a literal; a ShapeDtypeStruct: a
+            # constant without a value (an error if the jaxpr is run)
             return self._const_var(x)
         if type(x) is not ArrayImpl:
             if isinstance(x, np.ndarray) and x.dtype == float0:
@@ -710,6 +712,9 @@ def compile_jaxpr(
     (:mod:`trellax._src.interpreters.fusion`; ``fusion_options`` defaults to the settings in
     force). The generated source is the function's ``__doc__``.
     """
+    for c in closed.consts:
+        if isinstance(c, core.Placeholder):
+            raise core.placeholder_error(c)
     heap.keep_heap_pad()  # temporaries reused between calls without page faults (heap.py)
     em = Emitter()
     em.fusion = fusion_options if fusion_options is not None else fusion_runtime.options()
