@@ -50,6 +50,7 @@ from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.interpreters.tracing import JaxprTrace
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval, zeros
+from trellax._src.lax import elementwise
 from trellax._src.lax.shapes import moveaxis
 from trellax._src.tree.tree_util import (
     PyTreeDef,
@@ -957,3 +958,4 @@ def _custom_vjp_call_batch(
 
 
 custom_vjp_call_p.def_batch(_custom_vjp_call_batch)
+elementwise.CUSTOM_JVP.append(custom_jvp)  # lax's accuracy=HIGHEST derivatives use it
