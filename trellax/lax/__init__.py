@@ -394,9 +394,9 @@ from trellax._src.lax.options import (  # noqa: E402
 )
 from trellax._src.lax.reduce_precision import reduce_precision  # noqa: E402
 from trellax._src.lax.rng_bit_generator import rng_bit_generator  # noqa: E402
+from trellax._src.custom.composite import composite  # noqa: E402
 from trellax._src.lax.standins import (  # noqa: E402
     after_all,
-    composite,
     create_token,
     dce_sink,
     platform_dependent,

@@ -102,18 +102,6 @@ def dce_sink(val: Any, *, prevent_mlir_dce: bool = False) -> None:
     tree_map(asarray, val)
 
 
-def composite(decomposition: Callable[..., Any], name: str, version: int = 0) -> Callable[..., Any]:
-    """``decomposition`` under a composite's ``name``: calling it calls ``decomposition``."""
-    if not isinstance(name, str):
-        raise TypeError(f"composite name must be a string, got {type(name).__name__}")
-
-    @functools.wraps(decomposition)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        return decomposition(*args, **kwargs)
-
-    return call
-
-
 def shape_as_value(shape: Sequence[int]) -> np.ndarray[Any, np.dtype[Any]]:
     """``shape`` as a 1-d NumPy int32 array (int32 with x64 on too, as JAX); a size that is not
     an integer (a float, a float array's element) is JAX's ``TypeError``."""
