@@ -2276,6 +2276,11 @@ AUDITED: list[Evidence] = [
     # ---- docs/toplevel.md
     E(
         "docs/toplevel.md",
+        "`disable_bwd_checks` (`jax_disable_bwd_checks`) lets a `custom_vjp` `bwd` return a",
+        "tests/test_custom_vjp_fwd_check.py::test_disable_bwd_checks_passes_a_mismatched_cotangent_on",
+    ),
+    E(
+        "docs/toplevel.md",
         "a function is traced once per signature (input tree",
         "tests/test_checkpoint_recompute.py::test_a_function_is_traced_once_per_signature_for_every_checkpoint_wrapper",
         "tests/test_checkpoint_recompute.py::test_a_trace_closing_over_an_outer_tracer_is_not_kept",

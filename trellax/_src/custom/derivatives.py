@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.config import jax_option_flags
 from trellax._src.control_flow.common import _run_batched, batch_jaxpr
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
@@ -443,7 +444,7 @@ def _custom_lin_transpose(cts: Any, *args: Any, num_res: int, info: _Static) -> 
                 _check_symbolic_ct(leaf, a, i)
             elif leaf is not None and differentiable(a.dtype):
                 la = core.get_aval(_arr(leaf))
-                if la.shape != a.shape:
+                if la.shape != a.shape and not jax_option_flags.disable_bwd_checks.value:
                     raise ValueError(
                         "Custom VJP bwd rule must produce an output with the same type as the "
                         f"args tuple of the primal function, but at output[{i}] the bwd rule "
