@@ -58,3 +58,19 @@ def test_highest_accuracy_derivatives_in_the_tails(
     batched = trellax.jit(trellax.vmap(g))(tnp.full((2,), x, tnp.float32))
     np.testing.assert_allclose(np.asarray(batched), [slope] * 2, rtol=1e-6)
     assert float(f(v, accuracy=_HIGHEST)) == float(f(v))
+
+
+def test_ragged_dot_instruction_flag_is_accepted_with_either_value() -> None:
+    """``jax_ragged_dot_use_ragged_dot_instruction`` chooses XLA's lowering of ``ragged_dot`` in
+    JAX (default True); trellax did not know the flag. Either value gives the same result."""
+    lhs, rhs = tnp.arange(16.0).reshape(4, 4), tnp.ones((2, 4, 3))
+    sizes = tnp.array([1, 3])
+    assert trellax.config.jax_ragged_dot_use_ragged_dot_instruction is True
+    want = np.asarray(lax.ragged_dot(lhs, rhs, sizes))
+    for value in (False, True):
+        trellax.config.update("jax_ragged_dot_use_ragged_dot_instruction", value)
+        try:
+            assert trellax.config.jax_ragged_dot_use_ragged_dot_instruction is value
+            np.testing.assert_array_equal(np.asarray(lax.ragged_dot(lhs, rhs, sizes)), want)
+        finally:
+            trellax.config.update("jax_ragged_dot_use_ragged_dot_instruction", True)
