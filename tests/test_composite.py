@@ -34,7 +34,8 @@ def test_values_eager_and_under_jit() -> None:
     scaled = lax.composite(lambda x, *, scale: x / scale, name="my.scaled")
     np.testing.assert_array_equal(np.asarray(trellax.jit(partial(scaled, scale=2.0))(_X)), _X / 2)
     pair = lax.composite(lambda a, b: (a + b, [a * b]), name="my.pair")
-    s, (p,) = trellax.jit(pair)(_X, _X)
+    total, (p,) = trellax.jit(pair)(_X, _X)
+    np.testing.assert_array_equal(np.asarray(total), [0, 2, 4])
     np.testing.assert_array_equal(np.asarray(p), [0, 1, 4])
 
 

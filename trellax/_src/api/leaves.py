@@ -234,7 +234,7 @@ def placeholder_argument_error(
         if isinstance(leaf, ShapeDtypeStruct):
             where = path[1]
             pos = getattr(where, "idx", None)
-            if path[0].idx == 0 and pos is not None:  # type: ignore[attr-defined]
+            if path[0].idx == 0 and pos is not None:
                 top = names[pos] if pos < len(names) else f"args[{pos}]"
             else:
                 top = str(getattr(where, "key", where))

@@ -49,9 +49,9 @@ from trellax._src.interpreters import batching, tracing
 from trellax._src.interpreters.ad import JVPTrace, JVPTracer, _LinearDispatch
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.interpreters.tracing import JaxprTrace
+from trellax._src.lax import elementwise
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval, zeros
-from trellax._src.lax import elementwise
 from trellax._src.lax.shapes import moveaxis
 from trellax._src.tree.tree_util import (
     PyTreeDef,

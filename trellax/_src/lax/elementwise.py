@@ -281,20 +281,6 @@ def _unary_accuracy(prim: Primitive) -> AccurateUnaryOp:
     return f
 
 
-#: JAX's derivatives under ``accuracy=AccuracyMode.HIGHEST`` where they differ from the default
-#: ones: written without ``1 - ans`` (or ``ans + 1``), which is 0 in the tails where the slope is
-#: still representable (``tanh'(10.)`` is 8.2e-9 in float32, the default rule gives 0).
-_HIGHEST_SLOPE: dict[str, Callable[[Array], Array]] = {
-    "expm1": lambda x: exp(x, accuracy=AccuracyMode.HIGHEST),
-    "tanh": lambda x: mul(
-        _c(x, 4.0),
-        mul(
-            logistic(mul(_c(x, 2.0), x), accuracy=AccuracyMode.HIGHEST),
-            logistic(mul(_c(x, -2.0), x), accuracy=AccuracyMode.HIGHEST),
-        ),
-    ),
-    "logistic": lambda x: mul(logistic(x, accuracy=AccuracyMode.HIGHEST), logistic(neg(x))),
-}
 _HIGHEST_FNS: dict[str, Any] = {}
 #: ``custom_jvp``, put here by :mod:`trellax._src.custom.derivatives` (a higher floor)
 CUSTOM_JVP: list[Callable[[Callable[..., Any]], Any]] = []
@@ -402,6 +388,32 @@ tanh = _unary_accuracy(tanh_p)
 asinh = _unary(asinh_p)
 acosh = _unary(acosh_p)
 atanh = _unary(atanh_p)
+
+
+#: JAX's derivatives under ``accuracy=AccuracyMode.HIGHEST`` where they differ from the default
+#: ones: written without ``1 - ans`` (or ``ans + 1``), which is 0 in the tails where the slope is
+#: still representable (``tanh'(10.)`` is 8.2e-9 in float32, the default rule gives 0).
+
+
+def _expm1_slope(x: Array) -> Array:
+    return exp(x, accuracy=AccuracyMode.HIGHEST)
+
+
+def _tanh_slope(x: Array) -> Array:
+    up = logistic(mul(_c(x, 2.0), x), accuracy=AccuracyMode.HIGHEST)
+    down = logistic(mul(_c(x, -2.0), x), accuracy=AccuracyMode.HIGHEST)
+    return mul(_c(x, 4.0), mul(up, down))
+
+
+def _logistic_slope(x: Array) -> Array:
+    return mul(logistic(x, accuracy=AccuracyMode.HIGHEST), logistic(neg(x)))
+
+
+_HIGHEST_SLOPE: dict[str, Callable[[Array], Array]] = {
+    "expm1": _expm1_slope,
+    "tanh": _tanh_slope,
+    "logistic": _logistic_slope,
+}
 erf = _unary(erf_p)
 erfc = _unary(erfc_p)
 lgamma = _unary(lgamma_p)

@@ -16,7 +16,6 @@ device computed by NumPy.
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
