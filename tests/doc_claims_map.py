@@ -2132,9 +2132,10 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
-        "A `ShapeDtypeStruct` given to a `jit`-wrapped function while",
+        "A `ShapeDtypeStruct` given to a `jit`-wrapped function, a",
         "tests/test_api_suite_gaps.py::test_shape_dtype_struct_under_eval_shape_is_an_abstract_constant",
         "tests/test_api_suite_gaps.py::test_running_a_shape_dtype_struct_raises_jax_type_error",
+        "tests/test_api_suite_gaps.py::test_shape_dtype_struct_in_lax_operations_and_transformations_while_staging",
     ),
     E(
         "docs/compat.md",

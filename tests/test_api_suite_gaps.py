@@ -72,3 +72,21 @@ def test_running_a_shape_dtype_struct_raises_jax_type_error() -> None:
     with pytest.raises(TypeError, match=r"Argument 'b\['z'\]' of shape float32\[2\]"):
         pair((1.0, 2.0), b={"z": _SDS})
     assert float(inner(1.0)) == 2.0  # values still go through
+
+
+def test_shape_dtype_struct_in_lax_operations_and_transformations_while_staging() -> None:
+    inner = trellax.jit(lambda x: x + 1)
+    for fn in (
+        lambda: trellax.lax.sin(_SDS),
+        lambda: trellax.lax.add(_SDS, 1.0),
+        lambda: trellax.vmap(inner)(_SDS),
+        lambda: trellax.grad(lambda x: inner(x).sum())(_SDS),
+        lambda: trellax.jvp(inner, (_SDS,), (_SDS,))[1],
+    ):
+        out = trellax.eval_shape(fn)
+        assert (out.shape, out.dtype) == ((2,), np.float32)
+    assert trellax.make_jaxpr(lambda: trellax.lax.sin(_SDS))().consts == [_SDS]
+    with pytest.raises(TypeError, match="ShapeDtypeStruct"):
+        trellax.lax.sin(_SDS)  # outside any staging it has no value
+    with pytest.raises(TypeError, match="is not a valid JAX type"):
+        trellax.vmap(inner)(_SDS)

@@ -380,6 +380,16 @@ class Trace:
     ) -> Any:
         raise NotImplementedError
 
+    def placeholder_tracer(self, x: Placeholder) -> Tracer:
+        """A tracer standing for ``x`` (a type without data) in the staging trace below this
+        one, which makes it a constant without a value; ``TypeError`` when nothing is staged."""
+        if self.parent is None:
+            raise TypeError(
+                f"{type(x).__name__} {x!r} has no value: it stands for an array only while a "
+                "function is traced (eval_shape, make_jaxpr, jit(...).trace())"
+            )
+        return self.parent.placeholder_tracer(x)
+
 
 class EvalTrace(Trace):
     """The bottom of the stack: evaluate eagerly with NumPy (``trellax._src.backend.eager``)."""

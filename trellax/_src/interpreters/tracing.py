@@ -115,6 +115,15 @@ class JaxprTrace(Trace):
             return Literal(x._value, x.aval)
         return self._const_var(x)
 
+    def placeholder_tracer(self, x: core.Placeholder) -> Tracer:
+        """A tracer of this trace for the constant without a value ``x`` (a ShapeDtypeStruct
+        given to a lax operation while staging), as JAX makes one."""
+        v = self._const_var(x)
+        t = Tracer(self, v.aval)
+        self._vars[id(t)] = v
+        self._keepalive.append(t)
+        return t
+
     def _const_var(self, x: Any) -> Var:
         v = self._const_ids.get(id(x))
         if v is None:
