@@ -930,6 +930,10 @@ HESSIANS = frozenset(
 #: with its reason, e.g. ``custom_lin``, transposed but never differentiated).
 #: differentiable primitives with no case here, each with the reason
 EXCLUDED: dict[str, str] = {
+    "composite": (
+        "no derivative, as in JAX: its JVP rule raises JAX's ValueError pointing to custom_jvp "
+        "(tests/test_composite.py::test_no_derivative)"
+    ),
     "to_edtype": (
         "the conversion to a user-defined extended dtype (identity on buffers); its tangents "
         "and cotangents follow the dtype's rules, checked in tests/test_extended_dtypes.py"

@@ -2152,6 +2152,23 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
+        "returned the tangent as the Python float given; a tracer whose value is known",
+        "tests/test_api_suite_gaps.py::test_jvp_of_asarray_gives_array_tangent",
+    ),
+    E(
+        "docs/compat.md",
+        "A `ShapeDtypeStruct` given to a `jit`-wrapped function, a",
+        "tests/test_api_suite_gaps.py::test_shape_dtype_struct_under_eval_shape_is_an_abstract_constant",
+        "tests/test_api_suite_gaps.py::test_running_a_shape_dtype_struct_raises_jax_type_error",
+        "tests/test_api_suite_gaps.py::test_shape_dtype_struct_in_lax_operations_and_transformations_while_staging",
+    ),
+    E(
+        "docs/compat.md",
+        "the 36 `test_jit_forwarding_correctness*` (NumPy's float32 `exp` one ulp",
+        'record: tools/run_jax_tests.py --files api_test of 29 Nov 2026 (branch jt16), tests/golden/peer/jax/api_test.json; the ulp measurement is the paragraph "`test_jit_forwarding_correctness*` (36), measured" of docs/compat.md',
+    ),
+    E(
+        "docs/compat.md",
         "`gather`'s transpose keeps the cotangent's dtype",
         "tests/test_autodiff_indexing.py::test_gather_transpose_keeps_the_cotangent_dtype",
     ),
@@ -2299,6 +2316,11 @@ AUDITED: list[Evidence] = [
         "tests/test_corpus.py",
     ),
     # ---- docs/toplevel.md
+    E(
+        "docs/toplevel.md",
+        "`disable_bwd_checks` (`jax_disable_bwd_checks`) lets a `custom_vjp` `bwd` return a",
+        "tests/test_custom_vjp_fwd_check.py::test_disable_bwd_checks_passes_a_mismatched_cotangent_on",
+    ),
     E(
         "docs/toplevel.md",
         "a function is traced once per signature (input tree",

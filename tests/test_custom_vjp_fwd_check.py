@@ -71,3 +71,28 @@ def test_matching_fwd_still_differentiates() -> None:
     f.defvjp(lambda x: (tnp.sin(x), tnp.cos(x)), lambda c, g: (3.0 * c * g,))
     got = trellax.grad(lambda x: _scan_apply(f, x))(np.float32(0.5))
     np.testing.assert_allclose(got, 3.0 * np.cos(np.float32(0.5)), rtol=1e-6)
+
+
+def test_disable_bwd_checks_passes_a_mismatched_cotangent_on() -> None:
+    """JAX's ``jax_disable_bwd_checks``: a ``bwd`` output of another shape than its argument
+    is returned as it is instead of raising (the flag did not exist in trellax)."""
+    from trellax._src.config import jax_option_flags
+
+    @trellax.custom_vjp
+    def foo(x: Any, y: Any) -> Any:
+        return x
+
+    foo.defvjp(lambda x, y: (x, None), lambda _, g: (tnp.zeros(3), tnp.zeros(3)))
+
+    def loss(x: Any, y: Any) -> Any:
+        return foo(x, y).sum()
+
+    with pytest.raises(ValueError, match="so the shapes do not match"):
+        trellax.grad(loss, 1)(tnp.ones(3), tnp.ones(4))
+    with jax_option_flags.disable_bwd_checks(True):
+        g = trellax.grad(loss, 1)(tnp.ones(3), tnp.ones(4))
+        assert g.shape == (3,)
+        gx, gy = trellax.jit(trellax.grad(loss, (0, 1)))(tnp.ones(3), tnp.ones(4))
+        assert gx.shape == gy.shape == (3,)
+    with pytest.raises(ValueError, match="so the shapes do not match"):
+        trellax.grad(loss, 1)(tnp.ones(3), tnp.ones(4))

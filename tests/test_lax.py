@@ -728,6 +728,7 @@ CASES["from_edtype"] = CASES["to_edtype"] = lambda: lax.convert_element_type(
     lax.convert_element_type(f32(), primal_tangent_dtype(np.float32, "bfloat16")), np.float32
 )
 CASES["schur"] = lambda: lax.linalg.schur(f32((3, 3)))
+CASES["composite"] = lambda: lax.composite(lambda x: x * x, name="my.square")(f32((3,)))
 CASES["rng_bit_generator"] = lambda: lax.rng_bit_generator(np.arange(1, 5, dtype=np.uint32), (2, 3))
 CASES["hessenberg"] = lambda: lax.linalg.hessenberg(f32((2, 4, 4)))
 CASES["remat_opt"] = lambda: trellax.jit(

@@ -90,3 +90,19 @@ def test_refusals() -> None:
         odeint(lambda y, t: -y, 1.0, tnp.array([0, 1]))
     with pytest.raises(TypeError, match="must be arrays or scalars"):
         odeint(lambda y, t, s: -y, 1.0, tnp.array([0.0, 1.0]), "not an array")
+
+
+def test_second_order_reverse_mode_matches_the_closed_form() -> None:
+    """``y' = -a y``: ``y(t) = y0 exp(-a t)``, so ``d2y/da2 = y0 t**2 exp(-a t)``. The
+    forward pass's residuals went through the raw integration, so differentiating the gradient
+    reached the while_loop's transpose (``ValueError``; ``ode_test``'s ``test_decay``)."""
+
+    def y_end(a: Any) -> Any:
+        ts = tnp.array([0.0, 0.5, 1.0])
+        return odeint(lambda y, t, a: -a * y, 2.0, ts, a, rtol=1e-10, atol=1e-10)[-1]
+
+    with trellax.enable_x64(True):
+        a = tnp.float64(0.7)
+        g = trellax.grad(y_end)
+        np.testing.assert_allclose(float(g(a)), -2.0 * np.exp(-0.7), rtol=1e-6)
+        np.testing.assert_allclose(float(trellax.grad(g)(a)), 2.0 * np.exp(-0.7), rtol=1e-6)

@@ -381,6 +381,7 @@ from trellax._src.random.gamma_grad import random_gamma_grad  # noqa: E402
 __all__ += ["bessel_i0e", "bessel_i1e", "polygamma", "random_gamma_grad", "zeta"]
 
 # -- issue 14: the remaining jax.lax names (solvers, precision, stand-ins, options) ---------------
+from trellax._src.custom.composite import composite  # noqa: E402
 from trellax._src.custom.linear_solve import custom_linear_solve  # noqa: E402
 from trellax._src.custom.root import custom_root  # noqa: E402
 from trellax._src.lax.options import (  # noqa: E402
@@ -396,7 +397,6 @@ from trellax._src.lax.reduce_precision import reduce_precision  # noqa: E402
 from trellax._src.lax.rng_bit_generator import rng_bit_generator  # noqa: E402
 from trellax._src.lax.standins import (  # noqa: E402
     after_all,
-    composite,
     create_token,
     dce_sink,
     platform_dependent,

@@ -31,7 +31,7 @@ from trellax._src.api.leaves import ShapeDtypeStruct as ShapeDtypeStruct
 from trellax._src.api.leaves import _leaf_aval as _leaf_aval
 from trellax._src.api.leaves import _leaf_value as _leaf_value
 from trellax._src.api.leaves import _unalias as _unalias
-from trellax._src.api.leaves import check_traced_outputs
+from trellax._src.api.leaves import check_traced_outputs, placeholder_argument_error
 from trellax._src.api.ref_frames import RefBase
 from trellax._src.backend import fp_errors
 from trellax._src.backend.array import ArrayImpl
@@ -300,7 +300,14 @@ class Jitted(Generic[P, R]):
                         self._fast_cache[fast_key] = entry
             if entry.refs is not None:
                 return self._call_with_refs(entry, leaves, avals)
-            values = [_leaf_value(x, a) for x, a in zip(leaves, avals)]
+            try:
+                values = [_leaf_value(x, a) for x, a in zip(leaves, avals)]
+            except TypeError:  # a ShapeDtypeStruct has no value: JAX's error, else NumPy's
+                names = _path_names(self.fun, len(dyn_args))
+                err = placeholder_argument_error(names, dyn_args, dyn_kwargs)
+                if err is None:
+                    raise
+                raise err from None
             outs = entry.run(*values)
             return self._finish(entry, _unalias(outs, leaves, values))
         except Exception as e:  # the API boundary of traceback filtering (off by default)
@@ -334,7 +341,7 @@ class Jitted(Generic[P, R]):
             ref_frames.resolve(x)._held
             if isinstance(x, RefBase)
             else x
-            if isinstance(x, core.Tracer) or type(x) is ArrayImpl
+            if isinstance(x, core.Tracer) or type(x) is ArrayImpl or type(x) is ShapeDtypeStruct
             else core.new_array(_leaf_value(x, a), a.dtype, a.weak_type)
             for x, a in zip(leaves, avals)
         ]
@@ -523,6 +530,9 @@ class Jitted(Generic[P, R]):
         if entry is None:
             entry = self._trace(args, kwargs, in_tree, avals)
             self._cache[key] = entry
+        for c in entry.closed.consts:  # JAX lowers eagerly: a constant without a value fails
+            if isinstance(c, core.Placeholder):
+                raise core.placeholder_error(c)
         names = [self._path(len(leaves), len(dyn_args), i) for i in range(len(leaves))]
         name = getattr(self.fun, "__name__", "fun")
         lowered = stages.Lowered(entry.closed, in_tree, entry.out_tree, name, names)

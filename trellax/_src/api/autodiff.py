@@ -19,7 +19,7 @@ from trellax._src.api import grad_refs
 from trellax._src.api.closed_fun import ClosedFunction
 from trellax._src.core import core, traceback_filter
 from trellax._src.core.basearray import Array
-from trellax._src.core.core import ShapedArray
+from trellax._src.core.core import Placeholder, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.interpreters import ad
 from trellax._src.lax._base import asarray
@@ -39,6 +39,11 @@ def _as_array(x: Any, what: str = "Argument") -> Any:
             return asarray(x)
         except TypeError:  # a NumPy value of a dtype arrays cannot have (object, str...)
             raise TypeError(f"{what} '{x}' of type {type(x)} is not a valid JAX type.") from None
+    if isinstance(x, Placeholder):  # a ShapeDtypeStruct while staging: a value-less constant
+        try:
+            return asarray(x)
+        except TypeError:
+            pass
     raise TypeError(f"{what} {x!r} of type {type(x)} is not a valid JAX type.")
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from trellax._src.backend.array import ArrayImpl, EArray
 from trellax._src.config import settings as _config
 from trellax._src.core.basearray import Array
-from trellax._src.core.core import ShapedArray
+from trellax._src.core.core import Placeholder, ShapedArray
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import JAX_ARRAY_REFUSED, asarray
 from trellax._src.tree.keys import keystr
@@ -25,7 +25,7 @@ from trellax._src.tree.tree_util import tree_flatten_with_path
 _PY_KIND = {int: "i", float: "f", complex: "c"}
 
 
-class ShapeDtypeStruct:
+class ShapeDtypeStruct(Placeholder):
     """The abstract value of an array, as ``eval_shape`` returns it (and accepts it as input).
 
     >>> ShapeDtypeStruct((3,), "float32")
@@ -222,3 +222,25 @@ def check_traced_outputs(fun: Callable[..., Any], out: Any, leaves: Sequence[Any
             f"function {getattr(fun, '__name__', 'fun')} at {where} traced for jit returned a "
             f"value of type {type(leaf)}{at}, which is not a valid JAX type"
         )
+
+
+def placeholder_argument_error(
+    names: Sequence[str], dyn_args: Sequence[Any], dyn_kwargs: dict[str, Any]
+) -> TypeError | None:
+    """JAX's error for a ``ShapeDtypeStruct`` passed to a ``jit``-wrapped function called
+    outside any staging trace (it has no value to compute with), naming it by the parameter
+    (``names``) and the path inside it (``a[1]``, ``b['z']``); ``None`` if there is none."""
+    for path, leaf in tree_flatten_with_path((tuple(dyn_args), dyn_kwargs))[0]:
+        if isinstance(leaf, ShapeDtypeStruct):
+            where = path[1]
+            pos = getattr(where, "idx", None)
+            if path[0].idx == 0 and pos is not None:
+                top = names[pos] if pos < len(names) else f"args[{pos}]"
+            else:
+                top = str(getattr(where, "key", where))
+            shape = f"{np.dtype(leaf.dtype).name}[{','.join(map(str, leaf.shape))}]"
+            return TypeError(
+                f"Argument '{top}{keystr(path[2:])}' of shape {shape} of type "
+                f"{type(leaf)} is not a valid JAX type."
+            )
+    return None

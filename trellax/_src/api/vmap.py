@@ -17,6 +17,7 @@ from trellax._src.api import ref_frames
 from trellax._src.api.ref_frames import RefBase
 from trellax._src.core import core, traceback_filter
 from trellax._src.core.basearray import Array
+from trellax._src.core.core import Placeholder
 from trellax._src.interpreters import batching
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import float0 as float0_dtype
@@ -109,6 +110,11 @@ def _as_mapped_array(leaf: Any) -> Any:
         return leaf
     if isinstance(leaf, (int, float, complex, bool, np.ndarray, np.generic)):
         return asarray(leaf)
+    if isinstance(leaf, Placeholder):  # a ShapeDtypeStruct while staging: a value-less constant
+        try:
+            return asarray(leaf)
+        except TypeError:
+            pass
     raise TypeError(f"Argument '{leaf}' of type {type(leaf)} is not a valid JAX type")
 
 

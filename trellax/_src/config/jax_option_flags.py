@@ -65,6 +65,18 @@ use_direct_linearize = _bool_flag(
 custom_vjp3 = _bool_flag(
     "custom_vjp3", False, _NOTHING + "trellax has one custom_vjp implementation (same values)"
 )
+disable_bwd_checks = _bool_flag(
+    "disable_bwd_checks",
+    False,
+    "a custom_vjp bwd output whose shape differs from its argument's is passed on as it is, "
+    "instead of raising ValueError (JAX's escape hatch, slated for removal there)",
+)
+# JAX names this flag object with its "jax_" prefix (``config.jax_ragged_dot_use_...``)
+jax_ragged_dot_use_ragged_dot_instruction = _bool_flag(
+    "ragged_dot_use_ragged_dot_instruction",
+    True,
+    _NOTHING + "how XLA lowers ragged_dot; trellax computes it one way (same values)",
+)
 remat3 = _bool_flag("remat3", False, _NOTHING + "trellax has one checkpoint (same values)")
 pprint_use_color = _bool_flag(
     "pprint_use_color", True, _NOTHING + "trellax prints jaxprs without colours"

@@ -380,6 +380,16 @@ class Trace:
     ) -> Any:
         raise NotImplementedError
 
+    def placeholder_tracer(self, x: Placeholder) -> Tracer:
+        """A tracer standing for ``x`` (a type without data) in the staging trace below this
+        one, which makes it a constant without a value; ``TypeError`` when nothing is staged."""
+        if self.parent is None:
+            raise TypeError(
+                f"{type(x).__name__} {x!r} has no value: it stands for an array only while a "
+                "function is traced (eval_shape, make_jaxpr, jit(...).trace())"
+            )
+        return self.parent.placeholder_tracer(x)
+
 
 class EvalTrace(Trace):
     """The bottom of the stack: evaluate eagerly with NumPy (``trellax._src.backend.eager``)."""
@@ -455,6 +465,22 @@ def eval_context() -> Any:
 
 
 # -- tracers --------------------------------------------------------------------------------------
+
+
+class Placeholder:
+    """A type without data (``ShapeDtypeStruct``): a staging trace (``make_jaxpr``,
+    ``eval_shape``, ``jit(...).trace()``) takes one given to a ``jit``-wrapped function as a
+    constant of its jaxpr that has no value, as JAX does; running such a jaxpr raises
+    :func:`placeholder_error`."""
+
+    __slots__ = ()
+
+
+def placeholder_error(x: Placeholder) -> TypeError:
+    return TypeError(
+        f"A {type(x).__name__} does not have a value and cannot be used as a constant in a "
+        "JAX function."
+    )
 
 
 class Tracer(Array):

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.config import jax_option_flags
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import UnexpectedTracerError
@@ -54,6 +55,7 @@ from trellax._src.custom.symbolic import (
 from trellax._src.interpreters.ad import JVPTrace, JVPTracer, _LinearDispatch
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.interpreters.tracing import JaxprTrace
+from trellax._src.lax import elementwise
 from trellax._src.lax.ad_util import Zero, differentiable, float0, tangent_aval, zeros
 from trellax._src.tree.tree_util import (
     PyTreeDef,
@@ -125,6 +127,8 @@ def _call_undifferentiated(
     arguments (``_primal_side``), as a call equation under ``jit``, or as plain Python."""
     outer = core.current_trace()
     if type(outer) is BatchTrace and _owns(outer, BatchTracer, args) and _differentiated(outer):
+        if isinstance(f, custom_vjp) and closes_over(outer, f._fun, f._fwd, f._bwd):
+            return call_custom_vjp(f, outer, args, adopt=True)  # see below
         return call_batched(f, outer, args)
     elsewhere = _primal_side(outer, args)
     if (
@@ -139,6 +143,16 @@ def _call_undifferentiated(
             return custom_jvp_under_batch(f, args, elsewhere, outer)
         if outer.aliases:  # inside such a rule (``f(y)`` for its primal output)
             return f._fun(*args)
+    if (
+        type(outer) is BatchTrace
+        and elsewhere is not None
+        and isinstance(f, custom_vjp)
+        and closes_over(outer, f._fun, f._fwd, f._bwd)
+    ):
+        # the same for a custom_vjp: the whole call is batched over the vmap's axis (its
+        # arguments unbatched), with fun, fwd and bwd mapped by vmaps that adopt the vmap's
+        # tracers, and it then runs in the trace that owns the arguments
+        return call_custom_vjp(f, outer, args, adopt=True)
     if elsewhere is not None:
         with core.using_trace(elsewhere):
             return f(*args)
@@ -401,7 +415,7 @@ def _custom_lin_transpose(cts: Any, *args: Any, num_res: int, info: _Static) -> 
                 _check_symbolic_ct(leaf, a, i)
             elif leaf is not None and differentiable(a.dtype):
                 la = core.get_aval(_arr(leaf))
-                if la.shape != a.shape:
+                if la.shape != a.shape and not jax_option_flags.disable_bwd_checks.value:
                     raise ValueError(
                         "Custom VJP bwd rule must produce an output with the same type as the "
                         f"args tuple of the primal function, but at output[{i}] the bwd rule "
@@ -704,20 +718,23 @@ def _call_custom_jvp_nondiff_batched(f: Any, trace: BatchTrace, args: tuple[Any,
     return rewrap(trace, out)
 
 
-def call_custom_vjp(f: Any, trace: BatchTrace, args: tuple[Any, ...]) -> Any:
-    """``f(*args)`` for a ``custom_vjp`` ``f`` and arguments batched by ``trace``."""
+def call_custom_vjp(f: Any, trace: BatchTrace, args: tuple[Any, ...], adopt: bool = False) -> Any:
+    """``f(*args)`` for a ``custom_vjp`` ``f`` and arguments batched by ``trace`` (``adopt``:
+    ``f`` closes over values ``trace`` batches)."""
 
     if _nondiff_batched(trace, args, f.nondiff_argnums):
         return f._fun(*args)
     values, axes = unbatch(trace, args)
-    batched = _batched_custom_vjp(f, axes, trace)
+    batched = _batched_custom_vjp(f, axes, trace, adopt=trace if adopt else None)
     assert trace.parent is not None
     with core.using_trace(trace.parent):
         out = batched(*values)
     return rewrap(trace, out)
 
 
-def _batched_custom_vjp(f: Any, axes: Any, trace: Any, out_axes: Any = 0) -> custom_vjp:
+def _batched_custom_vjp(
+    f: Any, axes: Any, trace: Any, out_axes: Any = 0, adopt: Any = None
+) -> custom_vjp:
     """The ``custom_vjp`` of the whole batch: ``vmap`` of ``f``'s function, ``fwd`` and ``bwd``
     over ``axes`` (``trace``: what has the batch's ``axis_size`` and ``axis_name``); the
     outputs batched as ``out_axes`` says (``None`` for an output the body leaves unbatched)."""
@@ -725,20 +742,25 @@ def _batched_custom_vjp(f: Any, axes: Any, trace: Any, out_axes: Any = 0) -> cus
     diff_axes = [a for i, a in enumerate(axes) if i not in nd]
     if f._symbolic_zeros:
         out_axes = 0  # the symbolic-zero rules batch every output
-    batched = custom_vjp(vmap_over(f._fun, axes, trace, out_axes), nondiff_argnums=nd)
+    batched = custom_vjp(vmap_over(f._fun, axes, trace, out_axes, adopt), nondiff_argnums=nd)
 
     def bwd(*rest: Any) -> Any:
         nondiff, (res, ct) = rest[: len(nd)], rest[len(nd) :]
         if f._symbolic_zeros:
             cts = symbolic_batched_bwd(f, nondiff, res, ct, trace)
         else:
-            cts = vmap_over(lambda r, c: f._bwd(*nondiff, r, c), (0, out_axes), trace)(res, ct)
+            cts = vmap_over(lambda r, c: f._bwd(*nondiff, r, c), (0, out_axes), trace, 0, adopt)(
+                res, ct
+            )
         if not isinstance(cts, (tuple, list)) or len(cts) != len(diff_axes):
             return cts  # the custom_vjp machinery reports the malformed result
         return tuple(sum_shared(g, a) for g, a in zip(cts, diff_axes))
 
-    fwd = vmap_over(f._fwd, axes, trace, (out_axes, 0))
+    fwd = vmap_over(f._fwd, axes, trace, (out_axes, 0), adopt)
     if f._symbolic_zeros:
         fwd = symbolic_batched_fwd(f, axes, trace)
     batched.defvjp(fwd, bwd, symbolic_zeros=f._symbolic_zeros)
     return batched
+
+
+elementwise.CUSTOM_JVP.append(custom_jvp)  # lax's accuracy=HIGHEST derivatives use it

@@ -16,6 +16,7 @@ from trellax._src.custom.symbolic import (
     SymbolicZero,
     custom_vjp_primal_tree_values,
 )
+from trellax._src.interpreters import batching
 from trellax._src.interpreters.batching import BatchTrace, BatchTracer
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import zeros
@@ -40,16 +41,25 @@ def unbatch(trace: BatchTrace, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], 
 
 
 def vmap_over(
-    fun: Callable[..., Any], in_axes: Any, trace: Any, out_axes: Any = 0
+    fun: Callable[..., Any], in_axes: Any, trace: Any, out_axes: Any = 0, adopt: Any = None
 ) -> Callable[..., Any]:
-
-    return vmap(
+    """``vmap`` of ``fun`` over ``trace``'s axis; with ``adopt`` (a batch trace), the vmap takes
+    ``adopt``'s tracers as its own, for a ``fun`` that closes over values it batches."""
+    mapped = vmap(
         fun,
         in_axes=in_axes,
         out_axes=out_axes,
         axis_size=trace.axis_size,
         axis_name=trace.axis_name,
     )
+    if adopt is None:
+        return mapped
+
+    def run(*args: Any) -> Any:
+        with batching.adopting(adopt):
+            return mapped(*args)
+
+    return run
 
 
 def rewrap(trace: BatchTrace, out: Any) -> Any:

@@ -380,9 +380,11 @@ def eig(
     norm: ``[w] + [vl] + [vr]``, as ``jax.lax.linalg.eig``. The left eigenvectors are the
     conjugate rows of ``inv(vr)``, so they pair with ``w`` in the same order. ``use_magma`` and
     ``implementation`` choose GPU kernels in JAX; there is one implementation here."""
-    del use_magma, implementation, enable_eigvec_derivs
+    del use_magma, implementation
     need_vr = bool(compute_left_eigenvectors) or bool(compute_right_eigenvectors)
-    out = _eig_prim(x, compute_right_eigenvectors=need_vr)
+    out = _eig_prim(
+        x, compute_right_eigenvectors=need_vr, enable_eigvec_derivs=enable_eigvec_derivs
+    )
     w = out[0]
     result = [w]
     if compute_left_eigenvectors:

@@ -186,7 +186,9 @@ def _integrate_fwd(
     ts: Any,
     *args: Any,
 ) -> tuple[Any, Any]:
-    ys = _integrate(fun, rtol, atol, mxstep, hmax, y0, ts, *args)
+    # the custom_vjp function itself, not ``_integrate``: differentiating the gradient (second
+    # order) differentiates these residuals by this rule again, never through the while_loop
+    ys = _integrate_vjp(fun, rtol, atol, mxstep, hmax, y0, ts, *args)
     return ys, (ys, ts, args)
 
 

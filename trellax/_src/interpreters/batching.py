@@ -176,6 +176,20 @@ def holds_collective(value: Any) -> bool:
     )
 
 
+_adopt: ContextVar[tuple[BatchTrace, ...]] = ContextVar("trellax_adopt", default=())
+
+
+@contextlib.contextmanager
+def adopting(trace: BatchTrace) -> Iterator[None]:
+    """The next batch trace opened (of ``trace``'s axis) takes ``trace``'s tracers as its own:
+    a ``vmap`` of a custom rule that closes over values ``trace`` batches."""
+    token = _adopt.set((trace, *trace.aliases))
+    try:
+        yield
+    finally:
+        _adopt.reset(token)
+
+
 class BatchTrace(Trace):
     """``vmap``'s trace: one batch axis of size ``axis_size``, optionally named."""
 
@@ -190,6 +204,10 @@ class BatchTrace(Trace):
         #: other traces of the same batch axis whose tracers this one takes as its own (a
         #: custom rule run on a different parent while closing over the enclosing vmap's values)
         self.aliases: tuple[BatchTrace, ...] = ()
+        pending = _adopt.get()
+        if pending and pending[0].axis_size == axis_size and pending[0].axis_name == axis_name:
+            self.aliases = pending
+            _adopt.set(())  # only the first batch trace opened (the vmap asked for) adopts
         #: where each tracer was created (id -> line), kept only while leak checking is on
         self.origins: dict[int, str | None] | None = {} if leaks.checking() else None
 

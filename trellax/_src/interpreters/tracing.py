@@ -99,7 +99,9 @@ class JaxprTrace(Trace):
             # argument, a residual of the function being differentiated): it becomes a constant
             # input of this jaxpr, supplied by the trace that owns it.
             return self._const_var(x)
-        if type(x) is EArray:  # an array of an extended dtype: a constant, never a literal
+        if type(x) is EArray or isinstance(x, core.Placeholder):
+            # an array of an extended dtype: a constant, never a literal; a ShapeDtypeStruct: a
+            # constant without a value (an error if the jaxpr is run)
             return self._const_var(x)
         if type(x) is not ArrayImpl:
             if isinstance(x, np.ndarray) and x.dtype == float0:
@@ -112,6 +114,15 @@ class JaxprTrace(Trace):
         if x.ndim == 0:
             return Literal(x._value, x.aval)
         return self._const_var(x)
+
+    def placeholder_tracer(self, x: core.Placeholder) -> Tracer:
+        """A tracer of this trace for the constant without a value ``x`` (a ShapeDtypeStruct
+        given to a lax operation while staging), as JAX makes one."""
+        v = self._const_var(x)
+        t = Tracer(self, v.aval)
+        self._vars[id(t)] = v
+        self._keepalive.append(t)
+        return t
 
     def _const_var(self, x: Any) -> Var:
         v = self._const_ids.get(id(x))
@@ -710,6 +721,9 @@ def compile_jaxpr(
     (:mod:`trellax._src.interpreters.fusion`; ``fusion_options`` defaults to the settings in
     force). The generated source is the function's ``__doc__``.
     """
+    for c in closed.consts:
+        if isinstance(c, core.Placeholder):
+            raise core.placeholder_error(c)
     heap.keep_heap_pad()  # temporaries reused between calls without page faults (heap.py)
     em = Emitter()
     em.fusion = fusion_options if fusion_options is not None else fusion_runtime.options()

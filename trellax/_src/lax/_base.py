@@ -243,6 +243,9 @@ def asarray(x: Any) -> Array:
         return asarray(plain)
     if hasattr(t, "__jax_array__"):  # lax never converts such objects implicitly (JAX's error)
         raise ValueError(JAX_ARRAY_REFUSED)
+    if isinstance(x, core.Placeholder):  # a ShapeDtypeStruct: a value-less constant if staging
+        placeholder: Array = core.current_trace().placeholder_tracer(x)
+        return placeholder
     raise TypeError(
         f"Value {x!r} of type {type(x).__name__} is not a valid trellax array; lax functions "
         "take trellax arrays, NumPy arrays and scalars, and Python scalars"

@@ -6,6 +6,7 @@ The weak flag of a result is the conjunction of the operands' flags (JAX's stand
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import numpy as np
@@ -36,7 +37,7 @@ from trellax._src.lax._base import (
     signed_num,
     to_bool,
 )
-from trellax._src.lax.accuracy import check_accuracy
+from trellax._src.lax.accuracy import AccuracyMode, check_accuracy
 from trellax._src.lax.naryop import naryop
 from trellax._src.lax.select_n import select
 from trellax._src.lax.shapes import convert_element_type, convert_element_type_p, def_elementwise
@@ -266,14 +267,43 @@ def _unary_accuracy(prim: Primitive) -> AccurateUnaryOp:
             a = asarray(x)
         except TypeError:
             raise operand_error(prim.name, (x,)) from None
+        if accuracy is AccuracyMode.HIGHEST and prim.name in _HIGHEST_SLOPE:
+            return _with_highest_slope(prim)(a)  # type: ignore[no-any-return]
         return prim.bind(a)
 
     f.__name__ = f.__qualname__ = prim.name
     f.__doc__ = (
         f"Elementwise ``{prim.name}``; the operand is not promoted. ``accuracy`` (a "
-        "``Tolerance`` or ``AccuracyMode``) is accepted; NumPy's kernel is used whatever it asks."
+        "``Tolerance`` or ``AccuracyMode``) is accepted; NumPy's kernel is used whatever it asks "
+        "(``AccuracyMode.HIGHEST`` picks JAX's tail-accurate derivative of ``expm1``, ``tanh`` "
+        "and ``logistic``)."
     )
     return f
+
+
+_HIGHEST_FNS: dict[str, Any] = {}
+#: ``custom_jvp``, put here by :mod:`trellax._src.custom.derivatives` (a higher floor)
+CUSTOM_JVP: list[Callable[[Callable[..., Any]], Any]] = []
+
+
+def _with_highest_slope(prim: Primitive) -> Any:
+    """``prim`` as a ``custom_jvp`` function whose rule is ``_HIGHEST_SLOPE[prim.name]``."""
+    fn = _HIGHEST_FNS.get(prim.name)
+    if fn is None:
+        slope = _HIGHEST_SLOPE[prim.name]
+
+        def accurate(x: Array) -> Array:
+            return prim.bind(x)
+
+        def accurate_jvp(primals: Any, tangents: Any) -> tuple[Array, Array]:
+            (x,), (t,) = primals, tangents
+            return prim.bind(x), mul(t, slope(x))
+
+        accurate.__name__ = accurate.__qualname__ = prim.name
+        fn = CUSTOM_JVP[0](accurate)
+        fn.defjvp(accurate_jvp)
+        _HIGHEST_FNS[prim.name] = fn
+    return fn
 
 
 def _binary(prim: Primitive, name: str | None = None) -> BinaryOp:
@@ -358,6 +388,32 @@ tanh = _unary_accuracy(tanh_p)
 asinh = _unary(asinh_p)
 acosh = _unary(acosh_p)
 atanh = _unary(atanh_p)
+
+
+#: JAX's derivatives under ``accuracy=AccuracyMode.HIGHEST`` where they differ from the default
+#: ones: written without ``1 - ans`` (or ``ans + 1``), which is 0 in the tails where the slope is
+#: still representable (``tanh'(10.)`` is 8.2e-9 in float32, the default rule gives 0).
+
+
+def _expm1_slope(x: Array) -> Array:
+    return exp(x, accuracy=AccuracyMode.HIGHEST)
+
+
+def _tanh_slope(x: Array) -> Array:
+    up = logistic(mul(_c(x, 2.0), x), accuracy=AccuracyMode.HIGHEST)
+    down = logistic(mul(_c(x, -2.0), x), accuracy=AccuracyMode.HIGHEST)
+    return mul(_c(x, 4.0), mul(up, down))
+
+
+def _logistic_slope(x: Array) -> Array:
+    return mul(logistic(x, accuracy=AccuracyMode.HIGHEST), logistic(neg(x)))
+
+
+_HIGHEST_SLOPE: dict[str, Callable[[Array], Array]] = {
+    "expm1": _expm1_slope,
+    "tanh": _tanh_slope,
+    "logistic": _logistic_slope,
+}
 erf = _unary(erf_p)
 erfc = _unary(erfc_p)
 lgamma = _unary(lgamma_p)

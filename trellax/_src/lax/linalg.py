@@ -143,11 +143,20 @@ def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True) -> 
     return v, w
 
 
-eig_p = _prim("eig", backend.eig, multiple_results=True)
+def _eig_impl(
+    x: Any, *, compute_right_eigenvectors: bool, enable_eigvec_derivs: bool = False
+) -> Any:
+    del enable_eigvec_derivs  # a differentiation option
+    return backend.eig(x, compute_right_eigenvectors=compute_right_eigenvectors)
+
+
+eig_p = _prim("eig", _eig_impl, multiple_results=True)
 
 
 @eig_p.def_abstract_eval
-def _eig_abstract_eval(x: AbstractValue, *, compute_right_eigenvectors: bool) -> Any:
+def _eig_abstract_eval(
+    x: AbstractValue, *, compute_right_eigenvectors: bool, enable_eigvec_derivs: bool = False
+) -> Any:
     batch, n, _ = _check_matrix("eig", x)
     c = _complex_dtype(x.dtype)
     w = _aval((*batch, n), c, x.weak_type)
@@ -156,10 +165,16 @@ def _eig_abstract_eval(x: AbstractValue, *, compute_right_eigenvectors: bool) ->
     return (w,)
 
 
-def eig(x: ArrayLike, *, compute_right_eigenvectors: bool = True) -> tuple[Array, ...]:
+def eig(
+    x: ArrayLike, *, compute_right_eigenvectors: bool = True, enable_eigvec_derivs: bool = False
+) -> tuple[Array, ...]:
     """Eigenvalues ``w`` (and right eigenvectors ``v``, unit norm) of general square matrices,
-    always complex: ``(w, v)``, or ``(w,)`` without eigenvectors."""
-    return eig_p.bind_multi(asarray(x), compute_right_eigenvectors=bool(compute_right_eigenvectors))
+    always complex: ``(w, v)``, or ``(w,)`` without eigenvectors. ``enable_eigvec_derivs``
+    opts in to the eigenvectors' derivatives (JAX's flag; see ``_eig_jvp``)."""
+    params: dict[str, Any] = {"compute_right_eigenvectors": bool(compute_right_eigenvectors)}
+    if enable_eigvec_derivs:  # the parameter appears only when set
+        params["enable_eigvec_derivs"] = True
+    return eig_p.bind_multi(asarray(x), **params)
 
 
 # -- qr and svd ---------------------------------------------------------------------------------
@@ -739,23 +754,59 @@ def _qr_square_or_tall_tangents(q: Any, r: Any, dx: Any) -> tuple[Any, Any]:
 qr_p.def_jvp(_qr_jvp)
 
 
-def _eig_jvp(primals: Any, tangents: Any, *, compute_right_eigenvectors: bool) -> tuple[Any, Any]:
-    """Eigenvalues only, as JAX: ``dw = diag(V^-1 dA V)`` (a diagonalizable input). The
-    derivatives of non-symmetric eigenvectors need assumptions on the input (distinct eigenvalues,
-    a normalization) that cannot be checked, so JAX refuses them, and so does trellax."""
+def _eig_jvp(
+    primals: Any,
+    tangents: Any,
+    *,
+    compute_right_eigenvectors: bool,
+    enable_eigvec_derivs: bool = False,
+) -> tuple[Any, Any]:
+    """``dw = diag(V^-1 dA V)`` (a diagonalizable input), as JAX. The eigenvectors' derivatives
+    are only valid for distinct eigenvalues, which cannot be checked, so they are refused unless
+    ``enable_eigvec_derivs`` opts in, as in JAX (see :func:`_eigvec_tangent`)."""
 
-    if compute_right_eigenvectors:
+    if compute_right_eigenvectors and not enable_eigvec_derivs:
         raise NotImplementedError(
             "Derivatives of non-symmetric eigenvectors are only valid under assumptions on the "
-            "input that trellax cannot check, so they are not implemented (JAX has an opt-in, "
-            "enable_eigvec_derivs; see https://github.com/jax-ml/jax/issues/2748). Use "
-            "eigvals (or eig with compute_right_eigenvectors=False) for eigenvalue derivatives."
+            "input that trellax cannot check (distinct eigenvalues), so they are computed only "
+            "with eig(..., enable_eigvec_derivs=True), as in JAX (see "
+            "https://github.com/jax-ml/jax/issues/2748). Use eigvals (or eig with "
+            "compute_right_eigenvectors=False) for eigenvalue derivatives."
         )
     (a,), (a_dot,) = primals, tangents
-    w, v = eig_p.bind_multi(a, compute_right_eigenvectors=True)
-    vinv_adot_v = solve_p.bind(v, _mm(_cast(a_dot, v.dtype), v))
-    dw = reduce_sum_p.bind(ew.mul(vinv_adot_v, _eye_like(v)), axes=(a.ndim - 1,))
-    return (w,), (dw,)
+    params: dict[str, Any] = {"compute_right_eigenvectors": True}
+    if enable_eigvec_derivs:
+        params["enable_eigvec_derivs"] = True
+    w, v = eig_p.bind_multi(a, **params)
+    eye = _eye_like(v)
+    c = solve_p.bind(v, _mm(_cast(a_dot, v.dtype), v))  # V^-1 dA V
+    dw = reduce_sum_p.bind(ew.mul(c, eye), axes=(a.ndim - 1,))
+    if not compute_right_eigenvectors:
+        return (w,), (dw,)
+    return (w, v), (dw, _eigvec_tangent(w, v, c, eye))
+
+
+def _eigvec_tangent(w: Any, v: Any, c: Any, eye: Any) -> Any:
+    """The tangent of right eigenvectors kept in LAPACK's gauge (what ``eig`` returns: each
+    column of unit norm with its largest component real). With ``C = V^-1 dA V``,
+    ``dV0 = V (F * C)``, ``F[i, j] = 1 / (w[j] - w[i])`` off the diagonal, solves
+    ``dA V + A dV = dV W + V dW`` up to ``dV0 + V diag(g)``; ``Re(g) = -Re(v^H dv0)`` keeps each
+    norm at one and ``Im(g) = -Im(dv0[m]) / v[m]`` keeps the largest component ``v[m]`` real."""
+    shape = tuple(v.shape)
+    col = (len(shape) - 2,)
+    w_row = _row(w, shape)
+    gaps = ew.add(ew.sub(w_row, _mT(w_row)), eye)  # w[j] - w[i], 1 on the diagonal
+    f = ew.sub(ew.div(ad_util.const(gaps, 1), gaps), eye)
+    dv0 = _mm(v, ew.mul(f, c))
+    stretch = reduce_sum_p.bind(ew.real(ew.mul(ew.conj(v), dv0)), axes=col)
+    mag = stop_gradient(ew.abs(v))
+    top = _red.reduce_max_p.bind(mag, axes=col)
+    largest = _cast(ew.eq(mag, _row(top, shape)), v.dtype)  # one-hot (ties: measure zero)
+    v_m = reduce_sum_p.bind(ew.mul(v, largest), axes=col)
+    dv_m = reduce_sum_p.bind(ew.mul(dv0, largest), axes=col)
+    turn = ew.div(ew.imag(dv_m), ew.real(v_m))
+    g = ew.neg(ew.complex(stretch, turn))
+    return ew.add(dv0, ew.mul(v, _row(g, shape)))
 
 
 eig_p.def_jvp(_eig_jvp)

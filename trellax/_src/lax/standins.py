@@ -16,7 +16,6 @@ device computed by NumPy.
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -100,18 +99,6 @@ def stage(x: ArrayLike, /) -> Array:
 def dce_sink(val: Any, *, prevent_mlir_dce: bool = False) -> None:
     """Marks ``val`` as used; returns ``None``."""
     tree_map(asarray, val)
-
-
-def composite(decomposition: Callable[..., Any], name: str, version: int = 0) -> Callable[..., Any]:
-    """``decomposition`` under a composite's ``name``: calling it calls ``decomposition``."""
-    if not isinstance(name, str):
-        raise TypeError(f"composite name must be a string, got {type(name).__name__}")
-
-    @functools.wraps(decomposition)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        return decomposition(*args, **kwargs)
-
-    return call
 
 
 def shape_as_value(shape: Sequence[int]) -> np.ndarray[Any, np.dtype[Any]]:

@@ -34,6 +34,7 @@ from trellax._src.lax.structural import (
     broadcast_to,
     concatenate,
     convert_element_type,
+    convert_element_type_p,
     expand_dims,
     reshape,
 )
@@ -138,6 +139,13 @@ def _array(a: Any, dtype: Any, fun_name: str, *, copy: bool) -> Array:
         if want is None:
             if copy and t is ConcreteArray:  # a new array object (JAX's copy), the same buffer
                 return eager.wrap(eager.buffer(a), a.dtype, a.weak_type)
+            if isinstance(a, core.Tracer) and a.to_concrete_value() is not None:
+                # a tracer that knows its value (under ``jvp``) goes through a conversion, as
+                # in JAX: a Python-scalar tangent comes out as an array
+                out: Array = convert_element_type_p.bind(
+                    a, new_dtype=a.dtype, weak_type=a.weak_type
+                )
+                return out
             same: Array = a
             return same
         # lax's conversion: a complex array cast to a real dtype warns ComplexWarning, as JAX
