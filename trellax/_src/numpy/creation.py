@@ -39,6 +39,7 @@ from trellax._src.lax.structural import (
 )
 from trellax._src.numpy import creation_traced as traced
 from trellax._src.numpy import extended as _extended
+from trellax._src.numpy import linspace_xla
 from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.numpy.util import to_inexact_dtype
 
@@ -724,6 +725,9 @@ def linspace(
     traced.check_size("linspace", (num, *np.broadcast_shapes(lo.shape, hi.shape)), d)
     compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
     value, step = _samples(lo.astype(compute), hi.astype(compute), num, endpoint, axis)
+    cd = to_inexact_dtype(d)
+    if num >= 2 and compute is np.float64 and linspace_xla.handles(cd, dtypes.kind(d)):
+        value = linspace_xla.samples(lo, hi, num, endpoint, axis, cd)  # JAX's bits
     if np.iscomplexobj(value) and dtypes.kind(d) != "c":  # JAX's conversion: the real part
         warnings.warn(
             "Casting complex values to real discards the imaginary part",
