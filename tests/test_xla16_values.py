@@ -137,13 +137,17 @@ def test_complex_clamp_compares_real_parts(name: str) -> None:
 def test_half_precision_linspace(name: str) -> None:
     dt = np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
     bad = []
-    for a, b in itertools.product(LINSPACE_ENDS, LINSPACE_ENDS):
-        for num in LINSPACE_NUMS:
-            for ep in (True, False):
-                want = _dec(GOLDEN["linspace"][f"{name} {a!r} {b!r} {num} {ep}"], dt)
-                got = tnp.linspace(np.asarray(a, dt), np.asarray(b, dt), num, endpoint=ep)
-                if np.asarray(got).shape != want.shape or not _same_bits(got, want).all():
-                    bad.append((a, b, num, ep, np.asarray(got)[:4], want[:4]))
+    cases = itertools.product(LINSPACE_ENDS, LINSPACE_ENDS, LINSPACE_NUMS, (True, False))
+    for k, (a, b, num, ep) in enumerate(cases):
+        want = _dec(GOLDEN["linspace"][f"{name} {a!r} {b!r} {num} {ep}"], dt)
+        ends = (np.asarray(a, dt), np.asarray(b, dt))
+        got = [tnp.linspace(*ends, num, endpoint=ep)]
+        if k % 5 == 0:  # and under jit (traced: recorded operations), for a fifth of them
+            jitted = trellax.jit(tnp.linspace, static_argnums=(2,), static_argnames=("endpoint",))
+            got.append(jitted(*ends, num, endpoint=ep))
+        for g in got:
+            if np.asarray(g).shape != want.shape or not _same_bits(g, want).all():
+                bad.append((a, b, num, ep, np.asarray(g)[:4], want[:4]))
     assert not bad, f"{len(bad)} differ from JAX: {bad[:5]}"
 
 
