@@ -41,3 +41,13 @@ def random_pairs(dtype: Any, n: int) -> tuple[np.ndarray[Any, Any], np.ndarray[A
     x = (re + 1j * im).astype(dtype)
     y = (rng.standard_normal(n) * 3 + 1j * rng.standard_normal(n) * 3).astype(dtype)
     return x, y
+
+
+#: sizes of the float32 sums compared with JAX's (three seeded arrays each)
+SUM_SIZES = sorted({round(float(v)) for v in np.logspace(0, 5, 120)}
+                   | {31, 32, 33, 63, 64, 65, 4095, 4096, 4097, 8192, 65536, 100000})  # fmt: skip
+
+
+def sum_input(n: int, seed: int) -> np.ndarray[Any, Any]:
+    """The seeded float32 array of ``n`` standard normal values summed by the sum cases."""
+    return np.random.default_rng([n, seed]).standard_normal(n).astype(np.float32)

@@ -12,6 +12,7 @@ them), so that every bit (signs of zero, NaN) is compared.
 * ``clamp``: every triple ``(lo, x, hi)`` of ``CLAMP_VALUES`` through ``lax.clamp``.
 * ``linspace``: float16 and bfloat16 ``jnp.linspace`` over ``LINSPACE_ENDS`` x ``LINSPACE_NUMS``
   x ``endpoint``, and integer-dtype ``linspace`` with 32-bit ends, x64 on and off.
+* ``sum``: float32 ``jnp.sum`` of seeded random arrays of ``SUM_SIZES`` elements.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import json
 import pathlib
 import sys
 import warnings
+from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "golden" / "xla16_values.json"
@@ -38,8 +40,10 @@ from xla16_cases import (  # noqa: E402
     LINSPACE_ENDS,
     LINSPACE_NUMS,
     PARTS,
+    SUM_SIZES,
     grid_values,
     random_pairs,
+    sum_input,
 )
 
 
@@ -103,6 +107,18 @@ def int_linspace_cases() -> dict[str, str]:
     return out
 
 
+def sum_cases() -> dict[str, list[Any]]:
+    """``jnp.sum`` of each seeded array and of its absolute values (float32 bits as ints), with
+    the float64 sum of the input as a check that both sides draw the same array."""
+    out: dict[str, list[Any]] = {}
+    for n in SUM_SIZES:
+        for seed in range(3):
+            x = sum_input(n, seed)
+            sums = [np.asarray(jnp.sum(v)).view(np.uint32).item() for v in (x, np.abs(x))]
+            out[f"{n} {seed}"] = [*sums, float(x.astype(np.float64).sum())]
+    return out
+
+
 def main() -> None:
     warnings.simplefilter("ignore")
     jax.config.update("jax_enable_x64", True)
@@ -113,6 +129,7 @@ def main() -> None:
         "clamp": clamp_cases(),
         "linspace": linspace_cases(),
         "int_linspace": int_linspace_cases(),
+        "sum": sum_cases(),
     }
     OUT.write_text(json.dumps(golden, sort_keys=True) + "\n")
     print(f"wrote {OUT}")
