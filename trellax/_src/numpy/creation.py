@@ -39,7 +39,6 @@ from trellax._src.lax.structural import (
 )
 from trellax._src.numpy import creation_traced as traced
 from trellax._src.numpy import extended as _extended
-from trellax._src.numpy import linspace_xla
 from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.numpy.util import to_inexact_dtype
 
@@ -726,8 +725,8 @@ def linspace(
     compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
     value, step = _samples(lo.astype(compute), hi.astype(compute), num, endpoint, axis)
     cd = to_inexact_dtype(d)
-    if num >= 2 and compute is np.float64 and linspace_xla.handles(cd, dtypes.kind(d)):
-        value = linspace_xla.samples(lo, hi, num, endpoint, axis, cd)  # JAX's bits
+    if num >= 2 and compute is np.float64 and eager.linspace_xla.handles(cd, dtypes.kind(d)):
+        value = eager.linspace_xla.samples(lo, hi, num, endpoint, axis, cd)  # JAX's bits
     if np.iscomplexobj(value) and dtypes.kind(d) != "c":  # JAX's conversion: the real part
         warnings.warn(
             "Casting complex values to real discards the imaginary part",

@@ -183,7 +183,7 @@ _HALF = (np.dtype(np.float16), np.dtype(dtypes.bfloat16))
 
 
 def _half_samples(lo: Array, hi: Array, ax: int, div: int, compute: DType) -> Array:
-    """float16/bfloat16 samples as XLA computes JAX's formula (``numpy/linspace_xla.py``): the
+    """float16/bfloat16 samples as XLA computes JAX's formula (``backend/linspace_xla.py``): the
     product by the constant ``c = 1/div``, each step rounded to ``compute``; bfloat16's steps in
     float32 with a float32 ``c``."""
     iota = broadcasted_iota(compute, tuple(lo.shape), ax)
