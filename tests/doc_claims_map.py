@@ -3331,7 +3331,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
-        "float32 `arctan2` is float64's rounded once, on every host",
+        "float64's `arctan2` rounded once,\ntrellax's before, differed from JAX's",
         "tests/test_atan2_float32.py",
     ),
     E(

@@ -28,7 +28,6 @@ KNOWN = {
     "x32": {
         "complex64 atan2 1j,x": "complex atan2 evaluation order (docs/semantics.md)",
         "complex64 atan2 x,1j": "complex atan2 evaluation order (docs/semantics.md)",
-        "float32 atan2 x,2.5": "float32 atan2 is float64's rounded once (docs/semantics.md)",
     },
     "x64": {},
 }

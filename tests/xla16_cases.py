@@ -51,3 +51,12 @@ SUM_SIZES = sorted({round(float(v)) for v in np.logspace(0, 5, 120)}
 def sum_input(n: int, seed: int) -> np.ndarray[Any, Any]:
     """The seeded float32 array of ``n`` standard normal values summed by the sum cases."""
     return np.random.default_rng([n, seed]).standard_normal(n).astype(np.float32)
+
+
+def atan2_inputs() -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """float32 ``(y, x)``: 20,000 seeded normal pairs, then every pair of special values."""
+    r = np.random.default_rng(3)
+    special = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-45, -1e-45, 3.4e38, 1.0, -1.0])
+    y = np.concatenate([r.standard_normal(20000), np.repeat(special, special.size)])
+    x = np.concatenate([r.standard_normal(20000), np.tile(special, special.size)])
+    return y.astype(np.float32), x.astype(np.float32)

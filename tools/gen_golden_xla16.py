@@ -13,6 +13,7 @@ them), so that every bit (signs of zero, NaN) is compared.
 * ``linspace``: float16 and bfloat16 ``jnp.linspace`` over ``LINSPACE_ENDS`` x ``LINSPACE_NUMS``
   x ``endpoint``, and integer-dtype ``linspace`` with 32-bit ends, x64 on and off.
 * ``sum``: float32 ``jnp.sum`` of seeded random arrays of ``SUM_SIZES`` elements.
+* ``atan2_float32``: float32 ``jnp.arctan2`` of ``atan2_inputs()``.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from xla16_cases import (  # noqa: E402
     LINSPACE_NUMS,
     PARTS,
     SUM_SIZES,
+    atan2_inputs,
     grid_values,
     random_pairs,
     sum_input,
@@ -130,6 +132,7 @@ def main() -> None:
         "linspace": linspace_cases(),
         "int_linspace": int_linspace_cases(),
         "sum": sum_cases(),
+        "atan2_float32": enc(np.asarray(jnp.arctan2(*atan2_inputs()))),
     }
     OUT.write_text(json.dumps(golden, sort_keys=True) + "\n")
     print(f"wrote {OUT}")

@@ -22,6 +22,7 @@ from trellax._src.backend import (
     bit_patterns,
     complex_elementary,
     complex_inf,
+    libm_f32,
     scan_order,
     select_bits,
     singular,
@@ -197,11 +198,9 @@ def atan2(y: np.ndarray, x: np.ndarray) -> Any:
     if y.dtype.kind == "c":
         return complex_elementary.complex_atan2(y, x)
     if y.dtype == np.float32:
-        # computed in float64 and rounded once: NumPy's float32 arctan2 takes a SIMD kernel on
-        # AVX-512 hosts that is off by an ulp in ~39 % of inputs (atan2(-1, 1) is not the
-        # float32 nearest -pi/4), so its bits depended on the host; rounded float64 agrees with
-        # XLA's float32 atan2 on ~84 % of random inputs, NumPy's float32 kernel there on ~60 %
-        return np.arctan2(y.astype(np.float64), x.astype(np.float64)).astype(np.float32)
+        # XLA:CPU calls the C library's atan2f (JAX's bits on every input measured); NumPy's
+        # float32 kernel on AVX-512 hosts is its own SIMD loop, off by an ulp in ~39 % of inputs
+        return libm_f32.atan2_f32(y, x)
     return np.arctan2(y, x)
 
 
