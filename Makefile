@@ -167,6 +167,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_map_coordinates_edges.py
 	$(GOLDEN_PY) tools/gen_golden_lax_scalars.py
 	$(GOLDEN_PY) tools/gen_golden_mean_half.py
+	$(GOLDEN_PY) tools/gen_golden_xla16.py
 	$(GOLDEN_PY) tools/gen_golden_jnp_scalars.py
 	$(GOLDEN_PY) tools/gen_golden_fuzz.py --compose --x64 --limit 60
 	$(GOLDEN_PY) tools/gen_golden_fuzz_fixes.py

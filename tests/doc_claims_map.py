@@ -863,7 +863,7 @@ AUDITED: list[Evidence] = [
         "tests/test_edge_sci.py::test_sampler_parameter_shapes",
         "tests/test_edge_sci.py::test_special_argument_rules",
         "tests/test_fuzz_fixes.py::test_complex_arctan2_finite_differences",
-        "tests/test_fuzz_fixes.py::test_complex64_power_is_rounded_once",
+        "tests/test_fuzz_fixes.py::test_complex64_power_is_jaxs",
         "tests/test_fuzz_fixes.py::test_complex_power_special_values",
         "tests/test_fuzz_programs.py::test_program",
         "tests/test_jax_scipy_behaviours.py::test_signal_without_rank_promotion",
@@ -3378,8 +3378,35 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
-        "float32 `arctan2` is float64's rounded once, on every host",
+        "float64's `arctan2` rounded once,\ntrellax's before, differed from JAX's",
         "tests/test_atan2_float32.py",
+    ),
+    E(
+        "trellax/_src/backend/libm_sincosf.py",
+        "NumPy's float32 ``sin``/``cos`` are its own SIMD loops",
+        "tests/test_xla16_values.py::test_sincosf_is_the_c_librarys",
+        "record: NumPy 2.4.6's float32 sin/cos and float64 rounded against ctypes sincosf on "
+        "2*10**4 to 2*10**5 random inputs (session 16, xla16)",
+    ),
+    E(
+        "trellax/_src/backend/xla_complex_pow.py",
+        "XLA:CPU's complex ``pow``, bit for bit",
+        "tests/test_xla16_values.py",
+    ),
+    E(
+        "docs/semantics.md",
+        "A float32 `sum` is NumPy's pairwise summation, not XLA's order",
+        "tests/test_xla16_values.py::test_float32_sum_order_against_jax",
+        "benchmark: np.add.reduce against the windowed left-to-right sum (cumsum of 32-wide "
+        "rows), 2,000 calls each, thread time (session 16, xla16)",
+    ),
+    E(
+        "docs/semantics.md",
+        "Complex `pow` (`lax.pow`, `jnp.power`, `x ** y` with a complex operand",
+        "tests/test_xla16_values.py",
+        "tests/test_fuzz_fixes.py::test_complex64_power_is_jaxs",
+        "benchmark: complex64 power of 10**5 elements, xla_complex_pow.complex_pow against "
+        "NumPy's complex128 power rounded, thread time, interleaved (session 16, xla16)",
     ),
     E(
         "docs/semantics.md",

@@ -13,13 +13,6 @@ FTZ = (
     "1e-45, a float64 product of 5e-324); trellax keeps IEEE subnormals"
 )
 ANYALL = "JAX 0.10.2's any/all of complex test the real part only; trellax tests x != 0"
-CPOW = (
-    "complex64 power where |Im y * arg x| is large: JAX's exp(y log x) in float32 is 64 ulps of "
-    "|z| from the true value (1.97054767e-31 + 3.44960468e-31j; JAX 1.97057687e-31 + ...); "
-    "trellax computes in complex128 and rounds once; at a zero base and at infinite or "
-    "overflowing parts JAX's formula gives NaN where trellax keeps NumPy's value (0 ** (1 + 1j) "
-    "is NaN in JAX, 0 here), listed in docs/semantics.md"
-)
 CATAN2 = (
     "complex arctan2 of finite operands: JAX evaluates -i log((x + iy) / sqrt(x*x + y*y)) as "
     "written, so a signed zero inside picks the branch (arctan2(-0 + 2.25j, -0 + 2.25j) is "
@@ -47,15 +40,12 @@ KNOWN: dict[tuple[str, int], tuple[str, str]] = {
     **{("x64", s): ("value", FTZ) for s in (2404, 2528, 3132)},
     ("x64", 1036): ("value", ANYALL),
     ("x64", 1292): ("value", CATAN),
-    ("x64", 359): ("value", CPOW),
     ("x32", 1463): ("value", CATAN2),
     ("x32", 3188): ("value", CDIV_FTZ),
     **{("x32", s): ("value", FTZ) for s in (5140, 5539)},
     ("x32", 4044): ("value", CABS),
     ("x32", 7072): ("value", ANYALL),
-    ("x32", 7886): ("value", CPOW),
     **{("x64", s): ("value", FTZ) for s in (5973, 6519, 7350)},
-    **{("x64", s): ("value", CPOW) for s in (4612, 5831, 7534)},
     **{("x64", s): ("value", ULP_AMPLIFIED) for s in (4779, 6158)},
     ("x64", 6314): ("value", CATAN2),
 }

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import fp_errors, threads
+from trellax._src.backend import linspace_xla as linspace_xla  # JAX's linspace samples
 from trellax._src.backend.array import ArrayImpl
 from trellax._src.backend.convert import convert as _convert_values
 from trellax._src.backend.division import xla_reciprocal as xla_reciprocal

@@ -1,4 +1,4 @@
-"""The C library's float32 ``tanf`` and ``powf``, as XLA:CPU calls them, through NumPy.
+"""The C library's float32 ``tanf``, ``powf`` and ``atan2f``, as XLA:CPU calls them, through NumPy.
 
 XLA:CPU has no inline code for float32 ``tan`` and ``pow``: its compiled kernels call the C
 library's ``tanf`` and ``powf`` (the machine code of ``jit(jnp.tan)``/``jit(jnp.power)`` holds the
@@ -55,6 +55,8 @@ def _libm() -> Any:
     lib.tanf.argtypes = [ctypes.c_float]
     lib.powf.restype = ctypes.c_float
     lib.powf.argtypes = [ctypes.c_float, ctypes.c_float]
+    lib.atan2f.restype = ctypes.c_float
+    lib.atan2f.argtypes = [ctypes.c_float, ctypes.c_float]
     return lib
 
 
@@ -68,7 +70,12 @@ def _scalar_loop_is_libm() -> bool:
     lib = _libm()
     want_t = np.array([lib.tanf(float(v)) for v in x], np.float32)
     want_p = np.array([lib.powf(float(u), float(v)) for u, v in zip(b, y)], np.float32)
-    return bool(np.array_equal(_numpy_tan(x), want_t) and np.array_equal(_numpy_pow(b, y), want_p))
+    want_a = np.array([lib.atan2f(float(u), float(v)) for u, v in zip(x, y)], np.float32)
+    return bool(
+        np.array_equal(_numpy_tan(x), want_t)
+        and np.array_equal(_numpy_binary(np.power, b, y), want_p)
+        and np.array_equal(_numpy_binary(np.arctan2, x, y), want_a)
+    )
 
 
 def _numpy_tan(x: Any) -> Any:
@@ -80,11 +87,11 @@ def _numpy_tan(x: Any) -> Any:
     return out
 
 
-def _numpy_pow(x: Any, y: Any) -> Any:
+def _numpy_binary(ufunc: Any, x: Any, y: Any) -> Any:
     xs, ys = _reversed(x, False), _reversed(y, False)
     out = np.empty(xs.shape, np.float32)
     with np.errstate(all="ignore"):
-        np.power(xs, ys, out=out)
+        ufunc(xs, ys, out=out)
     return out
 
 
@@ -106,11 +113,25 @@ def pow_f32(x: Any, y: Any, flush: bool = True) -> F32:
     x, y = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
     fx, fy = x.reshape(-1), y.reshape(-1)
     if _scalar_loop_is_libm():
-        out = _numpy_pow(fx, fy)
+        out = _numpy_binary(np.power, fx, fy)
     else:
         lib = _libm()
         out = np.array([lib.powf(float(u), float(v)) for u, v in zip(fx, fy)], np.float32)
     if flush:
         _flush(out)
     result: F32 = out.reshape(x.shape)
+    return result
+
+
+def atan2_f32(y: Any, x: Any) -> F32:
+    """``atan2f`` of each pair of elements of two float32 arrays (broadcast), as XLA:CPU calls it
+    (no flush: its callers flush what they need)."""
+    y, x = np.broadcast_arrays(np.asarray(y, np.float32), np.asarray(x, np.float32))
+    fy, fx = y.reshape(-1), x.reshape(-1)
+    if _scalar_loop_is_libm():
+        out = _numpy_binary(np.arctan2, fy, fx)
+    else:
+        lib = _libm()
+        out = np.array([lib.atan2f(float(u), float(v)) for u, v in zip(fy, fx)], np.float32)
+    result: F32 = out.reshape(y.shape)
     return result

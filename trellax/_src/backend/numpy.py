@@ -22,10 +22,12 @@ from trellax._src.backend import (
     bit_patterns,
     complex_elementary,
     complex_inf,
+    libm_f32,
     scan_order,
     select_bits,
     singular,
     threads,
+    xla_complex_pow,
     xla_erf,
 )
 from trellax._src.backend import division as _division
@@ -196,11 +198,9 @@ def atan2(y: np.ndarray, x: np.ndarray) -> Any:
     if y.dtype.kind == "c":
         return complex_elementary.complex_atan2(y, x)
     if y.dtype == np.float32:
-        # computed in float64 and rounded once: NumPy's float32 arctan2 takes a SIMD kernel on
-        # AVX-512 hosts that is off by an ulp in ~39 % of inputs (atan2(-1, 1) is not the
-        # float32 nearest -pi/4), so its bits depended on the host; rounded float64 agrees with
-        # XLA's float32 atan2 on ~84 % of random inputs, NumPy's float32 kernel there on ~60 %
-        return np.arctan2(y.astype(np.float64), x.astype(np.float64)).astype(np.float32)
+        # XLA:CPU calls the C library's atan2f (JAX's bits on every input measured); NumPy's
+        # float32 kernel on AVX-512 hosts is its own SIMD loop, off by an ulp in ~39 % of inputs
+        return libm_f32.atan2_f32(y, x)
     return np.arctan2(y, x)
 
 
@@ -272,20 +272,9 @@ def pow_(x: np.ndarray, y: np.ndarray) -> Any:
 
 
 def _complex_pow(x: np.ndarray, y: np.ndarray) -> Any:
-    """NumPy's complex power, complex64 computed in complex128 and rounded once (complex64's
-    ``exp(y log x)`` loses up to ``|Im y * arg x|`` ulps, NumPy's and XLA's alike: rounded, 514 of
-    20,000 random powers are over 16 ulps from JAX's, against 912 with NumPy's complex64 power),
-    and ``1 ** y`` is 1 for every ``y``, infinite and NaN parts included (JAX's, and C's real
-    ``pow(1, y)``; NumPy's is NaN there)."""
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-        if x.dtype == np.complex64:
-            out = np.power(x.astype(np.complex128), y.astype(np.complex128)).astype(np.complex64)
-        else:
-            out = np.power(x, y)
-    one = (x.real == 1) & (x.imag == 0)
-    if np.any(one):
-        out = np.where(one, x.dtype.type(1), out)
-    return out
+    """XLA's complex power, its formula and its libraries' functions
+    (:mod:`trellax._src.backend.xla_complex_pow`)."""
+    return xla_complex_pow.complex_pow(x, y)
 
 
 def square(x: np.ndarray) -> Any:
@@ -479,6 +468,12 @@ def select_n(which: np.ndarray, *cases: np.ndarray) -> Any:
 
 
 def clamp(lo: np.ndarray, x: np.ndarray, hi: np.ndarray) -> Any:
+    if x.dtype.kind == "c":
+        # XLA's complex clamp compares real parts only, and a tie keeps the bound: `lo` where
+        # lo.real >= x.real, then `hi` unless that result's real part is <= hi.real (a NaN real
+        # part fails both tests: x, then hi)
+        low = np.where(lo.real >= x.real, lo, x)
+        return np.where(low.real <= hi.real, low, hi)
     return min_(max_(x, lo), hi)
 
 

@@ -734,6 +734,9 @@ def linspace(
     traced.check_size("linspace", (num, *np.broadcast_shapes(lo.shape, hi.shape)), d)
     compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
     value, step = _samples(lo.astype(compute), hi.astype(compute), num, endpoint, axis)
+    cd = to_inexact_dtype(d)
+    if num >= 2 and compute is np.float64 and eager.linspace_xla.handles(cd, dtypes.kind(d)):
+        value = eager.linspace_xla.samples(lo, hi, num, endpoint, axis, cd)  # JAX's bits
     if np.iscomplexobj(value) and dtypes.kind(d) != "c":  # JAX's conversion: the real part
         warnings.warn(
             "Casting complex values to real discards the imaginary part",

@@ -180,9 +180,14 @@ def linspace(
     else:
         n = num - 1 if endpoint else num
         part = (*bounds[:ax], n, *bounds[ax:])
-        frac = lax.div(broadcasted_iota(compute, part, ax), const(div, compute))
-        one_minus = lax.sub(const(1, compute), frac)
-        out = lax.add(lax.mul(_along(lo, part, ax), one_minus), lax.mul(_along(hi, part, ax), frac))
+        if compute in _HALF:
+            out = _half_samples(_along(lo, part, ax), _along(hi, part, ax), ax, div, compute)
+        else:
+            frac = lax.div(broadcasted_iota(compute, part, ax), const(div, compute))
+            one_minus = lax.sub(const(1, compute), frac)
+            out = lax.add(
+                lax.mul(_along(lo, part, ax), one_minus), lax.mul(_along(hi, part, ax), frac)
+            )
         if endpoint:
             out = concatenate([out, _along(hi, (*bounds[:ax], 1, *bounds[ax:]), ax)], ax)
     if kind in ("i", "u"):
@@ -196,6 +201,30 @@ def linspace(
         step = lax.sub(_to_shape(hi, bounds), _to_shape(lo, bounds))
         step = lax.div(step, const(div, compute)) if num > 1 else step
     return _convert(out, dtype, False), _convert(step, compute, False)  # JAX's step dtype
+
+
+_HALF = (np.dtype(np.float16), np.dtype(dtypes.bfloat16))
+
+
+def _half_samples(lo: Array, hi: Array, ax: int, div: int, compute: DType) -> Array:
+    """float16/bfloat16 samples as XLA computes JAX's formula (``backend/linspace_xla.py``): the
+    product by the constant ``c = 1/div``, each step rounded to ``compute``; bfloat16's steps in
+    float32 with a float32 ``c``."""
+    iota = broadcasted_iota(compute, tuple(lo.shape), ax)
+    if compute == np.float16:
+        c = const(np.float16(1) / np.float16(div), compute)
+        frac = lax.mul(iota, c)
+        return lax.add(lax.mul(lo, lax.sub(const(1, compute), frac)), lax.mul(iota, lax.mul(hi, c)))
+    f32 = np.dtype(np.float32)
+
+    def rounded(x: Array) -> Array:
+        return _convert(_convert(x, compute, False), f32, False)
+
+    c = const(np.float32(1) / np.float32(np.float32(div).astype(compute)), f32)
+    frac = rounded(lax.mul(_convert(iota, f32, False), c))
+    one_minus = rounded(lax.sub(const(1, f32), frac))
+    left = rounded(lax.mul(_convert(lo, f32, False), one_minus))
+    return _convert(lax.add(left, rounded(lax.mul(_convert(hi, f32, False), frac))), compute, False)
 
 
 def _to_shape(x: Array, shape: tuple[int, ...]) -> Array:
