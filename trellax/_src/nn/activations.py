@@ -228,7 +228,7 @@ def logmeanexp(
     keepdims: bool = False,
 ) -> Array:
     """``log(mean(exp(x)))`` along ``axis`` (over the ``where`` elements), without overflow."""
-    x = _inexact(x)
+    x = _arr(x)  # logsumexp's dtype rule (a bool meeting where's 0 is the default int's float)
     lse: Any = logsumexp(x, axis, keepdims=keepdims, where=where)
     if where is None:
         axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis

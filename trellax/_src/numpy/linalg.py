@@ -333,7 +333,10 @@ def lstsq(
         rank = full((), 0, dtypes.default_int_dtype())
     else:
         smax = reshape(slice(s, (0,), (1,)), ())
-        keep = lax.gt(s, lax.mul(smax, const(rc, real)))
+        # JAX keeps a singular value at the cutoff (``>=``, so rcond=1 keeps the largest) and
+        # never a zero one (LAPACK's gelsd drops both)
+        cut = lax.mul(smax, const(rc, real))
+        keep = lax.bitwise_and(lax.gt(s, full(s.shape, 0, real)), lax.ge(s, cut))
         safe = select_n(keep, full(s.shape, 1, real), s)
         s_inv = select_n(keep, full(s.shape, 0, real), lax.div(full(s.shape, 1, real), safe))
         uhb = linalg_ops.matmul(_mH(u), y)
@@ -343,8 +346,9 @@ def lstsq(
     r = lax.sub(linalg_ops.matmul(x, sol), y)
     resid = reduce_sum(lax.mul(_abs(r), _abs(r)), (0,))
     if numpy_resid:
-        if concrete_int(rank, "lstsq", "rank") < n or m <= n:
-            resid = full((0,), 0, real)
+        if concrete_int(rank, "lstsq", "rank") < n or m <= n:  # JAX's empty residuals are
+            # of the default float, whatever the inputs' dtype
+            resid = full((0,), 0, dtypes.default_float_dtype())
         elif vector:
             resid = reshape(resid, (1,))
     if vector:

@@ -267,8 +267,7 @@ def _reduction(
             init = _convert(ensure_array(name, initial), compute, False)
         if init.shape != ():
             raise ValueError(f"initial value must be a scalar. Got array of shape {init.shape}")
-        if 0 in (x.shape[d] for d in axes):  # XLA's reduction starts from ``initial``: over
-            # nothing it is the value itself (-0.0 stays -0.0, complex NaN keeps its 0 part)
+        if 0 in (x.shape[d] for d in axes):  # over nothing XLA's reduction is initial itself
             out_arr = broadcast_to(init, out_arr.shape)
         else:
             out_arr = (op.combine_bool if is_bool else op.combine).bind(
@@ -632,8 +631,8 @@ def var(
     else:
         mask = where_mask("var", where, tuple(x.shape))
         n = sum(mask, axes, dtype=real, keepdims=keepdims)
-    # an integer computation dtype (weak_result) takes the count and the correction in that
-    # dtype, as JAX: correction 2.5 is 2, and 3 - 5 wraps to 254 in uint8 (positive: no NaN)
+    # an integer computation dtype (weak_result) subtracts the correction in it, as JAX: 2.5 is
+    # 2, and 3 - 5 wraps to 254 in uint8 (positive: no NaN)
     normalizer = lax.sub(n, _convert(ensure_array("var", corr), real, False))
     result = _convert(lax.div(total, normalizer), result_dtype, weak_result)
     if floating or weak_result:
