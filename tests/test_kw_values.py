@@ -39,10 +39,33 @@ def _same(mine: Any, ref: Any) -> bool:
     return not bits_differ(got, want).any()
 
 
-def _agrees(mine: Any, ref: Any) -> bool:
+#: families whose rule is a dtype or weak flag over transcendental values (exp, tanh, erfc):
+#: values within 4 ulps (NumPy's and XLA's kernels round differently) or flushed subnormals
+ROUNDED = frozenset({"nn_inexact"})
+
+
+def _close(mine: Any, ref: Any) -> bool:
+    if isinstance(ref[0], list):
+        return len(mine) == len(ref) and all(_close(m, r) for m, r in zip(mine, ref))
+    if mine[:3] != ref[:3]:
+        return False
+    rec = {"dtype": ref[0], "shape": ref[2]}
+    got, want = decode({**rec, "hex": mine[3]}), decode({**rec, "hex": ref[3]})
+    fi = np.finfo(want.dtype)
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    if not np.array_equal(np.isnan(g), np.isnan(w)):
+        return False
+    ok = ~np.isnan(w)
+    tol = np.maximum(4 * float(fi.eps) * np.abs(w[ok]), float(fi.tiny))
+    return bool(np.all(np.abs(g[ok] - w[ok]) <= tol))
+
+
+def _agrees(mine: Any, ref: Any, rounded: bool = False) -> bool:
     if mine[0] != ref[0]:
         return False
-    return mine[1] == ref[1] if ref[0] == "error" else _same(mine[1], ref[1])
+    if ref[0] == "error":
+        return bool(mine[1] == ref[1])
+    return _close(mine[1], ref[1]) if rounded else _same(mine[1], ref[1])
 
 
 def _reference(mode: str, name: str) -> Any:
@@ -65,7 +88,7 @@ def test_family(mode: str, family: str) -> None:
             if name.split("/")[0] != family:
                 continue
             mine, ref = outcome(trellax, f), _reference(mode, name)
-            if not _agrees(mine, ref):
+            if not _agrees(mine, ref, family in ROUNDED):
                 wrong.append((name, mine, ref))
     assert not wrong, f"{len(wrong)} differ: {wrong[:5]}"
 
@@ -78,6 +101,6 @@ def test_jax_folds_out_of_range_floats_under_jit(mode: str) -> None:
     names = [n for n in CASES if n.startswith(FOLDED + "/") and n.endswith("/jit")]
     differ = [n for n in names if not _agrees(GOLDEN[mode][n], _reference(mode, n))]
     assert len(names) == 108
-    assert len(differ) >= 80, len(differ)
+    assert len(differ) >= 60, len(differ)
     assert "convert_fold/full/int16/inf/jit" in differ
     assert "convert_fold/full/int32/nan/jit" in differ

@@ -25,6 +25,7 @@ from trellax._src.core.basearray import Array as _BaseArray
 from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.custom.derivatives import custom_jvp
 from trellax._src.lax import _base as lax_base
+from trellax._src.lax.structural import _convert
 from trellax._src.numpy import division_rules
 from trellax._src.numpy.util import check_arraylike, to_inexact_dtype
 from trellax._src.scipy.special import logsumexp
@@ -188,7 +189,8 @@ def squareplus(x: Array, b: Any = 4) -> Array:
     y = x + jnp.sqrt(jnp.square(x) + b)
     # JAX compiles squareplus as one program, so its ``/ 2`` is XLA's product with the constant
     # 0.5: for complex values a complex product, where an infinite part makes the result NaN
-    return division_rules.by_constant(y, lax_base.scalar_to_array(2, y.dtype, y.weak_type))
+    half = division_rules.by_constant(y, lax_base.scalar_to_array(2, y.dtype, y.weak_type))
+    return _convert(half, half.dtype, y.weak_type)  # an int x with a float b: weak, as JAX
 
 
 def sparse_plus(x: Array) -> Array:

@@ -568,7 +568,7 @@ def _arange(start: int, stop: int) -> Array:
 def _spacing(d: ArrayLike, n: int, dt: DType) -> Array:
     """``d * n`` as JAX forms it: in Python for a Python number, else in ``d``'s dtype."""
     if _is_number(d):
-        return const(d * n, dt)  # type: ignore[operator]
+        return const(d * n, dt)
     return _convert(_product(d, n), dt, False)
 
 
