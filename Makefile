@@ -171,6 +171,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_jnp_scalars.py
 	$(GOLDEN_PY) tools/gen_golden_fuzz.py --compose --x64 --limit 60
 	$(GOLDEN_PY) tools/gen_golden_fuzz_fixes.py
+	$(GOLDEN_PY) tools/gen_golden_kw_values.py
 	$(GOLDEN_PY) tools/gen_golden_fuzz.py --lax --limit 60
 	$(GOLDEN_PY) tools/gen_golden_fuzz.py --lax --x64 --limit 60
 	$(GOLDEN_PY) tools/gen_golden_fuzz.py --keywords --n 6000 --limit 20 --skip 3551,392,1038,3120,3209

@@ -853,6 +853,8 @@ AUDITED: list[Evidence] = [
         "docs/semantics.md",
         "| JAX | trellax | why |",
         "tests/test_golden_behaviour.py::test_catalogue",
+        "tests/test_kw_values.py",
+        "tests/test_fuzz_keywords.py::test_program",
         "tests/test_complex_special.py",
         "tests/test_jit_options.py::test_option_errors_match_jax",
         "tests/test_shapes.py::test_broadcast_helpers",
@@ -3570,6 +3572,20 @@ AUDITED: list[Evidence] = [
         "208 accepts, 27 dtype, 5 shape, 1 weak) is the same replay with trellax at main 5308e8b "
         "(29 Nov 2026, branch hunt15); the bessel_jn/factorial/comb comparison with SciPy's "
         "float64 values was a one-off script over the 20 listed programs",
+    ),
+    E(
+        "docs/semantics.md",
+        "Open: 2 programs, both values (`logspace`",
+        "tests/test_fuzz_keywords.py::test_program",
+        "tests/test_fuzz_keywords.py::test_divergence_rate",
+        "record: the 22 float32 ulps are seed 157's 1.0000022e10 against 1e10 (x32 golden)",
+    ),
+    E(
+        "docs/semantics.md",
+        "The value round that followed fixed 21 more, each rule checked",
+        "tests/test_kw_values.py",
+        "tests/test_fuzz_keywords.py::test_program",
+        "tests/test_fuzz_keywords.py::test_divergence_rate",
     ),
     E(
         "docs/semantics.md",

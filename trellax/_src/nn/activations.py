@@ -24,7 +24,10 @@ from trellax._src.core import core
 from trellax._src.core.basearray import Array as _BaseArray
 from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.custom.derivatives import custom_jvp
-from trellax._src.numpy.util import check_arraylike
+from trellax._src.lax import _base as lax_base
+from trellax._src.lax.structural import _convert
+from trellax._src.numpy import division_rules
+from trellax._src.numpy.util import check_arraylike, to_inexact_dtype
 from trellax._src.scipy.special import logsumexp
 
 Array = Any
@@ -57,12 +60,11 @@ def sigmoid(x: Array) -> Array:
     return lax.logistic(_arr(x))
 
 
-def _float(x: Any) -> Any:
-    """``x`` as an array of its inexact dtype (ints become the default float), as lax needs."""
+def _inexact(x: Any) -> Any:
+    """``x`` in JAX's inexact type for it: integers of up to 32 bits and bool become float32
+    (float64 for 64-bit integers), whatever the default float."""
     x = _arr(x)
-    if not dtypes.issubdtype(x.dtype, np.inexact):
-        x = x.astype(dtypes.default_float_dtype())
-    return x
+    return x.astype(to_inexact_dtype(x.dtype))
 
 
 def softplus(x: Array) -> Array:
@@ -86,7 +88,7 @@ swish = silu
 
 def gelu(x: Array, approximate: bool = True) -> Array:
     """The Gaussian error linear unit; ``approximate`` uses the tanh formula."""
-    x = _float(x)
+    x = _inexact(x)
     if approximate:
         c = np.asarray(np.sqrt(2 / np.pi)).astype(x.dtype)
         cdf = 0.5 * (1.0 + jnp.tanh(c * (x + 0.044715 * (x**3))))
@@ -184,7 +186,11 @@ def squareplus(x: Array, b: Any = 4) -> Array:
     # result is a strong float32 whatever ``b`` is
     check_arraylike("squareplus", x, b)
     x = jnp.asarray(x)
-    return (x + jnp.sqrt(jnp.square(x) + b)) / 2
+    y = x + jnp.sqrt(jnp.square(x) + b)
+    # JAX compiles squareplus as one program, so its ``/ 2`` is XLA's product with the constant
+    # 0.5: for complex values a complex product, where an infinite part makes the result NaN
+    half = division_rules.by_constant(y, lax_base.scalar_to_array(2, y.dtype, y.weak_type))
+    return _convert(half, half.dtype, y.weak_type)  # an int x with a float b: weak, as JAX
 
 
 def sparse_plus(x: Array) -> Array:
@@ -224,7 +230,7 @@ def logmeanexp(
     keepdims: bool = False,
 ) -> Array:
     """``log(mean(exp(x)))`` along ``axis`` (over the ``where`` elements), without overflow."""
-    x = _float(x)
+    x = _arr(x)  # logsumexp's dtype rule (a bool meeting where's 0 is the default int's float)
     lse: Any = logsumexp(x, axis, keepdims=keepdims, where=where)
     if where is None:
         axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
@@ -255,6 +261,10 @@ def softmax(x: Array, axis: int | tuple[int, ...] | None = -1, where: Array | No
     elements, so a masked-out element (whose ``exp`` may overflow) never reaches it."""
     x = _arr(x)
     if where is not None:
+        # JAX fills the masked-out elements with the Python float -inf, so integer and bool
+        # inputs compute in the default float (float64 with x64 on; without a mask: float32)
+        if not dtypes.issubdtype(x.dtype, np.inexact):
+            x = x.astype(dtypes.default_float_dtype())
         return _masked_softmax(x, jnp.asarray(where), axis)
     unnormalized = jnp.exp(x - _stop(_max_keepdims(x, axis, where)))
     result: Array = unnormalized / jnp.sum(unnormalized, axis, keepdims=True)

@@ -26,7 +26,8 @@ from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.fft import fft as lax_fft
 from trellax._src.lax.structural import _convert, concatenate, iota, pad, slice, transpose
-from trellax._src.numpy.creation import asarray
+from trellax._src.numpy.creation import array, asarray
+from trellax._src.numpy.dtype_functions import astype
 from trellax._src.numpy.searching import const
 from trellax._src.numpy.util import ensure_array, promote_args_inexact, to_inexact_dtype
 
@@ -506,18 +507,29 @@ def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None
     """The sample frequencies of an ``n``-point transform with spacing ``d``:
     ``[0, 1, ..., n//2 - 1 (or (n-1)//2), -(n//2), ..., -1] / (d * n)`` (default float)."""
     n = _num_points("fftfreq", n, d)
-    out = _freq_dtype(dtype)
-    # JAX computes in the inexact dtype of ``dtype`` and converts at the end: an integer or
-    # bool dtype gets the truncated (or nonzero) frequencies, not an integer division
-    work = out if dtypes.kind(out) in ("f", "c") else to_inexact_dtype(out)
+    dt = _freq_dtype(dtype)
+    # JAX computes in the real floating type of ``dtype`` (an integer or bool dtype: float32,
+    # float64 for 64-bit integers) and converts the frequencies to ``dtype`` at the end
+    work = dtypes.finfo(to_inexact_dtype(dt)).dtype
     ranges = ((0, 0),) if n <= 0 else ((0, (n - 1) // 2 + 1), (-(n // 2), 0))
-    return _convert(_freqs(ranges, n, d, work), out, False)
+    out = _freqs(ranges, n, d, work)
+    return out if work == dt else astype(out, dt)
 
 
 def rfftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
     """The non-negative sample frequencies ``[0, 1, ..., n//2] / (d * n)``."""
     n = _num_points("rfftfreq", n, d)
-    return _freqs(((0, n // 2 + 1),), n, d, dtype)
+    dt = _freq_dtype(dtype)
+    if dtypes.kind(dt) not in "iu":
+        return _freqs(((0, n // 2 + 1),), n, d, dt)
+    # an integer ``dtype``: JAX's integer range over ``d * n`` made an integer of ``dtype`` (so
+    # truncated, possibly to 0), divided as integers are (in float32, float64 for 64-bit types)
+    k = _convert(_arange(0, n // 2 + 1), dt, False)
+    work = to_inexact_dtype(dt)
+    spacing = array(d * n if _is_number(d) else _product(d, n), dtype=dt)
+    return lax.mul(
+        _convert(k, work, False), lax.div(const(1, work), _convert(spacing, work, False))
+    )
 
 
 def _num_points(fun_name: str, n: int, d: Any) -> int:
@@ -538,9 +550,8 @@ def _num_points(fun_name: str, n: int, d: Any) -> int:
     return operator.index(n)
 
 
-def _freqs(ranges: Sequence[tuple[int, int]], n: int, d: ArrayLike, dtype: Any) -> Array:
-    """The integer ``ranges`` (joined) as ``dtype`` (default float), divided by ``d * n``."""
-    dt = _freq_dtype(dtype)
+def _freqs(ranges: Sequence[tuple[int, int]], n: int, d: ArrayLike, dt: DType) -> Array:
+    """The integer ``ranges`` (joined) as the inexact ``dt``, divided by ``d * n``."""
     parts = [_convert(_arange(lo, hi), dt, False) for lo, hi in ranges]
     k = parts[0] if len(parts) == 1 else concatenate(parts, 0)
     # JAX divides by the broadcast ``d * n``, which XLA turns into a product with its reciprocal
@@ -558,12 +569,21 @@ def _arange(start: int, stop: int) -> Array:
 
 def _spacing(d: ArrayLike, n: int, dt: DType) -> Array:
     """``d * n`` as JAX forms it: in Python for a Python number, else in ``d``'s dtype."""
-    if isinstance(d, (int, float)) and not isinstance(d, bool):
+    if _is_number(d):
         return const(d * n, dt)
+    return _convert(_product(d, n), dt, False)
+
+
+def _is_number(d: Any) -> bool:
+    return isinstance(d, (int, float)) and not isinstance(d, bool)
+
+
+def _product(d: ArrayLike, n: int) -> Array:
+    """``d * n`` for an array (or bool) ``d``, in ``d``'s dtype (a bool's: the default int)."""
     dd = ensure_array("fftfreq", d)
     if dtypes.kind(dd.dtype) == "b":
         dd = _convert(dd, dtypes.default_int_dtype(), dd.weak_type)
-    return _convert(lax.mul(dd, const(n, dd.dtype)), dt, False)
+    return lax.mul(dd, const(n, dd.dtype))
 
 
 def _shift(name: str, x: ArrayLike, axes: int | Sequence[int] | None, inverse: bool) -> Array:

@@ -335,7 +335,10 @@ def lstsq(
         rank = full((), 0, dtypes.default_int_dtype())
     else:
         smax = reshape(slice(s, (0,), (1,)), ())
-        keep = lax.gt(s, lax.mul(smax, const(rc, real)))
+        # JAX keeps a singular value at the cutoff (``>=``, so rcond=1 keeps the largest) and
+        # never a zero one (LAPACK's gelsd drops both)
+        cut = lax.mul(smax, const(rc, real))
+        keep = lax.bitwise_and(lax.gt(s, full(s.shape, 0, real)), lax.ge(s, cut))
         safe = select_n(keep, full(s.shape, 1, real), s)
         s_inv = select_n(keep, full(s.shape, 0, real), lax.div(full(s.shape, 1, real), safe))
         uhb = linalg_ops.matmul(_mH(u), y)
@@ -355,7 +358,7 @@ def lstsq(
             )
             raise err
         if concrete_int(rank, "lstsq", "rank") < n or m <= n:
-            resid = full((0,), 0, real)
+            resid = full((0,), 0, dtypes.default_float_dtype())  # JAX's: the default float
         elif vector:
             resid = reshape(resid, (1,))
     if vector:

@@ -351,7 +351,7 @@ def unwrap(
     if period is None:  # JAX promotes p with the period first: None is its ValueError
         raise ValueError("unwrap: period must be a number or an array, got None")
     check_arraylike("unwrap", p, period)
-    d, _ = promote_dtypes("unwrap", p, period)
+    d, weak = promote_dtypes("unwrap", p, period)
     if d == dtypes.bool_:
         d = dtypes.default_float_dtype()
     if dtypes.kind(d) == "c":
@@ -360,8 +360,9 @@ def unwrap(
     x = _convert(ensure_array("unwrap", p), d, False)
     per = _convert(ensure_array("unwrap", period), d, False)
     x = shapes.moveaxis(x, axis, -1)
-    if x.shape[-1] == 0:
-        return shapes.moveaxis(x, -1, axis)
+    if x.shape[-1] == 0:  # the promoted input, with the join's weak flag (an int and the
+        # default period give a weak float); a non-empty result comes out strong
+        return _convert(shapes.moveaxis(x, -1, axis), d, weak)
     dd = ufuncs.subtract(x[..., 1:], x[..., :-1])
     half = ufuncs.floor_divide(per, 2) if dtypes.kind(d) in "iu" else ufuncs.divide(per, 2)
     disc = half if discont is None else discont
@@ -417,9 +418,13 @@ def gradient(
             out.append(shapes.moveaxis(g, -1, ax))
             continue
         diff2 = ufuncs.subtract(m[..., 2:], m[..., :-2])
-        inner = ufuncs.divide(ufuncs.multiply(diff2, 0.5), h)
-        first = ufuncs.divide(ufuncs.subtract(m[..., 1:2], m[..., :1]), h)
-        last = ufuncs.divide(ufuncs.subtract(m[..., -1:], m[..., -2:-1]), h)
+        inner = ufuncs.multiply(diff2, 0.5)
+        first = ufuncs.subtract(m[..., 1:2], m[..., :1])
+        last = ufuncs.subtract(m[..., -1:], m[..., -2:-1])
+        if given:  # JAX's gradient is one compiled program in which the default spacing is
+            # the constant 1: XLA drops that division, so a complex difference with a NaN or
+            # infinite part keeps its other part (x / (1+0j) would make it NaN)
+            inner, first, last = (ufuncs.divide(v, h) for v in (inner, first, last))
         g = joining.concatenate([first, inner, last], axis=-1)
         out.append(shapes.moveaxis(g, -1, ax))
     return out[0] if len(out) == 1 else out
@@ -611,8 +616,11 @@ def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> Array:
     m = operator.index(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
-    (a,) = promote_args_inexact("polyint", _poly1d("polyint", p))
-    ks = shapes.ravel(ensure_array("polyint", 0 if k is None else k))
+    # the coefficients' dtype is the inexact join with the constants' (k defaults to the
+    # Python int 0): a bool or integer p with an int k is the default float's integer's float
+    k0 = 0 if k is None else k
+    a, _ = promote_args_inexact_keep_shapes("polyint", _poly1d("polyint", p), k0)
+    ks = shapes.ravel(ensure_array("polyint", k0))
     if ks.shape[0] == 1 and m > 1:
         ks = joining.tile(ks, m)
     if ks.shape[0] != m and m:

@@ -268,9 +268,12 @@ def _reduction(
             init = _convert(ensure_array(name, initial), compute, False)
         if init.shape != ():
             raise ValueError(f"initial value must be a scalar. Got array of shape {init.shape}")
-        out_arr = (op.combine_bool if is_bool else op.combine).bind(
-            broadcast_to(init, out_arr.shape), out_arr
-        )
+        if 0 in (x.shape[d] for d in axes):  # over nothing XLA's reduction is initial itself
+            out_arr = broadcast_to(init, out_arr.shape)
+        else:
+            out_arr = (op.combine_bool if is_bool else op.combine).bind(
+                broadcast_to(init, out_arr.shape), out_arr
+            )
     if keepdims:
         out_arr = expand_dims(out_arr, axes)
     return _convert(out_arr, result_dtype, False)
@@ -615,9 +618,9 @@ def var(
     centered = _abs2(lax.sub(x, centre))
     total = sum(centered, axes, dtype=real, keepdims=keepdims, where=where)
     floating = dtypes.kind(real) == "f"
-    if where is None and isinstance(corr, (int, float)):  # a static normalizer
+    if where is None and isinstance(corr, (int, float)) and not weak_result:  # static
         dof = _count(x, axes) - corr
-        if dof <= 0 and (floating or weak_result):  # no degrees of freedom left: NaN
+        if dof <= 0 and floating:  # no degrees of freedom left: NaN
             return _convert(
                 full_like_shape(np.nan, _convert(total, result_dtype, False)),
                 result_dtype,
@@ -629,9 +632,11 @@ def var(
     else:
         mask = where_mask("var", where, tuple(x.shape))
         n = sum(mask, axes, dtype=real, keepdims=keepdims)
+    # an integer computation dtype (weak_result) subtracts the correction in it, as JAX: 2.5 is
+    # 2, and 3 - 5 wraps to 254 in uint8 (positive: no NaN)
     normalizer = lax.sub(n, _convert(ensure_array("var", corr), real, False))
-    result = lax.div(total, normalizer)
-    if floating:
+    result = _convert(lax.div(total, normalizer), result_dtype, weak_result)
+    if floating or weak_result:
         positive = lax.gt(normalizer, full_like_shape(0, normalizer))
         result = select_n(positive, full_like_shape(np.nan, result), result)
     return _convert(result, result_dtype, weak_result)

@@ -289,7 +289,10 @@ def _unique_axis(
     else:
         _check_empty_fill("unique", n, size, fill_value)
     positions, ok, _ = compact(starts, size)
-    values = take(spec_rows, positions, axis=0, mode="clip")
+    if n:
+        values = take(spec_rows, positions, axis=0, mode="clip")
+    else:  # no slices to take: all padding
+        values = full((size, m), 0, x.dtype, x.weak_type)
     if fill_value is not None:
         # a scalar, or one slice (the shape of ``x`` without ``axis``) for every padded slice
         fill = _convert(ensure_array("unique", fill_value), x.dtype, False)

@@ -643,7 +643,10 @@ def logsumexp(
     """
 
     if where is not None:  # masked-out entries can't make NaNs, in values or gradients
-        a = _where(where, a, _c(0, asarray(a)))
+        a = asarray(a)
+        if a.dtype == dtypes.bool_:  # JAX fills with a Python 0: bool joins to the default int
+            a = _convert(a, dtypes.default_int_dtype(), a.weak_type)
+        a = _where(where, a, _c(0, a))
     if b is not None:
         x, weights = promote_args_inexact("logsumexp", a, b)
         x = _where(ufuncs.not_equal(weights, _c(0, weights)), x, _c(float("-inf"), x))
