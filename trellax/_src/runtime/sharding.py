@@ -89,11 +89,14 @@ class _AxisTypeQueries:
 class Mesh(_AxisTypeQueries):
     """Devices arranged in named axes (``Mesh(np.array(devices).reshape(4, 2), ("x", "y"))``)."""
 
-    def __init__(self, devices: Any, axis_names: Sequence[str], axis_types: Any = None) -> None:
+    def __init__(
+        self, devices: Any, axis_names: str | Sequence[str], axis_types: Any = None
+    ) -> None:
         import numpy as np
 
         self.devices = np.asarray(devices, dtype=object)
-        self.axis_names = tuple(axis_names)
+        # a lone string is one axis name, as in JAX (not one axis per character)
+        self.axis_names = (axis_names,) if isinstance(axis_names, str) else tuple(axis_names)
         if self.devices.ndim != len(self.axis_names):
             raise ValueError(
                 f"Mesh requires the ndim of its first argument (`devices`) to equal the length "
@@ -341,7 +344,7 @@ def check_device(device: Any) -> None:
 
 def make_mesh(
     axis_shapes: Sequence[int],
-    axis_names: Sequence[str],
+    axis_names: str | Sequence[str],
     axis_types: Any = None,
     *,
     devices: Sequence[Any] | None = None,
@@ -358,6 +361,8 @@ def make_mesh(
         )
     grid = np.empty(needed, dtype=object)
     grid[:] = pool[:needed]
+    if isinstance(axis_names, str):
+        axis_names = (axis_names,)
     if axis_types is None:
         axis_types = (AxisType.Explicit,) * len(tuple(axis_names))
     return Mesh(grid.reshape(tuple(axis_shapes)), axis_names, axis_types)
