@@ -49,3 +49,39 @@ def test_backends_are_initialized_once_the_devices_are_asked_for() -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.split() == ["False", "4", "True"]
+
+
+def test_with_sharding_constraint_refuses_explicit_axes() -> None:
+    # nnx's key concepts guide constrains a model to P(None, 'model') on a make_mesh mesh
+    # (whose axes are Explicit): JAX refuses it and points to reshard
+    import pytest
+
+    from trellax.sharding import AxisType, NamedSharding, PartitionSpec
+
+    x = trellax.numpy.ones(4)
+    explicit = trellax.make_mesh((1,), "model")
+    with pytest.raises(ValueError) as info:
+        trellax.lax.with_sharding_constraint(x, NamedSharding(explicit, PartitionSpec("model")))
+    assert str(info.value) == (
+        "The spec of NamedSharding passed to with_sharding_constraint can only refer to Auto "
+        "axes of the mesh. Got spec=P('model',) and mesh=AbstractMesh('model': 1, "
+        "axis_types=(Explicit,), device_kind=cpu, num_cores=None, platform=cpu). You probably "
+        "meant to use `reshard` API?"
+    )
+    with pytest.raises(ValueError, match="only refer to Auto axes"):
+        trellax.jit(
+            lambda x: trellax.lax.with_sharding_constraint(
+                x, NamedSharding(explicit, PartitionSpec("model"))
+            )
+        )(x)
+    # a spec naming no axis, or Auto axes only, is accepted
+    trellax.lax.with_sharding_constraint(x, NamedSharding(explicit, PartitionSpec()))
+    auto = trellax.make_mesh((1,), "model", axis_types=(AxisType.Auto,))
+    trellax.lax.with_sharding_constraint(x, NamedSharding(auto, PartitionSpec("model")))
+
+
+def test_partition_spec_entries_are_canonical() -> None:
+    from trellax.sharding import PartitionSpec as P
+
+    assert P(None, ("x",)) == P(None, "x") and repr(P(None, ("x",))) == "P(None, 'x')"
+    assert P(["x", "y"])[0] == ("x", "y") and repr(P(("x", "y"))) == "P(('x', 'y'),)"

@@ -52,6 +52,14 @@ class _Unconstrained:
         return "UNCONSTRAINED"
 
 
+def _canonical_entry(entry: Any) -> Any:
+    if isinstance(entry, list):
+        entry = tuple(entry)
+    if isinstance(entry, tuple) and len(entry) == 1:
+        return entry[0]
+    return entry
+
+
 class PartitionSpec(tuple[Any, ...]):
     """Which mesh axes each array dimension is split over (``P('x', None)``)."""
 
@@ -59,7 +67,9 @@ class PartitionSpec(tuple[Any, ...]):
     UNCONSTRAINED: Any = _Unconstrained()
 
     def __new__(cls, *partitions: Any) -> PartitionSpec:
-        return super().__new__(cls, partitions)
+        # as in JAX, a list entry is a tuple and a tuple of one name is that name:
+        # P(None, ('x',)) is P(None, 'x') (equal, and printed so)
+        return super().__new__(cls, tuple(_canonical_entry(p) for p in partitions))
 
     def __repr__(self) -> str:
         return "P(" + ", ".join(repr(p) for p in self) + ("," if len(self) == 1 else "") + ")"
@@ -163,8 +173,10 @@ class Mesh(_AxisTypeQueries):
 
     @property
     def abstract_mesh(self) -> AbstractMesh:
-        """The mesh's axes without its devices."""
-        return AbstractMesh(self.axis_sizes, self.axis_names, self.axis_types)
+        """The mesh's axes without its devices (its repr names their kind: CPU)."""
+        abstract = AbstractMesh(self.axis_sizes, self.axis_names, self.axis_types)
+        abstract._on_cpu = True
+        return abstract
 
     def __enter__(self) -> Mesh:
         return self
@@ -191,6 +203,9 @@ class AbstractMesh(_AxisTypeQueries):
         elif isinstance(axis_types, AxisType):
             axis_types = (axis_types,) * len(self.axis_names)
         self.axis_types: tuple[AxisType, ...] = tuple(axis_types)
+        #: made from a concrete mesh (``Mesh.abstract_mesh``): JAX's repr then names the
+        #: devices' kind, core count and platform
+        self._on_cpu = False
 
     @property
     def shape(self) -> collections.OrderedDict[str, int]:
@@ -215,7 +230,9 @@ class AbstractMesh(_AxisTypeQueries):
     def update_axis_types(self, name_to_type: dict[str, AxisType]) -> AbstractMesh:
         """A copy whose named axes get new types."""
         types = tuple(name_to_type.get(n, t) for n, t in zip(self.axis_names, self.axis_types))
-        return AbstractMesh(self.axis_sizes, self.axis_names, types)
+        updated = AbstractMesh(self.axis_sizes, self.axis_names, types)
+        updated._on_cpu = self._on_cpu
+        return updated
 
     def _key(self) -> tuple[Any, ...]:
         return (self.axis_sizes, self.axis_names, self.axis_types)
@@ -230,7 +247,8 @@ class AbstractMesh(_AxisTypeQueries):
         axes = ", ".join(f"{n!r}: {s}" for n, s in zip(self.axis_names, self.axis_sizes))
         types = ", ".join(t.name for t in self.axis_types)
         comma = "," if len(self.axis_types) == 1 else ""
-        return f"AbstractMesh({axes}, axis_types=({types}{comma}))"
+        devices = ", device_kind=cpu, num_cores=None, platform=cpu" if self._on_cpu else ""
+        return f"AbstractMesh({axes}, axis_types=({types}{comma}){devices})"
 
 
 def get_abstract_mesh() -> AbstractMesh:
