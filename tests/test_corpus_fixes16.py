@@ -85,3 +85,25 @@ def test_partition_spec_entries_are_canonical() -> None:
 
     assert P(None, ("x",)) == P(None, "x") and repr(P(None, ("x",))) == "P(None, 'x')"
     assert P(["x", "y"])[0] == ("x", "y") and repr(P(("x", "y"))) == "P(('x', 'y'),)"
+
+
+def test_reshard_fits_a_longer_spec_of_nones_to_each_rank() -> None:
+    # nnx's optimization cookbook: reshard(model, P(None, None)) over kernels and biases
+    from trellax.sharding import AxisType, PartitionSpec, reshard
+
+    mesh = trellax.make_mesh((1, 1), ("x", "y"), axis_types=(AxisType.Explicit,) * 2)
+    with trellax.set_mesh(mesh):
+        out = reshard(
+            {"b": trellax.numpy.ones(8), "k": trellax.numpy.ones((2, 8))}, PartitionSpec(None, None)
+        )
+    assert out["b"].sharding.spec == PartitionSpec(None)
+    assert out["k"].sharding.spec == PartitionSpec(None, None)
+
+
+def test_shaped_array_repr_writes_dims_without_spaces() -> None:
+    # nnx's optimization cookbook prints jax.typeof(...) of a kernel: ShapedArray(float32[2,8])
+    from trellax.core import ShapedArray
+
+    assert repr(trellax.typeof(trellax.numpy.ones((2, 8)))) == "ShapedArray(float32[2,8])"
+    weak = ShapedArray((2, 3, 4), np.dtype("int8"), weak_type=True)
+    assert repr(weak) == "ShapedArray(int8[2,3,4], weak_type=True)"

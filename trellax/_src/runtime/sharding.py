@@ -32,7 +32,7 @@ from trellax._src.core.devices import (
 )
 from trellax._src.lax import standins
 from trellax._src.numpy.creation import asarray
-from trellax._src.tree.tree_util import tree_flatten
+from trellax._src.tree.tree_util import broadcast_prefix, tree_flatten
 
 _ONE = "trellax computes on one CPU device"
 
@@ -413,10 +413,29 @@ jit_options.context_mesh[:] = [get_mesh]  # jit's in_shardings check reads the c
 def reshard(xs: Any, out_shardings: Any) -> Any:
     """``xs`` with each concrete array reporting its sharding in ``out_shardings`` (a pytree
     prefix; a ``PartitionSpec`` is over the mesh of ``set_mesh``): the data stay one buffer."""
-    for s in tree_flatten(out_shardings, is_leaf=lambda x: isinstance(x, Sharding | P))[0]:
-        if not isinstance(s, Sharding | PartitionSpec):
+
+    def is_spec(x: Any) -> bool:
+        return isinstance(x, Sharding | PartitionSpec)
+
+    targets = tree_flatten(out_shardings, is_leaf=is_spec)[0]
+    for s in targets:
+        if not is_spec(s):
             raise TypeError(f"reshard: expected shardings or PartitionSpecs, got {s!r}")
+    if any(isinstance(s, PartitionSpec) for s in targets):
+        # as in JAX, a spec longer than an array's rank fits it when the extra entries are None:
+        # reshard(model, P(None, None)) takes a model's biases too
+        leaves, treedef = tree_flatten(xs)
+        specs = broadcast_prefix(out_shardings, xs, is_leaf=is_spec)
+        out_shardings = treedef.unflatten([_fit_rank(s, x) for s, x in zip(specs, leaves)])
     return standins.place_eagerly[0](xs, out_shardings)  # set by runtime/device.py
+
+
+def _fit_rank(spec: Any, x: Any) -> Any:
+    """``spec`` without its entries past the rank of ``x`` when those are all None."""
+    ndim = len(getattr(x, "shape", ()))
+    if isinstance(spec, PartitionSpec) and len(spec) > ndim and all(e is None for e in spec[ndim:]):
+        return PartitionSpec(*spec[:ndim])
+    return spec
 
 
 class Shard:
