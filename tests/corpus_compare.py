@@ -203,6 +203,9 @@ def corpus_command(
     if prog["kind"] == "notebook":
         path = programs / prog["file"]
         return [*python, str(CORPUS / "run_notebook.py"), str(path)], str(path.parent), env
+    if prog["kind"] == "doctest":
+        path = programs / prog["file"]
+        return [*python, str(CORPUS / "run_doctest.py"), str(path)], str(path.parent), env
     if prog["kind"] == "script":
         path = programs / prog["file"]
         return [*python, str(path), *prog.get("args", [])], str(path.parent), env

@@ -107,3 +107,27 @@ def test_shaped_array_repr_writes_dims_without_spaces() -> None:
     assert repr(trellax.typeof(trellax.numpy.ones((2, 8)))) == "ShapedArray(float32[2,8])"
     weak = ShapedArray((2, 3, 4), np.dtype("int8"), weak_type=True)
     assert repr(weak) == "ShapedArray(int8[2,3,4], weak_type=True)"
+
+
+def test_jit_folds_log_of_exp_as_xla_does() -> None:
+    # JAX's FAQ: jnp.log(jnp.exp(100.0)) is inf eagerly and 100.0 under jit, XLA folding log(exp)
+    tnp = trellax.numpy
+
+    def f(x: trellax.Array) -> trellax.Array:
+        return tnp.log(tnp.exp(x))
+
+    assert float(f(100.0)) == float("inf")
+    assert float(trellax.jit(f)(100.0)) == 100.0
+    assert float(trellax.jit(f)(tnp.float16(20.0))) == 20.0
+    special = tnp.array([1e3, -1e3, np.nan, np.inf, -np.inf])
+    np.testing.assert_array_equal(np.asarray(trellax.jit(f)(special)), np.asarray(special))
+    # the exp read elsewhere is kept; bfloat16 (widened by XLA first) and complex are not folded
+    both = trellax.jit(lambda x: (f(x), tnp.exp(x)))(100.0)
+    assert [float(v) for v in both] == [100.0, float("inf")]
+    assert float(trellax.jit(f)(tnp.bfloat16(100.0))) == float("inf")
+    z = tnp.complex64(1 + 10j)
+    assert complex(trellax.jit(f)(z)) == complex(f(z))
+    # inside a compiled loop body too; exp(log(x)) stays
+    loop = trellax.jit(lambda x: trellax.lax.fori_loop(0, 2, lambda i, c: f(c), x))
+    assert float(loop(100.0)) == 100.0
+    assert np.isnan(float(trellax.jit(lambda x: tnp.exp(tnp.log(x)))(-1.0)))
