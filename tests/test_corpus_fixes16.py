@@ -131,3 +131,34 @@ def test_jit_folds_log_of_exp_as_xla_does() -> None:
     loop = trellax.jit(lambda x: trellax.lax.fori_loop(0, 2, lambda i, c: f(c), x))
     assert float(loop(100.0)) == 100.0
     assert np.isnan(float(trellax.jit(lambda x: tnp.exp(tnp.log(x)))(-1.0)))
+
+
+def test_stateful_rng_draws_fold_a_counter_into_its_key() -> None:
+    # JAX's JEP 28845 page: stateful_rng(1701).random((5,)) twice gives new draws; the values
+    # are those of fold_in(key(1701), 0) and then of fold_in(..., 1), as observed on JAX 0.10.2
+    from trellax import random
+    from trellax.experimental.random import StatefulPRNG, stateful_rng
+
+    rng = stateful_rng(1701)
+    first, second = rng.random((5,)), rng.random((5,))
+    base = random.key(1701)
+    for i, drawn in enumerate([first, second]):
+        want = random.uniform(random.fold_in(base, i), (5,))
+        np.testing.assert_array_equal(np.asarray(drawn), np.asarray(want))
+    np.testing.assert_allclose(
+        np.asarray(first), [0.09609699, 0.26730824, 0.5619041, 0.24421775, 0.7715055], rtol=1e-6
+    )
+    assert int(rng._counter[...]) == 2
+    rng = stateful_rng(1701)
+    assert rng.integers(5, size=(3,)).tolist() == [4, 4, 2]
+    normal = stateful_rng(1701).normal(1.0, 2.0, size=(2,))
+    np.testing.assert_allclose(np.asarray(normal), [-1.608232, -0.24194872], rtol=1e-6)
+    assert stateful_rng(1701).uniform(tnp_zeros(3), 2.0).shape == (3,)
+    children = stateful_rng(1701).spawn(2)
+    assert len(children) == 2 and all(isinstance(c, StatefulPRNG) for c in children)
+    assert random.key_data(children[1]._base_key).tolist() == [1786472918, 773143027]
+    assert float(trellax.jit(stateful_rng(42).uniform)()) == np.float32(0.5302608)
+
+
+def tnp_zeros(n: int) -> trellax.Array:
+    return trellax.numpy.zeros(n)
