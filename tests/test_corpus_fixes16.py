@@ -162,3 +162,21 @@ def test_stateful_rng_draws_fold_a_counter_into_its_key() -> None:
 
 def tnp_zeros(n: int) -> trellax.Array:
     return trellax.numpy.zeros(n)
+
+
+def test_jax_transfer_guard_is_an_option_the_three_guards_read() -> None:
+    # JAX's transfer guard page starts with jax.config.update("jax_transfer_guard", "allow")
+    import pytest
+
+    config = trellax.config
+    assert config.jax_transfer_guard is None
+    try:
+        config.update("jax_transfer_guard", "log")
+        assert config.jax_transfer_guard == "log"
+        assert config.jax_transfer_guard_host_to_device == "log"
+        with trellax.transfer_guard_device_to_host("disallow"):
+            assert config.jax_transfer_guard_device_to_host == "disallow"
+        with pytest.raises(ValueError, match="new enum value must be None or in"):
+            config.update("jax_transfer_guard", "bad")
+    finally:
+        config.update("jax_transfer_guard", None)
