@@ -180,3 +180,29 @@ def test_jax_transfer_guard_is_an_option_the_three_guards_read() -> None:
             config.update("jax_transfer_guard", "bad")
     finally:
         config.update("jax_transfer_guard", None)
+
+
+def test_initializers_take_out_sharding() -> None:
+    # Flax's nnx sharding guide calls initializers with out_sharding= (JAX's signature)
+    import pytest
+
+    from trellax.nn import initializers as init
+    from trellax.sharding import NamedSharding, PartitionSpec
+
+    key = trellax.random.key(0)
+    mesh = trellax.make_mesh((1,), "x")
+    spec = NamedSharding(mesh, PartitionSpec(None, "x"))
+    for make in [
+        init.lecun_normal(),
+        init.glorot_uniform(),
+        init.normal(),
+        init.uniform(),
+        init.truncated_normal(),
+        init.orthogonal(),
+        init.constant(2.0),
+    ]:
+        plain = make(key, (2, 3))
+        placed = make(key, (2, 3), trellax.numpy.float32, out_sharding=spec)
+        np.testing.assert_array_equal(np.asarray(placed), np.asarray(plain))
+        with pytest.raises(TypeError, match="out_sharding"):
+            make(key, (2, 3), None, 3)
