@@ -34,7 +34,9 @@ class LineRule:
     With ``until``, a matching line starts a block that ends at the next line matching
     ``until`` (included), and the whole block is dropped (a printed jaxpr, for instance); with
     ``unordered`` too, the block is kept but its lines are compared as a set, in sorted order
-    (callbacks that XLA may run in another order)."""
+    (callbacks that XLA may run in another order). With ``mask``, only the text the pattern
+    matches is replaced by ``?`` in both outputs and the rest of the line is compared (a class
+    path inside a printed tree)."""
 
     pattern: str
     rtol: float | None = None  # None (and no atol): drop the line from both outputs
@@ -42,6 +44,7 @@ class LineRule:
     until: str | None = None
     atol: float | None = None
     unordered: bool = False
+    mask: bool = False
 
 
 def _sort_unordered_blocks(lines: list[str], rules: Sequence[LineRule]) -> list[str]:
@@ -79,8 +82,11 @@ def tokens(output: str, rules: Sequence[LineRule] = ()) -> list[Token]:
     out: list[Token] = []
     pending = ""
     block_end: str | None = None
-    kept = [r for r in rules if not r.unordered]
+    kept = [r for r in rules if not r.unordered and not r.mask]
+    masks = [r for r in rules if r.mask]
     for line in _sort_unordered_blocks(output.splitlines(), rules):
+        for rule in masks:
+            line = re.sub(rule.pattern, "?", line)
         if block_end is not None:
             if re.search(block_end, line):
                 block_end = None
@@ -197,6 +203,9 @@ def corpus_command(
     if prog["kind"] == "notebook":
         path = programs / prog["file"]
         return [*python, str(CORPUS / "run_notebook.py"), str(path)], str(path.parent), env
+    if prog["kind"] == "doctest":
+        path = programs / prog["file"]
+        return [*python, str(CORPUS / "run_doctest.py"), str(path)], str(path.parent), env
     if prog["kind"] == "script":
         path = programs / prog["file"]
         return [*python, str(path), *prog.get("args", [])], str(path.parent), env

@@ -2314,6 +2314,16 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
+        "All 26 agree with JAX: 19 print exactly what JAX prints, 2 agree within 1e-5 with no rule",
+        "tests/test_corpus.py",
+    ),
+    E(
+        "docs/compat.md",
+        "A rule may now `mask` only the text its pattern matches and compare the rest of the line",
+        "tests/test_corpus_runner.py::test_mask_rule_compares_the_rest_of_the_line",
+    ),
+    E(
+        "docs/compat.md",
         "before raising (its prints happen, as in JAX); `grad`/`jacrev`/`jacfwd` rebuild the",
         "tests/test_corpus.py",
     ),

@@ -2,7 +2,8 @@
 under JAX 0.10.2 (``tests/golden/corpus.json``, written by ``tools/gen_golden_corpus.py``).
 
 The programs (``tests/corpus/programs``, sources and licenses in ``tests/corpus/SOURCES.md``) are
-JAX's documentation notebooks and examples and optax's example notebooks, kept verbatim. Their
+JAX's documentation notebooks, doctest pages and examples, Flax's Linen and nnx guides and
+optax's example notebooks, kept verbatim. Their
 outputs are compared by :mod:`corpus_compare`: text exactly, numbers within 1e-5 relative, after
 the per-program line rules of the manifest (wall-clock times, printed jaxprs, each with its
 reason). Programs that need optax or SciPy are skipped when those are not installed, programs
@@ -91,6 +92,8 @@ def test_program_prints_what_it_prints_under_jax(
             " (pip install --no-deps optax==0.2.8 chex==0.1.92 after trellax[optax], see"
             " docs/compat.md)"
             if "optax" in missing
+            else " (pip install --no-deps flax==0.12.8 after trellax[nnx], see docs/compat.md)"
+            if "flax" in missing
             else ""
         )
         pytest.skip(f"needs {', '.join(missing)}{recipe}")

@@ -152,3 +152,14 @@ def test_unordered_rule_compares_a_block_as_a_set() -> None:
     assert compare(moved, want, [rule]) is not None
     off = got.replace("0.84", "0.85")
     assert compare(off, want, [rule]) is not None
+
+
+def test_mask_rule_compares_the_rest_of_the_line() -> None:
+    rule = LineRule(pattern=r"\b(jax|trellax)\.numpy\.(?=float32)", mask=True, reason="path")
+    jax_line = "Param(dtype=<class 'jax.numpy.float32'>, value=1.5)\n"
+    assert compare(jax_line.replace("jax.", "trellax."), jax_line, [rule]) is None
+    assert compare(jax_line.replace("jax.", "trellax."), jax_line) is not None
+    # the masked line's other text and numbers are still compared
+    changed = jax_line.replace("jax.", "trellax.").replace("1.5", "2.5")
+    assert compare(changed, jax_line, [rule]) is not None
+    assert compare(jax_line.replace("Param", "Other"), jax_line, [rule]) is not None

@@ -306,6 +306,8 @@ def test_errors_are_flax_s_classes_shared_with_nn() -> None:
     assert (
         str(e)
         == 'Trying to save an outdated checkpoint at step: "3" and path: "/ckpt/checkpoint_3".'
+        " (https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html"
+        "#flax.errors.InvalidCheckpointError)"
     )
     again = pickle.loads(pickle.dumps(e))
     assert type(again) is errors.InvalidCheckpointError and str(again) == str(e)

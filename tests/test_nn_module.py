@@ -207,6 +207,8 @@ def test_param_errors() -> None:
         d.apply({}, tnp.ones(3))
     assert str(info.value) == (
         'Tried to access "kernel" from collection "params" in "/" but the collection is empty.'
+        " (https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html"
+        "#flax.errors.ScopeCollectionNotFound)"
     )
     with pytest.raises(nn.errors.ScopeParamNotFoundError, match='"bias" in scope "/"'):
         d.apply({"params": {"kernel": tnp.ones((3, 3))}}, tnp.ones(3))

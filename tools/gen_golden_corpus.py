@@ -11,6 +11,7 @@ same ``PYTHONPATH`` with the matplotlib stand-in first, stdin empty), by
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import subprocess
 import sys
@@ -36,6 +37,10 @@ def main() -> None:
     records = dict(old["programs"]) if args.only else {}
     for prog in load_manifest():
         if args.only and prog["name"] not in args.only:
+            continue
+        missing = [m for m in prog["requires"] if importlib.util.find_spec(m) is None]
+        if missing:  # a record made without them would be of a failing run: keep the old one
+            print(f"{prog['name']}: skipped, needs {', '.join(missing)}", file=sys.stderr)
             continue
         cmd, cwd, env = corpus_command(prog, [sys.executable])
         start = time.perf_counter()

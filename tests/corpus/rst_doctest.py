@@ -10,8 +10,10 @@ the groups first appear: the global setup, then the group's setup blocks (those 
 what it prints is output); a block that raises is reported and the group goes on.
 
 The global setup of Flax's ``docs/conf.py`` imports ``jax``, ``jax.numpy as jnp`` and
-``flax.nnx`` and installs a logging filter; only the first two are run here (no Linen guide
-uses ``nnx``, which needs the real Flax).
+``flax.nnx`` and installs a logging filter; only the first two are run here for the Linen
+guides (none uses ``nnx``, which needs the real Flax). The nnx guides (``docs_nnx/conf.py``,
+kept under a folder named ``docs_nnx`` here) get their global setup's code too: 8 CPU devices
+and ``from flax import nnx`` (the logging filter, which hides absl messages, is left out).
 """
 
 from __future__ import annotations
@@ -20,6 +22,18 @@ import re
 from dataclasses import dataclass, field
 
 GLOBAL_SETUP = "import jax\nimport jax.numpy as jnp\n"
+NNX_GLOBAL_SETUP = (
+    "import jax\njax.config.update('jax_num_cpu_devices', 8)\nimport jax.numpy as jnp\n"
+    "from flax import nnx\n"
+)
+
+
+def global_setup(parts: tuple[str, ...]) -> str:
+    """The global setup of the guide at a path of these parts: the nnx guides' (docs_nnx) or
+    the Linen guides'."""
+    return NNX_GLOBAL_SETUP if "docs_nnx" in parts else GLOBAL_SETUP
+
+
 DIRECTIVE = re.compile(r"^(\s*)\.\. (testsetup|testcode|testoutput|codediff|doctest)::\s*(.*)$")
 OPTION = re.compile(r"^\s*:([\w-]+):\s*(.*)$")
 

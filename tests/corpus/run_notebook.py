@@ -191,7 +191,7 @@ def run_rst(text: str, path: Path) -> int:
 
             numpy.random.seed(0)
         namespace: dict[str, object] = {"__name__": "__main__", "__file__": str(path)}
-        setup = rst_doctest.GLOBAL_SETUP + "".join(group.setup)
+        setup = rst_doctest.global_setup(path.resolve().parts) + "".join(group.setup)
         steps = [("setup", setup), *((str(n), src) for n, src in group.code)]
         for label, src in steps:
             if label != "setup":

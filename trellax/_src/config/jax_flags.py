@@ -182,14 +182,27 @@ threefry_partitionable = _bool_flag(
     "trellax.random draws the bits of JAX's default, threefry_partitionable=True",
     only=True,
 )
-transfer_guard_host_to_device = _enum_flag(
-    "transfer_guard_host_to_device", None, _TRANSFER, _ONE_DEVICE
+#: ``jax_transfer_guard``: the value of the three guards below where they are not set
+transfer_guard_all = _enum_flag("transfer_guard", None, _TRANSFER, _ONE_DEVICE)
+
+
+class _TransferGuard(FlagState):
+    """One direction's guard; unset, it reads ``jax_transfer_guard`` (as JAX's do)."""
+
+    @property
+    def value(self) -> Any:
+        own = super().value
+        return transfer_guard_all.value if own is None else own
+
+
+transfer_guard_host_to_device = _TransferGuard(
+    "transfer_guard_host_to_device", None, parse_enum(_TRANSFER, True), _ONE_DEVICE
 )
-transfer_guard_device_to_device = _enum_flag(
-    "transfer_guard_device_to_device", None, _TRANSFER, _ONE_DEVICE
+transfer_guard_device_to_device = _TransferGuard(
+    "transfer_guard_device_to_device", None, parse_enum(_TRANSFER, True), _ONE_DEVICE
 )
-transfer_guard_device_to_host = _enum_flag(
-    "transfer_guard_device_to_host", None, _TRANSFER, _ONE_DEVICE
+transfer_guard_device_to_host = _TransferGuard(
+    "transfer_guard_device_to_host", None, parse_enum(_TRANSFER, True), _ONE_DEVICE
 )
 auto_pcast = _bool_flag("auto_pcast", True, _NOTHING + "no sharding-in-types here")
 remove_size_one_mesh_axis_from_type = _bool_flag(

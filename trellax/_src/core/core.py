@@ -147,7 +147,8 @@ class ShapedArray:
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapedArray({self.dtype.name}{list(self.shape)}{weak})"
+        dims = ",".join(map(str, self.shape))  # JAX's: float32[2,8], no space
+        return f"ShapedArray({self.dtype.name}[{dims}]{weak})"
 
 
 def physical_aval(aval: ShapedArray) -> ShapedArray:

@@ -67,10 +67,25 @@ CPU = Device(0)
 
 _devices: list[Device] = [CPU]
 
+#: whether the device list has been asked for (``devices()``, ``device_count()``, a mesh): the
+#: nearest thing to JAX's "backends initialized". Unlike JAX, computing on arrays does not set it
+#: (trellax's arrays need no backend), and a later jax_num_cpu_devices is not refused
+_STARTED = [False]
+
+
+def devices_started() -> bool:
+    """Whether the device list has been asked for yet (``backends_are_initialized``)."""
+    return _STARTED[0]
+
 
 def device_list() -> list[Device]:
     """The devices presented: ``jax_num_cpu_devices`` of them when set, else as many as
     ``XLA_FLAGS``' ``--xla_force_host_platform_device_count`` asks for, else one."""
+    _STARTED[0] = True
+    return _presented()
+
+
+def _presented() -> list[Device]:
     count = num_cpu_devices.value
     if count == -1:
         found = _FORCE_COUNT.findall(os.environ.get("XLA_FLAGS", ""))
@@ -84,7 +99,8 @@ def device_list() -> list[Device]:
 
 def is_device(device: Any) -> bool:
     """Whether ``device`` is one of the devices presented."""
-    return isinstance(device, Device) and device.id < len(device_list())
+    # a check, not a use: the devices are not "started" by it (the default sharding checks CPU)
+    return isinstance(device, Device) and device.id < len(_presented())
 
 
 def is_cpu(device: Any) -> bool:

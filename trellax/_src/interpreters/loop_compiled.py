@@ -389,7 +389,9 @@ def _prepared(jaxpr: Jaxpr, consts: Sequence[Any], carried: int) -> tuple[Jaxpr,
     consts = list(consts)
     if tracing.call_bodies and any(e.primitive in tracing.call_bodies for e in jaxpr.eqns):
         jaxpr, consts = tracing.inline_calls(jaxpr, consts)
-    body = xla_rewrites.select_bool_products(tracing.without_dead_code(jaxpr))
+    body = xla_rewrites.log_of_exp(
+        xla_rewrites.select_bool_products(tracing.without_dead_code(jaxpr))
+    )
     return xla_rewrites.reciprocal_divisions(peephole.simplify(body), carried), consts
 
 

@@ -414,7 +414,7 @@ class Emitter:
         (a loop's code generator chooses where results are written: :attr:`out_targets`)."""
         if call_bodies and any(e.primitive in call_bodies for e in jaxpr.eqns):
             jaxpr, consts = inline_calls(jaxpr, consts)
-        jaxpr = xla_rewrites.select_bool_products(without_dead_code(jaxpr))
+        jaxpr = xla_rewrites.log_of_exp(xla_rewrites.select_bool_products(without_dead_code(jaxpr)))
         if specialize.enabled:
             jaxpr = peephole.simplify(jaxpr)
         # after peephole, which would fold the broadcasts it adds; ``carried``: a loop body's

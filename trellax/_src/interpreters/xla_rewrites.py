@@ -34,6 +34,7 @@ from trellax._src.lax.elementwise import (
     abs_p,
     div_p,
     exp_p,
+    log_p,
     lt_p,
     mul,
     mul_p,
@@ -87,6 +88,36 @@ def select_bool_products(jaxpr: Jaxpr) -> Jaxpr:
                 out.append(new)
                 changed = True
                 continue
+        out.append(e)
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out) if changed else jaxpr
+
+
+#: XLA's simplifier folds ``log(exp(x))`` to ``x`` at these element types (bfloat16 is widened to
+#: float32 around each operation first, which hides the pattern; complex logs are kept)
+_LOG_EXP = frozenset(np.dtype(name) for name in ("float16", "float32", "float64"))
+
+
+def log_of_exp(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr`` with XLA's ``log(exp(x)) -> x`` applied (the same object when nothing matches):
+    under ``jit``, JAX's ``jnp.log(jnp.exp(100.0))`` is ``100.0`` where eagerly it is ``inf``
+    (JAX's FAQ shows it). The log becomes a copy of ``x``; the exp stays if anything else reads
+    it (dead-code removal drops it otherwise)."""
+    eqns = jaxpr.eqns
+    if not any(e.primitive is log_p for e in eqns):
+        return jaxpr
+    exponent: dict[int, Atom] = {}  # id(exp's result) -> its operand
+    out: list[JaxprEqn] = []
+    changed = False
+    for e in eqns:
+        if e.primitive is exp_p and e.outvars[0].aval.dtype in _LOG_EXP:
+            exponent[id(e.outvars[0])] = e.invars[0]
+        elif e.primitive is log_p and type(e.invars[0]) is Var and id(e.invars[0]) in exponent:
+            (result,) = e.outvars
+            x = exponent[id(e.invars[0])]
+            params = {"new_dtype": result.aval.dtype, "weak_type": result.aval.weak_type}
+            out.append(_eqn(e, convert_element_type_p, [x], result, params))
+            changed = True
+            continue
         out.append(e)
     return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out) if changed else jaxpr
 

@@ -88,7 +88,27 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
             "One of with_sharding_constraint arguments got sharding None which is not allowed. "
             "Please only pass `Sharding` instances."
         )
+    for sharding in leaves:
+        _check_auto_axes(sharding)
     return place_eagerly[0](x, shardings)
+
+
+def _check_auto_axes(sharding: Any) -> None:
+    """A ``NamedSharding`` whose spec names an Explicit or Manual mesh axis is refused, as JAX
+    refuses it (eager or traced): such axes are changed with ``reshard``."""
+    from trellax._src.runtime.sharding import AxisType, NamedSharding, spec_axes
+
+    if not isinstance(sharding, NamedSharding):
+        return
+    mesh = sharding.mesh
+    types = dict(zip(mesh.axis_names, mesh.axis_types))
+    named = [name for entry in sharding.spec for name in spec_axes(entry)]
+    if any(types.get(name, AxisType.Auto) != AxisType.Auto for name in named):
+        raise ValueError(
+            "The spec of NamedSharding passed to with_sharding_constraint can only refer to "
+            f"Auto axes of the mesh. Got spec={sharding.spec!r} and "
+            f"mesh={mesh.abstract_mesh!r}. You probably meant to use `reshard` API?"
+        )
 
 
 def stage(x: ArrayLike, /) -> Array:

@@ -3,15 +3,16 @@
 ``trellax.nn`` raises these for the module system and ``trellax.flax`` (which re-exports this
 module as ``trellax.flax.errors``) for checkpoints, so that
 ``except flax.errors.ScopeParamNotFoundError`` catches the same thing under trellax. As in Flax they
-derive from ``Exception`` through :class:`FlaxError`, not from ``ValueError``. Unlike Flax, the
-message carries no link to Flax's documentation page (the class's docstring here says the fix).
+derive from ``Exception`` through :class:`FlaxError`, not from ``ValueError``. As in Flax, the
+message ends with the address of the error's entry on Flax's documentation page (a program that
+prints a caught error prints the same line under both); the class's docstring here says the fix.
 
 Example::
 
     >>> import trellax.numpy as tnp, trellax.nn as nn
     >>> nn.Dense(3).apply({}, tnp.ones(2))
     Traceback (most recent call last):
-    ScopeCollectionNotFound: Tried to access "kernel" from collection "params" in "/" but the collection is empty.
+    ScopeCollectionNotFound: Tried to access "kernel" from collection "params" in "/" but the collection is empty. (https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html#flax.errors.ScopeCollectionNotFound)
 
 The fix is to pass the variables that ``init`` returned: ``nn.Dense(3).apply(variables, x)``.
 """
@@ -19,6 +20,9 @@ The fix is to pass the variables that ``init`` returned: ``nn.Dense(3).apply(var
 from __future__ import annotations
 
 from typing import Any
+
+#: Flax's page of error explanations, which every FlaxError message ends by linking to
+ERROR_PAGE = "https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html"
 
 
 def _rebuild(cls: type[FlaxError], message: str) -> FlaxError:
@@ -32,6 +36,9 @@ class FlaxError(Exception):
     """Base class of every Flax error; holds one ready-made message."""
 
     def __init__(self, message: str = "") -> None:
+        # the entry of this class on Flax's error page, named by its public path (flax.errors)
+        if ERROR_PAGE not in message:
+            message = f"{message} ({ERROR_PAGE}#flax.errors.{type(self).__name__})"
         super().__init__(message)
 
     def __reduce__(self) -> tuple[Any, ...]:

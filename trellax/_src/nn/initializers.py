@@ -20,11 +20,14 @@ import numpy as np
 
 import trellax.numpy as jnp
 from trellax import dtypes
+from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.nn._random import random
 
 
 class Initializer(Protocol):
-    def __call__(self, key: Any, shape: Sequence[int], dtype: Any = ...) -> Any: ...
+    def __call__(
+        self, key: Any, shape: Sequence[int], dtype: Any = ..., out_sharding: Any = ...
+    ) -> Any: ...
 
 
 def _dtype(dtype: Any) -> Any:
@@ -48,7 +51,8 @@ def ones(key: Any, shape: Sequence[int], dtype: Any = None, out_sharding: Any = 
 def constant(value: Any, dtype: Any = None) -> Initializer:
     """Every element ``value``."""
 
-    def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> Any:
+    def init(key: Any, shape: Sequence[int], dtype: Any = dtype, out_sharding: Any = None) -> Any:
+        check_out_sharding("initializer", out_sharding)  # one device: checked, as JAX's
         return jnp.full(_shape(shape), value, _dtype(dtype))
 
     return init
@@ -57,7 +61,8 @@ def constant(value: Any, dtype: Any = None) -> Initializer:
 def uniform(scale: float = 1e-2, dtype: Any = None) -> Initializer:
     """Uniform on ``[0, scale)``."""
 
-    def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> Any:
+    def init(key: Any, shape: Sequence[int], dtype: Any = dtype, out_sharding: Any = None) -> Any:
+        check_out_sharding("initializer", out_sharding)  # one device: checked, as JAX's
         d = _dtype(dtype)
         return random().uniform(key, _shape(shape), d) * jnp.array(scale, d)
 
@@ -67,7 +72,8 @@ def uniform(scale: float = 1e-2, dtype: Any = None) -> Initializer:
 def normal(stddev: float = 1e-2, dtype: Any = None) -> Initializer:
     """Normal with mean 0 and standard deviation ``stddev``."""
 
-    def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> Any:
+    def init(key: Any, shape: Sequence[int], dtype: Any = dtype, out_sharding: Any = None) -> Any:
+        check_out_sharding("initializer", out_sharding)  # one device: checked, as JAX's
         d = _dtype(dtype)
         return random().normal(key, _shape(shape), d) * jnp.array(stddev, d)
 
@@ -79,7 +85,8 @@ def truncated_normal(
 ) -> Initializer:
     """A standard normal truncated to ``[lower, upper]``, times ``stddev``."""
 
-    def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> Any:
+    def init(key: Any, shape: Sequence[int], dtype: Any = dtype, out_sharding: Any = None) -> Any:
+        check_out_sharding("initializer", out_sharding)  # one device: checked, as JAX's
         d = _dtype(dtype)
         return random().truncated_normal(key, lower, upper, _shape(shape), d) * jnp.array(stddev, d)
 
@@ -151,7 +158,8 @@ def variance_scaling(
     if distribution not in ("truncated_normal", "normal", "uniform"):
         raise ValueError(f"invalid distribution for variance scaling initializer: {distribution}")
 
-    def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> Any:
+    def init(key: Any, shape: Sequence[int], dtype: Any = dtype, out_sharding: Any = None) -> Any:
+        check_out_sharding("initializer", out_sharding)  # one device: checked, as JAX's
         d = _dtype(dtype)
         shp = _shape(shape)
         fan_in, fan_out = _compute_fans(shp, in_axis, out_axis, batch_axis)
@@ -244,7 +252,8 @@ kaiming_normal = he_normal
 def orthogonal(scale: float = 1.0, column_axis: int = -1, dtype: Any = None) -> Initializer:
     """A (semi-)orthogonal matrix along ``column_axis`` (QR of a normal matrix, signs fixed)."""
 
-    def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> Any:
+    def init(key: Any, shape: Sequence[int], dtype: Any = dtype, out_sharding: Any = None) -> Any:
+        check_out_sharding("initializer", out_sharding)  # one device: checked, as JAX's
         d = _dtype(dtype)
         shp = _shape(shape)
         if len(shp) < 2:
@@ -271,7 +280,8 @@ def orthogonal(scale: float = 1.0, column_axis: int = -1, dtype: Any = None) -> 
 def delta_orthogonal(scale: float = 1.0, column_axis: int = -1, dtype: Any = None) -> Initializer:
     """Convolution kernels that are an orthogonal matrix at the spatial centre, zero elsewhere."""
 
-    def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> Any:
+    def init(key: Any, shape: Sequence[int], dtype: Any = dtype, out_sharding: Any = None) -> Any:
+        check_out_sharding("initializer", out_sharding)  # one device: checked, as JAX's
         d = _dtype(dtype)
         shp = _shape(shape)
         if len(shp) not in (3, 4, 5):

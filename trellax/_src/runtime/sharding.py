@@ -32,7 +32,7 @@ from trellax._src.core.devices import (
 )
 from trellax._src.lax import standins
 from trellax._src.numpy.creation import asarray
-from trellax._src.tree.tree_util import tree_flatten
+from trellax._src.tree.tree_util import broadcast_prefix, tree_flatten
 
 _ONE = "trellax computes on one CPU device"
 
@@ -52,6 +52,14 @@ class _Unconstrained:
         return "UNCONSTRAINED"
 
 
+def _canonical_entry(entry: Any) -> Any:
+    if isinstance(entry, list):
+        entry = tuple(entry)
+    if isinstance(entry, tuple) and len(entry) == 1:
+        return entry[0]
+    return entry
+
+
 class PartitionSpec(tuple[Any, ...]):
     """Which mesh axes each array dimension is split over (``P('x', None)``)."""
 
@@ -59,7 +67,9 @@ class PartitionSpec(tuple[Any, ...]):
     UNCONSTRAINED: Any = _Unconstrained()
 
     def __new__(cls, *partitions: Any) -> PartitionSpec:
-        return super().__new__(cls, partitions)
+        # as in JAX, a list entry is a tuple and a tuple of one name is that name:
+        # P(None, ('x',)) is P(None, 'x') (equal, and printed so)
+        return super().__new__(cls, tuple(_canonical_entry(p) for p in partitions))
 
     def __repr__(self) -> str:
         return "P(" + ", ".join(repr(p) for p in self) + ("," if len(self) == 1 else "") + ")"
@@ -89,11 +99,14 @@ class _AxisTypeQueries:
 class Mesh(_AxisTypeQueries):
     """Devices arranged in named axes (``Mesh(np.array(devices).reshape(4, 2), ("x", "y"))``)."""
 
-    def __init__(self, devices: Any, axis_names: Sequence[str], axis_types: Any = None) -> None:
+    def __init__(
+        self, devices: Any, axis_names: str | Sequence[str], axis_types: Any = None
+    ) -> None:
         import numpy as np
 
         self.devices = np.asarray(devices, dtype=object)
-        self.axis_names = tuple(axis_names)
+        # a lone string is one axis name, as in JAX (not one axis per character)
+        self.axis_names = (axis_names,) if isinstance(axis_names, str) else tuple(axis_names)
         if self.devices.ndim != len(self.axis_names):
             raise ValueError(
                 f"Mesh requires the ndim of its first argument (`devices`) to equal the length "
@@ -160,8 +173,10 @@ class Mesh(_AxisTypeQueries):
 
     @property
     def abstract_mesh(self) -> AbstractMesh:
-        """The mesh's axes without its devices."""
-        return AbstractMesh(self.axis_sizes, self.axis_names, self.axis_types)
+        """The mesh's axes without its devices (its repr names their kind: CPU)."""
+        abstract = AbstractMesh(self.axis_sizes, self.axis_names, self.axis_types)
+        abstract._on_cpu = True
+        return abstract
 
     def __enter__(self) -> Mesh:
         return self
@@ -188,6 +203,9 @@ class AbstractMesh(_AxisTypeQueries):
         elif isinstance(axis_types, AxisType):
             axis_types = (axis_types,) * len(self.axis_names)
         self.axis_types: tuple[AxisType, ...] = tuple(axis_types)
+        #: made from a concrete mesh (``Mesh.abstract_mesh``): JAX's repr then names the
+        #: devices' kind, core count and platform
+        self._on_cpu = False
 
     @property
     def shape(self) -> collections.OrderedDict[str, int]:
@@ -212,7 +230,9 @@ class AbstractMesh(_AxisTypeQueries):
     def update_axis_types(self, name_to_type: dict[str, AxisType]) -> AbstractMesh:
         """A copy whose named axes get new types."""
         types = tuple(name_to_type.get(n, t) for n, t in zip(self.axis_names, self.axis_types))
-        return AbstractMesh(self.axis_sizes, self.axis_names, types)
+        updated = AbstractMesh(self.axis_sizes, self.axis_names, types)
+        updated._on_cpu = self._on_cpu
+        return updated
 
     def _key(self) -> tuple[Any, ...]:
         return (self.axis_sizes, self.axis_names, self.axis_types)
@@ -227,7 +247,8 @@ class AbstractMesh(_AxisTypeQueries):
         axes = ", ".join(f"{n!r}: {s}" for n, s in zip(self.axis_names, self.axis_sizes))
         types = ", ".join(t.name for t in self.axis_types)
         comma = "," if len(self.axis_types) == 1 else ""
-        return f"AbstractMesh({axes}, axis_types=({types}{comma}))"
+        devices = ", device_kind=cpu, num_cores=None, platform=cpu" if self._on_cpu else ""
+        return f"AbstractMesh({axes}, axis_types=({types}{comma}){devices})"
 
 
 def get_abstract_mesh() -> AbstractMesh:
@@ -341,7 +362,7 @@ def check_device(device: Any) -> None:
 
 def make_mesh(
     axis_shapes: Sequence[int],
-    axis_names: Sequence[str],
+    axis_names: str | Sequence[str],
     axis_types: Any = None,
     *,
     devices: Sequence[Any] | None = None,
@@ -358,6 +379,8 @@ def make_mesh(
         )
     grid = np.empty(needed, dtype=object)
     grid[:] = pool[:needed]
+    if isinstance(axis_names, str):
+        axis_names = (axis_names,)
     if axis_types is None:
         axis_types = (AxisType.Explicit,) * len(tuple(axis_names))
     return Mesh(grid.reshape(tuple(axis_shapes)), axis_names, axis_types)
@@ -390,10 +413,29 @@ jit_options.context_mesh[:] = [get_mesh]  # jit's in_shardings check reads the c
 def reshard(xs: Any, out_shardings: Any) -> Any:
     """``xs`` with each concrete array reporting its sharding in ``out_shardings`` (a pytree
     prefix; a ``PartitionSpec`` is over the mesh of ``set_mesh``): the data stay one buffer."""
-    for s in tree_flatten(out_shardings, is_leaf=lambda x: isinstance(x, Sharding | P))[0]:
-        if not isinstance(s, Sharding | PartitionSpec):
+
+    def is_spec(x: Any) -> bool:
+        return isinstance(x, Sharding | PartitionSpec)
+
+    targets = tree_flatten(out_shardings, is_leaf=is_spec)[0]
+    for s in targets:
+        if not is_spec(s):
             raise TypeError(f"reshard: expected shardings or PartitionSpecs, got {s!r}")
+    if any(isinstance(s, PartitionSpec) for s in targets):
+        # as in JAX, a spec longer than an array's rank fits it when the extra entries are None:
+        # reshard(model, P(None, None)) takes a model's biases too
+        leaves, treedef = tree_flatten(xs)
+        specs = broadcast_prefix(out_shardings, xs, is_leaf=is_spec)
+        out_shardings = treedef.unflatten([_fit_rank(s, x) for s, x in zip(specs, leaves)])
     return standins.place_eagerly[0](xs, out_shardings)  # set by runtime/device.py
+
+
+def _fit_rank(spec: Any, x: Any) -> Any:
+    """``spec`` without its entries past the rank of ``x`` when those are all None."""
+    ndim = len(getattr(x, "shape", ()))
+    if isinstance(spec, PartitionSpec) and len(spec) > ndim and all(e is None for e in spec[ndim:]):
+        return PartitionSpec(*spec[:ndim])
+    return spec
 
 
 class Shard:

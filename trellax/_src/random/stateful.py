@@ -1,0 +1,125 @@
+"""``jax.experimental.random.stateful_rng``: a NumPy-``Generator``-like object whose draws update
+its own state, built on the stateless keys (JAX's JEP 28845).
+
+The state is a base key and a counter held in a ``Ref``: each draw uses
+``fold_in(base_key, counter)`` and adds one to the counter, so ``stateful_rng(1701).random(5)``
+is ``uniform(fold_in(key(1701), 0), (5,))`` and the next draw folds in 1 (as observed on
+JAX 0.10.2). ``split(n)`` gives one generator over ``n`` keys (for ``vmap``), ``spawn(n)`` a list
+of ``n`` generators; both start from ``split`` of a fresh key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from trellax._src.numpy.refs import new_ref
+
+
+def _shape(size: int | Sequence[int] | None, *params: Any) -> tuple[int, ...]:
+    """``size`` as a shape; without it, the broadcast shape of the distribution's parameters."""
+    if size is None:
+        return tuple(np.broadcast_shapes(*(np.shape(p) for p in params)))
+    if isinstance(size, int | np.integer):
+        return (int(size),)
+    return tuple(int(d) for d in size)
+
+
+def _float(dtype: Any) -> Any:
+    from trellax._src.dtypes import dtypes
+
+    return dtypes.canonicalize_dtype(np.float64) if dtype is float else dtype
+
+
+class StatefulPRNG:
+    """A generator whose draws update its state (``_base_key``, ``_counter``, a ``Ref``)."""
+
+    def __init__(self, _base_key: Any, _counter: Any) -> None:
+        self._base_key = _base_key
+        self._counter = _counter
+
+    def __repr__(self) -> str:
+        return f"StatefulPRNG(_base_key={self._base_key!r}, _counter={self._counter!r})"
+
+    def key(self, shape: int | Sequence[int] = ()) -> Any:
+        """A new key (or ``split`` into ``shape`` keys), counting one draw."""
+        from trellax import random
+
+        count = self._counter[...]
+        key = random.fold_in(self._base_key, count)
+        self._counter[...] = count + 1
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        return key if shape == () else random.split(key, shape)
+
+    def random(self, size: int | Sequence[int] | None = None, dtype: Any = float) -> Any:
+        """Floats uniform in ``[0, 1)``."""
+        from trellax import random
+
+        return random.uniform(self.key(), _shape(size), _float(dtype))
+
+    def uniform(
+        self,
+        low: Any = 0,
+        high: Any = 1,
+        size: int | Sequence[int] | None = None,
+        *,
+        dtype: Any = float,
+    ) -> Any:
+        """Floats uniform in ``[low, high)``."""
+        from trellax import random
+
+        shape = _shape(size, low, high)
+        return random.uniform(self.key(), shape, _float(dtype), minval=low, maxval=high)
+
+    def normal(
+        self,
+        loc: Any = 0,
+        scale: Any = 1,
+        size: int | Sequence[int] | None = None,
+        *,
+        dtype: Any = float,
+    ) -> Any:
+        """Normal draws: ``loc + scale * z``."""
+        from trellax import random
+
+        shape = _shape(size, loc, scale)
+        return loc + scale * random.normal(self.key(), shape, _float(dtype))
+
+    def integers(
+        self,
+        low: Any,
+        high: Any = None,
+        size: int | Sequence[int] | None = None,
+        *,
+        dtype: Any = int,
+    ) -> Any:
+        """Integers in ``[low, high)`` (``[0, low)`` without ``high``)."""
+        from trellax import random
+        from trellax._src.dtypes import dtypes
+
+        if high is None:
+            low, high = 0, low
+        kind = dtypes.canonicalize_dtype(np.int64) if dtype is int else dtype
+        return random.randint(self.key(), _shape(size, low, high), low, high, kind)
+
+    def split(self, num: int | Sequence[int]) -> StatefulPRNG:
+        """One generator over ``num`` keys, each with its own counter (for ``vmap``)."""
+        import trellax.numpy as tnp
+
+        keys = self.key(num)
+        return StatefulPRNG(keys, new_ref(tnp.zeros(keys.shape, tnp.int32)))
+
+    def spawn(self, n_children: int) -> list[StatefulPRNG]:
+        """``n_children`` independent generators."""
+        return [StatefulPRNG(k, new_ref(0)) for k in self.key(n_children)]
+
+
+def stateful_rng(seed: Any = None, *, impl: Any = None) -> StatefulPRNG:
+    """A :class:`StatefulPRNG` seeded with ``seed`` (without one, from NumPy's fresh entropy)."""
+    from trellax import random
+
+    if seed is None:
+        seed = int(np.random.default_rng().integers(0, 2**31 - 1))
+    return StatefulPRNG(random.key(seed, impl=impl), new_ref(0))
