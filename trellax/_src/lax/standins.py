@@ -7,8 +7,9 @@ device computed by NumPy.
   ``grad`` (coming out as a new token, as in JAX); unlike JAX's, ``tree_leaves(token)`` is
   ``[]``.
 * ``platform_dependent``: the platform is ``"cpu"``: calls the ``cpu`` branch, else ``default``.
-* ``with_sharding_constraint``, ``stage``: identities (``stage`` turns a value into an array).
-* ``composite``: calls its decomposition (XLA may replace a composite by a fused kernel).
+* ``with_sharding_constraint``: places concrete arrays by their shardings (one buffer: only
+  ``.sharding`` changes) and refuses what JAX refuses; ``stage``: an identity that turns a value
+  into an array.
 * ``dce_sink``: keeps a value alive against dead-code elimination; trellax eliminates nothing
   the user can observe, so it returns ``None`` as JAX does.
 * ``shape_as_value``: a shape as a NumPy int32 array, as JAX returns it.
@@ -77,6 +78,10 @@ def platform_dependent(
 #: layer may not import); until then, leaves are only converted to arrays.
 place_eagerly: list[Callable[[Any, Any], Any]] = [lambda x, s: tree_map(asarray, x)]
 
+#: Refuses a sharding ``with_sharding_constraint`` may not take (set by ``runtime.sharding``: a
+#: ``NamedSharding`` naming an Explicit or Manual mesh axis, JAX's ``ValueError``).
+check_constraint: list[Callable[[Any], None]] = [lambda s: None]
+
 
 def with_sharding_constraint(x: Any, shardings: Any) -> Any:
     """``x``, each concrete array placed by its sharding (a pytree prefix of ``x``; the data are
@@ -89,26 +94,8 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
             "Please only pass `Sharding` instances."
         )
     for sharding in leaves:
-        _check_auto_axes(sharding)
+        check_constraint[0](sharding)
     return place_eagerly[0](x, shardings)
-
-
-def _check_auto_axes(sharding: Any) -> None:
-    """A ``NamedSharding`` whose spec names an Explicit or Manual mesh axis is refused, as JAX
-    refuses it (eager or traced): such axes are changed with ``reshard``."""
-    from trellax._src.runtime.sharding import AxisType, NamedSharding, spec_axes
-
-    if not isinstance(sharding, NamedSharding):
-        return
-    mesh = sharding.mesh
-    types = dict(zip(mesh.axis_names, mesh.axis_types))
-    named = [name for entry in sharding.spec for name in spec_axes(entry)]
-    if any(types.get(name, AxisType.Auto) != AxisType.Auto for name in named):
-        raise ValueError(
-            "The spec of NamedSharding passed to with_sharding_constraint can only refer to "
-            f"Auto axes of the mesh. Got spec={sharding.spec!r} and "
-            f"mesh={mesh.abstract_mesh!r}. You probably meant to use `reshard` API?"
-        )
 
 
 def stage(x: ArrayLike, /) -> Array:

@@ -671,3 +671,23 @@ def smap(f: Any = None, /, **kwargs: Any) -> Any:
 from trellax._src.nn import partitioning as _nn_partitioning  # noqa: E402
 
 _nn_partitioning.register_sharding_types(PartitionSpec, NamedSharding)
+
+
+def _check_auto_axes(sharding: Any) -> None:
+    """A ``NamedSharding`` whose spec names an Explicit or Manual mesh axis is refused by
+    ``with_sharding_constraint``, as JAX refuses it (eager or traced): such axes are changed with
+    ``reshard``."""
+    if not isinstance(sharding, NamedSharding):
+        return
+    mesh = sharding.mesh
+    types = dict(zip(mesh.axis_names, mesh.axis_types))
+    named = [name for entry in sharding.spec for name in spec_axes(entry)]
+    if any(types.get(name, AxisType.Auto) != AxisType.Auto for name in named):
+        raise ValueError(
+            "The spec of NamedSharding passed to with_sharding_constraint can only refer to "
+            f"Auto axes of the mesh. Got spec={sharding.spec!r} and "
+            f"mesh={mesh.abstract_mesh!r}. You probably meant to use `reshard` API?"
+        )
+
+
+standins.check_constraint[:] = [_check_auto_axes]  # lax.with_sharding_constraint's check

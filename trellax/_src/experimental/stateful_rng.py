@@ -15,7 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.dtypes import dtypes
+from trellax._src.numpy.creation import zeros
 from trellax._src.numpy.refs import new_ref
+from trellax._src.random import keys as random_keys
+from trellax._src.random import samplers
 
 
 def _shape(size: int | Sequence[int] | None, *params: Any) -> tuple[int, ...]:
@@ -28,7 +32,6 @@ def _shape(size: int | Sequence[int] | None, *params: Any) -> tuple[int, ...]:
 
 
 def _float(dtype: Any) -> Any:
-    from trellax._src.dtypes import dtypes
 
     return dtypes.canonicalize_dtype(np.float64) if dtype is float else dtype
 
@@ -45,19 +48,17 @@ class StatefulPRNG:
 
     def key(self, shape: int | Sequence[int] = ()) -> Any:
         """A new key (or ``split`` into ``shape`` keys), counting one draw."""
-        from trellax import random
 
         count = self._counter[...]
-        key = random.fold_in(self._base_key, count)
+        key = random_keys.fold_in(self._base_key, count)
         self._counter[...] = count + 1
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        return key if shape == () else random.split(key, shape)
+        return key if shape == () else random_keys.split(key, shape)
 
     def random(self, size: int | Sequence[int] | None = None, dtype: Any = float) -> Any:
         """Floats uniform in ``[0, 1)``."""
-        from trellax import random
 
-        return random.uniform(self.key(), _shape(size), _float(dtype))
+        return samplers.uniform(self.key(), _shape(size), _float(dtype))
 
     def uniform(
         self,
@@ -68,10 +69,9 @@ class StatefulPRNG:
         dtype: Any = float,
     ) -> Any:
         """Floats uniform in ``[low, high)``."""
-        from trellax import random
 
         shape = _shape(size, low, high)
-        return random.uniform(self.key(), shape, _float(dtype), minval=low, maxval=high)
+        return samplers.uniform(self.key(), shape, _float(dtype), minval=low, maxval=high)
 
     def normal(
         self,
@@ -82,10 +82,9 @@ class StatefulPRNG:
         dtype: Any = float,
     ) -> Any:
         """Normal draws: ``loc + scale * z``."""
-        from trellax import random
 
         shape = _shape(size, loc, scale)
-        return loc + scale * random.normal(self.key(), shape, _float(dtype))
+        return loc + scale * samplers.normal(self.key(), shape, _float(dtype))
 
     def integers(
         self,
@@ -96,20 +95,17 @@ class StatefulPRNG:
         dtype: Any = int,
     ) -> Any:
         """Integers in ``[low, high)`` (``[0, low)`` without ``high``)."""
-        from trellax import random
-        from trellax._src.dtypes import dtypes
 
         if high is None:
             low, high = 0, low
         kind = dtypes.canonicalize_dtype(np.int64) if dtype is int else dtype
-        return random.randint(self.key(), _shape(size, low, high), low, high, kind)
+        return samplers.randint(self.key(), _shape(size, low, high), low, high, kind)
 
     def split(self, num: int | Sequence[int]) -> StatefulPRNG:
         """One generator over ``num`` keys, each with its own counter (for ``vmap``)."""
-        import trellax.numpy as tnp
 
         keys = self.key(num)
-        return StatefulPRNG(keys, new_ref(tnp.zeros(keys.shape, tnp.int32)))
+        return StatefulPRNG(keys, new_ref(zeros(keys.shape, dtypes.int32)))
 
     def spawn(self, n_children: int) -> list[StatefulPRNG]:
         """``n_children`` independent generators."""
@@ -118,8 +114,7 @@ class StatefulPRNG:
 
 def stateful_rng(seed: Any = None, *, impl: Any = None) -> StatefulPRNG:
     """A :class:`StatefulPRNG` seeded with ``seed`` (without one, from NumPy's fresh entropy)."""
-    from trellax import random
 
     if seed is None:
         seed = int(np.random.default_rng().integers(0, 2**31 - 1))
-    return StatefulPRNG(random.key(seed, impl=impl), new_ref(0))
+    return StatefulPRNG(random_keys.key(seed, impl=impl), new_ref(0))
