@@ -70,3 +70,24 @@ def test_normalize_qk_layernorms_take_the_attention_dtypes(param_dtype: object) 
     for name in ("query_ln", "key_ln"):
         assert variables["params"][name]["scale"].dtype == param_dtype
     assert mha.apply(variables, x, deterministic=True).dtype == jnp.float16
+
+
+@pytest.mark.parametrize(
+    ("axis", "batch_dims", "error"),
+    [((1, 2), (), IndexError), (2, (), IndexError), (-1, (2,), ValueError)],
+)
+def test_dense_general_axis_past_the_end_raises(
+    axis: object, batch_dims: object, error: type[Exception]
+) -> None:
+    # seed 1371: axis (1, 2) of a 2-d input wrapped to (1, 0); Flax raises IndexError (and
+    # ValueError for batch dims that are not the leading ones, which (2,) wrapped to (0,) was)
+    layer = nn.DenseGeneral(features=1, axis=axis, batch_dims=batch_dims)
+    with pytest.raises(error):
+        layer.init(trellax.random.PRNGKey(0), jnp.ones((2, 3)))
+
+
+def test_dense_general_negative_axes_still_count_from_the_end() -> None:
+    x = jnp.asarray(np.arange(24.0, dtype=np.float32).reshape(2, 3, 4))
+    a, b = nn.DenseGeneral(2, axis=(-2, -1)), nn.DenseGeneral(2, axis=(1, 2))
+    va = a.init(trellax.random.PRNGKey(0), x)
+    np.testing.assert_array_equal(np.asarray(a.apply(va, x)), np.asarray(b.apply(va, x)))
