@@ -91,3 +91,31 @@ def test_dense_general_negative_axes_still_count_from_the_end() -> None:
     a, b = nn.DenseGeneral(2, axis=(-2, -1)), nn.DenseGeneral(2, axis=(1, 2))
     va = a.init(trellax.random.PRNGKey(0), x)
     np.testing.assert_array_equal(np.asarray(a.apply(va, x)), np.asarray(b.apply(va, x)))
+
+
+@pytest.mark.parametrize(
+    ("padding", "strides", "want"),
+    [
+        ("valid", (1,), (1, 2, 2)),  # a plain VALID convolution: trellax gave VALID transposed (6)
+        ("same", (1,), (1, 4, 2)),
+        ("SAME_LOWER", (1,), (1, 4, 2)),  # was ValueError
+        ("VALID", (1,), (1, 6, 2)),
+        ("SAME", (2,), (1, 8, 2)),
+        ("same", (2,), ValueError),  # the dilated forward convolution refuses a string
+        ("FOO", (1,), RuntimeError),  # seed 1626 (ConvTranspose(padding='REFLECT')): ValueError
+    ],
+)
+def test_conv_transpose_string_padding_as_jax(
+    padding: str, strides: tuple[int, ...], want: object
+) -> None:
+    # JAX computes the transposed padding only for exactly 'SAME' and 'VALID'; any other string
+    # is handed to the forward convolution; trellax upper-cased it (so 'valid' gave the shape of
+    # 'VALID' silently) and raised ValueError for the rest
+    x, k = jnp.ones((1, 4, 3)), jnp.ones((3, 3, 2))
+    dn = ("NWC", "WIO", "NWC")
+    if isinstance(want, type):
+        with pytest.raises(want):
+            trellax.lax.conv_transpose(x, k, strides, padding, dimension_numbers=dn)
+    else:
+        out = trellax.lax.conv_transpose(x, k, strides, padding, dimension_numbers=dn)
+        assert out.shape == want
