@@ -54,7 +54,7 @@ def _sum_close(mine: list[Any], ref: list[Any], nmant: int) -> bool:
     if not np.isfinite(b[ok]).all() or not np.isfinite(a[ok]).all():
         return bool(np.array_equal(a[ok], b[ok]))
     mag = max(ref[5], mine[5], 1e-300)
-    return bool(np.all(np.abs(a[ok] - b[ok]) <= ULPS * 2.0 ** -nmant * mag))
+    return bool(np.all(np.abs(a[ok] - b[ok]) <= ULPS * 2.0**-nmant * mag))
 
 
 def _array_verdict(mine: list[Any], ref: list[Any], nmant: int) -> str | None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 RPROP_LAG = "optax 0.2.8's rprop returns each step's update one step late (zeros at the first step); trellax the current step's (docs/semantics.md)"
 HALF_ORTHO = "the recurrent cells' orthogonal recurrent-kernel initializer in float16/bfloat16 raises NotImplementedError in JAX (XLA's CPU QR has no half types); trellax computes the QR in float32 and rounds back (docs/semantics.md)"
-MIN_POOL = "flax.linen 0.12.8 has no min_pool (AttributeError); trellax.nn has it (docs/semantics.md)"
+MIN_POOL = (
+    "flax.linen 0.12.8 has no min_pool (AttributeError); trellax.nn has it (docs/semantics.md)"
+)
 FTZ = "XLA's CPU kernels flush subnormal results to zero (squares of 1e-20 gradients, float16 squares of 1e-3 gradients); trellax keeps IEEE subnormals (docs/nn.md)"
 COND_COMPILED = "optax runs MultiSteps' inner optimizer inside lax.cond (and apply_if_finite's inner step compiled), where XLA turns t / steps into an FMA with the reciprocal (a schedule's 1 - t/steps at t = steps is -3e-8, not 0, so a rate that reaches 0 stays ~1e-15) and keeps bfloat16 intermediates in float32; trellax runs the taken branch eagerly (docs/nn.md)"
 SUM_ORDER_EXP = "inputs scaled by 30 or offset by 300 make a cell's gate pre-activations cancel to about -20 from terms near 1e3: the float32 products' summation order (XLA's against trellax's) moves them by ~1e-4, which the sigmoid's exp turns into tens of ulps of a saturated 1e-9 output"

@@ -25,8 +25,10 @@ import trellax.optim as optim
 def test_normalization_axis_past_the_end_raises(module: nn.Module) -> None:
     # an axis past the input's last one was taken modulo the rank (axis 1 of a vector meant
     # axis 0); Flax indexes the shape with it and raises IndexError
-    x = jnp.ones((4,)) if not isinstance(module, nn.LayerNorm) or module.feature_axes == 1 else (
-        jnp.ones((2, 4))
+    x = (
+        jnp.ones((4,))
+        if not isinstance(module, nn.LayerNorm) or module.feature_axes == 1
+        else (jnp.ones((2, 4)))
     )
     with pytest.raises(IndexError):
         module.init(trellax.random.PRNGKey(0), x)
@@ -44,7 +46,9 @@ def test_multisteps_float_schedule_raises_type_error() -> None:
     # seeds 14, 39, 1004: a schedule of floats as every_k_schedule makes the applied step's
     # mini_step a float32 while the skipped step keeps int32: optax's lax.cond raises TypeError;
     # trellax's eager path ran only the taken branch and accepted it
-    tx = optim.MultiSteps(optim.sgd(0.1), every_k_schedule=optim.piecewise_constant_schedule(1, {5: 3}))
+    tx = optim.MultiSteps(
+        optim.sgd(0.1), every_k_schedule=optim.piecewise_constant_schedule(1, {5: 3})
+    )
     params = {"w": jnp.ones(3)}
     state = tx.init(params)
     with pytest.raises(TypeError, match="cond branches"):
@@ -56,7 +60,7 @@ def test_multisteps_int_schedule_still_runs() -> None:
     params = {"w": jnp.ones(3)}
     state = tx.init(params)
     for _ in range(3):
-        updates, state = tx.update(params, state, params)
+        _, state = tx.update(params, state, params)
     assert int(state.mini_step) == 1 and state.mini_step.dtype == np.int32
 
 

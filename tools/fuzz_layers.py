@@ -43,7 +43,6 @@ import zlib
 from collections.abc import Mapping
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
@@ -234,7 +233,7 @@ def _attention(g: _L, name: str) -> dict[str, Any]:
     kv_len = s if kv else t
     call = [det] if det else []
     if mask == "causal" and not kv:
-        call.append("mask=nn.make_causal_mask(jnp.ones((%d, %d)))" % (b, t))
+        call.append(f"mask=nn.make_causal_mask(jnp.ones(({b}, {t})))")
     elif mask == "rand":
         out["mask"] = [b, r.choice([1, heads]), t, kv_len]
         call.append("mask=mask")
@@ -355,45 +354,104 @@ _NB = ["True", "False"]
 
 ALIASES: dict[str, dict[str, list[str]]] = {
     "sgd": {"momentum": ["None", "0.0", "0.5", "0.9"], "nesterov": _NB, "accumulator_dtype": _DT},
-    "adam": {"b1": _B1, "b2": _B2, "eps": _E, "eps_root": _E[:3], "mu_dtype": _DT,
-             "nesterov": _NB},  # fmt: skip
-    "adamw": {"b1": _B1, "b2": _B2, "eps": _E, "eps_root": _E[:3], "mu_dtype": _DT,
-              "nesterov": _NB, "weight_decay": _WD, "mask": _MASK},  # fmt: skip
+    "adam": {
+        "b1": _B1,
+        "b2": _B2,
+        "eps": _E,
+        "eps_root": _E[:3],
+        "mu_dtype": _DT,
+        "nesterov": _NB,
+    },
+    "adamw": {
+        "b1": _B1,
+        "b2": _B2,
+        "eps": _E,
+        "eps_root": _E[:3],
+        "mu_dtype": _DT,
+        "nesterov": _NB,
+        "weight_decay": _WD,
+        "mask": _MASK,
+    },
     "nadam": {"b1": _B1, "b2": _B2, "eps": _E, "eps_root": _E[:3], "mu_dtype": _DT},
     "nadamw": {"b1": _B1, "b2": _B2, "eps": _E, "weight_decay": _WD, "mask": _MASK},
     "adamax": {"b1": _B1, "b2": _B2, "eps": _E},
     "adamaxw": {"b1": _B1, "b2": _B2, "eps": _E, "weight_decay": _WD, "mask": _MASK},
-    "radam": {"b1": _B1, "b2": _B2, "eps": _E, "eps_root": _E[:3], "threshold": ["5.0", "2.0"],
-              "nesterov": _NB},  # fmt: skip
-    "rmsprop": {"decay": ["0.9", "0.5", "0.99"], "eps": _E, "initial_scale": ["0.0", "1.0", "0.1"],
-                "eps_in_sqrt": _NB, "centered": _NB, "momentum": ["None", "0.9"],
-                "nesterov": _NB, "bias_correction": _NB},  # fmt: skip
+    "radam": {
+        "b1": _B1,
+        "b2": _B2,
+        "eps": _E,
+        "eps_root": _E[:3],
+        "threshold": ["5.0", "2.0"],
+        "nesterov": _NB,
+    },
+    "rmsprop": {
+        "decay": ["0.9", "0.5", "0.99"],
+        "eps": _E,
+        "initial_scale": ["0.0", "1.0", "0.1"],
+        "eps_in_sqrt": _NB,
+        "centered": _NB,
+        "momentum": ["None", "0.9"],
+        "nesterov": _NB,
+        "bias_correction": _NB,
+    },
     "adagrad": {"initial_accumulator_value": ["0.1", "0.0", "1.0"], "eps": ["1e-7", "0.0", "1e-3"]},
     "adadelta": {"rho": ["0.9", "0.5"], "eps": ["1e-6", "1e-3"], "weight_decay": _WD},
-    "adafactor": {"min_dim_size_to_factor": ["128", "2", "1"], "decay_rate": ["0.8", "0.5"],
-                  "decay_offset": ["0", "5"], "multiply_by_parameter_scale": _NB,
-                  "clipping_threshold": ["1.0", "None", "0.5"], "momentum": ["None", "0.9"],
-                  "dtype_momentum": ["jnp.float32", "jnp.bfloat16"],
-                  "weight_decay_rate": ["None", "0.1"], "eps": ["1e-30", "1e-3"],
-                  "factored": _NB},  # fmt: skip
+    "adafactor": {
+        "min_dim_size_to_factor": ["128", "2", "1"],
+        "decay_rate": ["0.8", "0.5"],
+        "decay_offset": ["0", "5"],
+        "multiply_by_parameter_scale": _NB,
+        "clipping_threshold": ["1.0", "None", "0.5"],
+        "momentum": ["None", "0.9"],
+        "dtype_momentum": ["jnp.float32", "jnp.bfloat16"],
+        "weight_decay_rate": ["None", "0.1"],
+        "eps": ["1e-30", "1e-3"],
+        "factored": _NB,
+    },
     "lion": {"b1": _B1, "b2": _B2, "mu_dtype": _DT, "weight_decay": _WD, "mask": _MASK},
-    "lamb": {"b1": _B1, "b2": _B2, "eps": _E, "eps_root": _E[:3], "weight_decay": _WD,
-             "mask": _MASK},  # fmt: skip
-    "lars": {"weight_decay": _WD, "trust_coefficient": ["0.001", "0.1"], "eps": ["0.0", "1e-3"],
-             "momentum": ["0.9", "0.0"], "nesterov": _NB},  # fmt: skip
-    "novograd": {"b1": _B1, "b2": ["0.25", "0.9"], "eps": _E[:3], "eps_root": _E[:2],
-                 "weight_decay": _WD},  # fmt: skip
+    "lamb": {
+        "b1": _B1,
+        "b2": _B2,
+        "eps": _E,
+        "eps_root": _E[:3],
+        "weight_decay": _WD,
+        "mask": _MASK,
+    },
+    "lars": {
+        "weight_decay": _WD,
+        "trust_coefficient": ["0.001", "0.1"],
+        "eps": ["0.0", "1e-3"],
+        "momentum": ["0.9", "0.0"],
+        "nesterov": _NB,
+    },
+    "novograd": {
+        "b1": _B1,
+        "b2": ["0.25", "0.9"],
+        "eps": _E[:3],
+        "eps_root": _E[:2],
+        "weight_decay": _WD,
+    },
     "fromage": {"min_norm": ["1e-6", "0.0", "1.0"]},
     "yogi": {"b1": _B1, "b2": _B2, "eps": ["1e-3", "1e-8", "0.1"]},
     "amsgrad": {"b1": _B1, "b2": _B2, "eps": _E, "eps_root": _E[:3], "mu_dtype": _DT},
     "adabelief": {"b1": _B1, "b2": _B2, "eps": _E[:4], "eps_root": _E[:3], "nesterov": _NB},
     "optimistic_gradient_descent": {"alpha": ["1.0", "0.5"], "beta": ["1.0", "0.0", "2.0"]},
-    "adan": {"b1": _B1, "b2": _B2, "b3": ["0.99", "0.5"], "eps": _E[:4], "eps_root": _E[:2],
-             "weight_decay": _WD},  # fmt: skip
+    "adan": {
+        "b1": _B1,
+        "b2": _B2,
+        "b3": ["0.99", "0.5"],
+        "eps": _E[:4],
+        "eps_root": _E[:2],
+        "weight_decay": _WD,
+    },
     "sign_sgd": {},
     "sm3": {"momentum": ["0.9", "0.0"]},
-    "rprop": {"eta_minus": ["0.5", "0.1"], "eta_plus": ["1.2", "2.0"],
-              "min_step_size": ["1e-6", "0.0"], "max_step_size": ["50.0", "0.01"]},  # fmt: skip
+    "rprop": {
+        "eta_minus": ["0.5", "0.1"],
+        "eta_plus": ["1.2", "2.0"],
+        "min_step_size": ["1e-6", "0.0"],
+        "max_step_size": ["50.0", "0.01"],
+    },
 }
 #: aliases whose learning rate must be a number (no schedule)
 _SCALAR_LR = ("sm3", "rprop")
@@ -401,10 +459,20 @@ TRANSFORMS: dict[str, dict[str, list[str]]] = {
     "trace": {"decay": ["0.9", "0.0", "0.5"], "nesterov": _NB, "accumulator_dtype": _DT},
     "ema": {"decay": ["0.9", "0.0", "0.5"], "debias": _NB, "accumulator_dtype": _DT},
     "scale_by_adam": ALIASES["adam"],
-    "scale_by_rms": {"decay": ["0.9", "0.5"], "eps": _E, "initial_scale": ["0.0", "1.0"],
-                     "eps_in_sqrt": _NB, "bias_correction": _NB},  # fmt: skip
-    "scale_by_stddev": {"decay": ["0.9", "0.5"], "eps": _E, "initial_scale": ["0.0", "1.0"],
-                        "eps_in_sqrt": _NB, "bias_correction": _NB},  # fmt: skip
+    "scale_by_rms": {
+        "decay": ["0.9", "0.5"],
+        "eps": _E,
+        "initial_scale": ["0.0", "1.0"],
+        "eps_in_sqrt": _NB,
+        "bias_correction": _NB,
+    },
+    "scale_by_stddev": {
+        "decay": ["0.9", "0.5"],
+        "eps": _E,
+        "initial_scale": ["0.0", "1.0"],
+        "eps_in_sqrt": _NB,
+        "bias_correction": _NB,
+    },
     "scale_by_belief": {"b1": _B1, "b2": _B2, "eps": _E[:4], "eps_root": _E[:3]},
     "scale_by_amsgrad": {"b1": _B1, "b2": _B2, "eps": _E, "mu_dtype": _DT},
     "scale_by_radam": {"b1": _B1, "b2": _B2, "eps": _E, "threshold": ["5.0", "2.0"]},
@@ -418,10 +486,17 @@ TRANSFORMS: dict[str, dict[str, list[str]]] = {
     "scale_by_param_block_norm": {"min_scale": ["1e-3", "0.0"]},
     "scale_by_optimistic_gradient": {"alpha": ["1.0", "0.5"], "beta": ["1.0", "2.0"]},
     "scale_by_sign": {},
-    "scale_by_trust_ratio": {"min_norm": ["0.0", "1.0"], "trust_coefficient": ["1.0", "0.5"],
-                             "eps": ["0.0", "1e-3"]},  # fmt: skip
-    "scale_by_factored_rms": {"factored": _NB, "decay_rate": ["0.8", "0.5"],
-                              "min_dim_size_to_factor": ["1", "128"], "epsilon": ["1e-30", "1e-3"]},  # fmt: skip
+    "scale_by_trust_ratio": {
+        "min_norm": ["0.0", "1.0"],
+        "trust_coefficient": ["1.0", "0.5"],
+        "eps": ["0.0", "1e-3"],
+    },
+    "scale_by_factored_rms": {
+        "factored": _NB,
+        "decay_rate": ["0.8", "0.5"],
+        "min_dim_size_to_factor": ["1", "128"],
+        "epsilon": ["1e-30", "1e-3"],
+    },
     "clip": {"max_delta": ["0.1", "1.0", "0.0"]},
     "clip_by_block_rms": {"threshold": ["0.1", "1.0"]},
     "clip_by_global_norm": {"max_norm": ["0.1", "1.0", "100.0", "0.0"]},
@@ -466,8 +541,7 @@ def _schedule(r: random.Random) -> str:
         f"o.linear_onecycle_schedule({r.choice(['20', '30'])}, {v})",
         f"o.join_schedules([o.constant_schedule({v}), o.linear_schedule({v}, 0.0, 10)], "
         f"[{r.choice(['5', '0', '12'])}])",
-        f"o.piecewise_interpolate_schedule({kind}, {v}, "
-        f"{{5: 0.5, 12: 2.0}})",
+        f"o.piecewise_interpolate_schedule({kind}, {v}, {{5: 0.5, 12: 2.0}})",
     ]
     return r.choice(choices)
 
