@@ -179,6 +179,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_jax_params.py
 	$(GOLDEN_PY) tools/gen_golden_jt_values.py
 	$(GOLDEN_PY) tools/gen_golden_flax_optax_hunt.py
+	$(GOLDEN_PY) tools/gen_golden_fuzz_layers.py
 	$(GOLDEN_PY) tools/gen_golden_optim_hunt.py
 	$(GOLDEN_PY) tools/gen_deriv_exact_gamma.py
 	$(GOLDEN_PY) tools/gen_deriv_exact_derivs_hyp.py

@@ -545,10 +545,10 @@ def conv_transpose(
     k_sdims = [y.shape[a] for a in dn.rhs_spec[2:]]
     rd = tuple(rhs_dilation) if rhs_dilation is not None else (1,) * nsp
     eff_k = [(k - 1) * r + 1 for k, r in zip(k_sdims, rd)]
-    if isinstance(padding, str):
-        if padding.upper() not in ("SAME", "VALID"):
-            raise ValueError(f"Invalid padding mode: {padding}")
-        pads: Any = [_conv_transpose_padding(k, s, padding.upper()) for k, s in zip(eff_k, strides)]
+    if isinstance(padding, str):  # as JAX: only 'SAME'/'VALID' are transposed; another string
+        pads: Any = padding  # is the dilated forward conv's (refused with a stride, else plain)
+        if padding in ("SAME", "VALID"):
+            pads = [_conv_transpose_padding(k, s, padding) for k, s in zip(eff_k, strides)]
     elif use_consistent_padding:
         pads = [(e - 1 - lo, e - 1 - hi) for e, (lo, hi) in zip(eff_k, padding)]
     else:

@@ -320,8 +320,11 @@ class MultiHeadDotProductAttention(Module):
         key = dense(name="key")(inputs_k)
         value = dense(name="value")(inputs_v)
         if self.normalize_qk:
-            query = LayerNorm(name="query_ln", use_bias=False)(query)
-            key = LayerNorm(name="key_ln", use_bias=False)(key)
+            # the module's dtype and param_dtype, as Flax passes them (a bfloat16 param_dtype
+            # gives bfloat16 scales)
+            dts = {"dtype": self.dtype, "param_dtype": self.param_dtype}
+            query = LayerNorm(name="query_ln", use_bias=False, **dts)(query)
+            key = LayerNorm(name="key_ln", use_bias=False, **dts)(key)
         if self.decode:
             is_initialized = self.has_variable("cache", "cached_key")
             cached_key = self.variable("cache", "cached_key", jnp.zeros, key.shape, key.dtype)

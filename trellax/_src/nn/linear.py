@@ -33,7 +33,9 @@ def _canonicalize_tuple(x: int | Sequence[int]) -> tuple[int, ...]:
 
 
 def _normalize_axes(axes: tuple[int, ...], ndim: int) -> tuple[int, ...]:
-    return tuple(sorted(a % ndim for a in axes))
+    # a negative axis counts from the end once; one past the end stays out of range (Flax's
+    # IndexError where the kernel's shape is read), it does not wrap
+    return tuple(sorted(a if a >= 0 else ndim + a for a in axes))
 
 
 class Dense(Module):

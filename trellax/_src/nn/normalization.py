@@ -31,8 +31,10 @@ Axes = int | Sequence[int]
 
 
 def _canonicalize_axes(ndim: int, axes: Axes) -> tuple[int, ...]:
+    """Negative axes counted from the end, once, as Flax does: an axis past the end stays out
+    of range (and raises Flax's IndexError where a shape is indexed with it), it does not wrap."""
     axes = (axes,) if isinstance(axes, int) else tuple(axes)
-    return tuple(sorted({a % ndim for a in axes}))
+    return tuple(sorted({ndim + a if a < 0 else a for a in axes}))
 
 
 def _abs_sq(x: Any) -> Any:

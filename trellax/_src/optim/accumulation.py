@@ -65,6 +65,20 @@ def _bool_times(pred: Any, x: Any) -> Any:
     return pred * x
 
 
+def _check_branch_types(new: Any, old: Any) -> None:
+    """The check ``lax.cond`` makes of its two branches, made on the eager path too: the state
+    an applied step returns must have the kept state's dtypes and shapes (a float
+    ``every_k_schedule`` makes ``mini_step`` a float: optax's ``cond`` raises TypeError)."""
+    for a, b in zip(tree_leaves(new), tree_leaves(old)):
+        x, y = jnp.asarray(a), jnp.asarray(b)
+        if (x.shape, x.dtype) != (y.shape, y.dtype):
+            raise TypeError(
+                "cond branches must have equal output types but they differ: the updated "
+                f"MultiSteps state has a {x.dtype}{list(x.shape)} leaf where the skipped step "
+                f"keeps {y.dtype}{list(y.shape)}"
+            )
+
+
 class MultiStepsState(NamedTuple):
     """The position inside the current accumulation (``mini_step``), the number of inner
     steps taken, the inner optimizer's state, the accumulated gradients and the skip state."""
@@ -185,8 +199,11 @@ class MultiSteps:
         if not isinstance(skip_arr, Tracer):
             # a concrete flag (an eager step): run the one branch lax.cond would select,
             # without tracing both (the same values, a fraction of the time)
-            branch = skip_update if bool(skip_arr) else do_update
-            return branch(updates, state, params)  # type: ignore[no-any-return]
+            if bool(skip_arr):
+                return skip_update(updates, state, params)  # type: ignore[no-any-return]
+            out_eager = do_update(updates, state, params)
+            _check_branch_types(out_eager[1], state._replace(skip_state=out_eager[1].skip_state))
+            return out_eager  # type: ignore[no-any-return]
         out: tuple[Updates, MultiStepsState] = lax.cond(
             skip_arr, skip_update, do_update, updates, state, params
         )
