@@ -110,28 +110,27 @@ def tan_f32(x: Any) -> F32:
 def pow_f32(x: Any, y: Any, flush: bool = True) -> F32:
     """``powf`` of each pair of elements of two float32 arrays (broadcast), as XLA:CPU computes
     it (with ``flush``; without, subnormal results are kept)."""
-    x, y = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
-    fx, fy = x.reshape(-1), y.reshape(-1)
-    if _scalar_loop_is_libm():
-        out = _numpy_binary(np.power, fx, fy)
-    else:
-        lib = _libm()
-        out = np.array([lib.powf(float(u), float(v)) for u, v in zip(fx, fy)], np.float32)
+    out = _binary(np.power, "powf", x, y)
     if flush:
         _flush(out)
-    result: F32 = out.reshape(x.shape)
-    return result
+    return out
 
 
 def atan2_f32(y: Any, x: Any) -> F32:
     """``atan2f`` of each pair of elements of two float32 arrays (broadcast), as XLA:CPU calls it
     (no flush: its callers flush what they need)."""
-    y, x = np.broadcast_arrays(np.asarray(y, np.float32), np.asarray(x, np.float32))
-    fy, fx = y.reshape(-1), x.reshape(-1)
+    return _binary(np.arctan2, "atan2f", y, x)
+
+
+def _binary(ufunc: np.ufunc, name: str, a: Any, b: Any) -> F32:
+    """The C library's float32 function ``name`` (NumPy's ``ufunc`` when its scalar loop is the
+    C library's) of each pair of elements of ``a`` and ``b`` (broadcast, float32)."""
+    a, b = np.broadcast_arrays(np.asarray(a, np.float32), np.asarray(b, np.float32))
+    fa, fb = a.reshape(-1), b.reshape(-1)
     if _scalar_loop_is_libm():
-        out = _numpy_binary(np.arctan2, fy, fx)
+        out = _numpy_binary(ufunc, fa, fb)
     else:
-        lib = _libm()
-        out = np.array([lib.atan2f(float(u), float(v)) for u, v in zip(fy, fx)], np.float32)
-    result: F32 = out.reshape(y.shape)
+        f = getattr(_libm(), name)
+        out = np.array([f(float(u), float(v)) for u, v in zip(fa, fb)], np.float32)
+    result: F32 = out.reshape(a.shape)
     return result
