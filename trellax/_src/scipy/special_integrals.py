@@ -12,6 +12,7 @@ from trellax._src.lax import elementwise as lax
 from trellax._src.lax import special_integrals as prims
 from trellax._src.lax import special_series as series
 from trellax._src.lax import special_sph_harm as sph
+from trellax._src.lax._base import check_dtype, int_or_float
 from trellax._src.lax.structural import _convert
 from trellax._src.numpy.creation import arange, asarray
 from trellax._src.numpy.selection import where
@@ -108,10 +109,12 @@ def bessel_jn(z: ArrayLike, *, v: int, n_iter: int = 50) -> Array:
     signature; the recurrence here runs until it converges."""
     del n_iter
     (zc,) = promote_args_inexact("bessel_jn", z)
-    if dtypes.kind(zc.dtype) == "c":  # refused before the order is read, with JAX's classes:
-        # its check catches complex128 (ValueError); complex64 fails later in a remainder
-        cls = ValueError if zc.dtype == dtypes.complex128 else TypeError
-        raise cls(f"bessel_jn: complex input ({zc.dtype.name}) is not supported")
+    if dtypes.kind(zc.dtype) == "c":  # refused before the order is read, as JAX refuses it:
+        # its check catches complex128 (ValueError); complex64 fails later in its remainder,
+        # whose dtype check raises the TypeError
+        if zc.dtype == dtypes.complex128:
+            raise ValueError("bessel_jn: complex input (complex128) is not supported")
+        check_dtype("rem", zc.dtype, int_or_float, 0)
     try:
         v = operator.index(v)  # the number of orders: an integer (JAX's TypeError otherwise)
     except TypeError:
