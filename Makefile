@@ -79,6 +79,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_random_large.py
 	$(GOLDEN_PY) tools/gen_golden_erf_xla.py
 	$(GOLDEN_PY) tools/gen_golden_xla_log.py
+	$(GOLDEN_PY) tools/gen_golden_ends16.py
 	$(GOLDEN_PY) tools/gen_golden_xla_elementary.py
 	$(GOLDEN_PY) tools/gen_golden_xla_f64.py
 	$(GOLDEN_PY) tools/gen_golden_random_sweep.py

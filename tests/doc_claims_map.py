@@ -92,6 +92,11 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
+        "`fft.fftfreq` forms its signed indices as JAX does",
+        "tests/test_ends16.py::test_frequencies_bits_match_jax",
+    ),
+    E(
+        "docs/semantics.md",
         "`solve` of an exactly singular matrix is that same unchecked LU solve",
         "tests/test_linalg_sort.py",
     ),

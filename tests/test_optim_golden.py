@@ -72,7 +72,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     ),
     "o.sgd(o.cosine_decay_schedule(0.1, 50, alpha=0.1))|float32": (4, 0),
     "o.sgd(o.sgdr_schedule([dict(init_value=0.0, peak_value=0.1, warmup_steps=5, decay_steps=30), dict(init_value=0.0, peak_value=0.05, warmup_steps=5, decay_steps=30)]))|float32": (
-        992,
+        880,
         0,
     ),
     "o.rmsprop(1e-2, bias_correction=True)|float32": (12, 0),
@@ -80,8 +80,12 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "o.rmsprop(o.exponential_decay(1e-2, 10, 0.9), decay=0.5, eps=1e-3)|float32": (8, 0),
     "o.adagrad(1e-1, initial_accumulator_value=0.0)|float32": (49, 0),
     "o.adagrad(1e-1, initial_accumulator_value=0.0, eps=0.0)|float32": (49, 0),
-    "o.adagrad(o.cosine_decay_schedule(0.1, 100))|float32": (59, 0),
-    "o.lion(o.warmup_cosine_decay_schedule(0.0, 1e-3, 10, 100))|float32": (1, 0),
+    # the cosine schedules' ``pi * count / steps`` is ``count * (pi * (1 / steps))`` under
+    # ``jit`` (XLA folds the two constants: interpreters/xla_rewrites.py); their values under
+    # ``jit`` now differ from optax's under ``jax.jit`` at 5 and 11 of counts 0-100 (XLA's
+    # ``cos``), from 33 and 42 before, and so stand further from the eager golden
+    "o.adagrad(o.cosine_decay_schedule(0.1, 100))|float32": (157, 0),
+    "o.lion(o.warmup_cosine_decay_schedule(0.0, 1e-3, 10, 100))|float32": (2, 0),
     "o.chain(o.scale(300.0), o.rmsprop(1e-2))|float32": (32, 0),
     # Adam's bias corrections divide by a scalar that both leaves read: XLA keeps those
     # divisions, then its simplifier turns ``(m / c1) / (sqrt(v / c2) + eps)`` into

@@ -211,6 +211,12 @@ def reciprocal_divisions(jaxpr: Jaxpr, carried: int | None = None) -> Jaxpr:
                 for n in new:
                     emit(n)
                 return True
+        if not rewrite and (e.primitive is mul_p or e.primitive is complex_product_p):
+            new = _constant_products(e, constant, producer)
+            if new is not None:
+                for n in new:
+                    emit(n, False)
+                return True
         out.append(e)
         return False
 
@@ -218,6 +224,57 @@ def reciprocal_divisions(jaxpr: Jaxpr, carried: int | None = None) -> Jaxpr:
     for e in eqns:
         changed = emit(e) or changed
     return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, out) if changed else jaxpr
+
+
+def _constant_products(
+    e: JaxprEqn, constant: set[int], producer: dict[int, JaxprEqn]
+) -> list[JaxprEqn] | None:
+    """``(a * c1) * c2`` with constants ``c1`` and ``c2`` as ``a * (c1 * c2)``, the constant
+    product folded first, as XLA's simplifier reassociates it (whatever else reads ``a * c1``;
+    a product with a reciprocal that a division became included: ``(x * 0.5) / h`` is
+    ``x * (0.5 * (1 / h))`` for a constant ``h``). Not for bfloat16, whose products XLA widens to
+    float32 first, which hides the pattern."""
+    dtype = e.outvars[0].aval.dtype
+    if dtype == division.BFLOAT16 or dtype.kind not in "fc":
+        return None
+
+    def const(a: Atom) -> bool:
+        return type(a) is Literal or id(a) in constant
+
+    x, c2 = e.invars
+    if const(x):
+        x, c2 = c2, x
+    if const(x) or not const(c2) or type(x) is not Var:
+        return None
+    (q,) = e.outvars
+    if _is_one(c2) and x.aval.shape == q.aval.shape and x.aval.dtype == dtype:
+        # XLA drops a product with the constant 1 (a complex one too, where the product would
+        # turn an infinite part into NaN)
+        return [_eqn(e, convert_element_type_p, [x], q, _convert_params(dtype))]
+    p = producer.get(id(x))
+    if p is None or (p.primitive is not mul_p and p.primitive is not complex_product_p):
+        return None
+    a, c1 = p.invars
+    if const(a):
+        a, c1 = c1, a
+    if const(a) or not const(c1):
+        return None
+    if any(v.aval.dtype != dtype for v in (a, c1, c2)) or a.aval.shape != q.aval.shape:
+        return None
+    s1, s2 = tuple(c1.aval.shape), tuple(c2.aval.shape)
+    if type(c1) is Literal and type(c2) is Literal and not s1 and not s2:
+        with np.errstate(all="ignore"):
+            value = np.multiply(np.asarray(c1.value, dtype), np.asarray(c2.value, dtype))
+        return [_eqn(e, e.primitive, [a, Literal(value, c1.aval)], q)]
+    if s1 != s2 and not (type(c1) is Literal and not s1) and not (type(c2) is Literal and not s2):
+        return None
+    k = Var(ShapedArray._fast(s1 if len(s1) >= len(s2) else s2, dtype, False))
+    return [_eqn(e, mul_p, [c1, c2], k), _eqn(e, e.primitive, [a, k], q)]
+
+
+def _is_one(c: Atom) -> bool:
+    """Whether ``c`` is a literal 1 (complex: ``1 + 0j``, the zero of either sign)."""
+    return type(c) is Literal and bool(np.all(np.asarray(c.value) == 1))
 
 
 # -- the algebraic simplifier's compound rewrites of a division ----------------------------------
@@ -330,6 +387,9 @@ def _complex_constant(
             spread = None
     else:
         spread = None
+    if type(y) is Literal:  # a broadcast literal: its reciprocal is one too
+        r0 = division.xla_complex_reciprocal(np.asarray(y.value, q.aval.dtype))
+        return [_eqn(e, complex_product_p, [x, Literal(r0, y.aval)], q)]
     aval = ShapedArray._fast(tuple(y.aval.shape), q.aval.dtype, False)
     r = Var(aval)
     new = [_eqn(e, complex_reciprocal_p, [y], r)]

@@ -26,6 +26,7 @@ from trellax._src.lax import elementwise as lax
 from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.fft import fft as lax_fft
 from trellax._src.lax.structural import _convert, concatenate, iota, pad, slice, transpose
+from trellax._src.numpy import ufuncs
 from trellax._src.numpy.creation import array, asarray
 from trellax._src.numpy.dtype_functions import astype
 from trellax._src.numpy.searching import const
@@ -511,8 +512,11 @@ def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = None
     # JAX computes in the real floating type of ``dtype`` (an integer or bool dtype: float32,
     # float64 for 64-bit integers) and converts the frequencies to ``dtype`` at the end
     work = dtypes.finfo(to_inexact_dtype(dt)).dtype
-    ranges = ((0, 0),) if n <= 0 else ((0, (n - 1) // 2 + 1), (-(n // 2), 0))
-    out = _freqs(ranges, n, d, work)
+    # the signed indices as JAX forms them, in ``work`` (so rounded there: bfloat16 above 256,
+    # float16 above 2048): ``(i + n // 2) % n - n // 2`` for ``i`` an ``arange(n)``
+    i = iota(work, max(n, 0))
+    k = ufuncs.subtract(ufuncs.remainder(ufuncs.add(i, n // 2), n), n // 2)
+    out = lax.div(k, _spacing(d, n, work))
     return out if work == dt else astype(out, dt)
 
 
@@ -521,7 +525,7 @@ def rfftfreq(n: int, d: ArrayLike = 1.0, *, dtype: Any = None, device: Any = Non
     n = _num_points("rfftfreq", n, d)
     dt = _freq_dtype(dtype)
     if dtypes.kind(dt) not in "iu":
-        return _freqs(((0, n // 2 + 1),), n, d, dt)
+        return _freqs(n // 2 + 1, n, d, dt)
     # an integer ``dtype``: JAX's integer range over ``d * n`` made an integer of ``dtype`` (so
     # truncated, possibly to 0), divided as integers are (in float32, float64 for 64-bit types)
     k = _convert(_arange(0, n // 2 + 1), dt, False)
@@ -550,16 +554,12 @@ def _num_points(fun_name: str, n: int, d: Any) -> int:
     return operator.index(n)
 
 
-def _freqs(ranges: Sequence[tuple[int, int]], n: int, d: ArrayLike, dt: DType) -> Array:
-    """The integer ``ranges`` (joined) as the inexact ``dt``, divided by ``d * n``."""
-    parts = [_convert(_arange(lo, hi), dt, False) for lo, hi in ranges]
-    k = parts[0] if len(parts) == 1 else concatenate(parts, 0)
-    # JAX divides by the broadcast ``d * n``, which XLA turns into a product with its reciprocal
-    # (for bfloat16 after widening to float32, where that product rounds as the quotient does)
-    spacing = _spacing(d, n, dt)
-    if dt == dtypes.bfloat16:
-        return lax.div(k, spacing)
-    return lax.mul(k, lax.div(const(1, dt), spacing))
+def _freqs(stop: int, n: int, d: ArrayLike, dt: DType) -> Array:
+    """``[0, 1, ..., stop - 1]`` as the inexact ``dt``, divided by ``d * n``."""
+    k = _convert(_arange(0, stop), dt, False)
+    # JAX divides by the broadcast ``d * n``: XLA's product with the reciprocal for a real
+    # ``dt`` (bfloat16: widened to float32, rounded once), its complex quotient for a complex one
+    return lax.div(k, _spacing(d, n, dt))
 
 
 def _arange(start: int, stop: int) -> Array:

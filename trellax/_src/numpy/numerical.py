@@ -17,7 +17,7 @@ from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.conv import conv_general_dilated
 from trellax._src.lax.structural import _convert
-from trellax._src.numpy import joining, linalg_ops, reductions, shapes, ufuncs
+from trellax._src.numpy import division_rules, joining, linalg_ops, reductions, shapes, ufuncs
 from trellax._src.numpy.creation import arange, asarray, full, ones_like, zeros
 from trellax._src.numpy.padding import pad
 from trellax._src.numpy.searching import searchsorted, take
@@ -423,8 +423,14 @@ def gradient(
         last = ufuncs.subtract(m[..., -1:], m[..., -2:-1])
         if given:  # JAX's gradient is one compiled program in which the default spacing is
             # the constant 1: XLA drops that division, so a complex difference with a NaN or
-            # infinite part keeps its other part (x / (1+0j) would make it NaN)
-            inner, first, last = (ufuncs.divide(v, h) for v in (inner, first, last))
+            # infinite part keeps its other part (x / (1+0j) would make it NaN). A given spacing
+            # is that program's argument, read three times, so divided by (not multiplied by its
+            # reciprocal); under ``jit`` a constant one is a constant of the whole program, and
+            # ``(d * 0.5) / h`` becomes ``d * (0.5 * (1 / h))`` (interpreters/xla_rewrites.py)
+            inner, first, last = (
+                ufuncs.divide(v, division_rules.shared_divisor(h, v.shape))
+                for v in (inner, first, last)
+            )
         g = joining.concatenate([first, inner, last], axis=-1)
         out.append(shapes.moveaxis(g, -1, ax))
     return out[0] if len(out) == 1 else out
