@@ -2264,11 +2264,6 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
-        "`random_test` (2 on 2026-11-29; 35 on 2026-11-28, 31 of them because keys were",
-        "record: a dated run of upstream test files or programs through trellax.compat (tools/run_jax_tests.py, tools/run_peer_tests.py, tests/corpus), stated in this section of docs/compat.md",
-    ),
-    E(
-        "docs/compat.md",
         "- `lax`: `rng_bit_generator` (XLA's Philox on CPU, bit for bit against golden data",
         "tests/test_rng_bit_generator.py::test_matches_jax",
         "tests/test_lax_conv.py::test_conv_transpose_use_consistent_padding_is_the_conv_gradient",
@@ -2285,11 +2280,6 @@ AUDITED: list[Evidence] = [
         "tests/test_tree_util.py::test_keys_match_positional_patterns",
         "tests/test_tree_util.py::test_register_dataclass_refuses_overlapping_fields",
         "tests/test_jit.py::test_treedefs_with_array_aux_data_raise_jax_value_error",
-    ),
-    E(
-        "docs/compat.md",
-        "Left after this session: `random_test` 2 (`is_deleted` after `delete`",
-        "record: a dated run of upstream test files or programs through trellax.compat (tools/run_jax_tests.py, tools/run_peer_tests.py, tests/corpus), stated in this section of docs/compat.md",
     ),
     E(
         "docs/compat.md",

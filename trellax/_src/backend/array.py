@@ -22,6 +22,28 @@ from trellax._src.dtypes.extended import ExtendedDType, physical_element
 _object_new = object.__new__
 
 
+class _DeletedBuffer:
+    """What a deleted array holds instead of its data: the sizes stay readable (``ndim``,
+    ``size``, ``nbytes``, ``itemsize``, as JAX keeps them); any other use, NumPy's conversion
+    included, raises JAX's ``RuntimeError``."""
+
+    __slots__ = ("itemsize", "nbytes", "ndim", "size", "what")
+
+    def __init__(self, value: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> None:
+        self.ndim, self.size = value.ndim, value.size
+        self.nbytes, self.itemsize = value.nbytes, value.itemsize
+        self.what = f"{dtype.name}[{','.join(map(str, value.shape))}]"
+
+    def gone(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(f"Array has been deleted with shape={self.what}.")
+
+    def __getattr__(self, name: str) -> Any:
+        self.gone()
+
+    __array__ = __getitem__ = __iter__ = __len__ = __float__ = __int__ = __bool__ = gone
+    __index__ = __complex__ = gone
+
+
 class ArrayImpl(Array):
     """A concrete array. Create one with ``trellax.numpy.asarray``; it is immutable."""
 
@@ -146,9 +168,16 @@ class ArrayImpl(Array):
             raise ValueError(f"trellax arrays live on the 'cpu' device only; got {device!r}")
         return self
 
+    def delete(self) -> None:
+        """Frees this array's reference to its data, as JAX's ``delete``: the shape and dtype
+        stay readable, every use of the values then raises JAX's ``RuntimeError``. (Other arrays
+        that share the buffer, as ``asarray`` of this one may, keep it.)"""
+        if type(self._value) is not _DeletedBuffer:
+            self._value = _DeletedBuffer(self._value, self.dtype)  # type: ignore[assignment]
+
     def is_deleted(self) -> bool:
-        """Whether the buffer was freed (``delete``): never, trellax does not free buffers."""
-        return False
+        """Whether :meth:`delete` freed the data."""
+        return type(self._value) is _DeletedBuffer
 
     def is_ready(self) -> bool:
         """True: trellax computes eagerly, so a value is ready once it exists."""
@@ -168,6 +197,8 @@ class ArrayImpl(Array):
 
     def block_until_ready(self) -> ArrayImpl:
         """Returns self (trellax computes eagerly); present so JAX code runs unchanged."""
+        if type(self._value) is _DeletedBuffer:
+            self._value.gone()
         return self
 
     def copy_to_host_async(self) -> None:
