@@ -102,9 +102,6 @@ def check_fwd_primal_out(
     the function was traced before (in a jaxpr): the same tree, then the same shapes/dtypes."""
     want_tree, want_avals = expected
 
-    def shown(t: PyTreeDef, avs: Sequence[ShapedArray]) -> str:
-        return str(tree_unflatten(t, [_short(a) for a in avs])).replace("'", "")
-
     head = (
         f"Custom VJP fwd rule {fwd} for function {name} must produce a pair (list or tuple of "
         "length two) where the first element represents the primal output (equal to the output "
@@ -114,19 +111,24 @@ def check_fwd_primal_out(
     )
     if tree != want_tree:
         raise TypeError(
-            f"{head} container/pytree structure:\n    {shown(tree, avals)}\nwhile the "
+            f"{head} container/pytree structure:\n    {_shown(tree, avals)}\nwhile the "
             f"custom_vjp-decorated function {name} had output container/pytree structure:\n"
-            f"    {shown(want_tree, want_avals)}."
+            f"    {_shown(want_tree, want_avals)}."
         )
     if any(a.shape != b.shape or a.dtype != b.dtype for a, b in zip(avals, want_avals)):
         raise TypeError(
-            f"{head} shapes/dtypes of:\n    {shown(tree, avals)}\nwhile the custom_vjp-decorated "
-            f"function {name} had output shapes/dtypes of:\n    {shown(want_tree, want_avals)}"
+            f"{head} shapes/dtypes of:\n    {_shown(tree, avals)}\nwhile the custom_vjp-decorated "
+            f"function {name} had output shapes/dtypes of:\n    {_shown(want_tree, want_avals)}"
         )
 
 
 def _short(a: ShapedArray) -> str:
     return f"{a.dtype.name}[{','.join(map(str, a.shape))}]"
+
+
+def _shown(t: PyTreeDef, avs: Sequence[ShapedArray]) -> str:
+    """A rule output's structure with each leaf as ``dtype[shape]`` (the check messages)."""
+    return str(tree_unflatten(t, [_short(a) for a in avs])).replace("'", "")
 
 
 def check_jvp_primal_out(
@@ -142,9 +144,6 @@ def check_jvp_primal_out(
     silently cut to the function's count."""
     want_tree, want_avals = expected
 
-    def shown(t: PyTreeDef, avs: Sequence[ShapedArray]) -> str:
-        return str(tree_unflatten(t, [_short(a) for a in avs])).replace("'", "")
-
     head = (
         f"Custom JVP rule {rule} for function {name} must produce a pair (list or tuple of length "
         "two) where the first element represents the primal output (equal in value to the output "
@@ -153,14 +152,14 @@ def check_jvp_primal_out(
     if tree != want_tree:
         raise TypeError(
             f"{head} of the same container/pytree structure), but instead the JVP rule output's "
-            f"first element had container/pytree structure:\n    {shown(tree, avals)}\nwhile "
+            f"first element had container/pytree structure:\n    {_shown(tree, avals)}\nwhile "
             f"the custom_jvp-decorated function {name} had output container/pytree structure:\n"
-            f"    {shown(want_tree, want_avals)}."
+            f"    {_shown(want_tree, want_avals)}."
         )
     if any(a.shape != b.shape or a.dtype != b.dtype for a, b in zip(avals, want_avals)):
         raise TypeError(
             f"{head} with leaves of the same shape/dtype), but instead the JVP rule output's "
-            f"first element had shapes/dtypes of:\n    {shown(tree, avals)}\nwhile the "
+            f"first element had shapes/dtypes of:\n    {_shown(tree, avals)}\nwhile the "
             f"custom_jvp-decorated function {name} had output shapes/dtypes of:\n"
-            f"    {shown(want_tree, want_avals)}"
+            f"    {_shown(want_tree, want_avals)}"
         )
