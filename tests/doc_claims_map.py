@@ -2576,6 +2576,13 @@ AUDITED: list[Evidence] = [
         "**NumPy's floating-point errors are silenced per call, never globally** (`_src/backend/fp_errors.py`): the",
         "tests/test_reliability.py::test_runtime_warnings_are_neither_raised_nor_filtered_globally",
         "tests/test_eager_small_ops.py::test_matmul_shortcut_silences_fp_errors_and_works_under_jit",
+        "tests/test_fp_errors_quiet.py::test_a_thread_inside_the_quiet_context_does_not_block_another",
+        "tests/test_fp_errors_quiet.py::test_python_impls_see_the_callers_configuration",
+    ),
+    E(
+        "docs/architecture.md",
+        "Impls written in Python never run there: they would see that context's variables",
+        "tests/test_fp_errors_quiet.py::test_python_impls_see_the_callers_configuration",
     ),
     E(
         "docs/architecture.md",

@@ -54,6 +54,11 @@ _ndarray = np.ndarray
 
 _ERRSTATE = fp_errors.STATE
 _IGNORE_FP_ERRORS = fp_errors.IGNORE_ALL
+#: NumPy ufunc impls (``np.add``) run in fp_errors' quiet context, ~150 ns cheaper than setting
+#: and resetting the error state; other impls (Python code) and a busy context take the variable.
+_RUN_QUIET = fp_errors.RUN_QUIET
+_call_quiet = fp_errors.call_quiet
+_ufunc = np.ufunc
 
 
 def eval_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
@@ -86,11 +91,17 @@ def eval_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any])
         else:
             out_aval = rule(x, y)
             out_dtype, weak_type = out_aval.dtype, out_aval.weak_type
-        token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
-        try:
-            out = impl(x._value, y._value)
-        finally:
-            _ERRSTATE.reset(token)
+        if type(impl) is _ufunc:
+            try:
+                out = _RUN_QUIET(impl, x._value, y._value)
+            except RuntimeError:  # the quiet context is busy: another thread is in it
+                out = _call_quiet(impl, x._value, y._value)
+        else:
+            token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
+            try:
+                out = impl(x._value, y._value)
+            finally:
+                _ERRSTATE.reset(token)
     elif memo is not None and not params and n == 1:
         (x,) = args
         d = x.dtype
@@ -98,11 +109,17 @@ def eval_primitive(prim: Primitive, args: Sequence[Any], params: dict[str, Any])
         if out_dtype is None:
             out_dtype = memo[d] = rule(x).dtype
         weak_type = x.weak_type
-        token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
-        try:
-            out = impl(x._value)
-        finally:
-            _ERRSTATE.reset(token)
+        if type(impl) is _ufunc:
+            try:
+                out = _RUN_QUIET(impl, x._value)
+            except RuntimeError:  # the quiet context is busy: another thread is in it
+                out = _call_quiet(impl, x._value)
+        else:
+            token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
+            try:
+                out = impl(x._value)
+            finally:
+                _ERRSTATE.reset(token)
     else:
         # a rule with parameters (reductions, shapes, casts) costs more than the memo's key
         out_aval = cached_abstract_eval(prim, args, params) if params else rule(*args)
@@ -143,16 +160,24 @@ def fast_bind(prim: Primitive, nargs: int) -> Callable[..., Array]:
         return bind
 
     if nargs == 1:
+        impl: Any = prim.impl
+        quiet_ufunc = type(impl) is _ufunc
 
         def unary(x: Any) -> Any:
             out_dtype = memo.get(x.dtype)
             if out_dtype is None or _current_trace.get() is not eval_trace:
                 return bind(x)
-            token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
-            try:
-                out = prim.impl(x._value)  # type: ignore[misc]
-            finally:
-                _ERRSTATE.reset(token)
+            if quiet_ufunc:
+                try:
+                    out = _RUN_QUIET(impl, x._value)
+                except RuntimeError:  # the quiet context is busy: another thread is in it
+                    out = _call_quiet(impl, x._value)
+            else:
+                token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
+                try:
+                    out = impl(x._value)
+                finally:
+                    _ERRSTATE.reset(token)
             if type(out) is _ndarray and out.dtype is out_dtype:  # new_array, inlined
                 a: Any = _object_new(array_class)
                 a._value = out
@@ -185,6 +210,8 @@ def fast_operator(
     """
     memo = prim.elementwise_dtypes
     assert memo is not None, f"{prim.name} is not an elementwise primitive"
+    impl: Any = prim.impl
+    quiet_ufunc = type(impl) is _ufunc
 
     def operator(x: Any, y: Any) -> Any:
         if type(y) is array_class and type(x) is array_class:
@@ -199,11 +226,17 @@ def fast_operator(
                 and (sx == sy or not sy or not sx)
                 and _current_trace.get() is eval_trace
             ):
-                token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
-                try:
-                    out = prim.impl(x._value, y._value)  # type: ignore[misc]
-                finally:
-                    _ERRSTATE.reset(token)
+                if quiet_ufunc:
+                    try:
+                        out = _RUN_QUIET(impl, x._value, y._value)
+                    except RuntimeError:  # the quiet context is busy: another thread is in it
+                        out = _call_quiet(impl, x._value, y._value)
+                else:
+                    token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
+                    try:
+                        out = impl(x._value, y._value)
+                    finally:
+                        _ERRSTATE.reset(token)
                 if type(out) is _ndarray and out.dtype is out_dtype:  # new_array, inlined
                     a: Any = _object_new(array_class)
                     a._value = out
