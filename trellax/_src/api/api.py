@@ -42,6 +42,7 @@ from trellax._src.core.core import ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import batching, jit_call, op_by_op, tracing
+from trellax._src.lax import sharding_rules
 from trellax._src.tree.tree_util import PyTreeDef, broadcast_prefix, tree_flatten, tree_unflatten
 from trellax._src.tree.treedef import MetadataEqualityError
 
@@ -93,7 +94,7 @@ class _RefInfo:
 
 
 class _CacheEntry:
-    __slots__ = ("bare", "call", "closed", "out_avals", "out_tree", "refs", "run", "single")
+    __slots__ = ("bare", "call", "closed", "out_avals", "out_tree", "placed", "refs", "run", "single")  # fmt: skip
 
     def __init__(
         self,
@@ -111,6 +112,15 @@ class _CacheEntry:
         self.out_avals = [(a.dtype, a.weak_type) for a in closed.out_avals]
         # A function returning one array (the common case) needs no unflattening.
         self.single = out_tree.num_leaves == 1 and out_tree == tree_flatten(0)[1]
+        #: per output, the sharding its type carries or a constraint gave it (None: none has)
+        self.placed: list[Any] | None = None
+        if sharding_rules.active[0] or any(
+            e.primitive is sharding_rules.sharding_constraint_p for e in closed.jaxpr.eqns
+        ):
+            placed = sharding_rules.output_shardings(closed.jaxpr)
+            if any(p is not None for p in placed):
+                self.placed = placed
+                self.single = False  # the results go through _finish
         #: the jaxpr a ``jit`` equation holds, and the values it takes first (tracers of
         #: enclosing transformations the function closed over); made at the first traced call
         self.call: tuple[ClosedJaxpr, list[Any]] | None = None
@@ -286,7 +296,7 @@ class Jitted(Generic[P, R]):
             dyn_args, dyn_kwargs, static_key = self._split(args, kwargs)
             leaves, in_tree = tree_flatten((dyn_args, dyn_kwargs))
             avals = self._avals(leaves, len(dyn_args))
-            key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in avals), static_key, st)
+            key = (in_tree, tuple(_aval_key(a) for a in avals), static_key, st)
             key += _ref_key(leaves)
             entry = _lookup(self._cache, key)
             if entry is None:
@@ -402,6 +412,12 @@ class Jitted(Generic[P, R]):
 
     def _finish(self, entry: _CacheEntry, outs: tuple[Any, ...]) -> R:
         new = core.new_array
+        if entry.placed is not None:
+            placed = [
+                o if d.names is not None else sharding_rules.place_result(new(o, d, w), s)
+                for o, (d, w), s in zip(outs, entry.out_avals, entry.placed)
+            ]
+            return tree_unflatten(entry.out_tree, placed)  # type: ignore[no-any-return]
         if entry.single:
             d, w = entry.out_avals[0]
             single: R = outs[0] if d.names is not None else new(outs[0], d, w)
@@ -636,6 +652,15 @@ def _fast_key(st: _config.State, args: Sequence[Any]) -> tuple[tuple[Any, ...] |
     return tuple(key), values
 
 
+def _aval_key(a: ShapedArray) -> tuple[Any, ...]:
+    """An argument's part of the cache key: its type (with the sharding it carries, and then
+    the mesh in force, which places the results)."""
+    typed = core.typed_sharding(a)
+    if typed is None:
+        return (a.shape, a.dtype, a.weak_type)
+    return (a.shape, a.dtype, a.weak_type, typed, jit_options.context_mesh[0]())
+
+
 def _signature(fun: Callable[..., Any]) -> inspect.Signature | None:
     try:
         return inspect.signature(fun)
@@ -851,7 +876,10 @@ def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     ShapeDtypeStruct(shape=(), dtype=float32, weak_type=True)
     """
     closed, out_tree = _trace_pytree(fun, args, kwargs)
-    structs = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals]
+    structs = [
+        ShapeDtypeStruct(a.shape, a.dtype, a.weak_type, sharding=core.typed_sharding(a))
+        for a in closed.out_avals
+    ]
     return tree_unflatten(out_tree, structs)
 
 

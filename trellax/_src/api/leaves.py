@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend.array import ArrayImpl, EArray
+from trellax._src.backend.array import ArrayImpl, EArray, ExplicitArray
 from trellax._src.config import settings as _config
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import Placeholder, ShapedArray
@@ -142,6 +142,8 @@ def _leaf_aval(leaf: Any, path: Callable[[], str], duck: bool = False) -> Shaped
         return ShapedArray._fast(tuple(np.shape(leaf)), d, False)
     if isinstance(leaf, ShapeDtypeStruct):
         return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
+    if type(leaf) is ExplicitArray:  # its sharding is part of its type
+        return leaf.aval
     if isinstance(leaf, Array):
         return ShapedArray._fast(tuple(leaf.shape), leaf.dtype, leaf.weak_type)
     if (plain := dtypes.python_scalar_value(leaf)) is not None:  # an IntEnum member...
@@ -166,7 +168,8 @@ def _not_abstract(leaf: Any, path: Callable[[], str]) -> TypeError:
 
 def _leaf_value(leaf: Any, aval: ShapedArray) -> Any:
     """A leaf as the NumPy value the compiled program takes."""
-    if type(leaf) is ArrayImpl or type(leaf) is EArray:  # an EArray's physical buffer
+    if type(leaf) is ArrayImpl or type(leaf) is EArray or type(leaf) is ExplicitArray:
+        # an EArray's physical buffer
         return leaf._value
     return np.asarray(leaf, dtype=aval.dtype if aval.dtype.kind != "V" else None).astype(
         aval.dtype, copy=False

@@ -129,13 +129,26 @@ class ArrayImpl(Array):
             return DEFAULT_SHARDING
 
     def _with_sharding(self, sharding: Any) -> ArrayImpl:
-        """The same buffer, reporting ``sharding`` (``device_put(x, NamedSharding(...))``)."""
+        """The same buffer, reporting ``sharding`` (``device_put(x, NamedSharding(...))``); an
+        :class:`ExplicitArray` when the sharding is part of the type (an Explicit mesh axis)."""
         a = ArrayImpl._new(self._value, self.dtype, self.weak_type)
+        if type(a) is ArrayImpl and getattr(sharding, "_typed", False):
+            a.__class__ = ExplicitArray
+            if core.typed_sharding_hooks:
+                for hook in core.typed_sharding_hooks:
+                    hook()
+                core.typed_sharding_hooks.clear()
         a._sharding = sharding
         return a
 
     @property
     def committed(self) -> bool:
+        """Whether the array was placed (``device_put`` with a device or sharding, or made from
+        such arrays): an array made without a device is not, as in JAX."""
+        try:
+            self._sharding  # noqa: B018
+        except AttributeError:
+            return False
         return True
 
     @property
@@ -364,6 +377,21 @@ class ArrayImpl(Array):
     def __dlpack_device__(self) -> tuple[int, int]:
         dev: tuple[int, int] = self._value.__dlpack_device__()
         return dev
+
+
+class ExplicitArray(ArrayImpl):
+    """A concrete array whose sharding is part of its type (a ``NamedSharding`` over a mesh with
+    an Explicit axis): ``aval`` carries it (``float32[2@X,4]``), and operations give their
+    results the shardings ``lax/sharding_rules.py`` computes. A class of its own so that the
+    eager shortcuts, which test ``type(x) is ArrayImpl``, leave it to the general path."""
+
+    __slots__ = ()
+
+    @property
+    def aval(self) -> ShapedArray:
+        a = ShapedArray._fast(self.shape, self.dtype, self.weak_type)
+        a._sharding = self._sharding._abstract(len(self.shape))
+        return a
 
 
 class EArray(ArrayImpl):

@@ -80,18 +80,25 @@ def short_dtype_name(d: DType) -> str:
 
 
 class ShapedArray:
-    """The abstract value of an array: shape, dtype and weak flag, never data."""
+    """The abstract value of an array: shape, dtype and weak flag, never data; under a mesh with
+    Explicit axes also its sharding (a ``NamedSharding`` over the abstract mesh, JAX's
+    "sharding in types": ``float32[2@X,4]``)."""
 
-    __slots__ = ("dtype", "shape", "weak_type")
+    __slots__ = ("_sharding", "dtype", "shape", "weak_type")
     shape: Shape
     dtype: DType
     weak_type: bool
+    _sharding: Any
 
-    def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False) -> None:
+    def __init__(
+        self, shape: Sequence[int], dtype: Any, weak_type: bool = False, sharding: Any = None
+    ) -> None:
         self.shape = tuple(int(s) for s in shape)
         # an extended dtype (``dtypes/extended.py``) is kept as it is: it is no NumPy dtype
         self.dtype = dtype if isinstance(dtype, ExtendedDType) else np.dtype(dtype)  # type: ignore[assignment]
         self.weak_type = bool(weak_type)
+        if sharding is not None and getattr(sharding, "_typed", False):
+            self._sharding = sharding._abstract(len(self.shape))
 
     @classmethod
     def _fast(cls, shape: Shape, dtype: DType, weak_type: bool) -> ShapedArray:
@@ -111,13 +118,22 @@ class ShapedArray:
         return int(np.prod(self.shape, dtype=np.int64))
 
     def update(
-        self, shape: Shape | None = None, dtype: DType | None = None, weak_type: bool | None = None
+        self,
+        shape: Shape | None = None,
+        dtype: DType | None = None,
+        weak_type: bool | None = None,
+        sharding: Any = None,
     ) -> ShapedArray:
-        return ShapedArray._fast(
+        out = ShapedArray._fast(
             self.shape if shape is None else shape,
             self.dtype if dtype is None else dtype,
             self.weak_type if weak_type is None else weak_type,
         )
+        # the sharding is kept while the shape is
+        typed = (typed_sharding(self) if shape is None else None) if sharding is None else sharding
+        if typed is not None and getattr(typed, "_typed", False):
+            out._sharding = typed._abstract(len(out.shape))
+        return out
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -125,30 +141,58 @@ class ShapedArray:
             and self.shape == other.shape
             and self.dtype == other.dtype
             and self.weak_type == other.weak_type
+            and typed_sharding(self) == typed_sharding(other)
         )
 
     def __hash__(self) -> int:
-        return hash((self.shape, self.dtype, self.weak_type))
+        return hash((self.shape, self.dtype, self.weak_type, typed_sharding(self)))
 
     @property
     def sharding(self) -> Any:
-        """The one-device sharding (``jax.typeof(x).sharding``; programs pass it on as
+        """The sharding in the type (a ``NamedSharding`` over the abstract mesh) for an array on
+        a mesh with Explicit axes; else the one-device sharding (programs pass it on as
         ``out_sharding=``)."""
-        return DEFAULT_SHARDING
+        try:
+            return self._sharding
+        except AttributeError:
+            return DEFAULT_SHARDING
+
+    def _dims(self) -> str:
+        """``2@X,4``: each size, with the mesh axes its dimension is split over."""
+        typed = typed_sharding(self)
+        if typed is None:
+            return ",".join(map(str, self.shape))
+        spec = tuple(typed.spec) + (None,) * (len(self.shape) - len(typed.spec))
+        return ",".join(f"{d}{axes_suffix(e)}" for d, e in zip(self.shape, spec))
 
     def str_short(self) -> str:
         """``f32[3]``, or ``~f32[3]`` when weak: the form jaxprs print."""
-        dims = ",".join(map(str, self.shape))
-        return f"{'~' if self.weak_type else ''}{short_dtype_name(self.dtype)}[{dims}]"
+        return f"{'~' if self.weak_type else ''}{short_dtype_name(self.dtype)}[{self._dims()}]"
 
     def __str__(self) -> str:
-        dims = ",".join(map(str, self.shape))
-        return f"{'~' if self.weak_type else ''}{self.dtype.name}[{dims}]"
+        return f"{'~' if self.weak_type else ''}{self.dtype.name}[{self._dims()}]"
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
-        dims = ",".join(map(str, self.shape))  # JAX's: float32[2,8], no space
-        return f"ShapedArray({self.dtype.name}[{dims}]{weak})"
+        # JAX's: float32[2,8], no space
+        return f"ShapedArray({self.dtype.name}[{self._dims()}]{weak})"
+
+
+def typed_sharding(aval: Any) -> Any:
+    """The sharding carried in ``aval``'s type (under a mesh with Explicit axes), else None."""
+    try:
+        return aval._sharding
+    except AttributeError:
+        return None
+
+
+def axes_suffix(entry: Any) -> str:
+    """``@X`` or ``@(X,Y)`` for a ``PartitionSpec`` entry naming mesh axes; ``""`` for None."""
+    if entry is None or not isinstance(entry, str | tuple):
+        return ""
+    if isinstance(entry, tuple):
+        return f"@({','.join(entry)})" if len(entry) > 1 else (f"@{entry[0]}" if entry else "")
+    return f"@{entry}"
 
 
 def physical_aval(aval: ShapedArray) -> ShapedArray:
@@ -413,6 +457,10 @@ def _no_eval(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> An
 #: Evaluates a primitive on concrete arrays: ``trellax._src.backend.eager.eval_primitive``, installed
 #: when that module is imported (with ``trellax._src.backend.array``).
 eval_primitive: Callable[[Primitive, Sequence[Any], dict[str, Any]], Any] = _no_eval
+
+#: Called once, when the first array whose sharding is part of its type (a mesh with an Explicit
+#: axis) is made: ``lax/sharding_rules.py`` then starts computing results' shardings.
+typed_sharding_hooks: list[Callable[[], None]] = []
 
 
 def _no_array_type(value: Any, dtype: DType, weak_type: bool) -> Any:

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import fp_errors, heap, threads
-from trellax._src.backend.array import ArrayImpl, EArray
+from trellax._src.backend.array import ArrayImpl, EArray, ExplicitArray
 from trellax._src.config import settings as _config
 from trellax._src.core import core, errors, leaks, source_info
 from trellax._src.core.core import Primitive, ShapedArray, Trace
@@ -39,6 +39,7 @@ from trellax._src.interpreters import (
     specialize,
     xla_rewrites,
 )
+from trellax._src.lax import sharding_rules
 from trellax._src.lax._base import asarray
 from trellax._src.lax.ad_util import float0
 
@@ -99,7 +100,7 @@ class JaxprTrace(Trace):
             # argument, a residual of the function being differentiated): it becomes a constant
             # input of this jaxpr, supplied by the trace that owns it.
             return self._const_var(x)
-        if type(x) is EArray or isinstance(x, core.Placeholder):
+        if type(x) is EArray or type(x) is ExplicitArray or isinstance(x, core.Placeholder):
             # an array of an extended dtype: a constant, never a literal; a ShapeDtypeStruct: a
             # constant without a value (an error if the jaxpr is run)
             return self._const_var(x)
@@ -145,6 +146,8 @@ class JaxprTrace(Trace):
             raise errors.UnexpectedTracerError(None)
         atoms = [self.to_atom(a) for a in args]
         out = prim.abstract_eval(*args, **params)
+        if sharding_rules.active[0]:  # an array's sharding is part of its type somewhere
+            out = sharding_rules.traced(prim, args, params, out)
         if prim.multiple_results != isinstance(out, (tuple, list)):
             raise ValueError(
                 f"{prim.name}.abstract_eval() method should return a tuple or a list of abstract "

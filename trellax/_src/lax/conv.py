@@ -1,12 +1,9 @@
 """Window primitives: ``conv_general_dilated`` (with ``conv_transpose`` built on it) and
 ``reduce_window`` (with its sum/max/min forms).
 
-Like every lax function they never promote: operands must share a dtype. Dimension numbers
-follow JAX: ``None`` (``NCHW``/``OIHW``/``NCHW``), a tuple of spec strings such as
-``("NHWC", "HWIO", "NHWC")``, or ``ConvDimensionNumbers`` of axis permutations. Padding is
-``"SAME"``, ``"SAME_LOWER"``, ``"VALID"`` or a ``(low, high)`` pair per spatial axis (negative
-amounts crop).
-"""
+They never promote (operands share a dtype). Dimension numbers: ``None`` (``NCHW``/``OIHW``/
+``NCHW``), spec strings (``("NHWC", "HWIO", "NHWC")``) or ``ConvDimensionNumbers``. Padding:
+``"SAME"``, ``"SAME_LOWER"``, ``"VALID"`` or ``(low, high)`` per axis (negative: crops)."""
 
 from __future__ import annotations
 
@@ -24,7 +21,7 @@ from trellax._src.core.core import AbstractValue, Primitive, ShapedArray
 from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike
 from trellax._src.dtypes import dtypes
-from trellax._src.lax import ad_util, elementwise, structural
+from trellax._src.lax import ad_util, elementwise, sharding_rules, structural
 from trellax._src.lax._base import asarray, check_dtype, num, same_dtypes_error
 from trellax._src.lax.convenience import full
 from trellax._src.lax.elementwise import (
@@ -277,6 +274,10 @@ def conv_general_dilated(
     """
     if out_sharding is not None:
         check_out_sharding("lax.conv_general_dilated", out_sharding)
+        whole: tuple[Any, ...] = (lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation)
+        whole += (dimension_numbers, feature_group_count, batch_group_count, precision)
+        whole += (preferred_element_type,)
+        return sharding_rules.with_out_sharding(lambda: conv_general_dilated(*whole), out_sharding)
     name = "conv_general_dilated"
     x, y = asarray(lhs), asarray(rhs)
     if x.dtype != y.dtype:

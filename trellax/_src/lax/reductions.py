@@ -35,6 +35,7 @@ from trellax._src.lax._base import (
     number,
 )
 from trellax._src.lax.shapes import Dims, all_at_front, moveaxis, shift_axes
+from trellax._src.lax.sharding_rules import with_out_sharding
 from trellax._src.lax.structural import (
     broadcast_in_dim_p,
     broadcasted_iota,
@@ -352,6 +353,10 @@ def dot_general(
     """
     if out_sharding is not None:
         check_out_sharding("lax.dot_general", out_sharding)
+        return with_out_sharding(
+            lambda: dot_general(lhs, rhs, dimension_numbers, precision, preferred_element_type),
+            out_sharding,
+        )
     x, y = asarray(lhs), asarray(rhs)
     dn = dot_dimension_numbers(dimension_numbers, x.ndim, y.ndim)
     out = dot_result_dtype(x.dtype, y.dtype)
@@ -437,6 +442,16 @@ def dot(
     1 or 2 operands (as in JAX, the options after the operands are keyword-only)."""
     if out_sharding is not None:
         check_out_sharding("lax.dot", out_sharding)
+        return with_out_sharding(
+            lambda: dot(
+                lhs,
+                rhs,
+                dimension_numbers=dimension_numbers,
+                precision=precision,
+                preferred_element_type=preferred_element_type,
+            ),
+            out_sharding,
+        )
     x, y = asarray(lhs), asarray(rhs)
     if dimension_numbers is None:
         if x.ndim not in (1, 2) or y.ndim not in (1, 2) or x.shape[-1] != y.shape[0]:

@@ -76,7 +76,7 @@ def platform_dependent(
 
 #: Places concrete arrays by a pytree prefix of shardings (set by ``runtime.device``, which this
 #: layer may not import); until then, leaves are only converted to arrays.
-place_eagerly: list[Callable[[Any, Any], Any]] = [lambda x, s: tree_map(asarray, x)]
+place_eagerly: list[Callable[..., Any]] = [lambda x, s, reshard=False: tree_map(asarray, x)]
 
 #: Refuses a sharding ``with_sharding_constraint`` may not take (set by ``runtime.sharding``: a
 #: ``NamedSharding`` naming an Explicit or Manual mesh axis, JAX's ``ValueError``).
@@ -95,7 +95,7 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
         )
     for sharding in leaves:
         check_constraint[0](sharding)
-    return place_eagerly[0](x, shardings)
+    return place_eagerly[0](x, shardings)  # traced leaves: sharding_rules.traced_constraint
 
 
 def stage(x: ArrayLike, /) -> Array:

@@ -506,7 +506,20 @@ def _filled_like(
         key_dtype = a.dtype if dtype is None else dtype  # type: ignore[union-attr]
         return _filled(fun_name, a.shape if shape is None else shape, key_dtype, value)  # type: ignore[union-attr]
     s, d, weak = _like_dtype(a, dtype, fun_name)
-    return _filled(fun_name, s if shape is None else shape, d, value, weak)
+    return _placed_like(a, shape, _filled(fun_name, s if shape is None else shape, d, value, weak))
+
+
+def _placed_like(a: Any, shape: Any, out: Array) -> Array:
+    """``out`` laid out as ``a`` when ``a`` is a placed array of its shape: JAX's ``*_like``
+    of a concrete array keep its sharding."""
+    if (
+        isinstance(a, ConcreteArray)
+        and isinstance(out, ConcreteArray)
+        and a.committed
+        and tuple(a.shape) == tuple(out.shape)
+    ):
+        return out._with_sharding(a.sharding)
+    return out
 
 
 def zeros_like(
@@ -569,7 +582,9 @@ def full_like(
         fill = convert_element_type(fill_value, d, weak_type=weak)
     else:
         fill = _complex_fill(fill_value, d, weak)
-    return _broadcast_fill("full_like", fill, s if shape is None else _shape(shape, "full_like"))
+    out = _broadcast_fill("full_like", fill, s if shape is None else _shape(shape, "full_like"))
+    # a fill value with dimensions gives a result laid out by its own sharding, as in JAX
+    return out if len(getattr(fill_value, "shape", ())) else _placed_like(a, shape, out)
 
 
 # -- ranges -------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.dtypes import dtypes
 from trellax._src.lax.reductions import dot_general, reduce_or, reduce_sum
 from trellax._src.lax.shapes import broadcast_to
+from trellax._src.lax.sharding_rules import with_out_sharding
 from trellax._src.lax.structural import _convert, reshape, slice, transpose
 from trellax._src.numpy.util import promote_args_keep_shapes
 
@@ -236,6 +237,18 @@ def einsum(
     """
     if out_sharding is not None:
         check_out_sharding("numpy.einsum", out_sharding)
+        return with_out_sharding(
+            lambda: einsum(
+                subscripts,
+                *operands,
+                out=out,
+                optimize=optimize,
+                precision=precision,
+                preferred_element_type=preferred_element_type,
+                _dot_general=_dot_general,
+            ),
+            out_sharding,
+        )
     if out is not None:
         raise NotImplementedError("The 'out' argument to trellax.numpy.einsum is not supported.")
     if not isinstance(subscripts, str):

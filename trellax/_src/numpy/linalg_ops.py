@@ -18,6 +18,7 @@ from trellax._src.lax import elementwise as lax
 from trellax._src.lax import structural as lax_structural
 from trellax._src.lax._base import canonicalize_axes
 from trellax._src.lax.reductions import dot_general, dot_general_p
+from trellax._src.lax.sharding_rules import with_out_sharding
 from trellax._src.lax.structural import _convert, broadcast_to, reshape, transpose
 from trellax._src.numpy.static_args import int_axis, moved_axis
 from trellax._src.numpy.ufuncs import conjugate, multiply
@@ -50,6 +51,12 @@ def matmul(
     """Matrix product with NumPy's broadcasting of batch dimensions."""
     if out_sharding is not None:
         check_out_sharding("numpy.matmul", out_sharding)
+        return with_out_sharding(
+            lambda: matmul(
+                a, b, precision=precision, preferred_element_type=preferred_element_type
+            ),
+            out_sharding,
+        )
     if type(a) is ConcreteArray and type(b) is ConcreteArray and preferred_element_type is None:
         product = eager.matmul_2d(a, b, dot_general_p)
         if product is not None:
@@ -118,6 +125,10 @@ def dot(
     last axis of ``a`` with the second-to-last of ``b``."""
     if out_sharding is not None:
         check_out_sharding("numpy.dot", out_sharding)
+        return with_out_sharding(
+            lambda: dot(a, b, precision=precision, preferred_element_type=preferred_element_type),
+            out_sharding,
+        )
     x, y = promote_args_keep_shapes("dot", a, b)
     pref = _preferred(x, preferred_element_type)
     if x.ndim == 0 or y.ndim == 0:
@@ -188,6 +199,12 @@ def tensordot(
     first ``N`` of ``b``; a pair ``(axes_a, axes_b)`` names them."""
     if out_sharding is not None:
         check_out_sharding("numpy.tensordot", out_sharding)
+        return with_out_sharding(
+            lambda: tensordot(
+                a, b, axes, precision=precision, preferred_element_type=preferred_element_type
+            ),
+            out_sharding,
+        )
     x, y = promote_args_keep_shapes("tensordot", a, b)
     if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
         n = int(axes)

@@ -23,17 +23,17 @@ import numpy as np
 
 from trellax._src.api import jit_options
 from trellax._src.api.ref_frames import AbstractRef, RefBase
-from trellax._src.backend.array import ArrayImpl
+from trellax._src.backend.array import ArrayImpl, ExplicitArray
 from trellax._src.core.basearray import Array
-from trellax._src.core.core import ShapedArray, get_aval
+from trellax._src.core.core import ShapedArray, Tracer, get_aval
 from trellax._src.core.devices import CPU as CPU
 from trellax._src.core.devices import Device as Device
 from trellax._src.core.devices import Sharding, SingleDeviceSharding, device_list, is_cpu
-from trellax._src.lax import standins
+from trellax._src.lax import sharding_rules, standins
 from trellax._src.lax._base import JAX_ARRAY_REFUSED
 from trellax._src.numpy.creation import asarray
 from trellax._src.runtime.layout import Format
-from trellax._src.runtime.sharding import NamedSharding, PartitionSpec, get_mesh
+from trellax._src.runtime.sharding import AbstractMesh, NamedSharding, PartitionSpec, get_mesh
 from trellax._src.tree.prefix import mismatch_details
 from trellax._src.tree.tree_util import tree_map
 
@@ -138,7 +138,7 @@ def _is_placement_leaf(d: Any) -> bool:
     return isinstance(d, Device | Sharding | PartitionSpec)
 
 
-def _put_one(x: Any, device: Any) -> Any:
+def _put_one(x: Any, device: Any, on_tracer: Any = None) -> Any:
     if isinstance(device, PartitionSpec):
         mesh = get_mesh()
         if mesh is None:
@@ -147,19 +147,33 @@ def _put_one(x: Any, device: Any) -> Any:
                 "use jax.set_mesh(mesh) or a NamedSharding(mesh, spec)"
             )
         device = NamedSharding(mesh, device)
+    if isinstance(device, NamedSharding) and isinstance(device.mesh, AbstractMesh):
+        # over the abstract mesh of the mesh in force: placed on that mesh's devices, as in JAX
+        mesh = get_mesh()
+        if mesh is not None and mesh.abstract_mesh == device.mesh:
+            device = NamedSharding(mesh, device.spec)
     if not is_cpu(device):
         raise ValueError(f"device_put: not a device of this process: {device!r}")
     sharding = device if isinstance(device, Sharding) else None
-    if isinstance(device, Device) and device != CPU:
+    if isinstance(device, Device):  # a device given: the array is committed to it
         sharding = SingleDeviceSharding(device)
 
     def put(leaf: Any) -> Any:
         if not isinstance(leaf, Array) and hasattr(type(leaf), "__jax_array__"):
             raise ValueError(JAX_ARRAY_REFUSED)  # device_put abstracts its leaves, as jit does
         out = leaf if isinstance(leaf, Array) else asarray(leaf)
-        if sharding is not None and isinstance(out, ArrayImpl) and out.sharding != sharding:
+        if sharding is None:
+            return out
+        if isinstance(out, ArrayImpl) and (not out.committed or out.sharding != sharding):
             sharding.shard_shape(tuple(out.shape))  # raises when the shape does not divide
             out = out._with_sharding(sharding)
+        elif (
+            on_tracer is not None
+            and isinstance(out, Tracer)
+            and isinstance(sharding, NamedSharding)
+        ):
+            sharding.shard_shape(tuple(out.shape))
+            out = on_tracer(out, sharding)
         return out
 
     return tree_map(put, x)
@@ -168,7 +182,7 @@ def _put_one(x: Any, device: Any) -> Any:
 jit_options.place_outputs[:] = [device_put]  # the results of jit(out_shardings=...)
 
 
-def place_eagerly(x: Any, shardings: Any) -> Any:
+def place_eagerly(x: Any, shardings: Any, reshard: bool = False) -> Any:
     """``x`` with each concrete array placed by its sharding in ``shardings`` (a pytree prefix of
     ``x``), as the eager ``with_sharding_constraint`` and ``reshard`` of JAX place theirs; traced
     values are returned unchanged. A ``PartitionSpec`` is over the mesh of ``set_mesh`` (left
@@ -182,7 +196,13 @@ def place_eagerly(x: Any, shardings: Any) -> Any:
             return NamedSharding(mesh, s) if mesh is not None else None
         return s
 
-    return device_put(x, tree_map(resolve, shardings, is_leaf=_is_placement))
+    on_tracer = sharding_rules.traced_reshard if reshard else sharding_rules.traced_constraint
+    placements = tree_map(resolve, shardings, is_leaf=_is_placement)
+    if placements is None or _is_placement(placements):
+        return _put_one(x, placements, on_tracer)
+    return tree_map(
+        lambda d, sub: _put_one(sub, d, on_tracer), placements, x, is_leaf=_is_placement
+    )
 
 
 standins.place_eagerly[:] = [place_eagerly]  # lax.with_sharding_constraint's placement
@@ -223,6 +243,8 @@ def typeof(x: Any) -> ShapedArray | AbstractRef:
     reference."""
     if isinstance(x, RefBase):
         return AbstractRef(x.aval)
+    if isinstance(x, ExplicitArray | Tracer):  # a sharding in the type
+        return x.aval
     return get_aval(x if isinstance(x, Array) else asarray(x))
 
 

@@ -30,7 +30,7 @@ from trellax._src.core.devices import (
     device_list,
     is_device,
 )
-from trellax._src.lax import standins
+from trellax._src.lax import sharding_rules, standins
 from trellax._src.numpy.creation import asarray
 from trellax._src.tree.tree_util import broadcast_prefix, tree_flatten
 
@@ -262,11 +262,15 @@ class NamedSharding(Sharding):
     blocks over the mesh axes ``spec[i]`` names (major axis first), and repeated over the rest."""
 
     def __init__(
-        self, mesh: Mesh, spec: PartitionSpec | None = None, *, memory_kind: str | None = None
+        self,
+        mesh: Mesh | AbstractMesh,
+        spec: PartitionSpec | None = None,
+        *,
+        memory_kind: str | None = None,
     ) -> None:
         if not isinstance(mesh, Mesh | AbstractMesh):
             raise TypeError(f"NamedSharding expects a Mesh or an AbstractMesh, got {mesh!r}")
-        self.mesh = mesh
+        self.mesh: Any = mesh  # a Mesh, or an AbstractMesh (no devices)
         self.spec = PartitionSpec() if spec is None else spec
         if not isinstance(self.spec, PartitionSpec):
             raise TypeError(
@@ -291,9 +295,40 @@ class NamedSharding(Sharding):
         # An abstract mesh has axes but no devices (a sharding made while tracing).
         devices = mesh.devices.flat if isinstance(mesh, Mesh) else ()
         self.device_set = frozenset(devices)
+        #: the sharding is part of an array's type (JAX's sharding in types): the mesh has an
+        #: Explicit axis
+        self._typed = AxisType.Explicit in mesh.axis_types
+
+    def _abstract(self, ndim: int) -> NamedSharding:
+        """The sharding as an abstract value carries it: over the abstract mesh, one spec entry
+        per dimension (``P('X', None)``)."""
+        spec = tuple(self.spec)[:ndim] + (None,) * (ndim - len(self.spec))
+        abstract = self.mesh.abstract_mesh
+        if isinstance(self.mesh, Mesh):
+            sharding_rules.meshes[abstract] = self.mesh
+        return NamedSharding(abstract, PartitionSpec(*spec))
 
     def __repr__(self) -> str:
+        if isinstance(self.mesh, AbstractMesh):
+            return f"NamedSharding(mesh={self.mesh!r}, spec={self.spec!r})"
         return f"NamedSharding(mesh={self.mesh!s}, spec={self.spec!r}, memory_kind=device)"
+
+    def is_equivalent_to(self, other: Any, ndim: int) -> bool:
+        """Whether ``other`` lays every array of rank ``ndim`` out the same way: the same devices
+        in the same order, each holding the same block (``P()`` and ``P(None, None)`` are
+        equivalent; a sharding over an abstract mesh is equivalent to none over devices)."""
+        if not isinstance(other, Sharding) or not isinstance(self.mesh, Mesh):
+            return False
+        if isinstance(other, NamedSharding) and not isinstance(other.mesh, Mesh):
+            return False
+        shape = (max(self.mesh.size, len(other.device_set)),) * ndim
+        try:
+            return bool(
+                self._device_assignment == other._device_assignment
+                and self.devices_indices_map(shape) == other.devices_indices_map(shape)
+            )
+        except ValueError:
+            return False
 
     @property
     def _device_assignment(self) -> tuple[Device, ...]:
@@ -408,6 +443,7 @@ def get_mesh() -> Mesh | None:
 
 
 jit_options.context_mesh[:] = [get_mesh]  # jit's in_shardings check reads the context mesh
+sharding_rules.context_mesh[:] = [get_mesh]  # jit results typed over the abstract mesh
 
 
 def reshard(xs: Any, out_shardings: Any) -> Any:
@@ -427,7 +463,7 @@ def reshard(xs: Any, out_shardings: Any) -> Any:
         leaves, treedef = tree_flatten(xs)
         specs = broadcast_prefix(out_shardings, xs, is_leaf=is_spec)
         out_shardings = treedef.unflatten([_fit_rank(s, x) for s, x in zip(specs, leaves)])
-    return standins.place_eagerly[0](xs, out_shardings)  # set by runtime/device.py
+    return standins.place_eagerly[0](xs, out_shardings, True)  # set by runtime/device.py
 
 
 def _fit_rank(spec: Any, x: Any) -> Any:

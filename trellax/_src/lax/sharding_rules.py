@@ -1,0 +1,485 @@
+"""Shardings carried in types (JAX's "explicit sharding"): on a mesh with Explicit axes, an
+array's sharding is part of its abstract value (``float32[2@X,4]``) and every operation computes
+the sharding of its result from its operands', as its shape is computed from theirs.
+
+trellax keeps one NumPy buffer per array whatever its sharding, so a sharding here is a label
+that programs read (``jax.typeof(x)``, ``x.sharding``) and that JAX's rules check: the values
+never depend on it. The rules follow JAX 0.10's (observed, ``tests/test_sharding_types.py``):
+
+* elementwise operations (and any whose result has its operands' shape): each dimension takes
+  the mesh axes its operands split it over; two different ones are JAX's ``ShardingTypeError``,
+  as is a mesh axis used by two dimensions of the result;
+* ``dot_general``: batch dimensions, then the lhs's free dimensions, then the rhs's; sharded
+  contracting dimensions on both sides are an error unless ``out_sharding=`` says the result's;
+* ``reshape``: a dimension kept, split (the sharding goes to the major part) or merged (only the
+  major part may be sharded) keeps its axes; any other reshape of a sharded dimension is an
+  error; ``transpose``, ``broadcast_in_dim``, ``squeeze``, ``expand_dims``, reductions and
+  ``conv_general_dilated`` move or drop the entries of their dimensions;
+* ``gather`` with a sharded operand or indices is JAX's error (``.at[...].get(out_sharding=)``);
+  ``slice``/``pad``/``dynamic_slice`` may not change the size of a sharded dimension;
+* any other operation gives a replicated result.
+
+Nothing here runs until the first array whose sharding names a mesh with an Explicit axis is
+made (``core.typed_sharding_hooks``): then eager evaluation is wrapped (:func:`activate`) and
+``tracing`` asks :func:`traced` for each equation's result types, so programs without such a
+mesh pay nothing. The eager shortcuts (``x + y`` on two plain arrays) never see such arrays:
+they are of the class ``ExplicitArray``, which those shortcuts do not take.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar, cast
+
+from trellax._src.backend.array import ArrayImpl, ExplicitArray
+from trellax._src.core import core
+from trellax._src.core.core import Primitive, ShapedArray, Tracer, typed_sharding
+from trellax._src.lax import ad_util, standins
+
+
+class ShardingTypeError(Exception):
+    """Operands whose shardings (carried in their types) give no sharding for the result."""
+
+
+#: whether an array with a sharding in its type has been made in this process
+active = [False]
+#: depth of calls that set their result's sharding themselves (``out_sharding=``)
+_given = [0]
+
+Spec = tuple[Any, ...]
+_T = TypeVar("_T")
+
+
+def _axes(entry: Any) -> tuple[str, ...]:
+    if entry is None or not isinstance(entry, str | tuple):
+        return ()
+    return entry if isinstance(entry, tuple) else (entry,)
+
+
+def _info(x: Any) -> tuple[Any, Spec] | None:
+    """(abstract sharding, spec padded to the rank) of an operand with a typed sharding."""
+    if type(x) is ExplicitArray:
+        s = x._sharding._abstract(len(x.shape))
+    elif isinstance(x, Tracer):
+        s = typed_sharding(x.aval)
+    else:
+        s = typed_sharding(x) if type(x) is ShapedArray else None
+    if s is None:
+        return None
+    return s, tuple(s.spec)
+
+
+def _short(aval: Any, spec: Spec) -> str:
+    dims = ",".join(f"{d}{core.axes_suffix(e)}" for d, e in zip(aval.shape, spec))
+    return f"{core.short_dtype_name(aval.dtype)}[{dims}]"
+
+
+def _check_unique(
+    name: str, operands: Sequence[Any], specs: Sequence[Spec], out: Any, spec: Spec
+) -> None:
+    seen: list[str] = []
+    for entry in spec:
+        for axis in _axes(entry):
+            if axis in seen:
+                shown = ", ".join(_short(o, s) for o, s in zip(operands, specs))
+                raise ShardingTypeError(
+                    f"{name} operation with inputs: {shown} produces an illegally sharded "
+                    f"result: {_short(out, spec)}"
+                )
+            seen.append(axis)
+
+
+def _same_shape(name: str, operands: Sequence[Any], specs: Sequence[Spec], out: Any) -> Spec:
+    """Each dimension split over the axes its operands split it over (0-d operands aside)."""
+    full = [(o, s) for o, s in zip(operands, specs) if len(o.shape) == len(out.shape)]
+    result: list[Any] = []
+    for d in range(len(out.shape)):
+        # a dimension of size 1 broadcast against a larger one is not split
+        entries = {s[d] for o, s in full if s[d] is not None and o.shape[d] == out.shape[d]}
+        if len(entries) > 1:
+            shown = ", ".join(repr(s) for _, s in full)
+            raise ShardingTypeError(f"{name} got incompatible shardings for broadcasting: {shown}.")
+        result.append(entries.pop() if entries else None)
+    spec = tuple(result)
+    _check_unique(name, operands, specs, out, spec)
+    return spec
+
+
+def _dot_general(operands: Sequence[Any], specs: Sequence[Spec], params: dict[str, Any]) -> Spec:
+    (lc, rc), (lb, rb) = params["dimension_numbers"]
+    ls, rs = specs
+    lcs, rcs = tuple(ls[i] for i in lc), tuple(rs[i] for i in rc)
+    for left, right in zip(lcs, rcs):
+        if left is not None and right is not None:
+            raise ShardingTypeError(
+                "Contracting dimensions are sharded and it is ambiguous how the output should be "
+                "sharded. Please specify the output sharding via the `out_sharding` parameter. "
+                f"Got lhs_contracting_spec={lcs!r} and rhs_contracting_spec={rcs!r}"
+            )
+    batch = tuple(ls[i] if ls[i] is not None else rs[j] for i, j in zip(lb, rb))
+    lfree = tuple(e for i, e in enumerate(ls) if i not in lc and i not in lb)
+    rfree = tuple(e for i, e in enumerate(rs) if i not in rc and i not in rb)
+    return batch + lfree + rfree
+
+
+def _reshape(operand: Any, spec: Spec, params: dict[str, Any], out: Any) -> Spec:
+    dims = params.get("dimensions")
+    shape = tuple(operand.shape)
+    if dims is not None:
+        shape, spec = tuple(shape[d] for d in dims), tuple(spec[d] for d in dims)
+    new = tuple(out.shape)
+    result: list[Any] = []
+    i = j = 0
+
+    def refuse() -> ShardingTypeError:
+        return ShardingTypeError(
+            "This reshape is not supported. Please specify the sharding of the output via the "
+            "`out_sharding` argument of jax.lax.reshape. Got operand type: "
+            f"{operand.dtype.name}[{','.join(f'{d}{core.axes_suffix(e)}' for d, e in zip(shape, spec))}], "
+            f"new sizes: {new}"
+        )
+
+    while i < len(shape) or j < len(new):
+        # one group: the fewest dimensions on each side with equal products
+        gi, gj = [i], [j]
+        pi = shape[i] if i < len(shape) else 1
+        pj = new[j] if j < len(new) else 1
+        i, j = i + 1, j + 1
+        while pi != pj or (j < len(new) and new[j] == 1 and (i >= len(shape) or shape[i] != 1)):
+            if pi <= pj and i < len(shape) and pi != pj:
+                gi.append(i)
+                pi *= shape[i]
+                i += 1
+            elif j < len(new):
+                gj.append(j)
+                pj *= new[j]
+                j += 1
+            else:
+                break
+        gi = [k for k in gi if k < len(shape)]
+        gj = [k for k in gj if k < len(new)]
+        entries = [spec[k] for k in gi]
+        sharded = [k for k, e in zip(gi, entries) if e is not None]
+        if not sharded:
+            result += [None] * len(gj)
+        elif len(gi) == 1:  # kept or split: the major part (of size > 1) takes the axes
+            major = next((k for k in gj if new[k] != 1), gj[0])
+            result += [entries[0] if k == major else None for k in gj]
+        elif len(gj) == 1 and sharded == [gi[0]]:  # merged: only the major part may be split
+            result.append(entries[0])
+        else:
+            raise refuse()
+    return tuple(result)
+
+
+def _conv(specs: Sequence[Spec], params: dict[str, Any], out: Any) -> Spec:
+    dn = params["dimension_numbers"]
+    ls, rs = specs
+    result: list[Any] = [None] * len(out.shape)
+    result[dn.out_spec[0]] = ls[dn.lhs_spec[0]]
+    result[dn.out_spec[1]] = rs[dn.rhs_spec[0]]
+    return tuple(result)
+
+
+def _gather(
+    operands: Sequence[Any], specs: Sequence[Spec], params: dict[str, Any], out: Any
+) -> Spec:
+    operand, indices = operands
+    if any(e is not None for s in specs for e in s):
+        raise ShardingTypeError(
+            "Use `.at[...].get(out_sharding=)` to provide output PartitionSpec for the gather "
+            "indexing as out sharding could not be resolved unambiguously (or would require "
+            f"collectives on inputs). Got operand={_repr(operand, specs[0])}, "
+            f"indices={_repr(indices, specs[1])}"
+        )
+    return (None,) * len(out.shape)
+
+
+def _repr(aval: Any, spec: Spec) -> str:
+    dims = ",".join(f"{d}{core.axes_suffix(e)}" for d, e in zip(aval.shape, spec))
+    return f"ShapedArray({aval.dtype.name}[{dims}])"
+
+
+def _windowed(operand: Any, spec: Spec, out: Any) -> Spec:
+    """A slice or pad: a sharded dimension must keep its size."""
+    for d, (a, b, e) in enumerate(zip(operand.shape, out.shape, spec)):
+        if e is not None and a != b:
+            raise ShardingTypeError(
+                f"slicing or padding the sharded dimension {d} of {_repr(operand, spec)} "
+                f"(to size {b}) is not supported: reshard it first"
+            )
+    return spec
+
+
+def _rule(
+    prim: Primitive,
+    operands: Sequence[Any],
+    specs: Sequence[Spec],
+    params: dict[str, Any],
+    out: Any,
+) -> Spec:
+    name = prim.name
+    spec0 = specs[0] if specs else ()
+    if name == "dot_general":
+        return _dot_general(operands, specs, params)
+    if name == "transpose":
+        return tuple(spec0[p] for p in params["permutation"])
+    if name == "reshape":
+        return _reshape(operands[0], spec0, params, out)
+    if name == "broadcast_in_dim":
+        result: list[Any] = [None] * len(out.shape)
+        for k, d in enumerate(params["broadcast_dimensions"]):
+            if operands[0].shape[k] == out.shape[d]:
+                result[d] = spec0[k]
+        return tuple(result)
+    if name == "squeeze":
+        return tuple(e for k, e in enumerate(spec0) if k not in params["dimensions"])
+    if name == "expand_dims":
+        it = iter(spec0)
+        dims = {d % len(out.shape) for d in params["dimensions"]}
+        return tuple(None if k in dims else next(it) for k in range(len(out.shape)))
+    if "axes" in params and len(out.shape) == len(spec0) - len(params["axes"]):
+        return tuple(e for k, e in enumerate(spec0) if k not in params["axes"])
+    if name == "conv_general_dilated":
+        return _conv(specs, params, out)
+    if name == "gather":
+        return _gather(operands, specs, params, out)
+    if name in ("slice", "pad", "dynamic_slice"):
+        return _windowed(operands[0], spec0, out)
+    if all(len(o.shape) in (0, len(out.shape)) for o in operands):
+        return _same_shape(name, operands, specs, out)
+    return (None,) * len(out.shape)
+
+
+def out_specs(
+    prim: Primitive, args: Sequence[Any], params: dict[str, Any], outs: Sequence[Any]
+) -> tuple[Any, list[Spec]] | None:
+    """(abstract sharding of an operand, each result's spec), or None when no operand has a
+    typed sharding (or the caller sets the result's sharding itself)."""
+    if prim is reshard_p:
+        return None
+    if _given[0]:
+        return None
+    infos = [_info(a) for a in args]
+    typed = [i for i in infos if i is not None]
+    if not typed:
+        return None
+    like = typed[0][0]
+    specs = [
+        i[1] if i is not None else (None,) * len(getattr(a, "shape", ()))
+        for a, i in zip(args, infos)
+    ]
+    if prim.multiple_results:
+        return like, [
+            tuple(typed_sharding(o).spec)
+            if typed_sharding(o) is not None
+            else (None,) * len(o.shape)
+            for o in outs
+        ]
+    spec = _rule(prim, args, specs, params, outs[0])
+    _check_unique(prim.name, args, specs, outs[0], spec)
+    return like, [spec]
+
+
+def _abstract(like: Any, spec: Spec) -> Any:
+    return type(like)(like.mesh, type(like.spec)(*spec))
+
+
+def traced(prim: Primitive, args: Sequence[Any], params: dict[str, Any], out: Any) -> Any:
+    """``out`` (a traced equation's abstract result, or a tuple of them) with the shardings the
+    rules give (``tracing`` calls it once a typed sharding exists)."""
+    if prim is reshard_p:
+        return _forced_rule(prim, args, params, out)
+    outs = list(out) if prim.multiple_results else [out]
+    found = out_specs(prim, args, params, outs)
+    if found is None:
+        return out
+    like, specs = found
+    typed = []
+    for o, spec in zip(outs, specs):
+        a = core.get_aval(o)
+        a = ShapedArray._fast(a.shape, a.dtype, a.weak_type)
+        a._sharding = _abstract(like, spec)
+        typed.append(a)
+    return tuple(typed) if prim.multiple_results else typed[0]
+
+
+def _concrete_like(args: Sequence[Any]) -> Any:
+    for a in args:
+        if type(a) is ExplicitArray:
+            return a._sharding
+    return None
+
+
+def place(x: Any, like: Any, spec: Spec) -> Any:
+    """The concrete array ``x`` reporting ``NamedSharding(like.mesh, spec)``."""
+    if not isinstance(x, ArrayImpl):
+        return x
+    return x._with_sharding(type(like)(like.mesh, type(like.spec)(*spec)))
+
+
+def activate() -> None:
+    """Wraps eager evaluation so that results of typed operands get their shardings."""
+    if active[0]:
+        return
+    active[0] = True
+    base = core.eval_primitive
+
+    def eval_with_shardings(prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+        out = base(prim, args, params)
+        for a in args:
+            if type(a) is ExplicitArray:
+                break
+        else:
+            return out
+        outs = list(out) if prim.multiple_results else [out]
+        found = out_specs(prim, args, params, [core.get_aval(o) for o in outs])
+        if found is None:
+            return out
+        like = _concrete_like(args)
+        placed = [place(o, like, spec) for o, spec in zip(outs, found[1])]
+        return tuple(placed) if prim.multiple_results else placed[0]
+
+    core.eval_primitive = eval_with_shardings
+
+
+core.typed_sharding_hooks.append(activate)
+
+
+@contextlib.contextmanager
+def given_sharding() -> Iterator[None]:
+    """Inside, the rules are not asked: the caller sets the result's sharding
+    (``out_sharding=``), as JAX's rules return the given sharding unchecked."""
+    _given[0] += 1
+    try:
+        yield
+    finally:
+        _given[0] -= 1
+
+
+def with_out_sharding(fn: Callable[[], _T], out_sharding: Any) -> _T:
+    """``fn()`` with its result resharded to ``out_sharding`` (a sharding or a
+    ``PartitionSpec`` over the mesh in force; the rules are skipped inside, as JAX's rules take
+    a given ``out_sharding`` unchecked)."""
+    with given_sharding():
+        out = fn()
+    return cast(_T, standins.place_eagerly[0](out, out_sharding, True))
+
+
+# -- reshard and sharding_constraint under a trace ---------------------------------------------
+
+
+def _identity_eval(x: Any, **params: Any) -> ShapedArray:
+    return core.get_aval(x)
+
+
+def _sharding_param(params: dict[str, Any]) -> Any:
+    return params["dst_sharding"] if "dst_sharding" in params else params["sharding"]
+
+
+#: ``reshard`` under a trace: the value unchanged, its type given the sharding ``dst_sharding``
+reshard_p = Primitive("reshard")
+#: ``with_sharding_constraint`` under a trace: the value unchanged; a ``jit`` result it makes
+#: is laid out by ``sharding`` (the only effect JAX's constraint has on Auto mesh axes here)
+sharding_constraint_p = Primitive("sharding_constraint")
+
+for _p in (reshard_p, sharding_constraint_p):
+    _p.def_impl(lambda x, **params: x, fp_free=True)
+    _p.def_abstract_eval(_identity_eval)
+
+
+def _transpose(prim: Primitive) -> Callable[..., list[Any]]:
+    def transpose(ct: Any, x: Any, **params: Any) -> list[Any]:
+        return [prim.bind(ct, **params)]
+
+    return transpose
+
+
+def _batch(prim: Primitive) -> Callable[..., tuple[Any, Any]]:
+    """Batched: the mapped dimension is not split (a ``None`` entry in its place)."""
+
+    def batch(args: Sequence[Any], dims: Sequence[Any], **params: Any) -> tuple[Any, Any]:
+        (x,), (d,) = args, dims
+        s = _sharding_param(params)
+        spec = tuple(s.spec) + (None,) * (len(x.shape) - 1 - len(s.spec))
+        spec = (*spec[:d], None, *spec[d:])
+        key = "dst_sharding" if "dst_sharding" in params else "sharding"
+        return prim.bind(x, **{key: type(s)(s.mesh, type(s.spec)(*spec))}), d
+
+    return batch
+
+
+def _register_linear(deflinear: Callable[[Primitive, Any], None]) -> None:
+    for p in (reshard_p, sharding_constraint_p):
+        deflinear(p, _transpose(p))
+        p.def_batch(_batch(p))
+
+
+def _forced_rule(prim: Primitive, args: Sequence[Any], params: dict[str, Any], out: Any) -> Any:
+    """``reshard``'s result type: the operand's, with ``dst_sharding`` (when typed)."""
+    s = params["dst_sharding"]
+    if not getattr(s, "_typed", False):
+        return out
+    a = ShapedArray._fast(out.shape, out.dtype, out.weak_type)
+    a._sharding = s._abstract(len(out.shape))
+    return a
+
+
+def traced_reshard(x: Any, sharding: Any) -> Any:
+    """``x`` (a tracer) as ``reshard`` gives it: an equation whose result type carries
+    ``sharding``."""
+    if getattr(sharding, "_typed", False) and not active[0]:
+        for hook in list(core.typed_sharding_hooks):
+            hook()
+        core.typed_sharding_hooks.clear()
+    return reshard_p.bind(x, dst_sharding=sharding)
+
+
+def traced_constraint(x: Any, sharding: Any) -> Any:
+    """``x`` (a tracer) under ``with_sharding_constraint``: an equation recording ``sharding``
+    for a ``jit`` result it makes; on an Explicit mesh the type must already have it."""
+    return sharding_constraint_p.bind(x, sharding=sharding)
+
+
+def output_shardings(jaxpr: Any) -> list[Any]:
+    """Per output of ``jaxpr``: the sharding a ``jit`` result takes (the typed sharding of its
+    abstract value, or the constraint that made it), None where there is none."""
+    made = {}
+    for eqn in jaxpr.eqns:
+        if eqn.primitive is sharding_constraint_p:
+            made[id(eqn.outvars[0])] = eqn.params["sharding"]
+    out = []
+    for v in jaxpr.outvars:
+        typed = typed_sharding(getattr(v, "aval", None))
+        out.append(typed if typed is not None else made.get(id(v)))
+    return out
+
+
+_register_linear(ad_util.deflinear)
+
+
+#: the concrete mesh of each abstract mesh an array's type has named (filled as concrete
+#: shardings make their abstract forms: ``NamedSharding._abstract``)
+meshes: dict[Any, Any] = {}
+#: the mesh in force (``set_mesh``), read through ``api.jit_options``' hook by ``runtime``
+context_mesh: list[Callable[[], Any]] = [lambda: None]
+
+
+def place_result(x: Any, sharding: Any) -> Any:
+    """A ``jit`` result laid out by ``sharding``: a constraint's, or the sharding its type
+    carries (over the abstract mesh: placed on the concrete mesh of the same axes, the one in
+    force first)."""
+    if sharding is None or not isinstance(x, ArrayImpl):
+        return x
+    mesh = sharding.mesh
+    if not hasattr(mesh, "devices"):  # abstract: find the devices
+        current = context_mesh[0]()
+        if current is not None and current.abstract_mesh == mesh:
+            mesh = current
+        elif mesh in meshes:
+            mesh = meshes[mesh]
+        else:
+            return x
+        sharding = type(sharding)(mesh, sharding.spec)
+    return x._with_sharding(sharding)
