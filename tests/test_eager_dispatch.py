@@ -24,7 +24,7 @@ from trellax._src.backend.array import ArrayImpl
 from trellax._src.core import core
 from trellax._src.dtypes import dtypes
 from trellax._src.dtypes.extended import primal_tangent_dtype
-from trellax._src.lax import _base
+from trellax._src.lax import _base, sharding_rules
 from trellax._src.numpy import util as np_util
 
 DTYPES = [
@@ -468,6 +468,7 @@ def test_data_movement_impls_raise_no_fp_errors() -> None:
     data_movement = {"select_n", "broadcast_in_dim", "reshape", "squeeze", "expand_dims"}
     data_movement |= {"transpose", "rev", "concatenate", "slice", "name"}
     data_movement |= {"to_edtype", "from_edtype"}  # extended dtypes: identity on buffers
+    data_movement |= {"reshard", "sharding_constraint"}  # identities on the value
     assert flagged == data_movement  # each one is run below
     x = arr([[np.nan, np.inf], [-np.inf, -0.0]], np.dtype("float16"))
     i = arr([[0, 1], [1, 0]], np.dtype("int32"))
@@ -485,6 +486,8 @@ def test_data_movement_impls_raise_no_fp_errors() -> None:
             lax.slice(x, (0, 0), (2, 1)),
             trellax.ad_checkpoint.checkpoint_name(x, "x"),
             lax.convert_element_type(lax.convert_element_type(x, _F16_AS_EXT), np.float16),
+            sharding_rules.reshard_p.bind(x, dst_sharding=None),
+            sharding_rules.sharding_constraint_p.bind(x, sharding=None),
         ]
         assert np.geterr()["invalid"] == "raise"
     assert all(o.dtype == np.dtype("float16") for o in outs)

@@ -97,8 +97,11 @@ class ShapedArray:
         # an extended dtype (``dtypes/extended.py``) is kept as it is: it is no NumPy dtype
         self.dtype = dtype if isinstance(dtype, ExtendedDType) else np.dtype(dtype)  # type: ignore[assignment]
         self.weak_type = bool(weak_type)
-        if sharding is not None and getattr(sharding, "_typed", False):
-            self._sharding = sharding._abstract(len(self.shape))
+        self._sharding = (
+            sharding._abstract(len(self.shape))
+            if sharding is not None and getattr(sharding, "_typed", False)
+            else None
+        )
 
     @classmethod
     def _fast(cls, shape: Shape, dtype: DType, weak_type: bool) -> ShapedArray:
@@ -107,6 +110,7 @@ class ShapedArray:
         a.shape = shape
         a.dtype = dtype
         a.weak_type = weak_type
+        a._sharding = None
         return a
 
     @property
@@ -130,7 +134,7 @@ class ShapedArray:
             self.weak_type if weak_type is None else weak_type,
         )
         # the sharding is kept while the shape is
-        typed = (typed_sharding(self) if shape is None else None) if sharding is None else sharding
+        typed = (self._sharding if shape is None else None) if sharding is None else sharding
         if typed is not None and getattr(typed, "_typed", False):
             out._sharding = typed._abstract(len(out.shape))
         return out
@@ -141,21 +145,19 @@ class ShapedArray:
             and self.shape == other.shape
             and self.dtype == other.dtype
             and self.weak_type == other.weak_type
-            and typed_sharding(self) == typed_sharding(other)
+            and self._sharding == other._sharding
         )
 
     def __hash__(self) -> int:
-        return hash((self.shape, self.dtype, self.weak_type, typed_sharding(self)))
+        return hash((self.shape, self.dtype, self.weak_type, self._sharding))
 
     @property
     def sharding(self) -> Any:
         """The sharding in the type (a ``NamedSharding`` over the abstract mesh) for an array on
         a mesh with Explicit axes; else the one-device sharding (programs pass it on as
         ``out_sharding=``)."""
-        try:
-            return self._sharding
-        except AttributeError:
-            return DEFAULT_SHARDING
+        typed = getattr(self, "_sharding", None)  # (a subclass may skip __init__)
+        return DEFAULT_SHARDING if typed is None else typed
 
     def _dims(self) -> str:
         """``2@X,4``: each size, with the mesh axes its dimension is split over."""
@@ -180,10 +182,7 @@ class ShapedArray:
 
 def typed_sharding(aval: Any) -> Any:
     """The sharding carried in ``aval``'s type (under a mesh with Explicit axes), else None."""
-    try:
-        return aval._sharding
-    except AttributeError:
-        return None
+    return getattr(aval, "_sharding", None)
 
 
 def axes_suffix(entry: Any) -> str:
