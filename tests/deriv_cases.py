@@ -930,6 +930,13 @@ HESSIANS = frozenset(
 #: with its reason, e.g. ``custom_lin``, transposed but never differentiated).
 #: differentiable primitives with no case here, each with the reason
 EXCLUDED: dict[str, str] = {
+    "reshard": (
+        "an identity on values (a sharding in the type): first and second derivatives, eager, "
+        "jit and vmap, equal the function's without it (tests/test_sharding_derivs.py)"
+    ),
+    "sharding_constraint": (
+        "an identity on values: derivatives as without it (tests/test_sharding_derivs.py)"
+    ),
     "composite": (
         "no derivative, as in JAX: its JVP rule raises JAX's ValueError pointing to custom_jvp "
         "(tests/test_composite.py::test_no_derivative)"

@@ -165,7 +165,11 @@ def fast_bind(prim: Primitive, nargs: int) -> Callable[..., Array]:
 
         def unary(x: Any) -> Any:
             out_dtype = memo.get(x.dtype)
-            if out_dtype is None or _current_trace.get() is not eval_trace:
+            if (
+                out_dtype is None
+                or type(x) is not array_class  # a typed-sharding array, a tracer
+                or _current_trace.get() is not eval_trace
+            ):
                 return bind(x)
             if quiet_ufunc:
                 try:
@@ -413,6 +417,26 @@ def matmul_2d(a: Any, b: Any, dot_general: Primitive) -> ArrayImpl | None:
     finally:
         _ERRSTATE.reset(token)
     return ArrayImpl._new(out, out_aval.dtype, out_aval.weak_type)
+
+
+def select2(which: Any, on_false: Any, on_true: Any, select_n: Primitive) -> ArrayImpl | None:
+    """``select_n(which, on_false, on_true)`` of concrete arrays the caller has checked (a bool
+    ``which``, two cases of one dtype, weak flag and shape, all of one shape), evaluated at once:
+    the rule's verdict is the cases' type, and the impl moves data only (no error state). None
+    under a trace."""
+    if _current_trace.get() is not eval_trace:
+        return None
+    impl: Any = select_n.impl
+    out = impl(which._value, on_false._value, on_true._value)
+    d = on_true.dtype
+    if type(out) is _ndarray and out.dtype is d:  # new_array, inlined
+        a: Any = _object_new(array_class)
+        a._value = out
+        a.dtype = d
+        a.shape = out.shape
+        a.weak_type = on_true.weak_type
+        return a  # type: ignore[no-any-return]
+    return new_array(out, d, on_true.weak_type)  # type: ignore[no-any-return]
 
 
 core.eval_primitive = eval_primitive

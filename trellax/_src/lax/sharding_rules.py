@@ -410,9 +410,19 @@ def _batch(prim: Primitive) -> Callable[..., tuple[Any, Any]]:
     return batch
 
 
+def _reshard_transpose(ct: Any, x: Any, *, dst_sharding: Any) -> list[Any]:
+    """The cotangent goes back to the operand's type: resharded to the sharding the operand's
+    type carried (replicated over the same mesh when it carried none), as JAX's transpose."""
+    src = typed_sharding(getattr(x, "aval", None))
+    if src is None:
+        src = type(dst_sharding)(dst_sharding.mesh, type(dst_sharding.spec)())
+    return [reshard_p.bind(ct, dst_sharding=src)]
+
+
 def _register_linear(deflinear: Callable[[Primitive, Any], None]) -> None:
+    deflinear(reshard_p, _reshard_transpose)
+    deflinear(sharding_constraint_p, _transpose(sharding_constraint_p))
     for p in (reshard_p, sharding_constraint_p):
-        deflinear(p, _transpose(p))
         p.def_batch(_batch(p))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, overload
 
+from trellax._src.backend import eager
 from trellax._src.backend.eager import ConcreteArray
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
@@ -82,7 +83,8 @@ def where(
         and not (x.weak_type and x.dtype is dtypes.bool_)  # two weak bools join to a strong one
         and x.shape == y.shape == condition.shape
     ):
-        return select_n_p.bind(condition, y, x)
+        out = eager.select2(condition, y, x, select_n_p)
+        return select_n_p.bind(condition, y, x) if out is None else out
     if is_extended(x) or is_extended(y):  # key arrays (never on the fast path above)
         return handler("where")(condition, x, y)  # type: ignore[no-any-return]
     c = ensure_array("where", condition)
