@@ -756,7 +756,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
-        "Complex products and square roots in trellax are NumPy's, not XLA's, so",
+        "For complex quotients, with the rules, XLA's complex division and XLA's complex",
         "tests/test_div_compound.py::test_complex_rules",
     ),
     E(
@@ -1334,6 +1334,12 @@ AUDITED: list[Evidence] = [
         "docs/performance.md",
         "Training steps (issue 23, branch `speed-train`): where the time goes, what was cut, the bound",
         "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
+    ),
+    E(
+        "docs/performance.md",
+        "`mul` of complex64 and complex128 is XLA's two fused multiply-adds",
+        "tests/test_complex_mul.py::test_kernel_is_xlas_product",
+        "tests/test_fma.py",
     ),
     SECTION(
         "docs/performance.md",
