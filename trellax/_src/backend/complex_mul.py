@@ -95,6 +95,44 @@ def integer_power(x: np.ndarray, n: int, three: bool) -> Any:
     return acc
 
 
+class _Product:
+    """XLA's complex product with the parts of a ufunc's interface ``backend/scan_order.py``
+    calls: ``identity``, a call (with ``out=``) and ``accumulate`` (a left-to-right fold)."""
+
+    identity = 1
+    complex_product = True
+
+    def __call__(self, a: Any, b: Any, out: np.ndarray | None = None) -> Any:
+        r = xla_complex_mul(a, b)
+        if out is None:
+            return r
+        out[...] = r
+        return out
+
+    def accumulate(self, x: np.ndarray, axis: int = -1, out: np.ndarray | None = None) -> Any:
+        moved = np.moveaxis(x, axis, 0)
+        res = np.empty_like(moved)
+        if moved.shape[0]:
+            res[0] = moved[0]
+        for k in range(1, moved.shape[0]):
+            res[k] = xla_complex_mul(res[k - 1], moved[k])
+        result = np.moveaxis(res, 0, axis)
+        if out is None:
+            return result
+        out[...] = result
+        return out
+
+
+#: The complex product for cumulative products (``scan_order``).
+PRODUCT = _Product()
+
+
+def product(dtype: np.dtype[Any]) -> Any:
+    """The product a cumulative product of ``dtype`` folds with: :data:`PRODUCT` for complex64
+    and complex128, NumPy's ``multiply`` otherwise."""
+    return PRODUCT if dtype in _COMPLEX else np.multiply
+
+
 #: The longest axis :func:`fold` multiplies out (XLA's reduction loop over one axis of at most
 #: 32 elements is a plain left-to-right fold; longer ones it cuts into windows).
 FOLD_LIMIT = 32

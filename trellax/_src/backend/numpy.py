@@ -288,11 +288,9 @@ def square(x: np.ndarray) -> Any:
 def integer_pow(x: np.ndarray, *, y: int) -> Any:
     if y == 0:
         return np.ones_like(x)
-    if x.dtype.kind == "c":  # JAX's chain of XLA's complex products
-        power = complex_mul.integer_power(x, abs(y), y == 3)
-        return (
-            power if y > 0 else div(np.ones_like(power), power)
-        )  # XLA's division: 1 / (1+0j) is 1
+    if x.dtype.kind == "c":  # JAX's chain of XLA's complex products; 1 / x**n: XLA's division
+        p = complex_mul.integer_power(x, abs(y), y == 3)
+        return p if y > 0 else div(np.ones_like(p), p)
     acc: Any = None
     base = x
     n = abs(y)
@@ -699,7 +697,7 @@ def _cumulative(
         and (x.dtype.kind == "c" or _is_real_float(x.dtype))
     ):
         # inexact sums and products associate as XLA's CPU backend does (``scan_order``)
-        ufunc = np.add if fn is np.cumsum else np.multiply
+        ufunc = np.add if fn is np.cumsum else complex_mul.product(x.dtype)
         return scan_order.cumulative(ufunc, x, axis, reverse)
     src = np.flip(x, axis) if reverse else x
     if fn in (np.cumsum, np.cumprod):
