@@ -199,13 +199,20 @@ def test_integer_powers(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(PARTS))
 def test_products_inside_other_operations(name: str) -> None:
-    """``prod`` over short rows folds left to right with XLA's product, ``cumprod`` takes XLA's
+    """``prod`` folds with XLA's product in XLA's order (windows of 32 along one long axis),
+    ``cumprod`` takes XLA's
     products in its block order; a ``dot`` with a contraction of size 1 is the elementwise
     product."""
     p = _load(GOLDEN[name]["pow_base"], np.dtype(name))
     with _x64(name):
         jp = tnp.asarray(p)
         _check(name, tnp.prod(jp[:510].reshape(30, 17), axis=1), "prod_rows", p[:30])
+        long = tnp.prod(tnp.tile(jp[:500], 6).reshape(3, 1000), axis=1)
+        _check(name, long, "prod_long", p[:3])
+        tiled = tnp.tile(jp[:500], 6).reshape(3, 1000)
+        _check(name, trellax.jit(lambda v: tnp.prod(v, axis=1))(tiled), "prod_long", p[:3])
+        whole = tnp.prod(jp[:500].reshape(20, 25)).reshape(1)
+        _check(name, whole, "prod_all", p[:1], share=1.0)
         for rev in (False, True):
             got = lax.cumprod(jp[:500].reshape(5, 100), axis=1, reverse=rev)
             _check(name, got, f"cumprod{int(rev)}", p[:500].reshape(5, 100))

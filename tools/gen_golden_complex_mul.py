@@ -4,7 +4,7 @@ of signed zeros, infinities, NaN, a subnormal, an extreme and ordinary parts: ev
 products reached other ways: under ``jit`` and ``vmap``, ``jvp``'s tangent and ``vjp``'s
 cotangent products, a Python or 0-d scalar factor (eagerly, a ``jit`` literal, a ``jit``
 argument), a column broadcast over a matrix; ``integer_pow`` (exponents -7 to 13) and the
-products of ``prod`` (short rows), ``cumprod`` (rows of 100 and the grid's values, both directions) and ``dot`` of
+products of ``prod`` (rows of 17 and 1,000, a whole matrix), ``cumprod`` (rows of 100 and the grid's values, both directions) and ``dot`` of
 size-1 contractions. The test rebuilds the
 grid (``tests/complex_mul_cases.py``); random operands and all results are stored as bits
 (zlib, base64). Writes ``tests/golden/complex_mul.json`` (``tests/test_complex_mul.py``).
@@ -99,6 +99,8 @@ def main() -> None:
             rec[f"integer_pow{n}"] = _bits(lax.integer_pow(p, n))
             rec[f"jit_power{n}"] = _bits(jax.jit(lambda x, n=n: jnp.power(x, n))(p))
         rec["prod_rows"] = _bits(jnp.prod(p[:510].reshape(30, 17), axis=1))
+        rec["prod_long"] = _bits(jnp.prod(jnp.tile(p[:500], 6).reshape(3, 1000), axis=1))
+        rec["prod_all"] = _bits(jnp.prod(p[:500].reshape(20, 25)))
         for rev in (False, True):
             rows = lax.cumprod(p[:500].reshape(5, 100), axis=1, reverse=rev)
             rec[f"cumprod{int(rev)}"] = _bits(rows)

@@ -133,19 +133,42 @@ def product(dtype: np.dtype[Any]) -> Any:
     return PRODUCT if dtype in _COMPLEX else np.multiply
 
 
-#: The longest axis :func:`fold` multiplies out (XLA's reduction loop over one axis of at most
-#: 32 elements is a plain left-to-right fold; longer ones it cuts into windows).
-FOLD_LIMIT = 32
+#: XLA's window along one reduced axis (and the longest axes of a row-major multi-axis fold).
+WINDOW = 32
 
 
-def fold(x: np.ndarray, axis: int) -> Any:
-    """The product of complex64 or complex128 ``x`` over ``axis``, folded from the identity
-    left to right (``(1 * x[0]) * x[1] ...``) with XLA's complex product: JAX 0.10.2's
-    ``prod`` of rows of up to 17 random elements, every one (tests/test_complex_mul.py)."""
-    x = np.moveaxis(np.asarray(x), axis, 0)
-    acc = np.ones(x.shape[1:], x.dtype)
-    for k in range(x.shape[0]):
-        acc = xla_complex_mul(acc, x[k])
+def folds(shape: tuple[int, ...], axes: tuple[int, ...]) -> bool:
+    """Whether :func:`fold` reproduces XLA's order for a product over ``axes`` of ``shape``:
+    one axis of any length, or several of at most :data:`WINDOW` elements each."""
+    return len(axes) == 1 or (len(axes) > 1 and all(shape[a] <= WINDOW for a in axes))
+
+
+def fold(x: np.ndarray, axes: tuple[int, ...]) -> Any:
+    """The product of complex64 or complex128 ``x`` over ``axes`` (:func:`folds`) in XLA:CPU's
+    order, with XLA's complex product: over one axis, left to right from the identity
+    (``(1 * x[0]) * x[1] ...``) when it has at most 32 elements, else padded with ones to a
+    multiple of 32 (half the padding in front), each window of 32 folded so and the window
+    products reduced the same way; over several axes, one fold in row-major order. JAX 0.10.2's
+    bits for single axes of 2 to 9,000 elements and a (20, 30) array reduced whole."""
+    x = np.asarray(x)
+    rest = [d for d in range(x.ndim) if d not in axes]
+    moved = np.transpose(x, (*rest, *axes))
+    flat = moved.reshape((*moved.shape[: len(rest)], -1))
+    if len(axes) == 1:
+        while flat.shape[-1] > WINDOW:
+            n = flat.shape[-1]
+            pad = -n % WINDOW
+            padded = np.ones((*flat.shape[:-1], n + pad), x.dtype)
+            padded[..., pad // 2 : pad // 2 + n] = flat
+            flat = _left_fold(padded.reshape((*flat.shape[:-1], -1, WINDOW)))
+    return _left_fold(flat)
+
+
+def _left_fold(x: np.ndarray) -> Any:
+    """The last axis folded left to right from the identity with XLA's complex product."""
+    acc = np.ones(x.shape[:-1], x.dtype)
+    for k in range(x.shape[-1]):
+        acc = xla_complex_mul(acc, x[..., k])
     return acc
 
 

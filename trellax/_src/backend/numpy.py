@@ -587,8 +587,8 @@ def reduce_sum(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
 
 
 def reduce_prod(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
-    if x.dtype.kind == "c" and len(axes) == 1 and x.shape[axes[0]] <= complex_mul.FOLD_LIMIT:
-        return complex_mul.fold(x, axes[0])
+    if x.dtype.kind == "c" and complex_mul.folds(x.shape, axes):  # XLA's order and products
+        return complex_mul.fold(x, axes)
     return _accumulated(np.multiply, x, axes)
 
 
