@@ -42,14 +42,15 @@ def xla_complex_mul(x: np.ndarray, y: np.ndarray) -> Any:
         x, y = np.broadcast_to(x, shape), np.broadcast_to(y, shape)
     x = np.ascontiguousarray(x).reshape(-1)
     y = np.ascontiguousarray(y).reshape(-1)
-    size = x.size
-    out = np.empty(size, x.dtype)
     token = fp_errors.enter()
     try:
+        if x.size <= _SMALL:
+            return _rows(x, y).reshape(shape)
         # in chunks that stay in cache (a dozen passes over each)
-        for lo in range(0, size, _CHUNK):
+        out = np.empty(x.size, x.dtype)
+        for lo in range(0, x.size, _CHUNK):
             hi = lo + _CHUNK
-            _product(x[lo:hi], y[lo:hi], out[lo:hi])
+            _planes(x[lo:hi], y[lo:hi], out[lo:hi])
     finally:
         fp_errors.leave(token)
     return out.reshape(shape)
@@ -57,12 +58,15 @@ def xla_complex_mul(x: np.ndarray, y: np.ndarray) -> Any:
 
 #: Complex elements per chunk of :func:`xla_complex_mul` (two float parts each).
 _CHUNK = fma.CHUNK // 2
+#: Up to this many elements the parts are taken as ``(n, 2)`` rows (fewer NumPy calls); beyond
+#: as two planes (NumPy's loops run along ``n``, not along rows of two).
+_SMALL = 1024
 
 
-def _product(x: np.ndarray, y: np.ndarray, out: np.ndarray) -> None:
-    """The product of contiguous 1-D ``x`` and ``y`` into ``out``."""
-    part = x.real.dtype
-    xp = x.view(part).reshape(-1, 2).T  # (2, n) views: real parts, imaginary parts
+def _planes(x: np.ndarray, y: np.ndarray, out: np.ndarray) -> None:
+    """The product of contiguous 1-D ``x`` and ``y`` into ``out``, on ``(2, n)`` float views."""
+    part = _PARTS[x.dtype]
+    xp = x.view(part).reshape(-1, 2).T  # real parts, imaginary parts
     yp = y.view(part).reshape(-1, 2).T
     addend = xp[::-1] * yp[1]  # (a.im * b.im, a.re * b.im), rounded
     np.negative(addend[0], out=addend[0])
@@ -73,6 +77,29 @@ def _product(x: np.ndarray, y: np.ndarray, out: np.ndarray) -> None:
         br = yp[0]
         both = fma.fma_f64_chunk(xp.reshape(-1), np.concatenate((br, br)), addend.reshape(-1))
     np.copyto(out.view(part).reshape(-1, 2).T, both.reshape(2, -1))
+
+
+def _rows(x: np.ndarray, y: np.ndarray) -> Any:
+    """The product of contiguous 1-D ``x`` and ``y``, on their ``(n, 2)`` float views."""
+    part = _PARTS[x.dtype]
+    xv = x.view(part).reshape(-1, 2)  # (re, im) rows
+    yv = y.view(part).reshape(-1, 2)
+    addend = xv[:, ::-1] * yv[:, 1:]  # (a.im * b.im, a.re * b.im), rounded
+    np.negative(addend[:, 0], out=addend[:, 0])  # (a NaN's sign flips too, as XLA's fneg)
+    both: np.ndarray
+    if part == np.float32:
+        both = fma.fma_f32_chunk(xv, yv[:, :1], addend)
+    else:
+        spread = np.repeat(yv[:, 0], 2)  # b.re for both parts
+        both = fma.fma_f64_chunk(xv.reshape(-1), spread, addend.reshape(-1))
+    return both.view(x.dtype).reshape(-1)
+
+
+#: The float dtype of each complex dtype's parts.
+_PARTS: dict[np.dtype[Any], np.dtype[Any]] = {
+    np.dtype(np.complex64): np.dtype(np.float32),
+    np.dtype(np.complex128): np.dtype(np.float64),
+}
 
 
 def integer_power(x: np.ndarray, n: int, three: bool) -> Any:

@@ -228,14 +228,20 @@ def _real_operator(
 ) -> Callable[[Any, Any], Any]:
     """:func:`fast_operator` for a primitive whose impl computes complex values apart and is the
     NumPy ufunc ``real`` otherwise (``mul``: XLA's complex product): the shortcut calls ``real``
-    for the dtypes in its own table, which holds the rule's verdicts on the real dtypes the
-    fallback has met; complex operands always take the fallback (``bind``, the impl)."""
+    for the dtypes of ``table`` and the impl for those of ``apart`` (complex), the rule's
+    verdicts on the dtypes the fallback has met."""
     table: dict[DType, DType] = {}
+    apart: dict[DType, DType] = {}
+    impl = prim.impl
 
     def operator(x: Any, y: Any) -> Any:
         if type(y) is array_class and type(x) is array_class:
             d = x.dtype
             out_dtype = table.get(d)
+            kernel = real
+            if out_dtype is None:
+                out_dtype = apart.get(d)
+                kernel = impl  # type: ignore[assignment]
             sx, sy = x.shape, y.shape
             weak_type = x.weak_type
             if (
@@ -247,7 +253,7 @@ def _real_operator(
             ):
                 token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
                 try:
-                    out = real(x._value, y._value)
+                    out = kernel(x._value, y._value)
                 finally:
                     _ERRSTATE.reset(token)
                 if type(out) is _ndarray and out.dtype is out_dtype:  # new_array, inlined
@@ -258,8 +264,8 @@ def _real_operator(
                     a.weak_type = weak_type
                     return a
                 return new_array(out, out_dtype, weak_type)
-            if out_dtype is None and getattr(d, "kind", "c") != "c" and d in memo:
-                table[d] = memo[d]  # a verdict the fallback's rule gave before
+            if out_dtype is None and d in memo:  # a verdict the fallback's rule gave before
+                (apart if getattr(d, "kind", "c") == "c" else table)[d] = memo[d]
         return fallback(x, y)
 
     return operator
