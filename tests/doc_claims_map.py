@@ -1335,12 +1335,6 @@ AUDITED: list[Evidence] = [
         "Training steps (issue 23, branch `speed-train`): where the time goes, what was cut, the bound",
         "benchmark: a measurement recorded in this section of docs/performance.md (its run, machine and load are stated there)",
     ),
-    E(
-        "docs/performance.md",
-        "`mul` of complex64 and complex128 is XLA's two fused multiply-adds",
-        "tests/test_complex_mul.py::test_kernel_is_xlas_product",
-        "tests/test_fma.py",
-    ),
     SECTION(
         "docs/performance.md",
         "Loops: when to compile (issue 23, branch `speed-loop2`)",
