@@ -3,7 +3,7 @@ of signed zeros, infinities, NaN, a subnormal, an extreme and ordinary parts: ev
 100 values; and 2,000 random pairs of magnitudes e**-5 to e**5), eagerly, and the same
 products reached other ways: under ``jit`` and ``vmap``, ``jvp``'s tangent and ``vjp``'s
 cotangent products, a Python or 0-d scalar factor (eagerly, a ``jit`` literal, a ``jit``
-argument), a column broadcast over a matrix; ``integer_pow`` (exponents -7 to 13) and the
+argument), a column broadcast over a matrix, gradients through products; ``integer_pow`` (exponents -7 to 13) and the
 products of ``prod`` (rows of 17 and 1,000, a whole matrix), ``cumprod`` (rows of 100 and the grid's values, both directions) and ``dot`` of
 size-1 contractions. The test rebuilds the
 grid (``tests/complex_mul_cases.py``); random operands and all results are stored as bits
@@ -73,6 +73,21 @@ def _factors(x: Any, dt: Any) -> dict[str, str]:
     return {k: _bits(v) for k, v in out.items()}
 
 
+def _grads(z: Any, w: Any) -> dict[str, str]:
+    """Gradients through products of ``z`` with ``w`` and itself."""
+
+    def real_part(v: Any) -> Any:
+        return jnp.sum(jnp.real(v * w * v))
+
+    out = {
+        "grad_real": jax.grad(real_part)(z),
+        "jit_grad_real": jax.jit(jax.grad(real_part))(z),
+        "grad_abs2": jax.grad(lambda v: jnp.sum(jnp.abs(v * w) ** 2))(z),
+        "grad_holomorphic": jax.grad(lambda v: jnp.sum(v * w * v), holomorphic=True)(z),
+    }
+    return {k: _bits(v) for k, v in out.items()}
+
+
 def main() -> None:
     rng = np.random.default_rng(20261129)
     more = np.random.default_rng(20261130)
@@ -86,6 +101,7 @@ def main() -> None:
         rec: dict[str, Any] = {"a": _bits(ra), "b": _bits(rb), **_paths(a, b)}
         # scalar factors of the grid's 100 values and 500 random ones
         rec.update(_factors(np.concatenate([np.unique(ga), ra[:500]]), dt))
+        rec.update(_grads(jnp.asarray(ra), jnp.asarray(rb)))  # (random pairs: no infinities)
         m, col = jnp.asarray(ra.reshape(20, 100)), jnp.asarray(rb[:20, None])
         rec["column_right"] = _bits(m * col)
         rec["column_left"] = _bits(jax.jit(lambda x, y: y * x)(m, col))
