@@ -756,7 +756,7 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
-        "Complex products and square roots in trellax are NumPy's, not XLA's, so",
+        "For complex quotients, with the rules, XLA's complex division and XLA's complex",
         "tests/test_div_compound.py::test_complex_rules",
     ),
     E(

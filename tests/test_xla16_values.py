@@ -39,9 +39,6 @@ from trellax._src.backend.libm_sincosf import sincos_f32
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "xla16_values.json").read_text())
 COMPLEX = ["complex64", "complex128"]
-#: integer powers where XLA's fused multiply-adds give other last bits: exponent -> how many of
-#: the 64 values differ
-INT_POW_DIFFER = {"complex64": {-3: 18, 5: 23}, "complex128": {-3: 16, 5: 18}}
 
 
 def _dec(text: str, dtype: Any) -> np.ndarray[Any, Any]:
@@ -94,12 +91,12 @@ def test_complex_integer_powers_and_python_scalars(name: str) -> None:
         for n in (-2, -1, 0, 1, 2, 3):
             _check(lax.integer_pow(tnp.asarray(small), n), _dec(g[f"integer_pow {n} {name}"], name))
             _check(tnp.power(small, n), _dec(g[f"jnp.power int {n} {name}"], name))
-        # XLA contracts the products of longer chains into fused multiply-adds, trellax rounds
-        # each as written: the measured counts of differing values (docs/semantics.md)
-        for n, count in INT_POW_DIFFER[name].items():
-            for got in (lax.integer_pow(tnp.asarray(small), n), tnp.power(small, n)):
-                want = _dec(g[f"integer_pow {n} {name}"], name)
-                assert int((~_same_bits(got, want)).sum()) == count, (n, name)
+        # longer chains: XLA's complex products, fused multiply-adds (backend/complex_mul.py);
+        # NumPy's products differed in 18 and 23 (complex64), 16 and 18 (complex128) of 64
+        for n in (-3, 5):
+            want = _dec(g[f"integer_pow {n} {name}"], name)
+            _check(lax.integer_pow(tnp.asarray(small), n), want)
+            _check(tnp.power(small, n), want)
         for s in (1j, -1 + 0j, 2.5 - 1j, 0j):
             _check(s ** tnp.asarray(small), _dec(g[f"scalar base {s!r} {name}"], name), small)
             _check(tnp.asarray(small) ** s, _dec(g[f"scalar exponent {s!r} {name}"], name), small)

@@ -214,6 +214,9 @@ def fast_operator(
     """
     memo = prim.elementwise_dtypes
     assert memo is not None, f"{prim.name} is not an elementwise primitive"
+    real = getattr(prim.impl, "real_ufunc", None)
+    if real is not None:
+        return _real_operator(prim, memo, real, fallback)
     impl: Any = prim.impl
     quiet_ufunc = type(impl) is _ufunc
 
@@ -249,6 +252,66 @@ def fast_operator(
                     a.weak_type = weak_type
                     return a
                 return new_array(out, out_dtype, weak_type)
+        return fallback(x, y)
+
+    return operator
+
+
+def _real_operator(
+    prim: Primitive,
+    memo: dict[DType, DType],
+    real: Callable[[Any, Any], Any],
+    fallback: Callable[[Any, Any], Any],
+) -> Callable[[Any, Any], Any]:
+    """:func:`fast_operator` for a primitive whose impl computes complex values apart and is the
+    NumPy ufunc ``real`` otherwise (``mul``: XLA's complex product): the shortcut calls ``real``
+    for the dtypes of ``table`` and the impl for those of ``apart`` (complex), the rule's
+    verdicts on the dtypes the fallback has met."""
+    table: dict[DType, DType] = {}
+    apart: dict[DType, DType] = {}
+    impl = prim.impl
+
+    def operator(x: Any, y: Any) -> Any:
+        if type(y) is array_class and type(x) is array_class:
+            d = x.dtype
+            out_dtype = table.get(d)
+            kernel = real
+            if out_dtype is None:
+                out_dtype = apart.get(d)
+                kernel = impl  # type: ignore[assignment]
+            sx, sy = x.shape, y.shape
+            weak_type = x.weak_type
+            if (
+                out_dtype is not None
+                and y.dtype is d
+                and y.weak_type is weak_type
+                and (sx == sy or not sy or not sx)
+                and _current_trace.get() is eval_trace
+            ):
+                if kernel is real:  # NumPy's ufunc: in the quiet context
+                    try:
+                        out = _RUN_QUIET(real, x._value, y._value)
+                    except RuntimeError:  # the quiet context is busy: another thread is in it
+                        out = _call_quiet(real, x._value, y._value)
+                else:
+                    token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
+                    try:
+                        out = kernel(x._value, y._value)
+                    finally:
+                        _ERRSTATE.reset(token)
+                if type(out) is _ndarray and out.dtype is out_dtype:  # new_array, inlined
+                    a: Any = _object_new(array_class)
+                    a._value = out
+                    a.dtype = out_dtype
+                    a.shape = out.shape
+                    a.weak_type = weak_type
+                    return a
+                return new_array(out, out_dtype, weak_type)
+            if out_dtype is None:
+                out = fallback(x, y)
+                if d in memo:  # the verdict the fallback's rule gave (now or before)
+                    (apart if getattr(d, "kind", "c") == "c" else table)[d] = memo[d]
+                return out
         return fallback(x, y)
 
     return operator

@@ -23,6 +23,7 @@ Measured against the C library's ``fma`` and an exact rational reference in
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -46,32 +47,55 @@ def fma_f32(a: Any, b: Any, c: Any) -> F32:
     """``a * b + c`` of float32 values rounded once to float32 (round to nearest even).
 
     The float64 sum ``s`` rounded to float32 is the answer except where ``s`` sits exactly on a
-    midpoint between two float32 values (its 29 low significand bits ``0x10000000``), in the
-    float32 subnormal range (other midpoints) or on the overflow threshold: only those elements
-    (about 2**-29 of random data) take the corrected path."""
+    midpoint between two float32 values (its 29 low significand bits ``0x10000000``, the
+    overflow threshold ``2**128 - 2**103`` included) or in the float32 subnormal range (other
+    midpoints): only those elements (about 2**-29 of random data) take the corrected path.
+    Large operands are taken in chunks that stay in cache."""
     with np.errstate(invalid="ignore", over="ignore"):
-        p = np.multiply(a, b, dtype=np.float64)
-        cc = np.asarray(c, np.float64)
-        s = p + cc
-        if np.ndim(s) == 0:
-            return _fma_f32_fix(p, cc, np.asarray(s))
-        mag = np.abs(s)
-        cand = (s.view(np.uint64) & _LOW29) == _MID29
-        cand |= (mag < _F32_TINY) & (s != 0)
-        cand |= mag == _F32_OVERFLOW
-        r = s.astype(np.float32)
+        if np.ndim(a) == np.ndim(b) == np.ndim(c) == 0:
+            p = np.multiply(a, b, dtype=np.float64)
+            cc = np.asarray(c, np.float64)
+            return _fma_f32_fix(p, cc, np.asarray(p + cc))
+        shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+        size = math.prod(shape)
+        if size <= CHUNK:
+            return fma_f32_chunk(a, b, c)
+        a, b, c = (np.broadcast_to(x, shape).reshape(-1) for x in (a, b, c))
+        out = np.empty(size, np.float32)
+        for lo in range(0, size, CHUNK):
+            hi = lo + CHUNK
+            out[lo:hi] = fma_f32_chunk(a[lo:hi], b[lo:hi], c[lo:hi])
+    result: F32 = out.reshape(shape)
+    return result
+
+
+def fma_f32_chunk(a: Any, b: Any, c: Any) -> F32:
+    """:func:`fma_f32` of array operands that broadcast to at most :data:`CHUNK` elements,
+    without its set-up: NumPy's floating-point error state is the caller's to silence."""
+    p = np.multiply(a, b, dtype=np.float64)
+    s = np.add(p, c, dtype=np.float64)
+    bits = s.view(np.uint64)
+    cand = (bits & _LOW29) == _MID29
+    mag = bits & _ABS  # the magnitude's bits; less one, zero wraps round to the largest
+    mag -= _ONE
+    cand |= mag < _F32_TINY_BITS  # nonzero and below the smallest normal float32 (NaN: above)
+    r: F32 = s.astype(np.float32)
     if cand.any():
-        ps, cs = np.broadcast_to(p, s.shape)[cand], np.broadcast_to(cc, s.shape)[cand]
+        ps = np.broadcast_to(p, s.shape)[cand]
+        cs = np.broadcast_to(np.asarray(c, np.float64), s.shape)[cand]
         r[cand] = _fma_f32_fix(ps, cs, s[cand])
-    out: F32 = r
-    return out
+    return r
 
 
 #: The low 29 bits of a float64 significand, and their value on a float32 midpoint.
 _LOW29 = np.uint64(0x1FFFFFFF)
 _MID29 = np.uint64(0x10000000)
-#: The smallest normal float32: below it float32 midpoints have other float64 bit patterns.
-_F32_TINY = 2.0**-126
+#: The bits of a float64's magnitude; one, to subtract from them.
+_ABS = np.uint64(0x7FFFFFFFFFFFFFFF)
+_ONE = np.uint64(1)
+#: The float64 bits of the smallest normal float32 (2**-126), less one: below it float32
+#: midpoints have other float64 bit patterns.
+_F32_TINY_BITS = np.uint64(0x3810000000000000 - 1)
 
 
 def _fma_f32_fix(p: Any, cc: Any, s: Any) -> F32:
@@ -198,14 +222,14 @@ def fma_f64(a: Any, b: Any, c: Any) -> F64:
     out = np.empty(a.shape, np.float64)
     with np.errstate(all="ignore"):
         # chunks that stay in cache: the dozens of elementwise steps then cost less
-        for lo in range(0, a.size, _CHUNK):
-            hi = lo + _CHUNK
-            out[lo:hi] = _fma_chunk(a[lo:hi], b[lo:hi], c[lo:hi])
+        for lo in range(0, a.size, CHUNK):
+            hi = lo + CHUNK
+            out[lo:hi] = fma_f64_chunk(a[lo:hi], b[lo:hi], c[lo:hi])
     return out.reshape(shape)
 
 
 #: Elements per chunk of :func:`fma_f64` (a few arrays of them fit in the L2 cache).
-_CHUNK = 32768
+CHUNK = 32768
 
 
 def _in_range(x: F64) -> bool:
@@ -213,7 +237,9 @@ def _in_range(x: F64) -> bool:
     return bool(ax.min() >= _SAFE_LO and ax.max() <= _SAFE_HI)  # False with a NaN
 
 
-def _fma_chunk(a: F64, b: F64, c: F64) -> F64:
+def fma_f64_chunk(a: F64, b: F64, c: F64) -> F64:
+    """:func:`fma_f64` of 1-D operands of one size (at most :data:`CHUNK` elements), without its
+    set-up: NumPy's floating-point error state is the caller's to silence."""
     if a.size and _in_range(a) and _in_range(b) and _in_range(c):
         _, _, out = _core(a, b, c)
         safe = np.abs(out) >= _SAFE_OUT  # a cancellation deep towards underflow: redo
@@ -278,8 +304,8 @@ def horner_f64(coeffs: tuple[float, ...], t: Any) -> F64:
     flat = t.reshape(-1)
     out = np.empty(flat.shape, np.float64)
     with np.errstate(all="ignore"):
-        for lo in range(0, flat.size, _CHUNK):
-            out[lo : lo + _CHUNK] = _horner_chunk(coeffs, flat[lo : lo + _CHUNK])
+        for lo in range(0, flat.size, CHUNK):
+            out[lo : lo + CHUNK] = _horner_chunk(coeffs, flat[lo : lo + CHUNK])
     result: F64 = out.reshape(t.shape)
     return result
 
@@ -302,5 +328,5 @@ def _horner_chunk(coeffs: tuple[float, ...], t: F64) -> F64:
             if np.abs(z).min() >= _SAFE_OUT:
                 p = z
                 continue
-        p = _fma_chunk(p, t, np.full(t.shape, c))
+        p = fma_f64_chunk(p, t, np.full(t.shape, c))
     return p

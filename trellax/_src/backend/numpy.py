@@ -22,6 +22,7 @@ from trellax._src.backend import (
     bit_patterns,
     complex_elementary,
     complex_inf,
+    complex_mul,
     libm_f32,
     scan_order,
     select_bits,
@@ -55,7 +56,7 @@ Impl = Callable[..., Any]
 
 add = np.add
 sub = np.subtract
-mul = np.multiply
+mul = complex_mul.mul  # XLA's complex product; NumPy's ``multiply`` otherwise
 neg = np.negative
 abs_ = np.abs
 floor = np.floor
@@ -287,6 +288,9 @@ def square(x: np.ndarray) -> Any:
 def integer_pow(x: np.ndarray, *, y: int) -> Any:
     if y == 0:
         return np.ones_like(x)
+    if x.dtype.kind == "c":  # JAX's chain of XLA's complex products; 1 / x**n: XLA's division
+        p = complex_mul.integer_power(x, abs(y), y == 3)
+        return p if y > 0 else div(np.ones_like(p), p)
     acc: Any = None
     base = x
     n = abs(y)
@@ -296,10 +300,7 @@ def integer_pow(x: np.ndarray, *, y: int) -> Any:
         n >>= 1
         if n:
             base = np.multiply(base, base)
-    if y > 0:
-        return acc
-    # 1 / x**n; a complex one by XLA's division (1 / (1+0j) is 1+0j)
-    return div(np.ones_like(acc), acc) if acc.dtype.kind == "c" else np.reciprocal(acc)
+    return acc if y > 0 else np.reciprocal(acc)
 
 
 def shift_right_arithmetic(x: np.ndarray, y: np.ndarray) -> Any:
@@ -586,6 +587,8 @@ def reduce_sum(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
 
 
 def reduce_prod(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
+    if x.dtype.kind == "c" and complex_mul.folds(x.shape, axes):  # XLA's order and products
+        return complex_mul.fold(x, axes)
     return _accumulated(np.multiply, x, axes)
 
 
@@ -694,7 +697,7 @@ def _cumulative(
         and (x.dtype.kind == "c" or _is_real_float(x.dtype))
     ):
         # inexact sums and products associate as XLA's CPU backend does (``scan_order``)
-        ufunc = np.add if fn is np.cumsum else np.multiply
+        ufunc = np.add if fn is np.cumsum else complex_mul.product(x.dtype)
         return scan_order.cumulative(ufunc, x, axis, reverse)
     src = np.flip(x, axis) if reverse else x
     if fn in (np.cumsum, np.cumprod):
@@ -750,6 +753,7 @@ def dot_general(
         and out_dtype.kind in "fciu"
         and out_dtype.num < 256  # not ml_dtypes' (float8_e5m2 has kind "f"; matmul gives f32)
         and out_dtype != np.float16
+        and (out_dtype.kind != "c" or x.shape[1] != 1)  # (complex outer products: below)
     ):
         return threads.matmul(x, y)  # the plain matrix product: straight to BLAS
     (lc, rc), (lb, rb) = dimension_numbers
@@ -767,7 +771,8 @@ def dot_general(
     xc, yc = x.astype(compute, copy=False), y.astype(compute, copy=False)
     lf = [d for d in range(x.ndim) if d not in lc and d not in lb]
     rf = [d for d in range(y.ndim) if d not in rc and d not in rb]
-    if not lb and not rb and len(lc) == 1 and len(rc) == 1 and x.ndim <= 2 and y.ndim <= 2:
+    outer_c = compute.kind == "c" and math.prod(x.shape[d] for d in lc) == 1  # XLA: a multiply
+    if not (lb or rb or outer_c) and len(lc) == len(rc) == 1 and x.ndim <= 2 and y.ndim <= 2:
         # Fast paths straight to BLAS: matrix/vector products in their natural layouts.
         a = xc if lc[0] == x.ndim - 1 else xc.T
         b = yc if rc[0] == 0 else yc.T
@@ -785,7 +790,7 @@ def dot_general(
         if k == 1:
             # outer products (per example under vmap): one broadcast multiply, several times
             # faster than (a stack of) BLAS calls; a -0.0 product keeps its sign, as in XLA
-            prod = np.multiply(a2, b2)
+            prod = complex_mul.mul(a2, b2) if outer_c else np.multiply(a2, b2)  # complex: XLA's
         else:
             prod = threads.matmul(a2, b2)
         out = prod.reshape((*batch, *a.shape[nb : nb + len(lf)], *b.shape[nb + len(rc) :]))

@@ -32,7 +32,7 @@ from trellax._src.control_flow.common import (
 from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.errors import ConcretizationTypeError
-from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eqn_kernel
 from trellax._src.interpreters import (
     batching,
     loop_buffers,
@@ -174,7 +174,7 @@ def _after_loop(
     for e in late:
         ins = [em.bind(a.value) if type(a) is Literal else names[id(a)] for a in e.invars]
         out = em.fresh()
-        f = em.bind(e.primitive.impl, "f")
+        f = em.bind(eqn_kernel(e), "f")
         em.emit(f"{indent}{out} = {f}({', '.join(ins)})  # {e.primitive.name}, after the loop")
         names[id(e.outvars[0])] = out
     by_kept = dict(zip(kept, bufs))

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from trellax._src.core.jaxpr import Jaxpr, JaxprEqn, Literal, Var
+from trellax._src.core.jaxpr import Jaxpr, JaxprEqn, Literal, Var, eqn_kernel
 
 
 def _eligible(e: JaxprEqn) -> bool:
     return (
-        isinstance(e.primitive.impl, np.ufunc)
+        isinstance(eqn_kernel(e), np.ufunc)
         and bool(getattr(e.primitive, "elementwise", False))
         and not e.params
         and len(e.outvars) == 1

@@ -122,6 +122,21 @@ class ClosedJaxpr:
         return self.jaxpr.out_avals
 
 
+def eqn_kernel(eqn: JaxprEqn) -> Any:
+    """The kernel ``eqn`` runs: its primitive's impl, or the NumPy ufunc ``real_ufunc`` of an
+    impl that computes complex values apart (``mul``: XLA's complex product; ``log1p``) when no
+    operand or result of ``eqn`` is complex. Code that writes equations out (compiled programs,
+    loops, fused regions) asks this, not ``primitive.impl``, whether a ufunc computes ``eqn``."""
+    impl = eqn.primitive.impl
+    real = getattr(impl, "real_ufunc", None)
+    if real is None or type(impl) is np.ufunc:
+        return impl
+    for a in (*eqn.invars, *eqn.outvars):
+        if getattr(a.aval.dtype, "kind", "") == "c":
+            return impl
+    return real
+
+
 # -- printing ---------------------------------------------------------------------------------
 
 

@@ -32,7 +32,7 @@ import numpy as np
 from trellax._src.backend import compiled, fp_errors, select_bits
 from trellax._src.backend.convert import convert
 from trellax._src.core.core import Primitive
-from trellax._src.core.jaxpr import Atom, JaxprEqn, Literal, Var
+from trellax._src.core.jaxpr import Atom, JaxprEqn, Literal, Var, eqn_kernel
 from trellax._src.interpreters import fusion_compiled as fc
 from trellax._src.interpreters import fusion_native
 from trellax._src.interpreters import fusion_rows as fr
@@ -619,7 +619,7 @@ class _RegionWriter:
             t = self.target(v, j, [])
             self.body.append(f"    _copyto({t}, {ins[0]}){comment}")
             self.round_bf16(t, v)
-        elif name == "integer_pow":
+        elif name == "integer_pow" and v.aval.dtype.kind != "c":  # complex: XLA's products
             t = self.target(v, j, list(eqn.invars) if _pow_inplace(params["y"]) else [])
             self.integer_pow(eqn, ins[0], t, comment, rounds)
         elif name == "convert_element_type" and _astype_kind(
@@ -765,7 +765,7 @@ def _ufunc_steps(eqn: JaxprEqn, wide: bool = False) -> Steps | None:
     the impl on probe values of the dtype (special values included) before it is used, so a
     changed impl falls back to being called on the chunk. ``wide``: the float32 calls of a
     widened bfloat16 operation (rounded once at the end; see ``fusion.widens``)."""
-    impl = _impl(eqn)
+    impl = eqn_kernel(eqn)
     if isinstance(impl, np.ufunc):
         ok = not eqn.params and impl.nout == 1 and impl.nin == len(eqn.invars)
         return [(impl, tuple(range(impl.nin)))] if ok else None

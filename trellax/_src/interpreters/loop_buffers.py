@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.core.jaxpr import Jaxpr, JaxprEqn, Var
+from trellax._src.core.jaxpr import Jaxpr, JaxprEqn, Var, eqn_kernel
 from trellax._src.interpreters import specialize
 
 #: Values larger than this many elements keep fresh arrays (elementwise work on large arrays is
@@ -56,7 +56,7 @@ def writes_out(eqn: JaxprEqn) -> bool:
     """Whether ``eqn`` is a ufunc call that can write its one result into a given array of the
     result's shape and dtype with the same bits (or a small matrix-vector product that the
     compiler writes as ``np.dot``/``np.matmul`` into its ``out``: :func:`specialize.gemv_out`)."""
-    impl = eqn.primitive.impl
+    impl = eqn_kernel(eqn)
     if specialize.gemv_out(eqn):
         return True
     if type(impl) is not np.ufunc or eqn.params or impl.nout != 1 or len(eqn.outvars) != 1:
@@ -83,7 +83,7 @@ def _fresh_reader(step: Any) -> bool:
     """Whether ``step`` (an equation or a fused region) makes new arrays from its operands."""
     if not isinstance(step, JaxprEqn):
         return False
-    return type(step.primitive.impl) is np.ufunc or step.primitive.name in _FRESH_READERS
+    return type(eqn_kernel(step)) is np.ufunc or step.primitive.name in _FRESH_READERS
 
 
 def _read_fresh_only(v: Var, steps: Sequence[Any]) -> bool:

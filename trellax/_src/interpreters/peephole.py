@@ -28,7 +28,7 @@ import numpy as np
 from trellax._src.backend import blas_swap
 from trellax._src.backend.float_facts import compute_dtype
 from trellax._src.core.core import Primitive
-from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Var
+from trellax._src.core.jaxpr import Atom, Jaxpr, JaxprEqn, Var, eqn_kernel
 
 _MATMUL_2D = (((1,), (0,)), ((), ()))
 _ROW_TIMES = (((0,), (0,)), ((), ()))
@@ -179,7 +179,7 @@ def _fold_scalar(e: JaxprEqn, b: Var, scalar: Any) -> JaxprEqn | None:
     NumPy ufunc whose other operand has ``b``'s shape (else None)."""
     shape = b.aval.shape
     if (
-        not isinstance(e.primitive.impl, np.ufunc)
+        not isinstance(eqn_kernel(e), np.ufunc)
         or not getattr(e.primitive, "elementwise", False)
         or len(e.invars) != 2
         or e.params

@@ -26,7 +26,7 @@ from trellax._src.backend.array import ArrayImpl, EArray, ExplicitArray
 from trellax._src.config import settings as _config
 from trellax._src.core import core, errors, leaks, source_info
 from trellax._src.core.core import Primitive, ShapedArray, Trace
-from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eqn_kernel
 from trellax._src.dtypes import dtypes
 from trellax._src.dtypes.extended import ExtendedDType, physical_element
 from trellax._src.interpreters import (
@@ -534,7 +534,7 @@ class Emitter:
         body, a parameterless ufunc on 0-d values of a NumPy dtype)."""
         if self.depth == 0 or eqn.params:
             return None
-        op = _OPERATORS.get(eqn.primitive.impl)
+        op = _OPERATORS.get(eqn_kernel(eqn))
         if op is None:
             return None
         for a in (*eqn.invars, *eqn.outvars):
@@ -544,7 +544,7 @@ class Emitter:
 
     def call(self, eqn: JaxprEqn, args: list[str], outs: list[str], indent: str) -> None:
         """One equation as a call of its impl rule (parameters bound in advance)."""
-        impl = eqn.primitive.impl
+        impl = eqn_kernel(eqn)
         if impl is None:
             raise NotImplementedError(  # JAX's words: the primitive cannot run compiled
                 f"MLIR translation rule for primitive '{eqn.primitive.name}' not found for "

@@ -163,13 +163,16 @@ _SHAPE_OPS = frozenset({"broadcast_in_dim", "convert_element_type", "reshape", "
 
 def reciprocal_divisions(jaxpr: Jaxpr, carried: int | None = None) -> Jaxpr:
     """``jaxpr`` with XLA's rewrite of divisions by constant or broadcast divisors made explicit
-    (the same object when it has no float division).
+    (the same object when it has no float division or complex product).
 
     ``carried`` is given for a loop body: its constants and first ``carried`` inputs are the
     loop's consts and carries, which XLA passes through the loop's state (one use more for each,
     and closed-over arrays are no constants there; ``jit(fori_loop(..., c / t))`` divides)."""
     eqns = jaxpr.eqns
-    if not any(e.primitive.name == "div" for e in eqns):
+    if not any(
+        e.primitive.name == "div" or (e.primitive is mul_p and e.outvars[0].aval.dtype.kind == "c")
+        for e in eqns
+    ):
         return jaxpr
     uses: dict[int, int] = {}
     if carried is not None:
@@ -210,6 +213,11 @@ def reciprocal_divisions(jaxpr: Jaxpr, carried: int | None = None) -> Jaxpr:
             if new is not None:
                 for n in new:
                     emit(n)
+                return True
+        if rewrite and e.primitive is mul_p and e.outvars[0].aval.dtype.kind == "c":
+            new = _complex_scalar_factor(e, constant)
+            if new is not None:
+                out.extend(new)
                 return True
         if not rewrite and (e.primitive is mul_p or e.primitive is complex_product_p):
             new = _constant_products(e, constant, producer)
@@ -363,6 +371,23 @@ def _compound(e: JaxprEqn, producer: dict[int, JaxprEqn]) -> list[JaxprEqn] | No
         bottom = var(q)
         return [_eqn(e, mul_p, [b, y], bottom), _eqn(e, div_p, [a, bottom], q)]
     return None
+
+
+def _complex_scalar_factor(e: JaxprEqn, constant: set[int]) -> list[JaxprEqn] | None:
+    """A complex product by a 0-d constant (a literal, a closed-over scalar, a value computed
+    from them) of a non-constant operand, with the constant second, as the product XLA's
+    compiler emits for a constant it sees (``complex_product_p``: its order depends on the
+    constant's imaginary sign); products of other operands keep ``mul``'s kernel."""
+
+    def scalar(a: Atom) -> bool:
+        return not a.aval.shape and (type(a) is Literal or id(a) in constant)
+
+    x, c = e.invars
+    if scalar(x) and not scalar(c):
+        x, c = c, x
+    if scalar(x) or not scalar(c) or not x.aval.shape:
+        return None
+    return [_eqn(e, complex_product_p, [x, c], e.outvars[0])]
 
 
 def _complex_constant(
