@@ -394,6 +394,9 @@ class ExplicitArray(ArrayImpl):
         return a
 
 
+core.typed_array_classes.add(ExplicitArray)
+
+
 class EArray(ArrayImpl):
     """A concrete array of a user-defined extended dtype (``dtypes/extended.py``).
 

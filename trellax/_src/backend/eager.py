@@ -165,7 +165,12 @@ def fast_bind(prim: Primitive, nargs: int) -> Callable[..., Array]:
 
         def unary(x: Any) -> Any:
             out_dtype = memo.get(x.dtype)
-            if out_dtype is None or _current_trace.get() is not eval_trace:
+            # (an ExplicitArray's result gets its sharding in ``bind``)
+            if (
+                out_dtype is None
+                or type(x) is not array_class
+                or _current_trace.get() is not eval_trace
+            ):
                 return bind(x)
             if quiet_ufunc:
                 try:

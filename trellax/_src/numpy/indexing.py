@@ -51,6 +51,7 @@ from trellax._src.lax.structural import (
     select,
     select_n,
 )
+from trellax._src.lax import sharding_rules
 from trellax._src.lax.structural import slice as lax_slice
 from trellax._src.numpy import ufuncs
 from trellax._src.numpy.creation import asarray as tnp_asarray
@@ -306,6 +307,7 @@ def _static_getitem(x: Array, entries: list[Entry]) -> Array:
         axis += 1
     out = rev(x, flips) if flips else x
     if starts != [0] * len(starts) or limits != list(out.shape) or any(s != 1 for s in strides):
+        sharding_rules.check_static_index(out, starts, limits, strides)
         out = lax_slice(out, starts, limits, strides if any(s != 1 for s in strides) else None)
     return reshape(out, tuple(shape))
 
