@@ -17,8 +17,8 @@ from typing import Any
 Case = Callable[[Any, Any], Any]
 
 
-def _cases(jax: Any) -> dict[str, Case]:  # noqa: PLR0915 - a table
-    jnp, lax, nn = jax.numpy, jax.lax, jax.nn
+def _cases(jax: Any) -> dict[str, Case]:
+    jnp, lax = jax.numpy, jax.lax
     P = jax.sharding.PartitionSpec
     rs = jax.sharding.reshard
 
@@ -34,7 +34,7 @@ def _cases(jax: Any) -> dict[str, Case]:  # noqa: PLR0915 - a table
         "x.sharding": lambda jax, x: x,
         # elementwise, unary
         **{
-            f"unary {name}": (lambda f: lambda jax, x: f(x))(f)
+            f"unary {name}": _of_x(f)
             for name, f in [
                 ("sin", jnp.sin),
                 ("exp", jnp.exp),
@@ -68,7 +68,7 @@ def _cases(jax: Any) -> dict[str, Case]:  # noqa: PLR0915 - a table
         },
         # elementwise, binary
         **{
-            f"binary {name}": (lambda f: lambda jax, x: f(x, x + 1))(f)
+            f"binary {name}": _of_x(lambda a, f=f: f(a, a + 1))
             for name, f in [
                 ("add", jnp.add),
                 ("subtract", jnp.subtract),
@@ -159,7 +159,9 @@ def _cases(jax: Any) -> dict[str, Case]:  # noqa: PLR0915 - a table
         "pad(0)": lambda jax, x: jnp.pad(x, ((1, 1), (0, 0))),
         "dynamic_slice cols": lambda jax, x: lax.dynamic_slice(x, (0, 1), (2, 2)),
         "dynamic_slice rows": lambda jax, x: lax.dynamic_slice(x, (0, 0), (1, 2)),
-        "dynamic_update_slice": lambda jax, x: lax.dynamic_update_slice(x, jnp.ones((2, 1)), (0, 1)),
+        "dynamic_update_slice": lambda jax, x: lax.dynamic_update_slice(
+            x, jnp.ones((2, 1)), (0, 1)
+        ),
         "at set": lambda jax, x: x.at[0, 1].set(5.0),
         "split": lambda jax, x: jnp.split(x, 2, axis=1),
         "triu": lambda jax, x: jnp.triu(x),
@@ -179,7 +181,7 @@ def _cases(jax: Any) -> dict[str, Case]:  # noqa: PLR0915 - a table
         "take cols": lambda jax, x: jnp.take(x, jnp.arange(2), axis=1),
         # nn (custom_jvp/custom_vjp definitions)
         **{
-            f"nn {name}": (lambda f: lambda jax, x: f(jax)(x))(f)
+            f"nn {name}": _of_x(f(jax))
             for name, f in [
                 ("softmax", lambda jax: jax.nn.softmax),
                 ("softmax axis=0", lambda jax: lambda a: jax.nn.softmax(a, axis=0)),
@@ -227,13 +229,15 @@ def _cases(jax: Any) -> dict[str, Case]:  # noqa: PLR0915 - a table
         "scan over columns": lambda jax, x: jax.jit(
             lambda a: lax.scan(lambda c, r: (c + r, r), jnp.zeros(2), a.T)
         )(x),
-        "fori_loop": lambda jax, x: jax.jit(lambda a: lax.fori_loop(0, 3, lambda i, c: c + 1, a))(x),
+        "fori_loop": lambda jax, x: jax.jit(lambda a: lax.fori_loop(0, 3, lambda i, c: c + 1, a))(
+            x
+        ),
         "while_loop": lambda jax, x: jax.jit(
             lambda a: lax.while_loop(lambda c: c[1] < 3, lambda c: (c[0] * 2, c[1] + 1), (a, 0))[0]
         )(x),
-        "cond": lambda jax, x: jax.jit(lambda a: lax.cond(True, lambda b: b + 1, lambda b: b * 2, a))(
-            x
-        ),
+        "cond": lambda jax, x: jax.jit(
+            lambda a: lax.cond(True, lambda b: b + 1, lambda b: b * 2, a)
+        )(x),
         "cond mixed": lambda jax, x: jax.jit(
             lambda a: lax.cond(True, lambda b: b, lambda b: rs(b, P(None, "Y")), a)
         )(x),
@@ -261,8 +265,88 @@ def _cases(jax: Any) -> dict[str, Case]:  # noqa: PLR0915 - a table
         "reshard (X, Y)": lambda jax, x: rs(x, P(("X", "Y"))),
         "reshard X twice": lambda jax, x: rs(x, P("X", "X")),
         "reshard uneven": lambda jax, x: rs(jnp.ones((3, 4)), P("X")),
+        # auto_axes / explicit_axes
+        "auto_axes take": lambda jax, x: jax.sharding.auto_axes(
+            lambda a, b: jnp.take(a, b, axis=0), out_sharding=P("X")
+        )(rs(jnp.ones((8, 4)), P("X")), rs(jnp.arange(4), P("Y"))),
+        "auto_axes axes=X": lambda jax, x: jax.sharding.auto_axes(
+            lambda a: a @ a.T, axes="X", out_sharding=P("X")
+        )(x),
+        "auto_axes inside": lambda jax, x: jax.sharding.auto_axes(
+            lambda a: a + _record(jax, a), out_sharding=P("X")
+        )(x),
+        "auto_axes jit": lambda jax, x: jax.jit(
+            jax.sharding.auto_axes(lambda a: a @ a.T, out_sharding=P("Y"))
+        )(x),
+        "auto_axes no out_sharding": lambda jax, x: jax.sharding.auto_axes(lambda a: a * 2)(x),
+        "explicit_axes": lambda jax, x: _on_auto_mesh(
+            jax,
+            lambda y: jax.sharding.explicit_axes(lambda q: q + _record(jax, q), in_sharding=P("X"))(
+                y
+            ),
+        ),
+        "explicit_axes jit": lambda jax, x: _on_auto_mesh(
+            jax, jax.jit(jax.sharding.explicit_axes(lambda q: q * 2, in_sharding=P("X")))
+        ),
+        # ops on arrays placed on a mesh of Auto axes pass their sharding along
+        **{
+            f"auto mesh {name}": _of_x(lambda _, f=f: _auto_placed(jax, f))
+            for name, f in [
+                ("s + 1", lambda s: s + 1),
+                ("sin", jnp.sin),
+                ("s.T", lambda s: s.T),
+                ("sum(0)", lambda s: s.sum(0)),
+                ("sum(1)", lambda s: s.sum(1)),
+                ("s @ ones", lambda s: s @ jnp.ones((4, 3))),
+                ("reshape (8,)", lambda s: s.reshape(8)),
+                ("jit", jax.jit(lambda a: a * 2)),
+                ("zeros", lambda s: jnp.zeros(4)),
+                ("random normal", lambda s: jax.random.normal(jax.random.key(0), (2, 2))),
+                ("s + s", lambda s: s + s),
+            ]
+        },
+        # without a mesh: results of arrays committed to a device stay there, committed
+        "no mesh c + 1": lambda jax, x: _committed(jax) + 1,
+        "no mesh sin(c)": lambda jax, x: jnp.sin(_committed(jax)),
+        "no mesh c.sum()": lambda jax, x: _committed(jax).sum(),
+        "no mesh u + 1": lambda jax, x: jnp.zeros(3) + 1,
     }
     return c
+
+
+def _of_x(f: Callable[[Any], Any]) -> Case:
+    """A case computing ``f(x)``."""
+    return lambda jax, x: f(x)
+
+
+def _auto_placed(jax: Any, f: Any) -> Any:
+    P = jax.sharding.PartitionSpec
+    auto = (jax.sharding.AxisType.Auto,) * 2
+    mesh = jax.make_mesh((2, 2), ("X", "Y"), axis_types=auto)
+    with jax.sharding.set_mesh(mesh):
+        s = jax.device_put(
+            jax.numpy.arange(8.0).reshape(2, 4), jax.sharding.NamedSharding(mesh, P("X", None))
+        )
+        return f(s)
+
+
+def _committed(jax: Any) -> Any:
+    return jax.device_put(jax.numpy.zeros(3), jax.devices()[1])
+
+
+#: types seen inside functions (``_record``), reported with the results
+_seen: list[str] = []
+
+
+def _record(jax: Any, a: Any) -> int:
+    _seen.append(str(jax.typeof(a)))
+    return 0
+
+
+def _on_auto_mesh(jax: Any, f: Any) -> Any:
+    auto = (jax.sharding.AxisType.Auto,) * 2
+    with jax.sharding.set_mesh(jax.make_mesh((2, 2), ("X", "Y"), axis_types=auto)):
+        return f(jax.numpy.arange(8.0).reshape(2, 4))
 
 
 def _custom_jvp(jax: Any) -> Any:
@@ -309,14 +393,18 @@ def observe(jax: Any, name: str) -> dict[str, Any]:
     P = jax.sharding.PartitionSpec
     explicit = (jax.sharding.AxisType.Explicit,) * 2
     mesh = jax.make_mesh((2, 2), ("X", "Y"), axis_types=explicit)
+    if name.startswith("no mesh"):
+        out = _cases(jax)[name](jax, None)
+        return {"results": [_one(jax, leaf, mesh) for leaf in jax.tree_util.tree_leaves(out)]}
     with jax.sharding.set_mesh(mesh):
         x = jax.sharding.reshard(jax.numpy.arange(8.0).reshape(2, 4), P("X", None))
+        _seen.clear()
         try:
             out = _cases(jax)[name](jax, x)
-        except Exception as e:  # noqa: BLE001 - the error is the observation
+        except Exception as e:
             return {"error": type(e).__name__, "message": str(e).split("\n")[0][:400]}
         leaves = jax.tree_util.tree_leaves(out)
         got = [_one(jax, leaf, mesh) for leaf in leaves if hasattr(leaf, "sharding")]
         if name == "x.sharding":
             return {"repr": repr(jax.typeof(x)), "sharding": repr(jax.typeof(x).sharding)}
-        return {"results": got}
+        return {"results": got, **({"inside": list(_seen)} if _seen else {})}

@@ -28,6 +28,7 @@ USES: dict[str, Callable[[Any], Any]] = {
     "float": lambda x: float(x[0]),
     "block_until_ready": lambda x: x.block_until_ready(),
     "grad": lambda x: trellax.grad(lambda a: (a * a).sum())(x),
+    "devices": lambda x: x.devices(),
 }
 
 

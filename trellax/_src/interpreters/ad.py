@@ -26,6 +26,7 @@ from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
 from trellax._src.dtypes import dtypes
 from trellax._src.dtypes.extended import ExtendedDType
 from trellax._src.interpreters.tracing import JaxprTrace, JaxprTracer, eval_jaxpr
+from trellax._src.lax import sharding_rules
 from trellax._src.lax.ad_util import (
     UndefinedPrimal,
     Zero,
@@ -35,7 +36,6 @@ from trellax._src.lax.ad_util import (
     zero_of,
     zeros,
 )
-from trellax._src.lax import sharding_rules
 from trellax._src.lax.structural import broadcast_in_dim, convert_element_type_p
 
 

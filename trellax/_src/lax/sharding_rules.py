@@ -316,7 +316,9 @@ def _same_specs(like: Any, operands: Sequence[Any], specs: Sequence[Spec], out: 
         return specs[0]
     if any(s != full[0] for s in full):
         shown = ", ".join(repr(_named(like, s)) for s in full)
-        raise ShardingTypeError(f"All operands should have the same sharding. Got shardings {shown}")
+        raise ShardingTypeError(
+            f"All operands should have the same sharding. Got shardings {shown}"
+        )
     return full[0]
 
 
@@ -365,7 +367,9 @@ def _scatter(operands: Sequence[Any], specs: Sequence[Spec], params: dict[str, A
     return specs[0]
 
 
-def _sort(like: Any, operands: Sequence[Any], specs: Sequence[Spec], params: dict[str, Any]) -> Spec:
+def _sort(
+    like: Any, operands: Sequence[Any], specs: Sequence[Spec], params: dict[str, Any]
+) -> Spec:
     d = params["dimension"]
     typed = [s for s in specs if any(e is not None for e in s)]
     spec = typed[0] if typed else specs[0]
@@ -485,7 +489,7 @@ def traced(prim: Primitive, args: Sequence[Any], params: dict[str, Any], out: An
     found = out_specs(prim, args, params, outs)
     if found is None:
         cp = context_placement[0]
-        if cp is None or _given[0]:
+        if cp is None or _given[0] or not cp._typed:
             return out
         # made under an Explicit mesh from no typed operand: replicated over it, as in JAX
         like = cp._abstract(0)
@@ -524,25 +528,58 @@ def _abstract_outs(
     if prim.multiple_results:
         try:
             typed = prim.abstract_eval(*[core.get_aval(a) for a in args], **params)
-        except Exception:  # noqa: BLE001 - a rule that needs more than types: no shardings
+        except Exception:
             typed = None
         if typed is not None and len(typed) == len(outs):
             return list(typed)
     return [core.get_aval(o) for o in outs]
 
 
-#: ``NamedSharding(mesh, P())`` of the mesh in force when it has an Explicit axis (``set_mesh``),
-#: else None: results made under it from no typed operand are placed on it, replicated, as JAX
-#: places every array made under such a mesh
+#: ``NamedSharding(mesh, P())`` of the mesh in force (``set_mesh``), else None: eager results
+#: made under it from uncommitted operands are placed on it, replicated, as JAX places every
+#: array made under a mesh (under a trace, only a mesh with an Explicit axis types them)
 context_placement: list[Any] = [None]
 
 
 def on_context_mesh(x: Any) -> Any:
-    """``x`` (a new concrete array) placed replicated on the Explicit mesh in force, if any."""
+    """``x`` (a new concrete array) placed replicated on the mesh in force, if any."""
     s = context_placement[0]
     if s is None or type(x) is not ArrayImpl or x.committed:
         return x
     return x._with_sharding(s)
+
+
+def _passed_along(
+    prim: Primitive, args: Sequence[Any], params: dict[str, Any], out: Any, first: Any
+) -> Any:
+    """The results of operands committed to a device or to a mesh of Auto axes: committed
+    alike, as JAX's are (on a mesh, split as the rules split a typed result, replicated where
+    they refuse: XLA chooses there)."""
+    outs = list(out) if prim.multiple_results else [out]
+    if not hasattr(first, "spec") or not hasattr(first.mesh, "devices"):
+        placed = [o._with_sharding(first) if type(o) is ArrayImpl else o for o in outs]
+    else:
+        pseudo = []
+        for a in args:
+            s = getattr(a, "_sharding", None)
+            if s is not None and hasattr(s, "spec") and s.mesh == first.mesh:
+                av = ShapedArray._fast(tuple(a.shape), a.dtype, False)
+                av._sharding = s._abstract(len(a.shape))
+                pseudo.append(av)
+            else:
+                pseudo.append(core.get_aval(a) if hasattr(a, "shape") else a)
+        try:
+            found = out_specs(prim, pseudo, params, [core.get_aval(o) for o in outs])
+        except ShardingTypeError:
+            found = None
+        specs = found[1] if found is not None else [(None,) * len(o.shape) for o in outs]
+        placed = [
+            o._with_sharding(type(first)(first.mesh, type(first.spec)(*spec)))
+            if type(o) is ArrayImpl
+            else o
+            for o, spec in zip(outs, specs)
+        ]
+    return type(out)(placed) if prim.multiple_results else placed[0]
 
 
 def activate() -> None:
@@ -558,9 +595,12 @@ def activate() -> None:
             if type(a) is ExplicitArray:
                 break
         else:
-            if context_placement[0] is None or any(getattr(a, "committed", False) for a in args):
+            placed_args = [a for a in args if getattr(a, "_sharding", None) is not None]
+            if placed_args:  # committed operands: the results are placed alike
+                return _passed_along(prim, args, params, out, placed_args[0]._sharding)
+            if context_placement[0] is None:
                 return out
-            # made under an Explicit mesh from plain arrays: placed on it, replicated
+            # made under a mesh from uncommitted arrays: placed on it, replicated
             if prim.multiple_results:
                 return type(out)(on_context_mesh(o) for o in out)
             return on_context_mesh(out)
@@ -650,9 +690,9 @@ def _register_linear(deflinear: Callable[[Primitive, Any], None]) -> None:
 def _forced_rule(prim: Primitive, args: Sequence[Any], params: dict[str, Any], out: Any) -> Any:
     """``reshard``'s result type: the operand's, with ``dst_sharding`` (when typed)."""
     s = params["dst_sharding"]
-    if not getattr(s, "_typed", False):
-        return out
     a = ShapedArray._fast(out.shape, out.dtype, out.weak_type)
+    if not getattr(s, "_typed", False):  # to a mesh without Explicit axes: none in the type
+        return a
     a._sharding = s._abstract(len(out.shape))
     return a
 
@@ -695,6 +735,8 @@ def output_shardings(jaxpr: Any) -> list[Any]:
     for eqn in jaxpr.eqns:
         if eqn.primitive is sharding_constraint_p:
             made[id(eqn.outvars[0])] = eqn.params["sharding"]
+        elif eqn.primitive is reshard_p and not getattr(eqn.params["dst_sharding"], "_typed", 1):
+            made[id(eqn.outvars[0])] = eqn.params["dst_sharding"]  # to a mesh of Auto axes
     out = []
     for v in jaxpr.outvars:
         typed = typed_sharding(getattr(v, "aval", None))

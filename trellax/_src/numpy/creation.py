@@ -39,8 +39,8 @@ from trellax._src.lax.structural import (
     reshape,
 )
 from trellax._src.numpy import creation_traced as traced
-from trellax._src.numpy.creation_placement import placed
 from trellax._src.numpy import extended as _extended
+from trellax._src.numpy.creation_placement import placed
 from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.numpy.static_args import int_axis
 from trellax._src.numpy.util import to_inexact_dtype

@@ -1,7 +1,7 @@
 """Where the array-making functions of ``trellax.numpy`` put their results: by ``out_sharding=``
-when it is given (``core/out_sharding.py``), else, under a mesh with an Explicit axis
-(``set_mesh``), on that mesh, replicated -- as JAX places every array made under such a mesh
-(``jnp.zeros(4)`` reports ``NamedSharding(mesh, P(None,))``, committed). Without either, the
+when it is given (``core/out_sharding.py``), else, under a mesh (``set_mesh``), on that mesh,
+replicated -- as JAX places every array made under a mesh (``jnp.zeros(4)`` reports
+``NamedSharding(mesh, P())``, committed). Without either, the
 result is returned as made (the wrapper costs one call and two tests)."""
 
 from __future__ import annotations

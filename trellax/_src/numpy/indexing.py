@@ -29,6 +29,7 @@ from trellax._src.core.core import broadcast_shapes
 from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax_ew
+from trellax._src.lax import sharding_rules
 from trellax._src.lax._base import asarray, scalar_to_array
 from trellax._src.lax.convenience import dynamic_slice_in_dim
 from trellax._src.lax.indexing import (
@@ -51,7 +52,6 @@ from trellax._src.lax.structural import (
     select,
     select_n,
 )
-from trellax._src.lax import sharding_rules
 from trellax._src.lax.structural import slice as lax_slice
 from trellax._src.numpy import ufuncs
 from trellax._src.numpy.creation import asarray as tnp_asarray

@@ -31,6 +31,7 @@ from trellax._src.core.devices import (
     device_list,
     is_device,
 )
+from trellax._src.interpreters import op_by_op
 from trellax._src.lax import sharding_rules, standins
 from trellax._src.numpy.creation import asarray
 from trellax._src.tree.tree_util import broadcast_prefix, tree_flatten
@@ -445,14 +446,15 @@ class set_mesh:
 
 
 def _set(mesh: Mesh | None) -> None:
-    """Sets the mesh in force; one with an Explicit axis also places the arrays made under it
-    (replicated, ``sharding_rules.context_placement``), as JAX does."""
+    """Sets the mesh in force, on which the arrays made under it are placed (replicated,
+    ``sharding_rules.context_placement``), as JAX does."""
     _mesh[0] = mesh
-    explicit = isinstance(mesh, Mesh) and AxisType.Explicit in mesh.axis_types
+    concrete = isinstance(mesh, Mesh) and mesh is not None
     sharding_rules.context_placement[0] = (
-        NamedSharding(mesh, PartitionSpec()) if explicit and mesh is not None else None
+        NamedSharding(mesh, PartitionSpec()) if concrete and mesh is not None else None
     )
-    if explicit and core.typed_sharding_hooks:
+    op_by_op._sync()  # no eager shortcut under a mesh: every result is placed
+    if concrete and core.typed_sharding_hooks:
         for hook in core.typed_sharding_hooks:
             hook()
         core.typed_sharding_hooks.clear()
