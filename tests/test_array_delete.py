@@ -56,6 +56,13 @@ def test_use_after_delete_raises(use: str) -> None:
         USES[use](x)
 
 
+def test_sharding_readable_after_delete() -> None:
+    # JAX 0.10.2: devices() raises (USES above) while the sharding stays readable
+    x = tnp.arange(3.0)
+    x.delete()
+    assert isinstance(x.sharding, trellax.sharding.SingleDeviceSharding)
+
+
 def test_delete_is_per_array() -> None:
     x = tnp.arange(3.0)
     alias = x
