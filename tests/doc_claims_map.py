@@ -2552,6 +2552,18 @@ AUDITED: list[Evidence] = [
     E("docs/architecture.md", "Lower floors never import higher ones;", "tests/test_lax.py"),
     E(
         "docs/architecture.md",
+        "`ShapedArray._sharding` holds a `NamedSharding`",
+        "tests/test_sharding_types.py::test_case",
+        "tests/test_sharding_types.py::test_typeof_forms",
+    ),
+    E(
+        "docs/architecture.md",
+        "the eager shortcuts test `type(x) is ArrayImpl`",
+        "tests/test_sharding_types.py::test_case",
+        "tests/test_sharding_types.py::test_no_mesh_no_sharding_in_type",
+    ),
+    E(
+        "docs/architecture.md",
         "transformations are written with them (as in JAX).",
         "tests/test_layers.py::test_imports_point_downward",
         "tests/test_layers.py::test_at_most_four_named_upward_imports",
