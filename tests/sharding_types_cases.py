@@ -254,6 +254,13 @@ def _cases(jax: Any) -> dict[str, Case]:
         "linspace": lambda jax, x: jnp.linspace(0.0, 1.0, 5),
         "random normal": lambda jax, x: jax.random.normal(jax.random.key(0), (2, 4)),
         "random key": lambda jax, x: jax.random.key(0),
+        "random normal out_sharding": lambda jax, x: jax.random.normal(
+            jax.random.key(0), (4, 2), out_sharding=P("X")
+        ),
+        "initializer out_sharding": lambda jax, x: jax.nn.initializers.ones(
+            jax.random.key(0), (4, 2), out_sharding=P(None, "Y")
+        ),
+        "full out_sharding": lambda jax, x: jnp.full((4, 2), 1.0, out_sharding=P("Y")),
         "random split": lambda jax, x: jax.random.split(jax.random.key(0)),
         "zeros(4) + 1": lambda jax, x: jnp.zeros(4) + 1,
         "zeros(out_sharding)": lambda jax, x: jnp.zeros((4, 4), out_sharding=P("X", "Y")),

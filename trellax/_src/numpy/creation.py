@@ -363,7 +363,7 @@ def _is_float0(dtype: Any) -> bool:
         return False
 
 
-# ``out_sharding=`` (as in JAX) is checked and otherwise ignored: there is one device.
+# ``out_sharding=`` (as in JAX) is checked here and places the result (``creation_placement``).
 
 
 def zeros(
