@@ -243,6 +243,40 @@ def _cases(jax: Any) -> dict[str, Case]:
         )(x),
         "switch": lambda jax, x: lax.switch(1, [jnp.sin, jnp.cos], x),
         "scan eager": lambda jax, x: lax.scan(lambda c, r: (c + r, r * 2), jnp.zeros(4), x),
+        # more library functions and transformations
+        "reduce_window max": lambda jax, x: lax.reduce_window(
+            x, -jnp.inf, lax.max, (1, 2), (1, 2), "VALID"
+        ),
+        "avg_pool-like sum window": lambda jax, x: lax.reduce_window(
+            x, 0.0, lax.add, (1, 3), (1, 1), "SAME"
+        ),
+        "take_along_axis": lambda jax, x: jnp.take_along_axis(x, jnp.argsort(x, axis=1), axis=1),
+        "linalg.norm(1)": lambda jax, x: jnp.linalg.norm(x, axis=1),
+        "einsum batch": lambda jax, x: jnp.einsum("ab,ab->a", x, x),
+        "einsum outer": lambda jax, x: jnp.einsum("ab,c->abc", x, jnp.ones(3)),
+        "dot_product_attention": lambda jax, x: jax.nn.dot_product_attention(
+            x.reshape(2, 1, 2, 2), x.reshape(2, 1, 2, 2), x.reshape(2, 1, 2, 2)
+        ),
+        "associative_scan(1)": lambda jax, x: lax.associative_scan(jnp.add, x, axis=1),
+        "lax.map": lambda jax, x: lax.map(lambda r: r * 2, x.T),
+        "jacfwd": lambda jax, x: jax.jacfwd(lambda a: jnp.sin(a).sum(1))(x),
+        "jacrev": lambda jax, x: jax.jacrev(lambda a: jnp.sin(a).sum())(x),
+        "hessian": lambda jax, x: jax.hessian(lambda a: (a**3).sum())(x[:, 0]),
+        "checkpoint policy": lambda jax, x: jax.grad(
+            lambda a: jax.checkpoint(
+                lambda b: jnp.sin(b) * 2, policy=jax.checkpoint_policies.nothing_saveable
+            )(a).sum()
+        )(x),
+        "vmap of jit": lambda jax, x: jax.vmap(jax.jit(lambda r: jnp.cos(r)))(x),
+        "jit grad": lambda jax, x: jax.jit(jax.grad(lambda a: jnp.tanh(a).sum()))(x),
+        "linearize": lambda jax, x: jax.linearize(jnp.sin, x)[1](x),
+        "where 1-arg": lambda jax, x: jnp.where(x > 2, 1.0, 0.0),
+        "isclose": lambda jax, x: jnp.isclose(x, x + 1e-9),
+        "jnp.diff(1)": lambda jax, x: jnp.diff(x, axis=1),
+        "jnp.clip(x, y)": lambda jax, x: jnp.clip(x, 0.0, x + 1),
+        "softmax jit grad": lambda jax, x: jax.jit(jax.grad(lambda a: jax.nn.log_softmax(a).sum()))(
+            x
+        ),
         # arrays made under the mesh without a sharding
         "zeros(4)": lambda jax, x: jnp.zeros(4),
         "ones((2, 4))": lambda jax, x: jnp.ones((2, 4)),

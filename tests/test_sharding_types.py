@@ -54,6 +54,8 @@ KNOWN: dict[str, str] = {
     "no mesh c + 1": "the eager shortcuts (x + scalar) of plain arrays do not look at a device "
     "an operand was committed to (without a mesh)",
     "no mesh sin(c)": "as 'no mesh c + 1' (the unary shortcut)",
+    "take_along_axis": "trellax's take_along_axis gathers with the row positions as indices "
+    "(JAX: operand batching dimensions, split alike), which the gather rule refuses",
 }
 
 

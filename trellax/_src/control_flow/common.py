@@ -231,7 +231,11 @@ Batched = Sequence[bool]
 
 
 def _batched_aval(a: ShapedArray, batched: bool, size: int) -> ShapedArray:
-    return ShapedArray._fast((size, *a.shape), a.dtype, a.weak_type) if batched else a
+    if not batched:
+        return a
+    return sharding_rules.insert_dim(
+        ShapedArray._fast((size, *a.shape), a.dtype, a.weak_type), a, 0
+    )
 
 
 def _run_batched(

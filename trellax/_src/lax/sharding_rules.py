@@ -253,6 +253,43 @@ def type_spec(aval: Any) -> Spec:
     return (None,) * n if s is None else (tuple(s.spec) + (None,) * n)[:n]
 
 
+def insert_dim(
+    new: ShapedArray, old: Any, d: int, entry: Any = None, like: Any = None
+) -> ShapedArray:
+    """``new`` (``old`` with a dimension inserted at ``d``, a batch one) carrying ``old``'s
+    sharding, the new dimension split as ``entry`` says (over the abstract mesh of ``like``
+    when ``old`` has none)."""
+    s = typed_sharding(old if type(old) is ShapedArray else core.get_aval(old))
+    s = like if s is None else s
+    if s is not None:
+        spec = type_spec(old)
+        new._sharding = type(s)(s.mesh, type(s.spec)(*spec[:d], entry, *spec[d:]))
+    return new
+
+
+def batch_entries(args: Sequence[Any], dims: Sequence[Any]) -> tuple[tuple[Any, ...], Any]:
+    """Per batched operand, how its batch dimension is split (None where unbatched or
+    unsplit), and an abstract sharding of one of them (None when no operand has one)."""
+    if not active[0]:
+        return (None,) * len(args), None
+    entries, like = [], None
+    for a, d in zip(args, dims):
+        info = _info(a) if d is not None else None
+        entries.append(info[1][d] if info is not None else None)
+        if info is not None and like is None:
+            like = info[0]
+    return tuple(entries), like
+
+
+def drop_dim(new: ShapedArray, old: Any, d: int) -> ShapedArray:
+    """``new`` (``old`` without its dimension ``d``) carrying the rest of ``old``'s sharding."""
+    s = typed_sharding(old if type(old) is ShapedArray else core.get_aval(old))
+    if s is not None:
+        spec = type_spec(old)
+        new._sharding = type(s)(s.mesh, type(s.spec)(*spec[:d], *spec[d + 1 :]))
+    return new
+
+
 def check_scanned(xs: Sequence[Any]) -> None:
     """``scan`` over arrays split along their scanned (leading) dimension: JAX's error."""
     if not active[0]:
