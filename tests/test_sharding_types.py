@@ -152,3 +152,20 @@ def test_no_mesh_no_sharding_in_type() -> None:
     x = tnp.arange(8.0).reshape(2, 4)
     assert repr(trellax.typeof(x)) == "ShapedArray(float32[2,4])"
     assert str(trellax.typeof(x + 1)) == "float32[2,4]"
+
+
+def test_trace_state_unchanged_by_a_mesh() -> None:
+    # nnx compares the trace state an object was made under with the current one: setting a
+    # mesh (which installs the op-by-op bottom trace) must not make them differ, as in JAX
+    from trellax.extend.core import get_opaque_trace_state
+
+    before = get_opaque_trace_state()
+    m = trellax.make_mesh((2, 2), ("A", "B"), axis_types=(AxisType.Auto,) * 2)
+    with trellax.set_mesh(m):
+        assert get_opaque_trace_state() == before
+        # and arrays made under it are placed on it, even by the eager shortcuts
+        u = tnp.arange(3.0)
+        assert (u + u).sharding == NamedSharding(m, P())
+        assert (u + u).committed
+    assert get_opaque_trace_state() == before
+    assert not (tnp.arange(3.0) + 1).committed

@@ -609,7 +609,12 @@ def _passed_along(
             found = out_specs(prim, pseudo, params, [core.get_aval(o) for o in outs])
         except ShardingTypeError:
             found = None
-        specs = found[1] if found is not None else [(None,) * len(o.shape) for o in outs]
+        specs = found[1] if found is not None else [() for o in outs]
+        # (as JAX reports them on a mesh of Auto axes: without trailing unsplit entries)
+        specs = [
+            tuple(spec)[: max((i + 1 for i, e in enumerate(spec) if e), default=0)]
+            for spec in specs
+        ]
         placed = [
             o._with_sharding(type(first)(first.mesh, type(first.spec)(*spec)))
             if type(o) is ArrayImpl
