@@ -139,6 +139,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_jax_surface.py
 	$(GOLDEN_PY) tools/gen_golden_explicit_x64.py
 	$(GOLDEN_PY) tools/gen_golden_multidevice.py
+	$(GOLDEN_PY) tools/gen_golden_sharding_types.py
 	$(GOLDEN_PY) tools/gen_golden_transcendental.py
 	$(GOLDEN_PY) tools/gen_golden_random_modes.py
 	$(GOLDEN_PY) -m pip install -q flax==0.12.8 msgpack

@@ -2061,6 +2061,11 @@ AUDITED: list[Evidence] = [
     # ---- docs/compat.md
     E(
         "docs/compat.md",
+        "of the random samplers and array-making functions",
+        "tests/test_sharding_types.py::test_case",
+    ),
+    E(
+        "docs/compat.md",
         "The 17 that failed before were user-defined extended dtypes",
         "record: tools/run_jax_tests.py --files dtypes_test of 29 Nov 2026 (branch ext14), tests/golden/peer/jax/dtypes_test.json",
         "tests/test_extended_dtypes.py::test_result_handlers_are_never_called",
@@ -2550,6 +2555,18 @@ AUDITED: list[Evidence] = [
         "benchmark: a measurement recorded in this section of docs/architecture.md",
     ),
     E("docs/architecture.md", "Lower floors never import higher ones;", "tests/test_lax.py"),
+    E(
+        "docs/architecture.md",
+        "`ShapedArray._sharding` holds a `NamedSharding`",
+        "tests/test_sharding_types.py::test_case",
+        "tests/test_sharding_types.py::test_typeof_forms",
+    ),
+    E(
+        "docs/architecture.md",
+        "the eager shortcuts test `type(x) is ArrayImpl`",
+        "tests/test_sharding_types.py::test_case",
+        "tests/test_sharding_types.py::test_no_mesh_no_sharding_in_type",
+    ),
     E(
         "docs/architecture.md",
         "transformations are written with them (as in JAX).",

@@ -28,6 +28,7 @@ USES: dict[str, Callable[[Any], Any]] = {
     "float": lambda x: float(x[0]),
     "block_until_ready": lambda x: x.block_until_ready(),
     "grad": lambda x: trellax.grad(lambda a: (a * a).sum())(x),
+    "devices": lambda x: x.devices(),
 }
 
 
@@ -53,6 +54,13 @@ def test_use_after_delete_raises(use: str) -> None:
     x.delete()
     with pytest.raises(RuntimeError, match=MSG):
         USES[use](x)
+
+
+def test_sharding_readable_after_delete() -> None:
+    # JAX 0.10.2: devices() raises (USES above) while the sharding stays readable
+    x = tnp.arange(3.0)
+    x.delete()
+    assert isinstance(x.sharding, trellax.sharding.SingleDeviceSharding)
 
 
 def test_delete_is_per_array() -> None:

@@ -12,3 +12,5 @@ from trellax._src.runtime.sharding import get_abstract_mesh as get_abstract_mesh
 from trellax._src.runtime.sharding import get_mesh as get_mesh
 from trellax._src.runtime.sharding import reshard as reshard
 from trellax._src.runtime.sharding import set_mesh as set_mesh
+from trellax._src.runtime.sharding_axes import auto_axes as auto_axes
+from trellax._src.runtime.sharding_axes import explicit_axes as explicit_axes

@@ -6,7 +6,14 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trellax._src.core.core import Primitive, ShapedArray, Tracer, current_trace
+from trellax._src.core.core import (
+    EvalTrace,
+    Primitive,
+    ShapedArray,
+    Tracer,
+    current_trace,
+    eval_trace,
+)
 from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.interpreters import tracing
 from trellax._src.interpreters.dce import jaxprs_in
@@ -105,7 +112,10 @@ class OpaqueTraceState:
 def get_opaque_trace_state(convention: str | None = None) -> OpaqueTraceState:
     """The current trace, as an opaque value that compares equal only under the same trace."""
     del convention
-    return OpaqueTraceState(current_trace())
+    trace = current_trace()
+    # the op-by-op bottom trace (``disable_jit``, ``debug_nans``, a mesh set) is the evaluation
+    # trace there: objects made before it was installed stay usable, as in JAX
+    return OpaqueTraceState(eval_trace if isinstance(trace, EvalTrace) else trace)
 
 
 def find_top_trace(xs: Sequence[Any]) -> Any:

@@ -16,7 +16,7 @@ import numpy as np
 from trellax._src.backend.array import ArrayImpl, EArray, ExplicitArray
 from trellax._src.config import settings as _config
 from trellax._src.core.basearray import Array
-from trellax._src.core.core import Placeholder, ShapedArray
+from trellax._src.core.core import Placeholder, ShapedArray, Tracer, get_aval
 from trellax._src.dtypes import dtypes
 from trellax._src.lax._base import JAX_ARRAY_REFUSED, asarray
 from trellax._src.tree.keys import keystr
@@ -144,6 +144,8 @@ def _leaf_aval(leaf: Any, path: Callable[[], str], duck: bool = False) -> Shaped
         return ShapedArray._fast(leaf.shape, leaf.dtype, leaf.weak_type)
     if type(leaf) is ExplicitArray:  # its sharding is part of its type
         return leaf.aval
+    if isinstance(leaf, Tracer):  # with the sharding its type may carry
+        return get_aval(leaf)
     if isinstance(leaf, Array):
         return ShapedArray._fast(tuple(leaf.shape), leaf.dtype, leaf.weak_type)
     if (plain := dtypes.python_scalar_value(leaf)) is not None:  # an IntEnum member...

@@ -114,7 +114,10 @@ class ArrayImpl(Array):
         return next(iter(sharding.device_set))
 
     def devices(self) -> set[Any]:
-        """The devices holding a block of the array."""
+        """The devices holding a block of the array (JAX's ``RuntimeError`` once deleted; its
+        ``sharding`` stays readable)."""
+        if type(self._value) is _DeletedBuffer:
+            self._value.gone()
         try:
             return set(self._sharding.device_set)
         except AttributeError:
@@ -392,6 +395,9 @@ class ExplicitArray(ArrayImpl):
         a = ShapedArray._fast(self.shape, self.dtype, self.weak_type)
         a._sharding = self._sharding._abstract(len(self.shape))
         return a
+
+
+core.typed_array_classes.add(ExplicitArray)
 
 
 class EArray(ArrayImpl):

@@ -19,6 +19,7 @@ from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import batching, tracing
+from trellax._src.lax import sharding_rules
 from trellax._src.lax._base import asarray
 from trellax._src.lax.shapes import bdim_at_front, moveaxis
 from trellax._src.lax.structural import (
@@ -127,6 +128,10 @@ def _stable_carry(
         changed = False
         for i, (c, o) in enumerate(zip(carry_avals, out_avals)):
             if c.shape == o.shape and c.dtype == o.dtype:
+                if sharding_rules.active[0] and (
+                    sharding_rules.type_spec(c) != sharding_rules.type_spec(o)
+                ):
+                    _raise_carry_mismatch(what, names.leaf(i), c, o)
                 continue
             if attempt == 0 and c.weak_type and c.shape == o.shape:
                 new = dtypes.lattice_result_type((c.dtype, True), (o.dtype, o.weak_type))[0]
@@ -140,9 +145,11 @@ def _stable_carry(
 
 
 def _raise_carry_mismatch(what: str, leaf: str, c: ShapedArray, o: ShapedArray) -> None:
-    diff = "shape" if c.shape != o.shape else "dtype"
+    diff = "shape" if c.shape != o.shape else "dtype" if c.dtype != o.dtype else "sharding"
     if diff == "shape":
         fix = "return a carry of the same shape as the initial value"
+    elif diff == "sharding":
+        fix = "reshard the initial value or the body's result so both agree"
     elif leaf.startswith("the loop"):
         fix = "give lower and upper the same integer dtype"
     else:
@@ -152,8 +159,8 @@ def _raise_carry_mismatch(what: str, leaf: str, c: ShapedArray, o: ShapedArray) 
             f"{c.dtype.name})"
         )
     raise TypeError(
-        f"{what} carry input and carry output must have equal types, but they differ: the carry "
-        f"component {leaf} has type {c.str_short()} on input but {o.str_short()} on output, so "
+        f"{what} carry input and carry output must have equal types, but they differ:\n  the "
+        f"carry component {leaf} has type {c.str_short()} on input but {o.str_short()} on output, so "
         f"the {diff}s do not match. To fix it, {fix}."
     )
 
@@ -224,7 +231,11 @@ Batched = Sequence[bool]
 
 
 def _batched_aval(a: ShapedArray, batched: bool, size: int) -> ShapedArray:
-    return ShapedArray._fast((size, *a.shape), a.dtype, a.weak_type) if batched else a
+    if not batched:
+        return a
+    return sharding_rules.insert_dim(
+        ShapedArray._fast((size, *a.shape), a.dtype, a.weak_type), a, 0
+    )
 
 
 def _run_batched(

@@ -30,6 +30,7 @@ from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from trellax._src.dtypes import dtypes
 from trellax._src.interpreters import batching, tracing
+from trellax._src.lax import sharding_rules
 from trellax._src.lax._base import asarray, scalar_to_array
 from trellax._src.lax.ad_util import differentiable
 from trellax._src.lax.elementwise import eq_p, ne
@@ -271,14 +272,27 @@ def _check_branch_outputs(
                 f"{tree}."
             )
         for k, (a, b) in enumerate(zip(first_closed.out_avals, closed.out_avals)):
-            if a.shape != b.shape or a.dtype != b.dtype:
-                what = "shapes" if a.shape != b.shape else "dtypes"
+            if (
+                a.shape != b.shape
+                or a.dtype != b.dtype
+                or (
+                    sharding_rules.active[0]
+                    and sharding_rules.type_spec(a) != sharding_rules.type_spec(b)
+                )
+            ):
+                what = (
+                    "shapes"
+                    if a.shape != b.shape
+                    else "dtypes"
+                    if a.dtype != b.dtype
+                    else "shardings"
+                )
                 paths = tree_flatten_with_path(
                     tree_unflatten(first_tree, [0] * first_tree.num_leaves)
                 )
                 leaf = "output" + keystr(paths[0][k][0]) if k < len(paths[0]) else f"output {k}"
                 raise TypeError(
-                    f"{kind} branches must have equal output types but they differ. The "
+                    f"{kind} branches must have equal output types but they differ.\nThe "
                     f"{leaf} of {names[0]} has type {a} but the corresponding {leaf} of "
                     f"{name} has type {b}, so the {what} do not match. Cast one "
                     "branch's result (e.g. with .astype) so both agree."

@@ -41,6 +41,7 @@ from trellax._src.interpreters import (
     specialize,
     tracing,
 )
+from trellax._src.lax import sharding_rules
 from trellax._src.lax._base import asarray
 from trellax._src.lax.shapes import Dims, bdim_at_front, moveaxis
 from trellax._src.lax.structural import concatenate, reshape
@@ -57,6 +58,9 @@ def _scan_abstract_eval(
     outs = list(jaxpr.out_avals)
     carry = outs[:num_carry]
     ys = [ShapedArray._fast((length, *a.shape), a.dtype, a.weak_type) for a in outs[num_carry:]]
+    for y, a in zip(ys, outs[num_carry:]):  # stacked: the new leading dimension is not split
+        if (s := core.typed_sharding(a)) is not None:
+            y._sharding = type(s)(s.mesh, type(s.spec)(None, *sharding_rules.type_spec(a)))
     return tuple(carry + ys)
 
 
@@ -306,6 +310,7 @@ def _scan(
 ) -> tuple[Any, Any]:
     x_leaves, _ = tree_flatten(xs)
     x_arrays = [asarray(x) for x in x_leaves]
+    sharding_rules.check_scanned(x_arrays)
     if any(x.ndim == 0 for x in x_arrays):  # JAX: an IndexError (a Python number: ValueError)
         raise IndexError(
             "scan got a scalar in xs; every leaf of xs needs a leading axis to scan over"
@@ -328,7 +333,10 @@ def _scan(
         n = sizes[0]
     else:
         raise ValueError("scan got no values to scan over and `length` not provided.")
-    x_avals = [ShapedArray._fast(x.shape[1:], x.dtype, x.weak_type) for x in x_arrays]
+    x_avals = [core.get_aval(x).update(shape=tuple(x.shape[1:])) for x in x_arrays]
+    for a, x in zip(x_avals, x_arrays):  # an element keeps the sharding of its dimensions
+        if sharding_rules.active[0] and (s := core.typed_sharding(core.get_aval(x))) is not None:
+            a._sharding = type(s)(s.mesh, type(s.spec)(*sharding_rules.type_spec(x)[1:]))
     c_leaves, c_tree = tree_flatten(init)
     in_tree = tree_flatten((init, xs))[1]
 

@@ -208,7 +208,16 @@ def get_aval(x: AbstractValue) -> ShapedArray:
     """The :class:`ShapedArray` of anything with shape, dtype and weak flag."""
     if type(x) is ShapedArray:
         return x
-    return ShapedArray._fast(tuple(x.shape), x.dtype, bool(x.weak_type))
+    if type(x) in typed_array_classes:  # a concrete array with a sharding in its type
+        return x.aval  # type: ignore[attr-defined, no-any-return]
+    a = ShapedArray._fast(tuple(x.shape), x.dtype, bool(x.weak_type))
+    if isinstance(x, Tracer):  # a sharding in its type stays there (sub-jaxprs trace with it)
+        a._sharding = getattr(x.aval, "_sharding", None)
+    return a
+
+
+#: classes of concrete arrays whose ``aval`` carries a sharding (``ExplicitArray``)
+typed_array_classes: set[type] = set()
 
 
 # -- primitives ---------------------------------------------------------------------------------

@@ -1,9 +1,11 @@
 """``out_sharding=``: the keyword JAX's array-making functions take (random samplers, ...).
 
-trellax computes on one CPU device, where every sharding lays an array out the same way, so the
-keyword is accepted and checked, and the result is the same as without it -- what JAX does on a
-one-CPU machine. :func:`accepts_out_sharding` adds the keyword to a function (and to its
-signature, for ``inspect``).
+The keyword is checked, and the result is placed by it (:data:`placement`, filled by
+``runtime/device.py`` with ``reshard``'s placement): trellax keeps one NumPy buffer per array, so
+the values are those made without it, and the result reports the sharding -- in its type
+(``float32[4@X,4@Y]``) when the mesh has an Explicit axis. A ``PartitionSpec`` is over the mesh
+of ``set_mesh`` (without one it places nothing). :func:`accepts_out_sharding` adds the keyword
+to a function (and to its signature, for ``inspect``).
 """
 
 from __future__ import annotations
@@ -27,13 +29,22 @@ def check_out_sharding(name: str, out_sharding: Any) -> None:
     )
 
 
+#: places a result by its ``out_sharding`` (``runtime/device.py`` sets it)
+placement: list[Callable[[Any, Any], Any]] = [lambda x, s: x]
+
+
+def place(x: Any, out_sharding: Any) -> Any:
+    """``x`` placed by ``out_sharding`` (unchanged when it is None)."""
+    return x if out_sharding is None else placement[0](x, out_sharding)
+
+
 def accepts_out_sharding(fn: F) -> F:
-    """``fn`` with a keyword-only ``out_sharding=None`` that is checked and otherwise ignored."""
+    """``fn`` with a keyword-only ``out_sharding=None``, checked, that places the result."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, out_sharding: Any = None, **kwargs: Any) -> Any:
         check_out_sharding(fn.__name__, out_sharding)
-        return fn(*args, **kwargs)
+        return place(fn(*args, **kwargs), out_sharding)
 
     sig = inspect.signature(fn)
     extra = inspect.Parameter("out_sharding", inspect.Parameter.KEYWORD_ONLY, default=None)

@@ -26,6 +26,7 @@ from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
 from trellax._src.dtypes import dtypes
 from trellax._src.dtypes.extended import ExtendedDType
 from trellax._src.interpreters.tracing import JaxprTrace, JaxprTracer, eval_jaxpr
+from trellax._src.lax import sharding_rules
 from trellax._src.lax.ad_util import (
     UndefinedPrimal,
     Zero,
@@ -321,6 +322,8 @@ def backward_pass(
     def write(v: Any, ct: Any) -> None:
         if ct is None or type(ct) is Zero or type(v) is not Var or id(v) not in linear:
             return
+        if sharding_rules.active[0]:  # a sharding in the primal's type: the cotangent's too
+            ct = sharding_rules.cotangent_like(v.aval, ct)
         prev = ct_env.get(id(v))
         if prev is None:
             ct_env[id(v)] = ct

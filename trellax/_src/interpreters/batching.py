@@ -28,6 +28,7 @@ from trellax._src.core import core, errors, leaks
 from trellax._src.core.core import Primitive, ShapedArray, Trace
 from trellax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from trellax._src.dtypes import dtypes
+from trellax._src.lax import sharding_rules
 
 
 class BatchTracer(core.Tracer):
@@ -43,6 +44,8 @@ class BatchTracer(core.Tracer):
         self.aval = ShapedArray._fast(
             shape[:batch_dim] + shape[batch_dim + 1 :], val.dtype, val.weak_type
         )
+        if sharding_rules.active[0]:  # an element's type keeps the other dimensions' sharding
+            sharding_rules.drop_dim(self.aval, val, batch_dim)
 
     def __repr__(self) -> str:  # JAX's words
         blocks = _shard_blocks(self)

@@ -39,6 +39,7 @@ from trellax._src.core import core
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, Var
 from trellax._src.interpreters import ad, batching, fusion_runtime, jit_print, tracing
+from trellax._src.lax import sharding_rules
 from trellax._src.lax.ad_util import Zero, differentiable, instantiate, is_undefined, tangent_aval
 
 jit_p = Primitive("jit", multiple_results=True)
@@ -389,22 +390,30 @@ def has_collective(closed: ClosedJaxpr) -> bool:
 
 
 def batch_call(
-    closed: ClosedJaxpr, dims: tuple[int | None, ...], size: int, axis_name: Any
+    closed: ClosedJaxpr,
+    dims: tuple[int | None, ...],
+    size: int,
+    axis_name: Any,
+    split: tuple[tuple[Any, ...], Any] = ((), None),
 ) -> tuple[ClosedJaxpr, list[int | None]]:
     """``closed`` batched (inputs batched along ``dims``): the batched jaxpr and the batch dims
     of its outputs (``None``: unbatched)."""
-    key = ("batch", dims, size, axis_name)
+    # (``split``: how each batch dimension is split over mesh axes, sharding_rules.batch_entries)
+    entries, like = split
+    key = ("batch", dims, size, axis_name, entries if any(e is not None for e in entries) else ())
     memo = _memo(closed)
     hit = memo.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
     avals = []
-    for a, d in zip(closed.in_avals, dims):
+    for i, (a, d) in enumerate(zip(closed.in_avals, dims)):
         if d is None:
             avals.append(a)
         else:
             shape = (*a.shape[:d], size, *a.shape[d:])
-            avals.append(ShapedArray._fast(shape, a.dtype, a.weak_type))
+            new = ShapedArray._fast(shape, a.dtype, a.weak_type)
+            entry = entries[i] if entries else None
+            avals.append(sharding_rules.insert_dim(new, a, d, entry, like if entry else None))
     out_dims: list[int | None] = []
 
     def g(*xs: Any) -> list[Any]:
@@ -427,7 +436,8 @@ def _jit_batch(
         hash(axis.name)
     except TypeError:
         return batching.batch_flat(_body(jaxpr), args, dims, axis.size, axis.name)
-    batched, out_dims = batch_call(jaxpr, tuple(dims), axis.size, axis.name)
+    split = sharding_rules.batch_entries(args, dims)
+    batched, out_dims = batch_call(jaxpr, tuple(dims), axis.size, axis.name, split)
     outs = jit_p.bind_multi(*args, **_derived_params({"jaxpr": jaxpr, **params}, batched))
     return outs, list(out_dims)
 

@@ -1,8 +1,9 @@
 """Op-by-op evaluation: ``disable_jit``, ``debug_nans``/``debug_infs`` and
 ``ensure_compile_time_eval``.
 
-While ``disable_jit``, ``debug_nans`` or ``debug_infs`` is on, the bottom trace of the context
-is :data:`op_by_op_trace` instead of the evaluation trace. It evaluates each primitive as the
+While ``disable_jit``, ``debug_nans`` or ``debug_infs`` is on, or a mesh is set (``set_mesh``:
+each result is placed on it, ``sharding_rules.context_placement``), the bottom trace of the
+context is :data:`op_by_op_trace` instead of the evaluation trace. It evaluates each primitive as the
 evaluation trace does, then checks its floating-point results for NaNs / infinities. Because it
 is not *the* evaluation trace, every shortcut that is only taken eagerly steps aside (the eager
 operator shortcuts go through ``bind``, control flow runs as one primitive evaluated here), and
@@ -26,7 +27,8 @@ import numpy as np
 from trellax._src.config import jax_flags
 from trellax._src.core import core
 from trellax._src.core.core import EvalTrace, Primitive, Trace
-from trellax._src.tree.tree_util import tree_leaves
+from trellax._src.lax import sharding_rules
+from trellax._src.tree.tree_util import tree_leaves, tree_map
 
 
 class OpByOpTrace(EvalTrace):
@@ -76,6 +78,8 @@ def call_jitted(jitted: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> A
         return jitted.fun(*args, **kwargs)
     with core.using_trace(core.eval_trace):
         out = jitted(*args, **kwargs)
+    if sharding_rules.context_placement[0] is not None:  # made under a mesh: placed on it
+        out = tree_map(sharding_rules.on_context_mesh, out)
 
     nans, infs = jax_flags.debug_nans.value, jax_flags.debug_infs.value
     bad = next((b for b in (_invalid(o, nans, infs) for o in tree_leaves(out)) if b), None)
@@ -99,7 +103,13 @@ op_by_op_trace = OpByOpTrace()
 
 def _sync() -> None:
     """Makes the bottom trace of this context match the flags (called when one changes)."""
-    want = jax_flags._disable_jit.value or jax_flags.debug_nans.value or jax_flags.debug_infs.value
+    want = (
+        jax_flags._disable_jit.value
+        or jax_flags.debug_nans.value
+        or jax_flags.debug_infs.value
+        # under a mesh (``set_mesh``) every result is placed on it: no eager shortcut
+        or sharding_rules.context_placement[0] is not None
+    )
     current = core._current_trace.get()
     if want and current is core.eval_trace:
         core._current_trace.set(op_by_op_trace)

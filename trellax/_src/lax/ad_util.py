@@ -83,8 +83,21 @@ def tangent_aval(aval: AbstractValue) -> ShapedArray:
         td = tangent_dtype(d) if getattr(d, "_rules", None) is not None else None
         return ShapedArray._fast(shape, float0 if td is None else td, False)
     if differentiable(d):
-        return ShapedArray._fast(shape, d, aval.weak_type)
+        out = ShapedArray._fast(shape, d, aval.weak_type)
+        out._sharding = _type_sharding(aval)
+        return out
     return ShapedArray._fast(shape, float0, False)
+
+
+def _type_sharding(x: Any) -> Any:
+    """The sharding in the type of ``x`` (an abstract value, a tracer or an array), else None:
+    a tangent has its primal's."""
+    t = type(x)
+    if t is ShapedArray:
+        return x._sharding
+    if t in core.typed_array_classes or isinstance(x, core.Tracer):
+        return core.get_aval(x)._sharding
+    return None
 
 
 def zero_of(x: Any) -> Zero:

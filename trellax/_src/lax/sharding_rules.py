@@ -166,8 +166,9 @@ def _reshape(operand: Any, spec: Spec, params: dict[str, Any], out: Any) -> Spec
         elif len(gi) == 1:  # kept or split: the major part (of size > 1) takes the axes
             major = next((k for k in gj if new[k] != 1), gj[0])
             result += [entries[0] if k == major else None for k in gj]
-        elif len(gj) == 1 and sharded == [gi[0]]:  # merged: only the major part may be split
-            result.append(entries[0])
+        elif len(gj) == 1 and sharded == [next((k for k in gi if shape[k] != 1), gi[0])]:
+            # merged: only the major part (of size > 1) may be split
+            result.append(spec[sharded[0]])
         else:
             raise refuse()
     return tuple(result)
@@ -186,6 +187,21 @@ def _gather(
     operands: Sequence[Any], specs: Sequence[Spec], params: dict[str, Any], out: Any
 ) -> Spec:
     operand, indices = operands
+    dn = params["dimension_numbers"]
+    kept = [
+        d
+        for d in range(len(operand.shape))
+        if d not in dn.collapsed_slice_dims and d not in dn.operand_batching_dims
+    ]
+    whole = all(
+        e is None or (d in kept and params["slice_sizes"][d] == operand.shape[d])
+        for d, e in enumerate(specs[0])
+    )
+    if whole and not any(e is not None for e in specs[1]):
+        result: list[Any] = [None] * len(out.shape)
+        for d, o in zip(kept, dn.offset_dims):
+            result[o] = specs[0][d]
+        return tuple(result)
     if any(e is not None for s in specs for e in s):
         raise ShardingTypeError(
             "Use `.at[...].get(out_sharding=)` to provide output PartitionSpec for the gather "
@@ -201,19 +217,213 @@ def _repr(aval: Any, spec: Spec) -> str:
     return f"ShapedArray({aval.dtype.name}[{dims}])"
 
 
-def _windowed(operand: Any, spec: Spec, out: Any) -> Spec:
-    """A slice or pad: a sharded dimension must keep its size."""
-    for d, (a, b, e) in enumerate(zip(operand.shape, out.shape, spec)):
-        if e is not None and a != b:
+def check_static_index(
+    x: Any, starts: Sequence[int], limits: Sequence[int], strides: Sequence[int]
+) -> None:
+    """``x[...]`` with ints and slices that cut a sharded dimension is JAX's gather error (its
+    indexing reads such a slice with a gather, whose result sharding it cannot choose)."""
+    info = _info(x) if active[0] else None
+    if info is None:
+        return
+    spec = info[1]
+    cut = [
+        d
+        for d, (a, b, n, st) in enumerate(zip(starts, limits, x.shape, strides))
+        if b - a != n or st != 1
+    ]
+    if not any(spec[d] is not None for d in cut):
+        return
+    strided = [d for d in cut if strides[d] != 1]
+    if strided:
+        d = strided[0]
+        shape = f"{len(range(starts[d], limits[d], strides[d]))},1"
+    else:
+        shape = str(max(cut) + 1)
+    raise ShardingTypeError(
+        "Use `.at[...].get(out_sharding=)` to provide output PartitionSpec for the gather "
+        "indexing as out sharding could not be resolved unambiguously (or would require "
+        f"collectives on inputs). Got operand={_repr(x, spec)}, indices=ShapedArray(int32[{shape}])"
+    )
+
+
+def type_spec(aval: Any) -> Spec:
+    """The spec in ``aval``'s type padded to its rank (all None without a sharding there)."""
+    s = typed_sharding(aval if type(aval) is ShapedArray else core.get_aval(aval))
+    n = len(aval.shape)
+    return (None,) * n if s is None else (tuple(s.spec) + (None,) * n)[:n]
+
+
+def insert_dim(
+    new: ShapedArray, old: Any, d: int, entry: Any = None, like: Any = None
+) -> ShapedArray:
+    """``new`` (``old`` with a dimension inserted at ``d``, a batch one) carrying ``old``'s
+    sharding, the new dimension split as ``entry`` says (over the abstract mesh of ``like``
+    when ``old`` has none)."""
+    s = typed_sharding(old if type(old) is ShapedArray else core.get_aval(old))
+    s = like if s is None else s
+    if s is not None:
+        spec = type_spec(old)
+        new._sharding = type(s)(s.mesh, type(s.spec)(*spec[:d], entry, *spec[d:]))
+    return new
+
+
+def batch_entries(args: Sequence[Any], dims: Sequence[Any]) -> tuple[tuple[Any, ...], Any]:
+    """Per batched operand, how its batch dimension is split (None where unbatched or
+    unsplit), and an abstract sharding of one of them (None when no operand has one)."""
+    if not active[0]:
+        return (None,) * len(args), None
+    entries, like = [], None
+    for a, d in zip(args, dims):
+        info = _info(a) if d is not None else None
+        entries.append(info[1][d] if info is not None else None)
+        if info is not None and like is None:
+            like = info[0]
+    return tuple(entries), like
+
+
+def drop_dim(new: ShapedArray, old: Any, d: int) -> ShapedArray:
+    """``new`` (``old`` without its dimension ``d``) carrying the rest of ``old``'s sharding."""
+    s = typed_sharding(old if type(old) is ShapedArray else core.get_aval(old))
+    if s is not None:
+        spec = type_spec(old)
+        new._sharding = type(s)(s.mesh, type(s.spec)(*spec[:d], *spec[d + 1 :]))
+    return new
+
+
+def check_scanned(xs: Sequence[Any]) -> None:
+    """``scan`` over arrays split along their scanned (leading) dimension: JAX's error."""
+    if not active[0]:
+        return
+    for x in xs:
+        info = _info(x)
+        if info is not None and info[1] and info[1][0] is not None:
+            raise ValueError(
+                f"0th dimension of all xs should be replicated. Got {type(info[0].spec)(*info[1])!r}"
+            )
+
+
+def _long(aval: Any, spec: Spec) -> str:
+    dims = ",".join(f"{d}{core.axes_suffix(e)}" for d, e in zip(aval.shape, spec))
+    return f"{aval.dtype.name}[{dims}]"
+
+
+def _named(like: Any, spec: Spec) -> Any:
+    return type(like)(like.mesh, type(like.spec)(*spec))
+
+
+def _axes_size(like: Any, entry: Any) -> int:
+    sizes = like.mesh.shape
+    n = 1
+    for axis in _axes(entry):
+        n *= sizes[axis]
+    return n
+
+
+def _divisible(what: str, like: Any, operand: Any, spec: Spec, out: Any) -> Spec:
+    """A dynamic slice or pad: a sharded dimension may change size only to a multiple of the
+    number of its blocks (JAX 0.10)."""
+    for a, b, e in zip(operand.shape, out.shape, spec):
+        if e is not None and a != b and b % _axes_size(like, e):
             raise ShardingTypeError(
-                f"slicing or padding the sharded dimension {d} of {_repr(operand, spec)} "
-                f"(to size {b}) is not supported: reshard it first"
+                f"{what} on sharded dims where out dim ({b}) is not divisible by mesh axes "
+                f"({_axes_size(like, e)}) with spec ({','.join(_axes(e))}) is not implemented. "
+                f"Got input type={_short(operand, spec)} and output shape={tuple(out.shape)}"
             )
     return spec
 
 
+def _axis_types(like: Any) -> str:
+    groups: dict[str, list[str]] = {}
+    for name, t in zip(like.mesh.axis_names, like.mesh.axis_types):
+        groups.setdefault(getattr(t, "name", str(t)), []).append(name)
+    return "{" + ", ".join(f"{t}: {tuple(names)!r}" for t, names in groups.items()) + "}"
+
+
+def _split(spec: Spec) -> bool:
+    return any(e is not None for e in spec)
+
+
+def _same_specs(like: Any, operands: Sequence[Any], specs: Sequence[Spec], out: Any) -> Spec:
+    """Operands of the result's rank must share one sharding (``concatenate``)."""
+    # (an unsplit operand -- a constant made inside a library function, untyped or replicated
+    # -- takes the others' sharding: JAX's functions make their constants alike, trellax's
+    # need not)
+    full = [s for o, s in zip(operands, specs) if len(o.shape) == len(out.shape) and _split(s)]
+    if not full:
+        return specs[0]
+    if any(s != full[0] for s in full):
+        shown = ", ".join(repr(_named(like, s)) for s in full)
+        raise ShardingTypeError(
+            f"All operands should have the same sharding. Got shardings {shown}"
+        )
+    return full[0]
+
+
+def _select(like: Any, operands: Sequence[Any], specs: Sequence[Spec], out: Any) -> Spec:
+    cases = [
+        s
+        for o, s in zip(operands[1:], specs[1:])
+        if tuple(o.shape) == tuple(out.shape) and _split(s)  # (unsplit: as in _same_specs)
+    ]
+    if any(s != cases[0] for s in cases):
+        shown = ", ".join(repr(_named(like, s)) for s in cases)
+        raise ShardingTypeError(f"select cases must have the same shardings, got [{shown}].")
+    return _same_shape("select_n", operands, specs, out)
+
+
+def _cumulative(operand: Any, spec: Spec, params: dict[str, Any]) -> Spec:
+    axis = params["axis"]
+    if spec[axis] is not None:
+        raise ShardingTypeError(
+            "Input should be unsharded over the axis being reduced. Got input "
+            f"type={_long(operand, spec)} and axis={axis}"
+        )
+    return spec
+
+
+def _scatter(operands: Sequence[Any], specs: Sequence[Spec], params: dict[str, Any]) -> Spec:
+    """A scatter into whole windows of the sharded dimensions keeps the operand's sharding."""
+    operand, indices, updates = operands[:3]
+    dn = params["dimension_numbers"]
+    window = [
+        d
+        for d in range(len(operand.shape))
+        if d not in dn.inserted_window_dims and d not in dn.operand_batching_dims
+    ]
+    wins = {d: updates.shape[u] for d, u in zip(window, dn.update_window_dims)}
+    bad = any(
+        e is not None and wins.get(d) != operand.shape[d] for d, e in enumerate(specs[0])
+    ) or any(e is not None for s in specs[1:3] for e in s)
+    if bad:
+        raise ShardingTypeError(
+            "Use `.at[...].set/add/mul/...(out_sharding=)` to provide output PartitionSpec for "
+            "the scatter update as out sharding could not be resolved unambiguously (or would "
+            f"require collectives on inputs). Got operand={_repr(operand, specs[0])}, "
+            f"indices={_repr(indices, specs[1])}, updates={_repr(updates, specs[2])}"
+        )
+    return specs[0]
+
+
+def _sort(
+    like: Any, operands: Sequence[Any], specs: Sequence[Spec], params: dict[str, Any]
+) -> Spec:
+    d = params["dimension"]
+    typed = [s for s in specs if any(e is not None for e in s)]
+    spec = typed[0] if typed else specs[0]
+    if spec[d] is not None:
+        raise ShardingTypeError(
+            "Arguments to sort must be unsharded over the sorting dimension. Got arg "
+            f"sharding={_named(like, spec)!r} and sorting dimension={d}"
+        )
+    return spec
+
+
+_CUMULATIVE = frozenset({"cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp"})
+
+
 def _rule(
     prim: Primitive,
+    like: Any,
     operands: Sequence[Any],
     specs: Sequence[Spec],
     params: dict[str, Any],
@@ -245,8 +455,26 @@ def _rule(
         return _conv(specs, params, out)
     if name == "gather":
         return _gather(operands, specs, params, out)
-    if name in ("slice", "pad", "dynamic_slice"):
-        return _windowed(operands[0], spec0, out)
+    if name == "scatter" or name.startswith("scatter-"):
+        return _scatter(operands, specs, params)
+    if name == "slice" or name == "dynamic_slice":
+        return _divisible("dynamic_slice", like, operands[0], spec0, out)
+    if name == "pad":
+        return _divisible("padding", like, operands[0], spec0, out)
+    if name == "dynamic_update_slice":
+        if specs[1] != spec0:
+            raise ShardingTypeError(
+                "dynamic_update_slice operand sharding must be equal to update sharding, got "
+                f"operand sharding {_long(operands[0], spec0)}({_axis_types(like)}) and update "
+                f"sharding {_long(operands[1], specs[1])}({_axis_types(like)})."
+            )
+        return spec0
+    if name in _CUMULATIVE:
+        return _cumulative(operands[0], spec0, params)
+    if name == "concatenate":
+        return _same_specs(like, operands, specs, out)
+    if name == "select_n":
+        return _select(like, operands, specs, out)
     if all(len(o.shape) in (0, len(out.shape)) for o in operands):
         return _same_shape(name, operands, specs, out)
     return (None,) * len(out.shape)
@@ -270,6 +498,9 @@ def out_specs(
         i[1] if i is not None else (None,) * len(getattr(a, "shape", ()))
         for a, i in zip(args, infos)
     ]
+    if prim.name == "sort":
+        spec = _sort(like, args, specs, params)
+        return like, [spec] * len(outs)
     if prim.multiple_results:
         return like, [
             tuple(typed_sharding(o).spec)
@@ -277,7 +508,7 @@ def out_specs(
             else (None,) * len(o.shape)
             for o in outs
         ]
-    spec = _rule(prim, args, specs, params, outs[0])
+    spec = _rule(prim, like, args, specs, params, outs[0])
     _check_unique(prim.name, args, specs, outs[0], spec)
     return like, [spec]
 
@@ -294,8 +525,14 @@ def traced(prim: Primitive, args: Sequence[Any], params: dict[str, Any], out: An
     outs = list(out) if prim.multiple_results else [out]
     found = out_specs(prim, args, params, outs)
     if found is None:
-        return out
-    like, specs = found
+        cp = context_placement[0]
+        if cp is None or _given[0] or not cp._typed:
+            return out
+        # made under an Explicit mesh from no typed operand: replicated over it, as in JAX
+        like = cp._abstract(0)
+        specs = [type_spec(o) for o in outs]
+    else:
+        like, specs = found
     typed = []
     for o, spec in zip(outs, specs):
         a = core.get_aval(o)
@@ -319,6 +556,74 @@ def place(x: Any, like: Any, spec: Spec) -> Any:
     return x._with_sharding(type(like)(like.mesh, type(like.spec)(*spec)))
 
 
+def _abstract_outs(
+    prim: Primitive, args: Sequence[Any], params: dict[str, Any], outs: Sequence[Any]
+) -> list[Any]:
+    """The abstract results of an eager equation: for a primitive of several results (a
+    ``jit``, ``checkpoint``, ``cond`` or ``custom_vjp`` call), the types its abstract rule gives
+    from its operands' (those of its inner jaxpr's outputs, shardings included)."""
+    if prim.multiple_results:
+        try:
+            typed = prim.abstract_eval(*[core.get_aval(a) for a in args], **params)
+        except Exception:
+            typed = None
+        if typed is not None and len(typed) == len(outs):
+            return list(typed)
+    return [core.get_aval(o) for o in outs]
+
+
+#: ``NamedSharding(mesh, P())`` of the mesh in force (``set_mesh``), else None: eager results
+#: made under it from uncommitted operands are placed on it, replicated, as JAX places every
+#: array made under a mesh (under a trace, only a mesh with an Explicit axis types them)
+context_placement: list[Any] = [None]
+
+
+def on_context_mesh(x: Any) -> Any:
+    """``x`` (a new concrete array) placed replicated on the mesh in force, if any."""
+    s = context_placement[0]
+    if s is None or type(x) is not ArrayImpl or x.committed:
+        return x
+    return x._with_sharding(s)
+
+
+def _passed_along(
+    prim: Primitive, args: Sequence[Any], params: dict[str, Any], out: Any, first: Any
+) -> Any:
+    """The results of operands committed to a device or to a mesh of Auto axes: committed
+    alike, as JAX's are (on a mesh, split as the rules split a typed result, replicated where
+    they refuse: XLA chooses there)."""
+    outs = list(out) if prim.multiple_results else [out]
+    if not hasattr(first, "spec") or not hasattr(first.mesh, "devices"):
+        placed = [o._with_sharding(first) if type(o) is ArrayImpl else o for o in outs]
+    else:
+        pseudo = []
+        for a in args:
+            s = getattr(a, "_sharding", None)
+            if s is not None and hasattr(s, "spec") and s.mesh == first.mesh:
+                av = ShapedArray._fast(tuple(a.shape), a.dtype, False)
+                av._sharding = s._abstract(len(a.shape))
+                pseudo.append(av)
+            else:
+                pseudo.append(core.get_aval(a) if hasattr(a, "shape") else a)
+        try:
+            found = out_specs(prim, pseudo, params, [core.get_aval(o) for o in outs])
+        except ShardingTypeError:
+            found = None
+        specs = found[1] if found is not None else [() for o in outs]
+        # (as JAX reports them on a mesh of Auto axes: without trailing unsplit entries)
+        specs = [
+            tuple(spec)[: max((i + 1 for i, e in enumerate(spec) if e), default=0)]
+            for spec in specs
+        ]
+        placed = [
+            o._with_sharding(type(first)(first.mesh, type(first.spec)(*spec)))
+            if type(o) is ArrayImpl
+            else o
+            for o, spec in zip(outs, specs)
+        ]
+    return type(out)(placed) if prim.multiple_results else placed[0]
+
+
 def activate() -> None:
     """Wraps eager evaluation so that results of typed operands get their shardings."""
     if active[0]:
@@ -332,9 +637,17 @@ def activate() -> None:
             if type(a) is ExplicitArray:
                 break
         else:
-            return out
+            placed_args = [a for a in args if getattr(a, "_sharding", None) is not None]
+            if placed_args:  # committed operands: the results are placed alike
+                return _passed_along(prim, args, params, out, placed_args[0]._sharding)
+            if context_placement[0] is None:
+                return out
+            # made under a mesh from uncommitted arrays: placed on it, replicated
+            if prim.multiple_results:
+                return type(out)(on_context_mesh(o) for o in out)
+            return on_context_mesh(out)
         outs = list(out) if prim.multiple_results else [out]
-        found = out_specs(prim, args, params, [core.get_aval(o) for o in outs])
+        found = out_specs(prim, args, params, _abstract_outs(prim, args, params, outs))
         if found is None:
             return out
         like = _concrete_like(args)
@@ -429,9 +742,9 @@ def _register_linear(deflinear: Callable[[Primitive, Any], None]) -> None:
 def _forced_rule(prim: Primitive, args: Sequence[Any], params: dict[str, Any], out: Any) -> Any:
     """``reshard``'s result type: the operand's, with ``dst_sharding`` (when typed)."""
     s = params["dst_sharding"]
-    if not getattr(s, "_typed", False):
-        return out
     a = ShapedArray._fast(out.shape, out.dtype, out.weak_type)
+    if not getattr(s, "_typed", False):  # to a mesh without Explicit axes: none in the type
+        return a
     a._sharding = s._abstract(len(out.shape))
     return a
 
@@ -444,6 +757,21 @@ def traced_reshard(x: Any, sharding: Any) -> Any:
             hook()
         core.typed_sharding_hooks.clear()
     return reshard_p.bind(x, dst_sharding=sharding)
+
+
+def cotangent_like(aval: Any, ct: Any) -> Any:
+    """The cotangent ``ct`` of a value of type ``aval`` with ``aval``'s sharding (as JAX's
+    transposition gives each cotangent its primal's type: the transpose of a ``sum`` broadcasts
+    into its operand's sharding)."""
+    s = typed_sharding(aval)
+    if s is None or not hasattr(ct, "shape") or tuple(ct.shape) != tuple(aval.shape):
+        return ct
+    have = _info(ct)
+    if have is not None and have[0] == s:
+        return ct
+    if isinstance(ct, Tracer):
+        return reshard_p.bind(ct, dst_sharding=s)
+    return place_result(ct, s)
 
 
 def traced_constraint(x: Any, sharding: Any) -> Any:
@@ -459,6 +787,8 @@ def output_shardings(jaxpr: Any) -> list[Any]:
     for eqn in jaxpr.eqns:
         if eqn.primitive is sharding_constraint_p:
             made[id(eqn.outvars[0])] = eqn.params["sharding"]
+        elif eqn.primitive is reshard_p and not getattr(eqn.params["dst_sharding"], "_typed", 1):
+            made[id(eqn.outvars[0])] = eqn.params["dst_sharding"]  # to a mesh of Auto axes
     out = []
     for v in jaxpr.outvars:
         typed = typed_sharding(getattr(v, "aval", None))

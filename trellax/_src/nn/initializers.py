@@ -39,12 +39,12 @@ def _shape(shape: Any) -> tuple[int, ...]:
 
 
 def zeros(key: Any, shape: Sequence[int], dtype: Any = None, out_sharding: Any = None) -> Any:
-    """All zeros (the key is ignored; ``out_sharding`` is checked, one device)."""
+    """All zeros (the key is ignored; placed by ``out_sharding``)."""
     return jnp.zeros(_shape(shape), _dtype(dtype), out_sharding=out_sharding)
 
 
 def ones(key: Any, shape: Sequence[int], dtype: Any = None, out_sharding: Any = None) -> Any:
-    """All ones (the key is ignored; ``out_sharding`` is checked, one device)."""
+    """All ones (the key is ignored; placed by ``out_sharding``)."""
     return jnp.ones(_shape(shape), _dtype(dtype), out_sharding=out_sharding)
 
 
@@ -52,8 +52,8 @@ def constant(value: Any, dtype: Any = None) -> Initializer:
     """Every element ``value``."""
 
     def init(key: Any, shape: Sequence[int], dtype: Any = dtype, out_sharding: Any = None) -> Any:
-        check_out_sharding("initializer", out_sharding)  # one device: checked, as JAX's
-        return jnp.full(_shape(shape), value, _dtype(dtype))
+        check_out_sharding("initializer", out_sharding)
+        return jnp.full(_shape(shape), value, _dtype(dtype), out_sharding=out_sharding)
 
     return init
 

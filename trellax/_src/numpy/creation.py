@@ -40,6 +40,7 @@ from trellax._src.lax.structural import (
 )
 from trellax._src.numpy import creation_traced as traced
 from trellax._src.numpy import extended as _extended
+from trellax._src.numpy.creation_placement import placed
 from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.numpy.static_args import int_axis
 from trellax._src.numpy.util import to_inexact_dtype
@@ -362,7 +363,7 @@ def _is_float0(dtype: Any) -> bool:
         return False
 
 
-# ``out_sharding=`` (as in JAX) is checked and otherwise ignored: there is one device.
+# ``out_sharding=`` (as in JAX) is checked here and places the result (``creation_placement``).
 
 
 def zeros(
@@ -979,3 +980,11 @@ def frombuffer(buffer: Any, dtype: DTypeLike = float, count: int = -1, offset: i
 
 # the plain function, for arrays of user-defined extended dtypes (numpy/extended.py)
 _extended.PLAIN["full"] = lambda shape, value, dtype: full(shape, value, dtype)
+
+
+# placed by ``out_sharding=``, or on the Explicit mesh in force (``creation_placement``)
+for _name in ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "full_like", "array"):
+    globals()[_name] = placed(globals()[_name])
+for _name in ("arange", "linspace", "eye", "identity", "tri"):
+    globals()[_name] = placed(globals()[_name])
+asarray = placed(asarray, keeps_arrays=True)

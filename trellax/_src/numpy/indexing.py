@@ -29,6 +29,7 @@ from trellax._src.core.core import broadcast_shapes
 from trellax._src.core.typing import ArrayLike
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax_ew
+from trellax._src.lax import sharding_rules
 from trellax._src.lax._base import asarray, scalar_to_array
 from trellax._src.lax.convenience import dynamic_slice_in_dim
 from trellax._src.lax.indexing import (
@@ -306,6 +307,7 @@ def _static_getitem(x: Array, entries: list[Entry]) -> Array:
         axis += 1
     out = rev(x, flips) if flips else x
     if starts != [0] * len(starts) or limits != list(out.shape) or any(s != 1 for s in strides):
+        sharding_rules.check_static_index(out, starts, limits, strides)
         out = lax_slice(out, starts, limits, strides if any(s != 1 for s in strides) else None)
     return reshape(out, tuple(shape))
 

@@ -141,7 +141,16 @@ class PRNGKeyArray(Array):
 
     @property
     def sharding(self) -> Any:
-        return getattr(self._base, "sharding", DEFAULT_SHARDING)
+        s: Any = getattr(self._base, "sharding", DEFAULT_SHARDING)
+        spec = getattr(s, "spec", None)
+        if spec is not None and len(spec) > len(self.shape):  # not the key data's last axis
+            s = type(s)(s.mesh, type(spec)(*spec[: len(self.shape)]))
+        return s
+
+    @property
+    def committed(self) -> bool:
+        """Whether its key data were placed (as under a mesh with an Explicit axis)."""
+        return bool(getattr(self._base, "committed", False))
 
     def devices(self) -> Any:
         return {CPU}

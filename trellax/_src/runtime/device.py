@@ -24,6 +24,7 @@ import numpy as np
 from trellax._src.api import jit_options
 from trellax._src.api.ref_frames import AbstractRef, RefBase
 from trellax._src.backend.array import ArrayImpl, ExplicitArray
+from trellax._src.core import out_sharding as out_sharding_mod
 from trellax._src.core.basearray import Array
 from trellax._src.core.core import ShapedArray, Tracer, get_aval
 from trellax._src.core.devices import CPU as CPU
@@ -205,7 +206,15 @@ def place_eagerly(x: Any, shardings: Any, reshard: bool = False) -> Any:
     )
 
 
+def _place_out(x: Any, s: Any) -> Any:
+    if isinstance(s, tuple) and not isinstance(s, PartitionSpec):
+        s = PartitionSpec(*s)
+    return place_eagerly(x, s, True)
+
+
 standins.place_eagerly[:] = [place_eagerly]  # lax.with_sharding_constraint's placement
+# ``out_sharding=`` of the array-making functions: placed as ``reshard`` places
+out_sharding_mod.placement[:] = [_place_out]
 
 
 def device_get(x: Any) -> Any:

@@ -22,6 +22,7 @@ from typing import Any
 from trellax._src.api import jit_options
 from trellax._src.api.vmap import vmap
 from trellax._src.backend.array import ArrayImpl
+from trellax._src.core import core
 from trellax._src.core.devices import (
     CPU,
     Device,
@@ -30,6 +31,7 @@ from trellax._src.core.devices import (
     device_list,
     is_device,
 )
+from trellax._src.interpreters import op_by_op
 from trellax._src.lax import sharding_rules, standins
 from trellax._src.numpy.creation import asarray
 from trellax._src.tree.tree_util import broadcast_prefix, tree_flatten
@@ -45,6 +47,11 @@ class AxisType(enum.Enum):
 
 class IndivisibleError(ValueError):
     """An array dimension does not divide into the blocks its sharding asks for."""
+
+
+class DuplicateSpecError(Exception):
+    """A ``PartitionSpec`` that names one mesh axis for two dimensions (JAX's class, which is
+    no ``ValueError``)."""
 
 
 class _Unconstrained:
@@ -286,7 +293,7 @@ class NamedSharding(Sharding):
                         f"{tuple(mesh.shape)}."
                     )
                 if name in used:
-                    raise ValueError(
+                    raise DuplicateSpecError(
                         f"A single NamedSharding spec specification can map every mesh axis to "
                         f"at most one positional dimension, but {self.spec!r} has duplicate "
                         f"entries for `{name}`"
@@ -429,13 +436,28 @@ class set_mesh:
 
     def __init__(self, mesh: Mesh | None) -> None:
         self._previous = _mesh[0]
-        _mesh[0] = mesh
+        _set(mesh)
 
     def __enter__(self) -> None:
         return None
 
     def __exit__(self, *exc: object) -> None:
-        _mesh[0] = self._previous
+        _set(self._previous)
+
+
+def _set(mesh: Mesh | None) -> None:
+    """Sets the mesh in force, on which the arrays made under it are placed (replicated,
+    ``sharding_rules.context_placement``), as JAX does."""
+    _mesh[0] = mesh
+    concrete = isinstance(mesh, Mesh) and mesh is not None
+    sharding_rules.context_placement[0] = (
+        NamedSharding(mesh, PartitionSpec()) if concrete and mesh is not None else None
+    )
+    op_by_op._sync()  # no eager shortcut under a mesh: every result is placed
+    if concrete and core.typed_sharding_hooks:
+        for hook in core.typed_sharding_hooks:
+            hook()
+        core.typed_sharding_hooks.clear()
 
 
 def get_mesh() -> Mesh | None:
@@ -457,13 +479,39 @@ def reshard(xs: Any, out_shardings: Any) -> Any:
     for s in targets:
         if not is_spec(s):
             raise TypeError(f"reshard: expected shardings or PartitionSpecs, got {s!r}")
+    leaves, treedef = tree_flatten(xs)
     if any(isinstance(s, PartitionSpec) for s in targets):
         # as in JAX, a spec longer than an array's rank fits it when the extra entries are None:
         # reshard(model, P(None, None)) takes a model's biases too
-        leaves, treedef = tree_flatten(xs)
         specs = broadcast_prefix(out_shardings, xs, is_leaf=is_spec)
         out_shardings = treedef.unflatten([_fit_rank(s, x) for s, x in zip(specs, leaves)])
+    for s, x in zip(broadcast_prefix(out_shardings, xs, is_leaf=is_spec), leaves):
+        _check_divides(s, x)
     return standins.place_eagerly[0](xs, out_shardings, True)  # set by runtime/device.py
+
+
+def _check_divides(s: Any, x: Any) -> None:
+    """JAX's error for ``reshard`` to a sharding whose blocks do not divide ``x``'s shape."""
+    if isinstance(s, PartitionSpec):
+        mesh = get_mesh()
+        if mesh is None:
+            return
+        s = NamedSharding(mesh, s)
+    if not isinstance(s, NamedSharding) or not hasattr(x, "shape"):
+        return
+    shape = tuple(x.shape)
+    sizes = s.mesh.shape
+    for d, entry in enumerate(tuple(s.spec)[: len(shape)]):
+        names = spec_axes(entry)
+        n = math.prod(sizes[a] for a in names)
+        if names and shape[d] % n:
+            spec = PartitionSpec(*(tuple(s.spec) + (None,) * len(shape))[: len(shape)])
+            shown = NamedSharding(s.mesh.abstract_mesh, spec) if isinstance(s.mesh, Mesh) else s
+            raise ValueError(
+                f"Sharding spec {tuple(names)!r} implies that array axis {d} is partitioned {n} "
+                f"times, but does not evenly divide the dimension size {shape[d]}. Got shape: "
+                f"{shape} and sharding {shown!r}"
+            )
 
 
 def _fit_rank(spec: Any, x: Any) -> Any:

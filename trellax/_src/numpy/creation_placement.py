@@ -1,0 +1,36 @@
+"""Where the array-making functions of ``trellax.numpy`` put their results: by ``out_sharding=``
+when it is given (``core/out_sharding.py``), else, under a mesh (``set_mesh``), on that mesh,
+replicated -- as JAX places every array made under a mesh (``jnp.zeros(4)`` reports
+``NamedSharding(mesh, P())``, committed). Without either, the
+result is returned as made (the wrapper costs one call and two tests)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from trellax._src.core import out_sharding
+from trellax._src.core.basearray import Array
+from trellax._src.lax import sharding_rules
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def placed(fn: F, *, keeps_arrays: bool = False) -> F:
+    """``fn`` placing its result; with ``keeps_arrays`` (``asarray``), an array passed first is
+    returned as it is (``asarray(x)`` keeps ``x``'s placement, as in JAX)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        out = fn(*args, **kwargs)
+        s = kwargs.get("out_sharding")
+        if s is not None:
+            return out_sharding.place(out, s)
+        if sharding_rules.context_placement[0] is None:
+            return out
+        if keeps_arrays and args and isinstance(args[0], Array):
+            return out
+        return sharding_rules.on_context_mesh(out)
+
+    return wrapper  # type: ignore[return-value]
