@@ -433,7 +433,18 @@ def run_on_devices(*devices: str) -> Callable[[Any], Any]:
 
 
 def skip_on_flag(flag: str, value: Any) -> Callable[[Any], Any]:
-    return lambda f: f
+    """Skips the test while the configuration option ``flag`` has ``value`` (as JAX's)."""
+
+    def decorate(f: Any) -> Any:
+        @functools.wraps(f)
+        def test(self: Any, *a: Any, **k: Any) -> Any:
+            if trellax.config.read(flag) == value:
+                raise unittest.SkipTest(f"skipped when {flag} == {value!r}")
+            return f(self, *a, **k)
+
+        return test
+
+    return decorate
 
 
 class ignore_warning(contextlib.ContextDecorator):

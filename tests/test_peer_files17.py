@@ -1,0 +1,122 @@
+"""Behaviour JAX's test files first measured in session 17 (branch ``jt17``) found wrong.
+
+Each test failed before its fix: ``einsum`` with a label repeated inside one operand among three
+or more operands (``lax_numpy_einsum_test``); ``scipy.fft``'s DCTs under rank promotion "raise"
+or strict dtype promotion, and ``dctn``'s check of ``s`` (``scipy_fft_test``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import trellax
+import trellax.numpy as tnp
+import trellax.scipy.fft as tsp_fft
+
+
+@pytest.mark.parametrize("spec", ["fdf,cdd,ccd,afe->ae", "fff,fae,bef,def->abd", "aab,bcc,cd->ad"])
+@pytest.mark.parametrize("optimize", ["auto", "greedy", "optimal"])
+def test_einsum_repeated_label_in_one_of_several_operands(spec: str, optimize: str) -> None:
+    # the contraction path was planned on the labels before the diagonals were taken
+    rng = np.random.default_rng(0)
+    sizes = {"a": 2, "b": 3, "c": 4, "d": 2, "e": 3, "f": 4}
+    names = spec.split("->")[0].split(",")
+    ops = [rng.standard_normal([sizes[c] for c in n]).astype(np.float32) for n in names]
+    got = tnp.einsum(spec, *ops, optimize=optimize)
+    want = np.einsum(spec, *[o.astype(np.float64) for o in ops])
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["dct", "idct", "dctn", "idctn"])
+@pytest.mark.parametrize("norm", [None, "ortho"])
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64])
+def test_scipy_dct_ignores_the_users_promotion_settings(name: str, norm: str, dtype: Any) -> None:
+    # the transform's internal products broadcast a vector against the array and mixed a Python
+    # complex into a float array: rank promotion "raise" and strict dtype promotion refused them
+    import scipy.fft
+
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((3, 5)).astype(np.float32)
+    if dtype == np.complex64:
+        x = (x + 1j * rng.standard_normal((3, 5))).astype(dtype)
+    with trellax.numpy_rank_promotion("raise"), trellax.numpy_dtype_promotion("strict"):
+        got = getattr(tsp_fft, name)(x, norm=norm)
+    want = getattr(scipy.fft, name)(
+        x.astype(np.complex128 if dtype == np.complex64 else np.float64), norm=norm
+    )
+    assert got.dtype == dtype
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["dctn", "idctn"])
+def test_scipy_dctn_s_longer_than_ndim(name: str) -> None:
+    with pytest.raises(ValueError, match=r"s must have at most x.ndim \(2\) elements, got 3"):
+        getattr(tsp_fft, name)(np.ones((1, 3), np.float32), s=(2, 3, 4))
+
+
+def test_vectorize_several_outputs_and_core_dimension_checks() -> None:
+    def stats(x: Any) -> Any:
+        return tnp.mean(x), tnp.max(x) - tnp.min(x)
+
+    f = tnp.vectorize(stats, signature="(n)->(),()")
+    x = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    mean, spread = f(x)
+    np.testing.assert_allclose(np.asarray(mean), x.mean(axis=1))
+    np.testing.assert_allclose(np.asarray(spread), np.full(3, 3.0))
+    matmat = tnp.vectorize(tnp.dot, signature="(n,m),(m,k)->(n,k)")
+    assert matmat(tnp.zeros((5, 2, 3)), tnp.zeros((3, 4))).shape == (5, 2, 4)
+    with pytest.raises(TypeError, match="wrong number of positional arguments"):
+        matmat(tnp.zeros((3, 2)))
+    with pytest.raises(ValueError, match=r"input with shape \(2,\) does not have enough"):
+        matmat(tnp.zeros((2,)), tnp.zeros((2, 2)))
+    with pytest.raises(ValueError, match="inconsistent size for core dimension 'm'"):
+        matmat(tnp.zeros((2, 3)), tnp.zeros((4, 5)))
+    with pytest.raises(ValueError, match=r"output shape \(2, 2\) does not match"):
+        tnp.vectorize(tnp.dot, signature="(n,m),(m,k)->(n)")(tnp.zeros((2, 2)), tnp.zeros((2, 2)))
+    with pytest.raises(TypeError, match="output must be a tuple"):
+        tnp.vectorize(tnp.dot, signature="(n,m),(m,k)->(n,k),()")(
+            tnp.zeros((2, 2)), tnp.zeros((2, 2))
+        )
+    with pytest.raises(TypeError, match="wrong number of output arguments"):
+        tnp.vectorize(lambda *a: a, signature="(),()->(),(),()")(1, 2)
+
+
+def test_vectorize_traces_once_and_maps() -> None:
+    calls = []
+
+    def f(x: Any) -> Any:
+        calls.append(np.shape(x))
+        return x * 2
+
+    out = tnp.vectorize(f)(tnp.arange(1000.0).reshape(10, 100))
+    assert out.shape == (10, 100) and len(calls) == 1 and calls[0] == ()
+    np.testing.assert_array_equal(np.asarray(out), np.arange(1000.0).reshape(10, 100) * 2)
+
+
+def test_vectorize_excluded_none_and_tuple_results() -> None:
+    with pytest.raises(TypeError, match=r"jax\.numpy\.vectorize can only exclude"):
+        tnp.vectorize(lambda x: x, excluded={1.5})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"excluded=\{-1\} contains negative numbers"):
+        tnp.vectorize(lambda x: x, excluded={-1})
+    f = tnp.vectorize(lambda x, y: x if y is None else x + y)
+    np.testing.assert_array_equal(np.asarray(f(tnp.arange(4), None)), np.arange(4))
+    g = tnp.vectorize(lambda x, y: x + y, signature="(k),(k)->(k)")
+    with pytest.raises(ValueError, match=r"Cannot pass None at locations \{1\}"):
+        g(tnp.arange(3), None)
+    pair = tnp.vectorize(lambda x: (x, x + 1))(tnp.arange(3))
+    assert isinstance(pair, tuple) and len(pair) == 2
+    np.testing.assert_array_equal(np.asarray(pair[1]), np.arange(1, 4))
+
+
+def test_vectorize_rank_promotion_setting() -> None:
+    f = tnp.vectorize(tnp.add, signature="(),()->()")
+    with trellax.numpy_rank_promotion("raise"):
+        with pytest.raises(ValueError, match=r"operands with shapes .* require rank promotion"):
+            f(tnp.zeros((4, 4)), tnp.zeros(4))
+        f(tnp.zeros((4, 4)), tnp.zeros(()))  # a scalar is not a promotion
+        tnp.vectorize(tnp.add, signature="(n),()->(n)")(tnp.zeros((4, 4)), tnp.zeros(4))
+    with trellax.numpy_rank_promotion("warn"), pytest.warns(UserWarning, match="rank promotion"):
+        f(tnp.zeros((4, 4)), tnp.zeros(4))
