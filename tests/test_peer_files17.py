@@ -120,3 +120,46 @@ def test_vectorize_rank_promotion_setting() -> None:
         tnp.vectorize(tnp.add, signature="(n),()->(n)")(tnp.zeros((4, 4)), tnp.zeros(4))
     with trellax.numpy_rank_promotion("warn"), pytest.warns(UserWarning, match="rank promotion"):
         f(tnp.zeros((4, 4)), tnp.zeros(4))
+
+
+def test_lax_eigh_keywords_as_on_jax_cpu() -> None:
+    from trellax import lax
+
+    a = np.array([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]], np.float32)
+    want = np.linalg.eigvalsh(a.astype(np.float64))
+    for impl in (None, lax.linalg.EighImplementation.QR):
+        _, w = lax.linalg.eigh(a, sort_eigenvalues=False, implementation=impl)
+        np.testing.assert_allclose(np.sort(np.asarray(w)), want, rtol=1e-5)
+    with pytest.raises(NotImplementedError, match="Jacobi implementation is not supported"):
+        lax.linalg.eigh(a, implementation=lax.linalg.EighImplementation.JACOBI)
+    with pytest.raises(NotImplementedError, match="QDWH implementation is only supported"):
+        lax.linalg.eigh(a, implementation=lax.linalg.EighImplementation.QDWH)
+    with pytest.raises(NotImplementedError, match="subset_by_index not supported"):
+        lax.linalg.eigh(a, subset_by_index=(0, 1))
+
+
+def test_eigh_tridiagonal_select_by_index() -> None:
+    import scipy.linalg
+
+    import trellax.scipy.linalg as tsl
+
+    d = np.array([1.0, 2.0, 3.0, 4.0, 5.0], np.float32)
+    e = np.array([0.5, -0.25, 0.75, 0.1], np.float32)
+    want = scipy.linalg.eigh_tridiagonal(d.astype(np.float64), e.astype(np.float64))[0]
+    for first in range(5):
+        for last in range(first, 5):
+            got = tsl.eigh_tridiagonal(
+                d, e, eigvals_only=True, select="i", select_range=(first, last)
+            )
+            np.testing.assert_allclose(
+                np.asarray(got), want[first : last + 1], rtol=1e-5, atol=1e-6
+            )
+    w, v = tsl.eigh_tridiagonal(d, e, select="i", select_range=(1, 2))
+    m = np.diag(d) + np.diag(e, 1) + np.diag(e, -1)
+    np.testing.assert_allclose(m @ np.asarray(v), np.asarray(v) * np.asarray(w), atol=1e-5)
+    with pytest.raises(ValueError, match="select_range must be specified"):
+        tsl.eigh_tridiagonal(d, e, select="i")
+    with pytest.raises(NotImplementedError, match="select='v'"):
+        tsl.eigh_tridiagonal(d, e, select="v", select_range=(0.0, 1.0))
+    with pytest.raises(ValueError, match="select must have a value in"):
+        tsl.eigh_tridiagonal(d, e, select="x")
