@@ -2785,8 +2785,9 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/scipy.md",
-        "the saddle-point status 4 is documented but never produced.",
-        "tests/test_coverage_claims.py::test_minimize_refuses_the_experimental_method",
+        "BFGS's saddle-point status 4 is documented but never produced.",
+        "tests/test_golden_scipy_modules.py::test_golden",
+        "tests/test_scipy_optimize_lbfgs.py::test_failed_line_search_step_is_taken",
     ),
     # ---- docs/extending.md
     E(
