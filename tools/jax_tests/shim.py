@@ -36,6 +36,7 @@ STANDINS: dict[str, tuple[str, ...]] = {
     ),
     "jax._src.core": ("trellax._src.core.core", "trellax.errors"),
     "jax._src.errors": ("trellax.errors",),
+    "jax._src.typing": ("trellax.typing", "trellax._src.core.typing"),
     "jax._src.dtypes": ("trellax._src.compat.jax_src.dtypes",),
     "jax._src.custom_derivatives": ("trellax._src.compat.jax_src.custom_derivatives",),
     "jax._src.tree_util": ("trellax.tree_util", "trellax._src.tree.tree_util"),
