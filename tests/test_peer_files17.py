@@ -163,3 +163,29 @@ def test_eigh_tridiagonal_select_by_index() -> None:
         tsl.eigh_tridiagonal(d, e, select="v", select_range=(0.0, 1.0))
     with pytest.raises(ValueError, match="select must have a value in"):
         tsl.eigh_tridiagonal(d, e, select="x")
+
+
+def test_stateful_rng_is_a_pytree_and_checks_its_parts() -> None:
+    from trellax.experimental import random as exp_random
+
+    prng = exp_random.stateful_rng(328090)
+
+    @trellax.jit
+    def draw(p: Any) -> Any:
+        return p.uniform(size=4)
+
+    first, second = draw(prng), draw(prng)  # the counter reference is updated through jit
+    assert np.all(np.asarray(first) != np.asarray(second))
+    assert len(trellax.tree_util.tree_leaves(prng)) == 2
+    x = np.arange(4.0, dtype=np.float32)
+    want = x + np.array([float(c.uniform()) for c in exp_random.stateful_rng(5).spawn(4)])
+    got = trellax.vmap(lambda p, v: v + p.uniform())(exp_random.stateful_rng(5).split(4), x)
+    np.testing.assert_array_equal(np.asarray(got), want.astype(np.float32))
+    with pytest.raises(ValueError, match="Expected base_key to be a typed PRNG key"):
+        exp_random.StatefulPRNG(tnp.array([0, 1], dtype="uint32"), trellax.new_ref(0))
+    with pytest.raises(ValueError, match="Expected counter to be a scalar integer ref"):
+        exp_random.StatefulPRNG(trellax.random.key(0), 0)
+    with pytest.raises(TypeError, match="When used within transformed code"):
+        trellax.jit(lambda: exp_random.stateful_rng().uniform())()
+    with pytest.raises(TypeError, match="When used within transformed code"):
+        trellax.grad(lambda v: v + exp_random.stateful_rng().uniform())(1.0)

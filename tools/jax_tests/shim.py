@@ -34,7 +34,7 @@ STANDINS: dict[str, tuple[str, ...]] = {
         "trellax:config",
         "trellax._src.config.flags",
     ),
-    "jax._src.core": ("trellax._src.core.core", "trellax.errors"),
+    "jax._src.core": ("trellax._src.core.core", "trellax.errors", "trellax.ref"),
     "jax._src.errors": ("trellax.errors",),
     "jax._src.typing": ("trellax.typing", "trellax._src.core.typing"),
     "jax._src.dtypes": ("trellax._src.compat.jax_src.dtypes",),
