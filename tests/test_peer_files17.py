@@ -189,3 +189,17 @@ def test_stateful_rng_is_a_pytree_and_checks_its_parts() -> None:
         trellax.jit(lambda: exp_random.stateful_rng().uniform())()
     with pytest.raises(TypeError, match="When used within transformed code"):
         trellax.grad(lambda v: v + exp_random.stateful_rng().uniform())(1.0)
+
+
+def test_debug_check_refuses_a_non_scalar_pred_everywhere() -> None:
+    from trellax.experimental import checkify
+
+    x = tnp.ones(3)
+    for fn in (
+        lambda v: checkify.debug_check(v != v, "{v}", v=v),
+        trellax.jit(lambda v: checkify.debug_check(v != v, "{v}", v=v)),
+    ):
+        with pytest.raises(TypeError, match="debug_check takes a scalar pred"):
+            fn(x)
+    with pytest.raises(TypeError, match=r"^check takes a scalar pred"):
+        checkify.check(tnp.ones(2, bool), "hi")
