@@ -74,6 +74,10 @@ VALUES: dict[str, dict[str, Any]] = {
     # debugging names only (JAX's error messages); trellax's custom functions take none
     "jax._src.api_util": {"debug_info": lambda *args, **kwargs: None},
     "jax._src.lib": {"jaxlib_extension_version": 10**6, "version": (0, 10, 2)},
+    # JAX's internal helper: f applied to each tuple of the zipped sequences, for its effects
+    "jax._src.util": {
+        "foreach": lambda f, *seqs: [f(*a) for a in zip(*seqs, strict=True)] and None
+    },
 }
 
 
