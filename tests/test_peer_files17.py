@@ -203,3 +203,14 @@ def test_debug_check_refuses_a_non_scalar_pred_everywhere() -> None:
             fn(x)
     with pytest.raises(TypeError, match=r"^check takes a scalar pred"):
         checkify.check(tnp.ones(2, bool), "hi")
+
+
+def test_range_as_axes() -> None:
+    # JAX takes any sequence of axes; a range raised TypeError ("'range' object cannot be
+    # interpreted as an integer"); qdwh_test builds its matrices with expand_dims(s, range(k))
+    x = np.arange(6.0, dtype=np.float32).reshape(1, 2, 3)
+    assert tnp.expand_dims(tnp.ones(3), range(2)).shape == (1, 1, 3)
+    assert tnp.expand_dims(tnp.ones(3), range(0)).shape == (3,)
+    assert tnp.squeeze(x, axis=range(1)).shape == (2, 3)
+    np.testing.assert_array_equal(np.asarray(tnp.sum(x, axis=range(1, 3))), x.sum(axis=(1, 2)))
+    np.testing.assert_array_equal(np.asarray(tnp.max(x, axis=range(2))), x.max(axis=(0, 1)))
