@@ -214,3 +214,38 @@ def test_range_as_axes() -> None:
     assert tnp.squeeze(x, axis=range(1)).shape == (2, 3)
     np.testing.assert_array_equal(np.asarray(tnp.sum(x, axis=range(1, 3))), x.sum(axis=(1, 2)))
     np.testing.assert_array_equal(np.asarray(tnp.max(x, axis=range(2))), x.max(axis=(0, 1)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64])
+def test_lax_linalg_qdwh_is_the_polar_decomposition(dtype: Any) -> None:
+    import scipy.linalg
+
+    from trellax import lax
+
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((6, 4)).astype(dtype)
+    if dtype == np.complex64:
+        a = (a + 1j * rng.standard_normal((6, 4))).astype(dtype)
+    u, h, iters, converged = lax.linalg.qdwh(a)
+    want_u, want_h = scipy.linalg.polar(a.astype(np.complex128))
+    np.testing.assert_allclose(np.asarray(u), want_u, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(h), want_h, atol=1e-5)
+    assert u.dtype == dtype and h.dtype == dtype and bool(converged) and iters.dtype == np.int32
+    # dynamic_shape reads only the block (here padded with NaN) and pads the results with zeros
+    padded = np.pad(a, ((0, 2), (0, 1)), constant_values=np.nan)
+    pu, ph, _, _ = trellax.jit(lambda x: lax.linalg.qdwh(x, dynamic_shape=(6, 4)))(padded)
+    assert pu.shape == (8, 5) and ph.shape == (5, 5)
+    np.testing.assert_allclose(np.asarray(pu)[:6, :4], want_u, atol=1e-5)
+    assert not np.asarray(pu)[6:].any() and not np.asarray(ph)[4:].any()
+    # a zero singular value stays zero in u (JAX's iterations keep it), exactly
+    tiny = np.zeros((3, 2), np.float32)
+    tiny[1, 0] = np.finfo(np.float32).tiny
+    tu, th, _, _ = lax.linalg.qdwh(tiny)
+    want = np.zeros((3, 2), np.float32)
+    want[1, 0] = 1
+    np.testing.assert_array_equal(np.asarray(tu), want)
+    assert (
+        np.asarray(th)[0, 0] == np.finfo(np.float32).tiny and np.count_nonzero(np.asarray(th)) == 1
+    )
+    with pytest.raises(ValueError, match="must have M >= N"):
+        lax.linalg.qdwh(np.ones((2, 3), np.float32))

@@ -37,6 +37,8 @@ STANDINS: dict[str, tuple[str, ...]] = {
     "jax._src.core": ("trellax._src.core.core", "trellax.errors", "trellax.ref"),
     "jax._src.errors": ("trellax.errors",),
     "jax._src.typing": ("trellax.typing", "trellax._src.core.typing"),
+    # JAX's module of its public lax.linalg.qdwh
+    "jax._src.tpu.linalg.qdwh": ("trellax.lax.linalg",),
     "jax._src.dtypes": ("trellax._src.compat.jax_src.dtypes",),
     "jax._src.custom_derivatives": ("trellax._src.compat.jax_src.custom_derivatives",),
     "jax._src.tree_util": ("trellax.tree_util", "trellax._src.tree.tree_util"),
