@@ -249,3 +249,35 @@ def test_lax_linalg_qdwh_is_the_polar_decomposition(dtype: Any) -> None:
     )
     with pytest.raises(ValueError, match="must have M >= N"):
         lax.linalg.qdwh(np.ones((2, 3), np.float32))
+
+
+def test_debug_print_format_checks_static_args_two_call_form(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    a = tnp.array([1.0, 2.0, 3.0])
+    trellax.jit(lambda x: trellax.debug.print("{x} {d} {x2}", x=x, d=x.dtype, x2=x))(a)
+    assert capsys.readouterr().out == "[1. 2. 3.] float32 [1. 2. 3.]\n"
+    trellax.debug.print(ordered=True)("x: {x}", x=42)
+    assert capsys.readouterr().out == "x: 42\n"
+    seen: list[Any] = []
+    trellax.debug.callback(ordered=True)(seen.append, 100)
+    assert [int(v) for v in seen] == [100]
+    with np.printoptions(precision=2, suppress=True):
+        trellax.jit(lambda v: trellax.debug.print("{}", v))(np.array([1.2345, 2.3456, 1e-7]))
+    assert capsys.readouterr().out == "[1.23 2.35 0.  ]\n"
+    with pytest.raises(ValueError, match="Unused keyword arguments"):
+        trellax.jit(lambda x: trellax.debug.print("{x}", x=x, y=x))(a)
+    with pytest.raises(ValueError, match="Unused positional arguments"):
+        trellax.jit(lambda x: trellax.debug.print("hello", x))(a)
+    with pytest.raises(ValueError, match="You may be passing an f-string"):
+        trellax.debug.print(f"hello: {a}", x=a)
+    with pytest.raises(KeyError):
+        trellax.debug.print("{x}", a)
+    with pytest.raises(IndexError):
+        trellax.debug.print("{}", x=a)
+    trellax.debug.print("{x}", x=a, y=1, skip_format_check=True)
+    assert capsys.readouterr().out == "[1. 2. 3.]\n"
+    with pytest.raises(TypeError, match="debug_print received unexpected arguments"):
+        trellax.debug.print(ordered=True, a=42)
+    with pytest.raises(TypeError, match="debug_callback received unexpected arguments"):
+        trellax.debug.callback(None, 42, ordered=True)
