@@ -462,7 +462,11 @@ def skip_on_flag(flag: str, value: Any) -> Callable[[Any], Any]:
     def decorate(f: Any) -> Any:
         @functools.wraps(f)
         def test(self: Any, *a: Any, **k: Any) -> Any:
-            if trellax.config.read(flag) == value:
+            try:
+                current = trellax.config.read(flag)
+            except AttributeError:  # a test-only flag trellax lacks (jax_skip_slow_tests): unset
+                current = None
+            if current == value:
                 raise unittest.SkipTest(f"skipped when {flag} == {value!r}")
             return f(self, *a, **k)
 
