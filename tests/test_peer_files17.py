@@ -281,3 +281,20 @@ def test_debug_print_format_checks_static_args_two_call_form(
         trellax.debug.print(ordered=True, a=42)
     with pytest.raises(TypeError, match="debug_callback received unexpected arguments"):
         trellax.debug.callback(None, 42, ordered=True)
+
+
+def test_static_out_of_bounds_index_is_a_clamped_dynamic_slice() -> None:
+    # it was folded into a clamped static slice, which checkify's index checks cannot see
+    from trellax.experimental import checkify
+
+    x = tnp.arange(3.0)
+    assert float(x[5]) == 2.0 and float(x[-7]) == 0.0 and float(x[-4]) == 0.0
+    assert float(tnp.arange(6.0).reshape(2, 3)[5, -9]) == 3.0
+    assert float(x.at[-5].get(wrap_negative_indices=False)) == 0.0
+    assert float(x.at[-1].get(wrap_negative_indices=False)) == 0.0
+    # the gradient lands on the element the read clamped to, as JAX's dynamic_slice
+    np.testing.assert_array_equal(np.asarray(trellax.grad(lambda v: v[5] * 2)(x)), [0, 0, 2])
+    np.testing.assert_array_equal(np.asarray(trellax.grad(lambda v: v[-7] * 3)(x)), [3, 0, 0])
+    err, _ = checkify.checkify(lambda v: v[5] + v[6], errors=checkify.index_checks)(tnp.ones(2))
+    assert err.get() is not None and "index 5" in err.get()
+    assert "dynamic_slice" in str(trellax.make_jaxpr(lambda v: v[5])(x))
