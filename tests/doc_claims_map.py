@@ -2176,6 +2176,11 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
+        "A static integer index outside its axis was folded into a clamped static",
+        "tests/test_peer_files17.py::test_static_out_of_bounds_index_is_a_clamped_dynamic_slice",
+    ),
+    E(
+        "docs/compat.md",
         "`gather`'s transpose keeps the cotangent's dtype",
         "tests/test_autodiff_indexing.py::test_gather_transpose_keeps_the_cotangent_dtype",
     ),
