@@ -2181,6 +2181,11 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/compat.md",
+        "A static integer index outside its axis was folded into a clamped static",
+        "tests/test_peer_files17.py::test_static_out_of_bounds_index_is_a_clamped_dynamic_slice",
+    ),
+    E(
+        "docs/compat.md",
         "`gather`'s transpose keeps the cotangent's dtype",
         "tests/test_autodiff_indexing.py::test_gather_transpose_keeps_the_cotangent_dtype",
     ),
@@ -2809,8 +2814,9 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/scipy.md",
-        "the saddle-point status 4 is documented but never produced.",
-        "tests/test_coverage_claims.py::test_minimize_refuses_the_experimental_method",
+        "BFGS's saddle-point status 4 is documented but never produced.",
+        "tests/test_golden_scipy_modules.py::test_golden",
+        "tests/test_scipy_optimize_lbfgs.py::test_failed_line_search_step_is_taken",
     ),
     # ---- docs/extending.md
     E(

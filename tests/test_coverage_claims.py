@@ -76,15 +76,3 @@ def test_vmap_maps_keyword_arguments_over_axis_0() -> None:
     assert out.shape == (3,) and np.asarray(out).tolist() == [0.0, 2.0, 4.0]
     with pytest.raises(ValueError):
         trellax.vmap(lambda x, y: x + y)(tnp.ones(3), y=tnp.ones(4))
-
-
-# docs/scipy.md: an unknown (or JAX-experimental) minimize method raises ValueError
-
-
-def test_minimize_refuses_the_experimental_method() -> None:
-    from trellax.scipy.optimize import minimize
-
-    with pytest.raises(ValueError, match="not recognized"):
-        minimize(
-            lambda x: (x**2).sum(), tnp.ones(2), method="l-bfgs-experimental-do-not-rely-on-this"
-        )

@@ -432,8 +432,47 @@ def run_on_devices(*devices: str) -> Callable[[Any], Any]:
     return skip_on_devices(*[d for d in ("cpu", "gpu", "tpu") if d not in devices])
 
 
+def cases_from_gens(*gens: Callable[[int], Any]) -> Iterator[tuple[Any, ...]]:
+    """Named cases ``_<size>_<i>`` from generators called with sizes 1, 3 and 10 (JAX's)."""
+    sizes = [1, 3, 10]
+    for size in sizes:
+        for i in range(NUM_GENERATED_CASES // len(sizes) + 1):
+            yield (f"_{size}_{i}", *(gen(size) for gen in gens))
+
+
+def is_test_rbe() -> bool:
+    return False
+
+
+def is_gil_disabled() -> bool:
+    return False
+
+
+def is_tsan() -> bool:
+    return False
+
+
+def is_cloud_tpu() -> bool:
+    return False
+
+
 def skip_on_flag(flag: str, value: Any) -> Callable[[Any], Any]:
-    return lambda f: f
+    """Skips the test while the configuration option ``flag`` has ``value`` (as JAX's)."""
+
+    def decorate(f: Any) -> Any:
+        @functools.wraps(f)
+        def test(self: Any, *a: Any, **k: Any) -> Any:
+            try:
+                current = trellax.config.read(flag)
+            except AttributeError:  # a test-only flag trellax lacks (jax_skip_slow_tests): unset
+                current = None
+            if current == value:
+                raise unittest.SkipTest(f"skipped when {flag} == {value!r}")
+            return f(self, *a, **k)
+
+        return test
+
+    return decorate
 
 
 class ignore_warning(contextlib.ContextDecorator):

@@ -34,8 +34,13 @@ STANDINS: dict[str, tuple[str, ...]] = {
         "trellax:config",
         "trellax._src.config.flags",
     ),
-    "jax._src.core": ("trellax._src.core.core", "trellax.errors"),
+    "jax._src.core": ("trellax._src.core.core", "trellax.errors", "trellax.ref"),
     "jax._src.errors": ("trellax.errors",),
+    "jax._src.typing": ("trellax.typing", "trellax._src.core.typing"),
+    "jax._src.debugging": ("trellax.debug",),
+    "jax._src.dispatch": ("trellax._src.compat.jax_src.dispatch",),
+    # JAX's module of its public lax.linalg.qdwh
+    "jax._src.tpu.linalg.qdwh": ("trellax.lax.linalg",),
     "jax._src.dtypes": ("trellax._src.compat.jax_src.dtypes",),
     "jax._src.custom_derivatives": ("trellax._src.compat.jax_src.custom_derivatives",),
     "jax._src.tree_util": ("trellax.tree_util", "trellax._src.tree.tree_util"),
@@ -69,10 +74,26 @@ STANDINS: dict[str, tuple[str, ...]] = {
     ),
     "jax._src.interpreters.mlir": ("trellax.interpreters.mlir",),
 }
+
+
+def _debug_print(*args: Any, **kwargs: Any) -> Any:
+    import trellax.debug
+
+    return trellax.debug.print(*args, **kwargs)
+
+
 VALUES: dict[str, dict[str, Any]] = {
     # debugging names only (JAX's error messages); trellax's custom functions take none
     "jax._src.api_util": {"debug_info": lambda *args, **kwargs: None},
     "jax._src.lib": {"jaxlib_extension_version": 10**6, "version": (0, 10, 2)},
+    # jax.debug.print under its internal name; the runtime-token table the tests reset (trellax
+    # runs effects synchronously: there is nothing to clear)
+    "jax._src.debugging": {"debug_print": _debug_print},
+    "jax._src.dispatch": {"runtime_tokens": types.SimpleNamespace(clear=lambda: None)},
+    # JAX's internal helper: f applied to each tuple of the zipped sequences, for its effects
+    "jax._src.util": {
+        "foreach": lambda f, *seqs: [f(*a) for a in zip(*seqs, strict=True)] and None
+    },
 }
 
 

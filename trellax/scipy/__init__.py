@@ -8,6 +8,8 @@ from trellax.scipy import linalg as linalg
 from trellax.scipy import ndimage as ndimage
 from trellax.scipy import optimize as optimize
 from trellax.scipy import signal as signal
+from trellax.scipy import sparse as sparse
+from trellax.scipy import spatial as spatial
 from trellax.scipy import special as special
 from trellax.scipy import stats as stats
 
@@ -20,6 +22,8 @@ __all__ = [
     "ndimage",
     "optimize",
     "signal",
+    "sparse",
+    "spatial",
     "special",
     "stats",
 ]

@@ -257,14 +257,39 @@ def _debug_callback_batch(
 
 
 def debug_callback(
-    callback: Callable[..., Any],
+    callback: Callable[..., Any] | None = None,
     *args: Any,
     ordered: bool = False,
     partitioned: bool = False,
     **kwargs: Any,
-) -> None:
+) -> Any:
     """Calls ``callback(*args, **kwargs)`` for its side effect, also inside ``jit`` (when the
-    program runs), ``vmap`` (once per batch element) and ``grad`` (with primal values)."""
+    program runs), ``vmap`` (once per batch element) and ``grad`` (with primal values).
+
+    Without ``callback`` it is JAX's two-call form: ``debug_callback(ordered=True)(cb, x)``
+    (the options in the first call, every argument of the second passed to ``cb``)."""
+    if callback is None:
+        if args or kwargs:
+            raise TypeError(
+                "debug_callback received unexpected arguments in the two-call form: "
+                f"args={args} kwargs={kwargs}"
+            )
+
+        def call(cb: Callable[..., Any], *a: Any, **k: Any) -> None:
+            _debug_callback(cb, a, k, ordered, partitioned)
+
+        return call
+    _debug_callback(callback, args, kwargs, ordered, partitioned)
+    return None
+
+
+def _debug_callback(
+    callback: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    ordered: bool,
+    partitioned: bool,
+) -> None:
     leaves, in_tree = _flatten_args(args, kwargs)
 
     def discard(*a: Any, **k: Any) -> tuple[()]:

@@ -396,3 +396,44 @@ def eig(
     if compute_right_eigenvectors:
         result.append(out[1])
     return tuple(result)
+
+
+def qdwh(
+    x: ArrayLike,
+    *,
+    is_hermitian: bool = False,
+    max_iterations: int | None = None,
+    eps: float | None = None,
+    dynamic_shape: tuple[int, int] | None = None,
+) -> tuple[Array, Array, Array, Array]:
+    """The polar decomposition ``x = u h`` of an ``m x n`` matrix (``m >= n``): ``u`` with
+    orthonormal columns, ``h`` Hermitian positive semi-definite, returned as
+    ``(u, h, num_iters, is_converged)`` like ``jax.lax.linalg.qdwh``.
+
+    trellax computes it from LAPACK's SVD (``u = U V^H`` over the nonzero singular values,
+    ``h = V S V^H``), not by JAX's
+    QR/Cholesky-based Halley iterations: ``num_iters`` is 0 and ``is_converged`` True (and
+    ``max_iterations``, ``eps`` and ``is_hermitian`` change nothing). With
+    ``dynamic_shape=(m, n)`` only ``x[:m, :n]`` is read and the results are padded with zeros to
+    ``x``'s shape (``u``) and ``(N, N)`` (``h``), as JAX's.
+    """
+    del is_hermitian, max_iterations, eps
+    a = asarray(x)
+    if a.ndim != 2:
+        raise ValueError(f"qdwh: expected a matrix, got shape {tuple(a.shape)}")
+    big_m, big_n = a.shape
+    m, n = (big_m, big_n) if dynamic_shape is None else (int(d) for d in dynamic_shape)
+    if m < n:
+        raise ValueError("The input matrix of shape M x N must have M >= N.")
+    block = a[:m, :n]
+    left, s, vh = tnp.linalg.svd(block, full_matrices=False)
+    # zero singular values stay zero, as in JAX's iterations: u is U diag(s != 0) V^H (a
+    # partial isometry for a rank-deficient x; for full rank the orthonormal polar factor)
+    u = (left * (s != 0).astype(left.dtype)[None, :]) @ vh
+    v = tnp.conj(vh).T
+    h = (v * s.astype(v.dtype)[None, :]) @ vh
+    h = (h + tnp.conj(h).T) / 2
+    if (m, n) != (big_m, big_n):
+        u = tnp.pad(u, ((0, big_m - m), (0, big_n - n)))
+        h = tnp.pad(h, ((0, big_n - n), (0, big_n - n)))
+    return u, h, tnp.asarray(0, tnp.int32), tnp.asarray(True)

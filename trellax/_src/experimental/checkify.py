@@ -271,10 +271,10 @@ def _format_leaves(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list[
     return [tnp.asarray(leaf) for leaf in leaves], tree
 
 
-def _scalar_pred(pred: Any) -> Any:
+def _scalar_pred(pred: Any, name: str = "check") -> Any:
     p = tnp.asarray(pred)
     if p.shape != () or p.dtype != np.dtype(bool):
-        raise TypeError(f"check takes a scalar boolean pred as argument, got {p.dtype}{p.shape}")
+        raise TypeError(f"{name} takes a scalar pred as argument, got {pred}")
     return p
 
 
@@ -295,7 +295,9 @@ def check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
 
 
 def debug_check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
-    """``check`` inside ``checkify``; does nothing elsewhere."""
+    """``check`` inside ``checkify``; does nothing elsewhere (but refuses a ``pred`` that is not
+    a scalar boolean everywhere, as JAX's)."""
+    _scalar_pred(pred, "debug_check")
     if _functionalizing():
         check(pred, msg, *fmt_args, **fmt_kwargs)
 

@@ -5,7 +5,11 @@ The state is a base key and a counter held in a ``Ref``: each draw uses
 ``fold_in(base_key, counter)`` and adds one to the counter, so ``stateful_rng(1701).random(5)``
 is ``uniform(fold_in(key(1701), 0), (5,))`` and the next draw folds in 1 (as observed on
 JAX 0.10.2). ``split(n)`` gives one generator over ``n`` keys (for ``vmap``), ``spawn(n)`` a list
-of ``n`` generators; both start from ``split`` of a fresh key.
+of ``n`` generators; both start from ``split`` of a fresh key. A generator is a pytree (children:
+the key and the counter reference), so it passes through ``jit`` and ``vmap`` (``vmap`` over
+``split(n)``); without a seed, ``stateful_rng()`` under a transformation raises JAX's
+``TypeError``. The constructor checks its parts as JAX's does (a typed key, a scalar integer
+``Ref``).
 """
 
 from __future__ import annotations
@@ -15,11 +19,14 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.api.ref_frames import RefBase
+from trellax._src.core.core import current_trace, eval_trace
 from trellax._src.dtypes import dtypes
 from trellax._src.numpy.creation import zeros
 from trellax._src.numpy.refs import new_ref
 from trellax._src.random import keys as random_keys
 from trellax._src.random import samplers
+from trellax._src.tree.registry import register_pytree_node
 
 
 def _shape(size: int | Sequence[int] | None, *params: Any) -> tuple[int, ...]:
@@ -39,9 +46,31 @@ def _float(dtype: Any) -> Any:
 class StatefulPRNG:
     """A generator whose draws update its state (``_base_key``, ``_counter``, a ``Ref``)."""
 
+    _base_key: Any
+    _counter: Any
+
     def __init__(self, _base_key: Any, _counter: Any) -> None:
+        if not dtypes.issubdtype(getattr(_base_key, "dtype", None), dtypes.prng_key):
+            raise ValueError(f"Expected base_key to be a typed PRNG key; got {_base_key!r}")
+        counter_dtype = getattr(_counter, "dtype", None)
+        if not (
+            isinstance(_counter, RefBase)
+            and tuple(_counter.shape) == ()
+            and counter_dtype is not None
+            and dtypes.issubdtype(counter_dtype, np.integer)
+        ):
+            raise ValueError(f"Expected counter to be a scalar integer ref; got {_counter!r}")
         self._base_key = _base_key
         self._counter = _counter
+
+    @classmethod
+    def _make(cls, base_key: Any, counter: Any) -> StatefulPRNG:
+        """A generator over given parts, unchecked (``split``'s counters are not scalars; a
+        pytree's children may be anything while transformations rebuild it)."""
+        made = object.__new__(cls)
+        made._base_key = base_key
+        made._counter = counter
+        return made
 
     def __repr__(self) -> str:
         return f"StatefulPRNG(_base_key={self._base_key!r}, _counter={self._counter!r})"
@@ -105,16 +134,29 @@ class StatefulPRNG:
         """One generator over ``num`` keys, each with its own counter (for ``vmap``)."""
 
         keys = self.key(num)
-        return StatefulPRNG(keys, new_ref(zeros(keys.shape, dtypes.int32)))
+        return StatefulPRNG._make(keys, new_ref(zeros(keys.shape, dtypes.int32)))
 
     def spawn(self, n_children: int) -> list[StatefulPRNG]:
         """``n_children`` independent generators."""
-        return [StatefulPRNG(k, new_ref(0)) for k in self.key(n_children)]
+        return [StatefulPRNG._make(k, new_ref(0)) for k in self.key(n_children)]
 
 
 def stateful_rng(seed: Any = None, *, impl: Any = None) -> StatefulPRNG:
     """A :class:`StatefulPRNG` seeded with ``seed`` (without one, from NumPy's fresh entropy)."""
 
     if seed is None:
+        if current_trace() is not eval_trace:
+            raise TypeError(
+                "When used within transformed code, jax.experimental.random.stateful_rng() "
+                "requires an explicit seed to be set."
+            )
         seed = int(np.random.default_rng().integers(0, 2**31 - 1))
-    return StatefulPRNG(random_keys.key(seed, impl=impl), new_ref(0))
+    return StatefulPRNG._make(random_keys.key(seed, impl=impl), new_ref(0))
+
+
+# a pytree (the key and the counter are its children), so it passes through jit, vmap, ...
+register_pytree_node(
+    StatefulPRNG,
+    lambda p: ((p._base_key, p._counter), None),
+    lambda _, children: StatefulPRNG._make(*children),
+)

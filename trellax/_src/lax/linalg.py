@@ -132,10 +132,31 @@ def _eigh_abstract_eval(x: AbstractValue, *, lower: bool) -> tuple[ShapedArray, 
     return _aval(x.shape, x.dtype, w), _aval((*batch, n), complex_to_real(x.dtype), w)
 
 
-def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True) -> tuple[Array, Array]:
+def eigh(
+    x: ArrayLike,
+    *,
+    lower: bool = True,
+    symmetrize_input: bool = True,
+    sort_eigenvalues: bool = True,
+    subset_by_index: tuple[int, int] | None = None,
+    implementation: Any = None,
+) -> tuple[Array, Array]:
     """Eigenvectors ``v`` and ascending real eigenvalues ``w`` of Hermitian matrices:
     ``x @ v = v * w``. Returns ``(v, w)`` as ``jax.lax.linalg.eigh`` does; ``lower`` picks the
-    triangle read when ``symmetrize_input`` is False."""
+    triangle read when ``symmetrize_input`` is False. The eigenvalues come sorted whatever
+    ``sort_eigenvalues`` says (LAPACK's order; unsorted promises no order). As JAX on CPU:
+    ``subset_by_index`` and the ``JACOBI``/``QDWH`` implementations raise
+    ``NotImplementedError``; ``QR`` (or None) is LAPACK's."""
+    del sort_eigenvalues
+    if subset_by_index is not None:
+        raise NotImplementedError("subset_by_index not supported on CPU and GPU")
+    chosen = getattr(implementation, "value", implementation)
+    if chosen == "jacobi":
+        raise NotImplementedError("Jacobi implementation is not supported on CPU")
+    if chosen == "qdwh":
+        raise NotImplementedError("QDWH implementation is only supported on TPU")
+    if chosen not in (None, "qr"):
+        raise ValueError(f"Unknown eigh implementation: {implementation!r}")
     a = asarray(x)
     if symmetrize_input:
         a = symmetrize(a)

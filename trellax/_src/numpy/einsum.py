@@ -293,7 +293,7 @@ def _einsum(
         if tuple(a.shape) != full:  # a size-1 axis broadcasts against its label's size (JAX)
             a = broadcast_to(a, full)
         ops.append(_diagonal(a, t))
-    for pair in _path(labels, out_labels, [tuple(a.shape) for a, _ in ops], optimize):
+    for pair in _path([t for _, t in ops], out_labels, [tuple(a.shape) for a, _ in ops], optimize):
         picked = [ops[i] for i in pair]
         ops = [o for i, o in enumerate(ops) if i not in pair]
         others = set(out_labels).union(*[set(t) for _, t in ops])

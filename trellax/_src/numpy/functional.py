@@ -1,30 +1,27 @@
 """Function-applying helpers, printing and file I/O of ``trellax.numpy``.
 
-``vectorize``, ``apply_along_axis`` and ``apply_over_axes`` run the Python function eagerly, once
-per slice, and stack the results (JAX maps them with ``vmap``; trellax has no ``vmap`` yet, so
-these loop in Python and do not trace under ``jit`` unless the loop bounds are static, which they
-are: shapes are static). Printing goes through NumPy's printoptions (the repr of arrays uses
+``apply_along_axis`` and ``apply_over_axes`` run the Python function eagerly, once per slice, and
+stack the results (JAX maps them with ``vmap``; shapes are static, so the loops also run under
+``jit``, unrolled). ``vectorize`` (in ``vectorize.py``) maps with ``vmap``, as JAX's. Printing goes through NumPy's printoptions (the repr of arrays uses
 them); ``save``/``savez``/``load``/``fromfile``/``fromstring`` go through NumPy, as in JAX.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
-from trellax._src.api.api import eval_shape
-from trellax._src.api.leaves import ShapeDtypeStruct
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.numpy import joining, shapes
-from trellax._src.numpy.creation import asarray, zeros
+from trellax._src.numpy.creation import asarray
 from trellax._src.numpy.index_tricks import indices
 from trellax._src.numpy.reductions import canonicalize_axis
 from trellax._src.numpy.util import ensure_array
+from trellax._src.numpy.vectorize import vectorize as vectorize
 
 ArrayLike = Any
 
@@ -128,87 +125,3 @@ def apply_over_axes(func: Callable[[Array, int], Any], a: ArrayLike, axes: Seque
             raise ValueError("function is not returning an array of the correct shape")
         x = y
     return x
-
-
-class vectorize:
-    """A function of scalars (or of core shapes given by ``signature``) made to map over the
-    leading broadcast axes of its array arguments: called once per element, eagerly, with the
-    results stacked (see the module docstring)."""
-
-    def __init__(
-        self,
-        pyfunc: Callable[..., Any],
-        *,
-        excluded: Iterable[int | str] = frozenset(),
-        signature: str | None = None,
-    ) -> None:
-        self.pyfunc = pyfunc
-        self.excluded = frozenset(excluded)
-        self.signature = signature
-        functools.update_wrapper(self, pyfunc)
-
-    def _core_ranks(self, n: int) -> tuple[list[int], int | None]:
-        if self.signature is None:
-            return [0] * n, None
-        inputs, _, output = self.signature.replace(" ", "").partition("->")
-        ins = [g.count(",") + 1 if g else 0 for g in _groups(inputs)]
-        outs = _groups(output)
-        if len(outs) != 1:
-            raise NotImplementedError("vectorize with several outputs in the signature")
-        return ins, (outs[0].count(",") + 1 if outs[0] else 0)
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        mapped = [i for i in range(len(args)) if i not in self.excluded]
-        arrays = [ensure_array("vectorize", args[i]) for i in mapped]
-        core, _ = self._core_ranks(len(arrays))
-        batch_shapes = [tuple(a.shape[: a.ndim - c]) for a, c in zip(arrays, core, strict=True)]
-        batch = np.broadcast_shapes(*batch_shapes) if batch_shapes else ()
-        arrays = [
-            shapes.broadcast_to(a, batch + tuple(a.shape[a.ndim - c :]))
-            for a, c in zip(arrays, core, strict=True)
-        ]
-        if 0 in batch:  # no element to call with: the result's shape and dtype from tracing
-            return self._empty_result(args, kwargs, mapped, arrays, core, tuple(batch))
-        results = []
-        for index in itertools.product(*map(range, batch)):
-            call = list(args)
-            for i, a in zip(mapped, arrays, strict=True):
-                call[i] = a[index]
-            results.append(ensure_array("vectorize", self.pyfunc(*call, **kwargs)))
-        stacked = joining.stack(results)
-        return shapes.reshape(stacked, tuple(batch) + tuple(results[0].shape))
-
-    def _empty_result(
-        self,
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-        mapped: list[int],
-        arrays: list[Array],
-        core: list[int],
-        batch: tuple[int, ...],
-    ) -> Array:
-        """The zero-size result of a call over an empty batch: the function traced once on
-        abstract elements (as JAX's ``vmap`` does), its result given the batch axes."""
-
-        def one(*elements: Any) -> Any:
-            call = list(args)
-            for i, e in zip(mapped, elements, strict=True):
-                call[i] = e
-            return self.pyfunc(*call, **kwargs)
-
-        elements = [
-            ShapeDtypeStruct(tuple(a.shape[a.ndim - c :]), a.dtype, weak_type=a.weak_type)
-            for a, c in zip(arrays, core, strict=True)
-        ]
-        out = eval_shape(one, *elements)
-        if not hasattr(out, "shape"):
-            raise NotImplementedError(
-                "vectorize over an empty batch of a function of several results"
-            )
-        result: Array = zeros(batch + tuple(out.shape), out.dtype)
-        return result
-
-
-def _groups(spec: str) -> list[str]:
-    """The parenthesized groups of one side of a gufunc signature."""
-    return [g.strip("()") for g in spec.split("),(")] if spec else []

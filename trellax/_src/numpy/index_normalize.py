@@ -136,7 +136,11 @@ def _entry(
             if dim == 0:  # an error unless an index array joins it (then as a 0-d array)
                 return ("int_on_empty", i, axis, wrap)
             if clamp_ints:
-                return ("int", 0 if i < 0 else dim - 1)
+                # read by a dynamic_slice that clamps it (as JAX: checkify's index checks see
+                # it, and the gradient lands on the edge element the read clamped to)
+                # (dynamic_slice counts a negative start from the end once: without wrapping,
+                # a negative index is given as one that stays below 0 after it)
+                return ("int_clamped", i if i >= 0 or wrap else -dim - 1)
             # the index array path normalizes a negative index once more, as JAX does
             return ("int_outside", i, axis, wrap)
         return ("int", i + dim if i < 0 else i)

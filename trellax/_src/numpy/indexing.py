@@ -172,6 +172,8 @@ def getitem(
     # that says what happens out of bounds is given)
     check = check_static_indices.value and gather_mode is GatherScatterMode.PROMISE_IN_BOUNDS
     entries = normalize_index(x, idx, clamp_ints=clamp_ints, wrap=wrap, check=check)
+    if any(e[0] == "int_clamped" for e in entries):
+        x, entries = _clamped_ints(x, entries)
     if any(e[0] == "dslice" for e in entries):
         fill_mode = gather_mode is GatherScatterMode.FILL_OR_DROP
         x, entries = _take_windows(x, entries, fill_value if fill_mode else None, fill_mode)
@@ -192,6 +194,21 @@ def getitem(
         fill_value=fill,
     )
     return reshape(out, plan.final_shape)
+
+
+def _clamped_ints(x: Array, entries: list[Entry]) -> tuple[Array, list[Entry]]:
+    """Reads each static integer index outside its axis with a ``dynamic_slice`` (which clamps
+    it into the axis), leaving index 0 of the slice read in its place."""
+    out: list[Entry] = []
+    axis = 0
+    for e in entries:
+        if e[0] == "int_clamped":
+            x = dynamic_slice_in_dim(x, e[1], 1, axis)
+            e = ("int", 0)
+        if e[0] != "new":
+            axis += 1
+        out.append(e)
+    return x, out
 
 
 def _take_windows(

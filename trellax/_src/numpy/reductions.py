@@ -69,7 +69,7 @@ def reduction_axes(ndim: int, axis: Axis) -> tuple[int, ...]:
     """The canonical axes of a reduction: all of them for ``None``; duplicates are an error."""
     if axis is None:
         return tuple(range(ndim))
-    if isinstance(axis, (tuple, list)):
+    if isinstance(axis, (tuple, list, range)):
         axes = tuple(canonicalize_axis(a, ndim) for a in axis)
         if len(set(axes)) != len(axes):
             raise ValueError(f"duplicate value in 'axis': {tuple(axis)}")

@@ -67,7 +67,7 @@ def canonical_shape(name: str, shape: Any) -> Shape:
 def _axes_tuple(axis: Any) -> tuple[Any, ...]:
     """``axis`` as a tuple: a sequence, or a concrete array of rank >= 1 taken element by element
     (each must be an integer: an empty array of any dtype is no axes, as in JAX)."""
-    if isinstance(axis, (tuple, list)):
+    if isinstance(axis, (tuple, list, range)):
         return tuple(axis)
     if isinstance(axis, Array) and axis.ndim >= 1 and core.is_concrete(axis):
         return tuple(operator.index(a) for a in axis)

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 import trellax.numpy as jnp
+from trellax import lax
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.numpy.fft import _complex_of, _inexact
@@ -54,16 +55,21 @@ def _ortho_scale(n: int, dtype: Any, inverse: bool) -> Array:
     return jnp.asarray(1.0 / scale if inverse else scale, dtype=dtype)
 
 
+def _times_last(x: Array, v: Any) -> Array:
+    """``x`` times the vector ``v`` along its last axis (broadcast explicitly, so the user's
+    ``jax_numpy_rank_promotion`` setting does not apply to this internal product)."""
+    return x * jnp.broadcast_to(jnp.asarray(v, x.dtype), x.shape)
+
+
 def _dct_last(x: Array, norm: str | None) -> Array:
     """DCT-II of a real array along its last axis."""
     n = x.shape[-1]
     v = jnp.concatenate([x[..., ::2], jnp.flip(x[..., 1::2], -1)], axis=-1)
     k = np.arange(n)
     spectrum = jnp.fft.fft(v)
-    twiddle = jnp.asarray(2.0 * np.exp(-1j * np.pi * k / (2 * n)), spectrum.dtype)
-    out = jnp.real(spectrum * twiddle)
+    out = jnp.real(_times_last(spectrum, 2.0 * np.exp(-1j * np.pi * k / (2 * n))))
     if norm == "ortho":
-        out = out * _ortho_scale(n, out.dtype, inverse=False)
+        out = _times_last(out, _ortho_scale(n, out.dtype, inverse=False))
     return out
 
 
@@ -71,13 +77,13 @@ def _idct_last(y: Array, norm: str | None) -> Array:
     """The inverse of :func:`_dct_last` along the last axis."""
     n = y.shape[-1]
     if norm == "ortho":
-        y = y * _ortho_scale(n, y.dtype, inverse=True)
+        y = _times_last(y, _ortho_scale(n, y.dtype, inverse=True))
     k = np.arange(n)
     # the spectrum of the reordered sequence: (y[k] - i y[N - k]) e^{i pi k / 2N} / 2
     shifted = jnp.concatenate([jnp.zeros_like(y[..., :1]), jnp.flip(y[..., 1:], -1)], axis=-1)
     twiddle = np.exp(1j * np.pi * k / (2 * n)) / 2.0
     cdt = _complex_of(y.dtype)
-    spectrum = (y.astype(cdt) - 1j * shifted.astype(cdt)) * jnp.asarray(twiddle, cdt)
+    spectrum = _times_last(lax.complex(y, -shifted).astype(cdt), twiddle)
     v = jnp.real(jnp.fft.ifft(spectrum))
     half = (n + 1) // 2
     out = jnp.zeros_like(v)
@@ -94,7 +100,7 @@ def _transform(x: Array, axis: int, n: int | None, norm: str | None, inverse: bo
     moved = jnp.moveaxis(x, axis, -1)
     fn = _idct_last if inverse else _dct_last
     if dtypes.kind(moved.dtype) == "c":
-        out = fn(jnp.real(moved), norm) + 1j * fn(jnp.imag(moved), norm)
+        out = lax.complex(fn(jnp.real(moved), norm), fn(jnp.imag(moved), norm))
         out = out.astype(moved.dtype)
     else:
         out = fn(moved, norm)
@@ -125,6 +131,8 @@ def idct(
 def _plan(
     x: Array, s: Sequence[int] | None, axes: Sequence[int] | None
 ) -> list[tuple[int, int | None]]:
+    if s is not None and len(s) > x.ndim:
+        raise ValueError(f"s must have at most x.ndim ({x.ndim}) elements, got {len(s)}")
     if axes is None:
         axes = range(x.ndim) if s is None else range(x.ndim - len(s), x.ndim)
     if s is None:

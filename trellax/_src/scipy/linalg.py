@@ -505,9 +505,19 @@ def eigh_tridiagonal(
     key: Any = None,
 ) -> Any:
     """Eigenvalues (ascending) of the symmetric tridiagonal matrix with diagonal ``d`` and
-    off-diagonal ``e`` (the eigenvectors too unless ``eigvals_only``)."""
-    if select != "a":
-        raise NotImplementedError("eigh_tridiagonal: only select='a' is supported")
+    off-diagonal ``e`` (the eigenvectors too unless ``eigvals_only``). ``select="i"`` keeps
+    the eigenvalues of indices ``select_range[0]`` to ``select_range[1]`` (inclusive), as JAX;
+    ``select="v"`` raises ``NotImplementedError``, as in JAX."""
+    if select not in ("a", "i", "v"):
+        raise ValueError("'select must have a value in {'a', 'i', 'v'}.")
+    if select == "v":
+        raise NotImplementedError("eigh_tridiagonal(..., select='v') is not implemented")
+    first: int | None = None
+    last: int | None = None
+    if select == "i":
+        if select_range is None:
+            raise ValueError("for select='i', select_range must be specified.")
+        first, last = (operator.index(i) for i in select_range)  # type: ignore[arg-type]
     dr, er = asarray(d), asarray(e)
     if dr.dtype != er.dtype or dtypes.kind(dr.dtype) not in "fc" or dr.dtype.itemsize < 4:
         raise TypeError(
@@ -532,6 +542,8 @@ def eigh_tridiagonal(
         off = ufuncs.add(_diag(em, 1), _diag(ufuncs.conjugate(em), -1))
         matrix = ufuncs.add(matrix, off)
     w, v = linalg.eigh(matrix)
+    if first is not None and last is not None:
+        w, v = w[first : last + 1], v[:, first : last + 1]
     return w if eigvals_only else (w, v)
 
 

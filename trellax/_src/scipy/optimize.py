@@ -25,7 +25,11 @@ from trellax import lax
 from trellax._src.api.autodiff import value_and_grad
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
+from trellax._src.scipy.optimize_lbfgs import minimize_lbfgs
 from trellax._src.scipy.optimize_line_search import line_search
+
+#: JAX's name of its L-BFGS method (lower case; ``minimize`` compares without case).
+LBFGS = "l-bfgs-experimental-do-not-rely-on-this"
 
 
 class OptimizeResults(NamedTuple):
@@ -152,8 +156,10 @@ def minimize(
 ) -> OptimizeResults:
     """Minimize ``fun(x, *args)`` over the 1-D array ``x`` starting at ``x0``.
 
-    ``method`` is ``"BFGS"`` (any case); ``options`` are ``maxiter``, ``norm``, ``gtol`` and
-    ``line_search_maxiter``. ``tol`` is accepted and ignored, as in JAX.
+    ``method`` is ``"BFGS"`` (any case; ``options`` are ``maxiter``, ``norm``, ``gtol`` and
+    ``line_search_maxiter``) or JAX's ``"l-bfgs-experimental-do-not-rely-on-this"`` (options
+    ``maxiter``, ``norm``, ``maxcor``, ``ftol``, ``gtol``, ``maxfun``, ``maxgrad``, ``maxls``;
+    see ``optimize_lbfgs``). ``tol`` is accepted and ignored, as in JAX.
     """
     if options is None:
         options = {}
@@ -163,15 +169,28 @@ def minimize(
     def fun_with_args(x: Array) -> Array:
         return fun(x, *args)  # type: ignore[no-any-return]
 
+    if method.lower() not in ("bfgs", LBFGS):
+        raise ValueError(f"Method {method} not recognized")
+    x = jnp.asarray(x0)
+    if dtypes.kind(x.dtype) not in "fc":
+        raise TypeError(
+            "grad requires real- or complex-valued inputs (input dtype that is a sub-dtype "
+            f"of np.inexact), but got {x.dtype.name}. If you want to use Boolean- or "
+            "integer-valued inputs, use vjp or set allow_int to True."
+        )
+    if x.ndim != 1:
+        raise TypeError(f"minimize: x0 must be a 1-D array, got shape {tuple(x.shape)}")
     if method.lower() == "bfgs":
-        x = jnp.asarray(x0)
-        if dtypes.kind(x.dtype) not in "fc":
-            raise TypeError(
-                "grad requires real- or complex-valued inputs (input dtype that is a sub-dtype "
-                f"of np.inexact), but got {x.dtype.name}. If you want to use Boolean- or "
-                "integer-valued inputs, use vjp or set allow_int to True."
-            )
-        if x.ndim != 1:
-            raise TypeError(f"minimize: x0 must be a 1-D array, got shape {tuple(x.shape)}")
         return minimize_bfgs(fun_with_args, x, **options)
-    raise ValueError(f"Method {method} not recognized")
+    xk, success, status, f, g, nfev, ngev, nit = minimize_lbfgs(fun_with_args, x, **options)
+    return OptimizeResults(
+        x=xk,
+        success=success,
+        status=status,
+        fun=f,
+        jac=g,
+        hess_inv=None,
+        nfev=nfev,
+        njev=ngev,
+        nit=nit,
+    )
