@@ -210,66 +210,24 @@ def fast_operator(
     is the identity, and lax broadcasts 0-d operands); everything else is ``fallback(x, y)``.
 
     The same shortcut as :func:`fast_bind`, one Python call shallower: this is the whole path of
-    ``x + y``.
+    ``x + y``. Two tables hold the rule's verdicts: dtypes in ``table`` are computed by a NumPy
+    ufunc in the quiet context (``fp_errors.RUN_QUIET``), those in ``apart`` by the impl with the
+    error-state variable set. An impl that is a ufunc puts every dtype in ``table``, one written in
+    Python every dtype in ``apart`` (both tables are then the primitive's own memo); an impl with
+    a ``real_ufunc`` (``mul``: XLA's complex product) sends complex dtypes to itself and the
+    others to that ufunc, tables learned from the verdicts the fallback's rule gave.
     """
     memo = prim.elementwise_dtypes
     assert memo is not None, f"{prim.name} is not an elementwise primitive"
-    real = getattr(prim.impl, "real_ufunc", None)
-    if real is not None:
-        return _real_operator(prim, memo, real, fallback)
     impl: Any = prim.impl
-    quiet_ufunc = type(impl) is _ufunc
-
-    def operator(x: Any, y: Any) -> Any:
-        if type(y) is array_class and type(x) is array_class:
-            d = x.dtype
-            out_dtype = memo.get(d)
-            sx, sy = x.shape, y.shape
-            weak_type = x.weak_type
-            if (
-                out_dtype is not None
-                and y.dtype is d
-                and y.weak_type is weak_type
-                and (sx == sy or not sy or not sx)
-                and _current_trace.get() is eval_trace
-            ):
-                if quiet_ufunc:
-                    try:
-                        out = _RUN_QUIET(impl, x._value, y._value)
-                    except RuntimeError:  # the quiet context is busy: another thread is in it
-                        out = _call_quiet(impl, x._value, y._value)
-                else:
-                    token = _ERRSTATE.set(_IGNORE_FP_ERRORS)
-                    try:
-                        out = impl(x._value, y._value)
-                    finally:
-                        _ERRSTATE.reset(token)
-                if type(out) is _ndarray and out.dtype is out_dtype:  # new_array, inlined
-                    a: Any = _object_new(array_class)
-                    a._value = out
-                    a.dtype = out_dtype
-                    a.shape = out.shape
-                    a.weak_type = weak_type
-                    return a
-                return new_array(out, out_dtype, weak_type)
-        return fallback(x, y)
-
-    return operator
-
-
-def _real_operator(
-    prim: Primitive,
-    memo: dict[DType, DType],
-    real: Callable[[Any, Any], Any],
-    fallback: Callable[[Any, Any], Any],
-) -> Callable[[Any, Any], Any]:
-    """:func:`fast_operator` for a primitive whose impl computes complex values apart and is the
-    NumPy ufunc ``real`` otherwise (``mul``: XLA's complex product): the shortcut calls ``real``
-    for the dtypes of ``table`` and the impl for those of ``apart`` (complex), the rule's
-    verdicts on the dtypes the fallback has met."""
+    real: Any = getattr(impl, "real_ufunc", None)
+    learn = real is not None
     table: dict[DType, DType] = {}
     apart: dict[DType, DType] = {}
-    impl = prim.impl
+    if type(impl) is _ufunc:
+        real, table = impl, memo
+    elif not learn:
+        apart = memo
 
     def operator(x: Any, y: Any) -> Any:
         if type(y) is array_class and type(x) is array_class:
@@ -278,7 +236,7 @@ def _real_operator(
             kernel = real
             if out_dtype is None:
                 out_dtype = apart.get(d)
-                kernel = impl  # type: ignore[assignment]
+                kernel = impl
             sx, sy = x.shape, y.shape
             weak_type = x.weak_type
             if (
@@ -307,7 +265,7 @@ def _real_operator(
                     a.weak_type = weak_type
                     return a
                 return new_array(out, out_dtype, weak_type)
-            if out_dtype is None:
+            if out_dtype is None and learn:
                 out = fallback(x, y)
                 if d in memo:  # the verdict the fallback's rule gave (now or before)
                     (apart if getattr(d, "kind", "c") == "c" else table)[d] = memo[d]
