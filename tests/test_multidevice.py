@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import pathlib
-from collections.abc import Iterator
 from typing import Any
 
 import multidevice_cases as cases
@@ -20,14 +19,7 @@ from trellax.sharding import PartitionSpec as P
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "multidevice.json").read_text())
 
 
-@pytest.fixture(autouse=True)
-def eight_devices() -> Iterator[None]:
-    trellax.config.update("jax_num_cpu_devices", 8)
-    try:
-        yield
-    finally:
-        trellax.config.update("jax_num_cpu_devices", -1)
-        trellax.set_mesh(None)
+pytestmark = pytest.mark.usefixtures("eight_devices")
 
 
 def test_environment() -> None:

@@ -4,7 +4,7 @@ derivatives are those of the function without them, eagerly, under ``jit`` and u
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -16,15 +16,7 @@ from trellax import lax
 from trellax.sharding import AxisType, NamedSharding, reshard
 from trellax.sharding import PartitionSpec as P
 
-
-@pytest.fixture(autouse=True)
-def eight_devices() -> Iterator[None]:
-    trellax.config.update("jax_num_cpu_devices", 8)
-    try:
-        yield
-    finally:
-        trellax.config.update("jax_num_cpu_devices", -1)
-        trellax.set_mesh(None)
+pytestmark = pytest.mark.usefixtures("eight_devices")
 
 
 def _plain(x: Any) -> Any:

@@ -23,15 +23,7 @@ from trellax._src.lax.sharding_rules import ShardingTypeError
 from trellax.sharding import AxisType, NamedSharding, reshard
 from trellax.sharding import PartitionSpec as P
 
-
-@pytest.fixture(autouse=True)
-def eight_devices() -> Iterator[None]:
-    trellax.config.update("jax_num_cpu_devices", 8)
-    try:
-        yield
-    finally:
-        trellax.config.update("jax_num_cpu_devices", -1)
-        trellax.set_mesh(None)
+pytestmark = pytest.mark.usefixtures("eight_devices")
 
 
 @pytest.fixture
