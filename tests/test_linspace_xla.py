@@ -174,3 +174,16 @@ def test_geomspace_has_jax_bits(dtype: str) -> None:
                 bad.append((a, b, num, ep))
     assert n >= 200
     assert not bad, f"{len(bad)} differ from JAX: {bad[:8]}"
+
+
+def test_vmap_and_grad_through_the_fused_forms() -> None:
+    """The fused multiply-add and libm pow primitives batch like other elementwise primitives
+    (an unbatched operand gets a leading 1) and carry tangents."""
+    starts = tnp.arange(3.0)
+    lin = trellax.vmap(lambda a: tnp.linspace(a, 2.0, 40))(starts)
+    log = trellax.jit(trellax.vmap(lambda a: tnp.logspace(a, 2.0, 7)))(starts)
+    for k in range(3):
+        np.testing.assert_allclose(lin[k], tnp.linspace(float(k), 2.0, 40), rtol=1e-6)
+        np.testing.assert_allclose(log[k], tnp.logspace(float(k), 2.0, 7), rtol=1e-6)
+    grads = trellax.vmap(trellax.grad(lambda a: tnp.linspace(a, 2.0, 5).sum()))(starts)
+    np.testing.assert_array_equal(grads, [2.5, 2.5, 2.5])

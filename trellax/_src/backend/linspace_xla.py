@@ -32,6 +32,15 @@ on a 2-core x86-64 machine with AVX2, then measured on every size up to 10**6 tr
 * from 4,443 float32 or 65,534 float64 output elements the loop is split over two threads and
   every ``om`` is fused; an even ``div`` keeps the vector form ``fma(i, sc, start * om)``, an odd
   one runs a scalar loop computing ``fma(start, om, i * sc)``.
+
+Those are 0-d ends (eagerly, and under ``jit`` with traced ends; with constant ends LLVM folds
+the unrolled samples unfused, ``numpy/creation_traced.py``). Ends with more elements keep
+``stop * t`` unreassociated (unless ``stop`` is 0-d), ``om`` rounded and one contraction
+(:func:`array_form`). ``logspace``'s loop also calls the C library's ``pow`` per sample and
+``geomspace``'s takes the ``log`` of the ends first, so LLVM lays them out at other sizes
+(``_LOOPS``, ``_ENDPOINT_LOOPS``: with ``endpoint`` the kernel holds the concatenation and folds a
+leading block of samples). The sizes were fitted on this 2-core host; a host with more threads
+splits large loops otherwise. ``tests/test_linspace_xla.py`` compares with JAX's bits.
 """
 
 from __future__ import annotations

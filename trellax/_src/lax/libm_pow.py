@@ -18,6 +18,7 @@ from trellax._src.backend import libm_f32, xla_f64
 from trellax._src.core.core import Primitive, ShapedArray
 from trellax._src.lax import ad_util
 from trellax._src.lax.elementwise import _pow_jvp_x, _pow_jvp_y
+from trellax._src.lax.fma import _one_shape
 from trellax._src.lax.shapes import def_elementwise
 
 
@@ -29,12 +30,13 @@ def _values(x: Any, y: Any) -> Any:
 
 
 def _aval(x: Any, y: Any) -> ShapedArray:
-    if not (x.shape == y.shape and x.dtype == y.dtype and x.dtype in _DTYPES):
+    shape = _one_shape(x.shape, y.shape)  # sizes of 1 broadcast, as batching gives them
+    if shape is None or not (x.dtype == y.dtype and x.dtype in _DTYPES):
         raise TypeError(
             f"libm_pow: float32 or float64 operands of one shape required, got "
             f"{x.dtype}{list(x.shape)}, {y.dtype}{list(y.shape)}"
         )
-    return ShapedArray._fast(tuple(x.shape), x.dtype, bool(x.weak_type and y.weak_type))
+    return ShapedArray._fast(shape, x.dtype, bool(x.weak_type and y.weak_type))
 
 
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
