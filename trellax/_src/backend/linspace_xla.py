@@ -113,6 +113,10 @@ _LOOPS = {
 
 #: ``geomspace`` runs ``logspace``'s loop with ``log``s of the ends before it and a product by
 #: the sign after it, so its vector loops start at 80 (float32) and 60 (float64) intervals
+#: ``logspace`` inside a user's ``jit`` with a Python ``base``: the base is a constant of the
+#: loop, which LLVM then lays out as ``linspace``'s, with or without ``endpoint``
+_LOOPS["logspace_jit", 4] = (29, 80, 8, 4252)
+_LOOPS["logspace_jit", 8] = (29, 60, 4, 65533)
 _LOOPS["geomspace", 4] = (29, 80, 8, 4252)
 _LOOPS["geomspace", 8] = (29, 60, 4, 65533)
 #: ``logspace``/``geomspace`` with ``endpoint``: the kernel computes the concatenation too, and
@@ -154,7 +158,7 @@ def forms(
     unrolled, vec_from, chunk, _ = _LOOPS[program, isize]
     if splits(isize, out_size, program):
         return (0, div), div % 2 == 1
-    if program != "linspace" and endpoint:
+    if endpoint and (program, isize) in _ENDPOINT_LOOPS:
         unrolled, vec_from, wide_from = _ENDPOINT_LOOPS[program, isize]
         if div <= unrolled:
             return (0, 0), None

@@ -5,7 +5,9 @@
 stays NumPy's power, which differs from the C library's in the last bit for some operands.
 
 The operands have one shape and one dtype, float32 or float64 (the callers promote and
-broadcast); subnormal results are kept (docs/semantics.md). The tangents are ``pow``'s.
+broadcast); subnormal results are kept (docs/semantics.md). With ``exp2=True`` (a float64 base
+that is the constant 2.0 in the compiled loop) the C library's ``exp2`` of ``y``, as LLVM
+rewrites that ``pow``. The tangents are ``pow``'s.
 """
 
 from __future__ import annotations
@@ -22,14 +24,16 @@ from trellax._src.lax.fma import _one_shape
 from trellax._src.lax.shapes import def_elementwise
 
 
-def _values(x: Any, y: Any) -> Any:
+def _values(x: Any, y: Any, *, exp2: bool = False) -> Any:
     x, y = np.asarray(x), np.asarray(y)
     if x.dtype == np.float32:
         return libm_f32.pow_f32(x, y, flush=False)
+    if exp2:  # LLVM turns pow(2.0, y) with a constant base into exp2(y)
+        return xla_f64.exp2_f64(np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape)))
     return xla_f64.pow_f64(x, y)
 
 
-def _aval(x: Any, y: Any) -> ShapedArray:
+def _aval(x: Any, y: Any, *, exp2: bool = False) -> ShapedArray:
     shape = _one_shape(x.shape, y.shape)  # sizes of 1 broadcast, as batching gives them
     if shape is None or not (x.dtype == y.dtype and x.dtype in _DTYPES):
         raise TypeError(

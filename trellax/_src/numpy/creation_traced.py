@@ -189,7 +189,7 @@ def linspace(
         elif compute in _F32_F64:
             size = num * math.prod(bounds)
             out = _xla_samples(lo, hi, part, ax, div, size, compute, program, endpoint)
-        elif program == "logspace" and kind == "c" and _finite_real(lo) and _finite_real(hi):
+        elif program != "linspace" and kind == "c" and _finite_real(lo) and _finite_real(hi):
             out = _complex_logspace_samples(_along(lo, part, ax), _along(hi, part, ax), ax, div)
         else:
             frac = lax.div(broadcasted_iota(compute, part, ax), const(div, compute))
@@ -352,11 +352,15 @@ def logspace(
     lo, hi, b = (_endpoint(v, compute) for v in (start, stop, base))
     bounds = core.broadcast_shapes(tuple(lo.shape), tuple(hi.shape), tuple(b.shape))
     lo, hi, b = (_to_shape(v, bounds) for v in (lo, hi, b))
-    exponents, _ = linspace(lo, hi, num, endpoint, compute, axis=axis, program="logspace")
+    # a constant base (a Python number under a user's jit) changes XLA's loop layout
+    program = "logspace" if not core.is_concrete(b) else "logspace_jit"
+    exponents, _ = linspace(lo, hi, num, endpoint, compute, axis=axis, program=program)
     ax = axis + exponents.ndim if axis < 0 else axis
     spread = _along(b, tuple(exponents.shape), ax)
     if compute in _F32_F64 and num >= 2:  # JAX's pow is the C library's (backend/linspace_xla.py)
-        out = libm_pow_p.bind(spread, exponents)
+        two = program == "logspace_jit" and _abs_value(b) == 2
+        two = two and bool(np.all(np.asarray(core.to_concrete_value(b)) > 0))
+        out = libm_pow_p.bind(spread, exponents, exp2=bool(two and compute == np.float64))
     else:
         out = lax.pow(spread, exponents)
     return _convert(out, dtype, False)
