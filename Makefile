@@ -170,6 +170,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_lax_scalars.py
 	$(GOLDEN_PY) tools/gen_golden_mean_half.py
 	$(GOLDEN_PY) tools/gen_golden_xla16.py
+	$(GOLDEN_PY) tools/gen_golden_lin17.py
 	$(GOLDEN_PY) tools/gen_golden_jnp_scalars.py
 	$(GOLDEN_PY) tools/gen_golden_fuzz.py --compose --x64 --limit 60
 	$(GOLDEN_PY) tools/gen_golden_fuzz_fixes.py

@@ -718,6 +718,7 @@ CASES["random_exp"] = lambda: trellax.random.lognormal(_K(), 0.5, (3,))  # XLA's
 CASES["random_tan"] = lambda: trellax.random.cauchy(_K(), (3,))  # the C library's tanf
 CASES["random_pow"] = lambda: trellax.random.weibull_min(_K(), 1.0, 2.0, (3,))  # powf
 CASES["fma"] = lambda: fma(f32(), f32() * 0 + 3.0, f32())  # lax/fma.py, rounded once
+CASES["libm_pow"] = lambda: trellax.numpy.logspace(f32()[0], 2.0, 4)  # the C library's powf
 CASES["custom_linear_solve"] = lambda: lax.custom_linear_solve(
     lambda x: 2.0 * x, f32(), lambda mv, y: y / 2.0, symmetric=True
 )

@@ -97,6 +97,18 @@ def tan_f64(x: Any) -> F64:
     return result
 
 
+def exp2_f64(x: Any) -> F64:
+    """The C library's ``exp2`` (what LLVM calls for ``pow(2.0, x)`` with a constant base):
+    NumPy's scalar loop, which it takes for an operand with a negative stride."""
+    x = np.asarray(x, np.float64)
+    buf = np.empty(x.size)
+    view = buf[::-1]
+    view[...] = x.reshape(-1)
+    with np.errstate(all="ignore"):
+        out: F64 = np.exp2(view).reshape(x.shape)
+    return out
+
+
 def pow_f64(x: Any, y: Any) -> F64:
     """The C library's ``pow`` (XLA:CPU's float64 ``pow``): NumPy's scalar loop, which it takes
     for operands with a negative stride."""

@@ -21,13 +21,29 @@ from trellax._src.lax.shapes import def_elementwise
 
 
 def _aval(a: Any, b: Any, c: Any) -> ShapedArray:
-    if not (a.shape == b.shape == c.shape and a.dtype == b.dtype == c.dtype):
+    # one rank; sizes of 1 broadcast (the elementwise batch rule gives an unbatched operand a
+    # leading 1, as for every other elementwise primitive)
+    shape = _one_shape(a.shape, b.shape, c.shape)
+    if shape is None or not a.dtype == b.dtype == c.dtype:
         raise TypeError(
             f"fma: operands of one shape and dtype required, got "
             f"{a.dtype}{list(a.shape)}, {b.dtype}{list(b.shape)}, {c.dtype}{list(c.shape)}"
         )
     weak = bool(a.weak_type and b.weak_type and c.weak_type)
-    return ShapedArray._fast(tuple(a.shape), a.dtype, weak)
+    return ShapedArray._fast(shape, a.dtype, weak)
+
+
+def _one_shape(*shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The shape of operands of one rank whose sizes agree or are 1, else None."""
+    if len({len(s) for s in shapes}) != 1:
+        return None
+    out = []
+    for sizes in zip(*shapes, strict=True):
+        big = {n for n in sizes if n != 1}
+        if len(big) > 1:
+            return None
+        out.append(big.pop() if big else 1)
+    return tuple(out)
 
 
 fma_p = Primitive("fma")

@@ -47,6 +47,7 @@ from trellax._src.numpy.util import to_inexact_dtype
 
 DType = np.dtype[Any]
 _PY_KIND = {int: "i", float: "f", complex: "c"}
+_F32_F64 = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _from_numpy_like(
@@ -749,8 +750,11 @@ def linspace(
     lo, hi = _concrete_ends("linspace", start, stop)
     traced.check_size("linspace", (num, *np.broadcast_shapes(lo.shape, hi.shape)), d)
     compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
-    value, step = _samples(lo.astype(compute), hi.astype(compute), num, endpoint, axis)
     cd = to_inexact_dtype(d)
+    if num >= 2 and compute is np.float64 and cd in _F32_F64 and dtypes.kind(d) == "f":
+        value, step = eager.linspace_xla.samples_f32_f64(lo, hi, num, endpoint, axis, cd)
+    else:
+        value, step = _samples(lo.astype(compute), hi.astype(compute), num, endpoint, axis)
     if num >= 2 and compute is np.float64 and eager.linspace_xla.handles(cd, dtypes.kind(d)):
         value = eager.linspace_xla.samples(lo, hi, num, endpoint, axis, cd)  # JAX's bits
     if np.iscomplexobj(value) and dtypes.kind(d) != "c":  # JAX's conversion: the real part
@@ -795,6 +799,15 @@ def logspace(
     traced.check_size("logspace", (num, *np.broadcast_shapes(lo.shape, hi.shape, b.shape)), d)
     compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
     shape = np.broadcast_shapes(lo.shape, hi.shape, b.shape)
+    if num >= 2 and compute is np.float64 and d in _F32_F64 and b.dtype.kind in "biuf":
+        # JAX's exponents from its linspace formula in logspace's own compiled loop, then the
+        # C library's pow (backend/linspace_xla.py)
+        lo, hi = (np.broadcast_to(v, shape) for v in (lo, hi))
+        exponents, _ = eager.linspace_xla.samples_f32_f64(
+            lo, hi, num, endpoint, axis, d, "logspace"
+        )
+        value = eager.linspace_xla.power(b, exponents, axis)
+        return eager.wrap(value, d, False)
     lo, hi = (np.broadcast_to(v, shape).astype(compute) for v in (lo, hi))
     exponents, _ = _samples(lo, hi, num, endpoint, axis)
     ax = axis + exponents.ndim if axis < 0 else axis
@@ -854,6 +867,9 @@ def geomspace(
     if np.any(undefined):  # a non-finite end or a change of sign: JAX's NaN pattern
         return traced.geomspace(start, stop, num, endpoint, d, axis)
     traced.check_size("geomspace", (num, *np.broadcast_shapes(lo.shape, hi.shape)), d)
+    if num >= 2 and d in _F32_F64 and lo.ndim == hi.ndim == 0 and lo.dtype.kind in "biuf":
+        value = eager.linspace_xla.geomspace(lo, hi, num, endpoint, d)  # JAX's bits
+        return eager.wrap(value, d, False)
     compute = np.complex128 if "c" in (dtypes.kind(d), lo.dtype.kind, hi.dtype.kind) else np.float64
     with fp_errors.quiet():
         value = np.geomspace(lo.astype(compute), hi.astype(compute), num, endpoint, axis=axis)

@@ -21,10 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.backend import eager
 from trellax._src.core import core
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.lax import elementwise as lax
+from trellax._src.lax.fma import fma_p
+from trellax._src.lax.libm_pow import libm_pow_p
 from trellax._src.lax.select_n import select_n
 from trellax._src.lax.structural import (
     _convert,
@@ -160,6 +163,7 @@ def linspace(
     dtype: DType,
     retstep: bool = False,
     axis: int = 0,
+    program: str = "linspace",
 ) -> tuple[Array, Array | None]:
     """``num`` samples from ``start`` to ``stop`` along a new axis ``axis`` (and the step when
     asked), computed in the inexact type of ``dtype`` (integer results are floored, as eagerly).
@@ -182,6 +186,11 @@ def linspace(
         part = (*bounds[:ax], n, *bounds[ax:])
         if compute in _HALF:
             out = _half_samples(_along(lo, part, ax), _along(hi, part, ax), ax, div, compute)
+        elif compute in _F32_F64:
+            size = num * math.prod(bounds)
+            out = _xla_samples(lo, hi, part, ax, div, size, compute, program, endpoint)
+        elif program != "linspace" and kind == "c" and _finite_real(lo) and _finite_real(hi):
+            out = _complex_logspace_samples(_along(lo, part, ax), _along(hi, part, ax), ax, div)
         else:
             frac = lax.div(broadcasted_iota(compute, part, ax), const(div, compute))
             one_minus = lax.sub(const(1, compute), frac)
@@ -227,6 +236,107 @@ def _half_samples(lo: Array, hi: Array, ax: int, div: int, compute: DType) -> Ar
     return _convert(lax.add(left, rounded(lax.mul(_convert(hi, f32, False), frac))), compute, False)
 
 
+_F32_F64 = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _xla_samples(
+    lo: Array,
+    hi: Array,
+    part: Shape,
+    ax: int,
+    div: int,
+    size: int,
+    compute: DType,
+    program: str = "linspace",
+    endpoint: bool = False,
+) -> Array:
+    """float32/float64 samples ``start * (1 - i * c) + i * (stop * c)`` (``c = 1 / div``) as
+    XLA:CPU computes JAX's ``program`` (``backend/linspace_xla.py``): with an end traced, the
+    fused multiply-adds of the compiled loop; with both ends constants, LLVM folds the unrolled
+    samples with every operation rounded (an end of 0 or 1 folds more in a vector loop: not
+    followed)."""
+    xla = eager.linspace_xla
+    isize = np.dtype(compute).itemsize
+    c = const(np.dtype(compute).type(1) / np.dtype(compute).type(div), compute)
+    iota = broadcasted_iota(compute, part, ax)
+    if math.prod(part) > div:  # ends with more than one element
+        form = xla.array_form(lo.ndim, hi.ndim, ax == len(part) - 1)
+        t = lax.mul(iota, c)
+        om = lax.sub(const(1, compute), t)
+        start, stop = _along(lo, part, ax), _along(hi, part, ax)
+        if form == "i_sc":
+            return fma_p.bind(start, om, lax.mul(iota, _along(lax.mul(hi, c), part, ax)))
+        if form == "stop_t":
+            return fma_p.bind(stop, t, lax.mul(start, om))
+        return fma_p.bind(start, om, lax.mul(stop, t))
+    start, sc = _along(lo, part, ax), _along(lax.mul(hi, c), part, ax)
+    one_minus = lax.sub(const(1, compute), lax.mul(iota, c))
+    (f_lo, f_hi), first = xla.forms(isize, div, size, program, endpoint)
+    in_loop = None  # where the fused forms apply, when not everywhere
+    if f_hi > f_lo and (f_lo, f_hi) != (0, div):
+        in_loop = lax.lt(iota, const(f_hi, compute))
+        if f_lo:
+            in_loop = lax.bitwise_and(in_loop, lax.ge(iota, const(f_lo, compute)))
+    if f_hi > f_lo:
+        fused = fma_p.bind(lax.neg(iota), _full(c, part), _full(1, part, compute))
+    if core.is_concrete(lo) and core.is_concrete(hi) and not xla.splits(isize, size, program):
+        plain = lax.add(lax.mul(start, one_minus), lax.mul(iota, sc))
+        if f_hi == f_lo or xla.constants_fold(isize, div, program):
+            return plain
+        if _abs_value(hi) == 1:  # i * (stop * c) is +-(i * c): only start * om is left to
+            # contract, and 1 - i * c stays rounded (other special ends: not followed)
+            looped = fma_p.bind(start, one_minus, lax.mul(iota, sc))
+            return looped if in_loop is None else select_n(in_loop, plain, looped)
+        looped = fma_p.bind(iota, sc, lax.mul(start, fused))
+        return looped if in_loop is None else select_n(in_loop, plain, looped)
+    if f_hi > f_lo:
+        one_minus = fused if in_loop is None else select_n(in_loop, one_minus, fused)
+    if first is True:
+        return fma_p.bind(start, one_minus, lax.mul(iota, sc))
+    out = fma_p.bind(iota, sc, lax.mul(start, one_minus))
+    if first is None and div > 1:  # the unrolled loop's i = 1: 1 * sc folded
+        first_form = fma_p.bind(start, one_minus, sc)
+        out = select_n(lax.eq(iota, const(1, compute)), out, first_form)
+    return out
+
+
+def _finite_real(x: Array) -> bool:
+    """Whether ``x`` is concrete, finite and real-valued (complex with zero imaginary parts)."""
+    v = core.to_concrete_value(x)
+    return v is not None and bool(np.all(np.isfinite(v)) and np.all(np.imag(v) == 0))
+
+
+def _complex_logspace_samples(lo: Array, hi: Array, ax: int, div: int) -> Array:
+    """Complex exponents of ``logspace`` with constant real-valued ends, as XLA:CPU computes
+    JAX's formula in ``logspace``'s loop (not unrolled: it calls the complex ``pow``): ``t = i *
+    c`` in the real type, the real part ``fma(stop, t, start * (1 - t))`` (the complex products
+    by ``t + 0j`` reduce to real ones once the zero imaginary parts are folded), the imaginary
+    part +0."""
+    rd = np.dtype(np.float32 if lo.dtype == np.complex64 else np.float64)
+    shape = tuple(lo.shape)
+    t = lax.mul(broadcasted_iota(rd, shape, ax), const(rd.type(1) / rd.type(div), rd))
+    om = lax.sub(const(1, rd), t)
+    re = fma_p.bind(lax.real(hi), t, lax.mul(lax.real(lo), om))
+    return lax.complex(re, _full(0, shape, rd))
+
+
+def _abs_value(x: Array) -> float | None:
+    """``|x|`` when the concrete ``x`` has one magnitude everywhere, else None."""
+    v = core.to_concrete_value(x)
+    if v is None:
+        return None
+    a = np.unique(np.abs(np.asarray(v)))
+    return float(a[0]) if a.size == 1 else None
+
+
+def _full(x: Any, shape: Shape, dtype: DType | None = None) -> Array:
+    """A scalar (an array or a Python number of ``dtype``) broadcast to ``shape``."""
+    if not isinstance(x, Array):
+        assert dtype is not None, "a Python number needs its dtype"
+        x = const(x, dtype)
+    return broadcast_in_dim(x, shape, ())
+
+
 def _to_shape(x: Array, shape: tuple[int, ...]) -> Array:
     """``x`` broadcast (right-aligned, as NumPy does) to ``shape``."""
     if tuple(x.shape) == shape:
@@ -242,9 +352,17 @@ def logspace(
     lo, hi, b = (_endpoint(v, compute) for v in (start, stop, base))
     bounds = core.broadcast_shapes(tuple(lo.shape), tuple(hi.shape), tuple(b.shape))
     lo, hi, b = (_to_shape(v, bounds) for v in (lo, hi, b))
-    exponents, _ = linspace(lo, hi, num, endpoint, compute, axis=axis)
+    # a constant base (a Python number under a user's jit) changes XLA's loop layout
+    program = "logspace" if not core.is_concrete(b) else "logspace_jit"
+    exponents, _ = linspace(lo, hi, num, endpoint, compute, axis=axis, program=program)
     ax = axis + exponents.ndim if axis < 0 else axis
-    out = lax.pow(_along(b, tuple(exponents.shape), ax), exponents)
+    spread = _along(b, tuple(exponents.shape), ax)
+    if compute in _F32_F64 and num >= 2:  # JAX's pow is the C library's (backend/linspace_xla.py)
+        two = program == "logspace_jit" and _abs_value(b) == 2
+        two = two and bool(np.all(np.asarray(core.to_concrete_value(b)) > 0))
+        out = libm_pow_p.bind(spread, exponents, exp2=bool(two and compute == np.float64))
+    else:
+        out = lax.pow(spread, exponents)
     return _convert(out, dtype, False)
 
 
