@@ -258,3 +258,23 @@ def test_numpy_product_is_not_xlas(name: str) -> None:
     assert np.logical_or.reduce([~(np.abs(v) <= big) for v in inner])[odd].all()
     share = float((~same[keep & finite]).mean())
     assert 0.15 < share < 0.30, share
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_products_of_empty_axes_are_one(dtype: str) -> None:
+    """A complex ``prod`` over an empty axis (or beside one) is 1 in each remaining place, as
+    in JAX; the XLA-order fold crashed on reshaping an empty operand."""
+    with trellax.enable_x64(dtype == "complex128"):
+        _empty_products(dtype)
+
+
+def _empty_products(dtype: str) -> None:
+    x = tnp.zeros((3, 0, 2), dtype=dtype)
+    for axis, shape in ((0, (0, 2)), (1, (3, 2)), ((0, 1), (2,)), (None, ())):
+        for f in (
+            lambda v, a=axis: tnp.prod(v, axis=a),
+            trellax.jit(lambda v, a=axis: tnp.prod(v, axis=a)),
+        ):
+            got = np.asarray(f(x))
+            assert got.shape == shape and got.dtype == np.dtype(dtype)
+            assert (got == 1).all()

@@ -798,3 +798,26 @@ def test_numpy_layer_changes_ranks_explicitly() -> None:
         lax.mul(tnp.ones(3), tnp.ones((2, 3)))
     with pytest.raises(TypeError, match="select_n: arrays must have the same number"):
         lax.select_n(tnp.ones(3, bool), tnp.ones((2, 3)), tnp.ones((2, 3)))
+
+
+def _reshard_case():
+    """``reshard`` to a sharding in the type (a one-device mesh with an Explicit axis)."""
+    from trellax.sharding import AxisType, reshard
+    from trellax.sharding import PartitionSpec as P
+
+    m = trellax.make_mesh((1,), ("X",), axis_types=(AxisType.Explicit,))
+    with trellax.set_mesh(m):
+        return reshard(f32() * 2.0, P("X"))
+
+
+def _constraint_case():
+    """``with_sharding_constraint`` (a one-device mesh with an Auto axis)."""
+    from trellax.sharding import AxisType, NamedSharding
+    from trellax.sharding import PartitionSpec as P
+
+    m = trellax.make_mesh((1,), ("A",), axis_types=(AxisType.Auto,))
+    return lax.with_sharding_constraint(f32() * 2.0, NamedSharding(m, P("A")))
+
+
+CASES["reshard"] = _reshard_case
+CASES["sharding_constraint"] = _constraint_case

@@ -181,3 +181,31 @@ def test_vmap_and_grad_through_the_fused_forms() -> None:
         np.testing.assert_allclose(log[k], tnp.logspace(float(k), 2.0, 7), rtol=1e-6)
     grads = trellax.vmap(trellax.grad(lambda a: tnp.linspace(a, 2.0, 5).sum()))(starts)
     np.testing.assert_array_equal(grads, [2.5, 2.5, 2.5])
+
+
+def test_logspace_derivatives_are_pows() -> None:
+    """``libm_pow`` (the C library's pow inside ``logspace``) differentiates as ``pow``: first
+    and second derivatives of a ``logspace`` sum in its start and stop, against the closed form
+    in float64, eagerly and under ``jit``."""
+    n, base = 7, 10.0
+    t = np.arange(n) / (n - 1)
+
+    def total(a: Any, b: Any) -> Any:
+        return tnp.logspace(a, b, n, base=base).sum()
+
+    a0, b0 = 0.3, 1.2
+    y = base ** (a0 + (b0 - a0) * t)
+    ln = np.log(base)
+    want = {
+        "da": (ln * y * (1 - t)).sum(),
+        "db": (ln * y * t).sum(),
+        "daa": (ln**2 * y * (1 - t) ** 2).sum(),
+        "dab": (ln**2 * y * t * (1 - t)).sum(),
+    }
+    for wrap in (lambda f: f, trellax.jit):
+        a, b = tnp.float32(a0), tnp.float32(b0)
+        da, db = wrap(trellax.grad(total, argnums=(0, 1)))(a, b)
+        daa = wrap(trellax.grad(trellax.grad(total, argnums=0), argnums=0))(a, b)
+        dab = wrap(trellax.grad(trellax.grad(total, argnums=0), argnums=1))(a, b)
+        for got, key in ((da, "da"), (db, "db"), (daa, "daa"), (dab, "dab")):
+            np.testing.assert_allclose(float(got), want[key], rtol=2e-5)

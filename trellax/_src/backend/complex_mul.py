@@ -180,7 +180,8 @@ def fold(x: np.ndarray, axes: tuple[int, ...]) -> Any:
     x = np.asarray(x)
     rest = [d for d in range(x.ndim) if d not in axes]
     moved = np.transpose(x, (*rest, *axes))
-    flat = moved.reshape((*moved.shape[: len(rest)], -1))
+    kept = moved.shape[: len(rest)]
+    flat = moved.reshape((*kept, int(np.prod(moved.shape[len(rest) :], dtype=np.int64))))
     if len(axes) == 1:
         while flat.shape[-1] > WINDOW:
             n = flat.shape[-1]

@@ -49,4 +49,14 @@ libm_pow_p = Primitive("libm_pow")
 libm_pow_p.def_impl(_values)
 libm_pow_p.def_abstract_eval(_aval)
 def_elementwise(libm_pow_p, fusable=False)
-ad_util.defjvp(libm_pow_p, _pow_jvp_x, _pow_jvp_y)
+
+
+def _jvp_x(t: Any, ans: Any, x: Any, y: Any, *, exp2: bool = False) -> Any:
+    return _pow_jvp_x(t, ans, x, y)
+
+
+def _jvp_y(t: Any, ans: Any, x: Any, y: Any, *, exp2: bool = False) -> Any:
+    return _pow_jvp_y(t, ans, x, y)
+
+
+ad_util.defjvp(libm_pow_p, _jvp_x, _jvp_y)  # pow's rules (``exp2`` changes no value)

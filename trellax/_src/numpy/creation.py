@@ -40,7 +40,7 @@ from trellax._src.lax.structural import (
 )
 from trellax._src.numpy import creation_traced as traced
 from trellax._src.numpy import extended as _extended
-from trellax._src.numpy.creation_placement import placed
+from trellax._src.numpy.creation_placement import placed, placed_like
 from trellax._src.numpy.extended import handler, is_extended
 from trellax._src.numpy.static_args import int_axis
 from trellax._src.numpy.util import to_inexact_dtype
@@ -508,20 +508,7 @@ def _filled_like(
         key_dtype = a.dtype if dtype is None else dtype  # type: ignore[union-attr]
         return _filled(fun_name, a.shape if shape is None else shape, key_dtype, value)  # type: ignore[union-attr]
     s, d, weak = _like_dtype(a, dtype, fun_name)
-    return _placed_like(a, shape, _filled(fun_name, s if shape is None else shape, d, value, weak))
-
-
-def _placed_like(a: Any, shape: Any, out: Array) -> Array:
-    """``out`` laid out as ``a`` when ``a`` is a placed array of its shape: JAX's ``*_like``
-    of a concrete array keep its sharding."""
-    if (
-        isinstance(a, ConcreteArray)
-        and isinstance(out, ConcreteArray)
-        and a.committed
-        and tuple(a.shape) == tuple(out.shape)
-    ):
-        return out._with_sharding(a.sharding)
-    return out
+    return placed_like(a, shape, _filled(fun_name, s if shape is None else shape, d, value, weak))
 
 
 def zeros_like(
@@ -586,7 +573,7 @@ def full_like(
         fill = _complex_fill(fill_value, d, weak)
     out = _broadcast_fill("full_like", fill, s if shape is None else _shape(shape, "full_like"))
     # a fill value with dimensions gives a result laid out by its own sharding, as in JAX
-    return out if len(getattr(fill_value, "shape", ())) else _placed_like(a, shape, out)
+    return out if len(getattr(fill_value, "shape", ())) else placed_like(a, shape, out)
 
 
 # -- ranges -------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from trellax._src.backend.eager import ConcreteArray
 from trellax._src.core import out_sharding
 from trellax._src.core.basearray import Array
 from trellax._src.lax import sharding_rules
@@ -34,3 +35,16 @@ def placed(fn: F, *, keeps_arrays: bool = False) -> F:
         return sharding_rules.on_context_mesh(out)
 
     return wrapper  # type: ignore[return-value]
+
+
+def placed_like(a: Any, shape: Any, out: Array) -> Array:
+    """``out`` laid out as ``a`` when ``a`` is a placed array of its shape: JAX's ``*_like``
+    of a concrete array keep its sharding."""
+    if (
+        isinstance(a, ConcreteArray)
+        and isinstance(out, ConcreteArray)
+        and a.committed
+        and tuple(a.shape) == tuple(out.shape)
+    ):
+        return out._with_sharding(a.sharding)
+    return out
