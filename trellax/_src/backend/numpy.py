@@ -26,6 +26,7 @@ from trellax._src.backend import (
     scan_order,
     select_bits,
     singular,
+    sum_order,
     threads,
     xla_complex_pow,
     xla_erf,
@@ -581,8 +582,9 @@ def iota(*, dtype: np.dtype, shape: tuple[int, ...], dimension: int) -> Any:
 
 
 def reduce_sum(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
-    # The ufunc's own reduce: np.sum's Python wrapper costs more than summing 8 numbers.
-    return _accumulated(np.add, x, axes)
+    # XLA:CPU's order under 4,096 elements (sum_order.py), else the ufunc's own reduce.
+    out = sum_order.ordered_sum(x, axes)
+    return _accumulated(np.add, x, axes) if out is None else out
 
 
 def reduce_prod(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:

@@ -23,6 +23,9 @@ widened first and the result rounded back, as ``jnp.sum`` does) starting from ``
   row-major order (XLA does so beyond 256 elements too, but one trellax operation per element
   would cost too much there).
 
+A single axis (and each window) under 4,096 elements is summed by ``jnp.sum``, whose kernel adds
+in this order without a Python loop (``backend/sum_order.py``).
+
 An axis over 32 among two reduced axes is split by XLA into windows of 32 (a reduce-window
 kernel whose window sums a final loop adds); that is not reproduced. Everything else (4,096
 elements or more, where XLA calls a vectorized library kernel whose order
@@ -57,6 +60,8 @@ def _axes(ndim: int, axis: Any) -> tuple[int, ...]:
 
 def _left_to_right(y: Any) -> Any:
     """The last axis summed from ``+0`` one element after the other."""
+    if 2 <= y.shape[-1] <= WINDOW and y.size < LIBRARY_KERNEL_SIZE:
+        return jnp.sum(y, axis=-1)  # the same order, vectorized (backend/sum_order.py)
     total = jnp.zeros(y.shape[:-1], jnp.float32)
     for i in range(y.shape[-1]):
         total = total + y[..., i]
@@ -66,6 +71,8 @@ def _left_to_right(y: Any) -> Any:
 def _windows(y: Any) -> Any:
     """The last axis summed in windows of 32 (zero padding split around it), recursively."""
     n = y.shape[-1]
+    if n >= 2 and y.size < LIBRARY_KERNEL_SIZE:
+        return jnp.sum(y, axis=-1)  # the same order, vectorized (backend/sum_order.py)
     if n <= WINDOW:
         return _left_to_right(y)
     padded = -(-n // WINDOW) * WINDOW
