@@ -78,7 +78,8 @@ def _differ(jit: bool) -> dict[str, list[str]]:
     bad: dict[str, list[str]] = {"ordered": [], "flushed": [], "outside": []}
     for key, op, dtype, shape, axis, opts in CASES:
         if jit and op == "var":
-            continue  # jit's var divides by the count as a reciprocal product (not a sum matter)
+            continue  # jitted, var divides by the constant count as a reciprocal product, as
+            # jitted JAX does (the golden is eager JAX's true division; not a sum matter)
         x = case_input(key, dtype, shape, opts["kind"])
         want = _dec(GOLDEN["cases"][key])
         with trellax.enable_x64(dtype == "float64"):
