@@ -44,6 +44,15 @@ SHAPES_ND = [
     (3, 40, 34),
     (2, 3, 4),
 ]
+#: 2-D blocks among axes of length 1, reduced over both long axes
+BLOCKS_ND = [
+    ((1, 8, 5), None),
+    ((8, 1, 5), None),
+    ((4, 1, 7), (0, 2)),
+    ((16, 3, 1), (0, 1)),
+    ((1, 20, 6), (1, 2)),
+    ((24, 1, 1, 4), None),
+]
 #: values mixed into the special-value arrays (subnormals apart: XLA:CPU flushes them)
 SPECIALS = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 3e38, -3e38, 1.0, -1.0], np.float64)
 #: kinds whose sums may differ from JAX's by XLA's flush of subnormals to zero
@@ -86,10 +95,13 @@ def _axes(shape: tuple[int, ...]) -> list[Any]:
 def cases() -> list[tuple[str, str, str, tuple[int, ...], Any, dict[str, Any]]]:
     """Every case: ``(key, op, dtype, shape, axis, options)``."""
     out: list[tuple[str, str, str, tuple[int, ...], Any, dict[str, Any]]] = []
+    seen: set[str] = set()
 
     def add(op: str, dtype: str, shape: tuple[int, ...], axis: Any, **opts: Any) -> None:
         key = f"{op} {dtype} {shape} {axis} {sorted(opts.items())}"
-        out.append((key, op, dtype, shape, axis, opts))
+        if key not in seen:
+            seen.add(key)
+            out.append((key, op, dtype, shape, axis, opts))
 
     for n in SIZES_1D:
         for kind in ("normal", "abs"):
@@ -110,6 +122,16 @@ def cases() -> list[tuple[str, str, str, tuple[int, ...], Any, dict[str, Any]]]:
         add("var", "float32", (n,), None, kind="normal")
         add("average", "float32", (n,), None, kind="normal")
         add("nansum", "float32", (n,), None, kind="special")
+    for r in (2, 3, 4, 5, 8, 9, 12, 16, 17, 20, 24, 28, 31, 32):
+        for c in (2, 3, 5, 6, 7, 8, 9, 17, 32):
+            add("sum", "float32", (r, c), None, kind="normal")
+            if (r + c) % 3 == 0:
+                add("sum", "float64", (r, c), None, kind="scaled")
+                add("sum", "float32", (r, c), None, kind="special")
+    for shape, axis in BLOCKS_ND:
+        add("sum", "float32", shape, axis, kind="normal")
+        add("sum", "float32", shape, axis, kind="normal", keepdims=True)
+        add("mean", "float32", shape, axis, kind="normal")
     for shape in SHAPES_ND:
         for axis in _axes(shape):
             for kind in ("normal", "special"):

@@ -12,7 +12,10 @@ it (measured against JAX 0.10.2: ``tests/test_sum_order.py``, golden data from
   way (XLA's tree-reduction rewrite into a ``reduce_window`` of 32, then a ``reduce``);
 * the reduced axes all of length 1: the input itself (a ``-0.0`` stays ``-0.0``, at any size;
   NumPy's ``add.reduce`` adds it to ``+0``);
-* float16 and bfloat16 added in float32 and rounded once; complex numbers part by part.
+* float16 and bfloat16 added in float32 and rounded once; complex numbers part by part;
+* a float32 or float64 block of two reduced axes of 2 to 32 elements each (every other axis of
+  length 1): :func:`block_sum`, XLA's loop as LLVM vectorizes it (row-major, or the accumulators
+  of :func:`lane_count`).
 
 Starting from ``+0`` matters only for the sign of a zero (a sum is ``-0`` only when every
 addend is ``-0`` and nothing adds ``+0``), so the sums here start from the first element and
@@ -28,8 +31,8 @@ sum in the domain, and sums a chunk of an operand outside it in NumPy's order
 call this kernel for those sums (``interpreters/specialize.py``).
 
 Outside that domain (4,096 elements or more, where XLA calls a vectorized library kernel whose
-order depends on the machine; two or more reduced axes longer than 1, where LLVM's vectorizer
-picks the accumulators, see ``optim/reduce_order.py``) the sum is NumPy's pairwise one.
+order depends on the machine; other reductions over two or more axes longer than 1: a side over
+32, a batch axis, complex and half-precision blocks, three axes) the sum is NumPy's pairwise one.
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ _F32 = np.dtype(np.float32)
 _HALF = frozenset({np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)})
 _WIDE = frozenset({_F32, np.dtype(np.float64), np.dtype(np.complex64), np.dtype(np.complex128)})
 _ORDERED = _HALF | _WIDE
+_F64 = np.dtype(np.float64)
+_BLOCK = frozenset({_F32, _F64})
 _reduce = np.add.reduce
 #: up to this many windows, add.accumulate along them beats a transposed copy and add.reduce
 _FEW_WINDOWS = 8
@@ -82,6 +87,9 @@ def ordered_sum(x: np.ndarray[Any, Any], axes: tuple[int, ...]) -> Any:
     long = [a for a in axes if shape[a] != 1]
     if not long:
         return x.reshape([n for i, n in enumerate(shape) if i not in axes])
+    if len(long) == 2 and _is_block(shape, dtype, long):
+        rows, cols = shape[long[0]], shape[long[1]]
+        return np.asarray(block_sum(x.reshape(rows, cols))).reshape([1] * (len(shape) - len(axes)))
     if len(long) > 1 or x.size >= LIBRARY_SIZE:
         return None
     axis = long[0]
@@ -107,7 +115,70 @@ def in_domain(shape: tuple[int, ...], dtype: np.dtype[Any], axes: tuple[int, ...
         return False
     long = [a for a in axes if shape[a] != 1]
     size = math.prod(shape)
+    if len(long) == 2 and _is_block(shape, dtype, long):
+        return True
     return size > 0 and (not long or (len(long) == 1 and size < LIBRARY_SIZE))
+
+
+def _is_block(shape: tuple[int, ...], dtype: np.dtype[Any], long: list[int]) -> bool:
+    """A float32 or float64 operand whose only axes longer than 1 are the two reduced ``long``
+    ones, each of at most 32 elements: :func:`block_sum`'s domain (measured on 2-D blocks)."""
+    return (
+        dtype in _BLOCK
+        and shape[long[0]] <= WINDOW
+        and shape[long[1]] <= WINDOW
+        and math.prod(shape) == shape[long[0]] * shape[long[1]]
+    )
+
+
+def lane_count(rows: int, cols: int, squares: bool = False, wide: bool = False) -> int:
+    """How many accumulators XLA's compiled loop (LLVM's vectorizer) gives a ``(rows, cols)``
+    float32 block (float64 with ``wide``), measured for ``rows, cols <= 32``
+    (``tools/gen_golden_optim_reduce.py``); ``1`` is one accumulator (row-major order).
+    ``squares`` is a norm's block, whose squares are fused into the loop (float32 ``8 x 7`` and
+    ``8 x 8`` take 8 lanes there, 4 for a sum; float64 ``4 x 7`` and ``4 x 8`` take 4, not 2)."""
+    if not 2 <= cols <= 8 or rows < 2:
+        return 1
+    if wide:
+        if rows == 2 or (rows == 4 and squares):
+            return rows
+        if rows in (4, 8, 12) or 16 <= rows <= WINDOW:
+            return 4 if cols <= 6 else 2
+        return 1
+    if rows in (2, 4):
+        return rows
+    if rows == 8:
+        return 8 if squares or cols <= 6 else 4
+    if not 16 <= rows <= WINDOW:
+        return 1
+    if cols >= 7:
+        return 4
+    if rows % 8 < 4:
+        return 8
+    return 8 if cols == 2 and rows >= 28 else 4
+
+
+def block_sum(y: np.ndarray[Any, Any]) -> Any:
+    """A float32 or float64 ``(rows, cols)`` block, both sides 2 to 32, summed as XLA:CPU's loop
+    adds it (``optim/reduce_order.py`` describes it; every such shape measured against eager
+    JAX 0.10.2, two draws each): row-major from ``+0``, or, where :func:`lane_count` is above 1,
+    ``lanes`` accumulators (accumulator ``j`` taking rows ``j, j + lanes, ...`` element by
+    element) halved pairwise, then the rows left over added one element after the other."""
+    rows, cols = y.shape
+    lanes = lane_count(rows, cols, wide=y.dtype == _F64)
+    if lanes == 1:
+        return _accumulate(y.reshape(rows * cols))[-1] + 0
+    whole = rows - rows % lanes
+    # (steps * cols, lanes), C-contiguous: add.reduce adds each lane's elements in order
+    steps = y[:whole].reshape(whole // lanes, lanes, cols).transpose(0, 2, 1)
+    # (a reshape may keep the transposed strides, under which NumPy would sum pairwise: copy)
+    acc = _reduce(np.ascontiguousarray(steps.reshape(-1, lanes)), 0)
+    while acc.shape[0] > 1:
+        half = acc.shape[0] // 2
+        acc = acc[:half] + acc[half:]
+    if whole < rows:
+        acc = _accumulate(np.concatenate([acc, y[whole:].reshape(-1)]))
+    return acc[-1] + 0
 
 
 def _windows(x: np.ndarray[Any, Any], rows: int, n: int) -> tuple[np.ndarray[Any, Any], int]:

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 import trellax.numpy as jnp
+from trellax._src.backend.sum_order import lane_count as lane_count
 from trellax._src.optim.fma import fma
 
 #: inputs this large go to XLA's vectorized reduction kernel, whose order is not reproduced
@@ -80,33 +81,6 @@ def _windows(y: Any) -> Any:
     pads = [(0, 0)] * (y.ndim - 1) + [(low, padded - n - low)]
     y = jnp.pad(y, pads).reshape((*y.shape[:-1], padded // WINDOW, WINDOW))
     return _windows(_left_to_right(y))
-
-
-def lane_count(rows: int, cols: int, squares: bool = False, wide: bool = False) -> int:
-    """How many accumulators XLA's compiled loop (LLVM's vectorizer) gives a ``(rows, cols)``
-    float32 block (float64 with ``wide``), measured for ``rows, cols <= 32``
-    (``tools/gen_golden_optim_reduce.py``); ``1`` is one accumulator (row-major order).
-    ``squares`` is a norm's block, whose squares are fused into the loop (float32 ``8 x 7`` and
-    ``8 x 8`` take 8 lanes there, 4 for a sum; float64 ``4 x 7`` and ``4 x 8`` take 4, not 2)."""
-    if not 2 <= cols <= 8 or rows < 2:
-        return 1
-    if wide:
-        if rows == 2 or (rows == 4 and squares):
-            return rows
-        if rows in (4, 8, 12) or 16 <= rows <= WINDOW:
-            return 4 if cols <= 6 else 2
-        return 1
-    if rows in (2, 4):
-        return rows
-    if rows == 8:
-        return 8 if squares or cols <= 6 else 4
-    if not 16 <= rows <= WINDOW:
-        return 1
-    if cols >= 7:
-        return 4
-    if rows % 8 < 4:
-        return 8
-    return 8 if cols == 2 and rows >= 28 else 4
 
 
 def _lanes(y: Any, lanes: int) -> Any:
