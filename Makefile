@@ -87,6 +87,7 @@ golden: $(STAMP)
 	$(GOLDEN_PY) tools/gen_golden_index_sweep.py
 	$(GOLDEN_PY) tools/gen_golden_cumlogsumexp.py
 	$(GOLDEN_PY) tools/gen_golden_scan_order.py
+	$(GOLDEN_PY) tools/gen_golden_sum17.py
 	$(GOLDEN_PY) tools/gen_jax_names.py
 	$(GOLDEN_PY) tools/gen_golden_names.py
 	$(GOLDEN_PY) tools/gen_golden_lax_more.py

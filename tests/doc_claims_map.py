@@ -3432,10 +3432,16 @@ AUDITED: list[Evidence] = [
     ),
     E(
         "docs/semantics.md",
-        "A float32 `sum` is NumPy's pairwise summation, not XLA's order",
+        "A floating `sum` of an input under 4,096 elements is added in XLA:CPU's order",
+        "tests/test_sum_order.py",
         "tests/test_xla16_values.py::test_float32_sum_order_against_jax",
-        "benchmark: np.add.reduce against the windowed left-to-right sum (cumsum of 32-wide "
-        "rows), 2,000 calls each, thread time (session 16, xla16)",
+        "benchmark: tools/bench_sum17.py, thread time, interleaved rounds (session 17, sum17)",
+    ),
+    E(
+        "docs/semantics.md",
+        "Left as they are: sums of subnormal values (13 of 14 differ",
+        "tests/test_sum_order.py::test_sums_are_xla_cpus_bits",
+        "tests/test_xla16_values.py::test_float32_sum_order_against_jax",
     ),
     E(
         "docs/semantics.md",

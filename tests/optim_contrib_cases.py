@@ -288,15 +288,17 @@ def trajectory(o: Any, jnp: Any, opt: Any, dtype: str, kind: str, steps: int = 1
 #: jvp(grad) feeding Sophia's estimate (1 and 5), MoMo's adapted lower bound (1, the final state)
 #: Muon's and GaLore's matrix products (NumPy's order, not XLA's dot emitter's) and GaLore's SVD
 #: put them within 2-10 ulps; muon_options' bound is its final momentum's (entries at most
-#: 0.0098 that inherit the parameters' differences of 6.6e-7, 11 ulps of their 0.56)
+#: 0.0098 that inherit the parameters' differences of 6.6e-7, 11 ulps of their 0.56). Since
+#: ``jnp.sum`` takes XLA's order (backend/sum_order.py) the (3, 4) norms' sums round otherwise
+#: than jitted optax's fused squares: muon_options 700 -> 1207.5, scale_by_muon_alone 4.5 -> 5
 ULPS: dict[str, float] = {
     "muon": 3.0,
-    "muon_options": 700.0,
+    "muon_options": 1207.5,
     "muon_spectral": 2.0,
     "muon_aol": 4.0,
     "muon_schatten": 2.0,
     "muon_dims": 2.0,
-    "scale_by_muon_alone": 4.5,
+    "scale_by_muon_alone": 5.0,
     "galore": 6.0,
     "galore_options": 10.0,
     "scale_by_galore": 4.0,

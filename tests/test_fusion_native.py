@@ -53,7 +53,7 @@ def layer_norm(x):
 
 def cases():
     # name: (function, arguments, whether the kernels compute only exact operations)
-    x32 = special(1003, "float32", 0)
+    x32 = special(4099, "float32", 0)  # from 4,096: smaller sums are XLA-ordered, unfused
     x64 = special(1003, "float64", 1)
     y64 = special(1003, "float64", 2)[::-1].copy()
     rows32 = special((37, 301), "float32", 3)
@@ -186,7 +186,8 @@ def test_a_strided_output_or_another_dtype_is_refused(built: dict[str, Any]) -> 
     lib = _a_library(built)
     arrays = [np.zeros((8,) * n, d) for n, d in lib.kinds]
     lib(0, *arrays)  # r = 0: runs nothing
-    strided = [*arrays[:-1], np.zeros(16, arrays[-1].dtype)[::2]]
+    n_out = lib.kinds[-1][0]  # an output of the library's rank, strided along its first axis
+    strided = [*arrays[:-1], np.zeros((16,) + (8,) * (n_out - 1), arrays[-1].dtype)[::2]]
     with pytest.raises(TypeError, match="strided output"):
         lib(0, *strided)
     other = [a.astype(np.int8) for a in arrays]
@@ -240,8 +241,8 @@ def test_switched_off_the_libraries_are_not_used(
 ) -> None:
     monkeypatch.setenv("TRELLAX_CACHE_DIR", built["cache"])
     monkeypatch.setattr(fusion_native, "enabled", True)
-    # 4 chunks on NumPy's pairwise tree of the 1003-element sum: 248, 248, 248, 259 elements
-    assert _chain({}) == (built["numba"]["chain_sum"], 4)
+    # 16 chunks on NumPy's pairwise tree of the 4099-element sum: 15 of 256 elements, one of 259
+    assert _chain({}) == (built["numba"]["chain_sum"], 16)
     monkeypatch.setattr(fusion_native, "enabled", False)
     assert _chain({"compiled_wait": True}) == (built["numba"]["chain_sum"], 0)
 
@@ -250,7 +251,7 @@ def test_small_regions_are_never_counted(tmp_path: Any, monkeypatch: pytest.Monk
     monkeypatch.setenv("TRELLAX_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(fusion_native, "enabled", True)
     monkeypatch.setattr(fusion_native, "_LIBRARIES", {})  # named in this cache directory
-    _chain({"compiled_wait": True})  # the Numba kernels: loaded, a region of 1003 elements
+    _chain({"compiled_wait": True})  # the Numba kernels: loaded, a region of 4099 elements
     where = [
         d
         for d in os.listdir(tmp_path)

@@ -116,7 +116,8 @@ def _data(dtype: Any, shape: tuple[int, ...], seed: int = 0) -> np.ndarray[Any, 
 @pytest.mark.parametrize("m", [2, 3, 9, 129, 1031])
 def test_softmax_and_layer_norm_rows(dtype: Any, m: int) -> None:
     with trellax.enable_x64(dtype == np.float64):
-        x = tnp.asarray(_data(dtype, (37, m)))
+        # at least 4,096 elements: smaller row sums take XLA's order, unfused (sum_order.py)
+        x = tnp.asarray(_data(dtype, (max(37, -(-4096 // m)), m)))
         g = tnp.asarray(_data(dtype, (m,), seed=1))
         three_ways(softmax, x)
         three_ways(layer_norm, x, g, g * 0.5)
@@ -177,7 +178,7 @@ def test_row_max_and_min_of_special_values() -> None:
         tiny = np.finfo(dtype).tiny
         vals = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, tiny / 4, -tiny / 4, 1.0, -1.0], dtype)
         pairs = np.array([(a, b) for a in vals for b in vals], dtype)
-        rows = np.full((len(pairs), 40), -3.0, dtype)
+        rows = np.full((len(pairs), 64), -3.0, dtype)  # 5,184 elements: sums fused (sum_order.py)
         rows[:, 0], rows[:, -1] = pairs[:, 0], pairs[:, 1]
         with trellax.enable_x64(dtype == np.float64):
             x = tnp.asarray(rows)

@@ -188,19 +188,22 @@ MICRO_ULPS = {
     "micro_grad_mean_aux": 0.125,
     "micro_vmap": 1.0,
     "micro_vmap_sum": 1.0,
+    # ``jnp.sum(x * w)`` of a (6, 3) block: the compiled loop fuses the products into the sum
+    # with FMAs; trellax sums the rounded products in XLA's order (0 ulps before, by chance)
+    "mb_kwargs": 1.0,
     # aggregating's bias correction ``x / (1 - decay ** count)``, a float32 power of an array
     "agg_unbiased": 1.0,
 }
 
 
 def test_micro_counts_stated_in_the_docs() -> None:
-    """docs/compat.md: 25 microbatching/aggregating expressions: 15 bit for bit, 7 within 2
+    """docs/compat.md: 25 microbatching/aggregating expressions: 14 bit for bit, 8 within 2
     ulps, 3 raising optax's error class."""
     errors = [n for n in MICRO if "error" in GOLDEN["micro"][n]]
     assert len(MICRO) == 25 and len(errors) == 3
-    assert len(MICRO_ULPS) == 7 and max(MICRO_ULPS.values()) <= 2.0
+    assert len(MICRO_ULPS) == 8 and max(MICRO_ULPS.values()) <= 2.0
     assert not set(errors) & set(MICRO_ULPS)
-    assert len(MICRO) - len(MICRO_ULPS) - len(errors) == 15
+    assert len(MICRO) - len(MICRO_ULPS) - len(errors) == 14
 
 
 def test_every_contrib_optimizer_has_a_trajectory() -> None:

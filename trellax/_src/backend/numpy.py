@@ -27,6 +27,7 @@ from trellax._src.backend import (
     scan_order,
     select_bits,
     singular,
+    sum_order,
     threads,
     xla_complex_pow,
     xla_erf,
@@ -268,14 +269,9 @@ def pow_(x: np.ndarray, y: np.ndarray) -> Any:
     if _is_int(y.dtype) and x.dtype.kind != "c":
         return np.power(x, y.astype(x.dtype))
     if x.dtype.kind == "c":
-        return _complex_pow(x, y.astype(x.dtype) if y.dtype != x.dtype else y)
+        # XLA's complex power: its formula and its libraries' functions
+        return xla_complex_pow.complex_pow(x, y.astype(x.dtype) if y.dtype != x.dtype else y)
     return np.power(x, y.astype(x.dtype) if y.dtype != x.dtype else y)
-
-
-def _complex_pow(x: np.ndarray, y: np.ndarray) -> Any:
-    """XLA's complex power, its formula and its libraries' functions
-    (:mod:`trellax._src.backend.xla_complex_pow`)."""
-    return xla_complex_pow.complex_pow(x, y)
 
 
 def square(x: np.ndarray) -> Any:
@@ -582,8 +578,9 @@ def iota(*, dtype: np.dtype, shape: tuple[int, ...], dimension: int) -> Any:
 
 
 def reduce_sum(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:
-    # The ufunc's own reduce: np.sum's Python wrapper costs more than summing 8 numbers.
-    return _accumulated(np.add, x, axes)
+    # XLA:CPU's order under 4,096 elements (sum_order.py), else the ufunc's own reduce.
+    out = sum_order.ordered_sum(x, axes)
+    return _accumulated(np.add, x, axes) if out is None else out
 
 
 def reduce_prod(x: np.ndarray, *, axes: tuple[int, ...]) -> Any:

@@ -39,7 +39,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.backend import compiled, fp_errors
+from trellax._src.backend import compiled, fp_errors, sum_order
 from trellax._src.core.jaxpr import Jaxpr, JaxprEqn, Literal, Var
 from trellax._src.interpreters.fusion_runtime import Bounds, FusionOptions, Tree, pairwise_plan
 
@@ -114,6 +114,10 @@ def classify(eqn: JaxprEqn) -> str | None:
         return "elementwise" if _same_dtype_as_impl(eqn) else None
     if name in _VIEWS:
         return "view"
+    if name == "reduce_sum":
+        x = eqn.invars[0].aval
+        if sum_order.in_domain(x.shape, x.dtype, tuple(eqn.params["axes"])):
+            return None  # XLA's order, decided by the whole operand (backend/sum_order.py)
     if name in REDUCTIONS and not (name == "reduce_prod" and dtypes[0].kind == "c"):
         return "reduce"  # (complex products: the impl folds with XLA's complex product)
     if name in ROW_ONLY:

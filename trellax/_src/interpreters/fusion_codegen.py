@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import ml_dtypes
 import numpy as np
 
-from trellax._src.backend import compiled, fp_errors, select_bits
+from trellax._src.backend import compiled, fp_errors, select_bits, sum_order
 from trellax._src.backend.convert import convert
 from trellax._src.core.core import Primitive
 from trellax._src.core.jaxpr import Atom, JaxprEqn, Literal, Var, eqn_kernel
@@ -697,6 +697,8 @@ class _RegionWriter:
             )
             return f"{f}({ins[0]}, shape={shape})"
         impl = _impl(eqn)
+        if name == "reduce_sum":  # a whole operand outside sum_order's domain: NumPy's order
+            impl = sum_order.pairwise_sum
         f = em.bind(functools.partial(impl, **params) if params else impl, "f")
         return f"{f}({ins[0]})"
 

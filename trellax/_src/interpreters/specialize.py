@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from trellax._src.backend import numpy as kernels
-from trellax._src.backend import select_bits, threads
+from trellax._src.backend import select_bits, sum_order, threads
 from trellax._src.backend.float_facts import compute_dtype
 from trellax._src.core.jaxpr import JaxprEqn
 from trellax._src.interpreters import outer_compiled
@@ -327,6 +327,8 @@ def _reduce_sum(eqn: JaxprEqn, args: list[str], bind: Bind) -> str | None:
     d = eqn.invars[0].aval.dtype
     if kernels._acc_dtype(d) is not d:
         return None
+    if sum_order.in_domain(eqn.invars[0].aval.shape, d, tuple(eqn.params["axes"])):
+        return None  # XLA's order: the kernel's (backend/sum_order.py)
     axes = bind(tuple(eqn.params["axes"]), "s")
     return f"{bind(np.add.reduce, 'f')}({args[0]}, {axes}, {bind(d, 'd')})"
 

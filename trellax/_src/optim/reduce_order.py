@@ -23,6 +23,9 @@ widened first and the result rounded back, as ``jnp.sum`` does) starting from ``
   row-major order (XLA does so beyond 256 elements too, but one trellax operation per element
   would cost too much there).
 
+A single axis (and each window) under 4,096 elements is summed by ``jnp.sum``, whose kernel adds
+in this order without a Python loop (``backend/sum_order.py``).
+
 An axis over 32 among two reduced axes is split by XLA into windows of 32 (a reduce-window
 kernel whose window sums a final loop adds); that is not reproduced. Everything else (4,096
 elements or more, where XLA calls a vectorized library kernel whose order
@@ -38,6 +41,7 @@ from typing import Any
 import numpy as np
 
 import trellax.numpy as jnp
+from trellax._src.backend.sum_order import lane_count as lane_count
 from trellax._src.optim.fma import fma
 
 #: inputs this large go to XLA's vectorized reduction kernel, whose order is not reproduced
@@ -57,6 +61,8 @@ def _axes(ndim: int, axis: Any) -> tuple[int, ...]:
 
 def _left_to_right(y: Any) -> Any:
     """The last axis summed from ``+0`` one element after the other."""
+    if 2 <= y.shape[-1] <= WINDOW and y.size < LIBRARY_KERNEL_SIZE:
+        return jnp.sum(y, axis=-1)  # the same order, vectorized (backend/sum_order.py)
     total = jnp.zeros(y.shape[:-1], jnp.float32)
     for i in range(y.shape[-1]):
         total = total + y[..., i]
@@ -66,6 +72,8 @@ def _left_to_right(y: Any) -> Any:
 def _windows(y: Any) -> Any:
     """The last axis summed in windows of 32 (zero padding split around it), recursively."""
     n = y.shape[-1]
+    if n >= 2 and y.size < LIBRARY_KERNEL_SIZE:
+        return jnp.sum(y, axis=-1)  # the same order, vectorized (backend/sum_order.py)
     if n <= WINDOW:
         return _left_to_right(y)
     padded = -(-n // WINDOW) * WINDOW
@@ -73,33 +81,6 @@ def _windows(y: Any) -> Any:
     pads = [(0, 0)] * (y.ndim - 1) + [(low, padded - n - low)]
     y = jnp.pad(y, pads).reshape((*y.shape[:-1], padded // WINDOW, WINDOW))
     return _windows(_left_to_right(y))
-
-
-def lane_count(rows: int, cols: int, squares: bool = False, wide: bool = False) -> int:
-    """How many accumulators XLA's compiled loop (LLVM's vectorizer) gives a ``(rows, cols)``
-    float32 block (float64 with ``wide``), measured for ``rows, cols <= 32``
-    (``tools/gen_golden_optim_reduce.py``); ``1`` is one accumulator (row-major order).
-    ``squares`` is a norm's block, whose squares are fused into the loop (float32 ``8 x 7`` and
-    ``8 x 8`` take 8 lanes there, 4 for a sum; float64 ``4 x 7`` and ``4 x 8`` take 4, not 2)."""
-    if not 2 <= cols <= 8 or rows < 2:
-        return 1
-    if wide:
-        if rows == 2 or (rows == 4 and squares):
-            return rows
-        if rows in (4, 8, 12) or 16 <= rows <= WINDOW:
-            return 4 if cols <= 6 else 2
-        return 1
-    if rows in (2, 4):
-        return rows
-    if rows == 8:
-        return 8 if squares or cols <= 6 else 4
-    if not 16 <= rows <= WINDOW:
-        return 1
-    if cols >= 7:
-        return 4
-    if rows % 8 < 4:
-        return 8
-    return 8 if cols == 2 and rows >= 28 else 4
 
 
 def _lanes(y: Any, lanes: int) -> Any:
