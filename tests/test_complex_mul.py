@@ -20,6 +20,7 @@ import base64
 import json
 import pathlib
 import zlib
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -29,10 +30,25 @@ from complex_mul_cases import PARTS, POWERS, SCALARS, grid
 import trellax
 import trellax.numpy as tnp
 from trellax import lax
+from trellax._src.backend import compiled, fma_compiled
 from trellax._src.backend.complex_mul import xla_complex_mul
 from trellax._src.backend.fma import fma
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "complex_mul.json").read_text())
+
+
+@pytest.fixture(autouse=True, params=["numpy", "compiled"])
+def _path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test twice: on the NumPy path and with the compiled kernels
+    (``backend/fma_compiled.py``, skipped without Numba)."""
+    if request.param == "compiled":
+        if not compiled.available():
+            pytest.skip("needs the optional extra trellax[compiled] (numba)")
+        assert fma_compiled.start(wait=True)
+        monkeypatch.setattr(fma_compiled, "enabled", True)
+    else:
+        monkeypatch.setattr(fma_compiled, "enabled", False)
+    yield
 
 
 def _load(text: str, dtype: np.dtype[Any]) -> Any:

@@ -19,6 +19,9 @@ on the interleaved ``(re, im)`` float view of the operands: ``a`` as it is, ``b.
 both parts, and the addends ``(-(a.im * b.im), a.re * b.im)``. Zeros, infinities, NaN, overflow
 and subnormal results are those functions' IEEE ``fusedMultiplyAdd`` values; XLA:CPU itself
 flushes subnormal operands and results to zero, which trellax does not (docs/semantics.md).
+
+With the ``compiled`` extra (Numba), once the NumPy path has run a while, the product is one
+compiled loop of the same two fused multiply-adds (:mod:`.fma_compiled`): the same bits.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from trellax._src.backend import fma, fp_errors
+from trellax._src.backend import fma, fma_compiled, fp_errors
 
 _COMPLEX = (np.dtype(np.complex64), np.dtype(np.complex128))
 
@@ -42,6 +45,11 @@ def xla_complex_mul(x: np.ndarray, y: np.ndarray) -> Any:
         x, y = np.broadcast_to(x, shape), np.broadcast_to(y, shape)
     x = np.ascontiguousarray(x).reshape(-1)
     y = np.ascontiguousarray(y).reshape(-1)
+    if x.dtype == y.dtype and x.dtype in _PARTS:
+        fast = fma_compiled.complex_mul(x, y)
+        if fast is not None:
+            return fast.reshape(shape)
+    fma_compiled.note(x.size)
     token = fp_errors.enter()
     try:
         if x.size <= _SMALL:

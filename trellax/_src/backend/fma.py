@@ -18,7 +18,9 @@ compiler emits it where it contracts a product and a sum (``llvm.fma``), vectori
   ``a * b + c``.
 
 Measured against the C library's ``fma`` and an exact rational reference in
-``tests/test_fma.py``.
+``tests/test_fma.py``. With the ``compiled`` extra (Numba) each function is one compiled loop of
+``llvm.fma`` once the NumPy path has run a while (:mod:`.fma_compiled`): the same bits, which
+``tests/test_fma_compiled.py`` checks.
 """
 
 from __future__ import annotations
@@ -28,9 +30,13 @@ from typing import Any
 
 import numpy as np
 
+from trellax._src.backend import fma_compiled
+
 F32 = np.ndarray[Any, np.dtype[np.float32]]
 F64 = np.ndarray[Any, np.dtype[np.float64]]
 
+_F32_DTYPE = np.dtype(np.float32)
+_F64_DTYPE = np.dtype(np.float64)
 _UP = np.float32(np.inf)
 #: The midpoint between the largest float32 and 2**128: a sum there rounds to infinity.
 _F32_OVERFLOW = 2.0**128 - 2.0**103
@@ -50,14 +56,20 @@ def fma_f32(a: Any, b: Any, c: Any) -> F32:
     midpoint between two float32 values (its 29 low significand bits ``0x10000000``, the
     overflow threshold ``2**128 - 2**103`` included) or in the float32 subnormal range (other
     midpoints): only those elements (about 2**-29 of random data) take the corrected path.
-    Large operands are taken in chunks that stay in cache."""
+    Large operands are taken in chunks that stay in cache. With the ``compiled`` extra, float32
+    operands take one compiled loop (:mod:`.fma_compiled`: the same bits)."""
+    fast: F32 | None = fma_compiled.fma(a, b, c, _F32_DTYPE)
+    if fast is not None:
+        return fast
     with np.errstate(invalid="ignore", over="ignore"):
         if np.ndim(a) == np.ndim(b) == np.ndim(c) == 0:
+            fma_compiled.note(1)
             p = np.multiply(a, b, dtype=np.float64)
             cc = np.asarray(c, np.float64)
             return _fma_f32_fix(p, cc, np.asarray(p + cc))
         shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
         size = math.prod(shape)
+        fma_compiled.note(size)
         if size <= CHUNK:
             return fma_f32_chunk(a, b, c)
         a, b, c = (np.broadcast_to(x, shape).reshape(-1) for x in (a, b, c))
@@ -72,6 +84,9 @@ def fma_f32(a: Any, b: Any, c: Any) -> F32:
 def fma_f32_chunk(a: Any, b: Any, c: Any) -> F32:
     """:func:`fma_f32` of array operands that broadcast to at most :data:`CHUNK` elements,
     without its set-up: NumPy's floating-point error state is the caller's to silence."""
+    fast: F32 | None = fma_compiled.fma(a, b, c, _F32_DTYPE)
+    if fast is not None:
+        return fast
     p = np.multiply(a, b, dtype=np.float64)
     s = np.add(p, c, dtype=np.float64)
     bits = s.view(np.uint64)
@@ -217,8 +232,12 @@ def fma_f64(a: Any, b: Any, c: Any) -> F64:
     a = np.asarray(a, np.float64)
     b = np.asarray(b, np.float64)
     c = np.asarray(c, np.float64)
+    fast: F64 | None = fma_compiled.fma(a, b, c, _F64_DTYPE)
+    if fast is not None:
+        return fast
     shape = np.broadcast_shapes(a.shape, b.shape, c.shape)
     a, b, c = (np.broadcast_to(x, shape).reshape(-1) for x in (a, b, c))
+    fma_compiled.note(a.size)
     out = np.empty(a.shape, np.float64)
     with np.errstate(all="ignore"):
         # chunks that stay in cache: the dozens of elementwise steps then cost less
@@ -240,6 +259,9 @@ def _in_range(x: F64) -> bool:
 def fma_f64_chunk(a: F64, b: F64, c: F64) -> F64:
     """:func:`fma_f64` of 1-D operands of one size (at most :data:`CHUNK` elements), without its
     set-up: NumPy's floating-point error state is the caller's to silence."""
+    fast: F64 | None = fma_compiled.fma(a, b, c, _F64_DTYPE)
+    if fast is not None:
+        return fast
     if a.size and _in_range(a) and _in_range(b) and _in_range(c):
         _, _, out = _core(a, b, c)
         safe = np.abs(out) >= _SAFE_OUT  # a cancellation deep towards underflow: redo
