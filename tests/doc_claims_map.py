@@ -2602,6 +2602,12 @@ AUDITED: list[Evidence] = [
         "tests/test_fp_errors_quiet.py::test_python_impls_see_the_callers_configuration",
     ),
     E(
+        "docs/performance.md",
+        "An elementwise primitive whose impl is a NumPy ufunc now runs inside a prepared",
+        "tests/test_fp_errors_quiet.py::test_python_impls_see_the_callers_configuration",
+        "tests/test_fp_errors_quiet.py::test_a_thread_inside_the_quiet_context_does_not_block_another",
+    ),
+    E(
         "docs/architecture.md",
         "Impls written in Python never run there: they would see that context's variables",
         "tests/test_fp_errors_quiet.py::test_python_impls_see_the_callers_configuration",
