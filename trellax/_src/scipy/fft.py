@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 
 import trellax.numpy as jnp
-from trellax import lax
 from trellax._src.core.basearray import Array
 from trellax._src.dtypes import dtypes
 from trellax._src.numpy.fft import _complex_of, _inexact
@@ -83,7 +82,10 @@ def _idct_last(y: Array, norm: str | None) -> Array:
     shifted = jnp.concatenate([jnp.zeros_like(y[..., :1]), jnp.flip(y[..., 1:], -1)], axis=-1)
     twiddle = np.exp(1j * np.pi * k / (2 * n)) / 2.0
     cdt = _complex_of(y.dtype)
-    spectrum = _times_last(lax.complex(y, -shifted).astype(cdt), twiddle)
+    # ``y - 1j * shifted`` as a complex product (an infinite part gives JAX's NaN), with the
+    # constant typed so that strict promotion has nothing to promote
+    i = jnp.asarray(1j, cdt)
+    spectrum = _times_last(y.astype(cdt) - i * shifted.astype(cdt), twiddle)
     v = jnp.real(jnp.fft.ifft(spectrum))
     half = (n + 1) // 2
     out = jnp.zeros_like(v)
@@ -100,8 +102,8 @@ def _transform(x: Array, axis: int, n: int | None, norm: str | None, inverse: bo
     moved = jnp.moveaxis(x, axis, -1)
     fn = _idct_last if inverse else _dct_last
     if dtypes.kind(moved.dtype) == "c":
-        out = lax.complex(fn(jnp.real(moved), norm), fn(jnp.imag(moved), norm))
-        out = out.astype(moved.dtype)
+        re, im = fn(jnp.real(moved), norm), fn(jnp.imag(moved), norm)
+        out = re.astype(moved.dtype) + jnp.asarray(1j, moved.dtype) * im.astype(moved.dtype)
     else:
         out = fn(moved, norm)
     return jnp.moveaxis(out, -1, axis)
