@@ -140,3 +140,19 @@ def cases() -> list[tuple[str, str, str, tuple[int, ...], Any, dict[str, Any]]]:
             add("sum", "float32", shape, axis, kind="normal", keepdims=True)
             add("mean", "float32", shape, axis, kind="normal")
     return out
+
+
+def run(ns: Any, op: str, x: Any, axis: Any, opts: dict[str, Any]) -> Any:
+    """One case's reduction with the numpy namespace ``ns`` (``jax.numpy`` for the golden
+    script, ``trellax.numpy`` for the test)."""
+    kw: dict[str, Any] = {}
+    if opts.get("keepdims"):
+        kw["keepdims"] = True
+    if opts.get("sum_dtype"):
+        kw["dtype"] = opts["sum_dtype"]
+    if opts.get("where"):
+        kw["where"] = np.arange(x.size).reshape(x.shape) % 3 != 1
+    if op == "average":
+        return ns.average(x, axis=axis)
+    fn = {"sum": ns.sum, "mean": ns.mean, "var": ns.var, "nansum": ns.nansum}[op]
+    return fn(x, axis=axis, **kw)

@@ -15,7 +15,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
-from sum_order_cases import FLUSHED, case_input, cases
+from sum_order_cases import FLUSHED, case_input, cases, run
 
 import trellax
 import trellax.numpy as tnp
@@ -32,17 +32,7 @@ def _dec(entry: list[Any]) -> np.ndarray[Any, Any]:
 
 
 def _run(op: str, x: Any, axis: Any, opts: dict[str, Any]) -> Any:
-    kw: dict[str, Any] = {}
-    if opts.get("keepdims"):
-        kw["keepdims"] = True
-    if opts.get("sum_dtype"):
-        kw["dtype"] = opts["sum_dtype"]
-    if opts.get("where"):
-        kw["where"] = np.arange(x.size).reshape(x.shape) % 3 != 1
-    if op == "average":
-        return tnp.average(x, axis=axis)
-    fn = {"sum": tnp.sum, "mean": tnp.mean, "var": tnp.var, "nansum": tnp.nansum}[op]
-    return fn(x, axis=axis, **kw)
+    return run(tnp, op, x, axis, opts)
 
 
 def _parts(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

@@ -23,26 +23,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
-from sum_order_cases import case_input, cases  # noqa: E402
+from sum_order_cases import case_input, cases, run  # noqa: E402
 
 
 def enc(a: Any) -> str:
     return base64.b64encode(np.ascontiguousarray(np.asarray(a)).tobytes()).decode()
-
-
-def run(op: str, x: Any, axis: Any, opts: dict[str, Any]) -> Any:
-    kw: dict[str, Any] = {}
-    if opts.get("keepdims"):
-        kw["keepdims"] = True
-    if opts.get("sum_dtype"):
-        kw["dtype"] = opts["sum_dtype"]
-    if opts.get("where"):
-        kw["where"] = np.arange(x.size).reshape(x.shape) % 3 != 1
-    fn = {"sum": jnp.sum, "mean": jnp.mean, "var": jnp.var, "nansum": jnp.nansum}.get(op)
-    if op == "average":
-        return jnp.average(x, axis=axis, weights=None)
-    assert fn is not None, op
-    return fn(x, axis=axis, **kw)
 
 
 def main() -> None:
@@ -50,7 +35,7 @@ def main() -> None:
     for key, op, dtype, shape, axis, opts in cases():
         x = case_input(key, dtype, shape, opts["kind"])
         with jax.enable_x64(dtype == "float64"):
-            y = np.asarray(run(op, jnp.asarray(x), axis, opts))
+            y = np.asarray(run(jnp, op, jnp.asarray(x), axis, opts))
         out["cases"][key] = [y.dtype.name, list(y.shape), enc(y)]
     OUT.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
     print(f"wrote {OUT} ({len(out['cases'])} cases)")
