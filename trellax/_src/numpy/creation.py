@@ -26,6 +26,7 @@ from trellax._src.core.errors import ConcretizationTypeError
 from trellax._src.core.out_sharding import check_out_sharding
 from trellax._src.core.typing import ArrayLike, DTypeLike, ShapeLike
 from trellax._src.dtypes import dtypes
+from trellax._src.lax import sharding_rules
 from trellax._src.lax._base import check_python_int, scalar_to_array
 from trellax._src.lax.ad_util import float0
 from trellax._src.lax.structural import (
@@ -38,6 +39,7 @@ from trellax._src.lax.structural import (
     expand_dims,
     reshape,
 )
+from trellax._src.numpy import creation_placement
 from trellax._src.numpy import creation_traced as traced
 from trellax._src.numpy import extended as _extended
 from trellax._src.numpy.creation_placement import placed, placed_like
@@ -81,7 +83,11 @@ def asarray(
         check_out_sharding("numpy.asarray", out_sharding)
     if not is_cpu(device):
         raise ValueError(f"trellax arrays live on the 'cpu' device only; got device={device!r}")
-    return _array(a, dtype, "asarray", copy=bool(copy))
+    out = _array(a, dtype, "asarray", copy=bool(copy))
+    if out_sharding is None and sharding_rules.context_placement[0] is None:
+        return out  # (the common case: no placement, no call)
+    result: Array = creation_placement.place(out, out_sharding, isinstance(a, Array))
+    return result
 
 
 def array(
@@ -986,8 +992,6 @@ _extended.PLAIN["full"] = lambda shape, value, dtype: full(shape, value, dtype)
 
 
 # placed by ``out_sharding=``, or on the Explicit mesh in force (``creation_placement``)
-for _name in ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "full_like", "array"):
+_PLACED = ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "full_like", "array")
+for _name in (*_PLACED, "arange", "linspace", "eye", "identity", "tri"):
     globals()[_name] = placed(globals()[_name])
-for _name in ("arange", "linspace", "eye", "identity", "tri"):
-    globals()[_name] = placed(globals()[_name])
-asarray = placed(asarray, keeps_arrays=True)

@@ -18,23 +18,29 @@ from trellax._src.lax import sharding_rules
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def placed(fn: F, *, keeps_arrays: bool = False) -> F:
-    """``fn`` placing its result; with ``keeps_arrays`` (``asarray``), an array passed first is
-    returned as it is (``asarray(x)`` keeps ``x``'s placement, as in JAX)."""
+def placed(fn: F) -> F:
+    """``fn`` placing its result (``asarray`` calls :func:`place` itself, off its hot path)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         out = fn(*args, **kwargs)
         s = kwargs.get("out_sharding")
-        if s is not None:
-            return out_sharding.place(out, s)
-        if sharding_rules.context_placement[0] is None:
+        if s is None and sharding_rules.context_placement[0] is None:
             return out
-        if keeps_arrays and args and isinstance(args[0], Array):
-            return out
-        return sharding_rules.on_context_mesh(out)
+        return place(out, s)
 
     return wrapper  # type: ignore[return-value]
+
+
+def place(out: Any, sharding: Any, kept: bool = False) -> Any:
+    """``out`` placed by ``sharding`` (an ``out_sharding=``), else on the mesh in force unless
+    ``kept`` (an array passed to ``asarray`` keeps its placement, as in JAX). Callers skip the
+    call when neither is set (``sharding_rules.context_placement[0] is None``)."""
+    if sharding is not None:
+        return out_sharding.place(out, sharding)
+    if kept or sharding_rules.context_placement[0] is None:
+        return out
+    return sharding_rules.on_context_mesh(out)
 
 
 def placed_like(a: Any, shape: Any, out: Array) -> Array:
